@@ -1,0 +1,64 @@
+/* sepax: foundation types shared by every layer: export macro, version, result codes, allocator. */
+#ifndef SEPAX_BASE_H
+#define SEPAX_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#if defined(SPX_STATIC)
+#  define SPX_API
+#elif defined(_WIN32)
+#  if defined(SPX_BUILDING)
+#    define SPX_API __declspec(dllexport)
+#  else
+#    define SPX_API __declspec(dllimport)
+#  endif
+#else
+#  define SPX_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPX_VERSION_MAJOR 0
+#define SPX_VERSION_MINOR 1
+#define SPX_VERSION_PATCH 0
+
+/// Every call that can fail returns one of these. A failed call changes none of its outputs'
+/// meaning: "the call failed" is never "no contact" (a sweep that ran and found nothing is SPX_OK).
+typedef enum spx_result {
+    SPX_OK = 0,
+    SPX_ERR_INVALID_ARGUMENT,    /* a NULL pointer, or a count/size out of range */
+    SPX_ERR_NOT_FINITE,          /* a NaN or an infinity in a coordinate, extent, velocity or time */
+    SPX_ERR_BAD_EXTENT,          /* a box half extent that is zero or negative */
+    SPX_ERR_NOT_ORTHONORMAL,     /* rotation matrix not orthonormal (or quaternion not unit) within SPX_ROTATION_TOLERANCE */
+    SPX_ERR_NOT_RIGHT_HANDED,    /* rotation matrix orthonormal but a reflection (determinant -1) */
+    SPX_ERR_DEGENERATE_TRIANGLE, /* a triangle whose three corners coincide: no direction to answer with */
+    SPX_ERR_BAD_TIME,            /* tmax negative */
+    SPX_ERR_UNINITIALIZED_DEF,   /* def not from its spx_default_*_def() */
+    SPX_ERR_STALE_ID,            /* body destroyed, or id from another world */
+    SPX_ERR_WORLD_LOCKED,        /* called from inside a step callback */
+    SPX_ERR_OUT_OF_MEMORY,       /* nothing was changed; retrying is safe */
+    SPX_RESULT_COUNT
+} spx_result;
+
+/// A sentence that names the problem and what to do about it. Never NULL.
+SPX_API const char* spx_result_string(spx_result result);
+
+/// Version of the library actually linked, as major*10000 + minor*100 + patch.
+SPX_API int spx_version(void);
+
+/// Memory comes from the host. `free` receives the size given to `alloc` (arena hosts need it).
+typedef struct spx_allocator {
+    void* (*alloc)(size_t size, size_t alignment, void* context);
+    void (*free)(void* memory, size_t size, void* context);
+    void* context;
+} spx_allocator;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

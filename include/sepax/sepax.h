@@ -1,0 +1,8 @@
+/* sepax: umbrella header. */
+#ifndef SEPAX_H
+#define SEPAX_H
+#include "base.h"
+#include "math_types.h"
+#include "geometry.h"
+#include "collide.h"
+#endif

@@ -1,0 +1,27 @@
+/* Sentences for result codes: each says what went wrong and what to do. */
+#include <sepax/base.h>
+
+SPX_API const char* spx_result_string(spx_result result)
+{
+    switch (result) {
+    case SPX_OK: return "success";
+    case SPX_ERR_INVALID_ARGUMENT: return "invalid argument: a required pointer is NULL or a count or index is out of range";
+    case SPX_ERR_NOT_FINITE: return "a coordinate, extent, velocity or time is NaN or infinite: pass finite numbers";
+    case SPX_ERR_BAD_EXTENT: return "a box half extent is zero or negative: every half extent must be > 0";
+    case SPX_ERR_NOT_ORTHONORMAL: return "rotation is not orthonormal (or the quaternion is not unit length) within SPX_ROTATION_TOLERANCE: normalise it";
+    case SPX_ERR_NOT_RIGHT_HANDED: return "rotation matrix is a reflection (determinant -1): flip one axis";
+    case SPX_ERR_DEGENERATE_TRIANGLE: return "triangle corners coincide: it has no extent to collide with; drop it";
+    case SPX_ERR_BAD_TIME: return "time interval is negative: tmax must be >= 0";
+    case SPX_ERR_UNINITIALIZED_DEF: return "definition not initialised: start from its spx_default_*_def() function";
+    case SPX_ERR_STALE_ID: return "id is stale: the object was destroyed or belongs to another world";
+    case SPX_ERR_WORLD_LOCKED: return "world is locked: this call is not allowed from inside a step callback";
+    case SPX_ERR_OUT_OF_MEMORY: return "out of memory: nothing was changed, the call can be retried";
+    case SPX_RESULT_COUNT: break;
+    }
+    return "unknown result code";
+}
+
+SPX_API int spx_version(void)
+{
+    return SPX_VERSION_MAJOR * 10000 + SPX_VERSION_MINOR * 100 + SPX_VERSION_PATCH;
+}

@@ -1,0 +1,22 @@
+/* Triangles: validation. */
+#include <sepax/geometry.h>
+#include "validate.h"
+
+SPX_API spx_result spx_triangle_validate(const spx_triangle* t)
+{
+    if (!t) return SPX_ERR_INVALID_ARGUMENT;
+    if (!spx_finite3(t->v[0]) || !spx_finite3(t->v[1]) || !spx_finite3(t->v[2])) return SPX_ERR_NOT_FINITE;
+    /* Coincident corners: every edge shorter than 1e-6 of the largest coordinate (a relative test,
+       so a tiny triangle near the origin is still a triangle). */
+    double scale = 0.0, longest2 = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        const spx_vec3 p = t->v[i], q = t->v[(i + 1) % 3];
+        double m = fmax(fabs(p.x), fmax(fabs(p.y), fabs(p.z)));
+        scale = fmax(scale, m);
+        double dx = (double)q.x - p.x, dy = (double)q.y - p.y, dz = (double)q.z - p.z;
+        longest2 = fmax(longest2, dx * dx + dy * dy + dz * dz);
+    }
+    double limit = 1e-6 * scale;
+    if (longest2 == 0.0 || longest2 <= limit * limit) return SPX_ERR_DEGENERATE_TRIANGLE;
+    return SPX_OK;
+}
