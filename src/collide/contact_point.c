@@ -1,0 +1,162 @@
+/* Contact point finder: the features extreme on the normal, met in the plane across it. */
+#include "contact_point.h"
+#include <stdbool.h>
+
+typedef struct vec2d {
+    double x, y;
+} vec2d;
+
+static double cross2(vec2d a, vec2d b) { return a.x * b.y - a.y * b.x; }
+static vec2d sub2(vec2d a, vec2d b) { vec2d r = { a.x - b.x, a.y - b.y }; return r; }
+
+/* Any unit vector perpendicular to unit n. */
+static void plane_basis(spx_dvec3 n, spx_dvec3* u, spx_dvec3* v)
+{
+    spx_dvec3 t = fabs(n.x) < 0.57735 ? spx_d3(1, 0, 0) : (fabs(n.y) < 0.57735 ? spx_d3(0, 1, 0) : spx_d3(0, 0, 1));
+    *u = spx_d3_cross(n, t);
+    *u = spx_d3_scale(*u, 1.0 / sqrt(spx_d3_len2(*u)));
+    *v = spx_d3_cross(n, *u);
+}
+
+/* Clips the convex polygon `poly` (count points) to the half-plane on the inner side of edge
+ * (e0, e1) of a polygon with orientation `orient` (+1 counter-clockwise, -1 clockwise). */
+static int clip_half_plane(const vec2d* poly, int count, vec2d e0, vec2d e1, double orient, vec2d* out)
+{
+    int n = 0;
+    vec2d edge = sub2(e1, e0);
+    for (int i = 0; i < count; ++i) {
+        vec2d p = poly[i], q = poly[(i + 1) % count];
+        double sp = orient * cross2(edge, sub2(p, e0)), sq = orient * cross2(edge, sub2(q, e0));
+        if (sp >= 0.0) out[n++] = p;
+        if ((sp >= 0.0) != (sq >= 0.0) && count > 1) {
+            double s = sp / (sp - sq);
+            vec2d r = { p.x + (q.x - p.x) * s, p.y + (q.y - p.y) * s };
+            out[n++] = r;
+        }
+    }
+    return n;
+}
+
+/* Closest points of segments p0p1 and q0q1 (2D), returned as their midpoint. */
+static vec2d segment_segment_mid(vec2d p0, vec2d p1, vec2d q0, vec2d q1)
+{
+    vec2d d1 = sub2(p1, p0), d2 = sub2(q1, q0), r = sub2(p0, q0);
+    double a = d1.x * d1.x + d1.y * d1.y, e = d2.x * d2.x + d2.y * d2.y;
+    double f = d2.x * r.x + d2.y * r.y, c = d1.x * r.x + d1.y * r.y, b = d1.x * d2.x + d1.y * d2.y;
+    double denom = a * e - b * b;
+    double s, t;
+    if (denom > 1e-12 * a * e) {
+        s = (b * f - c * e) / denom;
+        s = s < 0 ? 0 : (s > 1 ? 1 : s);
+    } else {
+        /* Parallel: the middle of the overlap along the common direction. */
+        double t0 = a > 0 ? -c / a : 0, t1 = a > 0 ? (b - c) / a : 0; /* q0, q1 in p's parameter */
+        double lo = t0 < t1 ? t0 : t1, hi = t0 < t1 ? t1 : t0;
+        lo = lo < 0 ? 0 : lo;
+        hi = hi > 1 ? 1 : hi;
+        s = lo <= hi ? 0.5 * (lo + hi) : (hi < 0 ? 0 : 1);
+    }
+    t = e > 0 ? (b * s + f) / e : 0;
+    if (t < 0 || t > 1) {
+        t = t < 0 ? 0 : 1;
+        s = a > 0 ? (b * t - c) / a : 0;
+        s = s < 0 ? 0 : (s > 1 ? 1 : s);
+    }
+    vec2d pa = { p0.x + d1.x * s, p0.y + d1.y * s }, pb = { q0.x + d2.x * t, q0.y + d2.y * t };
+    vec2d m = { 0.5 * (pa.x + pb.x), 0.5 * (pa.y + pb.y) };
+    return m;
+}
+
+static vec2d centroid(const vec2d* p, int n)
+{
+    vec2d c = { 0, 0 };
+    for (int i = 0; i < n; ++i) { c.x += p[i].x; c.y += p[i].y; }
+    c.x /= n;
+    c.y /= n;
+    if (n < 3) return c;
+    /* Area centroid, about the vertex mean for precision; the mean stays when the area vanishes. */
+    double area = 0, cx = 0, cy = 0;
+    for (int i = 0; i < n; ++i) {
+        vec2d a = sub2(p[i], c), b = sub2(p[(i + 1) % n], c);
+        double w = cross2(a, b);
+        area += w;
+        cx += (a.x + b.x) * w;
+        cy += (a.y + b.y) * w;
+    }
+    if (fabs(area) > 1e-300) {
+        c.x += cx / (3.0 * area);
+        c.y += cy / (3.0 * area);
+    }
+    return c;
+}
+
+/* Overlap of a segment or polygon `s` with convex polygon `poly`, as the centroid of what is left
+ * of `s` after clipping; false when nothing is left (numerical near-miss). */
+static bool clip_centroid(const vec2d* s, int ns, const vec2d* poly, int np, vec2d* out)
+{
+    vec2d buf[2][16];
+    int n = ns;
+    for (int i = 0; i < ns; ++i) buf[0][i] = s[i];
+    double area2 = 0;
+    for (int i = 0; i < np; ++i) area2 += cross2(poly[i], poly[(i + 1) % np]);
+    double orient = area2 >= 0 ? 1.0 : -1.0;
+    int cur = 0;
+    for (int i = 0; i < np && n > 0; ++i) {
+        if (n == 2) {
+            /* A segment stays a segment: clip its two ends. */
+            vec2d e0 = poly[i], e1 = poly[(i + 1) % np], edge = sub2(e1, e0);
+            vec2d p = buf[cur][0], q = buf[cur][1];
+            double sp = orient * cross2(edge, sub2(p, e0)), sq = orient * cross2(edge, sub2(q, e0));
+            if (sp < 0 && sq < 0) { n = 0; break; }
+            if (sp < 0) { double t = sp / (sp - sq); p.x += (q.x - p.x) * t; p.y += (q.y - p.y) * t; }
+            else if (sq < 0) { double t = sq / (sq - sp); q.x += (p.x - q.x) * t; q.y += (p.y - q.y) * t; }
+            buf[cur][0] = p;
+            buf[cur][1] = q;
+            continue;
+        }
+        n = clip_half_plane(buf[cur], n, poly[i], poly[(i + 1) % np], orient, buf[1 - cur]);
+        cur = 1 - cur;
+    }
+    if (n == 0) return false;
+    *out = centroid(buf[cur], n);
+    return true;
+}
+
+spx_dvec3 spx_contact_point(const spx_feature* a, const spx_feature* b, spx_dvec3 n)
+{
+    spx_dvec3 u, v;
+    plane_basis(n, &u, &v);
+    /* Heights along n: the point sits midway between the two features. */
+    double ha = 0, hb = 0;
+    vec2d pa[4], pb[4];
+    for (int i = 0; i < a->count; ++i) {
+        ha += spx_d3_dot(a->p[i], n);
+        pa[i].x = spx_d3_dot(a->p[i], u);
+        pa[i].y = spx_d3_dot(a->p[i], v);
+    }
+    for (int i = 0; i < b->count; ++i) {
+        hb += spx_d3_dot(b->p[i], n);
+        pb[i].x = spx_d3_dot(b->p[i], u);
+        pb[i].y = spx_d3_dot(b->p[i], v);
+    }
+    double h = 0.5 * (ha / a->count + hb / b->count);
+
+    vec2d q;
+    if (a->count == 1 && b->count == 1) {
+        q.x = 0.5 * (pa[0].x + pb[0].x);
+        q.y = 0.5 * (pa[0].y + pb[0].y);
+    } else if (a->count == 1) {
+        q = pa[0];
+    } else if (b->count == 1) {
+        q = pb[0];
+    } else if (a->count == 2 && b->count == 2) {
+        q = segment_segment_mid(pa[0], pa[1], pb[0], pb[1]);
+    } else if (a->count == 2 ? !clip_centroid(pa, 2, pb, b->count, &q)
+                             : !clip_centroid(pb, b->count, pa, a->count, &q)) {
+        /* Clipping lost everything to rounding: the middle of the two features. */
+        vec2d ca = centroid(pa, a->count), cb = centroid(pb, b->count);
+        q.x = 0.5 * (ca.x + cb.x);
+        q.y = 0.5 * (ca.y + cb.y);
+    }
+    return spx_d3_add(spx_d3_add(spx_d3_scale(u, q.x), spx_d3_scale(v, q.y)), spx_d3_scale(n, h));
+}

@@ -1,0 +1,190 @@
+/* Box-box queries on cases worked out by hand. */
+#include <sepax/sepax.h>
+#include "test.h"
+
+static const spx_mat3 I3 = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
+
+static spx_obb box(float x, float y, float z, float hx, float hy, float hz)
+{
+    spx_obb b = { { x, y, z }, { hx, hy, hz }, I3 };
+    return b;
+}
+
+static spx_obb box_q(float x, float y, float z, float h, spx_quat q)
+{
+    spx_obb b;
+    spx_obb_from_quat(spx_v3(x, y, z), spx_v3(h, h, h), q, &b);
+    return b;
+}
+
+static int head_on(void)
+{   /* unit boxes (half 0.5) 4 m apart closing at 4 m/s: the 3 m gap closes at t = 0.75 s */
+    spx_obb a = box(0, 0, 0, 0.5f, 0.5f, 0.5f), b = box(4, 0, 0, 0.5f, 0.5f, 0.5f);
+    spx_sweep_hit hit;
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(2, 0, 0), &b, spx_v3(-2, 0, 0), 1.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_HIT);
+    ENSURE_NEAR(hit.time, 0.75, 1e-6);
+    ENSURE_NEAR(hit.normal.x, 1, 1e-6);
+    ENSURE(hit.axis == 0);
+    ENSURE(hit.feature_a == SPX_FEATURE_FACE && hit.feature_b == SPX_FEATURE_FACE);
+    ENSURE_NEAR(hit.point.x, 2.0, 1e-6); /* A's face at 1.5 + 0.5 */
+    ENSURE_NEAR(hit.point.y, 0.0, 1e-6);
+    ENSURE_NEAR(hit.point.z, 0.0, 1e-6);
+    /* swapped: same time, normal flips */
+    ENSURE_CODE(spx_sweep_obb_obb(&b, spx_v3(-2, 0, 0), &a, spx_v3(2, 0, 0), 1.0f, &hit), SPX_OK);
+    ENSURE_NEAR(hit.time, 0.75, 1e-6);
+    ENSURE_NEAR(hit.normal.x, -1, 1e-6);
+    ENSURE(hit.axis == 0); /* ties between faces go to A's */
+    /* too short an interval: miss */
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(2, 0, 0), &b, spx_v3(-2, 0, 0), 0.7f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_MISS);
+    return 0;
+}
+
+static int offset_face_overlap_point(void)
+{   /* B offset in y by 0.6: the faces overlap on y in [0.1, 0.5]; the point is the middle of it */
+    spx_obb a = box(0, 0, 0, 0.5f, 0.5f, 0.5f), b = box(3, 0.6f, 0, 0.5f, 0.5f, 0.5f);
+    spx_sweep_hit hit;
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(-4, 0, 0), 1.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_HIT);
+    ENSURE_NEAR(hit.time, 0.5, 1e-6);
+    ENSURE_NEAR(hit.point.x, 0.5, 1e-6);
+    ENSURE_NEAR(hit.point.y, 0.3, 1e-6);
+    ENSURE_NEAR(hit.point.z, 0.0, 1e-6);
+    return 0;
+}
+
+static int vertex_on_face(void)
+{   /* B turned so a corner points down at A's top face (about x by 45 deg, then z by atan(1/sqrt2)) */
+    float s = sinf(0.5f * 0.7853982f), c = cosf(0.5f * 0.7853982f);
+    float th = atanf(1.0f / sqrtf(2.0f)), s2 = sinf(0.5f * th), c2 = cosf(0.5f * th);
+    /* q = qz * qx */
+    spx_quat q = { c2 * s, s2 * s, s2 * c, c2 * c };
+    spx_obb a = box(0, 0, 0, 1, 1, 1), b = box_q(0.2f, 5, 0.1f, 0.5f, q);
+    spx_vec3 corner[8];
+    spx_obb_corners(&b, corner);
+    float lowest = 1e9f;
+    int k = 0;
+    for (int i = 0; i < 8; ++i)
+        if (corner[i].y < lowest) { lowest = corner[i].y; k = i; }
+    spx_sweep_hit hit;
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, -2, 0), 5.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_HIT);
+    ENSURE_NEAR(hit.time, (lowest - 1.0f) / 2.0f, 1e-5);
+    ENSURE_NEAR(hit.normal.y, 1, 1e-6);
+    ENSURE(hit.feature_b == SPX_FEATURE_VERTEX);
+    ENSURE_NEAR(hit.point.x, corner[k].x, 1e-5);
+    ENSURE_NEAR(hit.point.z, corner[k].z, 1e-5);
+    ENSURE_NEAR(hit.point.y, 1.0, 1e-5);
+    return 0;
+}
+
+static int edge_on_edge(void)
+{   /* A's top edge along z (A turned 45 deg about z) meets B's bottom edge along x (B turned 45 about x) */
+    float s = sinf(0.3926991f), c = cosf(0.3926991f);
+    spx_obb a = box_q(0, 0, 0, 0.5f, (spx_quat){ 0, 0, s, c });
+    spx_obb b = box_q(0.1f, 4, 0.2f, 0.5f, (spx_quat){ s, 0, 0, c });
+    float ridge = 0.5f * sqrtf(2.0f); /* both boxes reach this far along y from their centres */
+    spx_sweep_hit hit;
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 1, 0), &b, spx_v3(0, -1, 0), 3.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_HIT);
+    ENSURE_NEAR(hit.time, (4.0f - 2.0f * ridge) / 2.0f, 1e-5);
+    ENSURE_NEAR(fabsf(hit.normal.y), 1, 1e-5);
+    ENSURE(hit.normal.y > 0);
+    ENSURE(hit.feature_a == SPX_FEATURE_EDGE && hit.feature_b == SPX_FEATURE_EDGE);
+    ENSURE_NEAR(hit.point.x, 0.0, 1e-5); /* on A's ridge x = 0 ... */
+    ENSURE_NEAR(hit.point.z, 0.2, 1e-5); /* ... and B's ridge z = 0.2 */
+    ENSURE_NEAR(hit.point.y, hit.time + ridge, 1e-5);
+    return 0;
+}
+
+static int start_overlap_depth(void)
+{
+    spx_obb a = box(0, 0, 0, 1, 1, 1), b = box(1.8f, 0.5f, 0, 1, 1, 1);
+    spx_sweep_hit hit;
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(5, 0, 0), 1.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_START_OVERLAP);
+    ENSURE(hit.time == 0.0f);
+    ENSURE_NEAR(hit.depth, 0.2, 1e-6);
+    ENSURE_NEAR(hit.normal.x, 1, 1e-6);
+    spx_penetration pen;
+    ENSURE_CODE(spx_penetration_obb_obb(&a, &b, &pen), SPX_OK);
+    ENSURE(pen.overlapping);
+    ENSURE_NEAR(pen.depth, 0.2, 1e-6);
+    ENSURE_NEAR(pen.normal.x, 1, 1e-6);
+    ENSURE_CODE(spx_penetration_obb_obb(&b, &a, &pen), SPX_OK);
+    ENSURE_NEAR(pen.normal.x, -1, 1e-6);
+    bool o;
+    ENSURE_CODE(spx_overlap_obb_obb(&a, &b, &o), SPX_OK);
+    ENSURE(o);
+    return 0;
+}
+
+static int touching_counts(void)
+{
+    spx_obb a = box(0, 0, 0, 1, 1, 1), b = box(2, 0.3f, 0, 1, 1, 1);
+    bool o = false;
+    ENSURE_CODE(spx_overlap_obb_obb(&a, &b, &o), SPX_OK);
+    ENSURE(o);
+    spx_sweep_hit hit;
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 0, 0), 0.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_START_OVERLAP);
+    ENSURE_NEAR(hit.depth, 0, 0);
+    ENSURE_NEAR(hit.normal.x, 1, 0);
+    /* touching exactly at tmax */
+    spx_obb c = box(4, 0, 0, 1, 1, 1);
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &c, spx_v3(-1, 0, 0), 2.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_HIT);
+    ENSURE_NEAR(hit.time, 2.0, 0);
+    b.center.x = 2.0001f;
+    ENSURE_CODE(spx_overlap_obb_obb(&a, &b, &o), SPX_OK);
+    ENSURE(!o);
+    return 0;
+}
+
+static int passes_by(void)
+{   /* B overtakes along x while offset in y by more than the sizes: never touches */
+    spx_obb a = box(0, 0, 0, 1, 1, 1), b = box(-5, 2.5f, 0, 1, 1, 1);
+    spx_sweep_hit hit;
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(10, 0, 0), 1.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_MISS);
+    /* diagonal pass: enters x before leaving y? no: enters y at 0.5, leaves x at 0.4 */
+    spx_obb c = box(-3, 3, 0, 0.5f, 0.5f, 0.5f);
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &c, spx_v3(10, -3, 0), 1.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_MISS);
+    return 0;
+}
+
+static int bad_input(void)
+{
+    spx_obb a = box(0, 0, 0, 1, 1, 1), b = box(3, 0, 0, 1, 1, 1), bad = b;
+    spx_sweep_hit hit;
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 0, 0), -1.0f, &hit), SPX_ERR_BAD_TIME);
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 0, 0), NAN, &hit), SPX_ERR_NOT_FINITE);
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(INFINITY, 0, 0), &b, spx_v3(0, 0, 0), 1, &hit), SPX_ERR_NOT_FINITE);
+    bad.half_extents.y = -1;
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &bad, spx_v3(0, 0, 0), 1, &hit), SPX_ERR_BAD_EXTENT);
+    bad = b;
+    bad.rotation.col[0].x = 2;
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &bad, spx_v3(0, 0, 0), 1, &hit), SPX_ERR_NOT_ORTHONORMAL);
+    bool o;
+    ENSURE_CODE(spx_overlap_obb_obb(&bad, &a, &o), SPX_ERR_NOT_ORTHONORMAL);
+    spx_penetration pen;
+    ENSURE_CODE(spx_penetration_obb_obb(&a, NULL, &pen), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 0, 0), 1, NULL), SPX_ERR_INVALID_ARGUMENT);
+    return 0;
+}
+
+int main(void)
+{
+    int failures = 0;
+    RUN_TEST(head_on, failures);
+    RUN_TEST(offset_face_overlap_point, failures);
+    RUN_TEST(vertex_on_face, failures);
+    RUN_TEST(edge_on_edge, failures);
+    RUN_TEST(start_overlap_depth, failures);
+    RUN_TEST(touching_counts, failures);
+    RUN_TEST(passes_by, failures);
+    RUN_TEST(bad_input, failures);
+    return failures ? 1 : 0;
+}
