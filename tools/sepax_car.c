@@ -11,6 +11,7 @@
 #include <sepax/sepax.h>
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,13 +79,14 @@ static void usage(FILE* f, const char* prog)
             prog);
 }
 
-/* Parses a whole argument as a finite number; a trailing unit or a typo is an error, not 0. */
+/* Parses a whole argument as a finite number; a trailing unit or a typo is an error, not 0. The
+ * queries take floats, so a value that would overflow to infinity there is refused here. */
 static int parse_number(const char* text, double* out)
 {
     char* end = NULL;
     errno = 0;
     double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) return 0;
+    if (end == text || *end != '\0' || errno == ERANGE || !(fabs(v) <= FLT_MAX)) return 0;
     *out = v;
     return 1;
 }
