@@ -14,6 +14,7 @@
 #define SPX_SAT_AXES_H
 
 #include "math/dvec3.h"
+#include <sepax/collide.h>
 #include <stdbool.h>
 #include <float.h>
 
@@ -140,6 +141,28 @@ static inline const spx_sat_axis* spx_sat_least_axis(const spx_sat* s)
         && s->least_face.value - s->least.value <= s->tol_distance)
         return &s->least_face;
     return &s->least;
+}
+
+/* After a test that touches: state, time or depth and axis number into `hit`; returns the axis
+ * that names the normal and sets *tc to the time of contact (0 for a start overlap). */
+static inline const spx_sat_axis* spx_sat_fill_hit(const spx_sat* s, spx_sweep_hit* hit, double* tc)
+{
+    const spx_sat_axis* axis;
+    if (s->separated_at_start) {
+        axis = spx_sat_contact_axis(s);
+        *tc = s->first.value; /* the latest entry, whichever axis names the normal */
+        hit->state = SPX_SWEEP_HIT;
+        hit->time = (float)*tc;
+        hit->depth = 0.0f;
+    } else {
+        axis = spx_sat_least_axis(s);
+        *tc = 0.0;
+        hit->state = SPX_SWEEP_START_OVERLAP;
+        hit->time = 0.0f;
+        hit->depth = (float)axis->value;
+    }
+    hit->axis = axis->index;
+    return axis;
 }
 
 /* Cross products of edges closer to parallel than this (sine of the angle) are skipped: the face

@@ -130,19 +130,8 @@ SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, cons
         *out = hit;
         return SPX_OK;
     }
-    const spx_sat_axis* axis;
-    double tc = 0;
-    if (s.separated_at_start) {
-        axis = spx_sat_contact_axis(&s);
-        tc = s.first.value; /* the latest entry, whichever axis names the normal */
-        hit.state = SPX_SWEEP_HIT;
-        hit.time = (float)tc;
-    } else {
-        axis = spx_sat_least_axis(&s);
-        hit.state = SPX_SWEEP_START_OVERLAP;
-        hit.depth = (float)axis->value;
-    }
-    hit.axis = axis->index;
+    double tc;
+    const spx_sat_axis* axis = spx_sat_fill_hit(&s, &hit, &tc);
     box_pair_contact(a, velocity_a, &p, axis, tc, spx_d3_scale(axis->dir, 1.0 / axis->len), &hit);
     *out = hit;
     return SPX_OK;

@@ -1,0 +1,139 @@
+/* Box against triangle: 13 axes (the triangle's normal, 3 box faces, 9 box-axis x triangle-edge
+ * products), in the box's frame. A segment-like triangle has no normal; the other 12 axes still
+ * cover a box against a segment (the Minkowski sum has no other facets). */
+#include <sepax/collide.h>
+#include "sat_axes.h"
+#include "box_features.h"
+#include "triangle_shape.h"
+
+typedef struct box_tri {
+    spx_dvec3 axes[3];  /* the box's axes in world space */
+    double h[3];
+    spx_tri_shape t;    /* triangle in the box's frame, relative to its centre */
+    spx_dvec3 u;        /* triangle's velocity relative to the box, in the box's frame */
+} box_tri;
+
+static void box_tri_make(const spx_obb* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, box_tri* p)
+{
+    for (int i = 0; i < 3; ++i) p->axes[i] = spx_d3_from(a->rotation.col[i]);
+    p->h[0] = a->half_extents.x; p->h[1] = a->half_extents.y; p->h[2] = a->half_extents.z;
+    spx_tri_shape_make(b, spx_d3_from(a->center), p->axes, &p->t);
+    spx_dvec3 w = spx_d3_sub(spx_d3_from(vb), spx_d3_from(va));
+    p->u = spx_d3(spx_d3_dot(p->axes[0], w), spx_d3_dot(p->axes[1], w), spx_d3_dot(p->axes[2], w));
+}
+
+static bool box_tri_axis(const box_tri* p, spx_sat* s, int index, spx_axis_kind kind, spx_dvec3 l, double len)
+{
+    double r = p->h[0] * fabs(l.x) + p->h[1] * fabs(l.y) + p->h[2] * fabs(l.z);
+    double lo, hi;
+    spx_tri_project(&p->t, l, &lo, &hi);
+    return spx_sat_axis_test(s, index, kind, l, len, lo - r, -r - hi, spx_d3_dot(p->u, l));
+}
+
+static bool box_tri_sat(const box_tri* p, double tmax, spx_sat* s)
+{
+    spx_sat_init(s, tmax, fmax(fmax(p->h[0], fmax(p->h[1], p->h[2])), p->t.longest));
+    if (!p->t.segment && !box_tri_axis(p, s, 0, SPX_AXIS_FACE, p->t.n, sqrt(spx_d3_len2(p->t.n)))) return false;
+    for (int i = 0; i < 3; ++i)
+        if (!box_tri_axis(p, s, 1 + i, SPX_AXIS_FACE, spx_d3(i == 0, i == 1, i == 2), 1.0)) return false;
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            spx_dvec3 f = p->t.e[j];
+            spx_dvec3 l = i == 0 ? spx_d3(0, -f.z, f.y) : (i == 1 ? spx_d3(f.z, 0, -f.x) : spx_d3(-f.y, f.x, 0));
+            double len2 = spx_d3_len2(l), f2 = spx_d3_len2(f);
+            if (f2 == 0.0 || !spx_edge_axis_usable(len2, 1.0, f2)) continue;
+            if (!box_tri_axis(p, s, 4 + 3 * i + j, SPX_AXIS_EDGE, l, sqrt(len2))) return false;
+        }
+    }
+    return spx_sat_touches(s);
+}
+
+static void box_tri_contact(const spx_obb* a, spx_vec3 va, const box_tri* p, const spx_sat_axis* axis, double tc,
+                            spx_sweep_hit* out)
+{
+    static const spx_dvec3 unit[3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
+    spx_dvec3 n = spx_d3_scale(axis->dir, 1.0 / axis->len);
+    unsigned flat_box = 0;
+    int force_tri = -1;
+    if (axis->index == 0) force_tri = 3;
+    else if (axis->index < 4) flat_box = 7u & ~(1u << (axis->index - 1));
+    else {
+        flat_box = 1u << ((axis->index - 4) / 3);
+        force_tri = (axis->index - 4) % 3;
+    }
+    spx_feature fa, fb;
+    out->feature_a = spx_box_feature(spx_d3(0, 0, 0), unit, p->h, n, flat_box, &fa);
+    out->feature_b = spx_tri_feature(&p->t, spx_d3_neg(n), spx_d3_scale(p->u, tc), force_tri, &fb);
+    spx_dvec3 q = spx_contact_point(&fa, &fb, n);
+    spx_dvec3 world = spx_d3_mad(spx_d3_from(a->center), spx_d3_from(va), tc), normal = spx_d3(0, 0, 0);
+    for (int i = 0; i < 3; ++i) {
+        world = spx_d3_mad(world, p->axes[i], (&q.x)[i]);
+        normal = spx_d3_mad(normal, p->axes[i], (&n.x)[i]);
+    }
+    out->point = spx_d3_to_float(world);
+    out->normal = spx_d3_to_float(spx_d3_scale(normal, 1.0 / sqrt(spx_d3_len2(normal))));
+}
+
+static spx_result check_pair(const spx_obb* a, const spx_triangle* b)
+{
+    spx_result r = spx_obb_validate(a);
+    return r != SPX_OK ? r : spx_triangle_validate(b);
+}
+
+SPX_API spx_result spx_sweep_obb_triangle(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b,
+                                          spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = check_pair(a, b);
+    if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
+    if (r != SPX_OK) return r;
+    box_tri p;
+    box_tri_make(a, velocity_a, b, velocity_b, &p);
+    spx_sat s;
+    spx_sweep_hit hit = { 0 };
+    hit.axis = -1;
+    if (box_tri_sat(&p, tmax, &s)) {
+        double tc;
+        const spx_sat_axis* axis = spx_sat_fill_hit(&s, &hit, &tc);
+        box_tri_contact(a, velocity_a, &p, axis, tc, &hit);
+    }
+    *out = hit;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_penetration_obb_triangle(const spx_obb* a, const spx_triangle* b, spx_penetration* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = check_pair(a, b);
+    if (r != SPX_OK) return r;
+    spx_vec3 zero = { 0, 0, 0 };
+    box_tri p;
+    box_tri_make(a, zero, b, zero, &p);
+    spx_sat s;
+    spx_penetration pen = { 0 };
+    pen.axis = -1;
+    if (box_tri_sat(&p, 0.0, &s) && !s.separated_at_start) {
+        const spx_sat_axis* axis = spx_sat_least_axis(&s);
+        spx_dvec3 n = spx_d3_scale(axis->dir, 1.0 / axis->len), w = spx_d3(0, 0, 0);
+        for (int i = 0; i < 3; ++i) w = spx_d3_mad(w, p.axes[i], (&n.x)[i]);
+        pen.overlapping = true;
+        pen.normal = spx_d3_to_float(spx_d3_scale(w, 1.0 / sqrt(spx_d3_len2(w))));
+        pen.depth = (float)axis->value;
+        pen.axis = axis->index;
+    }
+    *out = pen;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_overlap_obb_triangle(const spx_obb* a, const spx_triangle* b, bool* out_overlap)
+{
+    if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = check_pair(a, b);
+    if (r != SPX_OK) return r;
+    spx_vec3 zero = { 0, 0, 0 };
+    box_tri p;
+    box_tri_make(a, zero, b, zero, &p);
+    spx_sat s;
+    *out_overlap = box_tri_sat(&p, 0.0, &s);
+    return SPX_OK;
+}

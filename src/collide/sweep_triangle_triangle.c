@@ -1,0 +1,184 @@
+/* Triangle against triangle: the two normals and the 9 edge-edge products, plus the in-plane edge
+ * normals whenever the Minkowski sum of the two is flat or nearly so: parallel planes (coplanar or
+ * not), a segment-like triangle lying parallel to the other's plane, two segment-like triangles.
+ * Two parallel segments need axes that follow the motion (numbers 17..19). Works in world
+ * directions, relative to A's first corner. */
+#include <sepax/collide.h>
+#include "sat_axes.h"
+#include "triangle_shape.h"
+
+/* Sine of the angle below which two planes count as parallel and in-plane axes join the test:
+ * generous, because extra axes are always valid and only cost time. */
+#define SPX_NEAR_PARALLEL_SINE 1e-3
+
+typedef struct tri_pair {
+    spx_dvec3 origin;
+    spx_tri_shape a, b;
+    spx_dvec3 u;        /* B's velocity relative to A */
+} tri_pair;
+
+static void tri_pair_make(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, tri_pair* p)
+{
+    p->origin = spx_d3_from(a->v[0]);
+    spx_tri_shape_make(a, p->origin, NULL, &p->a);
+    spx_tri_shape_make(b, p->origin, NULL, &p->b);
+    p->u = spx_d3_sub(spx_d3_from(vb), spx_d3_from(va));
+}
+
+static bool tri_axis(const tri_pair* p, spx_sat* s, int index, spx_axis_kind kind, spx_dvec3 l)
+{
+    double len2 = spx_d3_len2(l);
+    if (len2 == 0.0) return true;
+    double alo, ahi, blo, bhi;
+    spx_tri_project(&p->a, l, &alo, &ahi);
+    spx_tri_project(&p->b, l, &blo, &bhi);
+    return spx_sat_axis_test(s, index, kind, l, sqrt(len2), blo - ahi, alo - bhi, spx_d3_dot(p->u, l));
+}
+
+static bool nearly_parallel(spx_dvec3 x, spx_dvec3 y)
+{
+    double c2 = spx_d3_len2(spx_d3_cross(x, y));
+    return c2 <= SPX_NEAR_PARALLEL_SINE * SPX_NEAR_PARALLEL_SINE * spx_d3_len2(x) * spx_d3_len2(y);
+}
+
+static bool tri_pair_sat(const tri_pair* p, double tmax, spx_sat* s)
+{
+    const spx_tri_shape *a = &p->a, *b = &p->b;
+    spx_sat_init(s, tmax, fmax(a->longest, b->longest));
+    if (!a->segment && !tri_axis(p, s, 0, SPX_AXIS_FACE, a->n)) return false;
+    if (!b->segment && !tri_axis(p, s, 1, SPX_AXIS_FACE, b->n)) return false;
+    bool any_cross = false;
+    for (int i = 0; i < 3; ++i) {
+        double ea2 = spx_d3_len2(a->e[i]);
+        for (int j = 0; j < 3; ++j) {
+            spx_dvec3 l = spx_d3_cross(a->e[i], b->e[j]);
+            double eb2 = spx_d3_len2(b->e[j]);
+            if (ea2 == 0.0 || eb2 == 0.0 || !spx_edge_axis_usable(spx_d3_len2(l), ea2, eb2)) continue;
+            any_cross = true;
+            if (!tri_axis(p, s, 2 + 3 * i + j, SPX_AXIS_EDGE, l)) return false;
+        }
+    }
+
+    /* The plane of a flat Minkowski sum, if there is one. */
+    spx_dvec3 da = a->e[a->long_edge], db = b->e[b->long_edge];
+    bool flat = false;
+    spx_dvec3 m = { 0, 0, 0 };
+    if (!a->segment && !b->segment) {
+        flat = nearly_parallel(a->n, b->n);
+        m = a->n;
+    } else if (!b->segment) { /* A is segment-like */
+        flat = fabs(spx_d3_dot(da, b->n)) <= SPX_NEAR_PARALLEL_SINE * sqrt(spx_d3_len2(da) * spx_d3_len2(b->n));
+        m = b->n;
+    } else if (!a->segment) {
+        flat = fabs(spx_d3_dot(db, a->n)) <= SPX_NEAR_PARALLEL_SINE * sqrt(spx_d3_len2(db) * spx_d3_len2(a->n));
+        m = a->n;
+    } else if (any_cross) { /* two segments, not parallel: they span a plane */
+        flat = true;
+        m = spx_d3_cross(da, db);
+    } else {
+        /* Two parallel segments: the sum is a segment along d. Across d, B's offset moves on a line;
+         * the axis across that line (and d) never changes its projection, the axis along it gives
+         * the times. When the offset does not move across d, the offset itself gives the axis. */
+        spx_dvec3 d = da;
+        spx_dvec3 across = spx_d3_cross(d, p->u);
+        if (!(spx_d3_len2(across) > 1e-24 * spx_d3_len2(d) * spx_d3_len2(p->u))) {
+            spx_dvec3 offset = spx_d3_sub(b->p[0], a->p[0]);
+            across = spx_d3_cross(d, offset);
+        }
+        if (!tri_axis(p, s, 17, SPX_AXIS_FACE, d)) return false;
+        if (!tri_axis(p, s, 18, SPX_AXIS_FACE, across)) return false;
+        if (!tri_axis(p, s, 19, SPX_AXIS_FACE, spx_d3_cross(across, d))) return false;
+        return spx_sat_touches(s);
+    }
+    if (flat) {
+        for (int i = 0; i < 3; ++i)
+            if (!tri_axis(p, s, 11 + i, SPX_AXIS_FACE, spx_d3_cross(m, a->e[i]))) return false;
+        for (int j = 0; j < 3; ++j)
+            if (!tri_axis(p, s, 14 + j, SPX_AXIS_FACE, spx_d3_cross(m, b->e[j]))) return false;
+    }
+    return spx_sat_touches(s);
+}
+
+static void tri_pair_contact(const tri_pair* p, const spx_sat_axis* axis, double tc, spx_sweep_hit* out)
+{
+    spx_dvec3 n = spx_d3_scale(axis->dir, 1.0 / axis->len);
+    int force_a = -1, force_b = -1;
+    if (axis->index == 0) force_a = 3;
+    else if (axis->index == 1) force_b = 3;
+    else if (axis->index < 11) {
+        force_a = (axis->index - 2) / 3;
+        force_b = (axis->index - 2) % 3;
+    } else if (axis->index < 14) force_a = axis->index - 11;
+    else if (axis->index < 17) force_b = axis->index - 14;
+    spx_feature fa, fb;
+    out->feature_a = spx_tri_feature(&p->a, n, spx_d3(0, 0, 0), force_a, &fa);
+    out->feature_b = spx_tri_feature(&p->b, spx_d3_neg(n), spx_d3_scale(p->u, tc), force_b, &fb);
+    spx_dvec3 q = spx_contact_point(&fa, &fb, n);
+    out->point = spx_d3_to_float(spx_d3_add(p->origin, q));
+    out->normal = spx_d3_to_float(n);
+}
+
+static spx_result check_pair(const spx_triangle* a, const spx_triangle* b)
+{
+    spx_result r = spx_triangle_validate(a);
+    return r != SPX_OK ? r : spx_triangle_validate(b);
+}
+
+SPX_API spx_result spx_sweep_triangle_triangle(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
+                                               spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = check_pair(a, b);
+    if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
+    if (r != SPX_OK) return r;
+    tri_pair p;
+    tri_pair_make(a, velocity_a, b, velocity_b, &p);
+    spx_sat s;
+    spx_sweep_hit hit = { 0 };
+    hit.axis = -1;
+    if (tri_pair_sat(&p, tmax, &s)) {
+        double tc;
+        const spx_sat_axis* axis = spx_sat_fill_hit(&s, &hit, &tc);
+        /* A's corners stay put in this frame; B's move by u * tc. A moves in the world, though. */
+        p.origin = spx_d3_mad(p.origin, spx_d3_from(velocity_a), tc);
+        tri_pair_contact(&p, axis, tc, &hit);
+    }
+    *out = hit;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_penetration_triangle_triangle(const spx_triangle* a, const spx_triangle* b,
+                                                     spx_penetration* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = check_pair(a, b);
+    if (r != SPX_OK) return r;
+    spx_vec3 zero = { 0, 0, 0 };
+    tri_pair p;
+    tri_pair_make(a, zero, b, zero, &p);
+    spx_sat s;
+    spx_penetration pen = { 0 };
+    pen.axis = -1;
+    if (tri_pair_sat(&p, 0.0, &s) && !s.separated_at_start) {
+        const spx_sat_axis* axis = spx_sat_least_axis(&s);
+        pen.overlapping = true;
+        pen.normal = spx_d3_to_float(spx_d3_scale(axis->dir, 1.0 / axis->len));
+        pen.depth = (float)axis->value;
+        pen.axis = axis->index;
+    }
+    *out = pen;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_overlap_triangle_triangle(const spx_triangle* a, const spx_triangle* b, bool* out_overlap)
+{
+    if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = check_pair(a, b);
+    if (r != SPX_OK) return r;
+    spx_vec3 zero = { 0, 0, 0 };
+    tri_pair p;
+    tri_pair_make(a, zero, b, zero, &p);
+    spx_sat s;
+    *out_overlap = tri_pair_sat(&p, 0.0, &s);
+    return SPX_OK;
+}

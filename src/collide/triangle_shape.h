@@ -1,0 +1,77 @@
+/* A triangle prepared for the separating-axis tests: corners relative to an origin, in double. */
+#ifndef SPX_TRIANGLE_SHAPE_H
+#define SPX_TRIANGLE_SHAPE_H
+
+#include "contact_point.h"
+#include "geometry/validate.h"
+#include <sepax/collide.h>
+
+typedef struct spx_tri_shape {
+    spx_dvec3 p[3];     /* corners */
+    spx_dvec3 e[3];     /* e[j] = p[(j+1)%3] - p[j] */
+    spx_dvec3 n;        /* e[0] x (p[2] - p[0]); meaningful only when !segment */
+    double longest;     /* longest edge length */
+    int long_edge;      /* its index */
+    bool segment;       /* corners on one line (within SPX_TRIANGLE_FLAT_RATIO) */
+} spx_tri_shape;
+
+static inline void spx_tri_shape_finish(spx_tri_shape* t)
+{
+    double best = -1;
+    for (int j = 0; j < 3; ++j) {
+        t->e[j] = spx_d3_sub(t->p[(j + 1) % 3], t->p[j]);
+        double l2 = spx_d3_len2(t->e[j]);
+        if (l2 > best) { best = l2; t->long_edge = j; }
+    }
+    t->longest = sqrt(best);
+    t->n = spx_d3_cross(t->e[0], spx_d3_sub(t->p[2], t->p[0]));
+    /* |n| is twice the area; flat when it is tiny against the longest edge squared. */
+    t->segment = !(spx_d3_len2(t->n) > SPX_TRIANGLE_FLAT_RATIO * SPX_TRIANGLE_FLAT_RATIO * best * best);
+}
+
+/* Triangle corners relative to `origin`, optionally expressed in a frame with axes x[3]. */
+static inline void spx_tri_shape_make(const spx_triangle* tri, spx_dvec3 origin, const spx_dvec3* frame,
+                                      spx_tri_shape* t)
+{
+    for (int k = 0; k < 3; ++k) {
+        spx_dvec3 d = spx_d3_sub(spx_d3_from(tri->v[k]), origin);
+        t->p[k] = frame ? spx_d3(spx_d3_dot(frame[0], d), spx_d3_dot(frame[1], d), spx_d3_dot(frame[2], d)) : d;
+    }
+    spx_tri_shape_finish(t);
+}
+
+/* Projection interval of the triangle on l. */
+static inline void spx_tri_project(const spx_tri_shape* t, spx_dvec3 l, double* lo, double* hi)
+{
+    double a = spx_d3_dot(t->p[0], l), b = spx_d3_dot(t->p[1], l), c = spx_d3_dot(t->p[2], l);
+    *lo = fmin(a, fmin(b, c));
+    *hi = fmax(a, fmax(b, c));
+}
+
+/* The triangle's feature extreme along unit s, moved by `shift`. force: -1 decide by angle, 3 the
+ * face, 0..2 edge `force`. A corner counts as extreme when it lies within 1e-6 of the longest edge
+ * of the most extreme one (the same angle tolerance as SPX_FEATURE_FLAT_SINE). */
+static inline spx_feature_kind spx_tri_feature(const spx_tri_shape* t, spx_dvec3 s, spx_dvec3 shift, int force,
+                                               spx_feature* out)
+{
+    int idx[3], n = 0;
+    if (force == 3 && !t->segment) {
+        idx[0] = 0; idx[1] = 1; idx[2] = 2; n = 3;
+    } else if (force >= 0 && force < 3) {
+        idx[0] = force; idx[1] = (force + 1) % 3; n = 2;
+    } else {
+        double d[3], m = -INFINITY;
+        for (int k = 0; k < 3; ++k) { d[k] = spx_d3_dot(t->p[k], s); m = fmax(m, d[k]); }
+        double tol = 1e-6 * t->longest;
+        for (int k = 0; k < 3; ++k)
+            if (m - d[k] <= tol) idx[n++] = k;
+        if (n == 3 && t->segment) { /* three corners on a line: its two ends */
+            idx[0] = t->long_edge; idx[1] = (t->long_edge + 1) % 3; n = 2;
+        }
+    }
+    for (int k = 0; k < n; ++k) out->p[k] = spx_d3_add(t->p[idx[k]], shift);
+    out->count = n;
+    return n == 1 ? SPX_FEATURE_VERTEX : (n == 2 ? SPX_FEATURE_EDGE : SPX_FEATURE_FACE);
+}
+
+#endif

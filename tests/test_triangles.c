@@ -1,0 +1,164 @@
+/* Box-triangle and triangle-triangle queries on cases worked out by hand. */
+#include <sepax/sepax.h>
+#include "test.h"
+
+static const spx_mat3 I3 = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
+
+static int box_falls_on_triangle(void)
+{   /* unit box 3 m above a large floor triangle, falling at 2 m/s: bottom face lands at t = 1.25 */
+    spx_obb a = { { 0.2f, 3, -0.1f }, { 0.5f, 0.5f, 0.5f }, I3 };
+    spx_triangle floor = { { { -10, 0, -10 }, { 10, 0, -10 }, { 0, 0, 10 } } };
+    spx_sweep_hit hit;
+    ENSURE_CODE(spx_sweep_obb_triangle(&a, spx_v3(0, -2, 0), &floor, spx_v3(0, 0, 0), 2.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_HIT);
+    ENSURE_NEAR(hit.time, 1.25, 1e-6);
+    ENSURE_NEAR(hit.normal.y, -1, 1e-6); /* from the box (A) down to the floor (B) */
+    ENSURE(hit.feature_a == SPX_FEATURE_FACE && hit.feature_b == SPX_FEATURE_FACE);
+    ENSURE_NEAR(hit.point.x, 0.2, 1e-6); /* the whole bottom face lies on the floor: its centre */
+    ENSURE_NEAR(hit.point.y, 0.0, 1e-6);
+    ENSURE_NEAR(hit.point.z, -0.1, 1e-6);
+    /* the floor moving up instead: same time */
+    ENSURE_CODE(spx_sweep_obb_triangle(&a, spx_v3(0, 0, 0), &floor, spx_v3(0, 2, 0), 2.0f, &hit), SPX_OK);
+    ENSURE_NEAR(hit.time, 1.25, 1e-6);
+    ENSURE_NEAR(hit.point.y, 2.5, 1e-6);
+    /* beside the triangle: miss */
+    a.center.x = 30;
+    ENSURE_CODE(spx_sweep_obb_triangle(&a, spx_v3(0, -2, 0), &floor, spx_v3(0, 0, 0), 2.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_MISS);
+    return 0;
+}
+
+static int triangle_corner_into_box_face(void)
+{   /* a vertical triangle whose lowest corner points at the box top */
+    spx_obb a = { { 0, 0, 0 }, { 1, 1, 1 }, I3 };
+    spx_triangle t = { { { 0.3f, 2, 0.4f }, { -0.5f, 4, 0.4f }, { 1, 4, 0.4f } } };
+    spx_sweep_hit hit;
+    ENSURE_CODE(spx_sweep_obb_triangle(&a, spx_v3(0, 0, 0), &t, spx_v3(0, -1, 0), 2.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_HIT);
+    ENSURE_NEAR(hit.time, 1.0, 1e-6);
+    ENSURE_NEAR(hit.normal.y, 1, 1e-6);
+    ENSURE(hit.feature_b == SPX_FEATURE_VERTEX);
+    ENSURE_NEAR(hit.point.x, 0.3, 1e-6);
+    ENSURE_NEAR(hit.point.y, 1.0, 1e-6);
+    ENSURE_NEAR(hit.point.z, 0.4, 1e-6);
+    bool o;
+    ENSURE_CODE(spx_overlap_obb_triangle(&a, &t, &o), SPX_OK);
+    ENSURE(!o);
+    spx_penetration pen;
+    t.v[0].y = 0.9f; /* dips 0.1 into the top face */
+    ENSURE_CODE(spx_penetration_obb_triangle(&a, &t, &pen), SPX_OK);
+    ENSURE(pen.overlapping);
+    ENSURE_NEAR(pen.depth, 0.1, 1e-6);
+    ENSURE_NEAR(pen.normal.y, 1, 1e-6);
+    return 0;
+}
+
+static int coplanar_triangles_slide_together(void)
+{   /* both in the plane z = 0; B slides along -x into A: the parallel-plane in-plane axes decide */
+    spx_triangle a = { { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 } } };
+    spx_triangle b = { { { 3, 0.2f, 0 }, { 4, 0.2f, 0 }, { 3, 0.6f, 0 } } };
+    spx_sweep_hit hit;
+    /* A's hypotenuse x + y = 1; B's corner (3, 0.2) meets it when 3 - 2t + 0.2 = 1, t = 1.1 */
+    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &b, spx_v3(-2, 0, 0), 2.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_HIT);
+    ENSURE_NEAR(hit.time, 1.1, 1e-6);
+    ENSURE_NEAR(hit.normal.x, sqrtf(0.5f), 1e-6);
+    ENSURE_NEAR(hit.normal.y, sqrtf(0.5f), 1e-6);
+    ENSURE_NEAR(hit.point.x, 0.8, 1e-6);
+    ENSURE_NEAR(hit.point.y, 0.2, 1e-6);
+    /* the same 1e-3 above the plane: parallel planes, never touch */
+    for (int k = 0; k < 3; ++k) b.v[k].z = 1e-3f;
+    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &b, spx_v3(-2, 0, 0), 2.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_MISS);
+    return 0;
+}
+
+static int crossing_triangles_overlap(void)
+{
+    spx_triangle a = { { { -1, 0, -1 }, { 1, 0, -1 }, { 0, 0, 1 } } };
+    spx_triangle b = { { { 0, -1, 0 }, { 0, 1, 0.2f }, { 0, 1, -0.2f } } };
+    bool o;
+    ENSURE_CODE(spx_overlap_triangle_triangle(&a, &b, &o), SPX_OK);
+    ENSURE(o);
+    spx_sweep_hit hit;
+    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 1, 0), 1.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_START_OVERLAP);
+    ENSURE(hit.time == 0.0f);
+    /* The minimum translation: moving B by slightly more than depth along the normal separates
+       them, slightly less does not; and it is no longer than the obvious 1 m push along y. */
+    ENSURE(hit.depth > 0.0f && hit.depth <= 1.0f + 1e-6f);
+    for (int pass = 0; pass < 2; ++pass) {
+        float k = hit.depth * (pass ? 1.001f : 0.999f);
+        spx_triangle moved = b;
+        for (int i = 0; i < 3; ++i) {
+            moved.v[i].x += hit.normal.x * k;
+            moved.v[i].y += hit.normal.y * k;
+            moved.v[i].z += hit.normal.z * k;
+        }
+        ENSURE_CODE(spx_overlap_triangle_triangle(&a, &moved, &o), SPX_OK);
+        ENSURE(o == (pass == 0));
+    }
+    return 0;
+}
+
+static int segment_like_triangles(void)
+{   /* A is a segment along x (three corners on a line), dropping onto B's face */
+    spx_triangle a = { { { -1, 2, 0 }, { 0, 2, 0 }, { 1, 2, 0 } } };
+    spx_triangle b = { { { -5, 0, -5 }, { 5, 0, -5 }, { 0, 0, 5 } } };
+    spx_sweep_hit hit;
+    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, -1, 0), &b, spx_v3(0, 0, 0), 4.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_HIT);
+    ENSURE_NEAR(hit.time, 2.0, 1e-6);
+    ENSURE_NEAR(hit.normal.y, -1, 1e-6);
+    ENSURE_NEAR(hit.point.x, 0.0, 1e-6);
+    ENSURE_NEAR(hit.point.y, 0.0, 1e-6);
+    /* two collinear segments closing along their line: 1 m gap at 2 m/s */
+    spx_triangle c = { { { 2, 2, 0 }, { 3, 2, 0 }, { 4, 2, 0 } } };
+    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &c, spx_v3(-2, 0, 0), 4.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_HIT);
+    ENSURE_NEAR(hit.time, 0.5, 1e-6);
+    ENSURE_NEAR(hit.normal.x, 1, 1e-6);
+    ENSURE_NEAR(hit.point.x, 1.0, 1e-6);
+    /* parallel segments offset sideways, sliding along: never touch */
+    spx_triangle d = { { { 2, 2.5f, 0 }, { 3, 2.5f, 0 }, { 4, 2.5f, 0 } } };
+    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &d, spx_v3(-2, 0, 0), 4.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_MISS);
+    /* crossed segments in parallel planes closing: 1 m apart in z, 0.5 m/s */
+    spx_triangle e = { { { 0, 1, 1 }, { 0, 2, 1 }, { 0, 3, 1 } } };
+    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &e, spx_v3(0, 0, -0.5f), 4.0f, &hit), SPX_OK);
+    ENSURE(hit.state == SPX_SWEEP_HIT);
+    ENSURE_NEAR(hit.time, 2.0, 1e-6);
+    ENSURE_NEAR(hit.normal.z, 1, 1e-6);
+    ENSURE_NEAR(hit.point.x, 0.0, 1e-6);
+    ENSURE_NEAR(hit.point.y, 2.0, 1e-6);
+    return 0;
+}
+
+static int bad_input(void)
+{
+    spx_triangle a = { { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 } } }, pt = { { { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 } } };
+    spx_obb box = { { 0, 0, 0 }, { 1, 1, 1 }, I3 };
+    spx_sweep_hit hit;
+    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &pt, spx_v3(0, 0, 0), 1, &hit),
+                SPX_ERR_DEGENERATE_TRIANGLE);
+    ENSURE_CODE(spx_sweep_obb_triangle(&box, spx_v3(0, 0, 0), &pt, spx_v3(0, 0, 0), 1, &hit),
+                SPX_ERR_DEGENERATE_TRIANGLE);
+    ENSURE_CODE(spx_sweep_obb_triangle(&box, spx_v3(0, 0, 0), &a, spx_v3(0, 0, 0), -1, &hit), SPX_ERR_BAD_TIME);
+    a.v[1].z = NAN;
+    bool o;
+    ENSURE_CODE(spx_overlap_triangle_triangle(&a, &a, &o), SPX_ERR_NOT_FINITE);
+    ENSURE_CODE(spx_overlap_obb_triangle(&box, NULL, &o), SPX_ERR_INVALID_ARGUMENT);
+    return 0;
+}
+
+int main(void)
+{
+    int failures = 0;
+    RUN_TEST(box_falls_on_triangle, failures);
+    RUN_TEST(triangle_corner_into_box_face, failures);
+    RUN_TEST(coplanar_triangles_slide_together, failures);
+    RUN_TEST(crossing_triangles_overlap, failures);
+    RUN_TEST(segment_like_triangles, failures);
+    RUN_TEST(bad_input, failures);
+    return failures ? 1 : 0;
+}
