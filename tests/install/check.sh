@@ -2,6 +2,8 @@
 # Install check: install a finished build into a throw-away prefix, then build and run a tiny host
 # program against it twice, once through find_package(sepax) and once through pkg-config.
 #   usage: tests/install/check.sh [BUILD_DIR]   (default: build, relative to the repository root)
+# BUILD_DIR must be fully built, and not with -DSEPAX_SANITIZE=ON: a plain host program cannot load
+# a library that needs the sanitizer runtime first.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -9,6 +11,10 @@ root=$(cd "$here/../.." && pwd)
 build=${1:-build}
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
 [ -f "$build/CMakeCache.txt" ] || { echo "install check: no configured build in $build" >&2; exit 2; }
+if grep -q '^SEPAX_SANITIZE:BOOL=ON' "$build/CMakeCache.txt"; then
+    echo "install check: $build is a sanitizer build; give a plain one" >&2
+    exit 2
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sepax-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
