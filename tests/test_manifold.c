@@ -1,0 +1,325 @@
+/* Box-box contact manifolds: face contacts (clipping, reduction to 4), edge contacts, margins,
+   swapped arguments, stable ids, bad input. Answers worked out by hand in the comments. */
+#include <sepax/sepax.h>
+#include "test.h"
+
+#define TOL 2e-5f
+
+static const spx_mat3 identity = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
+
+static spx_obb box(spx_vec3 center, spx_vec3 half, spx_mat3 rotation)
+{
+    spx_obb b = { center, half, rotation };
+    return b;
+}
+
+/* Rotation by the angle with cosine c and sine s about axis 0 (x), 1 (y) or 2 (z). */
+static spx_mat3 rot(int axis, float c, float s)
+{
+    spx_mat3 m = identity;
+    float* col[3] = { &m.col[0].x, &m.col[1].x, &m.col[2].x };
+    int u = (axis + 1) % 3, v = (axis + 2) % 3;
+    col[u][u] = c; col[u][v] = s;
+    col[v][u] = -s; col[v][v] = c;
+    return m;
+}
+
+/* The slab under every resting test: top face at y = 0. */
+static spx_obb floor_box(float half_x, float half_z)
+{
+    return box(spx_v3(0, -1, 0), spx_v3(half_x, 1, half_z), identity);
+}
+
+static int has_point(const spx_manifold* m, float x, float y, float z, float depth)
+{
+    for (int i = 0; i < m->point_count; ++i) {
+        const spx_manifold_point* p = &m->points[i];
+        if (fabsf(p->point.x - x) <= TOL && fabsf(p->point.y - y) <= TOL && fabsf(p->point.z - z) <= TOL
+            && fabsf(p->depth - depth) <= TOL)
+            return 1;
+    }
+    return 0;
+}
+
+static int ids_distinct(const spx_manifold* m)
+{
+    for (int i = 0; i < m->point_count; ++i)
+        for (int j = i + 1; j < m->point_count; ++j)
+            if (m->points[i].id == m->points[j].id) return 0;
+    return 1;
+}
+
+/* Same points and depths, opposite normals. */
+static int same_set_flipped(const spx_manifold* m, const spx_manifold* w)
+{
+    ENSURE(m->point_count == w->point_count);
+    ENSURE_NEAR(m->normal.x, -w->normal.x, TOL);
+    ENSURE_NEAR(m->normal.y, -w->normal.y, TOL);
+    ENSURE_NEAR(m->normal.z, -w->normal.z, TOL);
+    for (int i = 0; i < w->point_count; ++i) {
+        const spx_manifold_point* p = &w->points[i];
+        ENSURE(has_point(m, p->point.x, p->point.y, p->point.z, p->depth));
+    }
+    return 0;
+}
+
+static int flat_box_resting_on_box(void)
+{   /* Unit cube (half 0.5) 0.01 into the floor: bottom at y = -0.01, top of the floor at 0. The
+       two y faces tie at separation -0.01; A's wins. Its 4 bottom corners at x = 0.1 -+ 0.5,
+       z = -0.2 -+ 0.5 are the corners of the clip rectangle; midway height -0.005. */
+    spx_obb a = box(spx_v3(0.1f, 0.49f, -0.2f), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_obb b = floor_box(2, 2);
+    spx_manifold m;
+    ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.0f, &m), SPX_OK);
+    ENSURE(m.point_count == 4);
+    ENSURE_NEAR(m.normal.x, 0, 0); ENSURE_NEAR(m.normal.y, -1, 0); ENSURE_NEAR(m.normal.z, 0, 0);
+    ENSURE(has_point(&m, -0.4f, -0.005f, -0.7f, 0.01f));
+    ENSURE(has_point(&m, 0.6f, -0.005f, -0.7f, 0.01f));
+    ENSURE(has_point(&m, -0.4f, -0.005f, 0.3f, 0.01f));
+    ENSURE(has_point(&m, 0.6f, -0.005f, 0.3f, 0.01f));
+    ENSURE(ids_distinct(&m));
+    for (int i = 0; i < 4; ++i) {
+        uint32_t id = m.points[i].id;
+        ENSURE((id & 7u) == 2u + 1u);          /* reference face: A's -y */
+        ENSURE((id >> 3 & 1u) == 0u);          /* reference box A */
+        ENSURE((id >> 4 & 7u) == 2u);          /* incident face: the floor's +y */
+        ENSURE((id & (1u << 16)) == 0u);
+    }
+
+    /* Shifted by 1e-4 sideways and down: the same features, so the same ids for the same corners. */
+    spx_obb a2 = a;
+    a2.center.x += 1e-4f;
+    a2.center.y -= 1e-4f;
+    spx_manifold m2;
+    ENSURE_CODE(spx_manifold_obb_obb(&a2, &b, 0.0f, &m2), SPX_OK);
+    ENSURE(m2.point_count == 4);
+    for (int i = 0; i < 4; ++i) {
+        const spx_manifold_point* p = &m.points[i];
+        int found = 0;
+        for (int j = 0; j < 4; ++j) {
+            const spx_manifold_point* q = &m2.points[j];
+            if (fabsf(q->point.x - p->point.x - 1e-4f) <= TOL && fabsf(q->point.z - p->point.z) <= TOL) {
+                ENSURE(q->id == p->id);
+                ENSURE_NEAR(q->depth, 0.0101f, TOL);
+                found = 1;
+            }
+        }
+        ENSURE(found);
+    }
+    return 0;
+}
+
+static int rotated_box_clips_to_octagon_reduced_to_four(void)
+{   /* A (half 1) turned 45 degrees about y on a floor of half 1.2: the two squares |x|,|z| <= 1.2
+       and |x| + |z| <= sqrt 2 meet in an octagon with corners (+-1.2, +-(sqrt2 - 1.2)) and
+       (+-(sqrt2 - 1.2), +-1.2), all 0.01 deep. Four of them are kept: the first (deepest, tied),
+       the farthest (its opposite), and one on each side of that diagonal, 1.219 from it:
+       area 0.5 * 2.438 * 2 * 1.219 = 2.97 (octagon 3.82, best inscribed quad 2.97). */
+    float h = sqrtf(0.5f);
+    spx_obb a = box(spx_v3(0, 0.49f, 0), spx_v3(1, 0.5f, 1), rot(1, h, h));
+    spx_obb b = floor_box(1.2f, 1.2f);
+    spx_manifold m;
+    ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.0f, &m), SPX_OK);
+    ENSURE(m.point_count == 4);
+    ENSURE_NEAR(m.normal.y, -1, 1e-6);
+    const float o = sqrtf(2.0f) - 1.2f;
+    for (int i = 0; i < 4; ++i) {
+        spx_vec3 p = m.points[i].point;
+        ENSURE_NEAR(p.y, -0.005f, TOL);
+        ENSURE_NEAR(m.points[i].depth, 0.01f, TOL);
+        int on_x = fabsf(fabsf(p.x) - 1.2f) <= TOL && fabsf(fabsf(p.z) - o) <= TOL;
+        int on_z = fabsf(fabsf(p.z) - 1.2f) <= TOL && fabsf(fabsf(p.x) - o) <= TOL;
+        ENSURE(on_x || on_z);
+    }
+    ENSURE(ids_distinct(&m));
+    /* The points come in polygon order, so the shoelace formula gives the area they span. */
+    float area = 0.0f;
+    for (int i = 0; i < 4; ++i) {
+        spx_vec3 p = m.points[i].point, q = m.points[(i + 1) % 4].point;
+        area += p.x * q.z - q.x * p.z;
+    }
+    ENSURE(fabsf(area) * 0.5f >= 2.96f);
+    return 0;
+}
+
+static int crossed_edges_touch_at_one_point(void)
+{   /* A long along x and turned 45 degrees about x: its lowest edge runs along x at y = -0.01,
+       z = 0. B long along z and turned 45 degrees about z: its highest edge runs along z at
+       y = +0.01, x = 0. Edge axis x cross z: separation |t_y| - 2 * 0.5 * sqrt2 = -0.02, far
+       above every face axis. One point midway between (0, -0.01, 0) and (0, 0.01, 0). */
+    float h = sqrtf(0.5f), r = 0.5f * sqrtf(2.0f);
+    spx_obb a = box(spx_v3(0, r - 0.01f, 0), spx_v3(2, 0.5f, 0.5f), rot(0, h, h));
+    spx_obb b = box(spx_v3(0, -r + 0.01f, 0), spx_v3(0.5f, 0.5f, 2), rot(2, h, h));
+    spx_manifold m;
+    ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.0f, &m), SPX_OK);
+    ENSURE(m.point_count == 1);
+    ENSURE_NEAR(m.normal.x, 0, 1e-6); ENSURE_NEAR(m.normal.y, -1, 1e-6); ENSURE_NEAR(m.normal.z, 0, 1e-6);
+    ENSURE(has_point(&m, 0, 0, 0, 0.02f));
+    ENSURE(m.points[0].id & (1u << 16));
+    ENSURE((m.points[0].id & 3u) == 0u);        /* A's edge along its x axis */
+    ENSURE((m.points[0].id >> 4 & 3u) == 2u);   /* B's edge along its z axis */
+
+    /* Moved 0.3 along both edges: the same features, the same id, the point moves with them. */
+    spx_obb a2 = a, b2 = b;
+    a2.center.z += 0.3f;
+    b2.center.x += 0.3f;
+    spx_manifold m2;
+    ENSURE_CODE(spx_manifold_obb_obb(&a2, &b2, 0.0f, &m2), SPX_OK);
+    ENSURE(m2.point_count == 1);
+    ENSURE(has_point(&m2, 0.3f, 0, 0.3f, 0.02f));
+    ENSURE(m2.points[0].id == m.points[0].id);
+    return 0;
+}
+
+static int box_tilted_on_an_edge_gives_two_points(void)
+{   /* A (half 1, 0.5, 1) turned about z by the angle with cos 0.8, sin 0.6, centre y 0.99: its
+       bottom corners (-1, -0.5, +-1) land at (-0.5, -0.01, +-1) and (1, -0.5, +-1) at
+       (1.1, 1.19, +-1). The floor's face wins (-0.01 against -0.908 for A's y axis), so the
+       floor is the reference and the normal (A to B) points down. */
+    spx_obb a = box(spx_v3(0, 0.99f, 0), spx_v3(1, 0.5f, 1), rot(2, 0.8f, 0.6f));
+    spx_obb b = floor_box(2, 2);
+    spx_manifold m;
+    ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.05f, &m), SPX_OK);
+    ENSURE(m.point_count == 2);
+    ENSURE_NEAR(m.normal.x, 0, 1e-6); ENSURE_NEAR(m.normal.y, -1, 1e-6); ENSURE_NEAR(m.normal.z, 0, 1e-6);
+    ENSURE(has_point(&m, -0.5f, -0.005f, 1, 0.01f));
+    ENSURE(has_point(&m, -0.5f, -0.005f, -1, 0.01f));
+    ENSURE(ids_distinct(&m));
+    for (int i = 0; i < 2; ++i) {
+        ENSURE((m.points[i].id & 7u) == 2u);        /* the floor's +y face */
+        ENSURE((m.points[i].id >> 3 & 1u) == 1u);   /* reference box B */
+        ENSURE((m.points[i].id >> 4 & 7u) == 3u);   /* A's -y face */
+        ENSURE((m.points[i].id >> 8) < 4u);         /* unclipped incident corners */
+    }
+    return 0;
+}
+
+static int margin_decides_speculative_points(void)
+{   /* Cube 0.1 above the floor: nothing with margin 0.05; 0.02 above: 4 points, depth -0.02,
+       midway at y = 0.01. */
+    spx_obb b = floor_box(2, 2);
+    spx_obb far = box(spx_v3(0, 0.6f, 0), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_manifold m;
+    ENSURE_CODE(spx_manifold_obb_obb(&far, &b, 0.05f, &m), SPX_OK);
+    ENSURE(m.point_count == 0);
+    spx_obb near = box(spx_v3(0, 0.52f, 0), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    ENSURE_CODE(spx_manifold_obb_obb(&near, &b, 0.05f, &m), SPX_OK);
+    ENSURE(m.point_count == 4);
+    ENSURE_NEAR(m.normal.y, -1, 0);
+    for (int sx = -1; sx <= 1; sx += 2)
+        for (int sz = -1; sz <= 1; sz += 2) ENSURE(has_point(&m, 0.5f * sx, 0.01f, 0.5f * sz, -0.02f));
+    /* Margin 0.01 < gap 0.02: nothing. */
+    ENSURE_CODE(spx_manifold_obb_obb(&near, &b, 0.01f, &m), SPX_OK);
+    ENSURE(m.point_count == 0);
+    /* The tilted box with a large margin keeps its high edge too: 1.19 above the floor. */
+    spx_obb tilted = box(spx_v3(0, 0.99f, 0), spx_v3(1, 0.5f, 1), rot(2, 0.8f, 0.6f));
+    ENSURE_CODE(spx_manifold_obb_obb(&tilted, &b, 1.5f, &m), SPX_OK);
+    ENSURE(m.point_count == 4);
+    ENSURE(has_point(&m, 1.1f, 0.595f, 1, -1.19f));
+    return 0;
+}
+
+static int swapped_arguments_flip_the_normal(void)
+{
+    float h = sqrtf(0.5f), r = 0.5f * sqrtf(2.0f);
+    spx_obb cases[][2] = {
+        { box(spx_v3(0.1f, 0.49f, -0.2f), spx_v3(0.5f, 0.5f, 0.5f), identity), floor_box(2, 2) },
+        { box(spx_v3(0, 0.99f, 0), spx_v3(1, 0.5f, 1), rot(2, 0.8f, 0.6f)), floor_box(2, 2) },
+        { box(spx_v3(0, r - 0.01f, 0), spx_v3(2, 0.5f, 0.5f), rot(0, h, h)),
+          box(spx_v3(0, -r + 0.01f, 0), spx_v3(0.5f, 0.5f, 2), rot(2, h, h)) },
+        { box(spx_v3(0, 0.52f, 0), spx_v3(0.5f, 0.5f, 0.5f), identity), floor_box(2, 2) },
+        /* a small box turned 30 degrees about y: 4 corners inside the floor's face */
+        { box(spx_v3(0.3f, 0.29f, 0.1f), spx_v3(0.4f, 0.3f, 0.2f), rot(1, sqrtf(0.75f), 0.5f)), floor_box(2, 2) },
+        /* a box standing on the floor from the side (normal along x) */
+        { box(spx_v3(-2.49f, -1, 0.5f), spx_v3(0.5f, 0.5f, 0.5f), identity), floor_box(2, 2) },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        spx_manifold m, w;
+        ENSURE_CODE(spx_manifold_obb_obb(&cases[i][0], &cases[i][1], 0.05f, &m), SPX_OK);
+        ENSURE_CODE(spx_manifold_obb_obb(&cases[i][1], &cases[i][0], 0.05f, &w), SPX_OK);
+        ENSURE(m.point_count > 0);
+        if (same_set_flipped(&m, &w)) {
+            fprintf(stderr, "case %zu\n", i);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int nearly_parallel_edges_do_not_make_noise(void)
+{   /* A turned 1e-4 rad about y: A's x and z edges are 1e-4 from the floor's (sin^2 = 1e-8, below
+       the skip threshold). The answer is the face contact, finite and the right way up. */
+    float s = 1e-4f, c = sqrtf(1.0f - s * s);
+    spx_obb a = box(spx_v3(0, 0.49f, 0), spx_v3(0.5f, 0.5f, 0.5f), rot(1, c, s));
+    spx_obb b = floor_box(2, 2);
+    spx_manifold m;
+    ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.0f, &m), SPX_OK);
+    ENSURE(m.point_count == 4);
+    ENSURE_NEAR(m.normal.y, -1, 1e-6);
+    for (int i = 0; i < 4; ++i) {
+        ENSURE(isfinite(m.points[i].point.x) && isfinite(m.points[i].point.y) && isfinite(m.points[i].point.z));
+        ENSURE_NEAR(m.points[i].depth, 0.01f, TOL);
+        ENSURE((m.points[i].id & (1u << 16)) == 0u);
+    }
+    /* Two long bars crossed at 1e-4 rad, edge on edge: no edge axis from rounding either. */
+    spx_obb bar_a = box(spx_v3(0, 0.49f, 0), spx_v3(3, 0.5f, 0.5f), rot(1, c, s));
+    spx_obb bar_b = box(spx_v3(0, -0.5f, 0), spx_v3(3, 0.5f, 0.5f), identity);
+    ENSURE_CODE(spx_manifold_obb_obb(&bar_a, &bar_b, 0.0f, &m), SPX_OK);
+    ENSURE(m.point_count >= 2);
+    ENSURE_NEAR(m.normal.y, -1, 1e-6);
+    for (int i = 0; i < m.point_count; ++i) ENSURE_NEAR(m.points[i].depth, 0.01f, TOL);
+    return 0;
+}
+
+static int bad_input_gets_its_code(void)
+{
+    spx_obb a = box(spx_v3(0, 0.49f, 0), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_obb b = floor_box(2, 2);
+    spx_manifold m, untouched;
+    memset(&untouched, 0x5a, sizeof untouched);
+    m = untouched;
+    ENSURE_CODE(spx_manifold_obb_obb(NULL, &b, 0.0f, &m), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_manifold_obb_obb(&a, NULL, 0.0f, &m), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.0f, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_manifold_obb_obb(&a, &b, NAN, &m), SPX_ERR_NOT_FINITE);
+    ENSURE_CODE(spx_manifold_obb_obb(&a, &b, INFINITY, &m), SPX_ERR_NOT_FINITE);
+    ENSURE_CODE(spx_manifold_obb_obb(&a, &b, -1e-3f, &m), SPX_ERR_INVALID_ARGUMENT);
+    spx_obb bad = a;
+    bad.center.y = NAN;
+    ENSURE_CODE(spx_manifold_obb_obb(&bad, &b, 0.0f, &m), SPX_ERR_NOT_FINITE);
+    bad = b;
+    bad.rotation.col[2].x = INFINITY;
+    ENSURE_CODE(spx_manifold_obb_obb(&a, &bad, 0.0f, &m), SPX_ERR_NOT_FINITE);
+    bad = a;
+    bad.half_extents.z = 0.0f;
+    ENSURE_CODE(spx_manifold_obb_obb(&bad, &b, 0.0f, &m), SPX_ERR_BAD_EXTENT);
+    bad = b;
+    bad.half_extents.x = -1.0f;
+    ENSURE_CODE(spx_manifold_obb_obb(&a, &bad, 0.0f, &m), SPX_ERR_BAD_EXTENT);
+    bad = a;
+    bad.rotation.col[0].y = 1e-3f;
+    ENSURE_CODE(spx_manifold_obb_obb(&bad, &b, 0.0f, &m), SPX_ERR_NOT_ORTHONORMAL);
+    bad = b;
+    bad.rotation.col[1].y = -1.0f;
+    ENSURE_CODE(spx_manifold_obb_obb(&a, &bad, 0.0f, &m), SPX_ERR_NOT_RIGHT_HANDED);
+    ENSURE(memcmp(&m, &untouched, sizeof m) == 0);
+    /* Within the rotation tolerance is fine. */
+    bad = a;
+    bad.rotation.col[0].y = 2e-6f;
+    ENSURE_CODE(spx_manifold_obb_obb(&bad, &b, 0.0f, &m), SPX_OK);
+    return 0;
+}
+
+int main(void)
+{
+    int failures = 0;
+    RUN_TEST(flat_box_resting_on_box, failures);
+    RUN_TEST(rotated_box_clips_to_octagon_reduced_to_four, failures);
+    RUN_TEST(crossed_edges_touch_at_one_point, failures);
+    RUN_TEST(box_tilted_on_an_edge_gives_two_points, failures);
+    RUN_TEST(margin_decides_speculative_points, failures);
+    RUN_TEST(swapped_arguments_flip_the_normal, failures);
+    RUN_TEST(nearly_parallel_edges_do_not_make_noise, failures);
+    RUN_TEST(bad_input_gets_its_code, failures);
+    return failures != 0;
+}
