@@ -1,0 +1,124 @@
+/* sepax_bench: the sepax side, public API only. Each pass calls the query once a pair exactly as a
+   host would, stores the yes/no (or count, or state) the report compares across engines, and folds
+   one float of each answer into bench_sink. */
+#include "kernels.h"
+
+volatile double bench_sink;
+
+static size_t overlap_obb_obb(const bench_pairs* set, uint8_t* out)
+{
+    size_t errors = 0;
+    for (size_t i = 0; i < set->count; ++i) {
+        bool overlap = false;
+        errors += spx_overlap_obb_obb(&set->box_a[i], &set->box_b[i], &overlap) != SPX_OK;
+        out[i] = overlap;
+    }
+    return errors;
+}
+
+static size_t overlap_obb_obb_batch(const bench_pairs* set, uint8_t* out)
+{
+    if (spx_overlap_obb_obb_batch(&set->soa_a, &set->soa_b, set->count, out) == SPX_OK)
+        return 0;
+    for (size_t i = 0; i < set->count; ++i)
+        out[i] = 0;
+    return set->count;
+}
+
+static size_t overlap_obb_tri(const bench_pairs* set, uint8_t* out)
+{
+    size_t errors = 0;
+    for (size_t i = 0; i < set->count; ++i) {
+        bool overlap = false;
+        errors += spx_overlap_obb_triangle(&set->box_a[i], &set->tri_b[i], &overlap) != SPX_OK;
+        out[i] = overlap;
+    }
+    return errors;
+}
+
+static size_t overlap_tri_tri(const bench_pairs* set, uint8_t* out)
+{
+    size_t errors = 0;
+    for (size_t i = 0; i < set->count; ++i) {
+        bool overlap = false;
+        errors += spx_overlap_triangle_triangle(&set->tri_a[i], &set->tri_b[i], &overlap) != SPX_OK;
+        out[i] = overlap;
+    }
+    return errors;
+}
+
+/* Penetration, sweep and manifold share their bookkeeping: the answer's flag goes to out[i], one
+   float of it to the sink. */
+#define PENETRATION_KERNEL(name, call, a_field, b_field)                                   \
+    static size_t name(const bench_pairs* set, uint8_t* out)                               \
+    {                                                                                      \
+        size_t errors = 0;                                                                 \
+        double sum = 0.0;                                                                  \
+        for (size_t i = 0; i < set->count; ++i) {                                          \
+            spx_penetration p = { .overlapping = false };                                  \
+            errors += call(&set->a_field[i], &set->b_field[i], &p) != SPX_OK;              \
+            out[i] = p.overlapping;                                                        \
+            sum += p.depth;                                                                \
+        }                                                                                  \
+        bench_sink += sum;                                                                 \
+        return errors;                                                                     \
+    }
+
+PENETRATION_KERNEL(penetration_obb_obb, spx_penetration_obb_obb, box_a, box_b)
+PENETRATION_KERNEL(penetration_obb_tri, spx_penetration_obb_triangle, box_a, tri_b)
+PENETRATION_KERNEL(penetration_tri_tri, spx_penetration_triangle_triangle, tri_a, tri_b)
+
+#define SWEEP_KERNEL(name, call, a_field, b_field)                                                       \
+    static size_t name(const bench_pairs* set, uint8_t* out)                                             \
+    {                                                                                                    \
+        size_t errors = 0;                                                                               \
+        double sum = 0.0;                                                                                \
+        for (size_t i = 0; i < set->count; ++i) {                                                        \
+            spx_sweep_hit hit = { .state = SPX_SWEEP_MISS };                                             \
+            errors += call(&set->a_field[i], set->vel_a[i], &set->b_field[i], set->vel_b[i], set->tmax, \
+                           &hit) != SPX_OK;                                                              \
+            out[i] = (uint8_t)hit.state;                                                                 \
+            sum += hit.time;                                                                             \
+        }                                                                                                \
+        bench_sink += sum;                                                                               \
+        return errors;                                                                                   \
+    }
+
+SWEEP_KERNEL(sweep_obb_obb, spx_sweep_obb_obb, box_a, box_b)
+SWEEP_KERNEL(sweep_obb_tri, spx_sweep_obb_triangle, box_a, tri_b)
+SWEEP_KERNEL(sweep_tri_tri, spx_sweep_triangle_triangle, tri_a, tri_b)
+
+/* Margin 0: points only where the boxes touch or overlap, as ODE's and Bullet's box-box. */
+static size_t manifold_obb_obb(const bench_pairs* set, uint8_t* out)
+{
+    size_t errors = 0;
+    double sum = 0.0;
+    for (size_t i = 0; i < set->count; ++i) {
+        spx_manifold m = { .point_count = 0 };
+        errors += spx_manifold_obb_obb(&set->box_a[i], &set->box_b[i], 0.0f, &m) != SPX_OK;
+        out[i] = (uint8_t)m.point_count;
+        sum += m.point_count > 0 ? m.points[0].depth : 0.0f;
+    }
+    bench_sink += sum;
+    return errors;
+}
+
+static const bench_kernel kernels[] = {
+    { "overlap_obb_obb", "sepax", BENCH_OBB_OBB, false, NULL, overlap_obb_obb },
+    { "overlap_obb_obb", "sepax-batch", BENCH_OBB_OBB, false, "overlap_obb_obb", overlap_obb_obb_batch },
+    { "penetration_obb_obb", "sepax", BENCH_OBB_OBB, false, "overlap_obb_obb", penetration_obb_obb },
+    { "manifold_obb_obb", "sepax", BENCH_OBB_OBB, false, "overlap_obb_obb", manifold_obb_obb },
+    { "overlap_obb_tri", "sepax", BENCH_OBB_TRI, false, NULL, overlap_obb_tri },
+    { "penetration_obb_tri", "sepax", BENCH_OBB_TRI, false, "overlap_obb_tri", penetration_obb_tri },
+    { "overlap_tri_tri", "sepax", BENCH_TRI_TRI, false, NULL, overlap_tri_tri },
+    { "penetration_tri_tri", "sepax", BENCH_TRI_TRI, false, "overlap_tri_tri", penetration_tri_tri },
+    { "sweep_obb_obb", "sepax", BENCH_OBB_OBB, true, NULL, sweep_obb_obb },
+    { "sweep_obb_tri", "sepax", BENCH_OBB_TRI, true, NULL, sweep_obb_tri },
+    { "sweep_tri_tri", "sepax", BENCH_TRI_TRI, true, NULL, sweep_tri_tri },
+};
+
+const bench_kernel* bench_kernels(size_t* out_count)
+{
+    *out_count = sizeof kernels / sizeof kernels[0];
+    return kernels;
+}

@@ -1,0 +1,527 @@
+/* sepax_bench: ns a query for sepax's collision queries, and for FCL, ODE and Bullet on the same
+   pairs when built with -DSEPAX_BENCH_PEERS=ON. See bench/README.md.
+
+   sepax_bench [-q=<query,...>] [-r=<runs>] [-n=<streamed pairs>] [--hot=<pairs>] [--hot-only]
+               [--streamed-only] [--seed=<n>] [--csv=<file>|-] [--save] [--machine=<name>] ... */
+#define _POSIX_C_SOURCE 200112L
+#include "kernels.h"
+#include "machine.h"
+#include "pairs.h"
+#include "peers/peers.h"
+#include "report.h"
+#include "timer.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef SPX_BENCH_RESULTS_DIR
+#define SPX_BENCH_RESULTS_DIR "bench/results"
+#endif
+#ifndef SPX_BENCH_BUILD_TYPE
+#define SPX_BENCH_BUILD_TYPE "?"
+#endif
+
+#define DEFAULT_SEED 0x5E9A5EEDu
+
+typedef struct options {
+    const char* filter;        /* comma-separated substrings of query names; NULL: all */
+    int runs;
+    size_t hot_pairs;
+    size_t streamed_pairs;
+    bool hot, streamed;
+    uint64_t seed;
+    const char* csv_path;
+    bool save;
+    const char* machine;
+    const char* results_dir;
+    bool peers;
+    double min_ms;             /* a timed run repeats passes over a set until it lasts this long */
+    int show;                  /* disagreeing pairs to print a row */
+} options;
+
+static void usage(FILE* f)
+{
+    fprintf(f,
+            "usage: sepax_bench [options]\n"
+            "  -q=<q1,q2,...>     only queries whose name contains one of these (see -l)\n"
+            "  -r=<runs>          timed runs a row, the median is reported (default 7)\n"
+            "  -n=<pairs>         pairs in the streamed set (default 1048576)\n"
+            "  --hot=<pairs>      pairs in the hot set (default 256)\n"
+            "  --hot-only         only the hot sets;  --streamed-only  only the streamed sets\n"
+            "  --seed=<n>         seed of the pair sets (default 0x%X)\n"
+            "  --min-ms=<ms>      shortest timed run; hot sets repeat passes to fill it (default 20)\n"
+            "  --csv=<file>       CSV to a file, or --csv=- to stdout (the table then goes to stderr)\n"
+            "  --save             also write CSV to <results-dir>/<machine>/<date>.csv\n"
+            "  --machine=<name>   machine name for --save (default: host name)\n"
+            "  --results-dir=<d>  default %s\n"
+            "  --no-peers         skip FCL, ODE, Bullet even when built in\n"
+            "  --show=<k>         print the first k disagreeing pairs of each row\n"
+            "  -l, --list         list queries and engines, then exit\n",
+            DEFAULT_SEED, SPX_BENCH_RESULTS_DIR);
+}
+
+/* "-q=x" / "--csv x": the value after '=' or, for long options, the next argument. */
+static const char* option_value(int argc, char** argv, int* i, const char* name)
+{
+    size_t len = strlen(name);
+    if (strncmp(argv[*i], name, len) != 0)
+        return NULL;
+    if (argv[*i][len] == '=')
+        return argv[*i] + len + 1;
+    if (argv[*i][len] == '\0' && *i + 1 < argc)
+        return argv[++*i];
+    return NULL;
+}
+
+static bool parse_size(const char* text, size_t* out)
+{
+    char* end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 0);
+    if (errno || end == text || *end)
+        return false;
+    *out = (size_t)v;
+    return true;
+}
+
+static void list_queries(void)
+{
+    size_t nk = 0, np = 0;
+    const bench_kernel* k = bench_kernels(&nk);
+    const bench_peer* p = bench_peer_list(&np);
+    for (size_t i = 0; i < nk; ++i)
+        printf("%-20s %-12s %s set\n", k[i].query, k[i].engine, k[i].swept ? "swept" : "static");
+    for (size_t i = 0; i < np; ++i)
+        printf("%-20s %-12s %s\n", p[i].query, p[i].engine, p[i].call);
+}
+
+static int parse_options(int argc, char** argv, options* o)
+{
+    *o = (options){ .runs = 7, .hot_pairs = 256, .streamed_pairs = 1u << 20, .hot = true, .streamed = true,
+                    .seed = DEFAULT_SEED, .results_dir = SPX_BENCH_RESULTS_DIR, .peers = true, .min_ms = 20.0 };
+    for (int i = 1; i < argc; ++i) {
+        const char* v;
+        size_t n = 0;
+        if ((v = option_value(argc, argv, &i, "-q")) || (v = option_value(argc, argv, &i, "--query")))
+            o->filter = v;
+        else if ((v = option_value(argc, argv, &i, "-r")) || (v = option_value(argc, argv, &i, "--runs"))) {
+            if (!parse_size(v, &n) || n < 1 || n > 1000)
+                return fprintf(stderr, "sepax_bench: -r wants 1..1000 runs\n"), 2;
+            o->runs = (int)n;
+        } else if ((v = option_value(argc, argv, &i, "-n")) || (v = option_value(argc, argv, &i, "--streamed"))) {
+            if (!parse_size(v, &o->streamed_pairs) || o->streamed_pairs < 1)
+                return fprintf(stderr, "sepax_bench: -n wants a pair count\n"), 2;
+        } else if ((v = option_value(argc, argv, &i, "--hot"))) {
+            if (!parse_size(v, &o->hot_pairs) || o->hot_pairs < 1)
+                return fprintf(stderr, "sepax_bench: --hot wants a pair count\n"), 2;
+        } else if (strcmp(argv[i], "--hot-only") == 0)
+            o->streamed = false;
+        else if (strcmp(argv[i], "--streamed-only") == 0)
+            o->hot = false;
+        else if ((v = option_value(argc, argv, &i, "--seed"))) {
+            if (!parse_size(v, &n))
+                return fprintf(stderr, "sepax_bench: --seed wants a number\n"), 2;
+            o->seed = n;
+        } else if ((v = option_value(argc, argv, &i, "--min-ms"))) {
+            o->min_ms = atof(v);
+            if (!(o->min_ms >= 0.0))
+                return fprintf(stderr, "sepax_bench: --min-ms wants milliseconds\n"), 2;
+        } else if ((v = option_value(argc, argv, &i, "--csv")))
+            o->csv_path = v;
+        else if (strcmp(argv[i], "--save") == 0)
+            o->save = true;
+        else if ((v = option_value(argc, argv, &i, "--machine")))
+            o->machine = v;
+        else if ((v = option_value(argc, argv, &i, "--results-dir")))
+            o->results_dir = v;
+        else if (strcmp(argv[i], "--no-peers") == 0)
+            o->peers = false;
+        else if ((v = option_value(argc, argv, &i, "--show"))) {
+            if (!parse_size(v, &n))
+                return fprintf(stderr, "sepax_bench: --show wants a count\n"), 2;
+            o->show = (int)n;
+        } else if (strcmp(argv[i], "-l") == 0 || strcmp(argv[i], "--list") == 0) {
+            list_queries();
+            return 0;
+        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "sepax_bench: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!o->hot && !o->streamed)
+        return fprintf(stderr, "sepax_bench: --hot-only and --streamed-only leave nothing to run\n"), 2;
+    return -1;
+}
+
+static bool selected(const options* o, const char* query)
+{
+    if (!o->filter || !o->filter[0])
+        return true;
+    const char* token = o->filter;
+    while (*token) {
+        size_t len = strcspn(token, ",");
+        for (const char* q = query; len && strlen(q) >= len; ++q)
+            if (strncmp(q, token, len) == 0)
+                return true;
+        token += len + (token[len] == ',');
+    }
+    return false;
+}
+
+/* mkdir -p */
+static bool make_directories(const char* path)
+{
+    char buf[1024];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+        return false;
+    for (char* p = buf + 1; *p; ++p)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return false;
+            *p = '/';
+        }
+    return mkdir(buf, 0777) == 0 || errno == EEXIST;
+}
+
+/* ---- timing ---------------------------------------------------------------------------------- */
+
+typedef size_t pass_fn(void* context, uint8_t* out);
+
+typedef struct timing {
+    double ns_median, ns_min;
+    size_t passes;
+    size_t errors;             /* of the last pass */
+} timing;
+
+/* Two untimed passes (the first warms caches and branch predictors, the second sizes the run), then
+   `runs` timed runs of `passes` full passes each. */
+static timing measure(const options* o, size_t pairs, pass_fn* pass, void* context, uint8_t* out)
+{
+    timing t = { .passes = 1 };
+    t.errors = pass(context, out);
+    uint64_t start = bench_now_ns();
+    t.errors = pass(context, out);
+    double one = (double)(bench_now_ns() - start);
+    double want = o->min_ms * 1e6;
+    if (one > 0.0 && one < want)
+        t.passes = (size_t)ceil(want / one);
+    double* ns = malloc((size_t)o->runs * sizeof *ns);
+    if (!ns)
+        return t;
+    for (int r = 0; r < o->runs; ++r) {
+        start = bench_now_ns();
+        for (size_t p = 0; p < t.passes; ++p)
+            t.errors = pass(context, out);
+        ns[r] = (double)(bench_now_ns() - start) / ((double)t.passes * (double)pairs);
+    }
+    t.ns_min = bench_min(ns, (size_t)o->runs);
+    t.ns_median = bench_median(ns, (size_t)o->runs);
+    free(ns);
+    return t;
+}
+
+typedef struct kernel_context {
+    const bench_kernel* kernel;
+    const bench_pairs* set;
+} kernel_context;
+
+static size_t kernel_pass(void* context, uint8_t* out)
+{
+    kernel_context* c = context;
+    return c->kernel->run(c->set, out);
+}
+
+typedef struct peer_context {
+    const bench_peer* peer;
+    void* prepared;
+    size_t count;
+} peer_context;
+
+static size_t peer_pass(void* context, uint8_t* out)
+{
+    peer_context* c = context;
+    c->peer->run(c->prepared, c->count, out);
+    return 0;
+}
+
+/* ---- one set: every selected query on it ----------------------------------------------------- */
+
+/* sepax's own answers on the current set, kept for the rows that are compared with them. */
+typedef struct answer {
+    const char* query;
+    uint8_t* out;
+    double ns;
+} answer;
+
+#define MAX_ANSWERS 8
+
+typedef struct set_run {
+    const options* o;
+    bench_report* report;
+    bench_pairs* set;
+    const char* set_name;
+    answer answers[MAX_ANSWERS];
+    int answer_count;
+} set_run;
+
+static const answer* find_answer(const set_run* s, const char* query)
+{
+    for (int i = 0; query && i < s->answer_count; ++i)
+        if (strcmp(s->answers[i].query, query) == 0)
+            return &s->answers[i];
+    return NULL;
+}
+
+static void print_vec(char* buf, size_t size, const char* name, spx_vec3 v)
+{
+    size_t used = strlen(buf);
+    snprintf(buf + used, size - used, " %s=(%.9g %.9g %.9g)", name, v.x, v.y, v.z);
+}
+
+static void print_piece(set_run* s, const char* label, const spx_obb* box, const spx_triangle* tri)
+{
+    char line[512];
+    snprintf(line, sizeof line, "      %s:", label);
+    if (box) {
+        print_vec(line, sizeof line, "c", box->center);
+        print_vec(line, sizeof line, "h", box->half_extents);
+        for (int i = 0; i < 3; ++i)
+            print_vec(line, sizeof line, i == 0 ? "axes" : "", box->rotation.col[i]);
+    } else {
+        for (int k = 0; k < 3; ++k)
+            print_vec(line, sizeof line, "v", tri->v[k]);
+    }
+    bench_report_remark(s->report, "%s", line);
+}
+
+static long long count_disagreements(set_run* s, const uint8_t* out, const answer* ref, const char* engine)
+{
+    if (!ref)
+        return -1;
+    long long n = 0;
+    const bench_pairs* set = s->set;
+    for (size_t i = 0; i < set->count; ++i) {
+        if ((out[i] != 0) == (ref->out[i] != 0))
+            continue;
+        if (n++ < s->o->show) {
+            bench_report_remark(s->report, "    pair %zu: %s says %u, sepax %s says %u", i, engine, out[i],
+                                ref->query, ref->out[i]);
+            print_piece(s, "A", set->box_a ? &set->box_a[i] : NULL, set->tri_a ? &set->tri_a[i] : NULL);
+            print_piece(s, "B", set->box_b ? &set->box_b[i] : NULL, set->tri_b ? &set->tri_b[i] : NULL);
+            if (set->swept) {
+                char line[256] = "     ";
+                print_vec(line, sizeof line, "va", set->vel_a[i]);
+                print_vec(line, sizeof line, "vb", set->vel_b[i]);
+                bench_report_remark(s->report, "%s tmax=%.9g", line, set->tmax);
+            }
+        }
+    }
+    return n;
+}
+
+static size_t count_hits(const uint8_t* out, size_t count)
+{
+    size_t hits = 0;
+    for (size_t i = 0; i < count; ++i)
+        hits += out[i] != 0;
+    return hits;
+}
+
+static void emit(set_run* s, const char* query, const char* engine, const timing* t, const uint8_t* out,
+                 const answer* ratio_to, const answer* compare_to, size_t errors)
+{
+    bench_row row = {
+        .query = query, .set = s->set_name, .engine = engine, .pairs = s->set->count, .runs = s->o->runs,
+        .passes = t->passes, .ns_median = t->ns_median, .ns_min = t->ns_min, .ratio = -1.0,
+        .hits = count_hits(out, s->set->count), .errors = errors,
+    };
+    if (ratio_to && t->ns_median > 0.0)
+        row.ratio = ratio_to->ns / t->ns_median;
+    row.disagreements = count_disagreements(s, out, compare_to, engine);
+    bench_report_row(s->report, &row);
+}
+
+static void run_kernel(set_run* s, const bench_kernel* k)
+{
+    bench_pairs* set = s->set;
+    bool primary = strcmp(k->engine, "sepax") == 0;
+    uint8_t* out = calloc(set->count, 1);
+    if (!out) {
+        bench_report_remark(s->report, "  %s %s: out of memory", k->query, k->engine);
+        return;
+    }
+    if (k->run == NULL || (strcmp(k->engine, "sepax-batch") == 0 && !bench_pairs_make_soa(set))) {
+        bench_report_remark(s->report, "  %s %s: could not build its input (spx_obb_soa_set failed)", k->query,
+                            k->engine);
+        free(out);
+        return;
+    }
+    kernel_context context = { k, set };
+    timing t = measure(s->o, set->count, kernel_pass, &context, out);
+    const answer* own = find_answer(s, k->query);
+    if (primary) {
+        if (s->answer_count < MAX_ANSWERS) {
+            s->answers[s->answer_count] = (answer){ k->query, out, t.ns_median };
+            own = &s->answers[s->answer_count++];
+        }
+        emit(s, k->query, k->engine, &t, out, own, find_answer(s, k->reference), t.errors);
+        if (own && own->out == out)
+            return;     /* kept for later rows */
+    } else {
+        emit(s, k->query, k->engine, &t, out, own, find_answer(s, k->reference), t.errors);
+    }
+    free(out);
+}
+
+static void run_peer(set_run* s, const bench_peer* p)
+{
+    bench_pairs* set = s->set;
+    uint8_t* out = calloc(set->count, 1);
+    void* prepared = out ? p->prepare(set->box_a, set->box_b, set->count) : NULL;
+    if (!prepared) {
+        bench_report_remark(s->report, "  %s %s: out of memory", p->query, p->engine);
+        free(out);
+        return;
+    }
+    peer_context context = { p, prepared, set->count };
+    timing t = measure(s->o, set->count, peer_pass, &context, out);
+    p->release(prepared);
+    const answer* own = find_answer(s, p->query);
+    emit(s, p->query, p->engine, &t, out, own, own, 0);
+    free(out);
+}
+
+static bool group_selected(const options* o, bench_pair_kind kind, bool swept)
+{
+    size_t nk = 0;
+    const bench_kernel* k = bench_kernels(&nk);
+    for (size_t i = 0; i < nk; ++i)
+        if (k[i].kind == kind && k[i].swept == swept && selected(o, k[i].query))
+            return true;
+    return false;
+}
+
+static void run_set(const options* o, bench_report* report, const bench_machine* m, bench_pair_kind kind,
+                    bool swept, bool hot)
+{
+    size_t count = hot ? o->hot_pairs : o->streamed_pairs;
+    bench_pairs set;
+    const char* set_name = hot ? "hot" : "streamed";
+    if (!bench_pairs_make(&set, kind, swept, count, o->seed)) {
+        bench_report_remark(report, "# %s %s set of %zu pairs: out of memory or a piece rejected", 
+                            bench_pair_kind_name(kind), set_name, count);
+        return;
+    }
+    size_t bytes = bench_pairs_bytes(&set);
+    bench_report_remark(report, "# %s%s %s: %zu pairs, %.1f KiB, %zu built to %s (%.1f%%), set seed 0x%016" PRIx64 "%s",
+                        swept ? "sweep " : "", bench_pair_kind_name(kind), set_name, set.count, (double)bytes / 1024.0,
+                        set.built_hits, swept ? "hit within tmax" : "overlap",
+                        100.0 * (double)set.built_hits / (double)set.count, set.seed,
+                        !hot && m->llc_bytes && bytes < 4 * m->llc_bytes
+                            ? "  [not much larger than the last-level cache: raise -n]"
+                            : "");
+
+    set_run s = { .o = o, .report = report, .set = &set, .set_name = set_name };
+    size_t nk = 0, np = 0;
+    const bench_kernel* kernels = bench_kernels(&nk);
+    const bench_peer* peers = o->peers ? bench_peer_list(&np) : NULL;
+    for (size_t i = 0; i < nk; ++i) {
+        const bench_kernel* k = &kernels[i];
+        if (k->kind != kind || k->swept != swept || !selected(o, k->query))
+            continue;
+        run_kernel(&s, k);
+        /* Peers follow the last sepax row of their query. */
+        bool last = i + 1 == nk || strcmp(kernels[i + 1].query, k->query) != 0;
+        for (size_t j = 0; last && !swept && kind == BENCH_OBB_OBB && j < np; ++j)
+            if (strcmp(peers[j].query, k->query) == 0)
+                run_peer(&s, &peers[j]);
+    }
+    for (int i = 0; i < s.answer_count; ++i)
+        free(s.answers[i].out);
+    bench_pairs_free(&set);
+}
+
+int main(int argc, char** argv)
+{
+    options o;
+    int status = parse_options(argc, argv, &o);
+    if (status >= 0)
+        return status;
+
+    bench_machine m;
+    bench_machine_probe(&m, o.machine);
+
+    char save_path[1200] = "";
+    if (o.save) {
+        char dir[1100];
+        snprintf(dir, sizeof dir, "%s/%s", o.results_dir, m.name);
+        if (!make_directories(dir)) {
+            fprintf(stderr, "sepax_bench: cannot create %s: %s\n", dir, strerror(errno));
+            return 1;
+        }
+        snprintf(save_path, sizeof save_path, "%s/%s.csv", dir, m.stamp);
+    }
+    bench_report report;
+    if (!bench_report_open(&report, o.csv_path, o.save ? save_path : NULL)) {
+        fprintf(stderr, "sepax_bench: cannot write CSV: %s\n", strerror(errno));
+        return 1;
+    }
+
+    int lib = spx_version();
+    bench_report_note(&report, "sepax_bench: sepax %d.%d.%d (headers), library %d.%d.%d", SPX_VERSION_MAJOR,
+                      SPX_VERSION_MINOR, SPX_VERSION_PATCH, lib / 10000, lib / 100 % 100, lib % 100);
+    bench_report_note(&report, "date: %s  machine: %s  cpu: %s  (%d online)", m.date, m.name, m.cpu, m.cpus);
+    bench_report_note(&report, "os: %s  load average at start: %s", m.os, m.load);
+#if defined(SPX_AVX2)
+    const char* simd = "avx2 (SEPAX_AVX2=ON)";
+#else
+    const char* simd = "sse2 baseline";
+#endif
+#if defined(__OPTIMIZE__)
+    const char* optimised = "";
+#else
+    const char* optimised = "  ** NOT OPTIMISED: figures meaningless **";
+#endif
+    bench_report_note(&report, "compiler: %s  build: %s  simd: %s%s", m.compiler, SPX_BENCH_BUILD_TYPE, simd,
+                      optimised);
+    bench_report_note(&report, "peers: %s%s", bench_peer_versions(), o.peers ? "" : " (skipped: --no-peers)");
+    bench_report_note(&report,
+                      "seed: 0x%" PRIX64 "  runs: %d (median and min reported)  min run: %.1f ms  hot: %zu pairs  "
+                      "streamed: %zu pairs  sweep tmax: %.6g s",
+                      o.seed, o.runs, o.min_ms, o.hot_pairs, o.streamed_pairs, (double)BENCH_TMAX);
+    if (m.llc_bytes)
+        bench_report_note(&report, "last-level cache: %.1f MiB", (double)m.llc_bytes / (1024.0 * 1024.0));
+    if (o.filter)
+        bench_report_note(&report, "filter: -q=%s", o.filter);
+    bench_report_columns(&report);
+
+    static const struct {
+        bench_pair_kind kind;
+        bool swept;
+    } groups[] = {
+        { BENCH_OBB_OBB, false }, { BENCH_OBB_TRI, false }, { BENCH_TRI_TRI, false },
+        { BENCH_OBB_OBB, true },  { BENCH_OBB_TRI, true },  { BENCH_TRI_TRI, true },
+    };
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; ++g) {
+        if (!group_selected(&o, groups[g].kind, groups[g].swept))
+            continue;
+        if (o.hot)
+            run_set(&o, &report, &m, groups[g].kind, groups[g].swept, true);
+        if (o.streamed)
+            run_set(&o, &report, &m, groups[g].kind, groups[g].swept, false);
+    }
+    bench_report_close(&report);
+    if (o.save)
+        fprintf(stderr, "sepax_bench: wrote %s\n", save_path);
+    return 0;
+}

@@ -1,0 +1,57 @@
+/* sepax_bench: fixed random pair sets, the same for every engine and every run of one seed. */
+#ifndef SPX_BENCH_PAIRS_H
+#define SPX_BENCH_PAIRS_H
+
+#include <sepax/sepax.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum bench_pair_kind {
+    BENCH_OBB_OBB = 0,
+    BENCH_OBB_TRI,
+    BENCH_TRI_TRI,
+    BENCH_PAIR_KIND_COUNT
+} bench_pair_kind;
+
+/// Time step of the swept sets (s): velocities are chosen against it.
+#define BENCH_TMAX (1.0f / 60.0f)
+
+/// n pairs (A[i], B[i]) of one kind. Static sets: B sits at f times the touching distance from A
+/// along a random direction, f uniform in [0.5, 1.5], so half the pairs overlap by construction.
+/// Swept sets: B starts apart (f in [1.02, 2]) and closes on A so that contact comes at g * tmax,
+/// g uniform in [0.05, 1.95]: half the pairs hit within tmax.
+typedef struct bench_pairs {
+    bench_pair_kind kind;
+    bool swept;
+    size_t count;
+    uint64_t seed;             /* this set's own seed, derived from the run's seed */
+    spx_obb* box_a;            /* OBB_OBB, OBB_TRI */
+    spx_obb* box_b;            /* OBB_OBB */
+    spx_triangle* tri_a;       /* TRI_TRI */
+    spx_triangle* tri_b;       /* OBB_TRI, TRI_TRI */
+    spx_vec3* vel_a;           /* swept sets: m/s */
+    spx_vec3* vel_b;
+    float tmax;                /* s, swept sets */
+    size_t built_hits;         /* pairs constructed to overlap (static) or to hit within tmax (swept) */
+    spx_obb_soa soa_a, soa_b;  /* OBB_OBB: structure-of-arrays copies, after bench_pairs_make_soa */
+    float* soa_storage;
+} bench_pairs;
+
+/// Builds a set. The content depends only on (seed, kind, swept, count). Returns false when out of
+/// memory or when the library rejects a generated piece (then the set is empty).
+bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t count, uint64_t seed);
+
+/// Fills soa_a/soa_b through spx_obb_soa_set. False when out of memory or a box is rejected.
+bool bench_pairs_make_soa(bench_pairs* set);
+
+/// Bytes the set's pieces and velocities occupy (not counting the structure-of-arrays copies).
+size_t bench_pairs_bytes(const bench_pairs* set);
+
+void bench_pairs_free(bench_pairs* set);
+
+/// "obb_obb", "obb_tri", "tri_tri".
+const char* bench_pair_kind_name(bench_pair_kind kind);
+
+#endif

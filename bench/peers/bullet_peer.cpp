@@ -1,0 +1,116 @@
+// sepax_bench peer: Bullet's box-box contact generator, btBoxBoxDetector::getClosestPoints (Bullet's
+// copy of ODE's dBoxBox, up to 4 points), called as btBoxBoxCollisionAlgorithm calls it: a detector
+// on two btBoxShape, the two transforms in a ClosestPointInput, the points into a Result.
+#include "peers/peers.h"
+
+#include <BulletCollision/CollisionDispatch/btBoxBoxDetector.h>
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <LinearMath/btScalar.h>
+#include <LinearMath/btTransform.h>
+
+#include <cstdio>
+#include <new>
+#include <vector>
+
+namespace {
+
+struct Pairs {
+    std::vector<btBoxShape> shape_a, shape_b;
+    std::vector<btTransform> pose_a, pose_b;
+};
+
+// The least a Result can be: keep the first points, count them all.
+struct Collect final : btDiscreteCollisionDetectorInterface::Result {
+    int count = 0;
+    btVector3 normal[4];
+    btVector3 point[4];
+    btScalar depth[4];
+
+    void setShapeIdentifiersA(int, int) override {}
+    void setShapeIdentifiersB(int, int) override {}
+    void addContactPoint(const btVector3& normal_on_b, const btVector3& point_in_world, btScalar d) override
+    {
+        if (count < 4) {
+            normal[count] = normal_on_b;
+            point[count] = point_in_world;
+            depth[count] = d;
+        }
+        ++count;
+    }
+};
+
+btTransform to_pose(const spx_obb& box)
+{
+    const spx_mat3& r = box.rotation;   // btMatrix3x3 takes rows; column j is the box's axis j
+    btMatrix3x3 basis(r.col[0].x, r.col[1].x, r.col[2].x,
+                      r.col[0].y, r.col[1].y, r.col[2].y,
+                      r.col[0].z, r.col[1].z, r.col[2].z);
+    return btTransform(basis, btVector3(box.center.x, box.center.y, box.center.z));
+}
+
+void* prepare(const spx_obb* a, const spx_obb* b, size_t count)
+{
+    try {
+        auto* pairs = new Pairs;
+        pairs->shape_a.reserve(count);
+        pairs->shape_b.reserve(count);
+        pairs->pose_a.reserve(count);
+        pairs->pose_b.reserve(count);
+        for (size_t i = 0; i < count; ++i) {
+            // btBoxShape keeps half extents *with* its collision margin equal to what it was given
+            // (it moves the margin inside), which is what btBoxBoxDetector reads.
+            pairs->shape_a.emplace_back(btVector3(a[i].half_extents.x, a[i].half_extents.y, a[i].half_extents.z));
+            pairs->shape_b.emplace_back(btVector3(b[i].half_extents.x, b[i].half_extents.y, b[i].half_extents.z));
+            pairs->pose_a.push_back(to_pose(a[i]));
+            pairs->pose_b.push_back(to_pose(b[i]));
+        }
+        return pairs;
+    } catch (const std::bad_alloc&) {
+        return nullptr;
+    }
+}
+
+volatile btScalar sink;
+
+void run(void* prepared, size_t count, uint8_t* out)
+{
+    const Pairs& pairs = *static_cast<const Pairs*>(prepared);
+    btScalar sum = 0;
+    btDiscreteCollisionDetectorInterface::ClosestPointInput input;
+    for (size_t i = 0; i < count; ++i) {
+        btBoxBoxDetector detector(&pairs.shape_a[i], &pairs.shape_b[i]);
+        input.m_transformA = pairs.pose_a[i];
+        input.m_transformB = pairs.pose_b[i];
+        Collect result;
+        detector.getClosestPoints(input, result, nullptr);
+        out[i] = uint8_t(result.count < 255 ? result.count : 255);
+        sum += result.count > 0 ? result.depth[0] : btScalar(0);
+    }
+    sink = sink + sum;
+}
+
+void release(void* prepared)
+{
+    delete static_cast<Pairs*>(prepared);
+}
+
+const bench_peer peers[] = {
+    { "bullet", "manifold_obb_obb", "btBoxBoxDetector::getClosestPoints", prepare, run, release },
+};
+
+} // namespace
+
+extern "C" const bench_peer* bench_peers_bullet(size_t* out_count)
+{
+    *out_count = sizeof peers / sizeof peers[0];
+    return peers;
+}
+
+extern "C" const char* bench_version_bullet(void)
+{
+    static char text[64];
+    if (!text[0])
+        std::snprintf(text, sizeof text, "Bullet %d.%02d (%s)", btGetVersion() / 100, btGetVersion() % 100,
+                      sizeof(btScalar) == sizeof(double) ? "double" : "float");
+    return text;
+}
