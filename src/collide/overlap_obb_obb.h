@@ -2,7 +2,7 @@
 #ifndef SPX_OVERLAP_OBB_OBB_H
 #define SPX_OVERLAP_OBB_OBB_H
 
-#include <sepax/geometry.h>
+#include <sepax/collide.h>
 #include <math.h>
 
 /* Added to every |R_ij|: absorbs rounding in R (a few 1e-7) so edge axes of parallel edges read
@@ -42,5 +42,8 @@ static inline bool spx_overlap_obb_obb_unchecked(const spx_obb* a, const spx_obb
     }
     return true;
 }
+
+/* Copies box `index` out of a structure of arrays (no validation). */
+void spx_obb_soa_get(const spx_obb_soa* soa, size_t index, spx_obb* box);
 
 #endif

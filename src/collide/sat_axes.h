@@ -7,8 +7,8 @@
  * the last contact the earliest exit. L need not be unit length: times are ratios of projections on
  * the same L, so its length cancels. Only depths are divided by |L|.
  *
- * No division happens unless its result is known to lie in [0, t_last], so tiny |w| never
- * overflows: a gap that the motion cannot close within the interval is a miss without dividing.
+ * Nothing is divided while axes are tested: a gap that the motion cannot close within the interval
+ * is a miss found by multiplying, so a tiny |w| never overflows anything.
  * Everything is double: inputs are floats, so products are exact and cancellation stays honest. */
 #ifndef SPX_SAT_AXES_H
 #define SPX_SAT_AXES_H
@@ -20,100 +20,115 @@
 
 typedef enum spx_axis_kind { SPX_AXIS_FACE = 0, SPX_AXIS_EDGE = 1 } spx_axis_kind;
 
+/* Times and depths are kept as fractions num/den and compared by cross-multiplying, so the loop
+ * over axes has no division and no square root; only the winning axes are divided at the end. */
 typedef struct spx_sat_axis {
     int index;          /* axis number as documented in spx_sweep_hit */
     spx_axis_kind kind;
     spx_dvec3 dir;      /* unnormalised direction, signed so that it points from A to B */
-    double len;         /* |dir| */
-    double value;       /* entry time, or depth for the overlap axis */
-    double speed;       /* closing speed along the unit axis (m/s), for the face-preference tolerance */
+    double len2;        /* |dir|^2 */
+    double num, den;    /* entry: time = num / den, den = closing speed along dir (> 0);
+                           least: depth = num / |dir|, so den is unused */
 } spx_sat_axis;
 
 typedef struct spx_sat {
-    double t_last;          /* earliest exit so far; starts at tmax */
-    double tol_distance;    /* distances below this are rounding: prefer a face axis over an edge axis */
-    bool separated_at_start;/* some axis has a positive gap at t = 0 */
-    spx_sat_axis first;     /* axis of the latest entry (the contact normal) */
-    spx_sat_axis first_face;/* latest-entering face axis, preferred when an edge axis beats it by rounding only */
-    spx_sat_axis least;     /* axis of least overlap at t = 0 (minimum translation) */
+    double last_num, last_den; /* earliest exit so far, as a fraction; starts at tmax / 1 */
+    double tol_distance;       /* distances below this are rounding: prefer a face axis over an edge axis */
+    bool separated_at_start;   /* some axis has a positive gap at t = 0 */
+    spx_sat_axis first;        /* axis of the latest entry (the contact normal) */
+    spx_sat_axis first_face;   /* latest-entering face axis, preferred when an edge axis beats it by rounding only */
+    spx_sat_axis least;        /* axis of least overlap at t = 0 (minimum translation) */
     spx_sat_axis least_face;
 } spx_sat;
 
 static inline void spx_sat_init(spx_sat* s, double tmax, double size)
 {
-    s->t_last = tmax;
+    s->last_num = tmax;
+    s->last_den = 1.0;
     s->tol_distance = 1e-6 * size;
     s->separated_at_start = false;
     s->first.index = -1;
-    s->first.value = -1.0;
-    s->first_face.index = -1;
-    s->first_face.value = -1.0;
+    s->first.num = -1.0;
+    s->first.den = 1.0;
+    s->first_face = s->first;
     s->least.index = -1;
-    s->least.value = DBL_MAX;
-    s->least_face.index = -1;
-    s->least_face.value = DBL_MAX;
+    s->least.num = 1.0;
+    s->least.len2 = 0.0; /* "infinitely deep" until an axis is seen */
+    s->least_face = s->least;
 }
 
-static inline void spx_sat_take(spx_sat_axis* slot, int index, spx_axis_kind kind, spx_dvec3 dir, double len,
-                                double value, double speed)
+static inline void spx_sat_take(spx_sat_axis* slot, int index, spx_axis_kind kind, spx_dvec3 dir, double len2,
+                                double num, double den)
 {
     slot->index = index;
     slot->kind = kind;
     slot->dir = dir;
-    slot->len = len;
-    slot->value = value;
-    slot->speed = speed;
+    slot->len2 = len2;
+    slot->num = num;
+    slot->den = den;
 }
 
-/* Lowers t_last to num/den when that is smaller; den > 0, num >= 0. */
+/* Lowers the exit time to num/den when that is earlier; den > 0, num >= 0. */
 static inline void spx_sat_exit(spx_sat* s, double num, double den)
 {
-    if (num < s->t_last * den) s->t_last = num / den;
+    if (num * s->last_den < s->last_num * den) {
+        s->last_num = num;
+        s->last_den = den;
+    }
+}
+
+/* An entry num/den (den > 0) later than the slot's? */
+static inline bool spx_sat_later(double num, double den, const spx_sat_axis* slot)
+{
+    return num * slot->den > slot->num * den;
+}
+
+/* A depth num / sqrt(len2) shallower than the slot's? (num >= 0; an empty slot has len2 = 0.) */
+static inline bool spx_sat_shallower(double num, double len2, const spx_sat_axis* slot)
+{
+    return num * num * slot->len2 < slot->num * slot->num * len2;
+}
+
+/* Entry on an axis where B is apart by gap > 0 and closes at speed > 0 (both along dir). */
+static inline bool spx_sat_enter(spx_sat* s, int index, spx_axis_kind kind, spx_dvec3 dir, double len2, double gap,
+                                 double speed)
+{
+    /* Not closed within the time left: a miss, decided without dividing. */
+    if (gap * s->last_den > speed * s->last_num) return false;
+    s->separated_at_start = true;
+    if (spx_sat_later(gap, speed, &s->first)) spx_sat_take(&s->first, index, kind, dir, len2, gap, speed);
+    if (kind == SPX_AXIS_FACE && spx_sat_later(gap, speed, &s->first_face))
+        spx_sat_take(&s->first_face, index, kind, dir, len2, gap, speed);
+    return true;
 }
 
 /* Tests one axis. gap_pos = b_lo - a_hi (> 0: B lies beyond A along +L), gap_neg = a_lo - b_hi
  * (> 0: B lies behind A), w = relative velocity of B along L. Returns false when the axis proves
- * that the pieces never touch during [0, t_last]. `len` may be 0 only for axes that never become
- * the normal (it is only used to normalise). */
-static inline bool spx_sat_axis_test(spx_sat* s, int index, spx_axis_kind kind, spx_dvec3 dir, double len,
+ * that the pieces never touch during the interval. len2 = |L|^2 > 0. */
+static inline bool spx_sat_axis_test(spx_sat* s, int index, spx_axis_kind kind, spx_dvec3 dir, double len2,
                                      double gap_pos, double gap_neg, double w)
 {
     if (gap_pos > 0.0) {
-        /* B ahead: it must come back along -L, far enough within the time left. */
-        if (!(w < 0.0) || gap_pos > -w * s->t_last) return false;
-        double enter = gap_pos / -w;
+        /* B ahead: it must come back along -L, and it leaves when its far side passes A's near side. */
+        if (!(w < 0.0)) return false;
         spx_sat_exit(s, -gap_neg, -w);
-        s->separated_at_start = true;
-        double speed = -w / len;
-        if (enter > s->first.value) spx_sat_take(&s->first, index, kind, dir, len, enter, speed);
-        if (kind == SPX_AXIS_FACE && enter > s->first_face.value)
-            spx_sat_take(&s->first_face, index, kind, dir, len, enter, speed);
-        return true;
+        return spx_sat_enter(s, index, kind, dir, len2, gap_pos, -w);
     }
     if (gap_neg > 0.0) {
-        if (!(w > 0.0) || gap_neg > w * s->t_last) return false;
-        double enter = gap_neg / w;
+        if (!(w > 0.0)) return false;
         spx_sat_exit(s, -gap_pos, w);
-        s->separated_at_start = true;
-        spx_dvec3 flipped = spx_d3_neg(dir);
-        double speed = w / len;
-        if (enter > s->first.value) spx_sat_take(&s->first, index, kind, flipped, len, enter, speed);
-        if (kind == SPX_AXIS_FACE && enter > s->first_face.value)
-            spx_sat_take(&s->first_face, index, kind, flipped, len, enter, speed);
-        return true;
+        return spx_sat_enter(s, index, kind, spx_d3_neg(dir), len2, gap_neg, w);
     }
     /* Overlapping on this axis at t = 0: when does it leave, and how deep is it now? */
     if (w > 0.0) spx_sat_exit(s, -gap_pos, w);
     else if (w < 0.0) spx_sat_exit(s, -gap_neg, -w);
-    if (len > 0.0) {
-        /* Pushing B along +L by -gap_pos separates it, or along -L by -gap_neg. */
-        bool forward = -gap_pos <= -gap_neg;
-        double depth = (forward ? -gap_pos : -gap_neg) / len;
-        spx_dvec3 d = forward ? dir : spx_d3_neg(dir);
-        if (depth < s->least.value) spx_sat_take(&s->least, index, kind, d, len, depth, 0.0);
-        if (kind == SPX_AXIS_FACE && depth < s->least_face.value)
-            spx_sat_take(&s->least_face, index, kind, d, len, depth, 0.0);
-    }
+    /* Pushing B along +L by -gap_pos separates it, or along -L by -gap_neg. */
+    bool forward = -gap_pos <= -gap_neg;
+    double depth = forward ? -gap_pos : -gap_neg;
+    if (spx_sat_shallower(depth, len2, &s->least))
+        spx_sat_take(&s->least, index, kind, forward ? dir : spx_d3_neg(dir), len2, depth, 1.0);
+    if (kind == SPX_AXIS_FACE && (spx_sat_shallower(depth, len2, &s->least_face)))
+        spx_sat_take(&s->least_face, index, kind, forward ? dir : spx_d3_neg(dir), len2, depth, 1.0);
     return true;
 }
 
@@ -121,16 +136,21 @@ static inline bool spx_sat_axis_test(spx_sat* s, int index, spx_axis_kind kind, 
  * earliest exit. */
 static inline bool spx_sat_touches(const spx_sat* s)
 {
-    return !s->separated_at_start || s->first.value <= s->t_last;
+    return !s->separated_at_start || s->first.num * s->last_den <= s->last_num * s->first.den;
 }
 
+static inline double spx_sat_time(const spx_sat_axis* a) { return a->num / a->den; }
+static inline double spx_sat_depth(const spx_sat_axis* a) { return a->num / sqrt(a->len2); }
+
 /* The axis that names the contact: an edge axis wins over the best face axis only when it enters
- * later by more than rounding, measured as the distance still open along it. */
+ * later by more than rounding, measured as the distance still open along it at the face's entry. */
 static inline const spx_sat_axis* spx_sat_contact_axis(const spx_sat* s)
 {
-    if (s->first.kind == SPX_AXIS_EDGE && s->first_face.index >= 0
-        && (s->first.value - s->first_face.value) * s->first.speed <= s->tol_distance)
-        return &s->first_face;
+    if (s->first.kind == SPX_AXIS_EDGE && s->first_face.index >= 0) {
+        double speed = s->first.den / sqrt(s->first.len2);
+        if ((spx_sat_time(&s->first) - spx_sat_time(&s->first_face)) * speed <= s->tol_distance)
+            return &s->first_face;
+    }
     return &s->first;
 }
 
@@ -138,10 +158,13 @@ static inline const spx_sat_axis* spx_sat_contact_axis(const spx_sat* s)
 static inline const spx_sat_axis* spx_sat_least_axis(const spx_sat* s)
 {
     if (s->least.kind == SPX_AXIS_EDGE && s->least_face.index >= 0
-        && s->least_face.value - s->least.value <= s->tol_distance)
+        && spx_sat_depth(&s->least_face) - spx_sat_depth(&s->least) <= s->tol_distance)
         return &s->least_face;
     return &s->least;
 }
+
+/* Unit direction of an axis. */
+static inline spx_dvec3 spx_sat_unit(const spx_sat_axis* a) { return spx_d3_scale(a->dir, 1.0 / sqrt(a->len2)); }
 
 /* After a test that touches: state, time or depth and axis number into `hit`; returns the axis
  * that names the normal and sets *tc to the time of contact (0 for a start overlap). */
@@ -150,7 +173,7 @@ static inline const spx_sat_axis* spx_sat_fill_hit(const spx_sat* s, spx_sweep_h
     const spx_sat_axis* axis;
     if (s->separated_at_start) {
         axis = spx_sat_contact_axis(s);
-        *tc = s->first.value; /* the latest entry, whichever axis names the normal */
+        *tc = spx_sat_time(&s->first); /* the latest entry, whichever axis names the normal */
         hit->state = SPX_SWEEP_HIT;
         hit->time = (float)*tc;
         hit->depth = 0.0f;
@@ -159,7 +182,7 @@ static inline const spx_sat_axis* spx_sat_fill_hit(const spx_sat* s, spx_sweep_h
         *tc = 0.0;
         hit->state = SPX_SWEEP_START_OVERLAP;
         hit->time = 0.0f;
-        hit->depth = (float)axis->value;
+        hit->depth = (float)spx_sat_depth(axis);
     }
     hit->axis = axis->index;
     return axis;

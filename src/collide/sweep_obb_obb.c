@@ -67,7 +67,7 @@ static bool box_pair_sat(const box_pair* p, double tmax, spx_sat* s)
             for (int k = 0; k < 3; ++k)
                 if (k != j) rb += p->hb[k] * fabs(spx_d3_dot(column(p, k), l));
             double d = spx_d3_dot(tv, l);
-            if (!spx_sat_axis_test(s, 6 + 3 * i + j, SPX_AXIS_EDGE, l, sqrt(len2), d - rb - ra, -ra - d - rb,
+            if (!spx_sat_axis_test(s, 6 + 3 * i + j, SPX_AXIS_EDGE, l, len2, d - rb - ra, -ra - d - rb,
                                    spx_d3_dot(uv, l)))
                 return false;
         }
@@ -132,7 +132,7 @@ SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, cons
     }
     double tc;
     const spx_sat_axis* axis = spx_sat_fill_hit(&s, &hit, &tc);
-    box_pair_contact(a, velocity_a, &p, axis, tc, spx_d3_scale(axis->dir, 1.0 / axis->len), &hit);
+    box_pair_contact(a, velocity_a, &p, axis, tc, spx_sat_unit(axis), &hit);
     *out = hit;
     return SPX_OK;
 }
@@ -150,11 +150,11 @@ SPX_API spx_result spx_penetration_obb_obb(const spx_obb* a, const spx_obb* b, s
     pen.axis = -1;
     if (box_pair_sat(&p, 0.0, &s) && !s.separated_at_start) {
         const spx_sat_axis* axis = spx_sat_least_axis(&s);
-        spx_dvec3 n = spx_d3_scale(axis->dir, 1.0 / axis->len), w = spx_d3(0, 0, 0);
+        spx_dvec3 n = spx_sat_unit(axis), w = spx_d3(0, 0, 0);
         for (int i = 0; i < 3; ++i) w = spx_d3_mad(w, spx_d3_from(a->rotation.col[i]), (&n.x)[i]);
         pen.overlapping = true;
         pen.normal = spx_d3_to_float(spx_d3_scale(w, 1.0 / sqrt(spx_d3_len2(w))));
-        pen.depth = (float)axis->value;
+        pen.depth = (float)spx_sat_depth(axis);
         pen.axis = axis->index;
     }
     *out = pen;

@@ -22,18 +22,18 @@ static void box_tri_make(const spx_obb* a, spx_vec3 va, const spx_triangle* b, s
     p->u = spx_d3(spx_d3_dot(p->axes[0], w), spx_d3_dot(p->axes[1], w), spx_d3_dot(p->axes[2], w));
 }
 
-static bool box_tri_axis(const box_tri* p, spx_sat* s, int index, spx_axis_kind kind, spx_dvec3 l, double len)
+static bool box_tri_axis(const box_tri* p, spx_sat* s, int index, spx_axis_kind kind, spx_dvec3 l, double len2)
 {
     double r = p->h[0] * fabs(l.x) + p->h[1] * fabs(l.y) + p->h[2] * fabs(l.z);
     double lo, hi;
     spx_tri_project(&p->t, l, &lo, &hi);
-    return spx_sat_axis_test(s, index, kind, l, len, lo - r, -r - hi, spx_d3_dot(p->u, l));
+    return spx_sat_axis_test(s, index, kind, l, len2, lo - r, -r - hi, spx_d3_dot(p->u, l));
 }
 
 static bool box_tri_sat(const box_tri* p, double tmax, spx_sat* s)
 {
     spx_sat_init(s, tmax, fmax(fmax(p->h[0], fmax(p->h[1], p->h[2])), p->t.longest));
-    if (!p->t.segment && !box_tri_axis(p, s, 0, SPX_AXIS_FACE, p->t.n, sqrt(spx_d3_len2(p->t.n)))) return false;
+    if (!p->t.segment && !box_tri_axis(p, s, 0, SPX_AXIS_FACE, p->t.n, spx_d3_len2(p->t.n))) return false;
     for (int i = 0; i < 3; ++i)
         if (!box_tri_axis(p, s, 1 + i, SPX_AXIS_FACE, spx_d3(i == 0, i == 1, i == 2), 1.0)) return false;
     for (int i = 0; i < 3; ++i) {
@@ -42,7 +42,7 @@ static bool box_tri_sat(const box_tri* p, double tmax, spx_sat* s)
             spx_dvec3 l = i == 0 ? spx_d3(0, -f.z, f.y) : (i == 1 ? spx_d3(f.z, 0, -f.x) : spx_d3(-f.y, f.x, 0));
             double len2 = spx_d3_len2(l), f2 = spx_d3_len2(f);
             if (f2 == 0.0 || !spx_edge_axis_usable(len2, 1.0, f2)) continue;
-            if (!box_tri_axis(p, s, 4 + 3 * i + j, SPX_AXIS_EDGE, l, sqrt(len2))) return false;
+            if (!box_tri_axis(p, s, 4 + 3 * i + j, SPX_AXIS_EDGE, l, len2)) return false;
         }
     }
     return spx_sat_touches(s);
@@ -52,7 +52,7 @@ static void box_tri_contact(const spx_obb* a, spx_vec3 va, const box_tri* p, con
                             spx_sweep_hit* out)
 {
     static const spx_dvec3 unit[3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
-    spx_dvec3 n = spx_d3_scale(axis->dir, 1.0 / axis->len);
+    spx_dvec3 n = spx_sat_unit(axis);
     unsigned flat_box = 0;
     int force_tri = -1;
     if (axis->index == 0) force_tri = 3;
@@ -114,11 +114,11 @@ SPX_API spx_result spx_penetration_obb_triangle(const spx_obb* a, const spx_tria
     pen.axis = -1;
     if (box_tri_sat(&p, 0.0, &s) && !s.separated_at_start) {
         const spx_sat_axis* axis = spx_sat_least_axis(&s);
-        spx_dvec3 n = spx_d3_scale(axis->dir, 1.0 / axis->len), w = spx_d3(0, 0, 0);
+        spx_dvec3 n = spx_sat_unit(axis), w = spx_d3(0, 0, 0);
         for (int i = 0; i < 3; ++i) w = spx_d3_mad(w, p.axes[i], (&n.x)[i]);
         pen.overlapping = true;
         pen.normal = spx_d3_to_float(spx_d3_scale(w, 1.0 / sqrt(spx_d3_len2(w))));
-        pen.depth = (float)axis->value;
+        pen.depth = (float)spx_sat_depth(axis);
         pen.axis = axis->index;
     }
     *out = pen;

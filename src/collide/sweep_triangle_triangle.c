@@ -32,7 +32,7 @@ static bool tri_axis(const tri_pair* p, spx_sat* s, int index, spx_axis_kind kin
     double alo, ahi, blo, bhi;
     spx_tri_project(&p->a, l, &alo, &ahi);
     spx_tri_project(&p->b, l, &blo, &bhi);
-    return spx_sat_axis_test(s, index, kind, l, sqrt(len2), blo - ahi, alo - bhi, spx_d3_dot(p->u, l));
+    return spx_sat_axis_test(s, index, kind, l, len2, blo - ahi, alo - bhi, spx_d3_dot(p->u, l));
 }
 
 static bool nearly_parallel(spx_dvec3 x, spx_dvec3 y)
@@ -101,7 +101,7 @@ static bool tri_pair_sat(const tri_pair* p, double tmax, spx_sat* s)
 
 static void tri_pair_contact(const tri_pair* p, const spx_sat_axis* axis, double tc, spx_sweep_hit* out)
 {
-    spx_dvec3 n = spx_d3_scale(axis->dir, 1.0 / axis->len);
+    spx_dvec3 n = spx_sat_unit(axis);
     int force_a = -1, force_b = -1;
     if (axis->index == 0) force_a = 3;
     else if (axis->index == 1) force_b = 3;
@@ -162,8 +162,8 @@ SPX_API spx_result spx_penetration_triangle_triangle(const spx_triangle* a, cons
     if (tri_pair_sat(&p, 0.0, &s) && !s.separated_at_start) {
         const spx_sat_axis* axis = spx_sat_least_axis(&s);
         pen.overlapping = true;
-        pen.normal = spx_d3_to_float(spx_d3_scale(axis->dir, 1.0 / axis->len));
-        pen.depth = (float)axis->value;
+        pen.normal = spx_d3_to_float(spx_sat_unit(axis));
+        pen.depth = (float)spx_sat_depth(axis);
         pen.axis = axis->index;
     }
     *out = pen;

@@ -24,9 +24,55 @@ static spx_result check_box(spx_vec3 center, spx_vec3 half, const spx_mat3* rota
     return check_rotation(rotation);
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* Every query validates its boxes, so the common case (a good box) is one branch-free pass: all
+ * six orthonormality residuals, the handedness and the extents in SSE2. NaN or infinity anywhere
+ * makes a comparison false and sends the box to the slow path, which names the problem. */
+static bool box_is_valid_fast(const spx_obb* box)
+{
+    const float* f = &box->center.x;
+    _Static_assert(sizeof(spx_obb) == 15 * sizeof(float), "spx_obb is 15 packed floats");
+    const __m128 xyz = _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1));
+    __m128 c0 = _mm_and_ps(_mm_loadu_ps(f + 6), xyz);                       /* col0 */
+    __m128 c1 = _mm_and_ps(_mm_loadu_ps(f + 9), xyz);                       /* col1 */
+    __m128 t = _mm_loadu_ps(f + 11);                                        /* col1.z col2 (stays inside the struct) */
+    __m128 c2 = _mm_and_ps(_mm_shuffle_ps(t, t, _MM_SHUFFLE(0, 3, 2, 1)), xyz); /* col2 */
+    __m128 p00 = _mm_mul_ps(c0, c0), p11 = _mm_mul_ps(c1, c1), p22 = _mm_mul_ps(c2, c2), p01 = _mm_mul_ps(c0, c1);
+    __m128 p02 = _mm_mul_ps(c0, c2), p12 = _mm_mul_ps(c1, c2);
+    /* c1 x c2, then its dot with c0 (the determinant) joins p02 and p12 in a second transpose. */
+    __m128 c1_yzx = _mm_shuffle_ps(c1, c1, _MM_SHUFFLE(3, 0, 2, 1)), c2_yzx = _mm_shuffle_ps(c2, c2, _MM_SHUFFLE(3, 0, 2, 1));
+    __m128 cr = _mm_sub_ps(_mm_mul_ps(c1, c2_yzx), _mm_mul_ps(c1_yzx, c2));   /* (z, x, y) order */
+    __m128 pdet = _mm_mul_ps(_mm_shuffle_ps(cr, cr, _MM_SHUFFLE(3, 0, 2, 1)), c0);
+    __m128 zero = _mm_setzero_ps();
+    _MM_TRANSPOSE4_PS(p00, p11, p22, p01);
+    __m128 d0 = _mm_add_ps(_mm_add_ps(p00, p11), p22);                      /* |c0|^2 |c1|^2 |c2|^2 c0.c1 */
+    __m128 q3 = zero;
+    _MM_TRANSPOSE4_PS(p02, p12, pdet, q3);
+    __m128 d1 = _mm_add_ps(_mm_add_ps(p02, p12), pdet);                     /* c0.c2 c1.c2 det 0 */
+    const __m128 tol = _mm_set1_ps(SPX_ROTATION_TOLERANCE);
+    const __m128 sign = _mm_set1_ps(-0.0f);
+    __m128 r0 = _mm_andnot_ps(sign, _mm_sub_ps(d0, _mm_set_ps(0, 1, 1, 1)));
+    __m128 r1 = _mm_andnot_ps(sign, _mm_sub_ps(d1, _mm_set_ps(0, 1, 0, 0)));
+    /* det within tolerance of +1 also rules out reflections (det -1). */
+    __m128 ok = _mm_and_ps(_mm_cmple_ps(r0, tol), _mm_cmple_ps(r1, _mm_set1_ps(4.0f * SPX_ROTATION_TOLERANCE)));
+    /* centre finite (x * 0 == 0 fails for NaN and inf), extents finite and > 0 */
+    __m128 c = _mm_loadu_ps(f), h = _mm_loadu_ps(f + 2);                    /* c.xyz h.x / c.z h.xyz */
+    __m128 cfin = _mm_cmpeq_ps(_mm_mul_ps(c, zero), zero);
+    __m128 hok = _mm_and_ps(_mm_cmpgt_ps(h, zero), _mm_cmplt_ps(h, _mm_set1_ps(3.0e38f)));
+    hok = _mm_or_ps(hok, _mm_castsi128_ps(_mm_set_epi32(0, 0, 0, -1)));     /* lane 0 of h is centre.z */
+    ok = _mm_and_ps(ok, _mm_and_ps(cfin, hok));
+    return _mm_movemask_ps(ok) == 0xF;
+}
+#else
+static bool box_is_valid_fast(const spx_obb* box) { (void)box; return false; }
+#endif
+
 SPX_API spx_result spx_obb_validate(const spx_obb* box)
 {
     if (!box) return SPX_ERR_INVALID_ARGUMENT;
+    if (box_is_valid_fast(box)) return SPX_OK;
     return check_box(box->center, box->half_extents, &box->rotation);
 }
 
