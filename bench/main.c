@@ -1,8 +1,11 @@
 /* sepax_bench: ns a query for sepax's collision queries, and for FCL, ODE and Bullet on the same
    pairs when built with -DSEPAX_BENCH_PEERS=ON. See bench/README.md.
 
-   sepax_bench [-q=<query,...>] [-r=<runs>] [-n=<streamed pairs>] [--hot=<pairs>] [--hot-only]
-               [--streamed-only] [--seed=<n>] [--csv=<file>|-] [--save] [--machine=<name>] ... */
+   sepax_bench [-q=<query,...>] [-s=hot|streamed|all] [-r=<runs>] [-n=<streamed pairs>] [--hot=<pairs>]
+               [--seed=<n>] [--csv=<file>|-] [--save] [--machine=<name>] ...
+
+   Exit status: 0; 2 for a bad option; 1 when a file cannot be written; 3 when a sepax call failed
+   on the generated (valid) input or a set could not be built, so a smoke run catches broken queries. */
 #define _POSIX_C_SOURCE 200112L
 #include "kernels.h"
 #include "machine.h"
@@ -52,7 +55,7 @@ static void usage(FILE* f)
             "  -r=<runs>          timed runs a row, the median is reported (default 7)\n"
             "  -n=<pairs>         pairs in the streamed set (default 1048576)\n"
             "  --hot=<pairs>      pairs in the hot set (default 256)\n"
-            "  --hot-only         only the hot sets;  --streamed-only  only the streamed sets\n"
+            "  -s=<set>           hot, streamed or all (default all); --hot-only, --streamed-only\n"
             "  --seed=<n>         seed of the pair sets (default 0x%X)\n"
             "  --min-ms=<ms>      shortest timed run; hot sets repeat passes to fill it (default 20)\n"
             "  --csv=<file>       CSV to a file, or --csv=- to stdout (the table then goes to stderr)\n"
@@ -119,6 +122,11 @@ static int parse_options(int argc, char** argv, options* o)
         } else if ((v = option_value(argc, argv, &i, "--hot"))) {
             if (!parse_size(v, &o->hot_pairs) || o->hot_pairs < 1)
                 return fprintf(stderr, "sepax_bench: --hot wants a pair count\n"), 2;
+        } else if ((v = option_value(argc, argv, &i, "-s")) || (v = option_value(argc, argv, &i, "--set"))) {
+            o->hot = strcmp(v, "hot") == 0 || strcmp(v, "all") == 0 || strcmp(v, "hot,streamed") == 0;
+            o->streamed = strcmp(v, "streamed") == 0 || strcmp(v, "all") == 0 || strcmp(v, "hot,streamed") == 0;
+            if (!o->hot && !o->streamed)
+                return fprintf(stderr, "sepax_bench: -s wants hot, streamed or all\n"), 2;
         } else if (strcmp(argv[i], "--hot-only") == 0)
             o->streamed = false;
         else if (strcmp(argv[i], "--streamed-only") == 0)
@@ -256,6 +264,15 @@ static size_t peer_pass(void* context, uint8_t* out)
 
 /* ---- one set: every selected query on it ----------------------------------------------------- */
 
+/* What the summary line and the exit status report. */
+typedef struct totals {
+    int rows;
+    size_t sepax_errors;
+    long long sepax_disagreements;   /* between two sepax queries that must agree */
+    long long peer_disagreements;
+    int failures;                    /* sets or inputs that could not be built */
+} totals;
+
 /* sepax's own answers on the current set, kept for the rows that are compared with them. */
 typedef struct answer {
     const char* query;
@@ -267,6 +284,7 @@ typedef struct answer {
 
 typedef struct set_run {
     const options* o;
+    totals* totals;
     bench_report* report;
     bench_pairs* set;
     const char* set_name;
@@ -349,6 +367,11 @@ static void emit(set_run* s, const char* query, const char* engine, const timing
         row.ratio = ratio_to->ns / t->ns_median;
     row.disagreements = count_disagreements(s, out, compare_to, engine);
     bench_report_row(s->report, &row);
+    bool sepax = strncmp(engine, "sepax", 5) == 0;
+    s->totals->rows++;
+    s->totals->sepax_errors += sepax ? errors : 0;
+    if (row.disagreements > 0)
+        *(sepax ? &s->totals->sepax_disagreements : &s->totals->peer_disagreements) += row.disagreements;
 }
 
 static void run_kernel(set_run* s, const bench_kernel* k)
@@ -358,11 +381,13 @@ static void run_kernel(set_run* s, const bench_kernel* k)
     uint8_t* out = calloc(set->count, 1);
     if (!out) {
         bench_report_remark(s->report, "  %s %s: out of memory", k->query, k->engine);
+        s->totals->failures++;
         return;
     }
     if (k->run == NULL || (strcmp(k->engine, "sepax-batch") == 0 && !bench_pairs_make_soa(set))) {
         bench_report_remark(s->report, "  %s %s: could not build its input (spx_obb_soa_set failed)", k->query,
                             k->engine);
+        s->totals->failures++;
         free(out);
         return;
     }
@@ -411,8 +436,8 @@ static bool group_selected(const options* o, bench_pair_kind kind, bool swept)
     return false;
 }
 
-static void run_set(const options* o, bench_report* report, const bench_machine* m, bench_pair_kind kind,
-                    bool swept, bool hot)
+static void run_set(const options* o, bench_report* report, const bench_machine* m, totals* sum,
+                    bench_pair_kind kind, bool swept, bool hot)
 {
     size_t count = hot ? o->hot_pairs : o->streamed_pairs;
     bench_pairs set;
@@ -420,6 +445,7 @@ static void run_set(const options* o, bench_report* report, const bench_machine*
     if (!bench_pairs_make(&set, kind, swept, count, o->seed)) {
         bench_report_remark(report, "# %s %s set of %zu pairs: out of memory or a piece rejected", 
                             bench_pair_kind_name(kind), set_name, count);
+        sum->failures++;
         return;
     }
     size_t bytes = bench_pairs_bytes(&set);
@@ -431,7 +457,7 @@ static void run_set(const options* o, bench_report* report, const bench_machine*
                             ? "  [not much larger than the last-level cache: raise -n]"
                             : "");
 
-    set_run s = { .o = o, .report = report, .set = &set, .set_name = set_name };
+    set_run s = { .o = o, .totals = sum, .report = report, .set = &set, .set_name = set_name };
     size_t nk = 0, np = 0;
     const bench_kernel* kernels = bench_kernels(&nk);
     const bench_peer* peers = o->peers ? bench_peer_list(&np) : NULL;
@@ -512,16 +538,21 @@ int main(int argc, char** argv)
         { BENCH_OBB_OBB, false }, { BENCH_OBB_TRI, false }, { BENCH_TRI_TRI, false },
         { BENCH_OBB_OBB, true },  { BENCH_OBB_TRI, true },  { BENCH_TRI_TRI, true },
     };
+    totals sum = { 0 };
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; ++g) {
         if (!group_selected(&o, groups[g].kind, groups[g].swept))
             continue;
         if (o.hot)
-            run_set(&o, &report, &m, groups[g].kind, groups[g].swept, true);
+            run_set(&o, &report, &m, &sum, groups[g].kind, groups[g].swept, true);
         if (o.streamed)
-            run_set(&o, &report, &m, groups[g].kind, groups[g].swept, false);
+            run_set(&o, &report, &m, &sum, groups[g].kind, groups[g].swept, false);
     }
+    bench_report_remark(&report,
+                        "\n%d rows; sepax calls failed: %zu; disagreements between sepax queries: %lld, "
+                        "with peers: %lld; sets or inputs not built: %d",
+                        sum.rows, sum.sepax_errors, sum.sepax_disagreements, sum.peer_disagreements, sum.failures);
     bench_report_close(&report);
     if (o.save)
         fprintf(stderr, "sepax_bench: wrote %s\n", save_path);
-    return 0;
+    return sum.sepax_errors || sum.failures ? 3 : 0;
 }

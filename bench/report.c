@@ -72,10 +72,16 @@ void bench_report_row(bench_report* r, const bench_row* row)
             row->engine, row->pairs, row->passes, row->ns_median, row->ns_min, ratio, row->hits, disagree,
             row->errors);
     fflush(r->table);
+    if (row->ratio >= 0.0)
+        snprintf(ratio, sizeof ratio, "%.4f", row->ratio);
+    else
+        ratio[0] = '\0';
+    if (row->disagreements < 0)
+        disagree[0] = '\0';
     for (int i = 0; i < r->csv_count; ++i) {
         fprintf(r->csv[i], "%s,%s,%s,%zu,%d,%zu,%.3f,%.3f,%s,%zu,%s,%zu\n", row->query, row->set, row->engine,
-                row->pairs, row->runs, row->passes, row->ns_median, row->ns_min, row->ratio >= 0.0 ? ratio : "",
-                row->hits, row->disagreements >= 0 ? disagree : "", row->errors);
+                row->pairs, row->runs, row->passes, row->ns_median, row->ns_min, ratio, row->hits, disagree,
+                row->errors);
         fflush(r->csv[i]);
     }
 }
