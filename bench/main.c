@@ -322,7 +322,8 @@ static void print_piece(set_run* s, const char* label, const spx_obb* box, const
     bench_report_remark(s->report, "%s", line);
 }
 
-static long long count_disagreements(set_run* s, const uint8_t* out, const answer* ref, const char* engine)
+static long long count_disagreements(set_run* s, const uint8_t* out, const answer* ref, const char* query,
+                                     const char* engine)
 {
     if (!ref)
         return -1;
@@ -332,8 +333,8 @@ static long long count_disagreements(set_run* s, const uint8_t* out, const answe
         if ((out[i] != 0) == (ref->out[i] != 0))
             continue;
         if (n++ < s->o->show) {
-            bench_report_remark(s->report, "    pair %zu: %s says %u, sepax %s says %u", i, engine, out[i],
-                                ref->query, ref->out[i]);
+            bench_report_remark(s->report, "    %s pair %zu: %s %s says %u, sepax %s says %u", s->set_name, i, query,
+                                engine, out[i], ref->query, ref->out[i]);
             print_piece(s, "A", set->box_a ? &set->box_a[i] : NULL, set->tri_a ? &set->tri_a[i] : NULL);
             print_piece(s, "B", set->box_b ? &set->box_b[i] : NULL, set->tri_b ? &set->tri_b[i] : NULL);
             if (set->swept) {
@@ -365,7 +366,7 @@ static void emit(set_run* s, const char* query, const char* engine, const timing
     };
     if (ratio_to && t->ns_median > 0.0)
         row.ratio = ratio_to->ns / t->ns_median;
-    row.disagreements = count_disagreements(s, out, compare_to, engine);
+    row.disagreements = count_disagreements(s, out, compare_to, query, engine);
     bench_report_row(s->report, &row);
     bool sepax = strncmp(engine, "sepax", 5) == 0;
     s->totals->rows++;
@@ -436,7 +437,7 @@ static bool group_selected(const options* o, bench_pair_kind kind, bool swept)
     return false;
 }
 
-static void run_set(const options* o, bench_report* report, const bench_machine* m, totals* sum,
+static void run_set(const options* o, bench_report* report, totals* sum,
                     bench_pair_kind kind, bool swept, bool hot)
 {
     size_t count = hot ? o->hot_pairs : o->streamed_pairs;
@@ -449,13 +450,10 @@ static void run_set(const options* o, bench_report* report, const bench_machine*
         return;
     }
     size_t bytes = bench_pairs_bytes(&set);
-    bench_report_remark(report, "# %s%s %s: %zu pairs, %.1f KiB, %zu built to %s (%.1f%%), set seed 0x%016" PRIx64 "%s",
-                        swept ? "sweep " : "", bench_pair_kind_name(kind), set_name, set.count, (double)bytes / 1024.0,
-                        set.built_hits, swept ? "hit within tmax" : "overlap",
-                        100.0 * (double)set.built_hits / (double)set.count, set.seed,
-                        !hot && m->llc_bytes && bytes < 4 * m->llc_bytes
-                            ? "  [not much larger than the last-level cache: raise -n]"
-                            : "");
+    bench_report_remark(report, "# %s%s %s: %zu pairs, %.1f MiB, %zu built to %s (%.1f%%), set seed 0x%016" PRIx64,
+                        swept ? "sweep " : "", bench_pair_kind_name(kind), set_name, set.count,
+                        (double)bytes / (1024.0 * 1024.0), set.built_hits, swept ? "hit within tmax" : "overlap",
+                        100.0 * (double)set.built_hits / (double)set.count, set.seed);
 
     set_run s = { .o = o, .totals = sum, .report = report, .set = &set, .set_name = set_name };
     size_t nk = 0, np = 0;
@@ -525,8 +523,14 @@ int main(int argc, char** argv)
                       "seed: 0x%" PRIX64 "  runs: %d (median and min reported)  min run: %.1f ms  hot: %zu pairs  "
                       "streamed: %zu pairs  sweep tmax: %.6g s",
                       o.seed, o.runs, o.min_ms, o.hot_pairs, o.streamed_pairs, (double)BENCH_TMAX);
-    if (m.llc_bytes)
-        bench_report_note(&report, "last-level cache: %.1f MiB", (double)m.llc_bytes / (1024.0 * 1024.0));
+    if (m.llc_bytes) {
+        /* The smallest streamed set holds two triangles a pair. */
+        double smallest = (double)o.streamed_pairs * 2.0 * sizeof(spx_triangle);
+        bench_report_note(&report, "last-level cache: %.1f MiB%s", (double)m.llc_bytes / (1024.0 * 1024.0),
+                          o.streamed && smallest < 4.0 * (double)m.llc_bytes
+                              ? "  (streamed sets are not 4x larger than that: raise -n to measure memory)"
+                              : "");
+    }
     if (o.filter)
         bench_report_note(&report, "filter: -q=%s", o.filter);
     bench_report_columns(&report);
@@ -543,9 +547,9 @@ int main(int argc, char** argv)
         if (!group_selected(&o, groups[g].kind, groups[g].swept))
             continue;
         if (o.hot)
-            run_set(&o, &report, &m, &sum, groups[g].kind, groups[g].swept, true);
+            run_set(&o, &report, &sum, groups[g].kind, groups[g].swept, true);
         if (o.streamed)
-            run_set(&o, &report, &m, &sum, groups[g].kind, groups[g].swept, false);
+            run_set(&o, &report, &sum, groups[g].kind, groups[g].swept, false);
     }
     bench_report_remark(&report,
                         "\n%d rows; sepax calls failed: %zu; disagreements between sepax queries: %lld, "
