@@ -450,9 +450,11 @@ static void run_set(const options* o, bench_report* report, totals* sum,
         return;
     }
     size_t bytes = bench_pairs_bytes(&set);
-    bench_report_remark(report, "# %s%s %s: %zu pairs, %.1f MiB, %zu built to %s (%.1f%%), set seed 0x%016" PRIx64,
+    bool mib = bytes >= 1024 * 1024;
+    bench_report_remark(report, "# %s%s %s: %zu pairs, %.1f %s, %zu built to %s (%.1f%%), set seed 0x%016" PRIx64,
                         swept ? "sweep " : "", bench_pair_kind_name(kind), set_name, set.count,
-                        (double)bytes / (1024.0 * 1024.0), set.built_hits, swept ? "hit within tmax" : "overlap",
+                        (double)bytes / (mib ? 1024.0 * 1024.0 : 1024.0), mib ? "MiB" : "KiB", set.built_hits,
+                        swept ? "hit within tmax" : "overlap",
                         100.0 * (double)set.built_hits / (double)set.count, set.seed);
 
     set_run s = { .o = o, .totals = sum, .report = report, .set = &set, .set_name = set_name };
