@@ -9,7 +9,8 @@
  *
  * Nothing is divided while axes are tested: a gap that the motion cannot close within the interval
  * is a miss found by multiplying, so a tiny |w| never overflows anything.
- * Everything is double: inputs are floats, so products are exact and cancellation stays honest. */
+ * Slots keep an axis number and a sign, not the direction: each pair kind rebuilds the direction of
+ * the one axis that wins. Everything is double: inputs are floats, so products are exact and cancellation stays honest. */
 #ifndef SPX_SAT_AXES_H
 #define SPX_SAT_AXES_H
 
@@ -25,8 +26,8 @@ typedef enum spx_axis_kind { SPX_AXIS_FACE = 0, SPX_AXIS_EDGE = 1 } spx_axis_kin
 typedef struct spx_sat_axis {
     int index;          /* axis number as documented in spx_sweep_hit */
     spx_axis_kind kind;
-    spx_dvec3 dir;      /* unnormalised direction, signed so that it points from A to B */
-    double len2;        /* |dir|^2 */
+    double sign;        /* +1 or -1: the axis direction times sign points from A to B */
+    double len2;        /* |axis|^2 */
     double num, den;    /* entry: time = num / den, den = closing speed along dir (> 0);
                            least: depth = num / |dir|, so den is unused */
 } spx_sat_axis;
@@ -35,14 +36,18 @@ typedef struct spx_sat {
     double last_num, last_den; /* earliest exit so far, as a fraction; starts at tmax / 1 */
     double tol_distance;       /* distances below this are rounding: prefer a face axis over an edge axis */
     bool separated_at_start;   /* some axis has a positive gap at t = 0 */
+    bool track_depth;          /* keep the least-overlap axis (only wanted when the pieces start overlapping) */
     spx_sat_axis first;        /* axis of the latest entry (the contact normal) */
     spx_sat_axis first_face;   /* latest-entering face axis, preferred when an edge axis beats it by rounding only */
     spx_sat_axis least;        /* axis of least overlap at t = 0 (minimum translation) */
     spx_sat_axis least_face;
 } spx_sat;
 
-static inline void spx_sat_init(spx_sat* s, double tmax, double size)
+/* track_depth: a sweep first runs without it (most sweeps start apart) and runs again with it
+ * only when the pieces turn out to overlap at t = 0. */
+static inline void spx_sat_init(spx_sat* s, double tmax, double size, bool track_depth)
 {
+    s->track_depth = track_depth;
     s->last_num = tmax;
     s->last_den = 1.0;
     s->tol_distance = 1e-6 * size;
@@ -57,12 +62,12 @@ static inline void spx_sat_init(spx_sat* s, double tmax, double size)
     s->least_face = s->least;
 }
 
-static inline void spx_sat_take(spx_sat_axis* slot, int index, spx_axis_kind kind, spx_dvec3 dir, double len2,
+static inline void spx_sat_take(spx_sat_axis* slot, int index, spx_axis_kind kind, double sign, double len2,
                                 double num, double den)
 {
     slot->index = index;
     slot->kind = kind;
-    slot->dir = dir;
+    slot->sign = sign;
     slot->len2 = len2;
     slot->num = num;
     slot->den = den;
@@ -90,45 +95,46 @@ static inline bool spx_sat_shallower(double num, double len2, const spx_sat_axis
 }
 
 /* Entry on an axis where B is apart by gap > 0 and closes at speed > 0 (both along dir). */
-static inline bool spx_sat_enter(spx_sat* s, int index, spx_axis_kind kind, spx_dvec3 dir, double len2, double gap,
+static inline bool spx_sat_enter(spx_sat* s, int index, spx_axis_kind kind, double sign, double len2, double gap,
                                  double speed)
 {
     /* Not closed within the time left: a miss, decided without dividing. */
     if (gap * s->last_den > speed * s->last_num) return false;
     s->separated_at_start = true;
-    if (spx_sat_later(gap, speed, &s->first)) spx_sat_take(&s->first, index, kind, dir, len2, gap, speed);
+    if (spx_sat_later(gap, speed, &s->first)) spx_sat_take(&s->first, index, kind, sign, len2, gap, speed);
     if (kind == SPX_AXIS_FACE && spx_sat_later(gap, speed, &s->first_face))
-        spx_sat_take(&s->first_face, index, kind, dir, len2, gap, speed);
+        spx_sat_take(&s->first_face, index, kind, sign, len2, gap, speed);
     return true;
 }
 
 /* Tests one axis. gap_pos = b_lo - a_hi (> 0: B lies beyond A along +L), gap_neg = a_lo - b_hi
  * (> 0: B lies behind A), w = relative velocity of B along L. Returns false when the axis proves
  * that the pieces never touch during the interval. len2 = |L|^2 > 0. */
-static inline bool spx_sat_axis_test(spx_sat* s, int index, spx_axis_kind kind, spx_dvec3 dir, double len2,
-                                     double gap_pos, double gap_neg, double w)
+static inline bool spx_sat_axis_test(spx_sat* s, int index, spx_axis_kind kind, double len2, double gap_pos,
+                                     double gap_neg, double w)
 {
     if (gap_pos > 0.0) {
         /* B ahead: it must come back along -L, and it leaves when its far side passes A's near side. */
         if (!(w < 0.0)) return false;
         spx_sat_exit(s, -gap_neg, -w);
-        return spx_sat_enter(s, index, kind, dir, len2, gap_pos, -w);
+        return spx_sat_enter(s, index, kind, 1.0, len2, gap_pos, -w);
     }
     if (gap_neg > 0.0) {
         if (!(w > 0.0)) return false;
         spx_sat_exit(s, -gap_pos, w);
-        return spx_sat_enter(s, index, kind, spx_d3_neg(dir), len2, gap_neg, w);
+        return spx_sat_enter(s, index, kind, -1.0, len2, gap_neg, w);
     }
     /* Overlapping on this axis at t = 0: when does it leave, and how deep is it now? */
     if (w > 0.0) spx_sat_exit(s, -gap_pos, w);
     else if (w < 0.0) spx_sat_exit(s, -gap_neg, -w);
+    if (!s->track_depth) return true;
     /* Pushing B along +L by -gap_pos separates it, or along -L by -gap_neg. */
     bool forward = -gap_pos <= -gap_neg;
     double depth = forward ? -gap_pos : -gap_neg;
     if (spx_sat_shallower(depth, len2, &s->least))
-        spx_sat_take(&s->least, index, kind, forward ? dir : spx_d3_neg(dir), len2, depth, 1.0);
+        spx_sat_take(&s->least, index, kind, forward ? 1.0 : -1.0, len2, depth, 1.0);
     if (kind == SPX_AXIS_FACE && (spx_sat_shallower(depth, len2, &s->least_face)))
-        spx_sat_take(&s->least_face, index, kind, forward ? dir : spx_d3_neg(dir), len2, depth, 1.0);
+        spx_sat_take(&s->least_face, index, kind, forward ? 1.0 : -1.0, len2, depth, 1.0);
     return true;
 }
 
@@ -163,8 +169,11 @@ static inline const spx_sat_axis* spx_sat_least_axis(const spx_sat* s)
     return &s->least;
 }
 
-/* Unit direction of an axis. */
-static inline spx_dvec3 spx_sat_unit(const spx_sat_axis* a) { return spx_d3_scale(a->dir, 1.0 / sqrt(a->len2)); }
+/* Unit normal from A to B of a slot whose unnormalised axis is `dir`. */
+static inline spx_dvec3 spx_sat_unit(const spx_sat_axis* a, spx_dvec3 dir)
+{
+    return spx_d3_scale(dir, a->sign / sqrt(a->len2));
+}
 
 /* After a test that touches: state, time or depth and axis number into `hit`; returns the axis
  * that names the normal and sets *tc to the time of contact (0 for a start overlap). */

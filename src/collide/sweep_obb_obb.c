@@ -33,45 +33,66 @@ static void box_pair_make(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_v
 
 static spx_dvec3 column(const box_pair* p, int j) { return spx_d3(p->r[0][j], p->r[1][j], p->r[2][j]); }
 
-/* All 15 axes through the interval logic; false as soon as one separates for the whole interval. */
-static bool box_pair_sat(const box_pair* p, double tmax, spx_sat* s)
+/* e_i x column j of R, in A's frame. */
+static spx_dvec3 edge_axis(const box_pair* p, int i, int j)
 {
-    double size = 0;
-    for (int i = 0; i < 3; ++i) size = fmax(size, fmax(p->ha[i], p->hb[i]));
-    spx_sat_init(s, tmax, size);
-    spx_dvec3 tv = spx_d3(p->t[0], p->t[1], p->t[2]), uv = spx_d3(p->u[0], p->u[1], p->u[2]);
+    double x = p->r[0][j], y = p->r[1][j], z = p->r[2][j];
+    return i == 0 ? spx_d3(0, -z, y) : (i == 1 ? spx_d3(z, 0, -x) : spx_d3(-y, x, 0));
+}
 
+/* Unnormalised direction of axis `index`, in A's frame. */
+static spx_dvec3 box_pair_axis(const box_pair* p, int index)
+{
+    if (index < 3) return spx_d3(index == 0, index == 1, index == 2);
+    if (index < 6) return column(p, index - 3);
+    return edge_axis(p, (index - 6) / 3, (index - 6) % 3);
+}
+
+/* Edge i of A x edge j of B, with i1, i2 and j1, j2 the other two indices in cyclic order. Every
+ * projection is taken on the same L = e_i x b_j, including B's radius: b_k . L is the minor of R
+ * (r[i1][j] r[i2][k] - r[i2][j] r[i1][k]), exact enough in double to keep the direction of nearly
+ * parallel edges, where the usual identity with a single entry of R would only be as good as B's
+ * orthonormality. */
+static inline bool box_pair_edge(const box_pair* p, spx_sat* s, int i, int j)
+{
+    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+    /* L = e_i x c_j has components L[i1] = -c_j[i2], L[i2] = c_j[i1] (and L[i] = 0). */
+    const double l1 = -p->r[i2][j], l2 = p->r[i1][j];
+    const double len2 = l1 * l1 + l2 * l2;
+    if (!spx_edge_axis_usable(len2, 1.0, 1.0)) return true;
+    const double ra = p->ha[i1] * fabs(l1) + p->ha[i2] * fabs(l2);
+    const double rb = p->hb[j1] * fabs(p->r[i1][j1] * l1 + p->r[i2][j1] * l2)
+                    + p->hb[j2] * fabs(p->r[i1][j2] * l1 + p->r[i2][j2] * l2);
+    const double d = p->t[i1] * l1 + p->t[i2] * l2;
+    const double w = p->u[i1] * l1 + p->u[i2] * l2;
+    return spx_sat_axis_test(s, 6 + 3 * i + j, SPX_AXIS_EDGE, len2, d - rb - ra, -ra - d - rb, w);
+}
+
+/* All 15 axes through the interval logic; false as soon as one separates for the whole interval.
+ * Faces first: they separate most pairs that miss, and win ties for the normal. */
+static bool box_pair_sat(const box_pair* p, double tmax, spx_sat* s, bool track_depth)
+{
+    double ar[3][3];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) ar[i][j] = fabs(p->r[i][j]);
+    double size = 0;
+    for (int i = 0; i < 3; ++i) size = size > p->ha[i] ? size : p->ha[i], size = size > p->hb[i] ? size : p->hb[i];
+    spx_sat_init(s, tmax, size, track_depth);
     for (int i = 0; i < 3; ++i) { /* faces of A */
-        double rb = p->hb[0] * fabs(p->r[i][0]) + p->hb[1] * fabs(p->r[i][1]) + p->hb[2] * fabs(p->r[i][2]);
-        spx_dvec3 dir = spx_d3(i == 0, i == 1, i == 2);
-        if (!spx_sat_axis_test(s, i, SPX_AXIS_FACE, dir, 1.0, p->t[i] - rb - p->ha[i], -p->ha[i] - p->t[i] - rb,
-                               p->u[i]))
+        double rb = p->hb[0] * ar[i][0] + p->hb[1] * ar[i][1] + p->hb[2] * ar[i][2];
+        if (!spx_sat_axis_test(s, i, SPX_AXIS_FACE, 1.0, p->t[i] - rb - p->ha[i], -p->ha[i] - p->t[i] - rb, p->u[i]))
             return false;
     }
     for (int j = 0; j < 3; ++j) { /* faces of B */
-        spx_dvec3 dir = column(p, j);
-        double ra = p->ha[0] * fabs(p->r[0][j]) + p->ha[1] * fabs(p->r[1][j]) + p->ha[2] * fabs(p->r[2][j]);
-        double c = spx_d3_dot(tv, dir);
-        if (!spx_sat_axis_test(s, 3 + j, SPX_AXIS_FACE, dir, 1.0, c - p->hb[j] - ra, -ra - c - p->hb[j],
-                               spx_d3_dot(uv, dir)))
-            return false;
+        double ra = p->ha[0] * ar[0][j] + p->ha[1] * ar[1][j] + p->ha[2] * ar[2][j];
+        double c = p->t[0] * p->r[0][j] + p->t[1] * p->r[1][j] + p->t[2] * p->r[2][j];
+        double w = p->u[0] * p->r[0][j] + p->u[1] * p->r[1][j] + p->u[2] * p->r[2][j];
+        if (!spx_sat_axis_test(s, 3 + j, SPX_AXIS_FACE, 1.0, c - p->hb[j] - ra, -ra - c - p->hb[j], w)) return false;
     }
-    for (int i = 0; i < 3; ++i) { /* edge of A x edge of B */
-        for (int j = 0; j < 3; ++j) {
-            spx_dvec3 c = column(p, j);
-            spx_dvec3 l = i == 0 ? spx_d3(0, -c.z, c.y) : (i == 1 ? spx_d3(c.z, 0, -c.x) : spx_d3(-c.y, c.x, 0));
-            double len2 = spx_d3_len2(l);
-            if (!spx_edge_axis_usable(len2, 1.0, 1.0)) continue;
-            double ra = p->ha[0] * fabs(l.x) + p->ha[1] * fabs(l.y) + p->ha[2] * fabs(l.z);
-            double rb = 0;
-            for (int k = 0; k < 3; ++k)
-                if (k != j) rb += p->hb[k] * fabs(spx_d3_dot(column(p, k), l));
-            double d = spx_d3_dot(tv, l);
-            if (!spx_sat_axis_test(s, 6 + 3 * i + j, SPX_AXIS_EDGE, l, len2, d - rb - ra, -ra - d - rb,
-                                   spx_d3_dot(uv, l)))
-                return false;
-        }
-    }
+    if (!box_pair_edge(p, s, 0, 0) || !box_pair_edge(p, s, 0, 1) || !box_pair_edge(p, s, 0, 2)
+        || !box_pair_edge(p, s, 1, 0) || !box_pair_edge(p, s, 1, 1) || !box_pair_edge(p, s, 1, 2)
+        || !box_pair_edge(p, s, 2, 0) || !box_pair_edge(p, s, 2, 1) || !box_pair_edge(p, s, 2, 2))
+        return false;
     return spx_sat_touches(s);
 }
 
@@ -126,13 +147,14 @@ SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, cons
     spx_sat s;
     spx_sweep_hit hit = { 0 };
     hit.axis = -1;
-    if (!box_pair_sat(&p, tmax, &s)) {
+    if (!box_pair_sat(&p, tmax, &s, false)) {
         *out = hit;
         return SPX_OK;
     }
+    if (!s.separated_at_start) box_pair_sat(&p, tmax, &s, true); /* overlapping at t = 0: find the least-overlap axis */
     double tc;
     const spx_sat_axis* axis = spx_sat_fill_hit(&s, &hit, &tc);
-    box_pair_contact(a, velocity_a, &p, axis, tc, spx_sat_unit(axis), &hit);
+    box_pair_contact(a, velocity_a, &p, axis, tc, spx_sat_unit(axis, box_pair_axis(&p, axis->index)), &hit);
     *out = hit;
     return SPX_OK;
 }
@@ -148,9 +170,9 @@ SPX_API spx_result spx_penetration_obb_obb(const spx_obb* a, const spx_obb* b, s
     spx_sat s;
     spx_penetration pen = { 0 };
     pen.axis = -1;
-    if (box_pair_sat(&p, 0.0, &s) && !s.separated_at_start) {
+    if (box_pair_sat(&p, 0.0, &s, true) && !s.separated_at_start) {
         const spx_sat_axis* axis = spx_sat_least_axis(&s);
-        spx_dvec3 n = spx_sat_unit(axis), w = spx_d3(0, 0, 0);
+        spx_dvec3 n = spx_sat_unit(axis, box_pair_axis(&p, axis->index)), w = spx_d3(0, 0, 0);
         for (int i = 0; i < 3; ++i) w = spx_d3_mad(w, spx_d3_from(a->rotation.col[i]), (&n.x)[i]);
         pen.overlapping = true;
         pen.normal = spx_d3_to_float(spx_d3_scale(w, 1.0 / sqrt(spx_d3_len2(w))));

@@ -27,20 +27,34 @@ static bool box_tri_axis(const box_tri* p, spx_sat* s, int index, spx_axis_kind 
     double r = p->h[0] * fabs(l.x) + p->h[1] * fabs(l.y) + p->h[2] * fabs(l.z);
     double lo, hi;
     spx_tri_project(&p->t, l, &lo, &hi);
-    return spx_sat_axis_test(s, index, kind, l, len2, lo - r, -r - hi, spx_d3_dot(p->u, l));
+    return spx_sat_axis_test(s, index, kind, len2, lo - r, -r - hi, spx_d3_dot(p->u, l));
 }
 
-static bool box_tri_sat(const box_tri* p, double tmax, spx_sat* s)
+/* Box axis i x triangle edge j, in the box's frame. */
+static spx_dvec3 box_tri_edge_axis(const box_tri* p, int i, int j)
 {
-    spx_sat_init(s, tmax, fmax(fmax(p->h[0], fmax(p->h[1], p->h[2])), p->t.longest));
+    spx_dvec3 f = p->t.e[j];
+    return i == 0 ? spx_d3(0, -f.z, f.y) : (i == 1 ? spx_d3(f.z, 0, -f.x) : spx_d3(-f.y, f.x, 0));
+}
+
+/* Unnormalised direction of axis `index`, in the box's frame. */
+static spx_dvec3 box_tri_axis_dir(const box_tri* p, int index)
+{
+    if (index == 0) return p->t.n;
+    if (index < 4) return spx_d3(index == 1, index == 2, index == 3);
+    return box_tri_edge_axis(p, (index - 4) / 3, (index - 4) % 3);
+}
+
+static bool box_tri_sat(const box_tri* p, double tmax, spx_sat* s, bool track_depth)
+{
+    spx_sat_init(s, tmax, fmax(fmax(p->h[0], fmax(p->h[1], p->h[2])), p->t.longest), track_depth);
     if (!p->t.segment && !box_tri_axis(p, s, 0, SPX_AXIS_FACE, p->t.n, spx_d3_len2(p->t.n))) return false;
     for (int i = 0; i < 3; ++i)
         if (!box_tri_axis(p, s, 1 + i, SPX_AXIS_FACE, spx_d3(i == 0, i == 1, i == 2), 1.0)) return false;
     for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j) {
-            spx_dvec3 f = p->t.e[j];
-            spx_dvec3 l = i == 0 ? spx_d3(0, -f.z, f.y) : (i == 1 ? spx_d3(f.z, 0, -f.x) : spx_d3(-f.y, f.x, 0));
-            double len2 = spx_d3_len2(l), f2 = spx_d3_len2(f);
+            spx_dvec3 l = box_tri_edge_axis(p, i, j);
+            double len2 = spx_d3_len2(l), f2 = spx_d3_len2(p->t.e[j]);
             if (f2 == 0.0 || !spx_edge_axis_usable(len2, 1.0, f2)) continue;
             if (!box_tri_axis(p, s, 4 + 3 * i + j, SPX_AXIS_EDGE, l, len2)) return false;
         }
@@ -52,7 +66,7 @@ static void box_tri_contact(const spx_obb* a, spx_vec3 va, const box_tri* p, con
                             spx_sweep_hit* out)
 {
     static const spx_dvec3 unit[3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
-    spx_dvec3 n = spx_sat_unit(axis);
+    spx_dvec3 n = spx_sat_unit(axis, box_tri_axis_dir(p, axis->index));
     unsigned flat_box = 0;
     int force_tri = -1;
     if (axis->index == 0) force_tri = 3;
@@ -92,7 +106,8 @@ SPX_API spx_result spx_sweep_obb_triangle(const spx_obb* a, spx_vec3 velocity_a,
     spx_sat s;
     spx_sweep_hit hit = { 0 };
     hit.axis = -1;
-    if (box_tri_sat(&p, tmax, &s)) {
+    if (box_tri_sat(&p, tmax, &s, false)) {
+        if (!s.separated_at_start) box_tri_sat(&p, tmax, &s, true); /* overlapping at t = 0: the least-overlap axis */
         double tc;
         const spx_sat_axis* axis = spx_sat_fill_hit(&s, &hit, &tc);
         box_tri_contact(a, velocity_a, &p, axis, tc, &hit);
@@ -112,9 +127,9 @@ SPX_API spx_result spx_penetration_obb_triangle(const spx_obb* a, const spx_tria
     spx_sat s;
     spx_penetration pen = { 0 };
     pen.axis = -1;
-    if (box_tri_sat(&p, 0.0, &s) && !s.separated_at_start) {
+    if (box_tri_sat(&p, 0.0, &s, true) && !s.separated_at_start) {
         const spx_sat_axis* axis = spx_sat_least_axis(&s);
-        spx_dvec3 n = spx_sat_unit(axis), w = spx_d3(0, 0, 0);
+        spx_dvec3 n = spx_sat_unit(axis, box_tri_axis_dir(&p, axis->index)), w = spx_d3(0, 0, 0);
         for (int i = 0; i < 3; ++i) w = spx_d3_mad(w, p.axes[i], (&n.x)[i]);
         pen.overlapping = true;
         pen.normal = spx_d3_to_float(spx_d3_scale(w, 1.0 / sqrt(spx_d3_len2(w))));
@@ -134,6 +149,6 @@ SPX_API spx_result spx_overlap_obb_triangle(const spx_obb* a, const spx_triangle
     box_tri p;
     box_tri_make(a, zero, b, zero, &p);
     spx_sat s;
-    *out_overlap = box_tri_sat(&p, 0.0, &s);
+    *out_overlap = box_tri_sat(&p, 0.0, &s, false);
     return SPX_OK;
 }

@@ -15,6 +15,8 @@ typedef struct tri_pair {
     spx_dvec3 origin;
     spx_tri_shape a, b;
     spx_dvec3 u;        /* B's velocity relative to A */
+    spx_dvec3 plane;    /* normal of a flat Minkowski sum (axes 11..16) */
+    spx_dvec3 line, across; /* two parallel segments: their direction and the fixed cross axis (17..19) */
 } tri_pair;
 
 static void tri_pair_make(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, tri_pair* p)
@@ -32,7 +34,20 @@ static bool tri_axis(const tri_pair* p, spx_sat* s, int index, spx_axis_kind kin
     double alo, ahi, blo, bhi;
     spx_tri_project(&p->a, l, &alo, &ahi);
     spx_tri_project(&p->b, l, &blo, &bhi);
-    return spx_sat_axis_test(s, index, kind, l, len2, blo - ahi, alo - bhi, spx_d3_dot(p->u, l));
+    return spx_sat_axis_test(s, index, kind, len2, blo - ahi, alo - bhi, spx_d3_dot(p->u, l));
+}
+
+/* Unnormalised direction of axis `index`. */
+static spx_dvec3 tri_pair_axis(const tri_pair* p, int index)
+{
+    if (index == 0) return p->a.n;
+    if (index == 1) return p->b.n;
+    if (index < 11) return spx_d3_cross(p->a.e[(index - 2) / 3], p->b.e[(index - 2) % 3]);
+    if (index < 14) return spx_d3_cross(p->plane, p->a.e[index - 11]);
+    if (index < 17) return spx_d3_cross(p->plane, p->b.e[index - 14]);
+    if (index == 17) return p->line;
+    if (index == 18) return p->across;
+    return spx_d3_cross(p->across, p->line);
 }
 
 static bool nearly_parallel(spx_dvec3 x, spx_dvec3 y)
@@ -41,10 +56,10 @@ static bool nearly_parallel(spx_dvec3 x, spx_dvec3 y)
     return c2 <= SPX_NEAR_PARALLEL_SINE * SPX_NEAR_PARALLEL_SINE * spx_d3_len2(x) * spx_d3_len2(y);
 }
 
-static bool tri_pair_sat(const tri_pair* p, double tmax, spx_sat* s)
+static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
 {
     const spx_tri_shape *a = &p->a, *b = &p->b;
-    spx_sat_init(s, tmax, fmax(a->longest, b->longest));
+    spx_sat_init(s, tmax, fmax(a->longest, b->longest), track_depth);
     if (!a->segment && !tri_axis(p, s, 0, SPX_AXIS_FACE, a->n)) return false;
     if (!b->segment && !tri_axis(p, s, 1, SPX_AXIS_FACE, b->n)) return false;
     bool any_cross = false;
@@ -85,12 +100,15 @@ static bool tri_pair_sat(const tri_pair* p, double tmax, spx_sat* s)
             spx_dvec3 offset = spx_d3_sub(b->p[0], a->p[0]);
             across = spx_d3_cross(d, offset);
         }
+        p->line = d;
+        p->across = across;
         if (!tri_axis(p, s, 17, SPX_AXIS_FACE, d)) return false;
         if (!tri_axis(p, s, 18, SPX_AXIS_FACE, across)) return false;
         if (!tri_axis(p, s, 19, SPX_AXIS_FACE, spx_d3_cross(across, d))) return false;
         return spx_sat_touches(s);
     }
     if (flat) {
+        p->plane = m;
         for (int i = 0; i < 3; ++i)
             if (!tri_axis(p, s, 11 + i, SPX_AXIS_FACE, spx_d3_cross(m, a->e[i]))) return false;
         for (int j = 0; j < 3; ++j)
@@ -101,7 +119,7 @@ static bool tri_pair_sat(const tri_pair* p, double tmax, spx_sat* s)
 
 static void tri_pair_contact(const tri_pair* p, const spx_sat_axis* axis, double tc, spx_sweep_hit* out)
 {
-    spx_dvec3 n = spx_sat_unit(axis);
+    spx_dvec3 n = spx_sat_unit(axis, tri_pair_axis(p, axis->index));
     int force_a = -1, force_b = -1;
     if (axis->index == 0) force_a = 3;
     else if (axis->index == 1) force_b = 3;
@@ -136,7 +154,8 @@ SPX_API spx_result spx_sweep_triangle_triangle(const spx_triangle* a, spx_vec3 v
     spx_sat s;
     spx_sweep_hit hit = { 0 };
     hit.axis = -1;
-    if (tri_pair_sat(&p, tmax, &s)) {
+    if (tri_pair_sat(&p, tmax, &s, false)) {
+        if (!s.separated_at_start) tri_pair_sat(&p, tmax, &s, true); /* overlapping at t = 0: the least-overlap axis */
         double tc;
         const spx_sat_axis* axis = spx_sat_fill_hit(&s, &hit, &tc);
         /* A's corners stay put in this frame; B's move by u * tc. A moves in the world, though. */
@@ -159,10 +178,10 @@ SPX_API spx_result spx_penetration_triangle_triangle(const spx_triangle* a, cons
     spx_sat s;
     spx_penetration pen = { 0 };
     pen.axis = -1;
-    if (tri_pair_sat(&p, 0.0, &s) && !s.separated_at_start) {
+    if (tri_pair_sat(&p, 0.0, &s, true) && !s.separated_at_start) {
         const spx_sat_axis* axis = spx_sat_least_axis(&s);
         pen.overlapping = true;
-        pen.normal = spx_d3_to_float(spx_sat_unit(axis));
+        pen.normal = spx_d3_to_float(spx_sat_unit(axis, tri_pair_axis(&p, axis->index)));
         pen.depth = (float)spx_sat_depth(axis);
         pen.axis = axis->index;
     }
@@ -179,6 +198,6 @@ SPX_API spx_result spx_overlap_triangle_triangle(const spx_triangle* a, const sp
     tri_pair p;
     tri_pair_make(a, zero, b, zero, &p);
     spx_sat s;
-    *out_overlap = tri_pair_sat(&p, 0.0, &s);
+    *out_overlap = tri_pair_sat(&p, 0.0, &s, false);
     return SPX_OK;
 }
