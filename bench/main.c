@@ -16,7 +16,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,42 +200,7 @@ static bool make_directories(const char* path)
     return mkdir(buf, 0777) == 0 || errno == EEXIST;
 }
 
-/* ---- timing ---------------------------------------------------------------------------------- */
-
-typedef size_t pass_fn(void* context, uint8_t* out);
-
-typedef struct timing {
-    double ns_median, ns_min;
-    size_t passes;
-    size_t errors;             /* of the last pass */
-} timing;
-
-/* Two untimed passes (the first warms caches and branch predictors, the second sizes the run), then
-   `runs` timed runs of `passes` full passes each. */
-static timing measure(const options* o, size_t pairs, pass_fn* pass, void* context, uint8_t* out)
-{
-    timing t = { .passes = 1 };
-    t.errors = pass(context, out);
-    uint64_t start = bench_now_ns();
-    t.errors = pass(context, out);
-    double one = (double)(bench_now_ns() - start);
-    double want = o->min_ms * 1e6;
-    if (one > 0.0 && one < want)
-        t.passes = (size_t)ceil(want / one);
-    double* ns = malloc((size_t)o->runs * sizeof *ns);
-    if (!ns)
-        return t;
-    for (int r = 0; r < o->runs; ++r) {
-        start = bench_now_ns();
-        for (size_t p = 0; p < t.passes; ++p)
-            t.errors = pass(context, out);
-        ns[r] = (double)(bench_now_ns() - start) / ((double)t.passes * (double)pairs);
-    }
-    t.ns_min = bench_min(ns, (size_t)o->runs);
-    t.ns_median = bench_median(ns, (size_t)o->runs);
-    free(ns);
-    return t;
-}
+/* ---- what a pass runs ------------------------------------------------------------------------ */
 
 typedef struct kernel_context {
     const bench_kernel* kernel;
@@ -356,7 +320,7 @@ static size_t count_hits(const uint8_t* out, size_t count)
     return hits;
 }
 
-static void emit(set_run* s, const char* query, const char* engine, const timing* t, const uint8_t* out,
+static void emit(set_run* s, const char* query, const char* engine, const bench_timing* t, const uint8_t* out,
                  const answer* ratio_to, const answer* compare_to, size_t errors)
 {
     bench_row row = {
@@ -393,7 +357,7 @@ static void run_kernel(set_run* s, const bench_kernel* k)
         return;
     }
     kernel_context context = { k, set };
-    timing t = measure(s->o, set->count, kernel_pass, &context, out);
+    bench_timing t = bench_measure(s->o->runs, s->o->min_ms, set->count, kernel_pass, &context, out);
     const answer* own = find_answer(s, k->query);
     if (primary) {
         if (s->answer_count < MAX_ANSWERS) {
@@ -420,7 +384,7 @@ static void run_peer(set_run* s, const bench_peer* p)
         return;
     }
     peer_context context = { p, prepared, set->count };
-    timing t = measure(s->o, set->count, peer_pass, &context, out);
+    bench_timing t = bench_measure(s->o->runs, s->o->min_ms, set->count, peer_pass, &context, out);
     p->release(prepared);
     const answer* own = find_answer(s, p->query);
     emit(s, p->query, p->engine, &t, out, own, own, 0);
