@@ -132,10 +132,18 @@ static int rotated_box_clips_to_octagon_reduced_to_four(void)
         ENSURE(on_x || on_z);
     }
     ENSURE(ids_distinct(&m));
-    /* The points come in polygon order, so the shoelace formula gives the area they span. */
+    /* Area they span: order them by angle about their centroid, then the shoelace formula. */
+    float cx = 0.0f, cz = 0.0f, ang[4];
+    for (int i = 0; i < 4; ++i) { cx += 0.25f * m.points[i].point.x; cz += 0.25f * m.points[i].point.z; }
+    for (int i = 0; i < 4; ++i) ang[i] = atan2f(m.points[i].point.z - cz, m.points[i].point.x - cx);
+    int order[4] = { 0, 1, 2, 3 };
+    for (int i = 1; i < 4; ++i)
+        for (int j = i; j > 0 && ang[order[j]] < ang[order[j - 1]]; --j) {
+            int tmp = order[j]; order[j] = order[j - 1]; order[j - 1] = tmp;
+        }
     float area = 0.0f;
     for (int i = 0; i < 4; ++i) {
-        spx_vec3 p = m.points[i].point, q = m.points[(i + 1) % 4].point;
+        spx_vec3 p = m.points[order[i]].point, q = m.points[order[(i + 1) % 4]].point;
         area += p.x * q.z - q.x * p.z;
     }
     ENSURE(fabsf(area) * 0.5f >= 2.96f);

@@ -3,23 +3,28 @@
  * The axis of least penetration (or largest separation, down to -margin) over the 15 SAT axes
  * picks the contact type: a face axis gives reference-face / incident-face clipping, an edge axis
  * the closest points of the two edges. Float throughout: this feeds a sequential-impulse solver
- * at rest, not the exact time of impact, and it runs for every touching pair every step.
+ * at rest, not the exact time of impact, and it runs for every touching pair every step, so the
+ * axes are tested four at a time and the clipping has no data-dependent loops.
  *
- * Feature ids (spx_manifold_point.id), stable while the same features make the point:
+ * Clipping the incident quad against the reference rectangle: the vertices of the overlap are
+ * the incident corners inside the rectangle, the rectangle's corners inside the quad, and the
+ * crossings of incident edges with the rectangle's sides (Sutherland-Hodgman gives the same
+ * polygon; listing the three kinds directly names every point by the features that made it).
+ *
+ * Feature ids (spx_manifold_point.id), the same while the same features make the point:
  *   face contact (bit 16 clear)
  *     bits 0-2   reference face: 2 * axis + (1 if the face is on the axis' negative side)
  *     bit  3     reference box: 0 = A, 1 = B
  *     bits 4-6   incident face of the other box, numbered the same way
  *     bits 8-13  point code:
- *                  0..3   incident face corner c, kept as it is; the corners run
- *                         c0 = -u-v, c1 = +u-v, c2 = +u+v, c3 = -u+v over the face's two axes
- *                         u = axis (f+1)%3, v = axis (f+2)%3 (f: incident face axis),
- *                         and incident edge e runs from corner e to corner (e+1)%4
- *                  8 + 4 * g + p   where polygon edge g crossed side plane p of the
- *                         reference face; g is 0..3 for incident edge g, 4 + q for the piece
- *                         of polygon edge lying on side plane q (a corner of the reference face)
- *                  side planes p: 0 = +u', 1 = -u', 2 = +v', 3 = -v' over the reference face's
- *                  axes u' = (axis+1)%3, v' = (axis+2)%3
+ *                  0..3       incident corner c. With f the incident face's axis, u = axis (f+1)%3,
+ *                             v = axis (f+2)%3: c0 = -u-v, c1 = +u-v, c2 = +u+v, c3 = -u+v;
+ *                             incident edge e runs from corner e to corner (e+1)%4
+ *                  4..7       reference face corner 4 + bu + 2 bv, where bu, bv are 1 on the +
+ *                             side of the reference face's axes u' = (k+1)%3, v' = (k+2)%3 (k:
+ *                             reference axis)
+ *                  8 + 4e + p incident edge e crossing side plane p of the reference face:
+ *                             p = 0 at +u', 1 at -u', 2 at +v', 3 at -v'
  *   edge contact (bit 16 set)
  *     bits 0-1   direction of A's edge (axis i)
  *     bits 2-3   which of the 4 parallel edges: bit 2 set when on the + side of axis (i+1)%3,
@@ -41,82 +46,142 @@
 
 #define MANIFOLD_EDGE_BIT (1u << 16)
 
-/* Same tests in the same float arithmetic as spx_obb_validate (geometry/obb.c), combined without
-   early exits: a box that passes here passes there. A box that fails goes to spx_obb_validate for
-   its exact error code, so the common case pays no call and no branch per test. */
-static inline bool box_ok(const spx_obb* box)
+/* Four float lanes: SSE2 (the x86-64 baseline) or plain C elsewhere. Lane-wise IEEE operations,
+   so both give bit-identical results. The SAT runs on rows of R = A^T B: lane j of row i is
+   a_i . b_j; lane 3 is padding that the code keeps out of every answer. */
+#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+#include <emmintrin.h>
+typedef __m128 v4;
+static inline v4 v4_set(float x, float y, float z, float w) { return _mm_setr_ps(x, y, z, w); }
+static inline v4 v4_splat(float x) { return _mm_set1_ps(x); }
+static inline v4 v4_add(v4 a, v4 b) { return _mm_add_ps(a, b); }
+static inline v4 v4_sub(v4 a, v4 b) { return _mm_sub_ps(a, b); }
+static inline v4 v4_mul(v4 a, v4 b) { return _mm_mul_ps(a, b); }
+static inline v4 v4_div(v4 a, v4 b) { return _mm_div_ps(a, b); }
+static inline v4 v4_sqrt(v4 a) { return _mm_sqrt_ps(a); }
+static inline v4 v4_max(v4 a, v4 b) { return _mm_max_ps(a, b); }
+static inline v4 v4_abs(v4 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
+static inline v4 v4_lane0(v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(0, 0, 0, 0)); }
+static inline v4 v4_lane1(v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 1, 1, 1)); }
+static inline v4 v4_lane2(v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 2, 2, 2)); }
+/* (a1, a2, a0, a3) and (a2, a0, a1, a3): lane j takes lane j+1 or j+2 (mod 3). */
+static inline v4 v4_rot1(v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1)); }
+static inline v4 v4_rot2(v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 1, 0, 2)); }
+static inline int v4_gt(v4 a, v4 b) { return _mm_movemask_ps(_mm_cmpgt_ps(a, b)); }
+static inline int v4_le(v4 a, v4 b) { return _mm_movemask_ps(_mm_cmple_ps(a, b)); }
+static inline int v4_eq(v4 a, v4 b) { return _mm_movemask_ps(_mm_cmpeq_ps(a, b)); }
+/* Lanes where a >= limit keep x, the others take y. */
+static inline int v4_lt(v4 a, v4 b) { return _mm_movemask_ps(_mm_cmplt_ps(a, b)); }
+static inline v4 v4_load(const float* p) { return _mm_loadu_ps(p); }
+/* (a1, a2, a3, a0): lane e takes lane e+1 (mod 4), the next corner of a quad. */
+static inline v4 v4_next(v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(0, 3, 2, 1)); }
+/* Lanes 0..2 of a, lane 3 replaced by w. */
+static inline v4 v4_pad(v4 a, float w)
 {
-    const spx_vec3 c = box->center, h = box->half_extents;
-    const spx_vec3 a = box->rotation.col[0], b = box->rotation.col[1], d = box->rotation.col[2];
-    float z = (c.x - c.x) + (c.y - c.y) + (c.z - c.z) + (h.x - h.x) + (h.y - h.y) + (h.z - h.z)
-            + (a.x - a.x) + (a.y - a.y) + (a.z - a.z) + (b.x - b.x) + (b.y - b.y) + (b.z - b.z)
-            + (d.x - d.x) + (d.y - d.y) + (d.z - d.z);
-    const float tol = SPX_ROTATION_TOLERANCE;
-    float aa = a.x * a.x + a.y * a.y + a.z * a.z, bb = b.x * b.x + b.y * b.y + b.z * b.z;
-    float dd = d.x * d.x + d.y * d.y + d.z * d.z, ab = a.x * b.x + a.y * b.y + a.z * b.z;
-    float ad = a.x * d.x + a.y * d.y + a.z * d.z, bd = b.x * d.x + b.y * d.y + b.z * d.z;
-    float det = (a.y * b.z - a.z * b.y) * d.x + (a.z * b.x - a.x * b.z) * d.y + (a.x * b.y - a.y * b.x) * d.z;
-    return (z == 0.0f) & (h.x > 0.0f) & (h.y > 0.0f) & (h.z > 0.0f) & (fabsf(aa - 1.0f) <= tol)
-         & (fabsf(bb - 1.0f) <= tol) & (fabsf(dd - 1.0f) <= tol) & (fabsf(ab) <= tol) & (fabsf(ad) <= tol)
-         & (fabsf(bd) <= tol) & (det >= 0.0f);
+    const __m128 lo = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
+    return _mm_or_ps(_mm_and_ps(lo, a), _mm_andnot_ps(lo, _mm_set1_ps(w)));
+}
+/* The 9 floats of a rotation (columns c0, c1, c2) as x = (c0.x, c1.x, c2.x, 0), y, z. */
+static inline void v4_columns_t(const float* m, v4* x, v4* y, v4* z)
+{
+    const __m128 lo = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
+    __m128 c0 = _mm_loadu_ps(m), c1 = _mm_loadu_ps(m + 3), c2 = _mm_loadu_ps(m + 5); /* c2: (c1.z, c2.xyz) */
+    __m128 xy = _mm_unpacklo_ps(c0, c1), zz = _mm_unpackhi_ps(c0, c1);          /* (x0 x1 y0 y1), (z0 z1 . .) */
+    *x = _mm_and_ps(lo, _mm_shuffle_ps(xy, c2, _MM_SHUFFLE(1, 1, 1, 0)));
+    *y = _mm_and_ps(lo, _mm_shuffle_ps(xy, c2, _MM_SHUFFLE(2, 2, 3, 2)));
+    *z = _mm_and_ps(lo, _mm_shuffle_ps(zz, c2, _MM_SHUFFLE(3, 3, 1, 0)));
+}
+static inline v4 v4_select_ge(v4 a, v4 limit, v4 x, v4 y)
+{
+    v4 m = _mm_cmpge_ps(a, limit);
+    return _mm_or_ps(_mm_and_ps(m, x), _mm_andnot_ps(m, y));
+}
+static inline v4 v4_hmax(v4 a) /* every lane: the largest lane */
+{
+    a = _mm_max_ps(a, _mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 3, 0, 1)));
+    return _mm_max_ps(a, _mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 0, 3, 2)));
+}
+static inline float v4_first(v4 a) { return _mm_cvtss_f32(a); }
+static inline void v4_store(float* p, v4 a) { _mm_storeu_ps(p, a); }
+#else
+typedef struct v4 { float f[4]; } v4;
+#define V4_MAP(expr) do { for (int l_ = 0; l_ < 4; ++l_) r.f[l_] = (expr); } while (0)
+static inline v4 v4_set(float x, float y, float z, float w) { v4 r = { { x, y, z, w } }; return r; }
+static inline v4 v4_splat(float x) { return v4_set(x, x, x, x); }
+static inline v4 v4_add(v4 a, v4 b) { v4 r; V4_MAP(a.f[l_] + b.f[l_]); return r; }
+static inline v4 v4_sub(v4 a, v4 b) { v4 r; V4_MAP(a.f[l_] - b.f[l_]); return r; }
+static inline v4 v4_mul(v4 a, v4 b) { v4 r; V4_MAP(a.f[l_] * b.f[l_]); return r; }
+static inline v4 v4_div(v4 a, v4 b) { v4 r; V4_MAP(a.f[l_] / b.f[l_]); return r; }
+static inline v4 v4_sqrt(v4 a) { v4 r; V4_MAP(sqrtf(a.f[l_])); return r; }
+static inline v4 v4_max(v4 a, v4 b) { v4 r; V4_MAP(a.f[l_] > b.f[l_] ? a.f[l_] : b.f[l_]); return r; }
+static inline v4 v4_abs(v4 a) { v4 r; V4_MAP(fabsf(a.f[l_])); return r; }
+static inline v4 v4_lane0(v4 a) { return v4_splat(a.f[0]); }
+static inline v4 v4_lane1(v4 a) { return v4_splat(a.f[1]); }
+static inline v4 v4_lane2(v4 a) { return v4_splat(a.f[2]); }
+static inline v4 v4_rot1(v4 a) { return v4_set(a.f[1], a.f[2], a.f[0], a.f[3]); }
+static inline v4 v4_rot2(v4 a) { return v4_set(a.f[2], a.f[0], a.f[1], a.f[3]); }
+static inline int v4_gt(v4 a, v4 b) { int m = 0; for (int l = 0; l < 4; ++l) m |= (a.f[l] > b.f[l]) << l; return m; }
+static inline int v4_le(v4 a, v4 b) { int m = 0; for (int l = 0; l < 4; ++l) m |= (a.f[l] <= b.f[l]) << l; return m; }
+static inline int v4_eq(v4 a, v4 b) { int m = 0; for (int l = 0; l < 4; ++l) m |= (a.f[l] == b.f[l]) << l; return m; }
+static inline int v4_lt(v4 a, v4 b) { int m = 0; for (int l = 0; l < 4; ++l) m |= (a.f[l] < b.f[l]) << l; return m; }
+static inline v4 v4_load(const float* p) { return v4_set(p[0], p[1], p[2], p[3]); }
+static inline v4 v4_next(v4 a) { return v4_set(a.f[1], a.f[2], a.f[3], a.f[0]); }
+static inline v4 v4_pad(v4 a, float w) { a.f[3] = w; return a; }
+static inline void v4_columns_t(const float* m, v4* x, v4* y, v4* z)
+{
+    *x = v4_set(m[0], m[3], m[6], 0.0f);
+    *y = v4_set(m[1], m[4], m[7], 0.0f);
+    *z = v4_set(m[2], m[5], m[8], 0.0f);
+}
+static inline v4 v4_select_ge(v4 a, v4 limit, v4 x, v4 y) { v4 r; V4_MAP(a.f[l_] >= limit.f[l_] ? x.f[l_] : y.f[l_]); return r; }
+static inline v4 v4_hmax(v4 a) { v4 m = v4_max(v4_max(a, v4_rot1(a)), v4_rot2(a)); return v4_splat(v4_max(m, v4_splat(a.f[3])).f[0]); }
+static inline float v4_first(v4 a) { return a.f[0]; }
+static inline void v4_store(float* p, v4 a) { for (int l = 0; l < 4; ++l) p[l] = a.f[l]; }
+#undef V4_MAP
+#endif
+
+/* Lowest set bit of a 4-bit lane mask (0 for an empty mask, which only NaN could make). */
+static const int8_t first_lane[16] = { 0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0 };
+
+/* The tests of spx_obb_validate (geometry/obb.c) in the same float arithmetic, without early
+   exits, on the box's axes already laid out as lanes (x, y, z: lane i is component of axis i):
+   a box that passes here passes there; one that fails goes to spx_obb_validate for its exact
+   error code. A non-finite axis component makes its squared length non-finite, so the
+   orthonormality test catches it too. */
+static inline bool box_ok(const spx_obb* box, v4 x, v4 y, v4 z, v4 x1, v4 y1, v4 z1)
+{
+    const float* r = &box->rotation.col[0].x;
+    /* |a|^2, |b|^2, |d|^2 and a.b, b.d, d.a, each summed x + y + z as glms_vec3_dot does. */
+    v4 len2 = v4_add(v4_add(v4_mul(x, x), v4_mul(y, y)), v4_mul(z, z));
+    v4 dots = v4_add(v4_add(v4_mul(x, x1), v4_mul(y, y1)), v4_mul(z, z1));
+    v4 dev = v4_max(v4_abs(v4_sub(len2, v4_splat(1.0f))), v4_abs(dots));
+    v4 big = v4_splat(FLT_MAX);
+    v4 c = v4_load(&box->center.x), h = v4_load(&box->half_extents.x); /* lane 3: neighbours */
+    int ok = v4_le(dev, v4_splat(SPX_ROTATION_TOLERANCE)) & v4_le(v4_abs(c), big) & v4_le(h, big)
+           & v4_gt(h, v4_splat(0.0f));
+    float det = (r[1] * r[5] - r[2] * r[4]) * r[6] + (r[2] * r[3] - r[0] * r[5]) * r[7]
+              + (r[0] * r[4] - r[1] * r[3]) * r[8];
+    return (ok & 7) == 7 && det >= 0.0f;
 }
 
-/* A vertex of the incident polygon while it is clipped, in the reference box's frame. */
-typedef struct clip_vertex {
-    float p[3];      /* [0], [1] on the reference face's axes u', v'; [2] along its normal axis */
-    uint8_t code;    /* point code of the id (see the top of the file) */
-    uint8_t edge;    /* polygon edge leaving this vertex: 0..3 incident edge, 4 + q on side plane q */
-} clip_vertex;
-
-/* Sutherland-Hodgman against one side plane: keeps sign * p[coord] <= limit. A vertex exactly on
-   the plane is kept and makes no intersection point, so no duplicates appear. */
-static int clip_side(const clip_vertex* in, int n, clip_vertex* out, int coord, float sign, float limit,
-                     int plane)
+/* Twice the signed area of triangle (a, b, c). */
+static inline float area2(const float* x, const float* y, int a, int b, int c)
 {
-    int m = 0;
-    const clip_vertex* prev = &in[n - 1];
-    float dprev = sign * prev->p[coord] - limit;
-    for (int i = 0; i < n; ++i) {
-        const clip_vertex* cur = &in[i];
-        float dcur = sign * cur->p[coord] - limit;
-        if ((dprev < 0.0f && dcur > 0.0f) || (dprev > 0.0f && dcur < 0.0f)) {
-            float s = dprev / (dprev - dcur);
-            clip_vertex* x = &out[m++];
-            x->p[0] = prev->p[0] + s * (cur->p[0] - prev->p[0]);
-            x->p[1] = prev->p[1] + s * (cur->p[1] - prev->p[1]);
-            x->p[2] = prev->p[2] + s * (cur->p[2] - prev->p[2]);
-            x->p[coord] = sign * limit; /* exactly on the plane, whatever the rounding of s */
-            x->code = (uint8_t)(8 + 4 * prev->edge + plane);
-            /* Leaving the slab, the output polygon next runs along this plane; entering, along
-               the edge that crossed. */
-            x->edge = dprev < 0.0f ? (uint8_t)(4 + plane) : prev->edge;
-        }
-        if (dcur <= 0.0f) out[m++] = *cur;
-        prev = cur;
-        dprev = dcur;
-    }
-    return m;
+    return (x[b] - x[a]) * (y[c] - y[a]) - (y[b] - y[a]) * (x[c] - x[a]);
 }
 
-/* Twice the signed area of triangle (a, b, c) in the reference plane. */
-static inline float area2(const clip_vertex* a, const clip_vertex* b, const clip_vertex* c)
-{
-    return (b->p[0] - a->p[0]) * (c->p[1] - a->p[1]) - (b->p[1] - a->p[1]) * (c->p[0] - a->p[0]);
-}
-
-/* Picks 4 of n > 4 points: the deepest (smallest height), the one farthest from it, the one
-   spanning the largest triangle with those two, and the one adding the most area outside that
-   triangle. Writes the chosen indices in polygon order. */
-static void reduce_to_four(const clip_vertex* v, const float* height, int n, int keep[4])
+/* Picks 4 of n > 4 points: the deepest (smallest gap), the one farthest from it, the one spanning
+   the largest triangle with those two, and the one adding the most area outside that triangle.
+   Writes the chosen indices in increasing order. */
+static void reduce_to_four(const float* x, const float* y, const float* gap, int n, int keep[4])
 {
     int i0 = 0;
     for (int i = 1; i < n; ++i)
-        if (height[i] < height[i0]) i0 = i;
+        if (gap[i] < gap[i0]) i0 = i;
     int i1 = i0 == 0 ? 1 : 0;
     float best = -1.0f;
     for (int i = 0; i < n; ++i) {
-        float dx = v[i].p[0] - v[i0].p[0], dy = v[i].p[1] - v[i0].p[1];
-        float d2 = dx * dx + dy * dy;
+        float dx = x[i] - x[i0], dy = y[i] - y[i0], d2 = dx * dx + dy * dy;
         if (i != i0 && d2 > best) { best = d2; i1 = i; }
     }
     int i2 = -1;
@@ -124,19 +189,18 @@ static void reduce_to_four(const clip_vertex* v, const float* height, int n, int
     best = -1.0f;
     for (int i = 0; i < n; ++i) {
         if (i == i0 || i == i1) continue;
-        float a = area2(&v[i0], &v[i1], &v[i]);
+        float a = area2(x, y, i0, i1, i);
         if (fabsf(a) > best) { best = fabsf(a); a2 = a; i2 = i; }
     }
     /* Orient the triangle counter-clockwise; a point outside edge (p, q) adds -area2(p, q, x). */
-    int t0 = i0, t1 = a2 >= 0.0f ? i1 : i2, t2 = a2 >= 0.0f ? i2 : i1;
+    int t1 = a2 >= 0.0f ? i1 : i2, t2 = a2 >= 0.0f ? i2 : i1;
     int i3 = -1;
     best = -FLT_MAX;
     for (int i = 0; i < n; ++i) {
         if (i == i0 || i == i1 || i == i2) continue;
-        float g = -area2(&v[t0], &v[t1], &v[i]);
-        float g1 = -area2(&v[t1], &v[t2], &v[i]), g2 = -area2(&v[t2], &v[t0], &v[i]);
-        if (g1 > g) g = g1;
-        if (g2 > g) g = g2;
+        float g = -area2(x, y, i0, t1, i), g1 = -area2(x, y, t1, t2, i), g2 = -area2(x, y, t2, i0, i);
+        g = g1 > g ? g1 : g;
+        g = g2 > g ? g2 : g;
         if (g > best) { best = g; i3 = i; }
     }
     int m = 0;
@@ -144,10 +208,37 @@ static void reduce_to_four(const clip_vertex* v, const float* height, int n, int
         if (i == i0 || i == i1 || i == i2 || i == i3) keep[m++] = i;
 }
 
+/* Candidate points of the overlap, 4 per group (one lane each), and which lanes are real. */
+typedef struct candidates {
+    float x[6][4], y[6][4], z[6][4];
+    int mask[6];
+} candidates;
+
+/* Incident edges (c_e to c_e+1, lanes e) crossing the side plane sign * coordinate = limit:
+   crossing strictly, the other coordinate inside the face (strictly when `strict`, so a crossing
+   at a corner of the face is counted once). */
+static inline int crossings(v4 c, v4 cn, v4 o, v4 on, v4 z, v4 zn, float sign, float limit, float other,
+                            int strict, float* out_c, float* out_o, float* out_z)
+{
+    v4 sg = v4_splat(sign), lim = v4_splat(limit), zero = v4_splat(0.0f);
+    v4 d0 = v4_sub(v4_mul(sg, c), lim), d1 = v4_sub(v4_mul(sg, cn), lim);
+    int cross = (v4_lt(d0, zero) & v4_gt(d1, zero)) | (v4_gt(d0, zero) & v4_lt(d1, zero));
+    if (!cross) return 0;
+    v4 s = v4_div(d0, v4_sub(d0, d1));
+    v4 oi = v4_add(o, v4_mul(s, v4_sub(on, o)));
+    v4 zi = v4_add(z, v4_mul(s, v4_sub(zn, z)));
+    v4 ot = v4_splat(other);
+    int inside = strict ? v4_lt(v4_abs(oi), ot) : v4_le(v4_abs(oi), ot);
+    v4_store(out_c, v4_splat(sign * limit));
+    v4_store(out_o, oi);
+    v4_store(out_z, zi);
+    return cross & inside;
+}
+
 /* Face contact, in the reference box's frame. h: reference half extents; inc_c, inc_h: the
    incident box's centre and half extents; inc_axis[r][c]: component r of incident axis c. Writes
    up to 4 points (reference frame, on the incident surface), their gaps above the reference face
-   and ids without the reference-box bit; returns their count and the side s of the face. */
+   and their ids without the reference-box bit; returns their count and the side s of the face. */
 static int face_points(const float h[3], const float inc_c[3], const float inc_h[3], const float inc_axis[3][3],
                        int k, float margin, float out_p[4][3], float out_gap[4], uint32_t out_id[4], float* out_s)
 {
@@ -164,46 +255,97 @@ static int face_points(const float h[3], const float inc_c[3], const float inc_h
     const int f1 = f == 2 ? 0 : f + 1, f2 = f == 0 ? 2 : f - 1;
     const uint32_t face_bits = (uint32_t)(2 * k + (s < 0.0f)) | (uint32_t)(2 * f + (sigma < 0.0f)) << 4;
 
-    /* Corners c0..c3 = centre -u-v, +u-v, +u+v, -u+v, on the reference axes (k1, k2, k). */
+    /* Face centre, half-edge vectors u, v and normal on the reference axes (k1, k2, k). */
     const int map[3] = { k1, k2, k };
-    clip_vertex poly[8], tmp[8];
+    float fc[3], u[3], v[3], nf[3];
     for (int r = 0; r < 3; ++r) {
-        int a = map[r];
-        float fc = inc_c[a] + sigma * inc_h[f] * inc_axis[a][f];
-        float u = inc_h[f1] * inc_axis[a][f1], v = inc_h[f2] * inc_axis[a][f2];
-        poly[0].p[r] = fc - u - v;
-        poly[1].p[r] = fc + u - v;
-        poly[2].p[r] = fc + u + v;
-        poly[3].p[r] = fc - u + v;
+        const float* row = inc_axis[map[r]];
+        fc[r] = inc_c[map[r]] + sigma * inc_h[f] * row[f];
+        u[r] = inc_h[f1] * row[f1];
+        v[r] = inc_h[f2] * row[f2];
+        nf[r] = row[f];
     }
-    for (int c = 0; c < 4; ++c) { poly[c].code = (uint8_t)c; poly[c].edge = (uint8_t)c; }
+    const v4 su = v4_set(-1.0f, 1.0f, 1.0f, -1.0f), sv = v4_set(-1.0f, -1.0f, 1.0f, 1.0f);
+    const v4 X = v4_add(v4_splat(fc[0]), v4_add(v4_mul(v4_splat(u[0]), su), v4_mul(v4_splat(v[0]), sv)));
+    const v4 Y = v4_add(v4_splat(fc[1]), v4_add(v4_mul(v4_splat(u[1]), su), v4_mul(v4_splat(v[1]), sv)));
+    const v4 Z = v4_add(v4_splat(fc[2]), v4_add(v4_mul(v4_splat(u[2]), su), v4_mul(v4_splat(v[2]), sv)));
+    const v4 Xn = v4_next(X), Yn = v4_next(Y), Zn = v4_next(Z);
+    const float hx = h[k1], hy = h[k2];
+    const v4 hxv = v4_splat(hx), hyv = v4_splat(hy);
 
-    int n = clip_side(poly, 4, tmp, 0, 1.0f, h[k1], 0);
-    if (n) n = clip_side(tmp, n, poly, 0, -1.0f, h[k1], 1);
-    if (n) n = clip_side(poly, n, tmp, 1, 1.0f, h[k2], 2);
-    if (n) n = clip_side(tmp, n, poly, 1, -1.0f, h[k2], 3);
+    candidates cd;
+    /* Group 0: incident corners inside the reference face (boundary included). */
+    cd.mask[0] = v4_le(v4_abs(X), hxv) & v4_le(v4_abs(Y), hyv);
+    v4_store(cd.x[0], X);
+    v4_store(cd.y[0], Y);
+    v4_store(cd.z[0], Z);
+    /* Group 1: reference corners strictly inside the incident quad, lifted onto its plane. The
+       quad c0..c3 turns counter-clockwise when u x v > 0. */
+    cd.mask[1] = 0;
+    if (cd.mask[0] != 15) {
+        const float turn = u[0] * v[1] - u[1] * v[0] >= 0.0f ? 1.0f : -1.0f;
+        const v4 ex = v4_mul(v4_splat(turn), v4_sub(Xn, X)), ey = v4_mul(v4_splat(turn), v4_sub(Yn, Y));
+        const float rx[4] = { -hx, hx, -hx, hx }, ry[4] = { -hy, -hy, hy, hy };
+        const v4 zero = v4_splat(0.0f);
+        int m = 0;
+        for (int c = 0; c < 4; ++c) {
+            v4 side = v4_sub(v4_mul(ex, v4_sub(v4_splat(ry[c]), Y)), v4_mul(ey, v4_sub(v4_splat(rx[c]), X)));
+            m |= (v4_gt(side, zero) == 15) << c;
+        }
+        if (m) {
+            const v4 RX = v4_load(rx), RY = v4_load(ry);
+            const v4 RZ = v4_sub(v4_splat(fc[2]), v4_div(v4_add(v4_mul(v4_splat(nf[0]), v4_sub(RX, v4_splat(fc[0]))),
+                                                                 v4_mul(v4_splat(nf[1]), v4_sub(RY, v4_splat(fc[1])))),
+                                                          v4_splat(nf[2])));
+            v4_store(cd.x[1], RX);
+            v4_store(cd.y[1], RY);
+            v4_store(cd.z[1], RZ);
+            cd.mask[1] = m;
+        }
+    }
+    /* Groups 2..5: incident edges crossing side planes +u', -u' (other coordinate strictly
+       inside, so a crossing exactly at a face corner comes from the v' planes only), +v', -v'. */
+    cd.mask[2] = crossings(X, Xn, Y, Yn, Z, Zn, 1.0f, hx, hy, 1, cd.x[2], cd.y[2], cd.z[2]);
+    cd.mask[3] = crossings(X, Xn, Y, Yn, Z, Zn, -1.0f, hx, hy, 1, cd.x[3], cd.y[3], cd.z[3]);
+    cd.mask[4] = crossings(Y, Yn, X, Xn, Z, Zn, 1.0f, hy, hx, 0, cd.y[4], cd.x[4], cd.z[4]);
+    cd.mask[5] = crossings(Y, Yn, X, Xn, Z, Zn, -1.0f, hy, hx, 0, cd.y[5], cd.x[5], cd.z[5]);
 
-    /* Keep the points at most `margin` above the reference face. */
-    int m = 0;
-    float gap[8];
-    for (int i = 0; i < n; ++i) {
-        float g = s * poly[i].p[2] - h[k];
-        if (g <= margin) { tmp[m] = poly[i]; gap[m++] = g; }
+    /* Keep points at most `margin` above the reference face; gather without branching per lane. */
+    float px[28], py[28], pz[28], gap[28];
+    uint8_t code[28];
+    static const uint8_t base[6] = { 0, 4, 8, 9, 10, 11 };
+    static const uint8_t step[6] = { 1, 1, 4, 4, 4, 4 };
+    const v4 sv4 = v4_splat(s), hk = v4_splat(h[k]), mg = v4_splat(margin);
+    int n = 0;
+    for (int g = 0; g < 6; ++g) {
+        if (!cd.mask[g]) continue;
+        v4 gv = v4_sub(v4_mul(sv4, v4_load(cd.z[g])), hk);
+        int m = cd.mask[g] & v4_le(gv, mg);
+        float gs[4];
+        v4_store(gs, gv);
+        for (int l = 0; l < 4; ++l) {
+            px[n] = cd.x[g][l];
+            py[n] = cd.y[g][l];
+            pz[n] = cd.z[g][l];
+            gap[n] = gs[l];
+            code[n] = (uint8_t)(base[g] + step[g] * l);
+            n += (m >> l) & 1;
+        }
     }
     int keep[4] = { 0, 1, 2, 3 };
-    if (m > SPX_MAX_MANIFOLD_POINTS) {
-        reduce_to_four(tmp, gap, m, keep);
-        m = SPX_MAX_MANIFOLD_POINTS;
+    if (n > SPX_MAX_MANIFOLD_POINTS) {
+        reduce_to_four(px, py, gap, n, keep);
+        n = SPX_MAX_MANIFOLD_POINTS;
     }
-    for (int i = 0; i < m; ++i) {
-        const clip_vertex* v = &tmp[keep[i]];
-        out_p[i][k1] = v->p[0];
-        out_p[i][k2] = v->p[1];
-        out_p[i][k] = v->p[2];
-        out_gap[i] = gap[keep[i]];
-        out_id[i] = face_bits | (uint32_t)v->code << 8;
+    for (int i = 0; i < n; ++i) {
+        int q = keep[i];
+        out_p[i][k1] = px[q];
+        out_p[i][k2] = py[q];
+        out_p[i][k] = pz[q];
+        out_gap[i] = gap[q];
+        out_id[i] = face_bits | (uint32_t)code[q] << 8;
     }
-    return m;
+    return n;
 }
 
 static inline spx_vec3 to_world(spx_vec3 origin, const spx_mat3* rot, const float p[3])
@@ -215,86 +357,99 @@ static inline spx_vec3 to_world(spx_vec3 origin, const spx_mat3* rot, const floa
     return r;
 }
 
-static inline void set_empty(spx_manifold* out)
-{
-    out->normal = spx_v3(0.0f, 0.0f, 0.0f);
-    out->point_count = 0;
-}
-
 SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, float margin, spx_manifold* out)
 {
-    if (!a || !box_ok(a)) {
+    if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
+    /* Axes as lanes: ax = (a0.x, a1.x, a2.x, 0), ...; ax1 = rot1(ax) = (a1.x, a2.x, a0.x, 0). */
+    v4 ax, ay, az, bx, by, bz;
+    v4_columns_t(&a->rotation.col[0].x, &ax, &ay, &az);
+    v4_columns_t(&b->rotation.col[0].x, &bx, &by, &bz);
+    const v4 ax1 = v4_rot1(ax), ay1 = v4_rot1(ay), az1 = v4_rot1(az);
+    const v4 ax2 = v4_rot2(ax), ay2 = v4_rot2(ay), az2 = v4_rot2(az);
+    if (!(box_ok(a, ax, ay, az, ax1, ay1, az1) & box_ok(b, bx, by, bz, v4_rot1(bx), v4_rot1(by), v4_rot1(bz)))) {
         spx_result r = spx_obb_validate(a);
         if (r != SPX_OK) return r;
-    }
-    if (!b || !box_ok(b)) {
-        spx_result r = spx_obb_validate(b);
+        r = spx_obb_validate(b);
         if (r != SPX_OK) return r;
     }
     if (!isfinite(margin)) return SPX_ERR_NOT_FINITE;
     if (margin < 0.0f || !out) return SPX_ERR_INVALID_ARGUMENT;
 
-    /* Everything in A's frame: R[i][j] = a_i . b_j (column j is B's axis j), t = B's centre. */
-    const spx_vec3* ua = a->rotation.col;
-    const spx_vec3* ub = b->rotation.col;
+    /* Everything in A's frame: R = A^T B, R[i][j] = a_i . b_j (column j is B's axis j), kept as
+       three diagonals D_m (lane j: R[(j+m)%3][j]) because every SAT term then lines up lane by
+       lane with a rotation of some other vector. t = B's centre, tb = t along B's axes. */
+    const v4 D[3] = { v4_add(v4_add(v4_mul(ax, bx), v4_mul(ay, by)), v4_mul(az, bz)),
+                      v4_add(v4_add(v4_mul(ax1, bx), v4_mul(ay1, by)), v4_mul(az1, bz)),
+                      v4_add(v4_add(v4_mul(ax2, bx), v4_mul(ay2, by)), v4_mul(az2, bz)) };
+    const v4 Q[3] = { v4_abs(D[0]), v4_abs(D[1]), v4_abs(D[2]) };
+    const v4 Q1[3] = { v4_rot1(Q[0]), v4_rot1(Q[1]), v4_rot1(Q[2]) };
+    const v4 Q2[3] = { v4_rot2(Q[0]), v4_rot2(Q[1]), v4_rot2(Q[2]) };
+    const v4 dv = v4_sub(v4_load(&b->center.x), v4_load(&a->center.x));
+    const v4 tv = v4_add(v4_add(v4_mul(v4_lane0(dv), ax), v4_mul(v4_lane1(dv), ay)), v4_mul(v4_lane2(dv), az));
+    const v4 T[3] = { tv, v4_rot1(tv), v4_rot2(tv) };
+    /* Lane 3 of the half extents is FLT_MAX so that padding lanes of the face separations read
+       -FLT_MAX and never win; every other padding lane is 0. */
+    const v4 hav = v4_pad(v4_load(&a->half_extents.x), FLT_MAX), hbv = v4_pad(v4_load(&b->half_extents.x), FLT_MAX);
+    const v4 HA[3] = { hav, v4_rot1(hav), v4_rot2(hav) };
+    const v4 hb1 = v4_rot1(hbv), hb2 = v4_rot2(hbv);
+
+    /* Face axes of A (lane i: sum over j of hb_j |R[i][j]|) and of B (lane j). */
+    const v4 sep_av = v4_sub(v4_abs(tv), v4_add(hav, v4_add(v4_add(v4_mul(hbv, Q[0]), v4_mul(hb2, Q2[1])),
+                                                           v4_mul(hb1, Q1[2]))));
+    const v4 tbv = v4_add(v4_add(v4_mul(T[0], D[0]), v4_mul(T[1], D[1])), v4_mul(T[2], D[2]));
+    const v4 sep_bv = v4_sub(v4_abs(tbv), v4_add(hbv, v4_add(v4_add(v4_mul(HA[0], Q[0]), v4_mul(HA[1], Q[1])),
+                                                            v4_mul(HA[2], Q[2]))));
+
+    /* Edge axes a_i x b_j on diagonal m (i = j + m): |a_i x b_j|^2 = sin^2 of their angle. */
+    const v4 par = v4_splat(MANIFOLD_PARALLEL_SIN2), skip = v4_splat(-FLT_MAX);
+    v4 sep_ev[3];
+    for (int m = 0; m < 3; ++m) {
+        const int m1 = m == 2 ? 0 : m + 1, m2 = m == 0 ? 2 : m - 1;
+        v4 len2 = v4_add(v4_mul(D[m1], D[m1]), v4_mul(D[m2], D[m2]));
+        v4 tn = v4_sub(v4_mul(T[m2], D[m1]), v4_mul(T[m1], D[m2]));
+        v4 rad = v4_add(v4_add(v4_mul(HA[m1], Q[m2]), v4_mul(HA[m2], Q[m1])),
+                        v4_add(v4_mul(hb1, Q2[m1]), v4_mul(hb2, Q1[m2])));
+        v4 sep = v4_div(v4_sub(v4_abs(tn), rad), v4_sqrt(len2));
+        sep_ev[m] = v4_select_ge(len2, par, sep, skip);
+    }
+
+    const v4 mv = v4_splat(margin);
+    if (v4_gt(sep_av, mv) | v4_gt(sep_bv, mv) | v4_gt(sep_ev[0], mv) | v4_gt(sep_ev[1], mv) | v4_gt(sep_ev[2], mv)) {
+        out->normal = spx_v3(0.0f, 0.0f, 0.0f);
+        out->point_count = 0;
+        return SPX_OK;
+    }
+    const v4 max_a = v4_hmax(sep_av), max_b = v4_hmax(sep_bv);
+    const float sep_a = v4_first(max_a), sep_b = v4_first(max_b);
+    const v4 max_e = v4_hmax(v4_max(v4_max(sep_ev[0], sep_ev[1]), sep_ev[2]));
+    const float sep_e = v4_first(max_e);
+
+    float Dm[3][4], t[4], tb[4];
+    v4_store(Dm[0], D[0]);
+    v4_store(Dm[1], D[1]);
+    v4_store(Dm[2], D[2]);
+    v4_store(t, tv);
+#define RIJ(i, j) Dm[((i) - (j) + 3) % 3][(j)]
     const float ha[3] = { a->half_extents.x, a->half_extents.y, a->half_extents.z };
     const float hb[3] = { b->half_extents.x, b->half_extents.y, b->half_extents.z };
-    const spx_vec3 d = { b->center.x - a->center.x, b->center.y - a->center.y, b->center.z - a->center.z };
-    float R[3][3], AR[3][3], t[3];
-    for (int i = 0; i < 3; ++i) {
-        t[i] = d.x * ua[i].x + d.y * ua[i].y + d.z * ua[i].z;
-        for (int j = 0; j < 3; ++j) {
-            R[i][j] = ua[i].x * ub[j].x + ua[i].y * ub[j].y + ua[i].z * ub[j].z;
-            AR[i][j] = fabsf(R[i][j]);
-        }
-    }
-
-    /* Face axes of A, then of B (tb: A's centre as seen along B's axes, negated). */
-    float sep_a = -FLT_MAX, sep_b = -FLT_MAX, tb[3];
-    int face_a = 0, face_b = 0;
-    for (int i = 0; i < 3; ++i) {
-        float s = fabsf(t[i]) - (ha[i] + hb[0] * AR[i][0] + hb[1] * AR[i][1] + hb[2] * AR[i][2]);
-        if (s > sep_a) { sep_a = s; face_a = i; }
-    }
-    for (int j = 0; j < 3; ++j) {
-        tb[j] = t[0] * R[0][j] + t[1] * R[1][j] + t[2] * R[2][j];
-        float s = fabsf(tb[j]) - (hb[j] + ha[0] * AR[0][j] + ha[1] * AR[1][j] + ha[2] * AR[2][j]);
-        if (s > sep_b) { sep_b = s; face_b = j; }
-    }
-
-    /* Edge axes a_i x b_j, |a_i x b_j| = sin of the angle between the edges. */
-    float sep_e = -FLT_MAX, len_e = 1.0f;
-    int edge_i = -1, edge_j = 0;
-    for (int i = 0; i < 3; ++i) {
-        const int i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
-        for (int j = 0; j < 3; ++j) {
-            const int j1 = j == 2 ? 0 : j + 1, j2 = j == 0 ? 2 : j - 1;
-            float len2 = R[i1][j] * R[i1][j] + R[i2][j] * R[i2][j];
-            if (len2 < MANIFOLD_PARALLEL_SIN2) continue;
-            float tn = t[i2] * R[i1][j] - t[i1] * R[i2][j];
-            float ra = ha[i1] * AR[i2][j] + ha[i2] * AR[i1][j];
-            float rb = hb[j1] * AR[i][j2] + hb[j2] * AR[i][j1];
-            float len = sqrtf(len2);
-            float s = (fabsf(tn) - (ra + rb)) / len;
-            if (s > sep_e) { sep_e = s; len_e = len; edge_i = i; edge_j = j; }
-        }
-    }
-
-    if (sep_a > margin || sep_b > margin || sep_e > margin) { set_empty(out); return SPX_OK; }
-
     const float slack = MANIFOLD_ABS_TOL * (ha[0] + ha[1] + ha[2] + hb[0] + hb[1] + hb[2]);
     const bool ref_is_b = sep_b > sep_a + MANIFOLD_REL_TOL * fabsf(sep_a) + slack;
     const float sep_f = ref_is_b ? sep_b : sep_a;
 
-    if (edge_i >= 0 && sep_e > sep_f + MANIFOLD_REL_TOL * fabsf(sep_f) + slack) {
+    if (sep_e > sep_f + MANIFOLD_REL_TOL * fabsf(sep_f) + slack) {
         /* Edge contact, in A's frame: n = a_i x b_j, oriented from A to B. */
-        const int i = edge_i, j = edge_j;
+        int i = 0, j = 0;
+        for (int m = 2; m >= 0; --m) {
+            int mask = v4_eq(sep_ev[m], max_e);
+            if (mask) { j = first_lane[mask]; i = (j + m) % 3; }
+        }
         const int i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
         const int j1 = j == 2 ? 0 : j + 1, j2 = j == 0 ? 2 : j - 1;
+        const float len_e = sqrtf(RIJ(i1, j) * RIJ(i1, j) + RIJ(i2, j) * RIJ(i2, j));
         float n[3];
         n[i] = 0.0f;
-        n[i1] = -R[i2][j] / len_e;
-        n[i2] = R[i1][j] / len_e;
+        n[i1] = -RIJ(i2, j) / len_e;
+        n[i2] = RIJ(i1, j) / len_e;
         if (n[i1] * t[i1] + n[i2] * t[i2] < 0.0f) { n[i1] = -n[i1]; n[i2] = -n[i2]; }
         /* A's edge: the one of the four along a_i that is farthest along n. */
         float pa[3];
@@ -302,26 +457,26 @@ SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, floa
         pa[i1] = n[i1] > 0.0f ? ha[i1] : -ha[i1];
         pa[i2] = n[i2] > 0.0f ? ha[i2] : -ha[i2];
         /* B's edge: the one along b_j that is farthest along -n. */
-        float nb1 = n[0] * R[0][j1] + n[1] * R[1][j1] + n[2] * R[2][j1];
-        float nb2 = n[0] * R[0][j2] + n[1] * R[1][j2] + n[2] * R[2][j2];
+        float nb1 = n[0] * RIJ(0, j1) + n[1] * RIJ(1, j1) + n[2] * RIJ(2, j1);
+        float nb2 = n[0] * RIJ(0, j2) + n[1] * RIJ(1, j2) + n[2] * RIJ(2, j2);
         float sb1 = nb1 < 0.0f ? hb[j1] : -hb[j1], sb2 = nb2 < 0.0f ? hb[j2] : -hb[j2];
-        float pb[3], w[3];
+        float pb[3], w[3], bj[3];
         for (int r = 0; r < 3; ++r) {
-            pb[r] = t[r] + sb1 * R[r][j1] + sb2 * R[r][j2];
+            pb[r] = t[r] + sb1 * RIJ(r, j1) + sb2 * RIJ(r, j2);
             w[r] = pa[r] - pb[r];
+            bj[r] = RIJ(r, j);
         }
         /* Closest points pa + u a_i and pb + v b_j of the two lines (Ericson 5.1.8), clamped to
            the edges; the denominator is sin^2 of their angle, above MANIFOLD_PARALLEL_SIN2. */
-        float c = R[i][j], d1 = w[i], d2 = w[0] * R[0][j] + w[1] * R[1][j] + w[2] * R[2][j];
+        float c = bj[i], d1 = w[i], d2 = w[0] * bj[0] + w[1] * bj[1] + w[2] * bj[2];
         float den = 1.0f - c * c;
         float u = (c * d2 - d1) / den, v = (d2 - c * d1) / den;
-        u = fminf(fmaxf(u, -ha[i]), ha[i]);
-        v = fminf(fmaxf(v, -hb[j]), hb[j]);
+        u = u < -ha[i] ? -ha[i] : u > ha[i] ? ha[i] : u;
+        v = v < -hb[j] ? -hb[j] : v > hb[j] ? hb[j] : v;
         float mid[3];
-        for (int r = 0; r < 3; ++r) mid[r] = 0.5f * (pa[r] + pb[r] + v * R[r][j]);
+        for (int r = 0; r < 3; ++r) mid[r] = 0.5f * (pa[r] + pb[r] + v * bj[r]);
         mid[i] += 0.5f * u;
-        spx_vec3 zero = { 0.0f, 0.0f, 0.0f };
-        out->normal = to_world(zero, &a->rotation, n);
+        out->normal = to_world(spx_v3(0.0f, 0.0f, 0.0f), &a->rotation, n);
         out->point_count = 1;
         out->points[0].point = to_world(a->center, &a->rotation, mid);
         out->points[0].depth = -sep_e;
@@ -339,18 +494,20 @@ SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, floa
     int k;
     const spx_obb* ref;
     if (!ref_is_b) {
-        ref = a; h = ha; inc_h = hb; k = face_a;
+        ref = a; h = ha; inc_h = hb; k = first_lane[v4_eq(sep_av, max_a)];
         for (int r = 0; r < 3; ++r) {
             inc_c[r] = t[r];
-            for (int c = 0; c < 3; ++c) inc_axis[r][c] = R[r][c];
+            for (int c = 0; c < 3; ++c) inc_axis[r][c] = RIJ(r, c);
         }
     } else {
-        ref = b; h = hb; inc_h = ha; k = face_b;
+        ref = b; h = hb; inc_h = ha; k = first_lane[v4_eq(sep_bv, max_b)];
+        v4_store(tb, tbv);
         for (int r = 0; r < 3; ++r) {
             inc_c[r] = -tb[r];
-            for (int c = 0; c < 3; ++c) inc_axis[r][c] = R[c][r];
+            for (int c = 0; c < 3; ++c) inc_axis[r][c] = RIJ(c, r);
         }
     }
+#undef RIJ
     int m = face_points(h, inc_c, inc_h, (const float(*)[3])inc_axis, k, margin, p, gap, id, &s);
     /* The reference normal s * ref_k points towards the incident box; A to B flips it for B. */
     const float ns = ref_is_b ? -s : s;
