@@ -532,10 +532,11 @@ static bool contact_normal_unique(const ref_problem* p, double t, const double n
             double d[3];
             for (int k = 0; k < 3; ++k) d[k] = s == 0 ? p->axes.n[i][k] : -p->axes.n[i][k];
             if (ref_angle(d, normal) <= 5e-4) continue;
-            /* Only a direction along which the gap is closing can be the axis of latest entry; one
+            /* Only a direction along which the gap is closing can be the axis of latest entry. One
                whose gap opens reaches zero at t as an exit (two flat pieces meeting in one plane
-               touch from both sides, and the approach picks the side). */
-            if (ref_dot(w, d) > 1e-12 * sqrt(v_len2(w))) continue;
+               touch from both sides, and the approach picks the side); one whose gap stays put at
+               zero (coplanar pieces sliding in their plane) never separated them at all. */
+            if (ref_dot(w, d) >= -1e-12 * sqrt(v_len2(w))) continue;
             if (ref_gap_along(p, d, t) >= -tol) return false;
         }
     return true;
