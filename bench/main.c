@@ -62,7 +62,8 @@ static void usage(FILE* f)
             "  --machine=<name>   machine name for --save (default: host name)\n"
             "  --results-dir=<d>  default %s\n"
             "  --no-peers         skip FCL, ODE, Bullet even when built in\n"
-            "  --show=<k>         print the first k disagreeing pairs of each row\n"
+            "  --show=<k>         print the first k pairs of each row that disagree (or differ from\n"
+            "                     how they were built), with the pieces at full float precision\n"
             "  -l, --list         list queries and engines, then exit\n",
             DEFAULT_SEED, SPX_BENCH_RESULTS_DIR);
 }
@@ -286,6 +287,19 @@ static void print_piece(set_run* s, const char* label, const spx_obb* box, const
     bench_report_remark(s->report, "%s", line);
 }
 
+static void print_pair(set_run* s, size_t i)
+{
+    const bench_pairs* set = s->set;
+    print_piece(s, "A", set->box_a ? &set->box_a[i] : NULL, set->tri_a ? &set->tri_a[i] : NULL);
+    print_piece(s, "B", set->box_b ? &set->box_b[i] : NULL, set->tri_b ? &set->tri_b[i] : NULL);
+    if (set->swept) {
+        char line[256] = "     ";
+        print_vec(line, sizeof line, "va", set->vel_a[i]);
+        print_vec(line, sizeof line, "vb", set->vel_b[i]);
+        bench_report_remark(s->report, "%s tmax=%.9g", line, set->tmax);
+    }
+}
+
 static long long count_disagreements(set_run* s, const uint8_t* out, const answer* ref, const char* query,
                                      const char* engine)
 {
@@ -297,16 +311,28 @@ static long long count_disagreements(set_run* s, const uint8_t* out, const answe
         if ((out[i] != 0) == (ref->out[i] != 0))
             continue;
         if (n++ < s->o->show) {
-            bench_report_remark(s->report, "    %s pair %zu: %s %s says %u, sepax %s says %u", s->set_name, i, query,
-                                engine, out[i], ref->query, ref->out[i]);
-            print_piece(s, "A", set->box_a ? &set->box_a[i] : NULL, set->tri_a ? &set->tri_a[i] : NULL);
-            print_piece(s, "B", set->box_b ? &set->box_b[i] : NULL, set->tri_b ? &set->tri_b[i] : NULL);
-            if (set->swept) {
-                char line[256] = "     ";
-                print_vec(line, sizeof line, "va", set->vel_a[i]);
-                print_vec(line, sizeof line, "vb", set->vel_b[i]);
-                bench_report_remark(s->report, "%s tmax=%.9g", line, set->tmax);
-            }
+            bench_report_remark(s->report, "    %s pair %zu: %s %s says %u, sepax %s says %u (built at %s=%.9g)",
+                                s->set_name, i, query, engine, out[i], ref->query, ref->out[i],
+                                set->swept ? "g" : "f", set->built[i]);
+            print_pair(s, i);
+        }
+    }
+    return n;
+}
+
+/* Answers that differ from the construction (overlap or hit when f or g < 1). A pair built within
+   float rounding of touching may go either way; more than a few in a million is worth a look. */
+static long long count_vs_built(set_run* s, const uint8_t* out, const char* query, const char* engine)
+{
+    long long n = 0;
+    const bench_pairs* set = s->set;
+    for (size_t i = 0; i < set->count; ++i) {
+        if ((out[i] != 0) == (set->built[i] < 1.0f))
+            continue;
+        if (n++ < s->o->show) {
+            bench_report_remark(s->report, "    %s pair %zu: %s %s says %u, built at %s=%.9g", s->set_name, i,
+                                query, engine, out[i], set->swept ? "g" : "f", set->built[i]);
+            print_pair(s, i);
         }
     }
     return n;
@@ -331,6 +357,7 @@ static void emit(set_run* s, const char* query, const char* engine, const bench_
     if (ratio_to && t->ns_median > 0.0)
         row.ratio = ratio_to->ns / t->ns_median;
     row.disagreements = count_disagreements(s, out, compare_to, query, engine);
+    row.vs_built = count_vs_built(s, out, query, engine);
     bench_report_row(s->report, &row);
     bool sepax = strncmp(engine, "sepax", 5) == 0;
     s->totals->rows++;

@@ -324,7 +324,8 @@ bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t
     out->tri_b = alloc_array(count, sizeof(spx_triangle), !b_box);
     out->vel_a = alloc_array(count, sizeof(spx_vec3), swept);
     out->vel_b = alloc_array(count, sizeof(spx_vec3), swept);
-    if ((a_box ? !out->box_a : !out->tri_a) || (b_box ? !out->box_b : !out->tri_b)
+    out->built = alloc_array(count, sizeof(float), true);
+    if (!out->built || (a_box ? !out->box_a : !out->tri_a) || (b_box ? !out->box_b : !out->tri_b)
         || (swept && (!out->vel_a || !out->vel_b))) {
         bench_pairs_free(out);
         return false;
@@ -360,8 +361,10 @@ bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t
             }
             out->vel_a[i] = to_vec3(va);
             out->vel_b[i] = to_vec3(vb);
-            out->built_hits += g <= 1.0;
+            out->built[i] = (float)g;
+            out->built_hits += g < 1.0;
         } else {
+            out->built[i] = (float)f;
             out->built_hits += f < 1.0;
         }
         bool ok = a_box ? store_box(&a, ca, &out->box_a[i]) : store_triangle(&a, ca, &out->tri_a[i]);
@@ -430,6 +433,7 @@ void bench_pairs_free(bench_pairs* set)
     free(set->tri_b);
     free(set->vel_a);
     free(set->vel_b);
+    free(set->built);
     free(set->soa_storage);
     memset(set, 0, sizeof *set);
 }

@@ -34,6 +34,7 @@ typedef struct bench_pairs {
     spx_vec3* vel_a;           /* swept sets: m/s */
     spx_vec3* vel_b;
     float tmax;                /* s, swept sets */
+    float* built;              /* a pair: f (static) or g (swept) it was built with; it overlaps or hits when < 1 */
     size_t built_hits;         /* pairs constructed to overlap (static) or to hit within tmax (swept) */
     spx_obb_soa soa_a, soa_b;  /* OBB_OBB: structure-of-arrays copies, after bench_pairs_make_soa */
     float* soa_storage;
