@@ -312,8 +312,8 @@ static long long count_disagreements(set_run* s, const uint8_t* out, const answe
             continue;
         if (n++ < s->o->show) {
             bench_report_remark(s->report, "    %s pair %zu: %s %s says %u, sepax %s says %u (built at %s=%.9g)",
-                                s->set_name, i, query, engine, out[i], ref->query, ref->out[i],
-                                set->swept ? "g" : "f", set->built[i]);
+                                s->set_name, i, query, engine, (unsigned)out[i], ref->query, (unsigned)ref->out[i],
+                                set->swept ? "g" : "f", (double)set->built[i]);
             print_pair(s, i);
         }
     }
@@ -331,7 +331,7 @@ static long long count_vs_built(set_run* s, const uint8_t* out, const char* quer
             continue;
         if (n++ < s->o->show) {
             bench_report_remark(s->report, "    %s pair %zu: %s %s says %u, built at %s=%.9g", s->set_name, i,
-                                query, engine, out[i], set->swept ? "g" : "f", set->built[i]);
+                                query, engine, (unsigned)out[i], set->swept ? "g" : "f", (double)set->built[i]);
             print_pair(s, i);
         }
     }
@@ -385,19 +385,16 @@ static void run_kernel(set_run* s, const bench_kernel* k)
     }
     kernel_context context = { k, set };
     bench_timing t = bench_measure(s->o->runs, s->o->min_ms, set->count, kernel_pass, &context, out);
+    /* The single sepax call's answers stay for the rows compared with them. */
     const answer* own = find_answer(s, k->query);
-    if (primary) {
-        if (s->answer_count < MAX_ANSWERS) {
-            s->answers[s->answer_count] = (answer){ k->query, out, t.ns_median };
-            own = &s->answers[s->answer_count++];
-        }
-        emit(s, k->query, k->engine, &t, out, own, find_answer(s, k->reference), t.errors);
-        if (own && own->out == out)
-            return;     /* kept for later rows */
-    } else {
-        emit(s, k->query, k->engine, &t, out, own, find_answer(s, k->reference), t.errors);
+    bool keep = primary && !own && s->answer_count < MAX_ANSWERS;
+    if (keep) {
+        s->answers[s->answer_count] = (answer){ k->query, out, t.ns_median };
+        own = &s->answers[s->answer_count++];
     }
-    free(out);
+    emit(s, k->query, k->engine, &t, out, own, find_answer(s, k->reference), t.errors);
+    if (!keep)
+        free(out);
 }
 
 static void run_peer(set_run* s, const bench_peer* p)

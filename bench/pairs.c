@@ -332,7 +332,7 @@ bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t
     }
 
     for (size_t i = 0; i < count; ++i) {
-        piece a, b;
+        piece a = { .box = false }, b = { .box = false };
         double ca[3], cb[3], u[3];
         if (a_box)
             make_box(&r, &a);
