@@ -31,22 +31,6 @@ static void box_pair_make(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_v
     p->hb[0] = b->half_extents.x; p->hb[1] = b->half_extents.y; p->hb[2] = b->half_extents.z;
 }
 
-static spx_dvec3 column(const box_pair* p, int j) { return spx_d3(p->r[0][j], p->r[1][j], p->r[2][j]); }
-
-/* e_i x column j of R, in A's frame. */
-static spx_dvec3 edge_axis(const box_pair* p, int i, int j)
-{
-    double x = p->r[0][j], y = p->r[1][j], z = p->r[2][j];
-    return i == 0 ? spx_d3(0, -z, y) : (i == 1 ? spx_d3(z, 0, -x) : spx_d3(-y, x, 0));
-}
-
-/* Unnormalised direction of axis `index`, in A's frame. */
-static spx_dvec3 box_pair_axis(const box_pair* p, int index)
-{
-    if (index < 3) return spx_d3(index == 0, index == 1, index == 2);
-    if (index < 6) return column(p, index - 3);
-    return edge_axis(p, (index - 6) / 3, (index - 6) % 3);
-}
 
 /* Edge i of A x edge j of B, with i1, i2 and j1, j2 the other two indices in cyclic order. Every
  * projection is taken on the same L = e_i x b_j, including B's radius: b_k . L is the minor of R
@@ -96,36 +80,41 @@ static bool box_pair_sat(const box_pair* p, double tmax, spx_sat* s, bool track_
     return spx_sat_touches(s);
 }
 
-/* Contact point and features at time tc along unit normal n (A's frame), written in world space. */
-static void box_pair_contact(const spx_obb* a, spx_vec3 va, const box_pair* p, const spx_sat_axis* axis, double tc,
-                             spx_dvec3 n, spx_sweep_hit* out)
+/* Unit normal of axis `index` in world space, from A to B. */
+static spx_dvec3 box_box_normal(const spx_dvec3 ax[3], const spx_dvec3 bx[3], int index, double sign)
 {
-    static const spx_dvec3 unit[3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
-    spx_dvec3 bx[3] = { column(p, 0), column(p, 1), column(p, 2) };
-    unsigned flat_a = 0, flat_b = 0;
-    if (axis->index < 3) flat_a = 7u & ~(1u << axis->index);
-    else if (axis->index < 6) flat_b = 7u & ~(1u << (axis->index - 3));
-    else {
-        flat_a = 1u << ((axis->index - 6) / 3);
-        flat_b = 1u << ((axis->index - 6) % 3);
-    }
-    spx_feature fa, fb;
-    spx_dvec3 cb = spx_d3(p->t[0] + p->u[0] * tc, p->t[1] + p->u[1] * tc, p->t[2] + p->u[2] * tc);
-    out->feature_a = spx_box_feature(spx_d3(0, 0, 0), unit, p->ha, n, flat_a, &fa);
-    out->feature_b = spx_box_feature(cb, bx, p->hb, spx_d3_neg(n), flat_b, &fb);
-    spx_dvec3 q = spx_contact_point(&fa, &fb, n);
+    spx_dvec3 n = index < 3 ? ax[index]
+                : index < 6 ? bx[index - 3] : spx_d3_cross(ax[(index - 6) / 3], bx[(index - 6) % 3]);
+    return spx_d3_scale(n, sign / sqrt(spx_d3_len2(n)));
+}
 
-    /* Back to world: A's centre at tc plus A's axes times the local point. */
-    spx_dvec3 origin = spx_d3_mad(spx_d3_from(a->center), spx_d3_from(va), tc);
-    spx_dvec3 world = origin, normal = spx_d3(0, 0, 0);
+/* Normal, features and point of contact at time tc for the axis that named the contact. */
+static void box_box_contact(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, int index, double sign,
+                            double tc, spx_sweep_hit* out)
+{
+    spx_dvec3 ax[3], bx[3];
     for (int i = 0; i < 3; ++i) {
-        spx_dvec3 ai = spx_d3_from(a->rotation.col[i]);
-        world = spx_d3_mad(world, ai, (&q.x)[i]);
-        normal = spx_d3_mad(normal, ai, (&n.x)[i]);
+        ax[i] = spx_d3_from(a->rotation.col[i]);
+        bx[i] = spx_d3_from(b->rotation.col[i]);
     }
-    normal = spx_d3_scale(normal, 1.0 / sqrt(spx_d3_len2(normal)));
-    out->point = spx_d3_to_float(world);
-    out->normal = spx_d3_to_float(normal);
+    const double ha[3] = { a->half_extents.x, a->half_extents.y, a->half_extents.z };
+    const double hb[3] = { b->half_extents.x, b->half_extents.y, b->half_extents.z };
+    spx_dvec3 n = box_box_normal(ax, bx, index, sign);
+    /* The axis says which features touch: a face of A or B, or an edge of each. */
+    unsigned flat_a = 0, flat_b = 0;
+    if (index < 3) flat_a = 7u & ~(1u << index);
+    else if (index < 6) flat_b = 7u & ~(1u << (index - 3));
+    else {
+        flat_a = 1u << ((index - 6) / 3);
+        flat_b = 1u << ((index - 6) % 3);
+    }
+    spx_dvec3 ca = spx_d3_mad(spx_d3_from(a->center), spx_d3_from(va), tc);
+    spx_dvec3 cb = spx_d3_mad(spx_d3_from(b->center), spx_d3_from(vb), tc);
+    spx_feature fa, fb;
+    out->feature_a = spx_box_feature(ca, ax, ha, n, flat_a, &fa);
+    out->feature_b = spx_box_feature(cb, bx, hb, spx_d3_neg(n), flat_b, &fb);
+    out->point = spx_d3_to_float(spx_contact_point(&fa, &fb, n));
+    out->normal = spx_d3_to_float(n);
 }
 
 static spx_result check_pair(const spx_obb* a, const spx_obb* b)
@@ -142,19 +131,19 @@ SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, cons
     if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
     if (r != SPX_OK) return r;
 
+    spx_sweep_hit hit = { 0 };
+    hit.axis = -1;
     box_pair p;
     box_pair_make(a, velocity_a, b, velocity_b, &p);
     spx_sat s;
-    spx_sweep_hit hit = { 0 };
-    hit.axis = -1;
     if (!box_pair_sat(&p, tmax, &s, false)) {
         *out = hit;
         return SPX_OK;
     }
-    if (!s.separated_at_start) box_pair_sat(&p, tmax, &s, true); /* overlapping at t = 0: find the least-overlap axis */
+    if (!s.separated_at_start) box_pair_sat(&p, tmax, &s, true); /* overlapping at t = 0: the least-overlap axis */
     double tc;
     const spx_sat_axis* axis = spx_sat_fill_hit(&s, &hit, &tc);
-    box_pair_contact(a, velocity_a, &p, axis, tc, spx_sat_unit(axis, box_pair_axis(&p, axis->index)), &hit);
+    box_box_contact(a, velocity_a, b, velocity_b, axis->index, axis->sign, tc, &hit);
     *out = hit;
     return SPX_OK;
 }
@@ -172,10 +161,13 @@ SPX_API spx_result spx_penetration_obb_obb(const spx_obb* a, const spx_obb* b, s
     pen.axis = -1;
     if (box_pair_sat(&p, 0.0, &s, true) && !s.separated_at_start) {
         const spx_sat_axis* axis = spx_sat_least_axis(&s);
-        spx_dvec3 n = spx_sat_unit(axis, box_pair_axis(&p, axis->index)), w = spx_d3(0, 0, 0);
-        for (int i = 0; i < 3; ++i) w = spx_d3_mad(w, spx_d3_from(a->rotation.col[i]), (&n.x)[i]);
+        spx_dvec3 ax[3], bx[3];
+        for (int i = 0; i < 3; ++i) {
+            ax[i] = spx_d3_from(a->rotation.col[i]);
+            bx[i] = spx_d3_from(b->rotation.col[i]);
+        }
         pen.overlapping = true;
-        pen.normal = spx_d3_to_float(spx_d3_scale(w, 1.0 / sqrt(spx_d3_len2(w))));
+        pen.normal = spx_d3_to_float(box_box_normal(ax, bx, axis->index, axis->sign));
         pen.depth = (float)spx_sat_depth(axis);
         pen.axis = axis->index;
     }
