@@ -154,8 +154,26 @@ static void compare_same_problem(stats* st, const sweep_case* c, const ref_probl
     }
     if (h->state == SPX_SWEEP_MISS) return;
     if (!(fabs(o->time - h->time) <= tol_t)) {
-        fail(st, c, p, r, h, "%s: time %.9g, original %.9g", what, o->time, h->time);
-        return;
+        /* The moved problem is another set of floats (rounded at the new coordinates); on a
+           shallow approach that moves the contact more than the time tolerance. Judge the moved
+           answer against its own reference and conditioning window before calling it a failure. */
+        ref_problem q;
+        case_reference_problem(other_case, &q);
+        ref_sweep rq;
+        double clear = CLEAR_FRACTION * q.size;
+        ref_sweep_solve(&q, clear, &rq);
+        bool ok = false;
+        if (rq.state == REF_HIT && rq.sd_min < -clear) {
+            double t_lo = ref_first_time_below(&q, clear, 0.0, rq.time);
+            double t_hi = ref_first_time_below(&q, -clear, rq.time, rq.t_min);
+            ok = o->time >= t_lo - tol_t && o->time <= t_hi + tol_t;
+        }
+        if (!ok) {
+            fail(st, c, p, r, h, "%s: time %.9g, original %.9g (its own reference %.9g)", what, o->time, h->time,
+                 rq.time);
+            return;
+        }
+        ++st->time_illconditioned;
     }
     double n[3];
     v3(n, o->normal);
@@ -333,6 +351,14 @@ static void check_one(stats* st, const sweep_case* c)
     }
 }
 
+/* Seeds beyond the first 10,000 that a run of 150,000 per kind found failing, kept so that they
+   are checked every time (the first 10,000 alone do not meet them). */
+static const uint64_t extra_seeds[CASE_KIND_COUNT][4] = {
+    { 0 },
+    { 81789, 111091, 112691, 0 },  /* face axis taken over a nearly parallel edge-edge axis: point off B or A */
+    { 99774, 126149, 0 },          /* the same at a start overlap: point farther than depth/2 from B */
+};
+
 static int sweep_kind(case_kind kind)
 {
     stats st;
@@ -341,6 +367,11 @@ static int sweep_kind(case_kind kind)
     for (int i = 0; i < CASES_PER_KIND; ++i) {
         sweep_case c;
         case_make(kind, (uint64_t)i + 1, &c);
+        check_one(&st, &c);
+    }
+    for (int i = 0; i < 4 && extra_seeds[kind][i] != 0; ++i) {
+        sweep_case c;
+        case_make(kind, extra_seeds[kind][i], &c);
         check_one(&st, &c);
     }
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
