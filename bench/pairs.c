@@ -114,9 +114,10 @@ static void rng_direction(rng* r, double out[3])
 
 typedef struct piece {
     bool box;
+    double center[3];          /* box; zero while a pair is being built */
     double half[3];            /* box */
     double axis[3][3];         /* box: axis[i] is axis i */
-    double v[3][3];            /* triangle corners around its centroid */
+    double v[3][3];            /* triangle corners (around its centroid while a pair is being built) */
 } piece;
 
 /* Mixed sizes over almost two decades without exp(): 0.05 m times 2^k, k in 0..5, times [1, 2). */
@@ -155,6 +156,7 @@ static void make_box(rng* r, piece* p)
     };
     p->box = true;
     for (int i = 0; i < 3; ++i) {
+        p->center[i] = 0.0;
         p->half[i] = round_float(size * rng_range(r, 0.1, 1.0));
         for (int j = 0; j < 3; ++j)
             p->axis[j][i] = round_float(m[i][j]);
@@ -235,11 +237,11 @@ static void piece_features(const piece* p, axis_set* faces, double edges[3][3])
 static void project(const piece* p, const double l[3], double* lo, double* hi)
 {
     if (p->box) {
-        double r = 0.0;
+        double r = 0.0, c = dot(p->center, l);
         for (int i = 0; i < 3; ++i)
             r += p->half[i] * fabs(dot(p->axis[i], l));
-        *lo = -r;
-        *hi = r;
+        *lo = c - r;
+        *hi = c + r;
         return;
     }
     *lo = *hi = dot(p->v[0], l);
@@ -250,19 +252,27 @@ static void project(const piece* p, const double l[3], double* lo, double* hi)
     }
 }
 
-/* Distance along unit u at which B, starting centred on A, stops overlapping it. */
-static double touching_distance(const piece* a, const piece* b, const double u[3])
+/* Face normals of both, in-plane edge normals of triangles, and the edge-edge cross products:
+   complete for two convex polyhedra, also when a triangle is flat against the other piece. */
+static void pair_axes(const piece* a, const piece* b, axis_set* axes)
 {
-    axis_set axes = { .count = 0 };
     double edges_a[3][3], edges_b[3][3];
-    piece_features(a, &axes, edges_a);
-    piece_features(b, &axes, edges_b);
+    axes->count = 0;
+    piece_features(a, axes, edges_a);
+    piece_features(b, axes, edges_b);
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
             double l[3];
             cross(edges_a[i], edges_b[j], l);
-            add_axis(&axes, l);
+            add_axis(axes, l);
         }
+}
+
+/* Distance along unit u at which B, starting centred on A, stops overlapping it. */
+static double touching_distance(const piece* a, const piece* b, const double u[3])
+{
+    axis_set axes;
+    pair_axes(a, b, &axes);
     double best = HUGE_VAL;
     for (int k = 0; k < axes.count; ++k) {
         double a0, a1, b0, b1, s = dot(u, axes.l[k]);
@@ -274,6 +284,63 @@ static double touching_distance(const piece* a, const piece* b, const double u[3
         best = d < best ? d : best;
     }
     return best;
+}
+
+/* ---- the exact answer on the stored floats --------------------------------------------------- */
+
+/* Rounding the built pair to float moves it by up to a few µm, so a pair built within that of
+   touching may land on the other side. The reference answer is therefore taken again on the stored
+   floats, in double, over the complete axis set: static overlap (touching counts), or for a sweep
+   the separating-axis time intervals of B's motion relative to A (first contact in [0, tmax]). */
+
+static void v3(spx_vec3 v, double out[3])
+{
+    out[0] = v.x;
+    out[1] = v.y;
+    out[2] = v.z;
+}
+
+static void piece_from_box(const spx_obb* box, piece* p)
+{
+    p->box = true;
+    v3(box->center, p->center);
+    v3(box->half_extents, p->half);
+    for (int i = 0; i < 3; ++i)
+        v3(box->rotation.col[i], p->axis[i]);
+}
+
+static void piece_from_triangle(const spx_triangle* t, piece* p)
+{
+    p->box = false;
+    for (int k = 0; k < 3; ++k)
+        v3(t->v[k], p->v[k]);
+}
+
+/* relative: velocity of B relative to A (m/s), NULL for the static question. */
+static bool exact_answer(const piece* a, const piece* b, const double* relative, double tmax)
+{
+    axis_set axes;
+    pair_axes(a, b, &axes);
+    double first = 0.0, last = tmax;
+    for (int k = 0; k < axes.count; ++k) {
+        double a0, a1, b0, b1;
+        project(a, axes.l[k], &a0, &a1);
+        project(b, axes.l[k], &b0, &b1);
+        double s = relative ? dot(relative, axes.l[k]) : 0.0;
+        if (s == 0.0) {
+            if (b0 > a1 || b1 < a0)
+                return false;
+            continue;
+        }
+        /* On this axis they overlap while b0 + s t <= a1 and b1 + s t >= a0. */
+        double enter = s > 0.0 ? (a0 - b1) / s : (a1 - b0) / s;
+        double exit = s > 0.0 ? (a1 - b0) / s : (a0 - b1) / s;
+        first = enter > first ? enter : first;
+        last = exit < last ? exit : last;
+        if (first > last)
+            return false;
+    }
+    return true;
 }
 
 /* ---- placing pieces -------------------------------------------------------------------------- */
@@ -325,7 +392,8 @@ bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t
     out->vel_a = alloc_array(count, sizeof(spx_vec3), swept);
     out->vel_b = alloc_array(count, sizeof(spx_vec3), swept);
     out->built = alloc_array(count, sizeof(float), true);
-    if (!out->built || (a_box ? !out->box_a : !out->tri_a) || (b_box ? !out->box_b : !out->tri_b)
+    out->exact = alloc_array(count, sizeof(uint8_t), true);
+    if (!out->built || !out->exact || (a_box ? !out->box_a : !out->tri_a) || (b_box ? !out->box_b : !out->tri_b)
         || (swept && (!out->vel_a || !out->vel_b))) {
         bench_pairs_free(out);
         return false;
@@ -361,11 +429,9 @@ bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t
             }
             out->vel_a[i] = to_vec3(va);
             out->vel_b[i] = to_vec3(vb);
-            out->built[i] = (float)g;
-            out->built_hits += g < 1.0;
+            out->built[i] = (float)(g - 1.0);
         } else {
-            out->built[i] = (float)f;
-            out->built_hits += f < 1.0;
+            out->built[i] = (float)(f - 1.0);
         }
         bool ok = a_box ? store_box(&a, ca, &out->box_a[i]) : store_triangle(&a, ca, &out->tri_a[i]);
         ok = ok && (b_box ? store_box(&b, cb, &out->box_b[i]) : store_triangle(&b, cb, &out->tri_b[i]));
@@ -373,6 +439,25 @@ bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t
             bench_pairs_free(out);
             return false;
         }
+        if (a_box)
+            piece_from_box(&out->box_a[i], &a);
+        else
+            piece_from_triangle(&out->tri_a[i], &a);
+        if (b_box)
+            piece_from_box(&out->box_b[i], &b);
+        else
+            piece_from_triangle(&out->tri_b[i], &b);
+        double relative[3];
+        if (swept) {
+            double va[3], vb[3];
+            v3(out->vel_a[i], va);
+            v3(out->vel_b[i], vb);
+            for (int c = 0; c < 3; ++c)
+                relative[c] = vb[c] - va[c];
+        }
+        out->exact[i] = exact_answer(&a, &b, swept ? relative : NULL, (double)out->tmax);
+        out->built_hits += (out->built[i] < 0.0f);
+        out->exact_hits += out->exact[i];
     }
     out->count = count;
     return true;
@@ -434,6 +519,7 @@ void bench_pairs_free(bench_pairs* set)
     free(set->vel_a);
     free(set->vel_b);
     free(set->built);
+    free(set->exact);
     free(set->soa_storage);
     memset(set, 0, sizeof *set);
 }

@@ -21,7 +21,8 @@ typedef enum bench_pair_kind {
 /// n pairs (A[i], B[i]) of one kind. Static sets: B sits at f times the touching distance from A
 /// along a random direction, f uniform in [0.5, 1.5], so half the pairs overlap by construction.
 /// Swept sets: B starts apart (f in [1.02, 2]) and closes on A so that contact comes at g * tmax,
-/// g uniform in [0.05, 1.95]: half the pairs hit within tmax.
+/// g uniform in [0.05, 1.95]: half the pairs hit within tmax. Rounding to float moves a pair by a
+/// few µm, so `exact` holds the answer taken again on the stored floats (double, complete axes).
 typedef struct bench_pairs {
     bench_pair_kind kind;
     bool swept;
@@ -34,8 +35,10 @@ typedef struct bench_pairs {
     spx_vec3* vel_a;           /* swept sets: m/s */
     spx_vec3* vel_b;
     float tmax;                /* s, swept sets */
-    float* built;              /* a pair: f (static) or g (swept) it was built with; it overlaps or hits when < 1 */
-    size_t built_hits;         /* pairs constructed to overlap (static) or to hit within tmax (swept) */
+    float* built;              /* a pair: f - 1 (static) or g - 1 (swept) it was built with; < 0 overlaps or hits */
+    uint8_t* exact;            /* a pair: 1 when it overlaps (hits) in exact arithmetic on the stored floats */
+    size_t built_hits;         /* pairs built to overlap (static) or to hit within tmax (swept) */
+    size_t exact_hits;         /* pairs that do, on the stored floats */
     spx_obb_soa soa_a, soa_b;  /* OBB_OBB: structure-of-arrays copies, after bench_pairs_make_soa */
     float* soa_storage;
 } bench_pairs;

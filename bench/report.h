@@ -19,7 +19,7 @@ typedef struct bench_row {
     double ratio;              /* sepax ns / this engine's ns (< 1: sepax faster); < 0 unknown */
     size_t hits;               /* pairs answered overlap / hit / at least one point */
     long long disagreements;   /* yes/no answers that differ from the reference; < 0 none to compare */
-    long long vs_built;        /* yes/no answers that differ from how the pair was built */
+    long long vs_exact;        /* yes/no answers that differ from the exact one (double, on the same floats) */
     size_t errors;             /* calls that did not return SPX_OK */
 } bench_row;
 
