@@ -195,7 +195,7 @@ static void print_header(const options* opt, spx_vec3 vel)
            spx_version() / 10000, spx_version() / 100 % 100, spx_version() % 100, car_half.x, car_half.y,
            car_half.z, car_start.x, car_start.y, car_start.z);
     printf("drive: heading %.1f deg, speed %.2f m/s, velocity (%.3f, %.3f, %.3f) m/s, interval [0, %.3f] s\n\n",
-           opt->heading, opt->speed, vel.x, vel.y, vel.z, opt->tmax);
+           opt->heading, opt->speed, unsigned_zero(vel.x), unsigned_zero(vel.y), unsigned_zero(vel.z), opt->tmax);
     printf("%3s  %-22s %-26s %6s %5s  %-7s %-13s %7s  %-24s %s\n", "id", "parked box", "centre (m)", "yaw",
            "tilt", "overlap", "sweep", "t (s)", "normal (car -> box)", "point (m)");
 }
@@ -248,7 +248,7 @@ int main(int argc, char** argv)
 
     /* The car faces where it drives, so its box turns with the heading. */
     double h = opt.heading * PI_D / 180.0;
-    spx_vec3 vel = { (float)(opt.speed * cos(h)), 0.0f, (float)(0.0 - opt.speed * sin(h)) /* 0 - x: no "-0.000" at heading 0 */ };
+    spx_vec3 vel = { (float)(opt.speed * cos(h)), 0.0f, (float)(-opt.speed * sin(h)) };
     spx_obb car;
     spx_result r = spx_obb_from_quat(car_start, car_half, yaw_tilt(opt.heading, 0.0), &car);
     if (r != SPX_OK) {
