@@ -131,6 +131,15 @@ SPX_API spx_result spx_obb_soa_set(spx_obb_soa* soa, size_t index, const spx_obb
 SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb_soa* b, size_t count,
                                              uint8_t* out_overlap);
 
+/// Sweeps pairs (a[i] moving at velocity_a[i], b[i] at velocity_b[i]) over [0, tmax] for i < count,
+/// writing what spx_sweep_obb_obb would to out[i], within the tolerances of docs/tolerances.md:
+/// lanes are computed in float, and a pair with nearly parallel edges or overlapping at t = 0 takes
+/// the exact double path of the single-pair call. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, count past
+/// a capacity), SPX_ERR_NOT_FINITE (tmax, or a stored value or velocity; out is then unspecified),
+/// SPX_ERR_BAD_TIME (tmax < 0).
+SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3* velocity_a, const spx_obb_soa* b,
+                                           const spx_vec3* velocity_b, size_t count, float tmax, spx_sweep_hit* out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,89 +4,60 @@
  * SSE2 baseline and 8 lanes when the library is built with -DSEPAX_AVX2=ON. */
 #include <sepax/collide.h>
 #include "overlap_obb_obb.h"
-#include <string.h>
+#include "math/simd.h"
 
-#if defined(SPX_AVX2)
-#define LANES 8
-#else
-#define LANES 4
-#endif
-
-typedef float vf __attribute__((vector_size(LANES * 4)));
-typedef int vi __attribute__((vector_size(LANES * 4)));
-
-static inline vf load(const float* p)
+/* Writes 1 or 0 for SPX_LANES pairs starting at i; returns a lane mask of non-finite values seen. */
+static inline spx_vi test_lanes(const spx_obb_soa* a, const spx_obb_soa* b, size_t i, uint8_t* out)
 {
-    vf v;
-    memcpy(&v, p, sizeof v); /* unaligned load: the host's arrays need no particular alignment */
-    return v;
-}
-
-static inline vf splat(float x)
-{
-    vf v;
-    for (int i = 0; i < LANES; ++i) v[i] = x;
-    return v;
-}
-
-static inline vf vabs(vf x)
-{
-    vi bits = (vi)x & ~(vi)splat(-0.0f);
-    return (vf)bits;
-}
-
-/* Writes 1 or 0 for LANES pairs starting at i; returns a lane mask of non-finite values seen. */
-static inline vi test_lanes(const spx_obb_soa* a, const spx_obb_soa* b, size_t i, uint8_t* out)
-{
-    vf A[3][3], B[3][3], ha[3], hb[3], d[3];
+    spx_vf A[3][3], B[3][3], ha[3], hb[3], d[3];
     for (int k = 0; k < 3; ++k) {
         for (int m = 0; m < 3; ++m) {
-            A[k][m] = load(a->axis[k][m] + i);
-            B[k][m] = load(b->axis[k][m] + i);
+            A[k][m] = spx_vf_load(a->axis[k][m] + i);
+            B[k][m] = spx_vf_load(b->axis[k][m] + i);
         }
-        ha[k] = load(a->half_extents[k] + i);
-        hb[k] = load(b->half_extents[k] + i);
-        d[k] = load(b->center[k] + i) - load(a->center[k] + i);
+        ha[k] = spx_vf_load(a->half_extents[k] + i);
+        hb[k] = spx_vf_load(b->half_extents[k] + i);
+        d[k] = spx_vf_load(b->center[k] + i) - spx_vf_load(a->center[k] + i);
     }
-    vf R[3][3], AR[3][3], t[3];
-    const vf eps = splat(SPX_OVERLAP_R_EPSILON);
-    vf sum = ha[0] + ha[1] + ha[2] + hb[0] + hb[1] + hb[2];
+    spx_vf R[3][3], AR[3][3], t[3];
+    const spx_vf eps = spx_vf_splat(SPX_OVERLAP_R_EPSILON);
+    spx_vf sum = ha[0] + ha[1] + ha[2] + hb[0] + hb[1] + hb[2];
     for (int k = 0; k < 3; ++k) {
         for (int m = 0; m < 3; ++m) {
             R[k][m] = A[k][0] * B[m][0] + A[k][1] * B[m][1] + A[k][2] * B[m][2];
-            AR[k][m] = vabs(R[k][m]) + eps;
+            AR[k][m] = spx_vf_abs(R[k][m]) + eps;
             sum += R[k][m];
         }
         t[k] = A[k][0] * d[0] + A[k][1] * d[1] + A[k][2] * d[2];
         sum += t[k];
     }
-    vi apart = (vi)splat(0.0f);
+    spx_vi apart = (spx_vi)spx_vf_splat(0.0f);
     for (int k = 0; k < 3; ++k) {
-        apart |= vabs(t[k]) > ha[k] + hb[0] * AR[k][0] + hb[1] * AR[k][1] + hb[2] * AR[k][2];
-        apart |= vabs(t[0] * R[0][k] + t[1] * R[1][k] + t[2] * R[2][k])
+        apart |= spx_vf_abs(t[k]) > ha[k] + hb[0] * AR[k][0] + hb[1] * AR[k][1] + hb[2] * AR[k][2];
+        apart |= spx_vf_abs(t[0] * R[0][k] + t[1] * R[1][k] + t[2] * R[2][k])
                  > hb[k] + ha[0] * AR[0][k] + ha[1] * AR[1][k] + ha[2] * AR[2][k];
     }
     for (int k = 0; k < 3; ++k) {
         int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
         for (int m = 0; m < 3; ++m) {
             int m1 = (m + 1) % 3, m2 = (m + 2) % 3;
-            vf ra = ha[k1] * AR[k2][m] + ha[k2] * AR[k1][m];
-            vf rb = hb[m1] * AR[k][m2] + hb[m2] * AR[k][m1];
-            apart |= vabs(t[k2] * R[k1][m] - t[k1] * R[k2][m]) > ra + rb;
+            spx_vf ra = ha[k1] * AR[k2][m] + ha[k2] * AR[k1][m];
+            spx_vf rb = hb[m1] * AR[k][m2] + hb[m2] * AR[k][m1];
+            apart |= spx_vf_abs(t[k2] * R[k1][m] - t[k1] * R[k2][m]) > ra + rb;
         }
     }
-    for (int l = 0; l < LANES; ++l) out[l] = apart[l] == 0;
+    for (int l = 0; l < SPX_LANES; ++l) out[l] = apart[l] == 0;
     /* NaN or infinity anywhere reaches this sum; x * 0 is 0 only for finite x. */
-    return (sum * splat(0.0f)) != splat(0.0f);
+    return spx_vf_not_finite(sum);
 }
 
 SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb_soa* b, size_t count,
                                              uint8_t* out_overlap)
 {
     if (!a || !b || !out_overlap || count > a->capacity || count > b->capacity) return SPX_ERR_INVALID_ARGUMENT;
-    vi bad = (vi)splat(0.0f);
+    spx_vi bad = (spx_vi)spx_vf_splat(0.0f);
     size_t i = 0;
-    for (; i + LANES <= count; i += LANES) bad |= test_lanes(a, b, i, out_overlap + i);
+    for (; i + SPX_LANES <= count; i += SPX_LANES) bad |= test_lanes(a, b, i, out_overlap + i);
     for (; i < count; ++i) {
         spx_obb x, y;
         spx_obb_soa_get(a, i, &x);
@@ -96,7 +67,7 @@ SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb
         if (r != SPX_OK) return SPX_ERR_NOT_FINITE;
         out_overlap[i] = spx_overlap_obb_obb_unchecked(&x, &y);
     }
-    for (int l = 0; l < LANES; ++l)
+    for (int l = 0; l < SPX_LANES; ++l)
         if (bad[l]) return SPX_ERR_NOT_FINITE;
     return SPX_OK;
 }

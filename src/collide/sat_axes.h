@@ -34,23 +34,21 @@ typedef struct spx_sat_axis {
 
 typedef struct spx_sat {
     double last_num, last_den; /* earliest exit so far, as a fraction; starts at tmax / 1 */
-    double tol_distance;       /* distances below this are rounding: prefer a face axis over an edge axis */
     bool separated_at_start;   /* some axis has a positive gap at t = 0 */
     bool track_depth;          /* keep the least-overlap axis (only wanted when the pieces start overlapping) */
     spx_sat_axis first;        /* axis of the latest entry (the contact normal) */
-    spx_sat_axis first_face;   /* latest-entering face axis, preferred when an edge axis beats it by rounding only */
+    spx_sat_axis first_face;   /* latest-entering face axis, reported instead when the edge axis is the same direction */
     spx_sat_axis least;        /* axis of least overlap at t = 0 (minimum translation) */
     spx_sat_axis least_face;
 } spx_sat;
 
 /* track_depth: a sweep first runs without it (most sweeps start apart) and runs again with it
  * only when the pieces turn out to overlap at t = 0. */
-static inline void spx_sat_init(spx_sat* s, double tmax, double size, bool track_depth)
+static inline void spx_sat_init(spx_sat* s, double tmax, bool track_depth)
 {
     s->track_depth = track_depth;
     s->last_num = tmax;
     s->last_den = 1.0;
-    s->tol_distance = 1e-6 * size;
     s->separated_at_start = false;
     s->first.index = -1;
     s->first.num = -1.0;
@@ -148,25 +146,35 @@ static inline bool spx_sat_touches(const spx_sat* s)
 static inline double spx_sat_time(const spx_sat_axis* a) { return a->num / a->den; }
 static inline double spx_sat_depth(const spx_sat_axis* a) { return a->num / sqrt(a->len2); }
 
-/* The axis that names the contact: an edge axis wins over the best face axis only when it enters
- * later by more than rounding, measured as the distance still open along it at the face's entry. */
-static inline const spx_sat_axis* spx_sat_contact_axis(const spx_sat* s)
+/* Unnormalised direction of an axis by number; each pair kind supplies one. */
+typedef spx_dvec3 spx_axis_dir_fn(const void* pair, int index);
+
+/* Sine of the angle under which an edge axis is the same direction as a face axis. */
+#define SPX_SAME_AXIS_SINE 1e-6
+
+/* An edge axis that points the same way as a face axis (an edge lying in the face's plane) is that
+ * face: report the face, whose features give the whole touching region. Only then: an edge axis
+ * merely close to a face axis names a real edge-edge contact, and the face's features would put
+ * the point off the pieces. */
+static inline bool spx_sat_same_as_face(const spx_sat_axis* edge, const spx_sat_axis* face, spx_axis_dir_fn* dir,
+                                        const void* pair)
 {
-    if (s->first.kind == SPX_AXIS_EDGE && s->first_face.index >= 0) {
-        double speed = s->first.den / sqrt(s->first.len2);
-        if ((spx_sat_time(&s->first) - spx_sat_time(&s->first_face)) * speed <= s->tol_distance)
-            return &s->first_face;
-    }
-    return &s->first;
+    if (edge->kind != SPX_AXIS_EDGE || face->index < 0) return false;
+    spx_dvec3 e = dir(pair, edge->index), f = dir(pair, face->index);
+    double c2 = spx_d3_len2(spx_d3_cross(e, f));
+    return c2 <= SPX_SAME_AXIS_SINE * SPX_SAME_AXIS_SINE * spx_d3_len2(e) * spx_d3_len2(f);
 }
 
-/* The axis of minimum translation at t = 0, with the same preference for faces. */
-static inline const spx_sat_axis* spx_sat_least_axis(const spx_sat* s)
+/* The axis that names the contact: the latest entry, or the face it coincides with. */
+static inline const spx_sat_axis* spx_sat_contact_axis(const spx_sat* s, spx_axis_dir_fn* dir, const void* pair)
 {
-    if (s->least.kind == SPX_AXIS_EDGE && s->least_face.index >= 0
-        && spx_sat_depth(&s->least_face) - spx_sat_depth(&s->least) <= s->tol_distance)
-        return &s->least_face;
-    return &s->least;
+    return spx_sat_same_as_face(&s->first, &s->first_face, dir, pair) ? &s->first_face : &s->first;
+}
+
+/* The axis of minimum translation at t = 0, with the same rule. */
+static inline const spx_sat_axis* spx_sat_least_axis(const spx_sat* s, spx_axis_dir_fn* dir, const void* pair)
+{
+    return spx_sat_same_as_face(&s->least, &s->least_face, dir, pair) ? &s->least_face : &s->least;
 }
 
 /* Unit normal from A to B of a slot whose unnormalised axis is `dir`. */
@@ -177,17 +185,18 @@ static inline spx_dvec3 spx_sat_unit(const spx_sat_axis* a, spx_dvec3 dir)
 
 /* After a test that touches: state, time or depth and axis number into `hit`; returns the axis
  * that names the normal and sets *tc to the time of contact (0 for a start overlap). */
-static inline const spx_sat_axis* spx_sat_fill_hit(const spx_sat* s, spx_sweep_hit* hit, double* tc)
+static inline const spx_sat_axis* spx_sat_fill_hit(const spx_sat* s, spx_axis_dir_fn* dir, const void* pair,
+                                                   spx_sweep_hit* hit, double* tc)
 {
     const spx_sat_axis* axis;
     if (s->separated_at_start) {
-        axis = spx_sat_contact_axis(s);
+        axis = spx_sat_contact_axis(s, dir, pair);
         *tc = spx_sat_time(&s->first); /* the latest entry, whichever axis names the normal */
         hit->state = SPX_SWEEP_HIT;
         hit->time = (float)*tc;
         hit->depth = 0.0f;
     } else {
-        axis = spx_sat_least_axis(s);
+        axis = spx_sat_least_axis(s, dir, pair);
         *tc = 0.0;
         hit->state = SPX_SWEEP_START_OVERLAP;
         hit->time = 0.0f;

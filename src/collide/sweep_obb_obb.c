@@ -5,6 +5,7 @@
 #include "geometry/validate.h"
 #include "sat_axes.h"
 #include "box_features.h"
+#include "sweep_obb_obb.h"
 
 typedef struct box_pair {
     double r[3][3];     /* r[i][j] = a_i . b_j; column j is B's axis j in A's frame */
@@ -52,6 +53,17 @@ static inline bool box_pair_edge(const box_pair* p, spx_sat* s, int i, int j)
     return spx_sat_axis_test(s, 6 + 3 * i + j, SPX_AXIS_EDGE, len2, d - rb - ra, -ra - d - rb, w);
 }
 
+/* Unnormalised direction of axis `index`, in A's frame (an spx_axis_dir_fn). */
+static spx_dvec3 box_pair_axis(const void* pair, int index)
+{
+    const box_pair* p = pair;
+    if (index < 3) return spx_d3(index == 0, index == 1, index == 2);
+    int i = index < 6 ? -1 : (index - 6) / 3, j = index < 6 ? index - 3 : (index - 6) % 3;
+    spx_dvec3 c = spx_d3(p->r[0][j], p->r[1][j], p->r[2][j]);
+    if (i < 0) return c;
+    return i == 0 ? spx_d3(0, -c.z, c.y) : (i == 1 ? spx_d3(c.z, 0, -c.x) : spx_d3(-c.y, c.x, 0));
+}
+
 /* All 15 axes through the interval logic; false as soon as one separates for the whole interval.
  * Faces first: they separate most pairs that miss, and win ties for the normal. */
 static bool box_pair_sat(const box_pair* p, double tmax, spx_sat* s, bool track_depth)
@@ -59,9 +71,7 @@ static bool box_pair_sat(const box_pair* p, double tmax, spx_sat* s, bool track_
     double ar[3][3];
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) ar[i][j] = fabs(p->r[i][j]);
-    double size = 0;
-    for (int i = 0; i < 3; ++i) size = size > p->ha[i] ? size : p->ha[i], size = size > p->hb[i] ? size : p->hb[i];
-    spx_sat_init(s, tmax, size, track_depth);
+    spx_sat_init(s, tmax, track_depth);
     for (int i = 0; i < 3; ++i) { /* faces of A */
         double rb = p->hb[0] * ar[i][0] + p->hb[1] * ar[i][1] + p->hb[2] * ar[i][2];
         if (!spx_sat_axis_test(s, i, SPX_AXIS_FACE, 1.0, p->t[i] - rb - p->ha[i], -p->ha[i] - p->t[i] - rb, p->u[i]))
@@ -88,9 +98,20 @@ static spx_dvec3 box_box_normal(const spx_dvec3 ax[3], const spx_dvec3 bx[3], in
     return spx_d3_scale(n, sign / sqrt(spx_d3_len2(n)));
 }
 
+bool spx_box_box_same_axis(const spx_obb* a, const spx_obb* b, int index_a, int index_b)
+{
+    spx_dvec3 ax[3], bx[3];
+    for (int i = 0; i < 3; ++i) {
+        ax[i] = spx_d3_from(a->rotation.col[i]);
+        bx[i] = spx_d3_from(b->rotation.col[i]);
+    }
+    spx_dvec3 e = box_box_normal(ax, bx, index_a, 1.0), f = box_box_normal(ax, bx, index_b, 1.0);
+    return spx_d3_len2(spx_d3_cross(e, f)) <= SPX_SAME_AXIS_SINE * SPX_SAME_AXIS_SINE;
+}
+
 /* Normal, features and point of contact at time tc for the axis that named the contact. */
-static void box_box_contact(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, int index, double sign,
-                            double tc, spx_sweep_hit* out)
+void spx_box_box_contact(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, int index, double sign,
+                         double tc, spx_sweep_hit* out)
 {
     spx_dvec3 ax[3], bx[3];
     for (int i = 0; i < 3; ++i) {
@@ -123,6 +144,23 @@ static spx_result check_pair(const spx_obb* a, const spx_obb* b)
     return r != SPX_OK ? r : spx_obb_validate(b);
 }
 
+void spx_sweep_obb_obb_exact(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, float tmax,
+                             spx_sweep_hit* out)
+{
+    spx_sweep_hit hit = { 0 };
+    hit.axis = -1;
+    box_pair p;
+    box_pair_make(a, va, b, vb, &p);
+    spx_sat s;
+    if (box_pair_sat(&p, tmax, &s, false)) {
+        if (!s.separated_at_start) box_pair_sat(&p, tmax, &s, true); /* overlapping at t = 0: the least-overlap axis */
+        double tc;
+        const spx_sat_axis* axis = spx_sat_fill_hit(&s, box_pair_axis, &p, &hit, &tc);
+        spx_box_box_contact(a, va, b, vb, axis->index, axis->sign, tc, &hit);
+    }
+    *out = hit;
+}
+
 SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, const spx_obb* b, spx_vec3 velocity_b,
                                      float tmax, spx_sweep_hit* out)
 {
@@ -130,21 +168,7 @@ SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, cons
     spx_result r = check_pair(a, b);
     if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
     if (r != SPX_OK) return r;
-
-    spx_sweep_hit hit = { 0 };
-    hit.axis = -1;
-    box_pair p;
-    box_pair_make(a, velocity_a, b, velocity_b, &p);
-    spx_sat s;
-    if (!box_pair_sat(&p, tmax, &s, false)) {
-        *out = hit;
-        return SPX_OK;
-    }
-    if (!s.separated_at_start) box_pair_sat(&p, tmax, &s, true); /* overlapping at t = 0: the least-overlap axis */
-    double tc;
-    const spx_sat_axis* axis = spx_sat_fill_hit(&s, &hit, &tc);
-    box_box_contact(a, velocity_a, b, velocity_b, axis->index, axis->sign, tc, &hit);
-    *out = hit;
+    spx_sweep_obb_obb_exact(a, velocity_a, b, velocity_b, tmax, out);
     return SPX_OK;
 }
 
@@ -160,7 +184,7 @@ SPX_API spx_result spx_penetration_obb_obb(const spx_obb* a, const spx_obb* b, s
     spx_penetration pen = { 0 };
     pen.axis = -1;
     if (box_pair_sat(&p, 0.0, &s, true) && !s.separated_at_start) {
-        const spx_sat_axis* axis = spx_sat_least_axis(&s);
+        const spx_sat_axis* axis = spx_sat_least_axis(&s, box_pair_axis, &p);
         spx_dvec3 ax[3], bx[3];
         for (int i = 0; i < 3; ++i) {
             ax[i] = spx_d3_from(a->rotation.col[i]);

@@ -38,8 +38,9 @@ static spx_dvec3 box_tri_edge_axis(const box_tri* p, int i, int j)
 }
 
 /* Unnormalised direction of axis `index`, in the box's frame. */
-static spx_dvec3 box_tri_axis_dir(const box_tri* p, int index)
+static spx_dvec3 box_tri_axis_dir(const void* pair, int index)
 {
+    const box_tri* p = pair;
     if (index == 0) return p->t.n;
     if (index < 4) return spx_d3(index == 1, index == 2, index == 3);
     return box_tri_edge_axis(p, (index - 4) / 3, (index - 4) % 3);
@@ -47,7 +48,7 @@ static spx_dvec3 box_tri_axis_dir(const box_tri* p, int index)
 
 static bool box_tri_sat(const box_tri* p, double tmax, spx_sat* s, bool track_depth)
 {
-    spx_sat_init(s, tmax, fmax(fmax(p->h[0], fmax(p->h[1], p->h[2])), p->t.longest), track_depth);
+    spx_sat_init(s, tmax, track_depth);
     if (!p->t.segment && !box_tri_axis(p, s, 0, SPX_AXIS_FACE, p->t.n, spx_d3_len2(p->t.n))) return false;
     for (int i = 0; i < 3; ++i)
         if (!box_tri_axis(p, s, 1 + i, SPX_AXIS_FACE, spx_d3(i == 0, i == 1, i == 2), 1.0)) return false;
@@ -109,7 +110,7 @@ SPX_API spx_result spx_sweep_obb_triangle(const spx_obb* a, spx_vec3 velocity_a,
     if (box_tri_sat(&p, tmax, &s, false)) {
         if (!s.separated_at_start) box_tri_sat(&p, tmax, &s, true); /* overlapping at t = 0: the least-overlap axis */
         double tc;
-        const spx_sat_axis* axis = spx_sat_fill_hit(&s, &hit, &tc);
+        const spx_sat_axis* axis = spx_sat_fill_hit(&s, box_tri_axis_dir, &p, &hit, &tc);
         box_tri_contact(a, velocity_a, &p, axis, tc, &hit);
     }
     *out = hit;
@@ -128,7 +129,7 @@ SPX_API spx_result spx_penetration_obb_triangle(const spx_obb* a, const spx_tria
     spx_penetration pen = { 0 };
     pen.axis = -1;
     if (box_tri_sat(&p, 0.0, &s, true) && !s.separated_at_start) {
-        const spx_sat_axis* axis = spx_sat_least_axis(&s);
+        const spx_sat_axis* axis = spx_sat_least_axis(&s, box_tri_axis_dir, &p);
         spx_dvec3 n = spx_sat_unit(axis, box_tri_axis_dir(&p, axis->index)), w = spx_d3(0, 0, 0);
         for (int i = 0; i < 3; ++i) w = spx_d3_mad(w, p.axes[i], (&n.x)[i]);
         pen.overlapping = true;

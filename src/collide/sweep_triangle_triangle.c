@@ -38,8 +38,9 @@ static bool tri_axis(const tri_pair* p, spx_sat* s, int index, spx_axis_kind kin
 }
 
 /* Unnormalised direction of axis `index`. */
-static spx_dvec3 tri_pair_axis(const tri_pair* p, int index)
+static spx_dvec3 tri_pair_axis(const void* pair, int index)
 {
+    const tri_pair* p = pair;
     if (index == 0) return p->a.n;
     if (index == 1) return p->b.n;
     if (index < 11) return spx_d3_cross(p->a.e[(index - 2) / 3], p->b.e[(index - 2) % 3]);
@@ -59,7 +60,7 @@ static bool nearly_parallel(spx_dvec3 x, spx_dvec3 y)
 static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
 {
     const spx_tri_shape *a = &p->a, *b = &p->b;
-    spx_sat_init(s, tmax, fmax(a->longest, b->longest), track_depth);
+    spx_sat_init(s, tmax, track_depth);
     if (!a->segment && !tri_axis(p, s, 0, SPX_AXIS_FACE, a->n)) return false;
     if (!b->segment && !tri_axis(p, s, 1, SPX_AXIS_FACE, b->n)) return false;
     bool any_cross = false;
@@ -157,7 +158,7 @@ SPX_API spx_result spx_sweep_triangle_triangle(const spx_triangle* a, spx_vec3 v
     if (tri_pair_sat(&p, tmax, &s, false)) {
         if (!s.separated_at_start) tri_pair_sat(&p, tmax, &s, true); /* overlapping at t = 0: the least-overlap axis */
         double tc;
-        const spx_sat_axis* axis = spx_sat_fill_hit(&s, &hit, &tc);
+        const spx_sat_axis* axis = spx_sat_fill_hit(&s, tri_pair_axis, &p, &hit, &tc);
         /* A's corners stay put in this frame; B's move by u * tc. A moves in the world, though. */
         p.origin = spx_d3_mad(p.origin, spx_d3_from(velocity_a), tc);
         tri_pair_contact(&p, axis, tc, &hit);
@@ -179,7 +180,7 @@ SPX_API spx_result spx_penetration_triangle_triangle(const spx_triangle* a, cons
     spx_penetration pen = { 0 };
     pen.axis = -1;
     if (tri_pair_sat(&p, 0.0, &s, true) && !s.separated_at_start) {
-        const spx_sat_axis* axis = spx_sat_least_axis(&s);
+        const spx_sat_axis* axis = spx_sat_least_axis(&s, tri_pair_axis, &p);
         pen.overlapping = true;
         pen.normal = spx_d3_to_float(spx_sat_unit(axis, tri_pair_axis(&p, axis->index)));
         pen.depth = (float)spx_sat_depth(axis);

@@ -1,0 +1,171 @@
+/* Many box pairs swept at once: the 15-axis interval test of sat_axes.h in float, one pair per
+ * SIMD lane, on structure-of-arrays boxes. A lane whose answer float cannot be trusted goes to the
+ * exact double path of sweep_obb_obb.c: an edge pair between 1e-6 and 1e-2 rad of parallel (float
+ * rounding turns the direction of their cross product sin^-1 times worse), or boxes that overlap at
+ * t = 0 (the minimum translation is found there). The contact point of each hit comes from the
+ * same function as the single-pair call. */
+#include <sepax/collide.h>
+#include "math/simd.h"
+#include "overlap_obb_obb.h"
+#include "sweep_obb_obb.h"
+#include "sat_axes.h"
+#include "geometry/validate.h"
+#include <float.h>
+#include <math.h>
+
+typedef spx_vf vf;
+typedef spx_vi vi;
+
+/* Per axis and lane, what choosing the normal needs afterwards: kept in memory rather than as
+ * running maxima, so the axis loop keeps few vectors live (SSE2 has 16 registers). */
+typedef struct lanes_state {
+    vi miss, sep, exact;
+    vf first, last;
+    vf enter[15];  /* entry time, -FLT_MAX where the axis overlaps at t = 0 */
+    vi ahead[15];  /* B lies along +axis from A */
+} lanes_state;
+
+/* One axis, all lanes. Boxes project symmetrically: B's centre lies at d from A's along the axis,
+ * the two half-widths add to r, and B moves at w relative to A. With s = sign(w) the lane enters
+ * at -(r + s d) / |w| and leaves at (r - s d) / |w|; multiplying through by |w| gives one formula
+ * for every lane, with entries <= 0 for lanes already overlapping (or moving apart), no branch. */
+static inline void axis_test(lanes_state* s, int axis, vf d, vf r, vf w)
+{
+    const vf aw = spx_vf_abs(w), dw = d * w, raw = r * aw;
+    /* Speeds under 1e-18 count as standing still (w^2 stays a normal float): such a lane that is
+       apart is a miss, one that overlaps never leaves. */
+    const vi still = aw <= spx_vf_splat(1e-18f);
+    const vf inv = spx_vf_splat(1.0f) / spx_vf_max(w * w, spx_vf_splat(1e-36f));
+    const vf enter = -(raw + dw) * inv;
+    const vf exit = spx_vf_pick(still, spx_vf_splat(FLT_MAX), (raw - dw) * inv);
+    const vi apart = spx_vf_abs(d) > r;
+    /* apart and standing still, or apart and moving away (entry in the past): never touches */
+    s->miss |= apart & (still | (enter < spx_vf_splat(0.0f)));
+    s->sep |= apart;
+    s->last = spx_vf_min(s->last, exit);
+    s->first = spx_vf_max(s->first, enter);
+    s->enter[axis] = spx_vf_pick(apart, enter, spx_vf_splat(-FLT_MAX));
+    s->ahead[axis] = d > r;
+}
+
+static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_soa* b, const spx_vec3* vb,
+                        size_t i, float tmax, spx_sweep_hit* out, vi* bad)
+{
+    vf A[3][3], B[3][3], ha[3], hb[3], d[3], w[3];
+    for (int k = 0; k < 3; ++k) {
+        for (int m = 0; m < 3; ++m) {
+            A[k][m] = spx_vf_load(a->axis[k][m] + i);
+            B[k][m] = spx_vf_load(b->axis[k][m] + i);
+        }
+        ha[k] = spx_vf_load(a->half_extents[k] + i);
+        hb[k] = spx_vf_load(b->half_extents[k] + i);
+        d[k] = spx_vf_load(b->center[k] + i) - spx_vf_load(a->center[k] + i);
+    }
+    for (int l = 0; l < SPX_LANES; ++l) {
+        w[0][l] = vb[i + l].x - va[i + l].x;
+        w[1][l] = vb[i + l].y - va[i + l].y;
+        w[2][l] = vb[i + l].z - va[i + l].z;
+    }
+    vf R[3][3], t[3], u[3];
+    vf sum = w[0] + w[1] + w[2];
+    for (int k = 0; k < 3; ++k) {
+        for (int m = 0; m < 3; ++m) {
+            R[k][m] = A[k][0] * B[m][0] + A[k][1] * B[m][1] + A[k][2] * B[m][2];
+            sum += R[k][m];
+        }
+        t[k] = A[k][0] * d[0] + A[k][1] * d[1] + A[k][2] * d[2];
+        u[k] = A[k][0] * w[0] + A[k][1] * w[1] + A[k][2] * w[2];
+        sum += t[k] + ha[k] + hb[k];
+    }
+    *bad |= spx_vf_not_finite(sum);
+
+    lanes_state s;
+    s.miss = s.sep = s.exact = (vi){ 0 };
+    s.last = spx_vf_splat(tmax);
+    s.first = spx_vf_splat(-FLT_MAX);
+    for (int k = 0; k < 3; ++k) { /* faces of A */
+        vf rb = hb[0] * spx_vf_abs(R[k][0]) + hb[1] * spx_vf_abs(R[k][1]) + hb[2] * spx_vf_abs(R[k][2]);
+        axis_test(&s, k, t[k], rb + ha[k], u[k]);
+    }
+    for (int k = 0; k < 3; ++k) { /* faces of B */
+        vf ra = ha[0] * spx_vf_abs(R[0][k]) + ha[1] * spx_vf_abs(R[1][k]) + ha[2] * spx_vf_abs(R[2][k]);
+        vf c = t[0] * R[0][k] + t[1] * R[1][k] + t[2] * R[2][k];
+        vf wk = u[0] * R[0][k] + u[1] * R[1][k] + u[2] * R[2][k];
+        axis_test(&s, 3 + k, c, ra + hb[k], wk);
+    }
+    /* Unrolled, so that every index is a constant and R stays in registers. */
+#pragma GCC unroll 3
+    for (int k = 0; k < 3; ++k) { /* edge k of A x edge m of B: L[k1] = -R[k2][m], L[k2] = R[k1][m] */
+        const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+#pragma GCC unroll 3
+        for (int m = 0; m < 3; ++m) {
+            const int m1 = (m + 1) % 3, m2 = (m + 2) % 3;
+            const vf l1 = -R[k2][m], l2 = R[k1][m];
+            const vf len2 = l1 * l1 + l2 * l2;
+            const vi usable = len2 > spx_vf_splat(1e-12f);
+            s.exact |= usable & (len2 < spx_vf_splat(1e-4f));
+            const vf ra = ha[k1] * spx_vf_abs(l1) + ha[k2] * spx_vf_abs(l2);
+            const vf rb = hb[m1] * spx_vf_abs(R[k1][m1] * l1 + R[k2][m1] * l2)
+                        + hb[m2] * spx_vf_abs(R[k1][m2] * l1 + R[k2][m2] * l2);
+            const vf dl = t[k1] * l1 + t[k2] * l2, wl = u[k1] * l1 + u[k2] * l2;
+            /* An unusable lane (L = 0) reads d = w = 0 against a positive r: overlapping forever. */
+            axis_test(&s, 6 + 3 * k + m, spx_vf_pick(usable, dl, spx_vf_splat(0.0f)),
+                      spx_vf_pick(usable, ra + rb, spx_vf_splat(1.0f)), spx_vf_pick(usable, wl, spx_vf_splat(0.0f)));
+        }
+    }
+
+    for (int l = 0; l < SPX_LANES; ++l) {
+        spx_sweep_hit* hit = &out[l];
+        spx_obb x, y;
+        if (s.exact[l] || (!s.sep[l] && !s.miss[l])) {
+            spx_obb_soa_get(a, i + l, &x);
+            spx_obb_soa_get(b, i + l, &y);
+            spx_sweep_obb_obb_exact(&x, va[i + l], &y, vb[i + l], tmax, hit);
+            continue;
+        }
+        const float first = s.first[l];
+        if (s.miss[l] || !(first <= s.last[l])) {
+            *hit = (spx_sweep_hit){ 0 };
+            hit->axis = -1;
+            continue;
+        }
+        /* The first axis (in order: faces before edges) that gave the latest entry names the normal;
+           an edge axis pointing the same way as the latest-entering face is that face (sat_axes.h). */
+        int axis = 0, face = -1;
+        float face_enter = -FLT_MAX;
+        while (s.enter[axis][l] != first) ++axis;
+        for (int k = 0; k < 6; ++k)
+            if (s.enter[k][l] > face_enter) { face_enter = s.enter[k][l]; face = k; }
+        spx_obb_soa_get(a, i + l, &x);
+        spx_obb_soa_get(b, i + l, &y);
+        if (axis >= 6 && face_enter > -FLT_MAX && spx_box_box_same_axis(&x, &y, axis, face)) axis = face;
+        const float sign = s.ahead[axis][l] ? 1.0f : -1.0f;
+        *hit = (spx_sweep_hit){ 0 };
+        hit->state = SPX_SWEEP_HIT;
+        hit->time = first;
+        hit->axis = axis;
+        spx_box_box_contact(&x, va[i + l], &y, vb[i + l], axis, sign, first, hit);
+    }
+}
+
+SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3* velocity_a, const spx_obb_soa* b,
+                                           const spx_vec3* velocity_b, size_t count, float tmax, spx_sweep_hit* out)
+{
+    if (!a || !b || !velocity_a || !velocity_b || !out || count > a->capacity || count > b->capacity)
+        return SPX_ERR_INVALID_ARGUMENT;
+    if (!isfinite(tmax)) return SPX_ERR_NOT_FINITE;
+    if (tmax < 0.0f) return SPX_ERR_BAD_TIME;
+    vi bad = { 0 };
+    size_t i = 0;
+    for (; i + SPX_LANES <= count; i += SPX_LANES) sweep_lanes(a, velocity_a, b, velocity_b, i, tmax, out + i, &bad);
+    for (; i < count; ++i) {
+        spx_obb x, y;
+        spx_obb_soa_get(a, i, &x);
+        spx_obb_soa_get(b, i, &y);
+        spx_result r = spx_sweep_obb_obb(&x, velocity_a[i], &y, velocity_b[i], tmax, &out[i]);
+        if (r != SPX_OK) return r;
+    }
+    for (int l = 0; l < SPX_LANES; ++l)
+        if (bad[l]) return SPX_ERR_NOT_FINITE;
+    return SPX_OK;
+}
