@@ -17,15 +17,3 @@ SPX_API spx_result spx_obb_soa_set(spx_obb_soa* soa, size_t index, const spx_obb
     }
     return SPX_OK;
 }
-
-void spx_obb_soa_get(const spx_obb_soa* soa, size_t index, spx_obb* box)
-{
-    float* c = &box->center.x;
-    float* h = &box->half_extents.x;
-    for (int k = 0; k < 3; ++k) {
-        c[k] = soa->center[k][index];
-        h[k] = soa->half_extents[k][index];
-        float* axis = &box->rotation.col[k].x;
-        for (int m = 0; m < 3; ++m) axis[m] = soa->axis[k][m][index];
-    }
-}

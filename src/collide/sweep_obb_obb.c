@@ -98,29 +98,26 @@ static spx_dvec3 box_box_normal(const spx_dvec3 ax[3], const spx_dvec3 bx[3], in
     return spx_d3_scale(n, sign / sqrt(spx_d3_len2(n)));
 }
 
-bool spx_box_box_same_axis(const spx_obb* a, const spx_obb* b, int index_a, int index_b)
-{
-    spx_dvec3 ax[3], bx[3];
-    for (int i = 0; i < 3; ++i) {
-        ax[i] = spx_d3_from(a->rotation.col[i]);
-        bx[i] = spx_d3_from(b->rotation.col[i]);
-    }
-    spx_dvec3 e = box_box_normal(ax, bx, index_a, 1.0), f = box_box_normal(ax, bx, index_b, 1.0);
-    return spx_d3_len2(spx_d3_cross(e, f)) <= SPX_SAME_AXIS_SINE * SPX_SAME_AXIS_SINE;
-}
-
-/* Normal, features and point of contact at time tc for the axis that named the contact. */
 void spx_box_box_contact(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, int index, double sign,
-                         double tc, spx_sweep_hit* out)
+                         int face_index, double face_sign, double tc, spx_sweep_hit* out)
 {
     spx_dvec3 ax[3], bx[3];
     for (int i = 0; i < 3; ++i) {
         ax[i] = spx_d3_from(a->rotation.col[i]);
         bx[i] = spx_d3_from(b->rotation.col[i]);
     }
+    spx_dvec3 n = box_box_normal(ax, bx, index, sign);
+    if (index >= 6 && face_index >= 0) {
+        /* An edge axis pointing the same way as a face axis is that face (sat_axes.h). */
+        spx_dvec3 f = box_box_normal(ax, bx, face_index, face_sign);
+        if (spx_d3_len2(spx_d3_cross(n, f)) <= SPX_SAME_AXIS_SINE * SPX_SAME_AXIS_SINE) {
+            n = f;
+            index = face_index;
+        }
+    }
+    out->axis = index;
     const double ha[3] = { a->half_extents.x, a->half_extents.y, a->half_extents.z };
     const double hb[3] = { b->half_extents.x, b->half_extents.y, b->half_extents.z };
-    spx_dvec3 n = box_box_normal(ax, bx, index, sign);
     /* The axis says which features touch: a face of A or B, or an edge of each. */
     unsigned flat_a = 0, flat_b = 0;
     if (index < 3) flat_a = 7u & ~(1u << index);
@@ -156,7 +153,7 @@ void spx_sweep_obb_obb_exact(const spx_obb* a, spx_vec3 va, const spx_obb* b, sp
         if (!s.separated_at_start) box_pair_sat(&p, tmax, &s, true); /* overlapping at t = 0: the least-overlap axis */
         double tc;
         const spx_sat_axis* axis = spx_sat_fill_hit(&s, box_pair_axis, &p, &hit, &tc);
-        spx_box_box_contact(a, va, b, vb, axis->index, axis->sign, tc, &hit);
+        spx_box_box_contact(a, va, b, vb, axis->index, axis->sign, -1, 1.0, tc, &hit);
     }
     *out = hit;
 }

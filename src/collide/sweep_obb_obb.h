@@ -8,12 +8,10 @@
 void spx_sweep_obb_obb_exact(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, float tmax,
                              spx_sweep_hit* out);
 
-/* Normal, features and point of contact at time tc, for the axis (numbered as in spx_sweep_hit)
- * that named the contact, pointing from A to B when multiplied by sign. */
+/* Normal, features, axis and point of contact at time tc, for the axis (numbered as in
+ * spx_sweep_hit) that named the contact, pointing from A to B when multiplied by sign. When that
+ * is an edge axis pointing the same way as face axis face_index (>= 0), the face is reported. */
 void spx_box_box_contact(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, int index, double sign,
-                         double tc, spx_sweep_hit* out);
-
-/* Do box-box axes index_a and index_b point the same way (within SPX_SAME_AXIS_SINE)? */
-bool spx_box_box_same_axis(const spx_obb* a, const spx_obb* b, int index_a, int index_b);
+                         int face_index, double face_sign, double tc, spx_sweep_hit* out);
 
 #endif

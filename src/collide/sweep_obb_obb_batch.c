@@ -138,13 +138,12 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
             if (s.enter[k][l] > face_enter) { face_enter = s.enter[k][l]; face = k; }
         spx_obb_soa_get(a, i + l, &x);
         spx_obb_soa_get(b, i + l, &y);
-        if (axis >= 6 && face_enter > -FLT_MAX && spx_box_box_same_axis(&x, &y, axis, face)) axis = face;
-        const float sign = s.ahead[axis][l] ? 1.0f : -1.0f;
+        if (face_enter == -FLT_MAX) face = -1;
         *hit = (spx_sweep_hit){ 0 };
         hit->state = SPX_SWEEP_HIT;
         hit->time = first;
-        hit->axis = axis;
-        spx_box_box_contact(&x, va[i + l], &y, vb[i + l], axis, sign, first, hit);
+        spx_box_box_contact(&x, va[i + l], &y, vb[i + l], axis, s.ahead[axis][l] ? 1.0 : -1.0, face,
+                            face >= 0 && s.ahead[face][l] ? 1.0 : -1.0, first, hit);
     }
 }
 
