@@ -7,12 +7,7 @@
 #include "box_features.h"
 #include "sweep_obb_obb.h"
 
-typedef struct box_pair {
-    double r[3][3];     /* r[i][j] = a_i . b_j; column j is B's axis j in A's frame */
-    double t[3];        /* B's centre relative to A's, in A's frame */
-    double u[3];        /* B's velocity relative to A's, in A's frame */
-    double ha[3], hb[3];
-} box_pair;
+typedef spx_box_pair box_pair;
 
 static void box_pair_make(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, box_pair* p)
 {
@@ -90,34 +85,30 @@ static bool box_pair_sat(const box_pair* p, double tmax, spx_sat* s, bool track_
     return spx_sat_touches(s);
 }
 
-/* Unit normal of axis `index` in world space, from A to B. */
-static spx_dvec3 box_box_normal(const spx_dvec3 ax[3], const spx_dvec3 bx[3], int index, double sign)
+/* A direction in A's frame, in world space. */
+static spx_dvec3 to_world(const spx_obb* a, spx_dvec3 v)
 {
-    spx_dvec3 n = index < 3 ? ax[index]
-                : index < 6 ? bx[index - 3] : spx_d3_cross(ax[(index - 6) / 3], bx[(index - 6) % 3]);
-    return spx_d3_scale(n, sign / sqrt(spx_d3_len2(n)));
+    spx_dvec3 w = spx_d3_scale(spx_d3_from(a->rotation.col[0]), v.x);
+    w = spx_d3_mad(w, spx_d3_from(a->rotation.col[1]), v.y);
+    return spx_d3_mad(w, spx_d3_from(a->rotation.col[2]), v.z);
 }
 
-void spx_box_box_contact(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, int index, double sign,
+void spx_box_box_contact(const spx_obb* a, spx_vec3 va, const spx_box_pair* p, int index, double sign,
                          int face_index, double face_sign, double tc, spx_sweep_hit* out)
 {
-    spx_dvec3 ax[3], bx[3];
-    for (int i = 0; i < 3; ++i) {
-        ax[i] = spx_d3_from(a->rotation.col[i]);
-        bx[i] = spx_d3_from(b->rotation.col[i]);
-    }
-    spx_dvec3 n = box_box_normal(ax, bx, index, sign);
+    static const spx_dvec3 unit[3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
+    spx_dvec3 n = box_pair_axis(p, index);
+    n = spx_d3_scale(n, sign / sqrt(spx_d3_len2(n)));
     if (index >= 6 && face_index >= 0) {
         /* An edge axis pointing the same way as a face axis is that face (sat_axes.h). */
-        spx_dvec3 f = box_box_normal(ax, bx, face_index, face_sign);
+        spx_dvec3 f = box_pair_axis(p, face_index);
+        f = spx_d3_scale(f, face_sign / sqrt(spx_d3_len2(f)));
         if (spx_d3_len2(spx_d3_cross(n, f)) <= SPX_SAME_AXIS_SINE * SPX_SAME_AXIS_SINE) {
             n = f;
             index = face_index;
         }
     }
     out->axis = index;
-    const double ha[3] = { a->half_extents.x, a->half_extents.y, a->half_extents.z };
-    const double hb[3] = { b->half_extents.x, b->half_extents.y, b->half_extents.z };
     /* The axis says which features touch: a face of A or B, or an edge of each. */
     unsigned flat_a = 0, flat_b = 0;
     if (index < 3) flat_a = 7u & ~(1u << index);
@@ -126,13 +117,18 @@ void spx_box_box_contact(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_ve
         flat_a = 1u << ((index - 6) / 3);
         flat_b = 1u << ((index - 6) % 3);
     }
-    spx_dvec3 ca = spx_d3_mad(spx_d3_from(a->center), spx_d3_from(va), tc);
-    spx_dvec3 cb = spx_d3_mad(spx_d3_from(b->center), spx_d3_from(vb), tc);
+    /* In A's frame at time tc: A sits at the origin on the unit axes, B at t + u tc on R's columns. */
+    const spx_dvec3 bx[3] = { spx_d3(p->r[0][0], p->r[1][0], p->r[2][0]), spx_d3(p->r[0][1], p->r[1][1], p->r[2][1]),
+                              spx_d3(p->r[0][2], p->r[1][2], p->r[2][2]) };
+    const spx_dvec3 cb = spx_d3(p->t[0] + p->u[0] * tc, p->t[1] + p->u[1] * tc, p->t[2] + p->u[2] * tc);
     spx_feature fa, fb;
-    out->feature_a = spx_box_feature(ca, ax, ha, n, flat_a, &fa);
-    out->feature_b = spx_box_feature(cb, bx, hb, spx_d3_neg(n), flat_b, &fb);
-    out->point = spx_d3_to_float(spx_contact_point(&fa, &fb, n));
-    out->normal = spx_d3_to_float(n);
+    out->feature_a = spx_box_feature(spx_d3(0, 0, 0), unit, p->ha, n, flat_a, &fa);
+    out->feature_b = spx_box_feature(cb, bx, p->hb, spx_d3_neg(n), flat_b, &fb);
+    spx_dvec3 q = spx_contact_point(&fa, &fb, n);
+    spx_dvec3 origin = spx_d3_mad(spx_d3_from(a->center), spx_d3_from(va), tc);
+    out->point = spx_d3_to_float(spx_d3_add(origin, to_world(a, q)));
+    spx_dvec3 nw = to_world(a, n);
+    out->normal = spx_d3_to_float(spx_d3_scale(nw, 1.0 / sqrt(spx_d3_len2(nw))));
 }
 
 static spx_result check_pair(const spx_obb* a, const spx_obb* b)
@@ -153,7 +149,7 @@ void spx_sweep_obb_obb_exact(const spx_obb* a, spx_vec3 va, const spx_obb* b, sp
         if (!s.separated_at_start) box_pair_sat(&p, tmax, &s, true); /* overlapping at t = 0: the least-overlap axis */
         double tc;
         const spx_sat_axis* axis = spx_sat_fill_hit(&s, box_pair_axis, &p, &hit, &tc);
-        spx_box_box_contact(a, va, b, vb, axis->index, axis->sign, -1, 1.0, tc, &hit);
+        spx_box_box_contact(a, va, &p, axis->index, axis->sign, -1, 1.0, tc, &hit);
     }
     *out = hit;
 }
@@ -182,13 +178,9 @@ SPX_API spx_result spx_penetration_obb_obb(const spx_obb* a, const spx_obb* b, s
     pen.axis = -1;
     if (box_pair_sat(&p, 0.0, &s, true) && !s.separated_at_start) {
         const spx_sat_axis* axis = spx_sat_least_axis(&s, box_pair_axis, &p);
-        spx_dvec3 ax[3], bx[3];
-        for (int i = 0; i < 3; ++i) {
-            ax[i] = spx_d3_from(a->rotation.col[i]);
-            bx[i] = spx_d3_from(b->rotation.col[i]);
-        }
+        spx_dvec3 nw = to_world(a, spx_d3_scale(box_pair_axis(&p, axis->index), axis->sign));
         pen.overlapping = true;
-        pen.normal = spx_d3_to_float(box_box_normal(ax, bx, axis->index, axis->sign));
+        pen.normal = spx_d3_to_float(spx_d3_scale(nw, 1.0 / sqrt(spx_d3_len2(nw))));
         pen.depth = (float)spx_sat_depth(axis);
         pen.axis = axis->index;
     }

@@ -136,13 +136,21 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
         while (s.enter[axis][l] != first) ++axis;
         for (int k = 0; k < 6; ++k)
             if (s.enter[k][l] > face_enter) { face_enter = s.enter[k][l]; face = k; }
-        spx_obb_soa_get(a, i + l, &x);
-        spx_obb_soa_get(b, i + l, &y);
         if (face_enter == -FLT_MAX) face = -1;
+        /* The pair as seen from A, from this lane's float values. */
+        spx_box_pair p;
+        for (int k = 0; k < 3; ++k) {
+            for (int m = 0; m < 3; ++m) p.r[k][m] = R[k][m][l];
+            p.t[k] = t[k][l];
+            p.u[k] = u[k][l];
+            p.ha[k] = ha[k][l];
+            p.hb[k] = hb[k][l];
+        }
+        spx_obb_soa_get(a, i + l, &x);
         *hit = (spx_sweep_hit){ 0 };
         hit->state = SPX_SWEEP_HIT;
         hit->time = first;
-        spx_box_box_contact(&x, va[i + l], &y, vb[i + l], axis, s.ahead[axis][l] ? 1.0 : -1.0, face,
+        spx_box_box_contact(&x, va[i + l], &p, axis, s.ahead[axis][l] ? 1.0 : -1.0, face,
                             face >= 0 && s.ahead[face][l] ? 1.0 : -1.0, first, hit);
     }
 }
