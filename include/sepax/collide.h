@@ -15,8 +15,8 @@ extern "C" {
 /// What a swept query found.
 typedef enum spx_sweep_state {
     SPX_SWEEP_MISS = 0,       /* no contact during [0, tmax] */
-    SPX_SWEEP_HIT,            /* first contact at `time` in (0, tmax] (or touching exactly at 0) */
-    SPX_SWEEP_START_OVERLAP   /* already overlapping at t = 0: time 0, minimum-translation normal, depth */
+    SPX_SWEEP_HIT,            /* apart at t = 0, first contact at `time` in (0, tmax] */
+    SPX_SWEEP_START_OVERLAP   /* overlapping or touching at t = 0: time 0, minimum-translation normal, depth (0 if touching) */
 } spx_sweep_state;
 
 /// Which feature of a piece is extreme along the contact normal at the time of contact.
@@ -36,7 +36,8 @@ typedef struct spx_sweep_hit {
     spx_sweep_state state;
     float time;                /* s: first contact, 0 for START_OVERLAP */
     spx_vec3 normal;           /* unit, from A towards B */
-    spx_vec3 point;            /* m, world: where the pieces touch at `time` (START_OVERLAP: inside the overlap) */
+    spx_vec3 point;            /* m, world: where the pieces touch at `time`; START_OVERLAP: over the overlap,
+                                  midway along the normal between the two pieces' deepest features */
     float depth;               /* m: START_OVERLAP, overlap along normal; otherwise 0 */
     int axis;                  /* separating axis that gave the normal (see above) */
     spx_feature_kind feature_a;
