@@ -98,16 +98,17 @@ void spx_box_box_contact(const spx_obb* a, spx_vec3 va, const spx_box_pair* p, i
 {
     static const spx_dvec3 unit[3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
     spx_dvec3 n = box_pair_axis(p, index);
-    n = spx_d3_scale(n, sign / sqrt(spx_d3_len2(n)));
     if (index >= 6 && face_index >= 0) {
         /* An edge axis pointing the same way as a face axis is that face (sat_axes.h). */
         spx_dvec3 f = box_pair_axis(p, face_index);
-        f = spx_d3_scale(f, face_sign / sqrt(spx_d3_len2(f)));
-        if (spx_d3_len2(spx_d3_cross(n, f)) <= SPX_SAME_AXIS_SINE * SPX_SAME_AXIS_SINE) {
+        if (spx_d3_len2(spx_d3_cross(n, f))
+            <= SPX_SAME_AXIS_SINE * SPX_SAME_AXIS_SINE * spx_d3_len2(n) * spx_d3_len2(f)) {
             n = f;
             index = face_index;
+            sign = face_sign;
         }
     }
+    n = spx_d3_scale(n, sign / sqrt(spx_d3_len2(n)));
     out->axis = index;
     /* The axis says which features touch: a face of A or B, or an edge of each. */
     unsigned flat_a = 0, flat_b = 0;

@@ -108,9 +108,10 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
             const vf rb = hb[m1] * spx_vf_abs(R[k1][m1] * l1 + R[k2][m1] * l2)
                         + hb[m2] * spx_vf_abs(R[k1][m2] * l1 + R[k2][m2] * l2);
             const vf dl = t[k1] * l1 + t[k2] * l2, wl = u[k1] * l1 + u[k2] * l2;
-            /* An unusable lane (L = 0) reads d = w = 0 against a positive r: overlapping forever. */
-            axis_test(&s, 6 + 3 * k + m, spx_vf_pick(usable, dl, spx_vf_splat(0.0f)),
-                      spx_vf_pick(usable, ra + rb, spx_vf_splat(1.0f)), spx_vf_pick(usable, wl, spx_vf_splat(0.0f)));
+            /* An unusable lane (L is rounding noise) gets a radius of 1e30: overlapping throughout,
+               never the latest entry, never leaving. */
+            const vf huge = (vf)(~usable & (vi)spx_vf_splat(1e30f));
+            axis_test(&s, 6 + 3 * k + m, dl, ra + rb + huge, wl);
         }
     }
 
