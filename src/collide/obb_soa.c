@@ -1,6 +1,6 @@
 /* Boxes as structure of arrays, for the batched queries. */
 #include <sepax/collide.h>
-#include "overlap_obb_obb.h"
+#include "obb_soa.h"
 
 SPX_API spx_result spx_obb_soa_set(spx_obb_soa* soa, size_t index, const spx_obb* box)
 {

@@ -43,17 +43,4 @@ static inline bool spx_overlap_obb_obb_unchecked(const spx_obb* a, const spx_obb
     return true;
 }
 
-/* Copies box `index` out of a structure of arrays (no validation). */
-static inline void spx_obb_soa_get(const spx_obb_soa* soa, size_t index, spx_obb* box)
-{
-    float* c = &box->center.x;
-    float* h = &box->half_extents.x;
-    for (int k = 0; k < 3; ++k) {
-        c[k] = soa->center[k][index];
-        h[k] = soa->half_extents[k][index];
-        float* axis = &box->rotation.col[k].x;
-        for (int m = 0; m < 3; ++m) axis[m] = soa->axis[k][m][index];
-    }
-}
-
 #endif

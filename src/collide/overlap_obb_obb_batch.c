@@ -4,33 +4,19 @@
  * SSE2 baseline and 8 lanes when the library is built with -DSEPAX_AVX2=ON. */
 #include <sepax/collide.h>
 #include "overlap_obb_obb.h"
-#include "math/simd.h"
+#include "obb_soa.h"
 
 /* Writes 1 or 0 for SPX_LANES pairs starting at i; returns a lane mask of non-finite values seen. */
 static inline spx_vi test_lanes(const spx_obb_soa* a, const spx_obb_soa* b, size_t i, uint8_t* out)
 {
-    spx_vf A[3][3], B[3][3], ha[3], hb[3], d[3];
-    for (int k = 0; k < 3; ++k) {
-        for (int m = 0; m < 3; ++m) {
-            A[k][m] = spx_vf_load(a->axis[k][m] + i);
-            B[k][m] = spx_vf_load(b->axis[k][m] + i);
-        }
-        ha[k] = spx_vf_load(a->half_extents[k] + i);
-        hb[k] = spx_vf_load(b->half_extents[k] + i);
-        d[k] = spx_vf_load(b->center[k] + i) - spx_vf_load(a->center[k] + i);
-    }
-    spx_vf R[3][3], AR[3][3], t[3];
+    spx_box_lanes p;
+    spx_box_lanes_load(a, b, i, &p);
+    spx_vf(*R)[3] = p.r;
+    const spx_vf *t = p.t, *ha = p.ha, *hb = p.hb;
+    spx_vf AR[3][3];
     const spx_vf eps = spx_vf_splat(SPX_OVERLAP_R_EPSILON);
-    spx_vf sum = ha[0] + ha[1] + ha[2] + hb[0] + hb[1] + hb[2];
-    for (int k = 0; k < 3; ++k) {
-        for (int m = 0; m < 3; ++m) {
-            R[k][m] = A[k][0] * B[m][0] + A[k][1] * B[m][1] + A[k][2] * B[m][2];
-            AR[k][m] = spx_vf_abs(R[k][m]) + eps;
-            sum += R[k][m];
-        }
-        t[k] = A[k][0] * d[0] + A[k][1] * d[1] + A[k][2] * d[2];
-        sum += t[k];
-    }
+    for (int k = 0; k < 3; ++k)
+        for (int m = 0; m < 3; ++m) AR[k][m] = spx_vf_abs(R[k][m]) + eps;
     spx_vi apart = (spx_vi)spx_vf_splat(0.0f);
     for (int k = 0; k < 3; ++k) {
         apart |= spx_vf_abs(t[k]) > ha[k] + hb[0] * AR[k][0] + hb[1] * AR[k][1] + hb[2] * AR[k][2];
@@ -48,7 +34,7 @@ static inline spx_vi test_lanes(const spx_obb_soa* a, const spx_obb_soa* b, size
     }
     for (int l = 0; l < SPX_LANES; ++l) out[l] = apart[l] == 0;
     /* NaN or infinity anywhere reaches this sum; x * 0 is 0 only for finite x. */
-    return spx_vf_not_finite(sum);
+    return spx_vf_not_finite(p.sum);
 }
 
 SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb_soa* b, size_t count,

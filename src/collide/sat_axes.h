@@ -206,6 +206,26 @@ static inline const spx_sat_axis* spx_sat_fill_hit(const spx_sat* s, spx_axis_di
     return axis;
 }
 
+/* The static answer after a test at t = 0 with depth tracking: overlapping, the least-overlap axis
+ * and its depth. `frame` (three unit axes) takes the axis direction from the pair's frame to the
+ * world; NULL when the pair already works in world directions. */
+static inline void spx_sat_fill_penetration(const spx_sat* s, bool touches, spx_axis_dir_fn* dir, const void* pair,
+                                            const spx_dvec3* frame, spx_penetration* out)
+{
+    spx_penetration pen = { 0 };
+    pen.axis = -1;
+    if (touches && !s->separated_at_start) {
+        const spx_sat_axis* axis = spx_sat_least_axis(s, dir, pair);
+        spx_dvec3 n = dir(pair, axis->index);
+        if (frame) n = spx_d3_mad(spx_d3_mad(spx_d3_scale(frame[0], n.x), frame[1], n.y), frame[2], n.z);
+        pen.overlapping = true;
+        pen.normal = spx_d3_to_float(spx_d3_scale(n, axis->sign / sqrt(spx_d3_len2(n))));
+        pen.depth = (float)spx_sat_depth(axis);
+        pen.axis = axis->index;
+    }
+    *out = pen;
+}
+
 /* Cross products of edges closer to parallel than this (sine of the angle) are skipped: the face
  * axes then decide, with an error below 1e-6 of the pieces' size (docs/tolerances.md). */
 #define SPX_PARALLEL_SINE 1e-6

@@ -175,16 +175,9 @@ SPX_API spx_result spx_penetration_obb_obb(const spx_obb* a, const spx_obb* b, s
     spx_vec3 zero = { 0, 0, 0 };
     box_pair_make(a, zero, b, zero, &p);
     spx_sat s;
-    spx_penetration pen = { 0 };
-    pen.axis = -1;
-    if (box_pair_sat(&p, 0.0, &s, true) && !s.separated_at_start) {
-        const spx_sat_axis* axis = spx_sat_least_axis(&s, box_pair_axis, &p);
-        spx_dvec3 nw = to_world(a, spx_d3_scale(box_pair_axis(&p, axis->index), axis->sign));
-        pen.overlapping = true;
-        pen.normal = spx_d3_to_float(spx_d3_scale(nw, 1.0 / sqrt(spx_d3_len2(nw))));
-        pen.depth = (float)spx_sat_depth(axis);
-        pen.axis = axis->index;
-    }
-    *out = pen;
+    bool touches = box_pair_sat(&p, 0.0, &s, true);
+    const spx_dvec3 frame[3] = { spx_d3_from(a->rotation.col[0]), spx_d3_from(a->rotation.col[1]),
+                                 spx_d3_from(a->rotation.col[2]) };
+    spx_sat_fill_penetration(&s, touches, box_pair_axis, &p, frame, out);
     return SPX_OK;
 }

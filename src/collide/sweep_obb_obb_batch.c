@@ -6,7 +6,7 @@
  * same function as the single-pair call. */
 #include <sepax/collide.h>
 #include "math/simd.h"
-#include "overlap_obb_obb.h"
+#include "obb_soa.h"
 #include "sweep_obb_obb.h"
 #include "sat_axes.h"
 #include "geometry/validate.h"
@@ -51,31 +51,20 @@ static inline void axis_test(lanes_state* s, int axis, vf d, vf r, vf w)
 static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_soa* b, const spx_vec3* vb,
                         size_t i, float tmax, spx_sweep_hit* out, vi* bad)
 {
-    vf A[3][3], B[3][3], ha[3], hb[3], d[3], w[3];
-    for (int k = 0; k < 3; ++k) {
-        for (int m = 0; m < 3; ++m) {
-            A[k][m] = spx_vf_load(a->axis[k][m] + i);
-            B[k][m] = spx_vf_load(b->axis[k][m] + i);
-        }
-        ha[k] = spx_vf_load(a->half_extents[k] + i);
-        hb[k] = spx_vf_load(b->half_extents[k] + i);
-        d[k] = spx_vf_load(b->center[k] + i) - spx_vf_load(a->center[k] + i);
-    }
+    spx_box_lanes p;
+    spx_box_lanes_load(a, b, i, &p);
+    vf(*R)[3] = p.r;
+    const vf *t = p.t, *ha = p.ha, *hb = p.hb;
+    vf w[3], u[3];
     for (int l = 0; l < SPX_LANES; ++l) {
         w[0][l] = vb[i + l].x - va[i + l].x;
         w[1][l] = vb[i + l].y - va[i + l].y;
         w[2][l] = vb[i + l].z - va[i + l].z;
     }
-    vf R[3][3], t[3], u[3];
-    vf sum = w[0] + w[1] + w[2];
+    vf sum = p.sum;
     for (int k = 0; k < 3; ++k) {
-        for (int m = 0; m < 3; ++m) {
-            R[k][m] = A[k][0] * B[m][0] + A[k][1] * B[m][1] + A[k][2] * B[m][2];
-            sum += R[k][m];
-        }
-        t[k] = A[k][0] * d[0] + A[k][1] * d[1] + A[k][2] * d[2];
-        u[k] = A[k][0] * w[0] + A[k][1] * w[1] + A[k][2] * w[2];
-        sum += t[k] + ha[k] + hb[k];
+        u[k] = p.a[k][0] * w[0] + p.a[k][1] * w[1] + p.a[k][2] * w[2];
+        sum += u[k];
     }
     *bad |= spx_vf_not_finite(sum);
 
@@ -139,19 +128,19 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
             if (s.enter[k][l] > face_enter) { face_enter = s.enter[k][l]; face = k; }
         if (face_enter == -FLT_MAX) face = -1;
         /* The pair as seen from A, from this lane's float values. */
-        spx_box_pair p;
+        spx_box_pair pair;
         for (int k = 0; k < 3; ++k) {
-            for (int m = 0; m < 3; ++m) p.r[k][m] = R[k][m][l];
-            p.t[k] = t[k][l];
-            p.u[k] = u[k][l];
-            p.ha[k] = ha[k][l];
-            p.hb[k] = hb[k][l];
+            for (int m = 0; m < 3; ++m) pair.r[k][m] = R[k][m][l];
+            pair.t[k] = t[k][l];
+            pair.u[k] = u[k][l];
+            pair.ha[k] = ha[k][l];
+            pair.hb[k] = hb[k][l];
         }
         spx_obb_soa_get(a, i + l, &x);
         *hit = (spx_sweep_hit){ 0 };
         hit->state = SPX_SWEEP_HIT;
         hit->time = first;
-        spx_box_box_contact(&x, va[i + l], &p, axis, s.ahead[axis][l] ? 1.0 : -1.0, face,
+        spx_box_box_contact(&x, va[i + l], &pair, axis, s.ahead[axis][l] ? 1.0 : -1.0, face,
                             face >= 0 && s.ahead[face][l] ? 1.0 : -1.0, first, hit);
     }
 }

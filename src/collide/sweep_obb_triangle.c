@@ -126,18 +126,8 @@ SPX_API spx_result spx_penetration_obb_triangle(const spx_obb* a, const spx_tria
     box_tri p;
     box_tri_make(a, zero, b, zero, &p);
     spx_sat s;
-    spx_penetration pen = { 0 };
-    pen.axis = -1;
-    if (box_tri_sat(&p, 0.0, &s, true) && !s.separated_at_start) {
-        const spx_sat_axis* axis = spx_sat_least_axis(&s, box_tri_axis_dir, &p);
-        spx_dvec3 n = spx_sat_unit(axis, box_tri_axis_dir(&p, axis->index)), w = spx_d3(0, 0, 0);
-        for (int i = 0; i < 3; ++i) w = spx_d3_mad(w, p.axes[i], (&n.x)[i]);
-        pen.overlapping = true;
-        pen.normal = spx_d3_to_float(spx_d3_scale(w, 1.0 / sqrt(spx_d3_len2(w))));
-        pen.depth = (float)spx_sat_depth(axis);
-        pen.axis = axis->index;
-    }
-    *out = pen;
+    bool touches = box_tri_sat(&p, 0.0, &s, true);
+    spx_sat_fill_penetration(&s, touches, box_tri_axis_dir, &p, p.axes, out);
     return SPX_OK;
 }
 

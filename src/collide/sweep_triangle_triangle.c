@@ -177,16 +177,8 @@ SPX_API spx_result spx_penetration_triangle_triangle(const spx_triangle* a, cons
     tri_pair p;
     tri_pair_make(a, zero, b, zero, &p);
     spx_sat s;
-    spx_penetration pen = { 0 };
-    pen.axis = -1;
-    if (tri_pair_sat(&p, 0.0, &s, true) && !s.separated_at_start) {
-        const spx_sat_axis* axis = spx_sat_least_axis(&s, tri_pair_axis, &p);
-        pen.overlapping = true;
-        pen.normal = spx_d3_to_float(spx_sat_unit(axis, tri_pair_axis(&p, axis->index)));
-        pen.depth = (float)spx_sat_depth(axis);
-        pen.axis = axis->index;
-    }
-    *out = pen;
+    bool touches = tri_pair_sat(&p, 0.0, &s, true);
+    spx_sat_fill_penetration(&s, touches, tri_pair_axis, &p, NULL, out);
     return SPX_OK;
 }
 
