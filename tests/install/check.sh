@@ -39,9 +39,9 @@ cmake --build "$tmp/cmake-consumer" -j2
 echo "== install check: pkg-config consumer"
 pc=$(find "$prefix" -name sepax.pc -path '*/pkgconfig/*' | head -n 1)
 [ -n "$pc" ] || { echo "install check: no sepax.pc under $prefix" >&2; exit 1; }
-# sepax.pc names the prefix given at configure time; --define-prefix makes pkg-config derive it
-# from where the file now lies, as for any relocated install.
-pkgconf() { PKG_CONFIG_PATH="$(dirname "$pc")" pkg-config --define-prefix "$@" sepax; }
+# sepax.pc works out its prefix from where it lies (${pcfiledir}), so this install, made under a
+# prefix other than the one configured, must still give paths inside it.
+pkgconf() { PKG_CONFIG_PATH="$(dirname "$pc")" pkg-config "$@" sepax; }
 flags=$(pkgconf --cflags --libs)
 libdir=$(pkgconf --variable=libdir)
 case "$libdir" in
