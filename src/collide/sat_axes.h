@@ -9,8 +9,10 @@
  *
  * Nothing is divided while axes are tested: a gap that the motion cannot close within the interval
  * is a miss found by multiplying, so a tiny |w| never overflows anything.
+ *
  * Slots keep an axis number and a sign, not the direction: each pair kind rebuilds the direction of
- * the one axis that wins. Everything is double: inputs are floats, so products are exact and cancellation stays honest. */
+ * the one axis that wins. Everything is double: inputs are floats, so products are exact and
+ * cancellation stays honest (docs/tolerances.md). */
 #ifndef SPX_SAT_AXES_H
 #define SPX_SAT_AXES_H
 
@@ -28,8 +30,8 @@ typedef struct spx_sat_axis {
     spx_axis_kind kind;
     double sign;        /* +1 or -1: the axis direction times sign points from A to B */
     double len2;        /* |axis|^2 */
-    double num, den;    /* entry: time = num / den, den = closing speed along dir (> 0);
-                           least: depth = num / |dir|, so den is unused */
+    double num, den;    /* entry: time = num / den, den = closing speed along the axis (> 0);
+                           least: depth = num / |axis|, so den is unused */
 } spx_sat_axis;
 
 typedef struct spx_sat {
