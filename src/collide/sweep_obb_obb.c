@@ -85,12 +85,16 @@ static bool box_pair_sat(const box_pair* p, double tmax, spx_sat* s, bool track_
     return spx_sat_touches(s);
 }
 
-/* A direction in A's frame, in world space. */
-static spx_dvec3 to_world(const spx_obb* a, spx_dvec3 v)
+/* A's axes in double: the way from A's frame to the world. */
+static void frame_of(const spx_obb* a, spx_dvec3 frame[3])
 {
-    spx_dvec3 w = spx_d3_scale(spx_d3_from(a->rotation.col[0]), v.x);
-    w = spx_d3_mad(w, spx_d3_from(a->rotation.col[1]), v.y);
-    return spx_d3_mad(w, spx_d3_from(a->rotation.col[2]), v.z);
+    for (int i = 0; i < 3; ++i) frame[i] = spx_d3_from(a->rotation.col[i]);
+}
+
+/* A vector in A's frame, in world space. */
+static spx_dvec3 to_world(const spx_dvec3 frame[3], spx_dvec3 v)
+{
+    return spx_d3_mad(spx_d3_mad(spx_d3_scale(frame[0], v.x), frame[1], v.y), frame[2], v.z);
 }
 
 void spx_box_box_contact(const spx_obb* a, spx_vec3 va, const spx_box_pair* p, int index, double sign,
@@ -123,12 +127,32 @@ void spx_box_box_contact(const spx_obb* a, spx_vec3 va, const spx_box_pair* p, i
                               spx_d3(p->r[0][2], p->r[1][2], p->r[2][2]) };
     const spx_dvec3 cb = spx_d3(p->t[0] + p->u[0] * tc, p->t[1] + p->u[1] * tc, p->t[2] + p->u[2] * tc);
     spx_feature fa, fb;
+    spx_dvec3 q;
+    if (index < 6) {
+        /* A face axis: the other box touches with a corner, an edge or a face. A lone corner is the
+           point (moved halfway to the face's plane), and the face itself need not be built. */
+        const bool face_of_a = index < 3;
+        spx_feature* other = face_of_a ? &fb : &fa;
+        spx_feature_kind kind = face_of_a ? spx_box_feature(cb, bx, p->hb, spx_d3_neg(n), 0, other)
+                                          : spx_box_feature(spx_d3(0, 0, 0), unit, p->ha, n, 0, other);
+        if (kind == SPX_FEATURE_VERTEX) {
+            double plane = face_of_a ? p->ha[index]
+                                     : spx_d3_dot(n, cb) - p->hb[index - 3] * fabs(spx_d3_dot(n, bx[index - 3]));
+            q = spx_d3_mad(other->p[0], n, 0.5 * (plane - spx_d3_dot(n, other->p[0])));
+            out->feature_a = face_of_a ? SPX_FEATURE_FACE : SPX_FEATURE_VERTEX;
+            out->feature_b = face_of_a ? SPX_FEATURE_VERTEX : SPX_FEATURE_FACE;
+            goto to_world_space;
+        }
+    }
     out->feature_a = spx_box_feature(spx_d3(0, 0, 0), unit, p->ha, n, flat_a, &fa);
     out->feature_b = spx_box_feature(cb, bx, p->hb, spx_d3_neg(n), flat_b, &fb);
-    spx_dvec3 q = spx_contact_point(&fa, &fb, n);
+    q = spx_contact_point(&fa, &fb, n);
+to_world_space:;
+    spx_dvec3 frame[3];
+    frame_of(a, frame);
     spx_dvec3 origin = spx_d3_mad(spx_d3_from(a->center), spx_d3_from(va), tc);
-    out->point = spx_d3_to_float(spx_d3_add(origin, to_world(a, q)));
-    spx_dvec3 nw = to_world(a, n);
+    out->point = spx_d3_to_float(spx_d3_add(origin, to_world(frame, q)));
+    spx_dvec3 nw = to_world(frame, n);
     out->normal = spx_d3_to_float(spx_d3_scale(nw, 1.0 / sqrt(spx_d3_len2(nw))));
 }
 
@@ -176,8 +200,8 @@ SPX_API spx_result spx_penetration_obb_obb(const spx_obb* a, const spx_obb* b, s
     box_pair_make(a, zero, b, zero, &p);
     spx_sat s;
     bool touches = box_pair_sat(&p, 0.0, &s, true);
-    const spx_dvec3 frame[3] = { spx_d3_from(a->rotation.col[0]), spx_d3_from(a->rotation.col[1]),
-                                 spx_d3_from(a->rotation.col[2]) };
+    spx_dvec3 frame[3];
+    frame_of(a, frame);
     spx_sat_fill_penetration(&s, touches, box_pair_axis, &p, frame, out);
     return SPX_OK;
 }
