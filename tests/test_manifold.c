@@ -279,6 +279,55 @@ static int nearly_parallel_edges_do_not_make_noise(void)
     return 0;
 }
 
+static int separated_pairs_leave_early_only_beyond_the_margin(void)
+{   /* Separated along a face axis: the cube 0.3 above the floor. As (cube, floor) the floor's y
+       axis (B's face) separates, as (floor, cube) A's; both leave with nothing for margin 0.2,
+       and margin 0.35 keeps the 4 bottom corners at depth -0.3, midway at y = 0.15. */
+    spx_obb b = floor_box(2, 2);
+    spx_obb cube = box(spx_v3(0, 0.8f, 0), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_manifold m;
+    ENSURE_CODE(spx_manifold_obb_obb(&cube, &b, 0.2f, &m), SPX_OK);
+    ENSURE(m.point_count == 0);
+    ENSURE_CODE(spx_manifold_obb_obb(&b, &cube, 0.2f, &m), SPX_OK);
+    ENSURE(m.point_count == 0);
+    ENSURE_CODE(spx_manifold_obb_obb(&cube, &b, 0.35f, &m), SPX_OK);
+    ENSURE(m.point_count == 4);
+    for (int sx = -1; sx <= 1; sx += 2)
+        for (int sz = -1; sz <= 1; sz += 2) ENSURE(has_point(&m, 0.5f * sx, 0.15f, 0.5f * sz, -0.3f));
+
+    /* Separated along an edge axis only: the crossed bars of crossed_edges_touch_at_one_point
+       moved 0.05 apart along y. A's lowest edge is at y = 0.04, B's highest at 0.01: 0.03 along
+       x cross z. Every face axis still overlaps (A's y-z diagonals: 0.707 * 1.444 = 1.021 against
+       0.5 + 1.914; B's likewise), so only the edge axes can tell the pair apart. */
+    float h = sqrtf(0.5f), r = 0.5f * sqrtf(2.0f);
+    spx_obb a = box(spx_v3(0, r + 0.04f, 0), spx_v3(2, 0.5f, 0.5f), rot(0, h, h));
+    spx_obb c = box(spx_v3(0, -r + 0.01f, 0), spx_v3(0.5f, 0.5f, 2), rot(2, h, h));
+    ENSURE_CODE(spx_manifold_obb_obb(&a, &c, 0.02f, &m), SPX_OK);
+    ENSURE(m.point_count == 0);
+    ENSURE_CODE(spx_manifold_obb_obb(&c, &a, 0.02f, &m), SPX_OK);
+    ENSURE(m.point_count == 0);
+    ENSURE_CODE(spx_manifold_obb_obb(&a, &c, 0.05f, &m), SPX_OK);
+    ENSURE(m.point_count == 1);
+    ENSURE(m.points[0].id & (1u << 16));
+    ENSURE_NEAR(m.normal.y, -1, 1e-6);
+    ENSURE(has_point(&m, 0, 0.025f, 0, -0.03f));
+    spx_manifold w;
+    ENSURE_CODE(spx_manifold_obb_obb(&c, &a, 0.05f, &w), SPX_OK);
+    if (same_set_flipped(&m, &w)) return 1;
+
+    /* A bad box far from the other still gets its code: validation comes before any exit. */
+    spx_obb bad = cube;
+    bad.center.y = 50.0f;
+    bad.rotation.col[0].y = 1e-3f;
+    ENSURE_CODE(spx_manifold_obb_obb(&bad, &b, 0.0f, &m), SPX_ERR_NOT_ORTHONORMAL);
+    ENSURE_CODE(spx_manifold_obb_obb(&b, &bad, 0.0f, &m), SPX_ERR_NOT_ORTHONORMAL);
+    bad = cube;
+    bad.center.y = 50.0f;
+    bad.rotation.col[2].z = -1.0f;
+    ENSURE_CODE(spx_manifold_obb_obb(&b, &bad, 0.0f, &m), SPX_ERR_NOT_RIGHT_HANDED);
+    return 0;
+}
+
 static int bad_input_gets_its_code(void)
 {
     spx_obb a = box(spx_v3(0, 0.49f, 0), spx_v3(0.5f, 0.5f, 0.5f), identity);
@@ -328,6 +377,7 @@ int main(void)
     RUN_TEST(margin_decides_speculative_points, failures);
     RUN_TEST(swapped_arguments_flip_the_normal, failures);
     RUN_TEST(nearly_parallel_edges_do_not_make_noise, failures);
+    RUN_TEST(separated_pairs_leave_early_only_beyond_the_margin, failures);
     RUN_TEST(bad_input_gets_its_code, failures);
     return failures != 0;
 }
