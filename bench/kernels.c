@@ -134,6 +134,7 @@ static const bench_kernel kernels[] = {
     { "overlap_obb_obb", "sepax-batch", BENCH_OBB_OBB, false, "overlap_obb_obb", overlap_obb_obb_batch },
     { "penetration_obb_obb", "sepax", BENCH_OBB_OBB, false, "overlap_obb_obb", penetration_obb_obb },
     { "manifold_obb_obb", "sepax", BENCH_OBB_OBB, false, "overlap_obb_obb", manifold_obb_obb },
+    { "manifold_obb_obb_resting", "sepax", BENCH_OBB_OBB_RESTING, false, NULL, manifold_obb_obb },
     { "overlap_obb_tri", "sepax", BENCH_OBB_TRI, false, NULL, overlap_obb_tri },
     { "penetration_obb_tri", "sepax", BENCH_OBB_TRI, false, "overlap_obb_tri", penetration_obb_tri },
     { "overlap_tri_tri", "sepax", BENCH_TRI_TRI, false, NULL, overlap_tri_tri },

@@ -131,6 +131,19 @@ static double round_float(double x)
     return (double)(float)x;
 }
 
+/* Box axes from a unit quaternion (x, y, z, w), rounded to the floats the set will hold. */
+static void set_axes(piece* p, double qx, double qy, double qz, double qw)
+{
+    double m[3][3] = { /* row i, column j; column j is axis j */
+        { 1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qz * qw), 2 * (qx * qz + qy * qw) },
+        { 2 * (qx * qy + qz * qw), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qx * qw) },
+        { 2 * (qx * qz - qy * qw), 2 * (qy * qz + qx * qw), 1 - 2 * (qx * qx + qy * qy) },
+    };
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            p->axis[j][i] = round_float(m[i][j]);
+}
+
 /* A box with per-axis half extents in [0.1, 1] of its size (aspect up to 10:1) and a uniformly
    random rotation: Marsaglia's (1972) uniform unit quaternion, from two points of the unit disc. */
 static void make_box(rng* r, piece* p)
@@ -148,19 +161,64 @@ static void make_box(rng* r, piece* p)
         s2 = x2 * x2 + y2 * y2;
     } while (s2 >= 1.0 || s2 < 1e-12);
     double k = sqrt((1.0 - s1) / s2);
-    double qx = x1, qy = y1, qz = x2 * k, qw = y2 * k;
-    double m[3][3] = { /* row i, column j; column j is axis j */
-        { 1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qz * qw), 2 * (qx * qz + qy * qw) },
-        { 2 * (qx * qy + qz * qw), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qx * qw) },
-        { 2 * (qx * qz - qy * qw), 2 * (qy * qz + qx * qw), 1 - 2 * (qx * qx + qy * qy) },
-    };
     p->box = true;
     for (int i = 0; i < 3; ++i) {
         p->center[i] = 0.0;
         p->half[i] = round_float(size * rng_range(r, 0.1, 1.0));
-        for (int j = 0; j < 3; ++j)
-            p->axis[j][i] = round_float(m[i][j]);
     }
+    set_axes(p, x1, y1, x2 * k, y2 * k);
+}
+
+/* A point of the unit circle, uniform in angle: a point of the disc pushed out. */
+static void rng_circle(rng* r, double* c, double* s)
+{
+    double x, y, n;
+    do {
+        x = rng_range(r, -1.0, 1.0);
+        y = rng_range(r, -1.0, 1.0);
+        n = x * x + y * y;
+    } while (n > 1.0 || n < 1e-4);
+    n = sqrt(n);
+    *c = x / n;
+    *s = y / n;
+}
+
+/* A box lying flat (y its short axis: half extents x, z in [0.5, 1] of size, y in [0.15, 0.6])
+   turned by a uniform yaw about the world y axis, then tilted about a random horizontal axis by
+   up to 2 asin(max_half_sin): the pose of a box settled on a floor or on another box. */
+static void make_resting_box(rng* r, piece* p, double size, double max_half_sin)
+{
+    p->box = true;
+    for (int i = 0; i < 3; ++i)
+        p->center[i] = 0.0;
+    p->half[0] = round_float(size * rng_range(r, 0.5, 1.0));
+    p->half[1] = round_float(size * rng_range(r, 0.15, 0.6));
+    p->half[2] = round_float(size * rng_range(r, 0.5, 1.0));
+    double yc, ys, tx, tz;
+    rng_circle(r, &yc, &ys);            /* yaw quaternion (0, ys, 0, yc): half-angle uniform */
+    rng_circle(r, &tx, &tz);            /* tilt axis (tx, 0, tz) */
+    double st = rng_range(r, 0.0, max_half_sin), ct = sqrt(1.0 - st * st);
+    /* tilt * yaw, with tilt = (st tx, 0, st tz, ct) */
+    double ax = st * tx, az = st * tz;
+    set_axes(p, ax * yc - az * ys, ct * ys, az * yc + ax * ys, ct * yc);
+}
+
+/* Resting pair: A settled (tilt up to 0.06 degree), B on A's top face with its own yaw and a tilt
+   up to 0.06 degree too, as a solver leaves a stack, or up to 10 degrees for one pair in four (a
+   box resting on an edge or a corner). A settled tilt must stay below the penetration: 0.1 degree
+   over a 2 m face is 3.5 mm. Sizes within a factor 1.5 of each other. Writes the direction u from
+   A's centre along which B is placed: A's up axis leaned sideways by up to 0.3, so B overhangs
+   now and then. */
+static void make_resting_pair(rng* r, piece* a, piece* b, double u[3])
+{
+    double size = piece_size(r);
+    make_resting_box(r, a, size, 0.0005);
+    make_resting_box(r, b, size * rng_range(r, 0.67, 1.5), rng_next(r) % 4u == 0 ? 0.09 : 0.0005);
+    double lean[3];
+    rng_ball(r, lean);
+    for (int c = 0; c < 3; ++c)
+        u[c] = a->axis[1][c] + 0.3 * (lean[0] * a->axis[0][c] + lean[2] * a->axis[2][c]);
+    normalize(u);
 }
 
 /* A triangle of corners drawn in a ball of the piece size, kept when its area is at least 1% of
@@ -384,7 +442,10 @@ bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t
     rng r;
     rng_seed(&r, out->seed);
 
-    bool a_box = kind != BENCH_TRI_TRI, b_box = kind == BENCH_OBB_OBB;
+    bool resting = kind == BENCH_OBB_OBB_RESTING;
+    bool a_box = kind != BENCH_TRI_TRI, b_box = kind == BENCH_OBB_OBB || resting;
+    if (resting && swept)
+        return false;
     out->box_a = alloc_array(count, sizeof(spx_obb), a_box);
     out->tri_a = alloc_array(count, sizeof(spx_triangle), !a_box);
     out->box_b = alloc_array(count, sizeof(spx_obb), b_box);
@@ -402,19 +463,24 @@ bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t
     for (size_t i = 0; i < count; ++i) {
         piece a = { .box = false }, b = { .box = false };
         double ca[3], cb[3], u[3];
-        if (a_box)
-            make_box(&r, &a);
-        else
-            make_triangle(&r, &a);
-        if (b_box)
-            make_box(&r, &b);
-        else
-            make_triangle(&r, &b);
+        if (resting)
+            make_resting_pair(&r, &a, &b, u);
+        else {
+            if (a_box)
+                make_box(&r, &a);
+            else
+                make_triangle(&r, &a);
+            if (b_box)
+                make_box(&r, &b);
+            else
+                make_triangle(&r, &b);
+        }
         for (int c = 0; c < 3; ++c)
             ca[c] = round_float(rng_range(&r, -20.0, 20.0));
-        rng_direction(&r, u);
+        if (!resting)
+            rng_direction(&r, u);
         double touch = touching_distance(&a, &b, u);
-        double f = swept ? rng_range(&r, 1.02, 2.0) : rng_range(&r, 0.5, 1.5);
+        double f = swept ? rng_range(&r, 1.02, 2.0) : resting ? rng_range(&r, 0.99, 1.005) : rng_range(&r, 0.5, 1.5);
         for (int c = 0; c < 3; ++c)
             cb[c] = ca[c] + f * touch * u[c];
         if (swept) {
@@ -526,6 +592,6 @@ void bench_pairs_free(bench_pairs* set)
 
 const char* bench_pair_kind_name(bench_pair_kind kind)
 {
-    static const char* const names[BENCH_PAIR_KIND_COUNT] = { "obb_obb", "obb_tri", "tri_tri" };
+    static const char* const names[BENCH_PAIR_KIND_COUNT] = { "obb_obb", "obb_tri", "tri_tri", "obb_obb_resting" };
     return kind < BENCH_PAIR_KIND_COUNT ? names[kind] : "?";
 }
