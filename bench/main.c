@@ -472,7 +472,8 @@ static void run_set(const options* o, bench_report* report, totals* sum,
         run_kernel(&s, k);
         /* Peers follow the last sepax row of their query. */
         bool last = i + 1 == nk || strcmp(kernels[i + 1].query, k->query) != 0;
-        for (size_t j = 0; last && !swept && j < np; ++j)
+        bool boxes = kind == BENCH_OBB_OBB || kind == BENCH_OBB_OBB_RESTING; /* peers take box pairs */
+        for (size_t j = 0; last && !swept && boxes && j < np; ++j)
             if (peer_answers(&peers[j], k))
                 run_peer(&s, &peers[j], k->query);
     }
