@@ -72,17 +72,27 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     s.miss = s.sep = s.exact = (vi){ 0 };
     s.last = spx_vf_splat(tmax);
     s.first = spx_vf_splat(-FLT_MAX);
+    vf AR[3][3], minor[3][3];
+    for (int k = 0; k < 3; ++k)
+        for (int m = 0; m < 3; ++m) {
+            AR[k][m] = spx_vf_abs(R[k][m]);
+            /* |minor of rows k+1, k+2 and columns m+1, m+2|: B's axis m+1 (or m+2) on the edge axes
+               of edge k with B's other two edges, worked out from R itself (exact for the
+               parallelepiped the floats describe, unlike the cofactor identity of a rotation). */
+            const int k1 = (k + 1) % 3, k2 = (k + 2) % 3, m1 = (m + 1) % 3, m2 = (m + 2) % 3;
+            minor[k][m] = spx_vf_abs(R[k1][m1] * R[k2][m2] - R[k1][m2] * R[k2][m1]);
+        }
     for (int k = 0; k < 3; ++k) { /* faces of A */
-        vf rb = hb[0] * spx_vf_abs(R[k][0]) + hb[1] * spx_vf_abs(R[k][1]) + hb[2] * spx_vf_abs(R[k][2]);
+        vf rb = hb[0] * AR[k][0] + hb[1] * AR[k][1] + hb[2] * AR[k][2];
         axis_test(&s, k, t[k], rb + ha[k], u[k]);
     }
     for (int k = 0; k < 3; ++k) { /* faces of B */
-        vf ra = ha[0] * spx_vf_abs(R[0][k]) + ha[1] * spx_vf_abs(R[1][k]) + ha[2] * spx_vf_abs(R[2][k]);
+        vf ra = ha[0] * AR[0][k] + ha[1] * AR[1][k] + ha[2] * AR[2][k];
         vf c = t[0] * R[0][k] + t[1] * R[1][k] + t[2] * R[2][k];
         vf wk = u[0] * R[0][k] + u[1] * R[1][k] + u[2] * R[2][k];
         axis_test(&s, 3 + k, c, ra + hb[k], wk);
     }
-    /* Unrolled, so that every index is a constant and R stays in registers. */
+    /* Unrolled, so that every index is a constant. */
 #pragma GCC unroll 3
     for (int k = 0; k < 3; ++k) { /* edge k of A x edge m of B: L[k1] = -R[k2][m], L[k2] = R[k1][m] */
         const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
@@ -93,9 +103,9 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
             const vf len2 = l1 * l1 + l2 * l2;
             const vi usable = len2 > spx_vf_splat(1e-12f);
             s.exact |= usable & (len2 < spx_vf_splat(1e-4f));
-            const vf ra = ha[k1] * spx_vf_abs(l1) + ha[k2] * spx_vf_abs(l2);
-            const vf rb = hb[m1] * spx_vf_abs(R[k1][m1] * l1 + R[k2][m1] * l2)
-                        + hb[m2] * spx_vf_abs(R[k1][m2] * l1 + R[k2][m2] * l2);
+            /* b_m1 . L is the minor of columns m, m1 (which leaves out m2), and so on. */
+            const vf ra = ha[k1] * AR[k2][m] + ha[k2] * AR[k1][m];
+            const vf rb = hb[m1] * minor[k][m2] + hb[m2] * minor[k][m1];
             const vf dl = t[k1] * l1 + t[k2] * l2, wl = u[k1] * l1 + u[k2] * l2;
             /* An unusable lane (L is rounding noise) gets a radius of 1e30: overlapping throughout,
                never the latest entry, never leaving. */
