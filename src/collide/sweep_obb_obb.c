@@ -97,7 +97,7 @@ static spx_dvec3 to_world(const spx_dvec3 frame[3], spx_dvec3 v)
     return spx_d3_mad(spx_d3_mad(spx_d3_scale(frame[0], v.x), frame[1], v.y), frame[2], v.z);
 }
 
-void spx_box_box_contact(const spx_obb* a, spx_vec3 va, const spx_box_pair* p, int index, double sign,
+void spx_box_box_contact(const spx_dvec3 frame[3], spx_dvec3 origin, const spx_box_pair* p, int index, double sign,
                          int face_index, double face_sign, double tc, spx_sweep_hit* out)
 {
     static const spx_dvec3 unit[3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
@@ -148,9 +148,6 @@ void spx_box_box_contact(const spx_obb* a, spx_vec3 va, const spx_box_pair* p, i
     out->feature_b = spx_box_feature(cb, bx, p->hb, spx_d3_neg(n), flat_b, &fb);
     q = spx_contact_point(&fa, &fb, n);
 to_world_space:;
-    spx_dvec3 frame[3];
-    frame_of(a, frame);
-    spx_dvec3 origin = spx_d3_mad(spx_d3_from(a->center), spx_d3_from(va), tc);
     out->point = spx_d3_to_float(spx_d3_add(origin, to_world(frame, q)));
     spx_dvec3 nw = to_world(frame, n);
     out->normal = spx_d3_to_float(spx_d3_scale(nw, 1.0 / sqrt(spx_d3_len2(nw))));
@@ -174,7 +171,10 @@ void spx_sweep_obb_obb_exact(const spx_obb* a, spx_vec3 va, const spx_obb* b, sp
         if (!s.separated_at_start) box_pair_sat(&p, tmax, &s, true); /* overlapping at t = 0: the least-overlap axis */
         double tc;
         const spx_sat_axis* axis = spx_sat_fill_hit(&s, box_pair_axis, &p, &hit, &tc);
-        spx_box_box_contact(a, va, &p, axis->index, axis->sign, -1, 1.0, tc, &hit);
+        spx_dvec3 frame[3];
+        frame_of(a, frame);
+        spx_dvec3 origin = spx_d3_mad(spx_d3_from(a->center), spx_d3_from(va), tc);
+        spx_box_box_contact(frame, origin, &p, axis->index, axis->sign, -1, 1.0, tc, &hit);
     }
     *out = hit;
 }

@@ -3,6 +3,7 @@
 #define SPX_SWEEP_OBB_OBB_H
 
 #include <sepax/collide.h>
+#include "math/dvec3.h"
 
 /* Two boxes seen from A: A's axes are the unit vectors, B's the columns of R = A^T B. */
 typedef struct spx_box_pair {
@@ -16,10 +17,11 @@ typedef struct spx_box_pair {
 void spx_sweep_obb_obb_exact(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, float tmax,
                              spx_sweep_hit* out);
 
-/* Normal, features, axis and point of contact at time tc (world space; A is needed only to leave
- * its frame), for the axis (numbered as in spx_sweep_hit) that named the contact, pointing from A to B when multiplied by sign. When that
- * is an edge axis pointing the same way as face axis face_index (>= 0), the face is reported. */
-void spx_box_box_contact(const spx_obb* a, spx_vec3 va, const spx_box_pair* p, int index, double sign,
+/* Normal, features, axis and point of contact at time tc in world space, for the axis (numbered as
+ * in spx_sweep_hit) that named the contact, pointing from A to B when multiplied by sign. frame:
+ * A's axes; origin: A's centre at tc. When the axis is an edge axis pointing the same way as face
+ * axis face_index (>= 0), the face is reported. */
+void spx_box_box_contact(const spx_dvec3 frame[3], spx_dvec3 origin, const spx_box_pair* p, int index, double sign,
                          int face_index, double face_sign, double tc, spx_sweep_hit* out);
 
 #endif

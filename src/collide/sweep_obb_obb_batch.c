@@ -116,8 +116,8 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
 
     for (int l = 0; l < SPX_LANES; ++l) {
         spx_sweep_hit* hit = &out[l];
-        spx_obb x, y;
         if (s.exact[l] || (!s.sep[l] && !s.miss[l])) {
+            spx_obb x, y;
             spx_obb_soa_get(a, i + l, &x);
             spx_obb_soa_get(b, i + l, &y);
             spx_sweep_obb_obb_exact(&x, va[i + l], &y, vb[i + l], tmax, hit);
@@ -146,11 +146,15 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
             pair.ha[k] = ha[k][l];
             pair.hb[k] = hb[k][l];
         }
-        spx_obb_soa_get(a, i + l, &x);
+        /* A's axes and its centre at the time of contact, straight from the arrays. */
+        spx_dvec3 frame[3];
+        for (int k = 0; k < 3; ++k) frame[k] = spx_d3(a->axis[k][0][i + l], a->axis[k][1][i + l], a->axis[k][2][i + l]);
+        const spx_dvec3 origin = spx_d3_mad(spx_d3(a->center[0][i + l], a->center[1][i + l], a->center[2][i + l]),
+                                            spx_d3_from(va[i + l]), first);
         *hit = (spx_sweep_hit){ 0 };
         hit->state = SPX_SWEEP_HIT;
         hit->time = first;
-        spx_box_box_contact(&x, va[i + l], &pair, axis, s.ahead[axis][l] ? 1.0 : -1.0, face,
+        spx_box_box_contact(frame, origin, &pair, axis, s.ahead[axis][l] ? 1.0 : -1.0, face,
                             face >= 0 && s.ahead[face][l] ? 1.0 : -1.0, first, hit);
     }
 }
