@@ -61,6 +61,7 @@ static inline v4 v4_div(v4 a, v4 b) { return _mm_div_ps(a, b); }
 static inline v4 v4_sqrt(v4 a) { return _mm_sqrt_ps(a); }
 static inline v4 v4_max(v4 a, v4 b) { return _mm_max_ps(a, b); }
 static inline v4 v4_abs(v4 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
+static inline v4 v4_neg(v4 a) { return _mm_xor_ps(_mm_set1_ps(-0.0f), a); }
 static inline v4 v4_lane0(v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(0, 0, 0, 0)); }
 static inline v4 v4_lane1(v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 1, 1, 1)); }
 static inline v4 v4_lane2(v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 2, 2, 2)); }
@@ -115,6 +116,7 @@ static inline v4 v4_div(v4 a, v4 b) { v4 r; V4_MAP(a.f[l_] / b.f[l_]); return r;
 static inline v4 v4_sqrt(v4 a) { v4 r; V4_MAP(sqrtf(a.f[l_])); return r; }
 static inline v4 v4_max(v4 a, v4 b) { v4 r; V4_MAP(a.f[l_] > b.f[l_] ? a.f[l_] : b.f[l_]); return r; }
 static inline v4 v4_abs(v4 a) { v4 r; V4_MAP(fabsf(a.f[l_])); return r; }
+static inline v4 v4_neg(v4 a) { v4 r; V4_MAP(-a.f[l_]); return r; }
 static inline v4 v4_lane0(v4 a) { return v4_splat(a.f[0]); }
 static inline v4 v4_lane1(v4 a) { return v4_splat(a.f[1]); }
 static inline v4 v4_lane2(v4 a) { return v4_splat(a.f[2]); }
@@ -239,11 +241,12 @@ static inline int crossings(v4 c, v4 cn, v4 o, v4 on, v4 z, v4 zn, float sign, f
 }
 
 /* Face contact, in the reference box's frame. h: reference half extents; inc_c, inc_h: the
-   incident box's centre and half extents; inc_axis[r][c]: component r of incident axis c. Writes
-   up to 4 points (reference frame, on the incident surface), their gaps above the reference face
-   and their ids without the reference-box bit; returns their count and the side s of the face. */
-static int face_points(const float h[3], const float inc_c[3], const float inc_h[3], const float inc_axis[3][3],
-                       int k, float margin, float out_p[4][3], float out_gap[4], uint32_t out_id[4], float* out_s)
+   incident box's centre and half extents; inc_axis[r][c]: component r of incident axis c; k: the
+   reference axis. Writes the manifold: up to 4 points halfway between the incident surface and
+   the reference face, world frame (ref: the reference box), ids with ref_bit; the normal is left
+   to the caller, which gets the side s of the face. */
+static void face_points(const float h[3], const float inc_c[3], const float inc_h[3], const float inc_axis[3][3],
+                        int k, float margin, const spx_obb* ref, uint32_t ref_bit, spx_manifold* out, float* out_s)
 {
     const int k1 = k == 2 ? 0 : k + 1, k2 = k == 0 ? 2 : k - 1;
     const float s = inc_c[k] >= 0.0f ? 1.0f : -1.0f;
@@ -256,7 +259,7 @@ static int face_points(const float h[3], const float inc_c[3], const float inc_h
     if (fabsf(inc_axis[k][2]) > fa) f = 2;
     const float sigma = s * inc_axis[k][f] > 0.0f ? -1.0f : 1.0f;
     const int f1 = f == 2 ? 0 : f + 1, f2 = f == 0 ? 2 : f - 1;
-    const uint32_t face_bits = (uint32_t)(2 * k + (s < 0.0f)) | (uint32_t)(2 * f + (sigma < 0.0f)) << 4;
+    const uint32_t face_bits = (uint32_t)(2 * k + (s < 0.0f)) | (uint32_t)(2 * f + (sigma < 0.0f)) << 4 | ref_bit;
 
     /* Face centre, half-edge vectors u, v and normal on the reference axes (k1, k2, k). */
     const int map[3] = { k1, k2, k };
@@ -272,83 +275,147 @@ static int face_points(const float h[3], const float inc_c[3], const float inc_h
     const v4 X = v4_add(v4_splat(fc[0]), v4_add(v4_mul(v4_splat(u[0]), su), v4_mul(v4_splat(v[0]), sv)));
     const v4 Y = v4_add(v4_splat(fc[1]), v4_add(v4_mul(v4_splat(u[1]), su), v4_mul(v4_splat(v[1]), sv)));
     const v4 Z = v4_add(v4_splat(fc[2]), v4_add(v4_mul(v4_splat(u[2]), su), v4_mul(v4_splat(v[2]), sv)));
-    const v4 Xn = v4_next(X), Yn = v4_next(Y), Zn = v4_next(Z);
     const float hx = h[k1], hy = h[k2];
     const v4 hxv = v4_splat(hx), hyv = v4_splat(hy);
 
-    candidates cd;
-    /* Group 0: incident corners inside the reference face (boundary included). */
-    cd.mask[0] = v4_le(v4_abs(X), hxv) & v4_le(v4_abs(Y), hyv);
-    v4_store(cd.x[0], X);
-    v4_store(cd.y[0], Y);
-    v4_store(cd.z[0], Z);
-    /* Group 1: reference corners strictly inside the incident quad, lifted onto its plane. The
-       quad c0..c3 turns counter-clockwise when u x v > 0. */
-    cd.mask[1] = 0;
-    if (cd.mask[0] != 15) {
-        const float turn = u[0] * v[1] - u[1] * v[0] >= 0.0f ? 1.0f : -1.0f;
-        const v4 ex = v4_mul(v4_splat(turn), v4_sub(Xn, X)), ey = v4_mul(v4_splat(turn), v4_sub(Yn, Y));
-        const float rx[4] = { -hx, hx, -hx, hx }, ry[4] = { -hy, -hy, hy, hy };
-        const v4 zero = v4_splat(0.0f);
-        int m = 0;
-        for (int c = 0; c < 4; ++c) {
-            v4 side = v4_sub(v4_mul(ex, v4_sub(v4_splat(ry[c]), Y)), v4_mul(ey, v4_sub(v4_splat(rx[c]), X)));
-            m |= (v4_gt(side, zero) == 15) << c;
-        }
-        if (m) {
-            const v4 RX = v4_load(rx), RY = v4_load(ry);
-            const v4 RZ = v4_sub(v4_splat(fc[2]), v4_div(v4_add(v4_mul(v4_splat(nf[0]), v4_sub(RX, v4_splat(fc[0]))),
-                                                                 v4_mul(v4_splat(nf[1]), v4_sub(RY, v4_splat(fc[1])))),
-                                                          v4_splat(nf[2])));
-            v4_store(cd.x[1], RX);
-            v4_store(cd.y[1], RY);
-            v4_store(cd.z[1], RZ);
-            cd.mask[1] = m;
-        }
-    }
-    /* Groups 2..5: incident edges crossing side planes +u', -u' (other coordinate strictly
-       inside, so a crossing exactly at a face corner comes from the v' planes only), +v', -v'. */
-    cd.mask[2] = crossings(X, Xn, Y, Yn, Z, Zn, 1.0f, hx, hy, 1, cd.x[2], cd.y[2], cd.z[2]);
-    cd.mask[3] = crossings(X, Xn, Y, Yn, Z, Zn, -1.0f, hx, hy, 1, cd.x[3], cd.y[3], cd.z[3]);
-    cd.mask[4] = crossings(Y, Yn, X, Xn, Z, Zn, 1.0f, hy, hx, 0, cd.y[4], cd.x[4], cd.z[4]);
-    cd.mask[5] = crossings(Y, Yn, X, Xn, Z, Zn, -1.0f, hy, hx, 0, cd.y[5], cd.x[5], cd.z[5]);
-
-    /* Keep points at most `margin` above the reference face; gather without branching per lane. */
-    float px[28], py[28], pz[28], gap[28];
+    /* Incident corners inside the reference face (boundary included), and their gaps above it. */
+    const int inside = v4_le(v4_abs(X), hxv) & v4_le(v4_abs(Y), hyv);
+    const v4 sv4 = v4_splat(s), hk = v4_splat(h[k]), mg = v4_splat(margin), zero = v4_splat(0.0f);
+    const v4 zgap = v4_sub(v4_mul(sv4, Z), hk);
+    v4 PX, PY, PZ, G;
     uint8_t code[28];
-    static const uint8_t base[6] = { 0, 4, 8, 9, 10, 11 };
-    static const uint8_t step[6] = { 1, 1, 4, 4, 4, 4 };
-    const v4 sv4 = v4_splat(s), hk = v4_splat(h[k]), mg = v4_splat(margin);
-    int n = 0;
-    for (int g = 0; g < 6; ++g) {
-        if (!cd.mask[g]) continue;
-        v4 gv = v4_sub(v4_mul(sv4, v4_load(cd.z[g])), hk);
-        int m = cd.mask[g] & v4_le(gv, mg);
-        float gs[4];
-        v4_store(gs, gv);
-        for (int l = 0; l < 4; ++l) {
-            px[n] = cd.x[g][l];
-            py[n] = cd.y[g][l];
-            pz[n] = cd.z[g][l];
-            gap[n] = gs[l];
-            code[n] = (uint8_t)(base[g] + step[g] * l);
-            n += (m >> l) & 1;
+    int n;
+    if (inside == 15 && v4_le(zgap, mg) == 15) {
+        /* All four corners inside and within the margin: with every corner inside, no reference
+           corner is strictly inside the quad and no edge between two inside corners crosses a
+           side plane strictly, so the manifold is the incident face itself, in lane order (the
+           common resting case). The points are the lanes as they stand, no gathering. */
+        PX = X;
+        PY = Y;
+        PZ = Z;
+        G = zgap;
+        for (int i = 0; i < 4; ++i) code[i] = (uint8_t)i;
+        n = 4;
+    } else {
+        candidates cd;
+        /* Group 0: the inside corners. */
+        cd.mask[0] = inside;
+        v4_store(cd.x[0], X);
+        v4_store(cd.y[0], Y);
+        v4_store(cd.z[0], Z);
+        int groups = 1;
+        /* All corners inside (some beyond the margin): groups 1..5 are empty, as above. */
+        if (inside != 15) {
+            const v4 Xn = v4_next(X), Yn = v4_next(Y), Zn = v4_next(Z);
+            /* Group 1: reference corners strictly inside the incident quad, lifted onto its
+               plane. The quad c0..c3 turns counter-clockwise when u x v > 0. */
+            cd.mask[1] = 0;
+            const float turn = u[0] * v[1] - u[1] * v[0] >= 0.0f ? 1.0f : -1.0f;
+            const v4 ex = v4_mul(v4_splat(turn), v4_sub(Xn, X)), ey = v4_mul(v4_splat(turn), v4_sub(Yn, Y));
+            const float rx[4] = { -hx, hx, -hx, hx }, ry[4] = { -hy, -hy, hy, hy };
+            int m = 0;
+            for (int c = 0; c < 4; ++c) {
+                v4 side = v4_sub(v4_mul(ex, v4_sub(v4_splat(ry[c]), Y)), v4_mul(ey, v4_sub(v4_splat(rx[c]), X)));
+                m |= (v4_gt(side, zero) == 15) << c;
+            }
+            if (m) {
+                const v4 RX = v4_load(rx), RY = v4_load(ry);
+                const v4 RZ = v4_sub(v4_splat(fc[2]), v4_div(v4_add(v4_mul(v4_splat(nf[0]), v4_sub(RX, v4_splat(fc[0]))),
+                                                                     v4_mul(v4_splat(nf[1]), v4_sub(RY, v4_splat(fc[1])))),
+                                                              v4_splat(nf[2])));
+                v4_store(cd.x[1], RX);
+                v4_store(cd.y[1], RY);
+                v4_store(cd.z[1], RZ);
+                cd.mask[1] = m;
+            }
+            /* Groups 2..5: incident edges crossing side planes +u', -u' (other coordinate
+               strictly inside, so a crossing exactly at a face corner comes from the v' planes
+               only), +v', -v'. */
+            cd.mask[2] = crossings(X, Xn, Y, Yn, Z, Zn, 1.0f, hx, hy, 1, cd.x[2], cd.y[2], cd.z[2]);
+            cd.mask[3] = crossings(X, Xn, Y, Yn, Z, Zn, -1.0f, hx, hy, 1, cd.x[3], cd.y[3], cd.z[3]);
+            cd.mask[4] = crossings(Y, Yn, X, Xn, Z, Zn, 1.0f, hy, hx, 0, cd.y[4], cd.x[4], cd.z[4]);
+            cd.mask[5] = crossings(Y, Yn, X, Xn, Z, Zn, -1.0f, hy, hx, 0, cd.y[5], cd.x[5], cd.z[5]);
+            groups = 6;
         }
+
+        /* Keep points at most `margin` above the reference face, visiting only the lanes kept.
+           The first four slots start defined because the output below runs on four lanes
+           whatever n. */
+        float px[28], py[28], pz[28], gap[28];
+        static const uint8_t base[6] = { 0, 4, 8, 9, 10, 11 };
+        static const uint8_t step[6] = { 1, 1, 4, 4, 4, 4 };
+        v4_store(px, zero);
+        v4_store(py, zero);
+        v4_store(pz, zero);
+        v4_store(gap, zero);
+        n = 0;
+        for (int g = 0; g < groups; ++g) {
+            if (!cd.mask[g]) continue;
+            v4 gv = g == 0 ? zgap : v4_sub(v4_mul(sv4, v4_load(cd.z[g])), hk);
+            int m = cd.mask[g] & v4_le(gv, mg);
+            if (!m) continue;
+            float gs[4];
+            v4_store(gs, gv);
+            do {
+                const int l = first_lane[m];
+                px[n] = cd.x[g][l];
+                py[n] = cd.y[g][l];
+                pz[n] = cd.z[g][l];
+                gap[n] = gs[l];
+                code[n] = (uint8_t)(base[g] + step[g] * l);
+                ++n;
+                m &= m - 1;
+            } while (m);
+        }
+        if (n > SPX_MAX_MANIFOLD_POINTS) {
+            int keep[4];
+            reduce_to_four(px, py, gap, n, keep);
+            /* keep[] is increasing, so moving slot keep[i] down to slot i never overwrites a
+               slot still to be read. */
+            for (int i = 0; i < 4; ++i) {
+                const int q = keep[i];
+                px[i] = px[q];
+                py[i] = py[q];
+                pz[i] = pz[q];
+                gap[i] = gap[q];
+                code[i] = code[q];
+            }
+            n = SPX_MAX_MANIFOLD_POINTS;
+        }
+        PX = v4_load(px);
+        PY = v4_load(py);
+        PZ = v4_load(pz);
+        G = v4_load(gap);
     }
-    int keep[4] = { 0, 1, 2, 3 };
-    if (n > SPX_MAX_MANIFOLD_POINTS) {
-        reduce_to_four(px, py, gap, n, keep);
-        n = SPX_MAX_MANIFOLD_POINTS;
-    }
+
+    /* The four slots as lanes: halfway down to the reference face, then to the world frame with
+       the same sums in the same order as a point at a time, origin + c0 p0 + c1 p1 + c2 p2. */
+    v4 P[3];
+    P[k1] = PX;
+    P[k2] = PY;
+    P[k] = v4_sub(PZ, v4_mul(v4_splat(0.5f * s), G));
+    const spx_vec3* c = ref->rotation.col;
+    const v4 W[3] = {
+        v4_add(v4_add(v4_add(v4_splat(ref->center.x), v4_mul(v4_splat(c[0].x), P[0])), v4_mul(v4_splat(c[1].x), P[1])),
+               v4_mul(v4_splat(c[2].x), P[2])),
+        v4_add(v4_add(v4_add(v4_splat(ref->center.y), v4_mul(v4_splat(c[0].y), P[0])), v4_mul(v4_splat(c[1].y), P[1])),
+               v4_mul(v4_splat(c[2].y), P[2])),
+        v4_add(v4_add(v4_add(v4_splat(ref->center.z), v4_mul(v4_splat(c[0].z), P[0])), v4_mul(v4_splat(c[1].z), P[1])),
+               v4_mul(v4_splat(c[2].z), P[2])) };
+    float wx[4], wy[4], wz[4], depth[4];
+    v4_store(wx, W[0]);
+    v4_store(wy, W[1]);
+    v4_store(wz, W[2]);
+    v4_store(depth, v4_neg(G));
+    out->point_count = n;
     for (int i = 0; i < n; ++i) {
-        int q = keep[i];
-        out_p[i][k1] = px[q];
-        out_p[i][k2] = py[q];
-        out_p[i][k] = pz[q];
-        out_gap[i] = gap[q];
-        out_id[i] = face_bits | (uint32_t)code[q] << 8;
+        spx_manifold_point* pt = &out->points[i];
+        pt->point.x = wx[i];
+        pt->point.y = wy[i];
+        pt->point.z = wz[i];
+        pt->depth = depth[i];
+        pt->id = face_bits | (uint32_t)code[i] << 8;
     }
-    return n;
 }
 
 static inline spx_vec3 to_world(spx_vec3 origin, const spx_mat3* rot, const float p[3])
@@ -501,8 +568,7 @@ SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, floa
     }
 
     /* Face contact: describe the incident box in the reference box's frame. */
-    float inc_c[3], inc_axis[3][3], p[4][3], gap[4], s;
-    uint32_t id[4];
+    float inc_c[3], inc_axis[3][3], s;
     const float* h;
     const float* inc_h;
     int k;
@@ -522,17 +588,10 @@ SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, floa
         }
     }
 #undef RIJ
-    int m = face_points(h, inc_c, inc_h, (const float(*)[3])inc_axis, k, margin, p, gap, id, &s);
+    face_points(h, inc_c, inc_h, (const float(*)[3])inc_axis, k, margin, ref, ref_is_b ? 8u : 0u, out, &s);
     /* The reference normal s * ref_k points towards the incident box; A to B flips it for B. */
     const float ns = ref_is_b ? -s : s;
     const spx_vec3 axis = ref->rotation.col[k];
     out->normal = spx_v3(ns * axis.x, ns * axis.y, ns * axis.z);
-    out->point_count = m;
-    for (int i = 0; i < m; ++i) {
-        p[i][k] -= 0.5f * s * gap[i]; /* halfway down to the reference face */
-        out->points[i].point = to_world(ref->center, &ref->rotation, p[i]);
-        out->points[i].depth = -gap[i];
-        out->points[i].id = id[i] | (ref_is_b ? 8u : 0u);
-    }
     return SPX_OK;
 }
