@@ -34,6 +34,7 @@
 #include "geometry/validate.h"
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 
 /* Edge pairs closer to parallel than sin(angle)^2 < 1e-6 give a cross product made of rounding:
    skip them, the face axes cover such pairs (they touch along a face or not by an edge). */
@@ -45,6 +46,14 @@
 #define MANIFOLD_ABS_TOL 1e-5f
 
 #define MANIFOLD_EDGE_BIT (1u << 16)
+
+/* The face and edge cases kept out of line: inlined, their registers and stack frame weigh on
+   the separated pairs, which leave after the face axes and need none of it. */
+#if defined(__GNUC__)
+#define MANIFOLD_NOINLINE __attribute__((noinline))
+#else
+#define MANIFOLD_NOINLINE
+#endif
 
 /* Four float lanes: SSE2 (the x86-64 baseline) or plain C elsewhere. Lane-wise IEEE operations,
    so both give bit-identical results. The SAT runs on rows of R = A^T B: lane j of row i is
@@ -103,6 +112,7 @@ static inline v4 v4_hmax(v4 a) /* every lane: the largest lane */
     return _mm_max_ps(a, _mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 0, 3, 2)));
 }
 static inline float v4_first(v4 a) { return _mm_cvtss_f32(a); }
+static inline void v4_transpose(v4* a, v4* b, v4* c, v4* d) { _MM_TRANSPOSE4_PS(*a, *b, *c, *d); }
 static inline void v4_store(float* p, v4 a) { _mm_storeu_ps(p, a); }
 #else
 typedef struct v4 { float f[4]; } v4;
@@ -138,12 +148,52 @@ static inline void v4_columns_t(const float* m, v4* x, v4* y, v4* z)
 static inline v4 v4_select_ge(v4 a, v4 limit, v4 x, v4 y) { v4 r; V4_MAP(a.f[l_] >= limit.f[l_] ? x.f[l_] : y.f[l_]); return r; }
 static inline v4 v4_hmax(v4 a) { v4 m = v4_max(v4_max(a, v4_rot1(a)), v4_rot2(a)); return v4_splat(v4_max(m, v4_splat(a.f[3])).f[0]); }
 static inline float v4_first(v4 a) { return a.f[0]; }
+static inline void v4_transpose(v4* a, v4* b, v4* c, v4* d)
+{
+    v4* m[4] = { a, b, c, d };
+    for (int i = 0; i < 4; ++i)
+        for (int j = i + 1; j < 4; ++j) {
+            float t = m[i]->f[j];
+            m[i]->f[j] = m[j]->f[i];
+            m[j]->f[i] = t;
+        }
+}
 static inline void v4_store(float* p, v4 a) { for (int l = 0; l < 4; ++l) p[l] = a.f[l]; }
 #undef V4_MAP
 #endif
 
 /* Lowest set bit of a 4-bit lane mask (0 for an empty mask, which only NaN could make). */
 static const int8_t first_lane[16] = { 0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0 };
+
+/* Writes one point per lane set in `lanes`, in lane order: lane l is (x_l, y_l, z_l), depth d_l,
+   id bits | code[l] << 8. Returns how many. With SSE2 the lanes are transposed so that each
+   point's position and depth, the first 16 bytes of spx_manifold_point, go out in one store. */
+_Static_assert(offsetof(spx_manifold_point, point) == 0 && offsetof(spx_manifold_point, depth) == 12,
+               "spx_manifold_point starts with point then depth");
+static inline int v4_store_points(spx_manifold_point* pts, int lanes, v4 x, v4 y, v4 z, v4 d, uint32_t bits,
+                                  const uint8_t* code)
+{
+    int n = 0;
+#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+    _MM_TRANSPOSE4_PS(x, y, z, d);
+    const v4 row[4] = { x, y, z, d };
+    for (; lanes; lanes &= lanes - 1, ++n) {
+        const int l = first_lane[lanes];
+        _mm_storeu_ps((float*)&pts[n], row[l]);
+        pts[n].id = bits | (uint32_t)code[l] << 8;
+    }
+#else
+    for (; lanes; lanes &= lanes - 1, ++n) {
+        const int l = first_lane[lanes];
+        pts[n].point.x = x.f[l];
+        pts[n].point.y = y.f[l];
+        pts[n].point.z = z.f[l];
+        pts[n].depth = d.f[l];
+        pts[n].id = bits | (uint32_t)code[l] << 8;
+    }
+#endif
+    return n;
+}
 
 /* The tests of spx_obb_validate (geometry/obb.c) in float, without early exits, on the box's axes
    already laid out as lanes (x, y, z: lane i is the component of axis i; x1 = rot1(x), x2 =
@@ -240,41 +290,53 @@ static inline int crossings(v4 c, v4 cn, v4 o, v4 on, v4 z, v4 zn, float sign, f
     return cross & inside;
 }
 
-/* Face contact, in the reference box's frame. h: reference half extents; inc_c, inc_h: the
-   incident box's centre and half extents; inc_axis[r][c]: component r of incident axis c; k: the
-   reference axis. Writes the manifold: up to 4 points halfway between the incident surface and
-   the reference face, world frame (ref: the reference box), ids with ref_bit; the normal is left
-   to the caller, which gets the side s of the face. */
-static void face_points(const float h[3], const float inc_c[3], const float inc_h[3], const float inc_axis[3][3],
-                        int k, float margin, const spx_obb* ref, uint32_t ref_bit, spx_manifold* out, float* out_s)
+/* Face contact, in the reference box's frame. ref, inc: the reference and incident boxes; inc_cv:
+   the incident centre in the reference frame (lanes 0..2); k: the reference axis. Writes the
+   manifold: up to 4 points halfway between the incident surface and the reference face, world
+   frame, ids with ref_bit; the normal is left to the caller, which gets the side s of the face. */
+MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc, v4 inc_cv, int k, float margin, uint32_t ref_bit,
+                        spx_manifold* out, float* out_s)
 {
     const int k1 = k == 2 ? 0 : k + 1, k2 = k == 0 ? 2 : k - 1;
+    const float h[3] = { ref->half_extents.x, ref->half_extents.y, ref->half_extents.z };
+    const float inc_h[3] = { inc->half_extents.x, inc->half_extents.y, inc->half_extents.z };
+    float inc_c[4];
+    v4_store(inc_c, inc_cv);
     const float s = inc_c[k] >= 0.0f ? 1.0f : -1.0f;
     *out_s = s;
 
+    /* The incident axes on the reference axes, one vector each (lane r: ref_r . inc_c), summed
+       x + y + z as R = A^T B is, so these are the very entries of R (or of R^T for ref = B). */
+    v4 refx, refy, refz, ix, iy, iz;
+    v4_columns_t(&ref->rotation.col[0].x, &refx, &refy, &refz);
+    v4_columns_t(&inc->rotation.col[0].x, &ix, &iy, &iz);
+    const v4 I[3] = { v4_add(v4_add(v4_mul(refx, v4_lane0(ix)), v4_mul(refy, v4_lane0(iy))), v4_mul(refz, v4_lane0(iz))),
+                      v4_add(v4_add(v4_mul(refx, v4_lane1(ix)), v4_mul(refy, v4_lane1(iy))), v4_mul(refz, v4_lane1(iz))),
+                      v4_add(v4_add(v4_mul(refx, v4_lane2(ix)), v4_mul(refy, v4_lane2(iy))), v4_mul(refz, v4_lane2(iz))) };
+    float Ik[3][4];
+    v4_store(Ik[0], I[0]);
+    v4_store(Ik[1], I[1]);
+    v4_store(Ik[2], I[2]);
+
     /* Incident face: the one whose normal is most anti-parallel to the reference normal s e_k. */
     int f = 0;
-    float fa = fabsf(inc_axis[k][0]);
-    if (fabsf(inc_axis[k][1]) > fa) { f = 1; fa = fabsf(inc_axis[k][1]); }
-    if (fabsf(inc_axis[k][2]) > fa) f = 2;
-    const float sigma = s * inc_axis[k][f] > 0.0f ? -1.0f : 1.0f;
+    float fa = fabsf(Ik[0][k]);
+    if (fabsf(Ik[1][k]) > fa) { f = 1; fa = fabsf(Ik[1][k]); }
+    if (fabsf(Ik[2][k]) > fa) f = 2;
+    const float sigma = s * Ik[f][k] > 0.0f ? -1.0f : 1.0f;
     const int f1 = f == 2 ? 0 : f + 1, f2 = f == 0 ? 2 : f - 1;
     const uint32_t face_bits = (uint32_t)(2 * k + (s < 0.0f)) | (uint32_t)(2 * f + (sigma < 0.0f)) << 4 | ref_bit;
 
-    /* Face centre, half-edge vectors u, v and normal on the reference axes (k1, k2, k). */
-    const int map[3] = { k1, k2, k };
-    float fc[3], u[3], v[3], nf[3];
-    for (int r = 0; r < 3; ++r) {
-        const float* row = inc_axis[map[r]];
-        fc[r] = inc_c[map[r]] + sigma * inc_h[f] * row[f];
-        u[r] = inc_h[f1] * row[f1];
-        v[r] = inc_h[f2] * row[f2];
-        nf[r] = row[f];
-    }
-    const v4 su = v4_set(-1.0f, 1.0f, 1.0f, -1.0f), sv = v4_set(-1.0f, -1.0f, 1.0f, 1.0f);
-    const v4 X = v4_add(v4_splat(fc[0]), v4_add(v4_mul(v4_splat(u[0]), su), v4_mul(v4_splat(v[0]), sv)));
-    const v4 Y = v4_add(v4_splat(fc[1]), v4_add(v4_mul(v4_splat(u[1]), su), v4_mul(v4_splat(v[1]), sv)));
-    const v4 Z = v4_add(v4_splat(fc[2]), v4_add(v4_mul(v4_splat(u[2]), su), v4_mul(v4_splat(v[2]), sv)));
+    /* Face centre and half-edge vectors u, v on the reference axes; the corners c0..c3 are
+       fc - u - v, fc + u - v, fc + u + v, fc - u + v, each sum grouped as fc + (+-u +- v) and
+       with -u - v taken as (-u) - v, -u + v as v - u, which round (and sign zeros) exactly as
+       the products by +-1 would. Transposed, lanes become corners: row r is coordinate r. */
+    const v4 fcv = v4_add(inc_cv, v4_mul(v4_splat(sigma * inc_h[f]), I[f]));
+    const v4 uv = v4_mul(v4_splat(inc_h[f1]), I[f1]), vv = v4_mul(v4_splat(inc_h[f2]), I[f2]);
+    v4 T[4] = { v4_add(fcv, v4_sub(v4_neg(uv), vv)), v4_add(fcv, v4_sub(uv, vv)), v4_add(fcv, v4_add(uv, vv)),
+                v4_add(fcv, v4_sub(vv, uv)) };
+    v4_transpose(&T[0], &T[1], &T[2], &T[3]);
+    const v4 X = T[k1], Y = T[k2], Z = T[k];
     const float hx = h[k1], hy = h[k2];
     const v4 hxv = v4_splat(hx), hyv = v4_splat(hy);
 
@@ -284,18 +346,18 @@ static void face_points(const float h[3], const float inc_c[3], const float inc_
     const v4 zgap = v4_sub(v4_mul(sv4, Z), hk);
     v4 PX, PY, PZ, G;
     uint8_t code[28];
-    int n;
-    if (inside == 15 && v4_le(zgap, mg) == 15) {
-        /* All four corners inside and within the margin: with every corner inside, no reference
-           corner is strictly inside the quad and no edge between two inside corners crosses a
-           side plane strictly, so the manifold is the incident face itself, in lane order (the
-           common resting case). The points are the lanes as they stand, no gathering. */
+    int lanes; /* which of the four slots are points */
+    if (inside == 15) {
+        /* All four corners inside: no reference corner is strictly inside the quad and no edge
+           between two inside corners crosses a side plane strictly, so the overlap is the
+           incident face itself, and the points are the corners within the margin, in lane order
+           (the common resting case). They stay in their lanes: no gathering. */
         PX = X;
         PY = Y;
         PZ = Z;
         G = zgap;
         for (int i = 0; i < 4; ++i) code[i] = (uint8_t)i;
-        n = 4;
+        lanes = v4_le(zgap, mg);
     } else {
         candidates cd;
         /* Group 0: the inside corners. */
@@ -303,10 +365,14 @@ static void face_points(const float h[3], const float inc_c[3], const float inc_
         v4_store(cd.x[0], X);
         v4_store(cd.y[0], Y);
         v4_store(cd.z[0], Z);
-        int groups = 1;
-        /* All corners inside (some beyond the margin): groups 1..5 are empty, as above. */
-        if (inside != 15) {
+        {
             const v4 Xn = v4_next(X), Yn = v4_next(Y), Zn = v4_next(Z);
+            float fcs[4], us[4], vs[4];
+            v4_store(fcs, fcv);
+            v4_store(us, uv);
+            v4_store(vs, vv);
+            const float fc[3] = { fcs[k1], fcs[k2], fcs[k] }, nf[3] = { Ik[f][k1], Ik[f][k2], Ik[f][k] };
+            const float u[2] = { us[k1], us[k2] }, v[2] = { vs[k1], vs[k2] };
             /* Group 1: reference corners strictly inside the incident quad, lifted onto its
                plane. The quad c0..c3 turns counter-clockwise when u x v > 0. */
             cd.mask[1] = 0;
@@ -335,7 +401,6 @@ static void face_points(const float h[3], const float inc_c[3], const float inc_
             cd.mask[3] = crossings(X, Xn, Y, Yn, Z, Zn, -1.0f, hx, hy, 1, cd.x[3], cd.y[3], cd.z[3]);
             cd.mask[4] = crossings(Y, Yn, X, Xn, Z, Zn, 1.0f, hy, hx, 0, cd.y[4], cd.x[4], cd.z[4]);
             cd.mask[5] = crossings(Y, Yn, X, Xn, Z, Zn, -1.0f, hy, hx, 0, cd.y[5], cd.x[5], cd.z[5]);
-            groups = 6;
         }
 
         /* Keep points at most `margin` above the reference face, visiting only the lanes kept.
@@ -348,8 +413,8 @@ static void face_points(const float h[3], const float inc_c[3], const float inc_
         v4_store(py, zero);
         v4_store(pz, zero);
         v4_store(gap, zero);
-        n = 0;
-        for (int g = 0; g < groups; ++g) {
+        int n = 0;
+        for (int g = 0; g < 6; ++g) {
             if (!cd.mask[g]) continue;
             v4 gv = g == 0 ? zgap : v4_sub(v4_mul(sv4, v4_load(cd.z[g])), hk);
             int m = cd.mask[g] & v4_le(gv, mg);
@@ -382,6 +447,7 @@ static void face_points(const float h[3], const float inc_c[3], const float inc_
             }
             n = SPX_MAX_MANIFOLD_POINTS;
         }
+        lanes = (1 << n) - 1;
         PX = v4_load(px);
         PY = v4_load(py);
         PZ = v4_load(pz);
@@ -394,28 +460,15 @@ static void face_points(const float h[3], const float inc_c[3], const float inc_
     P[k1] = PX;
     P[k2] = PY;
     P[k] = v4_sub(PZ, v4_mul(v4_splat(0.5f * s), G));
-    const spx_vec3* c = ref->rotation.col;
+    const v4 cv = v4_load(&ref->center.x);
     const v4 W[3] = {
-        v4_add(v4_add(v4_add(v4_splat(ref->center.x), v4_mul(v4_splat(c[0].x), P[0])), v4_mul(v4_splat(c[1].x), P[1])),
-               v4_mul(v4_splat(c[2].x), P[2])),
-        v4_add(v4_add(v4_add(v4_splat(ref->center.y), v4_mul(v4_splat(c[0].y), P[0])), v4_mul(v4_splat(c[1].y), P[1])),
-               v4_mul(v4_splat(c[2].y), P[2])),
-        v4_add(v4_add(v4_add(v4_splat(ref->center.z), v4_mul(v4_splat(c[0].z), P[0])), v4_mul(v4_splat(c[1].z), P[1])),
-               v4_mul(v4_splat(c[2].z), P[2])) };
-    float wx[4], wy[4], wz[4], depth[4];
-    v4_store(wx, W[0]);
-    v4_store(wy, W[1]);
-    v4_store(wz, W[2]);
-    v4_store(depth, v4_neg(G));
-    out->point_count = n;
-    for (int i = 0; i < n; ++i) {
-        spx_manifold_point* pt = &out->points[i];
-        pt->point.x = wx[i];
-        pt->point.y = wy[i];
-        pt->point.z = wz[i];
-        pt->depth = depth[i];
-        pt->id = face_bits | (uint32_t)code[i] << 8;
-    }
+        v4_add(v4_add(v4_add(v4_lane0(cv), v4_mul(v4_lane0(refx), P[0])), v4_mul(v4_lane1(refx), P[1])),
+               v4_mul(v4_lane2(refx), P[2])),
+        v4_add(v4_add(v4_add(v4_lane1(cv), v4_mul(v4_lane0(refy), P[0])), v4_mul(v4_lane1(refy), P[1])),
+               v4_mul(v4_lane2(refy), P[2])),
+        v4_add(v4_add(v4_add(v4_lane2(cv), v4_mul(v4_lane0(refz), P[0])), v4_mul(v4_lane1(refz), P[1])),
+               v4_mul(v4_lane2(refz), P[2])) };
+    out->point_count = v4_store_points(out->points, lanes, W[0], W[1], W[2], v4_neg(G), face_bits, code);
 }
 
 static inline spx_vec3 to_world(spx_vec3 origin, const spx_mat3* rot, const float p[3])
@@ -505,12 +558,6 @@ SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, floa
     const v4 max_e = v4_hmax(v4_max(v4_max(sep_ev[0], sep_ev[1]), sep_ev[2]));
     const float sep_e = v4_first(max_e);
 
-    float Dm[3][4], t[4], tb[4];
-    v4_store(Dm[0], D[0]);
-    v4_store(Dm[1], D[1]);
-    v4_store(Dm[2], D[2]);
-    v4_store(t, tv);
-#define RIJ(i, j) Dm[((i) - (j) + 3) % 3][(j)]
     const float ha[3] = { a->half_extents.x, a->half_extents.y, a->half_extents.z };
     const float hb[3] = { b->half_extents.x, b->half_extents.y, b->half_extents.z };
     const float slack = MANIFOLD_ABS_TOL * (ha[0] + ha[1] + ha[2] + hb[0] + hb[1] + hb[2]);
@@ -519,6 +566,12 @@ SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, floa
 
     if (sep_e > sep_f + MANIFOLD_REL_TOL * fabsf(sep_f) + slack) {
         /* Edge contact, in A's frame: n = a_i x b_j, oriented from A to B. */
+        float Dm[3][4], t[4];
+        v4_store(Dm[0], D[0]);
+        v4_store(Dm[1], D[1]);
+        v4_store(Dm[2], D[2]);
+        v4_store(t, tv);
+#define RIJ(i, j) Dm[((i) - (j) + 3) % 3][(j)]
         int i = 0, j = 0;
         for (int m = 2; m >= 0; --m) {
             int mask = v4_eq(sep_ev[m], max_e);
@@ -565,30 +618,14 @@ SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, floa
                           | (uint32_t)(pa[i2] > 0.0f) << 3 | (uint32_t)j << 4 | (uint32_t)(sb1 > 0.0f) << 6
                           | (uint32_t)(sb2 > 0.0f) << 7;
         return SPX_OK;
+#undef RIJ
     }
 
-    /* Face contact: describe the incident box in the reference box's frame. */
-    float inc_c[3], inc_axis[3][3], s;
-    const float* h;
-    const float* inc_h;
-    int k;
-    const spx_obb* ref;
-    if (!ref_is_b) {
-        ref = a; h = ha; inc_h = hb; k = first_lane[v4_eq(sep_av, max_a)];
-        for (int r = 0; r < 3; ++r) {
-            inc_c[r] = t[r];
-            for (int c = 0; c < 3; ++c) inc_axis[r][c] = RIJ(r, c);
-        }
-    } else {
-        ref = b; h = hb; inc_h = ha; k = first_lane[v4_eq(sep_bv, max_b)];
-        v4_store(tb, tbv);
-        for (int r = 0; r < 3; ++r) {
-            inc_c[r] = -tb[r];
-            for (int c = 0; c < 3; ++c) inc_axis[r][c] = RIJ(c, r);
-        }
-    }
-#undef RIJ
-    face_points(h, inc_c, inc_h, (const float(*)[3])inc_axis, k, margin, ref, ref_is_b ? 8u : 0u, out, &s);
+    /* Face contact: the incident box's centre in the reference box's frame. */
+    const spx_obb* ref = ref_is_b ? b : a;
+    const int k = ref_is_b ? first_lane[v4_eq(sep_bv, max_b)] : first_lane[v4_eq(sep_av, max_a)];
+    float s;
+    face_points(ref, ref_is_b ? a : b, ref_is_b ? v4_neg(tbv) : tv, k, margin, ref_is_b ? 8u : 0u, out, &s);
     /* The reference normal s * ref_k points towards the incident box; A to B flips it for B. */
     const float ns = ref_is_b ? -s : s;
     const spx_vec3 axis = ref->rotation.col[k];
