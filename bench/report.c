@@ -54,7 +54,7 @@ void bench_report_remark(bench_report* r, const char* format, ...)
 
 void bench_report_columns(bench_report* r)
 {
-    fprintf(r->table, "\n%-20s %-8s %-12s %8s %6s %10s %10s %9s %8s %8s %8s %6s\n", "query", "set", "engine", "pairs",
+    fprintf(r->table, "\n%-24s %-8s %-12s %8s %6s %10s %10s %9s %8s %8s %8s %6s\n", "query", "set", "engine", "pairs",
             "passes", "ns_median", "ns_min", "sepax/eng", "hits", "disagree", "vs_exact", "errors");
     for (int i = 0; i < r->csv_count; ++i)
         fprintf(r->csv[i], "query,set,engine,pairs,runs,passes,ns_median,ns_min,ratio_sepax_engine,hits,"
@@ -68,7 +68,7 @@ void bench_report_row(bench_report* r, const bench_row* row)
         snprintf(ratio, sizeof ratio, "%.2f", row->ratio);
     if (row->disagreements >= 0)
         snprintf(disagree, sizeof disagree, "%lld", row->disagreements);
-    fprintf(r->table, "%-20s %-8s %-12s %8zu %6zu %10.2f %10.2f %9s %8zu %8s %8lld %6zu\n", row->query, row->set,
+    fprintf(r->table, "%-24s %-8s %-12s %8zu %6zu %10.2f %10.2f %9s %8zu %8s %8lld %6zu\n", row->query, row->set,
             row->engine, row->pairs, row->passes, row->ns_median, row->ns_min, ratio, row->hits, disagree,
             row->vs_exact, row->errors);
     fflush(r->table);
