@@ -8,8 +8,6 @@
 #include "math/simd.h"
 #include "obb_soa.h"
 #include "sweep_obb_obb.h"
-#include "sat_axes.h"
-#include "geometry/validate.h"
 #include <float.h>
 #include <math.h>
 
