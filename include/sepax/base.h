@@ -41,6 +41,8 @@ typedef enum spx_result {
     SPX_ERR_STALE_ID,            /* body destroyed, or id from another world */
     SPX_ERR_WORLD_LOCKED,        /* called from inside a step callback */
     SPX_ERR_OUT_OF_MEMORY,       /* nothing was changed; retrying is safe */
+    SPX_ERR_INDEX_OUT_OF_RANGE,  /* a mesh index names a vertex that does not exist */
+    SPX_ERR_EMPTY_MESH,          /* a mesh with no usable triangle (none given, or all degenerate) */
     SPX_RESULT_COUNT
 } spx_result;
 

@@ -5,4 +5,5 @@
 #include "math_types.h"
 #include "geometry.h"
 #include "collide.h"
+#include "mesh.h"
 #endif

@@ -16,6 +16,8 @@ SPX_API const char* spx_result_string(spx_result result)
     case SPX_ERR_STALE_ID: return "id is stale: the object was destroyed or belongs to another world";
     case SPX_ERR_WORLD_LOCKED: return "world is locked: this call is not allowed from inside a step callback";
     case SPX_ERR_OUT_OF_MEMORY: return "out of memory: nothing was changed, the call can be retried";
+    case SPX_ERR_INDEX_OUT_OF_RANGE: return "a mesh index is not below the vertex count: fix the index array";
+    case SPX_ERR_EMPTY_MESH: return "the mesh has no usable triangle (none given, or every one degenerate)";
     case SPX_RESULT_COUNT: break;
     }
     return "unknown result code";

@@ -1,0 +1,27 @@
+/* OBB trees over a mesh's triangles: one flat node array, built top-down. */
+#ifndef SPX_OBB_TREE_H
+#define SPX_OBB_TREE_H
+
+#include "obb_fit.h"
+
+/* 68 bytes. Children of an inner node are adjacent, so one index names both: a descent that
+   visits both touches neighbouring memory. */
+typedef struct spx_obb_node {
+    spx_obb box;       /* in the mesh's own coordinates; holds every corner of every triangle below */
+    uint32_t first;    /* inner node: index of the left child (the right one is first + 1); leaf: first triangle */
+    uint32_t count;    /* leaf: its triangles, 1..leaf_triangles; 0 marks an inner node */
+} spx_obb_node;
+
+/* Most nodes a tree over n >= 1 triangles can have: every split makes two non-empty sides, so at
+   most n leaves and n - 1 inner nodes. */
+static inline uint32_t spx_obb_tree_max_nodes(uint32_t n) { return 2u * n - 1u; }
+
+/* Builds the tree over tris[0..n) into nodes (room for spx_obb_tree_max_nodes(n)); nodes[0] is the
+   root. perm (n entries, written here) comes out ordered so that leaf [first, first + count) holds
+   tris[perm[first]] .. tris[perm[first + count - 1]]. moments[i] belongs to tris[i]. Allocates
+   nothing; deterministic. Returns the node count; *out_depth gets the longest root-to-leaf path in
+   nodes. Needs n >= 1 and 1 <= leaf_max. */
+uint32_t spx_obb_tree_build(const spx_triangle* tris, const spx_tri_moment* moments, uint32_t n, uint32_t leaf_max,
+                            uint32_t* perm, spx_obb_node* nodes, uint32_t* out_depth);
+
+#endif

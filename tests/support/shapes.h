@@ -1,0 +1,29 @@
+/* Generated triangle meshes for the mesh tests and the tree-build benchmark (public API only, so the
+   benchmark program can compile this file too). Deterministic: the same arguments, the same arrays. */
+#ifndef SPX_TEST_SHAPES_H
+#define SPX_TEST_SHAPES_H
+
+#include <sepax/sepax.h>
+
+typedef struct spx_shape {
+    spx_vec3* vertices;
+    uint32_t vertex_count;
+    uint32_t* indices;   /* 3 a triangle */
+    uint32_t triangle_count;
+} spx_shape;
+
+/* Torus about the y axis: ring radius R, tube radius r, nu segments round the ring, nv round the
+   tube; 2 nu nv triangles, outward winding. */
+bool spx_shape_torus(spx_shape* s, float R, float r, uint32_t nu, uint32_t nv);
+/* Latitude-longitude sphere: nlat bands, nlon sectors, poles repeated per sector (so the triangles
+   at the poles are segment-like in one corner pair, as real exported meshes often are). */
+bool spx_shape_sphere(spx_shape* s, float radius, uint32_t nlat, uint32_t nlon);
+/* Flat nx by nz grid of unit squares in the plane y = 0, two triangles a square. */
+bool spx_shape_grid(spx_shape* s, uint32_t nx, uint32_t nz);
+/* A strip `length` long and `width` wide along x, made of n squares (2n triangles). */
+bool spx_shape_strip(spx_shape* s, float length, float width, uint32_t n);
+/* n unrelated triangles of size up to `size` with corners in a cube of side `extent`. */
+bool spx_shape_random(spx_shape* s, uint32_t n, float extent, float size, uint64_t seed);
+void spx_shape_free(spx_shape* s);
+
+#endif

@@ -1,0 +1,482 @@
+/* Meshes and their OBB trees: bad input, degenerate triangles, allocation failure, tree invariants,
+   determinism, and the OBB fit on sets whose box is known. */
+#include <sepax/sepax.h>
+#include "geometry/mesh.h"
+#include "geometry/obb_fit.h"
+#include "support/shapes.h"
+#include "test.h"
+#include <stdint.h>
+#include <stdlib.h>
+
+static spx_mesh_def def_of(const spx_shape* s, uint32_t leaf)
+{
+    spx_mesh_def def = spx_default_mesh_def();
+    def.vertices = s->vertices;
+    def.vertex_count = s->vertex_count;
+    def.indices = s->indices;
+    def.triangle_count = s->triangle_count;
+    def.leaf_triangles = leaf;
+    return def;
+}
+
+/* ---- a counting allocator that can be told to fail ------------------------------------------- */
+
+typedef struct counting {
+    int calls;          /* alloc calls so far */
+    int fail_at;        /* the call that returns NULL (1-based); 0: never */
+    int live;           /* blocks not yet freed */
+    size_t live_bytes;
+    int bad_alignment;
+} counting;
+
+static void* counting_alloc(size_t size, size_t alignment, void* context)
+{
+    counting* c = context;
+    if (++c->calls == c->fail_at) return NULL;
+    size_t rounded = (size + alignment - 1) / alignment * alignment;
+    void* p = aligned_alloc(alignment, rounded);
+    if (!p) return NULL;
+    if ((uintptr_t)p % alignment) c->bad_alignment++;
+    c->live++;
+    c->live_bytes += size;
+    return p;
+}
+
+static void counting_free(void* memory, size_t size, void* context)
+{
+    counting* c = context;
+    c->live--;
+    c->live_bytes -= size;
+    free(memory);
+}
+
+/* ---- bad input ---------------------------------------------------------------------------------- */
+
+static int bad_input_codes(void)
+{
+    spx_vec3 v[4] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
+    uint32_t idx[6] = { 0, 1, 2, 0, 2, 3 };
+    spx_mesh* const sentinel = (spx_mesh*)&v[0];
+    spx_mesh* mesh = sentinel;
+    spx_mesh_def def = spx_default_mesh_def();
+    def.vertices = v, def.vertex_count = 4, def.indices = idx, def.triangle_count = 2;
+
+    spx_mesh_def zero;
+    memset(&zero, 0, sizeof zero);
+    zero.vertices = v, zero.vertex_count = 4, zero.indices = idx, zero.triangle_count = 2, zero.leaf_triangles = 4;
+    ENSURE_CODE(spx_mesh_create(&zero, &mesh), SPX_ERR_UNINITIALIZED_DEF);
+    ENSURE_CODE(spx_mesh_create(NULL, &mesh), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_create(&def, NULL), SPX_ERR_INVALID_ARGUMENT);
+
+    spx_mesh_def d = def;
+    d.vertices = NULL;
+    ENSURE_CODE(spx_mesh_create(&d, &mesh), SPX_ERR_INVALID_ARGUMENT);
+    d = def, d.indices = NULL;
+    ENSURE_CODE(spx_mesh_create(&d, &mesh), SPX_ERR_INVALID_ARGUMENT);
+    d = def, d.leaf_triangles = 0;
+    ENSURE_CODE(spx_mesh_create(&d, &mesh), SPX_ERR_INVALID_ARGUMENT);
+    d = def, d.leaf_triangles = 17;
+    ENSURE_CODE(spx_mesh_create(&d, &mesh), SPX_ERR_INVALID_ARGUMENT);
+    d = def, d.leaf_triangles = 16;
+    ENSURE_CODE(spx_mesh_create(&d, &mesh), SPX_OK);
+    spx_mesh_destroy(mesh);
+    mesh = sentinel;
+    spx_allocator half = { counting_alloc, NULL, NULL };
+    d = def, d.allocator = &half;
+    ENSURE_CODE(spx_mesh_create(&d, &mesh), SPX_ERR_INVALID_ARGUMENT);
+
+    spx_vec3 w[4];
+    memcpy(w, v, sizeof w);
+    d = def, d.vertices = w;
+    w[3].y = NAN;
+    ENSURE_CODE(spx_mesh_create(&d, &mesh), SPX_ERR_NOT_FINITE);
+    w[3].y = INFINITY;
+    ENSURE_CODE(spx_mesh_create(&d, &mesh), SPX_ERR_NOT_FINITE);
+    w[3].y = 1;
+    uint32_t bad[6] = { 0, 1, 2, 0, 2, 4 };
+    d = def, d.indices = bad;
+    ENSURE_CODE(spx_mesh_create(&d, &mesh), SPX_ERR_INDEX_OUT_OF_RANGE);
+    bad[5] = UINT32_MAX;
+    ENSURE_CODE(spx_mesh_create(&d, &mesh), SPX_ERR_INDEX_OUT_OF_RANGE);
+    d = def, d.vertex_count = 0, d.vertices = NULL; /* no vertices: every index is out of range */
+    ENSURE_CODE(spx_mesh_create(&d, &mesh), SPX_ERR_INDEX_OUT_OF_RANGE);
+
+    d = def, d.triangle_count = 0, d.indices = NULL;
+    ENSURE_CODE(spx_mesh_create(&d, &mesh), SPX_ERR_EMPTY_MESH);
+    uint32_t points[6] = { 1, 1, 1, 2, 2, 2 }; /* both triangles are single points */
+    d = def, d.indices = points;
+    ENSURE_CODE(spx_mesh_create(&d, &mesh), SPX_ERR_EMPTY_MESH);
+    ENSURE(mesh == sentinel); /* no failed call wrote *out */
+
+    /* the queries on a mesh */
+    ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_OK);
+    spx_mesh_info info;
+    spx_triangle t;
+    ENSURE_CODE(spx_mesh_get_info(NULL, &info), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_get_info(mesh, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_get_triangle(mesh, 2, &t, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_get_triangle(mesh, 0, NULL, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_get_triangle(NULL, 0, &t, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_get_triangle(mesh, 1, &t, NULL), SPX_OK);
+    spx_mesh_destroy(mesh);
+    spx_mesh_destroy(NULL);
+    return 0;
+}
+
+static int degenerate_triangles_skipped_and_counted(void)
+{
+    spx_vec3 v[6] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 }, { 1e-8f, 0, 0 }, { 2, 0, 0 } };
+    uint32_t idx[] = {
+        0, 1, 2,   /* good */
+        1, 1, 1,   /* a point */
+        0, 2, 3,   /* good */
+        0, 4, 0,   /* corners 1e-8 apart near the origin, at scale 1e-8: a real tiny triangle? no: */
+        0, 1, 5,   /* segment-like (collinear): kept */
+        3, 3, 3,   /* a point */
+    };
+    /* 0, 4, 0: two corners equal and the third 1e-8 away, scale 1e-8: the edge is the whole scale,
+       so spx_triangle_validate keeps it as segment-like. */
+    spx_mesh_def def = spx_default_mesh_def();
+    def.vertices = v, def.vertex_count = 6, def.indices = idx, def.triangle_count = 6;
+    spx_mesh* mesh = NULL;
+    ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_OK);
+    spx_mesh_info info;
+    ENSURE_CODE(spx_mesh_get_info(mesh, &info), SPX_OK);
+    ENSURE(info.triangle_count == 4);
+    ENSURE(info.degenerate_count == 2);
+    /* Every kept triangle is one of the def's, named by its source, each once. */
+    int seen[6] = { 0 };
+    for (uint32_t i = 0; i < info.triangle_count; ++i) {
+        spx_triangle t;
+        uint32_t src = 99;
+        ENSURE_CODE(spx_mesh_get_triangle(mesh, i, &t, &src), SPX_OK);
+        ENSURE(src < 6 && src != 1 && src != 5);
+        seen[src]++;
+        for (int c = 0; c < 3; ++c) ENSURE(memcmp(&t.v[c], &v[idx[3 * src + c]], sizeof(spx_vec3)) == 0);
+    }
+    ENSURE(seen[0] == 1 && seen[2] == 1 && seen[3] == 1 && seen[4] == 1);
+    spx_mesh_destroy(mesh);
+    return 0;
+}
+
+static int allocation_failure_leaks_nothing(void)
+{
+    spx_shape s;
+    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 24, 12));
+    spx_mesh_def def = spx_default_mesh_def();
+    def = def_of(&s, 4);
+    counting c = { 0 };
+    spx_allocator a = { counting_alloc, counting_free, &c };
+    def.allocator = &a;
+    int k;
+    spx_mesh* mesh = NULL;
+    for (k = 1; k < 100; ++k) {
+        c = (counting){ .fail_at = k };
+        spx_result r = spx_mesh_create(&def, &mesh);
+        if (r == SPX_OK) break;
+        ENSURE_CODE(r, SPX_ERR_OUT_OF_MEMORY);
+        ENSURE(mesh == NULL);
+        ENSURE(c.live == 0 && c.live_bytes == 0);
+    }
+    ENSURE(k > 1 && k < 100); /* at least one allocation, then success */
+    ENSURE(c.bad_alignment == 0);
+    ENSURE(c.live == 1); /* the mesh is one block */
+    spx_mesh_info info;
+    ENSURE_CODE(spx_mesh_get_info(mesh, &info), SPX_OK);
+    ENSURE(c.live_bytes == info.bytes);
+    ENSURE((uintptr_t)mesh % 64 == 0);
+    spx_mesh_destroy(mesh);
+    ENSURE(c.live == 0 && c.live_bytes == 0);
+    spx_shape_free(&s);
+    return 0;
+}
+
+/* ---- tree invariants ----------------------------------------------------------------------------- */
+
+/* The range of triangles under each node, worked out from the leaves. */
+static int check_node(const spx_mesh* m, uint32_t node, uint32_t depth, uint32_t* lo, uint32_t* hi, int* cover,
+                      uint32_t* visited, uint32_t* max_depth)
+{
+    ENSURE(node < m->node_count);
+    ENSURE(depth <= m->node_count);
+    ++*visited;
+    *max_depth = depth > *max_depth ? depth : *max_depth;
+    const spx_obb_node* nd = &m->nodes[node];
+    ENSURE_CODE(spx_obb_validate(&nd->box), SPX_OK);
+    if (nd->count > 0) {
+        ENSURE(nd->count <= m->leaf_triangles);
+        ENSURE(nd->first < m->triangle_count && nd->count <= m->triangle_count - nd->first);
+        for (uint32_t i = nd->first; i < nd->first + nd->count; ++i) cover[i]++;
+        *lo = nd->first;
+        *hi = nd->first + nd->count;
+    } else {
+        ENSURE(nd->first > node && nd->first + 1 < m->node_count); /* children after the parent: no cycles */
+        uint32_t l0, h0, l1, h1;
+        if (check_node(m, nd->first, depth + 1, &l0, &h0, cover, visited, max_depth)) return 1;
+        if (check_node(m, nd->first + 1, depth + 1, &l1, &h1, cover, visited, max_depth)) return 1;
+        ENSURE(h0 == l1); /* a subtree's triangles are one run: the children's runs meet */
+        *lo = l0;
+        *hi = h1;
+    }
+    /* Every corner of every triangle under the node inside its box (in double, relative tolerance). */
+    const spx_obb* b = &nd->box;
+    const float* h = &b->half_extents.x;
+    double largest = fmax(h[0], fmax(h[1], h[2]));
+    for (uint32_t i = *lo; i < *hi; ++i)
+        for (int c = 0; c < 3; ++c) {
+            const spx_vec3 p = m->triangles[i].v[c];
+            double d[3] = { (double)p.x - b->center.x, (double)p.y - b->center.y, (double)p.z - b->center.z };
+            for (int a = 0; a < 3; ++a) {
+                const spx_vec3 ax = b->rotation.col[a];
+                double s = d[0] * ax.x + d[1] * ax.y + d[2] * ax.z;
+                if (!(fabs(s) <= h[a] + 1e-5 * largest)) {
+                    fprintf(stderr, "node %u: triangle %u corner %d outside on axis %d by %g (half %g)\n", node, i, c,
+                            a, fabs(s) - h[a], (double)h[a]);
+                    return 1;
+                }
+            }
+        }
+    return 0;
+}
+
+static int check_tree(const spx_shape* s, uint32_t leaf, const char* name)
+{
+    spx_mesh_def def = def_of(s, leaf);
+    spx_mesh *m = NULL, *again = NULL;
+    ENSURE_CODE(spx_mesh_create(&def, &m), SPX_OK);
+    spx_mesh_info info;
+    ENSURE_CODE(spx_mesh_get_info(m, &info), SPX_OK);
+    uint32_t n = info.triangle_count;
+    ENSURE(n + info.degenerate_count == s->triangle_count);
+    ENSURE(info.node_count >= 1 && info.node_count <= 2 * n - 1);
+    int* cover = calloc(n, sizeof(int));
+    ENSURE(cover);
+    uint32_t lo, hi, visited = 0, depth = 0;
+    int failed = check_node(m, 0, 1, &lo, &hi, cover, &visited, &depth);
+    for (uint32_t i = 0; !failed && i < n; ++i) failed = cover[i] != 1;
+    free(cover);
+    if (failed) fprintf(stderr, "%s, leaf %u: tree invariant broken\n", name, leaf);
+    ENSURE(!failed);
+    ENSURE(lo == 0 && hi == n);
+    ENSURE(visited == info.node_count); /* every node reachable from the root, once */
+    ENSURE(depth == info.depth);
+    /* every source triangle once */
+    uint8_t* src = calloc(s->triangle_count, 1);
+    ENSURE(src);
+    for (uint32_t i = 0; i < n; ++i) src[m->source[i]]++;
+    uint32_t once = 0;
+    for (uint32_t i = 0; i < s->triangle_count; ++i) once += src[i] == 1, failed |= src[i] > 1;
+    free(src);
+    ENSURE(!failed && once == n);
+    /* Deterministic: a second build is the same byte for byte. */
+    ENSURE_CODE(spx_mesh_create(&def, &again), SPX_OK);
+    ENSURE(again->node_count == m->node_count);
+    ENSURE(memcmp(again->nodes, m->nodes, sizeof(spx_obb_node) * m->node_count) == 0);
+    ENSURE(memcmp(again->triangles, m->triangles, sizeof(spx_triangle) * n) == 0);
+    ENSURE(memcmp(again->source, m->source, sizeof(uint32_t) * n) == 0);
+    printf("  %-14s leaf %2u: %7u triangles (%u degenerate), %6u nodes, depth %2u, %.1f bytes a triangle\n", name,
+           leaf, n, info.degenerate_count, info.node_count, info.depth, (double)info.bytes / n);
+    spx_mesh_destroy(again);
+    spx_mesh_destroy(m);
+    return 0;
+}
+
+static int tree_invariants_on_shapes(void)
+{
+    spx_shape s;
+    const uint32_t leaves[] = { 1, 4, 16 };
+    for (int l = 0; l < 3; ++l) {
+        ENSURE(spx_shape_sphere(&s, 2.0f, 24, 48));
+        ENSURE(check_tree(&s, leaves[l], "sphere") == 0);
+        spx_shape_free(&s);
+        ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 64, 32));
+        ENSURE(check_tree(&s, leaves[l], "torus") == 0);
+        spx_shape_free(&s);
+        ENSURE(spx_shape_grid(&s, 40, 25));
+        ENSURE(check_tree(&s, leaves[l], "flat grid") == 0);
+        spx_shape_free(&s);
+        ENSURE(spx_shape_strip(&s, 1000.0f, 1e-3f, 500));
+        ENSURE(check_tree(&s, leaves[l], "thin strip") == 0);
+        spx_shape_free(&s);
+        ENSURE(spx_shape_random(&s, 10000, 50.0f, 2.0f, 0x5E9Au + (unsigned)l));
+        ENSURE(check_tree(&s, leaves[l], "random 10k") == 0);
+        spx_shape_free(&s);
+        ENSURE(spx_shape_grid(&s, 1, 1));
+        s.triangle_count = 1;
+        ENSURE(check_tree(&s, leaves[l], "one triangle") == 0);
+        spx_shape_free(&s);
+    }
+    /* far from the origin: the covariance is taken about the mean, the boxes stay tight */
+    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 32, 16));
+    for (uint32_t i = 0; i < s.vertex_count; ++i) s.vertices[i].x += 1.0e4f, s.vertices[i].z -= 3.0e3f;
+    ENSURE(check_tree(&s, 4, "far torus") == 0);
+    spx_shape_free(&s);
+    /* many copies of the same triangle: every centroid equal, only the median split can cut */
+    ENSURE(spx_shape_grid(&s, 1, 1));
+    uint32_t* copies = malloc(sizeof(uint32_t) * 3 * 100);
+    ENSURE(copies);
+    for (int i = 0; i < 300; ++i) copies[i] = s.indices[i % 3];
+    free(s.indices);
+    s.indices = copies;
+    s.triangle_count = 100;
+    ENSURE(check_tree(&s, 4, "100 copies") == 0);
+    spx_shape_free(&s);
+    return 0;
+}
+
+static int leaf_triangles_bound_the_tree(void)
+{   /* a sphere of 2 * 16 * 32 = 1024 triangles: larger leaves, fewer nodes */
+    spx_shape s;
+    ENSURE(spx_shape_sphere(&s, 1.0f, 16, 32));
+    uint32_t previous = UINT32_MAX;
+    for (uint32_t leaf = 1; leaf <= 16; leaf *= 2) {
+        spx_mesh_def def = def_of(&s, leaf);
+        spx_mesh* m = NULL;
+        ENSURE_CODE(spx_mesh_create(&def, &m), SPX_OK);
+        ENSURE(m->node_count <= previous);
+        previous = m->node_count;
+        if (leaf == 1) ENSURE(m->node_count == 2 * m->triangle_count - 1);
+        spx_mesh_destroy(m);
+    }
+    spx_shape_free(&s);
+    return 0;
+}
+
+/* ---- OBB fit ------------------------------------------------------------------------------------- */
+
+/* The surface of a box: 12 triangles. Its covariance has the box axes as eigenvectors. */
+static void box_surface(spx_vec3 c, const float h[3], const spx_mat3* r, spx_triangle out[12])
+{
+    spx_vec3 corner[8];
+    for (int k = 0; k < 8; ++k) {
+        spx_vec3 p = c;
+        for (int i = 0; i < 3; ++i) {
+            float s = (k >> i) & 1 ? h[i] : -h[i];
+            p.x += s * r->col[i].x, p.y += s * r->col[i].y, p.z += s * r->col[i].z;
+        }
+        corner[k] = p;
+    }
+    /* faces by the axis they are normal to and the side */
+    static const int face[6][4] = { { 0, 2, 6, 4 }, { 1, 5, 7, 3 }, { 0, 4, 5, 1 },
+                                    { 2, 3, 7, 6 }, { 0, 1, 3, 2 }, { 4, 6, 7, 5 } };
+    for (int f = 0; f < 6; ++f) {
+        out[2 * f] = (spx_triangle){ { corner[face[f][0]], corner[face[f][1]], corner[face[f][2]] } };
+        out[2 * f + 1] = (spx_triangle){ { corner[face[f][0]], corner[face[f][2]], corner[face[f][3]] } };
+    }
+}
+
+static int fit_matches_box(spx_vec3 c, const float h[3], const spx_mat3* r)
+{
+    spx_triangle t[12];
+    box_surface(c, h, r, t);
+    spx_obb b = spx_obb_fit_triangles(t, NULL, NULL, 12);
+    ENSURE_CODE(spx_obb_validate(&b), SPX_OK);
+    ENSURE_NEAR(b.center.x, c.x, 1e-5);
+    ENSURE_NEAR(b.center.y, c.y, 1e-5);
+    ENSURE_NEAR(b.center.z, c.z, 1e-5);
+    /* each fitted axis parallel to one box axis, with that axis' extent */
+    int used[3] = { 0 };
+    const float* fh = &b.half_extents.x;
+    for (int i = 0; i < 3; ++i) {
+        int match = -1;
+        for (int j = 0; j < 3; ++j) {
+            const spx_vec3 a = b.rotation.col[i], e = r->col[j];
+            if (fabs(fabs((double)a.x * e.x + (double)a.y * e.y + (double)a.z * e.z) - 1.0) < 1e-4) match = j;
+        }
+        ENSURE(match >= 0 && !used[match]);
+        used[match] = 1;
+        ENSURE_NEAR(fh[i], h[match], 1e-5);
+    }
+    return 0;
+}
+
+static int fit_box_shaped_sets(void)
+{
+    const float h[3] = { 3.0f, 2.0f, 0.5f };
+    const spx_mat3 I3 = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
+    ENSURE(fit_matches_box(spx_v3(0, 0, 0), h, &I3) == 0);
+    ENSURE(fit_matches_box(spx_v3(5, -2, 7), h, &I3) == 0);
+    spx_obb rotated;
+    /* an arbitrary rotation: unit quaternion (0.3, -0.5, 0.2, w) */
+    double qx = 0.3, qy = -0.5, qz = 0.2, qw = sqrt(1.0 - qx * qx - qy * qy - qz * qz);
+    ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), (spx_quat){ (float)qx, (float)qy, (float)qz, (float)qw },
+                                  &rotated),
+                SPX_OK);
+    ENSURE(fit_matches_box(spx_v3(1.5f, 0.25f, -4), h, &rotated.rotation) == 0);
+    const float cube[3] = { 1.0f, 1.0f, 1.0f }; /* isotropic covariance: any axes, still the cube */
+    spx_triangle t[12];
+    box_surface(spx_v3(0, 0, 0), cube, &rotated.rotation, t);
+    spx_obb b = spx_obb_fit_triangles(t, NULL, NULL, 12);
+    ENSURE_CODE(spx_obb_validate(&b), SPX_OK);
+    ENSURE(b.half_extents.x <= 1.7321 && b.half_extents.y <= 1.7321 && b.half_extents.z <= 1.7321);
+    return 0;
+}
+
+static int fit_flat_and_collinear_sets(void)
+{
+    /* one triangle: flat, the thickness guard gives a small positive extent */
+    spx_triangle t = { { { 0, 0, 0 }, { 2, 0, 0 }, { 0, 1, 0 } } };
+    spx_obb b = spx_obb_fit_triangles(&t, NULL, NULL, 1);
+    ENSURE_CODE(spx_obb_validate(&b), SPX_OK);
+    ENSURE(fabsf(b.rotation.col[2].z) > 0.9999f); /* the normal is the smallest axis */
+    ENSURE(b.half_extents.z > 0.0f && b.half_extents.z < 1e-5f);
+    /* segment-like triangles on one line: no area at all, and two equal zero eigenvalues */
+    spx_triangle seg[2] = { { { { 0, 0, 0 }, { 1, 1, 1 }, { 3, 3, 3 } } }, { { { 4, 4, 4 }, { 5, 5, 5 }, { 4, 4, 4 } } } };
+    b = spx_obb_fit_triangles(seg, NULL, NULL, 2);
+    ENSURE_CODE(spx_obb_validate(&b), SPX_OK);
+    const float* h = &b.half_extents.x;
+    ENSURE_NEAR(h[0], 5.0 * sqrt(3.0) / 2.0, 1e-5);
+    ENSURE(h[1] > 0.0f && h[2] > 0.0f && h[1] < 1e-5f && h[2] < 1e-5f);
+    return 0;
+}
+
+static int eigen_solver(void)
+{
+    double v[3], e[3][3];
+    const double iso[3][3] = { { 2, 0, 0 }, { 0, 2, 0 }, { 0, 0, 2 } };
+    spx_sym3_eigen(iso, v, e);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) ENSURE(e[i][j] == (i == j ? 1.0 : 0.0));
+    /* random symmetric matrices: A v = lambda v, V orthonormal and right-handed */
+    uint64_t state = 12345;
+    for (int trial = 0; trial < 1000; ++trial) {
+        double a[3][3];
+        for (int i = 0; i < 3; ++i)
+            for (int j = i; j < 3; ++j) {
+                state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+                a[i][j] = a[j][i] = ((double)(state >> 11) / 9007199254740992.0 - 0.5) * (trial % 2 ? 1e6 : 1.0);
+            }
+        if (trial % 5 == 0) a[0][1] = a[1][0] = a[0][2] = a[2][0] = 0; /* partly diagonal already */
+        spx_sym3_eigen((const double(*)[3])a, v, e);
+        double scale = fabs(v[0]) + fabs(v[1]) + fabs(v[2]);
+        for (int k = 0; k < 3; ++k)
+            for (int i = 0; i < 3; ++i) {
+                double av = a[i][0] * e[0][k] + a[i][1] * e[1][k] + a[i][2] * e[2][k];
+                ENSURE_NEAR(av, v[k] * e[i][k], 1e-12 * scale);
+            }
+        ENSURE(v[0] >= v[1] && v[1] >= v[2]);
+        for (int p = 0; p < 3; ++p)
+            for (int q = 0; q < 3; ++q) {
+                double d = e[0][p] * e[0][q] + e[1][p] * e[1][q] + e[2][p] * e[2][q];
+                ENSURE_NEAR(d, p == q ? 1.0 : 0.0, 1e-12);
+            }
+        double det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0])
+                   + e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
+        ENSURE_NEAR(det, 1.0, 1e-12);
+    }
+    return 0;
+}
+
+int main(void)
+{
+    int failures = 0;
+    RUN_TEST(bad_input_codes, failures);
+    RUN_TEST(degenerate_triangles_skipped_and_counted, failures);
+    RUN_TEST(allocation_failure_leaks_nothing, failures);
+    RUN_TEST(tree_invariants_on_shapes, failures);
+    RUN_TEST(leaf_triangles_bound_the_tree, failures);
+    RUN_TEST(fit_box_shaped_sets, failures);
+    RUN_TEST(fit_flat_and_collinear_sets, failures);
+    RUN_TEST(eigen_solver, failures);
+    return failures != 0;
+}
