@@ -54,11 +54,10 @@ static spx_result check_def(const spx_mesh_def* def, uint32_t* out_kept)
 typedef struct scratch {
     void* block;
     size_t bytes;
-    spx_tri_moment* moments; /* kept order */
-    spx_triangle* tris;      /* kept order */
+    spx_tri_moment* moments; /* kept triangles, reordered by the build */
+    spx_triangle* tris;      /* kept triangles, in leaf order after the build */
     spx_obb_node* nodes;     /* room for the worst case, 2n - 1 */
-    uint32_t* source;        /* kept triangle -> def triangle */
-    uint32_t* perm;          /* leaf order -> kept triangle */
+    uint32_t* source;        /* kept triangle -> def triangle, reordered with tris */
 } scratch;
 
 static bool scratch_alloc(scratch* s, uint32_t n, const spx_allocator* a)
@@ -67,8 +66,7 @@ static bool scratch_alloc(scratch* s, uint32_t n, const spx_allocator* a)
     size_t off_tris = align_up(off_moments + sizeof(spx_tri_moment) * (size_t)n, 16);
     size_t off_nodes = align_up(off_tris + sizeof(spx_triangle) * (size_t)n, 16);
     size_t off_source = align_up(off_nodes + sizeof(spx_obb_node) * (size_t)spx_obb_tree_max_nodes(n), 16);
-    size_t off_perm = align_up(off_source + sizeof(uint32_t) * (size_t)n, 16);
-    s->bytes = off_perm + sizeof(uint32_t) * (size_t)n;
+    s->bytes = off_source + sizeof(uint32_t) * (size_t)n;
     s->block = spx_alloc(a, s->bytes, 16);
     if (!s->block) return false;
     char* b = s->block;
@@ -76,7 +74,6 @@ static bool scratch_alloc(scratch* s, uint32_t n, const spx_allocator* a)
     s->tris = (spx_triangle*)(void*)(b + off_tris);
     s->nodes = (spx_obb_node*)(void*)(b + off_nodes);
     s->source = (uint32_t*)(void*)(b + off_source);
-    s->perm = (uint32_t*)(void*)(b + off_perm);
     return true;
 }
 
@@ -107,7 +104,7 @@ SPX_API spx_result spx_mesh_create(const spx_mesh_def* def, spx_mesh** out)
         ++k;
     }
     uint32_t depth = 0;
-    uint32_t node_count = spx_obb_tree_build(s.tris, s.moments, n, def->leaf_triangles, s.perm, s.nodes, &depth);
+    uint32_t node_count = spx_obb_tree_build(s.tris, s.moments, s.source, n, def->leaf_triangles, s.nodes, &depth);
 
     /* The mesh keeps only what the queries read, sized exactly: the worst-case node room and the
        build's arrays go back to the host. */
@@ -125,10 +122,8 @@ SPX_API spx_result spx_mesh_create(const spx_mesh_def* def, spx_mesh** out)
     spx_triangle* tris = (spx_triangle*)(void*)(block + off_tris);
     uint32_t* source = (uint32_t*)(void*)(block + off_source);
     memcpy(nodes, s.nodes, sizeof(spx_obb_node) * (size_t)node_count);
-    for (uint32_t i = 0; i < n; ++i) {
-        tris[i] = s.tris[s.perm[i]];
-        source[i] = s.source[s.perm[i]];
-    }
+    memcpy(tris, s.tris, sizeof(spx_triangle) * (size_t)n);
+    memcpy(source, s.source, sizeof(uint32_t) * (size_t)n);
     mesh->nodes = nodes;
     mesh->triangles = tris;
     mesh->source = source;

@@ -53,7 +53,9 @@ void spx_sym3_eigen(const double in[3][3], double values[3], double vectors[3][3
     for (int sweep = 0; sweep < 32; ++sweep) {
         double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
         double diag = a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2];
-        if (!(off > 1e-32 * diag)) break; /* also stops on off == 0 and on NaN */
+        /* Off-diagonal mass below 1e-24 of the diagonal's: the axes are good to about 1e-12, far below
+           the float they are stored in. Also stops on off == 0 and on NaN. */
+        if (!(off > 1e-24 * diag)) break;
         jacobi_rotate(a, v, 0, 1);
         jacobi_rotate(a, v, 0, 2);
         jacobi_rotate(a, v, 1, 2);
@@ -122,31 +124,32 @@ spx_obb spx_obb_fit_triangles(const spx_triangle* tris, const spx_tri_moment* mo
     }
     for (int i = 0; i < 3; ++i) mean[i] /= total;
 
-    /* Covariance of a uniform density on the triangles (Gottschalk's thesis, eq. 3.2): a triangle
+    /* Covariance of a uniform density on the triangles (Gottschalk, Lin, Manocha, OBBTree): a triangle
        of area a, corners p q r and centroid c adds a/12 (9 c c^T + p p^T + q q^T + r r^T). Taken
        about the mean, so no large terms cancel and nothing is subtracted afterwards. Vertex
        covariance would let a densely tessellated patch pull the axes towards itself. */
-    double cov[3][3] = { { 0 } };
+    double sxx = 0, sxy = 0, sxz = 0, syy = 0, syz = 0, szz = 0; /* six accumulators stay in registers */
     for (uint32_t k = 0; k < count; ++k) {
         const spx_triangle* t = tri_at(tris, index, k);
         spx_tri_moment m = moment_at(tris, moments, index, k);
         double w = (uniform ? 1.0 : m.area) / 12.0;
-        double pts[4][3];
-        for (int i = 0; i < 3; ++i) pts[0][i] = m.centroid[i] - mean[i];
+        double cx = m.centroid[0] - mean[0], cy = m.centroid[1] - mean[1], cz = m.centroid[2] - mean[2];
+        double xx = 9.0 * cx * cx, xy = 9.0 * cx * cy, xz = 9.0 * cx * cz;
+        double yy = 9.0 * cy * cy, yz = 9.0 * cy * cz, zz = 9.0 * cz * cz;
         for (int c = 0; c < 3; ++c) {
-            const float* v = &t->v[c].x;
-            for (int i = 0; i < 3; ++i) pts[c + 1][i] = (double)v[i] - mean[i];
+            double px = (double)t->v[c].x - mean[0], py = (double)t->v[c].y - mean[1], pz = (double)t->v[c].z - mean[2];
+            xx += px * px, xy += px * py, xz += px * pz;
+            yy += py * py, yz += py * pz, zz += pz * pz;
         }
-        for (int i = 0; i < 3; ++i)
-            for (int j = i; j < 3; ++j)
-                cov[i][j] += w * (9.0 * pts[0][i] * pts[0][j] + pts[1][i] * pts[1][j] + pts[2][i] * pts[2][j]
-                                  + pts[3][i] * pts[3][j]);
+        sxx += w * xx, sxy += w * xy, sxz += w * xz;
+        syy += w * yy, syz += w * yz, szz += w * zz;
     }
-    for (int i = 0; i < 3; ++i)
-        for (int j = i; j < 3; ++j) cov[j][i] = cov[i][j] /= total;
+    const double cov[3][3] = { { sxx / total, sxy / total, sxz / total },
+                               { sxy / total, syy / total, syz / total },
+                               { sxz / total, syz / total, szz / total } };
 
     double values[3], vec[3][3];
-    spx_sym3_eigen((const double(*)[3])cov, values, vec);
+    spx_sym3_eigen(cov, values, vec);
 
     /* The axes are stored in float; extents are measured on the float axes, so the stored box holds
        every corner whatever the rounding of the rotation. */

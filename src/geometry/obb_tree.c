@@ -11,28 +11,46 @@ typedef struct range {
     uint32_t node, lo, hi, depth;
 } range;
 
-static double key(const spx_tri_moment* moments, uint32_t i, spx_dvec3 axis)
+/* The arrays the build reorders together: a node's triangles always lie in one contiguous run, so
+   every pass over a node reads memory in order. */
+typedef struct arrays {
+    spx_triangle* tris;
+    spx_tri_moment* moments;
+    uint32_t* source;
+} arrays;
+
+static double key(const arrays* a, uint32_t i, spx_dvec3 axis)
 {
-    const double* c = moments[i].centroid;
+    const double* c = a->moments[i].centroid;
     return axis.x * c[0] + axis.y * c[1] + axis.z * c[2];
 }
 
-/* Wirth's selection: afterwards perm[lo..k) have keys <= perm[k]'s <= perm[k+1..hi)'s. The pivot is
+static void swap(const arrays* a, uint32_t i, uint32_t j)
+{
+    spx_triangle t = a->tris[i];
+    a->tris[i] = a->tris[j];
+    a->tris[j] = t;
+    spx_tri_moment m = a->moments[i];
+    a->moments[i] = a->moments[j];
+    a->moments[j] = m;
+    uint32_t s = a->source[i];
+    a->source[i] = a->source[j];
+    a->source[j] = s;
+}
+
+/* Wirth's selection: afterwards triangles [lo, k) have keys <= triangle k's <= those of (k, hi). The pivot is
    the middle element, chosen by position only, so the result depends on the input alone. */
-static void select_kth(uint32_t* perm, uint32_t lo, uint32_t hi, uint32_t k, const spx_tri_moment* moments,
-                       spx_dvec3 axis)
+static void select_kth(const arrays* a, uint32_t lo, uint32_t hi, uint32_t k, spx_dvec3 axis)
 {
     int64_t l = lo, r = (int64_t)hi - 1;
     while (l < r) {
-        double pivot = key(moments, perm[(l + r) / 2], axis);
+        double pivot = key(a, (uint32_t)((l + r) / 2), axis);
         int64_t i = l, j = r;
         do {
-            while (key(moments, perm[i], axis) < pivot) ++i;
-            while (pivot < key(moments, perm[j], axis)) --j;
+            while (key(a, (uint32_t)i, axis) < pivot) ++i;
+            while (pivot < key(a, (uint32_t)j, axis)) --j;
             if (i <= j) {
-                uint32_t t = perm[i];
-                perm[i] = perm[j];
-                perm[j] = t;
+                swap(a, (uint32_t)i, (uint32_t)j);
                 ++i;
                 --j;
             }
@@ -42,36 +60,34 @@ static void select_kth(uint32_t* perm, uint32_t lo, uint32_t hi, uint32_t k, con
     }
 }
 
-/* Splits perm[lo..hi) (at least two triangles) across axis; returns the first index of the right side,
+/* Splits triangles [lo, hi) (at least two) across axis; returns the first index of the right side,
    strictly between lo and hi. */
-static uint32_t split(uint32_t* perm, uint32_t lo, uint32_t hi, const spx_tri_moment* moments, spx_dvec3 axis)
+static uint32_t split(const arrays* a, uint32_t lo, uint32_t hi, spx_dvec3 axis)
 {
     double sum = 0.0;
-    for (uint32_t j = lo; j < hi; ++j) sum += key(moments, perm[j], axis);
+    for (uint32_t j = lo; j < hi; ++j) sum += key(a, j, axis);
     double mean = sum / (double)(hi - lo);
     uint32_t i = lo, j = hi;
     while (i < j) { /* centroids before the mean to the left, the rest to the right, in place */
-        if (key(moments, perm[i], axis) < mean) {
+        if (key(a, i, axis) < mean) {
             ++i;
         } else {
             --j;
-            uint32_t t = perm[i];
-            perm[i] = perm[j];
-            perm[j] = t;
+            swap(a, i, j);
         }
     }
     if (i > lo && i < hi) return i;
     /* Every centroid on one side of the mean (all equal along the axis, or rounding): the median
        still halves the set, so the build always ends. */
     uint32_t mid = lo + (hi - lo) / 2;
-    select_kth(perm, lo, hi, mid, moments, axis);
+    select_kth(a, lo, hi, mid, axis);
     return mid;
 }
 
-uint32_t spx_obb_tree_build(const spx_triangle* tris, const spx_tri_moment* moments, uint32_t n, uint32_t leaf_max,
-                            uint32_t* perm, spx_obb_node* nodes, uint32_t* out_depth)
+uint32_t spx_obb_tree_build(spx_triangle* tris, spx_tri_moment* moments, uint32_t* source, uint32_t n,
+                            uint32_t leaf_max, spx_obb_node* nodes, uint32_t* out_depth)
 {
-    for (uint32_t i = 0; i < n; ++i) perm[i] = i;
+    const arrays a = { tris, moments, source };
     range stack[STACK_CAPACITY];
     int top = 0;
     uint32_t node_count = 1, depth = 0;
@@ -79,7 +95,7 @@ uint32_t spx_obb_tree_build(const spx_triangle* tris, const spx_tri_moment* mome
     for (;;) {
         uint32_t count = cur.hi - cur.lo;
         spx_obb_node* node = &nodes[cur.node];
-        node->box = spx_obb_fit_triangles(tris, moments, perm + cur.lo, count);
+        node->box = spx_obb_fit_triangles(tris + cur.lo, moments + cur.lo, NULL, count);
         depth = cur.depth > depth ? cur.depth : depth;
         if (count <= leaf_max) {
             node->first = cur.lo;
@@ -90,9 +106,9 @@ uint32_t spx_obb_tree_build(const spx_triangle* tris, const spx_tri_moment* mome
         }
         /* Longest axis of the node's own box: the direction along which the triangles spread most. */
         const float* h = &node->box.half_extents.x;
-        int a = h[1] > h[0] ? 1 : 0;
-        a = h[2] > h[a] ? 2 : a;
-        uint32_t mid = split(perm, cur.lo, cur.hi, moments, spx_d3_from(node->box.rotation.col[a]));
+        int longest = h[1] > h[0] ? 1 : 0;
+        longest = h[2] > h[longest] ? 2 : longest;
+        uint32_t mid = split(&a, cur.lo, cur.hi, spx_d3_from(node->box.rotation.col[longest]));
         uint32_t left = node_count;
         node_count += 2;
         node->first = left;

@@ -17,11 +17,11 @@ typedef struct spx_obb_node {
 static inline uint32_t spx_obb_tree_max_nodes(uint32_t n) { return 2u * n - 1u; }
 
 /* Builds the tree over tris[0..n) into nodes (room for spx_obb_tree_max_nodes(n)); nodes[0] is the
-   root. perm (n entries, written here) comes out ordered so that leaf [first, first + count) holds
-   tris[perm[first]] .. tris[perm[first + count - 1]]. moments[i] belongs to tris[i]. Allocates
-   nothing; deterministic. Returns the node count; *out_depth gets the longest root-to-leaf path in
-   nodes. Needs n >= 1 and 1 <= leaf_max. */
-uint32_t spx_obb_tree_build(const spx_triangle* tris, const spx_tri_moment* moments, uint32_t n, uint32_t leaf_max,
-                            uint32_t* perm, spx_obb_node* nodes, uint32_t* out_depth);
+   root. Reorders tris, moments (moments[i] belongs to tris[i]) and source (any per-triangle tag)
+   together, so that leaf [first, first + count) is tris[first .. first + count). Allocates nothing;
+   deterministic. Returns the node count; *out_depth gets the longest root-to-leaf path in nodes.
+   Needs n >= 1 and 1 <= leaf_max. */
+uint32_t spx_obb_tree_build(spx_triangle* tris, spx_tri_moment* moments, uint32_t* source, uint32_t n,
+                            uint32_t leaf_max, spx_obb_node* nodes, uint32_t* out_depth);
 
 #endif
