@@ -130,12 +130,10 @@ static int degenerate_triangles_skipped_and_counted(void)
         0, 1, 2,   /* good */
         1, 1, 1,   /* a point */
         0, 2, 3,   /* good */
-        0, 4, 0,   /* corners 1e-8 apart near the origin, at scale 1e-8: a real tiny triangle? no: */
+        0, 4, 0,   /* tiny and segment-like: an edge of 1e-8 at coordinates of 1e-8 is not a point (the rule is relative): kept */
         0, 1, 5,   /* segment-like (collinear): kept */
         3, 3, 3,   /* a point */
     };
-    /* 0, 4, 0: two corners equal and the third 1e-8 away, scale 1e-8: the edge is the whole scale,
-       so spx_triangle_validate keeps it as segment-like. */
     spx_mesh_def def = spx_default_mesh_def();
     def.vertices = v, def.vertex_count = 6, def.indices = idx, def.triangle_count = 6;
     spx_mesh* mesh = NULL;
@@ -430,6 +428,25 @@ static int fit_flat_and_collinear_sets(void)
     return 0;
 }
 
+static int fit_weighs_area_not_vertices(void)
+{   /* the rectangle [0,4] x [0,1] in the plane y = 0, fanned from an off-centre inner vertex: its
+       surface is the same rectangle, so the axes are x and z exactly whatever the fan; the five
+       vertices' own covariance would tilt them towards the inner vertex */
+    spx_vec3 c[4] = { { 0, 0, 0 }, { 4, 0, 0 }, { 4, 0, 1 }, { 0, 0, 1 } }, in = { 0.5f, 0, 0.9f };
+    spx_triangle t[4];
+    for (int i = 0; i < 4; ++i) t[i] = (spx_triangle){ { in, c[i], c[(i + 1) % 4] } };
+    spx_obb b = spx_obb_fit_triangles(t, NULL, NULL, 4);
+    ENSURE_CODE(spx_obb_validate(&b), SPX_OK);
+    ENSURE_NEAR(fabs(b.rotation.col[0].x), 1.0, 1e-6); /* longest axis first: along x */
+    ENSURE_NEAR(fabs(b.rotation.col[1].z), 1.0, 1e-6);
+    ENSURE_NEAR(b.half_extents.x, 2.0, 1e-5);
+    ENSURE_NEAR(b.half_extents.y, 0.5, 1e-5);
+    ENSURE(b.half_extents.z > 0.0f && b.half_extents.z < 1e-5f);
+    ENSURE_NEAR(b.center.x, 2.0, 1e-6);
+    ENSURE_NEAR(b.center.z, 0.5, 1e-6);
+    return 0;
+}
+
 static int eigen_solver(void)
 {
     double v[3], e[3][3];
@@ -477,6 +494,7 @@ int main(void)
     RUN_TEST(leaf_triangles_bound_the_tree, failures);
     RUN_TEST(fit_box_shaped_sets, failures);
     RUN_TEST(fit_flat_and_collinear_sets, failures);
+    RUN_TEST(fit_weighs_area_not_vertices, failures);
     RUN_TEST(eigen_solver, failures);
     return failures != 0;
 }
