@@ -258,6 +258,7 @@ static int check_tree(const spx_shape* s, uint32_t leaf, const char* name)
     ENSURE(lo == 0 && hi == n);
     ENSURE(visited == info.node_count); /* every node reachable from the root, once */
     ENSURE(depth == info.depth);
+    ENSURE(info.depth <= spx_obb_tree_max_depth(n));
     /* every source triangle once */
     uint8_t* src = calloc(s->triangle_count, 1);
     ENSURE(src);
@@ -308,6 +309,13 @@ static int tree_invariants_on_shapes(void)
     ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 32, 16));
     for (uint32_t i = 0; i < s.vertex_count; ++i) s.vertices[i].x += 1.0e4f, s.vertices[i].z -= 3.0e3f;
     ENSURE(check_tree(&s, 4, "far torus") == 0);
+    spx_shape_free(&s);
+    /* a cluster of 900 triangles and 12 lone ones 1e3, 1e6, ... 1e36 m away along x: each mean split
+       peels off the farthest, so the tree goes deep on one side and stays within its bound */
+    ENSURE(spx_shape_random(&s, 912, 1.0f, 0.1f, 77));
+    for (uint32_t k = 0; k < 12; ++k)
+        for (int c = 0; c < 3; ++c) s.vertices[3 * (900 + k) + c].x *= powf(10.0f, 3.0f * (float)(k + 1));
+    ENSURE(check_tree(&s, 4, "outliers") == 0);
     spx_shape_free(&s);
     /* many copies of the same triangle: every centroid equal, only the median split can cut */
     ENSURE(spx_shape_grid(&s, 1, 1));

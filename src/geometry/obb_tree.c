@@ -60,10 +60,16 @@ static void select_kth(const arrays* a, uint32_t lo, uint32_t hi, uint32_t k, sp
     }
 }
 
-/* Splits triangles [lo, hi) (at least two) across axis; returns the first index of the right side,
-   strictly between lo and hi. */
-static uint32_t split(const arrays* a, uint32_t lo, uint32_t hi, spx_dvec3 axis)
+/* Splits triangles [lo, hi) (at least two) across axis, at the mean of the centroids or, when
+   median_only, at their median; returns the first index of the right side, strictly between lo
+   and hi. */
+static uint32_t split(const arrays* a, uint32_t lo, uint32_t hi, spx_dvec3 axis, bool median_only)
 {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (median_only) {
+        select_kth(a, lo, hi, mid, axis);
+        return mid;
+    }
     double sum = 0.0;
     for (uint32_t j = lo; j < hi; ++j) sum += key(a, j, axis);
     double mean = sum / (double)(hi - lo);
@@ -79,7 +85,6 @@ static uint32_t split(const arrays* a, uint32_t lo, uint32_t hi, spx_dvec3 axis)
     if (i > lo && i < hi) return i;
     /* Every centroid on one side of the mean (all equal along the axis, or rounding): the median
        still halves the set, so the build always ends. */
-    uint32_t mid = lo + (hi - lo) / 2;
     select_kth(a, lo, hi, mid, axis);
     return mid;
 }
@@ -108,7 +113,8 @@ uint32_t spx_obb_tree_build(spx_triangle* tris, spx_tri_moment* moments, uint32_
         const float* h = &node->box.half_extents.x;
         int longest = h[1] > h[0] ? 1 : 0;
         longest = h[2] > h[longest] ? 2 : longest;
-        uint32_t mid = split(&a, cur.lo, cur.hi, spx_d3_from(node->box.rotation.col[longest]));
+        uint32_t mid = split(&a, cur.lo, cur.hi, spx_d3_from(node->box.rotation.col[longest]),
+                             cur.depth >= SPX_OBB_TREE_MEAN_DEPTH);
         uint32_t left = node_count;
         node_count += 2;
         node->first = left;

@@ -16,6 +16,21 @@ typedef struct spx_obb_node {
    most n leaves and n - 1 inner nodes. */
 static inline uint32_t spx_obb_tree_max_nodes(uint32_t n) { return 2u * n - 1u; }
 
+/* Nodes deeper than this split at the median, not the mean. Mean splits follow the shape, but
+   triangles spaced in a geometric progression would peel off one a level, making the build O(n^2)
+   and the tree n deep; medians below this depth bound the depth by SPX_OBB_TREE_MEAN_DEPTH +
+   ceil(log2 n) (at most 80), so a descent can use a fixed stack. Real meshes stay far above it:
+   a 1M-triangle torus is 20 deep. */
+#define SPX_OBB_TREE_MEAN_DEPTH 48u
+
+/* Most nodes on a root-to-leaf path of a tree over n triangles. */
+static inline uint32_t spx_obb_tree_max_depth(uint32_t n)
+{
+    uint32_t d = SPX_OBB_TREE_MEAN_DEPTH;
+    while (n > 1) n = (n + 1) / 2, ++d; /* ceil(log2 n) halvings */
+    return d;
+}
+
 /* Builds the tree over tris[0..n) into nodes (room for spx_obb_tree_max_nodes(n)); nodes[0] is the
    root. Reorders tris, moments (moments[i] belongs to tris[i]) and source (any per-triangle tag)
    together, so that leaf [first, first + count) is tris[first .. first + count). Allocates nothing;
