@@ -16,11 +16,11 @@ typedef struct spx_obb_node {
    most n leaves and n - 1 inner nodes. */
 static inline uint32_t spx_obb_tree_max_nodes(uint32_t n) { return 2u * n - 1u; }
 
-/* Nodes deeper than this split at the median, not the mean. Mean splits follow the shape, but
-   triangles spaced in a geometric progression would peel off one a level, making the build O(n^2)
-   and the tree n deep; median splits from this depth on bound the depth by SPX_OBB_TREE_MEAN_DEPTH +
-   ceil(log2 n) (at most 80), so a descent can use a fixed stack. Real meshes stay far above it:
-   a 1M-triangle torus is 20 deep. */
+/* Nodes at this depth (the root is 1) and deeper split at the median, not the mean. Mean splits
+   follow the shape, but a cluster with far outliers loses one outlier a level, and enough such
+   levels would make the build O(n^2) and the tree n deep; median splits from this depth on bound
+   the depth by SPX_OBB_TREE_MEAN_DEPTH + ceil(log2 n) (at most 80), so a descent can use a fixed
+   stack. Real meshes never get this deep: a 1M-triangle torus is 20 deep. */
 #define SPX_OBB_TREE_MEAN_DEPTH 48u
 
 /* Most nodes on a root-to-leaf path of a tree over n triangles. */
