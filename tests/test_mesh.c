@@ -201,7 +201,7 @@ static int check_node(const spx_mesh* m, uint32_t node, uint32_t depth, uint32_t
     *max_depth = depth > *max_depth ? depth : *max_depth;
     const spx_obb_node* nd = &m->nodes[node];
     ENSURE_CODE(spx_obb_validate(&nd->box), SPX_OK);
-    if (nd->count > 0) {
+    if (spx_obb_node_is_leaf(nd)) {
         ENSURE(nd->count <= m->leaf_triangles);
         ENSURE(nd->first < m->triangle_count && nd->count <= m->triangle_count - nd->first);
         for (uint32_t i = nd->first; i < nd->first + nd->count; ++i) cover[i]++;

@@ -12,6 +12,8 @@ typedef struct spx_obb_node {
     uint32_t count;    /* leaf: its triangles, 1..leaf_triangles; 0 marks an inner node */
 } spx_obb_node;
 
+static inline bool spx_obb_node_is_leaf(const spx_obb_node* node) { return node->count != 0; }
+
 /* Most nodes a tree over n >= 1 triangles can have: every split makes two non-empty sides, so at
    most n leaves and n - 1 inner nodes. */
 static inline uint32_t spx_obb_tree_max_nodes(uint32_t n) { return 2u * n - 1u; }
