@@ -142,6 +142,7 @@ static int degenerate_triangles_skipped_and_counted(void)
     ENSURE_CODE(spx_mesh_get_info(mesh, &info), SPX_OK);
     ENSURE(info.triangle_count == 4);
     ENSURE(info.degenerate_count == 2);
+    ENSURE((uintptr_t)mesh % 64 == 0); /* malloc/free by default, the block's alignment still honoured */
     /* Every kept triangle is one of the def's, named by its source, each once. */
     int seen[6] = { 0 };
     for (uint32_t i = 0; i < info.triangle_count; ++i) {
