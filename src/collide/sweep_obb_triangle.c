@@ -117,16 +117,22 @@ SPX_API spx_result spx_sweep_obb_triangle(const spx_obb* a, spx_vec3 velocity_a,
     return SPX_OK;
 }
 
+/* The pieces at rest at t = 0, through the same axes: the static queries. */
+static bool at_rest(const spx_obb* a, const spx_triangle* b, bool track_depth, box_tri* p, spx_sat* s)
+{
+    const spx_vec3 zero = { 0, 0, 0 };
+    box_tri_make(a, zero, b, zero, p);
+    return box_tri_sat(p, 0.0, s, track_depth);
+}
+
 SPX_API spx_result spx_penetration_obb_triangle(const spx_obb* a, const spx_triangle* b, spx_penetration* out)
 {
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = check_pair(a, b);
     if (r != SPX_OK) return r;
-    spx_vec3 zero = { 0, 0, 0 };
     box_tri p;
-    box_tri_make(a, zero, b, zero, &p);
     spx_sat s;
-    bool touches = box_tri_sat(&p, 0.0, &s, true);
+    bool touches = at_rest(a, b, true, &p, &s);
     spx_sat_fill_penetration(&s, touches, box_tri_axis_dir, &p, p.axes, out);
     return SPX_OK;
 }
@@ -136,10 +142,8 @@ SPX_API spx_result spx_overlap_obb_triangle(const spx_obb* a, const spx_triangle
     if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = check_pair(a, b);
     if (r != SPX_OK) return r;
-    spx_vec3 zero = { 0, 0, 0 };
     box_tri p;
-    box_tri_make(a, zero, b, zero, &p);
     spx_sat s;
-    *out_overlap = box_tri_sat(&p, 0.0, &s, false);
+    *out_overlap = at_rest(a, b, false, &p, &s);
     return SPX_OK;
 }

@@ -167,17 +167,22 @@ SPX_API spx_result spx_sweep_triangle_triangle(const spx_triangle* a, spx_vec3 v
     return SPX_OK;
 }
 
-SPX_API spx_result spx_penetration_triangle_triangle(const spx_triangle* a, const spx_triangle* b,
-                                                     spx_penetration* out)
+/* The pieces at rest at t = 0, through the same axes: the static queries. */
+static bool at_rest(const spx_triangle* a, const spx_triangle* b, bool track_depth, tri_pair* p, spx_sat* s)
+{
+    const spx_vec3 zero = { 0, 0, 0 };
+    tri_pair_make(a, zero, b, zero, p);
+    return tri_pair_sat(p, 0.0, s, track_depth);
+}
+
+SPX_API spx_result spx_penetration_triangle_triangle(const spx_triangle* a, const spx_triangle* b, spx_penetration* out)
 {
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = check_pair(a, b);
     if (r != SPX_OK) return r;
-    spx_vec3 zero = { 0, 0, 0 };
     tri_pair p;
-    tri_pair_make(a, zero, b, zero, &p);
     spx_sat s;
-    bool touches = tri_pair_sat(&p, 0.0, &s, true);
+    bool touches = at_rest(a, b, true, &p, &s);
     spx_sat_fill_penetration(&s, touches, tri_pair_axis, &p, NULL, out);
     return SPX_OK;
 }
@@ -187,10 +192,8 @@ SPX_API spx_result spx_overlap_triangle_triangle(const spx_triangle* a, const sp
     if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = check_pair(a, b);
     if (r != SPX_OK) return r;
-    spx_vec3 zero = { 0, 0, 0 };
     tri_pair p;
-    tri_pair_make(a, zero, b, zero, &p);
     spx_sat s;
-    *out_overlap = tri_pair_sat(&p, 0.0, &s, false);
+    *out_overlap = at_rest(a, b, false, &p, &s);
     return SPX_OK;
 }
