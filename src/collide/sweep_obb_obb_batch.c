@@ -33,6 +33,8 @@ static inline void axis_test(lanes_state* s, int axis, vf d, vf r, vf w)
     /* Speeds under 1e-18 count as standing still (w^2 stays a normal float): such a lane that is
        apart is a miss, one that overlaps never leaves. */
     const vi still = aw <= spx_vf_splat(1e-18f);
+    /* Moving, but too slowly for float to tell how long a gap takes: the double path decides. */
+    s->exact |= still & (aw != spx_vf_splat(0.0f));
     const vf inv = spx_vf_splat(1.0f) / spx_vf_max(w * w, spx_vf_splat(1e-36f));
     const vf enter = -(raw + dw) * inv;
     const vf exit = spx_vf_pick(still, spx_vf_splat(FLT_MAX), (raw - dw) * inv);
@@ -66,8 +68,17 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     }
     *bad |= spx_vf_not_finite(sum);
 
+    /* Float is trusted between these scales: every product below stays a normal float (under
+       about 1e36 and over 1e-30). Anything larger or smaller takes the double path. */
+    vf big = spx_vf_splat(0.0f), size = spx_vf_splat(0.0f);
+    for (int k = 0; k < 3; ++k) {
+        big = spx_vf_max(big, spx_vf_max(spx_vf_abs(t[k]), spx_vf_abs(u[k])));
+        size = spx_vf_max(size, spx_vf_max(ha[k], hb[k]));
+    }
+    big = spx_vf_max(big, size);
     lanes_state s;
-    s.miss = s.sep = s.exact = (vi){ 0 };
+    s.miss = s.sep = (vi){ 0 };
+    s.exact = (big > spx_vf_splat(1e17f)) | (size < spx_vf_splat(1e-15f));
     s.last = spx_vf_splat(tmax);
     s.first = spx_vf_splat(-FLT_MAX);
     vf AR[3][3], minor[3][3];
