@@ -44,8 +44,8 @@ static inline void spx_tri_shape_make(const spx_triangle* tri, spx_dvec3 origin,
 static inline void spx_tri_project(const spx_tri_shape* t, spx_dvec3 l, double* lo, double* hi)
 {
     double a = spx_d3_dot(t->p[0], l), b = spx_d3_dot(t->p[1], l), c = spx_d3_dot(t->p[2], l);
-    *lo = fmin(a, fmin(b, c));
-    *hi = fmax(a, fmax(b, c));
+    *lo = spx_dmin(a, spx_dmin(b, c));
+    *hi = spx_dmax(a, spx_dmax(b, c));
 }
 
 /* The triangle's feature extreme along unit s, moved by `shift`. force: -1 decide by angle, 3 the
@@ -61,7 +61,7 @@ static inline spx_feature_kind spx_tri_feature(const spx_tri_shape* t, spx_dvec3
         idx[0] = force; idx[1] = (force + 1) % 3; n = 2;
     } else {
         double d[3], m = -INFINITY;
-        for (int k = 0; k < 3; ++k) { d[k] = spx_d3_dot(t->p[k], s); m = fmax(m, d[k]); }
+        for (int k = 0; k < 3; ++k) { d[k] = spx_d3_dot(t->p[k], s); m = spx_dmax(m, d[k]); }
         double tol = 1e-6 * t->longest;
         for (int k = 0; k < 3; ++k)
             if (m - d[k] <= tol) idx[n++] = k;

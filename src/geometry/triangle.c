@@ -1,6 +1,7 @@
 /* Triangles: validation. */
 #include <sepax/geometry.h>
 #include "validate.h"
+#include "math/dvec3.h"
 
 SPX_API spx_result spx_triangle_validate(const spx_triangle* t)
 {
@@ -11,10 +12,10 @@ SPX_API spx_result spx_triangle_validate(const spx_triangle* t)
     double scale = 0.0, longest2 = 0.0;
     for (int i = 0; i < 3; ++i) {
         const spx_vec3 p = t->v[i], q = t->v[(i + 1) % 3];
-        double m = fmax(fabs(p.x), fmax(fabs(p.y), fabs(p.z)));
-        scale = fmax(scale, m);
+        double m = spx_dmax(fabs(p.x), spx_dmax(fabs(p.y), fabs(p.z)));
+        scale = spx_dmax(scale, m);
         double dx = (double)q.x - p.x, dy = (double)q.y - p.y, dz = (double)q.z - p.z;
-        longest2 = fmax(longest2, dx * dx + dy * dy + dz * dz);
+        longest2 = spx_dmax(longest2, dx * dx + dy * dy + dz * dz);
     }
     double limit = 1e-6 * scale;
     if (longest2 == 0.0 || longest2 <= limit * limit) return SPX_ERR_DEGENERATE_TRIANGLE;

@@ -20,6 +20,11 @@ static inline spx_dvec3 spx_d3_add(spx_dvec3 a, spx_dvec3 b) { return spx_d3(a.x
 static inline spx_dvec3 spx_d3_sub(spx_dvec3 a, spx_dvec3 b) { return spx_d3(a.x - b.x, a.y - b.y, a.z - b.z); }
 static inline spx_dvec3 spx_d3_scale(spx_dvec3 a, double s) { return spx_d3(a.x * s, a.y * s, a.z * s); }
 static inline spx_dvec3 spx_d3_neg(spx_dvec3 a) { return spx_d3(-a.x, -a.y, -a.z); }
+/* max and min of values known not to be NaN: a compare and a select, where fmax and fmin would
+ * be library calls (their NaN rules keep the compiler from inlining them). */
+static inline double spx_dmax(double a, double b) { return a > b ? a : b; }
+static inline double spx_dmin(double a, double b) { return a < b ? a : b; }
+
 static inline double spx_d3_dot(spx_dvec3 a, spx_dvec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 static inline spx_dvec3 spx_d3_cross(spx_dvec3 a, spx_dvec3 b)
 {
