@@ -180,14 +180,14 @@ spx_obb spx_obb_fit_triangles(const spx_triangle* tris, const spx_tri_moment* mo
     double half[3], largest = 0.0;
     for (int j = 0; j < 3; ++j) {
         double cp = spx_d3_dot(axis[j], cf);
-        half[j] = fmax(hi[j] - cp, cp - lo[j]);
-        largest = fmax(largest, half[j]);
+        half[j] = spx_dmax(hi[j] - cp, cp - lo[j]);
+        largest = spx_dmax(largest, half[j]);
     }
     float* h = &box.half_extents.x;
     for (int j = 0; j < 3; ++j) {
         /* Flat or segment-like sets: a thin slab, not a zero extent. The 2^-22 relative pad covers
            the double rounding of the shadows above (about 1e-16) many times over. */
-        double e = fmax(fmax(half[j], SPX_OBB_FIT_MIN_RATIO * largest), (double)FLT_MIN);
+        double e = spx_dmax(spx_dmax(half[j], SPX_OBB_FIT_MIN_RATIO * largest), (double)FLT_MIN);
         h[j] = round_up_float(e * (1.0 + 0x1p-22));
     }
     return box;
