@@ -4,6 +4,7 @@
 #include <sepax/sepax.h>
 #include "test.h"
 #include "support/cases.h"
+#include "support/soa_store.h"
 
 enum { N = 21 }; /* not a multiple of 4 or 8: the scalar tail runs too */
 
@@ -12,16 +13,7 @@ typedef struct soa_store {
     spx_obb_soa soa;
 } soa_store;
 
-static void soa_init(soa_store* s)
-{
-    int k = 0;
-    for (int i = 0; i < 3; ++i) {
-        s->soa.center[i] = s->f[k++];
-        s->soa.half_extents[i] = s->f[k++];
-        for (int m = 0; m < 3; ++m) s->soa.axis[i][m] = s->f[k++];
-    }
-    s->soa.capacity = N;
-}
+static void soa_init(soa_store* s) { test_soa_bind(&s->soa, &s->f[0][0], N); }
 
 /* N box-box problems from the shared generator, one tmax for all (velocities scaled to it). */
 static void make_problems(soa_store* a, soa_store* b, spx_obb* boxes_a, spx_obb* boxes_b, spx_vec3* va, spx_vec3* vb)

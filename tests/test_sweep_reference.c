@@ -35,6 +35,7 @@
 #include "test.h"
 #include "support/cases.h"
 #include "support/reference.h"
+#include "support/soa_store.h"
 
 enum { CASES_PER_KIND = 10000, DUMP_LIMIT = 4 };
 
@@ -64,13 +65,7 @@ typedef struct batch_soa {
 
 static void batch_fill(batch_soa* b, const spx_obb* box)
 {
-    int k = 0;
-    for (int i = 0; i < 3; ++i) {
-        b->soa.center[i] = b->f[k++];
-        b->soa.half_extents[i] = b->f[k++];
-        for (int m = 0; m < 3; ++m) b->soa.axis[i][m] = b->f[k++];
-    }
-    b->soa.capacity = BATCH;
+    test_soa_bind(&b->soa, &b->f[0][0], BATCH);
     for (int l = 0; l < BATCH; ++l) spx_obb_soa_set(&b->soa, (size_t)l, box);
 }
 

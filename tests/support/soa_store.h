@@ -1,0 +1,10 @@
+/* Structure-of-arrays boxes for the batched-query tests: binds an spx_obb_soa to host storage. */
+#ifndef SPX_TEST_SOA_STORE_H
+#define SPX_TEST_SOA_STORE_H
+
+#include <sepax/collide.h>
+
+/* Points the 15 arrays of `soa` into `storage`, which holds 15 * capacity floats. */
+void test_soa_bind(spx_obb_soa* soa, float* storage, size_t capacity);
+
+#endif
