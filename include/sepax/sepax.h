@@ -6,4 +6,5 @@
 #include "geometry.h"
 #include "collide.h"
 #include "mesh.h"
+#include "mesh_query.h"
 #endif

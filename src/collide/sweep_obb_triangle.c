@@ -5,6 +5,7 @@
 #include "sat_axes.h"
 #include "box_features.h"
 #include "triangle_shape.h"
+#include "sweep_pieces.h"
 
 typedef struct box_tri {
     spx_dvec3 axes[3];  /* the box's axes in world space */
@@ -95,13 +96,9 @@ static spx_result check_pair(const spx_obb* a, const spx_triangle* b)
     return r != SPX_OK ? r : spx_triangle_validate(b);
 }
 
-SPX_API spx_result spx_sweep_obb_triangle(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b,
-                                          spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
+void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b,
+                                    spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
 {
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = check_pair(a, b);
-    if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
-    if (r != SPX_OK) return r;
     box_tri p;
     box_tri_make(a, velocity_a, b, velocity_b, &p);
     spx_sat s;
@@ -114,6 +111,16 @@ SPX_API spx_result spx_sweep_obb_triangle(const spx_obb* a, spx_vec3 velocity_a,
         box_tri_contact(a, velocity_a, &p, axis, tc, &hit);
     }
     *out = hit;
+}
+
+SPX_API spx_result spx_sweep_obb_triangle(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b,
+                                          spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = check_pair(a, b);
+    if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
+    if (r != SPX_OK) return r;
+    spx_sweep_obb_triangle_checked(a, velocity_a, b, velocity_b, tmax, out);
     return SPX_OK;
 }
 

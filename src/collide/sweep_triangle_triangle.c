@@ -6,6 +6,7 @@
 #include <sepax/collide.h>
 #include "sat_axes.h"
 #include "triangle_shape.h"
+#include "sweep_pieces.h"
 
 /* Sine of the angle below which two planes count as parallel and in-plane axes join the test:
  * generous, because extra axes are always valid and only cost time. */
@@ -143,13 +144,9 @@ static spx_result check_pair(const spx_triangle* a, const spx_triangle* b)
     return r != SPX_OK ? r : spx_triangle_validate(b);
 }
 
-SPX_API spx_result spx_sweep_triangle_triangle(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
-                                               spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
+void spx_sweep_triangle_triangle_checked(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
+                                         spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
 {
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = check_pair(a, b);
-    if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
-    if (r != SPX_OK) return r;
     tri_pair p;
     tri_pair_make(a, velocity_a, b, velocity_b, &p);
     spx_sat s;
@@ -164,6 +161,16 @@ SPX_API spx_result spx_sweep_triangle_triangle(const spx_triangle* a, spx_vec3 v
         tri_pair_contact(&p, axis, tc, &hit);
     }
     *out = hit;
+}
+
+SPX_API spx_result spx_sweep_triangle_triangle(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
+                                               spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = check_pair(a, b);
+    if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
+    if (r != SPX_OK) return r;
+    spx_sweep_triangle_triangle_checked(a, velocity_a, b, velocity_b, tmax, out);
     return SPX_OK;
 }
 

@@ -1,0 +1,130 @@
+/* sepax: triangle meshes placed in the world, and their queries: box against mesh and mesh against
+ * mesh, continuous (first time of contact and the contact set at that time) and static (at a pose).
+ *
+ * Conventions as in collide.h: normals point from A towards B, metres, seconds on [0, tmax], m/s.
+ * Each piece translates with a constant velocity over [0, tmax]; a mesh keeps its rotation. The
+ * meshes are two-sided triangle soups to these queries (no inside, no volume): a box wholly inside
+ * a closed mesh touches nothing. */
+#ifndef SEPAX_MESH_QUERY_H
+#define SEPAX_MESH_QUERY_H
+
+#include "collide.h"
+#include "mesh.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A mesh placed in the world: the shared mesh, its pose, and a cache of its tree's node boxes in
+/// world space. The queries fill the cache lazily, one node at a time, the first time they need a
+/// node at the current pose; a new pose empties it in O(1) (a stamp, not a sweep over the nodes).
+/// It holds about 64 bytes a tree node (about 128 a triangle at the default leaf size). An instance
+/// is used by one query at a time (the queries write its cache); the mesh may be shared freely.
+typedef struct spx_mesh_instance spx_mesh_instance;
+
+/// Places `mesh` at `pose`. The mesh must outlive the instance. allocator: NULL for malloc/free
+/// (copied; its functions and context must outlive the instance).
+/// Errors: SPX_ERR_INVALID_ARGUMENT (NULL mesh, pose or out; an allocator without alloc or free),
+/// SPX_ERR_NOT_FINITE, SPX_ERR_NOT_ORTHONORMAL (a quaternion off unit length by more than
+/// SPX_ROTATION_TOLERANCE), SPX_ERR_OUT_OF_MEMORY. *out is set only on success.
+SPX_API spx_result spx_mesh_instance_create(const spx_mesh* mesh, const spx_transform* pose,
+                                            const spx_allocator* allocator, spx_mesh_instance** out);
+
+/// Frees an instance (NULL is fine). The mesh is not touched.
+SPX_API void spx_mesh_instance_destroy(spx_mesh_instance* instance);
+
+/// Moves the instance to a new pose (the quaternion is normalised again after the check).
+/// Errors as spx_mesh_instance_create; on error the instance keeps its old pose.
+SPX_API spx_result spx_mesh_instance_set_pose(spx_mesh_instance* instance, const spx_transform* pose);
+
+/// The pose as stored (quaternion normalised). Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
+SPX_API spx_result spx_mesh_instance_get_pose(const spx_mesh_instance* instance, spx_transform* out);
+
+/// The mesh the instance places. NULL for a NULL instance.
+SPX_API const spx_mesh* spx_mesh_instance_get_mesh(const spx_mesh_instance* instance);
+
+/// Triangle i (mesh order, as spx_mesh_get_triangle) in world space at the current pose: exactly the
+/// corners the queries test, rounded the same way. out_source as in spx_mesh_get_triangle.
+/// Errors: SPX_ERR_INVALID_ARGUMENT (NULL instance or out, i out of range).
+SPX_API spx_result spx_mesh_instance_get_triangle(const spx_mesh_instance* instance, uint32_t i,
+                                                  spx_triangle* out, uint32_t* out_source);
+
+/// Triangle number used for the box's side of a box-mesh contact.
+#define SPX_NO_TRIANGLE 0xFFFFFFFFu
+
+/// The contact set of a continuous query collects every triangle pair whose first contact comes
+/// within this fraction of tmax after the first contact of all (ties and near-ties, which a
+/// solver wants together). A query that starts overlapping collects the pairs overlapping at t = 0.
+#define SPX_MESH_CONTACT_WINDOW 1e-4f
+
+/// One touching pair of pieces: a triangle of each mesh, or the box and a triangle of the mesh.
+typedef struct spx_mesh_contact {
+    spx_vec3 point;            /* m, world, where the pair touches at `time` (as spx_sweep_hit.point) */
+    spx_vec3 normal;           /* unit, from A towards B (the pair's own normal) */
+    float time;                /* s: the pair's first contact; 0 when it overlaps at t = 0 */
+    float depth;               /* m: overlap along `normal` when the pair overlaps at t = 0, else 0 */
+    uint32_t triangle_a;       /* A's triangle as numbered in its def (indices[3 * n]); SPX_NO_TRIANGLE for a box */
+    uint32_t triangle_b;       /* B's triangle as numbered in its def */
+    spx_feature_kind feature_a;
+    spx_feature_kind feature_b;
+} spx_mesh_contact;
+
+/// The answer of a mesh query.
+typedef struct spx_mesh_hit {
+    spx_sweep_state state;     /* MISS, HIT (apart at t = 0) or START_OVERLAP */
+    float time;                /* s: first contact over all pairs; 0 for START_OVERLAP */
+    spx_vec3 normal;           /* unit, A towards B. HIT: the first pair's normal. START_OVERLAP: the average of the
+                                  overlapping pairs' normals (their deepest pair's normal if they cancel out) */
+    spx_vec3 point;            /* m, world. HIT: the first pair's point. START_OVERLAP: the mean of the pairs' points */
+    float depth;               /* m, START_OVERLAP only: the largest distance any overlapping pair must move along
+                                  `normal` to come apart (an estimate of how far B must move); 0 otherwise */
+    spx_mesh_contact first;    /* HIT: the first pair (ties broken by the lower triangle_a, then triangle_b);
+                                  START_OVERLAP: the deepest pair */
+    uint32_t contact_count;    /* pairs in the contact set, all of them even past the capacity given */
+    uint32_t contacts_written; /* min(contact_count, capacity) */
+} spx_mesh_hit;
+
+/* ---- continuous queries: both pieces translate with constant velocity over [0, tmax] ----------- */
+
+/// First contact of a translating box and a translating mesh during [0, tmax], and the contact set
+/// at that time: up to `capacity` pairs into `contacts` (may be NULL with capacity 0), in a
+/// deterministic order (the descent's), all of them counted in out->contact_count.
+/// Errors: as spx_obb_validate for the box, SPX_ERR_INVALID_ARGUMENT (NULL instance or out, NULL
+/// contacts with capacity > 0), SPX_ERR_NOT_FINITE (a velocity or tmax), SPX_ERR_BAD_TIME (tmax < 0).
+SPX_API spx_result spx_sweep_obb_mesh(const spx_obb* a, spx_vec3 velocity_a, spx_mesh_instance* b,
+                                      spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
+                                      uint32_t capacity, spx_mesh_hit* out);
+
+/// First contact of two translating meshes during [0, tmax] and the contact set at that time, by
+/// descending both OBB trees. Errors as spx_sweep_obb_mesh, and SPX_ERR_INVALID_ARGUMENT when a and
+/// b are the same instance (self-contact is not a query here).
+SPX_API spx_result spx_sweep_mesh_mesh(spx_mesh_instance* a, spx_vec3 velocity_a, spx_mesh_instance* b,
+                                       spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
+                                       uint32_t capacity, spx_mesh_hit* out);
+
+/* ---- static queries at the instances' poses ------------------------------------------------- */
+
+/// Does the box overlap or touch any triangle of the mesh? Stops at the first pair found.
+/// Errors: as spx_obb_validate, SPX_ERR_INVALID_ARGUMENT (NULL).
+SPX_API spx_result spx_overlap_obb_mesh(const spx_obb* a, spx_mesh_instance* b, bool* out_overlap);
+
+/// Do the two meshes overlap or touch anywhere? Stops at the first pair found. Errors as
+/// spx_overlap_obb_mesh, and SPX_ERR_INVALID_ARGUMENT when a and b are the same instance.
+SPX_API spx_result spx_overlap_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, bool* out_overlap);
+
+/// Every pair overlapping or touching at the current poses, with its minimum translation (normal and
+/// depth), into `contacts` as the continuous queries do; out->state is START_OVERLAP (with the
+/// averaged normal and the depth estimate) or MISS. Errors as spx_overlap_obb_mesh, and NULL
+/// contacts with capacity > 0.
+SPX_API spx_result spx_contacts_obb_mesh(const spx_obb* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
+                                         uint32_t capacity, spx_mesh_hit* out);
+
+/// As spx_contacts_obb_mesh for two meshes.
+SPX_API spx_result spx_contacts_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
+                                          uint32_t capacity, spx_mesh_hit* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

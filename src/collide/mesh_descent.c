@@ -1,0 +1,294 @@
+/* Tree descent for the mesh queries.
+ *
+ * Depth first with an explicit stack: a node pair is split on the side with the larger box, both
+ * children are tested against the other side with the swept bound test, and the one that can touch
+ * earlier is visited first, its sibling kept on the stack with its entry time. Whatever enters
+ * later than the current bound (the best time so far, or the fixed limit) is dropped, when tested
+ * and again when popped, since the bound may have shrunk meanwhile. At a pair of leaves each
+ * triangle is first tested against the other leaf's box, and only the survivors meet each other in
+ * the exact swept triangle test. */
+#include "mesh_descent.h"
+#include "sweep_bound.h"
+#include "sweep_pieces.h"
+#include <string.h>
+
+/* Node pairs waiting on the stack: at most one sibling a level of either tree, plus the pair being
+   split. Tree depths are at most 79 (obb_tree.h), so 2 * 79 + 2 fits with room. */
+#define STACK_SIZE 192
+
+typedef struct pending {
+    uint32_t a, b;
+    double entry;
+} pending;
+
+/* The next float above x (x >= 0, finite): a leaf test bounded by it still finds every pair whose
+   float time equals x, so ties are seen whatever the rounding of their double times. */
+static float next_up(float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    ++bits;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* Latest entry time a node pair may have and still matter. */
+static double prune_bound(const spx_descent* d)
+{
+    if (d->mode == SPX_DESCENT_FIRST) return d->found ? d->best.time : d->tmax;
+    if (d->mode == SPX_DESCENT_COLLECT) return d->limit;
+    return d->tmax;
+}
+
+/* tmax for the exact leaf tests: nothing after the bound is wanted. */
+static float leaf_tmax(const spx_descent* d)
+{
+    float t = d->tmax;
+    if (d->mode == SPX_DESCENT_FIRST && d->found) t = next_up(d->best.time);
+    else if (d->mode == SPX_DESCENT_COLLECT) t = d->start_only ? 0.0f : next_up(d->limit);
+    return t < d->tmax ? t : d->tmax;
+}
+
+/* (time, triangle_a, triangle_b) in lexicographic order: the first pair whatever the tree's order. */
+static bool earlier(const spx_mesh_contact* x, const spx_mesh_contact* y)
+{
+    if (x->time != y->time) return x->time < y->time;
+    if (x->triangle_a != y->triangle_a) return x->triangle_a < y->triangle_a;
+    return x->triangle_b < y->triangle_b;
+}
+
+static bool deeper(const spx_mesh_contact* x, const spx_mesh_contact* y)
+{
+    if (x->depth != y->depth) return x->depth > y->depth;
+    if (x->triangle_a != y->triangle_a) return x->triangle_a < y->triangle_a;
+    return x->triangle_b < y->triangle_b;
+}
+
+/* How far B's piece must move along n to leave A's: A's highest point on n less B's lowest. */
+static double overlap_along(const spx_descent* d, const spx_triangle* ta, const spx_triangle* tb)
+{
+    const spx_dvec3 n = d->depth_normal;
+    double hi;
+    if (ta) {
+        hi = -INFINITY;
+        for (int k = 0; k < 3; ++k) hi = spx_dmax(hi, spx_d3_dot(spx_d3_from(ta->v[k]), n));
+    } else {
+        const spx_obb* box = d->box;
+        const float* h = &box->half_extents.x;
+        hi = spx_d3_dot(spx_d3_from(box->center), n);
+        for (int i = 0; i < 3; ++i) hi += h[i] * fabs(spx_d3_dot(spx_d3_from(box->rotation.col[i]), n));
+    }
+    double lo = INFINITY;
+    for (int k = 0; k < 3; ++k) lo = spx_dmin(lo, spx_d3_dot(spx_d3_from(tb->v[k]), n));
+    return hi - lo;
+}
+
+/* A leaf pair's answer; returns true when the descent can stop. */
+static bool take_pair(spx_descent* d, const spx_sweep_hit* hit, uint32_t source_a, uint32_t source_b,
+                      const spx_triangle* ta, const spx_triangle* tb)
+{
+    if (hit->state == SPX_SWEEP_MISS) return false;
+    spx_mesh_contact c;
+    c.point = hit->point;
+    c.normal = hit->normal;
+    c.time = hit->time;
+    c.depth = hit->depth;
+    c.triangle_a = source_a;
+    c.triangle_b = source_b;
+    c.feature_a = hit->feature_a;
+    c.feature_b = hit->feature_b;
+    switch (d->mode) {
+    case SPX_DESCENT_ANY:
+        d->found = true;
+        d->best = c;
+        return true;
+    case SPX_DESCENT_FIRST:
+        if (hit->state == SPX_SWEEP_START_OVERLAP) d->any_start = true;
+        if (!d->found || earlier(&c, &d->best)) d->best = c;
+        d->found = true;
+        return false;
+    case SPX_DESCENT_COLLECT:
+        break;
+    }
+    bool start = hit->state == SPX_SWEEP_START_OVERLAP;
+    if (d->start_only ? !start : c.time > d->limit) return false;
+    if (d->measure_depth) {
+        d->depth = spx_dmax(d->depth, overlap_along(d, ta, tb));
+        return false;
+    }
+    if (d->count < d->capacity) d->contacts[d->count] = c;
+    ++d->count;
+    d->normal_sum = spx_d3_add(d->normal_sum, spx_d3_from(c.normal));
+    d->point_sum = spx_d3_add(d->point_sum, spx_d3_from(c.point));
+    if (!d->found || (start ? deeper(&c, &d->best) : earlier(&c, &d->best))) d->best = c;
+    d->found = true;
+    return false;
+}
+
+/* Never full: each pop pushes at most two, so the stack holds at most one waiting sibling a level of
+   the two trees together, plus one. */
+static void push(pending* stack, int* sp, uint32_t a, uint32_t b, double entry)
+{
+    stack[*sp].a = a, stack[*sp].b = b, stack[*sp].entry = entry;
+    ++*sp;
+}
+
+/* Pushes the children that can touch, the earlier one last so that it is popped first. */
+static void push_ordered(pending* stack, int* sp, const uint32_t pa[2], const uint32_t pb[2], const bool hit[2],
+                         const double entry[2])
+{
+    int first = hit[1] && (!hit[0] || entry[1] < entry[0]) ? 1 : 0;
+    int second = 1 - first;
+    if (hit[second]) push(stack, sp, pa[second], pb[second], entry[second]);
+    if (hit[first]) push(stack, sp, pa[first], pb[first], entry[first]);
+}
+
+/* The query box as a world box, grown for the leaf tests' own reading of it: its rotation may be
+   off orthonormal by SPX_ROTATION_TOLERANCE, which moves a corner by that much of the box. */
+static spx_world_box query_box(const spx_obb* box)
+{
+    spx_world_box w;
+    const float* c = &box->center.x;
+    const float* h = &box->half_extents.x;
+    double grow = 4.0 * SPX_ROTATION_TOLERANCE * ((double)h[0] + h[1] + h[2]);
+    for (int i = 0; i < 3; ++i) {
+        w.center[i] = c[i];
+        w.half[i] = (float)(h[i] + grow);
+        const float* col = &box->rotation.col[i].x;
+        for (int k = 0; k < 3; ++k) w.axis[i][k] = col[k];
+    }
+    w.stamp = 0;
+    return w;
+}
+
+static void descend_box(spx_descent* d)
+{
+    spx_mesh_instance* b = d->b;
+    const spx_obb_node* nodes = b->mesh->nodes;
+    const spx_world_box qa = query_box(d->box);
+    const double u[3] = { (double)d->velocity_b.x - d->velocity_a.x, (double)d->velocity_b.y - d->velocity_a.y,
+                          (double)d->velocity_b.z - d->velocity_a.z };
+    pending stack[STACK_SIZE];
+    int sp = 0;
+    double entry;
+    ++d->node_tests;
+    if (!spx_bound_box_box_eps(&qa, spx_mesh_instance_node(b, 0), u, prune_bound(d), SPX_BOUND_EPS_QUERY, &entry))
+        return;
+    push(stack, &sp, 0, 0, entry);
+    while (sp > 0) {
+        const pending p = stack[--sp];
+        if (p.entry > prune_bound(d)) continue;
+        const spx_obb_node* n = &nodes[p.b];
+        if (spx_obb_node_is_leaf(n)) {
+            for (uint32_t t = n->first; t < n->first + n->count; ++t) {
+                if (!b->usable[t]) continue;
+                spx_sweep_hit hit;
+                ++d->leaf_tests;
+                spx_sweep_obb_triangle_checked(d->box, d->velocity_a, &b->triangles[t], d->velocity_b, leaf_tmax(d),
+                                               &hit);
+                if (take_pair(d, &hit, SPX_NO_TRIANGLE, b->mesh->source[t], NULL, &b->triangles[t])) return;
+            }
+            continue;
+        }
+        const uint32_t pa[2] = { 0, 0 }, pb[2] = { n->first, n->first + 1 };
+        bool hit[2];
+        double e[2];
+        const double bound = prune_bound(d);
+        for (int k = 0; k < 2; ++k) {
+            ++d->node_tests;
+            hit[k] = spx_bound_box_box_eps(&qa, spx_mesh_instance_node(b, pb[k]), u, bound, SPX_BOUND_EPS_QUERY, &e[k]);
+        }
+        push_ordered(stack, &sp, pa, pb, hit, e);
+    }
+}
+
+static double node_size2(const spx_obb_node* n)
+{
+    const spx_vec3 h = n->box.half_extents;
+    return (double)h.x * h.x + (double)h.y * h.y + (double)h.z * h.z;
+}
+
+/* A pair of leaves: triangles against the other leaf's box, then survivors against each other. */
+static bool leaf_pair(spx_descent* d, const spx_obb_node* na, uint32_t ia, const spx_obb_node* nb, uint32_t ib,
+                      const double u[3])
+{
+    spx_mesh_instance *a = d->a, *b = d->b;
+    const spx_world_box* la = &a->boxes[ia];
+    const spx_world_box* lb = &b->boxes[ib];
+    const double neg_u[3] = { -u[0], -u[1], -u[2] };
+    uint32_t sa[16], sb[16];
+    int ca = 0, cb = 0;
+    double bound = prune_bound(d), entry;
+    for (uint32_t t = na->first; t < na->first + na->count; ++t) {
+        ++d->node_tests;
+        if (a->usable[t] && spx_bound_box_triangle(lb, &a->triangles[t], neg_u, bound, &entry)) sa[ca++] = t;
+    }
+    if (ca == 0) return false;
+    for (uint32_t t = nb->first; t < nb->first + nb->count; ++t) {
+        ++d->node_tests;
+        if (b->usable[t] && spx_bound_box_triangle(la, &b->triangles[t], u, bound, &entry)) sb[cb++] = t;
+    }
+    for (int i = 0; i < ca; ++i) {
+        for (int j = 0; j < cb; ++j) {
+            const spx_triangle* ta = &a->triangles[sa[i]];
+            const spx_triangle* tb = &b->triangles[sb[j]];
+            spx_sweep_hit hit;
+            ++d->leaf_tests;
+            spx_sweep_triangle_triangle_checked(ta, d->velocity_a, tb, d->velocity_b, leaf_tmax(d), &hit);
+            if (take_pair(d, &hit, a->mesh->source[sa[i]], b->mesh->source[sb[j]], ta, tb)) return true;
+        }
+    }
+    return false;
+}
+
+static void descend_trees(spx_descent* d)
+{
+    spx_mesh_instance *a = d->a, *b = d->b;
+    const spx_obb_node* nodes_a = a->mesh->nodes;
+    const spx_obb_node* nodes_b = b->mesh->nodes;
+    const double u[3] = { (double)d->velocity_b.x - d->velocity_a.x, (double)d->velocity_b.y - d->velocity_a.y,
+                          (double)d->velocity_b.z - d->velocity_a.z };
+    pending stack[STACK_SIZE];
+    int sp = 0;
+    double entry;
+    ++d->node_tests;
+    if (!spx_bound_box_box_eps(spx_mesh_instance_node(a, 0), spx_mesh_instance_node(b, 0), u, prune_bound(d),
+                               SPX_BOUND_EPS, &entry))
+        return;
+    push(stack, &sp, 0, 0, entry);
+    while (sp > 0) {
+        const pending p = stack[--sp];
+        if (p.entry > prune_bound(d)) continue;
+        const spx_obb_node* na = &nodes_a[p.a];
+        const spx_obb_node* nb = &nodes_b[p.b];
+        bool leaf_a = spx_obb_node_is_leaf(na), leaf_b = spx_obb_node_is_leaf(nb);
+        if (leaf_a && leaf_b) {
+            if (leaf_pair(d, na, p.a, nb, p.b, u)) return;
+            continue;
+        }
+        bool split_a = !leaf_a && (leaf_b || node_size2(na) >= node_size2(nb));
+        uint32_t pa[2], pb[2];
+        if (split_a) pa[0] = na->first, pa[1] = na->first + 1, pb[0] = pb[1] = p.b;
+        else pa[0] = pa[1] = p.a, pb[0] = nb->first, pb[1] = nb->first + 1;
+        bool hit[2];
+        double e[2];
+        const double bound = prune_bound(d);
+        for (int k = 0; k < 2; ++k) {
+            ++d->node_tests;
+            hit[k] = spx_bound_box_box_eps(spx_mesh_instance_node(a, pa[k]), spx_mesh_instance_node(b, pb[k]), u, bound,
+                                           SPX_BOUND_EPS, &e[k]);
+        }
+        push_ordered(stack, &sp, pa, pb, hit, e);
+    }
+}
+
+void spx_descend(spx_descent* d)
+{
+    d->found = false;
+    d->any_start = false;
+    d->count = 0;
+    d->normal_sum = d->point_sum = spx_d3(0, 0, 0);
+    d->depth = 0.0;
+    if (d->box) descend_box(d);
+    else descend_trees(d);
+}

@@ -1,0 +1,45 @@
+/* The descent of OBB trees for the mesh queries: a box against a tree, or a tree against a tree,
+ * pruned by swept node tests, with the exact swept tests at the leaves. One descent serves three
+ * jobs (spx_descent_mode); mesh_query.c runs them in turn and fills the answers. */
+#ifndef SPX_MESH_DESCENT_H
+#define SPX_MESH_DESCENT_H
+
+#include "geometry/mesh_instance.h"
+#include "math/dvec3.h"
+
+typedef enum spx_descent_mode {
+    SPX_DESCENT_FIRST,   /* the first contact: bound shrinks to the best time found, ties go to lower ids */
+    SPX_DESCENT_COLLECT, /* every pair within a fixed limit: written out, counted, averaged */
+    SPX_DESCENT_ANY      /* stop at the first pair that touches */
+} spx_descent_mode;
+
+typedef struct spx_descent {
+    /* Set by the caller. */
+    spx_descent_mode mode;
+    float tmax;
+    spx_vec3 velocity_a, velocity_b;
+    const spx_obb* box;          /* A as a box (box-mesh), or NULL */
+    spx_mesh_instance* a;        /* A as a mesh (mesh-mesh), or NULL */
+    spx_mesh_instance* b;
+    /* COLLECT: pairs with time <= limit; start_only keeps only pairs overlapping at t = 0. */
+    float limit;
+    bool start_only;
+    spx_mesh_contact* contacts;
+    uint32_t capacity;
+    bool measure_depth;          /* COLLECT a second time: the pairs' overlap along depth_normal */
+    spx_dvec3 depth_normal;
+
+    /* Results. */
+    bool found;
+    bool any_start;              /* FIRST: some pair overlaps at t = 0 */
+    spx_mesh_contact best;       /* FIRST: the first pair; COLLECT: the first (HIT) or deepest (start) pair */
+    uint32_t count;              /* COLLECT: pairs accepted */
+    spx_dvec3 normal_sum, point_sum;
+    double depth;                /* measure_depth: the largest overlap along depth_normal */
+    uint64_t node_tests, leaf_tests; /* statistics, for the benchmark */
+} spx_descent;
+
+/* Runs the descent; d->found tells whether any pair was accepted. */
+void spx_descend(spx_descent* d);
+
+#endif

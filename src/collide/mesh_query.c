@@ -1,0 +1,188 @@
+/* The mesh queries: checks, then up to three descents of the trees (mesh_descent.c).
+ *
+ * 1. FIRST finds the first time of contact, pruning with the best time so far.
+ * 2. COLLECT, with that time known, visits only what can touch within the contact window (or, for a
+ *    start overlap, at t = 0) and writes out the contact set. Two descents, not one that collects
+ *    as it goes: while the best time still falls, pairs collected early would have to be thrown
+ *    out again, and the count of the final set would need memory the query does not have.
+ * 3. For a start overlap only, the pairs' overlap along the averaged normal, which is known only
+ *    once every pair is in: the depth estimate. */
+#include "mesh_descent.h"
+#include "geometry/validate.h"
+#include <string.h>
+
+/* A mean of unit normals shorter than this has no direction worth keeping (they cancel out). */
+#define SPX_MEAN_NORMAL_MIN 1e-3
+
+static void fill_start(spx_descent* d, spx_mesh_hit* h)
+{
+    h->state = SPX_SWEEP_START_OVERLAP;
+    h->time = 0.0f;
+    h->first = d->best;
+    h->contact_count = d->count;
+    h->contacts_written = d->count < d->capacity ? d->count : d->capacity;
+    const double inv = 1.0 / (double)d->count;
+    spx_dvec3 mean = spx_d3_scale(d->normal_sum, inv);
+    double len = sqrt(spx_d3_len2(mean));
+    spx_dvec3 n = len >= SPX_MEAN_NORMAL_MIN ? spx_d3_scale(mean, 1.0 / len) : spx_d3_from(d->best.normal);
+    h->normal = spx_d3_to_float(n);
+    h->point = spx_d3_to_float(spx_d3_scale(d->point_sum, inv));
+    /* Third descent: how far each overlapping pair must move along the averaged normal. */
+    d->mode = SPX_DESCENT_COLLECT;
+    d->measure_depth = true;
+    d->depth_normal = n;
+    spx_descent m = *d;
+    spx_descend(&m);
+    d->node_tests = m.node_tests, d->leaf_tests = m.leaf_tests;
+    h->depth = (float)spx_dmax(m.depth, 0.0);
+}
+
+/* The continuous query on a descent whose pieces and motion are set. */
+static void sweep(spx_descent* d, spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out)
+{
+    spx_mesh_hit h;
+    memset(&h, 0, sizeof h);
+    d->mode = SPX_DESCENT_FIRST;
+    spx_descend(d);
+    if (!d->found) {
+        h.state = SPX_SWEEP_MISS;
+        *out = h;
+        return;
+    }
+    const spx_mesh_contact first = d->best;
+    d->mode = SPX_DESCENT_COLLECT;
+    d->contacts = contacts;
+    d->capacity = capacity;
+    if (d->any_start) {
+        d->start_only = true;
+        d->limit = 0.0f;
+        spx_descend(d);
+        fill_start(d, &h);
+    } else {
+        d->start_only = false;
+        d->limit = first.time + SPX_MESH_CONTACT_WINDOW * d->tmax;
+        spx_descend(d);
+        h.state = SPX_SWEEP_HIT;
+        h.time = first.time;
+        h.normal = first.normal;
+        h.point = first.point;
+        h.first = first;
+        h.contact_count = d->count;
+        h.contacts_written = d->count < capacity ? d->count : capacity;
+    }
+    *out = h;
+}
+
+/* Every pair overlapping at the poses. */
+static void contacts_at_rest(spx_descent* d, spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out)
+{
+    spx_mesh_hit h;
+    memset(&h, 0, sizeof h);
+    d->mode = SPX_DESCENT_COLLECT;
+    d->start_only = true;
+    d->limit = 0.0f;
+    d->contacts = contacts;
+    d->capacity = capacity;
+    spx_descend(d);
+    if (d->found) fill_start(d, &h);
+    else h.state = SPX_SWEEP_MISS;
+    *out = h;
+}
+
+static spx_descent descent_for(const spx_obb* box, spx_mesh_instance* a, spx_mesh_instance* b, spx_vec3 va,
+                               spx_vec3 vb, float tmax)
+{
+    spx_descent d;
+    memset(&d, 0, sizeof d);
+    d.box = box;
+    d.a = a;
+    d.b = b;
+    d.velocity_a = va;
+    d.velocity_b = vb;
+    d.tmax = tmax;
+    return d;
+}
+
+static const spx_vec3 zero = { 0.0f, 0.0f, 0.0f };
+
+static spx_result check_box_mesh(const spx_obb* a, const spx_mesh_instance* b, const void* out)
+{
+    if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
+    return spx_obb_validate(a);
+}
+
+static spx_result check_mesh_mesh(const spx_mesh_instance* a, const spx_mesh_instance* b, const void* out)
+{
+    if (!a || !b || !out || a == b) return SPX_ERR_INVALID_ARGUMENT;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_sweep_obb_mesh(const spx_obb* a, spx_vec3 velocity_a, spx_mesh_instance* b,
+                                      spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
+                                      uint32_t capacity, spx_mesh_hit* out)
+{
+    spx_result r = check_box_mesh(a, b, out);
+    if (r == SPX_OK && !contacts && capacity > 0) r = SPX_ERR_INVALID_ARGUMENT;
+    if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
+    if (r != SPX_OK) return r;
+    spx_descent d = descent_for(a, NULL, b, velocity_a, velocity_b, tmax);
+    sweep(&d, contacts, capacity, out);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_sweep_mesh_mesh(spx_mesh_instance* a, spx_vec3 velocity_a, spx_mesh_instance* b,
+                                       spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
+                                       uint32_t capacity, spx_mesh_hit* out)
+{
+    spx_result r = check_mesh_mesh(a, b, out);
+    if (r == SPX_OK && !contacts && capacity > 0) r = SPX_ERR_INVALID_ARGUMENT;
+    if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
+    if (r != SPX_OK) return r;
+    spx_descent d = descent_for(NULL, a, b, velocity_a, velocity_b, tmax);
+    sweep(&d, contacts, capacity, out);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_overlap_obb_mesh(const spx_obb* a, spx_mesh_instance* b, bool* out_overlap)
+{
+    spx_result r = check_box_mesh(a, b, out_overlap);
+    if (r != SPX_OK) return r;
+    spx_descent d = descent_for(a, NULL, b, zero, zero, 0.0f);
+    d.mode = SPX_DESCENT_ANY;
+    spx_descend(&d);
+    *out_overlap = d.found;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_overlap_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, bool* out_overlap)
+{
+    spx_result r = check_mesh_mesh(a, b, out_overlap);
+    if (r != SPX_OK) return r;
+    spx_descent d = descent_for(NULL, a, b, zero, zero, 0.0f);
+    d.mode = SPX_DESCENT_ANY;
+    spx_descend(&d);
+    *out_overlap = d.found;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_contacts_obb_mesh(const spx_obb* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
+                                         uint32_t capacity, spx_mesh_hit* out)
+{
+    spx_result r = check_box_mesh(a, b, out);
+    if (r == SPX_OK && !contacts && capacity > 0) r = SPX_ERR_INVALID_ARGUMENT;
+    if (r != SPX_OK) return r;
+    spx_descent d = descent_for(a, NULL, b, zero, zero, 0.0f);
+    contacts_at_rest(&d, contacts, capacity, out);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_contacts_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
+                                          uint32_t capacity, spx_mesh_hit* out)
+{
+    spx_result r = check_mesh_mesh(a, b, out);
+    if (r == SPX_OK && !contacts && capacity > 0) r = SPX_ERR_INVALID_ARGUMENT;
+    if (r != SPX_OK) return r;
+    spx_descent d = descent_for(NULL, a, b, zero, zero, 0.0f);
+    contacts_at_rest(&d, contacts, capacity, out);
+    return SPX_OK;
+}

@@ -1,0 +1,160 @@
+/* Swept tests of bounding boxes for the tree descent: only "can they touch during [0, bound], and
+ * from when at the earliest". No normal, no point, no depth: the leaves answer those exactly.
+ *
+ * They must never miss a contact the leaf tests would find, so they err towards touching: the
+ * world boxes are grown by their rounding (mesh_instance.c), B's radius on an edge axis uses
+ * |R| + SPX_BOUND_EPS as in Gottschalk's test (the shortcut that gives it assumes orthonormal
+ * axes, which float axes are only to about 1e-7), and near-parallel edges need no special case
+ * (their axis is tiny, and so are the gap and the radii measured on it: no division by it, and a
+ * zero axis reads as overlapping). The times are lower bounds of the leaves' times. */
+#ifndef SPX_SWEEP_BOUND_H
+#define SPX_SWEEP_BOUND_H
+
+#include "geometry/mesh_instance.h"
+#include "math/dvec3.h"
+
+/* Added to |R| where a radius leans on orthonormal axes: node boxes have float axes, orthonormal to
+   about 1e-7; a query box may be off by SPX_ROTATION_TOLERANCE. */
+#define SPX_BOUND_EPS 1e-6
+#define SPX_BOUND_EPS_QUERY (4.0 * SPX_ROTATION_TOLERANCE)
+
+/* Entry and exit times as fractions num/den (den > 0), compared by cross-multiplying: one division
+   at the end instead of two an axis. */
+typedef struct spx_bound {
+    double enter_num, enter_den; /* latest entry so far */
+    double exit_num, exit_den;   /* earliest exit so far; starts at the bound */
+} spx_bound;
+
+static inline void spx_bound_init(spx_bound* s, double bound)
+{
+    s->enter_num = 0.0, s->enter_den = 1.0;
+    s->exit_num = bound, s->exit_den = 1.0;
+}
+
+/* One axis: gp = b_lo - a_hi (> 0: B ahead of A), gn = a_lo - b_hi (> 0: B behind), w = B's speed
+   along the axis relative to A. False when the axis keeps them apart during [0, bound]. */
+static inline bool spx_bound_axis(spx_bound* s, double gp, double gn, double w)
+{
+    double enter, exit, speed;
+    if (gp > 0.0) {
+        if (!(w < 0.0)) return false;
+        enter = gp, exit = -gn, speed = -w;
+    } else if (gn > 0.0) {
+        if (!(w > 0.0)) return false;
+        enter = gn, exit = -gp, speed = w;
+    } else {
+        if (w > 0.0) exit = -gp, speed = w;
+        else if (w < 0.0) exit = -gn, speed = -w;
+        else return true; /* overlapping and not moving along this axis: no limit */
+        if (exit * s->exit_den < s->exit_num * speed) s->exit_num = exit, s->exit_den = speed;
+        return s->enter_num * s->exit_den <= s->exit_num * s->enter_den;
+    }
+    if (enter * s->enter_den > s->enter_num * speed) s->enter_num = enter, s->enter_den = speed;
+    if (exit * s->exit_den < s->exit_num * speed) s->exit_num = exit, s->exit_den = speed;
+    return s->enter_num * s->exit_den <= s->exit_num * s->enter_den;
+}
+
+static inline double spx_bound_entry(const spx_bound* s) { return s->enter_num / s->enter_den; }
+
+/* Two world boxes, B moving at u relative to A: can they touch during [0, bound]? *entry gets the
+   latest entry over the 15 axes (0 when they overlap at t = 0). eps: SPX_BOUND_EPS or _QUERY. */
+static inline bool spx_bound_box_box_eps(const spx_world_box* a, const spx_world_box* b, const double u[3],
+                                         double bound, double eps, double* entry)
+{
+    double R[3][3], AR[3][3], t[3], w[3], ha[3], hb[3];
+    double d[3] = { (double)b->center[0] - a->center[0], (double)b->center[1] - a->center[1],
+                    (double)b->center[2] - a->center[2] };
+    for (int i = 0; i < 3; ++i) {
+        ha[i] = a->half[i], hb[i] = b->half[i];
+        const double ai[3] = { a->axis[i][0], a->axis[i][1], a->axis[i][2] };
+        t[i] = ai[0] * d[0] + ai[1] * d[1] + ai[2] * d[2];
+        w[i] = ai[0] * u[0] + ai[1] * u[1] + ai[2] * u[2];
+        for (int j = 0; j < 3; ++j) {
+            R[i][j] = ai[0] * b->axis[j][0] + ai[1] * b->axis[j][1] + ai[2] * b->axis[j][2];
+            AR[i][j] = fabs(R[i][j]) + eps;
+        }
+    }
+    spx_bound s;
+    spx_bound_init(&s, bound);
+    /* A's faces. */
+    for (int i = 0; i < 3; ++i) {
+        double r = ha[i] + hb[0] * AR[i][0] + hb[1] * AR[i][1] + hb[2] * AR[i][2];
+        if (!spx_bound_axis(&s, t[i] - r, -t[i] - r, w[i])) return false;
+    }
+    /* B's faces. The offset and speed are projected in world space: going through A's frame would
+       assume A's float axes exactly orthonormal, an error that grows with the distance. */
+    for (int j = 0; j < 3; ++j) {
+        const double bj[3] = { b->axis[j][0], b->axis[j][1], b->axis[j][2] };
+        double r = ha[0] * AR[0][j] + ha[1] * AR[1][j] + ha[2] * AR[2][j] + hb[j];
+        double tj = bj[0] * d[0] + bj[1] * d[1] + bj[2] * d[2];
+        double wj = bj[0] * u[0] + bj[1] * u[1] + bj[2] * u[2];
+        if (!spx_bound_axis(&s, tj - r, -tj - r, wj)) return false;
+    }
+    /* a_i x b_j, in A's frame: components (i+1, i+2) are (-R[i+2][j], R[i+1][j]). */
+    for (int i = 0; i < 3; ++i) {
+        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        for (int j = 0; j < 3; ++j) {
+            int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+            double ra = ha[i1] * AR[i2][j] + ha[i2] * AR[i1][j];
+            double rb = hb[j1] * AR[i][j2] + hb[j2] * AR[i][j1];
+            double tl = t[i2] * R[i1][j] - t[i1] * R[i2][j];
+            double wl = w[i2] * R[i1][j] - w[i1] * R[i2][j];
+            double r = ra + rb;
+            if (!spx_bound_axis(&s, tl - r, -tl - r, wl)) return false;
+        }
+    }
+    *entry = spx_bound_entry(&s);
+    return true;
+}
+
+/* A world box (as A) and a triangle (as B) moving at u relative to the box: can they touch during
+   [0, bound]? 13 axes, worked in the box's frame. *entry as spx_bound_box_box. */
+static inline bool spx_bound_box_triangle(const spx_world_box* a, const spx_triangle* tri, const double u[3],
+                                          double bound, double* entry)
+{
+    spx_dvec3 p[3], e[3];
+    const spx_dvec3 ax[3] = { spx_d3(a->axis[0][0], a->axis[0][1], a->axis[0][2]),
+                              spx_d3(a->axis[1][0], a->axis[1][1], a->axis[1][2]),
+                              spx_d3(a->axis[2][0], a->axis[2][1], a->axis[2][2]) };
+    const spx_dvec3 c = spx_d3(a->center[0], a->center[1], a->center[2]);
+    for (int k = 0; k < 3; ++k) {
+        spx_dvec3 q = spx_d3_sub(spx_d3_from(tri->v[k]), c);
+        p[k] = spx_d3(spx_d3_dot(ax[0], q), spx_d3_dot(ax[1], q), spx_d3_dot(ax[2], q));
+    }
+    const spx_dvec3 uu = spx_d3(u[0], u[1], u[2]);
+    const spx_dvec3 wv = spx_d3(spx_d3_dot(ax[0], uu), spx_d3_dot(ax[1], uu), spx_d3_dot(ax[2], uu));
+    const double h[3] = { a->half[0], a->half[1], a->half[2] };
+    spx_bound s;
+    spx_bound_init(&s, bound);
+    /* The box's faces. */
+    const double* pc[3] = { &p[0].x, &p[1].x, &p[2].x };
+    const double* wc = &wv.x;
+    for (int i = 0; i < 3; ++i) {
+        double lo = spx_dmin(pc[0][i], spx_dmin(pc[1][i], pc[2][i]));
+        double hi = spx_dmax(pc[0][i], spx_dmax(pc[1][i], pc[2][i]));
+        if (!spx_bound_axis(&s, lo - h[i], -h[i] - hi, wc[i])) return false;
+    }
+    for (int j = 0; j < 3; ++j) e[j] = spx_d3_sub(p[(j + 1) % 3], p[j]);
+    /* The triangle's normal (zero for a segment-like one, which then reads as overlapping). */
+    spx_dvec3 n = spx_d3_cross(e[0], e[1]);
+    {
+        double r = h[0] * fabs(n.x) + h[1] * fabs(n.y) + h[2] * fabs(n.z);
+        double d = spx_d3_dot(p[0], n);
+        if (!spx_bound_axis(&s, d - r, -r - d, spx_d3_dot(wv, n))) return false;
+    }
+    /* Box axis i x edge j. */
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            spx_dvec3 f = e[j];
+            spx_dvec3 l = i == 0 ? spx_d3(0, -f.z, f.y) : (i == 1 ? spx_d3(f.z, 0, -f.x) : spx_d3(-f.y, f.x, 0));
+            double r = h[0] * fabs(l.x) + h[1] * fabs(l.y) + h[2] * fabs(l.z);
+            double a0 = spx_d3_dot(p[0], l), a1 = spx_d3_dot(p[1], l), a2 = spx_d3_dot(p[2], l);
+            double lo = spx_dmin(a0, spx_dmin(a1, a2)), hi = spx_dmax(a0, spx_dmax(a1, a2));
+            if (!spx_bound_axis(&s, lo - r, -r - hi, spx_d3_dot(wv, l))) return false;
+        }
+    }
+    *entry = spx_bound_entry(&s);
+    return true;
+}
+
+#endif
