@@ -18,8 +18,9 @@ extern "C" {
 /// A mesh placed in the world: the shared mesh, its pose, and a cache of its tree's node boxes in
 /// world space. The queries fill the cache lazily, one node at a time, the first time they need a
 /// node at the current pose; a new pose empties it in O(1) (a stamp, not a sweep over the nodes).
-/// It holds about 64 bytes a tree node (about 128 a triangle at the default leaf size). An instance
-/// is used by one query at a time (the queries write its cache); the mesh may be shared freely.
+/// It holds 64 bytes a tree node and 37 a triangle (about 80 a triangle at the default leaf size).
+/// An instance is used by one query at a time (the queries write its cache); the mesh may be
+/// shared freely.
 typedef struct spx_mesh_instance spx_mesh_instance;
 
 /// Places `mesh` at `pose`. The mesh must outlive the instance. allocator: NULL for malloc/free
