@@ -31,6 +31,8 @@ typedef struct spx_mesh_info {
     uint32_t node_count;           /* OBB tree nodes */
     uint32_t depth;                /* longest root-to-leaf path, in nodes */
     size_t bytes;                  /* memory the mesh holds (vertices, triangles, tree) */
+    bool closed;                   /* every edge shared by exactly two triangles in opposite directions, after
+                                      welding vertices with equal coordinates: a solid, which has mass properties */
 } spx_mesh_info;
 
 /// A def with every field at its default.
@@ -40,6 +42,8 @@ SPX_API spx_mesh_def spx_default_mesh_def(void);
 /// coincide, as SPX_ERR_DEGENERATE_TRIANGLE) are skipped and counted; segment-like ones are kept.
 /// The mesh copies what it needs into one block from def->allocator (spx_mesh_info.bytes), so the
 /// host may free its arrays as soon as this returns; the mesh owns the block until spx_mesh_destroy.
+/// It also finds whether the surface is closed (spx_mesh_info.closed; O(n) radix sorts in a scratch
+/// block freed before it returns).
 /// Errors: SPX_ERR_UNINITIALIZED_DEF, SPX_ERR_INVALID_ARGUMENT (NULL, leaf_triangles out of range,
 /// an allocator without alloc or free, more than 2^31 - 1 triangles),
 /// SPX_ERR_NOT_FINITE (a vertex), SPX_ERR_INDEX_OUT_OF_RANGE, SPX_ERR_EMPTY_MESH,

@@ -1,5 +1,6 @@
 /* Meshes: validation, a private copy of the triangles, and their OBB tree, in one block. */
 #include "mesh.h"
+#include "mesh_closed.h"
 #include "core/allocator.h"
 #include "validate.h"
 #include <string.h>
@@ -92,6 +93,12 @@ SPX_API spx_result spx_mesh_create(const spx_mesh_def* def, spx_mesh** out)
     memset(&allocator, 0, sizeof allocator);
     if (def->allocator) allocator = *def->allocator;
 
+    /* Closedness from the def's index arrays, before they are turned into corner copies: its
+       scratch is freed before the build's is taken, so the peak is the larger of the two. */
+    bool closed = false;
+    r = spx_mesh_check_closed(def, &allocator, &closed);
+    if (r != SPX_OK) return r;
+
     scratch s;
     if (!scratch_alloc(&s, n, &allocator)) return SPX_ERR_OUT_OF_MEMORY;
     uint32_t k = 0;
@@ -132,6 +139,7 @@ SPX_API spx_result spx_mesh_create(const spx_mesh_def* def, spx_mesh** out)
     mesh->node_count = node_count;
     mesh->depth = depth;
     mesh->leaf_triangles = def->leaf_triangles;
+    mesh->closed = closed;
     mesh->bytes = bytes;
     mesh->allocator = allocator;
     spx_free(&allocator, s.block, s.bytes);
@@ -154,6 +162,7 @@ SPX_API spx_result spx_mesh_get_info(const spx_mesh* mesh, spx_mesh_info* out)
     out->node_count = mesh->node_count;
     out->depth = mesh->depth;
     out->bytes = mesh->bytes;
+    out->closed = mesh->closed;
     return SPX_OK;
 }
 

@@ -20,6 +20,7 @@ struct spx_mesh {
     uint32_t node_count;
     uint32_t depth;
     uint32_t leaf_triangles;
+    bool closed;                   /* see spx_mesh_check_closed */
     size_t bytes;                  /* the whole block */
     spx_allocator allocator;       /* all zero: malloc/free */
 };
