@@ -1,0 +1,185 @@
+/* sepax: the rigid-body world. Bodies with shapes (boxes, triangle meshes), advanced by
+ * spx_world_step(world, elapsed): broad phase of swept spheres, narrow phase through the collision
+ * queries, persistent contact manifolds, a warm-started sequential-impulse solver with soft
+ * contacts and substeps, islands and sleeping. docs/world.md explains the step and its settings.
+ *
+ * Units: metres, kilograms, seconds, radians; y up. The world never creates threads and, after the
+ * first steps have sized its buffers, a step allocates nothing. */
+#ifndef SEPAX_WORLD_H
+#define SEPAX_WORLD_H
+
+#include "base.h"
+#include "math_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// An opaque world, owned by the host.
+typedef struct spx_world spx_world;
+
+/// A body handle: stays valid until the body is destroyed; afterwards every call taking it returns
+/// SPX_ERR_STALE_ID (the slot's generation moved on). {0, 0} is the null id.
+typedef struct spx_body_id {
+    uint32_t index;
+    uint32_t generation;
+} spx_body_id;
+
+/// How a body moves.
+typedef enum spx_body_type {
+    SPX_BODY_STATIC = 0, /* never moves; infinite mass */
+    SPX_BODY_KINEMATIC,  /* moves with the velocity the host sets; infinite mass, pushes dynamic bodies */
+    SPX_BODY_DYNAMIC     /* moved by gravity, contacts and impulses; mass from its shapes */
+} spx_body_type;
+
+/// How a world steps. Start from spx_default_world_def().
+typedef struct spx_world_def {
+    spx_vec3 gravity;               /* m/s^2; default (0, -9.81, 0) */
+    const spx_allocator* allocator; /* NULL: malloc/free; copied, must outlive the world */
+    uint32_t body_capacity;         /* bodies to make room for at creation (the world grows past it) */
+    uint32_t contact_capacity;      /* contact manifolds to make room for at creation */
+    uint32_t substeps;              /* solver substeps a step, 1..64; default 4 */
+    float contact_hertz;            /* stiffness of contact position correction, Hz; default 30 */
+    float contact_damping_ratio;    /* damping of that correction, non-dimensional; default 10 */
+    float max_push_speed;           /* m/s: fastest the correction separates overlapping bodies; default 3 */
+    float restitution_threshold;    /* m/s: closing speeds below this do not bounce; default 1 */
+    float speculative_distance;     /* m: contacts are made this far ahead of touching; default 0.04 */
+    bool enable_sleep;              /* default true */
+    float sleep_linear_speed;       /* m/s: a body slower than this (and below the angular) may sleep; default 0.05 */
+    float sleep_angular_speed;      /* rad/s; default 0.05 */
+    float time_to_sleep;            /* s: an island rests this long before it sleeps; default 0.5 */
+    uint32_t internal_cookie;       /* set by spx_default_world_def(); do not touch */
+} spx_world_def;
+
+/// What a shape is. (Triangle-mesh shapes join when their contact manifolds do.)
+typedef enum spx_shape_type {
+    SPX_SHAPE_BOX = 0
+} spx_shape_type;
+
+/// One shape of a body. Start from spx_default_shape_def().
+typedef struct spx_shape_def {
+    spx_shape_type type;
+    spx_vec3 half_extents;          /* m, > 0: SPX_SHAPE_BOX */
+    spx_transform local;            /* the shape's placement in the body's frame; default identity */
+    float density;                  /* kg/m^3, > 0 on a dynamic body; default 1000 */
+    uint32_t internal_cookie;       /* set by spx_default_shape_def(); do not touch */
+} spx_shape_def;
+
+/// How to make a body. Start from spx_default_body_def().
+typedef struct spx_body_def {
+    spx_body_type type;             /* default SPX_BODY_STATIC */
+    spx_vec3 position;              /* m: the body's origin in the world */
+    spx_quat rotation;              /* unit quaternion (w last); default identity */
+    spx_vec3 linear_velocity;       /* m/s, of the centre of mass */
+    spx_vec3 angular_velocity;      /* rad/s, world axes */
+    float linear_damping;           /* 1/s, >= 0: velocity decays as v' = -damping v; default 0 */
+    float angular_damping;          /* 1/s, >= 0; default 0.05 */
+    float gravity_scale;            /* default 1 */
+    float friction;                 /* Coulomb coefficient, >= 0; default 0.6. Mixed as sqrt(a b) */
+    float restitution;              /* 0..1; default 0. Mixed as max(a, b) */
+    bool enable_sleep;              /* default true */
+    bool awake;                     /* default true */
+    void* user_data;
+    const spx_shape_def* shapes;    /* shape_count shapes, read during spx_body_create only */
+    uint32_t shape_count;           /* 1..SPX_MAX_BODY_SHAPES */
+    uint32_t internal_cookie;       /* set by spx_default_body_def(); do not touch */
+} spx_body_def;
+
+/// Most shapes a body may have.
+#define SPX_MAX_BODY_SHAPES 64
+
+/// Counters and times of the last step.
+typedef struct spx_step_stats {
+    uint32_t body_count;            /* bodies in the world */
+    uint32_t awake_body_count;      /* dynamic and kinematic bodies simulated this step */
+    uint32_t pair_count;            /* pairs of shapes whose swept bounds met */
+    uint32_t manifold_count;        /* pairs with at least one contact point */
+    uint32_t contact_point_count;   /* contact points given to the solver */
+    uint32_t island_count;          /* islands solved */
+    uint32_t flags;                 /* SPX_STEP_* bits: what the step had to give up */
+    double broad_ms, narrow_ms, solver_ms, island_ms, total_ms; /* wall-clock time of each stage */
+} spx_step_stats;
+
+/// A contact event: two bodies started or stopped touching during the last step.
+typedef struct spx_contact_event {
+    spx_body_id a, b;
+} spx_contact_event;
+
+/// spx_step_stats.flags: contact points beyond a manifold's 4 were dropped (kept the 4 that best
+/// span the contact). Informational.
+#define SPX_STEP_REDUCED_MANIFOLD 1u
+
+/// A def with every field at its default.
+SPX_API spx_world_def spx_default_world_def(void);
+SPX_API spx_body_def spx_default_body_def(void);
+SPX_API spx_shape_def spx_default_shape_def(void);
+
+/// Creates a world. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, a setting out of range, an allocator
+/// without alloc or free), SPX_ERR_NOT_FINITE, SPX_ERR_UNINITIALIZED_DEF, SPX_ERR_OUT_OF_MEMORY.
+SPX_API spx_result spx_world_create(const spx_world_def* def, spx_world** out);
+
+/// Destroys a world and every body in it (NULL is fine). Meshes are the host's and stay.
+SPX_API void spx_world_destroy(spx_world* world);
+
+/// Advances every body by `elapsed` seconds (>= 0; 0 updates contacts without moving anything).
+/// Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_NOT_FINITE, SPX_ERR_BAD_TIME (elapsed < 0),
+/// SPX_ERR_OUT_OF_MEMORY (nothing moved; the world is as before the call).
+SPX_API spx_result spx_world_step(spx_world* world, float elapsed);
+
+/// The statistics of the last step. Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
+SPX_API spx_result spx_world_get_stats(const spx_world* world, spx_step_stats* out);
+
+/// Contact events of the last step, valid until the next step or body destruction: pairs of bodies
+/// that began touching, and pairs that stopped (or one of which was destroyed). Any pointer may be
+/// NULL. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world).
+SPX_API spx_result spx_world_get_contact_events(const spx_world* world, const spx_contact_event** out_begin,
+                                                uint32_t* out_begin_count, const spx_contact_event** out_end,
+                                                uint32_t* out_end_count);
+
+/// Creates a body with its shapes. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, no shapes or too many, a
+/// negative damping or friction, restitution outside 0..1, an unknown shape type, a density that is
+/// not positive on a dynamic body), SPX_ERR_UNINITIALIZED_DEF (the body def or a shape def),
+/// SPX_ERR_NOT_FINITE, SPX_ERR_BAD_EXTENT, SPX_ERR_NOT_ORTHONORMAL (a rotation not unit),
+/// SPX_ERR_OUT_OF_MEMORY. *out set only on success.
+SPX_API spx_result spx_body_create(spx_world* world, const spx_body_def* def, spx_body_id* out);
+
+/// Destroys a body; its contacts end (end events at the next step). Errors: SPX_ERR_INVALID_ARGUMENT
+/// (NULL world), SPX_ERR_STALE_ID.
+SPX_API spx_result spx_body_destroy(spx_world* world, spx_body_id id);
+
+/// Is the id a live body of this world? false for NULL or a stale id.
+SPX_API bool spx_body_is_valid(const spx_world* world, spx_body_id id);
+
+/// The body's origin and rotation. Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_STALE_ID.
+SPX_API spx_result spx_body_get_transform(const spx_world* world, spx_body_id id, spx_transform* out);
+/// Moves a body (teleports it; wakes it). Errors as get, SPX_ERR_NOT_FINITE, SPX_ERR_NOT_ORTHONORMAL.
+SPX_API spx_result spx_body_set_transform(spx_world* world, spx_body_id id, const spx_transform* transform);
+/// Velocity of the centre of mass (m/s) and angular velocity (rad/s, world axes).
+SPX_API spx_result spx_body_get_velocity(const spx_world* world, spx_body_id id, spx_vec3* out_linear,
+                                         spx_vec3* out_angular);
+/// Sets both velocities and wakes the body (ignored for static bodies: SPX_ERR_INVALID_ARGUMENT).
+SPX_API spx_result spx_body_set_velocity(spx_world* world, spx_body_id id, spx_vec3 linear, spx_vec3 angular);
+/// Applies an impulse (N s) at a world point to a dynamic body and wakes it.
+SPX_API spx_result spx_body_apply_impulse(spx_world* world, spx_body_id id, spx_vec3 impulse, spx_vec3 point);
+/// Centre of mass in world space (m).
+SPX_API spx_result spx_body_get_center_of_mass(const spx_world* world, spx_body_id id, spx_vec3* out);
+/// Mass (kg; 0 for static and kinematic bodies).
+SPX_API spx_result spx_body_get_mass(const spx_world* world, spx_body_id id, float* out);
+SPX_API spx_result spx_body_get_type(const spx_world* world, spx_body_id id, spx_body_type* out);
+/// Awake or sleeping. Static bodies never are awake.
+SPX_API spx_result spx_body_is_awake(const spx_world* world, spx_body_id id, bool* out);
+/// Wakes a body and its island (true) or puts its island to sleep now (false).
+SPX_API spx_result spx_body_set_awake(spx_world* world, spx_body_id id, bool awake);
+SPX_API spx_result spx_body_get_user_data(const spx_world* world, spx_body_id id, void** out);
+SPX_API spx_result spx_body_set_user_data(spx_world* world, spx_body_id id, void* user_data);
+/// Friction (>= 0) and restitution (0..1) of all the body's shapes.
+SPX_API spx_result spx_body_set_material(spx_world* world, spx_body_id id, float friction, float restitution);
+
+/// Sum of the kinetic energies of the dynamic bodies (J): for checks and tools.
+SPX_API double spx_world_kinetic_energy(const spx_world* world);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
