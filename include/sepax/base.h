@@ -43,6 +43,11 @@ typedef enum spx_result {
     SPX_ERR_OUT_OF_MEMORY,       /* nothing was changed; retrying is safe */
     SPX_ERR_INDEX_OUT_OF_RANGE,  /* a mesh index names a vertex that does not exist */
     SPX_ERR_EMPTY_MESH,          /* a mesh with no usable triangle (none given, or all degenerate) */
+    SPX_ERR_BAD_DENSITY,         /* a density that is zero or negative */
+    SPX_ERR_MESH_NOT_CLOSED,     /* mass properties of a mesh that does not enclose a volume (spx_mesh_info.closed) */
+    SPX_ERR_MESH_INSIDE_OUT,     /* a closed mesh wound clockwise seen from outside (negative volume) */
+    SPX_ERR_ZERO_VOLUME,         /* a closed mesh that encloses no volume (e.g. a sheet, one triangle each way) */
+    SPX_ERR_MASS_OUT_OF_RANGE,   /* mass, volume or inertia beyond float range (or a moment below FLT_MIN) */
     SPX_RESULT_COUNT
 } spx_result;
 

@@ -7,4 +7,5 @@
 #include "collide.h"
 #include "mesh.h"
 #include "mesh_query.h"
+#include "mass.h"
 #endif

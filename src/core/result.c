@@ -18,6 +18,11 @@ SPX_API const char* spx_result_string(spx_result result)
     case SPX_ERR_OUT_OF_MEMORY: return "out of memory: nothing was changed, the call can be retried";
     case SPX_ERR_INDEX_OUT_OF_RANGE: return "a mesh index is not below the vertex count: fix the index array";
     case SPX_ERR_EMPTY_MESH: return "the mesh has no usable triangle (none given, or every one degenerate)";
+    case SPX_ERR_BAD_DENSITY: return "density is zero or negative: pass kilograms per cubic metre, > 0";
+    case SPX_ERR_MESH_NOT_CLOSED: return "the mesh is not closed (an edge without its opposite twin, or shared by more than two triangles): it has no volume to weigh; close it, or make the body static or a box";
+    case SPX_ERR_MESH_INSIDE_OUT: return "the closed mesh is wound clockwise seen from outside (negative volume): reverse the order of each triangle's indices";
+    case SPX_ERR_ZERO_VOLUME: return "the closed mesh encloses no volume (a flat or doubled-back surface): give the body a solid shape";
+    case SPX_ERR_MASS_OUT_OF_RANGE: return "mass, volume or inertia would not fit a float (too large, or a moment too small): change the units, the density or the size";
     case SPX_RESULT_COUNT: break;
     }
     return "unknown result code";

@@ -98,6 +98,10 @@ SPX_API spx_result spx_mesh_create(const spx_mesh_def* def, spx_mesh** out)
     bool closed = false;
     r = spx_mesh_check_closed(def, &allocator, &closed);
     if (r != SPX_OK) return r;
+    /* Mass properties need the def's triangles, all of them: those skipped as degenerate for the
+       queries still bound the solid. O(n), no allocation. */
+    spx_unit_mass unit_mass;
+    spx_mass_integrate(def, closed, &unit_mass);
 
     scratch s;
     if (!scratch_alloc(&s, n, &allocator)) return SPX_ERR_OUT_OF_MEMORY;
@@ -140,6 +144,7 @@ SPX_API spx_result spx_mesh_create(const spx_mesh_def* def, spx_mesh** out)
     mesh->depth = depth;
     mesh->leaf_triangles = def->leaf_triangles;
     mesh->closed = closed;
+    mesh->mass = unit_mass;
     mesh->bytes = bytes;
     mesh->allocator = allocator;
     spx_free(&allocator, s.block, s.bytes);

@@ -4,6 +4,7 @@
 
 #include <sepax/mesh.h>
 #include "obb_tree.h"
+#include "mass.h"
 
 /* Set by spx_default_mesh_def(); a def without it is SPX_ERR_UNINITIALIZED_DEF. */
 #define SPX_MESH_DEF_COOKIE 0x4D455348u /* "MESH" */
@@ -21,6 +22,7 @@ struct spx_mesh {
     uint32_t depth;
     uint32_t leaf_triangles;
     bool closed;                   /* see spx_mesh_check_closed */
+    spx_unit_mass mass;            /* integrated at creation from the def's triangles, all of them */
     size_t bytes;                  /* the whole block */
     spx_allocator allocator;       /* all zero: malloc/free */
 };

@@ -1,0 +1,147 @@
+/* Mass properties: the box in closed form; a closed mesh by exact polyhedral integration.
+ *
+ * The mesh integral (divergence theorem; the signed-tetrahedra form of Mirtich's "Fast and Accurate
+ * Computation of Polyhedral Mass Properties" and Tonon's "Explicit Exact Formulas for the 3-D
+ * Tetrahedron Inertia Tensor"): each triangle (a, b, c) of a closed, outward-wound surface spans a
+ * tetrahedron with a fixed reference point r, whose signed volume det(a - r, b - r, c - r) / 6 is
+ * positive where the triangle faces away from r. The signed tetrahedra add up to the enclosed
+ * solid, and so do their exact moments: for a tetrahedron (0, p0, p1, p2) of signed volume V, with
+ * s = p0 + p1 + p2,
+ *     integral of x        = V s / 4
+ *     integral of x x^T    = V (p0 p0^T + p1 p1^T + p2 p2^T + s s^T) / 20.
+ * Everything runs in double about r, the centre of the mesh's bounding box: a mesh far from the
+ * origin would otherwise lose its inertia to the cancellation of (distance)^2 terms. */
+#include "mass.h"
+#include "mesh.h"
+#include "math/dvec3.h"
+#include "validate.h"
+#include <float.h>
+#include <string.h>
+
+static spx_result check_density(float density)
+{
+    if (!isfinite(density)) return SPX_ERR_NOT_FINITE;
+    if (!(density > 0.0f)) return SPX_ERR_BAD_DENSITY;
+    return SPX_OK;
+}
+
+/* Within float's range, compared in double before converting (a double beyond FLT_MAX has no float). */
+static bool fits_float(double x) { return x <= FLT_MAX && x >= -FLT_MAX; }
+
+/* Fills *out from unit-density figures scaled by the density, when every one fits a float. A mass,
+   volume or diagonal moment below FLT_MIN would be denormal or zero, which a body cannot invert. */
+static spx_result finish(double volume, float density, const double center[3], const double inertia[3][3],
+                         spx_mass_properties* out)
+{
+    const double mass = volume * (double)density;
+    if (!fits_float(mass) || !fits_float(volume) || mass < FLT_MIN || volume < FLT_MIN) return SPX_ERR_MASS_OUT_OF_RANGE;
+    double I[3][3];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            I[i][j] = inertia[i][j] * (double)density;
+            if (!fits_float(I[i][j])) return SPX_ERR_MASS_OUT_OF_RANGE;
+        }
+    for (int i = 0; i < 3; ++i)
+        if (I[i][i] < FLT_MIN) return SPX_ERR_MASS_OUT_OF_RANGE;
+    out->mass = (float)mass;
+    out->volume = (float)volume;
+    out->center = spx_v3((float)center[0], (float)center[1], (float)center[2]);
+    /* Symmetric by construction: entry (i, j) and (j, i) are the same double, rounded once. */
+    for (int c = 0; c < 3; ++c)
+        out->inertia.col[c] = spx_v3((float)I[0][c], (float)I[1][c], (float)I[2][c]);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_mass_box(spx_vec3 half_extents, float density, spx_mass_properties* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    if (!spx_finite3(half_extents) || !isfinite(density)) return SPX_ERR_NOT_FINITE;
+    if (!(half_extents.x > 0.0f && half_extents.y > 0.0f && half_extents.z > 0.0f)) return SPX_ERR_BAD_EXTENT;
+    spx_result r = check_density(density);
+    if (r != SPX_OK) return r;
+    const double x2 = (double)half_extents.x * half_extents.x, y2 = (double)half_extents.y * half_extents.y,
+                 z2 = (double)half_extents.z * half_extents.z;
+    const double volume = 8.0 * half_extents.x * (double)half_extents.y * half_extents.z;
+    /* At unit density; the density is applied in finish like the mesh's. */
+    const double inertia[3][3] = { { volume * (y2 + z2) / 3.0, 0, 0 },
+                                   { 0, volume * (x2 + z2) / 3.0, 0 },
+                                   { 0, 0, volume * (x2 + y2) / 3.0 } };
+    const double center[3] = { 0, 0, 0 };
+    return finish(volume, density, center, inertia, out);
+}
+
+SPX_API spx_result spx_mass_mesh(const spx_mesh* mesh, float density, spx_mass_properties* out)
+{
+    if (!mesh || !out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = check_density(density);
+    if (r != SPX_OK) return r;
+    const spx_unit_mass* u = &mesh->mass;
+    if (u->status != SPX_OK) return u->status;
+    return finish(u->volume, density, u->center, u->inertia, out);
+}
+
+static bool same_point(spx_vec3 a, spx_vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+void spx_mass_integrate(const spx_mesh_def* def, bool closed, spx_unit_mass* out)
+{
+    memset(out, 0, sizeof *out);
+    out->status = SPX_ERR_MESH_NOT_CLOSED;
+    if (!closed) return;
+
+    /* Reference point: the centre of the box around the corners the triangles use. */
+    double lo[3] = { DBL_MAX, DBL_MAX, DBL_MAX }, hi[3] = { -DBL_MAX, -DBL_MAX, -DBL_MAX };
+    const size_t index_count = 3 * (size_t)def->triangle_count;
+    for (size_t i = 0; i < index_count; ++i) {
+        const spx_vec3 p = def->vertices[def->indices[i]];
+        const double q[3] = { p.x, p.y, p.z };
+        for (int k = 0; k < 3; ++k) lo[k] = spx_dmin(lo[k], q[k]), hi[k] = spx_dmax(hi[k], q[k]);
+    }
+    /* (lo + hi) / 2 of two floats is exact in double. */
+    const spx_dvec3 ref = spx_d3(0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2]));
+
+    /* Sums of 6 V, 24 (first moment) and 120 (second moment): the constant factors come out once at the end. */
+    double vol6 = 0.0, abs6 = 0.0, m1[3] = { 0, 0, 0 }, m2[3][3] = { { 0 } };
+    for (uint32_t t = 0; t < def->triangle_count; ++t) {
+        const uint32_t* idx = def->indices + 3 * (size_t)t;
+        const spx_vec3 a = def->vertices[idx[0]], b = def->vertices[idx[1]], c = def->vertices[idx[2]];
+        /* Two equal corners: no area, no volume; skipped so rounding cannot give it any. */
+        if (same_point(a, b) || same_point(b, c) || same_point(c, a)) continue;
+        const spx_dvec3 p[3] = { spx_d3_sub(spx_d3_from(a), ref), spx_d3_sub(spx_d3_from(b), ref),
+                                 spx_d3_sub(spx_d3_from(c), ref) };
+        const double det = spx_d3_dot(p[0], spx_d3_cross(p[1], p[2]));
+        const spx_dvec3 s = spx_d3_add(spx_d3_add(p[0], p[1]), p[2]);
+        vol6 += det;
+        abs6 += det < 0.0 ? -det : det;
+        const double sv[3] = { s.x, s.y, s.z };
+        double pv[3][3];
+        for (int k = 0; k < 3; ++k) pv[k][0] = p[k].x, pv[k][1] = p[k].y, pv[k][2] = p[k].z;
+        for (int i = 0; i < 3; ++i) {
+            m1[i] += det * sv[i];
+            for (int j = i; j < 3; ++j)
+                m2[i][j] += det * (pv[0][i] * pv[0][j] + pv[1][i] * pv[1][j] + pv[2][i] * pv[2][j] + sv[i] * sv[j]);
+        }
+    }
+    const double volume = vol6 / 6.0;
+    /* Not "> 0": also catches a surface whose every tetrahedron is flat (abs6 == 0). */
+    const double magnitude = volume < 0.0 ? -volume : volume;
+    if (!(magnitude > SPX_MASS_ZERO_VOLUME_RATIO * (abs6 / 6.0))) {
+        out->status = SPX_ERR_ZERO_VOLUME;
+        return;
+    }
+    if (volume < 0.0) {
+        out->status = SPX_ERR_MESH_INSIDE_OUT;
+        return;
+    }
+    /* Centroid relative to ref, then the second moment about it: C = M2 - V c c^T; the inertia
+       tensor is trace(C) E - C. */
+    double c[3], C[3][3];
+    for (int i = 0; i < 3; ++i) c[i] = m1[i] / 24.0 / volume;
+    for (int i = 0; i < 3; ++i)
+        for (int j = i; j < 3; ++j) C[i][j] = C[j][i] = m2[i][j] / 120.0 - volume * c[i] * c[j];
+    const double trace = C[0][0] + C[1][1] + C[2][2];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) out->inertia[i][j] = (i == j ? trace : 0.0) - C[i][j];
+    out->volume = volume;
+    out->center[0] = ref.x + c[0], out->center[1] = ref.y + c[1], out->center[2] = ref.z + c[2];
+    out->status = SPX_OK;
+}
