@@ -1,10 +1,43 @@
-/* Broad phase: the swept sphere against hand-worked cases and sampled motion. */
+/* Broad phase: the swept sphere against hand-worked cases and sampled motion; the dynamic tree's
+   invariants under random inserts, moves and removes, and its queries against all leaves. */
 #include "test.h"
 #include "support/cases.h"
+#include "broad/dynamic_tree.h"
 #include "broad/swept_sphere.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+
+/* ---- a counting allocator that can be told to fail ------------------------------------------- */
+
+typedef struct counting {
+    long calls;     /* alloc calls so far */
+    long fail_at;   /* the call that returns NULL (1-based); 0: never */
+    long live;      /* blocks not yet freed */
+    size_t live_bytes;
+    int bad_alignment;
+} counting;
+
+static void* counting_alloc(size_t size, size_t alignment, void* context)
+{
+    counting* c = context;
+    if (++c->calls == c->fail_at) return NULL;
+    size_t rounded = (size + alignment - 1) / alignment * alignment;
+    void* p = aligned_alloc(alignment, rounded);
+    if (!p) return NULL;
+    if ((uintptr_t)p % alignment) c->bad_alignment++;
+    c->live++;
+    c->live_bytes += size;
+    return p;
+}
+
+static void counting_free(void* memory, size_t size, void* context)
+{
+    counting* c = context;
+    c->live--;
+    c->live_bytes -= size;
+    free(memory);
+}
 
 /* ---- swept sphere --------------------------------------------------------------------------------- */
 
@@ -151,11 +184,264 @@ static int swept_sphere_holds_the_motion(void)
     return 0;
 }
 
+/* ---- dynamic tree --------------------------------------------------------------------------------- */
+
+typedef struct tree_model {
+    uint32_t n;
+    spx_aabb* tight; /* the last box given for each user */
+    uint32_t* proxy; /* SPX_TREE_NULL when absent */
+    uint8_t* active;
+} tree_model;
+
+/* Walks the subtree at i: links, heights, AVL balance, exact inner boxes, fat leaf boxes that hold
+   the tight ones, active flags. Counts nodes and leaves. */
+static int check_node(const spx_dynamic_tree* t, const tree_model* m, uint32_t i, uint32_t parent, uint32_t* nodes,
+                      uint32_t* leaves)
+{
+    ENSURE(i < t->capacity);
+    const spx_tree_node* n = &t->nodes[i];
+    ENSURE(n->used == 1 && n->parent == parent);
+    ENSURE(++*nodes <= t->node_count); /* more nodes than in use: a cycle */
+    if (n->child[0] == SPX_TREE_NULL) {
+        ENSURE(n->child[1] == SPX_TREE_NULL && n->height == 0);
+        ENSURE(n->user < m->n && m->proxy[n->user] == i);
+        ENSURE(spx_aabb_contains(&n->box, &m->tight[n->user]));
+        ENSURE(n->active == m->active[n->user]);
+        ++*leaves;
+        return 0;
+    }
+    ENSURE(n->child[1] != SPX_TREE_NULL && n->child[0] != n->child[1]);
+    if (check_node(t, m, n->child[0], i, nodes, leaves) || check_node(t, m, n->child[1], i, nodes, leaves)) return 1;
+    const spx_tree_node* a = &t->nodes[n->child[0]];
+    const spx_tree_node* b = &t->nodes[n->child[1]];
+    ENSURE(n->height == 1 + (a->height > b->height ? a->height : b->height));
+    ENSURE(abs((int)a->height - (int)b->height) <= 1);
+    spx_aabb u = spx_aabb_union(&a->box, &b->box);
+    ENSURE(memcmp(&u, &n->box, sizeof u) == 0);
+    ENSURE(n->active == (a->active | b->active));
+    return 0;
+}
+
+static int check_tree(const spx_dynamic_tree* t, const tree_model* m)
+{
+    uint32_t present = 0;
+    for (uint32_t u = 0; u < m->n; ++u) present += m->proxy[u] != SPX_TREE_NULL;
+    ENSURE(t->leaf_count == present);
+    uint32_t nodes = 0, leaves = 0;
+    if (t->root == SPX_TREE_NULL) {
+        ENSURE(present == 0 && t->node_count == 0);
+    } else {
+        if (check_node(t, m, t->root, SPX_TREE_NULL, &nodes, &leaves)) return 1;
+        ENSURE(nodes == t->node_count && leaves == present); /* no lost proxies, none extra */
+        ENSURE(nodes == 2 * leaves - 1);
+        /* AVL: at most 1.4405 log2(n + 2) - 0.3277 high. */
+        ENSURE(spx_tree_height(t) <= 1.4405 * log2(leaves + 2.0) - 0.3277);
+    }
+    uint32_t free_nodes = 0;
+    for (uint32_t i = t->free_list; i != SPX_TREE_NULL; i = t->nodes[i].parent) {
+        ENSURE(i < t->capacity && t->nodes[i].used == 0);
+        ENSURE(++free_nodes <= t->capacity);
+    }
+    ENSURE(free_nodes + t->node_count == t->capacity);
+    return 0;
+}
+
+static spx_aabb random_box(case_rng* rng, double extent, double size)
+{
+    spx_aabb b;
+    for (int k = 0; k < 3; ++k) {
+        double c = case_uniform(rng, -extent, extent), h = case_uniform(rng, 0.0, size);
+        b.min[k] = (float)(c - h);
+        b.max[k] = (float)(c + h);
+    }
+    return b;
+}
+
+static bool box_query_hit(void* context, uint32_t proxy, uint32_t user)
+{
+    (void)proxy;
+    uint8_t* seen = context;
+    seen[user]++;
+    return true;
+}
+
+typedef struct pair_log {
+    uint32_t n;
+    uint8_t* seen; /* n x n */
+    int bad;
+} pair_log;
+
+static void pair_hit(void* context, uint32_t a, uint32_t b)
+{
+    pair_log* log = context;
+    if (a == b || a >= log->n || b >= log->n) {
+        log->bad++;
+        return;
+    }
+    log->seen[(size_t)(a < b ? a : b) * log->n + (a < b ? b : a)]++;
+}
+
+/* The tree's box and pair queries against all leaves and all leaf pairs, on the fat boxes. */
+static int check_queries(const spx_dynamic_tree* t, const tree_model* m, case_rng* rng, pair_log* log)
+{
+    uint8_t* seen = calloc(m->n, 1);
+    ENSURE(seen);
+    for (int q = 0; q < 20; ++q) {
+        spx_aabb box = random_box(rng, 60.0, 15.0);
+        memset(seen, 0, m->n);
+        spx_tree_query(t, &box, box_query_hit, seen);
+        for (uint32_t u = 0; u < m->n; ++u) {
+            bool want = m->proxy[u] != SPX_TREE_NULL && spx_aabb_overlap(&t->nodes[m->proxy[u]].box, &box);
+            ENSURE(seen[u] == (want ? 1 : 0));
+        }
+    }
+    free(seen);
+    memset(log->seen, 0, (size_t)m->n * m->n);
+    log->bad = 0;
+    spx_tree_query_pairs(t, pair_hit, log);
+    ENSURE(log->bad == 0);
+    for (uint32_t a = 0; a < m->n; ++a)
+        for (uint32_t b = a + 1; b < m->n; ++b) {
+            bool want = m->proxy[a] != SPX_TREE_NULL && m->proxy[b] != SPX_TREE_NULL && (m->active[a] || m->active[b])
+                     && spx_aabb_overlap(&t->nodes[m->proxy[a]].box, &t->nodes[m->proxy[b]].box);
+            ENSURE(log->seen[(size_t)a * m->n + b] == (want ? 1 : 0));
+        }
+    return 0;
+}
+
+static int tree_random_operations(void)
+{
+    enum { USERS = 1500, ROUNDS = 400 };
+    tree_model m = { USERS, calloc(USERS, sizeof(spx_aabb)), malloc(USERS * sizeof(uint32_t)), calloc(USERS, 1) };
+    pair_log log = { USERS, malloc((size_t)USERS * USERS), 0 };
+    ENSURE(m.tight && m.proxy && m.active && log.seen);
+    for (uint32_t u = 0; u < USERS; ++u) m.proxy[u] = SPX_TREE_NULL;
+    counting c = { 0 };
+    spx_allocator a = { counting_alloc, counting_free, &c };
+    spx_dynamic_tree t;
+    ENSURE_CODE(spx_tree_init(&t, &a, 0, 0.125f), SPX_OK);
+    case_rng rng = { 0x7EE5u };
+    uint32_t max_height = 0, reinserts = 0, stays = 0;
+    for (int round = 0; round < ROUNDS; ++round) {
+        /* Early rounds mostly insert, later ones mostly move; every tenth round removes a lot. */
+        int ops = 40;
+        for (int op = 0; op < ops; ++op) {
+            uint32_t u = (uint32_t)(case_rng_next(&rng) % USERS);
+            double dice = case_uniform(&rng, 0.0, 1.0);
+            double insert_p = round < 100 ? 0.9 : 0.3, remove_p = round % 10 == 9 ? 0.7 : 0.1;
+            if (m.proxy[u] == SPX_TREE_NULL) {
+                if (dice > insert_p) continue;
+                spx_aabb b = random_box(&rng, 50.0, 2.0);
+                bool act = case_uniform(&rng, 0.0, 1.0) < 0.7;
+                ENSURE_CODE(spx_tree_insert(&t, &b, u, act, &m.proxy[u]), SPX_OK);
+                m.tight[u] = b;
+                m.active[u] = act;
+            } else if (dice < remove_p) {
+                spx_tree_remove(&t, m.proxy[u]);
+                m.proxy[u] = SPX_TREE_NULL;
+            } else if (dice < remove_p + 0.05) {
+                m.active[u] = !m.active[u];
+                spx_tree_set_active(&t, m.proxy[u], m.active[u]);
+            } else {
+                /* A small step (usually within the fat box), a jump, or a change of size. */
+                spx_aabb b = m.tight[u];
+                double kind = case_uniform(&rng, 0.0, 1.0);
+                if (kind < 0.6) {
+                    for (int k = 0; k < 3; ++k) {
+                        float d = (float)case_uniform(&rng, -0.1, 0.1);
+                        b.min[k] += d, b.max[k] += d;
+                    }
+                } else if (kind < 0.8) {
+                    b = random_box(&rng, 50.0, 2.0);
+                } else {
+                    double grow = case_log_uniform(&rng, 0.1, 10.0);
+                    for (int k = 0; k < 3; ++k) {
+                        double mid = 0.5 * ((double)b.min[k] + b.max[k]), h = 0.5 * ((double)b.max[k] - b.min[k]);
+                        b.min[k] = (float)(mid - h * grow), b.max[k] = (float)(mid + h * grow);
+                    }
+                }
+                /* Nothing at all changes when the leaf stays: "costs nothing". */
+                spx_tree_node before = t.nodes[m.proxy[u]];
+                uint32_t root = t.root;
+                bool moved = spx_tree_move(&t, m.proxy[u], &b);
+                if (!moved) {
+                    ENSURE(memcmp(&before, &t.nodes[m.proxy[u]], sizeof before) == 0 && root == t.root);
+                    stays++;
+                } else {
+                    reinserts++;
+                }
+                m.tight[u] = b;
+            }
+        }
+        if (check_tree(&t, &m)) return fprintf(stderr, "round %d\n", round), 1;
+        if (spx_tree_height(&t) > max_height) max_height = spx_tree_height(&t);
+        if (round % 25 == 0 && check_queries(&t, &m, &rng, &log)) return fprintf(stderr, "round %d\n", round), 1;
+    }
+    ENSURE(stays > 0 && reinserts > 0);
+    /* A tight box twice too small for its fat box: put back with a fresh fat box. */
+    uint32_t u = 0;
+    while (m.proxy[u] == SPX_TREE_NULL) ++u;
+    spx_aabb shrunk = m.tight[u];
+    for (int k = 0; k < 3; ++k) {
+        float mid = 0.5f * (shrunk.min[k] + shrunk.max[k]);
+        shrunk.min[k] = mid - 1e-3f, shrunk.max[k] = mid + 1e-3f;
+    }
+    if (!spx_aabb_contains(&t.nodes[m.proxy[u]].box, &shrunk)) return fprintf(stderr, "shrink setup\n"), 1;
+    ENSURE(spx_tree_move(&t, m.proxy[u], &shrunk));
+    m.tight[u] = shrunk;
+    ENSURE(!spx_tree_move(&t, m.proxy[u], &shrunk));
+    ENSURE(check_tree(&t, &m) == 0);
+
+    /* Remove everything: an empty tree, every node back in the pool. */
+    for (uint32_t v = 0; v < USERS; ++v)
+        if (m.proxy[v] != SPX_TREE_NULL) spx_tree_remove(&t, m.proxy[v]), m.proxy[v] = SPX_TREE_NULL;
+    ENSURE(check_tree(&t, &m) == 0 && t.root == SPX_TREE_NULL);
+    printf("  %d rounds: max height %u, %u moves stayed in their fat box, %u put back\n", ROUNDS, max_height, stays,
+           reinserts);
+    spx_tree_destroy(&t);
+    ENSURE(c.live == 0 && c.bad_alignment == 0);
+    free(m.tight), free(m.proxy), free(m.active), free(log.seen);
+    return 0;
+}
+
+static int tree_stays_balanced_on_sorted_input(void)
+{
+    /* Boxes inserted in order along a line, the classic way to unbalance a tree, then removed from
+       one end: the AVL bound holds all the way. */
+    enum { N = 4096 };
+    tree_model m = { N, calloc(N, sizeof(spx_aabb)), malloc(N * sizeof(uint32_t)), calloc(N, 1) };
+    ENSURE(m.tight && m.proxy && m.active);
+    spx_dynamic_tree t;
+    ENSURE_CODE(spx_tree_init(&t, NULL, N, 0.0f), SPX_OK);
+    ENSURE(t.capacity >= 2 * N - 1);
+    spx_tree_node* pool = t.nodes;
+    for (uint32_t u = 0; u < N; ++u) {
+        spx_aabb b = { { (float)u, 0, 0 }, { (float)u + 0.5f, 1, 1 } };
+        m.tight[u] = b;
+        m.active[u] = 1;
+        ENSURE_CODE(spx_tree_insert(&t, &b, u, true, &m.proxy[u]), SPX_OK);
+    }
+    ENSURE(t.nodes == pool); /* the capacity given at init was enough: no growth */
+    ENSURE(check_tree(&t, &m) == 0);
+    printf("  %d boxes in a row: height %u (a list would be %d)\n", N, spx_tree_height(&t), N - 1);
+    for (uint32_t u = 0; u < N / 2; ++u) {
+        spx_tree_remove(&t, m.proxy[u]);
+        m.proxy[u] = SPX_TREE_NULL;
+        if (u % 256 == 0) ENSURE(check_tree(&t, &m) == 0);
+    }
+    ENSURE(check_tree(&t, &m) == 0);
+    spx_tree_destroy(&t);
+    free(m.tight), free(m.proxy), free(m.active);
+    return 0;
+}
+
 int main(void)
 {
     int failures = 0;
     RUN_TEST(swept_sphere_hand_cases, failures);
     RUN_TEST(swept_sphere_bad_input, failures);
     RUN_TEST(swept_sphere_holds_the_motion, failures);
+    RUN_TEST(tree_random_operations, failures);
+    RUN_TEST(tree_stays_balanced_on_sorted_input, failures);
     return failures ? 1 : 0;
 }
