@@ -10,6 +10,9 @@
 #include "sweep_obb_obb.h"
 #include <float.h>
 #include <math.h>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 typedef spx_vf vf;
 typedef spx_vi vi;
@@ -48,6 +51,44 @@ static inline void axis_test(lanes_state* s, int axis, vf d, vf r, vf w)
     s->ahead[axis] = d > r;
 }
 
+/* B's velocity relative to A's for SPX_LANES pairs, as x, y and z lanes: whole vectors loaded and
+   transposed (built lane by lane, the compiler wrote halves to the stack and read them back as
+   one vector, a store-forwarding stall every lane group). */
+static inline void velocities_load(const spx_vec3* va, const spx_vec3* vb, vf w[3])
+{
+    _Static_assert(sizeof(spx_vec3) == 12, "spx_vec3 is three packed floats");
+#if defined(__SSE2__) && SPX_LANES % 4 == 0
+    __m128 x[SPX_LANES / 4], y[SPX_LANES / 4], z[SPX_LANES / 4];
+    for (int h = 0; h < SPX_LANES / 4; ++h) {
+        /* Four relative velocities, x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3. */
+        const float *pa = &va[4 * h].x, *pb = &vb[4 * h].x;
+        const __m128 v0 = _mm_sub_ps(_mm_loadu_ps(pb), _mm_loadu_ps(pa));
+        const __m128 v1 = _mm_sub_ps(_mm_loadu_ps(pb + 4), _mm_loadu_ps(pa + 4));
+        const __m128 v2 = _mm_sub_ps(_mm_loadu_ps(pb + 8), _mm_loadu_ps(pa + 8));
+        const __m128 x12 = _mm_shuffle_ps(v1, v2, _MM_SHUFFLE(1, 1, 2, 2));  /* x2 x2 x3 x3 */
+        const __m128 y01 = _mm_shuffle_ps(v0, v1, _MM_SHUFFLE(0, 0, 1, 1));  /* y0 y0 y1 y1 */
+        const __m128 y23 = _mm_shuffle_ps(v1, v2, _MM_SHUFFLE(2, 2, 3, 3));  /* y2 y2 y3 y3 */
+        const __m128 z01 = _mm_shuffle_ps(v0, v1, _MM_SHUFFLE(1, 1, 2, 2));  /* z0 z0 z1 z1 */
+        x[h] = _mm_shuffle_ps(v0, x12, _MM_SHUFFLE(2, 0, 3, 0));             /* x0 x1 x2 x3 */
+        y[h] = _mm_shuffle_ps(y01, y23, _MM_SHUFFLE(2, 0, 2, 0));            /* y0 y1 y2 y3 */
+        z[h] = _mm_shuffle_ps(z01, v2, _MM_SHUFFLE(3, 0, 2, 0));             /* z0 z1 z2 z3 */
+    }
+#if SPX_LANES == 4
+    w[0] = (vf)x[0], w[1] = (vf)y[0], w[2] = (vf)z[0];
+#else
+    w[0] = (vf)_mm256_insertf128_ps(_mm256_castps128_ps256(x[0]), x[1], 1);
+    w[1] = (vf)_mm256_insertf128_ps(_mm256_castps128_ps256(y[0]), y[1], 1);
+    w[2] = (vf)_mm256_insertf128_ps(_mm256_castps128_ps256(z[0]), z[1], 1);
+#endif
+#else
+    for (int l = 0; l < SPX_LANES; ++l) {
+        w[0][l] = vb[l].x - va[l].x;
+        w[1][l] = vb[l].y - va[l].y;
+        w[2][l] = vb[l].z - va[l].z;
+    }
+#endif
+}
+
 static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_soa* b, const spx_vec3* vb,
                         size_t i, float tmax, spx_sweep_hit* out, vi* bad)
 {
@@ -56,11 +97,7 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     vf(*R)[3] = p.r;
     const vf *t = p.t, *ha = p.ha, *hb = p.hb;
     vf w[3], u[3];
-    for (int l = 0; l < SPX_LANES; ++l) {
-        w[0][l] = vb[i + l].x - va[i + l].x;
-        w[1][l] = vb[i + l].y - va[i + l].y;
-        w[2][l] = vb[i + l].z - va[i + l].z;
-    }
+    velocities_load(va + i, vb + i, w);
     vf sum = p.sum;
     for (int k = 0; k < 3; ++k) {
         u[k] = p.a[k][0] * w[0] + p.a[k][1] * w[1] + p.a[k][2] * w[2];
