@@ -315,9 +315,9 @@ static int mesh_box_equals_box(void)
 
 static int mesh_box_far_from_the_origin(void)
 {   /* Half extents 0.5, 1, 1.5 are exact float steps at these distances (the step at 1e6 is 1/16), so
-       the mesh is the box exactly. About the origin, the second moments would be 1e12 times the
-       inertia at 1e6 m and double's 16 digits would keep 4 of it; about the mesh's own box centre
-       nothing cancels. */
+       the mesh is the box exactly. Integrated about the origin, the tetrahedra would be up to 1e12
+       times the box and cancel (at 1e6 m Ixx came out 341 instead of 13 when tried); about the
+       mesh's own box centre nothing cancels. */
     const spx_vec3 h = spx_v3(0.5f, 1.0f, 1.5f);
     const spx_vec3 at[] = { { 1e3f, 0, 0 }, { 0, 1e4f, 0 }, { 1e4f, -1e4f, 1e3f }, { -1e6f, 1e6f, 1e6f } };
     spx_mass_properties box;
