@@ -1,0 +1,943 @@
+/* sepax_bench_mesh_query: the mesh queries of include/sepax/mesh_query.h on issue 3's scenes, beside
+   an all-pairs brute force over the exact triangle tests and (with -DSEPAX_BENCH_PEERS=ON) FCL.
+   See bench/README.md ("Mesh queries").
+
+   sepax_bench_mesh_query [-r=<runs>] [--min-ms=<ms>] [--quick] [--axis=z|y] [--no-brute] [--no-peers]
+                          [--csv[=<file>]] [--save] [--machine=<name>] [--results-dir=<dir>]
+
+   Exit status: 0; 2 bad option; 1 a file cannot be written; 3 a scene could not be built or a sepax
+   call failed; 4 sepax's time of contact differs from the brute force's by more than 1e-5 of tmax
+   (or one hits and the other does not). */
+#define _POSIX_C_SOURCE 200112L
+#include "machine.h"
+#include "timer.h"
+#include "support/shapes.h"
+#if defined(SPX_BENCH_HAVE_FCL)
+#include "peers/fcl_mesh_peer.h"
+#endif
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef SPX_BENCH_BUILD_TYPE
+#define SPX_BENCH_BUILD_TYPE "?"
+#endif
+#ifndef SPX_BENCH_RESULTS_DIR
+#define SPX_BENCH_RESULTS_DIR "bench/results"
+#endif
+
+#define CAPACITY 256u             /* contact array of the "with contacts" rows */
+#define AGREE 1e-5                /* |sepax - brute| / tmax allowed (issue 3) */
+#define SLOW_NS 20e6              /* a query slower than this runs once a run, at most SLOW_RUNS runs */
+#define SLOW_RUNS 3
+#define ONCE_NS 1e9               /* slower than this: the first call is the only one (the brute force) */
+#define MAX_RUNS 1000
+#define PI 3.14159265358979323846
+
+typedef struct options {
+    int runs;
+    double min_ms;
+    bool quick, brute, peers, save, csv_stdout;
+    char axis;                     /* the torus axis: 'z' (issue 3's figure) or 'y' (the generator's) */
+    const char* csv_path;
+    const char* machine;
+    const char* results_dir;
+} options;
+
+/* ---- output: a table on stdout, CSV to a file or stdout -------------------------------------- */
+
+typedef struct report {
+    FILE* table;                   /* NULL with --csv on stdout */
+    FILE* csv[2];                  /* --csv and --save */
+} report;
+
+static void note(const report* r, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(const report* r, const char* fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (r->table) fprintf(r->table, "%s\n", line);
+    for (int i = 0; i < 2; ++i)
+        if (r->csv[i]) fprintf(r->csv[i], "# %s\n", line);
+}
+
+/* A time a query in the unit that keeps 3 or 4 digits. */
+static const char* human(double ns, char buf[32])
+{
+    if (!(ns == ns)) snprintf(buf, 32, "-");
+    else if (ns < 1e3) snprintf(buf, 32, "%.1f ns", ns);
+    else if (ns < 1e6) snprintf(buf, 32, "%.1f us", ns * 1e-3);
+    else if (ns < 1e9) snprintf(buf, 32, "%.1f ms", ns * 1e-6);
+    else snprintf(buf, 32, "%.2f s", ns * 1e-9);
+    return buf;
+}
+
+typedef struct row {
+    const char* scene;
+    const char* query;
+    const char* engine;
+    int runs;
+    size_t calls;                  /* queries a timed run */
+    double ns_median, ns_min;      /* a query */
+    double toc;                    /* time of contact (s); NAN when none or not a sweep */
+    long contacts;                 /* contact count; -1 when the engine gives none */
+    double ratio;                  /* ns_median / the reference sepax row's; NAN for none */
+    char note[160];
+} row;
+
+static void columns(const report* r)
+{
+    if (r->table)
+        fprintf(r->table, "\n%-11s %-16s %-20s %11s %11s %11s %9s %11s %8s  %s\n", "scene", "query", "engine",
+                "runs x n", "median", "min", "x sepax", "toc", "contacts", "note");
+    for (int i = 0; i < 2; ++i)
+        if (r->csv[i])
+            fprintf(r->csv[i], "scene,query,engine,runs,queries_per_run,ns_median,ns_min,x_sepax,time_of_contact,"
+                               "contacts,note\n");
+}
+
+static void emit(const report* r, const row* w)
+{
+    if (r->table) {
+        char med[32], lo[32], rn[32], ratio[16], toc[24], count[24];
+        snprintf(rn, sizeof rn, "%d x %zu", w->runs, w->calls);
+        if (w->ratio == w->ratio) snprintf(ratio, sizeof ratio, "%.3g", w->ratio);
+        else snprintf(ratio, sizeof ratio, "-");
+        if (w->toc == w->toc) snprintf(toc, sizeof toc, "%.7f", w->toc);
+        else snprintf(toc, sizeof toc, "-");
+        if (w->contacts >= 0) snprintf(count, sizeof count, "%ld", w->contacts);
+        else snprintf(count, sizeof count, "-");
+        fprintf(r->table, "%-11s %-16s %-20s %11s %11s %11s %9s %11s %8s  %s\n", w->scene, w->query, w->engine, rn,
+                human(w->ns_median, med), human(w->ns_min, lo), ratio, toc, count, w->note);
+        fflush(r->table);
+    }
+    for (int i = 0; i < 2; ++i) {
+        FILE* f = r->csv[i];
+        if (!f) continue;
+        fprintf(f, "%s,%s,%s,%d,%zu,%.1f,%.1f,", w->scene, w->query, w->engine, w->runs, w->calls, w->ns_median,
+                w->ns_min);
+        if (w->ratio == w->ratio) fprintf(f, "%.4f", w->ratio);
+        fprintf(f, ",");
+        if (w->toc == w->toc) fprintf(f, "%.9g", w->toc);
+        fprintf(f, ",");
+        if (w->contacts >= 0) fprintf(f, "%ld", w->contacts);
+        fprintf(f, ",\"%s\"\n", w->note);
+        fflush(f);
+    }
+}
+
+/* ---- timing ----------------------------------------------------------------------------------- */
+
+/* One query; false when the call failed. */
+typedef bool query_fn(void* context);
+
+/* Times `fn`: one untimed call, then `runs` runs of enough calls to last min_ms each; the median
+   and the best of the runs, per query. A query slower than SLOW_NS runs once a run, in at most
+   SLOW_RUNS runs; one slower than ONCE_NS only once, untimed call included (the brute force). */
+static bool time_query(query_fn* fn, void* context, const options* o, row* w)
+{
+    uint64_t t0 = bench_now_ns();
+    if (!fn(context)) return false;
+    double first = (double)(bench_now_ns() - t0);
+    if (first >= ONCE_NS) {
+        w->runs = 1, w->calls = 1, w->ns_median = w->ns_min = first;
+        return true;
+    }
+    int runs = o->runs;
+    size_t calls = 1;
+    if (first >= SLOW_NS) {
+        runs = runs < SLOW_RUNS ? runs : SLOW_RUNS;
+    } else {
+        /* Calibrate on a warm pass: the first call paid for cold caches. */
+        double target = o->min_ms * 1e6;
+        calls = (size_t)(target / (first > 1.0 ? first : 1.0)) / 4 + 1;
+        for (;;) {
+            uint64_t a = bench_now_ns();
+            for (size_t i = 0; i < calls; ++i)
+                if (!fn(context)) return false;
+            double ns = (double)(bench_now_ns() - a);
+            if (ns >= target) break;
+            double grow = ns > 0.0 ? 1.2 * target / ns : 10.0;
+            calls = (size_t)((double)calls * (grow < 10.0 ? grow : 10.0)) + 1;
+        }
+    }
+    double per[MAX_RUNS];
+    for (int run = 0; run < runs; ++run) {
+        uint64_t a = bench_now_ns();
+        for (size_t i = 0; i < calls; ++i)
+            if (!fn(context)) return false;
+        per[run] = (double)(bench_now_ns() - a) / (double)calls;
+    }
+    w->runs = runs, w->calls = calls;
+    w->ns_min = bench_min(per, (size_t)runs);
+    w->ns_median = bench_median(per, (size_t)runs);
+    return true;
+}
+
+/* ---- scenes ----------------------------------------------------------------------------------- */
+
+static spx_quat quat_axis_angle(double x, double y, double z, double degrees)
+{
+    double h = degrees * PI / 360.0, s = sin(h);
+    spx_quat q = { (float)(x * s), (float)(y * s), (float)(z * s), (float)cos(h) };
+    return q;
+}
+
+/* a * b (w last): b is applied first. */
+static spx_quat quat_mul(spx_quat a, spx_quat b)
+{
+    double ax = a.x, ay = a.y, az = a.z, aw = a.w, bx = b.x, by = b.y, bz = b.z, bw = b.w;
+    spx_quat q = { (float)(aw * bx + ax * bw + ay * bz - az * by), (float)(aw * by - ax * bz + ay * bw + az * bx),
+                   (float)(aw * bz + ax * by - ay * bx + az * bw), (float)(aw * bw - ax * bx - ay * by - az * bz) };
+    return q;
+}
+
+static const spx_quat identity_q = { 0.0f, 0.0f, 0.0f, 1.0f };
+
+typedef struct placed {
+    spx_mesh* mesh;
+    spx_mesh_instance* instance;
+    spx_transform pose;
+    spx_triangle* world;           /* the instance's triangles at `pose`, in mesh order */
+    uint32_t* source;              /* their numbers in the def */
+    uint32_t count;
+} placed;
+
+static void placed_free(placed* p)
+{
+    spx_mesh_instance_destroy(p->instance);
+    spx_mesh_destroy(p->mesh);
+    free(p->world);
+    free(p->source);
+    memset(p, 0, sizeof *p);
+}
+
+/* A torus about the y axis (the generator's) or about z (turned +90 degrees about x: y -> z). */
+static bool torus(spx_shape* s, float R, float r, uint32_t nu, uint32_t nv, char axis)
+{
+    if (!spx_shape_torus(s, R, r, nu, nv)) return false;
+    if (axis == 'z')
+        for (uint32_t i = 0; i < s->vertex_count; ++i) {
+            spx_vec3 v = s->vertices[i];
+            s->vertices[i] = spx_v3(v.x, -v.z, v.y);
+        }
+    return true;
+}
+
+/* Builds the mesh of `s` (freed here), places it at `pose`, and reads back its world triangles. */
+static spx_result place(spx_shape* s, spx_transform pose, placed* out)
+{
+    memset(out, 0, sizeof *out);
+    spx_mesh_def def = spx_default_mesh_def();
+    def.vertices = s->vertices;
+    def.vertex_count = s->vertex_count;
+    def.indices = s->indices;
+    def.triangle_count = s->triangle_count;
+    spx_result r = spx_mesh_create(&def, &out->mesh);
+    spx_shape_free(s);
+    if (r == SPX_OK) r = spx_mesh_instance_create(out->mesh, &pose, NULL, &out->instance);
+    spx_mesh_info info;
+    if (r == SPX_OK) r = spx_mesh_get_info(out->mesh, &info);
+    if (r == SPX_OK) {
+        out->pose = pose;
+        out->count = info.triangle_count;
+        out->world = malloc(sizeof(spx_triangle) * info.triangle_count);
+        out->source = malloc(sizeof(uint32_t) * info.triangle_count);
+        if (!out->world || !out->source) r = SPX_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; r == SPX_OK && i < out->count; ++i)
+        r = spx_mesh_instance_get_triangle(out->instance, i, &out->world[i], &out->source[i]);
+    if (r != SPX_OK) placed_free(out);
+    return r;
+}
+
+/* One continuous question: a box or mesh A against mesh B. */
+typedef struct scene {
+    const char* name;
+    bool box;                      /* A is `obb`, else the mesh `a` */
+    spx_obb obb;
+    placed a, b;
+    spx_vec3 va, vb;
+    float tmax;
+    char what[200];                /* for the header */
+} scene;
+
+static const spx_vec3 zero_v = { 0.0f, 0.0f, 0.0f };
+
+static bool shape_failed(const char* what)
+{
+    fprintf(stderr, "sepax_bench_mesh_query: out of memory generating %s\n", what);
+    return false;
+}
+
+static bool scene_failed(const char* what, spx_result r)
+{
+    fprintf(stderr, "sepax_bench_mesh_query: %s: %s\n", what, spx_result_string(r));
+    return false;
+}
+
+/* Issue 3's standard case: A (torus R 0.6, r 0.2) turned 70 degrees about x then 20 about y,
+   sliding from (-3, 0.15, 0.1) to (-1, 0.15, 0.1) over tmax = 1 s into B (torus R 1, r 0.3) at the
+   origin. --quick: the same tori, coarser. */
+static bool scene_tori(scene* s, const options* o)
+{
+    memset(s, 0, sizeof *s);
+    s->name = "torus-torus";
+    uint32_t na = o->quick ? 12 : 32, nb = o->quick ? 40 : 100;
+    spx_shape sa, sb;
+    if (!torus(&sa, 0.6f, 0.2f, na, na, o->axis)) return shape_failed("torus A");
+    if (!torus(&sb, 1.0f, 0.3f, nb, nb, o->axis)) return spx_shape_free(&sa), shape_failed("torus B");
+    spx_transform pa = { spx_v3(-3.0f, 0.15f, 0.1f),
+                         quat_mul(quat_axis_angle(0, 1, 0, 20.0), quat_axis_angle(1, 0, 0, 70.0)) };
+    spx_transform pb = { zero_v, identity_q };
+    spx_result r = place(&sa, pa, &s->a);
+    if (r != SPX_OK) return spx_shape_free(&sb), scene_failed("torus A", r);
+    if ((r = place(&sb, pb, &s->b)) != SPX_OK) return placed_free(&s->a), scene_failed("torus B", r);
+    s->va = spx_v3(2.0f, 0.0f, 0.0f);
+    s->tmax = 1.0f;
+    snprintf(s->what, sizeof s->what,
+             "A torus R 0.6 r 0.2 %ux%u (%u triangles), 70 deg about x then 20 about y, from (-3, 0.15, 0.1) at "
+             "(2, 0, 0) m/s; B torus R 1 r 0.3 %ux%u (%u triangles) at rest at the origin; axis %c; tmax 1 s",
+             na, na, s->a.count, nb, nb, s->b.count, o->axis);
+    return true;
+}
+
+/* A box (half 0.15, 0.1, 0.2; 45 degrees about x then 30 about y) on A's path into the big torus. */
+static bool scene_box_torus(scene* s, const options* o)
+{
+    memset(s, 0, sizeof *s);
+    s->name = "box-torus";
+    s->box = true;
+    uint32_t nb = o->quick ? 40 : 100;
+    spx_shape sb;
+    if (!torus(&sb, 1.0f, 0.3f, nb, nb, o->axis)) return shape_failed("torus B");
+    spx_transform pb = { zero_v, identity_q };
+    spx_result r = place(&sb, pb, &s->b);
+    if (r != SPX_OK) return scene_failed("torus B", r);
+    spx_quat q = quat_mul(quat_axis_angle(0, 1, 0, 30.0), quat_axis_angle(1, 0, 0, 45.0));
+    if ((r = spx_obb_from_quat(spx_v3(-3.0f, 0.15f, 0.1f), spx_v3(0.15f, 0.1f, 0.2f), q, &s->obb)) != SPX_OK)
+        return placed_free(&s->b), scene_failed("box", r);
+    s->va = spx_v3(2.0f, 0.0f, 0.0f);
+    s->tmax = 1.0f;
+    snprintf(s->what, sizeof s->what,
+             "box half (0.15, 0.1, 0.2), 45 deg about x then 30 about y, from (-3, 0.15, 0.1) at (2, 0, 0) m/s; "
+             "B torus R 1 r 0.3 %ux%u (%u triangles); tmax 1 s",
+             nb, nb, s->b.count);
+    return true;
+}
+
+/* The same box, 35 degrees about x then 15 about z, falling corner first onto a flat grid of unit
+   squares (100 x 100, 20,000 triangles) centred on the origin. */
+static bool scene_box_grid(scene* s, const options* o)
+{
+    memset(s, 0, sizeof *s);
+    s->name = "box-grid";
+    s->box = true;
+    uint32_t n = o->quick ? 20 : 100;
+    spx_shape sb;
+    if (!spx_shape_grid(&sb, n, n)) return shape_failed("grid");
+    spx_transform pb = { spx_v3(-0.5f * (float)n, 0.0f, -0.5f * (float)n), identity_q };
+    spx_result r = place(&sb, pb, &s->b);
+    if (r != SPX_OK) return scene_failed("grid", r);
+    spx_quat q = quat_mul(quat_axis_angle(0, 0, 1, 15.0), quat_axis_angle(1, 0, 0, 35.0));
+    if ((r = spx_obb_from_quat(spx_v3(0.3f, 1.0f, 0.7f), spx_v3(0.15f, 0.1f, 0.2f), q, &s->obb)) != SPX_OK)
+        return placed_free(&s->b), scene_failed("box", r);
+    s->va = spx_v3(0.0f, -2.0f, 0.0f);
+    s->tmax = 1.0f;
+    snprintf(s->what, sizeof s->what,
+             "box half (0.15, 0.1, 0.2), 35 deg about x then 15 about z, from (0.3, 1, 0.7) at (0, -2, 0) m/s; "
+             "B grid %ux%u unit squares (%u triangles) in y = 0; tmax 1 s",
+             n, n, s->b.count);
+    return true;
+}
+
+static void scene_free(scene* s)
+{
+    placed_free(&s->a);
+    placed_free(&s->b);
+}
+
+/* ---- the queries timed ------------------------------------------------------------------------ */
+
+typedef struct sweep_call {
+    scene* s;
+    spx_mesh_contact* contacts;
+    uint32_t capacity;
+    bool cold;                     /* a new pose (the same values) before each query: an empty cache */
+    spx_result result;
+    spx_mesh_hit hit;
+} sweep_call;
+
+static bool sepax_sweep(void* context)
+{
+    sweep_call* c = context;
+    scene* s = c->s;
+    if (c->cold) {
+        if (!s->box) spx_mesh_instance_set_pose(s->a.instance, &s->a.pose);
+        spx_mesh_instance_set_pose(s->b.instance, &s->b.pose);
+    }
+    c->result = s->box ? spx_sweep_obb_mesh(&s->obb, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity,
+                                            &c->hit)
+                       : spx_sweep_mesh_mesh(s->a.instance, s->va, s->b.instance, s->vb, s->tmax, c->contacts,
+                                             c->capacity, &c->hit);
+    return c->result == SPX_OK;
+}
+
+typedef struct brute_hit {
+    float time;
+    uint32_t a, b;
+} brute_hit;
+
+/* Every triangle of A (or the box) against every triangle of B through the exact swept tests,
+   keeping the earliest with sepax's tie rule (lower triangle_a, then triangle_b, in def numbers)
+   and the pairs that may fall in the contact window. */
+typedef struct brute_call {
+    scene* s;
+    spx_sweep_state state;
+    float time;
+    uint32_t a, b;                 /* the first pair, def numbers */
+    uint32_t window;               /* pairs in the contact window (or overlapping at t = 0) */
+    size_t errors;
+    spx_result first_error;
+    brute_hit* hits;
+    size_t hit_count, hit_room;
+} brute_call;
+
+static bool brute_keep(brute_call* c, float t, uint32_t a, uint32_t b)
+{
+    if (c->hit_count == c->hit_room) {
+        size_t room = c->hit_room ? 2 * c->hit_room : 1024;
+        brute_hit* h = realloc(c->hits, room * sizeof *h);
+        if (!h) return false;
+        c->hits = h, c->hit_room = room;
+    }
+    c->hits[c->hit_count++] = (brute_hit){ t, a, b };
+    return true;
+}
+
+static bool brute_force(void* context)
+{
+    brute_call* c = context;
+    const scene* s = c->s;
+    const float window = SPX_MESH_CONTACT_WINDOW * s->tmax;
+    bool found = false, start = false;
+    float best = 0.0f;
+    uint32_t best_a = 0, best_b = 0;
+    c->errors = 0, c->hit_count = 0;
+    uint32_t na = s->box ? 1 : s->a.count;
+    for (uint32_t i = 0; i < na; ++i)
+        for (uint32_t j = 0; j < s->b.count; ++j) {
+            spx_sweep_hit h;
+            spx_result r = s->box ? spx_sweep_obb_triangle(&s->obb, s->va, &s->b.world[j], s->vb, s->tmax, &h)
+                                  : spx_sweep_triangle_triangle(&s->a.world[i], s->va, &s->b.world[j], s->vb,
+                                                                s->tmax, &h);
+            if (r != SPX_OK) {
+                if (!c->errors++) c->first_error = r;
+                continue;
+            }
+            if (h.state == SPX_SWEEP_MISS) continue;
+            float t = h.state == SPX_SWEEP_START_OVERLAP ? 0.0f : h.time;
+            uint32_t a = s->box ? SPX_NO_TRIANGLE : s->a.source[i], b = s->b.source[j];
+            if (!found || t < best || (t == best && (a < best_a || (a == best_a && b < best_b)))) {
+                found = true, best = t, best_a = a, best_b = b;
+            }
+            start = start || h.state == SPX_SWEEP_START_OVERLAP;
+            /* Only pairs within the window of the best so far can be in the final window. */
+            if (t <= best + window && !brute_keep(c, h.state == SPX_SWEEP_START_OVERLAP ? -1.0f : t, a, b))
+                return false;
+        }
+    c->state = !found ? SPX_SWEEP_MISS : start ? SPX_SWEEP_START_OVERLAP : SPX_SWEEP_HIT;
+    c->time = best, c->a = best_a, c->b = best_b, c->window = 0;
+    float limit = best + window;   /* as the query computes its window, in float */
+    for (size_t k = 0; k < c->hit_count; ++k)
+        c->window += start ? c->hits[k].time < 0.0f : c->hits[k].time <= limit;
+    return true;
+}
+
+typedef struct static_call {
+    scene* s;
+    bool overlap_only, cold;
+    spx_mesh_contact* contacts;
+    spx_result result;
+    spx_mesh_hit hit;
+    bool overlap;
+} static_call;
+
+static bool sepax_static(void* context)
+{
+    static_call* c = context;
+    scene* s = c->s;
+    if (c->cold) {
+        spx_mesh_instance_set_pose(s->a.instance, &s->a.pose);
+        spx_mesh_instance_set_pose(s->b.instance, &s->b.pose);
+    }
+    c->result = c->overlap_only ? spx_overlap_mesh_mesh(s->a.instance, s->b.instance, &c->overlap)
+                                : spx_contacts_mesh_mesh(s->a.instance, s->b.instance, c->contacts, CAPACITY, &c->hit);
+    return c->result == SPX_OK;
+}
+
+#if defined(SPX_BENCH_HAVE_FCL)
+typedef struct fcl_call {
+    const bench_fcl_mesh* a;       /* a box as its 12 triangles */
+    const bench_fcl_mesh* b;
+    spx_vec3 offset;               /* displacement over the interval, or A's offset for collide */
+    size_t max_contacts;           /* 0: continuous */
+    int answer;
+    double time;
+    size_t contacts;
+} fcl_call;
+
+static bool fcl_query(void* context)
+{
+    fcl_call* c = context;
+    if (c->max_contacts) {
+        c->contacts = bench_fcl_mesh_collide(c->a, c->offset, c->b, c->max_contacts);
+        return true;
+    }
+    c->answer = bench_fcl_mesh_ca(c->a, c->offset, c->b, &c->time);
+    return c->answer >= 0;
+}
+
+/* A box as a mesh of 12 triangles: FCL 0.7's box-against-mesh advancement crashes or misses (see
+   peers/fcl_mesh_peer.cpp). Corner k has bit i set for +half along axis i (spx_obb_corners). */
+static bench_fcl_mesh* fcl_box(const spx_obb* box)
+{
+    spx_vec3 corner[8];
+    spx_triangle t[12];
+    if (spx_obb_corners(box, corner) != SPX_OK) return NULL;
+    for (int i = 0, n = 0; i < 3; ++i) {
+        int j = 1 << ((i + 1) % 3), k = 1 << ((i + 2) % 3);
+        for (int side = 0; side < 2; ++side) {
+            int base = side << i;   /* the face's corners in cyclic order: base, +j, +j+k, +k */
+            spx_vec3 q[4] = { corner[base], corner[base | j], corner[base | j | k], corner[base | k] };
+            t[n++] = (spx_triangle){ { q[0], q[1], q[2] } };
+            t[n++] = (spx_triangle){ { q[0], q[2], q[3] } };
+        }
+    }
+    return bench_fcl_mesh_create(t, 12);
+}
+#endif
+
+/* ---- running a scene --------------------------------------------------------------------------- */
+
+typedef struct totals {
+    int failures;                  /* scenes not built, sepax calls failed */
+    int disagreements;             /* sepax against the brute force */
+    double sepax_ns, sepax_cold_ns, fcl_ca_ns;   /* the standard case, for the issue's two figures */
+} totals;
+
+static row new_row(const scene* s, const char* query, const char* engine)
+{
+    row w;
+    memset(&w, 0, sizeof w);
+    w.scene = s->name, w.query = query, w.engine = engine;
+    w.toc = NAN, w.ratio = NAN, w.contacts = -1;
+    return w;
+}
+
+static void sweep_row(const report* rep, row* w, const sweep_call* c, const row* ref)
+{
+    if (c->hit.state != SPX_SWEEP_MISS) w->toc = c->hit.time;
+    w->contacts = (long)c->hit.contact_count;
+    if (ref) w->ratio = w->ns_median / ref->ns_median;
+    const char* state = c->hit.state == SPX_SWEEP_MISS ? "miss" : c->hit.state == SPX_SWEEP_HIT ? "hit" : "start overlap";
+    if (c->hit.state == SPX_SWEEP_MISS || c->hit.first.triangle_a == SPX_NO_TRIANGLE)
+        snprintf(w->note, sizeof w->note, "%s, first pair (box, %u)", state, c->hit.first.triangle_b);
+    else
+        snprintf(w->note, sizeof w->note, "%s, first pair (%u, %u)", state, c->hit.first.triangle_a,
+                 c->hit.first.triangle_b);
+    if (c->hit.state == SPX_SWEEP_MISS) snprintf(w->note, sizeof w->note, "miss");
+    emit(rep, w);
+}
+
+static void run_sweeps(const options* o, const report* rep, scene* s, totals* sum, bool standard)
+{
+    const char* query = s->box ? "sweep_obb_mesh" : "sweep_mesh_mesh";
+    spx_mesh_contact* contacts = malloc(sizeof(spx_mesh_contact) * CAPACITY);
+    if (!contacts) {
+        fprintf(stderr, "sepax_bench_mesh_query: out of memory\n");
+        sum->failures++;
+        return;
+    }
+    note(rep, "\n%s: %s", s->name, s->what);
+    columns(rep);
+
+    /* sepax: contact array, the cache warm (the same pose every query) and cold (a new one). */
+    sweep_call warm = { s, contacts, CAPACITY, false, SPX_OK, { 0 } };
+    row ref = new_row(s, query, "sepax");
+    if (!time_query(sepax_sweep, &warm, o, &ref)) {
+        fprintf(stderr, "sepax_bench_mesh_query: %s %s: %s\n", s->name, query, spx_result_string(warm.result));
+        sum->failures++;
+        free(contacts);
+        return;
+    }
+    sweep_row(rep, &ref, &warm, &ref);
+    sweep_call cold = { s, contacts, CAPACITY, true, SPX_OK, { 0 } };
+    row wc = new_row(s, query, "sepax-newpose");
+    if (time_query(sepax_sweep, &cold, o, &wc)) sweep_row(rep, &wc, &cold, &ref);
+    else sum->failures++;
+    sweep_call bare = { s, NULL, 0, false, SPX_OK, { 0 } };
+    row wb = new_row(s, query, "sepax-nocontacts");
+    if (time_query(sepax_sweep, &bare, o, &wb)) sweep_row(rep, &wb, &bare, &ref);
+    else sum->failures++;
+    if (standard) sum->sepax_ns = ref.ns_median, sum->sepax_cold_ns = wc.ns_median;
+    const spx_mesh_hit hit = warm.hit;
+    const double tmax = s->tmax;
+
+    if (o->brute) {
+        brute_call bc;
+        memset(&bc, 0, sizeof bc);
+        bc.s = s;
+        row w = new_row(s, query, "brute-force");
+        if (!time_query(brute_force, &bc, o, &w)) {
+            fprintf(stderr, "sepax_bench_mesh_query: %s brute force: out of memory\n", s->name);
+            sum->failures++;
+        } else {
+            uint64_t pairs = (uint64_t)(s->box ? 1 : s->a.count) * s->b.count;
+            if (bc.state != SPX_SWEEP_MISS) w.toc = bc.time;
+            w.contacts = (long)bc.window;
+            w.ratio = w.ns_median / ref.ns_median;
+            bool both = (bc.state == SPX_SWEEP_MISS) == (hit.state == SPX_SWEEP_MISS);
+            double diff = bc.state != SPX_SWEEP_MISS && hit.state != SPX_SWEEP_MISS ? fabs(hit.time - bc.time) / tmax : 0.0;
+            bool same_pair = bc.a == hit.first.triangle_a && bc.b == hit.first.triangle_b;
+            bool agree = both && diff <= AGREE && (bc.state == SPX_SWEEP_START_OVERLAP) == (hit.state == SPX_SWEEP_START_OVERLAP);
+            char pair[48];
+            if (bc.a == SPX_NO_TRIANGLE) snprintf(pair, sizeof pair, "(box, %u)", bc.b);
+            else snprintf(pair, sizeof pair, "(%u, %u)", bc.a, bc.b);
+            snprintf(w.note, sizeof w.note, "%.3g pairs; |sepax-brute|/tmax %.2g: %s; first pair %s%s%s",
+                     (double)pairs, diff, agree ? "agree" : "DISAGREE", pair,
+                     bc.state == SPX_SWEEP_MISS ? "" : same_pair ? " (the same)" : " (NOT sepax's)",
+                     bc.errors ? "; calls failed" : "");
+            if (bc.state == SPX_SWEEP_MISS) snprintf(w.note, sizeof w.note, "%.3g pairs; miss: %s", (double)pairs,
+                                                     agree ? "agree" : "DISAGREE");
+            emit(rep, &w);
+            if (!agree) {
+                sum->disagreements++;
+                fprintf(stderr,
+                        "sepax_bench_mesh_query: %s: sepax %s at %.9g (pair %u, %u), brute force %s at %.9g (pair %u, %u)\n",
+                        s->name, hit.state == SPX_SWEEP_MISS ? "miss" : "hit", (double)hit.time, hit.first.triangle_a,
+                        hit.first.triangle_b, bc.state == SPX_SWEEP_MISS ? "miss" : "hit", (double)bc.time, bc.a, bc.b);
+            }
+            if (bc.errors) {
+                fprintf(stderr, "sepax_bench_mesh_query: %s brute force: %zu calls failed, first: %s\n", s->name,
+                        bc.errors, spx_result_string(bc.first_error));
+                sum->failures++;
+            }
+        }
+        free(bc.hits);
+    }
+
+#if defined(SPX_BENCH_HAVE_FCL)
+    if (o->peers) {
+        bench_fcl_mesh* fa = s->box ? fcl_box(&s->obb) : bench_fcl_mesh_create(s->a.world, s->a.count);
+        bench_fcl_mesh* fb = bench_fcl_mesh_create(s->b.world, s->b.count);
+        if (!fa || !fb) {
+            fprintf(stderr, "sepax_bench_mesh_query: %s: FCL could not build the models\n", s->name);
+        } else {
+            spx_vec3 d = spx_v3((s->va.x - s->vb.x) * s->tmax, (s->va.y - s->vb.y) * s->tmax,
+                                (s->va.z - s->vb.z) * s->tmax);
+            fcl_call fc = { fa, fb, d, 0, 0, 0.0, 0 };
+            row w = new_row(s, query, s->box ? "fcl-ca-rss-boxmesh" : "fcl-ca-rss");
+            if (!time_query(fcl_query, &fc, o, &w)) {
+                snprintf(w.note, sizeof w.note, "FCL failed");
+                emit(rep, &w);
+            } else {
+                if (fc.answer == 1) w.toc = fc.time * tmax;
+                w.ratio = w.ns_median / ref.ns_median;
+                double diff = fc.answer == 1 && hit.state != SPX_SWEEP_MISS ? fabs(w.toc - hit.time) / tmax : NAN;
+                snprintf(w.note, sizeof w.note, "%s; |fcl-sepax|/tmax %.2g; x newpose %.3g",
+                         fc.answer == 1 ? "collides" : "no collision", diff, w.ns_median / wc.ns_median);
+                emit(rep, &w);
+                if (standard) sum->fcl_ca_ns = w.ns_median;
+            }
+        }
+        bench_fcl_mesh_destroy(fa);
+        bench_fcl_mesh_destroy(fb);
+    }
+#endif
+    free(contacts);
+}
+
+/* The static queries with A moved along its path to time t (B at rest, as in every scene here). */
+static void run_static(const options* o, const report* rep, scene* s, totals* sum, float t, const char* label)
+{
+    spx_transform moved = s->a.pose;
+    spx_vec3 d = spx_v3((s->va.x - s->vb.x) * t, (s->va.y - s->vb.y) * t, (s->va.z - s->vb.z) * t);
+    moved.p = spx_v3(moved.p.x + d.x, moved.p.y + d.y, moved.p.z + d.z);
+    spx_transform start = s->a.pose;
+    scene at = *s;
+    at.a.pose = moved;
+    at.name = label;
+    spx_mesh_contact* contacts = malloc(sizeof(spx_mesh_contact) * CAPACITY);
+    spx_result r = contacts ? spx_mesh_instance_set_pose(s->a.instance, &moved) : SPX_ERR_OUT_OF_MEMORY;
+    if (r != SPX_OK) {
+        fprintf(stderr, "sepax_bench_mesh_query: %s: %s\n", label, spx_result_string(r));
+        sum->failures++;
+        free(contacts);
+        return;
+    }
+    note(rep, "\n%s: A moved by (%.6g, %.6g, %.6g) m (t = %.7g s along its path), B as above; contact array %u", label,
+         (double)d.x, (double)d.y, (double)d.z, (double)t, CAPACITY);
+    columns(rep);
+
+    static const struct {
+        const char* query;
+        const char* engine;
+        bool overlap, cold;
+    } cases[] = {
+        { "contacts_mesh", "sepax", false, false },
+        { "contacts_mesh", "sepax-newpose", false, true },
+        { "overlap_mesh", "sepax", true, false },
+        { "overlap_mesh", "sepax-newpose", true, true },
+    };
+    row refs[2];
+    for (int k = 0; k < 4; ++k) {
+        static_call c = { &at, cases[k].overlap, cases[k].cold, contacts, SPX_OK, { 0 }, false };
+        row w = new_row(&at, cases[k].query, cases[k].engine);
+        if (!time_query(sepax_static, &c, o, &w)) {
+            fprintf(stderr, "sepax_bench_mesh_query: %s %s: %s\n", label, cases[k].query, spx_result_string(c.result));
+            sum->failures++;
+            refs[k / 2] = w;
+            refs[k / 2].ns_median = NAN;
+            continue;
+        }
+        if (!cases[k].cold) refs[k / 2] = w;
+        w.ratio = w.ns_median / refs[k / 2].ns_median;
+        if (cases[k].overlap) {
+            w.contacts = c.overlap;
+            snprintf(w.note, sizeof w.note, "%s", c.overlap ? "overlap" : "apart");
+        } else {
+            w.contacts = (long)c.hit.contact_count;
+            if (c.hit.state == SPX_SWEEP_START_OVERLAP)
+                snprintf(w.note, sizeof w.note, "depth estimate %.3g m, normal (%.3f, %.3f, %.3f)", (double)c.hit.depth,
+                         (double)c.hit.normal.x, (double)c.hit.normal.y, (double)c.hit.normal.z);
+            else
+                snprintf(w.note, sizeof w.note, "apart");
+        }
+        emit(rep, &w);
+    }
+#if defined(SPX_BENCH_HAVE_FCL)
+    if (o->peers) {
+        /* FCL's A starts at the identity, its corners at A's start pose: moved by d. */
+        bench_fcl_mesh* fa = bench_fcl_mesh_create(s->a.world, s->a.count);
+        bench_fcl_mesh* fb = bench_fcl_mesh_create(s->b.world, s->b.count);
+        if (fa && fb) {
+            static const struct {
+                const char* query;
+                const char* engine;
+                size_t max;
+            } peer[] = {
+                { "contacts_mesh", "fcl-collide-obbrss", 1000000 },
+                { "overlap_mesh", "fcl-collide-obbrss", 1 },
+            };
+            for (int k = 0; k < 2; ++k) {
+                fcl_call fc = { fa, fb, d, peer[k].max, 0, 0.0, 0 };
+                row w = new_row(&at, peer[k].query, peer[k].engine);
+                if (!time_query(fcl_query, &fc, o, &w)) continue;
+                w.contacts = (long)fc.contacts;
+                w.ratio = w.ns_median / refs[k].ns_median;
+                snprintf(w.note, sizeof w.note, "num_max_contacts %zu, enable_contact", peer[k].max);
+                emit(rep, &w);
+            }
+        } else {
+            fprintf(stderr, "sepax_bench_mesh_query: %s: FCL could not build the models\n", label);
+        }
+        bench_fcl_mesh_destroy(fa);
+        bench_fcl_mesh_destroy(fb);
+    }
+#endif
+    spx_mesh_instance_set_pose(s->a.instance, &start);
+    free(contacts);
+}
+
+/* ---- options ----------------------------------------------------------------------------------- */
+
+static void usage(FILE* f)
+{
+    fprintf(f, "usage: sepax_bench_mesh_query [options]\n"
+               "  -r=<runs>          timed runs a row, median reported (default 7; --quick 3)\n"
+               "  --min-ms=<ms>      a timed run repeats the query until it lasts this long (default 200; --quick 10)\n"
+               "  --quick            coarse tori and grid, 3 runs of 10 ms: the CI smoke run, brute force included\n"
+               "  --axis=z|y         the tori's axis (default z, issue 3's figure; y is the generator's own)\n"
+               "  --no-brute         skip the all-pairs brute force (2 s on the standard case)\n"
+               "  --no-peers         skip FCL even when built in\n"
+               "  --csv              CSV on stdout instead of the table; --csv=<file>: CSV to a file as well\n"
+               "  --save             also write CSV to <results-dir>/<machine>/mesh_query-<UTC stamp>.csv\n"
+               "  --machine=<name>   machine name (default: the host name)\n"
+               "  --results-dir=<d>  default %s\n",
+            SPX_BENCH_RESULTS_DIR);
+}
+
+static const char* value(const char* arg, const char* name)
+{
+    size_t len = strlen(name);
+    return strncmp(arg, name, len) == 0 && arg[len] == '=' ? arg + len + 1 : NULL;
+}
+
+static int parse(int argc, char** argv, options* o)
+{
+    memset(o, 0, sizeof *o);
+    o->runs = -1, o->min_ms = -1.0;
+    o->brute = o->peers = true;
+    o->axis = 'z';
+    o->results_dir = SPX_BENCH_RESULTS_DIR;
+    for (int i = 1; i < argc; ++i) {
+        const char* v;
+        char* end;
+        if ((v = value(argv[i], "-r"))) {
+            long n = strtol(v, &end, 10);
+            if (*end || n < 1 || n > MAX_RUNS) return fprintf(stderr, "sepax_bench_mesh_query: -r wants 1..%d\n", MAX_RUNS), 2;
+            o->runs = (int)n;
+        } else if ((v = value(argv[i], "--min-ms"))) {
+            double ms = strtod(v, &end);
+            if (*end || !(ms >= 0.0 && ms <= 1e5)) return fprintf(stderr, "sepax_bench_mesh_query: --min-ms wants 0..100000\n"), 2;
+            o->min_ms = ms;
+        } else if (strcmp(argv[i], "--quick") == 0) {
+            o->quick = true;
+        } else if ((v = value(argv[i], "--axis"))) {
+            if (strcmp(v, "z") != 0 && strcmp(v, "y") != 0)
+                return fprintf(stderr, "sepax_bench_mesh_query: --axis wants z or y\n"), 2;
+            o->axis = v[0];
+        } else if (strcmp(argv[i], "--no-brute") == 0) {
+            o->brute = false;
+        } else if (strcmp(argv[i], "--no-peers") == 0) {
+            o->peers = false;
+        } else if (strcmp(argv[i], "--csv") == 0) {
+            o->csv_stdout = true;
+        } else if ((v = value(argv[i], "--csv"))) {
+            if (strcmp(v, "-") == 0) o->csv_stdout = true;
+            else o->csv_path = v;
+        } else if (strcmp(argv[i], "--save") == 0) {
+            o->save = true;
+        } else if ((v = value(argv[i], "--machine"))) {
+            o->machine = v;
+        } else if ((v = value(argv[i], "--results-dir"))) {
+            o->results_dir = v;
+        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "sepax_bench_mesh_query: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (o->runs < 0) o->runs = o->quick ? 3 : 7;
+    if (o->min_ms < 0.0) o->min_ms = o->quick ? 10.0 : 200.0;
+    return -1;
+}
+
+static bool make_directories(const char* path)
+{
+    char buf[1024];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return false;
+    for (char* p = buf + 1; *p; ++p)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) return false;
+            *p = '/';
+        }
+    return mkdir(buf, 0777) == 0 || errno == EEXIST;
+}
+
+int main(int argc, char** argv)
+{
+    options o;
+    int status = parse(argc, argv, &o);
+    if (status >= 0) return status;
+
+    bench_machine m;
+    bench_machine_probe(&m, o.machine);
+    report rep = { o.csv_stdout ? NULL : stdout, { NULL, NULL } };
+    if (o.csv_stdout) rep.csv[0] = stdout;
+    else if (o.csv_path && !(rep.csv[0] = fopen(o.csv_path, "w"))) {
+        fprintf(stderr, "sepax_bench_mesh_query: cannot write %s: %s\n", o.csv_path, strerror(errno));
+        return 1;
+    }
+    char save_path[1200] = "";
+    if (o.save) {
+        char dir[1100];
+        snprintf(dir, sizeof dir, "%s/%s", o.results_dir, m.name);
+        snprintf(save_path, sizeof save_path, "%s/mesh_query-%s.csv", dir, m.stamp);
+        if (!make_directories(dir) || !(rep.csv[1] = fopen(save_path, "w"))) {
+            fprintf(stderr, "sepax_bench_mesh_query: cannot write %s: %s\n", save_path, strerror(errno));
+            return 1;
+        }
+    }
+
+    int lib = spx_version();
+    note(&rep, "sepax_bench_mesh_query: sepax %d.%d.%d (headers), library %d.%d.%d", SPX_VERSION_MAJOR, SPX_VERSION_MINOR,
+         SPX_VERSION_PATCH, lib / 10000, lib / 100 % 100, lib % 100);
+    note(&rep, "date: %s  machine: %s  cpu: %s  (%d online)", m.date, m.name, m.cpu, m.cpus);
+    note(&rep, "os: %s  load average at start: %s", m.os, m.load);
+#if defined(SPX_AVX2)
+    const char* simd = "avx2 (SEPAX_AVX2=ON)";
+#else
+    const char* simd = "sse2 baseline";
+#endif
+#if defined(__OPTIMIZE__)
+    const char* optimised = "";
+#else
+    const char* optimised = "  ** NOT OPTIMISED: figures meaningless **";
+#endif
+    note(&rep, "compiler: %s  build: %s  simd: %s%s", m.compiler, SPX_BENCH_BUILD_TYPE, simd, optimised);
+#if defined(SPX_BENCH_HAVE_FCL)
+    note(&rep, "peers: %s%s", bench_fcl_mesh_version(), o.peers ? "" : " (skipped: --no-peers)");
+#else
+    note(&rep, "peers: none (configure with -DSEPAX_BENCH_PEERS=ON)");
+#endif
+    note(&rep, "runs: %d (median and min of the time a query)  min run: %.1f ms  contact array: %u%s%s", o.runs, o.min_ms,
+         CAPACITY, o.quick ? "  QUICK: coarse meshes" : "", o.brute ? "" : "  (no brute force)");
+
+    totals sum = { 0, 0, NAN, NAN, NAN };
+    scene s;
+    if (scene_tori(&s, &o)) {
+        run_sweeps(&o, &rep, &s, &sum, true);
+        /* The static queries where the sweep says A first touches B, and 1 cm further in. */
+        sweep_call c = { &s, NULL, 0, false, SPX_OK, { 0 } };
+        if (sepax_sweep(&c) && c.hit.state == SPX_SWEEP_HIT) {
+            run_static(&o, &rep, &s, &sum, c.hit.time, "at-contact");
+            float speed = sqrtf(s.va.x * s.va.x + s.va.y * s.va.y + s.va.z * s.va.z);
+            run_static(&o, &rep, &s, &sum, c.hit.time + 0.01f / speed, "1cm-deeper");
+        }
+        scene_free(&s);
+    } else {
+        sum.failures++;
+    }
+    if (scene_box_torus(&s, &o)) {
+        run_sweeps(&o, &rep, &s, &sum, false);
+        scene_free(&s);
+    } else {
+        sum.failures++;
+    }
+    if (scene_box_grid(&s, &o)) {
+        run_sweeps(&o, &rep, &s, &sum, false);
+        scene_free(&s);
+    } else {
+        sum.failures++;
+    }
+
+    char a[32], b[32];
+    note(&rep, "\nissue 3 (standard case%s): sepax %s a query (%s with a new pose), under 1 ms: %s", o.quick ? ", QUICK meshes" : "",
+         human(sum.sepax_ns, a), human(sum.sepax_cold_ns, b), sum.sepax_ns < 1e6 && sum.sepax_cold_ns < 1e6 ? "yes" : "NO");
+    if (sum.fcl_ca_ns == sum.fcl_ca_ns)
+        note(&rep, "FCL conservative advancement / sepax: %.0fx (%.0fx against the new-pose figure), at least 100x: %s",
+             sum.fcl_ca_ns / sum.sepax_ns, sum.fcl_ca_ns / sum.sepax_cold_ns,
+             sum.fcl_ca_ns >= 100.0 * sum.sepax_cold_ns ? "yes" : "NO");
+    note(&rep, "sepax calls failed or scenes not built: %d; disagreements with the brute force: %d%s", sum.failures,
+         sum.disagreements, o.brute ? "" : " (not run)");
+    for (int i = 0; i < 2; ++i)
+        if (rep.csv[i] && rep.csv[i] != stdout && fclose(rep.csv[i]) != 0) status = 1;
+    if (o.save) fprintf(stderr, "sepax_bench_mesh_query: wrote %s\n", save_path);
+    if (sum.failures) return 3;
+    if (sum.disagreements) return 4;
+    return status == 1 ? 1 : 0;
+}
