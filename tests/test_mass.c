@@ -240,6 +240,65 @@ static int generated_shapes(void)
     return 0;
 }
 
+static uint64_t next_random(uint64_t* state)
+{   /* xorshift64 */
+    *state ^= *state << 13, *state ^= *state >> 7, *state ^= *state << 17;
+    return *state;
+}
+
+static int closedness_ignores_numbering(void)
+{   /* A torus of 160,000 triangles (vertex numbers over three bytes of the sort keys), rewritten the
+       way exporters do: vertices renumbered and each triangle's corners given their own copies half
+       of the time, triangles shuffled, corners rotated within each triangle. Still closed, the same
+       mass; then any one triangle taken out opens it. */
+    spx_shape s;
+    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 400, 200));
+    spx_mass_properties before, after;
+    ENSURE_CODE(shape_mass(&s, 1.0f, &before), SPX_OK);
+    const uint32_t nt = s.triangle_count, nv = s.vertex_count;
+    spx_vec3* v = malloc(sizeof(spx_vec3) * (nv + 3 * (size_t)nt));
+    uint32_t* idx = malloc(sizeof(uint32_t) * 3 * (size_t)nt);
+    uint32_t* perm = malloc(sizeof(uint32_t) * nv);
+    ENSURE(v && idx && perm);
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    for (uint32_t i = 0; i < nv; ++i) perm[i] = i;
+    for (uint32_t i = nv - 1; i > 0; --i) {
+        uint32_t j = (uint32_t)(next_random(&state) % (i + 1)), k = perm[i];
+        perm[i] = perm[j], perm[j] = k;
+    }
+    for (uint32_t i = 0; i < nv; ++i) v[perm[i]] = s.vertices[i];
+    uint32_t count = nv;
+    for (uint32_t t = 0; t < nt; ++t) {
+        const uint32_t rot = (uint32_t)(next_random(&state) % 3), own = next_random(&state) & 1;
+        for (uint32_t c = 0; c < 3; ++c) {
+            uint32_t original = s.indices[3 * t + (c + rot) % 3];
+            if (own) {
+                v[count] = s.vertices[original];
+                idx[3 * t + c] = count++;
+            } else {
+                idx[3 * t + c] = perm[original];
+            }
+        }
+    }
+    for (uint32_t t = nt - 1; t > 0; --t) {
+        uint32_t u = (uint32_t)(next_random(&state) % (t + 1));
+        for (int c = 0; c < 3; ++c) {
+            uint32_t k = idx[3 * t + c];
+            idx[3 * t + c] = idx[3 * u + c], idx[3 * u + c] = k;
+        }
+    }
+    int failed = closed_of(v, count, idx, nt) != 1;
+    failed |= mass_of(v, count, idx, nt, 1.0f, &after) != SPX_OK || ensure_same_mass(&after, &before, 1e-6, 1e-6) != 0;
+    /* a triangle out: the last one, and one from the middle */
+    failed |= closed_of(v, count, idx, nt - 1) != 0;
+    memcpy(idx + 3 * (size_t)(nt / 2), idx + 3 * (size_t)(nt - 1), sizeof(uint32_t[3]));
+    failed |= closed_of(v, count, idx, nt - 1) != 0;
+    free(v), free(idx), free(perm);
+    spx_shape_free(&s);
+    ENSURE(!failed);
+    return 0;
+}
+
 /* ---- the box ------------------------------------------------------------------------------------- */
 
 static int box_formulas(void)
@@ -655,6 +714,7 @@ int main(void)
     RUN_TEST(open_and_non_manifold_meshes, failures);
     RUN_TEST(degenerate_triangles_and_closedness, failures);
     RUN_TEST(generated_shapes, failures);
+    RUN_TEST(closedness_ignores_numbering, failures);
     RUN_TEST(box_formulas, failures);
     RUN_TEST(box_bad_input, failures);
     RUN_TEST(mesh_box_equals_box, failures);
