@@ -122,26 +122,6 @@ static bool clip_centroid(const vec2d* s, int ns, const vec2d* poly, int np, vec
     return true;
 }
 
-/* Closest points of two 3D segments p0p1 and q0q1 that are not parallel; their midpoint. */
-static bool segments_mid_3d(spx_dvec3 p0, spx_dvec3 p1, spx_dvec3 q0, spx_dvec3 q1, spx_dvec3* out)
-{
-    spx_dvec3 d1 = spx_d3_sub(p1, p0), d2 = spx_d3_sub(q1, q0), r = spx_d3_sub(p0, q0);
-    double a = spx_d3_dot(d1, d1), e = spx_d3_dot(d2, d2), b = spx_d3_dot(d1, d2);
-    double c = spx_d3_dot(d1, r), f = spx_d3_dot(d2, r);
-    double denom = a * e - b * b;
-    if (!(denom > 1e-12 * a * e)) return false; /* parallel: the overlap path finds the middle */
-    double s = (b * f - c * e) / denom;
-    s = s < 0 ? 0 : (s > 1 ? 1 : s);
-    double t = (b * s + f) / e;
-    if (t < 0 || t > 1) {
-        t = t < 0 ? 0 : 1;
-        s = (b * t - c) / a;
-        s = s < 0 ? 0 : (s > 1 ? 1 : s);
-    }
-    *out = spx_d3_lerp_mid(spx_d3_mad(p0, d1, s), spx_d3_mad(q0, d2, t));
-    return true;
-}
-
 spx_dvec3 spx_contact_point(const spx_feature* a, const spx_feature* b, spx_dvec3 n)
 {
     /* A lone corner is the contact (moved halfway to the other feature along n); two crossing edges
@@ -153,7 +133,7 @@ spx_dvec3 spx_contact_point(const spx_feature* a, const spx_feature* b, spx_dvec
         return a->count == 1 ? spx_d3_mad(pa, n, half_gap) : spx_d3_mad(pb, n, -half_gap);
     }
     spx_dvec3 mid;
-    if (a->count == 2 && b->count == 2 && segments_mid_3d(a->p[0], a->p[1], b->p[0], b->p[1], &mid)) return mid;
+    if (a->count == 2 && b->count == 2 && spx_segments_mid_3d(a->p[0], a->p[1], b->p[0], b->p[1], &mid)) return mid;
 
     spx_dvec3 u, v;
     plane_basis(n, &u, &v);

@@ -97,14 +97,88 @@ static spx_dvec3 to_world(const spx_dvec3 frame[3], spx_dvec3 v)
     return spx_d3_mad(spx_d3_mad(spx_d3_scale(frame[0], v.x), frame[1], v.y), frame[2], v.z);
 }
 
+/* Unnormalised direction of axis `index`, in A's frame, for the contact (box_pair_axis inlined). */
+static inline spx_dvec3 contact_axis(const box_pair* p, int index)
+{
+    if (index < 3) return spx_d3(index == 0, index == 1, index == 2);
+    if (index < 6) return spx_d3(p->r[0][index - 3], p->r[1][index - 3], p->r[2][index - 3]);
+    const int i = (index - 6) / 3, j = (index - 6) % 3;
+    const spx_dvec3 c = spx_d3(p->r[0][j], p->r[1][j], p->r[2][j]);
+    return i == 0 ? spx_d3(0, -c.z, c.y) : (i == 1 ? spx_d3(c.z, 0, -c.x) : spx_d3(-c.y, c.x, 0));
+}
+
+/* Contact on face `k` of A (normal n = sign e_k): when B touches with a lone corner, the point
+   halfway between that corner and the face's plane. False when B touches with an edge or a face
+   (some axis of B within SPX_FEATURE_FLAT_SINE of the plane): the general path builds those.
+   The sums are those of spx_box_feature and of the general path, in their order; the corner's
+   dot products with -n are single products here (-sign r[k][m]), which differ from the general
+   path's three-term sums only by added signed zeros, invisible to the comparisons they feed. */
+static inline bool a_face_corner(const box_pair* p, int k, double sign, spx_dvec3 cb, spx_dvec3 n, spx_dvec3* q)
+{
+    const double* rk = p->r[k];
+    if (fabs(rk[0]) < SPX_FEATURE_FLAT_SINE || fabs(rk[1]) < SPX_FEATURE_FLAT_SINE
+        || fabs(rk[2]) < SPX_FEATURE_FLAT_SINE)
+        return false;
+    spx_dvec3 c = cb;
+    for (int m = 0; m < 3; ++m)
+        c = spx_d3_mad(c, spx_d3(p->r[0][m], p->r[1][m], p->r[2][m]), -sign * rk[m] > 0 ? p->hb[m] : -p->hb[m]);
+    *q = spx_d3_mad(c, n, 0.5 * (p->ha[k] - spx_d3_dot(n, c)));
+    return true;
+}
+
+/* The same on face `j` of B (n: B's axis j in A's frame, unit, from A to B): A's corner. On A's
+   unit axes the general path's sums from the origin come to exactly (+-ha[0], +-ha[1], +-ha[2])
+   (each adds signed zeros to a nonzero half extent). */
+static inline bool b_face_corner(const box_pair* p, int j, spx_dvec3 cb, spx_dvec3 n, spx_dvec3* q)
+{
+    if (fabs(n.x) < SPX_FEATURE_FLAT_SINE || fabs(n.y) < SPX_FEATURE_FLAT_SINE || fabs(n.z) < SPX_FEATURE_FLAT_SINE)
+        return false;
+    const spx_dvec3 c = spx_d3(n.x > 0 ? p->ha[0] : -p->ha[0], n.y > 0 ? p->ha[1] : -p->ha[1],
+                               n.z > 0 ? p->ha[2] : -p->ha[2]);
+    const spx_dvec3 bj = spx_d3(p->r[0][j], p->r[1][j], p->r[2][j]);
+    const double plane = spx_d3_dot(n, cb) - p->hb[j] * fabs(spx_d3_dot(n, bj));
+    *q = spx_d3_mad(c, n, 0.5 * (plane - spx_d3_dot(n, c)));
+    return true;
+}
+
+/* Contact on edge axis a_i x b_j (n unit, from A to B): when each box touches with an edge (no other
+   axis within SPX_FEATURE_FLAT_SINE of the contact plane) and the edges are not parallel, the
+   midpoint of their closest points. The edges are spx_box_feature's, with its sums: on A's unit
+   axes they come to exactly (+-ha) with +-ha[i] along the edge. False otherwise: the general path
+   builds the faces, or the overlap of parallel edges. */
+static inline bool edge_edge_point(const box_pair* p, int i, int j, spx_dvec3 cb, spx_dvec3 n, spx_dvec3* q)
+{
+    const double nc[3] = { n.x, n.y, n.z };
+    const int i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
+    if (fabs(nc[i1]) < SPX_FEATURE_FLAT_SINE || fabs(nc[i2]) < SPX_FEATURE_FLAT_SINE) return false;
+    double pa[3];
+    pa[i1] = nc[i1] > 0 ? p->ha[i1] : -p->ha[i1];
+    pa[i2] = nc[i2] > 0 ? p->ha[i2] : -p->ha[i2];
+    pa[i] = p->ha[i];
+    const spx_dvec3 pa0 = spx_d3(pa[0], pa[1], pa[2]);
+    pa[i] = -p->ha[i];
+    const spx_dvec3 pa1 = spx_d3(pa[0], pa[1], pa[2]);
+    const spx_dvec3 m = spx_d3_neg(n);
+    spx_dvec3 base = cb;
+    for (int k = 0; k < 3; ++k) {
+        if (k == j) continue;
+        const spx_dvec3 bk = spx_d3(p->r[0][k], p->r[1][k], p->r[2][k]);
+        const double d = spx_d3_dot(bk, m);
+        if (fabs(d) < SPX_FEATURE_FLAT_SINE) return false;
+        base = spx_d3_mad(base, bk, d > 0 ? p->hb[k] : -p->hb[k]);
+    }
+    const spx_dvec3 e = spx_d3_scale(spx_d3(p->r[0][j], p->r[1][j], p->r[2][j]), p->hb[j]);
+    return spx_segments_mid_3d(pa0, pa1, spx_d3_add(base, e), spx_d3_sub(base, e), q);
+}
+
 void spx_box_box_contact(const spx_dvec3 frame[3], spx_dvec3 origin, const spx_box_pair* p, int index, double sign,
                          int face_index, double face_sign, double tc, spx_sweep_hit* out)
 {
     static const spx_dvec3 unit[3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
-    spx_dvec3 n = box_pair_axis(p, index);
+    spx_dvec3 n = contact_axis(p, index);
     if (index >= 6 && face_index >= 0) {
         /* An edge axis pointing the same way as a face axis is that face (sat_axes.h). */
-        spx_dvec3 f = box_pair_axis(p, face_index);
+        spx_dvec3 f = contact_axis(p, face_index);
         if (spx_d3_len2(spx_d3_cross(n, f))
             <= SPX_SAME_AXIS_SINE * SPX_SAME_AXIS_SINE * spx_d3_len2(n) * spx_d3_len2(f)) {
             n = f;
@@ -112,42 +186,39 @@ void spx_box_box_contact(const spx_dvec3 frame[3], spx_dvec3 origin, const spx_b
             sign = face_sign;
         }
     }
-    n = spx_d3_scale(n, sign / sqrt(spx_d3_len2(n)));
+    /* A's face normals are unit vectors: sign / sqrt(1) is sign, without the wait for a square
+       root and a division. */
+    n = spx_d3_scale(n, index < 3 ? sign : sign / sqrt(spx_d3_len2(n)));
     out->axis = index;
-    /* The axis says which features touch: a face of A or B, or an edge of each. */
-    unsigned flat_a = 0, flat_b = 0;
-    if (index < 3) flat_a = 7u & ~(1u << index);
-    else if (index < 6) flat_b = 7u & ~(1u << (index - 3));
-    else {
-        flat_a = 1u << ((index - 6) / 3);
-        flat_b = 1u << ((index - 6) % 3);
-    }
     /* In A's frame at time tc: A sits at the origin on the unit axes, B at t + u tc on R's columns. */
-    const spx_dvec3 bx[3] = { spx_d3(p->r[0][0], p->r[1][0], p->r[2][0]), spx_d3(p->r[0][1], p->r[1][1], p->r[2][1]),
-                              spx_d3(p->r[0][2], p->r[1][2], p->r[2][2]) };
     const spx_dvec3 cb = spx_d3(p->t[0] + p->u[0] * tc, p->t[1] + p->u[1] * tc, p->t[2] + p->u[2] * tc);
-    spx_feature fa, fb;
     spx_dvec3 q;
-    if (index < 6) {
-        /* A face axis: the other box touches with a corner, an edge or a face. A lone corner is the
-           point (moved halfway to the face's plane), and the face itself need not be built. */
-        const bool face_of_a = index < 3;
-        spx_feature* other = face_of_a ? &fb : &fa;
-        spx_feature_kind kind = face_of_a ? spx_box_feature(cb, bx, p->hb, spx_d3_neg(n), 0, other)
-                                          : spx_box_feature(spx_d3(0, 0, 0), unit, p->ha, n, 0, other);
-        if (kind == SPX_FEATURE_VERTEX) {
-            double plane = face_of_a ? p->ha[index]
-                                     : spx_d3_dot(n, cb) - p->hb[index - 3] * fabs(spx_d3_dot(n, bx[index - 3]));
-            q = spx_d3_mad(other->p[0], n, 0.5 * (plane - spx_d3_dot(n, other->p[0])));
-            out->feature_a = face_of_a ? SPX_FEATURE_FACE : SPX_FEATURE_VERTEX;
-            out->feature_b = face_of_a ? SPX_FEATURE_VERTEX : SPX_FEATURE_FACE;
-            goto to_world_space;
+    /* A face axis: the other box touches with a corner, an edge or a face. A lone corner is the
+       point (moved halfway to the face's plane), and the face itself need not be built. */
+    if (index < 3 ? a_face_corner(p, index, sign, cb, n, &q) : index < 6 && b_face_corner(p, index - 3, cb, n, &q)) {
+        out->feature_a = index < 3 ? SPX_FEATURE_FACE : SPX_FEATURE_VERTEX;
+        out->feature_b = index < 3 ? SPX_FEATURE_VERTEX : SPX_FEATURE_FACE;
+    } else if (index >= 6 && edge_edge_point(p, (index - 6) / 3, (index - 6) % 3, cb, n, &q)) {
+        /* Two edges crossing: their closest points. */
+        out->feature_a = SPX_FEATURE_EDGE;
+        out->feature_b = SPX_FEATURE_EDGE;
+    } else {
+        /* The axis says which features touch: a face of A or B, or an edge of each. */
+        unsigned flat_a = 0, flat_b = 0;
+        if (index < 3) flat_a = 7u & ~(1u << index);
+        else if (index < 6) flat_b = 7u & ~(1u << (index - 3));
+        else {
+            flat_a = 1u << ((index - 6) / 3);
+            flat_b = 1u << ((index - 6) % 3);
         }
+        const spx_dvec3 bx[3] = { spx_d3(p->r[0][0], p->r[1][0], p->r[2][0]),
+                                  spx_d3(p->r[0][1], p->r[1][1], p->r[2][1]),
+                                  spx_d3(p->r[0][2], p->r[1][2], p->r[2][2]) };
+        spx_feature fa, fb;
+        out->feature_a = spx_box_feature(spx_d3(0, 0, 0), unit, p->ha, n, flat_a, &fa);
+        out->feature_b = spx_box_feature(cb, bx, p->hb, spx_d3_neg(n), flat_b, &fb);
+        q = spx_contact_point(&fa, &fb, n);
     }
-    out->feature_a = spx_box_feature(spx_d3(0, 0, 0), unit, p->ha, n, flat_a, &fa);
-    out->feature_b = spx_box_feature(cb, bx, p->hb, spx_d3_neg(n), flat_b, &fb);
-    q = spx_contact_point(&fa, &fb, n);
-to_world_space:;
     out->point = spx_d3_to_float(spx_d3_add(origin, to_world(frame, q)));
     spx_dvec3 nw = to_world(frame, n);
     out->normal = spx_d3_to_float(spx_d3_scale(nw, 1.0 / sqrt(spx_d3_len2(nw))));
