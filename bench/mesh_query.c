@@ -54,6 +54,7 @@ typedef struct options {
 typedef struct report {
     FILE* table;                   /* NULL with --csv on stdout */
     FILE* csv[2];                  /* --csv and --save */
+    bool csv_columns;              /* the CSV's column line is out (once; the table repeats its own) */
 } report;
 
 static void note(const report* r, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -65,8 +66,9 @@ static void note(const report* r, const char* fmt, ...)
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     if (r->table) fprintf(r->table, "%s\n", line);
+    const char* text = line + strspn(line, "\n");   /* the table's blank lines stay out of the CSV */
     for (int i = 0; i < 2; ++i)
-        if (r->csv[i]) fprintf(r->csv[i], "# %s\n", line);
+        if (r->csv[i]) fprintf(r->csv[i], "# %s\n", text);
 }
 
 /* A time a query in the unit that keeps 3 or 4 digits. */
@@ -93,11 +95,13 @@ typedef struct row {
     char note[160];
 } row;
 
-static void columns(const report* r)
+static void columns(report* r)
 {
     if (r->table)
         fprintf(r->table, "\n%-11s %-16s %-20s %11s %11s %11s %9s %11s %8s  %s\n", "scene", "query", "engine",
                 "runs x n", "median", "min", "x sepax", "toc", "contacts", "note");
+    if (r->csv_columns) return;
+    r->csv_columns = true;
     for (int i = 0; i < 2; ++i)
         if (r->csv[i])
             fprintf(r->csv[i], "scene,query,engine,runs,queries_per_run,ns_median,ns_min,x_sepax,time_of_contact,"
@@ -558,7 +562,7 @@ static void sweep_row(const report* rep, row* w, const sweep_call* c, const row*
     emit(rep, w);
 }
 
-static void run_sweeps(const options* o, const report* rep, scene* s, totals* sum, bool standard)
+static void run_sweeps(const options* o, report* rep, scene* s, totals* sum, bool standard)
 {
     const char* query = s->box ? "sweep_obb_mesh" : "sweep_mesh_mesh";
     spx_mesh_contact* contacts = malloc(sizeof(spx_mesh_contact) * CAPACITY);
@@ -667,7 +671,7 @@ static void run_sweeps(const options* o, const report* rep, scene* s, totals* su
 }
 
 /* The static queries with A moved along its path to time t (B at rest, as in every scene here). */
-static void run_static(const options* o, const report* rep, scene* s, totals* sum, float t, const char* label)
+static void run_static(const options* o, report* rep, scene* s, totals* sum, float t, const char* label)
 {
     spx_transform moved = s->a.pose;
     spx_vec3 d = spx_v3((s->va.x - s->vb.x) * t, (s->va.y - s->vb.y) * t, (s->va.z - s->vb.z) * t);
@@ -856,7 +860,7 @@ int main(int argc, char** argv)
 
     bench_machine m;
     bench_machine_probe(&m, o.machine);
-    report rep = { o.csv_stdout ? NULL : stdout, { NULL, NULL } };
+    report rep = { o.csv_stdout ? NULL : stdout, { NULL, NULL }, false };
     if (o.csv_stdout) rep.csv[0] = stdout;
     else if (o.csv_path && !(rep.csv[0] = fopen(o.csv_path, "w"))) {
         fprintf(stderr, "sepax_bench_mesh_query: cannot write %s: %s\n", o.csv_path, strerror(errno));
