@@ -2,8 +2,9 @@
  * SIMD lane, on structure-of-arrays boxes. A lane whose answer float cannot be trusted goes to the
  * exact double path of sweep_obb_obb.c: an edge pair between 1e-6 and 1e-2 rad of parallel (float
  * rounding turns the direction of their cross product sin^-1 times worse), or boxes that overlap at
- * t = 0 (the minimum translation is found there). The contact point of each hit comes from the
- * same function as the single-pair call. */
+ * t = 0 (the minimum translation is found there). A hit where a corner meets a face gets its
+ * point in the float lanes too (corner_contacts); every other hit gets it from the same double
+ * function as the single-pair call. */
 #include <sepax/collide.h>
 #include "math/simd.h"
 #include "obb_soa.h"
@@ -89,6 +90,100 @@ static inline void velocities_load(const spx_vec3* va, const spx_vec3* vb, vf w[
 #endif
 }
 
+/* Corner-on-face contacts of a lane group, in float lanes: the cheap common case of a hit on a
+   face axis, where the other box touches the face with one corner and the point is that corner
+   moved halfway to the face's plane (as spx_box_box_contact does in double). axis: per lane the
+   face axis (0..5) that names the contact, sign: +1 when B lies along +axis, time: the contact
+   time. Lanes that are not such hits get values no one reads. */
+typedef struct corner_lanes {
+    vf point[3];   /* the point relative to A's centre at `time`, world axes */
+    vf normal[3];  /* unit, world, from A towards B */
+    vi flat;       /* the other box touches with an edge or a face: spx_box_box_contact decides */
+} corner_lanes;
+
+static void corner_contacts(const spx_box_lanes* p, const vf u[3], vf time, vi axis, vf sign, bool any_a,
+                            bool any_b, corner_lanes* out)
+{
+    const vf(*R)[3] = p->r;
+    const vf *t = p->t, *ha = p->ha, *hb = p->hb;
+    const vf zero = spx_vf_splat(0.0f), half = spx_vf_splat(0.5f);
+    /* |R| < 1e-6 (SPX_FEATURE_FLAT_SINE, compared in double) for a float R is |R| <= 1e-6f. */
+    const vf flat_sine = spx_vf_splat(1e-6f);
+    vf cb[3], n[3], q[3];
+    for (int c = 0; c < 3; ++c) cb[c] = t[c] + u[c] * time; /* B's centre at the time, in A's frame */
+    const vi on_a = axis < spx_vi_splat(3);
+    vi flat = on_a;
+    if (any_a) {
+        /* A face k: n = sign e_k; B's corner extreme along -n, with d_m = -sign R[k][m]. */
+        vf row[3], h[3], corner[3];
+        for (int m = 0; m < 3; ++m) n[m] = (vf)((vi)sign & (axis == spx_vi_splat(m)));
+        for (int m = 0; m < 3; ++m) row[m] = n[0] * R[0][m] + n[1] * R[1][m] + n[2] * R[2][m]; /* sign R[k][m] */
+        flat = (spx_vf_abs(row[0]) <= flat_sine) | (spx_vf_abs(row[1]) <= flat_sine)
+             | (spx_vf_abs(row[2]) <= flat_sine);
+        for (int m = 0; m < 3; ++m) h[m] = spx_vf_pick(row[m] < zero, hb[m], -hb[m]);
+        for (int c = 0; c < 3; ++c) corner[c] = cb[c] + R[c][0] * h[0] + R[c][1] * h[1] + R[c][2] * h[2];
+        const vf ha_k = spx_vf_pick(axis == spx_vi_splat(0), ha[0], spx_vf_pick(axis == spx_vi_splat(1), ha[1], ha[2]));
+        const vf lift = half * (ha_k - (n[0] * corner[0] + n[1] * corner[1] + n[2] * corner[2]));
+        for (int c = 0; c < 3; ++c) q[c] = corner[c] + n[c] * lift;
+    }
+    if (any_b) {
+        /* B face j: n = sign b_j, unit; A's corner extreme along n. */
+        const vi j0 = axis == spx_vi_splat(3), j1 = axis == spx_vi_splat(4), j2 = axis == spx_vi_splat(5);
+        vf col[3], nb[3], corner[3], qb[3];
+        for (int m = 0; m < 3; ++m) col[m] = (vf)(((vi)R[m][0] & j0) | ((vi)R[m][1] & j1) | ((vi)R[m][2] & j2));
+        const vf len2 = spx_vf_pick(on_a, spx_vf_splat(1.0f), col[0] * col[0] + col[1] * col[1] + col[2] * col[2]);
+        const vf scale = sign / spx_vf_sqrt(len2);
+        for (int m = 0; m < 3; ++m) nb[m] = col[m] * scale;
+        const vi flat_b = (spx_vf_abs(nb[0]) < flat_sine) | (spx_vf_abs(nb[1]) < flat_sine)
+                        | (spx_vf_abs(nb[2]) < flat_sine);
+        for (int m = 0; m < 3; ++m) corner[m] = spx_vf_pick(nb[m] > zero, ha[m], -ha[m]);
+        const vf hb_j = spx_vf_pick(j0, hb[0], spx_vf_pick(j1, hb[1], hb[2]));
+        const vf plane = (nb[0] * cb[0] + nb[1] * cb[1] + nb[2] * cb[2])
+                       - hb_j * spx_vf_abs(nb[0] * col[0] + nb[1] * col[1] + nb[2] * col[2]);
+        const vf lift = half * (plane - (nb[0] * corner[0] + nb[1] * corner[1] + nb[2] * corner[2]));
+        for (int c = 0; c < 3; ++c) qb[c] = corner[c] + nb[c] * lift;
+        for (int c = 0; c < 3; ++c) {
+            n[c] = any_a ? spx_vf_pick(on_a, n[c], nb[c]) : nb[c];
+            q[c] = any_a ? spx_vf_pick(on_a, q[c], qb[c]) : qb[c];
+        }
+        flat = spx_vi_pick(on_a, flat, flat_b);
+    }
+    /* To world axes: component c of A's axis k is p->a[k][c]. */
+    vf nw[3];
+    for (int c = 0; c < 3; ++c) {
+        out->point[c] = p->a[0][c] * q[0] + p->a[1][c] * q[1] + p->a[2][c] * q[2];
+        nw[c] = p->a[0][c] * n[0] + p->a[1][c] * n[1] + p->a[2][c] * n[2];
+    }
+    const vf inv = spx_vf_splat(1.0f) / spx_vf_sqrt(nw[0] * nw[0] + nw[1] * nw[1] + nw[2] * nw[2]);
+    for (int c = 0; c < 3; ++c) out->normal[c] = nw[c] * inv;
+    out->flat = flat;
+}
+
+/* The contact of one hit lane through spx_box_box_contact (double), from the lane's float values. */
+static void lane_contact(const spx_obb_soa* a, const spx_vec3* va, size_t i, int l, const spx_box_lanes* p,
+                         const vf u[3], float first, int axis, double sign, int face, double face_sign,
+                         spx_sweep_hit* hit)
+{
+    /* The pair as seen from A, from this lane's float values. */
+    spx_box_pair pair;
+    for (int k = 0; k < 3; ++k) {
+        for (int m = 0; m < 3; ++m) pair.r[k][m] = p->r[k][m][l];
+        pair.t[k] = p->t[k][l];
+        pair.u[k] = u[k][l];
+        pair.ha[k] = p->ha[k][l];
+        pair.hb[k] = p->hb[k][l];
+    }
+    /* A's axes and its centre at the time of contact, straight from the arrays. */
+    spx_dvec3 frame[3];
+    for (int k = 0; k < 3; ++k) frame[k] = spx_d3(a->axis[k][0][i + l], a->axis[k][1][i + l], a->axis[k][2][i + l]);
+    const spx_dvec3 origin = spx_d3_mad(spx_d3(a->center[0][i + l], a->center[1][i + l], a->center[2][i + l]),
+                                        spx_d3_from(va[i + l]), first);
+    *hit = (spx_sweep_hit){ 0 };
+    hit->state = SPX_SWEEP_HIT;
+    hit->time = first;
+    spx_box_box_contact(frame, origin, &pair, axis, sign, face, face_sign, first, hit);
+}
+
 static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_soa* b, const spx_vec3* vb,
                         size_t i, float tmax, spx_sweep_hit* out, vi* bad)
 {
@@ -160,6 +255,11 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
         }
     }
 
+    /* Hits on an edge axis take the double contact now; hits on a face axis wait for the float
+       corner contact of the whole group below, which most of them end with. */
+    vi corner = spx_vi_splat(0), corner_axis = spx_vi_splat(0);
+    vf corner_sign = spx_vf_splat(1.0f);
+    bool any_a = false, any_b = false;
     for (int l = 0; l < SPX_LANES; ++l) {
         spx_sweep_hit* hit = &out[l];
         if (s.exact[l] || (!s.sep[l] && !s.miss[l])) {
@@ -177,31 +277,48 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
         }
         /* The first axis (in order: faces before edges) that gave the latest entry names the normal;
            an edge axis pointing the same way as the latest-entering face is that face (sat_axes.h). */
-        int axis = 0, face = -1;
-        float face_enter = -FLT_MAX;
+        int axis = 0;
         while (s.enter[axis][l] != first) ++axis;
+        if (axis < 6) {
+            corner[l] = -1;
+            corner_axis[l] = axis;
+            corner_sign[l] = s.ahead[axis][l] ? 1.0f : -1.0f;
+            any_a |= axis < 3;
+            any_b |= axis >= 3;
+            continue;
+        }
+        int face = -1;
+        float face_enter = -FLT_MAX;
         for (int k = 0; k < 6; ++k)
             if (s.enter[k][l] > face_enter) { face_enter = s.enter[k][l]; face = k; }
         if (face_enter == -FLT_MAX) face = -1;
-        /* The pair as seen from A, from this lane's float values. */
-        spx_box_pair pair;
-        for (int k = 0; k < 3; ++k) {
-            for (int m = 0; m < 3; ++m) pair.r[k][m] = R[k][m][l];
-            pair.t[k] = t[k][l];
-            pair.u[k] = u[k][l];
-            pair.ha[k] = ha[k][l];
-            pair.hb[k] = hb[k][l];
+        lane_contact(a, va, i, l, &p, u, first, axis, s.ahead[axis][l] ? 1.0 : -1.0, face,
+                     face >= 0 && s.ahead[face][l] ? 1.0 : -1.0, hit);
+    }
+    if (!(any_a | any_b)) return;
+    corner_lanes cl;
+    corner_contacts(&p, u, s.first, corner_axis, corner_sign, any_a, any_b, &cl);
+    for (int l = 0; l < SPX_LANES; ++l) {
+        if (!corner[l]) continue;
+        spx_sweep_hit* hit = &out[l];
+        const float first = s.first[l];
+        const int axis = corner_axis[l];
+        if (cl.flat[l]) {
+            lane_contact(a, va, i, l, &p, u, first, axis, corner_sign[l], -1, 1.0, hit);
+            continue;
         }
-        /* A's axes and its centre at the time of contact, straight from the arrays. */
-        spx_dvec3 frame[3];
-        for (int k = 0; k < 3; ++k) frame[k] = spx_d3(a->axis[k][0][i + l], a->axis[k][1][i + l], a->axis[k][2][i + l]);
-        const spx_dvec3 origin = spx_d3_mad(spx_d3(a->center[0][i + l], a->center[1][i + l], a->center[2][i + l]),
-                                            spx_d3_from(va[i + l]), first);
+        /* The world point: A's centre at the time plus the offset, summed in double as the single
+           call does, so that far from the origin the point keeps float's precision. */
+        const spx_vec3 c = { a->center[0][i + l], a->center[1][i + l], a->center[2][i + l] };
+        const spx_dvec3 origin = spx_d3_mad(spx_d3_from(c), spx_d3_from(va[i + l]), first);
         *hit = (spx_sweep_hit){ 0 };
         hit->state = SPX_SWEEP_HIT;
         hit->time = first;
-        spx_box_box_contact(frame, origin, &pair, axis, s.ahead[axis][l] ? 1.0 : -1.0, face,
-                            face >= 0 && s.ahead[face][l] ? 1.0 : -1.0, first, hit);
+        hit->normal = spx_v3(cl.normal[0][l], cl.normal[1][l], cl.normal[2][l]);
+        hit->point = spx_d3_to_float(spx_d3_add(origin, spx_d3(cl.point[0][l], cl.point[1][l], cl.point[2][l])));
+        hit->axis = axis;
+        hit->feature_a = axis < 3 ? SPX_FEATURE_FACE : SPX_FEATURE_VERTEX;
+        hit->feature_b = axis < 3 ? SPX_FEATURE_VERTEX : SPX_FEATURE_FACE;
     }
 }
 

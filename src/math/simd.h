@@ -29,6 +29,13 @@ static inline spx_vf spx_vf_splat(float x)
     return v;
 }
 
+static inline spx_vi spx_vi_splat(int x)
+{
+    spx_vi v;
+    for (int i = 0; i < SPX_LANES; ++i) v[i] = x;
+    return v;
+}
+
 static inline spx_vf spx_vf_abs(spx_vf x) { return (spx_vf)((spx_vi)x & ~(spx_vi)spx_vf_splat(-0.0f)); }
 
 /* Lane-wise m ? a : b for a comparison mask m (all ones or all zeros per lane). */
@@ -44,6 +51,19 @@ static inline spx_vf spx_vf_min(spx_vf a, spx_vf b) { return __builtin_ia32_minp
 #else
 static inline spx_vf spx_vf_max(spx_vf a, spx_vf b) { return spx_vf_pick(a > b, a, b); }
 static inline spx_vf spx_vf_min(spx_vf a, spx_vf b) { return spx_vf_pick(a < b, a, b); }
+#endif
+
+/* Square root, lane by lane (IEEE, as sqrtf). */
+#if defined(SPX_AVX2) && defined(__AVX__)
+static inline spx_vf spx_vf_sqrt(spx_vf x) { return __builtin_ia32_sqrtps256(x); }
+#elif !defined(SPX_AVX2) && defined(__SSE__) && !defined(__clang__)
+static inline spx_vf spx_vf_sqrt(spx_vf x) { return __builtin_ia32_sqrtps(x); }
+#else
+static inline spx_vf spx_vf_sqrt(spx_vf x)
+{
+    for (int i = 0; i < SPX_LANES; ++i) x[i] = __builtin_sqrtf(x[i]);
+    return x;
+}
 #endif
 
 /* Lanes where x is NaN or infinite: x * 0 is 0 only for finite x. */
