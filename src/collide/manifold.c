@@ -519,17 +519,21 @@ SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, floa
     const v4 hb1 = v4_rot1(hbv), hb2 = v4_rot2(hbv);
 
     /* Face axes of A (lane i: sum over j of hb_j |R[i][j]|) and of B (lane j). */
+    /* Most separated pairs are separated along a face axis (these 6 cost no division or square
+       root): leave before the 9 edge axes, and before B's faces when A's separate. The answer is
+       the same as after all 15, as the margin test below is only reached when no axis separates. */
+    const v4 mv = v4_splat(margin);
     const v4 sep_av = v4_sub(v4_abs(tv), v4_add(hav, v4_add(v4_add(v4_mul(hbv, Q[0]), v4_mul(hb2, Q2[1])),
                                                            v4_mul(hb1, Q1[2]))));
+    if (v4_gt(sep_av, mv)) {
+        out->normal = spx_v3(0.0f, 0.0f, 0.0f);
+        out->point_count = 0;
+        return SPX_OK;
+    }
     const v4 tbv = v4_add(v4_add(v4_mul(T[0], D[0]), v4_mul(T[1], D[1])), v4_mul(T[2], D[2]));
     const v4 sep_bv = v4_sub(v4_abs(tbv), v4_add(hbv, v4_add(v4_add(v4_mul(HA[0], Q[0]), v4_mul(HA[1], Q[1])),
                                                             v4_mul(HA[2], Q[2]))));
-
-    /* Most separated pairs are separated along a face axis (these 6 cost no division or square
-       root): leave before the 9 edge axes. The answer is the same as after all 15, as the
-       margin test below is only reached when no axis separates. */
-    const v4 mv = v4_splat(margin);
-    if (v4_gt(sep_av, mv) | v4_gt(sep_bv, mv)) {
+    if (v4_gt(sep_bv, mv)) {
         out->normal = spx_v3(0.0f, 0.0f, 0.0f);
         out->point_count = 0;
         return SPX_OK;
