@@ -1,0 +1,89 @@
+/* The all-pairs brute force for the mesh queries of mesh_query.h, and the comparison of a query's
+ * answer with it (tests/test_mesh_query.c, tests/test_mesh_query_models.c).
+ *
+ * It runs the single-pair tests of collide.h on every world triangle of A against every world
+ * triangle of B (or the box against every triangle), taking the triangles from
+ * spx_mesh_instance_get_triangle, which gives exactly the corners the queries test. What the
+ * header promises is then worked out from those answers alone: the state, the first pair by
+ * (time, triangle_a, triangle_b), the contact set within SPX_MESH_CONTACT_WINDOW * tmax of the
+ * first time (or every pair overlapping at t = 0), the averaged normal, the mean point and the
+ * depth estimate of a start overlap. Nothing here knows the trees. */
+#ifndef SPX_TEST_MESH_BRUTE_H
+#define SPX_TEST_MESH_BRUTE_H
+
+#include <sepax/sepax.h>
+#include <stdio.h>
+
+/* One side of a query: the box, or an instance's world triangles with their def numbers. */
+typedef struct brute_side {
+    bool is_box;
+    spx_obb box;
+    spx_triangle* tri;
+    uint32_t* source;          /* def number of tri[i] */
+    uint32_t count;
+    uint32_t skipped;          /* world triangles that spx_triangle_validate refuses (the queries skip them) */
+} brute_side;
+
+/* One pair that is not a miss, as the single-pair test answered it. */
+typedef struct brute_pair {
+    uint32_t ia, ib;           /* index into the sides (ia is 0 for the box) */
+    uint32_t ta, tb;           /* def numbers (ta SPX_NO_TRIANGLE for the box) */
+    spx_sweep_hit hit;         /* static queries: normal and depth from spx_penetration_*, point from a
+                                  sweep with no motion and tmax 0 */
+} brute_pair;
+
+typedef struct brute_answer {
+    spx_sweep_state state;
+    float time, tmax;
+    brute_pair* pairs;         /* every pair that is not a miss, sorted by (ta, tb) */
+    uint32_t pair_count;
+    uint32_t first;            /* HIT: the least (time, ta, tb); START_OVERLAP: a deepest pair */
+    uint32_t set_count;        /* pairs certainly in the contact set */
+    uint32_t set_optional;     /* pairs within a float step or so of the window's end: either way is right */
+    bool* in_set;              /* per pair: certainly in the set */
+    bool* optional;            /* per pair: at the window's edge */
+    spx_vec3 normal, point;    /* START_OVERLAP: normalised mean of the set's normals (the deepest pair's when the
+                                  mean is shorter than 1e-3), mean of their points */
+    double mean_length;        /* length of the mean normal */
+    float depth;               /* START_OVERLAP: the depth estimate along `normal` */
+    uint64_t tests;            /* single-pair calls made */
+    uint32_t inconsistent;     /* static: pairs where overlap, penetration and a still sweep disagree */
+} brute_answer;
+
+/* Statistics over many comparisons, printed at the end of a test. */
+typedef struct brute_stats {
+    uint64_t compared, hits, misses, overlaps;
+    uint64_t time_exact;       /* HIT answers whose time equals the brute force's bit for bit */
+    double worst_time;         /* largest |time - brute time| / tmax */
+    double worst_normal;       /* largest component difference of a START_OVERLAP averaged normal */
+    uint64_t contacts;         /* contacts compared one by one */
+    uint64_t optional_seen;    /* pairs at the window's edge */
+    uint64_t tests;            /* single-pair calls of the brute force */
+    uint64_t ties;             /* HIT answers whose first time is shared by several pairs */
+    int dumped;                /* failures printed in full */
+} brute_stats;
+
+bool brute_side_from_instance(brute_side* out, const spx_mesh_instance* instance);
+void brute_side_from_box(brute_side* out, const spx_obb* box);
+void brute_side_free(brute_side* s);
+
+/* The swept problem: a moves at va, b at vb over [0, tmax]. */
+bool brute_sweep(const brute_side* a, spx_vec3 va, const brute_side* b, spx_vec3 vb, float tmax, brute_answer* out);
+/* The static problem at the current poses. */
+bool brute_static(const brute_side* a, const brute_side* b, brute_answer* out);
+void brute_answer_free(brute_answer* r);
+
+/* Compares a query's answer with the brute force's: state, time, first pair, contact set and every
+ * written contact field by field, the averaged normal, mean point and depth estimate. `contacts`
+ * holds what the query wrote with `capacity`; `scale` is the problem's size for point tolerances.
+ * Prints what differs (under `label`) and returns 1 on any difference, 0 when they agree. */
+int brute_compare(const brute_answer* e, const brute_side* a, const brute_side* b, const spx_mesh_hit* got,
+                  const spx_mesh_contact* contacts, uint32_t capacity, double scale, const char* label,
+                  brute_stats* st);
+
+/* The pair with these def numbers, or NULL. */
+const brute_pair* brute_find(const brute_answer* e, uint32_t ta, uint32_t tb);
+
+const char* brute_state_name(int state);
+
+#endif

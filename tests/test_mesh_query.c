@@ -1,0 +1,1799 @@
+/* Mesh queries (issue 3): box against mesh and mesh against mesh, continuous and static, checked
+ * against the all-pairs brute force of tests/support/mesh_brute.c (every world triangle of A
+ * against every world triangle of B with the single-pair tests of collide.h), on random problems
+ * over generated shapes and on hand-built ones where many pairs tie for first; then swapped
+ * arguments, the whole problem moved far away and rotated, the static queries, every error code,
+ * and instances: poses, the cache after a move, allocation.
+ *
+ * Random problems come from one splitmix64 stream per test (tests/support/cases.h), so a failing
+ * case is reproduced from the number printed with it. Built with AddressSanitizer the random case
+ * counts are divided by 8 (the brute force is the cost). */
+#include <sepax/sepax.h>
+#include "support/cases.h"
+#include "support/mesh_brute.h"
+#include "support/shapes.h"
+#include "test.h"
+
+#include <float.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+
+/* Random case counts: the full figure in a plain build, an eighth under the sanitizers. */
+static int cases(int n) { return SANITIZED ? (n + 7) / 8 : n; }
+
+static const spx_vec3 ZERO = { 0, 0, 0 };
+static const spx_transform IDENTITY = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
+
+/* ---- small helpers ----------------------------------------------------------------------------- */
+
+static spx_mesh* mesh_from_shape(const spx_shape* s, uint32_t leaf)
+{
+    spx_mesh_def def = spx_default_mesh_def();
+    def.vertices = s->vertices;
+    def.vertex_count = s->vertex_count;
+    def.indices = s->indices;
+    def.triangle_count = s->triangle_count;
+    def.leaf_triangles = leaf;
+    spx_mesh* m = NULL;
+    return spx_mesh_create(&def, &m) == SPX_OK ? m : NULL;
+}
+
+static spx_mesh_instance* place(const spx_mesh* m, spx_transform pose)
+{
+    spx_mesh_instance* inst = NULL;
+    return spx_mesh_instance_create(m, &pose, NULL, &inst) == SPX_OK ? inst : NULL;
+}
+
+static spx_transform pose_at(float x, float y, float z) { return (spx_transform){ { x, y, z }, { 0, 0, 0, 1 } }; }
+
+static spx_vec3 vec_of(const double d[3]) { return spx_v3((float)d[0], (float)d[1], (float)d[2]); }
+
+static double len3(spx_vec3 v) { return sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z); }
+
+/* Largest component difference. */
+static double vdiff_point(spx_vec3 a, spx_vec3 b)
+{
+    return fmax(fabs((double)a.x - b.x), fmax(fabs((double)a.y - b.y), fabs((double)a.z - b.z)));
+}
+
+static spx_vec3 rotate(spx_quat q, spx_vec3 v)
+{
+    double in[3] = { v.x, v.y, v.z }, out[3];
+    case_rotate(q, in, out);
+    return vec_of(out);
+}
+
+/* q * r in double, normalised, rounded to float. */
+static spx_quat quat_mul(spx_quat q, spx_quat r)
+{
+    double x = (double)q.w * r.x + (double)q.x * r.w + (double)q.y * r.z - (double)q.z * r.y;
+    double y = (double)q.w * r.y - (double)q.x * r.z + (double)q.y * r.w + (double)q.z * r.x;
+    double z = (double)q.w * r.z + (double)q.x * r.y - (double)q.y * r.x + (double)q.z * r.w;
+    double w = (double)q.w * r.w - (double)q.x * r.x - (double)q.y * r.y - (double)q.z * r.z;
+    double n = sqrt(x * x + y * y + z * z + w * w);
+    return (spx_quat){ (float)(x / n), (float)(y / n), (float)(z / n), (float)(w / n) };
+}
+
+/* The pose moved rigidly: x -> R(q) x + shift. */
+static spx_transform move_pose(spx_transform pose, spx_quat q, spx_vec3 shift)
+{
+    double p[3] = { pose.p.x, pose.p.y, pose.p.z }, r[3];
+    case_rotate(q, p, r);
+    spx_transform out;
+    out.p = spx_v3((float)(r[0] + shift.x), (float)(r[1] + shift.y), (float)(r[2] + shift.z));
+    out.q = quat_mul(q, pose.q);
+    return out;
+}
+
+static void print_pose(const char* name, spx_transform t)
+{
+    fprintf(stderr, "    %s p (%a, %a, %a) = (%.9g, %.9g, %.9g) q (%a, %a, %a, %a)\n", name, t.p.x, t.p.y, t.p.z, t.p.x,
+            t.p.y, t.p.z, t.q.x, t.q.y, t.q.z, t.q.w);
+}
+
+static void print_vec(const char* name, spx_vec3 v)
+{
+    fprintf(stderr, "    %s (%a, %a, %a) = (%.9g, %.9g, %.9g)\n", name, v.x, v.y, v.z, v.x, v.y, v.z);
+}
+
+static void print_box(const spx_obb* b)
+{
+    print_vec("box centre", b->center);
+    print_vec("box half extents", b->half_extents);
+    for (int i = 0; i < 3; ++i) print_vec("box axis", b->rotation.col[i]);
+}
+
+/* A contacts array of `capacity` entries and one guard entry past its end that no call may write. */
+typedef struct contact_buffer {
+    spx_mesh_contact* c;
+    uint32_t capacity;
+} contact_buffer;
+
+static bool buffer_make(contact_buffer* b, uint32_t capacity)
+{
+    b->capacity = capacity;
+    b->c = malloc(sizeof(spx_mesh_contact) * (capacity + 1));
+    if (!b->c) return false;
+    memset(b->c, 0xA5, sizeof(spx_mesh_contact) * (capacity + 1));
+    return true;
+}
+
+static bool buffer_guard_intact(const contact_buffer* b)
+{
+    const unsigned char* g = (const unsigned char*)&b->c[b->capacity];
+    for (size_t i = 0; i < sizeof(spx_mesh_contact); ++i)
+        if (g[i] != 0xA5) return false;
+    return true;
+}
+
+static void buffer_free(contact_buffer* b)
+{
+    free(b->c);
+    b->c = NULL;
+}
+
+/* One query of either kind, so the comparisons below serve both. */
+typedef struct query {
+    const spx_obb* box;       /* A is this box when not NULL, else the instance a */
+    spx_mesh_instance* a;
+    spx_mesh_instance* b;
+    spx_vec3 va, vb;
+    float tmax;
+} query;
+
+/* Prints a query so that it can be rebuilt: poses, box, velocities and tmax in %a. */
+static void print_query(const query* q)
+{
+    spx_transform t;
+    if (q->box) print_box(q->box);
+    else if (spx_mesh_instance_get_pose(q->a, &t) == SPX_OK) print_pose("pose A", t);
+    if (spx_mesh_instance_get_pose(q->b, &t) == SPX_OK) print_pose("pose B", t);
+    print_vec("velocity A", q->va);
+    print_vec("velocity B", q->vb);
+    fprintf(stderr, "    tmax %a = %.9g\n", q->tmax, q->tmax);
+}
+
+static spx_result run_sweep(const query* q, contact_buffer* buf, spx_mesh_hit* out)
+{
+    return q->box ? spx_sweep_obb_mesh(q->box, q->va, q->b, q->vb, q->tmax, buf->c, buf->capacity, out)
+                  : spx_sweep_mesh_mesh(q->a, q->va, q->b, q->vb, q->tmax, buf->c, buf->capacity, out);
+}
+
+static spx_result run_contacts(const query* q, contact_buffer* buf, spx_mesh_hit* out)
+{
+    return q->box ? spx_contacts_obb_mesh(q->box, q->b, buf->c, buf->capacity, out)
+                  : spx_contacts_mesh_mesh(q->a, q->b, buf->c, buf->capacity, out);
+}
+
+static bool sides_of(const query* q, brute_side* a, brute_side* b)
+{
+    if (q->box) brute_side_from_box(a, q->box);
+    else if (!brute_side_from_instance(a, q->a)) return false;
+    if (!brute_side_from_instance(b, q->b)) {
+        brute_side_free(a);
+        return false;
+    }
+    return true;
+}
+
+/* The size of a problem, for point tolerances: the farthest any corner gets from the origin. */
+static double problem_scale(const brute_side* a, const brute_side* b, const query* q)
+{
+    double s = 1e-3;
+    const brute_side* sides[2] = { a, b };
+    for (int k = 0; k < 2; ++k) {
+        const brute_side* sd = sides[k];
+        if (sd->is_box) {
+            s = fmax(s, len3(sd->box.center) + len3(sd->box.half_extents));
+            continue;
+        }
+        for (uint32_t i = 0; i < sd->count; ++i)
+            for (int c = 0; c < 3; ++c) s = fmax(s, len3(sd->tri[i].v[c]));
+    }
+    return s + (len3(q->va) + len3(q->vb)) * q->tmax;
+}
+
+/* The swept query against the brute force. `capacity` UINT32_MAX: room for the whole set. The
+   answer is copied to *out (may be NULL) for further checks. */
+static int sweep_against_brute(const query* q, uint32_t capacity, const char* label, brute_stats* st,
+                               spx_mesh_hit* out)
+{
+    brute_side sa, sb;
+    ENSURE(sides_of(q, &sa, &sb));
+    brute_answer e;
+    int failed = !brute_sweep(&sa, q->va, &sb, q->vb, q->tmax, &e);
+    if (failed) fprintf(stderr, "%s: brute force failed\n", label);
+    contact_buffer buf = { 0 };
+    if (!failed) {
+        uint32_t cap = capacity == UINT32_MAX ? e.set_count + e.set_optional + 4 : capacity;
+        failed = !buffer_make(&buf, cap);
+    }
+    spx_mesh_hit hit;
+    memset(&hit, 0, sizeof hit);
+    if (!failed) {
+        spx_result r = run_sweep(q, &buf, &hit);
+        if (r != SPX_OK) {
+            fprintf(stderr, "%s: query returned %s\n", label, spx_result_string(r));
+            failed = 1;
+        } else {
+            failed = brute_compare(&e, &sa, &sb, &hit, buf.c, buf.capacity, problem_scale(&sa, &sb, q), label, st);
+            if (!buffer_guard_intact(&buf)) {
+                fprintf(stderr, "%s: wrote past the capacity of %u contacts\n", label, buf.capacity);
+                failed = 1;
+            }
+        }
+    }
+    if (failed && st->dumped <= 12) print_query(q);
+    if (out) *out = hit;
+    buffer_free(&buf);
+    brute_answer_free(&e);
+    brute_side_free(&sa);
+    brute_side_free(&sb);
+    return failed;
+}
+
+/* ---- random problems ----------------------------------------------------------------------------- */
+
+enum { SHAPE_TORUS, SHAPE_SPHERE, SHAPE_GRID, SHAPE_STRIP, SHAPE_SOUP, SHAPE_KINDS };
+static const char* const SHAPE_NAMES[SHAPE_KINDS] = { "torus", "sphere", "grid", "strip", "soup" };
+
+static uint32_t at_least(double x, uint32_t lo) { return x > (double)lo ? (uint32_t)x : lo; }
+
+/* A generated shape of about `target` triangles, centred on its bounding box and scaled so that its
+   farthest vertex is `radius` from the centre. */
+static bool random_shape(case_rng* rng, int kind, uint32_t target, double radius, spx_shape* s)
+{
+    double half = target / 2.0;
+    bool ok;
+    switch (kind) {
+    case SHAPE_TORUS: {
+        uint32_t nv = at_least(sqrt(half / 2.0), 3), nu = at_least(half / nv, 3);
+        ok = spx_shape_torus(s, 1.0f, (float)case_uniform(rng, 0.15, 0.5), nu, nv);
+        break;
+    }
+    case SHAPE_SPHERE: {
+        uint32_t nlat = at_least(sqrt(half / 2.0), 2), nlon = at_least(half / nlat, 3);
+        ok = spx_shape_sphere(s, 1.0f, nlat, nlon);
+        break;
+    }
+    case SHAPE_GRID: {
+        uint32_t nx = at_least(sqrt(half * case_log_uniform(rng, 0.25, 4.0)), 1), nz = at_least(half / nx, 1);
+        ok = spx_shape_grid(s, nx, nz);
+        break;
+    }
+    case SHAPE_STRIP: ok = spx_shape_strip(s, 3.0f, (float)case_log_uniform(rng, 0.01, 0.5), at_least(half, 1)); break;
+    default: ok = spx_shape_random(s, at_least(target, 1), 2.0f, (float)case_uniform(rng, 0.2, 1.0), case_rng_next(rng)); break;
+    }
+    if (!ok) return false;
+    double lo[3] = { DBL_MAX, DBL_MAX, DBL_MAX }, hi[3] = { -DBL_MAX, -DBL_MAX, -DBL_MAX };
+    for (uint32_t i = 0; i < s->vertex_count; ++i) {
+        const float* p = &s->vertices[i].x;
+        for (int k = 0; k < 3; ++k) lo[k] = fmin(lo[k], p[k]), hi[k] = fmax(hi[k], p[k]);
+    }
+    double c[3] = { (lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2 }, far = 0;
+    for (uint32_t i = 0; i < s->vertex_count; ++i) {
+        const float* p = &s->vertices[i].x;
+        double d[3] = { p[0] - c[0], p[1] - c[1], p[2] - c[2] };
+        far = fmax(far, sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
+    }
+    double k = radius / far;
+    for (uint32_t i = 0; i < s->vertex_count; ++i) {
+        float* p = &s->vertices[i].x;
+        for (int j = 0; j < 3; ++j) p[j] = (float)((p[j] - c[j]) * k);
+    }
+    return true;
+}
+
+/* Mostly uniform rotations; some identities and quarter turns, which make faces and edges of
+   the two sides parallel (the coplanar contacts and exact ties that random rotations never give). */
+static spx_quat random_rotation(case_rng* rng)
+{
+    double u = case_uniform(rng, 0, 1);
+    if (u < 0.15) return IDENTITY.q;
+    if (u < 0.3) {
+        int axis = (int)(case_rng_next(rng) % 3), turns = 1 + (int)(case_rng_next(rng) % 3);
+        double a = turns * 3.141592653589793 / 4.0; /* half of a quarter turn times `turns` */
+        spx_quat q = { 0, 0, 0, (float)cos(a) };
+        (&q.x)[axis] = (float)sin(a);
+        return q;
+    }
+    return case_random_quat(rng);
+}
+
+static uint32_t random_leaf(case_rng* rng)
+{
+    static const uint32_t leaves[3] = { 1, 4, 16 };
+    return leaves[case_rng_next(rng) % 3];
+}
+
+/* Where B starts and how the two move: B at a random direction from A, from inside A's reach to
+   nearly twice it, mostly closing on A (with a wobble), sometimes along an axis or not at all. */
+static void random_motion(case_rng* rng, double ra, double rb, spx_vec3* pa, spx_vec3* pb, spx_vec3* va, spx_vec3* vb,
+                          float* tmax)
+{
+    double c[3], dir[3];
+    for (int k = 0; k < 3; ++k) c[k] = case_uniform(rng, -3, 3);
+    case_unit_vector(rng, dir);
+    double dist = (ra + rb) * case_uniform(rng, 0.0, 1.8);
+    *pa = vec_of(c);
+    *pb = spx_v3((float)(c[0] + dir[0] * dist), (float)(c[1] + dir[1] * dist), (float)(c[2] + dir[2] * dist));
+    static const float tmaxes[4] = { 1.0f, 0.5f, 2.0f, 1.0f / 60.0f };
+    *tmax = tmaxes[case_rng_next(rng) % 4];
+    double rel[3] = { 0, 0, 0 }, u = case_uniform(rng, 0, 1);
+    if (u >= 0.1) {
+        double wobble[3], w = case_uniform(rng, 0, 0.7);
+        case_unit_vector(rng, wobble);
+        for (int k = 0; k < 3; ++k) rel[k] = -dir[k] + w * wobble[k];
+        if (u < 0.25) { /* along the axis nearest the direction */
+            int m = 0;
+            for (int k = 1; k < 3; ++k) m = fabs(rel[k]) > fabs(rel[m]) ? k : m;
+            for (int k = 0; k < 3; ++k) rel[k] = k == m ? (rel[k] > 0 ? 1 : -1) : 0;
+        }
+        double n = sqrt(rel[0] * rel[0] + rel[1] * rel[1] + rel[2] * rel[2]);
+        double speed = (ra + rb) * case_uniform(rng, 0.2, 2.5) / *tmax;
+        for (int k = 0; k < 3; ++k) rel[k] *= speed / n;
+    }
+    double base[3];
+    case_unit_vector(rng, base);
+    double bs = case_uniform(rng, 0, 1) < 0.3 ? 0.0 : case_uniform(rng, 0, 2);
+    *va = spx_v3((float)(base[0] * bs), (float)(base[1] * bs), (float)(base[2] * bs));
+    *vb = spx_v3((float)(va->x + rel[0]), (float)(va->y + rel[1]), (float)(va->z + rel[2]));
+}
+
+/* Triangle counts: mostly a few hundred, some a few thousand against a smaller other side, so the
+   brute force stays under about a million pair tests a case. */
+static void random_sizes(case_rng* rng, uint32_t* na, uint32_t* nb)
+{
+    uint32_t n[2];
+    for (int k = 0; k < 2; ++k) {
+        double u = case_uniform(rng, 0, 1);
+        n[k] = (uint32_t)(u < 0.3 ? case_log_uniform(rng, 8, 120) : u < 0.85 ? case_log_uniform(rng, 120, 700)
+                                                                               : case_log_uniform(rng, 1000, 3500));
+    }
+    while ((double)n[0] * n[1] > 9e5) n[n[0] < n[1] ? 0 : 1] /= 2;
+    *na = n[0], *nb = n[1];
+}
+
+/* One random side: a shape made into a mesh, and its description for labels. */
+typedef struct side {
+    int kind;
+    uint32_t leaf;
+    double radius;
+    spx_shape shape;
+    spx_mesh* mesh;
+    spx_mesh_instance* inst;
+} side;
+
+static bool side_make(side* s, case_rng* rng, uint32_t target, spx_vec3 p, spx_quat q)
+{
+    memset(s, 0, sizeof *s);
+    s->kind = (int)(case_rng_next(rng) % SHAPE_KINDS);
+    s->leaf = random_leaf(rng);
+    s->radius = case_uniform(rng, 0.4, 1.5);
+    if (!random_shape(rng, s->kind, target, s->radius, &s->shape)) return false;
+    s->mesh = mesh_from_shape(&s->shape, s->leaf);
+    s->inst = s->mesh ? place(s->mesh, (spx_transform){ p, q }) : NULL;
+    return s->inst != NULL;
+}
+
+static void side_free(side* s)
+{
+    spx_mesh_instance_destroy(s->inst);
+    spx_mesh_destroy(s->mesh);
+    spx_shape_free(&s->shape);
+}
+
+static void side_label(const side* s, char* out, size_t size)
+{
+    snprintf(out, size, "%s of %u triangles, leaf %u", SHAPE_NAMES[s->kind], s->shape.triangle_count, s->leaf);
+}
+
+/* A grazing pass: B's start moved sideways (across the relative motion) to the edge between
+   touching and missing, found by bisection with the query itself; both sides of the edge then
+   go to the brute force. A bound test that drops a barely touching pair shows up here. */
+static int graze(const query* q, case_rng* rng, double reach, const char* label, brute_stats* st, int* grazed)
+{
+    spx_vec3 rel = spx_v3(q->vb.x - q->va.x, q->vb.y - q->va.y, q->vb.z - q->va.z);
+    double rl = len3(rel);
+    if (rl == 0.0) return 0;
+    double d[3], r[3] = { rel.x / rl, rel.y / rl, rel.z / rl };
+    case_unit_vector(rng, d);
+    double along = d[0] * r[0] + d[1] * r[1] + d[2] * r[2];
+    for (int k = 0; k < 3; ++k) d[k] -= along * r[k];
+    double dl = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (dl < 1e-3) return 0;
+    for (int k = 0; k < 3; ++k) d[k] /= dl;
+    spx_transform home;
+    ENSURE_CODE(spx_mesh_instance_get_pose(q->b, &home), SPX_OK);
+    contact_buffer none = { NULL, 0 };
+    double lo = 0, hi = reach * 1.01 + 1e-3;
+    spx_transform at[2] = { home, home };
+    int failed = 0;
+    for (int it = 0; it < 64; ++it) {
+        double s = it == 0 ? hi : (lo + hi) / 2;
+        spx_transform t = home;
+        t.p = spx_v3((float)(home.p.x + d[0] * s), (float)(home.p.y + d[1] * s), (float)(home.p.z + d[2] * s));
+        if (it > 0 && (memcmp(&t.p, &at[0].p, sizeof t.p) == 0 || memcmp(&t.p, &at[1].p, sizeof t.p) == 0)) break;
+        ENSURE_CODE(spx_mesh_instance_set_pose(q->b, &t), SPX_OK);
+        spx_mesh_hit h;
+        ENSURE_CODE(run_sweep(q, &none, &h), SPX_OK);
+        bool touch = h.state != SPX_SWEEP_MISS;
+        if (it == 0) {
+            if (touch) { /* sideways by the whole reach still touches: no edge to find this way */
+                ENSURE_CODE(spx_mesh_instance_set_pose(q->b, &home), SPX_OK);
+                return 0;
+            }
+            at[1] = t;
+            continue;
+        }
+        if (touch) lo = s, at[0] = t;
+        else hi = s, at[1] = t;
+    }
+    char l2[256];
+    for (int k = 0; k < 2; ++k) {
+        ENSURE_CODE(spx_mesh_instance_set_pose(q->b, &at[k]), SPX_OK);
+        snprintf(l2, sizeof l2, "%s, grazing (%s side)", label, k == 0 ? "touching" : "missing");
+        failed |= sweep_against_brute(q, UINT32_MAX, l2, st, NULL);
+    }
+    ENSURE_CODE(spx_mesh_instance_set_pose(q->b, &home), SPX_OK);
+    ++*grazed;
+    return failed;
+}
+
+/* The end of the interval: tmax equal to the first time of contact (touching exactly at tmax is a
+   hit) and one float step below it. */
+static int tmax_edge(const query* q, float first_time, const char* label, brute_stats* st)
+{
+    query e = *q;
+    char l2[256];
+    int failed = 0;
+    e.tmax = first_time;
+    snprintf(l2, sizeof l2, "%s, tmax = first time %a", label, first_time);
+    failed |= sweep_against_brute(&e, UINT32_MAX, l2, st, NULL);
+    e.tmax = nextafterf(first_time, 0.0f);
+    snprintf(l2, sizeof l2, "%s, tmax one step below the first time", label);
+    failed |= sweep_against_brute(&e, UINT32_MAX, l2, st, NULL);
+    return failed;
+}
+
+/* The full answer and contact list of a query, for comparing two queries with each other. */
+typedef struct full_answer {
+    spx_mesh_hit hit;
+    contact_buffer buf;
+} full_answer;
+
+static int full_run(const query* q, full_answer* out)
+{
+    contact_buffer none = { NULL, 0 };
+    ENSURE_CODE(run_sweep(q, &none, &out->hit), SPX_OK);
+    ENSURE(buffer_make(&out->buf, out->hit.contact_count + 1));
+    ENSURE_CODE(run_sweep(q, &out->buf, &out->hit), SPX_OK);
+    ENSURE(out->hit.contacts_written == out->hit.contact_count);
+    return 0;
+}
+
+static const spx_mesh_contact* find_contact(const full_answer* f, uint32_t ta, uint32_t tb)
+{
+    for (uint32_t k = 0; k < f->hit.contacts_written; ++k)
+        if (f->buf.c[k].triangle_a == ta && f->buf.c[k].triangle_b == tb) return &f->buf.c[k];
+    return NULL;
+}
+
+static double flip_diff(spx_vec3 a, spx_vec3 b) /* how far a is from -b */
+{
+    return fmax(fabs((double)a.x + b.x), fmax(fabs((double)a.y + b.y), fabs((double)a.z + b.z)));
+}
+
+/* Why a swapped answer differs: the single-pair test on the same two triangles in both orders,
+   for the pairs whose answers differ (state, or time by more than 1e-5 tmax). */
+static void explain_swap(const query* q)
+{
+    brute_side sa, sb;
+    if (!sides_of(q, &sa, &sb)) return;
+    int shown = 0, differ = 0;
+    for (uint32_t i = 0; i < sa.count; ++i)
+        for (uint32_t j = 0; j < sb.count; ++j) {
+            spx_sweep_hit h1, h2;
+            spx_sweep_triangle_triangle(&sa.tri[i], q->va, &sb.tri[j], q->vb, q->tmax, &h1);
+            spx_sweep_triangle_triangle(&sb.tri[j], q->vb, &sa.tri[i], q->va, q->tmax, &h2);
+            if (h1.state == h2.state && !(fabs((double)h1.time - h2.time) > 1e-5 * q->tmax)) continue;
+            ++differ;
+            if (shown++ >= 3) continue;
+            fprintf(stderr, "    pair (%u, %u): (A, B) %s at %.9g axis %d normal %.9g %.9g %.9g; (B, A) %s at %.9g axis %d normal %.9g %.9g %.9g\n",
+                    sa.source[i], sb.source[j], brute_state_name(h1.state), h1.time, h1.axis, h1.normal.x, h1.normal.y,
+                    h1.normal.z, brute_state_name(h2.state), h2.time, h2.axis, h2.normal.x, h2.normal.y, h2.normal.z);
+            const spx_triangle* t[2] = { &sa.tri[i], &sb.tri[j] };
+            for (int k = 0; k < 2; ++k)
+                fprintf(stderr, "      %c: (%a, %a, %a) (%a, %a, %a) (%a, %a, %a)\n", k ? 'B' : 'A', t[k]->v[0].x,
+                        t[k]->v[0].y, t[k]->v[0].z, t[k]->v[1].x, t[k]->v[1].y, t[k]->v[1].z, t[k]->v[2].x, t[k]->v[2].y,
+                        t[k]->v[2].z);
+        }
+    fprintf(stderr, "    %d triangle pairs answer differently in the two orders\n", differ);
+    brute_side_free(&sa);
+    brute_side_free(&sb);
+}
+
+/* A and B exchanged: the same state and time, the same pairs with their triangle numbers swapped,
+   each pair's normal flipped and its features exchanged; a start overlap's averaged normal flipped,
+   its point and depth estimate the same. */
+static int compare_swapped(const query* q, const char* label, double scale)
+{
+    query s = { NULL, q->b, q->a, q->vb, q->va, q->tmax };
+    full_answer f, g;
+    memset(&f, 0, sizeof f), memset(&g, 0, sizeof g);
+    int failed = full_run(q, &f) || full_run(&s, &g);
+    const double tol_t = 1e-5 * q->tmax;
+    if (!failed && (f.hit.state != g.hit.state || !(fabs((double)f.hit.time - g.hit.time) <= tol_t) ||
+                    f.hit.contact_count != g.hit.contact_count)) {
+        fprintf(stderr, "%s, swapped: %s at %.9g with %u contacts, unswapped %s at %.9g with %u\n", label,
+                brute_state_name(g.hit.state), g.hit.time, g.hit.contact_count, brute_state_name(f.hit.state),
+                f.hit.time, f.hit.contact_count);
+        failed = 1;
+    }
+    for (uint32_t k = 0; !failed && k < f.hit.contacts_written; ++k) {
+        const spx_mesh_contact *c = &f.buf.c[k], *d = find_contact(&g, c->triangle_b, c->triangle_a);
+        if (!d) {
+            fprintf(stderr, "%s, swapped: pair (%u, %u) missing\n", label, c->triangle_b, c->triangle_a);
+            failed = 1;
+        } else if (!(fabs((double)c->time - d->time) <= tol_t) || !(flip_diff(c->normal, d->normal) <= 1e-5) ||
+                   !(fabs((double)c->depth - d->depth) <= 1e-6 * scale) || c->feature_a != d->feature_b ||
+                   c->feature_b != d->feature_a) {
+            fprintf(stderr,
+                    "%s, swapped: pair (%u, %u) time %.9g normal %.9g %.9g %.9g depth %.9g features %d/%d; unswapped "
+                    "time %.9g normal %.9g %.9g %.9g depth %.9g features %d/%d\n",
+                    label, d->triangle_a, d->triangle_b, d->time, d->normal.x, d->normal.y, d->normal.z, d->depth,
+                    (int)d->feature_a, (int)d->feature_b, c->time, c->normal.x, c->normal.y, c->normal.z, c->depth,
+                    (int)c->feature_a, (int)c->feature_b);
+            failed = 1;
+        }
+    }
+    if (!failed && f.hit.state == SPX_SWEEP_START_OVERLAP &&
+        (!(flip_diff(f.hit.normal, g.hit.normal) <= 1e-4) || !(fabs((double)f.hit.depth - g.hit.depth) <= 1e-4 * scale) ||
+         !(vdiff_point(f.hit.point, g.hit.point) <= 1e-5 * scale))) {
+        fprintf(stderr, "%s, swapped: averaged normal %.9g %.9g %.9g depth %.9g; unswapped %.9g %.9g %.9g depth %.9g\n",
+                label, g.hit.normal.x, g.hit.normal.y, g.hit.normal.z, g.hit.depth, f.hit.normal.x, f.hit.normal.y,
+                f.hit.normal.z, f.hit.depth);
+        failed = 1;
+    }
+    if (failed) {
+        print_query(q);
+        if (!q->box) explain_swap(q);
+    }
+    buffer_free(&f.buf);
+    buffer_free(&g.buf);
+    return failed;
+}
+
+static void print_stats(const char* name, const brute_stats* st, double seconds)
+{
+    printf("  %s: %llu compared (%llu hits, %llu misses, %llu start overlaps), %llu contacts field by field, "
+           "%llu hits with tied first pairs, %llu pair tests in the brute force, %.1f s\n",
+           name, (unsigned long long)st->compared, (unsigned long long)st->hits, (unsigned long long)st->misses,
+           (unsigned long long)st->overlaps, (unsigned long long)st->contacts, (unsigned long long)st->ties,
+           (unsigned long long)st->tests, seconds);
+    printf("  %s: hit times equal to the brute force bit for bit: %llu of %llu (worst %.3g tmax); worst averaged "
+           "normal %.3g; %llu pairs at the window's edge\n",
+           name, (unsigned long long)st->time_exact, (unsigned long long)st->hits, st->worst_time, st->worst_normal,
+           (unsigned long long)st->optional_seen);
+}
+
+static double seconds_since(clock_t start) { return (double)(clock() - start) / CLOCKS_PER_SEC; }
+
+/* ---- the random comparisons ------------------------------------------------------------------------ */
+
+static int sweep_mesh_mesh_matches_brute_force(void)
+{   /* Random pairs of generated meshes (torus, sphere, grid, strip, soup; 8 to 3500 triangles; leaf
+       sizes 1, 4, 16), random poses and motions: the query must give what the all-pairs brute force
+       gives (state, time, first pair by the tie rule, the whole contact set field by field, averaged
+       normal). Every fourth case also runs swapped against the brute force, a third of the hits are
+       moved to grazing passes and a fifth of the hits meet the end of the interval, and a fifth of the
+       cases get a contacts array too small. */
+    case_rng rng = { 0x5E9A3001u };
+    brute_stats st = { 0 }, edges = { 0 };
+    const int n = cases(400);
+    int failures = 0, grazed = 0, swaps = 0;
+    clock_t start = clock();
+    for (int c = 0; c < n; ++c) {
+        uint32_t na, nb;
+        random_sizes(&rng, &na, &nb);
+        spx_vec3 pa, pb, va, vb;
+        side A, B;
+        memset(&A, 0, sizeof A), memset(&B, 0, sizeof B);
+        float tmax;
+        bool ok = side_make(&A, &rng, na, ZERO, IDENTITY.q) && side_make(&B, &rng, nb, ZERO, IDENTITY.q);
+        ENSURE(ok);
+        random_motion(&rng, A.radius, B.radius, &pa, &pb, &va, &vb, &tmax);
+        spx_transform ta = { pa, random_rotation(&rng) }, tb = { pb, random_rotation(&rng) };
+        ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &ta), SPX_OK);
+        ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
+        char la[96], lb[96], label[256];
+        side_label(&A, la, sizeof la), side_label(&B, lb, sizeof lb);
+        snprintf(label, sizeof label, "mesh-mesh case %d: A %s, B %s", c, la, lb);
+        query q = { NULL, A.inst, B.inst, va, vb, tmax };
+        uint32_t capacity = c % 5 == 4 ? (uint32_t)(c % 7) : UINT32_MAX;
+        spx_mesh_hit hit;
+        failures += sweep_against_brute(&q, capacity, label, &st, &hit);
+        if (c % 4 == 0) { /* B against A is a problem of its own for the brute force too */
+            query s = { NULL, B.inst, A.inst, vb, va, tmax };
+            char ls[300];
+            snprintf(ls, sizeof ls, "%s, swapped", label);
+            failures += sweep_against_brute(&s, UINT32_MAX, ls, &st, NULL);
+            ++swaps;
+        }
+        if (hit.state == SPX_SWEEP_HIT && c % 3 == 0) failures += graze(&q, &rng, A.radius + B.radius, label, &edges, &grazed);
+        if (hit.state == SPX_SWEEP_HIT && c % 5 == 1) failures += tmax_edge(&q, hit.time, label, &edges);
+        side_free(&A);
+        side_free(&B);
+    }
+    print_stats("mesh-mesh", &st, seconds_since(start));
+    print_stats("mesh-mesh edges", &edges, 0.0);
+    printf("  %d random cases, %d also swapped against the brute force, %d grazing passes\n", n, swaps, grazed);
+    ENSURE(failures == 0);
+    /* the mix must reach every state, or the comparison proves little */
+    ENSURE(st.hits >= (uint64_t)n / 8 && st.misses >= (uint64_t)n / 8 && st.overlaps >= (uint64_t)n / 8);
+    ENSURE(grazed >= n / 20);
+    return 0;
+}
+
+static int swapped_meshes_same_answer(void)
+{   /* B against A must be A against B seen from the other side: the same state and time, the same
+       pairs with their triangle numbers swapped, each pair's normal flipped and features exchanged,
+       a start overlap's averaged normal flipped with the same point and depth estimate. Random
+       problems as in sweep_mesh_mesh_matches_brute_force (another stream). When they differ, the
+       single-pair test is run on the same two triangles both ways round, to tell a fault of the
+       query from one of the leaf test (explain_swap prints those pairs). */
+    case_rng rng = { 0x5E9A3007u };
+    const int n = cases(400);
+    int failures = 0;
+    for (int c = 0; c < n; ++c) {
+        uint32_t na, nb;
+        random_sizes(&rng, &na, &nb);
+        spx_vec3 pa, pb, va, vb;
+        side A, B;
+        memset(&A, 0, sizeof A), memset(&B, 0, sizeof B);
+        float tmax;
+        ENSURE(side_make(&A, &rng, na, ZERO, IDENTITY.q) && side_make(&B, &rng, nb, ZERO, IDENTITY.q));
+        random_motion(&rng, A.radius, B.radius, &pa, &pb, &va, &vb, &tmax);
+        spx_transform ta = { pa, random_rotation(&rng) }, tb = { pb, random_rotation(&rng) };
+        ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &ta), SPX_OK);
+        ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
+        char la[96], lb[96], label[256];
+        side_label(&A, la, sizeof la), side_label(&B, lb, sizeof lb);
+        snprintf(label, sizeof label, "swap case %d: A %s, B %s", c, la, lb);
+        query q = { NULL, A.inst, B.inst, va, vb, tmax };
+        failures += compare_swapped(&q, label, len3(pa) + len3(pb) + A.radius + B.radius);
+        side_free(&A);
+        side_free(&B);
+    }
+    printf("  %d random cases swapped, %d differ\n", n, failures);
+    ENSURE(failures == 0);
+    return 0;
+}
+
+static int swapped_flat_pass_through(void)
+{   /* The smallest case of what swapped_meshes_same_answer finds (its case 71 reduced to one pair):
+       two level triangles 13 mm apart in height, B moving across A's plane. Exactly (in rationals,
+       from these floats) the planes meet at t = 0.0626002617, when the two triangles overlap by 4 mm
+       in x-z, so both orders must be a HIT at that time with opposite normals (0, +-1, 0). */
+    static const char* const corners[2][3][3] = {
+        { { "-0x1.b20a9cp+0", "0x1.3eb744p+1", "-0x1.c169c8p-1" }, { "-0x1.b20a9cp+0", "0x1.3eb744p+1", "-0x1.bed3d8p-1" },
+          { "-0x1.b0cca6p+0", "0x1.3eb744p+1", "-0x1.bed3d8p-1" } },
+        { { "-0x1.fae72cp+0", "0x1.406098p+1", "-0x1.d9181ep-1" }, { "-0x1.fae72cp+0", "0x1.406098p+1", "-0x1.d0e4d2p-1" },
+          { "-0x1.eca8a6p+0", "0x1.406098p+1", "-0x1.d0e4d2p-1" } } };
+    spx_vec3 v[2][3];
+    for (int k = 0; k < 2; ++k)
+        for (int c = 0; c < 3; ++c)
+            v[k][c] = spx_v3(strtof(corners[k][c][0], NULL), strtof(corners[k][c][1], NULL), strtof(corners[k][c][2], NULL));
+    const spx_vec3 va = { strtof("0x1.399a34p-2", NULL), strtof("0x1.c6ae88p-5", NULL), strtof("-0x1.cbbe7cp-6", NULL) };
+    const spx_vec3 vb = { strtof("0x1.12f574p+2", NULL), strtof("-0x1.36f9fap-3", NULL), strtof("0x1.20858cp-1", NULL) };
+    const uint32_t idx[3] = { 0, 1, 2 };
+    spx_mesh* m[2];
+    spx_mesh_instance* inst[2];
+    for (int k = 0; k < 2; ++k) {
+        spx_mesh_def def = spx_default_mesh_def();
+        def.vertices = v[k], def.vertex_count = 3, def.indices = idx, def.triangle_count = 1;
+        ENSURE_CODE(spx_mesh_create(&def, &m[k]), SPX_OK);
+        inst[k] = place(m[k], IDENTITY);
+        ENSURE(inst[k]);
+    }
+    spx_mesh_hit ab, ba;
+    ENSURE_CODE(spx_sweep_mesh_mesh(inst[0], va, inst[1], vb, 1.0f, NULL, 0, &ab), SPX_OK);
+    ENSURE_CODE(spx_sweep_mesh_mesh(inst[1], vb, inst[0], va, 1.0f, NULL, 0, &ba), SPX_OK);
+    printf("  A against B: %s at %.9g; B against A: %s at %.9g\n", brute_state_name(ab.state), ab.time,
+           brute_state_name(ba.state), ba.time);
+    for (int k = 0; k < 2; ++k) spx_mesh_instance_destroy(inst[k]), spx_mesh_destroy(m[k]);
+    ENSURE(ab.state == SPX_SWEEP_HIT);
+    ENSURE_NEAR(ab.time, 0.0626002617, 1e-6);
+    ENSURE_NEAR(ab.normal.y, 1.0, 1e-6);
+    ENSURE(ba.state == SPX_SWEEP_HIT);
+    ENSURE_NEAR(ba.time, 0.0626002617, 1e-6);
+    ENSURE_NEAR(ba.normal.y, -1.0, 1e-6);
+    return 0;
+}
+
+/* A random box around a side of the given radius. */
+static spx_obb random_box(case_rng* rng, double radius)
+{
+    spx_vec3 h;
+    double base = radius * case_uniform(rng, 0.05, 1.0);
+    float* hp = &h.x;
+    for (int k = 0; k < 3; ++k) hp[k] = (float)(base * case_log_uniform(rng, 0.05, 1.0));
+    spx_obb b;
+    spx_obb_from_quat(ZERO, h, random_rotation(rng), &b);
+    return b;
+}
+
+static int sweep_obb_mesh_matches_brute_force(void)
+{   /* Random boxes (flat to cubic, random and axis-aligned rotations) swept against random generated
+       meshes of up to a few thousand triangles: the same comparison as for two meshes, with grazing
+       passes and the end of the interval. */
+    case_rng rng = { 0x5E9A3002u };
+    brute_stats st = { 0 }, edges = { 0 };
+    const int n = cases(500);
+    int failures = 0, grazed = 0;
+    clock_t start = clock();
+    for (int c = 0; c < n; ++c) {
+        double u = case_uniform(&rng, 0, 1);
+        uint32_t nb = (uint32_t)(u < 0.3 ? case_log_uniform(&rng, 8, 120) : u < 0.8 ? case_log_uniform(&rng, 120, 1000)
+                                                                                    : case_log_uniform(&rng, 1000, 4000));
+        side B;
+        memset(&B, 0, sizeof B);
+        ENSURE(side_make(&B, &rng, nb, ZERO, IDENTITY.q));
+        spx_obb box = random_box(&rng, B.radius);
+        double rbox = len3(box.half_extents);
+        spx_vec3 pa, pb, va, vb;
+        float tmax;
+        random_motion(&rng, rbox, B.radius, &pa, &pb, &va, &vb, &tmax);
+        box.center = pa;
+        spx_transform tb = { pb, random_rotation(&rng) };
+        ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
+        char lb[96], label[256];
+        side_label(&B, lb, sizeof lb);
+        snprintf(label, sizeof label, "box-mesh case %d: B %s", c, lb);
+        query q = { &box, NULL, B.inst, va, vb, tmax };
+        uint32_t capacity = c % 5 == 4 ? (uint32_t)(c % 7) : UINT32_MAX;
+        spx_mesh_hit hit;
+        failures += sweep_against_brute(&q, capacity, label, &st, &hit);
+        if (hit.state == SPX_SWEEP_HIT && c % 3 == 0) failures += graze(&q, &rng, rbox + B.radius, label, &edges, &grazed);
+        if (hit.state == SPX_SWEEP_HIT && c % 5 == 1) failures += tmax_edge(&q, hit.time, label, &edges);
+        side_free(&B);
+    }
+    print_stats("box-mesh", &st, seconds_since(start));
+    print_stats("box-mesh edges", &edges, 0.0);
+    printf("  %d random cases, %d grazing passes\n", n, grazed);
+    ENSURE(failures == 0);
+    ENSURE(st.hits >= (uint64_t)n / 8 && st.misses >= (uint64_t)n / 8 && st.overlaps >= (uint64_t)n / 8);
+    ENSURE(grazed >= n / 20);
+    return 0;
+}
+
+/* Time of a query's first contact, or -1 for a miss and 0 for a start overlap. */
+static float first_time(const query* q)
+{
+    contact_buffer none = { NULL, 0 };
+    spx_mesh_hit h;
+    if (run_sweep(q, &none, &h) != SPX_OK) return -2.0f;
+    return h.state == SPX_SWEEP_MISS ? -1.0f : h.time;
+}
+
+static int far_and_rotated_problem_same_answer(void)
+{   /* The whole problem (both poses, the box, both velocities) moved rigidly: rotated and shifted
+       1e3 or 4e3 m from the origin. The answer far away must agree with the brute force there (the
+       bound tests must hold at large coordinates), and with the answer at the origin: same state,
+       time within what float rounding at that distance can move it. Cases whose state changes when
+       B is nudged by 2 mm are left out (their state is decided below rounding); the time tolerance is
+       the largest change such a nudge makes, which is more than rounding at 4e3 m (0.25 mm) can. */
+    case_rng rng = { 0x5E9A3003u };
+    brute_stats st = { 0 };
+    const int n = cases(80);
+    int failures = 0, used = 0, skipped = 0;
+    double worst = 0;
+    for (int c = 0; c < n; ++c) {
+        bool box_case = c % 2 == 1;
+        uint32_t na, nb;
+        random_sizes(&rng, &na, &nb);
+        na = na > 600 ? 600 : na, nb = nb > 600 ? 600 : nb;
+        side A, B;
+        memset(&A, 0, sizeof A), memset(&B, 0, sizeof B);
+        ENSURE(side_make(&B, &rng, nb, ZERO, IDENTITY.q));
+        if (!box_case) ENSURE(side_make(&A, &rng, na, ZERO, IDENTITY.q));
+        spx_obb box = random_box(&rng, B.radius);
+        spx_quat box_q = random_rotation(&rng);
+        ENSURE_CODE(spx_obb_from_quat(ZERO, box.half_extents, box_q, &box), SPX_OK);
+        double ra = box_case ? len3(box.half_extents) : A.radius;
+        spx_vec3 pa, pb, va, vb;
+        float tmax;
+        random_motion(&rng, ra, B.radius, &pa, &pb, &va, &vb, &tmax);
+        spx_transform ta = { pa, random_rotation(&rng) }, tb = { pb, random_rotation(&rng) };
+        box.center = pa;
+        if (!box_case) ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &ta), SPX_OK);
+        ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
+        query q = { box_case ? &box : NULL, A.inst, B.inst, va, vb, tmax };
+        full_answer near;
+        memset(&near, 0, sizeof near);
+        ENSURE(full_run(&q, &near) == 0);
+        /* robustness: nudge B by 2 mm along each axis both ways */
+        float t0 = near.hit.state == SPX_SWEEP_MISS ? -1.0f : near.hit.time;
+        double spread = 0;
+        bool fragile = false;
+        for (int k = 0; k < 6 && !fragile; ++k) {
+            spx_transform t = tb;
+            (&t.p.x)[k / 2] += k % 2 ? 2e-3f : -2e-3f;
+            ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &t), SPX_OK);
+            float tk = first_time(&q);
+            fragile = (tk < 0) != (t0 < 0) || (tk == 0) != (t0 == 0);
+            if (t0 > 0 && tk > 0) spread = fmax(spread, fabs((double)tk - t0));
+        }
+        ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
+        if (fragile) {
+            ++skipped;
+        } else {
+            ++used;
+            double axis[3];
+            case_unit_vector(&rng, axis);
+            double dist = c % 4 < 2 ? 1e3 : 4e3;
+            spx_quat Q = case_random_quat(&rng);
+            spx_vec3 shift = spx_v3((float)(axis[0] * dist), (float)(axis[1] * dist), (float)(axis[2] * dist));
+            spx_transform fa = move_pose(ta, Q, shift), fb = move_pose(tb, Q, shift);
+            spx_obb far_box = box;
+            spx_transform fbox = move_pose((spx_transform){ pa, box_q }, Q, shift);
+            ENSURE_CODE(spx_obb_from_quat(fbox.p, box.half_extents, fbox.q, &far_box), SPX_OK);
+            if (!box_case) ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &fa), SPX_OK);
+            ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &fb), SPX_OK);
+            query f = { box_case ? &far_box : NULL, A.inst, B.inst, rotate(Q, va), rotate(Q, vb), tmax };
+            char label[256];
+            snprintf(label, sizeof label, "%s case %d moved %.0f m and rotated", box_case ? "box-mesh" : "mesh-mesh", c, dist);
+            spx_mesh_hit h;
+            failures += sweep_against_brute(&f, UINT32_MAX, label, &st, &h);
+            double tol = 1e-5 * tmax + spread;
+            double dt = h.state == SPX_SWEEP_HIT && near.hit.state == SPX_SWEEP_HIT ? fabs((double)h.time - near.hit.time) : 0;
+            worst = fmax(worst, dt / tmax);
+            if (h.state != near.hit.state || !(dt <= tol)) {
+                fprintf(stderr, "%s: %s at %.9g, at the origin %s at %.9g (tolerance %.3g)\n", label, brute_state_name(h.state),
+                        h.time, brute_state_name(near.hit.state), near.hit.time, tol);
+                print_query(&q);
+                ++failures;
+            }
+        }
+        buffer_free(&near.buf);
+        side_free(&A);
+        side_free(&B);
+    }
+    print_stats("far and rotated", &st, 0.0);
+    printf("  %d cases moved (%d left out as fragile); worst time change %.3g tmax\n", used, skipped, worst);
+    ENSURE(failures == 0);
+    ENSURE(used >= n / 2);
+    return 0;
+}
+
+static int static_queries_match_brute_force(void)
+{   /* spx_overlap_* against "some pair overlaps" by spx_overlap_triangle_triangle /
+       spx_overlap_obb_triangle on all pairs; spx_contacts_* against exactly the overlapping pairs, each
+       with its minimum translation from spx_penetration_*; and a sweep with tmax 0 (any velocities)
+       gives the static state. Mesh pairs and box-mesh pairs at random poses, from well apart to deep. */
+    case_rng rng = { 0x5E9A3004u };
+    brute_stats st = { 0 };
+    const int n = cases(300);
+    int failures = 0, overlapping = 0;
+    uint64_t inconsistent = 0;
+    for (int c = 0; c < n; ++c) {
+        bool box_case = c % 2 == 1;
+        uint32_t na, nb;
+        random_sizes(&rng, &na, &nb);
+        side A, B;
+        memset(&A, 0, sizeof A), memset(&B, 0, sizeof B);
+        ENSURE(side_make(&B, &rng, nb, ZERO, IDENTITY.q));
+        if (!box_case) ENSURE(side_make(&A, &rng, na, ZERO, IDENTITY.q));
+        spx_obb box = random_box(&rng, B.radius);
+        double ra = box_case ? len3(box.half_extents) : A.radius;
+        spx_vec3 pa, pb, va, vb;
+        float tmax;
+        random_motion(&rng, ra, B.radius, &pa, &pb, &va, &vb, &tmax);
+        box.center = pa;
+        spx_transform ta = { pa, random_rotation(&rng) }, tb = { pb, random_rotation(&rng) };
+        if (!box_case) ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &ta), SPX_OK);
+        ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
+        query q = { box_case ? &box : NULL, A.inst, B.inst, va, vb, 0.0f };
+        char label[256];
+        snprintf(label, sizeof label, "static %s case %d", box_case ? "box-mesh" : "mesh-mesh", c);
+
+        brute_side sa, sb;
+        ENSURE(sides_of(&q, &sa, &sb));
+        brute_answer e;
+        ENSURE(brute_static(&sa, &sb, &e));
+        inconsistent += e.inconsistent;
+        bool any = e.pair_count > 0, got = !any;
+        ENSURE_CODE(box_case ? spx_overlap_obb_mesh(&box, B.inst, &got) : spx_overlap_mesh_mesh(A.inst, B.inst, &got), SPX_OK);
+        if (got != any) {
+            fprintf(stderr, "%s: overlap says %d, brute force %u overlapping pairs\n", label, (int)got, e.pair_count);
+            print_query(&q);
+            ++failures;
+        }
+        overlapping += any;
+        contact_buffer buf;
+        ENSURE(buffer_make(&buf, e.pair_count + 2));
+        spx_mesh_hit h;
+        ENSURE_CODE(run_contacts(&q, &buf, &h), SPX_OK);
+        int bad = brute_compare(&e, &sa, &sb, &h, buf.c, buf.capacity, problem_scale(&sa, &sb, &q), label, &st);
+        bad |= !buffer_guard_intact(&buf);
+        /* a sweep over no time at all is the static query */
+        spx_mesh_hit z;
+        contact_buffer zb;
+        ENSURE(buffer_make(&zb, e.pair_count + 2));
+        ENSURE_CODE(run_sweep(&q, &zb, &z), SPX_OK);
+        if (z.state != h.state || z.contact_count != h.contact_count) {
+            fprintf(stderr, "%s: sweep with tmax 0 gives %s with %u contacts, the static query %s with %u\n", label,
+                    brute_state_name(z.state), z.contact_count, brute_state_name(h.state), h.contact_count);
+            bad = 1;
+        }
+        if (bad) print_query(&q);
+        failures += bad;
+        buffer_free(&buf);
+        buffer_free(&zb);
+        brute_answer_free(&e);
+        brute_side_free(&sa);
+        brute_side_free(&sb);
+        side_free(&A);
+        side_free(&B);
+    }
+    print_stats("static", &st, 0.0);
+    printf("  %d static cases, %d overlapping; pairs where the single-pair overlap, penetration and still sweep "
+           "disagree: %llu\n", n, overlapping, (unsigned long long)inconsistent);
+    ENSURE(failures == 0);
+    ENSURE(overlapping >= n / 4 && overlapping <= n - n / 4);
+    return 0;
+}
+
+/* ---- hand-built problems: many pairs tie for first ------------------------------------------------ */
+
+/* The query against the brute force, then the hand-worked facts. */
+static int check_against_brute(const query* q, const char* label, spx_mesh_hit* out)
+{
+    brute_stats st = { 0 };
+    return sweep_against_brute(q, UINT32_MAX, label, &st, out);
+}
+
+/* Do two triangles of the plane y = const overlap or touch, seen from above? Closed 2D separating
+   axes on x-z; exact for the half-metre coordinates used here (every product is a double exactly). */
+static bool flat_overlap(const spx_triangle* a, spx_vec3 shift_a, const spx_triangle* b, spx_vec3 shift_b)
+{
+    double p[2][3][2];
+    for (int c = 0; c < 3; ++c) {
+        p[0][c][0] = (double)a->v[c].x + shift_a.x, p[0][c][1] = (double)a->v[c].z + shift_a.z;
+        p[1][c][0] = (double)b->v[c].x + shift_b.x, p[1][c][1] = (double)b->v[c].z + shift_b.z;
+    }
+    for (int t = 0; t < 2; ++t)
+        for (int e = 0; e < 3; ++e) {
+            const double* u = p[t][e];
+            const double* w = p[t][(e + 1) % 3];
+            double n[2] = { -(w[1] - u[1]), w[0] - u[0] };
+            double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+            for (int k = 0; k < 2; ++k)
+                for (int c = 0; c < 3; ++c) {
+                    double d = p[k][c][0] * n[0] + p[k][c][1] * n[1];
+                    lo[k] = fmin(lo[k], d), hi[k] = fmax(hi[k], d);
+                }
+            if (lo[1] > hi[0] || lo[0] > hi[1]) return false;
+        }
+    return true;
+}
+
+/* The contact set of two level meshes meeting flat (B shifted by shift_b over A) must be exactly
+   the pairs whose triangles overlap or touch seen from above, worked out here without the
+   library's tests. */
+static int flat_set_is_exact(const spx_mesh* ma, const spx_mesh* mb, spx_vec3 shift_b, const query* q, const char* label)
+{
+    full_answer f;
+    memset(&f, 0, sizeof f);
+    ENSURE(full_run(q, &f) == 0);
+    const bool swapped = q->a != NULL && spx_mesh_instance_get_mesh(q->a) == mb;
+    spx_mesh_info ia, ib;
+    ENSURE_CODE(spx_mesh_get_info(ma, &ia), SPX_OK);
+    ENSURE_CODE(spx_mesh_get_info(mb, &ib), SPX_OK);
+    uint32_t expected = 0, missing = 0;
+    for (uint32_t i = 0; i < ia.triangle_count; ++i)
+        for (uint32_t j = 0; j < ib.triangle_count; ++j) {
+            spx_triangle ta, tb;
+            uint32_t sa, sb;
+            ENSURE_CODE(spx_mesh_get_triangle(ma, i, &ta, &sa), SPX_OK);
+            ENSURE_CODE(spx_mesh_get_triangle(mb, j, &tb, &sb), SPX_OK);
+            if (!flat_overlap(&ta, ZERO, &tb, shift_b)) continue;
+            ++expected;
+            if (!(swapped ? find_contact(&f, sb, sa) : find_contact(&f, sa, sb))) {
+                if (++missing <= 5)
+                    fprintf(stderr, "%s: pair (A %u, B %u) overlaps seen from above but is not in the contact set\n",
+                            label, sa, sb);
+            }
+        }
+    if (missing || f.hit.contact_count != expected)
+        fprintf(stderr, "%s: %u contacts, %u pairs overlap seen from above, %u of them missing\n", label,
+                f.hit.contact_count, expected, missing);
+    buffer_free(&f.buf);
+    ENSURE(missing == 0 && f.hit.contact_count == expected);
+    return 0;
+}
+
+static int grid_falls_flat_onto_grid(void)
+{   /* A 6 x 6 grid at y = 0; a 3 x 3 grid 1 m above over [1.5, 4.5]^2 falling at 2 m/s. The grids are
+       parallel, so every pair whose triangles overlap in x-z touches at t = 0.5 at once. By the tie rule
+       the first pair is the lowest A triangle that touches B, then the lowest B triangle touching it:
+       A's square [1,2]^2 holds triangles 14 (corners (1,1), (1,2), (2,2)) and 15; B's square
+       [1.5,2.5]^2 holds 0 (corners (1.5,1.5), (1.5,2.5), (2.5,2.5)) and 1; triangles 14 and 0 share
+       the region z > x near (1.6, 1.9): first pair (14, 0). Swapped, (0, 14). Then B moved by half a
+       square so that its triangles land exactly on A's (identical triangles, shared edges and corners),
+       and B sliding as it falls. Each contact set is also worked out exactly from above, without the
+       library's tests (flat_set_is_exact); every leaf size. */
+    spx_shape ga, gb;
+    ENSURE(spx_shape_grid(&ga, 6, 6) && spx_shape_grid(&gb, 3, 3));
+    static const uint32_t leaves[3] = { 1, 4, 16 };
+    for (int l = 0; l < 3; ++l) {
+        spx_mesh *ma = mesh_from_shape(&ga, leaves[l]), *mb = mesh_from_shape(&gb, leaves[(l + 1) % 3]);
+        ENSURE(ma && mb);
+        spx_mesh_instance *a = place(ma, IDENTITY), *b = place(mb, pose_at(1.5f, 1.0f, 1.5f));
+        ENSURE(a && b);
+        query q = { NULL, a, b, ZERO, spx_v3(0, -2, 0), 1.0f };
+        spx_mesh_hit h;
+        ENSURE(check_against_brute(&q, "grid on grid", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_HIT);
+        ENSURE_NEAR(h.time, 0.5, 1e-6);
+        ENSURE_NEAR(h.normal.y, 1.0, 1e-6); /* from A (below) towards B */
+        ENSURE(h.first.triangle_a == 14 && h.first.triangle_b == 0);
+        ENSURE(h.contact_count >= 2 * 18); /* each of B's 18 triangles lies over at least two of A's */
+        ENSURE(flat_set_is_exact(ma, mb, spx_v3(1.5f, 0.0f, 1.5f), &q, "grid on grid") == 0);
+        uint32_t count = h.contact_count;
+        /* swapped: B's triangle 0 is now the lowest A side; the lowest of the old A touching it is 14 */
+        query s = { NULL, b, a, spx_v3(0, -2, 0), ZERO, 1.0f };
+        ENSURE(check_against_brute(&s, "grid on grid, swapped", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_HIT);
+        ENSURE_NEAR(h.time, 0.5, 1e-6);
+        ENSURE_NEAR(h.normal.y, -1.0, 1e-6);
+        ENSURE(h.first.triangle_a == 0 && h.first.triangle_b == 14);
+        ENSURE(h.contact_count == count);
+        ENSURE(flat_set_is_exact(ma, mb, spx_v3(1.5f, 0.0f, 1.5f), &s, "grid on grid, swapped") == 0);
+        /* aligned: B's squares exactly on A's squares 1..3. Touching at a single point counts, so A's
+           triangle 0 (corners (0,0), (0,1), (1,1)) touches B's triangle 0 (corners (1,1), (1,2), (2,2))
+           at the corner (1,1): first pair (0, 0), both ways round */
+        spx_transform aligned = pose_at(1.0f, 1.0f, 1.0f);
+        ENSURE_CODE(spx_mesh_instance_set_pose(b, &aligned), SPX_OK);
+        ENSURE(check_against_brute(&q, "grid on grid, aligned", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_HIT);
+        ENSURE_NEAR(h.time, 0.5, 1e-6);
+        ENSURE(h.first.triangle_a == 0 && h.first.triangle_b == 0);
+        ENSURE(flat_set_is_exact(ma, mb, spx_v3(1.0f, 0.0f, 1.0f), &q, "grid on grid, aligned") == 0);
+        ENSURE(check_against_brute(&s, "grid on grid, aligned, swapped", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_HIT);
+        ENSURE(h.first.triangle_a == 0 && h.first.triangle_b == 0);
+        ENSURE(flat_set_is_exact(ma, mb, spx_v3(1.0f, 0.0f, 1.0f), &s, "grid on grid, aligned, swapped") == 0);
+        /* falling and sliding: B from (1.5, 1, 1.5) at (1, -2, 0.5) m/s meets A's plane at t = 0.5, at
+           (2, 0, 1.75); the pairs overlapping there, exactly, both ways round */
+        spx_transform start = pose_at(1.5f, 1.0f, 1.5f);
+        ENSURE_CODE(spx_mesh_instance_set_pose(b, &start), SPX_OK);
+        query qs = { NULL, a, b, ZERO, spx_v3(1.0f, -2.0f, 0.5f), 1.0f }, ss = { NULL, b, a, spx_v3(1.0f, -2.0f, 0.5f), ZERO, 1.0f };
+        ENSURE(check_against_brute(&qs, "grid on grid, sliding", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_HIT);
+        ENSURE_NEAR(h.time, 0.5, 1e-6);
+        ENSURE(flat_set_is_exact(ma, mb, spx_v3(2.0f, 0.0f, 1.75f), &qs, "grid on grid, sliding") == 0);
+        ENSURE(check_against_brute(&ss, "grid on grid, sliding, swapped", &h) == 0);
+        ENSURE(flat_set_is_exact(ma, mb, spx_v3(2.0f, 0.0f, 1.75f), &ss, "grid on grid, sliding, swapped") == 0);
+        spx_mesh_instance_destroy(a);
+        spx_mesh_instance_destroy(b);
+        spx_mesh_destroy(ma);
+        spx_mesh_destroy(mb);
+    }
+    spx_shape_free(&ga);
+    spx_shape_free(&gb);
+    return 0;
+}
+
+static int torus_dropped_onto_grid(void)
+{   /* A torus about y (ring radius 1, tube 0.25, 24 x 8 segments) lying flat 0.5 m above a 4 x 4
+       grid, falling at 1 m/s. Its lowest ring of 24 vertices (tube angle 270 degrees) is at y = -0.25
+       exactly, and the ring's edges are level, so the ring touches the grid everywhere at t = 0.5:
+       at least one pair per ring vertex ties. Normal from the torus (A) down towards the grid. Also
+       turned about y and about a tilted axis (then the brute force alone decides), every leaf size. */
+    spx_shape torus, grid;
+    ENSURE(spx_shape_torus(&torus, 1.0f, 0.25f, 24, 8) && spx_shape_grid(&grid, 4, 4));
+    static const uint32_t leaves[3] = { 1, 4, 16 };
+    for (int l = 0; l < 3; ++l) {
+        spx_mesh *mt = mesh_from_shape(&torus, leaves[l]), *mg = mesh_from_shape(&grid, leaves[(l + 2) % 3]);
+        ENSURE(mt && mg);
+        spx_mesh_instance *a = place(mt, pose_at(2.0f, 0.75f, 2.0f)), *b = place(mg, IDENTITY);
+        ENSURE(a && b);
+        query q = { NULL, a, b, spx_v3(0, -1, 0), ZERO, 1.0f };
+        spx_mesh_hit h;
+        ENSURE(check_against_brute(&q, "torus on grid", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_HIT);
+        ENSURE_NEAR(h.time, 0.5, 1e-6);
+        ENSURE(h.normal.y < 0.0f); /* down; not always straight down: ring vertices such as (3, 0, 2) land on
+                                      grid corners, where an edge axis ties with the face */
+        ENSURE(h.contact_count >= 24);
+        /* turned 10 degrees about y: still level */
+        spx_transform turned = { { 2.0f, 0.75f, 2.0f }, { 0, (float)sin(0.0872664626), 0, (float)cos(0.0872664626) } };
+        ENSURE_CODE(spx_mesh_instance_set_pose(a, &turned), SPX_OK);
+        ENSURE(check_against_brute(&q, "torus on grid, turned", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_HIT && h.contact_count >= 24);
+        ENSURE_NEAR(h.time, 0.5, 1e-5);
+        /* the whole problem tilted: grid and torus turned together, falling along the turned y */
+        spx_quat tilt = { 0.2f, 0.1f, -0.3f, 0.0f };
+        tilt.w = sqrtf(1.0f - tilt.x * tilt.x - tilt.y * tilt.y - tilt.z * tilt.z);
+        spx_transform ta = move_pose(pose_at(2.0f, 0.75f, 2.0f), tilt, ZERO), tb = move_pose(IDENTITY, tilt, ZERO);
+        ENSURE_CODE(spx_mesh_instance_set_pose(a, &ta), SPX_OK);
+        ENSURE_CODE(spx_mesh_instance_set_pose(b, &tb), SPX_OK);
+        q.va = rotate(tilt, spx_v3(0, -1, 0));
+        ENSURE(check_against_brute(&q, "torus on grid, tilted", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_HIT);
+        ENSURE_NEAR(h.time, 0.5, 1e-5);
+        spx_mesh_instance_destroy(a);
+        spx_mesh_instance_destroy(b);
+        spx_mesh_destroy(mt);
+        spx_mesh_destroy(mg);
+    }
+    spx_shape_free(&torus);
+    spx_shape_free(&grid);
+    return 0;
+}
+
+static int box_dropped_flat_onto_grid(void)
+{   /* A 3 x 1 x 3 box, bottom face 1.5 m above an 8 x 8 grid over [2.5, 5.5]^2, falling at 3 m/s:
+       touches at t = 0.5, normal straight down (box A to grid B). The face covers squares 2..5 in x
+       and z, partly at the border; every triangle of those 16 squares has a leg along each axis, so it
+       reaches into the face (the corner squares' triangles at least at a point): 32 triangles, all
+       at the same time, first by the tie rule the lowest: square (2,2) gives 2 * (2 * 8 + 2) = 36. */
+    spx_shape grid;
+    ENSURE(spx_shape_grid(&grid, 8, 8));
+    static const uint32_t leaves[3] = { 1, 4, 16 };
+    for (int l = 0; l < 3; ++l) {
+        spx_mesh* m = mesh_from_shape(&grid, leaves[l]);
+        ENSURE(m);
+        spx_mesh_instance* b = place(m, IDENTITY);
+        ENSURE(b);
+        spx_obb box;
+        ENSURE_CODE(spx_obb_from_quat(spx_v3(4.0f, 2.0f, 4.0f), spx_v3(1.5f, 0.5f, 1.5f), IDENTITY.q, &box), SPX_OK);
+        query q = { &box, NULL, b, spx_v3(0, -3, 0), ZERO, 1.0f };
+        spx_mesh_hit h;
+        ENSURE(check_against_brute(&q, "box on grid", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_HIT);
+        ENSURE_NEAR(h.time, 0.5, 1e-6);
+        ENSURE_NEAR(h.normal.y, -1.0, 1e-6);
+        ENSURE(h.contact_count == 32);
+        ENSURE(h.first.triangle_a == SPX_NO_TRIANGLE && h.first.triangle_b == 36);
+        /* the grid moving up instead: the same contact, the same time */
+        q.va = ZERO, q.vb = spx_v3(0, 3, 0);
+        ENSURE(check_against_brute(&q, "grid rising to a box", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_HIT && h.contact_count == 32);
+        ENSURE_NEAR(h.time, 0.5, 1e-6);
+        spx_mesh_instance_destroy(b);
+        spx_mesh_destroy(m);
+    }
+    spx_shape_free(&grid);
+    return 0;
+}
+
+static int box_resting_on_grid_touches(void)
+{   /* The same box with its bottom face exactly on the grid at t = 0: touching counts as contact, so
+       START_OVERLAP at time 0, depth 0 (the estimate too: no pair must move to part), the normal
+       straight down, and the same 32 triangles; static queries say the same. Moving up, away, it
+       still starts touching. */
+    spx_shape grid;
+    ENSURE(spx_shape_grid(&grid, 8, 8));
+    spx_mesh* m = mesh_from_shape(&grid, 4);
+    ENSURE(m);
+    spx_mesh_instance* b = place(m, IDENTITY);
+    ENSURE(b);
+    spx_obb box;
+    ENSURE_CODE(spx_obb_from_quat(spx_v3(4.0f, 0.5f, 4.0f), spx_v3(1.5f, 0.5f, 1.5f), IDENTITY.q, &box), SPX_OK);
+    const spx_vec3 motions[3] = { { 0, 0, 0 }, { 0, 2, 0 }, { 0, -2, 0 } };
+    for (int k = 0; k < 3; ++k) {
+        query q = { &box, NULL, b, motions[k], ZERO, 1.0f };
+        spx_mesh_hit h;
+        ENSURE(check_against_brute(&q, "box resting on grid", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
+        ENSURE(h.time == 0.0f);
+        ENSURE_NEAR(h.depth, 0.0, 1e-6);
+        ENSURE_NEAR(h.normal.y, -1.0, 1e-6);
+        ENSURE(h.contact_count == 32);
+        ENSURE_NEAR(h.first.depth, 0.0, 1e-6);
+    }
+    bool touching = false;
+    ENSURE_CODE(spx_overlap_obb_mesh(&box, b, &touching), SPX_OK);
+    ENSURE(touching);
+    contact_buffer buf;
+    ENSURE(buffer_make(&buf, 40));
+    spx_mesh_hit h;
+    ENSURE_CODE(spx_contacts_obb_mesh(&box, b, buf.c, buf.capacity, &h), SPX_OK);
+    ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.contact_count == 32 && h.contacts_written == 32);
+    for (uint32_t i = 0; i < 32; ++i) {
+        ENSURE_NEAR(buf.c[i].depth, 0.0, 1e-6);
+        ENSURE_NEAR(buf.c[i].normal.y, -1.0, 1e-6);
+    }
+    buffer_free(&buf);
+    spx_mesh_instance_destroy(b);
+    spx_mesh_destroy(m);
+    spx_shape_free(&grid);
+    return 0;
+}
+
+static int box_sliding_along_grid(void)
+{   /* The box of box_dropped_flat_onto_grid sliding along x at 3 m/s. Resting on the grid: it starts
+       touching (START_OVERLAP, depth 0). 1 mm above, level: it never touches (MISS), however many
+       triangles it passes over. 1 mm above and sinking at 0.01 m/s: it touches at t = 0.1, when it
+       has slid 0.3 m, over the triangles under [2.8, 5.8] x [2.5, 5.5] then: the same 16 squares, but
+       in square (2, 5) only triangle 43 now, as 42 (z >= x + 3) ends at the corner (2.5, 5.5) that has
+       left: 31. Both grid and box sliding, the
+       grid rotated a quarter turn about y, every leaf size; each against the brute force. */
+    spx_shape grid;
+    ENSURE(spx_shape_grid(&grid, 8, 8));
+    static const uint32_t leaves[3] = { 1, 4, 16 };
+    for (int l = 0; l < 3; ++l) {
+        spx_mesh* m = mesh_from_shape(&grid, leaves[l]);
+        ENSURE(m);
+        spx_mesh_instance* b = place(m, IDENTITY);
+        ENSURE(b);
+        spx_obb box;
+        ENSURE_CODE(spx_obb_from_quat(spx_v3(4.0f, 0.5f, 4.0f), spx_v3(1.5f, 0.5f, 1.5f), IDENTITY.q, &box), SPX_OK);
+        query q = { &box, NULL, b, spx_v3(3, 0, 0), ZERO, 1.0f };
+        spx_mesh_hit h;
+        ENSURE(check_against_brute(&q, "box resting, sliding", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.contact_count == 32);
+        ENSURE_NEAR(h.depth, 0.0, 1e-6);
+        box.center.y = 0.501f;
+        ENSURE(check_against_brute(&q, "box sliding 1 mm above", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_MISS && h.contact_count == 0);
+        q.va = spx_v3(3.0f, -0.01f, 0.0f);
+        ENSURE(check_against_brute(&q, "box sliding and sinking", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_HIT);
+        ENSURE_NEAR(h.time, 0.1, 1e-5);
+        ENSURE_NEAR(h.normal.y, -1.0, 1e-6);
+        ENSURE(h.contact_count == 31);
+        /* the grid slides the other way under a still box */
+        q.va = ZERO, q.vb = spx_v3(-3.0f, 0.01f, 0.0f);
+        ENSURE(check_against_brute(&q, "grid sliding under the box", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_HIT && h.contact_count == 31);
+        ENSURE_NEAR(h.time, 0.1, 1e-5);
+        /* the grid turned a quarter about y around (4, 0, 4): the same squares under the box */
+        spx_transform quarter = { { 0.0f, 0.0f, 8.0f }, { 0.0f, (float)sqrt(0.5), 0.0f, (float)sqrt(0.5) } };
+        ENSURE_CODE(spx_mesh_instance_set_pose(b, &quarter), SPX_OK);
+        q.va = spx_v3(3.0f, -0.01f, 0.0f), q.vb = ZERO;
+        ENSURE(check_against_brute(&q, "box sliding over a turned grid", &h) == 0);
+        ENSURE(h.state == SPX_SWEEP_HIT);
+        ENSURE_NEAR(h.time, 0.1, 1e-5);
+        spx_mesh_instance_destroy(b);
+        spx_mesh_destroy(m);
+    }
+    spx_shape_free(&grid);
+    return 0;
+}
+
+/* Runs q with contacts arrays of several sizes below, at and above the set's size: contacts_written
+   = min(capacity, contact_count), contact_count the whole set every time, the other fields the same,
+   and what is written is the start of the full list (the order is the descent's, which the capacity
+   does not change). */
+static int capacities(const query* q, const char* label, uint32_t* out_count)
+{
+    full_answer f;
+    memset(&f, 0, sizeof f);
+    ENSURE(full_run(q, &f) == 0);
+    const uint32_t n = f.hit.contact_count;
+    ENSURE(n > 4);
+    const uint32_t caps[7] = { 0, 1, 2, n / 2, n - 1, n, n + 3 };
+    for (int k = 0; k < 7; ++k) {
+        contact_buffer buf;
+        ENSURE(buffer_make(&buf, caps[k]));
+        spx_mesh_hit h;
+        spx_mesh_contact* c = caps[k] ? buf.c : NULL;
+        spx_result r = q->box ? spx_sweep_obb_mesh(q->box, q->va, q->b, q->vb, q->tmax, c, caps[k], &h)
+                              : spx_sweep_mesh_mesh(q->a, q->va, q->b, q->vb, q->tmax, c, caps[k], &h);
+        int bad = r != SPX_OK || h.contact_count != n || h.contacts_written != (caps[k] < n ? caps[k] : n) ||
+                  !buffer_guard_intact(&buf) || h.state != f.hit.state || h.time != f.hit.time ||
+                  memcmp(&h.first, &f.hit.first, sizeof h.first) != 0 || memcmp(&h.normal, &f.hit.normal, sizeof h.normal) != 0;
+        if (!bad && h.contacts_written) bad = memcmp(buf.c, f.buf.c, sizeof(spx_mesh_contact) * h.contacts_written) != 0;
+        if (bad)
+            fprintf(stderr, "%s: capacity %u: result %d, %u written, %u counted (full: %u)\n", label, caps[k], (int)r,
+                    h.contacts_written, h.contact_count, n);
+        buffer_free(&buf);
+        ENSURE(!bad);
+    }
+    buffer_free(&f.buf);
+    *out_count = n;
+    return 0;
+}
+
+static int contact_count_beyond_capacity(void)
+{   /* The tie-heavy problems above (grid on grid, torus on grid, box on grid, a start overlap of two
+       tori) with contacts arrays smaller than their sets: see capacities(). */
+    spx_shape ga, gb, torus;
+    ENSURE(spx_shape_grid(&ga, 6, 6) && spx_shape_grid(&gb, 3, 3) && spx_shape_torus(&torus, 1.0f, 0.25f, 24, 8));
+    spx_mesh *ma = mesh_from_shape(&ga, 4), *mb = mesh_from_shape(&gb, 1), *mt = mesh_from_shape(&torus, 16);
+    ENSURE(ma && mb && mt);
+    spx_mesh_instance *a = place(ma, IDENTITY), *b = place(mb, pose_at(1.5f, 1.0f, 1.5f)), *t = place(mt, pose_at(2.0f, 0.75f, 2.0f));
+    spx_mesh_instance* t2 = place(mt, pose_at(2.5f, 0.75f, 2.2f));
+    ENSURE(a && b && t && t2);
+    uint32_t n;
+    query q1 = { NULL, a, b, ZERO, spx_v3(0, -2, 0), 1.0f };
+    ENSURE(capacities(&q1, "grid on grid", &n) == 0);
+    printf("  grid on grid: %u contacts\n", n);
+    query q2 = { NULL, t, a, spx_v3(0, -1, 0), ZERO, 1.0f };
+    ENSURE(capacities(&q2, "torus on grid", &n) == 0);
+    printf("  torus on grid: %u contacts\n", n);
+    spx_obb box;
+    ENSURE_CODE(spx_obb_from_quat(spx_v3(3.0f, 2.0f, 3.0f), spx_v3(1.5f, 0.5f, 1.5f), IDENTITY.q, &box), SPX_OK);
+    query q3 = { &box, NULL, a, spx_v3(0, -3, 0), ZERO, 1.0f };
+    ENSURE(capacities(&q3, "box on grid", &n) == 0);
+    ENSURE(n == 32);
+    query q4 = { NULL, t, t2, ZERO, ZERO, 1.0f };
+    ENSURE(capacities(&q4, "two tori overlapping", &n) == 0);
+    printf("  two tori overlapping: %u contacts\n", n);
+    spx_mesh_instance_destroy(a);
+    spx_mesh_instance_destroy(b);
+    spx_mesh_instance_destroy(t);
+    spx_mesh_instance_destroy(t2);
+    spx_mesh_destroy(ma);
+    spx_mesh_destroy(mb);
+    spx_mesh_destroy(mt);
+    spx_shape_free(&ga);
+    spx_shape_free(&gb);
+    spx_shape_free(&torus);
+    return 0;
+}
+
+/* ---- bad input ------------------------------------------------------------------------------------ */
+
+/* A counting allocator that can be told to fail (as in test_mesh.c). */
+typedef struct counting {
+    int calls, fail_at, live;
+    size_t live_bytes;
+} counting;
+
+static void* counting_alloc(size_t size, size_t alignment, void* context)
+{
+    counting* c = context;
+    if (++c->calls == c->fail_at) return NULL;
+    void* p = aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+    if (p) c->live++, c->live_bytes += size;
+    return p;
+}
+
+static void counting_free(void* memory, size_t size, void* context)
+{
+    counting* c = context;
+    c->live--;
+    c->live_bytes -= size;
+    free(memory);
+}
+
+/* Calls `call` with a garbage-filled hit and contacts: it must return `code` and leave both as they were. */
+#define ENSURE_FAILS_UNTOUCHED(call, code)                                                   \
+    do {                                                                                     \
+        memset(&hit, 0xAB, sizeof hit);                                                      \
+        memset(spare, 0xCD, sizeof spare);                                                   \
+        ENSURE_CODE(call, code);                                                             \
+        unsigned char hit_bytes_[sizeof hit];                                                \
+        memset(hit_bytes_, 0xAB, sizeof hit_bytes_);                                         \
+        ENSURE(memcmp(&hit, hit_bytes_, sizeof hit) == 0);                                   \
+        const unsigned char* sp_ = (const unsigned char*)spare;                              \
+        for (size_t i_ = 0; i_ < sizeof spare; ++i_) ENSURE(sp_[i_] == 0xCD);                \
+    } while (0)
+
+static int bad_input_codes(void)
+{   /* Every documented error code of every new call, each alone; a failed call leaves its outputs
+       as they were (*out of create, the old pose of set_pose, and the hit and contacts of the
+       queries, as a failed call changes nothing). */
+    spx_shape grid;
+    ENSURE(spx_shape_grid(&grid, 3, 3));
+    spx_mesh* mesh = mesh_from_shape(&grid, 4);
+    ENSURE(mesh);
+    spx_mesh_instance* const sentinel = (spx_mesh_instance*)&grid;
+    spx_mesh_instance* out = sentinel;
+    spx_transform pose = pose_at(0.5f, 0.0f, 0.5f), bad;
+    const spx_allocator no_free = { counting_alloc, NULL, NULL }, no_alloc = { NULL, counting_free, NULL };
+
+    /* create */
+    ENSURE_CODE(spx_mesh_instance_create(NULL, &pose, NULL, &out), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_instance_create(mesh, NULL, NULL, &out), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, &no_free, &out), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, &no_alloc, &out), SPX_ERR_INVALID_ARGUMENT);
+    const float nonfinite[3] = { NAN, INFINITY, -INFINITY };
+    for (int k = 0; k < 3; ++k)
+        for (int c = 0; c < 7; ++c) { /* each of p.x, p.y, p.z, q.x, q.y, q.z, q.w */
+            bad = pose;
+            if (c < 3) (&bad.p.x)[c] = nonfinite[k];
+            else (&bad.q.x)[c - 3] = nonfinite[k];
+            ENSURE_CODE(spx_mesh_instance_create(mesh, &bad, NULL, &out), SPX_ERR_NOT_FINITE);
+        }
+    const float off_unit[4] = { 1.001f, 0.999f, 1.0f + 2e-5f, 0.0f };
+    for (int k = 0; k < 4; ++k) {
+        bad = pose;
+        bad.q.w = off_unit[k];
+        ENSURE_CODE(spx_mesh_instance_create(mesh, &bad, NULL, &out), SPX_ERR_NOT_ORTHONORMAL);
+    }
+    bad = pose, bad.q = (spx_quat){ 0.6f, 0.0f, 0.0f, 0.81f }; /* length 1.008 */
+    ENSURE_CODE(spx_mesh_instance_create(mesh, &bad, NULL, &out), SPX_ERR_NOT_ORTHONORMAL);
+    ENSURE(out == sentinel); /* no failed create wrote *out */
+
+    spx_mesh_instance* inst = NULL;
+    ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &inst), SPX_OK);
+    spx_mesh_instance* other = place(mesh, pose_at(0.5f, 0.5f, 0.5f));
+    ENSURE(other);
+
+    /* set_pose and get_pose */
+    spx_transform got;
+    ENSURE_CODE(spx_mesh_instance_set_pose(NULL, &pose), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_instance_set_pose(inst, NULL), SPX_ERR_INVALID_ARGUMENT);
+    bad = pose, bad.p.y = NAN;
+    ENSURE_CODE(spx_mesh_instance_set_pose(inst, &bad), SPX_ERR_NOT_FINITE);
+    bad = pose, bad.q.x = INFINITY;
+    ENSURE_CODE(spx_mesh_instance_set_pose(inst, &bad), SPX_ERR_NOT_FINITE);
+    bad = pose, bad.q.w = 1.001f;
+    ENSURE_CODE(spx_mesh_instance_set_pose(inst, &bad), SPX_ERR_NOT_ORTHONORMAL);
+    ENSURE_CODE(spx_mesh_instance_get_pose(inst, &got), SPX_OK);
+    ENSURE(memcmp(&got, &pose, sizeof got) == 0); /* the old pose kept */
+    ENSURE_CODE(spx_mesh_instance_get_pose(NULL, &got), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_instance_get_pose(inst, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE(spx_mesh_instance_get_mesh(NULL) == NULL);
+    ENSURE(spx_mesh_instance_get_mesh(inst) == mesh);
+
+    /* get_triangle */
+    spx_mesh_info info;
+    ENSURE_CODE(spx_mesh_get_info(mesh, &info), SPX_OK);
+    spx_triangle tri;
+    uint32_t src;
+    ENSURE_CODE(spx_mesh_instance_get_triangle(NULL, 0, &tri, &src), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_instance_get_triangle(inst, 0, NULL, &src), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_instance_get_triangle(inst, info.triangle_count, &tri, &src), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_instance_get_triangle(inst, UINT32_MAX, &tri, &src), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_instance_get_triangle(inst, info.triangle_count - 1, &tri, NULL), SPX_OK);
+
+    /* the queries */
+    spx_obb box, badbox;
+    ENSURE_CODE(spx_obb_from_quat(spx_v3(1, 1, 1), spx_v3(0.5f, 0.5f, 0.5f), IDENTITY.q, &box), SPX_OK);
+    spx_mesh_hit hit;
+    spx_mesh_contact spare[4];
+    bool flag = true;
+    const spx_vec3 v = { 0, -1, 0 }, vnan = { 0, NAN, 0 }, vinf = { INFINITY, 0, 0 };
+
+    /* sweep_obb_mesh */
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(NULL, v, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&box, v, NULL, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, 1.0f, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&box, v, inst, ZERO, 1.0f, NULL, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&box, vnan, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_NOT_FINITE);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&box, v, inst, vinf, 1.0f, spare, 4, &hit), SPX_ERR_NOT_FINITE);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&box, v, inst, ZERO, NAN, spare, 4, &hit), SPX_ERR_NOT_FINITE);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&box, v, inst, ZERO, INFINITY, spare, 4, &hit), SPX_ERR_NOT_FINITE);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&box, v, inst, ZERO, -1.0f, spare, 4, &hit), SPX_ERR_BAD_TIME);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&box, v, inst, ZERO, -FLT_MIN, spare, 4, &hit), SPX_ERR_BAD_TIME);
+    badbox = box, badbox.center.x = NAN;
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&badbox, v, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_NOT_FINITE);
+    badbox = box, badbox.half_extents.y = -0.5f;
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&badbox, v, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_BAD_EXTENT);
+    badbox = box, badbox.half_extents.z = 0.0f;
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&badbox, v, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_BAD_EXTENT);
+    badbox = box, badbox.rotation.col[0].x = 1.01f;
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&badbox, v, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_NOT_ORTHONORMAL);
+    badbox = box, badbox.rotation.col[2].z = -1.0f; /* a reflection */
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&badbox, v, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_NOT_RIGHT_HANDED);
+    ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, 1.0f, NULL, 0, &hit), SPX_OK); /* no array, no room: fine */
+    ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, 0.0f, NULL, 0, &hit), SPX_OK);  /* tmax 0 is allowed */
+    ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, -0.0f, NULL, 0, &hit), SPX_OK); /* -0 is not below 0 */
+
+    /* sweep_mesh_mesh */
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(NULL, v, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(other, v, NULL, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_sweep_mesh_mesh(other, v, inst, ZERO, 1.0f, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(other, v, inst, ZERO, 1.0f, NULL, 1, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(inst, v, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(other, vinf, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_NOT_FINITE);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(other, v, inst, vnan, 1.0f, spare, 4, &hit), SPX_ERR_NOT_FINITE);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(other, v, inst, ZERO, NAN, spare, 4, &hit), SPX_ERR_NOT_FINITE);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(other, v, inst, ZERO, -INFINITY, spare, 4, &hit), SPX_ERR_NOT_FINITE);
+    ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(other, v, inst, ZERO, -0.5f, spare, 4, &hit), SPX_ERR_BAD_TIME);
+    ENSURE_CODE(spx_sweep_mesh_mesh(other, v, inst, ZERO, 1.0f, NULL, 0, &hit), SPX_OK);
+
+    /* overlap_obb_mesh and overlap_mesh_mesh: *out_overlap untouched on failure */
+    ENSURE_CODE(spx_overlap_obb_mesh(NULL, inst, &flag), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_overlap_obb_mesh(&box, NULL, &flag), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_overlap_obb_mesh(&box, inst, NULL), SPX_ERR_INVALID_ARGUMENT);
+    badbox = box, badbox.half_extents.x = INFINITY;
+    ENSURE_CODE(spx_overlap_obb_mesh(&badbox, inst, &flag), SPX_ERR_NOT_FINITE);
+    badbox = box, badbox.half_extents.x = -1.0f;
+    ENSURE_CODE(spx_overlap_obb_mesh(&badbox, inst, &flag), SPX_ERR_BAD_EXTENT);
+    badbox = box, badbox.rotation.col[1] = badbox.rotation.col[0];
+    ENSURE_CODE(spx_overlap_obb_mesh(&badbox, inst, &flag), SPX_ERR_NOT_ORTHONORMAL);
+    ENSURE_CODE(spx_overlap_mesh_mesh(NULL, inst, &flag), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_overlap_mesh_mesh(other, NULL, &flag), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_overlap_mesh_mesh(other, inst, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_overlap_mesh_mesh(inst, inst, &flag), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE(flag == true); /* no failed call wrote it */
+    flag = false;
+    badbox = box, badbox.center.z = -INFINITY;
+    ENSURE_CODE(spx_overlap_obb_mesh(&badbox, inst, &flag), SPX_ERR_NOT_FINITE);
+    ENSURE(flag == false);
+
+    /* contacts_obb_mesh and contacts_mesh_mesh */
+    ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(NULL, inst, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(&box, NULL, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_contacts_obb_mesh(&box, inst, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(&box, inst, NULL, 2, &hit), SPX_ERR_INVALID_ARGUMENT);
+    badbox = box, badbox.rotation.col[0].y = NAN;
+    ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(&badbox, inst, spare, 4, &hit), SPX_ERR_NOT_FINITE);
+    badbox = box, badbox.half_extents.y = 0.0f;
+    ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(&badbox, inst, spare, 4, &hit), SPX_ERR_BAD_EXTENT);
+    badbox = box, badbox.rotation.col[0].x = -1.0f;
+    ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(&badbox, inst, spare, 4, &hit), SPX_ERR_NOT_RIGHT_HANDED);
+    ENSURE_CODE(spx_contacts_obb_mesh(&box, inst, NULL, 0, &hit), SPX_OK);
+    ENSURE_FAILS_UNTOUCHED(spx_contacts_mesh_mesh(NULL, inst, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_contacts_mesh_mesh(other, NULL, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_contacts_mesh_mesh(other, inst, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_contacts_mesh_mesh(other, inst, NULL, 3, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_contacts_mesh_mesh(other, other, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_contacts_mesh_mesh(other, inst, NULL, 0, &hit), SPX_OK);
+
+    spx_mesh_instance_destroy(inst);
+    spx_mesh_instance_destroy(other);
+    spx_mesh_instance_destroy(NULL);
+    spx_mesh_destroy(mesh);
+    spx_shape_free(&grid);
+    return 0;
+}
+
+static int instance_allocation_failure(void)
+{   /* An instance whose allocator fails at its k-th call, for every k until creation succeeds:
+       SPX_ERR_OUT_OF_MEMORY, *out untouched, nothing left allocated. Then no query allocates through
+       it (their error lists have no out-of-memory: the descent's stack is fixed), and destroy gives
+       everything back. */
+    spx_shape torus;
+    ENSURE(spx_shape_torus(&torus, 1.0f, 0.3f, 24, 12));
+    spx_mesh* mesh = mesh_from_shape(&torus, 4);
+    ENSURE(mesh);
+    counting c;
+    spx_allocator alloc = { counting_alloc, counting_free, &c };
+    spx_mesh_instance* const sentinel = (spx_mesh_instance*)&torus;
+    spx_mesh_instance* inst = sentinel;
+    int k;
+    for (k = 1; k < 100; ++k) {
+        c = (counting){ .fail_at = k };
+        spx_result r = spx_mesh_instance_create(mesh, &IDENTITY, &alloc, &inst);
+        if (r == SPX_OK) break;
+        ENSURE_CODE(r, SPX_ERR_OUT_OF_MEMORY);
+        ENSURE(inst == sentinel);
+        ENSURE(c.live == 0 && c.live_bytes == 0);
+    }
+    ENSURE(k > 1 && k < 100);
+    ENSURE(inst != sentinel && inst != NULL);
+    c.fail_at = 0;
+    const int calls = c.calls;
+    spx_mesh_instance* other = place(mesh, pose_at(0.5f, 0.2f, 0.0f));
+    ENSURE(other);
+    spx_obb box;
+    ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 1.5f, 0), spx_v3(1.2f, 0.2f, 1.2f), IDENTITY.q, &box), SPX_OK);
+    contact_buffer buf;
+    ENSURE(buffer_make(&buf, 64));
+    spx_mesh_hit h;
+    bool flag;
+    for (int round = 0; round < 3; ++round) {
+        spx_transform t = pose_at(0.1f * (float)round, 0.0f, 0.0f);
+        ENSURE_CODE(spx_mesh_instance_set_pose(inst, &t), SPX_OK);
+        ENSURE_CODE(spx_sweep_obb_mesh(&box, spx_v3(0, -3, 0), inst, ZERO, 1.0f, buf.c, buf.capacity, &h), SPX_OK);
+        ENSURE(h.state == SPX_SWEEP_HIT);
+        ENSURE_CODE(spx_sweep_mesh_mesh(inst, ZERO, other, ZERO, 1.0f, buf.c, buf.capacity, &h), SPX_OK);
+        ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
+        ENSURE_CODE(spx_sweep_mesh_mesh(other, ZERO, inst, ZERO, 1.0f, buf.c, buf.capacity, &h), SPX_OK);
+        ENSURE_CODE(spx_contacts_obb_mesh(&box, inst, buf.c, buf.capacity, &h), SPX_OK);
+        ENSURE_CODE(spx_contacts_mesh_mesh(inst, other, buf.c, buf.capacity, &h), SPX_OK);
+        ENSURE_CODE(spx_overlap_obb_mesh(&box, inst, &flag), SPX_OK);
+        ENSURE_CODE(spx_overlap_mesh_mesh(inst, other, &flag), SPX_OK);
+    }
+    ENSURE(c.calls == calls);
+    buffer_free(&buf);
+    spx_mesh_instance_destroy(inst);
+    ENSURE(c.live == 0 && c.live_bytes == 0);
+    spx_mesh_instance_destroy(other);
+    spx_mesh_destroy(mesh);
+    spx_shape_free(&torus);
+    return 0;
+}
+
+/* ---- instances ------------------------------------------------------------------------------------ */
+
+static int instance_pose_round_trip(void)
+{   /* get_pose returns the position as given and the quaternion normalised: exactly when it was unit
+       already, within a float step of q / |q| when it was off by less than SPX_ROTATION_TOLERANCE
+       (accepted). World triangles follow the pose: corner = R(q) local + p, to float rounding. */
+    spx_shape torus;
+    ENSURE(spx_shape_torus(&torus, 1.0f, 0.3f, 12, 6));
+    spx_mesh* mesh = mesh_from_shape(&torus, 4);
+    ENSURE(mesh);
+    spx_mesh_instance* inst = place(mesh, IDENTITY);
+    ENSURE(inst);
+    case_rng rng = { 0x5E9A3005u };
+    spx_mesh_info info;
+    ENSURE_CODE(spx_mesh_get_info(mesh, &info), SPX_OK);
+    for (int k = 0; k < 200; ++k) {
+        spx_transform t = { { (float)case_uniform(&rng, -1e3, 1e3), (float)case_uniform(&rng, -10, 10), (float)case_uniform(&rng, -1, 1) },
+                            case_random_quat(&rng) };
+        /* make the quaternion unit in double, then off by up to 8e-6 (inside the tolerance) */
+        double qq[4] = { t.q.x, t.q.y, t.q.z, t.q.w }, n = 0;
+        for (int i = 0; i < 4; ++i) n += qq[i] * qq[i];
+        double scale = k % 2 ? 1.0 + case_uniform(&rng, -8e-6, 8e-6) : 1.0;
+        spx_quat given = { (float)(qq[0] / sqrt(n) * scale), (float)(qq[1] / sqrt(n) * scale),
+                           (float)(qq[2] / sqrt(n) * scale), (float)(qq[3] / sqrt(n) * scale) };
+        t.q = given;
+        ENSURE_CODE(spx_mesh_instance_set_pose(inst, &t), SPX_OK);
+        spx_transform got;
+        ENSURE_CODE(spx_mesh_instance_get_pose(inst, &got), SPX_OK);
+        ENSURE(memcmp(&got.p, &t.p, sizeof got.p) == 0);
+        double gn = sqrt((double)got.q.x * got.q.x + (double)got.q.y * got.q.y + (double)got.q.z * got.q.z +
+                         (double)got.q.w * got.q.w);
+        ENSURE_NEAR(gn, 1.0, 2.5e-7);
+        double gl = sqrt((double)given.x * given.x + (double)given.y * given.y + (double)given.z * given.z +
+                         (double)given.w * given.w);
+        ENSURE_NEAR(got.q.x, given.x / gl, 1.2e-7);
+        ENSURE_NEAR(got.q.y, given.y / gl, 1.2e-7);
+        ENSURE_NEAR(got.q.z, given.z / gl, 1.2e-7);
+        ENSURE_NEAR(got.q.w, given.w / gl, 1.2e-7);
+        /* setting the pose read back changes nothing */
+        ENSURE_CODE(spx_mesh_instance_set_pose(inst, &got), SPX_OK);
+        spx_transform again;
+        ENSURE_CODE(spx_mesh_instance_get_pose(inst, &again), SPX_OK);
+        ENSURE_NEAR(again.q.x, got.q.x, 6e-8);
+        ENSURE_NEAR(again.q.w, got.q.w, 6e-8);
+        /* world triangles: R(q) local + p in double, to float rounding at these coordinates */
+        for (uint32_t i = 0; i < info.triangle_count; i += 7) {
+            spx_triangle local, world;
+            uint32_t s1, s2;
+            ENSURE_CODE(spx_mesh_get_triangle(mesh, i, &local, &s1), SPX_OK);
+            ENSURE_CODE(spx_mesh_instance_get_triangle(inst, i, &world, &s2), SPX_OK);
+            ENSURE(s1 == s2);
+            for (int cc = 0; cc < 3; ++cc) {
+                spx_vec3 r = rotate(got.q, local.v[cc]);
+                ENSURE_NEAR(world.v[cc].x, (double)r.x + got.p.x, 2e-4);
+                ENSURE_NEAR(world.v[cc].y, (double)r.y + got.p.y, 2e-6);
+                ENSURE_NEAR(world.v[cc].z, (double)r.z + got.p.z, 2e-6);
+            }
+        }
+    }
+    spx_transform unit = { { 1, 2, 3 }, { 0.0f, 0.6f, 0.0f, 0.8f } };
+    ENSURE_CODE(spx_mesh_instance_set_pose(inst, &unit), SPX_OK);
+    spx_transform got;
+    ENSURE_CODE(spx_mesh_instance_get_pose(inst, &got), SPX_OK);
+    ENSURE_NEAR(got.q.y, 0.6, 6e-8);
+    ENSURE_NEAR(got.q.w, 0.8, 6e-8);
+    ENSURE(memcmp(&IDENTITY.q, &(spx_quat){ 0, 0, 0, 1 }, sizeof IDENTITY.q) == 0);
+    ENSURE_CODE(spx_mesh_instance_set_pose(inst, &IDENTITY), SPX_OK);
+    ENSURE_CODE(spx_mesh_instance_get_pose(inst, &got), SPX_OK);
+    ENSURE(memcmp(&got, &IDENTITY, sizeof got) == 0);
+    spx_mesh_instance_destroy(inst);
+    spx_mesh_destroy(mesh);
+    spx_shape_free(&torus);
+    return 0;
+}
+
+static int same_answer(const full_answer* x, const full_answer* y)
+{
+    ENSURE(x->hit.state == y->hit.state && x->hit.contact_count == y->hit.contact_count);
+    ENSURE(memcmp(&x->hit, &y->hit, sizeof x->hit) == 0);
+    ENSURE(memcmp(x->buf.c, y->buf.c, sizeof(spx_mesh_contact) * x->hit.contacts_written) == 0);
+    return 0;
+}
+
+static int moved_instance_answers_as_fresh(void)
+{   /* An instance queried at one pose (its cache filled there), then moved, must answer exactly as a
+       new instance created at the new pose: the lazy cache must not serve node boxes or triangles of
+       the old pose. Moved back, it answers as at first; a failed set_pose changes nothing; setting
+       the same pose again changes nothing. For box and mesh queries, moving A, B or both, over a
+       sequence of poses that alternate near (hit, overlap) and away (miss). */
+    spx_shape torus, sphere;
+    ENSURE(spx_shape_torus(&torus, 1.0f, 0.3f, 32, 12) && spx_shape_sphere(&sphere, 0.6f, 10, 20));
+    spx_mesh *mt = mesh_from_shape(&torus, 4), *ms = mesh_from_shape(&sphere, 1);
+    ENSURE(mt && ms);
+    case_rng rng = { 0x5E9A3006u };
+    spx_mesh_instance *a = place(ms, IDENTITY), *b = place(mt, IDENTITY);
+    ENSURE(a && b);
+    spx_obb box;
+    ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 1.2f, 0), spx_v3(0.7f, 0.2f, 0.4f), case_random_quat(&rng), &box), SPX_OK);
+    int compared = 0;
+    for (int k = 0; k < 60; ++k) {
+        spx_transform pa = { { (float)case_uniform(&rng, -1.5, 1.5), (float)case_uniform(&rng, -1, 1), (float)case_uniform(&rng, -1.5, 1.5) },
+                             case_random_quat(&rng) };
+        spx_transform pb = { { (float)case_uniform(&rng, -0.5, 0.5), (float)case_uniform(&rng, -0.5, 0.5), (float)case_uniform(&rng, -0.5, 0.5) },
+                             case_random_quat(&rng) };
+        if (k % 3 == 2) pa.p.x += 20.0f; /* away */
+        if (k % 2 == 0) ENSURE_CODE(spx_mesh_instance_set_pose(a, &pa), SPX_OK);
+        else ENSURE_CODE(spx_mesh_instance_get_pose(a, &pa), SPX_OK);
+        if (k % 5 != 1) ENSURE_CODE(spx_mesh_instance_set_pose(b, &pb), SPX_OK);
+        else ENSURE_CODE(spx_mesh_instance_get_pose(b, &pb), SPX_OK);
+        spx_mesh_instance *fa = place(ms, pa), *fb = place(mt, pb);
+        ENSURE(fa && fb);
+        const spx_vec3 va = { (float)case_uniform(&rng, -2, 2), (float)case_uniform(&rng, -2, 2), 0.0f };
+        query used_mm = { NULL, a, b, va, ZERO, 1.0f }, fresh_mm = { NULL, fa, fb, va, ZERO, 1.0f };
+        query used_bm = { &box, NULL, b, spx_v3(0, -2, 0), ZERO, 1.0f }, fresh_bm = { &box, NULL, fb, spx_v3(0, -2, 0), ZERO, 1.0f };
+        const query* pairs[2][2] = { { &used_mm, &fresh_mm }, { &used_bm, &fresh_bm } };
+        for (int w = 0; w < 2; ++w) {
+            full_answer x, y;
+            memset(&x, 0, sizeof x), memset(&y, 0, sizeof y);
+            ENSURE(full_run(pairs[w][0], &x) == 0 && full_run(pairs[w][1], &y) == 0);
+            if (same_answer(&x, &y)) {
+                fprintf(stderr, "step %d, %s: the moved instance answers %s at %.9g (%u contacts), a fresh one %s at %.9g (%u)\n",
+                        k, w ? "box-mesh" : "mesh-mesh", brute_state_name(x.hit.state), x.hit.time, x.hit.contact_count,
+                        brute_state_name(y.hit.state), y.hit.time, y.hit.contact_count);
+                return 1;
+            }
+            /* static ones too */
+            spx_mesh_hit hx, hy;
+            contact_buffer none = { NULL, 0 };
+            ENSURE_CODE(run_contacts(pairs[w][0], &none, &hx), SPX_OK);
+            ENSURE_CODE(run_contacts(pairs[w][1], &none, &hy), SPX_OK);
+            ENSURE(memcmp(&hx, &hy, sizeof hx) == 0);
+            buffer_free(&x.buf);
+            buffer_free(&y.buf);
+            ++compared;
+        }
+        /* a failed move and a move to the same pose: still the same answers */
+        spx_transform broken = pb;
+        broken.q.w = NAN;
+        ENSURE_CODE(spx_mesh_instance_set_pose(b, &broken), SPX_ERR_NOT_FINITE);
+        ENSURE_CODE(spx_mesh_instance_set_pose(a, &pa), SPX_OK);
+        full_answer x, y;
+        memset(&x, 0, sizeof x), memset(&y, 0, sizeof y);
+        ENSURE(full_run(&used_mm, &x) == 0 && full_run(&fresh_mm, &y) == 0);
+        ENSURE(same_answer(&x, &y) == 0);
+        buffer_free(&x.buf);
+        buffer_free(&y.buf);
+        /* world triangles of the moved instance are the fresh one's */
+        spx_mesh_info info;
+        ENSURE_CODE(spx_mesh_get_info(mt, &info), SPX_OK);
+        for (uint32_t i = 0; i < info.triangle_count; i += 13) {
+            spx_triangle t1, t2;
+            ENSURE_CODE(spx_mesh_instance_get_triangle(b, i, &t1, NULL), SPX_OK);
+            ENSURE_CODE(spx_mesh_instance_get_triangle(fb, i, &t2, NULL), SPX_OK);
+            ENSURE(memcmp(&t1, &t2, sizeof t1) == 0);
+        }
+        spx_mesh_instance_destroy(fa);
+        spx_mesh_instance_destroy(fb);
+    }
+    printf("  %d answers of moved instances compared with fresh ones\n", compared);
+    spx_mesh_instance_destroy(a);
+    spx_mesh_instance_destroy(b);
+    spx_mesh_destroy(mt);
+    spx_mesh_destroy(ms);
+    spx_shape_free(&torus);
+    spx_shape_free(&sphere);
+    return 0;
+}
+
+int main(void)
+{
+    int failures = 0;
+    clock_t start = clock();
+    RUN_TEST(bad_input_codes, failures);
+    RUN_TEST(instance_allocation_failure, failures);
+    RUN_TEST(instance_pose_round_trip, failures);
+    RUN_TEST(moved_instance_answers_as_fresh, failures);
+    RUN_TEST(grid_falls_flat_onto_grid, failures);
+    RUN_TEST(torus_dropped_onto_grid, failures);
+    RUN_TEST(box_dropped_flat_onto_grid, failures);
+    RUN_TEST(box_resting_on_grid_touches, failures);
+    RUN_TEST(box_sliding_along_grid, failures);
+    RUN_TEST(contact_count_beyond_capacity, failures);
+    RUN_TEST(sweep_mesh_mesh_matches_brute_force, failures);
+    RUN_TEST(swapped_meshes_same_answer, failures);
+    RUN_TEST(swapped_flat_pass_through, failures);
+    RUN_TEST(sweep_obb_mesh_matches_brute_force, failures);
+    RUN_TEST(far_and_rotated_problem_same_answer, failures);
+    RUN_TEST(static_queries_match_brute_force, failures);
+    printf("%.1f s of processor time%s\n", seconds_since(start), SANITIZED ? " (sanitized: random cases / 8)" : "");
+    return failures != 0;
+}
