@@ -33,6 +33,8 @@
 /* Random case counts: the full figure in a plain build, an eighth under the sanitizers. */
 static int cases(int n) { return SANITIZED ? (n + 7) / 8 : n; }
 
+typedef brute_query query;
+
 static const spx_vec3 ZERO = { 0, 0, 0 };
 static const spx_transform IDENTITY = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
 
@@ -60,13 +62,6 @@ static spx_transform pose_at(float x, float y, float z) { return (spx_transform)
 
 static spx_vec3 vec_of(const double d[3]) { return spx_v3((float)d[0], (float)d[1], (float)d[2]); }
 
-static double len3(spx_vec3 v) { return sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z); }
-
-/* Largest component difference. */
-static double vdiff_point(spx_vec3 a, spx_vec3 b)
-{
-    return fmax(fabs((double)a.x - b.x), fmax(fabs((double)a.y - b.y), fabs((double)a.z - b.z)));
-}
 
 static spx_vec3 rotate(spx_quat q, spx_vec3 v)
 {
@@ -95,153 +90,6 @@ static spx_transform move_pose(spx_transform pose, spx_quat q, spx_vec3 shift)
     out.p = spx_v3((float)(r[0] + shift.x), (float)(r[1] + shift.y), (float)(r[2] + shift.z));
     out.q = quat_mul(q, pose.q);
     return out;
-}
-
-static void print_pose(const char* name, spx_transform t)
-{
-    fprintf(stderr, "    %s p (%a, %a, %a) = (%.9g, %.9g, %.9g) q (%a, %a, %a, %a)\n", name, t.p.x, t.p.y, t.p.z, t.p.x,
-            t.p.y, t.p.z, t.q.x, t.q.y, t.q.z, t.q.w);
-}
-
-static void print_vec(const char* name, spx_vec3 v)
-{
-    fprintf(stderr, "    %s (%a, %a, %a) = (%.9g, %.9g, %.9g)\n", name, v.x, v.y, v.z, v.x, v.y, v.z);
-}
-
-static void print_box(const spx_obb* b)
-{
-    print_vec("box centre", b->center);
-    print_vec("box half extents", b->half_extents);
-    for (int i = 0; i < 3; ++i) print_vec("box axis", b->rotation.col[i]);
-}
-
-/* A contacts array of `capacity` entries and one guard entry past its end that no call may write. */
-typedef struct contact_buffer {
-    spx_mesh_contact* c;
-    uint32_t capacity;
-} contact_buffer;
-
-static bool buffer_make(contact_buffer* b, uint32_t capacity)
-{
-    b->capacity = capacity;
-    b->c = malloc(sizeof(spx_mesh_contact) * (capacity + 1));
-    if (!b->c) return false;
-    memset(b->c, 0xA5, sizeof(spx_mesh_contact) * (capacity + 1));
-    return true;
-}
-
-static bool buffer_guard_intact(const contact_buffer* b)
-{
-    const unsigned char* g = (const unsigned char*)&b->c[b->capacity];
-    for (size_t i = 0; i < sizeof(spx_mesh_contact); ++i)
-        if (g[i] != 0xA5) return false;
-    return true;
-}
-
-static void buffer_free(contact_buffer* b)
-{
-    free(b->c);
-    b->c = NULL;
-}
-
-/* One query of either kind, so the comparisons below serve both. */
-typedef struct query {
-    const spx_obb* box;       /* A is this box when not NULL, else the instance a */
-    spx_mesh_instance* a;
-    spx_mesh_instance* b;
-    spx_vec3 va, vb;
-    float tmax;
-} query;
-
-/* Prints a query so that it can be rebuilt: poses, box, velocities and tmax in %a. */
-static void print_query(const query* q)
-{
-    spx_transform t;
-    if (q->box) print_box(q->box);
-    else if (spx_mesh_instance_get_pose(q->a, &t) == SPX_OK) print_pose("pose A", t);
-    if (spx_mesh_instance_get_pose(q->b, &t) == SPX_OK) print_pose("pose B", t);
-    print_vec("velocity A", q->va);
-    print_vec("velocity B", q->vb);
-    fprintf(stderr, "    tmax %a = %.9g\n", q->tmax, q->tmax);
-}
-
-static spx_result run_sweep(const query* q, contact_buffer* buf, spx_mesh_hit* out)
-{
-    return q->box ? spx_sweep_obb_mesh(q->box, q->va, q->b, q->vb, q->tmax, buf->c, buf->capacity, out)
-                  : spx_sweep_mesh_mesh(q->a, q->va, q->b, q->vb, q->tmax, buf->c, buf->capacity, out);
-}
-
-static spx_result run_contacts(const query* q, contact_buffer* buf, spx_mesh_hit* out)
-{
-    return q->box ? spx_contacts_obb_mesh(q->box, q->b, buf->c, buf->capacity, out)
-                  : spx_contacts_mesh_mesh(q->a, q->b, buf->c, buf->capacity, out);
-}
-
-static bool sides_of(const query* q, brute_side* a, brute_side* b)
-{
-    if (q->box) brute_side_from_box(a, q->box);
-    else if (!brute_side_from_instance(a, q->a)) return false;
-    if (!brute_side_from_instance(b, q->b)) {
-        brute_side_free(a);
-        return false;
-    }
-    return true;
-}
-
-/* The size of a problem, for point tolerances: the farthest any corner gets from the origin. */
-static double problem_scale(const brute_side* a, const brute_side* b, const query* q)
-{
-    double s = 1e-3;
-    const brute_side* sides[2] = { a, b };
-    for (int k = 0; k < 2; ++k) {
-        const brute_side* sd = sides[k];
-        if (sd->is_box) {
-            s = fmax(s, len3(sd->box.center) + len3(sd->box.half_extents));
-            continue;
-        }
-        for (uint32_t i = 0; i < sd->count; ++i)
-            for (int c = 0; c < 3; ++c) s = fmax(s, len3(sd->tri[i].v[c]));
-    }
-    return s + (len3(q->va) + len3(q->vb)) * q->tmax;
-}
-
-/* The swept query against the brute force. `capacity` UINT32_MAX: room for the whole set. The
-   answer is copied to *out (may be NULL) for further checks. */
-static int sweep_against_brute(const query* q, uint32_t capacity, const char* label, brute_stats* st,
-                               spx_mesh_hit* out)
-{
-    brute_side sa, sb;
-    ENSURE(sides_of(q, &sa, &sb));
-    brute_answer e;
-    int failed = !brute_sweep(&sa, q->va, &sb, q->vb, q->tmax, &e);
-    if (failed) fprintf(stderr, "%s: brute force failed\n", label);
-    contact_buffer buf = { 0 };
-    if (!failed) {
-        uint32_t cap = capacity == UINT32_MAX ? e.set_count + e.set_optional + 4 : capacity;
-        failed = !buffer_make(&buf, cap);
-    }
-    spx_mesh_hit hit;
-    memset(&hit, 0, sizeof hit);
-    if (!failed) {
-        spx_result r = run_sweep(q, &buf, &hit);
-        if (r != SPX_OK) {
-            fprintf(stderr, "%s: query returned %s\n", label, spx_result_string(r));
-            failed = 1;
-        } else {
-            failed = brute_compare(&e, &sa, &sb, &hit, buf.c, buf.capacity, problem_scale(&sa, &sb, q), label, st);
-            if (!buffer_guard_intact(&buf)) {
-                fprintf(stderr, "%s: wrote past the capacity of %u contacts\n", label, buf.capacity);
-                failed = 1;
-            }
-        }
-    }
-    if (failed && st->dumped <= 12) print_query(q);
-    if (out) *out = hit;
-    buffer_free(&buf);
-    brute_answer_free(&e);
-    brute_side_free(&sa);
-    brute_side_free(&sb);
-    return failed;
 }
 
 /* ---- random problems ----------------------------------------------------------------------------- */
@@ -406,7 +254,7 @@ static void side_label(const side* s, char* out, size_t size)
 static int graze(const query* q, case_rng* rng, double reach, const char* label, brute_stats* st, int* grazed)
 {
     spx_vec3 rel = spx_v3(q->vb.x - q->va.x, q->vb.y - q->va.y, q->vb.z - q->va.z);
-    double rl = len3(rel);
+    double rl = brute_len3(rel);
     if (rl == 0.0) return 0;
     double d[3], r[3] = { rel.x / rl, rel.y / rl, rel.z / rl };
     case_unit_vector(rng, d);
@@ -417,7 +265,7 @@ static int graze(const query* q, case_rng* rng, double reach, const char* label,
     for (int k = 0; k < 3; ++k) d[k] /= dl;
     spx_transform home;
     ENSURE_CODE(spx_mesh_instance_get_pose(q->b, &home), SPX_OK);
-    contact_buffer none = { NULL, 0 };
+    brute_buffer none = { NULL, 0 };
     double lo = 0, hi = reach * 1.01 + 1e-3;
     spx_transform at[2] = { home, home };
     int failed = 0;
@@ -428,7 +276,7 @@ static int graze(const query* q, case_rng* rng, double reach, const char* label,
         if (it > 0 && (memcmp(&t.p, &at[0].p, sizeof t.p) == 0 || memcmp(&t.p, &at[1].p, sizeof t.p) == 0)) break;
         ENSURE_CODE(spx_mesh_instance_set_pose(q->b, &t), SPX_OK);
         spx_mesh_hit h;
-        ENSURE_CODE(run_sweep(q, &none, &h), SPX_OK);
+        ENSURE_CODE(brute_run_sweep(q, &none, &h), SPX_OK);
         bool touch = h.state != SPX_SWEEP_MISS;
         if (it == 0) {
             if (touch) { /* sideways by the whole reach still touches: no edge to find this way */
@@ -445,7 +293,7 @@ static int graze(const query* q, case_rng* rng, double reach, const char* label,
     for (int k = 0; k < 2; ++k) {
         ENSURE_CODE(spx_mesh_instance_set_pose(q->b, &at[k]), SPX_OK);
         snprintf(l2, sizeof l2, "%s, grazing (%s side)", label, k == 0 ? "touching" : "missing");
-        failed |= sweep_against_brute(q, UINT32_MAX, l2, st, NULL);
+        failed |= brute_check_sweep(q, UINT32_MAX, l2, st, NULL);
     }
     ENSURE_CODE(spx_mesh_instance_set_pose(q->b, &home), SPX_OK);
     ++*grazed;
@@ -461,132 +309,11 @@ static int tmax_edge(const query* q, float first_time, const char* label, brute_
     int failed = 0;
     e.tmax = first_time;
     snprintf(l2, sizeof l2, "%s, tmax = first time %a", label, first_time);
-    failed |= sweep_against_brute(&e, UINT32_MAX, l2, st, NULL);
+    failed |= brute_check_sweep(&e, UINT32_MAX, l2, st, NULL);
     e.tmax = nextafterf(first_time, 0.0f);
     snprintf(l2, sizeof l2, "%s, tmax one step below the first time", label);
-    failed |= sweep_against_brute(&e, UINT32_MAX, l2, st, NULL);
+    failed |= brute_check_sweep(&e, UINT32_MAX, l2, st, NULL);
     return failed;
-}
-
-/* The full answer and contact list of a query, for comparing two queries with each other. */
-typedef struct full_answer {
-    spx_mesh_hit hit;
-    contact_buffer buf;
-} full_answer;
-
-static int full_run(const query* q, full_answer* out)
-{
-    contact_buffer none = { NULL, 0 };
-    ENSURE_CODE(run_sweep(q, &none, &out->hit), SPX_OK);
-    ENSURE(buffer_make(&out->buf, out->hit.contact_count + 1));
-    ENSURE_CODE(run_sweep(q, &out->buf, &out->hit), SPX_OK);
-    ENSURE(out->hit.contacts_written == out->hit.contact_count);
-    return 0;
-}
-
-static const spx_mesh_contact* find_contact(const full_answer* f, uint32_t ta, uint32_t tb)
-{
-    for (uint32_t k = 0; k < f->hit.contacts_written; ++k)
-        if (f->buf.c[k].triangle_a == ta && f->buf.c[k].triangle_b == tb) return &f->buf.c[k];
-    return NULL;
-}
-
-static double flip_diff(spx_vec3 a, spx_vec3 b) /* how far a is from -b */
-{
-    return fmax(fabs((double)a.x + b.x), fmax(fabs((double)a.y + b.y), fabs((double)a.z + b.z)));
-}
-
-/* Why a swapped answer differs: the single-pair test on the same two triangles in both orders,
-   for the pairs whose answers differ (state, or time by more than 1e-5 tmax). */
-static void explain_swap(const query* q)
-{
-    brute_side sa, sb;
-    if (!sides_of(q, &sa, &sb)) return;
-    int shown = 0, differ = 0;
-    for (uint32_t i = 0; i < sa.count; ++i)
-        for (uint32_t j = 0; j < sb.count; ++j) {
-            spx_sweep_hit h1, h2;
-            spx_sweep_triangle_triangle(&sa.tri[i], q->va, &sb.tri[j], q->vb, q->tmax, &h1);
-            spx_sweep_triangle_triangle(&sb.tri[j], q->vb, &sa.tri[i], q->va, q->tmax, &h2);
-            if (h1.state == h2.state && !(fabs((double)h1.time - h2.time) > 1e-5 * q->tmax)) continue;
-            ++differ;
-            if (shown++ >= 3) continue;
-            fprintf(stderr, "    pair (%u, %u): (A, B) %s at %.9g axis %d normal %.9g %.9g %.9g; (B, A) %s at %.9g axis %d normal %.9g %.9g %.9g\n",
-                    sa.source[i], sb.source[j], brute_state_name(h1.state), h1.time, h1.axis, h1.normal.x, h1.normal.y,
-                    h1.normal.z, brute_state_name(h2.state), h2.time, h2.axis, h2.normal.x, h2.normal.y, h2.normal.z);
-            const spx_triangle* t[2] = { &sa.tri[i], &sb.tri[j] };
-            for (int k = 0; k < 2; ++k)
-                fprintf(stderr, "      %c: (%a, %a, %a) (%a, %a, %a) (%a, %a, %a)\n", k ? 'B' : 'A', t[k]->v[0].x,
-                        t[k]->v[0].y, t[k]->v[0].z, t[k]->v[1].x, t[k]->v[1].y, t[k]->v[1].z, t[k]->v[2].x, t[k]->v[2].y,
-                        t[k]->v[2].z);
-        }
-    fprintf(stderr, "    %d triangle pairs answer differently in the two orders\n", differ);
-    brute_side_free(&sa);
-    brute_side_free(&sb);
-}
-
-/* A and B exchanged: the same state and time, the same pairs with their triangle numbers swapped,
-   each pair's normal flipped and its features exchanged; a start overlap's averaged normal flipped,
-   its point and depth estimate the same. */
-static int compare_swapped(const query* q, const char* label, double scale)
-{
-    query s = { NULL, q->b, q->a, q->vb, q->va, q->tmax };
-    full_answer f, g;
-    memset(&f, 0, sizeof f), memset(&g, 0, sizeof g);
-    int failed = full_run(q, &f) || full_run(&s, &g);
-    const double tol_t = 1e-5 * q->tmax;
-    if (!failed && (f.hit.state != g.hit.state || !(fabs((double)f.hit.time - g.hit.time) <= tol_t) ||
-                    f.hit.contact_count != g.hit.contact_count)) {
-        fprintf(stderr, "%s, swapped: %s at %.9g with %u contacts, unswapped %s at %.9g with %u\n", label,
-                brute_state_name(g.hit.state), g.hit.time, g.hit.contact_count, brute_state_name(f.hit.state),
-                f.hit.time, f.hit.contact_count);
-        failed = 1;
-    }
-    for (uint32_t k = 0; !failed && k < f.hit.contacts_written; ++k) {
-        const spx_mesh_contact *c = &f.buf.c[k], *d = find_contact(&g, c->triangle_b, c->triangle_a);
-        if (!d) {
-            fprintf(stderr, "%s, swapped: pair (%u, %u) missing\n", label, c->triangle_b, c->triangle_a);
-            failed = 1;
-        } else if (!(fabs((double)c->time - d->time) <= tol_t) || !(flip_diff(c->normal, d->normal) <= 1e-5) ||
-                   !(fabs((double)c->depth - d->depth) <= 1e-6 * scale) || c->feature_a != d->feature_b ||
-                   c->feature_b != d->feature_a) {
-            fprintf(stderr,
-                    "%s, swapped: pair (%u, %u) time %.9g normal %.9g %.9g %.9g depth %.9g features %d/%d; unswapped "
-                    "time %.9g normal %.9g %.9g %.9g depth %.9g features %d/%d\n",
-                    label, d->triangle_a, d->triangle_b, d->time, d->normal.x, d->normal.y, d->normal.z, d->depth,
-                    (int)d->feature_a, (int)d->feature_b, c->time, c->normal.x, c->normal.y, c->normal.z, c->depth,
-                    (int)c->feature_a, (int)c->feature_b);
-            failed = 1;
-        }
-    }
-    if (!failed && f.hit.state == SPX_SWEEP_START_OVERLAP &&
-        (!(flip_diff(f.hit.normal, g.hit.normal) <= 1e-4) || !(fabs((double)f.hit.depth - g.hit.depth) <= 1e-4 * scale) ||
-         !(vdiff_point(f.hit.point, g.hit.point) <= 1e-5 * scale))) {
-        fprintf(stderr, "%s, swapped: averaged normal %.9g %.9g %.9g depth %.9g; unswapped %.9g %.9g %.9g depth %.9g\n",
-                label, g.hit.normal.x, g.hit.normal.y, g.hit.normal.z, g.hit.depth, f.hit.normal.x, f.hit.normal.y,
-                f.hit.normal.z, f.hit.depth);
-        failed = 1;
-    }
-    if (failed) {
-        print_query(q);
-        if (!q->box) explain_swap(q);
-    }
-    buffer_free(&f.buf);
-    buffer_free(&g.buf);
-    return failed;
-}
-
-static void print_stats(const char* name, const brute_stats* st, double seconds)
-{
-    printf("  %s: %llu compared (%llu hits, %llu misses, %llu start overlaps), %llu contacts field by field, "
-           "%llu hits with tied first pairs, %llu pair tests in the brute force, %.1f s\n",
-           name, (unsigned long long)st->compared, (unsigned long long)st->hits, (unsigned long long)st->misses,
-           (unsigned long long)st->overlaps, (unsigned long long)st->contacts, (unsigned long long)st->ties,
-           (unsigned long long)st->tests, seconds);
-    printf("  %s: hit times equal to the brute force bit for bit: %llu of %llu (worst %.3g tmax); worst averaged "
-           "normal %.3g; %llu pairs at the window's edge\n",
-           name, (unsigned long long)st->time_exact, (unsigned long long)st->hits, st->worst_time, st->worst_normal,
-           (unsigned long long)st->optional_seen);
 }
 
 static double seconds_since(clock_t start) { return (double)(clock() - start) / CLOCKS_PER_SEC; }
@@ -624,12 +351,12 @@ static int sweep_mesh_mesh_matches_brute_force(void)
         query q = { NULL, A.inst, B.inst, va, vb, tmax };
         uint32_t capacity = c % 5 == 4 ? (uint32_t)(c % 7) : UINT32_MAX;
         spx_mesh_hit hit;
-        failures += sweep_against_brute(&q, capacity, label, &st, &hit);
+        failures += brute_check_sweep(&q, capacity, label, &st, &hit);
         if (c % 4 == 0) { /* B against A is a problem of its own for the brute force too */
             query s = { NULL, B.inst, A.inst, vb, va, tmax };
             char ls[300];
             snprintf(ls, sizeof ls, "%s, swapped", label);
-            failures += sweep_against_brute(&s, UINT32_MAX, ls, &st, NULL);
+            failures += brute_check_sweep(&s, UINT32_MAX, ls, &st, NULL);
             ++swaps;
         }
         if (hit.state == SPX_SWEEP_HIT && c % 3 == 0) failures += graze(&q, &rng, A.radius + B.radius, label, &edges, &grazed);
@@ -637,8 +364,8 @@ static int sweep_mesh_mesh_matches_brute_force(void)
         side_free(&A);
         side_free(&B);
     }
-    print_stats("mesh-mesh", &st, seconds_since(start));
-    print_stats("mesh-mesh edges", &edges, 0.0);
+    brute_print_stats("mesh-mesh", &st, seconds_since(start));
+    brute_print_stats("mesh-mesh edges", &edges, 0.0);
     printf("  %d random cases, %d also swapped against the brute force, %d grazing passes\n", n, swaps, grazed);
     ENSURE(failures == 0);
     /* the mix must reach every state, or the comparison proves little */
@@ -653,7 +380,7 @@ static int swapped_meshes_same_answer(void)
        a start overlap's averaged normal flipped with the same point and depth estimate. Random
        problems as in sweep_mesh_mesh_matches_brute_force (another stream). When they differ, the
        single-pair test is run on the same two triangles both ways round, to tell a fault of the
-       query from one of the leaf test (explain_swap prints those pairs). */
+       query from one of the leaf test (brute_explain_swap prints those pairs). */
     case_rng rng = { 0x5E9A3007u };
     const int n = cases(400);
     int failures = 0;
@@ -673,7 +400,7 @@ static int swapped_meshes_same_answer(void)
         side_label(&A, la, sizeof la), side_label(&B, lb, sizeof lb);
         snprintf(label, sizeof label, "swap case %d: A %s, B %s", c, la, lb);
         query q = { NULL, A.inst, B.inst, va, vb, tmax };
-        failures += compare_swapped(&q, label, len3(pa) + len3(pb) + A.radius + B.radius);
+        failures += brute_check_swapped(&q, label, brute_len3(pa) + brute_len3(pb) + A.radius + B.radius);
         side_free(&A);
         side_free(&B);
     }
@@ -752,7 +479,7 @@ static int sweep_obb_mesh_matches_brute_force(void)
         memset(&B, 0, sizeof B);
         ENSURE(side_make(&B, &rng, nb, ZERO, IDENTITY.q));
         spx_obb box = random_box(&rng, B.radius);
-        double rbox = len3(box.half_extents);
+        double rbox = brute_len3(box.half_extents);
         spx_vec3 pa, pb, va, vb;
         float tmax;
         random_motion(&rng, rbox, B.radius, &pa, &pb, &va, &vb, &tmax);
@@ -765,13 +492,13 @@ static int sweep_obb_mesh_matches_brute_force(void)
         query q = { &box, NULL, B.inst, va, vb, tmax };
         uint32_t capacity = c % 5 == 4 ? (uint32_t)(c % 7) : UINT32_MAX;
         spx_mesh_hit hit;
-        failures += sweep_against_brute(&q, capacity, label, &st, &hit);
+        failures += brute_check_sweep(&q, capacity, label, &st, &hit);
         if (hit.state == SPX_SWEEP_HIT && c % 3 == 0) failures += graze(&q, &rng, rbox + B.radius, label, &edges, &grazed);
         if (hit.state == SPX_SWEEP_HIT && c % 5 == 1) failures += tmax_edge(&q, hit.time, label, &edges);
         side_free(&B);
     }
-    print_stats("box-mesh", &st, seconds_since(start));
-    print_stats("box-mesh edges", &edges, 0.0);
+    brute_print_stats("box-mesh", &st, seconds_since(start));
+    brute_print_stats("box-mesh edges", &edges, 0.0);
     printf("  %d random cases, %d grazing passes\n", n, grazed);
     ENSURE(failures == 0);
     ENSURE(st.hits >= (uint64_t)n / 8 && st.misses >= (uint64_t)n / 8 && st.overlaps >= (uint64_t)n / 8);
@@ -782,9 +509,9 @@ static int sweep_obb_mesh_matches_brute_force(void)
 /* Time of a query's first contact, or -1 for a miss and 0 for a start overlap. */
 static float first_time(const query* q)
 {
-    contact_buffer none = { NULL, 0 };
+    brute_buffer none = { NULL, 0 };
     spx_mesh_hit h;
-    if (run_sweep(q, &none, &h) != SPX_OK) return -2.0f;
+    if (brute_run_sweep(q, &none, &h) != SPX_OK) return -2.0f;
     return h.state == SPX_SWEEP_MISS ? -1.0f : h.time;
 }
 
@@ -812,7 +539,7 @@ static int far_and_rotated_problem_same_answer(void)
         spx_obb box = random_box(&rng, B.radius);
         spx_quat box_q = random_rotation(&rng);
         ENSURE_CODE(spx_obb_from_quat(ZERO, box.half_extents, box_q, &box), SPX_OK);
-        double ra = box_case ? len3(box.half_extents) : A.radius;
+        double ra = box_case ? brute_len3(box.half_extents) : A.radius;
         spx_vec3 pa, pb, va, vb;
         float tmax;
         random_motion(&rng, ra, B.radius, &pa, &pb, &va, &vb, &tmax);
@@ -821,9 +548,9 @@ static int far_and_rotated_problem_same_answer(void)
         if (!box_case) ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &ta), SPX_OK);
         ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
         query q = { box_case ? &box : NULL, A.inst, B.inst, va, vb, tmax };
-        full_answer near;
+        brute_full near;
         memset(&near, 0, sizeof near);
-        ENSURE(full_run(&q, &near) == 0);
+        ENSURE(brute_full_run(&q, &near) == 0);
         /* robustness: nudge B by 2 mm along each axis both ways */
         float t0 = near.hit.state == SPX_SWEEP_MISS ? -1.0f : near.hit.time;
         double spread = 0;
@@ -856,22 +583,22 @@ static int far_and_rotated_problem_same_answer(void)
             char label[256];
             snprintf(label, sizeof label, "%s case %d moved %.0f m and rotated", box_case ? "box-mesh" : "mesh-mesh", c, dist);
             spx_mesh_hit h;
-            failures += sweep_against_brute(&f, UINT32_MAX, label, &st, &h);
+            failures += brute_check_sweep(&f, UINT32_MAX, label, &st, &h);
             double tol = 1e-5 * tmax + spread;
             double dt = h.state == SPX_SWEEP_HIT && near.hit.state == SPX_SWEEP_HIT ? fabs((double)h.time - near.hit.time) : 0;
             worst = fmax(worst, dt / tmax);
             if (h.state != near.hit.state || !(dt <= tol)) {
                 fprintf(stderr, "%s: %s at %.9g, at the origin %s at %.9g (tolerance %.3g)\n", label, brute_state_name(h.state),
                         h.time, brute_state_name(near.hit.state), near.hit.time, tol);
-                print_query(&q);
+                brute_print_query(&q);
                 ++failures;
             }
         }
-        buffer_free(&near.buf);
+        brute_buffer_free(&near.buf);
         side_free(&A);
         side_free(&B);
     }
-    print_stats("far and rotated", &st, 0.0);
+    brute_print_stats("far and rotated", &st, 0.0);
     printf("  %d cases moved (%d left out as fragile); worst time change %.3g tmax\n", used, skipped, worst);
     ENSURE(failures == 0);
     ENSURE(used >= n / 2);
@@ -897,7 +624,7 @@ static int static_queries_match_brute_force(void)
         ENSURE(side_make(&B, &rng, nb, ZERO, IDENTITY.q));
         if (!box_case) ENSURE(side_make(&A, &rng, na, ZERO, IDENTITY.q));
         spx_obb box = random_box(&rng, B.radius);
-        double ra = box_case ? len3(box.half_extents) : A.radius;
+        double ra = box_case ? brute_len3(box.half_extents) : A.radius;
         spx_vec3 pa, pb, va, vb;
         float tmax;
         random_motion(&rng, ra, B.radius, &pa, &pb, &va, &vb, &tmax);
@@ -909,46 +636,11 @@ static int static_queries_match_brute_force(void)
         char label[256];
         snprintf(label, sizeof label, "static %s case %d", box_case ? "box-mesh" : "mesh-mesh", c);
 
-        brute_side sa, sb;
-        ENSURE(sides_of(&q, &sa, &sb));
-        brute_answer e;
-        ENSURE(brute_static(&sa, &sb, &e));
-        inconsistent += e.inconsistent;
-        bool any = e.pair_count > 0, got = !any;
-        ENSURE_CODE(box_case ? spx_overlap_obb_mesh(&box, B.inst, &got) : spx_overlap_mesh_mesh(A.inst, B.inst, &got), SPX_OK);
-        if (got != any) {
-            fprintf(stderr, "%s: overlap says %d, brute force %u overlapping pairs\n", label, (int)got, e.pair_count);
-            print_query(&q);
-            ++failures;
-        }
-        overlapping += any;
-        contact_buffer buf;
-        ENSURE(buffer_make(&buf, e.pair_count + 2));
-        spx_mesh_hit h;
-        ENSURE_CODE(run_contacts(&q, &buf, &h), SPX_OK);
-        int bad = brute_compare(&e, &sa, &sb, &h, buf.c, buf.capacity, problem_scale(&sa, &sb, &q), label, &st);
-        bad |= !buffer_guard_intact(&buf);
-        /* a sweep over no time at all is the static query */
-        spx_mesh_hit z;
-        contact_buffer zb;
-        ENSURE(buffer_make(&zb, e.pair_count + 2));
-        ENSURE_CODE(run_sweep(&q, &zb, &z), SPX_OK);
-        if (z.state != h.state || z.contact_count != h.contact_count) {
-            fprintf(stderr, "%s: sweep with tmax 0 gives %s with %u contacts, the static query %s with %u\n", label,
-                    brute_state_name(z.state), z.contact_count, brute_state_name(h.state), h.contact_count);
-            bad = 1;
-        }
-        if (bad) print_query(&q);
-        failures += bad;
-        buffer_free(&buf);
-        buffer_free(&zb);
-        brute_answer_free(&e);
-        brute_side_free(&sa);
-        brute_side_free(&sb);
+        failures += brute_check_static(&q, label, &st, &overlapping, &inconsistent);
         side_free(&A);
         side_free(&B);
     }
-    print_stats("static", &st, 0.0);
+    brute_print_stats("static", &st, 0.0);
     printf("  %d static cases, %d overlapping; pairs where the single-pair overlap, penetration and still sweep "
            "disagree: %llu\n", n, overlapping, (unsigned long long)inconsistent);
     ENSURE(failures == 0);
@@ -962,7 +654,7 @@ static int static_queries_match_brute_force(void)
 static int check_against_brute(const query* q, const char* label, spx_mesh_hit* out)
 {
     brute_stats st = { 0 };
-    return sweep_against_brute(q, UINT32_MAX, label, &st, out);
+    return brute_check_sweep(q, UINT32_MAX, label, &st, out);
 }
 
 /* Do two triangles of the plane y = const overlap or touch, seen from above? Closed 2D separating
@@ -995,9 +687,9 @@ static bool flat_overlap(const spx_triangle* a, spx_vec3 shift_a, const spx_tria
    library's tests. */
 static int flat_set_is_exact(const spx_mesh* ma, const spx_mesh* mb, spx_vec3 shift_b, const query* q, const char* label)
 {
-    full_answer f;
+    brute_full f;
     memset(&f, 0, sizeof f);
-    ENSURE(full_run(q, &f) == 0);
+    ENSURE(brute_full_run(q, &f) == 0);
     const bool swapped = q->a != NULL && spx_mesh_instance_get_mesh(q->a) == mb;
     spx_mesh_info ia, ib;
     ENSURE_CODE(spx_mesh_get_info(ma, &ia), SPX_OK);
@@ -1011,7 +703,7 @@ static int flat_set_is_exact(const spx_mesh* ma, const spx_mesh* mb, spx_vec3 sh
             ENSURE_CODE(spx_mesh_get_triangle(mb, j, &tb, &sb), SPX_OK);
             if (!flat_overlap(&ta, ZERO, &tb, shift_b)) continue;
             ++expected;
-            if (!(swapped ? find_contact(&f, sb, sa) : find_contact(&f, sa, sb))) {
+            if (!(swapped ? brute_full_find(&f, sb, sa) : brute_full_find(&f, sa, sb))) {
                 if (++missing <= 5)
                     fprintf(stderr, "%s: pair (A %u, B %u) overlaps seen from above but is not in the contact set\n",
                             label, sa, sb);
@@ -1020,7 +712,7 @@ static int flat_set_is_exact(const spx_mesh* ma, const spx_mesh* mb, spx_vec3 sh
     if (missing || f.hit.contact_count != expected)
         fprintf(stderr, "%s: %u contacts, %u pairs overlap seen from above, %u of them missing\n", label,
                 f.hit.contact_count, expected, missing);
-    buffer_free(&f.buf);
+    brute_buffer_free(&f.buf);
     ENSURE(missing == 0 && f.hit.contact_count == expected);
     return 0;
 }
@@ -1209,8 +901,8 @@ static int box_resting_on_grid_touches(void)
     bool touching = false;
     ENSURE_CODE(spx_overlap_obb_mesh(&box, b, &touching), SPX_OK);
     ENSURE(touching);
-    contact_buffer buf;
-    ENSURE(buffer_make(&buf, 40));
+    brute_buffer buf;
+    ENSURE(brute_buffer_make(&buf, 40));
     spx_mesh_hit h;
     ENSURE_CODE(spx_contacts_obb_mesh(&box, b, buf.c, buf.capacity, &h), SPX_OK);
     ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.contact_count == 32 && h.contacts_written == 32);
@@ -1218,7 +910,7 @@ static int box_resting_on_grid_touches(void)
         ENSURE_NEAR(buf.c[i].depth, 0.0, 1e-6);
         ENSURE_NEAR(buf.c[i].normal.y, -1.0, 1e-6);
     }
-    buffer_free(&buf);
+    brute_buffer_free(&buf);
     spx_mesh_instance_destroy(b);
     spx_mesh_destroy(m);
     spx_shape_free(&grid);
@@ -1282,30 +974,30 @@ static int box_sliding_along_grid(void)
    does not change). */
 static int capacities(const query* q, const char* label, uint32_t* out_count)
 {
-    full_answer f;
+    brute_full f;
     memset(&f, 0, sizeof f);
-    ENSURE(full_run(q, &f) == 0);
+    ENSURE(brute_full_run(q, &f) == 0);
     const uint32_t n = f.hit.contact_count;
     ENSURE(n > 4);
     const uint32_t caps[7] = { 0, 1, 2, n / 2, n - 1, n, n + 3 };
     for (int k = 0; k < 7; ++k) {
-        contact_buffer buf;
-        ENSURE(buffer_make(&buf, caps[k]));
+        brute_buffer buf;
+        ENSURE(brute_buffer_make(&buf, caps[k]));
         spx_mesh_hit h;
         spx_mesh_contact* c = caps[k] ? buf.c : NULL;
         spx_result r = q->box ? spx_sweep_obb_mesh(q->box, q->va, q->b, q->vb, q->tmax, c, caps[k], &h)
                               : spx_sweep_mesh_mesh(q->a, q->va, q->b, q->vb, q->tmax, c, caps[k], &h);
         int bad = r != SPX_OK || h.contact_count != n || h.contacts_written != (caps[k] < n ? caps[k] : n) ||
-                  !buffer_guard_intact(&buf) || h.state != f.hit.state || h.time != f.hit.time ||
+                  !brute_buffer_intact(&buf) || h.state != f.hit.state || h.time != f.hit.time ||
                   memcmp(&h.first, &f.hit.first, sizeof h.first) != 0 || memcmp(&h.normal, &f.hit.normal, sizeof h.normal) != 0;
         if (!bad && h.contacts_written) bad = memcmp(buf.c, f.buf.c, sizeof(spx_mesh_contact) * h.contacts_written) != 0;
         if (bad)
             fprintf(stderr, "%s: capacity %u: result %d, %u written, %u counted (full: %u)\n", label, caps[k], (int)r,
                     h.contacts_written, h.contact_count, n);
-        buffer_free(&buf);
+        brute_buffer_free(&buf);
         ENSURE(!bad);
     }
-    buffer_free(&f.buf);
+    brute_buffer_free(&f.buf);
     *out_count = n;
     return 0;
 }
@@ -1579,8 +1271,8 @@ static int instance_allocation_failure(void)
     ENSURE(other);
     spx_obb box;
     ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 1.5f, 0), spx_v3(1.2f, 0.2f, 1.2f), IDENTITY.q, &box), SPX_OK);
-    contact_buffer buf;
-    ENSURE(buffer_make(&buf, 64));
+    brute_buffer buf;
+    ENSURE(brute_buffer_make(&buf, 64));
     spx_mesh_hit h;
     bool flag;
     for (int round = 0; round < 3; ++round) {
@@ -1597,7 +1289,7 @@ static int instance_allocation_failure(void)
         ENSURE_CODE(spx_overlap_mesh_mesh(inst, other, &flag), SPX_OK);
     }
     ENSURE(c.calls == calls);
-    buffer_free(&buf);
+    brute_buffer_free(&buf);
     spx_mesh_instance_destroy(inst);
     ENSURE(c.live == 0 && c.live_bytes == 0);
     spx_mesh_instance_destroy(other);
@@ -1681,7 +1373,7 @@ static int instance_pose_round_trip(void)
     return 0;
 }
 
-static int same_answer(const full_answer* x, const full_answer* y)
+static int same_answer(const brute_full* x, const brute_full* y)
 {
     ENSURE(x->hit.state == y->hit.state && x->hit.contact_count == y->hit.contact_count);
     ENSURE(memcmp(&x->hit, &y->hit, sizeof x->hit) == 0);
@@ -1722,9 +1414,9 @@ static int moved_instance_answers_as_fresh(void)
         query used_bm = { &box, NULL, b, spx_v3(0, -2, 0), ZERO, 1.0f }, fresh_bm = { &box, NULL, fb, spx_v3(0, -2, 0), ZERO, 1.0f };
         const query* pairs[2][2] = { { &used_mm, &fresh_mm }, { &used_bm, &fresh_bm } };
         for (int w = 0; w < 2; ++w) {
-            full_answer x, y;
+            brute_full x, y;
             memset(&x, 0, sizeof x), memset(&y, 0, sizeof y);
-            ENSURE(full_run(pairs[w][0], &x) == 0 && full_run(pairs[w][1], &y) == 0);
+            ENSURE(brute_full_run(pairs[w][0], &x) == 0 && brute_full_run(pairs[w][1], &y) == 0);
             if (same_answer(&x, &y)) {
                 fprintf(stderr, "step %d, %s: the moved instance answers %s at %.9g (%u contacts), a fresh one %s at %.9g (%u)\n",
                         k, w ? "box-mesh" : "mesh-mesh", brute_state_name(x.hit.state), x.hit.time, x.hit.contact_count,
@@ -1733,12 +1425,12 @@ static int moved_instance_answers_as_fresh(void)
             }
             /* static ones too */
             spx_mesh_hit hx, hy;
-            contact_buffer none = { NULL, 0 };
-            ENSURE_CODE(run_contacts(pairs[w][0], &none, &hx), SPX_OK);
-            ENSURE_CODE(run_contacts(pairs[w][1], &none, &hy), SPX_OK);
+            brute_buffer none = { NULL, 0 };
+            ENSURE_CODE(brute_run_contacts(pairs[w][0], &none, &hx), SPX_OK);
+            ENSURE_CODE(brute_run_contacts(pairs[w][1], &none, &hy), SPX_OK);
             ENSURE(memcmp(&hx, &hy, sizeof hx) == 0);
-            buffer_free(&x.buf);
-            buffer_free(&y.buf);
+            brute_buffer_free(&x.buf);
+            brute_buffer_free(&y.buf);
             ++compared;
         }
         /* a failed move and a move to the same pose: still the same answers */
@@ -1746,12 +1438,12 @@ static int moved_instance_answers_as_fresh(void)
         broken.q.w = NAN;
         ENSURE_CODE(spx_mesh_instance_set_pose(b, &broken), SPX_ERR_NOT_FINITE);
         ENSURE_CODE(spx_mesh_instance_set_pose(a, &pa), SPX_OK);
-        full_answer x, y;
+        brute_full x, y;
         memset(&x, 0, sizeof x), memset(&y, 0, sizeof y);
-        ENSURE(full_run(&used_mm, &x) == 0 && full_run(&fresh_mm, &y) == 0);
+        ENSURE(brute_full_run(&used_mm, &x) == 0 && brute_full_run(&fresh_mm, &y) == 0);
         ENSURE(same_answer(&x, &y) == 0);
-        buffer_free(&x.buf);
-        buffer_free(&y.buf);
+        brute_buffer_free(&x.buf);
+        brute_buffer_free(&y.buf);
         /* world triangles of the moved instance are the fresh one's */
         spx_mesh_info info;
         ENSURE_CODE(spx_mesh_get_info(mt, &info), SPX_OK);

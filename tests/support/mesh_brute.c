@@ -1,5 +1,6 @@
 /* The all-pairs brute force for the mesh queries: see mesh_brute.h. */
 #include "mesh_brute.h"
+#include "test.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -282,10 +283,6 @@ static void print_contact(report* rp, const char* what, const spx_mesh_contact* 
         c->point.z, c->depth, (int)c->feature_a, (int)c->feature_b);
 }
 
-static double vdiff(spx_vec3 a, spx_vec3 b)
-{
-    return fmax(fabs((double)a.x - b.x), fmax(fabs((double)a.y - b.y), fabs((double)a.z - b.z)));
-}
 
 /* One contact against the brute force's answer for its pair. */
 static void compare_contact(report* rp, const brute_answer* e, const spx_mesh_contact* c, const brute_pair* p,
@@ -301,8 +298,8 @@ static void compare_contact(report* rp, const brute_answer* e, const spx_mesh_co
         bad |= !(fabs((double)c->time - h->time) <= tol_t);
         bad |= c->depth != 0.0f;
     }
-    bad |= !(vdiff(c->normal, h->normal) <= 1e-5);
-    bad |= !(vdiff(c->point, h->point) <= tol_p);
+    bad |= !(brute_vdiff(c->normal, h->normal) <= 1e-5);
+    bad |= !(brute_vdiff(c->point, h->point) <= tol_p);
     bad |= c->feature_a != h->feature_a || c->feature_b != h->feature_b;
     if (bad) {
         say(rp, "%s differs from its pair's single test:", what);
@@ -396,8 +393,8 @@ int brute_compare(const brute_answer* e, const brute_side* a, const brute_side* 
         } else {
             compare_contact(&rp, e, &got->first, fp, scale, "first");
         }
-        if (got->time != got->first.time || vdiff(got->normal, got->first.normal) != 0.0 ||
-            vdiff(got->point, got->first.point) != 0.0 || got->depth != 0.0f)
+        if (got->time != got->first.time || brute_vdiff(got->normal, got->first.normal) != 0.0 ||
+            brute_vdiff(got->point, got->first.point) != 0.0 || got->depth != 0.0f)
             say(&rp, "HIT: time/normal/point of the answer are not the first pair's (time %.9g vs %.9g), or depth %.9g != 0",
                 got->time, got->first.time, got->depth);
         return rp.failed;
@@ -405,14 +402,14 @@ int brute_compare(const brute_answer* e, const brute_side* a, const brute_side* 
 
     /* START_OVERLAP */
     if (got->time != 0.0f) say(&rp, "START_OVERLAP at time %.9g", got->time);
-    double nd = vdiff(got->normal, e->normal);
+    double nd = brute_vdiff(got->normal, e->normal);
     bool ambiguous = e->mean_length > 0.5e-3 && e->mean_length < 2e-3; /* near the switch to the deepest normal */
     if (!ambiguous && nd > st->worst_normal) st->worst_normal = nd;
     if (!ambiguous && !(nd <= 1e-4))
         say(&rp, "averaged normal %.9g %.9g %.9g, brute force %.9g %.9g %.9g (mean length %.3g over %u pairs)",
             got->normal.x, got->normal.y, got->normal.z, e->normal.x, e->normal.y, e->normal.z, e->mean_length,
             e->set_count);
-    if (!(vdiff(got->point, e->point) <= 1e-4 * scale))
+    if (!(brute_vdiff(got->point, e->point) <= 1e-4 * scale))
         say(&rp, "mean point %.9g %.9g %.9g, brute force %.9g %.9g %.9g", got->point.x, got->point.y, got->point.z,
             e->point.x, e->point.y, e->point.z);
     if (!ambiguous && !(fabs((double)got->depth - e->depth) <= 1e-4 * scale))
@@ -427,4 +424,313 @@ int brute_compare(const brute_answer* e, const brute_side* a, const brute_side* 
         compare_contact(&rp, e, &got->first, gp, scale, "first");
     }
     return rp.failed;
+}
+
+/* ---- running queries against the brute force ---------------------------------------------------- */
+
+double brute_len3(spx_vec3 v) { return sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z); }
+
+double brute_vdiff(spx_vec3 a, spx_vec3 b)
+{
+    return fmax(fabs((double)a.x - b.x), fmax(fabs((double)a.y - b.y), fabs((double)a.z - b.z)));
+}
+
+static void brute_print_pose(const char* name, spx_transform t)
+{
+    fprintf(stderr, "    %s p (%a, %a, %a) = (%.9g, %.9g, %.9g) q (%a, %a, %a, %a)\n", name, t.p.x, t.p.y, t.p.z, t.p.x,
+            t.p.y, t.p.z, t.q.x, t.q.y, t.q.z, t.q.w);
+}
+
+static void brute_print_vec(const char* name, spx_vec3 v)
+{
+    fprintf(stderr, "    %s (%a, %a, %a) = (%.9g, %.9g, %.9g)\n", name, v.x, v.y, v.z, v.x, v.y, v.z);
+}
+
+static void brute_print_box(const spx_obb* b)
+{
+    brute_print_vec("box centre", b->center);
+    brute_print_vec("box half extents", b->half_extents);
+    for (int i = 0; i < 3; ++i) brute_print_vec("box axis", b->rotation.col[i]);
+}
+
+/* A contacts array of `capacity` entries and one guard entry past its end that no call may write. */
+
+bool brute_buffer_make(brute_buffer* b, uint32_t capacity)
+{
+    b->capacity = capacity;
+    b->c = malloc(sizeof(spx_mesh_contact) * (capacity + 1));
+    if (!b->c) return false;
+    memset(b->c, 0xA5, sizeof(spx_mesh_contact) * (capacity + 1));
+    return true;
+}
+
+bool brute_buffer_intact(const brute_buffer* b)
+{
+    const unsigned char* g = (const unsigned char*)&b->c[b->capacity];
+    for (size_t i = 0; i < sizeof(spx_mesh_contact); ++i)
+        if (g[i] != 0xA5) return false;
+    return true;
+}
+
+void brute_buffer_free(brute_buffer* b)
+{
+    free(b->c);
+    b->c = NULL;
+}
+
+/* One query of either kind, so the comparisons below serve both. */
+
+/* Prints a query so that it can be rebuilt: poses, box, velocities and tmax in %a. */
+void brute_print_query(const brute_query* q)
+{
+    spx_transform t;
+    if (q->box) brute_print_box(q->box);
+    else if (spx_mesh_instance_get_pose(q->a, &t) == SPX_OK) brute_print_pose("pose A", t);
+    if (spx_mesh_instance_get_pose(q->b, &t) == SPX_OK) brute_print_pose("pose B", t);
+    brute_print_vec("velocity A", q->va);
+    brute_print_vec("velocity B", q->vb);
+    fprintf(stderr, "    tmax %a = %.9g\n", q->tmax, q->tmax);
+}
+
+spx_result brute_run_sweep(const brute_query* q, brute_buffer* buf, spx_mesh_hit* out)
+{
+    return q->box ? spx_sweep_obb_mesh(q->box, q->va, q->b, q->vb, q->tmax, buf->c, buf->capacity, out)
+                  : spx_sweep_mesh_mesh(q->a, q->va, q->b, q->vb, q->tmax, buf->c, buf->capacity, out);
+}
+
+spx_result brute_run_contacts(const brute_query* q, brute_buffer* buf, spx_mesh_hit* out)
+{
+    return q->box ? spx_contacts_obb_mesh(q->box, q->b, buf->c, buf->capacity, out)
+                  : spx_contacts_mesh_mesh(q->a, q->b, buf->c, buf->capacity, out);
+}
+
+bool brute_sides_of(const brute_query* q, brute_side* a, brute_side* b)
+{
+    if (q->box) brute_side_from_box(a, q->box);
+    else if (!brute_side_from_instance(a, q->a)) return false;
+    if (!brute_side_from_instance(b, q->b)) {
+        brute_side_free(a);
+        return false;
+    }
+    return true;
+}
+
+/* The size of a problem, for point tolerances: the farthest any corner gets from the origin. */
+double brute_problem_scale(const brute_side* a, const brute_side* b, const brute_query* q)
+{
+    double s = 1e-3;
+    const brute_side* sides[2] = { a, b };
+    for (int k = 0; k < 2; ++k) {
+        const brute_side* sd = sides[k];
+        if (sd->is_box) {
+            s = fmax(s, brute_len3(sd->box.center) + brute_len3(sd->box.half_extents));
+            continue;
+        }
+        for (uint32_t i = 0; i < sd->count; ++i)
+            for (int c = 0; c < 3; ++c) s = fmax(s, brute_len3(sd->tri[i].v[c]));
+    }
+    return s + (brute_len3(q->va) + brute_len3(q->vb)) * q->tmax;
+}
+
+/* The swept query against the brute force. `capacity` UINT32_MAX: room for the whole set. The
+   answer is copied to *out (may be NULL) for further checks. */
+int brute_check_sweep(const brute_query* q, uint32_t capacity, const char* label, brute_stats* st,
+                               spx_mesh_hit* out)
+{
+    brute_side sa, sb;
+    ENSURE(brute_sides_of(q, &sa, &sb));
+    brute_answer e;
+    int failed = !brute_sweep(&sa, q->va, &sb, q->vb, q->tmax, &e);
+    if (failed) fprintf(stderr, "%s: brute force failed\n", label);
+    brute_buffer buf = { 0 };
+    if (!failed) {
+        uint32_t cap = capacity == UINT32_MAX ? e.set_count + e.set_optional + 4 : capacity;
+        failed = !brute_buffer_make(&buf, cap);
+    }
+    spx_mesh_hit hit;
+    memset(&hit, 0, sizeof hit);
+    if (!failed) {
+        spx_result r = brute_run_sweep(q, &buf, &hit);
+        if (r != SPX_OK) {
+            fprintf(stderr, "%s: query returned %s\n", label, spx_result_string(r));
+            failed = 1;
+        } else {
+            failed = brute_compare(&e, &sa, &sb, &hit, buf.c, buf.capacity, brute_problem_scale(&sa, &sb, q), label, st);
+            if (!brute_buffer_intact(&buf)) {
+                fprintf(stderr, "%s: wrote past the capacity of %u contacts\n", label, buf.capacity);
+                failed = 1;
+            }
+        }
+    }
+    if (failed && st->dumped <= 12) brute_print_query(q);
+    if (out) *out = hit;
+    brute_buffer_free(&buf);
+    brute_answer_free(&e);
+    brute_side_free(&sa);
+    brute_side_free(&sb);
+    return failed;
+}
+
+/* The full answer and contact list of a query, for comparing two queries with each other. */
+
+int brute_full_run(const brute_query* q, brute_full* out)
+{
+    brute_buffer none = { NULL, 0 };
+    ENSURE_CODE(brute_run_sweep(q, &none, &out->hit), SPX_OK);
+    ENSURE(brute_buffer_make(&out->buf, out->hit.contact_count + 1));
+    ENSURE_CODE(brute_run_sweep(q, &out->buf, &out->hit), SPX_OK);
+    ENSURE(out->hit.contacts_written == out->hit.contact_count);
+    return 0;
+}
+
+const spx_mesh_contact* brute_full_find(const brute_full* f, uint32_t ta, uint32_t tb)
+{
+    for (uint32_t k = 0; k < f->hit.contacts_written; ++k)
+        if (f->buf.c[k].triangle_a == ta && f->buf.c[k].triangle_b == tb) return &f->buf.c[k];
+    return NULL;
+}
+
+static double flip_diff(spx_vec3 a, spx_vec3 b) /* how far a is from -b */
+{
+    return fmax(fabs((double)a.x + b.x), fmax(fabs((double)a.y + b.y), fabs((double)a.z + b.z)));
+}
+
+/* Why a swapped answer differs: the single-pair test on the same two triangles in both orders,
+   for the pairs whose answers differ (state, or time by more than 1e-5 tmax). */
+void brute_explain_swap(const brute_query* q)
+{
+    brute_side sa, sb;
+    if (!brute_sides_of(q, &sa, &sb)) return;
+    int shown = 0, differ = 0;
+    for (uint32_t i = 0; i < sa.count; ++i)
+        for (uint32_t j = 0; j < sb.count; ++j) {
+            spx_sweep_hit h1, h2;
+            spx_sweep_triangle_triangle(&sa.tri[i], q->va, &sb.tri[j], q->vb, q->tmax, &h1);
+            spx_sweep_triangle_triangle(&sb.tri[j], q->vb, &sa.tri[i], q->va, q->tmax, &h2);
+            if (h1.state == h2.state && !(fabs((double)h1.time - h2.time) > 1e-5 * q->tmax)) continue;
+            ++differ;
+            if (shown++ >= 3) continue;
+            fprintf(stderr, "    pair (%u, %u): (A, B) %s at %.9g axis %d normal %.9g %.9g %.9g; (B, A) %s at %.9g axis %d normal %.9g %.9g %.9g\n",
+                    sa.source[i], sb.source[j], brute_state_name(h1.state), h1.time, h1.axis, h1.normal.x, h1.normal.y,
+                    h1.normal.z, brute_state_name(h2.state), h2.time, h2.axis, h2.normal.x, h2.normal.y, h2.normal.z);
+            const spx_triangle* t[2] = { &sa.tri[i], &sb.tri[j] };
+            for (int k = 0; k < 2; ++k)
+                fprintf(stderr, "      %c: (%a, %a, %a) (%a, %a, %a) (%a, %a, %a)\n", k ? 'B' : 'A', t[k]->v[0].x,
+                        t[k]->v[0].y, t[k]->v[0].z, t[k]->v[1].x, t[k]->v[1].y, t[k]->v[1].z, t[k]->v[2].x, t[k]->v[2].y,
+                        t[k]->v[2].z);
+        }
+    fprintf(stderr, "    %d triangle pairs answer differently in the two orders\n", differ);
+    brute_side_free(&sa);
+    brute_side_free(&sb);
+}
+
+/* A and B exchanged: the same state and time, the same pairs with their triangle numbers swapped,
+   each pair's normal flipped and its features exchanged; a start overlap's averaged normal flipped,
+   its point and depth estimate the same. */
+int brute_check_swapped(const brute_query* q, const char* label, double scale)
+{
+    brute_query s = { NULL, q->b, q->a, q->vb, q->va, q->tmax };
+    brute_full f, g;
+    memset(&f, 0, sizeof f), memset(&g, 0, sizeof g);
+    int failed = brute_full_run(q, &f) || brute_full_run(&s, &g);
+    const double tol_t = 1e-5 * q->tmax;
+    if (!failed && (f.hit.state != g.hit.state || !(fabs((double)f.hit.time - g.hit.time) <= tol_t) ||
+                    f.hit.contact_count != g.hit.contact_count)) {
+        fprintf(stderr, "%s, swapped: %s at %.9g with %u contacts, unswapped %s at %.9g with %u\n", label,
+                brute_state_name(g.hit.state), g.hit.time, g.hit.contact_count, brute_state_name(f.hit.state),
+                f.hit.time, f.hit.contact_count);
+        failed = 1;
+    }
+    for (uint32_t k = 0; !failed && k < f.hit.contacts_written; ++k) {
+        const spx_mesh_contact *c = &f.buf.c[k], *d = brute_full_find(&g, c->triangle_b, c->triangle_a);
+        if (!d) {
+            fprintf(stderr, "%s, swapped: pair (%u, %u) missing\n", label, c->triangle_b, c->triangle_a);
+            failed = 1;
+        } else if (!(fabs((double)c->time - d->time) <= tol_t) || !(flip_diff(c->normal, d->normal) <= 1e-5) ||
+                   !(fabs((double)c->depth - d->depth) <= 1e-6 * scale) || c->feature_a != d->feature_b ||
+                   c->feature_b != d->feature_a) {
+            fprintf(stderr,
+                    "%s, swapped: pair (%u, %u) time %.9g normal %.9g %.9g %.9g depth %.9g features %d/%d; unswapped "
+                    "time %.9g normal %.9g %.9g %.9g depth %.9g features %d/%d\n",
+                    label, d->triangle_a, d->triangle_b, d->time, d->normal.x, d->normal.y, d->normal.z, d->depth,
+                    (int)d->feature_a, (int)d->feature_b, c->time, c->normal.x, c->normal.y, c->normal.z, c->depth,
+                    (int)c->feature_a, (int)c->feature_b);
+            failed = 1;
+        }
+    }
+    if (!failed && f.hit.state == SPX_SWEEP_START_OVERLAP &&
+        (!(flip_diff(f.hit.normal, g.hit.normal) <= 1e-4) || !(fabs((double)f.hit.depth - g.hit.depth) <= 1e-4 * scale) ||
+         !(brute_vdiff(f.hit.point, g.hit.point) <= 1e-5 * scale))) {
+        fprintf(stderr, "%s, swapped: averaged normal %.9g %.9g %.9g depth %.9g; unswapped %.9g %.9g %.9g depth %.9g\n",
+                label, g.hit.normal.x, g.hit.normal.y, g.hit.normal.z, g.hit.depth, f.hit.normal.x, f.hit.normal.y,
+                f.hit.normal.z, f.hit.depth);
+        failed = 1;
+    }
+    if (failed) {
+        brute_print_query(q);
+        if (!q->box) brute_explain_swap(q);
+    }
+    brute_buffer_free(&f.buf);
+    brute_buffer_free(&g.buf);
+    return failed;
+}
+
+void brute_print_stats(const char* name, const brute_stats* st, double seconds)
+{
+    printf("  %s: %llu compared (%llu hits, %llu misses, %llu start overlaps), %llu contacts field by field, "
+           "%llu hits with tied first pairs, %llu pair tests in the brute force, %.1f s\n",
+           name, (unsigned long long)st->compared, (unsigned long long)st->hits, (unsigned long long)st->misses,
+           (unsigned long long)st->overlaps, (unsigned long long)st->contacts, (unsigned long long)st->ties,
+           (unsigned long long)st->tests, seconds);
+    printf("  %s: hit times equal to the brute force bit for bit: %llu of %llu (worst %.3g tmax); worst averaged "
+           "normal %.3g; %llu pairs at the window's edge\n",
+           name, (unsigned long long)st->time_exact, (unsigned long long)st->hits, st->worst_time, st->worst_normal,
+           (unsigned long long)st->optional_seen);
+}
+
+
+/* The static queries against the brute force: overlap, contacts, and a sweep over no time. */
+int brute_check_static(const brute_query* q, const char* label, brute_stats* st, int* overlapping,
+                       uint64_t* inconsistent)
+{
+    int failures = 0;
+    brute_side sa, sb;
+    ENSURE(brute_sides_of(q, &sa, &sb));
+    brute_answer e;
+    ENSURE(brute_static(&sa, &sb, &e));
+    *inconsistent += e.inconsistent;
+    bool any = e.pair_count > 0, got = !any;
+    ENSURE_CODE(q->box ? spx_overlap_obb_mesh(q->box, q->b, &got) : spx_overlap_mesh_mesh(q->a, q->b, &got), SPX_OK);
+    if (got != any) {
+        fprintf(stderr, "%s: overlap says %d, brute force %u overlapping pairs\n", label, (int)got, e.pair_count);
+        ++failures;
+    }
+    *overlapping += any;
+    brute_buffer buf, zb;
+    ENSURE(brute_buffer_make(&buf, e.pair_count + 2));
+    spx_mesh_hit h;
+    ENSURE_CODE(brute_run_contacts(q, &buf, &h), SPX_OK);
+    failures |= brute_compare(&e, &sa, &sb, &h, buf.c, buf.capacity, brute_problem_scale(&sa, &sb, q), label, st);
+    if (!brute_buffer_intact(&buf)) {
+        fprintf(stderr, "%s: wrote past the capacity of %u contacts\n", label, buf.capacity);
+        failures = 1;
+    }
+    /* a sweep over no time at all is the static query */
+    spx_mesh_hit z;
+    ENSURE(brute_buffer_make(&zb, e.pair_count + 2));
+    brute_query zq = *q;
+    zq.tmax = 0.0f;
+    ENSURE_CODE(brute_run_sweep(&zq, &zb, &z), SPX_OK);
+    if (z.state != h.state || z.contact_count != h.contact_count) {
+        fprintf(stderr, "%s: sweep with tmax 0 gives %s with %u contacts, the static query %s with %u\n", label,
+                brute_state_name(z.state), z.contact_count, brute_state_name(h.state), h.contact_count);
+        failures = 1;
+    }
+    if (failures) brute_print_query(q);
+    brute_buffer_free(&buf);
+    brute_buffer_free(&zb);
+    brute_answer_free(&e);
+    brute_side_free(&sa);
+    brute_side_free(&sb);
+    return failures != 0;
 }

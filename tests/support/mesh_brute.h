@@ -86,4 +86,57 @@ const brute_pair* brute_find(const brute_answer* e, uint32_t ta, uint32_t tb);
 
 const char* brute_state_name(int state);
 
+/* ---- running queries against the brute force ------------------------------------------------------ */
+
+/* A contacts array of `capacity` entries and one guard entry past its end that no call may write. */
+typedef struct brute_buffer {
+    spx_mesh_contact* c;
+    uint32_t capacity;
+} brute_buffer;
+
+bool brute_buffer_make(brute_buffer* b, uint32_t capacity);
+bool brute_buffer_intact(const brute_buffer* b);
+void brute_buffer_free(brute_buffer* b);
+
+/* One query of either kind. */
+typedef struct brute_query {
+    const spx_obb* box;       /* A is this box when not NULL, else the instance a */
+    spx_mesh_instance* a;
+    spx_mesh_instance* b;
+    spx_vec3 va, vb;
+    float tmax;
+} brute_query;
+
+spx_result brute_run_sweep(const brute_query* q, brute_buffer* buf, spx_mesh_hit* out);
+spx_result brute_run_contacts(const brute_query* q, brute_buffer* buf, spx_mesh_hit* out);
+bool brute_sides_of(const brute_query* q, brute_side* a, brute_side* b);
+/* The size of a problem, for point tolerances: the farthest any corner gets from the origin. */
+double brute_problem_scale(const brute_side* a, const brute_side* b, const brute_query* q);
+/* Prints a query so that it can be rebuilt: poses, box, velocities and tmax in %a. */
+void brute_print_query(const brute_query* q);
+
+/* The swept query against the brute force, with room for the whole set (capacity UINT32_MAX) or
+   `capacity` contacts; the answer goes to *out (may be NULL). Returns 1 on any difference. */
+int brute_check_sweep(const brute_query* q, uint32_t capacity, const char* label, brute_stats* st, spx_mesh_hit* out);
+/* The static queries against the brute force: spx_overlap_*, spx_contacts_* and a sweep with tmax 0. */
+int brute_check_static(const brute_query* q, const char* label, brute_stats* st, int* overlapping,
+                       uint64_t* inconsistent);
+
+/* The full answer and contact list of a query, for comparing two queries with each other. */
+typedef struct brute_full {
+    spx_mesh_hit hit;
+    brute_buffer buf;
+} brute_full;
+
+int brute_full_run(const brute_query* q, brute_full* out);
+const spx_mesh_contact* brute_full_find(const brute_full* f, uint32_t ta, uint32_t tb);
+/* A and B exchanged must give the same answer seen from the other side (see the definition);
+   prints what differs, with the single-pair tests both ways round, and returns 1. */
+int brute_check_swapped(const brute_query* q, const char* label, double scale);
+void brute_explain_swap(const brute_query* q);
+void brute_print_stats(const char* name, const brute_stats* st, double seconds);
+
+double brute_len3(spx_vec3 v);
+double brute_vdiff(spx_vec3 a, spx_vec3 b); /* largest component difference */
+
 #endif
