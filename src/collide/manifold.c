@@ -575,7 +575,12 @@ SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, floa
         v4_store(Dm[1], D[1]);
         v4_store(Dm[2], D[2]);
         v4_store(t, tv);
-#define RIJ(i, j) Dm[((i) - (j) + 3) % 3][(j)]
+        /* R's columns (B's axes in A's frame) as plain arrays: indexing the diagonals with the
+           runtime i and j cost a modulo a read. */
+        float col[3][3];
+        for (int c = 0; c < 3; ++c)
+            for (int m = 0; m < 3; ++m) col[c][(c + m) % 3] = Dm[m][c];
+#define RIJ(i, j) col[(j)][(i)]
         int i = 0, j = 0;
         for (int m = 2; m >= 0; --m) {
             int mask = v4_eq(sep_ev[m], max_e);
