@@ -109,7 +109,7 @@ static void corner_contacts(const spx_box_lanes* p, const vf u[3], vf time, vi a
     const vf zero = spx_vf_splat(0.0f), half = spx_vf_splat(0.5f);
     /* |R| < 1e-6 (SPX_FEATURE_FLAT_SINE, compared in double) for a float R is |R| <= 1e-6f. */
     const vf flat_sine = spx_vf_splat(1e-6f);
-    vf cb[3], n[3], q[3];
+    vf cb[3], n[3] = { zero, zero, zero }, q[3] = { zero, zero, zero };
     for (int c = 0; c < 3; ++c) cb[c] = t[c] + u[c] * time; /* B's centre at the time, in A's frame */
     const vi on_a = axis < spx_vi_splat(3);
     vi flat = on_a;
