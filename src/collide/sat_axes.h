@@ -73,6 +73,14 @@ static inline void spx_sat_take(spx_sat_axis* slot, int index, spx_axis_kind kin
     slot->den = den;
 }
 
+/* Entry and exit times are fractions worked out on different axes, each rounded; for pieces of zero
+ * thickness along some axis (two parallel triangles, a triangle moving in its own plane's normal)
+ * the exact entry equals the exact exit, and rounding alone could put the entry a few ulps after
+ * it: a flat pass-through read as a miss, in one argument order and not the other. Entry counts as
+ * after the exit only beyond this relative slack, some 10^4 ulps: a clearance of 1e-12 of the
+ * displacement, far below every tolerance of docs/tolerances.md. */
+#define SPX_SAT_TIME_SLACK (1.0 + 1e-12)
+
 /* Lowers the exit time to num/den when that is earlier; den > 0, num >= 0. */
 static inline void spx_sat_exit(spx_sat* s, double num, double den)
 {
@@ -99,7 +107,7 @@ static inline bool spx_sat_enter(spx_sat* s, int index, spx_axis_kind kind, doub
                                  double speed)
 {
     /* Not closed within the time left: a miss, decided without dividing. */
-    if (gap * s->last_den > speed * s->last_num) return false;
+    if (gap * s->last_den > speed * s->last_num * SPX_SAT_TIME_SLACK) return false;
     s->separated_at_start = true;
     if (spx_sat_later(gap, speed, &s->first)) spx_sat_take(&s->first, index, kind, sign, len2, gap, speed);
     if (kind == SPX_AXIS_FACE && spx_sat_later(gap, speed, &s->first_face))
@@ -142,7 +150,7 @@ static inline bool spx_sat_axis_test(spx_sat* s, int index, spx_axis_kind kind, 
  * earliest exit. */
 static inline bool spx_sat_touches(const spx_sat* s)
 {
-    return !s->separated_at_start || s->first.num * s->last_den <= s->last_num * s->first.den;
+    return !s->separated_at_start || s->first.num * s->last_den <= s->last_num * s->first.den * SPX_SAT_TIME_SLACK;
 }
 
 static inline double spx_sat_time(const spx_sat_axis* a) { return a->num / a->den; }

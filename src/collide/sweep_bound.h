@@ -12,6 +12,7 @@
 
 #include "geometry/mesh_instance.h"
 #include "math/dvec3.h"
+#include "sat_axes.h"
 
 /* Added to |R| where a radius leans on orthonormal axes: node boxes have float axes, orthonormal to
    about 1e-7; a query box may be off by SPX_ROTATION_TOLERANCE. */
@@ -47,11 +48,12 @@ static inline bool spx_bound_axis(spx_bound* s, double gp, double gn, double w)
         else if (w < 0.0) exit = -gn, speed = -w;
         else return true; /* overlapping and not moving along this axis: no limit */
         if (exit * s->exit_den < s->exit_num * speed) s->exit_num = exit, s->exit_den = speed;
-        return s->enter_num * s->exit_den <= s->exit_num * s->enter_den;
+        return s->enter_num * s->exit_den <= s->exit_num * s->enter_den * SPX_SAT_TIME_SLACK;
     }
     if (enter * s->enter_den > s->enter_num * speed) s->enter_num = enter, s->enter_den = speed;
     if (exit * s->exit_den < s->exit_num * speed) s->exit_num = exit, s->exit_den = speed;
-    return s->enter_num * s->exit_den <= s->exit_num * s->enter_den;
+    /* As the leaf tests (sat_axes.h): a flat contact's entry may round past its exit. */
+    return s->enter_num * s->exit_den <= s->exit_num * s->enter_den * SPX_SAT_TIME_SLACK;
 }
 
 static inline double spx_bound_entry(const spx_bound* s) { return s->enter_num / s->enter_den; }
