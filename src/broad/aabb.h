@@ -35,6 +35,18 @@ static inline spx_aabb spx_aabb_union(const spx_aabb* a, const spx_aabb* b)
     return u;
 }
 
+/* Largest half extent, taken per half so that boxes near FLT_MAX give infinities at worst, never
+   NaN. */
+static inline float spx_aabb_largest_half(const spx_aabb* b)
+{
+    float e = 0.0f;
+    for (int k = 0; k < 3; ++k) {
+        float ek = 0.5f * b->max[k] - 0.5f * b->min[k];
+        e = ek > e ? ek : e;
+    }
+    return e;
+}
+
 /* Half the surface area: the insertion cost of the tree (the chance that a random ray or box
    meets a box grows with its area). Float is enough: it only orders choices. */
 static inline float spx_aabb_half_area(const spx_aabb* a)

@@ -1,4 +1,5 @@
-/* Dynamic AABB tree: SAH-guided insertion, AVL rotations, fat leaves, box and self-pair queries. */
+/* Dynamic AABB trees: surface-area insertion, rotations by area within a height bound, fat leaves,
+   box queries and pair descents. */
 #include "dynamic_tree.h"
 #include "core/allocator.h"
 
@@ -14,152 +15,227 @@ static inline bool is_leaf(const spx_tree_node* n)
 
 /* ---- the node pool --------------------------------------------------------------------------- */
 
+_Static_assert(sizeof(spx_tree_node) == 32, "a node is half a cache line");
+
 /* Grows the pool to at least `need` nodes; new nodes go on the free list in index order, so the
-   nodes handed out depend only on the sequence of calls. */
-static spx_result grow(spx_dynamic_tree* t, uint32_t need)
+   nodes handed out depend only on the sequence of calls. Nodes and links share one block. */
+static spx_result grow(spx_dynamic_tree* t, uint64_t need)
 {
     if (need <= t->capacity) return SPX_OK;
     uint64_t cap = (uint64_t)t->capacity * 2u;
     if (cap < need) cap = need;
     if (cap < 16) cap = 16;
+    /* Indices stay below SPX_TREE_NULL. */
     if (cap > 2ull * SPX_TREE_MAX_LEAVES) cap = 2ull * SPX_TREE_MAX_LEAVES;
-    if (cap > SIZE_MAX / sizeof(spx_tree_node)) return SPX_ERR_OUT_OF_MEMORY;
-    spx_tree_node* nodes = spx_alloc(&t->allocator, (size_t)cap * sizeof *nodes, TREE_ALIGN);
+    const size_t each = sizeof(spx_tree_node) + sizeof(spx_tree_link);
+    if (cap < need || cap > SIZE_MAX / each) return SPX_ERR_OUT_OF_MEMORY;
+    spx_tree_node* nodes = spx_alloc(&t->allocator, (size_t)cap * each, TREE_ALIGN);
     if (!nodes) return SPX_ERR_OUT_OF_MEMORY;
-    if (t->capacity) memcpy(nodes, t->nodes, (size_t)t->capacity * sizeof *nodes);
+    spx_tree_link* links = (spx_tree_link*)(nodes + cap);
+    if (t->capacity) {
+        memcpy(nodes, t->nodes, (size_t)t->capacity * sizeof *nodes);
+        memcpy(links, t->links, (size_t)t->capacity * sizeof *links);
+    }
     /* Link the new nodes ahead of whatever was still free. */
     uint32_t next = t->free_list;
     for (uint64_t i = cap; i-- > t->capacity;) {
         memset(&nodes[i], 0, sizeof nodes[i]);
-        nodes[i].parent = next;
         nodes[i].child[0] = nodes[i].child[1] = SPX_TREE_NULL;
+        links[i] = (spx_tree_link){ next, 0, 0, 0 };
         next = (uint32_t)i;
     }
-    spx_free(&t->allocator, t->nodes, (size_t)t->capacity * sizeof *t->nodes);
+    spx_free(&t->allocator, t->nodes, (size_t)t->capacity * each);
     t->nodes = nodes;
+    t->links = links;
     t->free_list = next;
     t->capacity = (uint32_t)cap;
     return SPX_OK;
 }
 
-/* Callers made room first (insert grows, move has just freed a node). */
-static uint32_t take_node(spx_dynamic_tree* t)
+/* Callers made room first (insert grows, the others have just freed a node or reserved). */
+static uint32_t take_node(spx_dynamic_tree* t, int which)
 {
     uint32_t i = t->free_list;
-    spx_tree_node* n = &t->nodes[i];
-    t->free_list = n->parent;
-    n->parent = n->child[0] = n->child[1] = SPX_TREE_NULL;
-    n->height = 0;
-    n->active = 0;
-    n->used = 1;
-    n->user = 0;
+    t->free_list = t->links[i].parent;
+    t->nodes[i].child[0] = t->nodes[i].child[1] = SPX_TREE_NULL;
+    t->links[i] = (spx_tree_link){ SPX_TREE_NULL, 0, (uint8_t)which, 1 };
     t->node_count++;
     return i;
 }
 
 static void give_node(spx_dynamic_tree* t, uint32_t i)
 {
-    spx_tree_node* n = &t->nodes[i];
-    n->used = 0;
-    n->child[0] = n->child[1] = SPX_TREE_NULL;
-    n->parent = t->free_list;
+    t->nodes[i].child[0] = t->nodes[i].child[1] = SPX_TREE_NULL;
+    t->links[i] = (spx_tree_link){ t->free_list, 0, 0, 0 };
     t->free_list = i;
     t->node_count--;
 }
 
-spx_result spx_tree_init(spx_dynamic_tree* tree, const spx_allocator* allocator, uint32_t leaf_capacity,
-                         float fat_fraction)
+static void reset(spx_dynamic_tree* t, const spx_allocator* allocator)
 {
-    memset(tree, 0, sizeof *tree);
-    if (allocator) tree->allocator = *allocator;
-    tree->root = tree->free_list = SPX_TREE_NULL;
-    tree->fat_fraction = fat_fraction >= 0.0f && fat_fraction < 1e30f ? fat_fraction : 0.0f;
+    memset(t, 0, sizeof *t);
+    if (allocator) t->allocator = *allocator;
+    for (int k = 0; k < SPX_TREE_COUNT; ++k) t->root[k] = SPX_TREE_NULL;
+    t->free_list = SPX_TREE_NULL;
+}
+
+spx_result spx_tree_init(spx_dynamic_tree* tree, const spx_allocator* allocator, uint32_t leaf_capacity)
+{
+    reset(tree, allocator);
     return leaf_capacity ? spx_tree_reserve(tree, leaf_capacity) : SPX_OK;
 }
 
 void spx_tree_destroy(spx_dynamic_tree* tree)
 {
-    spx_free(&tree->allocator, tree->nodes, (size_t)tree->capacity * sizeof *tree->nodes);
-    float fat = tree->fat_fraction;
+    spx_free(&tree->allocator, tree->nodes, (size_t)tree->capacity * (sizeof(spx_tree_node) + sizeof(spx_tree_link)));
     spx_allocator a = tree->allocator;
-    memset(tree, 0, sizeof *tree);
-    tree->root = tree->free_list = SPX_TREE_NULL;
-    tree->fat_fraction = fat;
-    tree->allocator = a;
+    reset(tree, &a);
 }
 
 spx_result spx_tree_reserve(spx_dynamic_tree* tree, uint32_t leaf_count)
 {
     if (leaf_count > SPX_TREE_MAX_LEAVES) return SPX_ERR_INVALID_ARGUMENT;
-    /* n leaves need n - 1 inner nodes. */
-    return leaf_count ? grow(tree, 2u * leaf_count - 1u) : SPX_OK;
+    /* l leaves in one tree need 2l - 1 nodes, in two non-empty trees 2l - 2. A leaf passing from a
+       tree it is alone in to the other frees no node and takes one: 2l always suffice. */
+    return leaf_count ? grow(tree, 2ull * leaf_count) : SPX_OK;
 }
 
 /* ---- keeping inner nodes right ---------------------------------------------------------------- */
 
+static inline int height_of(const spx_dynamic_tree* t, uint32_t i)
+{
+    return t->links[i].height;
+}
+
 static void refit(spx_dynamic_tree* t, uint32_t i)
 {
     spx_tree_node* n = &t->nodes[i];
-    const spx_tree_node* a = &t->nodes[n->child[0]];
-    const spx_tree_node* b = &t->nodes[n->child[1]];
-    n->box = spx_aabb_union(&a->box, &b->box);
-    n->height = (uint16_t)(1 + (a->height > b->height ? a->height : b->height));
-    n->active = a->active | b->active;
+    n->box = spx_aabb_union(&t->nodes[n->child[0]].box, &t->nodes[n->child[1]].box);
+    int h0 = height_of(t, n->child[0]), h1 = height_of(t, n->child[1]);
+    t->links[i].height = (uint16_t)(1 + (h0 > h1 ? h0 : h1));
 }
 
-/* Node a's child in `slot` is more than one level taller than the other child y: lift it. Its own
-   children f and g: the taller, f, stays under it, and a goes down in g's place, taking g as the
-   child in `slot`:
+static inline bool balanced(int h0, int h1)
+{
+    return h0 - h1 <= SPX_TREE_SLACK && h1 - h0 <= SPX_TREE_SLACK;
+}
+
+/* Points whatever held `old` (a's parent, or the tree's root) at `now`. */
+static void replace_child(spx_dynamic_tree* t, uint32_t parent, uint32_t old, uint32_t now)
+{
+    if (parent == SPX_TREE_NULL) {
+        t->root[t->links[now].tree] = now;
+    } else {
+        spx_tree_node* p = &t->nodes[parent];
+        p->child[p->child[0] == old ? 0 : 1] = now;
+    }
+    t->links[now].parent = parent;
+}
+
+/* Node a's child x (in `slot`) is more than SPX_TREE_SLACK levels taller than the other child y:
+   lift it. One of x's children, g, goes down with a (as a's child in `slot`), the other, f, stays
+   under x:
            a                 x
          /   \             /   \
         y     x    ->     a     f
              / \         / \
             f   g       y   g
-   With heights h (y), h + 2 (x), h + 1 (f) and h or h + 1 (g), a ends at h + 1 or h + 2 and x at
-   h + 2 or h + 3, both balanced: one rotation always restores the AVL rule after one insertion or
-   removal below. The children of a node have no order, so no double rotation is ever needed. */
+   With slack K, y of height h and x of h + K + 1 (a change below moves a height by one at most),
+   sending down x's shorter child always leaves both a and x balanced (a: h against at most
+   h + K; x: a at h + 1 .. h + K + 1 against h + K) and the subtree no taller than before the
+   change. The taller child may do too; of the choices that balance, the one that gives a the
+   smaller box is taken. The children of a node have no order, so no double rotation is needed. */
 static uint32_t lift(spx_dynamic_tree* t, uint32_t a, int slot)
 {
     spx_tree_node* na = &t->nodes[a];
-    uint32_t x = na->child[slot];
+    uint32_t x = na->child[slot], y = na->child[1 - slot];
     spx_tree_node* nx = &t->nodes[x];
-    int g_slot = t->nodes[nx->child[0]].height > t->nodes[nx->child[1]].height ? 1 : 0;
-    uint32_t g = nx->child[g_slot];
-
-    nx->parent = na->parent;
-    if (na->parent == SPX_TREE_NULL) {
-        t->root = x;
-    } else {
-        spx_tree_node* p = &t->nodes[na->parent];
-        p->child[p->child[0] == a ? 0 : 1] = x;
+    int hy = height_of(t, y), h0 = height_of(t, nx->child[0]), h1 = height_of(t, nx->child[1]);
+    int g_slot = h0 > h1 ? 1 : 0;
+    int other = 1 - g_slot, hg = g_slot ? h1 : h0, ho = g_slot ? h0 : h1;
+    if (balanced(hy, ho) && balanced(1 + (hy > ho ? hy : ho), hg)) {
+        spx_aabb u0 = spx_aabb_union(&t->nodes[y].box, &t->nodes[nx->child[g_slot]].box);
+        spx_aabb u1 = spx_aabb_union(&t->nodes[y].box, &t->nodes[nx->child[other]].box);
+        if (spx_aabb_half_area(&u1) < spx_aabb_half_area(&u0)) g_slot = other;
     }
+    uint32_t g = nx->child[g_slot];
+    replace_child(t, t->links[a].parent, a, x);
     nx->child[g_slot] = a;
-    na->parent = x;
+    t->links[a].parent = x;
     na->child[slot] = g;
-    t->nodes[g].parent = a;
+    t->links[g].parent = a;
     refit(t, a);
     refit(t, x);
     return x;
 }
 
-/* Node i's children are right; rotates if they differ in height by more than one. Returns the
-   node now at i's place, refitted. */
+/* Node i's children are right; lifts one if they differ in height by more than the slack.
+   Returns the node now at i's place, refitted. */
 static uint32_t balance(spx_dynamic_tree* t, uint32_t i)
 {
     const spx_tree_node* n = &t->nodes[i];
-    int h0 = t->nodes[n->child[0]].height, h1 = t->nodes[n->child[1]].height;
-    if (h1 - h0 > 1) return lift(t, i, 1);
-    if (h0 - h1 > 1) return lift(t, i, 0);
+    int h0 = height_of(t, n->child[0]), h1 = height_of(t, n->child[1]);
+    if (h1 - h0 > SPX_TREE_SLACK) return lift(t, i, 1);
+    if (h0 - h1 > SPX_TREE_SLACK) return lift(t, i, 0);
     refit(t, i);
     return i;
 }
 
-/* From node i up to the root: rebalance and refit every ancestor of a change. */
+/* Insertion one leaf at a time leaves loose boxes; a rotation by area tightens them (after
+   Kensler, "Tree rotations for improving bounding volume hierarchies", 2008). At node a with
+   children p and q, swapping q with one of p's children f makes p's box the union of q and f's
+   sibling g; a's own box holds the same leaves either way. The swap that shrinks p's box most is
+   made, if any, and only when every height stays balanced and a's height does not change: a change
+   below then still moves each ancestor's height by one at most, and one lift a node keeps the
+   bound. */
+static void tighten(spx_dynamic_tree* t, uint32_t a)
+{
+    spx_tree_node* na = &t->nodes[a];
+    int ha = height_of(t, a);
+    float best = 0.0f;
+    int best_side = -1, best_k = 0;
+    for (int side = 0; side < 2; ++side) {
+        const spx_tree_node* p = &t->nodes[na->child[side]];
+        if (is_leaf(p)) continue;
+        uint32_t q = na->child[1 - side];
+        int hq = height_of(t, q);
+        float area_p = spx_aabb_half_area(&p->box);
+        for (int k = 0; k < 2; ++k) {
+            uint32_t f = p->child[k], g = p->child[1 - k];
+            int hf = height_of(t, f), hg = height_of(t, g);
+            int hp = 1 + (hq > hg ? hq : hg);
+            if (!balanced(hq, hg) || !balanced(hf, hp) || 1 + (hf > hp ? hf : hp) != ha) continue;
+            spx_aabb u = spx_aabb_union(&t->nodes[q].box, &t->nodes[g].box);
+            float gain = area_p - spx_aabb_half_area(&u);
+            if (gain > best) best = gain, best_side = side, best_k = k;
+        }
+    }
+    if (best_side < 0) return;
+    uint32_t p = na->child[best_side], q = na->child[1 - best_side];
+    spx_tree_node* np = &t->nodes[p];
+    uint32_t f = np->child[best_k];
+    na->child[1 - best_side] = f;
+    t->links[f].parent = a;
+    np->child[best_k] = q;
+    t->links[q].parent = p;
+    refit(t, p);
+    refit(t, a);
+}
+
+/* From node i up: rebalance, tighten and refit each ancestor of a change, until one comes out with
+   the box and height it had (those are all its parent reads, so nothing above changes). Node i
+   itself is always done: after an insertion it is new. */
 static void walk_up(spx_dynamic_tree* t, uint32_t i)
 {
+    bool first = true;
     while (i != SPX_TREE_NULL) {
+        spx_aabb box = t->nodes[i].box;
+        uint16_t height = t->links[i].height;
         i = balance(t, i);
-        i = t->nodes[i].parent;
+        tighten(t, i);
+        if (!first && t->links[i].height == height && memcmp(&t->nodes[i].box, &box, sizeof box) == 0) return;
+        first = false;
+        i = t->links[i].parent;
     }
 }
 
@@ -170,13 +246,13 @@ static void walk_up(spx_dynamic_tree* t, uint32_t i)
    new parent for node i and the leaf costs area(i + b) for the parent; going down instead costs
    the growth of the child, area(child + b) - area(child), plus the growth that every node on the
    way down suffers anyway, area(i + b) - area(i). A leaf child counts whole: going below it makes a
-   new parent of the leaf and b. The search stops only at a node at most one high: a new parent there
-   is balanced, the subtree grows by one level at most, and one rotation per ancestor keeps the AVL
-   rule (hanging a leaf beside a tall subtree would unbalance the new parent by more than one
-   rotation can mend, and the traversals' fixed stacks rely on the height bound). */
-static uint32_t pick_sibling(const spx_dynamic_tree* t, const spx_aabb* b)
+   new parent of the leaf and b. The search stops only at a node no higher than the slack: a new
+   parent there is balanced, the subtree grows by one level at most, and one lift per ancestor keeps
+   the bound (hanging a leaf beside a tall subtree would unbalance the new parent by more than one
+   lift can mend, and the traversals' fixed stacks rely on the height bound). */
+static uint32_t pick_sibling(const spx_dynamic_tree* t, uint32_t root, const spx_aabb* b)
 {
-    uint32_t i = t->root;
+    uint32_t i = root;
     while (!is_leaf(&t->nodes[i])) {
         const spx_tree_node* n = &t->nodes[i];
         spx_aabb u = spx_aabb_union(&n->box, b);
@@ -189,96 +265,65 @@ static uint32_t pick_sibling(const spx_dynamic_tree* t, const spx_aabb* b)
             spx_aabb cu = spx_aabb_union(&c->box, b);
             down[k] = spx_aabb_half_area(&cu) + inherited - (is_leaf(c) ? 0.0f : spx_aabb_half_area(&c->box));
         }
-        if (n->height <= 1 && here < down[0] && here < down[1]) break;
+        if (height_of(t, i) <= SPX_TREE_SLACK && here < down[0] && here < down[1]) break;
         i = n->child[down[1] < down[0] ? 1 : 0];
     }
     return i;
 }
 
-/* Hangs a detached leaf (its box set) into the tree; needs one free node unless the tree is empty. */
+/* Hangs a detached leaf (box and tree set) into its tree; takes one free node unless the tree is
+   empty. */
 static void attach(spx_dynamic_tree* t, uint32_t leaf)
 {
-    if (t->root == SPX_TREE_NULL) {
-        t->root = leaf;
-        t->nodes[leaf].parent = SPX_TREE_NULL;
+    int which = t->links[leaf].tree;
+    if (t->root[which] == SPX_TREE_NULL) {
+        t->root[which] = leaf;
+        t->links[leaf].parent = SPX_TREE_NULL;
         return;
     }
-    uint32_t s = pick_sibling(t, &t->nodes[leaf].box);
-    uint32_t old_parent = t->nodes[s].parent;
-    uint32_t p = take_node(t);
+    uint32_t s = pick_sibling(t, t->root[which], &t->nodes[leaf].box);
+    uint32_t p = take_node(t, which);
+    replace_child(t, t->links[s].parent, s, p);
     spx_tree_node* np = &t->nodes[p];
-    np->parent = old_parent;
     np->child[0] = s;
     np->child[1] = leaf;
-    t->nodes[s].parent = p;
-    t->nodes[leaf].parent = p;
-    if (old_parent == SPX_TREE_NULL) {
-        t->root = p;
-    } else {
-        spx_tree_node* op = &t->nodes[old_parent];
-        op->child[op->child[0] == s ? 0 : 1] = p;
-    }
+    t->links[s].parent = p;
+    t->links[leaf].parent = p;
     walk_up(t, p);
 }
 
-/* Takes a leaf out of the tree, keeping its node; its parent goes back to the pool. */
+/* Takes a leaf out of its tree, keeping its node; its parent goes back to the pool. */
 static void detach(spx_dynamic_tree* t, uint32_t leaf)
 {
-    if (leaf == t->root) {
-        t->root = SPX_TREE_NULL;
+    int which = t->links[leaf].tree;
+    if (leaf == t->root[which]) {
+        t->root[which] = SPX_TREE_NULL;
         return;
     }
-    uint32_t p = t->nodes[leaf].parent;
+    uint32_t p = t->links[leaf].parent;
     spx_tree_node* np = &t->nodes[p];
     uint32_t s = np->child[np->child[0] == leaf ? 1 : 0];
-    uint32_t g = np->parent;
-    t->nodes[s].parent = g;
-    if (g == SPX_TREE_NULL) {
-        t->root = s;
-    } else {
-        spx_tree_node* ng = &t->nodes[g];
-        ng->child[ng->child[0] == p ? 0 : 1] = s;
-    }
+    uint32_t g = t->links[p].parent;
+    replace_child(t, g, p, s);
     give_node(t, p);
-    t->nodes[leaf].parent = SPX_TREE_NULL;
+    t->links[leaf].parent = SPX_TREE_NULL;
     if (g != SPX_TREE_NULL) walk_up(t, g);
 }
 
-/* The fat box of a tight box: every side pushed out by fat_fraction times the largest extent, so a
-   body moving by less than that per step is put back only every few steps. Relative rather than in
-   metres, so the rule holds at any scale. Half extents are taken before subtracting so that boxes
-   near FLT_MAX give infinities at worst, never NaN. */
-static spx_aabb fatten(const spx_dynamic_tree* t, const spx_aabb* b, bool active)
-{
-    if (!active) return *b;
-    float e = 0.0f;
-    for (int k = 0; k < 3; ++k) {
-        float ek = 0.5f * b->max[k] - 0.5f * b->min[k];
-        e = ek > e ? ek : e;
-    }
-    float m = 2.0f * t->fat_fraction * e;
-    spx_aabb f;
-    for (int k = 0; k < 3; ++k) {
-        f.min[k] = b->min[k] - m;
-        f.max[k] = b->max[k] + m;
-    }
-    return f;
-}
 
-spx_result spx_tree_insert(spx_dynamic_tree* tree, const spx_aabb* box, uint32_t user, bool active,
-                           uint32_t* out_proxy)
+spx_result spx_tree_insert(spx_dynamic_tree* tree, int which, const spx_aabb* fat, uint32_t user, uint32_t* out_proxy)
 {
-    if (tree->leaf_count >= SPX_TREE_MAX_LEAVES) return SPX_ERR_INVALID_ARGUMENT;
+    if (which < 0 || which >= SPX_TREE_COUNT || tree->leaf_count >= SPX_TREE_MAX_LEAVES)
+        return SPX_ERR_INVALID_ARGUMENT;
     /* A leaf and its new parent: make room before touching anything. */
     if (tree->capacity - tree->node_count < 2) {
-        spx_result r = grow(tree, tree->node_count + 2);
+        spx_result r = grow(tree, (uint64_t)tree->node_count + 2u);
         if (r != SPX_OK) return r;
     }
-    uint32_t leaf = take_node(tree);
+    uint32_t leaf = take_node(tree, which);
     spx_tree_node* n = &tree->nodes[leaf];
-    n->box = fatten(tree, box, active);
-    n->user = user;
-    n->active = active ? 1 : 0;
+    n->box = *fat;
+    n->child[1] = user; /* a leaf: child[0] stays SPX_TREE_NULL */
     attach(tree, leaf);
     tree->leaf_count++;
     *out_proxy = leaf;
@@ -292,66 +337,47 @@ void spx_tree_remove(spx_dynamic_tree* tree, uint32_t proxy)
     tree->leaf_count--;
 }
 
-/* Largest extent of a box, as twice the largest half extent (no overflow to NaN). */
-static float largest_extent(const spx_aabb* b)
+void spx_tree_reinsert(spx_dynamic_tree* tree, uint32_t proxy, int which, const spx_aabb* fat)
 {
-    float e = 0.0f;
-    for (int k = 0; k < 3; ++k) {
-        float ek = 0.5f * b->max[k] - 0.5f * b->min[k];
-        e = ek > e ? ek : e;
-    }
-    return 2.0f * e;
-}
-
-bool spx_tree_move(spx_dynamic_tree* tree, uint32_t proxy, const spx_aabb* box)
-{
-    spx_tree_node* n = &tree->nodes[proxy];
-    if (spx_aabb_contains(&n->box, box)) {
-        /* Still inside. Put back anyway when the fat box is more than twice the size a fresh one
-           would have: it would keep reporting neighbours the body no longer comes near. */
-        float fresh = largest_extent(box) * (1.0f + (n->active ? 2.0f * tree->fat_fraction : 0.0f));
-        if (largest_extent(&n->box) <= 2.0f * fresh) return false;
-    }
     detach(tree, proxy);
-    n = &tree->nodes[proxy];
-    n->box = fatten(tree, box, n->active);
+    tree->links[proxy].tree = (uint8_t)which;
+    tree->nodes[proxy].box = *fat;
     attach(tree, proxy);
-    return true;
 }
 
-void spx_tree_set_active(spx_dynamic_tree* tree, uint32_t proxy, bool active)
+bool spx_tree_move(spx_dynamic_tree* tree, uint32_t proxy, const spx_aabb* box, float fraction, const float sweep[3])
 {
-    uint8_t a = active ? 1 : 0;
-    if (tree->nodes[proxy].active == a) return;
-    tree->nodes[proxy].active = a;
-    /* Up while the "some leaf below is active" flag changes. */
-    for (uint32_t i = tree->nodes[proxy].parent; i != SPX_TREE_NULL; i = tree->nodes[i].parent) {
-        spx_tree_node* n = &tree->nodes[i];
-        uint8_t f = tree->nodes[n->child[0]].active | tree->nodes[n->child[1]].active;
-        if (f == n->active) break;
-        n->active = f;
-    }
+    if (spx_fat_box_fits(&tree->nodes[proxy].box, box, fraction, sweep)) return false;
+    spx_aabb fat = spx_fat_box(box, fraction, sweep);
+    spx_tree_reinsert(tree, proxy, tree->links[proxy].tree, &fat);
+    return true;
 }
 
 /* ---- queries ---------------------------------------------------------------------------------- */
 
-void spx_tree_query(const spx_dynamic_tree* tree, const spx_aabb* box, spx_tree_query_fn* fn, void* context)
+void spx_tree_query(const spx_dynamic_tree* tree, int which, const spx_aabb* box, spx_tree_query_fn* fn,
+                    void* context)
 {
-    if (tree->root == SPX_TREE_NULL) return;
-    /* Depth first, one node popped and at most two pushed: never more than height + 1 waiting. */
+    uint32_t root = tree->root[which];
+    if (root == SPX_TREE_NULL || !spx_aabb_overlap(&tree->nodes[root].box, box)) return;
+    /* Depth first over nodes known to overlap. A node's two children are read and tested together:
+       the two loads overlap in time, where testing each child when it is popped would wait for one
+       cache miss after the other. At most two pushed a pop: never more than height + 1 waiting. */
     uint32_t stack[SPX_TREE_MAX_HEIGHT + 1];
+    const spx_tree_node* nodes = tree->nodes;
     int top = 0;
-    stack[top++] = tree->root;
+    stack[top++] = root;
     while (top > 0) {
         uint32_t i = stack[--top];
-        const spx_tree_node* n = &tree->nodes[i];
-        if (!spx_aabb_overlap(&n->box, box)) continue;
+        const spx_tree_node* n = &nodes[i];
         if (is_leaf(n)) {
-            if (!fn(context, i, n->user)) return;
-        } else {
-            stack[top++] = n->child[1];
-            stack[top++] = n->child[0];
+            if (!fn(context, i, n->child[1])) return;
+            continue;
         }
+        uint32_t c0 = n->child[0], c1 = n->child[1];
+        bool o0 = spx_aabb_overlap(&nodes[c0].box, box), o1 = spx_aabb_overlap(&nodes[c1].box, box);
+        if (o1) stack[top++] = c1;
+        if (o0) stack[top++] = c0;
     }
 }
 
@@ -359,22 +385,19 @@ typedef struct node_pair {
     uint32_t a, b;
 } node_pair;
 
-void spx_tree_query_pairs(const spx_dynamic_tree* tree, spx_tree_pair_fn* fn, void* context)
+/* Items (a, a) stand for "pairs within subtree a" and open into three; (a, b) for "pairs across
+   two subtrees" and open into two. Along any path of the descent there are at most h items of the
+   first kind and 2h of the second (each opening lowers a height), each leaving at most 2 resp. 1
+   siblings waiting: no more than 4h + 1 items are ever on the stack. */
+#define PAIR_STACK (4 * SPX_TREE_MAX_HEIGHT + 2)
+
+static void descend(const spx_tree_node* nodes, node_pair* stack, int top, spx_tree_pair_fn* fn, void* context)
 {
-    if (tree->root == SPX_TREE_NULL) return;
-    /* Items (a, a) stand for "pairs within subtree a" and open into three; (a, b) for "pairs across
-       two subtrees" and open into two. Along any path of the descent there are at most h items of
-       the first kind and 2h of the second (each opening lowers a height), each leaving at most 2
-       resp. 1 siblings waiting: no more than 4h + 1 items are ever on the stack. */
-    node_pair stack[4 * SPX_TREE_MAX_HEIGHT + 2];
-    const spx_tree_node* nodes = tree->nodes;
-    int top = 0;
-    stack[top++] = (node_pair){ tree->root, tree->root };
     while (top > 0) {
         node_pair p = stack[--top];
         const spx_tree_node* a = &nodes[p.a];
         if (p.a == p.b) {
-            if (is_leaf(a) || !a->active) continue;
+            if (is_leaf(a)) continue;
             uint32_t c0 = a->child[0], c1 = a->child[1];
             stack[top++] = (node_pair){ c0, c1 };
             stack[top++] = (node_pair){ c1, c1 };
@@ -382,12 +405,14 @@ void spx_tree_query_pairs(const spx_dynamic_tree* tree, spx_tree_pair_fn* fn, vo
             continue;
         }
         const spx_tree_node* b = &nodes[p.b];
-        if (!(a->active | b->active) || !spx_aabb_overlap(&a->box, &b->box)) continue;
+        if (!spx_aabb_overlap(&a->box, &b->box)) continue;
         bool la = is_leaf(a), lb = is_leaf(b);
         if (la && lb) {
-            fn(context, a->user, b->user);
-        } else if (lb || (!la && a->height >= b->height)) {
-            /* Open the taller side: both heights fall evenly, and a leaf is never opened. */
+            fn(context, a->child[1], b->child[1]);
+        } else if (lb || (!la && spx_aabb_half_area(&a->box) >= spx_aabb_half_area(&b->box))) {
+            /* Open the larger side (it is the likelier to have parts that miss the other), never a
+               leaf; each opening still lowers one height. Within a pair the side in `a` stays
+               first, which query_across relies on. */
             stack[top++] = (node_pair){ a->child[1], p.b };
             stack[top++] = (node_pair){ a->child[0], p.b };
         } else {
@@ -395,4 +420,21 @@ void spx_tree_query_pairs(const spx_dynamic_tree* tree, spx_tree_pair_fn* fn, vo
             stack[top++] = (node_pair){ p.a, b->child[0] };
         }
     }
+}
+
+void spx_tree_query_pairs(const spx_dynamic_tree* tree, int which, spx_tree_pair_fn* fn, void* context)
+{
+    if (tree->root[which] == SPX_TREE_NULL) return;
+    node_pair stack[PAIR_STACK];
+    stack[0] = (node_pair){ tree->root[which], tree->root[which] };
+    descend(tree->nodes, stack, 1, fn, context);
+}
+
+void spx_tree_query_across(const spx_dynamic_tree* tree, int a, int b, spx_tree_pair_fn* fn, void* context)
+{
+    if (tree->root[a] == SPX_TREE_NULL || tree->root[b] == SPX_TREE_NULL) return;
+    /* Two different roots: only items of the second kind, at most hA + hB + 1 waiting. */
+    node_pair stack[PAIR_STACK];
+    stack[0] = (node_pair){ tree->root[a], tree->root[b] };
+    descend(tree->nodes, stack, 1, fn, context);
 }
