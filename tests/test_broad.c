@@ -1,9 +1,10 @@
-/* Broad phase: the swept sphere against hand-worked cases and sampled motion; the dynamic trees'
-   invariants under random inserts, moves, removes and passes between the trees, and their queries
-   against all leaves. */
+/* Broad phase: the swept sphere against hand-worked cases and sampled motion; the dynamic tree's
+   invariants under random inserts, moves and removes; the pair finder against all pairs, with what
+   began and ended; determinism; no allocation after warm-up; allocation failure at every call. */
 #include "test.h"
 #include "support/cases.h"
 #include "broad/dynamic_tree.h"
+#include "broad/pair_finder.h"
 #include "broad/swept_sphere.h"
 
 #include <stdint.h>
@@ -504,6 +505,534 @@ static int tree_stays_balanced_on_sorted_input(void)
     return 0;
 }
 
+/* ---- pair finder ---------------------------------------------------------------------------------- */
+
+/* A scene of boxes on a 0.25 m lattice (exact floats, so faces often coincide and touching pairs
+   are common): a static ground grid of tiles that touch their neighbours, and bodies above it that
+   step by lattice units, jump now and then, change size, start and stop moving, leave and come
+   back. */
+typedef struct scene {
+    uint32_t n;       /* body indices 0..n-1 */
+    uint32_t tiles;   /* the first `tiles` are the ground, static for good */
+    spx_aabb* box;
+    uint8_t* present;
+    uint8_t* moving;
+    uint8_t* readded; /* removed and added again since the last update */
+    bool calm;        /* a moving body takes a small step one update in ten, else stays */
+    case_rng rng;
+} scene;
+
+static float lattice(case_rng* rng, int lo, int hi)
+{
+    return 0.25f * (float)(lo + (int)(case_rng_next(rng) % (uint64_t)(hi - lo + 1)));
+}
+
+static spx_aabb scene_box(scene* s)
+{
+    spx_aabb b;
+    for (int k = 0; k < 3; ++k) {
+        float lo = lattice(&s->rng, k == 1 ? 2 : -80, 80); /* above the ground (y >= 0.5) */
+        float size = lattice(&s->rng, 0, 8);          /* 0 m (a point or flat box) to 2 m */
+        b.min[k] = lo, b.max[k] = lo + size;
+    }
+    return b;
+}
+
+static bool scene_init(scene* s, uint32_t n, uint64_t seed)
+{
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    s->rng.state = seed;
+    s->box = malloc(n * sizeof *s->box);
+    s->present = calloc(n, 1), s->moving = calloc(n, 1), s->readded = calloc(n, 1);
+    if (!s->box || !s->present || !s->moving || !s->readded) return false;
+    /* Ground: 2 m tiles side by side, top at y = 0.5: neighbours share faces. */
+    uint32_t side = 1;
+    while ((side + 1) * (side + 1) <= n / 8) ++side;
+    s->tiles = side * side;
+    for (uint32_t i = 0; i < s->tiles; ++i) {
+        float x = -20.0f + 2.0f * (float)(i % side), z = -20.0f + 2.0f * (float)(i / side);
+        s->box[i] = (spx_aabb){ { x, 0.0f, z }, { x + 2.0f, 0.5f, z + 2.0f } };
+        s->present[i] = 1;
+    }
+    for (uint32_t i = s->tiles; i < n; ++i) {
+        s->box[i] = scene_box(s);
+        /* A few start on the ground, touching it. */
+        if (i % 16 == 0) s->box[i].max[1] -= s->box[i].min[1] - 0.5f, s->box[i].min[1] = 0.5f;
+        s->present[i] = case_rng_next(&s->rng) % 10 != 0;
+        s->moving[i] = case_rng_next(&s->rng) % 4 != 0;
+    }
+    return true;
+}
+
+static void scene_free(scene* s)
+{
+    free(s->box), free(s->present), free(s->moving), free(s->readded);
+}
+
+/* One step of the scene, the calls to the finder included. Stops at the first call that fails and
+   returns its code, so that a caller can retry the step after an allocation failure: the scene's
+   random choices are made first, into `next`, and the finder is given them in one pass. */
+typedef struct step_plan {
+    spx_aabb* box;
+    uint8_t* present;
+    uint8_t* moving;
+    uint8_t* removed_then_added;
+} step_plan;
+
+static bool plan_init(step_plan* p, uint32_t n)
+{
+    p->box = malloc(n * sizeof *p->box);
+    p->present = malloc(n), p->moving = malloc(n), p->removed_then_added = malloc(n);
+    return p->box && p->present && p->moving && p->removed_then_added;
+}
+
+static void plan_free(step_plan* p)
+{
+    free(p->box), free(p->present), free(p->moving), free(p->removed_then_added);
+}
+
+static void scene_plan(scene* s, step_plan* p)
+{
+    memcpy(p->box, s->box, s->n * sizeof *s->box);
+    memcpy(p->present, s->present, s->n);
+    memcpy(p->moving, s->moving, s->n);
+    memset(p->removed_then_added, 0, s->n);
+    for (uint32_t i = s->tiles; i < s->n; ++i) {
+        uint64_t dice = case_rng_next(&s->rng) % 1000;
+        if (!p->present[i]) {
+            if (dice < 300) p->present[i] = 1, p->box[i] = scene_box(s);
+            continue;
+        }
+        if (dice < 8) { /* leaves */
+            p->present[i] = 0;
+            continue;
+        }
+        if (dice < 14) { /* leaves and a new body takes its index before the update */
+            p->removed_then_added[i] = 1;
+            p->box[i] = scene_box(s);
+            continue;
+        }
+        if (dice < 30) p->moving[i] = !p->moving[i];
+        if (!p->moving[i]) continue;
+        spx_aabb* b = &p->box[i];
+        if (s->calm) {
+            if (dice % 10 == 0) {
+                int k = (int)(case_rng_next(&s->rng) % 3);
+                float d = lattice(&s->rng, -1, 1);
+                b->min[k] += d, b->max[k] += d;
+            }
+            continue;
+        }
+        if (dice < 45) {
+            *b = scene_box(s);
+        } else if (dice < 60) {
+            float grow = lattice(&s->rng, -2, 2);
+            for (int k = 0; k < 3; ++k)
+                if (b->max[k] + grow >= b->min[k]) b->max[k] += grow;
+        } else {
+            for (int k = 0; k < 3; ++k) {
+                float d = lattice(&s->rng, -2, 2);
+                b->min[k] += d, b->max[k] += d;
+            }
+        }
+    }
+}
+
+/* Gives the finder the planned step. Calls already made are skipped on a retry: `done` counts the
+   bodies handled. */
+static spx_result scene_apply(scene* s, const step_plan* p, spx_pair_finder* f, uint32_t* done)
+{
+    for (; *done < s->n; ++*done) {
+        uint32_t i = *done;
+        spx_result r = SPX_OK;
+        if (p->removed_then_added[i]) {
+            if (s->present[i]) {
+                ENSURE_CODE(spx_pair_finder_remove(f, i), SPX_OK);
+                s->present[i] = 0;
+            }
+            r = spx_pair_finder_set(f, i, &p->box[i], p->moving[i]);
+            if (r == SPX_OK) s->readded[i] = 1;
+        } else if (p->present[i]) {
+            /* Unchanged static bodies need no call; give every other body its box. */
+            if (!s->present[i] || p->moving[i] || s->moving[i] || memcmp(&p->box[i], &s->box[i], sizeof p->box[i]))
+                r = spx_pair_finder_set(f, i, &p->box[i], p->moving[i]);
+        } else if (s->present[i]) {
+            r = spx_pair_finder_remove(f, i);
+        }
+        if (r != SPX_OK) return r;
+        s->box[i] = p->box[i];
+        s->present[i] = p->present[i];
+        s->moving[i] = p->moving[i];
+    }
+    return SPX_OK;
+}
+
+/* All pairs, the slow way: sorted by (a, b) by construction. */
+static uint32_t brute_pairs(const scene* s, spx_pair* out)
+{
+    uint32_t count = 0;
+    for (uint32_t a = 0; a < s->n; ++a) {
+        if (!s->present[a]) continue;
+        for (uint32_t b = a + 1; b < s->n; ++b)
+            if (s->present[b] && (s->moving[a] || s->moving[b]) && spx_aabb_overlap(&s->box[a], &s->box[b]))
+                out[count++] = (spx_pair){ a, b };
+    }
+    return count;
+}
+
+static bool pair_in(const spx_pair* list, uint32_t count, spx_pair p)
+{
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (list[mid].a < p.a || (list[mid].a == p.a && list[mid].b < p.b)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < count && list[lo].a == p.a && list[lo].b == p.b;
+}
+
+/* The update against the brute-force lists of this step and the last: the same pairs, and each
+   pair's history right. */
+static int check_update(const scene* s, const spx_pair_update* u, const spx_pair* want, uint32_t want_count,
+                        const spx_pair* last_want, uint32_t last_want_count)
+{
+    ENSURE(u->count == want_count);
+    ENSURE(want_count == 0 || memcmp(u->pairs, want, want_count * sizeof *want) == 0);
+    ENSURE(u->last_count == last_want_count);
+    ENSURE(last_want_count == 0 || memcmp(u->last_pairs, last_want, last_want_count * sizeof *want) == 0);
+    uint32_t begun = 0;
+    for (uint32_t i = 0; i < u->count; ++i) {
+        spx_pair p = u->pairs[i];
+        bool fresh = s->readded[p.a] || s->readded[p.b];
+        bool was = !fresh && pair_in(last_want, last_want_count, p);
+        if (u->previous[i] == SPX_PAIR_NEW) {
+            ENSURE(!was);
+            begun++;
+        } else {
+            ENSURE(was && u->previous[i] < u->last_count);
+            ENSURE(u->last_pairs[u->previous[i]].a == p.a && u->last_pairs[u->previous[i]].b == p.b);
+        }
+    }
+    ENSURE(begun == u->begun_count);
+    /* Every last pair either persists (named by one previous[]) or ended (listed once, ascending). */
+    ENSURE(u->count - u->begun_count + u->ended_count == u->last_count);
+    for (uint32_t k = 0; k < u->ended_count; ++k) {
+        ENSURE(u->ended[k] < u->last_count && (k == 0 || u->ended[k] > u->ended[k - 1]));
+        spx_pair p = u->last_pairs[u->ended[k]];
+        ENSURE(!pair_in(want, want_count, p) || s->readded[p.a] || s->readded[p.b]);
+    }
+    return 0;
+}
+
+/* One scene against all pairs, update after update. Counts the updates that found the changed
+   bodies' pairs by box queries and those that descended the whole trees. */
+static int match_scene(bool calm, uint64_t seed, int* by_queries, int* by_descent)
+{
+    enum { N = 3000, STEPS = 60 };
+    scene s;
+    step_plan plan;
+    ENSURE(scene_init(&s, N, seed) && plan_init(&plan, N));
+    s.calm = calm;
+    spx_pair* want = malloc((size_t)N * 64 * sizeof *want);
+    spx_pair* last_want = malloc((size_t)N * 64 * sizeof *want);
+    ENSURE(want && last_want);
+    uint32_t last_count = 0;
+    spx_pair_finder* f = NULL;
+    ENSURE_CODE(spx_pair_finder_create(NULL, 0, &f), SPX_OK);
+    for (uint32_t i = 0; i < N; ++i)
+        if (s.present[i]) ENSURE_CODE(spx_pair_finder_set(f, i, &s.box[i], s.moving[i]), SPX_OK);
+    uint64_t pairs = 0, begun = 0, ended = 0, touching = 0, static_pairs = 0;
+    for (int step = 0; step < STEPS; ++step) {
+        if (step > 0) {
+            scene_plan(&s, &plan);
+            uint32_t done = 0;
+            ENSURE_CODE(scene_apply(&s, &plan, f, &done), SPX_OK);
+        }
+        spx_pair_finder_stats st;
+        spx_pair_finder_get_stats(f, &st);
+        uint32_t changed = st.changed;
+        spx_pair_update u;
+        ENSURE_CODE(spx_pair_finder_update(f, &u), SPX_OK);
+        spx_pair_finder_get_stats(f, &st);
+        *by_queries += st.queries > 0;
+        *by_descent += changed > 0 && st.queries == 0;
+        uint32_t count = brute_pairs(&s, want);
+        ENSURE(count <= (size_t)N * 64);
+        if (check_update(&s, &u, want, count, last_want, last_count)) return fprintf(stderr, "step %d\n", step), 1;
+        for (uint32_t i = 0; i < count; ++i) {
+            const spx_aabb *a = &s.box[want[i].a], *b = &s.box[want[i].b];
+            bool touch = false;
+            for (int k = 0; k < 3; ++k) touch |= a->max[k] == b->min[k] || b->max[k] == a->min[k];
+            touching += touch;
+            static_pairs += !s.moving[want[i].a] || !s.moving[want[i].b];
+        }
+        pairs += count, begun += u.begun_count, ended += u.ended_count;
+        memcpy(last_want, want, count * sizeof *want);
+        last_count = count;
+        memset(s.readded, 0, N);
+    }
+    spx_pair_finder_stats st;
+    spx_pair_finder_get_stats(f, &st);
+    printf("  %s: %d bodies (%u ground tiles), %d steps: %llu pairs (%llu touching only at a face, %llu with a "
+           "static or sleeping body), %llu began, %llu ended; tree heights %u and %u\n",
+           calm ? "calm" : "busy", N, s.tiles, STEPS, (unsigned long long)pairs, (unsigned long long)touching,
+           (unsigned long long)static_pairs, (unsigned long long)begun, (unsigned long long)ended, st.tree_height,
+           st.resting_tree_height);
+    ENSURE(touching > 0 && static_pairs > 0 && begun > 0 && ended > 0);
+    spx_pair_finder_destroy(f);
+    scene_free(&s), plan_free(&plan), free(want), free(last_want);
+    return 0;
+}
+
+static int finder_matches_all_pairs(void)
+{
+    /* A busy scene (most bodies leave their fat boxes every step: whole-tree descents) and a calm
+       one (a few do: box queries), each against all pairs at every update. */
+    int by_queries = 0, by_descent = 0;
+    ENSURE(match_scene(false, 0x5CE4Eu, &by_queries, &by_descent) == 0);
+    ENSURE(match_scene(true, 0xCA1Fu, &by_queries, &by_descent) == 0);
+    printf("  %d updates by box queries, %d by descents of the trees\n", by_queries, by_descent);
+    ENSURE(by_queries >= 30 && by_descent >= 30);
+    return 0;
+}
+
+static int finder_bad_input(void)
+{
+    spx_pair_finder* const sentinel = (spx_pair_finder*)&sentinel;
+    spx_pair_finder* f = sentinel;
+    ENSURE_CODE(spx_pair_finder_create(NULL, 0, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_pair_finder_create(NULL, SPX_PAIR_FINDER_MAX_BODIES + 1u, &f), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE(f == sentinel);
+    ENSURE_CODE(spx_pair_finder_create(NULL, 4, &f), SPX_OK);
+    spx_aabb ok = { { 0, 0, 0 }, { 1, 1, 1 } }, nan_box = ok, inf_box = ok, inverted = ok;
+    nan_box.max[1] = NAN, inf_box.min[2] = -INFINITY, inverted.min[0] = 2;
+    ENSURE_CODE(spx_pair_finder_set(NULL, 0, &ok, true), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_pair_finder_set(f, 0, NULL, true), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_pair_finder_set(f, SPX_PAIR_FINDER_MAX_BODIES, &ok, true), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_pair_finder_set(f, 0, &nan_box, true), SPX_ERR_NOT_FINITE);
+    ENSURE_CODE(spx_pair_finder_set(f, 0, &inf_box, true), SPX_ERR_NOT_FINITE);
+    ENSURE_CODE(spx_pair_finder_set(f, 0, &inverted, true), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_pair_finder_remove(f, 0), SPX_ERR_INVALID_ARGUMENT);   /* never added */
+    ENSURE_CODE(spx_pair_finder_remove(f, 1000), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_pair_finder_remove(NULL, 0), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_pair_finder_update(f, NULL), SPX_ERR_INVALID_ARGUMENT);
+    spx_pair_update u;
+    ENSURE_CODE(spx_pair_finder_update(NULL, &u), SPX_ERR_INVALID_ARGUMENT);
+    /* None of the refused calls added anything. */
+    ENSURE_CODE(spx_pair_finder_update(f, &u), SPX_OK);
+    ENSURE(u.count == 0 && u.last_count == 0 && u.ended_count == 0);
+    spx_pair_finder_stats st;
+    spx_pair_finder_get_stats(f, &st);
+    ENSURE(st.bodies == 0 && st.moving == 0);
+
+    /* A static body added, then a moving one touching it: a pair; then both static: none. */
+    spx_aabb touch = { { 1, 0, 0 }, { 2, 1, 1 } };
+    ENSURE_CODE(spx_pair_finder_set(f, 7, &ok, false), SPX_OK);
+    ENSURE_CODE(spx_pair_finder_set(f, 3, &touch, true), SPX_OK);
+    ENSURE_CODE(spx_pair_finder_update(f, &u), SPX_OK);
+    ENSURE(u.count == 1 && u.pairs[0].a == 3 && u.pairs[0].b == 7 && u.begun_count == 1);
+    ENSURE_CODE(spx_pair_finder_set(f, 3, &touch, false), SPX_OK);
+    ENSURE_CODE(spx_pair_finder_update(f, &u), SPX_OK);
+    ENSURE(u.count == 0 && u.ended_count == 1 && u.ended[0] == 0 && u.last_pairs[0].a == 3);
+    /* Body 3 moves again: the pair begins again; body 7 is taken out and a new body 7 added at the
+       same place before the next update: the pair ends and a new one begins. */
+    ENSURE_CODE(spx_pair_finder_set(f, 3, &touch, true), SPX_OK);
+    ENSURE_CODE(spx_pair_finder_update(f, &u), SPX_OK);
+    ENSURE(u.count == 1 && u.previous[0] == SPX_PAIR_NEW);
+    ENSURE_CODE(spx_pair_finder_update(f, &u), SPX_OK);
+    ENSURE(u.count == 1 && u.previous[0] == 0 && u.begun_count == 0 && u.ended_count == 0);
+    ENSURE_CODE(spx_pair_finder_remove(f, 7), SPX_OK);
+    ENSURE_CODE(spx_pair_finder_set(f, 7, &ok, false), SPX_OK);
+    ENSURE_CODE(spx_pair_finder_update(f, &u), SPX_OK);
+    ENSURE(u.count == 1 && u.previous[0] == SPX_PAIR_NEW && u.ended_count == 1 && u.ended[0] == 0);
+    spx_pair_finder_destroy(f);
+    spx_pair_finder_destroy(NULL);
+    return 0;
+}
+
+/* Runs a scene for `steps` updates and keeps every output, flattened: pairs, previous and ended of
+   each step, with counts. Returns the number of words written, 0 on failure. */
+static size_t record_run(bool calm, uint32_t n, int steps, uint32_t hint, const spx_allocator* a, uint32_t* out,
+                         size_t room)
+{
+    scene s;
+    step_plan plan;
+    if (!scene_init(&s, n, 0xDE7u) || !plan_init(&plan, n)) return 0;
+    s.calm = calm;
+    spx_pair_finder* f = NULL;
+    size_t w = 0;
+    if (spx_pair_finder_create(a, hint, &f) != SPX_OK) return 0;
+    for (uint32_t i = 0; i < n; ++i)
+        if (s.present[i] && spx_pair_finder_set(f, i, &s.box[i], s.moving[i]) != SPX_OK) return 0;
+    for (int step = 0; step < steps; ++step) {
+        if (step > 0) {
+            scene_plan(&s, &plan);
+            uint32_t done = 0;
+            if (scene_apply(&s, &plan, f, &done) != SPX_OK) return 0;
+        }
+        spx_pair_update u;
+        if (spx_pair_finder_update(f, &u) != SPX_OK) return 0;
+        size_t need = 3 + 3 * (size_t)u.count + u.ended_count;
+        if (w + need > room) return 0;
+        out[w++] = u.count, out[w++] = u.begun_count, out[w++] = u.ended_count;
+        memcpy(out + w, u.pairs, u.count * sizeof *u.pairs), w += 2 * (size_t)u.count;
+        memcpy(out + w, u.previous, u.count * sizeof *u.previous), w += u.count;
+        memcpy(out + w, u.ended, u.ended_count * sizeof *u.ended), w += u.ended_count;
+    }
+    spx_pair_finder_destroy(f);
+    scene_free(&s), plan_free(&plan);
+    return w;
+}
+
+static int finder_is_deterministic(void)
+{
+    enum { N = 2000, STEPS = 30 };
+    size_t room = (size_t)N * 400;
+    uint32_t* r1 = malloc(room * sizeof *r1);
+    uint32_t* r2 = malloc(room * sizeof *r2);
+    ENSURE(r1 && r2);
+    for (int calm = 0; calm < 2; ++calm) {
+        size_t w1 = record_run(calm, N, STEPS, 0, NULL, r1, room);
+        memset(r2, 0xAB, room * sizeof *r2);
+        size_t w2 = record_run(calm, N, STEPS, 0, NULL, r2, room);
+        ENSURE(w1 > 0 && w1 == w2 && memcmp(r1, r2, w1 * sizeof *r1) == 0);
+        /* Another capacity hint: storage grows at other times, the answers are the same. */
+        size_t w3 = record_run(calm, N, STEPS, N, NULL, r2, room);
+        ENSURE(w3 == w1 && memcmp(r1, r2, w1 * sizeof *r1) == 0);
+        printf("  %s: three runs of %d steps, %zu words of output each, identical\n", calm ? "calm" : "busy", STEPS,
+               w1);
+    }
+    free(r1), free(r2);
+    return 0;
+}
+
+static int finder_allocates_nothing_after_warm_up(void)
+{
+    /* The world's step: every body's new box, then an update. After a few steps of warm-up (the
+       same scene, bodies coming and going, sleeping and waking), nothing is allocated. */
+    enum { N = 4000, WARM = 10, STEPS = 80 };
+    for (int calm = 0; calm < 2; ++calm) {
+        counting c = { 0 };
+        spx_allocator a = { counting_alloc, counting_free, &c };
+        scene s;
+        step_plan plan;
+        ENSURE(scene_init(&s, N, 0xA110Cu) && plan_init(&plan, N));
+        s.calm = calm;
+        spx_pair_finder* f = NULL;
+        ENSURE_CODE(spx_pair_finder_create(&a, 0, &f), SPX_OK);
+        for (uint32_t i = 0; i < N; ++i)
+            if (s.present[i]) ENSURE_CODE(spx_pair_finder_set(f, i, &s.box[i], s.moving[i]), SPX_OK);
+        long after_warm_up = 0;
+        for (int step = 0; step < WARM + STEPS; ++step) {
+            if (step == WARM) after_warm_up = c.calls;
+            scene_plan(&s, &plan);
+            uint32_t done = 0;
+            ENSURE_CODE(scene_apply(&s, &plan, f, &done), SPX_OK);
+            spx_pair_update u;
+            ENSURE_CODE(spx_pair_finder_update(f, &u), SPX_OK);
+        }
+        printf("  %s: %ld allocations in %d warm-up steps, %ld in the %d steps after\n", calm ? "calm" : "busy",
+               after_warm_up, WARM, c.calls - after_warm_up, STEPS);
+        ENSURE(c.calls == after_warm_up);
+        spx_pair_finder_destroy(f);
+        ENSURE(c.live == 0 && c.live_bytes == 0 && c.bad_alignment == 0);
+        scene_free(&s), plan_free(&plan);
+    }
+    return 0;
+}
+
+/* A small scene from an empty finder (hint 0: everything grows several times). With the k-th
+   allocation failing, for every k: the failing call says SPX_ERR_OUT_OF_MEMORY, the last update's
+   output is still intact, the retry succeeds, every update equals the run without failures, and
+   destroy leaves nothing behind. */
+static int fail_every_allocation(bool calm)
+{
+    enum { N = 300, STEPS = 12 };
+    size_t room = (size_t)N * 200;
+    uint32_t* want = malloc(room * sizeof *want);
+    ENSURE(want);
+    counting c = { 0 };
+    spx_allocator a = { counting_alloc, counting_free, &c };
+    size_t want_words = record_run(calm, N, STEPS, 0, &a, want, room);
+    ENSURE(want_words > 0 && c.live == 0);
+    long total = c.calls;
+    int failures_seen = 0;
+    for (long k = 1; k <= total + 1; ++k) {
+        c = (counting){ .fail_at = k };
+        scene s;
+        step_plan plan;
+        ENSURE(scene_init(&s, N, 0xDE7u) && plan_init(&plan, N));
+        s.calm = calm;
+        spx_pair_finder* f = NULL;
+        spx_result r = spx_pair_finder_create(&a, 0, &f);
+        if (r == SPX_ERR_OUT_OF_MEMORY) {
+            ENSURE(f == NULL && c.live == 0);
+            failures_seen++;
+            r = spx_pair_finder_create(&a, 0, &f);
+        }
+        ENSURE_CODE(r, SPX_OK);
+        size_t w = 0, last_mark = 0;
+        spx_pair_update last = { 0 };
+        bool have_last = false;
+        for (int step = -1; step < STEPS; ++step) {
+            if (step > 0) scene_plan(&s, &plan);
+            uint32_t done = 0;
+            for (;;) {
+                if (step == -1) { /* the first bodies, as record_run adds them */
+                    for (; done < N; ++done) {
+                        if (!s.present[done]) continue;
+                        r = spx_pair_finder_set(f, done, &s.box[done], s.moving[done]);
+                        if (r != SPX_OK) break;
+                    }
+                } else if (step > 0) {
+                    r = scene_apply(&s, &plan, f, &done);
+                } else {
+                    r = SPX_OK;
+                }
+                if (r == SPX_OK) break;
+                ENSURE_CODE(r, SPX_ERR_OUT_OF_MEMORY);
+                failures_seen++;
+            }
+            if (step == -1) continue;
+            spx_pair_update u;
+            while ((r = spx_pair_finder_update(f, &u)) != SPX_OK) {
+                ENSURE_CODE(r, SPX_ERR_OUT_OF_MEMORY);
+                failures_seen++;
+                /* The last update's output is untouched. */
+                ENSURE(!have_last || memcmp(want + last_mark + 3, last.pairs, last.count * sizeof *last.pairs) == 0);
+                ENSURE(!have_last
+                       || memcmp(want + last_mark + 3 + 2 * (size_t)last.count, last.previous,
+                                 last.count * sizeof *last.previous) == 0);
+            }
+            size_t mark = w;
+            w += 3 + 3 * (size_t)u.count + u.ended_count;
+            ENSURE(w <= want_words);
+            ENSURE(want[mark] == u.count && want[mark + 1] == u.begun_count && want[mark + 2] == u.ended_count);
+            ENSURE(memcmp(want + mark + 3, u.pairs, u.count * sizeof *u.pairs) == 0);
+            ENSURE(memcmp(want + mark + 3 + 2 * (size_t)u.count, u.previous, u.count * sizeof *u.previous) == 0);
+            ENSURE(memcmp(want + mark + 3 + 3 * (size_t)u.count, u.ended, u.ended_count * sizeof *u.ended) == 0);
+            last = u, last_mark = mark, have_last = true;
+        }
+        ENSURE(w == want_words);
+        spx_pair_finder_destroy(f);
+        ENSURE(c.live == 0 && c.live_bytes == 0);
+        scene_free(&s), plan_free(&plan);
+    }
+    printf("  %s: %ld allocations in the run; each made to fail in turn: %d failed calls, all retried\n",
+           calm ? "calm" : "busy", total, failures_seen);
+    ENSURE(failures_seen == total);
+    free(want);
+    return 0;
+}
+
+static int finder_survives_allocation_failure(void)
+{
+    ENSURE(fail_every_allocation(false) == 0);
+    ENSURE(fail_every_allocation(true) == 0);
+    return 0;
+}
+
 int main(void)
 {
     int failures = 0;
@@ -512,5 +1041,10 @@ int main(void)
     RUN_TEST(swept_sphere_holds_the_motion, failures);
     RUN_TEST(tree_random_operations, failures);
     RUN_TEST(tree_stays_balanced_on_sorted_input, failures);
+    RUN_TEST(finder_matches_all_pairs, failures);
+    RUN_TEST(finder_bad_input, failures);
+    RUN_TEST(finder_is_deterministic, failures);
+    RUN_TEST(finder_allocates_nothing_after_warm_up, failures);
+    RUN_TEST(finder_survives_allocation_failure, failures);
     return failures ? 1 : 0;
 }

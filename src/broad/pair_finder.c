@@ -1,0 +1,577 @@
+/* Pair finder: moving bodies in one dynamic tree, static and sleeping ones in another; a sorted list
+   of the pairs whose fat boxes overlap, kept from update to update and redone only for the bodies
+   whose fat box changed; the exact boxes to keep only true overlaps; one merge with the last
+   update for what began and ended. */
+#include "pair_finder.h"
+#include "dynamic_tree.h"
+#include "core/allocator.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MOVING 0  /* the tree of moving bodies */
+#define RESTING 1 /* the tree of static and sleeping bodies: never paired among themselves */
+
+/* flags[] */
+#define FRESH 1u    /* added since the last update: its old pairs belonged to another body */
+#define CHANGED 2u  /* in the changed list: its fat pairs are found anew at the next update */
+#define REINSERT 4u /* its leaf takes fat_boxes[] (and the tree its flag says) at the next update */
+#define IS_MOVING 8u
+
+/* A moving body's fat box reaches this many steps ahead along its last step's displacement (the
+   swept box of a body at constant velocity slides by that much a step), at most this many of its
+   own largest half extents. */
+#define PREDICT_STEPS 16.0f
+#define PREDICT_CAP 4.0f
+
+/* An update finds the fat pairs anew with two descents of the trees, instead of box queries for
+   each changed body, when more than this fraction of the bodies changed (the first update, a scene
+   loaded at once). Both give the same list; this only picks the quicker (bench/README.md). */
+#define REBUILD_FRACTION 0.25
+
+/* Changed bodies are handled in the order of a 30-bit Morton code of their fat box's centre:
+   neighbours in space meet the same tree nodes, which are then still in cache. */
+#define MORTON_BITS 10
+
+struct spx_pair_finder {
+    spx_allocator allocator;
+    spx_dynamic_tree tree;
+    float fat_fraction;     /* of moving bodies; resting ones keep exact boxes */
+
+    /* Per body: one block, body_capacity entries (counts: one more). */
+    void* body_block;
+    size_t body_bytes;
+    uint32_t body_capacity;
+    uint32_t body_end;      /* one past the highest body ever set: the range of the counting sort */
+    spx_aabb* boxes;        /* the exact box of each body */
+    spx_aabb* fat_boxes;    /* its leaf's fat box, or the one it takes at the next update */
+    uint32_t* proxies;      /* tree leaf of each body, SPX_TREE_NULL when absent */
+    uint8_t* flags;
+    uint32_t* counts;       /* counting-sort buckets */
+    uint32_t* changed;      /* the bodies flagged CHANGED */
+    uint64_t* order[2];     /* Morton code << 32 | body, and the radix sort's other buffer */
+    uint32_t body_count, moving_count, changed_count, reinserts;
+
+    /* Pairs: one block, pair_capacity entries in each array; the roles of the pair arrays rotate. */
+    void* pair_block;
+    size_t pair_bytes;
+    uint32_t pair_capacity;
+    spx_pair* fat;          /* every pair of fat boxes that overlap, with a moving body, sorted */
+    uint32_t fat_count;
+    spx_pair* fat_next;     /* the next fat list is merged here */
+    spx_pair* found;        /* fat pairs found by this update */
+    spx_pair* sort_tmp;
+    spx_pair* last;         /* the last update's output */
+    uint32_t last_count;
+    spx_pair* out;          /* this update's output */
+    uint32_t* previous;
+    uint32_t* ended;
+
+    uint32_t queries;       /* of the last update */
+    uint32_t morton_counts[(1u << MORTON_BITS) + 1];
+};
+
+/* ---- storage ----------------------------------------------------------------------------------- */
+
+static size_t align_up(size_t n)
+{
+    return (n + 63u) & ~(size_t)63u;
+}
+
+#define BODY_ARRAYS 8
+
+/* Byte offsets of the per-body arrays in a block for `cap` bodies; returns the block size, 0 when
+   it does not fit a size_t. */
+static size_t body_layout(uint64_t cap, size_t off[BODY_ARRAYS])
+{
+    if (cap > SIZE_MAX / 256u) return 0;
+    size_t n = (size_t)cap, at = 0;
+    off[0] = at, at = align_up(at + n * sizeof(spx_aabb));
+    off[1] = at, at = align_up(at + n * sizeof(spx_aabb));
+    off[2] = at, at = align_up(at + n * sizeof(uint32_t));
+    off[3] = at, at = align_up(at + n);
+    off[4] = at, at = align_up(at + (n + 1) * sizeof(uint32_t));
+    off[5] = at, at = align_up(at + n * sizeof(uint32_t));
+    off[6] = at, at = align_up(at + n * sizeof(uint64_t));
+    off[7] = at, at = align_up(at + n * sizeof(uint64_t));
+    return at;
+}
+
+static spx_result grow_bodies(spx_pair_finder* f, uint32_t need)
+{
+    if (need <= f->body_capacity) return SPX_OK;
+    uint64_t cap = (uint64_t)f->body_capacity * 2u;
+    if (cap < need) cap = need;
+    if (cap < 64) cap = 64;
+    if (cap > SPX_PAIR_FINDER_MAX_BODIES) cap = SPX_PAIR_FINDER_MAX_BODIES;
+    size_t off[BODY_ARRAYS];
+    size_t bytes = body_layout(cap, off);
+    if (!bytes) return SPX_ERR_OUT_OF_MEMORY;
+    unsigned char* block = spx_alloc(&f->allocator, bytes, 64);
+    if (!block) return SPX_ERR_OUT_OF_MEMORY;
+    spx_aabb* boxes = (spx_aabb*)(block + off[0]);
+    spx_aabb* fat_boxes = (spx_aabb*)(block + off[1]);
+    uint32_t* proxies = (uint32_t*)(block + off[2]);
+    uint8_t* flags = block + off[3];
+    uint32_t old = f->body_capacity;
+    if (old) {
+        memcpy(boxes, f->boxes, old * sizeof *boxes);
+        memcpy(fat_boxes, f->fat_boxes, old * sizeof *fat_boxes);
+        memcpy(proxies, f->proxies, old * sizeof *proxies);
+        memcpy(flags, f->flags, old);
+        memcpy(block + off[5], f->changed, f->changed_count * sizeof *f->changed);
+    }
+    /* Boxes of absent bodies are never read, but keep the block free of uninitialised bytes. */
+    memset(boxes + old, 0, (size_t)(cap - old) * sizeof *boxes);
+    memset(fat_boxes + old, 0, (size_t)(cap - old) * sizeof *fat_boxes);
+    for (uint64_t i = old; i < cap; ++i) proxies[i] = SPX_TREE_NULL;
+    memset(flags + old, 0, (size_t)(cap - old));
+    spx_free(&f->allocator, f->body_block, f->body_bytes);
+    f->body_block = block;
+    f->body_bytes = bytes;
+    f->body_capacity = (uint32_t)cap;
+    f->boxes = boxes, f->fat_boxes = fat_boxes, f->proxies = proxies, f->flags = flags;
+    f->counts = (uint32_t*)(block + off[4]);
+    f->changed = (uint32_t*)(block + off[5]);
+    f->order[0] = (uint64_t*)(block + off[6]);
+    f->order[1] = (uint64_t*)(block + off[7]);
+    return SPX_OK;
+}
+
+#define PAIR_ARRAYS 6
+
+static size_t pair_layout(uint64_t cap, size_t off[PAIR_ARRAYS + 2])
+{
+    if (cap > SIZE_MAX / 64u) return 0;
+    size_t n = (size_t)cap, at = 0;
+    for (int k = 0; k < PAIR_ARRAYS; ++k) off[k] = at, at = align_up(at + n * sizeof(spx_pair));
+    off[PAIR_ARRAYS] = at, at = align_up(at + n * sizeof(uint32_t));
+    off[PAIR_ARRAYS + 1] = at, at = align_up(at + n * sizeof(uint32_t));
+    return at;
+}
+
+/* Room for `need` pairs in every array (`cap` if larger). What lives across updates moves along:
+   the fat list and the last output; the rest is scratch. */
+static spx_result grow_pairs(spx_pair_finder* f, uint64_t need, uint64_t cap)
+{
+    if (need <= f->pair_capacity) return SPX_OK;
+    if (need > UINT32_MAX - 1u) return SPX_ERR_OUT_OF_MEMORY; /* counts are 32-bit */
+    if (cap < need) cap = need;
+    if (cap > UINT32_MAX - 1u) cap = UINT32_MAX - 1u;
+    size_t off[PAIR_ARRAYS + 2];
+    size_t bytes = pair_layout(cap, off);
+    if (!bytes) return SPX_ERR_OUT_OF_MEMORY;
+    unsigned char* block = spx_alloc(&f->allocator, bytes, 64);
+    if (!block) return SPX_ERR_OUT_OF_MEMORY;
+    spx_pair* p[PAIR_ARRAYS];
+    for (int k = 0; k < PAIR_ARRAYS; ++k) p[k] = (spx_pair*)(block + off[k]);
+    if (f->fat_count) memcpy(p[0], f->fat, f->fat_count * sizeof *p[0]);
+    if (f->last_count) memcpy(p[1], f->last, f->last_count * sizeof *p[1]);
+    spx_free(&f->allocator, f->pair_block, f->pair_bytes);
+    f->pair_block = block;
+    f->pair_bytes = bytes;
+    f->pair_capacity = (uint32_t)cap;
+    f->fat = p[0], f->last = p[1], f->fat_next = p[2], f->found = p[3], f->sort_tmp = p[4], f->out = p[5];
+    f->previous = (uint32_t*)(block + off[PAIR_ARRAYS]);
+    f->ended = (uint32_t*)(block + off[PAIR_ARRAYS + 1]);
+    return SPX_OK;
+}
+
+spx_result spx_pair_finder_create(const spx_allocator* allocator, uint32_t capacity_hint, spx_pair_finder** out)
+{
+    if (!out || capacity_hint > SPX_PAIR_FINDER_MAX_BODIES) return SPX_ERR_INVALID_ARGUMENT;
+    spx_pair_finder* f = spx_alloc(allocator, sizeof *f, 64);
+    if (!f) return SPX_ERR_OUT_OF_MEMORY;
+    memset(f, 0, sizeof *f);
+    if (allocator) f->allocator = *allocator;
+    f->fat_fraction = SPX_PAIR_FINDER_FAT_FRACTION;
+    spx_result r = spx_tree_init(&f->tree, allocator, 0);
+    if (r == SPX_OK) r = spx_pair_finder_reserve(f, capacity_hint, capacity_hint);
+    if (r != SPX_OK) {
+        spx_pair_finder_destroy(f);
+        return r;
+    }
+    *out = f;
+    return SPX_OK;
+}
+
+void spx_pair_finder_destroy(spx_pair_finder* finder)
+{
+    if (!finder) return;
+    spx_tree_destroy(&finder->tree);
+    spx_free(&finder->allocator, finder->body_block, finder->body_bytes);
+    spx_free(&finder->allocator, finder->pair_block, finder->pair_bytes);
+    spx_allocator a = finder->allocator;
+    spx_free(&a, finder, sizeof *finder);
+}
+
+spx_result spx_pair_finder_reserve(spx_pair_finder* finder, uint32_t body_count, uint32_t pair_count)
+{
+    if (!finder || body_count > SPX_PAIR_FINDER_MAX_BODIES || pair_count > UINT32_MAX - 1u)
+        return SPX_ERR_INVALID_ARGUMENT;
+    /* Each step either succeeds whole or leaves only unused room behind: nothing observable changes
+       on failure. */
+    spx_result r = grow_bodies(finder, body_count);
+    if (r == SPX_OK) r = spx_tree_reserve(&finder->tree, body_count);
+    if (r == SPX_OK) r = grow_pairs(finder, pair_count, pair_count);
+    return r;
+}
+
+void spx_pair_finder_set_fat_fraction(spx_pair_finder* finder, float fraction)
+{
+    if (finder && fraction >= 0.0f && fraction < 1e30f) finder->fat_fraction = fraction;
+}
+
+/* ---- bodies ------------------------------------------------------------------------------------ */
+
+/* The body's fat pairs are found anew at the next update (the list has room: a body is in it once). */
+static void mark_changed(spx_pair_finder* f, uint32_t body)
+{
+    if (f->flags[body] & CHANGED) return;
+    f->flags[body] |= CHANGED;
+    f->changed[f->changed_count++] = body;
+}
+
+spx_result spx_pair_finder_set(spx_pair_finder* finder, uint32_t body, const spx_aabb* box, bool moving)
+{
+    if (!finder || !box || body >= SPX_PAIR_FINDER_MAX_BODIES) return SPX_ERR_INVALID_ARGUMENT;
+    for (int k = 0; k < 3; ++k)
+        if (!isfinite(box->min[k]) || !isfinite(box->max[k])) return SPX_ERR_NOT_FINITE;
+    for (int k = 0; k < 3; ++k)
+        if (box->min[k] > box->max[k]) return SPX_ERR_INVALID_ARGUMENT;
+    float fraction = moving ? finder->fat_fraction : 0.0f;
+
+    if (body < finder->body_capacity && finder->proxies[body] != SPX_TREE_NULL) {
+        /* The call of every step for every moving body: store the box, and only when it left its
+           fat box (or the body fell asleep or woke up) note a new fat box for the next update. */
+        uint8_t* flags = &finder->flags[body];
+        float sweep[3] = { 0, 0, 0 };
+        if (moving) {
+            const spx_aabb* old = &finder->boxes[body];
+            float cap = PREDICT_CAP * spx_aabb_largest_half(box);
+            for (int k = 0; k < 3; ++k) {
+                float d = 0.5f * (box->min[k] - old->min[k]) + 0.5f * (box->max[k] - old->max[k]);
+                float s = PREDICT_STEPS * d;
+                sweep[k] = s > cap ? cap : s < -cap ? -cap : s;
+            }
+        }
+        finder->boxes[body] = *box;
+        bool was_moving = (*flags & IS_MOVING) != 0;
+        if (was_moving == moving && spx_fat_box_fits(&finder->fat_boxes[body], box, fraction, sweep)) return SPX_OK;
+        if (was_moving != moving) {
+            *flags ^= IS_MOVING;
+            finder->moving_count += moving ? 1u : (uint32_t)-1;
+        }
+        finder->fat_boxes[body] = spx_fat_box(box, fraction, sweep);
+        if (!(*flags & REINSERT)) finder->reinserts++;
+        *flags |= REINSERT;
+        mark_changed(finder, body);
+        return SPX_OK;
+    }
+
+    /* A new body: room first (bodies doubling, the tree's nodes for one more leaf), then the
+       insert, which cannot fail once the room is there. */
+    spx_result r = grow_bodies(finder, body + 1u);
+    if (r == SPX_OK) r = spx_tree_reserve(&finder->tree, finder->body_count + 1u);
+    if (r != SPX_OK) return r;
+    spx_aabb fat = spx_fat_box(box, fraction, NULL);
+    uint32_t proxy;
+    r = spx_tree_insert(&finder->tree, moving ? MOVING : RESTING, &fat, body, &proxy);
+    if (r != SPX_OK) return r;
+    finder->proxies[body] = proxy;
+    finder->boxes[body] = *box;
+    finder->fat_boxes[body] = fat;
+    finder->flags[body] = (uint8_t)((finder->flags[body] & CHANGED) | FRESH | (moving ? IS_MOVING : 0u));
+    mark_changed(finder, body);
+    finder->body_count++;
+    finder->moving_count += moving ? 1u : 0u;
+    if (body >= finder->body_end) finder->body_end = body + 1u;
+    return SPX_OK;
+}
+
+spx_result spx_pair_finder_remove(spx_pair_finder* finder, uint32_t body)
+{
+    if (!finder || body >= finder->body_capacity || finder->proxies[body] == SPX_TREE_NULL)
+        return SPX_ERR_INVALID_ARGUMENT;
+    uint8_t* flags = &finder->flags[body];
+    if (*flags & IS_MOVING) finder->moving_count--;
+    if (*flags & REINSERT) finder->reinserts--;
+    *flags &= (uint8_t)~(IS_MOVING | REINSERT);
+    spx_tree_remove(&finder->tree, finder->proxies[body]);
+    finder->proxies[body] = SPX_TREE_NULL;
+    finder->body_count--;
+    mark_changed(finder, body);
+    return SPX_OK;
+}
+
+/* ---- update ------------------------------------------------------------------------------------ */
+
+/* Spreads the low 10 bits of x to every third bit. */
+static uint32_t spread3(uint32_t x)
+{
+    x &= 0x3FFu;
+    x = (x | x << 16) & 0x030000FFu;
+    x = (x | x << 8) & 0x0300F00Fu;
+    x = (x | x << 4) & 0x030C30C3u;
+    x = (x | x << 2) & 0x09249249u;
+    return x;
+}
+
+/* Reorders the changed list by the Morton code of each body's fat box centre, quantised on the box
+   around them all. LSD radix sort, 10 bits a pass, stable: the order is a function of the boxes
+   and the list alone. */
+static void order_changed(spx_pair_finder* f)
+{
+    uint32_t n = f->changed_count;
+    if (n < 2) return;
+    float lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
+    for (uint32_t k = 0; k < n; ++k) {
+        const spx_aabb* b = &f->fat_boxes[f->changed[k]];
+        for (int a = 0; a < 3; ++a) {
+            float c = 0.5f * b->min[a] + 0.5f * b->max[a];
+            lo[a] = c < lo[a] ? c : lo[a];
+            hi[a] = c > hi[a] ? c : hi[a];
+        }
+    }
+    float scale[3];
+    for (int a = 0; a < 3; ++a) {
+        /* Guarded against a flat set and against spans that overflow. */
+        float span = hi[a] - lo[a];
+        scale[a] = span > 0.0f && span < INFINITY ? (float)((1u << MORTON_BITS) - 1u) / span : 0.0f;
+    }
+    uint64_t* src = f->order[0];
+    for (uint32_t k = 0; k < n; ++k) {
+        uint32_t body = f->changed[k];
+        const spx_aabb* b = &f->fat_boxes[body];
+        uint32_t code = 0;
+        for (int a = 0; a < 3; ++a) {
+            float q = ((0.5f * b->min[a] + 0.5f * b->max[a]) - lo[a]) * scale[a];
+            uint32_t qi = q > 0.0f ? (q < (float)((1u << MORTON_BITS) - 1u) ? (uint32_t)q : (1u << MORTON_BITS) - 1u) : 0u;
+            code |= spread3(qi) << a;
+        }
+        src[k] = (uint64_t)code << 32 | body;
+    }
+    uint64_t* dst = f->order[1];
+    uint32_t* counts = f->morton_counts;
+    for (int pass = 0; pass < 3; ++pass) {
+        int shift = 32 + MORTON_BITS * pass;
+        memset(counts, 0, sizeof f->morton_counts);
+        for (uint32_t k = 0; k < n; ++k) counts[((src[k] >> shift) & ((1u << MORTON_BITS) - 1u)) + 1]++;
+        for (uint32_t d = 1; d <= (1u << MORTON_BITS); ++d) counts[d] += counts[d - 1];
+        for (uint32_t k = 0; k < n; ++k) dst[counts[(src[k] >> shift) & ((1u << MORTON_BITS) - 1u)]++] = src[k];
+        uint64_t* t = src;
+        src = dst, dst = t;
+    }
+    for (uint32_t k = 0; k < n; ++k) f->changed[k] = (uint32_t)src[k];
+}
+
+/* Fat pairs found by this update, written while there is room and counted past it, so that a
+   second pass after growing can write them all. */
+typedef struct collect {
+    const uint8_t* flags;
+    spx_pair* out;
+    uint32_t capacity;
+    uint64_t count;
+    uint32_t self; /* box queries: the changed body queried */
+} collect;
+
+static inline void put(collect* c, uint32_t a, uint32_t b)
+{
+    if (c->count < c->capacity) {
+        spx_pair* p = &c->out[c->count];
+        p->a = a < b ? a : b;
+        p->b = a < b ? b : a;
+    }
+    c->count++;
+}
+
+/* Descents: every leaf pair of overlapping fat boxes, once. */
+static void collect_pair(void* context, uint32_t a, uint32_t b)
+{
+    put(context, a, b);
+}
+
+/* Box query of a changed body's fat box: a pair with every other leaf met. A pair of two changed
+   bodies is met from both: kept from the lower index's query only. */
+static bool collect_near(void* context, uint32_t proxy, uint32_t other)
+{
+    (void)proxy;
+    collect* c = context;
+    if (other == c->self || ((c->flags[other] & CHANGED) && other < c->self)) return true;
+    put(c, c->self, other);
+    return true;
+}
+
+static void find_fat_pairs(spx_pair_finder* f, collect* c, bool rebuild)
+{
+    *c = (collect){ f->flags, f->found, f->pair_capacity, 0, 0 };
+    if (rebuild) {
+        spx_tree_query_pairs(&f->tree, MOVING, collect_pair, c);
+        spx_tree_query_across(&f->tree, MOVING, RESTING, collect_pair, c);
+        return;
+    }
+    for (uint32_t k = 0; k < f->changed_count; ++k) {
+        uint32_t body = f->changed[k], proxy = f->proxies[body];
+        if (proxy == SPX_TREE_NULL) continue; /* removed: its pairs are only dropped */
+        const spx_aabb* fat = &f->fat_boxes[body];
+        c->self = body;
+        /* A moving body pairs with everything, a resting one with moving bodies only. */
+        spx_tree_query(&f->tree, MOVING, fat, collect_near, c);
+        if (f->flags[body] & IS_MOVING) spx_tree_query(&f->tree, RESTING, fat, collect_near, c);
+    }
+}
+
+/* Stable counting sort of n pairs by one member (b when by_b, else a), src to dst. Two passes,
+   by b then by a, sort by (a, b) in O(pairs + bodies) whatever the pairs: no worst case, and the
+   order depends on the values alone. */
+static void counting_pass(const spx_pair* src, spx_pair* dst, uint32_t n, uint32_t* counts, uint32_t range,
+                          bool by_b)
+{
+    memset(counts, 0, ((size_t)range + 1) * sizeof *counts);
+    for (uint32_t i = 0; i < n; ++i) counts[(by_b ? src[i].b : src[i].a) + 1]++;
+    for (uint32_t k = 1; k <= range; ++k) counts[k] += counts[k - 1];
+    for (uint32_t i = 0; i < n; ++i) dst[counts[by_b ? src[i].b : src[i].a]++] = src[i];
+}
+
+static inline bool pair_less(spx_pair x, spx_pair y)
+{
+    return x.a < y.a || (x.a == y.a && x.b < y.b);
+}
+
+static inline void swap_pairs(spx_pair** x, spx_pair** y)
+{
+    spx_pair* t = *x;
+    *x = *y;
+    *y = t;
+}
+
+spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
+{
+    if (!finder || !out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_pair_finder* f = finder;
+
+    /* 1. The leaves that left their fat boxes take their new ones, in space order. This touches the
+          trees before anything can fail, but only as the changed list asks; the list and its flags
+          stay until the update succeeds, so a retry finds the same pairs. */
+    order_changed(f);
+    for (uint32_t k = 0; k < f->changed_count; ++k) {
+        uint32_t body = f->changed[k];
+        if (!(f->flags[body] & REINSERT)) continue;
+        spx_tree_reinsert(&f->tree, f->proxies[body], (f->flags[body] & IS_MOVING) ? MOVING : RESTING,
+                          &f->fat_boxes[body]);
+        f->flags[body] &= (uint8_t)~REINSERT;
+    }
+    f->reinserts = 0;
+
+    /* 2. Fat pairs of the changed bodies (or of all, when many changed), into `found`. Nothing that
+          lives across updates is touched until every allocation is done. */
+    bool rebuild = f->changed_count > 0 && (double)f->changed_count > REBUILD_FRACTION * (double)f->body_count;
+    collect c = { 0 };
+    if (f->changed_count) {
+        find_fat_pairs(f, &c, rebuild);
+        /* The merged fat list needs room for the old one and the new pairs at worst. Half again
+           as much as needed: the next steps may find a few more without growing. */
+        uint64_t need = c.count + (rebuild ? 0u : f->fat_count);
+        if (need > f->pair_capacity) {
+            spx_result r = grow_pairs(f, need, need + need / 2u + 64u);
+            if (r != SPX_OK) return r;
+            find_fat_pairs(f, &c, rebuild);
+        }
+    }
+    uint32_t n_found = (uint32_t)c.count;
+
+    /* 3. Sort them, and merge them into the fat list without the changed bodies' old pairs. */
+    if (n_found > 1) {
+        counting_pass(f->found, f->sort_tmp, n_found, f->counts, f->body_end, true);
+        counting_pass(f->sort_tmp, f->found, n_found, f->counts, f->body_end, false);
+    }
+    if (rebuild) {
+        swap_pairs(&f->fat, &f->found);
+        f->fat_count = n_found;
+    } else if (f->changed_count) {
+        const spx_pair* old = f->fat;
+        const spx_pair* add = f->found;
+        const uint8_t* flags = f->flags;
+        spx_pair* next = f->fat_next;
+        uint32_t i = 0, j = 0, k = 0, n_old = f->fat_count;
+        while (i < n_old || j < n_found) {
+            if (i < n_old && ((flags[old[i].a] | flags[old[i].b]) & CHANGED)) {
+                ++i;
+            } else if (j >= n_found || (i < n_old && pair_less(old[i], add[j]))) {
+                next[k++] = old[i++];
+            } else {
+                next[k++] = add[j++];
+            }
+        }
+        swap_pairs(&f->fat, &f->fat_next);
+        f->fat_count = k;
+    }
+
+    /* 4. The exact boxes decide: the fat list, sorted, gives the pairs in order. */
+    const spx_aabb* boxes = f->boxes;
+    spx_pair* pairs = f->out;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < f->fat_count; ++i) {
+        spx_pair p = f->fat[i];
+        if (spx_aabb_overlap(&boxes[p.a], &boxes[p.b])) pairs[n++] = p;
+    }
+
+    /* 5. Both outputs sorted: one merge tells new, persisting and ended apart. A pair with a body
+          added since the last update is new even when the same two indices were paired then. */
+    const spx_pair* last = f->last;
+    uint32_t m = f->last_count, i = 0, j = 0, ended = 0, begun = 0;
+    const uint8_t* flags = f->flags;
+    while (i < n && j < m) {
+        if (pair_less(pairs[i], last[j])) {
+            f->previous[i++] = SPX_PAIR_NEW;
+            begun++;
+        } else if (pair_less(last[j], pairs[i])) {
+            f->ended[ended++] = j++;
+        } else if ((flags[pairs[i].a] | flags[pairs[i].b]) & FRESH) {
+            f->previous[i++] = SPX_PAIR_NEW;
+            begun++;
+            f->ended[ended++] = j++;
+        } else {
+            f->previous[i++] = j++;
+        }
+    }
+    for (; i < n; ++i, ++begun) f->previous[i] = SPX_PAIR_NEW;
+    for (; j < m; ++j) f->ended[ended++] = j;
+
+    /* 6. Every change is accounted for; the new output becomes the last one, the old one stays
+          readable as last_pairs. */
+    for (uint32_t k = 0; k < f->changed_count; ++k) f->flags[f->changed[k]] &= IS_MOVING;
+    f->queries = rebuild ? 0u : f->changed_count;
+    f->changed_count = 0;
+    f->out = f->last;
+    f->last = pairs;
+    f->last_count = n;
+
+    out->pairs = pairs;
+    out->previous = f->previous;
+    out->count = n;
+    out->begun_count = begun;
+    out->last_pairs = last;
+    out->last_count = m;
+    out->ended = f->ended;
+    out->ended_count = ended;
+    return SPX_OK;
+}
+
+void spx_pair_finder_get_stats(const spx_pair_finder* finder, spx_pair_finder_stats* out)
+{
+    memset(out, 0, sizeof *out);
+    if (!finder) return;
+    out->bodies = finder->body_count;
+    out->moving = finder->moving_count;
+    out->tree_height = spx_tree_height(&finder->tree, MOVING);
+    out->resting_tree_height = spx_tree_height(&finder->tree, RESTING);
+    out->reinserts = finder->reinserts;
+    out->changed = finder->changed_count;
+    out->fat_pairs = finder->fat_count;
+    out->queries = finder->queries;
+    out->pair_capacity = finder->pair_capacity;
+    out->bytes = sizeof *finder + finder->body_bytes + finder->pair_bytes
+               + (size_t)finder->tree.capacity * sizeof(spx_tree_node);
+}
