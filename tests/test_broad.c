@@ -238,8 +238,8 @@ static int check_node(const spx_dynamic_tree* t, const tree_model* m, int which,
         return 0;
     }
     ENSURE(n->child[1] != SPX_TREE_NULL && n->child[0] != n->child[1]);
-    if (check_node(t, m, which, n->child[0], i, nodes, leaves) || check_node(t, m, which, n->child[1], i, nodes, leaves))
-        return 1;
+    if (check_node(t, m, which, n->child[0], i, nodes, leaves)) return 1;
+    if (check_node(t, m, which, n->child[1], i, nodes, leaves)) return 1;
     const spx_tree_node* a = &t->nodes[n->child[0]];
     const spx_tree_node* b = &t->nodes[n->child[1]];
     int ha = t->links[n->child[0]].height, hb = t->links[n->child[1]].height;

@@ -334,11 +334,12 @@ static void order_changed(spx_pair_finder* f)
             hi[a] = c > hi[a] ? c : hi[a];
         }
     }
+    const uint32_t top = (1u << MORTON_BITS) - 1u;
     float scale[3];
     for (int a = 0; a < 3; ++a) {
         /* Guarded against a flat set and against spans that overflow. */
         float span = hi[a] - lo[a];
-        scale[a] = span > 0.0f && span < INFINITY ? (float)((1u << MORTON_BITS) - 1u) / span : 0.0f;
+        scale[a] = span > 0.0f && span < INFINITY ? (float)top / span : 0.0f;
     }
     uint64_t* src = f->order[0];
     for (uint32_t k = 0; k < n; ++k) {
@@ -347,7 +348,7 @@ static void order_changed(spx_pair_finder* f)
         uint32_t code = 0;
         for (int a = 0; a < 3; ++a) {
             float q = ((0.5f * b->min[a] + 0.5f * b->max[a]) - lo[a]) * scale[a];
-            uint32_t qi = q > 0.0f ? (q < (float)((1u << MORTON_BITS) - 1u) ? (uint32_t)q : (1u << MORTON_BITS) - 1u) : 0u;
+            uint32_t qi = q > 0.0f ? (q < (float)top ? (uint32_t)q : top) : 0u;
             code |= spread3(qi) << a;
         }
         src[k] = (uint64_t)code << 32 | body;
@@ -357,9 +358,9 @@ static void order_changed(spx_pair_finder* f)
     for (int pass = 0; pass < 3; ++pass) {
         int shift = 32 + MORTON_BITS * pass;
         memset(counts, 0, sizeof f->morton_counts);
-        for (uint32_t k = 0; k < n; ++k) counts[((src[k] >> shift) & ((1u << MORTON_BITS) - 1u)) + 1]++;
-        for (uint32_t d = 1; d <= (1u << MORTON_BITS); ++d) counts[d] += counts[d - 1];
-        for (uint32_t k = 0; k < n; ++k) dst[counts[(src[k] >> shift) & ((1u << MORTON_BITS) - 1u)]++] = src[k];
+        for (uint32_t k = 0; k < n; ++k) counts[((src[k] >> shift) & top) + 1]++;
+        for (uint32_t d = 1; d <= top + 1; ++d) counts[d] += counts[d - 1];
+        for (uint32_t k = 0; k < n; ++k) dst[counts[(src[k] >> shift) & top]++] = src[k];
         uint64_t* t = src;
         src = dst, dst = t;
     }
