@@ -7,5 +7,6 @@
 #include "collide.h"
 #include "mesh.h"
 #include "mesh_query.h"
+#include "world.h"
 #include "mass.h"
 #endif

@@ -2,6 +2,7 @@
 #include "allocator.h"
 #include <stdalign.h>
 #include <stdlib.h>
+#include <string.h>
 
 void* spx_alloc(const spx_allocator* allocator, size_t size, size_t alignment)
 {
@@ -22,4 +23,23 @@ void spx_free(const spx_allocator* allocator, void* memory, size_t size)
         return;
     }
     free(memory);
+}
+
+bool spx_reserve(const spx_allocator* allocator, void** array, uint32_t* capacity, uint32_t needed, size_t element,
+                 size_t alignment)
+{
+    if (needed <= *capacity) return true;
+    uint64_t grown = (uint64_t)*capacity * 2u;
+    if (grown < needed) grown = needed;
+    if (grown < 16) grown = 16;
+    if (grown > UINT32_MAX || grown > SIZE_MAX / element) return false;
+    void* fresh = spx_alloc(allocator, (size_t)grown * element, alignment);
+    if (!fresh) return false;
+    if (*array) {
+        memcpy(fresh, *array, (size_t)*capacity * element);
+        spx_free(allocator, *array, (size_t)*capacity * element);
+    }
+    *array = fresh;
+    *capacity = (uint32_t)grown;
+    return true;
 }

@@ -1,0 +1,385 @@
+/* Bodies: creation from defs, mass from shapes, ids, getters and setters. */
+#include "world.h"
+#include "island.h"
+#include "core/allocator.h"
+#include "geometry/validate.h"
+#include <sepax/mass.h>
+#include <math.h>
+#include <string.h>
+
+SPX_API spx_body_def spx_default_body_def(void)
+{
+    spx_body_def def;
+    memset(&def, 0, sizeof def);
+    def.type = SPX_BODY_STATIC;
+    def.rotation.w = 1.0f;
+    def.angular_damping = 0.05f;
+    def.gravity_scale = 1.0f;
+    def.friction = 0.6f;
+    def.enable_sleep = true;
+    def.awake = true;
+    def.internal_cookie = SPX_BODY_DEF_COOKIE;
+    return def;
+}
+
+SPX_API spx_shape_def spx_default_shape_def(void)
+{
+    spx_shape_def def;
+    memset(&def, 0, sizeof def);
+    def.type = SPX_SHAPE_BOX;
+    def.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
+    def.local.q.w = 1.0f;
+    def.density = 1000.0f;
+    def.internal_cookie = SPX_SHAPE_DEF_COOKIE;
+    return def;
+}
+
+static vec3s v3(spx_vec3 v) { return (vec3s){ { v.x, v.y, v.z } }; }
+static spx_vec3 sv(vec3s v) { return spx_v3(v.x, v.y, v.z); }
+static versors qs(spx_quat q) { return (versors){ { q.x, q.y, q.z, q.w } }; }
+
+static bool finite_quat(spx_quat q) { return isfinite(q.x) && isfinite(q.y) && isfinite(q.z) && isfinite(q.w); }
+
+static spx_result check_rotation(spx_quat q)
+{
+    if (!finite_quat(q)) return SPX_ERR_NOT_FINITE;
+    double n2 = (double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w;
+    return fabs(n2 - 1.0) > 2.0 * SPX_ROTATION_TOLERANCE ? SPX_ERR_NOT_ORTHONORMAL : SPX_OK;
+}
+
+static spx_result check_shape(const spx_shape_def* s, spx_body_type type)
+{
+    if (s->internal_cookie != SPX_SHAPE_DEF_COOKIE) return SPX_ERR_UNINITIALIZED_DEF;
+    if (s->type != SPX_SHAPE_BOX) return SPX_ERR_INVALID_ARGUMENT;
+    if (!spx_finite3(s->half_extents) || !spx_finite3(s->local.p) || !isfinite(s->density)) return SPX_ERR_NOT_FINITE;
+    if (!(s->half_extents.x > 0.0f && s->half_extents.y > 0.0f && s->half_extents.z > 0.0f)) return SPX_ERR_BAD_EXTENT;
+    if (type == SPX_BODY_DYNAMIC && !(s->density > 0.0f)) return SPX_ERR_BAD_DENSITY;
+    return check_rotation(s->local.q);
+}
+
+static spx_result check_def(const spx_body_def* d)
+{
+    if (d->internal_cookie != SPX_BODY_DEF_COOKIE) return SPX_ERR_UNINITIALIZED_DEF;
+    if (d->type != SPX_BODY_STATIC && d->type != SPX_BODY_KINEMATIC && d->type != SPX_BODY_DYNAMIC)
+        return SPX_ERR_INVALID_ARGUMENT;
+    if (!d->shapes || d->shape_count == 0 || d->shape_count > SPX_MAX_BODY_SHAPES) return SPX_ERR_INVALID_ARGUMENT;
+    if (!spx_finite3(d->position) || !spx_finite3(d->linear_velocity) || !spx_finite3(d->angular_velocity)
+        || !isfinite(d->linear_damping) || !isfinite(d->angular_damping) || !isfinite(d->gravity_scale)
+        || !isfinite(d->friction) || !isfinite(d->restitution))
+        return SPX_ERR_NOT_FINITE;
+    if (d->linear_damping < 0.0f || d->angular_damping < 0.0f || d->friction < 0.0f || d->restitution < 0.0f
+        || d->restitution > 1.0f)
+        return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = check_rotation(d->rotation);
+    for (uint32_t i = 0; r == SPX_OK && i < d->shape_count; ++i) r = check_shape(&d->shapes[i], d->type);
+    return r;
+}
+
+/* Mass, centre of mass and inverse inertia of a dynamic body from its boxes (parallel axis theorem
+   about the common centre). */
+static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
+{
+    double mass = 0.0, c[3] = { 0, 0, 0 };
+    spx_mass_properties parts[SPX_MAX_BODY_SHAPES];
+    for (uint32_t i = 0; i < d->shape_count; ++i) {
+        spx_result r = spx_mass_box(d->shapes[i].half_extents, d->shapes[i].density, &parts[i]);
+        if (r != SPX_OK) return r;
+        const spx_vec3 p = d->shapes[i].local.p;
+        mass += parts[i].mass;
+        c[0] += parts[i].mass * (double)p.x, c[1] += parts[i].mass * (double)p.y, c[2] += parts[i].mass * (double)p.z;
+    }
+    c[0] /= mass, c[1] /= mass, c[2] /= mass;
+    double inertia[3][3] = { { 0 } };
+    for (uint32_t i = 0; i < d->shape_count; ++i) {
+        /* The box's tensor turned into the body frame (R I R^T), then moved to the common centre. */
+        mat3s rot = glms_quat_mat3(glms_quat_normalize(qs(d->shapes[i].local.q)));
+        const spx_mat3* I = &parts[i].inertia;
+        const spx_vec3 p = d->shapes[i].local.p;
+        double off[3] = { p.x - c[0], p.y - c[1], p.z - c[2] };
+        double o2 = off[0] * off[0] + off[1] * off[1] + off[2] * off[2];
+        const float* Icol[3] = { &I->col[0].x, &I->col[1].x, &I->col[2].x };
+        for (int r = 0; r < 3; ++r) {
+            for (int k = 0; k < 3; ++k) {
+                double sum = 0.0;
+                for (int m = 0; m < 3; ++m)
+                    for (int q = 0; q < 3; ++q) sum += (double)rot.col[m].raw[r] * Icol[q][m] * rot.col[q].raw[k];
+                sum += parts[i].mass * ((r == k ? o2 : 0.0) - off[r] * off[k]);
+                inertia[r][k] += sum;
+            }
+        }
+    }
+    mat3s Im;
+    for (int r = 0; r < 3; ++r)
+        for (int k = 0; k < 3; ++k) Im.col[k].raw[r] = (float)inertia[r][k];
+    b->mass = (float)mass;
+    b->inv_mass = (float)(1.0 / mass);
+    b->local_center = (vec3s){ { (float)c[0], (float)c[1], (float)c[2] } };
+    b->inv_inertia_local = glms_mat3_inv(Im);
+    return SPX_OK;
+}
+
+spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s)
+{
+    mat3s r = glms_quat_mat3(b->rotation);
+    spx_obb box;
+    box.center = sv(glms_vec3_add(b->origin, glms_mat3_mulv(r, s->local_center)));
+    box.half_extents = sv(s->half_extents);
+    mat3s axes = glms_mat3_mul(r, s->local_rotation);
+    for (int i = 0; i < 3; ++i) box.rotation.col[i] = sv(axes.col[i]);
+    return box;
+}
+
+mat3s spx_body_inv_inertia_world(const spx_body* b)
+{
+    mat3s r = glms_quat_mat3(b->rotation);
+    return glms_mat3_mul(glms_mat3_mul(r, b->inv_inertia_local), glms_mat3_transpose(r));
+}
+
+void spx_body_sync_origin(spx_body* b)
+{
+    b->origin = glms_vec3_sub(b->center, glms_quat_rotatev(b->rotation, b->local_center));
+}
+
+static void place(spx_body* b, spx_vec3 position, spx_quat rotation)
+{
+    b->rotation = glms_quat_normalize(qs(rotation));
+    b->origin = v3(position);
+    b->center = glms_vec3_add(b->origin, glms_quat_rotatev(b->rotation, b->local_center));
+}
+
+/* Index of a live body named by id, or SPX_NO_BODY. */
+static uint32_t lookup(const spx_world* w, spx_body_id id)
+{
+    if (!w || id.index == 0 || id.index > w->body_slots) return SPX_NO_BODY;
+    const spx_body* b = &w->bodies[id.index - 1];
+    return b->alive && b->generation == id.generation ? id.index - 1 : SPX_NO_BODY;
+}
+
+SPX_API bool spx_body_is_valid(const spx_world* w, spx_body_id id) { return lookup(w, id) != SPX_NO_BODY; }
+
+SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_body_id* out)
+{
+    if (!w || !def || !out) return SPX_ERR_INVALID_ARGUMENT;
+    if (w->locked) return SPX_ERR_WORLD_LOCKED;
+    spx_result r = check_def(def);
+    if (r != SPX_OK) return r;
+    spx_body b;
+    memset(&b, 0, sizeof b);
+    b.type = def->type;
+    b.inv_inertia_local = glms_mat3_zero();
+    if (def->type == SPX_BODY_DYNAMIC && (r = mass_from_shapes(def, &b)) != SPX_OK) return r;
+    /* A slot, and room for everything a step sizes per body, before anything changes. */
+    uint32_t slot = w->free_list != SPX_NO_BODY ? w->free_list : w->body_slots;
+    if (slot >= SPX_PAIR_FINDER_MAX_BODIES - 1) return SPX_ERR_OUT_OF_MEMORY;
+    if ((r = spx_world_reserve_bodies(w, slot + 1)) != SPX_OK) return r;
+    size_t shape_bytes = sizeof(spx_body_shape) * def->shape_count;
+    b.shapes = spx_alloc(&w->allocator, shape_bytes, 16);
+    if (!b.shapes) return SPX_ERR_OUT_OF_MEMORY;
+    b.shape_count = def->shape_count;
+    float radius = 0.0f;
+    for (uint32_t i = 0; i < def->shape_count; ++i) {
+        const spx_shape_def* s = &def->shapes[i];
+        spx_body_shape* bs = &b.shapes[i];
+        bs->half_extents = v3(s->half_extents);
+        bs->local_center = v3(s->local.p);
+        bs->local_rotation = glms_quat_mat3(glms_quat_normalize(qs(s->local.q)));
+        /* Sphere about the centre of mass: the box's centre offset plus its half diagonal. */
+        bs->radius = glms_vec3_norm(glms_vec3_sub(bs->local_center, b.local_center)) + glms_vec3_norm(bs->half_extents);
+        if (bs->radius > radius) radius = bs->radius;
+    }
+    b.radius = radius;
+    place(&b, def->position, def->rotation);
+    if (def->type != SPX_BODY_STATIC) {
+        b.v = v3(def->linear_velocity);
+        b.w = v3(def->angular_velocity);
+    }
+    b.linear_damping = def->linear_damping;
+    b.angular_damping = def->angular_damping;
+    b.gravity_scale = def->gravity_scale;
+    b.friction = def->friction;
+    b.restitution = def->restitution;
+    b.enable_sleep = def->enable_sleep;
+    b.awake = def->type != SPX_BODY_STATIC && def->awake;
+    b.user_data = def->user_data;
+    b.island_next = SPX_NO_BODY;
+    b.alive = true;
+    if ((r = spx_world_track_body(w, slot, &b)) != SPX_OK) {
+        spx_free(&w->allocator, b.shapes, shape_bytes);
+        return r;
+    }
+    if (slot == w->free_list) w->free_list = w->bodies[slot].next_free;
+    else ++w->body_slots;
+    b.generation = w->bodies[slot].generation + 1;
+    if (b.generation == 0) b.generation = 1;
+    w->bodies[slot] = b;
+    /* A body created asleep sleeps alone until something touches it. */
+    if (b.type == SPX_BODY_DYNAMIC && !b.awake) w->bodies[slot].island_next = slot;
+    ++w->body_count;
+    out->index = slot + 1;
+    out->generation = b.generation;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_body_destroy(spx_world* w, spx_body_id id)
+{
+    if (!w) return SPX_ERR_INVALID_ARGUMENT;
+    if (w->locked) return SPX_ERR_WORLD_LOCKED;
+    uint32_t i = lookup(w, id);
+    if (i == SPX_NO_BODY) return SPX_ERR_STALE_ID;
+    spx_body* b = &w->bodies[i];
+    /* Wake what it held up: a sleeping stack must not hang in the air. */
+    for (uint32_t k = 0; k < w->contacts.count; ++k) {
+        const spx_contact* c = &w->contacts.list[k];
+        if (c->body_a == i) spx_island_wake(w, c->body_b);
+        if (c->body_b == i) spx_island_wake(w, c->body_a);
+    }
+    spx_result r = spx_contacts_remove_body(w, i);
+    if (r != SPX_OK) return r;
+    if (b->type == SPX_BODY_DYNAMIC && !b->awake) spx_island_wake(w, i); /* unchain it from its island */
+    spx_pair_finder_remove(w->pairs, i);
+    spx_free(&w->allocator, b->shapes, sizeof(spx_body_shape) * b->shape_count);
+    uint32_t generation = b->generation;
+    memset(b, 0, sizeof *b);
+    b->generation = generation;
+    b->next_free = w->free_list;
+    b->island_next = SPX_NO_BODY;
+    w->free_list = i;
+    --w->body_count;
+    return SPX_OK;
+}
+
+#define LOOKUP(w, id, i)                                                                                               \
+    if (!(w)) return SPX_ERR_INVALID_ARGUMENT;                                                                         \
+    uint32_t i = lookup((w), (id));                                                                                    \
+    if (i == SPX_NO_BODY) return SPX_ERR_STALE_ID
+
+SPX_API spx_result spx_body_get_transform(const spx_world* w, spx_body_id id, spx_transform* out)
+{
+    LOOKUP(w, id, i);
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    const spx_body* b = &w->bodies[i];
+    out->p = sv(b->origin);
+    out->q = (spx_quat){ b->rotation.x, b->rotation.y, b->rotation.z, b->rotation.w };
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_body_set_transform(spx_world* w, spx_body_id id, const spx_transform* t)
+{
+    LOOKUP(w, id, i);
+    if (!t) return SPX_ERR_INVALID_ARGUMENT;
+    if (w->locked) return SPX_ERR_WORLD_LOCKED;
+    if (!spx_finite3(t->p)) return SPX_ERR_NOT_FINITE;
+    spx_result r = check_rotation(t->q);
+    if (r != SPX_OK) return r;
+    spx_body* b = &w->bodies[i];
+    spx_body copy = *b;
+    place(&copy, t->p, t->q);
+    if ((r = spx_world_track_body(w, i, &copy)) != SPX_OK) return r;
+    place(b, t->p, t->q);
+    if (b->type == SPX_BODY_DYNAMIC) spx_island_wake(w, i);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_body_get_velocity(const spx_world* w, spx_body_id id, spx_vec3* out_linear, spx_vec3* out_angular)
+{
+    LOOKUP(w, id, i);
+    if (out_linear) *out_linear = sv(w->bodies[i].v);
+    if (out_angular) *out_angular = sv(w->bodies[i].w);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_body_set_velocity(spx_world* w, spx_body_id id, spx_vec3 linear, spx_vec3 angular)
+{
+    LOOKUP(w, id, i);
+    if (!spx_finite3(linear) || !spx_finite3(angular)) return SPX_ERR_NOT_FINITE;
+    spx_body* b = &w->bodies[i];
+    if (b->type == SPX_BODY_STATIC) return SPX_ERR_INVALID_ARGUMENT;
+    b->v = v3(linear);
+    b->w = v3(angular);
+    if (b->type == SPX_BODY_DYNAMIC) spx_island_wake(w, i);
+    else b->awake = true;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_body_apply_impulse(spx_world* w, spx_body_id id, spx_vec3 impulse, spx_vec3 point)
+{
+    LOOKUP(w, id, i);
+    if (!spx_finite3(impulse) || !spx_finite3(point)) return SPX_ERR_NOT_FINITE;
+    spx_body* b = &w->bodies[i];
+    if (b->type != SPX_BODY_DYNAMIC) return SPX_ERR_INVALID_ARGUMENT;
+    spx_island_wake(w, i);
+    vec3s p = v3(impulse), r = glms_vec3_sub(v3(point), b->center);
+    b->v = glms_vec3_add(b->v, glms_vec3_scale(p, b->inv_mass));
+    b->w = glms_vec3_add(b->w, glms_mat3_mulv(spx_body_inv_inertia_world(b), glms_vec3_cross(r, p)));
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_body_get_center_of_mass(const spx_world* w, spx_body_id id, spx_vec3* out)
+{
+    LOOKUP(w, id, i);
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    *out = sv(w->bodies[i].center);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_body_get_mass(const spx_world* w, spx_body_id id, float* out)
+{
+    LOOKUP(w, id, i);
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    *out = w->bodies[i].mass;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_body_get_type(const spx_world* w, spx_body_id id, spx_body_type* out)
+{
+    LOOKUP(w, id, i);
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    *out = w->bodies[i].type;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_body_is_awake(const spx_world* w, spx_body_id id, bool* out)
+{
+    LOOKUP(w, id, i);
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    *out = w->bodies[i].awake;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_body_set_awake(spx_world* w, spx_body_id id, bool awake)
+{
+    LOOKUP(w, id, i);
+    if (w->locked) return SPX_ERR_WORLD_LOCKED;
+    spx_body* b = &w->bodies[i];
+    if (b->type == SPX_BODY_KINEMATIC) b->awake = awake;
+    else if (b->type == SPX_BODY_DYNAMIC) {
+        if (awake) spx_island_wake(w, i);
+        else spx_island_sleep_now(w, i);
+    }
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_body_get_user_data(const spx_world* w, spx_body_id id, void** out)
+{
+    LOOKUP(w, id, i);
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    *out = w->bodies[i].user_data;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_body_set_user_data(spx_world* w, spx_body_id id, void* user_data)
+{
+    LOOKUP(w, id, i);
+    w->bodies[i].user_data = user_data;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_body_set_material(spx_world* w, spx_body_id id, float friction, float restitution)
+{
+    LOOKUP(w, id, i);
+    if (!isfinite(friction) || !isfinite(restitution)) return SPX_ERR_NOT_FINITE;
+    if (friction < 0.0f || restitution < 0.0f || restitution > 1.0f) return SPX_ERR_INVALID_ARGUMENT;
+    w->bodies[i].friction = friction;
+    w->bodies[i].restitution = restitution;
+    return SPX_OK;
+}

@@ -1,0 +1,217 @@
+/* Narrow phase of the world: body pairs from the broad phase become shape-pair manifolds, merged
+ * with last step's so that impulses carry over (warm starting) and begin/end events fall out of
+ * the merge. Both lists are sorted by (body_a, body_b, shape_a, shape_b), so the merge is linear
+ * and its order, like everything else in a step, a function of the input alone. */
+#include "world.h"
+#include "island.h"
+#include "core/allocator.h"
+#include <sepax/collide.h>
+#include <math.h>
+
+typedef struct pair_key {
+    uint32_t a, b;
+} pair_key;
+
+static bool key_less(pair_key x, pair_key y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
+static bool key_equal(pair_key x, pair_key y) { return x.a == y.a && x.b == y.b; }
+
+static spx_body_id id_of(const spx_world* w, uint32_t body)
+{
+    spx_body_id id = { body + 1, w->bodies[body].generation };
+    return id;
+}
+
+static bool push_event(const spx_world* w, spx_contact_event* events, uint32_t* count, uint32_t capacity, uint32_t a,
+                       uint32_t b)
+{
+    if (*count >= capacity) return false;
+    events[*count].a = id_of(w, a);
+    events[*count].b = id_of(w, b);
+    ++*count;
+    return true;
+}
+
+/* Two unit tangents completing n to a right-handed frame, from n alone (so a manifold whose normal
+   does not change keeps its tangents, and its friction impulses stay meaningful across steps). */
+static void tangents(vec3s n, vec3s out[2])
+{
+    vec3s t = fabsf(n.x) >= 0.57735f ? glms_vec3_normalize((vec3s){ { n.y, -n.x, 0.0f } })
+                                     : glms_vec3_normalize((vec3s){ { 0.0f, n.z, -n.y } });
+    out[0] = t;
+    out[1] = glms_vec3_cross(n, t);
+}
+
+/* A body that moves this step: awake dynamic, or awake kinematic. */
+static bool moving(const spx_body* b) { return b->type != SPX_BODY_STATIC && b->awake; }
+
+/* How far apart two shapes may be and still make (speculative) contact points: the speculative
+   distance, plus what the relative motion can close during the step. */
+static float pair_margin(const spx_world* w, const spx_body* a, const spx_body* b, float dt)
+{
+    float closing = glms_vec3_norm(glms_vec3_sub(a->v, b->v)) + glms_vec3_norm(a->w) * a->radius
+                  + glms_vec3_norm(b->w) * b->radius;
+    return w->def.speculative_distance + closing * dt;
+}
+
+/* The manifold of one shape pair, warm-started from `old` (NULL if none); false when no point. */
+static bool make_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t sa, uint16_t sb, float margin,
+                         const spx_contact* old, spx_contact* out)
+{
+    const spx_body* a = &w->bodies[ia];
+    const spx_body* b = &w->bodies[ib];
+    spx_obb box_a = spx_body_shape_box(a, &a->shapes[sa]);
+    spx_obb box_b = spx_body_shape_box(b, &b->shapes[sb]);
+    spx_manifold m;
+    /* A body that has gone non-finite or degenerate fails validation: it touches nothing. */
+    if (spx_manifold_obb_obb(&box_a, &box_b, margin, &m) != SPX_OK || m.point_count == 0) return false;
+    out->body_a = ia;
+    out->body_b = ib;
+    out->shape_a = sa;
+    out->shape_b = sb;
+    out->normal = (vec3s){ { m.normal.x, m.normal.y, m.normal.z } };
+    tangents(out->normal, out->tangent);
+    out->friction = sqrtf(a->friction * b->friction);
+    out->restitution = a->restitution > b->restitution ? a->restitution : b->restitution;
+    out->point_count = m.point_count;
+    for (int k = 0; k < m.point_count; ++k) {
+        spx_contact_point* p = &out->points[k];
+        vec3s q = { { m.points[k].point.x, m.points[k].point.y, m.points[k].point.z } };
+        p->anchor_a = glms_vec3_sub(q, a->center);
+        p->anchor_b = glms_vec3_sub(q, b->center);
+        p->separation = -m.points[k].depth;
+        p->id = m.points[k].id;
+        p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
+        if (old) {
+            for (int j = 0; j < old->point_count; ++j) {
+                if (old->points[j].id != p->id) continue;
+                p->normal_impulse = old->points[j].normal_impulse;
+                p->tangent_impulse[0] = old->points[j].tangent_impulse[0];
+                p->tangent_impulse[1] = old->points[j].tangent_impulse[1];
+                break;
+            }
+        }
+        p->normal_mass = p->tangent_mass[0] = p->tangent_mass[1] = 0.0f;
+        p->relative_velocity = p->max_normal_impulse = 0.0f;
+    }
+    return true;
+}
+
+/* Room for this step: the new list can hold every shape pair of every body pair plus every kept
+   manifold of last step; the events, one a body pair. */
+static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n)
+{
+    spx_contacts* c = &w->contacts;
+    uint64_t need = c->count;
+    for (uint32_t i = 0; i < n; ++i)
+        need += (uint64_t)w->bodies[pairs[i].a].shape_count * w->bodies[pairs[i].b].shape_count;
+    uint64_t events = (uint64_t)n + c->count + c->pending_end_count;
+    if (need > UINT32_MAX || events > UINT32_MAX) return false;
+    const spx_allocator* al = &w->allocator;
+    return spx_reserve(al, (void**)&c->prev, &c->prev_capacity, (uint32_t)need, sizeof(spx_contact), 16)
+        && spx_reserve(al, (void**)&c->begin, &c->begin_capacity, (uint32_t)events, sizeof(spx_contact_event), 8)
+        && spx_reserve(al, (void**)&c->end, &c->end_capacity, (uint32_t)events, sizeof(spx_contact_event), 8);
+}
+
+spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, float dt)
+{
+    spx_contacts* c = &w->contacts;
+    if (!reserve(w, pairs, n)) return SPX_ERR_OUT_OF_MEMORY;
+    /* Last step's list becomes prev; the new one is built in the other buffer. */
+    spx_contact* old = c->list;
+    uint32_t old_count = c->count, old_capacity = c->capacity;
+    c->list = c->prev, c->capacity = c->prev_capacity;
+    c->prev = old, c->prev_count = old_count, c->prev_capacity = old_capacity;
+    c->count = 0;
+    c->begin_count = 0;
+    c->end_count = 0;
+    c->reduced = 0;
+
+    uint32_t i = 0, j = 0;
+    while (i < n || j < old_count) {
+        pair_key kp = { UINT32_MAX, UINT32_MAX }, ko = { UINT32_MAX, UINT32_MAX };
+        if (i < n) kp.a = pairs[i].a, kp.b = pairs[i].b;
+        if (j < old_count) ko.a = old[j].body_a, ko.b = old[j].body_b;
+        /* Last step's manifolds of this body pair: old[j .. j_end). */
+        uint32_t j_end = j;
+        bool old_first = j < old_count && (i == n || key_less(ko, kp));
+        bool matched = j < old_count && i < n && key_equal(ko, kp);
+        if (old_first || matched)
+            while (j_end < old_count && old[j_end].body_a == ko.a && old[j_end].body_b == ko.b) ++j_end;
+        if (old_first) {
+            /* The broad phase no longer pairs them. Neither moves (sleeping against sleeping or
+               static): keep their manifolds for when they wake. Otherwise they parted. */
+            const spx_body* a = &w->bodies[ko.a];
+            const spx_body* b = &w->bodies[ko.b];
+            if (!moving(a) && !moving(b)) {
+                for (uint32_t k = j; k < j_end; ++k) c->list[c->count++] = old[k];
+            } else {
+                push_event(w, c->end, &c->end_count, c->end_capacity, ko.a, ko.b);
+            }
+            j = j_end;
+            continue;
+        }
+        const spx_body* a = &w->bodies[kp.a];
+        const spx_body* b = &w->bodies[kp.b];
+        float margin = pair_margin(w, a, b, dt);
+        uint32_t before = c->count;
+        for (uint16_t sa = 0; sa < a->shape_count; ++sa) {
+            for (uint16_t sb = 0; sb < b->shape_count; ++sb) {
+                const spx_contact* prior = NULL;
+                for (uint32_t k = j; k < j_end; ++k)
+                    if (old[k].shape_a == sa && old[k].shape_b == sb) prior = &old[k];
+                if (make_contact(w, kp.a, kp.b, sa, sb, margin, prior, &c->list[c->count])) ++c->count;
+            }
+        }
+        bool had = j_end > j, has = c->count > before;
+        if (has && !had) push_event(w, c->begin, &c->begin_count, c->begin_capacity, kp.a, kp.b);
+        if (had && !has) push_event(w, c->end, &c->end_count, c->end_capacity, kp.a, kp.b);
+        /* Touching a sleeping body wakes its island: it must answer this step. */
+        if (has && moving(a) != moving(b)) {
+            uint32_t still = moving(a) ? kp.b : kp.a;
+            if (w->bodies[still].type == SPX_BODY_DYNAMIC) spx_island_wake(w, still);
+        }
+        ++i;
+        j = j_end;
+    }
+    for (uint32_t k = 0; k < c->pending_end_count; ++k) c->end[c->end_count++] = c->pending_end[k];
+    c->pending_end_count = 0;
+    return SPX_OK;
+}
+
+spx_result spx_contacts_remove_body(spx_world* w, uint32_t body)
+{
+    spx_contacts* c = &w->contacts;
+    /* Room for one end event a partner first, so that a failure changes nothing. */
+    uint32_t partners = 0;
+    for (uint32_t k = 0; k < c->count; ++k)
+        if ((c->list[k].body_a == body || c->list[k].body_b == body)
+            && (k == 0 || c->list[k - 1].body_a != c->list[k].body_a || c->list[k - 1].body_b != c->list[k].body_b))
+            ++partners;
+    if (!spx_reserve(&w->allocator, (void**)&c->pending_end, &c->pending_end_capacity,
+                     c->pending_end_count + partners, sizeof(spx_contact_event), 8))
+        return SPX_ERR_OUT_OF_MEMORY;
+    uint32_t kept = 0;
+    pair_key last = { UINT32_MAX, UINT32_MAX };
+    for (uint32_t k = 0; k < c->count; ++k) {
+        const spx_contact m = c->list[k]; /* a copy: compaction overwrites the list behind us */
+        if (m.body_a != body && m.body_b != body) {
+            c->list[kept++] = m;
+            continue;
+        }
+        pair_key key = { m.body_a, m.body_b };
+        if (!key_equal(key, last))
+            push_event(w, c->pending_end, &c->pending_end_count, c->pending_end_capacity, m.body_a, m.body_b);
+        last = key;
+    }
+    c->count = kept;
+    return SPX_OK;
+}
+
+void spx_contacts_free(spx_contacts* c, const spx_allocator* al)
+{
+    spx_free(al, c->list, sizeof(spx_contact) * (size_t)c->capacity);
+    spx_free(al, c->prev, sizeof(spx_contact) * (size_t)c->prev_capacity);
+    spx_free(al, c->begin, sizeof(spx_contact_event) * (size_t)c->begin_capacity);
+    spx_free(al, c->end, sizeof(spx_contact_event) * (size_t)c->end_capacity);
+    spx_free(al, c->pending_end, sizeof(spx_contact_event) * (size_t)c->pending_end_capacity);
+}

@@ -1,0 +1,59 @@
+/* Contact manifolds between the shapes of two bodies, kept from step to step for warm starting. */
+#ifndef SPX_DYNAMICS_CONTACT_H
+#define SPX_DYNAMICS_CONTACT_H
+
+#include "body.h"
+#include "broad/pair_finder.h"
+#include <sepax/collide.h>
+
+typedef struct spx_contact_point {
+    vec3s anchor_a, anchor_b;  /* m: the point relative to each centre of mass, world axes, at the step's start */
+    float separation;          /* m at the step's start: < 0 overlapping, > 0 a speculative gap */
+    float normal_impulse;      /* N s, accumulated; carried to the next step by id */
+    float tangent_impulse[2];
+    float normal_mass, tangent_mass[2];
+    float relative_velocity;   /* m/s along the normal before the solve: restitution's reference */
+    float max_normal_impulse;  /* largest normal impulse of the step: a point that never pushed does not bounce */
+    uint32_t id;               /* feature pair (spx_manifold_point.id) */
+} spx_contact_point;
+
+/* One shape pair's manifold. Kept sorted by (body_a, body_b, shape_a, shape_b), body_a < body_b. */
+typedef struct spx_contact {
+    uint32_t body_a, body_b;
+    uint16_t shape_a, shape_b;
+    vec3s normal;              /* unit, from A to B */
+    vec3s tangent[2];
+    float friction, restitution;
+    int point_count;           /* 1..4 (manifolds without points are not kept) */
+    spx_contact_point points[SPX_MAX_MANIFOLD_POINTS];
+} spx_contact;
+
+typedef struct spx_contacts {
+    spx_contact* list;         /* this step's, sorted */
+    uint32_t count, capacity;
+    spx_contact* prev;         /* last step's, sorted; swapped with list at each update */
+    uint32_t prev_count, prev_capacity;
+    spx_contact_event* begin;
+    uint32_t begin_count, begin_capacity;
+    spx_contact_event* end;
+    uint32_t end_count, end_capacity;
+    spx_contact_event* pending_end; /* pairs ended by spx_body_destroy, reported at the next step */
+    uint32_t pending_end_count, pending_end_capacity;
+    uint32_t reduced;          /* manifolds cut to 4 points this step */
+} spx_contacts;
+
+typedef struct spx_world spx_world;
+
+
+/* Rebuilds the manifolds from this step's pairs: each shape pair through the box-box manifold,
+   impulses carried over by feature id, sleeping pairs kept as they are, begin and end events.
+   dt: the step, for the speculative margin. Wakes the sleeping bodies an awake body touches.
+   SPX_ERR_OUT_OF_MEMORY leaves last step's manifolds in place. */
+spx_result spx_contacts_update(spx_world* world, const spx_pair* pairs, uint32_t pair_count, float dt);
+
+/* Drops every manifold of a body being destroyed, with end events for the next step. */
+spx_result spx_contacts_remove_body(spx_world* world, uint32_t body);
+
+void spx_contacts_free(spx_contacts* c, const spx_allocator* allocator);
+
+#endif

@@ -1,0 +1,283 @@
+/* The world: creation, the step's stages in order, statistics and events. */
+#include "world.h"
+#include "island.h"
+#include "solver.h"
+#include "broad/swept_sphere.h"
+#include "core/allocator.h"
+#include "geometry/validate.h"
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+SPX_API spx_world_def spx_default_world_def(void)
+{
+    spx_world_def def;
+    memset(&def, 0, sizeof def);
+    def.gravity = spx_v3(0.0f, -9.81f, 0.0f);
+    def.substeps = 8;
+    def.contact_hertz = 30.0f;
+    def.contact_damping_ratio = 10.0f;
+    def.max_push_speed = 3.0f;
+    def.restitution_threshold = 1.0f;
+    def.speculative_distance = 0.04f;
+    def.enable_sleep = true;
+    def.sleep_linear_speed = 0.05f;
+    def.sleep_angular_speed = 0.05f;
+    def.time_to_sleep = 0.5f;
+    def.internal_cookie = SPX_WORLD_DEF_COOKIE;
+    return def;
+}
+
+static spx_result check_def(const spx_world_def* d)
+{
+    if (d->internal_cookie != SPX_WORLD_DEF_COOKIE) return SPX_ERR_UNINITIALIZED_DEF;
+    if (d->allocator && (!d->allocator->alloc || !d->allocator->free)) return SPX_ERR_INVALID_ARGUMENT;
+    const float f[] = { d->contact_hertz, d->contact_damping_ratio, d->max_push_speed, d->restitution_threshold,
+                        d->speculative_distance, d->sleep_linear_speed, d->sleep_angular_speed, d->time_to_sleep };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i) {
+        if (!isfinite(f[i])) return SPX_ERR_NOT_FINITE;
+        if (f[i] < 0.0f) return SPX_ERR_INVALID_ARGUMENT;
+    }
+    if (!spx_finite3(d->gravity)) return SPX_ERR_NOT_FINITE;
+    if (d->substeps < 1 || d->substeps > 64) return SPX_ERR_INVALID_ARGUMENT;
+    if (d->body_capacity >= SPX_PAIR_FINDER_MAX_BODIES) return SPX_ERR_INVALID_ARGUMENT;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_world_create(const spx_world_def* def, spx_world** out)
+{
+    if (!def || !out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = check_def(def);
+    if (r != SPX_OK) return r;
+    spx_allocator a;
+    memset(&a, 0, sizeof a);
+    if (def->allocator) a = *def->allocator;
+    spx_world* w = spx_alloc(&a, sizeof *w, 16);
+    if (!w) return SPX_ERR_OUT_OF_MEMORY;
+    memset(w, 0, sizeof *w);
+    w->def = *def;
+    w->def.allocator = NULL; /* the copy below is what the world uses */
+    w->allocator = a;
+    w->free_list = SPX_NO_BODY;
+    r = spx_pair_finder_create(def->allocator ? &w->allocator : NULL, def->body_capacity, &w->pairs);
+    if (r == SPX_OK && def->body_capacity > 0) r = spx_world_reserve_bodies(w, def->body_capacity);
+    if (r == SPX_OK && def->contact_capacity > 0) {
+        spx_contacts* c = &w->contacts;
+        if (!spx_reserve(&a, (void**)&c->list, &c->capacity, def->contact_capacity, sizeof(spx_contact), 16)
+            || !spx_reserve(&a, (void**)&c->prev, &c->prev_capacity, def->contact_capacity, sizeof(spx_contact), 16))
+            r = SPX_ERR_OUT_OF_MEMORY;
+    }
+    if (r != SPX_OK) {
+        spx_world_destroy(w);
+        return r;
+    }
+    *out = w;
+    return SPX_OK;
+}
+
+SPX_API void spx_world_destroy(spx_world* w)
+{
+    if (!w) return;
+    spx_allocator a = w->allocator;
+    for (uint32_t i = 0; i < w->body_slots; ++i)
+        if (w->bodies[i].alive) spx_free(&a, w->bodies[i].shapes, sizeof(spx_body_shape) * w->bodies[i].shape_count);
+    spx_free(&a, w->bodies, sizeof(spx_body) * (size_t)w->body_capacity);
+    spx_free(&a, w->island_parent, sizeof(uint32_t) * (size_t)w->scratch_capacity);
+    spx_free(&a, w->island_min_sleep, sizeof(float) * (size_t)w->scratch_capacity);
+    spx_free(&a, w->island_head, sizeof(uint32_t) * (size_t)w->scratch_capacity);
+    spx_free(&a, w->solver_bodies, sizeof(spx_solver_body) * (size_t)w->scratch_capacity);
+    spx_contacts_free(&w->contacts, &a);
+    spx_pair_finder_destroy(w->pairs);
+    spx_free(&a, w, sizeof *w);
+}
+
+spx_result spx_world_reserve_bodies(spx_world* w, uint32_t count)
+{
+    if (count <= w->body_capacity && count <= w->scratch_capacity) return SPX_OK;
+    uint64_t cap = (uint64_t)w->body_capacity * 2u;
+    if (cap < count) cap = count;
+    if (cap < 16) cap = 16;
+    if (cap >= SPX_PAIR_FINDER_MAX_BODIES) cap = SPX_PAIR_FINDER_MAX_BODIES - 1;
+    if (cap < count) return SPX_ERR_OUT_OF_MEMORY;
+    const spx_allocator* a = &w->allocator;
+    size_t n = (size_t)cap;
+    /* Everything first, then commit: a failure changes nothing. */
+    spx_body* bodies = spx_alloc(a, sizeof(spx_body) * n, 16);
+    uint32_t* parent = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    float* least = spx_alloc(a, sizeof(float) * n, 8);
+    uint32_t* head = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    spx_solver_body* solver = spx_alloc(a, sizeof(spx_solver_body) * n, 16);
+    spx_result r = bodies && parent && least && head && solver ? spx_pair_finder_reserve(w->pairs, (uint32_t)cap, 0)
+                                                                : SPX_ERR_OUT_OF_MEMORY;
+    if (r != SPX_OK) {
+        spx_free(a, bodies, sizeof(spx_body) * n);
+        spx_free(a, parent, sizeof(uint32_t) * n);
+        spx_free(a, least, sizeof(float) * n);
+        spx_free(a, head, sizeof(uint32_t) * n);
+        spx_free(a, solver, sizeof(spx_solver_body) * n);
+        return r;
+    }
+    memset(bodies, 0, sizeof(spx_body) * n);
+    if (w->bodies) memcpy(bodies, w->bodies, sizeof(spx_body) * (size_t)w->body_slots);
+    spx_free(a, w->bodies, sizeof(spx_body) * (size_t)w->body_capacity);
+    spx_free(a, w->island_parent, sizeof(uint32_t) * (size_t)w->scratch_capacity);
+    spx_free(a, w->island_min_sleep, sizeof(float) * (size_t)w->scratch_capacity);
+    spx_free(a, w->island_head, sizeof(uint32_t) * (size_t)w->scratch_capacity);
+    spx_free(a, w->solver_bodies, sizeof(spx_solver_body) * (size_t)w->scratch_capacity);
+    w->bodies = bodies;
+    w->island_parent = parent;
+    w->island_min_sleep = least;
+    w->island_head = head;
+    w->solver_bodies = solver;
+    w->body_capacity = w->scratch_capacity = (uint32_t)cap;
+    return SPX_OK;
+}
+
+/* World box of a static body's shapes (their corners' extremes). */
+static spx_aabb shapes_box(const spx_body* b)
+{
+    spx_aabb box = { { INFINITY, INFINITY, INFINITY }, { -INFINITY, -INFINITY, -INFINITY } };
+    for (uint32_t i = 0; i < b->shape_count; ++i) {
+        spx_obb o = spx_body_shape_box(b, &b->shapes[i]);
+        const float* c = &o.center.x;
+        const float* h = &o.half_extents.x;
+        for (int k = 0; k < 3; ++k) {
+            /* Half width along world axis k: sum over the box's axes of h |axis component|. */
+            float r = h[0] * fabsf((&o.rotation.col[0].x)[k]) + h[1] * fabsf((&o.rotation.col[1].x)[k])
+                    + h[2] * fabsf((&o.rotation.col[2].x)[k]);
+            r = r * (1.0f + 4.0f * FLT_EPSILON) + 4.0f * FLT_EPSILON * fabsf(c[k]); /* outwards past rounding */
+            if (c[k] - r < box.min[k]) box.min[k] = c[k] - r;
+            if (c[k] + r > box.max[k]) box.max[k] = c[k] + r;
+        }
+    }
+    return box;
+}
+
+static spx_aabb rest_box(const spx_world* w, const spx_body* b)
+{
+    if (b->type == SPX_BODY_STATIC) return shapes_box(b);
+    spx_sphere s;
+    spx_vec3 zero = { 0, 0, 0 }, c = { b->center.x, b->center.y, b->center.z };
+    if (spx_swept_sphere(c, zero, zero, zero, b->radius, w->def.speculative_distance, 0.0f, &s) != SPX_OK) {
+        s.center = c; /* a body gone non-finite: keep it out of everyone's way */
+        s.radius = 0.0f;
+    }
+    return spx_sphere_aabb(&s);
+}
+
+spx_result spx_world_track_body(spx_world* w, uint32_t slot, const spx_body* b)
+{
+    spx_aabb box = rest_box(w, b);
+    return spx_pair_finder_set(w->pairs, slot, &box, b->type != SPX_BODY_STATIC && b->awake);
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* Every moving body's swept sphere into the broad phase. The sphere is swept with the velocity
+   after gravity, and grown by the gravity's bend of the path (|g| dt^2 / 8 off the chord). */
+static spx_result broad_phase(spx_world* w, float dt, spx_pair_update* out)
+{
+    const vec3s g = { { w->def.gravity.x, w->def.gravity.y, w->def.gravity.z } };
+    for (uint32_t i = 0; i < w->body_slots; ++i) {
+        const spx_body* b = &w->bodies[i];
+        if (!b->alive || b->type == SPX_BODY_STATIC || !b->awake) continue;
+        vec3s v = b->type == SPX_BODY_DYNAMIC ? glms_vec3_add(b->v, glms_vec3_scale(g, dt * b->gravity_scale)) : b->v;
+        float bend = b->type == SPX_BODY_DYNAMIC ? glms_vec3_norm(g) * fabsf(b->gravity_scale) * dt * dt * 0.125f : 0.0f;
+        spx_vec3 c = { b->center.x, b->center.y, b->center.z }, sv = { v.x, v.y, v.z }, zero = { 0, 0, 0 };
+        spx_vec3 wv = { b->w.x, b->w.y, b->w.z };
+        spx_sphere s;
+        spx_aabb box;
+        if (spx_swept_sphere(c, sv, wv, zero, b->radius, w->def.speculative_distance + bend, dt, &s) == SPX_OK) {
+            box = spx_sphere_aabb(&s);
+        } else {
+            box = rest_box(w, b); /* non-finite motion: the body stays where the broad phase last saw it */
+        }
+        spx_result r = spx_pair_finder_set(w->pairs, i, &box, true);
+        if (r != SPX_OK) return r;
+    }
+    return spx_pair_finder_update(w->pairs, out);
+}
+
+SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
+{
+    if (!w) return SPX_ERR_INVALID_ARGUMENT;
+    if (w->locked) return SPX_ERR_WORLD_LOCKED;
+    if (!isfinite(elapsed)) return SPX_ERR_NOT_FINITE;
+    if (elapsed < 0.0f) return SPX_ERR_BAD_TIME;
+    w->locked = true;
+    spx_step_stats st;
+    memset(&st, 0, sizeof st);
+    double t0 = now_ms();
+    spx_pair_update pairs;
+    spx_result r = broad_phase(w, elapsed, &pairs);
+    double t1 = now_ms();
+    if (r == SPX_OK) r = spx_contacts_update(w, pairs.pairs, pairs.count, elapsed);
+    double t2 = now_ms();
+    if (r != SPX_OK) {
+        w->locked = false;
+        return r;
+    }
+    spx_solve(w, elapsed);
+    double t3 = now_ms();
+    /* Bodies that fall asleep leave the moving set with their resting box. */
+    st.island_count = spx_islands_update(w, elapsed);
+    for (uint32_t i = 0; i < w->body_slots; ++i) {
+        const spx_body* b = &w->bodies[i];
+        if (b->alive && b->type == SPX_BODY_DYNAMIC && !b->awake) spx_world_track_body(w, i, b);
+    }
+    double t4 = now_ms();
+    st.body_count = w->body_count;
+    for (uint32_t i = 0; i < w->body_slots; ++i) {
+        const spx_body* b = &w->bodies[i];
+        st.awake_body_count += b->alive && b->type != SPX_BODY_STATIC && b->awake;
+    }
+    st.pair_count = pairs.count;
+    st.manifold_count = w->contacts.count;
+    for (uint32_t k = 0; k < w->contacts.count; ++k) st.contact_point_count += (uint32_t)w->contacts.list[k].point_count;
+    st.broad_ms = t1 - t0;
+    st.narrow_ms = t2 - t1;
+    st.solver_ms = t3 - t2;
+    st.island_ms = t4 - t3;
+    st.total_ms = t4 - t0;
+    w->stats = st;
+    w->locked = false;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_world_get_stats(const spx_world* w, spx_step_stats* out)
+{
+    if (!w || !out) return SPX_ERR_INVALID_ARGUMENT;
+    *out = w->stats;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_world_get_contact_events(const spx_world* w, const spx_contact_event** out_begin,
+                                                uint32_t* out_begin_count, const spx_contact_event** out_end,
+                                                uint32_t* out_end_count)
+{
+    if (!w) return SPX_ERR_INVALID_ARGUMENT;
+    if (out_begin) *out_begin = w->contacts.begin;
+    if (out_begin_count) *out_begin_count = w->contacts.begin_count;
+    if (out_end) *out_end = w->contacts.end;
+    if (out_end_count) *out_end_count = w->contacts.end_count;
+    return SPX_OK;
+}
+
+SPX_API double spx_world_kinetic_energy(const spx_world* w)
+{
+    if (!w) return 0.0;
+    double e = 0.0;
+    for (uint32_t i = 0; i < w->body_slots; ++i) {
+        const spx_body* b = &w->bodies[i];
+        if (!b->alive || b->type != SPX_BODY_DYNAMIC) continue;
+        /* I_world = (I_world^-1)^-1: 1/2 w . I w. */
+        mat3s inertia = glms_mat3_inv(spx_body_inv_inertia_world(b));
+        e += 0.5 * b->mass * glms_vec3_norm2(b->v) + 0.5 * glms_vec3_dot(b->w, glms_mat3_mulv(inertia, b->w));
+    }
+    return e;
+}

@@ -1,0 +1,49 @@
+/* The inside of spx_world. */
+#ifndef SPX_DYNAMICS_WORLD_H
+#define SPX_DYNAMICS_WORLD_H
+
+#include "body.h"
+#include "contact.h"
+#include "broad/pair_finder.h"
+
+#define SPX_WORLD_DEF_COOKIE 0x574F524Cu /* "WORL" */
+#define SPX_BODY_DEF_COOKIE 0x424F4459u  /* "BODY" */
+#define SPX_SHAPE_DEF_COOKIE 0x53485045u /* "SHPE" */
+
+/* What the solver keeps for a body during a step. */
+typedef struct spx_solver_body {
+    vec3s dp;            /* m the centre of mass moved so far this step */
+    vec3s dtheta;        /* rad, the rotation so far this step (sum of w h) */
+    mat3s inv_inertia;   /* world axes, fixed for the step; zero for bodies that do not turn */
+} spx_solver_body;
+
+struct spx_world {
+    spx_world_def def;
+    spx_allocator allocator;
+    spx_body* bodies;
+    uint32_t body_capacity;
+    uint32_t body_slots;      /* slots ever used: bodies[0 .. body_slots) */
+    uint32_t free_list;       /* first free slot, or SPX_NO_BODY */
+    uint32_t body_count;
+    spx_contacts contacts;
+    spx_pair_finder* pairs;
+    spx_step_stats stats;
+    bool locked;
+    /* Scratch sized between steps (grown only when a step needs more; see spx_world_reserve). */
+    uint32_t* island_parent;  /* union-find over bodies */
+    float* island_min_sleep;  /* per island root: the least sleep time of its bodies */
+    uint32_t* island_head;    /* per island root: first member of a rested island's chain */
+    spx_solver_body* solver_bodies;
+
+    uint32_t scratch_capacity;
+};
+
+/* Room for bodies[0 .. count): the body array and every per-body array of the step. New slots are
+   zeroed. Nothing changes on SPX_ERR_OUT_OF_MEMORY. */
+spx_result spx_world_reserve_bodies(spx_world* world, uint32_t count);
+
+/* Gives the broad phase the resting box of body data `b` about to live in `slot` (static: its
+   shapes' box; others: the sphere about the centre of mass). */
+spx_result spx_world_track_body(spx_world* world, uint32_t slot, const spx_body* b);
+
+#endif

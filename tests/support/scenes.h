@@ -1,0 +1,44 @@
+/* The standard world scenes of issue 4, one definition shared by the tests and the benchmarks
+   (public API only, so that bench/ can compile this file too). Deterministic: the same arguments,
+   the same world. */
+#ifndef SPX_TEST_SCENES_H
+#define SPX_TEST_SCENES_H
+
+#include <sepax/sepax.h>
+
+#define SPX_SCENE_MAX_BODIES 1024
+
+typedef struct spx_scene {
+    spx_world* world;
+    spx_body_id ground;
+    spx_body_id bodies[SPX_SCENE_MAX_BODIES]; /* the dynamic bodies, in creation order */
+    uint32_t count;
+    float dt;                                 /* s a step */
+    uint32_t steps;                           /* steps the scene is meant to run */
+} spx_scene;
+
+/* falling: 1,000 boxes of half extent 0.5, mass 1, friction 0.5, no restitution, in a 10x10x10 grid
+   of pitch 1.5 (centres x,z = (i-4.5) 1.5, y = 2 + 1.5 j), orientations random from a fixed seed,
+   on a static 100x2x100 box whose top is y = 0; gravity -9.81; 1/60 s; 300 steps. `def` may be NULL
+   (defaults) or carry settings to try (sleeping, substeps...). */
+spx_result spx_scene_falling(spx_scene* scene, const spx_world_def* def);
+
+/* pyramid: base 20, 210 unit boxes (mass 1, friction 0.6) in the plane z = 0, row r holding 20 - r
+   boxes at x = (i - (n-1)/2) pitch, y = 0.5 + r; the same ground; 1/60 s; 600 steps. Sleeping is
+   forced off: the scene measures drift, which sleeping would hide. */
+spx_result spx_scene_pyramid(spx_scene* scene, float pitch, const spx_world_def* def);
+
+/* Deepest overlap of the scene's boxes into the ground (top at y = 0) and between any two boxes
+   (by the static box-box penetration query), in metres; fallen counts boxes whose centre is
+   below the ground's top; moving counts boxes faster than 0.05 m/s or 0.05 rad/s. */
+typedef struct spx_scene_quality {
+    float ground_penetration;
+    float box_overlap;
+    uint32_t fallen;
+    uint32_t moving;
+} spx_scene_quality;
+void spx_scene_measure(const spx_scene* scene, spx_scene_quality* out);
+
+void spx_scene_destroy(spx_scene* scene);
+
+#endif
