@@ -62,7 +62,6 @@ static spx_transform pose_at(float x, float y, float z) { return (spx_transform)
 
 static spx_vec3 vec_of(const double d[3]) { return spx_v3((float)d[0], (float)d[1], (float)d[2]); }
 
-
 static spx_vec3 rotate(spx_quat q, spx_vec3 v)
 {
     double in[3] = { v.x, v.y, v.z }, out[3];
@@ -410,10 +409,11 @@ static int swapped_meshes_same_answer(void)
 }
 
 static int swapped_flat_pass_through(void)
-{   /* The smallest case of what swapped_meshes_same_answer finds (its case 71 reduced to one pair):
+{   /* The first thing the swapped comparison found, reduced to one pair (from two random strips):
        two level triangles 13 mm apart in height, B moving across A's plane. Exactly (in rationals,
        from these floats) the planes meet at t = 0.0626002617, when the two triangles overlap by 4 mm
-       in x-z, so both orders must be a HIT at that time with opposite normals (0, +-1, 0). */
+       in x-z, so both orders must be a HIT at that time with opposite normals (0, +-1, 0). Before
+       the entry-after-exit slack of sat_axes.h, B against A was a MISS. */
     static const char* const corners[2][3][3] = {
         { { "-0x1.b20a9cp+0", "0x1.3eb744p+1", "-0x1.c169c8p-1" }, { "-0x1.b20a9cp+0", "0x1.3eb744p+1", "-0x1.bed3d8p-1" },
           { "-0x1.b0cca6p+0", "0x1.3eb744p+1", "-0x1.bed3d8p-1" } },
