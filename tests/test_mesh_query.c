@@ -166,7 +166,8 @@ static uint32_t random_leaf(case_rng* rng)
 }
 
 /* Where B starts and how the two move: B at a random direction from A, from inside A's reach to
-   nearly twice it, mostly closing on A (with a wobble), sometimes along an axis or not at all. */
+   nearly twice it, mostly closing on A (with a wobble), sometimes along an axis or not at all,
+   sometimes fast enough to pass through and far beyond. */
 static void random_motion(case_rng* rng, double ra, double rb, spx_vec3* pa, spx_vec3* pb, spx_vec3* va, spx_vec3* vb,
                           float* tmax)
 {
@@ -189,7 +190,9 @@ static void random_motion(case_rng* rng, double ra, double rb, spx_vec3* pa, spx
             for (int k = 0; k < 3; ++k) rel[k] = k == m ? (rel[k] > 0 ? 1 : -1) : 0;
         }
         double n = sqrt(rel[0] * rel[0] + rel[1] * rel[1] + rel[2] * rel[2]);
-        double speed = (ra + rb) * case_uniform(rng, 0.2, 2.5) / *tmax;
+        /* one in seven fast: crossing up to 100 times the pair's reach in the interval */
+        double reach = case_uniform(rng, 0, 1) < 0.15 ? case_log_uniform(rng, 2.5, 100.0) : case_uniform(rng, 0.2, 2.5);
+        double speed = (ra + rb) * reach / *tmax;
         for (int k = 0; k < 3; ++k) rel[k] *= speed / n;
     }
     double base[3];
@@ -228,7 +231,8 @@ static bool side_make(side* s, case_rng* rng, uint32_t target, spx_vec3 p, spx_q
     memset(s, 0, sizeof *s);
     s->kind = (int)(case_rng_next(rng) % SHAPE_KINDS);
     s->leaf = random_leaf(rng);
-    s->radius = case_uniform(rng, 0.4, 1.5);
+    /* mostly a metre or so; one in seven from a centimetre to a hundred metres */
+    s->radius = case_uniform(rng, 0, 1) < 0.15 ? case_log_uniform(rng, 0.01, 100.0) : case_uniform(rng, 0.4, 1.5);
     if (!random_shape(rng, s->kind, target, s->radius, &s->shape)) return false;
     s->mesh = mesh_from_shape(&s->shape, s->leaf);
     s->inst = s->mesh ? place(s->mesh, (spx_transform){ p, q }) : NULL;
@@ -628,6 +632,8 @@ static int static_queries_match_brute_force(void)
         spx_vec3 pa, pb, va, vb;
         float tmax;
         random_motion(&rng, ra, B.radius, &pa, &pb, &va, &vb, &tmax);
+        /* half as far apart as the swept problems start: a fair share overlaps */
+        pb = spx_v3(pa.x + 0.5f * (pb.x - pa.x), pa.y + 0.5f * (pb.y - pa.y), pa.z + 0.5f * (pb.z - pa.z));
         box.center = pa;
         spx_transform ta = { pa, random_rotation(&rng) }, tb = { pb, random_rotation(&rng) };
         if (!box_case) ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &ta), SPX_OK);
