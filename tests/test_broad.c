@@ -9,37 +9,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
-
-/* ---- a counting allocator that can be told to fail ------------------------------------------- */
-
-typedef struct counting {
-    long calls;     /* alloc calls so far */
-    long fail_at;   /* the call that returns NULL (1-based); 0: never */
-    long live;      /* blocks not yet freed */
-    size_t live_bytes;
-    int bad_alignment;
-} counting;
-
-static void* counting_alloc(size_t size, size_t alignment, void* context)
-{
-    counting* c = context;
-    if (++c->calls == c->fail_at) return NULL;
-    size_t rounded = (size + alignment - 1) / alignment * alignment;
-    void* p = aligned_alloc(alignment, rounded);
-    if (!p) return NULL;
-    if ((uintptr_t)p % alignment) c->bad_alignment++;
-    c->live++;
-    c->live_bytes += size;
-    return p;
-}
-
-static void counting_free(void* memory, size_t size, void* context)
-{
-    counting* c = context;
-    c->live--;
-    c->live_bytes -= size;
-    free(memory);
-}
+#include "support/counting_alloc.h"
 
 /* ---- swept sphere --------------------------------------------------------------------------------- */
 

@@ -7,6 +7,7 @@
 #include "test.h"
 #include <stdint.h>
 #include <stdlib.h>
+#include "support/counting_alloc.h"
 
 static spx_mesh_def def_of(const spx_shape* s, uint32_t leaf)
 {
@@ -17,37 +18,6 @@ static spx_mesh_def def_of(const spx_shape* s, uint32_t leaf)
     def.triangle_count = s->triangle_count;
     def.leaf_triangles = leaf;
     return def;
-}
-
-/* ---- a counting allocator that can be told to fail ------------------------------------------- */
-
-typedef struct counting {
-    int calls;          /* alloc calls so far */
-    int fail_at;        /* the call that returns NULL (1-based); 0: never */
-    int live;           /* blocks not yet freed */
-    size_t live_bytes;
-    int bad_alignment;
-} counting;
-
-static void* counting_alloc(size_t size, size_t alignment, void* context)
-{
-    counting* c = context;
-    if (++c->calls == c->fail_at) return NULL;
-    size_t rounded = (size + alignment - 1) / alignment * alignment;
-    void* p = aligned_alloc(alignment, rounded);
-    if (!p) return NULL;
-    if ((uintptr_t)p % alignment) c->bad_alignment++;
-    c->live++;
-    c->live_bytes += size;
-    return p;
-}
-
-static void counting_free(void* memory, size_t size, void* context)
-{
-    counting* c = context;
-    c->live--;
-    c->live_bytes -= size;
-    free(memory);
 }
 
 /* ---- bad input ---------------------------------------------------------------------------------- */

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
+#include "support/counting_alloc.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZED 1
@@ -1301,28 +1302,6 @@ static int contact_count_beyond_capacity(void)
 
 /* ---- bad input ------------------------------------------------------------------------------------ */
 
-/* A counting allocator that can be told to fail (as in test_mesh.c). */
-typedef struct counting {
-    int calls, fail_at, live;
-    size_t live_bytes;
-} counting;
-
-static void* counting_alloc(size_t size, size_t alignment, void* context)
-{
-    counting* c = context;
-    if (++c->calls == c->fail_at) return NULL;
-    void* p = aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
-    if (p) c->live++, c->live_bytes += size;
-    return p;
-}
-
-static void counting_free(void* memory, size_t size, void* context)
-{
-    counting* c = context;
-    c->live--;
-    c->live_bytes -= size;
-    free(memory);
-}
 
 /* Calls `call` with a garbage-filled hit and contacts: it must return `code` and leave both as they were. */
 #define ENSURE_FAILS_UNTOUCHED(call, code)                                                   \

@@ -2,6 +2,7 @@
    events, ids, bad input, allocation and determinism. */
 #include "test.h"
 #include "support/scenes.h"
+#include "support/counting_alloc.h"
 #include <sepax/sepax.h>
 #include <stdlib.h>
 
@@ -328,38 +329,22 @@ static int bad_input(void)
     return 0;
 }
 
-/* A counting allocator: after the first steps have sized everything, a step allocates nothing. */
-typedef struct counter {
-    long allocs, frees;
-} counter;
-static void* count_alloc(size_t size, size_t alignment, void* ctx)
-{
-    ((counter*)ctx)->allocs++;
-    size_t rounded = (size + alignment - 1) / alignment * alignment;
-    return aligned_alloc(alignment < sizeof(void*) ? sizeof(void*) : alignment, rounded < alignment ? alignment : rounded);
-}
-static void count_free(void* p, size_t size, void* ctx)
-{
-    (void)size;
-    ((counter*)ctx)->frees++;
-    free(p);
-}
-
+/* After the first steps have sized everything, a step allocates nothing. */
 static int no_allocation_after_warm_up(void)
 {
-    counter c = { 0, 0 };
-    spx_allocator a = { count_alloc, count_free, &c };
+    counting c = { 0 };
+    spx_allocator a = { counting_alloc, counting_free, &c };
     spx_world_def wd = spx_default_world_def();
     wd.allocator = &a;
     wd.enable_sleep = false;
     spx_scene scene;
     ENSURE(spx_scene_pyramid(&scene, 1.0f, &wd) == SPX_OK);
     for (int s = 0; s < 60; ++s) ENSURE(spx_world_step(scene.world, dt) == SPX_OK);
-    long before = c.allocs;
+    long before = c.calls;
     for (int s = 0; s < 120; ++s) ENSURE(spx_world_step(scene.world, dt) == SPX_OK);
-    ENSURE(c.allocs == before);
+    ENSURE(c.calls == before);
     spx_scene_destroy(&scene);
-    ENSURE(c.allocs == c.frees); /* and nothing leaks */
+    ENSURE(c.live == 0 && c.live_bytes == 0 && c.bad_alignment == 0); /* and nothing leaks */
     return 0;
 }
 

@@ -1,0 +1,24 @@
+/* The tests' counting allocator (counting_alloc.h). */
+#include "counting_alloc.h"
+#include <stdlib.h>
+
+void* counting_alloc(size_t size, size_t alignment, void* context)
+{
+    counting* c = context;
+    if (++c->calls == c->fail_at) return NULL;
+    size_t rounded = (size + alignment - 1) / alignment * alignment;
+    void* p = aligned_alloc(alignment, rounded);
+    if (!p) return NULL;
+    if ((uintptr_t)p % alignment) c->bad_alignment++;
+    c->live++;
+    c->live_bytes += size;
+    return p;
+}
+
+void counting_free(void* memory, size_t size, void* context)
+{
+    counting* c = context;
+    c->live--;
+    c->live_bytes -= size;
+    free(memory);
+}
