@@ -17,6 +17,26 @@ typedef struct spx_scene {
     uint32_t steps;                           /* steps the scene is meant to run */
 } spx_scene;
 
+/* What a scene is made of, for other engines to build the same one (bench/world_scenes.c): every
+   box's starting pose in creation order, the boxes' size, mass and materials, the ground, gravity,
+   the step and the step count. spx_scene_falling and spx_scene_pyramid build their worlds from it. */
+typedef struct spx_scene_layout {
+    spx_transform start[SPX_SCENE_MAX_BODIES]; /* the dynamic boxes, in creation order */
+    uint32_t count;
+    spx_vec3 box_half_extents;                /* m */
+    float box_mass;                           /* kg */
+    float box_friction, ground_friction;      /* sepax mixes them as sqrt(a b) */
+    float restitution;                        /* of every body */
+    spx_vec3 ground_center, ground_half_extents; /* the static ground box, axis-aligned */
+    spx_vec3 gravity;                         /* m/s^2: the default world's */
+    float dt;                                 /* s a step */
+    uint32_t steps;                           /* steps the scene is meant to run */
+    bool sleep;                               /* false: the scene forces sleeping off */
+} spx_scene_layout;
+
+void spx_scene_falling_layout(spx_scene_layout* out);
+void spx_scene_pyramid_layout(spx_scene_layout* out, float pitch);
+
 /* falling: 1,000 boxes of half extent 0.5, mass 1, friction 0.5, no restitution, in a 10x10x10 grid
    of pitch 1.5 (centres x,z = (i-4.5) 1.5, y = 2 + 1.5 j), orientations random from a fixed seed,
    on a static 100x2x100 box whose top is y = 0; gravity -9.81; 1/60 s; 300 steps. `def` may be NULL
@@ -38,6 +58,12 @@ typedef struct spx_scene_quality {
     uint32_t moving;
 } spx_scene_quality;
 void spx_scene_measure(const spx_scene* scene, spx_scene_quality* out);
+
+/* The same figures from poses and velocities alone, whichever engine produced them (the scene
+   benchmark measures Bullet and ODE with it): poses[i] places box i (half extents 0.5), v[i] and
+   w[i] are its velocities in m/s and rad/s. */
+void spx_scene_measure_state(const spx_transform* poses, const spx_vec3* v, const spx_vec3* w, uint32_t count,
+                             spx_scene_quality* out);
 
 void spx_scene_destroy(spx_scene* scene);
 
