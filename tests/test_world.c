@@ -378,10 +378,8 @@ static int deterministic(void)
     return 0;
 }
 
-/* The pyramid (sleeping off) stands for 10 s at both pitches: no box falls off or slides away (every
-   box within 0.1 m of where it started, and the top box still on top). The issue's goal is a drift
-   under 0.01 m; the soft contacts let each of the 20 layers settle by about 2.4 mm today, so the
-   top sinks about 0.047 m: the figure is printed, and docs/world.md tracks it. */
+/* The pyramid (sleeping off) stands for 10 s at both pitches, every box within 0.01 m of where it
+   started: issue 4's drift goal (Jolt drifts 0.039 m, Bullet 0.28 m on this scene). */
 static int pyramid_at(float pitch)
 {
     spx_scene scene;
@@ -401,7 +399,7 @@ static int pyramid_at(float pitch)
     spx_transform top;
     spx_body_get_transform(scene.world, scene.bodies[scene.count - 1], &top);
     printf("pyramid pitch %.1f: largest drift %.4f m (sideways %.4f) in %u steps\n", pitch, drift, sideways, scene.steps);
-    ENSURE(drift < 0.1f);
+    ENSURE(drift < 0.01f);
     ENSURE(top.p.y > 18.5f);
     spx_scene_destroy(&scene);
     return 0;

@@ -14,8 +14,6 @@
 #include "world.h"
 #include "solver.h"
 
-/* Linear slop: overlap the bias leaves alone, so resting contacts do not jitter in and out. */
-#define SPX_LINEAR_SLOP 0.001f
 
 typedef struct soft {
     float bias_rate, mass_scale, impulse_scale;
@@ -130,8 +128,10 @@ static void solve_contacts(spx_world* w, float inv_h, soft dynamic_soft, soft st
             if (s > 0.0f) {
                 bias = s * inv_h; /* speculative: close the gap, no more */
             } else if (use_bias) {
-                float push = sf.bias_rate * (s + SPX_LINEAR_SLOP);
-                bias = push < 0.0f ? (push > -max_push ? push : -max_push) : 0.0f;
+                /* No slop: every layer of a stack would sink by it (docs/world.md); the damped
+                   spring alone keeps resting contacts from jittering. */
+                float push = sf.bias_rate * s;
+                bias = push > -max_push ? push : -max_push;
                 mass_scale = sf.mass_scale;
                 impulse_scale = sf.impulse_scale;
             }

@@ -14,9 +14,9 @@ SPX_API spx_world_def spx_default_world_def(void)
     spx_world_def def;
     memset(&def, 0, sizeof def);
     def.gravity = spx_v3(0.0f, -9.81f, 0.0f);
-    def.substeps = 8;
-    def.contact_hertz = 30.0f;
-    def.contact_damping_ratio = 10.0f;
+    def.substeps = 12;
+    def.contact_hertz = 60.0f;
+    def.contact_damping_ratio = 5.0f;
     def.max_push_speed = 3.0f;
     def.restitution_threshold = 1.0f;
     def.speculative_distance = 0.04f;
