@@ -53,6 +53,48 @@ static float pair_margin(const spx_world* w, const spx_body* a, const spx_body* 
     return w->def.speculative_distance + closing * dt;
 }
 
+/* A point whose feature id is new this step may still be last step's point under another name:
+   two nearly parallel faces of a resting pair can swap which one is the reference from one step to
+   the next, which renames every point. Lost impulses make tall stacks jitter, so such a point takes
+   over the impulse of the nearest unclaimed old point within this distance (m), with normals that
+   agree. */
+#define SPX_WARM_MATCH_DISTANCE 0.01f
+
+static void warm_start_from(const spx_contact* old, spx_contact* c)
+{
+    bool taken[SPX_MAX_MANIFOLD_POINTS] = { false };
+    int source[SPX_MAX_MANIFOLD_POINTS];
+    /* Ids first: they are exact. */
+    for (int k = 0; k < c->point_count; ++k) {
+        source[k] = -1;
+        for (int j = 0; j < old->point_count; ++j)
+            if (!taken[j] && old->points[j].id == c->points[k].id) {
+                source[k] = j, taken[j] = true;
+                break;
+            }
+    }
+    /* Then proximity, for renamed points of a manifold whose normal stayed put. */
+    if (glms_vec3_dot(old->normal, c->normal) > 0.999f) {
+        for (int k = 0; k < c->point_count; ++k) {
+            if (source[k] >= 0) continue;
+            float best = SPX_WARM_MATCH_DISTANCE * SPX_WARM_MATCH_DISTANCE;
+            for (int j = 0; j < old->point_count; ++j) {
+                if (taken[j]) continue;
+                float d2 = glms_vec3_norm2(glms_vec3_sub(old->points[j].anchor_a, c->points[k].anchor_a));
+                if (d2 < best) best = d2, source[k] = j;
+            }
+            if (source[k] >= 0) taken[source[k]] = true;
+        }
+    }
+    for (int k = 0; k < c->point_count; ++k) {
+        if (source[k] < 0) continue;
+        const spx_contact_point* o = &old->points[source[k]];
+        c->points[k].normal_impulse = o->normal_impulse;
+        c->points[k].tangent_impulse[0] = o->tangent_impulse[0];
+        c->points[k].tangent_impulse[1] = o->tangent_impulse[1];
+    }
+}
+
 /* The manifold of one shape pair, warm-started from `old` (NULL if none); false when no point. */
 static bool make_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t sa, uint16_t sb, float margin,
                          const spx_contact* old, spx_contact* out)
@@ -81,18 +123,10 @@ static bool make_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
         p->separation = -m.points[k].depth;
         p->id = m.points[k].id;
         p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
-        if (old) {
-            for (int j = 0; j < old->point_count; ++j) {
-                if (old->points[j].id != p->id) continue;
-                p->normal_impulse = old->points[j].normal_impulse;
-                p->tangent_impulse[0] = old->points[j].tangent_impulse[0];
-                p->tangent_impulse[1] = old->points[j].tangent_impulse[1];
-                break;
-            }
-        }
         p->normal_mass = p->tangent_mass[0] = p->tangent_mass[1] = 0.0f;
         p->relative_velocity = p->max_normal_impulse = 0.0f;
     }
+    if (old) warm_start_from(old, out);
     return true;
 }
 
