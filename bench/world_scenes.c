@@ -1,0 +1,647 @@
+/* sepax_bench_world: issue 4's world scenes (tests/support/scenes.c: falling, and the pyramid at
+   pitch 1.0 and 1.1), timed step by step, their end state measured; with -DSEPAX_BENCH_PEERS=ON the
+   same scenes in Bullet and ODE in the same run, measured by the same routine. See bench/README.md
+   ("World scenes").
+
+   sepax_bench_world [-s=<scenes>] [-e=<engines>] [-r=<reps>] [--steps=<n>] [--quick] [--steps-only]
+                     [--no-peers] [--csv[=<file>]] [--save] [--machine=<name>] [--results-dir=<dir>]
+
+   Exit status: 0; 2 bad option; 1 a file cannot be written; 3 a scene could not be built or a step
+   failed. The goals of issue 4 are printed, not judged by the exit status: benchmarks measure, the
+   tests judge. */
+#define _POSIX_C_SOURCE 200112L
+#include "machine.h"
+#include "timer.h"
+#include "support/scenes.h"
+#include "peers/world_peers.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#ifndef SPX_BENCH_BUILD_TYPE
+#define SPX_BENCH_BUILD_TYPE "?"
+#endif
+#ifndef SPX_BENCH_RESULTS_DIR
+#define SPX_BENCH_RESULTS_DIR "bench/results"
+#endif
+
+#define MAX_REPS 101
+#define MAX_ENGINES 3
+#define SCENE_COUNT 3
+#define QUICK_STEPS 10
+#define GOAL_DRIFT 0.01f           /* m: pyramid, largest drift in 10 s */
+#define GOAL_DEPTH 0.01f           /* m: falling, ground penetration and box overlap */
+#define GOAL_FALLING_RATIO 0.5     /* sepax's time a step against Bullet's */
+#define GOAL_PYRAMID_RATIO 0.35
+
+/* ---- scenes and engines ------------------------------------------------------------------------ */
+
+typedef struct scene_spec {
+    const char* name;
+    float pitch;                   /* 0: falling; otherwise the pyramid at this pitch */
+} scene_spec;
+
+static const scene_spec scenes[SCENE_COUNT] = { { "falling", 0.0f }, { "pyramid-1.0", 1.0f }, { "pyramid-1.1", 1.1f } };
+
+typedef struct engine {
+    const char* name;
+    const bench_world_peer* peer;  /* NULL: sepax */
+} engine;
+
+/* One engine's world of one scene. */
+typedef struct run {
+    const engine* e;
+    spx_scene scene;               /* sepax */
+    void* world;                   /* a peer's */
+    uint32_t count;
+    spx_result failure;            /* first failed sepax step */
+} run;
+
+static bool run_create(run* r, const engine* e, const scene_spec* s, const spx_scene_layout* layout)
+{
+    memset(r, 0, sizeof *r);
+    r->e = e;
+    r->count = layout->count;
+    if (e->peer) return (r->world = e->peer->create(layout)) != NULL;
+    spx_result res = s->pitch > 0.0f ? spx_scene_pyramid(&r->scene, s->pitch, NULL) : spx_scene_falling(&r->scene, NULL);
+    if (res != SPX_OK) {
+        fprintf(stderr, "sepax_bench_world: %s: %s\n", s->name, spx_result_string(res));
+        spx_scene_destroy(&r->scene);
+        return false;
+    }
+    return r->scene.count == layout->count;
+}
+
+/* The steps and nothing else: callgrind counts instructions inside this function alone
+   (--toggle-collect=bench_world_run_steps). External and never inlined, so the name stays. */
+void bench_world_run_steps(run* r, uint32_t steps) __attribute__((noinline));
+void bench_world_run_steps(run* r, uint32_t steps)
+{
+    if (r->e->peer) {
+        for (uint32_t i = 0; i < steps; ++i) r->e->peer->step(r->world);
+        return;
+    }
+    for (uint32_t i = 0; i < steps; ++i) {
+        spx_result res = spx_world_step(r->scene.world, r->scene.dt);
+        if (res != SPX_OK && r->failure == SPX_OK) r->failure = res;
+    }
+}
+
+static void run_read(const run* r, spx_transform* poses, spx_vec3* v, spx_vec3* w)
+{
+    if (r->e->peer) {
+        r->e->peer->read(r->world, poses, v, w);
+        return;
+    }
+    for (uint32_t i = 0; i < r->scene.count; ++i) {
+        if (poses) spx_body_get_transform(r->scene.world, r->scene.bodies[i], &poses[i]);
+        if (v || w) {
+            spx_vec3 lin, ang;
+            spx_body_get_velocity(r->scene.world, r->scene.bodies[i], &lin, &ang);
+            if (v) v[i] = lin;
+            if (w) w[i] = ang;
+        }
+    }
+}
+
+static uint32_t run_contacts(const run* r)
+{
+    if (r->e->peer) return r->e->peer->contacts(r->world);
+    spx_step_stats st;
+    spx_world_get_stats(r->scene.world, &st);
+    return st.contact_point_count;
+}
+
+static void run_destroy(run* r)
+{
+    if (r->e->peer) {
+        if (r->world) r->e->peer->destroy(r->world);
+    } else {
+        spx_scene_destroy(&r->scene);
+    }
+    r->world = NULL;
+}
+
+/* ---- measuring ---------------------------------------------------------------------------------- */
+
+enum { STAGE_BROAD, STAGE_NARROW, STAGE_SOLVER, STAGE_ISLAND, STAGE_COUNT };
+
+/* What one engine gave on one scene: the times of each repetition, the end state of the last. */
+typedef struct row {
+    const engine* e;
+    int reps;
+    double ms[MAX_REPS];                    /* wall time a step, each repetition */
+    double cpu[MAX_REPS];                   /* this thread's processor time a step */
+    double stage[STAGE_COUNT][MAX_REPS];    /* sepax's own stage times a step (spx_world_get_stats) */
+    double contacts;                        /* contact points a step, mean */
+    spx_scene_quality q;
+    float drift, sideways, drift_peak;      /* pyramid: largest distance of a box from its start */
+    bool ok;
+    uint64_t end_hash;                      /* of the first repetition's end poses */
+    bool varies;                            /* a later repetition ended elsewhere */
+    double ms_median, ms_min, cpu_median, stage_median[STAGE_COUNT];
+} row;
+
+static uint64_t cpu_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static float distance(spx_vec3 a, spx_vec3 b)
+{
+    float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+    return sqrtf(dx * dx + dy * dy + dz * dz);
+}
+
+static spx_transform poses[SPX_SCENE_MAX_BODIES];
+static spx_vec3 lin[SPX_SCENE_MAX_BODIES], ang[SPX_SCENE_MAX_BODIES];
+
+/* One repetition: a fresh world, `steps` steps each timed alone (reading the poses for the drift
+   and the contact count between steps, untimed), the end state measured when `last`. */
+static bool repeat(row* out, int rep, const engine* e, const scene_spec* s, const spx_scene_layout* layout,
+                   uint32_t steps, bool last)
+{
+    run r;
+    if (!run_create(&r, e, s, layout)) {
+        fprintf(stderr, "sepax_bench_world: %s could not build %s\n", e->name, s->name);
+        return false;
+    }
+    bool track = s->pitch > 0.0f;
+    float peak = 0.0f;
+    uint64_t wall = 0, cpu = 0, contacts = 0;
+    double stage[STAGE_COUNT] = { 0 };
+    for (uint32_t i = 0; i < steps; ++i) {
+        uint64_t w0 = bench_now_ns(), c0 = cpu_now_ns();
+        bench_world_run_steps(&r, 1);
+        uint64_t c1 = cpu_now_ns(), w1 = bench_now_ns();
+        wall += w1 - w0, cpu += c1 - c0;
+        if (!e->peer) {
+            spx_step_stats st;
+            spx_world_get_stats(r.scene.world, &st);
+            stage[STAGE_BROAD] += st.broad_ms, stage[STAGE_NARROW] += st.narrow_ms;
+            stage[STAGE_SOLVER] += st.solver_ms, stage[STAGE_ISLAND] += st.island_ms;
+        }
+        contacts += run_contacts(&r);
+        if (track) {
+            run_read(&r, poses, NULL, NULL);
+            for (uint32_t k = 0; k < r.count; ++k) {
+                float d = distance(poses[k].p, layout->start[k].p);
+                if (d > peak) peak = d;
+            }
+        }
+    }
+    if (r.failure != SPX_OK) {
+        fprintf(stderr, "sepax_bench_world: %s: a step failed: %s\n", s->name, spx_result_string(r.failure));
+        run_destroy(&r);
+        return false;
+    }
+    /* Every repetition should end where the first did; an engine that does not is noted. */
+    run_read(&r, poses, NULL, NULL);
+    uint64_t hash = 1469598103934665603ull;
+    const unsigned char* bytes = (const unsigned char*)poses;
+    for (size_t k = 0; k < (size_t)r.count * sizeof poses[0]; ++k) hash = (hash ^ bytes[k]) * 1099511628211ull;
+    if (rep == 0) out->end_hash = hash;
+    else if (hash != out->end_hash) out->varies = true;
+    double n = steps ? (double)steps : 1.0;
+    out->ms[rep] = (double)wall * 1e-6 / n;
+    out->cpu[rep] = (double)cpu * 1e-6 / n;
+    for (int k = 0; k < STAGE_COUNT; ++k) out->stage[k][rep] = stage[k] / n;
+    if (last) {
+        out->contacts = (double)contacts / n;
+        run_read(&r, poses, lin, ang);
+        spx_scene_measure_state(poses, lin, ang, r.count, &out->q);
+        out->drift = out->sideways = 0.0f;
+        out->drift_peak = peak;
+        if (track)
+            for (uint32_t k = 0; k < r.count; ++k) {
+                spx_vec3 a = poses[k].p, b = layout->start[k].p;
+                float d = distance(a, b), side = sqrtf((a.x - b.x) * (a.x - b.x) + (a.z - b.z) * (a.z - b.z));
+                if (d > out->drift) out->drift = d;
+                if (side > out->sideways) out->sideways = side;
+            }
+    }
+    run_destroy(&r);
+    return true;
+}
+
+/* ---- options ------------------------------------------------------------------------------------- */
+
+typedef struct options {
+    bool scene_on[SCENE_COUNT];
+    char engine_list[128];         /* -e, empty: all */
+    int reps;
+    long steps;                    /* < 0: the scene's own */
+    bool quick, steps_only, peers, save, csv_stdout;
+    const char* csv_path;
+    const char* machine;
+    const char* results_dir;
+} options;
+
+static void usage(FILE* f)
+{
+    fprintf(f, "usage: sepax_bench_world [options]\n"
+               "  -s=<a,b>           scenes: falling, pyramid-1.0, pyramid-1.1, pyramid (both), all (default)\n"
+               "  -e=<a,b>           engines: sepax, bullet, ode (default: all built in)\n"
+               "  -r=<reps>          repetitions of each scene and engine, median reported (default 5; --quick 1)\n"
+               "  --steps=<n>        steps a scene (default the scene's: falling 300, pyramid 600; 0 with --steps-only)\n"
+               "  --quick            %d steps, 1 repetition: the CI smoke run\n"
+               "  --steps-only       build one scene in one engine (-s, -e), run its steps and nothing else,\n"
+               "                     for callgrind (see bench/world_callgrind.sh)\n"
+               "  --no-peers         sepax alone even when Bullet and ODE are built in\n"
+               "  --csv              CSV on stdout instead of the table; --csv=<file>: CSV to a file as well\n"
+               "  --save             also write CSV to <results-dir>/<machine>/world-<UTC stamp>.csv\n"
+               "  --machine=<name>   machine name (default: the host name)\n"
+               "  --results-dir=<d>  default %s\n",
+            QUICK_STEPS, SPX_BENCH_RESULTS_DIR);
+}
+
+static const char* value(const char* arg, const char* name)
+{
+    size_t len = strlen(name);
+    return strncmp(arg, name, len) == 0 && arg[len] == '=' ? arg + len + 1 : NULL;
+}
+
+static bool parse_scenes(const char* list, options* o)
+{
+    memset(o->scene_on, 0, sizeof o->scene_on);
+    const char* p = list;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        bool known = false;
+        for (int i = 0; i < SCENE_COUNT; ++i) {
+            const char* n = scenes[i].name;
+            bool all = len == 3 && strncmp(p, "all", 3) == 0;
+            bool pyramids = len == 7 && strncmp(p, "pyramid", 7) == 0 && scenes[i].pitch > 0.0f;
+            if (all || pyramids || (strlen(n) == len && strncmp(p, n, len) == 0)) o->scene_on[i] = known = true;
+        }
+        if (!known || len == 0) return false;
+        p += len + (p[len] == ',');
+    }
+    return true;
+}
+
+static int parse(int argc, char** argv, options* o)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < SCENE_COUNT; ++i) o->scene_on[i] = true;
+    o->reps = -1, o->steps = -1;
+    o->peers = true;
+    o->results_dir = SPX_BENCH_RESULTS_DIR;
+    for (int i = 1; i < argc; ++i) {
+        const char* v;
+        char* end;
+        if ((v = value(argv[i], "-s"))) {
+            if (!parse_scenes(v, o))
+                return fprintf(stderr, "sepax_bench_world: -s wants falling, pyramid-1.0, pyramid-1.1, pyramid or all\n"), 2;
+        } else if ((v = value(argv[i], "-e"))) {
+            if (strlen(v) >= sizeof o->engine_list || !v[0]) return fprintf(stderr, "sepax_bench_world: -e wants engines\n"), 2;
+            snprintf(o->engine_list, sizeof o->engine_list, "%s", v);
+        } else if ((v = value(argv[i], "-r"))) {
+            long n = strtol(v, &end, 10);
+            if (*end || n < 1 || n > MAX_REPS) return fprintf(stderr, "sepax_bench_world: -r wants 1..%d\n", MAX_REPS), 2;
+            o->reps = (int)n;
+        } else if ((v = value(argv[i], "--steps"))) {
+            long n = strtol(v, &end, 10);
+            if (*end || n < 0 || n > 1000000) return fprintf(stderr, "sepax_bench_world: --steps wants 0..1000000 (0: --steps-only alone)\n"), 2;
+            o->steps = n;
+        } else if (strcmp(argv[i], "--quick") == 0) {
+            o->quick = true;
+        } else if (strcmp(argv[i], "--steps-only") == 0) {
+            o->steps_only = true;
+        } else if (strcmp(argv[i], "--no-peers") == 0) {
+            o->peers = false;
+        } else if (strcmp(argv[i], "--csv") == 0) {
+            o->csv_stdout = true;
+        } else if ((v = value(argv[i], "--csv"))) {
+            if (strcmp(v, "-") == 0) o->csv_stdout = true;
+            else o->csv_path = v;
+        } else if (strcmp(argv[i], "--save") == 0) {
+            o->save = true;
+        } else if ((v = value(argv[i], "--machine"))) {
+            o->machine = v;
+        } else if ((v = value(argv[i], "--results-dir"))) {
+            o->results_dir = v;
+        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "sepax_bench_world: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (o->reps < 0) o->reps = o->quick ? 1 : 5;
+    if (o->steps < 0 && o->quick) o->steps = QUICK_STEPS;
+    if (o->steps == 0 && !o->steps_only)
+        return fprintf(stderr, "sepax_bench_world: --steps=0 only goes with --steps-only\n"), 2;
+    return -1;
+}
+
+/* The engines built in, in the order given by -e (all of them without it). */
+static int select_engines(const options* o, engine* out)
+{
+    engine built[MAX_ENGINES];
+    int n = 0;
+    built[n++] = (engine){ "sepax", NULL };
+#if defined(SPX_BENCH_HAVE_BULLET)
+    if (o->peers) built[n++] = (engine){ "bullet", bench_world_peer_bullet() };
+#endif
+#if defined(SPX_BENCH_HAVE_ODE)
+    if (o->peers) built[n++] = (engine){ "ode", bench_world_peer_ode() };
+#endif
+    if (!o->engine_list[0]) {
+        memcpy(out, built, (size_t)n * sizeof *out);
+        return n;
+    }
+    int count = 0;
+    for (const char* p = o->engine_list; *p;) {
+        size_t len = strcspn(p, ",");
+        int found = -1;
+        for (int i = 0; i < n; ++i)
+            if (strlen(built[i].name) == len && strncmp(p, built[i].name, len) == 0) found = i;
+        if (found < 0) {
+            fprintf(stderr, "sepax_bench_world: engine '%.*s' is not built in (sepax%s%s)\n", (int)len, p,
+                    n > 1 ? ", " : "", n > 1 ? built[1].name : "");
+            return -1;
+        }
+        if (count < MAX_ENGINES) out[count++] = built[found];
+        p += len + (p[len] == ',');
+    }
+    return count;
+}
+
+/* ---- output: a table on stdout, CSV to a file or stdout ------------------------------------------ */
+
+typedef struct report {
+    FILE* table;                   /* NULL with --csv on stdout */
+    FILE* csv[2];                  /* --csv and --save */
+} report;
+
+static void note(const report* r, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(const report* r, const char* fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (r->table) fprintf(r->table, "%s\n", line);
+    const char* text = line + strspn(line, "\n");   /* the table's blank lines stay out of the CSV */
+    for (int i = 0; i < 2; ++i)
+        if (r->csv[i]) fprintf(r->csv[i], "# %s\n", text);
+}
+
+static void print_columns(const report* rep)
+{
+    if (rep->table)
+        fprintf(rep->table, "%-12s %-7s %5s %4s %8s %8s %8s %7s %7s %7s %7s %8s %10s %11s %6s %6s %7s %8s %10s %9s\n",
+                "scene", "engine", "steps", "reps", "ms_step", "ms_min", "cpu_ms", "broad", "narrow", "solver",
+                "island", "contacts", "ground_pen", "box_overlap", "moving", "fallen", "drift", "sideways",
+                "drift_peak", "sepax/eng");
+    for (int i = 0; i < 2; ++i)
+        if (rep->csv[i])
+            fprintf(rep->csv[i], "scene,engine,steps,reps,ms_step_median,ms_step_min,cpu_ms_step_median,broad_ms,narrow_ms,"
+                                 "solver_ms,island_ms,contacts_per_step,ground_penetration_m,box_overlap_m,moving,fallen,"
+                                 "drift_m,sideways_m,drift_peak_m,ratio_sepax_engine\n");
+}
+
+/* A figure with `digits` decimals, or "-" where it does not apply. */
+static void figure(char buf[16], bool applies, int digits, double x)
+{
+    if (applies) snprintf(buf, 16, "%.*f", digits, x);
+    else snprintf(buf, 16, "-");
+}
+
+static void print_row(const report* rep, const scene_spec* s, uint32_t steps, const row* r, double sepax_ms)
+{
+    bool sepax = r->e->peer == NULL, pyramid = s->pitch > 0.0f;
+    double ratio = r->ms_median > 0.0 ? sepax_ms / r->ms_median : NAN;
+    if (rep->table) {
+        char stages[STAGE_COUNT][16], drift[3][16], x[16];
+        for (int k = 0; k < STAGE_COUNT; ++k) figure(stages[k], sepax, 3, r->stage_median[k]);
+        figure(drift[0], pyramid, 4, (double)r->drift);
+        figure(drift[1], pyramid, 4, (double)r->sideways);
+        figure(drift[2], pyramid, 4, (double)r->drift_peak);
+        figure(x, ratio == ratio, 3, ratio);
+        fprintf(rep->table, "%-12s %-7s %5u %4d %8.3f %8.3f %8.3f %7s %7s %7s %7s %8.0f %10.4f %11.4f %6u %6u %7s %8s %10s %9s\n",
+                s->name, r->e->name, steps, r->reps, r->ms_median, r->ms_min, r->cpu_median, stages[0], stages[1],
+                stages[2], stages[3], r->contacts, (double)r->q.ground_penetration, (double)r->q.box_overlap,
+                r->q.moving, r->q.fallen, drift[0], drift[1], drift[2], x);
+    }
+    for (int i = 0; i < 2; ++i) {
+        FILE* f = rep->csv[i];
+        if (!f) continue;
+        fprintf(f, "%s,%s,%u,%d,%.4f,%.4f,%.4f,", s->name, r->e->name, steps, r->reps, r->ms_median, r->ms_min,
+                r->cpu_median);
+        for (int k = 0; k < STAGE_COUNT; ++k)
+            if (sepax) fprintf(f, "%.4f,", r->stage_median[k]);
+            else fprintf(f, ",");
+        fprintf(f, "%.1f,%.5f,%.5f,%u,%u,", r->contacts, (double)r->q.ground_penetration, (double)r->q.box_overlap,
+                r->q.moving, r->q.fallen);
+        if (pyramid) fprintf(f, "%.5f,%.5f,%.5f,", (double)r->drift, (double)r->sideways, (double)r->drift_peak);
+        else fprintf(f, ",,,");
+        if (ratio == ratio) fprintf(f, "%.4f\n", ratio);
+        else fprintf(f, "\n");
+    }
+}
+
+static bool make_directories(const char* path)
+{
+    char buf[1024];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return false;
+    for (char* p = buf + 1; *p; ++p)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) return false;
+            *p = '/';
+        }
+    return mkdir(buf, 0777) == 0 || errno == EEXIST;
+}
+
+/* "virtual machine" when the CPU says it runs under a hypervisor. */
+static const char* virtual_machine(void)
+{
+    FILE* f = fopen("/proc/cpuinfo", "r");
+    if (!f) return "";
+    char line[4096];
+    const char* text = "";
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "flags", 5) == 0) {
+            if (strstr(line, " hypervisor")) text = ", virtual machine";
+            break;
+        }
+    fclose(f);
+    return text;
+}
+
+/* ---- the two modes ------------------------------------------------------------------------------- */
+
+/* --steps-only: one scene, one engine, its steps and nothing else, for callgrind. */
+static int steps_only(const options* o, const engine* engines, int engine_count)
+{
+    int scene = -1, chosen = 0;
+    for (int i = 0; i < SCENE_COUNT; ++i)
+        if (o->scene_on[i]) scene = i, ++chosen;
+    if (chosen != 1 || engine_count != 1 || !o->engine_list[0]) {
+        fprintf(stderr, "sepax_bench_world: --steps-only wants one scene (-s=) and one engine (-e=)\n");
+        return 2;
+    }
+    static spx_scene_layout layout;
+    if (scenes[scene].pitch > 0.0f) spx_scene_pyramid_layout(&layout, scenes[scene].pitch);
+    else spx_scene_falling_layout(&layout);
+    uint32_t steps = o->steps >= 0 ? (uint32_t)o->steps : layout.steps;
+    run r;
+    if (!run_create(&r, &engines[0], &scenes[scene], &layout)) return 3;
+    bench_world_run_steps(&r, steps);
+    spx_result failure = r.failure;
+    run_destroy(&r);
+    fprintf(stderr, "sepax_bench_world: %s, %s: %u steps%s\n", scenes[scene].name, engines[0].name, steps,
+            failure == SPX_OK ? "" : " (a step failed)");
+    return failure == SPX_OK ? 0 : 3;
+}
+
+int main(int argc, char** argv)
+{
+    options o;
+    int status = parse(argc, argv, &o);
+    if (status >= 0) return status;
+    engine engines[MAX_ENGINES];
+    int engine_count = select_engines(&o, engines);
+    if (engine_count < 0) return 2;
+    if (o.steps_only) return steps_only(&o, engines, engine_count);
+
+    bench_machine m;
+    bench_machine_probe(&m, o.machine);
+    report rep = { o.csv_stdout ? NULL : stdout, { NULL, NULL } };
+    if (o.csv_stdout) rep.csv[0] = stdout;
+    else if (o.csv_path && !(rep.csv[0] = fopen(o.csv_path, "w"))) {
+        fprintf(stderr, "sepax_bench_world: cannot write %s: %s\n", o.csv_path, strerror(errno));
+        return 1;
+    }
+    char save_path[1200] = "";
+    if (o.save) {
+        char dir[1100];
+        snprintf(dir, sizeof dir, "%s/%s", o.results_dir, m.name);
+        snprintf(save_path, sizeof save_path, "%s/world-%s.csv", dir, m.stamp);
+        if (!make_directories(dir) || !(rep.csv[1] = fopen(save_path, "w"))) {
+            fprintf(stderr, "sepax_bench_world: cannot write %s: %s\n", save_path, strerror(errno));
+            return 1;
+        }
+    }
+
+    int lib = spx_version();
+    note(&rep, "sepax_bench_world: sepax %d.%d.%d (headers), library %d.%d.%d", SPX_VERSION_MAJOR, SPX_VERSION_MINOR,
+         SPX_VERSION_PATCH, lib / 10000, lib / 100 % 100, lib % 100);
+    note(&rep, "date: %s  machine: %s  cpu: %s (%d online%s)", m.date, m.name, m.cpu, m.cpus, virtual_machine());
+    note(&rep, "os: %s  load average at start: %s", m.os, m.load);
+#if defined(SPX_AVX2)
+    const char* simd = "avx2 (SEPAX_AVX2=ON)";
+#else
+    const char* simd = "sse2 baseline";
+#endif
+#if defined(__OPTIMIZE__)
+    const char* optimised = "";
+#else
+    const char* optimised = "  ** NOT OPTIMISED: figures meaningless **";
+#endif
+    note(&rep, "compiler: %s  build: %s  simd: %s%s", m.compiler, SPX_BENCH_BUILD_TYPE, simd, optimised);
+    note(&rep, "sepax: spx_default_world_def() (8 substeps); scenes of tests/support/scenes.c; dt 1/60 s");
+    for (int i = 0; i < engine_count; ++i)
+        if (engines[i].peer) note(&rep, "%s: %s", engines[i].name, engines[i].peer->describe());
+#if !defined(SPX_BENCH_HAVE_BULLET) && !defined(SPX_BENCH_HAVE_ODE)
+    note(&rep, "peers: none (configure with -DSEPAX_BENCH_PEERS=ON)");
+#endif
+    note(&rep, "repetitions: %d (median and best of the wall time a step; each a fresh world)%s", o.reps,
+         o.quick ? "  QUICK" : "");
+
+    static row rows[SCENE_COUNT][MAX_ENGINES];
+    static spx_scene_layout layouts[SCENE_COUNT];
+    uint32_t steps_of[SCENE_COUNT] = { 0 };
+    bool headed = false;
+    int failures = 0;
+    for (int s = 0; s < SCENE_COUNT; ++s) {
+        if (!o.scene_on[s]) continue;
+        const scene_spec* sc = &scenes[s];
+        spx_scene_layout* layout = &layouts[s];
+        if (sc->pitch > 0.0f) spx_scene_pyramid_layout(layout, sc->pitch);
+        else spx_scene_falling_layout(layout);
+        uint32_t steps = o.steps > 0 ? (uint32_t)o.steps : layout->steps;
+        steps_of[s] = steps;
+        note(&rep, "\n%s: %u boxes, friction %.1f (ground %.1f), sleeping %s; %u steps (%.1f s)%s", sc->name, layout->count,
+             (double)layout->box_friction, (double)layout->ground_friction, layout->sleep ? "on (each engine's own)" : "off",
+             steps, (double)steps * (double)layout->dt, steps == layout->steps ? "" : "  (not the scene's own count)");
+        if (!headed) print_columns(&rep), headed = true;
+        /* Repetitions interleave the engines, so that a change in the machine's load falls on all of them. */
+        for (int e = 0; e < engine_count; ++e) rows[s][e] = (row){ .e = &engines[e], .ok = true };
+        for (int k = 0; k < o.reps; ++k)
+            for (int e = 0; e < engine_count; ++e) {
+                row* r = &rows[s][e];
+                if (!r->ok) continue;
+                if (repeat(r, k, &engines[e], sc, layout, steps, k == o.reps - 1)) r->reps = k + 1;
+                else r->ok = false, ++failures;
+            }
+        double sepax_ms = NAN;
+        for (int e = 0; e < engine_count; ++e) {
+            row* r = &rows[s][e];
+            if (!r->ok) continue;
+            r->ms_min = bench_min(r->ms, (size_t)r->reps);
+            r->ms_median = bench_median(r->ms, (size_t)r->reps);
+            r->cpu_median = bench_median(r->cpu, (size_t)r->reps);
+            for (int k = 0; k < STAGE_COUNT; ++k) r->stage_median[k] = bench_median(r->stage[k], (size_t)r->reps);
+            if (!r->e->peer) sepax_ms = r->ms_median;
+        }
+        for (int e = 0; e < engine_count; ++e)
+            if (rows[s][e].ok) print_row(&rep, sc, steps, &rows[s][e], sepax_ms);
+        for (int e = 0; e < engine_count; ++e)
+            if (rows[s][e].ok && rows[s][e].varies)
+                note(&rep, "note: %s's repetitions of %s did not all end in the same state (the last one is measured)",
+                     engines[e].name, sc->name);
+    }
+
+    /* Issue 4's goals, on the figures above. */
+    note(&rep, "\nissue 4 (goals measured here; instructions a step: bench/world_callgrind.sh):");
+    for (int s = 0; s < SCENE_COUNT; ++s) {
+        if (!o.scene_on[s]) continue;
+        const row* sepax = NULL;
+        const row* bullet = NULL;
+        for (int e = 0; e < engine_count; ++e) {
+            if (!rows[s][e].ok) continue;
+            if (!engines[e].peer) sepax = &rows[s][e];
+            else if (strcmp(engines[e].name, "bullet") == 0) bullet = &rows[s][e];
+        }
+        bool judged = steps_of[s] == layouts[s].steps;
+#define VERDICT(ok) (!judged ? "not judged (not the scene's step count)" : (ok) ? "yes" : "NO")
+        if (sepax && scenes[s].pitch > 0.0f)
+            note(&rep, "  %s: sepax's largest drift in %.1f s %.4f m, under %.2f m: %s", scenes[s].name,
+                 (double)steps_of[s] * (double)layouts[s].dt, (double)sepax->drift, (double)GOAL_DRIFT,
+                 VERDICT(sepax->drift < GOAL_DRIFT));
+        if (sepax && scenes[s].pitch == 0.0f)
+            note(&rep, "  %s: sepax's ground penetration %.4f m and box overlap %.4f m, both under %.2f m, %u fallen "
+                       "through: %s",
+                 scenes[s].name, (double)sepax->q.ground_penetration, (double)sepax->q.box_overlap, (double)GOAL_DEPTH,
+                 sepax->q.fallen,
+                 VERDICT(sepax->q.ground_penetration < GOAL_DEPTH && sepax->q.box_overlap < GOAL_DEPTH
+                         && sepax->q.fallen == 0));
+        if (sepax && bullet) {
+            double goal = scenes[s].pitch > 0.0f ? GOAL_PYRAMID_RATIO : GOAL_FALLING_RATIO;
+            double ratio = sepax->ms_median / bullet->ms_median;
+            note(&rep, "  %s: sepax's time a step %.2fx Bullet's, at most %.2fx: %s", scenes[s].name, ratio, goal,
+                 VERDICT(ratio <= goal));
+        }
+#undef VERDICT
+    }
+
+    for (int i = 0; i < 2; ++i)
+        if (rep.csv[i] && rep.csv[i] != stdout && fclose(rep.csv[i]) != 0) status = 1;
+    if (o.save) fprintf(stderr, "sepax_bench_world: wrote %s\n", save_path);
+    if (failures) return 3;
+    return status == 1 ? 1 : 0;
+}
