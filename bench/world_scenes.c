@@ -553,7 +553,10 @@ int main(int argc, char** argv)
     const char* optimised = "  ** NOT OPTIMISED: figures meaningless **";
 #endif
     note(&rep, "compiler: %s  build: %s  simd: %s%s", m.compiler, SPX_BENCH_BUILD_TYPE, simd, optimised);
-    note(&rep, "sepax: spx_default_world_def() (8 substeps); scenes of tests/support/scenes.c; dt 1/60 s");
+    spx_world_def wd = spx_default_world_def();
+    note(&rep, "sepax: spx_default_world_def() (%u substeps, contact %g Hz, damping ratio %g); scenes of "
+               "tests/support/scenes.c; dt 1/60 s",
+         wd.substeps, (double)wd.contact_hertz, (double)wd.contact_damping_ratio);
     for (int i = 0; i < engine_count; ++i)
         if (engines[i].peer) note(&rep, "%s: %s", engines[i].name, engines[i].peer->describe());
 #if !defined(SPX_BENCH_HAVE_BULLET) && !defined(SPX_BENCH_HAVE_ODE)

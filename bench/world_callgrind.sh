@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Instructions a step of each engine on issue 4's world scenes (bench/README.md, "World scenes").
+#
+# Runs `sepax_bench_world --steps-only -s=<scene> -e=<engine>` under callgrind with collection on
+# only inside bench_world_run_steps, the function that makes the steps: building the world,
+# reading and measuring it are left out. The total instruction count divided by the steps is the
+# figure; it repeats exactly from run to run (a machine's load does not change it).
+#
+#   bench/world_callgrind.sh [program]        # default build-bench/bench/sepax_bench_world
+#   SCENES="pyramid-1.0" ENGINES="sepax bullet" STEPS=60 bench/world_callgrind.sh
+#
+# Prints CSV on stdout: scene, engine, steps, instructions, instructions a step, and sepax's
+# instructions a step over this engine's. Under callgrind a run is 50 to 100 times slower than
+# natively: the whole set (three scenes, three engines) takes about 15 minutes on one core.
+set -euo pipefail
+
+program=${1:-build-bench/bench/sepax_bench_world}
+scenes=${SCENES:-falling pyramid-1.0 pyramid-1.1}
+engines=${ENGINES:-sepax bullet ode}
+steps_option=${STEPS:+--steps=$STEPS}
+
+command -v valgrind >/dev/null || { echo "world_callgrind: valgrind not found (apt-get install valgrind)" >&2; exit 2; }
+[ -x "$program" ] || { echo "world_callgrind: $program is not an executable" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "scene,engine,steps,instructions,instructions_per_step,ratio_sepax_engine"
+for scene in $scenes; do
+    sepax_per_step=""
+    for engine in $engines; do
+        out="$work/callgrind.$scene.$engine"
+        # shellcheck disable=SC2086 # steps_option is empty or one word
+        valgrind --tool=callgrind --toggle-collect=bench_world_run_steps --callgrind-out-file="$out" \
+            "$program" --steps-only -s="$scene" -e="$engine" $steps_option 2>"$work/log" ||
+            { cat "$work/log" >&2; exit 1; }
+        steps=$(sed -n 's/^sepax_bench_world: .*: \([0-9]*\) steps.*/\1/p' "$work/log")
+        total=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$out")
+        [ -n "$steps" ] && [ -n "$total" ] || { echo "world_callgrind: no count for $scene, $engine" >&2; exit 1; }
+        per_step=$((total / steps))
+        [ "$engine" = sepax ] && sepax_per_step=$per_step
+        ratio=""
+        [ -n "$sepax_per_step" ] && ratio=$(awk -v a="$sepax_per_step" -v b="$per_step" 'BEGIN { printf "%.3f", a / b }')
+        echo "$scene,$engine,$steps,$total,$per_step,$ratio"
+    done
+done
