@@ -44,6 +44,18 @@
    also swallows the rounding of an edge axis that coincides with a face axis). */
 #define MANIFOLD_REL_TOL 0.02f
 #define MANIFOLD_ABS_TOL 1e-5f
+/* An edge axis must beat the faces by more: a face manifold clips up to four points, an edge one
+   gives one, and two boxes resting face on face with a small tilt have edge axes within a few
+   degrees of the face normal whose separations differ from the face's by that tilt times the size.
+   With the face tolerance alone such a pair flipped to a one-point edge manifold and a stack of
+   boxes standing on it shuddered. 1e-3 of the boxes' size (0.5 mm for two unit cubes) is far below
+   what a real edge-on-edge contact gains over the faces. */
+#define MANIFOLD_EDGE_ABS_TOL 1e-3f
+/* An edge axis within about 8 degrees of a face normal of either box is a face contact seen edge-on
+   (a box resting tilted on another): its one point lets the box rock, where the face clipping gives
+   the points along the touching edge. Such pairs take the face axis, whose depth exceeds the edge
+   axis's by at most (1 - cos 8 deg) of the size. */
+#define MANIFOLD_EDGE_FACE_COS 0.99f
 
 #define MANIFOLD_EDGE_BIT (1u << 16)
 
@@ -568,7 +580,8 @@ SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, floa
     const bool ref_is_b = sep_b > sep_a + MANIFOLD_REL_TOL * fabsf(sep_a) + slack;
     const float sep_f = ref_is_b ? sep_b : sep_a;
 
-    if (sep_e > sep_f + MANIFOLD_REL_TOL * fabsf(sep_f) + slack) {
+    const float edge_slack = MANIFOLD_EDGE_ABS_TOL / 6.0f * (ha[0] + ha[1] + ha[2] + hb[0] + hb[1] + hb[2]);
+    if (sep_e > sep_f + MANIFOLD_REL_TOL * fabsf(sep_f) + slack + edge_slack) {
         /* Edge contact, in A's frame: n = a_i x b_j, oriented from A to B. */
         float Dm[3][4], t[4];
         v4_store(Dm[0], D[0]);
@@ -594,15 +607,18 @@ SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, floa
         n[i1] = -RIJ(i2, j) / len_e;
         n[i2] = RIJ(i1, j) / len_e;
         if (n[i1] * t[i1] + n[i2] * t[i2] < 0.0f) { n[i1] = -n[i1]; n[i2] = -n[i2]; }
+        const float nbj1 = n[0] * RIJ(0, j1) + n[1] * RIJ(1, j1) + n[2] * RIJ(2, j1);
+        const float nbj2 = n[0] * RIJ(0, j2) + n[1] * RIJ(1, j2) + n[2] * RIJ(2, j2);
+        if (fabsf(n[i1]) > MANIFOLD_EDGE_FACE_COS || fabsf(n[i2]) > MANIFOLD_EDGE_FACE_COS
+            || fabsf(nbj1) > MANIFOLD_EDGE_FACE_COS || fabsf(nbj2) > MANIFOLD_EDGE_FACE_COS)
+            goto face_contact;
         /* A's edge: the one of the four along a_i that is farthest along n. */
         float pa[3];
         pa[i] = 0.0f;
         pa[i1] = n[i1] > 0.0f ? ha[i1] : -ha[i1];
         pa[i2] = n[i2] > 0.0f ? ha[i2] : -ha[i2];
         /* B's edge: the one along b_j that is farthest along -n. */
-        float nb1 = n[0] * RIJ(0, j1) + n[1] * RIJ(1, j1) + n[2] * RIJ(2, j1);
-        float nb2 = n[0] * RIJ(0, j2) + n[1] * RIJ(1, j2) + n[2] * RIJ(2, j2);
-        float sb1 = nb1 < 0.0f ? hb[j1] : -hb[j1], sb2 = nb2 < 0.0f ? hb[j2] : -hb[j2];
+        float sb1 = nbj1 < 0.0f ? hb[j1] : -hb[j1], sb2 = nbj2 < 0.0f ? hb[j2] : -hb[j2];
         float pb[3], w[3], bj[3];
         for (int r = 0; r < 3; ++r) {
             pb[r] = t[r] + sb1 * RIJ(r, j1) + sb2 * RIJ(r, j2);
@@ -630,6 +646,7 @@ SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, floa
 #undef RIJ
     }
 
+face_contact:;
     /* Face contact: the incident box's centre in the reference box's frame. */
     const spx_obb* ref = ref_is_b ? b : a;
     const int k = ref_is_b ? first_lane[v4_eq(sep_bv, max_b)] : first_lane[v4_eq(sep_av, max_a)];
