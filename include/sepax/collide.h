@@ -111,6 +111,25 @@ typedef struct spx_manifold {
 /// SPX_ERR_INVALID_ARGUMENT for a margin that is not finite or is negative.
 SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, float margin, spx_manifold* out);
 
+/// Contact manifold of a box (A) and a triangle (B): the axis of least overlap (or smallest gap, up to
+/// `margin`) over the 13 axes picks reference-face clipping (the triangle's face against the box's
+/// incident face, or a box face against the triangle) or, for an edge contact, the closest points of
+/// the two edges. Up to 4 points, kept while their gap is at most `margin` (m, >= 0; speculative points
+/// have negative depth); ids name the feature pair (bits 0-5, see src/collide/manifold_obb_triangle.c)
+/// and are 0 above. Every feature of the triangle counts as real (see spx_manifold_obb_triangle_ex).
+/// Errors: as spx_obb_validate and spx_triangle_validate, SPX_ERR_NOT_FINITE or SPX_ERR_INVALID_ARGUMENT
+/// for a margin that is not finite or is negative, SPX_ERR_INVALID_ARGUMENT for NULL.
+SPX_API spx_result spx_manifold_obb_triangle(const spx_obb* a, const spx_triangle* b, float margin, spx_manifold* out);
+
+/// As spx_manifold_obb_triangle for a triangle of a surface: the normal comes from the triangle's face,
+/// a box face or an edge pair as before, but only where the surface has that feature: an edge that
+/// `edges` calls flat or concave (seen from the box's side), or a normal outside the wedge between the
+/// edge's two faces, or a triangle corner that is not a corner of the surface, never gives it, and the
+/// next best axis does (in the end the triangle's face). `edges` NULL: every feature is real. Errors as
+/// spx_manifold_obb_triangle, and SPX_ERR_NOT_FINITE for a NaN angle.
+SPX_API spx_result spx_manifold_obb_triangle_ex(const spx_obb* a, const spx_triangle* b, const spx_triangle_edges* edges,
+                                                float margin, spx_manifold* out);
+
 /* ---- batched static test: structure of arrays ------------------------------------------------ */
 
 /// Boxes as structure of arrays, for testing many pairs at once. Each pointer addresses `capacity`

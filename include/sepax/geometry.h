@@ -29,6 +29,23 @@ typedef struct spx_triangle {
     spx_vec3 v[3];
 } spx_triangle;
 
+/// An edge whose |angle| (spx_triangle_edges) is at least this, pi rounded up to a float, is open:
+/// it has no single neighbour (a boundary, or three or more triangles share it), or the surface
+/// folds back onto itself there. An open edge may give any normal, from either side.
+#define SPX_EDGE_OPEN 3.14159274f
+
+/// How a triangle meets its neighbours in a surface, so that a contact normal can leave out the
+/// edges and corners the surface does not really have there: a box sliding across a flat mesh must
+/// not catch on the edges its triangles share (ghost bumps). spx_mesh_get_triangle_edges gives it for
+/// a mesh's triangles; { { SPX_EDGE_OPEN, SPX_EDGE_OPEN, SPX_EDGE_OPEN }, 7 } makes every feature real.
+typedef struct spx_triangle_edges {
+    float angle[3];            /* rad, edge j (v[j] to v[(j+1)%3]): how far the surface turns away across it seen
+                                  from the front (the side (v1-v0) x (v2-v0) points to): > 0 convex, < 0 concave,
+                                  0 flat; |angle| >= SPX_EDGE_OPEN: open */
+    uint8_t corners;           /* bit k: v[k] is a corner of the surface (edges that are not flat meet there at an
+                                  angle), so normals may come from it */
+} spx_triangle_edges;
+
 /// Builds a box from a rotation matrix. Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_NOT_FINITE,
 /// SPX_ERR_BAD_EXTENT, SPX_ERR_NOT_ORTHONORMAL, SPX_ERR_NOT_RIGHT_HANDED. `out` untouched on error.
 SPX_API spx_result spx_obb_from_matrix(spx_vec3 center, spx_vec3 half_extents, const spx_mat3* rotation,

@@ -32,6 +32,7 @@
  *     bits 4-5   direction of B's edge (axis j), bits 6-7 which one, as for A */
 #include <sepax/collide.h>
 #include "geometry/validate.h"
+#include "manifold_reduce.h"
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
@@ -231,50 +232,6 @@ static inline int box_ok(const spx_obb* box, v4 x, v4 y, v4 z, v4 x1, v4 y1, v4 
          & v4_le(h, big) & v4_gt(h, zero);
 }
 
-/* Twice the signed area of triangle (a, b, c). */
-static inline float area2(const float* x, const float* y, int a, int b, int c)
-{
-    return (x[b] - x[a]) * (y[c] - y[a]) - (y[b] - y[a]) * (x[c] - x[a]);
-}
-
-/* Picks 4 of n > 4 points: the deepest (smallest gap), the one farthest from it, the one spanning
-   the largest triangle with those two, and the one adding the most area outside that triangle.
-   Writes the chosen indices in increasing order. */
-static void reduce_to_four(const float* x, const float* y, const float* gap, int n, int keep[4])
-{
-    int i0 = 0;
-    for (int i = 1; i < n; ++i)
-        if (gap[i] < gap[i0]) i0 = i;
-    int i1 = i0 == 0 ? 1 : 0;
-    float best = -1.0f;
-    for (int i = 0; i < n; ++i) {
-        float dx = x[i] - x[i0], dy = y[i] - y[i0], d2 = dx * dx + dy * dy;
-        if (i != i0 && d2 > best) { best = d2; i1 = i; }
-    }
-    int i2 = -1;
-    float a2 = 0.0f;
-    best = -1.0f;
-    for (int i = 0; i < n; ++i) {
-        if (i == i0 || i == i1) continue;
-        float a = area2(x, y, i0, i1, i);
-        if (fabsf(a) > best) { best = fabsf(a); a2 = a; i2 = i; }
-    }
-    /* Orient the triangle counter-clockwise; a point outside edge (p, q) adds -area2(p, q, x). */
-    int t1 = a2 >= 0.0f ? i1 : i2, t2 = a2 >= 0.0f ? i2 : i1;
-    int i3 = -1;
-    best = -FLT_MAX;
-    for (int i = 0; i < n; ++i) {
-        if (i == i0 || i == i1 || i == i2) continue;
-        float g = -area2(x, y, i0, t1, i), g1 = -area2(x, y, t1, t2, i), g2 = -area2(x, y, t2, i0, i);
-        g = g1 > g ? g1 : g;
-        g = g2 > g ? g2 : g;
-        if (g > best) { best = g; i3 = i; }
-    }
-    int m = 0;
-    for (int i = 0; i < n; ++i)
-        if (i == i0 || i == i1 || i == i2 || i == i3) keep[m++] = i;
-}
-
 /* Candidate points of the overlap, 4 per group (one lane each), and which lanes are real. */
 typedef struct candidates {
     float x[6][4], y[6][4], z[6][4];
@@ -446,7 +403,7 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
         }
         if (n > SPX_MAX_MANIFOLD_POINTS) {
             int keep[4];
-            reduce_to_four(px, py, gap, n, keep);
+            spx_reduce_to_four(px, py, gap, n, keep);
             /* keep[] is increasing, so moving slot keep[i] down to slot i never overwrites a
                slot still to be read. */
             for (int i = 0; i < 4; ++i) {

@@ -1,50 +1,14 @@
-/* Box against triangle: 13 axes (the triangle's normal, 3 box faces, 9 box-axis x triangle-edge
- * products), in the box's frame. A segment-like triangle has no normal; the other 12 axes still
- * cover a box against a segment (the Minkowski sum has no other facets). */
+/* Box against triangle: the 13 axes of box_triangle.h, swept. */
 #include <sepax/collide.h>
-#include "sat_axes.h"
+#include "box_triangle.h"
 #include "box_features.h"
-#include "triangle_shape.h"
 #include "sweep_pieces.h"
-
-typedef struct box_tri {
-    spx_dvec3 axes[3];  /* the box's axes in world space */
-    double h[3];
-    spx_tri_shape t;    /* triangle in the box's frame, relative to its centre */
-    spx_dvec3 u;        /* triangle's velocity relative to the box, in the box's frame */
-} box_tri;
-
-static void box_tri_make(const spx_obb* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, box_tri* p)
-{
-    for (int i = 0; i < 3; ++i) p->axes[i] = spx_d3_from(a->rotation.col[i]);
-    p->h[0] = a->half_extents.x; p->h[1] = a->half_extents.y; p->h[2] = a->half_extents.z;
-    spx_tri_shape_make(b, spx_d3_from(a->center), p->axes, &p->t);
-    spx_dvec3 w = spx_d3_sub(spx_d3_from(vb), spx_d3_from(va));
-    p->u = spx_d3(spx_d3_dot(p->axes[0], w), spx_d3_dot(p->axes[1], w), spx_d3_dot(p->axes[2], w));
-}
 
 static bool box_tri_axis(const box_tri* p, spx_sat* s, int index, spx_axis_kind kind, spx_dvec3 l, double len2)
 {
-    double r = p->h[0] * fabs(l.x) + p->h[1] * fabs(l.y) + p->h[2] * fabs(l.z);
-    double lo, hi;
-    spx_tri_project(&p->t, l, &lo, &hi);
-    return spx_sat_axis_test(s, index, kind, len2, lo - r, -r - hi, spx_d3_dot(p->u, l));
-}
-
-/* Box axis i x triangle edge j, in the box's frame. */
-static spx_dvec3 box_tri_edge_axis(const box_tri* p, int i, int j)
-{
-    spx_dvec3 f = p->t.e[j];
-    return i == 0 ? spx_d3(0, -f.z, f.y) : (i == 1 ? spx_d3(f.z, 0, -f.x) : spx_d3(-f.y, f.x, 0));
-}
-
-/* Unnormalised direction of axis `index`, in the box's frame. */
-static spx_dvec3 box_tri_axis_dir(const void* pair, int index)
-{
-    const box_tri* p = pair;
-    if (index == 0) return p->t.n;
-    if (index < 4) return spx_d3(index == 1, index == 2, index == 3);
-    return box_tri_edge_axis(p, (index - 4) / 3, (index - 4) % 3);
+    double gap_pos, gap_neg;
+    box_tri_gaps(p, l, &gap_pos, &gap_neg);
+    return spx_sat_axis_test(s, index, kind, len2, gap_pos, gap_neg, spx_d3_dot(p->u, l));
 }
 
 static bool box_tri_sat(const box_tri* p, double tmax, spx_sat* s, bool track_depth)

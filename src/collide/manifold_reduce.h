@@ -1,0 +1,55 @@
+/* Cutting a clipped contact polygon down to the 4 points a manifold holds: the deepest, and the
+ * ones spanning the largest area, so that the kept points still hold the piece up where the whole
+ * polygon did. Shared by the box-box, box-triangle and box-mesh manifolds. */
+#ifndef SPX_MANIFOLD_REDUCE_H
+#define SPX_MANIFOLD_REDUCE_H
+
+#include <float.h>
+#include <math.h>
+
+/* Twice the signed area of triangle (a, b, c). */
+static inline float spx_area2(const float* x, const float* y, int a, int b, int c)
+{
+    return (x[b] - x[a]) * (y[c] - y[a]) - (y[b] - y[a]) * (x[c] - x[a]);
+}
+
+/* Picks 4 of n > 4 points (x, y: coordinates in the contact plane; gap: smaller is deeper): the
+   deepest, the one farthest from it, the one spanning the largest triangle with those two, and the
+   one adding the most area outside that triangle. Ties go to the lower index, so the choice depends
+   on the order of the points only through ties. Writes the chosen indices in increasing order. */
+static inline void spx_reduce_to_four(const float* x, const float* y, const float* gap, int n, int keep[4])
+{
+    int i0 = 0;
+    for (int i = 1; i < n; ++i)
+        if (gap[i] < gap[i0]) i0 = i;
+    int i1 = i0 == 0 ? 1 : 0;
+    float best = -1.0f;
+    for (int i = 0; i < n; ++i) {
+        float dx = x[i] - x[i0], dy = y[i] - y[i0], d2 = dx * dx + dy * dy;
+        if (i != i0 && d2 > best) { best = d2; i1 = i; }
+    }
+    int i2 = -1;
+    float a2 = 0.0f;
+    best = -1.0f;
+    for (int i = 0; i < n; ++i) {
+        if (i == i0 || i == i1) continue;
+        float a = spx_area2(x, y, i0, i1, i);
+        if (fabsf(a) > best) { best = fabsf(a); a2 = a; i2 = i; }
+    }
+    /* Orient the triangle counter-clockwise; a point outside edge (p, q) adds -area2(p, q, x). */
+    int t1 = a2 >= 0.0f ? i1 : i2, t2 = a2 >= 0.0f ? i2 : i1;
+    int i3 = -1;
+    best = -FLT_MAX;
+    for (int i = 0; i < n; ++i) {
+        if (i == i0 || i == i1 || i == i2) continue;
+        float g = -spx_area2(x, y, i0, t1, i), g1 = -spx_area2(x, y, t1, t2, i), g2 = -spx_area2(x, y, t2, i0, i);
+        g = g1 > g ? g1 : g;
+        g = g2 > g ? g2 : g;
+        if (g > best) { best = g; i3 = i; }
+    }
+    int m = 0;
+    for (int i = 0; i < n; ++i)
+        if (i == i0 || i == i1 || i == i2 || i == i3) keep[m++] = i;
+}
+
+#endif
