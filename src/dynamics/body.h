@@ -31,7 +31,9 @@ typedef struct spx_body {
     float mass;
     float linear_damping, angular_damping, gravity_scale;
     float friction, restitution;
-    float sleep_time;      /* s the body has been slow */
+    float sleep_time;      /* s the body has been resting (island.c) */
+    vec3s rest_center;     /* where its centre was when it began resting */
+    versors rest_rotation; /* and its rotation */
     float radius;          /* sphere about the centre of mass holding every shape */
     void* user_data;
     spx_body_shape* shapes;

@@ -85,7 +85,23 @@ uint32_t spx_islands_update(spx_world* w, float dt)
         if (!awake_dynamic(b)) continue;
         bool slow = glms_vec3_norm2(b->v) <= d->sleep_linear_speed * d->sleep_linear_speed
                  && glms_vec3_norm2(b->w) <= d->sleep_angular_speed * d->sleep_angular_speed;
-        b->sleep_time = slow && b->enable_sleep && d->enable_sleep ? b->sleep_time + dt : 0.0f;
+        /* A body rocking in place (on three supports, say) can show speeds above the thresholds
+           for ever while going nowhere: it rests too while it stays within half the distance (and
+           turn) the thresholds allow over time_to_sleep of where it began resting. */
+        if (!slow && b->sleep_time > 0.0f) {
+            float reach = 0.5f * d->sleep_linear_speed * d->time_to_sleep;
+            float turn = 0.5f * d->sleep_angular_speed * d->time_to_sleep;
+            /* The angle between two unit quaternions: 2 acos |q0 . q1|, compared through the cosine. */
+            float c = fabsf(glms_quat_dot(b->rotation, b->rest_rotation));
+            slow = glms_vec3_norm2(glms_vec3_sub(b->center, b->rest_center)) <= reach * reach
+                && c >= cosf(0.5f * turn);
+        }
+        if (slow && b->enable_sleep && d->enable_sleep) {
+            if (b->sleep_time == 0.0f) b->rest_center = b->center, b->rest_rotation = b->rotation;
+            b->sleep_time += dt;
+        } else {
+            b->sleep_time = 0.0f;
+        }
         uint32_t r = find(parent, i);
         if (b->sleep_time < least[r]) least[r] = b->sleep_time;
     }
