@@ -422,7 +422,7 @@ static int agrees_with_penetration(void)
        may keep a preferred axis (the triangle's face, then the box's, then edges) that the least one
        does not beat by 2% and 1e-5 of the size. Either way no point is deeper than the overlap along
        the normal. */
-    int overlapping = 0, unique = 0, same = 0;
+    int overlapping = 0, unique = 0, same = 0, seen_as_face = 0;
     for (uint64_t seed = 0; seed < 20000; ++seed) {
         sweep_case c;
         case_make(CASE_OBB_TRIANGLE, seed, &c);
@@ -444,11 +444,25 @@ static int agrees_with_penetration(void)
         const double size = (double)a->half_extents.x + a->half_extents.y + a->half_extents.z + longest;
         const double n[3] = { m.normal.x, m.normal.y, m.normal.z };
         const double along = overlap_along(a, b, n);
+        const spx_vec3* v = b->v;
+        const double e0[3] = { (double)v[1].x - v[0].x, (double)v[1].y - v[0].y, (double)v[1].z - v[0].z };
+        const double e2[3] = { (double)v[2].x - v[0].x, (double)v[2].y - v[0].y, (double)v[2].z - v[0].z };
+        const double nt[3] = { e0[1] * e2[2] - e0[2] * e2[1], e0[2] * e2[0] - e0[0] * e2[2], e0[0] * e2[1] - e0[1] * e2[0] };
         const double pn[3] = { pen.normal.x, pen.normal.y, pen.normal.z };
         const double dot = (n[0] * pn[0] + n[1] * pn[1] + n[2] * pn[2])
                          / sqrt((n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) * (pn[0] * pn[0] + pn[1] * pn[1] + pn[2] * pn[2]));
         same += dot > 1.0 - 1e-10;
-        if (least_axis_is_unique(a, b, size)) {
+        /* The manifold does not take an edge axis within 8 degrees of a face normal (the box's or the
+           triangle's) when the faces overlap at most 1e-2 of the size (a quarter of ours) more: such
+           pairs are face contacts seen edge-on. */
+        double near_face = fabs(pn[0] * nt[0] + pn[1] * nt[1] + pn[2] * nt[2]) / sqrt(nt[0] * nt[0] + nt[1] * nt[1] + nt[2] * nt[2]);
+        for (int k = 0; k < 3; ++k) {
+            const spx_vec3 ax = a->rotation.col[k];
+            near_face = fmax(near_face, fabs(pn[0] * ax.x + pn[1] * ax.y + pn[2] * ax.z));
+        }
+        const bool edge_seen_as_face = pen.axis >= 4 && near_face > 0.99 - 1e-6;
+        seen_as_face += edge_seen_as_face;
+        if (!edge_seen_as_face && least_axis_is_unique(a, b, size)) {
             ++unique;
             /* The corners are rounded to float: 1e-7 of the coordinates. */
             const double far = fmax(fabs(a->center.x), fmax(fabs(a->center.y), fabs(a->center.z)));
@@ -458,8 +472,9 @@ static int agrees_with_penetration(void)
                 return 1;
             }
         }
-        /* Not chosen over the least axis: its overlap is not below 0.98 of ours less the slack. */
-        if (!(along <= (pen.depth + 1e-5 * size) / 0.98 + 1e-6 * size)) {
+        /* Not chosen over the least axis: its overlap is not below 0.98 of ours less the slacks. */
+        const double bound = (pen.depth + 1e-5 * size + 2.5e-4 * size) / 0.98 + 1e-6 * size;
+        if (!(along <= (edge_seen_as_face ? bound + 0.0025 * size : bound))) {
             fprintf(stderr, "seed %llu: overlap %.9g along the manifold normal, least %.9g\n", (unsigned long long)seed,
                     along, (double)pen.depth);
             case_print(stderr, &c);
@@ -468,8 +483,8 @@ static int agrees_with_penetration(void)
         for (int i = 0; i < m.point_count; ++i) ENSURE(m.points[i].depth <= along + 2e-5 * size);
         ENSURE(ids_distinct(&m));
     }
-    printf("  %d overlapping pairs, %d with a unique least axis (all agree); %d on the same axis in all\n",
-           overlapping, unique, same);
+    printf("  %d overlapping pairs, %d with a unique least axis (all agree), %d with an edge axis seen as a face; "
+           "%d on the same axis in all\n", overlapping, unique, seen_as_face, same);
     ENSURE(overlapping > 5000 && unique > overlapping / 2);
     return 0;
 }

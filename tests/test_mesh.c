@@ -463,6 +463,167 @@ static int eigen_solver(void)
     return 0;
 }
 
+/* ---- how the triangles meet ---------------------------------------------------------------------- */
+
+/* Edge j of mesh triangle i as its two corners, and the turn and corner bits the mesh gives it. */
+typedef struct edge_view {
+    spx_vec3 a, b;
+    float angle;
+} edge_view;
+
+static edge_view edge_of(const spx_mesh* mesh, uint32_t i, int j, spx_triangle_edges* e)
+{
+    spx_triangle t;
+    spx_mesh_get_triangle(mesh, i, &t, NULL);
+    spx_mesh_get_triangle_edges(mesh, i, e);
+    edge_view v = { t.v[j], t.v[(j + 1) % 3], e->angle[j] };
+    return v;
+}
+
+static int is_grid_corner(spx_vec3 p, float nx, float nz)
+{
+    return (p.x == 0.0f || p.x == nx) && (p.z == 0.0f || p.z == nz);
+}
+
+static int triangle_edges_of_a_grid_and_a_roof(void)
+{   /* A 4 x 4 grid: the edges on its border are open (one triangle each), every other edge flat;
+       the surface's corners are the grid's four corners only (the border is straight elsewhere, the
+       inside flat). Folded into a roof (each half sloping down 0.3 rad from the ridge z = 2, wound
+       upwards), the ridge turns 0.6 rad, convex from above; the ridge's ends are corners (it meets
+       the border there), and so are the border's bends where it crosses the ridge. */
+    spx_shape s;
+    ENSURE(spx_shape_grid(&s, 4, 4));
+    for (int roof = 0; roof < 2; ++roof) {
+        if (roof)
+            for (uint32_t v = 0; v < s.vertex_count; ++v) s.vertices[v].y = -tanf(0.3f) * fabsf(s.vertices[v].z - 2.0f);
+        spx_mesh_def def = def_of(&s, 4);
+        spx_mesh* mesh = NULL;
+        ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_OK);
+        int open = 0, flat = 0, ridge = 0, corners = 0;
+        for (uint32_t i = 0; i < 32; ++i) {
+            spx_triangle_edges e;
+            for (int j = 0; j < 3; ++j) {
+                edge_view v = edge_of(mesh, i, j, &e);
+                const int border = (v.a.x == v.b.x && (v.a.x == 0.0f || v.a.x == 4.0f))
+                                 || (v.a.z == v.b.z && (v.a.z == 0.0f || v.a.z == 4.0f));
+                const int on_ridge = roof && v.a.z == 2.0f && v.b.z == 2.0f;
+                if (border) {
+                    ENSURE(v.angle >= SPX_EDGE_OPEN);
+                    ++open;
+                } else if (on_ridge) {
+                    ENSURE(v.angle >= 0.6f && v.angle <= 0.6f + 2e-4f);
+                    ++ridge;
+                } else {
+                    ENSURE(v.angle == 0.0f);
+                    ++flat;
+                }
+            }
+            spx_triangle t;
+            ENSURE_CODE(spx_mesh_get_triangle(mesh, i, &t, NULL), SPX_OK);
+            for (int k = 0; k < 3; ++k) {
+                const spx_vec3 p = t.v[k];
+                const int want = is_grid_corner(p, 4, 4) || (roof && p.z == 2.0f && (p.x == 0.0f || p.x == 4.0f));
+                ENSURE(((e.corners >> k) & 1u) == (unsigned)want);
+                corners += want;
+            }
+        }
+        /* 56 edges: 16 on the border (one side each), 40 inside (two sides), 4 of them on the ridge. */
+        ENSURE(open == 16 && flat + ridge == 80);
+        ENSURE(ridge == (roof ? 8 : 0));
+        printf("  %s: %d open edge sides, %d flat, %d on the ridge; %d corner sides\n", roof ? "roof" : "grid", open,
+               flat, ridge, corners);
+        spx_mesh_destroy(mesh);
+    }
+    spx_shape_free(&s);
+    return 0;
+}
+
+static int triangle_edges_of_a_cube_both_ways(void)
+{   /* A closed cube of 12 triangles: its 12 edges turn pi/2, convex from outside (the front); the
+       face diagonals are flat; all 8 vertices are corners. Wound inside out, the same edges turn
+       -pi/2 (concave from the front, which now faces in). */
+    const spx_vec3 v[8] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 },
+                            { 0, 0, 1 }, { 1, 0, 1 }, { 0, 1, 1 }, { 1, 1, 1 } };
+    uint32_t idx[36] = { 0, 2, 1, 1, 2, 3,   4, 5, 6, 5, 7, 6,   0, 1, 4, 1, 5, 4,
+                         2, 6, 3, 3, 6, 7,   0, 4, 2, 2, 4, 6,   1, 3, 5, 3, 7, 5 };
+    for (int flip = 0; flip < 2; ++flip) {
+        if (flip)
+            for (int t = 0; t < 12; ++t) {
+                uint32_t x = idx[3 * t + 1];
+                idx[3 * t + 1] = idx[3 * t + 2], idx[3 * t + 2] = x;
+            }
+        spx_mesh_def def = spx_default_mesh_def();
+        def.vertices = v, def.vertex_count = 8, def.indices = idx, def.triangle_count = 12;
+        spx_mesh* mesh = NULL;
+        ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_OK);
+        spx_mesh_info info;
+        ENSURE_CODE(spx_mesh_get_info(mesh, &info), SPX_OK);
+        ENSURE(info.closed);
+        int cube_edges = 0, diagonals = 0;
+        for (uint32_t i = 0; i < 12; ++i) {
+            spx_triangle_edges e;
+            for (int j = 0; j < 3; ++j) {
+                edge_view ev = edge_of(mesh, i, j, &e);
+                const int same = (ev.a.x == ev.b.x) + (ev.a.y == ev.b.y) + (ev.a.z == ev.b.z);
+                if (same == 2) {
+                    ENSURE_NEAR(ev.angle, flip ? -1.5707963f : 1.5707963f, 2e-4f);
+                    ENSURE(fabsf(ev.angle) >= 1.5707963f);
+                    ++cube_edges;
+                } else {
+                    ENSURE(ev.angle == 0.0f);
+                    ++diagonals;
+                }
+            }
+            ENSURE(e.corners == 7u);
+        }
+        ENSURE(cube_edges == 24 && diagonals == 12);
+        spx_mesh_destroy(mesh);
+    }
+    return 0;
+}
+
+static int triangle_edges_where_the_surface_is_not_a_surface(void)
+{   /* Three triangles on one edge (a book of three pages): no single neighbour, open for all three.
+       A triangle and its copy wound the other way (a two-sided sheet): they fold onto each other,
+       open. A segment-like triangle is no neighbour: the edge it shares is open. Bad indices out. */
+    const spx_vec3 v[7] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0.5f, 1, 0 }, { 0.5f, -1, 0.2f }, { 0.5f, 0, 1 },
+                            { 2, 0, 0 }, { 0.5f, 0, 0 } };
+    const uint32_t book[9] = { 0, 1, 2, 1, 0, 3, 0, 1, 4 };
+    spx_mesh_def def = spx_default_mesh_def();
+    def.vertices = v, def.vertex_count = 6, def.indices = book, def.triangle_count = 3;
+    spx_mesh* mesh = NULL;
+    ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_OK);
+    for (uint32_t i = 0; i < 3; ++i) {
+        spx_triangle_edges e;
+        for (int j = 0; j < 3; ++j) ENSURE(edge_of(mesh, i, j, &e).angle >= SPX_EDGE_OPEN);
+    }
+    spx_mesh_destroy(mesh);
+    const uint32_t sheet[6] = { 0, 1, 2, 0, 2, 1 };
+    def.indices = sheet, def.triangle_count = 2;
+    ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_OK);
+    for (uint32_t i = 0; i < 2; ++i) {
+        spx_triangle_edges e;
+        for (int j = 0; j < 3; ++j) ENSURE(edge_of(mesh, i, j, &e).angle >= SPX_EDGE_OPEN);
+    }
+    spx_mesh_destroy(mesh);
+    /* A triangle whose one neighbour is segment-like (corners 1, 0 and 5 on the x axis): no
+       neighbour to turn to, open. */
+    const uint32_t mixed[6] = { 0, 1, 3, 1, 0, 5 };
+    def.indices = mixed, def.triangle_count = 2;
+    ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_OK);
+    for (uint32_t i = 0; i < 2; ++i) {
+        spx_triangle_edges e;
+        ENSURE_CODE(spx_mesh_get_triangle_edges(mesh, i, &e), SPX_OK);
+        for (int j = 0; j < 3; ++j) ENSURE(e.angle[j] >= SPX_EDGE_OPEN);
+    }
+    spx_triangle_edges e;
+    ENSURE_CODE(spx_mesh_get_triangle_edges(mesh, 2, &e), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_get_triangle_edges(NULL, 0, &e), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_mesh_get_triangle_edges(mesh, 0, NULL), SPX_ERR_INVALID_ARGUMENT);
+    spx_mesh_destroy(mesh);
+    return 0;
+}
+
 int main(void)
 {
     int failures = 0;
@@ -475,5 +636,8 @@ int main(void)
     RUN_TEST(fit_flat_and_collinear_sets, failures);
     RUN_TEST(fit_weighs_area_not_vertices, failures);
     RUN_TEST(eigen_solver, failures);
+    RUN_TEST(triangle_edges_of_a_grid_and_a_roof, failures);
+    RUN_TEST(triangle_edges_of_a_cube_both_ways, failures);
+    RUN_TEST(triangle_edges_where_the_surface_is_not_a_surface, failures);
     return failures != 0;
 }

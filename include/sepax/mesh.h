@@ -42,8 +42,9 @@ SPX_API spx_mesh_def spx_default_mesh_def(void);
 /// coincide, as SPX_ERR_DEGENERATE_TRIANGLE) are skipped and counted; segment-like ones are kept.
 /// The mesh copies what it needs into one block from def->allocator (spx_mesh_info.bytes), so the
 /// host may free its arrays as soon as this returns; the mesh owns the block until spx_mesh_destroy.
-/// It also finds whether the surface is closed (spx_mesh_info.closed; O(n) radix sorts in a scratch
-/// block freed before it returns).
+/// It also finds how the triangles meet: whether the surface is closed (spx_mesh_info.closed) and how
+/// it turns across each edge (spx_mesh_get_triangle_edges), by O(n) radix sorts in a scratch block
+/// freed before it returns.
 /// Errors: SPX_ERR_UNINITIALIZED_DEF, SPX_ERR_INVALID_ARGUMENT (NULL, leaf_triangles out of range,
 /// an allocator without alloc or free, more than 2^31 - 1 triangles),
 /// SPX_ERR_NOT_FINITE (a vertex), SPX_ERR_INDEX_OUT_OF_RANGE, SPX_ERR_EMPTY_MESH,
@@ -60,6 +61,13 @@ SPX_API spx_result spx_mesh_get_info(const spx_mesh* mesh, spx_mesh_info* out);
 /// leaf order, not the def's); out_source (may be NULL) gets its number in the def (indices[3 * n]).
 /// Errors: SPX_ERR_INVALID_ARGUMENT (NULL mesh or out, i out of range).
 SPX_API spx_result spx_mesh_get_triangle(const spx_mesh* mesh, uint32_t i, spx_triangle* out, uint32_t* out_source);
+
+/// How the surface turns across triangle i's edges (mesh order, as spx_mesh_get_triangle), found when
+/// the mesh was built from the triangles that share each edge (vertices welded by equal coordinates,
+/// as for spx_mesh_info.closed): for spx_manifold_obb_triangle_ex, so that a box sliding across the
+/// mesh does not catch on the edges between its coplanar triangles. Turns below 1e-3 rad count as flat;
+/// stored to 1e-4 rad, rounded away from zero. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, i out of range).
+SPX_API spx_result spx_mesh_get_triangle_edges(const spx_mesh* mesh, uint32_t i, spx_triangle_edges* out);
 
 #ifdef __cplusplus
 }

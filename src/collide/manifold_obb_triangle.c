@@ -38,6 +38,16 @@
    plus a size-relative slack (which also swallows an edge axis that coincides with a face axis). */
 #define TRI_REL_TOL 0.02
 #define TRI_ABS_TOL 1e-5
+/* As in manifold.c: an edge axis must beat the faces by a further 1e-3 of the size, and one within
+   about 8 degrees of a face normal (the triangle's or a box face's) does not name the contact when
+   the faces are at most 1e-2 of the size deeper. A box resting a little tilted on a triangle, or
+   across a ridge, is a face contact seen edge-on: one edge point would let it rock, the face
+   clipping gives the points along the touching edge. Unlike two boxes, a long triangle edge can
+   make such an axis far shallower than any face (seen on random pairs: 0.59 against 1.04 m), and
+   then the edge is the contact. "Size" here is the mean of the half extents and the longest edge. */
+#define TRI_EDGE_ABS_TOL 1e-3
+#define TRI_EDGE_FACE_COS 0.99
+#define TRI_EDGE_FACE_TOL 1e-2
 /* An axis within this angle (rad) of an edge's wedge still counts as inside it: the wedge's angle
    is stored rounded outward already (mesh_edges.c); this only absorbs the rounding of the axis. */
 #define TRI_WEDGE_SLACK 1e-5
@@ -290,7 +300,14 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
     if (face < 0 || (box_face >= 0 && s[box_face].sep > s[0].sep + TRI_REL_TOL * fabs(s[0].sep) + slack))
         face = box_face;
     /* A segment-like triangle is never given edges, so its box faces are always admitted. */
-    const bool edge_wins = edge >= 0 && s[edge].sep > s[face].sep + TRI_REL_TOL * fabs(s[face].sep) + slack;
+    const double size = (p.h[0] + p.h[1] + p.h[2] + p.t.longest) / 4.0;
+    bool edge_wins = edge >= 0
+                  && s[edge].sep > s[face].sep + TRI_REL_TOL * fabs(s[face].sep) + slack + TRI_EDGE_ABS_TOL * size;
+    if (edge_wins && s[face].sep >= s[edge].sep - TRI_EDGE_FACE_TOL * size) {
+        const spx_dvec3 d = s[edge].dir;
+        edge_wins = fabs(d.x) <= TRI_EDGE_FACE_COS && fabs(d.y) <= TRI_EDGE_FACE_COS && fabs(d.z) <= TRI_EDGE_FACE_COS
+                 && (p.t.segment || fabs(spx_d3_dot(d, p.t.n)) <= TRI_EDGE_FACE_COS * sqrt(spx_d3_len2(p.t.n)));
+    }
     const int axis = edge_wins ? edge : face;
     const spx_dvec3 N = s[axis].dir;
 

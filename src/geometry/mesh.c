@@ -1,6 +1,6 @@
 /* Meshes: validation, a private copy of the triangles, and their OBB tree, in one block. */
 #include "mesh.h"
-#include "mesh_closed.h"
+#include "mesh_topology.h"
 #include "core/allocator.h"
 #include "validate.h"
 #include <string.h>
@@ -93,16 +93,6 @@ SPX_API spx_result spx_mesh_create(const spx_mesh_def* def, spx_mesh** out)
     memset(&allocator, 0, sizeof allocator);
     if (def->allocator) allocator = *def->allocator;
 
-    /* Closedness from the def's index arrays, before they are turned into corner copies: its
-       scratch is freed before the build's is taken, so the peak is the larger of the two. */
-    bool closed = false;
-    r = spx_mesh_check_closed(def, &allocator, &closed);
-    if (r != SPX_OK) return r;
-    /* Mass properties need the def's triangles, all of them: those skipped as degenerate for the
-       queries still bound the solid. O(n), no allocation. */
-    spx_unit_mass unit_mass;
-    spx_mass_integrate(def, closed, &unit_mass);
-
     scratch s;
     if (!scratch_alloc(&s, n, &allocator)) return SPX_ERR_OUT_OF_MEMORY;
     uint32_t k = 0;
@@ -122,7 +112,8 @@ SPX_API spx_result spx_mesh_create(const spx_mesh_def* def, spx_mesh** out)
     size_t off_nodes = align_up(sizeof(spx_mesh), BLOCK_ALIGNMENT);
     size_t off_tris = align_up(off_nodes + sizeof(spx_obb_node) * (size_t)node_count, 16);
     size_t off_source = off_tris + sizeof(spx_triangle) * (size_t)n;
-    size_t bytes = off_source + sizeof(uint32_t) * (size_t)n;
+    size_t off_edges = align_up(off_source + sizeof(uint32_t) * (size_t)n, 8);
+    size_t bytes = off_edges + sizeof(spx_mesh_edges) * (size_t)n;
     char* block = spx_alloc(&allocator, bytes, BLOCK_ALIGNMENT);
     if (!block) {
         spx_free(&allocator, s.block, s.bytes);
@@ -132,12 +123,29 @@ SPX_API spx_result spx_mesh_create(const spx_mesh_def* def, spx_mesh** out)
     spx_obb_node* nodes = (spx_obb_node*)(void*)(block + off_nodes);
     spx_triangle* tris = (spx_triangle*)(void*)(block + off_tris);
     uint32_t* source = (uint32_t*)(void*)(block + off_source);
+    spx_mesh_edges* edges = (spx_mesh_edges*)(void*)(block + off_edges);
     memcpy(nodes, s.nodes, sizeof(spx_obb_node) * (size_t)node_count);
     memcpy(tris, s.tris, sizeof(spx_triangle) * (size_t)n);
     memcpy(source, s.source, sizeof(uint32_t) * (size_t)n);
+    spx_free(&allocator, s.block, s.bytes);
+
+    /* How the triangles meet, from the def's index arrays (the mesh keeps corner copies, so the
+       connectivity is gone afterwards): closedness, and the edges' turns in leaf order. Its scratch
+       is taken after the build's is freed, so the peak is the larger of the two beside the block. */
+    bool closed = false;
+    r = spx_mesh_topology(def, source, n, &allocator, &closed, edges);
+    if (r != SPX_OK) {
+        spx_free(&allocator, block, bytes);
+        return r;
+    }
+    /* Mass properties need the def's triangles, all of them: those skipped as degenerate for the
+       queries still bound the solid. O(n), no allocation. */
+    spx_unit_mass unit_mass;
+    spx_mass_integrate(def, closed, &unit_mass);
     mesh->nodes = nodes;
     mesh->triangles = tris;
     mesh->source = source;
+    mesh->edges = edges;
     mesh->triangle_count = n;
     mesh->degenerate_count = def->triangle_count - n;
     mesh->node_count = node_count;
@@ -147,7 +155,6 @@ SPX_API spx_result spx_mesh_create(const spx_mesh_def* def, spx_mesh** out)
     mesh->mass = unit_mass;
     mesh->bytes = bytes;
     mesh->allocator = allocator;
-    spx_free(&allocator, s.block, s.bytes);
     *out = mesh;
     return SPX_OK;
 }
@@ -168,6 +175,13 @@ SPX_API spx_result spx_mesh_get_info(const spx_mesh* mesh, spx_mesh_info* out)
     out->depth = mesh->depth;
     out->bytes = mesh->bytes;
     out->closed = mesh->closed;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_mesh_get_triangle_edges(const spx_mesh* mesh, uint32_t i, spx_triangle_edges* out)
+{
+    if (!mesh || !out || i >= mesh->triangle_count) return SPX_ERR_INVALID_ARGUMENT;
+    *out = spx_mesh_edges_unpack(mesh->edges[i]);
     return SPX_OK;
 }
 
