@@ -2,7 +2,9 @@
    agreement with spx_penetration_obb_triangle, bad input; the surface-edge rule on single
    triangles. Answers worked out by hand in the comments. */
 #include <sepax/sepax.h>
+#include "collide/manifold_mesh.h"
 #include "support/cases.h"
+#include "support/shapes.h"
 #include "test.h"
 
 #define TOL 2e-5f
@@ -532,6 +534,449 @@ static int bad_input_gets_its_code(void)
     return 0;
 }
 
+/* ---- box against mesh: ghost bumps ---------------------------------------------------------------- */
+
+typedef struct dq {
+    double x, y, z, w;
+} dq;
+
+static dq dq_axis(double ax, double ay, double az, double angle)
+{
+    double n = sqrt(ax * ax + ay * ay + az * az), s = sin(0.5 * angle) / n;
+    dq q = { ax * s, ay * s, az * s, cos(0.5 * angle) };
+    return q;
+}
+
+static dq dq_mul(dq a, dq b)
+{
+    dq r = { a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+             a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z };
+    return r;
+}
+
+static void dq_rotate(dq q, const double v[3], double out[3])
+{
+    /* v + 2 w (u x v) + 2 u x (u x v), u = (x, y, z) */
+    const double u[3] = { q.x, q.y, q.z };
+    const double t[3] = { 2 * (u[1] * v[2] - u[2] * v[1]), 2 * (u[2] * v[0] - u[0] * v[2]), 2 * (u[0] * v[1] - u[1] * v[0]) };
+    out[0] = v[0] + q.w * t[0] + (u[1] * t[2] - u[2] * t[1]);
+    out[1] = v[1] + q.w * t[1] + (u[2] * t[0] - u[0] * t[2]);
+    out[2] = v[2] + q.w * t[2] + (u[0] * t[1] - u[1] * t[0]);
+}
+
+static spx_quat dq_float(dq q)
+{
+    spx_quat r = { (float)q.x, (float)q.y, (float)q.z, (float)q.w };
+    return r;
+}
+
+/* A placed mesh and what the tests need to judge a contact with it: the pose, and the plane a
+   flat region of it lies in (world). */
+typedef struct placed {
+    spx_mesh* mesh;
+    spx_mesh_instance* inst;
+    dq q;
+    double shift[3];
+} placed;
+
+static int place(const spx_shape* s, uint32_t leaf, dq q, const double shift[3], placed* out)
+{
+    spx_mesh_def def = spx_default_mesh_def();
+    def.vertices = s->vertices, def.vertex_count = s->vertex_count;
+    def.indices = s->indices, def.triangle_count = s->triangle_count;
+    def.leaf_triangles = leaf;
+    ENSURE_CODE(spx_mesh_create(&def, &out->mesh), SPX_OK);
+    spx_transform pose = { { (float)shift[0], (float)shift[1], (float)shift[2] }, dq_float(q) };
+    ENSURE_CODE(spx_mesh_instance_create(out->mesh, &pose, NULL, &out->inst), SPX_OK);
+    out->q = q;
+    for (int i = 0; i < 3; ++i) out->shift[i] = shift[i];
+    return 0;
+}
+
+static void unplace(placed* p)
+{
+    spx_mesh_instance_destroy(p->inst);
+    spx_mesh_destroy(p->mesh);
+}
+
+/* A mesh-frame point to the world, in double. */
+static void to_world(const placed* p, const double m[3], double w[3])
+{
+    dq_rotate(p->q, m, w);
+    for (int i = 0; i < 3; ++i) w[i] += p->shift[i];
+}
+
+/* A box of half extents h resting on the mesh's plane through mesh point m0 with mesh normal nm,
+   `depth` into it, turned by `yaw` about that normal (a box axis 1 along it, box axis 0 along
+   mesh x turned by yaw): built from a quaternion the way a body's box is. */
+static int resting_box(const placed* p, const double m0[3], dq tilt, double yaw, spx_vec3 h, double depth, spx_obb* out)
+{
+    const dq q = dq_mul(p->q, dq_mul(tilt, dq_axis(0, 1, 0, yaw)));
+    const double up_local[3] = { 0, 1, 0 };
+    double n[3], c[3];
+    dq_rotate(dq_mul(p->q, tilt), up_local, n);
+    to_world(p, m0, c);
+    for (int i = 0; i < 3; ++i) c[i] += n[i] * ((double)h.y - depth);
+    ENSURE_CODE(spx_obb_from_quat(spx_v3((float)c[0], (float)c[1], (float)c[2]), h, dq_float(q), out), SPX_OK);
+    return 0;
+}
+
+/* How far box corner `id` (bits as spx_obb_corners) lies beyond the plane through world point w0
+   with unit normal n (towards the box): its depth. */
+static double corner_depth(const spx_obb* a, uint32_t id, const double w0[3], const double n[3])
+{
+    const float* h = &a->half_extents.x;
+    double c[3] = { a->center.x, a->center.y, a->center.z };
+    for (int i = 0; i < 3; ++i) {
+        const double s = (id >> i & 1u) ? h[i] : -h[i];
+        c[0] += s * a->rotation.col[i].x, c[1] += s * a->rotation.col[i].y, c[2] += s * a->rotation.col[i].z;
+    }
+    return -((c[0] - w0[0]) * n[0] + (c[1] - w0[1]) * n[1] + (c[2] - w0[2]) * n[2]);
+}
+
+static double angle_to(spx_vec3 v, const double n[3])
+{
+    const double d[3] = { v.x, v.y, v.z };
+    const double cr[3] = { d[1] * n[2] - d[2] * n[1], d[2] * n[0] - d[0] * n[2], d[0] * n[1] - d[1] * n[0] };
+    return atan2(sqrt(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]), d[0] * n[0] + d[1] * n[1] + d[2] * n[2]);
+}
+
+/* What a slide measured: manifolds (mesh-level and per triangle) whose normal leaves the face normal
+   by more than 1e-4 rad or whose depth is off by more than 1e-5 m. */
+typedef struct bumps {
+    long manifolds, bad;
+    double worst_angle, worst_depth;
+} bumps;
+
+static void bump_note(bumps* b, double angle, double depth_error)
+{
+    ++b->manifolds;
+    b->bad += angle > 1e-4 || depth_error > 1e-5;
+    b->worst_angle = fmax(b->worst_angle, angle);
+    b->worst_depth = fmax(b->worst_depth, depth_error);
+}
+
+/* One box at one place on the flat region of plane (w0, n) (n unit, from the mesh towards the box):
+   the mesh manifold with or without the surface edges, and every triangle's own manifold with its
+   edges or without. Also checks, with the edges, that the mesh manifold is one manifold holding the
+   box's four bottom corners (ids without a triangle), so the ids stay while the box slides. */
+static int judge(const placed* p, const spx_obb* a, const double w0[3], const double n[3], bool edges, float margin,
+                 bumps* mesh_level, bumps* per_triangle)
+{
+    const double down[3] = { -n[0], -n[1], -n[2] }; /* the normal from the box to the mesh */
+    /* The true depth: the bottom corners' (all four equal to rounding; box axis 1 is the normal). */
+    double truth = 0.0;
+    uint32_t bottom[4];
+    int nb = 0;
+    for (uint32_t id = 0; id < 8; ++id) {
+        const spx_vec3 ax = a->rotation.col[1];
+        if (!(id & 2u) && ax.x * n[0] + ax.y * n[1] + ax.z * n[2] > 0.0) bottom[nb++] = id;
+        if ((id & 2u) && ax.x * n[0] + ax.y * n[1] + ax.z * n[2] < 0.0) bottom[nb++] = id;
+    }
+    ENSURE(nb == 4);
+    for (int i = 0; i < 4; ++i) truth += corner_depth(a, bottom[i], w0, n) / 4.0;
+
+    spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t count = 0;
+    spx_manifold_obb_mesh_checked(a, p->inst, margin, edges, m, SPX_MAX_MESH_MANIFOLDS, &count);
+    ENSURE(count >= 1);
+    for (uint32_t g = 0; g < count; ++g) {
+        double err = 0.0;
+        for (int i = 0; i < m[g].point_count; ++i) err = fmax(err, fabs(m[g].points[i].depth - truth));
+        bump_note(mesh_level, angle_to(m[g].normal, down), err);
+    }
+    if (edges) {
+        ENSURE(count == 1 && m[0].point_count == 4);
+        for (int i = 0; i < 4; ++i) ENSURE(has_id(&m[0], bottom[i]));
+    }
+    spx_mesh_info info;
+    spx_mesh_get_info(p->mesh, &info);
+    for (uint32_t t = 0; t < info.triangle_count; ++t) {
+        spx_triangle tr;
+        spx_triangle_edges e;
+        ENSURE_CODE(spx_mesh_instance_get_triangle(p->inst, t, &tr, NULL), SPX_OK);
+        ENSURE_CODE(spx_mesh_get_triangle_edges(p->mesh, t, &e), SPX_OK);
+        spx_manifold one;
+        ENSURE_CODE(spx_manifold_obb_triangle_ex(a, &tr, edges ? &e : NULL, margin, &one), SPX_OK);
+        if (one.point_count == 0) continue;
+        double err = 0.0;
+        for (int i = 0; i < one.point_count; ++i) err = fmax(err, fabs(one.points[i].depth - truth));
+        bump_note(per_triangle, angle_to(one.normal, down), err);
+    }
+    return 0;
+}
+
+static int box_slides_over_a_flat_grid_without_bumps(void)
+{   /* Boxes sliding flat across a 20 x 20 grid (unit squares, two triangles each), turned about the
+       vertical by various angles, along paths that cross its edges, its diagonals, run along a grid
+       line and across its vertices, 0.01 and 0.002 into it: every manifold's normal is the face's
+       (within 1e-4 rad), every depth the box's true depth (within 1e-5 m), one manifold of the box's
+       four bottom corners. The grid placed as it is, and turned and moved far off. The same without
+       the surface edges (each triangle alone, as a per-triangle SAT sees it) bumps: the test can
+       fail. */
+    spx_shape s;
+    ENSURE(spx_shape_grid(&s, 20, 20));
+    const spx_vec3 sizes[3] = { { 0.3f, 0.25f, 0.2f }, { 1.3f, 0.4f, 0.8f }, { 0.5f, 0.5f, 0.5f } };
+    const double yaws[5] = { 0.0, 0.05, 0.3, 0.78539816339744831, 1.1 };
+    const double depths[2] = { 0.01, 0.002 };
+    /* Paths across the plane, from (x0, z0) to (x1, z1), mesh coordinates. */
+    const double paths[5][4] = { { 3.0, 5.0, 17.0, 5.0 },       /* along a grid line */
+                                 { 3.0, 7.37, 17.0, 7.37 },     /* across the lines x = k */
+                                 { 3.0, 3.0, 17.0, 17.0 },      /* along the diagonals, through vertices */
+                                 { 3.2, 16.1, 16.7, 3.4 },      /* across the diagonals */
+                                 { 10.5, 3.0, 10.5, 17.0 } };   /* along the middle of a column */
+    bumps with_mesh = { 0 }, with_tri = { 0 }, without_mesh = { 0 }, without_tri = { 0 };
+    for (int pose = 0; pose < 2; ++pose) {
+        const dq q = pose ? dq_axis(0.3, 1.0, -0.6, 0.9) : dq_axis(0, 1, 0, 0);
+        const double shift[3] = { pose ? 130.0 : 0.0, pose ? -40.0 : 0.0, pose ? 75.0 : 0.0 };
+        placed p;
+        ENSURE(place(&s, 4, q, shift, &p) == 0);
+        const double up[3] = { 0, 1, 0 }, origin[3] = { 0, 0, 0 };
+        double n[3], w0[3];
+        dq_rotate(q, up, n);
+        to_world(&p, origin, w0);
+        for (int si = 0; si < 3; ++si)
+            for (int yi = 0; yi < 5; ++yi)
+                for (int di = 0; di < 2; ++di)
+                    for (int pi = 0; pi < 5; ++pi)
+                        for (int k = 0; k <= 60; ++k) {
+                            const double f = k / 60.0;
+                            const double m0[3] = { paths[pi][0] + f * (paths[pi][2] - paths[pi][0]), 0.0,
+                                                   paths[pi][1] + f * (paths[pi][3] - paths[pi][1]) };
+                            spx_obb a;
+                            ENSURE(resting_box(&p, m0, dq_axis(0, 1, 0, 0), yaws[yi], sizes[si], depths[di], &a) == 0);
+                            if (judge(&p, &a, w0, n, true, 0.02f, &with_mesh, &with_tri)) {
+                                fprintf(stderr, "pose %d size %d yaw %g depth %g path %d at %d/60\n", pose, si,
+                                        yaws[yi], depths[di], pi, k);
+                                return 1;
+                            }
+                            ENSURE(judge(&p, &a, w0, n, false, 0.02f, &without_mesh, &without_tri) == 0);
+                        }
+        unplace(&p);
+    }
+    spx_shape_free(&s);
+    printf("  with the surface edges: %ld mesh manifolds, %ld bumps (worst %.2g rad, %.2g m); %ld triangle manifolds, "
+           "%ld bumps (worst %.2g rad, %.2g m)\n", with_mesh.manifolds, with_mesh.bad, with_mesh.worst_angle,
+           with_mesh.worst_depth, with_tri.manifolds, with_tri.bad, with_tri.worst_angle, with_tri.worst_depth);
+    printf("  without:                %ld mesh manifolds, %ld bumps (worst %.2g rad, %.2g m); %ld triangle manifolds, "
+           "%ld bumps (worst %.2g rad, %.2g m)\n", without_mesh.manifolds, without_mesh.bad, without_mesh.worst_angle,
+           without_mesh.worst_depth, without_tri.manifolds, without_tri.bad, without_tri.worst_angle,
+           without_tri.worst_depth);
+    ENSURE(with_mesh.bad == 0 && with_tri.bad == 0);
+    ENSURE(without_mesh.bad > 0 && without_tri.bad > 0);
+    return 0;
+}
+
+static int box_slides_over_a_roof(void)
+{   /* A 20 x 20 grid folded into a roof: each half slopes down 0.25 rad from the ridge z = 10 (the
+       ridge turns 0.5 rad, convex). A level box straddling the ridge, 0.01 down onto it, sliding along
+       it and across it: the ridge is a real edge, and its normal (straight down from the box, midway
+       between the slopes' normals) must still lead, with the points on the ridge 0.01 deep. Every other
+       manifold's normal lies in the ridge's wedge (a slope's). Then boxes lying on one slope, sliding
+       over its inner edges as on the flat grid: no bumps there either. */
+    const double alpha = 0.25;
+    spx_shape s;
+    ENSURE(spx_shape_grid(&s, 20, 20));
+    for (uint32_t v = 0; v < s.vertex_count; ++v) s.vertices[v].y = -(float)tan(alpha) * fabsf(s.vertices[v].z - 10.0f);
+    placed p;
+    const double shift[3] = { 0, 0, 0 };
+    ENSURE(place(&s, 4, dq_axis(0, 1, 0, 0), shift, &p) == 0);
+    const double down[3] = { 0, -1, 0 };
+    int samples = 0, extra = 0, leads = 0;
+    for (int yi = 0; yi < 3; ++yi)
+        for (int zi = 0; zi < 4; ++zi)
+            for (int k = 0; k <= 80; ++k) {
+                const double yaw = yi * 0.2, x = 3.0 + 14.0 * k / 80.0, dz = -0.15 + 0.1 * zi;
+                const double m0[3] = { x, 0.0, 10.0 + dz };
+                spx_obb a;
+                ENSURE(resting_box(&p, m0, dq_axis(0, 1, 0, 0), yaw, spx_v3(0.5f, 0.3f, 0.4f), 0.01, &a) == 0);
+                spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+                uint32_t count = 0;
+                ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, 0.02f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+                /* The ridge's manifold: straight down, deepest on the ridge (0.01), each point as deep as
+                   the box's bottom is below the roof there (the slopes fall tan(alpha) a metre away from
+                   the ridge). */
+                uint32_t r = 0;
+                while (r < count && !(angle_to(m[r].normal, down) <= 1e-4)) ++r;
+                if (r == count) {
+                    fprintf(stderr, "yaw %g x %g dz %g: no manifold along the ridge's normal\n", yaw, x, dz);
+                    return 1;
+                }
+                ENSURE(m[r].point_count >= 2);
+                double deepest = -1.0;
+                for (int i = 0; i < m[r].point_count; ++i) {
+                    const spx_manifold_point* q = &m[r].points[i];
+                    ENSURE_NEAR(q->depth, 0.01 - tan(alpha) * fabs(q->point.z - 10.0), 1e-5);
+                    deepest = fmax(deepest, q->depth);
+                }
+                ENSURE_NEAR(deepest, 0.01, 1e-5);
+                /* The others are the slopes' own, from their triangles that meet the ridge at a corner
+                   only (the ridge is no corner, so the box's face may not name the normal there): a
+                   slope's normal, measured along which the ridge is up to 0.01 / cos(alpha) deep. */
+                for (uint32_t g = 0; g < count; ++g) {
+                    ENSURE(fabsf(m[g].normal.x) <= 1e-4f);
+                    ENSURE(angle_to(m[g].normal, down) <= alpha + 1e-4);
+                    for (int i = 0; i < m[g].point_count; ++i) ENSURE(m[g].points[i].depth <= 0.01 / cos(alpha) + 1e-5);
+                }
+                ++samples;
+                extra += (int)count - 1;
+                leads += r == 0;
+            }
+    printf("  ridge: %d boxes across it, all with the ridge's normal (leading in %d); %d further manifolds on the "
+           "slopes beside it\n", samples, leads, extra);
+
+    /* Lying on the slope z > 10 (normal (0, cos, sin)), turned about its normal, sliding across it. */
+    bumps with_mesh = { 0 }, with_tri = { 0 }, without_mesh = { 0 }, without_tri = { 0 };
+    const double n[3] = { 0.0, cos(alpha), sin(alpha) }, w0[3] = { 0.0, 0.0, 10.0 };
+    const double paths[3][4] = { { 3.0, 12.0, 17.0, 12.0 }, { 3.0, 11.0, 17.0, 18.0 }, { 7.37, 11.0, 7.37, 18.0 } };
+    for (int yi = 0; yi < 3; ++yi)
+        for (int pi = 0; pi < 3; ++pi)
+            for (int k = 0; k <= 60; ++k) {
+                const double f = k / 60.0, z = paths[pi][1] + f * (paths[pi][3] - paths[pi][1]);
+                const double m0[3] = { paths[pi][0] + f * (paths[pi][2] - paths[pi][0]), -tan(alpha) * (z - 10.0), z };
+                spx_obb a;
+                ENSURE(resting_box(&p, m0, dq_axis(1, 0, 0, alpha), 0.4 * yi, spx_v3(0.45f, 0.3f, 0.35f), 0.01, &a) == 0);
+                if (judge(&p, &a, w0, n, true, 0.02f, &with_mesh, &with_tri)) {
+                    fprintf(stderr, "yaw %g path %d at %d/60\n", 0.4 * yi, pi, k);
+                    return 1;
+                }
+                ENSURE(judge(&p, &a, w0, n, false, 0.02f, &without_mesh, &without_tri) == 0);
+            }
+    printf("  slope: %ld mesh manifolds, %ld bumps with the surface edges; %ld bumps of %ld without\n",
+           with_mesh.manifolds, with_mesh.bad, without_mesh.bad, without_mesh.manifolds);
+    ENSURE(with_mesh.bad == 0 && with_tri.bad == 0 && without_mesh.bad > 0);
+    unplace(&p);
+    spx_shape_free(&s);
+    return 0;
+}
+
+static int box_in_a_concave_corner_gets_a_manifold_a_side(void)
+{   /* A floor (y = 0) and a wall (x = 0) of 4 x 4 unit squares each, meeting at a concave edge. A unit
+       cube pushed 0.01 into both: two manifolds, the floor's (normal -y from the box) and the wall's
+       (-x), each of four points 0.01 deep. With room for one, the first only. */
+    spx_vec3 v[50];
+    uint32_t idx[2 * 96];
+    int nv = 0, nt = 0;
+    for (int wall = 0; wall < 2; ++wall)
+        for (int i = 0; i <= 4; ++i)
+            for (int j = 0; j <= 4; ++j) v[nv++] = wall ? spx_v3(0, (float)i, (float)j) : spx_v3((float)i, 0, (float)j);
+    for (int wall = 0; wall < 2; ++wall)
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 4; ++j) {
+                /* Corners (i, j), (i, j + 1), (i + 1, j + 1), (i + 1, j): wound towards the room. */
+                uint32_t a = (uint32_t)(25 * wall + 5 * i + j), b = a + 1, c = a + 6, d = a + 5;
+                if (wall) { uint32_t t = b; b = d; d = t; }
+                idx[3 * nt] = a, idx[3 * nt + 1] = b, idx[3 * nt + 2] = c, ++nt;
+                idx[3 * nt] = a, idx[3 * nt + 1] = c, idx[3 * nt + 2] = d, ++nt;
+            }
+    spx_mesh_def def = spx_default_mesh_def();
+    def.vertices = v, def.vertex_count = (uint32_t)nv, def.indices = idx, def.triangle_count = (uint32_t)nt;
+    spx_mesh* mesh = NULL;
+    ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_OK);
+    spx_transform pose = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
+    spx_mesh_instance* inst = NULL;
+    ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &inst), SPX_OK);
+    spx_obb a = box(spx_v3(0.49f, 0.49f, 2.3f), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t count = 0;
+    ENSURE_CODE(spx_manifold_obb_mesh(&a, inst, 0.005f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    ENSURE(count == 2);
+    int floor = m[0].normal.y < -0.5f ? 0 : 1, wall = 1 - floor;
+    ENSURE(normal_is(&m[floor], 0, -1, 0) == 0);
+    ENSURE(normal_is(&m[wall], -1, 0, 0) == 0);
+    ENSURE(m[floor].point_count == 4 && m[wall].point_count == 4);
+    for (int g = 0; g < 2; ++g)
+        for (int i = 0; i < 4; ++i) ENSURE_NEAR(m[g].points[i].depth, 0.01f, TOL);
+    /* The box's bottom reaches past the floor into the wall, so the floor's points on that side are
+       where the bottom's edges cross the floor's border (x = 0), and the wall's likewise (y = 0). */
+    ENSURE(has_point(&m[floor], 0.0f, -0.005f, 1.8f, 0.01f) && has_point(&m[floor], 0.99f, -0.005f, 2.8f, 0.01f));
+    ENSURE(has_point(&m[wall], -0.005f, 0.0f, 1.8f, 0.01f) && has_point(&m[wall], -0.005f, 0.99f, 2.8f, 0.01f));
+    ENSURE(has_id(&m[floor], 1) && has_id(&m[floor], 5) && has_id(&m[wall], 2) && has_id(&m[wall], 6));
+    spx_manifold one;
+    ENSURE_CODE(spx_manifold_obb_mesh(&a, inst, 0.005f, &one, 1, &count), SPX_OK);
+    ENSURE(count == 1);
+    ENSURE(memcmp(&one, &m[0], sizeof one) == 0);
+    ENSURE_CODE(spx_manifold_obb_mesh(&a, inst, 0.005f, NULL, 0, &count), SPX_OK);
+    ENSURE(count == 0);
+    spx_mesh_instance_destroy(inst);
+    spx_mesh_destroy(mesh);
+    return 0;
+}
+
+static int mesh_manifold_does_not_depend_on_the_tree(void)
+{   /* The same grid with leaves of 1 and of 16 triangles hands the triangles out in other orders; the
+       manifolds come out the same, byte for byte: for a small box (its triangles kept between
+       passes) and for a large one over more triangles than are kept (each pass descends again). Also
+       separated beyond the margin: nothing. */
+    spx_shape s;
+    ENSURE(spx_shape_grid(&s, 20, 20));
+    placed p1, p16;
+    const double shift[3] = { -3.0, 2.0, 1.0 };
+    const dq q = dq_axis(1.0, 0.2, 0.1, 0.3);
+    ENSURE(place(&s, 1, q, shift, &p1) == 0);
+    ENSURE(place(&s, 16, q, shift, &p16) == 0);
+    case_rng rng = { 7 };
+    int big_ok = 0;
+    for (int k = 0; k < 400; ++k) {
+        const bool big = k % 2;
+        const spx_vec3 h = big ? spx_v3(2.7f, 0.4f, 2.2f) : spx_v3(0.4f, 0.3f, 0.3f);
+        const double m0[3] = { case_uniform(&rng, 6.0, 14.0), 0.0, case_uniform(&rng, 6.0, 14.0) };
+        spx_obb a;
+        ENSURE(resting_box(&p1, m0, dq_axis(1, 0, 0, case_uniform(&rng, -0.1, 0.1)), case_uniform(&rng, 0.0, 6.3), h,
+                           case_uniform(&rng, -0.01, 0.02), &a) == 0);
+        spx_manifold m1[SPX_MAX_MESH_MANIFOLDS], m16[SPX_MAX_MESH_MANIFOLDS];
+        uint32_t c1 = 99, c16 = 98;
+        ENSURE_CODE(spx_manifold_obb_mesh(&a, p1.inst, 0.015f, m1, SPX_MAX_MESH_MANIFOLDS, &c1), SPX_OK);
+        ENSURE_CODE(spx_manifold_obb_mesh(&a, p16.inst, 0.015f, m16, SPX_MAX_MESH_MANIFOLDS, &c16), SPX_OK);
+        ENSURE(c1 == c16);
+        ENSURE(memcmp(m1, m16, sizeof(spx_manifold) * c1) == 0);
+        for (uint32_t g = 0; g < c1; ++g) ENSURE(m1[g].point_count >= 1 && m1[g].point_count <= 4);
+        big_ok += big && c1 == 1 && m1[0].point_count == 4;
+    }
+    printf("  400 boxes, tilted up to 0.1 rad: the same manifolds from both trees; %d large boxes with one "
+           "manifold of 4\n", big_ok);
+    ENSURE(big_ok > 150);
+    spx_obb far = box(spx_v3(10, 50, 10), spx_v3(1, 1, 1), identity);
+    spx_manifold m;
+    uint32_t count = 5;
+    ENSURE_CODE(spx_manifold_obb_mesh(&far, p1.inst, 0.015f, &m, 1, &count), SPX_OK);
+    ENSURE(count == 0);
+    unplace(&p1);
+    unplace(&p16);
+    spx_shape_free(&s);
+    return 0;
+}
+
+static int mesh_manifold_bad_input(void)
+{
+    spx_shape s;
+    ENSURE(spx_shape_grid(&s, 2, 2));
+    placed p;
+    const double shift[3] = { 0, 0, 0 };
+    ENSURE(place(&s, 4, dq_axis(0, 1, 0, 0), shift, &p) == 0);
+    spx_obb a = box(spx_v3(1, 0.49f, 1), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_manifold m;
+    uint32_t count = 77;
+    ENSURE_CODE(spx_manifold_obb_mesh(NULL, p.inst, 0.0f, &m, 1, &count), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_manifold_obb_mesh(&a, NULL, 0.0f, &m, 1, &count), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, 0.0f, &m, 1, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, 0.0f, NULL, 1, &count), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, -1.0f, &m, 1, &count), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, NAN, &m, 1, &count), SPX_ERR_NOT_FINITE);
+    spx_obb bad = a;
+    bad.half_extents.x = -1.0f;
+    ENSURE_CODE(spx_manifold_obb_mesh(&bad, p.inst, 0.0f, &m, 1, &count), SPX_ERR_BAD_EXTENT);
+    bad = a;
+    bad.rotation.col[1].y = 2.0f;
+    ENSURE_CODE(spx_manifold_obb_mesh(&bad, p.inst, 0.0f, &m, 1, &count), SPX_ERR_NOT_ORTHONORMAL);
+    ENSURE(count == 77);
+    ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, 0.0f, &m, 1, &count), SPX_OK);
+    ENSURE(count == 1 && m.point_count == 4);
+    unplace(&p);
+    spx_shape_free(&s);
+    return 0;
+}
+
 int main(void)
 {
     int failures = 0;
@@ -547,5 +992,10 @@ int main(void)
     RUN_TEST(corners_of_a_surface_give_normals, failures);
     RUN_TEST(agrees_with_penetration, failures);
     RUN_TEST(bad_input_gets_its_code, failures);
+    RUN_TEST(box_slides_over_a_flat_grid_without_bumps, failures);
+    RUN_TEST(box_slides_over_a_roof, failures);
+    RUN_TEST(box_in_a_concave_corner_gets_a_manifold_a_side, failures);
+    RUN_TEST(mesh_manifold_does_not_depend_on_the_tree, failures);
+    RUN_TEST(mesh_manifold_bad_input, failures);
     return failures ? 1 : 0;
 }

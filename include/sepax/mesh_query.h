@@ -124,6 +124,27 @@ SPX_API spx_result spx_contacts_obb_mesh(const spx_obb* a, spx_mesh_instance* b,
 SPX_API spx_result spx_contacts_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
                                           uint32_t capacity, spx_mesh_hit* out);
 
+/* ---- contact manifolds for resting contact -------------------------------------------------- */
+
+/// Most manifolds spx_manifold_obb_mesh writes for one box.
+#define SPX_MAX_MESH_MANIFOLDS 8
+
+/// Contact manifolds of a box (A) and a mesh (B) at the instance's pose, for a solver's resting and
+/// speculative contact: each triangle within `margin` (m, >= 0) of the box gives its box-triangle
+/// manifold with the mesh's edges (spx_manifold_obb_triangle_ex with spx_mesh_get_triangle_edges: no
+/// ghost bumps on the edges between coplanar triangles), and those are merged by normal: the deepest
+/// triangle's normal leads a manifold that takes every triangle whose normal is within 5 degrees of
+/// it, the deepest of the rest leads the next, and so on, deepest first; each is cut to 4 points (the
+/// deepest and those spanning the most area). Up to min(capacity, SPX_MAX_MESH_MANIFOLDS) manifolds
+/// into `out`, their number in *out_count (0: nothing within the margin); triangles whose normal fits
+/// none of them are left out. Point ids: bits 0-5 as spx_manifold_obb_triangle; for a point made by a
+/// triangle's corner or edge, bits 6-31 hold the triangle's number in the def (mod 2^26), while a box
+/// corner on a face keeps bits 6-31 zero, so its id stays while the box slides from one coplanar
+/// triangle to the next. Errors: as spx_obb_validate, SPX_ERR_INVALID_ARGUMENT (NULL a, b or
+/// out_count, NULL out with capacity > 0, a negative margin), SPX_ERR_NOT_FINITE (margin).
+SPX_API spx_result spx_manifold_obb_mesh(const spx_obb* a, spx_mesh_instance* b, float margin, spx_manifold* out,
+                                         uint32_t capacity, uint32_t* out_count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -74,11 +74,18 @@ typedef struct clip {
     uint8_t code[CLIP_MAX];
     int n;
     double margin;
+    double same;    /* distance under which two points are one */
+    double same2;
 } clip;
 
+/* A box corner lying on a side plane to rounding is inside it, and the crossing of its edges with
+   that plane lands on it again: one point twice, named two ways. The first one added stays: box
+   corners come first, then triangle corners, then crossings. */
 static void clip_add(clip* c, spx_dvec3 mid, double depth, int code)
 {
     if (!(-depth <= c->margin) || c->n == CLIP_MAX) return;
+    for (int i = 0; i < c->n; ++i)
+        if (spx_d3_len2(spx_d3_sub(c->p[i], mid)) <= c->same2) return;
     c->p[c->n] = mid;
     c->depth[c->n] = depth;
     c->code[c->n] = (uint8_t)code;
@@ -100,9 +107,17 @@ static void clip_on_triangle(const box_tri* p, spx_dvec3 N, clip* c)
     if (fabs(n3[2]) > fabs(n3[k])) k = 2;
     const int sk = n3[k] > 0.0 ? 1 : -1, u = (k + 1) % 3, v = (k + 2) % 3, f = 2 * k + (sk < 0);
     const double plane = spx_d3_dot(N, t->p[0]);
-    /* Inward side normals: n x e_j points into the triangle for its own winding, from either side. */
+    /* Inward side normals: n x e_j points into the triangle for its own winding, from either side.
+       A box corner counts as inside up to `same` outside: two triangles of a mesh that share an edge
+       are coplanar only to the rounding of their float corners, so their side planes on that edge
+       part by some 1e-7 rad, and a box corner lying on the edge (a box resting on a grid with a corner
+       on a diagonal) can fall into the gap between them and be nobody's. */
     spx_dvec3 m[3];
-    for (int j = 0; j < 3; ++j) m[j] = spx_d3_cross(t->n, t->e[j]);
+    double slack[3];
+    for (int j = 0; j < 3; ++j) {
+        m[j] = spx_d3_cross(t->n, t->e[j]);
+        slack[j] = -c->same * sqrt(spx_d3_len2(m[j]));
+    }
 
     /* The incident face's corners in order around it: (u, v) signs (-,-), (+,-), (+,+), (-,+). */
     static const int su[4] = { -1, 1, 1, -1 }, sv[4] = { -1, -1, 1, 1 };
@@ -115,7 +130,7 @@ static void clip_on_triangle(const box_tri* p, spx_dvec3 N, clip* c)
         bool inside = true;
         for (int j = 0; j < 3; ++j) {
             dist[q][j] = spx_d3_dot(m[j], spx_d3_sub(x[q], t->p[j]));
-            inside = inside && dist[q][j] >= 0.0;
+            inside = inside && dist[q][j] >= slack[j];
         }
         if (inside) {
             double depth = spx_d3_dot(N, x[q]) - plane;
@@ -171,7 +186,11 @@ static void clip_on_box_face(const box_tri* p, int k, int s, clip* c)
     if (!t->segment && fabs(nk) > TRI_EDGE_ON_SINE * sqrt(spx_d3_len2(t->n))) {
         static const int su[4] = { -1, 1, 1, -1 }, sv[4] = { -1, -1, 1, 1 };
         spx_dvec3 m[3];
-        for (int j = 0; j < 3; ++j) m[j] = spx_d3_cross(t->n, t->e[j]);
+        double slack[3];
+        for (int j = 0; j < 3; ++j) {
+            m[j] = spx_d3_cross(t->n, t->e[j]);
+            slack[j] = c->same * sqrt(spx_d3_len2(m[j])); /* inside to rounding, as in clip_on_triangle */
+        }
         const spx_dvec3 p0 = t->p[0];
         for (int q = 0; q < 4; ++q) {
             int sg[3];
@@ -183,7 +202,7 @@ static void clip_on_box_face(const box_tri* p, int k, int s, clip* c)
                   - (coord(t->n, u) * (xc[u] - coord(p0, u)) + coord(t->n, v) * (xc[v] - coord(p0, v))) / nk;
             const spx_dvec3 x = with_coords(xc[0], xc[1], xc[2]);
             bool inside = true;
-            for (int j = 0; j < 3; ++j) inside = inside && spx_d3_dot(m[j], spx_d3_sub(x, t->p[j])) > 0.0;
+            for (int j = 0; j < 3; ++j) inside = inside && spx_d3_dot(m[j], spx_d3_sub(x, t->p[j])) > -slack[j];
             if (inside) {
                 const double depth = h[k] - s * xc[k];
                 clip_add(c, spx_d3_mad(x, N, 0.5 * depth), depth, box_corner(sg));
@@ -314,6 +333,11 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
     clip c;
     c.n = 0;
     c.margin = margin;
+    /* The inputs are floats: a point's place is known to a few float steps of the coordinates. */
+    const double far = spx_dmax(fabs(a->center.x), spx_dmax(fabs(a->center.y), fabs(a->center.z)));
+    const double same = SPX_TRI_SAME_POINT * (far + p.h[0] + p.h[1] + p.h[2]);
+    c.same = same;
+    c.same2 = same * same;
     if (axis == 0) clip_on_triangle(&p, N, &c);
     else if (axis < 4) clip_on_box_face(&p, axis - 1, coord(N, axis - 1) > 0.0 ? 1 : -1, &c);
     else clip_edges(&p, axis, N, s[axis].sep, &c);

@@ -12,6 +12,10 @@
    a box corner against the triangle's face, the others involve a corner or an edge of the triangle. */
 #define SPX_TRI_CODE_TRI_FEATURE 8u
 
+/* Points closer than this times (the box's distance from the origin + its size) are one point: four
+   float steps of the coordinates the inputs were rounded to. */
+#define SPX_TRI_SAME_POINT (4.0 * 1.1920928955078125e-7)
+
 typedef struct spx_tri_manifold {
     spx_vec3 normal;           /* unit, box towards triangle */
     int point_count;

@@ -108,6 +108,7 @@ static bool take_pair(spx_descent* d, const spx_sweep_hit* hit, uint32_t source_
         d->found = true;
         return false;
     case SPX_DESCENT_COLLECT:
+    case SPX_DESCENT_VISIT: /* never here: VISIT hands triangles to visit() before any leaf test */
         break;
     }
     bool start = hit->state == SPX_SWEEP_START_OVERLAP;
@@ -182,6 +183,10 @@ static void descend_box(spx_descent* d)
         if (spx_obb_node_is_leaf(n)) {
             for (uint32_t t = n->first; t < n->first + n->count; ++t) {
                 if (!b->usable[t]) continue;
+                if (d->mode == SPX_DESCENT_VISIT) {
+                    d->visit(d->visit_context, t);
+                    continue;
+                }
                 spx_sweep_hit hit;
                 ++d->leaf_tests;
                 spx_sweep_obb_triangle_checked(d->box, d->velocity_a, &b->triangles[t], d->velocity_b, leaf_tmax(d),

@@ -10,7 +10,9 @@
 typedef enum spx_descent_mode {
     SPX_DESCENT_FIRST,   /* the first contact: bound shrinks to the best time found, ties go to lower ids */
     SPX_DESCENT_COLLECT, /* every pair within a fixed limit: written out, counted, averaged */
-    SPX_DESCENT_ANY      /* stop at the first pair that touches */
+    SPX_DESCENT_ANY,     /* stop at the first pair that touches */
+    SPX_DESCENT_VISIT    /* box-mesh only: hand every usable triangle of every leaf the box reaches at t = 0 to
+                            visit(), which runs its own test */
 } spx_descent_mode;
 
 typedef struct spx_descent {
@@ -28,6 +30,9 @@ typedef struct spx_descent {
     uint32_t capacity;
     bool measure_depth;          /* COLLECT a second time: the pairs' overlap along depth_normal */
     spx_dvec3 depth_normal;
+    /* VISIT: called with the mesh's triangle number (leaf order) of each triangle reached. */
+    void (*visit)(void* context, uint32_t triangle);
+    void* visit_context;
 
     /* Results. */
     bool found;
