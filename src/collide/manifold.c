@@ -29,7 +29,8 @@
  *     bits 0-1   direction of A's edge (axis i)
  *     bits 2-3   which of the 4 parallel edges: bit 2 set when on the + side of axis (i+1)%3,
  *                bit 3 when on the + side of axis (i+2)%3
- *     bits 4-5   direction of B's edge (axis j), bits 6-7 which one, as for A */
+ *     bits 4-5   direction of B's edge (axis j), bits 6-7 which one, as for A
+ * The box-triangle and box-mesh ids: manifold_obb_triangle.c. */
 #include <sepax/collide.h>
 #include "geometry/validate.h"
 #include "manifold_reduce.h"
