@@ -4,7 +4,8 @@
    ("World scenes").
 
    sepax_bench_world [-s=<scenes>] [-e=<engines>] [-r=<reps>] [--steps=<n>] [--quick] [--steps-only]
-                     [--no-peers] [--csv[=<file>]] [--save] [--machine=<name>] [--results-dir=<dir>]
+                     [--no-peers] [--csv[=<file>]] [--save] [--machine=<name>] [--note=<text>]
+                     [--results-dir=<dir>]
 
    Exit status: 0; 2 bad option; 1 a file cannot be written; 3 a scene could not be built or a step
    failed. The goals of issue 4 are printed, not judged by the exit status: benchmarks measure, the
@@ -243,6 +244,7 @@ typedef struct options {
     const char* csv_path;
     const char* machine;
     const char* results_dir;
+    const char* note;              /* --note: a line of the user's own in the header */
 } options;
 
 static void usage(FILE* f)
@@ -259,6 +261,7 @@ static void usage(FILE* f)
                "  --csv              CSV on stdout instead of the table; --csv=<file>: CSV to a file as well\n"
                "  --save             also write CSV to <results-dir>/<machine>/world-<UTC stamp>.csv\n"
                "  --machine=<name>   machine name (default: the host name)\n"
+               "  --note=<text>      a line of your own in the header (what the machine is, what else ran)\n"
                "  --results-dir=<d>  default %s\n",
             QUICK_STEPS, SPX_BENCH_RESULTS_DIR);
 }
@@ -327,6 +330,8 @@ static int parse(int argc, char** argv, options* o)
             o->save = true;
         } else if ((v = value(argv[i], "--machine"))) {
             o->machine = v;
+        } else if ((v = value(argv[i], "--note"))) {
+            o->note = v;
         } else if ((v = value(argv[i], "--results-dir"))) {
             o->results_dir = v;
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -542,6 +547,7 @@ int main(int argc, char** argv)
          SPX_VERSION_PATCH, lib / 10000, lib / 100 % 100, lib % 100);
     note(&rep, "date: %s  machine: %s  cpu: %s (%d online%s)", m.date, m.name, m.cpu, m.cpus, virtual_machine());
     note(&rep, "os: %s  load average at start: %s", m.os, m.load);
+    if (o.note) note(&rep, "note: %s", o.note);
 #if defined(SPX_AVX2)
     const char* simd = "avx2 (SEPAX_AVX2=ON)";
 #else
