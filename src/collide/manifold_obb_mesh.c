@@ -7,8 +7,8 @@
  * normals are chosen deepest first (a triangle manifold's depth is its deepest point's; ties go to
  * the lower triangle number in the def), each from the triangles not within 5 degrees of an earlier
  * one, and every triangle then joins the first leader within 5 degrees. That takes one pass over the
- * triangles per leader and one to collect; the triangle manifolds are kept from the first pass when
- * they fit (CACHE_TRIANGLES), otherwise each pass descends and computes them again.
+ * triangles per leader and one more; the triangle manifolds are kept from the first pass when they
+ * fit (CACHE_TRIANGLES), otherwise each pass descends and computes them again.
  *
  * The points of a group are reduced as they arrive, without memory for all of them, and again
  * independently of their order: a group keeps its deepest point and its extreme points along eight
@@ -60,10 +60,9 @@ typedef struct mesh_manifold {
     tri_entry cache[CACHE_TRIANGLES];
     uint32_t cached;
     bool overflow;
-    /* Leaders so far, and the pass's job: find the next leader, or collect into the groups. */
+    /* Leaders so far, and the best candidate for the next among the triangles none of them takes. */
     group groups[SPX_MAX_MESH_MANIFOLDS];
     uint32_t group_count, group_max;
-    bool collecting;
     bool found;
     float found_depth;
     uint32_t found_source;
@@ -111,10 +110,10 @@ static void group_start(mesh_manifold* mm, spx_vec3 normal)
 static void take(mesh_manifold* mm, const tri_entry* e)
 {
     const uint32_t g = group_of(mm, e->m.normal);
-    if (!mm->collecting) {
-        /* Looking for the next leader among the triangles no leader takes. */
-        if (g < mm->group_count) return;
-        if (!mm->found || e->deepest > mm->found_depth || (e->deepest == mm->found_depth && e->source < mm->found_source)) {
+    if (g == mm->group_count) {
+        /* No leader takes it: a candidate for the next one, while there is room for it. */
+        if (mm->group_count < mm->group_max
+            && (!mm->found || e->deepest > mm->found_depth || (e->deepest == mm->found_depth && e->source < mm->found_source))) {
             mm->found = true;
             mm->found_depth = e->deepest;
             mm->found_source = e->source;
@@ -122,7 +121,7 @@ static void take(mesh_manifold* mm, const tri_entry* e)
         }
         return;
     }
-    if (g == mm->group_count) return; /* past the last manifold the caller has room for */
+    /* Offering a point again changes nothing, so later passes may collect into this group again. */
     group* gr = &mm->groups[g];
     const float scale = dot3(e->m.normal, gr->normal);
     const spx_vec3 c = mm->box->center;
@@ -219,7 +218,6 @@ void spx_manifold_obb_mesh_checked(const spx_obb* a, spx_mesh_instance* b, float
     mm->cached = 0;
     mm->overflow = false;
     mm->group_count = 0;
-    mm->collecting = false;
     mm->found = false;
     mm->box = a;
     mm->inst = b;
@@ -248,17 +246,15 @@ void spx_manifold_obb_mesh_checked(const spx_obb* a, spx_mesh_instance* b, float
     d.visit = visit;
     d.visit_context = mm;
 
-    /* Leaders, deepest first: the first pass finds the deepest of all and keeps the triangles. */
+    /* Leaders, deepest first: the first pass finds the deepest of all and keeps the triangles; each
+       further pass collects into the groups so far and finds the next leader among the rest. One
+       group (a box on a flat or gently curved mesh) takes two passes. */
     spx_descend(&d);
     while (mm->found) {
         group_start(mm, mm->found_normal);
-        if (mm->group_count == mm->group_max) break;
         mm->found = false;
         replay(mm, &d);
     }
-    if (mm->group_count == 0) return;
-    mm->collecting = true;
-    replay(mm, &d);
     for (uint32_t g = 0; g < mm->group_count; ++g) finish(mm, &mm->groups[g], &out[g]);
     *out_count = mm->group_count;
 }
