@@ -93,7 +93,6 @@ static void clip_add(clip* c, spx_dvec3 mid, double depth, int code)
 }
 
 static double coord(spx_dvec3 v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
-static spx_dvec3 with_coords(double c0, double c1, double c2) { return spx_d3(c0, c1, c2); }
 
 /* The triangle's face is the reference (N: its normal from the box towards it). The box's incident
    face is clipped by the triangle's side planes: its corners inside them, the triangle's corners
@@ -126,7 +125,7 @@ static void clip_on_triangle(const box_tri* p, spx_dvec3 N, clip* c)
     int sgn[4][3];
     for (int q = 0; q < 4; ++q) {
         sgn[q][k] = sk, sgn[q][u] = su[q], sgn[q][v] = sv[q];
-        x[q] = with_coords(sgn[q][0] * p->h[0], sgn[q][1] * p->h[1], sgn[q][2] * p->h[2]);
+        x[q] = spx_d3(sgn[q][0] * p->h[0], sgn[q][1] * p->h[1], sgn[q][2] * p->h[2]);
         bool inside = true;
         for (int j = 0; j < 3; ++j) {
             dist[q][j] = spx_d3_dot(m[j], spx_d3_sub(x[q], t->p[j]));
@@ -173,7 +172,7 @@ static void clip_on_box_face(const box_tri* p, int k, int s, clip* c)
 {
     const spx_tri_shape* t = &p->t;
     const int u = (k + 1) % 3, v = (k + 2) % 3, f = 2 * k + (s < 0);
-    const spx_dvec3 N = with_coords(k == 0 ? s : 0, k == 1 ? s : 0, k == 2 ? s : 0);
+    const spx_dvec3 N = spx_d3(k == 0 ? s : 0, k == 1 ? s : 0, k == 2 ? s : 0);
     const double* h = p->h;
     for (int i = 0; i < 3; ++i) {
         const spx_dvec3 q = t->p[i];
@@ -200,7 +199,7 @@ static void clip_on_box_face(const box_tri* p, int k, int s, clip* c)
             xc[v] = sv[q] * h[v];
             xc[k] = coord(p0, k)
                   - (coord(t->n, u) * (xc[u] - coord(p0, u)) + coord(t->n, v) * (xc[v] - coord(p0, v))) / nk;
-            const spx_dvec3 x = with_coords(xc[0], xc[1], xc[2]);
+            const spx_dvec3 x = spx_d3(xc[0], xc[1], xc[2]);
             bool inside = true;
             for (int j = 0; j < 3; ++j) inside = inside && spx_d3_dot(m[j], spx_d3_sub(x, t->p[j])) > -slack[j];
             if (inside) {
@@ -242,8 +241,8 @@ static void clip_edges(const box_tri* p, int index, spx_dvec3 N, double sep, cli
         sg[a] = n3[a] >= 0.0 ? 1 : -1;
         b[a] = a == i ? 0.0 : sg[a] * p->h[a];
     }
-    const spx_dvec3 base = with_coords(b[0], b[1], b[2]);
-    const spx_dvec3 ei = with_coords(i == 0 ? p->h[0] : 0, i == 1 ? p->h[1] : 0, i == 2 ? p->h[2] : 0);
+    const spx_dvec3 base = spx_d3(b[0], b[1], b[2]);
+    const spx_dvec3 ei = spx_d3(i == 0 ? p->h[0] : 0, i == 1 ? p->h[1] : 0, i == 2 ? p->h[2] : 0);
     const spx_dvec3 q0 = p->t.p[j], q1 = p->t.p[(j + 1) % 3];
     spx_dvec3 mid;
     if (!spx_segments_mid_3d(spx_d3_sub(base, ei), spx_d3_add(base, ei), q0, q1, &mid))
@@ -316,9 +315,9 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
         int* best = i < 4 ? &box_face : &edge;
         if (*best < 0 || s[i].sep > s[*best].sep) *best = i;
     }
+    /* A segment-like triangle has no face axis, but is never given edges: its box faces are admitted. */
     if (face < 0 || (box_face >= 0 && s[box_face].sep > s[0].sep + TRI_REL_TOL * fabs(s[0].sep) + slack))
         face = box_face;
-    /* A segment-like triangle is never given edges, so its box faces are always admitted. */
     const double size = (p.h[0] + p.h[1] + p.h[2] + p.t.longest) / 4.0;
     bool edge_wins = edge >= 0
                   && s[edge].sep > s[face].sep + TRI_REL_TOL * fabs(s[face].sep) + slack + TRI_EDGE_ABS_TOL * size;
