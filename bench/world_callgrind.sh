@@ -42,7 +42,10 @@ for scene in $scenes; do
             { cat "$work/log" >&2; exit 1; }
         steps=$(sed -n 's/^sepax_bench_world: .*: \([0-9]*\) steps.*/\1/p' "$work/log")
         total=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$out")
-        [ -n "$steps" ] && [ -n "$total" ] || { echo "world_callgrind: no count for $scene, $engine" >&2; exit 1; }
+        if [ -z "$steps" ] || [ -z "$total" ]; then
+            echo "world_callgrind: no count for $scene, $engine" >&2
+            exit 1
+        fi
         per_step=$((total / steps))
         [ "$engine" = sepax ] && sepax_per_step=$per_step
         ratio=""
