@@ -223,11 +223,7 @@ int main(int argc, char** argv)
            "%g of the boxes awake, fat %g\n",
            (double)awake, (double)fat);
     printf("date: %s  machine: %s  cpu: %s  load average at start: %s\n", m.date, m.name, m.cpu, m.load);
-#if defined(__OPTIMIZE__)
-    const char* optimised = "";
-#else
-    const char* optimised = "  ** NOT OPTIMISED: figures meaningless **";
-#endif
+    const char* optimised = bench_optimised_note();
     printf("compiler: %s  build: %s%s\n\n", m.compiler, SPX_BENCH_BUILD_TYPE, optimised);
     printf("%8s %6s %8s %8s %8s %9s %8s %8s %8s %8s %7s %7s %9s %8s %9s %6s %7s\n", "bodies", "steps", "moving",
            "first_ms", "set_ms", "update_ms", "step_ms", "step_min", "wall_ms", "pairs", "began", "ended", "reinserts",

@@ -121,3 +121,23 @@ void bench_machine_probe(bench_machine* m, const char* name)
     m->cpus = cpus > 0 ? (int)cpus : 0;
     m->llc_bytes = read_llc_bytes();
 }
+
+/* Every bench program is built with the same options (sepax_options), so this file sees the same
+   SIMD and optimisation settings as the harness that prints them. */
+const char* bench_simd_name(void)
+{
+#if defined(SPX_AVX2)
+    return "avx2 (SEPAX_AVX2=ON)";
+#else
+    return "sse2 baseline";
+#endif
+}
+
+const char* bench_optimised_note(void)
+{
+#if defined(__OPTIMIZE__)
+    return "";
+#else
+    return "  ** NOT OPTIMISED: figures meaningless **";
+#endif
+}

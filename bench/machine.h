@@ -19,4 +19,10 @@ typedef struct bench_machine {
 /// Fills `m`; `name` overrides the host name when not NULL.
 void bench_machine_probe(bench_machine* m, const char* name);
 
+/// The SIMD path this build runs ("sse2 baseline" or "avx2 (SEPAX_AVX2=ON)").
+const char* bench_simd_name(void);
+
+/// "" in an optimised build, a warning to append to the build line otherwise.
+const char* bench_optimised_note(void);
+
 #endif

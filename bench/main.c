@@ -513,16 +513,8 @@ int main(int argc, char** argv)
                       SPX_VERSION_MINOR, SPX_VERSION_PATCH, lib / 10000, lib / 100 % 100, lib % 100);
     bench_report_note(&report, "date: %s  machine: %s  cpu: %s  (%d online)", m.date, m.name, m.cpu, m.cpus);
     bench_report_note(&report, "os: %s  load average at start: %s", m.os, m.load);
-#if defined(SPX_AVX2)
-    const char* simd = "avx2 (SEPAX_AVX2=ON)";
-#else
-    const char* simd = "sse2 baseline";
-#endif
-#if defined(__OPTIMIZE__)
-    const char* optimised = "";
-#else
-    const char* optimised = "  ** NOT OPTIMISED: figures meaningless **";
-#endif
+    const char* simd = bench_simd_name();
+    const char* optimised = bench_optimised_note();
     bench_report_note(&report, "compiler: %s  build: %s  simd: %s%s", m.compiler, SPX_BENCH_BUILD_TYPE, simd,
                       optimised);
     bench_report_note(&report, "peers: %s%s", bench_peer_versions(), o.peers ? "" : " (skipped: --no-peers)");

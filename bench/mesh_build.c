@@ -103,11 +103,7 @@ int main(int argc, char** argv)
     bench_machine_probe(&m, NULL);
     printf("sepax_bench_mesh: spx_mesh_create on a generated %s, leaf_triangles %u\n", shape, leaf);
     printf("date: %s  machine: %s  cpu: %s  load average at start: %s\n", m.date, m.name, m.cpu, m.load);
-#if defined(__OPTIMIZE__)
-    const char* optimised = "";
-#else
-    const char* optimised = "  ** NOT OPTIMISED: figures meaningless **";
-#endif
+    const char* optimised = bench_optimised_note();
     printf("compiler: %s  build: %s%s\n\n", m.compiler, SPX_BENCH_BUILD_TYPE, optimised);
     printf("%10s %5s %10s %10s %9s %6s %12s %9s\n", "triangles", "runs", "ms_median", "ms_min", "nodes", "depth",
            "bytes", "bytes/tri");

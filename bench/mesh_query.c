@@ -882,16 +882,8 @@ int main(int argc, char** argv)
          SPX_VERSION_PATCH, lib / 10000, lib / 100 % 100, lib % 100);
     note(&rep, "date: %s  machine: %s  cpu: %s  (%d online)", m.date, m.name, m.cpu, m.cpus);
     note(&rep, "os: %s  load average at start: %s", m.os, m.load);
-#if defined(SPX_AVX2)
-    const char* simd = "avx2 (SEPAX_AVX2=ON)";
-#else
-    const char* simd = "sse2 baseline";
-#endif
-#if defined(__OPTIMIZE__)
-    const char* optimised = "";
-#else
-    const char* optimised = "  ** NOT OPTIMISED: figures meaningless **";
-#endif
+    const char* simd = bench_simd_name();
+    const char* optimised = bench_optimised_note();
     note(&rep, "compiler: %s  build: %s  simd: %s%s", m.compiler, SPX_BENCH_BUILD_TYPE, simd, optimised);
 #if defined(SPX_BENCH_HAVE_FCL)
     note(&rep, "peers: %s%s", bench_fcl_mesh_version(), o.peers ? "" : " (skipped: --no-peers)");

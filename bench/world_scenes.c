@@ -548,16 +548,8 @@ int main(int argc, char** argv)
     note(&rep, "date: %s  machine: %s  cpu: %s (%d online%s)", m.date, m.name, m.cpu, m.cpus, virtual_machine());
     note(&rep, "os: %s  load average at start: %s", m.os, m.load);
     if (o.note) note(&rep, "note: %s", o.note);
-#if defined(SPX_AVX2)
-    const char* simd = "avx2 (SEPAX_AVX2=ON)";
-#else
-    const char* simd = "sse2 baseline";
-#endif
-#if defined(__OPTIMIZE__)
-    const char* optimised = "";
-#else
-    const char* optimised = "  ** NOT OPTIMISED: figures meaningless **";
-#endif
+    const char* simd = bench_simd_name();
+    const char* optimised = bench_optimised_note();
     note(&rep, "compiler: %s  build: %s  simd: %s%s", m.compiler, SPX_BENCH_BUILD_TYPE, simd, optimised);
     spx_world_def wd = spx_default_world_def();
     note(&rep, "sepax: spx_default_world_def() (%u substeps, contact %g Hz, damping ratio %g); scenes of "
