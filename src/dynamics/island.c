@@ -54,6 +54,9 @@ static void put_to_sleep(spx_world* w, uint32_t head)
         m->sleep_time = 0.0f;
         m->v = glms_vec3_zero();
         m->w = glms_vec3_zero();
+        /* It leaves the broad phase's moving set now, with its resting box; cannot fail: the
+           finder has room for every body from spx_world_reserve_bodies. */
+        spx_world_track_body(w, k, m);
         if (m->island_next == SPX_NO_BODY) {
             m->island_next = head;
             return;

@@ -224,12 +224,8 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     }
     spx_solve(w, elapsed);
     double t3 = now_ms();
-    /* Bodies that fall asleep leave the moving set with their resting box. */
+    /* Bodies that fall asleep leave the broad phase's moving set there (island.c). */
     st.island_count = spx_islands_update(w, elapsed);
-    for (uint32_t i = 0; i < w->body_slots; ++i) {
-        const spx_body* b = &w->bodies[i];
-        if (b->alive && b->type == SPX_BODY_DYNAMIC && !b->awake) spx_world_track_body(w, i, b);
-    }
     double t4 = now_ms();
     st.body_count = w->body_count;
     for (uint32_t i = 0; i < w->body_slots; ++i) {
