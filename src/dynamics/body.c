@@ -114,6 +114,7 @@ static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
     b->mass = (float)mass;
     b->inv_mass = (float)(1.0 / mass);
     b->local_center = (vec3s){ { (float)c[0], (float)c[1], (float)c[2] } };
+    b->inertia_local = Im;
     b->inv_inertia_local = glms_mat3_inv(Im);
     return SPX_OK;
 }
@@ -166,7 +167,7 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     spx_body b;
     memset(&b, 0, sizeof b);
     b.type = def->type;
-    b.inv_inertia_local = glms_mat3_zero();
+    b.inertia_local = b.inv_inertia_local = glms_mat3_zero();
     if (def->type == SPX_BODY_DYNAMIC && (r = mass_from_shapes(def, &b)) != SPX_OK) return r;
     /* A slot, and room for everything a step sizes per body, before anything changes. */
     uint32_t slot = w->free_list != SPX_NO_BODY ? w->free_list : w->body_slots;

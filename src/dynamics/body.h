@@ -27,7 +27,8 @@ typedef struct spx_body {
     vec3s local_center;    /* centre of mass in the body's frame */
     vec3s v, w;            /* linear (of the centre of mass) and angular velocity, world */
     float inv_mass;        /* 0 for static and kinematic */
-    mat3s inv_inertia_local;/* about the centre of mass, body frame; zero for static and kinematic */
+    mat3s inertia_local;   /* kg m^2 about the centre of mass, body frame; zero for static and kinematic */
+    mat3s inv_inertia_local;/* its inverse; zero for static and kinematic */
     float mass;
     float linear_damping, angular_damping, gravity_scale;
     float friction, restitution;

@@ -44,6 +44,19 @@ static inline void apply(spx_body* b, const spx_solver_body* sb, vec3s r, vec3s 
     b->w = glms_vec3_add(b->w, glms_mat3_mulv(sb->inv_inertia, glms_vec3_scale(glms_vec3_cross(r, p), sign)));
 }
 
+/* The lever arms of a point at this moment of the step. Both bodies' anchors were the same world
+   point at the step's start; since then each centre has moved by its own dp, and an impulse applied
+   at two different points would not conserve angular momentum (a sliding hit turned 7% of it into
+   error). Both act at the midpoint of where the two anchors have gone. */
+static inline vec3s lever_a(const spx_contact_point* p, const spx_solver_body* sa, const spx_solver_body* sb)
+{
+    return glms_vec3_add(p->anchor_a, glms_vec3_scale(glms_vec3_sub(sb->dp, sa->dp), 0.5f));
+}
+static inline vec3s lever_b(const spx_contact_point* p, const spx_solver_body* sa, const spx_solver_body* sb)
+{
+    return glms_vec3_sub(p->anchor_b, glms_vec3_scale(glms_vec3_sub(sb->dp, sa->dp), 0.5f));
+}
+
 /* 1 / (effective mass along d) of the two bodies at their points. */
 static float inv_effective_mass(const spx_body* a, const spx_solver_body* sa, vec3s ra, const spx_body* b,
                                 const spx_solver_body* sb, vec3s rb, vec3s d)
@@ -88,13 +101,15 @@ static void warm_start(spx_world* w)
         spx_contact* c = &w->contacts.list[k];
         if (!active(w, c)) continue;
         spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
+        const spx_solver_body *sa = &sbs[c->body_a], *sb = &sbs[c->body_b];
         for (int i = 0; i < c->point_count; ++i) {
             const spx_contact_point* p = &c->points[i];
+            const vec3s ra = lever_a(p, sa, sb), rb = lever_b(p, sa, sb);
             vec3s impulse = glms_vec3_scale(c->normal, p->normal_impulse);
             impulse = glms_vec3_add(impulse, glms_vec3_scale(c->tangent[0], p->tangent_impulse[0]));
             impulse = glms_vec3_add(impulse, glms_vec3_scale(c->tangent[1], p->tangent_impulse[1]));
-            apply(a, &sbs[c->body_a], p->anchor_a, impulse, -1.0f);
-            apply(b, &sbs[c->body_b], p->anchor_b, impulse, 1.0f);
+            apply(a, sa, ra, impulse, -1.0f);
+            apply(b, sb, rb, impulse, 1.0f);
         }
     }
 }
@@ -116,11 +131,12 @@ static void solve_contacts(spx_world* w, float inv_h, soft dynamic_soft, soft st
         float approach[SPX_MAX_MANIFOLD_POINTS];
         for (int i = 0; i < c->point_count; ++i) {
             const spx_contact_point* p = &c->points[i];
-            approach[i] = glms_vec3_dot(glms_vec3_sub(point_velocity(b, p->anchor_b), point_velocity(a, p->anchor_a)), n);
+            const vec3s ra = lever_a(p, sa, sb), rb = lever_b(p, sa, sb);
+            approach[i] = glms_vec3_dot(glms_vec3_sub(point_velocity(b, rb), point_velocity(a, ra)), n);
         }
-        float total_normal = 0.0f;
         for (int i = 0; i < c->point_count; ++i) {
             spx_contact_point* p = &c->points[i];
+            const vec3s ra = lever_a(p, sa, sb), rb = lever_b(p, sa, sb);
             vec3s move_b = glms_vec3_add(sb->dp, glms_vec3_cross(sb->dtheta, p->anchor_b));
             vec3s move_a = glms_vec3_add(sa->dp, glms_vec3_cross(sa->dtheta, p->anchor_a));
             float s = p->separation + glms_vec3_dot(n, glms_vec3_sub(move_b, move_a));
@@ -135,7 +151,7 @@ static void solve_contacts(spx_world* w, float inv_h, soft dynamic_soft, soft st
                 mass_scale = sf.mass_scale;
                 impulse_scale = sf.impulse_scale;
             }
-            vec3s dv = glms_vec3_sub(point_velocity(b, p->anchor_b), point_velocity(a, p->anchor_a));
+            vec3s dv = glms_vec3_sub(point_velocity(b, rb), point_velocity(a, ra));
             float vn = glms_vec3_dot(dv, n);
             float impulse = -p->normal_mass * mass_scale * (vn + bias) - impulse_scale * p->normal_impulse;
             /* Restitution answers the approach speed at impact, which gravity may have raised since
@@ -147,16 +163,15 @@ static void solve_contacts(spx_world* w, float inv_h, soft dynamic_soft, soft st
             impulse = total - p->normal_impulse;
             p->normal_impulse = total;
             if (total > p->max_normal_impulse) p->max_normal_impulse = total;
-            total_normal += total;
             vec3s P = glms_vec3_scale(n, impulse);
-            apply(a, sa, p->anchor_a, P, -1.0f);
-            apply(b, sb, p->anchor_b, P, 1.0f);
+            apply(a, sa, ra, P, -1.0f);
+            apply(b, sb, rb, P, 1.0f);
         }
-        (void)total_normal;
         /* Coulomb friction, the two tangents together, clamped to the disk mu * normal impulse. */
         for (int i = 0; i < c->point_count; ++i) {
             spx_contact_point* p = &c->points[i];
-            vec3s dv = glms_vec3_sub(point_velocity(b, p->anchor_b), point_velocity(a, p->anchor_a));
+            const vec3s ra = lever_a(p, sa, sb), rb = lever_b(p, sa, sb);
+            vec3s dv = glms_vec3_sub(point_velocity(b, rb), point_velocity(a, ra));
             float t0 = p->tangent_impulse[0] - p->tangent_mass[0] * glms_vec3_dot(dv, c->tangent[0]);
             float t1 = p->tangent_impulse[1] - p->tangent_mass[1] * glms_vec3_dot(dv, c->tangent[1]);
             float limit = c->friction * p->normal_impulse;
@@ -168,8 +183,8 @@ static void solve_contacts(spx_world* w, float inv_h, soft dynamic_soft, soft st
             vec3s P = glms_vec3_add(glms_vec3_scale(c->tangent[0], t0 - p->tangent_impulse[0]),
                                     glms_vec3_scale(c->tangent[1], t1 - p->tangent_impulse[1]));
             p->tangent_impulse[0] = t0, p->tangent_impulse[1] = t1;
-            apply(a, sa, p->anchor_a, P, -1.0f);
-            apply(b, sb, p->anchor_b, P, 1.0f);
+            apply(a, sa, ra, P, -1.0f);
+            apply(b, sb, rb, P, 1.0f);
         }
     }
 }
@@ -187,11 +202,13 @@ static void restitution(spx_world* w)
         spx_contact* c = &w->contacts.list[k];
         if (!active(w, c) || c->restitution == 0.0f) continue;
         spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
+        const spx_solver_body *sa = &sbs[c->body_a], *sb = &sbs[c->body_b];
         for (int i = 0; i < c->point_count; ++i) {
             spx_contact_point* p = &c->points[i];
+            const vec3s ra = lever_a(p, sa, sb), rb = lever_b(p, sa, sb);
             /* Slow approaches do not bounce (they would never settle), nor do points that never pushed. */
             if (p->relative_velocity > -threshold || p->max_normal_impulse == 0.0f) continue;
-            vec3s dv = glms_vec3_sub(point_velocity(b, p->anchor_b), point_velocity(a, p->anchor_a));
+            vec3s dv = glms_vec3_sub(point_velocity(b, rb), point_velocity(a, ra));
             float vn = glms_vec3_dot(dv, c->normal);
             float impulse = -p->normal_mass * (vn + c->restitution * p->relative_velocity);
             float total = p->normal_impulse + impulse;
@@ -199,8 +216,8 @@ static void restitution(spx_world* w)
             impulse = total - p->normal_impulse;
             p->normal_impulse = total;
             vec3s P = glms_vec3_scale(c->normal, impulse);
-            apply(a, &sbs[c->body_a], p->anchor_a, P, -1.0f);
-            apply(b, &sbs[c->body_b], p->anchor_b, P, 1.0f);
+            apply(a, sa, ra, P, -1.0f);
+            apply(b, sb, rb, P, 1.0f);
         }
     }
 }
@@ -217,9 +234,14 @@ void spx_solve(spx_world* w, float dt)
     for (uint32_t i = 0; i < n; ++i) {
         sbs[i].dp = glms_vec3_zero();
         sbs[i].dtheta = glms_vec3_zero();
-        sbs[i].inv_inertia = moves(&w->bodies[i]) && w->bodies[i].type == SPX_BODY_DYNAMIC
-                               ? spx_body_inv_inertia_world(&w->bodies[i])
-                               : glms_mat3_zero();
+        const spx_body* b = &w->bodies[i];
+        if (moves(b) && b->type == SPX_BODY_DYNAMIC) {
+            mat3s r = glms_quat_mat3(b->rotation);
+            sbs[i].inv_inertia = spx_body_inv_inertia_world(b);
+            sbs[i].inertia = glms_mat3_mul(glms_mat3_mul(r, b->inertia_local), glms_mat3_transpose(r));
+        } else {
+            sbs[i].inv_inertia = sbs[i].inertia = glms_mat3_zero();
+        }
     }
     if (dt == 0.0f) return;
     /* The spring may not be stiffer than a quarter of the substep rate, or it rings. */
@@ -257,6 +279,14 @@ void spx_solve(spx_world* w, float dt)
         solve_contacts(w, inv_h, dynamic_soft, static_soft, false);
     }
     restitution(w);
-    for (uint32_t i = 0; i < n; ++i)
-        if (moves(&w->bodies[i])) spx_body_sync_origin(&w->bodies[i]);
+    /* The step worked with the inertia of its start; the body has turned since. Keeping w would
+       change the angular momentum I w of a free asymmetric body as it turns; carrying I w over to
+       the new rotation keeps it (the impulses above conserved it with the start's inertia). */
+    for (uint32_t i = 0; i < n; ++i) {
+        spx_body* b = &w->bodies[i];
+        if (!moves(b)) continue;
+        if (b->type == SPX_BODY_DYNAMIC)
+            b->w = glms_mat3_mulv(spx_body_inv_inertia_world(b), glms_mat3_mulv(sbs[i].inertia, b->w));
+        spx_body_sync_origin(b);
+    }
 }

@@ -15,6 +15,7 @@ typedef struct spx_solver_body {
     vec3s dp;            /* m the centre of mass moved so far this step */
     vec3s dtheta;        /* rad, the rotation so far this step (sum of w h) */
     mat3s inv_inertia;   /* world axes, fixed for the step; zero for bodies that do not turn */
+    mat3s inertia;       /* its inverse, the inertia at the step's start (to carry angular momentum over) */
 } spx_solver_body;
 
 struct spx_world {
