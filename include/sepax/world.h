@@ -51,15 +51,17 @@ typedef struct spx_world_def {
     uint32_t internal_cookie;       /* set by spx_default_world_def(); do not touch */
 } spx_world_def;
 
-/// What a shape is. (Triangle-mesh shapes join when their contact manifolds do.)
+/// What a shape is.
 typedef enum spx_shape_type {
-    SPX_SHAPE_BOX = 0
+    SPX_SHAPE_BOX = 0,
+    SPX_SHAPE_MESH   /* a triangle mesh (spx_mesh); on a dynamic body it must be closed (spx_mass_mesh) */
 } spx_shape_type;
 
 /// One shape of a body. Start from spx_default_shape_def().
 typedef struct spx_shape_def {
     spx_shape_type type;
     spx_vec3 half_extents;          /* m, > 0: SPX_SHAPE_BOX */
+    const struct spx_mesh* mesh;    /* SPX_SHAPE_MESH: the host's mesh, unchanged and alive while the body lives */
     spx_transform local;            /* the shape's placement in the body's frame; default identity */
     float density;                  /* kg/m^3, > 0 on a dynamic body; default 1000 */
     uint32_t internal_cookie;       /* set by spx_default_shape_def(); do not touch */
