@@ -56,16 +56,6 @@ static int closed_of(const spx_vec3* v, uint32_t nv, const uint32_t* idx, uint32
 
 static int shape_closed(const spx_shape* s) { return closed_of(s->vertices, s->vertex_count, s->indices, s->triangle_count); }
 
-/* The south pole of spx_shape_sphere is computed with sin(pi) = 1.2e-16, not 0: its copies differ in
-   x and z by about 1e-16 m and do not weld. Put them on the axis, as the north pole's already are. */
-static void snap_sphere_poles(spx_shape* s, float radius, uint32_t nlat, uint32_t nlon)
-{
-    for (uint32_t i = 0; i < nlon; ++i) {
-        s->vertices[i * (nlat + 1)] = spx_v3(0.0f, radius, 0.0f);
-        s->vertices[i * (nlat + 1) + nlat] = spx_v3(0.0f, -radius, 0.0f);
-    }
-}
-
 static void flip_winding(uint32_t* idx, uint32_t triangles)
 {
     for (uint32_t t = 0; t < triangles; ++t) {
@@ -73,16 +63,6 @@ static void flip_winding(uint32_t* idx, uint32_t triangles)
         idx[3 * t + 1] = idx[3 * t + 2];
         idx[3 * t + 2] = k;
     }
-}
-
-/* spx_shape_sphere closed and wound outward: its south pole snapped, and every triangle flipped, as
-   the generator winds the sphere clockwise seen from outside (shapes.h promises no winding for it). */
-static bool solid_sphere(spx_shape* s, float radius, uint32_t nlat, uint32_t nlon)
-{
-    if (!spx_shape_sphere(s, radius, nlat, nlon)) return false;
-    snap_sphere_poles(s, radius, nlat, nlon);
-    flip_winding(s->indices, s->triangle_count);
-    return true;
 }
 
 /* Builds a mesh and asks for its mass properties; the mesh is destroyed again. */
@@ -227,11 +207,11 @@ static int generated_shapes(void)
     ENSURE(shape_closed(&s) == 1);
     spx_shape_free(&s);
     /* The sphere repeats its poles per sector; the north pole's copies are equal (sin 0 = 0) and
-       weld, the south pole's are not (see snap_sphere_poles): as generated it has a hole of about
+       weld, the south pole's are not (see spx_shape_snap_sphere_poles): as generated it has a hole of about
        1e-16 m there. */
     ENSURE(spx_shape_sphere(&s, 1.0f, 8, 16));
     printf("  sphere as generated: %s\n", shape_closed(&s) == 1 ? "closed" : "not closed (south pole copies differ)");
-    snap_sphere_poles(&s, 1.0f, 8, 16);
+    spx_shape_snap_sphere_poles(&s, 1.0f, 8, 16);
     ENSURE(shape_closed(&s) == 1);
     spx_shape_free(&s);
     ENSURE(spx_shape_random(&s, 100, 10.0f, 1.0f, 3));
@@ -422,7 +402,7 @@ static int sphere_errors(uint32_t n, errors* out)
 {
     const double pi = 3.141592653589793, r = 1.5, volume = 4.0 / 3.0 * pi * r * r * r, moment = 0.4 * volume * r * r;
     spx_shape s;
-    ENSURE(solid_sphere(&s, (float)r, n, 2 * n));
+    ENSURE(spx_shape_solid_sphere(&s, (float)r, n, 2 * n));
     spx_mass_properties m;
     ENSURE_CODE(shape_mass(&s, 1.0f, &m), SPX_OK);
     spx_shape_free(&s);

@@ -115,56 +115,50 @@ static int momentum_conserved(void)
     return 0;
 }
 
-/* A box dropped from height h with restitution e rebounds to e^2 h (within 2%). */
+/* A box dropped from height h with restitution e rebounds to e^2 h (within 2%): the bounce scene. */
 static int restitution_rebound(void)
 {
     const float e = 0.7f, h = 2.0f;
-    spx_world* w = make_world(spx_v3(0, -9.81f, 0), false);
-    ENSURE(w);
-    add_ground(w, 0.5f, e);
-    spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f + h, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f,
-                            0.5f, e);
+    spx_scene scene;
+    ENSURE(spx_scene_bounce(&scene, h, e, NULL) == SPX_OK);
+    spx_body_id b = scene.bodies[0];
     float peak = 0.0f;
     bool bounced = false;
-    for (int s = 0; s < 240; ++s) {
-        ENSURE(spx_world_step(w, 1.0f / 240.0f * 4.0f) == SPX_OK);
+    for (uint32_t s = 0; s < scene.steps; ++s) {
+        ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
         spx_transform t;
         spx_vec3 v;
-        spx_body_get_transform(w, b, &t);
-        spx_body_get_velocity(w, b, &v, NULL);
+        spx_body_get_transform(scene.world, b, &t);
+        spx_body_get_velocity(scene.world, b, &v, NULL);
         if (v.y > 0.0f) bounced = true;
         if (bounced && t.p.y - 0.5f > peak) peak = t.p.y - 0.5f;
         if (bounced && v.y < 0.0f) break;
     }
     ENSURE(bounced);
     ENSURE_NEAR(peak, e * e * h, 0.02 * e * e * h);
-    spx_world_destroy(w);
+    spx_scene_destroy(&scene);
     return 0;
 }
 
 /* A box on an incline of angle theta with friction mu stays put when tan(theta) < mu and slides with
-   acceleration g (sin theta - mu cos theta) otherwise (within 2%). The incline is the ground turned. */
+   acceleration g (sin theta - mu cos theta) otherwise (within 2%): the slope scene. */
 static int incline(float theta, float mu, bool expect_slide)
 {
-    spx_world* w = make_world(spx_v3(0, -9.81f, 0), false);
-    ENSURE(w);
-    spx_quat q = { 0.0f, 0.0f, sinf(theta * 0.5f), cosf(theta * 0.5f) }; /* about z: the slope falls towards -x */
-    add_box(w, SPX_BODY_STATIC, spx_v3(0, 0, 0), q, spx_v3(50, 1, 5), 1.0f, mu, 0.0f);
-    /* On the slope's top face, resting: centre 1 + 0.5 along the slope's normal. */
-    spx_vec3 n = spx_v3(-sinf(theta), cosf(theta), 0.0f);
-    spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(1.5f * n.x, 1.5f * n.y, 0), q, spx_v3(0.5f, 0.5f, 0.5f), 1.0f,
-                            mu, 0.0f);
+    spx_scene scene;
+    ENSURE(spx_scene_slope(&scene, theta, mu, NULL) == SPX_OK);
+    spx_world* w = scene.world;
+    spx_body_id b = scene.bodies[0];
     /* Settle, then measure the speed gained over one second. */
-    for (int s = 0; s < 30; ++s) ENSURE(spx_world_step(w, dt) == SPX_OK);
+    for (int s = 0; s < 30; ++s) ENSURE(spx_world_step(w, scene.dt) == SPX_OK);
     spx_vec3 v0, v1;
     spx_body_get_velocity(w, b, &v0, NULL);
-    for (int s = 0; s < 60; ++s) ENSURE(spx_world_step(w, dt) == SPX_OK);
+    for (int s = 0; s < 60; ++s) ENSURE(spx_world_step(w, scene.dt) == SPX_OK);
     spx_body_get_velocity(w, b, &v1, NULL);
     float a = sqrtf((v1.x - v0.x) * (v1.x - v0.x) + (v1.y - v0.y) * (v1.y - v0.y)); /* over 1 s */
     float expected = expect_slide ? 9.81f * (sinf(theta) - mu * cosf(theta)) : 0.0f;
     if (expect_slide) ENSURE_NEAR(a, expected, 0.02 * expected);
     else ENSURE(sqrtf(v1.x * v1.x + v1.y * v1.y) < 1e-3f);
-    spx_world_destroy(w);
+    spx_scene_destroy(&scene);
     return 0;
 }
 

@@ -34,8 +34,9 @@ SPX_API spx_result spx_mesh_instance_create(const spx_mesh* mesh, const spx_tran
 /// Frees an instance (NULL is fine). The mesh is not touched.
 SPX_API void spx_mesh_instance_destroy(spx_mesh_instance* instance);
 
-/// Moves the instance to a new pose (the quaternion is normalised again after the check).
-/// Errors as spx_mesh_instance_create; on error the instance keeps its old pose.
+/// Moves the instance to a new pose (the quaternion is normalised again after the check). Setting
+/// the pose it already has keeps its world-space cache. Errors as spx_mesh_instance_create; on error
+/// the instance keeps its old pose.
 SPX_API spx_result spx_mesh_instance_set_pose(spx_mesh_instance* instance, const spx_transform* pose);
 
 /// The pose as stored (quaternion normalised). Errors: SPX_ERR_INVALID_ARGUMENT (NULL).

@@ -3,6 +3,7 @@
 #include "island.h"
 #include "core/allocator.h"
 #include "geometry/validate.h"
+#include "geometry/mesh.h"
 #include <sepax/mass.h>
 #include <math.h>
 #include <string.h>
@@ -50,9 +51,14 @@ static spx_result check_rotation(spx_quat q)
 static spx_result check_shape(const spx_shape_def* s, spx_body_type type)
 {
     if (s->internal_cookie != SPX_SHAPE_DEF_COOKIE) return SPX_ERR_UNINITIALIZED_DEF;
-    if (s->type != SPX_SHAPE_BOX) return SPX_ERR_INVALID_ARGUMENT;
-    if (!spx_finite3(s->half_extents) || !spx_finite3(s->local.p) || !isfinite(s->density)) return SPX_ERR_NOT_FINITE;
-    if (!(s->half_extents.x > 0.0f && s->half_extents.y > 0.0f && s->half_extents.z > 0.0f)) return SPX_ERR_BAD_EXTENT;
+    if (s->type != SPX_SHAPE_BOX && s->type != SPX_SHAPE_MESH) return SPX_ERR_INVALID_ARGUMENT;
+    if (s->type == SPX_SHAPE_MESH && !s->mesh) return SPX_ERR_INVALID_ARGUMENT;
+    if (!spx_finite3(s->local.p) || !isfinite(s->density)) return SPX_ERR_NOT_FINITE;
+    if (s->type == SPX_SHAPE_BOX) {
+        if (!spx_finite3(s->half_extents)) return SPX_ERR_NOT_FINITE;
+        if (!(s->half_extents.x > 0.0f && s->half_extents.y > 0.0f && s->half_extents.z > 0.0f))
+            return SPX_ERR_BAD_EXTENT;
+    }
     if (type == SPX_BODY_DYNAMIC && !(s->density > 0.0f)) return SPX_ERR_BAD_DENSITY;
     return check_rotation(s->local.q);
 }
@@ -81,10 +87,16 @@ static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
 {
     double mass = 0.0, c[3] = { 0, 0, 0 };
     spx_mass_properties parts[SPX_MAX_BODY_SHAPES];
+    spx_vec3 part_center[SPX_MAX_BODY_SHAPES]; /* each part's centre of mass in the body's frame */
     for (uint32_t i = 0; i < d->shape_count; ++i) {
-        spx_result r = spx_mass_box(d->shapes[i].half_extents, d->shapes[i].density, &parts[i]);
+        const spx_shape_def* sd = &d->shapes[i];
+        /* A mesh that is not closed, or is inside out, has no mass: its error goes to the host. */
+        spx_result r = sd->type == SPX_SHAPE_MESH ? spx_mass_mesh(sd->mesh, sd->density, &parts[i])
+                                                  : spx_mass_box(sd->half_extents, sd->density, &parts[i]);
         if (r != SPX_OK) return r;
-        const spx_vec3 p = d->shapes[i].local.p;
+        vec3s pc = glms_quat_rotatev(glms_quat_normalize(qs(sd->local.q)), v3(parts[i].center));
+        part_center[i] = sv(glms_vec3_add(v3(sd->local.p), pc));
+        const spx_vec3 p = part_center[i];
         mass += parts[i].mass;
         c[0] += parts[i].mass * (double)p.x, c[1] += parts[i].mass * (double)p.y, c[2] += parts[i].mass * (double)p.z;
     }
@@ -94,7 +106,7 @@ static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
         /* The box's tensor turned into the body frame (R I R^T), then moved to the common centre. */
         mat3s rot = glms_quat_mat3(glms_quat_normalize(qs(d->shapes[i].local.q)));
         const spx_mat3* I = &parts[i].inertia;
-        const spx_vec3 p = d->shapes[i].local.p;
+        const spx_vec3 p = part_center[i];
         double off[3] = { p.x - c[0], p.y - c[1], p.z - c[2] };
         double o2 = off[0] * off[0] + off[1] * off[1] + off[2] * off[2];
         const float* Icol[3] = { &I->col[0].x, &I->col[1].x, &I->col[2].x };
@@ -128,6 +140,25 @@ spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s)
     mat3s axes = glms_mat3_mul(r, s->local_rotation);
     for (int i = 0; i < 3; ++i) box.rotation.col[i] = sv(axes.col[i]);
     return box;
+}
+
+bool spx_body_pose_mesh(const spx_body* b, const spx_body_shape* s)
+{
+    versors lq = { { s->mesh_local.q.x, s->mesh_local.q.y, s->mesh_local.q.z, s->mesh_local.q.w } };
+    versors q = glms_quat_mul(b->rotation, lq);
+    spx_transform pose;
+    pose.p = sv(glms_vec3_add(b->origin, glms_quat_rotatev(b->rotation, v3(s->mesh_local.p))));
+    pose.q = (spx_quat){ q.x, q.y, q.z, q.w };
+    /* A body gone non-finite is refused here: the narrow phase then skips the shape. */
+    return spx_mesh_instance_set_pose(s->instance, &pose) == SPX_OK;
+}
+
+void spx_body_free_shapes(const spx_allocator* allocator, spx_body* b)
+{
+    if (!b->shapes) return;
+    for (uint32_t i = 0; i < b->shape_count; ++i) spx_mesh_instance_destroy(b->shapes[i].instance);
+    spx_free(allocator, b->shapes, sizeof(spx_body_shape) * b->shape_count);
+    b->shapes = NULL;
 }
 
 mat3s spx_body_inv_inertia_world(const spx_body* b)
@@ -176,20 +207,59 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     size_t shape_bytes = sizeof(spx_body_shape) * def->shape_count;
     b.shapes = spx_alloc(&w->allocator, shape_bytes, 16);
     if (!b.shapes) return SPX_ERR_OUT_OF_MEMORY;
+    memset(b.shapes, 0, shape_bytes);
     b.shape_count = def->shape_count;
     float radius = 0.0f;
     for (uint32_t i = 0; i < def->shape_count; ++i) {
         const spx_shape_def* s = &def->shapes[i];
         spx_body_shape* bs = &b.shapes[i];
-        bs->half_extents = v3(s->half_extents);
-        bs->local_center = v3(s->local.p);
-        bs->local_rotation = glms_quat_mat3(glms_quat_normalize(qs(s->local.q)));
-        /* Sphere about the centre of mass: the box's centre offset plus its half diagonal. */
-        bs->radius = glms_vec3_norm(glms_vec3_sub(bs->local_center, b.local_center)) + glms_vec3_norm(bs->half_extents);
+        bs->type = s->type;
+        versors q = glms_quat_normalize(qs(s->local.q));
+        mat3s rot = glms_quat_mat3(q);
+        if (s->type == SPX_SHAPE_BOX) {
+            bs->half_extents = v3(s->half_extents);
+            bs->local_center = v3(s->local.p);
+            bs->local_rotation = rot;
+            /* Sphere about the centre of mass: the box's centre offset plus its half diagonal. */
+            bs->radius = glms_vec3_norm(glms_vec3_sub(bs->local_center, b.local_center))
+                       + glms_vec3_norm(bs->half_extents);
+        } else {
+            bs->mesh = s->mesh;
+            bs->mesh_local.p = s->local.p;
+            bs->mesh_local.q = (spx_quat){ q.x, q.y, q.z, q.w };
+            const spx_obb* root = &s->mesh->nodes[0].box;
+            mat3s root_axes;
+            for (int k = 0; k < 3; ++k) root_axes.col[k] = v3(root->rotation.col[k]);
+            bs->half_extents = v3(root->half_extents);
+            bs->local_center = glms_vec3_add(v3(s->local.p), glms_mat3_mulv(rot, v3(root->center)));
+            bs->local_rotation = glms_mat3_mul(rot, root_axes);
+            /* Sphere about the centre of mass through the farthest corner: tighter than the root box's
+               and what the broad phase's sweep of the turning body needs. */
+            float far2 = 0.0f;
+            for (uint32_t t = 0; t < s->mesh->triangle_count; ++t) {
+                const spx_vec3* corner = &s->mesh->triangles[t].v[0];
+                for (int k = 0; k < 3; ++k) {
+                    vec3s p = glms_vec3_add(v3(s->local.p), glms_mat3_mulv(rot, v3(corner[k])));
+                    float d2 = glms_vec3_norm2(glms_vec3_sub(p, b.local_center));
+                    if (d2 > far2) far2 = d2;
+                }
+            }
+            bs->radius = sqrtf(far2) * (1.0f + 4.0f * FLT_EPSILON);
+        }
         if (bs->radius > radius) radius = bs->radius;
     }
     b.radius = radius;
     place(&b, def->position, def->rotation);
+    for (uint32_t i = 0; i < def->shape_count; ++i) {
+        spx_body_shape* bs = &b.shapes[i];
+        if (bs->type != SPX_SHAPE_MESH) continue;
+        spx_transform pose = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
+        if (spx_mesh_instance_create(bs->mesh, &pose, w->allocator.alloc ? &w->allocator : NULL, &bs->instance)
+            != SPX_OK) {
+            spx_body_free_shapes(&w->allocator, &b);
+            return SPX_ERR_OUT_OF_MEMORY;
+        }
+    }
     if (def->type != SPX_BODY_STATIC) {
         b.v = v3(def->linear_velocity);
         b.w = v3(def->angular_velocity);
@@ -205,7 +275,7 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     b.island_next = SPX_NO_BODY;
     b.alive = true;
     if ((r = spx_world_track_body(w, slot, &b)) != SPX_OK) {
-        spx_free(&w->allocator, b.shapes, shape_bytes);
+        spx_body_free_shapes(&w->allocator, &b);
         return r;
     }
     if (slot == w->free_list) w->free_list = w->bodies[slot].next_free;
@@ -238,7 +308,7 @@ SPX_API spx_result spx_body_destroy(spx_world* w, spx_body_id id)
     if (r != SPX_OK) return r;
     if (b->type == SPX_BODY_DYNAMIC && !b->awake) spx_island_wake(w, i); /* unchain it from its island */
     spx_pair_finder_remove(w->pairs, i);
-    spx_free(&w->allocator, b->shapes, sizeof(spx_body_shape) * b->shape_count);
+    spx_body_free_shapes(&w->allocator, b);
     uint32_t generation = b->generation;
     memset(b, 0, sizeof *b);
     b->generation = generation;

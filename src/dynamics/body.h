@@ -4,14 +4,20 @@
 
 #include <sepax/world.h>
 #include <sepax/geometry.h>
+#include <sepax/mesh_query.h>
 #include <cglm/struct.h>
 
-/* A shape as the step uses it: its box in the body's frame. */
+/* A shape as the step uses it. A box is its box in the body's frame; a mesh is the mesh's frame in
+   the body's frame, with the box of its tree's root standing for it where a bound is enough. */
 typedef struct spx_body_shape {
-    vec3s half_extents;
-    vec3s local_center;   /* the box's centre in the body's frame */
-    mat3s local_rotation; /* the box's axes in the body's frame */
+    spx_shape_type type;
+    vec3s half_extents;   /* box: its half extents; mesh: the root box's */
+    vec3s local_center;   /* box: its centre in the body's frame; mesh: the root box's centre */
+    mat3s local_rotation; /* box: its axes in the body's frame; mesh: the root box's axes */
     float radius;         /* of the sphere about the body's centre of mass holding the shape */
+    const spx_mesh* mesh; /* mesh: the host's */
+    spx_transform mesh_local;      /* mesh: its frame in the body's frame */
+    spx_mesh_instance* instance;   /* mesh: the world-space cache, owned by the body; posed on demand */
 } spx_body_shape;
 
 typedef struct spx_body {
@@ -47,6 +53,13 @@ typedef struct spx_body {
 
 /* World-space box of shape s of body b at the body's current placement. */
 spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s);
+
+/* Places a mesh shape's instance at the body's current placement (O(1): the cache is stamped).
+   false: the placement is not finite (the instance keeps its last pose). */
+bool spx_body_pose_mesh(const spx_body* b, const spx_body_shape* s);
+
+/* Frees what a body's shapes own (mesh instances) and the shape array. */
+void spx_body_free_shapes(const spx_allocator* allocator, spx_body* b);
 
 /* The inverse inertia in world axes at the body's current rotation. */
 mat3s spx_body_inv_inertia_world(const spx_body* b);

@@ -6,6 +6,7 @@
 #include "island.h"
 #include "core/allocator.h"
 #include <sepax/collide.h>
+#include <sepax/mesh_query.h>
 #include <math.h>
 
 typedef struct pair_key {
@@ -95,39 +96,91 @@ static void warm_start_from(const spx_contact* old, spx_contact* c)
     }
 }
 
-/* The manifold of one shape pair, warm-started from `old` (NULL if none); false when no point. */
-static bool make_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t sa, uint16_t sb, float margin,
-                         const spx_contact* old, spx_contact* out)
+/* Fills one contact from manifold m of bodies ia and ib; normal flipped when the query had B first. */
+static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t sa, uint16_t sb, const spx_manifold* m,
+                         bool flip, spx_contact* out)
 {
     const spx_body* a = &w->bodies[ia];
     const spx_body* b = &w->bodies[ib];
-    spx_obb box_a = spx_body_shape_box(a, &a->shapes[sa]);
-    spx_obb box_b = spx_body_shape_box(b, &b->shapes[sb]);
-    spx_manifold m;
-    /* A body that has gone non-finite or degenerate fails validation: it touches nothing. */
-    if (spx_manifold_obb_obb(&box_a, &box_b, margin, &m) != SPX_OK || m.point_count == 0) return false;
     out->body_a = ia;
     out->body_b = ib;
     out->shape_a = sa;
     out->shape_b = sb;
-    out->normal = (vec3s){ { m.normal.x, m.normal.y, m.normal.z } };
+    out->normal = (vec3s){ { m->normal.x, m->normal.y, m->normal.z } };
+    if (flip) out->normal = glms_vec3_negate(out->normal);
     tangents(out->normal, out->tangent);
     out->friction = sqrtf(a->friction * b->friction);
     out->restitution = a->restitution > b->restitution ? a->restitution : b->restitution;
-    out->point_count = m.point_count;
-    for (int k = 0; k < m.point_count; ++k) {
+    out->point_count = m->point_count;
+    for (int k = 0; k < m->point_count; ++k) {
         spx_contact_point* p = &out->points[k];
-        vec3s q = { { m.points[k].point.x, m.points[k].point.y, m.points[k].point.z } };
+        vec3s q = { { m->points[k].point.x, m->points[k].point.y, m->points[k].point.z } };
         p->anchor_a = glms_vec3_sub(q, a->center);
         p->anchor_b = glms_vec3_sub(q, b->center);
-        p->separation = -m.points[k].depth;
-        p->id = m.points[k].id;
+        p->separation = -m->points[k].depth;
+        p->id = m->points[k].id;
         p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
         p->normal_mass = p->tangent_mass[0] = p->tangent_mass[1] = 0.0f;
         p->relative_velocity = p->max_normal_impulse = 0.0f;
     }
-    if (old) warm_start_from(old, out);
-    return true;
+}
+
+/* A shape pair gives this many manifolds at most: a box or mesh against a mesh can touch it along
+   several normals at once (a box in a corner of a mesh room). */
+static uint32_t pair_manifold_capacity(const spx_body_shape* x, const spx_body_shape* y)
+{
+    return x->type == SPX_SHAPE_BOX && y->type == SPX_SHAPE_BOX ? 1u : SPX_MAX_MESH_MANIFOLDS;
+}
+
+/* The manifolds of one shape pair into out[0..), warm-started from last step's manifolds of the same
+   pair (old[0 .. old_count), any shape pair: those of this one are picked out). Returns how many. A
+   body gone non-finite or degenerate fails validation and touches nothing. */
+static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t sa, uint16_t sb, float margin,
+                              const spx_contact* old, uint32_t old_count, spx_contact* out)
+{
+    const spx_body* a = &w->bodies[ia];
+    const spx_body* b = &w->bodies[ib];
+    const spx_body_shape* xa = &a->shapes[sa];
+    const spx_body_shape* xb = &b->shapes[sb];
+    spx_manifold ms[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t n = 0;
+    bool flip = false;
+    spx_result r;
+    if (xa->type == SPX_SHAPE_BOX && xb->type == SPX_SHAPE_BOX) {
+        spx_obb box_a = spx_body_shape_box(a, xa), box_b = spx_body_shape_box(b, xb);
+        r = spx_manifold_obb_obb(&box_a, &box_b, margin, &ms[0]);
+        n = r == SPX_OK && ms[0].point_count > 0;
+    } else if (xa->type == SPX_SHAPE_BOX) {
+        spx_obb box_a = spx_body_shape_box(a, xa);
+        if (!spx_body_pose_mesh(b, xb)) return 0;
+        r = spx_manifold_obb_mesh(&box_a, xb->instance, margin, ms, SPX_MAX_MESH_MANIFOLDS, &n);
+    } else if (xb->type == SPX_SHAPE_BOX) {
+        spx_obb box_b = spx_body_shape_box(b, xb);
+        if (!spx_body_pose_mesh(a, xa)) return 0;
+        r = spx_manifold_obb_mesh(&box_b, xa->instance, margin, ms, SPX_MAX_MESH_MANIFOLDS, &n);
+        flip = true;
+    } else {
+        if (!spx_body_pose_mesh(a, xa) || !spx_body_pose_mesh(b, xb)) return 0;
+        r = SPX_OK; /* mesh-mesh manifolds: next commit */
+    }
+    if (r != SPX_OK) return 0;
+    uint32_t made = 0;
+    for (uint32_t k = 0; k < n; ++k) {
+        if (ms[k].point_count == 0) continue;
+        spx_contact* c = &out[made++];
+        fill_contact(w, ia, ib, sa, sb, &ms[k], flip, c);
+        /* Last step's manifold of this shape pair whose normal is closest to this one's (within about
+           25 degrees): a mesh pair's several manifolds are told apart by their normals. */
+        const spx_contact* prior = NULL;
+        float best = 0.9f;
+        for (uint32_t j = 0; j < old_count; ++j) {
+            if (old[j].shape_a != sa || old[j].shape_b != sb) continue;
+            float d = glms_vec3_dot(old[j].normal, c->normal);
+            if (d > best) best = d, prior = &old[j];
+        }
+        if (prior) warm_start_from(prior, c);
+    }
+    return made;
 }
 
 /* Room for this step: the new list can hold every shape pair of every body pair plus every kept
@@ -136,8 +189,12 @@ static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n)
 {
     spx_contacts* c = &w->contacts;
     uint64_t need = c->count;
-    for (uint32_t i = 0; i < n; ++i)
-        need += (uint64_t)w->bodies[pairs[i].a].shape_count * w->bodies[pairs[i].b].shape_count;
+    for (uint32_t i = 0; i < n; ++i) {
+        const spx_body* a = &w->bodies[pairs[i].a];
+        const spx_body* b = &w->bodies[pairs[i].b];
+        for (uint32_t sa = 0; sa < a->shape_count; ++sa)
+            for (uint32_t sb = 0; sb < b->shape_count; ++sb) need += pair_manifold_capacity(&a->shapes[sa], &b->shapes[sb]);
+    }
     uint64_t events = (uint64_t)n + c->count + c->pending_end_count;
     if (need > UINT32_MAX || events > UINT32_MAX) return false;
     const spx_allocator* al = &w->allocator;
@@ -188,14 +245,9 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
         const spx_body* b = &w->bodies[kp.b];
         float margin = pair_margin(w, a, b, dt);
         uint32_t before = c->count;
-        for (uint16_t sa = 0; sa < a->shape_count; ++sa) {
-            for (uint16_t sb = 0; sb < b->shape_count; ++sb) {
-                const spx_contact* prior = NULL;
-                for (uint32_t k = j; k < j_end; ++k)
-                    if (old[k].shape_a == sa && old[k].shape_b == sb) prior = &old[k];
-                if (make_contact(w, kp.a, kp.b, sa, sb, margin, prior, &c->list[c->count])) ++c->count;
-            }
-        }
+        for (uint16_t sa = 0; sa < a->shape_count; ++sa)
+            for (uint16_t sb = 0; sb < b->shape_count; ++sb)
+                c->count += make_contacts(w, kp.a, kp.b, sa, sb, margin, old + j, j_end - j, &c->list[c->count]);
         bool had = j_end > j, has = c->count > before;
         if (has && !had) push_event(w, c->begin, &c->begin_count, c->begin_capacity, kp.a, kp.b);
         if (had && !has) push_event(w, c->end, &c->end_count, c->end_capacity, kp.a, kp.b);

@@ -80,7 +80,7 @@ SPX_API void spx_world_destroy(spx_world* w)
     if (!w) return;
     spx_allocator a = w->allocator;
     for (uint32_t i = 0; i < w->body_slots; ++i)
-        if (w->bodies[i].alive) spx_free(&a, w->bodies[i].shapes, sizeof(spx_body_shape) * w->bodies[i].shape_count);
+        if (w->bodies[i].alive) spx_body_free_shapes(&a, &w->bodies[i]);
     spx_free(&a, w->bodies, sizeof(spx_body) * (size_t)w->body_capacity);
     spx_free(&a, w->island_parent, sizeof(uint32_t) * (size_t)w->scratch_capacity);
     spx_free(&a, w->island_min_sleep, sizeof(float) * (size_t)w->scratch_capacity);

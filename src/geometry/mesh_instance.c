@@ -28,6 +28,11 @@ static void store_pose(spx_mesh_instance* inst, const spx_transform* pose)
     double x = pose->q.x, y = pose->q.y, z = pose->q.z, w = pose->q.w;
     double inv = 1.0 / sqrt(x * x + y * y + z * z + w * w);
     x *= inv, y *= inv, z *= inv, w *= inv;
+    /* The same pose again (a static body's, posed before every query) keeps the filled cache. */
+    if (inst->stamp != 0 && inst->pose.p.x == pose->p.x && inst->pose.p.y == pose->p.y && inst->pose.p.z == pose->p.z
+        && inst->pose.q.x == (float)x && inst->pose.q.y == (float)y && inst->pose.q.z == (float)z
+        && inst->pose.q.w == (float)w)
+        return;
     inst->pose.p = pose->p;
     inst->pose.q.x = (float)x, inst->pose.q.y = (float)y, inst->pose.q.z = (float)z, inst->pose.q.w = (float)w;
     double (*r)[3] = inst->rotation; /* r[i]: column i */

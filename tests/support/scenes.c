@@ -1,6 +1,8 @@
 /* Standard world scenes (see scenes.h). */
 #include "scenes.h"
+#include "shapes.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A fixed xorshift generator: the same orientations on every machine. */
@@ -70,7 +72,55 @@ void spx_scene_pyramid_layout(spx_scene_layout* out, float pitch)
     common_layout(out);
 }
 
-static spx_result build(spx_scene* scene, const spx_world_def* def, const spx_scene_layout* l)
+void spx_scene_falling_mesh_layout(spx_scene_layout* out)
+{
+    spx_scene_falling_layout(out);
+    out->mesh_ground = true;
+}
+
+/* A generated shape into a mesh the scene owns. */
+static spx_result own_mesh(spx_scene* scene, spx_shape* shape, spx_mesh** out)
+{
+    spx_result r = SPX_ERR_OUT_OF_MEMORY;
+    if (shape->vertices && scene->mesh_count < SPX_SCENE_MAX_MESHES) {
+        spx_mesh_def md = spx_default_mesh_def();
+        md.vertices = shape->vertices;
+        md.vertex_count = shape->vertex_count;
+        md.indices = shape->indices;
+        md.triangle_count = shape->triangle_count;
+        r = spx_mesh_create(&md, out);
+        if (r == SPX_OK) scene->meshes[scene->mesh_count++] = *out;
+    }
+    spx_shape_free(shape);
+    return r;
+}
+
+/* The static ground: the layout's box, or a 100x100-quad grid of 1 m quads with its top at y = 0. */
+static spx_result make_ground(spx_scene* scene, const spx_scene_layout* l)
+{
+    spx_shape_def gs = spx_default_shape_def();
+    gs.half_extents = l->ground_half_extents;
+    spx_body_def gd = spx_default_body_def();
+    gd.position = l->ground_center;
+    if (l->mesh_ground) {
+        spx_shape grid;
+        memset(&grid, 0, sizeof grid);
+        spx_shape_grid(&grid, 100, 100);
+        spx_mesh* mesh = NULL;
+        spx_result r = own_mesh(scene, &grid, &mesh);
+        if (r != SPX_OK) return r;
+        gs.type = SPX_SHAPE_MESH;
+        gs.mesh = mesh;
+        gd.position = spx_v3(-50.0f, 0.0f, -50.0f);
+    }
+    gd.shapes = &gs;
+    gd.shape_count = 1;
+    gd.friction = l->ground_friction;
+    gd.restitution = l->restitution;
+    return spx_body_create(scene->world, &gd, &scene->ground);
+}
+
+static spx_result make_world(spx_scene* scene, const spx_world_def* def, const spx_scene_layout* l)
 {
     memset(scene, 0, sizeof *scene);
     spx_world_def wd = def ? *def : spx_default_world_def();
@@ -78,16 +128,15 @@ static spx_result build(spx_scene* scene, const spx_world_def* def, const spx_sc
     if (wd.body_capacity < 1100) wd.body_capacity = 1100;
     spx_result r = spx_world_create(&wd, &scene->world);
     if (r != SPX_OK) return r;
-    spx_shape_def gs = spx_default_shape_def();
-    gs.half_extents = l->ground_half_extents;
-    spx_body_def gd = spx_default_body_def();
-    gd.position = l->ground_center;
-    gd.shapes = &gs;
-    gd.shape_count = 1;
-    gd.friction = l->ground_friction;
-    gd.restitution = l->restitution;
-    r = spx_body_create(scene->world, &gd, &scene->ground);
+    scene->dt = l->dt;
+    scene->steps = l->steps;
+    return make_ground(scene, l);
+}
 
+static spx_result build(spx_scene* scene, const spx_world_def* def, const spx_scene_layout* l)
+{
+    spx_result r = make_world(scene, def, l);
+    if (r != SPX_OK) return r;
     spx_shape_def bs = spx_default_shape_def();
     bs.half_extents = l->box_half_extents;
     bs.density = l->box_mass / (8.0f * bs.half_extents.x * bs.half_extents.y * bs.half_extents.z);
@@ -102,8 +151,6 @@ static spx_result build(spx_scene* scene, const spx_world_def* def, const spx_sc
         bd.rotation = l->start[i].q;
         r = spx_body_create(scene->world, &bd, &scene->bodies[scene->count++]);
     }
-    scene->dt = l->dt;
-    scene->steps = l->steps;
     return r;
 }
 
@@ -119,6 +166,102 @@ spx_result spx_scene_pyramid(spx_scene* scene, float pitch, const spx_world_def*
     spx_scene_layout l;
     spx_scene_pyramid_layout(&l, pitch);
     return build(scene, def, &l);
+}
+
+spx_result spx_scene_falling_mesh(spx_scene* scene, const spx_world_def* def)
+{
+    spx_scene_layout l;
+    spx_scene_falling_mesh_layout(&l);
+    return build(scene, def, &l);
+}
+
+/* One unit box of mass 1 at a pose, bodies[0]. */
+static spx_result add_unit_box(spx_scene* scene, spx_vec3 p, spx_quat q, float friction, float restitution)
+{
+    spx_shape_def bs = spx_default_shape_def();
+    bs.density = 1.0f;
+    spx_body_def bd = spx_default_body_def();
+    bd.type = SPX_BODY_DYNAMIC;
+    bd.position = p;
+    bd.rotation = q;
+    bd.friction = friction;
+    bd.restitution = restitution;
+    bd.shapes = &bs;
+    bd.shape_count = 1;
+    return spx_body_create(scene->world, &bd, &scene->bodies[scene->count++]);
+}
+
+spx_result spx_scene_slope(spx_scene* scene, float theta, float mu, const spx_world_def* def)
+{
+    spx_scene_layout l;
+    memset(&l, 0, sizeof l);
+    common_layout(&l);
+    l.steps = 90;
+    l.ground_friction = mu;
+    /* The incline is the ground turned about z; the box sits on its top face, turned with it. */
+    spx_quat q = { 0.0f, 0.0f, sinf(theta * 0.5f), cosf(theta * 0.5f) };
+    l.ground_center = spx_v3(0.0f, 0.0f, 0.0f);
+    l.ground_half_extents = spx_v3(50.0f, 1.0f, 5.0f);
+    spx_result r = make_world(scene, def, &l);
+    if (r != SPX_OK) return r;
+    spx_transform t = { { 0, 0, 0 }, q };
+    r = spx_body_set_transform(scene->world, scene->ground, &t);
+    spx_vec3 n = spx_v3(-sinf(theta), cosf(theta), 0.0f);
+    if (r == SPX_OK) r = add_unit_box(scene, spx_v3(1.5f * n.x, 1.5f * n.y, 0.0f), q, mu, 0.0f);
+    return r;
+}
+
+spx_result spx_scene_bounce(spx_scene* scene, float height, float e, const spx_world_def* def)
+{
+    spx_scene_layout l;
+    memset(&l, 0, sizeof l);
+    common_layout(&l);
+    l.steps = 240;
+    l.ground_friction = 0.5f;
+    l.restitution = e;
+    spx_result r = make_world(scene, def, &l);
+    if (r != SPX_OK) return r;
+    const spx_quat identity = { 0.0f, 0.0f, 0.0f, 1.0f };
+    return add_unit_box(scene, spx_v3(0.0f, 0.5f + height, 0.0f), identity, 0.5f, e);
+}
+
+spx_result spx_scene_mesh_pile(spx_scene* scene, const spx_world_def* def)
+{
+    spx_scene_layout l;
+    spx_scene_falling_mesh_layout(&l);
+    l.steps = 600;
+    spx_result r = make_world(scene, def, &l);
+    if (r != SPX_OK) return r;
+    spx_shape torus, ball;
+    memset(&torus, 0, sizeof torus);
+    memset(&ball, 0, sizeof ball);
+    spx_shape_torus(&torus, 0.45f, 0.15f, 24, 12);
+    spx_shape_solid_sphere(&ball, 0.45f, 10, 20);
+    spx_mesh *torus_mesh = NULL, *ball_mesh = NULL;
+    r = own_mesh(scene, &torus, &torus_mesh);
+    spx_result r2 = own_mesh(scene, &ball, &ball_mesh);
+    if (r != SPX_OK) return r;
+    if (r2 != SPX_OK) return r2;
+    spx_shape_def shape = spx_default_shape_def();
+    shape.type = SPX_SHAPE_MESH;
+    shape.density = 500.0f;
+    spx_body_def bd = spx_default_body_def();
+    bd.type = SPX_BODY_DYNAMIC;
+    bd.friction = 0.5f;
+    bd.shapes = &shape;
+    bd.shape_count = 1;
+    uint64_t seed = 0xD1B54A32D192ED03ull;
+    for (int j = 0; j < 4 && r == SPX_OK; ++j)
+        for (int i = 0; i < 4 && r == SPX_OK; ++i)
+            for (int k = 0; k < 4 && r == SPX_OK; ++k) {
+                const spx_mesh* mesh = (i + j + k) % 2 ? ball_mesh : torus_mesh;
+                shape.mesh = mesh;
+                bd.position = spx_v3(((float)i - 1.5f) * 1.3f, 1.0f + 1.3f * (float)j, ((float)k - 1.5f) * 1.3f);
+                bd.rotation = random_rotation(&seed);
+                scene->body_mesh[scene->count] = mesh;
+                r = spx_body_create(scene->world, &bd, &scene->bodies[scene->count++]);
+            }
+    return r;
 }
 
 void spx_scene_measure_state(const spx_transform* poses, const spx_vec3* v, const spx_vec3* w, uint32_t count,
@@ -164,8 +307,70 @@ void spx_scene_measure(const spx_scene* scene, spx_scene_quality* out)
     spx_scene_measure_state(poses, v, w, scene->count, out);
 }
 
+/* Radius of the sphere about the mesh's origin holding it (the scenes' meshes are centred). */
+static float mesh_radius(const spx_mesh* mesh)
+{
+    spx_mesh_info info;
+    spx_mesh_get_info(mesh, &info);
+    float r2 = 0.0f;
+    for (uint32_t t = 0; t < info.triangle_count; ++t) {
+        spx_triangle tri;
+        spx_mesh_get_triangle(mesh, t, &tri, NULL);
+        for (int k = 0; k < 3; ++k) {
+            float d2 = tri.v[k].x * tri.v[k].x + tri.v[k].y * tri.v[k].y + tri.v[k].z * tri.v[k].z;
+            if (d2 > r2) r2 = d2;
+        }
+    }
+    return sqrtf(r2);
+}
+
+void spx_scene_measure_meshes(const spx_scene* scene, spx_scene_quality* out)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t n = scene->count;
+    spx_mesh_instance** inst = calloc(n ? n : 1, sizeof *inst);
+    spx_transform* pose = calloc(n ? n : 1, sizeof *pose);
+    float* radius = calloc(n ? n : 1, sizeof *radius);
+    if (!inst || !pose || !radius) goto done;
+    for (uint32_t i = 0; i < n; ++i) {
+        spx_vec3 v, w;
+        spx_body_get_transform(scene->world, scene->bodies[i], &pose[i]);
+        spx_body_get_velocity(scene->world, scene->bodies[i], &v, &w);
+        if (pose[i].p.y < 0.0f) ++out->fallen;
+        if (v.x * v.x + v.y * v.y + v.z * v.z > 0.0025f || w.x * w.x + w.y * w.y + w.z * w.z > 0.0025f) ++out->moving;
+        if (!scene->body_mesh[i] || spx_mesh_instance_create(scene->body_mesh[i], &pose[i], NULL, &inst[i]) != SPX_OK)
+            continue;
+        radius[i] = mesh_radius(scene->body_mesh[i]);
+        spx_mesh_info info;
+        spx_mesh_get_info(scene->body_mesh[i], &info);
+        for (uint32_t t = 0; t < info.triangle_count; ++t) {
+            spx_triangle tri;
+            spx_mesh_instance_get_triangle(inst[i], t, &tri, NULL);
+            for (int k = 0; k < 3; ++k)
+                if (-tri.v[k].y > out->ground_penetration) out->ground_penetration = -tri.v[k].y;
+        }
+    }
+    for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t j = i + 1; j < n; ++j) {
+            if (!inst[i] || !inst[j]) continue;
+            float dx = pose[i].p.x - pose[j].p.x, dy = pose[i].p.y - pose[j].p.y, dz = pose[i].p.z - pose[j].p.z;
+            float reach = radius[i] + radius[j];
+            if (dx * dx + dy * dy + dz * dz > reach * reach) continue;
+            spx_mesh_hit hit;
+            if (spx_contacts_mesh_mesh(inst[i], inst[j], NULL, 0, &hit) == SPX_OK && hit.state == SPX_SWEEP_START_OVERLAP
+                && hit.depth > out->box_overlap)
+                out->box_overlap = hit.depth;
+        }
+done:
+    for (uint32_t i = 0; inst && i < n; ++i) spx_mesh_instance_destroy(inst[i]);
+    free(inst);
+    free(pose);
+    free(radius);
+}
+
 void spx_scene_destroy(spx_scene* scene)
 {
     spx_world_destroy(scene->world);
+    for (uint32_t i = 0; i < scene->mesh_count; ++i) spx_mesh_destroy(scene->meshes[i]);
     memset(scene, 0, sizeof *scene);
 }

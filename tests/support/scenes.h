@@ -8,11 +8,16 @@
 
 #define SPX_SCENE_MAX_BODIES 1024
 
+#define SPX_SCENE_MAX_MESHES 4
+
 typedef struct spx_scene {
     spx_world* world;
     spx_body_id ground;
     spx_body_id bodies[SPX_SCENE_MAX_BODIES]; /* the dynamic bodies, in creation order */
+    const spx_mesh* body_mesh[SPX_SCENE_MAX_BODIES]; /* body i's mesh, or NULL for a box of half extent 0.5 */
     uint32_t count;
+    spx_mesh* meshes[SPX_SCENE_MAX_MESHES];  /* owned by the scene: the ground's and the bodies' */
+    uint32_t mesh_count;
     float dt;                                 /* s a step */
     uint32_t steps;                           /* steps the scene is meant to run */
 } spx_scene;
@@ -32,10 +37,12 @@ typedef struct spx_scene_layout {
     float dt;                                 /* s a step */
     uint32_t steps;                           /* steps the scene is meant to run */
     bool sleep;                               /* false: the scene forces sleeping off */
+    bool mesh_ground;                         /* the ground is a 100x100-quad triangle mesh, top y = 0 */
 } spx_scene_layout;
 
 void spx_scene_falling_layout(spx_scene_layout* out);
 void spx_scene_pyramid_layout(spx_scene_layout* out, float pitch);
+void spx_scene_falling_mesh_layout(spx_scene_layout* out);
 
 /* falling: 1,000 boxes of half extent 0.5, mass 1, friction 0.5, no restitution, in a 10x10x10 grid
    of pitch 1.5 (centres x,z = (i-4.5) 1.5, y = 2 + 1.5 j), orientations random from a fixed seed,
@@ -48,6 +55,25 @@ spx_result spx_scene_falling(spx_scene* scene, const spx_world_def* def);
    forced off: the scene measures drift, which sleeping would hide. */
 spx_result spx_scene_pyramid(spx_scene* scene, float pitch, const spx_world_def* def);
 
+/* falling_mesh: the falling boxes onto a static triangle-mesh ground of 100x100 quads of 1 m (20,000
+   triangles), its top at y = 0. */
+spx_result spx_scene_falling_mesh(spx_scene* scene, const spx_world_def* def);
+
+/* slope: a unit box of mass 1 resting on a static incline (a 100x2x10 box turned by theta radians
+   about z, so that it falls towards -x, its top face through the origin), friction mu on both;
+   1/60 s, 90 steps; sleeping off. The box is bodies[0]. */
+spx_result spx_scene_slope(spx_scene* scene, float theta, float mu, const spx_world_def* def);
+
+/* bounce: a unit box of mass 1 whose bottom starts `height` m above the ground's top, restitution e
+   on both, friction 0.5; 1/60 s, 240 steps; sleeping off. The box is bodies[0]. */
+spx_result spx_scene_bounce(spx_scene* scene, float height, float e, const spx_world_def* def);
+
+/* mesh_pile: 64 dynamic closed meshes, tori (R 0.45, r 0.15, 576 triangles) and solid spheres
+   (radius 0.45, 400 triangles) in turn, density 500, friction 0.5, random orientations from a fixed
+   seed, in 4 layers of 4x4 at pitch 1.3 (centres x,z = (i-1.5) 1.3, y = 1 + 1.3 j), falling onto
+   the mesh ground of falling_mesh; 1/60 s, 600 steps. */
+spx_result spx_scene_mesh_pile(spx_scene* scene, const spx_world_def* def);
+
 /* Deepest overlap of the scene's boxes into the ground (top at y = 0) and between any two boxes
    (by the static box-box penetration query), in metres; fallen counts boxes whose centre is
    below the ground's top; moving counts boxes faster than 0.05 m/s or 0.05 rad/s. */
@@ -58,6 +84,11 @@ typedef struct spx_scene_quality {
     uint32_t moving;
 } spx_scene_quality;
 void spx_scene_measure(const spx_scene* scene, spx_scene_quality* out);
+
+/* As spx_scene_measure for a scene whose bodies are meshes (body_mesh): ground penetration from the
+   lowest triangle corner, overlap from the depth estimate of spx_contacts_mesh_mesh (pairs whose
+   bounding spheres meet); fallen and moving as there. */
+void spx_scene_measure_meshes(const spx_scene* scene, spx_scene_quality* out);
 
 /* The same figures from poses and velocities alone, whichever engine produced them (the scene
    benchmark measures Bullet and ODE with it): poses[i] places box i (half extents 0.5), v[i] and

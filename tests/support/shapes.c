@@ -70,6 +70,27 @@ bool spx_shape_sphere(spx_shape* s, float radius, uint32_t nlat, uint32_t nlon)
     return true;
 }
 
+void spx_shape_snap_sphere_poles(spx_shape* s, float radius, uint32_t nlat, uint32_t nlon)
+{
+    for (uint32_t i = 0; i < nlon; ++i) {
+        s->vertices[i * (nlat + 1)] = spx_v3(0.0f, radius, 0.0f);
+        s->vertices[i * (nlat + 1) + nlat] = spx_v3(0.0f, -radius, 0.0f);
+    }
+}
+
+/* spx_shape_sphere winds clockwise seen from outside: every triangle flipped. */
+bool spx_shape_solid_sphere(spx_shape* s, float radius, uint32_t nlat, uint32_t nlon)
+{
+    if (!spx_shape_sphere(s, radius, nlat, nlon)) return false;
+    spx_shape_snap_sphere_poles(s, radius, nlat, nlon);
+    for (uint32_t t = 0; t < s->triangle_count; ++t) {
+        uint32_t k = s->indices[3 * t + 1];
+        s->indices[3 * t + 1] = s->indices[3 * t + 2];
+        s->indices[3 * t + 2] = k;
+    }
+    return true;
+}
+
 bool spx_shape_grid(spx_shape* s, uint32_t nx, uint32_t nz)
 {
     if (!shape_alloc(s, (nx + 1) * (nz + 1), 2 * nx * nz)) return false;

@@ -18,6 +18,12 @@ bool spx_shape_torus(spx_shape* s, float R, float r, uint32_t nu, uint32_t nv);
 /* Latitude-longitude sphere: nlat bands, nlon sectors, poles repeated per sector (so the triangles
    at the poles are segment-like in one corner pair, as real exported meshes often are). */
 bool spx_shape_sphere(spx_shape* s, float radius, uint32_t nlat, uint32_t nlon);
+/* The south pole of spx_shape_sphere is computed with sin(pi) = 1.2e-16, not 0: its copies differ in
+   x and z by about 1e-16 m and do not weld. This puts them on the axis, as the north pole's are. */
+void spx_shape_snap_sphere_poles(spx_shape* s, float radius, uint32_t nlat, uint32_t nlon);
+/* spx_shape_sphere made solid: the poles' copies on the axis (they weld), wound outward. Closed, so
+   it has mass properties; its pole triangles are degenerate and skipped by spx_mesh_create. */
+bool spx_shape_solid_sphere(spx_shape* s, float radius, uint32_t nlat, uint32_t nlon);
 /* Flat nx by nz grid of unit squares in the plane y = 0, two triangles a square. */
 bool spx_shape_grid(spx_shape* s, uint32_t nx, uint32_t nz);
 /* A strip `length` long and `width` wide along x, made of n squares (2n triangles). */
