@@ -16,7 +16,7 @@
 set -euo pipefail
 
 program=${1:-build-bench/bench/sepax_bench_world}
-scenes=${SCENES:-falling pyramid-1.0 pyramid-1.1}
+scenes=${SCENES:-falling falling_mesh pyramid-1.0 pyramid-1.1 mesh_pile}
 engines=${ENGINES:-sepax bullet ode}
 steps_option=${STEPS:+--steps=$STEPS}
 
@@ -37,9 +37,12 @@ for scene in $scenes; do
     for engine in $engines; do
         out="$work/callgrind.$scene.$engine"
         # shellcheck disable=SC2086 # steps_option is empty or one word
+        status=0
         valgrind --tool=callgrind --toggle-collect=bench_world_run_steps --callgrind-out-file="$out" \
-            "$program" --steps-only -s="$scene" -e="$engine" $steps_option 2>"$work/log" ||
-            { cat "$work/log" >&2; exit 1; }
+            "$program" --steps-only -s="$scene" -e="$engine" $steps_option 2>"$work/log" || status=$?
+        # 4: this engine does not run this scene (the mesh pile is sepax's alone).
+        if [ "$status" = 4 ]; then continue; fi
+        if [ "$status" != 0 ]; then cat "$work/log" >&2; exit 1; fi
         steps=$(sed -n 's/^sepax_bench_world: .*: \([0-9]*\) steps.*/\1/p' "$work/log")
         total=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$out")
         if [ -z "$steps" ] || [ -z "$total" ]; then

@@ -34,7 +34,7 @@
 
 #define MAX_REPS 101
 #define MAX_ENGINES 3
-#define SCENE_COUNT 3
+#define SCENE_COUNT 7
 #define QUICK_STEPS 10
 #define GOAL_DRIFT 0.01f           /* m: pyramid, largest drift in 10 s */
 #define GOAL_DEPTH 0.01f           /* m: falling, ground penetration and box overlap */
@@ -43,12 +43,63 @@
 
 /* ---- scenes and engines ------------------------------------------------------------------------ */
 
+typedef enum scene_kind { FALLING, FALLING_MESH, PYRAMID, MESH_PILE, SLOPE, BOUNCE } scene_kind;
+
 typedef struct scene_spec {
     const char* name;
-    float pitch;                   /* 0: falling; otherwise the pyramid at this pitch */
+    scene_kind kind;
+    float pitch;                   /* the pyramid's; 0 for the others */
+    bool peers;                    /* Bullet and ODE run it too (boxes on a box or mesh ground) */
 } scene_spec;
 
-static const scene_spec scenes[SCENE_COUNT] = { { "falling", 0.0f }, { "pyramid-1.0", 1.0f }, { "pyramid-1.1", 1.1f } };
+static const scene_spec scenes[SCENE_COUNT] = {
+    { "falling", FALLING, 0.0f, true },      { "falling_mesh", FALLING_MESH, 0.0f, true },
+    { "pyramid-1.0", PYRAMID, 1.0f, true },  { "pyramid-1.1", PYRAMID, 1.1f, true },
+    { "mesh_pile", MESH_PILE, 0.0f, false }, { "slope", SLOPE, 0.0f, false },
+    { "bounce", BOUNCE, 0.0f, false },
+};
+
+/* slope and bounce: their settings, and what the analytic answer is. */
+#define SLOPE_ANGLE 0.6f           /* rad; tan 0.6 = 0.68 > mu: the box slides */
+#define SLOPE_FRICTION 0.3f
+#define BOUNCE_HEIGHT 2.0f         /* m */
+#define BOUNCE_RESTITUTION 0.7f
+
+static spx_result scene_build(spx_scene* out, const scene_spec* s)
+{
+    switch (s->kind) {
+    case FALLING: return spx_scene_falling(out, NULL);
+    case FALLING_MESH: return spx_scene_falling_mesh(out, NULL);
+    case PYRAMID: return spx_scene_pyramid(out, s->pitch, NULL);
+    case MESH_PILE: return spx_scene_mesh_pile(out, NULL);
+    case SLOPE: return spx_scene_slope(out, SLOPE_ANGLE, SLOPE_FRICTION, NULL);
+    case BOUNCE: return spx_scene_bounce(out, BOUNCE_HEIGHT, BOUNCE_RESTITUTION, NULL);
+    }
+    return SPX_ERR_INVALID_ARGUMENT;
+}
+
+/* The layout the peers build from; for sepax-only scenes, the body count, step and step count of
+   sepax's scene (built once to read them). */
+static bool scene_layout(const scene_spec* s, spx_scene_layout* out)
+{
+    switch (s->kind) {
+    case FALLING: spx_scene_falling_layout(out); return true;
+    case FALLING_MESH: spx_scene_falling_mesh_layout(out); return true;
+    case PYRAMID: spx_scene_pyramid_layout(out, s->pitch); return true;
+    default: break;
+    }
+    memset(out, 0, sizeof *out);
+    spx_scene scene;
+    memset(&scene, 0, sizeof scene);
+    spx_result r = scene_build(&scene, s);
+    out->count = scene.count, out->steps = scene.steps, out->dt = scene.dt;
+    out->box_friction = s->kind == SLOPE ? SLOPE_FRICTION : 0.5f;
+    out->ground_friction = s->kind == SLOPE ? SLOPE_FRICTION : s->kind == BOUNCE ? 0.5f : 0.6f;
+    out->sleep = s->kind == MESH_PILE;
+    out->mesh_ground = s->kind == MESH_PILE;
+    spx_scene_destroy(&scene);
+    return r == SPX_OK;
+}
 
 typedef struct engine {
     const char* name;
@@ -69,8 +120,8 @@ static bool run_create(run* r, const engine* e, const scene_spec* s, const spx_s
     memset(r, 0, sizeof *r);
     r->e = e;
     r->count = layout->count;
-    if (e->peer) return (r->world = e->peer->create(layout)) != NULL;
-    spx_result res = s->pitch > 0.0f ? spx_scene_pyramid(&r->scene, s->pitch, NULL) : spx_scene_falling(&r->scene, NULL);
+    if (e->peer) return s->peers && (r->world = e->peer->create(layout)) != NULL;
+    spx_result res = scene_build(&r->scene, s);
     if (res != SPX_OK) {
         fprintf(stderr, "sepax_bench_world: %s: %s\n", s->name, spx_result_string(res));
         spx_scene_destroy(&r->scene);
@@ -143,6 +194,7 @@ typedef struct row {
     double contacts;                        /* contact points a step, mean */
     spx_scene_quality q;
     float drift, sideways, drift_peak;      /* pyramid: largest distance of a box from its start */
+    double measured, expected;              /* slope: acceleration (m/s^2); bounce: rebound height (m) */
     bool ok;
     uint64_t end_hash;                      /* of the first repetition's end poses */
     bool varies;                            /* a later repetition ended elsewhere */
@@ -175,8 +227,12 @@ static bool repeat(row* out, int rep, const engine* e, const scene_spec* s, cons
         fprintf(stderr, "sepax_bench_world: %s could not build %s\n", e->name, s->name);
         return false;
     }
-    bool track = s->pitch > 0.0f;
+    bool track = s->kind == PYRAMID;
     float peak = 0.0f;
+    /* slope: the speed gained from step 30 (settled) to step 90; bounce: the top of the first rebound. */
+    spx_vec3 v30 = { 0, 0, 0 };
+    float rebound = 0.0f;
+    bool bounced = false, rising = true;
     uint64_t wall = 0, cpu = 0, contacts = 0;
     double stage[STAGE_COUNT] = { 0 };
     for (uint32_t i = 0; i < steps; ++i) {
@@ -191,6 +247,23 @@ static bool repeat(row* out, int rep, const engine* e, const scene_spec* s, cons
             stage[STAGE_SOLVER] += st.solver_ms, stage[STAGE_ISLAND] += st.island_ms;
         }
         contacts += run_contacts(&r);
+        if (!e->peer && (s->kind == SLOPE || s->kind == BOUNCE)) {
+            spx_transform t;
+            spx_vec3 v;
+            spx_body_get_transform(r.scene.world, r.scene.bodies[0], &t);
+            spx_body_get_velocity(r.scene.world, r.scene.bodies[0], &v, NULL);
+            if (s->kind == SLOPE && i + 1 == 30) v30 = v;
+            if (s->kind == SLOPE && i + 1 == 90) {
+                spx_vec3 d = { v.x - v30.x, v.y - v30.y, v.z - v30.z };
+                out->measured = sqrtf(d.x * d.x + d.y * d.y + d.z * d.z) / (60.0f * r.scene.dt);
+            }
+            if (s->kind == BOUNCE) {
+                if (v.y > 0.0f) bounced = true;
+                if (bounced && rising && t.p.y - 0.5f > rebound) rebound = t.p.y - 0.5f;
+                if (bounced && v.y < 0.0f) rising = false;
+                out->measured = rebound;
+            }
+        }
         if (track) {
             run_read(&r, poses, NULL, NULL);
             for (uint32_t k = 0; k < r.count; ++k) {
@@ -218,7 +291,10 @@ static bool repeat(row* out, int rep, const engine* e, const scene_spec* s, cons
     if (last) {
         out->contacts = (double)contacts / n;
         run_read(&r, poses, lin, ang);
-        spx_scene_measure_state(poses, lin, ang, r.count, &out->q);
+        if (s->kind == MESH_PILE) spx_scene_measure_meshes(&r.scene, &out->q);
+        else if (s->kind != SLOPE) spx_scene_measure_state(poses, lin, ang, r.count, &out->q);
+        if (s->kind == SLOPE) out->expected = 9.81 * (sin(SLOPE_ANGLE) - SLOPE_FRICTION * cos(SLOPE_ANGLE));
+        if (s->kind == BOUNCE) out->expected = (double)(BOUNCE_RESTITUTION * BOUNCE_RESTITUTION * BOUNCE_HEIGHT);
         out->drift = out->sideways = 0.0f;
         out->drift_peak = peak;
         if (track)
@@ -250,10 +326,12 @@ typedef struct options {
 static void usage(FILE* f)
 {
     fprintf(f, "usage: sepax_bench_world [options]\n"
-               "  -s=<a,b>           scenes: falling, pyramid-1.0, pyramid-1.1, pyramid (both), all (default)\n"
+               "  -s=<a,b>           scenes: falling, falling_mesh, pyramid-1.0, pyramid-1.1, pyramid (both), mesh_pile,\n"
+               "                     slope, bounce, all (default)\n"
                "  -e=<a,b>           engines: sepax, bullet, ode (default: all built in)\n"
                "  -r=<reps>          repetitions of each scene and engine, median reported (default 5; --quick 1)\n"
-               "  --steps=<n>        steps a scene (default the scene's: falling 300, pyramid 600; 0 with --steps-only)\n"
+               "  --steps=<n>        steps a scene (default the scene's: falling 300, pyramid and mesh_pile 600,\n"
+               "                     slope 90, bounce 240; 0 with --steps-only)\n"
                "  --quick            %d steps, 1 repetition: the CI smoke run\n"
                "  --steps-only       build one scene in one engine (-s, -e), run its steps and nothing else,\n"
                "                     for callgrind (see bench/world_callgrind.sh)\n"
@@ -427,7 +505,7 @@ static void figure(char buf[16], bool applies, int digits, double x)
 
 static void print_row(const report* rep, const scene_spec* s, uint32_t steps, const row* r, double sepax_ms)
 {
-    bool sepax = r->e->peer == NULL, pyramid = s->pitch > 0.0f;
+    bool sepax = r->e->peer == NULL, pyramid = s->kind == PYRAMID;
     double ratio = r->ms_median > 0.0 ? sepax_ms / r->ms_median : NAN;
     if (rep->table) {
         char stages[STAGE_COUNT][16], drift[3][16], x[16];
@@ -500,8 +578,11 @@ static int steps_only(const options* o, const engine* engines, int engine_count)
         return 2;
     }
     static spx_scene_layout layout;
-    if (scenes[scene].pitch > 0.0f) spx_scene_pyramid_layout(&layout, scenes[scene].pitch);
-    else spx_scene_falling_layout(&layout);
+    if (engines[0].peer && !scenes[scene].peers) {
+        fprintf(stderr, "sepax_bench_world: %s does not run %s\n", engines[0].name, scenes[scene].name);
+        return 4;
+    }
+    if (!scene_layout(&scenes[scene], &layout)) return 3;
     uint32_t steps = o->steps >= 0 ? (uint32_t)o->steps : layout.steps;
     run r;
     if (!run_create(&r, &engines[0], &scenes[scene], &layout)) return 3;
@@ -572,16 +653,21 @@ int main(int argc, char** argv)
         if (!o.scene_on[s]) continue;
         const scene_spec* sc = &scenes[s];
         spx_scene_layout* layout = &layouts[s];
-        if (sc->pitch > 0.0f) spx_scene_pyramid_layout(layout, sc->pitch);
-        else spx_scene_falling_layout(layout);
+        if (!scene_layout(sc, layout)) {
+            fprintf(stderr, "sepax_bench_world: could not build %s\n", sc->name);
+            ++failures;
+            continue;
+        }
         uint32_t steps = o.steps > 0 ? (uint32_t)o.steps : layout->steps;
         steps_of[s] = steps;
-        note(&rep, "\n%s: %u boxes, friction %.1f (ground %.1f), sleeping %s; %u steps (%.1f s)%s", sc->name, layout->count,
+        note(&rep, "\n%s: %u %s, friction %.1f (ground %.1f), sleeping %s; %u steps (%.1f s)%s%s", sc->name, layout->count,
+             sc->kind == MESH_PILE ? "tori and spheres (meshes) on a mesh ground" : sc->kind == FALLING_MESH ? "boxes on a mesh ground" : "boxes",
              (double)layout->box_friction, (double)layout->ground_friction, layout->sleep ? "on (each engine's own)" : "off",
-             steps, (double)steps * (double)layout->dt, steps == layout->steps ? "" : "  (not the scene's own count)");
+             steps, (double)steps * (double)layout->dt, steps == layout->steps ? "" : "  (not the scene's own count)",
+             sc->peers ? "" : "  (sepax only)");
         if (!headed) print_columns(&rep), headed = true;
         /* Repetitions interleave the engines, so that a change in the machine's load falls on all of them. */
-        for (int e = 0; e < engine_count; ++e) rows[s][e] = (row){ .e = &engines[e], .ok = true };
+        for (int e = 0; e < engine_count; ++e) rows[s][e] = (row){ .e = &engines[e], .ok = sc->peers || !engines[e].peer };
         for (int k = 0; k < o.reps; ++k)
             for (int e = 0; e < engine_count; ++e) {
                 row* r = &rows[s][e];
@@ -620,11 +706,16 @@ int main(int argc, char** argv)
         }
         bool judged = steps_of[s] == layouts[s].steps;
 #define VERDICT(ok) (!judged ? "not judged (not the scene's step count)" : (ok) ? "yes" : "NO")
-        if (sepax && scenes[s].pitch > 0.0f)
+        if (sepax && scenes[s].kind == PYRAMID)
             note(&rep, "  %s: sepax's largest drift in %.1f s %.4f m, under %.2f m: %s", scenes[s].name,
                  (double)steps_of[s] * (double)layouts[s].dt, (double)sepax->drift, (double)GOAL_DRIFT,
                  VERDICT(sepax->drift < GOAL_DRIFT));
-        if (sepax && scenes[s].pitch == 0.0f)
+        if (sepax && (scenes[s].kind == SLOPE || scenes[s].kind == BOUNCE))
+            note(&rep, "  %s: sepax's %s %.4f, analytic %.4f: off by %.2f%%, within 2%%: %s", scenes[s].name,
+                 scenes[s].kind == SLOPE ? "acceleration down the slope (m/s^2)" : "rebound height (m)", sepax->measured,
+                 sepax->expected, 100.0 * fabs(sepax->measured / sepax->expected - 1.0),
+                 VERDICT(fabs(sepax->measured / sepax->expected - 1.0) < 0.02));
+        if (sepax && (scenes[s].kind == FALLING || scenes[s].kind == FALLING_MESH || scenes[s].kind == MESH_PILE))
             note(&rep, "  %s: sepax's ground penetration %.4f m and box overlap %.4f m, both under %.2f m, %u fallen "
                        "through: %s",
                  scenes[s].name, (double)sepax->q.ground_penetration, (double)sepax->q.box_overlap, (double)GOAL_DEPTH,
@@ -632,7 +723,7 @@ int main(int argc, char** argv)
                  VERDICT(sepax->q.ground_penetration < GOAL_DEPTH && sepax->q.box_overlap < GOAL_DEPTH
                          && sepax->q.fallen == 0));
         if (sepax && bullet) {
-            double goal = scenes[s].pitch > 0.0f ? GOAL_PYRAMID_RATIO : GOAL_FALLING_RATIO;
+            double goal = scenes[s].kind == PYRAMID ? GOAL_PYRAMID_RATIO : GOAL_FALLING_RATIO;
             double ratio = sepax->ms_median / bullet->ms_median;
             note(&rep, "  %s: sepax's time a step %.2fx Bullet's, at most %.2fx: %s", scenes[s].name, ratio, goal,
                  VERDICT(ratio <= goal));

@@ -2,7 +2,9 @@
 // with btDbvtBroadphase, btCollisionDispatcher on btDefaultCollisionConfiguration and
 // btSequentialImpulseConstraintSolver at Bullet's default solver settings (10 iterations, warm
 // starting, split impulse). The ground is a static btBoxShape of the scene's half extents
-// (50, 1, 50), every box a btBoxShape(0.5) of mass 1 with the inertia Bullet computes for it.
+// (50, 1, 50), or for falling_mesh a btBvhTriangleMeshShape of the same 100x100-quad grid as sepax's
+// (Bullet's default contact processing: no btAdjustInternalEdgeContacts), every box a
+// btBoxShape(0.5) of mass 1 with the inertia Bullet computes for it.
 //
 // Friction: Bullet multiplies the two bodies' coefficients, sepax takes sqrt(a b); each body here
 // gets sqrt of its sepax coefficient, so every pair's product is sepax's mixed value. Restitution 0.
@@ -30,7 +32,9 @@ struct World {
     btDbvtBroadphase broadphase;
     btSequentialImpulseConstraintSolver solver;
     btDiscreteDynamicsWorld world{ &dispatcher, &broadphase, &solver, &configuration };
-    std::unique_ptr<btBoxShape> ground_shape, box_shape;
+    std::unique_ptr<btCollisionShape> ground_shape;
+    std::unique_ptr<btBoxShape> box_shape;
+    std::unique_ptr<btTriangleMesh> ground_mesh;
     std::unique_ptr<btRigidBody> ground;
     std::vector<std::unique_ptr<btRigidBody>> boxes;
     btScalar dt = 0;
@@ -49,10 +53,24 @@ void* create(const spx_scene_layout* scene)
         w->dt = scene->dt;
         w->world.setGravity(to_bt(scene->gravity));
 
-        w->ground_shape = std::make_unique<btBoxShape>(to_bt(scene->ground_half_extents));
+        btVector3 ground_origin = to_bt(scene->ground_center);
+        if (scene->mesh_ground) {
+            // The scene's grid: 100x100 quads of 1 m, top at y = 0, wound counter-clockwise from above.
+            w->ground_mesh = std::make_unique<btTriangleMesh>();
+            auto corner = [](int i, int j) { return btVector3(btScalar(i - 50), 0, btScalar(j - 50)); };
+            for (int i = 0; i < 100; ++i)
+                for (int j = 0; j < 100; ++j) {
+                    w->ground_mesh->addTriangle(corner(i, j), corner(i, j + 1), corner(i + 1, j + 1));
+                    w->ground_mesh->addTriangle(corner(i, j), corner(i + 1, j + 1), corner(i + 1, j));
+                }
+            w->ground_shape = std::make_unique<btBvhTriangleMeshShape>(w->ground_mesh.get(), true);
+            ground_origin = btVector3(0, 0, 0);
+        } else {
+            w->ground_shape = std::make_unique<btBoxShape>(to_bt(scene->ground_half_extents));
+        }
         btRigidBody::btRigidBodyConstructionInfo ground_info(0, nullptr, w->ground_shape.get());
         ground_info.m_startWorldTransform.setIdentity();
-        ground_info.m_startWorldTransform.setOrigin(to_bt(scene->ground_center));
+        ground_info.m_startWorldTransform.setOrigin(ground_origin);
         ground_info.m_friction = std::sqrt(scene->ground_friction);
         ground_info.m_restitution = scene->restitution;
         w->ground = std::make_unique<btRigidBody>(ground_info);

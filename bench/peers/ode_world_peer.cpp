@@ -1,7 +1,7 @@
 // sepax_bench_world peer: ODE's world on issue 4's scenes, stepped by dWorldQuickStep with 20
 // iterations. Collision: a sweep-and-prune space (dSweepAndPruneSpaceCreate, axes x, z, y: y is
 // up, so the first two sort across the floor) of box geoms; the ground a static box geom of the
-// scene's size without a body; dCollide gives up to 4 contacts a pair (dBoxBox, as sepax's manifolds
+// scene's size without a body (for falling_mesh a trimesh geom of the same 100x100-quad grid); dCollide gives up to 4 contacts a pair (dBoxBox, as sepax's manifolds
 // keep 4), each a contact joint for one step. Contacts: dContactApprox1 (friction is Coulomb's,
 // mu times the normal force), mu = sqrt(a b) as sepax mixes, no bounce. World: ERP 0.2, CFM 1e-5
 // (ODE's documented defaults; the double-precision build starts from CFM 1e-10), contact surface
@@ -34,6 +34,9 @@ struct World {
     dSpaceID space = nullptr;
     dJointGroupID joints = nullptr;
     dGeomID ground = nullptr;
+    dTriMeshDataID ground_data = nullptr;
+    std::vector<float> ground_vertices;    // kept alive: ODE reads them in place
+    std::vector<dTriIndex> ground_indices;
     std::vector<dBodyID> bodies;
     std::vector<dGeomID> geoms;
     dReal friction_box = 0, friction_ground = 0;
@@ -44,6 +47,7 @@ struct World {
     {
         for (dGeomID g : geoms) dGeomDestroy(g);
         if (ground) dGeomDestroy(ground);
+        if (ground_data) dGeomTriMeshDataDestroy(ground_data);
         if (joints) dJointGroupDestroy(joints);
         if (space) dSpaceDestroy(space);
         if (world) dWorldDestroy(world);    // destroys the bodies too
@@ -95,9 +99,26 @@ void* create(const spx_scene_layout* scene)
         w->space = dSweepAndPruneSpaceCreate(nullptr, dSAP_AXES_XZY);
         w->joints = dJointGroupCreate(0);
 
-        const spx_vec3 g = scene->ground_half_extents;
-        w->ground = dCreateBox(w->space, 2 * dReal(g.x), 2 * dReal(g.y), 2 * dReal(g.z));
-        dGeomSetPosition(w->ground, scene->ground_center.x, scene->ground_center.y, scene->ground_center.z);
+        if (scene->mesh_ground) {
+            // The scene's grid: 100x100 quads of 1 m, top at y = 0, wound counter-clockwise from above.
+            for (int i = 0; i <= 100; ++i)
+                for (int j = 0; j <= 100; ++j)
+                    w->ground_vertices.insert(w->ground_vertices.end(), { float(i - 50), 0.0f, float(j - 50) });
+            for (int i = 0; i < 100; ++i)
+                for (int j = 0; j < 100; ++j) {
+                    dTriIndex a = dTriIndex(i * 101 + j), b = a + 1, c = a + 102, d = a + 101;
+                    w->ground_indices.insert(w->ground_indices.end(), { a, b, c, a, c, d });
+                }
+            w->ground_data = dGeomTriMeshDataCreate();
+            dGeomTriMeshDataBuildSingle(w->ground_data, w->ground_vertices.data(), 3 * sizeof(float),
+                                        int(w->ground_vertices.size() / 3), w->ground_indices.data(),
+                                        int(w->ground_indices.size()), 3 * sizeof(dTriIndex));
+            w->ground = dCreateTriMesh(w->space, w->ground_data, nullptr, nullptr, nullptr);
+        } else {
+            const spx_vec3 g = scene->ground_half_extents;
+            w->ground = dCreateBox(w->space, 2 * dReal(g.x), 2 * dReal(g.y), 2 * dReal(g.z));
+            dGeomSetPosition(w->ground, scene->ground_center.x, scene->ground_center.y, scene->ground_center.z);
+        }
 
         const spx_vec3 h = scene->box_half_extents;
         dMass mass;
