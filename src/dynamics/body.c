@@ -133,12 +133,29 @@ static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
 
 spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s)
 {
-    mat3s r = glms_quat_mat3(b->rotation);
+    /* Called for both sides of every shape pair of every step: written out in scalars, as the
+       struct-returning matrix helpers cost several hundred instructions a call here. */
+    const float x = b->rotation.x, y = b->rotation.y, z = b->rotation.z, w = b->rotation.w;
+    const float r[3][3] = { /* r[i]: column i */
+                            { 1.0f - 2.0f * (y * y + z * z), 2.0f * (x * y + w * z), 2.0f * (x * z - w * y) },
+                            { 2.0f * (x * y - w * z), 1.0f - 2.0f * (x * x + z * z), 2.0f * (y * z + w * x) },
+                            { 2.0f * (x * z + w * y), 2.0f * (y * z - w * x), 1.0f - 2.0f * (x * x + y * y) } };
+    const vec3s c = s->local_center;
     spx_obb box;
-    box.center = sv(glms_vec3_add(b->origin, glms_mat3_mulv(r, s->local_center)));
+    box.center.x = b->origin.x + r[0][0] * c.x + r[1][0] * c.y + r[2][0] * c.z;
+    box.center.y = b->origin.y + r[0][1] * c.x + r[1][1] * c.y + r[2][1] * c.z;
+    box.center.z = b->origin.z + r[0][2] * c.x + r[1][2] * c.y + r[2][2] * c.z;
     box.half_extents = sv(s->half_extents);
-    mat3s axes = glms_mat3_mul(r, s->local_rotation);
-    for (int i = 0; i < 3; ++i) box.rotation.col[i] = sv(axes.col[i]);
+    for (int i = 0; i < 3; ++i) {
+        const vec3s l = s->local_rotation.col[i];
+        if (s->axes_aligned) {
+            box.rotation.col[i] = spx_v3(r[i][0], r[i][1], r[i][2]);
+        } else {
+            box.rotation.col[i].x = r[0][0] * l.x + r[1][0] * l.y + r[2][0] * l.z;
+            box.rotation.col[i].y = r[0][1] * l.x + r[1][1] * l.y + r[2][1] * l.z;
+            box.rotation.col[i].z = r[0][2] * l.x + r[1][2] * l.y + r[2][2] * l.z;
+        }
+    }
     return box;
 }
 
@@ -220,6 +237,7 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
             bs->half_extents = v3(s->half_extents);
             bs->local_center = v3(s->local.p);
             bs->local_rotation = rot;
+            bs->axes_aligned = q.x == 0.0f && q.y == 0.0f && q.z == 0.0f;
             /* Sphere about the centre of mass: the box's centre offset plus its half diagonal. */
             bs->radius = glms_vec3_norm(glms_vec3_sub(bs->local_center, b.local_center))
                        + glms_vec3_norm(bs->half_extents);

@@ -14,6 +14,7 @@ typedef struct spx_body_shape {
     vec3s half_extents;   /* box: its half extents; mesh: the root box's */
     vec3s local_center;   /* box: its centre in the body's frame; mesh: the root box's centre */
     mat3s local_rotation; /* box: its axes in the body's frame; mesh: the root box's axes */
+    bool axes_aligned;    /* local_rotation is the identity: the box's axes are the body's */
     float radius;         /* of the sphere about the body's centre of mass holding the shape */
     const spx_mesh* mesh; /* mesh: the host's */
     spx_transform mesh_local;      /* mesh: its frame in the body's frame */
