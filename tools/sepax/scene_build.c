@@ -1,0 +1,185 @@
+/* sepax (the program): a scene description into meshes and a world, on the public API. Generated
+ * meshes come from the tests' own generators (tests/support/shapes.c), mesh files through
+ * tools/meshio (assimp). Whatever the library still refuses is reported with the JSON path. */
+#include "scene.h"
+#include "support/shapes.h"
+#if defined(SEPAX_TOOL_HAVE_MESHIO)
+#include "meshio.h"
+#endif
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool fail(const scene* s, char* message, size_t size, const char* where, const char* fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static bool fail(const scene* s, char* message, size_t size, const char* where, const char* fmt, ...)
+{
+    char what[SCENE_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (size) snprintf(message, size, "%s: %s: %s", s->file ? s->file : "<scene>", where, what);
+    return false;
+}
+
+/* A closed box of 12 triangles, counter-clockwise seen from outside; corner i has bits (x, y, z). */
+static bool box_mesh(spx_shape* out, spx_vec3 h)
+{
+    static const uint32_t quads[6][4] = { { 0, 4, 6, 2 }, { 1, 3, 7, 5 }, { 0, 1, 5, 4 },
+                                          { 2, 6, 7, 3 }, { 0, 2, 3, 1 }, { 4, 5, 7, 6 } };
+    out->vertices = malloc(8 * sizeof *out->vertices);
+    out->indices = malloc(36 * sizeof *out->indices);
+    if (!out->vertices || !out->indices) return spx_shape_free(out), false;
+    for (int i = 0; i < 8; ++i)
+        out->vertices[i] = spx_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
+    for (int f = 0; f < 6; ++f) {
+        const uint32_t* q = quads[f];
+        uint32_t* t = out->indices + 6 * f;
+        t[0] = q[0], t[1] = q[1], t[2] = q[2], t[3] = q[0], t[4] = q[2], t[5] = q[3];
+    }
+    out->vertex_count = 8;
+    out->triangle_count = 12;
+    return true;
+}
+
+/* The triangles of one mesh description, in plain arrays (the caller frees them). */
+static bool mesh_arrays(const scene* s, const scene_mesh* m, spx_shape* out, char* message, size_t size)
+{
+    memset(out, 0, sizeof *out);
+    switch (m->kind) {
+    case SCENE_MESH_FILE: {
+#if defined(SEPAX_TOOL_HAVE_MESHIO)
+        spx_meshio_mesh file;
+        char why[512];
+        if (spx_meshio_load(m->path, m->scale, &file, why, sizeof why) != SPX_MESHIO_OK)
+            return fail(s, message, size, m->where, "%s", why);
+        out->vertices = file.vertices, out->vertex_count = file.vertex_count;
+        out->indices = file.indices, out->triangle_count = file.triangle_count;
+        return true;
+#else
+        return fail(s, message, size, m->where, "this sepax was built without assimp: mesh files cannot be read "
+                                                "(apt-get install libassimp-dev, then configure again)");
+#endif
+    }
+    case SCENE_MESH_GRID: {
+        if (!spx_shape_grid(out, m->cells[0], m->cells[1])) break;
+        /* Centred on the origin; a gentle wave when asked, so bodies roll and slide on it. */
+        const double two_pi = 6.283185307179586;
+        for (uint32_t i = 0; i < out->vertex_count; ++i) {
+            spx_vec3* v = &out->vertices[i];
+            float x = (v->x - 0.5f * (float)m->cells[0]) * m->cell_size, z = (v->z - 0.5f * (float)m->cells[1]) * m->cell_size;
+            float y = m->amplitude > 0.0f ? m->amplitude * (float)(sin(two_pi * x / m->wavelength) * sin(two_pi * z / m->wavelength)) : 0.0f;
+            *v = spx_v3(x, y, z);
+        }
+        return true;
+    }
+    case SCENE_MESH_TORUS:
+        if (spx_shape_torus(out, m->major_radius, m->minor_radius, m->segments[0], m->segments[1])) return true;
+        break;
+    case SCENE_MESH_SPHERE:
+        if (spx_shape_sphere(out, m->radius, m->segments[0], m->segments[1])) return true;
+        break;
+    case SCENE_MESH_BOX:
+        if (box_mesh(out, m->half_extents)) return true;
+        break;
+    }
+    return fail(s, message, size, m->where, "out of memory making the mesh");
+}
+
+static bool build_mesh(scene* s, scene_mesh* m, char* message, size_t size)
+{
+    spx_shape arrays;
+    if (!mesh_arrays(s, m, &arrays, message, size)) return false;
+    spx_mesh_def def = spx_default_mesh_def();
+    def.vertices = arrays.vertices;
+    def.vertex_count = arrays.vertex_count;
+    def.indices = arrays.indices;
+    def.triangle_count = arrays.triangle_count;
+    spx_result r = spx_mesh_create(&def, &m->mesh);
+    float bound = 0.0f;
+    for (uint32_t i = 0; i < arrays.vertex_count; ++i) {
+        spx_vec3 v = arrays.vertices[i];
+        float d = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z);
+        if (d > bound) bound = d;
+    }
+    spx_shape_free(&arrays);
+    if (r != SPX_OK) return fail(s, message, size, m->where, "the mesh cannot be made: %s", spx_result_string(r));
+    m->radius_bound = bound;
+    spx_mesh_info info;
+    spx_mesh_get_info(m->mesh, &info);
+    m->closed = info.closed;
+    spx_mass_properties mp;
+    if (m->closed && spx_mass_mesh(m->mesh, 1.0f, &mp) == SPX_OK) m->volume = mp.volume;
+    else m->closed = false;
+    return true;
+}
+
+bool scene_build(scene* s, char* message, size_t size)
+{
+    for (uint32_t i = 0; i < s->mesh_count; ++i)
+        if (!build_mesh(s, &s->meshes[i], message, size)) return false;
+    spx_world_def wd = s->world;
+    wd.body_capacity = s->body_count;
+    spx_result r = spx_world_create(&wd, &s->w);
+    if (r != SPX_OK) return fail(s, message, size, "world", "the world cannot be made: %s", spx_result_string(r));
+    if (!(s->ids = calloc(s->body_count ? s->body_count : 1, sizeof *s->ids)))
+        return fail(s, message, size, "bodies", "out of memory");
+    spx_shape_def defs[SPX_MAX_BODY_SHAPES];
+    for (uint32_t i = 0; i < s->body_count; ++i) {
+        scene_body* b = &s->bodies[i];
+        const scene_material* mat = &s->materials[b->material];
+        bool dynamic = b->def.type == SPX_BODY_DYNAMIC;
+        double volume = 0.0;
+        for (uint32_t k = 0; k < b->shape_count; ++k) {
+            const scene_shape* sh = &s->shapes[b->first_shape + k];
+            spx_shape_def* d = &defs[k];
+            *d = spx_default_shape_def();
+            d->type = sh->type;
+            d->local = sh->local;
+            d->density = sh->density > 0.0f ? sh->density : mat->density;
+            if (sh->type == SPX_SHAPE_BOX) {
+                d->half_extents = sh->half_extents;
+                volume += 8.0 * sh->half_extents.x * sh->half_extents.y * sh->half_extents.z;
+                continue;
+            }
+            const scene_mesh* m = &s->meshes[sh->mesh];
+            d->mesh = m->mesh;
+            if (dynamic && !m->closed)
+                return fail(s, message, size, sh->where, "mesh '%s' is not closed: a dynamic body's mesh must enclose "
+                            "a volume (every edge shared by two triangles, wound counter-clockwise seen from outside)",
+                            m->name[0] ? m->name : m->where);
+            volume += m->volume;
+        }
+        /* A mass for the body: one density over all its shapes that gives it. */
+        if (dynamic && b->mass > 0.0f) {
+            if (!(volume > 0.0)) return fail(s, message, size, b->where, "mass given, but the shapes enclose no volume");
+            for (uint32_t k = 0; k < b->shape_count; ++k) defs[k].density = (float)(b->mass / volume);
+        }
+        b->def.shapes = defs;
+        b->def.shape_count = b->shape_count;
+        r = spx_body_create(s->w, &b->def, &s->ids[i]);
+        b->def.shapes = NULL;
+        if (r != SPX_OK) return fail(s, message, size, b->where, "the body cannot be made: %s", spx_result_string(r));
+    }
+    return true;
+}
+
+void scene_free(scene* s)
+{
+    spx_world_destroy(s->w);
+    for (uint32_t i = 0; i < s->mesh_count; ++i) {
+        spx_mesh_destroy(s->meshes[i].mesh);
+        free(s->meshes[i].path);
+    }
+    free(s->meshes);
+    free(s->materials);
+    free(s->bodies);
+    free(s->shapes);
+    free(s->ids);
+    free(s->file);
+    memset(s, 0, sizeof *s);
+}
