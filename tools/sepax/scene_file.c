@@ -625,7 +625,8 @@ static bool read_bodies(reader* r, const cJSON* v, const char* path)
 /* ---- generators -------------------------------------------------------------------------------- */
 
 /* The xorshift generator and uniform rotation (Shoemake) of tests/support/scenes.c, step for step:
-   scenes/falling.json reproduces the falling scene's orientations exactly (test_scene_file checks). */
+   scenes/falling.json reproduces the falling scene's orientations (test_scene_file checks, to 1e-6:
+   the compiler may round a sine 1 ulp differently here and there). */
 static uint64_t next_random(uint64_t* s)
 {
     uint64_t x = *s;
@@ -784,17 +785,22 @@ static bool read_generators(reader* r, const cJSON* v, const char* path)
 static bool syntax_error(reader* r, const char* text, size_t length, const char* at)
 {
     size_t pos = at && at >= text && at <= text + length ? (size_t)(at - text) : length;
+    /* cJSON points into a string it could not finish: one that runs to the end of the text means the
+       file was cut short, and the place to name is the end. */
+    bool in_string = (pos < length && text[pos] == '"') || (pos > 0 && text[pos - 1] == '"');
+    if (in_string && pos < length && !memchr(text + pos + 1, '"', length - pos - 1)) pos = length;
+    size_t rest = pos;
+    while (rest < length && (text[rest] == ' ' || text[rest] == '\t' || text[rest] == '\r' || text[rest] == '\n')) ++rest;
+    if (rest >= length || text[rest] == '\0') pos = rest;
     unsigned line = 1, column = 1;
     for (size_t i = 0; i < pos; ++i) {
         if (text[i] == '\n') ++line, column = 1;
         else ++column;
     }
-    size_t rest = pos;
-    while (rest < length && (text[rest] == ' ' || text[rest] == '\t' || text[rest] == '\r' || text[rest] == '\n')) ++rest;
     if (r->message_size) {
-        if (rest >= length)
+        if (rest >= length || text[rest] == '\0')
             snprintf(r->message, r->message_size, "%s:%u:%u: JSON syntax error: the file ends too early (truncated? "
-                     "a '}' or ']' missing)", r->file, line, column);
+                     "a string, '}' or ']' is not closed)", r->file, line, column);
         else
             snprintf(r->message, r->message_size, "%s:%u:%u: JSON syntax error near '%.12s'", r->file, line, column,
                      text + pos);

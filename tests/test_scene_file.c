@@ -1,0 +1,257 @@
+/* The sepax program's scene files (tools/sepax/scene_file.c, scene_build.c): each kind of bad file
+   gives its error naming the file, the JSON path or the line and column, and what is wrong; the
+   standard scenes' generators reproduce tests/support/scenes.c; every scene in scenes/ loads and
+   runs a few steps; no truncation of a valid file crashes the reader. */
+#define _POSIX_C_SOURCE 200809L
+#include "test.h"
+#include "scene.h"
+#include "support/scenes.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+
+static char message[SCENE_MESSAGE_MAX];
+
+/* A small valid scene with one placeholder: BODY is replaced by the body given. */
+static const char* with_body(const char* body)
+{
+    static char text[4096];
+    snprintf(text, sizeof text,
+             "{\n"
+             "  \"materials\": { \"heavy\": { \"density\": 2000 } },\n"
+             "  \"meshes\": { \"sheet\": { \"type\": \"grid\", \"cells\": [2, 2] } },\n"
+             "  \"bodies\": [\n"
+             "    { \"type\": \"static\", \"position\": [0, -1, 0], \"shapes\": [ { \"type\": \"box\", \"half_extents\": [5, 1, 5] } ] },\n"
+             "    %s\n"
+             "  ]\n"
+             "}\n",
+             body);
+    return text;
+}
+
+/* Reads `text` as bad.json and expects it refused with `expected` in the message. */
+static int refused(const char* text, const char* expected)
+{
+    scene s;
+    bool ok = scene_read_text(text, strlen(text), "dir/bad.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message);
+    if (ok) ok = scene_build(&s, message, sizeof message);
+    scene_free(&s);
+    if (ok || !strstr(message, expected)) {
+        fprintf(stderr, "expected an error containing \"%s\", got %s: \"%s\"\n", expected, ok ? "success" : "error", message);
+        return 1;
+    }
+    printf("  %s\n", message);
+    return 0;
+}
+
+static int accepted(const char* text)
+{
+    scene s;
+    bool ok = scene_read_text(text, strlen(text), "dir/good.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message);
+    scene_free(&s);
+    if (!ok) fprintf(stderr, "unexpected error: %s\n", message);
+    return ok ? 0 : 1;
+}
+
+static int a_valid_scene_reads(void)
+{
+    ENSURE(accepted(with_body("{ \"material\": \"heavy\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5] } ] }")) == 0);
+    /* keys starting with '_' are comments */
+    ENSURE(accepted(with_body("{ \"_note\": 1, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }")) == 0);
+    return 0;
+}
+
+static int missing_field(void)
+{
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\" } ] }"),
+                   "dir/bad.json: bodies[1].shapes[0]: missing field 'half_extents'") == 0);
+    ENSURE(refused(with_body("{ \"type\": \"dynamic\" }"), "dir/bad.json: bodies[1]: missing field 'shapes'") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"half_extents\": [1, 1, 1] } ] }"),
+                   "bodies[1].shapes[0]: missing field 'type'") == 0);
+    ENSURE(refused("{ \"bodies\": [] }", "dir/bad.json: (top level): no bodies") == 0);
+    return 0;
+}
+
+static int wrong_type(void)
+{
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, \"big\", 0.5] } ] }"),
+                   "dir/bad.json: bodies[1].shapes[0].half_extents[1]: must be a number (found a string)") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, 0.5] } ] }"),
+                   "bodies[1].shapes[0].half_extents: must be an array of 3 numbers") == 0);
+    ENSURE(refused(with_body("{ \"sleep\": 1, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+                   "bodies[1].sleep: must be true or false (found a number)") == 0);
+    ENSURE(refused(with_body("{ \"type\": \"wobbly\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+                   "bodies[1].type: unknown body type 'wobbly'") == 0);
+    ENSURE(refused("{ \"world\": { \"substeps\": 2.5 }, \"bodies\": [] }", "world.substeps: must be a whole number") == 0);
+    ENSURE(refused("[1, 2]", "dir/bad.json: (top level): the file must hold one JSON object") == 0);
+    return 0;
+}
+
+static int out_of_range(void)
+{
+    ENSURE(refused(with_body("{ \"mass\": -1, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+                   "dir/bad.json: bodies[1].mass: must be > 0 (found -1)") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"density\": -5 } ] }"),
+                   "bodies[1].shapes[0].density: must be > 0 (found -5)") == 0);
+    ENSURE(refused("{ \"materials\": { \"foam\": { \"density\": 0 } }, \"bodies\": [] }",
+                   "dir/bad.json: materials.foam.density: must be > 0 (found 0)") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, -0.5, 1] } ] }"),
+                   "bodies[1].shapes[0].half_extents[1]: must be > 0 (found -0.5)") == 0);
+    ENSURE(refused("{ \"materials\": { \"m\": { \"restitution\": 1.5 } }, \"bodies\": [] }",
+                   "materials.m.restitution: must be at most 1 (found 1.5)") == 0);
+    ENSURE(refused(with_body("{ \"type\": \"static\", \"mass\": 3, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+                   "bodies[1].mass: only a dynamic body has a mass") == 0);
+    ENSURE(refused(with_body("{ \"rotation\": [0, 0, 0, 0], \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+                   "bodies[1].rotation: must not be the zero quaternion") == 0);
+    ENSURE(refused("{ \"world\": { \"dt\": 0 }, \"bodies\": [] }", "world.dt: must be > 0 (found 0)") == 0);
+    ENSURE(refused("{ \"bodies\": [], \"generators\": [ { \"generator\": \"grid\", \"half_extents\": [1, 1, 1], "
+                   "\"count\": [1000, 1000, 1000] } ] }",
+                   "generators[0].count: makes 1000000000 bodies") == 0);
+    return 0;
+}
+
+static int missing_mesh_file(void)
+{
+    ENSURE(refused("{ \"meshes\": { \"rock\": { \"type\": \"file\", \"path\": \"no/such/rock.obj\" } },\n"
+                   "  \"bodies\": [ { \"shapes\": [ { \"type\": \"mesh\", \"mesh\": \"rock\" } ] } ] }",
+                   "dir/bad.json: meshes.rock.path: mesh file 'dir/no/such/rock.obj' cannot be read: No such file") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"mesh\", \"mesh\": \"boulder\" } ] }"),
+                   "bodies[1].shapes[0].mesh: no mesh named 'boulder'") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"mesh\", \"mesh\": { \"type\": \"file\", \"path\": \"gone.stl\" } } ] }"),
+                   "bodies[1].shapes[0].mesh.path: mesh file 'dir/gone.stl' cannot be read") == 0);
+    /* an open mesh cannot carry a dynamic body's mass: refused when the world is built, with its path */
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"mesh\", \"mesh\": \"sheet\" } ] }"),
+                   "dir/bad.json: bodies[1].shapes[0]: mesh 'sheet' is not closed") == 0);
+    return 0;
+}
+
+static int truncated_and_malformed(void)
+{
+    const char* good = with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }");
+    char cut[4096];
+    size_t n = strlen(good);
+    /* cut in the middle of line 5: the error is at the end of the text */
+    const char* line5 = strstr(good, "    { \"shapes\"");
+    ENSURE(line5 != NULL);
+    size_t at = (size_t)(line5 - good) + 12;
+    memcpy(cut, good, at);
+    cut[at] = '\0';
+    ENSURE(refused(cut, "dir/bad.json:6:13: JSON syntax error: the file ends too early") == 0);
+    ENSURE(refused("{\n  \"bodies\": [\n    { \"type\": \"static\" \n    \"shapes\": [] }\n  ]\n}\n",
+                   "dir/bad.json:4:5: JSON syntax error near '\"shapes\"") == 0);
+    ENSURE(refused("{ \"bodies\": [] } trailing", "dir/bad.json:1:18: JSON syntax error near 'trailing'") == 0);
+    ENSURE(refused("", "dir/bad.json:1:1: JSON syntax error: the file ends too early") == 0);
+    /* every prefix of a valid file is refused, and none crashes (run under -DSEPAX_SANITIZE=ON too) */
+    for (size_t k = 0; k + 1 < n; ++k) {
+        scene s;
+        ENSURE(!scene_read_text(good, k, "cut.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
+        ENSURE(strncmp(message, "cut.json", 8) == 0);
+        scene_free(&s);
+    }
+    return 0;
+}
+
+static int unknown_and_repeated_keys(void)
+{
+    const char* typo = with_body("{ \"fricton\": 0.5, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }");
+    ENSURE(refused(typo, "dir/bad.json: bodies[1].fricton: unknown key (known here: name, type, position") == 0);
+    /* lenient: a warning, and the scene reads */
+    scene s;
+    ENSURE(scene_read_text(typo, strlen(typo), "lenient.json", SCENE_UNKNOWN_KEY_WARN, &s, message, sizeof message));
+    scene_free(&s);
+    ENSURE(refused("{ \"world\": { \"dt\": 0.01, \"dt\": 0.02 }, \"bodies\": [] }", "world.dt: key given twice") == 0);
+    ENSURE(refused(with_body("{ \"material\": \"jelly\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+                   "bodies[1].material: no material named 'jelly'") == 0);
+    ENSURE(refused("{ \"bodies\": [], \"generators\": [ { \"generator\": \"spiral\" } ] }",
+                   "generators[0].generator: unknown generator 'spiral' (grid, pyramid)") == 0);
+    return 0;
+}
+
+/* The generators reproduce the standard scenes of tests/support/scenes.c exactly. */
+static int compare_layout(const char* name, const spx_scene_layout* l)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.json", SPX_SCENES_DIR, name);
+    scene s;
+    ENSURE(scene_read_file(path, SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
+    ENSURE(s.body_count == l->count + 1);
+    ENSURE(s.dt == l->dt && s.steps == l->steps && s.world.enable_sleep == l->sleep);
+    for (uint32_t i = 0; i < l->count; ++i) {
+        const scene_body* b = &s.bodies[i + 1];
+        ENSURE(memcmp(&b->def.position, &l->start[i].p, sizeof(spx_vec3)) == 0);
+        /* The same generator and seed; a sine may round 1 ulp differently in the two compilations
+           (sincosf or sinf, as the optimiser chooses), so the orientations agree to 1e-6. */
+        ENSURE_NEAR(b->def.rotation.x, l->start[i].q.x, 1e-6);
+        ENSURE_NEAR(b->def.rotation.y, l->start[i].q.y, 1e-6);
+        ENSURE_NEAR(b->def.rotation.z, l->start[i].q.z, 1e-6);
+        ENSURE_NEAR(b->def.rotation.w, l->start[i].q.w, 1e-6);
+        ENSURE(b->mass == l->box_mass && b->def.friction == l->box_friction && b->def.restitution == l->restitution);
+        ENSURE(memcmp(&s.shapes[b->first_shape].half_extents, &l->box_half_extents, sizeof(spx_vec3)) == 0);
+    }
+    ENSURE(s.bodies[0].def.type == SPX_BODY_STATIC && s.bodies[0].def.friction == l->ground_friction);
+    ENSURE(memcmp(&s.bodies[0].def.position, &l->ground_center, sizeof(spx_vec3)) == 0);
+    ENSURE(memcmp(&s.shapes[s.bodies[0].first_shape].half_extents, &l->ground_half_extents, sizeof(spx_vec3)) == 0);
+    ENSURE(scene_build(&s, message, sizeof message));
+    float mass = 0.0f;
+    ENSURE(spx_body_get_mass(s.w, s.ids[1], &mass) == SPX_OK);
+    ENSURE_NEAR(mass, l->box_mass, 1e-6);
+    scene_free(&s);
+    return 0;
+}
+
+static int standard_scenes_reproduced(void)
+{
+    static spx_scene_layout l;
+    spx_scene_falling_layout(&l);
+    ENSURE(compare_layout("falling", &l) == 0);
+    spx_scene_pyramid_layout(&l, 1.0f);
+    ENSURE(compare_layout("pyramid", &l) == 0);
+    spx_scene_pyramid_layout(&l, 1.1f);
+    ENSURE(compare_layout("pyramid-spaced", &l) == 0);
+    /* and the embedded copies are the files */
+    size_t length = 0;
+    ENSURE(scene_embedded("falling", &length) != NULL && length > 100);
+    ENSURE(scene_embedded("default", NULL) != NULL && scene_embedded("nothing", NULL) == NULL);
+    return 0;
+}
+
+static int every_scene_runs(void)
+{
+    DIR* d = opendir(SPX_SCENES_DIR);
+    ENSURE(d != NULL);
+    int scenes = 0, failures = 0;
+    struct dirent* e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0) continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", SPX_SCENES_DIR, e->d_name);
+        scene s;
+        bool ok = scene_read_file(path, SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message)
+               && scene_build(&s, message, sizeof message);
+        for (int k = 0; ok && k < 3; ++k) ok = spx_world_step(s.w, s.dt) == SPX_OK;
+        if (ok) printf("  %s: %u bodies, 3 steps\n", e->d_name, s.body_count);
+        else fprintf(stderr, "%s: %s\n", e->d_name, message), ++failures;
+        scene_free(&s);
+        ++scenes;
+    }
+    closedir(d);
+    ENSURE(scenes >= 5);
+    ENSURE(failures == 0);
+    return 0;
+}
+
+int main(void)
+{
+    int failures = 0;
+    RUN_TEST(a_valid_scene_reads, failures);
+    RUN_TEST(missing_field, failures);
+    RUN_TEST(wrong_type, failures);
+    RUN_TEST(out_of_range, failures);
+    RUN_TEST(missing_mesh_file, failures);
+    RUN_TEST(truncated_and_malformed, failures);
+    RUN_TEST(unknown_and_repeated_keys, failures);
+    RUN_TEST(standard_scenes_reproduced, failures);
+    RUN_TEST(every_scene_runs, failures);
+    return failures ? 1 : 0;
+}
