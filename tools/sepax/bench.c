@@ -1,0 +1,429 @@
+/* sepax bench: the standard scenes (or any scene files) timed step by step, stage by stage
+ * (spx_world_get_stats: broad, narrow, solver, island), medians over repetitions, with each
+ * engine's end state measured the same way: deepest penetration, bodies fallen through, bodies
+ * still moving. In the comparison build (-DSEPAX_BENCH_PEERS=ON) Bullet and ODE run the same scenes
+ * in the same run through bench/'s peers (bench/peers/world_peers.h), which build their worlds from
+ * a scene's layout (tests/support/scenes.h): a scene of one static ground box and equal dynamic
+ * boxes, as the standard scenes are. Other scenes run in sepax alone. */
+#define _POSIX_C_SOURCE 200809L
+#include "commands.h"
+#include "measure.h"
+#include "tool_math.h"
+#include "machine.h"
+#include "timer.h"
+#include "support/scenes.h"
+#include "peers/world_peers.h"
+
+#include <cjson/cJSON.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef SPX_BENCH_BUILD_TYPE
+#define SPX_BENCH_BUILD_TYPE "?"
+#endif
+
+#define MAX_REPS 101
+#define MAX_SCENES 16
+#define MAX_ENGINES 3
+#define MOVING_SPEED 0.05f         /* m/s and rad/s: faster than this counts as still moving (as scenes.c) */
+
+enum { STAGE_BROAD, STAGE_NARROW, STAGE_SOLVER, STAGE_ISLAND, STAGE_COUNT };
+static const char* const stage_names[STAGE_COUNT] = { "broad", "narrow", "solver", "island" };
+
+typedef struct engine {
+    const char* name;
+    const bench_world_peer* peer;  /* NULL: sepax */
+} engine;
+
+/* One engine on one scene. */
+typedef struct row {
+    const char* scene;
+    const engine* e;
+    uint32_t steps;
+    int reps;
+    double ms[MAX_REPS], stage[STAGE_COUNT][MAX_REPS];
+    double ms_median, ms_min, stage_median[STAGE_COUNT];
+    double contacts;               /* contact points a step, mean over the last repetition */
+    float deepest;                 /* m */
+    bool layout_measure;           /* deepest, fallen, moving by spx_scene_measure_state (every engine alike) */
+    float ground_penetration, box_overlap;
+    uint32_t fallen, moving, bodies;
+    bool ok;
+} row;
+
+/* ---- the scene as other engines see it ------------------------------------------------------- */
+
+static float box_mass(const scene* s, const scene_body* b, const scene_shape* sh)
+{
+    double volume = 8.0 * sh->half_extents.x * sh->half_extents.y * sh->half_extents.z;
+    if (b->mass > 0.0f) return b->mass;
+    return (float)(volume * (sh->density > 0.0f ? sh->density : s->materials[b->material].density));
+}
+
+/* The layout bench/'s peers and the shared end-state measure take, when the scene is one: a static
+   axis-aligned ground box whose top is y = 0, and dynamic unit boxes (half extent 0.5) of one mass
+   and material, starting at rest. */
+static bool scene_layout(const scene* s, spx_scene_layout* out)
+{
+    memset(out, 0, sizeof *out);
+    const spx_quat identity = { 0.0f, 0.0f, 0.0f, 1.0f };
+    bool ground = false;
+    for (uint32_t i = 0; i < s->body_count; ++i) {
+        const scene_body* b = &s->bodies[i];
+        const scene_shape* sh = &s->shapes[b->first_shape];
+        if (b->shape_count != 1 || sh->type != SPX_SHAPE_BOX || memcmp(&sh->local.q, &identity, sizeof identity) != 0
+            || sh->local.p.x != 0.0f || sh->local.p.y != 0.0f || sh->local.p.z != 0.0f)
+            return false;
+        if (b->def.type == SPX_BODY_STATIC) {
+            if (ground || memcmp(&b->def.rotation, &identity, sizeof identity) != 0
+                || b->def.position.y + sh->half_extents.y != 0.0f)
+                return false;
+            ground = true;
+            out->ground_center = b->def.position, out->ground_half_extents = sh->half_extents;
+            out->ground_friction = b->def.friction;
+            continue;
+        }
+        if (b->def.type != SPX_BODY_DYNAMIC || out->count >= SPX_SCENE_MAX_BODIES) return false;
+        float mass = box_mass(s, b, sh);
+        const spx_vec3 zero = { 0.0f, 0.0f, 0.0f };
+        if (sh->half_extents.x != 0.5f || sh->half_extents.y != 0.5f || sh->half_extents.z != 0.5f
+            || memcmp(&b->def.linear_velocity, &zero, sizeof zero) != 0 || memcmp(&b->def.angular_velocity, &zero, sizeof zero) != 0
+            || b->def.gravity_scale != 1.0f)
+            return false;
+        if (out->count == 0) {
+            out->box_mass = mass, out->box_friction = b->def.friction, out->restitution = b->def.restitution;
+        } else if (mass != out->box_mass || b->def.friction != out->box_friction || b->def.restitution != out->restitution) {
+            return false;
+        }
+        out->start[out->count++] = (spx_transform){ b->def.position, b->def.rotation };
+    }
+    out->box_half_extents = spx_v3(0.5f, 0.5f, 0.5f);
+    out->gravity = s->world.gravity;
+    out->dt = s->dt;
+    out->steps = s->steps;
+    out->sleep = s->world.enable_sleep;
+    return ground && out->count > 0;
+}
+
+/* ---- running ---------------------------------------------------------------------------------- */
+
+static spx_transform poses[SPX_SCENE_MAX_BODIES];
+static spx_vec3 lin[SPX_SCENE_MAX_BODIES], ang[SPX_SCENE_MAX_BODIES];
+
+static uint32_t count_moving(const spx_vec3* v, const spx_vec3* w, uint32_t n)
+{
+    uint32_t moving = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        moving += tm_dot(v[i], v[i]) > MOVING_SPEED * MOVING_SPEED || tm_dot(w[i], w[i]) > MOVING_SPEED * MOVING_SPEED;
+    return moving;
+}
+
+/* One repetition of sepax on a fresh world built from the scene file; the end state measured when
+   `last`. */
+static bool repeat_sepax(row* out, int rep, const scene_options* o, uint32_t steps, bool last, bool layout)
+{
+    scene s;
+    if (!scene_open(o, &s)) return false;
+    double wall = 0.0, stage[STAGE_COUNT] = { 0 }, contacts = 0.0;
+    for (uint32_t i = 0; i < steps; ++i) {
+        uint64_t t0 = bench_now_ns();
+        spx_result r = spx_world_step(s.w, s.dt);
+        wall += (double)(bench_now_ns() - t0) * 1e-6;
+        if (r != SPX_OK) {
+            fprintf(stderr, "sepax bench: %s: step %u failed: %s\n", out->scene, i + 1, spx_result_string(r));
+            scene_free(&s);
+            return false;
+        }
+        spx_step_stats st;
+        spx_world_get_stats(s.w, &st);
+        stage[STAGE_BROAD] += st.broad_ms, stage[STAGE_NARROW] += st.narrow_ms;
+        stage[STAGE_SOLVER] += st.solver_ms, stage[STAGE_ISLAND] += st.island_ms;
+        contacts += st.contact_point_count;
+    }
+    double n = steps ? (double)steps : 1.0;
+    out->ms[rep] = wall / n;
+    for (int k = 0; k < STAGE_COUNT; ++k) out->stage[k][rep] = stage[k] / n;
+    bool ok = true;
+    if (last) {
+        out->contacts = contacts / n;
+        /* The dynamic bodies' end state, for the same measure every engine gets. */
+        uint32_t count = 0;
+        for (uint32_t i = 0; i < s.body_count && count < SPX_SCENE_MAX_BODIES; ++i) {
+            if (s.bodies[i].def.type != SPX_BODY_DYNAMIC) continue;
+            spx_body_get_transform(s.w, s.ids[i], &poses[count]);
+            spx_body_get_velocity(s.w, s.ids[i], &lin[count], &ang[count]);
+            ++count;
+        }
+        if (layout) {
+            spx_scene_quality q;
+            spx_scene_measure_state(poses, lin, ang, count, &q);
+            out->ground_penetration = q.ground_penetration, out->box_overlap = q.box_overlap;
+            out->deepest = fmaxf(q.ground_penetration, q.box_overlap);
+            out->fallen = q.fallen, out->moving = q.moving, out->bodies = count;
+        } else {
+            measure* m = measure_create(&s);
+            measure_result q;
+            ok = m && measure_now(m, &s, false, &q);
+            if (ok) out->deepest = q.deepest, out->fallen = q.fallen, out->bodies = q.dynamic;
+            out->moving = count_moving(lin, ang, count);
+            measure_destroy(m);
+        }
+    }
+    scene_free(&s);
+    return ok;
+}
+
+static bool repeat_peer(row* out, int rep, const spx_scene_layout* layout, uint32_t steps, bool last)
+{
+    const bench_world_peer* p = out->e->peer;
+    void* world = p->create(layout);
+    if (!world) {
+        fprintf(stderr, "sepax bench: %s could not build %s\n", p->engine, out->scene);
+        return false;
+    }
+    double wall = 0.0, contacts = 0.0;
+    for (uint32_t i = 0; i < steps; ++i) {
+        uint64_t t0 = bench_now_ns();
+        p->step(world);
+        wall += (double)(bench_now_ns() - t0) * 1e-6;
+        contacts += p->contacts(world);
+    }
+    out->ms[rep] = wall / (steps ? (double)steps : 1.0);
+    if (last) {
+        out->contacts = contacts / (steps ? (double)steps : 1.0);
+        p->read(world, poses, lin, ang);
+        spx_scene_quality q;
+        spx_scene_measure_state(poses, lin, ang, layout->count, &q);
+        out->ground_penetration = q.ground_penetration, out->box_overlap = q.box_overlap;
+        out->deepest = fmaxf(q.ground_penetration, q.box_overlap);
+        out->fallen = q.fallen, out->moving = q.moving, out->bodies = layout->count;
+    }
+    p->destroy(world);
+    return true;
+}
+
+/* ---- output ------------------------------------------------------------------------------------ */
+
+static void print_table_head(FILE* f)
+{
+    fprintf(f, "%-15s %-7s %5s %4s %8s %8s %7s %7s %7s %7s %8s %9s %6s %6s %9s\n", "scene", "engine", "steps", "reps",
+            "ms_step", "ms_min", "broad", "narrow", "solver", "island", "contacts", "deepest_m", "fallen", "moving",
+            "sepax/eng");
+}
+
+static void print_table_row(FILE* f, const row* r, double sepax_ms)
+{
+    char stages[STAGE_COUNT][16], ratio[16];
+    for (int k = 0; k < STAGE_COUNT; ++k)
+        if (r->e->peer) snprintf(stages[k], sizeof stages[k], "-");
+        else snprintf(stages[k], sizeof stages[k], "%.3f", r->stage_median[k]);
+    if (r->ms_median > 0.0 && sepax_ms == sepax_ms) snprintf(ratio, sizeof ratio, "%.2f", sepax_ms / r->ms_median);
+    else snprintf(ratio, sizeof ratio, "-");
+    fprintf(f, "%-15s %-7s %5u %4d %8.3f %8.3f %7s %7s %7s %7s %8.0f %9.4f %6u %6u %9s\n", r->scene, r->e->name, r->steps,
+            r->reps, r->ms_median, r->ms_min, stages[0], stages[1], stages[2], stages[3], r->contacts, (double)r->deepest,
+            r->fallen, r->moving, ratio);
+}
+
+static bool write_csv(const char* path, const row* rows, int n)
+{
+    FILE* f = fopen(path, "w");
+    if (!f) return false;
+    fprintf(f, "scene,engine,steps,reps,ms_step_median,ms_step_min,broad_ms,narrow_ms,solver_ms,island_ms,contacts_per_step,"
+               "deepest_penetration_m,ground_penetration_m,box_overlap_m,fallen,moving,bodies\n");
+    for (int i = 0; i < n; ++i) {
+        const row* r = &rows[i];
+        if (!r->ok) continue;
+        fprintf(f, "%s,%s,%u,%d,%.4f,%.4f,", r->scene, r->e->name, r->steps, r->reps, r->ms_median, r->ms_min);
+        for (int k = 0; k < STAGE_COUNT; ++k)
+            if (r->e->peer) fprintf(f, ",");
+            else fprintf(f, "%.4f,", r->stage_median[k]);
+        fprintf(f, "%.1f,%.5f,", r->contacts, (double)r->deepest);
+        if (r->layout_measure) fprintf(f, "%.5f,%.5f,", (double)r->ground_penetration, (double)r->box_overlap);
+        else fprintf(f, ",,");
+        fprintf(f, "%u,%u,%u\n", r->fallen, r->moving, r->bodies);
+    }
+    return fclose(f) == 0;
+}
+
+static bool write_json(const char* path, const bench_machine* m, int reps, const row* rows, int n)
+{
+    cJSON* root = cJSON_CreateObject();
+    cJSON* machine = cJSON_AddObjectToObject(root, "machine");
+    cJSON_AddStringToObject(machine, "date", m->date);
+    cJSON_AddStringToObject(machine, "name", m->name);
+    cJSON_AddStringToObject(machine, "cpu", m->cpu);
+    cJSON_AddNumberToObject(machine, "cpus", m->cpus);
+    cJSON_AddStringToObject(machine, "os", m->os);
+    cJSON_AddStringToObject(machine, "compiler", m->compiler);
+    cJSON_AddStringToObject(machine, "build", SPX_BENCH_BUILD_TYPE);
+    cJSON_AddStringToObject(machine, "simd", bench_simd_name());
+    cJSON_AddNumberToObject(root, "repetitions", reps);
+    cJSON* results = cJSON_AddArrayToObject(root, "results");
+    for (int i = 0; i < n; ++i) {
+        const row* r = &rows[i];
+        if (!r->ok) continue;
+        cJSON* o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "scene", r->scene);
+        cJSON_AddStringToObject(o, "engine", r->e->name);
+        cJSON_AddNumberToObject(o, "steps", r->steps);
+        cJSON_AddNumberToObject(o, "reps", r->reps);
+        cJSON_AddNumberToObject(o, "ms_step_median", r->ms_median);
+        cJSON_AddNumberToObject(o, "ms_step_min", r->ms_min);
+        if (!r->e->peer) {
+            cJSON* st = cJSON_AddObjectToObject(o, "stage_ms_median");
+            for (int k = 0; k < STAGE_COUNT; ++k) cJSON_AddNumberToObject(st, stage_names[k], r->stage_median[k]);
+        }
+        cJSON_AddNumberToObject(o, "contacts_per_step", r->contacts);
+        cJSON_AddNumberToObject(o, "deepest_penetration_m", r->deepest);
+        if (r->layout_measure) {
+            cJSON_AddNumberToObject(o, "ground_penetration_m", r->ground_penetration);
+            cJSON_AddNumberToObject(o, "box_overlap_m", r->box_overlap);
+        }
+        cJSON_AddNumberToObject(o, "fallen", r->fallen);
+        cJSON_AddNumberToObject(o, "moving", r->moving);
+        cJSON_AddNumberToObject(o, "bodies", r->bodies);
+        cJSON_AddItemToArray(results, o);
+    }
+    char* text = cJSON_Print(root);
+    cJSON_Delete(root);
+    FILE* f = text ? fopen(path, "w") : NULL;
+    bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    if (f && fclose(f) != 0) ok = false;
+    cJSON_free(text);
+    return ok;
+}
+
+/* ---- the command ------------------------------------------------------------------------------- */
+
+int command_bench(int argc, char** argv)
+{
+    scene_options base = { NULL, -1, 0.0, SCENE_UNKNOWN_KEY_ERROR };
+    const char *json = NULL, *csv = NULL;
+    long reps = 5;
+    bool peers = true;
+    for (int i = 1; i < argc; ++i) {
+        int used = scene_option(argc, argv, &i, &base, "bench");
+        if (used < 0) return EXIT_USAGE;
+        if (used) continue;
+        const char* a = argv[i];
+        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--reps") == 0) {
+            double x = parse_positive(v, a, "bench", true);
+            if (x < 0.0 || x > MAX_REPS) return x < 0.0 ? EXIT_USAGE : (fprintf(stderr, "sepax bench: --reps wants 1..%d\n", MAX_REPS), EXIT_USAGE);
+            reps = (long)x, ++i;
+        } else if (strcmp(a, "--json") == 0 && v) {
+            json = v, ++i;
+        } else if (strcmp(a, "--csv") == 0 && v) {
+            csv = v, ++i;
+        } else if (strcmp(a, "--no-peers") == 0) {
+            peers = false;
+        } else {
+            fprintf(stderr, "sepax bench: unknown option '%s' (sepax help)\n", a);
+            return EXIT_USAGE;
+        }
+    }
+    /* The suite: "standard" (the default), or scenes (embedded names or files), comma-separated. */
+    char list[1024];
+    const char* suite = base.scene ? base.scene : "standard";
+    if (strcmp(suite, "standard") == 0) suite = "falling,pyramid,pyramid-spaced";
+    if (strlen(suite) >= sizeof list) return fprintf(stderr, "sepax bench: the suite is too long\n"), EXIT_USAGE;
+    memcpy(list, suite, strlen(suite) + 1);
+    const char* names[MAX_SCENES];
+    int scene_count = 0;
+    for (char* tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
+        if (scene_count < MAX_SCENES) names[scene_count++] = tok;
+
+    engine engines[MAX_ENGINES];
+    int engine_count = 0;
+    engines[engine_count++] = (engine){ "sepax", NULL };
+#if defined(SPX_BENCH_HAVE_BULLET)
+    if (peers) engines[engine_count++] = (engine){ "bullet", bench_world_peer_bullet() };
+#endif
+#if defined(SPX_BENCH_HAVE_ODE)
+    if (peers) engines[engine_count++] = (engine){ "ode", bench_world_peer_ode() };
+#endif
+
+    bench_machine m;
+    bench_machine_probe(&m, NULL);
+    printf("sepax bench: sepax %d.%d.%d, %s build, simd %s%s\n", SPX_VERSION_MAJOR, SPX_VERSION_MINOR, SPX_VERSION_PATCH,
+           SPX_BENCH_BUILD_TYPE, bench_simd_name(), bench_optimised_note());
+    printf("date: %s  machine: %s  cpu: %s (%d online)  load: %s\n", m.date, m.name, m.cpu, m.cpus, m.load);
+    for (int e = 1; e < engine_count; ++e) printf("%s: %s\n", engines[e].name, engines[e].peer->describe());
+    if (engine_count == 1)
+        printf("peers: %s\n", peers ? "none built in (configure with -DSEPAX_BENCH_PEERS=ON and the peer packages)" : "off (--no-peers)");
+    printf("times: wall-clock ms a step, median and best of %ld repetitions, each a fresh world; stages: sepax's own "
+           "(spx_world_get_stats)\ncorrectness at the end: deepest penetration (ground or between bodies, m), bodies fallen "
+           "through the ground, bodies still moving (> %.2f m/s or rad/s)\n\n",
+           reps, (double)MOVING_SPEED);
+
+    static row rows[MAX_SCENES * MAX_ENGINES];
+    int row_count = 0, failures = 0;
+    bool bar = isatty(STDERR_FILENO);
+    print_table_head(stdout);
+    for (int sc = 0; sc < scene_count; ++sc) {
+        scene_options o = base;
+        o.scene = names[sc];
+        scene s;
+        if (!scene_open(&o, &s)) {
+            ++failures;
+            continue;
+        }
+        static spx_scene_layout layout;
+        bool as_layout = scene_layout(&s, &layout);
+        uint32_t steps = scene_steps(&o, &s);
+        static char scene_names[MAX_SCENES][SCENE_NAME_MAX];
+        memcpy(scene_names[sc], s.name, sizeof s.name); /* the file's "name", shorter than its path */
+        scene_free(&s);
+        row* first = &rows[row_count];
+        int here = 0;
+        for (int e = 0; e < engine_count; ++e) {
+            if (engines[e].peer && !as_layout) continue; /* the peers build only ground-and-boxes scenes */
+            row* r = &rows[row_count + here++];
+            memset(r, 0, sizeof *r);
+            r->e = &engines[e], r->steps = steps, r->ok = true, r->layout_measure = as_layout;
+            r->scene = scene_names[sc];
+        }
+        /* Repetitions interleave the engines, so that a change in the machine's load falls on all. */
+        for (int k = 0; k < reps; ++k)
+            for (int e = 0; e < here; ++e) {
+                row* r = &first[e];
+                if (!r->ok) continue;
+                if (bar) fprintf(stderr, "\r%s: %s, repetition %d of %ld ", names[sc], r->e->name, k + 1, reps), fflush(stderr);
+                bool last = k == reps - 1;
+                bool ok = r->e->peer ? repeat_peer(r, k, &layout, steps, last) : repeat_sepax(r, k, &o, steps, last, as_layout);
+                if (ok) r->reps = k + 1;
+                else r->ok = false, ++failures;
+            }
+        if (bar) fprintf(stderr, "\r%*s\r", 70, "");
+        double sepax_ms = NAN;
+        for (int e = 0; e < here; ++e) {
+            row* r = &first[e];
+            if (!r->ok) continue;
+            r->ms_median = bench_median(r->ms, (size_t)r->reps);
+            r->ms_min = bench_min(r->ms, (size_t)r->reps);
+            for (int k = 0; k < STAGE_COUNT; ++k) r->stage_median[k] = bench_median(r->stage[k], (size_t)r->reps);
+            if (!r->e->peer) sepax_ms = r->ms_median;
+        }
+        for (int e = 0; e < here; ++e)
+            if (first[e].ok) print_table_row(stdout, &first[e], sepax_ms);
+        row_count += here;
+        if (!as_layout && engine_count > 1)
+            printf("  (%s: not a ground box with unit boxes on it, so sepax alone; deepest and fallen by the public "
+                   "queries)\n", names[sc]);
+        fflush(stdout);
+    }
+    int status = failures ? EXIT_FAILED : EXIT_DONE;
+    if (csv) {
+        if (write_csv(csv, rows, row_count)) printf("\nwrote %s\n", csv);
+        else fprintf(stderr, "sepax bench: cannot write %s: %s\n", csv, strerror(errno)), status = EXIT_FAILED;
+    }
+    if (json) {
+        if (write_json(json, &m, (int)reps, rows, row_count)) printf("%swrote %s\n", csv ? "" : "\n", json);
+        else fprintf(stderr, "sepax bench: cannot write %s: %s\n", json, strerror(errno)), status = EXIT_FAILED;
+    }
+    return status;
+}
