@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define MARGIN 0.01f              /* m: points this far apart still count as touching, for pictures */
-#define MESH_CONTACTS 16
+#define MESH_CONTACTS 64        /* triangle pairs read a mesh-mesh pair (the deepest of them counts) */
 
 typedef struct piece {
     uint32_t body;
@@ -185,8 +185,12 @@ static bool measure_pair(measure* m, const piece* a, const piece* b, bool with_p
     if (spx_contacts_mesh_mesh(a->instance, b->instance, contacts, MESH_CONTACTS, &hit) != SPX_OK) return false;
     if (hit.state != SPX_SWEEP_START_OVERLAP) return true;
     *touching = true;
-    *depth = hit.depth;
-    for (uint32_t k = 0; with_points && k < hit.contacts_written; ++k) add_point(m, contacts[k].point, contacts[k].depth);
+    /* The deepest triangle pair, not hit.depth: that estimate of how far one mesh must move along the
+       averaged normal grows large for shallow crossings of a mesh resting on another. */
+    for (uint32_t k = 0; k < hit.contacts_written; ++k) {
+        if (contacts[k].depth > *depth) *depth = contacts[k].depth;
+        if (with_points) add_point(m, contacts[k].point, contacts[k].depth);
+    }
     return true;
 }
 

@@ -19,7 +19,7 @@
 
 #define NEAR_PLANE 0.1f      /* m: faces closer to the eye than this are left out rather than clipped */
 #define TILE 2.0f            /* m: a box face is cut into tiles at most this long */
-#define MAX_TILES 32         /* along one edge of a face */
+#define MAX_TILES 64         /* along one edge of a face */
 
 typedef struct camera {
     spx_vec3 eye, right, up, forward;
@@ -103,7 +103,7 @@ static bool push_face(canvas* cv, const face* f)
 
 /* A flat polygon (3 or 4 corners, world) with its outward normal, shaded and projected. */
 static bool add_polygon(canvas* cv, const spx_vec3* p, int n, spx_vec3 normal, const float color[3], float tint,
-                        bool two_sided, bool outline)
+                        bool two_sided, bool outline, bool behind)
 {
     spx_vec3 center = p[0];
     for (int k = 1; k < n; ++k) center = tm_add(center, p[k]);
@@ -115,13 +115,16 @@ static bool add_polygon(canvas* cv, const spx_vec3* p, int n, spx_vec3 normal, c
     face f;
     f.n = n;
     f.outline = outline;
-    float depth = 0.0f;
+    float depth = 0.0f, farthest = 0.0f;
     for (int k = 0; k < n; ++k) {
         float z;
         if (!project(&cv->cam, p[k], &f.x[k], &f.y[k], &z)) return true;
         depth += z;
+        farthest = fmaxf(farthest, z);
     }
-    f.depth = depth / (float)n;
+    /* The ground (`behind`: static bodies) sorts by its farthest corner, so a tile never covers what
+       stands on it; moving bodies by their centre. */
+    f.depth = behind ? farthest : depth / (float)n;
     float light = 0.42f + 0.58f * fmaxf(0.0f, tm_dot(normal, cv->cam.light));
     f.r = color[0] * light * tint, f.g = color[1] * light * tint, f.b = color[2] * light * tint;
     return push_face(cv, &f);
@@ -167,7 +170,7 @@ static bool add_box(canvas* cv, spx_transform t, spx_vec3 h, const float color[3
                         p[k] = tm_apply(t, spx_v3(c[0], c[1], c[2]));
                     }
                     float tint = checker && ((i + j) & 1) ? 0.9f : 1.0f;
-                    if (!add_polygon(cv, p, 4, normal, color, tint, false, !checker)) return false;
+                    if (!add_polygon(cv, p, 4, normal, color, tint, false, !checker, checker)) return false;
                 }
         }
     return true;
@@ -188,7 +191,7 @@ static bool add_mesh(canvas* cv, spx_transform t, const scene_mesh* m, const flo
             spx_vec3 c = tm_scale(tm_add(tm_add(tri.v[0], tri.v[1]), tri.v[2]), 1.0f / 3.0f);
             tint = ((int)floorf(c.x / TILE) + (int)floorf(c.z / TILE)) & 1 ? 0.9f : 1.0f;
         }
-        if (!add_polygon(cv, p, 3, normal, color, tint, !m->closed, false)) return false;
+        if (!add_polygon(cv, p, 3, normal, color, tint, !m->closed, false, checker)) return false;
     }
     return true;
 }

@@ -81,7 +81,7 @@ static bool mesh_arrays(const scene* s, const scene_mesh* m, spx_shape* out, cha
         if (spx_shape_torus(out, m->major_radius, m->minor_radius, m->segments[0], m->segments[1])) return true;
         break;
     case SCENE_MESH_SPHERE:
-        if (spx_shape_sphere(out, m->radius, m->segments[0], m->segments[1])) return true;
+        if (spx_shape_solid_sphere(out, m->radius, m->segments[0], m->segments[1])) return true;
         break;
     case SCENE_MESH_BOX:
         if (box_mesh(out, m->half_extents)) return true;
