@@ -189,8 +189,16 @@ static int compare_layout(const char* name, const spx_scene_layout* l)
         ENSURE(memcmp(&s.shapes[b->first_shape].half_extents, &l->box_half_extents, sizeof(spx_vec3)) == 0);
     }
     ENSURE(s.bodies[0].def.type == SPX_BODY_STATIC && s.bodies[0].def.friction == l->ground_friction);
-    ENSURE(memcmp(&s.bodies[0].def.position, &l->ground_center, sizeof(spx_vec3)) == 0);
-    ENSURE(memcmp(&s.shapes[s.bodies[0].first_shape].half_extents, &l->ground_half_extents, sizeof(spx_vec3)) == 0);
+    const scene_shape* ground = &s.shapes[s.bodies[0].first_shape];
+    if (l->mesh_ground) {
+        /* the 100x100 grid of 1 m squares, centred: tests/support/scenes.c's grid placed at (-50, 0, -50) */
+        ENSURE(ground->type == SPX_SHAPE_MESH);
+        const scene_mesh* m = &s.meshes[ground->mesh];
+        ENSURE(m->kind == SCENE_MESH_GRID && m->cells[0] == 100 && m->cells[1] == 100 && m->cell_size == 1.0f);
+    } else {
+        ENSURE(memcmp(&s.bodies[0].def.position, &l->ground_center, sizeof(spx_vec3)) == 0);
+        ENSURE(memcmp(&ground->half_extents, &l->ground_half_extents, sizeof(spx_vec3)) == 0);
+    }
     ENSURE(scene_build(&s, message, sizeof message));
     float mass = 0.0f;
     ENSURE(spx_body_get_mass(s.w, s.ids[1], &mass) == SPX_OK);
@@ -204,6 +212,8 @@ static int standard_scenes_reproduced(void)
     static spx_scene_layout l;
     spx_scene_falling_layout(&l);
     ENSURE(compare_layout("falling", &l) == 0);
+    spx_scene_falling_mesh_layout(&l);
+    ENSURE(compare_layout("falling-mesh", &l) == 0);
     spx_scene_pyramid_layout(&l, 1.0f);
     ENSURE(compare_layout("pyramid", &l) == 0);
     spx_scene_pyramid_layout(&l, 1.1f);

@@ -64,9 +64,19 @@ static float box_mass(const scene* s, const scene_body* b, const scene_shape* sh
     return (float)(volume * (sh->density > 0.0f ? sh->density : s->materials[b->material].density));
 }
 
+/* The peers' mesh ground (spx_scene_layout.mesh_ground): a flat grid of 100 x 100 squares of 1 m
+   centred on the origin, the body unmoved. */
+static bool is_layout_mesh_ground(const scene* s, const scene_body* b, const scene_shape* sh)
+{
+    const scene_mesh* m = &s->meshes[sh->mesh];
+    const spx_vec3 p = b->def.position;
+    return m->kind == SCENE_MESH_GRID && m->cells[0] == 100 && m->cells[1] == 100 && m->cell_size == 1.0f
+        && m->amplitude == 0.0f && p.x == 0.0f && p.y == 0.0f && p.z == 0.0f;
+}
+
 /* The layout bench/'s peers and the shared end-state measure take, when the scene is one: a static
-   axis-aligned ground box whose top is y = 0, and dynamic unit boxes (half extent 0.5) of one mass
-   and material, starting at rest. */
+   axis-aligned ground box whose top is y = 0 (or the peers' mesh ground), and dynamic unit boxes
+   (half extent 0.5) of one mass and material, starting at rest. */
 static bool scene_layout(const scene* s, spx_scene_layout* out)
 {
     memset(out, 0, sizeof *out);
@@ -75,9 +85,18 @@ static bool scene_layout(const scene* s, spx_scene_layout* out)
     for (uint32_t i = 0; i < s->body_count; ++i) {
         const scene_body* b = &s->bodies[i];
         const scene_shape* sh = &s->shapes[b->first_shape];
-        if (b->shape_count != 1 || sh->type != SPX_SHAPE_BOX || memcmp(&sh->local.q, &identity, sizeof identity) != 0
+        if (b->shape_count != 1 || memcmp(&sh->local.q, &identity, sizeof identity) != 0
             || sh->local.p.x != 0.0f || sh->local.p.y != 0.0f || sh->local.p.z != 0.0f)
             return false;
+        if (sh->type == SPX_SHAPE_MESH) {
+            if (b->def.type != SPX_BODY_STATIC || ground || memcmp(&b->def.rotation, &identity, sizeof identity) != 0
+                || !is_layout_mesh_ground(s, b, sh))
+                return false;
+            ground = out->mesh_ground = true;
+            out->ground_center = spx_v3(0.0f, -1.0f, 0.0f), out->ground_half_extents = spx_v3(50.0f, 1.0f, 50.0f);
+            out->ground_friction = b->def.friction;
+            continue;
+        }
         if (b->def.type == SPX_BODY_STATIC) {
             if (ground || memcmp(&b->def.rotation, &identity, sizeof identity) != 0
                 || b->def.position.y + sh->half_extents.y != 0.0f)
@@ -329,7 +348,7 @@ int command_bench(int argc, char** argv)
     /* The suite: "standard" (the default), or scenes (embedded names or files), comma-separated. */
     char list[1024];
     const char* suite = base.scene ? base.scene : "standard";
-    if (strcmp(suite, "standard") == 0) suite = "falling,pyramid,pyramid-spaced";
+    if (strcmp(suite, "standard") == 0) suite = "falling,falling-mesh,pyramid,pyramid-spaced";
     if (strlen(suite) >= sizeof list) return fprintf(stderr, "sepax bench: the suite is too long\n"), EXIT_USAGE;
     memcpy(list, suite, strlen(suite) + 1);
     const char* names[MAX_SCENES];
