@@ -1,7 +1,7 @@
 /* The sepax program's scene files (tools/sepax/scene_file.c, scene_build.c): each kind of bad file
    gives its error naming the file, the JSON path or the line and column, and what is wrong; the
    standard scenes' generators reproduce tests/support/scenes.c; every scene in scenes/ loads and
-   runs a few steps; no truncation of a valid file crashes the reader. */
+   runs a few steps; no truncation or mutation of a valid file crashes the reader. */
 #define _POSIX_C_SOURCE 200809L
 #include "test.h"
 #include "scene.h"
@@ -151,6 +151,44 @@ static int truncated_and_malformed(void)
     return 0;
 }
 
+/* Bad input never crashes: 2,000 copies of a small valid scene, each with a few bytes changed (to
+   JSON's own punctuation, digits, a minus sign or a letter; every other copy in its numbers only) are
+   read and, when they still read, built and stepped; run under -DSEPAX_SANITIZE=ON too. Every refusal
+   names the file. */
+static int mutations_never_crash(void)
+{
+    const char* good = with_body("{ \"name\": \"b\", \"material\": \"heavy\", \"linear_velocity\": [1, 2, 3], "
+                                 "\"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5] } ] }");
+    static const char alphabet[] = "{}[]:,\"-0123456789.eE xtnf";
+    size_t n = strlen(good);
+    char text[4096];
+    uint64_t state = 0x2545F4914F6CDD1Dull;
+    int read = 0;
+    for (int k = 0; k < 2000; ++k) {
+        memcpy(text, good, n + 1);
+        int changes = 1 + k % 3;
+        for (int c = 0; c < changes; ++c) {
+            state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+            size_t at = (state >> 8) % n;
+            /* every other mutant changes numbers only, so that most still parse and reach the checks */
+            if (k % 2)
+                while (at < n && !strchr("0123456789", text[at])) ++at;
+            if (at < n) text[at] = k % 2 ? "-0123456789.e"[(state >> 40) % 13] : alphabet[(state >> 40) % (sizeof alphabet - 1)];
+        }
+        scene s;
+        if (scene_read_text(text, n, "mutant.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message)) {
+            ++read;
+            if (scene_build(&s, message, sizeof message)) spx_world_step(s.w, 1.0f / 60.0f);
+            else ENSURE(strncmp(message, "mutant.json: ", 13) == 0);
+        } else {
+            ENSURE(strncmp(message, "mutant.json", 11) == 0);
+        }
+        scene_free(&s);
+    }
+    printf("  %d of 2000 mutants still read\n", read);
+    return 0;
+}
+
 static int unknown_and_repeated_keys(void)
 {
     const char* typo = with_body("{ \"fricton\": 0.5, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }");
@@ -260,6 +298,7 @@ int main(void)
     RUN_TEST(out_of_range, failures);
     RUN_TEST(missing_mesh_file, failures);
     RUN_TEST(truncated_and_malformed, failures);
+    RUN_TEST(mutations_never_crash, failures);
     RUN_TEST(unknown_and_repeated_keys, failures);
     RUN_TEST(standard_scenes_reproduced, failures);
     RUN_TEST(every_scene_runs, failures);

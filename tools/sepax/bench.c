@@ -341,8 +341,7 @@ int command_bench(int argc, char** argv)
         } else if (strcmp(a, "--no-peers") == 0) {
             peers = false;
         } else {
-            fprintf(stderr, "sepax bench: unknown option '%s' (sepax help)\n", a);
-            return EXIT_USAGE;
+            return option_error("bench", a, (const char* const[]){ "--json", "--csv", NULL });
         }
     }
     /* The suite: "standard" (the default), or scenes (embedded names or files), comma-separated. */

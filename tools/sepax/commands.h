@@ -29,6 +29,10 @@ bool scene_open(const scene_options* o, scene* out);
 /// Steps the options ask for: --steps, else the scene's.
 uint32_t scene_steps(const scene_options* o, const scene* s);
 
+/// Says what is wrong with an option not taken: a value missing after one of `with_value`
+/// (NULL-terminated), or an option that does not exist. Returns EXIT_USAGE.
+int option_error(const char* command, const char* option, const char* const* with_value);
+
 /// A positive number option's value, or -1 with a message.
 double parse_positive(const char* text, const char* option, const char* command, bool whole);
 

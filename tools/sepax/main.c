@@ -49,6 +49,17 @@ double parse_positive(const char* text, const char* option, const char* command,
     return x;
 }
 
+int option_error(const char* command, const char* option, const char* const* with_value)
+{
+    for (const char* const* o = with_value; *o; ++o)
+        if (strcmp(*o, option) == 0) {
+            fprintf(stderr, "sepax %s: %s wants a value (sepax help)\n", command, option);
+            return EXIT_USAGE;
+        }
+    fprintf(stderr, "sepax %s: unknown option '%s' (sepax help)\n", command, option);
+    return EXIT_USAGE;
+}
+
 int scene_option(int argc, char** argv, int* i, scene_options* o, const char* command)
 {
     const char* a = argv[*i];

@@ -467,8 +467,7 @@ int command_render(int argc, char** argv)
             }
             ++i;
         } else {
-            fprintf(stderr, "sepax render: unknown option '%s' (sepax help)\n", a);
-            return EXIT_USAGE;
+            return option_error("render", a, (const char* const[]){ "--out", "--size", NULL });
         }
     }
     if (!dir) {

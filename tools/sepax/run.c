@@ -30,8 +30,7 @@ int command_run(int argc, char** argv)
         if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out_path = argv[++i];
         } else {
-            fprintf(stderr, "sepax run: unknown option '%s' (sepax help)\n", argv[i]);
-            return EXIT_USAGE;
+            return option_error("run", argv[i], (const char* const[]){ "--out", NULL });
         }
     }
     scene s;
