@@ -188,8 +188,13 @@ static bool repeat_sepax(row* out, int rep, const scene_options* o, uint32_t ste
             measure_result q;
             ok = m && measure_now(m, &s, false, &q);
             if (ok) out->deepest = q.deepest, out->fallen = q.fallen, out->bodies = q.dynamic;
-            out->moving = count_moving(lin, ang, count);
             measure_destroy(m);
+            out->moving = 0; /* every dynamic body, not only the first SPX_SCENE_MAX_BODIES read above */
+            for (uint32_t i = 0; i < s.body_count; ++i) {
+                spx_vec3 v, w;
+                if (s.bodies[i].def.type == SPX_BODY_DYNAMIC && spx_body_get_velocity(s.w, s.ids[i], &v, &w) == SPX_OK)
+                    out->moving += count_moving(&v, &w, 1);
+            }
         }
     }
     scene_free(&s);

@@ -202,7 +202,7 @@ static int by_depth(const void* a, const void* b)
     return x > y ? -1 : x < y;
 }
 
-static void draw_sky(cairo_t* cr, int width, int height)
+static void draw_sky(cairo_t* cr, int height)
 {
     cairo_pattern_t* sky = cairo_pattern_create_linear(0, 0, 0, height);
     cairo_pattern_add_color_stop_rgb(sky, 0.0, 0.62, 0.76, 0.90);
@@ -210,7 +210,6 @@ static void draw_sky(cairo_t* cr, int width, int height)
     cairo_set_source(cr, sky);
     cairo_paint(cr);
     cairo_pattern_destroy(sky);
-    (void)width;
 }
 
 static void label_box(cairo_t* cr, double x, double y, const char* lines[], int n)
@@ -257,7 +256,7 @@ static bool draw_frame(canvas* cv, const scene* s, measure* m, cairo_surface_t* 
     }
     qsort(cv->faces, cv->count, sizeof *cv->faces, by_depth);
     cairo_t* cr = cairo_create(surface);
-    draw_sky(cr, cv->width, cv->height);
+    draw_sky(cr, cv->height);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     for (size_t i = 0; i < cv->count; ++i) {
         const face* f = &cv->faces[i];
