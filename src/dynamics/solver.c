@@ -10,10 +10,16 @@
  *
  * Anchors stay fixed for the step; the separation of each point follows the bodies by their
  * accumulated motion: s = s0 + n . ((dp_B + dtheta_B x r_B) - (dp_A + dtheta_A x r_A)), first
- * order in the step's rotation (the manifold is rebuilt every step). */
+ * order in the step's rotation (the manifold is rebuilt every step).
+ *
+ * Layout: the step copies what the contact loops need into packed arrays once (spx_solver_body for
+ * the moving bodies, spx_solver_contact for the active manifolds, with r x n and r x t and the
+ * effective masses prepared), so that the 3 passes of each substep read no world body, test no
+ * manifold for being active, and compute no cross product per point. */
 #include "world.h"
 #include "solver.h"
-
+#include "core/allocator.h"
+#include <string.h>
 
 typedef struct soft {
     float bias_rate, mass_scale, impulse_scale;
@@ -34,36 +40,26 @@ static soft make_soft(float hertz, float zeta, float h)
     return s;
 }
 
-/* Velocity of body b's point at offset r. */
-static inline vec3s point_velocity(const spx_body* b, vec3s r) { return glms_vec3_add(b->v, glms_vec3_cross(b->w, r)); }
-
-static inline void apply(spx_body* b, const spx_solver_body* sb, vec3s r, vec3s p, float sign)
+static inline float dot3(vec3s a, vec3s b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline vec3s add3(vec3s a, vec3s b) { return (vec3s){ { a.x + b.x, a.y + b.y, a.z + b.z } }; }
+static inline vec3s sub3(vec3s a, vec3s b) { return (vec3s){ { a.x - b.x, a.y - b.y, a.z - b.z } }; }
+static inline vec3s scale3(vec3s a, float s) { return (vec3s){ { a.x * s, a.y * s, a.z * s } }; }
+static inline vec3s cross3(vec3s a, vec3s b)
 {
-    if (b->inv_mass == 0.0f) return;
-    b->v = glms_vec3_add(b->v, glms_vec3_scale(p, sign * b->inv_mass));
-    b->w = glms_vec3_add(b->w, glms_mat3_mulv(sb->inv_inertia, glms_vec3_scale(glms_vec3_cross(r, p), sign)));
+    return (vec3s){ { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x } };
+}
+/* Symmetric matrix (xx yy zz xy xz yz) times v, scaled by s. */
+static inline vec3s sym_mulv(const float* m, vec3s v, float s)
+{
+    return (vec3s){ { (m[0] * v.x + m[3] * v.y + m[4] * v.z) * s, (m[3] * v.x + m[1] * v.y + m[5] * v.z) * s,
+                      (m[4] * v.x + m[5] * v.y + m[2] * v.z) * s } };
 }
 
-/* The lever arms of a point at this moment of the step. Both bodies' anchors were the same world
-   point at the step's start; since then each centre has moved by its own dp, and an impulse applied
-   at two different points would not conserve angular momentum (a sliding hit turned 7% of it into
-   error). Both act at the midpoint of where the two anchors have gone. */
-static inline vec3s lever_a(const spx_contact_point* p, const spx_solver_body* sa, const spx_solver_body* sb)
+/* 1 / (effective mass along d) for the angular Jacobians ja = r_a x d, jb = r_b x d. */
+static float inv_effective_mass(const spx_solver_body* a, vec3s ja, const spx_solver_body* b, vec3s jb)
 {
-    return glms_vec3_add(p->anchor_a, glms_vec3_scale(glms_vec3_sub(sb->dp, sa->dp), 0.5f));
-}
-static inline vec3s lever_b(const spx_contact_point* p, const spx_solver_body* sa, const spx_solver_body* sb)
-{
-    return glms_vec3_sub(p->anchor_b, glms_vec3_scale(glms_vec3_sub(sb->dp, sa->dp), 0.5f));
-}
-
-/* 1 / (effective mass along d) of the two bodies at their points. */
-static float inv_effective_mass(const spx_body* a, const spx_solver_body* sa, vec3s ra, const spx_body* b,
-                                const spx_solver_body* sb, vec3s rb, vec3s d)
-{
-    vec3s ca = glms_vec3_cross(ra, d), cb = glms_vec3_cross(rb, d);
-    float k = a->inv_mass + b->inv_mass + glms_vec3_dot(ca, glms_mat3_mulv(sa->inv_inertia, ca))
-            + glms_vec3_dot(cb, glms_mat3_mulv(sb->inv_inertia, cb));
+    float k = a->inv_mass + b->inv_mass + dot3(ja, sym_mulv(a->inv_inertia, ja, 1.0f))
+            + dot3(jb, sym_mulv(b->inv_inertia, jb, 1.0f));
     return k > 0.0f ? 1.0f / k : 0.0f;
 }
 
@@ -74,85 +70,197 @@ static bool active(const spx_world* w, const spx_contact* c)
     return (a->type == SPX_BODY_DYNAMIC && a->awake) || (b->type == SPX_BODY_DYNAMIC && b->awake);
 }
 
-static void prepare(spx_world* w)
+static bool moves(const spx_body* b) { return b->alive && b->awake && b->type != SPX_BODY_STATIC; }
+
+static spx_result reserve(spx_world* w)
 {
-    spx_solver_body* sbs = w->solver_bodies;
+    spx_solver_scratch* s = &w->solver;
+    const spx_allocator* al = &w->allocator;
+    const uint32_t n = w->body_slots + 1;
+    if (!spx_reserve(al, (void**)&s->body_map, &s->map_capacity, n, sizeof(uint32_t), 8)
+        || !spx_reserve(al, (void**)&s->bodies, &s->body_capacity, n, sizeof(spx_solver_body), 16)
+        || !spx_reserve(al, (void**)&s->sims, &s->sim_capacity, n, sizeof(spx_solver_body_sim), 16)
+        || !spx_reserve(al, (void**)&s->contacts, &s->contact_capacity, w->contacts.count + 1,
+                        sizeof(spx_solver_contact), 16))
+        return SPX_ERR_OUT_OF_MEMORY;
+    return SPX_OK;
+}
+
+void spx_solver_free(spx_solver_scratch* s, const spx_allocator* al)
+{
+    spx_free(al, s->body_map, sizeof(uint32_t) * (size_t)s->map_capacity);
+    spx_free(al, s->bodies, sizeof(spx_solver_body) * (size_t)s->body_capacity);
+    spx_free(al, s->sims, sizeof(spx_solver_body_sim) * (size_t)s->sim_capacity);
+    spx_free(al, s->contacts, sizeof(spx_solver_contact) * (size_t)s->contact_capacity);
+}
+
+/* The moving bodies into the packed array; returns how many (index 0, the immovable body, included). */
+static uint32_t gather_bodies(spx_world* w, float h)
+{
+    spx_solver_scratch* s = &w->solver;
+    const vec3s g = { { w->def.gravity.x, w->def.gravity.y, w->def.gravity.z } };
+    memset(&s->bodies[0], 0, sizeof s->bodies[0]);
+    uint32_t count = 1;
+    for (uint32_t i = 0; i < w->body_slots; ++i) {
+        const spx_body* b = &w->bodies[i];
+        if (!moves(b)) {
+            s->body_map[i] = 0;
+            continue;
+        }
+        const uint32_t k = count++;
+        s->body_map[i] = k;
+        spx_solver_body* sb = &s->bodies[k];
+        spx_solver_body_sim* sim = &s->sims[k];
+        memset(sb, 0, sizeof *sb);
+        sb->v = b->v;
+        sb->w = b->w;
+        sim->body = i;
+        sim->dynamic = b->type == SPX_BODY_DYNAMIC;
+        if (sim->dynamic) {
+            mat3s r = glms_quat_mat3(b->rotation);
+            mat3s ii = spx_body_inv_inertia_world(b);
+            sb->inv_mass = b->inv_mass;
+            sb->inv_inertia[0] = ii.m00, sb->inv_inertia[1] = ii.m11, sb->inv_inertia[2] = ii.m22;
+            sb->inv_inertia[3] = ii.m10, sb->inv_inertia[4] = ii.m20, sb->inv_inertia[5] = ii.m21;
+            sim->inertia = glms_mat3_mul(glms_mat3_mul(r, b->inertia_local), glms_mat3_transpose(r));
+            sim->gravity_dv = glms_vec3_scale(g, h * b->gravity_scale);
+            sim->linear_scale = 1.0f / (1.0f + h * b->linear_damping);
+            sim->angular_scale = 1.0f / (1.0f + h * b->angular_damping);
+        } else {
+            /* Kinematic: keeps its velocities (v + 0, times 1, is v exactly). */
+            sim->inertia = glms_mat3_zero();
+            sim->gravity_dv = glms_vec3_zero();
+            sim->linear_scale = sim->angular_scale = 1.0f;
+        }
+    }
+    return count;
+}
+
+/* The active manifolds with their Jacobians and effective masses; returns how many. */
+static uint32_t prepare_contacts(spx_world* w, soft dynamic_soft, soft static_soft)
+{
+    spx_solver_scratch* s = &w->solver;
+    uint32_t count = 0;
     for (uint32_t k = 0; k < w->contacts.count; ++k) {
-        spx_contact* c = &w->contacts.list[k];
+        const spx_contact* c = &w->contacts.list[k];
         if (!active(w, c)) continue;
-        const spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
-        const spx_solver_body *sa = &sbs[c->body_a], *sb = &sbs[c->body_b];
+        spx_solver_contact* sc = &s->contacts[count++];
+        sc->a = s->body_map[c->body_a];
+        sc->b = s->body_map[c->body_b];
+        sc->contact = k;
+        sc->point_count = c->point_count;
+        sc->n = c->normal;
+        sc->t[0] = c->tangent[0];
+        sc->t[1] = c->tangent[1];
+        sc->friction = c->friction;
+        sc->restitution = c->restitution;
+        /* Against a body that cannot move the spring may be stiffer: nothing on the other side gives. */
+        const soft sf = w->bodies[c->body_a].inv_mass == 0.0f || w->bodies[c->body_b].inv_mass == 0.0f ? static_soft
+                                                                                                        : dynamic_soft;
+        sc->bias_rate = sf.bias_rate, sc->mass_scale = sf.mass_scale, sc->impulse_scale = sf.impulse_scale;
+        const spx_solver_body *a = &s->bodies[sc->a], *b = &s->bodies[sc->b];
         for (int i = 0; i < c->point_count; ++i) {
-            spx_contact_point* p = &c->points[i];
-            p->normal_mass = inv_effective_mass(a, sa, p->anchor_a, b, sb, p->anchor_b, c->normal);
-            p->tangent_mass[0] = inv_effective_mass(a, sa, p->anchor_a, b, sb, p->anchor_b, c->tangent[0]);
-            p->tangent_mass[1] = inv_effective_mass(a, sa, p->anchor_a, b, sb, p->anchor_b, c->tangent[1]);
-            vec3s dv = glms_vec3_sub(point_velocity(b, p->anchor_b), point_velocity(a, p->anchor_a));
-            p->relative_velocity = glms_vec3_dot(dv, c->normal);
+            const spx_contact_point* cp = &c->points[i];
+            spx_solver_point* p = &sc->points[i];
+            p->an_a = cross3(cp->anchor_a, sc->n);
+            p->an_b = cross3(cp->anchor_b, sc->n);
+            for (int t = 0; t < 2; ++t) {
+                p->at_a[t] = cross3(cp->anchor_a, sc->t[t]);
+                p->at_b[t] = cross3(cp->anchor_b, sc->t[t]);
+                p->tangent_mass[t] = inv_effective_mass(a, p->at_a[t], b, p->at_b[t]);
+            }
+            p->normal_mass = inv_effective_mass(a, p->an_a, b, p->an_b);
+            p->separation = cp->separation;
+            p->normal_impulse = cp->normal_impulse;
+            p->tangent_impulse[0] = cp->tangent_impulse[0];
+            p->tangent_impulse[1] = cp->tangent_impulse[1];
+            p->relative_velocity = dot3(sc->n, sub3(b->v, a->v)) + dot3(b->w, p->an_b) - dot3(a->w, p->an_a);
             p->max_normal_impulse = 0.0f;
         }
     }
+    return count;
 }
 
-static void warm_start(spx_world* w)
+/* The lever arms of a point at this moment of the step. Both bodies' anchors were the same world
+   point at the step's start; since then each centre has moved by its own dp, and an impulse applied
+   at two different points would not conserve angular momentum (a sliding hit turned 7% of it into
+   error). Both act at the midpoint of where the two anchors have gone: r_a = anchor_a + m,
+   r_b = anchor_b - m with m = (dp_B - dp_A) / 2, so r_a x d = anchor_a x d + m x d, the second term
+   shared by the manifold's points. */
+typedef struct shift {
+    vec3s n, t0, t1; /* m x n, m x t0, m x t1 */
+} shift;
+
+static inline shift make_shift(const spx_solver_contact* c, const spx_solver_body* a, const spx_solver_body* b)
 {
-    spx_solver_body* sbs = w->solver_bodies;
-    for (uint32_t k = 0; k < w->contacts.count; ++k) {
-        spx_contact* c = &w->contacts.list[k];
-        if (!active(w, c)) continue;
-        spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
-        const spx_solver_body *sa = &sbs[c->body_a], *sb = &sbs[c->body_b];
+    vec3s m = scale3(sub3(b->dp, a->dp), 0.5f);
+    shift s = { cross3(m, c->n), cross3(m, c->t[0]), cross3(m, c->t[1]) };
+    return s;
+}
+
+static void warm_start(spx_solver_body* bodies, spx_solver_contact* cs, uint32_t count)
+{
+    for (uint32_t k = 0; k < count; ++k) {
+        const spx_solver_contact* c = &cs[k];
+        spx_solver_body *a = &bodies[c->a], *b = &bodies[c->b];
+        const shift m = make_shift(c, a, b);
+        vec3s va = a->v, wa = a->w, vb = b->v, wb = b->w;
         for (int i = 0; i < c->point_count; ++i) {
-            const spx_contact_point* p = &c->points[i];
-            const vec3s ra = lever_a(p, sa, sb), rb = lever_b(p, sa, sb);
-            vec3s impulse = glms_vec3_scale(c->normal, p->normal_impulse);
-            impulse = glms_vec3_add(impulse, glms_vec3_scale(c->tangent[0], p->tangent_impulse[0]));
-            impulse = glms_vec3_add(impulse, glms_vec3_scale(c->tangent[1], p->tangent_impulse[1]));
-            apply(a, sa, ra, impulse, -1.0f);
-            apply(b, sb, rb, impulse, 1.0f);
+            const spx_solver_point* p = &c->points[i];
+            const float ln = p->normal_impulse, l0 = p->tangent_impulse[0], l1 = p->tangent_impulse[1];
+            vec3s P = add3(add3(scale3(c->n, ln), scale3(c->t[0], l0)), scale3(c->t[1], l1));
+            /* r x P, both sides, from the prepared crosses. */
+            vec3s ja = add3(add3(scale3(add3(p->an_a, m.n), ln), scale3(add3(p->at_a[0], m.t0), l0)),
+                            scale3(add3(p->at_a[1], m.t1), l1));
+            vec3s jb = add3(add3(scale3(sub3(p->an_b, m.n), ln), scale3(sub3(p->at_b[0], m.t0), l0)),
+                            scale3(sub3(p->at_b[1], m.t1), l1));
+            va = sub3(va, scale3(P, a->inv_mass));
+            wa = sub3(wa, sym_mulv(a->inv_inertia, ja, 1.0f));
+            vb = add3(vb, scale3(P, b->inv_mass));
+            wb = add3(wb, sym_mulv(b->inv_inertia, jb, 1.0f));
         }
+        a->v = va, a->w = wa;
+        b->v = vb, b->w = wb;
     }
 }
 
-static void solve_contacts(spx_world* w, float inv_h, soft dynamic_soft, soft static_soft, bool use_bias)
+static void solve_contacts(spx_solver_body* bodies, spx_solver_contact* cs, uint32_t count, float inv_h,
+                           float max_push, bool use_bias)
 {
-    spx_solver_body* sbs = w->solver_bodies;
-    const float max_push = w->def.max_push_speed;
-    for (uint32_t k = 0; k < w->contacts.count; ++k) {
-        spx_contact* c = &w->contacts.list[k];
-        if (!active(w, c)) continue;
-        spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
-        const spx_solver_body *sa = &sbs[c->body_a], *sb = &sbs[c->body_b];
-        /* Against a body that cannot move the spring may be stiffer: nothing on the other side gives. */
-        const soft sf = a->inv_mass == 0.0f || b->inv_mass == 0.0f ? static_soft : dynamic_soft;
-        const vec3s n = c->normal;
+    for (uint32_t k = 0; k < count; ++k) {
+        spx_solver_contact* c = &cs[k];
+        spx_solver_body *a = &bodies[c->a], *b = &bodies[c->b];
+        const shift m = make_shift(c, a, b);
+        const vec3s n = c->n;
+        const float ima = a->inv_mass, imb = b->inv_mass;
+        const float* iia = a->inv_inertia;
+        const float* iib = b->inv_inertia;
+        vec3s va = a->v, wa = a->w, vb = b->v, wb = b->w;
+        const float dpn = dot3(n, sub3(b->dp, a->dp));
         /* Each point's approach speed before this manifold's impulses of the pass: one corner's
            impulse turns the body and changes the others' speeds, which must not count as impact. */
         float approach[SPX_MAX_MANIFOLD_POINTS];
+        const float vn0 = dot3(n, sub3(vb, va));
         for (int i = 0; i < c->point_count; ++i) {
-            const spx_contact_point* p = &c->points[i];
-            const vec3s ra = lever_a(p, sa, sb), rb = lever_b(p, sa, sb);
-            approach[i] = glms_vec3_dot(glms_vec3_sub(point_velocity(b, rb), point_velocity(a, ra)), n);
+            const spx_solver_point* p = &c->points[i];
+            approach[i] = vn0 + dot3(wb, sub3(p->an_b, m.n)) - dot3(wa, add3(p->an_a, m.n));
         }
         for (int i = 0; i < c->point_count; ++i) {
-            spx_contact_point* p = &c->points[i];
-            const vec3s ra = lever_a(p, sa, sb), rb = lever_b(p, sa, sb);
-            vec3s move_b = glms_vec3_add(sb->dp, glms_vec3_cross(sb->dtheta, p->anchor_b));
-            vec3s move_a = glms_vec3_add(sa->dp, glms_vec3_cross(sa->dtheta, p->anchor_a));
-            float s = p->separation + glms_vec3_dot(n, glms_vec3_sub(move_b, move_a));
+            spx_solver_point* p = &c->points[i];
+            const vec3s ja = add3(p->an_a, m.n), jb = sub3(p->an_b, m.n);
+            float s = p->separation + dpn + dot3(b->dtheta, p->an_b) - dot3(a->dtheta, p->an_a);
             float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
             if (s > 0.0f) {
                 bias = s * inv_h; /* speculative: close the gap, no more */
             } else if (use_bias) {
                 /* No slop: every layer of a stack would sink by it (docs/world.md); the damped
                    spring alone keeps resting contacts from jittering. */
-                float push = sf.bias_rate * s;
+                float push = c->bias_rate * s;
                 bias = push > -max_push ? push : -max_push;
-                mass_scale = sf.mass_scale;
-                impulse_scale = sf.impulse_scale;
+                mass_scale = c->mass_scale;
+                impulse_scale = c->impulse_scale;
             }
-            vec3s dv = glms_vec3_sub(point_velocity(b, rb), point_velocity(a, ra));
-            float vn = glms_vec3_dot(dv, n);
+            float vn = dot3(n, sub3(vb, va)) + dot3(wb, jb) - dot3(wa, ja);
             float impulse = -p->normal_mass * mass_scale * (vn + bias) - impulse_scale * p->normal_impulse;
             /* Restitution answers the approach speed at impact, which gravity may have raised since
                the step began: the fastest approach met by a solve that has to push (often the relax
@@ -163,29 +271,37 @@ static void solve_contacts(spx_world* w, float inv_h, soft dynamic_soft, soft st
             impulse = total - p->normal_impulse;
             p->normal_impulse = total;
             if (total > p->max_normal_impulse) p->max_normal_impulse = total;
-            vec3s P = glms_vec3_scale(n, impulse);
-            apply(a, sa, ra, P, -1.0f);
-            apply(b, sb, rb, P, 1.0f);
+            va = sub3(va, scale3(n, ima * impulse));
+            wa = sub3(wa, sym_mulv(iia, ja, impulse));
+            vb = add3(vb, scale3(n, imb * impulse));
+            wb = add3(wb, sym_mulv(iib, jb, impulse));
         }
         /* Coulomb friction, the two tangents together, clamped to the disk mu * normal impulse. */
         for (int i = 0; i < c->point_count; ++i) {
-            spx_contact_point* p = &c->points[i];
-            const vec3s ra = lever_a(p, sa, sb), rb = lever_b(p, sa, sb);
-            vec3s dv = glms_vec3_sub(point_velocity(b, rb), point_velocity(a, ra));
-            float t0 = p->tangent_impulse[0] - p->tangent_mass[0] * glms_vec3_dot(dv, c->tangent[0]);
-            float t1 = p->tangent_impulse[1] - p->tangent_mass[1] * glms_vec3_dot(dv, c->tangent[1]);
+            spx_solver_point* p = &c->points[i];
+            const vec3s ja0 = add3(p->at_a[0], m.t0), jb0 = sub3(p->at_b[0], m.t0);
+            const vec3s ja1 = add3(p->at_a[1], m.t1), jb1 = sub3(p->at_b[1], m.t1);
+            const vec3s dv = sub3(vb, va);
+            float v0 = dot3(dv, c->t[0]) + dot3(wb, jb0) - dot3(wa, ja0);
+            float v1 = dot3(dv, c->t[1]) + dot3(wb, jb1) - dot3(wa, ja1);
+            float t0 = p->tangent_impulse[0] - p->tangent_mass[0] * v0;
+            float t1 = p->tangent_impulse[1] - p->tangent_mass[1] * v1;
             float limit = c->friction * p->normal_impulse;
             float len2 = t0 * t0 + t1 * t1;
             if (len2 > limit * limit) {
-                float scale = limit / sqrtf(len2);
-                t0 *= scale, t1 *= scale;
+                float sc = limit / sqrtf(len2);
+                t0 *= sc, t1 *= sc;
             }
-            vec3s P = glms_vec3_add(glms_vec3_scale(c->tangent[0], t0 - p->tangent_impulse[0]),
-                                    glms_vec3_scale(c->tangent[1], t1 - p->tangent_impulse[1]));
+            const float d0 = t0 - p->tangent_impulse[0], d1 = t1 - p->tangent_impulse[1];
             p->tangent_impulse[0] = t0, p->tangent_impulse[1] = t1;
-            apply(a, sa, ra, P, -1.0f);
-            apply(b, sb, rb, P, 1.0f);
+            const vec3s P = add3(scale3(c->t[0], d0), scale3(c->t[1], d1));
+            va = sub3(va, scale3(P, ima));
+            wa = sub3(wa, sym_mulv(iia, add3(scale3(ja0, d0), scale3(ja1, d1)), 1.0f));
+            vb = add3(vb, scale3(P, imb));
+            wb = add3(wb, sym_mulv(iib, add3(scale3(jb0, d0), scale3(jb1, d1)), 1.0f));
         }
+        a->v = va, a->w = wa;
+        b->v = vb, b->w = wb;
     }
 }
 
@@ -193,82 +309,65 @@ static void solve_contacts(spx_world* w, float inv_h, soft dynamic_soft, soft st
    solved one after the other; a few sweeps settle the four on one rebound speed. */
 #define SPX_RESTITUTION_SWEEPS 4
 
-static void restitution(spx_world* w)
+static void restitution(spx_solver_body* bodies, spx_solver_contact* cs, uint32_t count, float threshold)
 {
-    spx_solver_body* sbs = w->solver_bodies;
-    const float threshold = w->def.restitution_threshold;
     for (int sweep = 0; sweep < SPX_RESTITUTION_SWEEPS; ++sweep)
-    for (uint32_t k = 0; k < w->contacts.count; ++k) {
-        spx_contact* c = &w->contacts.list[k];
-        if (!active(w, c) || c->restitution == 0.0f) continue;
-        spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
-        const spx_solver_body *sa = &sbs[c->body_a], *sb = &sbs[c->body_b];
+    for (uint32_t k = 0; k < count; ++k) {
+        spx_solver_contact* c = &cs[k];
+        if (c->restitution == 0.0f) continue;
+        spx_solver_body *a = &bodies[c->a], *b = &bodies[c->b];
+        const shift m = make_shift(c, a, b);
         for (int i = 0; i < c->point_count; ++i) {
-            spx_contact_point* p = &c->points[i];
-            const vec3s ra = lever_a(p, sa, sb), rb = lever_b(p, sa, sb);
+            spx_solver_point* p = &c->points[i];
             /* Slow approaches do not bounce (they would never settle), nor do points that never pushed. */
             if (p->relative_velocity > -threshold || p->max_normal_impulse == 0.0f) continue;
-            vec3s dv = glms_vec3_sub(point_velocity(b, rb), point_velocity(a, ra));
-            float vn = glms_vec3_dot(dv, c->normal);
+            const vec3s ja = add3(p->an_a, m.n), jb = sub3(p->an_b, m.n);
+            float vn = dot3(c->n, sub3(b->v, a->v)) + dot3(b->w, jb) - dot3(a->w, ja);
             float impulse = -p->normal_mass * (vn + c->restitution * p->relative_velocity);
             float total = p->normal_impulse + impulse;
             if (total < 0.0f) total = 0.0f;
             impulse = total - p->normal_impulse;
             p->normal_impulse = total;
-            vec3s P = glms_vec3_scale(c->normal, impulse);
-            apply(a, sa, ra, P, -1.0f);
-            apply(b, sb, rb, P, 1.0f);
+            a->v = sub3(a->v, scale3(c->n, a->inv_mass * impulse));
+            a->w = sub3(a->w, sym_mulv(a->inv_inertia, ja, impulse));
+            b->v = add3(b->v, scale3(c->n, b->inv_mass * impulse));
+            b->w = add3(b->w, sym_mulv(b->inv_inertia, jb, impulse));
         }
     }
 }
 
-static bool moves(const spx_body* b) { return b->alive && b->awake && b->type != SPX_BODY_STATIC; }
-
-void spx_solve(spx_world* w, float dt)
+spx_result spx_solve(spx_world* w, float dt)
 {
-    const uint32_t n = w->body_slots;
+    if (reserve(w) != SPX_OK) return SPX_ERR_OUT_OF_MEMORY;
+    if (dt == 0.0f) return SPX_OK;
+    spx_solver_scratch* s = &w->solver;
     const uint32_t substeps = w->def.substeps;
-    spx_solver_body* sbs = w->solver_bodies;
     const float h = dt / (float)substeps;
-    const float inv_h = h > 0.0f ? 1.0f / h : 0.0f;
-    for (uint32_t i = 0; i < n; ++i) {
-        sbs[i].dp = glms_vec3_zero();
-        sbs[i].dtheta = glms_vec3_zero();
-        const spx_body* b = &w->bodies[i];
-        if (moves(b) && b->type == SPX_BODY_DYNAMIC) {
-            mat3s r = glms_quat_mat3(b->rotation);
-            sbs[i].inv_inertia = spx_body_inv_inertia_world(b);
-            sbs[i].inertia = glms_mat3_mul(glms_mat3_mul(r, b->inertia_local), glms_mat3_transpose(r));
-        } else {
-            sbs[i].inv_inertia = sbs[i].inertia = glms_mat3_zero();
-        }
-    }
-    if (dt == 0.0f) return;
+    const float inv_h = 1.0f / h;
     /* The spring may not be stiffer than a quarter of the substep rate, or it rings. */
     float hertz = w->def.contact_hertz;
     if (hertz > 0.25f * inv_h) hertz = 0.25f * inv_h;
     const soft dynamic_soft = make_soft(hertz, w->def.contact_damping_ratio, h);
     const soft static_soft = make_soft(2.0f * hertz, w->def.contact_damping_ratio, h);
-    const vec3s g = { { w->def.gravity.x, w->def.gravity.y, w->def.gravity.z } };
 
-    prepare(w);
+    const uint32_t nb = gather_bodies(w, h);
+    const uint32_t nc = prepare_contacts(w, dynamic_soft, static_soft);
+    spx_solver_body* sb = s->bodies;
+    const spx_solver_body_sim* sims = s->sims;
+    const float max_push = w->def.max_push_speed;
     for (uint32_t step = 0; step < substeps; ++step) {
-        for (uint32_t i = 0; i < n; ++i) {
-            spx_body* b = &w->bodies[i];
-            if (!moves(b) || b->type != SPX_BODY_DYNAMIC) continue;
-            vec3s v = glms_vec3_add(b->v, glms_vec3_scale(g, h * b->gravity_scale));
-            b->v = glms_vec3_scale(v, 1.0f / (1.0f + h * b->linear_damping));
-            b->w = glms_vec3_scale(b->w, 1.0f / (1.0f + h * b->angular_damping));
+        for (uint32_t k = 1; k < nb; ++k) {
+            sb[k].v = scale3(add3(sb[k].v, sims[k].gravity_dv), sims[k].linear_scale);
+            sb[k].w = scale3(sb[k].w, sims[k].angular_scale);
         }
-        warm_start(w);
-        solve_contacts(w, inv_h, dynamic_soft, static_soft, true);
-        for (uint32_t i = 0; i < n; ++i) {
-            spx_body* b = &w->bodies[i];
-            if (!moves(b)) continue;
-            vec3s dp = glms_vec3_scale(b->v, h), dth = glms_vec3_scale(b->w, h);
-            b->center = glms_vec3_add(b->center, dp);
-            sbs[i].dp = glms_vec3_add(sbs[i].dp, dp);
-            sbs[i].dtheta = glms_vec3_add(sbs[i].dtheta, dth);
+        warm_start(sb, s->contacts, nc);
+        solve_contacts(sb, s->contacts, nc, inv_h, max_push, true);
+        for (uint32_t k = 1; k < nb; ++k) {
+            spx_body* b = &w->bodies[sims[k].body];
+            vec3s dp = scale3(sb[k].v, h), dth = scale3(sb[k].w, h);
+            b->center = add3(b->center, dp);
+            sb[k].dp = add3(sb[k].dp, dp);
+            sb[k].dtheta = add3(sb[k].dtheta, dth);
             /* q' = q + h/2 (w, 0) q, normalised: first order, exact for the direction of a small turn. */
             versors q = b->rotation;
             versors wq = { { 0.5f * dth.x, 0.5f * dth.y, 0.5f * dth.z, 0.0f } };
@@ -276,17 +375,36 @@ void spx_solve(spx_world* w, float dt)
             q.x += dq.x, q.y += dq.y, q.z += dq.z, q.w += dq.w;
             b->rotation = glms_quat_normalize(q);
         }
-        solve_contacts(w, inv_h, dynamic_soft, static_soft, false);
+        solve_contacts(sb, s->contacts, nc, inv_h, max_push, false);
     }
-    restitution(w);
+    restitution(sb, s->contacts, nc, w->def.restitution_threshold);
+
+    /* The impulses back to the manifolds, for the next step's warm start. */
+    for (uint32_t k = 0; k < nc; ++k) {
+        const spx_solver_contact* c = &s->contacts[k];
+        spx_contact* wc = &w->contacts.list[c->contact];
+        for (int i = 0; i < c->point_count; ++i) {
+            const spx_solver_point* p = &c->points[i];
+            spx_contact_point* cp = &wc->points[i];
+            cp->normal_impulse = p->normal_impulse;
+            cp->tangent_impulse[0] = p->tangent_impulse[0];
+            cp->tangent_impulse[1] = p->tangent_impulse[1];
+            cp->normal_mass = p->normal_mass;
+            cp->tangent_mass[0] = p->tangent_mass[0];
+            cp->tangent_mass[1] = p->tangent_mass[1];
+            cp->relative_velocity = p->relative_velocity;
+            cp->max_normal_impulse = p->max_normal_impulse;
+        }
+    }
     /* The step worked with the inertia of its start; the body has turned since. Keeping w would
        change the angular momentum I w of a free asymmetric body as it turns; carrying I w over to
        the new rotation keeps it (the impulses above conserved it with the start's inertia). */
-    for (uint32_t i = 0; i < n; ++i) {
-        spx_body* b = &w->bodies[i];
-        if (!moves(b)) continue;
-        if (b->type == SPX_BODY_DYNAMIC)
-            b->w = glms_mat3_mulv(spx_body_inv_inertia_world(b), glms_mat3_mulv(sbs[i].inertia, b->w));
+    for (uint32_t k = 1; k < nb; ++k) {
+        spx_body* b = &w->bodies[sims[k].body];
+        b->v = sb[k].v;
+        b->w = sb[k].w;
+        if (sims[k].dynamic) b->w = glms_mat3_mulv(spx_body_inv_inertia_world(b), glms_mat3_mulv(sims[k].inertia, b->w));
         spx_body_sync_origin(b);
     }
+    return SPX_OK;
 }

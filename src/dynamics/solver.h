@@ -2,12 +2,68 @@
 #ifndef SPX_DYNAMICS_SOLVER_H
 #define SPX_DYNAMICS_SOLVER_H
 
+#include <sepax/base.h>
+#include <cglm/struct.h>
 #include <stdint.h>
 
 typedef struct spx_world spx_world;
 
+/* What the contact loops read and write of a moving body, packed together (80 bytes) and indexed
+   by solver index; index 0 is a body that never moves (static, sleeping: all zero). */
+typedef struct spx_solver_body {
+    vec3s v, w;            /* m/s, rad/s, world */
+    vec3s dp, dtheta;      /* m, rad: the step's motion so far */
+    float inv_mass;        /* 0 for kinematic bodies */
+    float inv_inertia[6];  /* world axes at the step's start, symmetric: xx yy zz xy xz yz */
+    float pad_;
+} spx_solver_body;
+
+/* The rest of a moving body's step data, used once a substep or once a step. */
+typedef struct spx_solver_body_sim {
+    vec3s gravity_dv;      /* m/s added each substep: g h gravity_scale (zero for kinematic) */
+    float linear_scale, angular_scale; /* 1 / (1 + h damping); 1 for kinematic */
+    uint32_t body;         /* index in world->bodies */
+    bool dynamic;
+    mat3s inertia;         /* world, at the step's start: angular momentum carried over at the end */
+} spx_solver_body_sim;
+
+/* One contact point with its Jacobians prepared for the step: the anchors (world axes, at the
+   step's start) crossed with the normal and tangents, and the effective masses. */
+typedef struct spx_solver_point {
+    vec3s an_a, an_b;           /* anchor_a x n, anchor_b x n */
+    vec3s at_a[2], at_b[2];     /* anchor x tangent */
+    float separation;           /* m at the step's start */
+    float normal_mass, tangent_mass[2];
+    float normal_impulse, tangent_impulse[2];
+    float relative_velocity, max_normal_impulse;
+} spx_solver_point;
+
+/* An active manifold (at least one awake dynamic body) as the solver works on it. */
+typedef struct spx_solver_contact {
+    uint32_t a, b;              /* solver body indices (0: does not move) */
+    uint32_t contact;           /* index in world->contacts.list, to give the impulses back */
+    int point_count;
+    vec3s n, t[2];
+    float friction, restitution;
+    float bias_rate, mass_scale, impulse_scale; /* the soft spring of this pair (static or dynamic) */
+    spx_solver_point points[4];
+} spx_solver_contact;
+
+/* The solver's arrays, grown as the scenes need and kept between steps (no allocation once warm). */
+typedef struct spx_solver_scratch {
+    uint32_t* body_map;         /* world body index -> solver index */
+    spx_solver_body* bodies;    /* [0] the immovable body */
+    spx_solver_body_sim* sims;
+    uint32_t body_capacity, map_capacity, sim_capacity;
+    spx_solver_contact* contacts;
+    uint32_t contact_capacity;
+} spx_solver_scratch;
+
 /* Advances every awake body by dt: gravity and damping, the contacts of spx_contacts_update, and
-   the positions; kinematic bodies move with their velocities. Uses the world's scratch. */
-void spx_solve(spx_world* world, float dt);
+   the positions; kinematic bodies move with their velocities. SPX_ERR_OUT_OF_MEMORY (the solver's
+   arrays could not grow) leaves every body as it was. */
+spx_result spx_solve(spx_world* world, float dt);
+
+void spx_solver_free(spx_solver_scratch* s, const spx_allocator* allocator);
 
 #endif
