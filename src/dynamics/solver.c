@@ -19,6 +19,7 @@
 #include "world.h"
 #include "solver.h"
 #include "core/allocator.h"
+#include "math/simd.h"
 #include <string.h>
 
 typedef struct soft {
@@ -71,28 +72,6 @@ static bool active(const spx_world* w, const spx_contact* c)
 }
 
 static bool moves(const spx_body* b) { return b->alive && b->awake && b->type != SPX_BODY_STATIC; }
-
-static spx_result reserve(spx_world* w)
-{
-    spx_solver_scratch* s = &w->solver;
-    const spx_allocator* al = &w->allocator;
-    const uint32_t n = w->body_slots + 1;
-    if (!spx_reserve(al, (void**)&s->body_map, &s->map_capacity, n, sizeof(uint32_t), 8)
-        || !spx_reserve(al, (void**)&s->bodies, &s->body_capacity, n, sizeof(spx_solver_body), 16)
-        || !spx_reserve(al, (void**)&s->sims, &s->sim_capacity, n, sizeof(spx_solver_body_sim), 16)
-        || !spx_reserve(al, (void**)&s->contacts, &s->contact_capacity, w->contacts.count + 1,
-                        sizeof(spx_solver_contact), 16))
-        return SPX_ERR_OUT_OF_MEMORY;
-    return SPX_OK;
-}
-
-void spx_solver_free(spx_solver_scratch* s, const spx_allocator* al)
-{
-    spx_free(al, s->body_map, sizeof(uint32_t) * (size_t)s->map_capacity);
-    spx_free(al, s->bodies, sizeof(spx_solver_body) * (size_t)s->body_capacity);
-    spx_free(al, s->sims, sizeof(spx_solver_body_sim) * (size_t)s->sim_capacity);
-    spx_free(al, s->contacts, sizeof(spx_solver_contact) * (size_t)s->contact_capacity);
-}
 
 /* The moving bodies into the packed array; returns how many (index 0, the immovable body, included). */
 static uint32_t gather_bodies(spx_world* w, float h)
@@ -198,10 +177,9 @@ static inline shift make_shift(const spx_solver_contact* c, const spx_solver_bod
     return s;
 }
 
-static void warm_start(spx_solver_body* bodies, spx_solver_contact* cs, uint32_t count)
+static void warm_start(spx_solver_body* bodies, const spx_solver_contact* c)
 {
-    for (uint32_t k = 0; k < count; ++k) {
-        const spx_solver_contact* c = &cs[k];
+    {
         spx_solver_body *a = &bodies[c->a], *b = &bodies[c->b];
         const shift m = make_shift(c, a, b);
         vec3s va = a->v, wa = a->w, vb = b->v, wb = b->w;
@@ -224,11 +202,10 @@ static void warm_start(spx_solver_body* bodies, spx_solver_contact* cs, uint32_t
     }
 }
 
-static void solve_contacts(spx_solver_body* bodies, spx_solver_contact* cs, uint32_t count, float inv_h,
-                           float max_push, bool use_bias)
+static void solve_contact(spx_solver_body* bodies, spx_solver_contact* c, float inv_h, float max_push,
+                          bool use_bias)
 {
-    for (uint32_t k = 0; k < count; ++k) {
-        spx_solver_contact* c = &cs[k];
+    {
         spx_solver_body *a = &bodies[c->a], *b = &bodies[c->b];
         const shift m = make_shift(c, a, b);
         const vec3s n = c->n;
@@ -336,6 +313,321 @@ static void restitution(spx_solver_body* bodies, spx_solver_contact* cs, uint32_
     }
 }
 
+/* ---- Wide path: SPX_LANES manifolds of one colour at a time, one lane each. ----
+ * Lane l of a block is one manifold; its point slots beyond the manifold's count and the lanes of
+ * a colour's last block that hold no manifold are all zero (no mass, no impulse: they apply
+ * nothing). Lanes of a block share no dynamic body, so gathering both bodies of every lane, solving,
+ * and scattering the velocities back is the same as solving the manifolds one after the other
+ * (the shared immovable body and kinematic bodies come back unchanged). */
+
+#define SPX_SOLVER_COLORS 24
+
+typedef struct wide_point {
+    spx_vf an_a[3], an_b[3], at_a[2][3], at_b[2][3];
+    spx_vf separation, normal_mass, tangent_mass[2];
+    spx_vf normal_impulse, tangent_impulse[2], relative_velocity, max_normal_impulse;
+} wide_point;
+
+typedef struct wide_block {
+    uint32_t a[SPX_LANES], b[SPX_LANES];
+    uint32_t contact[SPX_LANES]; /* index in the scalar contacts; UINT32_MAX for an empty lane */
+    int point_count;             /* the most of any lane */
+    spx_vf n[3], t0[3], t1[3];
+    spx_vf friction, bias_rate, mass_scale, impulse_scale;
+    wide_point points[SPX_MAX_MANIFOLD_POINTS];
+} wide_block;
+
+typedef struct w3 {
+    spx_vf x, y, z;
+} w3;
+
+static inline spx_vf wdot(w3 a, w3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline w3 wadd(w3 a, w3 b) { return (w3){ a.x + b.x, a.y + b.y, a.z + b.z }; }
+static inline w3 wsub(w3 a, w3 b) { return (w3){ a.x - b.x, a.y - b.y, a.z - b.z }; }
+static inline w3 wscale(w3 a, spx_vf s) { return (w3){ a.x * s, a.y * s, a.z * s }; }
+static inline w3 wcross(w3 a, w3 b) { return (w3){ a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x }; }
+static inline w3 wload(const spx_vf* p) { return (w3){ p[0], p[1], p[2] }; }
+static inline w3 wsym(const spx_vf* m, w3 v, spx_vf s)
+{
+    return (w3){ (m[0] * v.x + m[3] * v.y + m[4] * v.z) * s, (m[3] * v.x + m[1] * v.y + m[5] * v.z) * s,
+                 (m[4] * v.x + m[5] * v.y + m[2] * v.z) * s };
+}
+
+/* The 20 floats of spx_solver_body, lane by lane. */
+#define WIDE_BODY_FLOATS 20
+typedef struct wide_body {
+    w3 v, w, dp, dtheta;
+    spx_vf inv_mass, ii[6];
+} wide_body;
+
+static inline void gather(const spx_solver_body* bodies, const uint32_t* idx, wide_body* out)
+{
+    _Static_assert(sizeof(spx_solver_body) == WIDE_BODY_FLOATS * sizeof(float), "spx_solver_body is 20 floats");
+    float t[WIDE_BODY_FLOATS][SPX_LANES] __attribute__((aligned(32)));
+    for (int l = 0; l < SPX_LANES; ++l) {
+        const float* f = (const float*)&bodies[idx[l]];
+        for (int k = 0; k < WIDE_BODY_FLOATS; ++k) t[k][l] = f[k];
+    }
+    spx_vf* o = (spx_vf*)out;
+    for (int k = 0; k < 19; ++k) memcpy(&o[k], t[k], sizeof(spx_vf));
+}
+
+static inline void scatter(spx_solver_body* bodies, const uint32_t* idx, w3 v, w3 w)
+{
+    for (int l = 0; l < SPX_LANES; ++l) {
+        spx_solver_body* b = &bodies[idx[l]];
+        b->v.x = v.x[l], b->v.y = v.y[l], b->v.z = v.z[l];
+        b->w.x = w.x[l], b->w.y = w.y[l], b->w.z = w.z[l];
+    }
+}
+
+static void wide_warm_start(spx_solver_body* bodies, const wide_block* c)
+{
+    wide_body A, B;
+    gather(bodies, c->a, &A);
+    gather(bodies, c->b, &B);
+    const w3 n = wload(c->n), t0 = wload(c->t0), t1 = wload(c->t1);
+    const w3 m = wscale(wsub(B.dp, A.dp), spx_vf_splat(0.5f));
+    const w3 mn = wcross(m, n), mt0 = wcross(m, t0), mt1 = wcross(m, t1);
+    w3 va = A.v, wa = A.w, vb = B.v, wb = B.w;
+    const spx_vf one = spx_vf_splat(1.0f);
+    for (int i = 0; i < c->point_count; ++i) {
+        const wide_point* p = &c->points[i];
+        const spx_vf ln = p->normal_impulse, l0 = p->tangent_impulse[0], l1 = p->tangent_impulse[1];
+        w3 P = wadd(wadd(wscale(n, ln), wscale(t0, l0)), wscale(t1, l1));
+        w3 ja = wadd(wadd(wscale(wadd(wload(p->an_a), mn), ln), wscale(wadd(wload(p->at_a[0]), mt0), l0)),
+                     wscale(wadd(wload(p->at_a[1]), mt1), l1));
+        w3 jb = wadd(wadd(wscale(wsub(wload(p->an_b), mn), ln), wscale(wsub(wload(p->at_b[0]), mt0), l0)),
+                     wscale(wsub(wload(p->at_b[1]), mt1), l1));
+        va = wsub(va, wscale(P, A.inv_mass));
+        wa = wsub(wa, wsym(A.ii, ja, one));
+        vb = wadd(vb, wscale(P, B.inv_mass));
+        wb = wadd(wb, wsym(B.ii, jb, one));
+    }
+    scatter(bodies, c->a, va, wa);
+    scatter(bodies, c->b, vb, wb);
+}
+
+static void wide_solve(spx_solver_body* bodies, wide_block* c, float inv_h_s, float max_push_s, bool use_bias)
+{
+    wide_body A, B;
+    gather(bodies, c->a, &A);
+    gather(bodies, c->b, &B);
+    const spx_vf zero = spx_vf_splat(0.0f), one = spx_vf_splat(1.0f);
+    const spx_vf inv_h = spx_vf_splat(inv_h_s), max_push = spx_vf_splat(-max_push_s);
+    const w3 n = wload(c->n), t0 = wload(c->t0), t1 = wload(c->t1);
+    const w3 ddp = wsub(B.dp, A.dp);
+    const w3 m = wscale(ddp, spx_vf_splat(0.5f));
+    const w3 mn = wcross(m, n), mt0 = wcross(m, t0), mt1 = wcross(m, t1);
+    const spx_vf dpn = wdot(n, ddp);
+    w3 va = A.v, wa = A.w, vb = B.v, wb = B.w;
+    const int count = c->point_count;
+    spx_vf approach[SPX_MAX_MANIFOLD_POINTS];
+    const spx_vf vn0 = wdot(n, wsub(vb, va));
+    for (int i = 0; i < count; ++i) {
+        const wide_point* p = &c->points[i];
+        approach[i] = vn0 + wdot(wb, wsub(wload(p->an_b), mn)) - wdot(wa, wadd(wload(p->an_a), mn));
+    }
+    for (int i = 0; i < count; ++i) {
+        wide_point* p = &c->points[i];
+        const w3 an_a = wload(p->an_a), an_b = wload(p->an_b);
+        const w3 ja = wadd(an_a, mn), jb = wsub(an_b, mn);
+        const spx_vf s = p->separation + dpn + wdot(B.dtheta, an_b) - wdot(A.dtheta, an_a);
+        const spx_vi gap = s > zero;
+        spx_vf bias, mass_scale, impulse_scale;
+        if (use_bias) {
+            bias = spx_vf_pick(gap, s * inv_h, spx_vf_max(c->bias_rate * s, max_push));
+            mass_scale = spx_vf_pick(gap, one, c->mass_scale);
+            impulse_scale = spx_vf_pick(gap, zero, c->impulse_scale);
+        } else {
+            bias = spx_vf_pick(gap, s * inv_h, zero);
+            mass_scale = one;
+            impulse_scale = zero;
+        }
+        const spx_vf vn = wdot(n, wsub(vb, va)) + wdot(wb, jb) - wdot(wa, ja);
+        spx_vf impulse = -p->normal_mass * mass_scale * (vn + bias) - impulse_scale * p->normal_impulse;
+        p->relative_velocity = spx_vf_pick((impulse > zero) & (approach[i] < p->relative_velocity), approach[i],
+                                           p->relative_velocity);
+        spx_vf total = p->normal_impulse + impulse;
+        total = spx_vf_pick(total < zero, zero, total);
+        impulse = total - p->normal_impulse;
+        p->normal_impulse = total;
+        p->max_normal_impulse = spx_vf_pick(total > p->max_normal_impulse, total, p->max_normal_impulse);
+        va = wsub(va, wscale(n, A.inv_mass * impulse));
+        wa = wsub(wa, wsym(A.ii, ja, impulse));
+        vb = wadd(vb, wscale(n, B.inv_mass * impulse));
+        wb = wadd(wb, wsym(B.ii, jb, impulse));
+    }
+    for (int i = 0; i < count; ++i) {
+        wide_point* p = &c->points[i];
+        const w3 ja0 = wadd(wload(p->at_a[0]), mt0), jb0 = wsub(wload(p->at_b[0]), mt0);
+        const w3 ja1 = wadd(wload(p->at_a[1]), mt1), jb1 = wsub(wload(p->at_b[1]), mt1);
+        const w3 dv = wsub(vb, va);
+        const spx_vf v0 = wdot(dv, t0) + wdot(wb, jb0) - wdot(wa, ja0);
+        const spx_vf v1 = wdot(dv, t1) + wdot(wb, jb1) - wdot(wa, ja1);
+        spx_vf f0 = p->tangent_impulse[0] - p->tangent_mass[0] * v0;
+        spx_vf f1 = p->tangent_impulse[1] - p->tangent_mass[1] * v1;
+        const spx_vf limit = c->friction * p->normal_impulse;
+        const spx_vf len2 = f0 * f0 + f1 * f1;
+        const spx_vi over = len2 > limit * limit;
+        /* Lanes not over the limit keep their values (their quotient is never used). */
+        const spx_vf sc = limit / spx_vf_sqrt(spx_vf_pick(over, len2, one));
+        f0 = spx_vf_pick(over, f0 * sc, f0);
+        f1 = spx_vf_pick(over, f1 * sc, f1);
+        const spx_vf d0 = f0 - p->tangent_impulse[0], d1 = f1 - p->tangent_impulse[1];
+        p->tangent_impulse[0] = f0, p->tangent_impulse[1] = f1;
+        const w3 P = wadd(wscale(t0, d0), wscale(t1, d1));
+        va = wsub(va, wscale(P, A.inv_mass));
+        wa = wsub(wa, wsym(A.ii, wadd(wscale(ja0, d0), wscale(ja1, d1)), one));
+        vb = wadd(vb, wscale(P, B.inv_mass));
+        wb = wadd(wb, wsym(B.ii, wadd(wscale(jb0, d0), wscale(jb1, d1)), one));
+    }
+    scatter(bodies, c->a, va, wa);
+    scatter(bodies, c->b, vb, wb);
+}
+
+/* Colours the manifolds greedily in their (sorted, deterministic) order: the first colour whose
+   manifolds touch neither of its dynamic bodies. Bodies that do not move under impulses (the
+   immovable body 0, kinematic bodies) never block a colour: every lane leaves them unchanged.
+   Fills s->order (by colour, then the overflow) and returns the number of coloured manifolds;
+   counts[c] the manifolds of colour c. */
+static uint32_t color_contacts(spx_solver_scratch* s, uint32_t nb, uint32_t nc, uint32_t counts[SPX_SOLVER_COLORS])
+{
+    const uint32_t words = (nb + 63) / 64;
+    uint64_t* bits = s->color_bits;
+    memset(bits, 0, sizeof(uint64_t) * (size_t)words * SPX_SOLVER_COLORS);
+    uint8_t* color = (uint8_t*)(s->order + nc); /* scratch: nc bytes after the order's first half */
+    memset(counts, 0, sizeof(uint32_t) * SPX_SOLVER_COLORS);
+    uint32_t overflow = 0;
+    for (uint32_t k = 0; k < nc; ++k) {
+        const spx_solver_contact* c = &s->contacts[k];
+        const bool da = s->bodies[c->a].inv_mass > 0.0f, db = s->bodies[c->b].inv_mass > 0.0f;
+        const uint64_t ma = 1ull << (c->a & 63), mb = 1ull << (c->b & 63);
+        uint8_t chosen = SPX_SOLVER_COLORS;
+        for (uint32_t col = 0; col < SPX_SOLVER_COLORS; ++col) {
+            uint64_t* cb = bits + (size_t)col * words;
+            if ((da && (cb[c->a >> 6] & ma)) || (db && (cb[c->b >> 6] & mb))) continue;
+            if (da) cb[c->a >> 6] |= ma;
+            if (db) cb[c->b >> 6] |= mb;
+            chosen = (uint8_t)col;
+            break;
+        }
+        color[k] = chosen;
+        if (chosen < SPX_SOLVER_COLORS) ++counts[chosen];
+        else ++overflow;
+    }
+    uint32_t start[SPX_SOLVER_COLORS + 1];
+    start[0] = 0;
+    for (int col = 0; col < SPX_SOLVER_COLORS; ++col) start[col + 1] = start[col] + counts[col];
+    const uint32_t colored = start[SPX_SOLVER_COLORS];
+    uint32_t next_overflow = colored;
+    /* order[] is written below color[] (which lives at order + nc), never over it. */
+    for (uint32_t k = 0; k < nc; ++k) {
+        if (color[k] < SPX_SOLVER_COLORS) s->order[start[color[k]]++] = k;
+        else s->order[next_overflow++] = k;
+    }
+    (void)overflow;
+    return colored;
+}
+
+/* The coloured manifolds into blocks of SPX_LANES; returns the number of blocks. */
+static uint32_t pack_blocks(spx_solver_scratch* s, const uint32_t counts[SPX_SOLVER_COLORS])
+{
+    wide_block* blocks = s->blocks;
+    uint32_t nblocks = 0, at = 0;
+    for (int col = 0; col < SPX_SOLVER_COLORS; ++col) {
+        for (uint32_t first = 0; first < counts[col]; first += SPX_LANES) {
+            wide_block* wb = &blocks[nblocks++];
+            memset(wb, 0, sizeof *wb);
+            for (int l = 0; l < SPX_LANES; ++l) {
+                if (first + (uint32_t)l >= counts[col]) {
+                    wb->contact[l] = UINT32_MAX;
+                    continue;
+                }
+                const uint32_t k = s->order[at++];
+                const spx_solver_contact* c = &s->contacts[k];
+                wb->a[l] = c->a, wb->b[l] = c->b, wb->contact[l] = k;
+                if (c->point_count > wb->point_count) wb->point_count = c->point_count;
+                wb->n[0][l] = c->n.x, wb->n[1][l] = c->n.y, wb->n[2][l] = c->n.z;
+                wb->t0[0][l] = c->t[0].x, wb->t0[1][l] = c->t[0].y, wb->t0[2][l] = c->t[0].z;
+                wb->t1[0][l] = c->t[1].x, wb->t1[1][l] = c->t[1].y, wb->t1[2][l] = c->t[1].z;
+                wb->friction[l] = c->friction;
+                wb->bias_rate[l] = c->bias_rate, wb->mass_scale[l] = c->mass_scale;
+                wb->impulse_scale[l] = c->impulse_scale;
+                for (int i = 0; i < c->point_count; ++i) {
+                    const spx_solver_point* p = &c->points[i];
+                    wide_point* q = &wb->points[i];
+                    for (int d = 0; d < 3; ++d) {
+                        q->an_a[d][l] = p->an_a.raw[d], q->an_b[d][l] = p->an_b.raw[d];
+                        q->at_a[0][d][l] = p->at_a[0].raw[d], q->at_a[1][d][l] = p->at_a[1].raw[d];
+                        q->at_b[0][d][l] = p->at_b[0].raw[d], q->at_b[1][d][l] = p->at_b[1].raw[d];
+                    }
+                    q->separation[l] = p->separation;
+                    q->normal_mass[l] = p->normal_mass;
+                    q->tangent_mass[0][l] = p->tangent_mass[0], q->tangent_mass[1][l] = p->tangent_mass[1];
+                    q->normal_impulse[l] = p->normal_impulse;
+                    q->tangent_impulse[0][l] = p->tangent_impulse[0], q->tangent_impulse[1][l] = p->tangent_impulse[1];
+                    q->relative_velocity[l] = p->relative_velocity;
+                    q->max_normal_impulse[l] = p->max_normal_impulse;
+                }
+            }
+        }
+    }
+    return nblocks;
+}
+
+/* The blocks' impulses back to the scalar contacts (restitution and the warm start read them there). */
+static void unpack_blocks(spx_solver_scratch* s, uint32_t nblocks)
+{
+    const wide_block* blocks = s->blocks;
+    for (uint32_t j = 0; j < nblocks; ++j) {
+        const wide_block* wb = &blocks[j];
+        for (int l = 0; l < SPX_LANES; ++l) {
+            if (wb->contact[l] == UINT32_MAX) continue;
+            spx_solver_contact* c = &s->contacts[wb->contact[l]];
+            for (int i = 0; i < c->point_count; ++i) {
+                const wide_point* q = &wb->points[i];
+                spx_solver_point* p = &c->points[i];
+                p->normal_impulse = q->normal_impulse[l];
+                p->tangent_impulse[0] = q->tangent_impulse[0][l], p->tangent_impulse[1] = q->tangent_impulse[1][l];
+                p->relative_velocity = q->relative_velocity[l];
+                p->max_normal_impulse = q->max_normal_impulse[l];
+            }
+        }
+    }
+}
+
+static spx_result reserve(spx_world* w)
+{
+    spx_solver_scratch* s = &w->solver;
+    const spx_allocator* al = &w->allocator;
+    const uint32_t n = w->body_slots + 1;
+    const uint32_t nc = w->contacts.count + 1;
+    const uint32_t words = (n + 63) / 64;
+    if (!spx_reserve(al, (void**)&s->body_map, &s->map_capacity, n, sizeof(uint32_t), 8)
+        || !spx_reserve(al, (void**)&s->bodies, &s->body_capacity, n, sizeof(spx_solver_body), 16)
+        || !spx_reserve(al, (void**)&s->sims, &s->sim_capacity, n, sizeof(spx_solver_body_sim), 16)
+        || !spx_reserve(al, (void**)&s->contacts, &s->contact_capacity, nc, sizeof(spx_solver_contact), 16)
+        || !spx_reserve(al, (void**)&s->color_bits, &s->color_bits_capacity, words * SPX_SOLVER_COLORS,
+                        sizeof(uint64_t), 8)
+        || !spx_reserve(al, (void**)&s->order, &s->order_capacity, 2 * nc, sizeof(uint32_t), 8)
+        || !spx_reserve(al, &s->blocks, &s->block_capacity, nc / SPX_LANES + SPX_SOLVER_COLORS + 1,
+                        sizeof(wide_block), 32))
+        return SPX_ERR_OUT_OF_MEMORY;
+    return SPX_OK;
+}
+
+void spx_solver_free(spx_solver_scratch* s, const spx_allocator* al)
+{
+    spx_free(al, s->body_map, sizeof(uint32_t) * (size_t)s->map_capacity);
+    spx_free(al, s->bodies, sizeof(spx_solver_body) * (size_t)s->body_capacity);
+    spx_free(al, s->sims, sizeof(spx_solver_body_sim) * (size_t)s->sim_capacity);
+    spx_free(al, s->contacts, sizeof(spx_solver_contact) * (size_t)s->contact_capacity);
+    spx_free(al, s->color_bits, sizeof(uint64_t) * (size_t)s->color_bits_capacity);
+    spx_free(al, s->order, sizeof(uint32_t) * (size_t)s->order_capacity);
+    spx_free(al, s->blocks, sizeof(wide_block) * (size_t)s->block_capacity);
+}
+
 spx_result spx_solve(spx_world* w, float dt)
 {
     if (reserve(w) != SPX_OK) return SPX_ERR_OUT_OF_MEMORY;
@@ -355,13 +647,22 @@ spx_result spx_solve(spx_world* w, float dt)
     spx_solver_body* sb = s->bodies;
     const spx_solver_body_sim* sims = s->sims;
     const float max_push = w->def.max_push_speed;
+    uint32_t counts[SPX_SOLVER_COLORS];
+    const uint32_t colored = color_contacts(s, nb, nc, counts);
+    const uint32_t nblocks = pack_blocks(s, counts);
+    wide_block* blocks = s->blocks;
+    spx_solver_contact* cs = s->contacts;
+    const uint32_t* overflow = s->order + colored;
+    const uint32_t noverflow = nc - colored;
     for (uint32_t step = 0; step < substeps; ++step) {
         for (uint32_t k = 1; k < nb; ++k) {
             sb[k].v = scale3(add3(sb[k].v, sims[k].gravity_dv), sims[k].linear_scale);
             sb[k].w = scale3(sb[k].w, sims[k].angular_scale);
         }
-        warm_start(sb, s->contacts, nc);
-        solve_contacts(sb, s->contacts, nc, inv_h, max_push, true);
+        for (uint32_t j = 0; j < nblocks; ++j) wide_warm_start(sb, &blocks[j]);
+        for (uint32_t j = 0; j < noverflow; ++j) warm_start(sb, &cs[overflow[j]]);
+        for (uint32_t j = 0; j < nblocks; ++j) wide_solve(sb, &blocks[j], inv_h, max_push, true);
+        for (uint32_t j = 0; j < noverflow; ++j) solve_contact(sb, &cs[overflow[j]], inv_h, max_push, true);
         for (uint32_t k = 1; k < nb; ++k) {
             spx_body* b = &w->bodies[sims[k].body];
             vec3s dp = scale3(sb[k].v, h), dth = scale3(sb[k].w, h);
@@ -375,8 +676,10 @@ spx_result spx_solve(spx_world* w, float dt)
             q.x += dq.x, q.y += dq.y, q.z += dq.z, q.w += dq.w;
             b->rotation = glms_quat_normalize(q);
         }
-        solve_contacts(sb, s->contacts, nc, inv_h, max_push, false);
+        for (uint32_t j = 0; j < nblocks; ++j) wide_solve(sb, &blocks[j], inv_h, max_push, false);
+        for (uint32_t j = 0; j < noverflow; ++j) solve_contact(sb, &cs[overflow[j]], inv_h, max_push, false);
     }
+    unpack_blocks(s, nblocks);
     restitution(sb, s->contacts, nc, w->def.restitution_threshold);
 
     /* The impulses back to the manifolds, for the next step's warm start. */

@@ -57,6 +57,14 @@ typedef struct spx_solver_scratch {
     uint32_t body_capacity, map_capacity, sim_capacity;
     spx_solver_contact* contacts;
     uint32_t contact_capacity;
+    /* Graph colouring: manifolds of one colour share no dynamic body, so SPX_LANES of them are
+       solved side by side (solver.c's blocks); the rest (overflow) one at a time. */
+    uint64_t* color_bits;       /* per colour, a bit per solver body */
+    uint32_t color_bits_capacity;
+    uint32_t* order;            /* scalar contact indices by colour, then the overflow */
+    uint32_t order_capacity;
+    void* blocks;               /* solver.c's wide blocks */
+    uint32_t block_capacity;
 } spx_solver_scratch;
 
 /* Advances every awake body by dt: gravity and damping, the contacts of spx_contacts_update, and
