@@ -676,6 +676,7 @@ spx_result spx_solve(spx_world* w, float dt)
     if (dt == 0.0f) return SPX_OK;
     spx_solver_scratch* s = &w->solver;
     const uint32_t substeps = w->def.substeps;
+    const uint32_t solve_iterations = w->def.solve_iterations, relax_iterations = w->def.relax_iterations;
     const float h = dt / (float)substeps;
     const float inv_h = 1.0f / h;
     /* The spring may not be stiffer than a quarter of the substep rate, or it rings. */
@@ -703,8 +704,10 @@ spx_result spx_solve(spx_world* w, float dt)
         }
         for (uint32_t j = 0; j < nblocks; ++j) wide_warm_start(sb, &blocks[j]);
         for (uint32_t j = 0; j < noverflow; ++j) warm_start(sb, &cs[overflow[j]]);
-        for (uint32_t j = 0; j < nblocks; ++j) wide_solve(sb, &blocks[j], inv_h, max_push, true);
-        for (uint32_t j = 0; j < noverflow; ++j) solve_contact(sb, &cs[overflow[j]], inv_h, max_push, true);
+        for (uint32_t it = 0; it < solve_iterations; ++it) {
+            for (uint32_t j = 0; j < nblocks; ++j) wide_solve(sb, &blocks[j], inv_h, max_push, true);
+            for (uint32_t j = 0; j < noverflow; ++j) solve_contact(sb, &cs[overflow[j]], inv_h, max_push, true);
+        }
         for (uint32_t k = 1; k < nb; ++k) {
             spx_body* b = &w->bodies[sims[k].body];
             vec3s dp = scale3(sb[k].v, h), dth = scale3(sb[k].w, h);
@@ -718,8 +721,10 @@ spx_result spx_solve(spx_world* w, float dt)
             q.x += dq.x, q.y += dq.y, q.z += dq.z, q.w += dq.w;
             b->rotation = glms_quat_normalize(q);
         }
-        for (uint32_t j = 0; j < nblocks; ++j) wide_solve(sb, &blocks[j], inv_h, max_push, false);
-        for (uint32_t j = 0; j < noverflow; ++j) solve_contact(sb, &cs[overflow[j]], inv_h, max_push, false);
+        for (uint32_t it = 0; it < relax_iterations; ++it) {
+            for (uint32_t j = 0; j < nblocks; ++j) wide_solve(sb, &blocks[j], inv_h, max_push, false);
+            for (uint32_t j = 0; j < noverflow; ++j) solve_contact(sb, &cs[overflow[j]], inv_h, max_push, false);
+        }
     }
     unpack_blocks(s, nblocks);
     restitution(sb, s->contacts, nc, w->def.restitution_threshold);

@@ -14,7 +14,9 @@ SPX_API spx_world_def spx_default_world_def(void)
     spx_world_def def;
     memset(&def, 0, sizeof def);
     def.gravity = spx_v3(0.0f, -9.81f, 0.0f);
-    def.substeps = 12;
+    def.substeps = 6;
+    def.solve_iterations = 2;
+    def.relax_iterations = 1;
     def.contact_hertz = 60.0f;
     def.contact_damping_ratio = 5.0f;
     def.max_push_speed = 3.0f;
@@ -40,6 +42,7 @@ static spx_result check_def(const spx_world_def* d)
     }
     if (!spx_finite3(d->gravity)) return SPX_ERR_NOT_FINITE;
     if (d->substeps < 1 || d->substeps > 64) return SPX_ERR_INVALID_ARGUMENT;
+    if (d->solve_iterations < 1 || d->solve_iterations > 16 || d->relax_iterations > 16) return SPX_ERR_INVALID_ARGUMENT;
     if (d->body_capacity >= SPX_PAIR_FINDER_MAX_BODIES) return SPX_ERR_INVALID_ARGUMENT;
     return SPX_OK;
 }
