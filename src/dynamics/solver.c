@@ -335,6 +335,7 @@ typedef struct wide_block {
     uint32_t a[SPX_LANES], b[SPX_LANES];
     uint32_t contact[SPX_LANES]; /* index in the scalar contacts; UINT32_MAX for an empty lane */
     int point_count;             /* the most of any lane */
+    bool bounce;                 /* a lane has restitution: track the approach speeds it needs */
     spx_vf n[3], t0[3], t1[3];
     spx_vf friction, bias_rate, mass_scale, impulse_scale;
     wide_point points[SPX_MAX_MANIFOLD_POINTS];
@@ -464,11 +465,15 @@ static void wide_solve(spx_solver_body* bodies, wide_block* c, float inv_h_s, fl
     const spx_vf dpn = wdot(n, ddp);
     w3 va = A.v, wa = A.w, vb = B.v, wb = B.w;
     const int count = c->point_count;
+    /* The approach speeds and the largest impulse serve restitution only: most blocks skip them. */
+    const bool bounce = c->bounce;
     spx_vf approach[SPX_MAX_MANIFOLD_POINTS];
-    const spx_vf vn0 = wdot(n, wsub(vb, va));
-    for (int i = 0; i < count; ++i) {
-        const wide_point* p = &c->points[i];
-        approach[i] = vn0 + wdot(wb, wsub(wload(p->an_b), mn)) - wdot(wa, wadd(wload(p->an_a), mn));
+    if (bounce) {
+        const spx_vf vn0 = wdot(n, wsub(vb, va));
+        for (int i = 0; i < count; ++i) {
+            const wide_point* p = &c->points[i];
+            approach[i] = vn0 + wdot(wb, wsub(wload(p->an_b), mn)) - wdot(wa, wadd(wload(p->an_a), mn));
+        }
     }
     for (int i = 0; i < count; ++i) {
         wide_point* p = &c->points[i];
@@ -488,13 +493,14 @@ static void wide_solve(spx_solver_body* bodies, wide_block* c, float inv_h_s, fl
         }
         const spx_vf vn = wdot(n, wsub(vb, va)) + wdot(wb, jb) - wdot(wa, ja);
         spx_vf impulse = -p->normal_mass * mass_scale * (vn + bias) - impulse_scale * p->normal_impulse;
-        p->relative_velocity = spx_vf_pick((impulse > zero) & (approach[i] < p->relative_velocity), approach[i],
-                                           p->relative_velocity);
+        if (bounce)
+            p->relative_velocity = spx_vf_pick((impulse > zero) & (approach[i] < p->relative_velocity), approach[i],
+                                               p->relative_velocity);
         spx_vf total = p->normal_impulse + impulse;
         total = spx_vf_pick(total < zero, zero, total);
         impulse = total - p->normal_impulse;
         p->normal_impulse = total;
-        p->max_normal_impulse = spx_vf_pick(total > p->max_normal_impulse, total, p->max_normal_impulse);
+        if (bounce) p->max_normal_impulse = spx_vf_pick(total > p->max_normal_impulse, total, p->max_normal_impulse);
         va = wsub(va, wscale(n, A.inv_mass * impulse));
         wa = wsub(wa, wsym(A.ii, ja, impulse));
         vb = wadd(vb, wscale(n, B.inv_mass * impulse));
@@ -602,6 +608,7 @@ static uint32_t pack_blocks(spx_solver_scratch* s, const uint32_t counts[SPX_SOL
                 wb->t0[0][l] = c->t[0].x, wb->t0[1][l] = c->t[0].y, wb->t0[2][l] = c->t[0].z;
                 wb->t1[0][l] = c->t[1].x, wb->t1[1][l] = c->t[1].y, wb->t1[2][l] = c->t[1].z;
                 wb->friction[l] = c->friction;
+                wb->bounce = wb->bounce || c->restitution != 0.0f;
                 wb->bias_rate[l] = c->bias_rate, wb->mass_scale[l] = c->mass_scale;
                 wb->impulse_scale[l] = c->impulse_scale;
                 for (int i = 0; i < c->point_count; ++i) {
