@@ -327,6 +327,9 @@ static void restitution(spx_solver_body* bodies, spx_solver_contact* cs, uint32_
 
 typedef struct wide_point {
     spx_vf an_a[3], an_b[3], at_a[2][3], at_b[2][3];
+    /* The same through each body's inverse inertia: the angular velocity a unit impulse gives
+       (I^-1 (anchor x d)), so that the passes need no 3x3 product per point. */
+    spx_vf kn_a[3], kn_b[3], kt_a[2][3], kt_b[2][3];
     spx_vf separation, normal_mass, tangent_mass[2];
     spx_vf normal_impulse, tangent_impulse[2], relative_velocity, max_normal_impulse;
 } wide_point;
@@ -424,28 +427,44 @@ static inline void scatter(spx_solver_body* bodies, const uint32_t* idx, w3 v, w
 }
 #endif
 
+/* The lever shift's share, per block and pass: m x d and I^-1 (m x d) for both bodies. */
+typedef struct wide_shift {
+    w3 mn, mt0, mt1;
+    w3 kn_a, kt0_a, kt1_a, kn_b, kt0_b, kt1_b;
+} wide_shift;
+
+static inline void make_wide_shift(const wide_body* A, const wide_body* B, w3 n, w3 t0, w3 t1, wide_shift* out)
+{
+    const spx_vf one = spx_vf_splat(1.0f);
+    const w3 m = wscale(wsub(B->dp, A->dp), spx_vf_splat(0.5f));
+    out->mn = wcross(m, n), out->mt0 = wcross(m, t0), out->mt1 = wcross(m, t1);
+    out->kn_a = wsym(A->ii, out->mn, one), out->kt0_a = wsym(A->ii, out->mt0, one);
+    out->kt1_a = wsym(A->ii, out->mt1, one);
+    out->kn_b = wsym(B->ii, out->mn, one), out->kt0_b = wsym(B->ii, out->mt0, one);
+    out->kt1_b = wsym(B->ii, out->mt1, one);
+}
+
 static void wide_warm_start(spx_solver_body* bodies, const wide_block* c)
 {
     wide_body A, B;
     gather(bodies, c->a, &A);
     gather(bodies, c->b, &B);
     const w3 n = wload(c->n), t0 = wload(c->t0), t1 = wload(c->t1);
-    const w3 m = wscale(wsub(B.dp, A.dp), spx_vf_splat(0.5f));
-    const w3 mn = wcross(m, n), mt0 = wcross(m, t0), mt1 = wcross(m, t1);
+    wide_shift sh;
+    make_wide_shift(&A, &B, n, t0, t1, &sh);
     w3 va = A.v, wa = A.w, vb = B.v, wb = B.w;
-    const spx_vf one = spx_vf_splat(1.0f);
     for (int i = 0; i < c->point_count; ++i) {
         const wide_point* p = &c->points[i];
         const spx_vf ln = p->normal_impulse, l0 = p->tangent_impulse[0], l1 = p->tangent_impulse[1];
         w3 P = wadd(wadd(wscale(n, ln), wscale(t0, l0)), wscale(t1, l1));
-        w3 ja = wadd(wadd(wscale(wadd(wload(p->an_a), mn), ln), wscale(wadd(wload(p->at_a[0]), mt0), l0)),
-                     wscale(wadd(wload(p->at_a[1]), mt1), l1));
-        w3 jb = wadd(wadd(wscale(wsub(wload(p->an_b), mn), ln), wscale(wsub(wload(p->at_b[0]), mt0), l0)),
-                     wscale(wsub(wload(p->at_b[1]), mt1), l1));
+        w3 ka = wadd(wadd(wscale(wadd(wload(p->kn_a), sh.kn_a), ln), wscale(wadd(wload(p->kt_a[0]), sh.kt0_a), l0)),
+                     wscale(wadd(wload(p->kt_a[1]), sh.kt1_a), l1));
+        w3 kb = wadd(wadd(wscale(wsub(wload(p->kn_b), sh.kn_b), ln), wscale(wsub(wload(p->kt_b[0]), sh.kt0_b), l0)),
+                     wscale(wsub(wload(p->kt_b[1]), sh.kt1_b), l1));
         va = wsub(va, wscale(P, A.inv_mass));
-        wa = wsub(wa, wsym(A.ii, ja, one));
+        wa = wsub(wa, ka);
         vb = wadd(vb, wscale(P, B.inv_mass));
-        wb = wadd(wb, wsym(B.ii, jb, one));
+        wb = wadd(wb, kb);
     }
     scatter(bodies, c->a, va, wa);
     scatter(bodies, c->b, vb, wb);
@@ -460,8 +479,9 @@ static void wide_solve(spx_solver_body* bodies, wide_block* c, float inv_h_s, fl
     const spx_vf inv_h = spx_vf_splat(inv_h_s), max_push = spx_vf_splat(-max_push_s);
     const w3 n = wload(c->n), t0 = wload(c->t0), t1 = wload(c->t1);
     const w3 ddp = wsub(B.dp, A.dp);
-    const w3 m = wscale(ddp, spx_vf_splat(0.5f));
-    const w3 mn = wcross(m, n), mt0 = wcross(m, t0), mt1 = wcross(m, t1);
+    wide_shift sh;
+    make_wide_shift(&A, &B, n, t0, t1, &sh);
+    const w3 mn = sh.mn, mt0 = sh.mt0, mt1 = sh.mt1;
     const spx_vf dpn = wdot(n, ddp);
     w3 va = A.v, wa = A.w, vb = B.v, wb = B.w;
     const int count = c->point_count;
@@ -502,9 +522,9 @@ static void wide_solve(spx_solver_body* bodies, wide_block* c, float inv_h_s, fl
         p->normal_impulse = total;
         if (bounce) p->max_normal_impulse = spx_vf_pick(total > p->max_normal_impulse, total, p->max_normal_impulse);
         va = wsub(va, wscale(n, A.inv_mass * impulse));
-        wa = wsub(wa, wsym(A.ii, ja, impulse));
+        wa = wsub(wa, wscale(wadd(wload(p->kn_a), sh.kn_a), impulse));
         vb = wadd(vb, wscale(n, B.inv_mass * impulse));
-        wb = wadd(wb, wsym(B.ii, jb, impulse));
+        wb = wadd(wb, wscale(wsub(wload(p->kn_b), sh.kn_b), impulse));
     }
     for (int i = 0; i < count; ++i) {
         wide_point* p = &c->points[i];
@@ -526,9 +546,9 @@ static void wide_solve(spx_solver_body* bodies, wide_block* c, float inv_h_s, fl
         p->tangent_impulse[0] = f0, p->tangent_impulse[1] = f1;
         const w3 P = wadd(wscale(t0, d0), wscale(t1, d1));
         va = wsub(va, wscale(P, A.inv_mass));
-        wa = wsub(wa, wsym(A.ii, wadd(wscale(ja0, d0), wscale(ja1, d1)), one));
+        wa = wsub(wa, wadd(wscale(wadd(wload(p->kt_a[0]), sh.kt0_a), d0), wscale(wadd(wload(p->kt_a[1]), sh.kt1_a), d1)));
         vb = wadd(vb, wscale(P, B.inv_mass));
-        wb = wadd(wb, wsym(B.ii, wadd(wscale(jb0, d0), wscale(jb1, d1)), one));
+        wb = wadd(wb, wadd(wscale(wsub(wload(p->kt_b[0]), sh.kt0_b), d0), wscale(wsub(wload(p->kt_b[1]), sh.kt1_b), d1)));
     }
     scatter(bodies, c->a, va, wa);
     scatter(bodies, c->b, vb, wb);
@@ -611,9 +631,19 @@ static uint32_t pack_blocks(spx_solver_scratch* s, const uint32_t counts[SPX_SOL
                 wb->bounce = wb->bounce || c->restitution != 0.0f;
                 wb->bias_rate[l] = c->bias_rate, wb->mass_scale[l] = c->mass_scale;
                 wb->impulse_scale[l] = c->impulse_scale;
+                const float* iia = s->bodies[c->a].inv_inertia;
+                const float* iib = s->bodies[c->b].inv_inertia;
                 for (int i = 0; i < c->point_count; ++i) {
                     const spx_solver_point* p = &c->points[i];
                     wide_point* q = &wb->points[i];
+                    const vec3s kn_a = sym_mulv(iia, p->an_a, 1.0f), kn_b = sym_mulv(iib, p->an_b, 1.0f);
+                    const vec3s kt_a[2] = { sym_mulv(iia, p->at_a[0], 1.0f), sym_mulv(iia, p->at_a[1], 1.0f) };
+                    const vec3s kt_b[2] = { sym_mulv(iib, p->at_b[0], 1.0f), sym_mulv(iib, p->at_b[1], 1.0f) };
+                    for (int d = 0; d < 3; ++d) {
+                        q->kn_a[d][l] = kn_a.raw[d], q->kn_b[d][l] = kn_b.raw[d];
+                        q->kt_a[0][d][l] = kt_a[0].raw[d], q->kt_a[1][d][l] = kt_a[1].raw[d];
+                        q->kt_b[0][d][l] = kt_b[0].raw[d], q->kt_b[1][d][l] = kt_b[1].raw[d];
+                    }
                     for (int d = 0; d < 3; ++d) {
                         q->an_a[d][l] = p->an_a.raw[d], q->an_b[d][l] = p->an_b.raw[d];
                         q->at_a[0][d][l] = p->at_a[0].raw[d], q->at_a[1][d][l] = p->at_a[1].raw[d];
