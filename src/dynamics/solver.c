@@ -12,10 +12,11 @@
  * accumulated motion: s = s0 + n . ((dp_B + dtheta_B x r_B) - (dp_A + dtheta_A x r_A)), first
  * order in the step's rotation (the manifold is rebuilt every step).
  *
- * Layout: the step copies what the contact loops need into packed arrays once (spx_solver_body for
- * the moving bodies, spx_solver_contact for the active manifolds, with r x n and r x t and the
- * effective masses prepared), so that the 3 passes of each substep read no world body, test no
- * manifold for being active, and compute no cross product per point. */
+ * Layout: the step copies what the contact loops need into packed arrays once: spx_solver_body for
+ * the moving bodies, and the active manifolds, coloured so that no two of a colour share a dynamic
+ * body, into blocks of SPX_LANES manifolds (one a lane) with r x n, r x t, I^-1 (r x d) and the
+ * effective masses prepared. The passes then read no world body, test no manifold for being
+ * active, make no cross product per point, and solve SPX_LANES manifolds at once. */
 #include "world.h"
 #include "solver.h"
 #include "core/allocator.h"
@@ -57,14 +58,6 @@ static inline vec3s sym_mulv(const float* m, vec3s v, float s)
 {
     return (vec3s){ { (m[0] * v.x + m[3] * v.y + m[4] * v.z) * s, (m[3] * v.x + m[1] * v.y + m[5] * v.z) * s,
                       (m[4] * v.x + m[5] * v.y + m[2] * v.z) * s } };
-}
-
-/* 1 / (effective mass along d) for the angular Jacobians ja = r_a x d, jb = r_b x d. */
-static float inv_effective_mass(const spx_solver_body* a, vec3s ja, const spx_solver_body* b, vec3s jb)
-{
-    float k = a->inv_mass + b->inv_mass + dot3(ja, sym_mulv(a->inv_inertia, ja, 1.0f))
-            + dot3(jb, sym_mulv(b->inv_inertia, jb, 1.0f));
-    return k > 0.0f ? 1.0f / k : 0.0f;
 }
 
 /* A manifold the solver works on: at least one body moves. */
@@ -118,204 +111,6 @@ static uint32_t gather_bodies(spx_world* w, float h)
     return count;
 }
 
-/* The active manifolds with their Jacobians and effective masses; returns how many. */
-static uint32_t prepare_contacts(spx_world* w, soft dynamic_soft, soft static_soft)
-{
-    spx_solver_scratch* s = &w->solver;
-    uint32_t count = 0;
-    for (uint32_t k = 0; k < w->contacts.count; ++k) {
-        const spx_contact* c = &w->contacts.list[k];
-        if (!active(w, c)) continue;
-        spx_solver_contact* sc = &s->contacts[count++];
-        sc->a = s->body_map[c->body_a];
-        sc->b = s->body_map[c->body_b];
-        sc->contact = k;
-        sc->point_count = c->point_count;
-        sc->n = c->normal;
-        sc->t[0] = c->tangent[0];
-        sc->t[1] = c->tangent[1];
-        sc->friction = c->friction;
-        sc->restitution = c->restitution;
-        /* Against a body that cannot move the spring may be stiffer: nothing on the other side gives. */
-        const soft sf = w->bodies[c->body_a].inv_mass == 0.0f || w->bodies[c->body_b].inv_mass == 0.0f ? static_soft
-                                                                                                        : dynamic_soft;
-        sc->bias_rate = sf.bias_rate, sc->mass_scale = sf.mass_scale, sc->impulse_scale = sf.impulse_scale;
-        const spx_solver_body *a = &s->bodies[sc->a], *b = &s->bodies[sc->b];
-        for (int i = 0; i < c->point_count; ++i) {
-            const spx_contact_point* cp = &c->points[i];
-            spx_solver_point* p = &sc->points[i];
-            p->an_a = cross3(cp->anchor_a, sc->n);
-            p->an_b = cross3(cp->anchor_b, sc->n);
-            for (int t = 0; t < 2; ++t) {
-                p->at_a[t] = cross3(cp->anchor_a, sc->t[t]);
-                p->at_b[t] = cross3(cp->anchor_b, sc->t[t]);
-                p->tangent_mass[t] = inv_effective_mass(a, p->at_a[t], b, p->at_b[t]);
-            }
-            p->normal_mass = inv_effective_mass(a, p->an_a, b, p->an_b);
-            p->separation = cp->separation;
-            p->normal_impulse = cp->normal_impulse;
-            p->tangent_impulse[0] = cp->tangent_impulse[0];
-            p->tangent_impulse[1] = cp->tangent_impulse[1];
-            p->relative_velocity = dot3(sc->n, sub3(b->v, a->v)) + dot3(b->w, p->an_b) - dot3(a->w, p->an_a);
-            p->max_normal_impulse = 0.0f;
-        }
-    }
-    return count;
-}
-
-/* The lever arms of a point at this moment of the step. Both bodies' anchors were the same world
-   point at the step's start; since then each centre has moved by its own dp, and an impulse applied
-   at two different points would not conserve angular momentum (a sliding hit turned 7% of it into
-   error). Both act at the midpoint of where the two anchors have gone: r_a = anchor_a + m,
-   r_b = anchor_b - m with m = (dp_B - dp_A) / 2, so r_a x d = anchor_a x d + m x d, the second term
-   shared by the manifold's points. */
-typedef struct shift {
-    vec3s n, t0, t1; /* m x n, m x t0, m x t1 */
-} shift;
-
-static inline shift make_shift(const spx_solver_contact* c, const spx_solver_body* a, const spx_solver_body* b)
-{
-    vec3s m = scale3(sub3(b->dp, a->dp), 0.5f);
-    shift s = { cross3(m, c->n), cross3(m, c->t[0]), cross3(m, c->t[1]) };
-    return s;
-}
-
-static void warm_start(spx_solver_body* bodies, const spx_solver_contact* c)
-{
-    {
-        spx_solver_body *a = &bodies[c->a], *b = &bodies[c->b];
-        const shift m = make_shift(c, a, b);
-        vec3s va = a->v, wa = a->w, vb = b->v, wb = b->w;
-        for (int i = 0; i < c->point_count; ++i) {
-            const spx_solver_point* p = &c->points[i];
-            const float ln = p->normal_impulse, l0 = p->tangent_impulse[0], l1 = p->tangent_impulse[1];
-            vec3s P = add3(add3(scale3(c->n, ln), scale3(c->t[0], l0)), scale3(c->t[1], l1));
-            /* r x P, both sides, from the prepared crosses. */
-            vec3s ja = add3(add3(scale3(add3(p->an_a, m.n), ln), scale3(add3(p->at_a[0], m.t0), l0)),
-                            scale3(add3(p->at_a[1], m.t1), l1));
-            vec3s jb = add3(add3(scale3(sub3(p->an_b, m.n), ln), scale3(sub3(p->at_b[0], m.t0), l0)),
-                            scale3(sub3(p->at_b[1], m.t1), l1));
-            va = sub3(va, scale3(P, a->inv_mass));
-            wa = sub3(wa, sym_mulv(a->inv_inertia, ja, 1.0f));
-            vb = add3(vb, scale3(P, b->inv_mass));
-            wb = add3(wb, sym_mulv(b->inv_inertia, jb, 1.0f));
-        }
-        a->v = va, a->w = wa;
-        b->v = vb, b->w = wb;
-    }
-}
-
-static void solve_contact(spx_solver_body* bodies, spx_solver_contact* c, float inv_h, float max_push,
-                          bool use_bias)
-{
-    {
-        spx_solver_body *a = &bodies[c->a], *b = &bodies[c->b];
-        const shift m = make_shift(c, a, b);
-        const vec3s n = c->n;
-        const float ima = a->inv_mass, imb = b->inv_mass;
-        const float* iia = a->inv_inertia;
-        const float* iib = b->inv_inertia;
-        vec3s va = a->v, wa = a->w, vb = b->v, wb = b->w;
-        const float dpn = dot3(n, sub3(b->dp, a->dp));
-        /* Each point's approach speed before this manifold's impulses of the pass: one corner's
-           impulse turns the body and changes the others' speeds, which must not count as impact. */
-        float approach[SPX_MAX_MANIFOLD_POINTS];
-        const float vn0 = dot3(n, sub3(vb, va));
-        for (int i = 0; i < c->point_count; ++i) {
-            const spx_solver_point* p = &c->points[i];
-            approach[i] = vn0 + dot3(wb, sub3(p->an_b, m.n)) - dot3(wa, add3(p->an_a, m.n));
-        }
-        for (int i = 0; i < c->point_count; ++i) {
-            spx_solver_point* p = &c->points[i];
-            const vec3s ja = add3(p->an_a, m.n), jb = sub3(p->an_b, m.n);
-            float s = p->separation + dpn + dot3(b->dtheta, p->an_b) - dot3(a->dtheta, p->an_a);
-            float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
-            if (s > 0.0f) {
-                bias = s * inv_h; /* speculative: close the gap, no more */
-            } else if (use_bias) {
-                /* No slop: every layer of a stack would sink by it (docs/world.md); the damped
-                   spring alone keeps resting contacts from jittering. */
-                float push = c->bias_rate * s;
-                bias = push > -max_push ? push : -max_push;
-                mass_scale = c->mass_scale;
-                impulse_scale = c->impulse_scale;
-            }
-            float vn = dot3(n, sub3(vb, va)) + dot3(wb, jb) - dot3(wa, ja);
-            float impulse = -p->normal_mass * mass_scale * (vn + bias) - impulse_scale * p->normal_impulse;
-            /* Restitution answers the approach speed at impact, which gravity may have raised since
-               the step began: the fastest approach met by a solve that has to push (often the relax
-               pass of the last substep, stopping a point that would cross its gap in the next). */
-            if (impulse > 0.0f && approach[i] < p->relative_velocity) p->relative_velocity = approach[i];
-            float total = p->normal_impulse + impulse;
-            if (total < 0.0f) total = 0.0f;
-            impulse = total - p->normal_impulse;
-            p->normal_impulse = total;
-            if (total > p->max_normal_impulse) p->max_normal_impulse = total;
-            va = sub3(va, scale3(n, ima * impulse));
-            wa = sub3(wa, sym_mulv(iia, ja, impulse));
-            vb = add3(vb, scale3(n, imb * impulse));
-            wb = add3(wb, sym_mulv(iib, jb, impulse));
-        }
-        /* Coulomb friction, the two tangents together, clamped to the disk mu * normal impulse. */
-        for (int i = 0; i < c->point_count; ++i) {
-            spx_solver_point* p = &c->points[i];
-            const vec3s ja0 = add3(p->at_a[0], m.t0), jb0 = sub3(p->at_b[0], m.t0);
-            const vec3s ja1 = add3(p->at_a[1], m.t1), jb1 = sub3(p->at_b[1], m.t1);
-            const vec3s dv = sub3(vb, va);
-            float v0 = dot3(dv, c->t[0]) + dot3(wb, jb0) - dot3(wa, ja0);
-            float v1 = dot3(dv, c->t[1]) + dot3(wb, jb1) - dot3(wa, ja1);
-            float t0 = p->tangent_impulse[0] - p->tangent_mass[0] * v0;
-            float t1 = p->tangent_impulse[1] - p->tangent_mass[1] * v1;
-            float limit = c->friction * p->normal_impulse;
-            float len2 = t0 * t0 + t1 * t1;
-            if (len2 > limit * limit) {
-                float sc = limit / sqrtf(len2);
-                t0 *= sc, t1 *= sc;
-            }
-            const float d0 = t0 - p->tangent_impulse[0], d1 = t1 - p->tangent_impulse[1];
-            p->tangent_impulse[0] = t0, p->tangent_impulse[1] = t1;
-            const vec3s P = add3(scale3(c->t[0], d0), scale3(c->t[1], d1));
-            va = sub3(va, scale3(P, ima));
-            wa = sub3(wa, sym_mulv(iia, add3(scale3(ja0, d0), scale3(ja1, d1)), 1.0f));
-            vb = add3(vb, scale3(P, imb));
-            wb = add3(wb, sym_mulv(iib, add3(scale3(jb0, d0), scale3(jb1, d1)), 1.0f));
-        }
-        a->v = va, a->w = wa;
-        b->v = vb, b->w = wb;
-    }
-}
-
-/* Sweeps over the bouncing points: one sweep leaves a box that lands flat spinning, its four corners
-   solved one after the other; a few sweeps settle the four on one rebound speed. */
-#define SPX_RESTITUTION_SWEEPS 4
-
-static void restitution(spx_solver_body* bodies, spx_solver_contact* cs, uint32_t count, float threshold)
-{
-    for (int sweep = 0; sweep < SPX_RESTITUTION_SWEEPS; ++sweep)
-    for (uint32_t k = 0; k < count; ++k) {
-        spx_solver_contact* c = &cs[k];
-        if (c->restitution == 0.0f) continue;
-        spx_solver_body *a = &bodies[c->a], *b = &bodies[c->b];
-        const shift m = make_shift(c, a, b);
-        for (int i = 0; i < c->point_count; ++i) {
-            spx_solver_point* p = &c->points[i];
-            /* Slow approaches do not bounce (they would never settle), nor do points that never pushed. */
-            if (p->relative_velocity > -threshold || p->max_normal_impulse == 0.0f) continue;
-            const vec3s ja = add3(p->an_a, m.n), jb = sub3(p->an_b, m.n);
-            float vn = dot3(c->n, sub3(b->v, a->v)) + dot3(b->w, jb) - dot3(a->w, ja);
-            float impulse = -p->normal_mass * (vn + c->restitution * p->relative_velocity);
-            float total = p->normal_impulse + impulse;
-            if (total < 0.0f) total = 0.0f;
-            impulse = total - p->normal_impulse;
-            p->normal_impulse = total;
-            a->v = sub3(a->v, scale3(c->n, a->inv_mass * impulse));
-            a->w = sub3(a->w, sym_mulv(a->inv_inertia, ja, impulse));
-            b->v = add3(b->v, scale3(c->n, b->inv_mass * impulse));
-            b->w = add3(b->w, sym_mulv(b->inv_inertia, jb, impulse));
-        }
-    }
-}
-
 /* ---- Wide path: SPX_LANES manifolds of one colour at a time, one lane each. ----
  * Lane l of a block is one manifold; its point slots beyond the manifold's count and the lanes of
  * a colour's last block that hold no manifold are all zero (no mass, no impulse: they apply
@@ -323,7 +118,9 @@ static void restitution(spx_solver_body* bodies, spx_solver_contact* cs, uint32_
  * and scattering the velocities back is the same as solving the manifolds one after the other
  * (the shared immovable body and kinematic bodies come back unchanged). */
 
-#define SPX_SOLVER_COLORS 24
+#ifndef SPX_SOLVER_COLORS
+#define SPX_SOLVER_COLORS 24 /* -DSPX_SOLVER_COLORS=2 sends most manifolds to the overflow blocks: test_world passes so */
+#endif
 
 typedef struct wide_point {
     spx_vf an_a[3], an_b[3], at_a[2][3], at_b[2][3];
@@ -336,11 +133,11 @@ typedef struct wide_point {
 
 typedef struct wide_block {
     uint32_t a[SPX_LANES], b[SPX_LANES];
-    uint32_t contact[SPX_LANES]; /* index in the scalar contacts; UINT32_MAX for an empty lane */
+    uint32_t contact[SPX_LANES]; /* index in world->contacts.list; UINT32_MAX for an empty lane */
     int point_count;             /* the most of any lane */
     bool bounce;                 /* a lane has restitution: track the approach speeds it needs */
     spx_vf n[3], t0[3], t1[3];
-    spx_vf friction, bias_rate, mass_scale, impulse_scale;
+    spx_vf friction, restitution, bias_rate, mass_scale, impulse_scale;
     wide_point points[SPX_MAX_MANIFOLD_POINTS];
 } wide_block;
 
@@ -554,21 +351,72 @@ static void wide_solve(spx_solver_body* bodies, wide_block* c, float inv_h_s, fl
     scatter(bodies, c->b, vb, wb);
 }
 
-/* Colours the manifolds greedily in their (sorted, deterministic) order: the first colour whose
-   manifolds touch neither of its dynamic bodies. Bodies that do not move under impulses (the
-   immovable body 0, kinematic bodies) never block a colour: every lane leaves them unchanged.
-   Fills s->order (by colour, then the overflow) and returns the number of coloured manifolds;
-   counts[c] the manifolds of colour c. */
-static uint32_t color_contacts(spx_solver_scratch* s, uint32_t nb, uint32_t nc, uint32_t counts[SPX_SOLVER_COLORS])
+/* Sweeps over the bouncing points: one sweep leaves a box that lands flat spinning, its four corners
+   solved one after the other; a few sweeps settle the four on one rebound speed. */
+#define SPX_RESTITUTION_SWEEPS 4
+
+static void wide_restitution(spx_solver_body* bodies, wide_block* c, float threshold)
+{
+    wide_body A, B;
+    gather(bodies, c->a, &A);
+    gather(bodies, c->b, &B);
+    const spx_vf zero = spx_vf_splat(0.0f), below = spx_vf_splat(-threshold);
+    const w3 n = wload(c->n), t0 = wload(c->t0), t1 = wload(c->t1);
+    wide_shift sh;
+    make_wide_shift(&A, &B, n, t0, t1, &sh);
+    w3 va = A.v, wa = A.w, vb = B.v, wb = B.w;
+    for (int i = 0; i < c->point_count; ++i) {
+        wide_point* p = &c->points[i];
+        /* Slow approaches do not bounce (they would never settle), nor do points that never pushed. */
+        const spx_vi bounces = (c->restitution != zero) & (p->relative_velocity <= below)
+                             & (p->max_normal_impulse != zero);
+        const w3 ja = wadd(wload(p->an_a), sh.mn), jb = wsub(wload(p->an_b), sh.mn);
+        const spx_vf vn = wdot(n, wsub(vb, va)) + wdot(wb, jb) - wdot(wa, ja);
+        const spx_vf impulse = -p->normal_mass * (vn + c->restitution * p->relative_velocity);
+        spx_vf total = p->normal_impulse + impulse;
+        total = spx_vf_pick(total < zero, zero, total);
+        total = spx_vf_pick(bounces, total, p->normal_impulse);
+        const spx_vf applied = total - p->normal_impulse;
+        p->normal_impulse = total;
+        va = wsub(va, wscale(n, A.inv_mass * applied));
+        wa = wsub(wa, wscale(wadd(wload(p->kn_a), sh.kn_a), applied));
+        vb = wadd(vb, wscale(n, B.inv_mass * applied));
+        wb = wadd(wb, wscale(wsub(wload(p->kn_b), sh.kn_b), applied));
+    }
+    scatter(bodies, c->a, va, wa);
+    scatter(bodies, c->b, vb, wb);
+}
+
+/* The active manifolds, in the contacts' (sorted, deterministic) order; returns how many. */
+static uint32_t collect_manifolds(spx_world* w)
+{
+    spx_solver_scratch* s = &w->solver;
+    uint32_t count = 0;
+    for (uint32_t k = 0; k < w->contacts.count; ++k) {
+        const spx_contact* c = &w->contacts.list[k];
+        if (!active(w, c)) continue;
+        spx_solver_manifold* m = &s->manifolds[count++];
+        m->a = s->body_map[c->body_a];
+        m->b = s->body_map[c->body_b];
+        m->contact = k;
+        m->point_count = (uint32_t)c->point_count;
+    }
+    return count;
+}
+
+/* Colours the manifolds greedily in their order: the first colour whose manifolds touch neither
+   of its dynamic bodies. Bodies that do not move under impulses (the immovable body 0, kinematic
+   bodies) never block a colour: every lane leaves them unchanged. Fills s->order (by colour, then
+   the overflow) and returns the number of coloured manifolds; counts[c] those of colour c. */
+static uint32_t color_manifolds(spx_solver_scratch* s, uint32_t nb, uint32_t nc, uint32_t counts[SPX_SOLVER_COLORS])
 {
     const uint32_t words = (nb + 63) / 64;
     uint64_t* bits = s->color_bits;
     memset(bits, 0, sizeof(uint64_t) * (size_t)words * SPX_SOLVER_COLORS);
     uint8_t* color = (uint8_t*)(s->order + nc); /* scratch: nc bytes after the order's first half */
     memset(counts, 0, sizeof(uint32_t) * SPX_SOLVER_COLORS);
-    uint32_t overflow = 0;
     for (uint32_t k = 0; k < nc; ++k) {
-        const spx_solver_contact* c = &s->contacts[k];
+        const spx_solver_manifold* c = &s->manifolds[k];
         const bool da = s->bodies[c->a].inv_mass > 0.0f, db = s->bodies[c->b].inv_mass > 0.0f;
         const uint64_t ma = 1ull << (c->a & 63), mb = 1ull << (c->b & 63);
         uint8_t chosen = SPX_SOLVER_COLORS;
@@ -582,7 +430,6 @@ static uint32_t color_contacts(spx_solver_scratch* s, uint32_t nb, uint32_t nc, 
         }
         color[k] = chosen;
         if (chosen < SPX_SOLVER_COLORS) ++counts[chosen];
-        else ++overflow;
     }
     /* By colour, and within a colour by point count, most first: a block costs as much as its
        fullest lane, and manifolds of like counts side by side leave fewer empty point slots
@@ -592,91 +439,104 @@ static uint32_t color_contacts(spx_solver_scratch* s, uint32_t nb, uint32_t nc, 
     memset(start, 0, sizeof start);
     for (uint32_t k = 0; k < nc; ++k)
         if (color[k] < SPX_SOLVER_COLORS)
-            ++start[color[k] * SPX_MAX_MANIFOLD_POINTS + (SPX_MAX_MANIFOLD_POINTS - s->contacts[k].point_count) + 1];
+            ++start[color[k] * SPX_MAX_MANIFOLD_POINTS + (SPX_MAX_MANIFOLD_POINTS - s->manifolds[k].point_count) + 1];
     for (int key = 0; key < KEYS; ++key) start[key + 1] += start[key];
     const uint32_t colored = start[KEYS];
     uint32_t next_overflow = colored;
     /* order[] is written below color[] (which lives at order + nc), never over it. */
     for (uint32_t k = 0; k < nc; ++k) {
         if (color[k] < SPX_SOLVER_COLORS)
-            s->order[start[color[k] * SPX_MAX_MANIFOLD_POINTS + (SPX_MAX_MANIFOLD_POINTS - s->contacts[k].point_count)]++] = k;
+            s->order[start[color[k] * SPX_MAX_MANIFOLD_POINTS + (SPX_MAX_MANIFOLD_POINTS - s->manifolds[k].point_count)]++] = k;
         else s->order[next_overflow++] = k;
     }
-    (void)overflow;
     return colored;
 }
 
-/* The coloured manifolds into blocks of SPX_LANES; returns the number of blocks. */
-static uint32_t pack_blocks(spx_solver_scratch* s, const uint32_t counts[SPX_SOLVER_COLORS])
+/* Manifold m into lane l of block wb: its Jacobians, I^-1 (r x d), effective masses, and the
+   impulses the narrow phase carried over. */
+static void prepare_lane(const spx_world* w, const spx_solver_manifold* m, soft dynamic_soft, soft static_soft,
+                         wide_block* wb, int l)
 {
+    const spx_solver_scratch* s = &w->solver;
+    const spx_contact* c = &w->contacts.list[m->contact];
+    const spx_solver_body *a = &s->bodies[m->a], *b = &s->bodies[m->b];
+    wb->a[l] = m->a, wb->b[l] = m->b, wb->contact[l] = m->contact;
+    if (c->point_count > wb->point_count) wb->point_count = c->point_count;
+    const vec3s n = c->normal, t[2] = { c->tangent[0], c->tangent[1] };
+    for (int d = 0; d < 3; ++d) wb->n[d][l] = n.raw[d], wb->t0[d][l] = t[0].raw[d], wb->t1[d][l] = t[1].raw[d];
+    wb->friction[l] = c->friction;
+    wb->restitution[l] = c->restitution;
+    wb->bounce = wb->bounce || c->restitution != 0.0f;
+    /* Against a body that cannot move the spring may be stiffer: nothing on the other side gives. */
+    const soft sf = w->bodies[c->body_a].inv_mass == 0.0f || w->bodies[c->body_b].inv_mass == 0.0f ? static_soft
+                                                                                                    : dynamic_soft;
+    wb->bias_rate[l] = sf.bias_rate, wb->mass_scale[l] = sf.mass_scale, wb->impulse_scale[l] = sf.impulse_scale;
+    const float im = a->inv_mass + b->inv_mass;
+    for (int i = 0; i < c->point_count; ++i) {
+        const spx_contact_point* cp = &c->points[i];
+        wide_point* q = &wb->points[i];
+        const vec3s an_a = cross3(cp->anchor_a, n), an_b = cross3(cp->anchor_b, n);
+        const vec3s kn_a = sym_mulv(a->inv_inertia, an_a, 1.0f), kn_b = sym_mulv(b->inv_inertia, an_b, 1.0f);
+        const float kn = im + dot3(an_a, kn_a) + dot3(an_b, kn_b);
+        q->normal_mass[l] = kn > 0.0f ? 1.0f / kn : 0.0f;
+        for (int d = 0; d < 3; ++d) q->an_a[d][l] = an_a.raw[d], q->an_b[d][l] = an_b.raw[d];
+        for (int d = 0; d < 3; ++d) q->kn_a[d][l] = kn_a.raw[d], q->kn_b[d][l] = kn_b.raw[d];
+        for (int j = 0; j < 2; ++j) {
+            const vec3s at_a = cross3(cp->anchor_a, t[j]), at_b = cross3(cp->anchor_b, t[j]);
+            const vec3s kt_a = sym_mulv(a->inv_inertia, at_a, 1.0f), kt_b = sym_mulv(b->inv_inertia, at_b, 1.0f);
+            const float kt = im + dot3(at_a, kt_a) + dot3(at_b, kt_b);
+            q->tangent_mass[j][l] = kt > 0.0f ? 1.0f / kt : 0.0f;
+            for (int d = 0; d < 3; ++d) q->at_a[j][d][l] = at_a.raw[d], q->at_b[j][d][l] = at_b.raw[d];
+            for (int d = 0; d < 3; ++d) q->kt_a[j][d][l] = kt_a.raw[d], q->kt_b[j][d][l] = kt_b.raw[d];
+        }
+        q->separation[l] = cp->separation;
+        q->normal_impulse[l] = cp->normal_impulse;
+        q->tangent_impulse[0][l] = cp->tangent_impulse[0], q->tangent_impulse[1][l] = cp->tangent_impulse[1];
+        q->relative_velocity[l] = dot3(n, sub3(b->v, a->v)) + dot3(b->w, an_b) - dot3(a->w, an_a);
+        q->max_normal_impulse[l] = 0.0f;
+    }
+}
+
+/* The blocks: each colour's manifolds SPX_LANES at a time, then every overflow manifold in a block
+   of its own (its bodies are shared with others; rare: a body touching more than the colours).
+   Returns the number of blocks. */
+static uint32_t prepare_blocks(spx_world* w, uint32_t nc, uint32_t colored, const uint32_t counts[SPX_SOLVER_COLORS],
+                               soft dynamic_soft, soft static_soft)
+{
+    spx_solver_scratch* s = &w->solver;
     wide_block* blocks = s->blocks;
     uint32_t nblocks = 0, at = 0;
-    for (int col = 0; col < SPX_SOLVER_COLORS; ++col) {
-        for (uint32_t first = 0; first < counts[col]; first += SPX_LANES) {
+    for (int col = 0; col <= SPX_SOLVER_COLORS; ++col) {
+        const bool overflow = col == SPX_SOLVER_COLORS;
+        const uint32_t count = overflow ? nc - colored : counts[col];
+        const uint32_t lanes = overflow ? 1 : SPX_LANES;
+        for (uint32_t first = 0; first < count; first += lanes) {
             wide_block* wb = &blocks[nblocks++];
             memset(wb, 0, sizeof *wb);
-            for (int l = 0; l < SPX_LANES; ++l) {
-                if (first + (uint32_t)l >= counts[col]) {
-                    wb->contact[l] = UINT32_MAX;
-                    continue;
-                }
-                const uint32_t k = s->order[at++];
-                const spx_solver_contact* c = &s->contacts[k];
-                wb->a[l] = c->a, wb->b[l] = c->b, wb->contact[l] = k;
-                if (c->point_count > wb->point_count) wb->point_count = c->point_count;
-                wb->n[0][l] = c->n.x, wb->n[1][l] = c->n.y, wb->n[2][l] = c->n.z;
-                wb->t0[0][l] = c->t[0].x, wb->t0[1][l] = c->t[0].y, wb->t0[2][l] = c->t[0].z;
-                wb->t1[0][l] = c->t[1].x, wb->t1[1][l] = c->t[1].y, wb->t1[2][l] = c->t[1].z;
-                wb->friction[l] = c->friction;
-                wb->bounce = wb->bounce || c->restitution != 0.0f;
-                wb->bias_rate[l] = c->bias_rate, wb->mass_scale[l] = c->mass_scale;
-                wb->impulse_scale[l] = c->impulse_scale;
-                const float* iia = s->bodies[c->a].inv_inertia;
-                const float* iib = s->bodies[c->b].inv_inertia;
-                for (int i = 0; i < c->point_count; ++i) {
-                    const spx_solver_point* p = &c->points[i];
-                    wide_point* q = &wb->points[i];
-                    const vec3s kn_a = sym_mulv(iia, p->an_a, 1.0f), kn_b = sym_mulv(iib, p->an_b, 1.0f);
-                    const vec3s kt_a[2] = { sym_mulv(iia, p->at_a[0], 1.0f), sym_mulv(iia, p->at_a[1], 1.0f) };
-                    const vec3s kt_b[2] = { sym_mulv(iib, p->at_b[0], 1.0f), sym_mulv(iib, p->at_b[1], 1.0f) };
-                    for (int d = 0; d < 3; ++d) {
-                        q->kn_a[d][l] = kn_a.raw[d], q->kn_b[d][l] = kn_b.raw[d];
-                        q->kt_a[0][d][l] = kt_a[0].raw[d], q->kt_a[1][d][l] = kt_a[1].raw[d];
-                        q->kt_b[0][d][l] = kt_b[0].raw[d], q->kt_b[1][d][l] = kt_b[1].raw[d];
-                    }
-                    for (int d = 0; d < 3; ++d) {
-                        q->an_a[d][l] = p->an_a.raw[d], q->an_b[d][l] = p->an_b.raw[d];
-                        q->at_a[0][d][l] = p->at_a[0].raw[d], q->at_a[1][d][l] = p->at_a[1].raw[d];
-                        q->at_b[0][d][l] = p->at_b[0].raw[d], q->at_b[1][d][l] = p->at_b[1].raw[d];
-                    }
-                    q->separation[l] = p->separation;
-                    q->normal_mass[l] = p->normal_mass;
-                    q->tangent_mass[0][l] = p->tangent_mass[0], q->tangent_mass[1][l] = p->tangent_mass[1];
-                    q->normal_impulse[l] = p->normal_impulse;
-                    q->tangent_impulse[0][l] = p->tangent_impulse[0], q->tangent_impulse[1][l] = p->tangent_impulse[1];
-                    q->relative_velocity[l] = p->relative_velocity;
-                    q->max_normal_impulse[l] = p->max_normal_impulse;
-                }
-            }
+            for (int l = 0; l < SPX_LANES; ++l) wb->contact[l] = UINT32_MAX;
+            for (uint32_t l = 0; l < lanes && first + l < count; ++l)
+                prepare_lane(w, &s->manifolds[s->order[at++]], dynamic_soft, static_soft, wb, (int)l);
         }
     }
     return nblocks;
 }
 
-/* The blocks' impulses back to the scalar contacts (restitution and the warm start read them there). */
-static void unpack_blocks(spx_solver_scratch* s, uint32_t nblocks)
+/* The impulses back to the manifolds, for the next step's warm start. */
+static void store_impulses(spx_world* w, uint32_t nblocks)
 {
-    const wide_block* blocks = s->blocks;
+    const wide_block* blocks = w->solver.blocks;
     for (uint32_t j = 0; j < nblocks; ++j) {
         const wide_block* wb = &blocks[j];
         for (int l = 0; l < SPX_LANES; ++l) {
             if (wb->contact[l] == UINT32_MAX) continue;
-            spx_solver_contact* c = &s->contacts[wb->contact[l]];
+            spx_contact* c = &w->contacts.list[wb->contact[l]];
             for (int i = 0; i < c->point_count; ++i) {
                 const wide_point* q = &wb->points[i];
-                spx_solver_point* p = &c->points[i];
+                spx_contact_point* p = &c->points[i];
                 p->normal_impulse = q->normal_impulse[l];
                 p->tangent_impulse[0] = q->tangent_impulse[0][l], p->tangent_impulse[1] = q->tangent_impulse[1][l];
+                p->normal_mass = q->normal_mass[l];
+                p->tangent_mass[0] = q->tangent_mass[0][l], p->tangent_mass[1] = q->tangent_mass[1][l];
                 p->relative_velocity = q->relative_velocity[l];
                 p->max_normal_impulse = q->max_normal_impulse[l];
             }
@@ -694,11 +554,12 @@ static spx_result reserve(spx_world* w)
     if (!spx_reserve(al, (void**)&s->body_map, &s->map_capacity, n, sizeof(uint32_t), 8)
         || !spx_reserve(al, (void**)&s->bodies, &s->body_capacity, n, sizeof(spx_solver_body), 16)
         || !spx_reserve(al, (void**)&s->sims, &s->sim_capacity, n, sizeof(spx_solver_body_sim), 16)
-        || !spx_reserve(al, (void**)&s->contacts, &s->contact_capacity, nc, sizeof(spx_solver_contact), 16)
+        || !spx_reserve(al, (void**)&s->manifolds, &s->manifold_capacity, nc, sizeof(spx_solver_manifold), 8)
         || !spx_reserve(al, (void**)&s->color_bits, &s->color_bits_capacity, words * SPX_SOLVER_COLORS,
                         sizeof(uint64_t), 8)
         || !spx_reserve(al, (void**)&s->order, &s->order_capacity, 2 * nc, sizeof(uint32_t), 8)
-        || !spx_reserve(al, &s->blocks, &s->block_capacity, nc / SPX_LANES + SPX_SOLVER_COLORS + 1,
+        /* The blocks: at most every colour's partial last one, or one a manifold in the overflow. */
+        || !spx_reserve(al, &s->blocks, &s->block_capacity, nc + SPX_SOLVER_COLORS,
                         sizeof(wide_block), 32))
         return SPX_ERR_OUT_OF_MEMORY;
     return SPX_OK;
@@ -709,7 +570,7 @@ void spx_solver_free(spx_solver_scratch* s, const spx_allocator* al)
     spx_free(al, s->body_map, sizeof(uint32_t) * (size_t)s->map_capacity);
     spx_free(al, s->bodies, sizeof(spx_solver_body) * (size_t)s->body_capacity);
     spx_free(al, s->sims, sizeof(spx_solver_body_sim) * (size_t)s->sim_capacity);
-    spx_free(al, s->contacts, sizeof(spx_solver_contact) * (size_t)s->contact_capacity);
+    spx_free(al, s->manifolds, sizeof(spx_solver_manifold) * (size_t)s->manifold_capacity);
     spx_free(al, s->color_bits, sizeof(uint64_t) * (size_t)s->color_bits_capacity);
     spx_free(al, s->order, sizeof(uint32_t) * (size_t)s->order_capacity);
     spx_free(al, s->blocks, sizeof(wide_block) * (size_t)s->block_capacity);
@@ -731,28 +592,22 @@ spx_result spx_solve(spx_world* w, float dt)
     const soft static_soft = make_soft(2.0f * hertz, w->def.contact_damping_ratio, h);
 
     const uint32_t nb = gather_bodies(w, h);
-    const uint32_t nc = prepare_contacts(w, dynamic_soft, static_soft);
+    const uint32_t nc = collect_manifolds(w);
+    uint32_t counts[SPX_SOLVER_COLORS];
+    const uint32_t colored = color_manifolds(s, nb, nc, counts);
+    const uint32_t nblocks = prepare_blocks(w, nc, colored, counts, dynamic_soft, static_soft);
     spx_solver_body* sb = s->bodies;
     const spx_solver_body_sim* sims = s->sims;
     const float max_push = w->def.max_push_speed;
-    uint32_t counts[SPX_SOLVER_COLORS];
-    const uint32_t colored = color_contacts(s, nb, nc, counts);
-    const uint32_t nblocks = pack_blocks(s, counts);
     wide_block* blocks = s->blocks;
-    spx_solver_contact* cs = s->contacts;
-    const uint32_t* overflow = s->order + colored;
-    const uint32_t noverflow = nc - colored;
     for (uint32_t step = 0; step < substeps; ++step) {
         for (uint32_t k = 1; k < nb; ++k) {
             sb[k].v = scale3(add3(sb[k].v, sims[k].gravity_dv), sims[k].linear_scale);
             sb[k].w = scale3(sb[k].w, sims[k].angular_scale);
         }
         for (uint32_t j = 0; j < nblocks; ++j) wide_warm_start(sb, &blocks[j]);
-        for (uint32_t j = 0; j < noverflow; ++j) warm_start(sb, &cs[overflow[j]]);
-        for (uint32_t it = 0; it < solve_iterations; ++it) {
+        for (uint32_t it = 0; it < solve_iterations; ++it)
             for (uint32_t j = 0; j < nblocks; ++j) wide_solve(sb, &blocks[j], inv_h, max_push, true);
-            for (uint32_t j = 0; j < noverflow; ++j) solve_contact(sb, &cs[overflow[j]], inv_h, max_push, true);
-        }
         for (uint32_t k = 1; k < nb; ++k) {
             spx_body* b = &w->bodies[sims[k].body];
             vec3s dp = scale3(sb[k].v, h), dth = scale3(sb[k].w, h);
@@ -766,31 +621,14 @@ spx_result spx_solve(spx_world* w, float dt)
             q.x += dq.x, q.y += dq.y, q.z += dq.z, q.w += dq.w;
             b->rotation = glms_quat_normalize(q);
         }
-        for (uint32_t it = 0; it < relax_iterations; ++it) {
+        for (uint32_t it = 0; it < relax_iterations; ++it)
             for (uint32_t j = 0; j < nblocks; ++j) wide_solve(sb, &blocks[j], inv_h, max_push, false);
-            for (uint32_t j = 0; j < noverflow; ++j) solve_contact(sb, &cs[overflow[j]], inv_h, max_push, false);
-        }
     }
-    unpack_blocks(s, nblocks);
-    restitution(sb, s->contacts, nc, w->def.restitution_threshold);
+    for (int sweep = 0; sweep < SPX_RESTITUTION_SWEEPS; ++sweep)
+        for (uint32_t j = 0; j < nblocks; ++j)
+            if (blocks[j].bounce) wide_restitution(sb, &blocks[j], w->def.restitution_threshold);
+    store_impulses(w, nblocks);
 
-    /* The impulses back to the manifolds, for the next step's warm start. */
-    for (uint32_t k = 0; k < nc; ++k) {
-        const spx_solver_contact* c = &s->contacts[k];
-        spx_contact* wc = &w->contacts.list[c->contact];
-        for (int i = 0; i < c->point_count; ++i) {
-            const spx_solver_point* p = &c->points[i];
-            spx_contact_point* cp = &wc->points[i];
-            cp->normal_impulse = p->normal_impulse;
-            cp->tangent_impulse[0] = p->tangent_impulse[0];
-            cp->tangent_impulse[1] = p->tangent_impulse[1];
-            cp->normal_mass = p->normal_mass;
-            cp->tangent_mass[0] = p->tangent_mass[0];
-            cp->tangent_mass[1] = p->tangent_mass[1];
-            cp->relative_velocity = p->relative_velocity;
-            cp->max_normal_impulse = p->max_normal_impulse;
-        }
-    }
     /* The step worked with the inertia of its start; the body has turned since. Keeping w would
        change the angular momentum I w of a free asymmetric body as it turns; carrying I w over to
        the new rotation keeps it (the impulses above conserved it with the start's inertia). */

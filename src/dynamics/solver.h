@@ -27,27 +27,12 @@ typedef struct spx_solver_body_sim {
     mat3s inertia;         /* world, at the step's start: angular momentum carried over at the end */
 } spx_solver_body_sim;
 
-/* One contact point with its Jacobians prepared for the step: the anchors (world axes, at the
-   step's start) crossed with the normal and tangents, and the effective masses. */
-typedef struct spx_solver_point {
-    vec3s an_a, an_b;           /* anchor_a x n, anchor_b x n */
-    vec3s at_a[2], at_b[2];     /* anchor x tangent */
-    float separation;           /* m at the step's start */
-    float normal_mass, tangent_mass[2];
-    float normal_impulse, tangent_impulse[2];
-    float relative_velocity, max_normal_impulse;
-} spx_solver_point;
-
-/* An active manifold (at least one awake dynamic body) as the solver works on it. */
-typedef struct spx_solver_contact {
+/* An active manifold (at least one awake dynamic body), before it goes into a block. */
+typedef struct spx_solver_manifold {
     uint32_t a, b;              /* solver body indices (0: does not move) */
-    uint32_t contact;           /* index in world->contacts.list, to give the impulses back */
-    int point_count;
-    vec3s n, t[2];
-    float friction, restitution;
-    float bias_rate, mass_scale, impulse_scale; /* the soft spring of this pair (static or dynamic) */
-    spx_solver_point points[4];
-} spx_solver_contact;
+    uint32_t contact;           /* index in world->contacts.list */
+    uint32_t point_count;
+} spx_solver_manifold;
 
 /* The solver's arrays, grown as the scenes need and kept between steps (no allocation once warm). */
 typedef struct spx_solver_scratch {
@@ -55,13 +40,13 @@ typedef struct spx_solver_scratch {
     spx_solver_body* bodies;    /* [0] the immovable body */
     spx_solver_body_sim* sims;
     uint32_t body_capacity, map_capacity, sim_capacity;
-    spx_solver_contact* contacts;
-    uint32_t contact_capacity;
+    spx_solver_manifold* manifolds;
+    uint32_t manifold_capacity;
     /* Graph colouring: manifolds of one colour share no dynamic body, so SPX_LANES of them are
-       solved side by side (solver.c's blocks); the rest (overflow) one at a time. */
+       solved side by side (solver.c's blocks); the rest (overflow) one a block. */
     uint64_t* color_bits;       /* per colour, a bit per solver body */
     uint32_t color_bits_capacity;
-    uint32_t* order;            /* scalar contact indices by colour, then the overflow */
+    uint32_t* order;            /* manifold indices by colour, then the overflow */
     uint32_t order_capacity;
     void* blocks;               /* solver.c's wide blocks */
     uint32_t block_capacity;
