@@ -280,16 +280,22 @@ static void wide_solve(spx_solver_body* bodies, wide_block* c, float inv_h_s, fl
     make_wide_shift(&A, &B, n, t0, t1, &sh);
     const w3 mn = sh.mn, mt0 = sh.mt0, mt1 = sh.mt1;
     const spx_vf dpn = wdot(n, ddp);
-    w3 va = A.v, wa = A.w, vb = B.v, wb = B.w;
+    w3 wa = A.w, wb = B.w;
+    /* The linear velocities only along n, t0 and t1: an impulse along one of these orthogonal
+       directions changes the relative velocity along it by (1/m_a + 1/m_b) times the impulse and
+       not along the others. The bodies' v are updated once, from the sums, at the end. */
+    const w3 dv = wsub(B.v, A.v);
+    const spx_vf im = A.inv_mass + B.inv_mass;
+    spx_vf ln = wdot(n, dv), l0 = wdot(t0, dv), l1 = wdot(t1, dv);
+    spx_vf sum_n = zero, sum_0 = zero, sum_1 = zero;
     const int count = c->point_count;
     /* The approach speeds and the largest impulse serve restitution only: most blocks skip them. */
     const bool bounce = c->bounce;
     spx_vf approach[SPX_MAX_MANIFOLD_POINTS];
     if (bounce) {
-        const spx_vf vn0 = wdot(n, wsub(vb, va));
         for (int i = 0; i < count; ++i) {
             const wide_point* p = &c->points[i];
-            approach[i] = vn0 + wdot(wb, wsub(wload(p->an_b), mn)) - wdot(wa, wadd(wload(p->an_a), mn));
+            approach[i] = ln + wdot(wb, wsub(wload(p->an_b), mn)) - wdot(wa, wadd(wload(p->an_a), mn));
         }
     }
     for (int i = 0; i < count; ++i) {
@@ -308,7 +314,7 @@ static void wide_solve(spx_solver_body* bodies, wide_block* c, float inv_h_s, fl
             mass_scale = one;
             impulse_scale = zero;
         }
-        const spx_vf vn = wdot(n, wsub(vb, va)) + wdot(wb, jb) - wdot(wa, ja);
+        const spx_vf vn = ln + wdot(wb, jb) - wdot(wa, ja);
         spx_vf impulse = -p->normal_mass * mass_scale * (vn + bias) - impulse_scale * p->normal_impulse;
         if (bounce)
             p->relative_velocity = spx_vf_pick((impulse > zero) & (approach[i] < p->relative_velocity), approach[i],
@@ -318,18 +324,17 @@ static void wide_solve(spx_solver_body* bodies, wide_block* c, float inv_h_s, fl
         impulse = total - p->normal_impulse;
         p->normal_impulse = total;
         if (bounce) p->max_normal_impulse = spx_vf_pick(total > p->max_normal_impulse, total, p->max_normal_impulse);
-        va = wsub(va, wscale(n, A.inv_mass * impulse));
+        ln += im * impulse;
+        sum_n += impulse;
         wa = wsub(wa, wscale(wadd(wload(p->kn_a), sh.kn_a), impulse));
-        vb = wadd(vb, wscale(n, B.inv_mass * impulse));
         wb = wadd(wb, wscale(wsub(wload(p->kn_b), sh.kn_b), impulse));
     }
     for (int i = 0; i < count; ++i) {
         wide_point* p = &c->points[i];
         const w3 ja0 = wadd(wload(p->at_a[0]), mt0), jb0 = wsub(wload(p->at_b[0]), mt0);
         const w3 ja1 = wadd(wload(p->at_a[1]), mt1), jb1 = wsub(wload(p->at_b[1]), mt1);
-        const w3 dv = wsub(vb, va);
-        const spx_vf v0 = wdot(dv, t0) + wdot(wb, jb0) - wdot(wa, ja0);
-        const spx_vf v1 = wdot(dv, t1) + wdot(wb, jb1) - wdot(wa, ja1);
+        const spx_vf v0 = l0 + wdot(wb, jb0) - wdot(wa, ja0);
+        const spx_vf v1 = l1 + wdot(wb, jb1) - wdot(wa, ja1);
         spx_vf f0 = p->tangent_impulse[0] - p->tangent_mass[0] * v0;
         spx_vf f1 = p->tangent_impulse[1] - p->tangent_mass[1] * v1;
         const spx_vf limit = c->friction * p->normal_impulse;
@@ -341,14 +346,14 @@ static void wide_solve(spx_solver_body* bodies, wide_block* c, float inv_h_s, fl
         f1 = spx_vf_pick(over, f1 * sc, f1);
         const spx_vf d0 = f0 - p->tangent_impulse[0], d1 = f1 - p->tangent_impulse[1];
         p->tangent_impulse[0] = f0, p->tangent_impulse[1] = f1;
-        const w3 P = wadd(wscale(t0, d0), wscale(t1, d1));
-        va = wsub(va, wscale(P, A.inv_mass));
+        l0 += im * d0, l1 += im * d1;
+        sum_0 += d0, sum_1 += d1;
         wa = wsub(wa, wadd(wscale(wadd(wload(p->kt_a[0]), sh.kt0_a), d0), wscale(wadd(wload(p->kt_a[1]), sh.kt1_a), d1)));
-        vb = wadd(vb, wscale(P, B.inv_mass));
         wb = wadd(wb, wadd(wscale(wsub(wload(p->kt_b[0]), sh.kt0_b), d0), wscale(wsub(wload(p->kt_b[1]), sh.kt1_b), d1)));
     }
-    scatter(bodies, c->a, va, wa);
-    scatter(bodies, c->b, vb, wb);
+    const w3 P = wadd(wadd(wscale(n, sum_n), wscale(t0, sum_0)), wscale(t1, sum_1));
+    scatter(bodies, c->a, wsub(A.v, wscale(P, A.inv_mass)), wa);
+    scatter(bodies, c->b, wadd(B.v, wscale(P, B.inv_mass)), wb);
 }
 
 /* Sweeps over the bouncing points: one sweep leaves a box that lands flat spinning, its four corners
