@@ -247,24 +247,24 @@ static void wide_warm_start(spx_solver_body* bodies, const wide_block* c)
     gather(bodies, c->a, &A);
     gather(bodies, c->b, &B);
     const w3 n = wload(c->n), t0 = wload(c->t0), t1 = wload(c->t1);
-    wide_shift sh;
-    make_wide_shift(&A, &B, n, t0, t1, &sh);
-    w3 va = A.v, wa = A.w, vb = B.v, wb = B.w;
+    /* Every point's impulse at its own anchors, then the lever shift's share and the linear part
+       once from the summed impulses (the directions are the manifold's). */
+    w3 ka = { 0 }, kb = { 0 };
+    spx_vf sum_n = spx_vf_splat(0.0f), sum_0 = sum_n, sum_1 = sum_n;
     for (int i = 0; i < c->point_count; ++i) {
         const wide_point* p = &c->points[i];
         const spx_vf ln = p->normal_impulse, l0 = p->tangent_impulse[0], l1 = p->tangent_impulse[1];
-        w3 P = wadd(wadd(wscale(n, ln), wscale(t0, l0)), wscale(t1, l1));
-        w3 ka = wadd(wadd(wscale(wadd(wload(p->kn_a), sh.kn_a), ln), wscale(wadd(wload(p->kt_a[0]), sh.kt0_a), l0)),
-                     wscale(wadd(wload(p->kt_a[1]), sh.kt1_a), l1));
-        w3 kb = wadd(wadd(wscale(wsub(wload(p->kn_b), sh.kn_b), ln), wscale(wsub(wload(p->kt_b[0]), sh.kt0_b), l0)),
-                     wscale(wsub(wload(p->kt_b[1]), sh.kt1_b), l1));
-        va = wsub(va, wscale(P, A.inv_mass));
-        wa = wsub(wa, ka);
-        vb = wadd(vb, wscale(P, B.inv_mass));
-        wb = wadd(wb, kb);
+        sum_n += ln, sum_0 += l0, sum_1 += l1;
+        ka = wadd(ka, wadd(wadd(wscale(wload(p->kn_a), ln), wscale(wload(p->kt_a[0]), l0)), wscale(wload(p->kt_a[1]), l1)));
+        kb = wadd(kb, wadd(wadd(wscale(wload(p->kn_b), ln), wscale(wload(p->kt_b[0]), l0)), wscale(wload(p->kt_b[1]), l1)));
     }
-    scatter(bodies, c->a, va, wa);
-    scatter(bodies, c->b, vb, wb);
+    wide_shift sh;
+    make_wide_shift(&A, &B, n, t0, t1, &sh);
+    const w3 ks_a = wadd(wadd(wscale(sh.kn_a, sum_n), wscale(sh.kt0_a, sum_0)), wscale(sh.kt1_a, sum_1));
+    const w3 ks_b = wadd(wadd(wscale(sh.kn_b, sum_n), wscale(sh.kt0_b, sum_0)), wscale(sh.kt1_b, sum_1));
+    const w3 P = wadd(wadd(wscale(n, sum_n), wscale(t0, sum_0)), wscale(t1, sum_1));
+    scatter(bodies, c->a, wsub(A.v, wscale(P, A.inv_mass)), wsub(A.w, wadd(ka, ks_a)));
+    scatter(bodies, c->b, wadd(B.v, wscale(P, B.inv_mass)), wadd(B.w, wsub(kb, ks_b)));
 }
 
 static void wide_solve(spx_solver_body* bodies, wide_block* c, float inv_h_s, float max_push_s, bool use_bias)
