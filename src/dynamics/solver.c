@@ -131,6 +131,17 @@ typedef struct wide_point {
     spx_vf normal_impulse, tangent_impulse[2], relative_velocity, max_normal_impulse;
 } wide_point;
 
+typedef struct w3 {
+    spx_vf x, y, z;
+} w3;
+
+/* The lever shift's share: m x d and I^-1 (m x d) for both bodies. It changes only when the bodies
+   move: made by the warm start, used by the biased passes after it, made again by relax. */
+typedef struct wide_shift {
+    w3 mn, mt0, mt1;
+    w3 kn_a, kt0_a, kt1_a, kn_b, kt0_b, kt1_b;
+} wide_shift;
+
 typedef struct wide_block {
     uint32_t a[SPX_LANES], b[SPX_LANES];
     uint32_t contact[SPX_LANES]; /* index in world->contacts.list; UINT32_MAX for an empty lane */
@@ -139,11 +150,9 @@ typedef struct wide_block {
     spx_vf n[3], t0[3], t1[3];
     spx_vf friction, restitution, bias_rate, mass_scale, impulse_scale;
     wide_point points[SPX_MAX_MANIFOLD_POINTS];
+    wide_shift shift;            /* this substep's, until the bodies move */
 } wide_block;
 
-typedef struct w3 {
-    spx_vf x, y, z;
-} w3;
 
 static inline spx_vf wdot(w3 a, w3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 static inline w3 wadd(w3 a, w3 b) { return (w3){ a.x + b.x, a.y + b.y, a.z + b.z }; }
@@ -224,11 +233,6 @@ static inline void scatter(spx_solver_body* bodies, const uint32_t* idx, w3 v, w
 }
 #endif
 
-/* The lever shift's share, per block and pass: m x d and I^-1 (m x d) for both bodies. */
-typedef struct wide_shift {
-    w3 mn, mt0, mt1;
-    w3 kn_a, kt0_a, kt1_a, kn_b, kt0_b, kt1_b;
-} wide_shift;
 
 static inline void make_wide_shift(const wide_body* A, const wide_body* B, w3 n, w3 t0, w3 t1, wide_shift* out)
 {
@@ -241,7 +245,7 @@ static inline void make_wide_shift(const wide_body* A, const wide_body* B, w3 n,
     out->kt1_b = wsym(B->ii, out->mt1, one);
 }
 
-static void wide_warm_start(spx_solver_body* bodies, const wide_block* c)
+static void wide_warm_start(spx_solver_body* bodies, wide_block* c)
 {
     wide_body A, B;
     gather(bodies, c->a, &A);
@@ -258,8 +262,8 @@ static void wide_warm_start(spx_solver_body* bodies, const wide_block* c)
         ka = wadd(ka, wadd(wadd(wscale(wload(p->kn_a), ln), wscale(wload(p->kt_a[0]), l0)), wscale(wload(p->kt_a[1]), l1)));
         kb = wadd(kb, wadd(wadd(wscale(wload(p->kn_b), ln), wscale(wload(p->kt_b[0]), l0)), wscale(wload(p->kt_b[1]), l1)));
     }
-    wide_shift sh;
-    make_wide_shift(&A, &B, n, t0, t1, &sh);
+    make_wide_shift(&A, &B, n, t0, t1, &c->shift);
+    const wide_shift sh = c->shift;
     const w3 ks_a = wadd(wadd(wscale(sh.kn_a, sum_n), wscale(sh.kt0_a, sum_0)), wscale(sh.kt1_a, sum_1));
     const w3 ks_b = wadd(wadd(wscale(sh.kn_b, sum_n), wscale(sh.kt0_b, sum_0)), wscale(sh.kt1_b, sum_1));
     const w3 P = wadd(wadd(wscale(n, sum_n), wscale(t0, sum_0)), wscale(t1, sum_1));
@@ -276,8 +280,9 @@ static void wide_solve(spx_solver_body* bodies, wide_block* c, float inv_h_s, fl
     const spx_vf inv_h = spx_vf_splat(inv_h_s), max_push = spx_vf_splat(-max_push_s);
     const w3 n = wload(c->n), t0 = wload(c->t0), t1 = wload(c->t1);
     const w3 ddp = wsub(B.dp, A.dp);
-    wide_shift sh;
-    make_wide_shift(&A, &B, n, t0, t1, &sh);
+    /* The biased passes follow the warm start with the bodies where they were; relax follows a move. */
+    if (!use_bias) make_wide_shift(&A, &B, n, t0, t1, &c->shift);
+    const wide_shift sh = c->shift;
     const w3 mn = sh.mn, mt0 = sh.mt0, mt1 = sh.mt1;
     const spx_vf dpn = wdot(n, ddp);
     w3 wa = A.w, wb = B.w;
