@@ -462,14 +462,12 @@ static uint32_t color_manifolds(spx_solver_scratch* s, uint32_t nb, uint32_t nc,
     return colored;
 }
 
-/* Manifold m into lane l of block wb: its Jacobians, I^-1 (r x d), effective masses, and the
-   impulses the narrow phase carried over. */
+/* Manifold m into lane l of block wb: its axes, materials, spring, anchors, and the impulses the
+   narrow phase carried over. */
 static void prepare_lane(const spx_world* w, const spx_solver_manifold* m, soft dynamic_soft, soft static_soft,
                          wide_block* wb, int l)
 {
-    const spx_solver_scratch* s = &w->solver;
     const spx_contact* c = &w->contacts.list[m->contact];
-    const spx_solver_body *a = &s->bodies[m->a], *b = &s->bodies[m->b];
     wb->a[l] = m->a, wb->b[l] = m->b, wb->contact[l] = m->contact;
     if (c->point_count > wb->point_count) wb->point_count = c->point_count;
     const vec3s n = c->normal, t[2] = { c->tangent[0], c->tangent[1] };
@@ -481,35 +479,58 @@ static void prepare_lane(const spx_world* w, const spx_solver_manifold* m, soft 
     const soft sf = w->bodies[c->body_a].inv_mass == 0.0f || w->bodies[c->body_b].inv_mass == 0.0f ? static_soft
                                                                                                     : dynamic_soft;
     wb->bias_rate[l] = sf.bias_rate, wb->mass_scale[l] = sf.mass_scale, wb->impulse_scale[l] = sf.impulse_scale;
-    const float im = a->inv_mass + b->inv_mass;
+    /* The anchors wait in an_a and an_b for prepare_jacobians, which makes the rest lane-parallel. */
     for (int i = 0; i < c->point_count; ++i) {
         const spx_contact_point* cp = &c->points[i];
         wide_point* q = &wb->points[i];
-        const vec3s an_a = cross3(cp->anchor_a, n), an_b = cross3(cp->anchor_b, n);
-        const vec3s kn_a = sym_mulv(a->inv_inertia, an_a, 1.0f), kn_b = sym_mulv(b->inv_inertia, an_b, 1.0f);
-        const float kn = im + dot3(an_a, kn_a) + dot3(an_b, kn_b);
-        q->normal_mass[l] = kn > 0.0f ? 1.0f / kn : 0.0f;
-        for (int d = 0; d < 3; ++d) q->an_a[d][l] = an_a.raw[d], q->an_b[d][l] = an_b.raw[d];
-        for (int d = 0; d < 3; ++d) q->kn_a[d][l] = kn_a.raw[d], q->kn_b[d][l] = kn_b.raw[d];
-        for (int j = 0; j < 2; ++j) {
-            const vec3s at_a = cross3(cp->anchor_a, t[j]), at_b = cross3(cp->anchor_b, t[j]);
-            const vec3s kt_a = sym_mulv(a->inv_inertia, at_a, 1.0f), kt_b = sym_mulv(b->inv_inertia, at_b, 1.0f);
-            const float kt = im + dot3(at_a, kt_a) + dot3(at_b, kt_b);
-            q->tangent_mass[j][l] = kt > 0.0f ? 1.0f / kt : 0.0f;
-            for (int d = 0; d < 3; ++d) q->at_a[j][d][l] = at_a.raw[d], q->at_b[j][d][l] = at_b.raw[d];
-            for (int d = 0; d < 3; ++d) q->kt_a[j][d][l] = kt_a.raw[d], q->kt_b[j][d][l] = kt_b.raw[d];
-        }
+        for (int d = 0; d < 3; ++d) q->an_a[d][l] = cp->anchor_a.raw[d], q->an_b[d][l] = cp->anchor_b.raw[d];
         q->separation[l] = cp->separation;
         q->normal_impulse[l] = cp->normal_impulse;
         q->tangent_impulse[0][l] = cp->tangent_impulse[0], q->tangent_impulse[1][l] = cp->tangent_impulse[1];
-        q->relative_velocity[l] = dot3(n, sub3(b->v, a->v)) + dot3(b->w, an_b) - dot3(a->w, an_a);
-        q->max_normal_impulse[l] = 0.0f;
     }
 }
 
-/* The blocks: each colour's manifolds SPX_LANES at a time, then every overflow manifold in a block
-   of its own (its bodies are shared with others; rare: a body touching more than the colours).
-   Returns the number of blocks. */
+/* A block's Jacobians from the anchors prepare_lane left in an_a and an_b: r x d, I^-1 (r x d), the
+   effective masses (zero in the slots a lane's manifold does not fill), and the normal speed before
+   the solve. */
+static void prepare_jacobians(const spx_solver_body* bodies, wide_block* c, const int* lane_points)
+{
+    wide_body A, B;
+    gather(bodies, c->a, &A);
+    gather(bodies, c->b, &B);
+    const spx_vf zero = spx_vf_splat(0.0f), one = spx_vf_splat(1.0f);
+    const w3 n = wload(c->n), t[2] = { wload(c->t0), wload(c->t1) };
+    const spx_vf im = A.inv_mass + B.inv_mass;
+    const w3 dv = wsub(B.v, A.v);
+    spx_vi count;
+    for (int l = 0; l < SPX_LANES; ++l) count[l] = lane_points[l];
+    for (int i = 0; i < c->point_count; ++i) {
+        wide_point* q = &c->points[i];
+        const spx_vi filled = count > spx_vi_splat(i);
+        const w3 ra = wload(q->an_a), rb = wload(q->an_b);
+        const w3 an_a = wcross(ra, n), an_b = wcross(rb, n);
+        const w3 kn_a = wsym(A.ii, an_a, one), kn_b = wsym(B.ii, an_b, one);
+        const spx_vf kn = im + wdot(an_a, kn_a) + wdot(an_b, kn_b);
+        q->normal_mass = spx_vf_pick(filled & (kn > zero), one / spx_vf_pick(kn > zero, kn, one), zero);
+        q->an_a[0] = an_a.x, q->an_a[1] = an_a.y, q->an_a[2] = an_a.z;
+        q->an_b[0] = an_b.x, q->an_b[1] = an_b.y, q->an_b[2] = an_b.z;
+        q->kn_a[0] = kn_a.x, q->kn_a[1] = kn_a.y, q->kn_a[2] = kn_a.z;
+        q->kn_b[0] = kn_b.x, q->kn_b[1] = kn_b.y, q->kn_b[2] = kn_b.z;
+        for (int j = 0; j < 2; ++j) {
+            const w3 at_a = wcross(ra, t[j]), at_b = wcross(rb, t[j]);
+            const w3 kt_a = wsym(A.ii, at_a, one), kt_b = wsym(B.ii, at_b, one);
+            const spx_vf kt = im + wdot(at_a, kt_a) + wdot(at_b, kt_b);
+            q->tangent_mass[j] = spx_vf_pick(filled & (kt > zero), one / spx_vf_pick(kt > zero, kt, one), zero);
+            q->at_a[j][0] = at_a.x, q->at_a[j][1] = at_a.y, q->at_a[j][2] = at_a.z;
+            q->at_b[j][0] = at_b.x, q->at_b[j][1] = at_b.y, q->at_b[j][2] = at_b.z;
+            q->kt_a[j][0] = kt_a.x, q->kt_a[j][1] = kt_a.y, q->kt_a[j][2] = kt_a.z;
+            q->kt_b[j][0] = kt_b.x, q->kt_b[j][1] = kt_b.y, q->kt_b[j][2] = kt_b.z;
+        }
+        q->relative_velocity = spx_vf_pick(filled, wdot(n, dv) + wdot(B.w, an_b) - wdot(A.w, an_a), zero);
+        q->max_normal_impulse = zero;
+    }
+}
+
 static uint32_t prepare_blocks(spx_world* w, uint32_t nc, uint32_t colored, const uint32_t counts[SPX_SOLVER_COLORS],
                                soft dynamic_soft, soft static_soft)
 {
@@ -523,9 +544,14 @@ static uint32_t prepare_blocks(spx_world* w, uint32_t nc, uint32_t colored, cons
         for (uint32_t first = 0; first < count; first += lanes) {
             wide_block* wb = &blocks[nblocks++];
             memset(wb, 0, sizeof *wb);
+            int lane_points[SPX_LANES] = { 0 };
             for (int l = 0; l < SPX_LANES; ++l) wb->contact[l] = UINT32_MAX;
-            for (uint32_t l = 0; l < lanes && first + l < count; ++l)
-                prepare_lane(w, &s->manifolds[s->order[at++]], dynamic_soft, static_soft, wb, (int)l);
+            for (uint32_t l = 0; l < lanes && first + l < count; ++l) {
+                const spx_solver_manifold* m = &s->manifolds[s->order[at++]];
+                lane_points[l] = (int)m->point_count;
+                prepare_lane(w, m, dynamic_soft, static_soft, wb, (int)l);
+            }
+            prepare_jacobians(s->bodies, wb, lane_points);
         }
     }
     return nblocks;
