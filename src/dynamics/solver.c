@@ -23,6 +23,8 @@
 #include "math/simd.h"
 #if SPX_LANES == 4 && defined(__SSE2__)
 #include <xmmintrin.h>
+#elif SPX_LANES == 8 && defined(__AVX__)
+#include <immintrin.h>
 #endif
 #include <string.h>
 
@@ -209,6 +211,37 @@ static inline void scatter(spx_solver_body* bodies, const uint32_t* idx, w3 v, w
     _mm_store_ps(f[1], b), _mm_store_ps(f[1] + 4, g);
     _mm_store_ps(f[2], c), _mm_store_ps(f[2] + 4, hx);
     _mm_store_ps(f[3], d), _mm_store_ps(f[3] + 4, hy);
+}
+#elif SPX_LANES == 8 && defined(__AVX__)
+/* Eight bodies as two groups of four, each row transposed 4x4 and the halves joined. */
+static inline void gather(const spx_solver_body* bodies, const uint32_t* idx, wide_body* out)
+{
+    _Static_assert(sizeof(spx_solver_body) == WIDE_BODY_FLOATS * sizeof(float), "spx_solver_body is 20 floats");
+    const float* f[8];
+    for (int l = 0; l < 8; ++l) f[l] = (const float*)&bodies[idx[l]];
+    __m256 o[WIDE_BODY_FLOATS];
+    for (int r = 0; r < WIDE_BODY_FLOATS / 4; ++r) {
+        __m128 a = _mm_load_ps(f[0] + 4 * r), b = _mm_load_ps(f[1] + 4 * r);
+        __m128 c = _mm_load_ps(f[2] + 4 * r), d = _mm_load_ps(f[3] + 4 * r);
+        __m128 e = _mm_load_ps(f[4] + 4 * r), g = _mm_load_ps(f[5] + 4 * r);
+        __m128 h = _mm_load_ps(f[6] + 4 * r), k = _mm_load_ps(f[7] + 4 * r);
+        _MM_TRANSPOSE4_PS(a, b, c, d);
+        _MM_TRANSPOSE4_PS(e, g, h, k);
+        o[4 * r] = _mm256_insertf128_ps(_mm256_castps128_ps256(a), e, 1);
+        o[4 * r + 1] = _mm256_insertf128_ps(_mm256_castps128_ps256(b), g, 1);
+        o[4 * r + 2] = _mm256_insertf128_ps(_mm256_castps128_ps256(c), h, 1);
+        o[4 * r + 3] = _mm256_insertf128_ps(_mm256_castps128_ps256(d), k, 1);
+    }
+    memcpy(out, o, sizeof *out);
+}
+
+static inline void scatter(spx_solver_body* bodies, const uint32_t* idx, w3 v, w3 w)
+{
+    for (int l = 0; l < SPX_LANES; ++l) {
+        spx_solver_body* b = &bodies[idx[l]];
+        b->v.x = v.x[l], b->v.y = v.y[l], b->v.z = v.z[l];
+        b->w.x = w.x[l], b->w.y = w.y[l], b->w.z = w.z[l];
+    }
 }
 #else
 static inline void gather(const spx_solver_body* bodies, const uint32_t* idx, wide_body* out)
