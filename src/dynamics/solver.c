@@ -16,7 +16,7 @@
  * the moving bodies, and the active manifolds, coloured so that no two of a colour share a dynamic
  * body, into blocks of SPX_LANES manifolds (one a lane) with r x n, r x t, I^-1 (r x d) and the
  * effective masses prepared. The passes then read no world body, test no manifold for being
- * active, make no cross product per point, and solve SPX_LANES manifolds at once. */
+ * active, make no cross or 3x3 product per point, and solve SPX_LANES manifolds at once. */
 #include "world.h"
 #include "solver.h"
 #include "core/allocator.h"
@@ -47,20 +47,8 @@ static soft make_soft(float hertz, float zeta, float h)
     return s;
 }
 
-static inline float dot3(vec3s a, vec3s b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 static inline vec3s add3(vec3s a, vec3s b) { return (vec3s){ { a.x + b.x, a.y + b.y, a.z + b.z } }; }
-static inline vec3s sub3(vec3s a, vec3s b) { return (vec3s){ { a.x - b.x, a.y - b.y, a.z - b.z } }; }
 static inline vec3s scale3(vec3s a, float s) { return (vec3s){ { a.x * s, a.y * s, a.z * s } }; }
-static inline vec3s cross3(vec3s a, vec3s b)
-{
-    return (vec3s){ { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x } };
-}
-/* Symmetric matrix (xx yy zz xy xz yz) times v, scaled by s. */
-static inline vec3s sym_mulv(const float* m, vec3s v, float s)
-{
-    return (vec3s){ { (m[0] * v.x + m[3] * v.y + m[4] * v.z) * s, (m[3] * v.x + m[1] * v.y + m[5] * v.z) * s,
-                      (m[4] * v.x + m[5] * v.y + m[2] * v.z) * s } };
-}
 
 /* A manifold the solver works on: at least one body moves. */
 static bool active(const spx_world* w, const spx_contact* c)
@@ -626,10 +614,7 @@ static spx_result reserve(spx_world* w)
         || !spx_reserve(al, (void**)&s->manifolds, &s->manifold_capacity, nc, sizeof(spx_solver_manifold), 8)
         || !spx_reserve(al, (void**)&s->color_bits, &s->color_bits_capacity, words * SPX_SOLVER_COLORS,
                         sizeof(uint64_t), 8)
-        || !spx_reserve(al, (void**)&s->order, &s->order_capacity, 2 * nc, sizeof(uint32_t), 8)
-        /* The blocks: at most every colour's partial last one, or one a manifold in the overflow. */
-        || !spx_reserve(al, &s->blocks, &s->block_capacity, nc + SPX_SOLVER_COLORS,
-                        sizeof(wide_block), 32))
+        || !spx_reserve(al, (void**)&s->order, &s->order_capacity, 2 * nc, sizeof(uint32_t), 8))
         return SPX_ERR_OUT_OF_MEMORY;
     return SPX_OK;
 }
@@ -664,6 +649,12 @@ spx_result spx_solve(spx_world* w, float dt)
     const uint32_t nc = collect_manifolds(w);
     uint32_t counts[SPX_SOLVER_COLORS];
     const uint32_t colored = color_manifolds(s, nb, nc, counts);
+    /* The blocks (a few kB each) are counted once coloured: every colour's manifolds SPX_LANES to a
+       block, and one a block in the overflow. Nothing in the world has changed yet. */
+    uint32_t needed = nc - colored;
+    for (int col = 0; col < SPX_SOLVER_COLORS; ++col) needed += (counts[col] + SPX_LANES - 1) / SPX_LANES;
+    if (!spx_reserve(&w->allocator, &s->blocks, &s->block_capacity, needed, sizeof(wide_block), 32))
+        return SPX_ERR_OUT_OF_MEMORY;
     const uint32_t nblocks = prepare_blocks(w, nc, colored, counts, dynamic_soft, static_soft);
     spx_solver_body* sb = s->bodies;
     const spx_solver_body_sim* sims = s->sims;
