@@ -2,12 +2,61 @@
 #ifndef SPX_DYNAMICS_SOLVER_H
 #define SPX_DYNAMICS_SOLVER_H
 
+#include <sepax/base.h>
+#include <cglm/struct.h>
 #include <stdint.h>
 
 typedef struct spx_world spx_world;
 
+/* What the contact loops read and write of a moving body, packed together (80 bytes) and indexed
+   by solver index; index 0 is a body that never moves (static, sleeping: all zero). */
+typedef struct spx_solver_body {
+    vec3s v, w;            /* m/s, rad/s, world */
+    vec3s dp, dtheta;      /* m, rad: the step's motion so far */
+    float inv_mass;        /* 0 for kinematic bodies */
+    float inv_inertia[6];  /* world axes at the step's start, symmetric: xx yy zz xy xz yz */
+    float pad_;
+} spx_solver_body;
+
+/* The rest of a moving body's step data, used once a substep or once a step. */
+typedef struct spx_solver_body_sim {
+    vec3s gravity_dv;      /* m/s added each substep: g h gravity_scale (zero for kinematic) */
+    float linear_scale, angular_scale; /* 1 / (1 + h damping); 1 for kinematic */
+    uint32_t body;         /* index in world->bodies */
+    bool dynamic;
+    mat3s inertia;         /* world, at the step's start: angular momentum carried over at the end */
+} spx_solver_body_sim;
+
+/* An active manifold (at least one awake dynamic body), before it goes into a block. */
+typedef struct spx_solver_manifold {
+    uint32_t a, b;              /* solver body indices (0: does not move) */
+    uint32_t contact;           /* index in world->contacts.list */
+    uint32_t point_count;
+} spx_solver_manifold;
+
+/* The solver's arrays, grown as the scenes need and kept between steps (no allocation once warm). */
+typedef struct spx_solver_scratch {
+    uint32_t* body_map;         /* world body index -> solver index */
+    spx_solver_body* bodies;    /* [0] the immovable body */
+    spx_solver_body_sim* sims;
+    uint32_t body_capacity, map_capacity, sim_capacity;
+    spx_solver_manifold* manifolds;
+    uint32_t manifold_capacity;
+    /* Graph colouring: manifolds of one colour share no dynamic body, so SPX_LANES of them are
+       solved side by side (solver.c's blocks); the rest (overflow) one a block. */
+    uint64_t* color_bits;       /* per colour, a bit per solver body */
+    uint32_t color_bits_capacity;
+    uint32_t* order;            /* manifold indices by colour, then the overflow */
+    uint32_t order_capacity;
+    void* blocks;               /* solver.c's wide blocks */
+    uint32_t block_capacity;
+} spx_solver_scratch;
+
 /* Advances every awake body by dt: gravity and damping, the contacts of spx_contacts_update, and
-   the positions; kinematic bodies move with their velocities. Uses the world's scratch. */
-void spx_solve(spx_world* world, float dt);
+   the positions; kinematic bodies move with their velocities. SPX_ERR_OUT_OF_MEMORY (the solver's
+   arrays could not grow) leaves every body as it was. */
+spx_result spx_solve(spx_world* world, float dt);
+
+void spx_solver_free(spx_solver_scratch* s, const spx_allocator* allocator);
 
 #endif

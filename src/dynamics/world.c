@@ -14,7 +14,9 @@ SPX_API spx_world_def spx_default_world_def(void)
     spx_world_def def;
     memset(&def, 0, sizeof def);
     def.gravity = spx_v3(0.0f, -9.81f, 0.0f);
-    def.substeps = 12;
+    def.substeps = 6;
+    def.solve_iterations = 2;
+    def.relax_iterations = 1;
     def.contact_hertz = 60.0f;
     def.contact_damping_ratio = 5.0f;
     def.max_push_speed = 3.0f;
@@ -40,6 +42,7 @@ static spx_result check_def(const spx_world_def* d)
     }
     if (!spx_finite3(d->gravity)) return SPX_ERR_NOT_FINITE;
     if (d->substeps < 1 || d->substeps > 64) return SPX_ERR_INVALID_ARGUMENT;
+    if (d->solve_iterations < 1 || d->solve_iterations > 16 || d->relax_iterations > 16) return SPX_ERR_INVALID_ARGUMENT;
     if (d->body_capacity >= SPX_PAIR_FINDER_MAX_BODIES) return SPX_ERR_INVALID_ARGUMENT;
     return SPX_OK;
 }
@@ -85,7 +88,7 @@ SPX_API void spx_world_destroy(spx_world* w)
     spx_free(&a, w->island_parent, sizeof(uint32_t) * (size_t)w->scratch_capacity);
     spx_free(&a, w->island_min_sleep, sizeof(float) * (size_t)w->scratch_capacity);
     spx_free(&a, w->island_head, sizeof(uint32_t) * (size_t)w->scratch_capacity);
-    spx_free(&a, w->solver_bodies, sizeof(spx_solver_body) * (size_t)w->scratch_capacity);
+    spx_solver_free(&w->solver, &a);
     spx_contacts_free(&w->contacts, &a);
     spx_pair_finder_destroy(w->pairs);
     spx_free(&a, w, sizeof *w);
@@ -106,15 +109,13 @@ spx_result spx_world_reserve_bodies(spx_world* w, uint32_t count)
     uint32_t* parent = spx_alloc(a, sizeof(uint32_t) * n, 8);
     float* least = spx_alloc(a, sizeof(float) * n, 8);
     uint32_t* head = spx_alloc(a, sizeof(uint32_t) * n, 8);
-    spx_solver_body* solver = spx_alloc(a, sizeof(spx_solver_body) * n, 16);
-    spx_result r = bodies && parent && least && head && solver ? spx_pair_finder_reserve(w->pairs, (uint32_t)cap, 0)
+    spx_result r = bodies && parent && least && head ? spx_pair_finder_reserve(w->pairs, (uint32_t)cap, 0)
                                                                 : SPX_ERR_OUT_OF_MEMORY;
     if (r != SPX_OK) {
         spx_free(a, bodies, sizeof(spx_body) * n);
         spx_free(a, parent, sizeof(uint32_t) * n);
         spx_free(a, least, sizeof(float) * n);
         spx_free(a, head, sizeof(uint32_t) * n);
-        spx_free(a, solver, sizeof(spx_solver_body) * n);
         return r;
     }
     memset(bodies, 0, sizeof(spx_body) * n);
@@ -123,12 +124,10 @@ spx_result spx_world_reserve_bodies(spx_world* w, uint32_t count)
     spx_free(a, w->island_parent, sizeof(uint32_t) * (size_t)w->scratch_capacity);
     spx_free(a, w->island_min_sleep, sizeof(float) * (size_t)w->scratch_capacity);
     spx_free(a, w->island_head, sizeof(uint32_t) * (size_t)w->scratch_capacity);
-    spx_free(a, w->solver_bodies, sizeof(spx_solver_body) * (size_t)w->scratch_capacity);
     w->bodies = bodies;
     w->island_parent = parent;
     w->island_min_sleep = least;
     w->island_head = head;
-    w->solver_bodies = solver;
     w->body_capacity = w->scratch_capacity = (uint32_t)cap;
     return SPX_OK;
 }
@@ -222,7 +221,11 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
         w->locked = false;
         return r;
     }
-    spx_solve(w, elapsed);
+    r = spx_solve(w, elapsed);
+    if (r != SPX_OK) {
+        w->locked = false;
+        return r;
+    }
     double t3 = now_ms();
     /* Bodies that fall asleep leave the broad phase's moving set there (island.c). */
     st.island_count = spx_islands_update(w, elapsed);

@@ -4,19 +4,12 @@
 
 #include "body.h"
 #include "contact.h"
+#include "solver.h"
 #include "broad/pair_finder.h"
 
 #define SPX_WORLD_DEF_COOKIE 0x574F524Cu /* "WORL" */
 #define SPX_BODY_DEF_COOKIE 0x424F4459u  /* "BODY" */
 #define SPX_SHAPE_DEF_COOKIE 0x53485045u /* "SHPE" */
-
-/* What the solver keeps for a body during a step. */
-typedef struct spx_solver_body {
-    vec3s dp;            /* m the centre of mass moved so far this step */
-    vec3s dtheta;        /* rad, the rotation so far this step (sum of w h) */
-    mat3s inv_inertia;   /* world axes, fixed for the step; zero for bodies that do not turn */
-    mat3s inertia;       /* its inverse, the inertia at the step's start (to carry angular momentum over) */
-} spx_solver_body;
 
 struct spx_world {
     spx_world_def def;
@@ -34,7 +27,7 @@ struct spx_world {
     uint32_t* island_parent;  /* union-find over bodies */
     float* island_min_sleep;  /* per island root: the least sleep time of its bodies */
     uint32_t* island_head;    /* per island root: first member of a rested island's chain */
-    spx_solver_body* solver_bodies;
+    spx_solver_scratch solver; /* the solver's packed bodies and contacts (solver.h) */
 
     uint32_t scratch_capacity;
 };
