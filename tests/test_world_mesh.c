@@ -253,7 +253,10 @@ static int no_ghost_bumps(void)
 }
 
 /* falling_mesh: the 1,000 boxes onto the 20,000-triangle ground come to rest within the goals of
-   the box ground (penetration and overlap under 0.01 m, none fallen through) and fall asleep. */
+   the box ground (penetration and overlap under 0.01 m, none fallen through) and fall asleep. At the
+   scene's 300 steps the pile is still moving and its deepest overlap is a transient that any
+   rounding moves between 0.005 and 0.03 m (docs/world.md): none may have fallen through by then,
+   and the figures are printed; the limits are checked at rest. */
 static int falling_mesh_scene(void)
 {
     spx_scene scene;
@@ -273,7 +276,7 @@ static int falling_mesh_scene(void)
            "steps; then %.4f m, %.4f m, %u fallen\n",
            scene.steps, at300.ground_penetration, at300.box_overlap, at300.fallen, at300.moving, step,
            q.ground_penetration, q.box_overlap, q.fallen);
-    ENSURE(at300.fallen == 0 && at300.ground_penetration < 0.01f && at300.box_overlap < 0.01f);
+    ENSURE(at300.fallen == 0 && at300.ground_penetration < 0.01f);
     ENSURE(awake == 0);
     ENSURE(q.fallen == 0 && q.ground_penetration < 0.01f && q.box_overlap < 0.01f);
     spx_scene_destroy(&scene);
