@@ -30,6 +30,8 @@ typedef struct spx_point_group {
     spx_vec3 normal;
     spx_vec3 u, v;    /* the contact plane's directions */
     spx_vec3 origin;  /* projections are taken from here (near the points, for precision) */
+    spx_vec3 tilt;    /* added to the deepest slot's key along the points (zero: none); a tiny one makes
+                         points of equal depth give way to the most extreme, a corner of the outline */
     spx_group_slot deepest;
     spx_group_slot extreme[SPX_GROUP_EXTREMES];
 } spx_point_group;
@@ -70,8 +72,8 @@ static inline void spx_group_slot_offer(spx_group_slot* s, const spx_manifold_po
    added to its depth, twice over to its extremes, as spx_group_slot_offer says. */
 static inline void spx_group_offer(spx_point_group* g, const spx_manifold_point* p, float bonus)
 {
-    spx_group_slot_offer(&g->deepest, p, p->depth, bonus);
     const spx_vec3 r = { p->point.x - g->origin.x, p->point.y - g->origin.y, p->point.z - g->origin.z };
+    spx_group_slot_offer(&g->deepest, p, p->depth + spx_group_dot(r, g->tilt), bonus);
     const float pu = spx_group_dot(r, g->u), pv = spx_group_dot(r, g->v);
     const float key[SPX_GROUP_EXTREMES] = { pu, -pu, pv, -pv, pu + pv, -pu - pv, pu - pv, pv - pu };
     for (int s = 0; s < SPX_GROUP_EXTREMES; ++s) spx_group_slot_offer(&g->extreme[s], p, key[s], 2.0f * bonus);
