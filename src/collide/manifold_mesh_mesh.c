@@ -163,15 +163,8 @@ static void visit_a(void* context, uint32_t ta)
 {
     mesh_pairs* mp = context;
     const spx_obb box = triangle_box(&mp->a->triangles[ta], mp->margin);
-    spx_descent d;
-    memset(&d, 0, sizeof d);
-    d.mode = SPX_DESCENT_VISIT;
-    d.box = &box;
-    d.b = mp->b;
-    d.visit = visit_b;
-    d.visit_context = mp;
     mp->ta = ta;
-    spx_descend(&d);
+    spx_descend_visit(&box, mp->b, visit_b, mp);
 }
 
 void spx_mesh_mesh_pairs(spx_mesh_instance* a, spx_mesh_instance* b, float margin,
@@ -185,14 +178,7 @@ void spx_mesh_mesh_pairs(spx_mesh_instance* a, spx_mesh_instance* b, float margi
     mp.pair = pair;
     mp.context = context;
     const spx_obb root = grown_box(spx_mesh_instance_node(b, 0), margin);
-    spx_descent d;
-    memset(&d, 0, sizeof d);
-    d.mode = SPX_DESCENT_VISIT;
-    d.box = &root;
-    d.b = a;
-    d.visit = visit_a;
-    d.visit_context = &mp;
-    spx_descend(&d);
+    spx_descend_visit(&root, a, visit_a, &mp);
 }
 
 /* ---- one pair ------------------------------------------------------------------------------- */
@@ -238,14 +224,7 @@ static bool face_admits(spx_dvec3 m, spx_dvec3 d)
    within the tie tolerance of spx_tri_feature)? */
 static bool admits(const spx_tri_shape* t, spx_dvec3 m, const spx_triangle_edges* e, spx_dvec3 d)
 {
-    double pr[3], top = -INFINITY;
-    for (int k = 0; k < 3; ++k) {
-        pr[k] = spx_d3_dot(t->p[k], d);
-        top = spx_dmax(top, pr[k]);
-    }
-    unsigned near = 0;
-    for (int k = 0; k < 3; ++k)
-        if (top - pr[k] <= 1e-6 * t->longest) near |= 1u << k;
+    const unsigned near = spx_tri_extreme_corners(t, d);
     if (near == 7u) return face_admits(m, d);
     if (near == 1u || near == 2u || near == 4u) return corner_admits(t, m, e, near == 1u ? 0 : (near == 2u ? 1 : 2), d);
     return edge_admits(m, e, near == 3u ? 0 : (near == 6u ? 1 : 2), d);
@@ -363,26 +342,6 @@ static void face_contact_of(const spx_tri_shape* ref, spx_dvec3 m_ref, const spx
     for (int i = 0; i < out->n; ++i) out->deepest = spx_dmax(out->deepest, out->depth[i]);
 }
 
-/* Closest points of segments p0p1 and q0q1 (Ericson, Real-Time Collision Detection 5.1.9), parallel
-   ones included; returns the squared distance. */
-static double segment_closest(spx_dvec3 p0, spx_dvec3 p1, spx_dvec3 q0, spx_dvec3 q1, spx_dvec3* cp, spx_dvec3* cq)
-{
-    const spx_dvec3 d1 = spx_d3_sub(p1, p0), d2 = spx_d3_sub(q1, q0), r = spx_d3_sub(p0, q0);
-    const double a = spx_d3_len2(d1), e = spx_d3_len2(d2), f = spx_d3_dot(d2, r);
-    const double c = spx_d3_dot(d1, r), b = spx_d3_dot(d1, d2), denom = a * e - b * b;
-    double s = denom > 1e-12 * a * e ? (b * f - c * e) / denom : 0.0;
-    s = s < 0.0 ? 0.0 : (s > 1.0 ? 1.0 : s);
-    double t = (b * s + f) / e;
-    if (t < 0.0 || t > 1.0) {
-        t = t < 0.0 ? 0.0 : 1.0;
-        s = (b * t - c) / a;
-        s = s < 0.0 ? 0.0 : (s > 1.0 ? 1.0 : s);
-    }
-    *cp = spx_d3_mad(p0, d1, s);
-    *cq = spx_d3_mad(q0, d2, t);
-    return spx_d3_len2(spx_d3_sub(*cq, *cp));
-}
-
 static uint32_t mix(uint32_t h)
 {
     h ^= h >> 16;
@@ -446,7 +405,8 @@ static double triangle_closest(const spx_tri_shape* a, const spx_tri_shape* b, s
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
             spx_dvec3 cp, cq;
-            const double d2 = segment_closest(a->p[i], a->p[(i + 1) % 3], b->p[j], b->p[(j + 1) % 3], &cp, &cq);
+            spx_segments_closest_3d(a->p[i], a->p[(i + 1) % 3], b->p[j], b->p[(j + 1) % 3], &cp, &cq);
+            const double d2 = spx_d3_len2(spx_d3_sub(cq, cp));
             if (d2 < best) best = d2, *pa = cp, *pb = cq;
         }
     return best;

@@ -108,14 +108,14 @@ static void visit(void* context, uint32_t t)
 }
 
 /* Re-offers every triangle manifold found: from the cache, or by descending again. */
-static void replay(mesh_manifold* mm, spx_descent* d)
+static void replay(mesh_manifold* mm, const spx_obb* grown)
 {
     if (!mm->overflow) {
         for (uint32_t i = 0; i < mm->cached; ++i) take(mm, &mm->cache[i]);
         return;
     }
     mm->cached = CACHE_TRIANGLES; /* full: visit() only offers */
-    spx_descend(d);
+    spx_descend_visit(grown, mm->inst, visit, mm);
 }
 
 void spx_manifold_obb_mesh_checked(const spx_obb* a, spx_mesh_instance* b, float margin, bool surface_edges,
@@ -146,22 +146,15 @@ void spx_manifold_obb_mesh_checked(const spx_obb* a, spx_mesh_instance* b, float
         h[i] += margin;
         if (!(h[i] <= FLT_MAX)) h[i] = FLT_MAX;
     }
-    spx_descent d;
-    memset(&d, 0, sizeof d);
-    d.mode = SPX_DESCENT_VISIT;
-    d.box = &grown;
-    d.b = b;
-    d.visit = visit;
-    d.visit_context = mm;
 
     /* Leaders, deepest first: the first pass finds the deepest of all and keeps the triangles; each
        further pass collects into the groups so far and finds the next leader among the rest. One
        group (a box on a flat or gently curved mesh) takes two passes. */
-    spx_descend(&d);
+    spx_descend_visit(&grown, b, visit, mm);
     while (mm->found) {
         group_start(mm, mm->found_normal);
         mm->found = false;
-        replay(mm, &d);
+        replay(mm, &grown);
     }
     for (uint32_t g = 0; g < mm->group_count; ++g) spx_group_finish(&mm->groups[g], &out[g]);
     *out_count = mm->group_count;
