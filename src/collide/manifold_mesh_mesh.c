@@ -1,47 +1,60 @@
-/* Mesh-mesh contact manifolds: the contact points of every pair of triangles within the margin, with
- * the meshes' surface edges, merged by normal into a few manifolds of at most 4 points.
+/* Mesh-mesh contact manifolds: the contact points of every pair of triangles that touch or come
+ * within the margin, with the meshes' surface edges, merged by normal into a few manifolds of at
+ * most 4 points.
  *
  * Pairs. A's tree is descended with B's root box grown by the margin (mesh_descent.c, VISIT), and
  * for each of A's triangles reached, B's tree with that triangle's own box (its plane, its longest
  * edge) grown by the margin. Every pair within the margin is reached (a triangle within the margin
- * of another lies in its grown box); most others are not, since a triangle's box is flat.
+ * of another lies in its grown box); most others are not, since a triangle's box is flat. Each pair
+ * is then checked exactly: overlapping or touching (the single-pair separating-axis test), or apart
+ * by at most the margin (closest points: corner against face, edge against edge).
  *
  * A pair's contact: face clipping, one-sided. Each triangle's face may be the reference, with its
  * front normal (the winding: outward on a closed mesh) pushing the other piece out: B's face gives
  * the normal -m_B (A is to stay in front of B), A's face +m_A. The other triangle is clipped by the
  * reference's side planes (the prism over it) and each corner of what is left is a point, its depth
- * how far behind the reference's plane it lies (negative in front: speculative, kept up to the
- * margin), placed midway between the two surfaces. Of the two references the one with the smaller
+ * how far behind the reference's plane it lies (negative in front: speculative, kept down to
+ * -margin), placed midway between the two surfaces. Of the two references the one with the smaller
  * deepest point wins (the separating-axis rule: least overlap, or largest gap); equal to rounding,
- * the larger triangle is the reference, so a box on a ground of large triangles clips against the
- * ground the same way every step. Why faces and clipping: a resting contact is a face on a face, an
- * edge or a corner on a face, and clipping gives the whole patch with points named by the features
- * that make them (A's corner in B's face, B's corner in A's face, A's edge over B's edge), whichever
- * face is the reference, so ids stay from step to step; the minimum translation of two thin
- * triangles (spx_penetration_triangle_triangle) is two-sided and would push a box sunk a little into
- * a ground out through the ground's back when its bottom faces the ground.
+ * the larger triangle is the reference (then the one with the lower first corner), so a box on a
+ * ground of large triangles clips against the ground the same way every step, whichever mesh is A.
+ * Why faces and clipping: a resting contact is a face on a face, an edge or a corner on a face, and
+ * clipping gives the whole patch with points named by the features that make them (a corner in a
+ * face, an edge over an edge), the same whichever face is the reference, so ids stay from step to
+ * step. The minimum translation of two thin triangles (spx_penetration_triangle_triangle) is
+ * two-sided: a box's bottom sunk a little into a ground lies wholly under the ground's triangles, and
+ * the least translation would push it out through the ground's back.
  *
- * Surface edges (no ghost bumps). A reference's normal is used only when the other surface really
- * has it at the feature that meets the reference: the other triangle's corners extreme towards the
- * reference (its deepest feature) must be its face turned towards it, an edge across which the
- * surface turns away with the normal inside the edge's wedge, or a corner of the surface (or a
- * corner of an edge that admits it). A grid triangle whose corner pokes under a box's side face has
- * neither that corner nor a vertical edge there, so the side face never pushes the ground sideways.
+ * Surface edges (no ghost bumps). A clipped point is kept only when the other surface has the
+ * reference's normal at the feature that makes the point: its inside (a reference corner seen on
+ * it) only its own normal; one of its edges (where the edge crosses a side plane) a normal across
+ * the edge, leaning along it by at most 5 degrees, inside the edge's wedge (flat and concave edges:
+ * none but the face's); one of its corners, any direction the triangle does not turn its back on
+ * when the surface has a corner there, else what one of its two edges takes. A grid triangle whose
+ * corner pokes under a box's side face has neither that corner nor a vertical edge there, so the side
+ * face never pushes the ground sideways; two edges crossing at an angle give no face normal, and the
+ * edge-edge contact below gives theirs.
  *
- * When neither face admits a contact the pair may still be an edge on an edge (two convex edges
- * crossing, or passing within the margin): then the minimum translation (overlapping, from the
- * single-pair test) or the closest points of the edges (apart) give one point, again only where
- * both surfaces have those edges.
+ * When neither face keeps a point, the pair may still be an edge on an edge (two convex edges
+ * crossing, or passing within the margin): the minimum translation (overlapping) or the closest
+ * points (apart) give one point, again only where both surfaces have the features it meets.
  *
- * Grouping and ids as for the box-mesh manifold (manifold_obb_mesh.c, manifold_group.h): deepest
- * pair first, ties to the lower (triangle_a, triangle_b); each group cut to 4. Point ids (bits 0-3:
- * the feature code below, bits 4-31: a key):
- *   0..2        A's corner k inside B's face; key A's triangle number in its def (mod 2^28), so the
- *               id stays while A slides across B's coplanar triangles
- *   3..5        B's corner k inside A's face; key B's triangle number
- *   6 + 3i + j  A's edge i over B's edge j; key a hash of both triangle numbers
+ * Grouping as the box-mesh manifold (manifold_group.h): deepest pair first, ties to the lower
+ * (triangle_a, triangle_b), every pair within 5 degrees joins, each group cut to 4; the contact
+ * plane's directions depend only on the normal's line. Point ids (bits 0-3: the feature code below,
+ * bits 4-31: a key):
+ *   0           A's corner inside B's face; key a hash of the corner's coordinates in A's own frame,
+ *               the same from every triangle sharing the vertex, at any pose
+ *   3           B's corner inside A's face; likewise in B's frame
+ *   6 + 3i + j  A's edge i over B's edge j; key a hash of both triangle numbers in their defs
  *   15          the single point of an edge-edge pair; key as above
- * Corner points win over crossings at the same place to rounding (their ids stay). */
+ * A corner point wins over a crossing at the same place to rounding (its id stays as it slides).
+ *
+ * Limits. Depth is seen only through pairs that touch or come within the margin: a corner sunk into
+ * a surface cut finer than the corner's own faces, whose faces leave through the neighbours of the
+ * triangle above the corner, is seen where those faces cross the surface; a mesh sunk deeper than its
+ * triangles are tall reports the depth of the triangles still crossing the other surface. The normal
+ * stays right; the depth is underestimated until the solver has pushed the meshes back. */
 #include "manifold_mesh.h"
 #include "manifold_group.h"
 #include "manifold_triangle.h"
