@@ -50,11 +50,12 @@
  *   15          the single point of an edge-edge pair; key as above
  * A corner point wins over a crossing at the same place to rounding (its id stays as it slides).
  *
- * Limits. Depth is seen only through pairs that touch or come within the margin: a corner sunk into
- * a surface cut finer than the corner's own faces, whose faces leave through the neighbours of the
- * triangle above the corner, is seen where those faces cross the surface; a mesh sunk deeper than its
- * triangles are tall reports the depth of the triangles still crossing the other surface. The normal
- * stays right; the depth is underestimated until the solver has pushed the meshes back. */
+ * Limits. Depth is seen only through pairs that touch or come within the margin: a mesh sunk deeper
+ * than its triangles are tall reports the depth of the triangles still crossing the other surface,
+ * and a corner sunk into a surface cut finer than the corner's own faces, whose faces leave through
+ * the neighbours of the triangle above it, is not seen. Pairs apart are left out on purpose: a corner
+ * behind a face is as often behind the far side of the other mesh (tried: a box sunk into a box then
+ * had its corners pushed sideways by the other's side faces). */
 #include "manifold_mesh.h"
 #include "manifold_group.h"
 #include "manifold_triangle.h"
