@@ -146,6 +146,27 @@ SPX_API spx_result spx_contacts_mesh_mesh(spx_mesh_instance* a, spx_mesh_instanc
 SPX_API spx_result spx_manifold_obb_mesh(const spx_obb* a, spx_mesh_instance* b, float margin, spx_manifold* out,
                                          uint32_t capacity, uint32_t* out_count);
 
+/// Contact manifolds of two meshes at their instances' poses (A's normal convention: from A towards B),
+/// for a solver's resting and speculative contact. Every pair of triangles that touch or come within
+/// `margin` (m, >= 0) of each other gives its points by one-sided face clipping: A's face pushes B
+/// along its front normal (the winding: outward on a closed mesh) or B's face pushes A, whichever
+/// leaves the smaller deepest point; the other triangle is clipped by the reference's prism and each
+/// corner left is a point (depth > 0 overlap, < 0 gap down to -margin), kept only where the other
+/// surface has that normal (spx_mesh_get_triangle_edges: no ghost bumps on the edges between coplanar
+/// triangles); a pair no face gives a point may give one edge-edge point (minimum translation, or the
+/// closest points when apart). Merged by normal as spx_manifold_obb_mesh: the deepest pair's normal
+/// leads (ties to the lower triangle_a, then triangle_b), every pair within 5 degrees joins, each
+/// manifold cut to 4 points; up to min(capacity, SPX_MAX_MESH_MANIFOLDS) into `out`, deepest first,
+/// their number in *out_count. Point ids: bits 0-3 the features (0 a corner of A in B's face, 3 a
+/// corner of B in A's face, 6 + 3i + j A's edge i over B's edge j, 15 an edge-edge point), bits 4-31
+/// a hash of the corner's coordinates in its mesh's frame (a resting mesh keeps its corners' ids from
+/// step to step) or of both triangles' numbers in their defs. Depth is seen only through pairs that
+/// touch: a mesh sunk deeper than its triangles are tall reports less (docs/meshes.md).
+/// Errors: SPX_ERR_INVALID_ARGUMENT (NULL a, b or out_count, NULL out with capacity > 0, a == b, a
+/// negative margin), SPX_ERR_NOT_FINITE (margin).
+SPX_API spx_result spx_manifold_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, float margin,
+                                          spx_manifold* out, uint32_t capacity, uint32_t* out_count);
+
 #ifdef __cplusplus
 }
 #endif

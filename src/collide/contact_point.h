@@ -18,16 +18,18 @@ typedef struct spx_feature {
  * overlapping pieces it lies inside the overlap. */
 spx_dvec3 spx_contact_point(const spx_feature* a, const spx_feature* b, spx_dvec3 n);
 
-/* Closest points of two 3D segments p0p1 and q0q1 that are not parallel; their midpoint. False
- * when they are (nearly) parallel: spx_contact_point then finds the middle of their overlap. */
-static inline bool spx_segments_mid_3d(spx_dvec3 p0, spx_dvec3 p1, spx_dvec3 q0, spx_dvec3 q1, spx_dvec3* out)
+/* Closest points of two 3D segments p0p1 and q0q1 (Ericson, Real-Time Collision Detection 5.1.9).
+ * False when they are (nearly) parallel: the points are then one closest pair of many (from p0's
+ * end), and spx_contact_point finds the middle of their overlap instead. */
+static inline bool spx_segments_closest_3d(spx_dvec3 p0, spx_dvec3 p1, spx_dvec3 q0, spx_dvec3 q1, spx_dvec3* cp,
+                                           spx_dvec3* cq)
 {
     spx_dvec3 d1 = spx_d3_sub(p1, p0), d2 = spx_d3_sub(q1, q0), r = spx_d3_sub(p0, q0);
     double a = spx_d3_dot(d1, d1), e = spx_d3_dot(d2, d2), b = spx_d3_dot(d1, d2);
     double c = spx_d3_dot(d1, r), f = spx_d3_dot(d2, r);
     double denom = a * e - b * b;
-    if (!(denom > 1e-12 * a * e)) return false; /* parallel: the overlap path finds the middle */
-    double s = (b * f - c * e) / denom;
+    bool crossing = denom > 1e-12 * a * e;
+    double s = crossing ? (b * f - c * e) / denom : 0.0;
     s = s < 0 ? 0 : (s > 1 ? 1 : s);
     double t = (b * s + f) / e;
     if (t < 0 || t > 1) {
@@ -35,7 +37,17 @@ static inline bool spx_segments_mid_3d(spx_dvec3 p0, spx_dvec3 p1, spx_dvec3 q0,
         s = (b * t - c) / a;
         s = s < 0 ? 0 : (s > 1 ? 1 : s);
     }
-    *out = spx_d3_lerp_mid(spx_d3_mad(p0, d1, s), spx_d3_mad(q0, d2, t));
+    *cp = spx_d3_mad(p0, d1, s);
+    *cq = spx_d3_mad(q0, d2, t);
+    return crossing;
+}
+
+/* The midpoint of the closest points of two segments that are not parallel; false when they are. */
+static inline bool spx_segments_mid_3d(spx_dvec3 p0, spx_dvec3 p1, spx_dvec3 q0, spx_dvec3 q1, spx_dvec3* out)
+{
+    spx_dvec3 cp, cq;
+    if (!spx_segments_closest_3d(p0, p1, q0, q1, &cp, &cq)) return false;
+    *out = spx_d3_lerp_mid(cp, cq);
     return true;
 }
 

@@ -1,5 +1,5 @@
-/* The box-mesh manifold with the surface-edge rule switchable, for the tests that show what the rule
- * removes. */
+/* The box-mesh and mesh-mesh manifolds with the surface-edge rule switchable, for the tests that show
+ * what the rule removes, and the mesh-mesh pair finder, for the test that checks it against all pairs. */
 #ifndef SPX_MANIFOLD_MESH_H
 #define SPX_MANIFOLD_MESH_H
 
@@ -9,5 +9,14 @@
    alone (every edge and corner real), as a per-triangle SAT would. */
 void spx_manifold_obb_mesh_checked(const spx_obb* a, spx_mesh_instance* b, float margin, bool surface_edges,
                                    spx_manifold* out, uint32_t capacity, uint32_t* out_count);
+
+/* As spx_manifold_mesh_mesh on input already checked; surface_edges false as above. */
+void spx_manifold_mesh_mesh_checked(spx_mesh_instance* a, spx_mesh_instance* b, float margin, bool surface_edges,
+                                    spx_manifold* out, uint32_t capacity, uint32_t* out_count);
+
+/* Calls pair() with every pair of usable triangles (mesh order numbers) that spx_manifold_mesh_mesh
+   examines: a superset of the pairs within `margin` of each other, in the descents' order. */
+void spx_mesh_mesh_pairs(spx_mesh_instance* a, spx_mesh_instance* b, float margin,
+                         void (*pair)(void* context, uint32_t ta, uint32_t tb), void* context);
 
 #endif

@@ -10,45 +10,25 @@
  * triangles per leader and one more; the triangle manifolds are kept from the first pass when they
  * fit (CACHE_TRIANGLES), otherwise each pass descends and computes them again.
  *
- * The points of a group are reduced as they arrive, without memory for all of them, and again
- * independently of their order: a group keeps its deepest point and its extreme points along eight
- * directions in the contact plane (the two box axes across the normal and their diagonals), each
- * chosen by value with ties to the lower id (a box corner wins within a few float steps, see
- * offer()); at the end those (at most 9) are cut to 4 by the rule of the other manifolds. The corners
- * of the overlap outline are what the extremes keep. A point's depth is measured along its own
- * triangle's normal and scaled by the cosine to the group's. */
+ * The points of a group are reduced as they arrive and independently of their order
+ * (manifold_group.h), along the two box axes across the normal and their diagonals; a box corner
+ * wins within a few float steps (see take()). A point's depth is measured along its own triangle's
+ * normal and scaled by the cosine to the group's. */
 #include "manifold_mesh.h"
 #include "manifold_triangle.h"
-#include "manifold_reduce.h"
+#include "manifold_group.h"
 #include "mesh_descent.h"
 #include "geometry/validate.h"
 #include <float.h>
 #include <string.h>
 
-/* Triangle normals within 5 degrees of a group's leading normal share its manifold: a box on a gently
-   curved mesh gets one manifold, a box across a ridge or in a corner one for each side. */
-#define MESH_GROUP_COS 0.99619469809174553
 #define CACHE_TRIANGLES 32
-#define EXTREMES 8
 
 typedef struct tri_entry {
     spx_tri_manifold m;
     uint32_t source;
     float deepest;
 } tri_entry;
-
-typedef struct slot {
-    spx_manifold_point p;
-    float key;        /* depth, or the projection on the slot's direction */
-    bool used;
-} slot;
-
-typedef struct group {
-    spx_vec3 normal;
-    spx_vec3 u, v;    /* the contact plane's directions: the two box axes farthest from the normal */
-    slot deepest;
-    slot extreme[EXTREMES];
-} group;
 
 typedef struct mesh_manifold {
     const spx_obb* box;
@@ -61,7 +41,7 @@ typedef struct mesh_manifold {
     uint32_t cached;
     bool overflow;
     /* Leaders so far, and the best candidate for the next among the triangles none of them takes. */
-    group groups[SPX_MAX_MESH_MANIFOLDS];
+    spx_point_group groups[SPX_MAX_MESH_MANIFOLDS];
     uint32_t group_count, group_max;
     bool found;
     float found_depth;
@@ -69,47 +49,19 @@ typedef struct mesh_manifold {
     spx_vec3 found_normal;
 } mesh_manifold;
 
-static float dot3(spx_vec3 a, spx_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-
-/* The first leader whose normal is within 5 degrees of n, or group_count. */
-static uint32_t group_of(const mesh_manifold* mm, spx_vec3 n)
-{
-    for (uint32_t g = 0; g < mm->group_count; ++g)
-        if (dot3(n, mm->groups[g].normal) >= (float)MESH_GROUP_COS) return g;
-    return mm->group_count;
-}
-
-/* Keeps p in s when its key is larger, or equal with a lower id: the result does not depend on the
-   order the points come in. A box corner on a face gets `bonus` added: where a corner of the box
-   lies on an edge between two triangles, one of them has the corner and the other a crossing of
-   the box's edge at the same place (to rounding); the corner, whose id does not change as the box
-   slides on, is the one to keep. */
-static void offer(slot* s, const spx_manifold_point* p, float key, float bonus)
-{
-    if (p->id < SPX_TRI_CODE_TRI_FEATURE) key += bonus;
-    if (!s->used || key > s->key || (key == s->key && p->id < s->p.id)) {
-        s->p = *p;
-        s->key = key;
-        s->used = true;
-    }
-}
-
+/* The contact plane's directions: the two box axes farthest from the normal. */
 static void group_start(mesh_manifold* mm, spx_vec3 normal)
 {
-    group* g = &mm->groups[mm->group_count++];
-    memset(g, 0, sizeof *g);
-    g->normal = normal;
     const spx_vec3* ax = mm->box->rotation.col;
     int k = 0;
     for (int i = 1; i < 3; ++i)
-        if (fabsf(dot3(ax[i], normal)) > fabsf(dot3(ax[k], normal))) k = i;
-    g->u = ax[(k + 1) % 3];
-    g->v = ax[(k + 2) % 3];
+        if (fabsf(spx_group_dot(ax[i], normal)) > fabsf(spx_group_dot(ax[k], normal))) k = i;
+    spx_group_init(&mm->groups[mm->group_count++], normal, ax[(k + 1) % 3], ax[(k + 2) % 3], mm->box->center);
 }
 
 static void take(mesh_manifold* mm, const tri_entry* e)
 {
-    const uint32_t g = group_of(mm, e->m.normal);
+    const uint32_t g = spx_group_find(mm->groups, mm->group_count, e->m.normal);
     if (g == mm->group_count) {
         /* No leader takes it: a candidate for the next one, while there is room for it. */
         if (mm->group_count < mm->group_max
@@ -121,19 +73,19 @@ static void take(mesh_manifold* mm, const tri_entry* e)
         }
         return;
     }
-    /* Offering a point again changes nothing, so later passes may collect into this group again. */
-    group* gr = &mm->groups[g];
-    const float scale = dot3(e->m.normal, gr->normal);
-    const spx_vec3 c = mm->box->center;
+    /* Offering a point again changes nothing, so later passes may collect into this group again. A
+       box corner on a face wins within a few float steps: where a corner of the box lies on an edge
+       between two triangles, one of them has the corner and the other a crossing of the box's edge
+       at the same place (to rounding); the corner, whose id does not change as the box slides on,
+       is the one to keep. */
+    spx_point_group* gr = &mm->groups[g];
+    const float scale = spx_group_dot(e->m.normal, gr->normal);
     for (int i = 0; i < e->m.point_count; ++i) {
         spx_manifold_point p = e->m.points[i];
         p.depth *= scale;
-        if (p.id >= SPX_TRI_CODE_TRI_FEATURE) p.id |= e->source << 6;
-        offer(&gr->deepest, &p, p.depth, mm->same);
-        const spx_vec3 r = { p.point.x - c.x, p.point.y - c.y, p.point.z - c.z };
-        const float pu = dot3(r, gr->u), pv = dot3(r, gr->v);
-        const float key[EXTREMES] = { pu, -pu, pv, -pv, pu + pv, -pu - pv, pu - pv, pv - pu };
-        for (int s = 0; s < EXTREMES; ++s) offer(&gr->extreme[s], &p, key[s], 2.0f * mm->same);
+        const bool corner = p.id < SPX_TRI_CODE_TRI_FEATURE;
+        if (!corner) p.id |= e->source << 6;
+        spx_group_offer(gr, &p, corner ? mm->same : 0.0f);
     }
 }
 
@@ -156,58 +108,14 @@ static void visit(void* context, uint32_t t)
 }
 
 /* Re-offers every triangle manifold found: from the cache, or by descending again. */
-static void replay(mesh_manifold* mm, spx_descent* d)
+static void replay(mesh_manifold* mm, const spx_obb* grown)
 {
     if (!mm->overflow) {
         for (uint32_t i = 0; i < mm->cached; ++i) take(mm, &mm->cache[i]);
         return;
     }
     mm->cached = CACHE_TRIANGLES; /* full: visit() only offers */
-    spx_descend(d);
-}
-
-/* A group's kept points, cut to 4 and written out in id order. */
-static void finish(const mesh_manifold* mm, const group* g, spx_manifold* out)
-{
-    spx_manifold_point pts[1 + EXTREMES];
-    int n = 0;
-    const slot* all[1 + EXTREMES];
-    all[0] = &g->deepest;
-    for (int s = 0; s < EXTREMES; ++s) all[1 + s] = &g->extreme[s];
-    for (int s = 0; s < 1 + EXTREMES; ++s) {
-        if (!all[s]->used) continue;
-        int j = 0;
-        while (j < n && pts[j].id != all[s]->p.id) ++j;
-        if (j < n) {
-            if (all[s]->p.depth > pts[j].depth) pts[j] = all[s]->p; /* the same feature pair from two triangles */
-            continue;
-        }
-        /* Insert in id order. */
-        j = n++;
-        while (j > 0 && pts[j - 1].id > all[s]->p.id) {
-            pts[j] = pts[j - 1];
-            --j;
-        }
-        pts[j] = all[s]->p;
-    }
-    out->normal = g->normal;
-    if (n <= SPX_MAX_MANIFOLD_POINTS) {
-        out->point_count = n;
-        for (int i = 0; i < n; ++i) out->points[i] = pts[i];
-        return;
-    }
-    const spx_vec3 c = mm->box->center;
-    float x[1 + EXTREMES], y[1 + EXTREMES], gap[1 + EXTREMES];
-    for (int i = 0; i < n; ++i) {
-        const spx_vec3 r = { pts[i].point.x - c.x, pts[i].point.y - c.y, pts[i].point.z - c.z };
-        x[i] = dot3(r, g->u);
-        y[i] = dot3(r, g->v);
-        gap[i] = -pts[i].depth;
-    }
-    int keep[4];
-    spx_reduce_to_four(x, y, gap, n, keep);
-    out->point_count = SPX_MAX_MANIFOLD_POINTS;
-    for (int i = 0; i < 4; ++i) out->points[i] = pts[keep[i]];
+    spx_descend_visit(grown, mm->inst, visit, mm);
 }
 
 void spx_manifold_obb_mesh_checked(const spx_obb* a, spx_mesh_instance* b, float margin, bool surface_edges,
@@ -238,24 +146,17 @@ void spx_manifold_obb_mesh_checked(const spx_obb* a, spx_mesh_instance* b, float
         h[i] += margin;
         if (!(h[i] <= FLT_MAX)) h[i] = FLT_MAX;
     }
-    spx_descent d;
-    memset(&d, 0, sizeof d);
-    d.mode = SPX_DESCENT_VISIT;
-    d.box = &grown;
-    d.b = b;
-    d.visit = visit;
-    d.visit_context = mm;
 
     /* Leaders, deepest first: the first pass finds the deepest of all and keeps the triangles; each
        further pass collects into the groups so far and finds the next leader among the rest. One
        group (a box on a flat or gently curved mesh) takes two passes. */
-    spx_descend(&d);
+    spx_descend_visit(&grown, b, visit, mm);
     while (mm->found) {
         group_start(mm, mm->found_normal);
         mm->found = false;
-        replay(mm, &d);
+        replay(mm, &grown);
     }
-    for (uint32_t g = 0; g < mm->group_count; ++g) finish(mm, &mm->groups[g], &out[g]);
+    for (uint32_t g = 0; g < mm->group_count; ++g) spx_group_finish(&mm->groups[g], &out[g]);
     *out_count = mm->group_count;
 }
 

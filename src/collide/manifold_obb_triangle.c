@@ -256,15 +256,8 @@ static bool admitted(const box_tri* p, const spx_triangle_edges* edges, double s
 {
     const spx_tri_shape* t = &p->t;
     const spx_dvec3 d = spx_d3_neg(N); /* from the triangle towards the box */
-    double pr[3], top = -INFINITY;
-    for (int k = 0; k < 3; ++k) {
-        pr[k] = spx_d3_dot(t->p[k], d);
-        top = spx_dmax(top, pr[k]);
-    }
     /* The corners nearest the box along N, with the tie tolerance of spx_tri_feature. */
-    unsigned near = 0;
-    for (int k = 0; k < 3; ++k)
-        if (top - pr[k] <= 1e-6 * t->longest) near |= 1u << k;
+    const unsigned near = spx_tri_extreme_corners(t, d);
     if (near == 7u) return true; /* the face itself */
     if (near == 1u || near == 2u || near == 4u) return (edges->corners & near) != 0;
     const int j = near == 3u ? 0 : (near == 6u ? 1 : 2);

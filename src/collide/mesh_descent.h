@@ -6,6 +6,7 @@
 
 #include "geometry/mesh_instance.h"
 #include "math/dvec3.h"
+#include <string.h>
 
 typedef enum spx_descent_mode {
     SPX_DESCENT_FIRST,   /* the first contact: bound shrinks to the best time found, ties go to lower ids */
@@ -46,5 +47,19 @@ typedef struct spx_descent {
 
 /* Runs the descent; d->found tells whether any pair was accepted. */
 void spx_descend(spx_descent* d);
+
+/* A VISIT descent: visit(context, t) for every usable triangle t of every leaf of b that `box` reaches. */
+static inline void spx_descend_visit(const spx_obb* box, spx_mesh_instance* b, void (*visit)(void* context, uint32_t t),
+                                     void* context)
+{
+    spx_descent d;
+    memset(&d, 0, sizeof d);
+    d.mode = SPX_DESCENT_VISIT;
+    d.box = box;
+    d.b = b;
+    d.visit = visit;
+    d.visit_context = context;
+    spx_descend(&d);
+}
 
 #endif

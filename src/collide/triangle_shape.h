@@ -48,6 +48,21 @@ static inline void spx_tri_project(const spx_tri_shape* t, spx_dvec3 l, double* 
     *hi = spx_dmax(a, spx_dmax(b, c));
 }
 
+/* Which corners are extreme along d (bit k for corner k): those within 1e-6 of the longest edge of
+   the most extreme one, the tie tolerance of spx_tri_feature. 7: the face. */
+static inline unsigned spx_tri_extreme_corners(const spx_tri_shape* t, spx_dvec3 d)
+{
+    double pr[3], top = -INFINITY;
+    for (int k = 0; k < 3; ++k) {
+        pr[k] = spx_d3_dot(t->p[k], d);
+        top = spx_dmax(top, pr[k]);
+    }
+    unsigned near = 0;
+    for (int k = 0; k < 3; ++k)
+        if (top - pr[k] <= 1e-6 * t->longest) near |= 1u << k;
+    return near;
+}
+
 /* The triangle's feature extreme along unit s, moved by `shift`. force: -1 decide by angle, 3 the
  * face, 0..2 edge `force`. A corner counts as extreme when it lies within 1e-6 of the longest edge
  * of the most extreme one (the same angle tolerance as SPX_FEATURE_FLAT_SINE). */

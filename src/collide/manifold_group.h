@@ -1,0 +1,125 @@
+/* Merging many small manifolds (one a triangle, or a triangle pair) into a few of at most 4 points,
+ * shared by the box-mesh and mesh-mesh manifolds.
+ *
+ * A group is led by one normal and takes the points of every piece whose normal is within 5 degrees
+ * of it. Its points are reduced as they arrive, without memory for all of them, and independently
+ * of their order: a group keeps its deepest point and its extreme points along eight directions in
+ * the contact plane (u, v and their diagonals), each chosen by value with ties to the lower id; at
+ * the end those (at most 9) are cut to 4 by the rule of the other manifolds (manifold_reduce.h).
+ * The corners of the overlap outline are what the extremes keep. */
+#ifndef SPX_MANIFOLD_GROUP_H
+#define SPX_MANIFOLD_GROUP_H
+
+#include "manifold_reduce.h"
+#include <sepax/collide.h>
+#include <stdbool.h>
+#include <string.h>
+
+/* Normals within 5 degrees of a group's leading normal share its manifold: a piece on a gently
+   curved mesh gets one manifold, one across a ridge or in a corner one for each side. */
+#define SPX_GROUP_COS 0.99619469809174553
+#define SPX_GROUP_EXTREMES 8
+
+typedef struct spx_group_slot {
+    spx_manifold_point p;
+    float key;        /* depth, or the projection on the slot's direction */
+    bool used;
+} spx_group_slot;
+
+typedef struct spx_point_group {
+    spx_vec3 normal;
+    spx_vec3 u, v;    /* the contact plane's directions */
+    spx_vec3 origin;  /* projections are taken from here (near the points, for precision) */
+    spx_vec3 tilt;    /* added to the deepest slot's key along the points (zero: none); a tiny one makes
+                         points of equal depth give way to the most extreme, a corner of the outline */
+    spx_group_slot deepest;
+    spx_group_slot extreme[SPX_GROUP_EXTREMES];
+} spx_point_group;
+
+static inline float spx_group_dot(spx_vec3 a, spx_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+
+static inline void spx_group_init(spx_point_group* g, spx_vec3 normal, spx_vec3 u, spx_vec3 v, spx_vec3 origin)
+{
+    memset(g, 0, sizeof *g);
+    g->normal = normal;
+    g->u = u;
+    g->v = v;
+    g->origin = origin;
+}
+
+/* The first of `count` groups whose normal is within 5 degrees of n, or count. */
+static inline uint32_t spx_group_find(const spx_point_group* groups, uint32_t count, spx_vec3 n)
+{
+    for (uint32_t g = 0; g < count; ++g)
+        if (spx_group_dot(n, groups[g].normal) >= (float)SPX_GROUP_COS) return g;
+    return count;
+}
+
+/* Keeps p in s when its key (plus `bonus`) is larger, or equal with a lower id: the result does not
+   depend on the order the points come in. The bonus lets a point whose id stays as the pieces slide
+   (a corner on a face) win over another naming the same place to rounding (an edge crossing). */
+static inline void spx_group_slot_offer(spx_group_slot* s, const spx_manifold_point* p, float key, float bonus)
+{
+    key += bonus;
+    if (!s->used || key > s->key || (key == s->key && p->id < s->p.id)) {
+        s->p = *p;
+        s->key = key;
+        s->used = true;
+    }
+}
+
+/* Offers p to the group's slots; offering a point again changes nothing. `bonus` (0 for none) is
+   added to its depth, twice over to its extremes, as spx_group_slot_offer says. */
+static inline void spx_group_offer(spx_point_group* g, const spx_manifold_point* p, float bonus)
+{
+    const spx_vec3 r = { p->point.x - g->origin.x, p->point.y - g->origin.y, p->point.z - g->origin.z };
+    spx_group_slot_offer(&g->deepest, p, p->depth + spx_group_dot(r, g->tilt), bonus);
+    const float pu = spx_group_dot(r, g->u), pv = spx_group_dot(r, g->v);
+    const float key[SPX_GROUP_EXTREMES] = { pu, -pu, pv, -pv, pu + pv, -pu - pv, pu - pv, pv - pu };
+    for (int s = 0; s < SPX_GROUP_EXTREMES; ++s) spx_group_slot_offer(&g->extreme[s], p, key[s], 2.0f * bonus);
+}
+
+/* A group's kept points, cut to 4 and written out in id order. */
+static inline void spx_group_finish(const spx_point_group* g, spx_manifold* out)
+{
+    spx_manifold_point pts[1 + SPX_GROUP_EXTREMES];
+    int n = 0;
+    const spx_group_slot* all[1 + SPX_GROUP_EXTREMES];
+    all[0] = &g->deepest;
+    for (int s = 0; s < SPX_GROUP_EXTREMES; ++s) all[1 + s] = &g->extreme[s];
+    for (int s = 0; s < 1 + SPX_GROUP_EXTREMES; ++s) {
+        if (!all[s]->used) continue;
+        int j = 0;
+        while (j < n && pts[j].id != all[s]->p.id) ++j;
+        if (j < n) {
+            if (all[s]->p.depth > pts[j].depth) pts[j] = all[s]->p; /* the same feature pair from two pieces */
+            continue;
+        }
+        /* Insert in id order. */
+        j = n++;
+        while (j > 0 && pts[j - 1].id > all[s]->p.id) {
+            pts[j] = pts[j - 1];
+            --j;
+        }
+        pts[j] = all[s]->p;
+    }
+    out->normal = g->normal;
+    if (n <= SPX_MAX_MANIFOLD_POINTS) {
+        out->point_count = n;
+        for (int i = 0; i < n; ++i) out->points[i] = pts[i];
+        return;
+    }
+    float x[1 + SPX_GROUP_EXTREMES], y[1 + SPX_GROUP_EXTREMES], gap[1 + SPX_GROUP_EXTREMES];
+    for (int i = 0; i < n; ++i) {
+        const spx_vec3 r = { pts[i].point.x - g->origin.x, pts[i].point.y - g->origin.y, pts[i].point.z - g->origin.z };
+        x[i] = spx_group_dot(r, g->u);
+        y[i] = spx_group_dot(r, g->v);
+        gap[i] = -pts[i].depth;
+    }
+    int keep[4];
+    spx_reduce_to_four(x, y, gap, n, keep);
+    out->point_count = SPX_MAX_MANIFOLD_POINTS;
+    for (int i = 0; i < 4; ++i) out->points[i] = pts[keep[i]];
+}
+
+#endif

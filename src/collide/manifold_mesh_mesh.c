@@ -1,0 +1,676 @@
+/* Mesh-mesh contact manifolds: the contact points of every pair of triangles that touch or come
+ * within the margin, with the meshes' surface edges, merged by normal into a few manifolds of at
+ * most 4 points.
+ *
+ * Pairs. A's tree is descended with B's root box grown by the margin (mesh_descent.c, VISIT), and
+ * for each of A's triangles reached, B's tree with that triangle's own box (its plane, its longest
+ * edge) grown by the margin. Every pair within the margin is reached (a triangle within the margin
+ * of another lies in its grown box); most others are not, since a triangle's box is flat. Each pair
+ * is then checked exactly: overlapping or touching (the single-pair separating-axis test), or apart
+ * by at most the margin (closest points: corner against face, edge against edge).
+ *
+ * A pair's contact: face clipping, one-sided. Each triangle's face may be the reference, with its
+ * front normal (the winding: outward on a closed mesh) pushing the other piece out: B's face gives
+ * the normal -m_B (A is to stay in front of B), A's face +m_A. The other triangle is clipped by the
+ * reference's side planes (the prism over it) and each corner of what is left is a point, its depth
+ * how far behind the reference's plane it lies (negative in front: speculative, kept down to
+ * -margin), placed midway between the two surfaces. Of the two references the one with the smaller
+ * deepest point wins (the separating-axis rule: least overlap, or largest gap); equal to rounding,
+ * the larger triangle is the reference (then the one with the lower first corner), so a box on a
+ * ground of large triangles clips against the ground the same way every step, whichever mesh is A.
+ * Why faces and clipping: a resting contact is a face on a face, an edge or a corner on a face, and
+ * clipping gives the whole patch with points named by the features that make them (a corner in a
+ * face, an edge over an edge), the same whichever face is the reference, so ids stay from step to
+ * step. The minimum translation of two thin triangles (spx_penetration_triangle_triangle) is
+ * two-sided: a box's bottom sunk a little into a ground lies wholly under the ground's triangles, and
+ * the least translation would push it out through the ground's back.
+ *
+ * Surface edges (no ghost bumps). A clipped point is kept only when the other surface has the
+ * reference's normal at the feature that makes the point: its inside (a reference corner seen on
+ * it) only its own normal; one of its edges (where the edge crosses a side plane) a normal across
+ * the edge, leaning along it by at most 5 degrees, inside the edge's wedge (flat and concave edges:
+ * none but the face's); one of its corners, any direction the triangle does not turn its back on
+ * when the surface has a corner there, else what one of its two edges takes. A grid triangle whose
+ * corner pokes under a box's side face has neither that corner nor a vertical edge there, so the side
+ * face never pushes the ground sideways; two edges crossing at an angle give no face normal, and the
+ * edge-edge contact below gives theirs.
+ *
+ * When neither face keeps a point, the pair may still be an edge on an edge (two convex edges
+ * crossing, or passing within the margin): the minimum translation (overlapping) or the closest
+ * points (apart) give one point, again only where both surfaces have the features it meets.
+ *
+ * Grouping as the box-mesh manifold (manifold_group.h): deepest pair first, ties to the lower
+ * (triangle_a, triangle_b), every pair within 5 degrees joins, each group cut to 4; the contact
+ * plane's directions depend only on the normal's line. Point ids (bits 0-3: the feature code below,
+ * bits 4-31: a key):
+ *   0           A's corner inside B's face; key a hash of the corner's coordinates in A's own frame,
+ *               the same from every triangle sharing the vertex, at any pose
+ *   3           B's corner inside A's face; likewise in B's frame
+ *   6 + 3i + j  A's edge i over B's edge j; key a hash of both triangle numbers in their defs
+ *   15          the single point of an edge-edge pair; key as above
+ * A corner point wins over a crossing at the same place to rounding (its id stays as it slides).
+ *
+ * Limits. Depth is seen only through pairs that touch or come within the margin: a mesh sunk deeper
+ * than its triangles are tall reports the depth of the triangles still crossing the other surface,
+ * and a corner sunk into a surface cut finer than the corner's own faces, whose faces leave through
+ * the neighbours of the triangle above it, is not seen. Pairs apart are left out on purpose: a corner
+ * behind a face is as often behind the far side of the other mesh (tried: a box sunk into a box then
+ * had its corners pushed sideways by the other's side faces). */
+#include "manifold_mesh.h"
+#include "manifold_group.h"
+#include "manifold_triangle.h"
+#include "mesh_descent.h"
+#include "sweep_pieces.h"
+#include "triangle_shape.h"
+#include <float.h>
+
+#define PAIR_POINTS 8
+#define CACHE_PAIRS 64
+#define CLIP_MAX 12
+/* rad: a direction this far outside a feature's wedge of normals still counts as inside it; absorbs
+   the rounding of the directions only (as TRI_WEDGE_SLACK for box-triangle). */
+#define ADMIT_SLACK 1e-5
+#define MM_PI 3.14159265358979323846
+/* sin(5 degrees): how far from across an edge a normal at one of its inner corners may lean. */
+#define ACROSS_SINE 0.087155742747658166
+
+#define CODE_A_CORNER 0u
+#define CODE_B_CORNER 3u
+#define CODE_EDGES 6u
+#define CODE_SINGLE 15u
+
+typedef struct pair_entry {
+    spx_vec3 normal;      /* unit, A towards B */
+    int point_count;
+    spx_manifold_point points[PAIR_POINTS];
+    uint32_t source_a, source_b;
+    float deepest;
+} pair_entry;
+
+typedef struct mesh_pairs {
+    spx_mesh_instance *a, *b;
+    float margin;
+    bool surface_edges;
+    /* Called for every pair reached (mesh order numbers). */
+    void (*pair)(void* context, uint32_t ta, uint32_t tb);
+    void* context;
+    uint32_t ta;          /* A's triangle whose neighbours in B the inner descent visits */
+} mesh_pairs;
+
+typedef struct mm_state {
+    mesh_pairs pairs;
+    pair_entry cache[CACHE_PAIRS];
+    uint32_t cached;
+    bool overflow;
+    spx_point_group groups[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t group_count, group_max;
+    spx_vec3 origin;
+    float bonus;          /* corners win over crossings this close (SPX_TRI_SAME_POINT of the points' reach) */
+    bool found;
+    float found_depth;
+    uint32_t found_a, found_b;
+    spx_vec3 found_normal;
+} mm_state;
+
+/* ---- pairs: two descents, one inside the other ------------------------------------------------ */
+
+/* A world box as a query box grown by `grow` on every side. */
+static spx_obb grown_box(const spx_world_box* w, float grow)
+{
+    spx_obb o;
+    o.center = spx_v3(w->center[0], w->center[1], w->center[2]);
+    float* h = &o.half_extents.x;
+    for (int i = 0; i < 3; ++i) {
+        o.rotation.col[i] = spx_v3(w->axis[i][0], w->axis[i][1], w->axis[i][2]);
+        h[i] = w->half[i] + grow;
+        if (!(h[i] <= FLT_MAX)) h[i] = FLT_MAX;
+    }
+    return o;
+}
+
+/* A box around triangle t (axes: its longest edge, its normal) grown by `margin`. The extents are
+   measured on the float axes the descent will read, and grown by the rounding of the centre. */
+static spx_obb triangle_box(const spx_triangle* t, float margin)
+{
+    spx_tri_shape s;
+    const spx_dvec3 o = spx_d3_from(t->v[0]);
+    spx_tri_shape_make(t, o, NULL, &s);
+    spx_dvec3 u = spx_d3_scale(s.e[s.long_edge], 1.0 / s.longest);
+    spx_dvec3 n = s.n;
+    if (s.segment || !(spx_d3_len2(n) > 0.0)) {
+        /* No plane: any direction across the edge. */
+        const spx_dvec3 t0 = fabs(u.x) < 0.57735 ? spx_d3(1, 0, 0) : (fabs(u.y) < 0.57735 ? spx_d3(0, 1, 0) : spx_d3(0, 0, 1));
+        n = spx_d3_cross(u, t0);
+    }
+    n = spx_d3_scale(n, 1.0 / sqrt(spx_d3_len2(n)));
+    const spx_dvec3 w = spx_d3_cross(n, u);
+    spx_obb b;
+    b.rotation.col[0] = spx_d3_to_float(u);
+    b.rotation.col[1] = spx_d3_to_float(w);
+    b.rotation.col[2] = spx_d3_to_float(n);
+    double lo[3], hi[3], mid[3];
+    for (int i = 0; i < 3; ++i) {
+        const spx_dvec3 ax = spx_d3_from(b.rotation.col[i]);
+        spx_tri_project(&s, ax, &lo[i], &hi[i]);
+        mid[i] = 0.5 * (lo[i] + hi[i]);
+    }
+    spx_dvec3 c = o;
+    for (int i = 0; i < 3; ++i) c = spx_d3_mad(c, spx_d3_from(b.rotation.col[i]), mid[i]);
+    b.center = spx_d3_to_float(c);
+    const double far = spx_dmax(fabs(c.x), spx_dmax(fabs(c.y), fabs(c.z)));
+    const double round = 4.0 * FLT_EPSILON * (far + s.longest);
+    float* h = &b.half_extents.x;
+    for (int i = 0; i < 3; ++i) {
+        h[i] = (float)(0.5 * (hi[i] - lo[i]) + round + margin);
+        if (!(h[i] <= FLT_MAX)) h[i] = FLT_MAX;
+    }
+    return b;
+}
+
+static void visit_b(void* context, uint32_t tb)
+{
+    mesh_pairs* mp = context;
+    mp->pair(mp->context, mp->ta, tb);
+}
+
+static void visit_a(void* context, uint32_t ta)
+{
+    mesh_pairs* mp = context;
+    const spx_obb box = triangle_box(&mp->a->triangles[ta], mp->margin);
+    mp->ta = ta;
+    spx_descend_visit(&box, mp->b, visit_b, mp);
+}
+
+void spx_mesh_mesh_pairs(spx_mesh_instance* a, spx_mesh_instance* b, float margin,
+                         void (*pair)(void* context, uint32_t ta, uint32_t tb), void* context)
+{
+    mesh_pairs mp;
+    memset(&mp, 0, sizeof mp);
+    mp.a = a;
+    mp.b = b;
+    mp.margin = margin;
+    mp.pair = pair;
+    mp.context = context;
+    const spx_obb root = grown_box(spx_mesh_instance_node(b, 0), margin);
+    spx_descend_visit(&root, a, visit_a, &mp);
+}
+
+/* ---- one pair ------------------------------------------------------------------------------- */
+
+/* May unit d (out of the surface, at the triangle's edge j, across it) be a normal of the surface
+   there? The surface's normals along a convex edge fill the wedge between the triangle's front
+   normal m and its neighbour's; an open edge takes any, a flat or concave one only m itself. */
+static bool edge_admits(spx_dvec3 m, const spx_triangle_edges* e, int j, spx_dvec3 d)
+{
+    const double a = e->angle[j];
+    const double wedge = fabs(a) >= SPX_EDGE_OPEN ? MM_PI : spx_dmax(a, 0.0);
+    const double angle = atan2(sqrt(spx_d3_len2(spx_d3_cross(d, m))), spx_d3_dot(d, m));
+    return angle <= wedge + ADMIT_SLACK;
+}
+
+/* A point of edge j: d may lean along the edge by at most 5 degrees (so that an edge resting tilted a
+   little on a face keeps its points, but two edges crossing at an angle do not take a face's normal:
+   the edge-edge contact gives theirs), and across it must lie in the edge's wedge. */
+static bool across_admits(const spx_tri_shape* t, spx_dvec3 m, const spx_triangle_edges* e, int j, spx_dvec3 d)
+{
+    const spx_dvec3 along = spx_d3_scale(t->e[j], 1.0 / sqrt(spx_d3_len2(t->e[j])));
+    const double c = spx_d3_dot(d, along);
+    if (fabs(c) > ACROSS_SINE) return false;
+    const spx_dvec3 across = spx_d3_mad(d, along, -c);
+    return edge_admits(m, e, j, spx_d3_scale(across, 1.0 / sqrt(spx_d3_len2(across))));
+}
+
+/* Corner k: a corner of the surface takes any direction its triangle does not turn its back on;
+   another corner (a point of a straight edge, or of a flat patch) what one of its two edges takes. */
+static bool corner_admits(const spx_tri_shape* t, spx_dvec3 m, const spx_triangle_edges* e, int k, spx_dvec3 d)
+{
+    if (e->corners & (1u << k)) return spx_d3_dot(d, m) >= -ADMIT_SLACK;
+    return across_admits(t, m, e, k, d) || across_admits(t, m, e, (k + 2) % 3, d);
+}
+
+/* Inside the face only its own normal, to rounding. */
+static bool face_admits(spx_dvec3 m, spx_dvec3 d)
+{
+    return atan2(sqrt(spx_d3_len2(spx_d3_cross(d, m))), spx_d3_dot(d, m)) <= ADMIT_SLACK;
+}
+
+/* May unit d be the surface's outward normal at the triangle's feature extreme along d (the corners
+   within the tie tolerance of spx_tri_feature)? */
+static bool admits(const spx_tri_shape* t, spx_dvec3 m, const spx_triangle_edges* e, spx_dvec3 d)
+{
+    const unsigned near = spx_tri_extreme_corners(t, d);
+    if (near == 7u) return face_admits(m, d);
+    if (near == 1u || near == 2u || near == 4u) return corner_admits(t, m, e, near == 1u ? 0 : (near == 2u ? 1 : 2), d);
+    return edge_admits(m, e, near == 3u ? 0 : (near == 6u ? 1 : 2), d);
+}
+
+/* The incident triangle clipped by the reference's side planes. Codes: 0..2 the incident's corner
+   k, 3..5 the reference's corner k, 6 + 3i + j the incident's edge i over the reference's edge j. */
+typedef struct clip_poly {
+    spx_dvec3 p[CLIP_MAX];
+    int code[CLIP_MAX];
+    int src[CLIP_MAX];    /* the edge leaving p[i]: 0..2 the incident's edge, 3..5 the reference's side plane */
+    int n;
+} clip_poly;
+
+/* The corner shared by edges x and y (x != y) of a triangle: edge j runs from corner j to j + 1. */
+static int shared_corner(int x, int y) { return (x + 1) % 3 == y ? y : x; }
+
+/* Sutherland-Hodgman over the three side planes, each moved out by `same` (a corner on the edge
+   between two coplanar reference triangles, whose side planes part by rounding, is inside both). */
+static void clip_by_prism(const spx_tri_shape* ref, const spx_tri_shape* inc, double same, clip_poly* out)
+{
+    clip_poly cur, next;
+    cur.n = 3;
+    for (int k = 0; k < 3; ++k) cur.p[k] = inc->p[k], cur.code[k] = k, cur.src[k] = k;
+    for (int j = 0; j < 3 && cur.n > 0; ++j) {
+        const spx_dvec3 c = spx_d3_cross(ref->n, ref->e[j]); /* inward, for the reference's own winding */
+        const double shift = same * sqrt(spx_d3_len2(c));
+        double f[CLIP_MAX];
+        for (int i = 0; i < cur.n; ++i) f[i] = spx_d3_dot(c, spx_d3_sub(cur.p[i], ref->p[j])) + shift;
+        next.n = 0;
+        for (int i = 0; i < cur.n && next.n + 2 <= CLIP_MAX; ++i) {
+            const int q = (i + 1) % cur.n;
+            const bool in_p = f[i] >= 0.0, in_q = f[q] >= 0.0;
+            if (in_p) {
+                next.p[next.n] = cur.p[i], next.code[next.n] = cur.code[i], next.src[next.n] = cur.src[i];
+                ++next.n;
+            }
+            if (in_p != in_q) {
+                const int s = cur.src[i];
+                next.p[next.n] = spx_d3_mad(cur.p[i], spx_d3_sub(cur.p[q], cur.p[i]), f[i] / (f[i] - f[q]));
+                next.code[next.n] = s < 3 ? 6 + 3 * s + j : 3 + shared_corner(s - 3, j);
+                next.src[next.n] = in_p ? 3 + j : s;
+                ++next.n;
+            }
+        }
+        cur = next;
+    }
+    *out = cur;
+}
+
+typedef struct face_contact {
+    bool any;
+    spx_dvec3 normal;     /* A towards B */
+    double deepest;
+    int n;
+    spx_dvec3 point[CLIP_MAX];
+    double depth[CLIP_MAX];
+    uint32_t code[CLIP_MAX]; /* in A/B terms: CODE_A_CORNER + k, CODE_B_CORNER + k, CODE_EDGES + 3i + j */
+} face_contact;
+
+/* The contact with `ref`'s face as the reference (ref_is_b: B's), if the incident surface admits its
+   normal. Points deeper than -margin, one per place (the lower code where two fall within `same`). */
+static void face_contact_of(const spx_tri_shape* ref, spx_dvec3 m_ref, const spx_tri_shape* inc, spx_dvec3 m_inc,
+                            const spx_triangle_edges* e_inc, bool ref_is_b, double margin, double same,
+                            face_contact* out)
+{
+    out->any = false;
+    out->n = 0;
+    /* The incident piece must move out along m_ref: its outward normal at each point is to be -m_ref. */
+    const spx_dvec3 d = spx_d3_neg(m_ref);
+    clip_poly cp;
+    clip_by_prism(ref, inc, same, &cp);
+    const double cos_ri = spx_d3_dot(m_ref, m_inc);
+    const double same2 = same * same;
+    for (int i = 0; i < cp.n; ++i) {
+        spx_dvec3 x = cp.p[i];
+        const int code = cp.code[i];
+        /* The incident surface's feature at the point: its corner, its inside (under the reference's
+           corner), or its edge (where one of its edges crosses a side plane). */
+        const bool admitted = code < 3   ? corner_admits(inc, m_inc, e_inc, code, d)
+                            : code < 6   ? face_admits(m_inc, d)
+                                         : across_admits(inc, m_inc, e_inc, (code - 6) / 3, d);
+        if (!admitted) continue;
+        if (code >= 3 && code < 6 && fabs(cos_ri) > 1e-6) {
+            /* The reference's corner seen on the incident plane, from the corner itself: the same
+               place and depth whichever face is the reference. */
+            const spx_dvec3 r = ref->p[code - 3];
+            x = spx_d3_mad(r, m_ref, spx_d3_dot(spx_d3_sub(inc->p[0], r), m_inc) / cos_ri);
+        }
+        const double depth = -spx_d3_dot(spx_d3_sub(x, ref->p[0]), m_ref);
+        if (!(depth >= -margin)) continue;
+        uint32_t c;
+        if (code < 3) c = (ref_is_b ? CODE_A_CORNER : CODE_B_CORNER) + (uint32_t)code;
+        else if (code < 6) c = (ref_is_b ? CODE_B_CORNER : CODE_A_CORNER) + (uint32_t)(code - 3);
+        else {
+            const int ie = (code - 6) / 3, je = (code - 6) % 3; /* incident's edge, reference's edge */
+            c = CODE_EDGES + (uint32_t)(ref_is_b ? 3 * ie + je : 3 * je + ie);
+        }
+        const spx_dvec3 mid = spx_d3_mad(x, m_ref, 0.5 * depth);
+        int k = 0;
+        while (k < out->n && spx_d3_len2(spx_d3_sub(out->point[k], mid)) > same2) ++k;
+        if (k < out->n) {
+            if (c < out->code[k]) out->point[k] = mid, out->depth[k] = depth, out->code[k] = c;
+            continue;
+        }
+        out->point[out->n] = mid;
+        out->depth[out->n] = depth;
+        out->code[out->n] = c;
+        ++out->n;
+    }
+    if (out->n == 0) return;
+    out->any = true;
+    out->normal = ref_is_b ? d : m_ref;
+    out->deepest = -INFINITY;
+    for (int i = 0; i < out->n; ++i) out->deepest = spx_dmax(out->deepest, out->depth[i]);
+}
+
+static uint32_t mix(uint32_t h)
+{
+    h ^= h >> 16;
+    h *= 0x7FEB352Du;
+    h ^= h >> 15;
+    h *= 0x846CA68Bu;
+    h ^= h >> 16;
+    return h;
+}
+
+static uint32_t pair_key(uint32_t sa, uint32_t sb) { return mix(sa * 0x9E3779B1u ^ mix(sb + 0x7F4A7C15u)) & 0x0FFFFFFFu; }
+
+/* A corner's key: its coordinates in its mesh's own frame, so that every triangle sharing the vertex
+   names it alike, at any pose. */
+static uint32_t vertex_key(spx_vec3 v)
+{
+    uint32_t x, y, z;
+    memcpy(&x, &v.x, sizeof x);
+    memcpy(&y, &v.y, sizeof y);
+    memcpy(&z, &v.z, sizeof z);
+    return mix(x ^ mix(y ^ mix(z))) & 0x0FFFFFFFu;
+}
+
+static double unit_len(spx_dvec3 v) { return sqrt(spx_d3_len2(v)); }
+
+/* Closest point of triangle t to p (Ericson, Real-Time Collision Detection 5.1.5). */
+static spx_dvec3 point_triangle_closest(spx_dvec3 p, const spx_tri_shape* t)
+{
+    const spx_dvec3 a = t->p[0], b = t->p[1], c = t->p[2];
+    const spx_dvec3 ab = spx_d3_sub(b, a), ac = spx_d3_sub(c, a), ap = spx_d3_sub(p, a);
+    const double d1 = spx_d3_dot(ab, ap), d2 = spx_d3_dot(ac, ap);
+    if (d1 <= 0.0 && d2 <= 0.0) return a;
+    const spx_dvec3 bp = spx_d3_sub(p, b);
+    const double d3 = spx_d3_dot(ab, bp), d4 = spx_d3_dot(ac, bp);
+    if (d3 >= 0.0 && d4 <= d3) return b;
+    const double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return spx_d3_mad(a, ab, d1 / (d1 - d3));
+    const spx_dvec3 cp = spx_d3_sub(p, c);
+    const double d5 = spx_d3_dot(ab, cp), d6 = spx_d3_dot(ac, cp);
+    if (d6 >= 0.0 && d5 <= d6) return c;
+    const double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return spx_d3_mad(a, ac, d2 / (d2 - d6));
+    const double va = d3 * d6 - d5 * d4;
+    if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0)
+        return spx_d3_mad(b, spx_d3_sub(c, b), (d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    const double denom = 1.0 / (va + vb + vc);
+    return spx_d3_add(a, spx_d3_add(spx_d3_scale(ab, vb * denom), spx_d3_scale(ac, vc * denom)));
+}
+
+/* Squared distance of two triangles that do not intersect, and its closest points: the nearest pair
+   is a corner against the other's face (or its boundary) or an edge against an edge. */
+static double triangle_closest(const spx_tri_shape* a, const spx_tri_shape* b, spx_dvec3* pa, spx_dvec3* pb)
+{
+    double best = INFINITY;
+    for (int k = 0; k < 3; ++k) {
+        const spx_dvec3 q = point_triangle_closest(a->p[k], b), r = point_triangle_closest(b->p[k], a);
+        const double dq = spx_d3_len2(spx_d3_sub(q, a->p[k])), dr = spx_d3_len2(spx_d3_sub(r, b->p[k]));
+        if (dq < best) best = dq, *pa = a->p[k], *pb = q;
+        if (dr < best) best = dr, *pa = r, *pb = b->p[k];
+    }
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            spx_dvec3 cp, cq;
+            spx_segments_closest_3d(a->p[i], a->p[(i + 1) % 3], b->p[j], b->p[(j + 1) % 3], &cp, &cq);
+            const double d2 = spx_d3_len2(spx_d3_sub(cq, cp));
+            if (d2 < best) best = d2, *pa = cp, *pb = cq;
+        }
+    return best;
+}
+
+/* The contact of a pair no face admits, from the single-pair answer: the minimum translation when the
+   triangles overlap (hit), else the closest points (ca, cb at distance dist). One point where both
+   surfaces have the features it meets, or none. */
+static bool edge_contact(const spx_sweep_hit* hit, spx_dvec3 ca, spx_dvec3 cb, double dist, const spx_tri_shape* sa,
+                         spx_dvec3 ma, const spx_triangle_edges* ea, const spx_tri_shape* sb, spx_dvec3 mb,
+                         const spx_triangle_edges* eb, spx_dvec3 origin, spx_dvec3* normal, spx_dvec3* point,
+                         double* depth)
+{
+    spx_dvec3 n, p;
+    double dep;
+    if (hit->state != SPX_SWEEP_MISS) {
+        n = spx_d3_from(hit->normal);
+        p = spx_d3_sub(spx_d3_from(hit->point), origin);
+        dep = hit->depth;
+    } else {
+        if (!(dist > 0.0)) return false;
+        n = spx_d3_scale(spx_d3_sub(cb, ca), 1.0 / dist);
+        p = spx_d3_lerp_mid(ca, cb);
+        dep = -dist;
+    }
+    const double len = unit_len(n);
+    if (!(len > 0.5)) return false;
+    n = spx_d3_scale(n, 1.0 / len);
+    if (!admits(sa, ma, ea, n) || !admits(sb, mb, eb, spx_d3_neg(n))) return false;
+    *normal = n;
+    *point = p;
+    *depth = dep;
+    return true;
+}
+
+static const spx_triangle_edges all_open = { { SPX_EDGE_OPEN, SPX_EDGE_OPEN, SPX_EDGE_OPEN }, 7 };
+
+/* The contact of A's triangle ia and B's triangle ib (mesh order): out->point_count 0 for none. */
+static void pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia, uint32_t ib, float margin,
+                         bool surface_edges, pair_entry* out)
+{
+    out->point_count = 0;
+    const spx_triangle* ta = &a->triangles[ia];
+    const spx_triangle* tb = &b->triangles[ib];
+    const spx_dvec3 origin = spx_d3_from(ta->v[0]);
+    spx_tri_shape sa, sb;
+    spx_tri_shape_make(ta, origin, NULL, &sa);
+    spx_tri_shape_make(tb, origin, NULL, &sb);
+    /* A segment-like triangle has no face to clip with or against; its neighbours carry the surface. */
+    if (sa.segment || sb.segment) return;
+    spx_triangle_edges ea = all_open, eb = all_open;
+    if (surface_edges) {
+        ea = spx_mesh_edges_unpack(a->mesh->edges[ia]);
+        eb = spx_mesh_edges_unpack(b->mesh->edges[ib]);
+    }
+    const spx_dvec3 ma = spx_d3_scale(sa.n, 1.0 / unit_len(sa.n)), mb = spx_d3_scale(sb.n, 1.0 / unit_len(sb.n));
+    double far = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        const spx_vec3 va = ta->v[k], vb = tb->v[k];
+        far = spx_dmax(far, spx_dmax(fabs(va.x), spx_dmax(fabs(va.y), fabs(va.z))));
+        far = spx_dmax(far, spx_dmax(fabs(vb.x), spx_dmax(fabs(vb.y), fabs(vb.z))));
+    }
+    const double same = SPX_TRI_SAME_POINT * (far + sa.longest + sb.longest);
+    /* Only pairs that touch or come within the margin: the depth behind a reference's plane says
+       nothing about a triangle that is not near it. */
+    const spx_vec3 still = { 0.0f, 0.0f, 0.0f };
+    spx_sweep_hit hit;
+    spx_sweep_triangle_triangle_checked(ta, still, tb, still, 0.0f, &hit);
+    spx_dvec3 ca = { 0, 0, 0 }, cb = { 0, 0, 0 };
+    double dist = 0.0;
+    if (hit.state == SPX_SWEEP_MISS) {
+        dist = sqrt(triangle_closest(&sa, &sb, &ca, &cb));
+        if (!(dist <= margin)) return;
+    }
+
+    face_contact fb, fa;
+    face_contact_of(&sb, mb, &sa, ma, &ea, true, margin, same, &fb);
+    face_contact_of(&sa, ma, &sb, mb, &eb, false, margin, same, &fa);
+    const face_contact* f = NULL;
+    if (fa.any && fb.any) {
+        if (fabs(fa.deepest - fb.deepest) > same) f = fa.deepest < fb.deepest ? &fa : &fb;
+        else {
+            /* Equal to rounding (coplanar faces): the larger triangle is the reference, then the one
+               with the lower first corner; neither depends on which mesh is A. */
+            const double area_a = spx_d3_len2(sa.n), area_b = spx_d3_len2(sb.n);
+            if (area_a != area_b) f = area_a > area_b ? &fa : &fb;
+            else {
+                const spx_dvec3 pa = sa.p[0], pb = sb.p[0];
+                const bool a_low = pa.x != pb.x ? pa.x < pb.x : (pa.y != pb.y ? pa.y < pb.y : pa.z <= pb.z);
+                f = a_low ? &fa : &fb;
+            }
+        }
+    } else if (fa.any) f = &fa;
+    else if (fb.any) f = &fb;
+
+    const uint32_t src_a = a->mesh->source[ia], src_b = b->mesh->source[ib];
+    out->source_a = src_a;
+    out->source_b = src_b;
+    if (f) {
+        out->normal = spx_d3_to_float(f->normal);
+        const int n = f->n < PAIR_POINTS ? f->n : PAIR_POINTS; /* at most 6: a triangle cut by three planes */
+        for (int i = 0; i < n; ++i) {
+            const uint32_t c = f->code[i];
+            out->points[i].point = spx_d3_to_float(spx_d3_add(origin, f->point[i]));
+            out->points[i].depth = (float)f->depth[i];
+            if (c < CODE_B_CORNER) out->points[i].id = CODE_A_CORNER | vertex_key(a->mesh->triangles[ia].v[c]) << 4;
+            else if (c < CODE_EDGES) out->points[i].id = CODE_B_CORNER | vertex_key(b->mesh->triangles[ib].v[c - 3]) << 4;
+            else out->points[i].id = c | pair_key(src_a, src_b) << 4;
+        }
+        out->point_count = n;
+    } else {
+        spx_dvec3 n, p;
+        double depth;
+        if (!edge_contact(&hit, ca, cb, dist, &sa, ma, &ea, &sb, mb, &eb, origin, &n, &p, &depth)) return;
+        out->normal = spx_d3_to_float(n);
+        out->points[0].point = spx_d3_to_float(spx_d3_add(origin, p));
+        out->points[0].depth = (float)depth;
+        out->points[0].id = CODE_SINGLE | pair_key(src_a, src_b) << 4;
+        out->point_count = 1;
+    }
+    out->deepest = -FLT_MAX;
+    for (int i = 0; i < out->point_count; ++i)
+        out->deepest = out->points[i].depth > out->deepest ? out->points[i].depth : out->deepest;
+}
+
+/* ---- grouping ------------------------------------------------------------------------------- */
+
+/* Pair (x) before pair (y) as a leader: deeper, then the lower (triangle_a, triangle_b). */
+static bool leads(float dx, uint32_t ax, uint32_t bx, float dy, uint32_t ay, uint32_t by)
+{
+    if (dx != dy) return dx > dy;
+    return ax != ay ? ax < ay : bx < by;
+}
+
+static void take(mm_state* mm, const pair_entry* e)
+{
+    const uint32_t g = spx_group_find(mm->groups, mm->group_count, e->normal);
+    if (g == mm->group_count) {
+        if (mm->group_count < mm->group_max
+            && (!mm->found || leads(e->deepest, e->source_a, e->source_b, mm->found_depth, mm->found_a, mm->found_b))) {
+            mm->found = true;
+            mm->found_depth = e->deepest;
+            mm->found_a = e->source_a;
+            mm->found_b = e->source_b;
+            mm->found_normal = e->normal;
+        }
+        return;
+    }
+    spx_point_group* gr = &mm->groups[g];
+    const float scale = spx_group_dot(e->normal, gr->normal);
+    for (int i = 0; i < e->point_count; ++i) {
+        spx_manifold_point p = e->points[i];
+        p.depth *= scale;
+        spx_group_offer(gr, &p, (p.id & 15u) < CODE_EDGES ? mm->bonus : 0.0f);
+    }
+}
+
+static void visit_pair(void* context, uint32_t ta, uint32_t tb)
+{
+    mm_state* mm = context;
+    pair_entry e;
+    pair_contact(mm->pairs.a, mm->pairs.b, ta, tb, mm->pairs.margin, mm->pairs.surface_edges, &e);
+    if (e.point_count == 0) return;
+    if (mm->cached < CACHE_PAIRS) mm->cache[mm->cached++] = e;
+    else mm->overflow = true;
+    take(mm, &e);
+}
+
+static void run_pairs(mm_state* mm)
+{
+    spx_mesh_mesh_pairs(mm->pairs.a, mm->pairs.b, mm->pairs.margin, visit_pair, mm);
+}
+
+/* The contact plane's directions: a fixed function of the normal's line, so that -n gives the very
+   same ones and swapped meshes keep the same points. They are turned by 0.3 rad from the world axes:
+   a mesh standing square to the axes (the common case) then has no edge square to any of the eight
+   directions, and each extreme is a corner of the outline rather than a tie along an edge. The
+   deepest slot leans by 1e-6 m a metre towards u + v / 2 for the same reason: a face lying flat has
+   all its points equally deep. */
+static void group_start(mm_state* mm, spx_vec3 n)
+{
+    spx_dvec3 nd = spx_d3_from(n);
+    const double big = fabs(nd.x) >= fabs(nd.y) && fabs(nd.x) >= fabs(nd.z) ? nd.x : (fabs(nd.y) >= fabs(nd.z) ? nd.y : nd.z);
+    if (big < 0.0) nd = spx_d3_neg(nd);
+    const double ax = fabs(nd.x), ay = fabs(nd.y), az = fabs(nd.z);
+    const spx_dvec3 e = ax <= ay && ax <= az ? spx_d3(1, 0, 0) : (ay <= az ? spx_d3(0, 1, 0) : spx_d3(0, 0, 1));
+    spx_dvec3 u0 = spx_d3_cross(e, nd);
+    u0 = spx_d3_scale(u0, 1.0 / unit_len(u0));
+    const spx_dvec3 v0 = spx_d3_cross(nd, u0);
+    const double c = cos(0.3), s = sin(0.3);
+    const spx_dvec3 u = spx_d3_add(spx_d3_scale(u0, c), spx_d3_scale(v0, s));
+    const spx_dvec3 v = spx_d3_sub(spx_d3_scale(v0, c), spx_d3_scale(u0, s));
+    spx_point_group* g = &mm->groups[mm->group_count++];
+    spx_group_init(g, n, spx_d3_to_float(u), spx_d3_to_float(v), mm->origin);
+    g->tilt = spx_d3_to_float(spx_d3_scale(spx_d3_mad(u, v, 0.5), 1e-6));
+}
+
+void spx_manifold_mesh_mesh_checked(spx_mesh_instance* a, spx_mesh_instance* b, float margin, bool surface_edges,
+                                    spx_manifold* out, uint32_t capacity, uint32_t* out_count)
+{
+    mm_state state; /* the cache is written before it is read */
+    mm_state* mm = &state;
+    memset(&mm->pairs, 0, sizeof mm->pairs);
+    mm->pairs.a = a;
+    mm->pairs.b = b;
+    mm->pairs.margin = margin;
+    mm->pairs.surface_edges = surface_edges;
+    mm->cached = 0;
+    mm->overflow = false;
+    mm->group_count = 0;
+    mm->found = false;
+    mm->origin = spx_v3((float)(0.5 * (a->position[0] + b->position[0])), (float)(0.5 * (a->position[1] + b->position[1])),
+                        (float)(0.5 * (a->position[2] + b->position[2])));
+    /* One bonus for the whole query, so that of two corners at one place (a corner of several of a
+       mesh's triangles) the lower id wins, not the one from the pair with the larger reach. The
+       points lie in both root boxes. */
+    double reach[2];
+    for (int i = 0; i < 2; ++i) {
+        const spx_world_box* w = spx_mesh_instance_node(i == 0 ? a : b, 0);
+        reach[i] = fmax(fabs(w->center[0]), fmax(fabs(w->center[1]), fabs(w->center[2]))) + w->half[0] + w->half[1]
+                 + w->half[2];
+    }
+    mm->bonus = (float)(SPX_TRI_SAME_POINT * fmin(reach[0], reach[1]));
+    mm->group_max = capacity < SPX_MAX_MESH_MANIFOLDS ? capacity : SPX_MAX_MESH_MANIFOLDS;
+    *out_count = 0;
+    if (mm->group_max == 0) return;
+
+    /* Leaders deepest first, as spx_manifold_obb_mesh: each pass collects into the groups so far and
+       finds the next leader among the pairs none of them takes. */
+    run_pairs(mm);
+    while (mm->found) {
+        group_start(mm, mm->found_normal);
+        mm->found = false;
+        if (!mm->overflow) {
+            for (uint32_t i = 0; i < mm->cached; ++i) take(mm, &mm->cache[i]);
+        } else {
+            mm->cached = CACHE_PAIRS; /* full: visit_pair() only offers */
+            run_pairs(mm);
+        }
+    }
+    for (uint32_t g = 0; g < mm->group_count; ++g) spx_group_finish(&mm->groups[g], &out[g]);
+    *out_count = mm->group_count;
+}
+
+SPX_API spx_result spx_manifold_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, float margin, spx_manifold* out,
+                                          uint32_t capacity, uint32_t* out_count)
+{
+    if (!a || !b || !out_count || (!out && capacity > 0) || a == b) return SPX_ERR_INVALID_ARGUMENT;
+    if (!isfinite(margin)) return SPX_ERR_NOT_FINITE;
+    if (margin < 0.0f) return SPX_ERR_INVALID_ARGUMENT;
+    spx_manifold_mesh_mesh_checked(a, b, margin, true, out, capacity, out_count);
+    return SPX_OK;
+}

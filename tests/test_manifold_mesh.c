@@ -1,0 +1,754 @@
+/* Mesh-mesh contact manifolds (spx_manifold_mesh_mesh): closed meshes (a tessellated box, a torus, a
+   sphere) resting on, above and sliding across a flat grid; interpenetrating pairs; swapped
+   arguments; every pair within the margin reached (against all pairs by GJK); stable ids; the same
+   answer from any tree; bad input. Answers worked out by hand in the comments. */
+#include <sepax/sepax.h>
+#include "collide/manifold_mesh.h"
+#include "support/reference.h"
+#include "support/shapes.h"
+#include "test.h"
+#include <stdlib.h>
+
+#define TOL 2e-5f
+#define NORMAL_TOL 1e-4 /* rad */
+
+/* A mesh and an instance of it. */
+typedef struct placed {
+    spx_mesh* mesh;
+    spx_mesh_instance* inst;
+} placed;
+
+static spx_quat quat_axis(int axis, double angle)
+{
+    spx_quat q = { 0.0f, 0.0f, 0.0f, (float)cos(0.5 * angle) };
+    float s = (float)sin(0.5 * angle);
+    if (axis == 0) q.x = s;
+    else if (axis == 1) q.y = s;
+    else q.z = s;
+    return q;
+}
+
+static spx_quat quat_mul(spx_quat a, spx_quat b)
+{
+    spx_quat r = { a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                   a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z };
+    return r;
+}
+
+static const spx_quat no_turn = { 0.0f, 0.0f, 0.0f, 1.0f };
+
+/* A closed box of half extents h, each face an n x n grid of squares (2 n^2 triangles), wound
+   counter-clockwise from outside; the faces' shared corners have equal coordinates, so they weld. */
+static bool shape_box(spx_shape* s, spx_vec3 h, uint32_t n)
+{
+    const uint32_t per_face = (n + 1) * (n + 1);
+    s->vertex_count = 6 * per_face;
+    s->triangle_count = 12 * n * n;
+    s->vertices = malloc(sizeof *s->vertices * s->vertex_count);
+    s->indices = malloc(sizeof *s->indices * 3 * s->triangle_count);
+    if (!s->vertices || !s->indices) return false;
+    const float hh[3] = { h.x, h.y, h.z };
+    uint32_t* t = s->indices;
+    for (int f = 0; f < 6; ++f) {
+        const int k = f / 2, u = (k + 1) % 3, v = (k + 2) % 3;
+        const float sign = f % 2 == 0 ? 1.0f : -1.0f;
+        const uint32_t base = (uint32_t)f * per_face;
+        for (uint32_t i = 0; i <= n; ++i)
+            for (uint32_t j = 0; j <= n; ++j) {
+                float c[3];
+                c[k] = sign * hh[k];
+                c[u] = -hh[u] + 2.0f * hh[u] * (float)i / (float)n;
+                c[v] = -hh[v] + 2.0f * hh[v] * (float)j / (float)n;
+                s->vertices[base + i * (n + 1) + j] = spx_v3(c[0], c[1], c[2]);
+            }
+        for (uint32_t i = 0; i < n; ++i)
+            for (uint32_t j = 0; j < n; ++j) {
+                /* e_u x e_v = e_k: (i,j) (i+1,j) (i+1,j+1) (i,j+1) turns about +k. */
+                uint32_t q[4] = { base + i * (n + 1) + j, base + (i + 1) * (n + 1) + j,
+                                  base + (i + 1) * (n + 1) + j + 1, base + i * (n + 1) + j + 1 };
+                if (sign < 0.0f) {
+                    uint32_t x = q[1];
+                    q[1] = q[3];
+                    q[3] = x;
+                }
+                *t++ = q[0], *t++ = q[1], *t++ = q[2];
+                *t++ = q[0], *t++ = q[2], *t++ = q[3];
+            }
+    }
+    return true;
+}
+
+/* Reverses every triangle's winding (the sphere generator's is inside out). */
+static void shape_flip(spx_shape* s)
+{
+    for (uint32_t i = 0; i < s->triangle_count; ++i) {
+        uint32_t x = s->indices[3 * i + 1];
+        s->indices[3 * i + 1] = s->indices[3 * i + 2];
+        s->indices[3 * i + 2] = x;
+    }
+}
+
+static int make_placed(const spx_shape* s, uint32_t leaf, bool closed, spx_vec3 at, spx_quat q, placed* out)
+{
+    spx_mesh_def def = spx_default_mesh_def();
+    def.vertices = s->vertices;
+    def.vertex_count = s->vertex_count;
+    def.indices = s->indices;
+    def.triangle_count = s->triangle_count;
+    def.leaf_triangles = leaf;
+    ENSURE_CODE(spx_mesh_create(&def, &out->mesh), SPX_OK);
+    if (closed) { /* a solid, wound outward: what the world's dynamic meshes are */
+        spx_mass_properties mp;
+        ENSURE_CODE(spx_mass_mesh(out->mesh, 1000.0f, &mp), SPX_OK);
+    }
+    spx_transform pose = { at, q };
+    ENSURE_CODE(spx_mesh_instance_create(out->mesh, &pose, NULL, &out->inst), SPX_OK);
+    return 0;
+}
+
+static void free_placed(placed* p)
+{
+    spx_mesh_instance_destroy(p->inst);
+    spx_mesh_destroy(p->mesh);
+    p->inst = NULL;
+    p->mesh = NULL;
+}
+
+static int move(placed* p, spx_vec3 at, spx_quat q)
+{
+    spx_transform pose = { at, q };
+    ENSURE_CODE(spx_mesh_instance_set_pose(p->inst, &pose), SPX_OK);
+    return 0;
+}
+
+/* The grid: 8 x 8 unit squares on y = 0 over [0, 8] x [0, 8], 128 triangles, its front up. */
+static int make_grid(uint32_t leaf, placed* out)
+{
+    spx_shape s;
+    ENSURE(spx_shape_grid(&s, 8, 8));
+    int r = make_placed(&s, leaf, false, spx_v3(0, 0, 0), no_turn, out);
+    spx_shape_free(&s);
+    return r;
+}
+
+static int make_box(uint32_t leaf, spx_vec3 h, uint32_t n, spx_vec3 at, spx_quat q, placed* out)
+{
+    spx_shape s;
+    ENSURE(shape_box(&s, h, n));
+    int r = make_placed(&s, leaf, true, at, q, out);
+    spx_shape_free(&s);
+    return r;
+}
+
+static double angle_to(spx_vec3 n, double x, double y, double z)
+{
+    const double c = (n.x * x + n.y * y + n.z * z) / sqrt((double)n.x * n.x + (double)n.y * n.y + (double)n.z * n.z);
+    return acos(c > 1.0 ? 1.0 : (c < -1.0 ? -1.0 : c));
+}
+
+static float deepest(const spx_manifold* m)
+{
+    float d = -INFINITY;
+    for (int i = 0; i < m->point_count; ++i) d = m->points[i].depth > d ? m->points[i].depth : d;
+    return d;
+}
+
+/* Area of the quadrilateral (or triangle) the points span in the xz plane, by the shoelace formula
+   over their convex order around the centroid. */
+static double span_xz(const spx_manifold* m)
+{
+    int n = m->point_count;
+    double cx = 0, cz = 0, ang[4];
+    int idx[4];
+    for (int i = 0; i < n; ++i) cx += m->points[i].point.x / n, cz += m->points[i].point.z / n;
+    for (int i = 0; i < n; ++i) {
+        idx[i] = i;
+        ang[i] = atan2(m->points[i].point.z - cz, m->points[i].point.x - cx);
+    }
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j)
+            if (ang[idx[j]] < ang[idx[i]]) {
+                int x = idx[i];
+                idx[i] = idx[j];
+                idx[j] = x;
+            }
+    double a = 0;
+    for (int i = 0; i < n; ++i) {
+        const spx_vec3 p = m->points[idx[i]].point, q = m->points[idx[(i + 1) % n]].point;
+        a += (double)p.x * q.z - (double)q.x * p.z;
+    }
+    return 0.5 * fabs(a);
+}
+
+static int same_swapped(placed* a, placed* b, float margin, const char* label);
+
+/* ---- a box on the grid --------------------------------------------------------------------------- */
+
+/* A 1 m box (3 x 3 squares a face) sunk 0.01 m into the grid at (3.3, 4.2), clear of the grid's
+   vertices: one manifold, normal +y (grid towards box), the four bottom corners (3.3 +- 0.5,
+   -0.005, 4.2 +- 0.5: midway between the surfaces), each 0.01 deep. Swapped: normal -y, same points. */
+static int box_rests_on_grid(void)
+{
+    placed grid, cube;
+    ENSURE(make_grid(4, &grid) == 0);
+    ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 3, spx_v3(3.3f, 0.49f, 4.2f), no_turn, &cube) == 0);
+    for (int swap = 0; swap < 2; ++swap) {
+        spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+        uint32_t count = 99;
+        if (!swap) ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        else ENSURE_CODE(spx_manifold_mesh_mesh(cube.inst, grid.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        ENSURE(count == 1);
+        ENSURE_NEAR(m[0].normal.x, 0.0f, TOL);
+        ENSURE_NEAR(m[0].normal.y, swap ? -1.0f : 1.0f, TOL);
+        ENSURE_NEAR(m[0].normal.z, 0.0f, TOL);
+        ENSURE(m[0].point_count == 4);
+        int corners = 0;
+        for (int i = 0; i < 4; ++i) {
+            const spx_manifold_point* p = &m[0].points[i];
+            ENSURE_NEAR(p->depth, 0.01f, TOL);
+            ENSURE_NEAR(p->point.y, -0.005f, TOL);
+            for (int c = 0; c < 4; ++c) {
+                const float x = 3.3f + (c & 1 ? 0.5f : -0.5f), z = 4.2f + (c & 2 ? 0.5f : -0.5f);
+                if (fabsf(p->point.x - x) <= TOL && fabsf(p->point.z - z) <= TOL) corners |= 1 << c;
+            }
+            for (int j = 0; j < i; ++j) ENSURE(m[0].points[j].id != p->id);
+        }
+        ENSURE(corners == 15);
+    }
+    free_placed(&cube);
+    free_placed(&grid);
+    return 0;
+}
+
+/* The box 0.003 m above the grid: within a margin of 0.01 the four bottom corners come as speculative
+   points, depth -0.003, normal +y; with a margin of 0.002 nothing. */
+static int box_above_grid_is_speculative(void)
+{
+    placed grid, cube;
+    ENSURE(make_grid(4, &grid) == 0);
+    ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 2, spx_v3(5.5f, 0.503f, 2.5f), no_turn, &cube) == 0);
+    spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t count = 0;
+    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.01f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    ENSURE(count == 1);
+    ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
+    ENSURE(m[0].point_count == 4);
+    for (int i = 0; i < 4; ++i) {
+        ENSURE_NEAR(m[0].points[i].depth, -0.003f, TOL);
+        ENSURE_NEAR(m[0].points[i].point.y, 0.0015f, TOL);
+        ENSURE_NEAR(fabsf(m[0].points[i].point.x - 5.5f), 0.5f, TOL);
+        ENSURE_NEAR(fabsf(m[0].points[i].point.z - 2.5f), 0.5f, TOL);
+    }
+    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    ENSURE(count == 0);
+    free_placed(&cube);
+    free_placed(&grid);
+    return 0;
+}
+
+/* Boxes of three sizes, turned about y by 5 angles, sunk 0.004 m, sliding across the grid along paths
+   over its edges, diagonals and vertices: every manifold's normal within 1e-4 rad of +y, one
+   manifold, its deepest point 0.004 deep. The same without the surface edges must bump somewhere
+   (the test would not notice a rule that does nothing). */
+static int box_slides_across_grid_edges(void)
+{
+    placed grid;
+    ENSURE(make_grid(4, &grid) == 0);
+    const float sizes[3] = { 0.3f, 0.5f, 1.2f };
+    int checked = 0, bumps_without_rule = 0;
+    for (int si = 0; si < 3; ++si) {
+        const float h = sizes[si];
+        placed cube;
+        ENSURE(make_box(4, spx_v3(h, 0.5f * h, h), 2, spx_v3(4, 1, 4), no_turn, &cube) == 0);
+        for (int turn = 0; turn < 5; ++turn) {
+            const spx_quat q = quat_axis(1, 0.31 * turn);
+            for (int path = 0; path < 4; ++path)
+                for (int step = 0; step <= 40; ++step) {
+                    const float s = (float)step / 40.0f;
+                    spx_vec3 at;
+                    if (path == 0) at = spx_v3(2.0f + 3.0f * s, 0.5f * h - 0.004f, 3.0f); /* over vertices */
+                    else if (path == 1) at = spx_v3(3.0f, 0.5f * h - 0.004f, 2.0f + 3.0f * s); /* along an edge */
+                    else if (path == 2) at = spx_v3(2.0f + 3.0f * s, 0.5f * h - 0.004f, 2.0f + 3.0f * s); /* diagonal */
+                    else at = spx_v3(2.1f + 3.0f * s, 0.5f * h - 0.004f, 5.7f - 2.7f * s);
+                    ENSURE(move(&cube, at, q) == 0);
+                    spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+                    uint32_t count = 0;
+                    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count),
+                                SPX_OK);
+                    if (count != 1 || angle_to(m[0].normal, 0, 1, 0) > NORMAL_TOL || fabsf(deepest(&m[0]) - 0.004f) > TOL
+                        || m[0].point_count != 4) {
+                        fprintf(stderr, "size %g turn %d path %d step %d: %u manifolds, normal (%g %g %g), deepest %g, %d points\n",
+                                h, turn, path, step, count, count ? m[0].normal.x : 0, count ? m[0].normal.y : 0,
+                                count ? m[0].normal.z : 0, count ? deepest(&m[0]) : 0, count ? m[0].point_count : 0);
+                        return 1;
+                    }
+                    ++checked;
+                    spx_manifold_mesh_mesh_checked(grid.inst, cube.inst, 0.001f, false, m, SPX_MAX_MESH_MANIFOLDS, &count);
+                    for (uint32_t g = 0; g < count; ++g)
+                        if (angle_to(m[g].normal, 0, 1, 0) > NORMAL_TOL) {
+                            ++bumps_without_rule;
+                            break;
+                        }
+                }
+        }
+        free_placed(&cube);
+    }
+    printf("  %d sliding poses, all level; without the surface edges %d of them bump\n", checked, bumps_without_rule);
+    ENSURE(bumps_without_rule > 0);
+    free_placed(&grid);
+    return 0;
+}
+
+/* Sliding by 1 cm steps over grid edges, a resting box keeps its four point ids: the box's corners
+   inside the grid's faces, named by the vertex alone (whichever of the box's triangles and the
+   grid's gives them). */
+static int resting_box_keeps_its_ids(void)
+{
+    placed grid, cube;
+    ENSURE(make_grid(4, &grid) == 0);
+    ENSURE(make_box(4, spx_v3(0.4f, 0.4f, 0.4f), 2, spx_v3(2, 1, 2), quat_axis(1, 0.2), &cube) == 0);
+    uint32_t ids[4] = { 0 };
+    for (int step = 0; step <= 60; ++step) {
+        ENSURE(move(&cube, spx_v3(2.7f + 0.01f * step, 0.395f, 3.6f), quat_axis(1, 0.2)) == 0);
+        spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+        uint32_t count = 0;
+        ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        ENSURE(count == 1 && m[0].point_count == 4);
+        for (int i = 0; i < 4; ++i) {
+            ENSURE((m[0].points[i].id & 15u) == 3); /* B's corners (the box's), named by the vertex */
+            if (step == 0) ids[i] = m[0].points[i].id;
+            else ENSURE(m[0].points[i].id == ids[i]);
+        }
+    }
+    free_placed(&cube);
+    free_placed(&grid);
+    return 0;
+}
+
+/* ---- curved closed meshes ------------------------------------------------------------------------ */
+
+/* A torus (ring 1 m, tube 0.3 m, 32 x 16: a ring of vertices at the very bottom, y = -0.3) lying flat
+   on the grid, sunk 0.006 m: one manifold, normal +y, deepest 0.006, four points near the ring's
+   circle of radius 1 spanning a good part of it (a square inscribed in the circle spans 2 m^2). */
+static int torus_lies_on_grid(void)
+{
+    placed grid, torus;
+    ENSURE(make_grid(4, &grid) == 0);
+    spx_shape s;
+    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 32, 16));
+    ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.294f, 3.9f), no_turn, &torus) == 0);
+    spx_shape_free(&s);
+    for (int swap = 0; swap < 2; ++swap) {
+        spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+        uint32_t count = 0;
+        if (!swap) ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, torus.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        else ENSURE_CODE(spx_manifold_mesh_mesh(torus.inst, grid.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        ENSURE(count == 1);
+        ENSURE(angle_to(m[0].normal, 0, swap ? -1 : 1, 0) <= NORMAL_TOL);
+        ENSURE(m[0].point_count == 4);
+        ENSURE_NEAR(deepest(&m[0]), 0.006f, 1e-5f);
+        for (int i = 0; i < 4; ++i) {
+            const spx_manifold_point* p = &m[0].points[i];
+            const double r = hypot(p->point.x - 4.1, p->point.z - 3.9);
+            ENSURE(r > 0.9 && r < 1.1);
+            ENSURE(p->depth > -0.001f - 1e-6f && p->depth <= 0.006f + 1e-5f);
+        }
+        const double area = span_xz(&m[0]);
+        printf("  torus on the grid (%s): 4 points spanning %.3f m^2 of the ring\n", swap ? "swapped" : "grid first", area);
+        ENSURE(area > 1.5);
+    }
+    free_placed(&torus);
+    free_placed(&grid);
+    return 0;
+}
+
+/* A sphere of radius 0.5 (24 bands, 32 sectors; its generator winds it inside out, so flipped) with its
+   south pole 0.004 m into the grid: one manifold, normal +y, deepest 0.004. Left inside out, its
+   faces turn away from the grid and no face gives a contact (the winding is the outside). */
+static int sphere_rests_on_grid(void)
+{
+    placed grid, ball;
+    ENSURE(make_grid(4, &grid) == 0);
+    spx_shape s;
+    ENSURE(spx_shape_sphere(&s, 0.5f, 24, 32));
+    shape_flip(&s);
+    ENSURE(make_placed(&s, 4, false, spx_v3(3.37f, 0.496f, 4.61f), no_turn, &ball) == 0);
+    spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t count = 0;
+    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    ENSURE(count == 1);
+    ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
+    ENSURE_NEAR(deepest(&m[0]), 0.004f, 1e-5f);
+    ENSURE(m[0].point_count >= 1);
+    free_placed(&ball);
+    shape_flip(&s);
+    ENSURE(make_placed(&s, 4, false, spx_v3(3.37f, 0.496f, 4.61f), no_turn, &ball) == 0);
+    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    for (uint32_t g = 0; g < count; ++g) ENSURE(m[g].normal.y <= 0.5f); /* never the grid pushing it up */
+    spx_shape_free(&s);
+    free_placed(&ball);
+    free_placed(&grid);
+    return 0;
+}
+
+/* A box (0.6 x 0.3 x 0.6 half, turned 0.15 rad about y) set into the torus's hole, its bottom at
+   y = 0.236: its four bottom corners (at radius 0.85) dig into the tube's inner slope, whose facets
+   there lean 37.6 degrees (normal y 0.79) towards the axis. Four manifolds, one a corner, each with
+   the slope's own normal pointing up and in (the torus's quarter-turn symmetry makes them equally
+   deep), and the same seen from the box. */
+static int box_corners_on_torus_slope(void)
+{
+    placed torus, cube;
+    spx_shape s;
+    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 48, 24));
+    ENSURE(make_placed(&s, 4, true, spx_v3(0, 0, 0), no_turn, &torus) == 0);
+    spx_shape_free(&s);
+    ENSURE(make_box(4, spx_v3(0.6f, 0.3f, 0.6f), 2, spx_v3(0.0f, 0.536f, 0.0f), quat_axis(1, 0.15), &cube) == 0);
+    spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t count = 0;
+    ENSURE_CODE(spx_manifold_mesh_mesh(torus.inst, cube.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    ENSURE(count == 4);
+    for (uint32_t g = 0; g < 4; ++g) {
+        ENSURE_NEAR(m[g].normal.y, 0.7933533f, 1e-3f); /* about cos 37.5 degrees: the facets between v = 105 and 120 */
+        const spx_vec3 p = m[g].points[0].point;
+        ENSURE(m[g].normal.x * p.x + m[g].normal.z * p.z < 0.0f); /* towards the axis */
+        ENSURE_NEAR(hypot(p.x, p.z), 0.85, 0.01);
+        ENSURE_NEAR(deepest(&m[g]), deepest(&m[0]), 1e-5f);
+        ENSURE(deepest(&m[g]) > 0.01f);
+    }
+    ENSURE(same_swapped(&torus, &cube, 0.002f, "box corners on the torus") == 0);
+    free_placed(&cube);
+    free_placed(&torus);
+    return 0;
+}
+
+/* ---- interpenetration ------------------------------------------------------------------------------ */
+
+/* Moving B along the deepest manifold's normal by its depth (and 1 mm) must part the meshes. */
+static int separates(placed* a, placed* b, spx_vec3 at, spx_quat q, const char* label)
+{
+    spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t count = 0;
+    ENSURE(move(b, at, q) == 0);
+    ENSURE_CODE(spx_manifold_mesh_mesh(a->inst, b->inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    ENSURE(count >= 1);
+    const float d = deepest(&m[0]) + 0.001f;
+    ENSURE(d > 0.001f);
+    bool overlap = true;
+    ENSURE(move(b, spx_v3(at.x + m[0].normal.x * d, at.y + m[0].normal.y * d, at.z + m[0].normal.z * d), q) == 0);
+    ENSURE_CODE(spx_overlap_mesh_mesh(a->inst, b->inst, &overlap), SPX_OK);
+    if (overlap) {
+        fprintf(stderr, "%s: normal (%g %g %g) depth %g does not separate\n", label, m[0].normal.x, m[0].normal.y,
+                m[0].normal.z, d);
+        return 1;
+    }
+    printf("  %s: normal (%.4f %.4f %.4f), depth %.4f\n", label, m[0].normal.x, m[0].normal.y, m[0].normal.z, d - 0.001f);
+    return 0;
+}
+
+/* A box on a box sunk 0.05 m (normal +y, depth 0.05), then tilted 20 degrees so that one edge digs
+   in, then two boxes turned 45 degrees about crossing axes so that only their edges meet (edge on
+   edge, the fallback: normal +y); a torus pushed 0.015 m into the grid. Each normal separates. */
+static int interpenetrating_pairs_separate(void)
+{
+    placed lower, upper, grid, torus;
+    ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 2, spx_v3(0, 0, 0), no_turn, &lower) == 0);
+    ENSURE(make_box(4, spx_v3(0.3f, 0.3f, 0.3f), 3, spx_v3(0, 2, 0), no_turn, &upper) == 0);
+    spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t count = 0;
+    ENSURE(move(&upper, spx_v3(0.1f, 0.75f, -0.05f), no_turn) == 0);
+    ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    ENSURE(count == 1 && angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
+    ENSURE_NEAR(deepest(&m[0]), 0.05f, TOL);
+    ENSURE(m[0].point_count == 4);
+    ENSURE(separates(&lower, &upper, spx_v3(0.1f, 0.75f, -0.05f), no_turn, "box sunk into a box") == 0);
+    ENSURE(separates(&lower, &upper, spx_v3(0.05f, 0.85f, 0.0f), quat_axis(0, 0.349), "tilted box, one edge in") == 0);
+    ENSURE(move(&lower, spx_v3(0, 0, 0), quat_axis(0, 0.785398)) == 0);
+    const double ridge = 0.5 * sqrt(2.0), edge = 0.3 * sqrt(2.0);
+    ENSURE(separates(&lower, &upper, spx_v3(0.02f, (float)(ridge + edge - 0.03), 0.01f), quat_axis(2, 0.785398),
+                     "crossed edges") == 0);
+    ENSURE(move(&upper, spx_v3(0.02f, (float)(ridge + edge - 0.03), 0.01f), quat_axis(2, 0.785398)) == 0);
+    ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    ENSURE(count == 1 && m[0].point_count == 1 && (m[0].points[0].id & 15u) == 15u);
+    ENSURE(angle_to(m[0].normal, 0, 1, 0) <= 1e-3);
+    ENSURE_NEAR(m[0].points[0].depth, 0.03f, 1e-4f);
+    ENSURE(make_grid(4, &grid) == 0);
+    spx_shape s;
+    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 32, 16));
+    ENSURE(make_placed(&s, 4, true, spx_v3(4, 3, 4), no_turn, &torus) == 0);
+    spx_shape_free(&s);
+    ENSURE(separates(&grid, &torus, spx_v3(4.0f, 0.285f, 4.0f), no_turn, "torus 0.015 m into the grid") == 0);
+    /* Sunk 0.08 m, deeper than its lowest triangles are tall (0.023 m): those lie wholly under the
+       grid and touch none of its triangles, so the depth is what the triangles still crossing the
+       grid see, 0.3 sin(3 pi / 8)... = 0.0572 m (documented: an underestimate, never a wrong normal). */
+    ENSURE(move(&torus, spx_v3(4.0f, 0.22f, 4.0f), no_turn) == 0);
+    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, torus.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    ENSURE(count == 1 && angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
+    ENSURE_NEAR(deepest(&m[0]), 0.0571639f, 1e-5f);
+    free_placed(&torus);
+    free_placed(&grid);
+    free_placed(&upper);
+    free_placed(&lower);
+    return 0;
+}
+
+/* ---- swapped arguments, all pairs, trees --------------------------------------------------------- */
+
+/* Same manifolds with A and B exchanged: normals negated, points and depths the same (as sets). */
+static int same_swapped(placed* a, placed* b, float margin, const char* label)
+{
+    spx_manifold m[SPX_MAX_MESH_MANIFOLDS], w[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t cm = 0, cw = 0;
+    ENSURE_CODE(spx_manifold_mesh_mesh(a->inst, b->inst, margin, m, SPX_MAX_MESH_MANIFOLDS, &cm), SPX_OK);
+    ENSURE_CODE(spx_manifold_mesh_mesh(b->inst, a->inst, margin, w, SPX_MAX_MESH_MANIFOLDS, &cw), SPX_OK);
+    if (cm != cw) {
+        fprintf(stderr, "%s: %u manifolds, %u swapped\n", label, cm, cw);
+        return 1;
+    }
+    for (uint32_t g = 0; g < cm; ++g) {
+        /* Manifolds equally deep (to rounding) may come in either order: match them by normal. */
+        uint32_t h = 0;
+        while (h < cw && !(fabsf(m[g].normal.x + w[h].normal.x) <= TOL && fabsf(m[g].normal.y + w[h].normal.y) <= TOL
+                           && fabsf(m[g].normal.z + w[h].normal.z) <= TOL))
+            ++h;
+        if (h == cw) {
+            fprintf(stderr, "%s: manifold %u (normal %g %g %g) has no negated twin swapped\n", label, g, m[g].normal.x,
+                    m[g].normal.y, m[g].normal.z);
+            return 1;
+        }
+        ENSURE_NEAR(deepest(&m[g]), deepest(&w[g]), TOL); /* deepest first either way */
+        ENSURE_NEAR(deepest(&m[g]), deepest(&w[h]), TOL);
+        ENSURE(m[g].point_count == w[h].point_count);
+        for (int i = 0; i < m[g].point_count; ++i) {
+            int found = 0;
+            for (int j = 0; j < w[h].point_count && !found; ++j) {
+                const spx_manifold_point *p = &m[g].points[i], *q = &w[h].points[j];
+                found = fabsf(p->point.x - q->point.x) <= TOL && fabsf(p->point.y - q->point.y) <= TOL
+                     && fabsf(p->point.z - q->point.z) <= TOL && fabsf(p->depth - q->depth) <= TOL;
+            }
+            if (!found) {
+                fprintf(stderr, "%s: manifold %u point %d (%g %g %g, %g) not found swapped\n", label, g, i,
+                        m[g].points[i].point.x, m[g].points[i].point.y, m[g].points[i].point.z, m[g].points[i].depth);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int swapped_arguments_negate_normals(void)
+{
+    placed grid, cube, torus;
+    ENSURE(make_grid(4, &grid) == 0);
+    ENSURE(make_box(4, spx_v3(0.5f, 0.25f, 0.4f), 3, spx_v3(3.3f, 0.245f, 4.2f), quat_axis(1, 0.4), &cube) == 0);
+    spx_shape s;
+    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 32, 16));
+    ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.295f, 3.9f), no_turn, &torus) == 0);
+    spx_shape_free(&s);
+    ENSURE(same_swapped(&grid, &cube, 0.01f, "box on grid") == 0);
+    ENSURE(same_swapped(&grid, &torus, 0.01f, "torus on grid") == 0);
+    ENSURE(move(&cube, spx_v3(4.0f, 0.55f, 4.8f), quat_mul(quat_axis(0, 0.3), quat_axis(2, 0.2))) == 0);
+    ENSURE(same_swapped(&torus, &cube, 0.01f, "box on torus") == 0);
+    ENSURE(move(&cube, spx_v3(3.0f, 0.3f, 3.0f), quat_axis(2, 0.6)) == 0);
+    ENSURE(same_swapped(&grid, &cube, 0.01f, "tilted box in grid") == 0);
+    free_placed(&torus);
+    free_placed(&cube);
+    free_placed(&grid);
+    return 0;
+}
+
+typedef struct seen_pairs {
+    uint8_t* hit;          /* ta * nb + tb */
+    uint32_t nb;
+} seen_pairs;
+
+static void note_pair(void* context, uint32_t ta, uint32_t tb)
+{
+    seen_pairs* s = context;
+    s->hit[(size_t)ta * s->nb + tb] = 1;
+}
+
+/* Every pair of triangles whose GJK distance is within the margin is reached by the descents (the
+   pairs the manifold examines), and a scene with such a pair has a manifold. */
+static int every_pair_within_margin_is_reached(void)
+{
+    placed grid, torus, cube;
+    ENSURE(make_grid(2, &grid) == 0);
+    spx_shape s;
+    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 24, 12));
+    ENSURE(make_placed(&s, 3, true, spx_v3(4, 0.3f, 4), no_turn, &torus) == 0);
+    spx_shape_free(&s);
+    ENSURE(make_box(1, spx_v3(0.4f, 0.3f, 0.5f), 2, spx_v3(4, 1, 4), no_turn, &cube) == 0);
+    uint64_t within = 0, examined = 0, all = 0;
+    for (int scene = 0; scene < 12; ++scene) {
+        placed *a = scene % 3 == 2 ? &torus : &grid, *b = scene % 3 == 0 ? &torus : &cube;
+        const double t = 0.7 * scene;
+        const spx_quat q = quat_mul(quat_axis(1, t), quat_axis(0, 0.25 * sin(3 * t)));
+        const spx_vec3 at = scene % 3 == 2 ? spx_v3(4.3f + 0.3f * (float)sin(t), 0.5f, 4.0f + 0.8f * (float)cos(t))
+                                           : spx_v3(4.0f + 0.5f * (float)cos(t), 0.28f + 0.01f * scene, 3.5f + 0.4f * (float)sin(t));
+        ENSURE(move(b, at, q) == 0);
+        const float margin = 0.02f;
+        const spx_mesh* ma = spx_mesh_instance_get_mesh(a->inst);
+        const spx_mesh* mb = spx_mesh_instance_get_mesh(b->inst);
+        spx_mesh_info ia, ib;
+        ENSURE_CODE(spx_mesh_get_info(ma, &ia), SPX_OK);
+        ENSURE_CODE(spx_mesh_get_info(mb, &ib), SPX_OK);
+        seen_pairs seen = { calloc((size_t)ia.triangle_count * ib.triangle_count, 1), ib.triangle_count };
+        ENSURE(seen.hit);
+        spx_mesh_mesh_pairs(a->inst, b->inst, margin, note_pair, &seen);
+        uint64_t close = 0;
+        for (uint32_t i = 0; i < ia.triangle_count; ++i) {
+            spx_triangle x;
+            ENSURE_CODE(spx_mesh_instance_get_triangle(a->inst, i, &x, NULL), SPX_OK);
+            if (spx_triangle_validate(&x) != SPX_OK) continue;
+            ref_piece px;
+            ref_piece_from_triangle(&x, &px);
+            for (uint32_t j = 0; j < ib.triangle_count; ++j) {
+                spx_triangle y;
+                ENSURE_CODE(spx_mesh_instance_get_triangle(b->inst, j, &y, NULL), SPX_OK);
+                if (spx_triangle_validate(&y) != SPX_OK) continue;
+                ref_piece py;
+                ref_piece_from_triangle(&y, &py);
+                const double zero[3] = { 0, 0, 0 };
+                ref_distance rd;
+                ++all;
+                examined += seen.hit[(size_t)i * ib.triangle_count + j];
+                if (ref_gjk_distance(&px, zero, &py, zero, &rd) > margin) continue;
+                ++close;
+                if (!seen.hit[(size_t)i * ib.triangle_count + j]) {
+                    fprintf(stderr, "scene %d: triangles %u and %u are %g apart (margin %g) but were not reached\n", scene, i,
+                            j, rd.distance, margin);
+                    free(seen.hit);
+                    return 1;
+                }
+            }
+        }
+        free(seen.hit);
+        within += close;
+        spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+        uint32_t count = 0;
+        ENSURE_CODE(spx_manifold_mesh_mesh(a->inst, b->inst, margin, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        if (close > 0) ENSURE(count > 0);
+        else ENSURE(count == 0);
+    }
+    printf("  %llu pairs within the margin of %llu, all reached; %llu examined\n", (unsigned long long)within,
+           (unsigned long long)all, (unsigned long long)examined);
+    ENSURE(within > 50);
+    free_placed(&cube);
+    free_placed(&torus);
+    free_placed(&grid);
+    return 0;
+}
+
+/* The same manifolds, bit for bit, from trees of 1, 4 and 16 triangles a leaf, and from a second call. */
+static int same_answer_from_any_tree(void)
+{
+    spx_manifold ref[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t ref_count = 0;
+    const uint32_t leaves[3] = { 1, 4, 16 };
+    int compared = 0;
+    for (int pose = 0; pose < 6; ++pose) {
+        for (int l = 0; l < 3; ++l) {
+            placed grid, torus;
+            ENSURE(make_grid(leaves[l], &grid) == 0);
+            spx_shape s;
+            ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 32, 16));
+            const spx_quat q = quat_mul(quat_axis(1, 0.5 * pose), quat_axis(2, 0.05 * pose));
+            ENSURE(make_placed(&s, leaves[(l + 1) % 3], true, spx_v3(4.0f + 0.13f * pose, 0.29f, 4.0f), q, &torus) == 0);
+            spx_shape_free(&s);
+            for (int again = 0; again < 2; ++again) {
+                spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+                memset(m, 0, sizeof m);
+                uint32_t count = 0;
+                ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, torus.inst, 0.005f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+                ENSURE(count >= 1);
+                if (l == 0 && again == 0) {
+                    memcpy(ref, m, sizeof m);
+                    ref_count = count;
+                } else {
+                    ENSURE(count == ref_count);
+                    ENSURE(memcmp(ref, m, sizeof m) == 0);
+                    ++compared;
+                }
+            }
+            free_placed(&torus);
+            free_placed(&grid);
+        }
+    }
+    ENSURE(compared == 30);
+    return 0;
+}
+
+/* A 0.4 m box astride the top front edge of a 1 m box (B spans y 0.48..0.88, z 0.47..0.87; A's top is
+   y = 0.5, its front z = 0.5): B's bottom is 0.02 into A's top and its back 0.03 into A's front.
+   Two manifolds, deepest first: normal +z (depth 0.03), then +y (0.02); capacity 1 writes the first
+   unchanged; capacity 0 none. */
+static int capacity_limits_the_manifolds(void)
+{
+    placed lower, upper;
+    ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 2, spx_v3(0, 0, 0), no_turn, &lower) == 0);
+    ENSURE(make_box(4, spx_v3(0.2f, 0.2f, 0.2f), 2, spx_v3(0.05f, 0.68f, 0.67f), no_turn, &upper) == 0);
+    spx_manifold m[SPX_MAX_MESH_MANIFOLDS], few[1];
+    memset(m, 0, sizeof m); /* points past point_count are not written */
+    memset(few, 0, sizeof few);
+    uint32_t count = 0;
+    ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    ENSURE(count == 2);
+    ENSURE(angle_to(m[0].normal, 0, 0, 1) <= NORMAL_TOL);
+    ENSURE_NEAR(deepest(&m[0]), 0.03f, TOL);
+    ENSURE(angle_to(m[1].normal, 0, 1, 0) <= NORMAL_TOL);
+    ENSURE_NEAR(deepest(&m[1]), 0.02f, TOL);
+    uint32_t one = 0;
+    ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, few, 1, &one), SPX_OK);
+    ENSURE(one == 1);
+    ENSURE(memcmp(few, m, sizeof few) == 0);
+    ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, NULL, 0, &count), SPX_OK);
+    ENSURE(count == 0);
+    free_placed(&upper);
+    free_placed(&lower);
+    return 0;
+}
+
+static int bad_input(void)
+{
+    placed grid, cube;
+    ENSURE(make_grid(4, &grid) == 0);
+    ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 1, spx_v3(3, 0.49f, 3), no_turn, &cube) == 0);
+    spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t count = 7;
+    ENSURE_CODE(spx_manifold_mesh_mesh(NULL, cube.inst, 0.0f, m, 8, &count), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, NULL, 0.0f, m, 8, &count), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, 8, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, NULL, 1, &count), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, grid.inst, 0.0f, m, 8, &count), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, -0.001f, m, 8, &count), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, NAN, m, 8, &count), SPX_ERR_NOT_FINITE);
+    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, INFINITY, m, 8, &count), SPX_ERR_NOT_FINITE);
+    ENSURE(count == 7); /* a failed call changes nothing */
+    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, NULL, 0, &count), SPX_OK);
+    ENSURE(count == 0);
+    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, 8, &count), SPX_OK);
+    ENSURE(count == 1);
+    free_placed(&cube);
+    free_placed(&grid);
+    return 0;
+}
+
+int main(void)
+{
+    int failures = 0;
+    RUN_TEST(box_rests_on_grid, failures);
+    RUN_TEST(box_above_grid_is_speculative, failures);
+    RUN_TEST(box_slides_across_grid_edges, failures);
+    RUN_TEST(resting_box_keeps_its_ids, failures);
+    RUN_TEST(torus_lies_on_grid, failures);
+    RUN_TEST(sphere_rests_on_grid, failures);
+    RUN_TEST(box_corners_on_torus_slope, failures);
+    RUN_TEST(interpenetrating_pairs_separate, failures);
+    RUN_TEST(swapped_arguments_negate_normals, failures);
+    RUN_TEST(every_pair_within_margin_is_reached, failures);
+    RUN_TEST(same_answer_from_any_tree, failures);
+    RUN_TEST(capacity_limits_the_manifolds, failures);
+    RUN_TEST(bad_input, failures);
+    return failures == 0 ? 0 : 1;
+}
