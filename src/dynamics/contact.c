@@ -161,7 +161,7 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
         flip = true;
     } else {
         if (!spx_body_pose_mesh(a, xa) || !spx_body_pose_mesh(b, xb)) return 0;
-        r = SPX_OK; /* mesh-mesh manifolds: next commit */
+        r = spx_manifold_mesh_mesh(xa->instance, xb->instance, margin, ms, SPX_MAX_MESH_MANIFOLDS, &n);
     }
     if (r != SPX_OK) return 0;
     uint32_t made = 0;
