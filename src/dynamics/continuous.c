@@ -1,0 +1,683 @@
+/* Continuous collision of fast bodies, after the solver (docs/continuous.md).
+ *
+ * The solver has moved every body from its start pose to its end pose. A body is fast when that
+ * motion, or what its final velocity would make of it, exceeds SPX_CCD_FAST_FRACTION of its
+ * thinnest half extent; slower bodies cannot pass through anything in one step (docs). Each fast
+ * body's path (constant velocities from start to end pose) is swept against everything its box
+ * meets with the exact linear swept query; rotation is bounded by growing both boxes by what their
+ * rotation can move any of their points over a sub-interval, the sub-intervals shortened until
+ * that growth is within a quarter of the thinner shape. Impacts are taken in time order from a
+ * heap: both bodies are brought to the impact, an impulse with restitution and friction changes
+ * their velocities, and each goes on from there with its new velocity for the rest of the step, so
+ * no time is lost. Each impact makes the two bodies search again; records naming a body whose
+ * motion changed since are searched again when they come up. */
+#include "world.h"
+#include "continuous.h"
+#include "island.h"
+#include "core/allocator.h"
+#include <sepax/collide.h>
+#include <math.h>
+#include <string.h>
+
+/* A body is fast when it moves more than this fraction of its thinnest half extent in a step. */
+#define SPX_CCD_FAST_FRACTION 0.5f
+/* Rotation is bounded to this fraction of the thinner shape's least half extent per sub-interval:
+   an impact found under that growth leaves the shapes at most this far apart. */
+#define SPX_CCD_ROTATION_FRACTION 0.25f
+/* Sweeps one shape pair may take; past it the pair counts as touching where the search stands. */
+#define SPX_CCD_PAIR_ITERATIONS 4096
+
+/* ---- storage ------------------------------------------------------------------------------------ */
+
+spx_result spx_continuous_reserve(spx_world* w)
+{
+    spx_continuous* c = &w->ccd;
+    const spx_allocator* a = &w->allocator;
+    if (!c->tree_ready) {
+        if (spx_tree_init(&c->tree, a, 0) != SPX_OK) return SPX_ERR_OUT_OF_MEMORY;
+        c->tree_ready = true;
+    }
+    uint32_t need = w->body_slots;
+    if (need <= c->capacity) return SPX_OK;
+    uint32_t cap = need > 2 * c->capacity ? need : 2 * c->capacity;
+    if (cap < 16) cap = 16;
+    size_t n = cap;
+    spx_ccd_body* bodies = spx_alloc(a, sizeof(spx_ccd_body) * n, 16);
+    uint32_t* heap = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    uint32_t* pos = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    uint32_t* fast = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    uint32_t* touched = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    uint32_t* leaves = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    if (!bodies || !heap || !pos || !fast || !touched || !leaves || spx_tree_reserve(&c->tree, cap) != SPX_OK) {
+        spx_free(a, bodies, sizeof(spx_ccd_body) * n);
+        spx_free(a, heap, sizeof(uint32_t) * n);
+        spx_free(a, pos, sizeof(uint32_t) * n);
+        spx_free(a, fast, sizeof(uint32_t) * n);
+        spx_free(a, touched, sizeof(uint32_t) * n);
+        spx_free(a, leaves, sizeof(uint32_t) * n);
+        return SPX_ERR_OUT_OF_MEMORY;
+    }
+    memset(bodies, 0, sizeof(spx_ccd_body) * n);
+    for (size_t i = 0; i < n; ++i) bodies[i].proxy = SPX_TREE_NULL, pos[i] = UINT32_MAX;
+    /* Between steps nothing of the old arrays is live but the tree's leaves, which the stage
+       empties at the end of every run. */
+    spx_continuous_free(c, NULL);
+    c->bodies = bodies;
+    c->heap = heap;
+    c->heap_pos = pos;
+    c->fast = fast;
+    c->touched = touched;
+    c->leaves = leaves;
+    c->capacity = cap;
+    return SPX_OK;
+}
+
+void spx_continuous_free(spx_continuous* c, const spx_allocator* a)
+{
+    const spx_allocator* al = a ? a : &c->tree.allocator;
+    size_t n = c->capacity;
+    spx_free(al, c->bodies, sizeof(spx_ccd_body) * n);
+    spx_free(al, c->heap, sizeof(uint32_t) * n);
+    spx_free(al, c->heap_pos, sizeof(uint32_t) * n);
+    spx_free(al, c->fast, sizeof(uint32_t) * n);
+    spx_free(al, c->touched, sizeof(uint32_t) * n);
+    spx_free(al, c->leaves, sizeof(uint32_t) * n);
+    c->bodies = NULL, c->heap = c->heap_pos = c->fast = c->touched = c->leaves = NULL;
+    c->capacity = 0;
+    if (a) {
+        spx_free(a, c->candidates, sizeof(uint32_t) * (size_t)c->candidate_capacity);
+        c->candidates = NULL, c->candidate_capacity = 0;
+        if (c->tree_ready) spx_tree_destroy(&c->tree);
+        c->tree_ready = false;
+    }
+}
+
+/* ---- small geometry ------------------------------------------------------------------------------- */
+
+static inline spx_vec3 sv(vec3s v) { return spx_v3(v.x, v.y, v.z); }
+static inline vec3s gv(spx_vec3 v) { return (vec3s){ { v.x, v.y, v.z } }; }
+
+/* The rotation turning at w for time t: exp of the rotation vector w t. */
+static versors turn(vec3s w, float t)
+{
+    float a = glms_vec3_norm(w) * t;
+    if (!(a > 0.0f)) return glms_quat_identity();
+    return glms_quatv(a, glms_vec3_normalize(w));
+}
+
+/* The constant angular velocity turning q0 into q1 over dt (the shorter way). */
+static vec3s angular_between(versors q0, versors q1, float dt)
+{
+    versors d = glms_quat_mul(q1, glms_quat_conjugate(q0));
+    if (d.w < 0.0f) d = (versors){ { -d.x, -d.y, -d.z, -d.w } };
+    vec3s axis = { { d.x, d.y, d.z } };
+    float s = glms_vec3_norm(axis);
+    if (!(s > 0.0f) || !(dt > 0.0f)) return glms_vec3_zero();
+    float angle = 2.0f * atan2f(s, d.w);
+    return glms_vec3_scale(axis, angle / (s * dt));
+}
+
+static float least_half(const spx_body_shape* s)
+{
+    float h = s->half_extents.x;
+    if (s->half_extents.y < h) h = s->half_extents.y;
+    if (s->half_extents.z < h) h = s->half_extents.z;
+    return h;
+}
+
+static float body_least_half(const spx_body* b)
+{
+    float h = INFINITY;
+    for (uint32_t k = 0; k < b->shape_count; ++k) {
+        float s = least_half(&b->shapes[k]);
+        if (s < h) h = s;
+    }
+    return h;
+}
+
+/* ---- segments ---------------------------------------------------------------------------------- */
+
+typedef struct stage {
+    spx_world* w;
+    spx_continuous* c;
+    float dt;             /* the step */
+    float now;            /* time of the latest impact handled */
+    uint32_t limit;       /* impacts resolved in full */
+    uint32_t impacts;
+    bool limited;
+    bool static_only;
+    bool overflow;
+} stage;
+
+/* The segment of body i, set on first use: the solver's motion for a body that moved, rest for one
+   that did not. */
+static spx_ccd_body* seg(stage* s, uint32_t i)
+{
+    spx_ccd_body* cb = &s->c->bodies[i];
+    if (cb->stamp) return cb;
+    const spx_body* b = &s->w->bodies[i];
+    cb->stamp = 1;
+    cb->t = 0.0f;
+    cb->toi = INFINITY;
+    cb->impacts = 0;
+    cb->frozen = 0;
+    cb->excess = 0.0f;
+    if (cb->moved && b->type != SPX_BODY_STATIC) {
+        cb->c = cb->c0;
+        cb->q = cb->q0;
+        cb->v = s->dt > 0.0f ? glms_vec3_scale(glms_vec3_sub(b->center, cb->c0), 1.0f / s->dt) : glms_vec3_zero();
+        cb->w = angular_between(cb->q0, b->rotation, s->dt);
+    } else {
+        cb->c = b->center;
+        cb->q = b->rotation;
+        cb->v = cb->w = glms_vec3_zero();
+    }
+    return cb;
+}
+
+static vec3s center_at(const spx_ccd_body* cb, float t) { return glms_vec3_add(cb->c, glms_vec3_scale(cb->v, t - cb->t)); }
+static versors rotation_at(const spx_ccd_body* cb, float t)
+{
+    return glms_quat_normalize(glms_quat_mul(turn(cb->w, t - cb->t), cb->q));
+}
+
+/* Box of shape k of body b at centre c and rotation q, half extents grown by `grow`. */
+static spx_obb shape_box(const spx_body* b, const spx_body_shape* sh, vec3s c, versors q, float grow)
+{
+    mat3s r = glms_quat_mat3(q);
+    spx_obb o;
+    o.center = sv(glms_vec3_add(c, glms_mat3_mulv(r, glms_vec3_sub(sh->local_center, b->local_center))));
+    o.half_extents = spx_v3(sh->half_extents.x + grow, sh->half_extents.y + grow, sh->half_extents.z + grow);
+    mat3s axes = glms_mat3_mul(r, sh->local_rotation);
+    for (int k = 0; k < 3; ++k) o.rotation.col[k] = sv(axes.col[k]);
+    return o;
+}
+
+/* ---- the time of impact of one shape pair ------------------------------------------------------- */
+
+typedef struct impact {
+    float t;
+    vec3s normal, point;  /* normal from body a to body b */
+} impact;
+
+/* Speed at which b's point p approaches a's along n (negative: approaching). */
+static float normal_speed(const spx_ccd_body* a, const spx_ccd_body* b, vec3s ca, vec3s cb, vec3s p, vec3s n)
+{
+    vec3s va = glms_vec3_add(a->v, glms_vec3_cross(a->w, glms_vec3_sub(p, ca)));
+    vec3s vb = glms_vec3_add(b->v, glms_vec3_cross(b->w, glms_vec3_sub(p, cb)));
+    return glms_vec3_dot(glms_vec3_sub(vb, va), n);
+}
+
+/* First time in [t0, T] at which shape sa of body ia (< ib) and shape sb of body ib touch, within
+   the rotation tolerance, while approaching. Shapes touching or overlapping at t0 count only after
+   an impact (t0 > 0) and only when approaching: at the step's start the solver's contacts own them. */
+static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t sb, float t0, float t_end, impact* out)
+{
+    const spx_body *A = &s->w->bodies[ia], *B = &s->w->bodies[ib];
+    const spx_body_shape *ha = &A->shapes[sa], *hb = &B->shapes[sb];
+    const spx_ccd_body *a = seg(s, ia), *b = seg(s, ib);
+    const spx_vec3 va = sv(a->v), vb = sv(b->v);
+    const float spin = glms_vec3_norm(a->w) * ha->radius + glms_vec3_norm(b->w) * hb->radius; /* m/s */
+    float ha_min = least_half(ha), hb_min = least_half(hb);
+    const float tol = SPX_CCD_ROTATION_FRACTION * (ha_min < hb_min ? ha_min : hb_min);
+    /* Sub-intervals this short keep the rotation's growth within the tolerance (with room for
+       rounding); a pair that touches without approaching is passed by the time in which no point
+       can approach the other shape by more than half the tolerance. */
+    const float fine = spin > 0.0f ? 0.9f * tol / spin : INFINITY;
+    const float skip = 0.5f * tol / (glms_vec3_norm(glms_vec3_sub(a->v, b->v)) + spin);
+    spx_sweep_hit hit;
+    {
+        vec3s ca = center_at(a, t0), cb = center_at(b, t0);
+        spx_obb oa = shape_box(A, ha, ca, rotation_at(a, t0), 0.0f);
+        spx_obb ob = shape_box(B, hb, cb, rotation_at(b, t0), 0.0f);
+        bool overlap = false;
+        if (spx_overlap_obb_obb(&oa, &ob, &overlap) != SPX_OK) return false;
+        if (overlap) {
+            if (t0 == 0.0f) return false;
+            if (spx_sweep_obb_obb(&oa, va, &ob, vb, 0.0f, &hit) == SPX_OK && hit.state == SPX_SWEEP_START_OVERLAP) {
+                vec3s n = gv(hit.normal), p = gv(hit.point);
+                if (normal_speed(a, b, ca, cb, p, n) < 0.0f) {
+                    out->t = t0, out->normal = n, out->point = p;
+                    return true;
+                }
+            }
+            /* Touching after an impact and parting where they touch: the search below steps past
+               (with rotation another point may come round; without, it finds them parting). */
+        }
+    }
+    float t = t0, span = t_end - t0;
+    bool have = false;
+    vec3s last_n = glms_vec3_zero(), last_p = glms_vec3_zero();
+    for (int it = 0; it < SPX_CCD_PAIR_ITERATIONS && t < t_end; ++it) {
+        float te = t + span < t_end ? t + span : t_end;
+        float d = te - t;
+        float ga = fminf(glms_vec3_norm(a->w) * d, 2.0f) * ha->radius;
+        float gb = fminf(glms_vec3_norm(b->w) * d, 2.0f) * hb->radius;
+        vec3s ca = center_at(a, t), cb = center_at(b, t);
+        spx_obb oa = shape_box(A, ha, ca, rotation_at(a, t), ga);
+        spx_obb ob = shape_box(B, hb, cb, rotation_at(b, t), gb);
+        if (spx_sweep_obb_obb(&oa, va, &ob, vb, d, &hit) != SPX_OK) return false;
+        if (hit.state == SPX_SWEEP_MISS) {
+            t = te;
+            span *= 2.0f;
+            continue;
+        }
+        float tau = hit.state == SPX_SWEEP_HIT ? hit.time : 0.0f;
+        vec3s n = gv(hit.normal), p = gv(hit.point);
+        have = true, last_n = n, last_p = p;
+        if (ga + gb <= tol) {
+            /* Touching within the tolerance. A pair that does not approach where it touches is
+               grazing or turning away: without rotation it never meets; with it, step past and
+               look again. */
+            float th = t + tau;
+            if (normal_speed(a, b, center_at(a, th), center_at(b, th), p, n) < 0.0f) {
+                out->t = th, out->normal = n, out->point = p;
+                return true;
+            }
+            if (!(spin > 0.0f)) return false;
+            t = th + skip;
+            span = fine;
+            continue;
+        }
+        /* Under the growth they touch at tau: the real shapes do not before. Go on from there with
+           sub-intervals short enough to meet the tolerance. */
+        t += tau;
+        span = fine;
+    }
+    if (t >= t_end || !have) return false;
+    /* Out of iterations: count them as touching here, as the last sweep saw them (safe: the
+       impulse stops them moving into each other at that point). */
+    out->t = t, out->normal = last_n, out->point = last_p;
+    return true;
+}
+
+/* ---- the heap of next impacts ------------------------------------------------------------------- */
+
+static bool before(const spx_continuous* c, uint32_t x, uint32_t y)
+{
+    float tx = c->bodies[x].toi, ty = c->bodies[y].toi;
+    return tx < ty || (tx == ty && x < y);
+}
+
+static void heap_swap(spx_continuous* c, uint32_t i, uint32_t j)
+{
+    uint32_t x = c->heap[i], y = c->heap[j];
+    c->heap[i] = y, c->heap[j] = x;
+    c->heap_pos[y] = i, c->heap_pos[x] = j;
+}
+
+static void heap_fix(spx_continuous* c, uint32_t i)
+{
+    while (i > 0 && before(c, c->heap[i], c->heap[(i - 1) / 2])) {
+        heap_swap(c, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < c->heap_count && before(c, c->heap[l], c->heap[m])) m = l;
+        if (r < c->heap_count && before(c, c->heap[r], c->heap[m])) m = r;
+        if (m == i) break;
+        heap_swap(c, i, m);
+        i = m;
+    }
+}
+
+static void heap_remove(spx_continuous* c, uint32_t body)
+{
+    uint32_t i = c->heap_pos[body];
+    if (i == UINT32_MAX) return;
+    c->heap_pos[body] = UINT32_MAX;
+    if (--c->heap_count == i) return;
+    c->heap[i] = c->heap[c->heap_count];
+    c->heap_pos[c->heap[i]] = i;
+    heap_fix(c, i);
+}
+
+/* Body's record changed: in the heap while it has an impact ahead. */
+static void heap_update(spx_continuous* c, uint32_t body)
+{
+    if (!isfinite(c->bodies[body].toi)) {
+        heap_remove(c, body);
+        return;
+    }
+    uint32_t i = c->heap_pos[body];
+    if (i == UINT32_MAX) {
+        i = c->heap_count++;
+        c->heap[i] = body;
+        c->heap_pos[body] = i;
+    }
+    heap_fix(c, i);
+}
+
+/* ---- searches ------------------------------------------------------------------------------------ */
+
+static bool collect(void* context, uint32_t body)
+{
+    stage* s = context;
+    spx_continuous* c = s->c;
+    spx_ccd_body* cb = &c->bodies[body];
+    if (cb->seen == c->search) return true;
+    cb->seen = c->search;
+    if (c->candidate_count == c->candidate_capacity) {
+        uint32_t cap = c->candidate_capacity ? 2 * c->candidate_capacity : 64;
+        if (!spx_reserve(&s->w->allocator, (void**)&c->candidates, &c->candidate_capacity, cap, sizeof(uint32_t), 8)) {
+            s->overflow = true;
+            return false;
+        }
+    }
+    c->candidates[c->candidate_count++] = body;
+    return true;
+}
+
+static bool collect_leaf(void* context, uint32_t proxy, uint32_t body)
+{
+    (void)proxy;
+    return collect(context, body);
+}
+
+/* Box holding body i's path from t to the step's end. */
+static spx_aabb path_box(stage* s, uint32_t i, float t, float grow)
+{
+    const spx_body* b = &s->w->bodies[i];
+    const spx_ccd_body* cb = seg(s, i);
+    vec3s p0 = center_at(cb, t), p1 = center_at(cb, s->dt);
+    float r = b->radius * (1.0f + 1e-5f) + grow + 1e-6f;
+    spx_aabb box;
+    for (int k = 0; k < 3; ++k) {
+        box.min[k] = fminf(p0.raw[k], p1.raw[k]) - r;
+        box.max[k] = fmaxf(p0.raw[k], p1.raw[k]) + r;
+    }
+    return box;
+}
+
+/* Body i's first impact from time `now` with anything its path meets; into its record and the heap. */
+static void search(stage* s, uint32_t i)
+{
+    spx_continuous* c = s->c;
+    spx_world* w = s->w;
+    spx_ccd_body* me = seg(s, i);
+    me->toi = INFINITY;
+    if (me->frozen || w->bodies[i].type == SPX_BODY_STATIC) {
+        heap_remove(c, i);
+        return;
+    }
+    c->search++;
+    c->candidate_count = 0;
+    me->seen = c->search;
+    spx_aabb box = path_box(s, i, s->now, c->pad);
+    spx_pair_finder_query(w->pairs, &box, collect, s);
+    if (c->leaf_count > 0) {
+        spx_aabb tight = path_box(s, i, s->now, 0.0f);
+        spx_tree_query(&c->tree, 0, &tight, collect_leaf, s);
+    }
+    const spx_body* bi = &w->bodies[i];
+    impact best = { INFINITY, glms_vec3_zero(), glms_vec3_zero() };
+    uint32_t best_partner = UINT32_MAX;
+    for (uint32_t k = 0; k < c->candidate_count; ++k) {
+        uint32_t j = c->candidates[k];
+        const spx_body* bj = &w->bodies[j];
+        if (!bj->alive) continue;
+        if (s->static_only && bj->type == SPX_BODY_DYNAMIC && bi->type == SPX_BODY_DYNAMIC) continue;
+        if (bi->type != SPX_BODY_DYNAMIC && bj->type != SPX_BODY_DYNAMIC) continue; /* neither would answer */
+        uint32_t lo = i < j ? i : j, hi = i < j ? j : i;
+        const spx_body *bl = &w->bodies[lo], *bh = &w->bodies[hi];
+        for (uint32_t sa = 0; sa < bl->shape_count; ++sa)
+            for (uint32_t sb = 0; sb < bh->shape_count; ++sb) {
+                impact h;
+                float limit = best.t < s->dt ? best.t : s->dt;
+                if (pair_toi(s, lo, sa, hi, sb, s->now, limit, &h) && (h.t < best.t || (h.t == best.t && j < best_partner))) {
+                    best = h;
+                    best_partner = j;
+                }
+            }
+    }
+    if (best_partner != UINT32_MAX) {
+        me->toi = best.t;
+        me->normal = best.normal;
+        me->point = best.point;
+        me->partner = best_partner;
+        me->partner_version = seg(s, best_partner)->version;
+    }
+    heap_update(c, i);
+}
+
+/* ---- impacts --------------------------------------------------------------------------------------- */
+
+static mat3s inv_inertia_at(const spx_body* b, versors q)
+{
+    if (b->type != SPX_BODY_DYNAMIC) return glms_mat3_zero();
+    mat3s r = glms_quat_mat3(q);
+    return glms_mat3_mul(glms_mat3_mul(r, b->inv_inertia_local), glms_mat3_transpose(r));
+}
+
+static float inv_mass_along(const spx_body* b, mat3s ii, vec3s r, vec3s d)
+{
+    vec3s x = glms_vec3_cross(r, d);
+    return b->inv_mass + glms_vec3_dot(x, glms_mat3_mulv(ii, x));
+}
+
+static void push_impulse(spx_body* b, mat3s ii, vec3s r, vec3s p, float sign)
+{
+    if (b->type != SPX_BODY_DYNAMIC) return;
+    b->v = glms_vec3_add(b->v, glms_vec3_scale(p, sign * b->inv_mass));
+    b->w = glms_vec3_add(b->w, glms_mat3_mulv(ii, glms_vec3_scale(glms_vec3_cross(r, p), sign)));
+}
+
+/* The impulse of an impact at point p, normal n (a to b), on the bodies' velocities: the normal
+   speed goes to -e times the approach (0 below the restitution threshold), then Coulomb friction
+   up to mu times the normal impulse. */
+static void resolve(stage* s, spx_body* A, versors qa, vec3s ca, spx_body* B, versors qb, vec3s cb, vec3s p, vec3s n)
+{
+    mat3s ia = inv_inertia_at(A, qa), ib = inv_inertia_at(B, qb);
+    vec3s ra = glms_vec3_sub(p, ca), rb = glms_vec3_sub(p, cb);
+    vec3s dv = glms_vec3_sub(glms_vec3_add(B->v, glms_vec3_cross(B->w, rb)), glms_vec3_add(A->v, glms_vec3_cross(A->w, ra)));
+    float vn = glms_vec3_dot(dv, n);
+    if (!(vn < 0.0f)) return;
+    float k = inv_mass_along(A, ia, ra, n) + inv_mass_along(B, ib, rb, n);
+    if (!(k > 0.0f)) return;
+    float e = A->restitution > B->restitution ? A->restitution : B->restitution;
+    if (-vn < s->w->def.restitution_threshold) e = 0.0f;
+    float jn = -(1.0f + e) * vn / k;
+    vec3s P = glms_vec3_scale(n, jn);
+    push_impulse(A, ia, ra, P, -1.0f);
+    push_impulse(B, ib, rb, P, 1.0f);
+    float mu = sqrtf(A->friction * B->friction);
+    if (mu <= 0.0f) return;
+    dv = glms_vec3_sub(glms_vec3_add(B->v, glms_vec3_cross(B->w, rb)), glms_vec3_add(A->v, glms_vec3_cross(A->w, ra)));
+    vec3s vt = glms_vec3_sub(dv, glms_vec3_scale(n, glms_vec3_dot(dv, n)));
+    float speed = glms_vec3_norm(vt);
+    if (!(speed > 0.0f)) return;
+    vec3s tdir = glms_vec3_scale(vt, 1.0f / speed);
+    float kt = inv_mass_along(A, ia, ra, tdir) + inv_mass_along(B, ib, rb, tdir);
+    if (!(kt > 0.0f)) return;
+    float jt = speed / kt;
+    if (jt > mu * jn) jt = mu * jn;
+    vec3s T = glms_vec3_scale(tdir, -jt);
+    push_impulse(A, ia, ra, T, -1.0f);
+    push_impulse(B, ib, rb, T, 1.0f);
+}
+
+static void touch(stage* s, uint32_t i)
+{
+    spx_ccd_body* cb = seg(s, i);
+    if (cb->stamp == 2) return;
+    cb->stamp = 2;
+    s->c->touched[s->c->touched_count++] = i;
+}
+
+/* Body i (dynamic) goes on from time t at its pose there with its velocities (none when frozen);
+   its path may now leave its box in the broad phase's trees, so it goes into the stage's tree. */
+static void restart(stage* s, uint32_t i, float t, vec3s c, versors q)
+{
+    spx_continuous* cc = s->c;
+    spx_ccd_body* cb = seg(s, i);
+    const spx_body* b = &s->w->bodies[i];
+    touch(s, i);
+    cb->t = t;
+    cb->c = c;
+    cb->q = q;
+    if (cb->frozen) {
+        cb->v = cb->w = glms_vec3_zero();
+    } else {
+        cb->v = b->v;
+        cb->w = b->w;
+    }
+    cb->version++;
+    /* How far the new path can be from where the broad phase's tree has the body. */
+    cb->excess += glms_vec3_norm(cb->v) * (s->dt - t);
+    spx_aabb box = path_box(s, i, t, 0.0f);
+    if (cb->proxy == SPX_TREE_NULL) {
+        if (spx_tree_insert(&cc->tree, 0, &box, i, &cb->proxy) == SPX_OK) cc->leaves[cc->leaf_count++] = i;
+        else cc->pad += cb->excess; /* no room (never, the tree is reserved): the padding covers it */
+    } else {
+        spx_tree_reinsert(&cc->tree, cb->proxy, 0, &box);
+    }
+}
+
+static void impact_now(stage* s, uint32_t i)
+{
+    spx_ccd_body* me = seg(s, i);
+    uint32_t j = me->partner;
+    uint32_t lo = i < j ? i : j, hi = i < j ? j : i;
+    float t = me->toi;
+    vec3s n = me->normal, p = me->point;
+    s->now = t;
+    spx_body *A = &s->w->bodies[lo], *B = &s->w->bodies[hi];
+    spx_ccd_body *a = seg(s, lo), *b = seg(s, hi);
+    vec3s ca = center_at(a, t), cb = center_at(b, t);
+    versors qa = rotation_at(a, t), qb = rotation_at(b, t);
+    /* A sleeping body that is hit wakes (with its island) and answers. */
+    if (A->type == SPX_BODY_DYNAMIC && !A->awake) spx_island_wake(s->w, lo);
+    if (B->type == SPX_BODY_DYNAMIC && !B->awake) spx_island_wake(s->w, hi);
+    resolve(s, A, qa, ca, B, qb, cb, p, n);
+    s->impacts++;
+    bool over = s->impacts > s->limit;
+    spx_body* both[2] = { A, B };
+    uint32_t ids[2] = { lo, hi };
+    vec3s cs[2] = { ca, cb };
+    versors qs[2] = { qa, qb };
+    for (int k = 0; k < 2; ++k) {
+        if (both[k]->type != SPX_BODY_DYNAMIC) continue;
+        spx_ccd_body* x = seg(s, ids[k]);
+        if (over || ++x->impacts > SPX_CONTINUOUS_BODY_IMPACTS) {
+            x->frozen = 1;
+            s->limited = true;
+        }
+        restart(s, ids[k], t, cs[k], qs[k]);
+    }
+    /* Both look ahead again from here (a kinematic body's motion did not change, but its record
+       was this impact). Other records naming a body that restarted are stale: searched again when
+       they come up. */
+    for (int k = 0; k < 2; ++k)
+        if (both[k]->type != SPX_BODY_STATIC) search(s, ids[k]);
+}
+
+/* ---- the stage ------------------------------------------------------------------------------------- */
+
+static bool fast_pre(const spx_body* b, vec3s v_pre, float dt)
+{
+    float reach = (glms_vec3_norm(v_pre) + glms_vec3_norm(b->w) * b->radius) * dt;
+    return reach > SPX_CCD_FAST_FRACTION * body_least_half(b);
+}
+
+void spx_continuous_begin(spx_world* w, float dt)
+{
+    spx_continuous* c = &w->ccd;
+    c->any_fast_pre = false;
+    if (!w->def.enable_continuous || !c->bodies) return;
+    const vec3s g = { { w->def.gravity.x, w->def.gravity.y, w->def.gravity.z } };
+    for (uint32_t i = 0; i < w->body_slots; ++i) {
+        const spx_body* b = &w->bodies[i];
+        spx_ccd_body* cb = &c->bodies[i];
+        cb->stamp = 0;
+        cb->moved = b->alive && b->awake && b->type != SPX_BODY_STATIC;
+        cb->fast_pre = 0;
+        if (!cb->moved) continue;
+        cb->c0 = b->center;
+        cb->q0 = b->rotation;
+        cb->v_pre = b->type == SPX_BODY_DYNAMIC ? glms_vec3_add(b->v, glms_vec3_scale(g, dt * b->gravity_scale)) : b->v;
+        cb->fast_pre = fast_pre(b, cb->v_pre, dt);
+        c->any_fast_pre |= cb->fast_pre;
+    }
+    if (!c->any_fast_pre) return;
+    /* Speculative points of fast bodies off where the solver would meet an impact: a gap beyond
+       the speculative distance, or one approached faster than the restitution threshold. The
+       solver stops a body at the gap's end and drops the rest of its motion for the step (time
+       lost, and a bounce from a place the body reached early); the stage below meets the contact
+       at its time and carries on. A point with a gap of 1e30 m never pushes (finite: no inf or NaN
+       in the solver's arithmetic). Slower approaches
+       to near points stay with the solver: they do not bounce, so their timing does not matter. */
+    const float near = w->def.speculative_distance, slow = w->def.restitution_threshold;
+    for (uint32_t k = 0; k < w->contacts.count; ++k) {
+        spx_contact* m = &w->contacts.list[k];
+        if (!c->bodies[m->body_a].fast_pre && !c->bodies[m->body_b].fast_pre) continue;
+        const spx_body *a = &w->bodies[m->body_a], *b = &w->bodies[m->body_b];
+        /* Trading accuracy for speed, dynamic pairs keep their speculative points. */
+        if (w->def.continuous_static_only && a->type == SPX_BODY_DYNAMIC && b->type == SPX_BODY_DYNAMIC) continue;
+        for (int i = 0; i < m->point_count; ++i) {
+            spx_contact_point* p = &m->points[i];
+            if (!(p->separation > 0.0f)) continue;
+            vec3s dv = glms_vec3_sub(glms_vec3_add(b->v, glms_vec3_cross(b->w, p->anchor_b)),
+                                     glms_vec3_add(a->v, glms_vec3_cross(a->w, p->anchor_a)));
+            if (p->separation > near || -glms_vec3_dot(dv, m->normal) > slow) {
+                p->separation = 1e30f;
+                p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
+            }
+        }
+    }
+}
+
+spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
+{
+    spx_continuous* c = &w->ccd;
+    if (!w->def.enable_continuous || !c->bodies || !(dt > 0.0f)) return SPX_OK;
+    stage s = { w, c, dt, 0.0f, w->def.continuous_max_impacts, 0, false, w->def.continuous_static_only, false };
+    /* Which bodies are fast, and how far any slow one may have left its box in the broad phase. */
+    c->pad = 0.0f;
+    c->heap_count = 0;
+    c->touched_count = 0;
+    uint32_t fast_count = 0;
+    const float spec = w->def.speculative_distance;
+    for (uint32_t i = 0; i < w->body_slots; ++i) {
+        c->heap_pos[i] = UINT32_MAX;
+        spx_ccd_body* cb = &c->bodies[i];
+        if (!cb->moved) continue;
+        const spx_body* b = &w->bodies[i];
+        vec3s d = glms_vec3_sub(b->center, cb->c0);
+        /* The broad phase swept it at v_pre and grew the sphere by the speculative distance. */
+        float off = glms_vec3_norm(glms_vec3_sub(d, glms_vec3_scale(cb->v_pre, dt))) - spec;
+        float reach = fmaxf(glms_vec3_norm(d), glms_vec3_norm(b->v) * dt) + glms_vec3_norm(b->w) * b->radius * dt;
+        if (cb->fast_pre || reach > SPX_CCD_FAST_FRACTION * body_least_half(b)) c->fast[fast_count++] = i;
+        if (off > c->pad) c->pad = off;
+    }
+    st->fast_body_count = fast_count;
+    if (fast_count == 0) return SPX_OK;
+    for (uint32_t k = 0; k < fast_count; ++k) search(&s, c->fast[k]);
+    while (c->heap_count > 0) {
+        uint32_t i = c->heap[0];
+        spx_ccd_body* me = &c->bodies[i];
+        if (seg(&s, me->partner)->version != me->partner_version) {
+            search(&s, i); /* stale: the partner's motion changed since */
+            continue;
+        }
+        impact_now(&s, i);
+    }
+    /* End poses of the bodies whose motion the stage changed. */
+    for (uint32_t k = 0; k < c->touched_count; ++k) {
+        uint32_t i = c->touched[k];
+        spx_body* b = &w->bodies[i];
+        spx_ccd_body* cb = &c->bodies[i];
+        b->center = center_at(cb, dt);
+        b->rotation = rotation_at(cb, dt);
+        spx_body_sync_origin(b);
+    }
+    for (uint32_t k = 0; k < c->leaf_count; ++k) {
+        spx_ccd_body* cb = &c->bodies[c->leaves[k]];
+        spx_tree_remove(&c->tree, cb->proxy);
+        cb->proxy = SPX_TREE_NULL;
+    }
+    c->leaf_count = 0;
+    st->impact_count = s.impacts;
+    if (s.limited) st->flags |= SPX_STEP_IMPACT_LIMIT;
+    return s.overflow ? SPX_ERR_OUT_OF_MEMORY : SPX_OK;
+}

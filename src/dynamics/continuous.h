@@ -1,0 +1,71 @@
+/* The continuous stage of a step: fast bodies' first contacts along their motion, handled in time
+ * order (docs/continuous.md). */
+#ifndef SPX_DYNAMICS_CONTINUOUS_H
+#define SPX_DYNAMICS_CONTINUOUS_H
+
+#include "body.h"
+#include "broad/dynamic_tree.h"
+
+/* What the stage keeps of a body during a step. A body's motion is a chain of segments: the first
+   is the solver's (start pose to end pose at constant velocities), each impact starts another at
+   the impact's time with the body's new velocities. */
+typedef struct spx_ccd_body {
+    vec3s c0;             /* centre of mass at the step's start */
+    versors q0;           /* rotation at the step's start */
+    vec3s v_pre;          /* the velocity the broad phase swept it with */
+    float t;              /* s: the current segment starts here ... */
+    vec3s c;              /* ... at this centre of mass */
+    versors q;            /* ... and rotation */
+    vec3s v, w;           /* and moves at these */
+    float excess;         /* m: how far its path may leave the box the broad phase's tree holds */
+    float toi;            /* s: its first impact from the current time, INFINITY when none */
+    vec3s normal, point;  /* of that impact: normal from the lower body index to the higher */
+    uint32_t partner;     /* the other body of that impact */
+    uint32_t partner_version;
+    uint32_t version;     /* bumped when its segment changes: records naming it go stale */
+    uint32_t impacts;     /* this step */
+    uint32_t proxy;       /* leaf in the stage's own tree, or SPX_TREE_NULL */
+    uint32_t seen;        /* the search that last met it (each candidate once) */
+    uint8_t stamp;        /* 1 once the segment is set this step */
+    uint8_t fast_pre;     /* fast by its velocity before the solver: its far speculative points are off */
+    uint8_t moved;        /* awake and not static at the step's start: c0, q0 hold */
+    uint8_t frozen;       /* past the impact limit: stays where it is for the rest of the step */
+} spx_ccd_body;
+
+typedef struct spx_continuous {
+    spx_ccd_body* bodies;
+    uint32_t* heap;       /* bodies with an impact ahead, a min-heap on (toi, index) */
+    uint32_t* heap_pos;   /* index in heap, or UINT32_MAX */
+    uint32_t* fast;       /* the fast bodies of this step */
+    uint32_t* touched;    /* bodies whose segment changed: their end pose is the stage's */
+    uint32_t* leaves;     /* bodies in the tree below */
+    uint32_t capacity, heap_count, touched_count, leaf_count;
+    uint32_t* candidates; /* of one search */
+    uint32_t candidate_count, candidate_capacity;
+    bool candidates_overflow;
+    spx_dynamic_tree tree;/* bodies whose path may leave their box in the broad phase's trees */
+    bool tree_ready;
+    uint32_t search;      /* counter for spx_ccd_body.seen */
+    float pad;            /* m: the largest excess of a body not in the tree */
+    bool any_fast_pre;
+} spx_continuous;
+
+typedef struct spx_world spx_world;
+
+/* Room for the world's body slots (allocates only when they grew). SPX_ERR_OUT_OF_MEMORY. */
+spx_result spx_continuous_reserve(spx_world* world);
+
+/* Before the solver: keeps each moving body's start pose, and switches off the speculative points
+   farther than speculative_distance of the manifolds of bodies fast by their velocity: the stage
+   meets those contacts at their time instead of the solver stopping the body at the gap's end. */
+void spx_continuous_begin(spx_world* world, float dt);
+
+/* After the solver: the impacts of fast bodies along their motion, in time order. Adds its counts
+   and flags to `stats`. SPX_ERR_OUT_OF_MEMORY only when a search met more bodies than ever before
+   and could not grow (the step is then complete but may have missed impacts: a failed growth
+   retries next step). */
+spx_result spx_continuous_run(spx_world* world, float dt, spx_step_stats* stats);
+
+void spx_continuous_free(spx_continuous* c, const spx_allocator* allocator);
+
+#endif
