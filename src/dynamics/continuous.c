@@ -24,6 +24,8 @@
 /* Rotation is bounded to this fraction of the thinner shape's least half extent per sub-interval:
    an impact found under that growth leaves the shapes at most this far apart. */
 #define SPX_CCD_ROTATION_FRACTION 0.25f
+/* rad: the most a body handed back to the solver may turn in a step (see begin). */
+#define SPX_CCD_SOLVER_TURN 0.5f
 /* Sweeps one shape pair may take; past it the pair counts as touching where the search stands. */
 #define SPX_CCD_PAIR_ITERATIONS 4096
 
@@ -223,6 +225,15 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
     /* Sub-intervals this short keep the rotation's growth within the tolerance (with room for
        rounding); a pair that touches without approaching is passed by the time in which no point
        can approach the other shape by more than half the tolerance. */
+    {
+        /* The shapes stay within their spheres about the centres of mass, which move linearly:
+           if those never meet over [t0, t_end], neither do the shapes. */
+        vec3s d0 = glms_vec3_sub(center_at(b, t0), center_at(a, t0)), dv = glms_vec3_sub(b->v, a->v);
+        float vv = glms_vec3_dot(dv, dv), tc = 0.0f;
+        if (vv > 0.0f) tc = fminf(fmaxf(-glms_vec3_dot(d0, dv) / vv, 0.0f), t_end - t0);
+        float reach = (ha->radius + hb->radius) * (1.0f + 1e-5f) + 1e-6f;
+        if (glms_vec3_norm2(glms_vec3_add(d0, glms_vec3_scale(dv, tc))) > reach * reach) return false;
+    }
     const float fine = spin > 0.0f ? 0.9f * tol / spin : INFINITY;
     const float skip = 0.5f * tol / (glms_vec3_norm(glms_vec3_sub(a->v, b->v)) + spin);
     spx_sweep_hit hit;
@@ -233,7 +244,9 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
         bool overlap = false;
         if (spx_overlap_obb_obb(&oa, &ob, &overlap) != SPX_OK) return false;
         if (overlap) {
-            if (t0 == 0.0f) return false;
+            /* At the step's start a pair belongs to the solver's contacts, unless one of the
+               bodies was fast before the solver, whose contacts the stage took over (begin). */
+            if (t0 == 0.0f && !a->fast_pre && !b->fast_pre) return false;
             if (spx_sweep_obb_obb(&oa, va, &ob, vb, 0.0f, &hit) == SPX_OK && hit.state == SPX_SWEEP_START_OVERLAP) {
                 vec3s n = gv(hit.normal), p = gv(hit.point);
                 if (normal_speed(a, b, ca, cb, p, n) < 0.0f) {
@@ -406,8 +419,8 @@ static void search(stage* s, uint32_t i)
     me->seen = c->search;
     spx_aabb box = path_box(s, i, s->now, c->pad);
     spx_pair_finder_query(w->pairs, &box, collect, s);
+    spx_aabb tight = path_box(s, i, s->now, 0.0f);
     if (c->leaf_count > 0) {
-        spx_aabb tight = path_box(s, i, s->now, 0.0f);
         spx_tree_query(&c->tree, 0, &tight, collect_leaf, s);
     }
     const spx_body* bi = &w->bodies[i];
@@ -419,6 +432,8 @@ static void search(stage* s, uint32_t i)
         if (!bj->alive) continue;
         if (s->static_only && bj->type == SPX_BODY_DYNAMIC && bi->type == SPX_BODY_DYNAMIC) continue;
         if (bi->type != SPX_BODY_DYNAMIC && bj->type != SPX_BODY_DYNAMIC) continue; /* neither would answer */
+        spx_aabb theirs = path_box(s, j, s->now, 0.0f);
+        if (!spx_aabb_overlap(&tight, &theirs)) continue;
         uint32_t lo = i < j ? i : j, hi = i < j ? j : i;
         const spx_body *bl = &w->bodies[lo], *bh = &w->bodies[hi];
         for (uint32_t sa = 0; sa < bl->shape_count; ++sa)
@@ -560,7 +575,7 @@ static void impact_now(stage* s, uint32_t i)
         if (both[k]->type != SPX_BODY_DYNAMIC) continue;
         spx_ccd_body* x = seg(s, ids[k]);
         if (over || ++x->impacts > SPX_CONTINUOUS_BODY_IMPACTS) {
-            x->frozen = 1;
+            x->frozen = x->handed_back = 1;
             s->limited = true;
         }
         restart(s, ids[k], t, cs[k], qs[k]);
@@ -592,37 +607,40 @@ void spx_continuous_begin(spx_world* w, float dt)
         cb->stamp = 0;
         cb->moved = b->alive && b->awake && b->type != SPX_BODY_STATIC;
         cb->fast_pre = 0;
-        if (!cb->moved) continue;
+        if (!cb->moved) {
+            cb->handed_back = 0;
+            continue;
+        }
         cb->c0 = b->center;
         cb->q0 = b->rotation;
         cb->v_pre = b->type == SPX_BODY_DYNAMIC ? glms_vec3_add(b->v, glms_vec3_scale(g, dt * b->gravity_scale)) : b->v;
-        cb->fast_pre = fast_pre(b, cb->v_pre, dt);
+        /* A body stopped by the impact limit is most likely in a pile, where impacts one pair at
+           a time do not settle (each push makes another): the solver, which solves all its
+           contacts together, takes it for a step, unless it turns too far in a step for the
+           solver's contacts, which follow rotation to first order only. */
+        bool back = cb->handed_back && glms_vec3_norm(b->w) * dt <= SPX_CCD_SOLVER_TURN;
+        cb->fast_pre = fast_pre(b, cb->v_pre, dt) && !back;
+        cb->handed_back = 0;
         c->any_fast_pre |= cb->fast_pre;
     }
     if (!c->any_fast_pre) return;
-    /* Speculative points of fast bodies off where the solver would meet an impact: a gap beyond
-       the speculative distance, or one approached faster than the restitution threshold. The
-       solver stops a body at the gap's end and drops the rest of its motion for the step (time
-       lost, and a bounce from a place the body reached early); the stage below meets the contact
-       at its time and carries on. A point with a gap of 1e30 m never pushes (finite: no inf or NaN
-       in the solver's arithmetic). Slower approaches
-       to near points stay with the solver: they do not bounce, so their timing does not matter. */
-    const float near = w->def.speculative_distance, slow = w->def.restitution_threshold;
+    /* The contacts of fast bodies go to the stage below: every point off (a point with a gap of
+       1e30 m never pushes; finite, so no inf or NaN in the solver's arithmetic). The solver would
+       stop a body at a speculative gap's end and drop the rest of its motion for the step (time
+       lost, and a bounce from a place reached early), and its contacts, linear in the step's
+       rotation, do not hold a body that turns far in a step (they fed energy into fast spinning
+       boxes). The stage meets each contact at its time, a touching one at the step's start too. */
     for (uint32_t k = 0; k < w->contacts.count; ++k) {
         spx_contact* m = &w->contacts.list[k];
         if (!c->bodies[m->body_a].fast_pre && !c->bodies[m->body_b].fast_pre) continue;
-        const spx_body *a = &w->bodies[m->body_a], *b = &w->bodies[m->body_b];
-        /* Trading accuracy for speed, dynamic pairs keep their speculative points. */
-        if (w->def.continuous_static_only && a->type == SPX_BODY_DYNAMIC && b->type == SPX_BODY_DYNAMIC) continue;
+        /* Trading accuracy for speed, dynamic pairs stay with the solver. */
+        if (w->def.continuous_static_only && w->bodies[m->body_a].type == SPX_BODY_DYNAMIC
+            && w->bodies[m->body_b].type == SPX_BODY_DYNAMIC)
+            continue;
         for (int i = 0; i < m->point_count; ++i) {
             spx_contact_point* p = &m->points[i];
-            if (!(p->separation > 0.0f)) continue;
-            vec3s dv = glms_vec3_sub(glms_vec3_add(b->v, glms_vec3_cross(b->w, p->anchor_b)),
-                                     glms_vec3_add(a->v, glms_vec3_cross(a->w, p->anchor_a)));
-            if (p->separation > near || -glms_vec3_dot(dv, m->normal) > slow) {
-                p->separation = 1e30f;
-                p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
-            }
+            p->separation = 1e30f;
+            p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
         }
     }
 }

@@ -30,6 +30,7 @@ typedef struct spx_ccd_body {
     uint8_t fast_pre;     /* fast by its velocity before the solver: its far speculative points are off */
     uint8_t moved;        /* awake and not static at the step's start: c0, q0 hold */
     uint8_t frozen;       /* past the impact limit: stays where it is for the rest of the step */
+    uint8_t handed_back;  /* was frozen last step: this step its contacts stay with the solver */
 } spx_ccd_body;
 
 typedef struct spx_continuous {
