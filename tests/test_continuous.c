@@ -5,6 +5,7 @@
 #include "test.h"
 #include "support/container.h"
 #include "support/counting_alloc.h"
+#include "support/shapes.h"
 #include <sepax/sepax.h>
 #include <stdlib.h>
 
@@ -113,6 +114,74 @@ static int bullet(bool dynamic_wall)
 
 static int bullet_static_wall(void) { return bullet(false); }
 static int bullet_dynamic_wall(void) { return bullet(true); }
+
+/* The same shot from above at a static triangle-mesh ground (10 x 10 quads of 1 m, top y = 0, no
+   thickness): 0 passes, under 1 mm deep, no rebound with restitution 0. Hits inside a triangle,
+   on a diagonal edge and on a vertex, the cube level or turned. */
+static int bullet_mesh_ground(void)
+{
+    spx_shape grid_shape;
+    ENSURE(spx_shape_grid(&grid_shape, 10, 10));
+    spx_mesh_def md = spx_default_mesh_def();
+    md.vertices = grid_shape.vertices;
+    md.vertex_count = grid_shape.vertex_count;
+    md.indices = grid_shape.indices;
+    md.triangle_count = grid_shape.triangle_count;
+    spx_mesh* grid = NULL;
+    ENSURE_CODE(spx_mesh_create(&md, &grid), SPX_OK);
+    spx_shape_free(&grid_shape);
+    const spx_vec3 spots[3] = { { 0.3f, 0, 0.2f }, { 0.5f, 0, 0.5f }, { 1.0f, 0, 1.0f } };
+    const spx_quat turned = { 0.2f, 0.3f, 0.1f, 0.9273618f };
+    float worst_pen = 0.0f, worst_back = 0.0f;
+    for (int si = 0; si < 4; ++si)
+        for (int phase = 0; phase < 8; ++phase)
+            for (int spot = 0; spot < 3; ++spot) {
+                const float v0 = speeds[si];
+                spx_world* w = make_world(true);
+                ENSURE(w);
+                spx_shape_def gs = spx_default_shape_def();
+                gs.type = SPX_SHAPE_MESH;
+                gs.mesh = grid;
+                spx_body_def gd = spx_default_body_def();
+                gd.position = spx_v3(-5.0f, 0.0f, -5.0f);
+                gd.shapes = &gs;
+                gd.shape_count = 1;
+                spx_body_id ground;
+                ENSURE_CODE(spx_body_create(w, &gd, &ground), SPX_OK);
+                spx_quat q = phase & 1 ? turned : identity;
+                float start = 5.1f + v0 * dt * (float)phase / 8.0f;
+                spx_body_id cube = add_box(w, SPX_BODY_DYNAMIC, spx_v3(spots[spot].x, start, spots[spot].z), q,
+                                           spx_v3(0.05f, 0.05f, 0.05f), 1000.0f, 0.6f, 0.0f, spx_v3(0, -v0, 0),
+                                           spx_v3(0, 0, 0));
+                const int steps = (int)(5.2f / (v0 * dt)) + 30;
+                for (int k = 0; k < steps; ++k) {
+                    ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+                    spx_transform t;
+                    spx_body_get_transform(w, cube, &t);
+                    spx_obb o;
+                    spx_obb_from_quat(t.p, spx_v3(0.05f, 0.05f, 0.05f), t.q, &o);
+                    spx_vec3 cs[8];
+                    spx_obb_corners(&o, cs);
+                    float low = INFINITY;
+                    for (int i = 0; i < 8; ++i) low = cs[i].y < low ? cs[i].y : low;
+                    if (-low > worst_pen) worst_pen = -low;
+                    if (!(t.p.y > 0.0f)) {
+                        fprintf(stderr, "passed: v %g phase %d spot %d step %d: y %g\n", v0, phase, spot, k, t.p.y);
+                        return 1;
+                    }
+                    float back = vel(w, cube).y;
+                    if (back / v0 > worst_back) worst_back = back / v0;
+                }
+                if (getenv("SPX_VERBOSE"))
+                    printf("    v %g phase %d spot %d: pen %.3g back %.3g\n", v0, phase, spot, worst_pen, worst_back);
+                spx_world_destroy(w);
+            }
+    spx_mesh_destroy(grid);
+    printf("  mesh ground: worst penetration %.3g m, rebound %.3g of impact speed\n", worst_pen, worst_back);
+    ENSURE(worst_pen < 1e-3f);
+    ENSURE(worst_back < 1e-3f);
+    return 0;
+}
 
 /* Without the stage the same shots pass (the test above tests something). */
 static int bullet_passes_without_continuous(void)
@@ -316,6 +385,7 @@ int main(void)
     int failures = 0;
     RUN_TEST(bullet_static_wall, failures);
     RUN_TEST(bullet_dynamic_wall, failures);
+    RUN_TEST(bullet_mesh_ground, failures);
     RUN_TEST(bullet_passes_without_continuous, failures);
     RUN_TEST(spinning_plank, failures);
     RUN_TEST(head_on, failures);

@@ -131,6 +131,7 @@ static float body_least_half(const spx_body* b)
 {
     float h = INFINITY;
     for (uint32_t k = 0; k < b->shape_count; ++k) {
+        /* A mesh's root box stands for it (a closed mesh on a dynamic body has thickness). */
         float s = least_half(&b->shapes[k]);
         if (s < h) h = s;
     }
@@ -210,21 +211,60 @@ static float normal_speed(const spx_ccd_body* a, const spx_ccd_body* b, vec3s ca
     return glms_vec3_dot(glms_vec3_sub(vb, va), n);
 }
 
-/* First time in [t0, T] at which shape sa of body ia (< ib) and shape sb of body ib touch, within
-   the rotation tolerance, while approaching. Shapes touching or overlapping at t0 count only after
-   an impact (t0 > 0) and only when approaching: at the step's start the solver's contacts own them. */
+/* Places a mesh shape's instance where body b's segment has it at time t. */
+static bool pose_mesh(const spx_body* b, const spx_body_shape* sh, const spx_ccd_body* cb, float t)
+{
+    versors q = rotation_at(cb, t);
+    vec3s origin = glms_vec3_sub(center_at(cb, t), glms_quat_rotatev(q, b->local_center));
+    versors lq = { { sh->mesh_local.q.x, sh->mesh_local.q.y, sh->mesh_local.q.z, sh->mesh_local.q.w } };
+    versors mq = glms_quat_mul(q, lq);
+    spx_transform pose;
+    pose.p = sv(glms_vec3_add(origin, glms_quat_rotatev(q, gv(sh->mesh_local.p))));
+    pose.q = (spx_quat){ mq.x, mq.y, mq.z, mq.w };
+    return spx_mesh_instance_set_pose(sh->instance, &pose) == SPX_OK;
+}
+
+/* One shape pair of bodies A (segment a) and B (segment b) swept from time t for d seconds, each
+   box grown by g (a mesh cannot grow: the box of a box-mesh pair takes both growths, which covers
+   both rotations). d = 0: whether they touch at t. Normal from A to B. false: not a pair this
+   stage sweeps (two meshes), or a query refused the pose. */
+static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a, const spx_body* B,
+                       const spx_body_shape* hb, const spx_ccd_body* b, float t, float ga, float gb, float d,
+                       spx_sweep_hit* out)
+{
+    const spx_vec3 va = sv(a->v), vb = sv(b->v);
+    if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
+        spx_obb oa = shape_box(A, ha, center_at(a, t), rotation_at(a, t), ga);
+        spx_obb ob = shape_box(B, hb, center_at(b, t), rotation_at(b, t), gb);
+        return spx_sweep_obb_obb(&oa, va, &ob, vb, d, out) == SPX_OK;
+    }
+    if (ha->type != SPX_SHAPE_BOX && hb->type != SPX_SHAPE_BOX) return false; /* mesh-mesh: not yet */
+    bool box_first = ha->type == SPX_SHAPE_BOX;
+    const spx_body *XB = box_first ? A : B, *MB = box_first ? B : A;
+    const spx_body_shape *xs = box_first ? ha : hb, *ms = box_first ? hb : ha;
+    const spx_ccd_body *xc = box_first ? a : b, *mc = box_first ? b : a;
+    spx_obb box = shape_box(XB, xs, center_at(xc, t), rotation_at(xc, t), ga + gb);
+    if (!pose_mesh(MB, ms, mc, t)) return false;
+    spx_mesh_hit mh;
+    if (spx_sweep_obb_mesh(&box, sv(xc->v), ms->instance, sv(mc->v), d, NULL, 0, &mh) != SPX_OK) return false;
+    out->state = mh.state;
+    out->time = mh.time;
+    out->point = mh.point;
+    out->normal = box_first ? mh.normal : spx_v3(-mh.normal.x, -mh.normal.y, -mh.normal.z);
+    out->depth = mh.depth;
+    return true;
+}
+
+/* First time in [t0, t_end] at which shape sa of body ia (< ib) and shape sb of body ib touch,
+   within the rotation tolerance, while approaching. A pair touching at t0 counts when approaching
+   where it touches; at the step's start only if a body was fast before the solver (otherwise the
+   solver's contacts own it). */
 static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t sb, float t0, float t_end, impact* out)
 {
     const spx_body *A = &s->w->bodies[ia], *B = &s->w->bodies[ib];
     const spx_body_shape *ha = &A->shapes[sa], *hb = &B->shapes[sb];
     const spx_ccd_body *a = seg(s, ia), *b = seg(s, ib);
-    const spx_vec3 va = sv(a->v), vb = sv(b->v);
-    const float spin = glms_vec3_norm(a->w) * ha->radius + glms_vec3_norm(b->w) * hb->radius; /* m/s */
-    float ha_min = least_half(ha), hb_min = least_half(hb);
-    const float tol = SPX_CCD_ROTATION_FRACTION * (ha_min < hb_min ? ha_min : hb_min);
-    /* Sub-intervals this short keep the rotation's growth within the tolerance (with room for
-       rounding); a pair that touches without approaching is passed by the time in which no point
-       can approach the other shape by more than half the tolerance. */
+    if (ha->type != SPX_SHAPE_BOX && hb->type != SPX_SHAPE_BOX) return false; /* mesh-mesh: not yet */
     {
         /* The shapes stay within their spheres about the centres of mass, which move linearly:
            if those never meet over [t0, t_end], neither do the shapes. */
@@ -234,29 +274,27 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
         float reach = (ha->radius + hb->radius) * (1.0f + 1e-5f) + 1e-6f;
         if (glms_vec3_norm2(glms_vec3_add(d0, glms_vec3_scale(dv, tc))) > reach * reach) return false;
     }
+    const float spin = glms_vec3_norm(a->w) * ha->radius + glms_vec3_norm(b->w) * hb->radius; /* m/s */
+    /* The tolerance comes from the boxes (a mesh may be a sheet of no thickness). */
+    float ha_min = ha->type == SPX_SHAPE_BOX ? least_half(ha) : INFINITY;
+    float hb_min = hb->type == SPX_SHAPE_BOX ? least_half(hb) : INFINITY;
+    const float tol = SPX_CCD_ROTATION_FRACTION * (ha_min < hb_min ? ha_min : hb_min);
+    /* Sub-intervals this short keep the rotation's growth within the tolerance (with room for
+       rounding); a pair that touches without approaching is passed by the time in which no point
+       can approach the other shape by more than half the tolerance. */
     const float fine = spin > 0.0f ? 0.9f * tol / spin : INFINITY;
     const float skip = 0.5f * tol / (glms_vec3_norm(glms_vec3_sub(a->v, b->v)) + spin);
     spx_sweep_hit hit;
-    {
-        vec3s ca = center_at(a, t0), cb = center_at(b, t0);
-        spx_obb oa = shape_box(A, ha, ca, rotation_at(a, t0), 0.0f);
-        spx_obb ob = shape_box(B, hb, cb, rotation_at(b, t0), 0.0f);
-        bool overlap = false;
-        if (spx_overlap_obb_obb(&oa, &ob, &overlap) != SPX_OK) return false;
-        if (overlap) {
-            /* At the step's start a pair belongs to the solver's contacts, unless one of the
-               bodies was fast before the solver, whose contacts the stage took over (begin). */
-            if (t0 == 0.0f && !a->fast_pre && !b->fast_pre) return false;
-            if (spx_sweep_obb_obb(&oa, va, &ob, vb, 0.0f, &hit) == SPX_OK && hit.state == SPX_SWEEP_START_OVERLAP) {
-                vec3s n = gv(hit.normal), p = gv(hit.point);
-                if (normal_speed(a, b, ca, cb, p, n) < 0.0f) {
-                    out->t = t0, out->normal = n, out->point = p;
-                    return true;
-                }
-            }
-            /* Touching after an impact and parting where they touch: the search below steps past
-               (with rotation another point may come round; without, it finds them parting). */
+    if (!sweep_pair(A, ha, a, B, hb, b, t0, 0.0f, 0.0f, 0.0f, &hit)) return false;
+    if (hit.state == SPX_SWEEP_START_OVERLAP) {
+        if (t0 == 0.0f && !a->fast_pre && !b->fast_pre) return false;
+        vec3s n = gv(hit.normal), p = gv(hit.point);
+        if (normal_speed(a, b, center_at(a, t0), center_at(b, t0), p, n) < 0.0f) {
+            out->t = t0, out->normal = n, out->point = p;
+            return true;
         }
+        /* Touching and parting where they touch: the search below steps past (with rotation
+           another point may come round; without, it finds them parting). */
     }
     float t = t0, span = t_end - t0;
     bool have = false;
@@ -266,10 +304,7 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
         float d = te - t;
         float ga = fminf(glms_vec3_norm(a->w) * d, 2.0f) * ha->radius;
         float gb = fminf(glms_vec3_norm(b->w) * d, 2.0f) * hb->radius;
-        vec3s ca = center_at(a, t), cb = center_at(b, t);
-        spx_obb oa = shape_box(A, ha, ca, rotation_at(a, t), ga);
-        spx_obb ob = shape_box(B, hb, cb, rotation_at(b, t), gb);
-        if (spx_sweep_obb_obb(&oa, va, &ob, vb, d, &hit) != SPX_OK) return false;
+        if (!sweep_pair(A, ha, a, B, hb, b, t, ga, gb, d, &hit)) return false;
         if (hit.state == SPX_SWEEP_MISS) {
             t = te;
             span *= 2.0f;
