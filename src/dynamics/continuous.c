@@ -19,8 +19,9 @@
 #include <math.h>
 #include <string.h>
 
-/* A body is fast when it moves more than this fraction of its thinnest half extent in a step. */
-#define SPX_CCD_FAST_FRACTION 0.5f
+/* A body is fast when it may move more than this fraction of its thinnest half extent in a step.
+   Slower, its centre cannot cross the middle of anything it did not already overlap (docs). */
+#define SPX_CCD_FAST_FRACTION 1.0f
 /* Rotation is bounded to this fraction of the thinner shape's least half extent per sub-interval:
    an impact found under that growth leaves the shapes at most this far apart. */
 #define SPX_CCD_ROTATION_FRACTION 0.25f
@@ -201,6 +202,7 @@ static spx_obb shape_box(const spx_body* b, const spx_body_shape* sh, vec3s c, v
 typedef struct impact {
     float t;
     vec3s normal, point;  /* normal from body a to body b */
+    uint32_t shape_a, shape_b;
 } impact;
 
 /* Speed at which b's point p approaches a's along n (negative: approaching). */
@@ -290,7 +292,7 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
         if (t0 == 0.0f && !a->fast_pre && !b->fast_pre) return false;
         vec3s n = gv(hit.normal), p = gv(hit.point);
         if (normal_speed(a, b, center_at(a, t0), center_at(b, t0), p, n) < 0.0f) {
-            out->t = t0, out->normal = n, out->point = p;
+            out->t = t0, out->normal = n, out->point = p, out->shape_a = sa, out->shape_b = sb;
             return true;
         }
         /* Touching and parting where they touch: the search below steps past (with rotation
@@ -319,7 +321,7 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
                look again. */
             float th = t + tau;
             if (normal_speed(a, b, center_at(a, th), center_at(b, th), p, n) < 0.0f) {
-                out->t = th, out->normal = n, out->point = p;
+                out->t = th, out->normal = n, out->point = p, out->shape_a = sa, out->shape_b = sb;
                 return true;
             }
             if (!(spin > 0.0f)) return false;
@@ -335,7 +337,7 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
     if (t >= t_end || !have) return false;
     /* Out of iterations: count them as touching here, as the last sweep saw them (safe: the
        impulse stops them moving into each other at that point). */
-    out->t = t, out->normal = last_n, out->point = last_p;
+    out->t = t, out->normal = last_n, out->point = last_p, out->shape_a = sa, out->shape_b = sb;
     return true;
 }
 
@@ -459,7 +461,7 @@ static void search(stage* s, uint32_t i)
         spx_tree_query(&c->tree, 0, &tight, collect_leaf, s);
     }
     const spx_body* bi = &w->bodies[i];
-    impact best = { INFINITY, glms_vec3_zero(), glms_vec3_zero() };
+    impact best = { INFINITY, glms_vec3_zero(), glms_vec3_zero(), 0, 0 };
     uint32_t best_partner = UINT32_MAX;
     for (uint32_t k = 0; k < c->candidate_count; ++k) {
         uint32_t j = c->candidates[k];
@@ -485,6 +487,8 @@ static void search(stage* s, uint32_t i)
         me->toi = best.t;
         me->normal = best.normal;
         me->point = best.point;
+        me->shape_lo = (uint16_t)best.shape_a;
+        me->shape_hi = (uint16_t)best.shape_b;
         me->partner = best_partner;
         me->partner_version = seg(s, best_partner)->version;
     }
@@ -513,9 +517,9 @@ static void push_impulse(spx_body* b, mat3s ii, vec3s r, vec3s p, float sign)
     b->w = glms_vec3_add(b->w, glms_mat3_mulv(ii, glms_vec3_scale(glms_vec3_cross(r, p), sign)));
 }
 
-/* The impulse of an impact at point p, normal n (a to b), on the bodies' velocities: the normal
+/* The impulse of an impact at point p, normal n (A to B), on the bodies' velocities: the normal
    speed goes to -e times the approach (0 below the restitution threshold), then Coulomb friction
-   up to mu times the normal impulse. */
+   up to mu times the normal impulse. One point: with e <= 1 it cannot add energy. */
 static void resolve(stage* s, spx_body* A, versors qa, vec3s ca, spx_body* B, versors qb, vec3s cb, vec3s p, vec3s n)
 {
     mat3s ia = inv_inertia_at(A, qa), ib = inv_inertia_at(B, qb);
@@ -545,6 +549,57 @@ static void resolve(stage* s, spx_body* A, versors qa, vec3s ca, spx_body* B, ve
     vec3s T = glms_vec3_scale(tdir, -jt);
     push_impulse(A, ia, ra, T, -1.0f);
     push_impulse(B, ib, rb, T, 1.0f);
+}
+
+/* Where an impact acts: the centre of the points of the shape pair's manifold at the impact's pose
+   that touch first (within 1e-4 of the smaller box of the closest), when the manifold's normal
+   agrees with the impact's; otherwise the impact's own point. A swept query names one point of a
+   face landing on a face (for a mesh, one triangle's), and an impulse there turned a level box
+   over; the centre of the touching face keeps it level. Normal from A to B into *n. */
+static vec3s impact_point(const spx_body* A, const spx_body_shape* ha, vec3s ca, versors qa, const spx_body* B,
+                          const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n)
+{
+    float ha_min = ha->type == SPX_SHAPE_BOX ? least_half(ha) : INFINITY;
+    float hb_min = hb->type == SPX_SHAPE_BOX ? least_half(hb) : INFINITY;
+    const float size = fminf(ha_min, hb_min);
+    spx_manifold ms[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t count = 0;
+    bool flip = false;
+    if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
+        spx_obb oa = shape_box(A, ha, ca, qa, 0.0f), ob = shape_box(B, hb, cb, qb, 0.0f);
+        if (spx_manifold_obb_obb(&oa, &ob, SPX_CCD_ROTATION_FRACTION * size, &ms[0]) == SPX_OK) count = 1;
+    } else if (ha->type == SPX_SHAPE_BOX || hb->type == SPX_SHAPE_BOX) {
+        flip = ha->type != SPX_SHAPE_BOX;
+        const spx_body *XB = flip ? B : A, *MB = flip ? A : B;
+        const spx_body_shape *xs = flip ? hb : ha, *msh = flip ? ha : hb;
+        spx_obb box = shape_box(XB, xs, flip ? cb : ca, flip ? qb : qa, 0.0f);
+        spx_ccd_body pose;
+        memset(&pose, 0, sizeof pose);
+        pose.c = flip ? ca : cb, pose.q = flip ? qa : qb;
+        if (!pose_mesh(MB, msh, &pose, 0.0f)
+            || spx_manifold_obb_mesh(&box, msh->instance, SPX_CCD_ROTATION_FRACTION * size, ms, SPX_MAX_MESH_MANIFOLDS,
+                                     &count) != SPX_OK)
+            count = 0;
+    }
+    int best = -1;
+    float best_dot = 0.9f;
+    for (uint32_t k = 0; k < count; ++k) {
+        if (ms[k].point_count == 0) continue;
+        vec3s mn = gv(ms[k].normal);
+        float d = glms_vec3_dot(flip ? glms_vec3_negate(mn) : mn, *n);
+        if (d > best_dot) best_dot = d, best = (int)k;
+    }
+    if (best < 0) return point;
+    const spx_manifold* m = &ms[best];
+    float deepest = -INFINITY;
+    for (int k = 0; k < m->point_count; ++k) deepest = fmaxf(deepest, m->points[k].depth);
+    vec3s sum = glms_vec3_zero();
+    int used = 0;
+    for (int k = 0; k < m->point_count; ++k)
+        if (m->points[k].depth >= deepest - 1e-4f * size) sum = glms_vec3_add(sum, gv(m->points[k].point)), ++used;
+    vec3s mn = gv(m->normal);
+    *n = flip ? glms_vec3_negate(mn) : mn;
+    return glms_vec3_scale(sum, 1.0f / (float)used);
 }
 
 static void touch(stage* s, uint32_t i)
@@ -599,6 +654,7 @@ static void impact_now(stage* s, uint32_t i)
     /* A sleeping body that is hit wakes (with its island) and answers. */
     if (A->type == SPX_BODY_DYNAMIC && !A->awake) spx_island_wake(s->w, lo);
     if (B->type == SPX_BODY_DYNAMIC && !B->awake) spx_island_wake(s->w, hi);
+    p = impact_point(A, &A->shapes[me->shape_lo], ca, qa, B, &B->shapes[me->shape_hi], cb, qb, p, &n);
     resolve(s, A, qa, ca, B, qb, cb, p, n);
     s->impacts++;
     bool over = s->impacts > s->limit;

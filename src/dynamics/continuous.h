@@ -21,6 +21,7 @@ typedef struct spx_ccd_body {
     float toi;            /* s: its first impact from the current time, INFINITY when none */
     vec3s normal, point;  /* of that impact: normal from the lower body index to the higher */
     uint32_t partner;     /* the other body of that impact */
+    uint16_t shape_lo, shape_hi; /* its shapes: of the lower body index, of the higher */
     uint32_t partner_version;
     uint32_t version;     /* bumped when its segment changes: records naming it go stale */
     uint32_t impacts;     /* this step */
