@@ -610,11 +610,28 @@ static void touch(stage* s, uint32_t i)
     s->c->touched[s->c->touched_count++] = i;
 }
 
+/* Body i's path from now on into the stage's tree (where searches find it whatever the broad
+   phase's tree holds). */
+static void track(stage* s, uint32_t i)
+{
+    spx_continuous* cc = s->c;
+    spx_ccd_body* cb = seg(s, i);
+    spx_aabb box = path_box(s, i, s->now, 0.0f);
+    if (cb->proxy != SPX_TREE_NULL) {
+        spx_tree_reinsert(&cc->tree, cb->proxy, 0, &box);
+    } else if (spx_tree_insert(&cc->tree, 0, &box, i, &cb->proxy) == SPX_OK) {
+        cc->leaves[cc->leaf_count++] = i;
+    } else {
+        /* No room (never: the tree is reserved for every body): the padding must cover it. */
+        vec3s a = center_at(cb, s->now), b = center_at(cb, s->dt);
+        cc->pad += glms_vec3_norm(glms_vec3_sub(b, a)) + glms_vec3_norm(glms_vec3_sub(a, seg(s, i)->c0));
+    }
+}
+
 /* Body i (dynamic) goes on from time t at its pose there with its velocities (none when frozen);
    its path may now leave its box in the broad phase's trees, so it goes into the stage's tree. */
 static void restart(stage* s, uint32_t i, float t, vec3s c, versors q)
 {
-    spx_continuous* cc = s->c;
     spx_ccd_body* cb = seg(s, i);
     const spx_body* b = &s->w->bodies[i];
     touch(s, i);
@@ -628,15 +645,7 @@ static void restart(stage* s, uint32_t i, float t, vec3s c, versors q)
         cb->w = b->w;
     }
     cb->version++;
-    /* How far the new path can be from where the broad phase's tree has the body. */
-    cb->excess += glms_vec3_norm(cb->v) * (s->dt - t);
-    spx_aabb box = path_box(s, i, t, 0.0f);
-    if (cb->proxy == SPX_TREE_NULL) {
-        if (spx_tree_insert(&cc->tree, 0, &box, i, &cb->proxy) == SPX_OK) cc->leaves[cc->leaf_count++] = i;
-        else cc->pad += cb->excess; /* no room (never, the tree is reserved): the padding covers it */
-    } else {
-        spx_tree_reinsert(&cc->tree, cb->proxy, 0, &box);
-    }
+    track(s, i);
 }
 
 static void impact_now(stage* s, uint32_t i)
@@ -686,7 +695,7 @@ static bool fast_pre(const spx_body* b, vec3s v_pre, float dt)
     return reach > SPX_CCD_FAST_FRACTION * body_least_half(b);
 }
 
-void spx_continuous_begin(spx_world* w, float dt)
+void spx_continuous_prepare(spx_world* w, float dt)
 {
     spx_continuous* c = &w->ccd;
     c->any_fast_pre = false;
@@ -714,7 +723,12 @@ void spx_continuous_begin(spx_world* w, float dt)
         cb->handed_back = 0;
         c->any_fast_pre |= cb->fast_pre;
     }
-    if (!c->any_fast_pre) return;
+}
+
+void spx_continuous_begin(spx_world* w)
+{
+    spx_continuous* c = &w->ccd;
+    if (!w->def.enable_continuous || !c->bodies || !c->any_fast_pre) return;
     /* The contacts of fast bodies go to the stage below: every point off (a point with a gap of
        1e30 m never pushes; finite, so no inf or NaN in the solver's arithmetic). The solver would
        stop a body at a speculative gap's end and drop the rest of its motion for the step (time
@@ -757,10 +771,13 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
         float off = glms_vec3_norm(glms_vec3_sub(d, glms_vec3_scale(cb->v_pre, dt))) - spec;
         float reach = fmaxf(glms_vec3_norm(d), glms_vec3_norm(b->v) * dt) + glms_vec3_norm(b->w) * b->radius * dt;
         if (cb->fast_pre || reach > SPX_CCD_FAST_FRACTION * body_least_half(b)) c->fast[fast_count++] = i;
-        if (off > c->pad) c->pad = off;
+        else if (off > c->pad) c->pad = off;
     }
     st->fast_body_count = fast_count;
     if (fast_count == 0) return SPX_OK;
+    /* Fast bodies' paths go into the stage's tree: the broad phase's holds only a fast body's box
+       at the step's start (world.c), or its sweep at the velocity before the solver. */
+    for (uint32_t k = 0; k < fast_count; ++k) track(&s, c->fast[k]);
     for (uint32_t k = 0; k < fast_count; ++k) search(&s, c->fast[k]);
     while (c->heap_count > 0) {
         uint32_t i = c->heap[0];

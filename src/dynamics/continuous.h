@@ -57,10 +57,20 @@ typedef struct spx_world spx_world;
 /* Room for the world's body slots (allocates only when they grew). SPX_ERR_OUT_OF_MEMORY. */
 spx_result spx_continuous_reserve(spx_world* world);
 
-/* Before the solver: keeps each moving body's start pose, and switches off the speculative points
-   farther than speculative_distance of the manifolds of bodies fast by their velocity: the stage
-   meets those contacts at their time instead of the solver stopping the body at the gap's end. */
-void spx_continuous_begin(spx_world* world, float dt);
+/* Before the broad phase: keeps each moving body's start pose and marks the bodies fast by their
+   velocity (spx_continuous_is_fast): the stage, not the solver, answers their contacts. */
+void spx_continuous_prepare(spx_world* world, float dt);
+
+/* Fast by its velocity this step (after spx_continuous_prepare): the broad phase gives it only its
+   box at the step's start (for the contacts it touches now, which the stage meets at time 0). */
+static inline bool spx_continuous_is_fast(const spx_continuous* c, uint32_t body)
+{
+    return c->any_fast_pre && c->bodies[body].fast_pre;
+}
+
+/* After the narrow phase, before the solver: switches off every contact point of a fast body (the
+   stage meets those contacts at their time instead of the solver stopping the body early). */
+void spx_continuous_begin(spx_world* world);
 
 /* After the solver: the impacts of fast bodies along their motion, in time order. Adds its counts
    and flags to `stats`. SPX_ERR_OUT_OF_MEMORY only when a search met more bodies than ever before

@@ -197,7 +197,9 @@ static spx_result broad_phase(spx_world* w, float dt, spx_pair_update* out)
         spx_vec3 wv = { b->w.x, b->w.y, b->w.z };
         spx_sphere s;
         spx_aabb box;
-        if (spx_swept_sphere(c, sv, wv, zero, b->radius, w->def.speculative_distance + bend, dt, &s) == SPX_OK) {
+        if (spx_continuous_is_fast(&w->ccd, i)) {
+            box = rest_box(w, b); /* its motion is the continuous stage's (continuous.c) */
+        } else if (spx_swept_sphere(c, sv, wv, zero, b->radius, w->def.speculative_distance + bend, dt, &s) == SPX_OK) {
             box = spx_sphere_aabb(&s);
         } else {
             box = rest_box(w, b); /* non-finite motion: the body stays where the broad phase last saw it */
@@ -220,6 +222,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     double t0 = now_ms();
     spx_pair_update pairs;
     spx_result r = w->def.enable_continuous ? spx_continuous_reserve(w) : SPX_OK;
+    if (r == SPX_OK) spx_continuous_prepare(w, elapsed); /* start poses, fast bodies */
     if (r == SPX_OK) r = broad_phase(w, elapsed, &pairs);
     double t1 = now_ms();
     if (r == SPX_OK) r = spx_contacts_update(w, pairs.pairs, pairs.count, elapsed);
@@ -228,7 +231,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
         w->locked = false;
         return r;
     }
-    spx_continuous_begin(w, elapsed); /* start poses; fast bodies' far speculative points off */
+    spx_continuous_begin(w); /* fast bodies' contact points off: the continuous stage has them */
 #ifdef SPX_CCD_DEBUG
     double e0 = spx_world_kinetic_energy(w);
 #endif
