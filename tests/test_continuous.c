@@ -311,7 +311,7 @@ static int no_time_lost(void)
 static int container(void)
 {
     spx_container c;
-    ENSURE_CODE(spx_container_create(&c, 400, 250.0f, 4.0f, NULL), SPX_OK);
+    ENSURE_CODE(spx_container_create(&c, 400, 250.0f, 4.0f, true, NULL), SPX_OK);
     uint32_t impacts = 0, fast = 0, limited = 0;
     for (int k = 0; k < 120; ++k) {
         ENSURE_CODE(spx_world_step(c.world, c.dt), SPX_OK);
@@ -370,7 +370,7 @@ static int deterministic_and_no_allocation(void)
         spx_world_def wd = spx_default_world_def();
         wd.allocator = &al;
         spx_container c;
-        ENSURE_CODE(spx_container_create(&c, 200, 250.0f, 3.0f, &wd), SPX_OK);
+        ENSURE_CODE(spx_container_create(&c, 200, 250.0f, 3.0f, true, &wd), SPX_OK);
         for (int k = 0; k < 60; ++k) ENSURE_CODE(spx_world_step(c.world, c.dt), SPX_OK);
         long before = counter.calls;
         for (int k = 0; k < 60; ++k) ENSURE_CODE(spx_world_step(c.world, c.dt), SPX_OK);

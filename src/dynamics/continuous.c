@@ -197,6 +197,28 @@ static spx_obb shape_box(const spx_body* b, const spx_body_shape* sh, vec3s c, v
     return o;
 }
 
+static bool stationary(const spx_ccd_body* cb)
+{
+    return cb->v.x == 0.0f && cb->v.y == 0.0f && cb->v.z == 0.0f && cb->w.x == 0.0f && cb->w.y == 0.0f && cb->w.z == 0.0f;
+}
+
+/* World box of shape sh (a box, or a mesh's root box) of a stationary body, rounded outwards. */
+static spx_aabb shape_aabb(const spx_body* b, const spx_body_shape* sh, const spx_ccd_body* cb)
+{
+    spx_obb o = shape_box(b, sh, cb->c, cb->q, 0.0f);
+    spx_aabb box;
+    const float* c = &o.center.x;
+    const float* h = &o.half_extents.x;
+    for (int k = 0; k < 3; ++k) {
+        float r = h[0] * fabsf((&o.rotation.col[0].x)[k]) + h[1] * fabsf((&o.rotation.col[1].x)[k])
+                + h[2] * fabsf((&o.rotation.col[2].x)[k]);
+        r = r * (1.0f + 1e-5f) + 1e-5f * fabsf(c[k]) + 1e-6f;
+        box.min[k] = c[k] - r;
+        box.max[k] = c[k] + r;
+    }
+    return box;
+}
+
 /* ---- the time of impact of one shape pair ------------------------------------------------------- */
 
 typedef struct impact {
@@ -257,6 +279,23 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, const spx_cc
     return true;
 }
 
+static vec3s impact_point(const spx_body* A, const spx_body_shape* ha, vec3s ca, versors qa, const spx_body* B,
+                          const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n);
+
+/* A contact found at time t with point p and normal n (A to B) is an impact when the shapes
+   approach where the impulse will act (impact_point): checked there, so that once an impact has
+   acted the same contact no longer counts (checked at the query's point, a pair hit again and again
+   at one instant, each impulse a little smaller). */
+static bool approaching(const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a, const spx_body* B,
+                        const spx_body_shape* hb, const spx_ccd_body* b, float t, vec3s p, vec3s n, impact* out)
+{
+    vec3s ca = center_at(a, t), cb = center_at(b, t);
+    vec3s q = impact_point(A, ha, ca, rotation_at(a, t), B, hb, cb, rotation_at(b, t), p, &n);
+    if (!(normal_speed(a, b, ca, cb, q, n) < 0.0f)) return false;
+    out->t = t, out->normal = n, out->point = q;
+    return true;
+}
+
 /* First time in [t0, t_end] at which shape sa of body ia (< ib) and shape sb of body ib touch,
    within the rotation tolerance, while approaching. A pair touching at t0 counts when approaching
    where it touches; at the step's start only if a body was fast before the solver (otherwise the
@@ -275,6 +314,19 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
         if (vv > 0.0f) tc = fminf(fmaxf(-glms_vec3_dot(d0, dv) / vv, 0.0f), t_end - t0);
         float reach = (ha->radius + hb->radius) * (1.0f + 1e-5f) + 1e-6f;
         if (glms_vec3_norm2(glms_vec3_add(d0, glms_vec3_scale(dv, tc))) > reach * reach) return false;
+        /* Against a shape that does not move, its own box against the other's swept sphere. */
+        const spx_ccd_body* still = stationary(a) ? a : stationary(b) ? b : NULL;
+        if (still) {
+            const spx_ccd_body* mover = still == a ? b : a;
+            const spx_body_shape* sh = still == a ? ha : hb;
+            const spx_body_shape* mh = still == a ? hb : ha;
+            spx_aabb fixed = shape_aabb(still == a ? A : B, sh, still);
+            vec3s p0 = center_at(mover, t0), p1 = center_at(mover, t_end);
+            float r = mh->radius * (1.0f + 1e-5f) + 1e-6f;
+            for (int k = 0; k < 3; ++k)
+                if (fminf(p0.raw[k], p1.raw[k]) - r > fixed.max[k] || fmaxf(p0.raw[k], p1.raw[k]) + r < fixed.min[k])
+                    return false;
+        }
     }
     const float spin = glms_vec3_norm(a->w) * ha->radius + glms_vec3_norm(b->w) * hb->radius; /* m/s */
     /* The tolerance comes from the boxes (a mesh may be a sheet of no thickness). */
@@ -289,10 +341,18 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
     spx_sweep_hit hit;
     if (!sweep_pair(A, ha, a, B, hb, b, t0, 0.0f, 0.0f, 0.0f, &hit)) return false;
     if (hit.state == SPX_SWEEP_START_OVERLAP) {
-        if (t0 == 0.0f && !a->fast_pre && !b->fast_pre) return false;
-        vec3s n = gv(hit.normal), p = gv(hit.point);
-        if (normal_speed(a, b, center_at(a, t0), center_at(b, t0), p, n) < 0.0f) {
-            out->t = t0, out->normal = n, out->point = p, out->shape_a = sa, out->shape_b = sb;
+        impact found;
+        bool toward = approaching(A, ha, a, B, hb, b, t0, gv(hit.point), gv(hit.normal), &found);
+        float vn = toward ? normal_speed(a, b, center_at(a, t0), center_at(b, t0), found.point, found.normal) : 0.0f;
+        /* At the step's start a touching pair is the solver's unless begin gave it to the stage
+           (a fast body's contact approached fast, or a body spins fast). */
+        if (t0 == 0.0f
+            && !((a->fast_pre || b->fast_pre)
+                 && (a->spinning || b->spinning || (vn < -s->w->def.restitution_threshold && !a->back && !b->back))))
+            return false;
+        if (toward) {
+            *out = found;
+            out->shape_a = sa, out->shape_b = sb;
             return true;
         }
         /* Touching and parting where they touch: the search below steps past (with rotation
@@ -320,8 +380,8 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
                grazing or turning away: without rotation it never meets; with it, step past and
                look again. */
             float th = t + tau;
-            if (normal_speed(a, b, center_at(a, th), center_at(b, th), p, n) < 0.0f) {
-                out->t = th, out->normal = n, out->point = p, out->shape_a = sa, out->shape_b = sb;
+            if (approaching(A, ha, a, B, hb, b, th, p, n, out)) {
+                out->shape_a = sa, out->shape_b = sb;
                 return true;
             }
             if (!(spin > 0.0f)) return false;
@@ -430,6 +490,16 @@ static spx_aabb path_box(stage* s, uint32_t i, float t, float grow)
 {
     const spx_body* b = &s->w->bodies[i];
     const spx_ccd_body* cb = seg(s, i);
+    if (stationary(cb)) {
+        /* Its shapes' own boxes: a wall's sphere would reach everything near it. */
+        spx_aabb box = shape_aabb(b, &b->shapes[0], cb);
+        for (uint32_t k = 1; k < b->shape_count; ++k) {
+            spx_aabb o = shape_aabb(b, &b->shapes[k], cb);
+            box = spx_aabb_union(&box, &o);
+        }
+        for (int k = 0; k < 3; ++k) box.min[k] -= grow, box.max[k] += grow;
+        return box;
+    }
     vec3s p0 = center_at(cb, t), p1 = center_at(cb, s->dt);
     float r = b->radius * (1.0f + 1e-5f) + grow + 1e-6f;
     spx_aabb box;
@@ -517,38 +587,72 @@ static void push_impulse(spx_body* b, mat3s ii, vec3s r, vec3s p, float sign)
     b->w = glms_vec3_add(b->w, glms_mat3_mulv(ii, glms_vec3_scale(glms_vec3_cross(r, p), sign)));
 }
 
+/* Passes of the impulse of one impact over its normal and friction parts. */
+#define SPX_CCD_RESOLVE_PASSES 4
+
+static float kinetic_energy(const spx_body* b, mat3s inv_inertia)
+{
+    if (b->type != SPX_BODY_DYNAMIC) return 0.0f;
+    vec3s l = glms_mat3_mulv(glms_mat3_inv(inv_inertia), b->w);
+    return 0.5f * b->mass * glms_vec3_norm2(b->v) + 0.5f * glms_vec3_dot(b->w, l);
+}
+
 /* The impulse of an impact at point p, normal n (A to B), on the bodies' velocities: the normal
-   speed goes to -e times the approach (0 below the restitution threshold), then Coulomb friction
-   up to mu times the normal impulse. One point: with e <= 1 it cannot add energy. */
+   speed goes to -e times the approach (0 below the restitution threshold) and Coulomb friction
+   acts up to mu times the normal impulse. The two are solved together, accumulated and clamped
+   (a friction impulse turns the bodies and can bring the point back to approaching: applied once
+   each, a spinning pair was hit again and again at one instant), the normal last, so that the
+   point leaves the impact not approaching. Energy: with e = 0 every update is a projection in the
+   bodies' mass metric; with e > 0 an impulse that ends with more kinetic energy than it began
+   with is done again with e = 0. */
 static void resolve(stage* s, spx_body* A, versors qa, vec3s ca, spx_body* B, versors qb, vec3s cb, vec3s p, vec3s n)
 {
     mat3s ia = inv_inertia_at(A, qa), ib = inv_inertia_at(B, qb);
     vec3s ra = glms_vec3_sub(p, ca), rb = glms_vec3_sub(p, cb);
-    vec3s dv = glms_vec3_sub(glms_vec3_add(B->v, glms_vec3_cross(B->w, rb)), glms_vec3_add(A->v, glms_vec3_cross(A->w, ra)));
-    float vn = glms_vec3_dot(dv, n);
-    if (!(vn < 0.0f)) return;
-    float k = inv_mass_along(A, ia, ra, n) + inv_mass_along(B, ib, rb, n);
-    if (!(k > 0.0f)) return;
-    float e = A->restitution > B->restitution ? A->restitution : B->restitution;
-    if (-vn < s->w->def.restitution_threshold) e = 0.0f;
-    float jn = -(1.0f + e) * vn / k;
-    vec3s P = glms_vec3_scale(n, jn);
-    push_impulse(A, ia, ra, P, -1.0f);
-    push_impulse(B, ib, rb, P, 1.0f);
-    float mu = sqrtf(A->friction * B->friction);
-    if (mu <= 0.0f) return;
-    dv = glms_vec3_sub(glms_vec3_add(B->v, glms_vec3_cross(B->w, rb)), glms_vec3_add(A->v, glms_vec3_cross(A->w, ra)));
-    vec3s vt = glms_vec3_sub(dv, glms_vec3_scale(n, glms_vec3_dot(dv, n)));
-    float speed = glms_vec3_norm(vt);
-    if (!(speed > 0.0f)) return;
-    vec3s tdir = glms_vec3_scale(vt, 1.0f / speed);
-    float kt = inv_mass_along(A, ia, ra, tdir) + inv_mass_along(B, ib, rb, tdir);
-    if (!(kt > 0.0f)) return;
-    float jt = speed / kt;
-    if (jt > mu * jn) jt = mu * jn;
-    vec3s T = glms_vec3_scale(tdir, -jt);
-    push_impulse(A, ia, ra, T, -1.0f);
-    push_impulse(B, ib, rb, T, 1.0f);
+#define RELATIVE() glms_vec3_sub(glms_vec3_add(B->v, glms_vec3_cross(B->w, rb)), glms_vec3_add(A->v, glms_vec3_cross(A->w, ra)))
+    float vn0 = glms_vec3_dot(RELATIVE(), n);
+    if (!(vn0 < 0.0f)) return;
+    float kn = inv_mass_along(A, ia, ra, n) + inv_mass_along(B, ib, rb, n);
+    if (!(kn > 0.0f)) return;
+    const float e0 = A->restitution > B->restitution ? A->restitution : B->restitution;
+    const float mu = sqrtf(A->friction * B->friction);
+    vec3s t1 = fabsf(n.x) >= 0.57735f ? glms_vec3_normalize((vec3s){ { n.y, -n.x, 0.0f } })
+                                      : glms_vec3_normalize((vec3s){ { 0.0f, n.z, -n.y } });
+    const vec3s tang[2] = { t1, glms_vec3_cross(n, t1) };
+    float kt[2];
+    for (int d = 0; d < 2; ++d) kt[d] = inv_mass_along(A, ia, ra, tang[d]) + inv_mass_along(B, ib, rb, tang[d]);
+    const vec3s va0 = A->v, wa0 = A->w, vb0 = B->v, wb0 = B->w;
+    const float energy0 = kinetic_energy(A, ia) + kinetic_energy(B, ib);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        float e = attempt == 0 && -vn0 >= s->w->def.restitution_threshold ? e0 : 0.0f;
+        const float target = -e * vn0;
+        float jn = 0.0f, jt[2] = { 0.0f, 0.0f };
+        for (int pass = 0; pass <= SPX_CCD_RESOLVE_PASSES; ++pass) {
+            /* Normal. */
+            float total = fmaxf(jn - (glms_vec3_dot(RELATIVE(), n) - target) / kn, 0.0f);
+            vec3s P = glms_vec3_scale(n, total - jn);
+            jn = total;
+            push_impulse(A, ia, ra, P, -1.0f);
+            push_impulse(B, ib, rb, P, 1.0f);
+            if (pass == SPX_CCD_RESOLVE_PASSES || mu <= 0.0f) break;
+            /* Friction, both tangents, clamped to the disk mu jn. */
+            vec3s dv = RELATIVE();
+            float nt[2];
+            for (int d = 0; d < 2; ++d) nt[d] = kt[d] > 0.0f ? jt[d] - glms_vec3_dot(dv, tang[d]) / kt[d] : jt[d];
+            float limit = mu * jn, len2 = nt[0] * nt[0] + nt[1] * nt[1];
+            if (len2 > limit * limit) {
+                float scale = limit / sqrtf(len2);
+                nt[0] *= scale, nt[1] *= scale;
+            }
+            P = glms_vec3_add(glms_vec3_scale(tang[0], nt[0] - jt[0]), glms_vec3_scale(tang[1], nt[1] - jt[1]));
+            jt[0] = nt[0], jt[1] = nt[1];
+            push_impulse(A, ia, ra, P, -1.0f);
+            push_impulse(B, ib, rb, P, 1.0f);
+        }
+        if (e == 0.0f || kinetic_energy(A, ia) + kinetic_energy(B, ib) <= energy0 * (1.0f + 1e-6f)) break;
+        A->v = va0, A->w = wa0, B->v = vb0, B->w = wb0; /* it added energy: again, inelastic */
+    }
+#undef RELATIVE
 }
 
 /* Where an impact acts: the centre of the points of the shape pair's manifold at the impact's pose
@@ -706,7 +810,7 @@ void spx_continuous_prepare(spx_world* w, float dt)
         spx_ccd_body* cb = &c->bodies[i];
         cb->stamp = 0;
         cb->moved = b->alive && b->awake && b->type != SPX_BODY_STATIC;
-        cb->fast_pre = 0;
+        cb->fast_pre = cb->spinning = cb->back = 0;
         if (!cb->moved) {
             cb->handed_back = 0;
             continue;
@@ -714,12 +818,13 @@ void spx_continuous_prepare(spx_world* w, float dt)
         cb->c0 = b->center;
         cb->q0 = b->rotation;
         cb->v_pre = b->type == SPX_BODY_DYNAMIC ? glms_vec3_add(b->v, glms_vec3_scale(g, dt * b->gravity_scale)) : b->v;
-        /* A body stopped by the impact limit is most likely in a pile, where impacts one pair at
-           a time do not settle (each push makes another): the solver, which solves all its
-           contacts together, takes it for a step, unless it turns too far in a step for the
-           solver's contacts, which follow rotation to first order only. */
-        bool back = cb->handed_back && glms_vec3_norm(b->w) * dt <= SPX_CCD_SOLVER_TURN;
-        cb->fast_pre = fast_pre(b, cb->v_pre, dt) && !back;
+        /* A body stopped by the impact limit last step is most likely in a pile, where impacts
+           one pair at a time do not settle (each push makes another): the solver, which solves
+           all its contacts together, takes its near contacts this step even when they approach
+           fast (see begin). */
+        cb->fast_pre = fast_pre(b, cb->v_pre, dt);
+        cb->spinning = glms_vec3_norm(b->w) * dt > SPX_CCD_SOLVER_TURN;
+        cb->back = cb->handed_back;
         cb->handed_back = 0;
         c->any_fast_pre |= cb->fast_pre;
     }
@@ -729,21 +834,35 @@ void spx_continuous_begin(spx_world* w)
 {
     spx_continuous* c = &w->ccd;
     if (!w->def.enable_continuous || !c->bodies || !c->any_fast_pre) return;
-    /* The contacts of fast bodies go to the stage below: every point off (a point with a gap of
-       1e30 m never pushes; finite, so no inf or NaN in the solver's arithmetic). The solver would
-       stop a body at a speculative gap's end and drop the rest of its motion for the step (time
-       lost, and a bounce from a place reached early), and its contacts, linear in the step's
-       rotation, do not hold a body that turns far in a step (they fed energy into fast spinning
-       boxes). The stage meets each contact at its time, a touching one at the step's start too. */
+    /* Which contact points of fast bodies go to the stage below (switched off here: a point with a
+       gap of 1e30 m never pushes; finite, so no inf or NaN in the solver's arithmetic):
+       - beyond the speculative distance: the solver would stop the body at the gap's end and drop
+         the rest of its motion (time lost, a bounce from a place reached early), and a far point
+         is a long lever on a small body (the solver's rotation from one ran away to 10^11 rad/s);
+       - approached faster than the restitution threshold: an impact, whose time matters when it
+         bounces (unless the body was handed back after the impact limit);
+       - every point of a body turning more than SPX_CCD_SOLVER_TURN in the step: the solver's
+         contacts follow rotation to first order and fed energy into fast-spinning boxes.
+       Near, slow points stay with the solver: resting and sliding contact of a fast body (impacts
+       one at a time on a box sliding at speed on the floor made a dozen a step). */
+    const float near = w->def.speculative_distance, slow = w->def.restitution_threshold;
     for (uint32_t k = 0; k < w->contacts.count; ++k) {
         spx_contact* m = &w->contacts.list[k];
-        if (!c->bodies[m->body_a].fast_pre && !c->bodies[m->body_b].fast_pre) continue;
+        const spx_ccd_body *ca = &c->bodies[m->body_a], *cb = &c->bodies[m->body_b];
+        if (!ca->fast_pre && !cb->fast_pre) continue;
+        const spx_body *a = &w->bodies[m->body_a], *b = &w->bodies[m->body_b];
         /* Trading accuracy for speed, dynamic pairs stay with the solver. */
-        if (w->def.continuous_static_only && w->bodies[m->body_a].type == SPX_BODY_DYNAMIC
-            && w->bodies[m->body_b].type == SPX_BODY_DYNAMIC)
-            continue;
+        if (w->def.continuous_static_only && a->type == SPX_BODY_DYNAMIC && b->type == SPX_BODY_DYNAMIC) continue;
+        const bool spin = ca->spinning || cb->spinning, back = ca->back || cb->back;
         for (int i = 0; i < m->point_count; ++i) {
             spx_contact_point* p = &m->points[i];
+            bool off = spin || p->separation > near;
+            if (!off && !back) {
+                vec3s dv = glms_vec3_sub(glms_vec3_add(b->v, glms_vec3_cross(b->w, p->anchor_b)),
+                                         glms_vec3_add(a->v, glms_vec3_cross(a->w, p->anchor_a)));
+                off = -glms_vec3_dot(dv, m->normal) > slow;
+            }
+            if (!off) continue;
             p->separation = 1e30f;
             p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
         }

@@ -28,7 +28,9 @@ typedef struct spx_ccd_body {
     uint32_t proxy;       /* leaf in the stage's own tree, or SPX_TREE_NULL */
     uint32_t seen;        /* the search that last met it (each candidate once) */
     uint8_t stamp;        /* 1 once the segment is set this step */
-    uint8_t fast_pre;     /* fast by its velocity before the solver: its far speculative points are off */
+    uint8_t fast_pre;     /* fast by its velocity before the solver: the stage takes its far and fast contacts */
+    uint8_t spinning;     /* turns more than SPX_CCD_SOLVER_TURN this step: the stage takes all a fast body's contacts */
+    uint8_t back;         /* handed back this step (last step's impact limit): near contacts stay the solver's */
     uint8_t moved;        /* awake and not static at the step's start: c0, q0 hold */
     uint8_t frozen;       /* past the impact limit: stays where it is for the rest of the step */
     uint8_t handed_back;  /* was frozen last step: this step its contacts stay with the solver */
@@ -68,8 +70,8 @@ static inline bool spx_continuous_is_fast(const spx_continuous* c, uint32_t body
     return c->any_fast_pre && c->bodies[body].fast_pre;
 }
 
-/* After the narrow phase, before the solver: switches off every contact point of a fast body (the
-   stage meets those contacts at their time instead of the solver stopping the body early). */
+/* After the narrow phase, before the solver: switches off the contact points of fast bodies that
+   the stage answers instead (far, fast-approaching, or of a fast-spinning body: continuous.c). */
 void spx_continuous_begin(spx_world* world);
 
 /* After the solver: the impacts of fast bodies along their motion, in time order. Adds its counts

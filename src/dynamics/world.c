@@ -8,9 +8,6 @@
 #include <math.h>
 #include <string.h>
 #include <time.h>
-#ifdef SPX_CCD_DEBUG
-#include <stdio.h>
-#endif
 
 SPX_API spx_world_def spx_default_world_def(void)
 {
@@ -232,26 +229,17 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
         return r;
     }
     spx_continuous_begin(w); /* fast bodies' contact points off: the continuous stage has them */
-#ifdef SPX_CCD_DEBUG
-    double e0 = spx_world_kinetic_energy(w);
-#endif
     r = spx_solve(w, elapsed);
     if (r != SPX_OK) {
         w->locked = false;
         return r;
     }
     double t3a = now_ms();
-#ifdef SPX_CCD_DEBUG
-    double e1 = spx_world_kinetic_energy(w);
-#endif
     /* Fast bodies' impacts along their motion, after the solver chose it (docs/continuous.md). A
        search that could not grow its buffer is not an error of the step: it retries next step. */
     (void)spx_continuous_run(w, elapsed, &st);
     double t3 = now_ms();
     st.continuous_ms = t3 - t3a;
-#ifdef SPX_CCD_DEBUG
-    fprintf(stderr, "E %.8g solver %+.6g ccd %+.6g\n", e0, e1 - e0, spx_world_kinetic_energy(w) - e1);
-#endif
     /* Bodies that fall asleep leave the broad phase's moving set there (island.c). */
     st.island_count = spx_islands_update(w, elapsed);
     double t4 = now_ms();

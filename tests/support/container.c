@@ -14,26 +14,28 @@ static uint32_t next(uint32_t* s)
 }
 static float uniform(uint32_t* s) { return (float)next(s) / 16777216.0f; } /* [0, 1) */
 
-static spx_result add_static(spx_world* w, spx_vec3 p, spx_vec3 half)
+static spx_result add_static(spx_world* w, spx_vec3 p, spx_vec3 half, float friction, float restitution)
 {
     spx_shape_def s = spx_default_shape_def();
     s.half_extents = half;
     spx_body_def d = spx_default_body_def();
     d.position = p;
-    d.friction = 0.0f;
-    d.restitution = 1.0f;
+    d.friction = friction;
+    d.restitution = restitution;
     d.shapes = &s;
     d.shape_count = 1;
     spx_body_id id;
     return spx_body_create(w, &d, &id);
 }
 
-spx_result spx_container_create(spx_container* c, uint32_t count, float speed, float inner, const spx_world_def* def)
+spx_result spx_container_create(spx_container* c, uint32_t count, float speed, float inner, bool elastic,
+                                const spx_world_def* def)
 {
     memset(c, 0, sizeof *c);
     spx_world_def wd = def ? *def : spx_default_world_def();
-    wd.gravity = spx_v3(0.0f, 0.0f, 0.0f);
-    wd.enable_sleep = false;
+    wd.gravity = spx_v3(0.0f, elastic ? 0.0f : -9.81f, 0.0f);
+    wd.enable_sleep = !elastic;
+    const float friction = elastic ? 0.0f : 0.6f, restitution = elastic ? 1.0f : 0.05f;
     spx_result r = spx_world_create(&wd, &c->world);
     if (r != SPX_OK) return r;
     c->inner = inner;
@@ -46,7 +48,7 @@ spx_result spx_container_create(spx_container* c, uint32_t count, float speed, f
             float p[3] = { 0, 0, 0 }, h[3] = { e, e, e };
             p[axis] = (float)side * o;
             h[axis] = WALL_HALF;
-            r = add_static(c->world, spx_v3(p[0], p[1], p[2]), spx_v3(h[0], h[1], h[2]));
+            r = add_static(c->world, spx_v3(p[0], p[1], p[2]), spx_v3(h[0], h[1], h[2]), friction, restitution);
         }
     uint32_t n = 1;
     while (n * n * n < count) ++n;
@@ -70,9 +72,9 @@ spx_result spx_container_create(spx_container* c, uint32_t count, float speed, f
         } while (qn < 0.01f || qn > 1.0f);
         qn = sqrtf(qn);
         d.rotation = (spx_quat){ q[0] / qn, q[1] / qn, q[2] / qn, q[3] / qn };
-        d.friction = 0.0f;
-        d.restitution = 1.0f;
-        d.angular_damping = 0.0f;
+        d.friction = friction;
+        d.restitution = restitution;
+        d.angular_damping = elastic ? 0.0f : d.angular_damping;
         d.shapes = &s;
         d.shape_count = 1;
         r = spx_body_create(c->world, &d, &c->boxes[k]);

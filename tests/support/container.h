@@ -1,8 +1,10 @@
 /* The closed-container scene of issue 5 (continuous collision), shared by tests/test_continuous.c
    and the benchmark (public API only): `count` boxes of half extent 0.05 m at `speed` m/s in
    random directions, random orientations, on a grid inside a closed box of six static walls 0.1 m
-   thick; restitution 1, no friction, no gravity, sleeping off, so they stay fast for the whole run.
-   Deterministic: the same arguments, the same world. */
+   thick. Two kinds: elastic (restitution 1, no friction, no gravity, sleeping off: the boxes stay
+   fast for the whole run, the hardest case) and plain (restitution 0.05, friction 0.6, gravity,
+   sleeping on: after a few impacts they settle on the floor, as in Jolt's HighSpeed scene of small
+   fast convex pieces). Deterministic: the same arguments, the same world. */
 #ifndef SPX_TEST_CONTAINER_H
 #define SPX_TEST_CONTAINER_H
 
@@ -16,8 +18,8 @@ typedef struct spx_container {
     float dt;            /* 1/60 s */
 } spx_container;
 
-/* inner: half the inside's width (m). def NULL: defaults (the scene sets gravity, sleep). */
-spx_result spx_container_create(spx_container* out, uint32_t count, float speed, float inner,
+/* inner: half the inside's width (m). def NULL: defaults (the scene sets gravity and sleep). */
+spx_result spx_container_create(spx_container* out, uint32_t count, float speed, float inner, bool elastic,
                                 const spx_world_def* def);
 
 /* Boxes whose centre is outside the inside: they escaped through a wall. */
