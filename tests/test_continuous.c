@@ -320,7 +320,7 @@ static int container(void)
         impacts += st.impact_count;
         fast += st.fast_body_count;
         limited += (st.flags & SPX_STEP_IMPACT_LIMIT) != 0;
-        uint32_t out = spx_container_escaped(&c);
+        uint32_t out = spx_container_escaped(&c, 0.0f);
         if (out) {
             fprintf(stderr, "step %d: %u escaped\n", k, out);
             return 1;

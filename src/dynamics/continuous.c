@@ -25,7 +25,7 @@
 /* Rotation is bounded to this fraction of the thinner shape's least half extent per sub-interval:
    an impact found under that growth leaves the shapes at most this far apart. */
 #define SPX_CCD_ROTATION_FRACTION 0.25f
-/* rad: the most a body handed back to the solver may turn in a step (see begin). */
+/* rad: a fast body turning more than this in a step leaves all its contacts to the stage (begin). */
 #define SPX_CCD_SOLVER_TURN 0.5f
 /* Sweeps one shape pair may take; past it the pair counts as touching where the search stands. */
 #define SPX_CCD_PAIR_ITERATIONS 4096
@@ -90,6 +90,8 @@ void spx_continuous_free(spx_continuous* c, const spx_allocator* a)
     if (a) {
         spx_free(a, c->candidates, sizeof(uint32_t) * (size_t)c->candidate_capacity);
         c->candidates = NULL, c->candidate_capacity = 0;
+        spx_free(a, c->taken, sizeof(uint64_t) * (size_t)c->taken_capacity);
+        c->taken = NULL, c->taken_capacity = 0;
         if (c->tree_ready) spx_tree_destroy(&c->tree);
         c->tree_ready = false;
     }
@@ -192,7 +194,7 @@ static spx_obb shape_box(const spx_body* b, const spx_body_shape* sh, vec3s c, v
     spx_obb o;
     o.center = sv(glms_vec3_add(c, glms_mat3_mulv(r, glms_vec3_sub(sh->local_center, b->local_center))));
     o.half_extents = spx_v3(sh->half_extents.x + grow, sh->half_extents.y + grow, sh->half_extents.z + grow);
-    mat3s axes = glms_mat3_mul(r, sh->local_rotation);
+    mat3s axes = sh->axes_aligned ? r : glms_mat3_mul(r, sh->local_rotation);
     for (int k = 0; k < 3; ++k) o.rotation.col[k] = sv(axes.col[k]);
     return o;
 }
@@ -279,6 +281,19 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, const spx_cc
     return true;
 }
 
+/* Whether begin gave the contacts of bodies ia < ib to the stage. */
+static bool taken(const spx_continuous* c, uint32_t ia, uint32_t ib)
+{
+    uint64_t key = (uint64_t)ia << 32 | ib;
+    uint32_t lo = 0, hi = c->taken_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (c->taken[mid] < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < c->taken_count && c->taken[lo] == key;
+}
+
 static vec3s impact_point(const spx_body* A, const spx_body_shape* ha, vec3s ca, versors qa, const spx_body* B,
                           const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n);
 
@@ -343,13 +358,8 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
     if (hit.state == SPX_SWEEP_START_OVERLAP) {
         impact found;
         bool toward = approaching(A, ha, a, B, hb, b, t0, gv(hit.point), gv(hit.normal), &found);
-        float vn = toward ? normal_speed(a, b, center_at(a, t0), center_at(b, t0), found.point, found.normal) : 0.0f;
-        /* At the step's start a touching pair is the solver's unless begin gave it to the stage
-           (a fast body's contact approached fast, or a body spins fast). */
-        if (t0 == 0.0f
-            && !((a->fast_pre || b->fast_pre)
-                 && (a->spinning || b->spinning || (vn < -s->w->def.restitution_threshold && !a->back && !b->back))))
-            return false;
+        /* At the step's start a touching pair is the solver's unless begin gave it to the stage. */
+        if (t0 == 0.0f && !taken(s->c, ia, ib)) return false;
         if (toward) {
             *out = found;
             out->shape_a = sa, out->shape_b = sb;
@@ -779,7 +789,7 @@ static void impact_now(stage* s, uint32_t i)
         if (both[k]->type != SPX_BODY_DYNAMIC) continue;
         spx_ccd_body* x = seg(s, ids[k]);
         if (over || ++x->impacts > SPX_CONTINUOUS_BODY_IMPACTS) {
-            x->frozen = x->handed_back = 1;
+            x->frozen = 1;
             s->limited = true;
         }
         restart(s, ids[k], t, cs[k], qs[k]);
@@ -803,6 +813,7 @@ void spx_continuous_prepare(spx_world* w, float dt)
 {
     spx_continuous* c = &w->ccd;
     c->any_fast_pre = false;
+    c->dt = dt;
     if (!w->def.enable_continuous || !c->bodies) return;
     const vec3s g = { { w->def.gravity.x, w->def.gravity.y, w->def.gravity.z } };
     for (uint32_t i = 0; i < w->body_slots; ++i) {
@@ -810,22 +821,13 @@ void spx_continuous_prepare(spx_world* w, float dt)
         spx_ccd_body* cb = &c->bodies[i];
         cb->stamp = 0;
         cb->moved = b->alive && b->awake && b->type != SPX_BODY_STATIC;
-        cb->fast_pre = cb->spinning = cb->back = 0;
-        if (!cb->moved) {
-            cb->handed_back = 0;
-            continue;
-        }
+        cb->fast_pre = cb->spinning = 0;
+        if (!cb->moved) continue;
         cb->c0 = b->center;
         cb->q0 = b->rotation;
         cb->v_pre = b->type == SPX_BODY_DYNAMIC ? glms_vec3_add(b->v, glms_vec3_scale(g, dt * b->gravity_scale)) : b->v;
-        /* A body stopped by the impact limit last step is most likely in a pile, where impacts
-           one pair at a time do not settle (each push makes another): the solver, which solves
-           all its contacts together, takes its near contacts this step even when they approach
-           fast (see begin). */
         cb->fast_pre = fast_pre(b, cb->v_pre, dt);
         cb->spinning = glms_vec3_norm(b->w) * dt > SPX_CCD_SOLVER_TURN;
-        cb->back = cb->handed_back;
-        cb->handed_back = 0;
         c->any_fast_pre |= cb->fast_pre;
     }
 }
@@ -833,39 +835,66 @@ void spx_continuous_prepare(spx_world* w, float dt)
 void spx_continuous_begin(spx_world* w)
 {
     spx_continuous* c = &w->ccd;
+    c->taken_count = 0;
     if (!w->def.enable_continuous || !c->bodies || !c->any_fast_pre) return;
-    /* Which contact points of fast bodies go to the stage below (switched off here: a point with a
-       gap of 1e30 m never pushes; finite, so no inf or NaN in the solver's arithmetic):
+    /* Which contacts of fast bodies go to the stage below, whole body pairs at a time (their points
+       switched off here: a point with a gap of 1e30 m never pushes; finite, so no inf or NaN in the
+       solver's arithmetic), and which stay with the solver. The stage's:
        - beyond the speculative distance: the solver would stop the body at the gap's end and drop
          the rest of its motion (time lost, a bounce from a place reached early), and a far point
          is a long lever on a small body (the solver's rotation from one ran away to 10^11 rad/s);
-       - approached faster than the restitution threshold: an impact, whose time matters when it
-         bounces (unless the body was handed back after the impact limit);
-       - every point of a body turning more than SPX_CCD_SOLVER_TURN in the step: the solver's
+       - approached faster than the restitution threshold: an impact, whose time matters;
+       - sliding (or turning) past each other by more than the fast fraction of the thinner body in
+         the step: the solver's anchors stay where they were at the step's start, and a fast box
+         sliding past a resting one pressed it 5 cm into the floor;
+       - every contact of a body turning more than SPX_CCD_SOLVER_TURN in the step: the solver's
          contacts follow rotation to first order and fed energy into fast-spinning boxes.
-       Near, slow points stay with the solver: resting and sliding contact of a fast body (impacts
-       one at a time on a box sliding at speed on the floor made a dozen a step). */
+       The solver keeps the rest: contacts that move together (a fast body resting on a fast one). */
     const float near = w->def.speculative_distance, slow = w->def.restitution_threshold;
-    for (uint32_t k = 0; k < w->contacts.count; ++k) {
-        spx_contact* m = &w->contacts.list[k];
-        const spx_ccd_body *ca = &c->bodies[m->body_a], *cb = &c->bodies[m->body_b];
-        if (!ca->fast_pre && !cb->fast_pre) continue;
-        const spx_body *a = &w->bodies[m->body_a], *b = &w->bodies[m->body_b];
+    const float dt = c->dt;
+    if (!spx_reserve(&w->allocator, (void**)&c->taken, &c->taken_capacity, w->contacts.count, sizeof(uint64_t), 8)) {
+        c->any_fast_pre = false; /* no room to say which: this step, the solver keeps them all */
+        return;
+    }
+    uint32_t k = 0;
+    while (k < w->contacts.count) {
+        const uint32_t ia = w->contacts.list[k].body_a, ib = w->contacts.list[k].body_b;
+        uint32_t end = k;
+        while (end < w->contacts.count && w->contacts.list[end].body_a == ia && w->contacts.list[end].body_b == ib) ++end;
+        const spx_ccd_body *ca = &c->bodies[ia], *cb = &c->bodies[ib];
+        const spx_body *a = &w->bodies[ia], *b = &w->bodies[ib];
+        bool take = ca->fast_pre || cb->fast_pre;
         /* Trading accuracy for speed, dynamic pairs stay with the solver. */
-        if (w->def.continuous_static_only && a->type == SPX_BODY_DYNAMIC && b->type == SPX_BODY_DYNAMIC) continue;
-        const bool spin = ca->spinning || cb->spinning, back = ca->back || cb->back;
-        for (int i = 0; i < m->point_count; ++i) {
-            spx_contact_point* p = &m->points[i];
-            bool off = spin || p->separation > near;
-            if (!off && !back) {
-                vec3s dv = glms_vec3_sub(glms_vec3_add(b->v, glms_vec3_cross(b->w, p->anchor_b)),
-                                         glms_vec3_add(a->v, glms_vec3_cross(a->w, p->anchor_a)));
-                off = -glms_vec3_dot(dv, m->normal) > slow;
+        if (take && w->def.continuous_static_only && a->type == SPX_BODY_DYNAMIC && b->type == SPX_BODY_DYNAMIC)
+            take = false;
+        if (take && !ca->spinning && !cb->spinning) {
+            float thin = fminf(a->type == SPX_BODY_DYNAMIC ? body_least_half(a) : INFINITY,
+                               b->type == SPX_BODY_DYNAMIC ? body_least_half(b) : INFINITY);
+            bool keep = true;
+            for (uint32_t m = k; m < end && keep; ++m) {
+                const spx_contact* ct = &w->contacts.list[m];
+                for (int i = 0; i < ct->point_count && keep; ++i) {
+                    const spx_contact_point* p = &ct->points[i];
+                    vec3s dv = glms_vec3_sub(glms_vec3_add(b->v, glms_vec3_cross(b->w, p->anchor_b)),
+                                             glms_vec3_add(a->v, glms_vec3_cross(a->w, p->anchor_a)));
+                    keep = p->separation <= near && -glms_vec3_dot(dv, ct->normal) <= slow
+                        && glms_vec3_norm(dv) * dt <= SPX_CCD_FAST_FRACTION * thin;
+                }
             }
-            if (!off) continue;
-            p->separation = 1e30f;
-            p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
+            take = !keep;
         }
+        if (take) {
+            for (uint32_t m = k; m < end; ++m) {
+                spx_contact* ct = &w->contacts.list[m];
+                for (int i = 0; i < ct->point_count; ++i) {
+                    spx_contact_point* p = &ct->points[i];
+                    p->separation = 1e30f;
+                    p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
+                }
+            }
+            c->taken[c->taken_count++] = (uint64_t)ia << 32 | ib; /* sorted, as the contacts are */
+        }
+        k = end;
     }
 }
 

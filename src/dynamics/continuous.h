@@ -30,10 +30,8 @@ typedef struct spx_ccd_body {
     uint8_t stamp;        /* 1 once the segment is set this step */
     uint8_t fast_pre;     /* fast by its velocity before the solver: the stage takes its far and fast contacts */
     uint8_t spinning;     /* turns more than SPX_CCD_SOLVER_TURN this step: the stage takes all a fast body's contacts */
-    uint8_t back;         /* handed back this step (last step's impact limit): near contacts stay the solver's */
     uint8_t moved;        /* awake and not static at the step's start: c0, q0 hold */
     uint8_t frozen;       /* past the impact limit: stays where it is for the rest of the step */
-    uint8_t handed_back;  /* was frozen last step: this step its contacts stay with the solver */
 } spx_ccd_body;
 
 typedef struct spx_continuous {
@@ -52,6 +50,9 @@ typedef struct spx_continuous {
     uint32_t search;      /* counter for spx_ccd_body.seen */
     float pad;            /* m: the largest excess of a body not in the tree */
     bool any_fast_pre;
+    float dt;             /* s: the step being taken */
+    uint64_t* taken;      /* body pairs (a << 32 | b) whose contacts begin gave to the stage, sorted */
+    uint32_t taken_count, taken_capacity;
 } spx_continuous;
 
 typedef struct spx_world spx_world;

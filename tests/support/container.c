@@ -5,7 +5,7 @@
 #include <string.h>
 
 #define BOX_HALF 0.05f
-#define WALL_HALF 0.05f
+#define WALL_HALF (0.5f * SPX_CONTAINER_WALL)
 
 static uint32_t next(uint32_t* s)
 {
@@ -83,13 +83,14 @@ spx_result spx_container_create(spx_container* c, uint32_t count, float speed, f
     return r;
 }
 
-uint32_t spx_container_escaped(const spx_container* c)
+uint32_t spx_container_escaped(const spx_container* c, float beyond)
 {
+    const float lim = c->inner + beyond;
     uint32_t out = 0;
     for (uint32_t k = 0; k < c->count; ++k) {
         spx_transform t;
         if (spx_body_get_transform(c->world, c->boxes[k], &t) != SPX_OK) continue;
-        if (!(fabsf(t.p.x) <= c->inner && fabsf(t.p.y) <= c->inner && fabsf(t.p.z) <= c->inner)) ++out;
+        if (!(fabsf(t.p.x) <= lim && fabsf(t.p.y) <= lim && fabsf(t.p.z) <= lim)) ++out;
     }
     return out;
 }

@@ -22,8 +22,10 @@ typedef struct spx_container {
 spx_result spx_container_create(spx_container* out, uint32_t count, float speed, float inner, bool elastic,
                                 const spx_world_def* def);
 
-/* Boxes whose centre is outside the inside: they escaped through a wall. */
-uint32_t spx_container_escaped(const spx_container* c);
+/* Boxes whose centre is more than `beyond` (m) outside the inside: 0 counts every centre past a
+   wall's inner face (deep in it), SPX_CONTAINER_WALL every centre past its outer face (escaped). */
+#define SPX_CONTAINER_WALL 0.1f
+uint32_t spx_container_escaped(const spx_container* c, float beyond);
 
 void spx_container_destroy(spx_container* c);
 
