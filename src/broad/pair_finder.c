@@ -572,10 +572,11 @@ static bool relay(void* context, uint32_t proxy, uint32_t body)
     return r->fn(r->context, body);
 }
 
-void spx_pair_finder_query(const spx_pair_finder* f, const spx_aabb* box, spx_pair_finder_query_fn* fn, void* context)
+void spx_pair_finder_query(const spx_pair_finder* f, const spx_aabb* box, bool moving, spx_pair_finder_query_fn* fn,
+                           void* context)
 {
     query_relay r = { fn, context };
-    spx_tree_query(&f->tree, MOVING, box, relay, &r);
+    if (moving) spx_tree_query(&f->tree, MOVING, box, relay, &r);
     spx_tree_query(&f->tree, RESTING, box, relay, &r);
 }
 

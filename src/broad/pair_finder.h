@@ -94,9 +94,10 @@ void spx_pair_finder_set_fat_fraction(spx_pair_finder* finder, float fraction);
 typedef bool spx_pair_finder_query_fn(void* context, uint32_t body);
 
 /* Every body whose box, as the trees hold it since the last update (a moving body's fat box, which
-   holds its exact box), overlaps `box`, moving ones first, each once, in tree order. For the
-   continuous stage, which looks for what a fast body's path meets after the solver moved it. */
-void spx_pair_finder_query(const spx_pair_finder* finder, const spx_aabb* box, spx_pair_finder_query_fn* fn,
+   holds its exact box), overlaps `box`: moving ones first (only when `moving`), then static and
+   sleeping ones, each once, in tree order. For the continuous stage, which looks for what a fast
+   body's path meets after the solver moved it. */
+void spx_pair_finder_query(const spx_pair_finder* finder, const spx_aabb* box, bool moving, spx_pair_finder_query_fn* fn,
                            void* context);
 
 /* Counts and sizes, for tests and benchmarks. */

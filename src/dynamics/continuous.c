@@ -252,16 +252,17 @@ static bool pose_mesh(const spx_body* b, const spx_body_shape* sh, const spx_ccd
 
 /* One shape pair of bodies A (segment a) and B (segment b) swept from time t for d seconds, each
    box grown by g (a mesh cannot grow: the box of a box-mesh pair takes both growths, which covers
-   both rotations). d = 0: whether they touch at t. Normal from A to B. false: not a pair this
+   both rotations). d = 0: whether they touch at t. Normal from A to B. fixed_a, fixed_b: the box
+   of a body that does not move, made once by the caller (NULL otherwise). false: not a pair this
    stage sweeps (two meshes), or a query refused the pose. */
 static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a, const spx_body* B,
-                       const spx_body_shape* hb, const spx_ccd_body* b, float t, float ga, float gb, float d,
-                       spx_sweep_hit* out)
+                       const spx_body_shape* hb, const spx_ccd_body* b, const spx_obb* fixed_a, const spx_obb* fixed_b,
+                       float t, float ga, float gb, float d, spx_sweep_hit* out)
 {
     const spx_vec3 va = sv(a->v), vb = sv(b->v);
     if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
-        spx_obb oa = shape_box(A, ha, center_at(a, t), rotation_at(a, t), ga);
-        spx_obb ob = shape_box(B, hb, center_at(b, t), rotation_at(b, t), gb);
+        spx_obb oa = fixed_a ? *fixed_a : shape_box(A, ha, center_at(a, t), rotation_at(a, t), ga);
+        spx_obb ob = fixed_b ? *fixed_b : shape_box(B, hb, center_at(b, t), rotation_at(b, t), gb);
         return spx_sweep_obb_obb(&oa, va, &ob, vb, d, out) == SPX_OK;
     }
     if (ha->type != SPX_SHAPE_BOX && hb->type != SPX_SHAPE_BOX) return false; /* mesh-mesh: not yet */
@@ -353,8 +354,13 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
        can approach the other shape by more than half the tolerance. */
     const float fine = spin > 0.0f ? 0.9f * tol / spin : INFINITY;
     const float skip = 0.5f * tol / (glms_vec3_norm(glms_vec3_sub(a->v, b->v)) + spin);
+    spx_obb still_a, still_b;
+    const spx_obb* fa = NULL;
+    const spx_obb* fb = NULL;
+    if (ha->type == SPX_SHAPE_BOX && stationary(a)) still_a = shape_box(A, ha, a->c, a->q, 0.0f), fa = &still_a;
+    if (hb->type == SPX_SHAPE_BOX && stationary(b)) still_b = shape_box(B, hb, b->c, b->q, 0.0f), fb = &still_b;
     spx_sweep_hit hit;
-    if (!sweep_pair(A, ha, a, B, hb, b, t0, 0.0f, 0.0f, 0.0f, &hit)) return false;
+    if (!sweep_pair(A, ha, a, B, hb, b, fa, fb, t0, 0.0f, 0.0f, 0.0f, &hit)) return false;
     if (hit.state == SPX_SWEEP_START_OVERLAP) {
         impact found;
         bool toward = approaching(A, ha, a, B, hb, b, t0, gv(hit.point), gv(hit.normal), &found);
@@ -376,7 +382,7 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
         float d = te - t;
         float ga = fminf(glms_vec3_norm(a->w) * d, 2.0f) * ha->radius;
         float gb = fminf(glms_vec3_norm(b->w) * d, 2.0f) * hb->radius;
-        if (!sweep_pair(A, ha, a, B, hb, b, t, ga, gb, d, &hit)) return false;
+        if (!sweep_pair(A, ha, a, B, hb, b, fa, fb, t, ga, gb, d, &hit)) return false;
         if (hit.state == SPX_SWEEP_MISS) {
             t = te;
             span *= 2.0f;
@@ -535,7 +541,9 @@ static void search(stage* s, uint32_t i)
     c->candidate_count = 0;
     me->seen = c->search;
     spx_aabb box = path_box(s, i, s->now, c->pad);
-    spx_pair_finder_query(w->pairs, &box, collect, s);
+    /* Moving bodies of the broad phase's tree only when some are not fast (the fast ones are all in
+       the stage's tree, with their paths). */
+    spx_pair_finder_query(w->pairs, &box, c->slow_movers > 0, collect, s);
     spx_aabb tight = path_box(s, i, s->now, 0.0f);
     if (c->leaf_count > 0) {
         spx_tree_query(&c->tree, 0, &tight, collect_leaf, s);
@@ -905,6 +913,7 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
     stage s = { w, c, dt, 0.0f, w->def.continuous_max_impacts, 0, false, w->def.continuous_static_only, false };
     /* Which bodies are fast, and how far any slow one may have left its box in the broad phase. */
     c->pad = 0.0f;
+    c->slow_movers = 0;
     c->heap_count = 0;
     c->touched_count = 0;
     uint32_t fast_count = 0;
@@ -918,8 +927,12 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
         /* The broad phase swept it at v_pre and grew the sphere by the speculative distance. */
         float off = glms_vec3_norm(glms_vec3_sub(d, glms_vec3_scale(cb->v_pre, dt))) - spec;
         float reach = fmaxf(glms_vec3_norm(d), glms_vec3_norm(b->v) * dt) + glms_vec3_norm(b->w) * b->radius * dt;
-        if (cb->fast_pre || reach > SPX_CCD_FAST_FRACTION * body_least_half(b)) c->fast[fast_count++] = i;
-        else if (off > c->pad) c->pad = off;
+        if (cb->fast_pre || reach > SPX_CCD_FAST_FRACTION * body_least_half(b)) {
+            c->fast[fast_count++] = i;
+        } else {
+            c->slow_movers++;
+            if (off > c->pad) c->pad = off;
+        }
     }
     st->fast_body_count = fast_count;
     if (fast_count == 0) return SPX_OK;

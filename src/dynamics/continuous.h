@@ -49,6 +49,7 @@ typedef struct spx_continuous {
     bool tree_ready;
     uint32_t search;      /* counter for spx_ccd_body.seen */
     float pad;            /* m: the largest excess of a body not in the tree */
+    uint32_t slow_movers; /* moving bodies that are not fast this step */
     bool any_fast_pre;
     float dt;             /* s: the step being taken */
     uint64_t* taken;      /* body pairs (a << 32 | b) whose contacts begin gave to the stage, sorted */
