@@ -350,10 +350,8 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
     float hb_min = hb->type == SPX_SHAPE_BOX ? least_half(hb) : INFINITY;
     const float tol = SPX_CCD_ROTATION_FRACTION * (ha_min < hb_min ? ha_min : hb_min);
     /* Sub-intervals this short keep the rotation's growth within the tolerance (with room for
-       rounding); a pair that touches without approaching is passed by the time in which no point
-       can approach the other shape by more than half the tolerance. */
+       rounding). */
     const float fine = spin > 0.0f ? 0.9f * tol / spin : INFINITY;
-    const float skip = 0.5f * tol / (glms_vec3_norm(glms_vec3_sub(a->v, b->v)) + spin);
     spx_obb still_a, still_b;
     const spx_obb* fa = NULL;
     const spx_obb* fb = NULL;
@@ -400,8 +398,14 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
                 out->shape_a = sa, out->shape_b = sb;
                 return true;
             }
-            if (!(spin > 0.0f)) return false;
-            t = th + skip;
+            /* Passed by the time in which no point can come nearer the other shape than half the
+               tolerance: sliding along the contact plane (translation with no part against the
+               normal) cannot make them overlap, so only the closing part of the velocity and the
+               rotation count (the full relative speed made a sliding pair take hundreds of tiny
+               steps to the end of the step). */
+            float closing = fmaxf(0.0f, -glms_vec3_dot(glms_vec3_sub(b->v, a->v), n)) + spin;
+            if (!(closing > 0.0f)) return false;
+            t = th + 0.5f * tol / closing;
             span = fine;
             continue;
         }
