@@ -109,7 +109,7 @@ typedef struct spx_step_stats {
     uint32_t fast_body_count;       /* bodies the continuous stage followed (docs/continuous.md) */
     uint32_t impact_count;          /* impacts it resolved, within the step */
     double broad_ms, narrow_ms, solver_ms, island_ms, total_ms; /* wall-clock time of each stage */
-    double continuous_ms;           /* of the continuous stage (part of total_ms) */
+    double continuous_ms;           /* of the continuous stage, its preparation included (part of total_ms) */
 } spx_step_stats;
 
 /// A contact event: two bodies started or stopped touching during the last step.

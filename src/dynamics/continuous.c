@@ -167,7 +167,6 @@ static spx_ccd_body* seg(stage* s, uint32_t i)
     cb->toi = INFINITY;
     cb->impacts = 0;
     cb->frozen = 0;
-    cb->excess = 0.0f;
     if (cb->moved && b->type != SPX_BODY_STATIC) {
         cb->c = cb->c0;
         cb->q = cb->q0;

@@ -17,7 +17,6 @@ typedef struct spx_ccd_body {
     vec3s c;              /* ... at this centre of mass */
     versors q;            /* ... and rotation */
     vec3s v, w;           /* and moves at these */
-    float excess;         /* m: how far its path may leave the box the broad phase's tree holds */
     float toi;            /* s: its first impact from the current time, INFINITY when none */
     vec3s normal, point;  /* of that impact: normal from the lower body index to the higher */
     uint32_t partner;     /* the other body of that impact */
@@ -44,11 +43,10 @@ typedef struct spx_continuous {
     uint32_t capacity, heap_count, touched_count, leaf_count;
     uint32_t* candidates; /* of one search */
     uint32_t candidate_count, candidate_capacity;
-    bool candidates_overflow;
     spx_dynamic_tree tree;/* bodies whose path may leave their box in the broad phase's trees */
     bool tree_ready;
     uint32_t search;      /* counter for spx_ccd_body.seen */
-    float pad;            /* m: the largest excess of a body not in the tree */
+    float pad;            /* m: how far a slow body's solver motion left its sweep in the broad phase, at most */
     uint32_t slow_movers; /* moving bodies that are not fast this step */
     bool any_fast_pre;
     float dt;             /* s: the step being taken */
