@@ -849,7 +849,7 @@ void spx_continuous_begin(spx_world* w)
     c->taken_count = 0;
     if (!w->def.enable_continuous || !c->bodies || !c->any_fast_pre) return;
     /* Which contacts of fast bodies go to the stage below, whole body pairs at a time (their points
-       switched off here: a point with a gap of 1e30 m never pushes; finite, so no inf or NaN in the
+       switched off here: a point with a gap of 1e20 m never pushes; finite, so no inf or NaN in the
        solver's arithmetic), and which stay with the solver. The stage's:
        - beyond the speculative distance: the solver would stop the body at the gap's end and drop
          the rest of its motion (time lost, a bounce from a place reached early), and a far point
@@ -899,7 +899,7 @@ void spx_continuous_begin(spx_world* w)
                 spx_contact* ct = &w->contacts.list[m];
                 for (int i = 0; i < ct->point_count; ++i) {
                     spx_contact_point* p = &ct->points[i];
-                    p->separation = 1e30f;
+                    p->separation = 1e20f;
                     p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
                 }
             }
