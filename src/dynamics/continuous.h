@@ -26,7 +26,7 @@ typedef struct spx_ccd_body {
     uint32_t impacts;     /* this step */
     uint32_t proxy;       /* leaf in the stage's own tree, or SPX_TREE_NULL */
     uint32_t seen;        /* the search that last met it (each candidate once) */
-    uint8_t stamp;        /* 1 once the segment is set this step */
+    uint8_t stamp;        /* 1 once the segment is set this step, 2 once an impact changed it */
     uint8_t fast_pre;     /* fast by its velocity before the solver: the stage takes its far and fast contacts */
     uint8_t spinning;     /* turns more than SPX_CCD_SOLVER_TURN this step: the stage takes all a fast body's contacts */
     uint8_t moved;        /* awake and not static at the step's start: c0, q0 hold */
