@@ -50,6 +50,11 @@ typedef struct spx_world_def {
     float sleep_linear_speed;       /* m/s: a body slower than this (and below the angular) may sleep; default 0.05 */
     float sleep_angular_speed;      /* rad/s; default 0.05 */
     float time_to_sleep;            /* s: an island rests this long before it sleeps; default 0.5 */
+    bool enable_continuous;         /* continuous collision of fast bodies (docs/continuous.md); default true */
+    bool continuous_static_only;    /* trade: fast bodies meet only static and kinematic bodies continuously
+                                       (dynamic ones through speculative contacts alone); default false */
+    uint32_t continuous_max_impacts;/* impacts a step resolves in full; later ones stop both bodies where they
+                                       touch (SPX_STEP_IMPACT_LIMIT); default 65536 */
     uint32_t internal_cookie;       /* set by spx_default_world_def(); do not touch */
 } spx_world_def;
 
@@ -101,7 +106,10 @@ typedef struct spx_step_stats {
     uint32_t contact_point_count;   /* contact points given to the solver */
     uint32_t island_count;          /* islands solved */
     uint32_t flags;                 /* SPX_STEP_* bits: what the step had to give up */
+    uint32_t fast_body_count;       /* bodies the continuous stage followed (docs/continuous.md) */
+    uint32_t impact_count;          /* impacts it resolved, within the step */
     double broad_ms, narrow_ms, solver_ms, island_ms, total_ms; /* wall-clock time of each stage */
+    double continuous_ms;           /* of the continuous stage, its preparation included (part of total_ms) */
 } spx_step_stats;
 
 /// A contact event: two bodies started or stopped touching during the last step.
@@ -112,6 +120,13 @@ typedef struct spx_contact_event {
 /// spx_step_stats.flags: contact points beyond a manifold's 4 were dropped (kept the 4 that best
 /// span the contact). Informational.
 #define SPX_STEP_REDUCED_MANIFOLD 1u
+/// spx_step_stats.flags: more impacts than continuous_max_impacts (or than SPX_CONTINUOUS_BODY_IMPACTS
+/// for one body): the bodies of the later ones stopped where they touched and lost the rest of the
+/// step's motion (their velocities still changed). Nothing passed through anything.
+#define SPX_STEP_IMPACT_LIMIT 2u
+/// Impacts one body resolves in full in a step (a box caught between two others could bounce
+/// without end); later ones stop it as above.
+#define SPX_CONTINUOUS_BODY_IMPACTS 16u
 
 /// A def with every field at its default.
 SPX_API spx_world_def spx_default_world_def(void);

@@ -560,6 +560,26 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
     return SPX_OK;
 }
 
+typedef struct query_relay {
+    spx_pair_finder_query_fn* fn;
+    void* context;
+} query_relay;
+
+static bool relay(void* context, uint32_t proxy, uint32_t body)
+{
+    (void)proxy;
+    const query_relay* r = context;
+    return r->fn(r->context, body);
+}
+
+void spx_pair_finder_query(const spx_pair_finder* f, const spx_aabb* box, bool moving, spx_pair_finder_query_fn* fn,
+                           void* context)
+{
+    query_relay r = { fn, context };
+    if (moving) spx_tree_query(&f->tree, MOVING, box, relay, &r);
+    spx_tree_query(&f->tree, RESTING, box, relay, &r);
+}
+
 void spx_pair_finder_get_stats(const spx_pair_finder* finder, spx_pair_finder_stats* out)
 {
     memset(out, 0, sizeof *out);

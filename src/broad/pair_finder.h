@@ -90,6 +90,16 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
    SPX_PAIR_FINDER_FAT_FRACTION). For measurements: the pairs found do not depend on it. */
 void spx_pair_finder_set_fat_fraction(spx_pair_finder* finder, float fraction);
 
+/* Called with each body a query meets; return false to stop. */
+typedef bool spx_pair_finder_query_fn(void* context, uint32_t body);
+
+/* Every body whose box, as the trees hold it since the last update (a moving body's fat box, which
+   holds its exact box), overlaps `box`: moving ones first (only when `moving`), then static and
+   sleeping ones, each once, in tree order. For the continuous stage, which looks for what a fast
+   body's path meets after the solver moved it. */
+void spx_pair_finder_query(const spx_pair_finder* finder, const spx_aabb* box, bool moving, spx_pair_finder_query_fn* fn,
+                           void* context);
+
 /* Counts and sizes, for tests and benchmarks. */
 void spx_pair_finder_get_stats(const spx_pair_finder* finder, spx_pair_finder_stats* out);
 

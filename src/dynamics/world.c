@@ -26,6 +26,8 @@ SPX_API spx_world_def spx_default_world_def(void)
     def.sleep_linear_speed = 0.05f;
     def.sleep_angular_speed = 0.05f;
     def.time_to_sleep = 0.5f;
+    def.enable_continuous = true;
+    def.continuous_max_impacts = 65536;
     def.internal_cookie = SPX_WORLD_DEF_COOKIE;
     return def;
 }
@@ -90,6 +92,7 @@ SPX_API void spx_world_destroy(spx_world* w)
     spx_free(&a, w->island_head, sizeof(uint32_t) * (size_t)w->scratch_capacity);
     spx_solver_free(&w->solver, &a);
     spx_contacts_free(&w->contacts, &a);
+    spx_continuous_free(&w->ccd, &a);
     spx_pair_finder_destroy(w->pairs);
     spx_free(&a, w, sizeof *w);
 }
@@ -191,7 +194,9 @@ static spx_result broad_phase(spx_world* w, float dt, spx_pair_update* out)
         spx_vec3 wv = { b->w.x, b->w.y, b->w.z };
         spx_sphere s;
         spx_aabb box;
-        if (spx_swept_sphere(c, sv, wv, zero, b->radius, w->def.speculative_distance + bend, dt, &s) == SPX_OK) {
+        if (spx_continuous_is_fast(&w->ccd, i)) {
+            box = rest_box(w, b); /* its motion is the continuous stage's (continuous.c) */
+        } else if (spx_swept_sphere(c, sv, wv, zero, b->radius, w->def.speculative_distance + bend, dt, &s) == SPX_OK) {
             box = spx_sphere_aabb(&s);
         } else {
             box = rest_box(w, b); /* non-finite motion: the body stays where the broad phase last saw it */
@@ -213,7 +218,10 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     memset(&st, 0, sizeof st);
     double t0 = now_ms();
     spx_pair_update pairs;
-    spx_result r = broad_phase(w, elapsed, &pairs);
+    spx_result r = w->def.enable_continuous ? spx_continuous_reserve(w) : SPX_OK;
+    if (r == SPX_OK) spx_continuous_prepare(w, elapsed); /* start poses, fast bodies */
+    double tp = now_ms();
+    if (r == SPX_OK) r = broad_phase(w, elapsed, &pairs);
     double t1 = now_ms();
     if (r == SPX_OK) r = spx_contacts_update(w, pairs.pairs, pairs.count, elapsed);
     double t2 = now_ms();
@@ -221,12 +229,18 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
         w->locked = false;
         return r;
     }
+    spx_continuous_begin(w); /* fast bodies' contact points off: the continuous stage has them */
     r = spx_solve(w, elapsed);
     if (r != SPX_OK) {
         w->locked = false;
         return r;
     }
+    double t3a = now_ms();
+    /* Fast bodies' impacts along their motion, after the solver chose it (docs/continuous.md). A
+       search that could not grow its buffer is not an error of the step: it retries next step. */
+    (void)spx_continuous_run(w, elapsed, &st);
     double t3 = now_ms();
+    st.continuous_ms = (t3 - t3a) + (tp - t0);
     /* Bodies that fall asleep leave the broad phase's moving set there (island.c). */
     st.island_count = spx_islands_update(w, elapsed);
     double t4 = now_ms();
@@ -240,7 +254,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     for (uint32_t k = 0; k < w->contacts.count; ++k) st.contact_point_count += (uint32_t)w->contacts.list[k].point_count;
     st.broad_ms = t1 - t0;
     st.narrow_ms = t2 - t1;
-    st.solver_ms = t3 - t2;
+    st.solver_ms = t3a - t2;
     st.island_ms = t4 - t3;
     st.total_ms = t4 - t0;
     w->stats = st;

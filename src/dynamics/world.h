@@ -5,6 +5,7 @@
 #include "body.h"
 #include "contact.h"
 #include "solver.h"
+#include "continuous.h"
 #include "broad/pair_finder.h"
 
 #define SPX_WORLD_DEF_COOKIE 0x574F524Cu /* "WORL" */
@@ -28,6 +29,7 @@ struct spx_world {
     float* island_min_sleep;  /* per island root: the least sleep time of its bodies */
     uint32_t* island_head;    /* per island root: first member of a rested island's chain */
     spx_solver_scratch solver; /* the solver's packed bodies and contacts (solver.h) */
+    spx_continuous ccd;       /* the continuous stage's (continuous.c) */
 
     uint32_t scratch_capacity;
 };

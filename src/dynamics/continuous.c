@@ -1,0 +1,979 @@
+/* Continuous collision of fast bodies, after the solver (docs/continuous.md).
+ *
+ * The solver has moved every body from its start pose to its end pose. A body is fast when that
+ * motion, or what its final velocity would make of it, exceeds SPX_CCD_FAST_FRACTION of its
+ * thinnest half extent; slower bodies cannot pass through anything in one step (docs). Each fast
+ * body's path (constant velocities from start to end pose) is swept against everything its box
+ * meets with the exact linear swept query; rotation is bounded by growing both boxes by what their
+ * rotation can move any of their points over a sub-interval, the sub-intervals shortened until
+ * that growth is within a quarter of the thinner shape. Impacts are taken in time order from a
+ * heap: both bodies are brought to the impact, an impulse with restitution and friction changes
+ * their velocities, and each goes on from there with its new velocity for the rest of the step, so
+ * no time is lost. Each impact makes the two bodies search again; records naming a body whose
+ * motion changed since are searched again when they come up. */
+#include "world.h"
+#include "continuous.h"
+#include "island.h"
+#include "core/allocator.h"
+#include <sepax/collide.h>
+#include <math.h>
+#include <string.h>
+
+/* A body is fast when it may move more than this fraction of its thinnest half extent in a step.
+   Slower, its centre cannot cross the middle of anything it did not already overlap (docs). */
+#define SPX_CCD_FAST_FRACTION 1.0f
+/* Rotation is bounded to this fraction of the thinner shape's least half extent per sub-interval:
+   an impact found under that growth leaves the shapes at most this far apart. */
+#define SPX_CCD_ROTATION_FRACTION 0.25f
+/* rad: a fast body turning more than this in a step leaves all its contacts to the stage (begin). */
+#define SPX_CCD_SOLVER_TURN 0.5f
+/* Sweeps one shape pair may take; past it the pair counts as touching where the search stands. */
+#define SPX_CCD_PAIR_ITERATIONS 4096
+
+/* ---- storage ------------------------------------------------------------------------------------ */
+
+spx_result spx_continuous_reserve(spx_world* w)
+{
+    spx_continuous* c = &w->ccd;
+    const spx_allocator* a = &w->allocator;
+    if (!c->tree_ready) {
+        if (spx_tree_init(&c->tree, a, 0) != SPX_OK) return SPX_ERR_OUT_OF_MEMORY;
+        c->tree_ready = true;
+    }
+    uint32_t need = w->body_slots;
+    if (need <= c->capacity) return SPX_OK;
+    uint32_t cap = need > 2 * c->capacity ? need : 2 * c->capacity;
+    if (cap < 16) cap = 16;
+    size_t n = cap;
+    spx_ccd_body* bodies = spx_alloc(a, sizeof(spx_ccd_body) * n, 16);
+    uint32_t* heap = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    uint32_t* pos = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    uint32_t* fast = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    uint32_t* touched = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    uint32_t* leaves = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    if (!bodies || !heap || !pos || !fast || !touched || !leaves || spx_tree_reserve(&c->tree, cap) != SPX_OK) {
+        spx_free(a, bodies, sizeof(spx_ccd_body) * n);
+        spx_free(a, heap, sizeof(uint32_t) * n);
+        spx_free(a, pos, sizeof(uint32_t) * n);
+        spx_free(a, fast, sizeof(uint32_t) * n);
+        spx_free(a, touched, sizeof(uint32_t) * n);
+        spx_free(a, leaves, sizeof(uint32_t) * n);
+        return SPX_ERR_OUT_OF_MEMORY;
+    }
+    memset(bodies, 0, sizeof(spx_ccd_body) * n);
+    for (size_t i = 0; i < n; ++i) bodies[i].proxy = SPX_TREE_NULL, pos[i] = UINT32_MAX;
+    /* Between steps nothing of the old arrays is live but the tree's leaves, which the stage
+       empties at the end of every run. */
+    spx_continuous_free(c, NULL);
+    c->bodies = bodies;
+    c->heap = heap;
+    c->heap_pos = pos;
+    c->fast = fast;
+    c->touched = touched;
+    c->leaves = leaves;
+    c->capacity = cap;
+    return SPX_OK;
+}
+
+void spx_continuous_free(spx_continuous* c, const spx_allocator* a)
+{
+    const spx_allocator* al = a ? a : &c->tree.allocator;
+    size_t n = c->capacity;
+    spx_free(al, c->bodies, sizeof(spx_ccd_body) * n);
+    spx_free(al, c->heap, sizeof(uint32_t) * n);
+    spx_free(al, c->heap_pos, sizeof(uint32_t) * n);
+    spx_free(al, c->fast, sizeof(uint32_t) * n);
+    spx_free(al, c->touched, sizeof(uint32_t) * n);
+    spx_free(al, c->leaves, sizeof(uint32_t) * n);
+    c->bodies = NULL, c->heap = c->heap_pos = c->fast = c->touched = c->leaves = NULL;
+    c->capacity = 0;
+    if (a) {
+        spx_free(a, c->candidates, sizeof(uint32_t) * (size_t)c->candidate_capacity);
+        c->candidates = NULL, c->candidate_capacity = 0;
+        spx_free(a, c->taken, sizeof(uint64_t) * (size_t)c->taken_capacity);
+        c->taken = NULL, c->taken_capacity = 0;
+        if (c->tree_ready) spx_tree_destroy(&c->tree);
+        c->tree_ready = false;
+    }
+}
+
+/* ---- small geometry ------------------------------------------------------------------------------- */
+
+static inline spx_vec3 sv(vec3s v) { return spx_v3(v.x, v.y, v.z); }
+static inline vec3s gv(spx_vec3 v) { return (vec3s){ { v.x, v.y, v.z } }; }
+
+/* The rotation turning at w for time t: exp of the rotation vector w t. */
+static versors turn(vec3s w, float t)
+{
+    float a = glms_vec3_norm(w) * t;
+    if (!(a > 0.0f)) return glms_quat_identity();
+    return glms_quatv(a, glms_vec3_normalize(w));
+}
+
+/* The constant angular velocity turning q0 into q1 over dt (the shorter way). */
+static vec3s angular_between(versors q0, versors q1, float dt)
+{
+    versors d = glms_quat_mul(q1, glms_quat_conjugate(q0));
+    if (d.w < 0.0f) d = (versors){ { -d.x, -d.y, -d.z, -d.w } };
+    vec3s axis = { { d.x, d.y, d.z } };
+    float s = glms_vec3_norm(axis);
+    if (!(s > 0.0f) || !(dt > 0.0f)) return glms_vec3_zero();
+    float angle = 2.0f * atan2f(s, d.w);
+    return glms_vec3_scale(axis, angle / (s * dt));
+}
+
+static float least_half(const spx_body_shape* s)
+{
+    float h = s->half_extents.x;
+    if (s->half_extents.y < h) h = s->half_extents.y;
+    if (s->half_extents.z < h) h = s->half_extents.z;
+    return h;
+}
+
+static float body_least_half(const spx_body* b)
+{
+    float h = INFINITY;
+    for (uint32_t k = 0; k < b->shape_count; ++k) {
+        /* A mesh's root box stands for it (a closed mesh on a dynamic body has thickness). */
+        float s = least_half(&b->shapes[k]);
+        if (s < h) h = s;
+    }
+    return h;
+}
+
+/* ---- segments ---------------------------------------------------------------------------------- */
+
+typedef struct stage {
+    spx_world* w;
+    spx_continuous* c;
+    float dt;             /* the step */
+    float now;            /* time of the latest impact handled */
+    uint32_t limit;       /* impacts resolved in full */
+    uint32_t impacts;
+    bool limited;
+    bool static_only;
+    bool overflow;
+} stage;
+
+/* The segment of body i, set on first use: the solver's motion for a body that moved, rest for one
+   that did not. */
+static spx_ccd_body* seg(stage* s, uint32_t i)
+{
+    spx_ccd_body* cb = &s->c->bodies[i];
+    if (cb->stamp) return cb;
+    const spx_body* b = &s->w->bodies[i];
+    cb->stamp = 1;
+    cb->t = 0.0f;
+    cb->toi = INFINITY;
+    cb->impacts = 0;
+    cb->frozen = 0;
+    if (cb->moved && b->type != SPX_BODY_STATIC) {
+        cb->c = cb->c0;
+        cb->q = cb->q0;
+        cb->v = s->dt > 0.0f ? glms_vec3_scale(glms_vec3_sub(b->center, cb->c0), 1.0f / s->dt) : glms_vec3_zero();
+        cb->w = angular_between(cb->q0, b->rotation, s->dt);
+    } else {
+        cb->c = b->center;
+        cb->q = b->rotation;
+        cb->v = cb->w = glms_vec3_zero();
+    }
+    return cb;
+}
+
+static vec3s center_at(const spx_ccd_body* cb, float t) { return glms_vec3_add(cb->c, glms_vec3_scale(cb->v, t - cb->t)); }
+static versors rotation_at(const spx_ccd_body* cb, float t)
+{
+    return glms_quat_normalize(glms_quat_mul(turn(cb->w, t - cb->t), cb->q));
+}
+
+/* Box of shape k of body b at centre c and rotation q, half extents grown by `grow`. */
+static spx_obb shape_box(const spx_body* b, const spx_body_shape* sh, vec3s c, versors q, float grow)
+{
+    mat3s r = glms_quat_mat3(q);
+    spx_obb o;
+    o.center = sv(glms_vec3_add(c, glms_mat3_mulv(r, glms_vec3_sub(sh->local_center, b->local_center))));
+    o.half_extents = spx_v3(sh->half_extents.x + grow, sh->half_extents.y + grow, sh->half_extents.z + grow);
+    mat3s axes = sh->axes_aligned ? r : glms_mat3_mul(r, sh->local_rotation);
+    for (int k = 0; k < 3; ++k) o.rotation.col[k] = sv(axes.col[k]);
+    return o;
+}
+
+static bool stationary(const spx_ccd_body* cb)
+{
+    return cb->v.x == 0.0f && cb->v.y == 0.0f && cb->v.z == 0.0f && cb->w.x == 0.0f && cb->w.y == 0.0f && cb->w.z == 0.0f;
+}
+
+/* World box of shape sh (a box, or a mesh's root box) of a stationary body, rounded outwards. */
+static spx_aabb shape_aabb(const spx_body* b, const spx_body_shape* sh, const spx_ccd_body* cb)
+{
+    spx_obb o = shape_box(b, sh, cb->c, cb->q, 0.0f);
+    spx_aabb box;
+    const float* c = &o.center.x;
+    const float* h = &o.half_extents.x;
+    for (int k = 0; k < 3; ++k) {
+        float r = h[0] * fabsf((&o.rotation.col[0].x)[k]) + h[1] * fabsf((&o.rotation.col[1].x)[k])
+                + h[2] * fabsf((&o.rotation.col[2].x)[k]);
+        r = r * (1.0f + 1e-5f) + 1e-5f * fabsf(c[k]) + 1e-6f;
+        box.min[k] = c[k] - r;
+        box.max[k] = c[k] + r;
+    }
+    return box;
+}
+
+/* ---- the time of impact of one shape pair ------------------------------------------------------- */
+
+typedef struct impact {
+    float t;
+    vec3s normal, point;  /* normal from body a to body b */
+    uint32_t shape_a, shape_b;
+} impact;
+
+/* Speed at which b's point p approaches a's along n (negative: approaching). */
+static float normal_speed(const spx_ccd_body* a, const spx_ccd_body* b, vec3s ca, vec3s cb, vec3s p, vec3s n)
+{
+    vec3s va = glms_vec3_add(a->v, glms_vec3_cross(a->w, glms_vec3_sub(p, ca)));
+    vec3s vb = glms_vec3_add(b->v, glms_vec3_cross(b->w, glms_vec3_sub(p, cb)));
+    return glms_vec3_dot(glms_vec3_sub(vb, va), n);
+}
+
+/* Places a mesh shape's instance where body b's segment has it at time t. */
+static bool pose_mesh(const spx_body* b, const spx_body_shape* sh, const spx_ccd_body* cb, float t)
+{
+    versors q = rotation_at(cb, t);
+    vec3s origin = glms_vec3_sub(center_at(cb, t), glms_quat_rotatev(q, b->local_center));
+    versors lq = { { sh->mesh_local.q.x, sh->mesh_local.q.y, sh->mesh_local.q.z, sh->mesh_local.q.w } };
+    versors mq = glms_quat_mul(q, lq);
+    spx_transform pose;
+    pose.p = sv(glms_vec3_add(origin, glms_quat_rotatev(q, gv(sh->mesh_local.p))));
+    pose.q = (spx_quat){ mq.x, mq.y, mq.z, mq.w };
+    return spx_mesh_instance_set_pose(sh->instance, &pose) == SPX_OK;
+}
+
+/* One shape pair of bodies A (segment a) and B (segment b) swept from time t for d seconds, each
+   box grown by g (a mesh cannot grow: the box of a box-mesh pair takes both growths, which covers
+   both rotations). d = 0: whether they touch at t. Normal from A to B. fixed_a, fixed_b: the box
+   of a body that does not move, made once by the caller (NULL otherwise). false: not a pair this
+   stage sweeps (two meshes), or a query refused the pose. */
+static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a, const spx_body* B,
+                       const spx_body_shape* hb, const spx_ccd_body* b, const spx_obb* fixed_a, const spx_obb* fixed_b,
+                       float t, float ga, float gb, float d, spx_sweep_hit* out)
+{
+    const spx_vec3 va = sv(a->v), vb = sv(b->v);
+    if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
+        spx_obb oa = fixed_a ? *fixed_a : shape_box(A, ha, center_at(a, t), rotation_at(a, t), ga);
+        spx_obb ob = fixed_b ? *fixed_b : shape_box(B, hb, center_at(b, t), rotation_at(b, t), gb);
+        return spx_sweep_obb_obb(&oa, va, &ob, vb, d, out) == SPX_OK;
+    }
+    if (ha->type != SPX_SHAPE_BOX && hb->type != SPX_SHAPE_BOX) return false; /* mesh-mesh: not yet */
+    bool box_first = ha->type == SPX_SHAPE_BOX;
+    const spx_body *XB = box_first ? A : B, *MB = box_first ? B : A;
+    const spx_body_shape *xs = box_first ? ha : hb, *ms = box_first ? hb : ha;
+    const spx_ccd_body *xc = box_first ? a : b, *mc = box_first ? b : a;
+    spx_obb box = shape_box(XB, xs, center_at(xc, t), rotation_at(xc, t), ga + gb);
+    if (!pose_mesh(MB, ms, mc, t)) return false;
+    spx_mesh_hit mh;
+    if (spx_sweep_obb_mesh(&box, sv(xc->v), ms->instance, sv(mc->v), d, NULL, 0, &mh) != SPX_OK) return false;
+    out->state = mh.state;
+    out->time = mh.time;
+    out->point = mh.point;
+    out->normal = box_first ? mh.normal : spx_v3(-mh.normal.x, -mh.normal.y, -mh.normal.z);
+    out->depth = mh.depth;
+    return true;
+}
+
+/* Whether begin gave the contacts of bodies ia < ib to the stage. */
+static bool taken(const spx_continuous* c, uint32_t ia, uint32_t ib)
+{
+    uint64_t key = (uint64_t)ia << 32 | ib;
+    uint32_t lo = 0, hi = c->taken_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (c->taken[mid] < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < c->taken_count && c->taken[lo] == key;
+}
+
+static vec3s impact_point(const spx_body* A, const spx_body_shape* ha, vec3s ca, versors qa, const spx_body* B,
+                          const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n);
+
+/* A contact found at time t with point p and normal n (A to B) is an impact when the shapes
+   approach where the impulse will act (impact_point): checked there, so that once an impact has
+   acted the same contact no longer counts (checked at the query's point, a pair hit again and again
+   at one instant, each impulse a little smaller). */
+static bool approaching(const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a, const spx_body* B,
+                        const spx_body_shape* hb, const spx_ccd_body* b, float t, vec3s p, vec3s n, impact* out)
+{
+    vec3s ca = center_at(a, t), cb = center_at(b, t);
+    vec3s q = impact_point(A, ha, ca, rotation_at(a, t), B, hb, cb, rotation_at(b, t), p, &n);
+    if (!(normal_speed(a, b, ca, cb, q, n) < 0.0f)) return false;
+    out->t = t, out->normal = n, out->point = q;
+    return true;
+}
+
+/* First time in [t0, t_end] at which shape sa of body ia (< ib) and shape sb of body ib touch,
+   within the rotation tolerance, while approaching. A pair touching at t0 counts when approaching
+   where it touches; at the step's start only if a body was fast before the solver (otherwise the
+   solver's contacts own it). */
+static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t sb, float t0, float t_end, impact* out)
+{
+    const spx_body *A = &s->w->bodies[ia], *B = &s->w->bodies[ib];
+    const spx_body_shape *ha = &A->shapes[sa], *hb = &B->shapes[sb];
+    const spx_ccd_body *a = seg(s, ia), *b = seg(s, ib);
+    if (ha->type != SPX_SHAPE_BOX && hb->type != SPX_SHAPE_BOX) return false; /* mesh-mesh: not yet */
+    {
+        /* The shapes stay within their spheres about the centres of mass, which move linearly:
+           if those never meet over [t0, t_end], neither do the shapes. */
+        vec3s d0 = glms_vec3_sub(center_at(b, t0), center_at(a, t0)), dv = glms_vec3_sub(b->v, a->v);
+        float vv = glms_vec3_dot(dv, dv), tc = 0.0f;
+        if (vv > 0.0f) tc = fminf(fmaxf(-glms_vec3_dot(d0, dv) / vv, 0.0f), t_end - t0);
+        float reach = (ha->radius + hb->radius) * (1.0f + 1e-5f) + 1e-6f;
+        if (glms_vec3_norm2(glms_vec3_add(d0, glms_vec3_scale(dv, tc))) > reach * reach) return false;
+        /* Against a shape that does not move, its own box against the other's swept sphere. */
+        const spx_ccd_body* still = stationary(a) ? a : stationary(b) ? b : NULL;
+        if (still) {
+            const spx_ccd_body* mover = still == a ? b : a;
+            const spx_body_shape* sh = still == a ? ha : hb;
+            const spx_body_shape* mh = still == a ? hb : ha;
+            spx_aabb fixed = shape_aabb(still == a ? A : B, sh, still);
+            vec3s p0 = center_at(mover, t0), p1 = center_at(mover, t_end);
+            float r = mh->radius * (1.0f + 1e-5f) + 1e-6f;
+            for (int k = 0; k < 3; ++k)
+                if (fminf(p0.raw[k], p1.raw[k]) - r > fixed.max[k] || fmaxf(p0.raw[k], p1.raw[k]) + r < fixed.min[k])
+                    return false;
+        }
+    }
+    const float spin = glms_vec3_norm(a->w) * ha->radius + glms_vec3_norm(b->w) * hb->radius; /* m/s */
+    /* The tolerance comes from the boxes (a mesh may be a sheet of no thickness). */
+    float ha_min = ha->type == SPX_SHAPE_BOX ? least_half(ha) : INFINITY;
+    float hb_min = hb->type == SPX_SHAPE_BOX ? least_half(hb) : INFINITY;
+    const float tol = SPX_CCD_ROTATION_FRACTION * (ha_min < hb_min ? ha_min : hb_min);
+    /* Sub-intervals this short keep the rotation's growth within the tolerance (with room for
+       rounding). */
+    const float fine = spin > 0.0f ? 0.9f * tol / spin : INFINITY;
+    spx_obb still_a, still_b;
+    const spx_obb* fa = NULL;
+    const spx_obb* fb = NULL;
+    if (ha->type == SPX_SHAPE_BOX && stationary(a)) still_a = shape_box(A, ha, a->c, a->q, 0.0f), fa = &still_a;
+    if (hb->type == SPX_SHAPE_BOX && stationary(b)) still_b = shape_box(B, hb, b->c, b->q, 0.0f), fb = &still_b;
+    spx_sweep_hit hit;
+    if (!sweep_pair(A, ha, a, B, hb, b, fa, fb, t0, 0.0f, 0.0f, 0.0f, &hit)) return false;
+    if (hit.state == SPX_SWEEP_START_OVERLAP) {
+        impact found;
+        bool toward = approaching(A, ha, a, B, hb, b, t0, gv(hit.point), gv(hit.normal), &found);
+        /* At the step's start a touching pair is the solver's unless begin gave it to the stage,
+           or an impact at time 0 changed a body's motion after the solver had answered (a box
+           resting on the floor, struck from above at time 0, went through the floor). */
+        if (t0 == 0.0f && !taken(s->c, ia, ib) && a->stamp != 2 && b->stamp != 2) return false;
+        if (toward) {
+            *out = found;
+            out->shape_a = sa, out->shape_b = sb;
+            return true;
+        }
+        /* Touching and parting where they touch: the search below steps past (with rotation
+           another point may come round; without, it finds them parting). */
+    }
+    float t = t0, span = t_end - t0;
+    bool have = false;
+    vec3s last_n = glms_vec3_zero(), last_p = glms_vec3_zero();
+    for (int it = 0; it < SPX_CCD_PAIR_ITERATIONS && t < t_end; ++it) {
+        float te = t + span < t_end ? t + span : t_end;
+        float d = te - t;
+        float ga = fminf(glms_vec3_norm(a->w) * d, 2.0f) * ha->radius;
+        float gb = fminf(glms_vec3_norm(b->w) * d, 2.0f) * hb->radius;
+        if (!sweep_pair(A, ha, a, B, hb, b, fa, fb, t, ga, gb, d, &hit)) return false;
+        if (hit.state == SPX_SWEEP_MISS) {
+            t = te;
+            span *= 2.0f;
+            continue;
+        }
+        float tau = hit.state == SPX_SWEEP_HIT ? hit.time : 0.0f;
+        vec3s n = gv(hit.normal), p = gv(hit.point);
+        have = true, last_n = n, last_p = p;
+        if (ga + gb <= tol) {
+            /* Touching within the tolerance. A pair that does not approach where it touches is
+               grazing or turning away: without rotation it never meets; with it, step past and
+               look again. */
+            float th = t + tau;
+            if (approaching(A, ha, a, B, hb, b, th, p, n, out)) {
+                out->shape_a = sa, out->shape_b = sb;
+                return true;
+            }
+            /* Passed by the time in which no point can come nearer the other shape than half the
+               tolerance: sliding along the contact plane (translation with no part against the
+               normal) cannot make them overlap, so only the closing part of the velocity and the
+               rotation count (the full relative speed made a sliding pair take hundreds of tiny
+               steps to the end of the step). */
+            float closing = fmaxf(0.0f, -glms_vec3_dot(glms_vec3_sub(b->v, a->v), n)) + spin;
+            if (!(closing > 0.0f)) return false;
+            t = th + 0.5f * tol / closing;
+            span = fine;
+            continue;
+        }
+        /* Under the growth they touch at tau: the real shapes do not before. Go on from there with
+           sub-intervals short enough to meet the tolerance. */
+        t += tau;
+        span = fine;
+    }
+    if (t >= t_end || !have) return false;
+    /* Out of iterations: count them as touching here, as the last sweep saw them (safe: the
+       impulse stops them moving into each other at that point). */
+    out->t = t, out->normal = last_n, out->point = last_p, out->shape_a = sa, out->shape_b = sb;
+    return true;
+}
+
+/* ---- the heap of next impacts ------------------------------------------------------------------- */
+
+static bool before(const spx_continuous* c, uint32_t x, uint32_t y)
+{
+    float tx = c->bodies[x].toi, ty = c->bodies[y].toi;
+    return tx < ty || (tx == ty && x < y);
+}
+
+static void heap_swap(spx_continuous* c, uint32_t i, uint32_t j)
+{
+    uint32_t x = c->heap[i], y = c->heap[j];
+    c->heap[i] = y, c->heap[j] = x;
+    c->heap_pos[y] = i, c->heap_pos[x] = j;
+}
+
+static void heap_fix(spx_continuous* c, uint32_t i)
+{
+    while (i > 0 && before(c, c->heap[i], c->heap[(i - 1) / 2])) {
+        heap_swap(c, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < c->heap_count && before(c, c->heap[l], c->heap[m])) m = l;
+        if (r < c->heap_count && before(c, c->heap[r], c->heap[m])) m = r;
+        if (m == i) break;
+        heap_swap(c, i, m);
+        i = m;
+    }
+}
+
+static void heap_remove(spx_continuous* c, uint32_t body)
+{
+    uint32_t i = c->heap_pos[body];
+    if (i == UINT32_MAX) return;
+    c->heap_pos[body] = UINT32_MAX;
+    if (--c->heap_count == i) return;
+    c->heap[i] = c->heap[c->heap_count];
+    c->heap_pos[c->heap[i]] = i;
+    heap_fix(c, i);
+}
+
+/* Body's record changed: in the heap while it has an impact ahead. */
+static void heap_update(spx_continuous* c, uint32_t body)
+{
+    if (!isfinite(c->bodies[body].toi)) {
+        heap_remove(c, body);
+        return;
+    }
+    uint32_t i = c->heap_pos[body];
+    if (i == UINT32_MAX) {
+        i = c->heap_count++;
+        c->heap[i] = body;
+        c->heap_pos[body] = i;
+    }
+    heap_fix(c, i);
+}
+
+/* ---- searches ------------------------------------------------------------------------------------ */
+
+static bool collect(void* context, uint32_t body)
+{
+    stage* s = context;
+    spx_continuous* c = s->c;
+    spx_ccd_body* cb = &c->bodies[body];
+    if (cb->seen == c->search) return true;
+    cb->seen = c->search;
+    if (c->candidate_count == c->candidate_capacity) {
+        uint32_t cap = c->candidate_capacity ? 2 * c->candidate_capacity : 64;
+        if (!spx_reserve(&s->w->allocator, (void**)&c->candidates, &c->candidate_capacity, cap, sizeof(uint32_t), 8)) {
+            s->overflow = true;
+            return false;
+        }
+    }
+    c->candidates[c->candidate_count++] = body;
+    return true;
+}
+
+static bool collect_leaf(void* context, uint32_t proxy, uint32_t body)
+{
+    (void)proxy;
+    return collect(context, body);
+}
+
+/* Box holding body i's path from t to the step's end. */
+static spx_aabb path_box(stage* s, uint32_t i, float t, float grow)
+{
+    const spx_body* b = &s->w->bodies[i];
+    const spx_ccd_body* cb = seg(s, i);
+    if (stationary(cb)) {
+        /* Its shapes' own boxes: a wall's sphere would reach everything near it. */
+        spx_aabb box = shape_aabb(b, &b->shapes[0], cb);
+        for (uint32_t k = 1; k < b->shape_count; ++k) {
+            spx_aabb o = shape_aabb(b, &b->shapes[k], cb);
+            box = spx_aabb_union(&box, &o);
+        }
+        for (int k = 0; k < 3; ++k) box.min[k] -= grow, box.max[k] += grow;
+        return box;
+    }
+    vec3s p0 = center_at(cb, t), p1 = center_at(cb, s->dt);
+    float r = b->radius * (1.0f + 1e-5f) + grow + 1e-6f;
+    spx_aabb box;
+    for (int k = 0; k < 3; ++k) {
+        box.min[k] = fminf(p0.raw[k], p1.raw[k]) - r;
+        box.max[k] = fmaxf(p0.raw[k], p1.raw[k]) + r;
+    }
+    return box;
+}
+
+/* Body i's first impact from time `now` with anything its path meets; into its record and the heap. */
+static void search(stage* s, uint32_t i)
+{
+    spx_continuous* c = s->c;
+    spx_world* w = s->w;
+    spx_ccd_body* me = seg(s, i);
+    me->toi = INFINITY;
+    if (me->frozen || w->bodies[i].type == SPX_BODY_STATIC) {
+        heap_remove(c, i);
+        return;
+    }
+    c->search++;
+    c->candidate_count = 0;
+    me->seen = c->search;
+    spx_aabb box = path_box(s, i, s->now, c->pad);
+    /* Moving bodies of the broad phase's tree only when some are not fast (the fast ones are all in
+       the stage's tree, with their paths). */
+    spx_pair_finder_query(w->pairs, &box, c->slow_movers > 0, collect, s);
+    spx_aabb tight = path_box(s, i, s->now, 0.0f);
+    if (c->leaf_count > 0) {
+        spx_tree_query(&c->tree, 0, &tight, collect_leaf, s);
+    }
+    const spx_body* bi = &w->bodies[i];
+    impact best = { INFINITY, glms_vec3_zero(), glms_vec3_zero(), 0, 0 };
+    uint32_t best_partner = UINT32_MAX;
+    for (uint32_t k = 0; k < c->candidate_count; ++k) {
+        uint32_t j = c->candidates[k];
+        const spx_body* bj = &w->bodies[j];
+        if (!bj->alive) continue;
+        if (s->static_only && bj->type == SPX_BODY_DYNAMIC && bi->type == SPX_BODY_DYNAMIC) continue;
+        if (bi->type != SPX_BODY_DYNAMIC && bj->type != SPX_BODY_DYNAMIC) continue; /* neither would answer */
+        spx_aabb theirs = path_box(s, j, s->now, 0.0f);
+        if (!spx_aabb_overlap(&tight, &theirs)) continue;
+        uint32_t lo = i < j ? i : j, hi = i < j ? j : i;
+        const spx_body *bl = &w->bodies[lo], *bh = &w->bodies[hi];
+        for (uint32_t sa = 0; sa < bl->shape_count; ++sa)
+            for (uint32_t sb = 0; sb < bh->shape_count; ++sb) {
+                impact h;
+                float limit = best.t < s->dt ? best.t : s->dt;
+                if (pair_toi(s, lo, sa, hi, sb, s->now, limit, &h) && (h.t < best.t || (h.t == best.t && j < best_partner))) {
+                    best = h;
+                    best_partner = j;
+                }
+            }
+    }
+    if (best_partner != UINT32_MAX) {
+        me->toi = best.t;
+        me->normal = best.normal;
+        me->point = best.point;
+        me->shape_lo = (uint16_t)best.shape_a;
+        me->shape_hi = (uint16_t)best.shape_b;
+        me->partner = best_partner;
+        me->partner_version = seg(s, best_partner)->version;
+    }
+    heap_update(c, i);
+}
+
+/* ---- impacts --------------------------------------------------------------------------------------- */
+
+static mat3s inv_inertia_at(const spx_body* b, versors q)
+{
+    if (b->type != SPX_BODY_DYNAMIC) return glms_mat3_zero();
+    mat3s r = glms_quat_mat3(q);
+    return glms_mat3_mul(glms_mat3_mul(r, b->inv_inertia_local), glms_mat3_transpose(r));
+}
+
+static float inv_mass_along(const spx_body* b, mat3s ii, vec3s r, vec3s d)
+{
+    vec3s x = glms_vec3_cross(r, d);
+    return b->inv_mass + glms_vec3_dot(x, glms_mat3_mulv(ii, x));
+}
+
+static void push_impulse(spx_body* b, mat3s ii, vec3s r, vec3s p, float sign)
+{
+    if (b->type != SPX_BODY_DYNAMIC) return;
+    b->v = glms_vec3_add(b->v, glms_vec3_scale(p, sign * b->inv_mass));
+    b->w = glms_vec3_add(b->w, glms_mat3_mulv(ii, glms_vec3_scale(glms_vec3_cross(r, p), sign)));
+}
+
+/* Passes of the impulse of one impact over its normal and friction parts. */
+#define SPX_CCD_RESOLVE_PASSES 4
+
+static float kinetic_energy(const spx_body* b, mat3s inv_inertia)
+{
+    if (b->type != SPX_BODY_DYNAMIC) return 0.0f;
+    vec3s l = glms_mat3_mulv(glms_mat3_inv(inv_inertia), b->w);
+    return 0.5f * b->mass * glms_vec3_norm2(b->v) + 0.5f * glms_vec3_dot(b->w, l);
+}
+
+/* The impulse of an impact at point p, normal n (A to B), on the bodies' velocities: the normal
+   speed goes to -e times the approach (0 below the restitution threshold) and Coulomb friction
+   acts up to mu times the normal impulse. The two are solved together, accumulated and clamped
+   (a friction impulse turns the bodies and can bring the point back to approaching: applied once
+   each, a spinning pair was hit again and again at one instant), the normal last, so that the
+   point leaves the impact not approaching. Energy: with e = 0 every update is a projection in the
+   bodies' mass metric; with e > 0 an impulse that ends with more kinetic energy than it began
+   with is done again with e = 0. */
+static void resolve(stage* s, spx_body* A, versors qa, vec3s ca, spx_body* B, versors qb, vec3s cb, vec3s p, vec3s n)
+{
+    mat3s ia = inv_inertia_at(A, qa), ib = inv_inertia_at(B, qb);
+    vec3s ra = glms_vec3_sub(p, ca), rb = glms_vec3_sub(p, cb);
+#define RELATIVE() glms_vec3_sub(glms_vec3_add(B->v, glms_vec3_cross(B->w, rb)), glms_vec3_add(A->v, glms_vec3_cross(A->w, ra)))
+    float vn0 = glms_vec3_dot(RELATIVE(), n);
+    if (!(vn0 < 0.0f)) return;
+    float kn = inv_mass_along(A, ia, ra, n) + inv_mass_along(B, ib, rb, n);
+    if (!(kn > 0.0f)) return;
+    const float e0 = A->restitution > B->restitution ? A->restitution : B->restitution;
+    const float mu = sqrtf(A->friction * B->friction);
+    vec3s t1 = fabsf(n.x) >= 0.57735f ? glms_vec3_normalize((vec3s){ { n.y, -n.x, 0.0f } })
+                                      : glms_vec3_normalize((vec3s){ { 0.0f, n.z, -n.y } });
+    const vec3s tang[2] = { t1, glms_vec3_cross(n, t1) };
+    float kt[2];
+    for (int d = 0; d < 2; ++d) kt[d] = inv_mass_along(A, ia, ra, tang[d]) + inv_mass_along(B, ib, rb, tang[d]);
+    const vec3s va0 = A->v, wa0 = A->w, vb0 = B->v, wb0 = B->w;
+    const float energy0 = kinetic_energy(A, ia) + kinetic_energy(B, ib);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        float e = attempt == 0 && -vn0 >= s->w->def.restitution_threshold ? e0 : 0.0f;
+        const float target = -e * vn0;
+        float jn = 0.0f, jt[2] = { 0.0f, 0.0f };
+        for (int pass = 0; pass <= SPX_CCD_RESOLVE_PASSES; ++pass) {
+            /* Normal. */
+            float total = fmaxf(jn - (glms_vec3_dot(RELATIVE(), n) - target) / kn, 0.0f);
+            vec3s P = glms_vec3_scale(n, total - jn);
+            jn = total;
+            push_impulse(A, ia, ra, P, -1.0f);
+            push_impulse(B, ib, rb, P, 1.0f);
+            if (pass == SPX_CCD_RESOLVE_PASSES || mu <= 0.0f) break;
+            /* Friction, both tangents, clamped to the disk mu jn. */
+            vec3s dv = RELATIVE();
+            float nt[2];
+            for (int d = 0; d < 2; ++d) nt[d] = kt[d] > 0.0f ? jt[d] - glms_vec3_dot(dv, tang[d]) / kt[d] : jt[d];
+            float limit = mu * jn, len2 = nt[0] * nt[0] + nt[1] * nt[1];
+            if (len2 > limit * limit) {
+                float scale = limit / sqrtf(len2);
+                nt[0] *= scale, nt[1] *= scale;
+            }
+            P = glms_vec3_add(glms_vec3_scale(tang[0], nt[0] - jt[0]), glms_vec3_scale(tang[1], nt[1] - jt[1]));
+            jt[0] = nt[0], jt[1] = nt[1];
+            push_impulse(A, ia, ra, P, -1.0f);
+            push_impulse(B, ib, rb, P, 1.0f);
+        }
+        if (e == 0.0f || kinetic_energy(A, ia) + kinetic_energy(B, ib) <= energy0 * (1.0f + 1e-6f)) break;
+        A->v = va0, A->w = wa0, B->v = vb0, B->w = wb0; /* it added energy: again, inelastic */
+    }
+#undef RELATIVE
+}
+
+/* Where an impact acts: the centre of the points of the shape pair's manifold at the impact's pose
+   that touch first (within 1e-4 of the smaller box of the closest), when the manifold's normal
+   agrees with the impact's; otherwise the impact's own point. A swept query names one point of a
+   face landing on a face (for a mesh, one triangle's), and an impulse there turned a level box
+   over; the centre of the touching face keeps it level. Normal from A to B into *n. */
+static vec3s impact_point(const spx_body* A, const spx_body_shape* ha, vec3s ca, versors qa, const spx_body* B,
+                          const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n)
+{
+    float ha_min = ha->type == SPX_SHAPE_BOX ? least_half(ha) : INFINITY;
+    float hb_min = hb->type == SPX_SHAPE_BOX ? least_half(hb) : INFINITY;
+    const float size = fminf(ha_min, hb_min);
+    spx_manifold ms[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t count = 0;
+    bool flip = false;
+    if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
+        spx_obb oa = shape_box(A, ha, ca, qa, 0.0f), ob = shape_box(B, hb, cb, qb, 0.0f);
+        if (spx_manifold_obb_obb(&oa, &ob, SPX_CCD_ROTATION_FRACTION * size, &ms[0]) == SPX_OK) count = 1;
+    } else if (ha->type == SPX_SHAPE_BOX || hb->type == SPX_SHAPE_BOX) {
+        flip = ha->type != SPX_SHAPE_BOX;
+        const spx_body *XB = flip ? B : A, *MB = flip ? A : B;
+        const spx_body_shape *xs = flip ? hb : ha, *msh = flip ? ha : hb;
+        spx_obb box = shape_box(XB, xs, flip ? cb : ca, flip ? qb : qa, 0.0f);
+        spx_ccd_body pose;
+        memset(&pose, 0, sizeof pose);
+        pose.c = flip ? ca : cb, pose.q = flip ? qa : qb;
+        if (!pose_mesh(MB, msh, &pose, 0.0f)
+            || spx_manifold_obb_mesh(&box, msh->instance, SPX_CCD_ROTATION_FRACTION * size, ms, SPX_MAX_MESH_MANIFOLDS,
+                                     &count) != SPX_OK)
+            count = 0;
+    }
+    int best = -1;
+    float best_dot = 0.9f;
+    for (uint32_t k = 0; k < count; ++k) {
+        if (ms[k].point_count == 0) continue;
+        vec3s mn = gv(ms[k].normal);
+        float d = glms_vec3_dot(flip ? glms_vec3_negate(mn) : mn, *n);
+        if (d > best_dot) best_dot = d, best = (int)k;
+    }
+    if (best < 0) return point;
+    const spx_manifold* m = &ms[best];
+    float deepest = -INFINITY;
+    for (int k = 0; k < m->point_count; ++k) deepest = fmaxf(deepest, m->points[k].depth);
+    vec3s sum = glms_vec3_zero();
+    int used = 0;
+    for (int k = 0; k < m->point_count; ++k)
+        if (m->points[k].depth >= deepest - 1e-4f * size) sum = glms_vec3_add(sum, gv(m->points[k].point)), ++used;
+    vec3s mn = gv(m->normal);
+    *n = flip ? glms_vec3_negate(mn) : mn;
+    return glms_vec3_scale(sum, 1.0f / (float)used);
+}
+
+static void touch(stage* s, uint32_t i)
+{
+    spx_ccd_body* cb = seg(s, i);
+    if (cb->stamp == 2) return;
+    cb->stamp = 2;
+    s->c->touched[s->c->touched_count++] = i;
+}
+
+/* Body i's path from now on into the stage's tree (where searches find it whatever the broad
+   phase's tree holds). */
+static void track(stage* s, uint32_t i)
+{
+    spx_continuous* cc = s->c;
+    spx_ccd_body* cb = seg(s, i);
+    spx_aabb box = path_box(s, i, s->now, 0.0f);
+    if (cb->proxy != SPX_TREE_NULL) {
+        spx_tree_reinsert(&cc->tree, cb->proxy, 0, &box);
+    } else if (spx_tree_insert(&cc->tree, 0, &box, i, &cb->proxy) == SPX_OK) {
+        cc->leaves[cc->leaf_count++] = i;
+    } else {
+        /* No room (never: the tree is reserved for every body): the padding must cover it. */
+        vec3s a = center_at(cb, s->now), b = center_at(cb, s->dt);
+        cc->pad += glms_vec3_norm(glms_vec3_sub(b, a)) + glms_vec3_norm(glms_vec3_sub(a, seg(s, i)->c0));
+    }
+}
+
+/* Body i (dynamic) goes on from time t at its pose there with its velocities (none when frozen);
+   its path may now leave its box in the broad phase's trees, so it goes into the stage's tree. */
+static void restart(stage* s, uint32_t i, float t, vec3s c, versors q)
+{
+    spx_ccd_body* cb = seg(s, i);
+    const spx_body* b = &s->w->bodies[i];
+    touch(s, i);
+    cb->t = t;
+    cb->c = c;
+    cb->q = q;
+    if (cb->frozen) {
+        cb->v = cb->w = glms_vec3_zero();
+    } else {
+        cb->v = b->v;
+        cb->w = b->w;
+    }
+    cb->version++;
+    track(s, i);
+}
+
+static void impact_now(stage* s, uint32_t i)
+{
+    spx_ccd_body* me = seg(s, i);
+    uint32_t j = me->partner;
+    uint32_t lo = i < j ? i : j, hi = i < j ? j : i;
+    float t = me->toi;
+    vec3s n = me->normal, p = me->point;
+    s->now = t;
+    spx_body *A = &s->w->bodies[lo], *B = &s->w->bodies[hi];
+    spx_ccd_body *a = seg(s, lo), *b = seg(s, hi);
+    vec3s ca = center_at(a, t), cb = center_at(b, t);
+    versors qa = rotation_at(a, t), qb = rotation_at(b, t);
+    /* A sleeping body that is hit wakes (with its island) and answers. */
+    if (A->type == SPX_BODY_DYNAMIC && !A->awake) spx_island_wake(s->w, lo);
+    if (B->type == SPX_BODY_DYNAMIC && !B->awake) spx_island_wake(s->w, hi);
+    p = impact_point(A, &A->shapes[me->shape_lo], ca, qa, B, &B->shapes[me->shape_hi], cb, qb, p, &n);
+    resolve(s, A, qa, ca, B, qb, cb, p, n);
+    s->impacts++;
+    bool over = s->impacts > s->limit;
+    spx_body* both[2] = { A, B };
+    uint32_t ids[2] = { lo, hi };
+    vec3s cs[2] = { ca, cb };
+    versors qs[2] = { qa, qb };
+    for (int k = 0; k < 2; ++k) {
+        if (both[k]->type != SPX_BODY_DYNAMIC) continue;
+        spx_ccd_body* x = seg(s, ids[k]);
+        if (over || ++x->impacts > SPX_CONTINUOUS_BODY_IMPACTS) {
+            x->frozen = 1;
+            s->limited = true;
+        }
+        restart(s, ids[k], t, cs[k], qs[k]);
+    }
+    /* Both look ahead again from here (a kinematic body's motion did not change, but its record
+       was this impact). Other records naming a body that restarted are stale: searched again when
+       they come up. */
+    for (int k = 0; k < 2; ++k)
+        if (both[k]->type != SPX_BODY_STATIC) search(s, ids[k]);
+}
+
+/* ---- the stage ------------------------------------------------------------------------------------- */
+
+static bool fast_pre(const spx_body* b, vec3s v_pre, float dt)
+{
+    float reach = (glms_vec3_norm(v_pre) + glms_vec3_norm(b->w) * b->radius) * dt;
+    return reach > SPX_CCD_FAST_FRACTION * body_least_half(b);
+}
+
+void spx_continuous_prepare(spx_world* w, float dt)
+{
+    spx_continuous* c = &w->ccd;
+    c->any_fast_pre = false;
+    c->dt = dt;
+    if (!w->def.enable_continuous || !c->bodies) return;
+    const vec3s g = { { w->def.gravity.x, w->def.gravity.y, w->def.gravity.z } };
+    for (uint32_t i = 0; i < w->body_slots; ++i) {
+        const spx_body* b = &w->bodies[i];
+        spx_ccd_body* cb = &c->bodies[i];
+        cb->stamp = 0;
+        cb->moved = b->alive && b->awake && b->type != SPX_BODY_STATIC;
+        cb->fast_pre = cb->spinning = 0;
+        if (!cb->moved) continue;
+        cb->c0 = b->center;
+        cb->q0 = b->rotation;
+        cb->v_pre = b->type == SPX_BODY_DYNAMIC ? glms_vec3_add(b->v, glms_vec3_scale(g, dt * b->gravity_scale)) : b->v;
+        cb->fast_pre = fast_pre(b, cb->v_pre, dt);
+        cb->spinning = glms_vec3_norm(b->w) * dt > SPX_CCD_SOLVER_TURN;
+        c->any_fast_pre |= cb->fast_pre;
+    }
+}
+
+void spx_continuous_begin(spx_world* w)
+{
+    spx_continuous* c = &w->ccd;
+    c->taken_count = 0;
+    if (!w->def.enable_continuous || !c->bodies || !c->any_fast_pre) return;
+    /* Which contacts of fast bodies go to the stage below, whole body pairs at a time (their points
+       switched off here: a point with a gap of 1e20 m never pushes; finite, so no inf or NaN in the
+       solver's arithmetic), and which stay with the solver. The stage's:
+       - beyond the speculative distance: the solver would stop the body at the gap's end and drop
+         the rest of its motion (time lost, a bounce from a place reached early), and a far point
+         is a long lever on a small body (the solver's rotation from one ran away to 10^11 rad/s);
+       - approached faster than the restitution threshold: an impact, whose time matters;
+       - two dynamic bodies sliding (or turning) past each other by more than the thinner one's
+         least half extent in the step: the solver's anchors stay where they were at the step's
+         start, and a fast box sliding past a resting one pressed it 5 cm into the floor. Against
+         a static or kinematic body the anchors travel with the moving body and sliding is fine:
+         a fast box sliding on the floor stays the solver's, whose position correction holds it
+         up (the stage has none: given to the stage, such a box sank through the floor over 70
+         steps);
+       - every contact of a body turning more than SPX_CCD_SOLVER_TURN in the step: the solver's
+         contacts follow rotation to first order and fed energy into fast-spinning boxes.
+       The solver keeps the rest: contacts that move together (a fast body resting on a fast one). */
+    const float near = w->def.speculative_distance, slow = w->def.restitution_threshold;
+    const float dt = c->dt;
+    if (!spx_reserve(&w->allocator, (void**)&c->taken, &c->taken_capacity, w->contacts.count, sizeof(uint64_t), 8)) {
+        c->any_fast_pre = false; /* no room to say which: this step, the solver keeps them all */
+        return;
+    }
+    uint32_t k = 0;
+    while (k < w->contacts.count) {
+        const uint32_t ia = w->contacts.list[k].body_a, ib = w->contacts.list[k].body_b;
+        uint32_t end = k;
+        while (end < w->contacts.count && w->contacts.list[end].body_a == ia && w->contacts.list[end].body_b == ib) ++end;
+        const spx_ccd_body *ca = &c->bodies[ia], *cb = &c->bodies[ib];
+        const spx_body *a = &w->bodies[ia], *b = &w->bodies[ib];
+        bool take = ca->fast_pre || cb->fast_pre;
+        /* Trading accuracy for speed, dynamic pairs stay with the solver. */
+        if (take && w->def.continuous_static_only && a->type == SPX_BODY_DYNAMIC && b->type == SPX_BODY_DYNAMIC)
+            take = false;
+        if (take && !ca->spinning && !cb->spinning) {
+            const bool both_dynamic = a->type == SPX_BODY_DYNAMIC && b->type == SPX_BODY_DYNAMIC;
+            float thin = fminf(body_least_half(a), body_least_half(b));
+            bool keep = true;
+            for (uint32_t m = k; m < end && keep; ++m) {
+                const spx_contact* ct = &w->contacts.list[m];
+                for (int i = 0; i < ct->point_count && keep; ++i) {
+                    const spx_contact_point* p = &ct->points[i];
+                    vec3s dv = glms_vec3_sub(glms_vec3_add(b->v, glms_vec3_cross(b->w, p->anchor_b)),
+                                             glms_vec3_add(a->v, glms_vec3_cross(a->w, p->anchor_a)));
+                    keep = p->separation <= near && -glms_vec3_dot(dv, ct->normal) <= slow
+                        && (!both_dynamic || glms_vec3_norm(dv) * dt <= SPX_CCD_FAST_FRACTION * thin);
+                }
+            }
+            take = !keep;
+        }
+        if (take) {
+            for (uint32_t m = k; m < end; ++m) {
+                spx_contact* ct = &w->contacts.list[m];
+                for (int i = 0; i < ct->point_count; ++i) {
+                    spx_contact_point* p = &ct->points[i];
+                    p->separation = 1e20f;
+                    p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
+                }
+            }
+            c->taken[c->taken_count++] = (uint64_t)ia << 32 | ib; /* sorted, as the contacts are */
+        }
+        k = end;
+    }
+}
+
+spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
+{
+    spx_continuous* c = &w->ccd;
+    if (!w->def.enable_continuous || !c->bodies || !(dt > 0.0f)) return SPX_OK;
+    stage s = { w, c, dt, 0.0f, w->def.continuous_max_impacts, 0, false, w->def.continuous_static_only, false };
+    /* Which bodies are fast, and how far any slow one may have left its box in the broad phase. */
+    c->pad = 0.0f;
+    c->slow_movers = 0;
+    c->heap_count = 0;
+    c->touched_count = 0;
+    uint32_t fast_count = 0;
+    const float spec = w->def.speculative_distance;
+    for (uint32_t i = 0; i < w->body_slots; ++i) {
+        c->heap_pos[i] = UINT32_MAX;
+        spx_ccd_body* cb = &c->bodies[i];
+        if (!cb->moved) continue;
+        const spx_body* b = &w->bodies[i];
+        vec3s d = glms_vec3_sub(b->center, cb->c0);
+        /* The broad phase swept it at v_pre and grew the sphere by the speculative distance. */
+        float off = glms_vec3_norm(glms_vec3_sub(d, glms_vec3_scale(cb->v_pre, dt))) - spec;
+        float reach = fmaxf(glms_vec3_norm(d), glms_vec3_norm(b->v) * dt) + glms_vec3_norm(b->w) * b->radius * dt;
+        if (cb->fast_pre || reach > SPX_CCD_FAST_FRACTION * body_least_half(b)) {
+            c->fast[fast_count++] = i;
+        } else {
+            c->slow_movers++;
+            if (off > c->pad) c->pad = off;
+        }
+    }
+    st->fast_body_count = fast_count;
+    if (fast_count == 0) return SPX_OK;
+    /* Fast bodies' paths go into the stage's tree: the broad phase's holds only a fast body's box
+       at the step's start (world.c), or its sweep at the velocity before the solver. */
+    for (uint32_t k = 0; k < fast_count; ++k) track(&s, c->fast[k]);
+    for (uint32_t k = 0; k < fast_count; ++k) search(&s, c->fast[k]);
+    while (c->heap_count > 0) {
+        uint32_t i = c->heap[0];
+        spx_ccd_body* me = &c->bodies[i];
+        if (seg(&s, me->partner)->version != me->partner_version) {
+            search(&s, i); /* stale: the partner's motion changed since */
+            continue;
+        }
+        impact_now(&s, i);
+    }
+    /* End poses of the bodies whose motion the stage changed. */
+    for (uint32_t k = 0; k < c->touched_count; ++k) {
+        uint32_t i = c->touched[k];
+        spx_body* b = &w->bodies[i];
+        spx_ccd_body* cb = &c->bodies[i];
+        b->center = center_at(cb, dt);
+        b->rotation = rotation_at(cb, dt);
+        spx_body_sync_origin(b);
+    }
+    for (uint32_t k = 0; k < c->leaf_count; ++k) {
+        spx_ccd_body* cb = &c->bodies[c->leaves[k]];
+        spx_tree_remove(&c->tree, cb->proxy);
+        cb->proxy = SPX_TREE_NULL;
+    }
+    c->leaf_count = 0;
+    st->impact_count = s.impacts;
+    if (s.limited) st->flags |= SPX_STEP_IMPACT_LIMIT;
+    return s.overflow ? SPX_ERR_OUT_OF_MEMORY : SPX_OK;
+}

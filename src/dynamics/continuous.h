@@ -1,0 +1,85 @@
+/* The continuous stage of a step: fast bodies' first contacts along their motion, handled in time
+ * order (docs/continuous.md). */
+#ifndef SPX_DYNAMICS_CONTINUOUS_H
+#define SPX_DYNAMICS_CONTINUOUS_H
+
+#include "body.h"
+#include "broad/dynamic_tree.h"
+
+/* What the stage keeps of a body during a step. A body's motion is a chain of segments: the first
+   is the solver's (start pose to end pose at constant velocities), each impact starts another at
+   the impact's time with the body's new velocities. */
+typedef struct spx_ccd_body {
+    vec3s c0;             /* centre of mass at the step's start */
+    versors q0;           /* rotation at the step's start */
+    vec3s v_pre;          /* the velocity the broad phase swept it with */
+    float t;              /* s: the current segment starts here ... */
+    vec3s c;              /* ... at this centre of mass */
+    versors q;            /* ... and rotation */
+    vec3s v, w;           /* and moves at these */
+    float toi;            /* s: its first impact from the current time, INFINITY when none */
+    vec3s normal, point;  /* of that impact: normal from the lower body index to the higher */
+    uint32_t partner;     /* the other body of that impact */
+    uint16_t shape_lo, shape_hi; /* its shapes: of the lower body index, of the higher */
+    uint32_t partner_version;
+    uint32_t version;     /* bumped when its segment changes: records naming it go stale */
+    uint32_t impacts;     /* this step */
+    uint32_t proxy;       /* leaf in the stage's own tree, or SPX_TREE_NULL */
+    uint32_t seen;        /* the search that last met it (each candidate once) */
+    uint8_t stamp;        /* 1 once the segment is set this step, 2 once an impact changed it */
+    uint8_t fast_pre;     /* fast by its velocity before the solver: the stage takes its far and fast contacts */
+    uint8_t spinning;     /* turns more than SPX_CCD_SOLVER_TURN this step: the stage takes all a fast body's contacts */
+    uint8_t moved;        /* awake and not static at the step's start: c0, q0 hold */
+    uint8_t frozen;       /* past the impact limit: stays where it is for the rest of the step */
+} spx_ccd_body;
+
+typedef struct spx_continuous {
+    spx_ccd_body* bodies;
+    uint32_t* heap;       /* bodies with an impact ahead, a min-heap on (toi, index) */
+    uint32_t* heap_pos;   /* index in heap, or UINT32_MAX */
+    uint32_t* fast;       /* the fast bodies of this step */
+    uint32_t* touched;    /* bodies whose segment changed: their end pose is the stage's */
+    uint32_t* leaves;     /* bodies in the tree below */
+    uint32_t capacity, heap_count, touched_count, leaf_count;
+    uint32_t* candidates; /* of one search */
+    uint32_t candidate_count, candidate_capacity;
+    spx_dynamic_tree tree;/* bodies whose path may leave their box in the broad phase's trees */
+    bool tree_ready;
+    uint32_t search;      /* counter for spx_ccd_body.seen */
+    float pad;            /* m: how far a slow body's solver motion left its sweep in the broad phase, at most */
+    uint32_t slow_movers; /* moving bodies that are not fast this step */
+    bool any_fast_pre;
+    float dt;             /* s: the step being taken */
+    uint64_t* taken;      /* body pairs (a << 32 | b) whose contacts begin gave to the stage, sorted */
+    uint32_t taken_count, taken_capacity;
+} spx_continuous;
+
+typedef struct spx_world spx_world;
+
+/* Room for the world's body slots (allocates only when they grew). SPX_ERR_OUT_OF_MEMORY. */
+spx_result spx_continuous_reserve(spx_world* world);
+
+/* Before the broad phase: keeps each moving body's start pose and marks the bodies fast by their
+   velocity (spx_continuous_is_fast): the stage, not the solver, answers their contacts. */
+void spx_continuous_prepare(spx_world* world, float dt);
+
+/* Fast by its velocity this step (after spx_continuous_prepare): the broad phase gives it only its
+   box at the step's start (for the contacts it touches now, which the stage meets at time 0). */
+static inline bool spx_continuous_is_fast(const spx_continuous* c, uint32_t body)
+{
+    return c->any_fast_pre && c->bodies[body].fast_pre;
+}
+
+/* After the narrow phase, before the solver: switches off the contact points of fast bodies that
+   the stage answers instead (far, fast-approaching, or of a fast-spinning body: continuous.c). */
+void spx_continuous_begin(spx_world* world);
+
+/* After the solver: the impacts of fast bodies along their motion, in time order. Adds its counts
+   and flags to `stats`. SPX_ERR_OUT_OF_MEMORY only when a search met more bodies than ever before
+   and could not grow (the step is then complete but may have missed impacts: a failed growth
+   retries next step). */
+spx_result spx_continuous_run(spx_world* world, float dt, spx_step_stats* stats);
+
+void spx_continuous_free(spx_continuous* c, const spx_allocator* allocator);
+
+#endif
