@@ -19,6 +19,7 @@
    curved mesh gets one manifold, one across a ridge or in a corner one for each side. */
 #define SPX_GROUP_COS 0.99619469809174553
 #define SPX_GROUP_EXTREMES 8
+#define SPX_GROUP_DEPTH_WEIGHT 10.0f
 
 typedef struct spx_group_slot {
     spx_manifold_point p;
@@ -74,8 +75,14 @@ static inline void spx_group_offer(spx_point_group* g, const spx_manifold_point*
 {
     const spx_vec3 r = { p->point.x - g->origin.x, p->point.y - g->origin.y, p->point.z - g->origin.z };
     spx_group_slot_offer(&g->deepest, p, p->depth + spx_group_dot(r, g->tilt), bonus);
+    /* The extremes lean towards depth: a point SPX_GROUP_DEPTH_WEIGHT times deeper counts as far out.
+       By projection alone, a curved surface within the margin (a torus's tube) gives its extremes
+       to speculative points high up its sides, and the ring it rests on goes unseen: the torus
+       stood on one point and three gaps. */
+    const float lean = SPX_GROUP_DEPTH_WEIGHT * p->depth;
     const float pu = spx_group_dot(r, g->u), pv = spx_group_dot(r, g->v);
-    const float key[SPX_GROUP_EXTREMES] = { pu, -pu, pv, -pv, pu + pv, -pu - pv, pu - pv, pv - pu };
+    const float key[SPX_GROUP_EXTREMES] = { pu + lean,      -pu + lean,      pv + lean,      -pv + lean,
+                                            pu + pv + lean, -pu - pv + lean, pu - pv + lean, pv - pu + lean };
     for (int s = 0; s < SPX_GROUP_EXTREMES; ++s) spx_group_slot_offer(&g->extreme[s], p, key[s], 2.0f * bonus);
 }
 
