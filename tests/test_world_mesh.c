@@ -211,6 +211,52 @@ static int boxes_and_meshes_rest(void)
     return 0;
 }
 
+/* A torus dropped flat-ish onto a box ground and onto a mesh ground comes to rest on its ring at
+   the tube's radius and sleeps. It used to stand on one point and three speculative gaps (the
+   merged manifold's extremes chose points by position alone), and against the box the surface-edge
+   rule made 27 m deep manifolds at its curved sides. */
+static int torus_comes_to_rest(void)
+{
+    spx_shape torus_shape, grid_shape;
+    ENSURE(spx_shape_torus(&torus_shape, 0.45f, 0.15f, 24, 12) && spx_shape_grid(&grid_shape, 20, 20));
+    spx_mesh* torus = mesh_of(&torus_shape);
+    spx_mesh* grid = mesh_of(&grid_shape);
+    ENSURE(torus && grid);
+    for (int mesh_ground = 0; mesh_ground < 2; ++mesh_ground) {
+        spx_world* w = make_world(true);
+        ENSURE(w);
+        if (mesh_ground) add_mesh_ground(w, grid, 20, 0.6f);
+        else add_box(w, SPX_BODY_STATIC, spx_v3(0.0f, -1.0f, 0.0f), spx_v3(50.0f, 1.0f, 50.0f), 0.6f);
+        spx_shape_def s = spx_default_shape_def();
+        s.type = SPX_SHAPE_MESH;
+        s.mesh = torus;
+        s.density = 500.0f;
+        spx_body_def d = spx_default_body_def();
+        d.type = SPX_BODY_DYNAMIC;
+        d.position = spx_v3(0.3f, 1.0f, 0.2f);
+        d.rotation = (spx_quat){ sinf(0.2f), 0.0f, 0.0f, cosf(0.2f) };
+        d.shapes = &s;
+        d.shape_count = 1;
+        spx_body_id id;
+        ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
+        bool awake = true;
+        for (int k = 0; k < 600 && awake; ++k) {
+            ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+            ENSURE(spx_body_is_awake(w, id, &awake) == SPX_OK);
+        }
+        spx_transform t;
+        ENSURE(spx_body_get_transform(w, id, &t) == SPX_OK);
+        printf("torus on a %s ground: %s, centre at y %.5f (tube radius 0.15)\n", mesh_ground ? "mesh" : "box",
+               awake ? "still awake after 10 s" : "asleep", t.p.y);
+        ENSURE(!awake);
+        ENSURE_NEAR(t.p.y, 0.15f, 0.005f);
+        spx_world_destroy(w);
+    }
+    spx_mesh_destroy(torus);
+    spx_mesh_destroy(grid);
+    return 0;
+}
+
 /* A box sliding without friction across a flat grid of many triangles keeps its speed and does not
    hop or tip at the edges between the triangles (no ghost bumps): after 3 s at 5 m/s across some
    30 triangle edges, its height stays within 2 mm of resting, its vertical speed and spin tiny. */
@@ -322,6 +368,7 @@ int main(void)
     RUN_TEST(bad_mesh_shapes, failures);
     RUN_TEST(mesh_body_mass, failures);
     RUN_TEST(boxes_and_meshes_rest, failures);
+    RUN_TEST(torus_comes_to_rest, failures);
     RUN_TEST(no_ghost_bumps, failures);
     RUN_TEST(mesh_scene_repeats_without_allocating, failures);
     RUN_TEST(falling_mesh_scene, failures);
