@@ -335,6 +335,20 @@ static bool write_json(const char* path, const bench_machine* m, int reps, const
     return bench_json_write(path, root);
 }
 
+int bench_write_files(const bench_suite_options* o, int status, bool (*csv)(const char* path, const void* rows, int n),
+                      bool (*json)(const bench_suite_options* o, const void* rows, int n), const void* rows, int n)
+{
+    if (o->csv) {
+        if (csv(o->csv, rows, n)) printf("\nwrote %s\n", o->csv);
+        else fprintf(stderr, "sepax bench: cannot write %s: %s\n", o->csv, strerror(errno)), status = EXIT_FAILED;
+    }
+    if (o->json) {
+        if (json(o, rows, n)) printf("%swrote %s\n", o->csv ? "" : "\n", o->json);
+        else fprintf(stderr, "sepax bench: cannot write %s: %s\n", o->json, strerror(errno)), status = EXIT_FAILED;
+    }
+    return status;
+}
+
 /* ---- the command ------------------------------------------------------------------------------- */
 
 int command_bench(int argc, char** argv)

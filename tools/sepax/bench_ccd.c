@@ -12,7 +12,6 @@
 #include "support/scenes.h"
 #include "peers/world_peers.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,8 +98,9 @@ static double shoot(ccd_row* r, bool last)
     return wall / (double)steps_run;
 }
 
-static bool write_csv(const char* path, const ccd_row* rows, int n)
+static bool write_csv(const char* path, const void* all, int n)
 {
+    const ccd_row* rows = all;
     FILE* f = fopen(path, "w");
     if (!f) return false;
     fprintf(f, "suite,speed_m_s,engine,shots,passes,deepest_penetration_m,rebound_ratio,ms_step_median,impacts\n");
@@ -111,8 +111,9 @@ static bool write_csv(const char* path, const ccd_row* rows, int n)
     return fclose(f) == 0;
 }
 
-static bool write_json(const bench_suite_options* o, const ccd_row* rows, int n)
+static bool write_json(const bench_suite_options* o, const void* all, int n)
 {
+    const ccd_row* rows = all;
     cJSON* root = bench_json_root(o->machine, o->reps);
     cJSON_AddStringToObject(root, "suite", "ccd");
     cJSON* results = cJSON_AddArrayToObject(root, "results");
@@ -184,14 +185,5 @@ int bench_ccd(const bench_suite_options* o)
         }
         fflush(stdout);
     }
-    int status = failures ? EXIT_FAILED : EXIT_DONE;
-    if (o->csv) {
-        if (write_csv(o->csv, rows, n)) printf("\nwrote %s\n", o->csv);
-        else fprintf(stderr, "sepax bench: cannot write %s: %s\n", o->csv, strerror(errno)), status = EXIT_FAILED;
-    }
-    if (o->json) {
-        if (write_json(o, rows, n)) printf("%swrote %s\n", o->csv ? "" : "\n", o->json);
-        else fprintf(stderr, "sepax bench: cannot write %s: %s\n", o->json, strerror(errno)), status = EXIT_FAILED;
-    }
-    return status;
+    return bench_write_files(o, failures ? EXIT_FAILED : EXIT_DONE, write_csv, write_json, rows, n);
 }

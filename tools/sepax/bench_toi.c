@@ -22,7 +22,6 @@
 
 #include <sepax/sepax.h>
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,8 +251,9 @@ static void print_row(const toi_row* r)
            r->ns_median, r->max_err, r->max_rel, r->max_err_m);
 }
 
-static bool write_csv(const char* path, const toi_row* rows, int n)
+static bool write_csv(const char* path, const void* all, int n)
 {
+    const toi_row* rows = all;
     FILE* f = fopen(path, "w");
     if (!f) return false;
     fprintf(f, "suite,family,engine,cases,hits,ns_query_median,max_abs_toi_error_s,max_rel_toi_error,max_toi_error_m\n");
@@ -264,8 +264,9 @@ static bool write_csv(const char* path, const toi_row* rows, int n)
     return fclose(f) == 0;
 }
 
-static bool write_json(const bench_suite_options* o, const toi_row* rows, int n)
+static bool write_json(const bench_suite_options* o, const void* all, int n)
 {
+    const toi_row* rows = all;
     cJSON* root = bench_json_root(o->machine, o->reps);
     cJSON_AddStringToObject(root, "suite", "toi");
     cJSON* results = cJSON_AddArrayToObject(root, "results");
@@ -348,14 +349,5 @@ int bench_toi(const bench_suite_options* o)
         fflush(stdout);
     }
     (void)peers;
-    int status = failures ? EXIT_FAILED : EXIT_DONE;
-    if (o->csv) {
-        if (write_csv(o->csv, rows, n)) printf("\nwrote %s\n", o->csv);
-        else fprintf(stderr, "sepax bench: cannot write %s: %s\n", o->csv, strerror(errno)), status = EXIT_FAILED;
-    }
-    if (o->json) {
-        if (write_json(o, rows, n)) printf("%swrote %s\n", o->csv ? "" : "\n", o->json);
-        else fprintf(stderr, "sepax bench: cannot write %s: %s\n", o->json, strerror(errno)), status = EXIT_FAILED;
-    }
-    return status;
+    return bench_write_files(o, failures ? EXIT_FAILED : EXIT_DONE, write_csv, write_json, rows, n);
 }
