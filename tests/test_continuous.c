@@ -5,6 +5,7 @@
 #include "test.h"
 #include "support/container.h"
 #include "support/counting_alloc.h"
+#include "support/scenes.h"
 #include "support/shapes.h"
 #include <sepax/sepax.h>
 #include <stdlib.h>
@@ -384,6 +385,45 @@ static int deterministic_and_no_allocation(void)
     return 0;
 }
 
+/* The benchmark's copy of the static-wall shot (spx_scene_paper, which `sepax bench ccd` also builds
+   in Bullet and ODE) and its measure, worked by hand: the same start as above, no pass in sepax. */
+static int paper_scene_and_measure(void)
+{
+    spx_scene_layout l;
+    spx_scene_paper_layout(&l, 100.0f, 4);
+    ENSURE_NEAR(l.start[0].p.x, -5.05f - 100.0f * dt * 0.5f, 1e-5f);
+    ENSURE(l.steps == (uint32_t)(5.2f / (100.0f * dt)) + 30);
+    spx_paper_state st;
+    const spx_vec3 back = { -10.0f, 0.0f, 0.0f };
+    /* Front face 2 mm into the wall (near face x = 0), moving back at a tenth of the speed. */
+    spx_scene_paper_measure(&l, (spx_transform){ { -0.048f, 0, 0 }, identity }, back, &st);
+    ENSURE_NEAR(st.penetration, 0.002f, 1e-6f);
+    ENSURE(!st.beyond);
+    ENSURE_NEAR(st.rebound, 0.1f, 1e-6f);
+    /* Turned 45 degrees about z: its shadow on x is 0.05 sqrt 2 either side of a centre in the wall's
+       middle, so the shorter way out is half the wall plus that shadow. */
+    const spx_quat turned = { 0.0f, 0.0f, 0.38268343f, 0.92387953f };
+    spx_scene_paper_measure(&l, (spx_transform){ { 0.005f, 0, 0 }, turned }, spx_v3(1, 0, 0), &st);
+    ENSURE_NEAR(st.penetration, 0.005f + 0.05f * sqrtf(2.0f), 1e-5f);
+    ENSURE(st.rebound == 0.0f);
+    /* Past the far face (x = 0.01) and clear of it. */
+    spx_scene_paper_measure(&l, (spx_transform){ { 0.2f, 0, 0 }, identity }, spx_v3(100, 0, 0), &st);
+    ENSURE(st.beyond && st.penetration == 0.0f);
+    /* sepax with its continuous stage: the cube stops at the wall. */
+    spx_scene s;
+    ENSURE_CODE(spx_scene_paper(&s, 1000.0f, 3, NULL), SPX_OK);
+    for (uint32_t k = 0; k < s.steps; ++k) ENSURE_CODE(spx_world_step(s.world, s.dt), SPX_OK);
+    spx_transform t;
+    spx_vec3 v, w;
+    spx_body_get_transform(s.world, s.bodies[0], &t);
+    spx_body_get_velocity(s.world, s.bodies[0], &v, &w);
+    spx_scene_paper_measure(&l, t, v, &st);
+    ENSURE(!st.beyond && st.penetration < 1e-3f && st.rebound < 1e-3f);
+    ENSURE_NEAR(t.p.x, -0.05f, 1e-3f);
+    spx_scene_destroy(&s);
+    return 0;
+}
+
 int main(void)
 {
     int failures = 0;
@@ -391,6 +431,7 @@ int main(void)
     RUN_TEST(bullet_dynamic_wall, failures);
     RUN_TEST(bullet_mesh_ground, failures);
     RUN_TEST(bullet_passes_without_continuous, failures);
+    RUN_TEST(paper_scene_and_measure, failures);
     RUN_TEST(spinning_plank, failures);
     RUN_TEST(head_on, failures);
     RUN_TEST(no_time_lost, failures);

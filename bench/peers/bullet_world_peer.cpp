@@ -11,6 +11,8 @@
 // stepSimulation(dt, 0): with maxSubSteps 0 Bullet takes exactly one internal step of dt a call (no
 // fixed-step accumulator, no interpolation). Sleeping: Bullet's defaults (0.8 m/s, 1 rad/s, 2 s)
 // where the scene sleeps, DISABLE_DEACTIVATION on every box where the scene forces sleeping off.
+// The boxes start at the layout's start_velocity. bench_world_peer_bullet_ccd: the same with
+// Bullet's CCD on every box (the paper shot of `sepax bench ccd`).
 #include "peers/world_peers.h"
 
 #include <btBulletDynamicsCommon.h>
@@ -88,6 +90,7 @@ void* create(const spx_scene_layout* scene)
             info.m_friction = std::sqrt(scene->box_friction);
             info.m_restitution = scene->restitution;
             auto body = std::make_unique<btRigidBody>(info);
+            body->setLinearVelocity(to_bt(scene->start_velocity));
             if (!scene->sleep) body->setActivationState(DISABLE_DEACTIVATION);
             w->world.addRigidBody(body.get());
             w->boxes.push_back(std::move(body));
@@ -148,11 +151,44 @@ const char* describe(void)
     return text;
 }
 
+// Bullet's own continuous collision, as its CcdPhysicsDemo sets it: a body moving more than its
+// half width in a step is swept as a sphere of 0.9 half width, and its motion is clamped at the
+// first hit (btDiscreteDynamicsWorld::integrateTransforms) with predictive contacts beside.
+constexpr float ccd_threshold = 1.0f, ccd_sphere = 0.9f; // of the smallest half extent
+
+void* create_ccd(const spx_scene_layout* scene)
+{
+    World* w = static_cast<World*>(create(scene));
+    const spx_vec3 h = scene->box_half_extents;
+    const float half = std::fmin(h.x, std::fmin(h.y, h.z));
+    if (w)
+        for (auto& b : w->boxes) {
+            b->setCcdMotionThreshold(ccd_threshold * half);
+            b->setCcdSweptSphereRadius(ccd_sphere * half);
+        }
+    return w;
+}
+
+const char* describe_ccd(void)
+{
+    static char text[384];
+    if (!text[0])
+        std::snprintf(text, sizeof text, "%s; CCD on: setCcdMotionThreshold(%g half width), setCcdSweptSphereRadius(%g half width)",
+                      describe(), double(ccd_threshold), double(ccd_sphere));
+    return text;
+}
+
 const bench_world_peer peer = { "bullet", describe, create, step, read, contacts, destroy };
+const bench_world_peer peer_ccd = { "bullet-ccd", describe_ccd, create_ccd, step, read, contacts, destroy };
 
 } // namespace
 
 extern "C" const bench_world_peer* bench_world_peer_bullet(void)
 {
     return &peer;
+}
+
+extern "C" const bench_world_peer* bench_world_peer_bullet_ccd(void)
+{
+    return &peer_ccd;
 }

@@ -5,6 +5,8 @@
 
 #include <fcl/config.h>
 #include <fcl/math/bv/OBB.h>
+#include <fcl/geometry/shape/box.h>
+#include <fcl/narrowphase/continuous_collision.h>
 
 #include <new>
 #include <vector>
@@ -66,7 +68,78 @@ const bench_peer peers[] = {
     { "fcl-float", "overlap_obb_obb", "fcl::OBB<float>::overlap", prepare<float>, run<float>, release<float> },
 };
 
+// ---- swept: fcl::continuousCollide on two fcl::Box<double> translating over [0, tmax] -------------
+
+struct Sweeps {
+    std::vector<fcl::Box<double>> a, b;            // centred boxes; the poses carry centre and axes
+    std::vector<fcl::Transform3<double>> a0, a1, b0, b1;   // poses at t = 0 and t = tmax
+    double tmax = 0;
+};
+
+fcl::Transform3<double> pose(const spx_obb& box, spx_vec3 shift)
+{
+    const fcl::OBB<double> o = to_fcl<double>(box);
+    fcl::Transform3<double> t = fcl::Transform3<double>::Identity();
+    t.linear() = o.axis;
+    t.translation() = o.To + fcl::Vector3<double>(shift.x, shift.y, shift.z);
+    return t;
+}
+
+void* prepare_sweep(const spx_obb* a, const spx_vec3* va, const spx_obb* b, const spx_vec3* vb, size_t count, float tmax)
+{
+    try {
+        auto* s = new Sweeps;
+        s->tmax = tmax;
+        for (size_t i = 0; i < count; ++i) {
+            const spx_vec3 zero{ 0, 0, 0 };
+            const spx_vec3 da{ va[i].x * tmax, va[i].y * tmax, va[i].z * tmax }, db{ vb[i].x * tmax, vb[i].y * tmax, vb[i].z * tmax };
+            s->a.emplace_back(2.0 * a[i].half_extents.x, 2.0 * a[i].half_extents.y, 2.0 * a[i].half_extents.z);
+            s->b.emplace_back(2.0 * b[i].half_extents.x, 2.0 * b[i].half_extents.y, 2.0 * b[i].half_extents.z);
+            s->a0.push_back(pose(a[i], zero));
+            s->a1.push_back(pose(a[i], da));
+            s->b0.push_back(pose(b[i], zero));
+            s->b1.push_back(pose(b[i], db));
+        }
+        return s;
+    } catch (const std::bad_alloc&) {
+        return nullptr;
+    }
+}
+
+// FCL's defaults but the solver: 10 iterations, toc_err 1e-4 (of the motion), translation motion,
+// libccd's GJK. Conservative advancement is FCL's method for shape pairs; naive samples the motion
+// at num_max_iterations evenly spaced times.
+template <fcl::CCDSolverType Solver>
+void run_sweep(void* prepared, size_t count, double* out)
+{
+    const Sweeps& s = *static_cast<const Sweeps*>(prepared);
+    fcl::ContinuousCollisionRequest<double> request(10, 0.0001, fcl::CCDM_TRANS, fcl::GST_LIBCCD, Solver);
+    for (size_t i = 0; i < count; ++i) {
+        fcl::ContinuousCollisionResult<double> result;
+        fcl::continuousCollide(&s.a[i], s.a0[i], s.a1[i], &s.b[i], s.b0[i], s.b1[i], request, result);
+        out[i] = result.is_collide ? result.time_of_contact * s.tmax : -1.0;
+    }
+}
+
+void release_sweep(void* prepared)
+{
+    delete static_cast<Sweeps*>(prepared);
+}
+
+const bench_sweep_peer sweep_peers[] = {
+    { "fcl-ca", "fcl::continuousCollide, CCDC_CONSERVATIVE_ADVANCEMENT, GST_LIBCCD, toc_err 1e-4", prepare_sweep,
+      run_sweep<fcl::CCDC_CONSERVATIVE_ADVANCEMENT>, release_sweep },
+    { "fcl-naive", "fcl::continuousCollide, CCDC_NAIVE (FCL's default: 10 samples), GST_LIBCCD", prepare_sweep,
+      run_sweep<fcl::CCDC_NAIVE>, release_sweep },
+};
+
 } // namespace
+
+extern "C" const bench_sweep_peer* bench_sweep_peers_fcl(size_t* out_count)
+{
+    *out_count = sizeof sweep_peers / sizeof sweep_peers[0];
+    return sweep_peers;
+}
 
 extern "C" const bench_peer* bench_peers_fcl(size_t* out_count)
 {

@@ -132,6 +132,7 @@ void* create(const spx_scene_layout* scene)
             dBodySetPosition(body, t.p.x, t.p.y, t.p.z);
             const dQuaternion q = { t.q.w, t.q.x, t.q.y, t.q.z };   // ODE puts w first
             dBodySetQuaternion(body, q);
+            dBodySetLinearVel(body, scene->start_velocity.x, scene->start_velocity.y, scene->start_velocity.z);
             dGeomID geom = dCreateBox(w->space, 2 * dReal(h.x), 2 * dReal(h.y), 2 * dReal(h.z));
             dGeomSetBody(geom, body);
             w->bodies.push_back(body);

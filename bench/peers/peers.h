@@ -25,6 +25,21 @@ typedef struct bench_peer {
     void (*release)(void* prepared);
 } bench_peer;
 
+/// One peer way of answering spx_sweep_obb_obb on pairs: a[i] moving at va[i], b[i] at vb[i], both
+/// translating over [0, tmax]. Used by `sepax bench toi` (tools/sepax/bench_toi.c).
+typedef struct bench_sweep_peer {
+    const char* engine;        /* "fcl-ca", "fcl-naive" */
+    const char* call;          /* the peer's function and settings, for the report */
+    /// The peer's own copy of the pairs and motions; NULL when out of memory.
+    void* (*prepare)(const spx_obb* a, const spx_vec3* va, const spx_obb* b, const spx_vec3* vb, size_t count, float tmax);
+    /// One pass: out_time[i] the first contact time in s, or a negative number for none.
+    void (*run)(void* prepared, size_t count, double* out_time);
+    void (*release)(void* prepared);
+} bench_sweep_peer;
+
+/// FCL's swept peers (fcl_peer.cpp).
+const bench_sweep_peer* bench_sweep_peers_fcl(size_t* out_count);
+
 /// All peers compiled in; *out_count 0 in the default build.
 const bench_peer* bench_peer_list(size_t* out_count);
 

@@ -19,7 +19,8 @@ typedef struct bench_world_peer {
     const char* engine;        /* "bullet", "ode" */
     /// Its version, precision and the settings it runs with (one line for the report).
     const char* (*describe)(void);
-    /// A world holding the ground and scene->count boxes at their starting poses; NULL on failure.
+    /// A world holding the ground and scene->count boxes at their starting poses and velocity; NULL
+    /// on failure.
     void* (*create)(const spx_scene_layout* scene);
     /// One step of scene->dt.
     void (*step)(void* world);
@@ -32,6 +33,8 @@ typedef struct bench_world_peer {
 } bench_world_peer;
 
 const bench_world_peer* bench_world_peer_bullet(void);
+/// Bullet with its continuous collision on every box (swept sphere, motion clamped at the hit).
+const bench_world_peer* bench_world_peer_bullet_ccd(void);
 const bench_world_peer* bench_world_peer_ode(void);
 
 #ifdef __cplusplus

@@ -78,6 +78,38 @@ void spx_scene_falling_mesh_layout(spx_scene_layout* out)
     out->mesh_ground = true;
 }
 
+const float spx_paper_speeds[SPX_PAPER_SPEED_COUNT] = { 10.0f, 100.0f, 1000.0f, 10000.0f };
+
+void spx_scene_paper_layout(spx_scene_layout* out, float speed, int phase)
+{
+    memset(out, 0, sizeof *out);
+    out->dt = 1.0f / 60.0f;
+    out->count = 1;
+    out->box_half_extents = spx_v3(0.05f, 0.05f, 0.05f);
+    out->start[0].p = spx_v3(-5.0f - 0.05f - speed * out->dt * (float)phase / (float)SPX_PAPER_PHASES, 0.0f, 0.0f);
+    out->start[0].q = (spx_quat){ 0.0f, 0.0f, 0.0f, 1.0f };
+    out->start_velocity = spx_v3(speed, 0.0f, 0.0f);
+    out->box_mass = 1.0f; /* density 1,000 */
+    out->box_friction = out->ground_friction = 0.6f;
+    out->ground_center = spx_v3(0.005f, 0.0f, 0.0f);
+    out->ground_half_extents = spx_v3(0.005f, 1.0f, 1.0f);
+    out->steps = (uint32_t)(5.2f / (speed * out->dt)) + 30;
+}
+
+void spx_scene_paper_measure(const spx_scene_layout* l, spx_transform cube, spx_vec3 velocity, spx_paper_state* out)
+{
+    spx_obb o;
+    (void)spx_obb_from_quat(cube.p, l->box_half_extents, cube.q, &o);
+    /* The turned cube's half width along x: its shadow on the wall's normal. */
+    float r = 0.0f, h[3] = { o.half_extents.x, o.half_extents.y, o.half_extents.z };
+    for (int i = 0; i < 3; ++i) r += h[i] * fabsf(o.rotation.col[i].x);
+    const float near = l->ground_center.x - l->ground_half_extents.x, far = l->ground_center.x + l->ground_half_extents.x;
+    const float into = fminf(cube.p.x + r - near, far - (cube.p.x - r));
+    out->penetration = into > 0.0f ? into : 0.0f;
+    out->beyond = cube.p.x > far;
+    out->rebound = velocity.x < 0.0f ? -velocity.x / l->start_velocity.x : 0.0f;
+}
+
 /* A generated shape into a mesh the scene owns. */
 static spx_result own_mesh(spx_scene* scene, spx_shape* shape, spx_mesh** out)
 {
@@ -144,6 +176,7 @@ static spx_result build(spx_scene* scene, const spx_world_def* def, const spx_sc
     bd.type = SPX_BODY_DYNAMIC;
     bd.friction = l->box_friction;
     bd.restitution = l->restitution;
+    bd.linear_velocity = l->start_velocity;
     bd.shapes = &bs;
     bd.shape_count = 1;
     for (uint32_t i = 0; i < l->count && r == SPX_OK; ++i) {
@@ -166,6 +199,15 @@ spx_result spx_scene_pyramid(spx_scene* scene, float pitch, const spx_world_def*
     spx_scene_layout l;
     spx_scene_pyramid_layout(&l, pitch);
     return build(scene, def, &l);
+}
+
+spx_result spx_scene_paper(spx_scene* scene, float speed, int phase, const spx_world_def* def)
+{
+    spx_scene_layout l;
+    spx_scene_paper_layout(&l, speed, phase);
+    spx_world_def wd = def ? *def : spx_default_world_def();
+    wd.gravity = l.gravity;
+    return build(scene, &wd, &l);
 }
 
 spx_result spx_scene_falling_mesh(spx_scene* scene, const spx_world_def* def)

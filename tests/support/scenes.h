@@ -38,11 +38,32 @@ typedef struct spx_scene_layout {
     uint32_t steps;                           /* steps the scene is meant to run */
     bool sleep;                               /* false: the scene forces sleeping off */
     bool mesh_ground;                         /* the ground is a 100x100-quad triangle mesh, top y = 0 */
+    spx_vec3 start_velocity;                  /* m/s, every box's at the start (zero but in the paper shot) */
 } spx_scene_layout;
 
 void spx_scene_falling_layout(spx_scene_layout* out);
 void spx_scene_pyramid_layout(spx_scene_layout* out, float pitch);
 void spx_scene_falling_mesh_layout(spx_scene_layout* out);
+
+/* The bullet through paper of issue 5, as a layout so that other engines shoot the same shot: a cube
+   of 0.1 m (1 kg, friction 0.6, restitution 0) moving along +x at `speed` m/s at a static wall
+   0.01 x 2 x 2 m (the layout's ground box) whose near face is at x = 0, the cube's front face 5 m
+   plus phase/8 of one step's travel away; no gravity, no sleeping, 1/60 s, enough steps to reach
+   the wall and 30 more. */
+#define SPX_PAPER_SPEED_COUNT 4
+#define SPX_PAPER_PHASES 8
+extern const float spx_paper_speeds[SPX_PAPER_SPEED_COUNT]; /* 10, 100, 1,000, 10,000 m/s */
+void spx_scene_paper_layout(spx_scene_layout* out, float speed, int phase);
+
+/* Where a paper shot stands after a step, from the cube's pose and velocity (any engine's):
+   penetration, the cube's overlap with the wall along x (m, 0 when apart); beyond, its centre past
+   the wall's far face (it went through); rebound, its speed back along -x over the shot's speed. */
+typedef struct spx_paper_state {
+    float penetration;
+    bool beyond;
+    float rebound;
+} spx_paper_state;
+void spx_scene_paper_measure(const spx_scene_layout* l, spx_transform cube, spx_vec3 velocity, spx_paper_state* out);
 
 /* falling: 1,000 boxes of half extent 0.5, mass 1, friction 0.5, no restitution, in a 10x10x10 grid
    of pitch 1.5 (centres x,z = (i-4.5) 1.5, y = 2 + 1.5 j), orientations random from a fixed seed,
@@ -58,6 +79,9 @@ spx_result spx_scene_pyramid(spx_scene* scene, float pitch, const spx_world_def*
 /* falling_mesh: the falling boxes onto a static triangle-mesh ground of 100x100 quads of 1 m (20,000
    triangles), its top at y = 0. */
 spx_result spx_scene_falling_mesh(spx_scene* scene, const spx_world_def* def);
+
+/* paper: the shot of spx_scene_paper_layout in sepax; the cube is bodies[0], the wall ground. */
+spx_result spx_scene_paper(spx_scene* scene, float speed, int phase, const spx_world_def* def);
 
 /* slope: a unit box of mass 1 resting on a static incline (a 100x2x10 box turned by theta radians
    about z, so that it falls towards -x, its top face through the origin), friction mu on both;

@@ -1,5 +1,5 @@
 /* sepax bench: the standard scenes (or any scene files) timed step by step, stage by stage
- * (spx_world_get_stats: broad, narrow, solver, island), medians over repetitions, with each
+ * (spx_world_get_stats: broad, narrow, solver, island, continuous), medians over repetitions, with each
  * engine's end state measured the same way: deepest penetration, bodies fallen through, bodies
  * still moving. In the comparison build (-DSEPAX_BENCH_PEERS=ON) Bullet and ODE run the same scenes
  * in the same run through bench/'s peers (bench/peers/world_peers.h), which build their worlds from
@@ -7,6 +7,7 @@
  * boxes, as the standard scenes are. Other scenes run in sepax alone. */
 #define _POSIX_C_SOURCE 200809L
 #include "commands.h"
+#include "bench_suites.h"
 #include "measure.h"
 #include "tool_math.h"
 #include "machine.h"
@@ -31,8 +32,8 @@
 #define MAX_ENGINES 3
 #define MOVING_SPEED 0.05f         /* m/s and rad/s: faster than this counts as still moving (as scenes.c) */
 
-enum { STAGE_BROAD, STAGE_NARROW, STAGE_SOLVER, STAGE_ISLAND, STAGE_COUNT };
-static const char* const stage_names[STAGE_COUNT] = { "broad", "narrow", "solver", "island" };
+enum { STAGE_BROAD, STAGE_NARROW, STAGE_SOLVER, STAGE_ISLAND, STAGE_CONTINUOUS, STAGE_COUNT };
+static const char* const stage_names[STAGE_COUNT] = { "broad", "narrow", "solver", "island", "continuous" };
 
 typedef struct engine {
     const char* name;
@@ -161,6 +162,7 @@ static bool repeat_sepax(row* out, int rep, const scene_options* o, uint32_t ste
         spx_world_get_stats(s.w, &st);
         stage[STAGE_BROAD] += st.broad_ms, stage[STAGE_NARROW] += st.narrow_ms;
         stage[STAGE_SOLVER] += st.solver_ms, stage[STAGE_ISLAND] += st.island_ms;
+        stage[STAGE_CONTINUOUS] += st.continuous_ms;
         contacts += st.contact_point_count;
     }
     double n = steps ? (double)steps : 1.0;
@@ -234,9 +236,9 @@ static bool repeat_peer(row* out, int rep, const spx_scene_layout* layout, uint3
 
 static void print_table_head(FILE* f)
 {
-    fprintf(f, "%-15s %-7s %5s %4s %8s %8s %7s %7s %7s %7s %8s %9s %6s %6s %9s\n", "scene", "engine", "steps", "reps",
-            "ms_step", "ms_min", "broad", "narrow", "solver", "island", "contacts", "deepest_m", "fallen", "moving",
-            "sepax/eng");
+    fprintf(f, "%-15s %-7s %5s %4s %8s %8s %7s %7s %7s %7s %7s %8s %9s %6s %6s %9s\n", "scene", "engine", "steps", "reps",
+            "ms_step", "ms_min", "broad", "narrow", "solver", "island", "contin", "contacts", "deepest_m", "fallen",
+            "moving", "sepax/eng");
 }
 
 static void print_table_row(FILE* f, const row* r, double sepax_ms)
@@ -247,16 +249,17 @@ static void print_table_row(FILE* f, const row* r, double sepax_ms)
         else snprintf(stages[k], sizeof stages[k], "%.3f", r->stage_median[k]);
     if (r->ms_median > 0.0 && sepax_ms == sepax_ms) snprintf(ratio, sizeof ratio, "%.2f", sepax_ms / r->ms_median);
     else snprintf(ratio, sizeof ratio, "-");
-    fprintf(f, "%-15s %-7s %5u %4d %8.3f %8.3f %7s %7s %7s %7s %8.0f %9.4f %6u %6u %9s\n", r->scene, r->e->name, r->steps,
-            r->reps, r->ms_median, r->ms_min, stages[0], stages[1], stages[2], stages[3], r->contacts, (double)r->deepest,
-            r->fallen, r->moving, ratio);
+    fprintf(f, "%-15s %-7s %5u %4d %8.3f %8.3f %7s %7s %7s %7s %7s %8.0f %9.4f %6u %6u %9s\n", r->scene, r->e->name,
+            r->steps, r->reps, r->ms_median, r->ms_min, stages[0], stages[1], stages[2], stages[3], stages[4], r->contacts,
+            (double)r->deepest, r->fallen, r->moving, ratio);
 }
 
 static bool write_csv(const char* path, const row* rows, int n)
 {
     FILE* f = fopen(path, "w");
     if (!f) return false;
-    fprintf(f, "scene,engine,steps,reps,ms_step_median,ms_step_min,broad_ms,narrow_ms,solver_ms,island_ms,contacts_per_step,"
+    fprintf(f, "scene,engine,steps,reps,ms_step_median,ms_step_min,broad_ms,narrow_ms,solver_ms,island_ms,continuous_ms,"
+               "contacts_per_step,"
                "deepest_penetration_m,ground_penetration_m,box_overlap_m,fallen,moving,bodies\n");
     for (int i = 0; i < n; ++i) {
         const row* r = &rows[i];
@@ -273,7 +276,7 @@ static bool write_csv(const char* path, const row* rows, int n)
     return fclose(f) == 0;
 }
 
-static bool write_json(const char* path, const bench_machine* m, int reps, const row* rows, int n)
+cJSON* bench_json_root(const bench_machine* m, int reps)
 {
     cJSON* root = cJSON_CreateObject();
     cJSON* machine = cJSON_AddObjectToObject(root, "machine");
@@ -286,6 +289,23 @@ static bool write_json(const char* path, const bench_machine* m, int reps, const
     cJSON_AddStringToObject(machine, "build", SPX_BENCH_BUILD_TYPE);
     cJSON_AddStringToObject(machine, "simd", bench_simd_name());
     cJSON_AddNumberToObject(root, "repetitions", reps);
+    return root;
+}
+
+bool bench_json_write(const char* path, cJSON* root)
+{
+    char* text = cJSON_Print(root);
+    cJSON_Delete(root);
+    FILE* f = text ? fopen(path, "w") : NULL;
+    bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    if (f && fclose(f) != 0) ok = false;
+    cJSON_free(text);
+    return ok;
+}
+
+static bool write_json(const char* path, const bench_machine* m, int reps, const row* rows, int n)
+{
+    cJSON* root = bench_json_root(m, reps);
     cJSON* results = cJSON_AddArrayToObject(root, "results");
     for (int i = 0; i < n; ++i) {
         const row* r = &rows[i];
@@ -312,13 +332,21 @@ static bool write_json(const char* path, const bench_machine* m, int reps, const
         cJSON_AddNumberToObject(o, "bodies", r->bodies);
         cJSON_AddItemToArray(results, o);
     }
-    char* text = cJSON_Print(root);
-    cJSON_Delete(root);
-    FILE* f = text ? fopen(path, "w") : NULL;
-    bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-    if (f && fclose(f) != 0) ok = false;
-    cJSON_free(text);
-    return ok;
+    return bench_json_write(path, root);
+}
+
+int bench_write_files(const bench_suite_options* o, int status, bool (*csv)(const char* path, const void* rows, int n),
+                      bool (*json)(const bench_suite_options* o, const void* rows, int n), const void* rows, int n)
+{
+    if (o->csv) {
+        if (csv(o->csv, rows, n)) printf("\nwrote %s\n", o->csv);
+        else fprintf(stderr, "sepax bench: cannot write %s: %s\n", o->csv, strerror(errno)), status = EXIT_FAILED;
+    }
+    if (o->json) {
+        if (json(o, rows, n)) printf("%swrote %s\n", o->csv ? "" : "\n", o->json);
+        else fprintf(stderr, "sepax bench: cannot write %s: %s\n", o->json, strerror(errno)), status = EXIT_FAILED;
+    }
+    return status;
 }
 
 /* ---- the command ------------------------------------------------------------------------------- */
@@ -349,9 +377,19 @@ int command_bench(int argc, char** argv)
             return option_error("bench", a, (const char* const[]){ "--json", "--csv", NULL });
         }
     }
-    /* The suite: "standard" (the default), or scenes (embedded names or files), comma-separated. */
+    /* The suite: "standard" (the default), "ccd", "toi", or scenes (embedded names or files),
+       comma-separated. */
     char list[1024];
     const char* suite = base.scene ? base.scene : "standard";
+    bench_machine m;
+    bench_machine_probe(&m, NULL);
+    printf("sepax bench: sepax %d.%d.%d, %s build, simd %s%s\n", SPX_VERSION_MAJOR, SPX_VERSION_MINOR, SPX_VERSION_PATCH,
+           SPX_BENCH_BUILD_TYPE, bench_simd_name(), bench_optimised_note());
+    printf("date: %s  machine: %s  cpu: %s (%d online)  load: %s\n", m.date, m.name, m.cpu, m.cpus, m.load);
+    if (strcmp(suite, "ccd") == 0 || strcmp(suite, "toi") == 0) {
+        const bench_suite_options so = { (int)reps, peers, json, csv, &m };
+        return suite[0] == 'c' ? bench_ccd(&so) : bench_toi(&so);
+    }
     if (strcmp(suite, "standard") == 0) suite = "falling,falling-mesh,pyramid,pyramid-spaced";
     if (strlen(suite) >= sizeof list) return fprintf(stderr, "sepax bench: the suite is too long\n"), EXIT_USAGE;
     memcpy(list, suite, strlen(suite) + 1);
@@ -370,11 +408,6 @@ int command_bench(int argc, char** argv)
     if (peers) engines[engine_count++] = (engine){ "ode", bench_world_peer_ode() };
 #endif
 
-    bench_machine m;
-    bench_machine_probe(&m, NULL);
-    printf("sepax bench: sepax %d.%d.%d, %s build, simd %s%s\n", SPX_VERSION_MAJOR, SPX_VERSION_MINOR, SPX_VERSION_PATCH,
-           SPX_BENCH_BUILD_TYPE, bench_simd_name(), bench_optimised_note());
-    printf("date: %s  machine: %s  cpu: %s (%d online)  load: %s\n", m.date, m.name, m.cpu, m.cpus, m.load);
     for (int e = 1; e < engine_count; ++e) printf("%s: %s\n", engines[e].name, engines[e].peer->describe());
     if (engine_count == 1)
         printf("peers: %s\n", peers ? "none built in (configure with -DSEPAX_BENCH_PEERS=ON and the peer packages)" : "off (--no-peers)");
