@@ -7,7 +7,9 @@
 #include "support/reference.h"
 #include "support/shapes.h"
 #include "test.h"
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define TOL 2e-5f
 #define NORMAL_TOL 1e-4 /* rad */
@@ -86,6 +88,12 @@ static void shape_flip(spx_shape* s)
         s->indices[3 * i + 1] = s->indices[3 * i + 2];
         s->indices[3 * i + 2] = x;
     }
+}
+
+static void count_pair(void* context, uint32_t ta, uint32_t tb)
+{
+    (void)ta, (void)tb;
+    ++*(uint32_t*)context;
 }
 
 static int make_placed(const spx_shape* s, uint32_t leaf, bool closed, spx_vec3 at, spx_quat q, placed* out)
@@ -683,6 +691,38 @@ static int same_answer_from_any_tree(void)
    y = 0.5, its front z = 0.5): B's bottom is 0.02 into A's top and its back 0.03 into A's front.
    Two manifolds, deepest first: normal +z (depth 0.03), then +y (0.02); capacity 1 writes the first
    unchanged; capacity 0 none. */
+/* The world's larger pair cache (spx_manifold_mesh_mesh_buffered) gives the same manifolds bit for
+   bit as the query's own 64 pairs, which a torus sunk into the grid and turned overflows. */
+static int buffered_same_answer(void)
+{
+    placed grid, torus;
+    ENSURE(make_grid(4, &grid) == 0);
+    spx_shape s;
+    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 32, 16));
+    const spx_quat tilt = { 0.0f, 0.0f, sinf(0.05f), cosf(0.05f) };
+    ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.25f, 3.9f), tilt, &torus) == 0);
+    spx_shape_free(&s);
+    const size_t bytes = 4096 * spx_manifold_mesh_mesh_pair_bytes();
+    void* buffer = aligned_alloc(16, (bytes + 15) / 16 * 16);
+    ENSURE(buffer);
+    spx_manifold own[SPX_MAX_MESH_MANIFOLDS], big[SPX_MAX_MESH_MANIFOLDS];
+    memset(own, 0, sizeof own);
+    memset(big, 0, sizeof big);
+    uint32_t n_own = 0, n_big = 0, pairs = 0;
+    spx_mesh_mesh_pairs(grid.inst, torus.inst, 0.05f, count_pair, &pairs);
+    spx_manifold_mesh_mesh_checked(grid.inst, torus.inst, 0.05f, true, own, SPX_MAX_MESH_MANIFOLDS, &n_own);
+    spx_manifold_mesh_mesh_buffered(grid.inst, torus.inst, 0.05f, true, buffer, bytes, big, SPX_MAX_MESH_MANIFOLDS,
+                                    &n_big);
+    printf("  %u candidate pairs; %u manifolds either way\n", pairs, n_own);
+    ENSURE(pairs > 64);
+    ENSURE(n_own > 0 && n_own == n_big);
+    ENSURE(memcmp(own, big, sizeof own) == 0);
+    free(buffer);
+    free_placed(&torus);
+    free_placed(&grid);
+    return 0;
+}
+
 static int capacity_limits_the_manifolds(void)
 {
     placed lower, upper;
@@ -748,6 +788,7 @@ int main(void)
     RUN_TEST(swapped_arguments_negate_normals, failures);
     RUN_TEST(every_pair_within_margin_is_reached, failures);
     RUN_TEST(same_answer_from_any_tree, failures);
+    RUN_TEST(buffered_same_answer, failures);
     RUN_TEST(capacity_limits_the_manifolds, failures);
     RUN_TEST(bad_input, failures);
     return failures == 0 ? 0 : 1;

@@ -4,6 +4,7 @@
 #define SPX_MANIFOLD_MESH_H
 
 #include <sepax/mesh_query.h>
+#include <stddef.h>
 
 /* As spx_manifold_obb_mesh on input already checked; surface_edges false treats every triangle as
    alone (every edge and corner real), as a per-triangle SAT would. */
@@ -13,6 +14,16 @@ void spx_manifold_obb_mesh_checked(const spx_obb* a, spx_mesh_instance* b, float
 /* As spx_manifold_mesh_mesh on input already checked; surface_edges false as above. */
 void spx_manifold_mesh_mesh_checked(spx_mesh_instance* a, spx_mesh_instance* b, float margin, bool surface_edges,
                                     spx_manifold* out, uint32_t capacity, uint32_t* out_count);
+
+/* As spx_manifold_mesh_mesh_checked with a buffer (16-byte aligned; NULL for none) that caches the
+   triangle pairs' contacts between the passes that find each manifold; room for more pairs than the
+   query's own (64) saves descending again. The answer is the same with any buffer. */
+void spx_manifold_mesh_mesh_buffered(spx_mesh_instance* a, spx_mesh_instance* b, float margin, bool surface_edges,
+                                     void* buffer, size_t buffer_bytes, spx_manifold* out, uint32_t capacity,
+                                     uint32_t* out_count);
+
+/* Bytes one cached pair takes in that buffer. */
+size_t spx_manifold_mesh_mesh_pair_bytes(void);
 
 /* Calls pair() with every pair of usable triangles (mesh order numbers) that spx_manifold_mesh_mesh
    examines: a superset of the pairs within `margin` of each other, in the descents' order. */

@@ -99,7 +99,9 @@ typedef struct mesh_pairs {
 
 typedef struct mm_state {
     mesh_pairs pairs;
-    pair_entry cache[CACHE_PAIRS];
+    pair_entry local[CACHE_PAIRS];
+    pair_entry* cache;    /* local, or the caller's larger buffer */
+    uint32_t cache_capacity;
     uint32_t cached;
     bool overflow;
     spx_point_group groups[SPX_MAX_MESH_MANIFOLDS];
@@ -584,7 +586,7 @@ static void visit_pair(void* context, uint32_t ta, uint32_t tb)
     pair_entry e;
     pair_contact(mm->pairs.a, mm->pairs.b, ta, tb, mm->pairs.margin, mm->pairs.surface_edges, &e);
     if (e.point_count == 0) return;
-    if (mm->cached < CACHE_PAIRS) mm->cache[mm->cached++] = e;
+    if (mm->cached < mm->cache_capacity) mm->cache[mm->cached++] = e;
     else mm->overflow = true;
     take(mm, &e);
 }
@@ -618,11 +620,29 @@ static void group_start(mm_state* mm, spx_vec3 n)
     g->tilt = spx_d3_to_float(spx_d3_scale(spx_d3_mad(u, v, 0.5), 1e-6));
 }
 
+size_t spx_manifold_mesh_mesh_pair_bytes(void) { return sizeof(pair_entry); }
+
 void spx_manifold_mesh_mesh_checked(spx_mesh_instance* a, spx_mesh_instance* b, float margin, bool surface_edges,
                                     spx_manifold* out, uint32_t capacity, uint32_t* out_count)
 {
+    spx_manifold_mesh_mesh_buffered(a, b, margin, surface_edges, NULL, 0, out, capacity, out_count);
+}
+
+void spx_manifold_mesh_mesh_buffered(spx_mesh_instance* a, spx_mesh_instance* b, float margin, bool surface_edges,
+                                     void* buffer, size_t buffer_bytes, spx_manifold* out, uint32_t capacity,
+                                     uint32_t* out_count)
+{
     mm_state state; /* the cache is written before it is read */
     mm_state* mm = &state;
+    /* Pairs past the cache make every further manifold descend both trees again (same answer, about
+       twice the time in a pile of tori): a caller that can keep a larger buffer gives it. */
+    mm->cache = mm->local;
+    mm->cache_capacity = CACHE_PAIRS;
+    if (buffer && buffer_bytes / sizeof(pair_entry) > CACHE_PAIRS) {
+        mm->cache = buffer;
+        mm->cache_capacity = (uint32_t)(buffer_bytes / sizeof(pair_entry) < UINT32_MAX ? buffer_bytes / sizeof(pair_entry)
+                                                                                       : UINT32_MAX);
+    }
     memset(&mm->pairs, 0, sizeof mm->pairs);
     mm->pairs.a = a;
     mm->pairs.b = b;
@@ -657,7 +677,7 @@ void spx_manifold_mesh_mesh_checked(spx_mesh_instance* a, spx_mesh_instance* b, 
         if (!mm->overflow) {
             for (uint32_t i = 0; i < mm->cached; ++i) take(mm, &mm->cache[i]);
         } else {
-            mm->cached = CACHE_PAIRS; /* full: visit_pair() only offers */
+            mm->cached = mm->cache_capacity; /* full: visit_pair() only offers */
             run_pairs(mm);
         }
     }

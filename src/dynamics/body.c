@@ -4,6 +4,7 @@
 #include "core/allocator.h"
 #include "geometry/validate.h"
 #include "geometry/mesh.h"
+#include "collide/manifold_mesh.h"
 #include <sepax/mass.h>
 #include <math.h>
 #include <string.h>
@@ -301,6 +302,15 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     b.generation = w->bodies[slot].generation + 1;
     if (b.generation == 0) b.generation = 1;
     w->bodies[slot] = b;
+    /* The first mesh body makes the mesh-mesh pair cache (2,048 pairs, some 400 kB); without it the
+       queries are slower, not wrong, so a failure here is no error. */
+    bool has_mesh = false;
+    for (uint32_t i = 0; i < b.shape_count; ++i) has_mesh |= b.shapes[i].type == SPX_SHAPE_MESH;
+    if (has_mesh && !w->mesh_pair_buffer) {
+        size_t bytes = 2048u * spx_manifold_mesh_mesh_pair_bytes();
+        w->mesh_pair_buffer = spx_alloc(&w->allocator, bytes, 16);
+        w->mesh_pair_buffer_bytes = w->mesh_pair_buffer ? bytes : 0;
+    }
     /* A body created asleep sleeps alone until something touches it. */
     if (b.type == SPX_BODY_DYNAMIC && !b.awake) w->bodies[slot].island_next = slot;
     ++w->body_count;

@@ -166,8 +166,10 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
         spx_manifold_obb_mesh_checked(&box, mesh_shape->instance, margin, box_body->type != SPX_BODY_STATIC, ms,
                                       SPX_MAX_MESH_MANIFOLDS, &n);
     } else {
-        if (!spx_body_pose_mesh(a, xa) || !spx_body_pose_mesh(b, xb)) return 0;
-        r = spx_manifold_mesh_mesh(xa->instance, xb->instance, margin, ms, SPX_MAX_MESH_MANIFOLDS, &n);
+        if (!spx_body_pose_mesh(a, xa) || !spx_body_pose_mesh(b, xb) || !(margin >= 0.0f) || !isfinite(margin)) return 0;
+        spx_manifold_mesh_mesh_buffered(xa->instance, xb->instance, margin, true, w->mesh_pair_buffer,
+                                        w->mesh_pair_buffer_bytes, ms, SPX_MAX_MESH_MANIFOLDS, &n);
+        r = SPX_OK;
     }
     if (r != SPX_OK) return 0;
     uint32_t made = 0;

@@ -92,6 +92,7 @@ SPX_API void spx_world_destroy(spx_world* w)
     spx_free(&a, w->island_head, sizeof(uint32_t) * (size_t)w->scratch_capacity);
     spx_solver_free(&w->solver, &a);
     spx_contacts_free(&w->contacts, &a);
+    spx_free(&a, w->mesh_pair_buffer, w->mesh_pair_buffer_bytes);
     spx_continuous_free(&w->ccd, &a);
     spx_pair_finder_destroy(w->pairs);
     spx_free(&a, w, sizeof *w);

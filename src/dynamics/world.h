@@ -32,6 +32,10 @@ struct spx_world {
     spx_continuous ccd;       /* the continuous stage's (continuous.c) */
 
     uint32_t scratch_capacity;
+    /* Cache for the mesh-mesh manifold's triangle pairs (spx_manifold_mesh_mesh_buffered), made with
+       the first mesh body; NULL if that failed (the query then uses its own, smaller one). */
+    void* mesh_pair_buffer;
+    size_t mesh_pair_buffer_bytes;
 };
 
 /* Room for bodies[0 .. count): the body array and every per-body array of the step. New slots are
