@@ -399,9 +399,11 @@ void spx_scene_measure_meshes(const spx_scene* scene, spx_scene_quality* out)
             float reach = radius[i] + radius[j];
             if (dx * dx + dy * dy + dz * dz > reach * reach) continue;
             spx_mesh_hit hit;
+            /* The deepest triangle pair's own depth: hit.depth is how far B must move along the pairs'
+               averaged normal, which for two tori touching in two places is no overlap of either. */
             if (spx_contacts_mesh_mesh(inst[i], inst[j], NULL, 0, &hit) == SPX_OK && hit.state == SPX_SWEEP_START_OVERLAP
-                && hit.depth > out->box_overlap)
-                out->box_overlap = hit.depth;
+                && hit.first.depth > out->box_overlap)
+                out->box_overlap = hit.first.depth;
         }
 done:
     for (uint32_t i = 0; inst && i < n; ++i) spx_mesh_instance_destroy(inst[i]);
