@@ -32,6 +32,13 @@ typedef enum spx_body_type {
     SPX_BODY_DYNAMIC     /* moved by gravity, contacts and impulses; mass from its shapes */
 } spx_body_type;
 
+/// Which copy of the contact solver a world runs. Both give the same results bit for bit (the
+/// manifolds of a colour are solved side by side and do not interact); only the speed differs.
+typedef enum spx_world_simd {
+    SPX_SIMD_AUTO = 0,   /* AVX2 (8 manifolds at once) where the CPU and OS have it, else the baseline */
+    SPX_SIMD_BASELINE    /* the build's own: SSE2, 4 at once (8 in a -DSEPAX_AVX2=ON build) */
+} spx_world_simd;
+
 /// How a world steps. Start from spx_default_world_def().
 typedef struct spx_world_def {
     spx_vec3 gravity;               /* m/s^2; default (0, -9.81, 0) */
@@ -50,6 +57,7 @@ typedef struct spx_world_def {
     float sleep_linear_speed;       /* m/s: a body slower than this (and below the angular) may sleep; default 0.05 */
     float sleep_angular_speed;      /* rad/s; default 0.05 */
     float time_to_sleep;            /* s: an island rests this long before it sleeps; default 0.5 */
+    spx_world_simd simd;            /* the solver's SIMD path, chosen at creation; default SPX_SIMD_AUTO */
     uint32_t internal_cookie;       /* set by spx_default_world_def(); do not touch */
 } spx_world_def;
 
