@@ -128,6 +128,10 @@ const char* bench_simd_name(void)
 {
 #if defined(SPX_AVX2)
     return "avx2 (SEPAX_AVX2=ON)";
+#elif defined(__x86_64__) && defined(__GNUC__)
+    /* The library's world solver takes its AVX2 copy where the CPU has it (spx_world_def.simd). */
+    return __builtin_cpu_supports("avx2") ? "sse2 baseline; world solver avx2 on this cpu"
+                                          : "sse2 baseline; no avx2 on this cpu";
 #else
     return "sse2 baseline";
 #endif

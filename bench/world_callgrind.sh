@@ -9,6 +9,7 @@
 #   bench/world_callgrind.sh [program]        # default build-bench/bench/sepax_bench_world
 #   SCENES="pyramid-1.0" ENGINES="sepax bullet" STEPS=60 bench/world_callgrind.sh
 #   NOTE="what the machine is" bench/world_callgrind.sh > world_instructions.csv
+#   ARGS="--simd=baseline" bench/world_callgrind.sh   # more options for sepax_bench_world
 #
 # Prints CSV on stdout (after a few "# " lines saying what ran): scene, engine, steps, instructions, instructions a step, and sepax's
 # instructions a step over this engine's. Under callgrind a run is 50 to 100 times slower than
@@ -19,6 +20,7 @@ program=${1:-build-bench/bench/sepax_bench_world}
 scenes=${SCENES:-falling falling_mesh pyramid-1.0 pyramid-1.1 mesh_pile}
 engines=${ENGINES:-sepax bullet ode}
 steps_option=${STEPS:+--steps=$STEPS}
+extra_options=${ARGS:-}
 
 command -v valgrind >/dev/null || { echo "world_callgrind: valgrind not found (apt-get install valgrind)" >&2; exit 2; }
 [ -x "$program" ] || { echo "world_callgrind: $program is not an executable" >&2; exit 2; }
@@ -31,15 +33,16 @@ echo "# world_callgrind.sh: $(valgrind --version), --toggle-collect=bench_world_
 echo "# program: $program  date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "# cpu: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)  os: $(uname -srm)"
 if [ -n "${NOTE:-}" ]; then echo "# note: $NOTE"; fi
+if [ -n "$extra_options" ]; then echo "# options: $extra_options"; fi
 echo "scene,engine,steps,instructions,instructions_per_step,ratio_sepax_engine"
 for scene in $scenes; do
     sepax_per_step=""
     for engine in $engines; do
         out="$work/callgrind.$scene.$engine"
-        # shellcheck disable=SC2086 # steps_option is empty or one word
         status=0
+        # shellcheck disable=SC2086 # steps_option and extra_options are words to split
         valgrind --tool=callgrind --toggle-collect=bench_world_run_steps --callgrind-out-file="$out" \
-            "$program" --steps-only -s="$scene" -e="$engine" $steps_option 2>"$work/log" || status=$?
+            "$program" --steps-only -s="$scene" -e="$engine" $steps_option $extra_options 2>"$work/log" || status=$?
         # 4: this engine does not run this scene (the mesh pile is sepax's alone).
         if [ "$status" = 4 ]; then continue; fi
         if [ "$status" != 0 ]; then cat "$work/log" >&2; exit 1; fi

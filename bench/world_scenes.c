@@ -65,15 +65,20 @@ static const scene_spec scenes[SCENE_COUNT] = {
 #define BOUNCE_HEIGHT 2.0f         /* m */
 #define BOUNCE_RESTITUTION 0.7f
 
+/* --simd=baseline: sepax's worlds run the build's own solver path even where the CPU has AVX2. */
+static spx_world_simd sepax_simd = SPX_SIMD_AUTO;
+
 static spx_result scene_build(spx_scene* out, const scene_spec* s)
 {
+    spx_world_def wd = spx_default_world_def();
+    wd.simd = sepax_simd;
     switch (s->kind) {
-    case FALLING: return spx_scene_falling(out, NULL);
-    case FALLING_MESH: return spx_scene_falling_mesh(out, NULL);
-    case PYRAMID: return spx_scene_pyramid(out, s->pitch, NULL);
-    case MESH_PILE: return spx_scene_mesh_pile(out, NULL);
-    case SLOPE: return spx_scene_slope(out, SLOPE_ANGLE, SLOPE_FRICTION, NULL);
-    case BOUNCE: return spx_scene_bounce(out, BOUNCE_HEIGHT, BOUNCE_RESTITUTION, NULL);
+    case FALLING: return spx_scene_falling(out, &wd);
+    case FALLING_MESH: return spx_scene_falling_mesh(out, &wd);
+    case PYRAMID: return spx_scene_pyramid(out, s->pitch, &wd);
+    case MESH_PILE: return spx_scene_mesh_pile(out, &wd);
+    case SLOPE: return spx_scene_slope(out, SLOPE_ANGLE, SLOPE_FRICTION, &wd);
+    case BOUNCE: return spx_scene_bounce(out, BOUNCE_HEIGHT, BOUNCE_RESTITUTION, &wd);
     }
     return SPX_ERR_INVALID_ARGUMENT;
 }
@@ -335,6 +340,7 @@ static void usage(FILE* f)
                "  --quick            %d steps, 1 repetition: the CI smoke run\n"
                "  --steps-only       build one scene in one engine (-s, -e), run its steps and nothing else,\n"
                "                     for callgrind (see bench/world_callgrind.sh)\n"
+               "  --simd=<path>      sepax's solver: auto (default: AVX2 where the CPU has it) or baseline\n"
                "  --no-peers         sepax alone even when Bullet and ODE are built in\n"
                "  --csv              CSV on stdout instead of the table; --csv=<file>: CSV to a file as well\n"
                "  --save             also write CSV to <results-dir>/<machine>/world-<UTC stamp>.csv\n"
@@ -397,6 +403,10 @@ static int parse(int argc, char** argv, options* o)
             o->quick = true;
         } else if (strcmp(argv[i], "--steps-only") == 0) {
             o->steps_only = true;
+        } else if ((v = value(argv[i], "--simd"))) {
+            if (strcmp(v, "auto") == 0) sepax_simd = SPX_SIMD_AUTO;
+            else if (strcmp(v, "baseline") == 0) sepax_simd = SPX_SIMD_BASELINE;
+            else return fprintf(stderr, "sepax_bench_world: --simd wants auto or baseline\n"), 2;
         } else if (strcmp(argv[i], "--no-peers") == 0) {
             o->peers = false;
         } else if (strcmp(argv[i], "--csv") == 0) {
@@ -633,9 +643,10 @@ int main(int argc, char** argv)
     const char* optimised = bench_optimised_note();
     note(&rep, "compiler: %s  build: %s  simd: %s%s", m.compiler, SPX_BENCH_BUILD_TYPE, simd, optimised);
     spx_world_def wd = spx_default_world_def();
-    note(&rep, "sepax: spx_default_world_def() (%u substeps, contact %g Hz, damping ratio %g); scenes of "
+    note(&rep, "sepax: spx_default_world_def() (%u substeps, contact %g Hz, damping ratio %g, simd %s); scenes of "
                "tests/support/scenes.c; dt 1/60 s",
-         wd.substeps, (double)wd.contact_hertz, (double)wd.contact_damping_ratio);
+         wd.substeps, (double)wd.contact_hertz, (double)wd.contact_damping_ratio,
+         sepax_simd == SPX_SIMD_BASELINE ? "baseline (--simd)" : "auto");
     for (int i = 0; i < engine_count; ++i)
         if (engines[i].peer) note(&rep, "%s: %s", engines[i].name, engines[i].peer->describe());
 #if !defined(SPX_BENCH_HAVE_BULLET) && !defined(SPX_BENCH_HAVE_ODE)

@@ -3,6 +3,7 @@
 #include "test.h"
 #include "support/scenes.h"
 #include "support/counting_alloc.h"
+#include "dynamics/world.h" /* which solver path a world took (solver.kernels) */
 #include <sepax/sepax.h>
 #include <stdlib.h>
 
@@ -299,6 +300,9 @@ static int bad_input(void)
     wd = spx_default_world_def();
     wd.substeps = 0;
     ENSURE_CODE(spx_world_create(&wd, &w), SPX_ERR_INVALID_ARGUMENT);
+    wd = spx_default_world_def();
+    wd.simd = (spx_world_simd)7;
+    ENSURE_CODE(spx_world_create(&wd, &w), SPX_ERR_INVALID_ARGUMENT);
     ENSURE(w == NULL);
     w = make_world(spx_v3(0, -9.81f, 0), true);
     ENSURE(w);
@@ -360,20 +364,22 @@ static int no_allocation_after_warm_up(void)
     return 0;
 }
 
-static uint64_t state_hash(const spx_scene* scene)
+static uint64_t bodies_hash(spx_world* world, const spx_body_id* ids, uint32_t count)
 {
     uint64_t h = 1469598103934665603ull;
-    for (uint32_t i = 0; i < scene->count; ++i) {
+    for (uint32_t i = 0; i < count; ++i) {
         spx_transform t;
         spx_vec3 v, w;
-        spx_body_get_transform(scene->world, scene->bodies[i], &t);
-        spx_body_get_velocity(scene->world, scene->bodies[i], &v, &w);
+        spx_body_get_transform(world, ids[i], &t);
+        spx_body_get_velocity(world, ids[i], &v, &w);
         const float f[13] = { t.p.x, t.p.y, t.p.z, t.q.x, t.q.y, t.q.z, t.q.w, v.x, v.y, v.z, w.x, w.y, w.z };
         const unsigned char* bytes = (const unsigned char*)f;
         for (size_t k = 0; k < sizeof f; ++k) h = (h ^ bytes[k]) * 1099511628211ull;
     }
     return h;
 }
+
+static uint64_t state_hash(const spx_scene* scene) { return bodies_hash(scene->world, scene->bodies, scene->count); }
 
 /* The same scene twice gives bit-identical states. */
 static int deterministic(void)
@@ -387,6 +393,74 @@ static int deterministic(void)
         spx_scene_destroy(&scene);
     }
     ENSURE(hashes[0] == hashes[1]);
+    return 0;
+}
+
+/* A world of `kind` (0 falling, 1 pyramid at pitch 1.1, 2 a bouncing pile) with the given solver
+   path, in *scene; the bouncing pile is 5x5x4 unit boxes with restitution 0.6, dropped 1 m apart,
+   so that restitution's sweeps run in full blocks. */
+static spx_result make_path_scene(int kind, spx_world_simd simd, spx_scene* scene)
+{
+    spx_world_def wd = spx_default_world_def();
+    wd.simd = simd;
+    if (kind == 0) return spx_scene_falling(scene, &wd);
+    if (kind == 1) return spx_scene_pyramid(scene, 1.1f, &wd);
+    memset(scene, 0, sizeof *scene);
+    wd.enable_sleep = false;
+    spx_result r = spx_world_create(&wd, &scene->world);
+    if (r != SPX_OK) return r;
+    scene->dt = dt;
+    scene->ground = add_ground(scene->world, 0.5f, 0.6f);
+    for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 5; ++i)
+            for (int k = 0; k < 5; ++k) {
+                /* A small tilt varying by box, so that they land on edges and corners too. */
+                const float a = 0.05f * (float)(i + 2 * j + 3 * k);
+                const spx_quat q = { sinf(a) * 0.6f, 0.0f, sinf(a) * 0.8f, cosf(a) };
+                const spx_vec3 p = spx_v3(1.2f * ((float)i - 2.0f), 1.0f + 2.0f * (float)j, 1.2f * ((float)k - 2.0f));
+                scene->bodies[scene->count++] = add_box(scene->world, SPX_BODY_DYNAMIC, p, q, spx_v3(0.5f, 0.5f, 0.5f),
+                                                        1000.0f, 0.5f, 0.6f);
+            }
+    return SPX_OK;
+}
+
+/* The solver's two SIMD paths give the same state, bit for bit, after every step: SPX_SIMD_AUTO
+   (AVX2's 8 lanes on a CPU that has it) against SPX_SIMD_BASELINE (the build's own 4 lanes). Lanes
+   do not interact, so only the grouping into blocks differs. On a CPU without AVX2, or a build
+   with one path (-DSEPAX_AVX2=ON, non-x86), both worlds run the same code: nothing to compare. */
+static int simd_paths_identical(void)
+{
+    static const char* names[3] = { "falling", "pyramid-1.1", "bouncing pile" };
+    static const int steps[3] = { 240, 180, 150 };
+    for (int kind = 0; kind < 3; ++kind) {
+        spx_scene wide, base;
+        ENSURE(make_path_scene(kind, SPX_SIMD_AUTO, &wide) == SPX_OK);
+        ENSURE(make_path_scene(kind, SPX_SIMD_BASELINE, &base) == SPX_OK);
+        const uint32_t wide_lanes = wide.world->solver.kernels->lanes, base_lanes = base.world->solver.kernels->lanes;
+        if (wide.world->solver.kernels == base.world->solver.kernels) {
+            printf("simd_paths_identical: skipped the comparison: one solver path here (%u lanes; no AVX2 "
+                   "on this CPU, or a build without the run-time choice)\n", (unsigned)base_lanes);
+            spx_scene_destroy(&wide);
+            spx_scene_destroy(&base);
+            return 0;
+        }
+        ENSURE(base_lanes == 4 && wide_lanes == 8);
+        int first_difference = -1;
+        for (int s = 0; s < steps[kind] && first_difference < 0; ++s) {
+            ENSURE(spx_world_step(wide.world, wide.dt) == SPX_OK);
+            ENSURE(spx_world_step(base.world, base.dt) == SPX_OK);
+            if (state_hash(&wide) != state_hash(&base)) first_difference = s;
+        }
+        spx_step_stats st;
+        spx_world_get_stats(base.world, &st);
+        printf("simd_paths_identical: %s, %u lanes against %u: %s after %d steps (%u manifolds at the end)\n",
+               names[kind], (unsigned)wide_lanes, (unsigned)base_lanes,
+               first_difference < 0 ? "bit-identical" : "DIFFERENT", first_difference < 0 ? steps[kind] : first_difference + 1,
+               (unsigned)st.manifold_count);
+        spx_scene_destroy(&wide);
+        spx_scene_destroy(&base);
+        ENSURE(first_difference < 0);
+    }
     return 0;
 }
 
@@ -458,6 +532,7 @@ int main(void)
     RUN_TEST(bad_input, failures);
     RUN_TEST(no_allocation_after_warm_up, failures);
     RUN_TEST(deterministic, failures);
+    RUN_TEST(simd_paths_identical, failures);
     RUN_TEST(pyramid_stands, failures);
     RUN_TEST(falling_scene_sleeps, failures);
     printf("%d failed\n", failures);

@@ -32,6 +32,13 @@ typedef enum spx_body_type {
     SPX_BODY_DYNAMIC     /* moved by gravity, contacts and impulses; mass from its shapes */
 } spx_body_type;
 
+/// Which copy of the contact solver a world runs. Both give the same results bit for bit (the
+/// manifolds of a colour are solved side by side and do not interact); only the speed differs.
+typedef enum spx_world_simd {
+    SPX_SIMD_AUTO = 0,   /* AVX2 (8 manifolds at once) where the CPU and OS have it, else the baseline */
+    SPX_SIMD_BASELINE    /* the build's own: SSE2, 4 at once (8 in a -DSEPAX_AVX2=ON build) */
+} spx_world_simd;
+
 /// How a world steps. Start from spx_default_world_def().
 typedef struct spx_world_def {
     spx_vec3 gravity;               /* m/s^2; default (0, -9.81, 0) */
@@ -55,6 +62,7 @@ typedef struct spx_world_def {
                                        (dynamic ones through speculative contacts alone); default false */
     uint32_t continuous_max_impacts;/* impacts a step resolves in full; later ones stop both bodies where they
                                        touch (SPX_STEP_IMPACT_LIMIT); default 65536 */
+    spx_world_simd simd;            /* the solver's SIMD path, chosen at creation; default SPX_SIMD_AUTO */
     uint32_t internal_cookie;       /* set by spx_default_world_def(); do not touch */
 } spx_world_def;
 

@@ -3,6 +3,7 @@
 #define SPX_DYNAMICS_SOLVER_H
 
 #include <sepax/base.h>
+#include <sepax/world.h>
 #include <cglm/struct.h>
 #include <stdint.h>
 
@@ -34,6 +35,42 @@ typedef struct spx_solver_manifold {
     uint32_t point_count;
 } spx_solver_manifold;
 
+#ifndef SPX_SOLVER_COLORS
+#define SPX_SOLVER_COLORS 24 /* -DSPX_SOLVER_COLORS=2 sends most manifolds to the overflow blocks: test_world passes so */
+#endif
+
+/* A damped spring, implicit over a substep (solver.c's make_soft). */
+typedef struct spx_solver_soft {
+    float bias_rate, mass_scale, impulse_scale;
+} spx_solver_soft;
+
+/* The lane-width-dependent half of the solver (solver_wide.inc): blocks of `lanes` manifolds of one
+   colour and the passes over them. Compiled once a width: the build's baseline (4 lanes on SSE2, 8
+   in a -DSEPAX_AVX2=ON build) and, on x86-64, 8 lanes with AVX2 beside it (SPX_SOLVER_AVX2_DISPATCH).
+   Lanes do not interact, so both give the same results bit for bit; a world picks one at creation. */
+typedef struct spx_solver_kernels {
+    uint32_t lanes;                 /* manifolds a block */
+    size_t block_size;              /* bytes a block, 32-byte aligned */
+    /* The coloured manifolds (s->order, counts as color_manifolds left them) into s->blocks, which
+       has room; returns how many blocks. */
+    uint32_t (*prepare)(spx_world* w, uint32_t nc, uint32_t colored, const uint32_t counts[SPX_SOLVER_COLORS],
+                        spx_solver_soft dynamic_soft, spx_solver_soft static_soft);
+    void (*warm_start)(spx_solver_body* bodies, void* blocks, uint32_t count);
+    void (*solve)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h, float max_push);
+    void (*relax)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h, float max_push);
+    void (*restitution)(spx_solver_body* bodies, void* blocks, uint32_t count, float threshold); /* one sweep */
+    void (*store)(spx_world* w, const void* blocks, uint32_t count); /* impulses back to the manifolds */
+} spx_solver_kernels;
+
+extern const spx_solver_kernels spx_solver_kernels_baseline;
+#if defined(SPX_SOLVER_AVX2_DISPATCH)
+extern const spx_solver_kernels spx_solver_kernels_avx2; /* only where the CPU has AVX2 */
+#endif
+
+/* The kernels for a world's `simd` setting on this CPU: AUTO takes AVX2 where the build has that
+   path and the CPU and OS run it (__builtin_cpu_supports checks both), else the baseline. */
+const spx_solver_kernels* spx_solver_pick(spx_world_simd simd);
+
 /* The solver's arrays, grown as the scenes need and kept between steps (no allocation once warm). */
 typedef struct spx_solver_scratch {
     uint32_t* body_map;         /* world body index -> solver index */
@@ -42,13 +79,14 @@ typedef struct spx_solver_scratch {
     uint32_t body_capacity, map_capacity, sim_capacity;
     spx_solver_manifold* manifolds;
     uint32_t manifold_capacity;
-    /* Graph colouring: manifolds of one colour share no dynamic body, so SPX_LANES of them are
-       solved side by side (solver.c's blocks); the rest (overflow) one a block. */
+    const spx_solver_kernels* kernels; /* picked at world creation (spx_solver_pick) */
+    /* Graph colouring: manifolds of one colour share no dynamic body, so kernels->lanes of them are
+       solved side by side (solver_wide.inc's blocks); the rest (overflow) one a block. */
     uint64_t* color_bits;       /* per colour, a bit per solver body */
     uint32_t color_bits_capacity;
     uint32_t* order;            /* manifold indices by colour, then the overflow */
     uint32_t order_capacity;
-    void* blocks;               /* solver.c's wide blocks */
+    void* blocks;               /* the kernels' blocks, kernels->block_size bytes each */
     uint32_t block_capacity;
 } spx_solver_scratch;
 

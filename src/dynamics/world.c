@@ -28,6 +28,7 @@ SPX_API spx_world_def spx_default_world_def(void)
     def.time_to_sleep = 0.5f;
     def.enable_continuous = true;
     def.continuous_max_impacts = 65536;
+    def.simd = SPX_SIMD_AUTO;
     def.internal_cookie = SPX_WORLD_DEF_COOKIE;
     return def;
 }
@@ -46,6 +47,7 @@ static spx_result check_def(const spx_world_def* d)
     if (d->substeps < 1 || d->substeps > 64) return SPX_ERR_INVALID_ARGUMENT;
     if (d->solve_iterations < 1 || d->solve_iterations > 16 || d->relax_iterations > 16) return SPX_ERR_INVALID_ARGUMENT;
     if (d->body_capacity >= SPX_PAIR_FINDER_MAX_BODIES) return SPX_ERR_INVALID_ARGUMENT;
+    if (d->simd != SPX_SIMD_AUTO && d->simd != SPX_SIMD_BASELINE) return SPX_ERR_INVALID_ARGUMENT;
     return SPX_OK;
 }
 
@@ -64,6 +66,7 @@ SPX_API spx_result spx_world_create(const spx_world_def* def, spx_world** out)
     w->def.allocator = NULL; /* the copy below is what the world uses */
     w->allocator = a;
     w->free_list = SPX_NO_BODY;
+    w->solver.kernels = spx_solver_pick(def->simd);
     r = spx_pair_finder_create(def->allocator ? &w->allocator : NULL, def->body_capacity, &w->pairs);
     if (r == SPX_OK && def->body_capacity > 0) r = spx_world_reserve_bodies(w, def->body_capacity);
     if (r == SPX_OK && def->contact_capacity > 0) {

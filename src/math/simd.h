@@ -1,13 +1,14 @@
 /* Lane-parallel float arithmetic for the batched queries, one pair of pieces per lane.
- * GCC vector extensions: 4 lanes on the SSE2 baseline, 8 when built with -DSEPAX_AVX2=ON. */
+ * GCC vector extensions: 4 lanes on the SSE2 baseline, 8 when built with -DSEPAX_AVX2=ON. A file
+ * may define SPX_LANES itself before including this (solver_avx2.c: 8 lanes, built with -mavx2). */
 #ifndef SPX_SIMD_H
 #define SPX_SIMD_H
 
 #include <string.h>
 
-#if defined(SPX_AVX2)
+#if !defined(SPX_LANES) && defined(SPX_AVX2)
 #define SPX_LANES 8
-#else
+#elif !defined(SPX_LANES)
 #define SPX_LANES 4
 #endif
 
@@ -42,10 +43,10 @@ static inline spx_vf spx_vf_abs(spx_vf x) { return (spx_vf)((spx_vi)x & ~(spx_vi
 static inline spx_vf spx_vf_pick(spx_vi m, spx_vf a, spx_vf b) { return (spx_vf)((m & (spx_vi)a) | (~m & (spx_vi)b)); }
 static inline spx_vi spx_vi_pick(spx_vi m, spx_vi a, spx_vi b) { return (m & a) | (~m & b); }
 /* max and min: one instruction where the target has it (NaN handling as maxps: the second operand). */
-#if defined(SPX_AVX2) && defined(__AVX__)
+#if SPX_LANES == 8 && defined(__AVX__)
 static inline spx_vf spx_vf_max(spx_vf a, spx_vf b) { return __builtin_ia32_maxps256(a, b); }
 static inline spx_vf spx_vf_min(spx_vf a, spx_vf b) { return __builtin_ia32_minps256(a, b); }
-#elif !defined(SPX_AVX2) && defined(__SSE__) && !defined(__clang__)
+#elif SPX_LANES == 4 && defined(__SSE__) && !defined(__clang__)
 static inline spx_vf spx_vf_max(spx_vf a, spx_vf b) { return __builtin_ia32_maxps(a, b); }
 static inline spx_vf spx_vf_min(spx_vf a, spx_vf b) { return __builtin_ia32_minps(a, b); }
 #else
@@ -54,9 +55,9 @@ static inline spx_vf spx_vf_min(spx_vf a, spx_vf b) { return spx_vf_pick(a < b, 
 #endif
 
 /* Square root, lane by lane (IEEE, as sqrtf). */
-#if defined(SPX_AVX2) && defined(__AVX__)
+#if SPX_LANES == 8 && defined(__AVX__)
 static inline spx_vf spx_vf_sqrt(spx_vf x) { return __builtin_ia32_sqrtps256(x); }
-#elif !defined(SPX_AVX2) && defined(__SSE__) && !defined(__clang__)
+#elif SPX_LANES == 4 && defined(__SSE__) && !defined(__clang__)
 static inline spx_vf spx_vf_sqrt(spx_vf x) { return __builtin_ia32_sqrtps(x); }
 #else
 static inline spx_vf spx_vf_sqrt(spx_vf x)
