@@ -279,8 +279,15 @@ static int every_scene_runs(void)
         bool ok = scene_read_file(path, SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message)
                && scene_build(&s, message, sizeof message);
         for (int k = 0; ok && k < 3; ++k) ok = spx_world_step(s.w, s.dt) == SPX_OK;
-        if (ok) printf("  %s: %u bodies, 3 steps\n", e->d_name, s.body_count);
-        else fprintf(stderr, "%s: %s\n", e->d_name, message), ++failures;
+        if (ok) {
+            printf("  %s: %u bodies, 3 steps\n", e->d_name, s.body_count);
+#if !defined(SPX_TEST_HAVE_MESHIO)
+        } else if (strstr(message, "built without assimp")) {
+            printf("  %s: skipped, it names a mesh file and this build has no assimp\n", e->d_name);
+#endif
+        } else {
+            fprintf(stderr, "%s: %s\n", e->d_name, message), ++failures;
+        }
         scene_free(&s);
         ++scenes;
     }
