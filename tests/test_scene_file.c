@@ -217,9 +217,9 @@ static int compare_layout(const char* name, const spx_scene_layout* l)
     for (uint32_t i = 0; i < l->count; ++i) {
         const scene_body* b = &s.bodies[i + 1];
         ENSURE(memcmp(&b->def.position, &l->start[i].p, sizeof(spx_vec3)) == 0);
-        /* The same generator and seed, but the two compilations of it round some components 1-2 ulp
-           apart (seen at -O3 -fno-math-errno, where scenes.c's copy is inlined into its loop), so the
-           orientations agree to 1e-6, not bit for bit. */
+        /* One generator (spx_scene_random_rotation) and the same seed, but scenes.c's loop inlines
+           it and GCC (-O3 -fno-math-errno) then computes some sines and cosines 1-2 ulp apart from
+           the call the scene reader makes, so the orientations agree to 1e-6, not bit for bit. */
         ENSURE_NEAR(b->def.rotation.x, l->start[i].q.x, 1e-6);
         ENSURE_NEAR(b->def.rotation.y, l->start[i].q.y, 1e-6);
         ENSURE_NEAR(b->def.rotation.z, l->start[i].q.z, 1e-6);

@@ -15,8 +15,7 @@ static uint64_t next_random(uint64_t* s)
 
 static float uniform(uint64_t* s) { return (float)((next_random(s) >> 40) * (1.0 / 16777216.0)); }
 
-/* A uniformly random rotation (Shoemake's method). */
-static spx_quat random_rotation(uint64_t* s)
+spx_quat spx_scene_random_rotation(uint64_t* s)
 {
     float u1 = uniform(s), u2 = uniform(s) * 6.2831853f, u3 = uniform(s) * 6.2831853f;
     float a = sqrtf(1.0f - u1), b = sqrtf(u1);
@@ -46,7 +45,7 @@ void spx_scene_falling_layout(spx_scene_layout* out)
             for (int k = 0; k < 10; ++k) {
                 spx_transform* t = &out->start[out->count++];
                 t->p = spx_v3(((float)i - 4.5f) * 1.5f, 2.0f + 1.5f * (float)j, ((float)k - 4.5f) * 1.5f);
-                t->q = random_rotation(&seed);
+                t->q = spx_scene_random_rotation(&seed);
             }
     out->box_friction = 0.5f;
     out->sleep = true;
@@ -299,7 +298,7 @@ spx_result spx_scene_mesh_pile(spx_scene* scene, const spx_world_def* def)
                 const spx_mesh* mesh = (i + j + k) % 2 ? ball_mesh : torus_mesh;
                 shape.mesh = mesh;
                 bd.position = spx_v3(((float)i - 1.5f) * 1.3f, 1.0f + 1.3f * (float)j, ((float)k - 1.5f) * 1.3f);
-                bd.rotation = random_rotation(&seed);
+                bd.rotation = spx_scene_random_rotation(&seed);
                 scene->body_mesh[scene->count] = mesh;
                 r = spx_body_create(scene->world, &bd, &scene->bodies[scene->count++]);
             }

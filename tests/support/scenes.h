@@ -41,6 +41,10 @@ typedef struct spx_scene_layout {
     spx_vec3 start_velocity;                  /* m/s, every box's at the start (zero but in the paper shot) */
 } spx_scene_layout;
 
+/* A uniformly random rotation (Shoemake's method) from a fixed xorshift generator whose state is
+   *state: the falling scenes' orientations, and those of the scene files' generators. */
+spx_quat spx_scene_random_rotation(uint64_t* state);
+
 void spx_scene_falling_layout(spx_scene_layout* out);
 void spx_scene_pyramid_layout(spx_scene_layout* out, float pitch);
 void spx_scene_falling_mesh_layout(spx_scene_layout* out);

@@ -3,6 +3,7 @@
  * the value (or the line and column of a syntax error) and what is wrong, before anything runs. */
 #define _POSIX_C_SOURCE 200809L
 #include "scene.h"
+#include "support/scenes.h"
 
 #include <cjson/cJSON.h>
 
@@ -624,26 +625,6 @@ static bool read_bodies(reader* r, const cJSON* v, const char* path)
 
 /* ---- generators -------------------------------------------------------------------------------- */
 
-/* The xorshift generator and uniform rotation (Shoemake) of tests/support/scenes.c, step for step:
-   scenes/falling.json reproduces the falling scene's orientations (test_scene_file checks, to 1e-6:
-   the compiler may round a sine 1 ulp differently here and there). */
-static uint64_t next_random(uint64_t* s)
-{
-    uint64_t x = *s;
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    return *s = x;
-}
-
-static float uniform(uint64_t* s) { return (float)((next_random(s) >> 40) * (1.0 / 16777216.0)); }
-
-static spx_quat random_rotation(uint64_t* s)
-{
-    float u1 = uniform(s), u2 = uniform(s) * 6.2831853f, u3 = uniform(s) * 6.2831853f;
-    float a = sqrtf(1.0f - u1), b = sqrtf(u1);
-    spx_quat q = { a * sinf(u2), a * cosf(u2), b * sinf(u3), b * cosf(u3) };
-    return q;
-}
-
 /* A seed: a whole number up to 2^53, or a string ("0x9E3779B97F4A7C15") for the full 64 bits. */
 static bool read_seed(reader* r, const cJSON* obj, const char* path, uint64_t* out)
 {
@@ -740,7 +721,7 @@ static bool read_generator(reader* r, const cJSON* v, const char* path)
                 for (uint32_t k = 0; k < count[2]; ++k) {
                     spx_vec3 pos = spx_v3(origin.x + (float)i * (float)spacing[0], origin.y + (float)j * (float)spacing[1],
                                           origin.z + (float)k * (float)spacing[2]);
-                    spx_quat q = random ? random_rotation(&seed) : tpl.def.rotation;
+                    spx_quat q = random ? spx_scene_random_rotation(&seed) : tpl.def.rotation;
                     if (!add_generated(r, &tpl, prefix_copy, index++, pos, q, path)) return false;
                 }
         return true;
