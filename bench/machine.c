@@ -3,8 +3,10 @@
 #include "machine.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -144,4 +146,17 @@ const char* bench_optimised_note(void)
 #else
     return "  ** NOT OPTIMISED: figures meaningless **";
 #endif
+}
+
+bool bench_make_directories(const char* path)
+{
+    char buf[1024];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return false;
+    for (char* p = buf + 1; *p; ++p)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) return false;
+            *p = '/';
+        }
+    return mkdir(buf, 0777) == 0 || errno == EEXIST;
 }

@@ -2,6 +2,7 @@
 #ifndef SPX_BENCH_MACHINE_H
 #define SPX_BENCH_MACHINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct bench_machine {
@@ -24,5 +25,8 @@ const char* bench_simd_name(void);
 
 /// "" in an optimised build, a warning to append to the build line otherwise.
 const char* bench_optimised_note(void);
+
+/// mkdir -p: every folder of `path` made where missing (0777 less the umask). False if one cannot be.
+bool bench_make_directories(const char* path);
 
 #endif

@@ -186,20 +186,6 @@ static bool selected(const options* o, const char* query)
 }
 
 /* mkdir -p */
-static bool make_directories(const char* path)
-{
-    char buf[1024];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-        return false;
-    for (char* p = buf + 1; *p; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return false;
-            *p = '/';
-        }
-    return mkdir(buf, 0777) == 0 || errno == EEXIST;
-}
 
 /* ---- what a pass runs ------------------------------------------------------------------------ */
 
@@ -496,7 +482,7 @@ int main(int argc, char** argv)
     if (o.save) {
         char dir[1100];
         snprintf(dir, sizeof dir, "%s/%s", o.results_dir, m.name);
-        if (!make_directories(dir)) {
+        if (!bench_make_directories(dir)) {
             fprintf(stderr, "sepax_bench: cannot create %s: %s\n", dir, strerror(errno));
             return 1;
         }

@@ -839,18 +839,6 @@ static int parse(int argc, char** argv, options* o)
     return -1;
 }
 
-static bool make_directories(const char* path)
-{
-    char buf[1024];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return false;
-    for (char* p = buf + 1; *p; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST) return false;
-            *p = '/';
-        }
-    return mkdir(buf, 0777) == 0 || errno == EEXIST;
-}
 
 int main(int argc, char** argv)
 {
@@ -871,7 +859,7 @@ int main(int argc, char** argv)
         char dir[1100];
         snprintf(dir, sizeof dir, "%s/%s", o.results_dir, m.name);
         snprintf(save_path, sizeof save_path, "%s/mesh_query-%s.csv", dir, m.stamp);
-        if (!make_directories(dir) || !(rep.csv[1] = fopen(save_path, "w"))) {
+        if (!bench_make_directories(dir) || !(rep.csv[1] = fopen(save_path, "w"))) {
             fprintf(stderr, "sepax_bench_mesh_query: cannot write %s: %s\n", save_path, strerror(errno));
             return 1;
         }

@@ -546,18 +546,6 @@ static void print_row(const report* rep, const scene_spec* s, uint32_t steps, co
     }
 }
 
-static bool make_directories(const char* path)
-{
-    char buf[1024];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return false;
-    for (char* p = buf + 1; *p; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST) return false;
-            *p = '/';
-        }
-    return mkdir(buf, 0777) == 0 || errno == EEXIST;
-}
 
 /* "virtual machine" when the CPU says it runs under a hypervisor. */
 static const char* virtual_machine(void)
@@ -627,7 +615,7 @@ int main(int argc, char** argv)
         char dir[1100];
         snprintf(dir, sizeof dir, "%s/%s", o.results_dir, m.name);
         snprintf(save_path, sizeof save_path, "%s/world-%s.csv", dir, m.stamp);
-        if (!make_directories(dir) || !(rep.csv[1] = fopen(save_path, "w"))) {
+        if (!bench_make_directories(dir) || !(rep.csv[1] = fopen(save_path, "w"))) {
             fprintf(stderr, "sepax_bench_world: cannot write %s: %s\n", save_path, strerror(errno));
             return 1;
         }

@@ -6,6 +6,7 @@
  * penetration over time). */
 #define _POSIX_C_SOURCE 200809L
 #include "commands.h"
+#include "machine.h"
 #include "measure.h"
 #include "tool_math.h"
 
@@ -403,18 +404,6 @@ static bool write_plot(const char* path, const scene* s, const double* t, const 
 
 /* ---- the command -------------------------------------------------------------------------------- */
 
-static bool make_directory(const char* path)
-{
-    char buf[1024];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return false;
-    for (char* p = buf + 1; *p; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST) return false;
-            *p = '/';
-        }
-    return mkdir(buf, 0777) == 0 || errno == EEXIST;
-}
 
 static bool write_sheet(const char* path, cairo_surface_t** frames, int count, int width, int height)
 {
@@ -473,7 +462,7 @@ int command_render(int argc, char** argv)
         fprintf(stderr, "sepax render: --out DIR is required (the folder for the pictures)\n");
         return EXIT_USAGE;
     }
-    if (!make_directory(dir)) {
+    if (!bench_make_directories(dir)) {
         fprintf(stderr, "sepax render: cannot make %s: %s\n", dir, strerror(errno));
         return EXIT_FAILED;
     }
