@@ -723,6 +723,30 @@ static int buffered_same_answer(void)
     return 0;
 }
 
+/* A floor much larger than a torus (a 100 m box) under the torus, through spx_manifold_obb_mesh with
+   the torus's surface edges: one manifold, the floor's normal, the ring's depth. The rule used to
+   reject the floor's normal at the torus's curved sides and read their own normals through the
+   floor's whole depth: eight manifolds, 19 to 28 m deep. */
+static int large_box_under_torus(void)
+{
+    spx_shape s;
+    ENSURE(spx_shape_torus(&s, 0.45f, 0.15f, 24, 12));
+    placed torus;
+    ENSURE(make_placed(&s, 4, true, spx_v3(0.3f, 0.149f, 0.1f), no_turn, &torus) == 0);
+    spx_shape_free(&s);
+    spx_obb floor;
+    ENSURE_CODE(spx_obb_from_quat(spx_v3(0, -1, 0), spx_v3(50, 1, 50), no_turn, &floor), SPX_OK);
+    spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t count = 0;
+    ENSURE_CODE(spx_manifold_obb_mesh(&floor, torus.inst, 0.04f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    ENSURE(count == 1);
+    ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
+    ENSURE(m[0].point_count == 4);
+    for (int i = 0; i < 4; ++i) ENSURE_NEAR(m[0].points[i].depth, 0.001f, 1e-4f);
+    free_placed(&torus);
+    return 0;
+}
+
 static int capacity_limits_the_manifolds(void)
 {
     placed lower, upper;
@@ -789,6 +813,7 @@ int main(void)
     RUN_TEST(every_pair_within_margin_is_reached, failures);
     RUN_TEST(same_answer_from_any_tree, failures);
     RUN_TEST(buffered_same_answer, failures);
+    RUN_TEST(large_box_under_torus, failures);
     RUN_TEST(capacity_limits_the_manifolds, failures);
     RUN_TEST(bad_input, failures);
     return failures == 0 ? 0 : 1;

@@ -125,7 +125,9 @@ SPX_API spx_result spx_manifold_obb_triangle(const spx_obb* a, const spx_triangl
 /// a box face or an edge pair as before, but only where the surface has that feature: an edge that
 /// `edges` calls flat or concave (seen from the box's side), or a normal outside the wedge between the
 /// edge's two faces, or a triangle corner that is not a corner of the surface, never gives it, and the
-/// next best axis does (in the end the triangle's face). `edges` NULL: every feature is real. Errors as
+/// next best axis does (in the end the triangle's face); if even that is deeper than the least overlap
+/// over all axes by more than the triangle's longest edge, the triangle gives no points (the touch is
+/// by features the surface does not have). `edges` NULL: every feature is real. Errors as
 /// spx_manifold_obb_triangle, and SPX_ERR_NOT_FINITE for a NaN angle.
 SPX_API spx_result spx_manifold_obb_triangle_ex(const spx_obb* a, const spx_triangle* b, const spx_triangle_edges* edges,
                                                 float margin, spx_manifold* out);

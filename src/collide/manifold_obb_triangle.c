@@ -321,6 +321,18 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
     }
     const int axis = edge_wins ? edge : face;
     const spx_dvec3 N = s[axis].dir;
+    /* The surface's features decide the normal, but not a depth beyond what the triangle can hold:
+       when every real axis is deeper than the least overlap over all axes by more than the triangle is
+       long, the touch is by features the surface does not have (a floor much larger than a torus
+       meets the torus's curved side, whose own face normal would read the floor's whole depth, 27 m).
+       Such a triangle gives nothing; its neighbours, where the surface has the feature, give the
+       contact. */
+    if (use_edges) {
+        double least = -INFINITY;
+        for (int i = 0; i < 13; ++i)
+            if (s[i].usable && s[i].sep > least) least = s[i].sep;
+        if (s[axis].sep < least - p.t.longest) return;
+    }
 
     clip c;
     c.n = 0;

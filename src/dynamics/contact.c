@@ -152,19 +152,15 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
         r = spx_manifold_obb_obb(&box_a, &box_b, margin, &ms[0]);
         n = r == SPX_OK && ms[0].point_count > 0;
     } else if (xa->type == SPX_SHAPE_BOX || xb->type == SPX_SHAPE_BOX) {
-        /* The box is the manifold's A either way. The mesh's surface-edge rule (no ghost bumps) is for
-           a box moving over a mesh; against a static box (a floor, a wall) it would judge the moving
-           mesh's own smooth edges, reject the floor's face normal at a torus's curved side and fall
-           back to that side's normal with the floor's whole depth: there every feature counts. */
+        /* The box is the manifold's A either way. */
         const spx_body* box_body = xa->type == SPX_SHAPE_BOX ? a : b;
         const spx_body* mesh_body = xa->type == SPX_SHAPE_BOX ? b : a;
         const spx_body_shape* box_shape = xa->type == SPX_SHAPE_BOX ? xa : xb;
         const spx_body_shape* mesh_shape = xa->type == SPX_SHAPE_BOX ? xb : xa;
         flip = xa->type != SPX_SHAPE_BOX;
         spx_obb box = spx_body_shape_box(box_body, box_shape);
-        if (!spx_body_pose_mesh(mesh_body, mesh_shape) || (r = spx_obb_validate(&box)) != SPX_OK) return 0;
-        spx_manifold_obb_mesh_checked(&box, mesh_shape->instance, margin, box_body->type != SPX_BODY_STATIC, ms,
-                                      SPX_MAX_MESH_MANIFOLDS, &n);
+        if (!spx_body_pose_mesh(mesh_body, mesh_shape)) return 0;
+        r = spx_manifold_obb_mesh(&box, mesh_shape->instance, margin, ms, SPX_MAX_MESH_MANIFOLDS, &n);
     } else {
         if (!spx_body_pose_mesh(a, xa) || !spx_body_pose_mesh(b, xb) || !(margin >= 0.0f) || !isfinite(margin)) return 0;
         spx_manifold_mesh_mesh_buffered(xa->instance, xb->instance, margin, true, w->mesh_pair_buffer,
