@@ -10,6 +10,7 @@
    (or one hits and the other does not). */
 #define _POSIX_C_SOURCE 200112L
 #include "machine.h"
+#include "report.h"
 #include "timer.h"
 #include "support/shapes.h"
 #if defined(SPX_BENCH_HAVE_FCL)
@@ -52,24 +53,9 @@ typedef struct options {
 /* ---- output: a table on stdout, CSV to a file or stdout -------------------------------------- */
 
 typedef struct report {
-    FILE* table;                   /* NULL with --csv on stdout */
-    FILE* csv[2];                  /* --csv and --save */
+    bench_report out;              /* the table (stdout, or stderr with the CSV on stdout) and the CSVs */
     bool csv_columns;              /* the CSV's column line is out (once; the table repeats its own) */
 } report;
-
-static void note(const report* r, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(const report* r, const char* fmt, ...)
-{
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (r->table) fprintf(r->table, "%s\n", line);
-    const char* text = line + strspn(line, "\n");   /* the table's blank lines stay out of the CSV */
-    for (int i = 0; i < 2; ++i)
-        if (r->csv[i]) fprintf(r->csv[i], "# %s\n", text);
-}
 
 /* A time a query in the unit that keeps 3 or 4 digits. */
 static const char* human(double ns, char buf[32])
@@ -97,20 +83,18 @@ typedef struct row {
 
 static void columns(report* r)
 {
-    if (r->table)
-        fprintf(r->table, "\n%-11s %-16s %-20s %11s %11s %11s %9s %11s %8s  %s\n", "scene", "query", "engine",
+    fprintf(r->out.table, "\n%-11s %-16s %-20s %11s %11s %11s %9s %11s %8s  %s\n", "scene", "query", "engine",
                 "runs x n", "median", "min", "x sepax", "toc", "contacts", "note");
     if (r->csv_columns) return;
     r->csv_columns = true;
-    for (int i = 0; i < 2; ++i)
-        if (r->csv[i])
-            fprintf(r->csv[i], "scene,query,engine,runs,queries_per_run,ns_median,ns_min,x_sepax,time_of_contact,"
+    for (int i = 0; i < r->out.csv_count; ++i)
+        fprintf(r->out.csv[i], "scene,query,engine,runs,queries_per_run,ns_median,ns_min,x_sepax,time_of_contact,"
                                "contacts,note\n");
 }
 
 static void emit(const report* r, const row* w)
 {
-    if (r->table) {
+    {
         char med[32], lo[32], rn[32], ratio[16], toc[24], count[24];
         snprintf(rn, sizeof rn, "%d x %zu", w->runs, w->calls);
         if (w->ratio == w->ratio) snprintf(ratio, sizeof ratio, "%.3g", w->ratio);
@@ -119,13 +103,12 @@ static void emit(const report* r, const row* w)
         else snprintf(toc, sizeof toc, "-");
         if (w->contacts >= 0) snprintf(count, sizeof count, "%ld", w->contacts);
         else snprintf(count, sizeof count, "-");
-        fprintf(r->table, "%-11s %-16s %-20s %11s %11s %11s %9s %11s %8s  %s\n", w->scene, w->query, w->engine, rn,
+        fprintf(r->out.table, "%-11s %-16s %-20s %11s %11s %11s %9s %11s %8s  %s\n", w->scene, w->query, w->engine, rn,
                 human(w->ns_median, med), human(w->ns_min, lo), ratio, toc, count, w->note);
-        fflush(r->table);
+        fflush(r->out.table);
     }
-    for (int i = 0; i < 2; ++i) {
-        FILE* f = r->csv[i];
-        if (!f) continue;
+    for (int i = 0; i < r->out.csv_count; ++i) {
+        FILE* f = r->out.csv[i];
         fprintf(f, "%s,%s,%s,%d,%zu,%.1f,%.1f,", w->scene, w->query, w->engine, w->runs, w->calls, w->ns_median,
                 w->ns_min);
         if (w->ratio == w->ratio) fprintf(f, "%.4f", w->ratio);
@@ -571,7 +554,7 @@ static void run_sweeps(const options* o, report* rep, scene* s, totals* sum, boo
         sum->failures++;
         return;
     }
-    note(rep, "\n%s: %s", s->name, s->what);
+    bench_report_note(&rep->out, "\n%s: %s", s->name, s->what);
     columns(rep);
 
     /* sepax: contact array, the cache warm (the same pose every query) and cold (a new one). */
@@ -688,7 +671,7 @@ static void run_static(const options* o, report* rep, scene* s, totals* sum, flo
         free(contacts);
         return;
     }
-    note(rep, "\n%s: A moved by (%.6g, %.6g, %.6g) m (t = %.7g s along its path), B as above; contact array %u", label,
+    bench_report_note(&rep->out, "\n%s: A moved by (%.6g, %.6g, %.6g) m (t = %.7g s along its path), B as above; contact array %u", label,
          (double)d.x, (double)d.y, (double)d.z, (double)t, CAPACITY);
     columns(rep);
 
@@ -848,37 +831,37 @@ int main(int argc, char** argv)
 
     bench_machine m;
     bench_machine_probe(&m, o.machine);
-    report rep = { o.csv_stdout ? NULL : stdout, { NULL, NULL }, false };
-    if (o.csv_stdout) rep.csv[0] = stdout;
-    else if (o.csv_path && !(rep.csv[0] = fopen(o.csv_path, "w"))) {
-        fprintf(stderr, "sepax_bench_mesh_query: cannot write %s: %s\n", o.csv_path, strerror(errno));
-        return 1;
-    }
     char save_path[1200] = "";
     if (o.save) {
         char dir[1100];
         snprintf(dir, sizeof dir, "%s/%s", o.results_dir, m.name);
         snprintf(save_path, sizeof save_path, "%s/mesh_query-%s.csv", dir, m.stamp);
-        if (!bench_make_directories(dir) || !(rep.csv[1] = fopen(save_path, "w"))) {
-            fprintf(stderr, "sepax_bench_mesh_query: cannot write %s: %s\n", save_path, strerror(errno));
+        if (!bench_make_directories(dir)) {
+            fprintf(stderr, "sepax_bench_mesh_query: cannot make %s: %s\n", dir, strerror(errno));
             return 1;
         }
     }
+    report rep = { .csv_columns = false };
+    if (!bench_report_open(&rep.out, o.csv_stdout ? "-" : o.csv_path, o.save ? save_path : NULL)) {
+        fprintf(stderr, "sepax_bench_mesh_query: cannot write %s: %s\n", o.save ? save_path : o.csv_path,
+                strerror(errno));
+        return 1;
+    }
 
     int lib = spx_version();
-    note(&rep, "sepax_bench_mesh_query: sepax %d.%d.%d (headers), library %d.%d.%d", SPX_VERSION_MAJOR, SPX_VERSION_MINOR,
+    bench_report_note(&rep.out, "sepax_bench_mesh_query: sepax %d.%d.%d (headers), library %d.%d.%d", SPX_VERSION_MAJOR, SPX_VERSION_MINOR,
          SPX_VERSION_PATCH, lib / 10000, lib / 100 % 100, lib % 100);
-    note(&rep, "date: %s  machine: %s  cpu: %s  (%d online)", m.date, m.name, m.cpu, m.cpus);
-    note(&rep, "os: %s  load average at start: %s", m.os, m.load);
+    bench_report_note(&rep.out, "date: %s  machine: %s  cpu: %s  (%d online)", m.date, m.name, m.cpu, m.cpus);
+    bench_report_note(&rep.out, "os: %s  load average at start: %s", m.os, m.load);
     const char* simd = bench_simd_name();
     const char* optimised = bench_optimised_note();
-    note(&rep, "compiler: %s  build: %s  simd: %s%s", m.compiler, SPX_BENCH_BUILD_TYPE, simd, optimised);
+    bench_report_note(&rep.out, "compiler: %s  build: %s  simd: %s%s", m.compiler, SPX_BENCH_BUILD_TYPE, simd, optimised);
 #if defined(SPX_BENCH_HAVE_FCL)
-    note(&rep, "peers: %s%s", bench_fcl_mesh_version(), o.peers ? "" : " (skipped: --no-peers)");
+    bench_report_note(&rep.out, "peers: %s%s", bench_fcl_mesh_version(), o.peers ? "" : " (skipped: --no-peers)");
 #else
-    note(&rep, "peers: none (configure with -DSEPAX_BENCH_PEERS=ON)");
+    bench_report_note(&rep.out, "peers: none (configure with -DSEPAX_BENCH_PEERS=ON)");
 #endif
-    note(&rep, "runs: %d (median and min of the time a query)  min run: %.1f ms  contact array: %u%s%s", o.runs, o.min_ms,
+    bench_report_note(&rep.out, "runs: %d (median and min of the time a query)  min run: %.1f ms  contact array: %u%s%s", o.runs, o.min_ms,
          CAPACITY, o.quick ? "  QUICK: coarse meshes" : "", o.brute ? "" : "  (no brute force)");
 
     totals sum = { 0, 0, NAN, NAN, NAN };
@@ -912,16 +895,15 @@ int main(int argc, char** argv)
     }
 
     char a[32], b[32];
-    note(&rep, "\nissue 3 (standard case%s): sepax %s a query (%s with a new pose), under 1 ms: %s", o.quick ? ", QUICK meshes" : "",
+    bench_report_note(&rep.out, "\nissue 3 (standard case%s): sepax %s a query (%s with a new pose), under 1 ms: %s", o.quick ? ", QUICK meshes" : "",
          human(sum.sepax_ns, a), human(sum.sepax_cold_ns, b), sum.sepax_ns < 1e6 && sum.sepax_cold_ns < 1e6 ? "yes" : "NO");
     if (sum.fcl_ca_ns == sum.fcl_ca_ns)
-        note(&rep, "FCL conservative advancement / sepax: %.0fx (%.0fx against the new-pose figure), at least 100x: %s",
+        bench_report_note(&rep.out, "FCL conservative advancement / sepax: %.0fx (%.0fx against the new-pose figure), at least 100x: %s",
              sum.fcl_ca_ns / sum.sepax_ns, sum.fcl_ca_ns / sum.sepax_cold_ns,
              sum.fcl_ca_ns >= 100.0 * sum.sepax_cold_ns ? "yes" : "NO");
-    note(&rep, "sepax calls failed or scenes not built: %d; disagreements with the brute force: %d%s", sum.failures,
+    bench_report_note(&rep.out, "sepax calls failed or scenes not built: %d; disagreements with the brute force: %d%s", sum.failures,
          sum.disagreements, o.brute ? "" : " (not run)");
-    for (int i = 0; i < 2; ++i)
-        if (rep.csv[i] && rep.csv[i] != stdout && fclose(rep.csv[i]) != 0) status = 1;
+    if (!bench_report_close(&rep.out)) status = 1;
     if (o.save) fprintf(stderr, "sepax_bench_mesh_query: wrote %s\n", save_path);
     if (sum.failures) return 3;
     if (sum.disagreements) return 4;

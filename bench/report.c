@@ -38,8 +38,9 @@ void bench_report_note(bench_report* r, const char* format, ...)
     vsnprintf(line, sizeof line, format, args);
     va_end(args);
     fprintf(r->table, "%s\n", line);
+    const char* text = line + strspn(line, "\n"); /* the table's blank lines stay out of the CSV */
     for (int i = 0; i < r->csv_count; ++i)
-        fprintf(r->csv[i], "# %s\n", line);
+        fprintf(r->csv[i], "# %s\n", text);
 }
 
 void bench_report_remark(bench_report* r, const char* format, ...)
@@ -86,13 +87,15 @@ void bench_report_row(bench_report* r, const bench_row* row)
     }
 }
 
-void bench_report_close(bench_report* r)
+bool bench_report_close(bench_report* r)
 {
+    bool ok = true;
     for (int i = 0; i < r->csv_count; ++i) {
         if (r->csv_owned[i])
-            fclose(r->csv[i]);
+            ok &= fclose(r->csv[i]) == 0;
         else
-            fflush(r->csv[i]);
+            ok &= fflush(r->csv[i]) == 0;
     }
     r->csv_count = 0;
+    return ok;
 }

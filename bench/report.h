@@ -36,7 +36,8 @@ typedef struct bench_report {
 /// False when a file cannot be opened (errno tells why).
 bool bench_report_open(bench_report* r, const char* csv_path, const char* save_path);
 
-/// A line of the header: plain in the table, "# " in front in CSV.
+/// A line of the header: plain in the table, "# " in front in CSV (without the line's leading
+/// newlines, which space out the table).
 void bench_report_note(bench_report* r, const char* format, ...);
 
 /// Column names: once, after the header.
@@ -47,6 +48,7 @@ void bench_report_row(bench_report* r, const bench_row* row);
 /// A line for the table only (progress, remarks about a set).
 void bench_report_remark(bench_report* r, const char* format, ...);
 
-void bench_report_close(bench_report* r);
+/// Closes the files it opened (flushes stdout). False if writing one failed.
+bool bench_report_close(bench_report* r);
 
 #endif

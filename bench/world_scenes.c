@@ -12,6 +12,7 @@
    tests judge. */
 #define _POSIX_C_SOURCE 200112L
 #include "machine.h"
+#include "report.h"
 #include "timer.h"
 #include "support/scenes.h"
 #include "peers/world_peers.h"
@@ -473,35 +474,14 @@ static int select_engines(const options* o, engine* out)
 
 /* ---- output: a table on stdout, CSV to a file or stdout ------------------------------------------ */
 
-typedef struct report {
-    FILE* table;                   /* NULL with --csv on stdout */
-    FILE* csv[2];                  /* --csv and --save */
-} report;
-
-static void note(const report* r, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(const report* r, const char* fmt, ...)
+static void print_columns(bench_report* rep)
 {
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (r->table) fprintf(r->table, "%s\n", line);
-    const char* text = line + strspn(line, "\n");   /* the table's blank lines stay out of the CSV */
-    for (int i = 0; i < 2; ++i)
-        if (r->csv[i]) fprintf(r->csv[i], "# %s\n", text);
-}
-
-static void print_columns(const report* rep)
-{
-    if (rep->table)
-        fprintf(rep->table, "%-12s %-7s %5s %4s %8s %8s %8s %7s %7s %7s %7s %8s %10s %11s %6s %6s %7s %8s %10s %9s\n",
+    fprintf(rep->table, "%-12s %-7s %5s %4s %8s %8s %8s %7s %7s %7s %7s %8s %10s %11s %6s %6s %7s %8s %10s %9s\n",
                 "scene", "engine", "steps", "reps", "ms_step", "ms_min", "cpu_ms", "broad", "narrow", "solver",
                 "island", "contacts", "ground_pen", "box_overlap", "moving", "fallen", "drift", "sideways",
                 "drift_peak", "sepax/eng");
-    for (int i = 0; i < 2; ++i)
-        if (rep->csv[i])
-            fprintf(rep->csv[i], "scene,engine,steps,reps,ms_step_median,ms_step_min,cpu_ms_step_median,broad_ms,narrow_ms,"
+    for (int i = 0; i < rep->csv_count; ++i)
+        fprintf(rep->csv[i], "scene,engine,steps,reps,ms_step_median,ms_step_min,cpu_ms_step_median,broad_ms,narrow_ms,"
                                  "solver_ms,island_ms,contacts_per_step,ground_penetration_m,box_overlap_m,moving,fallen,"
                                  "drift_m,sideways_m,drift_peak_m,ratio_sepax_engine\n");
 }
@@ -513,11 +493,11 @@ static void figure(char buf[16], bool applies, int digits, double x)
     else snprintf(buf, 16, "-");
 }
 
-static void print_row(const report* rep, const scene_spec* s, uint32_t steps, const row* r, double sepax_ms)
+static void print_row(bench_report* rep, const scene_spec* s, uint32_t steps, const row* r, double sepax_ms)
 {
     bool sepax = r->e->peer == NULL, pyramid = s->kind == PYRAMID;
     double ratio = r->ms_median > 0.0 ? sepax_ms / r->ms_median : NAN;
-    if (rep->table) {
+    {
         char stages[STAGE_COUNT][16], drift[3][16], x[16];
         for (int k = 0; k < STAGE_COUNT; ++k) figure(stages[k], sepax, 3, r->stage_median[k]);
         figure(drift[0], pyramid, 4, (double)r->drift);
@@ -529,9 +509,8 @@ static void print_row(const report* rep, const scene_spec* s, uint32_t steps, co
                 stages[2], stages[3], r->contacts, (double)r->q.ground_penetration, (double)r->q.box_overlap,
                 r->q.moving, r->q.fallen, drift[0], drift[1], drift[2], x);
     }
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < rep->csv_count; ++i) {
         FILE* f = rep->csv[i];
-        if (!f) continue;
         fprintf(f, "%s,%s,%u,%d,%.4f,%.4f,%.4f,", s->name, r->e->name, steps, r->reps, r->ms_median, r->ms_min,
                 r->cpu_median);
         for (int k = 0; k < STAGE_COUNT; ++k)
@@ -604,43 +583,43 @@ int main(int argc, char** argv)
 
     bench_machine m;
     bench_machine_probe(&m, o.machine);
-    report rep = { o.csv_stdout ? NULL : stdout, { NULL, NULL } };
-    if (o.csv_stdout) rep.csv[0] = stdout;
-    else if (o.csv_path && !(rep.csv[0] = fopen(o.csv_path, "w"))) {
-        fprintf(stderr, "sepax_bench_world: cannot write %s: %s\n", o.csv_path, strerror(errno));
-        return 1;
-    }
     char save_path[1200] = "";
     if (o.save) {
         char dir[1100];
         snprintf(dir, sizeof dir, "%s/%s", o.results_dir, m.name);
         snprintf(save_path, sizeof save_path, "%s/world-%s.csv", dir, m.stamp);
-        if (!bench_make_directories(dir) || !(rep.csv[1] = fopen(save_path, "w"))) {
-            fprintf(stderr, "sepax_bench_world: cannot write %s: %s\n", save_path, strerror(errno));
+        if (!bench_make_directories(dir)) {
+            fprintf(stderr, "sepax_bench_world: cannot make %s: %s\n", dir, strerror(errno));
             return 1;
         }
     }
+    /* The table goes to stdout, or to stderr when the CSV takes stdout. */
+    bench_report rep;
+    if (!bench_report_open(&rep, o.csv_stdout ? "-" : o.csv_path, o.save ? save_path : NULL)) {
+        fprintf(stderr, "sepax_bench_world: cannot write %s: %s\n", o.save ? save_path : o.csv_path, strerror(errno));
+        return 1;
+    }
 
     int lib = spx_version();
-    note(&rep, "sepax_bench_world: sepax %d.%d.%d (headers), library %d.%d.%d", SPX_VERSION_MAJOR, SPX_VERSION_MINOR,
+    bench_report_note(&rep, "sepax_bench_world: sepax %d.%d.%d (headers), library %d.%d.%d", SPX_VERSION_MAJOR, SPX_VERSION_MINOR,
          SPX_VERSION_PATCH, lib / 10000, lib / 100 % 100, lib % 100);
-    note(&rep, "date: %s  machine: %s  cpu: %s (%d online%s)", m.date, m.name, m.cpu, m.cpus, virtual_machine());
-    note(&rep, "os: %s  load average at start: %s", m.os, m.load);
-    if (o.note) note(&rep, "note: %s", o.note);
+    bench_report_note(&rep, "date: %s  machine: %s  cpu: %s (%d online%s)", m.date, m.name, m.cpu, m.cpus, virtual_machine());
+    bench_report_note(&rep, "os: %s  load average at start: %s", m.os, m.load);
+    if (o.note) bench_report_note(&rep, "note: %s", o.note);
     const char* simd = bench_simd_name();
     const char* optimised = bench_optimised_note();
-    note(&rep, "compiler: %s  build: %s  simd: %s%s", m.compiler, SPX_BENCH_BUILD_TYPE, simd, optimised);
+    bench_report_note(&rep, "compiler: %s  build: %s  simd: %s%s", m.compiler, SPX_BENCH_BUILD_TYPE, simd, optimised);
     spx_world_def wd = spx_default_world_def();
-    note(&rep, "sepax: spx_default_world_def() (%u substeps, contact %g Hz, damping ratio %g, simd %s); scenes of "
+    bench_report_note(&rep, "sepax: spx_default_world_def() (%u substeps, contact %g Hz, damping ratio %g, simd %s); scenes of "
                "tests/support/scenes.c; dt 1/60 s",
          wd.substeps, (double)wd.contact_hertz, (double)wd.contact_damping_ratio,
          sepax_simd == SPX_SIMD_BASELINE ? "baseline (--simd)" : "auto");
     for (int i = 0; i < engine_count; ++i)
-        if (engines[i].peer) note(&rep, "%s: %s", engines[i].name, engines[i].peer->describe());
+        if (engines[i].peer) bench_report_note(&rep, "%s: %s", engines[i].name, engines[i].peer->describe());
 #if !defined(SPX_BENCH_HAVE_BULLET) && !defined(SPX_BENCH_HAVE_ODE)
-    note(&rep, "peers: none (configure with -DSEPAX_BENCH_PEERS=ON)");
+    bench_report_note(&rep, "peers: none (configure with -DSEPAX_BENCH_PEERS=ON)");
 #endif
-    note(&rep, "repetitions: %d (median and best of the wall time a step; each a fresh world)%s", o.reps,
+    bench_report_note(&rep, "repetitions: %d (median and best of the wall time a step; each a fresh world)%s", o.reps,
          o.quick ? "  QUICK" : "");
 
     static row rows[SCENE_COUNT][MAX_ENGINES];
@@ -659,7 +638,7 @@ int main(int argc, char** argv)
         }
         uint32_t steps = o.steps > 0 ? (uint32_t)o.steps : layout->steps;
         steps_of[s] = steps;
-        note(&rep, "\n%s: %u %s, friction %.1f (ground %.1f), sleeping %s; %u steps (%.1f s)%s%s", sc->name, layout->count,
+        bench_report_note(&rep, "\n%s: %u %s, friction %.1f (ground %.1f), sleeping %s; %u steps (%.1f s)%s%s", sc->name, layout->count,
              sc->kind == MESH_PILE ? "tori and spheres (meshes) on a mesh ground" : sc->kind == FALLING_MESH ? "boxes on a mesh ground" : "boxes",
              (double)layout->box_friction, (double)layout->ground_friction, layout->sleep ? "on (each engine's own)" : "off",
              steps, (double)steps * (double)layout->dt, steps == layout->steps ? "" : "  (not the scene's own count)",
@@ -688,12 +667,12 @@ int main(int argc, char** argv)
             if (rows[s][e].ok) print_row(&rep, sc, steps, &rows[s][e], sepax_ms);
         for (int e = 0; e < engine_count; ++e)
             if (rows[s][e].ok && rows[s][e].varies)
-                note(&rep, "note: %s's repetitions of %s did not all end in the same state (the last one is measured)",
+                bench_report_note(&rep, "note: %s's repetitions of %s did not all end in the same state (the last one is measured)",
                      engines[e].name, sc->name);
     }
 
     /* Issue 4's goals, on the figures above. */
-    note(&rep, "\nissue 4 (goals measured here; instructions a step: bench/world_callgrind.sh):");
+    bench_report_note(&rep, "\nissue 4 (goals measured here; instructions a step: bench/world_callgrind.sh):");
     for (int s = 0; s < SCENE_COUNT; ++s) {
         if (!o.scene_on[s]) continue;
         const row* sepax = NULL;
@@ -706,16 +685,16 @@ int main(int argc, char** argv)
         bool judged = steps_of[s] == layouts[s].steps;
 #define VERDICT(ok) (!judged ? "not judged (not the scene's step count)" : (ok) ? "yes" : "NO")
         if (sepax && scenes[s].kind == PYRAMID)
-            note(&rep, "  %s: sepax's largest drift in %.1f s %.4f m, under %.2f m: %s", scenes[s].name,
+            bench_report_note(&rep, "  %s: sepax's largest drift in %.1f s %.4f m, under %.2f m: %s", scenes[s].name,
                  (double)steps_of[s] * (double)layouts[s].dt, (double)sepax->drift, (double)GOAL_DRIFT,
                  VERDICT(sepax->drift < GOAL_DRIFT));
         if (sepax && (scenes[s].kind == SLOPE || scenes[s].kind == BOUNCE))
-            note(&rep, "  %s: sepax's %s %.4f, analytic %.4f: off by %.2f%%, within 2%%: %s", scenes[s].name,
+            bench_report_note(&rep, "  %s: sepax's %s %.4f, analytic %.4f: off by %.2f%%, within 2%%: %s", scenes[s].name,
                  scenes[s].kind == SLOPE ? "acceleration down the slope (m/s^2)" : "rebound height (m)", sepax->measured,
                  sepax->expected, 100.0 * fabs(sepax->measured / sepax->expected - 1.0),
                  VERDICT(fabs(sepax->measured / sepax->expected - 1.0) < 0.02));
         if (sepax && (scenes[s].kind == FALLING || scenes[s].kind == FALLING_MESH || scenes[s].kind == MESH_PILE))
-            note(&rep, "  %s: sepax's ground penetration %.4f m and box overlap %.4f m, both under %.2f m, %u fallen "
+            bench_report_note(&rep, "  %s: sepax's ground penetration %.4f m and box overlap %.4f m, both under %.2f m, %u fallen "
                        "through: %s",
                  scenes[s].name, (double)sepax->q.ground_penetration, (double)sepax->q.box_overlap, (double)GOAL_DEPTH,
                  sepax->q.fallen,
@@ -724,14 +703,13 @@ int main(int argc, char** argv)
         if (sepax && bullet) {
             double goal = scenes[s].kind == PYRAMID ? GOAL_PYRAMID_RATIO : GOAL_FALLING_RATIO;
             double ratio = sepax->ms_median / bullet->ms_median;
-            note(&rep, "  %s: sepax's time a step %.2fx Bullet's, at most %.2fx: %s", scenes[s].name, ratio, goal,
+            bench_report_note(&rep, "  %s: sepax's time a step %.2fx Bullet's, at most %.2fx: %s", scenes[s].name, ratio, goal,
                  VERDICT(ratio <= goal));
         }
 #undef VERDICT
     }
 
-    for (int i = 0; i < 2; ++i)
-        if (rep.csv[i] && rep.csv[i] != stdout && fclose(rep.csv[i]) != 0) status = 1;
+    if (!bench_report_close(&rep)) status = 1;
     if (o.save) fprintf(stderr, "sepax_bench_world: wrote %s\n", save_path);
     if (failures) return 3;
     return status == 1 ? 1 : 0;
