@@ -15,6 +15,10 @@ typedef struct spx_contact_point {
     float relative_velocity;   /* m/s along the normal before the solve: restitution's reference */
     float max_normal_impulse;  /* largest normal impulse of the step: a point that never pushed does not bounce */
     uint32_t id;               /* feature pair (spx_manifold_point.id) */
+    /* The anchors and separation (m) the narrow phase made the point with, for reusing it while
+       the pair barely moves (contact.c). */
+    vec3s made_anchor_a, made_anchor_b;
+    float made_separation;
 } spx_contact_point;
 
 /* One shape pair's manifold. Kept sorted by (body_a, body_b, shape_a, shape_b), body_a < body_b. */
@@ -25,6 +29,17 @@ typedef struct spx_contact {
     vec3s tangent[2];
     float friction, restitution;
     int point_count;           /* 1..4 (manifolds without points are not kept) */
+    /* The bodies' placements when the narrow phase made this manifold, its normal then and the
+       margin it was made with: while the pair's relative pose stays within
+       SPX_CONTACT_REUSE_DISTANCE of that one, the manifold is moved with the bodies instead of
+       made again (contact.c). reusable is false once the continuous stage has switched the points
+       off. */
+    vec3s made_center_a, made_center_b;
+    versors made_rotation_a, made_rotation_b;
+    vec3s made_normal;
+    float made_distance;       /* m between the centres of mass then */
+    float made_margin;
+    bool reusable;
     spx_contact_point points[SPX_MAX_MANIFOLD_POINTS];
 } spx_contact;
 
@@ -40,6 +55,7 @@ typedef struct spx_contacts {
     spx_contact_event* pending_end; /* pairs ended by spx_body_destroy, reported at the next step */
     uint32_t pending_end_count, pending_end_capacity;
     uint32_t reduced;          /* manifolds cut to 4 points this step */
+    uint32_t reused;           /* body pairs whose manifolds were moved, not made again, this step */
 } spx_contacts;
 
 typedef struct spx_world spx_world;

@@ -910,6 +910,7 @@ void spx_continuous_begin(spx_world* w)
         if (take) {
             for (uint32_t m = k; m < end; ++m) {
                 spx_contact* ct = &w->contacts.list[m];
+                ct->reusable = false; /* next step's narrow phase makes it afresh */
                 for (int i = 0; i < ct->point_count; ++i) {
                     spx_contact_point* p = &ct->points[i];
                     p->separation = 1e20f;
