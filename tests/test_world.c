@@ -346,6 +346,56 @@ static int bad_input(void)
 }
 
 /* After the first steps have sized everything, a step allocates nothing. */
+/* A resting pair's manifold is moved with the bodies, not made again (the step says so), until
+   either body has moved 1 mm against the other since it was made: a box put 0.2 m higher by the
+   host has no contact at the next step, and a box moved by the host 0.4 mm a step is made again
+   every third step or sooner (the distance adds up from the pose it was made at, not last step's). */
+static int manifolds_reused_while_resting(void)
+{
+    spx_world* w = make_world(spx_v3(0, -9.81f, 0), false);
+    ENSURE(w);
+    add_ground(w, 0.5f, 0.0f);
+    spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.5f, 0.0f);
+    spx_step_stats st;
+    for (int s = 0; s < 60; ++s) ENSURE(spx_world_step(w, dt) == SPX_OK);
+    ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
+    ENSURE(st.manifold_count == 1 && st.contact_point_count == 4);
+    ENSURE(st.reused_pair_count == 1);
+    spx_transform t;
+    ENSURE(spx_body_get_transform(w, box, &t) == SPX_OK);
+    ENSURE_NEAR(t.p.y, 0.5, 1e-3);
+
+    /* Lifted: no contact, however the old manifold's gap would have been moved. */
+    spx_transform lifted = t;
+    lifted.p.y += 0.2f;
+    ENSURE(spx_body_set_transform(w, box, &lifted) == SPX_OK);
+    ENSURE(spx_body_set_velocity(w, box, spx_v3(0, 0, 0), spx_v3(0, 0, 0)) == SPX_OK);
+    ENSURE(spx_world_step(w, dt) == SPX_OK);
+    ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
+    ENSURE(st.manifold_count == 0 && st.reused_pair_count == 0);
+
+    /* Landed again and at rest; then crept sideways by the host. */
+    for (int s = 0; s < 90; ++s) ENSURE(spx_world_step(w, dt) == SPX_OK);
+    ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
+    ENSURE(st.reused_pair_count == 1);
+    int made = 0;
+    for (int s = 0; s < 12; ++s) {
+        ENSURE(spx_body_get_transform(w, box, &t) == SPX_OK);
+        t.p.x += 0.0004f;
+        ENSURE(spx_body_set_transform(w, box, &t) == SPX_OK);
+        ENSURE(spx_world_step(w, dt) == SPX_OK);
+        ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
+        ENSURE(st.manifold_count == 1);
+        made += st.reused_pair_count == 0;
+    }
+    printf("crept 12 steps of 0.4 mm: made again %d times\n", made);
+    ENSURE(made >= 4);
+    ENSURE(spx_body_get_transform(w, box, &t) == SPX_OK);
+    ENSURE_NEAR(t.p.y, 0.5, 1e-3);
+    spx_world_destroy(w);
+    return 0;
+}
+
 static int no_allocation_after_warm_up(void)
 {
     counting c = { 0 };
@@ -530,6 +580,7 @@ int main(void)
     RUN_TEST(stack_stands_and_sleeps, failures);
     RUN_TEST(events_and_ids, failures);
     RUN_TEST(bad_input, failures);
+    RUN_TEST(manifolds_reused_while_resting, failures);
     RUN_TEST(no_allocation_after_warm_up, failures);
     RUN_TEST(deterministic, failures);
     RUN_TEST(simd_paths_identical, failures);

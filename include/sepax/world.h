@@ -116,6 +116,8 @@ typedef struct spx_step_stats {
     uint32_t flags;                 /* SPX_STEP_* bits: what the step had to give up */
     uint32_t fast_body_count;       /* bodies the continuous stage followed (docs/continuous.md) */
     uint32_t impact_count;          /* impacts it resolved, within the step */
+    uint32_t reused_pair_count;     /* body pairs whose manifolds were moved with the bodies, not made
+                                       again: they had moved less than 1 mm against each other (docs/world.md) */
     double broad_ms, narrow_ms, solver_ms, island_ms, total_ms; /* wall-clock time of each stage */
     double continuous_ms;           /* of the continuous stage, its preparation included (part of total_ms) */
 } spx_step_stats;

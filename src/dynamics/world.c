@@ -255,6 +255,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     }
     st.pair_count = pairs.count;
     st.manifold_count = w->contacts.count;
+    st.reused_pair_count = w->contacts.reused;
     for (uint32_t k = 0; k < w->contacts.count; ++k) st.contact_point_count += (uint32_t)w->contacts.list[k].point_count;
     st.broad_ms = t1 - t0;
     st.narrow_ms = t2 - t1;
