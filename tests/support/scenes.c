@@ -36,10 +36,12 @@ static void common_layout(spx_scene_layout* l)
     l->dt = 1.0f / 60.0f;
 }
 
-void spx_scene_falling_layout(spx_scene_layout* out)
+void spx_scene_falling_layout(spx_scene_layout* out) { spx_scene_falling_layout_seeded(out, SPX_SCENE_FALLING_SEED); }
+
+void spx_scene_falling_layout_seeded(spx_scene_layout* out, uint64_t seed)
 {
     memset(out, 0, sizeof *out);
-    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    if (seed == 0) seed = SPX_SCENE_FALLING_SEED; /* xorshift's one stuck state */
     for (int j = 0; j < 10; ++j)
         for (int i = 0; i < 10; ++i)
             for (int k = 0; k < 10; ++k) {
@@ -207,6 +209,11 @@ spx_result spx_scene_paper(spx_scene* scene, float speed, int phase, const spx_w
     spx_world_def wd = def ? *def : spx_default_world_def();
     wd.gravity = l.gravity;
     return build(scene, &wd, &l);
+}
+
+spx_result spx_scene_from_layout(spx_scene* scene, const spx_world_def* def, const spx_scene_layout* layout)
+{
+    return build(scene, def, layout);
 }
 
 spx_result spx_scene_falling_mesh(spx_scene* scene, const spx_world_def* def)

@@ -46,6 +46,11 @@ typedef struct spx_scene_layout {
 spx_quat spx_scene_random_rotation(uint64_t* state);
 
 void spx_scene_falling_layout(spx_scene_layout* out);
+/* The same grid with the orientations of another generator state (the scene's own is
+   SPX_SCENE_FALLING_SEED): the pile's settling is chaotic, so figures taken from one pile are
+   checked on others (bench/pile.c). */
+#define SPX_SCENE_FALLING_SEED 0x9E3779B97F4A7C15ull
+void spx_scene_falling_layout_seeded(spx_scene_layout* out, uint64_t seed);
 void spx_scene_pyramid_layout(spx_scene_layout* out, float pitch);
 void spx_scene_falling_mesh_layout(spx_scene_layout* out);
 
@@ -83,6 +88,9 @@ spx_result spx_scene_pyramid(spx_scene* scene, float pitch, const spx_world_def*
 /* falling_mesh: the falling boxes onto a static triangle-mesh ground of 100x100 quads of 1 m (20,000
    triangles), its top at y = 0. */
 spx_result spx_scene_falling_mesh(spx_scene* scene, const spx_world_def* def);
+
+/* A scene built from a layout (one of the above, changed or not), as the named scenes are. */
+spx_result spx_scene_from_layout(spx_scene* scene, const spx_world_def* def, const spx_scene_layout* layout);
 
 /* paper: the shot of spx_scene_paper_layout in sepax; the cube is bodies[0], the wall ground. */
 spx_result spx_scene_paper(spx_scene* scene, float speed, int phase, const spx_world_def* def);
