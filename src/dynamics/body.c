@@ -132,10 +132,10 @@ static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
     return SPX_OK;
 }
 
-spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s)
+static spx_obb make_box(const spx_body* b, const spx_body_shape* s)
 {
-    /* Called for both sides of every shape pair of every step: written out in scalars, as the
-       struct-returning matrix helpers cost several hundred instructions a call here. */
+    /* Written out in scalars: the struct-returning matrix helpers cost several hundred instructions
+       a call here. */
     const float x = b->rotation.x, y = b->rotation.y, z = b->rotation.z, w = b->rotation.w;
     const float r[3][3] = { /* r[i]: column i */
                             { 1.0f - 2.0f * (y * y + z * z), 2.0f * (x * y + w * z), 2.0f * (x * z - w * y) },
@@ -158,6 +158,27 @@ spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s)
         }
     }
     return box;
+}
+
+/* The pose as bits: -0 and +0 differ, a NaN equals itself, so a match means the same floats. */
+static bool same_pose(const spx_body* b)
+{
+    return memcmp(&b->origin, &b->boxes_origin, sizeof(float) * 3) == 0
+        && memcmp(&b->rotation, &b->boxes_rotation, sizeof(float) * 4) == 0;
+}
+
+spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s)
+{
+    /* Called for both sides of every shape pair of every step (a body meets several): a body turned
+       once by spx_body_update_boxes costs a compare here. */
+    return same_pose(b) ? s->world_box : make_box(b, s);
+}
+
+void spx_body_update_boxes(spx_body* b)
+{
+    for (uint32_t i = 0; i < b->shape_count; ++i) b->shapes[i].world_box = make_box(b, &b->shapes[i]);
+    b->boxes_origin = b->origin;
+    b->boxes_rotation = b->rotation;
 }
 
 bool spx_body_pose_mesh(const spx_body* b, const spx_body_shape* s)
@@ -269,6 +290,7 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     }
     b.radius = radius;
     place(&b, def->position, def->rotation);
+    spx_body_update_boxes(&b);
     for (uint32_t i = 0; i < def->shape_count; ++i) {
         spx_body_shape* bs = &b.shapes[i];
         if (bs->type != SPX_SHAPE_MESH) continue;
@@ -375,6 +397,7 @@ SPX_API spx_result spx_body_set_transform(spx_world* w, spx_body_id id, const sp
     place(&copy, t->p, t->q);
     if ((r = spx_world_track_body(w, i, &copy)) != SPX_OK) return r;
     place(b, t->p, t->q);
+    spx_body_update_boxes(b);
     if (b->type == SPX_BODY_DYNAMIC) spx_island_wake(w, i);
     return SPX_OK;
 }

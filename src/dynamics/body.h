@@ -19,6 +19,7 @@ typedef struct spx_body_shape {
     const spx_mesh* mesh; /* mesh: the host's */
     spx_transform mesh_local;      /* mesh: its frame in the body's frame */
     spx_mesh_instance* instance;   /* mesh: the world-space cache, owned by the body; posed on demand */
+    spx_obb world_box;    /* its box at the body's pose boxes_origin, boxes_rotation (spx_body_update_boxes) */
 } spx_body_shape;
 
 typedef struct spx_body {
@@ -48,12 +49,21 @@ typedef struct spx_body {
     uint32_t shape_count;
     uint32_t next_free;    /* free list link while !alive */
     uint32_t island_next;  /* sleeping island: the next body of the island, or UINT32_MAX */
+    /* The pose the shapes' world_box were made at: while origin and rotation are these bit for bit,
+       spx_body_shape_box returns them instead of turning every shape again for every pair. */
+    vec3s boxes_origin;
+    versors boxes_rotation;
 } spx_body;
 
 #define SPX_NO_BODY 0xFFFFFFFFu
 
-/* World-space box of shape s of body b at the body's current placement. */
+/* World-space box of shape s of body b at the body's current placement: the stored one when the body
+   has not moved since spx_body_update_boxes, else made anew (the same floats either way). */
 spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s);
+
+/* Stores every shape's world box at the body's current placement. The world calls it where poses
+   change: once a step for each moving body (the broad phase), and when a body is placed. */
+void spx_body_update_boxes(spx_body* b);
 
 /* Places a mesh shape's instance at the body's current placement (O(1): the cache is stamped).
    false: the placement is not finite (the instance keeps its last pose). */
