@@ -200,10 +200,63 @@ void spx_body_free_shapes(const spx_allocator* allocator, spx_body* b)
     b->shapes = NULL;
 }
 
+#if defined(CGLM_SSE_FP) && defined(CGLM_SIMD) && !defined(__FMA__)
+/* Column i of the product m1 m2 as cglm's SSE2 glm_mat3_mul makes it, given m1's columns c0..c2
+   and m2's column i (m0, m1, m2): row j is (m1[0][j] m2[i][0] + m1[1][j] m2[i][1]) + m1[2][j] m2[i][2]. */
+static inline __m128 mul_column(__m128 c0, __m128 c1, __m128 c2, float m0, float m1, float m2)
+{
+    const __m128 head = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(m0)), _mm_mul_ps(c1, _mm_set1_ps(m1)));
+    return _mm_add_ps(head, _mm_mul_ps(c2, _mm_set1_ps(m2)));
+}
+
+/* Column 2 as cglm makes it: its entry [2][2] is a horizontal sum, (m1[0][2] m2[2][0] +
+   m1[1][2] m2[2][1]) + (m1[2][2] m2[2][2] + 0). Adding -0 leaves every float as it is and adding +0
+   turns -0 into +0, so the last product plus (-0, -0, +0) is exactly that. */
+static inline __m128 mul_column2(__m128 c0, __m128 c1, __m128 c2, float m0, float m1, float m2)
+{
+    const __m128 head = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(m0)), _mm_mul_ps(c1, _mm_set1_ps(m1)));
+    return _mm_add_ps(head, _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(m2)), _mm_setr_ps(-0.0f, -0.0f, 0.0f, 0.0f)));
+}
+#endif
+
 mat3s spx_body_inv_inertia_world(const spx_body* b)
 {
+#if defined(CGLM_SSE_FP) && defined(CGLM_SIMD) && !defined(__FMA__)
+    /* glms_mat3_mul(glms_mat3_mul(r, I^-1), glms_mat3_transpose(r)) for r = glms_quat_mat3(rotation),
+       operation for operation as cglm does them under SSE2, so the same floats, in columns kept in
+       registers: the solver asks twice a body a step, and the general products with their
+       shuffles and transposes cost twice as much. */
+    const float norm = glms_quat_norm(b->rotation);
+    const float s = norm > 0.0f ? 2.0f / norm : 0.0f;
+    const float x = b->rotation.x, y = b->rotation.y, z = b->rotation.z, w = b->rotation.w;
+    const float xx = s * x * x, xy = s * x * y, wx = s * w * x;
+    const float yy = s * y * y, yz = s * y * z, wy = s * w * y;
+    const float zz = s * z * z, xz = s * x * z, wz = s * w * z;
+    const float r[3][3] = { { 1.0f - yy - zz, xy + wz, xz - wy },
+                            { xy - wz, 1.0f - xx - zz, yz + wx },
+                            { xz + wy, yz - wx, 1.0f - xx - yy } };
+    const __m128 r0 = _mm_setr_ps(r[0][0], r[0][1], r[0][2], 0.0f);
+    const __m128 r1 = _mm_setr_ps(r[1][0], r[1][1], r[1][2], 0.0f);
+    const __m128 r2 = _mm_setr_ps(r[2][0], r[2][1], r[2][2], 0.0f);
+    const mat3s* in = &b->inv_inertia_local;
+    const __m128 t0 = mul_column(r0, r1, r2, in->col[0].x, in->col[0].y, in->col[0].z);
+    const __m128 t1 = mul_column(r0, r1, r2, in->col[1].x, in->col[1].y, in->col[1].z);
+    const __m128 t2 = mul_column2(r0, r1, r2, in->col[2].x, in->col[2].y, in->col[2].z);
+    /* Times r^T, whose column i is row i of r. */
+    const __m128 w0 = mul_column(t0, t1, t2, r[0][0], r[1][0], r[2][0]);
+    const __m128 w1 = mul_column(t0, t1, t2, r[0][1], r[1][1], r[2][1]);
+    const __m128 w2 = mul_column2(t0, t1, t2, r[0][2], r[1][2], r[2][2]);
+    float out[12];
+    _mm_storeu_ps(out, w0);
+    _mm_storeu_ps(out + 3, w1);
+    _mm_storeu_ps(out + 6, w2);
+    mat3s m;
+    memcpy(&m, out, sizeof m);
+    return m;
+#else
     mat3s r = glms_quat_mat3(b->rotation);
     return glms_mat3_mul(glms_mat3_mul(r, b->inv_inertia_local), glms_mat3_transpose(r));
+#endif
 }
 
 void spx_body_sync_origin(spx_body* b)
