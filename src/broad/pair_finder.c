@@ -253,9 +253,70 @@ static void mark_changed(spx_pair_finder* f, uint32_t body)
     f->changed[f->changed_count++] = body;
 }
 
+#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+/* Largest of lanes 0..2 (lane 3 holds 0 or less): the maximum, as spx_aabb_largest_half's
+   comparisons give it on values that are never below +0. */
+static inline float max3(__m128 v)
+{
+    v = _mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)));
+    return _mm_cvtss_f32(_mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 3, 2))));
+}
+
+/* The call of every step for every moving body that was moving, in SSE2 lanes: the same floats as
+   the general path below (each lane the same operations; clamps and maxima ordered as there).
+   false: a box that is not finite or not ordered, left to the general path for its error (nothing
+   is changed then). */
+static bool set_moving(spx_pair_finder* f, uint32_t body, const spx_aabb* box)
+{
+    const __m128 keep3 = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0)), zero = _mm_setzero_ps();
+    const __m128 t = _mm_loadu_ps(&box->min[2]);                                          /* min2 max0 max1 max2 */
+    const __m128 lo = _mm_and_ps(_mm_loadu_ps(box->min), keep3);                          /* min, 0 */
+    const __m128 hi = _mm_and_ps(_mm_shuffle_ps(t, t, _MM_SHUFFLE(0, 3, 2, 1)), keep3);  /* max, 0 */
+    /* x - x is 0 exactly for finite x. */
+    const __m128 ok = _mm_and_ps(_mm_and_ps(_mm_cmpeq_ps(_mm_sub_ps(lo, lo), zero), _mm_cmpeq_ps(_mm_sub_ps(hi, hi), zero)),
+                                 _mm_cmple_ps(lo, hi));
+    if (_mm_movemask_ps(ok) != 15) return false;
+    exact_box* old = &f->boxes[body];
+    const __m128 half = _mm_set1_ps(0.5f);
+    /* Reach ahead: PREDICT_STEPS times the box's move, within +-cap. */
+    const float largest = max3(_mm_sub_ps(_mm_mul_ps(half, hi), _mm_mul_ps(half, lo)));
+    const float cap = PREDICT_CAP * largest;
+    const __m128 d = _mm_add_ps(_mm_mul_ps(half, _mm_sub_ps(lo, _mm_load_ps(old->min))),
+                                _mm_mul_ps(half, _mm_sub_ps(hi, _mm_load_ps(old->max))));
+    const __m128 s = _mm_mul_ps(_mm_set1_ps(PREDICT_STEPS), d);
+    /* s > cap ? cap : s < -cap ? -cap : s, as minps and maxps order their operands. */
+    const __m128 sweep = _mm_max_ps(_mm_set1_ps(-cap), _mm_min_ps(_mm_set1_ps(cap), s));
+    _mm_store_ps(old->min, lo);
+    _mm_store_ps(old->max, hi);
+    /* spx_fat_box_fits: the box inside the fat box, and the fat box not too big. */
+    const spx_aabb* fat = &f->fat_boxes[body];
+    const __m128 u = _mm_loadu_ps(&fat->min[2]);
+    const __m128 fat_lo = _mm_loadu_ps(fat->min), fat_hi = _mm_shuffle_ps(u, u, _MM_SHUFFLE(0, 3, 2, 1));
+    const int inside = _mm_movemask_ps(_mm_and_ps(_mm_cmple_ps(fat_lo, lo), _mm_cmple_ps(hi, fat_hi)));
+    const float fraction = f->fat_fraction;
+    if ((inside & 7) == 7) {
+        const float reach = max3(_mm_andnot_ps(_mm_set1_ps(-0.0f), sweep));
+        const float fat_half = max3(_mm_and_ps(_mm_sub_ps(_mm_mul_ps(half, fat_hi), _mm_mul_ps(half, fat_lo)), keep3));
+        if (fat_half <= 2.0f * (largest * (1.0f + 2.0f * fraction) + 0.5f * reach)) return true;
+    }
+    float sw[4];
+    _mm_storeu_ps(sw, sweep);
+    f->fat_boxes[body] = spx_fat_box(box, fraction, sw);
+    if (!(f->flags[body] & REINSERT)) f->reinserts++;
+    f->flags[body] |= REINSERT;
+    mark_changed(f, body);
+    return true;
+}
+#endif
+
 spx_result spx_pair_finder_set(spx_pair_finder* finder, uint32_t body, const spx_aabb* box, bool moving)
 {
     if (!finder || !box || body >= SPX_PAIR_FINDER_MAX_BODIES) return SPX_ERR_INVALID_ARGUMENT;
+#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+    if (moving && body < finder->body_capacity && finder->proxies[body] != SPX_TREE_NULL
+        && (finder->flags[body] & IS_MOVING) && set_moving(finder, body, box))
+        return SPX_OK;
+#endif
     for (int k = 0; k < 3; ++k)
         if (!isfinite(box->min[k]) || !isfinite(box->max[k])) return SPX_ERR_NOT_FINITE;
     for (int k = 0; k < 3; ++k)
