@@ -132,7 +132,7 @@ static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
     return SPX_OK;
 }
 
-static spx_obb make_box(const spx_body* b, const spx_body_shape* s)
+spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s)
 {
     /* Written out in scalars: the struct-returning matrix helpers cost several hundred instructions
        a call here. */
@@ -160,23 +160,9 @@ static spx_obb make_box(const spx_body* b, const spx_body_shape* s)
     return box;
 }
 
-/* The pose as bits: -0 and +0 differ, a NaN equals itself, so a match means the same floats. */
-static bool same_pose(const spx_body* b)
-{
-    return memcmp(&b->origin, &b->boxes_origin, sizeof(float) * 3) == 0
-        && memcmp(&b->rotation, &b->boxes_rotation, sizeof(float) * 4) == 0;
-}
-
-spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s)
-{
-    /* Called for both sides of every shape pair of every step (a body meets several): a body turned
-       once by spx_body_update_boxes costs a compare here. */
-    return same_pose(b) ? s->world_box : make_box(b, s);
-}
-
 void spx_body_update_boxes(spx_body* b)
 {
-    for (uint32_t i = 0; i < b->shape_count; ++i) b->shapes[i].world_box = make_box(b, &b->shapes[i]);
+    for (uint32_t i = 0; i < b->shape_count; ++i) b->shapes[i].world_box = spx_body_make_box(b, &b->shapes[i]);
     b->boxes_origin = b->origin;
     b->boxes_rotation = b->rotation;
 }

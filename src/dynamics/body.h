@@ -6,6 +6,7 @@
 #include <sepax/geometry.h>
 #include <sepax/mesh_query.h>
 #include <cglm/struct.h>
+#include <string.h>
 
 /* A shape as the step uses it. A box is its box in the body's frame; a mesh is the mesh's frame in
    the body's frame, with the box of its tree's root standing for it where a bound is enough. */
@@ -57,9 +58,20 @@ typedef struct spx_body {
 
 #define SPX_NO_BODY 0xFFFFFFFFu
 
-/* World-space box of shape s of body b at the body's current placement: the stored one when the body
-   has not moved since spx_body_update_boxes, else made anew (the same floats either way). */
-spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s);
+/* World-space box of shape s of body b at the body's current placement, made from its rotation. */
+spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s);
+
+/* The same box: the stored one when the body has not moved since spx_body_update_boxes, else made
+   anew (the same floats either way). Called for both sides of every shape pair of every step (a
+   body meets several), so inline: a compare and a copy. The pose is compared as bits: -0 and +0
+   differ and a NaN equals itself, so a match means the same floats. */
+static inline spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s)
+{
+    if (memcmp(&b->origin, &b->boxes_origin, sizeof(float) * 3) == 0
+        && memcmp(&b->rotation, &b->boxes_rotation, sizeof(float) * 4) == 0)
+        return s->world_box;
+    return spx_body_make_box(b, s);
+}
 
 /* Stores every shape's world box at the body's current placement. The world calls it where poses
    change: once a step for each moving body (the broad phase), and when a body is placed. */
