@@ -9,6 +9,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+#include <emmintrin.h>
+#endif
 
 #define MOVING 0  /* the tree of moving bodies */
 #define RESTING 1 /* the tree of static and sleeping bodies: never paired among themselves */
@@ -34,6 +37,17 @@
    neighbours in space meet the same tree nodes, which are then still in cache. */
 #define MORTON_BITS 10
 
+/* Lists up to this long are sorted by insertion: below it, clearing and summing the buckets of a
+   counting sort costs more than the comparisons. */
+#define SMALL_SORT 48
+
+/* A body's exact box as the update reads it for every fat pair: min and max each padded to four
+   floats (the fourth 0, and 0 <= 0), so that one SSE2 comparison covers the three axes. */
+typedef struct exact_box {
+    float min[4];
+    float max[4];
+} exact_box;
+
 struct spx_pair_finder {
     spx_allocator allocator;
     spx_dynamic_tree tree;
@@ -44,7 +58,7 @@ struct spx_pair_finder {
     size_t body_bytes;
     uint32_t body_capacity;
     uint32_t body_end;      /* one past the highest body ever set: the range of the counting sort */
-    spx_aabb* boxes;        /* the exact box of each body */
+    exact_box* boxes;       /* the exact box of each body */
     spx_aabb* fat_boxes;    /* its leaf's fat box, or the one it takes at the next update */
     uint32_t* proxies;      /* tree leaf of each body, SPX_TREE_NULL when absent */
     uint8_t* flags;
@@ -87,7 +101,7 @@ static size_t body_layout(uint64_t cap, size_t off[BODY_ARRAYS])
 {
     if (cap > SIZE_MAX / 256u) return 0;
     size_t n = (size_t)cap, at = 0;
-    off[0] = at, at = align_up(at + n * sizeof(spx_aabb));
+    off[0] = at, at = align_up(at + n * sizeof(exact_box));
     off[1] = at, at = align_up(at + n * sizeof(spx_aabb));
     off[2] = at, at = align_up(at + n * sizeof(uint32_t));
     off[3] = at, at = align_up(at + n);
@@ -110,7 +124,7 @@ static spx_result grow_bodies(spx_pair_finder* f, uint32_t need)
     if (!bytes) return SPX_ERR_OUT_OF_MEMORY;
     unsigned char* block = spx_alloc(&f->allocator, bytes, 64);
     if (!block) return SPX_ERR_OUT_OF_MEMORY;
-    spx_aabb* boxes = (spx_aabb*)(block + off[0]);
+    exact_box* boxes = (exact_box*)(block + off[0]);
     spx_aabb* fat_boxes = (spx_aabb*)(block + off[1]);
     uint32_t* proxies = (uint32_t*)(block + off[2]);
     uint8_t* flags = block + off[3];
@@ -225,6 +239,12 @@ void spx_pair_finder_set_fat_fraction(spx_pair_finder* finder, float fraction)
 
 /* ---- bodies ------------------------------------------------------------------------------------ */
 
+static void store_box(exact_box* to, const spx_aabb* box)
+{
+    for (int k = 0; k < 3; ++k) to->min[k] = box->min[k], to->max[k] = box->max[k];
+    to->min[3] = to->max[3] = 0.0f;
+}
+
 /* The body's fat pairs are found anew at the next update (the list has room: a body is in it once). */
 static void mark_changed(spx_pair_finder* f, uint32_t body)
 {
@@ -233,9 +253,70 @@ static void mark_changed(spx_pair_finder* f, uint32_t body)
     f->changed[f->changed_count++] = body;
 }
 
+#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+/* Largest of lanes 0..2 (lane 3 holds 0 or less): the maximum, as spx_aabb_largest_half's
+   comparisons give it on values that are never below +0. */
+static inline float max3(__m128 v)
+{
+    v = _mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)));
+    return _mm_cvtss_f32(_mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 3, 2))));
+}
+
+/* The call of every step for every moving body that was moving, in SSE2 lanes: the same floats as
+   the general path below (each lane the same operations; clamps and maxima ordered as there).
+   false: a box that is not finite or not ordered, left to the general path for its error (nothing
+   is changed then). */
+static bool set_moving(spx_pair_finder* f, uint32_t body, const spx_aabb* box)
+{
+    const __m128 keep3 = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0)), zero = _mm_setzero_ps();
+    const __m128 t = _mm_loadu_ps(&box->min[2]);                                          /* min2 max0 max1 max2 */
+    const __m128 lo = _mm_and_ps(_mm_loadu_ps(box->min), keep3);                          /* min, 0 */
+    const __m128 hi = _mm_and_ps(_mm_shuffle_ps(t, t, _MM_SHUFFLE(0, 3, 2, 1)), keep3);  /* max, 0 */
+    /* x - x is 0 exactly for finite x. */
+    const __m128 ok = _mm_and_ps(_mm_and_ps(_mm_cmpeq_ps(_mm_sub_ps(lo, lo), zero), _mm_cmpeq_ps(_mm_sub_ps(hi, hi), zero)),
+                                 _mm_cmple_ps(lo, hi));
+    if (_mm_movemask_ps(ok) != 15) return false;
+    exact_box* old = &f->boxes[body];
+    const __m128 half = _mm_set1_ps(0.5f);
+    /* Reach ahead: PREDICT_STEPS times the box's move, within +-cap. */
+    const float largest = max3(_mm_sub_ps(_mm_mul_ps(half, hi), _mm_mul_ps(half, lo)));
+    const float cap = PREDICT_CAP * largest;
+    const __m128 d = _mm_add_ps(_mm_mul_ps(half, _mm_sub_ps(lo, _mm_load_ps(old->min))),
+                                _mm_mul_ps(half, _mm_sub_ps(hi, _mm_load_ps(old->max))));
+    const __m128 s = _mm_mul_ps(_mm_set1_ps(PREDICT_STEPS), d);
+    /* s > cap ? cap : s < -cap ? -cap : s, as minps and maxps order their operands. */
+    const __m128 sweep = _mm_max_ps(_mm_set1_ps(-cap), _mm_min_ps(_mm_set1_ps(cap), s));
+    _mm_store_ps(old->min, lo);
+    _mm_store_ps(old->max, hi);
+    /* spx_fat_box_fits: the box inside the fat box, and the fat box not too big. */
+    const spx_aabb* fat = &f->fat_boxes[body];
+    const __m128 u = _mm_loadu_ps(&fat->min[2]);
+    const __m128 fat_lo = _mm_loadu_ps(fat->min), fat_hi = _mm_shuffle_ps(u, u, _MM_SHUFFLE(0, 3, 2, 1));
+    const int inside = _mm_movemask_ps(_mm_and_ps(_mm_cmple_ps(fat_lo, lo), _mm_cmple_ps(hi, fat_hi)));
+    const float fraction = f->fat_fraction;
+    if ((inside & 7) == 7) {
+        const float reach = max3(_mm_andnot_ps(_mm_set1_ps(-0.0f), sweep));
+        const float fat_half = max3(_mm_and_ps(_mm_sub_ps(_mm_mul_ps(half, fat_hi), _mm_mul_ps(half, fat_lo)), keep3));
+        if (fat_half <= 2.0f * (largest * (1.0f + 2.0f * fraction) + 0.5f * reach)) return true;
+    }
+    float sw[4];
+    _mm_storeu_ps(sw, sweep);
+    f->fat_boxes[body] = spx_fat_box(box, fraction, sw);
+    if (!(f->flags[body] & REINSERT)) f->reinserts++;
+    f->flags[body] |= REINSERT;
+    mark_changed(f, body);
+    return true;
+}
+#endif
+
 spx_result spx_pair_finder_set(spx_pair_finder* finder, uint32_t body, const spx_aabb* box, bool moving)
 {
     if (!finder || !box || body >= SPX_PAIR_FINDER_MAX_BODIES) return SPX_ERR_INVALID_ARGUMENT;
+#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+    if (moving && body < finder->body_capacity && finder->proxies[body] != SPX_TREE_NULL
+        && (finder->flags[body] & IS_MOVING) && set_moving(finder, body, box))
+        return SPX_OK;
+#endif
     for (int k = 0; k < 3; ++k)
         if (!isfinite(box->min[k]) || !isfinite(box->max[k])) return SPX_ERR_NOT_FINITE;
     for (int k = 0; k < 3; ++k)
@@ -248,7 +329,7 @@ spx_result spx_pair_finder_set(spx_pair_finder* finder, uint32_t body, const spx
         uint8_t* flags = &finder->flags[body];
         float sweep[3] = { 0, 0, 0 };
         if (moving) {
-            const spx_aabb* old = &finder->boxes[body];
+            const exact_box* old = &finder->boxes[body];
             float cap = PREDICT_CAP * spx_aabb_largest_half(box);
             for (int k = 0; k < 3; ++k) {
                 float d = 0.5f * (box->min[k] - old->min[k]) + 0.5f * (box->max[k] - old->max[k]);
@@ -256,7 +337,7 @@ spx_result spx_pair_finder_set(spx_pair_finder* finder, uint32_t body, const spx
                 sweep[k] = s > cap ? cap : s < -cap ? -cap : s;
             }
         }
-        finder->boxes[body] = *box;
+        store_box(&finder->boxes[body], box);
         bool was_moving = (*flags & IS_MOVING) != 0;
         if (was_moving == moving && spx_fat_box_fits(&finder->fat_boxes[body], box, fraction, sweep)) return SPX_OK;
         if (was_moving != moving) {
@@ -280,7 +361,7 @@ spx_result spx_pair_finder_set(spx_pair_finder* finder, uint32_t body, const spx
     r = spx_tree_insert(&finder->tree, moving ? MOVING : RESTING, &fat, body, &proxy);
     if (r != SPX_OK) return r;
     finder->proxies[body] = proxy;
-    finder->boxes[body] = *box;
+    store_box(&finder->boxes[body], box);
     finder->fat_boxes[body] = fat;
     finder->flags[body] = (uint8_t)((finder->flags[body] & CHANGED) | FRESH | (moving ? IS_MOVING : 0u));
     mark_changed(finder, body);
@@ -352,6 +433,18 @@ static void order_changed(spx_pair_finder* f)
             code |= spread3(qi) << a;
         }
         src[k] = (uint64_t)code << 32 | body;
+    }
+    if (n <= SMALL_SORT) {
+        /* Few bodies (the common step): insertion by code, stable like the passes below, and
+           without their 3 x 1024 buckets. */
+        for (uint32_t k = 1; k < n; ++k) {
+            const uint64_t x = src[k];
+            uint32_t at = k;
+            for (; at > 0 && (src[at - 1] >> 32) > (x >> 32); --at) src[at] = src[at - 1];
+            src[at] = x;
+        }
+        for (uint32_t k = 0; k < n; ++k) f->changed[k] = (uint32_t)src[k];
+        return;
     }
     uint64_t* dst = f->order[1];
     uint32_t* counts = f->morton_counts;
@@ -435,6 +528,37 @@ static void counting_pass(const spx_pair* src, spx_pair* dst, uint32_t n, uint32
     for (uint32_t i = 0; i < n; ++i) dst[counts[by_b ? src[i].b : src[i].a]++] = src[i];
 }
 
+/* spx_aabb_overlap on exact boxes (the same comparisons, so the same answer): two SSE2 comparisons
+   where there is SSE2, a's min against b's max and b's min against a's max. */
+static inline bool exact_overlap(const exact_box* a, const exact_box* b)
+{
+#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+    const __m128 le = _mm_and_ps(_mm_cmple_ps(_mm_load_ps(a->min), _mm_load_ps(b->max)),
+                                 _mm_cmple_ps(_mm_load_ps(b->min), _mm_load_ps(a->max)));
+    return _mm_movemask_ps(le) == 15;
+#else
+    return a->min[0] <= b->max[0] && b->min[0] <= a->max[0] && a->min[1] <= b->max[1] && b->min[1] <= a->max[1]
+        && a->min[2] <= b->max[2] && b->min[2] <= a->max[2];
+#endif
+}
+
+/* The pairs of p[0 .. n) whose exact boxes overlap, in order, into out; returns how many. */
+static uint32_t keep_overlapping(const spx_pair* p, uint32_t n, const exact_box* boxes, spx_pair* out)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        if (exact_overlap(&boxes[p[i].a], &boxes[p[i].b])) out[kept++] = p[i];
+    return kept;
+}
+
+/* Both members as one integer, for equality. */
+static inline uint64_t pair_bits(spx_pair p)
+{
+    uint64_t u;
+    memcpy(&u, &p, sizeof u);
+    return u;
+}
+
 static inline bool pair_less(spx_pair x, spx_pair y)
 {
     return x.a < y.a || (x.a == y.a && x.b < y.b);
@@ -482,59 +606,79 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
     }
     uint32_t n_found = (uint32_t)c.count;
 
-    /* 3. Sort them, and merge them into the fat list without the changed bodies' old pairs. */
-    if (n_found > 1) {
+    /* 3. Sort them. */
+    if (n_found > SMALL_SORT) {
         counting_pass(f->found, f->sort_tmp, n_found, f->counts, f->body_end, true);
         counting_pass(f->sort_tmp, f->found, n_found, f->counts, f->body_end, false);
+    } else {
+        /* A few pairs: insertion, without the passes' buckets for every body. The pairs are
+           distinct, so any sort gives the same list. */
+        spx_pair* p = f->found;
+        for (uint32_t k = 1; k < n_found; ++k) {
+            const spx_pair x = p[k];
+            uint32_t at = k;
+            for (; at > 0 && pair_less(x, p[at - 1]); --at) p[at] = p[at - 1];
+            p[at] = x;
+        }
     }
+
+    /* 4. The fat list, in order, without the changed bodies' old pairs and with the ones just found
+          merged in; the exact boxes keep the pairs that overlap, in the same order. Merging and
+          keeping in one pass read each fat pair once a step. */
+    const exact_box* boxes = f->boxes;
+    spx_pair* pairs = f->out;
+    uint32_t n = 0;
     if (rebuild) {
         swap_pairs(&f->fat, &f->found);
         f->fat_count = n_found;
-    } else if (f->changed_count) {
+        n = keep_overlapping(f->fat, f->fat_count, boxes, pairs);
+    } else if (!f->changed_count) {
+        n = keep_overlapping(f->fat, f->fat_count, boxes, pairs);
+    } else {
         const spx_pair* old = f->fat;
         const spx_pair* add = f->found;
         const uint8_t* flags = f->flags;
         spx_pair* next = f->fat_next;
-        uint32_t i = 0, j = 0, k = 0, n_old = f->fat_count;
-        while (i < n_old || j < n_found) {
-            if (i < n_old && ((flags[old[i].a] | flags[old[i].b]) & CHANGED)) {
-                ++i;
-            } else if (j >= n_found || (i < n_old && pair_less(old[i], add[j]))) {
-                next[k++] = old[i++];
-            } else {
-                next[k++] = add[j++];
+        uint32_t i = 0, k = 0, n_old = f->fat_count;
+        for (uint32_t j = 0; j <= n_found; ++j) {
+            /* The old pairs before add[j] (after the last one, the rest), then add[j]. */
+            const spx_pair stop = j < n_found ? add[j] : (spx_pair){ UINT32_MAX, UINT32_MAX };
+            for (; i < n_old && pair_less(old[i], stop); ++i) {
+                const spx_pair p = old[i];
+                if ((flags[p.a] | flags[p.b]) & CHANGED) continue;
+                next[k++] = p;
+                if (exact_overlap(&boxes[p.a], &boxes[p.b])) pairs[n++] = p;
             }
+            if (j == n_found) break;
+            next[k++] = stop;
+            if (exact_overlap(&boxes[stop.a], &boxes[stop.b])) pairs[n++] = stop;
         }
         swap_pairs(&f->fat, &f->fat_next);
         f->fat_count = k;
     }
 
-    /* 4. The exact boxes decide: the fat list, sorted, gives the pairs in order. */
-    const spx_aabb* boxes = f->boxes;
-    spx_pair* pairs = f->out;
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < f->fat_count; ++i) {
-        spx_pair p = f->fat[i];
-        if (spx_aabb_overlap(&boxes[p.a], &boxes[p.b])) pairs[n++] = p;
-    }
-
     /* 5. Both outputs sorted: one merge tells new, persisting and ended apart. A pair with a body
-          added since the last update is new even when the same two indices were paired then. */
+          added since the last update is new even when the same two indices were paired then. Most
+          pairs persist: equal pairs are met first, as one 64-bit comparison, and the added bodies
+          are looked for only when there are any. */
     const spx_pair* last = f->last;
     uint32_t m = f->last_count, i = 0, j = 0, ended = 0, begun = 0;
     const uint8_t* flags = f->flags;
+    bool any_fresh = false;
+    for (uint32_t k = 0; k < f->changed_count; ++k) any_fresh |= (flags[f->changed[k]] & FRESH) != 0;
     while (i < n && j < m) {
-        if (pair_less(pairs[i], last[j])) {
+        if (pair_bits(pairs[i]) == pair_bits(last[j])
+            && !(any_fresh && ((flags[pairs[i].a] | flags[pairs[i].b]) & FRESH))) {
+            f->previous[i++] = j++;
+        } else if (pair_less(pairs[i], last[j])) {
             f->previous[i++] = SPX_PAIR_NEW;
             begun++;
         } else if (pair_less(last[j], pairs[i])) {
             f->ended[ended++] = j++;
-        } else if ((flags[pairs[i].a] | flags[pairs[i].b]) & FRESH) {
+        } else {
             f->previous[i++] = SPX_PAIR_NEW;
             begun++;
             f->ended[ended++] = j++;
-        } else {
-            f->previous[i++] = j++;
         }
     }
     for (; i < n; ++i, ++begun) f->previous[i] = SPX_PAIR_NEW;

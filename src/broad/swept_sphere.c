@@ -4,6 +4,9 @@
 
 #include <float.h>
 #include <math.h>
+#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+#include <emmintrin.h>
+#endif
 #include <stdint.h>
 #include <string.h>
 
@@ -20,10 +23,12 @@ static float float_up(float x)
     return x;
 }
 
+#if !defined(__SSE2__) || defined(SPX_NO_SIMD)
 static float float_down(float x)
 {
     return -float_up(-x);
 }
+#endif
 
 /* The smallest float not below d >= 0 (FLT_MAX rounds to infinity beyond). */
 static float round_up(double d)
@@ -59,9 +64,15 @@ spx_result spx_swept_sphere(spx_vec3 p, spx_vec3 v, spx_vec3 w, spx_vec3 offset,
     double h = 0.5 * (double)dt;
     double c[3] = { (double)p.x + (double)offset.x + (double)v.x * h, (double)p.y + (double)offset.y + (double)v.y * h,
                     (double)p.z + (double)offset.z + (double)v.z * h };
-    double turn = dlen(w.x, w.y, w.z) * (double)dt;
-    double r = (double)radius + dlen(v.x, v.y, v.z) * h + dlen(offset.x, offset.y, offset.z) * (turn < 2.0 ? turn : 2.0)
-             + (double)margin;
+    /* A sphere about the centre of mass (offset zero, the world's case) adds exactly +0 for the
+       turn and nothing to `terms` below: leave out its two square roots. */
+    const bool centred = offset.x == 0.0f && offset.y == 0.0f && offset.z == 0.0f;
+    double spin = 0.0;
+    if (!centred) {
+        double turn = dlen(w.x, w.y, w.z) * (double)dt;
+        spin = dlen(offset.x, offset.y, offset.z) * (turn < 2.0 ? turn : 2.0);
+    }
+    double r = (double)radius + dlen(v.x, v.y, v.z) * h + spin + (double)margin;
 
     /* The float centre is off the double one by up to half a float step: grow the radius by the
        distance actually made, plus the double roundings above (a few, each at most 2^-53 of the
@@ -70,9 +81,9 @@ spx_result spx_swept_sphere(spx_vec3 p, spx_vec3 v, spx_vec3 w, spx_vec3 offset,
     spx_vec3 cf = { (float)c[0], (float)c[1], (float)c[2] };
     if (!spx_finite3(cf)) return SPX_ERR_NOT_FINITE;
     double shift = dlen((double)cf.x - c[0], (double)cf.y - c[1], (double)cf.z - c[2]);
-    double terms = fabs((double)p.x) + fabs((double)p.y) + fabs((double)p.z) + fabs((double)offset.x)
-                 + fabs((double)offset.y) + fabs((double)offset.z)
-                 + (fabs((double)v.x) + fabs((double)v.y) + fabs((double)v.z)) * h + r;
+    double terms = fabs((double)p.x) + fabs((double)p.y) + fabs((double)p.z);
+    if (!centred) terms = terms + fabs((double)offset.x) + fabs((double)offset.y) + fabs((double)offset.z);
+    terms = terms + (fabs((double)v.x) + fabs((double)v.y) + fabs((double)v.z)) * h + r;
     float rf = round_up(r + shift + terms * 0x1p-48);
     if (!isfinite(rf)) return SPX_ERR_NOT_FINITE;
 
@@ -85,11 +96,35 @@ spx_aabb spx_sphere_aabb(const spx_sphere* s)
 {
     /* c + r rounded to nearest is off by at most half a step at the result, so one step further
        out is always outside the exact face. */
-    const float c[3] = { s->center.x, s->center.y, s->center.z };
     spx_aabb box;
+#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+    /* float_down and float_up on three lanes at once, by the bits as they do: a step of the
+       integer away from zero for a float moving away from zero (towards it otherwise), zero to the
+       smallest denormal, the infinity on the outer side kept. spx_sphere is 16 bytes: centre, radius. */
+    const __m128 c = _mm_loadu_ps(&s->center.x), r = _mm_set1_ps(s->radius), zero = _mm_setzero_ps();
+    const __m128 lo = _mm_sub_ps(c, r), hi = _mm_add_ps(c, r);
+    const __m128i one = _mm_set1_epi32(1);
+    const __m128i lo_bits = _mm_castps_si128(lo), hi_bits = _mm_castps_si128(hi);
+    /* Down: +1 on the bits of a negative float, -1 on a positive one. Up: the other way. */
+    __m128i down = _mm_add_epi32(lo_bits, _mm_or_si128(_mm_xor_si128(_mm_srai_epi32(lo_bits, 31), _mm_set1_epi32(-1)), one));
+    __m128i up = _mm_add_epi32(hi_bits, _mm_or_si128(_mm_srai_epi32(hi_bits, 31), one));
+    const __m128 lo_zero = _mm_cmpeq_ps(lo, zero), hi_zero = _mm_cmpeq_ps(hi, zero);
+    const __m128 lo_inf = _mm_cmpeq_ps(lo, _mm_set1_ps(-INFINITY)), hi_inf = _mm_cmpeq_ps(hi, _mm_set1_ps(INFINITY));
+    down = _mm_or_si128(_mm_andnot_si128(_mm_castps_si128(lo_zero), down),
+                        _mm_and_si128(_mm_castps_si128(lo_zero), _mm_set1_epi32((int)0x80000001u))); /* -FLT_TRUE_MIN */
+    up = _mm_or_si128(_mm_andnot_si128(_mm_castps_si128(hi_zero), up), _mm_and_si128(_mm_castps_si128(hi_zero), one));
+    down = _mm_or_si128(_mm_andnot_si128(_mm_castps_si128(lo_inf), down), _mm_and_si128(_mm_castps_si128(lo_inf), lo_bits));
+    up = _mm_or_si128(_mm_andnot_si128(_mm_castps_si128(hi_inf), up), _mm_and_si128(_mm_castps_si128(hi_inf), hi_bits));
+    float out[8];
+    _mm_storeu_si128((__m128i*)(void*)out, down);
+    _mm_storeu_si128((__m128i*)(void*)(out + 4), up);
+    for (int i = 0; i < 3; ++i) box.min[i] = out[i], box.max[i] = out[4 + i];
+#else
+    const float c[3] = { s->center.x, s->center.y, s->center.z };
     for (int i = 0; i < 3; ++i) {
         box.min[i] = float_down(c[i] - s->radius);
         box.max[i] = float_up(c[i] + s->radius);
     }
+#endif
     return box;
 }

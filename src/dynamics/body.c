@@ -132,10 +132,63 @@ static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
     return SPX_OK;
 }
 
-spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s)
+#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+/* Column k of the rotation of quaternion q (lanes x, y, z, w), as the scalar formula below makes it:
+   lane i is 2 (p_i +- q_i) with the products p = a b, q = c d, or 1 minus that in lane k. */
+#define QUAT_COLUMN(q, a, b, c, d, negate, k)                                                              \
+    quat_column(_mm_mul_ps(_mm_shuffle_ps(q, q, a), _mm_shuffle_ps(q, q, b)),                            \
+                _mm_mul_ps(_mm_shuffle_ps(q, q, c), _mm_shuffle_ps(q, q, d)), negate, k)
+static inline __m128 quat_column(__m128 p, __m128 q, __m128 negate, __m128 k)
 {
-    /* Called for both sides of every shape pair of every step: written out in scalars, as the
-       struct-returning matrix helpers cost several hundred instructions a call here. */
+    /* p - q as p + (-q): the same float. */
+    const __m128 t = _mm_mul_ps(_mm_set1_ps(2.0f), _mm_add_ps(p, _mm_xor_ps(q, negate)));
+    return _mm_or_ps(_mm_and_ps(k, _mm_sub_ps(_mm_set1_ps(1.0f), t)), _mm_andnot_ps(k, t));
+}
+#endif
+
+spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s)
+{
+#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+    /* The scalar formula below in SSE2 columns: every entry by the same operations, so the same
+       floats; made for every moving body's shapes every step. */
+    const __m128 q = _mm_loadu_ps(&b->rotation.x);
+    const __m128 neg2 = _mm_castsi128_ps(_mm_setr_epi32(0, 0, (int)0x80000000u, 0));
+    const __m128 neg1 = _mm_castsi128_ps(_mm_setr_epi32(0, (int)0x80000000u, 0, 0));
+    const __m128 neg0 = _mm_castsi128_ps(_mm_setr_epi32((int)0x80000000u, 0, 0, 0));
+    const __m128 lane0 = _mm_castsi128_ps(_mm_setr_epi32(-1, 0, 0, 0)), lane1 = _mm_castsi128_ps(_mm_setr_epi32(0, -1, 0, 0));
+    const __m128 lane2 = _mm_castsi128_ps(_mm_setr_epi32(0, 0, -1, 0));
+    /* (1 - 2(yy + zz), 2(xy + wz), 2(xz - wy)), (2(xy - wz), 1 - 2(xx + zz), 2(yz + wx)),
+       (2(xz + wy), 2(yz - wx), 1 - 2(xx + yy)); lanes x 0, y 1, z 2, w 3. */
+    const __m128 r0 = QUAT_COLUMN(q, _MM_SHUFFLE(0, 0, 0, 1), _MM_SHUFFLE(0, 2, 1, 1), _MM_SHUFFLE(0, 3, 3, 2),
+                                  _MM_SHUFFLE(0, 1, 2, 2), neg2, lane0);
+    const __m128 r1 = QUAT_COLUMN(q, _MM_SHUFFLE(0, 1, 0, 0), _MM_SHUFFLE(0, 2, 0, 1), _MM_SHUFFLE(0, 3, 2, 3),
+                                  _MM_SHUFFLE(0, 0, 2, 2), neg0, lane1);
+    const __m128 r2 = QUAT_COLUMN(q, _MM_SHUFFLE(0, 0, 1, 0), _MM_SHUFFLE(0, 0, 2, 2), _MM_SHUFFLE(0, 1, 3, 3),
+                                  _MM_SHUFFLE(0, 1, 0, 1), neg1, lane2);
+    const vec3s c = s->local_center;
+    const __m128 center = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_loadu_ps(&b->origin.x), _mm_mul_ps(r0, _mm_set1_ps(c.x))),
+                                                _mm_mul_ps(r1, _mm_set1_ps(c.y))),
+                                     _mm_mul_ps(r2, _mm_set1_ps(c.z)));
+    __m128 col[3] = { r0, r1, r2 };
+    if (!s->axes_aligned)
+        for (int i = 0; i < 3; ++i) {
+            const vec3s l = s->local_rotation.col[i];
+            col[i] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r0, _mm_set1_ps(l.x)), _mm_mul_ps(r1, _mm_set1_ps(l.y))),
+                                _mm_mul_ps(r2, _mm_set1_ps(l.z)));
+        }
+    /* spx_obb is 15 floats: centre, half extents, the three columns. */
+    float out[16];
+    _mm_storeu_ps(out, center);
+    _mm_storeu_ps(out + 3, _mm_loadu_ps(&s->half_extents.x));
+    _mm_storeu_ps(out + 6, col[0]);
+    _mm_storeu_ps(out + 9, col[1]);
+    _mm_storeu_ps(out + 12, col[2]);
+    spx_obb box;
+    memcpy(&box, out, sizeof box);
+    return box;
+#else
+    /* Written out in scalars: the struct-returning matrix helpers cost several hundred instructions
+       a call here. */
     const float x = b->rotation.x, y = b->rotation.y, z = b->rotation.z, w = b->rotation.w;
     const float r[3][3] = { /* r[i]: column i */
                             { 1.0f - 2.0f * (y * y + z * z), 2.0f * (x * y + w * z), 2.0f * (x * z - w * y) },
@@ -158,6 +211,14 @@ spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s)
         }
     }
     return box;
+#endif
+}
+
+void spx_body_update_boxes(spx_body* b)
+{
+    for (uint32_t i = 0; i < b->shape_count; ++i) b->shapes[i].world_box = spx_body_make_box(b, &b->shapes[i]);
+    b->boxes_origin = b->origin;
+    b->boxes_rotation = b->rotation;
 }
 
 bool spx_body_pose_mesh(const spx_body* b, const spx_body_shape* s)
@@ -179,10 +240,63 @@ void spx_body_free_shapes(const spx_allocator* allocator, spx_body* b)
     b->shapes = NULL;
 }
 
+#if defined(CGLM_SSE_FP) && defined(CGLM_SIMD) && !defined(__FMA__)
+/* Column i of the product m1 m2 as cglm's SSE2 glm_mat3_mul makes it, given m1's columns c0..c2
+   and m2's column i (m0, m1, m2): row j is (m1[0][j] m2[i][0] + m1[1][j] m2[i][1]) + m1[2][j] m2[i][2]. */
+static inline __m128 mul_column(__m128 c0, __m128 c1, __m128 c2, float m0, float m1, float m2)
+{
+    const __m128 head = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(m0)), _mm_mul_ps(c1, _mm_set1_ps(m1)));
+    return _mm_add_ps(head, _mm_mul_ps(c2, _mm_set1_ps(m2)));
+}
+
+/* Column 2 as cglm makes it: its entry [2][2] is a horizontal sum, (m1[0][2] m2[2][0] +
+   m1[1][2] m2[2][1]) + (m1[2][2] m2[2][2] + 0). Adding -0 leaves every float as it is and adding +0
+   turns -0 into +0, so the last product plus (-0, -0, +0) is exactly that. */
+static inline __m128 mul_column2(__m128 c0, __m128 c1, __m128 c2, float m0, float m1, float m2)
+{
+    const __m128 head = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(m0)), _mm_mul_ps(c1, _mm_set1_ps(m1)));
+    return _mm_add_ps(head, _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(m2)), _mm_setr_ps(-0.0f, -0.0f, 0.0f, 0.0f)));
+}
+#endif
+
 mat3s spx_body_inv_inertia_world(const spx_body* b)
 {
+#if defined(CGLM_SSE_FP) && defined(CGLM_SIMD) && !defined(__FMA__)
+    /* glms_mat3_mul(glms_mat3_mul(r, I^-1), glms_mat3_transpose(r)) for r = glms_quat_mat3(rotation),
+       operation for operation as cglm does them under SSE2, so the same floats, in columns kept in
+       registers: the solver asks twice a body a step, and the general products with their
+       shuffles and transposes cost twice as much. */
+    const float norm = glms_quat_norm(b->rotation);
+    const float s = norm > 0.0f ? 2.0f / norm : 0.0f;
+    const float x = b->rotation.x, y = b->rotation.y, z = b->rotation.z, w = b->rotation.w;
+    const float xx = s * x * x, xy = s * x * y, wx = s * w * x;
+    const float yy = s * y * y, yz = s * y * z, wy = s * w * y;
+    const float zz = s * z * z, xz = s * x * z, wz = s * w * z;
+    const float r[3][3] = { { 1.0f - yy - zz, xy + wz, xz - wy },
+                            { xy - wz, 1.0f - xx - zz, yz + wx },
+                            { xz + wy, yz - wx, 1.0f - xx - yy } };
+    const __m128 r0 = _mm_setr_ps(r[0][0], r[0][1], r[0][2], 0.0f);
+    const __m128 r1 = _mm_setr_ps(r[1][0], r[1][1], r[1][2], 0.0f);
+    const __m128 r2 = _mm_setr_ps(r[2][0], r[2][1], r[2][2], 0.0f);
+    const mat3s* in = &b->inv_inertia_local;
+    const __m128 t0 = mul_column(r0, r1, r2, in->col[0].x, in->col[0].y, in->col[0].z);
+    const __m128 t1 = mul_column(r0, r1, r2, in->col[1].x, in->col[1].y, in->col[1].z);
+    const __m128 t2 = mul_column2(r0, r1, r2, in->col[2].x, in->col[2].y, in->col[2].z);
+    /* Times r^T, whose column i is row i of r. */
+    const __m128 w0 = mul_column(t0, t1, t2, r[0][0], r[1][0], r[2][0]);
+    const __m128 w1 = mul_column(t0, t1, t2, r[0][1], r[1][1], r[2][1]);
+    const __m128 w2 = mul_column2(t0, t1, t2, r[0][2], r[1][2], r[2][2]);
+    float out[12];
+    _mm_storeu_ps(out, w0);
+    _mm_storeu_ps(out + 3, w1);
+    _mm_storeu_ps(out + 6, w2);
+    mat3s m;
+    memcpy(&m, out, sizeof m);
+    return m;
+#else
     mat3s r = glms_quat_mat3(b->rotation);
     return glms_mat3_mul(glms_mat3_mul(r, b->inv_inertia_local), glms_mat3_transpose(r));
+#endif
 }
 
 void spx_body_sync_origin(spx_body* b)
@@ -269,6 +383,7 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     }
     b.radius = radius;
     place(&b, def->position, def->rotation);
+    spx_body_update_boxes(&b);
     for (uint32_t i = 0; i < def->shape_count; ++i) {
         spx_body_shape* bs = &b.shapes[i];
         if (bs->type != SPX_SHAPE_MESH) continue;
@@ -375,6 +490,7 @@ SPX_API spx_result spx_body_set_transform(spx_world* w, spx_body_id id, const sp
     place(&copy, t->p, t->q);
     if ((r = spx_world_track_body(w, i, &copy)) != SPX_OK) return r;
     place(b, t->p, t->q);
+    spx_body_update_boxes(b);
     if (b->type == SPX_BODY_DYNAMIC) spx_island_wake(w, i);
     return SPX_OK;
 }

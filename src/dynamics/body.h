@@ -6,6 +6,7 @@
 #include <sepax/geometry.h>
 #include <sepax/mesh_query.h>
 #include <cglm/struct.h>
+#include <string.h>
 
 /* A shape as the step uses it. A box is its box in the body's frame; a mesh is the mesh's frame in
    the body's frame, with the box of its tree's root standing for it where a bound is enough. */
@@ -19,6 +20,7 @@ typedef struct spx_body_shape {
     const spx_mesh* mesh; /* mesh: the host's */
     spx_transform mesh_local;      /* mesh: its frame in the body's frame */
     spx_mesh_instance* instance;   /* mesh: the world-space cache, owned by the body; posed on demand */
+    spx_obb world_box;    /* its box at the body's pose boxes_origin, boxes_rotation (spx_body_update_boxes) */
 } spx_body_shape;
 
 typedef struct spx_body {
@@ -48,12 +50,32 @@ typedef struct spx_body {
     uint32_t shape_count;
     uint32_t next_free;    /* free list link while !alive */
     uint32_t island_next;  /* sleeping island: the next body of the island, or UINT32_MAX */
+    /* The pose the shapes' world_box were made at: while origin and rotation are these bit for bit,
+       spx_body_shape_box returns them instead of turning every shape again for every pair. */
+    vec3s boxes_origin;
+    versors boxes_rotation;
 } spx_body;
 
 #define SPX_NO_BODY 0xFFFFFFFFu
 
-/* World-space box of shape s of body b at the body's current placement. */
-spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s);
+/* World-space box of shape s of body b at the body's current placement, made from its rotation. */
+spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s);
+
+/* The same box: the stored one when the body has not moved since spx_body_update_boxes, else made
+   anew (the same floats either way). Called for both sides of every shape pair of every step (a
+   body meets several), so inline: a compare and a copy. The pose is compared as bits: -0 and +0
+   differ and a NaN equals itself, so a match means the same floats. */
+static inline spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s)
+{
+    if (memcmp(&b->origin, &b->boxes_origin, sizeof(float) * 3) == 0
+        && memcmp(&b->rotation, &b->boxes_rotation, sizeof(float) * 4) == 0)
+        return s->world_box;
+    return spx_body_make_box(b, s);
+}
+
+/* Stores every shape's world box at the body's current placement. The world calls it where poses
+   change: once a step for each moving body (the broad phase), and when a body is placed. */
+void spx_body_update_boxes(spx_body* b);
 
 /* Places a mesh shape's instance at the body's current placement (O(1): the cache is stamped).
    false: the placement is not finite (the instance keeps its last pose). */

@@ -190,8 +190,9 @@ static spx_result broad_phase(spx_world* w, float dt, spx_pair_update* out)
 {
     const vec3s g = { { w->def.gravity.x, w->def.gravity.y, w->def.gravity.z } };
     for (uint32_t i = 0; i < w->body_slots; ++i) {
-        const spx_body* b = &w->bodies[i];
+        spx_body* b = &w->bodies[i];
         if (!b->alive || b->type == SPX_BODY_STATIC || !b->awake) continue;
+        spx_body_update_boxes(b); /* the narrow phase reads them once a pair, and a body has several */
         vec3s v = b->type == SPX_BODY_DYNAMIC ? glms_vec3_add(b->v, glms_vec3_scale(g, dt * b->gravity_scale)) : b->v;
         float bend = b->type == SPX_BODY_DYNAMIC ? glms_vec3_norm(g) * fabsf(b->gravity_scale) * dt * dt * 0.125f : 0.0f;
         spx_vec3 c = { b->center.x, b->center.y, b->center.z }, sv = { v.x, v.y, v.z }, zero = { 0, 0, 0 };
