@@ -34,6 +34,7 @@
 #include <sepax/collide.h>
 #include "geometry/validate.h"
 #include "manifold_reduce.h"
+#include "manifold_box.h"
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
@@ -450,18 +451,21 @@ static inline spx_vec3 to_world(spx_vec3 origin, const spx_mat3* rot, const floa
     return r;
 }
 
-SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, float margin, spx_manifold* out)
+/* The manifold; `check`: validate the boxes first (a constant in each caller, so the trusted entry
+   carries no validation code). */
+static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const spx_obb* a, const spx_obb* b,
+                                                                      float margin, spx_manifold* out, bool check)
 {
-    if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
     /* Axes as lanes: ax = (a0.x, a1.x, a2.x, 0), ...; ax1 = rot1(ax) = (a1.x, a2.x, a0.x, 0). */
     v4 ax, ay, az, bx, by, bz;
     v4_columns_t(&a->rotation.col[0].x, &ax, &ay, &az);
     v4_columns_t(&b->rotation.col[0].x, &bx, &by, &bz);
     const v4 ax1 = v4_rot1(ax), ay1 = v4_rot1(ay), az1 = v4_rot1(az);
     const v4 ax2 = v4_rot2(ax), ay2 = v4_rot2(ay), az2 = v4_rot2(az);
-    if ((box_ok(a, ax, ay, az, ax1, ay1, az1, ax2, ay2, az2)
-         & box_ok(b, bx, by, bz, v4_rot1(bx), v4_rot1(by), v4_rot1(bz), v4_rot2(bx), v4_rot2(by), v4_rot2(bz)) & 7)
-        != 7) {
+    if (check
+        && (box_ok(a, ax, ay, az, ax1, ay1, az1, ax2, ay2, az2)
+            & box_ok(b, bx, by, bz, v4_rot1(bx), v4_rot1(by), v4_rot1(bz), v4_rot2(bx), v4_rot2(by), v4_rot2(bz)) & 7)
+               != 7) {
         spx_result r = spx_obb_validate(a);
         if (r != SPX_OK) return r;
         r = spx_obb_validate(b);
@@ -615,4 +619,15 @@ face_contact:;
     const spx_vec3 axis = ref->rotation.col[k];
     out->normal = spx_v3(ns * axis.x, ns * axis.y, ns * axis.z);
     return SPX_OK;
+}
+
+SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, float margin, spx_manifold* out)
+{
+    if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
+    return manifold_obb_obb(a, b, margin, out, true);
+}
+
+spx_result spx_manifold_obb_obb_trusted(const spx_obb* a, const spx_obb* b, float margin, spx_manifold* out)
+{
+    return manifold_obb_obb(a, b, margin, out, false);
 }

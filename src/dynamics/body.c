@@ -216,7 +216,11 @@ spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s)
 
 void spx_body_update_boxes(spx_body* b)
 {
-    for (uint32_t i = 0; i < b->shape_count; ++i) b->shapes[i].world_box = spx_body_make_box(b, &b->shapes[i]);
+    for (uint32_t i = 0; i < b->shape_count; ++i) {
+        spx_body_shape* s = &b->shapes[i];
+        s->world_box = spx_body_make_box(b, s);
+        s->world_box_valid = s->type == SPX_SHAPE_BOX && spx_obb_validate(&s->world_box) == SPX_OK;
+    }
     b->boxes_origin = b->origin;
     b->boxes_rotation = b->rotation;
 }

@@ -21,6 +21,7 @@ typedef struct spx_body_shape {
     spx_transform mesh_local;      /* mesh: its frame in the body's frame */
     spx_mesh_instance* instance;   /* mesh: the world-space cache, owned by the body; posed on demand */
     spx_obb world_box;    /* its box at the body's pose boxes_origin, boxes_rotation (spx_body_update_boxes) */
+    bool world_box_valid; /* world_box passes spx_obb_validate */
 } spx_body_shape;
 
 typedef struct spx_body {
@@ -71,6 +72,16 @@ static inline spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape
         && memcmp(&b->rotation, &b->boxes_rotation, sizeof(float) * 4) == 0)
         return s->world_box;
     return spx_body_make_box(b, s);
+}
+
+/* The stored box of shape s when it is current and valid (checked once when made, so that the
+   narrow phase need not check it again for every pair), else NULL. */
+static inline const spx_obb* spx_body_trusted_box(const spx_body* b, const spx_body_shape* s)
+{
+    if (s->world_box_valid && memcmp(&b->origin, &b->boxes_origin, sizeof(float) * 3) == 0
+        && memcmp(&b->rotation, &b->boxes_rotation, sizeof(float) * 4) == 0)
+        return &s->world_box;
+    return NULL;
 }
 
 /* Stores every shape's world box at the body's current placement. The world calls it where poses

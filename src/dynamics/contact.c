@@ -6,6 +6,7 @@
 #include "island.h"
 #include "core/allocator.h"
 #include "collide/manifold_mesh.h"
+#include "collide/manifold_box.h"
 #include <sepax/collide.h>
 #include <sepax/mesh_query.h>
 #include <math.h>
@@ -234,8 +235,13 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
     bool flip = false;
     spx_result r;
     if (xa->type == SPX_SHAPE_BOX && xb->type == SPX_SHAPE_BOX) {
-        spx_obb box_a = spx_body_shape_box(a, xa), box_b = spx_body_shape_box(b, xb);
-        r = spx_manifold_obb_obb(&box_a, &box_b, margin, &ms[0]);
+        const spx_obb *ta = spx_body_trusted_box(a, xa), *tb = spx_body_trusted_box(b, xb);
+        if (ta && tb) {
+            r = spx_manifold_obb_obb_trusted(ta, tb, margin, &ms[0]);
+        } else {
+            spx_obb box_a = spx_body_shape_box(a, xa), box_b = spx_body_shape_box(b, xb);
+            r = spx_manifold_obb_obb(&box_a, &box_b, margin, &ms[0]);
+        }
         n = r == SPX_OK && ms[0].point_count > 0;
     } else if (xa->type == SPX_SHAPE_BOX || xb->type == SPX_SHAPE_BOX) {
         /* The box is the manifold's A either way. */
