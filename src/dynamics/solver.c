@@ -243,7 +243,7 @@ spx_result spx_solve(spx_world* w, float dt)
             sb[k].v = scale3(add3(sb[k].v, sims[k].gravity_dv), sims[k].linear_scale);
             sb[k].w = scale3(sb[k].w, sims[k].angular_scale);
         }
-        kern->warm_start(sb, blocks, nblocks);
+        kern->warm_start(sb, blocks, nblocks, step > 0 && relax_iterations == 0);
         for (uint32_t it = 0; it < solve_iterations; ++it) kern->solve(sb, blocks, nblocks, inv_h, max_push);
         for (uint32_t k = 1; k < nb; ++k) {
             spx_body* b = &w->bodies[sims[k].body];

@@ -10,13 +10,15 @@
 typedef struct spx_world spx_world;
 
 /* What the contact loops read and write of a moving body, packed together (80 bytes) and indexed
-   by solver index; index 0 is a body that never moves (static, sleeping: all zero). */
+   by solver index; index 0 is a body that never moves (static, sleeping: all zero). The first 8
+   floats are all that the warm start and the biased passes read and write (v, w and inv_mass):
+   those passes move two rows of four floats a body instead of five. */
 typedef struct spx_solver_body {
     vec3s v, w;            /* m/s, rad/s, world */
-    vec3s dp, dtheta;      /* m, rad: the step's motion so far */
     float inv_mass;        /* 0 for kinematic bodies */
-    float inv_inertia[6];  /* world axes at the step's start, symmetric: xx yy zz xy xz yz */
     float pad_;
+    vec3s dp, dtheta;      /* m, rad: the step's motion so far */
+    float inv_inertia[6];  /* world axes at the step's start, symmetric: xx yy zz xy xz yz */
 } spx_solver_body;
 
 /* The rest of a moving body's step data, used once a substep or once a step. */
@@ -55,7 +57,9 @@ typedef struct spx_solver_kernels {
        has room; returns how many blocks. */
     uint32_t (*prepare)(spx_world* w, uint32_t nc, uint32_t colored, const uint32_t counts[SPX_SOLVER_COLORS],
                         spx_solver_soft dynamic_soft, spx_solver_soft static_soft);
-    void (*warm_start)(spx_solver_body* bodies, void* blocks, uint32_t count);
+    /* refresh: the bodies have moved since the last relax pass (there is none): make the lever
+       shift and the points' separations again, as relax does. */
+    void (*warm_start)(spx_solver_body* bodies, void* blocks, uint32_t count, bool refresh);
     void (*solve)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h, float max_push);
     void (*relax)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h, float max_push);
     void (*restitution)(spx_solver_body* bodies, void* blocks, uint32_t count, float threshold); /* one sweep */
