@@ -24,6 +24,7 @@
 #include "world.h"
 #include "solver.h"
 #include "core/allocator.h"
+#include <math.h>
 #include <string.h>
 
 /* A damped spring of frequency hertz and damping ratio zeta, implicit over a substep h. */
@@ -43,6 +44,37 @@ static spx_solver_soft make_soft(float hertz, float zeta, float h)
 
 static inline vec3s add3(vec3s a, vec3s b) { return (vec3s){ { a.x + b.x, a.y + b.y, a.z + b.z } }; }
 static inline vec3s scale3(vec3s a, float s) { return (vec3s){ { a.x * s, a.y * s, a.z * s } }; }
+static inline vec3s cross3(vec3s a, vec3s b)
+{
+    return (vec3s){ { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x } };
+}
+
+/* v turned by the unit quaternion q, or by its inverse (sign -1): v + 2 w (u x v) + 2 u x (u x v). */
+static inline vec3s rotate(versors q, vec3s v, float sign)
+{
+    const vec3s u = { { sign * q.x, sign * q.y, sign * q.z } };
+    const vec3s t = scale3(cross3(u, v), 2.0f);
+    return add3(add3(v, scale3(t, q.w)), cross3(u, t));
+}
+
+/* q turned by the rotation vector th (world axes), normalised: (cos(a/2), sin(a/2) th/a) q with
+   a = |th|. Below a = 0.5 rad the half angle's series to its fourth power (relative error under
+   4e-7, below float's rounding after the normalisation) stands for sin and cos. */
+static versors turn(versors q, vec3s th)
+{
+    const float h2 = 0.25f * (th.x * th.x + th.y * th.y + th.z * th.z); /* (a/2)^2 */
+    float c, k;                                                          /* cos(a/2), sin(a/2) / a */
+    if (h2 < 0.0625f) {
+        c = 1.0f - h2 * (0.5f - h2 * (1.0f / 24.0f));
+        k = 0.5f * (1.0f - h2 * (1.0f / 6.0f - h2 * (1.0f / 120.0f)));
+    } else {
+        const float half = sqrtf(h2);
+        c = cosf(half);
+        k = sinf(half) / (2.0f * half);
+    }
+    const versors dq = { { k * th.x, k * th.y, k * th.z, c } };
+    return glms_quat_normalize(glms_quat_mul(dq, q));
+}
 
 /* A manifold the solver works on: at least one body moves. */
 static bool active(const spx_world* w, const spx_contact* c)
@@ -76,18 +108,15 @@ static uint32_t gather_bodies(spx_world* w, float h)
         sim->body = i;
         sim->dynamic = b->type == SPX_BODY_DYNAMIC;
         if (sim->dynamic) {
-            mat3s r = glms_quat_mat3(b->rotation);
             mat3s ii = spx_body_inv_inertia_world(b);
             sb->inv_mass = b->inv_mass;
             sb->inv_inertia[0] = ii.m00, sb->inv_inertia[1] = ii.m11, sb->inv_inertia[2] = ii.m22;
             sb->inv_inertia[3] = ii.m10, sb->inv_inertia[4] = ii.m20, sb->inv_inertia[5] = ii.m21;
-            sim->inertia = glms_mat3_mul(glms_mat3_mul(r, b->inertia_local), glms_mat3_transpose(r));
             sim->gravity_dv = glms_vec3_scale(g, h * b->gravity_scale);
             sim->linear_scale = 1.0f / (1.0f + h * b->linear_damping);
             sim->angular_scale = 1.0f / (1.0f + h * b->angular_damping);
         } else {
             /* Kinematic: keeps its velocities (v + 0, times 1, is v exactly). */
-            sim->inertia = glms_mat3_zero();
             sim->gravity_dv = glms_vec3_zero();
             sim->linear_scale = sim->angular_scale = 1.0f;
         }
@@ -169,7 +198,9 @@ static spx_result reserve(spx_world* w)
     spx_solver_scratch* s = &w->solver;
     const spx_allocator* al = &w->allocator;
     const uint32_t n = w->body_slots + 1;
-    const uint32_t nc = w->contacts.count + 1;
+    /* By the contact list's capacity, not its count: these arrays grow when it does, not at the
+       first step that happens to have more manifolds (a step allocates nothing once warm). */
+    const uint32_t nc = w->contacts.capacity + 1;
     const uint32_t words = (n + 63) / 64;
     if (!spx_reserve(al, (void**)&s->body_map, &s->map_capacity, n, sizeof(uint32_t), 8)
         || !spx_reserve(al, (void**)&s->bodies, &s->body_capacity, n, sizeof(spx_solver_body), 16)
@@ -245,18 +276,11 @@ spx_result spx_solve(spx_world* w, float dt)
         }
         kern->warm_start(sb, blocks, nblocks, step > 0 && relax_iterations == 0);
         for (uint32_t it = 0; it < solve_iterations; ++it) kern->solve(sb, blocks, nblocks, inv_h, max_push);
+        /* The contacts follow the bodies by dp and dtheta alone; the world's bodies move once, after
+           the substeps. */
         for (uint32_t k = 1; k < nb; ++k) {
-            spx_body* b = &w->bodies[sims[k].body];
-            vec3s dp = scale3(sb[k].v, h), dth = scale3(sb[k].w, h);
-            b->center = add3(b->center, dp);
-            sb[k].dp = add3(sb[k].dp, dp);
-            sb[k].dtheta = add3(sb[k].dtheta, dth);
-            /* q' = q + h/2 (w, 0) q, normalised: first order, exact for the direction of a small turn. */
-            versors q = b->rotation;
-            versors wq = { { 0.5f * dth.x, 0.5f * dth.y, 0.5f * dth.z, 0.0f } };
-            versors dq = glms_quat_mul(wq, q);
-            q.x += dq.x, q.y += dq.y, q.z += dq.z, q.w += dq.w;
-            b->rotation = glms_quat_normalize(q);
+            sb[k].dp = add3(sb[k].dp, scale3(sb[k].v, h));
+            sb[k].dtheta = add3(sb[k].dtheta, scale3(sb[k].w, h));
         }
         for (uint32_t it = 0; it < relax_iterations; ++it) kern->relax(sb, blocks, nblocks, inv_h, max_push);
     }
@@ -264,14 +288,23 @@ spx_result spx_solve(spx_world* w, float dt)
         kern->restitution(sb, blocks, nblocks, w->def.restitution_threshold);
     kern->store(w, blocks, nblocks);
 
-    /* The step worked with the inertia of its start; the body has turned since. Keeping w would
+    /* The bodies move by the step's motion: the centre by dp, the rotation by the rotation vector
+       dtheta (the sum of the substeps' w h, the turn the contacts followed).
+       The step worked with the inertia of its start; the body has turned since. Keeping w would
        change the angular momentum I w of a free asymmetric body as it turns; carrying I w over to
-       the new rotation keeps it (the impulses above conserved it with the start's inertia). */
+       the new rotation keeps it (the impulses above conserved it with the start's inertia), in the
+       body's frame: L = R0 I (R0^T w), w' = R1 I^-1 (R1^T L). */
     for (uint32_t k = 1; k < nb; ++k) {
         spx_body* b = &w->bodies[sims[k].body];
+        const versors q0 = b->rotation;
+        b->center = add3(b->center, sb[k].dp);
+        b->rotation = turn(q0, sb[k].dtheta);
         b->v = sb[k].v;
         b->w = sb[k].w;
-        if (sims[k].dynamic) b->w = glms_mat3_mulv(spx_body_inv_inertia_world(b), glms_mat3_mulv(sims[k].inertia, b->w));
+        if (sims[k].dynamic) {
+            const vec3s l = rotate(q0, glms_mat3_mulv(b->inertia_local, rotate(q0, b->w, -1.0f)), 1.0f);
+            b->w = rotate(b->rotation, glms_mat3_mulv(b->inv_inertia_local, rotate(b->rotation, l, -1.0f)), 1.0f);
+        }
         spx_body_sync_origin(b);
     }
     return SPX_OK;

@@ -27,7 +27,6 @@ typedef struct spx_solver_body_sim {
     float linear_scale, angular_scale; /* 1 / (1 + h damping); 1 for kinematic */
     uint32_t body;         /* index in world->bodies */
     bool dynamic;
-    mat3s inertia;         /* world, at the step's start: angular momentum carried over at the end */
 } spx_solver_body_sim;
 
 /* An active manifold (at least one awake dynamic body), before it goes into a block. */
