@@ -25,6 +25,7 @@
 #include "solver.h"
 #include "core/allocator.h"
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 /* A damped spring of frequency hertz and damping ratio zeta, implicit over a substep h. */
@@ -97,6 +98,22 @@ static void rotate_symmetric(versors q, const mat3s* a, float out[6])
     }
 }
 
+/* A multiple of the identity, exactly. */
+static bool isotropic(const mat3s* m)
+{
+    return m->m01 == 0.0f && m->m02 == 0.0f && m->m10 == 0.0f && m->m12 == 0.0f && m->m20 == 0.0f && m->m21 == 0.0f
+        && m->m00 == m->m11 && m->m00 == m->m22;
+}
+
+/* Row r (four floats) of a packed body. */
+static inline spx_solver_f4 row_of(const spx_solver_body* b, int r)
+{
+    spx_solver_f4 x;
+    memcpy(&x, (const float*)b + 4 * r, sizeof x);
+    return x;
+}
+static inline void set_row(spx_solver_body* b, int r, spx_solver_f4 x) { memcpy((float*)b + 4 * r, &x, sizeof x); }
+
 /* A manifold the solver works on: at least one body moves. */
 static bool active(const spx_world* w, const spx_contact* c)
 {
@@ -128,16 +145,27 @@ static uint32_t gather_bodies(spx_world* w, float h)
         sb->w = b->w;
         sim->body = i;
         sim->dynamic = b->type == SPX_BODY_DYNAMIC;
+        sim->isotropic = false;
         if (sim->dynamic) {
             sb->inv_mass = b->inv_mass;
-            rotate_symmetric(b->rotation, &b->inv_inertia_local, sb->inv_inertia);
-            sim->gravity_dv = glms_vec3_scale(g, h * b->gravity_scale);
-            sim->linear_scale = 1.0f / (1.0f + h * b->linear_damping);
-            sim->angular_scale = 1.0f / (1.0f + h * b->angular_damping);
+            sim->isotropic = isotropic(&b->inertia_local) && isotropic(&b->inv_inertia_local);
+            if (sim->isotropic) {
+                /* R (a 1) R^T is a 1: exactly, where the products would round. */
+                const float a = b->inv_inertia_local.m00;
+                sb->inv_inertia[0] = sb->inv_inertia[1] = sb->inv_inertia[2] = a;
+            } else {
+                rotate_symmetric(b->rotation, &b->inv_inertia_local, sb->inv_inertia);
+            }
+            const vec3s dv = glms_vec3_scale(g, h * b->gravity_scale);
+            const float ls = 1.0f / (1.0f + h * b->linear_damping), as = 1.0f / (1.0f + h * b->angular_damping);
+            /* -0 leaves w.x as it is (x + -0 is x for every x, -0 included). */
+            sim->add = (spx_solver_f4){ dv.x, dv.y, dv.z, -0.0f };
+            sim->scale0 = (spx_solver_f4){ ls, ls, ls, as };
+            sim->scale1 = (spx_solver_f4){ as, as, 1.0f, 1.0f };
         } else {
-            /* Kinematic: keeps its velocities (v + 0, times 1, is v exactly). */
-            sim->gravity_dv = glms_vec3_zero();
-            sim->linear_scale = sim->angular_scale = 1.0f;
+            /* Kinematic: keeps its velocities (v + -0, times 1, is v exactly). */
+            sim->add = (spx_solver_f4){ -0.0f, -0.0f, -0.0f, -0.0f };
+            sim->scale0 = sim->scale1 = (spx_solver_f4){ 1.0f, 1.0f, 1.0f, 1.0f };
         }
     }
     return count;
@@ -288,18 +316,24 @@ spx_result spx_solve(spx_world* w, float dt)
     const spx_solver_body_sim* sims = s->sims;
     const float max_push = w->def.max_push_speed;
     void* blocks = s->blocks;
+    _Static_assert(offsetof(spx_solver_body, dp) == 8 * sizeof(float) && offsetof(spx_solver_body, dtheta) == 11 * sizeof(float),
+                   "rows: v w.x | w.yz inv_mass pad | dp dtheta.x | dtheta.yz inertia");
+    const spx_solver_f4 h4 = { h, h, h, h }, h2 = { h, h, 0.0f, 0.0f };
     for (uint32_t step = 0; step < substeps; ++step) {
+        /* v = (v + g h) / (1 + h damping), w = w / (1 + h damping), two rows of four at a time. */
         for (uint32_t k = 1; k < nb; ++k) {
-            sb[k].v = scale3(add3(sb[k].v, sims[k].gravity_dv), sims[k].linear_scale);
-            sb[k].w = scale3(sb[k].w, sims[k].angular_scale);
+            set_row(&sb[k], 0, (row_of(&sb[k], 0) + sims[k].add) * sims[k].scale0);
+            set_row(&sb[k], 1, row_of(&sb[k], 1) * sims[k].scale1);
         }
         kern->warm_start(sb, blocks, nblocks, step > 0 && relax_iterations == 0);
         for (uint32_t it = 0; it < solve_iterations; ++it) kern->solve(sb, blocks, nblocks, inv_h, max_push);
         /* The contacts follow the bodies by dp and dtheta alone; the world's bodies move once, after
            the substeps. */
+        /* dp += v h, dtheta += w h: rows 2 and 3 (dp, dtheta and two inverse inertia terms, which
+           get inv_mass and the pad times 0) from rows 0 and 1. */
         for (uint32_t k = 1; k < nb; ++k) {
-            sb[k].dp = add3(sb[k].dp, scale3(sb[k].v, h));
-            sb[k].dtheta = add3(sb[k].dtheta, scale3(sb[k].w, h));
+            set_row(&sb[k], 2, row_of(&sb[k], 2) + row_of(&sb[k], 0) * h4);
+            set_row(&sb[k], 3, row_of(&sb[k], 3) + row_of(&sb[k], 1) * h2);
         }
         for (uint32_t it = 0; it < relax_iterations; ++it) kern->relax(sb, blocks, nblocks, inv_h, max_push);
     }
@@ -312,7 +346,7 @@ spx_result spx_solve(spx_world* w, float dt)
        The step worked with the inertia of its start; the body has turned since. Keeping w would
        change the angular momentum I w of a free asymmetric body as it turns; carrying I w over to
        the new rotation keeps it (the impulses above conserved it with the start's inertia), in the
-       body's frame: L = R0 I (R0^T w), w' = R1 I^-1 (R1^T L). */
+       body's frame: L = R0 I (R0^T w), w' = R1 I^-1 (R1^T L). With isotropic inertia that is w. */
     for (uint32_t k = 1; k < nb; ++k) {
         spx_body* b = &w->bodies[sims[k].body];
         const versors q0 = b->rotation;
@@ -320,7 +354,7 @@ spx_result spx_solve(spx_world* w, float dt)
         b->rotation = turn(q0, sb[k].dtheta);
         b->v = sb[k].v;
         b->w = sb[k].w;
-        if (sims[k].dynamic) {
+        if (sims[k].dynamic && !sims[k].isotropic) {
             const vec3s l = rotate(q0, glms_mat3_mulv(b->inertia_local, rotate(q0, b->w, -1.0f)), 1.0f);
             b->w = rotate(b->rotation, glms_mat3_mulv(b->inv_inertia_local, rotate(b->rotation, l, -1.0f)), 1.0f);
         }
