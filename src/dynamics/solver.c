@@ -358,7 +358,11 @@ spx_result spx_solve(spx_world* w, float dt)
             const vec3s l = rotate(q0, glms_mat3_mulv(b->inertia_local, rotate(q0, b->w, -1.0f)), 1.0f);
             b->w = rotate(b->rotation, glms_mat3_mulv(b->inv_inertia_local, rotate(b->rotation, l, -1.0f)), 1.0f);
         }
-        spx_body_sync_origin(b);
+        /* The origin follows the centre; with the centre of mass at the origin (every box) it is
+           the centre, without turning the offset. */
+        const vec3s lc = b->local_center;
+        if (lc.x == 0.0f && lc.y == 0.0f && lc.z == 0.0f) b->origin = b->center;
+        else spx_body_sync_origin(b);
     }
     return SPX_OK;
 }
