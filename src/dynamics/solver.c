@@ -98,11 +98,13 @@ static void rotate_symmetric(versors q, const mat3s* a, float out[6])
     }
 }
 
-/* A multiple of the identity, exactly. */
+/* A multiple of the identity, exactly, judged on the bits without the float compares' branches
+   (off the diagonal +-0, which a box's inertia has; a diagonal of equal bits). */
 static bool isotropic(const mat3s* m)
 {
-    return m->m01 == 0.0f && m->m02 == 0.0f && m->m10 == 0.0f && m->m12 == 0.0f && m->m20 == 0.0f && m->m21 == 0.0f
-        && m->m00 == m->m11 && m->m00 == m->m22;
+    uint32_t u[9];
+    memcpy(u, m->raw, sizeof u);
+    return (((u[1] | u[2] | u[3] | u[5] | u[6] | u[7]) & 0x7fffffffu) | (u[0] ^ u[4]) | (u[0] ^ u[8])) == 0;
 }
 
 /* Row r (four floats) of a packed body. */
