@@ -24,6 +24,8 @@
 #include "world.h"
 #include "solver.h"
 #include "core/allocator.h"
+#include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 /* A damped spring of frequency hertz and damping ratio zeta, implicit over a substep h. */
@@ -43,6 +45,76 @@ static spx_solver_soft make_soft(float hertz, float zeta, float h)
 
 static inline vec3s add3(vec3s a, vec3s b) { return (vec3s){ { a.x + b.x, a.y + b.y, a.z + b.z } }; }
 static inline vec3s scale3(vec3s a, float s) { return (vec3s){ { a.x * s, a.y * s, a.z * s } }; }
+static inline vec3s cross3(vec3s a, vec3s b)
+{
+    return (vec3s){ { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x } };
+}
+
+/* v turned by the unit quaternion q, or by its inverse (sign -1): v + 2 w (u x v) + 2 u x (u x v). */
+static inline vec3s rotate(versors q, vec3s v, float sign)
+{
+    const vec3s u = { { sign * q.x, sign * q.y, sign * q.z } };
+    const vec3s t = scale3(cross3(u, v), 2.0f);
+    return add3(add3(v, scale3(t, q.w)), cross3(u, t));
+}
+
+/* q turned by the rotation vector th (world axes), normalised: (cos(a/2), sin(a/2) th/a) q with
+   a = |th|. Below a = 0.5 rad the half angle's series to its fourth power (relative error under
+   4e-7, below float's rounding after the normalisation) stands for sin and cos. */
+static versors turn(versors q, vec3s th)
+{
+    const float h2 = 0.25f * (th.x * th.x + th.y * th.y + th.z * th.z); /* (a/2)^2 */
+    float c, k;                                                          /* cos(a/2), sin(a/2) / a */
+    if (h2 < 0.0625f) {
+        c = 1.0f - h2 * (0.5f - h2 * (1.0f / 24.0f));
+        k = 0.5f * (1.0f - h2 * (1.0f / 6.0f - h2 * (1.0f / 120.0f)));
+    } else {
+        const float half = sqrtf(h2);
+        c = cosf(half);
+        k = sinf(half) / (2.0f * half);
+    }
+    const versors dq = { { k * th.x, k * th.y, k * th.z, c } };
+    return glms_quat_normalize(glms_quat_mul(dq, q));
+}
+
+/* R A R^T for the rotation of the unit quaternion q and a symmetric A, as the 6 floats of
+   spx_solver_body's inverse inertia (xx yy zz xy xz yz): the 6 products wanted and no more (the
+   three matrix products of spx_body_inv_inertia_world cost 3.5 times as much). */
+static void rotate_symmetric(versors q, const mat3s* a, float out[6])
+{
+    const float x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z;
+    const float xx = q.x * x2, yy = q.y * y2, zz = q.z * z2, xy = q.x * y2, xz = q.x * z2, yz = q.y * z2;
+    const float wx = q.w * x2, wy = q.w * y2, wz = q.w * z2;
+    const float r[3][3] = { { 1.0f - (yy + zz), xy - wz, xz + wy },
+                            { xy + wz, 1.0f - (xx + zz), yz - wx },
+                            { xz - wy, yz + wx, 1.0f - (xx + yy) } };
+    float t[3][3]; /* R A */
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) t[i][j] = r[i][0] * a->raw[j][0] + r[i][1] * a->raw[j][1] + r[i][2] * a->raw[j][2];
+    static const int row[6] = { 0, 1, 2, 0, 0, 1 }, col[6] = { 0, 1, 2, 1, 2, 2 };
+    for (int k = 0; k < 6; ++k) {
+        const int i = row[k], j = col[k];
+        out[k] = t[i][0] * r[j][0] + t[i][1] * r[j][1] + t[i][2] * r[j][2];
+    }
+}
+
+/* A multiple of the identity, exactly, judged on the bits without the float compares' branches
+   (off the diagonal +-0, which a box's inertia has; a diagonal of equal bits). */
+static bool isotropic(const mat3s* m)
+{
+    uint32_t u[9];
+    memcpy(u, m->raw, sizeof u);
+    return (((u[1] | u[2] | u[3] | u[5] | u[6] | u[7]) & 0x7fffffffu) | (u[0] ^ u[4]) | (u[0] ^ u[8])) == 0;
+}
+
+/* Row r (four floats) of a packed body. */
+static inline spx_solver_f4 row_of(const spx_solver_body* b, int r)
+{
+    spx_solver_f4 x;
+    memcpy(&x, (const float*)b + 4 * r, sizeof x);
+    return x;
+}
+static inline void set_row(spx_solver_body* b, int r, spx_solver_f4 x) { memcpy((float*)b + 4 * r, &x, sizeof x); }
 
 /* A manifold the solver works on: at least one body moves. */
 static bool active(const spx_world* w, const spx_contact* c)
@@ -75,21 +147,27 @@ static uint32_t gather_bodies(spx_world* w, float h)
         sb->w = b->w;
         sim->body = i;
         sim->dynamic = b->type == SPX_BODY_DYNAMIC;
+        sim->isotropic = false;
         if (sim->dynamic) {
-            mat3s r = glms_quat_mat3(b->rotation);
-            mat3s ii = spx_body_inv_inertia_world(b);
             sb->inv_mass = b->inv_mass;
-            sb->inv_inertia[0] = ii.m00, sb->inv_inertia[1] = ii.m11, sb->inv_inertia[2] = ii.m22;
-            sb->inv_inertia[3] = ii.m10, sb->inv_inertia[4] = ii.m20, sb->inv_inertia[5] = ii.m21;
-            sim->inertia = glms_mat3_mul(glms_mat3_mul(r, b->inertia_local), glms_mat3_transpose(r));
-            sim->gravity_dv = glms_vec3_scale(g, h * b->gravity_scale);
-            sim->linear_scale = 1.0f / (1.0f + h * b->linear_damping);
-            sim->angular_scale = 1.0f / (1.0f + h * b->angular_damping);
+            sim->isotropic = isotropic(&b->inertia_local) && isotropic(&b->inv_inertia_local);
+            if (sim->isotropic) {
+                /* R (a 1) R^T is a 1: exactly, where the products would round. */
+                const float a = b->inv_inertia_local.m00;
+                sb->inv_inertia[0] = sb->inv_inertia[1] = sb->inv_inertia[2] = a;
+            } else {
+                rotate_symmetric(b->rotation, &b->inv_inertia_local, sb->inv_inertia);
+            }
+            const vec3s dv = glms_vec3_scale(g, h * b->gravity_scale);
+            const float ls = 1.0f / (1.0f + h * b->linear_damping), as = 1.0f / (1.0f + h * b->angular_damping);
+            /* -0 leaves w.x as it is (x + -0 is x for every x, -0 included). */
+            sim->add = (spx_solver_f4){ dv.x, dv.y, dv.z, -0.0f };
+            sim->scale0 = (spx_solver_f4){ ls, ls, ls, as };
+            sim->scale1 = (spx_solver_f4){ as, as, 1.0f, 1.0f };
         } else {
-            /* Kinematic: keeps its velocities (v + 0, times 1, is v exactly). */
-            sim->inertia = glms_mat3_zero();
-            sim->gravity_dv = glms_vec3_zero();
-            sim->linear_scale = sim->angular_scale = 1.0f;
+            /* Kinematic: keeps its velocities (v + -0, times 1, is v exactly). */
+            sim->add = (spx_solver_f4){ -0.0f, -0.0f, -0.0f, -0.0f };
+            sim->scale0 = sim->scale1 = (spx_solver_f4){ 1.0f, 1.0f, 1.0f, 1.0f };
         }
     }
     return count;
@@ -122,26 +200,24 @@ static uint32_t collect_manifolds(spx_world* w)
    the overflow) and returns the number of coloured manifolds; counts[c] those of colour c. */
 static uint32_t color_manifolds(spx_solver_scratch* s, uint32_t nb, uint32_t nc, uint32_t counts[SPX_SOLVER_COLORS])
 {
-    const uint32_t words = (nb + 63) / 64;
-    uint64_t* bits = s->color_bits;
-    memset(bits, 0, sizeof(uint64_t) * (size_t)words * SPX_SOLVER_COLORS);
+    uint32_t* used = s->color_used;
+    memset(used, 0, sizeof(uint32_t) * nb);
     uint8_t* color = (uint8_t*)(s->order + nc); /* scratch: nc bytes after the order's first half */
     memset(counts, 0, sizeof(uint32_t) * SPX_SOLVER_COLORS);
+    const uint32_t all = (1u << SPX_SOLVER_COLORS) - 1u;
     for (uint32_t k = 0; k < nc; ++k) {
         const spx_solver_manifold* c = &s->manifolds[k];
         const bool da = s->bodies[c->a].inv_mass > 0.0f, db = s->bodies[c->b].inv_mass > 0.0f;
-        const uint64_t ma = 1ull << (c->a & 63), mb = 1ull << (c->b & 63);
+        /* The lowest colour neither dynamic body is in: a find-first-set, not a walk over colours. */
+        const uint32_t free = all & ~((da ? used[c->a] : 0u) | (db ? used[c->b] : 0u));
         uint8_t chosen = SPX_SOLVER_COLORS;
-        for (uint32_t col = 0; col < SPX_SOLVER_COLORS; ++col) {
-            uint64_t* cb = bits + (size_t)col * words;
-            if ((da && (cb[c->a >> 6] & ma)) || (db && (cb[c->b >> 6] & mb))) continue;
-            if (da) cb[c->a >> 6] |= ma;
-            if (db) cb[c->b >> 6] |= mb;
-            chosen = (uint8_t)col;
-            break;
+        if (free) {
+            chosen = (uint8_t)__builtin_ctz(free);
+            if (da) used[c->a] |= 1u << chosen;
+            if (db) used[c->b] |= 1u << chosen;
+            ++counts[chosen];
         }
         color[k] = chosen;
-        if (chosen < SPX_SOLVER_COLORS) ++counts[chosen];
     }
     /* By colour, and within a colour by point count, most first: a block costs as much as its
        fullest lane, and manifolds of like counts side by side leave fewer empty point slots
@@ -169,14 +245,14 @@ static spx_result reserve(spx_world* w)
     spx_solver_scratch* s = &w->solver;
     const spx_allocator* al = &w->allocator;
     const uint32_t n = w->body_slots + 1;
-    const uint32_t nc = w->contacts.count + 1;
-    const uint32_t words = (n + 63) / 64;
+    /* By the contact list's capacity, not its count: these arrays grow when it does, not at the
+       first step that happens to have more manifolds (a step allocates nothing once warm). */
+    const uint32_t nc = w->contacts.capacity + 1;
     if (!spx_reserve(al, (void**)&s->body_map, &s->map_capacity, n, sizeof(uint32_t), 8)
         || !spx_reserve(al, (void**)&s->bodies, &s->body_capacity, n, sizeof(spx_solver_body), 16)
         || !spx_reserve(al, (void**)&s->sims, &s->sim_capacity, n, sizeof(spx_solver_body_sim), 16)
         || !spx_reserve(al, (void**)&s->manifolds, &s->manifold_capacity, nc, sizeof(spx_solver_manifold), 8)
-        || !spx_reserve(al, (void**)&s->color_bits, &s->color_bits_capacity, words * SPX_SOLVER_COLORS,
-                        sizeof(uint64_t), 8)
+        || !spx_reserve(al, (void**)&s->color_used, &s->color_used_capacity, n, sizeof(uint32_t), 8)
         || !spx_reserve(al, (void**)&s->order, &s->order_capacity, 2 * nc, sizeof(uint32_t), 8))
         return SPX_ERR_OUT_OF_MEMORY;
     return SPX_OK;
@@ -188,7 +264,7 @@ void spx_solver_free(spx_solver_scratch* s, const spx_allocator* al)
     spx_free(al, s->bodies, sizeof(spx_solver_body) * (size_t)s->body_capacity);
     spx_free(al, s->sims, sizeof(spx_solver_body_sim) * (size_t)s->sim_capacity);
     spx_free(al, s->manifolds, sizeof(spx_solver_manifold) * (size_t)s->manifold_capacity);
-    spx_free(al, s->color_bits, sizeof(uint64_t) * (size_t)s->color_bits_capacity);
+    spx_free(al, s->color_used, sizeof(uint32_t) * (size_t)s->color_used_capacity);
     spx_free(al, s->order, sizeof(uint32_t) * (size_t)s->order_capacity);
     if (s->kernels) spx_free(al, s->blocks, s->kernels->block_size * (size_t)s->block_capacity);
 }
@@ -238,25 +314,24 @@ spx_result spx_solve(spx_world* w, float dt)
     const spx_solver_body_sim* sims = s->sims;
     const float max_push = w->def.max_push_speed;
     void* blocks = s->blocks;
+    _Static_assert(offsetof(spx_solver_body, dp) == 8 * sizeof(float) && offsetof(spx_solver_body, dtheta) == 11 * sizeof(float),
+                   "rows: v w.x | w.yz inv_mass pad | dp dtheta.x | dtheta.yz inertia");
+    const spx_solver_f4 h4 = { h, h, h, h }, h2 = { h, h, 0.0f, 0.0f };
     for (uint32_t step = 0; step < substeps; ++step) {
+        /* v = (v + g h) / (1 + h damping), w = w / (1 + h damping), two rows of four at a time. */
         for (uint32_t k = 1; k < nb; ++k) {
-            sb[k].v = scale3(add3(sb[k].v, sims[k].gravity_dv), sims[k].linear_scale);
-            sb[k].w = scale3(sb[k].w, sims[k].angular_scale);
+            set_row(&sb[k], 0, (row_of(&sb[k], 0) + sims[k].add) * sims[k].scale0);
+            set_row(&sb[k], 1, row_of(&sb[k], 1) * sims[k].scale1);
         }
-        kern->warm_start(sb, blocks, nblocks);
+        kern->warm_start(sb, blocks, nblocks, step > 0 && relax_iterations == 0);
         for (uint32_t it = 0; it < solve_iterations; ++it) kern->solve(sb, blocks, nblocks, inv_h, max_push);
+        /* The contacts follow the bodies by dp and dtheta alone; the world's bodies move once, after
+           the substeps. */
+        /* dp += v h, dtheta += w h: rows 2 and 3 (dp, dtheta and two inverse inertia terms, which
+           get inv_mass and the pad times 0) from rows 0 and 1. */
         for (uint32_t k = 1; k < nb; ++k) {
-            spx_body* b = &w->bodies[sims[k].body];
-            vec3s dp = scale3(sb[k].v, h), dth = scale3(sb[k].w, h);
-            b->center = add3(b->center, dp);
-            sb[k].dp = add3(sb[k].dp, dp);
-            sb[k].dtheta = add3(sb[k].dtheta, dth);
-            /* q' = q + h/2 (w, 0) q, normalised: first order, exact for the direction of a small turn. */
-            versors q = b->rotation;
-            versors wq = { { 0.5f * dth.x, 0.5f * dth.y, 0.5f * dth.z, 0.0f } };
-            versors dq = glms_quat_mul(wq, q);
-            q.x += dq.x, q.y += dq.y, q.z += dq.z, q.w += dq.w;
-            b->rotation = glms_quat_normalize(q);
+            set_row(&sb[k], 2, row_of(&sb[k], 2) + row_of(&sb[k], 0) * h4);
+            set_row(&sb[k], 3, row_of(&sb[k], 3) + row_of(&sb[k], 1) * h2);
         }
         for (uint32_t it = 0; it < relax_iterations; ++it) kern->relax(sb, blocks, nblocks, inv_h, max_push);
     }
@@ -264,15 +339,28 @@ spx_result spx_solve(spx_world* w, float dt)
         kern->restitution(sb, blocks, nblocks, w->def.restitution_threshold);
     kern->store(w, blocks, nblocks);
 
-    /* The step worked with the inertia of its start; the body has turned since. Keeping w would
+    /* The bodies move by the step's motion: the centre by dp, the rotation by the rotation vector
+       dtheta (the sum of the substeps' w h, the turn the contacts followed).
+       The step worked with the inertia of its start; the body has turned since. Keeping w would
        change the angular momentum I w of a free asymmetric body as it turns; carrying I w over to
-       the new rotation keeps it (the impulses above conserved it with the start's inertia). */
+       the new rotation keeps it (the impulses above conserved it with the start's inertia), in the
+       body's frame: L = R0 I (R0^T w), w' = R1 I^-1 (R1^T L). With isotropic inertia that is w. */
     for (uint32_t k = 1; k < nb; ++k) {
         spx_body* b = &w->bodies[sims[k].body];
+        const versors q0 = b->rotation;
+        b->center = add3(b->center, sb[k].dp);
+        b->rotation = turn(q0, sb[k].dtheta);
         b->v = sb[k].v;
         b->w = sb[k].w;
-        if (sims[k].dynamic) b->w = glms_mat3_mulv(spx_body_inv_inertia_world(b), glms_mat3_mulv(sims[k].inertia, b->w));
-        spx_body_sync_origin(b);
+        if (sims[k].dynamic && !sims[k].isotropic) {
+            const vec3s l = rotate(q0, glms_mat3_mulv(b->inertia_local, rotate(q0, b->w, -1.0f)), 1.0f);
+            b->w = rotate(b->rotation, glms_mat3_mulv(b->inv_inertia_local, rotate(b->rotation, l, -1.0f)), 1.0f);
+        }
+        /* The origin follows the centre; with the centre of mass at the origin (every box) it is
+           the centre, without turning the offset. */
+        const vec3s lc = b->local_center;
+        if (lc.x == 0.0f && lc.y == 0.0f && lc.z == 0.0f) b->origin = b->center;
+        else spx_body_sync_origin(b);
     }
     return SPX_OK;
 }

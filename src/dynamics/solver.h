@@ -10,22 +10,29 @@
 typedef struct spx_world spx_world;
 
 /* What the contact loops read and write of a moving body, packed together (80 bytes) and indexed
-   by solver index; index 0 is a body that never moves (static, sleeping: all zero). */
+   by solver index; index 0 is a body that never moves (static, sleeping: all zero). The first 8
+   floats are all that the warm start and the biased passes read and write (v, w and inv_mass):
+   those passes move two rows of four floats a body instead of five. */
 typedef struct spx_solver_body {
     vec3s v, w;            /* m/s, rad/s, world */
-    vec3s dp, dtheta;      /* m, rad: the step's motion so far */
     float inv_mass;        /* 0 for kinematic bodies */
-    float inv_inertia[6];  /* world axes at the step's start, symmetric: xx yy zz xy xz yz */
     float pad_;
+    vec3s dp, dtheta;      /* m, rad: the step's motion so far */
+    float inv_inertia[6];  /* world axes at the step's start, symmetric: xx yy zz xy xz yz */
 } spx_solver_body;
+
+/* Four floats, for the substeps' loops over spx_solver_body's rows of four (GCC vector extension). */
+typedef float spx_solver_f4 __attribute__((vector_size(16)));
 
 /* The rest of a moving body's step data, used once a substep or once a step. */
 typedef struct spx_solver_body_sim {
-    vec3s gravity_dv;      /* m/s added each substep: g h gravity_scale (zero for kinematic) */
-    float linear_scale, angular_scale; /* 1 / (1 + h damping); 1 for kinematic */
+    /* Each substep the body's first 8 floats (v, w, inv_mass, pad) become (row0 + add) * scale0
+       and row1 * scale1: add = (g h gravity_scale, -0), scale0 = (1 / (1 + h linear damping) x3,
+       1 / (1 + h angular damping)), scale1 = (that x2, 1, 1); for kinematic bodies add 0, scales 1. */
+    spx_solver_f4 add, scale0, scale1;
     uint32_t body;         /* index in world->bodies */
     bool dynamic;
-    mat3s inertia;         /* world, at the step's start: angular momentum carried over at the end */
+    bool isotropic;        /* dynamic, inertia a multiple of the identity (cubes, balls): turning changes nothing */
 } spx_solver_body_sim;
 
 /* An active manifold (at least one awake dynamic body), before it goes into a block. */
@@ -38,6 +45,7 @@ typedef struct spx_solver_manifold {
 #ifndef SPX_SOLVER_COLORS
 #define SPX_SOLVER_COLORS 24 /* -DSPX_SOLVER_COLORS=2 sends most manifolds to the overflow blocks: test_world passes so */
 #endif
+_Static_assert(SPX_SOLVER_COLORS >= 1 && SPX_SOLVER_COLORS < 32, "a body's colours are the bits of a uint32_t");
 
 /* A damped spring, implicit over a substep (solver.c's make_soft). */
 typedef struct spx_solver_soft {
@@ -55,7 +63,9 @@ typedef struct spx_solver_kernels {
        has room; returns how many blocks. */
     uint32_t (*prepare)(spx_world* w, uint32_t nc, uint32_t colored, const uint32_t counts[SPX_SOLVER_COLORS],
                         spx_solver_soft dynamic_soft, spx_solver_soft static_soft);
-    void (*warm_start)(spx_solver_body* bodies, void* blocks, uint32_t count);
+    /* refresh: the bodies have moved since the last relax pass (there is none): make the lever
+       shift and the points' separations again, as relax does. */
+    void (*warm_start)(spx_solver_body* bodies, void* blocks, uint32_t count, bool refresh);
     void (*solve)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h, float max_push);
     void (*relax)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h, float max_push);
     void (*restitution)(spx_solver_body* bodies, void* blocks, uint32_t count, float threshold); /* one sweep */
@@ -82,8 +92,8 @@ typedef struct spx_solver_scratch {
     const spx_solver_kernels* kernels; /* picked at world creation (spx_solver_pick) */
     /* Graph colouring: manifolds of one colour share no dynamic body, so kernels->lanes of them are
        solved side by side (solver_wide.inc's blocks); the rest (overflow) one a block. */
-    uint64_t* color_bits;       /* per colour, a bit per solver body */
-    uint32_t color_bits_capacity;
+    uint32_t* color_used;       /* per solver body, a bit per colour it is in */
+    uint32_t color_used_capacity;
     uint32_t* order;            /* manifold indices by colour, then the overflow */
     uint32_t order_capacity;
     void* blocks;               /* the kernels' blocks, kernels->block_size bytes each */
