@@ -59,6 +59,11 @@
    the points along the touching edge. Such pairs take the face axis, whose depth exceeds the edge
    axis's by at most (1 - cos 8 deg) of the size. */
 #define MANIFOLD_EDGE_FACE_COS 0.99f
+/* Such a pair takes that face: the face of either box whose normal the edge axis is within 8
+   degrees of. It used to take the best face of either box, which is that face for a box resting
+   tilted but can point far from the contact: in a settling pile a box struck edge-first got the
+   normal of a face 41 degrees off the least-overlap axis, its points parted along that normal while
+   the edges sank 5 cm into each other with no impulse (docs/collision.md has the figures). */
 
 #define MANIFOLD_EDGE_BIT (1u << 16)
 
@@ -543,6 +548,10 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
     const float sep_f = ref_is_b ? sep_b : sep_a;
 
     const float edge_slack = MANIFOLD_EDGE_ABS_TOL / 6.0f * (ha[0] + ha[1] + ha[2] + hb[0] + hb[1] + hb[2]);
+    /* An edge axis near a face normal hands over to that face (below), not to the best face of
+       either box: that one can lie far from the contact's direction. */
+    int near_face = -1;
+    bool near_face_of_b = false;
     if (sep_e > sep_f + MANIFOLD_REL_TOL * fabsf(sep_f) + slack + edge_slack) {
         /* Edge contact, in A's frame: n = a_i x b_j, oriented from A to B. */
         float Dm[3][4], t[4];
@@ -571,9 +580,11 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
         if (n[i1] * t[i1] + n[i2] * t[i2] < 0.0f) { n[i1] = -n[i1]; n[i2] = -n[i2]; }
         const float nbj1 = n[0] * RIJ(0, j1) + n[1] * RIJ(1, j1) + n[2] * RIJ(2, j1);
         const float nbj2 = n[0] * RIJ(0, j2) + n[1] * RIJ(1, j2) + n[2] * RIJ(2, j2);
-        if (fabsf(n[i1]) > MANIFOLD_EDGE_FACE_COS || fabsf(n[i2]) > MANIFOLD_EDGE_FACE_COS
-            || fabsf(nbj1) > MANIFOLD_EDGE_FACE_COS || fabsf(nbj2) > MANIFOLD_EDGE_FACE_COS)
-            goto face_contact;
+        if (fabsf(n[i1]) > MANIFOLD_EDGE_FACE_COS) near_face = i1;
+        else if (fabsf(n[i2]) > MANIFOLD_EDGE_FACE_COS) near_face = i2;
+        else if (fabsf(nbj1) > MANIFOLD_EDGE_FACE_COS) near_face = j1, near_face_of_b = true;
+        else if (fabsf(nbj2) > MANIFOLD_EDGE_FACE_COS) near_face = j2, near_face_of_b = true;
+        if (near_face >= 0) goto face_contact;
         /* A's edge: the one of the four along a_i that is farthest along n. */
         float pa[3];
         pa[i] = 0.0f;
@@ -610,12 +621,15 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
 
 face_contact:;
     /* Face contact: the incident box's centre in the reference box's frame. */
-    const spx_obb* ref = ref_is_b ? b : a;
-    const int k = ref_is_b ? first_lane[v4_eq(sep_bv, max_b)] : first_lane[v4_eq(sep_av, max_a)];
+    const bool use_b = near_face >= 0 ? near_face_of_b : ref_is_b;
+    const spx_obb* ref = use_b ? b : a;
+    const int k = near_face >= 0 ? near_face
+                : ref_is_b       ? first_lane[v4_eq(sep_bv, max_b)]
+                                 : first_lane[v4_eq(sep_av, max_a)];
     float s;
-    face_points(ref, ref_is_b ? a : b, ref_is_b ? v4_neg(tbv) : tv, k, margin, ref_is_b ? 8u : 0u, out, &s);
+    face_points(ref, use_b ? a : b, use_b ? v4_neg(tbv) : tv, k, margin, use_b ? 8u : 0u, out, &s);
     /* The reference normal s * ref_k points towards the incident box; A to B flips it for B. */
-    const float ns = ref_is_b ? -s : s;
+    const float ns = use_b ? -s : s;
     const spx_vec3 axis = ref->rotation.col[k];
     out->normal = spx_v3(ns * axis.x, ns * axis.y, ns * axis.z);
     return SPX_OK;
