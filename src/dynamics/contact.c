@@ -208,8 +208,6 @@ static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
         p->made_separation = p->separation;
         p->id = m->points[k].id;
         p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
-        p->normal_mass = p->tangent_mass[0] = p->tangent_mass[1] = 0.0f;
-        p->relative_velocity = p->max_normal_impulse = 0.0f;
     }
 }
 

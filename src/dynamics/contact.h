@@ -11,9 +11,6 @@ typedef struct spx_contact_point {
     float separation;          /* m at the step's start: < 0 overlapping, > 0 a speculative gap */
     float normal_impulse;      /* N s, accumulated; carried to the next step by id */
     float tangent_impulse[2];
-    float normal_mass, tangent_mass[2];
-    float relative_velocity;   /* m/s along the normal before the solve: restitution's reference */
-    float max_normal_impulse;  /* largest normal impulse of the step: a point that never pushed does not bounce */
     uint32_t id;               /* feature pair (spx_manifold_point.id) */
     /* The anchors and separation (m) the narrow phase made the point with, for reusing it while
        the pair barely moves (contact.c). */
