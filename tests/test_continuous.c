@@ -552,8 +552,8 @@ static int mesh_shot(int target, bool continuous, mesh_shots* out)
                         spx_world_get_stats(w, &st);
                         spx_vec3 vv, ww;
                         spx_body_get_velocity(w, m, &vv, &ww);
-                        printf("    target %d %s v %g phase %d step %d: %.3g m past; v %.3g %.3g %.3g w %.3g %.3g %.3g; "
-                               "%u fast %u impacts %u points\n",
+                        printf("    target %d %s v %g phase %d step %d: %.3g m past; v %.3g %.3g %.3g "
+                               "w %.3g %.3g %.3g; %u fast %u impacts %u points\n",
                                target, body ? "ball" : "torus", v0, phase, k, pen, vv.x, vv.y, vv.z, ww.x, ww.y, ww.z,
                                st.fast_body_count, st.impact_count, st.contact_point_count);
                     }
@@ -703,8 +703,8 @@ static int head_on_meshes(void)
             if (getenv("SPX_VERBOSE")) {
                 spx_step_stats st;
                 spx_world_get_stats(w, &st);
-                printf("    phase %d step %d: gap %.4f, %.2f ms (stage %.2f), %u impacts, %u points\n", phase, k, gap, st.total_ms, st.continuous_ms,
-                       st.impact_count, st.contact_point_count);
+                printf("    phase %d step %d: gap %.4f, %.2f ms (stage %.2f), %u impacts, %u points\n", phase, k, gap,
+                       st.total_ms, st.continuous_ms, st.impact_count, st.contact_point_count);
             }
             if (!(gap > 0.0f)) {
                 fprintf(stderr, "phase %d step %d: passed (%g, %g)\n", phase, k, pos(w, a).x, pos(w, b).x);

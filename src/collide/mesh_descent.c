@@ -254,8 +254,8 @@ static bool leaf_pair(spx_descent* d, const spx_obb_node* na, uint32_t ia, const
             spx_sweep_hit hit;
             ++d->leaf_tests;
             if (d->margin > 0.0f)
-                spx_sweep_triangle_triangle_margin_checked(ta, d->velocity_a, tb, d->velocity_b, leaf_tmax(d), d->margin,
-                                                           &hit);
+                spx_sweep_triangle_triangle_margin_checked(ta, d->velocity_a, tb, d->velocity_b, leaf_tmax(d),
+                                                           d->margin, &hit);
             else
                 spx_sweep_triangle_triangle_checked(ta, d->velocity_a, tb, d->velocity_b, leaf_tmax(d), &hit);
             if (take_pair(d, &hit, a->mesh->source[sa[i]], b->mesh->source[sb[j]], ta, tb)) return true;

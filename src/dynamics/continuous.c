@@ -5,11 +5,12 @@
  * thinnest half extent; slower bodies cannot pass through anything in one step (docs). Each fast
  * body's path (constant velocities from start to end pose) is swept against everything its box
  * meets with the exact linear swept query; rotation is bounded by growing both boxes by what their
- * rotation can move any of their points over a sub-interval, the sub-intervals shortened until
- * that growth is within a quarter of the thinner shape. Impacts are taken in time order from a
- * heap: both bodies are brought to the impact, an impulse with restitution and friction changes
- * their velocities, and each goes on from there with its new velocity for the rest of the step, so
- * no time is lost. Each impact makes the two bodies search again; records naming a body whose
+ * rotation can move any of their points over a sub-interval (two meshes: one grown by both in the
+ * tree descent, spx_sweep_mesh_mesh_margin), the sub-intervals shortened until that growth is
+ * within a quarter of the thinner shape (a tenth for two meshes). Impacts are taken in time order
+ * from a heap: both bodies are brought to the impact, an impulse with restitution and friction
+ * changes their velocities, and each goes on from there with its new velocity for the rest of the
+ * step, so no time is lost. Each impact makes the two bodies search again; records naming a body whose
  * motion changed since are searched again when they come up. */
 #include "world.h"
 #include "continuous.h"
@@ -789,7 +790,8 @@ static vec3s impact_point(const spx_body* A, const spx_body_shape* ha, vec3s ca,
     vec3s sum = glms_vec3_zero();
     int used = 0;
     for (int k = 0; k < m->point_count; ++k)
-        if (m->points[k].depth >= deepest - (flat ? 0.05f : 4e-4f) * tol) sum = glms_vec3_add(sum, gv(m->points[k].point)), ++used;
+        if (m->points[k].depth >= deepest - (flat ? 0.05f : 4e-4f) * tol)
+            sum = glms_vec3_add(sum, gv(m->points[k].point)), ++used;
     vec3s mn = gv(m->normal);
     *n = flip ? glms_vec3_negate(mn) : mn;
     return glms_vec3_scale(sum, 1.0f / (float)used);
