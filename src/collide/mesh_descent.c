@@ -106,7 +106,7 @@ static bool take_pair(spx_descent* d, const spx_sweep_hit* hit, uint32_t source_
         if (hit->state == SPX_SWEEP_START_OVERLAP) d->any_start = true;
         if (!d->found || earlier(&c, &d->best)) d->best = c;
         d->found = true;
-        return false;
+        return d->any_start && d->stop_at_start;
     case SPX_DESCENT_COLLECT:
     case SPX_DESCENT_VISIT: /* never here: VISIT hands triangles to visit() before any leaf test */
         break;
@@ -213,13 +213,27 @@ static double node_size2(const spx_obb_node* n)
     return (double)h.x * h.x + (double)h.y * h.y + (double)h.z * h.z;
 }
 
+/* A's node box grown by the descent's margin (rounded up: the float sum may round down), or the box
+   itself when there is none. */
+static const spx_world_box* grown(const spx_descent* d, const spx_world_box* box, spx_world_box* room)
+{
+    if (!(d->margin > 0.0f)) return box;
+    *room = *box;
+    const float g = d->margin * (1.0f + 1e-5f);
+    for (int i = 0; i < 3; ++i) room->half[i] = box->half[i] + g;
+    return room;
+}
+
 /* A pair of leaves: triangles against the other leaf's box, then survivors against each other. */
 static bool leaf_pair(spx_descent* d, const spx_obb_node* na, uint32_t ia, const spx_obb_node* nb, uint32_t ib,
                       const double u[3])
 {
     spx_mesh_instance *a = d->a, *b = d->b;
-    const spx_world_box* la = &a->boxes[ia];
-    const spx_world_box* lb = &b->boxes[ib];
+    /* With a margin, a triangle of A grown by it meets B's box when A's triangle meets B's box
+       grown by it; both leaf boxes take it. */
+    spx_world_box room_a, room_b;
+    const spx_world_box* la = grown(d, &a->boxes[ia], &room_a);
+    const spx_world_box* lb = grown(d, &b->boxes[ib], &room_b);
     const double neg_u[3] = { -u[0], -u[1], -u[2] };
     uint32_t sa[16], sb[16];
     int ca = 0, cb = 0;
@@ -239,7 +253,11 @@ static bool leaf_pair(spx_descent* d, const spx_obb_node* na, uint32_t ia, const
             const spx_triangle* tb = &b->triangles[sb[j]];
             spx_sweep_hit hit;
             ++d->leaf_tests;
-            spx_sweep_triangle_triangle_checked(ta, d->velocity_a, tb, d->velocity_b, leaf_tmax(d), &hit);
+            if (d->margin > 0.0f)
+                spx_sweep_triangle_triangle_margin_checked(ta, d->velocity_a, tb, d->velocity_b, leaf_tmax(d),
+                                                           d->margin, &hit);
+            else
+                spx_sweep_triangle_triangle_checked(ta, d->velocity_a, tb, d->velocity_b, leaf_tmax(d), &hit);
             if (take_pair(d, &hit, a->mesh->source[sa[i]], b->mesh->source[sb[j]], ta, tb)) return true;
         }
     }
@@ -256,9 +274,10 @@ static void descend_trees(spx_descent* d)
     pending stack[STACK_SIZE];
     int sp = 0;
     double entry;
+    spx_world_box room;
     ++d->node_tests;
-    if (!spx_bound_box_box_eps(spx_mesh_instance_node(a, 0), spx_mesh_instance_node(b, 0), u, prune_bound(d),
-                               SPX_BOUND_EPS, &entry))
+    if (!spx_bound_box_box_eps(grown(d, spx_mesh_instance_node(a, 0), &room), spx_mesh_instance_node(b, 0), u,
+                               prune_bound(d), SPX_BOUND_EPS, &entry))
         return;
     push(stack, &sp, 0, 0, entry);
     while (sp > 0) {
@@ -280,8 +299,8 @@ static void descend_trees(spx_descent* d)
         const double bound = prune_bound(d);
         for (int k = 0; k < 2; ++k) {
             ++d->node_tests;
-            hit[k] = spx_bound_box_box_eps(spx_mesh_instance_node(a, pa[k]), spx_mesh_instance_node(b, pb[k]), u, bound,
-                                           SPX_BOUND_EPS, &e[k]);
+            hit[k] = spx_bound_box_box_eps(grown(d, spx_mesh_instance_node(a, pa[k]), &room),
+                                           spx_mesh_instance_node(b, pb[k]), u, bound, SPX_BOUND_EPS, &e[k]);
         }
         push_ordered(stack, &sp, pa, pb, hit, e);
     }

@@ -24,6 +24,12 @@ typedef struct spx_descent {
     const spx_obb* box;          /* A as a box (box-mesh), or NULL */
     spx_mesh_instance* a;        /* A as a mesh (mesh-mesh), or NULL */
     spx_mesh_instance* b;
+    /* Mesh-mesh only: A grown by this (m, >= 0) everywhere, so that pairs within it count as touching
+       (the world's continuous stage bounds rotation so; spx_sweep_mesh_mesh_margin). 0: exact. */
+    float margin;
+    /* FIRST: stop at the first pair found overlapping at t = 0 (nothing comes earlier; which pair it
+       is then depends on the descent's order, not the lowest numbers). */
+    bool stop_at_start;
     /* COLLECT: pairs with time <= limit; start_only keeps only pairs overlapping at t = 0. */
     float limit;
     bool start_only;

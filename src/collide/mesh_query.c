@@ -8,6 +8,7 @@
  * 3. For a start overlap only, the pairs' overlap along the averaged normal, which is known only
  *    once every pair is in: the depth estimate. */
 #include "mesh_descent.h"
+#include "sweep_mesh_margin.h"
 #include "geometry/validate.h"
 #include <string.h>
 
@@ -185,4 +186,25 @@ SPX_API spx_result spx_contacts_mesh_mesh(spx_mesh_instance* a, spx_mesh_instanc
     spx_descent d = descent_for(NULL, a, b, zero, zero, 0.0f);
     contacts_at_rest(&d, contacts, capacity, out);
     return SPX_OK;
+}
+
+void spx_sweep_mesh_mesh_margin(spx_mesh_instance* a, spx_vec3 velocity_a, spx_mesh_instance* b,
+                                spx_vec3 velocity_b, float tmax, float margin, spx_mesh_hit* out)
+{
+    spx_descent d = descent_for(NULL, a, b, velocity_a, velocity_b, tmax);
+    d.margin = margin > 0.0f ? margin : 0.0f;
+    d.mode = SPX_DESCENT_FIRST;
+    d.stop_at_start = true; /* the stage wants only whether, and looks at the pose itself */
+    spx_descend(&d);
+    spx_mesh_hit h;
+    memset(&h, 0, sizeof h);
+    h.state = !d.found ? SPX_SWEEP_MISS : d.any_start ? SPX_SWEEP_START_OVERLAP : SPX_SWEEP_HIT;
+    if (d.found) {
+        h.time = d.any_start ? 0.0f : d.best.time;
+        h.normal = d.best.normal;
+        h.point = d.best.point;
+        h.depth = d.any_start ? d.best.depth : 0.0f;
+        h.first = d.best;
+    }
+    *out = h;
 }

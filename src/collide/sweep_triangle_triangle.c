@@ -18,6 +18,7 @@ typedef struct tri_pair {
     spx_dvec3 u;        /* B's velocity relative to A */
     spx_dvec3 plane;    /* normal of a flat Minkowski sum (axes 11..16) */
     spx_dvec3 line, across; /* two parallel segments: their direction and the fixed cross axis (17..19) */
+    double margin;      /* A grown by this (m) on every axis: spx_sweep_triangle_triangle_margin_checked */
 } tri_pair;
 
 static void tri_pair_make(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, tri_pair* p)
@@ -26,6 +27,7 @@ static void tri_pair_make(const spx_triangle* a, spx_vec3 va, const spx_triangle
     spx_tri_shape_make(a, p->origin, NULL, &p->a);
     spx_tri_shape_make(b, p->origin, NULL, &p->b);
     p->u = spx_d3_sub(spx_d3_from(vb), spx_d3_from(va));
+    p->margin = 0.0;
 }
 
 static bool tri_axis(const tri_pair* p, spx_sat* s, int index, spx_axis_kind kind, spx_dvec3 l)
@@ -35,6 +37,11 @@ static bool tri_axis(const tri_pair* p, spx_sat* s, int index, spx_axis_kind kin
     double alo, ahi, blo, bhi;
     spx_tri_project(&p->a, l, &alo, &ahi);
     spx_tri_project(&p->b, l, &blo, &bhi);
+    if (p->margin > 0.0) {
+        /* A grown by a ball of radius margin reaches that much further on the unit axis. */
+        double r = p->margin * sqrt(len2);
+        alo -= r, ahi += r;
+    }
     return spx_sat_axis_test(s, index, kind, len2, blo - ahi, alo - bhi, spx_d3_dot(p->u, l));
 }
 
@@ -144,11 +151,12 @@ static spx_result check_pair(const spx_triangle* a, const spx_triangle* b)
     return r != SPX_OK ? r : spx_triangle_validate(b);
 }
 
-void spx_sweep_triangle_triangle_checked(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
-                                         spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
+static void sweep_pair(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,
+                       float tmax, double margin, spx_sweep_hit* out)
 {
     tri_pair p;
     tri_pair_make(a, velocity_a, b, velocity_b, &p);
+    p.margin = margin;
     spx_sat s;
     spx_sweep_hit hit = { 0 };
     hit.axis = -1;
@@ -161,6 +169,18 @@ void spx_sweep_triangle_triangle_checked(const spx_triangle* a, spx_vec3 velocit
         tri_pair_contact(&p, axis, tc, &hit);
     }
     *out = hit;
+}
+
+void spx_sweep_triangle_triangle_checked(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
+                                         spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
+{
+    sweep_pair(a, velocity_a, b, velocity_b, tmax, 0.0, out);
+}
+
+void spx_sweep_triangle_triangle_margin_checked(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
+                                                spx_vec3 velocity_b, float tmax, float margin, spx_sweep_hit* out)
+{
+    sweep_pair(a, velocity_a, b, velocity_b, tmax, margin > 0.0f ? margin : 0.0, out);
 }
 
 SPX_API spx_result spx_sweep_triangle_triangle(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,

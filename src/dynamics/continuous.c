@@ -5,16 +5,18 @@
  * thinnest half extent; slower bodies cannot pass through anything in one step (docs). Each fast
  * body's path (constant velocities from start to end pose) is swept against everything its box
  * meets with the exact linear swept query; rotation is bounded by growing both boxes by what their
- * rotation can move any of their points over a sub-interval, the sub-intervals shortened until
- * that growth is within a quarter of the thinner shape. Impacts are taken in time order from a
- * heap: both bodies are brought to the impact, an impulse with restitution and friction changes
- * their velocities, and each goes on from there with its new velocity for the rest of the step, so
- * no time is lost. Each impact makes the two bodies search again; records naming a body whose
+ * rotation can move any of their points over a sub-interval (two meshes: one grown by both in the
+ * tree descent, spx_sweep_mesh_mesh_margin), the sub-intervals shortened until that growth is
+ * within a quarter of the thinner shape (a tenth for two meshes). Impacts are taken in time order
+ * from a heap: both bodies are brought to the impact, an impulse with restitution and friction
+ * changes their velocities, and each goes on from there with its new velocity for the rest of the
+ * step, so no time is lost. Each impact makes the two bodies search again; records naming a body whose
  * motion changed since are searched again when they come up. */
 #include "world.h"
 #include "continuous.h"
 #include "island.h"
 #include "core/allocator.h"
+#include "collide/sweep_mesh_margin.h"
 #include <sepax/collide.h>
 #include <math.h>
 #include <string.h>
@@ -25,6 +27,10 @@
 /* Rotation is bounded to this fraction of the thinner shape's least half extent per sub-interval:
    an impact found under that growth leaves the shapes at most this far apart. */
 #define SPX_CCD_ROTATION_FRACTION 0.25f
+/* The same for two meshes, smaller: a mesh's thickness (a ball's radius, a torus's tube) is
+   larger against its size than a box's, and the stage has no position correction (0.25 let a
+   rolling ball mesh sink 5 cm into a mesh ground). */
+#define SPX_CCD_MESH_FRACTION 0.1f
 /* rad: a fast body turning more than this in a step leaves all its contacts to the stage (begin). */
 #define SPX_CCD_SOLVER_TURN 0.5f
 /* Sweeps one shape pair may take; past it the pair counts as touching where the search stands. */
@@ -141,6 +147,36 @@ static float body_least_half(const spx_body* b)
     return h;
 }
 
+/* The thickness a mesh lends the tolerance of a pair of meshes: its root box's least half extent,
+   none (INFINITY) for a sheet (a ground, a wall of one layer of triangles): passing is ruled out by
+   the growth whatever the tolerance, which sets how far short of touching an impact may be found. */
+static float mesh_thickness(const spx_body_shape* s)
+{
+    float most = fmaxf(s->half_extents.x, fmaxf(s->half_extents.y, s->half_extents.z));
+    float h = least_half(s);
+    return h > 0.01f * most ? h : INFINITY;
+}
+
+/* How far apart a shape pair may be when its contact is taken as an impact under rotation, and the
+   margin of the manifold that places the impact: a quarter of the thinner box; for two meshes a
+   tenth of the thinner mesh that is not a sheet, and for two sheets a tenth of 1% of the larger
+   half extent of the smaller one. */
+static float pair_tolerance(const spx_body_shape* ha, const spx_body_shape* hb)
+{
+    if (ha->type == SPX_SHAPE_BOX || hb->type == SPX_SHAPE_BOX) {
+        float ha_min = ha->type == SPX_SHAPE_BOX ? least_half(ha) : INFINITY;
+        float hb_min = hb->type == SPX_SHAPE_BOX ? least_half(hb) : INFINITY;
+        return SPX_CCD_ROTATION_FRACTION * fminf(ha_min, hb_min);
+    }
+    float h = fminf(mesh_thickness(ha), mesh_thickness(hb));
+    if (!isfinite(h)) {
+        float ma = fmaxf(ha->half_extents.x, fmaxf(ha->half_extents.y, ha->half_extents.z));
+        float mb = fmaxf(hb->half_extents.x, fmaxf(hb->half_extents.y, hb->half_extents.z));
+        h = 0.01f * fminf(ma, mb);
+    }
+    return SPX_CCD_MESH_FRACTION * h;
+}
+
 /* ---- segments ---------------------------------------------------------------------------------- */
 
 typedef struct stage {
@@ -236,11 +272,10 @@ static float normal_speed(const spx_ccd_body* a, const spx_ccd_body* b, vec3s ca
     return glms_vec3_dot(glms_vec3_sub(vb, va), n);
 }
 
-/* Places a mesh shape's instance where body b's segment has it at time t. */
-static bool pose_mesh(const spx_body* b, const spx_body_shape* sh, const spx_ccd_body* cb, float t)
+/* Places a mesh shape's instance where body b is with its centre of mass at c and rotation q. */
+static bool pose_mesh_at(const spx_body* b, const spx_body_shape* sh, vec3s c, versors q)
 {
-    versors q = rotation_at(cb, t);
-    vec3s origin = glms_vec3_sub(center_at(cb, t), glms_quat_rotatev(q, b->local_center));
+    vec3s origin = glms_vec3_sub(c, glms_quat_rotatev(q, b->local_center));
     versors lq = { { sh->mesh_local.q.x, sh->mesh_local.q.y, sh->mesh_local.q.z, sh->mesh_local.q.w } };
     versors mq = glms_quat_mul(q, lq);
     spx_transform pose;
@@ -249,11 +284,17 @@ static bool pose_mesh(const spx_body* b, const spx_body_shape* sh, const spx_ccd
     return spx_mesh_instance_set_pose(sh->instance, &pose) == SPX_OK;
 }
 
+/* Places a mesh shape's instance where body b's segment has it at time t. */
+static bool pose_mesh(const spx_body* b, const spx_body_shape* sh, const spx_ccd_body* cb, float t)
+{
+    return pose_mesh_at(b, sh, center_at(cb, t), rotation_at(cb, t));
+}
+
 /* One shape pair of bodies A (segment a) and B (segment b) swept from time t for d seconds, each
    box grown by g (a mesh cannot grow: the box of a box-mesh pair takes both growths, which covers
-   both rotations). d = 0: whether they touch at t. Normal from A to B. fixed_a, fixed_b: the box
-   of a body that does not move, made once by the caller (NULL otherwise). false: not a pair this
-   stage sweeps (two meshes), or a query refused the pose. */
+   both rotations; of two meshes, A is grown by both in the descent, spx_sweep_mesh_mesh_margin).
+   d = 0: whether they touch at t. Normal from A to B. fixed_a, fixed_b: the box of a body that does
+   not move, made once by the caller (NULL otherwise). false: a query refused the pose. */
 static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a, const spx_body* B,
                        const spx_body_shape* hb, const spx_ccd_body* b, const spx_obb* fixed_a, const spx_obb* fixed_b,
                        float t, float ga, float gb, float d, spx_sweep_hit* out)
@@ -264,7 +305,17 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, const spx_cc
         spx_obb ob = fixed_b ? *fixed_b : shape_box(B, hb, center_at(b, t), rotation_at(b, t), gb);
         return spx_sweep_obb_obb(&oa, va, &ob, vb, d, out) == SPX_OK;
     }
-    if (ha->type != SPX_SHAPE_BOX && hb->type != SPX_SHAPE_BOX) return false; /* mesh-mesh: not yet */
+    if (ha->type != SPX_SHAPE_BOX && hb->type != SPX_SHAPE_BOX) {
+        if (!pose_mesh(A, ha, a, t) || !pose_mesh(B, hb, b, t)) return false;
+        spx_mesh_hit mh;
+        spx_sweep_mesh_mesh_margin(ha->instance, va, hb->instance, vb, d, ga + gb, &mh);
+        out->state = mh.state;
+        out->time = mh.time;
+        out->point = mh.point;
+        out->normal = mh.normal;
+        out->depth = mh.depth;
+        return true;
+    }
     bool box_first = ha->type == SPX_SHAPE_BOX;
     const spx_body *XB = box_first ? A : B, *MB = box_first ? B : A;
     const spx_body_shape *xs = box_first ? ha : hb, *ms = box_first ? hb : ha;
@@ -295,18 +346,29 @@ static bool taken(const spx_continuous* c, uint32_t ia, uint32_t ib)
 }
 
 static vec3s impact_point(const spx_body* A, const spx_body_shape* ha, vec3s ca, versors qa, const spx_body* B,
-                          const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n);
+                          const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n, float growth);
 
 /* A contact found at time t with point p and normal n (A to B) is an impact when the shapes
    approach where the impulse will act (impact_point): checked there, so that once an impact has
    acted the same contact no longer counts (checked at the query's point, a pair hit again and again
    at one instant, each impulse a little smaller). */
 static bool approaching(const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a, const spx_body* B,
-                        const spx_body_shape* hb, const spx_ccd_body* b, float t, vec3s p, vec3s n, impact* out)
+                        const spx_body_shape* hb, const spx_ccd_body* b, float t, vec3s p, vec3s n, float growth,
+                        impact* out)
 {
     vec3s ca = center_at(a, t), cb = center_at(b, t);
-    vec3s q = impact_point(A, ha, ca, rotation_at(a, t), B, hb, cb, rotation_at(b, t), p, &n);
-    if (!(normal_speed(a, b, ca, cb, q, n) < 0.0f)) return false;
+    /* An approach within the float rounding of the velocities it comes from is none: an impulse
+       leaves that much (a pair of spinning tori was struck again and again at one instant, each
+       impulse leaving -4e-7 m/s, until the impact limit froze them). */
+    const float slow = -1e-6f * (glms_vec3_norm(a->v) + glms_vec3_norm(b->v) + glms_vec3_norm(a->w) * ha->radius
+                                 + glms_vec3_norm(b->w) * hb->radius);
+    /* Two meshes: their manifold costs milliseconds where they touch over a wide patch (two sphere
+       meshes: 5 to 20 ms), and a spinning pair that touches and parts is checked every few
+       sub-intervals; the query's own point, in the same patch, says first whether it is worth it. */
+    if (ha->type == SPX_SHAPE_MESH && hb->type == SPX_SHAPE_MESH && !(normal_speed(a, b, ca, cb, p, n) < slow))
+        return false;
+    vec3s q = impact_point(A, ha, ca, rotation_at(a, t), B, hb, cb, rotation_at(b, t), p, &n, growth);
+    if (!(normal_speed(a, b, ca, cb, q, n) < slow)) return false;
     out->t = t, out->normal = n, out->point = q;
     return true;
 }
@@ -320,7 +382,6 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
     const spx_body *A = &s->w->bodies[ia], *B = &s->w->bodies[ib];
     const spx_body_shape *ha = &A->shapes[sa], *hb = &B->shapes[sb];
     const spx_ccd_body *a = seg(s, ia), *b = seg(s, ib);
-    if (ha->type != SPX_SHAPE_BOX && hb->type != SPX_SHAPE_BOX) return false; /* mesh-mesh: not yet */
     {
         /* The shapes stay within their spheres about the centres of mass, which move linearly:
            if those never meet over [t0, t_end], neither do the shapes. */
@@ -344,10 +405,8 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
         }
     }
     const float spin = glms_vec3_norm(a->w) * ha->radius + glms_vec3_norm(b->w) * hb->radius; /* m/s */
-    /* The tolerance comes from the boxes (a mesh may be a sheet of no thickness). */
-    float ha_min = ha->type == SPX_SHAPE_BOX ? least_half(ha) : INFINITY;
-    float hb_min = hb->type == SPX_SHAPE_BOX ? least_half(hb) : INFINITY;
-    const float tol = SPX_CCD_ROTATION_FRACTION * (ha_min < hb_min ? ha_min : hb_min);
+    /* The tolerance comes from the boxes, or the meshes' thickness (a mesh may be a sheet). */
+    const float tol = pair_tolerance(ha, hb);
     /* Sub-intervals this short keep the rotation's growth within the tolerance (with room for
        rounding). */
     const float fine = spin > 0.0f ? 0.9f * tol / spin : INFINITY;
@@ -360,7 +419,7 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
     if (!sweep_pair(A, ha, a, B, hb, b, fa, fb, t0, 0.0f, 0.0f, 0.0f, &hit)) return false;
     if (hit.state == SPX_SWEEP_START_OVERLAP) {
         impact found;
-        bool toward = approaching(A, ha, a, B, hb, b, t0, gv(hit.point), gv(hit.normal), &found);
+        bool toward = approaching(A, ha, a, B, hb, b, t0, gv(hit.point), gv(hit.normal), 0.0f, &found);
         /* At the step's start a touching pair is the solver's unless begin gave it to the stage,
            or an impact at time 0 changed a body's motion after the solver had answered (a box
            resting on the floor, struck from above at time 0, went through the floor). */
@@ -395,7 +454,7 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
                grazing or turning away: without rotation it never meets; with it, step past and
                look again. */
             float th = t + tau;
-            if (approaching(A, ha, a, B, hb, b, th, p, n, out)) {
+            if (approaching(A, ha, a, B, hb, b, th, p, n, ga + gb, out)) {
                 out->shape_a = sa, out->shape_b = sb;
                 return true;
             }
@@ -684,17 +743,15 @@ static void resolve(stage* s, spx_body* A, versors qa, vec3s ca, spx_body* B, ve
    face landing on a face (for a mesh, one triangle's), and an impulse there turned a level box
    over; the centre of the touching face keeps it level. Normal from A to B into *n. */
 static vec3s impact_point(const spx_body* A, const spx_body_shape* ha, vec3s ca, versors qa, const spx_body* B,
-                          const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n)
+                          const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n, float growth)
 {
-    float ha_min = ha->type == SPX_SHAPE_BOX ? least_half(ha) : INFINITY;
-    float hb_min = hb->type == SPX_SHAPE_BOX ? least_half(hb) : INFINITY;
-    const float size = fminf(ha_min, hb_min);
+    const float tol = pair_tolerance(ha, hb);
     spx_manifold ms[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;
     bool flip = false;
     if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
         spx_obb oa = shape_box(A, ha, ca, qa, 0.0f), ob = shape_box(B, hb, cb, qb, 0.0f);
-        if (spx_manifold_obb_obb(&oa, &ob, SPX_CCD_ROTATION_FRACTION * size, &ms[0]) == SPX_OK) count = 1;
+        if (spx_manifold_obb_obb(&oa, &ob, tol, &ms[0]) == SPX_OK) count = 1;
     } else if (ha->type == SPX_SHAPE_BOX || hb->type == SPX_SHAPE_BOX) {
         flip = ha->type != SPX_SHAPE_BOX;
         const spx_body *XB = flip ? B : A, *MB = flip ? A : B;
@@ -704,9 +761,15 @@ static vec3s impact_point(const spx_body* A, const spx_body_shape* ha, vec3s ca,
         memset(&pose, 0, sizeof pose);
         pose.c = flip ? ca : cb, pose.q = flip ? qa : qb;
         if (!pose_mesh(MB, msh, &pose, 0.0f)
-            || spx_manifold_obb_mesh(&box, msh->instance, SPX_CCD_ROTATION_FRACTION * size, ms, SPX_MAX_MESH_MANIFOLDS,
-                                     &count) != SPX_OK)
+            || spx_manifold_obb_mesh(&box, msh->instance, tol, ms, SPX_MAX_MESH_MANIFOLDS, &count) != SPX_OK)
             count = 0;
+    } else if (!pose_mesh_at(A, ha, ca, qa) || !pose_mesh_at(B, hb, cb, qb)
+               || spx_manifold_mesh_mesh(ha->instance, hb->instance, fminf(tol, 2.0f * growth + 0.05f * tol), ms,
+                                         SPX_MAX_MESH_MANIFOLDS, &count) != SPX_OK) {
+        /* Two meshes: only pairs about as near as the sweep's growth can be the contact, and a
+           wider margin over two curved meshes costs milliseconds (two sphere meshes: 5 to 30 ms
+           at the tolerance, 0.1 ms here). */
+        count = 0;
     }
     int best = -1;
     float best_dot = 0.9f;
@@ -718,12 +781,17 @@ static vec3s impact_point(const spx_body* A, const spx_body_shape* ha, vec3s ca,
     }
     if (best < 0) return point;
     const spx_manifold* m = &ms[best];
+    /* Two meshes' points differ in depth by their tessellation and rounding where they lie flat
+       on each other (two tori rim to rim): within a twentieth of the tolerance they count as one
+       face, struck at its middle (struck at the deepest few, the rings turned into each other). */
+    const bool flat = ha->type == SPX_SHAPE_MESH && hb->type == SPX_SHAPE_MESH;
     float deepest = -INFINITY;
     for (int k = 0; k < m->point_count; ++k) deepest = fmaxf(deepest, m->points[k].depth);
     vec3s sum = glms_vec3_zero();
     int used = 0;
     for (int k = 0; k < m->point_count; ++k)
-        if (m->points[k].depth >= deepest - 1e-4f * size) sum = glms_vec3_add(sum, gv(m->points[k].point)), ++used;
+        if (m->points[k].depth >= deepest - (flat ? 0.05f : 4e-4f) * tol)
+            sum = glms_vec3_add(sum, gv(m->points[k].point)), ++used;
     vec3s mn = gv(m->normal);
     *n = flip ? glms_vec3_negate(mn) : mn;
     return glms_vec3_scale(sum, 1.0f / (float)used);
@@ -790,7 +858,10 @@ static void impact_now(stage* s, uint32_t i)
     /* A sleeping body that is hit wakes (with its island) and answers. */
     if (A->type == SPX_BODY_DYNAMIC && !A->awake) spx_island_wake(s->w, lo);
     if (B->type == SPX_BODY_DYNAMIC && !B->awake) spx_island_wake(s->w, hi);
-    p = impact_point(A, &A->shapes[me->shape_lo], ca, qa, B, &B->shapes[me->shape_hi], cb, qb, p, &n);
+    /* The record's point and normal are impact_point's already (approaching): for two meshes, whose
+       manifold is dear, they are taken as they are. */
+    if (A->shapes[me->shape_lo].type != SPX_SHAPE_MESH || B->shapes[me->shape_hi].type != SPX_SHAPE_MESH)
+        p = impact_point(A, &A->shapes[me->shape_lo], ca, qa, B, &B->shapes[me->shape_hi], cb, qb, p, &n, 0.0f);
     resolve(s, A, qa, ca, B, qb, cb, p, n);
     s->impacts++;
     bool over = s->impacts > s->limit;
@@ -884,13 +955,6 @@ void spx_continuous_begin(spx_world* w)
         /* Trading accuracy for speed, dynamic pairs stay with the solver. */
         if (take && w->def.continuous_static_only && a->type == SPX_BODY_DYNAMIC && b->type == SPX_BODY_DYNAMIC)
             take = false;
-        /* A pair with a mesh-mesh manifold stays the solver's: the stage cannot sweep two meshes, and
-           taking their points off let fast tori fall through a mesh ground (16 of 64 in a pile). */
-        for (uint32_t m = k; m < end && take; ++m) {
-            const spx_contact* ct = &w->contacts.list[m];
-            if (a->shapes[ct->shape_a].type == SPX_SHAPE_MESH && b->shapes[ct->shape_b].type == SPX_SHAPE_MESH)
-                take = false;
-        }
         if (take && !ca->spinning && !cb->spinning) {
             const bool both_dynamic = a->type == SPX_BODY_DYNAMIC && b->type == SPX_BODY_DYNAMIC;
             float thin = fminf(body_least_half(a), body_least_half(b));
