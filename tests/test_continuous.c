@@ -428,16 +428,7 @@ static int paper_scene_and_measure(void)
 /* ---- meshes against meshes ------------------------------------------------------------------------ */
 
 /* A generated shape as a mesh; its vertices stay in `shape` for measuring. */
-static spx_mesh* mesh_of(spx_shape* shape)
-{
-    spx_mesh_def md = spx_default_mesh_def();
-    md.vertices = shape->vertices;
-    md.vertex_count = shape->vertex_count;
-    md.indices = shape->indices;
-    md.triangle_count = shape->triangle_count;
-    spx_mesh* m = NULL;
-    return spx_mesh_create(&md, &m) == SPX_OK ? m : NULL;
-}
+static spx_mesh* mesh_of(spx_shape* shape) { return spx_shape_mesh(shape); }
 
 static spx_body_id add_mesh(spx_world* w, spx_body_type type, const spx_mesh* mesh, spx_vec3 p, spx_quat q,
                             float restitution, spx_vec3 v, spx_vec3 omega)

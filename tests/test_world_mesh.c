@@ -11,13 +11,7 @@
 
 static spx_mesh* mesh_of(spx_shape* s)
 {
-    spx_mesh_def d = spx_default_mesh_def();
-    d.vertices = s->vertices;
-    d.vertex_count = s->vertex_count;
-    d.indices = s->indices;
-    d.triangle_count = s->triangle_count;
-    spx_mesh* m = NULL;
-    spx_mesh_create(&d, &m);
+    spx_mesh* m = spx_shape_mesh(s);
     spx_shape_free(s);
     return m;
 }

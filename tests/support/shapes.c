@@ -142,3 +142,14 @@ bool spx_shape_random(spx_shape* s, uint32_t n, float extent, float size, uint64
     }
     return true;
 }
+
+spx_mesh* spx_shape_mesh(const spx_shape* s)
+{
+    spx_mesh_def d = spx_default_mesh_def();
+    d.vertices = s->vertices;
+    d.vertex_count = s->vertex_count;
+    d.indices = s->indices;
+    d.triangle_count = s->triangle_count;
+    spx_mesh* m = NULL;
+    return spx_mesh_create(&d, &m) == SPX_OK ? m : NULL;
+}

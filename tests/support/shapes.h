@@ -31,5 +31,8 @@ bool spx_shape_strip(spx_shape* s, float length, float width, uint32_t n);
 /* n unrelated triangles of size up to `size` with corners in a cube of side `extent`. */
 bool spx_shape_random(spx_shape* s, uint32_t n, float extent, float size, uint64_t seed);
 void spx_shape_free(spx_shape* s);
+/* The shape as a mesh with the default mesh def (the arrays are copied: the shape may be freed),
+   or NULL when spx_mesh_create refuses it. */
+spx_mesh* spx_shape_mesh(const spx_shape* s);
 
 #endif
