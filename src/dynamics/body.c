@@ -423,8 +423,10 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     w->bodies[slot] = b;
     /* The first mesh body makes the mesh-mesh pair cache (2,048 pairs, some 400 kB); without it the
        queries are slower, not wrong, so a failure here is no error. */
-    bool has_mesh = false;
-    for (uint32_t i = 0; i < b.shape_count; ++i) has_mesh |= b.shapes[i].type == SPX_SHAPE_MESH;
+    uint32_t boxes = 0;
+    for (uint32_t i = 0; i < b.shape_count; ++i) boxes += b.shapes[i].type == SPX_SHAPE_BOX;
+    w->bodies[slot].box_count = boxes;
+    const bool has_mesh = boxes < b.shape_count;
     if (has_mesh && !w->mesh_pair_buffer) {
         size_t bytes = 2048u * spx_manifold_mesh_mesh_pair_bytes();
         w->mesh_pair_buffer = spx_alloc(&w->allocator, bytes, 16);

@@ -49,6 +49,7 @@ typedef struct spx_body {
     void* user_data;
     spx_body_shape* shapes;
     uint32_t shape_count;
+    uint32_t box_count;    /* of its shapes, boxes (the rest are meshes) */
     uint32_t next_free;    /* free list link while !alive */
     uint32_t island_next;  /* sleeping island: the next body of the island, or UINT32_MAX */
     /* The pose the shapes' world_box were made at: while origin and rotation are these bit for bit,

@@ -211,12 +211,6 @@ static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
     }
 }
 
-/* A shape pair gives this many manifolds at most: a box or mesh against a mesh can touch it along
-   several normals at once (a box in a corner of a mesh room). */
-static uint32_t pair_manifold_capacity(const spx_body_shape* x, const spx_body_shape* y)
-{
-    return x->type == SPX_SHAPE_BOX && y->type == SPX_SHAPE_BOX ? 1u : SPX_MAX_MESH_MANIFOLDS;
-}
 
 /* The manifolds of one shape pair into out[0..), warm-started from last step's manifolds of the same
    pair (old[0 .. old_count), any shape pair: those of this one are picked out). Returns how many. A
@@ -283,11 +277,14 @@ static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n)
 {
     spx_contacts* c = &w->contacts;
     uint64_t need = c->count;
+    /* A shape pair gives one manifold at most when both are boxes, SPX_MAX_MESH_MANIFOLDS when a
+       mesh is in it (a box in a corner of a mesh room touches it along several normals): summed
+       over a body pair's shape pairs from the bodies' counts, without reading their shapes. */
     for (uint32_t i = 0; i < n; ++i) {
         const spx_body* a = &w->bodies[pairs[i].a];
         const spx_body* b = &w->bodies[pairs[i].b];
-        for (uint32_t sa = 0; sa < a->shape_count; ++sa)
-            for (uint32_t sb = 0; sb < b->shape_count; ++sb) need += pair_manifold_capacity(&a->shapes[sa], &b->shapes[sb]);
+        const uint64_t all = (uint64_t)a->shape_count * b->shape_count, boxes = (uint64_t)a->box_count * b->box_count;
+        need += boxes + SPX_MAX_MESH_MANIFOLDS * (all - boxes);
     }
     uint64_t events = (uint64_t)n + c->count + c->pending_end_count;
     if (need > UINT32_MAX || events > UINT32_MAX) return false;
