@@ -223,6 +223,7 @@ void spx_body_update_boxes(spx_body* b)
     }
     b->boxes_origin = b->origin;
     b->boxes_rotation = b->rotation;
+    b->boxes_matrix = glms_quat_mat3(b->rotation);
 }
 
 bool spx_body_pose_mesh(const spx_body* b, const spx_body_shape* s)

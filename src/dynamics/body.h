@@ -56,6 +56,7 @@ typedef struct spx_body {
        spx_body_shape_box returns them instead of turning every shape again for every pair. */
     vec3s boxes_origin;
     versors boxes_rotation;
+    mat3s boxes_matrix;    /* boxes_rotation as a matrix: the body's axes, for the contacts' reuse */
 } spx_body;
 
 #define SPX_NO_BODY 0xFFFFFFFFu
@@ -83,6 +84,14 @@ static inline const spx_obb* spx_body_trusted_box(const spx_body* b, const spx_b
         && memcmp(&b->rotation, &b->boxes_rotation, sizeof(float) * 4) == 0)
         return &s->world_box;
     return NULL;
+}
+
+/* The body's rotation as a matrix: the stored one while the rotation is boxes_rotation bit for bit,
+   else made anew. */
+static inline mat3s spx_body_matrix(const spx_body* b)
+{
+    if (memcmp(&b->rotation, &b->boxes_rotation, sizeof(float) * 4) == 0) return b->boxes_matrix;
+    return glms_quat_mat3(b->rotation);
 }
 
 /* Stores every shape's world box at the body's current placement. The world calls it where poses

@@ -63,12 +63,26 @@ static float pair_margin(const spx_world* w, const spx_body* a, const spx_body* 
    manifolds this way. */
 #define SPX_CONTACT_REUSE_DISTANCE 0.001f
 
-/* B's centre of mass in A's frame, and B's rotation in A's frame, for bodies placed at (ca, qa) and (cb, qb). */
-static inline void relative_pose(vec3s ca, versors qa, vec3s cb, versors qb, vec3s* position, versors* rotation)
+/* R v and R^T v for a rotation matrix R (cglm's columns): v from a body's frame to the world's
+   axes, and back. */
+static inline vec3s to_world(const mat3s* r, vec3s v)
 {
-    const versors to_a = glms_quat_conjugate(qa);
-    *position = glms_quat_rotatev(to_a, glms_vec3_sub(cb, ca));
-    *rotation = glms_quat_mul(to_a, qb);
+    return (vec3s){ { r->col[0].x * v.x + r->col[1].x * v.y + r->col[2].x * v.z,
+                      r->col[0].y * v.x + r->col[1].y * v.y + r->col[2].y * v.z,
+                      r->col[0].z * v.x + r->col[1].z * v.y + r->col[2].z * v.z } };
+}
+
+static inline vec3s to_body(const mat3s* r, vec3s v)
+{
+    return (vec3s){ { glms_vec3_dot(r->col[0], v), glms_vec3_dot(r->col[1], v), glms_vec3_dot(r->col[2], v) } };
+}
+
+/* B's centre of mass and rotation in A's frame (A's rotation qa, as the matrix ra). */
+static inline void relative_pose(vec3s ca, versors qa, const mat3s* ra, vec3s cb, versors qb, vec3s* position,
+                                 versors* rotation)
+{
+    *position = to_body(ra, glms_vec3_sub(cb, ca));
+    *rotation = glms_quat_mul(glms_quat_conjugate(qa), qb);
 }
 
 /* Last step's manifolds old[0 .. count) of bodies a and b, all of them, can stand for this step's:
@@ -84,8 +98,8 @@ static inline void relative_pose(vec3s ca, versors qa, vec3s cb, versors qb, vec
    outer half of the speculative distance, which no approach this step can close (the margin's
    other part, the closing speed times the step, is whole). Made with no wider margin: 2 mm more
    for the reuse to work with cost the falling pile 7% more instructions a step in extra points. */
-static bool can_reuse(const spx_body* a, const spx_body* b, float distance, float reach, const spx_contact* old,
-                      uint32_t count)
+static bool can_reuse(const spx_body* a, const mat3s* ra, const spx_body* b, float distance, float reach,
+                      const spx_contact* old, uint32_t count)
 {
     /* The distance between the centres is the same in any frame: a pair whose distance changed by
        more than the reuse distance has moved too far, and most pairs of a pile that still settles
@@ -93,39 +107,36 @@ static bool can_reuse(const spx_body* a, const spx_body* b, float distance, floa
     if (fabsf(distance - old[0].made_distance) > SPX_CONTACT_REUSE_DISTANCE) return false;
     for (uint32_t k = 0; k < count; ++k)
         if (!old[k].reusable || old[k].made_margin != old[0].made_margin
-            || !glms_vec3_eqv(old[k].made_center_a, old[0].made_center_a)
-            || !glms_vec3_eqv(old[k].made_center_b, old[0].made_center_b))
+            || memcmp(&old[k].made_position, &old[0].made_position, sizeof(float) * 3) != 0
+            || memcmp(&old[k].made_turn, &old[0].made_turn, sizeof(float) * 4) != 0)
             return false;
-    vec3s p_now, p_made;
-    versors q_now, q_made;
-    relative_pose(a->center, a->rotation, b->center, b->rotation, &p_now, &q_now);
-    relative_pose(old[0].made_center_a, old[0].made_rotation_a, old[0].made_center_b, old[0].made_rotation_b, &p_made,
-                  &q_made);
-    const versors d = glms_quat_mul(glms_quat_conjugate(q_made), q_now);
+    vec3s p_now;
+    versors q_now;
+    relative_pose(a->center, a->rotation, ra, b->center, b->rotation, &p_now, &q_now);
+    const versors d = glms_quat_mul(glms_quat_conjugate(old[0].made_turn), q_now);
     const float half_sine = sqrtf(d.x * d.x + d.y * d.y + d.z * d.z);
-    const float change = glms_vec3_distance(p_now, p_made) + 2.0f * half_sine * b->radius;
+    const float change = glms_vec3_distance(p_now, old[0].made_position) + 2.0f * half_sine * b->radius;
     return change <= SPX_CONTACT_REUSE_DISTANCE && reach + change <= old[0].made_margin;
 }
 
-/* A manifold of last step moved with the bodies: its normal and each body's anchors turned as
-   that body turned since the manifold was made, and each point's separation from how far its two
-   ends (one on each body, together when made) have moved apart along the normal since. The
-   impulses stay with their points. */
-static void reuse_contact(const spx_world* w, const spx_contact* old, spx_contact* out)
+/* A manifold of last step moved with the bodies: its normal turned with A and each point's ends
+   placed with their bodies (the points were kept in the bodies' frames), each point's separation
+   from how far its two ends (together when made) have moved apart along the normal since. The
+   impulses stay with their points. ra, rb: the bodies' rotations as matrices. */
+static void reuse_contact(const spx_world* w, const spx_contact* old, const mat3s* ra, const mat3s* rb,
+                          spx_contact* out)
 {
     const spx_body* a = &w->bodies[old->body_a];
     const spx_body* b = &w->bodies[old->body_b];
-    const mat3s turn_a = glms_quat_mat3(glms_quat_mul(a->rotation, glms_quat_conjugate(old->made_rotation_a)));
-    const mat3s turn_b = glms_quat_mat3(glms_quat_mul(b->rotation, glms_quat_conjugate(old->made_rotation_b)));
     *out = *old;
-    out->normal = glms_vec3_normalize(glms_mat3_mulv(turn_a, old->made_normal));
+    out->normal = glms_vec3_normalize(to_world(ra, old->made_normal));
     tangents(out->normal, out->tangent);
     out->friction = sqrtf(a->friction * b->friction);
     out->restitution = a->restitution > b->restitution ? a->restitution : b->restitution;
     for (int k = 0; k < out->point_count; ++k) {
         spx_contact_point* p = &out->points[k];
-        const vec3s on_a = glms_vec3_add(a->center, glms_mat3_mulv(turn_a, p->made_anchor_a));
-        const vec3s on_b = glms_vec3_add(b->center, glms_mat3_mulv(turn_b, p->made_anchor_b));
+        const vec3s on_a = glms_vec3_add(a->center, to_world(ra, p->made_anchor_a));
+        const vec3s on_b = glms_vec3_add(b->center, to_world(rb, p->made_anchor_b));
         const vec3s mid = glms_vec3_scale(glms_vec3_add(on_a, on_b), 0.5f);
         p->anchor_a = glms_vec3_sub(mid, a->center);
         p->anchor_b = glms_vec3_sub(mid, b->center);
@@ -175,14 +186,14 @@ static void warm_start_from(const spx_contact* old, spx_contact* c)
     }
 }
 
-/* Fills one contact from manifold m of bodies ia and ib; normal flipped when the query had B first. */
+/* Fills one contact from manifold m of bodies ia and ib; normal flipped when the query had B first.
+   ra, rb: the bodies' rotations as matrices. */
 static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t sa, uint16_t sb, const spx_manifold* m,
-                         bool flip, float margin, spx_contact* out)
+                         bool flip, float margin, const mat3s* ra, const mat3s* rb, spx_contact* out)
 {
     const spx_body* a = &w->bodies[ia];
     const spx_body* b = &w->bodies[ib];
-    out->made_center_a = a->center, out->made_center_b = b->center;
-    out->made_rotation_a = a->rotation, out->made_rotation_b = b->rotation;
+    relative_pose(a->center, a->rotation, ra, b->center, b->rotation, &out->made_position, &out->made_turn);
     out->made_distance = glms_vec3_distance(a->center, b->center);
     out->made_margin = margin;
     out->reusable = true;
@@ -193,7 +204,7 @@ static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
     out->normal = (vec3s){ { m->normal.x, m->normal.y, m->normal.z } };
     if (flip) out->normal = glms_vec3_negate(out->normal);
     tangents(out->normal, out->tangent);
-    out->made_normal = out->normal;
+    out->made_normal = to_body(ra, out->normal);
     out->friction = sqrtf(a->friction * b->friction);
     out->restitution = a->restitution > b->restitution ? a->restitution : b->restitution;
     out->point_count = m->point_count;
@@ -203,8 +214,8 @@ static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
         p->anchor_a = glms_vec3_sub(q, a->center);
         p->anchor_b = glms_vec3_sub(q, b->center);
         p->separation = -m->points[k].depth;
-        p->made_anchor_a = p->anchor_a;
-        p->made_anchor_b = p->anchor_b;
+        p->made_anchor_a = to_body(ra, p->anchor_a);
+        p->made_anchor_b = to_body(rb, p->anchor_b);
         p->made_separation = p->separation;
         p->id = m->points[k].id;
         p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
@@ -252,11 +263,13 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
         r = SPX_OK;
     }
     if (r != SPX_OK) return 0;
+    mat3s ra, rb; /* made for the first manifold with points: most shape pairs have none */
     uint32_t made = 0;
     for (uint32_t k = 0; k < n; ++k) {
         if (ms[k].point_count == 0) continue;
+        if (made == 0) ra = spx_body_matrix(a), rb = spx_body_matrix(b);
         spx_contact* c = &out[made++];
-        fill_contact(w, ia, ib, sa, sb, &ms[k], flip, margin, c);
+        fill_contact(w, ia, ib, sa, sb, &ms[k], flip, margin, &ra, &rb, c);
         /* Last step's manifold of this shape pair whose normal is closest to this one's (within about
            25 degrees): a mesh pair's several manifolds are told apart by their normals. */
         const spx_contact* prior = NULL;
@@ -343,9 +356,12 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
         float reach = a->radius + b->radius + margin;
         const float distance2 = glms_vec3_norm2(glms_vec3_sub(a->center, b->center));
         if (distance2 <= reach * reach) {
+            const mat3s ra = spx_body_matrix(a);
             if (j_end > j
-                && can_reuse(a, b, sqrtf(distance2), margin - 0.5f * w->def.speculative_distance, old + j, j_end - j)) {
-                for (uint32_t k = j; k < j_end; ++k) reuse_contact(w, &old[k], &c->list[c->count++]);
+                && can_reuse(a, &ra, b, sqrtf(distance2), margin - 0.5f * w->def.speculative_distance, old + j,
+                             j_end - j)) {
+                const mat3s rb = spx_body_matrix(b);
+                for (uint32_t k = j; k < j_end; ++k) reuse_contact(w, &old[k], &ra, &rb, &c->list[c->count++]);
                 ++c->reused;
             } else {
                 for (uint16_t sa = 0; sa < a->shape_count; ++sa)

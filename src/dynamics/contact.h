@@ -12,8 +12,8 @@ typedef struct spx_contact_point {
     float normal_impulse;      /* N s, accumulated; carried to the next step by id */
     float tangent_impulse[2];
     uint32_t id;               /* feature pair (spx_manifold_point.id) */
-    /* The anchors and separation (m) the narrow phase made the point with, for reusing it while
-       the pair barely moves (contact.c). */
+    /* The point as the narrow phase made it, for reusing it while the pair barely moves
+       (contact.c): from each centre of mass in that body's own frame (m), and its separation. */
     vec3s made_anchor_a, made_anchor_b;
     float made_separation;
 } spx_contact_point;
@@ -26,13 +26,13 @@ typedef struct spx_contact {
     vec3s tangent[2];
     float friction, restitution;
     int point_count;           /* 1..4 (manifolds without points are not kept) */
-    /* The bodies' placements when the narrow phase made this manifold, its normal then and the
-       margin it was made with: while the pair's relative pose stays within
-       SPX_CONTACT_REUSE_DISTANCE of that one, the manifold is moved with the bodies instead of
-       made again (contact.c). reusable is false once the continuous stage has switched the points
-       off. */
-    vec3s made_center_a, made_center_b;
-    versors made_rotation_a, made_rotation_b;
+    /* B's centre of mass and rotation in A's frame when the narrow phase made this manifold, its
+       normal then in A's frame and the margin it was made with: while the pair's relative pose
+       stays within SPX_CONTACT_REUSE_DISTANCE of that one, the manifold is moved with the bodies
+       instead of made again (contact.c). reusable is false once the continuous stage has switched
+       the points off. */
+    vec3s made_position;
+    versors made_turn;
     vec3s made_normal;
     float made_distance;       /* m between the centres of mass then */
     float made_margin;
