@@ -396,6 +396,68 @@ static int manifolds_reused_while_resting(void)
     return 0;
 }
 
+/* A reused manifold is where the narrow phase would make it: a cube resting yawed on the tilted,
+   turned top of a static box (neither body's frame the world's, so the manifold's normal and points
+   kept in the bodies' frames must be turned back right) against spx_manifold_obb_obb at the same
+   poses and margin. Reuse allows 1 mm of relative motion; the points and separations must agree
+   within that. */
+static int reused_manifold_matches_a_fresh_one(void)
+{
+    spx_world* w = make_world(spx_v3(0, -9.81f, 0), false);
+    ENSURE(w);
+    const float tilt = 0.05f, yaw = 0.7f;
+    /* About x by tilt, then about y by yaw. */
+    const spx_quat qx = { sinf(0.5f * tilt), 0, 0, cosf(0.5f * tilt) };
+    const spx_quat qy = { 0, sinf(0.5f * yaw), 0, cosf(0.5f * yaw) };
+    const spx_quat qa = { qy.w * qx.x, qy.y * qx.w, -qy.y * qx.x, qy.w * qx.w };
+    const spx_vec3 half_a = spx_v3(2.0f, 0.5f, 2.0f), half_b = spx_v3(0.5f, 0.5f, 0.5f);
+    spx_body_id base = add_box(w, SPX_BODY_STATIC, spx_v3(0, 0, 0), qa, half_a, 1.0f, 0.9f, 0.0f);
+    const spx_quat qb = { 0.05f, 0.3f, -0.04f, 0.95f };
+    const float nb = sqrtf(qb.x * qb.x + qb.y * qb.y + qb.z * qb.z + qb.w * qb.w);
+    const spx_quat qbn = { qb.x / nb, qb.y / nb, qb.z / nb, qb.w / nb };
+    spx_body_id cube = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0.2f, 1.1f, -0.1f), qbn, half_b, 1.0f, 0.9f, 0.0f);
+    spx_step_stats st;
+    int checked = 0;
+    for (int s = 0; s < 240 && checked < 20; ++s) {
+        ENSURE(spx_world_step(w, dt) == SPX_OK);
+        ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
+        if (s < 120 || st.reused_pair_count != 1) continue;
+        ENSURE(w->contacts.count == 1);
+        const spx_contact* c = &w->contacts.list[0];
+        const spx_body* a = &w->bodies[c->body_a];
+        spx_transform ta, tb;
+        ENSURE(spx_body_get_transform(w, base, &ta) == SPX_OK);
+        ENSURE(spx_body_get_transform(w, cube, &tb) == SPX_OK);
+        spx_obb box_a, box_b;
+        ENSURE(spx_obb_from_quat(ta.p, half_a, ta.q, &box_a) == SPX_OK);
+        ENSURE(spx_obb_from_quat(tb.p, half_b, tb.q, &box_b) == SPX_OK);
+        spx_manifold m;
+        ENSURE(spx_manifold_obb_obb(&box_a, &box_b, c->made_margin, &m) == SPX_OK);
+        ENSURE(m.point_count == 4 && c->point_count == 4);
+        const double cosine = m.normal.x * c->normal.x + m.normal.y * c->normal.y + m.normal.z * c->normal.z;
+        ENSURE(cosine > cos(0.002));
+        for (int k = 0; k < 4; ++k) {
+            /* The reused point nearest this fresh one. */
+            double best = 1e9, sep = 0;
+            for (int j = 0; j < 4; ++j) {
+                const spx_contact_point* p = &c->points[j];
+                const double dx = a->center.x + p->anchor_a.x - m.points[k].point.x;
+                const double dy = a->center.y + p->anchor_a.y - m.points[k].point.y;
+                const double dz = a->center.z + p->anchor_a.z - m.points[k].point.z;
+                const double d = sqrt(dx * dx + dy * dy + dz * dz);
+                if (d < best) best = d, sep = p->separation;
+            }
+            ENSURE(best < 2e-3);
+            ENSURE_NEAR(sep, -m.points[k].depth, 2e-3);
+        }
+        ++checked;
+    }
+    printf("reused manifolds checked against fresh ones: %d\n", checked);
+    ENSURE(checked == 20);
+    spx_world_destroy(w);
+    return 0;
+}
+
 /* A free plank (2 x 0.1 x 0.02 m) spinning at 200 rad/s about an axis between its two large
    principal axes, no gravity, nothing near: its kinetic energy never grows. The turn of a step is
    3.3 rad; carrying the angular momentum over such a turn once let the spin energy grow 190 times
@@ -607,6 +669,7 @@ int main(void)
     RUN_TEST(events_and_ids, failures);
     RUN_TEST(bad_input, failures);
     RUN_TEST(manifolds_reused_while_resting, failures);
+    RUN_TEST(reused_manifold_matches_a_fresh_one, failures);
     RUN_TEST(free_spin_adds_no_energy, failures);
     RUN_TEST(no_allocation_after_warm_up, failures);
     RUN_TEST(deterministic, failures);
