@@ -24,12 +24,10 @@ static spx_world* make_world(bool continuous)
     return spx_world_create(&wd, &w) == SPX_OK ? w : NULL;
 }
 
-static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_quat q, spx_vec3 half, float density,
-                           float friction, float restitution, spx_vec3 v, spx_vec3 omega)
+/* A body of one shape s, placed and moving, with no angular damping. */
+static spx_body_id add_body(spx_world* w, spx_body_type type, const spx_shape_def* s, spx_vec3 p, spx_quat q,
+                            float friction, float restitution, spx_vec3 v, spx_vec3 omega)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = half;
-    s.density = density;
     spx_body_def d = spx_default_body_def();
     d.type = type;
     d.position = p;
@@ -39,11 +37,20 @@ static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_qua
     d.angular_damping = 0.0f;
     d.linear_velocity = v;
     d.angular_velocity = omega;
-    d.shapes = &s;
+    d.shapes = s;
     d.shape_count = 1;
     spx_body_id id = { 0, 0 };
     spx_body_create(w, &d, &id);
     return id;
+}
+
+static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_quat q, spx_vec3 half, float density,
+                           float friction, float restitution, spx_vec3 v, spx_vec3 omega)
+{
+    spx_shape_def s = spx_default_shape_def();
+    s.half_extents = half;
+    s.density = density;
+    return add_body(w, type, &s, p, q, friction, restitution, v, omega);
 }
 
 static spx_vec3 pos(spx_world* w, spx_body_id id)
@@ -437,20 +444,7 @@ static spx_body_id add_mesh(spx_world* w, spx_body_type type, const spx_mesh* me
     s.type = SPX_SHAPE_MESH;
     s.mesh = mesh;
     s.density = 1000.0f;
-    spx_body_def d = spx_default_body_def();
-    d.type = type;
-    d.position = p;
-    d.rotation = q;
-    d.friction = 0.6f;
-    d.restitution = restitution;
-    d.angular_damping = 0.0f;
-    d.linear_velocity = v;
-    d.angular_velocity = omega;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0, 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return add_body(w, type, &s, p, q, 0.6f, restitution, v, omega);
 }
 
 static spx_vec3 rotate(spx_quat q, spx_vec3 v)
