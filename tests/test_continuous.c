@@ -321,6 +321,7 @@ static int container(void)
 {
     spx_container c;
     ENSURE_CODE(spx_container_create(&c, 400, 250.0f, 4.0f, true, NULL), SPX_OK);
+    const double energy0 = spx_world_kinetic_energy(c.world);
     uint32_t impacts = 0, fast = 0, limited = 0;
     for (int k = 0; k < 120; ++k) {
         ENSURE_CODE(spx_world_step(c.world, c.dt), SPX_OK);
@@ -335,9 +336,13 @@ static int container(void)
             return 1;
         }
     }
-    printf("  container: %u impacts, %u fast body-steps, %u steps over the limit, energy %.4g J\n", impacts, fast,
-           limited, spx_world_kinetic_energy(c.world));
+    const double energy = spx_world_kinetic_energy(c.world);
+    printf("  container: %u impacts, %u fast body-steps, %u steps over the limit, energy %.6g of %.6g J\n", impacts,
+           fast, limited, energy, energy0);
     ENSURE(impacts > 0);
+    /* Elastic: kept within 0.1% (measured 0.012%; an impulse that fell back to inelastic too often
+       lost 0.16%, one that lost restitution at one point 99.96%). */
+    ENSURE(fabs(energy - energy0) < 1e-3 * energy0);
     spx_container_destroy(&c);
     return 0;
 }
@@ -369,7 +374,9 @@ static int impact_limit(void)
     return 0;
 }
 
-/* Two runs of the container give the same bits; after warm-up a step allocates nothing. */
+/* Two runs of the container give the same bits; after warm-up a step allocates nothing. The
+   warm-up is two seconds: the boxes gather in the floor's corners over the first (a buffer grew
+   between steps 60 and 90 once the impacts solved their points together). */
 static int deterministic_and_no_allocation(void)
 {
     spx_transform end[2];
@@ -380,7 +387,7 @@ static int deterministic_and_no_allocation(void)
         wd.allocator = &al;
         spx_container c;
         ENSURE_CODE(spx_container_create(&c, 200, 250.0f, 3.0f, true, &wd), SPX_OK);
-        for (int k = 0; k < 60; ++k) ENSURE_CODE(spx_world_step(c.world, c.dt), SPX_OK);
+        for (int k = 0; k < 120; ++k) ENSURE_CODE(spx_world_step(c.world, c.dt), SPX_OK);
         long before = counter.calls;
         for (int k = 0; k < 60; ++k) ENSURE_CODE(spx_world_step(c.world, c.dt), SPX_OK);
         if (counter.calls != before) fprintf(stderr, "  %ld allocations in 60 steps after warm-up\n", counter.calls - before);
@@ -514,7 +521,7 @@ static int mesh_shot(int target, bool continuous, mesh_shots* out)
                 spx_body_id m = add_mesh(w, SPX_BODY_DYNAMIC, body ? ball : torus, p, phase & 1 ? turned : identity,
                                          0.0f, spx_v3(axis.x * mesh_v, axis.y * mesh_v, 0), spx_v3(0, 0, 0));
                 const int steps = (int)(5.2f / (v0 * dt)) + 30;
-                float pen = 0.0f;
+                float pen = 0.0f, run_back = 0.0f;
                 bool passed = false;
                 for (int k = 0; k < steps && !passed; ++k) {
                     spx_result r = spx_world_step(w, dt);
@@ -547,13 +554,14 @@ static int mesh_shot(int target, bool continuous, mesh_shots* out)
                     float back = ((vw.x - vm.x) * axis.x + (vw.y - vm.y) * axis.y) / v0;
                     float* worst = phase & 1 ? &out->worst_turned_back : &out->worst_back;
                     if (back > *worst) *worst = back;
+                    if (back > run_back) run_back = back;
                 }
                 if (pen > out->worst_final) out->worst_final = pen;
                 out->passes += passed;
                 out->runs++;
                 if (getenv("SPX_VERBOSE"))
-                    printf("    target %d %s v %g phase %d: %s pen %.3g\n", target, body ? "ball" : "torus", v0, phase,
-                           passed ? "PASSED" : "held", pen);
+                    printf("    target %d %s v %g phase %d: %s pen %.3g rebound %.3g\n", target, body ? "ball" : "torus",
+                           v0, phase, passed ? "PASSED" : "held", pen, run_back);
                 spx_world_destroy(w);
             }
     spx_mesh_destroy(grid);

@@ -6,6 +6,15 @@
 #include "body.h"
 #include "broad/dynamic_tree.h"
 
+/* Where an impact's impulse acts: its manifold's points, each with its gap (0 for the ones that
+   touch, which the impulse stops; the others may not close their gap before the step ends). */
+#define SPX_CCD_IMPACT_POINTS 4
+typedef struct spx_ccd_points {
+    vec3s p[SPX_CCD_IMPACT_POINTS];
+    float gap[SPX_CCD_IMPACT_POINTS];
+    uint32_t count;
+} spx_ccd_points;
+
 /* What the stage keeps of a body during a step. A body's motion is a chain of segments: the first
    is the solver's (start pose to end pose at constant velocities), each impact starts another at
    the impact's time with the body's new velocities. */
@@ -18,7 +27,8 @@ typedef struct spx_ccd_body {
     versors q;            /* ... and rotation */
     vec3s v, w;           /* and moves at these */
     float toi;            /* s: its first impact from the current time, INFINITY when none */
-    vec3s normal, point;  /* of that impact: normal from the lower body index to the higher */
+    vec3s normal;         /* of that impact: from the lower body index to the higher */
+    spx_ccd_points points; /* where its impulse acts */
     uint32_t partner;     /* the other body of that impact */
     uint16_t shape_lo, shape_hi; /* its shapes: of the lower body index, of the higher */
     uint32_t partner_version;
