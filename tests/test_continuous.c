@@ -662,8 +662,9 @@ static int spinning_mesh(void)
 
 /* Two meshes approaching each other head-on at 1,000 m/s each: spheres (0.2 m) from 8 start phases,
    and two tori facing each other (their axes along the motion: they meet rim to rim all round)
-   from 2. They meet, do not pass, stop (restitution 0), and the momentum of the two is kept. (Tori
-   from other phases can come apart again: docs/continuous.md, limits.) */
+   from 16. They meet, do not pass, stop (restitution 0), and the momentum of the two is kept.
+   (Struck at the centre of their touching points, 14 of the 16 tori phases came apart again at up
+   to 7.5% of the approach; struck on all the points together, none does.) */
 static int head_on_meshes(void)
 {
     spx_shape torus_shape, ball_shape;
@@ -674,11 +675,11 @@ static int head_on_meshes(void)
     const spx_quat facing = { 0.0f, 0.0f, -0.70710678f, 0.70710678f };     /* axis y along x */
     double worst_p = 0.0, worst_v = 0.0;
     float closest = INFINITY; /* gap less touching distance, along the motion */
-    for (int run = 0; run < 10; ++run) {
+    for (int run = 0; run < 24; ++run) {
         spx_world* w = make_world(true);
         ENSURE(w);
         const bool tori = run >= 8;
-        const int phase = tori ? (run == 8 ? 1 : 13) : run;
+        const int phase = tori ? run - 8 : run;
         float off = 1000.0f * dt * (float)phase / 8.0f;
         spx_body_id a = add_mesh(w, SPX_BODY_DYNAMIC, tori ? torus : ball, spx_v3(-2.0f - off, 0, 0),
                                  tori ? facing : identity, 0, spx_v3(1000.0f, 0, 0), spx_v3(0, 0, 0));
