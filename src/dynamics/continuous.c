@@ -201,6 +201,7 @@ static spx_ccd_body* seg(stage* s, uint32_t i)
     const spx_body* b = &s->w->bodies[i];
     cb->stamp = 1;
     cb->t = 0.0f;
+    cb->pose_t = -1.0f;
     cb->toi = INFINITY;
     cb->impacts = 0;
     cb->frozen = 0;
@@ -233,16 +234,31 @@ static bool finite_box(const spx_obb* o)
     return sum * 0.0f == 0.0f;
 }
 
-/* Box of shape k of body b at centre c and rotation q, half extents grown by `grow`. */
-static spx_obb shape_box(const spx_body* b, const spx_body_shape* sh, vec3s c, versors q, float grow)
+/* Box of shape k of body b at centre c and rotation matrix r, half extents grown by `grow`. */
+static spx_obb shape_box_m(const spx_body* b, const spx_body_shape* sh, vec3s c, mat3s r, float grow)
 {
-    mat3s r = glms_quat_mat3(q);
     spx_obb o;
     o.center = sv(glms_vec3_add(c, glms_mat3_mulv(r, glms_vec3_sub(sh->local_center, b->local_center))));
     o.half_extents = spx_v3(sh->half_extents.x + grow, sh->half_extents.y + grow, sh->half_extents.z + grow);
     mat3s axes = sh->axes_aligned ? r : glms_mat3_mul(r, sh->local_rotation);
     for (int k = 0; k < 3; ++k) o.rotation.col[k] = sv(axes.col[k]);
     return o;
+}
+
+static spx_obb shape_box(const spx_body* b, const spx_body_shape* sh, vec3s c, versors q, float grow)
+{
+    return shape_box_m(b, sh, c, glms_quat_mat3(q), grow);
+}
+
+/* The box of shape sh of body b (segment cb) at time t, its pose kept for the next call at t. */
+static spx_obb box_at(const spx_body* b, const spx_body_shape* sh, spx_ccd_body* cb, float t, float grow)
+{
+    if (cb->pose_t != t) {
+        cb->pose_c = center_at(cb, t);
+        cb->pose_r = glms_quat_mat3(rotation_at(cb, t));
+        cb->pose_t = t;
+    }
+    return shape_box_m(b, sh, cb->pose_c, cb->pose_r, grow);
 }
 
 static bool stationary(const spx_ccd_body* cb)
@@ -307,14 +323,14 @@ static bool pose_mesh(const spx_body* b, const spx_body_shape* sh, const spx_ccd
    both rotations; of two meshes, A is grown by both in the descent, spx_sweep_mesh_mesh_margin).
    d = 0: whether they touch at t. Normal from A to B. fixed_a, fixed_b: the box of a body that does
    not move, made once by the caller (NULL otherwise). false: a query refused the pose. */
-static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a, const spx_body* B,
-                       const spx_body_shape* hb, const spx_ccd_body* b, const spx_obb* fixed_a, const spx_obb* fixed_b,
+static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body* a, const spx_body* B,
+                       const spx_body_shape* hb, spx_ccd_body* b, const spx_obb* fixed_a, const spx_obb* fixed_b,
                        float t, float ga, float gb, float d, spx_sweep_hit* out)
 {
     const spx_vec3 va = sv(a->v), vb = sv(b->v);
     if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
-        spx_obb oa = fixed_a ? *fixed_a : shape_box(A, ha, center_at(a, t), rotation_at(a, t), ga);
-        spx_obb ob = fixed_b ? *fixed_b : shape_box(B, hb, center_at(b, t), rotation_at(b, t), gb);
+        spx_obb oa = fixed_a ? *fixed_a : box_at(A, ha, a, t, ga);
+        spx_obb ob = fixed_b ? *fixed_b : box_at(B, hb, b, t, gb);
         /* The boxes come from normalised rotations, so only finiteness is checked, not the whole
            validation of the public call (5% of a container of fast boxes). */
         if (!finite_box(&oa) || !finite_box(&ob) || (sum3(va) + sum3(vb) + d) * 0.0f != 0.0f || !(d >= 0.0f)) return false;
@@ -335,8 +351,8 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, const spx_cc
     bool box_first = ha->type == SPX_SHAPE_BOX;
     const spx_body *XB = box_first ? A : B, *MB = box_first ? B : A;
     const spx_body_shape *xs = box_first ? ha : hb, *ms = box_first ? hb : ha;
-    const spx_ccd_body *xc = box_first ? a : b, *mc = box_first ? b : a;
-    spx_obb box = shape_box(XB, xs, center_at(xc, t), rotation_at(xc, t), ga + gb);
+    spx_ccd_body *xc = box_first ? a : b, *mc = box_first ? b : a;
+    spx_obb box = box_at(XB, xs, xc, t, ga + gb);
     if (!pose_mesh(MB, ms, mc, t)) return false;
     spx_mesh_hit mh;
     if (spx_sweep_obb_mesh(&box, sv(xc->v), ms->instance, sv(mc->v), d, NULL, 0, &mh) != SPX_OK) return false;
@@ -401,7 +417,7 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
 {
     const spx_body *A = &s->w->bodies[ia], *B = &s->w->bodies[ib];
     const spx_body_shape *ha = &A->shapes[sa], *hb = &B->shapes[sb];
-    const spx_ccd_body *a = seg(s, ia), *b = seg(s, ib);
+    spx_ccd_body *a = seg(s, ia), *b = seg(s, ib);
     {
         /* The shapes stay within their spheres about the centres of mass, which move linearly:
            if those never meet over [t0, t_end], neither do the shapes. */
@@ -983,6 +999,7 @@ static void restart(stage* s, uint32_t i, float t, vec3s c, versors q)
     cb->t = t;
     cb->c = c;
     cb->q = q;
+    cb->pose_t = -1.0f;
     if (cb->frozen) {
         cb->v = cb->w = glms_vec3_zero();
     } else {

@@ -41,6 +41,10 @@ typedef struct spx_ccd_body {
     uint8_t spinning;     /* turns more than SPX_CCD_SOLVER_TURN this step: the stage takes all a fast body's contacts */
     uint8_t moved;        /* awake and not static at the step's start: c0, q0 hold */
     uint8_t frozen;       /* past the impact limit: stays where it is for the rest of the step */
+    float pose_t;         /* s: the segment's pose at this time, kept (a search sweeps one body at
+                             its current time against every candidate); negative: none */
+    vec3s pose_c;
+    mat3s pose_r;
 } spx_ccd_body;
 
 typedef struct spx_continuous {
