@@ -796,18 +796,19 @@ static void solve_rows(const impact_bodies* ib, impact_row* rows, uint32_t count
     }
 }
 
-/* The impulse of an impact at its points (normal n, A to B) on the bodies' velocities. Each point
-   that touches leaves at -e times its approach (0 below the restitution threshold) or faster; a
-   point with a gap g may still approach, but not by more than g in the rest of the step; Coulomb
+/* The impulse of an impact at its points (normal n, A to B) on the bodies' velocities. With
+   restitution e (the approach above the restitution threshold) the centre of the touching points
+   leaves at -e times its approach. Inelastic, every touching point leaves not approaching, and a
+   point with a gap g may still approach, but not by more than g in the rest of the step. Coulomb
    friction acts up to mu times each point's normal impulse. The impulses are accumulated and
    clamped over several passes, friction and normal together (a friction impulse turns the bodies
    and can bring a point back to approaching: applied once each, a spinning pair was hit again and
    again at one instant), the normal last.
-   The impulse is first found at the centre of the touching points (a face landing on a face,
-   struck there, stays level to the bit) and then shared over them and solved on all the points
-   together: struck at the touching points alone, a ring landing flat after rocking on its rim was
-   struck at one side while the other, a millimetre up, still came down, and a chain of such
-   impacts threw it up at 15 to 19% of its impact speed.
+   Inelastic, the impulse is first found at the centre of the touching points (a face landing on a
+   face, struck there, stays level to the bit), then shared over them and solved on all the points
+   together: struck at the centre alone, a ring landing flat after rocking on its rim kept its spin;
+   struck at the touching points alone, the side a millimetre up still came down; either way a
+   chain of impacts threw it up at 15 to 19% of its impact speed.
    Energy: with e = 0 and no gap every update is a projection in the bodies' mass metric, so it
    adds no kinetic energy (but a kinematic body's push); an impulse that ends with more than it
    began with is done again with e = 0, then with the touching points alone, which stands. */
@@ -851,7 +852,7 @@ static void resolve(stage* s, spx_body* A, versors qa, vec3s ca, spx_body* B, ve
         for (uint32_t k = 0; k < count; ++k) rows[k].jn = rows[k].jt[0] = rows[k].jt[1] = 0.0f;
         if (attempt == 0) {
             /* With restitution, at the centre alone (Newton's law at several points at once gains
-               energy, and done again inelastic it lost 0.4% of an elastic container's), or where
+               energy, and done again inelastic it lost 0.35% of an elastic container's), or where
                the centre does not approach, at the point that approaches most. */
             impact_row* one = &centre;
             if (touching == 1 || !(centre.approach < 0.0f))
@@ -885,6 +886,19 @@ static void resolve(stage* s, spx_body* A, versors qa, vec3s ca, spx_body* B, ve
         if (attempt == 2 || kinetic_energy(A, ib.ia) + kinetic_energy(B, ib.ib) <= energy0 * (1.0f + 1e-6f)) break;
         A->v = va0, A->w = wa0, B->v = vb0, B->w = wb0; /* it added energy: again, as said above */
     }
+}
+
+static bool is_sheet(const spx_body_shape* s) { return s->type == SPX_SHAPE_MESH && !isfinite(mesh_thickness(s)); }
+
+/* A sheet has two sides, and a shape that sank into one touches both: the normal n (A to B) at
+   point p is on the wrong side when it points away from the other body's centre (a sphere mesh
+   6 mm into a ground sheet was struck up and down in turn, 17 impacts at one instant, until the
+   impact limit froze it, step after step). */
+static bool wrong_side_of_sheet(const spx_body_shape* ha, vec3s ca, const spx_body_shape* hb, vec3s cb, vec3s p, vec3s n)
+{
+    const bool sheet_a = is_sheet(ha), sheet_b = is_sheet(hb);
+    if (sheet_a == sheet_b) return false;
+    return sheet_a ? glms_vec3_dot(n, glms_vec3_sub(cb, p)) < 0.0f : glms_vec3_dot(n, glms_vec3_sub(p, ca)) < 0.0f;
 }
 
 /* Where an impact acts: the points of the shape pair's manifold at the impact's pose, when the
@@ -923,17 +937,7 @@ static void impact_points(const spx_body* A, const spx_body_shape* ha, vec3s ca,
            at the tolerance, 0.1 ms here). */
         count = 0;
     }
-    /* A sheet has two sides, and a shape that sank into one touches both: the side is the one the
-       other body's centre is on (a sphere mesh 6 mm into a ground sheet was struck up and down
-       in turn, 17 impacts at one instant, until the impact limit froze it, step after step). */
-    {
-        const bool sheet_a = ha->type == SPX_SHAPE_MESH && !isfinite(mesh_thickness(ha));
-        const bool sheet_b = hb->type == SPX_SHAPE_MESH && !isfinite(mesh_thickness(hb));
-        float side = sheet_a && !sheet_b   ? glms_vec3_dot(*n, glms_vec3_sub(cb, point))
-                     : sheet_b && !sheet_a ? glms_vec3_dot(*n, glms_vec3_sub(point, ca))
-                                           : 0.0f;
-        if (side < 0.0f) *n = glms_vec3_negate(*n);
-    }
+    if (wrong_side_of_sheet(ha, ca, hb, cb, point, *n)) *n = glms_vec3_negate(*n);
     int best = -1;
     float best_dot = 0.9f;
     for (uint32_t k = 0; k < count; ++k) {
