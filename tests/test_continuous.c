@@ -222,6 +222,65 @@ static int bullet_passes_without_continuous(void)
     return 0; /* informational: which way it goes depends on the solver */
 }
 
+/* The bullet through paper with the cube turned (4 rotations, uniformly random from a fixed seed, as
+   `sepax bench ccd`), 10 to 10,000 m/s, 8 phases each. It strikes with a corner or an edge and
+   turns; restitution 0 stops each contact, but the spin the first gave can carry the cube off the
+   wall (bench ccd at 10 m/s, where the peers hold: Bullet with CCD 7.5%, ODE 15%, sepax 9.7% of
+   the speed; the same 9.4 to 9.7% at every speed). With the stage: 0 passes, under 1 mm deep, the
+   energy never grows, the rebound under 12%. Without it (the control), the world stays finite and
+   its energy never grows: before the solver's lever shift was limited, a cube at 10,000 m/s met
+   the wall's speculative contact 5 m away, spun up to 10^13 rad/s in the next step and became NaN. */
+static int turned_bullets(void)
+{
+    for (int on = 1; on >= 0; --on) {
+        float worst_pen = 0.0f, worst_back = 0.0f, worst_gain = 0.0f;
+        int passes = 0;
+        for (int si = 0; si < 4; ++si) {
+            uint64_t seed = 0x5EEDC0DEull;
+            for (int turn = 0; turn < 4; ++turn) {
+                const spx_quat q = spx_scene_random_rotation(&seed);
+                for (int phase = 0; phase < 8; ++phase) {
+                    spx_scene_layout l;
+                    spx_scene_paper_layout(&l, speeds[si], phase);
+                    l.start[0].q = q;
+                    spx_world_def d = spx_default_world_def();
+                    d.enable_continuous = on;
+                    d.gravity = l.gravity;
+                    spx_scene sc;
+                    ENSURE_CODE(spx_scene_from_layout(&sc, &d, &l), SPX_OK);
+                    const double e0 = spx_world_kinetic_energy(sc.world);
+                    spx_paper_state st = { 0.0f, false, 0.0f };
+                    for (uint32_t k = 0; k < l.steps; ++k) {
+                        ENSURE_CODE(spx_world_step(sc.world, l.dt), SPX_OK);
+                        spx_transform t;
+                        spx_vec3 v, w;
+                        spx_body_get_transform(sc.world, sc.bodies[0], &t);
+                        spx_body_get_velocity(sc.world, sc.bodies[0], &v, &w);
+                        ENSURE(isfinite(t.p.x + t.p.y + t.p.z + v.x + v.y + v.z + w.x + w.y + w.z));
+                        const double gain = spx_world_kinetic_energy(sc.world) / e0 - 1.0;
+                        if (gain > worst_gain) worst_gain = (float)gain;
+                        spx_scene_paper_measure(&l, t, v, &st);
+                        if (st.penetration > worst_pen) worst_pen = st.penetration;
+                        if (st.rebound > worst_back) worst_back = st.rebound;
+                    }
+                    passes += st.beyond;
+                    spx_scene_destroy(&sc);
+                }
+            }
+        }
+        printf("  turned cubes, continuous %s: %d of 128 passed; deepest %.3g m, rebound %.3g of the speed, energy "
+               "gained at most %.3g\n",
+               on ? "on" : "off", passes, worst_pen, worst_back, worst_gain);
+        ENSURE(worst_gain <= 1e-6f);
+        if (on) {
+            ENSURE(passes == 0);
+            ENSURE(worst_pen < 1e-3f);
+            ENSURE(worst_back < 0.12f);
+        }
+    }
+    return 0;
+}
+
 /* A 2 x 0.1 x 0.02 m plank spinning at 200 rad/s about y, its centre 0.5 m from a static wall
    0.01 m thick: its tip sweeps through the wall's plane every turn. It must never end a step with
    a corner past the wall's far face, nor its centre past the near face. */
@@ -480,7 +539,7 @@ static void mesh_extent(spx_world* w, spx_body_id id, const spx_shape* shape, sp
 static const spx_quat wall_turn = { 0.0f, 0.0f, 0.70710678f, 0.70710678f };
 
 typedef struct mesh_shots {
-    int runs, passes, failed_steps;
+    int runs, passes;
     float worst_pen, worst_final, worst_back, worst_turned_back;
 } mesh_shots;
 
@@ -524,15 +583,9 @@ static int mesh_shot(int target, bool continuous, mesh_shots* out)
                 float pen = 0.0f, run_back = 0.0f;
                 bool passed = false;
                 for (int k = 0; k < steps && !passed; ++k) {
-                    spx_result r = spx_world_step(w, dt);
-                    if (r != SPX_OK && !continuous) {
-                        /* Without the stage a mesh through the sheet's edge region may end a step
-                           not finite: counted as not held. */
-                        passed = true;
-                        ++out->failed_steps;
-                        break;
-                    }
-                    ENSURE_CODE(r, SPX_OK);
+                    /* With the stage or without, every step ends finite (without it, until the
+                       solver's lever shift was limited, 4 of these shots ended a step in NaN). */
+                    ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
                     spx_vec3 c = pos(w, m), wp = pos(w, sheet);
                     float plane = target == 1 ? 0.0f : wp.x; /* along the shot */
                     float lo, hi;
@@ -576,6 +629,7 @@ static int mesh_shot(int target, bool continuous, mesh_shots* out)
 static int mesh_bullets(void)
 {
     static const char* names[3] = { "static mesh wall", "mesh ground", "kinematic mesh wall" };
+    int off_passes = 0;
     for (int target = 0; target < 3; ++target) {
         mesh_shots r, off;
         ENSURE(mesh_shot(target, true, &r) == 0);
@@ -583,16 +637,17 @@ static int mesh_bullets(void)
                "impact speed (turned: %.3g)\n",
                names[target], r.passes, r.runs, r.worst_pen, r.worst_final, r.worst_back, r.worst_turned_back);
         ENSURE(mesh_shot(target, false, &off) == 0);
-        printf("  %s without the stage: %d of %d passed (%d of them a step that failed)\n", names[target], off.passes,
-               off.runs, off.failed_steps);
-        ENSURE(off.passes > 0); /* the shots test something */
+        printf("  %s without the stage: %d of %d passed\n", names[target], off.passes, off.runs);
+        off_passes += off.passes;
         ENSURE(r.passes == 0);
-        /* Measured: 6.7 mm, 12.7 mm, ... during the run; at the end 6e-8 m, except the turned ball
-           on the ground (12.5 mm, where it comes to rest: docs/continuous.md, limits). */
+        /* Measured: 6.7 mm, 12.1 mm, 6.7 mm during the run; at the end 3e-8 m at most. */
         ENSURE(r.worst_pen < 0.02f);
         ENSURE(r.worst_final < 0.015f);
         ENSURE(r.worst_back < 1e-3f);
     }
+    /* The shots test something: without the stage some go through (7 of the 48 at the ground; the
+       walls' speculative contacts hold theirs). */
+    ENSURE(off_passes > 0);
     return 0;
 }
 
@@ -780,6 +835,7 @@ int main(int argc, char** argv)
         { "bullet_mesh_ground", bullet_mesh_ground },
         { "bullet_passes_without_continuous", bullet_passes_without_continuous },
         { "paper_scene_and_measure", paper_scene_and_measure },
+        { "turned_bullets", turned_bullets },
         { "spinning_plank", spinning_plank },
         { "head_on", head_on },
         { "no_time_lost", no_time_lost },
