@@ -129,6 +129,11 @@ static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
     b->local_center = (vec3s){ { (float)c[0], (float)c[1], (float)c[2] } };
     b->inertia_local = Im;
     b->inv_inertia_local = glms_mat3_inv(Im);
+    /* The solver's lever shift limit, 0.5 sqrt(1 / (mass |I^-1|)) with |I^-1| the Frobenius norm
+       (solver_wide.inc, lever_shift_limit's comment there). */
+    float f2 = 0.0f;
+    for (int k = 0; k < 3; ++k) f2 += glms_vec3_norm2(b->inv_inertia_local.col[k]);
+    b->lever_limit = f2 > 0.0f && isfinite(f2) ? 0.5f * sqrtf(b->inv_mass / sqrtf(f2)) : INFINITY;
     return SPX_OK;
 }
 
@@ -336,6 +341,7 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     memset(&b, 0, sizeof b);
     b.type = def->type;
     b.inertia_local = b.inv_inertia_local = glms_mat3_zero();
+    b.lever_limit = INFINITY;
     if (def->type == SPX_BODY_DYNAMIC && (r = mass_from_shapes(def, &b)) != SPX_OK) return r;
     /* A slot, and room for everything a step sizes per body, before anything changes. */
     uint32_t slot = w->free_list != SPX_NO_BODY ? w->free_list : w->body_slots;
