@@ -84,6 +84,47 @@ static spx_result check_def(const spx_body_def* d)
 
 /* Mass, centre of mass and inverse inertia of a dynamic body from its boxes (parallel axis theorem
    about the common centre). */
+/* The principal axes of a symmetric inertia I = P diag(m) P^T (cyclic Jacobi rotations in double,
+   converged to rounding in a few sweeps for 3x3): the moments into *moments, P (a rotation: a
+   reflection's last column is negated) as a quaternion into *frame. A diagonal I gives the
+   identity and its diagonal. */
+static void principal_axes(const mat3s* I, vec3s* moments, versors* frame)
+{
+    double a[3][3], v[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) a[r][c] = 0.5 * ((double)I->col[c].raw[r] + (double)I->col[r].raw[c]);
+    static const int pairs[3][2] = { { 0, 1 }, { 0, 2 }, { 1, 2 } };
+    for (int sweep = 0; sweep < 32; ++sweep) {
+        const double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+        const double diag = a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2];
+        if (!(off > 1e-30 * diag)) break;
+        for (int k = 0; k < 3; ++k) {
+            const int p = pairs[k][0], q = pairs[k][1];
+            if (a[p][q] == 0.0) continue;
+            const double theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+            const double t = (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
+            const double c = 1.0 / sqrt(t * t + 1.0), sn = t * c;
+            for (int j = 0; j < 3; ++j) { /* a = J^T a J, v = v J */
+                const double apj = a[p][j], aqj = a[q][j];
+                a[p][j] = c * apj - sn * aqj, a[q][j] = sn * apj + c * aqj;
+            }
+            for (int j = 0; j < 3; ++j) {
+                const double ajp = a[j][p], ajq = a[j][q];
+                a[j][p] = c * ajp - sn * ajq, a[j][q] = sn * ajp + c * ajq;
+                const double vjp = v[j][p], vjq = v[j][q];
+                v[j][p] = c * vjp - sn * vjq, v[j][q] = sn * vjp + c * vjq;
+            }
+        }
+    }
+    const double det = v[0][0] * (v[1][1] * v[2][2] - v[1][2] * v[2][1]) - v[0][1] * (v[1][0] * v[2][2] - v[1][2] * v[2][0])
+                     + v[0][2] * (v[1][0] * v[2][1] - v[1][1] * v[2][0]);
+    mat3s P;
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) P.col[c].raw[r] = (float)(c == 2 && det < 0.0 ? -v[r][c] : v[r][c]);
+    *moments = (vec3s){ { (float)a[0][0], (float)a[1][1], (float)a[2][2] } };
+    *frame = glms_quat_normalize(glms_mat3_quat(P));
+}
+
 static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
 {
     double mass = 0.0, c[3] = { 0, 0, 0 };
@@ -129,6 +170,7 @@ static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
     b->local_center = (vec3s){ { (float)c[0], (float)c[1], (float)c[2] } };
     b->inertia_local = Im;
     b->inv_inertia_local = glms_mat3_inv(Im);
+    principal_axes(&Im, &b->principal_inertia, &b->principal);
     /* The solver's lever shift limit, 0.5 sqrt(1 / (mass |I^-1|)) with |I^-1| the Frobenius norm
        (solver_wide.inc, lever_shift_limit's comment there). */
     float f2 = 0.0f;

@@ -46,6 +46,8 @@ typedef struct spx_body {
     vec3s rest_center;     /* where its centre was when it began resting */
     versors rest_rotation; /* and its rotation */
     float radius;          /* sphere about the centre of mass holding every shape */
+    vec3s principal_inertia; /* kg m^2: inertia_local's eigenvalues, about the axes of ... */
+    versors principal;     /* ... this rotation of the body frame (its columns the eigenvectors) */
     float lever_limit;     /* m: longest lever shift its contacts take in the solver (solver_wide.inc);
                               INFINITY for static and kinematic bodies */
     void* user_data;

@@ -33,6 +33,7 @@ typedef struct spx_solver_body_sim {
     uint32_t body;         /* index in world->bodies */
     bool dynamic;
     bool isotropic;        /* dynamic, inertia a multiple of the identity (cubes, balls): turning changes nothing */
+    bool touching;         /* in an active manifold this step (its turn is the contacts', not a free body's) */
 } spx_solver_body_sim;
 
 /* An active manifold (at least one awake dynamic body), before it goes into a block. */
