@@ -97,10 +97,10 @@ static versors turn_about(versors q, int i, float angle)
    and x for half. Each turn keeps |l| exactly and the energy to second order, however unequal the
    inertias (a 2 x 0.1 x 0.02 m plank's differ 385 times; turned at one w, 3.3 rad a step near its
    intermediate axis, it lost 70% of its angular momentum in 4 steps). */
-static versors free_turn(const spx_body* b, versors q0, vec3s l, float dt)
+static versors free_turn(const spx_body* b, versors q0, vec3s l, float dt, versors otherwise)
 {
     const vec3s I = b->principal_inertia;
-    if (!(I.x > 0.0f && I.y > 0.0f && I.z > 0.0f)) return q0;
+    if (!(I.x > 0.0f && I.y > 0.0f && I.z > 0.0f)) return otherwise; /* no inertia to turn with */
     versors q = glms_quat_mul(q0, b->principal); /* the principal frame in the world */
     vec3s m = rotate(q, l, -1.0f);                 /* l in it */
     const float spin = sqrtf(m.x * m.x / (I.x * I.x) + m.y * m.y / (I.y * I.y) + m.z * m.z / (I.z * I.z));
@@ -401,7 +401,7 @@ spx_result spx_solve(spx_world* w, float dt)
         if (sims[k].dynamic && !sims[k].isotropic) {
             const vec3s l = rotate(q0, glms_mat3_mulv(b->inertia_local, rotate(q0, b->w, -1.0f)), 1.0f);
             if (!sims[k].touching && glms_vec3_norm2(sb[k].dtheta) > SPX_SOLVER_FREE_TURN * SPX_SOLVER_FREE_TURN)
-                b->rotation = free_turn(b, q0, l, dt);
+                b->rotation = free_turn(b, q0, l, dt, b->rotation);
             const vec3s w1 = rotate(b->rotation, glms_mat3_mulv(b->inv_inertia_local, rotate(b->rotation, l, -1.0f)), 1.0f);
             /* The turn is taken at constant w, which a free asymmetric body does not keep: over a
                large turn in one step (a plank at 200 rad/s turns 3 rad) the carried momentum can
