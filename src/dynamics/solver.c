@@ -403,11 +403,12 @@ spx_result spx_solve(spx_world* w, float dt)
             if (!sims[k].touching && glms_vec3_norm2(sb[k].dtheta) > SPX_SOLVER_FREE_TURN * SPX_SOLVER_FREE_TURN)
                 b->rotation = free_turn(b, q0, l, dt, b->rotation);
             const vec3s w1 = rotate(b->rotation, glms_mat3_mulv(b->inv_inertia_local, rotate(b->rotation, l, -1.0f)), 1.0f);
-            /* The turn is taken at constant w, which a free asymmetric body does not keep: over a
-               large turn in one step (a plank at 200 rad/s turns 3 rad) the carried momentum can
-               land on a small principal inertia and the spin energy w . L / 2 grew 190 times in
-               10 s. The energy is never let rise: w1 is scaled back to the energy of w, which
-               keeps L's direction and shortens it. */
+            /* A body in contact turns at constant w (the contacts' turn), which a free asymmetric
+               body does not keep: over a large turn in one step (a plank at 200 rad/s turns 3 rad)
+               the carried momentum can land on a small principal inertia and the spin energy
+               w . L / 2 grew 190 times in 10 s. The energy is never let rise: w1 is scaled back to
+               the energy of w, which keeps L's direction and shortens it (after free_turn, only
+               what its second-order error would add). */
             const float e0 = glms_vec3_dot(b->w, l), e1 = glms_vec3_dot(w1, l);
             b->w = e1 > e0 && e1 > 0.0f ? glms_vec3_scale(w1, sqrtf(e0 / e1)) : w1;
         }
