@@ -82,8 +82,6 @@ static spx_result check_def(const spx_body_def* d)
     return r;
 }
 
-/* Mass, centre of mass and inverse inertia of a dynamic body from its boxes (parallel axis theorem
-   about the common centre). */
 /* The principal axes of a symmetric inertia I = P diag(m) P^T (cyclic Jacobi rotations in double,
    converged to rounding in a few sweeps for 3x3): the moments into *moments, P (a rotation: a
    reflection's last column is negated) as a quaternion into *frame. A diagonal I gives the
@@ -125,6 +123,8 @@ static void principal_axes(const mat3s* I, vec3s* moments, versors* frame)
     *frame = glms_quat_normalize(glms_mat3_quat(P));
 }
 
+/* Mass, centre of mass and inverse inertia of a dynamic body from its boxes (parallel axis theorem
+   about the common centre). */
 static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
 {
     double mass = 0.0, c[3] = { 0, 0, 0 };
@@ -172,7 +172,7 @@ static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
     b->inv_inertia_local = glms_mat3_inv(Im);
     principal_axes(&Im, &b->principal_inertia, &b->principal);
     /* The solver's lever shift limit, 0.5 sqrt(1 / (mass |I^-1|)) with |I^-1| the Frobenius norm
-       (solver_wide.inc, lever_shift_limit's comment there). */
+       (solver_wide.inc, make_wide_shift's comment). */
     float f2 = 0.0f;
     for (int k = 0; k < 3; ++k) f2 += glms_vec3_norm2(b->inv_inertia_local.col[k]);
     b->lever_limit = f2 > 0.0f && isfinite(f2) ? 0.5f * sqrtf(b->inv_mass / sqrtf(f2)) : INFINITY;
@@ -310,6 +310,13 @@ static inline __m128 mul_column2(__m128 c0, __m128 c1, __m128 c2, float m0, floa
     return _mm_add_ps(head, _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(m2)), _mm_setr_ps(-0.0f, -0.0f, 0.0f, 0.0f)));
 }
 #endif
+
+float spx_body_kinetic_energy(const spx_body* b, versors q)
+{
+    if (b->type != SPX_BODY_DYNAMIC) return 0.0f;
+    const vec3s w = glms_quat_rotatev(glms_quat_conjugate(q), b->w); /* in the body's frame */
+    return 0.5f * b->mass * glms_vec3_norm2(b->v) + 0.5f * glms_vec3_dot(w, glms_mat3_mulv(b->inertia_local, w));
+}
 
 mat3s spx_body_inv_inertia_world(const spx_body* b)
 {

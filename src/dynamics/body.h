@@ -111,6 +111,9 @@ void spx_body_free_shapes(const spx_allocator* allocator, spx_body* b);
 
 /* The inverse inertia in world axes at the body's current rotation. */
 mat3s spx_body_inv_inertia_world(const spx_body* b);
+/* Its kinetic energy (J) with its velocities, turned by q: 1/2 m v^2 + 1/2 w I w in its own frame
+   (no inverse of the world inverse inertia). 0 for a static or kinematic body. */
+float spx_body_kinetic_energy(const spx_body* b, versors q);
 
 /* Origin from the centre of mass and rotation (after the solver moved the centre). */
 void spx_body_sync_origin(spx_body* b);

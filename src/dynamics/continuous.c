@@ -714,6 +714,10 @@ static void push_impulse(spx_body* b, mat3s ii, vec3s r, vec3s p, float sign)
 #define SPX_CCD_RESOLVE_POINT_PASSES 64
 #define SPX_CCD_RESOLVE_SETTLED 1e-6f
 
+/* Not spx_body_kinetic_energy: resolve() compares energies before and after an impulse within
+   1e-6, and this form (the world inverse inertia the impulse used, inverted) rounds with it; in the
+   body's frame the elastic container's restitution fell back to inelastic more often and kept
+   99.70% of its energy over 2 s instead of 99.99%. */
 static float kinetic_energy(const spx_body* b, mat3s inv_inertia)
 {
     if (b->type != SPX_BODY_DYNAMIC) return 0.0f;

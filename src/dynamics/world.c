@@ -294,9 +294,7 @@ SPX_API double spx_world_kinetic_energy(const spx_world* w)
     for (uint32_t i = 0; i < w->body_slots; ++i) {
         const spx_body* b = &w->bodies[i];
         if (!b->alive || b->type != SPX_BODY_DYNAMIC) continue;
-        /* I_world = (I_world^-1)^-1: 1/2 w . I w. */
-        mat3s inertia = glms_mat3_inv(spx_body_inv_inertia_world(b));
-        e += 0.5 * b->mass * glms_vec3_norm2(b->v) + 0.5 * glms_vec3_dot(b->w, glms_mat3_mulv(inertia, b->w));
+        e += spx_body_kinetic_energy(b, b->rotation);
     }
     return e;
 }
