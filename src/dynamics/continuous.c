@@ -318,6 +318,20 @@ static bool pose_mesh(const spx_body* b, const spx_body_shape* sh, const spx_ccd
     return pose_mesh_at(b, sh, center_at(cb, t), rotation_at(cb, t));
 }
 
+/* The most a box need grow to hold its shape however the body turns: then it holds the sphere
+   about the centre of mass that holds the shape. The box stays centred on the shape's centre, off
+   that sphere's centre by the shape's offset, so it grows by the sphere's radius plus the offset
+   less its least half extent (with room for rounding). A turning cube's box grows by 0.37 of its
+   half extent at most, not by twice its radius: over a whole step the boxes of two fast-spinning
+   cubes that pass near each other then miss instead of touching, and the sub-intervals are spent
+   only where they come near. A mesh is not grown (its box is, by both growths): no cap. */
+static float growth_cap(const spx_body* b, const spx_body_shape* sh)
+{
+    if (sh->type != SPX_SHAPE_BOX) return INFINITY;
+    float off = glms_vec3_norm(glms_vec3_sub(sh->local_center, b->local_center));
+    return (sh->radius + off - least_half(sh)) * (1.0f + 1e-5f) + 1e-6f;
+}
+
 /* One shape pair of bodies A (segment a) and B (segment b) swept from time t for d seconds, each
    box grown by g (a mesh cannot grow: the box of a box-mesh pair takes both growths, which covers
    both rotations; of two meshes, A is grown by both in the descent, spx_sweep_mesh_mesh_margin).
@@ -446,6 +460,7 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
     /* Sub-intervals this short keep the rotation's growth within the tolerance (with room for
        rounding). */
     const float fine = spin > 0.0f ? 0.9f * tol / spin : INFINITY;
+    const float cap_a = growth_cap(A, ha), cap_b = growth_cap(B, hb);
     spx_obb still_a, still_b;
     const spx_obb* fa = NULL;
     const spx_obb* fb = NULL;
@@ -474,8 +489,8 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
     for (int it = 0; it < SPX_CCD_PAIR_ITERATIONS && t < t_end; ++it) {
         float te = t + span < t_end ? t + span : t_end;
         float d = te - t;
-        float ga = fminf(glms_vec3_norm(a->w) * d, 2.0f) * ha->radius;
-        float gb = fminf(glms_vec3_norm(b->w) * d, 2.0f) * hb->radius;
+        float ga = fminf(fminf(glms_vec3_norm(a->w) * d, 2.0f) * ha->radius, cap_a);
+        float gb = fminf(fminf(glms_vec3_norm(b->w) * d, 2.0f) * hb->radius, cap_b);
         if (!sweep_pair(A, ha, a, B, hb, b, fa, fb, t, ga, gb, d, &hit)) return false;
         if (hit.state == SPX_SWEEP_MISS) {
             t = te;
@@ -713,6 +728,9 @@ static void push_impulse(spx_body* b, mat3s ii, vec3s r, vec3s p, float sign)
 #define SPX_CCD_RESOLVE_PASSES 4
 #define SPX_CCD_RESOLVE_POINT_PASSES 64
 #define SPX_CCD_RESOLVE_SETTLED 1e-6f
+/* Restitution from which a point that is within the tolerance but not touching keeps its own,
+   later impact instead of being stopped with the touching ones (resolve). */
+#define SPX_CCD_DEFER_RESTITUTION 0.1f
 
 /* Not spx_body_kinetic_energy: resolve() compares energies before and after an impulse within
    1e-6, and this form (the world inverse inertia the impulse used, inverted) rounds with it; in the
@@ -848,7 +866,18 @@ static void resolve(stage* s, spx_body* A, versors qa, vec3s ca, spx_body* B, ve
     const float e0 = A->restitution > B->restitution ? A->restitution : B->restitution;
     const vec3s va0 = A->v, wa0 = A->w, vb0 = B->v, wb0 = B->w;
     const float energy0 = kinetic_energy(A, ib.ia) + kinetic_energy(B, ib.ib);
-    const bool elastic = e0 > 0.0f && -fastest >= s->w->def.restitution_threshold;
+    /* Elastic also when the touching points approach slowly but a point within the tolerance
+       closes fast enough to reach the other shape within the step: it is the impact to come, and
+       the inelastic impulse would stop it now, with its energy (in a container of elastic boxes
+       one such impact took 27 kJ, most of a box's). The one point struck now leaves, and the
+       closing point's own impact, later, keeps its restitution. Below SPX_CCD_DEFER_RESTITUTION
+       the early stop takes under 1% of that point's energy (e^2) more than its own impact would,
+       and saves the event: in a pile of boxes with e = 0.05, deferring made 25% more impacts. */
+    float closing = -fastest;
+    if (e0 >= SPX_CCD_DEFER_RESTITUTION)
+        for (uint32_t k = touching; k < count; ++k)
+            if (left > 0.0f && rows[k].approach < -gaps[k] / left) closing = fmaxf(closing, -rows[k].approach);
+    const bool elastic = e0 > 0.0f && closing >= s->w->def.restitution_threshold;
     for (int attempt = elastic ? 0 : 1; attempt < 3; ++attempt) {
         const float e = attempt == 0 ? e0 : 0.0f;
         centre.target = 0.0f;
