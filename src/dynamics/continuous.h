@@ -66,6 +66,13 @@ typedef struct spx_continuous {
     float dt;             /* s: the step being taken */
     uint64_t* taken;      /* body pairs (a << 32 | b) whose contacts begin gave to the stage, sorted */
     uint32_t taken_count, taken_capacity;
+    /* The solver's contacts of dynamic bodies with static and kinematic ones, which an impact on
+       the dynamic body also acts through (continuous.c, supports): per body slot the first, per
+       contact the next of the same body, UINT32_MAX ending both. */
+    uint32_t* support_first;
+    uint32_t* support_next;
+    uint32_t support_capacity;
+    bool supports_ready;  /* the lists hold this step's contacts */
 } spx_continuous;
 
 typedef struct spx_world spx_world;
