@@ -729,10 +729,13 @@ static void push_impulse(spx_body* b, mat3s ii, vec3s r, vec3s p, float sign)
 }
 
 /* Passes of the impulse at the centre of an impact's points over its normal and friction parts;
-   then at most this many over the points themselves, until they change the impulses by under
-   SPX_CCD_RESOLVE_SETTLED of the whole. */
+   then at most this many over the points themselves and the supports, until they change the
+   impulses by under SPX_CCD_RESOLVE_SETTLED of the whole. A box struck on the floor, with friction
+   at its supports, rarely settles that far: 64 passes took a quarter of a landing pile's step, 16
+   took 10 ms a step less in the plain container and leave two meshes meeting head-on 5e-5 of their
+   approach (8 left over 1e-3). */
 #define SPX_CCD_RESOLVE_PASSES 4
-#define SPX_CCD_RESOLVE_POINT_PASSES 64
+#define SPX_CCD_RESOLVE_POINT_PASSES 16
 #define SPX_CCD_RESOLVE_SETTLED 1e-6f
 /* Restitution from which a point that is within the tolerance but not touching keeps its own,
    later impact instead of being stopped with the touching ones (resolve). */
