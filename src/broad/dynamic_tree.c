@@ -337,6 +337,109 @@ void spx_tree_remove(spx_dynamic_tree* tree, uint32_t proxy)
     tree->leaf_count--;
 }
 
+/* ---- building and clearing a whole tree -------------------------------------------------------- */
+
+static float centre_along(const spx_aabb* b, int axis) { return b->min[axis] + b->max[axis]; }
+
+/* Puts the k-th smallest centre along axis at order[k], smaller ones before, larger after
+   (Hoare's selection; ties broken by position in `order`, so the result depends only on the
+   input). */
+static void select_kth(const spx_aabb* boxes, uint32_t* order, uint32_t count, uint32_t k, int axis)
+{
+    uint32_t lo = 0, hi = count - 1;
+    while (lo < hi) {
+        const float pivot = centre_along(&boxes[order[lo + (hi - lo) / 2]], axis);
+        uint32_t i = lo, j = hi;
+        while (i <= j) {
+            while (centre_along(&boxes[order[i]], axis) < pivot) ++i;
+            while (centre_along(&boxes[order[j]], axis) > pivot) --j;
+            if (i <= j) {
+                uint32_t x = order[i];
+                order[i] = order[j], order[j] = x;
+                ++i;
+                if (j == 0) break;
+                --j;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else return;
+    }
+}
+
+/* The subtree over order[0 .. count), nodes from the pool; its root. */
+static uint32_t build_range(spx_dynamic_tree* t, int which, const spx_aabb* boxes, const uint32_t* users,
+                            uint32_t* order, uint32_t count, uint32_t* out_proxies)
+{
+    if (count == 1) {
+        uint32_t leaf = take_node(t, which);
+        t->nodes[leaf].box = boxes[order[0]];
+        t->nodes[leaf].child[1] = users[order[0]];
+        out_proxies[order[0]] = leaf;
+        return leaf;
+    }
+    float lo[3], hi[3];
+    for (int a = 0; a < 3; ++a) lo[a] = hi[a] = centre_along(&boxes[order[0]], a);
+    for (uint32_t k = 1; k < count; ++k)
+        for (int a = 0; a < 3; ++a) {
+            float c = centre_along(&boxes[order[k]], a);
+            lo[a] = c < lo[a] ? c : lo[a];
+            hi[a] = c > hi[a] ? c : hi[a];
+        }
+    int axis = 0;
+    for (int a = 1; a < 3; ++a)
+        if (hi[a] - lo[a] > hi[axis] - lo[axis]) axis = a;
+    const uint32_t half = count / 2;
+    select_kth(boxes, order, count, half, axis);
+    uint32_t left = build_range(t, which, boxes, users, order, half, out_proxies);
+    uint32_t right = build_range(t, which, boxes, users, order + half, count - half, out_proxies);
+    uint32_t p = take_node(t, which);
+    t->nodes[p].child[0] = left;
+    t->nodes[p].child[1] = right;
+    t->links[left].parent = p;
+    t->links[right].parent = p;
+    refit(t, p);
+    return p;
+}
+
+spx_result spx_tree_build(spx_dynamic_tree* tree, int which, const spx_aabb* boxes, const uint32_t* users,
+                          uint32_t count, uint32_t* order, uint32_t* out_proxies)
+{
+    if (which < 0 || which >= SPX_TREE_COUNT || tree->root[which] != SPX_TREE_NULL
+        || count > SPX_TREE_MAX_LEAVES - tree->leaf_count)
+        return SPX_ERR_INVALID_ARGUMENT;
+    if (count == 0) return SPX_OK;
+    if (tree->capacity - tree->node_count < 2ull * count - 1u) {
+        spx_result r = grow(tree, (uint64_t)tree->node_count + 2ull * count - 1u);
+        if (r != SPX_OK) return r;
+    }
+    for (uint32_t k = 0; k < count; ++k) order[k] = k;
+    uint32_t root = build_range(tree, which, boxes, users, order, count, out_proxies);
+    tree->links[root].parent = SPX_TREE_NULL;
+    tree->root[which] = root;
+    tree->leaf_count += count;
+    return SPX_OK;
+}
+
+void spx_tree_clear(spx_dynamic_tree* tree, int which)
+{
+    uint32_t stack[SPX_TREE_MAX_HEIGHT + 2];
+    int top = 0;
+    if (tree->root[which] != SPX_TREE_NULL) stack[top++] = tree->root[which];
+    tree->root[which] = SPX_TREE_NULL;
+    while (top > 0) {
+        uint32_t i = stack[--top];
+        spx_tree_node* n = &tree->nodes[i];
+        if (is_leaf(n)) {
+            tree->leaf_count--;
+        } else {
+            stack[top++] = n->child[0];
+            stack[top++] = n->child[1];
+        }
+        give_node(tree, i);
+    }
+}
+
 void spx_tree_reinsert(spx_dynamic_tree* tree, uint32_t proxy, int which, const spx_aabb* fat)
 {
     detach(tree, proxy);

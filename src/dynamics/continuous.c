@@ -59,7 +59,10 @@ spx_result spx_continuous_reserve(spx_world* w)
     uint32_t* touched = spx_alloc(a, sizeof(uint32_t) * n, 8);
     uint32_t* leaves = spx_alloc(a, sizeof(uint32_t) * n, 8);
     uint32_t* first = spx_alloc(a, sizeof(uint32_t) * n, 8);
-    if (!bodies || !heap || !pos || !fast || !touched || !leaves || !first || spx_tree_reserve(&c->tree, cap) != SPX_OK) {
+    spx_aabb* paths = spx_alloc(a, sizeof(spx_aabb) * n, 16);
+    uint32_t* build = spx_alloc(a, sizeof(uint32_t) * 2 * n, 8);
+    if (!bodies || !heap || !pos || !fast || !touched || !leaves || !first || !paths || !build
+        || spx_tree_reserve(&c->tree, cap) != SPX_OK) {
         spx_free(a, bodies, sizeof(spx_ccd_body) * n);
         spx_free(a, heap, sizeof(uint32_t) * n);
         spx_free(a, pos, sizeof(uint32_t) * n);
@@ -67,6 +70,8 @@ spx_result spx_continuous_reserve(spx_world* w)
         spx_free(a, touched, sizeof(uint32_t) * n);
         spx_free(a, leaves, sizeof(uint32_t) * n);
         spx_free(a, first, sizeof(uint32_t) * n);
+        spx_free(a, paths, sizeof(spx_aabb) * n);
+        spx_free(a, build, sizeof(uint32_t) * 2 * n);
         return SPX_ERR_OUT_OF_MEMORY;
     }
     memset(bodies, 0, sizeof(spx_ccd_body) * n);
@@ -81,6 +86,8 @@ spx_result spx_continuous_reserve(spx_world* w)
     c->touched = touched;
     c->leaves = leaves;
     c->support_first = first;
+    c->paths = paths;
+    c->build = build;
     c->capacity = cap;
     return SPX_OK;
 }
@@ -96,7 +103,10 @@ void spx_continuous_free(spx_continuous* c, const spx_allocator* a)
     spx_free(al, c->touched, sizeof(uint32_t) * n);
     spx_free(al, c->leaves, sizeof(uint32_t) * n);
     spx_free(al, c->support_first, sizeof(uint32_t) * n);
-    c->bodies = NULL, c->heap = c->heap_pos = c->fast = c->touched = c->leaves = c->support_first = NULL;
+    spx_free(al, c->paths, sizeof(spx_aabb) * n);
+    spx_free(al, c->build, sizeof(uint32_t) * 2 * n);
+    c->bodies = NULL, c->heap = c->heap_pos = c->fast = c->touched = c->leaves = c->support_first = c->build = NULL;
+    c->paths = NULL;
     c->capacity = 0;
     if (a) {
         spx_free(a, c->candidates, sizeof(uint32_t) * (size_t)c->candidate_capacity);
@@ -1332,7 +1342,16 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
     link_supports(w);
     /* Fast bodies' paths go into the stage's tree: the broad phase's holds only a fast body's box
        at the step's start (world.c), or its sweep at the velocity before the solver. */
-    for (uint32_t k = 0; k < fast_count; ++k) track(&s, c->fast[k]);
+    for (uint32_t k = 0; k < fast_count; ++k) c->paths[k] = path_box(&s, c->fast[k], 0.0f, 0.0f);
+    uint32_t* proxies = c->build + c->capacity;
+    if (c->leaf_count == 0 && spx_tree_build(&c->tree, 0, c->paths, c->fast, fast_count, c->build, proxies) == SPX_OK) {
+        for (uint32_t k = 0; k < fast_count; ++k) {
+            c->bodies[c->fast[k]].proxy = proxies[k];
+            c->leaves[c->leaf_count++] = c->fast[k];
+        }
+    } else {
+        for (uint32_t k = 0; k < fast_count; ++k) track(&s, c->fast[k]);
+    }
     for (uint32_t k = 0; k < fast_count; ++k) search(&s, c->fast[k]);
     while (c->heap_count > 0) {
         uint32_t i = c->heap[0];
@@ -1352,11 +1371,8 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
         b->rotation = rotation_at(cb, dt);
         spx_body_sync_origin(b);
     }
-    for (uint32_t k = 0; k < c->leaf_count; ++k) {
-        spx_ccd_body* cb = &c->bodies[c->leaves[k]];
-        spx_tree_remove(&c->tree, cb->proxy);
-        cb->proxy = SPX_TREE_NULL;
-    }
+    for (uint32_t k = 0; k < c->leaf_count; ++k) c->bodies[c->leaves[k]].proxy = SPX_TREE_NULL;
+    spx_tree_clear(&c->tree, 0);
     c->leaf_count = 0;
     st->impact_count = s.impacts;
     if (s.limited) st->flags |= SPX_STEP_IMPACT_LIMIT;

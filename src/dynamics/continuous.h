@@ -54,6 +54,8 @@ typedef struct spx_continuous {
     uint32_t* fast;       /* the fast bodies of this step */
     uint32_t* touched;    /* bodies whose segment changed: their end pose is the stage's */
     uint32_t* leaves;     /* bodies in the tree below */
+    spx_aabb* paths;      /* the fast bodies' paths, to build the tree from */
+    uint32_t* build;      /* scratch of the build: twice capacity */
     uint32_t capacity, heap_count, touched_count, leaf_count;
     uint32_t* candidates; /* of one search */
     uint32_t candidate_count, candidate_capacity;
