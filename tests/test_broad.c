@@ -491,6 +491,70 @@ static int tree_stays_balanced_on_sorted_input(void)
     return 0;
 }
 
+static int tree_build_and_clear(void)
+{
+    /* Tree 1 holds leaves put in one by one; tree 0 is built at once from the rest, a third of them
+       sharing their centre with another (the median split must still halve them), then lives on
+       with reinsertions and is cleared, leaving tree 1 as it was. */
+    enum { USERS = 1200, INSERTED = 200 };
+    tree_model m;
+    ENSURE(model_init(&m, USERS));
+    pair_log log = { &m, malloc((size_t)USERS * USERS), 0 };
+    ENSURE(log.seen);
+    counting c = { 0 };
+    spx_allocator a = { counting_alloc, counting_free, &c };
+    spx_dynamic_tree t;
+    ENSURE_CODE(spx_tree_init(&t, &a, 0), SPX_OK);
+    case_rng rng = { 0xB01Du };
+    for (uint32_t u = 0; u < INSERTED; ++u) {
+        m.tight[u] = random_box(&rng, 50.0, 2.0);
+        m.which[u] = 1;
+        ENSURE_CODE(spx_tree_insert(&t, 1, &m.tight[u], u, &m.proxy[u]), SPX_OK);
+    }
+    const uint32_t built = USERS - INSERTED;
+    uint32_t* users = malloc(built * sizeof *users);
+    uint32_t* order = malloc(built * sizeof *order);
+    uint32_t* proxies = malloc(built * sizeof *proxies);
+    spx_aabb* boxes = malloc(built * sizeof *boxes);
+    ENSURE(users && order && proxies && boxes);
+    for (uint32_t k = 0; k < built; ++k) {
+        users[k] = INSERTED + k;
+        boxes[k] = k % 3 == 2 ? boxes[k - 1] : random_box(&rng, 50.0, 2.0);
+        m.tight[users[k]] = boxes[k];
+    }
+    /* Nothing to build, and a tree that is not empty, change nothing. */
+    ENSURE_CODE(spx_tree_build(&t, 0, boxes, users, 0, order, proxies), SPX_OK);
+    ENSURE_CODE(spx_tree_build(&t, 1, boxes, users, built, order, proxies), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_tree_build(&t, 2, boxes, users, built, order, proxies), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE(check_tree(&t, &m) == 0);
+    ENSURE_CODE(spx_tree_build(&t, 0, boxes, users, built, order, proxies), SPX_OK);
+    for (uint32_t k = 0; k < built; ++k) m.proxy[users[k]] = proxies[k], m.which[users[k]] = 0;
+    ENSURE(check_tree(&t, &m) == 0);
+    /* Balanced: as low as a tree of that many leaves can be. */
+    const uint32_t height = spx_tree_height(&t, 0);
+    ENSURE(height == (uint32_t)ceil(log2((double)built)));
+    ENSURE(check_queries(&t, &m, &rng, &log) == 0);
+    for (int k = 0; k < 300; ++k) {
+        uint32_t u = INSERTED + (uint32_t)(case_rng_next(&rng) % built);
+        m.tight[u] = random_box(&rng, 50.0, 2.0);
+        spx_tree_reinsert(&t, m.proxy[u], 0, &m.tight[u]);
+    }
+    ENSURE(check_tree(&t, &m) == 0);
+    ENSURE(check_queries(&t, &m, &rng, &log) == 0);
+    spx_tree_clear(&t, 0);
+    for (uint32_t k = 0; k < built; ++k) m.proxy[users[k]] = SPX_TREE_NULL;
+    ENSURE(t.root[0] == SPX_TREE_NULL && t.leaf_count == INSERTED);
+    ENSURE(check_tree(&t, &m) == 0);
+    ENSURE(check_queries(&t, &m, &rng, &log) == 0);
+    printf("  %u boxes built into a tree of height %u; cleared, the other tree's %u leaves stand\n", built, height,
+           (unsigned)INSERTED);
+    spx_tree_destroy(&t);
+    ENSURE(c.live == 0 && c.bad_alignment == 0);
+    free(users), free(order), free(proxies), free(boxes), free(log.seen);
+    model_free(&m);
+    return 0;
+}
+
 /* ---- pair finder ---------------------------------------------------------------------------------- */
 
 /* A scene of boxes on a 0.25 m lattice (exact floats, so faces often coincide and touching pairs
@@ -1027,6 +1091,7 @@ int main(void)
     RUN_TEST(swept_sphere_holds_the_motion, failures);
     RUN_TEST(tree_random_operations, failures);
     RUN_TEST(tree_stays_balanced_on_sorted_input, failures);
+    RUN_TEST(tree_build_and_clear, failures);
     RUN_TEST(finder_matches_all_pairs, failures);
     RUN_TEST(finder_bad_input, failures);
     RUN_TEST(finder_is_deterministic, failures);
