@@ -860,15 +860,16 @@ static void tangents(vec3s n, vec3s tang[2])
    longer stand for where it touches, and it has no supports. */
 #define SPX_CCD_SUPPORT_TURN 0.05f
 
-static mat3s zero_inertia;
+static const mat3s zero_inertia;
 
-/* The supports of dynamic body i at time t (pose c, rotation matrix ii's body): the solver's
-   contacts with static and kinematic bodies whose points are touching, or near enough to close
-   within the rest of the step. An impact acts through them at once: a box resting on the floor,
+/* The supports of dynamic body i (b) at the impact's time, where it is at c turned by q with inverse
+   inertia ii, appended to rows from `count`: the solver's contacts with static and kinematic bodies
+   whose points touch, or are within the speculative distance (then closing that gap by the step's
+   end, not sooner). An impact acts through them at once: a box resting on the floor,
    struck from above, is held by the floor in the same impulse (struck alone, it was driven into the
    floor, stopped there, struck again, up to the impact limit: a pile of 1,700 fast boxes landing
    took 8,700 impacts a step). Each point's gap is its separation at the step's start moved by the
-   body's motion since along the normal; it may close it by the step's end, not more. */
+   body's motion since along the normal. */
 static uint32_t supports(stage* s, uint32_t i, spx_body* b, const mat3s* ii, vec3s c, versors q, impact_row* rows,
                          uint32_t count)
 {
