@@ -351,17 +351,33 @@ static int check_queries(const spx_dynamic_tree* t, const tree_model* m, case_rn
     return 0;
 }
 
+/* What the tree tests work on: a model of the leaves, a pair log over them, and the tree on a
+   counting allocator. */
+typedef struct tree_fixture {
+    tree_model m;
+    pair_log log;
+    counting c;
+    spx_allocator a;
+    spx_dynamic_tree t;
+} tree_fixture;
+
+/* `users` absent leaves and an empty tree. */
+static int tree_start(tree_fixture* f, uint32_t users)
+{
+    ENSURE(model_init(&f->m, users));
+    f->log = (pair_log){ &f->m, malloc((size_t)users * users), 0 };
+    ENSURE(f->log.seen);
+    f->c = (counting){ 0 };
+    f->a = (spx_allocator){ counting_alloc, counting_free, &f->c };
+    ENSURE_CODE(spx_tree_init(&f->t, &f->a, 0), SPX_OK);
+    return 0;
+}
+
 static int tree_random_operations(void)
 {
     enum { USERS = 1500, ROUNDS = 400 };
-    tree_model m;
-    ENSURE(model_init(&m, USERS));
-    pair_log log = { &m, malloc((size_t)USERS * USERS), 0 };
-    ENSURE(log.seen);
-    counting c = { 0 };
-    spx_allocator a = { counting_alloc, counting_free, &c };
-    spx_dynamic_tree t;
-    ENSURE_CODE(spx_tree_init(&t, &a, 0), SPX_OK);
+    tree_fixture f;
+    ENSURE(tree_start(&f, USERS) == 0);
     const float fraction[2] = { 0.125f, 0.0f }; /* tree 0 fat, tree 1 exact: as the pair finder uses them */
     case_rng rng = { 0x7EE5u };
     uint32_t max_height = 0, reinserts = 0, stays = 0, switches = 0;
@@ -371,30 +387,30 @@ static int tree_random_operations(void)
             uint32_t u = (uint32_t)(case_rng_next(&rng) % USERS);
             double dice = case_uniform(&rng, 0.0, 1.0);
             double insert_p = round < 100 ? 0.9 : 0.3, remove_p = round % 10 == 9 ? 0.7 : 0.1;
-            if (m.proxy[u] == SPX_TREE_NULL) {
+            if (f.m.proxy[u] == SPX_TREE_NULL) {
                 if (dice > insert_p) continue;
                 spx_aabb b = random_box(&rng, 50.0, 2.0);
                 int w = case_uniform(&rng, 0.0, 1.0) < 0.7 ? 0 : 1;
                 spx_aabb fat = spx_fat_box(&b, fraction[w], NULL);
-                ENSURE_CODE(spx_tree_insert(&t, w, &fat, u, &m.proxy[u]), SPX_OK);
-                m.tight[u] = b;
-                m.which[u] = (uint8_t)w;
+                ENSURE_CODE(spx_tree_insert(&f.t, w, &fat, u, &f.m.proxy[u]), SPX_OK);
+                f.m.tight[u] = b;
+                f.m.which[u] = (uint8_t)w;
             } else if (dice < remove_p) {
-                spx_tree_remove(&t, m.proxy[u]);
-                m.proxy[u] = SPX_TREE_NULL;
+                spx_tree_remove(&f.t, f.m.proxy[u]);
+                f.m.proxy[u] = SPX_TREE_NULL;
             } else if (dice < remove_p + 0.05) {
                 /* To the other tree, without allocating: the pool was reserved for every leaf. */
-                ENSURE_CODE(spx_tree_reserve(&t, t.leaf_count), SPX_OK);
-                long calls = c.calls;
-                m.which[u] = (uint8_t)(1 - m.which[u]);
-                spx_aabb fat = spx_fat_box(&m.tight[u], fraction[m.which[u]], NULL);
-                spx_tree_reinsert(&t, m.proxy[u], m.which[u], &fat);
-                ENSURE(c.calls == calls);
+                ENSURE_CODE(spx_tree_reserve(&f.t, f.t.leaf_count), SPX_OK);
+                long calls = f.c.calls;
+                f.m.which[u] = (uint8_t)(1 - f.m.which[u]);
+                spx_aabb fat = spx_fat_box(&f.m.tight[u], fraction[f.m.which[u]], NULL);
+                spx_tree_reinsert(&f.t, f.m.proxy[u], f.m.which[u], &fat);
+                ENSURE(f.c.calls == calls);
                 switches++;
             } else {
                 /* A small step (usually within the fat box, which sometimes reaches ahead along the
                    step), a jump, or a change of size. */
-                spx_aabb b = m.tight[u];
+                spx_aabb b = f.m.tight[u];
                 float sweep[3] = { 0, 0, 0 };
                 double kind = case_uniform(&rng, 0.0, 1.0);
                 if (kind < 0.6) {
@@ -413,50 +429,50 @@ static int tree_random_operations(void)
                     }
                 }
                 /* Nothing at all changes when the leaf stays: "costs nothing". */
-                spx_tree_node before = t.nodes[m.proxy[u]];
-                spx_tree_link before_link = t.links[m.proxy[u]];
-                uint32_t root0 = t.root[0], root1 = t.root[1];
-                if (!spx_tree_move(&t, m.proxy[u], &b, fraction[m.which[u]], sweep)) {
-                    ENSURE(memcmp(&before, &t.nodes[m.proxy[u]], sizeof before) == 0);
-                    ENSURE(memcmp(&before_link, &t.links[m.proxy[u]], sizeof before_link) == 0);
-                    ENSURE(root0 == t.root[0] && root1 == t.root[1]);
+                spx_tree_node before = f.t.nodes[f.m.proxy[u]];
+                spx_tree_link before_link = f.t.links[f.m.proxy[u]];
+                uint32_t root0 = f.t.root[0], root1 = f.t.root[1];
+                if (!spx_tree_move(&f.t, f.m.proxy[u], &b, fraction[f.m.which[u]], sweep)) {
+                    ENSURE(memcmp(&before, &f.t.nodes[f.m.proxy[u]], sizeof before) == 0);
+                    ENSURE(memcmp(&before_link, &f.t.links[f.m.proxy[u]], sizeof before_link) == 0);
+                    ENSURE(root0 == f.t.root[0] && root1 == f.t.root[1]);
                     stays++;
                 } else {
                     reinserts++;
                 }
-                m.tight[u] = b;
+                f.m.tight[u] = b;
             }
         }
-        if (check_tree(&t, &m)) return fprintf(stderr, "round %d\n", round), 1;
+        if (check_tree(&f.t, &f.m)) return fprintf(stderr, "round %d\n", round), 1;
         for (int w = 0; w < SPX_TREE_COUNT; ++w)
-            if (spx_tree_height(&t, w) > max_height) max_height = spx_tree_height(&t, w);
-        if (round % 25 == 0 && check_queries(&t, &m, &rng, &log)) return fprintf(stderr, "round %d\n", round), 1;
+            if (spx_tree_height(&f.t, w) > max_height) max_height = spx_tree_height(&f.t, w);
+        if (round % 25 == 0 && check_queries(&f.t, &f.m, &rng, &f.log)) return fprintf(stderr, "round %d\n", round), 1;
     }
     ENSURE(stays > 0 && reinserts > 0 && switches > 0);
     /* A tight box far smaller than its fat box: put back with a fresh fat box. */
     uint32_t u = 0;
-    while (m.proxy[u] == SPX_TREE_NULL || m.which[u] != 0) ++u;
-    spx_aabb shrunk = m.tight[u];
+    while (f.m.proxy[u] == SPX_TREE_NULL || f.m.which[u] != 0) ++u;
+    spx_aabb shrunk = f.m.tight[u];
     for (int k = 0; k < 3; ++k) {
         float mid = 0.5f * (shrunk.min[k] + shrunk.max[k]);
         shrunk.min[k] = mid - 1e-3f, shrunk.max[k] = mid + 1e-3f;
     }
-    ENSURE(spx_aabb_contains(&t.nodes[m.proxy[u]].box, &shrunk));
-    ENSURE(spx_tree_move(&t, m.proxy[u], &shrunk, fraction[0], NULL));
-    m.tight[u] = shrunk;
-    ENSURE(!spx_tree_move(&t, m.proxy[u], &shrunk, fraction[0], NULL));
-    ENSURE(check_tree(&t, &m) == 0);
+    ENSURE(spx_aabb_contains(&f.t.nodes[f.m.proxy[u]].box, &shrunk));
+    ENSURE(spx_tree_move(&f.t, f.m.proxy[u], &shrunk, fraction[0], NULL));
+    f.m.tight[u] = shrunk;
+    ENSURE(!spx_tree_move(&f.t, f.m.proxy[u], &shrunk, fraction[0], NULL));
+    ENSURE(check_tree(&f.t, &f.m) == 0);
 
     /* Remove everything: empty trees, every node back in the pool. */
     for (uint32_t v = 0; v < USERS; ++v)
-        if (m.proxy[v] != SPX_TREE_NULL) spx_tree_remove(&t, m.proxy[v]), m.proxy[v] = SPX_TREE_NULL;
-    ENSURE(check_tree(&t, &m) == 0 && t.root[0] == SPX_TREE_NULL && t.root[1] == SPX_TREE_NULL);
+        if (f.m.proxy[v] != SPX_TREE_NULL) spx_tree_remove(&f.t, f.m.proxy[v]), f.m.proxy[v] = SPX_TREE_NULL;
+    ENSURE(check_tree(&f.t, &f.m) == 0 && f.t.root[0] == SPX_TREE_NULL && f.t.root[1] == SPX_TREE_NULL);
     printf("  %d rounds: max height %u, %u moves stayed in their fat box, %u put back, %u changed tree\n", ROUNDS,
            max_height, stays, reinserts, switches);
-    spx_tree_destroy(&t);
-    ENSURE(c.live == 0 && c.bad_alignment == 0);
-    model_free(&m);
-    free(log.seen);
+    spx_tree_destroy(&f.t);
+    ENSURE(f.c.live == 0 && f.c.bad_alignment == 0);
+    model_free(&f.m);
+    free(f.log.seen);
     return 0;
 }
 
@@ -497,19 +513,13 @@ static int tree_build_and_clear(void)
        sharing their centre with another (the median split must still halve them), then lives on
        with reinsertions and is cleared, leaving tree 1 as it was. */
     enum { USERS = 1200, INSERTED = 200 };
-    tree_model m;
-    ENSURE(model_init(&m, USERS));
-    pair_log log = { &m, malloc((size_t)USERS * USERS), 0 };
-    ENSURE(log.seen);
-    counting c = { 0 };
-    spx_allocator a = { counting_alloc, counting_free, &c };
-    spx_dynamic_tree t;
-    ENSURE_CODE(spx_tree_init(&t, &a, 0), SPX_OK);
+    tree_fixture f;
+    ENSURE(tree_start(&f, USERS) == 0);
     case_rng rng = { 0xB01Du };
     for (uint32_t u = 0; u < INSERTED; ++u) {
-        m.tight[u] = random_box(&rng, 50.0, 2.0);
-        m.which[u] = 1;
-        ENSURE_CODE(spx_tree_insert(&t, 1, &m.tight[u], u, &m.proxy[u]), SPX_OK);
+        f.m.tight[u] = random_box(&rng, 50.0, 2.0);
+        f.m.which[u] = 1;
+        ENSURE_CODE(spx_tree_insert(&f.t, 1, &f.m.tight[u], u, &f.m.proxy[u]), SPX_OK);
     }
     const uint32_t built = USERS - INSERTED;
     uint32_t* users = malloc(built * sizeof *users);
@@ -520,38 +530,38 @@ static int tree_build_and_clear(void)
     for (uint32_t k = 0; k < built; ++k) {
         users[k] = INSERTED + k;
         boxes[k] = k % 3 == 2 ? boxes[k - 1] : random_box(&rng, 50.0, 2.0);
-        m.tight[users[k]] = boxes[k];
+        f.m.tight[users[k]] = boxes[k];
     }
     /* Nothing to build, and a tree that is not empty, change nothing. */
-    ENSURE_CODE(spx_tree_build(&t, 0, boxes, users, 0, order, proxies), SPX_OK);
-    ENSURE_CODE(spx_tree_build(&t, 1, boxes, users, built, order, proxies), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_tree_build(&t, 2, boxes, users, built, order, proxies), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE(check_tree(&t, &m) == 0);
-    ENSURE_CODE(spx_tree_build(&t, 0, boxes, users, built, order, proxies), SPX_OK);
-    for (uint32_t k = 0; k < built; ++k) m.proxy[users[k]] = proxies[k], m.which[users[k]] = 0;
-    ENSURE(check_tree(&t, &m) == 0);
+    ENSURE_CODE(spx_tree_build(&f.t, 0, boxes, users, 0, order, proxies), SPX_OK);
+    ENSURE_CODE(spx_tree_build(&f.t, 1, boxes, users, built, order, proxies), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_CODE(spx_tree_build(&f.t, 2, boxes, users, built, order, proxies), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE(check_tree(&f.t, &f.m) == 0);
+    ENSURE_CODE(spx_tree_build(&f.t, 0, boxes, users, built, order, proxies), SPX_OK);
+    for (uint32_t k = 0; k < built; ++k) f.m.proxy[users[k]] = proxies[k], f.m.which[users[k]] = 0;
+    ENSURE(check_tree(&f.t, &f.m) == 0);
     /* Balanced: as low as a tree of that many leaves can be. */
-    const uint32_t height = spx_tree_height(&t, 0);
+    const uint32_t height = spx_tree_height(&f.t, 0);
     ENSURE(height == (uint32_t)ceil(log2((double)built)));
-    ENSURE(check_queries(&t, &m, &rng, &log) == 0);
+    ENSURE(check_queries(&f.t, &f.m, &rng, &f.log) == 0);
     for (int k = 0; k < 300; ++k) {
         uint32_t u = INSERTED + (uint32_t)(case_rng_next(&rng) % built);
-        m.tight[u] = random_box(&rng, 50.0, 2.0);
-        spx_tree_reinsert(&t, m.proxy[u], 0, &m.tight[u]);
+        f.m.tight[u] = random_box(&rng, 50.0, 2.0);
+        spx_tree_reinsert(&f.t, f.m.proxy[u], 0, &f.m.tight[u]);
     }
-    ENSURE(check_tree(&t, &m) == 0);
-    ENSURE(check_queries(&t, &m, &rng, &log) == 0);
-    spx_tree_clear(&t, 0);
-    for (uint32_t k = 0; k < built; ++k) m.proxy[users[k]] = SPX_TREE_NULL;
-    ENSURE(t.root[0] == SPX_TREE_NULL && t.leaf_count == INSERTED);
-    ENSURE(check_tree(&t, &m) == 0);
-    ENSURE(check_queries(&t, &m, &rng, &log) == 0);
+    ENSURE(check_tree(&f.t, &f.m) == 0);
+    ENSURE(check_queries(&f.t, &f.m, &rng, &f.log) == 0);
+    spx_tree_clear(&f.t, 0);
+    for (uint32_t k = 0; k < built; ++k) f.m.proxy[users[k]] = SPX_TREE_NULL;
+    ENSURE(f.t.root[0] == SPX_TREE_NULL && f.t.leaf_count == INSERTED);
+    ENSURE(check_tree(&f.t, &f.m) == 0);
+    ENSURE(check_queries(&f.t, &f.m, &rng, &f.log) == 0);
     printf("  %u boxes built into a tree of height %u; cleared, the other tree's %u leaves stand\n", built, height,
            (unsigned)INSERTED);
-    spx_tree_destroy(&t);
-    ENSURE(c.live == 0 && c.bad_alignment == 0);
-    free(users), free(order), free(proxies), free(boxes), free(log.seen);
-    model_free(&m);
+    spx_tree_destroy(&f.t);
+    ENSURE(f.c.live == 0 && f.c.bad_alignment == 0);
+    free(users), free(order), free(proxies), free(boxes), free(f.log.seen);
+    model_free(&f.m);
     return 0;
 }
 
