@@ -428,8 +428,8 @@ static bool approaching(const spx_body* A, const spx_body_shape* ha, const spx_c
        impulse leaving -4e-7 m/s, until the impact limit froze them). Nor is one that could not close
        SPX_CCD_SLOW_FRACTION of the pair's tolerance in a whole step: what an impulse over a struck
        box and its supports leaves unsettled, or a box turning slowly on another. The solver's
-       contact takes it at the next step. (In a settling pile of fast boxes nearly three impacts in four
-       were such, each with its searches: 800 a step for 40 fast boxes.) */
+       contact takes it at the next step. (In a settling pile of fast boxes nearly three impacts in
+       four were such, each with its searches: 800 a step for 40 fast boxes.) */
     const float slow = -fmaxf(1e-6f * (glms_vec3_norm(a->v) + glms_vec3_norm(b->v) + glms_vec3_norm(a->w) * ha->radius
                                        + glms_vec3_norm(b->w) * hb->radius),
                               SPX_CCD_SLOW_FRACTION * pair_tolerance(ha, hb) / dt);
