@@ -281,7 +281,8 @@ static int stack_woken_at_its_foot(void)
         spx_body_get_velocity(w, ids[i], &v, &o);
         fastest = fmaxf(fastest, fabsf(v.y));
     }
-    printf("woken at its foot: %u contacts ended, fastest vertical speed in the stack %.4f m/s\n", ended, (double)fastest);
+    printf("woken at its foot: %u contacts ended, fastest vertical speed in the stack %.4f m/s\n", ended,
+           (double)fastest);
     ENSURE(ended == 0);
     ENSURE(fastest < 0.05f);
     spx_world_destroy(w);

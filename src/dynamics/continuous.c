@@ -936,12 +936,14 @@ static bool link_of(stage* s, uint32_t e, impact_link* out)
             const spx_body* b = &s->w->bodies[ends[k]];
             if (b->type == SPX_BODY_STATIC) continue;
             const spx_ccd_body* cb = seg(s, ends[k]);
-            if (turned_by(rotation_at(cb, s->now), cb->moved ? cb->q0 : b->rotation) > SPX_CCD_SUPPORT_TURN) return false;
+            const versors q0 = cb->moved ? cb->q0 : b->rotation;
+            if (turned_by(rotation_at(cb, s->now), q0) > SPX_CCD_SUPPORT_TURN) return false;
         }
         out->a = ct->body_a, out->b = ct->body_b, out->n = ct->normal, out->tang = ct->tangent, out->mu = ct->friction;
-        out->sa = &s->w->bodies[ct->body_a].shapes[ct->shape_a], out->sb = &s->w->bodies[ct->body_b].shapes[ct->shape_b];
-        const float closed =
-            glms_vec3_dot(glms_vec3_sub(moved_since_start(s, ct->body_a), moved_since_start(s, ct->body_b)), ct->normal);
+        out->sa = &s->w->bodies[ct->body_a].shapes[ct->shape_a];
+        out->sb = &s->w->bodies[ct->body_b].shapes[ct->shape_b];
+        const vec3s towards = glms_vec3_sub(moved_since_start(s, ct->body_a), moved_since_start(s, ct->body_b));
+        const float closed = glms_vec3_dot(towards, ct->normal);
         out->count = (uint32_t)ct->point_count;
         for (uint32_t p = 0; p < out->count; ++p) {
             out->ra[p] = ct->points[p].anchor_a, out->rb[p] = ct->points[p].anchor_b;
@@ -1074,7 +1076,8 @@ static bool group_grow(stage* s, impact_group* g)
 
 /* The impact's rows `head` solved with the group's, the group growing while the impulse pushes
    bodies at its edge; the head's impulses as given, the group's from zero. */
-static void solve_group(stage* s, impact_group* g, const impact_row* head, uint32_t head_count, int passes, float settled)
+static void solve_group(stage* s, impact_group* g, const impact_row* head, uint32_t head_count, int passes,
+                        float settled)
 {
     impact_row work[SPX_CCD_IMPACT_POINTS + SPX_CCD_GROUP_ROWS];
     memcpy(work, head, sizeof(impact_row) * head_count);
@@ -1526,7 +1529,8 @@ static void link_supports(spx_world* w)
     /* Sized by the contacts' own capacity: it grows in the same steps as they do. */
     const uint64_t entries = 2u * (uint64_t)(w->contacts.capacity > n ? w->contacts.capacity : n);
     if (entries >= SPX_CCD_LINK_IMPACT
-        || !spx_reserve(&w->allocator, (void**)&c->support_next, &c->support_capacity, (uint32_t)entries, sizeof(uint32_t), 8))
+        || !spx_reserve(&w->allocator, (void**)&c->support_next, &c->support_capacity, (uint32_t)entries,
+                        sizeof(uint32_t), 8))
         return;
     for (uint32_t i = 0; i < w->body_slots; ++i) c->support_first[i] = UINT32_MAX;
     for (uint32_t k = 0; k < n; ++k) {

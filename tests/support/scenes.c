@@ -236,7 +236,8 @@ spx_result spx_scene_struck_stack(spx_scene* scene, const spx_world_def* def)
     l.sleep = true;
     l.steps = SPX_STRUCK_STEPS;
     l.count = 5;
-    for (uint32_t i = 0; i < l.count; ++i) l.start[i] = (spx_transform){ { 0.0f, 0.5f + (float)i, 0.0f }, { 0, 0, 0, 1 } };
+    for (uint32_t i = 0; i < l.count; ++i)
+        l.start[i] = (spx_transform){ { 0.0f, 0.5f + (float)i, 0.0f }, { 0, 0, 0, 1 } };
     spx_result r = build(scene, def, &l);
     for (int k = 0; k < SPX_STRUCK_SETTLE_STEPS && r == SPX_OK; ++k) r = spx_world_step(scene->world, scene->dt);
     return r;
@@ -278,7 +279,8 @@ void spx_scene_struck_stack_measure(const spx_scene* scene, spx_struck_state* ou
     for (uint32_t i = 0; i < n; ++i)
         for (uint32_t j = i + 1; j <= n; ++j) {
             spx_penetration pen;
-            if (spx_penetration_obb_obb(&boxes[i], &boxes[j], &pen) == SPX_OK && pen.overlapping && pen.depth > out->overlap)
+            if (spx_penetration_obb_obb(&boxes[i], &boxes[j], &pen) == SPX_OK && pen.overlapping
+                && pen.depth > out->overlap)
                 out->overlap = pen.depth, out->pair[0] = i, out->pair[1] = j;
         }
 }
