@@ -374,13 +374,18 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
         bool had = j_end > j, has = c->count > before;
         if (has && !had) push_event(w, c->begin, &c->begin_count, c->begin_capacity, kp.a, kp.b);
         if (had && !has) push_event(w, c->end, &c->end_count, c->end_capacity, kp.a, kp.b);
-        /* Touching a sleeping body wakes its island: it must answer this step. */
-        if (has && moving(a) != moving(b)) {
-            uint32_t still = moving(a) ? kp.b : kp.a;
-            if (w->bodies[still].type == SPX_BODY_DYNAMIC) spx_island_wake(w, still);
-        }
         ++i;
         j = j_end;
+    }
+    /* Touching a sleeping body wakes its island: it must answer this step. Only now: woken during
+       the merge, the island's kept manifolds that come later in the order were taken for pairs
+       that parted (a stack struck at its foot lost its upper contacts for a step and sagged). */
+    for (uint32_t k = 0; k < c->count; ++k) {
+        const spx_body* a = &w->bodies[c->list[k].body_a];
+        const spx_body* b = &w->bodies[c->list[k].body_b];
+        if (moving(a) == moving(b)) continue;
+        const uint32_t still = moving(a) ? c->list[k].body_b : c->list[k].body_a;
+        if (w->bodies[still].type == SPX_BODY_DYNAMIC) spx_island_wake(w, still);
     }
     for (uint32_t k = 0; k < c->pending_end_count; ++k) c->end[c->end_count++] = c->pending_end[k];
     c->pending_end_count = 0;

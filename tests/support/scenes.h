@@ -74,6 +74,33 @@ typedef struct spx_paper_state {
 } spx_paper_state;
 void spx_scene_paper_measure(const spx_scene_layout* l, spx_transform cube, spx_vec3 velocity, spx_paper_state* out);
 
+/* The struck stack: five unit boxes (mass 1, friction 0.6, restitution 0) stacked at x = z = 0,
+   centres y = 0.5 + i, on a static ground box of half extents (1000, 0.5, 1000) whose top is y = 0,
+   default gravity, 1/60 s, sleeping on; settled for SPX_STRUCK_SETTLE_STEPS; then a cube of half
+   extent 0.025 (density 1,000: 0.125 kg, same materials) is fired along +x at `speed` m/s, its
+   centre at height 0.5 (target + 1) (target 0 to 8: the middle of the lowest box, the seam above it,
+   and so on to the middle of the top one) and at x = -12.504 less phase/8 of one step's travel. The
+   cube is bodies[5]; SPX_STRUCK_STEPS steps follow the shot. */
+#define SPX_STRUCK_TARGETS 9
+#define SPX_STRUCK_SPEED_COUNT 3
+#define SPX_STRUCK_SETTLE_STEPS 90
+#define SPX_STRUCK_STEPS 90
+extern const float spx_struck_speeds[SPX_STRUCK_SPEED_COUNT]; /* 100, 500, 2,000 m/s */
+/* The settled stack alone (bodies[0..4]), before the shot: settles it. */
+spx_result spx_scene_struck_stack(spx_scene* scene, const spx_world_def* def);
+/* Fires the cube into a scene from spx_scene_struck_stack. */
+spx_result spx_scene_struck_stack_fire(spx_scene* scene, float speed, int target, int phase);
+
+/* Where a struck stack stands after a step: the deepest overlap of any two of its bodies, the ground
+   included (m, by the static box-box penetration query), and the energy (kinetic and potential above
+   y = 0 of every dynamic body, J). */
+typedef struct spx_struck_state {
+    float overlap;
+    uint32_t pair[2];  /* the two bodies of the deepest overlap (count: the ground) */
+    double energy;
+} spx_struck_state;
+void spx_scene_struck_stack_measure(const spx_scene* scene, spx_struck_state* out);
+
 /* falling: 1,000 boxes of half extent 0.5, mass 1, friction 0.5, no restitution, in a 10x10x10 grid
    of pitch 1.5 (centres x,z = (i-4.5) 1.5, y = 2 + 1.5 j), orientations random from a fixed seed,
    on a static 100x2x100 box whose top is y = 0; gravity -9.81; 1/60 s; 300 steps. `def` may be NULL
