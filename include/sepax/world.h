@@ -18,11 +18,15 @@ extern "C" {
 /// An opaque world, owned by the host.
 typedef struct spx_world spx_world;
 
-/// A body handle: stays valid until the body is destroyed; afterwards every call taking it returns
-/// SPX_ERR_STALE_ID (the slot's generation moved on). {0, 0} is the null id.
+/// A body handle, 8 bytes, to store, compare and hash as a value: which slot, of which world, in
+/// which use. Every call taking one returns SPX_ERR_STALE_ID for an id the world did not give out or
+/// whose body is gone: destroyed (the slot's generation moved on) or of another world, live or
+/// destroyed (the world numbers differ). An all-zero id is the null id and names no body.
 typedef struct spx_body_id {
-    uint32_t index;
-    uint32_t generation;
+    uint32_t index;      /* the body's slot + 1 (0: null) */
+    uint16_t world;      /* number of the world that made it, 1..65535: no two live worlds share one,
+                            and a destroyed world's comes back only after 65,534 other worlds are made */
+    uint16_t generation; /* the slot's use, 1..65535: after 65,535 reuses of one slot it comes round */
 } spx_body_id;
 
 /// How a body moves.
@@ -144,7 +148,8 @@ SPX_API spx_body_def spx_default_body_def(void);
 SPX_API spx_shape_def spx_default_shape_def(void);
 
 /// Creates a world. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, a setting out of range, an allocator
-/// without alloc or free), SPX_ERR_NOT_FINITE, SPX_ERR_UNINITIALIZED_DEF, SPX_ERR_OUT_OF_MEMORY.
+/// without alloc or free), SPX_ERR_NOT_FINITE, SPX_ERR_UNINITIALIZED_DEF, SPX_ERR_OUT_OF_MEMORY,
+/// SPX_ERR_TOO_MANY_WORLDS (65,535 live already).
 SPX_API spx_result spx_world_create(const spx_world_def* def, spx_world** out);
 
 /// Destroys a world and every body in it (NULL is fine). Meshes are the host's and stay.

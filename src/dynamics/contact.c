@@ -18,18 +18,12 @@ typedef struct pair_key {
 static bool key_less(pair_key x, pair_key y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
 static bool key_equal(pair_key x, pair_key y) { return x.a == y.a && x.b == y.b; }
 
-static spx_body_id id_of(const spx_world* w, uint32_t body)
-{
-    spx_body_id id = { body + 1, w->bodies[body].generation };
-    return id;
-}
-
 static bool push_event(const spx_world* w, spx_contact_event* events, uint32_t* count, uint32_t capacity, uint32_t a,
                        uint32_t b)
 {
     if (*count >= capacity) return false;
-    events[*count].a = id_of(w, a);
-    events[*count].b = id_of(w, b);
+    events[*count].a = spx_world_body_id(w, a);
+    events[*count].b = spx_world_body_id(w, b);
     ++*count;
     return true;
 }
