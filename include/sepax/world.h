@@ -157,7 +157,11 @@ SPX_API void spx_world_destroy(spx_world* world);
 
 /// Advances every body by `elapsed` seconds (>= 0; 0 updates contacts without moving anything).
 /// Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_NOT_FINITE, SPX_ERR_BAD_TIME (elapsed < 0),
-/// SPX_ERR_OUT_OF_MEMORY (nothing moved; the world is as before the call).
+/// SPX_ERR_OUT_OF_MEMORY (nothing moved; the world is as before the call), SPX_ERR_WORLD_LOCKED.
+/// The only host code a step runs is its allocator (while a buffer grows). Called from there, every
+/// call that changes this world (step, body create, destroy, set_transform, set_velocity,
+/// apply_impulse, set_awake, set_material) returns SPX_ERR_WORLD_LOCKED and changes nothing; the
+/// getters answer with the state of the step under way; spx_world_destroy must not be called.
 SPX_API spx_result spx_world_step(spx_world* world, float elapsed);
 
 /// The statistics of the last step. Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
@@ -174,11 +178,11 @@ SPX_API spx_result spx_world_get_contact_events(const spx_world* world, const sp
 /// negative damping or friction, restitution outside 0..1, an unknown shape type, a density that is
 /// not positive on a dynamic body), SPX_ERR_UNINITIALIZED_DEF (the body def or a shape def),
 /// SPX_ERR_NOT_FINITE, SPX_ERR_BAD_EXTENT, SPX_ERR_NOT_ORTHONORMAL (a rotation not unit),
-/// SPX_ERR_OUT_OF_MEMORY. *out set only on success.
+/// SPX_ERR_OUT_OF_MEMORY, SPX_ERR_WORLD_LOCKED. *out set only on success.
 SPX_API spx_result spx_body_create(spx_world* world, const spx_body_def* def, spx_body_id* out);
 
 /// Destroys a body; its contacts end (end events at the next step). Errors: SPX_ERR_INVALID_ARGUMENT
-/// (NULL world), SPX_ERR_STALE_ID.
+/// (NULL world), SPX_ERR_STALE_ID, SPX_ERR_WORLD_LOCKED.
 SPX_API spx_result spx_body_destroy(spx_world* world, spx_body_id id);
 
 /// Is the id a live body of this world? false for NULL or a stale id.
@@ -186,7 +190,8 @@ SPX_API bool spx_body_is_valid(const spx_world* world, spx_body_id id);
 
 /// The body's origin and rotation. Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_STALE_ID.
 SPX_API spx_result spx_body_get_transform(const spx_world* world, spx_body_id id, spx_transform* out);
-/// Moves a body (teleports it; wakes it). Errors as get, SPX_ERR_NOT_FINITE, SPX_ERR_NOT_ORTHONORMAL.
+/// Moves a body (teleports it; wakes it). Errors as get, SPX_ERR_NOT_FINITE, SPX_ERR_NOT_ORTHONORMAL,
+/// SPX_ERR_WORLD_LOCKED (as every call below that changes a body, set_user_data excepted).
 SPX_API spx_result spx_body_set_transform(spx_world* world, spx_body_id id, const spx_transform* transform);
 /// Velocity of the centre of mass (m/s) and angular velocity (rad/s, world axes).
 SPX_API spx_result spx_body_get_velocity(const spx_world* world, spx_body_id id, spx_vec3* out_linear,

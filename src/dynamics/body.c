@@ -567,6 +567,7 @@ SPX_API spx_result spx_body_get_velocity(const spx_world* w, spx_body_id id, spx
 SPX_API spx_result spx_body_set_velocity(spx_world* w, spx_body_id id, spx_vec3 linear, spx_vec3 angular)
 {
     LOOKUP(w, id, i);
+    if (w->locked) return SPX_ERR_WORLD_LOCKED;
     if (!spx_finite3(linear) || !spx_finite3(angular)) return SPX_ERR_NOT_FINITE;
     spx_body* b = &w->bodies[i];
     if (b->type == SPX_BODY_STATIC) return SPX_ERR_INVALID_ARGUMENT;
@@ -580,6 +581,7 @@ SPX_API spx_result spx_body_set_velocity(spx_world* w, spx_body_id id, spx_vec3 
 SPX_API spx_result spx_body_apply_impulse(spx_world* w, spx_body_id id, spx_vec3 impulse, spx_vec3 point)
 {
     LOOKUP(w, id, i);
+    if (w->locked) return SPX_ERR_WORLD_LOCKED;
     if (!spx_finite3(impulse) || !spx_finite3(point)) return SPX_ERR_NOT_FINITE;
     spx_body* b = &w->bodies[i];
     if (b->type != SPX_BODY_DYNAMIC) return SPX_ERR_INVALID_ARGUMENT;
@@ -653,6 +655,7 @@ SPX_API spx_result spx_body_set_user_data(spx_world* w, spx_body_id id, void* us
 SPX_API spx_result spx_body_set_material(spx_world* w, spx_body_id id, float friction, float restitution)
 {
     LOOKUP(w, id, i);
+    if (w->locked) return SPX_ERR_WORLD_LOCKED;
     if (!isfinite(friction) || !isfinite(restitution)) return SPX_ERR_NOT_FINITE;
     if (friction < 0.0f || restitution < 0.0f || restitution > 1.0f) return SPX_ERR_INVALID_ARGUMENT;
     w->bodies[i].friction = friction;
