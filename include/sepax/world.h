@@ -50,7 +50,7 @@ typedef struct spx_world_def {
     uint32_t body_capacity;         /* bodies to make room for at creation (the world grows past it) */
     uint32_t contact_capacity;      /* contact manifolds to make room for at creation */
     uint32_t substeps;              /* solver substeps a step, 1..64; default 6 */
-    uint32_t solve_iterations;      /* passes with the position bias a substep, 1..16; default 1 */
+    uint32_t solve_iterations;      /* passes with the position bias a substep, 1..16; default 2 */
     uint32_t relax_iterations;      /* passes without it (after moving the bodies) a substep, 0..16; default 1 */
     float contact_hertz;            /* stiffness of contact position correction, Hz; default 60 */
     float contact_damping_ratio;    /* damping of that correction, non-dimensional; default 5 */
