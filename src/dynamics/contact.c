@@ -353,8 +353,10 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
         const float distance2 = glms_vec3_norm2(glms_vec3_sub(a->center, b->center));
         if (distance2 <= reach * reach) {
             mat3s ra;
-            if (j_end > j
-                && can_reuse(a, &ra, b, sqrtf(distance2), margin - 0.5f * w->def.speculative_distance, old + j,
+            /* The pair's manifolds of last step; none (and old may be NULL) for a new pair. */
+            const spx_contact* pair_old = j_end > j ? &old[j] : NULL;
+            if (pair_old
+                && can_reuse(a, &ra, b, sqrtf(distance2), margin - 0.5f * w->def.speculative_distance, pair_old,
                              j_end - j)) {
                 const mat3s rb = spx_body_matrix(b);
                 for (uint32_t k = j; k < j_end; ++k) reuse_contact(w, &old[k], &ra, &rb, &c->list[c->count++]);
@@ -362,7 +364,7 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
             } else {
                 for (uint16_t sa = 0; sa < a->shape_count; ++sa)
                     for (uint16_t sb = 0; sb < b->shape_count; ++sb)
-                        c->count += make_contacts(w, kp.a, kp.b, sa, sb, margin, old + j, j_end - j, &c->list[c->count]);
+                        c->count += make_contacts(w, kp.a, kp.b, sa, sb, margin, pair_old, j_end - j, &c->list[c->count]);
             }
         }
         bool had = j_end > j, has = c->count > before;
