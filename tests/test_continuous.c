@@ -40,7 +40,7 @@ static spx_body_id add_body(spx_world* w, spx_body_type type, const spx_shape_de
     d.angular_velocity = omega;
     d.shapes = s;
     d.shape_count = 1;
-    spx_body_id id = { 0, 0 };
+    spx_body_id id = { 0 };
     spx_body_create(w, &d, &id);
     return id;
 }

@@ -33,7 +33,7 @@ static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_qua
     d.angular_damping = 0.0f;
     d.shapes = &s;
     d.shape_count = 1;
-    spx_body_id id = { 0, 0 };
+    spx_body_id id = { 0 };
     spx_body_create(w, &d, &id);
     return id;
 }
@@ -322,7 +322,7 @@ static int events_and_ids(void)
     spx_body_id c = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 3, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.5f, 0.0f);
     ENSURE(c.index == b.index && c.generation != b.generation);
     ENSURE(!spx_body_is_valid(w, b) && spx_body_is_valid(w, c));
-    spx_body_id null_id = { 0, 0 };
+    spx_body_id null_id = { 0 };
     ENSURE(!spx_body_is_valid(w, null_id));
     spx_world_destroy(w);
     return 0;
@@ -353,7 +353,7 @@ static int bad_input(void)
     ENSURE_CODE(spx_world_step(NULL, dt), SPX_ERR_INVALID_ARGUMENT);
     spx_shape_def s = spx_default_shape_def();
     spx_body_def d = spx_default_body_def();
-    spx_body_id id = { 0, 0 };
+    spx_body_id id = { 0 };
     d.type = SPX_BODY_DYNAMIC;
     ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_INVALID_ARGUMENT); /* no shapes */
     d.shapes = &s;
@@ -381,7 +381,7 @@ static int bad_input(void)
     ENSURE(id.index == 0 && id.generation == 0);
     spx_step_stats st;
     ENSURE(spx_world_get_stats(w, &st) == SPX_OK && st.body_count == 0);
-    spx_body_id stale = { 7, 3 };
+    spx_body_id stale = { .index = 7, .generation = 3 };
     ENSURE_CODE(spx_body_set_velocity(w, stale, spx_v3(0, 0, 0), spx_v3(0, 0, 0)), SPX_ERR_STALE_ID);
     spx_world_destroy(w);
     return 0;
