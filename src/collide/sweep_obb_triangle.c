@@ -33,17 +33,10 @@ static void box_tri_contact(const spx_obb* a, spx_vec3 va, const box_tri* p, con
 {
     static const spx_dvec3 unit[3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
     spx_dvec3 n = spx_sat_unit(axis, box_tri_axis_dir(p, axis->index));
-    unsigned flat_box = 0;
-    int force_tri = -1;
-    if (axis->index == 0) force_tri = 3;
-    else if (axis->index < 4) flat_box = 7u & ~(1u << (axis->index - 1));
-    else {
-        flat_box = 1u << ((axis->index - 4) / 3);
-        force_tri = (axis->index - 4) % 3;
-    }
+    /* The features extreme along the normal, whichever axis gave it (sweep_triangle_triangle.c). */
     spx_feature fa, fb;
-    out->feature_a = spx_box_feature(spx_d3(0, 0, 0), unit, p->h, n, flat_box, &fa);
-    out->feature_b = spx_tri_feature(&p->t, spx_d3_neg(n), spx_d3_scale(p->u, tc), force_tri, &fb);
+    out->feature_a = spx_box_feature(spx_d3(0, 0, 0), unit, p->h, n, 0u, &fa);
+    out->feature_b = spx_tri_feature(&p->t, spx_d3_neg(n), spx_d3_scale(p->u, tc), &fb);
     spx_dvec3 q = spx_contact_point(&fa, &fb, n);
     spx_dvec3 world = spx_d3_mad(spx_d3_from(a->center), spx_d3_from(va), tc), normal = spx_d3(0, 0, 0);
     for (int i = 0; i < 3; ++i) {

@@ -126,20 +126,14 @@ static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
     return spx_sat_touches(s);
 }
 
+/* The point comes from the features extreme along the normal, not from the axis that won: at the
+ * contact every valid normal meets both pieces in the same region (docs/collision.md). */
 static void tri_pair_contact(const tri_pair* p, const spx_sat_axis* axis, double tc, spx_sweep_hit* out)
 {
     spx_dvec3 n = spx_sat_unit(axis, tri_pair_axis(p, axis->index));
-    int force_a = -1, force_b = -1;
-    if (axis->index == 0) force_a = 3;
-    else if (axis->index == 1) force_b = 3;
-    else if (axis->index < 11) {
-        force_a = (axis->index - 2) / 3;
-        force_b = (axis->index - 2) % 3;
-    } else if (axis->index < 14) force_a = axis->index - 11;
-    else if (axis->index < 17) force_b = axis->index - 14;
     spx_feature fa, fb;
-    out->feature_a = spx_tri_feature(&p->a, n, spx_d3(0, 0, 0), force_a, &fa);
-    out->feature_b = spx_tri_feature(&p->b, spx_d3_neg(n), spx_d3_scale(p->u, tc), force_b, &fb);
+    out->feature_a = spx_tri_feature(&p->a, n, spx_d3(0, 0, 0), &fa);
+    out->feature_b = spx_tri_feature(&p->b, spx_d3_neg(n), spx_d3_scale(p->u, tc), &fb);
     spx_dvec3 q = spx_contact_point(&fa, &fb, n);
     out->point = spx_d3_to_float(spx_d3_add(p->origin, q));
     out->normal = spx_d3_to_float(n);
