@@ -129,6 +129,31 @@ static int coplanar_parallel_edges_point(void)
                             spx_v3(-0.89442719f, -0.44721360f, 0));
 }
 
+/* A box resting on another's top face edge to edge: A (turned a quarter about z, as a float
+   quaternion gives it, its axes off by 1.2e-7) spans x 2.5..3.5, y -2.75..0.25 above z = 0.75; B spans
+   x 2..2.5, y -4..-0.5 below it. They touch along the line x = 2.5, y -2.75..-0.5, whose middle is
+   (2.5, -1.625, 0.75), in both argument orders: rounding leaves the faces overlapping in a sliver
+   whose extent it decides, and the point must not follow it. */
+static int faces_meeting_along_a_line(void)
+{
+    spx_obb a, b;
+    ENSURE_CODE(spx_obb_from_quat(spx_v3(3, -1.25f, 2.75f), spx_v3(1.5f, 0.5f, 2), (spx_quat){ 0, 0, 0.70710678f, 0.70710678f }, &a), SPX_OK);
+    ENSURE_CODE(spx_obb_from_quat(spx_v3(2.25f, -2.25f, 0.5f), spx_v3(0.25f, 1.75f, 0.25f), (spx_quat){ 0, 0, 0, 1 }, &b), SPX_OK);
+    const spx_vec3 va = { -1.5f, 4, -2 }, vb = { 1.5f, 2.75f, -0.5f };
+    for (int swap = 0; swap < 2; ++swap) {
+        spx_sweep_hit h;
+        if (swap) ENSURE_CODE(spx_sweep_obb_obb(&b, vb, &a, va, 1, &h), SPX_OK);
+        else ENSURE_CODE(spx_sweep_obb_obb(&a, va, &b, vb, 1, &h), SPX_OK);
+        ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
+        ENSURE_NEAR(h.depth, 0.0, 1e-6);
+        ENSURE_NEAR(h.normal.z, swap ? 1.0 : -1.0, 1e-6);
+        ENSURE_NEAR(h.point.x, 2.5, 1e-5);
+        ENSURE_NEAR(h.point.y, -1.625, 1e-5);
+        ENSURE_NEAR(h.point.z, 0.75, 1e-6);
+    }
+    return 0;
+}
+
 /* ---- exact rounding, so that a moved problem is the same problem ----------------------------- */
 
 /* A step on which every multiple up to `limit` in magnitude is a float (twice the float step at
@@ -836,6 +861,7 @@ int main(int argc, char** argv)
     int failures = 0;
     RUN_TEST(segment_like_triangle_point, failures);
     RUN_TEST(coplanar_parallel_edges_point, failures);
+    RUN_TEST(faces_meeting_along_a_line, failures);
     RUN_TEST(obb_obb_invariance, failures);
     RUN_TEST(obb_triangle_invariance, failures);
     RUN_TEST(triangle_triangle_invariance, failures);
