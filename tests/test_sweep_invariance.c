@@ -219,11 +219,19 @@ static void reorder_case(const sweep_case* in, int order_a, int order_b, sweep_c
 
 /* ---- adversarial families ------------------------------------------------------------------------ */
 
-typedef enum family { FAMILY_RANDOM = 0, FAMILY_GRID, FAMILY_SEGMENT, FAMILY_COPLANAR, FAMILY_PARALLEL, FAMILY_COUNT } family;
+typedef enum family {
+    FAMILY_RANDOM = 0,
+    FAMILY_GRID,
+    FAMILY_SEGMENT,
+    FAMILY_COPLANAR,
+    FAMILY_TILTED,
+    FAMILY_PARALLEL,
+    FAMILY_COUNT
+} family;
 
 static const char* family_name(family f)
 {
-    static const char* names[] = { "random", "grid", "segment-like", "coplanar", "parallel copies" };
+    static const char* names[] = { "random", "grid", "segment-like", "coplanar", "tilted coplanar", "parallel copies" };
     return names[f];
 }
 
@@ -280,8 +288,10 @@ static void make_family_case(case_kind kind, family f, uint64_t seed, sweep_case
         for (int i = 0; i < 2; ++i)
             if (!case_piece_is_box(kind, i)) make_segment_like(&rng, &c->tri[i]);
         break;
+    case FAMILY_TILTED:
     case FAMILY_COPLANAR:
-        /* Everything in the plane z = 0 (a box's face on it), moving in the plane. */
+        /* Everything in the plane z = 0 (a box's face on it), moving in the plane; tilted: all turned
+           about a random axis, so that rounding leaves the pieces coplanar only within a few ulps. */
         for (int i = 0; i < 2; ++i) {
             if (case_piece_is_box(kind, i)) {
                 spx_obb_from_quat(spx_v3(c->box[i].center.x, c->box[i].center.y, -c->box[i].half_extents.z),
@@ -305,6 +315,12 @@ static void make_family_case(case_kind kind, family f, uint64_t seed, sweep_case
             }
             if (k != 0.0 && !case_piece_is_box(kind, 1))
                 c->tri[1].v[1] = spx_v3((float)(c->tri[1].v[0].x + k * d.x), (float)(c->tri[1].v[0].y + k * d.y), 0);
+        }
+        if (f == FAMILY_TILTED) {
+            const double none[3] = { 0, 0, 0 };
+            sweep_case turned;
+            case_transform(c, case_random_quat(&rng), none, &turned);
+            *c = turned;
         }
         break;
     default:

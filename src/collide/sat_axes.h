@@ -32,7 +32,7 @@ typedef struct spx_sat_axis {
     double len2;        /* |axis|^2 */
     double num, den;    /* entry: time = num / den, den = closing speed along the axis (> 0);
                            least: depth = num / |axis|, so den is unused */
-    bool either_way;    /* least: B leaves as shallowly along -axis as along +axis (spx_sat_settle) */
+    bool either_way;    /* least: B leaves exactly as shallowly along -axis as along +axis (spx_sat_settle) */
 } spx_sat_axis;
 
 /* Unnormalised direction of an axis by number; each pair kind supplies one. */
@@ -141,9 +141,10 @@ static inline spx_dvec3 spx_sat_canonical_dir(const spx_sat* s, int index)
 }
 
 /* Of two axes whose overlaps at t = 0 are equal within 1e-12 of the deeper, is the new one (index,
- * kind, depth num / sqrt(len2)) preferred to the slot's? A face over an edge, then the direction
- * larger in (x, y, z) order, each coordinate equal within 1e-9: a rule on directions alone, so the
- * minimum translation does not depend on which piece is A or on the order of the corners. */
+ * kind, depth num / sqrt(len2)) preferred to the slot's? A face over an edge, then the
+ * direction larger in (x, y, z) order, each coordinate equal within 1e-9: a rule on directions
+ * alone, so the minimum translation does not depend on which piece is A or on the order of the
+ * corners. Called only while depths are tracked (pieces overlapping at t = 0). */
 static inline bool spx_sat_tie_prefers(const spx_sat* s, int index, spx_axis_kind kind, double num, double len2,
                                        const spx_sat_axis* slot)
 {
@@ -182,7 +183,7 @@ static inline bool spx_sat_axis_test(spx_sat* s, int index, spx_axis_kind kind, 
     /* Pushing B along +L by -gap_pos separates it, or along -L by -gap_neg. */
     bool forward = -gap_pos <= -gap_neg;
     double depth = forward ? -gap_pos : -gap_neg;
-    const bool either_way = gap_pos == gap_neg;
+    const bool either_way = gap_pos == gap_neg; /* both ways out exactly as deep */
     if (spx_sat_shallower(depth, len2, &s->least) || spx_sat_tie_prefers(s, index, kind, depth, len2, &s->least)) {
         spx_sat_take(&s->least, index, kind, forward ? 1.0 : -1.0, len2, depth, 1.0);
         s->least.either_way = either_way;
