@@ -75,9 +75,12 @@ typedef struct spx_mesh_contact {
 typedef struct spx_mesh_hit {
     spx_sweep_state state;     /* MISS, HIT (apart at t = 0) or START_OVERLAP */
     float time;                /* s: first contact over all pairs; 0 for START_OVERLAP */
-    spx_vec3 normal;           /* unit, A towards B. HIT: the first pair's normal. START_OVERLAP: the average of the
-                                  overlapping pairs' normals (their deepest pair's normal if they cancel out) */
-    spx_vec3 point;            /* m, world. HIT: the first pair's point. START_OVERLAP: the mean of the pairs' points */
+    spx_vec3 normal;           /* unit, A towards B. HIT: the first pair's normal; when several pairs touch at exactly
+                                  `time`, the average of their normals (the first pair's if they cancel out).
+                                  START_OVERLAP: the average of the overlapping pairs' normals (their deepest pair's
+                                  normal if they cancel out) */
+    spx_vec3 point;            /* m, world. HIT: the first pair's point, or the mean of the points of the pairs that
+                                  touch at exactly `time`. START_OVERLAP: the mean of the pairs' points */
     float depth;               /* m, START_OVERLAP only: the largest distance any overlapping pair must move along
                                   `normal` to come apart (an estimate of how far B must move); 0 otherwise */
     spx_mesh_contact first;    /* HIT: the first pair (ties broken by the lower triangle_a, then triangle_b);

@@ -2,6 +2,14 @@
 #include "contact_point.h"
 #include <stdbool.h>
 
+/* Features overlap up to this fraction of their size beyond their edges (SPX_FEATURE_FLAT_SINE's
+ * tolerance, as a length): faces meeting along a line overlap along all of it. */
+#define SPX_CONTACT_SLACK 1e-6
+
+/* Twice the area, as a fraction of the squared diameter, below which an overlap polygon is a
+ * segment: a sliver a few slacks wide, two faces meeting along a line. */
+#define SPX_CONTACT_FLAT_AREA 8e-6
+
 typedef struct vec2d {
     double x, y;
 } vec2d;
@@ -19,14 +27,16 @@ static void plane_basis(spx_dvec3 n, spx_dvec3* u, spx_dvec3* v)
 }
 
 /* Clips the convex polygon `poly` (count points) to the half-plane on the inner side of edge
- * (e0, e1) of a polygon with orientation `orient` (+1 counter-clockwise, -1 clockwise). */
-static int clip_half_plane(const vec2d* poly, int count, vec2d e0, vec2d e1, double orient, vec2d* out)
+ * (e0, e1) of a polygon with orientation `orient` (+1 counter-clockwise, -1 clockwise), moved out
+ * by `slack` (a length). */
+static int clip_half_plane(const vec2d* poly, int count, vec2d e0, vec2d e1, double orient, double slack, vec2d* out)
 {
     int n = 0;
     vec2d edge = sub2(e1, e0);
+    double grow = slack * sqrt(edge.x * edge.x + edge.y * edge.y);
     for (int i = 0; i < count; ++i) {
         vec2d p = poly[i], q = poly[(i + 1) % count];
-        double sp = orient * cross2(edge, sub2(p, e0)), sq = orient * cross2(edge, sub2(q, e0));
+        double sp = orient * cross2(edge, sub2(p, e0)) + grow, sq = orient * cross2(edge, sub2(q, e0)) + grow;
         if (sp >= 0.0) out[n++] = p;
         if ((sp >= 0.0) != (sq >= 0.0) && count > 1) {
             double s = sp / (sp - sq);
@@ -67,6 +77,10 @@ static vec2d segment_segment_mid(vec2d p0, vec2d p1, vec2d q0, vec2d q1)
     return m;
 }
 
+/* Area centroid of a convex polygon; a polygon with no area to speak of (pieces meeting along a
+ * line: two faces touching edge to edge) is a segment, and its centroid the middle of its two
+ * farthest corners. The vertex mean would depend on how clipping repeated corners, so on the order
+ * of the pieces and their corners. */
 static vec2d centroid(const vec2d* p, int n)
 {
     vec2d c = { 0, 0 };
@@ -74,26 +88,42 @@ static vec2d centroid(const vec2d* p, int n)
     c.x /= n;
     c.y /= n;
     if (n < 3) return c;
-    /* Area centroid, about the vertex mean for precision; the mean stays when the area vanishes. */
-    double area = 0, cx = 0, cy = 0;
+    double area = 0, cx = 0, cy = 0, far2 = 0;
+    int i0 = 0, i1 = 0;
     for (int i = 0; i < n; ++i) {
-        vec2d a = sub2(p[i], c), b = sub2(p[(i + 1) % n], c);
+        vec2d a = sub2(p[i], c), b = sub2(p[(i + 1) % n], c); /* about the mean, for precision */
         double w = cross2(a, b);
         area += w;
         cx += (a.x + b.x) * w;
         cy += (a.y + b.y) * w;
+        for (int j = i + 1; j < n; ++j) {
+            vec2d d = sub2(p[j], p[i]);
+            double d2 = d.x * d.x + d.y * d.y;
+            if (d2 > far2) { far2 = d2; i0 = i; i1 = j; }
+        }
     }
-    if (fabs(area) > 1e-300) {
-        c.x += cx / (3.0 * area);
-        c.y += cy / (3.0 * area);
+    if (fabs(area) <= SPX_CONTACT_FLAT_AREA * far2) {
+        vec2d m = { 0.5 * (p[i0].x + p[i1].x), 0.5 * (p[i0].y + p[i1].y) };
+        return m;
     }
+    c.x += cx / (3.0 * area);
+    c.y += cy / (3.0 * area);
     return c;
 }
 
 /* Overlap of a segment or polygon `s` with convex polygon `poly`, as the centroid of what is left
- * of `s` after clipping; false when nothing is left (numerical near-miss). */
+ * of `s` after clipping; false when nothing is left (numerical near-miss). `poly` counts as grown
+ * by SPX_CONTACT_SLACK of the features' size: two faces that meet along a line overlap in a sliver
+ * as wide as rounding, whose extent (and centroid) rounding would otherwise decide. */
 static bool clip_centroid(const vec2d* s, int ns, const vec2d* poly, int np, vec2d* out)
 {
+    double size2 = 0;
+    for (int i = 0; i < ns; ++i)
+        for (int j = 0; j < np; ++j) {
+            vec2d d = sub2(s[i], poly[j]);
+            size2 = fmax(size2, d.x * d.x + d.y * d.y);
+        }
+    const double slack = SPX_CONTACT_SLACK * sqrt(size2);
     vec2d buf[2][16];
     int n = ns;
     for (int i = 0; i < ns; ++i) buf[0][i] = s[i];
@@ -106,7 +136,8 @@ static bool clip_centroid(const vec2d* s, int ns, const vec2d* poly, int np, vec
             /* A segment stays a segment: clip its two ends. */
             vec2d e0 = poly[i], e1 = poly[(i + 1) % np], edge = sub2(e1, e0);
             vec2d p = buf[cur][0], q = buf[cur][1];
-            double sp = orient * cross2(edge, sub2(p, e0)), sq = orient * cross2(edge, sub2(q, e0));
+            double grow = slack * sqrt(edge.x * edge.x + edge.y * edge.y);
+            double sp = orient * cross2(edge, sub2(p, e0)) + grow, sq = orient * cross2(edge, sub2(q, e0)) + grow;
             if (sp < 0 && sq < 0) { n = 0; break; }
             if (sp < 0) { double t = sp / (sp - sq); p.x += (q.x - p.x) * t; p.y += (q.y - p.y) * t; }
             else if (sq < 0) { double t = sq / (sq - sp); q.x += (p.x - q.x) * t; q.y += (p.y - q.y) * t; }
@@ -114,12 +145,34 @@ static bool clip_centroid(const vec2d* s, int ns, const vec2d* poly, int np, vec
             buf[cur][1] = q;
             continue;
         }
-        n = clip_half_plane(buf[cur], n, poly[i], poly[(i + 1) % np], orient, buf[1 - cur]);
+        n = clip_half_plane(buf[cur], n, poly[i], poly[(i + 1) % np], orient, slack, buf[1 - cur]);
         cur = 1 - cur;
     }
     if (n == 0) return false;
     *out = centroid(buf[cur], n);
     return true;
+}
+
+/* Twice the area over the perimeter: about the width of a convex polygon. */
+static double fatness(const vec2d* p, int n)
+{
+    double area2 = 0, perimeter = 0;
+    for (int i = 0; i < n; ++i) {
+        vec2d d = sub2(p[(i + 1) % n], p[i]);
+        area2 += cross2(p[i], p[(i + 1) % n]);
+        perimeter += sqrt(d.x * d.x + d.y * d.y);
+    }
+    return perimeter > 0 ? fabs(area2) / perimeter : 0;
+}
+
+/* Which feature clips the other: a segment is always clipped, and of two polygons the wider one
+ * clips, whichever piece it belongs to. The grown clipper reaches beyond a sharp corner by the slack
+ * over the corner's half-angle, so a sliver must not clip, and the choice must not depend on the
+ * order of the pieces. */
+static bool clip_by_a(const vec2d* pa, int na, const vec2d* pb, int nb)
+{
+    if (na == 2 || nb == 2) return nb == 2;
+    return fatness(pa, na) >= fatness(pb, nb);
 }
 
 spx_dvec3 spx_contact_point(const spx_feature* a, const spx_feature* b, spx_dvec3 n)
@@ -162,8 +215,8 @@ spx_dvec3 spx_contact_point(const spx_feature* a, const spx_feature* b, spx_dvec
         q = pb[0];
     } else if (a->count == 2 && b->count == 2) {
         q = segment_segment_mid(pa[0], pa[1], pb[0], pb[1]);
-    } else if (a->count == 2 ? !clip_centroid(pa, 2, pb, b->count, &q)
-                             : !clip_centroid(pb, b->count, pa, a->count, &q)) {
+    } else if (clip_by_a(pa, a->count, pb, b->count) ? !clip_centroid(pb, b->count, pa, a->count, &q)
+                                                     : !clip_centroid(pa, a->count, pb, b->count, &q)) {
         /* Clipping lost everything to rounding: the middle of the two features. */
         vec2d ca = centroid(pa, a->count), cb = centroid(pb, b->count);
         q.x = 0.5 * (ca.x + cb.x);

@@ -57,9 +57,30 @@ static bool earlier(const spx_mesh_contact* x, const spx_mesh_contact* y)
     return x->triangle_b < y->triangle_b;
 }
 
-static bool deeper(const spx_mesh_contact* x, const spx_mesh_contact* y)
+/* How far a pair's normal leans from A towards B: along the offset between the pieces' positions,
+   or, when it is across it, by the sign of its first coordinate, positive when A's position comes
+   first in (x, y, z) order. Swapping A and B negates it. */
+static double lean(const spx_descent* d, spx_vec3 normal)
+{
+    const spx_dvec3 n = spx_d3_from(normal);
+    const double along = spx_d3_dot(n, d->side);
+    if (along != 0.0) return along;
+    const double lead = n.x != 0.0 ? n.x : (n.y != 0.0 ? n.y : n.z);
+    return -lead * (double)d->side_order;
+}
+
+/* (depth, point in (x, y, z) order, lean of the normal, triangle_a, triangle_b): of equally deep
+   pairs the one whose point comes first, then the one whose normal leans most from A towards B, so
+   that the deepest pair (whose normal a start overlap falls back on) depends neither on the order of
+   the triangles in the def nor on which piece is A. */
+static bool deeper(const spx_descent* d, const spx_mesh_contact* x, const spx_mesh_contact* y)
 {
     if (x->depth != y->depth) return x->depth > y->depth;
+    if (x->point.x != y->point.x) return x->point.x < y->point.x;
+    if (x->point.y != y->point.y) return x->point.y < y->point.y;
+    if (x->point.z != y->point.z) return x->point.z < y->point.z;
+    const double lx = lean(d, x->normal), ly = lean(d, y->normal);
+    if (lx != ly) return lx > ly;
     if (x->triangle_a != y->triangle_a) return x->triangle_a < y->triangle_a;
     return x->triangle_b < y->triangle_b;
 }
@@ -121,7 +142,12 @@ static bool take_pair(spx_descent* d, const spx_sweep_hit* hit, uint32_t source_
     ++d->count;
     d->normal_sum = spx_d3_add(d->normal_sum, spx_d3_from(c.normal));
     d->point_sum = spx_d3_add(d->point_sum, spx_d3_from(c.point));
-    if (!d->found || (start ? deeper(&c, &d->best) : earlier(&c, &d->best))) d->best = c;
+    if (!start && c.time == d->tie_time) {
+        ++d->tie_count;
+        d->tie_normal_sum = spx_d3_add(d->tie_normal_sum, spx_d3_from(c.normal));
+        d->tie_point_sum = spx_d3_add(d->tie_point_sum, spx_d3_from(c.point));
+    }
+    if (!d->found || (start ? deeper(d, &c, &d->best) : earlier(&c, &d->best))) d->best = c;
     d->found = true;
     return false;
 }

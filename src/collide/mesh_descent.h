@@ -32,11 +32,16 @@ typedef struct spx_descent {
     bool stop_at_start;
     /* COLLECT: pairs with time <= limit; start_only keeps only pairs overlapping at t = 0. */
     float limit;
+    float tie_time;              /* COLLECT, not start_only: the first time, whose pairs tie_* sum */
     bool start_only;
     spx_mesh_contact* contacts;
     uint32_t capacity;
     bool measure_depth;          /* COLLECT a second time: the pairs' overlap along depth_normal */
     spx_dvec3 depth_normal;
+    /* B's position less A's (a mesh's pose, a box's centre) and the order of the two in (x, y, z)
+       order (-1: A's first), which tell equally deep pairs apart whichever piece is A. */
+    spx_dvec3 side;
+    int side_order;
     /* VISIT: called with the mesh's triangle number (leaf order) of each triangle reached. */
     void (*visit)(void* context, uint32_t triangle);
     void* visit_context;
@@ -47,6 +52,8 @@ typedef struct spx_descent {
     spx_mesh_contact best;       /* FIRST: the first pair; COLLECT: the first (HIT) or deepest (start) pair */
     uint32_t count;              /* COLLECT: pairs accepted */
     spx_dvec3 normal_sum, point_sum;
+    uint32_t tie_count;          /* COLLECT: pairs whose time is exactly tie_time, and their sums */
+    spx_dvec3 tie_normal_sum, tie_point_sum;
     double depth;                /* measure_depth: the largest overlap along depth_normal */
     uint64_t node_tests, leaf_tests; /* statistics, for the benchmark */
 } spx_descent;

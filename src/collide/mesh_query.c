@@ -8,6 +8,7 @@
  * 3. For a start overlap only, the pairs' overlap along the averaged normal, which is known only
  *    once every pair is in: the depth estimate. */
 #include "mesh_descent.h"
+#include "sat_axes.h"
 #include "sweep_mesh_margin.h"
 #include "geometry/validate.h"
 #include <string.h>
@@ -62,11 +63,21 @@ static void sweep(spx_descent* d, spx_mesh_contact* contacts, uint32_t capacity,
     } else {
         d->start_only = false;
         d->limit = first.time + SPX_MESH_CONTACT_WINDOW * d->tmax;
+        d->tie_time = first.time;
         spx_descend(d);
         h.state = SPX_SWEEP_HIT;
         h.time = first.time;
         h.normal = first.normal;
         h.point = first.point;
+        if (d->tie_count > 1) {
+            /* Several pairs touch at exactly the first time: all of them, not the lowest-numbered,
+               so that the answer does not depend on the order of the triangles in the def. */
+            const double inv = 1.0 / (double)d->tie_count;
+            spx_dvec3 mean = spx_d3_scale(d->tie_normal_sum, inv);
+            double len = sqrt(spx_d3_len2(mean));
+            if (len >= SPX_MEAN_NORMAL_MIN) h.normal = spx_d3_to_float(spx_d3_scale(mean, 1.0 / len));
+            h.point = spx_d3_to_float(spx_d3_scale(d->tie_point_sum, inv));
+        }
         h.first = first;
         h.contact_count = d->count;
         h.contacts_written = d->count < capacity ? d->count : capacity;
@@ -101,6 +112,12 @@ static spx_descent descent_for(const spx_obb* box, spx_mesh_instance* a, spx_mes
     d.velocity_a = va;
     d.velocity_b = vb;
     d.tmax = tmax;
+    spx_transform pose;
+    spx_dvec3 pa = box ? spx_d3_from(box->center) : spx_d3(0, 0, 0), pb = spx_d3(0, 0, 0);
+    if (a && spx_mesh_instance_get_pose(a, &pose) == SPX_OK) pa = spx_d3_from(pose.p);
+    if (spx_mesh_instance_get_pose(b, &pose) == SPX_OK) pb = spx_d3_from(pose.p);
+    d.side = spx_d3_sub(pb, pa);
+    d.side_order = spx_d3_order(pa, pb);
     return d;
 }
 

@@ -32,7 +32,11 @@ typedef struct spx_sat_axis {
     double len2;        /* |axis|^2 */
     double num, den;    /* entry: time = num / den, den = closing speed along the axis (> 0);
                            least: depth = num / |axis|, so den is unused */
+    bool either_way;    /* least: B leaves exactly as shallowly along -axis as along +axis (spx_sat_settle) */
 } spx_sat_axis;
+
+/* Unnormalised direction of an axis by number; each pair kind supplies one. */
+typedef spx_dvec3 spx_axis_dir_fn(const void* pair, int index);
 
 typedef struct spx_sat {
     double last_num, last_den; /* earliest exit so far, as a fraction; starts at tmax / 1 */
@@ -42,6 +46,11 @@ typedef struct spx_sat {
     spx_sat_axis first_face;   /* latest-entering face axis, reported instead when the edge axis is the same direction */
     spx_sat_axis least;        /* axis of least overlap at t = 0 (minimum translation) */
     spx_sat_axis least_face;
+    /* Optional (NULL: ties go to the earlier axis): the pair's axis directions and its frame (NULL:
+       world directions), with which equally shallow axes are told apart (spx_sat_tie_prefers). */
+    spx_axis_dir_fn* tie_dir;
+    const void* tie_pair;
+    const spx_dvec3* tie_frame;
 } spx_sat;
 
 /* track_depth: a sweep first runs without it (most sweeps start apart) and runs again with it
@@ -60,6 +69,9 @@ static inline void spx_sat_init(spx_sat* s, double tmax, bool track_depth)
     s->least.num = 1.0;
     s->least.len2 = 0.0; /* "infinitely deep" until an axis is seen */
     s->least_face = s->least;
+    s->tie_dir = NULL;
+    s->tie_pair = NULL;
+    s->tie_frame = NULL;
 }
 
 static inline void spx_sat_take(spx_sat_axis* slot, int index, spx_axis_kind kind, double sign, double len2,
@@ -71,6 +83,7 @@ static inline void spx_sat_take(spx_sat_axis* slot, int index, spx_axis_kind kin
     slot->len2 = len2;
     slot->num = num;
     slot->den = den;
+    slot->either_way = false;
 }
 
 /* Entry and exit times are fractions worked out on different axes, each rounded; for pieces of zero
@@ -115,6 +128,37 @@ static inline bool spx_sat_enter(spx_sat* s, int index, spx_axis_kind kind, doub
     return true;
 }
 
+/* The unit direction of axis `index` in the world, its sign chosen so that its first coordinate
+ * off zero (by more than 1e-9) is positive: the same for the axis of A and the parallel one of B. */
+static inline spx_dvec3 spx_sat_canonical_dir(const spx_sat* s, int index)
+{
+    spx_dvec3 l = s->tie_dir(s->tie_pair, index);
+    if (s->tie_frame)
+        l = spx_d3_mad(spx_d3_mad(spx_d3_scale(s->tie_frame[0], l.x), s->tie_frame[1], l.y), s->tie_frame[2], l.z);
+    l = spx_d3_scale(l, 1.0 / sqrt(spx_d3_len2(l)));
+    double lead = fabs(l.x) > 1e-9 ? l.x : (fabs(l.y) > 1e-9 ? l.y : l.z);
+    return lead < 0.0 ? spx_d3_neg(l) : l;
+}
+
+/* Of two axes whose overlaps at t = 0 are equal within 1e-12 of the deeper, is the new one (index,
+ * kind, depth num / sqrt(len2)) preferred to the slot's? A face over an edge, then the
+ * direction larger in (x, y, z) order, each coordinate equal within 1e-9: a rule on directions
+ * alone, so the minimum translation does not depend on which piece is A or on the order of the
+ * corners. Called only while depths are tracked (pieces overlapping at t = 0). */
+static inline bool spx_sat_tie_prefers(const spx_sat* s, int index, spx_axis_kind kind, double num, double len2,
+                                       const spx_sat_axis* slot)
+{
+    if (!s->tie_dir || slot->index < 0) return false;
+    const double d = num / sqrt(len2), e = slot->num / sqrt(slot->len2);
+    if (!(fabs(d - e) <= 1e-12 * spx_dmax(fabs(d), fabs(e)))) return false;
+    if (kind != slot->kind) return kind == SPX_AXIS_FACE;
+    const spx_dvec3 x = spx_sat_canonical_dir(s, index), y = spx_sat_canonical_dir(s, slot->index);
+    if (fabs(x.x - y.x) > 1e-9) return x.x > y.x;
+    if (fabs(x.y - y.y) > 1e-9) return x.y > y.y;
+    if (fabs(x.z - y.z) > 1e-9) return x.z > y.z;
+    return false;
+}
+
 /* Tests one axis. gap_pos = b_lo - a_hi (> 0: B lies beyond A along +L), gap_neg = a_lo - b_hi
  * (> 0: B lies behind A), w = relative velocity of B along L. Returns false when the axis proves
  * that the pieces never touch during the interval. len2 = |L|^2 > 0. */
@@ -139,10 +183,16 @@ static inline bool spx_sat_axis_test(spx_sat* s, int index, spx_axis_kind kind, 
     /* Pushing B along +L by -gap_pos separates it, or along -L by -gap_neg. */
     bool forward = -gap_pos <= -gap_neg;
     double depth = forward ? -gap_pos : -gap_neg;
-    if (spx_sat_shallower(depth, len2, &s->least))
+    const bool either_way = gap_pos == gap_neg; /* both ways out exactly as deep */
+    if (spx_sat_shallower(depth, len2, &s->least) || spx_sat_tie_prefers(s, index, kind, depth, len2, &s->least)) {
         spx_sat_take(&s->least, index, kind, forward ? 1.0 : -1.0, len2, depth, 1.0);
-    if (kind == SPX_AXIS_FACE && (spx_sat_shallower(depth, len2, &s->least_face)))
+        s->least.either_way = either_way;
+    }
+    if (kind == SPX_AXIS_FACE && (spx_sat_shallower(depth, len2, &s->least_face)
+                                  || spx_sat_tie_prefers(s, index, kind, depth, len2, &s->least_face))) {
         spx_sat_take(&s->least_face, index, kind, forward ? 1.0 : -1.0, len2, depth, 1.0);
+        s->least_face.either_way = either_way;
+    }
     return true;
 }
 
@@ -156,8 +206,56 @@ static inline bool spx_sat_touches(const spx_sat* s)
 static inline double spx_sat_time(const spx_sat_axis* a) { return a->num / a->den; }
 static inline double spx_sat_depth(const spx_sat_axis* a) { return a->num / sqrt(a->len2); }
 
-/* Unnormalised direction of an axis by number; each pair kind supplies one. */
-typedef spx_dvec3 spx_axis_dir_fn(const void* pair, int index);
+
+/* What decides the way out along an axis when both ways are equally deep (a flat piece at the
+ * middle of the other, coplanar triangles): in the pair's frame, B's velocity relative to A, the
+ * offset from A's centre to B's, and their size; in the world, whether A's centre comes before B's
+ * in (x, y, z) order (-1), after it (+1) or is the same (0). */
+typedef struct spx_sat_tie {
+    spx_dvec3 u, offset;
+    double size;
+    int order;
+    const spx_dvec3* frame; /* the pair's axes in the world; NULL: world directions */
+} spx_sat_tie;
+
+/* Settles the sign of a least-overlap axis whose two ways out are equally deep, so that the normal
+ * depends on the pieces, not on how they were given: the way B moves along the axis relative to A;
+ * if it does not, the way from A's centre to B's; if that is across the axis, the way whose first
+ * nonzero coordinate is positive when A's centre comes first in (x, y, z) order, negative when B's
+ * does. Swapping A and B flips each,
+ * reordering corners changes none. Quantities within 1e-12 of their scale count as zero. */
+static inline void spx_sat_settle_slot(spx_sat_axis* a, spx_axis_dir_fn* dir, const void* pair, const spx_sat_tie* t)
+{
+    if (a->index < 0 || !a->either_way) return;
+    const spx_dvec3 l = dir(pair, a->index);
+    const double len = sqrt(spx_d3_len2(l));
+    const double w = spx_d3_dot(t->u, l), d = spx_d3_dot(t->offset, l);
+    double way = 0.0;
+    if (fabs(w) > 1e-12 * len * sqrt(spx_d3_len2(t->u))) way = w;
+    else if (fabs(d) > 1e-12 * len * t->size) way = d;
+    else if (t->order != 0) {
+        spx_dvec3 lw = t->frame ? spx_d3_mad(spx_d3_mad(spx_d3_scale(t->frame[0], l.x), t->frame[1], l.y), t->frame[2], l.z)
+                                : l;
+        double lead = fabs(lw.x) > 1e-12 * len ? lw.x : (fabs(lw.y) > 1e-12 * len ? lw.y : lw.z);
+        way = -lead * (double)t->order;
+    }
+    if (way != 0.0) a->sign = way > 0.0 ? 1.0 : -1.0;
+}
+
+static inline void spx_sat_settle(spx_sat* s, spx_axis_dir_fn* dir, const void* pair, const spx_sat_tie* t)
+{
+    spx_sat_settle_slot(&s->least, dir, pair, t);
+    spx_sat_settle_slot(&s->least_face, dir, pair, t);
+}
+
+/* -1, 0 or +1 as p comes before, with or after q in (x, y, z) order. */
+static inline int spx_d3_order(spx_dvec3 p, spx_dvec3 q)
+{
+    if (p.x != q.x) return p.x < q.x ? -1 : 1;
+    if (p.y != q.y) return p.y < q.y ? -1 : 1;
+    if (p.z != q.z) return p.z < q.z ? -1 : 1;
+    return 0;
+}
 
 /* Sine of the angle under which an edge axis is the same direction as a face axis. */
 #define SPX_SAME_AXIS_SINE 1e-6

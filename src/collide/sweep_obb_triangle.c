@@ -14,6 +14,9 @@ static bool box_tri_axis(const box_tri* p, spx_sat* s, int index, spx_axis_kind 
 static bool box_tri_sat(const box_tri* p, double tmax, spx_sat* s, bool track_depth)
 {
     spx_sat_init(s, tmax, track_depth);
+    s->tie_dir = box_tri_axis_dir;
+    s->tie_pair = p;
+    s->tie_frame = p->axes;
     if (!p->t.segment && !box_tri_axis(p, s, 0, SPX_AXIS_FACE, p->t.n, spx_d3_len2(p->t.n))) return false;
     for (int i = 0; i < 3; ++i)
         if (!box_tri_axis(p, s, 1 + i, SPX_AXIS_FACE, spx_d3(i == 0, i == 1, i == 2), 1.0)) return false;
@@ -33,17 +36,10 @@ static void box_tri_contact(const spx_obb* a, spx_vec3 va, const box_tri* p, con
 {
     static const spx_dvec3 unit[3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
     spx_dvec3 n = spx_sat_unit(axis, box_tri_axis_dir(p, axis->index));
-    unsigned flat_box = 0;
-    int force_tri = -1;
-    if (axis->index == 0) force_tri = 3;
-    else if (axis->index < 4) flat_box = 7u & ~(1u << (axis->index - 1));
-    else {
-        flat_box = 1u << ((axis->index - 4) / 3);
-        force_tri = (axis->index - 4) % 3;
-    }
+    /* The features extreme along the normal, whichever axis gave it (sweep_triangle_triangle.c). */
     spx_feature fa, fb;
-    out->feature_a = spx_box_feature(spx_d3(0, 0, 0), unit, p->h, n, flat_box, &fa);
-    out->feature_b = spx_tri_feature(&p->t, spx_d3_neg(n), spx_d3_scale(p->u, tc), force_tri, &fb);
+    out->feature_a = spx_box_feature(spx_d3(0, 0, 0), unit, p->h, n, 0u, &fa);
+    out->feature_b = spx_tri_feature(&p->t, spx_d3_neg(n), spx_d3_scale(p->u, tc), &fb);
     spx_dvec3 q = spx_contact_point(&fa, &fb, n);
     spx_dvec3 world = spx_d3_mad(spx_d3_from(a->center), spx_d3_from(va), tc), normal = spx_d3(0, 0, 0);
     for (int i = 0; i < 3; ++i) {
@@ -52,6 +48,23 @@ static void box_tri_contact(const spx_obb* a, spx_vec3 va, const box_tri* p, con
     }
     out->point = spx_d3_to_float(world);
     out->normal = spx_d3_to_float(spx_d3_scale(normal, 1.0 / sqrt(spx_d3_len2(normal))));
+}
+
+/* Settles a least-overlap axis whose two ways out are equally deep (sat_axes.h). */
+static void box_tri_settle(const box_tri* p, const spx_obb* a, const spx_triangle* b, spx_sat* s)
+{
+    spx_sat_tie t;
+    spx_dvec3 cb = spx_d3_add(spx_d3_add(p->t.p[0], p->t.p[1]), p->t.p[2]);
+    t.u = p->u;
+    t.offset = spx_d3_scale(cb, 1.0 / 3.0);
+    t.size = sqrt(p->h[0] * p->h[0] + p->h[1] * p->h[1] + p->h[2] * p->h[2]);
+    for (int k = 0; k < 3; ++k) t.size = spx_dmax(t.size, sqrt(spx_d3_len2(p->t.p[k])));
+    /* Three times each centre in the world, in double: exact, so the order does not depend on rounding. */
+    spx_dvec3 box3 = spx_d3_scale(spx_d3_from(a->center), 3.0);
+    spx_dvec3 tri3 = spx_d3_add(spx_d3_add(spx_d3_from(b->v[0]), spx_d3_from(b->v[1])), spx_d3_from(b->v[2]));
+    t.order = spx_d3_order(box3, tri3);
+    t.frame = p->axes;
+    spx_sat_settle(s, box_tri_axis_dir, p, &t);
 }
 
 static spx_result check_pair(const spx_obb* a, const spx_triangle* b)
@@ -69,7 +82,10 @@ void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const
     spx_sweep_hit hit = { 0 };
     hit.axis = -1;
     if (box_tri_sat(&p, tmax, &s, false)) {
-        if (!s.separated_at_start) box_tri_sat(&p, tmax, &s, true); /* overlapping at t = 0: the least-overlap axis */
+        if (!s.separated_at_start) { /* overlapping at t = 0: the least-overlap axis */
+            box_tri_sat(&p, tmax, &s, true);
+            box_tri_settle(&p, a, b, &s);
+        }
         double tc;
         const spx_sat_axis* axis = spx_sat_fill_hit(&s, box_tri_axis_dir, &p, &hit, &tc);
         box_tri_contact(a, velocity_a, &p, axis, tc, &hit);
@@ -104,6 +120,7 @@ SPX_API spx_result spx_penetration_obb_triangle(const spx_obb* a, const spx_tria
     box_tri p;
     spx_sat s;
     bool touches = at_rest(a, b, true, &p, &s);
+    box_tri_settle(&p, a, b, &s);
     spx_sat_fill_penetration(&s, touches, box_tri_axis_dir, &p, p.axes, out);
     return SPX_OK;
 }

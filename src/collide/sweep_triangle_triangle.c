@@ -69,6 +69,8 @@ static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
 {
     const spx_tri_shape *a = &p->a, *b = &p->b;
     spx_sat_init(s, tmax, track_depth);
+    s->tie_dir = tri_pair_axis;
+    s->tie_pair = p;
     if (!a->segment && !tri_axis(p, s, 0, SPX_AXIS_FACE, a->n)) return false;
     if (!b->segment && !tri_axis(p, s, 1, SPX_AXIS_FACE, b->n)) return false;
     bool any_cross = false;
@@ -126,23 +128,40 @@ static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
     return spx_sat_touches(s);
 }
 
+/* The point comes from the features extreme along the normal, not from the axis that won: at the
+ * contact every valid normal meets both pieces in the same region (docs/collision.md). */
 static void tri_pair_contact(const tri_pair* p, const spx_sat_axis* axis, double tc, spx_sweep_hit* out)
 {
     spx_dvec3 n = spx_sat_unit(axis, tri_pair_axis(p, axis->index));
-    int force_a = -1, force_b = -1;
-    if (axis->index == 0) force_a = 3;
-    else if (axis->index == 1) force_b = 3;
-    else if (axis->index < 11) {
-        force_a = (axis->index - 2) / 3;
-        force_b = (axis->index - 2) % 3;
-    } else if (axis->index < 14) force_a = axis->index - 11;
-    else if (axis->index < 17) force_b = axis->index - 14;
     spx_feature fa, fb;
-    out->feature_a = spx_tri_feature(&p->a, n, spx_d3(0, 0, 0), force_a, &fa);
-    out->feature_b = spx_tri_feature(&p->b, spx_d3_neg(n), spx_d3_scale(p->u, tc), force_b, &fb);
+    out->feature_a = spx_tri_feature(&p->a, n, spx_d3(0, 0, 0), &fa);
+    out->feature_b = spx_tri_feature(&p->b, spx_d3_neg(n), spx_d3_scale(p->u, tc), &fb);
     spx_dvec3 q = spx_contact_point(&fa, &fb, n);
     out->point = spx_d3_to_float(spx_d3_add(p->origin, q));
     out->normal = spx_d3_to_float(n);
+}
+
+/* The sum of a triangle's corners in the world, in double: exact for floats of nearby magnitude, so
+   the same whatever the order of the corners or of the pieces. */
+static spx_dvec3 corner_sum(const spx_triangle* t)
+{
+    return spx_d3_add(spx_d3_add(spx_d3_from(t->v[0]), spx_d3_from(t->v[1])), spx_d3_from(t->v[2]));
+}
+
+/* Settles a least-overlap axis whose two ways out are equally deep (sat_axes.h). */
+static void tri_pair_settle(const tri_pair* p, const spx_triangle* a, const spx_triangle* b, spx_sat* s)
+{
+    spx_sat_tie t;
+    spx_dvec3 ca = spx_d3_add(spx_d3_add(p->a.p[0], p->a.p[1]), p->a.p[2]);
+    spx_dvec3 cb = spx_d3_add(spx_d3_add(p->b.p[0], p->b.p[1]), p->b.p[2]);
+    t.u = p->u;
+    t.offset = spx_d3_scale(spx_d3_sub(cb, ca), 1.0 / 3.0);
+    t.size = 0.0;
+    for (int k = 0; k < 3; ++k)
+        t.size = spx_dmax(t.size, spx_dmax(sqrt(spx_d3_len2(p->a.p[k])), sqrt(spx_d3_len2(p->b.p[k]))));
+    t.order = spx_d3_order(corner_sum(a), corner_sum(b));
+    t.frame = NULL;
+    spx_sat_settle(s, tri_pair_axis, p, &t);
 }
 
 static spx_result check_pair(const spx_triangle* a, const spx_triangle* b)
@@ -161,7 +180,10 @@ static void sweep_pair(const spx_triangle* a, spx_vec3 velocity_a, const spx_tri
     spx_sweep_hit hit = { 0 };
     hit.axis = -1;
     if (tri_pair_sat(&p, tmax, &s, false)) {
-        if (!s.separated_at_start) tri_pair_sat(&p, tmax, &s, true); /* overlapping at t = 0: the least-overlap axis */
+        if (!s.separated_at_start) { /* overlapping at t = 0: the least-overlap axis */
+            tri_pair_sat(&p, tmax, &s, true);
+            tri_pair_settle(&p, a, b, &s);
+        }
         double tc;
         const spx_sat_axis* axis = spx_sat_fill_hit(&s, tri_pair_axis, &p, &hit, &tc);
         /* A's corners stay put in this frame; B's move by u * tc. A moves in the world, though. */
@@ -210,6 +232,7 @@ SPX_API spx_result spx_penetration_triangle_triangle(const spx_triangle* a, cons
     tri_pair p;
     spx_sat s;
     bool touches = at_rest(a, b, true, &p, &s);
+    tri_pair_settle(&p, a, b, &s);
     spx_sat_fill_penetration(&s, touches, tri_pair_axis, &p, NULL, out);
     return SPX_OK;
 }

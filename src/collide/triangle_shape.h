@@ -63,26 +63,23 @@ static inline unsigned spx_tri_extreme_corners(const spx_tri_shape* t, spx_dvec3
     return near;
 }
 
-/* The triangle's feature extreme along unit s, moved by `shift`. force: -1 decide by angle, 3 the
- * face, 0..2 edge `force`. A corner counts as extreme when it lies within 1e-6 of the longest edge
- * of the most extreme one (the same angle tolerance as SPX_FEATURE_FLAT_SINE). */
-static inline spx_feature_kind spx_tri_feature(const spx_tri_shape* t, spx_dvec3 s, spx_dvec3 shift, int force,
+/* The triangle's feature extreme along unit s, moved by `shift`: the corners within 1e-6 of the
+ * longest edge of the most extreme one (the same angle tolerance as SPX_FEATURE_FLAT_SINE). It
+ * depends on s and the corners alone, never on which axis gave s: several axes may tie for the
+ * contact (parallel edges of both pieces, an edge lying in a face), and the one that wins the tie
+ * may name an edge on the far side of its piece. Three corners of a segment-like triangle give the
+ * two ends of its long edge, the whole segment, whichever edge an axis came from. */
+static inline spx_feature_kind spx_tri_feature(const spx_tri_shape* t, spx_dvec3 s, spx_dvec3 shift,
                                                spx_feature* out)
 {
     int idx[3], n = 0;
-    if (force == 3 && !t->segment) {
-        idx[0] = 0; idx[1] = 1; idx[2] = 2; n = 3;
-    } else if (force >= 0 && force < 3) {
-        idx[0] = force; idx[1] = (force + 1) % 3; n = 2;
-    } else {
-        double d[3], m = -INFINITY;
-        for (int k = 0; k < 3; ++k) { d[k] = spx_d3_dot(t->p[k], s); m = spx_dmax(m, d[k]); }
-        double tol = 1e-6 * t->longest;
-        for (int k = 0; k < 3; ++k)
-            if (m - d[k] <= tol) idx[n++] = k;
-        if (n == 3 && t->segment) { /* three corners on a line: its two ends */
-            idx[0] = t->long_edge; idx[1] = (t->long_edge + 1) % 3; n = 2;
-        }
+    double d[3], m = -INFINITY;
+    for (int k = 0; k < 3; ++k) { d[k] = spx_d3_dot(t->p[k], s); m = spx_dmax(m, d[k]); }
+    double tol = 1e-6 * t->longest;
+    for (int k = 0; k < 3; ++k)
+        if (m - d[k] <= tol) idx[n++] = k;
+    if (n == 3 && t->segment) {
+        idx[0] = t->long_edge; idx[1] = (t->long_edge + 1) % 3; n = 2;
     }
     for (int k = 0; k < n; ++k) out->p[k] = spx_d3_add(t->p[idx[k]], shift);
     out->count = n;

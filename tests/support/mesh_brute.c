@@ -397,10 +397,27 @@ int brute_compare(const brute_answer* e, const brute_side* a, const brute_side* 
         } else {
             compare_contact(&rp, e, &got->first, fp, scale, "first");
         }
-        if (got->time != got->first.time || brute_vdiff(got->normal, got->first.normal) != 0.0 ||
-            brute_vdiff(got->point, got->first.point) != 0.0 || got->depth != 0.0f)
-            say(&rp, "HIT: time/normal/point of the answer are not the first pair's (time %.9g vs %.9g), or depth %.9g != 0",
-                got->time, got->first.time, got->depth);
+        /* The normal and point: the first pair's, or, when several pairs touch at exactly the first
+           time, their mean normal (the first pair's if they cancel out) and mean point. */
+        double tn[3] = { 0, 0, 0 }, tp[3] = { 0, 0, 0 };
+        for (uint32_t k = 0; k < e->pair_count; ++k) {
+            const spx_sweep_hit* h = &e->pairs[k].hit;
+            if (h->state != SPX_SWEEP_HIT || h->time != e->time) continue;
+            tn[0] += h->normal.x, tn[1] += h->normal.y, tn[2] += h->normal.z;
+            tp[0] += h->point.x, tp[1] += h->point.y, tp[2] += h->point.z;
+        }
+        spx_vec3 want_n = fp->hit.normal, want_p = fp->hit.point;
+        if (tied > 1) {
+            double len = sqrt(tn[0] * tn[0] + tn[1] * tn[1] + tn[2] * tn[2]) / tied;
+            if (len >= 1e-3) want_n = spx_v3((float)(tn[0] / (tied * len)), (float)(tn[1] / (tied * len)), (float)(tn[2] / (tied * len)));
+            want_p = spx_v3((float)(tp[0] / tied), (float)(tp[1] / tied), (float)(tp[2] / tied));
+        }
+        if (got->time != got->first.time || !(brute_vdiff(got->normal, want_n) <= 1e-6)
+            || !(brute_vdiff(got->point, want_p) <= 1e-6 * scale) || got->depth != 0.0f)
+            say(&rp, "HIT: time %.9g (first pair's %.9g), normal %.9g %.9g %.9g, point %.9g %.9g %.9g: not those of the %u "
+                "pair(s) at the first time (%.9g %.9g %.9g, %.9g %.9g %.9g), or depth %.9g != 0",
+                got->time, got->first.time, got->normal.x, got->normal.y, got->normal.z, got->point.x, got->point.y,
+                got->point.z, tied, want_n.x, want_n.y, want_n.z, want_p.x, want_p.y, want_p.z, got->depth);
         return rp.failed;
     }
 
