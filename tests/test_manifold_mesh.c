@@ -370,32 +370,51 @@ static int torus_lies_on_grid(void)
     return 0;
 }
 
-/* A sphere of radius 0.5 (24 bands, 32 sectors; its generator winds it inside out, so flipped) with its
-   south pole 0.004 m into the grid: one manifold, normal +y, deepest 0.004. Left inside out, its
-   faces turn away from the grid and no face gives a contact (the winding is the outside). */
+/* A sphere of radius 0.5 (24 bands, 32 sectors) with its south pole 0.004 m into the grid: one
+   manifold, normal +y, deepest 0.004, however either is wound. The generator's sphere is open (its
+   south pole's corners differ by rounding) and so is the grid: an open mesh has no inside, and each
+   of its triangles faces the other mesh. A closed sphere wound inside out is a cavity: its faces
+   turn away from the grid and none gives a contact. */
 static int sphere_rests_on_grid(void)
 {
-    placed grid, ball;
-    ENSURE(make_grid(4, &grid) == 0);
-    spx_shape s;
-    ENSURE(spx_shape_sphere(&s, 0.5f, 24, 32));
-    shape_flip(&s);
-    ENSURE(make_placed(&s, 4, false, spx_v3(3.37f, 0.496f, 4.61f), no_turn, &ball) == 0);
-    spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
-    uint32_t count = 0;
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-    ENSURE(count == 1);
-    ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
-    ENSURE_NEAR(deepest(&m[0]), 0.004f, 1e-5f);
-    ENSURE(m[0].point_count >= 1);
-    free_placed(&ball);
-    shape_flip(&s);
-    ENSURE(make_placed(&s, 4, false, spx_v3(3.37f, 0.496f, 4.61f), no_turn, &ball) == 0);
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-    for (uint32_t g = 0; g < count; ++g) ENSURE(m[g].normal.y <= 0.5f); /* never the grid pushing it up */
-    spx_shape_free(&s);
-    free_placed(&ball);
-    free_placed(&grid);
+    for (int variant = 0; variant < 4; ++variant) {
+        const bool flip_ball = variant & 1, flip_grid = variant & 2;
+        spx_shape g, s;
+        ENSURE(spx_shape_grid(&g, 8, 8) && spx_shape_sphere(&s, 0.5f, 24, 32));
+        if (flip_grid) shape_flip(&g);
+        if (flip_ball) shape_flip(&s);
+        placed grid, ball;
+        ENSURE(make_placed(&g, 4, false, spx_v3(0, 0, 0), no_turn, &grid) == 0);
+        ENSURE(make_placed(&s, 4, false, spx_v3(3.37f, 0.496f, 4.61f), no_turn, &ball) == 0);
+        spx_mesh_info info;
+        ENSURE_CODE(spx_mesh_get_info(ball.mesh, &info), SPX_OK);
+        ENSURE(!info.closed);
+        spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+        uint32_t count = 0;
+        ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        ENSURE(count == 1);
+        ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
+        ENSURE_NEAR(deepest(&m[0]), 0.004f, 1e-5f);
+        ENSURE(m[0].point_count >= 1);
+        free_placed(&ball);
+        /* Closed: the winding is its outside. */
+        spx_shape_snap_sphere_poles(&s, 0.5f, 24, 32);
+        ENSURE(make_placed(&s, 4, false, spx_v3(3.37f, 0.496f, 4.61f), no_turn, &ball) == 0);
+        ENSURE_CODE(spx_mesh_get_info(ball.mesh, &info), SPX_OK);
+        ENSURE(info.closed);
+        ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        if (flip_ball) {
+            ENSURE(count == 1);
+            ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
+            ENSURE_NEAR(deepest(&m[0]), 0.004f, 1e-5f);
+        } else {
+            for (uint32_t k = 0; k < count; ++k) ENSURE(m[k].normal.y <= 0.5f); /* never the grid pushing it up */
+        }
+        spx_shape_free(&s);
+        spx_shape_free(&g);
+        free_placed(&ball);
+        free_placed(&grid);
+    }
     return 0;
 }
 

@@ -3,8 +3,9 @@
  *
  * Conventions as in collide.h: normals point from A towards B, metres, seconds on [0, tmax], m/s.
  * Each piece translates with a constant velocity over [0, tmax]; a mesh keeps its rotation. The
- * meshes are two-sided triangle soups to these queries (no inside, no volume): a box wholly inside
- * a closed mesh touches nothing. */
+ * meshes are two-sided triangle soups to the continuous and static queries (no inside, no volume): a
+ * box wholly inside a closed mesh touches nothing. The manifolds give a closed mesh's faces one side,
+ * its winding's front; an open mesh's faces face the other piece. */
 #ifndef SEPAX_MESH_QUERY_H
 #define SEPAX_MESH_QUERY_H
 
@@ -149,7 +150,8 @@ SPX_API spx_result spx_manifold_obb_mesh(const spx_obb* a, spx_mesh_instance* b,
 /// Contact manifolds of two meshes at their instances' poses (A's normal convention: from A towards B),
 /// for a solver's resting and speculative contact. Every pair of triangles that touch or come within
 /// `margin` (m, >= 0) of each other gives its points by one-sided face clipping: A's face pushes B
-/// along its front normal (the winding: outward on a closed mesh) or B's face pushes A, whichever
+/// along its front normal (a closed mesh's winding; an open mesh's triangle faces the side of its plane
+/// holding the other mesh's centre, so an open surface works from either side) or B's face pushes A, whichever
 /// leaves the smaller deepest point; the other triangle is clipped by the reference's prism and each
 /// corner left is a point (depth > 0 overlap, < 0 gap down to -margin), kept only where the other
 /// surface has that normal (spx_mesh_get_triangle_edges: no ghost bumps on the edges between coplanar

@@ -10,7 +10,8 @@
  * by at most the margin (closest points: corner against face, edge against edge).
  *
  * A pair's contact: face clipping, one-sided. Each triangle's face may be the reference, with its
- * front normal (the winding: outward on a closed mesh) pushing the other piece out: B's face gives
+ * front normal (a closed mesh's winding; an open mesh's side towards the other mesh, mesh_side)
+ * pushing the other piece out: B's face gives
  * the normal -m_B (A is to stay in front of B), A's face +m_A. The other triangle is clipped by the
  * reference's side planes (the prism over it) and each corner of what is left is a point, its depth
  * how far behind the reference's plane it lies (negative in front: speculative, kept down to
@@ -97,8 +98,18 @@ typedef struct mesh_pairs {
     uint32_t ta;          /* A's triangle whose neighbours in B the inner descent visits */
 } mesh_pairs;
 
+/* Which way one mesh's triangles face in its pairs. A closed mesh's winding says where its outside is
+   (outward for a solid, into the cavity for a room wound inward). An open mesh has no inside: each
+   of its triangles faces the side of its plane that holds the other mesh's centre, the side the
+   other mesh touches it from. */
+typedef struct mesh_side {
+    bool open;
+    spx_dvec3 toward;     /* world: the other mesh's centre (open only) */
+} mesh_side;
+
 typedef struct mm_state {
     mesh_pairs pairs;
+    mesh_side side_a, side_b;
     pair_entry local[CACHE_PAIRS];
     pair_entry* cache;    /* local, or the caller's larger buffer */
     uint32_t cache_capacity;
@@ -458,11 +469,24 @@ static bool edge_contact(const spx_sweep_hit* hit, spx_dvec3 ca, spx_dvec3 cb, d
     return true;
 }
 
+/* An open mesh's triangle turned to face side->toward: its front normal m negated when the point lies
+   behind its plane, and with it the turns across its edges (convex seen from one side is concave seen
+   from the other). A point on the plane keeps the winding. */
+static void face_other_side(const mesh_side* side, spx_dvec3 origin, const spx_tri_shape* t, spx_dvec3* m,
+                            spx_triangle_edges* e)
+{
+    if (!side->open) return;
+    if (!(spx_d3_dot(spx_d3_sub(spx_d3_sub(side->toward, origin), t->p[0]), *m) < 0.0)) return;
+    *m = spx_d3_neg(*m);
+    for (int j = 0; j < 3; ++j)
+        if (fabsf(e->angle[j]) < SPX_EDGE_OPEN) e->angle[j] = -e->angle[j];
+}
+
 static const spx_triangle_edges all_open = { { SPX_EDGE_OPEN, SPX_EDGE_OPEN, SPX_EDGE_OPEN }, 7 };
 
 /* The contact of A's triangle ia and B's triangle ib (mesh order): out->point_count 0 for none. */
 static void pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia, uint32_t ib, float margin,
-                         bool surface_edges, pair_entry* out)
+                         bool surface_edges, const mesh_side* side_a, const mesh_side* side_b, pair_entry* out)
 {
     out->point_count = 0;
     const spx_triangle* ta = &a->triangles[ia];
@@ -478,7 +502,9 @@ static void pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia
         ea = spx_mesh_edges_unpack(a->mesh->edges[ia]);
         eb = spx_mesh_edges_unpack(b->mesh->edges[ib]);
     }
-    const spx_dvec3 ma = spx_d3_scale(sa.n, 1.0 / unit_len(sa.n)), mb = spx_d3_scale(sb.n, 1.0 / unit_len(sb.n));
+    spx_dvec3 ma = spx_d3_scale(sa.n, 1.0 / unit_len(sa.n)), mb = spx_d3_scale(sb.n, 1.0 / unit_len(sb.n));
+    face_other_side(side_a, origin, &sa, &ma, &ea);
+    face_other_side(side_b, origin, &sb, &mb, &eb);
     double far = 0.0;
     for (int k = 0; k < 3; ++k) {
         const spx_vec3 va = ta->v[k], vb = tb->v[k];
@@ -584,7 +610,8 @@ static void visit_pair(void* context, uint32_t ta, uint32_t tb)
 {
     mm_state* mm = context;
     pair_entry e;
-    pair_contact(mm->pairs.a, mm->pairs.b, ta, tb, mm->pairs.margin, mm->pairs.surface_edges, &e);
+    pair_contact(mm->pairs.a, mm->pairs.b, ta, tb, mm->pairs.margin, mm->pairs.surface_edges, &mm->side_a,
+                 &mm->side_b, &e);
     if (e.point_count == 0) return;
     if (mm->cached < mm->cache_capacity) mm->cache[mm->cached++] = e;
     else mm->overflow = true;
@@ -618,6 +645,21 @@ static void group_start(mm_state* mm, spx_vec3 n)
     spx_point_group* g = &mm->groups[mm->group_count++];
     spx_group_init(g, n, spx_d3_to_float(u), spx_d3_to_float(v), mm->origin);
     g->tilt = spx_d3_to_float(spx_d3_scale(spx_d3_mad(u, v, 0.5), 1e-6));
+}
+
+/* Where a mesh is, for an open mesh facing it: the centre of its solid in world space when it encloses
+   one (a dynamic body's centre of mass), else the centre of its root box. */
+static spx_dvec3 mesh_centre(spx_mesh_instance* m)
+{
+    if (m->mesh->mass.status == SPX_OK) {
+        const double* c = m->mesh->mass.center;
+        spx_dvec3 w = spx_d3(m->position[0], m->position[1], m->position[2]);
+        for (int i = 0; i < 3; ++i)
+            w = spx_d3_mad(w, spx_d3(m->rotation[i][0], m->rotation[i][1], m->rotation[i][2]), c[i]);
+        return w;
+    }
+    const spx_world_box* root = spx_mesh_instance_node(m, 0);
+    return spx_d3(root->center[0], root->center[1], root->center[2]);
 }
 
 size_t spx_manifold_mesh_mesh_pair_bytes(void) { return sizeof(pair_entry); }
@@ -664,6 +706,10 @@ void spx_manifold_mesh_mesh_buffered(spx_mesh_instance* a, spx_mesh_instance* b,
                  + w->half[2];
     }
     mm->bonus = (float)(SPX_TRI_SAME_POINT * fmin(reach[0], reach[1]));
+    mm->side_a.open = !a->mesh->closed;
+    mm->side_a.toward = mesh_centre(b);
+    mm->side_b.open = !b->mesh->closed;
+    mm->side_b.toward = mesh_centre(a);
     mm->group_max = capacity < SPX_MAX_MESH_MANIFOLDS ? capacity : SPX_MAX_MESH_MANIFOLDS;
     *out_count = 0;
     if (mm->group_max == 0) return;

@@ -16,6 +16,7 @@
 #include "continuous.h"
 #include "island.h"
 #include "core/allocator.h"
+#include "geometry/mesh.h"
 #include "collide/sweep_mesh_margin.h"
 #include "collide/sweep_obb_obb.h"
 #include <sepax/collide.h>
@@ -1024,17 +1025,19 @@ static void resolve(stage* s, uint32_t ia, spx_body* A, versors qa, vec3s ca, ui
     }
 }
 
-static bool is_sheet(const spx_body_shape* s) { return s->type == SPX_SHAPE_MESH && !isfinite(mesh_thickness(s)); }
+/* An open mesh (a ground, a terrain, a wall) has no inside, so two sides. */
+static bool is_open(const spx_body_shape* s) { return s->type == SPX_SHAPE_MESH && !s->mesh->closed; }
 
-/* A sheet has two sides, and a shape that sank into one touches both: the normal n (A to B) at
+/* An open mesh has two sides, and a shape that sank into one touches both: the normal n (A to B) at
    point p is on the wrong side when it points away from the other body's centre (a sphere mesh
    6 mm into a ground sheet was struck up and down in turn, 17 impacts at one instant, until the
-   impact limit froze it, step after step). */
-static bool wrong_side_of_sheet(const spx_body_shape* ha, vec3s ca, const spx_body_shape* hb, vec3s cb, vec3s p, vec3s n)
+   impact limit froze it, step after step). The side is the one the mesh-mesh manifold gives an open
+   mesh: towards the other body. */
+static bool wrong_side_of_open(const spx_body_shape* ha, vec3s ca, const spx_body_shape* hb, vec3s cb, vec3s p, vec3s n)
 {
-    const bool sheet_a = is_sheet(ha), sheet_b = is_sheet(hb);
-    if (sheet_a == sheet_b) return false;
-    return sheet_a ? glms_vec3_dot(n, glms_vec3_sub(cb, p)) < 0.0f : glms_vec3_dot(n, glms_vec3_sub(p, ca)) < 0.0f;
+    const bool open_a = is_open(ha), open_b = is_open(hb);
+    if (open_a == open_b) return false;
+    return open_a ? glms_vec3_dot(n, glms_vec3_sub(cb, p)) < 0.0f : glms_vec3_dot(n, glms_vec3_sub(p, ca)) < 0.0f;
 }
 
 /* Where an impact acts: the points of the shape pair's manifold at the impact's pose, when the
@@ -1073,7 +1076,7 @@ static void impact_points(const spx_body* A, const spx_body_shape* ha, vec3s ca,
            at the tolerance, 0.1 ms here). */
         count = 0;
     }
-    if (wrong_side_of_sheet(ha, ca, hb, cb, point, *n)) *n = glms_vec3_negate(*n);
+    if (wrong_side_of_open(ha, ca, hb, cb, point, *n)) *n = glms_vec3_negate(*n);
     int best = -1;
     float best_dot = 0.9f;
     for (uint32_t k = 0; k < count; ++k) {
