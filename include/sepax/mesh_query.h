@@ -147,6 +147,12 @@ SPX_API spx_result spx_contacts_mesh_mesh(spx_mesh_instance* a, spx_mesh_instanc
 SPX_API spx_result spx_manifold_obb_mesh(const spx_obb* a, spx_mesh_instance* b, float margin, spx_manifold* out,
                                          uint32_t capacity, uint32_t* out_count);
 
+/// Most triangle pairs spx_manifold_mesh_mesh tests in one descent of the trees. Meshes sunk deep
+/// into each other meet in more: past the budget within the margin the pairs are found again without
+/// it (only those touching), and past it even then the manifolds come from the pairs tested, spread
+/// over the overlap (A's triangles taken in an order that halves the gaps, 256 at a time).
+#define SPX_MESH_PAIR_BUDGET 2048u
+
 /// Contact manifolds of two meshes at their instances' poses (A's normal convention: from A towards B),
 /// for a solver's resting and speculative contact. Every pair of triangles that touch or come within
 /// `margin` (m, >= 0) of each other gives its points by one-sided face clipping: A's face pushes B
