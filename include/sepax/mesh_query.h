@@ -169,7 +169,8 @@ SPX_API spx_result spx_manifold_obb_mesh(const spx_obb* a, spx_mesh_instance* b,
 /// corner of B in A's face, 6 + 3i + j A's edge i over B's edge j, 15 an edge-edge point), bits 4-31
 /// a hash of the corner's coordinates in its mesh's frame (a resting mesh keeps its corners' ids from
 /// step to step) or of both triangles' numbers in their defs. Depth is seen only through pairs that
-/// touch: a mesh sunk deeper than its triangles are tall reports less (docs/meshes.md).
+/// touch: a mesh sunk deeper than its triangles are tall reports less (docs/meshes.md). Work: at most
+/// SPX_MESH_PAIR_BUDGET triangle pairs a descent (meshes sunk into each other: above).
 /// Errors: SPX_ERR_INVALID_ARGUMENT (NULL a, b or out_count, NULL out with capacity > 0, a == b, a
 /// negative margin), SPX_ERR_NOT_FINITE (margin).
 SPX_API spx_result spx_manifold_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, float margin,
