@@ -370,32 +370,51 @@ static int torus_lies_on_grid(void)
     return 0;
 }
 
-/* A sphere of radius 0.5 (24 bands, 32 sectors; its generator winds it inside out, so flipped) with its
-   south pole 0.004 m into the grid: one manifold, normal +y, deepest 0.004. Left inside out, its
-   faces turn away from the grid and no face gives a contact (the winding is the outside). */
+/* A sphere of radius 0.5 (24 bands, 32 sectors) with its south pole 0.004 m into the grid: one
+   manifold, normal +y, deepest 0.004, however either is wound. The generator's sphere is open (its
+   south pole's corners differ by rounding) and so is the grid: an open mesh has no inside, and each
+   of its triangles faces the other mesh. A closed sphere wound inside out is a cavity: its faces
+   turn away from the grid and none gives a contact. */
 static int sphere_rests_on_grid(void)
 {
-    placed grid, ball;
-    ENSURE(make_grid(4, &grid) == 0);
-    spx_shape s;
-    ENSURE(spx_shape_sphere(&s, 0.5f, 24, 32));
-    shape_flip(&s);
-    ENSURE(make_placed(&s, 4, false, spx_v3(3.37f, 0.496f, 4.61f), no_turn, &ball) == 0);
-    spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
-    uint32_t count = 0;
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-    ENSURE(count == 1);
-    ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
-    ENSURE_NEAR(deepest(&m[0]), 0.004f, 1e-5f);
-    ENSURE(m[0].point_count >= 1);
-    free_placed(&ball);
-    shape_flip(&s);
-    ENSURE(make_placed(&s, 4, false, spx_v3(3.37f, 0.496f, 4.61f), no_turn, &ball) == 0);
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-    for (uint32_t g = 0; g < count; ++g) ENSURE(m[g].normal.y <= 0.5f); /* never the grid pushing it up */
-    spx_shape_free(&s);
-    free_placed(&ball);
-    free_placed(&grid);
+    for (int variant = 0; variant < 4; ++variant) {
+        const bool flip_ball = variant & 1, flip_grid = variant & 2;
+        spx_shape g, s;
+        ENSURE(spx_shape_grid(&g, 8, 8) && spx_shape_sphere(&s, 0.5f, 24, 32));
+        if (flip_grid) shape_flip(&g);
+        if (flip_ball) shape_flip(&s);
+        placed grid, ball;
+        ENSURE(make_placed(&g, 4, false, spx_v3(0, 0, 0), no_turn, &grid) == 0);
+        ENSURE(make_placed(&s, 4, false, spx_v3(3.37f, 0.496f, 4.61f), no_turn, &ball) == 0);
+        spx_mesh_info info;
+        ENSURE_CODE(spx_mesh_get_info(ball.mesh, &info), SPX_OK);
+        ENSURE(!info.closed);
+        spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+        uint32_t count = 0;
+        ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        ENSURE(count == 1);
+        ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
+        ENSURE_NEAR(deepest(&m[0]), 0.004f, 1e-5f);
+        ENSURE(m[0].point_count >= 1);
+        free_placed(&ball);
+        /* Closed: the winding is its outside. */
+        spx_shape_snap_sphere_poles(&s, 0.5f, 24, 32);
+        ENSURE(make_placed(&s, 4, false, spx_v3(3.37f, 0.496f, 4.61f), no_turn, &ball) == 0);
+        ENSURE_CODE(spx_mesh_get_info(ball.mesh, &info), SPX_OK);
+        ENSURE(info.closed);
+        ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        if (flip_ball) {
+            ENSURE(count == 1);
+            ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
+            ENSURE_NEAR(deepest(&m[0]), 0.004f, 1e-5f);
+        } else {
+            for (uint32_t k = 0; k < count; ++k) ENSURE(m[k].normal.y <= 0.5f); /* never the grid pushing it up */
+        }
+        spx_shape_free(&s);
+        spx_shape_free(&g);
+        free_placed(&ball);
+        free_placed(&grid);
+    }
     return 0;
 }
 
@@ -712,12 +731,90 @@ static int buffered_same_answer(void)
     spx_mesh_mesh_pairs(grid.inst, torus.inst, 0.05f, count_pair, &pairs);
     spx_manifold_mesh_mesh_checked(grid.inst, torus.inst, 0.05f, true, own, SPX_MAX_MESH_MANIFOLDS, &n_own);
     spx_manifold_mesh_mesh_buffered(grid.inst, torus.inst, 0.05f, true, buffer, bytes, big, SPX_MAX_MESH_MANIFOLDS,
-                                    &n_big);
+                                    &n_big, NULL);
     printf("  %u candidate pairs; %u manifolds either way\n", pairs, n_own);
     ENSURE(pairs > 64);
     ENSURE(n_own > 0 && n_own == n_big);
     ENSURE(memcmp(own, big, sizeof own) == 0);
     free(buffer);
+    free_placed(&torus);
+    free_placed(&grid);
+    return 0;
+}
+
+/* Two rings (tori R 0.45, r 0.16) sunk through each other, centres 0.46 m apart and turned across
+   each other, with a margin of 0.24 m (a fast pair's). Cut 24 x 12 they meet in some 47,000 triangle
+   pairs within the margin, 800 touching; cut 96 x 48, in about 13,000 touching. The manifold tests at
+   most twice SPX_MESH_PAIR_BUDGET pairs (those within the margin, then, past the budget, those
+   touching: a sunk pair's overlap matters, not its gaps), and gives finite manifolds with deep points
+   that push, from its own cache or the world's. */
+static int sunk_meshes_bounded_work(void)
+{
+    for (int fine = 0; fine < 2; ++fine) {
+        spx_shape s;
+        ENSURE(spx_shape_torus(&s, 0.45f, 0.16f, fine ? 96 : 24, fine ? 48 : 12));
+        placed a, b;
+        const spx_quat tilt = { sinf(0.2f), 0.0f, 0.0f, cosf(0.2f) };
+        ENSURE(make_placed(&s, 4, true, spx_v3(-3.0f, 4.0f, 3.5f), tilt, &a) == 0);
+        const spx_quat turn = { 0.0f, 0.0f, sinf(0.5f), cosf(0.5f) };
+        ENSURE(make_placed(&s, 4, true, spx_v3(-2.54f, 4.0f, 3.5f), turn, &b) == 0);
+        spx_shape_free(&s);
+        uint32_t reached = 0, touching = 0;
+        spx_mesh_mesh_pairs(a.inst, b.inst, 0.24f, count_pair, &reached);
+        spx_mesh_mesh_pairs(a.inst, b.inst, 0.0f, count_pair, &touching);
+        const size_t bytes = 2048 * spx_manifold_mesh_mesh_pair_bytes();
+        void* buffer = aligned_alloc(16, bytes);
+        ENSURE(buffer);
+        for (int buffered = 0; buffered < 2; ++buffered) {
+            spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+            uint32_t count = 0;
+            spx_mesh_pair_stats st;
+            spx_manifold_mesh_mesh_buffered(a.inst, b.inst, 0.24f, true, buffered ? buffer : NULL, buffered ? bytes : 0,
+                                            m, SPX_MAX_MESH_MANIFOLDS, &count, &st);
+            double push[3] = { 0, 0, 0 }, deepest_all = 0.0;
+            for (uint32_t g = 0; g < count; ++g) {
+                ENSURE(m[g].point_count > 0);
+                ENSURE(isfinite(m[g].normal.x) && isfinite(m[g].normal.y) && isfinite(m[g].normal.z));
+                ENSURE(fabsf(m[g].normal.x * m[g].normal.x + m[g].normal.y * m[g].normal.y
+                             + m[g].normal.z * m[g].normal.z - 1.0f) < 1e-4f);
+                for (int k = 0; k < m[g].point_count; ++k) {
+                    const spx_manifold_point* p = &m[g].points[k];
+                    ENSURE(isfinite(p->depth) && isfinite(p->point.x) && isfinite(p->point.y) && isfinite(p->point.z));
+                    const double d = p->depth > 0.0f ? p->depth : 0.0; /* overlap only */
+                    push[0] += m[g].normal.x * d, push[1] += m[g].normal.y * d, push[2] += m[g].normal.z * d;
+                    deepest_all = fmax(deepest_all, p->depth);
+                }
+            }
+            printf("  sunk rings %s (%s cache): %u pairs within the margin, %u touching; %u tested, margin %.2f, cut %d, "
+                   "%u descents; %u manifolds, deepest %.3f m, push (%.3f, %.3f, %.3f)\n",
+                   fine ? "96 x 48" : "24 x 12", buffered ? "world's" : "own", reached, touching, st.pairs,
+                   (double)st.margin, (int)st.cut, st.runs, count, deepest_all, push[0], push[1], push[2]);
+            ENSURE(reached > 4 * SPX_MESH_PAIR_BUDGET);
+            ENSURE(st.pairs <= 2 * SPX_MESH_PAIR_BUDGET && st.margin == 0.0f);
+            ENSURE(st.cut == (touching > SPX_MESH_PAIR_BUDGET));
+            ENSURE(count >= 1);
+            ENSURE(deepest_all > 0.02);
+            ENSURE(sqrt(push[0] * push[0] + push[1] * push[1] + push[2] * push[2]) > 0.05);
+            if (buffered) ENSURE(st.runs == 2);
+        }
+        free(buffer);
+        free_placed(&a);
+        free_placed(&b);
+    }
+    spx_shape s;
+    /* A resting torus: within the budget. */
+    placed grid, torus;
+    ENSURE(make_grid(4, &grid) == 0);
+    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 32, 16));
+    ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.298f, 3.9f), no_turn, &torus) == 0);
+    spx_shape_free(&s);
+    spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t count = 0;
+    spx_mesh_pair_stats st;
+    spx_manifold_mesh_mesh_buffered(grid.inst, torus.inst, 0.05f, true, NULL, 0, m, SPX_MAX_MESH_MANIFOLDS, &count,
+                                    &st);
+    printf("  resting torus: %u pairs tested, cut %d, %u manifolds\n", st.pairs, (int)st.cut, count);
+    ENSURE(!st.cut && count == 1);
     free_placed(&torus);
     free_placed(&grid);
     return 0;
@@ -813,6 +910,7 @@ int main(void)
     RUN_TEST(every_pair_within_margin_is_reached, failures);
     RUN_TEST(same_answer_from_any_tree, failures);
     RUN_TEST(buffered_same_answer, failures);
+    RUN_TEST(sunk_meshes_bounded_work, failures);
     RUN_TEST(large_box_under_torus, failures);
     RUN_TEST(capacity_limits_the_manifolds, failures);
     RUN_TEST(bad_input, failures);

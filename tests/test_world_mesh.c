@@ -251,6 +251,180 @@ static int torus_comes_to_rest(void)
     return 0;
 }
 
+/* Reverses every triangle's winding: the grid, counter-clockwise seen from above, becomes clockwise. */
+static void shape_flip(spx_shape* s)
+{
+    for (uint32_t t = 0; t < s->triangle_count; ++t) {
+        uint32_t k = s->indices[3 * t + 1];
+        s->indices[3 * t + 1] = s->indices[3 * t + 2];
+        s->indices[3 * t + 2] = k;
+    }
+}
+
+static spx_body_id add_mesh_body(spx_world* w, const spx_mesh* mesh, spx_vec3 p, spx_vec3 v)
+{
+    spx_shape_def s = spx_default_shape_def();
+    s.type = SPX_SHAPE_MESH;
+    s.mesh = mesh;
+    spx_body_def d = spx_default_body_def();
+    d.type = SPX_BODY_DYNAMIC;
+    d.position = p;
+    d.linear_velocity = v;
+    d.angular_damping = 1.0f; /* a faceted ball rolls on: let it settle */
+    d.shapes = &s;
+    d.shape_count = 1;
+    spx_body_id id = { 0 };
+    spx_body_create(w, &d, &id);
+    return id;
+}
+
+/* An open surface has no inside and no front: a box, a closed ball and a torus dropped on a grid
+   ground wound either way rest on it, and without gravity a ball or a box coming up from below (slow,
+   and fast enough for the continuous stage) stops under it, whichever way the grid is wound. The
+   grid is flat, or has a hill in one corner (2 m high, far from the bodies) that makes it a terrain
+   rather than a sheet. */
+static int open_ground_of_either_winding(void)
+{
+    spx_shape ball_shape, torus_shape;
+    ENSURE(spx_shape_solid_sphere(&ball_shape, 0.5f, 12, 24) && spx_shape_torus(&torus_shape, 0.45f, 0.15f, 24, 12));
+    spx_mesh* ball = mesh_of(&ball_shape);
+    spx_mesh* torus = mesh_of(&torus_shape);
+    ENSURE(ball && torus);
+    for (int variant = 0; variant < 4; ++variant) {
+        const int flip = variant & 1, hill = variant >> 1;
+        spx_shape grid_shape;
+        ENSURE(spx_shape_grid(&grid_shape, 20, 20));
+        if (flip) shape_flip(&grid_shape);
+        if (hill) grid_shape.vertices[2 * 21 + 2].y = 2.0f;
+        spx_mesh* grid = mesh_of(&grid_shape);
+        ENSURE(grid);
+        const char* winding = flip ? (hill ? "clockwise, hill" : "clockwise") : (hill ? "counter-clockwise, hill" : "counter-clockwise");
+        /* From above, with gravity. */
+        spx_world* w = make_world(false);
+        ENSURE(w);
+        add_mesh_ground(w, grid, 20, 0.6f);
+        spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0.3f, 2.0f, 0.2f), spx_v3(0.5f, 0.5f, 0.5f), 0.6f);
+        spx_body_id b = add_mesh_body(w, ball, spx_v3(3.3f, 2.0f, 2.2f), spx_v3(0.0f, 0.0f, 0.0f));
+        spx_body_id t = add_mesh_body(w, torus, spx_v3(-3.3f, 1.0f, -2.2f), spx_v3(0.0f, 0.0f, 0.0f));
+        float lowest[3] = { 1e9f, 1e9f, 1e9f };
+        spx_transform at[3];
+        for (int k = 0; k < 240; ++k) {
+            ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+            const spx_body_id ids[3] = { box, b, t };
+            for (int i = 0; i < 3; ++i) {
+                ENSURE(spx_body_get_transform(w, ids[i], &at[i]) == SPX_OK);
+                lowest[i] = fminf(lowest[i], at[i].p.y);
+            }
+        }
+        printf("grid wound %s, from above: box y %.4f (lowest %.4f), ball %.4f (%.4f), torus %.4f (%.4f)\n", winding,
+               at[0].p.y, lowest[0], at[1].p.y, lowest[1], at[2].p.y, lowest[2]);
+        ENSURE_NEAR(at[0].p.y, 0.5f, 0.005f);
+        ENSURE(lowest[0] > 0.48f);
+        ENSURE(at[1].p.y > 0.48f && at[1].p.y < 0.51f && lowest[1] > 0.47f);
+        ENSURE(at[2].p.y > 0.14f && at[2].p.y < 0.16f && lowest[2] > 0.13f);
+        spx_world_destroy(w);
+        /* From below, without gravity: slow, then fast (a step's travel of 0.5 m, as deep as the ball, and 2 m). */
+        for (int pace = 0; pace < 3; ++pace) {
+            const float speed = pace == 2 ? 120.0f : (pace ? 30.0f : 2.0f);
+            spx_world_def wd = spx_default_world_def();
+            wd.gravity = spx_v3(0.0f, 0.0f, 0.0f);
+            wd.enable_sleep = false;
+            w = NULL;
+            ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+            add_mesh_ground(w, grid, 20, 0.6f);
+            spx_shape_def s = spx_default_shape_def();
+            s.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
+            spx_body_def d = spx_default_body_def();
+            d.type = SPX_BODY_DYNAMIC;
+            d.position = spx_v3(0.3f, -3.0f, 0.2f);
+            d.linear_velocity = spx_v3(0.0f, speed, 0.0f);
+            d.shapes = &s;
+            d.shape_count = 1;
+            ENSURE(spx_body_create(w, &d, &box) == SPX_OK);
+            b = add_mesh_body(w, ball, spx_v3(3.3f, -3.0f, 2.2f), spx_v3(0.0f, speed, 0.0f));
+            float highest[2] = { -1e9f, -1e9f };
+            for (int k = 0; k < 120; ++k) {
+                ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+                const spx_body_id ids[2] = { box, b };
+                for (int i = 0; i < 2; ++i) {
+                    ENSURE(spx_body_get_transform(w, ids[i], &at[i]) == SPX_OK);
+                    ENSURE(isfinite(at[i].p.y));
+                    highest[i] = fmaxf(highest[i], at[i].p.y);
+                }
+            }
+            printf("grid wound %s, from below at %.0f m/s: box y %.4f (highest %.4f), ball %.4f (%.4f)\n", winding,
+                   (double)speed, at[0].p.y, highest[0], at[1].p.y, highest[1]);
+            ENSURE(highest[0] < -0.49f && at[0].p.y < -0.49f);
+            ENSURE(highest[1] < -0.47f && at[1].p.y < -0.47f);
+            spx_world_destroy(w);
+        }
+        spx_mesh_destroy(grid);
+    }
+    spx_mesh_destroy(ball);
+    spx_mesh_destroy(torus);
+    return 0;
+}
+
+/* Meshes sunk into each other (the default scene's balls grown to a radius of 5.35 m, overlapping
+   each other and the ground by metres; its rings 0.5 m apart, threaded through each other): the
+   steps run, nothing turns non-finite, and the balls are pushed up out of the ground. The work of
+   each mesh-mesh manifold is bounded (test_manifold_mesh); the step's time is a benchmark
+   (scenes/sunk-meshes.json). */
+static int sunk_meshes_scene(void)
+{
+    spx_shape grid_shape, ball_shape, ring_shape;
+    ENSURE(spx_shape_grid(&grid_shape, 32, 32) && spx_shape_solid_sphere(&ball_shape, 5.35f, 10, 20)
+           && spx_shape_torus(&ring_shape, 0.45f, 0.16f, 24, 12));
+    spx_mesh* grid = mesh_of(&grid_shape);
+    spx_mesh* ball = mesh_of(&ball_shape);
+    spx_mesh* ring = mesh_of(&ring_shape);
+    ENSURE(grid && ball && ring);
+    spx_world* w = make_world(false);
+    ENSURE(w);
+    add_mesh_ground(w, grid, 32, 0.7f);
+    spx_body_id balls[3], rings[6];
+    for (int i = 0; i < 3; ++i)
+        balls[i] = add_mesh_body(w, ball, spx_v3(-4.0f + 2.5f * (float)i, 3.0f, 9.0f), spx_v3(0.0f, 0.0f, 0.0f));
+    uint64_t seed = 11;
+    for (int i = 0; i < 6; ++i) {
+        spx_shape_def sd = spx_default_shape_def();
+        sd.type = SPX_SHAPE_MESH;
+        sd.mesh = ring;
+        spx_body_def d = spx_default_body_def();
+        d.type = SPX_BODY_DYNAMIC;
+        d.position = spx_v3(-3.0f + 0.5f * (float)(i % 3), 4.0f, 3.5f + 0.5f * (float)(i / 3));
+        d.rotation = spx_scene_random_rotation(&seed);
+        d.shapes = &sd;
+        d.shape_count = 1;
+        ENSURE(spx_body_create(w, &d, &rings[i]) == SPX_OK);
+    }
+    for (int k = 0; k < 20; ++k) {
+        ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+        for (int i = 0; i < 9; ++i) {
+            spx_transform t;
+            spx_vec3 v, av;
+            const spx_body_id id = i < 3 ? balls[i] : rings[i - 3];
+            ENSURE(spx_body_get_transform(w, id, &t) == SPX_OK && spx_body_get_velocity(w, id, &v, &av) == SPX_OK);
+            ENSURE(isfinite(t.p.x) && isfinite(t.p.y) && isfinite(t.p.z) && isfinite(t.q.w));
+            ENSURE(isfinite(v.x) && isfinite(v.y) && isfinite(v.z));
+            ENSURE(isfinite(av.x) && isfinite(av.y) && isfinite(av.z));
+        }
+    }
+    float rise = 0.0f;
+    for (int i = 0; i < 3; ++i) {
+        spx_transform t;
+        ENSURE(spx_body_get_transform(w, balls[i], &t) == SPX_OK);
+        rise += (t.p.y - 3.0f) / 3.0f;
+    }
+    printf("sunk meshes: after 20 steps the balls rose %.3f m on average\n", rise);
+    ENSURE(rise > 0.0f);
+    spx_world_destroy(w);
+    spx_mesh_destroy(grid);
+    spx_mesh_destroy(ball);
+    spx_mesh_destroy(ring);
+    return 0;
+}
+
 /* A box sliding without friction across a flat grid of many triangles keeps its speed and does not
    hop or tip at the edges between the triangles (no ghost bumps): after 3 s at 5 m/s across some
    30 triangle edges, its height stays within 2 mm of resting, its vertical speed and spin tiny. */
@@ -364,6 +538,8 @@ int main(void)
     RUN_TEST(boxes_and_meshes_rest, failures);
     RUN_TEST(torus_comes_to_rest, failures);
     RUN_TEST(no_ghost_bumps, failures);
+    RUN_TEST(open_ground_of_either_winding, failures);
+    RUN_TEST(sunk_meshes_scene, failures);
     RUN_TEST(mesh_scene_repeats_without_allocating, failures);
     RUN_TEST(falling_mesh_scene, failures);
     printf("%d failed\n", failures);

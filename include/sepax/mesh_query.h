@@ -3,8 +3,9 @@
  *
  * Conventions as in collide.h: normals point from A towards B, metres, seconds on [0, tmax], m/s.
  * Each piece translates with a constant velocity over [0, tmax]; a mesh keeps its rotation. The
- * meshes are two-sided triangle soups to these queries (no inside, no volume): a box wholly inside
- * a closed mesh touches nothing. */
+ * meshes are two-sided triangle soups to the continuous and static queries (no inside, no volume): a
+ * box wholly inside a closed mesh touches nothing. The manifolds give a closed mesh's faces one side,
+ * its winding's front; an open mesh's faces face the other piece. */
 #ifndef SEPAX_MESH_QUERY_H
 #define SEPAX_MESH_QUERY_H
 
@@ -149,10 +150,17 @@ SPX_API spx_result spx_contacts_mesh_mesh(spx_mesh_instance* a, spx_mesh_instanc
 SPX_API spx_result spx_manifold_obb_mesh(const spx_obb* a, spx_mesh_instance* b, float margin, spx_manifold* out,
                                          uint32_t capacity, uint32_t* out_count);
 
+/// Most triangle pairs spx_manifold_mesh_mesh tests in one descent of the trees. Meshes sunk deep
+/// into each other meet in more: past the budget within the margin the pairs are found again without
+/// it (only those touching), and past it even then the manifolds come from the pairs tested, spread
+/// over the overlap (A's triangles taken in an order that halves the gaps, 256 at a time).
+#define SPX_MESH_PAIR_BUDGET 2048u
+
 /// Contact manifolds of two meshes at their instances' poses (A's normal convention: from A towards B),
 /// for a solver's resting and speculative contact. Every pair of triangles that touch or come within
 /// `margin` (m, >= 0) of each other gives its points by one-sided face clipping: A's face pushes B
-/// along its front normal (the winding: outward on a closed mesh) or B's face pushes A, whichever
+/// along its front normal (a closed mesh's winding; an open mesh's triangle faces the side of its plane
+/// holding the other mesh's centre, so an open surface works from either side) or B's face pushes A, whichever
 /// leaves the smaller deepest point; the other triangle is clipped by the reference's prism and each
 /// corner left is a point (depth > 0 overlap, < 0 gap down to -margin), kept only where the other
 /// surface has that normal (spx_mesh_get_triangle_edges: no ghost bumps on the edges between coplanar
@@ -164,7 +172,8 @@ SPX_API spx_result spx_manifold_obb_mesh(const spx_obb* a, spx_mesh_instance* b,
 /// corner of B in A's face, 6 + 3i + j A's edge i over B's edge j, 15 an edge-edge point), bits 4-31
 /// a hash of the corner's coordinates in its mesh's frame (a resting mesh keeps its corners' ids from
 /// step to step) or of both triangles' numbers in their defs. Depth is seen only through pairs that
-/// touch: a mesh sunk deeper than its triangles are tall reports less (docs/meshes.md).
+/// touch: a mesh sunk deeper than its triangles are tall reports less (docs/meshes.md). Work: at most
+/// SPX_MESH_PAIR_BUDGET triangle pairs a descent (meshes sunk into each other: above).
 /// Errors: SPX_ERR_INVALID_ARGUMENT (NULL a, b or out_count, NULL out with capacity > 0, a == b, a
 /// negative margin), SPX_ERR_NOT_FINITE (margin).
 SPX_API spx_result spx_manifold_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, float margin,

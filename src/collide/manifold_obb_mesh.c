@@ -89,8 +89,8 @@ static void take(mesh_manifold* mm, const tri_entry* e)
     }
 }
 
-/* One triangle of the mesh (leaf order), during a descent. */
-static void visit(void* context, uint32_t t)
+/* One triangle of the mesh (leaf order), during a descent; the descent goes on. */
+static bool visit(void* context, uint32_t t)
 {
     mesh_manifold* mm = context;
     spx_mesh_instance* inst = mm->inst;
@@ -98,13 +98,14 @@ static void visit(void* context, uint32_t t)
     spx_triangle_edges edges = spx_mesh_edges_unpack(inst->mesh->edges[t]);
     spx_manifold_obb_triangle_checked(mm->box, &inst->triangles[t], mm->surface_edges ? &edges : NULL, mm->margin,
                                       SPX_TRI_MANIFOLD_POINTS, &e.m);
-    if (e.m.point_count == 0) return;
+    if (e.m.point_count == 0) return false;
     e.source = inst->mesh->source[t];
     e.deepest = -FLT_MAX;
     for (int i = 0; i < e.m.point_count; ++i) e.deepest = e.m.points[i].depth > e.deepest ? e.m.points[i].depth : e.deepest;
     if (mm->cached < CACHE_TRIANGLES) mm->cache[mm->cached++] = e;
     else mm->overflow = true;
     take(mm, &e);
+    return false;
 }
 
 /* Re-offers every triangle manifold found: from the cache, or by descending again. */

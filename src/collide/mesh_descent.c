@@ -210,7 +210,7 @@ static void descend_box(spx_descent* d)
             for (uint32_t t = n->first; t < n->first + n->count; ++t) {
                 if (!b->usable[t]) continue;
                 if (d->mode == SPX_DESCENT_VISIT) {
-                    d->visit(d->visit_context, t);
+                    if (d->visit(d->visit_context, t)) return;
                     continue;
                 }
                 spx_sweep_hit hit;

@@ -42,8 +42,9 @@ typedef struct spx_descent {
        order (-1: A's first), which tell equally deep pairs apart whichever piece is A. */
     spx_dvec3 side;
     int side_order;
-    /* VISIT: called with the mesh's triangle number (leaf order) of each triangle reached. */
-    void (*visit)(void* context, uint32_t triangle);
+    /* VISIT: called with the mesh's triangle number (leaf order) of each triangle reached; true ends
+       the descent there. */
+    bool (*visit)(void* context, uint32_t triangle);
     void* visit_context;
 
     /* Results. */
@@ -61,8 +62,9 @@ typedef struct spx_descent {
 /* Runs the descent; d->found tells whether any pair was accepted. */
 void spx_descend(spx_descent* d);
 
-/* A VISIT descent: visit(context, t) for every usable triangle t of every leaf of b that `box` reaches. */
-static inline void spx_descend_visit(const spx_obb* box, spx_mesh_instance* b, void (*visit)(void* context, uint32_t t),
+/* A VISIT descent: visit(context, t) for every usable triangle t of every leaf of b that `box` reaches,
+   until a visit returns true. */
+static inline void spx_descend_visit(const spx_obb* box, spx_mesh_instance* b, bool (*visit)(void* context, uint32_t t),
                                      void* context)
 {
     spx_descent d;

@@ -255,7 +255,7 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
     } else {
         if (!spx_body_pose_mesh(a, xa) || !spx_body_pose_mesh(b, xb) || !(margin >= 0.0f) || !isfinite(margin)) return 0;
         spx_manifold_mesh_mesh_buffered(xa->instance, xb->instance, margin, true, w->mesh_pair_buffer,
-                                        w->mesh_pair_buffer_bytes, ms, SPX_MAX_MESH_MANIFOLDS, &n);
+                                        w->mesh_pair_buffer_bytes, ms, SPX_MAX_MESH_MANIFOLDS, &n, NULL);
         r = SPX_OK;
     }
     if (r != SPX_OK) return 0;

@@ -16,6 +16,8 @@
 #include "continuous.h"
 #include "island.h"
 #include "core/allocator.h"
+#include "collide/manifold_mesh.h"
+#include "geometry/mesh.h"
 #include "collide/sweep_mesh_margin.h"
 #include "collide/sweep_obb_obb.h"
 #include <sepax/collide.h>
@@ -411,17 +413,17 @@ static bool taken(const spx_continuous* c, uint32_t ia, uint32_t ib)
     return lo < c->taken_count && c->taken[lo] == key;
 }
 
-static void impact_points(const spx_body* A, const spx_body_shape* ha, vec3s ca, versors qa, const spx_body* B,
-                          const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n, float growth,
-                          spx_ccd_points* out);
+static void impact_points(const spx_world* w, const spx_body* A, const spx_body_shape* ha, vec3s ca, versors qa,
+                          const spx_body* B, const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n,
+                          float growth, spx_ccd_points* out);
 
 /* A contact found at time t with point p and normal n (A to B) is an impact when the shapes
    approach at one of the points where the impulse will act (impact_points): checked there, so that
    once an impact has acted the same contact no longer counts (checked at the query's point, a pair
    hit again and again at one instant, each impulse a little smaller). */
-static bool approaching(const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a, const spx_body* B,
-                        const spx_body_shape* hb, const spx_ccd_body* b, float t, float dt, vec3s p, vec3s n,
-                        float growth, impact* out)
+static bool approaching(const spx_world* w, const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a,
+                        const spx_body* B, const spx_body_shape* hb, const spx_ccd_body* b, float t, float dt, vec3s p,
+                        vec3s n, float growth, impact* out)
 {
     vec3s ca = center_at(a, t), cb = center_at(b, t);
     /* An approach within the float rounding of the velocities it comes from is none: an impulse
@@ -439,7 +441,7 @@ static bool approaching(const spx_body* A, const spx_body_shape* ha, const spx_c
        sub-intervals; the query's own point, in the same patch, says first whether it is worth it. */
     if (ha->type == SPX_SHAPE_MESH && hb->type == SPX_SHAPE_MESH && !(normal_speed(a, b, ca, cb, p, n) < slow))
         return false;
-    impact_points(A, ha, ca, rotation_at(a, t), B, hb, cb, rotation_at(b, t), p, &n, growth, &out->points);
+    impact_points(w, A, ha, ca, rotation_at(a, t), B, hb, cb, rotation_at(b, t), p, &n, growth, &out->points);
     float fastest = INFINITY;
     for (uint32_t k = 0; k < out->points.count; ++k)
         if (out->points.gap[k] == 0.0f) fastest = fminf(fastest, normal_speed(a, b, ca, cb, out->points.p[k], n));
@@ -494,13 +496,13 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
     spx_sweep_hit hit;
     if (!sweep_pair(A, ha, a, B, hb, b, fa, fb, t0, 0.0f, 0.0f, 0.0f, &hit)) return false;
     if (hit.state == SPX_SWEEP_START_OVERLAP) {
-        impact found;
-        bool toward = approaching(A, ha, a, B, hb, b, t0, s->dt, gv(hit.point), gv(hit.normal), 0.0f, &found);
         /* At the step's start a touching pair is the solver's unless begin gave it to the stage,
            or an impact at time 0 changed a body's motion after the solver had answered (a box
-           resting on the floor, struck from above at time 0, went through the floor). */
+           resting on the floor, struck from above at time 0, went through the floor). Told before
+           the impact's points are made: for two meshes sunk into each other they cost most. */
         if (t0 == 0.0f && !taken(s->c, ia, ib) && a->stamp != 2 && b->stamp != 2) return false;
-        if (toward) {
+        impact found;
+        if (approaching(s->w, A, ha, a, B, hb, b, t0, s->dt, gv(hit.point), gv(hit.normal), 0.0f, &found)) {
             *out = found;
             out->shape_a = sa, out->shape_b = sb;
             return true;
@@ -530,7 +532,7 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
                grazing or turning away: without rotation it never meets; with it, step past and
                look again. */
             float th = t + tau;
-            if (approaching(A, ha, a, B, hb, b, th, s->dt, p, n, ga + gb, out)) {
+            if (approaching(s->w, A, ha, a, B, hb, b, th, s->dt, p, n, ga + gb, out)) {
                 out->shape_a = sa, out->shape_b = sb;
                 return true;
             }
@@ -1222,17 +1224,19 @@ static void resolve(stage* s, impact_group* g, uint32_t ia, spx_body* A, versors
     }
 }
 
-static bool is_sheet(const spx_body_shape* s) { return s->type == SPX_SHAPE_MESH && !isfinite(mesh_thickness(s)); }
+/* An open mesh (a ground, a terrain, a wall) has no inside, so two sides. */
+static bool is_open(const spx_body_shape* s) { return s->type == SPX_SHAPE_MESH && !s->mesh->closed; }
 
-/* A sheet has two sides, and a shape that sank into one touches both: the normal n (A to B) at
+/* An open mesh has two sides, and a shape that sank into one touches both: the normal n (A to B) at
    point p is on the wrong side when it points away from the other body's centre (a sphere mesh
    6 mm into a ground sheet was struck up and down in turn, 17 impacts at one instant, until the
-   impact limit froze it, step after step). */
-static bool wrong_side_of_sheet(const spx_body_shape* ha, vec3s ca, const spx_body_shape* hb, vec3s cb, vec3s p, vec3s n)
+   impact limit froze it, step after step). The side is the one the mesh-mesh manifold gives an open
+   mesh: towards the other body. */
+static bool wrong_side_of_open(const spx_body_shape* ha, vec3s ca, const spx_body_shape* hb, vec3s cb, vec3s p, vec3s n)
 {
-    const bool sheet_a = is_sheet(ha), sheet_b = is_sheet(hb);
-    if (sheet_a == sheet_b) return false;
-    return sheet_a ? glms_vec3_dot(n, glms_vec3_sub(cb, p)) < 0.0f : glms_vec3_dot(n, glms_vec3_sub(p, ca)) < 0.0f;
+    const bool open_a = is_open(ha), open_b = is_open(hb);
+    if (open_a == open_b) return false;
+    return open_a ? glms_vec3_dot(n, glms_vec3_sub(cb, p)) < 0.0f : glms_vec3_dot(n, glms_vec3_sub(p, ca)) < 0.0f;
 }
 
 /* Where an impact acts: the points of the shape pair's manifold at the impact's pose, when the
@@ -1241,9 +1245,9 @@ static bool wrong_side_of_sheet(const spx_body_shape* ha, vec3s ca, const spx_bo
    tolerance keep their gap to the closest. A swept query names one point of a face landing on a
    face (for a mesh, one triangle's), and an impulse there turned a level box over. Normal from A to
    B into *n. */
-static void impact_points(const spx_body* A, const spx_body_shape* ha, vec3s ca, versors qa, const spx_body* B,
-                          const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n, float growth,
-                          spx_ccd_points* out)
+static void impact_points(const spx_world* w, const spx_body* A, const spx_body_shape* ha, vec3s ca, versors qa,
+                          const spx_body* B, const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n,
+                          float growth, spx_ccd_points* out)
 {
     const float tol = pair_tolerance(ha, hb);
     spx_manifold ms[SPX_MAX_MESH_MANIFOLDS];
@@ -1263,15 +1267,16 @@ static void impact_points(const spx_body* A, const spx_body_shape* ha, vec3s ca,
         if (!pose_mesh(MB, msh, &pose, 0.0f)
             || spx_manifold_obb_mesh(&box, msh->instance, tol, ms, SPX_MAX_MESH_MANIFOLDS, &count) != SPX_OK)
             count = 0;
-    } else if (!pose_mesh_at(A, ha, ca, qa) || !pose_mesh_at(B, hb, cb, qb)
-               || spx_manifold_mesh_mesh(ha->instance, hb->instance, fminf(tol, 2.0f * growth + 0.05f * tol), ms,
-                                         SPX_MAX_MESH_MANIFOLDS, &count) != SPX_OK) {
+    } else {
         /* Two meshes: only pairs about as near as the sweep's growth can be the contact, and a
            wider margin over two curved meshes costs milliseconds (two sphere meshes: 5 to 30 ms
-           at the tolerance, 0.1 ms here). */
-        count = 0;
+           at the tolerance, 0.1 ms here). The world's pair cache spares a descent a manifold. */
+        const float margin = fminf(tol, 2.0f * growth + 0.05f * tol);
+        if (pose_mesh_at(A, ha, ca, qa) && pose_mesh_at(B, hb, cb, qb) && margin >= 0.0f && isfinite(margin))
+            spx_manifold_mesh_mesh_buffered(ha->instance, hb->instance, margin, true, w->mesh_pair_buffer,
+                                            w->mesh_pair_buffer_bytes, ms, SPX_MAX_MESH_MANIFOLDS, &count, NULL);
     }
-    if (wrong_side_of_sheet(ha, ca, hb, cb, point, *n)) *n = glms_vec3_negate(*n);
+    if (wrong_side_of_open(ha, ca, hb, cb, point, *n)) *n = glms_vec3_negate(*n);
     int best = -1;
     float best_dot = 0.9f;
     for (uint32_t k = 0; k < count; ++k) {
@@ -1369,8 +1374,8 @@ static void impact_now(stage* s, uint32_t i)
     /* The record's point and normal are impact_point's already (approaching): for two meshes, whose
        manifold is dear, they are taken as they are. */
     if (A->shapes[me->shape_lo].type != SPX_SHAPE_MESH || B->shapes[me->shape_hi].type != SPX_SHAPE_MESH)
-        impact_points(A, &A->shapes[me->shape_lo], ca, qa, B, &B->shapes[me->shape_hi], cb, qb, points.p[0], &n, 0.0f,
-                      &points);
+        impact_points(s->w, A, &A->shapes[me->shape_lo], ca, qa, B, &B->shapes[me->shape_hi], cb, qb, points.p[0], &n,
+                      0.0f, &points);
     impact_group g;
     resolve(s, &g, lo, A, qa, ca, hi, B, qb, cb, &points, n);
     s->impacts++;
