@@ -390,6 +390,28 @@ static float growth_cap(const spx_body* b, const spx_body_shape* sh)
     return (sh->radius + off - least_half(sh)) * (1.0f + 1e-5f) + 1e-6f;
 }
 
+/* m: how far shape sh of body b (segment cb) reaches from its segment's spin axis through the
+   centre of mass, at most: a turn by angle a moves a point at distance r from that axis by
+   2 sin(a / 2) r, so this, not the shape's radius, bounds the rotation's growth (a plank spinning
+   about its long axis reaches 0.06 m from it, not its 1 m radius). Its box's offset and half
+   extents across the axis, no more than the radius. The same over the whole segment: the turn is
+   about that axis. */
+static float spin_reach(const spx_body* b, const spx_body_shape* sh, const spx_ccd_body* cb)
+{
+    const float wn = glms_vec3_norm(cb->w);
+    if (!(wn > 0.0f)) return sh->radius;
+    const vec3s u = glms_vec3_scale(cb->w, 1.0f / wn);
+    const mat3s r = glms_quat_mat3(cb->q);
+    const vec3s o = glms_mat3_mulv(r, glms_vec3_sub(sh->local_center, b->local_center));
+    const mat3s axes = sh->axes_aligned ? r : glms_mat3_mul(r, sh->local_rotation);
+    float reach = glms_vec3_norm(glms_vec3_sub(o, glms_vec3_scale(u, glms_vec3_dot(o, u))));
+    for (int k = 0; k < 3; ++k) {
+        const float c = glms_vec3_dot(axes.col[k], u);
+        reach += sh->half_extents.raw[k] * sqrtf(fmaxf(1.0f - c * c, 0.0f));
+    }
+    return fminf(sh->radius, reach * (1.0f + 1e-5f) + 1e-6f);
+}
+
 /* One shape pair of bodies A (segment a) and B (segment b) swept from time t for d seconds, each
    box grown by g (a mesh cannot grow: the box of a box-mesh pair takes both growths, which covers
    both rotations; of two meshes, A is grown by both in the descent, spx_sweep_mesh_mesh_margin).
@@ -517,7 +539,8 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
                     return false;
         }
     }
-    const float spin = glms_vec3_norm(a->w) * ha->radius + glms_vec3_norm(b->w) * hb->radius; /* m/s */
+    const float ra = spin_reach(A, ha, a), rb = spin_reach(B, hb, b);
+    const float spin = glms_vec3_norm(a->w) * ra + glms_vec3_norm(b->w) * rb; /* m/s */
     /* The tolerance comes from the boxes, or the meshes' thickness (a mesh may be a sheet). */
     const float tol = pair_tolerance(ha, hb);
     /* Sub-intervals this short keep the rotation's growth within the tolerance (with room for
@@ -552,8 +575,8 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
     for (int it = 0; it < SPX_CCD_PAIR_ITERATIONS && t < t_end; ++it) {
         float te = t + span < t_end ? t + span : t_end;
         float d = te - t;
-        float ga = fminf(fminf(glms_vec3_norm(a->w) * d, 2.0f) * ha->radius, cap_a);
-        float gb = fminf(fminf(glms_vec3_norm(b->w) * d, 2.0f) * hb->radius, cap_b);
+        float ga = fminf(fminf(glms_vec3_norm(a->w) * d, 2.0f) * ra, cap_a);
+        float gb = fminf(fminf(glms_vec3_norm(b->w) * d, 2.0f) * rb, cap_b);
         if (!sweep_pair(A, ha, a, B, hb, b, fa, fb, t, ga, gb, d, &hit)) return false;
         if (hit.state == SPX_SWEEP_MISS) {
             t = te;
