@@ -35,8 +35,8 @@
 /* rad: a fast body turning more than this in a step leaves all its contacts to the stage (begin). */
 #define SPX_CCD_SOLVER_TURN 0.5f
 /* rad: the solver's turn of a body stands for its motion when it ends within this of the body's
-   end rotation (it differs by rounding: 4e-6 rad at 33 rad a step). */
-#define SPX_CCD_TURN_MATCH 1e-4f
+   end rotation (the two differ by rounding: under 5e-7 rad for turns up to 40 rad). */
+#define SPX_CCD_TURN_MATCH 1e-5f
 /* Sweeps one shape pair may take; past it the pair counts as touching where the search stands. */
 #define SPX_CCD_PAIR_ITERATIONS 4096
 /* Of the pair's tolerance: a touching pair that could not close more than this in a whole step at
