@@ -20,6 +20,8 @@ static spx_vec3 axis_vec(int n, float s)
 
 spx_result spx_spin_run(const spx_spin_case* c, const spx_world_def* def, uint32_t steps, spx_spin_result* out)
 {
+    if (!c || !out || c->axis < 0 || c->axis > 2 || c->phase < 0 || c->phase >= SPX_SPIN_PHASES || !isfinite(c->speed))
+        return SPX_ERR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     out->finite = true;
     const spx_vec3 half = c->body == SPX_SPIN_PLANK ? spx_v3(1.0f, 0.05f, 0.01f) : spx_v3(0.05f, 0.05f, 0.05f);

@@ -48,7 +48,9 @@ typedef struct spx_spin_result {
 } spx_spin_result;
 
 /* Runs a case for `steps` steps in a world of `def` (NULL: defaults; gravity is set to 0 either
-   way). SPX_OK, or the first error of world or body creation or of a step. */
+   way). SPX_OK; SPX_ERR_INVALID_ARGUMENT for an axis outside 0..2, a phase outside
+   0..SPX_SPIN_PHASES - 1 or a speed not finite; or the first error of world, mesh or body
+   creation or of a step. */
 spx_result spx_spin_run(const spx_spin_case* c, const spx_world_def* def, uint32_t steps, spx_spin_result* out);
 
 #endif
