@@ -868,8 +868,8 @@ static int margin_sweep(void)
 
 /* The plank of the spinning sweep turned off its principal axes, spinning at 200 rad/s (3.3 rad a
    step, past half a turn) about world z beside a wall 0.9 m from its centre, restitution 0: its
-   kinetic energy never rises. Followed the short way round (backwards), the stage struck it on the
-   wrong side and it gained from 27 kJ to 7 MJ by the fourth step. */
+   kinetic energy never rises (followed the short way round, backwards, it is struck on the wrong
+   side of its blade and gains without bound). */
 static int spinning_past_half_turn(void)
 {
     spx_world* w = make_world(true);

@@ -249,7 +249,7 @@ static int stack_stands_and_sleeps(void)
 
 /* A resting box set spinning in place at whole turns a step (60 and 120 turns a second at 60 Hz,
    3,600 and 7,200 rpm) is back at its resting pose after every step, yet not resting: it stays
-   awake and keeps its spin. Judged by its pose alone it fell asleep, its spin dropped. */
+   awake and keeps its spin (judged by its pose alone it would sleep, its spin dropped). */
 static int spinning_in_place_stays_awake(void)
 {
     for (int turns = 1; turns <= 2; ++turns) {

@@ -142,9 +142,8 @@ static versors turn(vec3s w, float t)
 /* The rotation vector turning q0 into q1 that is nearest to `hint`, the solver's own turn: the
    solver's turn itself when it ends at q1 (within SPX_CCD_TURN_MATCH: rounding), else (a free
    body's turn, solver.c) the short way round plus the whole turns, either way, that bring it
-   nearest the hint. Taken from the two rotations alone, a turn is at most half a turn, and a body
-   spinning faster was followed backwards: the stage met a wall on the wrong side of the blade, and
-   its impulses on a plank at 200 rad/s took its energy from 27 kJ to 7 MJ in four steps. */
+   nearest the hint. Taken from the two rotations alone, a turn is at most half a turn: a body
+   spinning faster would be followed backwards and struck on the wrong side of its blade. */
 static vec3s turn_between(versors q0, versors q1, vec3s hint)
 {
     const versors r = glms_quat_mul(q1, glms_quat_conjugate(glms_quat_mul(turn(hint, 1.0f), q0)));
@@ -268,9 +267,8 @@ static versors rotation_at(const spx_ccd_body* cb, float t)
 /* Dynamic body b's angular velocity w at rotation `from` (the solver's end rotation), as it is at
    rotation `to` on the solver's path: its angular momentum's direction kept, as a free body's, and
    its energy (the solver's w moved to another rotation unchanged has another energy when the
-   inertia is not a multiple of the identity: a tumbling plank struck at a pose of its path with
-   the w of its end pose had 16 times its energy). Along a segment the stage started, w is constant
-   and so is its energy: w there is the segment's own. */
+   inertia is not a multiple of the identity: a tumbling plank's, many times its own). Along a
+   segment the stage started, w is constant and so is its energy: w there is the segment's own. */
 static vec3s carry_spin(const spx_body* b, vec3s w, versors from, versors to)
 {
     const mat3s* I = &b->inertia_local;
