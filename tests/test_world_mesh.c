@@ -1,4 +1,4 @@
-/* Triangle-mesh shapes in the world (issue 4): static mesh grounds, dynamic closed meshes, their mass,
+/* Triangle-mesh shapes in the world: static mesh grounds, dynamic closed meshes, their mass,
    bad input, no ghost bumps on a flat mesh, the falling_mesh and mesh_pile scenes. */
 #include "test.h"
 #include "support/scenes.h"
@@ -27,7 +27,7 @@ static spx_body_id add_mesh_ground(spx_world* w, const spx_mesh* grid, uint32_t 
     d.friction = friction;
     d.shapes = &s;
     d.shape_count = 1;
-    spx_body_id id = { 0, 0 };
+    spx_body_id id = { 0 };
     spx_body_create(w, &d, &id);
     return id;
 }
@@ -42,7 +42,7 @@ static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_vec
     d.friction = friction;
     d.shapes = &s;
     d.shape_count = 1;
-    spx_body_id id = { 0, 0 };
+    spx_body_id id = { 0 };
     spx_body_create(w, &d, &id);
     return id;
 }
@@ -76,7 +76,7 @@ static int bad_mesh_shapes(void)
     d.type = SPX_BODY_DYNAMIC;
     d.shapes = &s;
     d.shape_count = 1;
-    spx_body_id id = { 0, 0 };
+    spx_body_id id = { 0 };
     s.mesh = NULL;
     ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_INVALID_ARGUMENT);
     s.mesh = grid;

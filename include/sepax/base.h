@@ -38,8 +38,8 @@ typedef enum spx_result {
     SPX_ERR_DEGENERATE_TRIANGLE, /* a triangle whose three corners coincide: no direction to answer with */
     SPX_ERR_BAD_TIME,            /* tmax negative */
     SPX_ERR_UNINITIALIZED_DEF,   /* def not from its spx_default_*_def() */
-    SPX_ERR_STALE_ID,            /* body destroyed, or id from another world */
-    SPX_ERR_WORLD_LOCKED,        /* called from inside a step callback */
+    SPX_ERR_STALE_ID,            /* an id whose body was destroyed, or an id of another world */
+    SPX_ERR_WORLD_LOCKED,        /* a call that changes a world made while it steps (from the host's allocator) */
     SPX_ERR_OUT_OF_MEMORY,       /* nothing was changed; retrying is safe */
     SPX_ERR_INDEX_OUT_OF_RANGE,  /* a mesh index names a vertex that does not exist */
     SPX_ERR_EMPTY_MESH,          /* a mesh with no usable triangle (none given, or all degenerate) */
@@ -48,6 +48,7 @@ typedef enum spx_result {
     SPX_ERR_MESH_INSIDE_OUT,     /* a closed mesh wound clockwise seen from outside (negative volume) */
     SPX_ERR_ZERO_VOLUME,         /* a closed mesh that encloses no volume (e.g. a sheet, one triangle each way) */
     SPX_ERR_MASS_OUT_OF_RANGE,   /* mass, volume or inertia beyond float range (or a moment below FLT_MIN) */
+    SPX_ERR_TOO_MANY_WORLDS,     /* 65,535 worlds live at once: each needs a number for its ids */
     SPX_RESULT_COUNT
 } spx_result;
 

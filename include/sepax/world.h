@@ -18,11 +18,15 @@ extern "C" {
 /// An opaque world, owned by the host.
 typedef struct spx_world spx_world;
 
-/// A body handle: stays valid until the body is destroyed; afterwards every call taking it returns
-/// SPX_ERR_STALE_ID (the slot's generation moved on). {0, 0} is the null id.
+/// A body handle, 8 bytes, to store, compare and hash as a value: which slot, of which world, in
+/// which use. Every call taking one returns SPX_ERR_STALE_ID for an id the world did not give out or
+/// whose body is gone: destroyed (the slot's generation moved on) or of another world, live or
+/// destroyed (the world numbers differ). An all-zero id is the null id and names no body.
 typedef struct spx_body_id {
-    uint32_t index;
-    uint32_t generation;
+    uint32_t index;      /* the body's slot + 1 (0: null) */
+    uint16_t world;      /* number of the world that made it, 1..65535: no two live worlds share one,
+                            and a destroyed world's comes back only after 65,534 other worlds are made */
+    uint16_t generation; /* the slot's use, 1..65535: after 65,535 reuses of one slot it comes round */
 } spx_body_id;
 
 /// How a body moves.
@@ -46,7 +50,7 @@ typedef struct spx_world_def {
     uint32_t body_capacity;         /* bodies to make room for at creation (the world grows past it) */
     uint32_t contact_capacity;      /* contact manifolds to make room for at creation */
     uint32_t substeps;              /* solver substeps a step, 1..64; default 6 */
-    uint32_t solve_iterations;      /* passes with the position bias a substep, 1..16; default 1 */
+    uint32_t solve_iterations;      /* passes with the position bias a substep, 1..16; default 2 */
     uint32_t relax_iterations;      /* passes without it (after moving the bodies) a substep, 0..16; default 1 */
     float contact_hertz;            /* stiffness of contact position correction, Hz; default 60 */
     float contact_damping_ratio;    /* damping of that correction, non-dimensional; default 5 */
@@ -144,7 +148,8 @@ SPX_API spx_body_def spx_default_body_def(void);
 SPX_API spx_shape_def spx_default_shape_def(void);
 
 /// Creates a world. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, a setting out of range, an allocator
-/// without alloc or free), SPX_ERR_NOT_FINITE, SPX_ERR_UNINITIALIZED_DEF, SPX_ERR_OUT_OF_MEMORY.
+/// without alloc or free), SPX_ERR_NOT_FINITE, SPX_ERR_UNINITIALIZED_DEF, SPX_ERR_OUT_OF_MEMORY,
+/// SPX_ERR_TOO_MANY_WORLDS (65,535 live already).
 SPX_API spx_result spx_world_create(const spx_world_def* def, spx_world** out);
 
 /// Destroys a world and every body in it (NULL is fine). Meshes are the host's and stay.
@@ -152,7 +157,11 @@ SPX_API void spx_world_destroy(spx_world* world);
 
 /// Advances every body by `elapsed` seconds (>= 0; 0 updates contacts without moving anything).
 /// Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_NOT_FINITE, SPX_ERR_BAD_TIME (elapsed < 0),
-/// SPX_ERR_OUT_OF_MEMORY (nothing moved; the world is as before the call).
+/// SPX_ERR_OUT_OF_MEMORY (nothing moved; the world is as before the call), SPX_ERR_WORLD_LOCKED.
+/// The only host code a step runs is its allocator (while a buffer grows). Called from there, every
+/// call that changes this world (step, body create, destroy, set_transform, set_velocity,
+/// apply_impulse, set_awake, set_material) returns SPX_ERR_WORLD_LOCKED and changes nothing; the
+/// getters answer with the state of the step under way; spx_world_destroy must not be called.
 SPX_API spx_result spx_world_step(spx_world* world, float elapsed);
 
 /// The statistics of the last step. Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
@@ -169,11 +178,11 @@ SPX_API spx_result spx_world_get_contact_events(const spx_world* world, const sp
 /// negative damping or friction, restitution outside 0..1, an unknown shape type, a density that is
 /// not positive on a dynamic body), SPX_ERR_UNINITIALIZED_DEF (the body def or a shape def),
 /// SPX_ERR_NOT_FINITE, SPX_ERR_BAD_EXTENT, SPX_ERR_NOT_ORTHONORMAL (a rotation not unit),
-/// SPX_ERR_OUT_OF_MEMORY. *out set only on success.
+/// SPX_ERR_OUT_OF_MEMORY, SPX_ERR_WORLD_LOCKED. *out set only on success.
 SPX_API spx_result spx_body_create(spx_world* world, const spx_body_def* def, spx_body_id* out);
 
 /// Destroys a body; its contacts end (end events at the next step). Errors: SPX_ERR_INVALID_ARGUMENT
-/// (NULL world), SPX_ERR_STALE_ID.
+/// (NULL world), SPX_ERR_STALE_ID, SPX_ERR_WORLD_LOCKED.
 SPX_API spx_result spx_body_destroy(spx_world* world, spx_body_id id);
 
 /// Is the id a live body of this world? false for NULL or a stale id.
@@ -181,7 +190,8 @@ SPX_API bool spx_body_is_valid(const spx_world* world, spx_body_id id);
 
 /// The body's origin and rotation. Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_STALE_ID.
 SPX_API spx_result spx_body_get_transform(const spx_world* world, spx_body_id id, spx_transform* out);
-/// Moves a body (teleports it; wakes it). Errors as get, SPX_ERR_NOT_FINITE, SPX_ERR_NOT_ORTHONORMAL.
+/// Moves a body (teleports it; wakes it). Errors as get, SPX_ERR_NOT_FINITE, SPX_ERR_NOT_ORTHONORMAL,
+/// SPX_ERR_WORLD_LOCKED (as every call below that changes a body, set_user_data excepted).
 SPX_API spx_result spx_body_set_transform(spx_world* world, spx_body_id id, const spx_transform* transform);
 /// Velocity of the centre of mass (m/s) and angular velocity (rad/s, world axes).
 SPX_API spx_result spx_body_get_velocity(const spx_world* world, spx_body_id id, spx_vec3* out_linear,

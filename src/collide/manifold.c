@@ -81,7 +81,6 @@
 #if defined(__SSE2__) && !defined(SPX_NO_SIMD)
 #include <emmintrin.h>
 typedef __m128 v4;
-static inline v4 v4_set(float x, float y, float z, float w) { return _mm_setr_ps(x, y, z, w); }
 static inline v4 v4_splat(float x) { return _mm_set1_ps(x); }
 static inline v4 v4_add(v4 a, v4 b) { return _mm_add_ps(a, b); }
 static inline v4 v4_sub(v4 a, v4 b) { return _mm_sub_ps(a, b); }

@@ -14,7 +14,7 @@ SPX_API const char* spx_result_string(spx_result result)
     case SPX_ERR_BAD_TIME: return "time interval is negative: tmax must be >= 0";
     case SPX_ERR_UNINITIALIZED_DEF: return "definition not initialised: start from its spx_default_*_def() function";
     case SPX_ERR_STALE_ID: return "id is stale: the object was destroyed or belongs to another world";
-    case SPX_ERR_WORLD_LOCKED: return "world is locked: this call is not allowed from inside a step callback";
+    case SPX_ERR_WORLD_LOCKED: return "world is locked: it is stepping (this call came from the host's allocator during spx_world_step); change the world after the step";
     case SPX_ERR_OUT_OF_MEMORY: return "out of memory: nothing was changed, the call can be retried";
     case SPX_ERR_INDEX_OUT_OF_RANGE: return "a mesh index is not below the vertex count: fix the index array";
     case SPX_ERR_EMPTY_MESH: return "the mesh has no usable triangle (none given, or every one degenerate)";
@@ -23,6 +23,7 @@ SPX_API const char* spx_result_string(spx_result result)
     case SPX_ERR_MESH_INSIDE_OUT: return "the closed mesh is wound clockwise seen from outside (negative volume): reverse the order of each triangle's indices";
     case SPX_ERR_ZERO_VOLUME: return "the closed mesh encloses no volume (a flat or doubled-back surface): give the body a solid shape";
     case SPX_ERR_MASS_OUT_OF_RANGE: return "mass, volume or inertia would not fit a float (too large, or a moment too small): change the units, the density or the size";
+    case SPX_ERR_TOO_MANY_WORLDS: return "65,535 worlds are live, the most ids can tell apart: destroy one before making another";
     case SPX_RESULT_COUNT: break;
     }
     return "unknown result code";

@@ -370,10 +370,10 @@ static void place(spx_body* b, spx_vec3 position, spx_quat rotation)
     b->center = glms_vec3_add(b->origin, glms_quat_rotatev(b->rotation, b->local_center));
 }
 
-/* Index of a live body named by id, or SPX_NO_BODY. */
+/* Index of a live body of this world named by id, or SPX_NO_BODY (null, destroyed, or another world's). */
 static uint32_t lookup(const spx_world* w, spx_body_id id)
 {
-    if (!w || id.index == 0 || id.index > w->body_slots) return SPX_NO_BODY;
+    if (!w || id.world != w->number || id.index == 0 || id.index > w->body_slots) return SPX_NO_BODY;
     const spx_body* b = &w->bodies[id.index - 1];
     return b->alive && b->generation == id.generation ? id.index - 1 : SPX_NO_BODY;
 }
@@ -474,8 +474,8 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     }
     if (slot == w->free_list) w->free_list = w->bodies[slot].next_free;
     else ++w->body_slots;
-    b.generation = w->bodies[slot].generation + 1;
-    if (b.generation == 0) b.generation = 1;
+    /* 1..65535 and round again: an id kept through 65,535 reuses of its slot would name the body anew. */
+    b.generation = (uint16_t)(w->bodies[slot].generation % 0xFFFFu + 1u);
     w->bodies[slot] = b;
     /* The first mesh body makes the mesh-mesh pair cache (2,048 pairs, some 400 kB); without it the
        queries are slower, not wrong, so a failure here is no error. */
@@ -491,8 +491,7 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     /* A body created asleep sleeps alone until something touches it. */
     if (b.type == SPX_BODY_DYNAMIC && !b.awake) w->bodies[slot].island_next = slot;
     ++w->body_count;
-    out->index = slot + 1;
-    out->generation = b.generation;
+    *out = spx_world_body_id(w, slot);
     return SPX_OK;
 }
 
@@ -514,7 +513,7 @@ SPX_API spx_result spx_body_destroy(spx_world* w, spx_body_id id)
     if (b->type == SPX_BODY_DYNAMIC && !b->awake) spx_island_wake(w, i); /* unchain it from its island */
     spx_pair_finder_remove(w->pairs, i);
     spx_body_free_shapes(&w->allocator, b);
-    uint32_t generation = b->generation;
+    uint16_t generation = b->generation;
     memset(b, 0, sizeof *b);
     b->generation = generation;
     b->next_free = w->free_list;
@@ -568,6 +567,7 @@ SPX_API spx_result spx_body_get_velocity(const spx_world* w, spx_body_id id, spx
 SPX_API spx_result spx_body_set_velocity(spx_world* w, spx_body_id id, spx_vec3 linear, spx_vec3 angular)
 {
     LOOKUP(w, id, i);
+    if (w->locked) return SPX_ERR_WORLD_LOCKED;
     if (!spx_finite3(linear) || !spx_finite3(angular)) return SPX_ERR_NOT_FINITE;
     spx_body* b = &w->bodies[i];
     if (b->type == SPX_BODY_STATIC) return SPX_ERR_INVALID_ARGUMENT;
@@ -581,6 +581,7 @@ SPX_API spx_result spx_body_set_velocity(spx_world* w, spx_body_id id, spx_vec3 
 SPX_API spx_result spx_body_apply_impulse(spx_world* w, spx_body_id id, spx_vec3 impulse, spx_vec3 point)
 {
     LOOKUP(w, id, i);
+    if (w->locked) return SPX_ERR_WORLD_LOCKED;
     if (!spx_finite3(impulse) || !spx_finite3(point)) return SPX_ERR_NOT_FINITE;
     spx_body* b = &w->bodies[i];
     if (b->type != SPX_BODY_DYNAMIC) return SPX_ERR_INVALID_ARGUMENT;
@@ -654,6 +655,7 @@ SPX_API spx_result spx_body_set_user_data(spx_world* w, spx_body_id id, void* us
 SPX_API spx_result spx_body_set_material(spx_world* w, spx_body_id id, float friction, float restitution)
 {
     LOOKUP(w, id, i);
+    if (w->locked) return SPX_ERR_WORLD_LOCKED;
     if (!isfinite(friction) || !isfinite(restitution)) return SPX_ERR_NOT_FINITE;
     if (friction < 0.0f || restitution < 0.0f || restitution > 1.0f) return SPX_ERR_INVALID_ARGUMENT;
     w->bodies[i].friction = friction;

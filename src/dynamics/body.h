@@ -26,7 +26,7 @@ typedef struct spx_body_shape {
 
 typedef struct spx_body {
     spx_body_type type;
-    uint32_t generation;   /* the slot's: an id matches while equal */
+    uint16_t generation;   /* the slot's, 1..65535: an id matches while equal */
     bool alive;
     bool awake;
     bool enable_sleep;

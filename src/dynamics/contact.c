@@ -18,18 +18,12 @@ typedef struct pair_key {
 static bool key_less(pair_key x, pair_key y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
 static bool key_equal(pair_key x, pair_key y) { return x.a == y.a && x.b == y.b; }
 
-static spx_body_id id_of(const spx_world* w, uint32_t body)
-{
-    spx_body_id id = { body + 1, w->bodies[body].generation };
-    return id;
-}
-
 static bool push_event(const spx_world* w, spx_contact_event* events, uint32_t* count, uint32_t capacity, uint32_t a,
                        uint32_t b)
 {
     if (*count >= capacity) return false;
-    events[*count].a = id_of(w, a);
-    events[*count].b = id_of(w, b);
+    events[*count].a = spx_world_body_id(w, a);
+    events[*count].b = spx_world_body_id(w, b);
     ++*count;
     return true;
 }
@@ -359,8 +353,10 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
         const float distance2 = glms_vec3_norm2(glms_vec3_sub(a->center, b->center));
         if (distance2 <= reach * reach) {
             mat3s ra;
-            if (j_end > j
-                && can_reuse(a, &ra, b, sqrtf(distance2), margin - 0.5f * w->def.speculative_distance, old + j,
+            /* The pair's manifolds of last step; none (and old may be NULL) for a new pair. */
+            const spx_contact* pair_old = j_end > j ? &old[j] : NULL;
+            if (pair_old
+                && can_reuse(a, &ra, b, sqrtf(distance2), margin - 0.5f * w->def.speculative_distance, pair_old,
                              j_end - j)) {
                 const mat3s rb = spx_body_matrix(b);
                 for (uint32_t k = j; k < j_end; ++k) reuse_contact(w, &old[k], &ra, &rb, &c->list[c->count++]);
@@ -368,19 +364,24 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
             } else {
                 for (uint16_t sa = 0; sa < a->shape_count; ++sa)
                     for (uint16_t sb = 0; sb < b->shape_count; ++sb)
-                        c->count += make_contacts(w, kp.a, kp.b, sa, sb, margin, old + j, j_end - j, &c->list[c->count]);
+                        c->count += make_contacts(w, kp.a, kp.b, sa, sb, margin, pair_old, j_end - j, &c->list[c->count]);
             }
         }
         bool had = j_end > j, has = c->count > before;
         if (has && !had) push_event(w, c->begin, &c->begin_count, c->begin_capacity, kp.a, kp.b);
         if (had && !has) push_event(w, c->end, &c->end_count, c->end_capacity, kp.a, kp.b);
-        /* Touching a sleeping body wakes its island: it must answer this step. */
-        if (has && moving(a) != moving(b)) {
-            uint32_t still = moving(a) ? kp.b : kp.a;
-            if (w->bodies[still].type == SPX_BODY_DYNAMIC) spx_island_wake(w, still);
-        }
         ++i;
         j = j_end;
+    }
+    /* Touching a sleeping body wakes its island: it must answer this step. Only now: woken during
+       the merge, the island's kept manifolds that come later in the order were taken for pairs
+       that parted (a stack struck at its foot lost its upper contacts for a step and sagged). */
+    for (uint32_t k = 0; k < c->count; ++k) {
+        const spx_body* a = &w->bodies[c->list[k].body_a];
+        const spx_body* b = &w->bodies[c->list[k].body_b];
+        if (moving(a) == moving(b)) continue;
+        const uint32_t still = moving(a) ? c->list[k].body_b : c->list[k].body_a;
+        if (w->bodies[still].type == SPX_BODY_DYNAMIC) spx_island_wake(w, still);
     }
     for (uint32_t k = 0; k < c->pending_end_count; ++k) c->end[c->end_count++] = c->pending_end[k];
     c->pending_end_count = 0;

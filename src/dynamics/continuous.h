@@ -41,6 +41,15 @@ typedef struct spx_ccd_body {
     uint8_t spinning;     /* turns more than SPX_CCD_SOLVER_TURN this step: the stage takes all a fast body's contacts */
     uint8_t moved;        /* awake and not static at the step's start: c0, q0 hold */
     uint8_t frozen;       /* past the impact limit: stays where it is for the rest of the step */
+    /* Its latest impact this step, which a later impact on it acts through too (continuous.c, an
+       impact's group): the other body (UINT32_MAX: none yet), the normal from this body
+       to the other, the points and their gaps, and both centres of mass and rotations then (this
+       body's first). */
+    uint32_t last_partner;
+    vec3s last_n;
+    spx_ccd_points last_points;
+    vec3s last_c[2];
+    versors last_q[2];
     float pose_t;         /* s: the segment's pose at this time, kept (a search sweeps one body at
                              its current time against every candidate); negative: none */
     vec3s pose_c;
@@ -68,9 +77,10 @@ typedef struct spx_continuous {
     float dt;             /* s: the step being taken */
     uint64_t* taken;      /* body pairs (a << 32 | b) whose contacts begin gave to the stage, sorted */
     uint32_t taken_count, taken_capacity;
-    /* The solver's contacts of dynamic bodies with static and kinematic ones, which an impact on
-       the dynamic body also acts through (continuous.c, supports): per body slot the first, per
-       contact the next of the same body, UINT32_MAX ending both. */
+    /* The solver's contacts of each dynamic body, which an impact on it also acts through
+       (continuous.c, an impact's group): per body slot the first entry, per entry (2 k + 0 for
+       contact k in its body_a's list, 2 k + 1 in its body_b's) the next of the same body,
+       UINT32_MAX ending both. */
     uint32_t* support_first;
     uint32_t* support_next;
     uint32_t support_capacity;

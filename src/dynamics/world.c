@@ -4,6 +4,7 @@
 #include "solver.h"
 #include "broad/swept_sphere.h"
 #include "core/allocator.h"
+#include "core/world_number.h"
 #include "geometry/validate.h"
 #include <math.h>
 #include <string.h>
@@ -62,6 +63,10 @@ SPX_API spx_result spx_world_create(const spx_world_def* def, spx_world** out)
     spx_world* w = spx_alloc(&a, sizeof *w, 16);
     if (!w) return SPX_ERR_OUT_OF_MEMORY;
     memset(w, 0, sizeof *w);
+    if (!spx_world_number_acquire(&w->number)) {
+        spx_free(&a, w, sizeof *w);
+        return SPX_ERR_TOO_MANY_WORLDS;
+    }
     w->def = *def;
     w->def.allocator = NULL; /* the copy below is what the world uses */
     w->allocator = a;
@@ -98,6 +103,7 @@ SPX_API void spx_world_destroy(spx_world* w)
     spx_free(&a, w->mesh_pair_buffer, w->mesh_pair_buffer_bytes);
     spx_continuous_free(&w->ccd, &a);
     spx_pair_finder_destroy(w->pairs);
+    spx_world_number_release(w->number);
     spx_free(&a, w, sizeof *w);
 }
 

@@ -15,6 +15,7 @@
 struct spx_world {
     spx_world_def def;
     spx_allocator allocator;
+    uint16_t number;          /* this world's number, in every id it gives (core/world_number.h) */
     spx_body* bodies;
     uint32_t body_capacity;
     uint32_t body_slots;      /* slots ever used: bodies[0 .. body_slots) */
@@ -37,6 +38,13 @@ struct spx_world {
     void* mesh_pair_buffer;
     size_t mesh_pair_buffer_bytes;
 };
+
+/* The id of the body in `slot`: its slot, this world's number, the slot's generation. */
+static inline spx_body_id spx_world_body_id(const spx_world* world, uint32_t slot)
+{
+    spx_body_id id = { slot + 1, world->number, world->bodies[slot].generation };
+    return id;
+}
 
 /* Room for bodies[0 .. count): the body array and every per-body array of the step. New slots are
    zeroed. Nothing changes on SPX_ERR_OUT_OF_MEMORY. */

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Install check: install a finished build into a throw-away prefix, then build and run a tiny host
-# program against it twice, once through find_package(sepax) and once through pkg-config.
+# Install check: install a finished build into a throw-away prefix outside the loader's paths, then
+# build and run a tiny host program against it, through find_package(sepax) (shared and static) and
+# through pkg-config with no other .pc file in sight (cglm's hidden), and run the installed
+# programs from the prefix, and again after moving it.
 #   usage: tests/install/check.sh [BUILD_DIR]   (default: build, relative to the repository root)
 # BUILD_DIR must be fully built, and not with -DSEPAX_SANITIZE=ON: a plain host program cannot load
 # a library that needs the sanitizer runtime first.
@@ -35,13 +37,17 @@ case "$found" in
 esac
 cmake --build "$tmp/cmake-consumer" -j2
 "$tmp/cmake-consumer/consumer"
+"$tmp/cmake-consumer/consumer_static"
 
 echo "== install check: pkg-config consumer"
 pc=$(find "$prefix" -name sepax.pc -path '*/pkgconfig/*' | head -n 1)
 [ -n "$pc" ] || { echo "install check: no sepax.pc under $prefix" >&2; exit 1; }
 # sepax.pc works out its prefix from where it lies (${pcfiledir}), so this install, made under a
 # prefix other than the one configured, must still give paths inside it.
-pkgconf() { PKG_CONFIG_PATH="$(dirname "$pc")" pkg-config "$@" sepax; }
+# PKG_CONFIG_LIBDIR replaces the system's folders: only sepax.pc is found, as on a host without
+# cglm's development files. Using sepax must not need them.
+pkgconf() { PKG_CONFIG_LIBDIR="$(dirname "$pc")" PKG_CONFIG_PATH="" pkg-config "$@" sepax; }
+pkgconf --static --libs >/dev/null
 flags=$(pkgconf --cflags --libs)
 libdir=$(pkgconf --variable=libdir)
 case "$libdir" in
@@ -52,5 +58,21 @@ esac
 # shellcheck disable=SC2086 # flags are a list of words by design
 ${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror "$here/consumer/main.c" -o "$tmp/pkg-consumer" $flags -lm -Wl,-rpath,"$libdir"
 "$tmp/pkg-consumer"
+
+echo "== install check: the installed programs"
+# Each must find libsepax.so.0 in its own prefix: no LD_LIBRARY_PATH, the prefix in no loader path.
+programs() {
+    local bin=$1
+    env -u LD_LIBRARY_PATH "$bin/sepax-car" --tmax 1 >/dev/null
+    if [ -x "$bin/sepax" ]; then
+        env -u LD_LIBRARY_PATH "$bin/sepax" run --steps 5 >/dev/null
+        env -u LD_LIBRARY_PATH "$bin/sepax" help >/dev/null
+    fi
+    echo "   $bin: sepax-car$([ -x "$bin/sepax" ] && echo ", sepax") run"
+}
+bindir=$(dirname "$(find "$prefix" -name sepax-car -type f | head -n 1)")
+programs "$bindir"
+mv "$prefix" "$tmp/moved"
+programs "${bindir/#$prefix/$tmp/moved}"
 
 echo "== install check: passed"

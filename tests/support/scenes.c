@@ -223,6 +223,68 @@ spx_result spx_scene_falling_mesh(spx_scene* scene, const spx_world_def* def)
     return build(scene, def, &l);
 }
 
+const float spx_struck_speeds[SPX_STRUCK_SPEED_COUNT] = { 100.0f, 500.0f, 2000.0f };
+
+spx_result spx_scene_struck_stack(spx_scene* scene, const spx_world_def* def)
+{
+    spx_scene_layout l;
+    memset(&l, 0, sizeof l);
+    common_layout(&l);
+    l.box_friction = 0.6f;
+    l.ground_center = spx_v3(0.0f, -0.5f, 0.0f);
+    l.ground_half_extents = spx_v3(1000.0f, 0.5f, 1000.0f);
+    l.sleep = true;
+    l.steps = SPX_STRUCK_STEPS;
+    l.count = 5;
+    for (uint32_t i = 0; i < l.count; ++i)
+        l.start[i] = (spx_transform){ { 0.0f, 0.5f + (float)i, 0.0f }, { 0, 0, 0, 1 } };
+    spx_result r = build(scene, def, &l);
+    for (int k = 0; k < SPX_STRUCK_SETTLE_STEPS && r == SPX_OK; ++k) r = spx_world_step(scene->world, scene->dt);
+    return r;
+}
+
+spx_result spx_scene_struck_stack_fire(spx_scene* scene, float speed, int target, int phase)
+{
+    if (scene->count >= SPX_SCENE_MAX_BODIES) return SPX_ERR_INVALID_ARGUMENT;
+    spx_shape_def bs = spx_default_shape_def();
+    bs.half_extents = spx_v3(0.025f, 0.025f, 0.025f);
+    spx_body_def bd = spx_default_body_def();
+    bd.type = SPX_BODY_DYNAMIC;
+    bd.position = spx_v3(-12.504f - speed * scene->dt * (float)phase / (float)SPX_PAPER_PHASES,
+                         0.5f * (float)(target + 1), 0.0f);
+    bd.linear_velocity = spx_v3(speed, 0.0f, 0.0f);
+    bd.friction = 0.6f;
+    bd.shapes = &bs;
+    bd.shape_count = 1;
+    return spx_body_create(scene->world, &bd, &scene->bodies[scene->count++]);
+}
+
+void spx_scene_struck_stack_measure(const spx_scene* scene, spx_struck_state* out)
+{
+    spx_obb boxes[SPX_SCENE_MAX_BODIES + 1];
+    const uint32_t n = scene->count < SPX_SCENE_MAX_BODIES ? scene->count : SPX_SCENE_MAX_BODIES;
+    const float g = -spx_default_world_def().gravity.y;
+    out->overlap = 0.0f;
+    out->pair[0] = out->pair[1] = 0;
+    out->energy = spx_world_kinetic_energy(scene->world);
+    for (uint32_t i = 0; i < n; ++i) {
+        spx_transform t;
+        float m = 0.0f;
+        spx_body_get_transform(scene->world, scene->bodies[i], &t);
+        spx_body_get_mass(scene->world, scene->bodies[i], &m);
+        out->energy += (double)m * g * t.p.y;
+        spx_obb_from_quat(t.p, i < 5 ? spx_v3(0.5f, 0.5f, 0.5f) : spx_v3(0.025f, 0.025f, 0.025f), t.q, &boxes[i]);
+    }
+    spx_obb_from_quat(spx_v3(0.0f, -0.5f, 0.0f), spx_v3(1000.0f, 0.5f, 1000.0f), (spx_quat){ 0, 0, 0, 1 }, &boxes[n]);
+    for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t j = i + 1; j <= n; ++j) {
+            spx_penetration pen;
+            if (spx_penetration_obb_obb(&boxes[i], &boxes[j], &pen) == SPX_OK && pen.overlapping
+                && pen.depth > out->overlap)
+                out->overlap = pen.depth, out->pair[0] = i, out->pair[1] = j;
+        }
+}
+
 /* One unit box of mass 1 at a pose, bodies[0]. */
 static spx_result add_unit_box(spx_scene* scene, spx_vec3 p, spx_quat q, float friction, float restitution)
 {

@@ -1,4 +1,4 @@
-/* The standard world scenes of issue 4, one definition shared by the tests and the benchmarks
+/* The standard world scenes, one definition shared by the tests and the benchmarks
    (public API only, so that bench/ can compile this file too). Deterministic: the same arguments,
    the same world. */
 #ifndef SPX_TEST_SCENES_H
@@ -54,7 +54,7 @@ void spx_scene_falling_layout_seeded(spx_scene_layout* out, uint64_t seed);
 void spx_scene_pyramid_layout(spx_scene_layout* out, float pitch);
 void spx_scene_falling_mesh_layout(spx_scene_layout* out);
 
-/* The bullet through paper of issue 5, as a layout so that other engines shoot the same shot: a cube
+/* The bullet through paper, as a layout so that other engines shoot the same shot: a cube
    of 0.1 m (1 kg, friction 0.6, restitution 0) moving along +x at `speed` m/s at a static wall
    0.01 x 2 x 2 m (the layout's ground box) whose near face is at x = 0, the cube's front face 5 m
    plus phase/8 of one step's travel away; no gravity, no sleeping, 1/60 s, enough steps to reach
@@ -73,6 +73,33 @@ typedef struct spx_paper_state {
     float rebound;
 } spx_paper_state;
 void spx_scene_paper_measure(const spx_scene_layout* l, spx_transform cube, spx_vec3 velocity, spx_paper_state* out);
+
+/* The struck stack: five unit boxes (mass 1, friction 0.6, restitution 0) stacked at x = z = 0,
+   centres y = 0.5 + i, on a static ground box of half extents (1000, 0.5, 1000) whose top is y = 0,
+   default gravity, 1/60 s, sleeping on; settled for SPX_STRUCK_SETTLE_STEPS; then a cube of half
+   extent 0.025 (density 1,000: 0.125 kg, same materials) is fired along +x at `speed` m/s, its
+   centre at height 0.5 (target + 1) (target 0 to 8: the middle of the lowest box, the seam above it,
+   and so on to the middle of the top one) and at x = -12.504 less phase/8 of one step's travel. The
+   cube is bodies[5]; SPX_STRUCK_STEPS steps follow the shot. */
+#define SPX_STRUCK_TARGETS 9
+#define SPX_STRUCK_SPEED_COUNT 3
+#define SPX_STRUCK_SETTLE_STEPS 90
+#define SPX_STRUCK_STEPS 90
+extern const float spx_struck_speeds[SPX_STRUCK_SPEED_COUNT]; /* 100, 500, 2,000 m/s */
+/* The settled stack alone (bodies[0..4]), before the shot: settles it. */
+spx_result spx_scene_struck_stack(spx_scene* scene, const spx_world_def* def);
+/* Fires the cube into a scene from spx_scene_struck_stack. */
+spx_result spx_scene_struck_stack_fire(spx_scene* scene, float speed, int target, int phase);
+
+/* Where a struck stack stands after a step: the deepest overlap of any two of its bodies, the ground
+   included (m, by the static box-box penetration query), and the energy (kinetic and potential above
+   y = 0 of every dynamic body, J). */
+typedef struct spx_struck_state {
+    float overlap;
+    uint32_t pair[2];  /* the two bodies of the deepest overlap (count: the ground) */
+    double energy;
+} spx_struck_state;
+void spx_scene_struck_stack_measure(const spx_scene* scene, spx_struck_state* out);
 
 /* falling: 1,000 boxes of half extent 0.5, mass 1, friction 0.5, no restitution, in a 10x10x10 grid
    of pitch 1.5 (centres x,z = (i-4.5) 1.5, y = 2 + 1.5 j), orientations random from a fixed seed,

@@ -1,4 +1,4 @@
-/* sepax bench ccd: issue 5's bullet through paper (tests/support/scenes.h: spx_scene_paper_layout)
+/* sepax bench ccd: the bullet through paper (tests/support/scenes.h: spx_scene_paper_layout)
  * in every engine: a 0.1 m cube shot at a static 0.01 m wall 5 m away at 10 to 10,000 m/s, from 8
  * start phases spread over one step's travel. Per speed and engine: shots that went through, the
  * deepest overlap with the wall after any step, the fastest rebound over the shot's speed
@@ -8,6 +8,11 @@
  * off the wall, and the peers show how far. sepax runs with its continuous stage on and,
  * as a control, off; the comparison build adds Bullet (CCD off, its default, and on) and ODE, which
  * build the same shot from the same layout (bench/peers/world_peers.h).
+ * Then the struck stack (tests/support/scenes.h: spx_scene_struck_stack), sepax only: a 5 cm cube
+ * fired at 100, 500 and 2,000 m/s into a settled stack of five unit boxes, at the middle of each box
+ * and each seam between two, from 8 phases. Per speed: the deepest overlap of any two bodies (the
+ * ground included) after any step, the most the energy (kinetic and potential) rose above its value
+ * before the shot, over that value, and the steps that reached the impact limit.
  * Then bodies spinning beside thin targets (tests/support/spin.h), sepax alone: planks and cubes at
  * 150 to 2,000 rad/s about each principal axis, level and tilted, beside a 0.01 m wall and a sheet
  * of two triangles, 8 phases; per body, target, speed and engine: runs that went through, the most
@@ -41,12 +46,15 @@ typedef struct ccd_row {
     const ccd_engine* e;
     float speed;                   /* m/s */
     bool turned;                   /* the cube turned (SPX_PAPER_TURNS rotations), or level */
+    bool stack;                    /* the struck stack, not the paper shot */
     int shots;
     int passes;                    /* shots whose cube ended past the wall's far face */
     float deepest;                 /* m: cube-wall overlap along x after any step */
     float rebound;                 /* fastest motion back over the shot's speed */
     double ms[MAX_REPS], ms_median;
     uint32_t impacts;              /* sepax: impacts its continuous stage resolved (all phases) */
+    double growth;                 /* stack: the most the energy rose over its value before the shot */
+    uint32_t limited;              /* stack: steps that reached the impact limit (all shots) */
     bool ok;
 } ccd_row;
 
@@ -119,6 +127,42 @@ static double shoot(ccd_row* r, bool last)
     return wall / (double)steps_run;
 }
 
+/* Every struck-stack shot once; returns the mean ms a step, or NAN on failure. Figures kept when `last`. */
+static double strike(ccd_row* r, bool last)
+{
+    double wall = 0.0, growth = 0.0;
+    uint32_t steps_run = 0, limited = 0, impacts = 0;
+    float deepest = 0.0f;
+    spx_world_def d = spx_default_world_def();
+    d.enable_continuous = r->e->continuous;
+    for (int shot = 0; shot < r->shots; ++shot) {
+        spx_scene sc;
+        if (spx_scene_struck_stack(&sc, &d) != SPX_OK) return NAN;
+        if (spx_scene_struck_stack_fire(&sc, r->speed, shot / SPX_PAPER_PHASES, shot % SPX_PAPER_PHASES) != SPX_OK)
+            return spx_scene_destroy(&sc), NAN;
+        spx_struck_state st;
+        spx_scene_struck_stack_measure(&sc, &st);
+        const double energy0 = st.energy;
+        for (uint32_t k = 0; k < sc.steps; ++k) {
+            uint64_t t0 = bench_now_ns();
+            spx_result res = spx_world_step(sc.world, sc.dt);
+            wall += (double)(bench_now_ns() - t0) * 1e-6;
+            if (res != SPX_OK) return spx_scene_destroy(&sc), NAN;
+            spx_step_stats stats;
+            spx_world_get_stats(sc.world, &stats);
+            impacts += stats.impact_count;
+            limited += (stats.flags & SPX_STEP_IMPACT_LIMIT) != 0;
+            spx_scene_struck_stack_measure(&sc, &st);
+            deepest = fmaxf(deepest, st.overlap);
+            growth = fmax(growth, (st.energy - energy0) / energy0);
+        }
+        steps_run += sc.steps;
+        spx_scene_destroy(&sc);
+    }
+    if (last) r->deepest = deepest, r->growth = growth, r->limited = limited, r->impacts = impacts;
+    return wall / (double)steps_run;
+}
+
 /* Steps of each spinning run. */
 #define SPIN_STEPS 120
 
@@ -173,28 +217,34 @@ typedef struct ccd_tables {
     int spin_n;
 } ccd_tables;
 
-/* One CSV: the shots' rows (suite ccd), then the spinning rows (suite ccd-spin, speed in rad/s in
-   spin_rad_s, through in passes, energy_growth), each leaving the other's columns empty. */
+/* One CSV: the shots' and the stack's rows (suite ccd), then the spinning rows (suite ccd-spin,
+   speed in rad/s in spin_rad_s, through in passes), each leaving the others' columns empty. */
 static bool write_csv(const char* path, const void* all, int n)
 {
     (void)n;
     const ccd_tables* t = all;
     const ccd_row* rows = t->rows;
+    n = t->n;
     FILE* f = fopen(path, "w");
     if (!f) return false;
     fprintf(f, "suite,speed_m_s,cube,engine,shots,passes,deepest_penetration_m,rebound_ratio,ms_step_median,impacts,"
-               "spin_rad_s,body,target,energy_growth\n");
-    for (int i = 0; i < t->n; ++i)
-        if (rows[i].ok)
-            fprintf(f, "ccd,%g,%s,%s,%d,%d,%.6g,%.4g,%.5f,%u,,,,\n", (double)rows[i].speed, rows[i].turned ? "turned" : "level",
-                    rows[i].e->name, rows[i].shots,
-                    rows[i].passes, (double)rows[i].deepest, (double)rows[i].rebound, rows[i].ms_median, rows[i].impacts);
+               "energy_growth,limit_steps,spin_rad_s,body,target\n");
+    for (int i = 0; i < n; ++i) {
+        const ccd_row* r = &rows[i];
+        if (!r->ok) continue;
+        if (r->stack)
+            fprintf(f, "ccd,%g,stack,%s,%d,,%.6g,,%.5f,%u,%.4g,%u,,,\n", (double)r->speed, r->e->name, r->shots,
+                    (double)r->deepest, r->ms_median, r->impacts, r->growth, r->limited);
+        else
+            fprintf(f, "ccd,%g,%s,%s,%d,%d,%.6g,%.4g,%.5f,%u,,,,,\n", (double)r->speed, r->turned ? "turned" : "level",
+                    r->e->name, r->shots, r->passes, (double)r->deepest, (double)r->rebound, r->ms_median, r->impacts);
+    }
     for (int i = 0; i < t->spin_n; ++i) {
         const spin_row* r = &t->spins[i];
         if (r->ok)
-            fprintf(f, "ccd-spin,,,%s,%d,%d,%.6g,,%.5f,%u,%g,%s,%s,%.4g\n", r->e->name, r->runs, r->through, (double)r->deepest,
-                    r->ms_median, r->impacts, (double)r->speed, spin_body_name(r->body), spin_target_name(r->target),
-                    r->growth);
+            fprintf(f, "ccd-spin,,,%s,%d,%d,%.6g,,%.5f,%u,%.4g,,%g,%s,%s\n", r->e->name, r->runs, r->through,
+                    (double)r->deepest, r->ms_median, r->impacts, r->growth, (double)r->speed, spin_body_name(r->body),
+                    spin_target_name(r->target));
     }
     return fclose(f) == 0;
 }
@@ -213,12 +263,14 @@ static bool write_json(const bench_suite_options* o, const void* all, int n)
         if (!r->ok) continue;
         cJSON* j = cJSON_CreateObject();
         cJSON_AddNumberToObject(j, "speed_m_s", r->speed);
-        cJSON_AddStringToObject(j, "cube", r->turned ? "turned" : "level");
+        cJSON_AddStringToObject(j, "cube", r->stack ? "stack" : r->turned ? "turned" : "level");
         cJSON_AddStringToObject(j, "engine", r->e->name);
         cJSON_AddNumberToObject(j, "shots", r->shots);
-        cJSON_AddNumberToObject(j, "passes", r->passes);
+        if (!r->stack) cJSON_AddNumberToObject(j, "passes", r->passes);
         cJSON_AddNumberToObject(j, "deepest_penetration_m", r->deepest);
-        cJSON_AddNumberToObject(j, "rebound_ratio", r->rebound);
+        if (!r->stack) cJSON_AddNumberToObject(j, "rebound_ratio", r->rebound);
+        if (r->stack) cJSON_AddNumberToObject(j, "energy_growth", r->growth);
+        if (r->stack) cJSON_AddNumberToObject(j, "limit_steps", r->limited);
         cJSON_AddNumberToObject(j, "ms_step_median", r->ms_median);
         if (!r->e->peer) cJSON_AddNumberToObject(j, "impacts", r->impacts);
         cJSON_AddItemToArray(results, j);
@@ -267,7 +319,7 @@ int bench_ccd(const bench_suite_options* o)
            SPX_PAPER_PHASES, SPX_PAPER_TURNS, o->reps);
     printf("%-9s %-6s %-15s %6s %6s %10s %8s %8s %7s\n", "speed_m_s", "cube", "engine", "shots", "passes", "deepest_m", "rebound",
            "ms_step", "impacts");
-    static ccd_row rows[2 * SPX_PAPER_SPEED_COUNT * MAX_ENGINES];
+    static ccd_row rows[(2 * SPX_PAPER_SPEED_COUNT + SPX_STRUCK_SPEED_COUNT) * MAX_ENGINES];
     int n = 0, failures = 0;
     for (int kind = 0; kind < 2 * SPX_PAPER_SPEED_COUNT; ++kind) {
         const int si = kind % SPX_PAPER_SPEED_COUNT;
@@ -296,6 +348,43 @@ int bench_ccd(const bench_suite_options* o)
             printf("%-9g %-6s %-15s %6d %6d %10.4g %8.3g %8.4f %7s\n", (double)r->speed, r->turned ? "turned" : "level",
                    r->e->name, r->shots, r->passes,
                    (double)r->deepest, (double)r->rebound, r->ms_median, impacts);
+        }
+        fflush(stdout);
+    }
+    printf("\nthe struck stack: a cube of 5 cm (0.125 kg, restitution 0) fired along +x into five unit boxes (1 kg, "
+           "friction 0.6) settled on a static ground for %d steps, at the middle of each box and each seam between two "
+           "(%d targets), from %d phases; %d steps after the shot; default gravity, sleeping on\n"
+           "deepest_m: the deepest overlap of any two bodies (the ground included) after any step; growth: the most the "
+           "energy (kinetic and potential) rose above its value before the shot, over that value; limit: steps that "
+           "reached the impact limit, all shots\n\n",
+           SPX_STRUCK_SETTLE_STEPS, SPX_STRUCK_TARGETS, SPX_PAPER_PHASES, SPX_STRUCK_STEPS);
+    printf("%-9s %-15s %6s %10s %9s %6s %8s %7s\n", "speed_m_s", "engine", "shots", "deepest_m", "growth", "limit",
+           "ms_step", "impacts");
+    for (int si = 0; si < SPX_STRUCK_SPEED_COUNT; ++si) {
+        ccd_row* first = &rows[n];
+        int count = 0;
+        for (int e = 0; e < engine_count; ++e) {
+            if (engines[e].peer) continue; /* the peers have no such layout */
+            rows[n++] = (ccd_row){ .e = &engines[e], .speed = spx_struck_speeds[si], .stack = true,
+                                   .shots = SPX_STRUCK_TARGETS * SPX_PAPER_PHASES, .ok = true };
+            ++count;
+        }
+        for (int k = 0; k < o->reps; ++k)
+            for (int e = 0; e < count; ++e)
+                if (first[e].ok) {
+                    first[e].ms[k] = strike(&first[e], k == o->reps - 1);
+                    if (isnan(first[e].ms[k])) {
+                        fprintf(stderr, "sepax bench: ccd: %s could not strike the stack at %g m/s\n", first[e].e->name,
+                                (double)first[e].speed);
+                        first[e].ok = false, ++failures;
+                    }
+                }
+        for (int e = 0; e < count; ++e) {
+            ccd_row* r = &first[e];
+            if (!r->ok) continue;
+            r->ms_median = bench_median(r->ms, (size_t)o->reps);
+            printf("%-9g %-15s %6d %10.4g %9.3g %6u %8.4f %7u\n", (double)r->speed, r->e->name, r->shots,
+                   (double)r->deepest, r->growth, r->limited, r->ms_median, r->impacts);
         }
         fflush(stdout);
     }

@@ -1,7 +1,7 @@
 /* sepax: run, render and benchmark scenes of rigid bodies, from JSON scene files
  * (docs/scene-format.md) or the scenes compiled in. Public API only.
  *
- *     sepax run [SCENE] [--steps N] [--dt S] [--out FILE.csv]
+ *     sepax run [SCENE] [--steps N] [--dt S] [--out FILE.csv [--exact]]
  *     sepax render [SCENE] --out DIR [--frames N] [--size WxH]
  *     sepax bench [SUITE] [--reps N] [--steps N] [--json FILE] [--csv FILE]
  *
@@ -21,10 +21,14 @@ static void usage(FILE* f)
                "      --steps N    steps to take (default: the scene's)\n"
                "      --dt S       seconds a step (default: the scene's)\n"
                "      --out F.csv  every body's trajectory: time, body, position, rotation, velocities\n"
+               "      --exact      in F.csv, numbers that read back to the same bits (9 significant digits,\n"
+               "                   17 for the time): two runs compare exactly\n"
                "  render [SCENE]   draw PNG frames, a contact sheet and a plot of energy and penetration\n"
                "      --out DIR    folder for the pictures (made if missing; required)\n"
                "      --frames N   frames over the run (default 6)    --size WxH  (default 960x540)\n"
-               "  bench [SUITE]    time the standard scenes (SUITE: standard (default) = falling, falling-mesh,\n"
+               "                   run and render both count contacts two ways: the solver's points and\n"
+               "                   manifolds (speculative ones, not yet touching, included) and the\n"
+               "                   points of shapes touching (within 2 mm), which render draws red\n"               "  bench [SUITE]    time the standard scenes (SUITE: standard (default) = falling, falling-mesh,\n"
                "                   pyramid, pyramid-spaced; or scenes by name or file, comma-separated;\n"
                "                   ccd: the bullet through paper; toi: swept box-box against the exact time)\n"
                "      --reps N     repetitions, medians reported (default 5)   --steps N\n"

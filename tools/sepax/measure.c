@@ -225,6 +225,7 @@ bool measure_now(measure* m, const scene* s, bool with_points, measure_result* o
             out->touching_pairs += touching;
         }
     }
+    for (uint32_t k = 0; with_points && k < m->point_count; ++k) out->touching_points += m->points[k].depth >= -MEASURE_TOUCH_GAP;
     out->has_ground = m->has_ground;
     out->ground_y = m->ground_y;
     for (uint32_t i = 0; i < s->body_count; ++i) {

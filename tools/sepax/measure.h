@@ -9,6 +9,9 @@
 
 typedef struct measure measure;
 
+/// m: a contact point whose shapes are no farther apart than this counts as touching (drawn red).
+#define MEASURE_TOUCH_GAP 0.002f
+
 /// A point where two shapes touch (or come within the margin), with its depth (m, > 0 overlapping).
 typedef struct measure_point {
     spx_vec3 point;
@@ -18,6 +21,7 @@ typedef struct measure_point {
 typedef struct measure_result {
     float deepest;                 /* m: deepest overlap of any two shapes of different bodies, one of them dynamic */
     uint32_t touching_pairs;       /* shape pairs with a contact point within the margin */
+    uint32_t touching_points;      /* with points only: those no more than MEASURE_TOUCH_GAP apart */
     uint32_t fallen;               /* dynamic bodies whose centre of mass is below the ground (when there is one) */
     bool has_ground;
     float ground_y;                /* m: world.ground_y, else the lowest top of the static bodies */

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "machine.h"
 #include "measure.h"
+#include "report.h"
 #include "tool_math.h"
 
 #include <cairo.h>
@@ -278,7 +279,7 @@ static bool draw_frame(canvas* cv, const scene* s, measure* m, cairo_surface_t* 
     uint32_t shown = 0;
     for (uint32_t i = 0; i < count; ++i) {
         float x, y, z;
-        if (points[i].depth < -0.002f || !project(&cv->cam, points[i].point, &x, &y, &z)) continue;
+        if (points[i].depth < -MEASURE_TOUCH_GAP || !project(&cv->cam, points[i].point, &x, &y, &z)) continue;
         ++shown;
         double radius = size * fmax(1.5, fmin(4.0, 60.0 / z));
         cairo_arc(cr, x, y, radius, 0, 6.2831853);
@@ -291,8 +292,10 @@ static bool draw_frame(canvas* cv, const scene* s, measure* m, cairo_surface_t* 
     char l0[160], l1[160], l2[160];
     snprintf(l0, sizeof l0, "%s   t = %.2f s   step %u of %u", s->name, (double)step * (double)s->dt, step, steps);
     snprintf(l1, sizeof l1, "kinetic energy %.4g J   deepest penetration %.1f mm", q->kinetic, 1000.0 * (double)q->deepest);
-    snprintf(l2, sizeof l2, "%u contact points (red)   %u of %u dynamic bodies asleep   %u fallen", shown, q->sleeping,
-             q->dynamic, q->fallen);
+    spx_step_stats st;
+    spx_world_get_stats(s->w, &st);
+    snprintf(l2, sizeof l2, "%u touching points (red; %u in view) of %u solver points   %u of %u dynamic bodies asleep   %u fallen",
+             q->touching_points, shown, st.contact_point_count, q->sleeping, q->dynamic, q->fallen);
     const char* lines[3] = { l0, l1, l2 };
     label_box(cr, 14, 24, lines, 3);
     bool ok = cairo_status(cr) == CAIRO_STATUS_SUCCESS;
@@ -515,7 +518,11 @@ int command_render(int argc, char** argv)
             status = EXIT_FAILED;
             break;
         }
-        printf("%s  (t = %.2f s)\n", path, (double)step * (double)s.dt);
+        spx_step_stats st;
+        spx_world_get_stats(s.w, &st);
+        char contacts[160];
+        report_contacts(contacts, sizeof contacts, st.contact_point_count, st.manifold_count, q.touching_points);
+        printf("%s  (t = %.2f s)  contacts: %s\n", path, (double)step * (double)s.dt, contacts);
         ++frame;
     }
     if (status == EXIT_DONE) {

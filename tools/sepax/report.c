@@ -12,6 +12,12 @@ static uint32_t count_meshes(const scene* s, uint32_t* triangles)
     return n;
 }
 
+void report_contacts(char* out, size_t size, uint32_t solver_points, uint32_t manifolds, uint32_t touching_points)
+{
+    snprintf(out, size, "%u solver points in %u manifolds (speculative ones included), %u touching (within %g mm)",
+             solver_points, manifolds, touching_points, 1000.0 * (double)MEASURE_TOUCH_GAP);
+}
+
 void report_summary(FILE* f, const scene* s, const run_figures* r)
 {
     uint32_t triangles, meshes = count_meshes(s, &triangles);
@@ -23,8 +29,10 @@ void report_summary(FILE* f, const scene* s, const run_figures* r)
     fprintf(f, "time a step   median %.3f ms, mean %.3f ms (broad %.3f, narrow %.3f, solver %.3f, island %.3f); "
                "%.2f s in all\n",
             r->ms_median, r->ms_mean, r->broad_ms, r->narrow_ms, r->solver_ms, r->island_ms, r->total_s);
-    fprintf(f, "contacts      last step %u points in %u manifolds; %.1f points a step on average, %u at most\n",
-            r->points, r->manifolds, r->mean_points, r->peak_points);
+    char contacts[160];
+    report_contacts(contacts, sizeof contacts, r->points, r->manifolds, e->touching_points);
+    fprintf(f, "contacts      last step: %s; %.1f solver points a step on average, %u at most\n", contacts,
+            r->mean_points, r->peak_points);
     fprintf(f, "sleeping      %u of %u dynamic bodies\n", e->sleeping, e->dynamic);
     fprintf(f, "energy        kinetic %.4g J\n", e->kinetic);
     fprintf(f, "penetration   deepest %.4f m between two bodies' shapes (%u shape pairs touching)\n", (double)e->deepest,
@@ -41,7 +49,7 @@ bool report_csv_header(FILE* f)
     return fprintf(f, "time_s,body,name,x,y,z,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz\n") > 0;
 }
 
-bool report_csv_rows(FILE* f, const scene* s, double time)
+bool report_csv_rows(FILE* f, const scene* s, double time, bool exact)
 {
     for (uint32_t i = 0; i < s->body_count; ++i) {
         if (s->bodies[i].def.type == SPX_BODY_STATIC) continue;
@@ -50,15 +58,16 @@ bool report_csv_rows(FILE* f, const scene* s, double time)
         if (spx_body_get_transform(s->w, s->ids[i], &t) != SPX_OK || spx_body_get_velocity(s->w, s->ids[i], &v, &w) != SPX_OK)
             return false;
         /* Names are quoted (a JSON name may hold commas); a quote inside is doubled. */
-        fprintf(f, "%.6f,%u,\"", time, i);
+        fprintf(f, exact ? "%.17g,%u,\"" : "%.6f,%u,\"", time, i);
         for (const char* c = s->bodies[i].name; *c; ++c) {
             if (*c == '"') fputc('"', f);
             fputc(*c, f);
         }
-        if (fprintf(f, "\",%.6g,%.6g,%.6g,%.7g,%.7g,%.7g,%.7g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", (double)t.p.x, (double)t.p.y,
-                    (double)t.p.z, (double)t.q.x, (double)t.q.y, (double)t.q.z, (double)t.q.w, (double)v.x, (double)v.y,
-                    (double)v.z, (double)w.x, (double)w.y, (double)w.z) < 0)
-            return false;
+        const float x[13] = { t.p.x, t.p.y, t.p.z, t.q.x, t.q.y, t.q.z, t.q.w, v.x, v.y, v.z, w.x, w.y, w.z };
+        if (fputc('"', f) == EOF) return false;
+        for (int k = 0; k < 13; ++k)
+            if (fprintf(f, exact ? ",%.9g" : k >= 3 && k < 7 ? ",%.7g" : ",%.6g", (double)x[k]) < 0) return false;
+        if (fputc('\n', f) == EOF) return false;
     }
     return true;
 }

@@ -23,20 +23,27 @@ int command_run(int argc, char** argv)
 {
     scene_options o = { NULL, -1, 0.0, SCENE_UNKNOWN_KEY_ERROR };
     const char* out_path = NULL;
+    bool exact = false;
     for (int i = 1; i < argc; ++i) {
         int used = scene_option(argc, argv, &i, &o, "run");
         if (used < 0) return EXIT_USAGE;
         if (used) continue;
         if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out_path = argv[++i];
+        } else if (strcmp(argv[i], "--exact") == 0) {
+            exact = true;
         } else {
             return option_error("run", argv[i], (const char* const[]){ "--out", NULL });
         }
     }
+    if (exact && !out_path) {
+        fprintf(stderr, "sepax run: --exact is for the trajectories: give --out FILE.csv too\n");
+        return EXIT_USAGE;
+    }
     scene s;
     if (!scene_open(&o, &s)) return EXIT_FAILED;
     FILE* csv = NULL;
-    if (out_path && (!(csv = fopen(out_path, "w")) || !report_csv_header(csv) || !report_csv_rows(csv, &s, 0.0))) {
+    if (out_path && (!(csv = fopen(out_path, "w")) || !report_csv_header(csv) || !report_csv_rows(csv, &s, 0.0, exact))) {
         fprintf(stderr, "sepax run: cannot write %s: %s\n", out_path, strerror(errno));
         if (csv) fclose(csv);
         scene_free(&s);
@@ -74,7 +81,7 @@ int command_run(int argc, char** argv)
         if (st.contact_point_count > r.peak_points) r.peak_points = st.contact_point_count;
         r.points = st.contact_point_count, r.manifolds = st.manifold_count;
         r.broad_ms += st.broad_ms, r.narrow_ms += st.narrow_ms, r.solver_ms += st.solver_ms, r.island_ms += st.island_ms;
-        if (csv && !report_csv_rows(csv, &s, (double)(i + 1) * (double)s.dt)) {
+        if (csv && !report_csv_rows(csv, &s, (double)(i + 1) * (double)s.dt, exact)) {
             fprintf(stderr, "sepax run: cannot write %s: %s\n", out_path, strerror(errno));
             status = EXIT_FAILED;
             r.steps = i + 1;
@@ -94,7 +101,7 @@ int command_run(int argc, char** argv)
     r.mean_points = points / n;
     r.broad_ms /= n, r.narrow_ms /= n, r.solver_ms /= n, r.island_ms /= n;
     r.ms_median = r.steps ? bench_median(ms, r.steps) : 0.0;
-    if (!measure_now(m, &s, false, &r.end)) {
+    if (!measure_now(m, &s, true, &r.end)) {
         fprintf(stderr, "sepax run: measuring the end state failed\n");
         status = EXIT_FAILED;
     }
