@@ -247,6 +247,30 @@ static int stack_stands_and_sleeps(void)
     return 0;
 }
 
+/* A resting box set spinning in place at whole turns a step (60 and 120 turns a second at 60 Hz,
+   3,600 and 7,200 rpm) is back at its resting pose after every step, yet not resting: it stays
+   awake and keeps its spin (judged by its pose alone it would sleep, its spin dropped). */
+static int spinning_in_place_stays_awake(void)
+{
+    for (int turns = 1; turns <= 2; ++turns) {
+        spx_world* w = make_world(spx_v3(0, 0, 0), true);
+        ENSURE(w);
+        spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.6f, 0.0f);
+        for (int s = 0; s < 10; ++s) ENSURE(spx_world_step(w, dt) == SPX_OK); /* resting, not yet asleep */
+        const float spin = 2.0f * 3.14159265f * (float)turns / dt;
+        ENSURE_CODE(spx_body_set_velocity(w, b, spx_v3(0, 0, 0), spx_v3(0, spin, 0)), SPX_OK);
+        for (int s = 0; s < 60; ++s) ENSURE(spx_world_step(w, dt) == SPX_OK);
+        bool awake = false;
+        spx_vec3 v, o;
+        spx_body_is_awake(w, b, &awake);
+        spx_body_get_velocity(w, b, &v, &o);
+        ENSURE(awake);
+        ENSURE_NEAR(o.y, spin, 1e-3f * spin);
+        spx_world_destroy(w);
+    }
+    return 0;
+}
+
 /* A sleeping stack woken by a box sliding into its lowest box, whose pair comes before the stack's
    upper pairs in the contacts' order: the island wakes with all its contacts in that step (woken
    while the contacts were merged, the upper pairs' kept manifolds were taken for pairs that had
@@ -765,6 +789,7 @@ int main(void)
     RUN_TEST(incline_slides, failures);
     RUN_TEST(energy_never_grows, failures);
     RUN_TEST(stack_stands_and_sleeps, failures);
+    RUN_TEST(spinning_in_place_stays_awake, failures);
     RUN_TEST(stack_woken_at_its_foot, failures);
     RUN_TEST(events_and_ids, failures);
     RUN_TEST(bad_input, failures);

@@ -36,6 +36,9 @@
 #define SPX_CCD_MESH_FRACTION 0.1f
 /* rad: a fast body turning more than this in a step leaves all its contacts to the stage (begin). */
 #define SPX_CCD_SOLVER_TURN 0.5f
+/* rad: the solver's turn of a body stands for its motion when it ends within this of the body's
+   end rotation (the two differ by rounding: under 5e-7 rad for turns up to 40 rad). */
+#define SPX_CCD_TURN_MATCH 1e-5f
 /* Sweeps one shape pair may take; past it the pair counts as touching where the search stands. */
 #define SPX_CCD_PAIR_ITERATIONS 4096
 /* Of the pair's tolerance: a touching pair that could not close more than this in a whole step at
@@ -138,16 +141,32 @@ static versors turn(vec3s w, float t)
     return glms_quatv(a, glms_vec3_normalize(w));
 }
 
-/* The constant angular velocity turning q0 into q1 over dt (the shorter way). */
-static vec3s angular_between(versors q0, versors q1, float dt)
+/* The rotation vector turning q0 into q1 that is nearest to `hint`, the solver's own turn: the
+   solver's turn itself when it ends at q1 (within SPX_CCD_TURN_MATCH: rounding), else (a free
+   body's turn, solver.c) the short way round plus the whole turns, either way, that bring it
+   nearest the hint. Taken from the two rotations alone, a turn is at most half a turn: a body
+   spinning faster would be followed backwards and struck on the wrong side of its blade. */
+static vec3s turn_between(versors q0, versors q1, vec3s hint)
 {
+    const versors r = glms_quat_mul(q1, glms_quat_conjugate(glms_quat_mul(turn(hint, 1.0f), q0)));
+    const float half_sine = 0.5f * SPX_CCD_TURN_MATCH; /* sin(a / 2) of a small angle a */
+    if (r.x * r.x + r.y * r.y + r.z * r.z <= half_sine * half_sine) return hint;
     versors d = glms_quat_mul(q1, glms_quat_conjugate(q0));
     if (d.w < 0.0f) d = (versors){ { -d.x, -d.y, -d.z, -d.w } };
     vec3s axis = { { d.x, d.y, d.z } };
-    float s = glms_vec3_norm(axis);
-    if (!(s > 0.0f) || !(dt > 0.0f)) return glms_vec3_zero();
-    float angle = 2.0f * atan2f(s, d.w);
-    return glms_vec3_scale(axis, angle / (s * dt));
+    const float s = glms_vec3_norm(axis);
+    float angle = 2.0f * atan2f(s, d.w); /* 0 .. pi */
+    if (s > 0.0f) {
+        axis = glms_vec3_scale(axis, 1.0f / s);
+    } else {
+        /* No turn but whole ones: about the hint's axis. */
+        const float h = glms_vec3_norm(hint);
+        if (!(h > 0.0f)) return glms_vec3_zero();
+        axis = glms_vec3_scale(hint, 1.0f / h), angle = 0.0f;
+    }
+    const float two_pi = 6.28318531f;
+    const float whole = roundf((glms_vec3_dot(hint, axis) - angle) / two_pi);
+    return glms_vec3_scale(axis, angle + two_pi * whole);
 }
 
 static float least_half(const spx_body_shape* s)
@@ -231,7 +250,9 @@ static spx_ccd_body* seg(stage* s, uint32_t i)
         cb->c = cb->c0;
         cb->q = cb->q0;
         cb->v = s->dt > 0.0f ? glms_vec3_scale(glms_vec3_sub(b->center, cb->c0), 1.0f / s->dt) : glms_vec3_zero();
-        cb->w = angular_between(cb->q0, b->rotation, s->dt);
+        /* Turning the way the solver turned it, whole turns included. */
+        const vec3s th = turn_between(cb->q0, b->rotation, spx_solver_turn(&s->w->solver, i));
+        cb->w = s->dt > 0.0f ? glms_vec3_scale(th, 1.0f / s->dt) : glms_vec3_zero();
     } else {
         cb->c = b->center;
         cb->q = b->rotation;
@@ -244,6 +265,22 @@ static vec3s center_at(const spx_ccd_body* cb, float t) { return glms_vec3_add(c
 static versors rotation_at(const spx_ccd_body* cb, float t)
 {
     return glms_quat_normalize(glms_quat_mul(turn(cb->w, t - cb->t), cb->q));
+}
+
+/* Dynamic body b's angular velocity w at rotation `from` (the solver's end rotation), as it is at
+   rotation `to` on the solver's path: its angular momentum's direction kept, as a free body's, and
+   its energy (the solver's w moved to another rotation unchanged has another energy when the
+   inertia is not a multiple of the identity: a tumbling plank's, many times its own). Along a
+   segment the stage started, w is constant and so is its energy: w there is the segment's own. */
+static vec3s carry_spin(const spx_body* b, vec3s w, versors from, versors to)
+{
+    const mat3s* I = &b->inertia_local;
+    const bool isotropic = I->m01 == 0.0f && I->m02 == 0.0f && I->m12 == 0.0f && I->m00 == I->m11 && I->m00 == I->m22;
+    if (b->type != SPX_BODY_DYNAMIC || isotropic || memcmp(&from, &to, sizeof from) == 0) return w;
+    const vec3s l = glms_quat_rotatev(from, glms_mat3_mulv(*I, glms_quat_rotatev(glms_quat_conjugate(from), w)));
+    const vec3s w1 = glms_quat_rotatev(to, glms_mat3_mulv(b->inv_inertia_local, glms_quat_rotatev(glms_quat_conjugate(to), l)));
+    const float e0 = glms_vec3_dot(w, l), e1 = glms_vec3_dot(w1, l);
+    return e1 > 0.0f ? glms_vec3_scale(w1, sqrtf(e0 / e1)) : w;
 }
 
 /* Whether every number of the box is finite: their sum times 0 is 0 only then (a sum that
@@ -352,6 +389,28 @@ static float growth_cap(const spx_body* b, const spx_body_shape* sh)
     if (sh->type != SPX_SHAPE_BOX) return INFINITY;
     float off = glms_vec3_norm(glms_vec3_sub(sh->local_center, b->local_center));
     return (sh->radius + off - least_half(sh)) * (1.0f + 1e-5f) + 1e-6f;
+}
+
+/* m: how far shape sh of body b (segment cb) reaches from its segment's spin axis through the
+   centre of mass, at most: a turn by angle a moves a point at distance r from that axis by
+   2 sin(a / 2) r, so this, not the shape's radius, bounds the rotation's growth (a plank spinning
+   about its long axis reaches 0.06 m from it, not its 1 m radius). Its box's offset and half
+   extents across the axis, no more than the radius. The same over the whole segment: the turn is
+   about that axis. */
+static float spin_reach(const spx_body* b, const spx_body_shape* sh, const spx_ccd_body* cb)
+{
+    const float wn = glms_vec3_norm(cb->w);
+    if (!(wn > 0.0f)) return sh->radius;
+    const vec3s u = glms_vec3_scale(cb->w, 1.0f / wn);
+    const mat3s r = glms_quat_mat3(cb->q);
+    const vec3s o = glms_mat3_mulv(r, glms_vec3_sub(sh->local_center, b->local_center));
+    const mat3s axes = sh->axes_aligned ? r : glms_mat3_mul(r, sh->local_rotation);
+    float reach = glms_vec3_norm(glms_vec3_sub(o, glms_vec3_scale(u, glms_vec3_dot(o, u))));
+    for (int k = 0; k < 3; ++k) {
+        const float c = glms_vec3_dot(axes.col[k], u);
+        reach += sh->half_extents.raw[k] * sqrtf(fmaxf(1.0f - c * c, 0.0f));
+    }
+    return fminf(sh->radius, reach * (1.0f + 1e-5f) + 1e-6f);
 }
 
 /* One shape pair of bodies A (segment a) and B (segment b) swept from time t for d seconds, each
@@ -481,7 +540,8 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
                     return false;
         }
     }
-    const float spin = glms_vec3_norm(a->w) * ha->radius + glms_vec3_norm(b->w) * hb->radius; /* m/s */
+    const float ra = spin_reach(A, ha, a), rb = spin_reach(B, hb, b);
+    const float spin = glms_vec3_norm(a->w) * ra + glms_vec3_norm(b->w) * rb; /* m/s */
     /* The tolerance comes from the boxes, or the meshes' thickness (a mesh may be a sheet). */
     const float tol = pair_tolerance(ha, hb);
     /* Sub-intervals this short keep the rotation's growth within the tolerance (with room for
@@ -516,8 +576,8 @@ static bool pair_toi(stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t s
     for (int it = 0; it < SPX_CCD_PAIR_ITERATIONS && t < t_end; ++it) {
         float te = t + span < t_end ? t + span : t_end;
         float d = te - t;
-        float ga = fminf(fminf(glms_vec3_norm(a->w) * d, 2.0f) * ha->radius, cap_a);
-        float gb = fminf(fminf(glms_vec3_norm(b->w) * d, 2.0f) * hb->radius, cap_b);
+        float ga = fminf(fminf(glms_vec3_norm(a->w) * d, 2.0f) * ra, cap_a);
+        float gb = fminf(fminf(glms_vec3_norm(b->w) * d, 2.0f) * rb, cap_b);
         if (!sweep_pair(A, ha, a, B, hb, b, fa, fb, t, ga, gb, d, &hit)) return false;
         if (hit.state == SPX_SWEEP_MISS) {
             t = te;
@@ -1371,6 +1431,9 @@ static void impact_now(stage* s, uint32_t i)
     /* A sleeping body that is hit wakes (with its island) and answers. */
     if (A->type == SPX_BODY_DYNAMIC && !A->awake) spx_island_wake(s->w, lo);
     if (B->type == SPX_BODY_DYNAMIC && !B->awake) spx_island_wake(s->w, hi);
+    /* Their spins where they are now, on the solver's path. */
+    if (a->stamp != 2) A->w = carry_spin(A, A->w, A->rotation, qa);
+    if (b->stamp != 2) B->w = carry_spin(B, B->w, B->rotation, qb);
     /* The record's point and normal are impact_point's already (approaching): for two meshes, whose
        manifold is dear, they are taken as they are. */
     if (A->shapes[me->shape_lo].type != SPX_SHAPE_MESH || B->shapes[me->shape_hi].type != SPX_SHAPE_MESH)

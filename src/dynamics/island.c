@@ -90,8 +90,10 @@ uint32_t spx_islands_update(spx_world* w, float dt)
                  && glms_vec3_norm2(b->w) <= d->sleep_angular_speed * d->sleep_angular_speed;
         /* A body rocking in place (on three supports, say) can show speeds above the thresholds
            for ever while going nowhere: it rests too while it stays within half the distance (and
-           turn) the thresholds allow over time_to_sleep of where it began resting. */
-        if (!slow && b->sleep_time > 0.0f) {
+           turn) the thresholds allow over time_to_sleep of where it began resting. Its pose says
+           so only while it turns less than half a turn a step: one spinning at whole turns a step
+           is back at its resting pose after each (3,600 rpm at 60 Hz). */
+        if (!slow && b->sleep_time > 0.0f && glms_vec3_norm(b->w) * dt < 3.14159265f) {
             float reach = 0.5f * d->sleep_linear_speed * d->time_to_sleep;
             float turn = 0.5f * d->sleep_angular_speed * d->time_to_sleep;
             /* The angle between two unit quaternions: 2 acos |q0 . q1|, compared through the cosine. */

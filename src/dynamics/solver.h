@@ -106,6 +106,14 @@ typedef struct spx_solver_scratch {
    arrays could not grow) leaves every body as it was. */
 spx_result spx_solve(spx_world* world, float dt);
 
+/* rad, world axes: the rotation vector the latest spx_solve turned body i by (the sum of its
+   substeps' w h, which its contacts followed), however many turns; zero for a body it did not
+   move. Its end rotation is that turn of the start's, or a free body's (solver.c, free_turn). */
+static inline vec3s spx_solver_turn(const spx_solver_scratch* s, uint32_t body)
+{
+    return s->bodies[s->body_map[body]].dtheta;
+}
+
 void spx_solver_free(spx_solver_scratch* s, const spx_allocator* allocator);
 
 #endif

@@ -12,12 +12,18 @@
  * fired at 100, 500 and 2,000 m/s into a settled stack of five unit boxes, at the middle of each box
  * and each seam between two, from 8 phases. Per speed: the deepest overlap of any two bodies (the
  * ground included) after any step, the most the energy (kinetic and potential) rose above its value
- * before the shot, over that value, and the steps that reached the impact limit. */
+ * before the shot, over that value, and the steps that reached the impact limit.
+ * Then bodies spinning beside thin targets (tests/support/spin.h), sepax alone: planks and cubes at
+ * 150 to 2,000 rad/s about each principal axis, level and tilted, beside a 0.01 m wall and a sheet
+ * of two triangles, 8 phases; per body, target, speed and engine: runs that went through, the most
+ * the kinetic energy rose over its start, the deepest any corner got past the target's near face,
+ * and the time a step. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_suites.h"
 #include "commands.h"
 #include "timer.h"
 #include "support/scenes.h"
+#include "support/spin.h"
 #include "peers/world_peers.h"
 
 #include <math.h>
@@ -157,29 +163,98 @@ static double strike(ccd_row* r, bool last)
     return wall / (double)steps_run;
 }
 
+/* Steps of each spinning run. */
+#define SPIN_STEPS 120
+
+/* One engine (sepax, stage on or off) for one body, target and speed, over the 3 axes and 8 phases. */
+typedef struct spin_row {
+    const ccd_engine* e;
+    spx_spin_body body;
+    spx_spin_target target;
+    float speed;                   /* rad/s */
+    int runs;
+    int through;                   /* runs with a corner past the target or the centre past its face */
+    double growth;                 /* the most the kinetic energy rose over its start, relative */
+    float deepest;                 /* m: the deepest corner past the target's near face after any step */
+    double ms[MAX_REPS], ms_median;
+    uint32_t impacts;
+    bool ok;
+} spin_row;
+
+/* Every axis and phase once; returns the mean ms a step, or NAN on failure. Figures kept when `last`. */
+static double spin(spin_row* r, bool last)
+{
+    spx_world_def d = spx_default_world_def();
+    d.enable_continuous = r->e->continuous;
+    spin_row tally = *r;
+    tally.runs = tally.through = 0, tally.growth = 0.0, tally.deepest = 0.0f, tally.impacts = 0;
+    double wall = 0.0;
+    for (int axis = 0; axis < 3; ++axis)
+        for (int phase = 0; phase < SPX_SPIN_PHASES; ++phase) {
+            const spx_spin_case c = { r->body, r->target, axis, r->speed, phase };
+            spx_spin_result res;
+            uint64_t t0 = bench_now_ns();
+            if (spx_spin_run(&c, &d, SPIN_STEPS, &res) != SPX_OK) return NAN;
+            wall += (double)(bench_now_ns() - t0) * 1e-6;
+            ++tally.runs;
+            tally.through += res.through || !res.finite;
+            tally.growth = fmax(tally.growth, res.energy_growth);
+            tally.deepest = fmaxf(tally.deepest, res.deepest);
+            tally.impacts += res.impacts;
+        }
+    if (last) *r = tally;
+    return wall / (double)(tally.runs * SPIN_STEPS);
+}
+
+static const char* spin_body_name(spx_spin_body b) { return b == SPX_SPIN_PLANK ? "plank" : "cube"; }
+static const char* spin_target_name(spx_spin_target t) { return t == SPX_SPIN_WALL ? "wall" : "sheet"; }
+
+/* Both tables, for the writers. */
+typedef struct ccd_tables {
+    const ccd_row* rows;
+    int n;
+    const spin_row* spins;
+    int spin_n;
+} ccd_tables;
+
+/* One CSV: the shots' and the stack's rows (suite ccd), then the spinning rows (suite ccd-spin,
+   speed in rad/s in spin_rad_s, through in passes), each leaving the others' columns empty. */
 static bool write_csv(const char* path, const void* all, int n)
 {
-    const ccd_row* rows = all;
+    (void)n;
+    const ccd_tables* t = all;
+    const ccd_row* rows = t->rows;
+    n = t->n;
     FILE* f = fopen(path, "w");
     if (!f) return false;
     fprintf(f, "suite,speed_m_s,cube,engine,shots,passes,deepest_penetration_m,rebound_ratio,ms_step_median,impacts,"
-               "energy_growth,limit_steps\n");
+               "energy_growth,limit_steps,spin_rad_s,body,target\n");
     for (int i = 0; i < n; ++i) {
         const ccd_row* r = &rows[i];
         if (!r->ok) continue;
         if (r->stack)
-            fprintf(f, "ccd,%g,stack,%s,%d,,%.6g,,%.5f,%u,%.4g,%u\n", (double)r->speed, r->e->name, r->shots,
+            fprintf(f, "ccd,%g,stack,%s,%d,,%.6g,,%.5f,%u,%.4g,%u,,,\n", (double)r->speed, r->e->name, r->shots,
                     (double)r->deepest, r->ms_median, r->impacts, r->growth, r->limited);
         else
-            fprintf(f, "ccd,%g,%s,%s,%d,%d,%.6g,%.4g,%.5f,%u,,\n", (double)r->speed, r->turned ? "turned" : "level",
+            fprintf(f, "ccd,%g,%s,%s,%d,%d,%.6g,%.4g,%.5f,%u,,,,,\n", (double)r->speed, r->turned ? "turned" : "level",
                     r->e->name, r->shots, r->passes, (double)r->deepest, (double)r->rebound, r->ms_median, r->impacts);
+    }
+    for (int i = 0; i < t->spin_n; ++i) {
+        const spin_row* r = &t->spins[i];
+        if (r->ok)
+            fprintf(f, "ccd-spin,,,%s,%d,%d,%.6g,,%.5f,%u,%.4g,,%g,%s,%s\n", r->e->name, r->runs, r->through,
+                    (double)r->deepest, r->ms_median, r->impacts, r->growth, (double)r->speed, spin_body_name(r->body),
+                    spin_target_name(r->target));
     }
     return fclose(f) == 0;
 }
 
 static bool write_json(const bench_suite_options* o, const void* all, int n)
 {
-    const ccd_row* rows = all;
+    (void)n;
+    const ccd_tables* t = all;
+    const ccd_row* rows = t->rows;
+    n = t->n;
     cJSON* root = bench_json_root(o->machine, o->reps);
     cJSON_AddStringToObject(root, "suite", "ccd");
     cJSON* results = cJSON_AddArrayToObject(root, "results");
@@ -199,6 +274,23 @@ static bool write_json(const bench_suite_options* o, const void* all, int n)
         cJSON_AddNumberToObject(j, "ms_step_median", r->ms_median);
         if (!r->e->peer) cJSON_AddNumberToObject(j, "impacts", r->impacts);
         cJSON_AddItemToArray(results, j);
+    }
+    cJSON* spinning = cJSON_AddArrayToObject(root, "spinning");
+    for (int i = 0; i < t->spin_n; ++i) {
+        const spin_row* r = &t->spins[i];
+        if (!r->ok) continue;
+        cJSON* j = cJSON_CreateObject();
+        cJSON_AddNumberToObject(j, "speed_rad_s", r->speed);
+        cJSON_AddStringToObject(j, "body", spin_body_name(r->body));
+        cJSON_AddStringToObject(j, "target", spin_target_name(r->target));
+        cJSON_AddStringToObject(j, "engine", r->e->name);
+        cJSON_AddNumberToObject(j, "runs", r->runs);
+        cJSON_AddNumberToObject(j, "through", r->through);
+        cJSON_AddNumberToObject(j, "energy_growth", r->growth);
+        cJSON_AddNumberToObject(j, "deepest_overlap_m", r->deepest);
+        cJSON_AddNumberToObject(j, "ms_step_median", r->ms_median);
+        cJSON_AddNumberToObject(j, "impacts", r->impacts);
+        cJSON_AddItemToArray(spinning, j);
     }
     return bench_json_write(o->json, root);
 }
@@ -296,5 +388,45 @@ int bench_ccd(const bench_suite_options* o)
         }
         fflush(stdout);
     }
-    return bench_write_files(o, failures ? EXIT_FAILED : EXIT_DONE, write_csv, write_json, rows, n);
+
+    printf("\nspinning: a plank (1 x 0.05 x 0.01 m half extents) or a cube (0.05 m), density 1,000, restitution 0, "
+           "spinning about each principal axis beside a static wall 0.01 m thick or a sheet (a static mesh of two "
+           "triangles), its near face halfway between the body's half width and its reach; %d phases (start angles, odd "
+           "ones tilted 0.5 rad off the principal axes), %d steps of 1/60 s, no gravity\n"
+           "through: runs whose body got a corner 0.01 m past the face or its centre past it; energy_up: the most the "
+           "kinetic energy rose over its start (relative); deepest_m: the deepest corner past the face after any step\n\n",
+           SPX_SPIN_PHASES, SPIN_STEPS);
+    printf("%-9s %-6s %-6s %-15s %5s %7s %10s %10s %8s %7s\n", "rad_s", "body", "target", "engine", "runs", "through",
+           "energy_up", "deepest_m", "ms_step", "impacts");
+    static spin_row spins[2 * 2 * SPX_SPIN_SPEED_COUNT * 2];
+    int spin_n = 0;
+    for (int body = 0; body < 2; ++body)
+        for (int target = 0; target < 2; ++target)
+            for (int si = 0; si < SPX_SPIN_SPEED_COUNT; ++si) {
+                spin_row* first = &spins[spin_n];
+                for (int e = 0; e < 2; ++e) /* sepax, stage on and off */
+                    spins[spin_n++] = (spin_row){ .e = &engines[e], .body = (spx_spin_body)body,
+                                                  .target = (spx_spin_target)target, .speed = spx_spin_speeds[si], .ok = true };
+                for (int k = 0; k < o->reps; ++k)
+                    for (int e = 0; e < 2; ++e)
+                        if (first[e].ok) {
+                            first[e].ms[k] = spin(&first[e], k == o->reps - 1);
+                            if (isnan(first[e].ms[k])) {
+                                fprintf(stderr, "sepax bench: ccd: %s could not spin a %s at %g rad/s\n", first[e].e->name,
+                                        spin_body_name(first[e].body), (double)first[e].speed);
+                                first[e].ok = false, ++failures;
+                            }
+                        }
+                for (int e = 0; e < 2; ++e) {
+                    spin_row* r = &first[e];
+                    if (!r->ok) continue;
+                    r->ms_median = bench_median(r->ms, (size_t)o->reps);
+                    printf("%-9g %-6s %-6s %-15s %5d %7d %10.3g %10.4g %8.4f %7u\n", (double)r->speed,
+                           spin_body_name(r->body), spin_target_name(r->target), r->e->name, r->runs, r->through, r->growth,
+                           (double)r->deepest, r->ms_median, r->impacts);
+                }
+                fflush(stdout);
+            }
+    const ccd_tables tables = { rows, n, spins, spin_n };
+    return bench_write_files(o, failures ? EXIT_FAILED : EXIT_DONE, write_csv, write_json, &tables, n + spin_n);
 }
