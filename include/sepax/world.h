@@ -134,6 +134,15 @@ typedef struct spx_contact_event {
 /// for one body): the bodies of the later ones stopped where they touched and lost the rest of the
 /// step's motion (their velocities still changed). Nothing passed through anything.
 #define SPX_STEP_IMPACT_LIMIT 2u
+/// spx_step_stats.flags: a dynamic body met more than SPX_MAX_BODY_CONTACTS other bodies (bodies made
+/// overlapping in one spot, a crowd): it kept the nearest that many, the rest passed through it this
+/// step. Its speed of separation stays within max_push_speed; the step's cost within bodies x the limit.
+#define SPX_STEP_CONTACT_LIMIT 4u
+/// Most other bodies one dynamic body keeps contacts with in a step: the nearest (by the gap between
+/// their bounding spheres, deepest first; ties in body order), chosen so that no body of a kept pair
+/// is over its limit. Static and kinematic bodies have none. A body pair may hold several manifolds
+/// (one a shape pair; a box on a mesh up to 8).
+#define SPX_MAX_BODY_CONTACTS 32u
 /// Impacts one body resolves in full in a step (a box caught between two others could bounce
 /// without end); later ones stop it as above.
 #define SPX_CONTINUOUS_BODY_IMPACTS 16u

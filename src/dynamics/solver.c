@@ -193,6 +193,7 @@ static uint32_t gather_bodies(spx_world* w, float h)
         sim->dynamic = b->type == SPX_BODY_DYNAMIC;
         sim->isotropic = false;
         sim->touching = false;
+        sim->overlaps = 0;
         if (sim->dynamic) {
             sb->inv_mass = b->inv_mass;
             sim->isotropic = isotropic(&b->inertia_local) && isotropic(&b->inv_inertia_local);
@@ -236,6 +237,9 @@ static uint32_t collect_manifolds(spx_world* w)
         m->contact = k;
         m->point_count = (uint32_t)c->point_count;
         s->sims[m->a].touching = s->sims[m->b].touching = true;
+        bool overlapping = false;
+        for (int i = 0; i < c->point_count; ++i) overlapping |= c->points[i].separation < 0.0f;
+        s->sims[m->a].overlaps += overlapping, s->sims[m->b].overlaps += overlapping;
     }
     return count;
 }
@@ -358,7 +362,6 @@ spx_result spx_solve(spx_world* w, float dt)
     const uint32_t nblocks = kern->prepare(w, nc, colored, counts, dynamic_soft, static_soft);
     spx_solver_body* sb = s->bodies;
     const spx_solver_body_sim* sims = s->sims;
-    const float max_push = w->def.max_push_speed;
     void* blocks = s->blocks;
     _Static_assert(offsetof(spx_solver_body, dp) == 8 * sizeof(float) && offsetof(spx_solver_body, dtheta) == 11 * sizeof(float),
                    "rows: v w.x | w.yz inv_mass pad | dp dtheta.x | dtheta.yz inertia");
@@ -370,7 +373,7 @@ spx_result spx_solve(spx_world* w, float dt)
             set_row(&sb[k], 1, row_of(&sb[k], 1) * sims[k].scale1);
         }
         kern->warm_start(sb, blocks, nblocks, step > 0 && relax_iterations == 0);
-        for (uint32_t it = 0; it < solve_iterations; ++it) kern->solve(sb, blocks, nblocks, inv_h, max_push);
+        for (uint32_t it = 0; it < solve_iterations; ++it) kern->solve(sb, blocks, nblocks, inv_h);
         /* The contacts follow the bodies by dp and dtheta alone; the world's bodies move once, after
            the substeps. */
         /* dp += v h, dtheta += w h: rows 2 and 3 (dp, dtheta and two inverse inertia terms, which
@@ -379,7 +382,7 @@ spx_result spx_solve(spx_world* w, float dt)
             set_row(&sb[k], 2, row_of(&sb[k], 2) + row_of(&sb[k], 0) * h4);
             set_row(&sb[k], 3, row_of(&sb[k], 3) + row_of(&sb[k], 1) * h2);
         }
-        for (uint32_t it = 0; it < relax_iterations; ++it) kern->relax(sb, blocks, nblocks, inv_h, max_push);
+        for (uint32_t it = 0; it < relax_iterations; ++it) kern->relax(sb, blocks, nblocks, inv_h);
     }
     for (int sweep = 0; sweep < SPX_RESTITUTION_SWEEPS; ++sweep)
         kern->restitution(sb, blocks, nblocks, w->def.restitution_threshold);

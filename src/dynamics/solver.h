@@ -34,6 +34,7 @@ typedef struct spx_solver_body_sim {
     bool dynamic;
     bool isotropic;        /* dynamic, inertia a multiple of the identity (cubes, balls): turning changes nothing */
     bool touching;         /* in an active manifold this step (its turn is the contacts', not a free body's) */
+    uint32_t overlaps;     /* its active manifolds with a point overlapping at the step's start: they share its push */
 } spx_solver_body_sim;
 
 /* An active manifold (at least one awake dynamic body), before it goes into a block. */
@@ -67,8 +68,8 @@ typedef struct spx_solver_kernels {
     /* refresh: the bodies have moved since the last relax pass (there is none): make the lever
        shift and the points' separations again, as relax does. */
     void (*warm_start)(spx_solver_body* bodies, void* blocks, uint32_t count, bool refresh);
-    void (*solve)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h, float max_push);
-    void (*relax)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h, float max_push);
+    void (*solve)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h);
+    void (*relax)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h);
     void (*restitution)(spx_solver_body* bodies, void* blocks, uint32_t count, float threshold); /* one sweep */
     void (*store)(spx_world* w, const void* blocks, uint32_t count); /* impulses back to the manifolds */
 } spx_solver_kernels;

@@ -1,0 +1,125 @@
+/* Bodies made overlapping in one spot (a crowd): every step succeeds, no dynamic body keeps contacts
+   with more than SPX_MAX_BODY_CONTACTS others, the step's manifolds stay within bodies x that limit,
+   the bodies come apart slowly (the push-out speed is shared among a body's overlapping manifolds,
+   not summed over them), and the crowd spreads. 500 unit boxes by default; `--long` adds 2,000. */
+#include "test.h"
+#include "dynamics/world.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+static double seconds(void)
+{
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Other bodies that dynamic body `body` has manifolds with (the list is sorted by body pair). */
+static uint32_t partners_of(const spx_world* w, uint32_t body)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < w->contacts.count; ++k) {
+        const spx_contact* c = &w->contacts.list[k];
+        if (c->body_a != body && c->body_b != body) continue;
+        if (k > 0 && w->contacts.list[k - 1].body_a == c->body_a && w->contacts.list[k - 1].body_b == c->body_b) continue;
+        ++n;
+    }
+    return n;
+}
+
+/* n unit boxes (1 kg) made at one spot resting on a ground box, `steps` steps of 1/60 s. */
+static int crowd(uint32_t n, uint32_t steps)
+{
+    spx_world_def wd = spx_default_world_def();
+    spx_world* w = NULL;
+    ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    spx_shape_def ground = spx_default_shape_def();
+    ground.half_extents = spx_v3(100.0f, 1.0f, 100.0f);
+    spx_body_def gd = spx_default_body_def();
+    gd.position = spx_v3(0.0f, -1.0f, 0.0f);
+    gd.shapes = &ground;
+    gd.shape_count = 1;
+    spx_body_id ground_id;
+    ENSURE(spx_body_create(w, &gd, &ground_id) == SPX_OK);
+    spx_shape_def box = spx_default_shape_def();
+    box.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
+    box.density = 1.0f;
+    spx_body_id* ids = malloc(sizeof *ids * n);
+    ENSURE(ids != NULL);
+    for (uint32_t i = 0; i < n; ++i) {
+        spx_body_def bd = spx_default_body_def();
+        bd.type = SPX_BODY_DYNAMIC;
+        bd.position = spx_v3(0.0f, 0.5f, 0.0f);
+        bd.shapes = &box;
+        bd.shape_count = 1;
+        ENSURE(spx_body_create(w, &bd, &ids[i]) == SPX_OK);
+    }
+    const float dt = 1.0f / 60.0f;
+    /* The push alone separates at max_push_speed; a body resting on others gains g dt before they
+       answer. The bound allows twice that: a line of overlapping bodies each pushed from its
+       neighbour still adds their shares up along the line (docs/world.md, limits). */
+    const float bound = 2.0f * (wd.max_push_speed + 9.81f * dt);
+    float fastest = 0.0f, slowest_step = 0.0f;
+    uint32_t most_partners = 0, most_manifolds = 0, limited_steps = 0;
+    for (uint32_t s = 0; s < steps; ++s) {
+        const double t0 = seconds();
+        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        const float took = (float)(seconds() - t0);
+        if (took > slowest_step) slowest_step = took;
+        spx_step_stats st;
+        ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
+        limited_steps += (st.flags & SPX_STEP_CONTACT_LIMIT) != 0;
+        if (st.manifold_count > most_manifolds) most_manifolds = st.manifold_count;
+        ENSURE(st.manifold_count <= n * SPX_MAX_BODY_CONTACTS);
+        for (uint32_t i = 0; i < n; ++i) {
+            spx_vec3 v, av;
+            ENSURE(spx_body_get_velocity(w, ids[i], &v, &av) == SPX_OK);
+            const float speed = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z);
+            if (speed > fastest) fastest = speed;
+            /* one body in 25, every 10th step: the count walks the whole contact list */
+            if (s % 10 == 0 && i % 25 == 0) {
+                const uint32_t p = partners_of(w, ids[i].index - 1);
+                if (p > most_partners) most_partners = p;
+            }
+        }
+        ENSURE(fastest <= bound);
+    }
+    float x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
+    for (uint32_t i = 0; i < n; ++i) {
+        spx_transform t;
+        spx_body_get_transform(w, ids[i], &t);
+        x0 = fminf(x0, t.p.x), x1 = fmaxf(x1, t.p.x), z0 = fminf(z0, t.p.z), z1 = fmaxf(z1, t.p.z);
+    }
+    printf("  %u boxes in one spot, %u steps: fastest %.2f m/s (bound %.2f), at most %u partners a body (limit %u), "
+           "%u manifolds at most, limit applied in %u steps, slowest step %.3f s, spread %.2f x %.2f m\n",
+           (unsigned)n, (unsigned)steps, fastest, bound, (unsigned)most_partners, (unsigned)SPX_MAX_BODY_CONTACTS,
+           (unsigned)most_manifolds, (unsigned)limited_steps, slowest_step, x1 - x0, z1 - z0);
+    ENSURE(most_partners <= SPX_MAX_BODY_CONTACTS);
+    ENSURE(limited_steps > 0);
+    ENSURE(x1 - x0 > 2.0f); /* the crowd spread */
+    free(ids);
+    spx_world_destroy(w);
+    return 0;
+}
+
+static int crowd_of_500(void) { return crowd(500, 60); }
+static int crowd_of_2000(void) { return crowd(2000, 60); }
+
+int main(int argc, char** argv)
+{
+    bool long_run = false;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--long") == 0) {
+            long_run = true;
+        } else {
+            fprintf(stderr, "usage: %s [--long]\n", argv[0]);
+            return 2;
+        }
+    }
+    int failures = 0;
+    RUN_TEST(crowd_of_500, failures);
+    if (long_run) RUN_TEST(crowd_of_2000, failures);
+    printf("%d failed\n", failures);
+    return failures != 0;
+}
