@@ -50,7 +50,8 @@ typedef struct spx_world_def {
     uint32_t relax_iterations;      /* passes without it (after moving the bodies) a substep, 0..16; default 1 */
     float contact_hertz;            /* stiffness of contact position correction, Hz; default 60 */
     float contact_damping_ratio;    /* damping of that correction, non-dimensional; default 5 */
-    float max_push_speed;           /* m/s: fastest the correction separates overlapping bodies; default 3 */
+    float max_push_speed;           /* m/s: fastest the correction separates overlapping bodies, shared among
+                                       a body's overlapping manifolds; default 3 */
     float restitution_threshold;    /* m/s: closing speeds below this do not bounce; default 1 */
     float speculative_distance;     /* m: contacts are made this far ahead of touching; default 0.04 */
     bool enable_sleep;              /* default true */
@@ -161,7 +162,8 @@ SPX_API void spx_world_destroy(spx_world* world);
 
 /// Advances every body by `elapsed` seconds (>= 0; 0 updates contacts without moving anything).
 /// Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_NOT_FINITE, SPX_ERR_BAD_TIME (elapsed < 0),
-/// SPX_ERR_OUT_OF_MEMORY (nothing moved; the world is as before the call).
+/// SPX_ERR_OUT_OF_MEMORY (nothing moved; the world is as before the call: the broad phase holds every
+/// pair of overlapping bounds, so N bodies made in one spot need N^2/2 pairs; docs/world.md, crowds).
 SPX_API spx_result spx_world_step(spx_world* world, float elapsed);
 
 /// The statistics of the last step. Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
