@@ -162,8 +162,8 @@ SPX_API void spx_world_destroy(spx_world* world);
 
 /// Advances every body by `elapsed` seconds (>= 0; 0 updates contacts without moving anything).
 /// Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_NOT_FINITE, SPX_ERR_BAD_TIME (elapsed < 0),
-/// SPX_ERR_OUT_OF_MEMORY (nothing moved; the world is as before the call: the broad phase holds every
-/// pair of overlapping bounds, so N bodies made in one spot need N^2/2 pairs; docs/world.md, crowds).
+/// SPX_ERR_OUT_OF_MEMORY (nothing moved; the world is as before the call; a crowd made in one spot
+/// needs room for bodies x 128 pairs and bodies x 32 manifolds: docs/world.md, crowds).
 SPX_API spx_result spx_world_step(spx_world* world, float elapsed);
 
 /// The statistics of the last step. Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
