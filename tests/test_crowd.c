@@ -2,9 +2,10 @@
    with more than SPX_MAX_BODY_CONTACTS others, the step's manifolds stay within bodies x that limit,
    the bodies come apart no faster than max_push_speed sideways (the push-out speed is shared among a
    body's overlapping manifolds, not summed over them; vertically gravity adds what boxes pushed up
-   onto others gain falling back), and the crowd spreads. 500 unit boxes by default; `--long` adds them for 400 steps, 2,000, and
-   20,000 for 10 steps (the broad phase keeps SPX_PAIR_FINDER_BODY_PAIRS pairs a body, where it held
-   all 200 million and every step ran out of memory). */
+   onto others gain falling back), and the crowd spreads. 500 unit boxes for 60 steps by default;
+   `--long` adds them for 400 steps, 2,000, and 20,000 for 10 steps (the broad phase keeps
+   SPX_PAIR_FINDER_BODY_PAIRS pairs a body, where it held all 200 million and every step ran out of
+   memory). */
 #include "test.h"
 #include "dynamics/world.h"
 
