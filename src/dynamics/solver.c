@@ -250,21 +250,21 @@ static uint32_t collect_manifolds(spx_world* w)
    the overflow) and returns the number of coloured manifolds; counts[c] those of colour c. */
 static uint32_t color_manifolds(spx_solver_scratch* s, uint32_t nb, uint32_t nc, uint32_t counts[SPX_SOLVER_COLORS])
 {
-    uint32_t* used = s->color_used;
-    memset(used, 0, sizeof(uint32_t) * nb);
+    uint64_t* used = s->color_used;
+    memset(used, 0, sizeof(uint64_t) * nb);
     uint8_t* color = (uint8_t*)(s->order + nc); /* scratch: nc bytes after the order's first half */
     memset(counts, 0, sizeof(uint32_t) * SPX_SOLVER_COLORS);
-    const uint32_t all = (1u << SPX_SOLVER_COLORS) - 1u;
+    const uint64_t all = (1ull << SPX_SOLVER_COLORS) - 1u;
     for (uint32_t k = 0; k < nc; ++k) {
         const spx_solver_manifold* c = &s->manifolds[k];
         const bool da = s->bodies[c->a].inv_mass > 0.0f, db = s->bodies[c->b].inv_mass > 0.0f;
         /* The lowest colour neither dynamic body is in: a find-first-set, not a walk over colours. */
-        const uint32_t free = all & ~((da ? used[c->a] : 0u) | (db ? used[c->b] : 0u));
+        const uint64_t free = all & ~((da ? used[c->a] : 0u) | (db ? used[c->b] : 0u));
         uint8_t chosen = SPX_SOLVER_COLORS;
         if (free) {
-            chosen = (uint8_t)__builtin_ctz(free);
-            if (da) used[c->a] |= 1u << chosen;
-            if (db) used[c->b] |= 1u << chosen;
+            chosen = (uint8_t)__builtin_ctzll(free);
+            if (da) used[c->a] |= 1ull << chosen;
+            if (db) used[c->b] |= 1ull << chosen;
             ++counts[chosen];
         }
         color[k] = chosen;
@@ -302,7 +302,7 @@ static spx_result reserve(spx_world* w)
         || !spx_reserve(al, (void**)&s->bodies, &s->body_capacity, n, sizeof(spx_solver_body), 16)
         || !spx_reserve(al, (void**)&s->sims, &s->sim_capacity, n, sizeof(spx_solver_body_sim), 16)
         || !spx_reserve(al, (void**)&s->manifolds, &s->manifold_capacity, nc, sizeof(spx_solver_manifold), 8)
-        || !spx_reserve(al, (void**)&s->color_used, &s->color_used_capacity, n, sizeof(uint32_t), 8)
+        || !spx_reserve(al, (void**)&s->color_used, &s->color_used_capacity, n, sizeof(uint64_t), 8)
         || !spx_reserve(al, (void**)&s->order, &s->order_capacity, 2 * nc, sizeof(uint32_t), 8))
         return SPX_ERR_OUT_OF_MEMORY;
     return SPX_OK;
@@ -314,7 +314,7 @@ void spx_solver_free(spx_solver_scratch* s, const spx_allocator* al)
     spx_free(al, s->bodies, sizeof(spx_solver_body) * (size_t)s->body_capacity);
     spx_free(al, s->sims, sizeof(spx_solver_body_sim) * (size_t)s->sim_capacity);
     spx_free(al, s->manifolds, sizeof(spx_solver_manifold) * (size_t)s->manifold_capacity);
-    spx_free(al, s->color_used, sizeof(uint32_t) * (size_t)s->color_used_capacity);
+    spx_free(al, s->color_used, sizeof(uint64_t) * (size_t)s->color_used_capacity);
     spx_free(al, s->order, sizeof(uint32_t) * (size_t)s->order_capacity);
     if (s->kernels) spx_free(al, s->blocks, s->kernels->block_size * (size_t)s->block_capacity);
 }
