@@ -3,7 +3,7 @@
    the bodies come apart no faster than max_push_speed sideways (the push-out speed is shared among a
    body's overlapping manifolds, not summed over them; vertically gravity adds what boxes pushed up
    onto others gain falling back), and the crowd spreads. 500 unit boxes for 60 steps by default;
-   `--long` adds them for 400 steps, 2,000, and 20,000 for 10 steps (the broad phase keeps
+   `--long` adds 2,000 for 60 steps and 20,000 for 10 (the broad phase keeps
    SPX_PAIR_FINDER_BODY_PAIRS pairs a body, where it held all 200 million and every step ran out of
    memory). */
 #include "test.h"
@@ -112,7 +112,6 @@ static int crowd(uint32_t n, uint32_t steps, float spread)
 }
 
 static int crowd_of_500(void) { return crowd(500, 60, 1.0f); }
-static int crowd_of_500_for_400_steps(void) { return crowd(500, 400, 4.0f); }
 static int crowd_of_2000(void) { return crowd(2000, 60, 1.0f); }
 static int crowd_of_20000(void) { return crowd(20000, 10, 0.1f); }
 
@@ -130,7 +129,6 @@ int main(int argc, char** argv)
     int failures = 0;
     RUN_TEST(crowd_of_500, failures);
     if (long_run) {
-        RUN_TEST(crowd_of_500_for_400_steps, failures);
         RUN_TEST(crowd_of_2000, failures);
         RUN_TEST(crowd_of_20000, failures);
     }

@@ -223,8 +223,10 @@ static uint32_t gather_bodies(spx_world* w, float h)
    solved one after the other; a few sweeps settle the four on one rebound speed. */
 #define SPX_RESTITUTION_SWEEPS 4
 
-/* The active manifolds, in the contacts' (sorted, deterministic) order; returns how many. */
-static uint32_t collect_manifolds(spx_world* w)
+/* The active manifolds, in the contacts' (sorted, deterministic) order; returns how many. Counts each
+   body's manifolds that overlap deeper than the spring pushes out at max_push_speed (push_depth,
+   against a dynamic body and against one that cannot move): they share that speed (prepare_lane). */
+static uint32_t collect_manifolds(spx_world* w, float push_depth_dynamic, float push_depth_fixed)
 {
     spx_solver_scratch* s = &w->solver;
     uint32_t count = 0;
@@ -237,8 +239,10 @@ static uint32_t collect_manifolds(spx_world* w)
         m->contact = k;
         m->point_count = (uint32_t)c->point_count;
         s->sims[m->a].touching = s->sims[m->b].touching = true;
+        const bool fixed_side = w->bodies[c->body_a].inv_mass == 0.0f || w->bodies[c->body_b].inv_mass == 0.0f;
+        const float deep = -(fixed_side ? push_depth_fixed : push_depth_dynamic);
         bool overlapping = false;
-        for (int i = 0; i < c->point_count; ++i) overlapping |= c->points[i].separation < 0.0f;
+        for (int i = 0; i < c->point_count; ++i) overlapping |= c->points[i].separation < deep;
         s->sims[m->a].overlaps += overlapping, s->sims[m->b].overlaps += overlapping;
     }
     return count;
@@ -350,7 +354,11 @@ spx_result spx_solve(spx_world* w, float dt)
     const uint32_t lanes = kern->lanes;
 
     const uint32_t nb = gather_bodies(w, h);
-    const uint32_t nc = collect_manifolds(w);
+    /* The depth at which the spring's push reaches max_push_speed: shallower overlaps (a resting
+       pile's) push slower than any share of it and are not counted. */
+    const float max_push = w->def.max_push_speed;
+    const uint32_t nc = collect_manifolds(w, dynamic_soft.bias_rate > 0.0f ? max_push / dynamic_soft.bias_rate : 0.0f,
+                                          static_soft.bias_rate > 0.0f ? max_push / static_soft.bias_rate : 0.0f);
     uint32_t counts[SPX_SOLVER_COLORS];
     const uint32_t colored = color_manifolds(s, nb, nc, counts);
     /* The blocks (a few kB each) are counted once coloured: every colour's manifolds `lanes` to a

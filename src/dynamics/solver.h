@@ -34,7 +34,7 @@ typedef struct spx_solver_body_sim {
     bool dynamic;
     bool isotropic;        /* dynamic, inertia a multiple of the identity (cubes, balls): turning changes nothing */
     bool touching;         /* in an active manifold this step (its turn is the contacts', not a free body's) */
-    uint32_t overlaps;     /* its active manifolds with a point overlapping at the step's start: they share its push */
+    uint32_t overlaps;     /* its active manifolds overlapping deeper than the push's reach: they share max_push_speed */
 } spx_solver_body_sim;
 
 /* An active manifold (at least one awake dynamic body), before it goes into a block. */
