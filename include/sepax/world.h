@@ -54,7 +54,8 @@ typedef struct spx_world_def {
     uint32_t relax_iterations;      /* passes without it (after moving the bodies) a substep, 0..16; default 1 */
     float contact_hertz;            /* stiffness of contact position correction, Hz; default 60 */
     float contact_damping_ratio;    /* damping of that correction, non-dimensional; default 5 */
-    float max_push_speed;           /* m/s: fastest the correction separates overlapping bodies; default 3 */
+    float max_push_speed;           /* m/s: fastest the correction separates overlapping bodies, shared among
+                                       a body's overlapping manifolds; default 3 */
     float restitution_threshold;    /* m/s: closing speeds below this do not bounce; default 1 */
     float speculative_distance;     /* m: contacts are made this far ahead of touching; default 0.04 */
     bool enable_sleep;              /* default true */
@@ -138,6 +139,15 @@ typedef struct spx_contact_event {
 /// for one body): the bodies of the later ones stopped where they touched and lost the rest of the
 /// step's motion (their velocities still changed). Nothing passed through anything.
 #define SPX_STEP_IMPACT_LIMIT 2u
+/// spx_step_stats.flags: a dynamic body met more than SPX_MAX_BODY_CONTACTS other bodies (bodies made
+/// overlapping in one spot, a crowd): it kept the nearest that many, the rest passed through it this
+/// step. Its speed of separation stays within max_push_speed; the step's cost within bodies x the limit.
+#define SPX_STEP_CONTACT_LIMIT 4u
+/// Most other bodies one dynamic body keeps contacts with in a step: the nearest (by the gap between
+/// their bounding spheres, deepest first; ties in body order), chosen so that no body of a kept pair
+/// is over its limit. Static and kinematic bodies have none. A body pair may hold several manifolds
+/// (one a shape pair; a box on a mesh up to 8).
+#define SPX_MAX_BODY_CONTACTS 32u
 /// Impacts one body resolves in full in a step (a box caught between two others could bounce
 /// without end); later ones stop it as above.
 #define SPX_CONTINUOUS_BODY_IMPACTS 16u
@@ -157,7 +167,9 @@ SPX_API void spx_world_destroy(spx_world* world);
 
 /// Advances every body by `elapsed` seconds (>= 0; 0 updates contacts without moving anything).
 /// Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_NOT_FINITE, SPX_ERR_BAD_TIME (elapsed < 0),
-/// SPX_ERR_OUT_OF_MEMORY (nothing moved; the world is as before the call), SPX_ERR_WORLD_LOCKED.
+/// SPX_ERR_OUT_OF_MEMORY (nothing moved; the world is as before the call; a crowd made in one spot
+/// needs room for bodies x 128 pairs and bodies x 32 manifolds: docs/world.md, crowds),
+/// SPX_ERR_WORLD_LOCKED.
 /// The only host code a step runs is its allocator (while a buffer grows). Called from there, every
 /// call that changes this world (step, body create, destroy, set_transform, set_velocity,
 /// apply_impulse, set_awake, set_material) returns SPX_ERR_WORLD_LOCKED and changes nothing; the

@@ -83,6 +83,7 @@ struct spx_pair_finder {
     uint32_t* ended;
 
     uint32_t queries;       /* of the last update */
+    bool crowded;           /* the last update left pairs of moving bodies out (SPX_PAIR_FINDER_BODY_PAIRS) */
     uint32_t morton_counts[(1u << MORTON_BITS) + 1];
 };
 
@@ -468,10 +469,24 @@ typedef struct collect {
     uint32_t capacity;
     uint64_t count;
     uint32_t self; /* box queries: the changed body queried */
+    uint32_t* found; /* per body: pairs of two moving bodies found so far */
+    bool stop_full;  /* after a crowded update, box queries of a moving body in the moving tree stop
+                        once it has its count */
+    bool crowded;    /* pairs were left out */
 } collect;
 
 static inline void put(collect* c, uint32_t a, uint32_t b)
 {
+    /* Two moving bodies that both have their SPX_PAIR_FINDER_BODY_PAIRS are not paired (a crowd in
+       one spot would have every pair): each pair kept is charged to a body below its count, so an
+       update holds at most bodies x that many such pairs. A pair with a resting body always counts. */
+    if ((c->flags[a] & IS_MOVING) && (c->flags[b] & IS_MOVING)) {
+        if (c->found[a] >= SPX_PAIR_FINDER_BODY_PAIRS && c->found[b] >= SPX_PAIR_FINDER_BODY_PAIRS) {
+            c->crowded = true;
+            return;
+        }
+        c->found[a]++, c->found[b]++;
+    }
     if (c->count < c->capacity) {
         spx_pair* p = &c->out[c->count];
         p->a = a < b ? a : b;
@@ -494,12 +509,18 @@ static bool collect_near(void* context, uint32_t proxy, uint32_t other)
     collect* c = context;
     if (other == c->self || ((c->flags[other] & CHANGED) && other < c->self)) return true;
     put(c, c->self, other);
+    if (c->stop_full && c->found[c->self] >= SPX_PAIR_FINDER_BODY_PAIRS) {
+        c->crowded = true; /* the rest of this query is left out */
+        return false;
+    }
     return true;
 }
 
 static void find_fat_pairs(spx_pair_finder* f, collect* c, bool rebuild)
 {
-    *c = (collect){ f->flags, f->found, f->pair_capacity, 0, 0 };
+    /* The sort's buckets, free until the pairs are sorted, count each body's pairs. */
+    memset(f->counts, 0, ((size_t)f->body_end + 1) * sizeof *f->counts);
+    *c = (collect){ f->flags, f->found, f->pair_capacity, 0, 0, f->counts, false, false };
     if (rebuild) {
         spx_tree_query_pairs(&f->tree, MOVING, collect_pair, c);
         spx_tree_query_across(&f->tree, MOVING, RESTING, collect_pair, c);
@@ -510,8 +531,10 @@ static void find_fat_pairs(spx_pair_finder* f, collect* c, bool rebuild)
         if (proxy == SPX_TREE_NULL) continue; /* removed: its pairs are only dropped */
         const spx_aabb* fat = &f->fat_boxes[body];
         c->self = body;
-        /* A moving body pairs with everything, a resting one with moving bodies only. */
+        /* A moving body pairs with everything, a resting one with moving bodies only (all kept). */
+        c->stop_full = f->crowded && (f->flags[body] & IS_MOVING);
         spx_tree_query(&f->tree, MOVING, fat, collect_near, c);
+        c->stop_full = false;
         if (f->flags[body] & IS_MOVING) spx_tree_query(&f->tree, RESTING, fat, collect_near, c);
     }
 }
@@ -591,7 +614,10 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
 
     /* 2. Fat pairs of the changed bodies (or of all, when many changed), into `found`. Nothing that
           lives across updates is touched until every allocation is done. */
-    bool rebuild = f->changed_count > 0 && (double)f->changed_count > REBUILD_FRACTION * (double)f->body_count;
+    /* Not after a crowded update: the descents meet every pair of overlapping boxes, where the box
+       queries of a crowd stop at each body's count. */
+    bool rebuild = f->changed_count > 0 && (double)f->changed_count > REBUILD_FRACTION * (double)f->body_count
+                && !f->crowded;
     collect c = { 0 };
     if (f->changed_count) {
         find_fat_pairs(f, &c, rebuild);
@@ -688,6 +714,7 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
           readable as last_pairs. */
     for (uint32_t k = 0; k < f->changed_count; ++k) f->flags[f->changed[k]] &= IS_MOVING;
     f->queries = rebuild ? 0u : f->changed_count;
+    f->crowded = c.crowded;
     f->changed_count = 0;
     f->out = f->last;
     f->last = pairs;

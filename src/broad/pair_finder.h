@@ -26,6 +26,13 @@ typedef struct spx_pair {
    these were chosen from). */
 #define SPX_PAIR_FINDER_FAT_FRACTION 0.125f
 
+/* Pairs of two moving bodies an update finds for one body before it stops pairing it with others
+   that have as many (the first the trees give, in tree order): bounds an update's pairs by bodies
+   times this when many moving bodies overlap in one spot. The world keeps the nearest
+   SPX_MAX_BODY_CONTACTS of them (contact_limit.c); pairs with static or sleeping bodies are all
+   kept. A pair left out is looked for again when either body leaves its fat box. */
+#define SPX_PAIR_FINDER_BODY_PAIRS 128u
+
 /* What one update found. Every pointer stays valid until the next call of
    spx_pair_finder_update that succeeds (set and remove do not touch them). */
 typedef struct spx_pair_update {

@@ -193,6 +193,7 @@ static uint32_t gather_bodies(spx_world* w, float h)
         sim->dynamic = b->type == SPX_BODY_DYNAMIC;
         sim->isotropic = false;
         sim->touching = false;
+        sim->overlaps = 0;
         if (sim->dynamic) {
             sb->inv_mass = b->inv_mass;
             sim->isotropic = isotropic(&b->inertia_local) && isotropic(&b->inv_inertia_local);
@@ -222,8 +223,10 @@ static uint32_t gather_bodies(spx_world* w, float h)
    solved one after the other; a few sweeps settle the four on one rebound speed. */
 #define SPX_RESTITUTION_SWEEPS 4
 
-/* The active manifolds, in the contacts' (sorted, deterministic) order; returns how many. */
-static uint32_t collect_manifolds(spx_world* w)
+/* The active manifolds, in the contacts' (sorted, deterministic) order; returns how many. Counts each
+   body's manifolds that overlap deeper than the spring pushes out at max_push_speed (push_depth,
+   against a dynamic body and against one that cannot move): they share that speed (prepare_lane). */
+static uint32_t collect_manifolds(spx_world* w, float push_depth_dynamic, float push_depth_fixed)
 {
     spx_solver_scratch* s = &w->solver;
     uint32_t count = 0;
@@ -236,6 +239,11 @@ static uint32_t collect_manifolds(spx_world* w)
         m->contact = k;
         m->point_count = (uint32_t)c->point_count;
         s->sims[m->a].touching = s->sims[m->b].touching = true;
+        const bool fixed_side = w->bodies[c->body_a].inv_mass == 0.0f || w->bodies[c->body_b].inv_mass == 0.0f;
+        const float deep = -(fixed_side ? push_depth_fixed : push_depth_dynamic);
+        bool overlapping = false;
+        for (int i = 0; i < c->point_count; ++i) overlapping |= c->points[i].separation < deep;
+        s->sims[m->a].overlaps += overlapping, s->sims[m->b].overlaps += overlapping;
     }
     return count;
 }
@@ -246,21 +254,21 @@ static uint32_t collect_manifolds(spx_world* w)
    the overflow) and returns the number of coloured manifolds; counts[c] those of colour c. */
 static uint32_t color_manifolds(spx_solver_scratch* s, uint32_t nb, uint32_t nc, uint32_t counts[SPX_SOLVER_COLORS])
 {
-    uint32_t* used = s->color_used;
-    memset(used, 0, sizeof(uint32_t) * nb);
+    uint64_t* used = s->color_used;
+    memset(used, 0, sizeof(uint64_t) * nb);
     uint8_t* color = (uint8_t*)(s->order + nc); /* scratch: nc bytes after the order's first half */
     memset(counts, 0, sizeof(uint32_t) * SPX_SOLVER_COLORS);
-    const uint32_t all = (1u << SPX_SOLVER_COLORS) - 1u;
+    const uint64_t all = (1ull << SPX_SOLVER_COLORS) - 1u;
     for (uint32_t k = 0; k < nc; ++k) {
         const spx_solver_manifold* c = &s->manifolds[k];
         const bool da = s->bodies[c->a].inv_mass > 0.0f, db = s->bodies[c->b].inv_mass > 0.0f;
         /* The lowest colour neither dynamic body is in: a find-first-set, not a walk over colours. */
-        const uint32_t free = all & ~((da ? used[c->a] : 0u) | (db ? used[c->b] : 0u));
+        const uint64_t free = all & ~((da ? used[c->a] : 0u) | (db ? used[c->b] : 0u));
         uint8_t chosen = SPX_SOLVER_COLORS;
         if (free) {
-            chosen = (uint8_t)__builtin_ctz(free);
-            if (da) used[c->a] |= 1u << chosen;
-            if (db) used[c->b] |= 1u << chosen;
+            chosen = (uint8_t)__builtin_ctzll(free);
+            if (da) used[c->a] |= 1ull << chosen;
+            if (db) used[c->b] |= 1ull << chosen;
             ++counts[chosen];
         }
         color[k] = chosen;
@@ -298,7 +306,7 @@ static spx_result reserve(spx_world* w)
         || !spx_reserve(al, (void**)&s->bodies, &s->body_capacity, n, sizeof(spx_solver_body), 16)
         || !spx_reserve(al, (void**)&s->sims, &s->sim_capacity, n, sizeof(spx_solver_body_sim), 16)
         || !spx_reserve(al, (void**)&s->manifolds, &s->manifold_capacity, nc, sizeof(spx_solver_manifold), 8)
-        || !spx_reserve(al, (void**)&s->color_used, &s->color_used_capacity, n, sizeof(uint32_t), 8)
+        || !spx_reserve(al, (void**)&s->color_used, &s->color_used_capacity, n, sizeof(uint64_t), 8)
         || !spx_reserve(al, (void**)&s->order, &s->order_capacity, 2 * nc, sizeof(uint32_t), 8))
         return SPX_ERR_OUT_OF_MEMORY;
     return SPX_OK;
@@ -310,7 +318,7 @@ void spx_solver_free(spx_solver_scratch* s, const spx_allocator* al)
     spx_free(al, s->bodies, sizeof(spx_solver_body) * (size_t)s->body_capacity);
     spx_free(al, s->sims, sizeof(spx_solver_body_sim) * (size_t)s->sim_capacity);
     spx_free(al, s->manifolds, sizeof(spx_solver_manifold) * (size_t)s->manifold_capacity);
-    spx_free(al, s->color_used, sizeof(uint32_t) * (size_t)s->color_used_capacity);
+    spx_free(al, s->color_used, sizeof(uint64_t) * (size_t)s->color_used_capacity);
     spx_free(al, s->order, sizeof(uint32_t) * (size_t)s->order_capacity);
     if (s->kernels) spx_free(al, s->blocks, s->kernels->block_size * (size_t)s->block_capacity);
 }
@@ -346,7 +354,11 @@ spx_result spx_solve(spx_world* w, float dt)
     const uint32_t lanes = kern->lanes;
 
     const uint32_t nb = gather_bodies(w, h);
-    const uint32_t nc = collect_manifolds(w);
+    /* The depth at which the spring's push reaches max_push_speed: shallower overlaps (a resting
+       pile's) push slower than any share of it and are not counted. */
+    const float max_push = w->def.max_push_speed;
+    const uint32_t nc = collect_manifolds(w, dynamic_soft.bias_rate > 0.0f ? max_push / dynamic_soft.bias_rate : 0.0f,
+                                          static_soft.bias_rate > 0.0f ? max_push / static_soft.bias_rate : 0.0f);
     uint32_t counts[SPX_SOLVER_COLORS];
     const uint32_t colored = color_manifolds(s, nb, nc, counts);
     /* The blocks (a few kB each) are counted once coloured: every colour's manifolds `lanes` to a
@@ -358,7 +370,6 @@ spx_result spx_solve(spx_world* w, float dt)
     const uint32_t nblocks = kern->prepare(w, nc, colored, counts, dynamic_soft, static_soft);
     spx_solver_body* sb = s->bodies;
     const spx_solver_body_sim* sims = s->sims;
-    const float max_push = w->def.max_push_speed;
     void* blocks = s->blocks;
     _Static_assert(offsetof(spx_solver_body, dp) == 8 * sizeof(float) && offsetof(spx_solver_body, dtheta) == 11 * sizeof(float),
                    "rows: v w.x | w.yz inv_mass pad | dp dtheta.x | dtheta.yz inertia");
@@ -370,7 +381,7 @@ spx_result spx_solve(spx_world* w, float dt)
             set_row(&sb[k], 1, row_of(&sb[k], 1) * sims[k].scale1);
         }
         kern->warm_start(sb, blocks, nblocks, step > 0 && relax_iterations == 0);
-        for (uint32_t it = 0; it < solve_iterations; ++it) kern->solve(sb, blocks, nblocks, inv_h, max_push);
+        for (uint32_t it = 0; it < solve_iterations; ++it) kern->solve(sb, blocks, nblocks, inv_h);
         /* The contacts follow the bodies by dp and dtheta alone; the world's bodies move once, after
            the substeps. */
         /* dp += v h, dtheta += w h: rows 2 and 3 (dp, dtheta and two inverse inertia terms, which
@@ -379,7 +390,7 @@ spx_result spx_solve(spx_world* w, float dt)
             set_row(&sb[k], 2, row_of(&sb[k], 2) + row_of(&sb[k], 0) * h4);
             set_row(&sb[k], 3, row_of(&sb[k], 3) + row_of(&sb[k], 1) * h2);
         }
-        for (uint32_t it = 0; it < relax_iterations; ++it) kern->relax(sb, blocks, nblocks, inv_h, max_push);
+        for (uint32_t it = 0; it < relax_iterations; ++it) kern->relax(sb, blocks, nblocks, inv_h);
     }
     for (int sweep = 0; sweep < SPX_RESTITUTION_SWEEPS; ++sweep)
         kern->restitution(sb, blocks, nblocks, w->def.restitution_threshold);

@@ -34,6 +34,7 @@ typedef struct spx_solver_body_sim {
     bool dynamic;
     bool isotropic;        /* dynamic, inertia a multiple of the identity (cubes, balls): turning changes nothing */
     bool touching;         /* in an active manifold this step (its turn is the contacts', not a free body's) */
+    uint32_t overlaps;     /* its active manifolds overlapping deeper than the push's reach: they share max_push_speed */
 } spx_solver_body_sim;
 
 /* An active manifold (at least one awake dynamic body), before it goes into a block. */
@@ -44,9 +45,12 @@ typedef struct spx_solver_manifold {
 } spx_solver_manifold;
 
 #ifndef SPX_SOLVER_COLORS
-#define SPX_SOLVER_COLORS 24 /* -DSPX_SOLVER_COLORS=2 sends most manifolds to the overflow blocks: test_world passes so */
+/* Greedy colouring finds a colour for a manifold of two bodies of 32 manifolds each (the contact
+   limit, SPX_MAX_BODY_CONTACTS) within 63. -DSPX_SOLVER_COLORS=2 sends most manifolds to the
+   overflow blocks: test_world passes so. */
+#define SPX_SOLVER_COLORS 63
 #endif
-_Static_assert(SPX_SOLVER_COLORS >= 1 && SPX_SOLVER_COLORS < 32, "a body's colours are the bits of a uint32_t");
+_Static_assert(SPX_SOLVER_COLORS >= 1 && SPX_SOLVER_COLORS < 64, "a body's colours are the bits of a uint64_t");
 
 /* A damped spring, implicit over a substep (solver.c's make_soft). */
 typedef struct spx_solver_soft {
@@ -67,8 +71,8 @@ typedef struct spx_solver_kernels {
     /* refresh: the bodies have moved since the last relax pass (there is none): make the lever
        shift and the points' separations again, as relax does. */
     void (*warm_start)(spx_solver_body* bodies, void* blocks, uint32_t count, bool refresh);
-    void (*solve)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h, float max_push);
-    void (*relax)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h, float max_push);
+    void (*solve)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h);
+    void (*relax)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h);
     void (*restitution)(spx_solver_body* bodies, void* blocks, uint32_t count, float threshold); /* one sweep */
     void (*store)(spx_world* w, const void* blocks, uint32_t count); /* impulses back to the manifolds */
 } spx_solver_kernels;
@@ -93,7 +97,7 @@ typedef struct spx_solver_scratch {
     const spx_solver_kernels* kernels; /* picked at world creation (spx_solver_pick) */
     /* Graph colouring: manifolds of one colour share no dynamic body, so kernels->lanes of them are
        solved side by side (solver_wide.inc's blocks); the rest (overflow) one a block. */
-    uint32_t* color_used;       /* per solver body, a bit per colour it is in */
+    uint64_t* color_used;       /* per solver body, a bit per colour it is in */
     uint32_t color_used_capacity;
     uint32_t* order;            /* manifold indices by colour, then the overflow */
     uint32_t order_capacity;

@@ -102,6 +102,7 @@ SPX_API void spx_world_destroy(spx_world* w)
     spx_contacts_free(&w->contacts, &a);
     spx_free(&a, w->mesh_pair_buffer, w->mesh_pair_buffer_bytes);
     spx_continuous_free(&w->ccd, &a);
+    spx_contact_limit_free(&w->contact_limit, &a);
     spx_pair_finder_destroy(w->pairs);
     spx_world_number_release(w->number);
     spx_free(&a, w, sizeof *w);
@@ -234,7 +235,11 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     double tp = now_ms();
     if (r == SPX_OK) r = broad_phase(w, elapsed, &pairs);
     double t1 = now_ms();
-    if (r == SPX_OK) r = spx_contacts_update(w, pairs.pairs, pairs.count, elapsed);
+    const spx_pair* kept = NULL;
+    uint32_t kept_count = 0;
+    bool limited = false;
+    if (r == SPX_OK) r = spx_contact_limit_apply(w, pairs.pairs, pairs.count, &kept, &kept_count, &limited);
+    if (r == SPX_OK) r = spx_contacts_update(w, kept, kept_count, elapsed);
     double t2 = now_ms();
     if (r != SPX_OK) {
         w->locked = false;
@@ -261,6 +266,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
         st.awake_body_count += b->alive && b->type != SPX_BODY_STATIC && b->awake;
     }
     st.pair_count = pairs.count;
+    if (limited) st.flags |= SPX_STEP_CONTACT_LIMIT;
     st.manifold_count = w->contacts.count;
     st.reused_pair_count = w->contacts.reused;
     for (uint32_t k = 0; k < w->contacts.count; ++k) st.contact_point_count += (uint32_t)w->contacts.list[k].point_count;

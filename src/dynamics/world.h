@@ -4,6 +4,7 @@
 
 #include "body.h"
 #include "contact.h"
+#include "contact_limit.h"
 #include "solver.h"
 #include "continuous.h"
 #include "broad/pair_finder.h"
@@ -31,6 +32,7 @@ struct spx_world {
     uint32_t* island_head;    /* per island root: first member of a rested island's chain */
     spx_solver_scratch solver; /* the solver's packed bodies and contacts (solver.h) */
     spx_continuous ccd;       /* the continuous stage's (continuous.c) */
+    spx_contact_limit contact_limit; /* the pairs a step keeps (contact_limit.c) */
 
     uint32_t scratch_capacity;
     /* Cache for the mesh-mesh manifold's triangle pairs (spx_manifold_mesh_mesh_buffered), made with

@@ -1,0 +1,75 @@
+/* At most SPX_MAX_BODY_CONTACTS partners a dynamic body: a crowd made in one spot pairs every body
+   with every other, and its step would cost the square of its number in manifolds and solver work.
+   The choice is by the gap between bounding spheres (deepest first), ties in pair order, so it is
+   a function of the poses alone; static and kinematic bodies take any number (a ground holds a
+   whole pile). */
+#include "contact_limit.h"
+#include "world.h"
+#include "core/allocator.h"
+#include "core/radix_sort.h"
+#include <string.h>
+
+/* An order-preserving unsigned image of a float (negative ones below positive ones). */
+static uint32_t float_order(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return (u & 0x80000000u) ? ~u : u | 0x80000000u;
+}
+
+static bool limited_body(const spx_world* w, uint32_t body) { return w->bodies[body].type == SPX_BODY_DYNAMIC; }
+
+spx_result spx_contact_limit_apply(spx_world* w, const spx_pair* pairs, uint32_t n, const spx_pair** out,
+                                   uint32_t* out_count, bool* limited)
+{
+    spx_contact_limit* l = &w->contact_limit;
+    const spx_allocator* al = &w->allocator;
+    *out = pairs, *out_count = n, *limited = false;
+    if (!spx_reserve(al, (void**)&l->partners, &l->partner_capacity, w->body_slots + 1, sizeof(uint32_t), 8))
+        return SPX_ERR_OUT_OF_MEMORY;
+    uint32_t* partners = l->partners;
+    memset(partners, 0, sizeof(uint32_t) * w->body_slots);
+    bool over = false;
+    for (uint32_t i = 0; i < n; ++i) {
+        over |= ++partners[pairs[i].a] > SPX_MAX_BODY_CONTACTS && limited_body(w, pairs[i].a);
+        over |= ++partners[pairs[i].b] > SPX_MAX_BODY_CONTACTS && limited_body(w, pairs[i].b);
+    }
+    if (!over) return SPX_OK;
+    if (!spx_reserve(al, (void**)&l->keys[0], &l->key_capacity[0], n, sizeof(uint64_t), 8)
+        || !spx_reserve(al, (void**)&l->keys[1], &l->key_capacity[1], n, sizeof(uint64_t), 8)
+        || !spx_reserve(al, (void**)&l->kept, &l->kept_capacity, n, sizeof(spx_pair), 8))
+        return SPX_ERR_OUT_OF_MEMORY;
+    uint64_t* keys = l->keys[0];
+    for (uint32_t i = 0; i < n; ++i) {
+        const spx_body* a = &w->bodies[pairs[i].a];
+        const spx_body* b = &w->bodies[pairs[i].b];
+        const float gap = glms_vec3_norm(glms_vec3_sub(a->center, b->center)) - a->radius - b->radius;
+        keys[i] = (uint64_t)float_order(gap) << 32 | i;
+    }
+    spx_radix_sort_u64(keys, NULL, l->keys[1], NULL, n);
+    /* Greedy, deepest first; then the kept ones back in pair order (the contacts merge by it). */
+    memset(partners, 0, sizeof(uint32_t) * w->body_slots);
+    uint8_t* keep = (uint8_t*)l->keys[1]; /* the sort is done with its scratch: n bytes of it */
+    memset(keep, 0, n);
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t i = (uint32_t)keys[k];
+        const uint32_t a = pairs[i].a, b = pairs[i].b;
+        if ((limited_body(w, a) && partners[a] >= SPX_MAX_BODY_CONTACTS)
+            || (limited_body(w, b) && partners[b] >= SPX_MAX_BODY_CONTACTS))
+            continue;
+        ++partners[a], ++partners[b];
+        keep[i] = 1;
+    }
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        if (keep[i]) l->kept[kept++] = pairs[i];
+    *out = l->kept, *out_count = kept, *limited = true;
+    return SPX_OK;
+}
+
+void spx_contact_limit_free(spx_contact_limit* l, const spx_allocator* al)
+{
+    spx_free(al, l->partners, sizeof(uint32_t) * (size_t)l->partner_capacity);
+    for (int k = 0; k < 2; ++k) spx_free(al, l->keys[k], sizeof(uint64_t) * (size_t)l->key_capacity[k]);
+    spx_free(al, l->kept, sizeof(spx_pair) * (size_t)l->kept_capacity);
+}
