@@ -378,16 +378,13 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
 SPX_API spx_result spx_manifold_obb_triangle_ex(const spx_obb* a, const spx_triangle* b, const spx_triangle_edges* edges,
                                                 float margin, spx_manifold* out)
 {
-    if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = spx_obb_validate(a);
-    if (r != SPX_OK) return r;
-    r = spx_triangle_validate(b);
-    if (r != SPX_OK) return r;
+    if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_first_error(spx_obb_validate(a), spx_triangle_validate(b));
     if (edges)
         for (int j = 0; j < 3; ++j)
-            if (isnan(edges->angle[j])) return SPX_ERR_NOT_FINITE;
-    if (!isfinite(margin)) return SPX_ERR_NOT_FINITE;
-    if (margin < 0.0f || !out) return SPX_ERR_INVALID_ARGUMENT;
+            if (isnan(edges->angle[j])) r = spx_first_error(r, SPX_ERR_NOT_FINITE);
+    r = spx_first_error(r, spx_check_margin(margin));
+    if (r != SPX_OK) return r;
     spx_tri_manifold m;
     spx_manifold_obb_triangle_checked(a, b, edges, margin, SPX_MAX_MANIFOLD_POINTS, &m);
     out->normal = m.normal;

@@ -106,6 +106,7 @@ static spx_descent descent_for(const spx_obb* box, spx_mesh_instance* a, spx_mes
 
 static const spx_vec3 zero = { 0.0f, 0.0f, 0.0f };
 
+/* Pointers first, then the box (the instance's pose and mesh were checked when they were set). */
 static spx_result check_box_mesh(const spx_obb* a, const spx_mesh_instance* b, const void* out)
 {
     if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
@@ -122,9 +123,8 @@ SPX_API spx_result spx_sweep_obb_mesh(const spx_obb* a, spx_vec3 velocity_a, spx
                                       spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
                                       uint32_t capacity, spx_mesh_hit* out)
 {
-    spx_result r = check_box_mesh(a, b, out);
-    if (r == SPX_OK && !contacts && capacity > 0) r = SPX_ERR_INVALID_ARGUMENT;
-    if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
+    if (!a || !b || !out || (!contacts && capacity > 0)) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_first_error(spx_obb_validate(a), spx_check_motion(velocity_a, velocity_b, tmax));
     if (r != SPX_OK) return r;
     spx_descent d = descent_for(a, NULL, b, velocity_a, velocity_b, tmax);
     sweep(&d, contacts, capacity, out);
@@ -135,8 +135,8 @@ SPX_API spx_result spx_sweep_mesh_mesh(spx_mesh_instance* a, spx_vec3 velocity_a
                                        spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
                                        uint32_t capacity, spx_mesh_hit* out)
 {
+    if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = check_mesh_mesh(a, b, out);
-    if (r == SPX_OK && !contacts && capacity > 0) r = SPX_ERR_INVALID_ARGUMENT;
     if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
     if (r != SPX_OK) return r;
     spx_descent d = descent_for(NULL, a, b, velocity_a, velocity_b, tmax);
@@ -169,8 +169,8 @@ SPX_API spx_result spx_overlap_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance
 SPX_API spx_result spx_contacts_obb_mesh(const spx_obb* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
                                          uint32_t capacity, spx_mesh_hit* out)
 {
+    if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = check_box_mesh(a, b, out);
-    if (r == SPX_OK && !contacts && capacity > 0) r = SPX_ERR_INVALID_ARGUMENT;
     if (r != SPX_OK) return r;
     spx_descent d = descent_for(a, NULL, b, zero, zero, 0.0f);
     contacts_at_rest(&d, contacts, capacity, out);
@@ -180,8 +180,8 @@ SPX_API spx_result spx_contacts_obb_mesh(const spx_obb* a, spx_mesh_instance* b,
 SPX_API spx_result spx_contacts_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
                                           uint32_t capacity, spx_mesh_hit* out)
 {
+    if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = check_mesh_mesh(a, b, out);
-    if (r == SPX_OK && !contacts && capacity > 0) r = SPX_ERR_INVALID_ARGUMENT;
     if (r != SPX_OK) return r;
     spx_descent d = descent_for(NULL, a, b, zero, zero, 0.0f);
     contacts_at_rest(&d, contacts, capacity, out);

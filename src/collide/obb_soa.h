@@ -4,6 +4,7 @@
 
 #include <sepax/collide.h>
 #include "math/simd.h"
+#include <math.h>
 
 /* Copies box `index` out of a structure of arrays (no validation). */
 static inline void spx_obb_soa_get(const spx_obb_soa* soa, size_t index, spx_obb* box)
@@ -16,6 +17,43 @@ static inline void spx_obb_soa_get(const spx_obb_soa* soa, size_t index, spx_obb
         float* axis = &box->rotation.col[k].x;
         for (int m = 0; m < 3; ++m) axis[m] = soa->axis[k][m][index];
     }
+}
+
+/* The checks of the single-pair calls that the stored values and velocities of pairs i < count can
+   fail after spx_obb_soa_set (the host may write the arrays): SPX_ERR_NOT_FINITE, then
+   SPX_ERR_OUT_OF_RANGE for a centre coordinate or half extent, or a velocity component times
+   |tmax|, beyond SPX_MAX_COORDINATE. velocity_a and velocity_b NULL: no velocities (tmax unused).
+   One pass without branches; a failing batch answers nothing, so which pair failed is not needed. */
+static inline spx_result spx_obb_soa_check(const spx_obb_soa* a, const spx_obb_soa* b, const spx_vec3* velocity_a,
+                                           const spx_vec3* velocity_b, size_t count, float tmax)
+{
+    const float limit = SPX_MAX_COORDINATE;
+    bool not_finite = !isfinite(tmax), out_of_range = false;
+    const spx_obb_soa* soa[2] = { a, b };
+    for (int s = 0; s < 2; ++s)
+        for (int k = 0; k < 3; ++k) {
+            const float *c = soa[s]->center[k], *h = soa[s]->half_extents[k];
+            for (size_t i = 0; i < count; ++i) {
+                not_finite |= (c[i] - c[i]) + (h[i] - h[i]) != 0.0f;
+                out_of_range |= !(fabsf(c[i]) <= limit) | !(h[i] <= limit);
+            }
+            for (int m = 0; m < 3; ++m) {
+                const float* x = soa[s]->axis[k][m];
+                for (size_t i = 0; i < count; ++i) not_finite |= x[i] - x[i] != 0.0f;
+            }
+        }
+    if (velocity_a && velocity_b) {
+        const float t = fabsf(tmax);
+        const spx_vec3* v[2] = { velocity_a, velocity_b };
+        for (int s = 0; s < 2; ++s)
+            for (size_t i = 0; i < count; ++i) {
+                const spx_vec3 w = v[s][i];
+                not_finite |= (w.x - w.x) + (w.y - w.y) + (w.z - w.z) != 0.0f;
+                /* an overflowing product is infinite, and out of range as it should be */
+                out_of_range |= !(fabsf(w.x) * t <= limit) | !(fabsf(w.y) * t <= limit) | !(fabsf(w.z) * t <= limit);
+            }
+    }
+    return not_finite ? SPX_ERR_NOT_FINITE : out_of_range ? SPX_ERR_OUT_OF_RANGE : SPX_OK;
 }
 
 /* SPX_LANES pairs (a[i + l], b[i + l]) seen from A: R = A^T B, B's offset in A's frame. */

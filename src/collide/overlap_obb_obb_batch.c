@@ -5,6 +5,7 @@
 #include <sepax/collide.h>
 #include "overlap_obb_obb.h"
 #include "obb_soa.h"
+#include "geometry/validate.h"
 
 /* Writes 1 or 0 for SPX_LANES pairs starting at i; returns a lane mask of non-finite values seen. */
 static inline spx_vi test_lanes(const spx_obb_soa* a, const spx_obb_soa* b, size_t i, uint8_t* out)
@@ -41,6 +42,8 @@ SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb
                                              uint8_t* out_overlap)
 {
     if (!a || !b || !out_overlap || count > a->capacity || count > b->capacity) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_obb_soa_check(a, b, NULL, NULL, count, 0.0f);
+    if (r != SPX_OK) return r;
     spx_vi bad = (spx_vi)spx_vf_splat(0.0f);
     size_t i = 0;
     for (; i + SPX_LANES <= count; i += SPX_LANES) bad |= test_lanes(a, b, i, out_overlap + i);
@@ -48,9 +51,8 @@ SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb
         spx_obb x, y;
         spx_obb_soa_get(a, i, &x);
         spx_obb_soa_get(b, i, &y);
-        spx_result r = spx_obb_validate(&x);
-        if (r == SPX_OK) r = spx_obb_validate(&y);
-        if (r != SPX_OK) return SPX_ERR_NOT_FINITE;
+        r = spx_first_error(spx_obb_validate(&x), spx_obb_validate(&y));
+        if (r != SPX_OK) return r;
         out_overlap[i] = spx_overlap_obb_obb_unchecked(&x, &y);
     }
     for (int l = 0; l < SPX_LANES; ++l)

@@ -278,7 +278,7 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
         /* The first axis (in order: faces before edges) that gave the latest entry names the normal;
            an edge axis pointing the same way as the latest-entering face is that face (sat_axes.h). */
         int axis = 0;
-        while (s.enter[axis][l] != first) ++axis;
+        while (axis < 14 && s.enter[axis][l] != first) ++axis;
         if (axis < 6) {
             corner[l] = -1;
             corner_axis[l] = axis;
@@ -327,8 +327,10 @@ SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3*
 {
     if (!a || !b || !velocity_a || !velocity_b || !out || count > a->capacity || count > b->capacity)
         return SPX_ERR_INVALID_ARGUMENT;
-    if (!isfinite(tmax)) return SPX_ERR_NOT_FINITE;
-    if (tmax < 0.0f) return SPX_ERR_BAD_TIME;
+    /* The order of base.h over all pairs: values first, the interval last. */
+    spx_result r = spx_obb_soa_check(a, b, velocity_a, velocity_b, count, tmax);
+    if (r == SPX_OK && tmax < 0.0f) r = SPX_ERR_BAD_TIME;
+    if (r != SPX_OK) return r;
     vi bad = { 0 };
     size_t i = 0;
     for (; i + SPX_LANES <= count; i += SPX_LANES) sweep_lanes(a, velocity_a, b, velocity_b, i, tmax, out + i, &bad);
@@ -336,7 +338,7 @@ SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3*
         spx_obb x, y;
         spx_obb_soa_get(a, i, &x);
         spx_obb_soa_get(b, i, &y);
-        spx_result r = spx_sweep_obb_obb(&x, velocity_a[i], &y, velocity_b[i], tmax, &out[i]);
+        r = spx_sweep_obb_obb(&x, velocity_a[i], &y, velocity_b[i], tmax, &out[i]);
         if (r != SPX_OK) return r;
     }
     for (int l = 0; l < SPX_LANES; ++l)
