@@ -551,7 +551,9 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
        either box: that one can lie far from the contact's direction. */
     int near_face = -1;
     bool near_face_of_b = false;
-    if (sep_e > sep_f + MANIFOLD_REL_TOL * fabsf(sep_f) + slack + edge_slack) {
+    bool edge_fallback = false; /* the face clipped to nothing: the edge pair answers (below) */
+edge_contact:
+    if (edge_fallback || sep_e > sep_f + MANIFOLD_REL_TOL * fabsf(sep_f) + slack + edge_slack) {
         /* Edge contact, in A's frame: n = a_i x b_j, oriented from A to B. */
         float Dm[3][4], t[4];
         v4_store(Dm[0], D[0]);
@@ -583,7 +585,7 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
         else if (fabsf(n[i2]) > MANIFOLD_EDGE_FACE_COS) near_face = i2;
         else if (fabsf(nbj1) > MANIFOLD_EDGE_FACE_COS) near_face = j1, near_face_of_b = true;
         else if (fabsf(nbj2) > MANIFOLD_EDGE_FACE_COS) near_face = j2, near_face_of_b = true;
-        if (near_face >= 0) goto face_contact;
+        if (near_face >= 0 && !edge_fallback) goto face_contact;
         /* A's edge: the one of the four along a_i that is farthest along n. */
         float pa[3];
         pa[i] = 0.0f;
@@ -627,6 +629,13 @@ face_contact:;
                                  : first_lane[v4_eq(sep_av, max_a) & 7];
     float s;
     face_points(ref, use_b ? a : b, use_b ? v4_neg(tbv) : tv, k, margin, use_b ? 8u : 0u, out, &s);
+    /* No incident point over the face although an edge axis shows contact within the margin: the
+       boxes meet edge to edge beside the face (the edge tolerance grows with the boxes' size, so a
+       long box can prefer its face), and the edges' closest points are the contact. */
+    if (out->point_count == 0 && !edge_fallback && sep_e > -FLT_MAX && sep_e <= margin) {
+        edge_fallback = true;
+        goto edge_contact;
+    }
     /* The reference normal s * ref_k points towards the incident box; A to B flips it for B. */
     const float ns = use_b ? -s : s;
     const spx_vec3 axis = ref->rotation.col[k];

@@ -22,24 +22,30 @@ static inline void spx_obb_soa_get(const spx_obb_soa* soa, size_t index, spx_obb
 /* The checks of the single-pair calls that the stored values and velocities of pairs i < count can
    fail after spx_obb_soa_set (the host may write the arrays): SPX_ERR_NOT_FINITE, then
    SPX_ERR_OUT_OF_RANGE for a centre coordinate or half extent, or a velocity component times
-   |tmax|, beyond SPX_MAX_COORDINATE. velocity_a and velocity_b NULL: no velocities (tmax unused).
+   |tmax|, beyond SPX_MAX_COORDINATE, then SPX_ERR_NOT_ORTHONORMAL for an axis component beyond
+   1 + SPX_ROTATION_TOLERANCE (the rest of the shape is trusted to be as spx_obb_soa_set left it).
+   Past these checks no float product of the lanes overflows. velocity_a and velocity_b NULL: no
+   velocities (tmax unused).
    One pass without branches; a failing batch answers nothing, so which pair failed is not needed. */
 static inline spx_result spx_obb_soa_check(const spx_obb_soa* a, const spx_obb_soa* b, const spx_vec3* velocity_a,
                                            const spx_vec3* velocity_b, size_t count, float tmax)
 {
     const float limit = SPX_MAX_COORDINATE;
-    bool not_finite = !isfinite(tmax), out_of_range = false;
+    bool not_finite = !isfinite(tmax), out_of_range = false, not_unit = false;
     const spx_obb_soa* soa[2] = { a, b };
     for (int s = 0; s < 2; ++s)
         for (int k = 0; k < 3; ++k) {
             const float *c = soa[s]->center[k], *h = soa[s]->half_extents[k];
             for (size_t i = 0; i < count; ++i) {
                 not_finite |= (c[i] - c[i]) + (h[i] - h[i]) != 0.0f;
-                out_of_range |= !(fabsf(c[i]) <= limit) | !(h[i] <= limit);
+                out_of_range |= !(fabsf(c[i]) <= limit) | !(fabsf(h[i]) <= limit);
             }
             for (int m = 0; m < 3; ++m) {
                 const float* x = soa[s]->axis[k][m];
-                for (size_t i = 0; i < count; ++i) not_finite |= x[i] - x[i] != 0.0f;
+                for (size_t i = 0; i < count; ++i) {
+                    not_finite |= x[i] - x[i] != 0.0f;
+                    not_unit |= !(fabsf(x[i]) <= 1.0f + SPX_ROTATION_TOLERANCE);
+                }
             }
         }
     if (velocity_a && velocity_b) {
@@ -53,7 +59,7 @@ static inline spx_result spx_obb_soa_check(const spx_obb_soa* a, const spx_obb_s
                 out_of_range |= !(fabsf(w.x) * t <= limit) | !(fabsf(w.y) * t <= limit) | !(fabsf(w.z) * t <= limit);
             }
     }
-    return not_finite ? SPX_ERR_NOT_FINITE : out_of_range ? SPX_ERR_OUT_OF_RANGE : SPX_OK;
+    return not_finite ? SPX_ERR_NOT_FINITE : out_of_range ? SPX_ERR_OUT_OF_RANGE : not_unit ? SPX_ERR_NOT_ORTHONORMAL : SPX_OK;
 }
 
 /* SPX_LANES pairs (a[i + l], b[i + l]) seen from A: R = A^T B, B's offset in A's frame. */

@@ -1,0 +1,42 @@
+/* Two triangles through every triangle-triangle query: overlap, penetration, sweep in both orders.
+ * Properties: one error code for the same faulty input whichever query gets it (in the order of
+ * base.h); every answer finite; the sweep starts overlapping exactly when the penetration says so,
+ * and the overlap test agrees with it; swapping A and B keeps the state and the time. */
+#include "fuzz.h"
+
+static const spx_triangle near_triangle = { { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 } } };
+static const spx_triangle far_triangle = { { { 100, 0, 0 }, { 101, 0, 0 }, { 100, 1, 0 } } };
+
+int fuzz_triangle_triangle(const uint8_t* data, size_t size)
+{
+    fuzz_input in = { data, size };
+    const spx_triangle a = fuzz_triangle(&in), b = fuzz_triangle(&in);
+    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
+    const float tmax = (fuzz_byte(&in) & 7) ? fabsf(fuzz_float(&in)) : fuzz_float(&in);
+
+    bool overlap = false, overlap_ba = false;
+    spx_penetration pen;
+    const spx_result r_pieces = spx_overlap_triangle_triangle(&a, &b, &overlap);
+    FUZZ_CHECK(r_pieces == SPX_OK || fuzz_input_code(r_pieces));
+    FUZZ_CHECK(spx_penetration_triangle_triangle(&a, &b, &pen) == r_pieces);
+    FUZZ_CHECK(fuzz_first(spx_triangle_validate(&a), spx_triangle_validate(&b)) == r_pieces);
+
+    spx_sweep_hit hit, swapped;
+    const spx_result r_motion = spx_sweep_triangle_triangle(&near_triangle, va, &far_triangle, vb, tmax, &hit);
+    const spx_result r_sweep = spx_sweep_triangle_triangle(&a, va, &b, vb, tmax, &hit);
+    FUZZ_CHECK(r_sweep == fuzz_first(r_pieces, r_motion));
+    if (r_sweep != SPX_OK) return 0;
+    fuzz_check_hit(&hit, tmax);
+    fuzz_check_penetration(&pen);
+    FUZZ_CHECK(pen.overlapping == (hit.state == SPX_SWEEP_START_OVERLAP));
+    FUZZ_CHECK(pen.overlapping == overlap);
+    FUZZ_CHECK(spx_overlap_triangle_triangle(&b, &a, &overlap_ba) == SPX_OK);
+    FUZZ_CHECK(overlap_ba == overlap);
+    FUZZ_CHECK(spx_sweep_triangle_triangle(&b, vb, &a, va, tmax, &swapped) == SPX_OK);
+    fuzz_check_hit(&swapped, tmax);
+    FUZZ_CHECK(swapped.state == hit.state);
+    if (hit.state == SPX_SWEEP_HIT) FUZZ_CHECK(fabsf(swapped.time - hit.time) <= 1e-4f * tmax + 1e-5f);
+    return 0;
+}
+
+SPX_FUZZ_ENTRY(fuzz_triangle_triangle)
