@@ -38,6 +38,20 @@ static void fill_start(spx_descent* d, spx_mesh_hit* h)
     h->depth = (float)spx_dmax(m.depth, 0.0);
 }
 
+/* The collecting descent prunes node pairs against a tighter bound than the first one did, and far
+   from the origin the rounding of the float node boxes can drop the very pair that was found first.
+   The contact set is never empty when there is a contact: that pair is the set then. */
+static void keep_first(spx_descent* d, const spx_mesh_contact* first)
+{
+    if (d->count > 0) return;
+    if (d->capacity > 0) d->contacts[0] = *first;
+    d->count = 1;
+    d->normal_sum = spx_d3_from(first->normal);
+    d->point_sum = spx_d3_from(first->point);
+    d->best = *first;
+    d->found = true;
+}
+
 /* The continuous query on a descent whose pieces and motion are set. */
 static void sweep(spx_descent* d, spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out)
 {
@@ -58,11 +72,13 @@ static void sweep(spx_descent* d, spx_mesh_contact* contacts, uint32_t capacity,
         d->start_only = true;
         d->limit = 0.0f;
         spx_descend(d);
+        keep_first(d, &first);
         fill_start(d, &h);
     } else {
         d->start_only = false;
         d->limit = first.time + SPX_MESH_CONTACT_WINDOW * d->tmax;
         spx_descend(d);
+        keep_first(d, &first);
         h.state = SPX_SWEEP_HIT;
         h.time = first.time;
         h.normal = first.normal;

@@ -81,7 +81,7 @@ int fuzz_box_box(const uint8_t* data, size_t size)
         FUZZ_CHECK(spx_sweep_obb_obb(&b, vb, &a, va, tmax, &swapped) == SPX_OK);
         fuzz_check_hit(&swapped, tmax);
         FUZZ_CHECK(swapped.state == hit.state);
-        const float size = fmaxf(fuzz_box_reach(&a), fuzz_box_reach(&b));
+        const float reach = fmaxf(fuzz_box_reach(&a), fuzz_box_reach(&b));
         if (hit.state == SPX_SWEEP_HIT)
             FUZZ_CHECK(fabsf(swapped.time - hit.time) <= 1e-4f * tmax + 1e-5f);
         for (int i = 0; i < LANES; ++i) {
@@ -90,7 +90,7 @@ int fuzz_box_box(const uint8_t* data, size_t size)
             fuzz_check_hit(&hits[i], tmax);
         }
         /* The float overlap test answers "touching" up to ~1e-6 of the size; beyond it, it agrees. */
-        const float tol = 1e-5f * size;
+        const float tol = 1e-5f * reach;
         if (pen.overlapping && pen.depth > tol) FUZZ_CHECK(overlap);
         (void)r_obatch;
     }

@@ -1,7 +1,9 @@
 /* Two triangles through every triangle-triangle query: overlap, penetration, sweep in both orders.
  * Properties: one error code for the same faulty input whichever query gets it (in the order of
  * base.h); every answer finite; the sweep starts overlapping exactly when the penetration says so,
- * and the overlap test agrees with it; swapping A and B keeps the state and the time. */
+ * and the overlap test agrees with it; swapping A and B keeps the state and the time, except where
+ * the pieces touch to within rounding (docs/tolerances.md: clearances below about 1e-7 of the size
+ * are decided by rounding, and may be decided differently in the two orders). */
 #include "fuzz.h"
 
 static const spx_triangle near_triangle = { { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 } } };
@@ -31,11 +33,16 @@ int fuzz_triangle_triangle(const uint8_t* data, size_t size)
     FUZZ_CHECK(pen.overlapping == (hit.state == SPX_SWEEP_START_OVERLAP));
     FUZZ_CHECK(pen.overlapping == overlap);
     FUZZ_CHECK(spx_overlap_triangle_triangle(&b, &a, &overlap_ba) == SPX_OK);
-    FUZZ_CHECK(overlap_ba == overlap);
+    spx_penetration pen_ba;
+    FUZZ_CHECK(spx_penetration_triangle_triangle(&b, &a, &pen_ba) == SPX_OK);
+    const float rounding = 1e-6f * fmaxf(fuzz_triangle_reach(&a), fuzz_triangle_reach(&b));
+    const bool touching = (pen.overlapping && pen.depth <= rounding) || (pen_ba.overlapping && pen_ba.depth <= rounding);
+    if (!touching) FUZZ_CHECK(overlap_ba == overlap);
     FUZZ_CHECK(spx_sweep_triangle_triangle(&b, vb, &a, va, tmax, &swapped) == SPX_OK);
     fuzz_check_hit(&swapped, tmax);
-    FUZZ_CHECK(swapped.state == hit.state);
-    if (hit.state == SPX_SWEEP_HIT) FUZZ_CHECK(fabsf(swapped.time - hit.time) <= 1e-4f * tmax + 1e-5f);
+    if (!touching) FUZZ_CHECK(swapped.state == hit.state);
+    if (hit.state == SPX_SWEEP_HIT && swapped.state == SPX_SWEEP_HIT)
+        FUZZ_CHECK(fabsf(swapped.time - hit.time) <= 1e-4f * tmax + 1e-5f);
     return 0;
 }
 
