@@ -345,8 +345,9 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
     else if (axis < 4) clip_on_box_face(&p, axis - 1, coord(s[axis].dir, axis - 1) > 0.0 ? 1 : -1, &c);
     /* A face that clips to nothing while an edge axis shows contact within the margin: the pieces
        meet edge to edge beside the face (the tolerances grow with the pieces' size, so a long
-       triangle can prefer a face), and the edges' closest points are the contact. */
-    if (axis < 4 && c.n == 0 && edge >= 0 && s[edge].sep <= (double)margin) axis = edge;
+       triangle can prefer a face), and the edges' closest points are the contact. Not for a
+       triangle of a surface: there its neighbours give the points the face did not. */
+    if (!edges && axis < 4 && c.n == 0 && edge >= 0 && s[edge].sep <= (double)margin) axis = edge;
     const spx_dvec3 N = s[axis].dir;
     if (axis >= 4) clip_edges(&p, axis, N, s[axis].sep, &c);
 
