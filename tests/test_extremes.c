@@ -221,6 +221,36 @@ static int overlapping_long_pieces_have_points(void)
     return 0;
 }
 
+/* The world refuses bodies placed beyond the range, as the queries refuse such pieces. */
+static int world_refuses_bodies_beyond_the_range(void)
+{
+    spx_world_def wd = spx_default_world_def();
+    spx_world* w = NULL;
+    ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    spx_shape_def s = spx_default_shape_def();
+    spx_body_def d = spx_default_body_def();
+    d.type = SPX_BODY_DYNAMIC;
+    d.shapes = &s;
+    d.shape_count = 1;
+    spx_body_id id;
+    d.position = spx_v3(0, 0, -2e7f);
+    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_OUT_OF_RANGE);
+    d.position = spx_v3(0, 0, 0);
+    s.half_extents = spx_v3(1, 2e7f, 1);
+    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_OUT_OF_RANGE);
+    s.half_extents = spx_v3(1, 1, 1);
+    s.local.p = spx_v3(3e7f, 0, 0);
+    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_OUT_OF_RANGE);
+    s.local.p = spx_v3(0, 0, 0);
+    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_OK);
+    spx_transform t = { { 1e8f, 0, 0 }, { 0, 0, 0, 1 } };
+    ENSURE_CODE(spx_body_set_transform(w, id, &t), SPX_ERR_OUT_OF_RANGE);
+    t.p.x = SPX_MAX_COORDINATE;
+    ENSURE_CODE(spx_body_set_transform(w, id, &t), SPX_OK);
+    spx_world_destroy(w);
+    return 0;
+}
+
 int main(void)
 {
     int failures = 0;
@@ -229,5 +259,6 @@ int main(void)
     RUN_TEST(meshes_beyond_the_range_are_refused, failures);
     RUN_TEST(reduction_stays_in_bounds, failures);
     RUN_TEST(overlapping_long_pieces_have_points, failures);
+    RUN_TEST(world_refuses_bodies_beyond_the_range, failures);
     return failures ? 1 : 0;
 }
