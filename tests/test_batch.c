@@ -100,7 +100,7 @@ static int batch_bad_input(void)
         ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 0.25f, hits), SPX_OK);
         vb[at] = keep;
     }
-    /* stored values overwritten behind spx_obb_soa_set's back: out of range, then NaN */
+    /* stored values overwritten behind spx_obb_soa_set's back: far out of range, then NaN */
     a.soa.half_extents[0][4] = 1e20f;
     ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_ERR_OUT_OF_RANGE);
     ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_OUT_OF_RANGE);

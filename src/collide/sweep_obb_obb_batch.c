@@ -9,6 +9,7 @@
 #include "math/simd.h"
 #include "obb_soa.h"
 #include "sweep_obb_obb.h"
+#include "geometry/validate.h"
 #include <float.h>
 #include <math.h>
 #if defined(__SSE2__)
@@ -185,7 +186,7 @@ static void lane_contact(const spx_obb_soa* a, const spx_vec3* va, size_t i, int
 }
 
 static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_soa* b, const spx_vec3* vb,
-                        size_t i, float tmax, spx_sweep_hit* out)
+                        size_t i, float tmax, spx_sweep_hit* out, vi* bad)
 {
     spx_box_lanes p;
     spx_box_lanes_load(a, b, i, &p);
@@ -193,10 +194,11 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     const vf *t = p.t, *ha = p.ha, *hb = p.hb;
     vf w[3], u[3];
     velocities_load(va + i, vb + i, w);
-    vf sum = p.sum;
+    *bad |= spx_vf_not_finite(p.sum);
+    vf speeds = spx_vf_splat(0.0f);
     for (int k = 0; k < 3; ++k) {
         u[k] = p.a[k][0] * w[0] + p.a[k][1] * w[1] + p.a[k][2] * w[2];
-        sum += u[k];
+        speeds += u[k];
     }
 
     /* Float is trusted between these scales: every product below stays a normal float (under
@@ -209,9 +211,9 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     big = spx_vf_max(big, size);
     lanes_state s;
     s.miss = s.sep = (vi){ 0 };
-    /* The inputs were checked (spx_obb_soa_check); a speed near FLT_MAX over a short tmax can still
-       overflow a product here, and that lane goes to the double path too. */
-    s.exact = (big > spx_vf_splat(1e17f)) | (size < spx_vf_splat(1e-15f)) | spx_vf_not_finite(sum);
+    /* A speed near FLT_MAX over a tmax short enough to keep it in range can overflow a product here:
+       that lane goes to the double path too. */
+    s.exact = (big > spx_vf_splat(1e17f)) | (size < spx_vf_splat(1e-15f)) | spx_vf_not_finite(speeds);
     s.last = spx_vf_splat(tmax);
     s.first = spx_vf_splat(-FLT_MAX);
     vf AR[3][3], minor[3][3];
@@ -328,18 +330,21 @@ SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3*
 {
     if (!a || !b || !velocity_a || !velocity_b || !out || count > a->capacity || count > b->capacity)
         return SPX_ERR_INVALID_ARGUMENT;
-    /* The order of base.h over all pairs: values first, the interval last. */
-    spx_result r = spx_obb_soa_check(a, b, velocity_a, velocity_b, count, tmax);
-    if (r == SPX_OK && tmax < 0.0f) r = SPX_ERR_BAD_TIME;
-    if (r != SPX_OK) return r;
+    /* The order of base.h over all pairs: a fault of the velocities or the interval yields to one of
+       the stored values, which are scanned only then (or when a lane's sum shows one). */
+    spx_result r = spx_check_velocities(velocity_a, velocity_b, count, tmax);
+    if (r != SPX_OK) return spx_first_error(spx_obb_soa_check_stored(a, b, count), r);
+    vi bad = { 0 };
     size_t i = 0;
-    for (; i + SPX_LANES <= count; i += SPX_LANES) sweep_lanes(a, velocity_a, b, velocity_b, i, tmax, out + i);
+    for (; i + SPX_LANES <= count; i += SPX_LANES) sweep_lanes(a, velocity_a, b, velocity_b, i, tmax, out + i, &bad);
     for (; i < count; ++i) {
         spx_obb x, y;
         spx_obb_soa_get(a, i, &x);
         spx_obb_soa_get(b, i, &y);
-        r = spx_sweep_obb_obb(&x, velocity_a[i], &y, velocity_b[i], tmax, &out[i]);
-        if (r != SPX_OK) return r;
+        r = spx_first_error(r, spx_sweep_obb_obb(&x, velocity_a[i], &y, velocity_b[i], tmax, &out[i]));
     }
-    return SPX_OK;
+    for (int l = 0; l < SPX_LANES; ++l) r = spx_first_error(r, bad[l] ? SPX_ERR_NOT_FINITE : SPX_OK);
+    if (r == SPX_OK) return SPX_OK;
+    const spx_result stored = spx_obb_soa_check_stored(a, b, count);
+    return stored != SPX_OK ? stored : r;
 }

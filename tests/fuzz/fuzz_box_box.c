@@ -56,8 +56,9 @@ int fuzz_box_box(const uint8_t* data, size_t size)
     const spx_result r_manifold = spx_manifold_obb_obb(&a, &b, margin, &m);
     FUZZ_CHECK(r_manifold == fuzz_first(r_pieces, r_margin));
 
-    /* The batch: the same codes for values and the interval (it trusts the stored shape), the same
-       states on success. */
+    /* The batch: the same codes as the single call for the velocities, the interval and stored values
+       that are not finite; it trusts the stored boxes as spx_obb_soa_set left them beyond that (the
+       harness writes the arrays itself). The same states on success. */
     static float store_a[15][LANES], store_b[15][LANES];
     spx_obb_soa sa, sb;
     soa_put(store_a, &sa, &a);
@@ -68,8 +69,7 @@ int fuzz_box_box(const uint8_t* data, size_t size)
     uint8_t overlaps[LANES];
     const spx_result r_batch = spx_sweep_obb_obb_batch(&sa, vas, &sb, vbs, LANES, tmax, hits);
     const spx_result r_obatch = spx_overlap_obb_obb_batch(&sa, &sb, LANES, overlaps);
-    const int shape = fuzz_rank(r_pieces) == 3;
-    if (!shape) {
+    if (r_pieces == SPX_OK || r_pieces == SPX_ERR_NOT_FINITE) {
         FUZZ_CHECK(r_batch == r_sweep);
         FUZZ_CHECK(r_obatch == r_pieces);
     }
