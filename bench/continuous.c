@@ -1,4 +1,4 @@
-/* sepax_bench_continuous: the CCD table of issue 5 (docs/continuous.md).
+/* sepax_bench_continuous: the continuous-collision table (docs/continuous.md).
  *
  *   sepax_bench_continuous [--quick] [--bodies=<n>] [--steps=<n>] [-r=<reps>]
  *

@@ -1,4 +1,4 @@
-/* sepax_bench_mesh_query: the mesh queries of include/sepax/mesh_query.h on issue 3's scenes, beside
+/* sepax_bench_mesh_query: the mesh queries of include/sepax/mesh_query.h on the standard mesh scenes, beside
    an all-pairs brute force over the exact triangle tests and (with -DSEPAX_BENCH_PEERS=ON) FCL.
    See bench/README.md ("Mesh queries").
 
@@ -33,7 +33,7 @@
 #endif
 
 #define CAPACITY 256u             /* contact array of the "with contacts" rows */
-#define AGREE 1e-5                /* |sepax - brute| / tmax allowed (issue 3) */
+#define AGREE 1e-5                /* |sepax - brute| / tmax allowed */
 #define SLOW_NS 20e6              /* a query slower than this runs once a run, at most SLOW_RUNS runs */
 #define SLOW_RUNS 3
 #define ONCE_NS 1e9               /* slower than this: the first call is the only one (the brute force) */
@@ -44,7 +44,7 @@ typedef struct options {
     int runs;
     double min_ms;
     bool quick, brute, peers, save, csv_stdout;
-    char axis;                     /* the torus axis: 'z' (issue 3's figure) or 'y' (the generator's) */
+    char axis;                     /* the torus axis: 'z' (the standard case) or 'y' (the generator's) */
     const char* csv_path;
     const char* machine;
     const char* results_dir;
@@ -271,7 +271,7 @@ static bool scene_failed(const char* what, spx_result r)
     return false;
 }
 
-/* Issue 3's standard case: A (torus R 0.6, r 0.2) turned 70 degrees about x then 20 about y,
+/* The standard case: A (torus R 0.6, r 0.2) turned 70 degrees about x then 20 about y,
    sliding from (-3, 0.15, 0.1) to (-1, 0.15, 0.1) over tmax = 1 s into B (torus R 1, r 0.3) at the
    origin. --quick: the same tori, coarser. */
 static bool scene_tori(scene* s, const options* o)
@@ -753,7 +753,7 @@ static void usage(FILE* f)
                "  -r=<runs>          timed runs a row, median reported (default 7; --quick 3)\n"
                "  --min-ms=<ms>      a timed run repeats the query until it lasts this long (default 200; --quick 10)\n"
                "  --quick            coarse tori and grid, 3 runs of 10 ms: the CI smoke run, brute force included\n"
-               "  --axis=z|y         the tori's axis (default z, issue 3's figure; y is the generator's own)\n"
+               "  --axis=z|y         the tori's axis (default z, the standard case; y is the generator's own)\n"
                "  --no-brute         skip the all-pairs brute force (2 s on the standard case)\n"
                "  --no-peers         skip FCL even when built in\n"
                "  --csv              CSV on stdout instead of the table; --csv=<file>: CSV to a file as well\n"

@@ -1,7 +1,7 @@
 /* sepax_bench_pile: how deep the boxes of a settling pile overlap, over the whole settling and on
  * several piles, not at one step of one pile.
  *
- * The falling scenes' end state (issue 4) is one step, the 300th, of one pile, while the pile still
+ * The falling scenes' end state is one step, the 300th, of one pile, while the pile still
  * settles: its deepest box-box overlap there is whichever collision happens to be under way, and any
  * change of rounding moves it between 0.005 and 0.08 m. This program measures the deepest overlap
  * (tests/support/scenes.c's spx_scene_measure) at every step from 100 (the boxes have landed) to 600,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Instructions a step of each engine on issue 4's world scenes (bench/README.md, "World scenes").
+# Instructions a step of each engine on the world scenes (bench/README.md, "World scenes").
 #
 # Runs `sepax_bench_world --steps-only -s=<scene> -e=<engine>` under callgrind with collection on
 # only inside bench_world_run_steps, the function that makes the steps: building the world,

@@ -1,4 +1,4 @@
-/* sepax_bench_world: issue 4's world scenes (tests/support/scenes.c: falling, and the pyramid at
+/* sepax_bench_world: the world scenes (tests/support/scenes.c: falling, and the pyramid at
    pitch 1.0 and 1.1), timed step by step, their end state measured; with -DSEPAX_BENCH_PEERS=ON the
    same scenes in Bullet and ODE in the same run, measured by the same routine. See bench/README.md
    ("World scenes").
@@ -8,7 +8,7 @@
                      [--results-dir=<dir>]
 
    Exit status: 0; 2 bad option; 1 a file cannot be written; 3 a scene could not be built or a step
-   failed. The goals of issue 4 are printed, not judged by the exit status: benchmarks measure, the
+   failed. The speed goals are printed, not judged by the exit status: benchmarks measure, the
    tests judge. */
 #define _POSIX_C_SOURCE 200112L
 #include "machine.h"
@@ -671,7 +671,7 @@ int main(int argc, char** argv)
                      engines[e].name, sc->name);
     }
 
-    /* Issue 4's goals, on the figures above. */
+    /* The speed goals, on the figures above. */
     bench_report_note(&rep, "\nissue 4 (goals measured here; instructions a step: bench/world_callgrind.sh):");
     for (int s = 0; s < SCENE_COUNT; ++s) {
         if (!o.scene_on[s]) continue;

@@ -1,4 +1,4 @@
-/* Continuous collision in the world (issue 5): bullets through paper against static and dynamic
+/* Continuous collision in the world: bullets through paper against static and dynamic
    walls, a spinning plank beside a thin wall, head-on cubes, no time lost between two walls, a
    closed container of fast boxes, and the stage's own bookkeeping (stats, determinism, no
    allocation after warm-up). */

@@ -1,4 +1,4 @@
-/* Mesh queries (issue 3): box against mesh and mesh against mesh, continuous and static, checked
+/* Mesh queries: box against mesh and mesh against mesh, continuous and static, checked
  * against the all-pairs brute force of tests/support/mesh_brute.c (every world triangle of A
  * against every world triangle of B with the single-pair tests of collide.h), on random problems
  * over generated shapes and on hand-built ones where many pairs tie for first; then swapped

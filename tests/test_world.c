@@ -1,4 +1,4 @@
-/* The rigid-body world (issue 4): conservation, restitution, friction, energy, stacking, sleeping,
+/* The rigid-body world: conservation, restitution, friction, energy, stacking, sleeping,
    events, ids, bad input, allocation and determinism. */
 #include "test.h"
 #include "support/scenes.h"
@@ -660,7 +660,7 @@ static int simd_paths_identical(void)
 }
 
 /* The pyramid (sleeping off) stands for 10 s at both pitches, every box within 0.01 m of where it
-   started: issue 4's drift goal (Jolt drifts 0.039 m, Bullet 0.28 m on this scene). */
+   started: the drift goal (Jolt drifts 0.039 m, Bullet 0.28 m on this scene). */
 static int pyramid_at(float pitch)
 {
     spx_scene scene;
@@ -690,7 +690,7 @@ static int pyramid_stands(void) { return pyramid_at(1.0f) || pyramid_at(1.1f); }
 
 /* The falling scene (1,000 boxes dropped in a 10x10x10 grid) comes to rest and falls asleep whole
    within 30 s, none fallen through, the ground penetration and box-box overlaps under 0.01 m
-   (issue 4's goals; measured: asleep after 11 to 14 s depending on the build's rounding, 0.001 m
+   (the goals; measured: asleep after 11 to 14 s depending on the build's rounding, 0.001 m
    and 0.004 m). */
 static int falling_scene_sleeps(void)
 {

@@ -1,4 +1,4 @@
-/* Triangle-mesh shapes in the world (issue 4): static mesh grounds, dynamic closed meshes, their mass,
+/* Triangle-mesh shapes in the world: static mesh grounds, dynamic closed meshes, their mass,
    bad input, no ghost bumps on a flat mesh, the falling_mesh and mesh_pile scenes. */
 #include "test.h"
 #include "support/scenes.h"

@@ -1,4 +1,4 @@
-/* The closed-container scene of issue 5 (see container.h). */
+/* The closed-container scene (see container.h). */
 #include "container.h"
 #include <math.h>
 #include <stdlib.h>

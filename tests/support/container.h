@@ -1,4 +1,4 @@
-/* The closed-container scene of issue 5 (continuous collision), shared by tests/test_continuous.c
+/* The closed-container scene (continuous collision), shared by tests/test_continuous.c
    and the benchmark (public API only): `count` boxes of half extent 0.05 m at `speed` m/s in
    random directions, random orientations, on a grid inside a closed box of six static walls 0.1 m
    thick. Two kinds: elastic (restitution 1, no friction, no gravity, sleeping off: the boxes stay

@@ -1,4 +1,4 @@
-/* The standard world scenes of issue 4, one definition shared by the tests and the benchmarks
+/* The standard world scenes, one definition shared by the tests and the benchmarks
    (public API only, so that bench/ can compile this file too). Deterministic: the same arguments,
    the same world. */
 #ifndef SPX_TEST_SCENES_H
@@ -54,7 +54,7 @@ void spx_scene_falling_layout_seeded(spx_scene_layout* out, uint64_t seed);
 void spx_scene_pyramid_layout(spx_scene_layout* out, float pitch);
 void spx_scene_falling_mesh_layout(spx_scene_layout* out);
 
-/* The bullet through paper of issue 5, as a layout so that other engines shoot the same shot: a cube
+/* The bullet through paper, as a layout so that other engines shoot the same shot: a cube
    of 0.1 m (1 kg, friction 0.6, restitution 0) moving along +x at `speed` m/s at a static wall
    0.01 x 2 x 2 m (the layout's ground box) whose near face is at x = 0, the cube's front face 5 m
    plus phase/8 of one step's travel away; no gravity, no sleeping, 1/60 s, enough steps to reach

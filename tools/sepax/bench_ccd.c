@@ -1,4 +1,4 @@
-/* sepax bench ccd: issue 5's bullet through paper (tests/support/scenes.h: spx_scene_paper_layout)
+/* sepax bench ccd: the bullet through paper (tests/support/scenes.h: spx_scene_paper_layout)
  * in every engine: a 0.1 m cube shot at a static 0.01 m wall 5 m away at 10 to 10,000 m/s, from 8
  * start phases spread over one step's travel. Per speed and engine: shots that went through, the
  * deepest overlap with the wall after any step, the fastest rebound over the shot's speed
