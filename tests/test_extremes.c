@@ -164,7 +164,8 @@ static int meshes_beyond_the_range_are_refused(void)
     ENSURE(finite3(rest.point) && finite3(rest.normal) && isfinite(rest.depth));
     ENSURE_CODE(spx_manifold_mesh_mesh(a, b, 0.1f, m, 8, &count), SPX_OK);
     for (uint32_t g = 0; g < count; ++g)
-        for (int i = 0; i < m[g].point_count; ++i) ENSURE(finite3(m[g].points[i].point) && isfinite(m[g].points[i].depth));
+        for (int i = 0; i < m[g].point_count; ++i)
+            ENSURE(finite3(m[g].points[i].point) && isfinite(m[g].points[i].depth));
     ENSURE_CODE(spx_manifold_mesh_mesh(a, b, 2e7f, m, 8, &count), SPX_ERR_OUT_OF_RANGE);
     spx_mesh_instance_destroy(a);
     spx_mesh_instance_destroy(b);

@@ -45,7 +45,10 @@ static inline spx_result spx_obb_soa_check_stored(const spx_obb_soa* a, const sp
                 }
             }
         }
-    return not_finite ? SPX_ERR_NOT_FINITE : out_of_range ? SPX_ERR_OUT_OF_RANGE : not_unit ? SPX_ERR_NOT_ORTHONORMAL : SPX_OK;
+    return not_finite     ? SPX_ERR_NOT_FINITE
+         : out_of_range   ? SPX_ERR_OUT_OF_RANGE
+         : not_unit       ? SPX_ERR_NOT_ORTHONORMAL
+                          : SPX_OK;
 }
 
 /* The velocities and interval of a batched sweep, as spx_check_motion checks one pair's: one pass
@@ -63,7 +66,10 @@ static inline spx_result spx_check_velocities(const spx_vec3* velocity_a, const 
             /* an overflowing product is infinite, and out of range as it should be */
             out_of_range |= !(fabsf(w.x) * t <= limit) | !(fabsf(w.y) * t <= limit) | !(fabsf(w.z) * t <= limit);
         }
-    return not_finite ? SPX_ERR_NOT_FINITE : out_of_range ? SPX_ERR_OUT_OF_RANGE : tmax < 0.0f ? SPX_ERR_BAD_TIME : SPX_OK;
+    return not_finite     ? SPX_ERR_NOT_FINITE
+         : out_of_range   ? SPX_ERR_OUT_OF_RANGE
+         : tmax < 0.0f    ? SPX_ERR_BAD_TIME
+                          : SPX_OK;
 }
 
 /* SPX_LANES pairs (a[i + l], b[i + l]) seen from A: R = A^T B, B's offset in A's frame. */

@@ -85,7 +85,8 @@ int fuzz_box_box(const uint8_t* data, size_t size)
         spx_penetration pen_ba;
         FUZZ_CHECK(spx_penetration_obb_obb(&b, &a, &pen_ba) == SPX_OK);
         const float rounding = 1e-6f * reach;
-        const bool touching = (pen.overlapping && pen.depth <= rounding) || (pen_ba.overlapping && pen_ba.depth <= rounding);
+        const bool touching = (pen.overlapping && pen.depth <= rounding)
+                           || (pen_ba.overlapping && pen_ba.depth <= rounding);
         if (!touching) FUZZ_CHECK(swapped.state == hit.state);
         if (hit.state == SPX_SWEEP_HIT && swapped.state == SPX_SWEEP_HIT)
             FUZZ_CHECK(fabsf(swapped.time - hit.time) <= 1e-4f * tmax + 1e-5f);

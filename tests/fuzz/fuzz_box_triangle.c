@@ -16,7 +16,8 @@ int fuzz_box_triangle(const uint8_t* data, size_t size)
     const float tmax = (fuzz_byte(&in) & 7) ? fabsf(fuzz_float(&in)) : fuzz_float(&in);
     const float margin = (fuzz_byte(&in) & 7) ? fabsf(fuzz_float(&in)) : fuzz_float(&in);
     spx_triangle_edges edges;
-    for (int j = 0; j < 3; ++j) edges.angle[j] = (fuzz_byte(&in) & 3) ? (float)(int8_t)fuzz_byte(&in) / 40.0f : SPX_EDGE_OPEN;
+    for (int j = 0; j < 3; ++j)
+        edges.angle[j] = (fuzz_byte(&in) & 3) ? (float)(int8_t)fuzz_byte(&in) / 40.0f : SPX_EDGE_OPEN;
     edges.corners = fuzz_byte(&in) & 7;
 
     bool overlap = false;

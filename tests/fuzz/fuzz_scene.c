@@ -20,7 +20,8 @@ int fuzz_scene(const uint8_t* data, size_t size)
         for (uint32_t i = 0; i < s.mesh_count; ++i) {
             const scene_mesh* m = &s.meshes[i];
             file |= m->kind == SCENE_MESH_FILE;
-            triangles += m->kind == SCENE_MESH_GRID ? 2ull * m->cells[0] * m->cells[1] : 2ull * m->segments[0] * m->segments[1] + 12;
+            triangles += m->kind == SCENE_MESH_GRID ? 2ull * m->cells[0] * m->cells[1]
+                                                    : 2ull * m->segments[0] * m->segments[1] + 12;
         }
         if (s.body_count <= 64 && triangles <= 20000 && !file) {
             if (scene_build(&s, message, sizeof message)) FUZZ_CHECK(spx_world_step(s.w, 1.0f / 60.0f) == SPX_OK);

@@ -36,7 +36,8 @@ int fuzz_triangle_triangle(const uint8_t* data, size_t size)
     spx_penetration pen_ba;
     FUZZ_CHECK(spx_penetration_triangle_triangle(&b, &a, &pen_ba) == SPX_OK);
     const float rounding = 1e-6f * fmaxf(fuzz_triangle_reach(&a), fuzz_triangle_reach(&b));
-    const bool touching = (pen.overlapping && pen.depth <= rounding) || (pen_ba.overlapping && pen_ba.depth <= rounding);
+    const bool touching = (pen.overlapping && pen.depth <= rounding)
+                       || (pen_ba.overlapping && pen_ba.depth <= rounding);
     if (!touching) FUZZ_CHECK(overlap_ba == overlap);
     FUZZ_CHECK(spx_sweep_triangle_triangle(&b, vb, &a, va, tmax, &swapped) == SPX_OK);
     fuzz_check_hit(&swapped, tmax);
