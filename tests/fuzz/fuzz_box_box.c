@@ -88,8 +88,9 @@ int fuzz_box_box(const uint8_t* data, size_t size)
         const bool touching = (pen.overlapping && pen.depth <= rounding)
                            || (pen_ba.overlapping && pen_ba.depth <= rounding);
         if (!touching) FUZZ_CHECK(swapped.state == hit.state);
+        const spx_vec3 v_rel = spx_v3(vb.x - va.x, vb.y - va.y, vb.z - va.z);
         if (hit.state == SPX_SWEEP_HIT && swapped.state == SPX_SWEEP_HIT)
-            FUZZ_CHECK(fabsf(swapped.time - hit.time) <= 1e-4f * tmax + 1e-5f);
+            FUZZ_CHECK(fabsf(swapped.time - hit.time) <= fuzz_time_slack(tmax, reach, v_rel, hit.normal, swapped.normal));
         for (int i = 0; i < LANES; ++i) {
             if (!touching) FUZZ_CHECK(hits[i].state == hit.state);
             FUZZ_CHECK(overlaps[i] == overlap);
