@@ -201,6 +201,21 @@ static inline float fuzz_time_slack(float tmax, float reach, spx_vec3 v_rel, spx
     return 1e-4f * tmax + 1e-5f + 32.0f * FLT_EPSILON * reach / closing;
 }
 
+/* Two answers to the same problem (A and B swapped, or batched and single) whose states differ:
+   only where rounding can decide. A touch within `rounding` may read as overlapping or not; a hit
+   within `slack` of t = 0 may read as a start overlap; a hit within `slack` of tmax may fall after
+   it in the other answer. */
+static inline bool fuzz_states_may_differ(const spx_sweep_hit* x, const spx_sweep_hit* y, bool touching, float slack,
+                                          float tmax)
+{
+    if (x->state == y->state || touching) return true;
+    const spx_sweep_hit* hit = x->state == SPX_SWEEP_HIT ? x : y;
+    const spx_sweep_hit* other = hit == x ? y : x;
+    if (hit->state != SPX_SWEEP_HIT) return false;
+    if (other->state == SPX_SWEEP_MISS) return hit->time >= tmax - slack;
+    return hit->time <= slack;
+}
+
 /* Largest |coordinate| of a box (centre plus extents) and of a triangle. */
 static inline float fuzz_box_reach(const spx_obb* b)
 {
