@@ -194,7 +194,10 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     const vf *t = p.t, *ha = p.ha, *hb = p.hb;
     vf w[3], u[3];
     velocities_load(va + i, vb + i, w);
-    *bad |= spx_vf_not_finite(p.sum);
+    /* A lane whose stored values are not finite (or would overflow) is answered by nothing: the call
+       fails, and the exact path must never see such a box (it indexes by the axis found). */
+    const vi lane_bad = spx_vf_not_finite(p.sum);
+    *bad |= lane_bad;
     vf speeds = spx_vf_splat(0.0f);
     for (int k = 0; k < 3; ++k) {
         u[k] = p.a[k][0] * w[0] + p.a[k][1] * w[1] + p.a[k][2] * w[2];
@@ -265,6 +268,11 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     bool any_a = false, any_b = false;
     for (int l = 0; l < SPX_LANES; ++l) {
         spx_sweep_hit* hit = &out[l];
+        if (lane_bad[l]) {
+            *hit = (spx_sweep_hit){ 0 };
+            hit->axis = -1;
+            continue;
+        }
         if (s.exact[l] || (!s.sep[l] && !s.miss[l])) {
             spx_obb x, y;
             spx_obb_soa_get(a, i + l, &x);
