@@ -203,8 +203,8 @@ static inline float fuzz_time_slack(float tmax, float reach, spx_vec3 v_rel, spx
 
 /* Two answers to the same problem (A and B swapped, or batched and single) whose states differ:
    only where rounding can decide. A touch within `rounding` may read as overlapping or not; a hit
-   within `slack` of t = 0 may read as a start overlap; a hit within `slack` of tmax may fall after
-   it in the other answer. */
+   within `slack` of t = 0 may read as a start overlap, or as a graze that is over before it starts
+   (a miss); a hit within `slack` of tmax may fall after it in the other answer. */
 static inline bool fuzz_states_may_differ(const spx_sweep_hit* x, const spx_sweep_hit* y, bool touching, float slack,
                                           float tmax)
 {
@@ -212,7 +212,7 @@ static inline bool fuzz_states_may_differ(const spx_sweep_hit* x, const spx_swee
     const spx_sweep_hit* hit = x->state == SPX_SWEEP_HIT ? x : y;
     const spx_sweep_hit* other = hit == x ? y : x;
     if (hit->state != SPX_SWEEP_HIT) return false;
-    if (other->state == SPX_SWEEP_MISS) return hit->time >= tmax - slack;
+    if (other->state == SPX_SWEEP_MISS) return hit->time <= slack || hit->time >= tmax - slack;
     return hit->time <= slack;
 }
 
