@@ -30,7 +30,6 @@ int fuzz_triangle_triangle(const uint8_t* data, size_t size)
     if (r_sweep != SPX_OK) return 0;
     fuzz_check_hit(&hit, tmax);
     fuzz_check_penetration(&pen);
-    FUZZ_CHECK(pen.overlapping == (hit.state == SPX_SWEEP_START_OVERLAP));
     FUZZ_CHECK(pen.overlapping == overlap);
     FUZZ_CHECK(spx_overlap_triangle_triangle(&b, &a, &overlap_ba) == SPX_OK);
     spx_penetration pen_ba;
@@ -38,6 +37,9 @@ int fuzz_triangle_triangle(const uint8_t* data, size_t size)
     const float rounding = 1e-6f * fmaxf(fuzz_triangle_reach(&a), fuzz_triangle_reach(&b));
     const bool touching = (pen.overlapping && pen.depth <= rounding)
                        || (pen_ba.overlapping && pen_ba.depth <= rounding);
+    /* Segment-like pairs add axes that depend on the motion, so a touch within rounding may read
+       differently at rest and swept. */
+    if (!touching) FUZZ_CHECK(pen.overlapping == (hit.state == SPX_SWEEP_START_OVERLAP));
     if (!touching) FUZZ_CHECK(overlap_ba == overlap);
     FUZZ_CHECK(spx_sweep_triangle_triangle(&b, vb, &a, va, tmax, &swapped) == SPX_OK);
     fuzz_check_hit(&swapped, tmax);
