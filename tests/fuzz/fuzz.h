@@ -191,14 +191,14 @@ static inline int fuzz_rank(spx_result r)
 }
 static inline spx_result fuzz_first(spx_result a, spx_result b) { return fuzz_rank(b) < fuzz_rank(a) ? b : a; }
 
-/* How far apart two answers' times may be: the documented 1e-4 of tmax, or the time the closing
-   speed along either normal needs to cover what rounding leaves of the contact's place (32 float
-   steps of the problem's reach; far from the origin a slow approach makes that seconds). */
+/* How far apart two answers' times may be: the documented 1e-4 of tmax, plus the time the closing
+   speed along either normal needs to cover 1e-5 of the problem's size (docs/tolerances.md: answers
+   are exact where the clearance exceeds that; size here is twice the reach, at least a diameter). */
 static inline float fuzz_time_slack(float tmax, float reach, spx_vec3 v_rel, spx_vec3 n1, spx_vec3 n2)
 {
     const float closing = fmaxf(fabsf(v_rel.x * n1.x + v_rel.y * n1.y + v_rel.z * n1.z),
                                 fabsf(v_rel.x * n2.x + v_rel.y * n2.y + v_rel.z * n2.z));
-    return 1e-4f * tmax + 1e-5f + 32.0f * FLT_EPSILON * reach / closing;
+    return 1e-4f * tmax + 1e-5f + 1e-5f * 2.0f * reach / closing;
 }
 
 /* Two answers to the same problem (A and B swapped, or batched and single) whose states differ:
