@@ -192,12 +192,17 @@ static inline int fuzz_rank(spx_result r)
 static inline spx_result fuzz_first(spx_result a, spx_result b) { return fuzz_rank(b) < fuzz_rank(a) ? b : a; }
 
 /* How far apart two answers' times may be: the documented 1e-4 of tmax, plus the time the closing
-   speed along either normal needs to cover 1e-5 of the problem's size (docs/tolerances.md: answers
-   are exact where the clearance exceeds that; size here is twice the reach, at least a diameter). */
+   speed needs to cover 1e-5 of the problem's size (docs/tolerances.md: answers are exact where the
+   clearance exceeds that; size here is twice the reach, at least a diameter). The slower of the two
+   normals' closing speeds: either may be the contact's, and a motion nearly along the contact plane
+   makes its time ill-conditioned. */
 static inline float fuzz_time_slack(float tmax, float reach, spx_vec3 v_rel, spx_vec3 n1, spx_vec3 n2)
 {
-    const float closing = fmaxf(fabsf(v_rel.x * n1.x + v_rel.y * n1.y + v_rel.z * n1.z),
-                                fabsf(v_rel.x * n2.x + v_rel.y * n2.y + v_rel.z * n2.z));
+    /* a miss has no normal (zero): only the other answer's counts */
+    const bool has1 = n1.x != 0.0f || n1.y != 0.0f || n1.z != 0.0f, has2 = n2.x != 0.0f || n2.y != 0.0f || n2.z != 0.0f;
+    const float c1 = has1 ? fabsf(v_rel.x * n1.x + v_rel.y * n1.y + v_rel.z * n1.z) : INFINITY;
+    const float c2 = has2 ? fabsf(v_rel.x * n2.x + v_rel.y * n2.y + v_rel.z * n2.z) : INFINITY;
+    const float closing = fminf(c1, c2);
     return 1e-4f * tmax + 1e-5f + 1e-5f * 2.0f * reach / closing;
 }
 
