@@ -85,9 +85,28 @@ static int batch_bad_input(void)
     vb[2] = keep;
     vb[N - 1].x = NAN;
     ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_ERR_NOT_FINITE);
-    /* a stored value overwritten with NaN behind spx_obb_soa_set's back */
+    vb[N - 1].x = 0.0f;
+    /* several faults: the batch reports what the single call reports for the same input (base.h's
+       order: not finite, then out of range, then the interval), wherever the pair sits */
+    for (int at = 2; at < N; at += N - 3) {
+        spx_sweep_hit h;
+        keep = vb[at];
+        vb[at].z = NAN;
+        ENSURE_CODE(spx_sweep_obb_obb(&ba[at], va[at], &bb[at], vb[at], -1.0f, &h), SPX_ERR_NOT_FINITE);
+        ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_NOT_FINITE);
+        vb[at].z = 2.0f * SPX_MAX_COORDINATE;
+        ENSURE_CODE(spx_sweep_obb_obb(&ba[at], va[at], &bb[at], vb[at], -1.0f, &h), SPX_ERR_OUT_OF_RANGE);
+        ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_OUT_OF_RANGE);
+        ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 0.25f, hits), SPX_OK);
+        vb[at] = keep;
+    }
+    /* stored values overwritten behind spx_obb_soa_set's back: far out of range, then NaN */
+    a.soa.half_extents[0][4] = 1e20f;
+    ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_ERR_OUT_OF_RANGE);
+    ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_OUT_OF_RANGE);
     a.soa.center[1][3] = NAN;
     ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_ERR_NOT_FINITE);
+    ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_NOT_FINITE);
     /* the way in validates */
     spx_obb bad = ba[0];
     bad.half_extents.z = 0.0f;
@@ -97,15 +116,16 @@ static int batch_bad_input(void)
     return 0;
 }
 
-/* Scales where float alone would overflow or underflow (coordinates 1e20, boxes 1e-20, speeds
- * 1e-20): the batch hands such lanes to the exact path and must still agree with the single call. */
+/* The whole problem scaled to the edges of what float handles: up to SPX_MAX_COORDINATE, and
+ * boxes and speeds of 1e-20 (the batch hands lanes it cannot trust to the exact path); the batch
+ * agrees with the single call. Scaled by 1e20, both refuse it. */
 static int batch_extreme_scales(void)
 {
-    static const float scale[4] = { 1e20f, 1e-20f, 1e17f, 1e-14f };
+    static const float scale[5] = { 1e4f, 1e-20f, 1e-14f, 1e-30f, 1e20f };
     static soa_store a, b;
     spx_obb ba[N], bb[N];
     spx_vec3 va[N], vb[N];
-    for (int sc = 0; sc < 4; ++sc) {
+    for (int sc = 0; sc < 5; ++sc) {
         make_problems(&a, &b, ba, bb, va, vb);
         const float k = scale[sc];
         for (int i = 0; i < N; ++i) { /* the whole problem scaled by k: the same answers, times unchanged */
@@ -117,10 +137,25 @@ static int batch_extreme_scales(void)
             }
             va[i] = spx_v3(va[i].x * k, va[i].y * k, va[i].z * k);
             vb[i] = spx_v3(vb[i].x * k, vb[i].y * k, vb[i].z * k);
+            if (k > SPX_MAX_COORDINATE) {
+                spx_sweep_hit h;
+                ENSURE_CODE(spx_obb_soa_set(&a.soa, (size_t)i, &ba[i]), SPX_ERR_OUT_OF_RANGE);
+                ENSURE_CODE(spx_sweep_obb_obb(&ba[i], va[i], &bb[i], vb[i], 1.0f, &h), SPX_ERR_OUT_OF_RANGE);
+                /* written behind spx_obb_soa_set's back */
+                const float* src[2] = { &ba[i].center.x, &ba[i].half_extents.x };
+                for (int m = 0; m < 3; ++m) a.soa.center[m][i] = src[0][m], a.soa.half_extents[m][i] = src[1][m];
+                continue;
+            }
             ENSURE_CODE(spx_obb_soa_set(&a.soa, (size_t)i, &ba[i]), SPX_OK);
             ENSURE_CODE(spx_obb_soa_set(&b.soa, (size_t)i, &bb[i]), SPX_OK);
         }
         spx_sweep_hit hits[N];
+        if (k > SPX_MAX_COORDINATE) {
+            uint8_t overlap[N];
+            ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_ERR_OUT_OF_RANGE);
+            ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_ERR_OUT_OF_RANGE);
+            continue;
+        }
         ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_OK);
         for (int i = 0; i < N; ++i) {
             spx_sweep_hit h;
@@ -132,7 +167,8 @@ static int batch_extreme_scales(void)
     return 0;
 }
 
-/* Wild inputs: coordinates, sizes and speeds from 1e-38 to 1e30, zero, both signs. Every call
+/* Wild inputs: coordinates, sizes and distances travelled from 1e-38 to SPX_MAX_COORDINATE, zero,
+ * both signs. Every call
  * answers SPX_OK with finite output (single and batched), and the batched calls agree with the
  * single ones on every state. A fixed-seed xorshift keeps it reproducible. */
 static uint64_t wild_state = 88172645463325252ull;
@@ -148,7 +184,7 @@ static float wild_coordinate(void)
 {
     float sign = (wild_next() & 1) ? -1.0f : 1.0f;
     switch (wild_next() % 8) {
-    case 0: return sign * wild_unit() * 1e30f;
+    case 0: return sign * wild_unit() * SPX_MAX_COORDINATE;
     case 1: return sign * wild_unit() * 1e-30f;
     case 2: return 0.0f;
     case 3: return sign * 1e-38f;
@@ -159,7 +195,7 @@ static float wild_extent(void)
 {
     switch (wild_next() % 6) {
     case 0: return 1e-30f + wild_unit() * 1e-30f;
-    case 1: return 1e20f * wild_unit() + 1.0f;
+    case 1: return (SPX_MAX_COORDINATE - 1.0f) * wild_unit() + 1.0f;
     default: return 0.01f + wild_unit() * 3.0f;
     }
 }
@@ -192,8 +228,9 @@ static int wild_inputs(void)
             ENSURE_CODE(spx_obb_from_quat(spx_v3(wild_coordinate(), wild_coordinate(), wild_coordinate()),
                                           spx_v3(wild_extent(), wild_extent(), wild_extent()), wild_rotation(), &bb[i]),
                         SPX_OK);
-            va[i] = spx_v3(wild_coordinate(), wild_coordinate(), wild_coordinate());
-            vb[i] = spx_v3(wild_coordinate(), wild_coordinate(), wild_coordinate());
+            /* tmax is at most 10 s: a tenth of a coordinate is a speed that stays in range */
+            va[i] = spx_v3(wild_coordinate() * 0.1f, wild_coordinate() * 0.1f, wild_coordinate() * 0.1f);
+            vb[i] = spx_v3(wild_coordinate() * 0.1f, wild_coordinate() * 0.1f, wild_coordinate() * 0.1f);
             ENSURE_CODE(spx_obb_soa_set(&a.soa, (size_t)i, &ba[i]), SPX_OK);
             ENSURE_CODE(spx_obb_soa_set(&b.soa, (size_t)i, &bb[i]), SPX_OK);
         }

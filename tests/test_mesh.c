@@ -281,12 +281,18 @@ static int tree_invariants_on_shapes(void)
     for (uint32_t i = 0; i < s.vertex_count; ++i) s.vertices[i].x += 1.0e4f, s.vertices[i].z -= 3.0e3f;
     ENSURE(check_tree(&s, 4, "far torus") == 0);
     spx_shape_free(&s);
-    /* a cluster of 900 triangles and 12 lone ones 1e3, 1e6, ... 1e36 m away along x: each mean split
-       peels off the farthest, so the tree goes deep on one side and stays within its bound */
+    /* a cluster of 900 triangles and 12 lone ones 10^0.5, 10^1, ... 10^6 m away along x: each mean
+       split peels off the farthest, so the tree goes deep on one side and stays within its bound */
     ENSURE(spx_shape_random(&s, 912, 1.0f, 0.1f, 77));
     for (uint32_t k = 0; k < 12; ++k)
-        for (int c = 0; c < 3; ++c) s.vertices[3 * (900 + k) + c].x *= powf(10.0f, 3.0f * (float)(k + 1));
+        for (int c = 0; c < 3; ++c) s.vertices[3 * (900 + k) + c].x *= powf(10.0f, 0.5f * (float)(k + 1));
     ENSURE(check_tree(&s, 4, "outliers") == 0);
+    /* one of them past SPX_MAX_COORDINATE: refused */
+    s.vertices[3 * 911].x = -1.5f * SPX_MAX_COORDINATE;
+    spx_mesh_def def = def_of(&s, 4);
+    spx_mesh* m = NULL;
+    ENSURE_CODE(spx_mesh_create(&def, &m), SPX_ERR_OUT_OF_RANGE);
+    ENSURE(m == NULL);
     spx_shape_free(&s);
     /* many copies of the same triangle: every centroid equal, only the median split can cut */
     ENSURE(spx_shape_grid(&s, 1, 1));

@@ -141,6 +141,15 @@ static int truncated_and_malformed(void)
                    "dir/bad.json:4:5: JSON syntax error near '\"shapes\"") == 0);
     ENSURE(refused("{ \"bodies\": [] } trailing", "dir/bad.json:1:18: JSON syntax error near 'trailing'") == 0);
     ENSURE(refused("", "dir/bad.json:1:1: JSON syntax error: the file ends too early") == 0);
+    /* the text need not end with a NUL: the message quotes only what lies within its length */
+    {
+        const char buffer[] = "{}xZZZZZZZZZZZZZZZZ";
+        scene s;
+        ENSURE(!scene_read_text(buffer, 3, "dir/bad.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
+        scene_free(&s);
+        ENSURE(strstr(message, "dir/bad.json:1:3: JSON syntax error near 'x'") != NULL);
+        ENSURE(strchr(message, 'Z') == NULL);
+    }
     /* every prefix of a valid file is refused, and none crashes (run under -DSEPAX_SANITIZE=ON too) */
     for (size_t k = 0; k + 1 < n; ++k) {
         scene s;

@@ -28,6 +28,11 @@ extern "C" {
 
 /// Every call that can fail returns one of these. A failed call changes none of its outputs'
 /// meaning: "the call failed" is never "no contact" (a sweep that ran and found nothing is SPX_OK).
+/// Input with several faults gets the first that applies, in this order: INVALID_ARGUMENT for a
+/// NULL pointer or a bad count; NOT_FINITE anywhere; OUT_OF_RANGE anywhere; the shape of each piece
+/// in argument order (BAD_EXTENT, NOT_ORTHONORMAL, NOT_RIGHT_HANDED, DEGENERATE_TRIANGLE); last the
+/// interval or margin (BAD_TIME for tmax < 0, INVALID_ARGUMENT for a negative margin). Batched calls
+/// follow the same order over all their pairs.
 typedef enum spx_result {
     SPX_OK = 0,
     SPX_ERR_INVALID_ARGUMENT,    /* a NULL pointer, or a count/size out of range */
@@ -49,6 +54,7 @@ typedef enum spx_result {
     SPX_ERR_ZERO_VOLUME,         /* a closed mesh that encloses no volume (e.g. a sheet, one triangle each way) */
     SPX_ERR_MASS_OUT_OF_RANGE,   /* mass, volume or inertia beyond float range (or a moment below FLT_MIN) */
     SPX_ERR_TOO_MANY_WORLDS,     /* 65,535 worlds live at once: each needs a number for its ids */
+    SPX_ERR_OUT_OF_RANGE,        /* a coordinate, extent, margin or distance travelled beyond SPX_MAX_COORDINATE */
     SPX_RESULT_COUNT
 } spx_result;
 

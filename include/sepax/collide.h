@@ -76,7 +76,9 @@ SPX_API spx_result spx_penetration_triangle_triangle(const spx_triangle* a, cons
 
 /// First contact of two translating boxes during [0, tmax]: time, normal, point; START_OVERLAP
 /// with the minimum translation when they overlap at t = 0. Errors: as spx_obb_validate,
-/// SPX_ERR_NOT_FINITE for a non-finite velocity or tmax, SPX_ERR_BAD_TIME for tmax < 0.
+/// SPX_ERR_NOT_FINITE for a non-finite velocity or tmax, SPX_ERR_OUT_OF_RANGE for a velocity component
+/// times tmax beyond SPX_MAX_COORDINATE, SPX_ERR_BAD_TIME for tmax < 0; several faults give the first
+/// in the order of base.h.
 SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, const spx_obb* b, spx_vec3 velocity_b,
                                      float tmax, spx_sweep_hit* out);
 /// First contact of a translating box and a translating triangle. Errors as spx_sweep_obb_obb.
@@ -107,8 +109,9 @@ typedef struct spx_manifold {
 
 /// Contact manifold of two boxes, by reference-face / incident-face clipping or, for an edge
 /// contact, the closest points of the two edges. Points are kept while their gap is at most
-/// `margin` (m, >= 0; speculative contacts). Errors: as spx_obb_validate, SPX_ERR_NOT_FINITE or
-/// SPX_ERR_INVALID_ARGUMENT for a margin that is not finite or is negative.
+/// `margin` (m, >= 0; speculative contacts). Errors: as spx_obb_validate, SPX_ERR_NOT_FINITE,
+/// SPX_ERR_OUT_OF_RANGE or SPX_ERR_INVALID_ARGUMENT for a margin that is not finite, beyond
+/// SPX_MAX_COORDINATE or negative.
 SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, float margin, spx_manifold* out);
 
 /// Contact manifold of a box (A) and a triangle (B): the axis of least overlap (or smallest gap, up to
@@ -117,8 +120,9 @@ SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, floa
 /// the two edges. Up to 4 points, kept while their gap is at most `margin` (m, >= 0; speculative points
 /// have negative depth); ids name the feature pair (bits 0-5, see src/collide/manifold_obb_triangle.c)
 /// and are 0 above. Every feature of the triangle counts as real (see spx_manifold_obb_triangle_ex).
-/// Errors: as spx_obb_validate and spx_triangle_validate, SPX_ERR_NOT_FINITE or SPX_ERR_INVALID_ARGUMENT
-/// for a margin that is not finite or is negative, SPX_ERR_INVALID_ARGUMENT for NULL.
+/// Errors: as spx_obb_validate and spx_triangle_validate, SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE or
+/// SPX_ERR_INVALID_ARGUMENT for a margin that is not finite, beyond SPX_MAX_COORDINATE or negative,
+/// SPX_ERR_INVALID_ARGUMENT for NULL.
 SPX_API spx_result spx_manifold_obb_triangle(const spx_obb* a, const spx_triangle* b, float margin, spx_manifold* out);
 
 /// As spx_manifold_obb_triangle for a triangle of a surface: the normal comes from the triangle's face,
@@ -149,16 +153,19 @@ SPX_API spx_result spx_obb_soa_set(spx_obb_soa* soa, size_t index, const spx_obb
 
 /// Tests pairs (a[i], b[i]) for i < count, writing 1 (overlap or touch) or 0 to out_overlap[i].
 /// Same answers as spx_overlap_obb_obb. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, count past a
-/// capacity), SPX_ERR_NOT_FINITE when a stored value is not finite (then out_overlap is undefined).
+/// capacity), SPX_ERR_NOT_FINITE when a stored value is not finite, SPX_ERR_OUT_OF_RANGE when one
+/// written since spx_obb_soa_set is far enough beyond SPX_MAX_COORDINATE to overflow the float lanes
+/// (then out_overlap is undefined).
 SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb_soa* b, size_t count,
                                              uint8_t* out_overlap);
 
 /// Sweeps pairs (a[i] moving at velocity_a[i], b[i] at velocity_b[i]) over [0, tmax] for i < count,
 /// writing what spx_sweep_obb_obb would to out[i], within the tolerances of docs/tolerances.md:
 /// lanes are computed in float, and a pair with nearly parallel edges or overlapping at t = 0 takes
-/// the exact double path of the single-pair call. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, count past
-/// a capacity), SPX_ERR_NOT_FINITE (tmax, or a stored value or velocity; out is then unspecified),
-/// SPX_ERR_BAD_TIME (tmax < 0).
+/// the exact double path of the single-pair call. Errors, in the order of base.h over all pairs (out
+/// is then unspecified): SPX_ERR_INVALID_ARGUMENT (NULL, count past a capacity), SPX_ERR_NOT_FINITE
+/// (tmax, or a stored value or velocity), SPX_ERR_OUT_OF_RANGE (a velocity component times tmax beyond
+/// SPX_MAX_COORDINATE, or a stored value as for spx_overlap_obb_obb_batch), SPX_ERR_BAD_TIME (tmax < 0).
 SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3* velocity_a, const spx_obb_soa* b,
                                            const spx_vec3* velocity_b, size_t count, float tmax, spx_sweep_hit* out);
 

@@ -14,6 +14,14 @@ extern "C" {
 /// a quaternion is about 3e-7, so this admits every honest rotation and rejects scaled ones.
 #define SPX_ROTATION_TOLERANCE 1e-5f
 
+/// Largest magnitude (m) any query accepts in a box centre coordinate, a half extent, a triangle
+/// corner or mesh vertex coordinate, a mesh pose's position coordinate, a margin, and in each
+/// velocity component times tmax (the distance travelled); beyond it a call returns
+/// SPX_ERR_OUT_OF_RANGE. At 1e7 m a float is already 1 m coarse, and below it every product the
+/// float paths form (up to the fourth power of a length) stays far from overflow
+/// (docs/tolerances.md).
+#define SPX_MAX_COORDINATE 1e7f
+
 /// An oriented box: centre (m), half extents along its own axes (m, > 0), and a rotation whose
 /// column i is the box's axis i in world coordinates.
 typedef struct spx_obb {
@@ -46,8 +54,10 @@ typedef struct spx_triangle_edges {
                                   angle), so normals may come from it */
 } spx_triangle_edges;
 
-/// Builds a box from a rotation matrix. Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_NOT_FINITE,
-/// SPX_ERR_BAD_EXTENT, SPX_ERR_NOT_ORTHONORMAL, SPX_ERR_NOT_RIGHT_HANDED. `out` untouched on error.
+/// Builds a box from a rotation matrix. Errors, the first that applies: SPX_ERR_INVALID_ARGUMENT
+/// (NULL), SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE (|centre coordinate| or half extent above
+/// SPX_MAX_COORDINATE), SPX_ERR_BAD_EXTENT, SPX_ERR_NOT_ORTHONORMAL, SPX_ERR_NOT_RIGHT_HANDED.
+/// `out` untouched on error.
 SPX_API spx_result spx_obb_from_matrix(spx_vec3 center, spx_vec3 half_extents, const spx_mat3* rotation,
                                        spx_obb* out);
 
@@ -64,7 +74,7 @@ SPX_API spx_result spx_obb_validate(const spx_obb* box);
 SPX_API spx_result spx_obb_corners(const spx_obb* box, spx_vec3 out_corners[8]);
 
 /// Checks a triangle. Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_NOT_FINITE,
-/// SPX_ERR_DEGENERATE_TRIANGLE (corners coincide to within 1e-6 of their distance from the origin).
+/// SPX_ERR_OUT_OF_RANGE (a |coordinate| above SPX_MAX_COORDINATE), SPX_ERR_DEGENERATE_TRIANGLE (corners coincide to within 1e-6 of their distance from the origin).
 SPX_API spx_result spx_triangle_validate(const spx_triangle* triangle);
 
 #ifdef __cplusplus

@@ -47,7 +47,8 @@ SPX_API spx_mesh_def spx_default_mesh_def(void);
 /// freed before it returns.
 /// Errors: SPX_ERR_UNINITIALIZED_DEF, SPX_ERR_INVALID_ARGUMENT (NULL, leaf_triangles out of range,
 /// an allocator without alloc or free, more than 2^31 - 1 triangles),
-/// SPX_ERR_NOT_FINITE (a vertex), SPX_ERR_INDEX_OUT_OF_RANGE, SPX_ERR_EMPTY_MESH,
+/// SPX_ERR_NOT_FINITE (a vertex), SPX_ERR_OUT_OF_RANGE (a vertex coordinate beyond
+/// SPX_MAX_COORDINATE), SPX_ERR_INDEX_OUT_OF_RANGE, SPX_ERR_EMPTY_MESH,
 /// SPX_ERR_OUT_OF_MEMORY. *out is set only on success.
 SPX_API spx_result spx_mesh_create(const spx_mesh_def* def, spx_mesh** out);
 

@@ -27,7 +27,9 @@ typedef struct spx_mesh_instance spx_mesh_instance;
 /// Places `mesh` at `pose`. The mesh must outlive the instance. allocator: NULL for malloc/free
 /// (copied; its functions and context must outlive the instance).
 /// Errors: SPX_ERR_INVALID_ARGUMENT (NULL mesh, pose or out; an allocator without alloc or free),
-/// SPX_ERR_NOT_FINITE, SPX_ERR_NOT_ORTHONORMAL (a quaternion off unit length by more than
+/// SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE (a position coordinate beyond SPX_MAX_COORDINATE; with
+/// the mesh's own vertices within it, every world corner stays within 2.8 times it),
+/// SPX_ERR_NOT_ORTHONORMAL (a quaternion off unit length by more than
 /// SPX_ROTATION_TOLERANCE), SPX_ERR_OUT_OF_MEMORY. *out is set only on success.
 SPX_API spx_result spx_mesh_instance_create(const spx_mesh* mesh, const spx_transform* pose,
                                             const spx_allocator* allocator, spx_mesh_instance** out);
@@ -96,7 +98,9 @@ typedef struct spx_mesh_hit {
 /// at that time: up to `capacity` pairs into `contacts` (may be NULL with capacity 0), in a
 /// deterministic order (the descent's), all of them counted in out->contact_count.
 /// Errors: as spx_obb_validate for the box, SPX_ERR_INVALID_ARGUMENT (NULL instance or out, NULL
-/// contacts with capacity > 0), SPX_ERR_NOT_FINITE (a velocity or tmax), SPX_ERR_BAD_TIME (tmax < 0).
+/// contacts with capacity > 0), SPX_ERR_NOT_FINITE (a velocity or tmax), SPX_ERR_OUT_OF_RANGE (a
+/// velocity component times tmax beyond SPX_MAX_COORDINATE), SPX_ERR_BAD_TIME (tmax < 0), in the order
+/// of base.h.
 SPX_API spx_result spx_sweep_obb_mesh(const spx_obb* a, spx_vec3 velocity_a, spx_mesh_instance* b,
                                       spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
                                       uint32_t capacity, spx_mesh_hit* out);
@@ -146,7 +150,8 @@ SPX_API spx_result spx_contacts_mesh_mesh(spx_mesh_instance* a, spx_mesh_instanc
 /// triangle's corner or edge, bits 6-31 hold the triangle's number in the def (mod 2^26), while a box
 /// corner on a face keeps bits 6-31 zero, so its id stays while the box slides from one coplanar
 /// triangle to the next. Errors: as spx_obb_validate, SPX_ERR_INVALID_ARGUMENT (NULL a, b or
-/// out_count, NULL out with capacity > 0, a negative margin), SPX_ERR_NOT_FINITE (margin).
+/// out_count, NULL out with capacity > 0, a negative margin), SPX_ERR_NOT_FINITE (margin),
+/// SPX_ERR_OUT_OF_RANGE (a margin beyond SPX_MAX_COORDINATE).
 SPX_API spx_result spx_manifold_obb_mesh(const spx_obb* a, spx_mesh_instance* b, float margin, spx_manifold* out,
                                          uint32_t capacity, uint32_t* out_count);
 
@@ -175,7 +180,7 @@ SPX_API spx_result spx_manifold_obb_mesh(const spx_obb* a, spx_mesh_instance* b,
 /// touch: a mesh sunk deeper than its triangles are tall reports less (docs/meshes.md). Work: at most
 /// SPX_MESH_PAIR_BUDGET triangle pairs a descent (meshes sunk into each other: above).
 /// Errors: SPX_ERR_INVALID_ARGUMENT (NULL a, b or out_count, NULL out with capacity > 0, a == b, a
-/// negative margin), SPX_ERR_NOT_FINITE (margin).
+/// negative margin), SPX_ERR_NOT_FINITE (margin), SPX_ERR_OUT_OF_RANGE (a margin beyond SPX_MAX_COORDINATE).
 SPX_API spx_result spx_manifold_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, float margin,
                                           spx_manifold* out, uint32_t capacity, uint32_t* out_count);
 

@@ -189,8 +189,10 @@ SPX_API spx_result spx_world_get_contact_events(const spx_world* world, const sp
 /// Creates a body with its shapes. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, no shapes or too many, a
 /// negative damping or friction, restitution outside 0..1, an unknown shape type, a density that is
 /// not positive on a dynamic body), SPX_ERR_UNINITIALIZED_DEF (the body def or a shape def),
-/// SPX_ERR_NOT_FINITE, SPX_ERR_BAD_EXTENT, SPX_ERR_NOT_ORTHONORMAL (a rotation not unit),
-/// SPX_ERR_OUT_OF_MEMORY, SPX_ERR_WORLD_LOCKED. *out set only on success.
+/// SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE (a position, shape offset or half extent beyond
+/// SPX_MAX_COORDINATE; a body that later moves beyond it is still simulated, at float's precision),
+/// SPX_ERR_BAD_EXTENT, SPX_ERR_NOT_ORTHONORMAL (a rotation not unit), SPX_ERR_OUT_OF_MEMORY,
+/// SPX_ERR_WORLD_LOCKED. *out set only on success.
 SPX_API spx_result spx_body_create(spx_world* world, const spx_body_def* def, spx_body_id* out);
 
 /// Destroys a body; its contacts end (end events at the next step). Errors: SPX_ERR_INVALID_ARGUMENT
@@ -202,8 +204,9 @@ SPX_API bool spx_body_is_valid(const spx_world* world, spx_body_id id);
 
 /// The body's origin and rotation. Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_STALE_ID.
 SPX_API spx_result spx_body_get_transform(const spx_world* world, spx_body_id id, spx_transform* out);
-/// Moves a body (teleports it; wakes it). Errors as get, SPX_ERR_NOT_FINITE, SPX_ERR_NOT_ORTHONORMAL,
-/// SPX_ERR_WORLD_LOCKED (as every call below that changes a body, set_user_data excepted).
+/// Moves a body (teleports it; wakes it). Errors as get, SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE (a
+/// position beyond SPX_MAX_COORDINATE), SPX_ERR_NOT_ORTHONORMAL, SPX_ERR_WORLD_LOCKED (as every call
+/// below that changes a body, set_user_data excepted).
 SPX_API spx_result spx_body_set_transform(spx_world* world, spx_body_id id, const spx_transform* transform);
 /// Velocity of the centre of mass (m/s) and angular velocity (rad/s, world axes).
 SPX_API spx_result spx_body_get_velocity(const spx_world* world, spx_body_id id, spx_vec3* out_linear,

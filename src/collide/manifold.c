@@ -181,7 +181,9 @@ static inline void v4_store(float* p, v4 a) { for (int l = 0; l < 4; ++l) p[l] =
 #undef V4_MAP
 #endif
 
-/* Lowest set bit of a 4-bit lane mask (0 for an empty mask, which only NaN could make). */
+/* Lowest set bit of a 4-bit lane mask (0 for an empty mask, which only NaN could make). A mask
+   that names an axis is cut to lanes 0..2 first: lane 3 is padding, and an index 3 would read
+   past every 3-element array. */
 static const int8_t first_lane[16] = { 0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0 };
 
 /* Writes one point per lane set in `lanes`, in lane order: lane l is (x_l, y_l, z_l), depth d_l,
@@ -232,7 +234,7 @@ static inline int box_ok(const spx_obb* box, v4 x, v4 y, v4 z, v4 x1, v4 y1, v4 
     v4 cy = v4_sub(v4_mul(z, x1), v4_mul(x, z1));
     v4 cz = v4_sub(v4_mul(x, y1), v4_mul(y, x1));
     v4 det = v4_add(v4_add(v4_mul(cx, x2), v4_mul(cy, y2)), v4_mul(cz, z2));
-    v4 big = v4_splat(FLT_MAX), zero = v4_splat(0.0f);
+    v4 big = v4_splat(SPX_MAX_COORDINATE), zero = v4_splat(0.0f);
     v4 c = v4_load(&box->center.x), h = v4_load(&box->half_extents.x); /* lane 3: neighbours */
     return v4_le(dev, v4_splat(SPX_ROTATION_TOLERANCE)) & v4_gt(det, zero) & v4_le(v4_abs(c), big)
          & v4_le(h, big) & v4_gt(h, zero);
@@ -466,17 +468,14 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
     v4_columns_t(&b->rotation.col[0].x, &bx, &by, &bz);
     const v4 ax1 = v4_rot1(ax), ay1 = v4_rot1(ay), az1 = v4_rot1(az);
     const v4 ax2 = v4_rot2(ax), ay2 = v4_rot2(ay), az2 = v4_rot2(az);
-    if (check
-        && (box_ok(a, ax, ay, az, ax1, ay1, az1, ax2, ay2, az2)
-            & box_ok(b, bx, by, bz, v4_rot1(bx), v4_rot1(by), v4_rot1(bz), v4_rot2(bx), v4_rot2(by), v4_rot2(bz)) & 7)
-               != 7) {
-        spx_result r = spx_obb_validate(a);
-        if (r != SPX_OK) return r;
-        r = spx_obb_validate(b);
+    if (check) {
+        spx_result r = spx_check_margin(margin);
+        if ((box_ok(a, ax, ay, az, ax1, ay1, az1, ax2, ay2, az2)
+             & box_ok(b, bx, by, bz, v4_rot1(bx), v4_rot1(by), v4_rot1(bz), v4_rot2(bx), v4_rot2(by), v4_rot2(bz)) & 7)
+            != 7)
+            r = spx_first_error(spx_first_error(spx_obb_validate(a), spx_obb_validate(b)), r);
         if (r != SPX_OK) return r;
     }
-    if (!isfinite(margin)) return SPX_ERR_NOT_FINITE;
-    if (margin < 0.0f || !out) return SPX_ERR_INVALID_ARGUMENT;
 
     /* Everything in A's frame: R = A^T B, R[i][j] = a_i . b_j (column j is B's axis j), kept as
        three diagonals D_m (lane j: R[(j+m)%3][j]) because every SAT term then lines up lane by
@@ -551,7 +550,9 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
        either box: that one can lie far from the contact's direction. */
     int near_face = -1;
     bool near_face_of_b = false;
-    if (sep_e > sep_f + MANIFOLD_REL_TOL * fabsf(sep_f) + slack + edge_slack) {
+    bool edge_fallback = false; /* the face clipped to nothing: the edge pair answers (below) */
+edge_contact:
+    if (edge_fallback || sep_e > sep_f + MANIFOLD_REL_TOL * fabsf(sep_f) + slack + edge_slack) {
         /* Edge contact, in A's frame: n = a_i x b_j, oriented from A to B. */
         float Dm[3][4], t[4];
         v4_store(Dm[0], D[0]);
@@ -566,7 +567,7 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
 #define RIJ(i, j) col[(j)][(i)]
         int i = 0, j = 0;
         for (int m = 2; m >= 0; --m) {
-            int mask = v4_eq(sep_ev[m], max_e);
+            int mask = v4_eq(sep_ev[m], max_e) & 7;
             if (mask) { j = first_lane[mask]; i = (j + m) % 3; }
         }
         const int i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
@@ -583,7 +584,7 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
         else if (fabsf(n[i2]) > MANIFOLD_EDGE_FACE_COS) near_face = i2;
         else if (fabsf(nbj1) > MANIFOLD_EDGE_FACE_COS) near_face = j1, near_face_of_b = true;
         else if (fabsf(nbj2) > MANIFOLD_EDGE_FACE_COS) near_face = j2, near_face_of_b = true;
-        if (near_face >= 0) goto face_contact;
+        if (near_face >= 0 && !edge_fallback) goto face_contact;
         /* A's edge: the one of the four along a_i that is farthest along n. */
         float pa[3];
         pa[i] = 0.0f;
@@ -623,10 +624,17 @@ face_contact:;
     const bool use_b = near_face >= 0 ? near_face_of_b : ref_is_b;
     const spx_obb* ref = use_b ? b : a;
     const int k = near_face >= 0 ? near_face
-                : ref_is_b       ? first_lane[v4_eq(sep_bv, max_b)]
-                                 : first_lane[v4_eq(sep_av, max_a)];
+                : ref_is_b       ? first_lane[v4_eq(sep_bv, max_b) & 7]
+                                 : first_lane[v4_eq(sep_av, max_a) & 7];
     float s;
     face_points(ref, use_b ? a : b, use_b ? v4_neg(tbv) : tv, k, margin, use_b ? 8u : 0u, out, &s);
+    /* No incident point over the face although an edge axis shows contact within the margin: the
+       boxes meet edge to edge beside the face (the edge tolerance grows with the boxes' size, so a
+       long box can prefer its face), and the edges' closest points are the contact. */
+    if (out->point_count == 0 && !edge_fallback && sep_e > -FLT_MAX && sep_e <= margin) {
+        edge_fallback = true;
+        goto edge_contact;
+    }
     /* The reference normal s * ref_k points towards the incident box; A to B flips it for B. */
     const float ns = use_b ? -s : s;
     const spx_vec3 axis = ref->rotation.col[k];
@@ -636,7 +644,7 @@ face_contact:;
 
 SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, float margin, spx_manifold* out)
 {
-    if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
+    if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
     return manifold_obb_obb(a, b, margin, out, true);
 }
 

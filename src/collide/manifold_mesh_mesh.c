@@ -834,8 +834,8 @@ SPX_API spx_result spx_manifold_mesh_mesh(spx_mesh_instance* a, spx_mesh_instanc
                                           uint32_t capacity, uint32_t* out_count)
 {
     if (!a || !b || !out_count || (!out && capacity > 0) || a == b) return SPX_ERR_INVALID_ARGUMENT;
-    if (!isfinite(margin)) return SPX_ERR_NOT_FINITE;
-    if (margin < 0.0f) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_check_margin(margin);
+    if (r != SPX_OK) return r;
     spx_manifold_mesh_mesh_checked(a, b, margin, true, out, capacity, out_count);
     return SPX_OK;
 }

@@ -165,10 +165,8 @@ SPX_API spx_result spx_manifold_obb_mesh(const spx_obb* a, spx_mesh_instance* b,
                                          uint32_t capacity, uint32_t* out_count)
 {
     if (!a || !b || !out_count || (!out && capacity > 0)) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = spx_obb_validate(a);
+    spx_result r = spx_first_error(spx_obb_validate(a), spx_check_margin(margin));
     if (r != SPX_OK) return r;
-    if (!isfinite(margin)) return SPX_ERR_NOT_FINITE;
-    if (margin < 0.0f) return SPX_ERR_INVALID_ARGUMENT;
     spx_manifold_obb_mesh_checked(a, b, margin, true, out, capacity, out_count);
     return SPX_OK;
 }

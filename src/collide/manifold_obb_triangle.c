@@ -319,8 +319,7 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
         edge_wins = fabs(d.x) <= TRI_EDGE_FACE_COS && fabs(d.y) <= TRI_EDGE_FACE_COS && fabs(d.z) <= TRI_EDGE_FACE_COS
                  && (p.t.segment || fabs(spx_d3_dot(d, p.t.n)) <= TRI_EDGE_FACE_COS * sqrt(spx_d3_len2(p.t.n)));
     }
-    const int axis = edge_wins ? edge : face;
-    const spx_dvec3 N = s[axis].dir;
+    int axis = edge_wins ? edge : face;
     /* The surface's features decide the normal, but not a depth beyond what the triangle can hold:
        when every real axis is deeper than the least overlap over all axes by more than the triangle is
        long, the touch is by features the surface does not have (a floor much larger than a torus
@@ -342,9 +341,15 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
     const double same = SPX_TRI_SAME_POINT * (far + p.h[0] + p.h[1] + p.h[2]);
     c.same = same;
     c.same2 = same * same;
-    if (axis == 0) clip_on_triangle(&p, N, &c);
-    else if (axis < 4) clip_on_box_face(&p, axis - 1, coord(N, axis - 1) > 0.0 ? 1 : -1, &c);
-    else clip_edges(&p, axis, N, s[axis].sep, &c);
+    if (axis == 0) clip_on_triangle(&p, s[0].dir, &c);
+    else if (axis < 4) clip_on_box_face(&p, axis - 1, coord(s[axis].dir, axis - 1) > 0.0 ? 1 : -1, &c);
+    /* A face that clips to nothing while an edge axis shows contact within the margin: the pieces
+       meet edge to edge beside the face (the tolerances grow with the pieces' size, so a long
+       triangle can prefer a face), and the edges' closest points are the contact. Not for a
+       triangle of a surface: there its neighbours give the points the face did not. */
+    if (!edges && axis < 4 && c.n == 0 && edge >= 0 && s[edge].sep <= (double)margin) axis = edge;
+    const spx_dvec3 N = s[axis].dir;
+    if (axis >= 4) clip_edges(&p, axis, N, s[axis].sep, &c);
 
     int keep[SPX_TRI_MANIFOLD_POINTS], n = c.n;
     for (int i = 0; i < n && i < SPX_TRI_MANIFOLD_POINTS; ++i) keep[i] = i;
@@ -378,16 +383,13 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
 SPX_API spx_result spx_manifold_obb_triangle_ex(const spx_obb* a, const spx_triangle* b, const spx_triangle_edges* edges,
                                                 float margin, spx_manifold* out)
 {
-    if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = spx_obb_validate(a);
-    if (r != SPX_OK) return r;
-    r = spx_triangle_validate(b);
-    if (r != SPX_OK) return r;
+    if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_first_error(spx_obb_validate(a), spx_triangle_validate(b));
     if (edges)
         for (int j = 0; j < 3; ++j)
-            if (isnan(edges->angle[j])) return SPX_ERR_NOT_FINITE;
-    if (!isfinite(margin)) return SPX_ERR_NOT_FINITE;
-    if (margin < 0.0f || !out) return SPX_ERR_INVALID_ARGUMENT;
+            if (isnan(edges->angle[j])) r = spx_first_error(r, SPX_ERR_NOT_FINITE);
+    r = spx_first_error(r, spx_check_margin(margin));
+    if (r != SPX_OK) return r;
     spx_tri_manifold m;
     spx_manifold_obb_triangle_checked(a, b, edges, margin, SPX_MAX_MANIFOLD_POINTS, &m);
     out->normal = m.normal;

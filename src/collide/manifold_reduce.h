@@ -16,7 +16,9 @@ static inline float spx_area2(const float* x, const float* y, int a, int b, int 
 /* Picks 4 of n > 4 points (x, y: coordinates in the contact plane; gap: smaller is deeper): the
    deepest, the one farthest from it, the one spanning the largest triangle with those two, and the
    one adding the most area outside that triangle. Ties go to the lower index, so the choice depends
-   on the order of the points only through ties. Writes the chosen indices in increasing order. */
+   on the order of the points only through ties. Writes the chosen indices in increasing order.
+   Every pick starts from an eligible index, so a NaN coordinate (which fails every comparison)
+   still gives four distinct indices in range. */
 static inline void spx_reduce_to_four(const float* x, const float* y, const float* gap, int n, int keep[4])
 {
     int i0 = 0;
@@ -28,7 +30,8 @@ static inline void spx_reduce_to_four(const float* x, const float* y, const floa
         float dx = x[i] - x[i0], dy = y[i] - y[i0], d2 = dx * dx + dy * dy;
         if (i != i0 && d2 > best) { best = d2; i1 = i; }
     }
-    int i2 = -1;
+    int i2 = 0;
+    while (i2 == i0 || i2 == i1) ++i2;
     float a2 = 0.0f;
     best = -1.0f;
     for (int i = 0; i < n; ++i) {
@@ -38,7 +41,8 @@ static inline void spx_reduce_to_four(const float* x, const float* y, const floa
     }
     /* Orient the triangle counter-clockwise; a point outside edge (p, q) adds -area2(p, q, x). */
     int t1 = a2 >= 0.0f ? i1 : i2, t2 = a2 >= 0.0f ? i2 : i1;
-    int i3 = -1;
+    int i3 = 0;
+    while (i3 == i0 || i3 == i1 || i3 == i2) ++i3;
     best = -FLT_MAX;
     for (int i = 0; i < n; ++i) {
         if (i == i0 || i == i1 || i == i2) continue;

@@ -39,6 +39,20 @@ static void fill_start(spx_descent* d, spx_mesh_hit* h)
     h->depth = (float)spx_dmax(m.depth, 0.0);
 }
 
+/* The collecting descent prunes node pairs against a tighter bound than the first one did, and far
+   from the origin the rounding of the float node boxes can drop the very pair that was found first.
+   The contact set is never empty when there is a contact: that pair is the set then. */
+static void keep_first(spx_descent* d, const spx_mesh_contact* first)
+{
+    if (d->count > 0) return;
+    if (d->capacity > 0) d->contacts[0] = *first;
+    d->count = 1;
+    d->normal_sum = spx_d3_from(first->normal);
+    d->point_sum = spx_d3_from(first->point);
+    d->best = *first;
+    d->found = true;
+}
+
 /* The continuous query on a descent whose pieces and motion are set. */
 static void sweep(spx_descent* d, spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out)
 {
@@ -59,12 +73,14 @@ static void sweep(spx_descent* d, spx_mesh_contact* contacts, uint32_t capacity,
         d->start_only = true;
         d->limit = 0.0f;
         spx_descend(d);
+        keep_first(d, &first);
         fill_start(d, &h);
     } else {
         d->start_only = false;
         d->limit = first.time + SPX_MESH_CONTACT_WINDOW * d->tmax;
         d->tie_time = first.time;
         spx_descend(d);
+        keep_first(d, &first);
         h.state = SPX_SWEEP_HIT;
         h.time = first.time;
         h.normal = first.normal;
@@ -123,6 +139,7 @@ static spx_descent descent_for(const spx_obb* box, spx_mesh_instance* a, spx_mes
 
 static const spx_vec3 zero = { 0.0f, 0.0f, 0.0f };
 
+/* Pointers first, then the box (the instance's pose and mesh were checked when they were set). */
 static spx_result check_box_mesh(const spx_obb* a, const spx_mesh_instance* b, const void* out)
 {
     if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
@@ -139,9 +156,8 @@ SPX_API spx_result spx_sweep_obb_mesh(const spx_obb* a, spx_vec3 velocity_a, spx
                                       spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
                                       uint32_t capacity, spx_mesh_hit* out)
 {
-    spx_result r = check_box_mesh(a, b, out);
-    if (r == SPX_OK && !contacts && capacity > 0) r = SPX_ERR_INVALID_ARGUMENT;
-    if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
+    if (!a || !b || !out || (!contacts && capacity > 0)) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_first_error(spx_obb_validate(a), spx_check_motion(velocity_a, velocity_b, tmax));
     if (r != SPX_OK) return r;
     spx_descent d = descent_for(a, NULL, b, velocity_a, velocity_b, tmax);
     sweep(&d, contacts, capacity, out);
@@ -152,8 +168,8 @@ SPX_API spx_result spx_sweep_mesh_mesh(spx_mesh_instance* a, spx_vec3 velocity_a
                                        spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
                                        uint32_t capacity, spx_mesh_hit* out)
 {
+    if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = check_mesh_mesh(a, b, out);
-    if (r == SPX_OK && !contacts && capacity > 0) r = SPX_ERR_INVALID_ARGUMENT;
     if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
     if (r != SPX_OK) return r;
     spx_descent d = descent_for(NULL, a, b, velocity_a, velocity_b, tmax);
@@ -186,8 +202,8 @@ SPX_API spx_result spx_overlap_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance
 SPX_API spx_result spx_contacts_obb_mesh(const spx_obb* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
                                          uint32_t capacity, spx_mesh_hit* out)
 {
+    if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = check_box_mesh(a, b, out);
-    if (r == SPX_OK && !contacts && capacity > 0) r = SPX_ERR_INVALID_ARGUMENT;
     if (r != SPX_OK) return r;
     spx_descent d = descent_for(a, NULL, b, zero, zero, 0.0f);
     contacts_at_rest(&d, contacts, capacity, out);
@@ -197,8 +213,8 @@ SPX_API spx_result spx_contacts_obb_mesh(const spx_obb* a, spx_mesh_instance* b,
 SPX_API spx_result spx_contacts_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
                                           uint32_t capacity, spx_mesh_hit* out)
 {
+    if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = check_mesh_mesh(a, b, out);
-    if (r == SPX_OK && !contacts && capacity > 0) r = SPX_ERR_INVALID_ARGUMENT;
     if (r != SPX_OK) return r;
     spx_descent d = descent_for(NULL, a, b, zero, zero, 0.0f);
     contacts_at_rest(&d, contacts, capacity, out);

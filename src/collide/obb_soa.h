@@ -4,6 +4,7 @@
 
 #include <sepax/collide.h>
 #include "math/simd.h"
+#include <math.h>
 
 /* Copies box `index` out of a structure of arrays (no validation). */
 static inline void spx_obb_soa_get(const spx_obb_soa* soa, size_t index, spx_obb* box)
@@ -18,13 +19,66 @@ static inline void spx_obb_soa_get(const spx_obb_soa* soa, size_t index, spx_obb
     }
 }
 
+/* The checks of the single-pair calls that stored values of pairs i < count can fail when the host
+   wrote the arrays after spx_obb_soa_set: SPX_ERR_NOT_FINITE, then SPX_ERR_OUT_OF_RANGE for a centre
+   coordinate or half extent beyond SPX_MAX_COORDINATE, then SPX_ERR_NOT_ORTHONORMAL for an axis
+   component beyond 1 + SPX_ROTATION_TOLERANCE (the rest of the shape is trusted). Within these, no
+   float product of the lanes overflows, so the batched calls run this scan only when a lane's sum
+   came out non-finite, to name the fault. */
+static inline spx_result spx_obb_soa_check_stored(const spx_obb_soa* a, const spx_obb_soa* b, size_t count)
+{
+    const float limit = SPX_MAX_COORDINATE;
+    bool not_finite = false, out_of_range = false, not_unit = false;
+    const spx_obb_soa* soa[2] = { a, b };
+    for (int s = 0; s < 2; ++s)
+        for (int k = 0; k < 3; ++k) {
+            const float *c = soa[s]->center[k], *h = soa[s]->half_extents[k];
+            for (size_t i = 0; i < count; ++i) {
+                not_finite |= (c[i] - c[i]) + (h[i] - h[i]) != 0.0f;
+                out_of_range |= !(fabsf(c[i]) <= limit) | !(fabsf(h[i]) <= limit);
+            }
+            for (int m = 0; m < 3; ++m) {
+                const float* x = soa[s]->axis[k][m];
+                for (size_t i = 0; i < count; ++i) {
+                    not_finite |= x[i] - x[i] != 0.0f;
+                    not_unit |= !(fabsf(x[i]) <= 1.0f + SPX_ROTATION_TOLERANCE);
+                }
+            }
+        }
+    return not_finite     ? SPX_ERR_NOT_FINITE
+         : out_of_range   ? SPX_ERR_OUT_OF_RANGE
+         : not_unit       ? SPX_ERR_NOT_ORTHONORMAL
+                          : SPX_OK;
+}
+
+/* The velocities and interval of a batched sweep, as spx_check_motion checks one pair's: one pass
+   over 6 floats a pair. */
+static inline spx_result spx_check_velocities(const spx_vec3* velocity_a, const spx_vec3* velocity_b, size_t count,
+                                              float tmax)
+{
+    const float limit = SPX_MAX_COORDINATE, t = fabsf(tmax);
+    bool not_finite = !isfinite(tmax), out_of_range = false;
+    const spx_vec3* v[2] = { velocity_a, velocity_b };
+    for (int s = 0; s < 2; ++s)
+        for (size_t i = 0; i < count; ++i) {
+            const spx_vec3 w = v[s][i];
+            not_finite |= (w.x - w.x) + (w.y - w.y) + (w.z - w.z) != 0.0f;
+            /* an overflowing product is infinite, and out of range as it should be */
+            out_of_range |= !(fabsf(w.x) * t <= limit) | !(fabsf(w.y) * t <= limit) | !(fabsf(w.z) * t <= limit);
+        }
+    return not_finite     ? SPX_ERR_NOT_FINITE
+         : out_of_range   ? SPX_ERR_OUT_OF_RANGE
+         : tmax < 0.0f    ? SPX_ERR_BAD_TIME
+                          : SPX_OK;
+}
+
 /* SPX_LANES pairs (a[i + l], b[i + l]) seen from A: R = A^T B, B's offset in A's frame. */
 typedef struct spx_box_lanes {
     spx_vf a[3][3];    /* a[k][m]: component m of A's axis k */
     spx_vf r[3][3];    /* r[k][m] = a_k . b_m */
     spx_vf t[3];       /* B's centre minus A's, in A's frame */
     spx_vf ha[3], hb[3];
-    spx_vf sum;        /* of everything above: NaN or infinite when any input is not finite */
+    spx_vf sum;        /* of everything above: NaN or infinite when a stored value is not finite or very large */
 } spx_box_lanes;
 
 static inline void spx_box_lanes_load(const spx_obb_soa* a, const spx_obb_soa* b, size_t i, spx_box_lanes* p)
@@ -48,6 +102,13 @@ static inline void spx_box_lanes_load(const spx_obb_soa* a, const spx_obb_soa* b
         p->t[k] = p->a[k][0] * d[0] + p->a[k][1] * d[1] + p->a[k][2] * d[2];
         p->sum += p->t[k] + p->ha[k] + p->hb[k];
     }
+    /* Values written after spx_obb_soa_set far beyond the range (where float products overflow) count
+       as faults too: the sum turns NaN, and the caller names the fault by a scan. In-range boxes
+       give offsets below 3.5 * SPX_MAX_COORDINATE. */
+    spx_vf big = spx_vf_splat(0.0f);
+    for (int k = 0; k < 3; ++k)
+        big = spx_vf_max(big, spx_vf_max(spx_vf_abs(p->t[k]), spx_vf_max(spx_vf_abs(p->ha[k]), spx_vf_abs(p->hb[k]))));
+    p->sum = spx_vf_pick(big > spx_vf_splat(4.0f * SPX_MAX_COORDINATE), spx_vf_splat(NAN), p->sum);
 }
 
 #endif

@@ -8,9 +8,8 @@
 
 SPX_API spx_result spx_overlap_obb_obb(const spx_obb* a, const spx_obb* b, bool* out_overlap)
 {
-    if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = spx_obb_validate(a);
-    if (r == SPX_OK) r = spx_obb_validate(b);
+    if (!a || !b || !out_overlap) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_first_error(spx_obb_validate(a), spx_obb_validate(b));
     if (r != SPX_OK) return r;
     *out_overlap = spx_overlap_obb_obb_unchecked(a, b);
     return SPX_OK;

@@ -5,8 +5,10 @@
 #include <sepax/collide.h>
 #include "overlap_obb_obb.h"
 #include "obb_soa.h"
+#include "geometry/validate.h"
 
-/* Writes 1 or 0 for SPX_LANES pairs starting at i; returns a lane mask of non-finite values seen. */
+/* Writes 1 or 0 for SPX_LANES pairs starting at i; returns the lanes whose stored values are not
+   finite or large enough to overflow. */
 static inline spx_vi test_lanes(const spx_obb_soa* a, const spx_obb_soa* b, size_t i, uint8_t* out)
 {
     spx_box_lanes p;
@@ -42,18 +44,20 @@ SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb
 {
     if (!a || !b || !out_overlap || count > a->capacity || count > b->capacity) return SPX_ERR_INVALID_ARGUMENT;
     spx_vi bad = (spx_vi)spx_vf_splat(0.0f);
+    spx_result r = SPX_OK;
     size_t i = 0;
     for (; i + SPX_LANES <= count; i += SPX_LANES) bad |= test_lanes(a, b, i, out_overlap + i);
     for (; i < count; ++i) {
         spx_obb x, y;
         spx_obb_soa_get(a, i, &x);
         spx_obb_soa_get(b, i, &y);
-        spx_result r = spx_obb_validate(&x);
-        if (r == SPX_OK) r = spx_obb_validate(&y);
-        if (r != SPX_OK) return SPX_ERR_NOT_FINITE;
-        out_overlap[i] = spx_overlap_obb_obb_unchecked(&x, &y);
+        const spx_result ri = spx_first_error(spx_obb_validate(&x), spx_obb_validate(&y));
+        if (ri == SPX_OK) out_overlap[i] = spx_overlap_obb_obb_unchecked(&x, &y);
+        r = spx_first_error(r, ri);
     }
-    for (int l = 0; l < SPX_LANES; ++l)
-        if (bad[l]) return SPX_ERR_NOT_FINITE;
-    return SPX_OK;
+    for (int l = 0; l < SPX_LANES; ++l) r = spx_first_error(r, bad[l] ? SPX_ERR_NOT_FINITE : SPX_OK);
+    if (r == SPX_OK) return SPX_OK;
+    /* Name the fault of the stored values as the single call would. */
+    const spx_result stored = spx_obb_soa_check_stored(a, b, count);
+    return stored != SPX_OK ? stored : r;
 }

@@ -226,8 +226,8 @@ void spx_box_box_contact(const spx_dvec3 frame[3], spx_dvec3 origin, const spx_b
 
 static spx_result check_pair(const spx_obb* a, const spx_obb* b)
 {
-    spx_result r = spx_obb_validate(a);
-    return r != SPX_OK ? r : spx_obb_validate(b);
+    if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
+    return spx_first_error(spx_obb_validate(a), spx_obb_validate(b));
 }
 
 void spx_sweep_obb_obb_exact(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, float tmax,
@@ -253,9 +253,8 @@ void spx_sweep_obb_obb_exact(const spx_obb* a, spx_vec3 va, const spx_obb* b, sp
 SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, const spx_obb* b, spx_vec3 velocity_b,
                                      float tmax, spx_sweep_hit* out)
 {
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = check_pair(a, b);
-    if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
+    if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_first_error(check_pair(a, b), spx_check_motion(velocity_a, velocity_b, tmax));
     if (r != SPX_OK) return r;
     spx_sweep_obb_obb_exact(a, velocity_a, b, velocity_b, tmax, out);
     return SPX_OK;

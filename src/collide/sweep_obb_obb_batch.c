@@ -9,6 +9,7 @@
 #include "math/simd.h"
 #include "obb_soa.h"
 #include "sweep_obb_obb.h"
+#include "geometry/validate.h"
 #include <float.h>
 #include <math.h>
 #if defined(__SSE2__)
@@ -193,12 +194,15 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     const vf *t = p.t, *ha = p.ha, *hb = p.hb;
     vf w[3], u[3];
     velocities_load(va + i, vb + i, w);
-    vf sum = p.sum;
+    /* A lane whose stored values are not finite (or would overflow) is answered by nothing: the call
+       fails, and the exact path must never see such a box (it indexes by the axis found). */
+    const vi lane_bad = spx_vf_not_finite(p.sum);
+    *bad |= lane_bad;
+    vf speeds = spx_vf_splat(0.0f);
     for (int k = 0; k < 3; ++k) {
         u[k] = p.a[k][0] * w[0] + p.a[k][1] * w[1] + p.a[k][2] * w[2];
-        sum += u[k];
+        speeds += u[k];
     }
-    *bad |= spx_vf_not_finite(sum);
 
     /* Float is trusted between these scales: every product below stays a normal float (under
        about 1e36 and over 1e-30). Anything larger or smaller takes the double path. */
@@ -210,7 +214,9 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     big = spx_vf_max(big, size);
     lanes_state s;
     s.miss = s.sep = (vi){ 0 };
-    s.exact = (big > spx_vf_splat(1e17f)) | (size < spx_vf_splat(1e-15f));
+    /* A speed near FLT_MAX over a tmax short enough to keep it in range can overflow a product here:
+       that lane goes to the double path too. */
+    s.exact = (big > spx_vf_splat(1e17f)) | (size < spx_vf_splat(1e-15f)) | spx_vf_not_finite(speeds);
     s.last = spx_vf_splat(tmax);
     s.first = spx_vf_splat(-FLT_MAX);
     vf AR[3][3], minor[3][3];
@@ -262,6 +268,11 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     bool any_a = false, any_b = false;
     for (int l = 0; l < SPX_LANES; ++l) {
         spx_sweep_hit* hit = &out[l];
+        if (lane_bad[l]) {
+            *hit = (spx_sweep_hit){ 0 };
+            hit->axis = -1;
+            continue;
+        }
         if (s.exact[l] || (!s.sep[l] && !s.miss[l])) {
             spx_obb x, y;
             spx_obb_soa_get(a, i + l, &x);
@@ -278,7 +289,7 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
         /* The first axis (in order: faces before edges) that gave the latest entry names the normal;
            an edge axis pointing the same way as the latest-entering face is that face (sat_axes.h). */
         int axis = 0;
-        while (s.enter[axis][l] != first) ++axis;
+        while (axis < 14 && s.enter[axis][l] != first) ++axis;
         if (axis < 6) {
             corner[l] = -1;
             corner_axis[l] = axis;
@@ -327,8 +338,10 @@ SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3*
 {
     if (!a || !b || !velocity_a || !velocity_b || !out || count > a->capacity || count > b->capacity)
         return SPX_ERR_INVALID_ARGUMENT;
-    if (!isfinite(tmax)) return SPX_ERR_NOT_FINITE;
-    if (tmax < 0.0f) return SPX_ERR_BAD_TIME;
+    /* The order of base.h over all pairs: a fault of the velocities or the interval yields to one of
+       the stored values, which are scanned only then (or when a lane's sum shows one). */
+    spx_result r = spx_check_velocities(velocity_a, velocity_b, count, tmax);
+    if (r != SPX_OK) return spx_first_error(spx_obb_soa_check_stored(a, b, count), r);
     vi bad = { 0 };
     size_t i = 0;
     for (; i + SPX_LANES <= count; i += SPX_LANES) sweep_lanes(a, velocity_a, b, velocity_b, i, tmax, out + i, &bad);
@@ -336,10 +349,10 @@ SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3*
         spx_obb x, y;
         spx_obb_soa_get(a, i, &x);
         spx_obb_soa_get(b, i, &y);
-        spx_result r = spx_sweep_obb_obb(&x, velocity_a[i], &y, velocity_b[i], tmax, &out[i]);
-        if (r != SPX_OK) return r;
+        r = spx_first_error(r, spx_sweep_obb_obb(&x, velocity_a[i], &y, velocity_b[i], tmax, &out[i]));
     }
-    for (int l = 0; l < SPX_LANES; ++l)
-        if (bad[l]) return SPX_ERR_NOT_FINITE;
-    return SPX_OK;
+    for (int l = 0; l < SPX_LANES; ++l) r = spx_first_error(r, bad[l] ? SPX_ERR_NOT_FINITE : SPX_OK);
+    if (r == SPX_OK) return SPX_OK;
+    const spx_result stored = spx_obb_soa_check_stored(a, b, count);
+    return stored != SPX_OK ? stored : r;
 }

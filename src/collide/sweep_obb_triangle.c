@@ -69,8 +69,8 @@ static void box_tri_settle(const box_tri* p, const spx_obb* a, const spx_triangl
 
 static spx_result check_pair(const spx_obb* a, const spx_triangle* b)
 {
-    spx_result r = spx_obb_validate(a);
-    return r != SPX_OK ? r : spx_triangle_validate(b);
+    if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
+    return spx_first_error(spx_obb_validate(a), spx_triangle_validate(b));
 }
 
 void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b,
@@ -96,9 +96,8 @@ void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const
 SPX_API spx_result spx_sweep_obb_triangle(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b,
                                           spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
 {
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = check_pair(a, b);
-    if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
+    if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_first_error(check_pair(a, b), spx_check_motion(velocity_a, velocity_b, tmax));
     if (r != SPX_OK) return r;
     spx_sweep_obb_triangle_checked(a, velocity_a, b, velocity_b, tmax, out);
     return SPX_OK;

@@ -166,8 +166,8 @@ static void tri_pair_settle(const tri_pair* p, const spx_triangle* a, const spx_
 
 static spx_result check_pair(const spx_triangle* a, const spx_triangle* b)
 {
-    spx_result r = spx_triangle_validate(a);
-    return r != SPX_OK ? r : spx_triangle_validate(b);
+    if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
+    return spx_first_error(spx_triangle_validate(a), spx_triangle_validate(b));
 }
 
 static void sweep_pair(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,
@@ -208,9 +208,8 @@ void spx_sweep_triangle_triangle_margin_checked(const spx_triangle* a, spx_vec3 
 SPX_API spx_result spx_sweep_triangle_triangle(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
                                                spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
 {
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = check_pair(a, b);
-    if (r == SPX_OK) r = spx_check_motion(velocity_a, velocity_b, tmax);
+    if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_first_error(check_pair(a, b), spx_check_motion(velocity_a, velocity_b, tmax));
     if (r != SPX_OK) return r;
     spx_sweep_triangle_triangle_checked(a, velocity_a, b, velocity_b, tmax, out);
     return SPX_OK;

@@ -24,6 +24,7 @@ SPX_API const char* spx_result_string(spx_result result)
     case SPX_ERR_ZERO_VOLUME: return "the closed mesh encloses no volume (a flat or doubled-back surface): give the body a solid shape";
     case SPX_ERR_MASS_OUT_OF_RANGE: return "mass, volume or inertia would not fit a float (too large, or a moment too small): change the units, the density or the size";
     case SPX_ERR_TOO_MANY_WORLDS: return "65,535 worlds are live, the most ids can tell apart: destroy one before making another";
+    case SPX_ERR_OUT_OF_RANGE: return "a coordinate, half extent, margin or distance travelled (|velocity| * tmax) exceeds SPX_MAX_COORDINATE (1e7 m): move the origin near the action, or change the units";
     case SPX_RESULT_COUNT: break;
     }
     return "unknown result code";

@@ -55,8 +55,10 @@ static spx_result check_shape(const spx_shape_def* s, spx_body_type type)
     if (s->type != SPX_SHAPE_BOX && s->type != SPX_SHAPE_MESH) return SPX_ERR_INVALID_ARGUMENT;
     if (s->type == SPX_SHAPE_MESH && !s->mesh) return SPX_ERR_INVALID_ARGUMENT;
     if (!spx_finite3(s->local.p) || !isfinite(s->density)) return SPX_ERR_NOT_FINITE;
+    if (s->type == SPX_SHAPE_BOX && !spx_finite3(s->half_extents)) return SPX_ERR_NOT_FINITE;
+    if (!spx_in_range3(s->local.p) || (s->type == SPX_SHAPE_BOX && !spx_in_range3(s->half_extents)))
+        return SPX_ERR_OUT_OF_RANGE;
     if (s->type == SPX_SHAPE_BOX) {
-        if (!spx_finite3(s->half_extents)) return SPX_ERR_NOT_FINITE;
         if (!(s->half_extents.x > 0.0f && s->half_extents.y > 0.0f && s->half_extents.z > 0.0f))
             return SPX_ERR_BAD_EXTENT;
     }
@@ -74,6 +76,7 @@ static spx_result check_def(const spx_body_def* d)
         || !isfinite(d->linear_damping) || !isfinite(d->angular_damping) || !isfinite(d->gravity_scale)
         || !isfinite(d->friction) || !isfinite(d->restitution))
         return SPX_ERR_NOT_FINITE;
+    if (!spx_in_range3(d->position)) return SPX_ERR_OUT_OF_RANGE;
     if (d->linear_damping < 0.0f || d->angular_damping < 0.0f || d->friction < 0.0f || d->restitution < 0.0f
         || d->restitution > 1.0f)
         return SPX_ERR_INVALID_ARGUMENT;
@@ -544,6 +547,7 @@ SPX_API spx_result spx_body_set_transform(spx_world* w, spx_body_id id, const sp
     if (!t) return SPX_ERR_INVALID_ARGUMENT;
     if (w->locked) return SPX_ERR_WORLD_LOCKED;
     if (!spx_finite3(t->p)) return SPX_ERR_NOT_FINITE;
+    if (!spx_in_range3(t->p)) return SPX_ERR_OUT_OF_RANGE;
     spx_result r = check_rotation(t->q);
     if (r != SPX_OK) return r;
     spx_body* b = &w->bodies[i];

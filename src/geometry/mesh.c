@@ -38,6 +38,8 @@ static spx_result check_def(const spx_mesh_def* def, uint32_t* out_kept)
     if (def->triangle_count > 0x7FFFFFFFu) return SPX_ERR_INVALID_ARGUMENT;
     for (uint32_t i = 0; i < def->vertex_count; ++i)
         if (!spx_finite3(def->vertices[i])) return SPX_ERR_NOT_FINITE;
+    for (uint32_t i = 0; i < def->vertex_count; ++i)
+        if (!spx_in_range3(def->vertices[i])) return SPX_ERR_OUT_OF_RANGE;
     const size_t index_count = 3 * (size_t)def->triangle_count;
     for (size_t i = 0; i < index_count; ++i)
         if (def->indices[i] >= def->vertex_count) return SPX_ERR_INDEX_OUT_OF_RANGE;

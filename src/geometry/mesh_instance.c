@@ -17,6 +17,7 @@ static spx_result check_pose(const spx_transform* pose)
     const spx_quat q = pose->q;
     if (!spx_finite3(pose->p) || !isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || !isfinite(q.w))
         return SPX_ERR_NOT_FINITE;
+    if (!spx_in_range3(pose->p)) return SPX_ERR_OUT_OF_RANGE;
     double n2 = (double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w;
     if (fabs(n2 - 1.0) > 2.0 * SPX_ROTATION_TOLERANCE) return SPX_ERR_NOT_ORTHONORMAL;
     return SPX_OK;

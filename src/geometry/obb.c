@@ -17,9 +17,14 @@ static spx_result check_rotation(const spx_mat3* m)
     return SPX_OK;
 }
 
+/* In the documented order: anything not finite, then out of range, then the extents, then the
+   rotation. */
 static spx_result check_box(spx_vec3 center, spx_vec3 half, const spx_mat3* rotation)
 {
-    if (!spx_finite3(center) || !spx_finite3(half)) return SPX_ERR_NOT_FINITE;
+    const spx_vec3* c = rotation->col;
+    if (!spx_finite3(center) || !spx_finite3(half) || !spx_finite3(c[0]) || !spx_finite3(c[1]) || !spx_finite3(c[2]))
+        return SPX_ERR_NOT_FINITE;
+    if (!spx_in_range3(center) || !spx_in_range3(half)) return SPX_ERR_OUT_OF_RANGE;
     if (!(half.x > 0.0f && half.y > 0.0f && half.z > 0.0f)) return SPX_ERR_BAD_EXTENT;
     return check_rotation(rotation);
 }
@@ -57,10 +62,11 @@ static bool box_is_valid_fast(const spx_obb* box)
     __m128 r1 = _mm_andnot_ps(sign, _mm_sub_ps(d1, _mm_set_ps(0, 1, 0, 0)));
     /* det within tolerance of +1 also rules out reflections (det -1). */
     __m128 ok = _mm_and_ps(_mm_cmple_ps(r0, tol), _mm_cmple_ps(r1, _mm_set1_ps(4.0f * SPX_ROTATION_TOLERANCE)));
-    /* centre finite (x * 0 == 0 fails for NaN and inf), extents finite and > 0 */
+    /* centre and extents in range (which fails for NaN and inf), extents > 0 */
+    const __m128 range = _mm_set1_ps(SPX_MAX_COORDINATE);
     __m128 c = _mm_loadu_ps(f), h = _mm_loadu_ps(f + 2);                    /* c.xyz h.x / c.z h.xyz */
-    __m128 cfin = _mm_cmpeq_ps(_mm_mul_ps(c, zero), zero);
-    __m128 hok = _mm_and_ps(_mm_cmpgt_ps(h, zero), _mm_cmplt_ps(h, _mm_set1_ps(3.0e38f)));
+    __m128 cfin = _mm_cmple_ps(_mm_andnot_ps(sign, c), range);
+    __m128 hok = _mm_and_ps(_mm_cmpgt_ps(h, zero), _mm_cmple_ps(h, range));
     hok = _mm_or_ps(hok, _mm_castsi128_ps(_mm_set_epi32(0, 0, 0, -1)));     /* lane 0 of h is centre.z */
     ok = _mm_and_ps(ok, _mm_and_ps(cfin, hok));
     return _mm_movemask_ps(ok) == 0xF;
@@ -94,6 +100,7 @@ SPX_API spx_result spx_obb_from_quat(spx_vec3 center, spx_vec3 half_extents, spx
     if (!spx_finite3(center) || !spx_finite3(half_extents) || !isfinite(rotation.x) || !isfinite(rotation.y)
         || !isfinite(rotation.z) || !isfinite(rotation.w))
         return SPX_ERR_NOT_FINITE;
+    if (!spx_in_range3(center) || !spx_in_range3(half_extents)) return SPX_ERR_OUT_OF_RANGE;
     if (!(half_extents.x > 0.0f && half_extents.y > 0.0f && half_extents.z > 0.0f)) return SPX_ERR_BAD_EXTENT;
     /* Accumulate |q|^2 in double so the check itself adds no rounding. */
     double n2 = (double)rotation.x * rotation.x + (double)rotation.y * rotation.y

@@ -7,6 +7,7 @@ SPX_API spx_result spx_triangle_validate(const spx_triangle* t)
 {
     if (!t) return SPX_ERR_INVALID_ARGUMENT;
     if (!spx_finite3(t->v[0]) || !spx_finite3(t->v[1]) || !spx_finite3(t->v[2])) return SPX_ERR_NOT_FINITE;
+    if (!spx_in_range3(t->v[0]) || !spx_in_range3(t->v[1]) || !spx_in_range3(t->v[2])) return SPX_ERR_OUT_OF_RANGE;
     /* Coincident corners: every edge shorter than 1e-6 of the largest coordinate (a relative test,
        so a tiny triangle near the origin is still a triangle). */
     double scale = 0.0, longest2 = 0.0;

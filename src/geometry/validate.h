@@ -1,4 +1,7 @@
-/* Input checks shared by the constructors and every query. */
+/* Input checks shared by the constructors and every query, and the one order in which their
+ * errors are reported (base.h): pointers, then non-finite values, then values out of range, then
+ * the shape of each piece, then the interval or margin. Each check below returns the first of
+ * its own faults in that order; spx_first_error combines the checks of several inputs. */
 #ifndef SPX_VALIDATE_H
 #define SPX_VALIDATE_H
 
@@ -12,11 +15,52 @@ static inline bool spx_finite3(spx_vec3 v)
     return z == 0.0f;
 }
 
-/* Checks velocities and the interval of a swept query. */
+/* Every |component| at most SPX_MAX_COORDINATE (false for NaN too). */
+static inline bool spx_in_range3(spx_vec3 v)
+{
+    return fabsf(v.x) <= SPX_MAX_COORDINATE && fabsf(v.y) <= SPX_MAX_COORDINATE && fabsf(v.z) <= SPX_MAX_COORDINATE;
+}
+
+/* Rank of a fault in the documented order, lower first. Pointer faults never reach here (each
+   entry returns them before anything else), so an SPX_ERR_INVALID_ARGUMENT seen here is a bad
+   scalar (a negative margin) and ranks with the interval. */
+static inline int spx_error_rank(spx_result r)
+{
+    switch (r) {
+    case SPX_OK: return 4;
+    case SPX_ERR_NOT_FINITE: return 0;
+    case SPX_ERR_OUT_OF_RANGE: return 1;
+    case SPX_ERR_BAD_TIME:
+    case SPX_ERR_INVALID_ARGUMENT: return 3;
+    default: return 2; /* the shape of a piece */
+    }
+}
+
+/* The fault to report of two inputs' checks: the earlier in the order, ties to the first. */
+static inline spx_result spx_first_error(spx_result first, spx_result second)
+{
+    return spx_error_rank(second) < spx_error_rank(first) ? second : first;
+}
+
+/* Velocities and the interval of a swept query: each velocity component times |tmax| is a
+   distance travelled and must be in range (in double: the product of two floats is exact). */
 static inline spx_result spx_check_motion(spx_vec3 velocity_a, spx_vec3 velocity_b, float tmax)
 {
     if (!spx_finite3(velocity_a) || !spx_finite3(velocity_b) || !isfinite(tmax)) return SPX_ERR_NOT_FINITE;
+    const float v[6] = { velocity_a.x, velocity_a.y, velocity_a.z, velocity_b.x, velocity_b.y, velocity_b.z };
+    double fastest = 0.0;
+    for (int i = 0; i < 6; ++i) fastest = fmax(fastest, fabs((double)v[i]));
+    if (fastest * fabs((double)tmax) > (double)SPX_MAX_COORDINATE) return SPX_ERR_OUT_OF_RANGE;
     if (tmax < 0.0f) return SPX_ERR_BAD_TIME;
+    return SPX_OK;
+}
+
+/* A contact margin: finite, in range, not negative. */
+static inline spx_result spx_check_margin(float margin)
+{
+    if (!isfinite(margin)) return SPX_ERR_NOT_FINITE;
+    if (margin > SPX_MAX_COORDINATE) return SPX_ERR_OUT_OF_RANGE;
+    if (margin < 0.0f) return SPX_ERR_INVALID_ARGUMENT;
     return SPX_OK;
 }
 

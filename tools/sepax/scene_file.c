@@ -782,9 +782,12 @@ static bool syntax_error(reader* r, const char* text, size_t length, const char*
         if (rest >= length || text[rest] == '\0')
             snprintf(r->message, r->message_size, "%s:%u:%u: JSON syntax error: the file ends too early (truncated? "
                      "a string, '}' or ']' is not closed)", r->file, line, column);
-        else
-            snprintf(r->message, r->message_size, "%s:%u:%u: JSON syntax error near '%.12s'", r->file, line, column,
-                     text + pos);
+        else {
+            /* Up to 12 characters of the text, which need not end with a NUL. */
+            const int shown = length - pos < 12 ? (int)(length - pos) : 12;
+            snprintf(r->message, r->message_size, "%s:%u:%u: JSON syntax error near '%.*s'", r->file, line, column,
+                     shown, text + pos);
+        }
         for (char* c = r->message; *c; ++c)
             if (*c == '\n' || *c == '\r' || *c == '\t') *c = ' ';
     }

@@ -1,0 +1,135 @@
+/* Two boxes through every box-box query: overlap, penetration, sweep (both orders), manifold, and
+ * the batched overlap and sweep. Properties: one error code for the same faulty input whichever
+ * query gets it (in the order of base.h, the batch too); every answer finite; the queries agree
+ * (a sweep starts overlapping exactly when the penetration says so, the float overlap test says
+ * yes wherever they overlap by more than its tolerance, overlapping boxes have manifold points,
+ * swapping A and B keeps the state and the time, but for a touch within rounding). */
+#include "fuzz.h"
+
+static const spx_obb unit_box = { { 0, 0, 0 }, { 1, 1, 1 }, { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } } };
+static const spx_obb far_box = { { 100, 0, 0 }, { 1, 1, 1 }, { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } } };
+
+enum { LANES = 8 }; /* a full lane group with AVX2, two with SSE2, and no tail */
+
+static void soa_put(float store[15][LANES], spx_obb_soa* soa, const spx_obb* box)
+{
+    for (int k = 0; k < 3; ++k) {
+        soa->center[k] = store[k];
+        soa->half_extents[k] = store[3 + k];
+        for (int m = 0; m < 3; ++m) soa->axis[k][m] = store[6 + 3 * k + m];
+    }
+    soa->capacity = LANES;
+    /* behind spx_obb_soa_set's back, so that the batch sees the faulty boxes too */
+    for (size_t i = 0; i < LANES; ++i) {
+        const float* c = &box->center.x;
+        const float* h = &box->half_extents.x;
+        for (int k = 0; k < 3; ++k) {
+            soa->center[k][i] = c[k];
+            soa->half_extents[k][i] = h[k];
+            for (int m = 0; m < 3; ++m) soa->axis[k][m][i] = (&box->rotation.col[k].x)[m];
+        }
+    }
+}
+
+/* A graze: a contact that never gets deeper than rounding after `t0` (two faces sliding flush
+   with no speed along their normal). Whether it counts is decided by rounding, so two answers may
+   differ on it; a contact that does get deeper, sampled at 8 times up to tmax, may not be missed. */
+static bool grazes(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, float t0, float tmax, float rounding)
+{
+    for (int k = 1; k <= 8; ++k) {
+        const float t = t0 + (tmax - t0) * (float)k / 8.0f;
+        spx_obb x = *a, y = *b;
+        x.center = spx_v3(a->center.x + va.x * t, a->center.y + va.y * t, a->center.z + va.z * t);
+        y.center = spx_v3(b->center.x + vb.x * t, b->center.y + vb.y * t, b->center.z + vb.z * t);
+        spx_penetration p;
+        if (spx_penetration_obb_obb(&x, &y, &p) == SPX_OK && p.overlapping && p.depth > rounding) return false;
+    }
+    return true;
+}
+
+int fuzz_box_box(const uint8_t* data, size_t size)
+{
+    fuzz_input in = { data, size };
+    const spx_obb a = fuzz_obb(&in), b = fuzz_obb(&in);
+    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
+    const float tmax = (fuzz_byte(&in) & 7) ? fabsf(fuzz_float(&in)) : fuzz_float(&in);
+    const float margin = (fuzz_byte(&in) & 7) ? fabsf(fuzz_float(&in)) : fuzz_float(&in);
+
+    bool overlap = false;
+    spx_penetration pen;
+    const spx_result r_pieces = spx_overlap_obb_obb(&a, &b, &overlap);
+    FUZZ_CHECK(r_pieces == SPX_OK || fuzz_input_code(r_pieces));
+    FUZZ_CHECK(spx_penetration_obb_obb(&a, &b, &pen) == r_pieces);
+    FUZZ_CHECK(spx_obb_validate(&a) == SPX_OK || r_pieces != SPX_OK);
+
+    /* The motion's own code, seen through two good boxes; then the sweep must give the first of both. */
+    spx_sweep_hit hit, swapped;
+    const spx_result r_motion = spx_sweep_obb_obb(&unit_box, va, &far_box, vb, tmax, &hit);
+    const spx_result r_sweep = spx_sweep_obb_obb(&a, va, &b, vb, tmax, &hit);
+    FUZZ_CHECK(r_sweep == fuzz_first(r_pieces, r_motion));
+    spx_manifold m;
+    const spx_result r_margin = spx_manifold_obb_obb(&unit_box, &far_box, margin, &m);
+    const spx_result r_manifold = spx_manifold_obb_obb(&a, &b, margin, &m);
+    FUZZ_CHECK(r_manifold == fuzz_first(r_pieces, r_margin));
+
+    /* The batch: the same codes as the single call for the velocities, the interval and stored values
+       that are not finite; it trusts the stored boxes as spx_obb_soa_set left them beyond that (the
+       harness writes the arrays itself). The same states on success. */
+    static float store_a[15][LANES], store_b[15][LANES];
+    spx_obb_soa sa, sb;
+    soa_put(store_a, &sa, &a);
+    soa_put(store_b, &sb, &b);
+    spx_vec3 vas[LANES], vbs[LANES];
+    for (int i = 0; i < LANES; ++i) vas[i] = va, vbs[i] = vb;
+    spx_sweep_hit hits[LANES];
+    uint8_t overlaps[LANES];
+    const spx_result r_batch = spx_sweep_obb_obb_batch(&sa, vas, &sb, vbs, LANES, tmax, hits);
+    const spx_result r_obatch = spx_overlap_obb_obb_batch(&sa, &sb, LANES, overlaps);
+    if (r_pieces == SPX_OK || r_pieces == SPX_ERR_NOT_FINITE) {
+        FUZZ_CHECK(r_batch == r_sweep);
+        FUZZ_CHECK(r_obatch == r_pieces);
+    }
+
+    if (r_sweep == SPX_OK) {
+        fuzz_check_hit(&hit, tmax);
+        fuzz_check_penetration(&pen);
+        FUZZ_CHECK(pen.overlapping == (hit.state == SPX_SWEEP_START_OVERLAP));
+        FUZZ_CHECK(spx_sweep_obb_obb(&b, vb, &a, va, tmax, &swapped) == SPX_OK);
+        fuzz_check_hit(&swapped, tmax);
+        const float reach = fmaxf(fuzz_box_reach(&a), fuzz_box_reach(&b));
+        /* A touch within rounding (1e-6 of the size, docs/tolerances.md) may read either way. */
+        spx_penetration pen_ba;
+        FUZZ_CHECK(spx_penetration_obb_obb(&b, &a, &pen_ba) == SPX_OK);
+        const float rounding = 1e-6f * reach;
+        const bool touching = (pen.overlapping && pen.depth <= rounding)
+                           || (pen_ba.overlapping && pen_ba.depth <= rounding);
+        const spx_vec3 v_rel = spx_v3(vb.x - va.x, vb.y - va.y, vb.z - va.z);
+        const float slack = fuzz_time_slack(tmax, reach, v_rel, hit.normal, swapped.normal);
+        const spx_sweep_hit* first = hit.state == SPX_SWEEP_HIT ? &hit : &swapped;
+        FUZZ_CHECK(fuzz_states_may_differ(&hit, &swapped, touching, slack, tmax)
+                   || (first->state == SPX_SWEEP_HIT && grazes(&a, va, &b, vb, first->time, tmax, rounding)));
+        if (hit.state == SPX_SWEEP_HIT && swapped.state == SPX_SWEEP_HIT
+            && !grazes(&a, va, &b, vb, fminf(hit.time, swapped.time), tmax, rounding))
+            FUZZ_CHECK(fabsf(swapped.time - hit.time) <= slack);
+        for (int i = 0; i < LANES; ++i) {
+            const spx_sweep_hit* lane_first = hit.state == SPX_SWEEP_HIT ? &hit : &hits[i];
+            FUZZ_CHECK(fuzz_states_may_differ(&hit, &hits[i], touching, slack, tmax)
+                       || (lane_first->state == SPX_SWEEP_HIT
+                           && grazes(&a, va, &b, vb, lane_first->time, tmax, rounding)));
+            FUZZ_CHECK(overlaps[i] == overlap);
+            fuzz_check_hit(&hits[i], tmax);
+        }
+        /* The float overlap test answers "touching" up to ~1e-6 of the size; beyond it, it agrees. */
+        const float tol = 1e-5f * reach;
+        if (pen.overlapping && pen.depth > tol) FUZZ_CHECK(overlap);
+        (void)r_obatch;
+    }
+    if (r_pieces == SPX_OK && r_margin == SPX_OK) {
+        fuzz_check_manifold(&m, margin, 1e-4f * fmaxf(fuzz_box_reach(&a), fuzz_box_reach(&b)));
+        if (pen.overlapping && pen.depth > 1e-4f * fmaxf(fuzz_box_reach(&a), fuzz_box_reach(&b)))
+            FUZZ_CHECK(m.point_count >= 1);
+    }
+    return 0;
+}
+
+SPX_FUZZ_ENTRY(fuzz_box_box)
