@@ -50,9 +50,9 @@ static bool body_sane(const spx_world* w, spx_body_id id)
         && w2 <= (double)SPX_MAX_ANGULAR_SPEED * SPX_MAX_ANGULAR_SPEED * 1.000001;
 }
 
-/* Tiny cubes (moments from 5e-14 down to 5e-28 kg m^2) fall freely: after a step each moves as
-   gravity says and does not turn. The inverse of their inertia tensor, made through its determinant
-   (the moment cubed, below float's range), was NaN. */
+/* Tiny cubes (moments from 5e-14 down to 5e-28 kg m^2) fall freely: after ten steps each moves as
+   gravity says and does not turn. Their inertia's determinant, the moment cubed, is below float's
+   range: an inverse made through it is NaN. */
 static int tiny_bodies_fall_finitely(void)
 {
     const float halves[] = { 4e-4f, 1e-4f, 1e-5f, 1e-6f, 1e-8f };
@@ -78,8 +78,7 @@ static int tiny_bodies_fall_finitely(void)
 
 /* A 3 x 3 grid of unit boxes resting on the ground, the centre one touching its neighbours, and a
    cube of 0.1 mm laid on the centre box: every step succeeds, nothing is non-finite, nothing is
-   quarantined, the grid stays where it rested and the small cube stays on top. One step used to turn
-   all ten NaN and every later step to fail. */
+   quarantined, the grid stays where it rested and the small cube stays on top. */
 static int small_body_on_a_grid(void)
 {
     spx_world* w = make_world();

@@ -192,8 +192,8 @@ SPX_API spx_result spx_world_get_contact_events(const spx_world* world, const sp
                                                 uint32_t* out_begin_count, const spx_contact_event** out_end,
                                                 uint32_t* out_end_count);
 
-/// The bodies the last step quarantined (SPX_STEP_QUARANTINE), valid until the next step or body
-/// destruction; *out_count is 0 after a step that quarantined none. Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
+/// The bodies the last step quarantined (SPX_STEP_QUARANTINE), valid until the next step; *out_count
+/// is 0 after a step that quarantined none. Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
 SPX_API spx_result spx_world_get_quarantined(const spx_world* world, const spx_body_id** out, uint32_t* out_count);
 
 /// Creates a body with its shapes. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, no shapes or too many, a
