@@ -303,15 +303,17 @@ static float log_uniform(double lo_exp, double hi_exp) { return (float)pow(10.0,
 static float sign(void) { return uniform() < 0.5 ? -1.0f : 1.0f; }
 
 /* Property: worlds of ordinary boxes among bodies of random size (1e-9 to 10 m) and density (1e-12 to
-   1e12 kg/m^3), half with the continuous stage and half without, thrown with random velocities and impulses up to FLT_MAX. Every call returns OK or
-   its documented code; every step returns OK; no body is ever non-finite or beyond the speed limits;
+   1e12 kg/m^3), some with the continuous stage, thrown with random velocities and impulses up to
+   FLT_MAX. Every call returns OK or its documented code; every step returns OK; no body is ever non-finite or beyond the speed limits;
    and no body needs the quarantine (the limits keep the solver finite on their own). */
 static int random_extremes_stay_finite(int worlds)
 {
     uint32_t made = 0, refused = 0, steps = 0;
     for (int trial = 0; trial < worlds; ++trial) {
         spx_world_def wd = spx_default_world_def();
-        wd.enable_continuous = trial % 2 == 0; /* the solver alone, too */
+        /* Half the quick run's worlds with the continuous stage, the rest (and the long run's beyond
+           them) with the solver alone: among such bodies the stage can take seconds a step. */
+        wd.enable_continuous = trial < 12 && trial % 2 == 0;
         spx_world* w = NULL;
         ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
         add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(50, 1, 50), 1.0f, NULL);
