@@ -52,7 +52,9 @@ typedef enum spx_result {
     SPX_ERR_MESH_NOT_CLOSED,     /* mass properties of a mesh that does not enclose a volume (spx_mesh_info.closed) */
     SPX_ERR_MESH_INSIDE_OUT,     /* a closed mesh wound clockwise seen from outside (negative volume) */
     SPX_ERR_ZERO_VOLUME,         /* a closed mesh that encloses no volume (e.g. a sheet, one triangle each way) */
-    SPX_ERR_MASS_OUT_OF_RANGE,   /* mass, volume or inertia beyond float range (or a moment below FLT_MIN) */
+    SPX_ERR_MASS_OUT_OF_RANGE,   /* mass, volume or inertia beyond float range (or a moment below FLT_MIN), or a
+                                    dynamic body's beyond the SPX_BODY_* limits of world.h */
+    SPX_ERR_SPEED_OUT_OF_RANGE,  /* a body speed beyond SPX_MAX_LINEAR_SPEED or SPX_MAX_ANGULAR_SPEED (world.h) */
     SPX_ERR_TOO_MANY_WORLDS,     /* 65,535 worlds live at once: each needs a number for its ids */
     SPX_ERR_OUT_OF_RANGE,        /* a coordinate, extent, margin or distance travelled beyond SPX_MAX_COORDINATE */
     SPX_RESULT_COUNT

@@ -110,6 +110,23 @@ typedef struct spx_body_def {
 /// Most shapes a body may have.
 #define SPX_MAX_BODY_SHAPES 64
 
+/// Limits of a dynamic body (docs/world.md, "Limits"). Its mass must lie in SPX_BODY_MIN_MASS ..
+/// SPX_BODY_MAX_MASS kg and every entry of its inertia tensor within SPX_BODY_MAX_INERTIA kg m^2, or
+/// spx_body_create returns SPX_ERR_MASS_OUT_OF_RANGE.
+#define SPX_BODY_MIN_MASS 1e-15f
+#define SPX_BODY_MAX_MASS 1e15f
+#define SPX_BODY_MAX_INERTIA 1e25f
+/// A principal moment of inertia below SPX_BODY_MIN_INERTIA kg m^2, or below SPX_BODY_MIN_INERTIA_RATIO
+/// times the body's largest, is raised to it: the body turns about that axis a little more slowly
+/// than its shapes say, and its inverse inertia stays finite (a needle's spin about its length, a grain).
+#define SPX_BODY_MIN_INERTIA 1e-30f
+#define SPX_BODY_MIN_INERTIA_RATIO 1e-12f
+/// Fastest a body moves (m/s, of its centre of mass) and turns (rad/s). A body def, spx_body_set_velocity
+/// or spx_body_apply_impulse beyond either gets SPX_ERR_SPEED_OUT_OF_RANGE (nothing changes); a body
+/// the step would take faster is slowed to them at the end of the step (SPX_STEP_SPEED_LIMIT).
+#define SPX_MAX_LINEAR_SPEED 1e5f
+#define SPX_MAX_ANGULAR_SPEED 1e5f
+
 /// Counters and times of the last step.
 typedef struct spx_step_stats {
     uint32_t body_count;            /* bodies in the world */
@@ -125,6 +142,7 @@ typedef struct spx_step_stats {
                                        again: they had moved less than 1 mm against each other (docs/world.md) */
     double broad_ms, narrow_ms, solver_ms, island_ms, total_ms; /* wall-clock time of each stage */
     double continuous_ms;           /* of the continuous stage, its preparation included (part of total_ms) */
+    uint32_t quarantined_body_count;/* bodies found non-finite after the step and quarantined (SPX_STEP_QUARANTINE) */
 } spx_step_stats;
 
 /// A contact event: two bodies started or stopped touching during the last step.
@@ -148,6 +166,15 @@ typedef struct spx_contact_event {
 /// is over its limit. Static and kinematic bodies have none. A body pair may hold several manifolds
 /// (one a shape pair; a box on a mesh up to 8).
 #define SPX_MAX_BODY_CONTACTS 32u
+/// spx_step_stats.flags: a body the step would have taken past SPX_MAX_LINEAR_SPEED or
+/// SPX_MAX_ANGULAR_SPEED was slowed to them.
+#define SPX_STEP_SPEED_LIMIT 8u
+/// spx_step_stats.flags: a body's state (placement or velocity) came out of the step NaN or infinite.
+/// Each such body is quarantined: put back where it was at the start of the step, stopped, put to sleep
+/// and its contacts dropped (end events at the next step), so that nothing non-finite reaches another
+/// body or a later step; spx_world_get_quarantined names them. The step still returns SPX_OK: the rest
+/// of the world stepped. A quarantined body wakes as any sleeping one does.
+#define SPX_STEP_QUARANTINE 16u
 /// Impacts one body resolves in full in a step (a box caught between two others could bounce
 /// without end); later ones stop it as above.
 #define SPX_CONTINUOUS_BODY_IMPACTS 16u
@@ -186,13 +213,19 @@ SPX_API spx_result spx_world_get_contact_events(const spx_world* world, const sp
                                                 uint32_t* out_begin_count, const spx_contact_event** out_end,
                                                 uint32_t* out_end_count);
 
+/// The bodies the last step quarantined (SPX_STEP_QUARANTINE), valid until the next step; *out_count
+/// is 0 after a step that quarantined none. Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
+SPX_API spx_result spx_world_get_quarantined(const spx_world* world, const spx_body_id** out, uint32_t* out_count);
+
 /// Creates a body with its shapes. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, no shapes or too many, a
 /// negative damping or friction, restitution outside 0..1, an unknown shape type, a density that is
 /// not positive on a dynamic body), SPX_ERR_UNINITIALIZED_DEF (the body def or a shape def),
 /// SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE (a position, shape offset or half extent beyond
 /// SPX_MAX_COORDINATE; a body that later moves beyond it is still simulated, at float's precision),
-/// SPX_ERR_BAD_EXTENT, SPX_ERR_NOT_ORTHONORMAL (a rotation not unit), SPX_ERR_OUT_OF_MEMORY,
-/// SPX_ERR_WORLD_LOCKED. *out set only on success.
+/// SPX_ERR_BAD_EXTENT, SPX_ERR_NOT_ORTHONORMAL (a rotation not unit), SPX_ERR_MASS_OUT_OF_RANGE (a
+/// dynamic body's mass or inertia beyond the limits above, or a shape's beyond float),
+/// SPX_ERR_SPEED_OUT_OF_RANGE (a velocity beyond SPX_MAX_LINEAR_SPEED or SPX_MAX_ANGULAR_SPEED),
+/// SPX_ERR_OUT_OF_MEMORY, SPX_ERR_WORLD_LOCKED. *out set only on success.
 SPX_API spx_result spx_body_create(spx_world* world, const spx_body_def* def, spx_body_id* out);
 
 /// Destroys a body; its contacts end (end events at the next step). Errors: SPX_ERR_INVALID_ARGUMENT
@@ -212,8 +245,11 @@ SPX_API spx_result spx_body_set_transform(spx_world* world, spx_body_id id, cons
 SPX_API spx_result spx_body_get_velocity(const spx_world* world, spx_body_id id, spx_vec3* out_linear,
                                          spx_vec3* out_angular);
 /// Sets both velocities and wakes the body (ignored for static bodies: SPX_ERR_INVALID_ARGUMENT).
+/// SPX_ERR_NOT_FINITE, SPX_ERR_SPEED_OUT_OF_RANGE (beyond SPX_MAX_LINEAR_SPEED or SPX_MAX_ANGULAR_SPEED).
 SPX_API spx_result spx_body_set_velocity(spx_world* world, spx_body_id id, spx_vec3 linear, spx_vec3 angular);
-/// Applies an impulse (N s) at a world point to a dynamic body and wakes it.
+/// Applies an impulse (N s) at a world point to a dynamic body and wakes it. SPX_ERR_NOT_FINITE,
+/// SPX_ERR_INVALID_ARGUMENT (not dynamic), SPX_ERR_SPEED_OUT_OF_RANGE (the body would move or turn
+/// faster than SPX_MAX_LINEAR_SPEED or SPX_MAX_ANGULAR_SPEED; nothing changes).
 SPX_API spx_result spx_body_apply_impulse(spx_world* world, spx_body_id id, spx_vec3 impulse, spx_vec3 point);
 /// Centre of mass in world space (m).
 SPX_API spx_result spx_body_get_center_of_mass(const spx_world* world, spx_body_id id, spx_vec3* out);

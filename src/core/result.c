@@ -22,7 +22,8 @@ SPX_API const char* spx_result_string(spx_result result)
     case SPX_ERR_MESH_NOT_CLOSED: return "the mesh is not closed (an edge without its opposite twin, or shared by more than two triangles): it has no volume to weigh; close it, or make the body static or a box";
     case SPX_ERR_MESH_INSIDE_OUT: return "the closed mesh is wound clockwise seen from outside (negative volume): reverse the order of each triangle's indices";
     case SPX_ERR_ZERO_VOLUME: return "the closed mesh encloses no volume (a flat or doubled-back surface): give the body a solid shape";
-    case SPX_ERR_MASS_OUT_OF_RANGE: return "mass, volume or inertia would not fit a float (too large, or a moment too small): change the units, the density or the size";
+    case SPX_ERR_MASS_OUT_OF_RANGE: return "mass, volume or inertia would not fit a float (too large, or a moment too small), or a dynamic body's is beyond SPX_BODY_MIN_MASS, SPX_BODY_MAX_MASS or SPX_BODY_MAX_INERTIA: change the units, the density or the size";
+    case SPX_ERR_SPEED_OUT_OF_RANGE: return "a body's speed (given, or after the impulse) is beyond SPX_MAX_LINEAR_SPEED or SPX_MAX_ANGULAR_SPEED: nothing was changed; pass a smaller velocity or impulse";
     case SPX_ERR_TOO_MANY_WORLDS: return "65,535 worlds are live, the most ids can tell apart: destroy one before making another";
     case SPX_ERR_OUT_OF_RANGE: return "a coordinate, half extent, margin or distance travelled (|velocity| * tmax) exceeds SPX_MAX_COORDINATE (1e7 m): move the origin near the action, or change the units";
     case SPX_RESULT_COUNT: break;

@@ -66,6 +66,16 @@ static spx_result check_shape(const spx_shape_def* s, spx_body_type type)
     return check_rotation(s->local.q);
 }
 
+/* Speeds within SPX_MAX_LINEAR_SPEED and SPX_MAX_ANGULAR_SPEED, measured in double (a float's square
+   can overflow). Finite velocities assumed. */
+static bool speeds_in_range(spx_vec3 v, spx_vec3 w)
+{
+    const double v2 = (double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z;
+    const double w2 = (double)w.x * w.x + (double)w.y * w.y + (double)w.z * w.z;
+    return v2 <= (double)SPX_MAX_LINEAR_SPEED * SPX_MAX_LINEAR_SPEED
+        && w2 <= (double)SPX_MAX_ANGULAR_SPEED * SPX_MAX_ANGULAR_SPEED;
+}
+
 static spx_result check_def(const spx_body_def* d)
 {
     if (d->internal_cookie != SPX_BODY_DEF_COOKIE) return SPX_ERR_UNINITIALIZED_DEF;
@@ -80,6 +90,7 @@ static spx_result check_def(const spx_body_def* d)
     if (d->linear_damping < 0.0f || d->angular_damping < 0.0f || d->friction < 0.0f || d->restitution < 0.0f
         || d->restitution > 1.0f)
         return SPX_ERR_INVALID_ARGUMENT;
+    if (!speeds_in_range(d->linear_velocity, d->angular_velocity)) return SPX_ERR_SPEED_OUT_OF_RANGE;
     spx_result r = check_rotation(d->rotation);
     for (uint32_t i = 0; r == SPX_OK && i < d->shape_count; ++i) r = check_shape(&d->shapes[i], d->type);
     return r;
@@ -126,8 +137,47 @@ static void principal_axes(const mat3s* I, vec3s* moments, versors* frame)
     *frame = glms_quat_normalize(glms_mat3_quat(P));
 }
 
+mat3s spx_mat3_inverse(mat3s m)
+{
+    float big = 0.0f;
+    for (int k = 0; k < 9; ++k) big = fmaxf(big, fabsf(m.raw[k / 3][k % 3]));
+    if (!(big > 0.0f) || !isfinite(big)) return glms_mat3_zero();
+    int e;
+    (void)frexpf(big, &e);
+    const float down = ldexpf(1.0f, -e); /* exact: scaling by a power of two rounds nothing */
+    return glms_mat3_scale(glms_mat3_inv(glms_mat3_scale(m, down)), down);
+}
+
+/* The inverse inertia, and the inertia it inverts, from the tensor I with principal moments
+   `moments` about the axes `frame`. A moment below SPX_BODY_MIN_INERTIA or SPX_BODY_MIN_INERTIA_RATIO
+   of the largest (float rounding can even leave a rotated needle's one negative) is raised to that
+   floor, and both tensors are made from the moments in double. Otherwise I is inverted as it is. */
+static void invert_inertia(spx_body* b, mat3s I)
+{
+    vec3s* m = &b->principal_inertia;
+    const float largest = fmaxf(m->x, fmaxf(m->y, m->z));
+    const float least = fmaxf(SPX_BODY_MIN_INERTIA, SPX_BODY_MIN_INERTIA_RATIO * largest);
+    if (m->x >= least && m->y >= least && m->z >= least) {
+        b->inertia_local = I;
+        b->inv_inertia_local = spx_mat3_inverse(I);
+        return;
+    }
+    for (int k = 0; k < 3; ++k) m->raw[k] = fmaxf(m->raw[k], least);
+    const mat3s P = glms_quat_mat3(b->principal); /* columns: the principal axes in the body's frame */
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) {
+            double direct = 0.0, inverse = 0.0; /* P diag(m) P^T and P diag(1 / m) P^T */
+            for (int k = 0; k < 3; ++k) {
+                const double pp = (double)P.col[k].raw[r] * P.col[k].raw[c];
+                direct += pp * m->raw[k], inverse += pp / m->raw[k];
+            }
+            b->inertia_local.col[c].raw[r] = (float)direct;
+            b->inv_inertia_local.col[c].raw[r] = (float)inverse;
+        }
+}
+
 /* Mass, centre of mass and inverse inertia of a dynamic body from its boxes (parallel axis theorem
-   about the common centre). */
+   about the common centre), within the limits of world.h. */
 static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
 {
     double mass = 0.0, c[3] = { 0, 0, 0 };
@@ -145,6 +195,8 @@ static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
         mass += parts[i].mass;
         c[0] += parts[i].mass * (double)p.x, c[1] += parts[i].mass * (double)p.y, c[2] += parts[i].mass * (double)p.z;
     }
+    /* Each part fits a float (spx_mass_box, spx_mass_mesh); their sum must fit the solver. */
+    if (!(mass >= SPX_BODY_MIN_MASS && mass <= SPX_BODY_MAX_MASS)) return SPX_ERR_MASS_OUT_OF_RANGE;
     c[0] /= mass, c[1] /= mass, c[2] /= mass;
     double inertia[3][3] = { { 0 } };
     for (uint32_t i = 0; i < d->shape_count; ++i) {
@@ -167,18 +219,20 @@ static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
     }
     mat3s Im;
     for (int r = 0; r < 3; ++r)
-        for (int k = 0; k < 3; ++k) Im.col[k].raw[r] = (float)inertia[r][k];
+        for (int k = 0; k < 3; ++k) {
+            if (!(fabs(inertia[r][k]) <= SPX_BODY_MAX_INERTIA)) return SPX_ERR_MASS_OUT_OF_RANGE;
+            Im.col[k].raw[r] = (float)inertia[r][k];
+        }
     b->mass = (float)mass;
     b->inv_mass = (float)(1.0 / mass);
     b->local_center = (vec3s){ { (float)c[0], (float)c[1], (float)c[2] } };
-    b->inertia_local = Im;
-    b->inv_inertia_local = glms_mat3_inv(Im);
     principal_axes(&Im, &b->principal_inertia, &b->principal);
+    invert_inertia(b, Im);
     /* The solver's lever shift limit, 0.5 sqrt(1 / (mass |I^-1|)) with |I^-1| the Frobenius norm
        (solver_wide.inc, make_wide_shift's comment). */
-    float f2 = 0.0f;
-    for (int k = 0; k < 3; ++k) f2 += glms_vec3_norm2(b->inv_inertia_local.col[k]);
-    b->lever_limit = f2 > 0.0f && isfinite(f2) ? 0.5f * sqrtf(b->inv_mass / sqrtf(f2)) : INFINITY;
+    double f2 = 0.0; /* in double: a small body's I^-1 squared is beyond float */
+    for (int k = 0; k < 9; ++k) f2 += (double)b->inv_inertia_local.raw[k / 3][k % 3] * b->inv_inertia_local.raw[k / 3][k % 3];
+    b->lever_limit = f2 > 0.0 ? (float)(0.5 * sqrt(b->inv_mass / sqrt(f2))) : INFINITY;
     return SPX_OK;
 }
 
@@ -575,6 +629,7 @@ SPX_API spx_result spx_body_set_velocity(spx_world* w, spx_body_id id, spx_vec3 
     if (!spx_finite3(linear) || !spx_finite3(angular)) return SPX_ERR_NOT_FINITE;
     spx_body* b = &w->bodies[i];
     if (b->type == SPX_BODY_STATIC) return SPX_ERR_INVALID_ARGUMENT;
+    if (!speeds_in_range(linear, angular)) return SPX_ERR_SPEED_OUT_OF_RANGE;
     b->v = v3(linear);
     b->w = v3(angular);
     if (b->type == SPX_BODY_DYNAMIC) spx_island_wake(w, i);
@@ -589,10 +644,16 @@ SPX_API spx_result spx_body_apply_impulse(spx_world* w, spx_body_id id, spx_vec3
     if (!spx_finite3(impulse) || !spx_finite3(point)) return SPX_ERR_NOT_FINITE;
     spx_body* b = &w->bodies[i];
     if (b->type != SPX_BODY_DYNAMIC) return SPX_ERR_INVALID_ARGUMENT;
+    /* Refused, not clamped, when the body would leave the speed limits: a clamp would change the
+       impulse's direction of effect. A non-finite product (FLT_MAX at a lever) is beyond them. */
+    const vec3s p = v3(impulse), r = glms_vec3_sub(v3(point), b->center);
+    const vec3s v = glms_vec3_add(b->v, glms_vec3_scale(p, b->inv_mass));
+    const vec3s av = glms_vec3_add(b->w, glms_mat3_mulv(spx_body_inv_inertia_world(b), glms_vec3_cross(r, p)));
+    const spx_vec3 nv = sv(v), nw = sv(av);
+    if (!spx_finite3(nv) || !spx_finite3(nw) || !speeds_in_range(nv, nw)) return SPX_ERR_SPEED_OUT_OF_RANGE;
     spx_island_wake(w, i);
-    vec3s p = v3(impulse), r = glms_vec3_sub(v3(point), b->center);
-    b->v = glms_vec3_add(b->v, glms_vec3_scale(p, b->inv_mass));
-    b->w = glms_vec3_add(b->w, glms_mat3_mulv(spx_body_inv_inertia_world(b), glms_vec3_cross(r, p)));
+    b->v = v;
+    b->w = av;
     return SPX_OK;
 }
 

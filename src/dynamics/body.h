@@ -109,6 +109,11 @@ bool spx_body_pose_mesh(const spx_body* b, const spx_body_shape* s);
 /* Frees what a body's shapes own (mesh instances) and the shape array. */
 void spx_body_free_shapes(const spx_allocator* allocator, spx_body* b);
 
+/* The inverse of a 3x3 matrix, scaled by a power of two to about 1 while it is inverted: the
+   determinant of an inertia of 1e-13 kg m^2 (1e-39) is no float, and glms_mat3_inv then gives NaN.
+   In float range the same floats as glms_mat3_inv. The zero matrix, or a non-finite one, gives zero. */
+mat3s spx_mat3_inverse(mat3s m);
+
 /* The inverse inertia in world axes at the body's current rotation. */
 mat3s spx_body_inv_inertia_world(const spx_body* b);
 /* Its kinetic energy (J) with its velocities, turned by q: 1/2 m v^2 + 1/2 w I w in its own frame

@@ -828,7 +828,7 @@ static void push_impulse(spx_body* b, mat3s ii, vec3s r, vec3s p, float sign)
 static float kinetic_energy(const spx_body* b, mat3s inv_inertia)
 {
     if (b->type != SPX_BODY_DYNAMIC) return 0.0f;
-    vec3s l = glms_mat3_mulv(glms_mat3_inv(inv_inertia), b->w);
+    vec3s l = glms_mat3_mulv(spx_mat3_inverse(inv_inertia), b->w);
     return 0.5f * b->mass * glms_vec3_norm2(b->v) + 0.5f * glms_vec3_dot(b->w, l);
 }
 

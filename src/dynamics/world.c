@@ -98,6 +98,7 @@ SPX_API void spx_world_destroy(spx_world* w)
     spx_free(&a, w->island_parent, sizeof(uint32_t) * (size_t)w->scratch_capacity);
     spx_free(&a, w->island_min_sleep, sizeof(float) * (size_t)w->scratch_capacity);
     spx_free(&a, w->island_head, sizeof(uint32_t) * (size_t)w->scratch_capacity);
+    spx_free(&a, w->quarantined, sizeof(spx_body_id) * (size_t)w->scratch_capacity);
     spx_solver_free(&w->solver, &a);
     spx_contacts_free(&w->contacts, &a);
     spx_free(&a, w->mesh_pair_buffer, w->mesh_pair_buffer_bytes);
@@ -123,22 +124,27 @@ spx_result spx_world_reserve_bodies(spx_world* w, uint32_t count)
     uint32_t* parent = spx_alloc(a, sizeof(uint32_t) * n, 8);
     float* least = spx_alloc(a, sizeof(float) * n, 8);
     uint32_t* head = spx_alloc(a, sizeof(uint32_t) * n, 8);
-    spx_result r = bodies && parent && least && head ? spx_pair_finder_reserve(w->pairs, (uint32_t)cap, 0)
-                                                                : SPX_ERR_OUT_OF_MEMORY;
+    spx_body_id* quarantined = spx_alloc(a, sizeof(spx_body_id) * n, 8);
+    spx_result r = bodies && parent && least && head && quarantined ? spx_pair_finder_reserve(w->pairs, (uint32_t)cap, 0)
+                                                                    : SPX_ERR_OUT_OF_MEMORY;
     if (r != SPX_OK) {
         spx_free(a, bodies, sizeof(spx_body) * n);
         spx_free(a, parent, sizeof(uint32_t) * n);
         spx_free(a, least, sizeof(float) * n);
         spx_free(a, head, sizeof(uint32_t) * n);
+        spx_free(a, quarantined, sizeof(spx_body_id) * n);
         return r;
     }
+    if (w->quarantined) memcpy(quarantined, w->quarantined, sizeof(spx_body_id) * (size_t)w->quarantined_count);
     memset(bodies, 0, sizeof(spx_body) * n);
     if (w->bodies) memcpy(bodies, w->bodies, sizeof(spx_body) * (size_t)w->body_slots);
     spx_free(a, w->bodies, sizeof(spx_body) * (size_t)w->body_capacity);
     spx_free(a, w->island_parent, sizeof(uint32_t) * (size_t)w->scratch_capacity);
     spx_free(a, w->island_min_sleep, sizeof(float) * (size_t)w->scratch_capacity);
     spx_free(a, w->island_head, sizeof(uint32_t) * (size_t)w->scratch_capacity);
+    spx_free(a, w->quarantined, sizeof(spx_body_id) * (size_t)w->scratch_capacity);
     w->bodies = bodies;
+    w->quarantined = quarantined;
     w->island_parent = parent;
     w->island_min_sleep = least;
     w->island_head = head;
@@ -219,6 +225,63 @@ static spx_result broad_phase(spx_world* w, float dt, spx_pair_update* out)
     return spx_pair_finder_update(w->pairs, out);
 }
 
+static bool finite_vec(vec3s v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+/* Sets a body that came out of the step non-finite aside: back to its pose at the step's start
+   (broad_phase stored it in boxes_origin and boxes_rotation), stopped, asleep alone, without
+   contacts (whose impulses hold its NaN and would warm-start its partners with it next step). */
+static void quarantine(spx_world* w, uint32_t i)
+{
+    spx_body* b = &w->bodies[i];
+    b->origin = b->boxes_origin;
+    b->rotation = b->boxes_rotation;
+    b->center = glms_vec3_add(b->origin, glms_quat_rotatev(b->rotation, b->local_center));
+    b->v = b->w = glms_vec3_zero();
+    b->sleep_time = 0.0f;
+    b->awake = false;
+    if (b->type == SPX_BODY_DYNAMIC) b->island_next = i; /* an island of one, as a body created asleep */
+    if (spx_contacts_remove_body(w, i) != SPX_OK) {
+        /* No room for the end events: the manifolds stay, without the NaN impulses, to be made
+           again next step. */
+        for (uint32_t k = 0; k < w->contacts.count; ++k) {
+            spx_contact* c = &w->contacts.list[k];
+            if (c->body_a != i && c->body_b != i) continue;
+            for (int p = 0; p < c->point_count; ++p)
+                c->points[p].normal_impulse = c->points[p].tangent_impulse[0] = c->points[p].tangent_impulse[1] = 0.0f;
+        }
+    }
+    spx_world_track_body(w, i, b); /* cannot fail: the finder has room for every body */
+    w->quarantined[w->quarantined_count++] = (spx_body_id){ i + 1, b->generation };
+}
+
+/* The last line of defence after the solver and the continuous stage: a moving body with a NaN or an
+   infinity in its state is quarantined, and one faster than the limits is slowed to them. Nothing
+   non-finite leaves the step, so the next broad phase and solver see finite bodies only. */
+static void guard_bodies(spx_world* w, spx_step_stats* st)
+{
+    w->quarantined_count = 0;
+    const float vmax2 = SPX_MAX_LINEAR_SPEED * SPX_MAX_LINEAR_SPEED, wmax2 = SPX_MAX_ANGULAR_SPEED * SPX_MAX_ANGULAR_SPEED;
+    for (uint32_t i = 0; i < w->body_slots; ++i) {
+        spx_body* b = &w->bodies[i];
+        if (!b->alive || b->type == SPX_BODY_STATIC || !b->awake) continue;
+        const bool finite = finite_vec(b->center) && finite_vec(b->origin) && finite_vec(b->v) && finite_vec(b->w)
+                         && isfinite(b->rotation.x) && isfinite(b->rotation.y) && isfinite(b->rotation.z)
+                         && isfinite(b->rotation.w);
+        /* A speed's square can overflow a float from a finite speed: measured in double. */
+        const double v2 = (double)b->v.x * b->v.x + (double)b->v.y * b->v.y + (double)b->v.z * b->v.z;
+        const double w2 = (double)b->w.x * b->w.x + (double)b->w.y * b->w.y + (double)b->w.z * b->w.z;
+        if (!finite) {
+            quarantine(w, i);
+            st->flags |= SPX_STEP_QUARANTINE;
+        } else if (v2 > vmax2 || w2 > wmax2) {
+            if (v2 > vmax2) b->v = glms_vec3_scale(b->v, (float)(SPX_MAX_LINEAR_SPEED / sqrt(v2)));
+            if (w2 > wmax2) b->w = glms_vec3_scale(b->w, (float)(SPX_MAX_ANGULAR_SPEED / sqrt(w2)));
+            st->flags |= SPX_STEP_SPEED_LIMIT;
+        }
+    }
+    st->quarantined_body_count = w->quarantined_count;
+}
+
 SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
 {
     if (!w) return SPX_ERR_INVALID_ARGUMENT;
@@ -257,6 +320,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     (void)spx_continuous_run(w, elapsed, &st);
     double t3 = now_ms();
     st.continuous_ms = (t3 - t3a) + (tp - t0);
+    guard_bodies(w, &st);
     /* Bodies that fall asleep leave the broad phase's moving set there (island.c). */
     st.island_count = spx_islands_update(w, elapsed);
     double t4 = now_ms();
@@ -284,6 +348,14 @@ SPX_API spx_result spx_world_get_stats(const spx_world* w, spx_step_stats* out)
 {
     if (!w || !out) return SPX_ERR_INVALID_ARGUMENT;
     *out = w->stats;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_world_get_quarantined(const spx_world* w, const spx_body_id** out, uint32_t* out_count)
+{
+    if (!w || !out || !out_count) return SPX_ERR_INVALID_ARGUMENT;
+    *out = w->quarantined;
+    *out_count = w->quarantined_count;
     return SPX_OK;
 }
 

@@ -30,6 +30,8 @@ struct spx_world {
     uint32_t* island_parent;  /* union-find over bodies */
     float* island_min_sleep;  /* per island root: the least sleep time of its bodies */
     uint32_t* island_head;    /* per island root: first member of a rested island's chain */
+    spx_body_id* quarantined; /* the bodies the last step quarantined (spx_world_get_quarantined) */
+    uint32_t quarantined_count;
     spx_solver_scratch solver; /* the solver's packed bodies and contacts (solver.h) */
     spx_continuous ccd;       /* the continuous stage's (continuous.c) */
     spx_contact_limit contact_limit; /* the pairs a step keeps (contact_limit.c) */
