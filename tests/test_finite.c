@@ -29,7 +29,7 @@ static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_vec
     d.position = p;
     d.shapes = &s;
     d.shape_count = 1;
-    spx_body_id id = { 0, 0 };
+    spx_body_id id = { 0 };
     spx_result r = spx_body_create(w, &d, &id);
     if (out_result) *out_result = r;
     return id;
@@ -150,7 +150,7 @@ static int limits_refused(void)
     d.type = SPX_BODY_DYNAMIC;
     d.shapes = parts;
     d.shape_count = SPX_MAX_BODY_SHAPES;
-    spx_body_id id = { 0, 0 };
+    spx_body_id id = { 0 };
     ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_MASS_OUT_OF_RANGE);
     /* Speeds in the def. */
     spx_shape_def s = spx_default_shape_def();

@@ -251,7 +251,7 @@ static void quarantine(spx_world* w, uint32_t i)
         }
     }
     spx_world_track_body(w, i, b); /* cannot fail: the finder has room for every body */
-    w->quarantined[w->quarantined_count++] = (spx_body_id){ i + 1, b->generation };
+    w->quarantined[w->quarantined_count++] = spx_world_body_id(w, i);
 }
 
 /* The last line of defence after the solver and the continuous stage: a moving body with a NaN or an
