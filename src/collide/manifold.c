@@ -599,9 +599,11 @@ edge_contact:
             bj[r] = RIJ(r, j);
         }
         /* Closest points pa + u a_i and pb + v b_j of the two lines (Ericson 5.1.8), clamped to
-           the edges; the denominator is sin^2 of their angle, above MANIFOLD_PARALLEL_SIN2. */
+           the edges; the denominator is sin^2 of their angle, taken as |a_i x b_j|^2 as the axis
+           test took it (above MANIFOLD_PARALLEL_SIN2): 1 - c^2 rounds to 0 for a b_j a rounding
+           longer than 1 lying within 1e-3 rad of a_i. */
         float c = bj[i], d1 = w[i], d2 = w[0] * bj[0] + w[1] * bj[1] + w[2] * bj[2];
-        float den = 1.0f - c * c;
+        float den = len_e * len_e;
         float u = (c * d2 - d1) / den, v = (d2 - c * d1) / den;
         u = u < -ha[i] ? -ha[i] : u > ha[i] ? ha[i] : u;
         v = v < -hb[j] ? -hb[j] : v > hb[j] ? hb[j] : v;
