@@ -160,7 +160,6 @@ static void mesh_against_mesh(spx_mesh_instance* a, spx_mesh_instance* b, spx_ve
     check_mesh_hit(&rest, contacts, 0.0f);
     FUZZ_CHECK(rest.state != SPX_SWEEP_HIT);
     FUZZ_CHECK(overlap == (rest.state == SPX_SWEEP_START_OVERLAP));
-    if (r_sweep == SPX_OK) FUZZ_CHECK(overlap == (hit.state == SPX_SWEEP_START_OVERLAP));
     /* The descent agrees with the triangle-triangle test on every pair of world triangles. */
     spx_mesh_info ia, ib;
     spx_mesh_get_info(spx_mesh_instance_get_mesh(a), &ia);
@@ -180,6 +179,9 @@ static void mesh_against_mesh(spx_mesh_instance* a, spx_mesh_instance* b, spx_ve
         }
     if (overlap) FUZZ_CHECK(any);
     if (deep) FUZZ_CHECK(overlap);
+    /* At rest and swept agree but where the pieces touch within rounding: the swept query adds axes
+       that depend on the motion (docs/tolerances.md), which may decide such a touch otherwise. */
+    if (r_sweep == SPX_OK && (deep || !any)) FUZZ_CHECK(overlap == (hit.state == SPX_SWEEP_START_OVERLAP));
     spx_manifold m[CAPACITY];
     uint32_t count = 0;
     FUZZ_CHECK(spx_manifold_mesh_mesh(a, b, margin, m, CAPACITY, &count) == r_margin);
