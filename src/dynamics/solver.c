@@ -103,9 +103,11 @@ static versors free_turn(const spx_body* b, versors q0, vec3s l, float dt, verso
     if (!(I.x > 0.0f && I.y > 0.0f && I.z > 0.0f)) return otherwise; /* no inertia to turn with */
     versors q = glms_quat_mul(q0, b->principal); /* the principal frame in the world */
     vec3s m = rotate(q, l, -1.0f);                 /* l in it */
-    const float spin = sqrtf(m.x * m.x / (I.x * I.x) + m.y * m.y / (I.y * I.y) + m.z * m.z / (I.z * I.z));
-    const float want = ceilf(spin * dt / SPX_SOLVER_FREE_TURN);
-    const int pieces = want < 1.0f ? 1 : want > (float)SPX_SOLVER_FREE_PIECES ? SPX_SOLVER_FREE_PIECES : (int)want;
+    /* w = m / I per axis before squaring: I^2 underflows for the smallest inertias the world takes. */
+    const float wx = m.x / I.x, wy = m.y / I.y, wz = m.z / I.z;
+    const float want = ceilf(sqrtf(wx * wx + wy * wy + wz * wz) * dt / SPX_SOLVER_FREE_TURN);
+    /* NaN (a body the step's guard quarantines) takes one piece: no float-to-int of NaN. */
+    const int pieces = !(want >= 1.0f) ? 1 : want > (float)SPX_SOLVER_FREE_PIECES ? SPX_SOLVER_FREE_PIECES : (int)want;
     const float h = dt / (float)pieces;
     static const int axis[5] = { 0, 1, 2, 1, 0 };
     static const float part[5] = { 0.5f, 0.5f, 1.0f, 0.5f, 0.5f };
