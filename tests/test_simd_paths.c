@@ -18,29 +18,13 @@
 
 static uint32_t steps = 200;
 
-/* Poses and velocities of `count` bodies, bit for bit. */
-static uint64_t bodies_hash(const spx_world* world, const spx_body_id* ids, uint32_t count)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (uint32_t i = 0; i < count; ++i) {
-        spx_transform t;
-        spx_vec3 v, w;
-        spx_body_get_transform(world, ids[i], &t);
-        spx_body_get_velocity(world, ids[i], &v, &w);
-        const float f[13] = { t.p.x, t.p.y, t.p.z, t.q.x, t.q.y, t.q.z, t.q.w, v.x, v.y, v.z, w.x, w.y, w.z };
-        const unsigned char* bytes = (const unsigned char*)f;
-        for (size_t k = 0; k < sizeof f; ++k) h = (h ^ bytes[k]) * 1099511628211ull;
-    }
-    return h;
-}
-
 /* Steps two worlds of the same scene side by side; the first step whose states differ, or -1. */
 static int first_difference(spx_world* a, const spx_body_id* ids_a, spx_world* b, const spx_body_id* ids_b,
                             uint32_t count, float dt, uint32_t n)
 {
     for (uint32_t s = 0; s < n; ++s) {
         if (spx_world_step(a, dt) != SPX_OK || spx_world_step(b, dt) != SPX_OK) return (int)s;
-        if (bodies_hash(a, ids_a, count) != bodies_hash(b, ids_b, count)) return (int)s;
+        if (spx_scene_bodies_hash(a, ids_a, count) != spx_scene_bodies_hash(b, ids_b, count)) return (int)s;
     }
     return -1;
 }

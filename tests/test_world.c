@@ -625,22 +625,7 @@ static int no_allocation_after_warm_up(void)
     return 0;
 }
 
-static uint64_t bodies_hash(spx_world* world, const spx_body_id* ids, uint32_t count)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (uint32_t i = 0; i < count; ++i) {
-        spx_transform t;
-        spx_vec3 v, w;
-        spx_body_get_transform(world, ids[i], &t);
-        spx_body_get_velocity(world, ids[i], &v, &w);
-        const float f[13] = { t.p.x, t.p.y, t.p.z, t.q.x, t.q.y, t.q.z, t.q.w, v.x, v.y, v.z, w.x, w.y, w.z };
-        const unsigned char* bytes = (const unsigned char*)f;
-        for (size_t k = 0; k < sizeof f; ++k) h = (h ^ bytes[k]) * 1099511628211ull;
-    }
-    return h;
-}
-
-static uint64_t state_hash(const spx_scene* scene) { return bodies_hash(scene->world, scene->bodies, scene->count); }
+static uint64_t state_hash(const spx_scene* scene) { return spx_scene_bodies_hash(scene->world, scene->bodies, scene->count); }
 
 /* The same scene twice gives bit-identical states. */
 static int deterministic(void)

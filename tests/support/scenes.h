@@ -161,4 +161,7 @@ void spx_scene_measure_state(const spx_transform* poses, const spx_vec3* v, cons
 
 void spx_scene_destroy(spx_scene* scene);
 
+/* A hash of the poses and velocities of `count` bodies, bit for bit (FNV-1a over their floats). */
+uint64_t spx_scene_bodies_hash(const spx_world* world, const spx_body_id* ids, uint32_t count);
+
 #endif
