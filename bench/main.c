@@ -50,7 +50,7 @@ static void usage(FILE* f)
 {
     fprintf(f,
             "usage: sepax_bench [options]\n"
-            "  -q=<q1,q2,...>     only queries whose name contains one of these (see -l)\n"
+            "  -q=<q1,q2,...>     only queries whose name contains one of these (see -l); name$: that name alone\n"
             "  -r=<runs>          timed runs a row, the median is reported (default 7)\n"
             "  -n=<pairs>         pairs in the streamed set (default 1048576)\n"
             "  --hot=<pairs>      pairs in the hot set (default 256)\n"
@@ -177,9 +177,15 @@ static bool selected(const options* o, const char* query)
     const char* token = o->filter;
     while (*token) {
         size_t len = strcspn(token, ",");
-        for (const char* q = query; len && strlen(q) >= len; ++q)
-            if (strncmp(q, token, len) == 0)
+        /* "name$": that query alone, not the longer names that contain it */
+        if (len > 1 && token[len - 1] == '$') {
+            if (strlen(query) == len - 1 && strncmp(query, token, len - 1) == 0)
                 return true;
+        } else {
+            for (const char* q = query; len && strlen(q) >= len; ++q)
+                if (strncmp(q, token, len) == 0)
+                    return true;
+        }
         token += len + (token[len] == ',');
     }
     return false;
