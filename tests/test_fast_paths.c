@@ -1,12 +1,15 @@
-/* The single-pair static box-box call checks both boxes and tests the 15 axes in one SIMD pass: it
-   must give exactly the answer of the scalar test (spx_overlap_obb_obb_unchecked) and exactly the
-   error of the validator, on touching pairs, nearly parallel edges, rotations at the edge of the
-   tolerance and bad values in every field. */
+/* The box-box queries' fast paths give exactly the answers of the paths they stand in for.
+   The single-pair static call checks both boxes and tests the 15 axes in one SIMD pass: exactly the
+   answer of the scalar test (spx_overlap_obb_obb_unchecked) and the error of the validator, on
+   touching pairs, nearly parallel edges, rotations at the edge of the tolerance and bad values in
+   every field. The single-pair sweep answers pairs whose bounding spheres never meet without the 15
+   axes: exactly the exact path's answer, on pairs whose corners pass at the spheres' distance. */
 #include <sepax/sepax.h>
 #include "test.h"
 #include "support/cases.h"
 #include "collide/overlap_obb_obb.h"
 #include "geometry/validate.h"
+#include "collide/sweep_obb_obb.h"
 #include <float.h>
 
 static spx_obb random_box(case_rng* rng, double spread)
@@ -133,10 +136,111 @@ static int every_field(void)
     return 0;
 }
 
+/* Turns the box so that its corner sum h_k col_k points along sign * dir (unit): Rodrigues' turn
+   of the corner's direction onto it, applied to every column. */
+static void turn_corner(spx_obb* box, const double dir[3], double sign)
+{
+    const float* h = &box->half_extents.x;
+    double u[3] = { 0, 0, 0 }, t[3] = { sign * dir[0], sign * dir[1], sign * dir[2] };
+    for (int k = 0; k < 3; ++k) {
+        u[0] += h[k] * box->rotation.col[k].x;
+        u[1] += h[k] * box->rotation.col[k].y;
+        u[2] += h[k] * box->rotation.col[k].z;
+    }
+    const double ul = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    for (int k = 0; k < 3; ++k) u[k] /= ul;
+    const double v[3] = { u[1] * t[2] - u[2] * t[1], u[2] * t[0] - u[0] * t[2], u[0] * t[1] - u[1] * t[0] };
+    const double c = u[0] * t[0] + u[1] * t[1] + u[2] * t[2];
+    if (c < -0.999) return; /* nearly opposite already: rare, and such a case is just another pair */
+    for (int k = 0; k < 3; ++k) {
+        spx_vec3* col = &box->rotation.col[k];
+        const double x[3] = { col->x, col->y, col->z };
+        const double vx[3] = { v[1] * x[2] - v[2] * x[1], v[2] * x[0] - v[0] * x[2], v[0] * x[1] - v[1] * x[0] };
+        const double vvx[3] = { v[1] * vx[2] - v[2] * vx[1], v[2] * vx[0] - v[0] * vx[2], v[0] * vx[1] - v[1] * vx[0] };
+        col->x = (float)(x[0] + vx[0] + vvx[0] / (1.0 + c));
+        col->y = (float)(x[1] + vx[1] + vvx[1] / (1.0 + c));
+        col->z = (float)(x[2] + vx[2] + vvx[2] / (1.0 + c));
+    }
+}
+
+/* B's corner passes A's corner, each box's diagonal on the line between the centres at closest
+   approach, at 0.9999 to 1.0001 of the distance where the corners (and the bounding spheres) meet;
+   the columns of each rotation are stretched as far as the validator accepts, which puts the
+   corners outside the sphere of the half extents. */
+static int corners_at_sphere_distance(void)
+{
+    case_rng rng = { 0x5FE1Eu };
+    int hits = 0, misses = 0;
+    for (long n = 0; n < 20000; ++n) {
+        spx_obb box[2];
+        spx_vec3 v[2];
+        double axis[3], side[3];
+        case_unit_vector(&rng, axis);
+        case_unit_vector(&rng, side);
+        /* side made perpendicular to axis: the direction of motion */
+        const double s = side[0] * axis[0] + side[1] * axis[1] + side[2] * axis[2];
+        for (int k = 0; k < 3; ++k) side[k] -= s * axis[k];
+        const double sl = sqrt(side[0] * side[0] + side[1] * side[1] + side[2] * side[2]);
+        for (int k = 0; k < 3; ++k) side[k] /= sl;
+        double reach = 0.0;
+        for (int i = 0; i < 2; ++i) {
+            box[i] = random_box(&rng, 0.0);
+            turn_corner(&box[i], axis, i ? -1.0 : 1.0);
+            const float stretch = 1.0f + (float)case_uniform(&rng, 0.0, 0.499) * SPX_ROTATION_TOLERANCE;
+            for (int k = 0; k < 3; ++k) {
+                spx_vec3* c = &box[i].rotation.col[k];
+                c->x *= stretch, c->y *= stretch, c->z *= stretch;
+            }
+            /* the corner diagonal sum h_k col_k, turned onto +axis for A and -axis for B */
+            const spx_obb* b = &box[i];
+            const float* h = &b->half_extents.x;
+            double diag[3] = { 0, 0, 0 };
+            for (int k = 0; k < 3; ++k) {
+                diag[0] += h[k] * b->rotation.col[k].x;
+                diag[1] += h[k] * b->rotation.col[k].y;
+                diag[2] += h[k] * b->rotation.col[k].z;
+            }
+            reach += sqrt(diag[0] * diag[0] + diag[1] * diag[1] + diag[2] * diag[2]);
+        }
+        /* Place B's centre so that at closest approach the centres are `reach` apart along axis
+           (a corner of each box near that line), moving across it along side. */
+        const double f = case_uniform(&rng, 0.9999, 1.0001) * reach, travel = case_uniform(&rng, 0.5, 3.0);
+        const float tmax = 1.0f;
+        for (int i = 0; i < 2; ++i) v[i] = (spx_vec3){ 0, 0, 0 };
+        box[0].center = (spx_vec3){ (float)case_uniform(&rng, -100, 100), (float)case_uniform(&rng, -100, 100),
+                                    (float)case_uniform(&rng, -100, 100) };
+        const double t0 = case_uniform(&rng, 0.1, 0.9);
+        box[1].center.x = box[0].center.x + (float)(f * axis[0] - t0 * travel * side[0]);
+        box[1].center.y = box[0].center.y + (float)(f * axis[1] - t0 * travel * side[1]);
+        box[1].center.z = box[0].center.z + (float)(f * axis[2] - t0 * travel * side[2]);
+        v[1] = (spx_vec3){ (float)(travel * side[0]), (float)(travel * side[1]), (float)(travel * side[2]) };
+        for (int swap = 0; swap < 2; ++swap) {
+            const spx_obb* a = &box[swap], *b = &box[1 - swap];
+            spx_sweep_hit got, want;
+            memset(&got, 0xAB, sizeof got);
+            memset(&want, 0xAB, sizeof want);
+            const spx_result r = spx_sweep_obb_obb(a, v[swap], b, v[1 - swap], tmax, &got);
+            if (r != SPX_OK) continue; /* a stretched rotation the validator refuses */
+            spx_sweep_obb_obb_exact(a, v[swap], b, v[1 - swap], tmax, &want);
+            if (memcmp(&got, &want, sizeof got) != 0) {
+                fprintf(stderr, "case %ld swap %d: state %d (want %d) time %.9g (want %.9g)\n", n, swap, got.state,
+                        want.state, got.time, want.time);
+                return 1;
+            }
+            hits += want.state != SPX_SWEEP_MISS;
+            misses += want.state == SPX_SWEEP_MISS;
+        }
+    }
+    printf("  %d hits, %d misses\n", hits, misses);
+    ENSURE(hits > 1000 && misses > 1000);
+    return 0;
+}
+
 int main(void)
 {
     int failures = 0;
     RUN_TEST(touching_pairs, failures);
     RUN_TEST(every_field, failures);
+    RUN_TEST(corners_at_sphere_distance, failures);
     return failures ? 1 : 0;
 }
