@@ -397,7 +397,9 @@ static void run_peer(set_run* s, const bench_peer* p, const char* query)
 {
     bench_pairs* set = s->set;
     uint8_t* out = calloc(set->count, 1);
-    void* prepared = out ? p->prepare(set->box_a, set->box_b, set->count) : NULL;
+    void* prepared = !out                 ? NULL
+                   : set->kind == BENCH_OBB_TRI ? p->prepare_triangle(set->box_a, set->tri_b, set->count)
+                                                : p->prepare(set->box_a, set->box_b, set->count);
     if (!prepared) {
         bench_report_remark(s->report, "  %s %s: out of memory", p->query, p->engine);
         free(out);
@@ -465,8 +467,8 @@ static void run_set(const options* o, bench_report* report, totals* sum,
         /* Peers follow the last sepax row of their query. */
         bool last = i + 1 == nk || strcmp(kernels[i + 1].query, k->query) != 0;
         bool boxes = kind == BENCH_OBB_OBB || kind == BENCH_OBB_OBB_RESTING; /* peers take box pairs */
-        for (size_t j = 0; last && !swept && boxes && j < np; ++j)
-            if (peer_answers(&peers[j], k))
+        for (size_t j = 0; last && !swept && j < np; ++j)
+            if (peer_answers(&peers[j], k) && (kind == BENCH_OBB_TRI ? peers[j].prepare_triangle != NULL : boxes))
                 run_peer(&s, &peers[j], k->query);
     }
     for (int i = 0; i < s.answer_count; ++i)

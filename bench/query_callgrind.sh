@@ -17,7 +17,7 @@
 set -euo pipefail
 
 program=${1:-build-bench/bench/sepax_bench}
-queries=${QUERIES:-overlap_obb_obb penetration_obb_obb manifold_obb_obb manifold_obb_obb_resting overlap_obb_tri penetration_obb_tri overlap_tri_tri penetration_tri_tri sweep_obb_obb sweep_obb_tri sweep_tri_tri}
+queries=${QUERIES:-overlap_obb_obb penetration_obb_obb manifold_obb_obb manifold_obb_obb_resting overlap_obb_tri penetration_obb_tri overlap_tri_tri penetration_tri_tri sweep_obb_obb sweep_obb_tri sweep_tri_tri manifold_obb_tri}
 hot=${HOT:-256}
 
 command -v valgrind >/dev/null || { echo "query_callgrind: valgrind not found" >&2; exit 2; }
@@ -37,6 +37,8 @@ functions_of() {
         'fcl-double|fcl::OBB<double>::overlap(|1' 'fcl-float|fcl::OBB<float>::overlap(|1' 'ode|dBoxTouchesBox|1' ;;
     manifold_obb_obb | manifold_obb_obb_resting) printf '%s\n' 'sepax|spx_manifold_obb_obb|1' 'ode|dBoxBox|1' \
         'bullet|btBoxBoxDetector::getClosestPoints(|1' ;;
+    manifold_obb_tri) printf '%s\n' 'sepax|spx_manifold_obb_triangle|1' \
+        'bullet|btGjkPairDetector::getClosestPoints(|1' ;;
     penetration_obb_obb) echo 'sepax|spx_penetration_obb_obb|1' ;;
     penetration_obb_tri) echo 'sepax|spx_penetration_obb_triangle|1' ;;
     penetration_tri_tri) echo 'sepax|spx_penetration_triangle_triangle|1' ;;
