@@ -2,7 +2,8 @@
    The single-pair static call checks both boxes and tests the 15 axes in one SIMD pass: exactly the
    answer of the scalar test (spx_overlap_obb_obb_unchecked) and the error of the validator, on
    touching pairs, nearly parallel edges, rotations at the edge of the tolerance and bad values in
-   every field. The single-pair sweep answers pairs whose bounding spheres never meet without the 15
+   every field (and the sweep's and penetration's codes, which check the pair the same way). The
+   single-pair sweep answers pairs whose bounding spheres never meet without the 15
    axes: exactly the exact path's answer, on pairs whose corners pass at the spheres' distance. */
 #include <sepax/sepax.h>
 #include "test.h"
@@ -38,6 +39,15 @@ static int same_as_scalar(const spx_obb* a, const spx_obb* b, long n)
     const int s = (int)spx_overlap_obb_obb(a, b, &got);
     if (s != r || (r == SPX_OK && got != want)) {
         fprintf(stderr, "case %ld: code %d (want %d), overlap %d (want %d)\n", n, s, r, got, want);
+        return 1;
+    }
+    /* the swept and penetration calls check the pair the same way */
+    spx_sweep_hit hit;
+    spx_penetration pen;
+    const spx_vec3 v = { 1.0f, 0.0f, 0.0f };
+    const int sw = (int)spx_sweep_obb_obb(a, v, b, v, 0.5f, &hit), pe = (int)spx_penetration_obb_obb(a, b, &pen);
+    if (sw != r || pe != r) {
+        fprintf(stderr, "case %ld: sweep code %d, penetration code %d (want %d)\n", n, sw, pe, r);
         return 1;
     }
     return 0;

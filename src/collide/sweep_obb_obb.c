@@ -3,6 +3,7 @@
  * R = A^T B (Eberly, "Dynamic Collision Detection using Oriented Bounding Boxes"). */
 #include <sepax/collide.h>
 #include "geometry/validate.h"
+#include "geometry/obb_pair_check.h"
 #include "sat_axes.h"
 #include "box_features.h"
 #include "sweep_obb_obb.h"
@@ -246,6 +247,7 @@ static bool spheres_miss(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_ve
 static spx_result check_pair(const spx_obb* a, const spx_obb* b)
 {
     if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
+    if (spx_obb_pair_fast_ok(a, b)) return SPX_OK;
     return spx_first_error(spx_obb_validate(a), spx_obb_validate(b));
 }
 
