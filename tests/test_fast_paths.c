@@ -4,7 +4,9 @@
    touching pairs, nearly parallel edges, rotations at the edge of the tolerance and bad values in
    every field (and the sweep's and penetration's codes, which check the pair the same way). The
    single-pair sweep answers pairs whose bounding spheres never meet without the 15
-   axes: exactly the exact path's answer, on pairs whose corners pass at the spheres' distance. */
+   axes: exactly the exact path's answer, on pairs whose corners pass at the spheres' distance. The
+   minimum translation takes its axis from a float screen where float can tell: exactly the answer
+   of the 15 axes in double. */
 #include <sepax/sepax.h>
 #include "test.h"
 #include "support/cases.h"
@@ -246,11 +248,86 @@ static int corners_at_sphere_distance(void)
     return 0;
 }
 
+static int same_penetration(const spx_obb* a, const spx_obb* b, long n, int* decided_apart, int* overlapping)
+{
+    spx_penetration got, want;
+    memset(&got, 0xAB, sizeof got);
+    memset(&want, 0xAB, sizeof want);
+    if (spx_penetration_obb_obb(a, b, &got) != SPX_OK) return 0; /* a box the validator refuses */
+    spx_penetration_obb_obb_exact(a, b, &want);
+    /* field by field (the struct has padding), floats bit for bit */
+    if (got.overlapping != want.overlapping || got.axis != want.axis
+        || memcmp(&got.normal, &want.normal, sizeof got.normal) != 0 || memcmp(&got.depth, &want.depth, sizeof got.depth) != 0) {
+        fprintf(stderr, "case %ld: overlapping %d (want %d) axis %d (want %d) depth %.9g (want %.9g)\n", n,
+                got.overlapping, want.overlapping, got.axis, want.axis, got.depth, want.depth);
+        return 1;
+    }
+    *decided_apart += !want.overlapping;
+    *overlapping += want.overlapping;
+    return 0;
+}
+
+/* The float screen of spx_penetration_obb_obb against the 15 axes in double, field for field: random
+   pairs at 0.5 to 1.5 of touching, pairs within 1e-5 of touching, equal depths on several axes
+   (aligned boxes of equal size, a box centred on another), nearly parallel edges at every angle from
+   1e-8 to 1e-1, and pairs far from the origin. */
+static int penetration_screen(void)
+{
+    case_rng rng = { 0x9E7u };
+    int apart = 0, overlapping = 0;
+    for (long n = 0; n < 40000; ++n) {
+        const double spread = n % 5 == 4 ? 1e6 : 5.0;
+        spx_obb a = random_box(&rng, spread), b = random_box(&rng, spread);
+        const int kind = (int)(n % 8);
+        if (kind == 1) b.rotation = a.rotation;
+        if (kind == 2) b.half_extents = a.half_extents, b.rotation = a.rotation;
+        if (kind == 3 || kind == 4) { /* B's rotation: A's turned by an angle from 1e-8 to 1e-1 */
+            const float angle = (float)case_log_uniform(&rng, 1e-8, 1e-1);
+            double axis[3];
+            case_unit_vector(&rng, axis);
+            spx_quat q = { (float)axis[0] * sinf(angle / 2), (float)axis[1] * sinf(angle / 2),
+                           (float)axis[2] * sinf(angle / 2), cosf(angle / 2) };
+            spx_obb t;
+            spx_obb_from_quat(a.center, b.half_extents, q, &t);
+            for (int j = 0; j < 3; ++j) {
+                const spx_vec3 c = t.rotation.col[j];
+                spx_vec3* m = &b.rotation.col[j];
+                m->x = a.rotation.col[0].x * c.x + a.rotation.col[1].x * c.y + a.rotation.col[2].x * c.z;
+                m->y = a.rotation.col[0].y * c.x + a.rotation.col[1].y * c.y + a.rotation.col[2].y * c.z;
+                m->z = a.rotation.col[0].z * c.x + a.rotation.col[1].z * c.y + a.rotation.col[2].z * c.z;
+            }
+        }
+        double dir[3];
+        case_unit_vector(&rng, dir);
+        if (kind == 5) dir[0] = dir[1] = dir[2] = 0.0; /* centred */
+        double lo = 0.0, hi = 40.0;
+        for (int k = 0; k < 40; ++k) {
+            const double mid = 0.5 * (lo + hi);
+            spx_obb t = b;
+            t.center.x = a.center.x + (float)(mid * dir[0]);
+            t.center.y = a.center.y + (float)(mid * dir[1]);
+            t.center.z = a.center.z + (float)(mid * dir[2]);
+            if (spx_overlap_obb_obb_unchecked(&a, &t)) lo = mid;
+            else hi = mid;
+        }
+        const double f = (kind == 6 ? case_uniform(&rng, 1.0 - 1e-5, 1.0 + 1e-5) : case_uniform(&rng, 0.5, 1.5)) * lo;
+        b.center.x = a.center.x + (float)(f * dir[0]);
+        b.center.y = a.center.y + (float)(f * dir[1]);
+        b.center.z = a.center.z + (float)(f * dir[2]);
+        if (same_penetration(&a, &b, n, &apart, &overlapping) || same_penetration(&b, &a, n, &apart, &overlapping))
+            return 1;
+    }
+    printf("  %d apart, %d overlapping\n", apart, overlapping);
+    ENSURE(apart > 10000 && overlapping > 10000);
+    return 0;
+}
+
 int main(void)
 {
     int failures = 0;
     RUN_TEST(touching_pairs, failures);
     RUN_TEST(every_field, failures);
     RUN_TEST(corners_at_sphere_distance, failures);
+    RUN_TEST(penetration_screen, failures);
     return failures ? 1 : 0;
 }
