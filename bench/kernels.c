@@ -129,6 +129,21 @@ static size_t manifold_obb_obb(const bench_pairs* set, uint8_t* out)
     return errors;
 }
 
+/* Margin 0, as for two boxes; beside Bullet's GJK/EPA on a box and a triangle shape. */
+static size_t manifold_obb_tri(const bench_pairs* set, uint8_t* out)
+{
+    size_t errors = 0;
+    double sum = 0.0;
+    for (size_t i = 0; i < set->count; ++i) {
+        spx_manifold m = { .point_count = 0 };
+        errors += spx_manifold_obb_triangle(&set->box_a[i], &set->tri_b[i], 0.0f, &m) != SPX_OK;
+        out[i] = (uint8_t)m.point_count;
+        sum += m.point_count > 0 ? m.points[0].depth : 0.0f;
+    }
+    bench_sink += sum;
+    return errors;
+}
+
 static const bench_kernel kernels[] = {
     { "overlap_obb_obb", "sepax", BENCH_OBB_OBB, false, NULL, overlap_obb_obb },
     { "overlap_obb_obb", "sepax-batch", BENCH_OBB_OBB, false, "overlap_obb_obb", overlap_obb_obb_batch },
@@ -137,6 +152,7 @@ static const bench_kernel kernels[] = {
     { "manifold_obb_obb_resting", "sepax", BENCH_OBB_OBB_RESTING, false, NULL, manifold_obb_obb },
     { "overlap_obb_tri", "sepax", BENCH_OBB_TRI, false, NULL, overlap_obb_tri },
     { "penetration_obb_tri", "sepax", BENCH_OBB_TRI, false, "overlap_obb_tri", penetration_obb_tri },
+    { "manifold_obb_tri", "sepax", BENCH_OBB_TRI, false, "overlap_obb_tri", manifold_obb_tri },
     { "overlap_tri_tri", "sepax", BENCH_TRI_TRI, false, NULL, overlap_tri_tri },
     { "penetration_tri_tri", "sepax", BENCH_TRI_TRI, false, "overlap_tri_tri", penetration_tri_tri },
     { "sweep_obb_obb", "sepax", BENCH_OBB_OBB, true, NULL, sweep_obb_obb },

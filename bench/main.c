@@ -50,7 +50,7 @@ static void usage(FILE* f)
 {
     fprintf(f,
             "usage: sepax_bench [options]\n"
-            "  -q=<q1,q2,...>     only queries whose name contains one of these (see -l)\n"
+            "  -q=<q1,q2,...>     only queries whose name contains one of these (see -l); name$: that name alone\n"
             "  -r=<runs>          timed runs a row, the median is reported (default 7)\n"
             "  -n=<pairs>         pairs in the streamed set (default 1048576)\n"
             "  --hot=<pairs>      pairs in the hot set (default 256)\n"
@@ -177,9 +177,15 @@ static bool selected(const options* o, const char* query)
     const char* token = o->filter;
     while (*token) {
         size_t len = strcspn(token, ",");
-        for (const char* q = query; len && strlen(q) >= len; ++q)
-            if (strncmp(q, token, len) == 0)
+        /* "name$": that query alone, not the longer names that contain it */
+        if (len > 1 && token[len - 1] == '$') {
+            if (strlen(query) == len - 1 && strncmp(query, token, len - 1) == 0)
                 return true;
+        } else {
+            for (const char* q = query; len && strlen(q) >= len; ++q)
+                if (strncmp(q, token, len) == 0)
+                    return true;
+        }
         token += len + (token[len] == ',');
     }
     return false;
@@ -391,7 +397,9 @@ static void run_peer(set_run* s, const bench_peer* p, const char* query)
 {
     bench_pairs* set = s->set;
     uint8_t* out = calloc(set->count, 1);
-    void* prepared = out ? p->prepare(set->box_a, set->box_b, set->count) : NULL;
+    void* prepared = !out                 ? NULL
+                   : set->kind == BENCH_OBB_TRI ? p->prepare_triangle(set->box_a, set->tri_b, set->count)
+                                                : p->prepare(set->box_a, set->box_b, set->count);
     if (!prepared) {
         bench_report_remark(s->report, "  %s %s: out of memory", p->query, p->engine);
         free(out);
@@ -459,8 +467,8 @@ static void run_set(const options* o, bench_report* report, totals* sum,
         /* Peers follow the last sepax row of their query. */
         bool last = i + 1 == nk || strcmp(kernels[i + 1].query, k->query) != 0;
         bool boxes = kind == BENCH_OBB_OBB || kind == BENCH_OBB_OBB_RESTING; /* peers take box pairs */
-        for (size_t j = 0; last && !swept && boxes && j < np; ++j)
-            if (peer_answers(&peers[j], k))
+        for (size_t j = 0; last && !swept && j < np; ++j)
+            if (peer_answers(&peers[j], k) && (kind == BENCH_OBB_TRI ? peers[j].prepare_triangle != NULL : boxes))
                 run_peer(&s, &peers[j], k->query);
     }
     for (int i = 0; i < s.answer_count; ++i)

@@ -1,10 +1,17 @@
 // sepax_bench peer: Bullet's box-box contact generator, btBoxBoxDetector::getClosestPoints (Bullet's
 // copy of ODE's dBoxBox, up to 4 points), called as btBoxBoxCollisionAlgorithm calls it: a detector
-// on two btBoxShape, the two transforms in a ClosestPointInput, the points into a Result.
+// on two btBoxShape, the two transforms in a ClosestPointInput, the points into a Result. And its
+// box-triangle contact: btConvexConvexAlgorithm's GJK with EPA (btGjkPairDetector on a btBoxShape and
+// a btTriangleShape, one point a call; Bullet gathers a manifold over frames), margins 0 and points
+// only where they overlap (maximum distance 0), as sepax's manifold at margin 0.
 #include "peers/peers.h"
 
 #include <BulletCollision/CollisionDispatch/btBoxBoxDetector.h>
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletCollision/CollisionShapes/btTriangleShape.h>
+#include <BulletCollision/NarrowPhaseCollision/btGjkEpaPenetrationDepthSolver.h>
+#include <BulletCollision/NarrowPhaseCollision/btGjkPairDetector.h>
+#include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
 #include <LinearMath/btScalar.h>
 #include <LinearMath/btTransform.h>
 
@@ -94,8 +101,63 @@ void release(void* prepared)
     delete static_cast<Pairs*>(prepared);
 }
 
+struct TrianglePairs {
+    std::vector<btBoxShape> box;
+    std::vector<btTriangleShape> triangle;
+    std::vector<btTransform> pose;
+};
+
+void* prepare_triangle(const spx_obb* a, const spx_triangle* b, size_t count)
+{
+    try {
+        auto* pairs = new TrianglePairs;
+        pairs->box.reserve(count);
+        pairs->triangle.reserve(count);
+        pairs->pose.reserve(count);
+        for (size_t i = 0; i < count; ++i) {
+            pairs->box.emplace_back(btVector3(a[i].half_extents.x, a[i].half_extents.y, a[i].half_extents.z));
+            pairs->box.back().setMargin(0);
+            const spx_vec3* v = b[i].v;
+            pairs->triangle.emplace_back(btVector3(v[0].x, v[0].y, v[0].z), btVector3(v[1].x, v[1].y, v[1].z),
+                                         btVector3(v[2].x, v[2].y, v[2].z));
+            pairs->triangle.back().setMargin(0);
+            pairs->pose.push_back(to_pose(a[i]));
+        }
+        return pairs;
+    } catch (const std::bad_alloc&) {
+        return nullptr;
+    }
+}
+
+void release_triangle(void* prepared)
+{
+    delete static_cast<TrianglePairs*>(prepared);
+}
+
+void run_triangle(void* prepared, size_t count, uint8_t* out)
+{
+    TrianglePairs& pairs = *static_cast<TrianglePairs*>(prepared);
+    btScalar sum = 0;
+    btVoronoiSimplexSolver simplex;
+    btGjkEpaPenetrationDepthSolver epa;
+    btGjkPairDetector::ClosestPointInput input;
+    input.m_maximumDistanceSquared = 0;
+    input.m_transformB.setIdentity();   // the triangle's corners are in world space
+    for (size_t i = 0; i < count; ++i) {
+        btGjkPairDetector detector(&pairs.box[i], &pairs.triangle[i], &simplex, &epa);
+        input.m_transformA = pairs.pose[i];
+        Collect result;
+        detector.getClosestPoints(input, result, nullptr);
+        out[i] = uint8_t(result.count < 255 ? result.count : 255);
+        sum += result.count > 0 ? result.depth[0] : btScalar(0);
+    }
+    sink = sink + sum;
+}
+
 const bench_peer peers[] = {
-    { "bullet", "manifold_obb_obb", "btBoxBoxDetector::getClosestPoints", prepare, run, release },
+    { "bullet", "manifold_obb_obb", "btBoxBoxDetector::getClosestPoints", prepare, run, release, nullptr },
+    { "bullet", "manifold_obb_tri", "btGjkPairDetector::getClosestPoints (GJK/EPA, box and triangle)", nullptr,
+      run_triangle, release_triangle, prepare_triangle },
 };
 
 } // namespace

@@ -64,8 +64,8 @@ void release(void* prepared)
 }
 
 const bench_peer peers[] = {
-    { "fcl-double", "overlap_obb_obb", "fcl::OBB<double>::overlap", prepare<double>, run<double>, release<double> },
-    { "fcl-float", "overlap_obb_obb", "fcl::OBB<float>::overlap", prepare<float>, run<float>, release<float> },
+    { "fcl-double", "overlap_obb_obb", "fcl::OBB<double>::overlap", prepare<double>, run<double>, release<double>, nullptr },
+    { "fcl-float", "overlap_obb_obb", "fcl::OBB<float>::overlap", prepare<float>, run<float>, release<float>, nullptr },
 };
 
 // ---- swept: fcl::continuousCollide on two fcl::Box<double> translating over [0, tmax] -------------

@@ -116,8 +116,8 @@ void release(void* prepared)
 }
 
 const bench_peer peers[] = {
-    { "ode", "overlap_obb_obb", "dBoxTouchesBox", prepare, run_touches, release },
-    { "ode", "manifold_obb_obb", "dBoxBox (flags 4)", prepare, run_box_box, release },
+    { "ode", "overlap_obb_obb", "dBoxTouchesBox", prepare, run_touches, release, nullptr },
+    { "ode", "manifold_obb_obb", "dBoxBox (flags 4)", prepare, run_box_box, release, nullptr },
 };
 
 } // namespace

@@ -16,13 +16,15 @@ extern "C" {
 /// One peer way of answering one sepax query on box pairs (A[i], B[i]).
 typedef struct bench_peer {
     const char* engine;        /* "fcl-double", "ode", "bullet" */
-    const char* query;         /* the sepax query it answers: "overlap_obb_obb" or "manifold_obb_obb" */
+    const char* query;         /* the sepax query it answers: "overlap_obb_obb", "manifold_obb_obb", "manifold_obb_tri" */
     const char* call;          /* the peer's function, for the report */
     /// The peer's own copy of the boxes; NULL when out of memory.
     void* (*prepare)(const spx_obb* a, const spx_obb* b, size_t count);
     /// One pass: out[i] = 1/0 for a yes/no test, the contact point count for a manifold.
     void (*run)(void* prepared, size_t count, uint8_t* out);
     void (*release)(void* prepared);
+    /// Box-triangle pairs instead of box pairs (NULL: the peer takes box pairs, through prepare).
+    void* (*prepare_triangle)(const spx_obb* a, const spx_triangle* b, size_t count);
 } bench_peer;
 
 /// One peer way of answering spx_sweep_obb_obb on pairs: a[i] moving at va[i], b[i] at vb[i], both

@@ -17,6 +17,10 @@ typedef struct spx_box_pair {
 void spx_sweep_obb_obb_exact(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, float tmax,
                              spx_sweep_hit* out);
 
+/* The minimum translation by all 15 axes in double, of two boxes already validated (what
+ * spx_penetration_obb_obb answers; it runs this only where its float screen cannot decide). */
+void spx_penetration_obb_obb_exact(const spx_obb* a, const spx_obb* b, spx_penetration* out);
+
 /* Normal, features, axis and point of contact at time tc in world space, for the axis (numbered as
  * in spx_sweep_hit) that named the contact, pointing from A to B when multiplied by sign. frame:
  * A's axes; origin: A's centre at tc. When the axis is an edge axis pointing the same way as face

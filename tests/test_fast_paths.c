@@ -1,0 +1,333 @@
+/* The box-box queries' fast paths give exactly the answers of the paths they stand in for.
+   The single-pair static call checks both boxes and tests the 15 axes in one SIMD pass: exactly the
+   answer of the scalar test (spx_overlap_obb_obb_unchecked) and the error of the validator, on
+   touching pairs, nearly parallel edges, rotations at the edge of the tolerance and bad values in
+   every field (and the sweep's and penetration's codes, which check the pair the same way). The
+   single-pair sweep answers pairs whose bounding spheres never meet without the 15
+   axes: exactly the exact path's answer, on pairs whose corners pass at the spheres' distance. The
+   minimum translation takes its axis from a float screen where float can tell: exactly the answer
+   of the 15 axes in double. */
+#include <sepax/sepax.h>
+#include "test.h"
+#include "support/cases.h"
+#include "collide/overlap_obb_obb.h"
+#include "geometry/validate.h"
+#include "collide/sweep_obb_obb.h"
+#include <float.h>
+
+static spx_obb random_box(case_rng* rng, double spread)
+{
+    spx_obb box;
+    spx_vec3 c = { (float)case_uniform(rng, -spread, spread), (float)case_uniform(rng, -spread, spread),
+                   (float)case_uniform(rng, -spread, spread) };
+    spx_vec3 h = { (float)case_log_uniform(rng, 0.01, 3.0), (float)case_log_uniform(rng, 0.01, 3.0),
+                   (float)case_log_uniform(rng, 0.01, 3.0) };
+    spx_obb_from_quat(c, h, case_random_quat(rng), &box);
+    return box;
+}
+
+/* The answer the call must give: the validator's first fault, else the scalar test. */
+static int expect(const spx_obb* a, const spx_obb* b, bool* overlap)
+{
+    spx_result r = spx_first_error(spx_obb_validate(a), spx_obb_validate(b));
+    if (r == SPX_OK) *overlap = spx_overlap_obb_obb_unchecked(a, b);
+    return (int)r;
+}
+
+static int same_as_scalar(const spx_obb* a, const spx_obb* b, long n)
+{
+    bool want = false, got = !want;
+    const int r = expect(a, b, &want);
+    const int s = (int)spx_overlap_obb_obb(a, b, &got);
+    if (s != r || (r == SPX_OK && got != want)) {
+        fprintf(stderr, "case %ld: code %d (want %d), overlap %d (want %d)\n", n, s, r, got, want);
+        return 1;
+    }
+    /* the swept and penetration calls check the pair the same way */
+    spx_sweep_hit hit;
+    spx_penetration pen;
+    const spx_vec3 v = { 1.0f, 0.0f, 0.0f };
+    const int sw = (int)spx_sweep_obb_obb(a, v, b, v, 0.5f, &hit), pe = (int)spx_penetration_obb_obb(a, b, &pen);
+    if (sw != r || pe != r) {
+        fprintf(stderr, "case %ld: sweep code %d, penetration code %d (want %d)\n", n, sw, pe, r);
+        return 1;
+    }
+    return 0;
+}
+
+/* Random pairs placed at 0.9999 to 1.0001 of their touching distance along a random direction,
+   measured by bisection on the scalar test itself, so both answers occur at the boundary. */
+static int touching_pairs(void)
+{
+    case_rng rng = { 0x70C4u };
+    int overlaps = 0;
+    for (long n = 0; n < 20000; ++n) {
+        spx_obb a = random_box(&rng, 5.0), b = random_box(&rng, 5.0);
+        if (n % 4 == 1) b.rotation = a.rotation; /* parallel edges everywhere */
+        if (n % 4 == 2) {                       /* nearly parallel: one column tilted by ~1e-6 */
+            spx_quat q = { 1e-6f * (float)case_uniform(&rng, -1, 1), 0.0f, 0.0f, 1.0f };
+            spx_obb t;
+            spx_obb_from_quat(a.center, b.half_extents, q, &t);
+            spx_mat3 m;
+            for (int j = 0; j < 3; ++j) {
+                const spx_vec3 c = t.rotation.col[j];
+                m.col[j].x = a.rotation.col[0].x * c.x + a.rotation.col[1].x * c.y + a.rotation.col[2].x * c.z;
+                m.col[j].y = a.rotation.col[0].y * c.x + a.rotation.col[1].y * c.y + a.rotation.col[2].y * c.z;
+                m.col[j].z = a.rotation.col[0].z * c.x + a.rotation.col[1].z * c.y + a.rotation.col[2].z * c.z;
+            }
+            b.rotation = m;
+        }
+        double dir[3];
+        case_unit_vector(&rng, dir);
+        double lo = 0.0, hi = 40.0;
+        for (int k = 0; k < 40; ++k) {
+            const double mid = 0.5 * (lo + hi);
+            spx_obb t = b;
+            t.center.x = a.center.x + (float)(mid * dir[0]);
+            t.center.y = a.center.y + (float)(mid * dir[1]);
+            t.center.z = a.center.z + (float)(mid * dir[2]);
+            if (spx_overlap_obb_obb_unchecked(&a, &t)) lo = mid;
+            else hi = mid;
+        }
+        const double f = case_uniform(&rng, 0.9999, 1.0001) * lo;
+        b.center.x = a.center.x + (float)(f * dir[0]);
+        b.center.y = a.center.y + (float)(f * dir[1]);
+        b.center.z = a.center.z + (float)(f * dir[2]);
+        if (same_as_scalar(&a, &b, n)) return 1;
+        if (same_as_scalar(&b, &a, n)) return 1;
+        bool o = false;
+        spx_overlap_obb_obb(&a, &b, &o);
+        overlaps += o;
+    }
+    ENSURE(overlaps > 5000 && overlaps < 15000); /* the boundary was met from both sides */
+    return 0;
+}
+
+/* Every float of either box set to values at and past each check's limit: the code is the
+   validator's, and the answer the scalar test's whenever both boxes pass. */
+static int every_field(void)
+{
+    case_rng rng = { 0xF1E1Du };
+    const float tol = SPX_ROTATION_TOLERANCE;
+    const float values[] = { NAN, INFINITY, -INFINITY, 0.0f, -0.0f, -1e-30f, 1e-30f, SPX_MAX_COORDINATE,
+                             -SPX_MAX_COORDINATE, nextafterf(SPX_MAX_COORDINATE, INFINITY), 1e30f, -1.0f, 2.0f };
+    const float scales[] = { 1.0f + 0.5f * tol, 1.0f + 0.99f * tol, 1.0f + 1.01f * tol, 1.0f + 2.0f * tol,
+                             1.0f + 3.9f * tol, 1.0f + 4.1f * tol, 1.0f - 0.99f * tol, 1.0f - 1.01f * tol, -1.0f };
+    long n = 0;
+    for (int round = 0; round < 40; ++round) {
+        spx_obb pair[2] = { random_box(&rng, 1.0), random_box(&rng, 1.0) };
+        for (int which = 0; which < 2; ++which)
+            for (int field = 0; field < 15; ++field) {
+                for (size_t v = 0; v < sizeof values / sizeof values[0]; ++v) {
+                    spx_obb p[2] = { pair[0], pair[1] };
+                    (&p[which].center.x)[field] = values[v];
+                    if (same_as_scalar(&p[0], &p[1], n++)) return 1;
+                }
+                for (size_t v = 0; v < sizeof scales / sizeof scales[0]; ++v) {
+                    spx_obb p[2] = { pair[0], pair[1] };
+                    (&p[which].center.x)[field] *= scales[v];
+                    if (same_as_scalar(&p[0], &p[1], n++)) return 1;
+                    /* a column tilted towards another: dot products near the tolerance */
+                    if (field >= 6) {
+                        const int col = (field - 6) / 3, other = (col + 1) % 3;
+                        spx_obb q[2] = { pair[0], pair[1] };
+                        const float e = (scales[v] - 1.0f) * (field % 2 ? 1.0f : 2.0f);
+                        spx_vec3* c = &q[which].rotation.col[col];
+                        const spx_vec3 o = q[which].rotation.col[other];
+                        c->x += e * o.x, c->y += e * o.y, c->z += e * o.z;
+                        if (same_as_scalar(&q[0], &q[1], n++)) return 1;
+                    }
+                }
+            }
+        /* a reflection: every dot product fine, the determinant -1 */
+        spx_obb p[2] = { pair[0], pair[1] };
+        p[round % 2].rotation.col[2].x *= -1.0f, p[round % 2].rotation.col[2].y *= -1.0f;
+        p[round % 2].rotation.col[2].z *= -1.0f;
+        if (same_as_scalar(&p[0], &p[1], n++)) return 1;
+    }
+    return 0;
+}
+
+/* Turns the box so that its corner sum h_k col_k points along sign * dir (unit): Rodrigues' turn
+   of the corner's direction onto it, applied to every column. */
+static void turn_corner(spx_obb* box, const double dir[3], double sign)
+{
+    const float* h = &box->half_extents.x;
+    double u[3] = { 0, 0, 0 }, t[3] = { sign * dir[0], sign * dir[1], sign * dir[2] };
+    for (int k = 0; k < 3; ++k) {
+        u[0] += h[k] * box->rotation.col[k].x;
+        u[1] += h[k] * box->rotation.col[k].y;
+        u[2] += h[k] * box->rotation.col[k].z;
+    }
+    const double ul = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    for (int k = 0; k < 3; ++k) u[k] /= ul;
+    const double v[3] = { u[1] * t[2] - u[2] * t[1], u[2] * t[0] - u[0] * t[2], u[0] * t[1] - u[1] * t[0] };
+    const double c = u[0] * t[0] + u[1] * t[1] + u[2] * t[2];
+    if (c < -0.999) return; /* nearly opposite already: rare, and such a case is just another pair */
+    for (int k = 0; k < 3; ++k) {
+        spx_vec3* col = &box->rotation.col[k];
+        const double x[3] = { col->x, col->y, col->z };
+        const double vx[3] = { v[1] * x[2] - v[2] * x[1], v[2] * x[0] - v[0] * x[2], v[0] * x[1] - v[1] * x[0] };
+        const double vvx[3] = { v[1] * vx[2] - v[2] * vx[1], v[2] * vx[0] - v[0] * vx[2], v[0] * vx[1] - v[1] * vx[0] };
+        col->x = (float)(x[0] + vx[0] + vvx[0] / (1.0 + c));
+        col->y = (float)(x[1] + vx[1] + vvx[1] / (1.0 + c));
+        col->z = (float)(x[2] + vx[2] + vvx[2] / (1.0 + c));
+    }
+}
+
+/* B's corner passes A's corner, each box's diagonal on the line between the centres at closest
+   approach, at 0.9999 to 1.0001 of the distance where the corners (and the bounding spheres) meet;
+   the columns of each rotation are stretched as far as the validator accepts, which puts the
+   corners outside the sphere of the half extents. */
+static int corners_at_sphere_distance(void)
+{
+    case_rng rng = { 0x5FE1Eu };
+    int hits = 0, misses = 0;
+    for (long n = 0; n < 20000; ++n) {
+        spx_obb box[2];
+        spx_vec3 v[2];
+        double axis[3], side[3];
+        case_unit_vector(&rng, axis);
+        case_unit_vector(&rng, side);
+        /* side made perpendicular to axis: the direction of motion */
+        const double s = side[0] * axis[0] + side[1] * axis[1] + side[2] * axis[2];
+        for (int k = 0; k < 3; ++k) side[k] -= s * axis[k];
+        const double sl = sqrt(side[0] * side[0] + side[1] * side[1] + side[2] * side[2]);
+        for (int k = 0; k < 3; ++k) side[k] /= sl;
+        double reach = 0.0;
+        for (int i = 0; i < 2; ++i) {
+            box[i] = random_box(&rng, 0.0);
+            turn_corner(&box[i], axis, i ? -1.0 : 1.0);
+            const float stretch = 1.0f + (float)case_uniform(&rng, 0.0, 0.499) * SPX_ROTATION_TOLERANCE;
+            for (int k = 0; k < 3; ++k) {
+                spx_vec3* c = &box[i].rotation.col[k];
+                c->x *= stretch, c->y *= stretch, c->z *= stretch;
+            }
+            /* the corner diagonal sum h_k col_k, turned onto +axis for A and -axis for B */
+            const spx_obb* b = &box[i];
+            const float* h = &b->half_extents.x;
+            double diag[3] = { 0, 0, 0 };
+            for (int k = 0; k < 3; ++k) {
+                diag[0] += h[k] * b->rotation.col[k].x;
+                diag[1] += h[k] * b->rotation.col[k].y;
+                diag[2] += h[k] * b->rotation.col[k].z;
+            }
+            reach += sqrt(diag[0] * diag[0] + diag[1] * diag[1] + diag[2] * diag[2]);
+        }
+        /* Place B's centre so that at closest approach the centres are `reach` apart along axis
+           (a corner of each box near that line), moving across it along side. */
+        const double f = case_uniform(&rng, 0.9999, 1.0001) * reach, travel = case_uniform(&rng, 0.5, 3.0);
+        const float tmax = 1.0f;
+        for (int i = 0; i < 2; ++i) v[i] = (spx_vec3){ 0, 0, 0 };
+        box[0].center = (spx_vec3){ (float)case_uniform(&rng, -100, 100), (float)case_uniform(&rng, -100, 100),
+                                    (float)case_uniform(&rng, -100, 100) };
+        const double t0 = case_uniform(&rng, 0.1, 0.9);
+        box[1].center.x = box[0].center.x + (float)(f * axis[0] - t0 * travel * side[0]);
+        box[1].center.y = box[0].center.y + (float)(f * axis[1] - t0 * travel * side[1]);
+        box[1].center.z = box[0].center.z + (float)(f * axis[2] - t0 * travel * side[2]);
+        v[1] = (spx_vec3){ (float)(travel * side[0]), (float)(travel * side[1]), (float)(travel * side[2]) };
+        for (int swap = 0; swap < 2; ++swap) {
+            const spx_obb* a = &box[swap], *b = &box[1 - swap];
+            spx_sweep_hit got, want;
+            memset(&got, 0xAB, sizeof got);
+            memset(&want, 0xAB, sizeof want);
+            const spx_result r = spx_sweep_obb_obb(a, v[swap], b, v[1 - swap], tmax, &got);
+            if (r != SPX_OK) continue; /* a stretched rotation the validator refuses */
+            spx_sweep_obb_obb_exact(a, v[swap], b, v[1 - swap], tmax, &want);
+            if (memcmp(&got, &want, sizeof got) != 0) {
+                fprintf(stderr, "case %ld swap %d: state %d (want %d) time %.9g (want %.9g)\n", n, swap, got.state,
+                        want.state, got.time, want.time);
+                return 1;
+            }
+            hits += want.state != SPX_SWEEP_MISS;
+            misses += want.state == SPX_SWEEP_MISS;
+        }
+    }
+    printf("  %d hits, %d misses\n", hits, misses);
+    ENSURE(hits > 1000 && misses > 1000);
+    return 0;
+}
+
+static int same_penetration(const spx_obb* a, const spx_obb* b, long n, int* decided_apart, int* overlapping)
+{
+    spx_penetration got, want;
+    memset(&got, 0xAB, sizeof got);
+    memset(&want, 0xAB, sizeof want);
+    if (spx_penetration_obb_obb(a, b, &got) != SPX_OK) return 0; /* a box the validator refuses */
+    spx_penetration_obb_obb_exact(a, b, &want);
+    /* field by field (the struct has padding), floats bit for bit */
+    if (got.overlapping != want.overlapping || got.axis != want.axis
+        || memcmp(&got.normal, &want.normal, sizeof got.normal) != 0 || memcmp(&got.depth, &want.depth, sizeof got.depth) != 0) {
+        fprintf(stderr, "case %ld: overlapping %d (want %d) axis %d (want %d) depth %.9g (want %.9g)\n", n,
+                got.overlapping, want.overlapping, got.axis, want.axis, got.depth, want.depth);
+        return 1;
+    }
+    *decided_apart += !want.overlapping;
+    *overlapping += want.overlapping;
+    return 0;
+}
+
+/* The float screen of spx_penetration_obb_obb against the 15 axes in double, field for field: random
+   pairs at 0.5 to 1.5 of touching, pairs within 1e-5 of touching, equal depths on several axes
+   (aligned boxes of equal size, a box centred on another), nearly parallel edges at every angle from
+   1e-8 to 1e-1, and pairs far from the origin. */
+static int penetration_screen(void)
+{
+    case_rng rng = { 0x9E7u };
+    int apart = 0, overlapping = 0;
+    for (long n = 0; n < 40000; ++n) {
+        const double spread = n % 5 == 4 ? 1e6 : 5.0;
+        spx_obb a = random_box(&rng, spread), b = random_box(&rng, spread);
+        const int kind = (int)(n % 8);
+        if (kind == 1) b.rotation = a.rotation;
+        if (kind == 2) b.half_extents = a.half_extents, b.rotation = a.rotation;
+        if (kind == 3 || kind == 4) { /* B's rotation: A's turned by an angle from 1e-8 to 1e-1 */
+            const float angle = (float)case_log_uniform(&rng, 1e-8, 1e-1);
+            double axis[3];
+            case_unit_vector(&rng, axis);
+            spx_quat q = { (float)axis[0] * sinf(angle / 2), (float)axis[1] * sinf(angle / 2),
+                           (float)axis[2] * sinf(angle / 2), cosf(angle / 2) };
+            spx_obb t;
+            spx_obb_from_quat(a.center, b.half_extents, q, &t);
+            for (int j = 0; j < 3; ++j) {
+                const spx_vec3 c = t.rotation.col[j];
+                spx_vec3* m = &b.rotation.col[j];
+                m->x = a.rotation.col[0].x * c.x + a.rotation.col[1].x * c.y + a.rotation.col[2].x * c.z;
+                m->y = a.rotation.col[0].y * c.x + a.rotation.col[1].y * c.y + a.rotation.col[2].y * c.z;
+                m->z = a.rotation.col[0].z * c.x + a.rotation.col[1].z * c.y + a.rotation.col[2].z * c.z;
+            }
+        }
+        double dir[3];
+        case_unit_vector(&rng, dir);
+        if (kind == 5) dir[0] = dir[1] = dir[2] = 0.0; /* centred */
+        double lo = 0.0, hi = 40.0;
+        for (int k = 0; k < 40; ++k) {
+            const double mid = 0.5 * (lo + hi);
+            spx_obb t = b;
+            t.center.x = a.center.x + (float)(mid * dir[0]);
+            t.center.y = a.center.y + (float)(mid * dir[1]);
+            t.center.z = a.center.z + (float)(mid * dir[2]);
+            if (spx_overlap_obb_obb_unchecked(&a, &t)) lo = mid;
+            else hi = mid;
+        }
+        const double f = (kind == 6 ? case_uniform(&rng, 1.0 - 1e-5, 1.0 + 1e-5) : case_uniform(&rng, 0.5, 1.5)) * lo;
+        b.center.x = a.center.x + (float)(f * dir[0]);
+        b.center.y = a.center.y + (float)(f * dir[1]);
+        b.center.z = a.center.z + (float)(f * dir[2]);
+        if (same_penetration(&a, &b, n, &apart, &overlapping) || same_penetration(&b, &a, n, &apart, &overlapping))
+            return 1;
+    }
+    printf("  %d apart, %d overlapping\n", apart, overlapping);
+    ENSURE(apart > 10000 && overlapping > 10000);
+    return 0;
+}
+
+int main(void)
+{
+    int failures = 0;
+    RUN_TEST(touching_pairs, failures);
+    RUN_TEST(every_field, failures);
+    RUN_TEST(corners_at_sphere_distance, failures);
+    RUN_TEST(penetration_screen, failures);
+    return failures ? 1 : 0;
+}
