@@ -77,8 +77,11 @@ static void add_point(spx_manifold* m, spx_dvec3 origin, spx_dvec3 local, double
     q->id = id;
 }
 
-/* Two points along a capsule (A) lying on B's face or along B's segment; false to fall back to one. */
-static bool capsule_stretch(const round_pair* p, spx_dvec3 n, double margin, spx_manifold* out)
+/* Two points along a capsule (A) lying on B's face or along B's segment; false to fall back to one.
+   `depth`: the pair's least overlap. A stretch whose deepest end falls short of it by more than 1e-3
+   of it (a segment through the box whose deepest part sticks out past the face's sides) is not the
+   contact: one point at the least overlap is. */
+static bool capsule_stretch(const round_pair* p, spx_dvec3 n, double depth, double margin, spx_manifold* out)
 {
     const spx_dvec3 a0 = p->a.v[0], ua = spx_d3_sub(p->a.v[1], a0);
     const double l2 = spx_d3_len2(ua), R = p->ra + p->rb;
@@ -112,12 +115,12 @@ static bool capsule_stretch(const round_pair* p, spx_dvec3 n, double margin, spx
     }
     /* A clipped stretch shorter than 1e-6 of the size is one point. */
     if ((s1 - s0) * sqrt(l2) <= 1e-6 * p->size) return false;
+    if (R - spx_dmin(gap[0], gap[1]) < depth - 1e-3 * fabs(depth) - 1e-9 * p->size) return false;
     out->normal = spx_d3_to_float(normal);
     for (int k = 0; k < 2; ++k) {
-        double depth = R - gap[k];
-        if (depth < -margin) continue;
+        if (R - gap[k] < -margin) continue;
         /* Midway between A's surface (x + ra n) and B's (x + (gap - rb) n). */
-        add_point(out, p->origin, spx_d3_mad(x[k], normal, 0.5 * (p->ra + gap[k] - p->rb)), depth, (uint32_t)k);
+        add_point(out, p->origin, spx_d3_mad(x[k], normal, 0.5 * (p->ra + gap[k] - p->rb)), R - gap[k], (uint32_t)k);
     }
     return true;
 }
@@ -136,7 +139,7 @@ static spx_result manifold(round_piece a, round_piece b, float margin, spx_manif
     round_contact_normal(&p, &p.b, spx_d3(0, 0, 0), &n, &sep, &axis, &pa, &pb);
     const double R = p.ra + p.rb;
     if (sep > R + margin) return SPX_OK;
-    if (p.a.kind == ROUND_SEGMENT && capsule_stretch(&p, n, margin, out) && out->point_count > 0) return SPX_OK;
+    if (p.a.kind == ROUND_SEGMENT && capsule_stretch(&p, n, R - sep, margin, out) && out->point_count > 0) return SPX_OK;
     out->point_count = 0;
     out->normal = spx_d3_to_float(n);
     spx_dvec3 local = sep > 0.0 ? spx_d3_scale(spx_d3_add(spx_d3_mad(pa, n, p.ra), spx_d3_mad(pb, n, -p.rb)), 0.5) : pa;
