@@ -137,24 +137,39 @@ static bool segment_pair(spx_dvec3 ua, spx_dvec3 ub, spx_dvec3 w0, spx_dvec3 v, 
     return true;
 }
 
+/* Largest distance of a vertex from the core's centre. */
+static double core_reach(const round_core* c)
+{
+    double r2 = 0.0;
+    for (int i = 0; i < c->vertex_count; ++i) r2 = spx_dmax(r2, spx_d3_len2(spx_d3_sub(c->v[i], c->center)));
+    return sqrt(r2);
+}
+
 bool round_first_time(const round_core* a, const round_core* b, spx_dvec3 v, double radius, double tmax,
                       double* out_time)
 {
+    /* The cores' bounding balls, grown by radius, must meet within [0, tmax] (slightly grown: a bound only). */
+    const double bound = (core_reach(a) + core_reach(b) + radius) * (1.0 + 1e-9);
+    double lo = 0.0, hi = tmax;
+    if (!clip_quadratic(spx_d3_len2(v), spx_d3_dot(spx_d3_sub(b->center, a->center), v),
+                        spx_d3_len2(spx_d3_sub(b->center, a->center)) - bound * bound, &lo, &hi))
+        return false;
     double best = INFINITY, t0, t1;
     const spx_dvec3 back = spx_d3_neg(v);
-    /* A's vertices against B grown: B moves at v, so relative to B they move at -v. */
+    /* A's vertices against B grown: B moves at v, so relative to B they move at -v. Each search ends at
+       the best time so far: a piece entered later cannot be first. */
     for (int i = 0; i < a->vertex_count; ++i)
-        if (round_line_interval(b, radius, a->v[i], back, 0.0, tmax, &t0, &t1)) best = spx_dmin(best, t0);
+        if (round_line_interval(b, radius, a->v[i], back, 0.0, spx_dmin(tmax, best), &t0, &t1)) best = spx_dmin(best, t0);
     if (a->kind == ROUND_SEGMENT) {
         for (int j = 0; j < b->vertex_count; ++j)
-            if (round_line_interval(a, radius, b->v[j], v, 0.0, tmax, &t0, &t1)) best = spx_dmin(best, t0);
+            if (round_line_interval(a, radius, b->v[j], v, 0.0, spx_dmin(tmax, best), &t0, &t1)) best = spx_dmin(best, t0);
         int edges[12][2];
         int count = round_core_edges(b, edges);
         spx_dvec3 ua = spx_d3_sub(a->v[1], a->v[0]);
         for (int e = 0; e < count; ++e) {
             spx_dvec3 b0 = b->v[edges[e][0]], ub = spx_d3_sub(b->v[edges[e][1]], b0);
             double t;
-            if (segment_pair(ua, ub, spx_d3_sub(b0, a->v[0]), v, radius, tmax, &t)) best = spx_dmin(best, t);
+            if (segment_pair(ua, ub, spx_d3_sub(b0, a->v[0]), v, radius, spx_dmin(tmax, best), &t)) best = spx_dmin(best, t);
         }
     }
     if (!(best <= tmax)) return false;
