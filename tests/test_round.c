@@ -44,6 +44,21 @@ static int spheres_head_on(void)
     return 0;
 }
 
+static int spheres_graze(void)
+{   /* B passes A with its centre 2 m off A's, the radii's sum: touching at one instant, t = 0.5 */
+    spx_sphere a = { { 0, 0, 0 }, 1 }, b = { { -5, 2, 0 }, 1 };
+    spx_sweep_hit h;
+    ENSURE_CODE(spx_sweep_sphere_sphere(&a, still, &b, spx_v3(10, 0, 0), 1.0f, &h), SPX_OK);
+    ENSURE(h.state == SPX_SWEEP_HIT);
+    ENSURE_NEAR(h.time, 0.5, 1e-7);
+    ENSURE_VEC(h.normal, 0, 1, 0, 1e-7);
+    ENSURE_VEC(h.point, 0, 1, 0, 1e-6);
+    b.center.y = 2.0001f;
+    ENSURE_CODE(spx_sweep_sphere_sphere(&a, still, &b, spx_v3(10, 0, 0), 1.0f, &h), SPX_OK);
+    ENSURE(h.state == SPX_SWEEP_MISS);
+    return 0;
+}
+
 static int sphere_grazes_box_edge(void)
 {   /* radius 0.5 along y = 1.5 over a unit box: it first touches the top edge x = -1 when its centre
        is over it, at x = -1, t = 0.5 from x = -3 at 4 m/s, and slides along the face afterwards */
@@ -407,6 +422,7 @@ int main(void)
 {
     int failures = 0;
     RUN_TEST(spheres_head_on, failures);
+    RUN_TEST(spheres_graze, failures);
     RUN_TEST(sphere_grazes_box_edge, failures);
     RUN_TEST(sphere_meets_box_corner, failures);
     RUN_TEST(capsule_lands_flat_on_box, failures);

@@ -50,8 +50,11 @@ SPX_API spx_result spx_overlap_capsule_triangle(const spx_capsule* a, const spx_
 
 /// Overlap and, when they overlap, the minimum translation (normal A to B, depth): the sum of the
 /// radii less the distance of the cores, or, where the cores themselves meet, plus the cores' own
-/// least overlap. `axis` is 0 (closest points) or 1 + k (k-th axis of the cores' own test). Errors
-/// as the overlap queries.
+/// least overlap. `axis`: 0 the cores' closest points; where the cores meet, 1 + k for the k-th axis
+/// of their own test: a box's faces (k = 0..2) then the capsule's segment crossed with the box's axes
+/// (3..5); the triangle's normal (0) then the segment crossed with the triangle's edges (1..3; 0..2
+/// for a segment-like triangle); two segments' cross product (0); 0 where there is no axis (a point
+/// on a point or a segment, parallel segments). Errors as the overlap queries.
 SPX_API spx_result spx_penetration_sphere_sphere(const spx_sphere* a, const spx_sphere* b, spx_penetration* out);
 SPX_API spx_result spx_penetration_sphere_capsule(const spx_sphere* a, const spx_capsule* b, spx_penetration* out);
 SPX_API spx_result spx_penetration_capsule_capsule(const spx_capsule* a, const spx_capsule* b, spx_penetration* out);

@@ -92,6 +92,18 @@ static void take(hull* h, bool inside, const double* lo, const double* hi)
 bool round_line_interval(const round_core* c, double radius, spx_dvec3 o, spx_dvec3 d, double lo, double hi,
                          double* t0, double* t1)
 {
+    /* Every piece lies in the box grown by radius along all its axes (and by 1e-6 of its size for
+       axes off orthonormal by rounding), or within radius of the triangle's plane: a line that misses
+       that misses them all. */
+    if (c->kind == ROUND_BOX) {
+        double a = lo, b = hi, slack = radius + 1e-6 * c->size;
+        spx_dvec3 q = spx_d3_sub(o, c->center);
+        for (int i = 0; i < 3; ++i)
+            if (!clip_slab(q, d, c->axis[i], -c->h[i] - slack, c->h[i] + slack, &a, &b)) return false;
+    } else if (c->kind == ROUND_TRIANGLE && spx_d3_len2(c->normal) > 0.0) {
+        double a = lo, b = hi, h0 = spx_d3_dot(c->v[0], c->normal);
+        if (!clip_slab(o, d, c->normal, h0 - radius, h0 + radius, &a, &b)) return false;
+    }
     hull h = { lo, hi, INFINITY, -INFINITY };
     for (int i = 0; i < c->vertex_count; ++i) {
         double a = lo, b = hi;
