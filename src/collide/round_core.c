@@ -436,8 +436,10 @@ void round_contact_normal(const round_pair* p, const round_core* b, spx_dvec3 hi
                           double* out_separation, int* out_axis, spx_dvec3* out_pa, spx_dvec3* out_pb)
 {
     double d = round_closest(&p->a, b, out_pa, out_pb);
-    /* Cores closer than rounding of their coordinates meet: their difference has no direction. */
-    double scale = p->size + len(p->a.center) + len(b->center);
+    /* Cores closer than rounding of their coordinates meet: their difference has no direction. The
+       coordinates' magnitude is taken in the world, so that it does not depend on which point of A
+       is the origin (a capsule's ends swapped, A and B swapped). */
+    double scale = p->size + len(spx_d3_add(p->origin, p->a.center)) + len(spx_d3_add(p->origin, b->center));
     if (d > 1e-12 * scale) {
         *out_normal = spx_d3_scale(spx_d3_sub(*out_pb, *out_pa), 1.0 / d);
         *out_separation = d;

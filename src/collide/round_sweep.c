@@ -138,8 +138,13 @@ static spx_result overlap(round_piece a, round_piece b, bool* out)
     if (r != SPX_OK) return r;
     round_pair p;
     round_pair_make(a, b, &p);
-    spx_dvec3 pa, pb;
-    *out = round_closest(&p.a, &p.b, &pa, &pb) <= p.ra + p.rb;
+    /* The separation of the penetration and the sweep, so that all three agree (cores closer than
+       rounding meet, even where the radii sum to 0). */
+    spx_dvec3 n, pa, pb;
+    double sep;
+    int axis;
+    round_contact_normal(&p, &p.b, spx_d3(0, 0, 0), &n, &sep, &axis, &pa, &pb);
+    *out = sep <= p.ra + p.rb;
     return SPX_OK;
 }
 
