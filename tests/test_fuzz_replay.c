@@ -44,6 +44,7 @@ static const harness harnesses[] = {
     { "box_triangle", fuzz_box_triangle },
     { "triangle_triangle", fuzz_triangle_triangle },
     { "mesh", fuzz_mesh },
+    { "round", fuzz_round },
 #if defined(SPX_FUZZ_HAVE_SCENE)
     { "scene", fuzz_scene },
 #endif

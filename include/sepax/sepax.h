@@ -9,4 +9,5 @@
 #include "mesh_query.h"
 #include "world.h"
 #include "mass.h"
+#include "round.h"
 #endif

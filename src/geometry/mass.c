@@ -1,4 +1,4 @@
-/* Mass properties: the box in closed form; a closed mesh by exact polyhedral integration.
+/* Mass properties: the box, the sphere and the capsule in closed form; a closed mesh by exact polyhedral integration.
  *
  * The mesh integral (divergence theorem; the signed-tetrahedra form of Mirtich's "Fast and Accurate
  * Computation of Polyhedral Mass Properties" and Tonon's "Explicit Exact Formulas for the 3-D
@@ -144,4 +144,48 @@ void spx_mass_integrate(const spx_mesh_def* def, bool closed, spx_unit_mass* out
     out->volume = volume;
     out->center[0] = ref.x + c[0], out->center[1] = ref.y + c[1], out->center[2] = ref.z + c[2];
     out->status = SPX_OK;
+}
+
+static const double spx_pi = 3.14159265358979323846;
+
+/* A sphere or a capsule: the checks of both, in the order of base.h. */
+static spx_result check_round(spx_result shape, float radius, float density, spx_mass_properties* out)
+{
+    if (!out || shape == SPX_ERR_INVALID_ARGUMENT) return SPX_ERR_INVALID_ARGUMENT;
+    if (shape == SPX_OK && !isfinite(density)) shape = SPX_ERR_NOT_FINITE;
+    if (shape != SPX_OK) return shape;
+    if (!(radius > 0.0f)) return SPX_ERR_BAD_EXTENT;
+    return check_density(density);
+}
+
+SPX_API spx_result spx_mass_sphere(const spx_sphere* sphere, float density, spx_mass_properties* out)
+{
+    spx_result r = check_round(spx_sphere_validate(sphere), sphere ? sphere->radius : 0.0f, density, out);
+    if (r != SPX_OK) return r;
+    const double rr = sphere->radius, volume = 4.0 / 3.0 * spx_pi * rr * rr * rr, I = 0.4 * volume * rr * rr;
+    const double inertia[3][3] = { { I, 0, 0 }, { 0, I, 0 }, { 0, 0, I } };
+    const double center[3] = { sphere->center.x, sphere->center.y, sphere->center.z };
+    return finish(volume, density, center, inertia, out);
+}
+
+SPX_API spx_result spx_mass_capsule(const spx_capsule* capsule, float density, spx_mass_properties* out)
+{
+    spx_result r = check_round(spx_capsule_validate(capsule), capsule ? capsule->radius : 0.0f, density, out);
+    if (r != SPX_OK) return r;
+    const spx_dvec3 p0 = spx_d3_from(capsule->p[0]), p1 = spx_d3_from(capsule->p[1]), u = spx_d3_sub(p1, p0);
+    const double rr = capsule->radius, L = sqrt(spx_d3_len2(u));
+    const double cylinder = spx_pi * rr * rr * L, balls = 4.0 / 3.0 * spx_pi * rr * rr * rr;
+    /* About the segment, and across it through the middle (each half ball's own 2/5 r^2 about its flat
+       face, moved by the parallel axis theorem from its centre of mass 3/8 r off that face). */
+    const double along = 0.5 * cylinder * rr * rr + 0.4 * balls * rr * rr;
+    const double across = cylinder * (L * L / 12.0 + rr * rr / 4.0) + balls * (0.4 * rr * rr + L * L / 4.0 + 0.375 * L * rr);
+    const spx_dvec3 axis = L > 0.0 ? spx_d3_scale(u, 1.0 / L) : spx_d3(1, 0, 0);
+    const double a[3] = { axis.x, axis.y, axis.z };
+    double inertia[3][3];
+    /* across (identity - a a^T) + along a a^T */
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) inertia[i][j] = (i == j ? across : 0.0) + (along - across) * a[i] * a[j];
+    const spx_dvec3 mid = spx_d3_lerp_mid(p0, p1);
+    const double center[3] = { mid.x, mid.y, mid.z };
+    return finish(cylinder + balls, density, center, (const double(*)[3])inertia, out);
 }

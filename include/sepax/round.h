@@ -1,0 +1,115 @@
+/* sepax: round pieces, a point or a segment grown by a radius, and their queries on plain data.
+ *
+ * A sphere is a point grown by its radius, a capsule a segment grown by its radius. Every query is
+ * exact in closed form (docs/collision.md, "Spheres and capsules"): the swept ones solve, per pair
+ * of features, for the first time the pieces' cores come within the sum of the radii. The answers
+ * are those of collide.h: spx_sweep_hit, spx_penetration, spx_manifold, with normals from A to B.
+ * The round piece is always the first argument (A). */
+#ifndef SEPAX_ROUND_H
+#define SEPAX_ROUND_H
+
+#include "collide.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A solid ball: centre (m) and radius (m, >= 0; 0 is a point).
+typedef struct spx_sphere {
+    spx_vec3 center;
+    float radius;
+} spx_sphere;
+
+/// A solid capsule: the points within `radius` (m, >= 0) of the segment p[0]-p[1] (m). Equal end
+/// points make it a sphere; radius 0 makes it a segment.
+typedef struct spx_capsule {
+    spx_vec3 p[2];
+    float radius;
+} spx_capsule;
+
+/// Checks a sphere. Errors, the first that applies: SPX_ERR_INVALID_ARGUMENT (NULL),
+/// SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE (|centre coordinate| or radius above SPX_MAX_COORDINATE),
+/// SPX_ERR_BAD_EXTENT (radius < 0).
+SPX_API spx_result spx_sphere_validate(const spx_sphere* sphere);
+/// Checks a capsule. Errors as spx_sphere_validate, for both end points and the radius.
+SPX_API spx_result spx_capsule_validate(const spx_capsule* capsule);
+
+/* ---- static: overlap (touching counts) ---------------------------------------------------------- */
+
+/// Do the pieces overlap or touch? Errors: SPX_ERR_INVALID_ARGUMENT (NULL), then the validators of
+/// both pieces in the order of base.h.
+SPX_API spx_result spx_overlap_sphere_sphere(const spx_sphere* a, const spx_sphere* b, bool* out_overlap);
+SPX_API spx_result spx_overlap_sphere_capsule(const spx_sphere* a, const spx_capsule* b, bool* out_overlap);
+SPX_API spx_result spx_overlap_capsule_capsule(const spx_capsule* a, const spx_capsule* b, bool* out_overlap);
+SPX_API spx_result spx_overlap_sphere_obb(const spx_sphere* a, const spx_obb* b, bool* out_overlap);
+SPX_API spx_result spx_overlap_capsule_obb(const spx_capsule* a, const spx_obb* b, bool* out_overlap);
+SPX_API spx_result spx_overlap_sphere_triangle(const spx_sphere* a, const spx_triangle* b, bool* out_overlap);
+SPX_API spx_result spx_overlap_capsule_triangle(const spx_capsule* a, const spx_triangle* b, bool* out_overlap);
+
+/* ---- static: minimum translation -------------------------------------------------------------- */
+
+/// Overlap and, when they overlap, the minimum translation (normal A to B, depth): the sum of the
+/// radii less the distance of the cores, or, where the cores themselves meet, plus the cores' own
+/// least overlap. `axis`: 0 the cores' closest points; where the cores meet, 1 + k for the k-th axis
+/// of their own test: a box's faces (k = 0..2) then the capsule's segment crossed with the box's axes
+/// (3..5); the triangle's normal (0) then the segment crossed with the triangle's edges (1..3; 0..2
+/// for a segment-like triangle); two segments' cross product (0); 0 where there is no axis (a point
+/// on a point or a segment, parallel segments). Errors as the overlap queries.
+SPX_API spx_result spx_penetration_sphere_sphere(const spx_sphere* a, const spx_sphere* b, spx_penetration* out);
+SPX_API spx_result spx_penetration_sphere_capsule(const spx_sphere* a, const spx_capsule* b, spx_penetration* out);
+SPX_API spx_result spx_penetration_capsule_capsule(const spx_capsule* a, const spx_capsule* b, spx_penetration* out);
+SPX_API spx_result spx_penetration_sphere_obb(const spx_sphere* a, const spx_obb* b, spx_penetration* out);
+SPX_API spx_result spx_penetration_capsule_obb(const spx_capsule* a, const spx_obb* b, spx_penetration* out);
+SPX_API spx_result spx_penetration_sphere_triangle(const spx_sphere* a, const spx_triangle* b, spx_penetration* out);
+SPX_API spx_result spx_penetration_capsule_triangle(const spx_capsule* a, const spx_triangle* b,
+                                                    spx_penetration* out);
+
+/* ---- swept: both pieces translate with constant velocity over [0, tmax] ------------------------- */
+
+/// First contact during [0, tmax] (spx_sweep_hit of collide.h): time, normal, point; START_OVERLAP
+/// with the minimum translation when they overlap or touch at t = 0. `axis` is as for the
+/// penetration queries; features: a sphere touches with a VERTEX, a capsule with a VERTEX or, lying
+/// along the contact, an EDGE. Errors: SPX_ERR_INVALID_ARGUMENT (NULL), then in the order of base.h
+/// the validators of both pieces, SPX_ERR_NOT_FINITE for a velocity or tmax, SPX_ERR_OUT_OF_RANGE
+/// for a velocity component times tmax beyond SPX_MAX_COORDINATE, SPX_ERR_BAD_TIME for tmax < 0.
+SPX_API spx_result spx_sweep_sphere_sphere(const spx_sphere* a, spx_vec3 velocity_a, const spx_sphere* b,
+                                           spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
+SPX_API spx_result spx_sweep_sphere_capsule(const spx_sphere* a, spx_vec3 velocity_a, const spx_capsule* b,
+                                            spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
+SPX_API spx_result spx_sweep_capsule_capsule(const spx_capsule* a, spx_vec3 velocity_a, const spx_capsule* b,
+                                             spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
+SPX_API spx_result spx_sweep_sphere_obb(const spx_sphere* a, spx_vec3 velocity_a, const spx_obb* b,
+                                        spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
+SPX_API spx_result spx_sweep_capsule_obb(const spx_capsule* a, spx_vec3 velocity_a, const spx_obb* b,
+                                         spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
+SPX_API spx_result spx_sweep_sphere_triangle(const spx_sphere* a, spx_vec3 velocity_a, const spx_triangle* b,
+                                             spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
+SPX_API spx_result spx_sweep_capsule_triangle(const spx_capsule* a, spx_vec3 velocity_a, const spx_triangle* b,
+                                              spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
+
+/* ---- contact manifolds for resting contact ---------------------------------------------------- */
+
+/// Contact points of a resting pair, kept while their gap is at most `margin` (m, >= 0; speculative
+/// points have negative depth). A sphere gives one point; a capsule lying along a box face, a
+/// triangle's face or another capsule gives two (its segment clipped to the face or to the other
+/// segment's extent, each end with its own depth), otherwise one. Ids: 0 and 1 name the clipped
+/// ends (from p[0] towards p[1]), 2 a single point. Errors: as the overlap queries, then
+/// SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE or SPX_ERR_INVALID_ARGUMENT for a margin that is not
+/// finite, beyond SPX_MAX_COORDINATE or negative.
+SPX_API spx_result spx_manifold_sphere_sphere(const spx_sphere* a, const spx_sphere* b, float margin, spx_manifold* out);
+SPX_API spx_result spx_manifold_sphere_capsule(const spx_sphere* a, const spx_capsule* b, float margin,
+                                               spx_manifold* out);
+SPX_API spx_result spx_manifold_capsule_capsule(const spx_capsule* a, const spx_capsule* b, float margin,
+                                                spx_manifold* out);
+SPX_API spx_result spx_manifold_sphere_obb(const spx_sphere* a, const spx_obb* b, float margin, spx_manifold* out);
+SPX_API spx_result spx_manifold_capsule_obb(const spx_capsule* a, const spx_obb* b, float margin, spx_manifold* out);
+SPX_API spx_result spx_manifold_sphere_triangle(const spx_sphere* a, const spx_triangle* b, float margin,
+                                                spx_manifold* out);
+SPX_API spx_result spx_manifold_capsule_triangle(const spx_capsule* a, const spx_triangle* b, float margin,
+                                                 spx_manifold* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

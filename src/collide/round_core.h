@@ -1,0 +1,96 @@
+/* Round pieces as cores grown by a radius: the core of a sphere is a point, of a capsule a segment;
+ * a box or a triangle is its own core with radius 0. Two round pieces touch where their cores come
+ * within the sum of the radii, so every query of round.h is a question about two cores and a
+ * distance. Double precision, coordinates relative to an origin near the pair (A's first point). */
+#ifndef SPX_ROUND_CORE_H
+#define SPX_ROUND_CORE_H
+
+#include <sepax/round.h>
+#include "math/dvec3.h"
+
+typedef enum round_kind { ROUND_POINT = 0, ROUND_SEGMENT, ROUND_BOX, ROUND_TRIANGLE } round_kind;
+
+typedef struct round_core {
+    round_kind kind;
+    int vertex_count;          /* 1, 2, 8 (corner k: +h along axis i where bit i of k is set), 3 */
+    spx_dvec3 v[8];
+    spx_dvec3 center;          /* box centre; otherwise the mean of the vertices */
+    spx_dvec3 axis[3];         /* box: unit axes */
+    double h[3];               /* box: half extents */
+    spx_dvec3 normal;          /* triangle: unit (v1-v0) x (v2-v0), zero for a segment-like one */
+    double size;               /* m: diameter of the core */
+} round_core;
+
+/* The cores, relative to `origin`. */
+void round_core_point(spx_vec3 p, spx_dvec3 origin, round_core* out);
+void round_core_segment(spx_vec3 p0, spx_vec3 p1, spx_dvec3 origin, round_core* out);
+void round_core_box(const spx_obb* box, spx_dvec3 origin, round_core* out);
+void round_core_triangle(const spx_triangle* tri, spx_dvec3 origin, round_core* out);
+
+/* The core moved by `shift`. */
+void round_core_shift(const round_core* in, spx_dvec3 shift, round_core* out);
+
+/* Edges of a core: the vertex pairs (box 12, triangle 3, segment 1, point 0). */
+int round_core_edges(const round_core* c, int out_edges[12][2]);
+
+/* Closest points of core a (a point or a segment) and core b: the distance, and a closest point of each.
+   Where the cores meet, 0 and one common point (for a segment through a box, the middle of its part
+   inside). */
+double round_closest(const round_core* a, const round_core* b, spx_dvec3* out_pa, spx_dvec3* out_pb);
+
+/* The least overlap of cores that meet: the unit direction (A to B) to move B along and the overlap,
+   over the axes of the cores' own test (box faces, the triangle's normal, cross products of a segment
+   with the other's edges). *out_axis is 1 + the axis's place in that list; 0 when there is no axis (a
+   point meeting a point or a segment, parallel segments): then the depth is 0 and the direction is
+   taken from `hint` (B's motion relative to A, or zero), then from A's centre to B's, across a segment,
+   and lastly a fixed perpendicular. */
+void round_core_penetration(const round_core* a, const round_core* b, spx_dvec3 hint, spx_dvec3* out_normal,
+                            double* out_depth, int* out_axis);
+
+/* Times at which the point o + d t is within `radius` of core c: the interval [*t0, *t1] clipped to
+   [lo, hi], false when empty. Exact: the grown core is a union of convex pieces (balls at the vertices,
+   solid cylinders along the edges, a box's three plates, a triangle's prism) and the interval of a line
+   in each is closed form. */
+bool round_line_interval(const round_core* c, double radius, spx_dvec3 o, spx_dvec3 d, double lo, double hi,
+                         double* t0, double* t1);
+
+/* First time in [0, tmax] at which core a (a point or a segment) and core b moving at `v` relative to
+   a come within `radius`: false when they never do. Per feature pair: each vertex of either core
+   against the other grown by radius, and a segment's inside against each edge of b's. */
+bool round_first_time(const round_core* a, const round_core* b, spx_dvec3 v, double radius, double tmax,
+                      double* out_time);
+
+#endif
+
+/* ---- a pair of pieces ------------------------------------------------------------------------- */
+
+/* A piece of round.h or geometry.h, named by the kind of its core: POINT an spx_sphere, SEGMENT an
+   spx_capsule, BOX an spx_obb, TRIANGLE an spx_triangle. */
+typedef struct round_piece {
+    round_kind kind;
+    const void* shape;
+} round_piece;
+
+/* The pair's cores relative to A's first point, with their radii and the problem's size (m: the
+   larger of the pieces' diameters). */
+typedef struct round_pair {
+    round_core a, b;
+    double ra, rb;
+    spx_dvec3 origin;
+    double size;
+} round_pair;
+
+/* The piece's own validator (SPX_ERR_INVALID_ARGUMENT for NULL). */
+spx_result round_piece_check(round_piece p);
+/* For pieces that pass round_piece_check; A is a sphere or a capsule. */
+void round_pair_make(round_piece a, round_piece b, round_pair* out);
+
+/* Closest point of core c to p. */
+spx_dvec3 round_closest_to_point(const round_core* c, spx_dvec3 p);
+
+/* The contact of the pair with B's core at `b` (A's moved relative to it): the unit normal (A to B) and
+   the cores' separation along it (their distance, or minus their least overlap where they meet);
+   `hint` as for round_core_penetration. *out_pa, *out_pb: a closest point of each core (where they
+   meet, one common point). */
+void round_contact_normal(const round_pair* p, const round_core* b, spx_dvec3 hint, spx_dvec3* out_normal,
+                          double* out_separation, int* out_axis, spx_dvec3* out_pa, spx_dvec3* out_pb);

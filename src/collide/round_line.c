@@ -1,0 +1,190 @@
+/* A line against a grown core, and the first time two cores come within a distance.
+ *
+ * A core grown by r (its Minkowski sum with a ball) is the union of convex pieces: a ball at each
+ * vertex, a solid cylinder along each edge, and the core grown along its faces only (a box's three
+ * plates, each the box lengthened by r along one axis; a triangle's prism of half height r). The
+ * times a line o + d t spends in a convex piece form an interval, in closed form (slabs divide, a
+ * ball or a cylinder is a quadratic), and since the grown core is convex the line's interval in it
+ * is the hull of the pieces' intervals. */
+#include "round_core.h"
+#include "sat_axes.h"
+
+/* Clips [*lo, *hi] to the times when a <= (o + d t) . m <= b (a, b may be infinite). */
+static bool clip_slab(spx_dvec3 o, spx_dvec3 d, spx_dvec3 m, double a, double b, double* lo, double* hi)
+{
+    double p = spx_d3_dot(o, m), dp = spx_d3_dot(d, m);
+    if (dp == 0.0) return p >= a && p <= b;
+    double t0 = (a - p) / dp, t1 = (b - p) / dp;
+    if (t0 > t1) { double s = t0; t0 = t1; t1 = s; }
+    *lo = spx_dmax(*lo, t0);
+    *hi = spx_dmin(*hi, t1);
+    return *lo <= *hi;
+}
+
+/* Clips [*lo, *hi] to the times when A t^2 + 2 B t + C <= 0 (A >= 0; B = 0 where A = 0). The roots
+   are taken in the form that does not cancel. */
+static bool clip_quadratic(double A, double B, double C, double* lo, double* hi)
+{
+    if (A == 0.0) return C <= 0.0;
+    double disc = B * B - A * C;
+    if (disc < 0.0) return false;
+    double s = sqrt(disc), t0, t1;
+    if (B > 0.0) { t0 = (-B - s) / A; t1 = C / (-B - s); }
+    else if (B < 0.0) { t0 = C / (-B + s); t1 = (-B + s) / A; }
+    else { t0 = -s / A; t1 = s / A; }
+    *lo = spx_dmax(*lo, t0);
+    *hi = spx_dmin(*hi, t1);
+    return *lo <= *hi;
+}
+
+static bool ball(spx_dvec3 o, spx_dvec3 d, spx_dvec3 c, double r, double* lo, double* hi)
+{
+    spx_dvec3 q = spx_d3_sub(o, c);
+    return clip_quadratic(spx_d3_len2(d), spx_d3_dot(q, d), spx_d3_len2(q) - r * r, lo, hi);
+}
+
+/* The solid cylinder of radius r about the segment c0-c1: |(x - c0) x e|^2 <= r^2 |e|^2 and
+   0 <= (x - c0) . e <= |e|^2. Its caps lie inside the balls at the ends, which are tested anyway. */
+static bool cylinder(spx_dvec3 o, spx_dvec3 d, spx_dvec3 c0, spx_dvec3 c1, double r, double* lo, double* hi)
+{
+    spx_dvec3 e = spx_d3_sub(c1, c0), q = spx_d3_sub(o, c0);
+    double ee = spx_d3_len2(e);
+    if (ee == 0.0) return false;
+    if (!clip_slab(q, d, e, 0.0, ee, lo, hi)) return false;
+    spx_dvec3 Q = spx_d3_cross(q, e), D = spx_d3_cross(d, e);
+    return clip_quadratic(spx_d3_len2(D), spx_d3_dot(Q, D), spx_d3_len2(Q) - r * r * ee, lo, hi);
+}
+
+static bool box_plate(const round_core* c, int grown, spx_dvec3 o, spx_dvec3 d, double r, double* lo, double* hi)
+{
+    spx_dvec3 q = spx_d3_sub(o, c->center);
+    for (int i = 0; i < 3; ++i) {
+        double w = c->h[i] + (i == grown ? r : 0.0);
+        if (!clip_slab(q, d, c->axis[i], -w, w, lo, hi)) return false;
+    }
+    return true;
+}
+
+static bool triangle_prism(const round_core* c, spx_dvec3 o, spx_dvec3 d, double r, double* lo, double* hi)
+{
+    double h = spx_d3_dot(c->v[0], c->normal);
+    if (!clip_slab(o, d, c->normal, h - r, h + r, lo, hi)) return false;
+    for (int j = 0; j < 3; ++j) {
+        spx_dvec3 inward = spx_d3_cross(c->normal, spx_d3_sub(c->v[(j + 1) % 3], c->v[j]));
+        if (!clip_slab(o, d, inward, spx_d3_dot(c->v[j], inward), INFINITY, lo, hi)) return false;
+    }
+    return true;
+}
+
+typedef struct hull {
+    double lo, hi;             /* the clip range */
+    double t0, t1;             /* hull of the pieces' intervals so far; t0 > t1 while empty */
+} hull;
+
+/* Adds a piece's interval [*lo, *hi] (already clipped) when the line meets the piece. */
+static void take(hull* h, bool inside, const double* lo, const double* hi)
+{
+    if (!inside) return;
+    h->t0 = spx_dmin(h->t0, *lo);
+    h->t1 = spx_dmax(h->t1, *hi);
+}
+
+bool round_line_interval(const round_core* c, double radius, spx_dvec3 o, spx_dvec3 d, double lo, double hi,
+                         double* t0, double* t1)
+{
+    /* Every piece lies in the box grown by radius along all its axes (and by 1e-6 of its size for
+       axes off orthonormal by rounding), or within radius of the triangle's plane: a line that misses
+       that misses them all. */
+    if (c->kind == ROUND_BOX) {
+        double a = lo, b = hi, slack = radius + 1e-6 * c->size;
+        spx_dvec3 q = spx_d3_sub(o, c->center);
+        for (int i = 0; i < 3; ++i)
+            if (!clip_slab(q, d, c->axis[i], -c->h[i] - slack, c->h[i] + slack, &a, &b)) return false;
+    } else if (c->kind == ROUND_TRIANGLE && spx_d3_len2(c->normal) > 0.0) {
+        double a = lo, b = hi, h0 = spx_d3_dot(c->v[0], c->normal);
+        if (!clip_slab(o, d, c->normal, h0 - radius, h0 + radius, &a, &b)) return false;
+    }
+    hull h = { lo, hi, INFINITY, -INFINITY };
+    for (int i = 0; i < c->vertex_count; ++i) {
+        double a = lo, b = hi;
+        take(&h, ball(o, d, c->v[i], radius, &a, &b), &a, &b);
+    }
+    int edges[12][2];
+    int count = round_core_edges(c, edges);
+    for (int e = 0; e < count; ++e) {
+        double a = lo, b = hi;
+        take(&h, cylinder(o, d, c->v[edges[e][0]], c->v[edges[e][1]], radius, &a, &b), &a, &b);
+    }
+    if (c->kind == ROUND_BOX) {
+        for (int i = 0; i < 3; ++i) {
+            double a = lo, b = hi;
+            take(&h, box_plate(c, i, o, d, radius, &a, &b), &a, &b);
+        }
+    } else if (c->kind == ROUND_TRIANGLE && spx_d3_len2(c->normal) > 0.0) {
+        double a = lo, b = hi;
+        take(&h, triangle_prism(c, o, d, radius, &a, &b), &a, &b);
+    }
+    *t0 = h.t0;
+    *t1 = h.t1;
+    return h.t0 <= h.t1;
+}
+
+/* Segment a0 + s ua (s in [0, 1]) against segment w + u ub (u in [0, 1]) with w = w0 + v t, apart by
+   at most r between their insides: w lies in the prism over the parallelogram { s ua - u ub } of half
+   height r. With n = ua x ub / |ua x ub|, the coordinates of w are s = w.(ub x n)/|ua x ub|,
+   u = w.(ua x n)/|ua x ub|, h = w.n, each linear in t. Segments within SPX_PARALLEL_SINE of parallel
+   have no inside pair that their ends do not cover to within that much of their length. */
+static bool segment_pair(spx_dvec3 ua, spx_dvec3 ub, spx_dvec3 w0, spx_dvec3 v, double r, double tmax, double* t)
+{
+    spx_dvec3 L = spx_d3_cross(ua, ub);
+    double l2 = spx_d3_len2(L);
+    if (!(l2 > SPX_PARALLEL_SINE * SPX_PARALLEL_SINE * spx_d3_len2(ua) * spx_d3_len2(ub))) return false;
+    double l = sqrt(l2);
+    spx_dvec3 n = spx_d3_scale(L, 1.0 / l);
+    double lo = 0.0, hi = tmax;
+    if (!clip_slab(w0, v, n, -r, r, &lo, &hi)) return false;
+    if (!clip_slab(w0, v, spx_d3_scale(spx_d3_cross(ub, n), 1.0 / l), 0.0, 1.0, &lo, &hi)) return false;
+    if (!clip_slab(w0, v, spx_d3_scale(spx_d3_cross(ua, n), 1.0 / l), 0.0, 1.0, &lo, &hi)) return false;
+    *t = lo;
+    return true;
+}
+
+/* Largest distance of a vertex from the core's centre. */
+static double core_reach(const round_core* c)
+{
+    double r2 = 0.0;
+    for (int i = 0; i < c->vertex_count; ++i) r2 = spx_dmax(r2, spx_d3_len2(spx_d3_sub(c->v[i], c->center)));
+    return sqrt(r2);
+}
+
+bool round_first_time(const round_core* a, const round_core* b, spx_dvec3 v, double radius, double tmax,
+                      double* out_time)
+{
+    /* The cores' bounding balls, grown by radius, must meet within [0, tmax] (slightly grown: a bound only). */
+    const double bound = (core_reach(a) + core_reach(b) + radius) * (1.0 + 1e-9);
+    double lo = 0.0, hi = tmax;
+    if (!clip_quadratic(spx_d3_len2(v), spx_d3_dot(spx_d3_sub(b->center, a->center), v),
+                        spx_d3_len2(spx_d3_sub(b->center, a->center)) - bound * bound, &lo, &hi))
+        return false;
+    double best = INFINITY, t0, t1;
+    const spx_dvec3 back = spx_d3_neg(v);
+    /* A's vertices against B grown: B moves at v, so relative to B they move at -v. Each search ends at
+       the best time so far: a piece entered later cannot be first. */
+    for (int i = 0; i < a->vertex_count; ++i)
+        if (round_line_interval(b, radius, a->v[i], back, 0.0, spx_dmin(tmax, best), &t0, &t1)) best = spx_dmin(best, t0);
+    if (a->kind == ROUND_SEGMENT) {
+        for (int j = 0; j < b->vertex_count; ++j)
+            if (round_line_interval(a, radius, b->v[j], v, 0.0, spx_dmin(tmax, best), &t0, &t1)) best = spx_dmin(best, t0);
+        int edges[12][2];
+        int count = round_core_edges(b, edges);
+        spx_dvec3 ua = spx_d3_sub(a->v[1], a->v[0]);
+        for (int e = 0; e < count; ++e) {
+            spx_dvec3 b0 = b->v[edges[e][0]], ub = spx_d3_sub(b->v[edges[e][1]], b0);
+            double t;
+            if (segment_pair(ua, ub, spx_d3_sub(b0, a->v[0]), v, radius, spx_dmin(tmax, best), &t)) best = spx_dmin(best, t);
+        }
+    }
+    if (!(best <= tmax)) return false;
+    *out_time = best;
+    return true;
+}

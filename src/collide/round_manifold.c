@@ -1,0 +1,163 @@
+/* Contact manifolds of spheres and capsules (round.h).
+ *
+ * A sphere touches anything at one point. A capsule touches a face, or another capsule lying along
+ * it, along a stretch, and one point would let it rock: where the contact normal is a box face's or
+ * the triangle's (within MANIFOLD_FACE_COS), or the two capsules are nearly parallel (within
+ * MANIFOLD_PARALLEL_SINE), the capsule's segment is clipped to the face (to the other segment's
+ * extent) and each end of the clipped part is a point with its own depth. */
+#include "round_core.h"
+#include "geometry/validate.h"
+#include <string.h>
+
+#define MANIFOLD_FACE_COS 0.9999       /* about 0.8 degrees */
+#define MANIFOLD_PARALLEL_SINE 0.0175  /* about 1 degree */
+
+typedef struct clip_face {
+    spx_dvec3 normal;          /* unit, B's face towards A (the manifold normal is its opposite) */
+    double height;             /* the face's plane: x . normal = height */
+    int side_count;
+    spx_dvec3 side[3];         /* the face region: x . side[k] in [side_lo[k], side_hi[k]] */
+    double side_lo[3], side_hi[3];
+} clip_face;
+
+/* B's face the contact normal n (A to B) comes square to, if any. */
+static bool face_of(const round_core* b, spx_dvec3 n, clip_face* f)
+{
+    if (b->kind == ROUND_BOX) {
+        int best = 0;
+        for (int i = 1; i < 3; ++i)
+            if (fabs(spx_d3_dot(b->axis[i], n)) > fabs(spx_d3_dot(b->axis[best], n))) best = i;
+        double c = spx_d3_dot(b->axis[best], n);
+        if (fabs(c) < MANIFOLD_FACE_COS) return false;
+        f->normal = c > 0.0 ? spx_d3_neg(b->axis[best]) : b->axis[best];
+        f->height = spx_d3_dot(b->center, f->normal) + b->h[best];
+        f->side_count = 0;
+        for (int i = 0; i < 3; ++i) {
+            if (i == best) continue;
+            double mid = spx_d3_dot(b->center, b->axis[i]);
+            f->side[f->side_count] = b->axis[i];
+            f->side_lo[f->side_count] = mid - b->h[i];
+            f->side_hi[f->side_count++] = mid + b->h[i];
+        }
+        return true;
+    }
+    if (b->kind == ROUND_TRIANGLE && spx_d3_len2(b->normal) > 0.0) {
+        double c = spx_d3_dot(b->normal, n);
+        if (fabs(c) < MANIFOLD_FACE_COS) return false;
+        f->normal = c > 0.0 ? spx_d3_neg(b->normal) : b->normal;
+        f->height = spx_d3_dot(b->v[0], f->normal);
+        f->side_count = 3;
+        for (int j = 0; j < 3; ++j) {
+            f->side[j] = spx_d3_cross(b->normal, spx_d3_sub(b->v[(j + 1) % 3], b->v[j]));
+            f->side_lo[j] = spx_d3_dot(b->v[j], f->side[j]);
+            f->side_hi[j] = INFINITY;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* Clips s in [*s0, *s1] to lo <= (a0 + s u) . m <= hi. */
+static bool clip(spx_dvec3 a0, spx_dvec3 u, spx_dvec3 m, double lo, double hi, double* s0, double* s1)
+{
+    double p = spx_d3_dot(a0, m), dp = spx_d3_dot(u, m);
+    if (dp == 0.0) return p >= lo && p <= hi;
+    double t0 = (lo - p) / dp, t1 = (hi - p) / dp;
+    if (t0 > t1) { double t = t0; t0 = t1; t1 = t; }
+    *s0 = spx_dmax(*s0, t0);
+    *s1 = spx_dmin(*s1, t1);
+    return *s0 <= *s1;
+}
+
+static void add_point(spx_manifold* m, spx_dvec3 origin, spx_dvec3 local, double depth, uint32_t id)
+{
+    spx_manifold_point* q = &m->points[m->point_count++];
+    q->point = spx_d3_to_float(spx_d3_add(origin, local));
+    q->depth = (float)depth;
+    q->id = id;
+}
+
+/* Two points along a capsule (A) lying on B's face or along B's segment; false to fall back to one.
+   `depth`: the pair's least overlap. A stretch whose deepest end falls short of it by more than 1e-3
+   of it (a segment through the box whose deepest part sticks out past the face's sides) is not the
+   contact: one point at the least overlap is. */
+static bool capsule_stretch(const round_pair* p, spx_dvec3 n, double depth, double margin, spx_manifold* out)
+{
+    const spx_dvec3 a0 = p->a.v[0], ua = spx_d3_sub(p->a.v[1], a0);
+    const double l2 = spx_d3_len2(ua), R = p->ra + p->rb;
+    if (l2 == 0.0) return false;
+    double s0 = 0.0, s1 = 1.0, gap[2];
+    spx_dvec3 x[2], normal;
+    clip_face f;
+    if (face_of(&p->b, n, &f)) {
+        for (int k = 0; k < f.side_count; ++k)
+            if (!clip(a0, ua, f.side[k], f.side_lo[k], f.side_hi[k], &s0, &s1)) return false;
+        normal = spx_d3_neg(f.normal);
+        for (int k = 0; k < 2; ++k) {
+            x[k] = spx_d3_mad(a0, ua, k ? s1 : s0);
+            gap[k] = spx_d3_dot(x[k], f.normal) - f.height;
+        }
+    } else if (p->b.kind == ROUND_SEGMENT) {
+        const spx_dvec3 b0 = p->b.v[0], ub = spx_d3_sub(p->b.v[1], b0);
+        const double m2 = spx_d3_len2(ub);
+        if (m2 == 0.0) return false;
+        double sine2 = spx_d3_len2(spx_d3_cross(ua, ub)) / (l2 * m2);
+        if (sine2 > MANIFOLD_PARALLEL_SINE * MANIFOLD_PARALLEL_SINE) return false;
+        if (!clip(spx_d3_sub(a0, b0), ua, ub, 0.0, m2, &s0, &s1)) return false;
+        normal = n;
+        for (int k = 0; k < 2; ++k) {
+            x[k] = spx_d3_mad(a0, ua, k ? s1 : s0);
+            spx_dvec3 q = round_closest_to_point(&p->b, x[k]);
+            gap[k] = spx_d3_dot(spx_d3_sub(q, x[k]), n);
+        }
+    } else {
+        return false;
+    }
+    /* A clipped stretch shorter than 1e-6 of the size is one point. */
+    if ((s1 - s0) * sqrt(l2) <= 1e-6 * p->size) return false;
+    if (R - spx_dmin(gap[0], gap[1]) < depth - 1e-3 * fabs(depth) - 1e-9 * p->size) return false;
+    out->normal = spx_d3_to_float(normal);
+    for (int k = 0; k < 2; ++k) {
+        if (R - gap[k] < -margin) continue;
+        /* Midway between A's surface (x + ra n) and B's (x + (gap - rb) n). */
+        add_point(out, p->origin, spx_d3_mad(x[k], normal, 0.5 * (p->ra + gap[k] - p->rb)), R - gap[k], (uint32_t)k);
+    }
+    return true;
+}
+
+static spx_result manifold(round_piece a, round_piece b, float margin, spx_manifold* out)
+{
+    if (!out || !a.shape || !b.shape) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_first_error(spx_first_error(round_piece_check(a), round_piece_check(b)), spx_check_margin(margin));
+    if (r != SPX_OK) return r;
+    round_pair p;
+    round_pair_make(a, b, &p);
+    memset(out, 0, sizeof *out);
+    spx_dvec3 n, pa, pb;
+    double sep;
+    int axis;
+    round_contact_normal(&p, &p.b, spx_d3(0, 0, 0), &n, &sep, &axis, &pa, &pb);
+    const double R = p.ra + p.rb;
+    if (sep > R + margin) return SPX_OK;
+    if (p.a.kind == ROUND_SEGMENT && capsule_stretch(&p, n, R - sep, margin, out) && out->point_count > 0) return SPX_OK;
+    out->point_count = 0;
+    out->normal = spx_d3_to_float(n);
+    spx_dvec3 local = sep > 0.0 ? spx_d3_scale(spx_d3_add(spx_d3_mad(pa, n, p.ra), spx_d3_mad(pb, n, -p.rb)), 0.5) : pa;
+    add_point(out, p.origin, local, R - sep, 2u);
+    return SPX_OK;
+}
+
+#define PIECE(k, s) ((round_piece){ (k), (s) })
+#define ROUND_MANIFOLD(name, TA, KA, TB, KB)                                                          \
+    SPX_API spx_result spx_manifold_##name(const TA* a, const TB* b, float margin, spx_manifold* out) \
+    {                                                                                                \
+        return manifold(PIECE(KA, a), PIECE(KB, b), margin, out);                                    \
+    }
+
+ROUND_MANIFOLD(sphere_sphere, spx_sphere, ROUND_POINT, spx_sphere, ROUND_POINT)
+ROUND_MANIFOLD(sphere_capsule, spx_sphere, ROUND_POINT, spx_capsule, ROUND_SEGMENT)
+ROUND_MANIFOLD(capsule_capsule, spx_capsule, ROUND_SEGMENT, spx_capsule, ROUND_SEGMENT)
+ROUND_MANIFOLD(sphere_obb, spx_sphere, ROUND_POINT, spx_obb, ROUND_BOX)
+ROUND_MANIFOLD(capsule_obb, spx_capsule, ROUND_SEGMENT, spx_obb, ROUND_BOX)
+ROUND_MANIFOLD(sphere_triangle, spx_sphere, ROUND_POINT, spx_triangle, ROUND_TRIANGLE)
+ROUND_MANIFOLD(capsule_triangle, spx_capsule, ROUND_SEGMENT, spx_triangle, ROUND_TRIANGLE)

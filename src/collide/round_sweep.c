@@ -1,0 +1,173 @@
+/* Spheres and capsules: overlap, minimum translation and swept first contact (round.h).
+ *
+ * Everything is a question about the pieces' cores and the sum of the radii R: they overlap where
+ * the cores are within R, the minimum translation is R less the cores' distance (plus the cores'
+ * own least overlap where they meet), and the first contact is the first time the cores come within
+ * R, found exactly per pair of features (round_line.c). */
+#include "round_core.h"
+#include "geometry/validate.h"
+#include "box_features.h"
+#include <string.h>
+
+/* Which feature of core c is extreme along m: the vertices within 1e-6 of its size of the most
+   extreme, one a vertex, two an edge, more a face. */
+static spx_feature_kind extreme_feature(const round_core* c, spx_dvec3 m)
+{
+    double top = -INFINITY;
+    for (int i = 0; i < c->vertex_count; ++i) top = spx_dmax(top, spx_d3_dot(c->v[i], m));
+    int count = 0;
+    for (int i = 0; i < c->vertex_count; ++i)
+        if (spx_d3_dot(c->v[i], m) >= top - SPX_FEATURE_FLAT_SINE * c->size) ++count;
+    return count >= 3 ? SPX_FEATURE_FACE : (count == 2 ? SPX_FEATURE_EDGE : SPX_FEATURE_VERTEX);
+}
+
+/* The middle of the part of segment c (lying along the contact: within SPX_FEATURE_FLAT_SINE of square
+   to n) within `reach` of core o, or false. */
+static bool stretch_middle(const round_core* c, const round_core* o, spx_dvec3 n, double reach, spx_dvec3* out)
+{
+    if (c->kind != ROUND_SEGMENT) return false;
+    spx_dvec3 c0 = c->v[0], u = spx_d3_sub(c->v[1], c0);
+    double l2 = spx_d3_len2(u), s0, s1;
+    if (!(l2 > 0.0) || fabs(spx_d3_dot(u, n)) > SPX_FEATURE_FLAT_SINE * sqrt(l2)) return false;
+    if (!round_line_interval(o, reach, c0, u, 0.0, 1.0, &s0, &s1)) return false;
+    *out = spx_d3_mad(c0, u, 0.5 * (s0 + s1));
+    return true;
+}
+
+/* Where the pieces touch, or for an overlap the middle of the segment between A's and B's surface
+   points along the normal. A capsule lying along the contact touches along a stretch: the part of its
+   segment within the separation plus 1e-9 of the size of the other core, whose middle is the point
+   (past a rounded end of the other the stretch reaches sqrt(2 separation 1e-9 size) further, a few
+   1e-5 of the size). Two capsules lying along each other give the mean of both stretches' points, so
+   that swapping them gives the same. Cores that meet give the common point. */
+static spx_dvec3 contact_point(const round_pair* p, const round_core* b, spx_dvec3 n, double separation, spx_dvec3 pa,
+                               spx_dvec3 pb)
+{
+    if (separation <= 0.0) return pa;
+    const double reach = separation + 1e-9 * p->size;
+    spx_dvec3 sum = spx_d3(0, 0, 0), x;
+    int count = 0;
+    if (stretch_middle(&p->a, b, n, reach, &x)) {
+        sum = spx_d3_add(sum, spx_d3_add(spx_d3_mad(x, n, p->ra), spx_d3_mad(round_closest_to_point(b, x), n, -p->rb)));
+        ++count;
+    }
+    if (p->a.kind == ROUND_SEGMENT && stretch_middle(b, &p->a, n, reach, &x)) {
+        sum = spx_d3_add(sum, spx_d3_add(spx_d3_mad(round_closest_to_point(&p->a, x), n, p->ra), spx_d3_mad(x, n, -p->rb)));
+        ++count;
+    }
+    if (count == 0) return spx_d3_scale(spx_d3_add(spx_d3_mad(pa, n, p->ra), spx_d3_mad(pb, n, -p->rb)), 0.5);
+    return spx_d3_scale(sum, 0.5 / count);
+}
+
+static spx_result check_pieces(round_piece a, round_piece b)
+{
+    if (!a.shape || !b.shape) return SPX_ERR_INVALID_ARGUMENT;
+    return spx_first_error(round_piece_check(a), round_piece_check(b));
+}
+
+static void sweep_checked(round_piece pa_, spx_vec3 velocity_a, round_piece pb_, spx_vec3 velocity_b, float tmax,
+                          spx_sweep_hit* out)
+{
+    round_pair p;
+    round_pair_make(pa_, pb_, &p);
+    memset(out, 0, sizeof *out);
+    const spx_dvec3 va = spx_d3_from(velocity_a), v = spx_d3_sub(spx_d3_from(velocity_b), va);
+    const double R = p.ra + p.rb;
+    spx_dvec3 n, pa, pb;
+    double sep;
+    int axis;
+    double t = 0.0;
+    round_core b = p.b;
+    round_contact_normal(&p, &p.b, v, &n, &sep, &axis, &pa, &pb);
+    if (sep <= R) {
+        out->state = SPX_SWEEP_START_OVERLAP;
+        out->depth = (float)(R - sep);
+    } else {
+        if (!round_first_time(&p.a, &p.b, v, R, (double)tmax, &t)) return;
+        round_core_shift(&p.b, spx_d3_scale(v, t), &b);
+        /* Touching at t: a normal from the closest points, or (radii summing to nothing) the way B came. */
+        round_contact_normal(&p, &b, spx_d3_neg(v), &n, &sep, &axis, &pa, &pb);
+        out->state = SPX_SWEEP_HIT;
+        out->time = (float)t;
+    }
+    spx_dvec3 local = contact_point(&p, &b, n, sep, pa, pb);
+    out->point = spx_d3_to_float(spx_d3_add(p.origin, spx_d3_mad(local, va, t)));
+    out->normal = spx_d3_to_float(n);
+    out->axis = axis;
+    out->feature_a = extreme_feature(&p.a, n);
+    out->feature_b = extreme_feature(&b, spx_d3_neg(n));
+}
+
+static spx_result sweep(round_piece a, spx_vec3 velocity_a, round_piece b, spx_vec3 velocity_b, float tmax,
+                        spx_sweep_hit* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = check_pieces(a, b);
+    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
+    r = spx_first_error(r, spx_check_motion(velocity_a, velocity_b, tmax));
+    if (r != SPX_OK) return r;
+    sweep_checked(a, velocity_a, b, velocity_b, tmax, out);
+    return SPX_OK;
+}
+
+static spx_result penetration(round_piece a, round_piece b, spx_penetration* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = check_pieces(a, b);
+    if (r != SPX_OK) return r;
+    round_pair p;
+    round_pair_make(a, b, &p);
+    spx_dvec3 n, pa, pb;
+    double sep;
+    int axis;
+    round_contact_normal(&p, &p.b, spx_d3(0, 0, 0), &n, &sep, &axis, &pa, &pb);
+    memset(out, 0, sizeof *out);
+    if (sep <= p.ra + p.rb) {
+        out->overlapping = true;
+        out->normal = spx_d3_to_float(n);
+        out->depth = (float)(p.ra + p.rb - sep);
+        out->axis = axis;
+    }
+    return SPX_OK;
+}
+
+static spx_result overlap(round_piece a, round_piece b, bool* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = check_pieces(a, b);
+    if (r != SPX_OK) return r;
+    round_pair p;
+    round_pair_make(a, b, &p);
+    /* The separation of the penetration and the sweep, so that all three agree (cores closer than
+       rounding meet, even where the radii sum to 0). */
+    spx_dvec3 n, pa, pb;
+    double sep;
+    int axis;
+    round_contact_normal(&p, &p.b, spx_d3(0, 0, 0), &n, &sep, &axis, &pa, &pb);
+    *out = sep <= p.ra + p.rb;
+    return SPX_OK;
+}
+
+#define PIECE(k, s) ((round_piece){ (k), (s) })
+#define ROUND_PAIR_QUERIES(name, TA, KA, TB, KB)                                                                     \
+    SPX_API spx_result spx_overlap_##name(const TA* a, const TB* b, bool* out)                                      \
+    {                                                                                                               \
+        return overlap(PIECE(KA, a), PIECE(KB, b), out);                                                            \
+    }                                                                                                               \
+    SPX_API spx_result spx_penetration_##name(const TA* a, const TB* b, spx_penetration* out)                      \
+    {                                                                                                               \
+        return penetration(PIECE(KA, a), PIECE(KB, b), out);                                                        \
+    }                                                                                                               \
+    SPX_API spx_result spx_sweep_##name(const TA* a, spx_vec3 velocity_a, const TB* b, spx_vec3 velocity_b,          \
+                                        float tmax, spx_sweep_hit* out)                                             \
+    {                                                                                                               \
+        return sweep(PIECE(KA, a), velocity_a, PIECE(KB, b), velocity_b, tmax, out);                                \
+    }
+
+ROUND_PAIR_QUERIES(sphere_sphere, spx_sphere, ROUND_POINT, spx_sphere, ROUND_POINT)
+ROUND_PAIR_QUERIES(sphere_capsule, spx_sphere, ROUND_POINT, spx_capsule, ROUND_SEGMENT)
+ROUND_PAIR_QUERIES(capsule_capsule, spx_capsule, ROUND_SEGMENT, spx_capsule, ROUND_SEGMENT)
+ROUND_PAIR_QUERIES(sphere_obb, spx_sphere, ROUND_POINT, spx_obb, ROUND_BOX)
+ROUND_PAIR_QUERIES(capsule_obb, spx_capsule, ROUND_SEGMENT, spx_obb, ROUND_BOX)
+ROUND_PAIR_QUERIES(sphere_triangle, spx_sphere, ROUND_POINT, spx_triangle, ROUND_TRIANGLE)
+ROUND_PAIR_QUERIES(capsule_triangle, spx_capsule, ROUND_SEGMENT, spx_triangle, ROUND_TRIANGLE)
