@@ -2,7 +2,7 @@
  * normals whenever the Minkowski sum of the two is flat or nearly so: parallel planes (coplanar or
  * not), a segment-like triangle lying parallel to the other's plane, two segment-like triangles.
  * Two parallel segments need axes that follow the motion (numbers 17..19). Works in world
- * directions, relative to A's first corner. */
+ * directions, relative to the first corner of A or of B (spx_pair_origin). */
 #include <sepax/collide.h>
 #include "sat_axes.h"
 #include "triangle_shape.h"
@@ -23,7 +23,7 @@ typedef struct tri_pair {
 
 static void tri_pair_make(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, tri_pair* p)
 {
-    p->origin = spx_d3_from(a->v[0]);
+    p->origin = spx_pair_origin(a->v[0], b->v[0]);
     spx_tri_shape_make(a, p->origin, NULL, &p->a);
     spx_tri_shape_make(b, p->origin, NULL, &p->b);
     p->u = spx_d3_sub(spx_d3_from(vb), spx_d3_from(va));
@@ -110,6 +110,12 @@ static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
         if (!(spx_d3_len2(across) > 1e-24 * spx_d3_len2(d) * spx_d3_len2(p->u))) {
             spx_dvec3 offset = spx_d3_sub(b->p[0], a->p[0]);
             across = spx_d3_cross(d, offset);
+            if (!(spx_d3_len2(across) > 1e-24 * spx_d3_len2(d) * spx_d3_len2(offset))) {
+                /* On one line: every direction across it is as good; one fixed by d alone, so that
+                   the depth across (zero) is measured and not only the overlap along the line. */
+                const double x = fabs(d.x), y = fabs(d.y), z = fabs(d.z);
+                across = spx_d3_cross(d, x <= y && x <= z ? spx_d3(1, 0, 0) : (y <= z ? spx_d3(0, 1, 0) : spx_d3(0, 0, 1)));
+            }
         }
         p->line = d;
         p->across = across;
