@@ -241,6 +241,38 @@ static int small_triangle_beside_a_large_one(void)
     return 0;
 }
 
+/* Two segments within SPX_PARALLEL_SINE of parallel count as parallel; the line they are taken to
+   share must be the same whichever is A, or their tilt (up to 1e-6 of their length) decides a
+   near touch one way in one order and the other way swapped. Long segments, tilted by 5e-7 rad,
+   offset across by a few tenths of the tilt's reach, at rest and moving. */
+static int nearly_parallel_segments_swapped(void)
+{
+    int compared = 0, overlapping = 0;
+    for (int c = 0; c < 4000; ++c) {
+        const float len_a = 9.0f + grid(8, 1.0f), len_b = 9.0f + grid(8, 1.0f);
+        const float start = grid(8, 1.0f);
+        const float tilt = 5e-7f * len_b * (float)(1 + c % 3);
+        const float across = grid(8, 1.0f) * 0.25f * tilt;
+        spx_triangle a = { { { 0, 0, 0 }, { len_a, 0, 0 }, { len_a, 0, 0 } } };
+        spx_triangle b = { { { start, across, 0 }, { start + len_b, across + tilt, 0 }, { start, across, 0 } } };
+        if (c & 1) b.v[1].z = b.v[1].y, b.v[1].y = across; /* tilted out of the plane instead */
+        const spx_vec3 va = spx_v3(grid(4, 0.5f), grid(4, 0.5f) * tilt, 0), vb = spx_v3(0, 0, grid(2, 0.5f) * tilt);
+        spx_sweep_hit ab, ba;
+        ENSURE_CODE(spx_sweep_triangle_triangle(&a, va, &b, vb, 1.0f, &ab), SPX_OK);
+        ENSURE_CODE(spx_sweep_triangle_triangle(&b, vb, &a, va, 1.0f, &ba), SPX_OK);
+        ENSURE(ab.state == ba.state);
+        if (ab.state == SPX_SWEEP_HIT) ENSURE_NEAR(ab.time, ba.time, 1e-6);
+        bool o_ab, o_ba;
+        ENSURE_CODE(spx_overlap_triangle_triangle(&a, &b, &o_ab), SPX_OK);
+        ENSURE_CODE(spx_overlap_triangle_triangle(&b, &a, &o_ba), SPX_OK);
+        ENSURE(o_ab == o_ba);
+        ++compared;
+        overlapping += o_ab;
+    }
+    ENSURE(compared == 4000 && overlapping > 100);
+    return 0;
+}
+
 static int bad_input(void)
 {
     spx_triangle a = { { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 } } }, pt = { { { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 } } };
@@ -269,6 +301,7 @@ int main(void)
     RUN_TEST(collinear_segments_touch, failures);
     RUN_TEST(triangles_scaled_by_powers_of_two, failures);
     RUN_TEST(small_triangle_beside_a_large_one, failures);
+    RUN_TEST(nearly_parallel_segments_swapped, failures);
     RUN_TEST(bad_input, failures);
     return failures ? 1 : 0;
 }

@@ -65,6 +65,16 @@ static bool nearly_parallel(spx_dvec3 x, spx_dvec3 y)
     return c2 <= SPX_NEAR_PARALLEL_SINE * SPX_NEAR_PARALLEL_SINE * spx_d3_len2(x) * spx_d3_len2(y);
 }
 
+/* The line of two parallel segments: the longer of their long edges (of equal ones, the one whose
+   first end comes first in (x, y, z) order), the same edge whichever piece is A. They are parallel
+   only to within SPX_PARALLEL_SINE, so A's edge and B's may give different axes. */
+static spx_dvec3 parallel_line(const spx_tri_shape* a, const spx_tri_shape* b)
+{
+    const double la = spx_d3_len2(a->e[a->long_edge]), lb = spx_d3_len2(b->e[b->long_edge]);
+    if (la != lb) return la > lb ? a->e[a->long_edge] : b->e[b->long_edge];
+    return spx_d3_order(a->p[a->long_edge], b->p[b->long_edge]) <= 0 ? a->e[a->long_edge] : b->e[b->long_edge];
+}
+
 static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
 {
     const spx_tri_shape *a = &p->a, *b = &p->b;
@@ -105,7 +115,7 @@ static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
         /* Two parallel segments: the sum is a segment along d. Across d, B's offset moves on a line;
          * the axis across that line (and d) never changes its projection, the axis along it gives
          * the times. When the offset does not move across d, the offset itself gives the axis. */
-        spx_dvec3 d = da;
+        spx_dvec3 d = parallel_line(a, b);
         spx_dvec3 across = spx_d3_cross(d, p->u);
         if (!(spx_d3_len2(across) > 1e-24 * spx_d3_len2(d) * spx_d3_len2(p->u))) {
             spx_dvec3 offset = spx_d3_sub(b->p[0], a->p[0]);
