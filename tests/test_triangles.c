@@ -243,8 +243,9 @@ static int small_triangle_beside_a_large_one(void)
 
 /* Two segments within SPX_PARALLEL_SINE of parallel count as parallel; the line they are taken to
    share must be the same whichever is A, or their tilt (up to 1e-6 of their length) decides a
-   near touch one way in one order and the other way swapped. Long segments, tilted by 5e-7 rad,
-   offset across by a few tenths of the tilt's reach, at rest and moving. */
+   near touch one way in one order and the other way swapped; and the sweep tests the axes of the
+   pair at rest too, or it may start overlapping where the static test finds a gap. Long segments,
+   tilted by up to 1.5e-6 of their length, offset across by a few tenths of that, at rest and moving. */
 static int nearly_parallel_segments_swapped(void)
 {
     int compared = 0, overlapping = 0;
@@ -266,10 +267,46 @@ static int nearly_parallel_segments_swapped(void)
         ENSURE_CODE(spx_overlap_triangle_triangle(&a, &b, &o_ab), SPX_OK);
         ENSURE_CODE(spx_overlap_triangle_triangle(&b, &a, &o_ba), SPX_OK);
         ENSURE(o_ab == o_ba);
+        /* apart at rest is apart at the start of the sweep, and an overlap deeper than rounding is
+           a start overlap */
+        spx_penetration pen;
+        ENSURE_CODE(spx_penetration_triangle_triangle(&a, &b, &pen), SPX_OK);
+        ENSURE(pen.overlapping == o_ab);
+        if (!o_ab) ENSURE(ab.state != SPX_SWEEP_START_OVERLAP);
+        else if (pen.depth > 1e-6f * len_a) ENSURE(ab.state == SPX_SWEEP_START_OVERLAP);
         ++compared;
         overlapping += o_ab;
     }
     ENSURE(compared == 4000 && overlapping > 100);
+    return 0;
+}
+
+/* A 1.75e7 m sliver in a plane and a segment within 1e-6 rad of parallel to it, a few metres apart
+   across: the segment's tilt over that length reaches as far as the gap. Both orders and at rest or
+   moving (tmax 0: the start alone) must agree. */
+static int sliver_and_nearly_parallel_segment(void)
+{
+    const spx_triangle a = { { { -0x1.58p+2f, 0x1.9p+1f, -0x1p-4f }, { -0x1.38p+2f, 0x1.c9c38p+22f, -0x1p-4f },
+                               { -0x1p-4f, -0x1.312dp+23f, -0x1p-4f } } };
+    const spx_triangle bs[2] = {
+        { { { -0x1.74p+2f, 0x1.312dp+23f, 0x1.390f4ep-124f }, { 0, -0x1p-4f, -0x1p-4f },
+            { -0x1p-4f, -0x1.312dp+23f, 0x1.64p+2f } } },
+        { { { -0x1.74p+2f, 0x1.312dp+23f, -0x1.74p+2f }, { -0x1p-4f, -0x1p-4f, -0x1p-4f },
+            { -0x1p-4f, -0x1.38p+2f, -0x1p-4f } } },
+    };
+    const spx_vec3 vas[2] = { { -0x1.78p+2f, -0x1.78p+2f, 0x1.312dp+22f }, { -0x1.74p+2f, 0x1.312dp+23f, -0x1.74p+2f } };
+    const spx_vec3 vbs[2] = { { 0, 0, 0 }, { -0x1.312dp+23f, 0, 0 } };
+    for (int k = 0; k < 2; ++k) {
+        bool ab, ba;
+        ENSURE_CODE(spx_overlap_triangle_triangle(&a, &bs[k], &ab), SPX_OK);
+        ENSURE_CODE(spx_overlap_triangle_triangle(&bs[k], &a, &ba), SPX_OK);
+        ENSURE(ab == ba);
+        spx_sweep_hit h_ab, h_ba;
+        ENSURE_CODE(spx_sweep_triangle_triangle(&a, vas[k], &bs[k], vbs[k], 0.0f, &h_ab), SPX_OK);
+        ENSURE_CODE(spx_sweep_triangle_triangle(&bs[k], vbs[k], &a, vas[k], 0.0f, &h_ba), SPX_OK);
+        ENSURE(h_ab.state == h_ba.state);
+        ENSURE(ab == (h_ab.state == SPX_SWEEP_START_OVERLAP));
+    }
     return 0;
 }
 
@@ -302,6 +339,7 @@ int main(void)
     RUN_TEST(triangles_scaled_by_powers_of_two, failures);
     RUN_TEST(small_triangle_beside_a_large_one, failures);
     RUN_TEST(nearly_parallel_segments_swapped, failures);
+    RUN_TEST(sliver_and_nearly_parallel_segment, failures);
     RUN_TEST(bad_input, failures);
     return failures ? 1 : 0;
 }
