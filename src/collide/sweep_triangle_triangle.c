@@ -104,9 +104,7 @@ static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
     spx_dvec3 m = { 0, 0, 0 };
     if (!a->segment && !b->segment) {
         flat = nearly_parallel(a->n, b->n);
-        /* the planes are parallel only within 1e-3: the larger triangle's, whichever is A */
-        const double na = spx_d3_len2(a->n), nb = spx_d3_len2(b->n);
-        m = na > nb || (na == nb && spx_d3_order(a->p[0], b->p[0]) <= 0) ? a->n : b->n;
+        m = a->n;
     } else if (!b->segment) { /* A is segment-like */
         flat = fabs(spx_d3_dot(da, b->n)) <= SPX_NEAR_PARALLEL_SINE * sqrt(spx_d3_len2(da) * spx_d3_len2(b->n));
         m = b->n;
