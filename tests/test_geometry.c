@@ -71,8 +71,11 @@ static int triangles(void)
     ENSURE_CODE(spx_triangle_validate(&point), SPX_ERR_DEGENERATE_TRIANGLE);
     spx_triangle almost_point = { { { 1e4f, 0, 0 }, { 1e4f, 0, 0 }, { 1e4f, 0, 1e-3f } } };
     ENSURE_CODE(spx_triangle_validate(&almost_point), SPX_ERR_DEGENERATE_TRIANGLE);
-    spx_triangle tiny = { { { 0, 0, 0 }, { 1e-20f, 0, 0 }, { 0, 1e-20f, 0 } } }; /* small, not degenerate */
+    /* small near the origin is still a triangle, down to an edge of 1e-19 m (docs/tolerances.md) */
+    spx_triangle tiny = { { { 0, 0, 0 }, { 2e-19f, 0, 0 }, { 0, 2e-19f, 0 } } };
     ENSURE_CODE(spx_triangle_validate(&tiny), SPX_OK);
+    spx_triangle below_floor = { { { 0, 0, 0 }, { 5e-20f, 0, 0 }, { 0, 5e-20f, 0 } } };
+    ENSURE_CODE(spx_triangle_validate(&below_floor), SPX_ERR_DEGENERATE_TRIANGLE);
     spx_triangle nan = { { { 0, 0, 0 }, { 1, NAN, 0 }, { 0, 1, 0 } } };
     ENSURE_CODE(spx_triangle_validate(&nan), SPX_ERR_NOT_FINITE);
     ENSURE_CODE(spx_triangle_validate(NULL), SPX_ERR_INVALID_ARGUMENT);

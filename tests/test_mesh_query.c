@@ -1051,6 +1051,46 @@ static spx_mesh* level_triangles(const spx_vec3* at, uint32_t n)
     return spx_mesh_create(&def, &m) == SPX_OK ? m : NULL;
 }
 
+/* One-triangle mesh of three given corners, at the identity. */
+static spx_mesh* single_triangle(spx_vec3 p, spx_vec3 q, spx_vec3 r)
+{
+    const spx_vec3 v[3] = { p, q, r };
+    const uint32_t idx[3] = { 0, 1, 2 };
+    spx_mesh_def def = spx_default_mesh_def();
+    def.vertices = v, def.vertex_count = 3, def.indices = idx, def.triangle_count = 1;
+    spx_mesh* m = NULL;
+    return spx_mesh_create(&def, &m) == SPX_OK ? m : NULL;
+}
+
+/* Two segment-like triangles, 80 km and 10 m long, meeting within 1e-22 m at the origin: the pair
+   is tested on the same coordinates whichever mesh is A, and neither piece's shape is rounded at the
+   scale of the other's far corner, so the overlap and the contact set agree swapped. */
+static int segments_meeting_at_the_origin_swapped(void)
+{
+    spx_mesh* ma = single_triangle(spx_v3(-0x1.ap-1f, 0x1.38p+16f, 0x1.8p-1f), spx_v3(-0x1.ap-1f, 0x1.38p+16f, 0x1.8p-1f),
+                                   spx_v3(-0x1.405d88p-75f, 0, 0));
+    spx_mesh* mb = single_triangle(spx_v3(-0x1.cda418p-97f, 0, 0), spx_v3(0x1.4p+2f, 0x1.9p+2f, -0x1.44p+2f),
+                                   spx_v3(0x1.4p+2f, 0x1.9p+2f, -0x1.44p+2f));
+    ENSURE(ma && mb);
+    spx_mesh_instance* a = place(ma, IDENTITY);
+    spx_mesh_instance* b = place(mb, IDENTITY);
+    ENSURE(a && b);
+    bool ab = false, ba = false;
+    ENSURE_CODE(spx_overlap_mesh_mesh(a, b, &ab), SPX_OK);
+    ENSURE_CODE(spx_overlap_mesh_mesh(b, a, &ba), SPX_OK);
+    ENSURE(ab == ba);
+    spx_mesh_contact c[2];
+    spx_mesh_hit h_ab, h_ba;
+    ENSURE_CODE(spx_contacts_mesh_mesh(a, b, c, 2, &h_ab), SPX_OK);
+    ENSURE_CODE(spx_contacts_mesh_mesh(b, a, c, 2, &h_ba), SPX_OK);
+    ENSURE(h_ab.state == h_ba.state && h_ab.contact_count == h_ba.contact_count);
+    spx_mesh_instance_destroy(a);
+    spx_mesh_instance_destroy(b);
+    spx_mesh_destroy(ma);
+    spx_mesh_destroy(mb);
+    return 0;
+}
+
 static int contact_window_edges(void)
 {   /* Three level triangles side by side, the second 0.99e-4 m and the third 1.01e-4 m below the
        first; a box (and a level triangle as a mesh) falling on them at 1 m/s reaches the first at
@@ -1722,6 +1762,7 @@ int main(void)
     RUN_TEST(contact_window_edges, failures);
     RUN_TEST(pierced_sheet_normals_cancel, failures);
     RUN_TEST(tiny_triangles_far_away_skipped, failures);
+    RUN_TEST(segments_meeting_at_the_origin_swapped, failures);
     RUN_TEST(sweep_mesh_mesh_matches_brute_force, failures);
     RUN_TEST(swapped_meshes_same_answer, failures);
     RUN_TEST(swapped_flat_pass_through, failures);

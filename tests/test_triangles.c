@@ -1,6 +1,7 @@
 /* Box-triangle and triangle-triangle queries on cases worked out by hand. */
 #include <sepax/sepax.h>
 #include "test.h"
+#include <stdint.h>
 
 static const spx_mat3 I3 = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
 
@@ -134,6 +135,181 @@ static int segment_like_triangles(void)
     return 0;
 }
 
+/* Collinear segments overlapping along their line touch: the least translation is zero, across the
+   line, not the overlap along it. */
+static int collinear_segments_touch(void)
+{
+    spx_triangle a = { { { 0, 0, 0 }, { 2, 0, 0 }, { 2, 0, 0 } } };
+    spx_triangle b = { { { 1, 0, 0 }, { 3, 0, 0 }, { 3, 0, 0 } } };
+    spx_penetration pen;
+    ENSURE_CODE(spx_penetration_triangle_triangle(&a, &b, &pen), SPX_OK);
+    ENSURE(pen.overlapping);
+    ENSURE_NEAR(pen.depth, 0.0, 1e-12);
+    ENSURE_NEAR(pen.normal.x, 0.0, 1e-6);
+    ENSURE_CODE(spx_penetration_triangle_triangle(&b, &a, &pen), SPX_OK);
+    ENSURE(pen.overlapping);
+    ENSURE_NEAR(pen.depth, 0.0, 1e-12);
+    return 0;
+}
+
+static uint32_t rng_state = 12345u;
+static float grid(int steps, float step)
+{   /* a multiple of step in [-steps, steps] * step */
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return (float)((int)(rng_state >> 8) % (2 * steps + 1) - steps) * step;
+}
+static spx_triangle grid_triangle(int steps, float step)
+{
+    spx_triangle t;
+    for (int k = 0; k < 3; ++k) t.v[k] = spx_v3(grid(steps, step), grid(steps, step), grid(steps, step));
+    return t;
+}
+static spx_triangle scaled(const spx_triangle* t, int e)
+{
+    spx_triangle s;
+    for (int k = 0; k < 3; ++k) s.v[k] = spx_v3(ldexpf(t->v[k].x, e), ldexpf(t->v[k].y, e), ldexpf(t->v[k].z, e));
+    return s;
+}
+
+/* A pair scaled by a power of two is the same problem in other floats: every triangle the validator
+   accepts, however small, gets the same state and normal and the depth and time scaled, or is
+   refused as degenerate (SPX_TRIANGLE_MIN_EDGE) when its products of lengths would underflow. */
+static int triangles_scaled_by_powers_of_two(void)
+{
+    static const int exps[] = { -20, -40, -56, -62, -80, -100, -110, -120, -126 };
+    int compared = 0;
+    for (int c = 0; c < 2000; ++c) {
+        const spx_triangle a = grid_triangle(16, 1.0f / 16), b = grid_triangle(16, 1.0f / 16);
+        const spx_vec3 v = spx_v3(grid(16, 1.0f / 16), grid(16, 1.0f / 16), grid(16, 1.0f / 16));
+        spx_penetration p1;
+        spx_sweep_hit h1;
+        if (spx_penetration_triangle_triangle(&a, &b, &p1) != SPX_OK) continue;
+        ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &b, v, 1.0f, &h1), SPX_OK);
+        for (size_t k = 0; k < sizeof exps / sizeof exps[0]; ++k) {
+            const int e = exps[k];
+            const spx_triangle as = scaled(&a, e), bs = scaled(&b, e);
+            const spx_vec3 vs = spx_v3(ldexpf(v.x, e), ldexpf(v.y, e), ldexpf(v.z, e));
+            spx_penetration p2, p3;
+            spx_sweep_hit h2;
+            const spx_result r = spx_penetration_triangle_triangle(&as, &bs, &p2);
+            if (r == SPX_ERR_DEGENERATE_TRIANGLE) continue;
+            ENSURE_CODE(r, SPX_OK);
+            ++compared;
+            ENSURE_CODE(spx_penetration_triangle_triangle(&bs, &as, &p3), SPX_OK);
+            ENSURE(p2.overlapping == p1.overlapping && p3.overlapping == p1.overlapping);
+            if (p1.overlapping) {
+                ENSURE_NEAR(p2.normal.x, p1.normal.x, 1e-5);
+                ENSURE_NEAR(p2.normal.y, p1.normal.y, 1e-5);
+                ENSURE_NEAR(p2.normal.z, p1.normal.z, 1e-5);
+                ENSURE_NEAR(ldexp(p2.depth, -e), p1.depth, 1e-5);
+                ENSURE_NEAR(ldexp(p3.depth, -e), p1.depth, 1e-5);
+            }
+            ENSURE_CODE(spx_sweep_triangle_triangle(&as, spx_v3(0, 0, 0), &bs, vs, 1.0f, &h2), SPX_OK);
+            ENSURE(h2.state == h1.state);
+            ENSURE_NEAR(h2.time, h1.time, 1e-5);
+        }
+    }
+    ENSURE(compared > 2000);
+    return 0;
+}
+
+/* A small triangle near the origin and a large one with corners beside it: the small one's shape
+   must not be rounded at the scale of the large one's first corner, so that swapping them keeps
+   the answer (the normal negated). */
+static int small_triangle_beside_a_large_one(void)
+{
+    int overlapping = 0;
+    for (int c = 0; c < 3000; ++c) {
+        const spx_triangle a0 = grid_triangle(8, 1.0f / 4), n0 = grid_triangle(8, 1.0f / 4);
+        const spx_triangle a = scaled(&a0, -56), near = scaled(&n0, -56);
+        spx_triangle b = grid_triangle(64, 1.0f / 16);
+        b.v[1] = near.v[0]; /* corners at the small one's scale */
+        if (c & 1) b.v[2] = near.v[1];
+        spx_penetration ab, ba;
+        if (spx_penetration_triangle_triangle(&a, &b, &ab) != SPX_OK) continue;
+        ENSURE_CODE(spx_penetration_triangle_triangle(&b, &a, &ba), SPX_OK);
+        bool o_ab, o_ba;
+        ENSURE_CODE(spx_overlap_triangle_triangle(&a, &b, &o_ab), SPX_OK);
+        ENSURE_CODE(spx_overlap_triangle_triangle(&b, &a, &o_ba), SPX_OK);
+        ENSURE(o_ab == ab.overlapping && o_ba == ba.overlapping);
+        ENSURE(ab.overlapping == ba.overlapping);
+        if (!ab.overlapping) continue;
+        ++overlapping;
+        ENSURE_NEAR(ldexp(ba.depth, 56), ldexp(ab.depth, 56), 1e-5);
+    }
+    ENSURE(overlapping > 100);
+    return 0;
+}
+
+/* Two segments within SPX_PARALLEL_SINE of parallel count as parallel; the line they are taken to
+   share must be the same whichever is A, or their tilt (up to 1e-6 of their length) decides a
+   near touch one way in one order and the other way swapped; and the sweep tests the axes of the
+   pair at rest too, or it may start overlapping where the static test finds a gap. Long segments,
+   tilted by up to 1.5e-6 of their length, offset across by a few tenths of that, at rest and moving. */
+static int nearly_parallel_segments_swapped(void)
+{
+    int compared = 0, overlapping = 0;
+    for (int c = 0; c < 4000; ++c) {
+        const float len_a = 9.0f + grid(8, 1.0f), len_b = 9.0f + grid(8, 1.0f);
+        const float start = grid(8, 1.0f);
+        const float tilt = 5e-7f * len_b * (float)(1 + c % 3);
+        const float across = grid(8, 1.0f) * 0.25f * tilt;
+        spx_triangle a = { { { 0, 0, 0 }, { len_a, 0, 0 }, { len_a, 0, 0 } } };
+        spx_triangle b = { { { start, across, 0 }, { start + len_b, across + tilt, 0 }, { start, across, 0 } } };
+        if (c & 1) b.v[1].z = b.v[1].y, b.v[1].y = across; /* tilted out of the plane instead */
+        const spx_vec3 va = spx_v3(grid(4, 0.5f), grid(4, 0.5f) * tilt, 0), vb = spx_v3(0, 0, grid(2, 0.5f) * tilt);
+        spx_sweep_hit ab, ba;
+        ENSURE_CODE(spx_sweep_triangle_triangle(&a, va, &b, vb, 1.0f, &ab), SPX_OK);
+        ENSURE_CODE(spx_sweep_triangle_triangle(&b, vb, &a, va, 1.0f, &ba), SPX_OK);
+        ENSURE(ab.state == ba.state);
+        if (ab.state == SPX_SWEEP_HIT) ENSURE_NEAR(ab.time, ba.time, 1e-6);
+        bool o_ab, o_ba;
+        ENSURE_CODE(spx_overlap_triangle_triangle(&a, &b, &o_ab), SPX_OK);
+        ENSURE_CODE(spx_overlap_triangle_triangle(&b, &a, &o_ba), SPX_OK);
+        ENSURE(o_ab == o_ba);
+        /* apart at rest is apart at the start of the sweep, and an overlap deeper than rounding is
+           a start overlap */
+        spx_penetration pen;
+        ENSURE_CODE(spx_penetration_triangle_triangle(&a, &b, &pen), SPX_OK);
+        ENSURE(pen.overlapping == o_ab);
+        if (!o_ab) ENSURE(ab.state != SPX_SWEEP_START_OVERLAP);
+        else if (pen.depth > 1e-6f * len_a) ENSURE(ab.state == SPX_SWEEP_START_OVERLAP);
+        ++compared;
+        overlapping += o_ab;
+    }
+    ENSURE(compared == 4000 && overlapping > 100);
+    return 0;
+}
+
+/* A 1.75e7 m sliver in a plane and a segment within 1e-6 rad of parallel to it, a few metres apart
+   across: the segment's tilt over that length reaches as far as the gap. Both orders and at rest or
+   moving (tmax 0: the start alone) must agree. */
+static int sliver_and_nearly_parallel_segment(void)
+{
+    const spx_triangle a = { { { -0x1.58p+2f, 0x1.9p+1f, -0x1p-4f }, { -0x1.38p+2f, 0x1.c9c38p+22f, -0x1p-4f },
+                               { -0x1p-4f, -0x1.312dp+23f, -0x1p-4f } } };
+    const spx_triangle bs[2] = {
+        { { { -0x1.74p+2f, 0x1.312dp+23f, 0x1.390f4ep-124f }, { 0, -0x1p-4f, -0x1p-4f },
+            { -0x1p-4f, -0x1.312dp+23f, 0x1.64p+2f } } },
+        { { { -0x1.74p+2f, 0x1.312dp+23f, -0x1.74p+2f }, { -0x1p-4f, -0x1p-4f, -0x1p-4f },
+            { -0x1p-4f, -0x1.38p+2f, -0x1p-4f } } },
+    };
+    const spx_vec3 vas[2] = { { -0x1.78p+2f, -0x1.78p+2f, 0x1.312dp+22f }, { -0x1.74p+2f, 0x1.312dp+23f, -0x1.74p+2f } };
+    const spx_vec3 vbs[2] = { { 0, 0, 0 }, { -0x1.312dp+23f, 0, 0 } };
+    for (int k = 0; k < 2; ++k) {
+        bool ab, ba;
+        ENSURE_CODE(spx_overlap_triangle_triangle(&a, &bs[k], &ab), SPX_OK);
+        ENSURE_CODE(spx_overlap_triangle_triangle(&bs[k], &a, &ba), SPX_OK);
+        ENSURE(ab == ba);
+        spx_sweep_hit h_ab, h_ba;
+        ENSURE_CODE(spx_sweep_triangle_triangle(&a, vas[k], &bs[k], vbs[k], 0.0f, &h_ab), SPX_OK);
+        ENSURE_CODE(spx_sweep_triangle_triangle(&bs[k], vbs[k], &a, vas[k], 0.0f, &h_ba), SPX_OK);
+        ENSURE(h_ab.state == h_ba.state);
+        ENSURE(ab == (h_ab.state == SPX_SWEEP_START_OVERLAP));
+    }
+    return 0;
+}
+
 static int bad_input(void)
 {
     spx_triangle a = { { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 } } }, pt = { { { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 } } };
@@ -159,6 +335,11 @@ int main(void)
     RUN_TEST(coplanar_triangles_slide_together, failures);
     RUN_TEST(crossing_triangles_overlap, failures);
     RUN_TEST(segment_like_triangles, failures);
+    RUN_TEST(collinear_segments_touch, failures);
+    RUN_TEST(triangles_scaled_by_powers_of_two, failures);
+    RUN_TEST(small_triangle_beside_a_large_one, failures);
+    RUN_TEST(nearly_parallel_segments_swapped, failures);
+    RUN_TEST(sliver_and_nearly_parallel_segment, failures);
     RUN_TEST(bad_input, failures);
     return failures ? 1 : 0;
 }

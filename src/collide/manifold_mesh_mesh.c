@@ -563,7 +563,7 @@ static void pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia
     out->point_count = 0;
     const spx_triangle* ta = &a->triangles[ia];
     const spx_triangle* tb = &b->triangles[ib];
-    const spx_dvec3 origin = spx_d3_from(ta->v[0]);
+    const spx_dvec3 origin = spx_pair_origin(ta->v[0], tb->v[0]);
     spx_tri_shape sa, sb;
     spx_tri_shape_make(ta, origin, NULL, &sa);
     spx_tri_shape_make(tb, origin, NULL, &sb);

@@ -1,8 +1,8 @@
 /* Triangle against triangle: the two normals and the 9 edge-edge products, plus the in-plane edge
  * normals whenever the Minkowski sum of the two is flat or nearly so: parallel planes (coplanar or
  * not), a segment-like triangle lying parallel to the other's plane, two segment-like triangles.
- * Two parallel segments need axes that follow the motion (numbers 17..19). Works in world
- * directions, relative to A's first corner. */
+ * Two parallel segments need axes that follow the motion (numbers 17..21). Works in world
+ * directions, relative to the first corner of A or of B (spx_pair_origin). */
 #include <sepax/collide.h>
 #include "sat_axes.h"
 #include "triangle_shape.h"
@@ -17,13 +17,14 @@ typedef struct tri_pair {
     spx_tri_shape a, b;
     spx_dvec3 u;        /* B's velocity relative to A */
     spx_dvec3 plane;    /* normal of a flat Minkowski sum (axes 11..16) */
-    spx_dvec3 line, across; /* two parallel segments: their direction and the fixed cross axis (17..19) */
+    spx_dvec3 line, across, moving; /* two parallel segments: their direction, across it at rest, across
+                                       it and the motion (17..21) */
     double margin;      /* A grown by this (m) on every axis: spx_sweep_triangle_triangle_margin_checked */
 } tri_pair;
 
 static void tri_pair_make(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, tri_pair* p)
 {
-    p->origin = spx_d3_from(a->v[0]);
+    p->origin = spx_pair_origin(a->v[0], b->v[0]);
     spx_tri_shape_make(a, p->origin, NULL, &p->a);
     spx_tri_shape_make(b, p->origin, NULL, &p->b);
     p->u = spx_d3_sub(spx_d3_from(vb), spx_d3_from(va));
@@ -56,13 +57,25 @@ static spx_dvec3 tri_pair_axis(const void* pair, int index)
     if (index < 17) return spx_d3_cross(p->plane, p->b.e[index - 14]);
     if (index == 17) return p->line;
     if (index == 18) return p->across;
-    return spx_d3_cross(p->across, p->line);
+    if (index == 19) return spx_d3_cross(p->across, p->line);
+    if (index == 20) return p->moving;
+    return spx_d3_cross(p->moving, p->line);
 }
 
 static bool nearly_parallel(spx_dvec3 x, spx_dvec3 y)
 {
     double c2 = spx_d3_len2(spx_d3_cross(x, y));
     return c2 <= SPX_NEAR_PARALLEL_SINE * SPX_NEAR_PARALLEL_SINE * spx_d3_len2(x) * spx_d3_len2(y);
+}
+
+/* The line of two parallel segments: the longer of their long edges (of equal ones, the one whose
+   first end comes first in (x, y, z) order), the same edge whichever piece is A. They are parallel
+   only to within SPX_PARALLEL_SINE, so A's edge and B's may give different axes. */
+static spx_dvec3 parallel_line(const spx_tri_shape* a, const spx_tri_shape* b)
+{
+    const double la = spx_d3_len2(a->e[a->long_edge]), lb = spx_d3_len2(b->e[b->long_edge]);
+    if (la != lb) return la > lb ? a->e[a->long_edge] : b->e[b->long_edge];
+    return spx_d3_order(a->p[a->long_edge], b->p[b->long_edge]) <= 0 ? a->e[a->long_edge] : b->e[b->long_edge];
 }
 
 static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
@@ -104,18 +117,29 @@ static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
     } else {
         /* Two parallel segments: the sum is a segment along d. Across d, B's offset moves on a line;
          * the axis across that line (and d) never changes its projection, the axis along it gives
-         * the times. When the offset does not move across d, the offset itself gives the axis. */
-        spx_dvec3 d = da;
-        spx_dvec3 across = spx_d3_cross(d, p->u);
-        if (!(spx_d3_len2(across) > 1e-24 * spx_d3_len2(d) * spx_d3_len2(p->u))) {
-            spx_dvec3 offset = spx_d3_sub(b->p[0], a->p[0]);
-            across = spx_d3_cross(d, offset);
+         * the times (20, 21). */
+        spx_dvec3 d = parallel_line(a, b);
+        /* The axes of the pair at rest (the static queries' only ones): across d and the offset at
+           t = 0, and along the offset's part across d. The segments are parallel only to within
+           SPX_PARALLEL_SINE, so the moving axes alone could miss a gap the static test finds. */
+        spx_dvec3 offset = spx_d3_sub(b->p[0], a->p[0]);
+        spx_dvec3 still = spx_d3_cross(d, offset);
+        if (!(spx_d3_len2(still) > 1e-24 * spx_d3_len2(d) * spx_d3_len2(offset))) {
+            /* On one line: every direction across it is as good; one fixed by d alone, so that
+               the depth across (zero) is measured and not only the overlap along the line. */
+            const double x = fabs(d.x), y = fabs(d.y), z = fabs(d.z);
+            still = spx_d3_cross(d, x <= y && x <= z ? spx_d3(1, 0, 0) : (y <= z ? spx_d3(0, 1, 0) : spx_d3(0, 0, 1)));
         }
         p->line = d;
-        p->across = across;
+        p->across = still;
+        p->moving = spx_d3_cross(d, p->u);
         if (!tri_axis(p, s, 17, SPX_AXIS_FACE, d)) return false;
-        if (!tri_axis(p, s, 18, SPX_AXIS_FACE, across)) return false;
-        if (!tri_axis(p, s, 19, SPX_AXIS_FACE, spx_d3_cross(across, d))) return false;
+        if (!tri_axis(p, s, 18, SPX_AXIS_FACE, still)) return false;
+        if (!tri_axis(p, s, 19, SPX_AXIS_FACE, spx_d3_cross(still, d))) return false;
+        if (spx_d3_len2(p->moving) > 1e-24 * spx_d3_len2(d) * spx_d3_len2(p->u)) {
+            if (!tri_axis(p, s, 20, SPX_AXIS_FACE, p->moving)) return false;
+            if (!tri_axis(p, s, 21, SPX_AXIS_FACE, spx_d3_cross(p->moving, d))) return false;
+        }
         return spx_sat_touches(s);
     }
     if (flat) {

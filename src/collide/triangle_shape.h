@@ -15,29 +15,47 @@ typedef struct spx_tri_shape {
     bool segment;       /* corners on one line (within SPX_TRIANGLE_FLAT_RATIO) */
 } spx_tri_shape;
 
+/* Edges, normal and flatness from t->e[] (p[] already set). */
 static inline void spx_tri_shape_finish(spx_tri_shape* t)
 {
     double best = -1;
     for (int j = 0; j < 3; ++j) {
-        t->e[j] = spx_d3_sub(t->p[(j + 1) % 3], t->p[j]);
         double l2 = spx_d3_len2(t->e[j]);
         if (l2 > best) { best = l2; t->long_edge = j; }
     }
     t->longest = sqrt(best);
-    t->n = spx_d3_cross(t->e[0], spx_d3_sub(t->p[2], t->p[0]));
+    t->n = spx_d3_cross(t->e[0], spx_d3_neg(t->e[2])); /* e[0] x (p[2] - p[0]) */
     /* |n| is twice the area; flat when it is tiny against the longest edge squared. */
     t->segment = !(spx_d3_len2(t->n) > SPX_TRIANGLE_FLAT_RATIO * SPX_TRIANGLE_FLAT_RATIO * best * best);
 }
 
-/* Triangle corners relative to `origin`, optionally expressed in a frame with axes x[3]. */
+/* Triangle corners relative to `origin`, optionally expressed in a frame with axes x[3]. The edges
+ * (and so the normal and whether it is segment-like) come from the corners themselves, not from
+ * their differences to `origin`: a triangle far smaller than its distance to the origin (which is
+ * the other piece's) keeps its shape, and the same shape whatever the other piece is. */
 static inline void spx_tri_shape_make(const spx_triangle* tri, spx_dvec3 origin, const spx_dvec3* frame,
                                       spx_tri_shape* t)
 {
     for (int k = 0; k < 3; ++k) {
         spx_dvec3 d = spx_d3_sub(spx_d3_from(tri->v[k]), origin);
+        spx_dvec3 e = spx_d3_sub(spx_d3_from(tri->v[(k + 1) % 3]), spx_d3_from(tri->v[k]));
         t->p[k] = frame ? spx_d3(spx_d3_dot(frame[0], d), spx_d3_dot(frame[1], d), spx_d3_dot(frame[2], d)) : d;
+        t->e[k] = frame ? spx_d3(spx_d3_dot(frame[0], e), spx_d3_dot(frame[1], e), spx_d3_dot(frame[2], e)) : e;
     }
     spx_tri_shape_finish(t);
+}
+
+/* The origin of a pair of pieces' coordinates: A's first corner, or B's when that is nearer the
+ * world origin by more than a factor 256 (largest |coordinate|). Differences to the origin round at
+ * its scale, so a piece much smaller than the other's distance from the world origin would lose its
+ * shape; with this rule the origin is the same point in both argument orders whenever that could
+ * happen, and pieces of comparable scale keep A's corner, so that symmetric pairs of two meshes
+ * (rims meeting all round) keep rounding alike and their times tie exactly. */
+static inline spx_dvec3 spx_pair_origin(spx_vec3 a, spx_vec3 b)
+{
+    const float ma = fmaxf(fabsf(a.x), fmaxf(fabsf(a.y), fabsf(a.z)));
+    const float mb = fmaxf(fabsf(b.x), fmaxf(fabsf(b.y), fabsf(b.z)));
+    return spx_d3_from(mb < ma * 0x1p-8f ? b : a);
 }
 
 /* Projection interval of the triangle on l. */

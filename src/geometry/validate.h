@@ -64,6 +64,13 @@ static inline spx_result spx_check_margin(float margin)
     return SPX_OK;
 }
 
+/* The shortest longest edge of a triangle (m), about the square root of FLT_MIN. The triangle
+   queries compare depths across axes by products of up to ten lengths (a depth squared times two
+   squared face normals); at 1e-19 m these stay near 1e-190, far inside double's normal range even
+   for thin triangles and shallow depths, where below about 1e-30 m they underflow and the
+   comparisons, hence normals and depths, become arbitrary. */
+#define SPX_TRIANGLE_MIN_EDGE 1e-19
+
 /* Segment-like when the area is below this fraction of the longest edge squared. */
 #define SPX_TRIANGLE_FLAT_RATIO 1e-6
 
