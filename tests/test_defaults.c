@@ -28,7 +28,8 @@ static const field fields[] = {
     W(continuous_static_only, K_BOOL), W(continuous_max_impacts, K_U32), W(simd, K_ENUM),
     B(type, K_ENUM), B(rotation, K_QUAT), B(linear_damping, K_F32), B(angular_damping, K_F32),
     B(gravity_scale, K_F32), B(friction, K_F32), B(restitution, K_F32), B(enable_sleep, K_BOOL),
-    B(awake, K_BOOL), S(type, K_ENUM), S(local, K_TRANSFORM), S(density, K_F32),
+    B(awake, K_BOOL), S(type, K_ENUM), S(local, K_TRANSFORM), S(density, K_F32), S(friction, K_F32),
+    S(restitution, K_F32),
 };
 
 static const struct { const char* name; int value; } enums[] = {

@@ -29,6 +29,14 @@ typedef struct spx_body_id {
     uint16_t generation; /* the slot's use, 1..65535: after 65,535 reuses of one slot it comes round */
 } spx_body_id;
 
+/// A shape handle, laid out as spx_body_id and checked the same way: SPX_ERR_STALE_ID for a shape
+/// destroyed (alone or with its body) or of another world. All zero is the null id.
+typedef struct spx_shape_id {
+    uint32_t index;      /* the shape's slot + 1 (0: null) */
+    uint16_t world;      /* number of the world that made it */
+    uint16_t generation; /* the slot's use, 1..65535 */
+} spx_shape_id;
+
 /// How a body moves.
 typedef enum spx_body_type {
     SPX_BODY_STATIC = 0, /* never moves; infinite mass */
@@ -84,6 +92,10 @@ typedef struct spx_shape_def {
     const struct spx_mesh* mesh;    /* SPX_SHAPE_MESH: the host's mesh, unchanged and alive while the body lives */
     spx_transform local;            /* the shape's placement in the body's frame; default identity */
     float density;                  /* kg/m^3, > 0 on a dynamic body; default 1000 */
+    float friction;                 /* Coulomb coefficient, >= 0; default -1 (any negative): the body's (spx_body_def.friction).
+                                       Two shapes mix as sqrt(a b) */
+    float restitution;              /* 0..1; default -1 (any negative): the body's. Two shapes mix as max(a, b) */
+    void* user_data;
     uint32_t internal_cookie;       /* set by spx_default_shape_def(); do not touch */
 } spx_shape_def;
 
@@ -97,8 +109,8 @@ typedef struct spx_body_def {
     float linear_damping;           /* 1/s, >= 0: velocity decays as v' = -damping v; default 0 */
     float angular_damping;          /* 1/s, >= 0; default 0.05 */
     float gravity_scale;            /* default 1 */
-    float friction;                 /* Coulomb coefficient, >= 0; default 0.6. Mixed as sqrt(a b) */
-    float restitution;              /* 0..1; default 0. Mixed as max(a, b) */
+    float friction;                 /* Coulomb coefficient, >= 0; default 0.6: of its shapes that give none */
+    float restitution;              /* 0..1; default 0: of its shapes that give none */
     bool enable_sleep;              /* default true */
     bool awake;                     /* default true */
     void* user_data;
@@ -145,9 +157,11 @@ typedef struct spx_step_stats {
     uint32_t quarantined_body_count;/* bodies found non-finite after the step and quarantined (SPX_STEP_QUARANTINE) */
 } spx_step_stats;
 
-/// A contact event: two bodies started or stopped touching during the last step.
+/// A contact event: two shapes (of bodies a and b) started or stopped touching during the last step.
+/// Shapes touch while their pair has a manifold: contact points within the speculative distance.
 typedef struct spx_contact_event {
     spx_body_id a, b;
+    spx_shape_id shape_a, shape_b;  /* a shape of a and a shape of b */
 } spx_contact_event;
 
 /// spx_step_stats.flags: contact points beyond a manifold's 4 were dropped (kept the 4 that best
@@ -206,9 +220,10 @@ SPX_API spx_result spx_world_step(spx_world* world, float elapsed);
 /// The statistics of the last step. Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
 SPX_API spx_result spx_world_get_stats(const spx_world* world, spx_step_stats* out);
 
-/// Contact events of the last step, valid until the next step or body destruction: pairs of bodies
-/// that began touching, and pairs that stopped (or one of which was destroyed). Any pointer may be
-/// NULL. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world).
+/// Contact events of the last step, valid until the next step or body or shape destruction: pairs of
+/// shapes that began touching, and pairs that stopped (or one of which was destroyed, whose ids are
+/// then stale), each list sorted by (body a, body b, shape a, shape b) in body and shape order. Any
+/// pointer may be NULL. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world).
 SPX_API spx_result spx_world_get_contact_events(const spx_world* world, const spx_contact_event** out_begin,
                                                 uint32_t* out_begin_count, const spx_contact_event** out_end,
                                                 uint32_t* out_end_count);
@@ -262,8 +277,47 @@ SPX_API spx_result spx_body_is_awake(const spx_world* world, spx_body_id id, boo
 SPX_API spx_result spx_body_set_awake(spx_world* world, spx_body_id id, bool awake);
 SPX_API spx_result spx_body_get_user_data(const spx_world* world, spx_body_id id, void** out);
 SPX_API spx_result spx_body_set_user_data(spx_world* world, spx_body_id id, void* user_data);
-/// Friction (>= 0) and restitution (0..1) of all the body's shapes.
+/// Friction (>= 0) and restitution (0..1) of all the body's shapes, and of shapes added to it later
+/// without their own.
 SPX_API spx_result spx_body_set_material(spx_world* world, spx_body_id id, float friction, float restitution);
+
+/// Adds a shape to a body (docs/world.md, "Shapes"). A dynamic body's mass, centre of mass and inertia
+/// are made again from all its shapes; its origin stays where it is. The body and what touches it
+/// wake. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, the body has SPX_MAX_BODY_SHAPES shapes already, a
+/// bad shape as spx_body_create has it), SPX_ERR_STALE_ID (the body), SPX_ERR_UNINITIALIZED_DEF and
+/// the shape def's errors of spx_body_create, SPX_ERR_MASS_OUT_OF_RANGE, SPX_ERR_OUT_OF_MEMORY,
+/// SPX_ERR_WORLD_LOCKED. Nothing changes on an error; *out set only on success.
+SPX_API spx_result spx_shape_create(spx_world* world, spx_body_id body, const spx_shape_def* def, spx_shape_id* out);
+/// Removes a shape from its body; its contacts end (end events at the next step), the body's mass is
+/// made again and the later shapes of the body move down one index. A body keeps at least one shape:
+/// removing its last is SPX_ERR_INVALID_ARGUMENT (destroy the body instead). Errors also
+/// SPX_ERR_STALE_ID, SPX_ERR_MASS_OUT_OF_RANGE, SPX_ERR_OUT_OF_MEMORY, SPX_ERR_WORLD_LOCKED.
+SPX_API spx_result spx_shape_destroy(spx_world* world, spx_shape_id shape);
+/// Is the id a live shape of this world? false for NULL or a stale id.
+SPX_API bool spx_shape_is_valid(const spx_world* world, spx_shape_id shape);
+/// The body the shape is on. Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_STALE_ID (as every call
+/// below taking a shape).
+SPX_API spx_result spx_shape_get_body(const spx_world* world, spx_shape_id shape, spx_body_id* out);
+/// The shape's index among its body's shapes (spx_body_get_shape's), which changes when an earlier
+/// shape of the body is destroyed.
+SPX_API spx_result spx_shape_get_index(const spx_world* world, spx_shape_id shape, uint32_t* out);
+SPX_API spx_result spx_shape_get_type(const spx_world* world, spx_shape_id shape, spx_shape_type* out);
+SPX_API spx_result spx_shape_get_user_data(const spx_world* world, spx_shape_id shape, void** out);
+SPX_API spx_result spx_shape_set_user_data(spx_world* world, spx_shape_id shape, void* user_data);
+/// The shape's friction and restitution (either pointer may be NULL).
+SPX_API spx_result spx_shape_get_material(const spx_world* world, spx_shape_id shape, float* out_friction,
+                                          float* out_restitution);
+/// Sets them: friction >= 0, restitution 0..1, else SPX_ERR_INVALID_ARGUMENT; SPX_ERR_NOT_FINITE,
+/// SPX_ERR_WORLD_LOCKED. Contacts take them at the next step.
+SPX_API spx_result spx_shape_set_material(spx_world* world, spx_shape_id shape, float friction, float restitution);
+/// The body's shapes, in index order: the first min(capacity, count) ids into out (NULL with capacity
+/// 0 asks only the count), the count into *out_count. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world or
+/// out_count, NULL out with capacity > 0), SPX_ERR_STALE_ID.
+SPX_API spx_result spx_body_get_shapes(const spx_world* world, spx_body_id body, spx_shape_id* out, uint32_t capacity,
+                                       uint32_t* out_count);
+/// The id of the body's shape number `index` (as queries that answer a body and a shape index give
+/// it). Errors: SPX_ERR_INVALID_ARGUMENT (NULL, index not below the body's shape count), SPX_ERR_STALE_ID.
+SPX_API spx_result spx_body_get_shape(const spx_world* world, spx_body_id body, uint32_t index, spx_shape_id* out);
 
 /// Sum of the kinetic energies of the dynamic bodies (J): for checks and tools.
 SPX_API double spx_world_kinetic_energy(const spx_world* world);

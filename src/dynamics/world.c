@@ -71,6 +71,7 @@ SPX_API spx_result spx_world_create(const spx_world_def* def, spx_world** out)
     w->def.allocator = NULL; /* the copy below is what the world uses */
     w->allocator = a;
     w->free_list = SPX_NO_BODY;
+    w->shape_free_list = SPX_NO_BODY;
     w->solver.kernels = spx_solver_pick(def->simd);
     r = spx_pair_finder_create(def->allocator ? &w->allocator : NULL, def->body_capacity, &w->pairs);
     if (r == SPX_OK && def->body_capacity > 0) r = spx_world_reserve_bodies(w, def->body_capacity);
@@ -95,6 +96,7 @@ SPX_API void spx_world_destroy(spx_world* w)
     for (uint32_t i = 0; i < w->body_slots; ++i)
         if (w->bodies[i].alive) spx_body_free_shapes(&a, &w->bodies[i]);
     spx_free(&a, w->bodies, sizeof(spx_body) * (size_t)w->body_capacity);
+    spx_free(&a, w->shape_slots, sizeof(spx_shape_slot) * (size_t)w->shape_slot_capacity);
     spx_free(&a, w->island_parent, sizeof(uint32_t) * (size_t)w->scratch_capacity);
     spx_free(&a, w->island_min_sleep, sizeof(float) * (size_t)w->scratch_capacity);
     spx_free(&a, w->island_head, sizeof(uint32_t) * (size_t)w->scratch_capacity);

@@ -22,6 +22,10 @@ struct spx_world {
     uint32_t body_slots;      /* slots ever used: bodies[0 .. body_slots) */
     uint32_t free_list;       /* first free slot, or SPX_NO_BODY */
     uint32_t body_count;
+    spx_shape_slot* shape_slots; /* shape ids to (body, index) */
+    uint32_t shape_slot_capacity;
+    uint32_t shape_slots_used; /* slots ever used: shape_slots[0 .. shape_slots_used) */
+    uint32_t shape_free_list; /* first free slot, or SPX_NO_BODY */
     spx_contacts contacts;
     spx_pair_finder* pairs;
     spx_step_stats stats;
@@ -47,6 +51,14 @@ struct spx_world {
 static inline spx_body_id spx_world_body_id(const spx_world* world, uint32_t slot)
 {
     spx_body_id id = { slot + 1, world->number, world->bodies[slot].generation };
+    return id;
+}
+
+/* The id of shape `index` of body `body`. */
+static inline spx_shape_id spx_world_shape_id(const spx_world* world, uint32_t body, uint32_t index)
+{
+    const uint32_t slot = world->bodies[body].shapes[index].slot;
+    spx_shape_id id = { slot + 1, world->number, world->shape_slots[slot].generation };
     return id;
 }
 
