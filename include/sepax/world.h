@@ -37,6 +37,22 @@ typedef struct spx_shape_id {
     uint16_t generation; /* the slot's use, 1..65535 */
 } spx_shape_id;
 
+/// Which shapes collide (docs/world.md, "Filtering"). Two shapes of one group (group_index equal and
+/// not 0) always collide when it is positive and never when it is negative; otherwise they collide
+/// when each one's mask has a bit of the other's category. Start from spx_default_filter().
+typedef struct spx_filter {
+    uint64_t category_bits;         /* what the shape is; default 1 */
+    uint64_t mask_bits;             /* what it collides with; default every bit */
+    int32_t group_index;            /* default 0: no group */
+} spx_filter;
+
+/// The host's last word on a shape pair the filters let collide (spx_world_def.custom_filter): false
+/// keeps them apart this step. Called from inside spx_world_step, on the calling thread, for such
+/// shape pairs of body pairs whose bounds meet (a's body before b's in body order), every step while
+/// they do and maybe more than once a step; the world is locked (its getters answer). The answer
+/// must depend on the shapes alone (their user data, say) for the step to stay deterministic.
+typedef bool spx_custom_filter_fn(spx_shape_id a, spx_shape_id b, void* context);
+
 /// How a body moves.
 typedef enum spx_body_type {
     SPX_BODY_STATIC = 0, /* never moves; infinite mass */
@@ -76,6 +92,8 @@ typedef struct spx_world_def {
     uint32_t continuous_max_impacts;/* impacts a step resolves in full; later ones stop both bodies where they
                                        touch (SPX_STEP_IMPACT_LIMIT); default 65536 */
     spx_world_simd simd;            /* the solver's SIMD path, chosen at creation; default SPX_SIMD_AUTO */
+    spx_custom_filter_fn* custom_filter; /* NULL: the filters alone decide */
+    void* custom_filter_context;    /* passed to custom_filter */
     uint32_t internal_cookie;       /* set by spx_default_world_def(); do not touch */
 } spx_world_def;
 
@@ -96,6 +114,7 @@ typedef struct spx_shape_def {
                                        Two shapes mix as sqrt(a b) */
     float restitution;              /* 0..1; default -1 (any negative): the body's. Two shapes mix as max(a, b) */
     void* user_data;
+    spx_filter filter;              /* from spx_default_filter(): collides with everything */
     uint32_t internal_cookie;       /* set by spx_default_shape_def(); do not touch */
 } spx_shape_def;
 
@@ -197,6 +216,11 @@ typedef struct spx_contact_event {
 SPX_API spx_world_def spx_default_world_def(void);
 SPX_API spx_body_def spx_default_body_def(void);
 SPX_API spx_shape_def spx_default_shape_def(void);
+SPX_API spx_filter spx_default_filter(void);
+
+/// Do shapes with these filters collide, before the host's custom_filter? (The rule of spx_filter;
+/// symmetric.)
+SPX_API bool spx_filter_should_collide(spx_filter a, spx_filter b);
 
 /// Creates a world. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, a setting out of range, an allocator
 /// without alloc or free), SPX_ERR_NOT_FINITE, SPX_ERR_UNINITIALIZED_DEF, SPX_ERR_OUT_OF_MEMORY,
@@ -310,6 +334,11 @@ SPX_API spx_result spx_shape_get_material(const spx_world* world, spx_shape_id s
 /// Sets them: friction >= 0, restitution 0..1, else SPX_ERR_INVALID_ARGUMENT; SPX_ERR_NOT_FINITE,
 /// SPX_ERR_WORLD_LOCKED. Contacts take them at the next step.
 SPX_API spx_result spx_shape_set_material(spx_world* world, spx_shape_id shape, float friction, float restitution);
+SPX_API spx_result spx_shape_get_filter(const spx_world* world, spx_shape_id shape, spx_filter* out);
+/// Sets a shape's filter. The shape's manifolds the new filter forbids are dropped now (end events at
+/// the next step); the body wakes, and so do those touching it, so that pairs the filter now allows
+/// meet at the next step. Errors: SPX_ERR_OUT_OF_MEMORY (nothing changed), SPX_ERR_WORLD_LOCKED.
+SPX_API spx_result spx_shape_set_filter(spx_world* world, spx_shape_id shape, spx_filter filter);
 /// The body's shapes, in index order: the first min(capacity, count) ids into out (NULL with capacity
 /// 0 asks only the count), the count into *out_count. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world or
 /// out_count, NULL out with capacity > 0), SPX_ERR_STALE_ID.

@@ -2,6 +2,7 @@
 #include "world.h"
 #include "island.h"
 #include "shape.h"
+#include "filter.h"
 #include "core/allocator.h"
 #include "geometry/validate.h"
 #include "geometry/mesh.h"
@@ -35,6 +36,7 @@ SPX_API spx_shape_def spx_default_shape_def(void)
     def.density = 1000.0f;
     def.friction = -1.0f; /* the body's */
     def.restitution = -1.0f;
+    def.filter = spx_default_filter();
     def.internal_cookie = SPX_SHAPE_DEF_COOKIE;
     return def;
 }
@@ -171,6 +173,7 @@ void spx_body_shape_init(spx_body_shape* bs, const spx_shape_def* s, float body_
     bs->friction = s->friction < 0.0f ? body_friction : s->friction;
     bs->restitution = s->restitution < 0.0f ? body_restitution : s->restitution;
     bs->user_data = s->user_data;
+    bs->filter = s->filter;
 }
 
 spx_shape_def spx_body_shape_def(const spx_body_shape* bs)
@@ -182,6 +185,7 @@ spx_shape_def spx_body_shape_def(const spx_body_shape* bs)
     d.friction = bs->friction;
     d.restitution = bs->restitution;
     d.user_data = bs->user_data;
+    d.filter = bs->filter;
     if (bs->type == SPX_SHAPE_BOX) d.half_extents = sv(bs->half_extents);
     else d.mesh = bs->mesh;
     return d;
@@ -232,10 +236,15 @@ spx_result spx_body_make_instance(const spx_world* w, spx_body_shape* bs)
                : SPX_ERR_OUT_OF_MEMORY;
 }
 
+/* box_count, the filtered flag, and the world's mesh pair cache with the first mesh. */
 void spx_body_count_shapes(spx_world* w, spx_body* b)
 {
     uint32_t boxes = 0;
-    for (uint32_t i = 0; i < b->shape_count; ++i) boxes += b->shapes[i].type == SPX_SHAPE_BOX;
+    b->filtered = false;
+    for (uint32_t i = 0; i < b->shape_count; ++i) {
+        boxes += b->shapes[i].type == SPX_SHAPE_BOX;
+        b->filtered |= !spx_filter_is_default(&b->shapes[i].filter);
+    }
     b->box_count = boxes;
     /* The first mesh body makes the mesh-mesh pair cache (2,048 pairs, some 400 kB); without it the
        queries are slower, not wrong, so a failure here is no error. */

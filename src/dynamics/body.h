@@ -28,6 +28,7 @@ typedef struct spx_body_shape {
     float density;
     float friction, restitution;
     void* user_data;
+    spx_filter filter;
 } spx_body_shape;
 
 /* Where a shape id leads: body index and the shape's index in it, while the slot is in use. */
@@ -68,6 +69,7 @@ typedef struct spx_body {
     spx_body_shape* shapes;
     uint32_t shape_count;
     uint32_t box_count;    /* of its shapes, boxes (the rest are meshes) */
+    bool filtered;         /* a shape has a filter other than the default: its pairs ask spx_shapes_collide */
     uint32_t next_free;    /* free list link while !alive */
     uint32_t island_next;  /* sleeping island: the next body of the island, or UINT32_MAX */
     /* The pose the shapes' world_box were made at: while origin and rotation are these bit for bit,
@@ -136,7 +138,7 @@ spx_result spx_body_update_mass(spx_body* b);
 void spx_body_set_radii(spx_body* b);
 /* A mesh shape's instance (nothing for a box). SPX_ERR_OUT_OF_MEMORY. */
 spx_result spx_body_make_instance(const spx_world* w, spx_body_shape* bs);
-/* box_count from the shapes, and the world's mesh pair cache with the first mesh. */
+/* box_count and the filtered flag from the shapes, and the world's mesh pair cache with the first mesh. */
 void spx_body_count_shapes(spx_world* w, spx_body* b);
 /* Index of a live body of this world named by id, or SPX_NO_BODY (null, destroyed, or another world's). */
 uint32_t spx_body_lookup(const spx_world* w, spx_body_id id);

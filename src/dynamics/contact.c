@@ -4,6 +4,7 @@
  * and its order, like everything else in a step, a function of the input alone. */
 #include "world.h"
 #include "island.h"
+#include "filter.h"
 #include "core/allocator.h"
 #include "collide/manifold_mesh.h"
 #include "collide/manifold_box.h"
@@ -389,16 +390,23 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
             mat3s ra;
             /* The pair's manifolds of last step; none (and old may be NULL) for a new pair. */
             const spx_contact* pair_old = j_end > j ? &old[j] : NULL;
+            /* Filters and the host's callback are asked again each step: a pair they now forbid
+               loses its manifolds, reused or not. */
+            const bool ask = spx_bodies_filtered(w, kp.a, kp.b);
             if (pair_old
                 && can_reuse(a, &ra, b, sqrtf(distance2), margin - 0.5f * w->def.speculative_distance, pair_old,
                              j_end - j)) {
                 const mat3s rb = spx_body_matrix(b);
-                for (uint32_t k = j; k < j_end; ++k) reuse_contact(w, &old[k], &ra, &rb, &c->list[c->count++]);
+                for (uint32_t k = j; k < j_end; ++k)
+                    if (!ask || spx_shapes_collide(w, kp.a, old[k].shape_a, kp.b, old[k].shape_b))
+                        reuse_contact(w, &old[k], &ra, &rb, &c->list[c->count++]);
                 ++c->reused;
             } else {
                 for (uint16_t sa = 0; sa < a->shape_count; ++sa)
                     for (uint16_t sb = 0; sb < b->shape_count; ++sb)
-                        c->count += make_contacts(w, kp.a, kp.b, sa, sb, margin, pair_old, j_end - j, &c->list[c->count]);
+                        if (!ask || spx_shapes_collide(w, kp.a, sa, kp.b, sb))
+                            c->count += make_contacts(w, kp.a, kp.b, sa, sb, margin, pair_old, j_end - j,
+                                                      &c->list[c->count]);
             }
         }
         shape_pair_events(w, c, j_end > j ? &old[j] : NULL, j_end - j, &c->list[before], c->count - before);
@@ -420,17 +428,31 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
     return SPX_OK;
 }
 
-/* Drops the manifolds `drop` picks (body, or body and shape), with an end event a shape pair for
-   the next step; with a shape, renumbers the body's later shapes down one and marks its manifolds
-   to be made again. Nothing changes on SPX_ERR_OUT_OF_MEMORY. */
-static spx_result remove_manifolds(spx_world* w, uint32_t body, uint32_t shape)
+/* Which manifolds remove_manifolds drops. */
+typedef enum removal {
+    REMOVE_BODY,     /* all of the body's */
+    REMOVE_SHAPE,    /* the shape's; the body's later shapes move down one index */
+    REFILTER_SHAPE   /* the shape's whose pair its filter now forbids */
+} removal;
+
+static bool picked(const spx_world* w, const spx_contact* m, uint32_t body, uint32_t shape, removal how)
+{
+    const bool on_a = m->body_a == body && (how == REMOVE_BODY || m->shape_a == shape);
+    const bool on_b = m->body_b == body && (how == REMOVE_BODY || m->shape_b == shape);
+    if (!on_a && !on_b) return false;
+    if (how != REFILTER_SHAPE) return true;
+    return !spx_filter_should_collide(w->bodies[m->body_a].shapes[m->shape_a].filter,
+                                      w->bodies[m->body_b].shapes[m->shape_b].filter);
+}
+
+/* Drops the manifolds `how` picks, with an end event a shape pair for the next step; marks the
+   body's others to be made again (but for REMOVE_BODY). Nothing changes on SPX_ERR_OUT_OF_MEMORY. */
+static spx_result remove_manifolds(spx_world* w, uint32_t body, uint32_t shape, removal how)
 {
     spx_contacts* c = &w->contacts;
-    const bool all = shape == UINT32_MAX;
-#define PICKED(m) (((m)->body_a == body && (all || (m)->shape_a == shape)) || ((m)->body_b == body && (all || (m)->shape_b == shape)))
     /* Room for one end event a shape pair first, so that a failure changes nothing. */
     uint32_t ends = 0;
-    for (uint32_t k = 0; k < c->count; ++k) ends += PICKED(&c->list[k]) && first_of_shape_pair(c->list, k);
+    for (uint32_t k = 0; k < c->count; ++k) ends += picked(w, &c->list[k], body, shape, how) && first_of_shape_pair(c->list, k);
     if (!spx_reserve(&w->allocator, (void**)&c->pending_end, &c->pending_end_capacity, c->pending_end_count + ends,
                      sizeof(spx_contact_event), 8))
         return SPX_ERR_OUT_OF_MEMORY;
@@ -440,25 +462,32 @@ static spx_result remove_manifolds(spx_world* w, uint32_t body, uint32_t shape)
         /* A copy: compaction overwrites the list behind us (and first_of_shape_pair reads k - 1). */
         spx_contact m = c->list[k];
         const bool next_first = k + 1 < c->count && first_of_shape_pair(c->list, k + 1);
-        if (!PICKED(&m)) {
-            if (!all && m.body_a == body) m.shape_a = (uint16_t)(m.shape_a - (m.shape_a > shape)), m.reusable = false;
-            if (!all && m.body_b == body) m.shape_b = (uint16_t)(m.shape_b - (m.shape_b > shape)), m.reusable = false;
+        if (!picked(w, &m, body, shape, how)) {
+            const bool renumber = how == REMOVE_SHAPE;
+            if (how != REMOVE_BODY && m.body_a == body)
+                m.shape_a = (uint16_t)(m.shape_a - (renumber && m.shape_a > shape)), m.reusable = false;
+            if (how != REMOVE_BODY && m.body_b == body)
+                m.shape_b = (uint16_t)(m.shape_b - (renumber && m.shape_b > shape)), m.reusable = false;
             c->list[kept++] = m;
         } else if (first) {
             push_event(w, c->pending_end, &c->pending_end_count, c->pending_end_capacity, &m);
         }
         first = next_first;
     }
-#undef PICKED
     c->count = kept;
     return SPX_OK;
 }
 
-spx_result spx_contacts_remove_body(spx_world* w, uint32_t body) { return remove_manifolds(w, body, UINT32_MAX); }
+spx_result spx_contacts_remove_body(spx_world* w, uint32_t body) { return remove_manifolds(w, body, 0, REMOVE_BODY); }
 
 spx_result spx_contacts_remove_shape(spx_world* w, uint32_t body, uint32_t shape)
 {
-    return remove_manifolds(w, body, shape);
+    return remove_manifolds(w, body, shape, REMOVE_SHAPE);
+}
+
+spx_result spx_contacts_refilter_shape(spx_world* w, uint32_t body, uint32_t shape)
+{
+    return remove_manifolds(w, body, shape, REFILTER_SHAPE);
 }
 
 void spx_contacts_forget_body(spx_world* w, uint32_t body)

@@ -223,6 +223,32 @@ SPX_API spx_result spx_shape_set_material(spx_world* w, spx_shape_id id, float f
     return SPX_OK;
 }
 
+SPX_API spx_result spx_shape_get_filter(const spx_world* w, spx_shape_id id, spx_filter* out)
+{
+    SHAPE(w, id, slot);
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    *out = shape_of(w, slot)->filter;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_shape_set_filter(spx_world* w, spx_shape_id id, spx_filter filter)
+{
+    SHAPE(w, id, slot);
+    if (w->locked) return SPX_ERR_WORLD_LOCKED;
+    const uint32_t i = w->shape_slots[slot].body, k = w->shape_slots[slot].index;
+    spx_body_shape* s = shape_of(w, slot);
+    const spx_filter before = s->filter;
+    s->filter = filter;
+    spx_result r = spx_contacts_refilter_shape(w, i, k);
+    if (r != SPX_OK) {
+        s->filter = before;
+        return r;
+    }
+    spx_body_count_shapes(w, &w->bodies[i]);
+    wake_around(w, i);
+    return SPX_OK;
+}
+
 SPX_API spx_result spx_body_get_shapes(const spx_world* w, spx_body_id body, spx_shape_id* out, uint32_t capacity,
                                        uint32_t* out_count)
 {

@@ -1,6 +1,7 @@
 /* The world: creation, the step's stages in order, statistics and events. */
 #include "world.h"
 #include "island.h"
+#include "filter.h"
 #include "solver.h"
 #include "broad/swept_sphere.h"
 #include "core/allocator.h"
@@ -97,6 +98,7 @@ SPX_API void spx_world_destroy(spx_world* w)
         if (w->bodies[i].alive) spx_body_free_shapes(&a, &w->bodies[i]);
     spx_free(&a, w->bodies, sizeof(spx_body) * (size_t)w->body_capacity);
     spx_free(&a, w->shape_slots, sizeof(spx_shape_slot) * (size_t)w->shape_slot_capacity);
+    spx_free(&a, w->filtered_pairs, sizeof(spx_pair) * (size_t)w->filtered_pair_capacity);
     spx_free(&a, w->island_parent, sizeof(uint32_t) * (size_t)w->scratch_capacity);
     spx_free(&a, w->island_min_sleep, sizeof(float) * (size_t)w->scratch_capacity);
     spx_free(&a, w->island_head, sizeof(uint32_t) * (size_t)w->scratch_capacity);
@@ -300,10 +302,11 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     double tp = now_ms();
     if (r == SPX_OK) r = broad_phase(w, elapsed, &pairs);
     double t1 = now_ms();
-    const spx_pair* kept = NULL;
-    uint32_t kept_count = 0;
+    const spx_pair *colliding = NULL, *kept = NULL;
+    uint32_t colliding_count = 0, kept_count = 0;
     bool limited = false;
-    if (r == SPX_OK) r = spx_contact_limit_apply(w, pairs.pairs, pairs.count, &kept, &kept_count, &limited);
+    if (r == SPX_OK) r = spx_filter_pairs(w, pairs.pairs, pairs.count, &colliding, &colliding_count);
+    if (r == SPX_OK) r = spx_contact_limit_apply(w, colliding, colliding_count, &kept, &kept_count, &limited);
     if (r == SPX_OK) r = spx_contacts_update(w, kept, kept_count, elapsed);
     double t2 = now_ms();
     if (r != SPX_OK) {

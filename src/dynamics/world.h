@@ -39,6 +39,8 @@ struct spx_world {
     spx_solver_scratch solver; /* the solver's packed bodies and contacts (solver.h) */
     spx_continuous ccd;       /* the continuous stage's (continuous.c) */
     spx_contact_limit contact_limit; /* the pairs a step keeps (contact_limit.c) */
+    spx_pair* filtered_pairs;  /* the broad phase's pairs that pass the filters (filter.c) */
+    uint32_t filtered_pair_capacity;
 
     uint32_t scratch_capacity;
     /* Cache for the mesh-mesh manifold's triangle pairs (spx_manifold_mesh_mesh_buffered), made with
