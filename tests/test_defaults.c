@@ -29,7 +29,7 @@ static const field fields[] = {
     B(type, K_ENUM), B(rotation, K_QUAT), B(linear_damping, K_F32), B(angular_damping, K_F32),
     B(gravity_scale, K_F32), B(friction, K_F32), B(restitution, K_F32), B(enable_sleep, K_BOOL),
     B(awake, K_BOOL), S(type, K_ENUM), S(local, K_TRANSFORM), S(density, K_F32), S(friction, K_F32),
-    S(restitution, K_F32),
+    S(restitution, K_F32), S(is_sensor, K_BOOL),
 };
 
 static const struct { const char* name; int value; } enums[] = {

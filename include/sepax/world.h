@@ -115,6 +115,8 @@ typedef struct spx_shape_def {
     float restitution;              /* 0..1; default -1 (any negative): the body's. Two shapes mix as max(a, b) */
     void* user_data;
     spx_filter filter;              /* from spx_default_filter(): collides with everything */
+    bool is_sensor;                 /* default false. A sensor makes no contact and reports the shapes it
+                                       overlaps (spx_world_get_sensor_events); it weighs as any shape */
     uint32_t internal_cookie;       /* set by spx_default_shape_def(); do not touch */
 } spx_shape_def;
 
@@ -182,6 +184,12 @@ typedef struct spx_contact_event {
     spx_body_id a, b;
     spx_shape_id shape_a, shape_b;  /* a shape of a and a shape of b */
 } spx_contact_event;
+
+/// A sensor event: a shape began or stopped overlapping a sensor shape (docs/world.md, "Sensors").
+typedef struct spx_sensor_event {
+    spx_shape_id sensor, visitor;
+    spx_body_id sensor_body, visitor_body;
+} spx_sensor_event;
 
 /// spx_step_stats.flags: contact points beyond a manifold's 4 were dropped (kept the 4 that best
 /// span the contact). Informational.
@@ -251,6 +259,14 @@ SPX_API spx_result spx_world_get_stats(const spx_world* world, spx_step_stats* o
 SPX_API spx_result spx_world_get_contact_events(const spx_world* world, const spx_contact_event** out_begin,
                                                 uint32_t* out_begin_count, const spx_contact_event** out_end,
                                                 uint32_t* out_end_count);
+
+/// Sensor events of the last step, valid until the next step: visitors that began overlapping a
+/// sensor and those that stopped (or whose shape or body, or the sensor's, was destroyed: their ids
+/// are then stale), each list sorted by (sensor id's index, visitor id's index). Overlaps are those
+/// at the start of the step. Any pointer may be NULL. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world).
+SPX_API spx_result spx_world_get_sensor_events(const spx_world* world, const spx_sensor_event** out_begin,
+                                               uint32_t* out_begin_count, const spx_sensor_event** out_end,
+                                               uint32_t* out_end_count);
 
 /// The bodies the last step quarantined (SPX_STEP_QUARANTINE), valid until the next step; *out_count
 /// is 0 after a step that quarantined none. Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
@@ -326,6 +342,7 @@ SPX_API spx_result spx_shape_get_body(const spx_world* world, spx_shape_id shape
 /// shape of the body is destroyed.
 SPX_API spx_result spx_shape_get_index(const spx_world* world, spx_shape_id shape, uint32_t* out);
 SPX_API spx_result spx_shape_get_type(const spx_world* world, spx_shape_id shape, spx_shape_type* out);
+SPX_API spx_result spx_shape_is_sensor(const spx_world* world, spx_shape_id shape, bool* out);
 SPX_API spx_result spx_shape_get_user_data(const spx_world* world, spx_shape_id shape, void** out);
 SPX_API spx_result spx_shape_set_user_data(spx_world* world, spx_shape_id shape, void* user_data);
 /// The shape's friction and restitution (either pointer may be NULL).

@@ -174,6 +174,7 @@ void spx_body_shape_init(spx_body_shape* bs, const spx_shape_def* s, float body_
     bs->restitution = s->restitution < 0.0f ? body_restitution : s->restitution;
     bs->user_data = s->user_data;
     bs->filter = s->filter;
+    bs->sensor = s->is_sensor;
 }
 
 spx_shape_def spx_body_shape_def(const spx_body_shape* bs)
@@ -186,6 +187,7 @@ spx_shape_def spx_body_shape_def(const spx_body_shape* bs)
     d.restitution = bs->restitution;
     d.user_data = bs->user_data;
     d.filter = bs->filter;
+    d.is_sensor = bs->sensor;
     if (bs->type == SPX_SHAPE_BOX) d.half_extents = sv(bs->half_extents);
     else d.mesh = bs->mesh;
     return d;
@@ -236,16 +238,20 @@ spx_result spx_body_make_instance(const spx_world* w, spx_body_shape* bs)
                : SPX_ERR_OUT_OF_MEMORY;
 }
 
-/* box_count, the filtered flag, and the world's mesh pair cache with the first mesh. */
+/* box_count, sensor_count (and the world's), the filtered flag, and the world's mesh pair cache
+   with the first mesh. */
 void spx_body_count_shapes(spx_world* w, spx_body* b)
 {
-    uint32_t boxes = 0;
+    uint32_t boxes = 0, sensors = 0;
     b->filtered = false;
     for (uint32_t i = 0; i < b->shape_count; ++i) {
         boxes += b->shapes[i].type == SPX_SHAPE_BOX;
-        b->filtered |= !spx_filter_is_default(&b->shapes[i].filter);
+        sensors += b->shapes[i].sensor;
+        b->filtered |= !spx_filter_is_default(&b->shapes[i].filter) || b->shapes[i].sensor;
     }
     b->box_count = boxes;
+    w->sensor_shape_count = w->sensor_shape_count - b->sensor_count + sensors;
+    b->sensor_count = sensors;
     /* The first mesh body makes the mesh-mesh pair cache (2,048 pairs, some 400 kB); without it the
        queries are slower, not wrong, so a failure here is no error. */
     if (boxes < b->shape_count && !w->mesh_pair_buffer) {
@@ -635,6 +641,7 @@ SPX_API spx_result spx_body_destroy(spx_world* w, spx_body_id id)
     if (b->type == SPX_BODY_DYNAMIC && !b->awake) spx_island_wake(w, i); /* unchain it from its island */
     spx_pair_finder_remove(w->pairs, i);
     for (uint32_t k = 0; k < b->shape_count; ++k) spx_shape_slot_release(w, b->shapes[k].slot);
+    w->sensor_shape_count -= b->sensor_count;
     spx_body_free_shapes(&w->allocator, b);
     uint16_t generation = b->generation;
     memset(b, 0, sizeof *b);

@@ -29,6 +29,7 @@ typedef struct spx_body_shape {
     float friction, restitution;
     void* user_data;
     spx_filter filter;
+    bool sensor;          /* makes no contact; reports overlaps (sensor.c) */
 } spx_body_shape;
 
 /* Where a shape id leads: body index and the shape's index in it, while the slot is in use. */
@@ -69,7 +70,9 @@ typedef struct spx_body {
     spx_body_shape* shapes;
     uint32_t shape_count;
     uint32_t box_count;    /* of its shapes, boxes (the rest are meshes) */
-    bool filtered;         /* a shape has a filter other than the default: its pairs ask spx_shapes_collide */
+    bool filtered;         /* a shape has a filter other than the default or is a sensor: its pairs ask
+                              spx_shapes_collide */
+    uint32_t sensor_count; /* of its shapes, sensors */
     uint32_t next_free;    /* free list link while !alive */
     uint32_t island_next;  /* sleeping island: the next body of the island, or UINT32_MAX */
     /* The pose the shapes' world_box were made at: while origin and rotation are these bit for bit,

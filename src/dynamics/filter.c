@@ -1,4 +1,4 @@
-/* Collision filtering (docs/world.md, "Filtering"): category and mask bits and groups per shape, as
+/* Collision filtering (docs/world.md, "Filtering"; sensors make no contact): category and mask bits and groups per shape, as
    Box2D has them, then the host's callback. Applied where body pairs become shape pairs: before the
    contact limit, in the narrow phase, and in the continuous stage. */
 #include "filter.h"
@@ -20,7 +20,7 @@ bool spx_shapes_collide(const spx_world* w, uint32_t ia, uint32_t sa, uint32_t i
 {
     const spx_body_shape* a = &w->bodies[ia].shapes[sa];
     const spx_body_shape* b = &w->bodies[ib].shapes[sb];
-    if (!spx_filter_should_collide(a->filter, b->filter)) return false;
+    if (a->sensor || b->sensor || !spx_filter_should_collide(a->filter, b->filter)) return false;
     return !w->def.custom_filter
         || w->def.custom_filter(spx_world_shape_id(w, ia, sa), spx_world_shape_id(w, ib, sb), w->def.custom_filter_context);
 }

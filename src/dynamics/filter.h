@@ -9,8 +9,8 @@ static inline bool spx_filter_is_default(const spx_filter* f)
     return f->category_bits == 1u && f->mask_bits == UINT64_MAX && f->group_index == 0;
 }
 
-/* Do shape sa of body ia and shape sb of body ib (ia < ib) make contacts: the filters' rule, then
-   the host's custom_filter. */
+/* Do shape sa of body ia and shape sb of body ib (ia < ib) make contacts: neither a sensor, the
+   filters' rule, then the host's custom_filter. */
 bool spx_shapes_collide(const spx_world* world, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t sb);
 
 /* Must the shape pairs of bodies ia and ib ask spx_shapes_collide? Not when neither has a filtered

@@ -187,6 +187,14 @@ SPX_API spx_result spx_shape_get_type(const spx_world* w, spx_shape_id id, spx_s
     return SPX_OK;
 }
 
+SPX_API spx_result spx_shape_is_sensor(const spx_world* w, spx_shape_id id, bool* out)
+{
+    SHAPE(w, id, slot);
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    *out = shape_of(w, slot)->sensor;
+    return SPX_OK;
+}
+
 SPX_API spx_result spx_shape_get_user_data(const spx_world* w, spx_shape_id id, void** out)
 {
     SHAPE(w, id, slot);

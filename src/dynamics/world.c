@@ -99,6 +99,7 @@ SPX_API void spx_world_destroy(spx_world* w)
     spx_free(&a, w->bodies, sizeof(spx_body) * (size_t)w->body_capacity);
     spx_free(&a, w->shape_slots, sizeof(spx_shape_slot) * (size_t)w->shape_slot_capacity);
     spx_free(&a, w->filtered_pairs, sizeof(spx_pair) * (size_t)w->filtered_pair_capacity);
+    spx_sensors_free(&w->sensors, &a);
     spx_free(&a, w->island_parent, sizeof(uint32_t) * (size_t)w->scratch_capacity);
     spx_free(&a, w->island_min_sleep, sizeof(float) * (size_t)w->scratch_capacity);
     spx_free(&a, w->island_head, sizeof(uint32_t) * (size_t)w->scratch_capacity);
@@ -305,6 +306,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     const spx_pair *colliding = NULL, *kept = NULL;
     uint32_t colliding_count = 0, kept_count = 0;
     bool limited = false;
+    if (r == SPX_OK) r = spx_sensors_update(w, pairs.pairs, pairs.count);
     if (r == SPX_OK) r = spx_filter_pairs(w, pairs.pairs, pairs.count, &colliding, &colliding_count);
     if (r == SPX_OK) r = spx_contact_limit_apply(w, colliding, colliding_count, &kept, &kept_count, &limited);
     if (r == SPX_OK) r = spx_contacts_update(w, kept, kept_count, elapsed);
@@ -319,6 +321,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
         w->locked = false;
         return r;
     }
+    spx_sensors_commit(w);
     double t3a = now_ms();
     /* Fast bodies' impacts along their motion, after the solver chose it (docs/continuous.md). A
        search that could not grow its buffer is not an error of the step: it retries next step. */
@@ -353,6 +356,18 @@ SPX_API spx_result spx_world_get_stats(const spx_world* w, spx_step_stats* out)
 {
     if (!w || !out) return SPX_ERR_INVALID_ARGUMENT;
     *out = w->stats;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_world_get_sensor_events(const spx_world* w, const spx_sensor_event** out_begin,
+                                               uint32_t* out_begin_count, const spx_sensor_event** out_end,
+                                               uint32_t* out_end_count)
+{
+    if (!w) return SPX_ERR_INVALID_ARGUMENT;
+    if (out_begin) *out_begin = w->sensors.begin;
+    if (out_begin_count) *out_begin_count = w->sensors.begin_count;
+    if (out_end) *out_end = w->sensors.end;
+    if (out_end_count) *out_end_count = w->sensors.end_count;
     return SPX_OK;
 }
 

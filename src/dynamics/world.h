@@ -7,6 +7,7 @@
 #include "contact_limit.h"
 #include "solver.h"
 #include "continuous.h"
+#include "sensor.h"
 #include "broad/pair_finder.h"
 
 #define SPX_WORLD_DEF_COOKIE 0x574F524Cu /* "WORL" */
@@ -39,6 +40,8 @@ struct spx_world {
     spx_solver_scratch solver; /* the solver's packed bodies and contacts (solver.h) */
     spx_continuous ccd;       /* the continuous stage's (continuous.c) */
     spx_contact_limit contact_limit; /* the pairs a step keeps (contact_limit.c) */
+    spx_sensors sensors;      /* sensor overlaps and events (sensor.c) */
+    uint32_t sensor_shape_count; /* sensor shapes in the world */
     spx_pair* filtered_pairs;  /* the broad phase's pairs that pass the filters (filter.c) */
     uint32_t filtered_pair_capacity;
 
