@@ -53,6 +53,35 @@ typedef struct spx_filter {
 /// must depend on the shapes alone (their user data, say) for the step to stay deterministic.
 typedef bool spx_custom_filter_fn(spx_shape_id a, spx_shape_id b, void* context);
 
+/// One contact point of a manifold, as spx_body_get_contacts and the pre-solve callback give it.
+typedef struct spx_contact_point_data {
+    spx_vec3 point;                 /* m, world: the point, moved with the bodies to where they are now */
+    float separation;               /* m when the step started: < 0 overlapping, > 0 a speculative gap */
+    float normal_impulse;           /* N s: the solver's accumulated impulse along the normal at the end of
+                                       the step (a substep's share: the step applied about substeps times it) */
+    float friction_impulse[2];      /* N s along the two tangents, likewise */
+} spx_contact_point_data;
+
+/// A manifold: the contact of two shapes along one normal (a box on a mesh may have several).
+typedef struct spx_contact_data {
+    spx_body_id a, b;
+    spx_shape_id shape_a, shape_b;
+    spx_vec3 normal;                /* unit, from a to b */
+    spx_vec3 tangent[2];            /* unit, the friction impulses' directions */
+    bool enabled;                   /* false: the pre-solve callback switched it off for the last step */
+    uint32_t point_count;           /* 1..4 */
+    spx_contact_point_data points[4];
+} spx_contact_data;
+
+/// Called once a step for each manifold the solver is about to work on (at least one of its bodies
+/// an awake dynamic one), in the manifolds' order (by body, then shape), on the calling thread,
+/// before any body moves; points and separations as the step found them, impulses those it will
+/// warm-start with. Return false to switch the manifold off for this step: no impulse, no hit event
+/// (a one-way platform lets a body through from below). The world is locked (its getters answer).
+/// The answer must depend on the data given and the world's state for the step to stay deterministic.
+/// The continuous stage's impacts of fast bodies do not ask it.
+typedef bool spx_pre_solve_fn(const spx_contact_data* contact, void* context);
+
 /// How a body moves.
 typedef enum spx_body_type {
     SPX_BODY_STATIC = 0, /* never moves; infinite mass */
@@ -94,6 +123,9 @@ typedef struct spx_world_def {
     spx_world_simd simd;            /* the solver's SIMD path, chosen at creation; default SPX_SIMD_AUTO */
     spx_custom_filter_fn* custom_filter; /* NULL: the filters alone decide */
     void* custom_filter_context;    /* passed to custom_filter */
+    spx_pre_solve_fn* pre_solve;    /* NULL: every manifold is solved */
+    void* pre_solve_context;        /* passed to pre_solve */
+    float hit_event_threshold;      /* m/s, >= 0: approaches at least this fast give hit events; default 1 */
     uint32_t internal_cookie;       /* set by spx_default_world_def(); do not touch */
 } spx_world_def;
 
@@ -183,7 +215,34 @@ typedef struct spx_step_stats {
 typedef struct spx_contact_event {
     spx_body_id a, b;
     spx_shape_id shape_a, shape_b;  /* a shape of a and a shape of b */
+    float approach_speed;           /* m/s, begin events: how fast the fastest point of the pair closed along the
+                                       normal when the step started (< 0: it was opening); 0 in end events */
 } spx_contact_event;
+
+/// A hit: a contact point closing faster than spx_world_def.hit_event_threshold that the step brings
+/// together (its gap, if any, closes within the step at that speed). One a shape pair and step, its
+/// fastest point; for sound and damage.
+typedef struct spx_contact_hit_event {
+    spx_body_id a, b;
+    spx_shape_id shape_a, shape_b;
+    spx_vec3 point;                 /* m, world, when the step started */
+    spx_vec3 normal;                /* unit, from a to b */
+    float speed;                    /* m/s: the approach speed along the normal */
+} spx_contact_hit_event;
+
+/// A body the last step moved (awake, or fell asleep during it), where it is now.
+typedef struct spx_body_move_event {
+    spx_body_id body;
+    spx_transform transform;
+    void* user_data;
+    bool fell_asleep;
+} spx_body_move_event;
+
+/// A body that woke (awake true) or fell asleep since the step before the last.
+typedef struct spx_body_sleep_event {
+    spx_body_id body;
+    bool awake;
+} spx_body_sleep_event;
 
 /// A sensor event: a shape began or stopped overlapping a sensor shape (docs/world.md, "Sensors").
 typedef struct spx_sensor_event {
@@ -259,6 +318,19 @@ SPX_API spx_result spx_world_get_stats(const spx_world* world, spx_step_stats* o
 SPX_API spx_result spx_world_get_contact_events(const spx_world* world, const spx_contact_event** out_begin,
                                                 uint32_t* out_begin_count, const spx_contact_event** out_end,
                                                 uint32_t* out_end_count);
+
+/// Hit events of the last step, valid until the next step, in the manifolds' order (by body, then
+/// shape). Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
+SPX_API spx_result spx_world_get_hit_events(const spx_world* world, const spx_contact_hit_event** out,
+                                            uint32_t* out_count);
+
+/// Body events of the last step, valid until the next step, in body order: every body it moved
+/// (dynamic and kinematic bodies that were awake; a game syncs only these), and every body whose
+/// sleep changed since the step before (woken by the host or a contact, or fallen asleep). Any
+/// pointer may be NULL. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world).
+SPX_API spx_result spx_world_get_body_events(const spx_world* world, const spx_body_move_event** out_moves,
+                                             uint32_t* out_move_count, const spx_body_sleep_event** out_sleeps,
+                                             uint32_t* out_sleep_count);
 
 /// Sensor events of the last step, valid until the next step: visitors that began overlapping a
 /// sensor and those that stopped (or whose shape or body, or the sensor's, was destroyed: their ids
@@ -364,6 +436,14 @@ SPX_API spx_result spx_body_get_shapes(const spx_world* world, spx_body_id body,
 /// The id of the body's shape number `index` (as queries that answer a body and a shape index give
 /// it). Errors: SPX_ERR_INVALID_ARGUMENT (NULL, index not below the body's shape count), SPX_ERR_STALE_ID.
 SPX_API spx_result spx_body_get_shape(const spx_world* world, spx_body_id body, uint32_t index, spx_shape_id* out);
+
+/// The body's manifolds after the last step (those with any of its shapes, a or b as the manifold
+/// has them: the body of lower index first): the first min(capacity, count) into out (NULL with
+/// capacity 0 asks only the count), the count into *out_count. Costs a pass over the world's
+/// manifolds. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world or out_count, NULL out with capacity > 0),
+/// SPX_ERR_STALE_ID.
+SPX_API spx_result spx_body_get_contacts(const spx_world* world, spx_body_id body, spx_contact_data* out,
+                                         uint32_t capacity, uint32_t* out_count);
 
 /// Sum of the kinetic energies of the dynamic bodies (J): for checks and tools.
 SPX_API double spx_world_kinetic_energy(const spx_world* world);

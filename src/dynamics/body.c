@@ -602,6 +602,7 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     b.restitution = def->restitution;
     b.enable_sleep = def->enable_sleep;
     b.awake = def->type != SPX_BODY_STATIC && def->awake;
+    b.was_awake = b.awake;
     b.user_data = def->user_data;
     b.island_next = SPX_NO_BODY;
     b.alive = true;

@@ -46,6 +46,7 @@ typedef struct spx_body {
     bool alive;
     bool awake;
     bool enable_sleep;
+    bool was_awake;        /* awake after the last step (or when made): its sleep events (world.c) */
     /* Placement: the origin and rotation the host sees, and the centre of mass the solver moves. */
     vec3s origin;
     versors rotation;

@@ -20,10 +20,10 @@ static bool key_less(pair_key x, pair_key y) { return x.a != y.a ? x.a < y.a : x
 static bool key_equal(pair_key x, pair_key y) { return x.a == y.a && x.b == y.b; }
 
 /* An event of manifold m's shape pair. */
-static bool push_event(const spx_world* w, spx_contact_event* events, uint32_t* count, uint32_t capacity,
-                       const spx_contact* m)
+static spx_contact_event* push_event(const spx_world* w, spx_contact_event* events, uint32_t* count, uint32_t capacity,
+                                     const spx_contact* m)
 {
-    if (*count >= capacity) return false;
+    if (*count >= capacity) return NULL;
     spx_contact_event* e = &events[*count];
     memset(e, 0, sizeof *e);
     e->a = spx_world_body_id(w, m->body_a);
@@ -31,7 +31,7 @@ static bool push_event(const spx_world* w, spx_contact_event* events, uint32_t* 
     e->shape_a = spx_world_shape_id(w, m->body_a, m->shape_a);
     e->shape_b = spx_world_shape_id(w, m->body_b, m->shape_b);
     ++*count;
-    return true;
+    return e;
 }
 
 /* Manifold k of list starts a shape pair: the first, or another pair than k - 1's (lists are sorted). */
@@ -54,7 +54,14 @@ static void shape_pair_events(const spx_world* w, spx_contacts* c, const spx_con
         const uint32_t kp = p < was_count ? shape_key(&was[p]) : UINT32_MAX;
         const uint32_t kq = q < now_count ? shape_key(&now[q]) : UINT32_MAX;
         if (kp < kq) push_event(w, c->end, &c->end_count, c->end_capacity, &was[p]);
-        if (kq < kp) push_event(w, c->begin, &c->begin_count, c->begin_capacity, &now[q]);
+        if (kq < kp) {
+            spx_contact_event* e = push_event(w, c->begin, &c->begin_count, c->begin_capacity, &now[q]);
+            float fastest = -INFINITY;
+            for (uint32_t m = q; m < now_count && shape_key(&now[m]) == kq; ++m)
+                for (int k = 0; k < now[m].point_count; ++k)
+                    fastest = fmaxf(fastest, spx_contact_approach(w, &now[m], &now[m].points[k]));
+            if (e) e->approach_speed = fastest;
+        }
         const uint32_t k = kp < kq ? kp : kq;
         while (p < was_count && shape_key(&was[p]) == k) ++p;
         while (q < now_count && shape_key(&now[q]) == k) ++q;
@@ -158,6 +165,7 @@ static void reuse_contact(const spx_world* w, const spx_contact* old, const mat3
     const spx_body* a = &w->bodies[old->body_a];
     const spx_body* b = &w->bodies[old->body_b];
     *out = *old;
+    out->enabled = true;
     out->normal = glms_vec3_normalize(to_world(ra, old->made_normal));
     tangents(out->normal, out->tangent);
     const spx_body_shape *xa = &a->shapes[old->shape_a], *xb = &b->shapes[old->shape_b];
@@ -227,6 +235,7 @@ static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
     out->made_distance = glms_vec3_distance(a->center, b->center);
     out->made_margin = margin;
     out->reusable = true;
+    out->enabled = true;
     out->body_a = ia;
     out->body_b = ib;
     out->shape_a = sa;
@@ -335,7 +344,8 @@ static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n)
     const spx_allocator* al = &w->allocator;
     return spx_reserve(al, (void**)&c->prev, &c->prev_capacity, (uint32_t)need, sizeof(spx_contact), 16)
         && spx_reserve(al, (void**)&c->begin, &c->begin_capacity, (uint32_t)events, sizeof(spx_contact_event), 8)
-        && spx_reserve(al, (void**)&c->end, &c->end_capacity, (uint32_t)events, sizeof(spx_contact_event), 8);
+        && spx_reserve(al, (void**)&c->end, &c->end_capacity, (uint32_t)events, sizeof(spx_contact_event), 8)
+        && spx_reserve(al, (void**)&c->hits, &c->hit_capacity, (uint32_t)need, sizeof(spx_contact_hit_event), 8);
 }
 
 spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, float dt)
@@ -505,4 +515,5 @@ void spx_contacts_free(spx_contacts* c, const spx_allocator* al)
     spx_free(al, c->begin, sizeof(spx_contact_event) * (size_t)c->begin_capacity);
     spx_free(al, c->end, sizeof(spx_contact_event) * (size_t)c->end_capacity);
     spx_free(al, c->pending_end, sizeof(spx_contact_event) * (size_t)c->pending_end_capacity);
+    spx_free(al, c->hits, sizeof(spx_contact_hit_event) * (size_t)c->hit_capacity);
 }

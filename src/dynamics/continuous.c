@@ -995,6 +995,7 @@ static bool link_of(stage* s, uint32_t e, impact_link* out)
 {
     if (!(e & SPX_CCD_LINK_IMPACT)) {
         const spx_contact* ct = &s->w->contacts.list[e >> 1];
+        if (!ct->enabled) return false; /* switched off by the host's pre_solve */
         const uint32_t ends[2] = { ct->body_a, ct->body_b };
         for (int k = 0; k < 2; ++k) {
             const spx_body* b = &s->w->bodies[ends[k]];

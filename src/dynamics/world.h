@@ -40,6 +40,10 @@ struct spx_world {
     spx_solver_scratch solver; /* the solver's packed bodies and contacts (solver.h) */
     spx_continuous ccd;       /* the continuous stage's (continuous.c) */
     spx_contact_limit contact_limit; /* the pairs a step keeps (contact_limit.c) */
+    spx_body_move_event* moves; /* the last step's body events (spx_world_get_body_events) */
+    uint32_t move_count, move_capacity;
+    spx_body_sleep_event* sleeps;
+    uint32_t sleep_count, sleep_capacity;
     spx_sensors sensors;      /* sensor overlaps and events (sensor.c) */
     uint32_t sensor_shape_count; /* sensor shapes in the world */
     spx_pair* filtered_pairs;  /* the broad phase's pairs that pass the filters (filter.c) */
@@ -65,6 +69,13 @@ static inline spx_shape_id spx_world_shape_id(const spx_world* world, uint32_t b
     const uint32_t slot = world->bodies[body].shapes[index].slot;
     spx_shape_id id = { slot + 1, world->number, world->shape_slots[slot].generation };
     return id;
+}
+
+/* Does the solver work on manifold c: at least one body awake and dynamic, and not switched off. */
+static inline bool spx_contact_active(const spx_world* w, const spx_contact* c)
+{
+    const spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
+    return c->enabled && ((a->type == SPX_BODY_DYNAMIC && a->awake) || (b->type == SPX_BODY_DYNAMIC && b->awake));
 }
 
 /* Room for bodies[0 .. count): the body array and every per-body array of the step. New slots are
