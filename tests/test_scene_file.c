@@ -223,7 +223,8 @@ static int shape_materials_sensors_filters(void)
         "  \"bodies\": [ { \"type\": \"static\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [5, 1, 5] } ] },\n"
         "    { \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5], \"material\": \"ice\",\n"
         "                     \"filter\": { \"category\": 4, \"mask\": \"0xFFFFFFFF00000000\", \"group\": -3 } },\n"
-        "                   { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"position\": [0, 2, 0], \"sensor\": true } ] } ] }\n";
+        "                   { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"position\": [0, 2, 0], \"sensor\": true } ] } ],\n"
+        "  \"generators\": [ { \"generator\": \"grid\", \"half_extents\": [0.2, 0.2, 0.2], \"count\": [1, 1, 1], \"origin\": [0, 5, 0] } ] }\n";
     scene s;
     ENSURE(scene_read_text(text, strlen(text), "dir/good.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
     ENSURE(scene_build(&s, message, sizeof message));
@@ -244,6 +245,10 @@ static int shape_materials_sensors_filters(void)
     ENSURE(sensor);
     ENSURE_CODE(spx_shape_get_material(s.w, shapes[1], &friction, NULL), SPX_OK);
     ENSURE(friction == 0.6f); /* the body's material */
+    /* A generator's shorthand box is a shape like any other: the default filter, no sensor. */
+    ENSURE_CODE(spx_body_get_shape(s.w, s.ids[2], 0, &shapes[0]), SPX_OK);
+    ENSURE_CODE(spx_shape_get_filter(s.w, shapes[0], &f), SPX_OK);
+    ENSURE(f.category_bits == 1 && f.mask_bits == UINT64_MAX && f.group_index == 0);
     scene_free(&s);
     ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"group\": 1.5 } } ] }"),
                    "bodies[1].shapes[0].filter.group: must be a whole number (found 1.5)") == 0);

@@ -302,10 +302,11 @@ SPX_API void spx_world_destroy(spx_world* world);
 /// SPX_ERR_OUT_OF_MEMORY (nothing moved; the world is as before the call; a crowd made in one spot
 /// needs room for bodies x 128 pairs and bodies x 32 manifolds: docs/world.md, crowds),
 /// SPX_ERR_WORLD_LOCKED.
-/// The only host code a step runs is its allocator (while a buffer grows). Called from there, every
-/// call that changes this world (step, body create, destroy, set_transform, set_velocity,
-/// apply_impulse, set_awake, set_material) returns SPX_ERR_WORLD_LOCKED and changes nothing; the
-/// getters answer with the state of the step under way; spx_world_destroy must not be called.
+/// The host code a step runs is its allocator (while a buffer grows) and the def's custom_filter and
+/// pre_solve. Called from there, every call that changes this world (step, body and shape create
+/// and destroy, set_transform, set_velocity, apply_impulse, set_awake, set_material, set_filter)
+/// returns SPX_ERR_WORLD_LOCKED and changes nothing; the getters answer with the state of the step
+/// under way; spx_world_destroy must not be called.
 SPX_API spx_result spx_world_step(spx_world* world, float elapsed);
 
 /// The statistics of the last step. Errors: SPX_ERR_INVALID_ARGUMENT (NULL).

@@ -109,12 +109,12 @@ spx_result spx_sensors_update(spx_world* w, const spx_pair* pairs, uint32_t n)
         || !spx_reserve(al, (void**)&s->end, &s->end_capacity, (uint32_t)most, sizeof(spx_sensor_event), 8))
         return SPX_ERR_OUT_OF_MEMORY;
     uint32_t found = 0;
-    for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t i = 0; i < n && tests > 0; ++i) {
         found += test_bodies(w, pairs[i].a, pairs[i].b, s->found + found);
         found += test_bodies(w, pairs[i].b, pairs[i].a, s->found + found);
     }
     /* Keys are unique (one slot pair each): the sort's order is the input's alone. */
-    qsort(s->found, found, sizeof(spx_sensor_overlap), by_key);
+    if (found > 1) qsort(s->found, found, sizeof(spx_sensor_overlap), by_key);
     uint32_t i = 0, j = 0, count = 0;
     while (i < s->count || j < found) {
         const uint64_t ko = i < s->count ? s->list[i].key : UINT64_MAX, kf = j < found ? s->found[j].key : UINT64_MAX;

@@ -519,14 +519,22 @@ static bool read_filter(reader* r, const cJSON* obj, const char* path, spx_filte
     return true;
 }
 
-static bool read_shape(reader* r, const cJSON* v, const char* path, scene_shape* sh)
+/* What a shape is when the file says nothing: at the body's origin, unturned, the body's material,
+   no sensor, the default filter. Every shape starts from it, the shorthand box of a body too. */
+static void shape_defaults(scene_shape* sh, const char* path)
 {
-    static const char* const keys[] = { "type", "half_extents", "mesh", "position", "rotation", "density", "material",
-                                        "sensor", "filter", NULL };
+    memset(sh, 0, sizeof *sh);
     copy_text(sh->where, sizeof sh->where, path);
     sh->local.q.w = 1.0f;
     sh->material = -1;
     sh->filter = spx_default_filter();
+}
+
+static bool read_shape(reader* r, const cJSON* v, const char* path, scene_shape* sh)
+{
+    static const char* const keys[] = { "type", "half_extents", "mesh", "position", "rotation", "density", "material",
+                                        "sensor", "filter", NULL };
+    shape_defaults(sh, path);
     char type[16] = "", material[SCENE_NAME_MAX] = "";
     if (!expect_object(r, v, path) || !check_keys(r, v, path, keys, NULL) || !require(r, v, "type", path)
         || !read_string(r, v, "type", path, type, sizeof type)
@@ -639,9 +647,8 @@ static bool read_body(reader* r, const cJSON* v, const char* path, scene_body* b
         if (shapes) return fail(r, p, "give either half_extents (one box) or shapes, not both");
         scene_shape* sh = PUSH(r, r->s, shapes, shape_count, shape_capacity, p);
         if (!sh) return false;
-        copy_text(sh->where, sizeof sh->where, path);
+        shape_defaults(sh, path);
         sh->type = SPX_SHAPE_BOX;
-        sh->local.q.w = 1.0f;
         if (!read_vec3(r, v, "half_extents", path, 0.0, FAR, true, &sh->half_extents)) return false;
         b->shape_count = 1;
         return true;
