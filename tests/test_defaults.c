@@ -26,9 +26,11 @@ static const field fields[] = {
     W(speculative_distance, K_F32), W(enable_sleep, K_BOOL), W(sleep_linear_speed, K_F32),
     W(sleep_angular_speed, K_F32), W(time_to_sleep, K_F32), W(enable_continuous, K_BOOL),
     W(continuous_static_only, K_BOOL), W(continuous_max_impacts, K_U32), W(simd, K_ENUM),
+    W(hit_event_threshold, K_F32),
     B(type, K_ENUM), B(rotation, K_QUAT), B(linear_damping, K_F32), B(angular_damping, K_F32),
     B(gravity_scale, K_F32), B(friction, K_F32), B(restitution, K_F32), B(enable_sleep, K_BOOL),
-    B(awake, K_BOOL), S(type, K_ENUM), S(local, K_TRANSFORM), S(density, K_F32),
+    B(awake, K_BOOL), S(type, K_ENUM), S(local, K_TRANSFORM), S(density, K_F32), S(friction, K_F32),
+    S(restitution, K_F32), S(is_sensor, K_BOOL),
 };
 
 static const struct { const char* name; int value; } enums[] = {

@@ -215,6 +215,56 @@ static int unknown_and_repeated_keys(void)
 }
 
 /* The generators reproduce the standard scenes of tests/support/scenes.c exactly. */
+/* Shapes' own materials, sensors and filters reach the world; bad ones get their errors. */
+static int shape_materials_sensors_filters(void)
+{
+    const char* text =
+        "{ \"materials\": { \"ice\": { \"friction\": 0.05 } },\n"
+        "  \"bodies\": [ { \"type\": \"static\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [5, 1, 5] } ] },\n"
+        "    { \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5], \"material\": \"ice\",\n"
+        "                     \"filter\": { \"category\": 4, \"mask\": \"0xFFFFFFFF00000000\", \"group\": -3 } },\n"
+        "                   { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"position\": [0, 2, 0], \"sensor\": true } ] } ],\n"
+        "  \"generators\": [ { \"generator\": \"grid\", \"half_extents\": [0.2, 0.2, 0.2], \"count\": [1, 1, 1], \"origin\": [0, 5, 0] } ] }\n";
+    scene s;
+    ENSURE(scene_read_text(text, strlen(text), "dir/good.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
+    ENSURE(scene_build(&s, message, sizeof message));
+    spx_shape_id shapes[2];
+    uint32_t n = 0;
+    ENSURE_CODE(spx_body_get_shapes(s.w, s.ids[1], shapes, 2, &n), SPX_OK);
+    ENSURE(n == 2);
+    spx_filter f;
+    float friction = 0, restitution = 1;
+    bool sensor = true;
+    ENSURE_CODE(spx_shape_get_filter(s.w, shapes[0], &f), SPX_OK);
+    ENSURE(f.category_bits == 4 && f.mask_bits == 0xFFFFFFFF00000000ull && f.group_index == -3);
+    ENSURE_CODE(spx_shape_get_material(s.w, shapes[0], &friction, &restitution), SPX_OK);
+    ENSURE(friction == 0.05f && restitution == 0.0f);
+    ENSURE_CODE(spx_shape_is_sensor(s.w, shapes[0], &sensor), SPX_OK);
+    ENSURE(!sensor);
+    ENSURE_CODE(spx_shape_is_sensor(s.w, shapes[1], &sensor), SPX_OK);
+    ENSURE(sensor);
+    ENSURE_CODE(spx_shape_get_material(s.w, shapes[1], &friction, NULL), SPX_OK);
+    ENSURE(friction == 0.6f); /* the body's material */
+    /* A generator's shorthand box is a shape like any other: the default filter, no sensor. */
+    ENSURE_CODE(spx_body_get_shape(s.w, s.ids[2], 0, &shapes[0]), SPX_OK);
+    ENSURE_CODE(spx_shape_get_filter(s.w, shapes[0], &f), SPX_OK);
+    ENSURE(f.category_bits == 1 && f.mask_bits == UINT64_MAX && f.group_index == 0);
+    scene_free(&s);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"group\": 1.5 } } ] }"),
+                   "bodies[1].shapes[0].filter.group: must be a whole number (found 1.5)") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"mask\": -1 } } ] }"),
+                   "bodies[1].shapes[0].filter.mask: must be a whole number 0..2^53") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"mask\": \"0xZZ\" } } ] }"),
+                   "bodies[1].shapes[0].filter.mask: '0xZZ' is not a 64-bit whole number") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"categroy\": 2 } } ] }"),
+                   "bodies[1].shapes[0].filter.categroy: unknown key") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"material\": \"lead\" } ] }"),
+                   "bodies[1].shapes[0].material: no material named 'lead'") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"sensor\": 1 } ] }"),
+                   "bodies[1].shapes[0].sensor: must be true or false") == 0);
+    return 0;
+}
+
 static int compare_layout(const char* name, const spx_scene_layout* l)
 {
     char path[1024];
@@ -317,6 +367,7 @@ int main(void)
     RUN_TEST(truncated_and_malformed, failures);
     RUN_TEST(mutations_never_crash, failures);
     RUN_TEST(unknown_and_repeated_keys, failures);
+    RUN_TEST(shape_materials_sensors_filters, failures);
     RUN_TEST(standard_scenes_reproduced, failures);
     RUN_TEST(every_scene_runs, failures);
     return failures ? 1 : 0;

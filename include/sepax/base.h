@@ -43,7 +43,7 @@ typedef enum spx_result {
     SPX_ERR_DEGENERATE_TRIANGLE, /* a triangle whose three corners coincide: no direction to answer with */
     SPX_ERR_BAD_TIME,            /* tmax negative */
     SPX_ERR_UNINITIALIZED_DEF,   /* def not from its spx_default_*_def() */
-    SPX_ERR_STALE_ID,            /* an id whose body was destroyed, or an id of another world */
+    SPX_ERR_STALE_ID,            /* an id whose body or shape was destroyed, or an id of another world */
     SPX_ERR_WORLD_LOCKED,        /* a call that changes a world made while it steps (from the host's allocator) */
     SPX_ERR_OUT_OF_MEMORY,       /* nothing was changed; retrying is safe */
     SPX_ERR_INDEX_OUT_OF_RANGE,  /* a mesh index names a vertex that does not exist */

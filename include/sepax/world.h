@@ -29,6 +29,59 @@ typedef struct spx_body_id {
     uint16_t generation; /* the slot's use, 1..65535: after 65,535 reuses of one slot it comes round */
 } spx_body_id;
 
+/// A shape handle, laid out as spx_body_id and checked the same way: SPX_ERR_STALE_ID for a shape
+/// destroyed (alone or with its body) or of another world. All zero is the null id.
+typedef struct spx_shape_id {
+    uint32_t index;      /* the shape's slot + 1 (0: null) */
+    uint16_t world;      /* number of the world that made it */
+    uint16_t generation; /* the slot's use, 1..65535 */
+} spx_shape_id;
+
+/// Which shapes collide (docs/world.md, "Filtering"). Two shapes of one group (group_index equal and
+/// not 0) always collide when it is positive and never when it is negative; otherwise they collide
+/// when each one's mask has a bit of the other's category. Start from spx_default_filter().
+typedef struct spx_filter {
+    uint64_t category_bits;         /* what the shape is; default 1 */
+    uint64_t mask_bits;             /* what it collides with; default every bit */
+    int32_t group_index;            /* default 0: no group */
+} spx_filter;
+
+/// The host's last word on a shape pair the filters let collide (spx_world_def.custom_filter): false
+/// keeps them apart this step. Called from inside spx_world_step, on the calling thread, for such
+/// shape pairs of body pairs whose bounds meet (a's body before b's in body order), every step while
+/// they do and maybe more than once a step; the world is locked (its getters answer). The answer
+/// must depend on the shapes alone (their user data, say) for the step to stay deterministic.
+typedef bool spx_custom_filter_fn(spx_shape_id a, spx_shape_id b, void* context);
+
+/// One contact point of a manifold, as spx_body_get_contacts and the pre-solve callback give it.
+typedef struct spx_contact_point_data {
+    spx_vec3 point;                 /* m, world: the point, moved with the bodies to where they are now */
+    float separation;               /* m when the step started: < 0 overlapping, > 0 a speculative gap */
+    float normal_impulse;           /* N s: the solver's accumulated impulse along the normal at the end of
+                                       the step (a substep's share: the step applied about substeps times it) */
+    float friction_impulse[2];      /* N s along the two tangents, likewise */
+} spx_contact_point_data;
+
+/// A manifold: the contact of two shapes along one normal (a box on a mesh may have several).
+typedef struct spx_contact_data {
+    spx_body_id a, b;
+    spx_shape_id shape_a, shape_b;
+    spx_vec3 normal;                /* unit, from a to b */
+    spx_vec3 tangent[2];            /* unit, the friction impulses' directions */
+    bool enabled;                   /* false: the pre-solve callback switched it off for the last step */
+    uint32_t point_count;           /* 1..4 */
+    spx_contact_point_data points[4];
+} spx_contact_data;
+
+/// Called once a step for each manifold the solver is about to work on (at least one of its bodies
+/// an awake dynamic one), in the manifolds' order (by body, then shape), on the calling thread,
+/// before any body moves; points and separations as the step found them, impulses those it will
+/// warm-start with. Return false to switch the manifold off for this step: no impulse, no hit event
+/// (a one-way platform lets a body through from below). The world is locked (its getters answer).
+/// The answer must depend on the data given and the world's state for the step to stay deterministic.
+/// The continuous stage's impacts of fast bodies do not ask it.
+typedef bool spx_pre_solve_fn(const spx_contact_data* contact, void* context);
+
 /// How a body moves.
 typedef enum spx_body_type {
     SPX_BODY_STATIC = 0, /* never moves; infinite mass */
@@ -68,6 +121,11 @@ typedef struct spx_world_def {
     uint32_t continuous_max_impacts;/* impacts a step resolves in full; later ones stop both bodies where they
                                        touch (SPX_STEP_IMPACT_LIMIT); default 65536 */
     spx_world_simd simd;            /* the solver's SIMD path, chosen at creation; default SPX_SIMD_AUTO */
+    spx_custom_filter_fn* custom_filter; /* NULL: the filters alone decide */
+    void* custom_filter_context;    /* passed to custom_filter */
+    spx_pre_solve_fn* pre_solve;    /* NULL: every manifold is solved */
+    void* pre_solve_context;        /* passed to pre_solve */
+    float hit_event_threshold;      /* m/s, >= 0: approaches at least this fast give hit events; default 1 */
     uint32_t internal_cookie;       /* set by spx_default_world_def(); do not touch */
 } spx_world_def;
 
@@ -84,6 +142,13 @@ typedef struct spx_shape_def {
     const struct spx_mesh* mesh;    /* SPX_SHAPE_MESH: the host's mesh, unchanged and alive while the body lives */
     spx_transform local;            /* the shape's placement in the body's frame; default identity */
     float density;                  /* kg/m^3, > 0 on a dynamic body; default 1000 */
+    float friction;                 /* Coulomb coefficient, >= 0; default -1 (any negative): the body's (spx_body_def.friction).
+                                       Two shapes mix as sqrt(a b) */
+    float restitution;              /* 0..1; default -1 (any negative): the body's. Two shapes mix as max(a, b) */
+    void* user_data;
+    spx_filter filter;              /* from spx_default_filter(): collides with everything */
+    bool is_sensor;                 /* default false. A sensor makes no contact and reports the shapes it
+                                       overlaps (spx_world_get_sensor_events); it weighs as any shape */
     uint32_t internal_cookie;       /* set by spx_default_shape_def(); do not touch */
 } spx_shape_def;
 
@@ -97,8 +162,8 @@ typedef struct spx_body_def {
     float linear_damping;           /* 1/s, >= 0: velocity decays as v' = -damping v; default 0 */
     float angular_damping;          /* 1/s, >= 0; default 0.05 */
     float gravity_scale;            /* default 1 */
-    float friction;                 /* Coulomb coefficient, >= 0; default 0.6. Mixed as sqrt(a b) */
-    float restitution;              /* 0..1; default 0. Mixed as max(a, b) */
+    float friction;                 /* Coulomb coefficient, >= 0; default 0.6: of its shapes that give none */
+    float restitution;              /* 0..1; default 0: of its shapes that give none */
     bool enable_sleep;              /* default true */
     bool awake;                     /* default true */
     void* user_data;
@@ -145,10 +210,45 @@ typedef struct spx_step_stats {
     uint32_t quarantined_body_count;/* bodies found non-finite after the step and quarantined (SPX_STEP_QUARANTINE) */
 } spx_step_stats;
 
-/// A contact event: two bodies started or stopped touching during the last step.
+/// A contact event: two shapes (of bodies a and b) started or stopped touching during the last step.
+/// Shapes touch while their pair has a manifold: contact points within the speculative distance.
 typedef struct spx_contact_event {
     spx_body_id a, b;
+    spx_shape_id shape_a, shape_b;  /* a shape of a and a shape of b */
+    float approach_speed;           /* m/s, begin events: how fast the fastest point of the pair closed along the
+                                       normal when the step started (< 0: it was opening); 0 in end events */
 } spx_contact_event;
+
+/// A hit: a contact point closing faster than spx_world_def.hit_event_threshold that the step brings
+/// together (its gap, if any, closes within the step at that speed). One a shape pair and step, its
+/// fastest point; for sound and damage.
+typedef struct spx_contact_hit_event {
+    spx_body_id a, b;
+    spx_shape_id shape_a, shape_b;
+    spx_vec3 point;                 /* m, world, when the step started */
+    spx_vec3 normal;                /* unit, from a to b */
+    float speed;                    /* m/s: the approach speed along the normal */
+} spx_contact_hit_event;
+
+/// A body the last step moved (awake, or fell asleep during it), where it is now.
+typedef struct spx_body_move_event {
+    spx_body_id body;
+    spx_transform transform;
+    void* user_data;
+    bool fell_asleep;
+} spx_body_move_event;
+
+/// A body that woke (awake true) or fell asleep since the step before the last.
+typedef struct spx_body_sleep_event {
+    spx_body_id body;
+    bool awake;
+} spx_body_sleep_event;
+
+/// A sensor event: a shape began or stopped overlapping a sensor shape (docs/world.md, "Sensors").
+typedef struct spx_sensor_event {
+    spx_shape_id sensor, visitor;
+    spx_body_id sensor_body, visitor_body;
+} spx_sensor_event;
 
 /// spx_step_stats.flags: contact points beyond a manifold's 4 were dropped (kept the 4 that best
 /// span the contact). Informational.
@@ -183,6 +283,11 @@ typedef struct spx_contact_event {
 SPX_API spx_world_def spx_default_world_def(void);
 SPX_API spx_body_def spx_default_body_def(void);
 SPX_API spx_shape_def spx_default_shape_def(void);
+SPX_API spx_filter spx_default_filter(void);
+
+/// Do shapes with these filters collide, before the host's custom_filter? (The rule of spx_filter;
+/// symmetric.)
+SPX_API bool spx_filter_should_collide(spx_filter a, spx_filter b);
 
 /// Creates a world. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, a setting out of range, an allocator
 /// without alloc or free), SPX_ERR_NOT_FINITE, SPX_ERR_UNINITIALIZED_DEF, SPX_ERR_OUT_OF_MEMORY,
@@ -197,21 +302,44 @@ SPX_API void spx_world_destroy(spx_world* world);
 /// SPX_ERR_OUT_OF_MEMORY (nothing moved; the world is as before the call; a crowd made in one spot
 /// needs room for bodies x 128 pairs and bodies x 32 manifolds: docs/world.md, crowds),
 /// SPX_ERR_WORLD_LOCKED.
-/// The only host code a step runs is its allocator (while a buffer grows). Called from there, every
-/// call that changes this world (step, body create, destroy, set_transform, set_velocity,
-/// apply_impulse, set_awake, set_material) returns SPX_ERR_WORLD_LOCKED and changes nothing; the
-/// getters answer with the state of the step under way; spx_world_destroy must not be called.
+/// The host code a step runs is its allocator (while a buffer grows) and the def's custom_filter and
+/// pre_solve. Called from there, every call that changes this world (step, body and shape create
+/// and destroy, set_transform, set_velocity, apply_impulse, set_awake, set_material, set_filter)
+/// returns SPX_ERR_WORLD_LOCKED and changes nothing; the getters answer with the state of the step
+/// under way; spx_world_destroy must not be called.
 SPX_API spx_result spx_world_step(spx_world* world, float elapsed);
 
 /// The statistics of the last step. Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
 SPX_API spx_result spx_world_get_stats(const spx_world* world, spx_step_stats* out);
 
-/// Contact events of the last step, valid until the next step or body destruction: pairs of bodies
-/// that began touching, and pairs that stopped (or one of which was destroyed). Any pointer may be
-/// NULL. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world).
+/// Contact events of the last step, valid until the next step or body or shape destruction: pairs of
+/// shapes that began touching, and pairs that stopped (or one of which was destroyed, whose ids are
+/// then stale), each list sorted by (body a, body b, shape a, shape b) in body and shape order. Any
+/// pointer may be NULL. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world).
 SPX_API spx_result spx_world_get_contact_events(const spx_world* world, const spx_contact_event** out_begin,
                                                 uint32_t* out_begin_count, const spx_contact_event** out_end,
                                                 uint32_t* out_end_count);
+
+/// Hit events of the last step, valid until the next step, in the manifolds' order (by body, then
+/// shape). Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
+SPX_API spx_result spx_world_get_hit_events(const spx_world* world, const spx_contact_hit_event** out,
+                                            uint32_t* out_count);
+
+/// Body events of the last step, valid until the next step, in body order: every body it moved
+/// (dynamic and kinematic bodies that were awake; a game syncs only these), and every body whose
+/// sleep changed since the step before (woken by the host or a contact, or fallen asleep). Any
+/// pointer may be NULL. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world).
+SPX_API spx_result spx_world_get_body_events(const spx_world* world, const spx_body_move_event** out_moves,
+                                             uint32_t* out_move_count, const spx_body_sleep_event** out_sleeps,
+                                             uint32_t* out_sleep_count);
+
+/// Sensor events of the last step, valid until the next step: visitors that began overlapping a
+/// sensor and those that stopped (or whose shape or body, or the sensor's, was destroyed: their ids
+/// are then stale), each list sorted by (sensor id's index, visitor id's index). Overlaps are those
+/// at the start of the step. Any pointer may be NULL. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world).
+SPX_API spx_result spx_world_get_sensor_events(const spx_world* world, const spx_sensor_event** out_begin,
+                                               uint32_t* out_begin_count, const spx_sensor_event** out_end,
+                                               uint32_t* out_end_count);
 
 /// The bodies the last step quarantined (SPX_STEP_QUARANTINE), valid until the next step; *out_count
 /// is 0 after a step that quarantined none. Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
@@ -262,8 +390,61 @@ SPX_API spx_result spx_body_is_awake(const spx_world* world, spx_body_id id, boo
 SPX_API spx_result spx_body_set_awake(spx_world* world, spx_body_id id, bool awake);
 SPX_API spx_result spx_body_get_user_data(const spx_world* world, spx_body_id id, void** out);
 SPX_API spx_result spx_body_set_user_data(spx_world* world, spx_body_id id, void* user_data);
-/// Friction (>= 0) and restitution (0..1) of all the body's shapes.
+/// Friction (>= 0) and restitution (0..1) of all the body's shapes, and of shapes added to it later
+/// without their own.
 SPX_API spx_result spx_body_set_material(spx_world* world, spx_body_id id, float friction, float restitution);
+
+/// Adds a shape to a body (docs/world.md, "Shapes"). A dynamic body's mass, centre of mass and inertia
+/// are made again from all its shapes; its origin stays where it is. The body and what touches it
+/// wake. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, the body has SPX_MAX_BODY_SHAPES shapes already, a
+/// bad shape as spx_body_create has it), SPX_ERR_STALE_ID (the body), SPX_ERR_UNINITIALIZED_DEF and
+/// the shape def's errors of spx_body_create, SPX_ERR_MASS_OUT_OF_RANGE, SPX_ERR_OUT_OF_MEMORY,
+/// SPX_ERR_WORLD_LOCKED. Nothing changes on an error; *out set only on success.
+SPX_API spx_result spx_shape_create(spx_world* world, spx_body_id body, const spx_shape_def* def, spx_shape_id* out);
+/// Removes a shape from its body; its contacts end (end events at the next step), the body's mass is
+/// made again and the later shapes of the body move down one index. A body keeps at least one shape:
+/// removing its last is SPX_ERR_INVALID_ARGUMENT (destroy the body instead). Errors also
+/// SPX_ERR_STALE_ID, SPX_ERR_MASS_OUT_OF_RANGE, SPX_ERR_OUT_OF_MEMORY, SPX_ERR_WORLD_LOCKED.
+SPX_API spx_result spx_shape_destroy(spx_world* world, spx_shape_id shape);
+/// Is the id a live shape of this world? false for NULL or a stale id.
+SPX_API bool spx_shape_is_valid(const spx_world* world, spx_shape_id shape);
+/// The body the shape is on. Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_STALE_ID (as every call
+/// below taking a shape).
+SPX_API spx_result spx_shape_get_body(const spx_world* world, spx_shape_id shape, spx_body_id* out);
+/// The shape's index among its body's shapes (spx_body_get_shape's), which changes when an earlier
+/// shape of the body is destroyed.
+SPX_API spx_result spx_shape_get_index(const spx_world* world, spx_shape_id shape, uint32_t* out);
+SPX_API spx_result spx_shape_get_type(const spx_world* world, spx_shape_id shape, spx_shape_type* out);
+SPX_API spx_result spx_shape_is_sensor(const spx_world* world, spx_shape_id shape, bool* out);
+SPX_API spx_result spx_shape_get_user_data(const spx_world* world, spx_shape_id shape, void** out);
+SPX_API spx_result spx_shape_set_user_data(spx_world* world, spx_shape_id shape, void* user_data);
+/// The shape's friction and restitution (either pointer may be NULL).
+SPX_API spx_result spx_shape_get_material(const spx_world* world, spx_shape_id shape, float* out_friction,
+                                          float* out_restitution);
+/// Sets them: friction >= 0, restitution 0..1, else SPX_ERR_INVALID_ARGUMENT; SPX_ERR_NOT_FINITE,
+/// SPX_ERR_WORLD_LOCKED. Contacts take them at the next step.
+SPX_API spx_result spx_shape_set_material(spx_world* world, spx_shape_id shape, float friction, float restitution);
+SPX_API spx_result spx_shape_get_filter(const spx_world* world, spx_shape_id shape, spx_filter* out);
+/// Sets a shape's filter. The shape's manifolds the new filter forbids are dropped now (end events at
+/// the next step); the body wakes, and so do those touching it, so that pairs the filter now allows
+/// meet at the next step. Errors: SPX_ERR_OUT_OF_MEMORY (nothing changed), SPX_ERR_WORLD_LOCKED.
+SPX_API spx_result spx_shape_set_filter(spx_world* world, spx_shape_id shape, spx_filter filter);
+/// The body's shapes, in index order: the first min(capacity, count) ids into out (NULL with capacity
+/// 0 asks only the count), the count into *out_count. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world or
+/// out_count, NULL out with capacity > 0), SPX_ERR_STALE_ID.
+SPX_API spx_result spx_body_get_shapes(const spx_world* world, spx_body_id body, spx_shape_id* out, uint32_t capacity,
+                                       uint32_t* out_count);
+/// The id of the body's shape number `index` (as queries that answer a body and a shape index give
+/// it). Errors: SPX_ERR_INVALID_ARGUMENT (NULL, index not below the body's shape count), SPX_ERR_STALE_ID.
+SPX_API spx_result spx_body_get_shape(const spx_world* world, spx_body_id body, uint32_t index, spx_shape_id* out);
+
+/// The body's manifolds after the last step (those with any of its shapes, a or b as the manifold
+/// has them: the body of lower index first): the first min(capacity, count) into out (NULL with
+/// capacity 0 asks only the count), the count into *out_count. Costs a pass over the world's
+/// manifolds. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world or out_count, NULL out with capacity > 0),
+/// SPX_ERR_STALE_ID.
+SPX_API spx_result spx_body_get_contacts(const spx_world* world, spx_body_id body, spx_contact_data* out,
+                                         uint32_t capacity, uint32_t* out_count);
 
 /// Sum of the kinetic energies of the dynamic bodies (J): for checks and tools.
 SPX_API double spx_world_kinetic_energy(const spx_world* world);

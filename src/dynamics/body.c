@@ -1,6 +1,8 @@
 /* Bodies: creation from defs, mass from shapes, ids, getters and setters. */
 #include "world.h"
 #include "island.h"
+#include "shape.h"
+#include "filter.h"
 #include "core/allocator.h"
 #include "geometry/validate.h"
 #include "geometry/mesh.h"
@@ -32,6 +34,9 @@ SPX_API spx_shape_def spx_default_shape_def(void)
     def.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
     def.local.q.w = 1.0f;
     def.density = 1000.0f;
+    def.friction = -1.0f; /* the body's */
+    def.restitution = -1.0f;
+    def.filter = spx_default_filter();
     def.internal_cookie = SPX_SHAPE_DEF_COOKIE;
     return def;
 }
@@ -49,12 +54,14 @@ static spx_result check_rotation(spx_quat q)
     return fabs(n2 - 1.0) > 2.0 * SPX_ROTATION_TOLERANCE ? SPX_ERR_NOT_ORTHONORMAL : SPX_OK;
 }
 
-static spx_result check_shape(const spx_shape_def* s, spx_body_type type)
+spx_result spx_shape_check_def(const spx_shape_def* s, spx_body_type type)
 {
     if (s->internal_cookie != SPX_SHAPE_DEF_COOKIE) return SPX_ERR_UNINITIALIZED_DEF;
     if (s->type != SPX_SHAPE_BOX && s->type != SPX_SHAPE_MESH) return SPX_ERR_INVALID_ARGUMENT;
     if (s->type == SPX_SHAPE_MESH && !s->mesh) return SPX_ERR_INVALID_ARGUMENT;
-    if (!spx_finite3(s->local.p) || !isfinite(s->density)) return SPX_ERR_NOT_FINITE;
+    if (!spx_finite3(s->local.p) || !isfinite(s->density) || !isfinite(s->friction) || !isfinite(s->restitution))
+        return SPX_ERR_NOT_FINITE;
+    if (s->restitution > 1.0f) return SPX_ERR_INVALID_ARGUMENT; /* a negative friction or restitution: the body's */
     if (s->type == SPX_SHAPE_BOX && !spx_finite3(s->half_extents)) return SPX_ERR_NOT_FINITE;
     if (!spx_in_range3(s->local.p) || (s->type == SPX_SHAPE_BOX && !spx_in_range3(s->half_extents)))
         return SPX_ERR_OUT_OF_RANGE;
@@ -92,7 +99,7 @@ static spx_result check_def(const spx_body_def* d)
         return SPX_ERR_INVALID_ARGUMENT;
     if (!speeds_in_range(d->linear_velocity, d->angular_velocity)) return SPX_ERR_SPEED_OUT_OF_RANGE;
     spx_result r = check_rotation(d->rotation);
-    for (uint32_t i = 0; r == SPX_OK && i < d->shape_count; ++i) r = check_shape(&d->shapes[i], d->type);
+    for (uint32_t i = 0; r == SPX_OK && i < d->shape_count; ++i) r = spx_shape_check_def(&d->shapes[i], d->type);
     return r;
 }
 
@@ -137,6 +144,123 @@ static void principal_axes(const mat3s* I, vec3s* moments, versors* frame)
     *frame = glms_quat_normalize(glms_mat3_quat(P));
 }
 
+static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_count, spx_body* b);
+
+void spx_body_shape_init(spx_body_shape* bs, const spx_shape_def* s, float body_friction, float body_restitution)
+{
+    memset(bs, 0, sizeof *bs);
+    bs->type = s->type;
+    versors q = glms_quat_normalize(qs(s->local.q));
+    mat3s rot = glms_quat_mat3(q);
+    if (s->type == SPX_SHAPE_BOX) {
+        bs->half_extents = v3(s->half_extents);
+        bs->local_center = v3(s->local.p);
+        bs->local_rotation = rot;
+        bs->axes_aligned = q.x == 0.0f && q.y == 0.0f && q.z == 0.0f;
+    } else {
+        bs->mesh = s->mesh;
+        bs->mesh_local.p = s->local.p;
+        bs->mesh_local.q = (spx_quat){ q.x, q.y, q.z, q.w };
+        const spx_obb* root = &s->mesh->nodes[0].box;
+        mat3s root_axes;
+        for (int k = 0; k < 3; ++k) root_axes.col[k] = v3(root->rotation.col[k]);
+        bs->half_extents = v3(root->half_extents);
+        bs->local_center = glms_vec3_add(v3(s->local.p), glms_mat3_mulv(rot, v3(root->center)));
+        bs->local_rotation = glms_mat3_mul(rot, root_axes);
+    }
+    bs->local = s->local;
+    bs->density = s->density;
+    bs->friction = s->friction < 0.0f ? body_friction : s->friction;
+    bs->restitution = s->restitution < 0.0f ? body_restitution : s->restitution;
+    bs->user_data = s->user_data;
+    bs->filter = s->filter;
+    bs->sensor = s->is_sensor;
+}
+
+spx_shape_def spx_body_shape_def(const spx_body_shape* bs)
+{
+    spx_shape_def d = spx_default_shape_def();
+    d.type = bs->type;
+    d.local = bs->local;
+    d.density = bs->density;
+    d.friction = bs->friction;
+    d.restitution = bs->restitution;
+    d.user_data = bs->user_data;
+    d.filter = bs->filter;
+    d.is_sensor = bs->sensor;
+    if (bs->type == SPX_SHAPE_BOX) d.half_extents = sv(bs->half_extents);
+    else d.mesh = bs->mesh;
+    return d;
+}
+
+spx_result spx_body_update_mass(spx_body* b)
+{
+    if (b->type != SPX_BODY_DYNAMIC) return SPX_OK;
+    spx_shape_def defs[SPX_MAX_BODY_SHAPES];
+    for (uint32_t i = 0; i < b->shape_count; ++i) defs[i] = spx_body_shape_def(&b->shapes[i]);
+    return mass_from_shapes(defs, b->shape_count, b);
+}
+
+void spx_body_set_radii(spx_body* b)
+{
+    float radius = 0.0f;
+    for (uint32_t i = 0; i < b->shape_count; ++i) {
+        spx_body_shape* bs = &b->shapes[i];
+        if (bs->type == SPX_SHAPE_BOX) {
+            /* Sphere about the centre of mass: the box's centre offset plus its half diagonal. */
+            bs->radius = glms_vec3_norm(glms_vec3_sub(bs->local_center, b->local_center)) + glms_vec3_norm(bs->half_extents);
+        } else {
+            /* Sphere about the centre of mass through the farthest corner: tighter than the root box's
+               and what the broad phase's sweep of the turning body needs. */
+            const mat3s rot = glms_quat_mat3(glms_quat_normalize(qs(bs->local.q)));
+            float far2 = 0.0f;
+            for (uint32_t t = 0; t < bs->mesh->triangle_count; ++t) {
+                const spx_vec3* corner = &bs->mesh->triangles[t].v[0];
+                for (int k = 0; k < 3; ++k) {
+                    vec3s p = glms_vec3_add(v3(bs->local.p), glms_mat3_mulv(rot, v3(corner[k])));
+                    float d2 = glms_vec3_norm2(glms_vec3_sub(p, b->local_center));
+                    if (d2 > far2) far2 = d2;
+                }
+            }
+            bs->radius = sqrtf(far2) * (1.0f + 4.0f * FLT_EPSILON);
+        }
+        if (bs->radius > radius) radius = bs->radius;
+    }
+    b->radius = radius;
+}
+
+spx_result spx_body_make_instance(const spx_world* w, spx_body_shape* bs)
+{
+    if (bs->type != SPX_SHAPE_MESH) return SPX_OK;
+    spx_transform pose = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
+    return spx_mesh_instance_create(bs->mesh, &pose, w->allocator.alloc ? &w->allocator : NULL, &bs->instance) == SPX_OK
+               ? SPX_OK
+               : SPX_ERR_OUT_OF_MEMORY;
+}
+
+/* box_count, sensor_count (and the world's), the filtered flag, and the world's mesh pair cache
+   with the first mesh. */
+void spx_body_count_shapes(spx_world* w, spx_body* b)
+{
+    uint32_t boxes = 0, sensors = 0;
+    b->filtered = false;
+    for (uint32_t i = 0; i < b->shape_count; ++i) {
+        boxes += b->shapes[i].type == SPX_SHAPE_BOX;
+        sensors += b->shapes[i].sensor;
+        b->filtered |= !spx_filter_is_default(&b->shapes[i].filter) || b->shapes[i].sensor;
+    }
+    b->box_count = boxes;
+    w->sensor_shape_count = w->sensor_shape_count - b->sensor_count + sensors;
+    b->sensor_count = sensors;
+    /* The first mesh body makes the mesh-mesh pair cache (2,048 pairs, some 400 kB); without it the
+       queries are slower, not wrong, so a failure here is no error. */
+    if (boxes < b->shape_count && !w->mesh_pair_buffer) {
+        size_t bytes = 2048u * spx_manifold_mesh_mesh_pair_bytes();
+        w->mesh_pair_buffer = spx_alloc(&w->allocator, bytes, 16);
+        w->mesh_pair_buffer_bytes = w->mesh_pair_buffer ? bytes : 0;
+    }
+}
+
 mat3s spx_mat3_inverse(mat3s m)
 {
     float big = 0.0f;
@@ -176,15 +300,15 @@ static void invert_inertia(spx_body* b, mat3s I)
         }
 }
 
-/* Mass, centre of mass and inverse inertia of a dynamic body from its boxes (parallel axis theorem
+/* Mass, centre of mass and inverse inertia of a dynamic body from its shapes (parallel axis theorem
    about the common centre), within the limits of world.h. */
-static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
+static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_count, spx_body* b)
 {
     double mass = 0.0, c[3] = { 0, 0, 0 };
     spx_mass_properties parts[SPX_MAX_BODY_SHAPES];
     spx_vec3 part_center[SPX_MAX_BODY_SHAPES]; /* each part's centre of mass in the body's frame */
-    for (uint32_t i = 0; i < d->shape_count; ++i) {
-        const spx_shape_def* sd = &d->shapes[i];
+    for (uint32_t i = 0; i < shape_count; ++i) {
+        const spx_shape_def* sd = &shapes[i];
         /* A mesh that is not closed, or is inside out, has no mass: its error goes to the host. */
         spx_result r = sd->type == SPX_SHAPE_MESH ? spx_mass_mesh(sd->mesh, sd->density, &parts[i])
                                                   : spx_mass_box(sd->half_extents, sd->density, &parts[i]);
@@ -199,9 +323,9 @@ static spx_result mass_from_shapes(const spx_body_def* d, spx_body* b)
     if (!(mass >= SPX_BODY_MIN_MASS && mass <= SPX_BODY_MAX_MASS)) return SPX_ERR_MASS_OUT_OF_RANGE;
     c[0] /= mass, c[1] /= mass, c[2] /= mass;
     double inertia[3][3] = { { 0 } };
-    for (uint32_t i = 0; i < d->shape_count; ++i) {
+    for (uint32_t i = 0; i < shape_count; ++i) {
         /* The box's tensor turned into the body frame (R I R^T), then moved to the common centre. */
-        mat3s rot = glms_quat_mat3(glms_quat_normalize(qs(d->shapes[i].local.q)));
+        mat3s rot = glms_quat_mat3(glms_quat_normalize(qs(shapes[i].local.q)));
         const spx_mat3* I = &parts[i].inertia;
         const spx_vec3 p = part_center[i];
         double off[3] = { p.x - c[0], p.y - c[1], p.z - c[2] };
@@ -427,15 +551,14 @@ static void place(spx_body* b, spx_vec3 position, spx_quat rotation)
     b->center = glms_vec3_add(b->origin, glms_quat_rotatev(b->rotation, b->local_center));
 }
 
-/* Index of a live body of this world named by id, or SPX_NO_BODY (null, destroyed, or another world's). */
-static uint32_t lookup(const spx_world* w, spx_body_id id)
+uint32_t spx_body_lookup(const spx_world* w, spx_body_id id)
 {
     if (!w || id.world != w->number || id.index == 0 || id.index > w->body_slots) return SPX_NO_BODY;
     const spx_body* b = &w->bodies[id.index - 1];
     return b->alive && b->generation == id.generation ? id.index - 1 : SPX_NO_BODY;
 }
 
-SPX_API bool spx_body_is_valid(const spx_world* w, spx_body_id id) { return lookup(w, id) != SPX_NO_BODY; }
+SPX_API bool spx_body_is_valid(const spx_world* w, spx_body_id id) { return spx_body_lookup(w, id) != SPX_NO_BODY; }
 
 SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_body_id* out)
 {
@@ -448,7 +571,7 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     b.type = def->type;
     b.inertia_local = b.inv_inertia_local = glms_mat3_zero();
     b.lever_limit = INFINITY;
-    if (def->type == SPX_BODY_DYNAMIC && (r = mass_from_shapes(def, &b)) != SPX_OK) return r;
+    if (def->type == SPX_BODY_DYNAMIC && (r = mass_from_shapes(def->shapes, def->shape_count, &b)) != SPX_OK) return r;
     /* A slot, and room for everything a step sizes per body, before anything changes. */
     uint32_t slot = w->free_list != SPX_NO_BODY ? w->free_list : w->body_slots;
     if (slot >= SPX_PAIR_FINDER_MAX_BODIES - 1) return SPX_ERR_OUT_OF_MEMORY;
@@ -458,59 +581,16 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     if (!b.shapes) return SPX_ERR_OUT_OF_MEMORY;
     memset(b.shapes, 0, shape_bytes);
     b.shape_count = def->shape_count;
-    float radius = 0.0f;
-    for (uint32_t i = 0; i < def->shape_count; ++i) {
-        const spx_shape_def* s = &def->shapes[i];
-        spx_body_shape* bs = &b.shapes[i];
-        bs->type = s->type;
-        versors q = glms_quat_normalize(qs(s->local.q));
-        mat3s rot = glms_quat_mat3(q);
-        if (s->type == SPX_SHAPE_BOX) {
-            bs->half_extents = v3(s->half_extents);
-            bs->local_center = v3(s->local.p);
-            bs->local_rotation = rot;
-            bs->axes_aligned = q.x == 0.0f && q.y == 0.0f && q.z == 0.0f;
-            /* Sphere about the centre of mass: the box's centre offset plus its half diagonal. */
-            bs->radius = glms_vec3_norm(glms_vec3_sub(bs->local_center, b.local_center))
-                       + glms_vec3_norm(bs->half_extents);
-        } else {
-            bs->mesh = s->mesh;
-            bs->mesh_local.p = s->local.p;
-            bs->mesh_local.q = (spx_quat){ q.x, q.y, q.z, q.w };
-            const spx_obb* root = &s->mesh->nodes[0].box;
-            mat3s root_axes;
-            for (int k = 0; k < 3; ++k) root_axes.col[k] = v3(root->rotation.col[k]);
-            bs->half_extents = v3(root->half_extents);
-            bs->local_center = glms_vec3_add(v3(s->local.p), glms_mat3_mulv(rot, v3(root->center)));
-            bs->local_rotation = glms_mat3_mul(rot, root_axes);
-            /* Sphere about the centre of mass through the farthest corner: tighter than the root box's
-               and what the broad phase's sweep of the turning body needs. */
-            float far2 = 0.0f;
-            for (uint32_t t = 0; t < s->mesh->triangle_count; ++t) {
-                const spx_vec3* corner = &s->mesh->triangles[t].v[0];
-                for (int k = 0; k < 3; ++k) {
-                    vec3s p = glms_vec3_add(v3(s->local.p), glms_mat3_mulv(rot, v3(corner[k])));
-                    float d2 = glms_vec3_norm2(glms_vec3_sub(p, b.local_center));
-                    if (d2 > far2) far2 = d2;
-                }
-            }
-            bs->radius = sqrtf(far2) * (1.0f + 4.0f * FLT_EPSILON);
-        }
-        if (bs->radius > radius) radius = bs->radius;
-    }
-    b.radius = radius;
+    for (uint32_t i = 0; i < def->shape_count; ++i)
+        spx_body_shape_init(&b.shapes[i], &def->shapes[i], def->friction, def->restitution);
+    spx_body_set_radii(&b);
     place(&b, def->position, def->rotation);
     spx_body_update_boxes(&b);
-    for (uint32_t i = 0; i < def->shape_count; ++i) {
-        spx_body_shape* bs = &b.shapes[i];
-        if (bs->type != SPX_SHAPE_MESH) continue;
-        spx_transform pose = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
-        if (spx_mesh_instance_create(bs->mesh, &pose, w->allocator.alloc ? &w->allocator : NULL, &bs->instance)
-            != SPX_OK) {
+    for (uint32_t i = 0; i < def->shape_count; ++i)
+        if (spx_body_make_instance(w, &b.shapes[i]) != SPX_OK) {
             spx_body_free_shapes(&w->allocator, &b);
             return SPX_ERR_OUT_OF_MEMORY;
         }
-    }
     if (def->type != SPX_BODY_STATIC) {
         b.v = v3(def->linear_velocity);
         b.w = v3(def->angular_velocity);
@@ -522,29 +602,21 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     b.restitution = def->restitution;
     b.enable_sleep = def->enable_sleep;
     b.awake = def->type != SPX_BODY_STATIC && def->awake;
+    b.was_awake = b.awake;
     b.user_data = def->user_data;
     b.island_next = SPX_NO_BODY;
     b.alive = true;
-    if ((r = spx_world_track_body(w, slot, &b)) != SPX_OK) {
+    if ((r = spx_shape_slots_reserve(w, b.shape_count)) != SPX_OK || (r = spx_world_track_body(w, slot, &b)) != SPX_OK) {
         spx_body_free_shapes(&w->allocator, &b);
         return r;
     }
+    for (uint32_t k = 0; k < b.shape_count; ++k) b.shapes[k].slot = spx_shape_slot_take(w, slot, k);
     if (slot == w->free_list) w->free_list = w->bodies[slot].next_free;
     else ++w->body_slots;
     /* 1..65535 and round again: an id kept through 65,535 reuses of its slot would name the body anew. */
     b.generation = (uint16_t)(w->bodies[slot].generation % 0xFFFFu + 1u);
     w->bodies[slot] = b;
-    /* The first mesh body makes the mesh-mesh pair cache (2,048 pairs, some 400 kB); without it the
-       queries are slower, not wrong, so a failure here is no error. */
-    uint32_t boxes = 0;
-    for (uint32_t i = 0; i < b.shape_count; ++i) boxes += b.shapes[i].type == SPX_SHAPE_BOX;
-    w->bodies[slot].box_count = boxes;
-    const bool has_mesh = boxes < b.shape_count;
-    if (has_mesh && !w->mesh_pair_buffer) {
-        size_t bytes = 2048u * spx_manifold_mesh_mesh_pair_bytes();
-        w->mesh_pair_buffer = spx_alloc(&w->allocator, bytes, 16);
-        w->mesh_pair_buffer_bytes = w->mesh_pair_buffer ? bytes : 0;
-    }
+    spx_body_count_shapes(w, &w->bodies[slot]);
     /* A body created asleep sleeps alone until something touches it. */
     if (b.type == SPX_BODY_DYNAMIC && !b.awake) w->bodies[slot].island_next = slot;
     ++w->body_count;
@@ -556,7 +628,7 @@ SPX_API spx_result spx_body_destroy(spx_world* w, spx_body_id id)
 {
     if (!w) return SPX_ERR_INVALID_ARGUMENT;
     if (w->locked) return SPX_ERR_WORLD_LOCKED;
-    uint32_t i = lookup(w, id);
+    uint32_t i = spx_body_lookup(w, id);
     if (i == SPX_NO_BODY) return SPX_ERR_STALE_ID;
     spx_body* b = &w->bodies[i];
     /* Wake what it held up: a sleeping stack must not hang in the air. */
@@ -569,6 +641,8 @@ SPX_API spx_result spx_body_destroy(spx_world* w, spx_body_id id)
     if (r != SPX_OK) return r;
     if (b->type == SPX_BODY_DYNAMIC && !b->awake) spx_island_wake(w, i); /* unchain it from its island */
     spx_pair_finder_remove(w->pairs, i);
+    for (uint32_t k = 0; k < b->shape_count; ++k) spx_shape_slot_release(w, b->shapes[k].slot);
+    w->sensor_shape_count -= b->sensor_count;
     spx_body_free_shapes(&w->allocator, b);
     uint16_t generation = b->generation;
     memset(b, 0, sizeof *b);
@@ -582,7 +656,7 @@ SPX_API spx_result spx_body_destroy(spx_world* w, spx_body_id id)
 
 #define LOOKUP(w, id, i)                                                                                               \
     if (!(w)) return SPX_ERR_INVALID_ARGUMENT;                                                                         \
-    uint32_t i = lookup((w), (id));                                                                                    \
+    uint32_t i = spx_body_lookup((w), (id));                                                                                    \
     if (i == SPX_NO_BODY) return SPX_ERR_STALE_ID
 
 SPX_API spx_result spx_body_get_transform(const spx_world* w, spx_body_id id, spx_transform* out)
@@ -723,7 +797,9 @@ SPX_API spx_result spx_body_set_material(spx_world* w, spx_body_id id, float fri
     if (w->locked) return SPX_ERR_WORLD_LOCKED;
     if (!isfinite(friction) || !isfinite(restitution)) return SPX_ERR_NOT_FINITE;
     if (friction < 0.0f || restitution < 0.0f || restitution > 1.0f) return SPX_ERR_INVALID_ARGUMENT;
-    w->bodies[i].friction = friction;
-    w->bodies[i].restitution = restitution;
+    spx_body* b = &w->bodies[i];
+    b->friction = friction;
+    b->restitution = restitution;
+    for (uint32_t k = 0; k < b->shape_count; ++k) b->shapes[k].friction = friction, b->shapes[k].restitution = restitution;
     return SPX_OK;
 }

@@ -22,7 +22,23 @@ typedef struct spx_body_shape {
     spx_mesh_instance* instance;   /* mesh: the world-space cache, owned by the body; posed on demand */
     spx_obb world_box;    /* its box at the body's pose boxes_origin, boxes_rotation (spx_body_update_boxes) */
     bool world_box_valid; /* world_box passes spx_obb_validate */
+    /* What the host gave, for its id and for making the body's mass again when shapes come and go. */
+    uint32_t slot;        /* in world->shape_slots: its id's index - 1 */
+    spx_transform local;  /* the def's placement in the body's frame */
+    float density;
+    float friction, restitution;
+    void* user_data;
+    spx_filter filter;
+    bool sensor;          /* makes no contact; reports overlaps (sensor.c) */
 } spx_body_shape;
+
+/* Where a shape id leads: body index and the shape's index in it, while the slot is in use. */
+typedef struct spx_shape_slot {
+    uint32_t body;        /* SPX_NO_BODY while free */
+    uint32_t index;       /* in the body's shapes */
+    uint32_t next_free;   /* free list link while free */
+    uint16_t generation;  /* the slot's use, 1..65535: an id matches while equal */
+} spx_shape_slot;
 
 typedef struct spx_body {
     spx_body_type type;
@@ -30,6 +46,7 @@ typedef struct spx_body {
     bool alive;
     bool awake;
     bool enable_sleep;
+    bool was_awake;        /* awake after the last step (or when made): its sleep events (world.c) */
     /* Placement: the origin and rotation the host sees, and the centre of mass the solver moves. */
     vec3s origin;
     versors rotation;
@@ -41,7 +58,7 @@ typedef struct spx_body {
     mat3s inv_inertia_local;/* its inverse; zero for static and kinematic */
     float mass;
     float linear_damping, angular_damping, gravity_scale;
-    float friction, restitution;
+    float friction, restitution; /* for shapes without their own (spx_shape_def) */
     float sleep_time;      /* s the body has been resting (island.c) */
     vec3s rest_center;     /* where its centre was when it began resting */
     versors rest_rotation; /* and its rotation */
@@ -54,6 +71,9 @@ typedef struct spx_body {
     spx_body_shape* shapes;
     uint32_t shape_count;
     uint32_t box_count;    /* of its shapes, boxes (the rest are meshes) */
+    bool filtered;         /* a shape has a filter other than the default or is a sensor: its pairs ask
+                              spx_shapes_collide */
+    uint32_t sensor_count; /* of its shapes, sensors */
     uint32_t next_free;    /* free list link while !alive */
     uint32_t island_next;  /* sleeping island: the next body of the island, or UINT32_MAX */
     /* The pose the shapes' world_box were made at: while origin and rotation are these bit for bit,
@@ -105,6 +125,27 @@ void spx_body_update_boxes(spx_body* b);
 /* Places a mesh shape's instance at the body's current placement (O(1): the cache is stamped).
    false: the placement is not finite (the instance keeps its last pose). */
 bool spx_body_pose_mesh(const spx_body* b, const spx_body_shape* s);
+
+typedef struct spx_world spx_world;
+
+/* A shape def's errors on a body of type `type` (spx_body_create's). */
+spx_result spx_shape_check_def(const spx_shape_def* s, spx_body_type type);
+/* Shape `bs` from its def: placement, geometry, material (a negative friction or restitution takes
+   the body's), user data. Not its radius (spx_body_set_radii), instance or slot. */
+void spx_body_shape_init(spx_body_shape* bs, const spx_shape_def* s, float body_friction, float body_restitution);
+/* A def that makes the shape again (for the mass of a body whose shapes changed). */
+spx_shape_def spx_body_shape_def(const spx_body_shape* bs);
+/* A dynamic body's mass, centre of mass (local_center) and inertia from its shapes; others keep
+   theirs. SPX_ERR_MASS_OUT_OF_RANGE leaves fields half made: call it on a copy. */
+spx_result spx_body_update_mass(spx_body* b);
+/* Each shape's bounding radius about the centre of mass, and the body's. */
+void spx_body_set_radii(spx_body* b);
+/* A mesh shape's instance (nothing for a box). SPX_ERR_OUT_OF_MEMORY. */
+spx_result spx_body_make_instance(const spx_world* w, spx_body_shape* bs);
+/* box_count and the filtered flag from the shapes, and the world's mesh pair cache with the first mesh. */
+void spx_body_count_shapes(spx_world* w, spx_body* b);
+/* Index of a live body of this world named by id, or SPX_NO_BODY (null, destroyed, or another world's). */
+uint32_t spx_body_lookup(const spx_world* w, spx_body_id id);
 
 /* Frees what a body's shapes own (mesh instances) and the shape array. */
 void spx_body_free_shapes(const spx_allocator* allocator, spx_body* b);

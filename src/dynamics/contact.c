@@ -4,6 +4,7 @@
  * and its order, like everything else in a step, a function of the input alone. */
 #include "world.h"
 #include "island.h"
+#include "filter.h"
 #include "core/allocator.h"
 #include "collide/manifold_mesh.h"
 #include "collide/manifold_box.h"
@@ -18,14 +19,53 @@ typedef struct pair_key {
 static bool key_less(pair_key x, pair_key y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
 static bool key_equal(pair_key x, pair_key y) { return x.a == y.a && x.b == y.b; }
 
-static bool push_event(const spx_world* w, spx_contact_event* events, uint32_t* count, uint32_t capacity, uint32_t a,
-                       uint32_t b)
+/* An event of manifold m's shape pair. */
+static spx_contact_event* push_event(const spx_world* w, spx_contact_event* events, uint32_t* count, uint32_t capacity,
+                                     const spx_contact* m)
 {
-    if (*count >= capacity) return false;
-    events[*count].a = spx_world_body_id(w, a);
-    events[*count].b = spx_world_body_id(w, b);
+    if (*count >= capacity) return NULL;
+    spx_contact_event* e = &events[*count];
+    memset(e, 0, sizeof *e);
+    e->a = spx_world_body_id(w, m->body_a);
+    e->b = spx_world_body_id(w, m->body_b);
+    e->shape_a = spx_world_shape_id(w, m->body_a, m->shape_a);
+    e->shape_b = spx_world_shape_id(w, m->body_b, m->shape_b);
     ++*count;
-    return true;
+    return e;
+}
+
+/* Manifold k of list starts a shape pair: the first, or another pair than k - 1's (lists are sorted). */
+static bool first_of_shape_pair(const spx_contact* list, uint32_t k)
+{
+    if (k == 0) return true;
+    const spx_contact *x = &list[k - 1], *y = &list[k];
+    return x->body_a != y->body_a || x->body_b != y->body_b || x->shape_a != y->shape_a || x->shape_b != y->shape_b;
+}
+
+static uint32_t shape_key(const spx_contact* m) { return (uint32_t)m->shape_a << 16 | m->shape_b; }
+
+/* Begin events for the shape pairs of now[0 .. now_count) missing from was[0 .. was_count), end
+   events for those of was missing from now: two lists of one body pair's manifolds, sorted. */
+static void shape_pair_events(const spx_world* w, spx_contacts* c, const spx_contact* was, uint32_t was_count,
+                              const spx_contact* now, uint32_t now_count)
+{
+    uint32_t p = 0, q = 0;
+    while (p < was_count || q < now_count) {
+        const uint32_t kp = p < was_count ? shape_key(&was[p]) : UINT32_MAX;
+        const uint32_t kq = q < now_count ? shape_key(&now[q]) : UINT32_MAX;
+        if (kp < kq) push_event(w, c->end, &c->end_count, c->end_capacity, &was[p]);
+        if (kq < kp) {
+            spx_contact_event* e = push_event(w, c->begin, &c->begin_count, c->begin_capacity, &now[q]);
+            float fastest = -INFINITY;
+            for (uint32_t m = q; m < now_count && shape_key(&now[m]) == kq; ++m)
+                for (int k = 0; k < now[m].point_count; ++k)
+                    fastest = fmaxf(fastest, spx_contact_approach(w, &now[m], &now[m].points[k]));
+            if (e) e->approach_speed = fastest;
+        }
+        const uint32_t k = kp < kq ? kp : kq;
+        while (p < was_count && shape_key(&was[p]) == k) ++p;
+        while (q < now_count && shape_key(&now[q]) == k) ++q;
+    }
 }
 
 /* Two unit tangents completing n to a right-handed frame, from n alone (so a manifold whose normal
@@ -125,10 +165,12 @@ static void reuse_contact(const spx_world* w, const spx_contact* old, const mat3
     const spx_body* a = &w->bodies[old->body_a];
     const spx_body* b = &w->bodies[old->body_b];
     *out = *old;
+    out->enabled = true;
     out->normal = glms_vec3_normalize(to_world(ra, old->made_normal));
     tangents(out->normal, out->tangent);
-    out->friction = sqrtf(a->friction * b->friction);
-    out->restitution = a->restitution > b->restitution ? a->restitution : b->restitution;
+    const spx_body_shape *xa = &a->shapes[old->shape_a], *xb = &b->shapes[old->shape_b];
+    out->friction = sqrtf(xa->friction * xb->friction);
+    out->restitution = xa->restitution > xb->restitution ? xa->restitution : xb->restitution;
     for (int k = 0; k < out->point_count; ++k) {
         spx_contact_point* p = &out->points[k];
         const vec3s on_a = glms_vec3_add(a->center, to_world(ra, p->made_anchor_a));
@@ -193,6 +235,7 @@ static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
     out->made_distance = glms_vec3_distance(a->center, b->center);
     out->made_margin = margin;
     out->reusable = true;
+    out->enabled = true;
     out->body_a = ia;
     out->body_b = ib;
     out->shape_a = sa;
@@ -201,8 +244,9 @@ static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
     if (flip) out->normal = glms_vec3_negate(out->normal);
     tangents(out->normal, out->tangent);
     out->made_normal = to_body(ra, out->normal);
-    out->friction = sqrtf(a->friction * b->friction);
-    out->restitution = a->restitution > b->restitution ? a->restitution : b->restitution;
+    const spx_body_shape *xa = &a->shapes[sa], *xb = &b->shapes[sb];
+    out->friction = sqrtf(xa->friction * xb->friction);
+    out->restitution = xa->restitution > xb->restitution ? xa->restitution : xb->restitution;
     out->point_count = m->point_count;
     for (int k = 0; k < m->point_count; ++k) {
         spx_contact_point* p = &out->points[k];
@@ -281,7 +325,7 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
 }
 
 /* Room for this step: the new list can hold every shape pair of every body pair plus every kept
-   manifold of last step; the events, one a body pair. */
+   manifold of last step; the events, one a manifold of either list. */
 static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n)
 {
     spx_contacts* c = &w->contacts;
@@ -295,12 +339,13 @@ static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n)
         const uint64_t all = (uint64_t)a->shape_count * b->shape_count, boxes = (uint64_t)a->box_count * b->box_count;
         need += boxes + SPX_MAX_MESH_MANIFOLDS * (all - boxes);
     }
-    uint64_t events = (uint64_t)n + c->count + c->pending_end_count;
+    uint64_t events = need + c->pending_end_count;
     if (need > UINT32_MAX || events > UINT32_MAX) return false;
     const spx_allocator* al = &w->allocator;
     return spx_reserve(al, (void**)&c->prev, &c->prev_capacity, (uint32_t)need, sizeof(spx_contact), 16)
         && spx_reserve(al, (void**)&c->begin, &c->begin_capacity, (uint32_t)events, sizeof(spx_contact_event), 8)
-        && spx_reserve(al, (void**)&c->end, &c->end_capacity, (uint32_t)events, sizeof(spx_contact_event), 8);
+        && spx_reserve(al, (void**)&c->end, &c->end_capacity, (uint32_t)events, sizeof(spx_contact_event), 8)
+        && spx_reserve(al, (void**)&c->hits, &c->hit_capacity, (uint32_t)need, sizeof(spx_contact_hit_event), 8);
 }
 
 spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, float dt)
@@ -337,7 +382,7 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
             if (!moving(a) && !moving(b)) {
                 for (uint32_t k = j; k < j_end; ++k) c->list[c->count++] = old[k];
             } else {
-                push_event(w, c->end, &c->end_count, c->end_capacity, ko.a, ko.b);
+                shape_pair_events(w, c, &old[j], j_end - j, NULL, 0);
             }
             j = j_end;
             continue;
@@ -355,21 +400,26 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
             mat3s ra;
             /* The pair's manifolds of last step; none (and old may be NULL) for a new pair. */
             const spx_contact* pair_old = j_end > j ? &old[j] : NULL;
+            /* Filters and the host's callback are asked again each step: a pair they now forbid
+               loses its manifolds, reused or not. */
+            const bool ask = spx_bodies_filtered(w, kp.a, kp.b);
             if (pair_old
                 && can_reuse(a, &ra, b, sqrtf(distance2), margin - 0.5f * w->def.speculative_distance, pair_old,
                              j_end - j)) {
                 const mat3s rb = spx_body_matrix(b);
-                for (uint32_t k = j; k < j_end; ++k) reuse_contact(w, &old[k], &ra, &rb, &c->list[c->count++]);
+                for (uint32_t k = j; k < j_end; ++k)
+                    if (!ask || spx_shapes_collide(w, kp.a, old[k].shape_a, kp.b, old[k].shape_b))
+                        reuse_contact(w, &old[k], &ra, &rb, &c->list[c->count++]);
                 ++c->reused;
             } else {
                 for (uint16_t sa = 0; sa < a->shape_count; ++sa)
                     for (uint16_t sb = 0; sb < b->shape_count; ++sb)
-                        c->count += make_contacts(w, kp.a, kp.b, sa, sb, margin, pair_old, j_end - j, &c->list[c->count]);
+                        if (!ask || spx_shapes_collide(w, kp.a, sa, kp.b, sb))
+                            c->count += make_contacts(w, kp.a, kp.b, sa, sb, margin, pair_old, j_end - j,
+                                                      &c->list[c->count]);
             }
         }
-        bool had = j_end > j, has = c->count > before;
-        if (has && !had) push_event(w, c->begin, &c->begin_count, c->begin_capacity, kp.a, kp.b);
-        if (had && !has) push_event(w, c->end, &c->end_count, c->end_capacity, kp.a, kp.b);
+        shape_pair_events(w, c, j_end > j ? &old[j] : NULL, j_end - j, &c->list[before], c->count - before);
         ++i;
         j = j_end;
     }
@@ -388,33 +438,74 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
     return SPX_OK;
 }
 
-spx_result spx_contacts_remove_body(spx_world* w, uint32_t body)
+/* Which manifolds remove_manifolds drops. */
+typedef enum removal {
+    REMOVE_BODY,     /* all of the body's */
+    REMOVE_SHAPE,    /* the shape's; the body's later shapes move down one index */
+    REFILTER_SHAPE   /* the shape's whose pair its filter now forbids */
+} removal;
+
+static bool picked(const spx_world* w, const spx_contact* m, uint32_t body, uint32_t shape, removal how)
+{
+    const bool on_a = m->body_a == body && (how == REMOVE_BODY || m->shape_a == shape);
+    const bool on_b = m->body_b == body && (how == REMOVE_BODY || m->shape_b == shape);
+    if (!on_a && !on_b) return false;
+    if (how != REFILTER_SHAPE) return true;
+    return !spx_filter_should_collide(w->bodies[m->body_a].shapes[m->shape_a].filter,
+                                      w->bodies[m->body_b].shapes[m->shape_b].filter);
+}
+
+/* Drops the manifolds `how` picks, with an end event a shape pair for the next step; marks the
+   body's others to be made again (but for REMOVE_BODY). Nothing changes on SPX_ERR_OUT_OF_MEMORY. */
+static spx_result remove_manifolds(spx_world* w, uint32_t body, uint32_t shape, removal how)
 {
     spx_contacts* c = &w->contacts;
-    /* Room for one end event a partner first, so that a failure changes nothing. */
-    uint32_t partners = 0;
-    for (uint32_t k = 0; k < c->count; ++k)
-        if ((c->list[k].body_a == body || c->list[k].body_b == body)
-            && (k == 0 || c->list[k - 1].body_a != c->list[k].body_a || c->list[k - 1].body_b != c->list[k].body_b))
-            ++partners;
-    if (!spx_reserve(&w->allocator, (void**)&c->pending_end, &c->pending_end_capacity,
-                     c->pending_end_count + partners, sizeof(spx_contact_event), 8))
+    /* Room for one end event a shape pair first, so that a failure changes nothing. */
+    uint32_t ends = 0;
+    for (uint32_t k = 0; k < c->count; ++k) ends += picked(w, &c->list[k], body, shape, how) && first_of_shape_pair(c->list, k);
+    if (!spx_reserve(&w->allocator, (void**)&c->pending_end, &c->pending_end_capacity, c->pending_end_count + ends,
+                     sizeof(spx_contact_event), 8))
         return SPX_ERR_OUT_OF_MEMORY;
     uint32_t kept = 0;
-    pair_key last = { UINT32_MAX, UINT32_MAX };
+    bool first = true;
     for (uint32_t k = 0; k < c->count; ++k) {
-        const spx_contact m = c->list[k]; /* a copy: compaction overwrites the list behind us */
-        if (m.body_a != body && m.body_b != body) {
+        /* A copy: compaction overwrites the list behind us (and first_of_shape_pair reads k - 1). */
+        spx_contact m = c->list[k];
+        const bool next_first = k + 1 < c->count && first_of_shape_pair(c->list, k + 1);
+        if (!picked(w, &m, body, shape, how)) {
+            const bool renumber = how == REMOVE_SHAPE;
+            if (how != REMOVE_BODY && m.body_a == body)
+                m.shape_a = (uint16_t)(m.shape_a - (renumber && m.shape_a > shape)), m.reusable = false;
+            if (how != REMOVE_BODY && m.body_b == body)
+                m.shape_b = (uint16_t)(m.shape_b - (renumber && m.shape_b > shape)), m.reusable = false;
             c->list[kept++] = m;
-            continue;
+        } else if (first) {
+            push_event(w, c->pending_end, &c->pending_end_count, c->pending_end_capacity, &m);
         }
-        pair_key key = { m.body_a, m.body_b };
-        if (!key_equal(key, last))
-            push_event(w, c->pending_end, &c->pending_end_count, c->pending_end_capacity, m.body_a, m.body_b);
-        last = key;
+        first = next_first;
     }
     c->count = kept;
     return SPX_OK;
+}
+
+spx_result spx_contacts_remove_body(spx_world* w, uint32_t body) { return remove_manifolds(w, body, 0, REMOVE_BODY); }
+
+spx_result spx_contacts_remove_shape(spx_world* w, uint32_t body, uint32_t shape)
+{
+    return remove_manifolds(w, body, shape, REMOVE_SHAPE);
+}
+
+spx_result spx_contacts_refilter_shape(spx_world* w, uint32_t body, uint32_t shape)
+{
+    return remove_manifolds(w, body, shape, REFILTER_SHAPE);
+}
+
+void spx_contacts_forget_body(spx_world* w, uint32_t body)
+{
+    for (uint32_t k = 0; k < w->contacts.count; ++k) {
+        spx_contact* m = &w->contacts.list[k];
+        if (m->body_a == body || m->body_b == body) m->reusable = false;
+    }
 }
 
 void spx_contacts_free(spx_contacts* c, const spx_allocator* al)
@@ -424,4 +515,5 @@ void spx_contacts_free(spx_contacts* c, const spx_allocator* al)
     spx_free(al, c->begin, sizeof(spx_contact_event) * (size_t)c->begin_capacity);
     spx_free(al, c->end, sizeof(spx_contact_event) * (size_t)c->end_capacity);
     spx_free(al, c->pending_end, sizeof(spx_contact_event) * (size_t)c->pending_end_capacity);
+    spx_free(al, c->hits, sizeof(spx_contact_hit_event) * (size_t)c->hit_capacity);
 }

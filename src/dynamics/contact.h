@@ -37,6 +37,7 @@ typedef struct spx_contact {
     float made_distance;       /* m between the centres of mass then */
     float made_margin;
     bool reusable;
+    bool enabled;              /* false: the host's pre_solve switched it off for this step */
     spx_contact_point points[SPX_MAX_MANIFOLD_POINTS];
 } spx_contact;
 
@@ -49,7 +50,9 @@ typedef struct spx_contacts {
     uint32_t begin_count, begin_capacity;
     spx_contact_event* end;
     uint32_t end_count, end_capacity;
-    spx_contact_event* pending_end; /* pairs ended by spx_body_destroy, reported at the next step */
+    spx_contact_hit_event* hits; /* this step's (contact_report.c) */
+    uint32_t hit_count, hit_capacity;
+    spx_contact_event* pending_end; /* pairs ended by body or shape destruction, reported at the next step */
     uint32_t pending_end_count, pending_end_capacity;
     uint32_t reduced;          /* manifolds cut to 4 points this step */
     uint32_t reused;           /* body pairs whose manifolds were moved, not made again, this step */
@@ -67,6 +70,28 @@ spx_result spx_contacts_update(spx_world* world, const spx_pair* pairs, uint32_t
 /* Drops every manifold of a body being destroyed, with end events for the next step. */
 spx_result spx_contacts_remove_body(spx_world* world, uint32_t body);
 
+/* Drops the manifolds of shape `shape` of `body` (being destroyed) with end events for the next
+   step, and renumbers the body's later shapes down one in the rest. SPX_ERR_OUT_OF_MEMORY changes
+   nothing. */
+spx_result spx_contacts_remove_shape(spx_world* world, uint32_t body, uint32_t shape);
+
+/* Drops the manifolds of shape `shape` of `body` whose pair its filter now forbids, with end events
+   for the next step. SPX_ERR_OUT_OF_MEMORY changes nothing. */
+spx_result spx_contacts_refilter_shape(spx_world* world, uint32_t body, uint32_t shape);
+
+/* The body's manifolds are made again at the next step, not moved with the bodies: its shapes,
+   mass or filter changed. */
+void spx_contacts_forget_body(spx_world* world, uint32_t body);
+
 void spx_contacts_free(spx_contacts* c, const spx_allocator* allocator);
+
+/* m/s: how fast point p of manifold c closes along its normal with the bodies' velocities now
+   (< 0: opening). */
+float spx_contact_approach(const spx_world* world, const spx_contact* c, const spx_contact_point* p);
+
+/* After spx_contacts_update: the host's pre_solve for each manifold the solver will work on (a
+   manifold it refuses is switched off, its impulses zeroed), then the hit events (room for one a
+   manifold was made by spx_contacts_update). dt: the step. */
+void spx_contacts_report(spx_world* world, float dt);
 
 #endif

@@ -15,6 +15,7 @@
 #include "world.h"
 #include "continuous.h"
 #include "island.h"
+#include "filter.h"
 #include "core/allocator.h"
 #include "collide/manifold_mesh.h"
 #include "geometry/mesh.h"
@@ -767,6 +768,7 @@ static void search(stage* s, uint32_t i)
         const spx_body *bl = &w->bodies[lo], *bh = &w->bodies[hi];
         for (uint32_t sa = 0; sa < bl->shape_count; ++sa)
             for (uint32_t sb = 0; sb < bh->shape_count; ++sb) {
+                if (spx_bodies_filtered(w, lo, hi) && !spx_shapes_collide(w, lo, sa, hi, sb)) continue;
                 impact h;
                 float limit = best.t < s->dt ? best.t : s->dt;
                 if (pair_toi(s, lo, sa, hi, sb, s->now, limit, &h) && (h.t < best.t || (h.t == best.t && j < best_partner))) {
@@ -993,6 +995,7 @@ static bool link_of(stage* s, uint32_t e, impact_link* out)
 {
     if (!(e & SPX_CCD_LINK_IMPACT)) {
         const spx_contact* ct = &s->w->contacts.list[e >> 1];
+        if (!ct->enabled) return false; /* switched off by the host's pre_solve */
         const uint32_t ends[2] = { ct->body_a, ct->body_b };
         for (int k = 0; k < 2; ++k) {
             const spx_body* b = &s->w->bodies[ends[k]];

@@ -162,12 +162,8 @@ static inline spx_solver_f4 row_of(const spx_solver_body* b, int r)
 }
 static inline void set_row(spx_solver_body* b, int r, spx_solver_f4 x) { memcpy((float*)b + 4 * r, &x, sizeof x); }
 
-/* A manifold the solver works on: at least one body moves. */
-static bool active(const spx_world* w, const spx_contact* c)
-{
-    const spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
-    return (a->type == SPX_BODY_DYNAMIC && a->awake) || (b->type == SPX_BODY_DYNAMIC && b->awake);
-}
+/* A manifold the solver works on: at least one body moves, and the host's pre_solve left it on. */
+static bool active(const spx_world* w, const spx_contact* c) { return spx_contact_active(w, c); }
 
 static bool moves(const spx_body* b) { return b->alive && b->awake && b->type != SPX_BODY_STATIC; }
 

@@ -1,6 +1,7 @@
 /* The world: creation, the step's stages in order, statistics and events. */
 #include "world.h"
 #include "island.h"
+#include "filter.h"
 #include "solver.h"
 #include "broad/swept_sphere.h"
 #include "core/allocator.h"
@@ -30,6 +31,7 @@ SPX_API spx_world_def spx_default_world_def(void)
     def.enable_continuous = true;
     def.continuous_max_impacts = 65536;
     def.simd = SPX_SIMD_AUTO;
+    def.hit_event_threshold = 1.0f;
     def.internal_cookie = SPX_WORLD_DEF_COOKIE;
     return def;
 }
@@ -39,7 +41,8 @@ static spx_result check_def(const spx_world_def* d)
     if (d->internal_cookie != SPX_WORLD_DEF_COOKIE) return SPX_ERR_UNINITIALIZED_DEF;
     if (d->allocator && (!d->allocator->alloc || !d->allocator->free)) return SPX_ERR_INVALID_ARGUMENT;
     const float f[] = { d->contact_hertz, d->contact_damping_ratio, d->max_push_speed, d->restitution_threshold,
-                        d->speculative_distance, d->sleep_linear_speed, d->sleep_angular_speed, d->time_to_sleep };
+                        d->speculative_distance, d->sleep_linear_speed, d->sleep_angular_speed, d->time_to_sleep,
+                        d->hit_event_threshold };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i) {
         if (!isfinite(f[i])) return SPX_ERR_NOT_FINITE;
         if (f[i] < 0.0f) return SPX_ERR_INVALID_ARGUMENT;
@@ -71,6 +74,7 @@ SPX_API spx_result spx_world_create(const spx_world_def* def, spx_world** out)
     w->def.allocator = NULL; /* the copy below is what the world uses */
     w->allocator = a;
     w->free_list = SPX_NO_BODY;
+    w->shape_free_list = SPX_NO_BODY;
     w->solver.kernels = spx_solver_pick(def->simd);
     r = spx_pair_finder_create(def->allocator ? &w->allocator : NULL, def->body_capacity, &w->pairs);
     if (r == SPX_OK && def->body_capacity > 0) r = spx_world_reserve_bodies(w, def->body_capacity);
@@ -95,6 +99,11 @@ SPX_API void spx_world_destroy(spx_world* w)
     for (uint32_t i = 0; i < w->body_slots; ++i)
         if (w->bodies[i].alive) spx_body_free_shapes(&a, &w->bodies[i]);
     spx_free(&a, w->bodies, sizeof(spx_body) * (size_t)w->body_capacity);
+    spx_free(&a, w->shape_slots, sizeof(spx_shape_slot) * (size_t)w->shape_slot_capacity);
+    spx_free(&a, w->filtered_pairs, sizeof(spx_pair) * (size_t)w->filtered_pair_capacity);
+    spx_sensors_free(&w->sensors, &a);
+    spx_free(&a, w->moves, sizeof(spx_body_move_event) * (size_t)w->move_capacity);
+    spx_free(&a, w->sleeps, sizeof(spx_body_sleep_event) * (size_t)w->sleep_capacity);
     spx_free(&a, w->island_parent, sizeof(uint32_t) * (size_t)w->scratch_capacity);
     spx_free(&a, w->island_min_sleep, sizeof(float) * (size_t)w->scratch_capacity);
     spx_free(&a, w->island_head, sizeof(uint32_t) * (size_t)w->scratch_capacity);
@@ -282,6 +291,30 @@ static void guard_bodies(spx_world* w, spx_step_stats* st)
     st->quarantined_body_count = w->quarantined_count;
 }
 
+/* The bodies the step moved, and those whose sleep changed since the last step, in body order. */
+static void body_events(spx_world* w)
+{
+    w->move_count = w->sleep_count = 0;
+    for (uint32_t i = 0; i < w->body_slots; ++i) {
+        spx_body* b = &w->bodies[i];
+        if (!b->alive || b->type == SPX_BODY_STATIC) continue;
+        const spx_body_id id = spx_world_body_id(w, i);
+        if (b->awake || b->was_awake) {
+            spx_body_move_event* m = &w->moves[w->move_count++];
+            m->body = id;
+            m->transform.p = spx_v3(b->origin.x, b->origin.y, b->origin.z);
+            m->transform.q = (spx_quat){ b->rotation.x, b->rotation.y, b->rotation.z, b->rotation.w };
+            m->user_data = b->user_data;
+            m->fell_asleep = !b->awake;
+        }
+        if (b->awake != b->was_awake) {
+            w->sleeps[w->sleep_count].body = id;
+            w->sleeps[w->sleep_count++].awake = b->awake;
+        }
+        b->was_awake = b->awake;
+    }
+}
+
 SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
 {
     if (!w) return SPX_ERR_INVALID_ARGUMENT;
@@ -294,26 +327,35 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     double t0 = now_ms();
     spx_pair_update pairs;
     spx_result r = w->def.enable_continuous ? spx_continuous_reserve(w) : SPX_OK;
+    if (r == SPX_OK
+        && (!spx_reserve(&w->allocator, (void**)&w->moves, &w->move_capacity, w->body_slots, sizeof(spx_body_move_event), 8)
+            || !spx_reserve(&w->allocator, (void**)&w->sleeps, &w->sleep_capacity, w->body_slots,
+                            sizeof(spx_body_sleep_event), 8)))
+        r = SPX_ERR_OUT_OF_MEMORY;
     if (r == SPX_OK) spx_continuous_prepare(w, elapsed); /* start poses, fast bodies */
     double tp = now_ms();
     if (r == SPX_OK) r = broad_phase(w, elapsed, &pairs);
     double t1 = now_ms();
-    const spx_pair* kept = NULL;
-    uint32_t kept_count = 0;
+    const spx_pair *colliding = NULL, *kept = NULL;
+    uint32_t colliding_count = 0, kept_count = 0;
     bool limited = false;
-    if (r == SPX_OK) r = spx_contact_limit_apply(w, pairs.pairs, pairs.count, &kept, &kept_count, &limited);
+    if (r == SPX_OK) r = spx_sensors_update(w, pairs.pairs, pairs.count);
+    if (r == SPX_OK) r = spx_filter_pairs(w, pairs.pairs, pairs.count, &colliding, &colliding_count);
+    if (r == SPX_OK) r = spx_contact_limit_apply(w, colliding, colliding_count, &kept, &kept_count, &limited);
     if (r == SPX_OK) r = spx_contacts_update(w, kept, kept_count, elapsed);
     double t2 = now_ms();
     if (r != SPX_OK) {
         w->locked = false;
         return r;
     }
+    spx_contacts_report(w, elapsed); /* the host's pre_solve, hit events */
     spx_continuous_begin(w); /* fast bodies' contact points off: the continuous stage has them */
     r = spx_solve(w, elapsed);
     if (r != SPX_OK) {
         w->locked = false;
         return r;
     }
+    spx_sensors_commit(w);
     double t3a = now_ms();
     /* Fast bodies' impacts along their motion, after the solver chose it (docs/continuous.md). A
        search that could not grow its buffer is not an error of the step: it retries next step. */
@@ -323,6 +365,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     guard_bodies(w, &st);
     /* Bodies that fall asleep leave the broad phase's moving set there (island.c). */
     st.island_count = spx_islands_update(w, elapsed);
+    body_events(w);
     double t4 = now_ms();
     st.body_count = w->body_count;
     for (uint32_t i = 0; i < w->body_slots; ++i) {
@@ -348,6 +391,30 @@ SPX_API spx_result spx_world_get_stats(const spx_world* w, spx_step_stats* out)
 {
     if (!w || !out) return SPX_ERR_INVALID_ARGUMENT;
     *out = w->stats;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_world_get_body_events(const spx_world* w, const spx_body_move_event** out_moves,
+                                             uint32_t* out_move_count, const spx_body_sleep_event** out_sleeps,
+                                             uint32_t* out_sleep_count)
+{
+    if (!w) return SPX_ERR_INVALID_ARGUMENT;
+    if (out_moves) *out_moves = w->moves;
+    if (out_move_count) *out_move_count = w->move_count;
+    if (out_sleeps) *out_sleeps = w->sleeps;
+    if (out_sleep_count) *out_sleep_count = w->sleep_count;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_world_get_sensor_events(const spx_world* w, const spx_sensor_event** out_begin,
+                                               uint32_t* out_begin_count, const spx_sensor_event** out_end,
+                                               uint32_t* out_end_count)
+{
+    if (!w) return SPX_ERR_INVALID_ARGUMENT;
+    if (out_begin) *out_begin = w->sensors.begin;
+    if (out_begin_count) *out_begin_count = w->sensors.begin_count;
+    if (out_end) *out_end = w->sensors.end;
+    if (out_end_count) *out_end_count = w->sensors.end_count;
     return SPX_OK;
 }
 

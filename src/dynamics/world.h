@@ -7,6 +7,7 @@
 #include "contact_limit.h"
 #include "solver.h"
 #include "continuous.h"
+#include "sensor.h"
 #include "broad/pair_finder.h"
 
 #define SPX_WORLD_DEF_COOKIE 0x574F524Cu /* "WORL" */
@@ -22,6 +23,10 @@ struct spx_world {
     uint32_t body_slots;      /* slots ever used: bodies[0 .. body_slots) */
     uint32_t free_list;       /* first free slot, or SPX_NO_BODY */
     uint32_t body_count;
+    spx_shape_slot* shape_slots; /* shape ids to (body, index) */
+    uint32_t shape_slot_capacity;
+    uint32_t shape_slots_used; /* slots ever used: shape_slots[0 .. shape_slots_used) */
+    uint32_t shape_free_list; /* first free slot, or SPX_NO_BODY */
     spx_contacts contacts;
     spx_pair_finder* pairs;
     spx_step_stats stats;
@@ -35,6 +40,14 @@ struct spx_world {
     spx_solver_scratch solver; /* the solver's packed bodies and contacts (solver.h) */
     spx_continuous ccd;       /* the continuous stage's (continuous.c) */
     spx_contact_limit contact_limit; /* the pairs a step keeps (contact_limit.c) */
+    spx_body_move_event* moves; /* the last step's body events (spx_world_get_body_events) */
+    uint32_t move_count, move_capacity;
+    spx_body_sleep_event* sleeps;
+    uint32_t sleep_count, sleep_capacity;
+    spx_sensors sensors;      /* sensor overlaps and events (sensor.c) */
+    uint32_t sensor_shape_count; /* sensor shapes in the world */
+    spx_pair* filtered_pairs;  /* the broad phase's pairs that pass the filters (filter.c) */
+    uint32_t filtered_pair_capacity;
 
     uint32_t scratch_capacity;
     /* Cache for the mesh-mesh manifold's triangle pairs (spx_manifold_mesh_mesh_buffered), made with
@@ -48,6 +61,21 @@ static inline spx_body_id spx_world_body_id(const spx_world* world, uint32_t slo
 {
     spx_body_id id = { slot + 1, world->number, world->bodies[slot].generation };
     return id;
+}
+
+/* The id of shape `index` of body `body`. */
+static inline spx_shape_id spx_world_shape_id(const spx_world* world, uint32_t body, uint32_t index)
+{
+    const uint32_t slot = world->bodies[body].shapes[index].slot;
+    spx_shape_id id = { slot + 1, world->number, world->shape_slots[slot].generation };
+    return id;
+}
+
+/* Does the solver work on manifold c: at least one body awake and dynamic, and not switched off. */
+static inline bool spx_contact_active(const spx_world* w, const spx_contact* c)
+{
+    const spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
+    return c->enabled && ((a->type == SPX_BODY_DYNAMIC && a->awake) || (b->type == SPX_BODY_DYNAMIC && b->awake));
 }
 
 /* Room for bodies[0 .. count): the body array and every per-body array of the step. New slots are

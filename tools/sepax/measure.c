@@ -126,7 +126,7 @@ measure* measure_create(const scene* s)
             uint32_t body = m->pieces[i].body;
             float top = -FLT_MAX;
             for (; i < m->count && m->pieces[i].body == body; ++i)
-                if (s->bodies[body].def.type == SPX_BODY_STATIC) {
+                if (s->bodies[body].def.type == SPX_BODY_STATIC && !m->pieces[i].shape->sensor) {
                     float t = piece_top(&m->pieces[i]);
                     if (t > top) top = t;
                 }
@@ -214,7 +214,10 @@ bool measure_now(measure* m, const scene* s, bool with_points, measure_result* o
         float high_x = a->center.x + a->radius + MARGIN;
         for (uint32_t oj = oi + 1; oj < m->count && m->order[oj].low_x <= high_x; ++oj) {
             const piece* b = &m->pieces[m->order[oj].piece];
-            if (a->body == b->body || (!a->dynamic && !b->dynamic)) continue;
+            /* Shapes the world keeps apart (sensors, filters) may overlap: not a penetration. */
+            if (a->body == b->body || (!a->dynamic && !b->dynamic) || a->shape->sensor || b->shape->sensor
+                || !spx_filter_should_collide(a->shape->filter, b->shape->filter))
+                continue;
             spx_vec3 d = tm_sub(a->center, b->center);
             float reach = a->radius + b->radius + MARGIN;
             if (tm_dot(d, d) > reach * reach) continue;

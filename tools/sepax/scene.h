@@ -48,7 +48,10 @@ typedef struct scene_shape {
     spx_vec3 half_extents;       /* BOX */
     uint32_t mesh;               /* MESH: index into scene.meshes */
     spx_transform local;
-    float density;               /* kg/m^3; 0: the body's material's */
+    float density;               /* kg/m^3; 0: its material's */
+    int material;                /* index into scene.materials; -1: the body's */
+    bool sensor;                 /* spx_shape_def.is_sensor */
+    spx_filter filter;
 } scene_shape;
 
 typedef struct scene_material {

@@ -140,7 +140,12 @@ bool scene_build(scene* s, char* message, size_t size)
             *d = spx_default_shape_def();
             d->type = sh->type;
             d->local = sh->local;
-            d->density = sh->density > 0.0f ? sh->density : mat->density;
+            /* A shape's own material gives its friction, restitution and default density. */
+            const scene_material* own = sh->material >= 0 ? &s->materials[sh->material] : mat;
+            d->density = sh->density > 0.0f ? sh->density : own->density;
+            if (sh->material >= 0) d->friction = own->friction, d->restitution = own->restitution;
+            d->is_sensor = sh->sensor;
+            d->filter = sh->filter;
             if (sh->type == SPX_SHAPE_BOX) {
                 d->half_extents = sh->half_extents;
                 volume += 8.0 * sh->half_extents.x * sh->half_extents.y * sh->half_extents.z;

@@ -476,18 +476,80 @@ static bool read_meshes(reader* r, const cJSON* v, const char* path)
 
 /* ---- bodies and shapes ----------------------------------------------------------------------- */
 
-static bool read_shape(reader* r, const cJSON* v, const char* path, scene_shape* sh)
+/* 64 filter bits: a whole number up to 2^53, or a string such as "0xFFFF0000FFFF0000" for all 64. */
+static bool read_bits(reader* r, const cJSON* obj, const char* key, const char* path, uint64_t* out)
 {
-    static const char* const keys[] = { "type", "half_extents", "mesh", "position", "rotation", "density", NULL };
+    const cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v) return true;
+    char p[PATH_MAX_LEN];
+    join_key(p, path, key);
+    if (cJSON_IsNumber(v)) {
+        const double x = v->valuedouble;
+        if (!(x >= 0.0 && x <= 9007199254740992.0 && x == floor(x)))
+            return fail(r, p, "must be a whole number 0..2^53, or a string such as \"0xFFFFFFFFFFFFFFFF\"");
+        *out = (uint64_t)x;
+        return true;
+    }
+    if (!cJSON_IsString(v)) return fail(r, p, "must be a number or a string (found %s)", kind_of(v));
+    char* end;
+    errno = 0;
+    const unsigned long long x = strtoull(v->valuestring, &end, 0);
+    if (errno || end == v->valuestring || *end || v->valuestring[0] == '-')
+        return fail(r, p, "'%s' is not a 64-bit whole number", v->valuestring);
+    *out = x;
+    return true;
+}
+
+/* A shape's "filter": { "category", "mask", "group" } (spx_filter; absent keys keep the default). */
+static bool read_filter(reader* r, const cJSON* obj, const char* path, spx_filter* out)
+{
+    static const char* const keys[] = { "category", "mask", "group", NULL };
+    const cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, "filter");
+    if (!v) return true;
+    char p[PATH_MAX_LEN];
+    join_key(p, path, "filter");
+    double group = 0.0;
+    if (!expect_object(r, v, p) || !check_keys(r, v, p, keys, NULL) || !read_bits(r, v, "category", p, &out->category_bits)
+        || !read_bits(r, v, "mask", p, &out->mask_bits) || !read_number(r, v, "group", p, -2147483648.0, 2147483647.0, false, &group))
+        return false;
+    char pg[PATH_MAX_LEN];
+    join_key(pg, p, "group");
+    if (group != floor(group)) return fail(r, pg, "must be a whole number (found %g)", group);
+    out->group_index = (int32_t)group;
+    return true;
+}
+
+/* What a shape is when the file says nothing: at the body's origin, unturned, the body's material,
+   no sensor, the default filter. Every shape starts from it, the shorthand box of a body too. */
+static void shape_defaults(scene_shape* sh, const char* path)
+{
+    memset(sh, 0, sizeof *sh);
     copy_text(sh->where, sizeof sh->where, path);
     sh->local.q.w = 1.0f;
-    char type[16] = "";
+    sh->material = -1;
+    sh->filter = spx_default_filter();
+}
+
+static bool read_shape(reader* r, const cJSON* v, const char* path, scene_shape* sh)
+{
+    static const char* const keys[] = { "type", "half_extents", "mesh", "position", "rotation", "density", "material",
+                                        "sensor", "filter", NULL };
+    shape_defaults(sh, path);
+    char type[16] = "", material[SCENE_NAME_MAX] = "";
     if (!expect_object(r, v, path) || !check_keys(r, v, path, keys, NULL) || !require(r, v, "type", path)
         || !read_string(r, v, "type", path, type, sizeof type)
         || !read_vec3(r, v, "position", path, -FAR, FAR, false, &sh->local.p)
         || !read_rotation(r, v, "rotation", path, &sh->local.q)
-        || !read_float(r, v, "density", path, 0.0, 1e7, true, &sh->density))
+        || !read_float(r, v, "density", path, 0.0, 1e7, true, &sh->density)
+        || !read_string(r, v, "material", path, material, sizeof material)
+        || !read_bool(r, v, "sensor", path, &sh->sensor) || !read_filter(r, v, path, &sh->filter))
         return false;
+    if (material[0]) {
+        char pmat[PATH_MAX_LEN];
+        join_key(pmat, path, "material");
+        if ((sh->material = find_material(r->s, material)) < 0)
+            return fail(r, pmat, "no material named '%s' in \"materials\"", material);
+    }
     char pt[PATH_MAX_LEN], ph[PATH_MAX_LEN], pm[PATH_MAX_LEN];
     join_key(pt, path, "type");
     join_key(ph, path, "half_extents");
@@ -585,9 +647,8 @@ static bool read_body(reader* r, const cJSON* v, const char* path, scene_body* b
         if (shapes) return fail(r, p, "give either half_extents (one box) or shapes, not both");
         scene_shape* sh = PUSH(r, r->s, shapes, shape_count, shape_capacity, p);
         if (!sh) return false;
-        copy_text(sh->where, sizeof sh->where, path);
+        shape_defaults(sh, path);
         sh->type = SPX_SHAPE_BOX;
-        sh->local.q.w = 1.0f;
         if (!read_vec3(r, v, "half_extents", path, 0.0, FAR, true, &sh->half_extents)) return false;
         b->shape_count = 1;
         return true;
