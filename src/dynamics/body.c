@@ -4,7 +4,6 @@
 #include "core/allocator.h"
 #include "geometry/validate.h"
 #include "geometry/mesh.h"
-#include "collide/manifold_mesh.h"
 #include <sepax/mass.h>
 #include <math.h>
 #include <string.h>
@@ -534,17 +533,10 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     /* 1..65535 and round again: an id kept through 65,535 reuses of its slot would name the body anew. */
     b.generation = (uint16_t)(w->bodies[slot].generation % 0xFFFFu + 1u);
     w->bodies[slot] = b;
-    /* The first mesh body makes the mesh-mesh pair cache (2,048 pairs, some 400 kB); without it the
-       queries are slower, not wrong, so a failure here is no error. */
     uint32_t boxes = 0;
     for (uint32_t i = 0; i < b.shape_count; ++i) boxes += b.shapes[i].type == SPX_SHAPE_BOX;
     w->bodies[slot].box_count = boxes;
-    const bool has_mesh = boxes < b.shape_count;
-    if (has_mesh && !w->mesh_pair_buffer) {
-        size_t bytes = 2048u * spx_manifold_mesh_mesh_pair_bytes();
-        w->mesh_pair_buffer = spx_alloc(&w->allocator, bytes, 16);
-        w->mesh_pair_buffer_bytes = w->mesh_pair_buffer ? bytes : 0;
-    }
+    if (boxes < b.shape_count) spx_contacts_reserve_mesh_pairs(&w->contacts, &w->allocator);
     /* A body created asleep sleeps alone until something touches it. */
     if (b.type == SPX_BODY_DYNAMIC && !b.awake) w->bodies[slot].island_next = slot;
     ++w->body_count;

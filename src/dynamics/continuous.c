@@ -154,7 +154,7 @@ spx_ccd_body* spx_ccd_segment_start(spx_ccd_stage* s, uint32_t i)
     cb->impacts = 0;
     cb->frozen = 0;
     cb->last_partner = UINT32_MAX;
-    if (cb->moved && b->type != SPX_BODY_STATIC) {
+    if (cb->moved) {
         cb->c = cb->c0;
         cb->q = cb->q0;
         cb->v = s->dt > 0.0f ? glms_vec3_scale(glms_vec3_sub(b->center, cb->c0), 1.0f / s->dt) : glms_vec3_zero();
@@ -441,7 +441,7 @@ void spx_continuous_prepare(spx_world* w, float dt)
         const spx_body* b = &w->bodies[i];
         spx_ccd_body* cb = &c->bodies[i];
         cb->stamp = 0;
-        cb->moved = b->alive && b->awake && b->type != SPX_BODY_STATIC;
+        cb->moved = spx_body_moves(b);
         cb->fast_pre = cb->spinning = 0;
         if (!cb->moved) continue;
         cb->c0 = b->center;
@@ -458,9 +458,9 @@ void spx_continuous_begin(spx_world* w)
     spx_continuous* c = &w->ccd;
     c->taken_count = 0;
     if (!w->def.enable_continuous || !c->bodies || !c->any_fast_pre) return;
-    /* Which contacts of fast bodies go to the stage below, whole body pairs at a time (their points
-       switched off here: a point with a gap of 1e20 m never pushes; finite, so no inf or NaN in the
-       solver's arithmetic), and which stay with the solver. The stage's:
+    /* Which contacts of fast bodies go to the stage below, whole body pairs at a time (their owner
+       set here: the solver's impulses no longer act at their points), and which stay with the
+       solver. The stage's:
        - beyond the speculative distance: the solver would stop the body at the gap's end and drop
          the rest of its motion (time lost, a bounce from a place reached early), and a far point
          is a long lever on a small body (the solver's rotation from one ran away to 10^11 rad/s);
@@ -511,10 +511,9 @@ void spx_continuous_begin(spx_world* w)
         if (take) {
             for (uint32_t m = k; m < end; ++m) {
                 spx_contact* ct = &w->contacts.list[m];
-                ct->reusable = false; /* next step's narrow phase makes it afresh */
+                ct->owner = SPX_CONTACT_CONTINUOUS;
                 for (int i = 0; i < ct->point_count; ++i) {
                     spx_contact_point* p = &ct->points[i];
-                    p->separation = 1e20f;
                     p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
                 }
             }

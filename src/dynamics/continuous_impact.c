@@ -517,7 +517,7 @@ void spx_ccd_resolve(spx_ccd_stage* s, uint32_t ia, spx_body* A, versors qa, vec
     }
 }
 
-/* Each dynamic body's contacts that the solver kept (their points on), for an impact's group: entry
+/* Each dynamic body's contacts that the solver owns, for an impact's group: entry
    2 k is contact k in body_a's list, 2 k + 1 in body_b's (a dynamic body's only). No room: no group
    this step (impacts then act on the pair alone). */
 void spx_ccd_link_supports(spx_world* w)
@@ -534,7 +534,7 @@ void spx_ccd_link_supports(spx_world* w)
     for (uint32_t i = 0; i < w->body_slots; ++i) c->support_first[i] = UINT32_MAX;
     for (uint32_t k = 0; k < n; ++k) {
         const spx_contact* ct = &w->contacts.list[k];
-        if (ct->point_count == 0 || !(ct->points[0].separation < 1e19f)) continue; /* the stage's own */
+        if (ct->point_count == 0 || ct->owner != SPX_CONTACT_SOLVER) continue;
         const uint32_t ends[2] = { ct->body_a, ct->body_b };
         for (uint32_t side = 0; side < 2; ++side) {
             if (w->bodies[ends[side]].type != SPX_BODY_DYNAMIC) continue;

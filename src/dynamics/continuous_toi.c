@@ -403,8 +403,8 @@ void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body
            at the tolerance, 0.1 ms here). The world's pair cache spares a descent a manifold. */
         const float margin = fminf(tol, 2.0f * growth + 0.05f * tol);
         if (pose_mesh_at(A, ha, ca, qa) && pose_mesh_at(B, hb, cb, qb) && margin >= 0.0f && isfinite(margin))
-            spx_manifold_mesh_mesh_buffered(ha->instance, hb->instance, margin, true, w->mesh_pair_buffer,
-                                            w->mesh_pair_buffer_bytes, ms, SPX_MAX_MESH_MANIFOLDS, &count, NULL);
+            spx_manifold_mesh_mesh_buffered(ha->instance, hb->instance, margin, true, w->contacts.mesh_pairs,
+                                            w->contacts.mesh_pairs_bytes, ms, SPX_MAX_MESH_MANIFOLDS, &count, NULL);
     }
     if (wrong_side_of_open(ha, ca, hb, cb, point, *n)) *n = glms_vec3_negate(*n);
     int best = -1;

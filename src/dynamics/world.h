@@ -37,10 +37,6 @@ struct spx_world {
     spx_contact_limit contact_limit; /* the pairs a step keeps (contact_limit.c) */
 
     uint32_t scratch_capacity;
-    /* Cache for the mesh-mesh manifold's triangle pairs (spx_manifold_mesh_mesh_buffered), made with
-       the first mesh body; NULL if that failed (the query then uses its own, smaller one). */
-    void* mesh_pair_buffer;
-    size_t mesh_pair_buffer_bytes;
 };
 
 /* The id of the body in `slot`: its slot, this world's number, the slot's generation. */
