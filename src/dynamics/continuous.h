@@ -42,7 +42,7 @@ typedef struct spx_ccd_body {
     uint8_t spinning;     /* turns more than SPX_CCD_SOLVER_TURN this step: the stage takes all a fast body's contacts */
     uint8_t moved;        /* awake and not static at the step's start: c0, q0 hold */
     uint8_t frozen;       /* past the impact limit: stays where it is for the rest of the step */
-    /* Its latest impact this step, which a later impact on it acts through too (continuous.c, an
+    /* Its latest impact this step, which a later impact on it acts through too (continuous_impact.c, an
        impact's group): the other body (UINT32_MAX: none yet), the normal from this body
        to the other, the points and their gaps, and both centres of mass and rotations then (this
        body's first). */
@@ -103,8 +103,9 @@ static inline bool spx_continuous_is_fast(const spx_continuous* c, uint32_t body
     return c->any_fast_pre && c->bodies[body].fast_pre;
 }
 
-/* After the narrow phase, before the solver: switches off the contact points of fast bodies that
-   the stage answers instead (far, fast-approaching, or of a fast-spinning body: continuous.c). */
+/* After the narrow phase, before the solver: takes from the solver the contacts of fast bodies that
+   the stage answers instead (far, fast-approaching, or of a fast-spinning body: continuous.c), their
+   owner set to SPX_CONTACT_CONTINUOUS. */
 void spx_continuous_begin(spx_world* world);
 
 /* After the solver: the impacts of fast bodies along their motion, in time order. Adds its counts
