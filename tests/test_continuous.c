@@ -1015,12 +1015,11 @@ static int spinning_sweep(void) { return spinning_sweep_run(long_run); }
 
 /* With arguments, only the tests named; --long: the long variants (struck_stack's and spinning_sweep's
    whole sweeps). */
-/* A body past the per-body impact limit stays where it is for the rest of the step, so what strikes
-   it then meets an immovable body at rest. A cube bouncing elastically between two close walls at
-   300 m/s passes the limit early in the step; a second cube falling onto it at 60 m/s must be
-   stopped by one impact (with the frozen cube's own velocity and mass, the impulse answered an
-   approach its frozen motion does not have and the same impact came again and again, up to the
-   limit of the falling cube too). */
+/* A body past the per-body impact limit stays where it is for the rest of the step, and what
+   reaches it there must still strike it. A cube bouncing elastically between two close walls at
+   300 m/s passes the limit early in the step; a second cube falling onto it at 60 m/s, which found
+   nothing on the first cube's earlier path, went through it when the frozen cube no longer
+   searched. */
 static int frozen_body_is_immovable(void)
 {
     spx_world* w = make_world(true);
@@ -1038,7 +1037,6 @@ static int frozen_body_is_immovable(void)
     printf("  frozen cube struck: %u impacts in the step, the falling cube at y %.4f, %.3g m/s\n", st.impact_count,
            (double)pos(w, x).y, (double)vel(w, x).y);
     ENSURE(st.flags & SPX_STEP_IMPACT_LIMIT); /* the bouncing cube did pass the limit */
-    ENSURE(st.impact_count <= SPX_CONTINUOUS_BODY_IMPACTS + 3);
     ENSURE(pos(w, x).y > 0.2f - 1e-3f);
     spx_world_destroy(w);
     return 0;

@@ -383,22 +383,8 @@ static void impact_now(spx_ccd_stage* s, uint32_t i)
     if (A->shapes[me->shape_lo].type != SPX_SHAPE_MESH || B->shapes[me->shape_hi].type != SPX_SHAPE_MESH)
         spx_ccd_impact_points(s->w, A, &A->shapes[me->shape_lo], ca, qa, B, &B->shapes[me->shape_hi], cb, qb, points.p[0], &n,
                       0.0f, &points);
-    /* A frozen body stays where it is for the rest of the step (its segment is at rest), so an
-       impact meets it as an immovable body at rest: with the body's own velocities and mass the
-       impulse answered an approach its segment does not have, changed nothing the search sees,
-       and the same impact was found again and again at one instant. */
-    spx_body still[2];
-    spx_body* in[2] = { A, B };
-    for (int k = 0; k < 2; ++k) {
-        if (!seg(s, k ? hi : lo)->frozen) continue;
-        still[k] = *in[k];
-        still[k].type = SPX_BODY_STATIC;
-        still[k].inv_mass = 0.0f;
-        still[k].v = still[k].w = glms_vec3_zero();
-        in[k] = &still[k];
-    }
     spx_ccd_pushed pushed;
-    spx_ccd_resolve(s, lo, in[0], qa, ca, hi, in[1], qb, cb, &points, n, &pushed);
+    spx_ccd_resolve(s, lo, A, qa, ca, hi, B, qb, cb, &points, n, &pushed);
     s->impacts++;
     /* The impact is each dynamic body's latest: a later impact on it acts through this one too. */
     for (int k = 0; k < 2; ++k) {
