@@ -1020,7 +1020,7 @@ static int spinning_sweep(void) { return spinning_sweep_run(long_run); }
    300 m/s passes the limit early in the step; a second cube falling onto it at 60 m/s, which found
    nothing on the first cube's earlier path, went through it when the frozen cube no longer
    searched. */
-static int frozen_body_is_immovable(void)
+static int frozen_body_is_still_struck(void)
 {
     spx_world* w = make_world(true);
     ENSURE(w != NULL);
@@ -1059,7 +1059,7 @@ int main(int argc, char** argv)
         { "no_time_lost", no_time_lost },
         { "container", container },
         { "impact_limit", impact_limit },
-        { "frozen_body_is_immovable", frozen_body_is_immovable },
+        { "frozen_body_is_still_struck", frozen_body_is_still_struck },
         { "struck_on_the_floor", struck_on_the_floor },
         { "struck_stack", struck_stack },
         { "deterministic_and_no_allocation", deterministic_and_no_allocation },
