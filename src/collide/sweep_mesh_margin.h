@@ -1,4 +1,4 @@
-/* Two meshes swept with a margin, for the world's continuous stage (dynamics/continuous.c). The
+/* Two meshes swept with a margin, for the world's continuous stage (dynamics/continuous_toi.c). The
  * stage bounds a body's rotation over a sub-interval by how far it can move any point beside its
  * translation; growing one mesh by that bound and sweeping the translations finds a time no later
  * than the first contact of the real, turning meshes. Boxes can be grown directly; a mesh cannot, so

@@ -6,7 +6,6 @@
 #include "core/allocator.h"
 #include "geometry/validate.h"
 #include "geometry/mesh.h"
-#include "collide/manifold_mesh.h"
 #include <sepax/mass.h>
 #include <math.h>
 #include <string.h>
@@ -252,13 +251,9 @@ void spx_body_count_shapes(spx_world* w, spx_body* b)
     b->box_count = boxes;
     w->sensor_shape_count = w->sensor_shape_count - b->sensor_count + sensors;
     b->sensor_count = sensors;
-    /* The first mesh body makes the mesh-mesh pair cache (2,048 pairs, some 400 kB); without it the
-       queries are slower, not wrong, so a failure here is no error. */
-    if (boxes < b->shape_count && !w->mesh_pair_buffer) {
-        size_t bytes = 2048u * spx_manifold_mesh_mesh_pair_bytes();
-        w->mesh_pair_buffer = spx_alloc(&w->allocator, bytes, 16);
-        w->mesh_pair_buffer_bytes = w->mesh_pair_buffer ? bytes : 0;
-    }
+    /* The first mesh body makes the contacts' mesh-mesh pair cache; without it the queries are
+       slower, not wrong, so a failure here is no error. */
+    if (boxes < b->shape_count) spx_contacts_reserve_mesh_pairs(&w->contacts, &w->allocator);
 }
 
 mat3s spx_mat3_inverse(mat3s m)

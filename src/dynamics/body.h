@@ -85,6 +85,11 @@ typedef struct spx_body {
 
 #define SPX_NO_BODY 0xFFFFFFFFu
 
+/* Whether the body moves this step: alive, awake and not static (dynamic or kinematic). The broad
+   phase sweeps these, the solver advances them, the contacts and islands follow them, and the
+   continuous stage takes its fast bodies among them. */
+static inline bool spx_body_moves(const spx_body* b) { return b->alive && b->awake && b->type != SPX_BODY_STATIC; }
+
 /* World-space box of shape s of body b at the body's current placement, made from its rotation. */
 spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s);
 

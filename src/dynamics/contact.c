@@ -78,9 +78,6 @@ static void tangents(vec3s n, vec3s out[2])
     out[1] = glms_vec3_cross(n, t);
 }
 
-/* A body that moves this step: awake dynamic, or awake kinematic. */
-static bool moving(const spx_body* b) { return b->type != SPX_BODY_STATIC && b->awake; }
-
 /* How far apart two shapes may be and still make (speculative) contact points: the speculative
    distance, plus what the relative motion can close during the step. */
 static float pair_margin(const spx_world* w, const spx_body* a, const spx_body* b, float dt)
@@ -121,7 +118,7 @@ static inline void relative_pose(vec3s ca, versors qa, const mat3s* ra, vec3s cb
 
 /* Last step's manifolds old[0 .. count) of bodies a and b, all of them, can stand for this step's:
    made at one placement (reused manifolds keep the placement they were first made at, so small
-   moves do not add up unseen), none switched off by the continuous stage, and B moved in A's frame
+   moves do not add up unseen), all the solver's (not taken by the continuous stage), and B moved in A's frame
    by no more than the reuse distance at any of its points. B's move is the shift of its centre
    plus the chord of the rotation between, 2 sin(angle / 2) times its radius; sin(angle / 2) is the
    length of the vector part of the quaternion between the two rotations, which keeps its
@@ -141,7 +138,7 @@ static bool can_reuse(const spx_body* a, mat3s* ra, const spx_body* b, float dis
        end here, before any rotation is worked out. */
     if (fabsf(distance - old[0].made_distance) > SPX_CONTACT_REUSE_DISTANCE) return false;
     for (uint32_t k = 0; k < count; ++k)
-        if (!old[k].reusable || old[k].made_margin != old[0].made_margin
+        if (old[k].owner != SPX_CONTACT_SOLVER || !old[k].reusable || old[k].made_margin != old[0].made_margin
             || memcmp(&old[k].made_position, &old[0].made_position, sizeof(float) * 3) != 0
             || memcmp(&old[k].made_turn, &old[0].made_turn, sizeof(float) * 4) != 0)
             return false;
@@ -236,6 +233,7 @@ static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
     out->made_margin = margin;
     out->reusable = true;
     out->enabled = true;
+    out->owner = SPX_CONTACT_SOLVER;
     out->body_a = ia;
     out->body_b = ib;
     out->shape_a = sa;
@@ -298,8 +296,8 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
         r = spx_manifold_obb_mesh(&box, mesh_shape->instance, margin, ms, SPX_MAX_MESH_MANIFOLDS, &n);
     } else {
         if (!spx_body_pose_mesh(a, xa) || !spx_body_pose_mesh(b, xb) || !(margin >= 0.0f) || !isfinite(margin)) return 0;
-        spx_manifold_mesh_mesh_buffered(xa->instance, xb->instance, margin, true, w->mesh_pair_buffer,
-                                        w->mesh_pair_buffer_bytes, ms, SPX_MAX_MESH_MANIFOLDS, &n, NULL);
+        spx_manifold_mesh_mesh_buffered(xa->instance, xb->instance, margin, true, w->contacts.mesh_pairs,
+                                        w->contacts.mesh_pairs_bytes, ms, SPX_MAX_MESH_MANIFOLDS, &n, NULL);
         r = SPX_OK;
     }
     if (r != SPX_OK) return 0;
@@ -379,7 +377,7 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
                static): keep their manifolds for when they wake. Otherwise they parted. */
             const spx_body* a = &w->bodies[ko.a];
             const spx_body* b = &w->bodies[ko.b];
-            if (!moving(a) && !moving(b)) {
+            if (!spx_body_moves(a) && !spx_body_moves(b)) {
                 for (uint32_t k = j; k < j_end; ++k) c->list[c->count++] = old[k];
             } else {
                 shape_pair_events(w, c, &old[j], j_end - j, NULL, 0);
@@ -429,8 +427,8 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
     for (uint32_t k = 0; k < c->count; ++k) {
         const spx_body* a = &w->bodies[c->list[k].body_a];
         const spx_body* b = &w->bodies[c->list[k].body_b];
-        if (moving(a) == moving(b)) continue;
-        const uint32_t still = moving(a) ? c->list[k].body_b : c->list[k].body_a;
+        if (spx_body_moves(a) == spx_body_moves(b)) continue;
+        const uint32_t still = spx_body_moves(a) ? c->list[k].body_b : c->list[k].body_a;
         if (w->bodies[still].type == SPX_BODY_DYNAMIC) spx_island_wake(w, still);
     }
     for (uint32_t k = 0; k < c->pending_end_count; ++k) c->end[c->end_count++] = c->pending_end[k];
@@ -508,8 +506,17 @@ void spx_contacts_forget_body(spx_world* w, uint32_t body)
     }
 }
 
+void spx_contacts_reserve_mesh_pairs(spx_contacts* c, const spx_allocator* al)
+{
+    if (c->mesh_pairs) return;
+    const size_t bytes = 2048u * spx_manifold_mesh_mesh_pair_bytes(); /* 2,048 pairs, some 400 kB */
+    c->mesh_pairs = spx_alloc(al, bytes, 16);
+    c->mesh_pairs_bytes = c->mesh_pairs ? bytes : 0;
+}
+
 void spx_contacts_free(spx_contacts* c, const spx_allocator* al)
 {
+    spx_free(al, c->mesh_pairs, c->mesh_pairs_bytes);
     spx_free(al, c->list, sizeof(spx_contact) * (size_t)c->capacity);
     spx_free(al, c->prev, sizeof(spx_contact) * (size_t)c->prev_capacity);
     spx_free(al, c->begin, sizeof(spx_contact_event) * (size_t)c->begin_capacity);

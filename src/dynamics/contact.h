@@ -18,6 +18,15 @@ typedef struct spx_contact_point {
     float made_separation;
 } spx_contact_point;
 
+/* Who answers a manifold this step. The narrow phase gives each to the solver; the continuous stage
+   takes those of the fast bodies whose contacts it answers itself (continuous.c, begin). The
+   solver's impulses act only at its own manifolds' points, the stage's impacts act through them
+   too (continuous_impact.c, supports), and a manifold the stage took is made afresh next step. */
+typedef enum spx_contact_owner {
+    SPX_CONTACT_SOLVER = 0,
+    SPX_CONTACT_CONTINUOUS,
+} spx_contact_owner;
+
 /* One shape pair's manifold. Kept sorted by (body_a, body_b, shape_a, shape_b), body_a < body_b. */
 typedef struct spx_contact {
     uint32_t body_a, body_b;
@@ -29,14 +38,14 @@ typedef struct spx_contact {
     /* B's centre of mass and rotation in A's frame when the narrow phase made this manifold, its
        normal then in A's frame and the margin it was made with: while the pair's relative pose
        stays within SPX_CONTACT_REUSE_DISTANCE of that one, the manifold is moved with the bodies
-       instead of made again (contact.c). reusable is false once the continuous stage has switched
-       the points off. */
+       instead of made again (contact.c), while the solver owns it. */
     vec3s made_position;
     versors made_turn;
     vec3s made_normal;
     float made_distance;       /* m between the centres of mass then */
     float made_margin;
-    bool reusable;
+    uint8_t owner;             /* spx_contact_owner */
+    bool reusable;             /* false: the host changed a body or shape of it since; made afresh next step */
     bool enabled;              /* false: the host's pre_solve switched it off for this step */
     spx_contact_point points[SPX_MAX_MANIFOLD_POINTS];
 } spx_contact;
@@ -56,6 +65,11 @@ typedef struct spx_contacts {
     uint32_t pending_end_count, pending_end_capacity;
     uint32_t reduced;          /* manifolds cut to 4 points this step */
     uint32_t reused;           /* body pairs whose manifolds were moved, not made again, this step */
+    /* Cache for the mesh-mesh manifold's triangle pairs (spx_manifold_mesh_mesh_buffered), made with
+       the first mesh body; NULL until then or if that failed (the query then uses its own, smaller
+       one). The continuous stage's mesh-mesh manifolds use it too. */
+    void* mesh_pairs;
+    size_t mesh_pairs_bytes;
 } spx_contacts;
 
 typedef struct spx_world spx_world;
@@ -66,6 +80,10 @@ typedef struct spx_world spx_world;
    dt: the step, for the speculative margin. Wakes the sleeping bodies an awake body touches.
    SPX_ERR_OUT_OF_MEMORY leaves last step's manifolds in place. */
 spx_result spx_contacts_update(spx_world* world, const spx_pair* pairs, uint32_t pair_count, float dt);
+
+/* Makes the mesh-pair cache if there is none yet: called when a body with a mesh is created.
+   Without it the mesh-mesh queries are slower, not wrong, so running out of memory here is no error. */
+void spx_contacts_reserve_mesh_pairs(spx_contacts* c, const spx_allocator* allocator);
 
 /* Drops every manifold of a body being destroyed, with end events for the next step. */
 spx_result spx_contacts_remove_body(spx_world* world, uint32_t body);

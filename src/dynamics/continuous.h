@@ -5,6 +5,7 @@
 
 #include "body.h"
 #include "broad/dynamic_tree.h"
+#include "core/index_heap.h"
 
 /* Where an impact's impulse acts: its manifold's points, each with its gap (0 for the ones that
    touch, which the impulse stops; the others may not close their gap before the step ends). */
@@ -41,7 +42,7 @@ typedef struct spx_ccd_body {
     uint8_t spinning;     /* turns more than SPX_CCD_SOLVER_TURN this step: the stage takes all a fast body's contacts */
     uint8_t moved;        /* awake and not static at the step's start: c0, q0 hold */
     uint8_t frozen;       /* past the impact limit: stays where it is for the rest of the step */
-    /* Its latest impact this step, which a later impact on it acts through too (continuous.c, an
+    /* Its latest impact this step, which a later impact on it acts through too (continuous_impact.c, an
        impact's group): the other body (UINT32_MAX: none yet), the normal from this body
        to the other, the points and their gaps, and both centres of mass and rotations then (this
        body's first). */
@@ -58,14 +59,13 @@ typedef struct spx_ccd_body {
 
 typedef struct spx_continuous {
     spx_ccd_body* bodies;
-    uint32_t* heap;       /* bodies with an impact ahead, a min-heap on (toi, index) */
-    uint32_t* heap_pos;   /* index in heap, or UINT32_MAX */
+    spx_index_heap events;/* bodies with an impact ahead, by its time (toi), then index */
     uint32_t* fast;       /* the fast bodies of this step */
     uint32_t* touched;    /* bodies whose segment changed: their end pose is the stage's */
     uint32_t* leaves;     /* bodies in the tree below */
     spx_aabb* paths;      /* the fast bodies' paths, to build the tree from */
     uint32_t* build;      /* scratch of the build: twice capacity */
-    uint32_t capacity, heap_count, touched_count, leaf_count;
+    uint32_t capacity, touched_count, leaf_count;
     uint32_t* candidates; /* of one search */
     uint32_t candidate_count, candidate_capacity;
     spx_dynamic_tree tree;/* bodies whose path may leave their box in the broad phase's trees */
@@ -78,7 +78,7 @@ typedef struct spx_continuous {
     uint64_t* taken;      /* body pairs (a << 32 | b) whose contacts begin gave to the stage, sorted */
     uint32_t taken_count, taken_capacity;
     /* The solver's contacts of each dynamic body, which an impact on it also acts through
-       (continuous.c, an impact's group): per body slot the first entry, per entry (2 k + 0 for
+       (continuous_impact.c, an impact's group): per body slot the first entry, per entry (2 k + 0 for
        contact k in its body_a's list, 2 k + 1 in its body_b's) the next of the same body,
        UINT32_MAX ending both. */
     uint32_t* support_first;
@@ -103,8 +103,9 @@ static inline bool spx_continuous_is_fast(const spx_continuous* c, uint32_t body
     return c->any_fast_pre && c->bodies[body].fast_pre;
 }
 
-/* After the narrow phase, before the solver: switches off the contact points of fast bodies that
-   the stage answers instead (far, fast-approaching, or of a fast-spinning body: continuous.c). */
+/* After the narrow phase, before the solver: takes from the solver the contacts of fast bodies that
+   the stage answers instead (far, fast-approaching, or of a fast-spinning body: continuous.c), their
+   owner set to SPX_CONTACT_CONTINUOUS. */
 void spx_continuous_begin(spx_world* world);
 
 /* After the solver: the impacts of fast bodies along their motion, in time order. Adds its counts

@@ -25,7 +25,7 @@ static void unite(uint32_t* parent, uint32_t x, uint32_t y)
     else parent[x] = y;
 }
 
-static bool awake_dynamic(const spx_body* b) { return b->alive && b->type == SPX_BODY_DYNAMIC && b->awake; }
+static bool awake_dynamic(const spx_body* b) { return b->type == SPX_BODY_DYNAMIC && spx_body_moves(b); }
 
 void spx_island_wake(spx_world* w, uint32_t body)
 {

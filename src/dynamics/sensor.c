@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool moving(const spx_body* b) { return b->type != SPX_BODY_STATIC && b->awake; }
 
 /* Does sensor shape ss of body is see shape vs of body iv: not a sensor, the filters' rule both
    ways, the host's callback (with the lower body first, as for contacts). */
@@ -86,7 +85,7 @@ static bool holds(const spx_world* w, const spx_sensor_overlap* o)
 {
     const uint32_t s = spx_shape_lookup(w, o->ids.sensor), v = spx_shape_lookup(w, o->ids.visitor);
     if (s == SPX_NO_BODY || v == SPX_NO_BODY) return false;
-    return !moving(&w->bodies[w->shape_slots[s].body]) && !moving(&w->bodies[w->shape_slots[v].body]);
+    return !spx_body_moves(&w->bodies[w->shape_slots[s].body]) && !spx_body_moves(&w->bodies[w->shape_slots[v].body]);
 }
 
 spx_result spx_sensors_update(spx_world* w, const spx_pair* pairs, uint32_t n)

@@ -162,10 +162,8 @@ static inline spx_solver_f4 row_of(const spx_solver_body* b, int r)
 }
 static inline void set_row(spx_solver_body* b, int r, spx_solver_f4 x) { memcpy((float*)b + 4 * r, &x, sizeof x); }
 
-/* A manifold the solver works on: at least one body moves, and the host's pre_solve left it on. */
+/* A manifold the solver works on: a dynamic body of it moves, and the host's pre_solve left it on. */
 static bool active(const spx_world* w, const spx_contact* c) { return spx_contact_active(w, c); }
-
-static bool moves(const spx_body* b) { return b->alive && b->awake && b->type != SPX_BODY_STATIC; }
 
 /* The moving bodies into the packed array; returns how many (index 0, the immovable body, included). */
 static uint32_t gather_bodies(spx_world* w, float h)
@@ -176,7 +174,7 @@ static uint32_t gather_bodies(spx_world* w, float h)
     uint32_t count = 1;
     for (uint32_t i = 0; i < w->body_slots; ++i) {
         const spx_body* b = &w->bodies[i];
-        if (!moves(b)) {
+        if (!spx_body_moves(b)) {
             s->body_map[i] = 0;
             continue;
         }
@@ -240,7 +238,8 @@ static uint32_t collect_manifolds(spx_world* w, float push_depth_dynamic, float 
         const bool fixed_side = w->bodies[c->body_a].inv_mass == 0.0f || w->bodies[c->body_b].inv_mass == 0.0f;
         const float deep = -(fixed_side ? push_depth_fixed : push_depth_dynamic);
         bool overlapping = false;
-        for (int i = 0; i < c->point_count; ++i) overlapping |= c->points[i].separation < deep;
+        for (int i = 0; i < c->point_count && c->owner == SPX_CONTACT_SOLVER; ++i)
+            overlapping |= c->points[i].separation < deep;
         s->sims[m->a].overlaps += overlapping, s->sims[m->b].overlaps += overlapping;
     }
     return count;

@@ -110,7 +110,6 @@ SPX_API void spx_world_destroy(spx_world* w)
     spx_free(&a, w->quarantined, sizeof(spx_body_id) * (size_t)w->scratch_capacity);
     spx_solver_free(&w->solver, &a);
     spx_contacts_free(&w->contacts, &a);
-    spx_free(&a, w->mesh_pair_buffer, w->mesh_pair_buffer_bytes);
     spx_continuous_free(&w->ccd, &a);
     spx_contact_limit_free(&w->contact_limit, &a);
     spx_pair_finder_destroy(w->pairs);
@@ -213,7 +212,7 @@ static spx_result broad_phase(spx_world* w, float dt, spx_pair_update* out)
     const vec3s g = { { w->def.gravity.x, w->def.gravity.y, w->def.gravity.z } };
     for (uint32_t i = 0; i < w->body_slots; ++i) {
         spx_body* b = &w->bodies[i];
-        if (!b->alive || b->type == SPX_BODY_STATIC || !b->awake) continue;
+        if (!spx_body_moves(b)) continue;
         spx_body_update_boxes(b); /* the narrow phase reads them once a pair, and a body has several */
         vec3s v = b->type == SPX_BODY_DYNAMIC ? glms_vec3_add(b->v, glms_vec3_scale(g, dt * b->gravity_scale)) : b->v;
         float bend = b->type == SPX_BODY_DYNAMIC ? glms_vec3_norm(g) * fabsf(b->gravity_scale) * dt * dt * 0.125f : 0.0f;
@@ -272,7 +271,7 @@ static void guard_bodies(spx_world* w, spx_step_stats* st)
     const float vmax2 = SPX_MAX_LINEAR_SPEED * SPX_MAX_LINEAR_SPEED, wmax2 = SPX_MAX_ANGULAR_SPEED * SPX_MAX_ANGULAR_SPEED;
     for (uint32_t i = 0; i < w->body_slots; ++i) {
         spx_body* b = &w->bodies[i];
-        if (!b->alive || b->type == SPX_BODY_STATIC || !b->awake) continue;
+        if (!spx_body_moves(b)) continue;
         const bool finite = finite_vec(b->center) && finite_vec(b->origin) && finite_vec(b->v) && finite_vec(b->w)
                          && isfinite(b->rotation.x) && isfinite(b->rotation.y) && isfinite(b->rotation.z)
                          && isfinite(b->rotation.w);
@@ -370,7 +369,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     st.body_count = w->body_count;
     for (uint32_t i = 0; i < w->body_slots; ++i) {
         const spx_body* b = &w->bodies[i];
-        st.awake_body_count += b->alive && b->type != SPX_BODY_STATIC && b->awake;
+        st.awake_body_count += spx_body_moves(b);
     }
     st.pair_count = pairs.count;
     if (limited) st.flags |= SPX_STEP_CONTACT_LIMIT;

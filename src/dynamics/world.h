@@ -50,10 +50,6 @@ struct spx_world {
     uint32_t filtered_pair_capacity;
 
     uint32_t scratch_capacity;
-    /* Cache for the mesh-mesh manifold's triangle pairs (spx_manifold_mesh_mesh_buffered), made with
-       the first mesh body; NULL if that failed (the query then uses its own, smaller one). */
-    void* mesh_pair_buffer;
-    size_t mesh_pair_buffer_bytes;
 };
 
 /* The id of the body in `slot`: its slot, this world's number, the slot's generation. */
@@ -71,11 +67,12 @@ static inline spx_shape_id spx_world_shape_id(const spx_world* world, uint32_t b
     return id;
 }
 
-/* Does the solver work on manifold c: at least one body awake and dynamic, and not switched off. */
+/* Does the solver work on manifold c: a dynamic body of it moves this step, and the host's
+   pre_solve did not switch it off. */
 static inline bool spx_contact_active(const spx_world* w, const spx_contact* c)
 {
     const spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
-    return c->enabled && ((a->type == SPX_BODY_DYNAMIC && a->awake) || (b->type == SPX_BODY_DYNAMIC && b->awake));
+    return c->enabled && ((a->type == SPX_BODY_DYNAMIC && spx_body_moves(a)) || (b->type == SPX_BODY_DYNAMIC && spx_body_moves(b)));
 }
 
 /* Room for bodies[0 .. count): the body array and every per-body array of the step. New slots are

@@ -1,0 +1,437 @@
+/* Times of impact of the continuous stage (docs/continuous.md): the first time a fast body's shape
+ * meets another body's shape along their segments. Each body's path (constant velocities from its
+ * segment's start) is swept against the other's with the exact linear swept query; rotation is
+ * bounded by growing both boxes by what their rotation can move any of their points over a
+ * sub-interval (two meshes: one grown by both in the tree descent, spx_sweep_mesh_mesh_margin), the
+ * sub-intervals shortened until that growth is within a quarter of the thinner shape (a tenth for
+ * two meshes). A contact found is an impact where the shapes approach at the points its impulse will
+ * act on: the manifold at the impact's pose (impact points). */
+#include "continuous_stage.h"
+#include "collide/manifold_mesh.h"
+#include "geometry/mesh.h"
+#include "collide/sweep_mesh_margin.h"
+#include "collide/sweep_obb_obb.h"
+#include <sepax/collide.h>
+#include <string.h>
+
+/* Sweeps one shape pair may take; past it the pair counts as touching where the search stands. */
+#define SPX_CCD_PAIR_ITERATIONS 4096
+
+/* The thickness a mesh lends the tolerance of a pair of meshes: its root box's least half extent,
+   none (INFINITY) for a sheet (a ground, a wall of one layer of triangles): passing is ruled out by
+   the growth whatever the tolerance, which sets how far short of touching an impact may be found. */
+static float mesh_thickness(const spx_body_shape* s)
+{
+    float most = fmaxf(s->half_extents.x, fmaxf(s->half_extents.y, s->half_extents.z));
+    float h = least_half(s);
+    return h > 0.01f * most ? h : INFINITY;
+}
+
+/* How far apart a shape pair may be when its contact is taken as an impact under rotation, and the
+   margin of the manifold that places the impact: a quarter of the thinner box; for two meshes a
+   tenth of the thinner mesh that is not a sheet, and for two sheets a tenth of 1% of the larger
+   half extent of the smaller one. */
+float spx_ccd_pair_tolerance(const spx_body_shape* ha, const spx_body_shape* hb)
+{
+    if (ha->type == SPX_SHAPE_BOX || hb->type == SPX_SHAPE_BOX) {
+        float ha_min = ha->type == SPX_SHAPE_BOX ? least_half(ha) : INFINITY;
+        float hb_min = hb->type == SPX_SHAPE_BOX ? least_half(hb) : INFINITY;
+        return SPX_CCD_ROTATION_FRACTION * fminf(ha_min, hb_min);
+    }
+    float h = fminf(mesh_thickness(ha), mesh_thickness(hb));
+    if (!isfinite(h)) {
+        float ma = fmaxf(ha->half_extents.x, fmaxf(ha->half_extents.y, ha->half_extents.z));
+        float mb = fmaxf(hb->half_extents.x, fmaxf(hb->half_extents.y, hb->half_extents.z));
+        h = 0.01f * fminf(ma, mb);
+    }
+    return SPX_CCD_MESH_FRACTION * h;
+}
+
+/* Whether every number of the box is finite: their sum times 0 is 0 only then (a sum that
+   overflows says no, for a box no query could take anyway). */
+static float sum3(spx_vec3 v) { return v.x + v.y + v.z; }
+static bool finite_box(const spx_obb* o)
+{
+    float sum = sum3(o->center) + sum3(o->half_extents) + sum3(o->rotation.col[0]) + sum3(o->rotation.col[1])
+              + sum3(o->rotation.col[2]);
+    return sum * 0.0f == 0.0f;
+}
+
+/* Box of shape k of body b at centre c and rotation matrix r, half extents grown by `grow`. */
+static spx_obb shape_box_m(const spx_body* b, const spx_body_shape* sh, vec3s c, mat3s r, float grow)
+{
+    spx_obb o;
+    o.center = sv(glms_vec3_add(c, glms_mat3_mulv(r, glms_vec3_sub(sh->local_center, b->local_center))));
+    o.half_extents = spx_v3(sh->half_extents.x + grow, sh->half_extents.y + grow, sh->half_extents.z + grow);
+    mat3s axes = sh->axes_aligned ? r : glms_mat3_mul(r, sh->local_rotation);
+    for (int k = 0; k < 3; ++k) o.rotation.col[k] = sv(axes.col[k]);
+    return o;
+}
+
+static spx_obb shape_box(const spx_body* b, const spx_body_shape* sh, vec3s c, versors q, float grow)
+{
+    return shape_box_m(b, sh, c, glms_quat_mat3(q), grow);
+}
+
+/* The box of shape sh of body b (segment cb) at time t, its pose kept for the next call at t. */
+static spx_obb box_at(const spx_body* b, const spx_body_shape* sh, spx_ccd_body* cb, float t, float grow)
+{
+    if (cb->pose_t != t) {
+        cb->pose_c = center_at(cb, t);
+        cb->pose_r = glms_quat_mat3(rotation_at(cb, t));
+        cb->pose_t = t;
+    }
+    return shape_box_m(b, sh, cb->pose_c, cb->pose_r, grow);
+}
+
+/* World box of shape sh (a box, or a mesh's root box) of a stationary body, rounded outwards. */
+spx_aabb spx_ccd_shape_aabb(const spx_body* b, const spx_body_shape* sh, const spx_ccd_body* cb)
+{
+    spx_obb o = shape_box(b, sh, cb->c, cb->q, 0.0f);
+    spx_aabb box;
+    const float* c = &o.center.x;
+    const float* h = &o.half_extents.x;
+    for (int k = 0; k < 3; ++k) {
+        float r = h[0] * fabsf((&o.rotation.col[0].x)[k]) + h[1] * fabsf((&o.rotation.col[1].x)[k])
+                + h[2] * fabsf((&o.rotation.col[2].x)[k]);
+        r = r * (1.0f + 1e-5f) + 1e-5f * fabsf(c[k]) + 1e-6f;
+        box.min[k] = c[k] - r;
+        box.max[k] = c[k] + r;
+    }
+    return box;
+}
+
+/* Speed at which b's point p approaches a's along n (negative: approaching). */
+static float normal_speed(const spx_ccd_body* a, const spx_ccd_body* b, vec3s ca, vec3s cb, vec3s p, vec3s n)
+{
+    vec3s va = glms_vec3_add(a->v, glms_vec3_cross(a->w, glms_vec3_sub(p, ca)));
+    vec3s vb = glms_vec3_add(b->v, glms_vec3_cross(b->w, glms_vec3_sub(p, cb)));
+    return glms_vec3_dot(glms_vec3_sub(vb, va), n);
+}
+
+/* Places a mesh shape's instance where body b is with its centre of mass at c and rotation q. */
+static bool pose_mesh_at(const spx_body* b, const spx_body_shape* sh, vec3s c, versors q)
+{
+    vec3s origin = glms_vec3_sub(c, glms_quat_rotatev(q, b->local_center));
+    versors lq = { { sh->mesh_local.q.x, sh->mesh_local.q.y, sh->mesh_local.q.z, sh->mesh_local.q.w } };
+    versors mq = glms_quat_mul(q, lq);
+    spx_transform pose;
+    pose.p = sv(glms_vec3_add(origin, glms_quat_rotatev(q, gv(sh->mesh_local.p))));
+    pose.q = (spx_quat){ mq.x, mq.y, mq.z, mq.w };
+    return spx_mesh_instance_set_pose(sh->instance, &pose) == SPX_OK;
+}
+
+/* Places a mesh shape's instance where body b's segment has it at time t. */
+static bool pose_mesh(const spx_body* b, const spx_body_shape* sh, const spx_ccd_body* cb, float t)
+{
+    return pose_mesh_at(b, sh, center_at(cb, t), rotation_at(cb, t));
+}
+
+/* The most a box need grow to hold its shape however the body turns: then it holds the sphere
+   about the centre of mass that holds the shape. The box stays centred on the shape's centre, off
+   that sphere's centre by the shape's offset, so it grows by the sphere's radius plus the offset
+   less its least half extent (with room for rounding). A turning cube's box grows by 0.37 of its
+   half extent at most, not by twice its radius: over a whole step the boxes of two fast-spinning
+   cubes that pass near each other then miss instead of touching, and the sub-intervals are spent
+   only where they come near. A mesh is not grown (its box is, by both growths): no cap. */
+static float growth_cap(const spx_body* b, const spx_body_shape* sh)
+{
+    if (sh->type != SPX_SHAPE_BOX) return INFINITY;
+    float off = glms_vec3_norm(glms_vec3_sub(sh->local_center, b->local_center));
+    return (sh->radius + off - least_half(sh)) * (1.0f + 1e-5f) + 1e-6f;
+}
+
+/* m: how far shape sh of body b (segment cb) reaches from its segment's spin axis through the
+   centre of mass, at most: a turn by angle a moves a point at distance r from that axis by
+   2 sin(a / 2) r, so this, not the shape's radius, bounds the rotation's growth (a plank spinning
+   about its long axis reaches 0.06 m from it, not its 1 m radius). Its box's offset and half
+   extents across the axis, no more than the radius. The same over the whole segment: the turn is
+   about that axis. */
+static float spin_reach(const spx_body* b, const spx_body_shape* sh, const spx_ccd_body* cb)
+{
+    const float wn = glms_vec3_norm(cb->w);
+    if (!(wn > 0.0f)) return sh->radius;
+    const vec3s u = glms_vec3_scale(cb->w, 1.0f / wn);
+    const mat3s r = glms_quat_mat3(cb->q);
+    const vec3s o = glms_mat3_mulv(r, glms_vec3_sub(sh->local_center, b->local_center));
+    const mat3s axes = sh->axes_aligned ? r : glms_mat3_mul(r, sh->local_rotation);
+    float reach = glms_vec3_norm(glms_vec3_sub(o, glms_vec3_scale(u, glms_vec3_dot(o, u))));
+    for (int k = 0; k < 3; ++k) {
+        const float c = glms_vec3_dot(axes.col[k], u);
+        reach += sh->half_extents.raw[k] * sqrtf(fmaxf(1.0f - c * c, 0.0f));
+    }
+    return fminf(sh->radius, reach * (1.0f + 1e-5f) + 1e-6f);
+}
+
+/* One shape pair of bodies A (segment a) and B (segment b) swept from time t for d seconds, each
+   box grown by g (a mesh cannot grow: the box of a box-mesh pair takes both growths, which covers
+   both rotations; of two meshes, A is grown by both in the descent, spx_sweep_mesh_mesh_margin).
+   d = 0: whether they touch at t. Normal from A to B. fixed_a, fixed_b: the box of a body that does
+   not move, made once by the caller (NULL otherwise). false: a query refused the pose. */
+static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body* a, const spx_body* B,
+                       const spx_body_shape* hb, spx_ccd_body* b, const spx_obb* fixed_a, const spx_obb* fixed_b,
+                       float t, float ga, float gb, float d, spx_sweep_hit* out)
+{
+    const spx_vec3 va = sv(a->v), vb = sv(b->v);
+    if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
+        spx_obb oa = fixed_a ? *fixed_a : box_at(A, ha, a, t, ga);
+        spx_obb ob = fixed_b ? *fixed_b : box_at(B, hb, b, t, gb);
+        /* The boxes come from normalised rotations, so only finiteness is checked, not the whole
+           validation of the public call (5% of a container of fast boxes). */
+        if (!finite_box(&oa) || !finite_box(&ob) || (sum3(va) + sum3(vb) + d) * 0.0f != 0.0f || !(d >= 0.0f)) return false;
+        spx_sweep_obb_obb_exact(&oa, va, &ob, vb, d, out);
+        return true;
+    }
+    if (ha->type != SPX_SHAPE_BOX && hb->type != SPX_SHAPE_BOX) {
+        if (!pose_mesh(A, ha, a, t) || !pose_mesh(B, hb, b, t)) return false;
+        spx_mesh_hit mh;
+        spx_sweep_mesh_mesh_margin(ha->instance, va, hb->instance, vb, d, ga + gb, &mh);
+        out->state = mh.state;
+        out->time = mh.time;
+        out->point = mh.point;
+        out->normal = mh.normal;
+        out->depth = mh.depth;
+        return true;
+    }
+    bool box_first = ha->type == SPX_SHAPE_BOX;
+    const spx_body *XB = box_first ? A : B, *MB = box_first ? B : A;
+    const spx_body_shape *xs = box_first ? ha : hb, *ms = box_first ? hb : ha;
+    spx_ccd_body *xc = box_first ? a : b, *mc = box_first ? b : a;
+    spx_obb box = box_at(XB, xs, xc, t, ga + gb);
+    if (!pose_mesh(MB, ms, mc, t)) return false;
+    spx_mesh_hit mh;
+    if (spx_sweep_obb_mesh(&box, sv(xc->v), ms->instance, sv(mc->v), d, NULL, 0, &mh) != SPX_OK) return false;
+    out->state = mh.state;
+    out->time = mh.time;
+    out->point = mh.point;
+    out->normal = box_first ? mh.normal : spx_v3(-mh.normal.x, -mh.normal.y, -mh.normal.z);
+    out->depth = mh.depth;
+    return true;
+}
+
+/* A contact found at time t with point p and normal n (A to B) is an impact when the shapes
+   approach at one of the points where the impulse will act (impact_points): checked there, so that
+   once an impact has acted the same contact no longer counts (checked at the query's point, a pair
+   hit again and again at one instant, each impulse a little smaller). */
+static bool approaching(const spx_world* w, const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a,
+                        const spx_body* B, const spx_body_shape* hb, const spx_ccd_body* b, float t, float dt, vec3s p,
+                        vec3s n, float growth, spx_ccd_impact* out)
+{
+    vec3s ca = center_at(a, t), cb = center_at(b, t);
+    /* An approach within the float rounding of the velocities it comes from is none: an impulse
+       leaves that much (a pair of spinning tori was struck again and again at one instant, each
+       impulse leaving -4e-7 m/s, until the impact limit froze them). Nor is one that could not close
+       SPX_CCD_SLOW_FRACTION of the pair's tolerance in a whole step: what an impulse over a struck
+       box and its supports leaves unsettled, or a box turning slowly on another. The solver's
+       contact takes it at the next step. (In a settling pile of fast boxes nearly three impacts in
+       four were such, each with its searches: 800 a step for 40 fast boxes.) */
+    const float slow = -fmaxf(1e-6f * (glms_vec3_norm(a->v) + glms_vec3_norm(b->v) + glms_vec3_norm(a->w) * ha->radius
+                                       + glms_vec3_norm(b->w) * hb->radius),
+                              SPX_CCD_SLOW_FRACTION * spx_ccd_pair_tolerance(ha, hb) / dt);
+    /* Two meshes: their manifold costs milliseconds where they touch over a wide patch (two sphere
+       meshes: 5 to 20 ms), and a spinning pair that touches and parts is checked every few
+       sub-intervals; the query's own point, in the same patch, says first whether it is worth it. */
+    if (ha->type == SPX_SHAPE_MESH && hb->type == SPX_SHAPE_MESH && !(normal_speed(a, b, ca, cb, p, n) < slow))
+        return false;
+    spx_ccd_impact_points(w, A, ha, ca, rotation_at(a, t), B, hb, cb, rotation_at(b, t), p, &n, growth, &out->points);
+    float fastest = INFINITY;
+    for (uint32_t k = 0; k < out->points.count; ++k)
+        if (out->points.gap[k] == 0.0f) fastest = fminf(fastest, normal_speed(a, b, ca, cb, out->points.p[k], n));
+    if (!(fastest < slow)) return false;
+    out->t = t, out->normal = n;
+    return true;
+}
+
+/* First time in [t0, t_end] at which shape sa of body ia (< ib) and shape sb of body ib touch,
+   within the rotation tolerance, while approaching. A pair touching at t0 counts when approaching
+   where it touches; at the step's start only if a body was fast before the solver (otherwise the
+   solver's contacts own it). */
+bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t sb, float t0, float t_end,
+                      spx_ccd_impact* out)
+{
+    const spx_body *A = &s->w->bodies[ia], *B = &s->w->bodies[ib];
+    const spx_body_shape *ha = &A->shapes[sa], *hb = &B->shapes[sb];
+    spx_ccd_body *a = seg(s, ia), *b = seg(s, ib);
+    {
+        /* The shapes stay within their spheres about the centres of mass, which move linearly:
+           if those never meet over [t0, t_end], neither do the shapes. */
+        vec3s d0 = glms_vec3_sub(center_at(b, t0), center_at(a, t0)), dv = glms_vec3_sub(b->v, a->v);
+        float vv = glms_vec3_dot(dv, dv), tc = 0.0f;
+        if (vv > 0.0f) tc = fminf(fmaxf(-glms_vec3_dot(d0, dv) / vv, 0.0f), t_end - t0);
+        float reach = (ha->radius + hb->radius) * (1.0f + 1e-5f) + 1e-6f;
+        if (glms_vec3_norm2(glms_vec3_add(d0, glms_vec3_scale(dv, tc))) > reach * reach) return false;
+        /* Against a shape that does not move, its own box against the other's swept sphere. */
+        const spx_ccd_body* still = stationary(a) ? a : stationary(b) ? b : NULL;
+        if (still) {
+            const spx_ccd_body* mover = still == a ? b : a;
+            const spx_body_shape* sh = still == a ? ha : hb;
+            const spx_body_shape* mh = still == a ? hb : ha;
+            spx_aabb fixed = spx_ccd_shape_aabb(still == a ? A : B, sh, still);
+            vec3s p0 = center_at(mover, t0), p1 = center_at(mover, t_end);
+            float r = mh->radius * (1.0f + 1e-5f) + 1e-6f;
+            for (int k = 0; k < 3; ++k)
+                if (fminf(p0.raw[k], p1.raw[k]) - r > fixed.max[k] || fmaxf(p0.raw[k], p1.raw[k]) + r < fixed.min[k])
+                    return false;
+        }
+    }
+    const float ra = spin_reach(A, ha, a), rb = spin_reach(B, hb, b);
+    const float spin = glms_vec3_norm(a->w) * ra + glms_vec3_norm(b->w) * rb; /* m/s */
+    /* The tolerance comes from the boxes, or the meshes' thickness (a mesh may be a sheet). */
+    const float tol = spx_ccd_pair_tolerance(ha, hb);
+    /* Sub-intervals this short keep the rotation's growth within the tolerance (with room for
+       rounding). */
+    const float fine = spin > 0.0f ? 0.9f * tol / spin : INFINITY;
+    const float cap_a = growth_cap(A, ha), cap_b = growth_cap(B, hb);
+    spx_obb still_a, still_b;
+    const spx_obb* fa = NULL;
+    const spx_obb* fb = NULL;
+    if (ha->type == SPX_SHAPE_BOX && stationary(a)) still_a = shape_box(A, ha, a->c, a->q, 0.0f), fa = &still_a;
+    if (hb->type == SPX_SHAPE_BOX && stationary(b)) still_b = shape_box(B, hb, b->c, b->q, 0.0f), fb = &still_b;
+    spx_sweep_hit hit;
+    if (!sweep_pair(A, ha, a, B, hb, b, fa, fb, t0, 0.0f, 0.0f, 0.0f, &hit)) return false;
+    if (hit.state == SPX_SWEEP_START_OVERLAP) {
+        /* At the step's start a touching pair is the solver's unless begin gave it to the stage,
+           or an impact at time 0 changed a body's motion after the solver had answered (a box
+           resting on the floor, struck from above at time 0, went through the floor). Told before
+           the impact's points are made: for two meshes sunk into each other they cost most. */
+        if (t0 == 0.0f && !spx_ccd_owns_pair(s->c, ia, ib) && a->stamp != 2 && b->stamp != 2) return false;
+        spx_ccd_impact found;
+        if (approaching(s->w, A, ha, a, B, hb, b, t0, s->dt, gv(hit.point), gv(hit.normal), 0.0f, &found)) {
+            *out = found;
+            out->shape_a = sa, out->shape_b = sb;
+            return true;
+        }
+        /* Touching and parting where they touch: the search below steps past (with rotation
+           another point may come round; without, it finds them parting). */
+    }
+    float t = t0, span = t_end - t0;
+    bool have = false;
+    vec3s last_n = glms_vec3_zero(), last_p = glms_vec3_zero();
+    for (int it = 0; it < SPX_CCD_PAIR_ITERATIONS && t < t_end; ++it) {
+        float te = t + span < t_end ? t + span : t_end;
+        float d = te - t;
+        float ga = fminf(fminf(glms_vec3_norm(a->w) * d, 2.0f) * ra, cap_a);
+        float gb = fminf(fminf(glms_vec3_norm(b->w) * d, 2.0f) * rb, cap_b);
+        if (!sweep_pair(A, ha, a, B, hb, b, fa, fb, t, ga, gb, d, &hit)) return false;
+        if (hit.state == SPX_SWEEP_MISS) {
+            t = te;
+            span *= 2.0f;
+            continue;
+        }
+        float tau = hit.state == SPX_SWEEP_HIT ? hit.time : 0.0f;
+        vec3s n = gv(hit.normal), p = gv(hit.point);
+        have = true, last_n = n, last_p = p;
+        if (ga + gb <= tol) {
+            /* Touching within the tolerance. A pair that does not approach where it touches is
+               grazing or turning away: without rotation it never meets; with it, step past and
+               look again. */
+            float th = t + tau;
+            if (approaching(s->w, A, ha, a, B, hb, b, th, s->dt, p, n, ga + gb, out)) {
+                out->shape_a = sa, out->shape_b = sb;
+                return true;
+            }
+            /* Passed by the time in which no point can come nearer the other shape than half the
+               tolerance: sliding along the contact plane (translation with no part against the
+               normal) cannot make them overlap, so only the closing part of the velocity and the
+               rotation count (the full relative speed made a sliding pair take hundreds of tiny
+               steps to the end of the step). */
+            float closing = fmaxf(0.0f, -glms_vec3_dot(glms_vec3_sub(b->v, a->v), n)) + spin;
+            if (!(closing > 0.0f)) return false;
+            t = th + 0.5f * tol / closing;
+            span = fine;
+            continue;
+        }
+        /* Under the growth they touch at tau: the real shapes do not before. Go on from there with
+           sub-intervals short enough to meet the tolerance. */
+        t += tau;
+        span = fine;
+    }
+    if (t >= t_end || !have) return false;
+    /* Out of iterations: count them as touching here, as the last sweep saw them (safe: the
+       impulse stops them moving into each other at that point). */
+    out->t = t, out->normal = last_n, out->points.p[0] = last_p, out->points.gap[0] = 0.0f, out->points.count = 1;
+    out->shape_a = sa, out->shape_b = sb;
+    return true;
+}
+
+/* An open mesh (a ground, a terrain, a wall) has no inside, so two sides. */
+static bool is_open(const spx_body_shape* s) { return s->type == SPX_SHAPE_MESH && !s->mesh->closed; }
+
+/* An open mesh has two sides, and a shape that sank into one touches both: the normal n (A to B) at
+   point p is on the wrong side when it points away from the other body's centre (a sphere mesh
+   6 mm into a ground sheet was struck up and down in turn, 17 impacts at one instant, until the
+   impact limit froze it, step after step). The side is the one the mesh-mesh manifold gives an open
+   mesh: towards the other body. */
+static bool wrong_side_of_open(const spx_body_shape* ha, vec3s ca, const spx_body_shape* hb, vec3s cb, vec3s p, vec3s n)
+{
+    const bool open_a = is_open(ha), open_b = is_open(hb);
+    if (open_a == open_b) return false;
+    return open_a ? glms_vec3_dot(n, glms_vec3_sub(cb, p)) < 0.0f : glms_vec3_dot(n, glms_vec3_sub(p, ca)) < 0.0f;
+}
+
+/* Where an impact acts: the points of the shape pair's manifold at the impact's pose, when the
+   manifold's normal agrees with the impact's; otherwise the impact's own point. Those that touch
+   first (within 1e-4 of the smaller box of the closest) have gap 0; the others within the
+   tolerance keep their gap to the closest. A swept query names one point of a face landing on a
+   face (for a mesh, one triangle's), and an impulse there turned a level box over. Normal from A to
+   B into *n. */
+void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body_shape* ha, vec3s ca, versors qa,
+                           const spx_body* B, const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n,
+                           float growth, spx_ccd_points* out)
+{
+    const float tol = spx_ccd_pair_tolerance(ha, hb);
+    spx_manifold ms[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t count = 0;
+    bool flip = false;
+    if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
+        spx_obb oa = shape_box(A, ha, ca, qa, 0.0f), ob = shape_box(B, hb, cb, qb, 0.0f);
+        if (spx_manifold_obb_obb(&oa, &ob, tol, &ms[0]) == SPX_OK) count = 1;
+    } else if (ha->type == SPX_SHAPE_BOX || hb->type == SPX_SHAPE_BOX) {
+        flip = ha->type != SPX_SHAPE_BOX;
+        const spx_body *XB = flip ? B : A, *MB = flip ? A : B;
+        const spx_body_shape *xs = flip ? hb : ha, *msh = flip ? ha : hb;
+        spx_obb box = shape_box(XB, xs, flip ? cb : ca, flip ? qb : qa, 0.0f);
+        spx_ccd_body pose;
+        memset(&pose, 0, sizeof pose);
+        pose.c = flip ? ca : cb, pose.q = flip ? qa : qb;
+        if (!pose_mesh(MB, msh, &pose, 0.0f)
+            || spx_manifold_obb_mesh(&box, msh->instance, tol, ms, SPX_MAX_MESH_MANIFOLDS, &count) != SPX_OK)
+            count = 0;
+    } else {
+        /* Two meshes: only pairs about as near as the sweep's growth can be the contact, and a
+           wider margin over two curved meshes costs milliseconds (two sphere meshes: 5 to 30 ms
+           at the tolerance, 0.1 ms here). The world's pair cache spares a descent a manifold. */
+        const float margin = fminf(tol, 2.0f * growth + 0.05f * tol);
+        if (pose_mesh_at(A, ha, ca, qa) && pose_mesh_at(B, hb, cb, qb) && margin >= 0.0f && isfinite(margin))
+            spx_manifold_mesh_mesh_buffered(ha->instance, hb->instance, margin, true, w->contacts.mesh_pairs,
+                                            w->contacts.mesh_pairs_bytes, ms, SPX_MAX_MESH_MANIFOLDS, &count, NULL);
+    }
+    if (wrong_side_of_open(ha, ca, hb, cb, point, *n)) *n = glms_vec3_negate(*n);
+    int best = -1;
+    float best_dot = 0.9f;
+    for (uint32_t k = 0; k < count; ++k) {
+        if (ms[k].point_count == 0) continue;
+        vec3s mn = gv(ms[k].normal);
+        float d = glms_vec3_dot(flip ? glms_vec3_negate(mn) : mn, *n);
+        if (d > best_dot) best_dot = d, best = (int)k;
+    }
+    out->p[0] = point, out->gap[0] = 0.0f, out->count = 1;
+    if (best < 0) return;
+    const spx_manifold* m = &ms[best];
+    /* Two meshes' points differ in depth by their tessellation and rounding where they lie flat
+       on each other (two tori rim to rim): within a twentieth of the tolerance they count as one
+       face, struck at its middle (struck at the deepest few, the rings turned into each other). */
+    const bool flat = ha->type == SPX_SHAPE_MESH && hb->type == SPX_SHAPE_MESH;
+    float deepest = -INFINITY;
+    for (int k = 0; k < m->point_count; ++k) deepest = fmaxf(deepest, m->points[k].depth);
+    uint32_t used = 0;
+    for (int k = 0; k < m->point_count && used < SPX_CCD_IMPACT_POINTS; ++k) {
+        float gap = deepest - m->points[k].depth;
+        if (gap > tol) continue;
+        out->p[used] = gv(m->points[k].point);
+        out->gap[used++] = gap <= (flat ? 0.05f : 4e-4f) * tol ? 0.0f : gap;
+    }
+    out->count = used;
+    vec3s mn = gv(m->normal);
+    *n = flip ? glms_vec3_negate(mn) : mn;
+}
