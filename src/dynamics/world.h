@@ -41,6 +41,11 @@ struct spx_world {
        the first mesh body; NULL if that failed (the query then uses its own, smaller one). */
     void* mesh_pair_buffer;
     size_t mesh_pair_buffer_bytes;
+    /* The queries' tree of the bodies' bounds (query_index.h), made by the first query, and the count
+       of changes to bodies' poses it is checked against: every step, and every spx_world_track_body
+       (a body made, placed, put to sleep), bumps it. */
+    struct spx_query_index* query_index;
+    uint64_t query_revision;
 };
 
 /* The id of the body in `slot`: its slot, this world's number, the slot's generation. */
