@@ -685,6 +685,105 @@ static int world_changes_are_seen(void)
     return 0;
 }
 
+static bool count_shape(spx_body_id body, uint32_t shape, void* context)
+{
+    (void)body, (void)shape;
+    ++*(uint32_t*)context;
+    return true;
+}
+
+/* The example of docs/queries.md, and a mesh's triangle numbers and inside, in a world of their own. */
+static int worked_example(void)
+{
+    spx_world_def wd = spx_default_world_def();
+    spx_world* w = NULL;
+    ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    spx_shape_def sd = spx_default_shape_def();
+    sd.half_extents = spx_v3(1, 1, 1);
+    spx_body_def bd = spx_default_body_def();
+    bd.position = spx_v3(5, 0, 0);
+    bd.shapes = &sd;
+    bd.shape_count = 1;
+    spx_body_id box_id, ball_id, grid_id;
+    ENSURE_CODE(spx_body_create(w, &bd, &box_id), SPX_OK);
+    spx_cast_result r;
+    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 0, 0), spx_v3(10, 0, 0), NULL, &r), SPX_OK);
+    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == box_id.index && r.shape_index == 0);
+    ENSURE(r.triangle == SPX_NO_TRIANGLE && r.normal.x == -1.0f && r.normal.y == 0.0f && r.normal.z == 0.0f);
+    ENSURE_NEAR(r.fraction, 0.4f, 1e-7f);
+    ENSURE_NEAR(r.point.x, 4.0f, 1e-6f);
+    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(5, 0, 0), spx_v3(10, 0, 0), NULL, &r), SPX_OK);
+    ENSURE(r.state == SPX_SWEEP_START_OVERLAP && r.fraction == 0.0f && r.normal.x == -1.0f);
+    spx_obb crate = axis_box(spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f));
+    ENSURE_CODE(spx_world_cast_box_closest(w, &crate, spx_v3(10, 0, 0), NULL, &r), SPX_OK);
+    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == box_id.index);
+    ENSURE_NEAR(r.fraction, 0.35f, 1e-6f);
+    ENSURE_NEAR(r.normal.x, -1.0f, 1e-6f);
+    ENSURE_NEAR(r.point.x, 4.0f, 1e-5f);
+    /* started overlapping by 0.25 m: the minimum translation pushes it back along -x */
+    crate.center.x = 3.75f;
+    ENSURE_CODE(spx_world_cast_box_closest(w, &crate, spx_v3(1, 0, 0), NULL, &r), SPX_OK);
+    ENSURE(r.state == SPX_SWEEP_START_OVERLAP && r.fraction == 0.0f);
+    ENSURE_NEAR(r.depth, 0.25f, 1e-6f);
+    ENSURE_NEAR(r.normal.x, -1.0f, 1e-6f);
+    /* a closed icosphere: a box at its centre overlaps it (held whole), its centre holds the point, a
+       short cast from there meets nothing (the surface is 2.5 m away) */
+    spx_shape sh;
+    ENSURE(spx_shape_icosphere(&sh, 2.5f, 2));
+    spx_mesh* ball = spx_shape_mesh(&sh);
+    spx_shape_free(&sh);
+    ENSURE(ball);
+    spx_shape_def md = spx_default_shape_def();
+    md.type = SPX_SHAPE_MESH;
+    md.mesh = ball;
+    bd.position = spx_v3(20, 0, 0);
+    bd.shapes = &md;
+    ENSURE_CODE(spx_body_create(w, &bd, &ball_id), SPX_OK);
+    uint32_t n = 0;
+    spx_obb inner = axis_box(spx_v3(20, 0, 0), spx_v3(0.5f, 0.5f, 0.5f));
+    ENSURE_CODE(spx_world_overlap_box(w, &inner, NULL, count_shape, &n), SPX_OK);
+    ENSURE(n == 1);
+    n = 0;
+    ENSURE_CODE(spx_world_overlap_point(w, spx_v3(20, 0.1f, 0), NULL, count_shape, &n), SPX_OK);
+    ENSURE(n == 1);
+    n = 0;
+    ENSURE_CODE(spx_world_overlap_point(w, spx_v3(20, 2.6f, 0), NULL, count_shape, &n), SPX_OK);
+    ENSURE(n == 0);
+    ENSURE_CODE(spx_world_cast_box_closest(w, &inner, spx_v3(1, 0, 0), NULL, &r), SPX_OK);
+    ENSURE(r.state == SPX_SWEEP_MISS);
+    /* from its centre a ray meets the inner side */
+    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(20, 0, 0), spx_v3(0, 10, 0), NULL, &r), SPX_OK);
+    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == ball_id.index && r.normal.y < -0.9f);
+    ENSURE_NEAR(r.fraction, 0.25f, 0.01f);
+    /* a grid: the triangle named is the def's, found by its corners */
+    ENSURE(spx_shape_grid(&sh, 4, 4));
+    spx_mesh* grid = spx_shape_mesh(&sh);
+    ENSURE(grid);
+    md.mesh = grid;
+    bd.position = spx_v3(-20, 0, 0);
+    ENSURE_CODE(spx_body_create(w, &bd, &grid_id), SPX_OK);
+    case_rng rng = { 9 };
+    for (int k = 0; k < 200; ++k) {
+        const float x = (float)case_uniform(&rng, 0.01, 3.99), z = (float)case_uniform(&rng, 0.01, 3.99);
+        ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(-20 + x, 5, z), spx_v3(0, -10, 0), NULL, &r), SPX_OK);
+        ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == grid_id.index && r.triangle < sh.triangle_count);
+        ENSURE_NEAR(r.fraction, 0.5f, 1e-6f);
+        ENSURE(r.normal.y == 1.0f);
+        /* the point lies in the def's triangle r.triangle (its corners' x and z bound it) */
+        float lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+        for (int c = 0; c < 3; ++c) {
+            const spx_vec3 v = sh.vertices[sh.indices[3 * r.triangle + c]];
+            lo[0] = fminf(lo[0], v.x), hi[0] = fmaxf(hi[0], v.x), lo[1] = fminf(lo[1], v.z), hi[1] = fmaxf(hi[1], v.z);
+        }
+        ENSURE(x >= lo[0] && x <= hi[0] && z >= lo[1] && z <= hi[1]);
+    }
+    spx_shape_free(&sh);
+    spx_world_destroy(w);
+    spx_mesh_destroy(ball);
+    spx_mesh_destroy(grid);
+    return 0;
+}
+
 static int world_build(void)
 {
     ENSURE(spx_query_scene_build(&scene, 1000, 0x5E9A));
@@ -705,6 +804,7 @@ int main(int argc, char** argv)
     RUN_TEST(ray_moves_with_the_problem, failures);
     RUN_TEST(icosphere_watertight, failures);
     RUN_TEST(contains_point, failures);
+    RUN_TEST(worked_example, failures);
     RUN_TEST(world_build, failures);
     if (scene.world) {
         RUN_TEST(world_bad_input, failures);
