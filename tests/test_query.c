@@ -229,6 +229,52 @@ static int icosphere_watertight(void)
     return icosphere_rays(n / 2, &turned, 2);
 }
 
+/* spx_ray_mesh against every triangle of the mesh by spx_ray_triangle, the mesh's triangles moved to
+   the world by the instance (rounded once): the OBB-tree descent drops no triangle. */
+static int ray_mesh_against_triangles(void)
+{
+    spx_shape sh;
+    ENSURE(spx_shape_torus(&sh, 1.5f, 0.4f, 24, 12));
+    spx_mesh* m = spx_shape_mesh(&sh);
+    spx_shape_free(&sh);
+    ENSURE(m);
+    spx_mesh_info info;
+    spx_mesh_get_info(m, &info);
+    case_rng rng = { 21 };
+    uint32_t hits = 0;
+    for (int n = 0; n < 4000; ++n) {
+        spx_transform pose = { { (float)case_uniform(&rng, -3, 3), (float)case_uniform(&rng, -3, 3), (float)case_uniform(&rng, -3, 3) },
+                               case_random_quat(&rng) };
+        spx_mesh_instance* inst;
+        ENSURE_CODE(spx_mesh_instance_create(m, &pose, NULL, &inst), SPX_OK);
+        spx_vec3 o = { (float)case_uniform(&rng, -6, 6), (float)case_uniform(&rng, -6, 6), (float)case_uniform(&rng, -6, 6) };
+        /* aimed within 2 m of the torus's centre, and on past it */
+        spx_vec3 d = { 1.5f * (pose.p.x + (float)case_uniform(&rng, -2, 2) - o.x), 1.5f * (pose.p.y + (float)case_uniform(&rng, -2, 2) - o.y),
+                       1.5f * (pose.p.z + (float)case_uniform(&rng, -2, 2) - o.z) };
+        spx_ray_hit h;
+        ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, &pose, &h), SPX_OK);
+        float best = INFINITY;
+        for (uint32_t i = 0; i < info.triangle_count; ++i) {
+            spx_triangle t;
+            spx_ray_hit th;
+            ENSURE_CODE(spx_mesh_instance_get_triangle(inst, i, &t, NULL), SPX_OK);
+            if (spx_ray_triangle(o, d, 1.0f, &t, &th) == SPX_OK && th.state == SPX_SWEEP_HIT) best = fminf(best, th.fraction);
+        }
+        spx_mesh_instance_destroy(inst);
+        if (h.state == SPX_SWEEP_HIT) ++hits;
+        if (isinf(best)) {
+            ENSURE(h.state == SPX_SWEEP_MISS);
+            continue;
+        }
+        ENSURE(h.state == SPX_SWEEP_HIT);
+        ENSURE_NEAR(h.fraction, best, 1e-5f);
+    }
+    printf("  4000 rays at a turned torus: %u hits, as its triangles one by one\n", hits);
+    ENSURE(hits > 1000);
+    spx_mesh_destroy(m);
+    return 0;
+}
+
 static int contains_point(void)
 {
     spx_shape sh;
@@ -803,6 +849,7 @@ int main(int argc, char** argv)
     RUN_TEST(ray_bad_input, failures);
     RUN_TEST(ray_moves_with_the_problem, failures);
     RUN_TEST(icosphere_watertight, failures);
+    RUN_TEST(ray_mesh_against_triangles, failures);
     RUN_TEST(contains_point, failures);
     RUN_TEST(worked_example, failures);
     RUN_TEST(world_build, failures);
