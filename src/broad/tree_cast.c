@@ -3,9 +3,11 @@
 #include "tree_cast.h"
 #include <math.h>
 
-/* Where the cast enters the node's box grown by `extent`: true with *out_t in [0, tmax]. */
-static bool entry(const spx_aabb* box, const double o[3], const double d[3], const double e[3], double tmax,
-                  double* out_t)
+/* Where the cast enters the node's box grown by `extent`: true with *out_t in [0, tmax]. inv[k] is
+   1 / d[k] (unused where d[k] is 0): a product rounds as the quotient does, to within a unit of the
+   last place in double, far inside the leaves' padding. */
+static bool entry(const spx_aabb* box, const double o[3], const double d[3], const double inv[3], const double e[3],
+                  double tmax, double* out_t)
 {
     double enter = 0.0, leave = tmax;
     for (int k = 0; k < 3; ++k) {
@@ -14,7 +16,7 @@ static bool entry(const spx_aabb* box, const double o[3], const double d[3], con
             if (lo > 0.0 || hi < 0.0) return false;
             continue;
         }
-        double t1 = lo / d[k], t2 = hi / d[k];
+        double t1 = lo * inv[k], t2 = hi * inv[k];
         if (t1 > t2) {
             double t = t1;
             t1 = t2, t2 = t;
@@ -36,9 +38,11 @@ void spx_tree_cast(const spx_dynamic_tree* tree, int which, const double origin[
     } item;
     const double zero[3] = { 0.0, 0.0, 0.0 };
     const double* e = extent ? extent : zero;
+    double inv[3];
+    for (int k = 0; k < 3; ++k) inv[k] = translation[k] != 0.0 ? 1.0 / translation[k] : 0.0;
     const uint32_t root = tree->root[which];
     double t;
-    if (root == SPX_TREE_NULL || !entry(&tree->nodes[root].box, origin, translation, e, max_fraction, &t)) return;
+    if (root == SPX_TREE_NULL || !entry(&tree->nodes[root].box, origin, translation, inv, e, max_fraction, &t)) return;
     /* Two pushed a pop, one taken: never more than height + 1 waiting. */
     item stack[SPX_TREE_MAX_HEIGHT + 2];
     int top = 0;
@@ -56,8 +60,8 @@ void spx_tree_cast(const spx_dynamic_tree* tree, int which, const double origin[
         }
         const uint32_t c0 = n->child[0], c1 = n->child[1];
         double t0, t1;
-        const bool h0 = entry(&nodes[c0].box, origin, translation, e, max_fraction, &t0);
-        const bool h1 = entry(&nodes[c1].box, origin, translation, e, max_fraction, &t1);
+        const bool h0 = entry(&nodes[c0].box, origin, translation, inv, e, max_fraction, &t0);
+        const bool h1 = entry(&nodes[c1].box, origin, translation, inv, e, max_fraction, &t1);
         if (h0 && h1 && t0 < t1) stack[top++] = (item){ c1, t1 }, stack[top++] = (item){ c0, t0 };
         else {
             if (h0) stack[top++] = (item){ c0, t0 };

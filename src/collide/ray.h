@@ -31,6 +31,10 @@ bool spx_ray_triangle_t(const spx_ray* ray, const spx_vec3* a, const spx_vec3* b
 bool spx_ray_box_t(const spx_ray* ray, const double c[3], const double h[3], const double axis[3][3], double pad,
                    double tmax, double* out_t, int* out_axis, double* out_sign);
 
+/* spx_ray_obb on a checked ray and box: the ray made by spx_ray_init from the query's origin and
+   translation. */
+void spx_ray_obb_hit(const spx_ray* ray, const spx_obb* box, float max_fraction, spx_ray_hit* out);
+
 /* The ray of a query: an origin and a translation, both checked as the plain-data queries check
    them (query.h), and max_fraction in [0, 1]. */
 spx_result spx_ray_check(spx_vec3 origin, spx_vec3 translation, float max_fraction);

@@ -21,7 +21,8 @@ static bool node_entry(const spx_ray* ray, const spx_obb* box, double tmax, doub
     double axis[3][3];
     for (int i = 0; i < 3; ++i)
         axis[i][0] = box->rotation.col[i].x, axis[i][1] = box->rotation.col[i].y, axis[i][2] = box->rotation.col[i].z;
-    double size = fmax(fmax(h[0], h[1]), h[2]) + fmax(fmax(fabs(c[0]), fabs(c[1])), fabs(c[2]));
+    double size = 0.0;
+    for (int k = 0; k < 3; ++k) size += h[k] + fabs(c[k]); /* a bound on the box's reach from the origin */
     int axis_entered;
     double sign;
     return spx_ray_box_t(ray, c, h, (const double (*)[3])axis, NODE_PAD * size, tmax, out_t, &axis_entered, &sign);

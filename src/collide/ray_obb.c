@@ -18,7 +18,8 @@ bool spx_ray_box_t(const spx_ray* ray, const double c[3], const double h[3], con
             if (fabs(o) > hh) return false; /* parallel to the slab and outside it */
             continue;
         }
-        double t1 = (-hh - o) / d, t2 = (hh - o) / d, s = -1.0; /* d > 0 enters through the face at -h */
+        const double inv = 1.0 / d;
+        double t1 = (-hh - o) * inv, t2 = (hh - o) * inv, s = -1.0; /* d > 0 enters through the face at -h */
         if (t1 > t2) {
             double t = t1;
             t1 = t2, t2 = t, s = 1.0;
@@ -46,15 +47,10 @@ void spx_pose_matrix(const spx_transform* pose, double r[3][3], double p[3])
     p[0] = pose->p.x, p[1] = pose->p.y, p[2] = pose->p.z;
 }
 
-SPX_API spx_result spx_ray_obb(spx_vec3 origin, spx_vec3 translation, float max_fraction, const spx_obb* box,
-                               spx_ray_hit* out)
+void spx_ray_obb_hit(const spx_ray* ray, const spx_obb* box, float max_fraction, spx_ray_hit* out)
 {
-    if (!box || !out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = spx_first_error(spx_ray_check(origin, translation, max_fraction), spx_obb_validate(box));
-    if (r != SPX_OK) return r;
-    const double o[3] = { origin.x, origin.y, origin.z }, d[3] = { translation.x, translation.y, translation.z };
-    spx_ray ray;
-    spx_ray_init(&ray, o, d);
+    const double* o = ray->org;
+    const double* d = ray->dir;
     const double c[3] = { box->center.x, box->center.y, box->center.z };
     const double h[3] = { box->half_extents.x, box->half_extents.y, box->half_extents.z };
     double axis[3][3];
@@ -66,7 +62,7 @@ SPX_API spx_result spx_ray_obb(spx_vec3 origin, spx_vec3 translation, float max_
     out->triangle = SPX_NO_TRIANGLE;
     double t, sign;
     int entered;
-    if (!spx_ray_box_t(&ray, c, h, (const double (*)[3])axis, 0.0, max_fraction, &t, &entered, &sign)) return SPX_OK;
+    if (!spx_ray_box_t(ray, c, h, (const double (*)[3])axis, 0.0, max_fraction, &t, &entered, &sign)) return;
     out->fraction = (float)t;
     out->point = spx_v3((float)(o[0] + t * d[0]), (float)(o[1] + t * d[1]), (float)(o[2] + t * d[2]));
     if (entered < 0) {
@@ -78,5 +74,17 @@ SPX_API spx_result spx_ray_obb(spx_vec3 origin, spx_vec3 translation, float max_
         const spx_vec3 a = box->rotation.col[entered];
         out->normal = sign > 0.0 ? a : spx_v3(-a.x, -a.y, -a.z);
     }
+}
+
+SPX_API spx_result spx_ray_obb(spx_vec3 origin, spx_vec3 translation, float max_fraction, const spx_obb* box,
+                               spx_ray_hit* out)
+{
+    if (!box || !out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_first_error(spx_ray_check(origin, translation, max_fraction), spx_obb_validate(box));
+    if (r != SPX_OK) return r;
+    const double o[3] = { origin.x, origin.y, origin.z }, d[3] = { translation.x, translation.y, translation.z };
+    spx_ray ray;
+    spx_ray_init(&ray, o, d);
+    spx_ray_obb_hit(&ray, box, max_fraction, out);
     return SPX_OK;
 }

@@ -5,7 +5,8 @@
 #include <string.h>
 
 /* Fat boxes of bodies that move: pushed out by this fraction of their size, so that a body resting or
-   moving slowly keeps its leaf across steps. Static bodies' boxes are kept tight. */
+   moving slowly keeps its leaf across steps. Static and sleeping bodies' boxes are kept tight (a
+   sleeping body that wakes and moves is put back with a fat box). */
 #define QUERY_FAT_FRACTION 0.1f
 
 /* Every box is grown by this fraction of its size and of its distance from the world's origin, past
@@ -118,7 +119,7 @@ spx_result spx_query_index_sync(spx_world* w, struct spx_query_index** out)
             drop_leaf(q, i); /* a body gone non-finite is met by no query */
             continue;
         }
-        const float fraction = b->type == SPX_BODY_STATIC ? 0.0f : QUERY_FAT_FRACTION;
+        const float fraction = b->type == SPX_BODY_STATIC || !b->awake ? 0.0f : QUERY_FAT_FRACTION;
         if (q->proxies[i] != SPX_TREE_NULL && q->keys[i].generation == key.generation) {
             spx_tree_move(&q->tree, q->proxies[i], &box, fraction, NULL);
         } else {

@@ -12,21 +12,26 @@ typedef struct ray_cast {
     spx_world* world;
     const spx_query_filter* filter;
     spx_vec3 origin, translation;
+    spx_ray ray;               /* made once for every box the ray meets, as spx_ray_obb makes it */
     spx_cast_result_fn* fn;
     void* context;
 } ray_cast;
 
 /* Where the ray meets shape `index` of body `slot` within max_fraction: a box by the slab test, a
    mesh through its OBB tree at the pose the world's mesh queries use. */
-static bool ray_shape(spx_world* w, uint32_t slot, uint32_t index, spx_vec3 origin, spx_vec3 translation,
-                      float max_fraction, spx_cast_result* out)
+static bool ray_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_ray* ray, spx_vec3 origin,
+                      spx_vec3 translation, float max_fraction, spx_cast_result* out)
 {
     const spx_body* b = &w->bodies[slot];
     const spx_body_shape* s = &b->shapes[index];
     spx_ray_hit hit;
     if (s->type == SPX_SHAPE_BOX) {
-        const spx_obb box = spx_body_shape_box(b, s);
-        if (spx_ray_obb(origin, translation, max_fraction, &box, &hit) != SPX_OK) return false;
+        /* What spx_ray_obb does, without checking the ray again for every box, or a box checked when
+           it was stored */
+        const spx_obb* trusted = spx_body_trusted_box(b, s);
+        const spx_obb box = trusted ? *trusted : spx_body_shape_box(b, s);
+        if (!trusted && spx_obb_validate(&box) != SPX_OK) return false;
+        spx_ray_obb_hit(ray, &box, max_fraction, &hit);
     } else {
         spx_transform pose;
         if (!spx_body_pose_mesh(b, s) || spx_mesh_instance_get_pose(s->instance, &pose) != SPX_OK) return false;
@@ -53,7 +58,7 @@ static double visit(void* context, uint32_t proxy, uint32_t slot, double max_fra
     for (uint32_t i = 0; i < b->shape_count; ++i) {
         if (!spx_query_filter_accepts(c->world, c->filter, slot, i)) continue;
         spx_cast_result r;
-        if (!ray_shape(c->world, slot, i, c->origin, c->translation, (float)max_fraction, &r)) continue;
+        if (!ray_shape(c->world, slot, i, &c->ray, c->origin, c->translation, (float)max_fraction, &r)) continue;
         const float next = c->fn(&r, c->context);
         if (!(next >= 0.0f)) continue; /* ignore (NaN too) */
         if (next == 0.0f) return -1.0;
@@ -71,8 +76,9 @@ SPX_API spx_result spx_world_cast_ray(spx_world* w, spx_vec3 origin, spx_vec3 tr
     if (w->locked) return SPX_ERR_WORLD_LOCKED;
     struct spx_query_index* q;
     if ((r = spx_query_index_sync(w, &q)) != SPX_OK) return r;
-    ray_cast c = { w, filter, origin, translation, fn, context };
     const double o[3] = { origin.x, origin.y, origin.z }, d[3] = { translation.x, translation.y, translation.z };
+    ray_cast c = { .world = w, .filter = filter, .origin = origin, .translation = translation, .fn = fn, .context = context };
+    spx_ray_init(&c.ray, o, d);
     spx_tree_cast(&q->tree, 0, o, d, NULL, 1.0, visit, &c);
     return SPX_OK;
 }
