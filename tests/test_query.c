@@ -830,6 +830,83 @@ static int worked_example(void)
     return 0;
 }
 
+/* A query made from inside a step (from the host's allocator, the one host code a step runs) is
+   refused: the step is moving the bodies the query tree follows. */
+typedef struct locked_probe {
+    spx_world* world;
+    bool stepping;
+    uint32_t tried, refused;
+} locked_probe;
+
+static bool never(spx_body_id body, uint32_t shape, void* context)
+{
+    (void)body, (void)shape, (void)context;
+    return false;
+}
+
+static void* probe_alloc(size_t size, size_t alignment, void* context)
+{
+    locked_probe* p = context;
+    if (p->stepping && p->world) {
+        p->stepping = false;
+        spx_cast_result r;
+        const spx_obb box = axis_box(spx_v3(0, 2, 0), spx_v3(0.5f, 0.5f, 0.5f));
+        const spx_result got[6] = {
+            spx_world_cast_ray_closest(p->world, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r),
+            spx_world_cast_ray_any(p->world, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r),
+            spx_world_cast_box_closest(p->world, &box, spx_v3(0, -3, 0), NULL, &r),
+            spx_world_overlap_aabb(p->world, spx_v3(-1, -1, -1), spx_v3(1, 1, 1), NULL, never, NULL),
+            spx_world_overlap_box(p->world, &box, NULL, never, NULL),
+            spx_world_overlap_point(p->world, spx_v3(0, 0, 0), NULL, never, NULL),
+        };
+        for (int k = 0; k < 6; ++k) p->tried++, p->refused += got[k] == SPX_ERR_WORLD_LOCKED;
+        p->stepping = true;
+    }
+    if (alignment < sizeof(void*)) alignment = sizeof(void*);
+    return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+}
+
+static void probe_free(void* memory, size_t size, void* context)
+{
+    (void)size, (void)context;
+    free(memory);
+}
+
+static int queries_refused_during_a_step(void)
+{
+    static locked_probe p;
+    const spx_allocator a = { probe_alloc, probe_free, &p };
+    spx_world_def wd = spx_default_world_def();
+    wd.allocator = &a;
+    spx_world* w = NULL;
+    ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    spx_shape_def sd = spx_default_shape_def();
+    sd.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
+    spx_body_def bd = spx_default_body_def();
+    bd.shapes = &sd;
+    bd.shape_count = 1;
+    bd.position = spx_v3(0, -0.5f, 0);
+    spx_body_id id;
+    ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
+    bd.type = SPX_BODY_DYNAMIC;
+    bd.position = spx_v3(0, 0.51f, 0);
+    ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
+    p.world = w;
+    for (int k = 0; k < 3; ++k) {
+        p.stepping = true;
+        ENSURE_CODE(spx_world_step(w, 1.0f / 60.0f), SPX_OK);
+        p.stepping = false;
+    }
+    ENSURE(p.tried > 0 && p.refused == p.tried);
+    /* after the step they answer, the tree made through the host's allocator */
+    spx_cast_result r;
+    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r), SPX_OK);
+    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == id.index);
+    p.world = NULL;
+    spx_world_destroy(w);
+    return 0;
+}
+
 static int world_build(void)
 {
     ENSURE(spx_query_scene_build(&scene, 1000, 0x5E9A));
@@ -852,6 +929,7 @@ int main(int argc, char** argv)
     RUN_TEST(ray_mesh_against_triangles, failures);
     RUN_TEST(contains_point, failures);
     RUN_TEST(worked_example, failures);
+    RUN_TEST(queries_refused_during_a_step, failures);
     RUN_TEST(world_build, failures);
     if (scene.world) {
         RUN_TEST(world_bad_input, failures);
