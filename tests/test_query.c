@@ -907,6 +907,119 @@ static int queries_refused_during_a_step(void)
     return 0;
 }
 
+/* From inside a query's callbacks the world is locked: no body destroyed under the search's feet. */
+typedef struct meddler {
+    spx_world* world;
+    spx_body_id victim;
+    uint32_t calls, refused;
+} meddler;
+
+static void meddle(meddler* m)
+{
+    spx_cast_result r;
+    const spx_transform t = { { 0, 50, 0 }, { 0, 0, 0, 1 } };
+    const spx_result got[4] = { spx_body_destroy(m->world, m->victim), spx_body_set_transform(m->world, m->victim, &t),
+                                spx_world_step(m->world, 0.01f),
+                                spx_world_cast_ray_closest(m->world, spx_v3(0, 0, 0), spx_v3(1, 0, 0), NULL, &r) };
+    for (int k = 0; k < 4; ++k) m->calls++, m->refused += got[k] == SPX_ERR_WORLD_LOCKED;
+}
+
+static float meddle_cast(const spx_cast_result* r, void* context)
+{
+    (void)r;
+    meddle(context);
+    return 1.0f;
+}
+
+static bool meddle_overlap(spx_body_id body, uint32_t shape, void* context)
+{
+    (void)body, (void)shape;
+    meddle(context);
+    return true;
+}
+
+static bool meddle_filter(spx_body_id body, uint32_t shape, void* context)
+{
+    (void)body, (void)shape;
+    meddle(context);
+    return true;
+}
+
+static int world_locked_in_callbacks(void)
+{
+    spx_world* w = scene.world;
+    meddler m = { w, scene.bodies[1].id, 0, 0 };
+    ENSURE(spx_body_is_valid(w, m.victim));
+    spx_transform at;
+    ENSURE_CODE(spx_body_get_transform(w, m.victim, &at), SPX_OK);
+    const spx_vec3 above = { at.p.x, at.p.y + 20.0f, at.p.z };
+    ENSURE_CODE(spx_world_cast_ray(w, above, spx_v3(0, -40, 0), NULL, meddle_cast, &m), SPX_OK);
+    spx_obb box = axis_box(above, spx_v3(0.1f, 0.1f, 0.1f));
+    ENSURE_CODE(spx_world_cast_box(w, &box, spx_v3(0, -40, 0), NULL, meddle_cast, &m), SPX_OK);
+    ENSURE_CODE(spx_world_overlap_point(w, at.p, NULL, meddle_overlap, &m), SPX_OK);
+    spx_query_filter f = spx_default_query_filter();
+    f.fn = meddle_filter;
+    f.context = &m;
+    spx_cast_result r;
+    ENSURE_CODE(spx_world_cast_ray_closest(w, above, spx_v3(0, -40, 0), &f, &r), SPX_OK);
+    ENSURE(m.calls >= 16 && m.refused == m.calls);
+    ENSURE(spx_body_is_valid(w, m.victim));
+    spx_transform still;
+    ENSURE_CODE(spx_body_get_transform(w, m.victim, &still), SPX_OK);
+    ENSURE(memcmp(&still, &at, sizeof at) == 0);
+    /* and after the queries, the world is open again */
+    ENSURE_CODE(spx_world_cast_ray_closest(w, above, spx_v3(0, -40, 0), NULL, &r), SPX_OK);
+    ENSURE(r.state != SPX_SWEEP_MISS);
+    return 0;
+}
+
+/* An allocator that fails on demand: a query whose tree cannot grow answers SPX_ERR_OUT_OF_MEMORY,
+   reports nothing, and the next one succeeds. */
+static bool fail_alloc;
+
+static void* flaky_alloc(size_t size, size_t alignment, void* context)
+{
+    (void)context;
+    if (fail_alloc) return NULL;
+    if (alignment < sizeof(void*)) alignment = sizeof(void*);
+    return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+}
+
+static int query_out_of_memory(void)
+{
+    const spx_allocator a = { flaky_alloc, probe_free, NULL };
+    spx_world_def wd = spx_default_world_def();
+    wd.allocator = &a;
+    spx_world* w = NULL;
+    fail_alloc = false;
+    ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    spx_shape_def sd = spx_default_shape_def();
+    sd.half_extents = spx_v3(1, 1, 1);
+    spx_body_def bd = spx_default_body_def();
+    bd.shapes = &sd;
+    bd.shape_count = 1;
+    spx_body_id id;
+    ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
+    fail_alloc = true;
+    spx_cast_result r;
+    uint32_t n = 0;
+    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r), SPX_ERR_OUT_OF_MEMORY);
+    ENSURE_CODE(spx_world_overlap_point(w, spx_v3(0, 0, 0), NULL, count_shape, &n), SPX_ERR_OUT_OF_MEMORY);
+    ENSURE(n == 0);
+    fail_alloc = false;
+    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r), SPX_OK);
+    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == id.index);
+    ENSURE_NEAR(r.fraction, 0.4f, 1e-7f);
+    /* a second body after the tree exists: the tree grows, or says it cannot */
+    bd.position = spx_v3(10, 0, 0);
+    spx_body_id second;
+    ENSURE_CODE(spx_body_create(w, &bd, &second), SPX_OK);
+    ENSURE_CODE(spx_world_overlap_point(w, spx_v3(10, 0, 0), NULL, count_shape, &n), SPX_OK);
+    ENSURE(n == 1);
+    spx_world_destroy(w);
+    return 0;
+}
+
 static int world_build(void)
 {
     ENSURE(spx_query_scene_build(&scene, 1000, 0x5E9A));
@@ -930,12 +1043,14 @@ int main(int argc, char** argv)
     RUN_TEST(contains_point, failures);
     RUN_TEST(worked_example, failures);
     RUN_TEST(queries_refused_during_a_step, failures);
+    RUN_TEST(query_out_of_memory, failures);
     RUN_TEST(world_build, failures);
     if (scene.world) {
         RUN_TEST(world_bad_input, failures);
         RUN_TEST(rays_against_brute_force, failures);
         RUN_TEST(box_casts_against_brute_force, failures);
         RUN_TEST(overlaps_against_brute_force, failures);
+        RUN_TEST(world_locked_in_callbacks, failures);
         RUN_TEST(world_changes_are_seen, failures);
     }
     spx_query_scene_free(&scene);

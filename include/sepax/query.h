@@ -75,7 +75,7 @@ typedef struct spx_query_filter {
     uint64_t category_bits;    /* what the query is; default SPX_DEFAULT_CATEGORY_BITS */
     uint64_t mask_bits;        /* the categories it sees; default SPX_DEFAULT_MASK_BITS (all) */
     /* NULL: every shape the bits let through. Else called for each such shape before its exact test:
-       return false to skip it. Called during the query: it must not change the world. */
+       return false to skip it. Called during the query, with the world locked (spx_cast_result_fn). */
     bool (*fn)(spx_body_id body, uint32_t shape_index, void* context);
     void* context;
 } spx_query_filter;
@@ -105,15 +105,16 @@ typedef struct spx_cast_result {
 ///   0         stop the cast now;
 ///   in (0, 1] clip the cast: from now on only shapes met at a fraction up to this one are reported
 ///             (return result->fraction to find the closest, 1 to see every shape).
-/// A shape is reported once, with its first point within the cast's current length. The callback
-/// must not change the world.
+/// A shape is reported once, with its first point within the cast's current length. The world is
+/// locked while a query runs: from a callback, every call that changes the world, and every world
+/// query, returns SPX_ERR_WORLD_LOCKED (the getters answer).
 typedef float spx_cast_result_fn(const spx_cast_result* result, void* context);
 
 /// Casts a ray through the world, calling fn for each shape it meets (see spx_cast_result_fn).
 /// filter NULL: every shape. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world or fn, a zero translation),
 /// SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE (an origin or translation component beyond
-/// SPX_MAX_COORDINATE), SPX_ERR_WORLD_LOCKED (called from inside a step), SPX_ERR_OUT_OF_MEMORY (the
-/// world's query tree could not grow; nothing reported, retrying is safe).
+/// SPX_MAX_COORDINATE), SPX_ERR_WORLD_LOCKED (called from inside a step or a query's callback),
+/// SPX_ERR_OUT_OF_MEMORY (the world's query tree could not grow; nothing reported, retrying is safe).
 /// World queries bring the world's query tree up to date with the bodies' poses on first use after a
 /// step or a change of bodies, and pose the meshes' caches: one query at a time in a world, as for
 /// every call that takes a non-const world.
@@ -144,7 +145,7 @@ SPX_API spx_result spx_world_cast_box(spx_world* world, const spx_obb* box, spx_
 SPX_API spx_result spx_world_cast_box_closest(spx_world* world, const spx_obb* box, spx_vec3 translation,
                                               const spx_query_filter* filter, spx_cast_result* out);
 
-/// Called for each shape an overlap query finds; return false to stop the query.
+/// Called for each shape an overlap query finds; return false to stop the query. Locked as the casts'.
 typedef bool spx_overlap_result_fn(spx_body_id body, uint32_t shape_index, void* context);
 
 /// Every shape whose bounds overlap the box from `lower` to `upper` (touching counts). A shape's bounds

@@ -87,7 +87,9 @@ SPX_API spx_result spx_world_cast_box(spx_world* w, const spx_obb* box, spx_vec3
     const double o[3] = { box->center.x, box->center.y, box->center.z };
     const double d[3] = { translation.x, translation.y, translation.z };
     box_cast c = { w, filter, box, translation, fn, context };
+    w->locked = true; /* the callbacks may not change the world, nor query it again */
     spx_tree_cast(&q->tree, 0, o, d, e, 1.0, visit, &c);
+    w->locked = false;
     return SPX_OK;
 }
 

@@ -82,7 +82,9 @@ static spx_result run(overlap* q)
     struct spx_query_index* index;
     spx_result r = spx_query_index_sync(q->world, &index);
     if (r != SPX_OK) return r;
+    q->world->locked = true; /* the callbacks may not change the world, nor query it again */
     spx_tree_query(&index->tree, 0, &q->bounds, visit, q);
+    q->world->locked = false;
     return SPX_OK;
 }
 
