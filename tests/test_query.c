@@ -52,6 +52,14 @@ static int ray_obb_by_hand(void)
     /* pointing away */
     ENSURE_CODE(spx_ray_obb(spx_v3(0, 0, 0), spx_v3(-10, 0, 0), 1.0f, &box, &h), SPX_OK);
     ENSURE(h.state == SPX_SWEEP_MISS);
+    /* the point test: on a face counts */
+    bool in = false;
+    ENSURE_CODE(spx_obb_contains_point(&box, spx_v3(6, 1, -1), &in), SPX_OK);
+    ENSURE(in);
+    ENSURE_CODE(spx_obb_contains_point(&box, spx_v3(6.001f, 0, 0), &in), SPX_OK);
+    ENSURE(!in);
+    ENSURE_CODE(spx_obb_contains_point(&box, spx_v3(NAN, 0, 0), &in), SPX_ERR_NOT_FINITE);
+    ENSURE_CODE(spx_obb_contains_point(NULL, spx_v3(0, 0, 0), &in), SPX_ERR_INVALID_ARGUMENT);
     return 0;
 }
 
@@ -639,7 +647,8 @@ static int overlaps_against_brute_force(void)
                       && lo.y <= o.center.y + e.y && o.center.z - e.z <= hi.z && lo.z <= o.center.z + e.z;
                 } else if (s->type == SPX_SHAPE_BOX) {
                     if (kind == 1) ENSURE_CODE(spx_overlap_obb_obb(&box, &o, &in), SPX_OK);
-                    else in = point_in_obb(&o, c);
+                    else ENSURE_CODE(spx_obb_contains_point(&o, c, &in), SPX_OK);
+                    if (kind == 2) ENSURE(in == point_in_obb(&o, c));
                 } else {
                     spx_transform pose;
                     spx_body_pose_mesh(b, s);

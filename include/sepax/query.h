@@ -58,6 +58,10 @@ SPX_API spx_result spx_ray_triangle(spx_vec3 origin, spx_vec3 translation, float
 SPX_API spx_result spx_ray_mesh(spx_vec3 origin, spx_vec3 translation, float max_fraction, const spx_mesh* mesh,
                                 const spx_transform* pose, spx_ray_hit* out);
 
+/// Is the point in the box or on it? Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_NOT_FINITE,
+/// SPX_ERR_OUT_OF_RANGE (a point coordinate beyond SPX_MAX_COORDINATE), then as spx_obb_validate.
+SPX_API spx_result spx_obb_contains_point(const spx_obb* box, spx_vec3 point, bool* out_inside);
+
 /// Is the point inside a closed mesh placed at `pose`? By the parity of the triangles a ray from the
 /// point crosses (watertight, so exact on the mesh as stored; a ray that grazes an edge is cast again
 /// in another direction). A point on the surface may answer either way. An open mesh (not

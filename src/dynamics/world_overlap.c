@@ -20,17 +20,6 @@ typedef struct overlap {
 
 static bool aabb_touch(const spx_aabb* a, const spx_aabb* b) { return spx_aabb_overlap(a, b); }
 
-static bool point_in_box(const spx_obb* o, spx_vec3 p)
-{
-    const double d[3] = { (double)p.x - o->center.x, (double)p.y - o->center.y, (double)p.z - o->center.z };
-    const float* h = &o->half_extents.x;
-    for (int i = 0; i < 3; ++i) {
-        const spx_vec3 a = o->rotation.col[i];
-        if (fabs(d[0] * a.x + d[1] * a.y + d[2] * a.z) > h[i]) return false;
-    }
-    return true;
-}
-
 static bool mesh_holds(const spx_body_shape* s, spx_vec3 p)
 {
     spx_transform pose;
@@ -51,9 +40,9 @@ static bool shape_overlaps(const overlap* q, const spx_body* b, const spx_body_s
     if (!aabb_touch(&bounds, &q->bounds)) return false;
     if (s->type == SPX_SHAPE_BOX) {
         const spx_obb other = spx_body_shape_box(b, s);
-        if (q->kind == BY_POINT) return point_in_box(&other, q->point);
-        bool hit = false;
-        return spx_overlap_obb_obb(q->box, &other, &hit) == SPX_OK && hit;
+        bool in = false;
+        if (q->kind == BY_POINT) return spx_obb_contains_point(&other, q->point, &in) == SPX_OK && in;
+        return spx_overlap_obb_obb(q->box, &other, &in) == SPX_OK && in;
     }
     if (!spx_body_pose_mesh(b, s)) return false;
     if (q->kind == BY_POINT) return mesh_holds(s, q->point);
