@@ -402,7 +402,7 @@ static const spx_cast_result* brute_first(const hit_list* l)
         const spx_cast_result* r = &l->items[k];
         bool better;
         if (!best) better = true;
-        else if (r->state == SPX_SWEEP_START_OVERLAP && r->depth > 0.0f)
+        else if (r->state == SPX_SWEEP_START_OVERLAP)
             better = best->state != SPX_SWEEP_START_OVERLAP || r->depth > best->depth;
         else better = best->state != SPX_SWEEP_START_OVERLAP && r->fraction < best->fraction;
         if (better) best = r;
@@ -561,7 +561,7 @@ static int box_casts_against_brute_force(void)
             overlaps += expect->state == SPX_SWEEP_START_OVERLAP;
             ENSURE(got.state == expect->state);
             ENSURE(got.fraction == expect->fraction);
-            if (got.state == SPX_SWEEP_START_OVERLAP) ENSURE(got.depth == expect->depth || expect->depth == 0.0f);
+            if (got.state == SPX_SWEEP_START_OVERLAP) ENSURE(got.depth == expect->depth); /* the deepest */
         }
         world.count = 0;
         ENSURE_CODE(spx_world_cast_box(scene.world, &box, d, NULL, collect, &world), SPX_OK);
