@@ -8,6 +8,7 @@
 #include "mesh.h"
 #include "mesh_query.h"
 #include "world.h"
+#include "query.h"
 #include "mass.h"
 #include "round.h"
 #endif

@@ -2,6 +2,7 @@
 #include "world.h"
 #include "island.h"
 #include "filter.h"
+#include "query_index.h"
 #include "solver.h"
 #include "broad/swept_sphere.h"
 #include "core/allocator.h"
@@ -113,6 +114,7 @@ SPX_API void spx_world_destroy(spx_world* w)
     spx_continuous_free(&w->ccd, &a);
     spx_contact_limit_free(&w->contact_limit, &a);
     spx_pair_finder_destroy(w->pairs);
+    spx_query_index_destroy(w);
     spx_world_number_release(w->number);
     spx_free(&a, w, sizeof *w);
 }
@@ -195,6 +197,7 @@ static spx_aabb rest_box(const spx_world* w, const spx_body* b)
 spx_result spx_world_track_body(spx_world* w, uint32_t slot, const spx_body* b)
 {
     spx_aabb box = rest_box(w, b);
+    ++w->query_revision;
     return spx_pair_finder_set(w->pairs, slot, &box, b->type != SPX_BODY_STATIC && b->awake);
 }
 
@@ -321,6 +324,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     if (!isfinite(elapsed)) return SPX_ERR_NOT_FINITE;
     if (elapsed < 0.0f) return SPX_ERR_BAD_TIME;
     w->locked = true;
+    ++w->query_revision;
     spx_step_stats st;
     memset(&st, 0, sizeof st);
     double t0 = now_ms();

@@ -50,6 +50,11 @@ struct spx_world {
     uint32_t filtered_pair_capacity;
 
     uint32_t scratch_capacity;
+    /* The queries' tree of the bodies' bounds (query_index.h), made by the first query, and the count
+       of changes to bodies' poses it is checked against: every step, and every spx_world_track_body
+       (a body made, placed, put to sleep), bumps it. */
+    struct spx_query_index* query_index;
+    uint64_t query_revision;
 };
 
 /* The id of the body in `slot`: its slot, this world's number, the slot's generation. */

@@ -377,7 +377,7 @@ int command_bench(int argc, char** argv)
             return option_error("bench", a, (const char* const[]){ "--json", "--csv", NULL });
         }
     }
-    /* The suite: "standard" (the default), "ccd", "toi", or scenes (embedded names or files),
+    /* The suite: "standard" (the default), "ccd", "toi", "queries", or scenes (embedded names or files),
        comma-separated. */
     char list[1024];
     const char* suite = base.scene ? base.scene : "standard";
@@ -386,9 +386,9 @@ int command_bench(int argc, char** argv)
     printf("sepax bench: sepax %d.%d.%d, %s build, simd %s%s\n", SPX_VERSION_MAJOR, SPX_VERSION_MINOR, SPX_VERSION_PATCH,
            SPX_BENCH_BUILD_TYPE, bench_simd_name(), bench_optimised_note());
     printf("date: %s  machine: %s  cpu: %s (%d online)  load: %s\n", m.date, m.name, m.cpu, m.cpus, m.load);
-    if (strcmp(suite, "ccd") == 0 || strcmp(suite, "toi") == 0) {
+    if (strcmp(suite, "ccd") == 0 || strcmp(suite, "toi") == 0 || strcmp(suite, "queries") == 0) {
         const bench_suite_options so = { (int)reps, peers, json, csv, &m };
-        return suite[0] == 'c' ? bench_ccd(&so) : bench_toi(&so);
+        return suite[0] == 'c' ? bench_ccd(&so) : suite[0] == 't' ? bench_toi(&so) : bench_queries(&so);
     }
     if (strcmp(suite, "standard") == 0) suite = "falling,falling-mesh,pyramid,pyramid-spaced";
     if (strlen(suite) >= sizeof list) return fprintf(stderr, "sepax bench: the suite is too long\n"), EXIT_USAGE;

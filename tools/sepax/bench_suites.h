@@ -22,6 +22,8 @@ typedef struct bench_suite_options {
 int bench_ccd(const bench_suite_options* o);
 /// `sepax bench toi`: prints the table, writes the files; returns an exit status.
 int bench_toi(const bench_suite_options* o);
+/// `sepax bench queries`: ray and box casts on the world-query scene; returns an exit status.
+int bench_queries(const bench_suite_options* o);
 
 /// Writes o->csv and o->json (when given) with the suite's writers over its n rows and says so;
 /// returns `status`, or EXIT_FAILED when a file could not be written.

@@ -1,0 +1,51 @@
+/* Rays as the plain-data ray queries and the world's casts share them: in double, in the frame of the
+   piece they are tested against. */
+#ifndef SPX_COLLIDE_RAY_H
+#define SPX_COLLIDE_RAY_H
+
+#include <sepax/query.h>
+#include <stdbool.h>
+
+/* A ray origin + t * dir, t in [0, tmax], made ready for the watertight triangle test of Woop,
+   Benthin and Wald (JCGT 2013): the axis kz where dir is longest becomes the ray's direction, kx and
+   ky the other two (swapped when dir[kz] < 0, to keep the triangles' winding), and the shear
+   (sx, sy, sz) maps dir onto (0, 0, 1). */
+typedef struct spx_ray {
+    double org[3];
+    double dir[3];
+    int kx, ky, kz;
+    double sx, sy, sz;
+} spx_ray;
+
+/* A ray through origin along dir (not all zero). */
+void spx_ray_init(spx_ray* ray, const double origin[3], const double dir[3]);
+
+/* Where the ray meets triangle (a, b, c), two-sided: true with *out_t in [0, tmax] when it does.
+   *out_grazes (may be NULL) is set when the ray passes exactly through an edge or corner of it. */
+bool spx_ray_triangle_t(const spx_ray* ray, const spx_vec3* a, const spx_vec3* b, const spx_vec3* c, double tmax,
+                        double* out_t, bool* out_grazes);
+
+/* Where the ray enters the box of centre c, half extents h and axes axis[i] (unit), grown by `pad`
+   on every side: true with *out_t in [0, tmax] (0 when the origin is inside or on it) and the axis
+   entered through (-1 when inside), with the sign of its outward normal there. */
+bool spx_ray_box_t(const spx_ray* ray, const double c[3], const double h[3], const double axis[3][3], double pad,
+                   double tmax, double* out_t, int* out_axis, double* out_sign);
+
+/* spx_ray_obb on a checked ray and box: the ray made by spx_ray_init from the query's origin and
+   translation. */
+void spx_ray_obb_hit(const spx_ray* ray, const spx_obb* box, float max_fraction, spx_ray_hit* out);
+
+/* The ray of a query: an origin and a translation, both checked as the plain-data queries check
+   them (query.h), and max_fraction in [0, 1]. */
+spx_result spx_ray_check(spx_vec3 origin, spx_vec3 translation, float max_fraction);
+
+/* The first triangle of `mesh` the ray meets, the ray given in the mesh's own frame; ties to the
+   lower number in the def. true with *out_t in [0, tmax], the triangle's index in mesh order and
+   its normal (mesh frame, not unit, not turned) when it does. */
+bool spx_ray_mesh_local(const spx_mesh* mesh, const spx_ray* ray, double tmax, double* out_t, uint32_t* out_triangle);
+
+/* A pose as a rotation matrix in double (r[i]: column i) and a position; false when the quaternion is
+   zero. */
+void spx_pose_matrix(const spx_transform* pose, double r[3][3], double p[3]);
+
+#endif

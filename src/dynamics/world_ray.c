@@ -1,0 +1,130 @@
+/* Ray casts through the world: the query tree's leaves the ray reaches, nearer first, pruned by the
+   cast's current length; each shape of a leaf's body by spx_ray_obb or spx_ray_mesh, as a host would
+   call them. */
+#include "query_index.h"
+#include "broad/tree_cast.h"
+#include "collide/ray.h"
+#include "geometry/validate.h"
+#include <float.h>
+#include <math.h>
+
+typedef struct ray_cast {
+    spx_world* world;
+    const spx_query_filter* filter;
+    spx_vec3 origin, translation;
+    spx_ray ray;               /* made once for every box the ray meets, as spx_ray_obb makes it */
+    spx_cast_result_fn* fn;
+    void* context;
+} ray_cast;
+
+/* Where the ray meets shape `index` of body `slot` within max_fraction: a box by the slab test, a
+   mesh through its OBB tree at the pose the world's mesh queries use. */
+static bool ray_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_ray* ray, spx_vec3 origin,
+                      spx_vec3 translation, float max_fraction, spx_cast_result* out)
+{
+    const spx_body* b = &w->bodies[slot];
+    const spx_body_shape* s = &b->shapes[index];
+    spx_ray_hit hit;
+    if (s->type == SPX_SHAPE_BOX) {
+        /* What spx_ray_obb does, without checking the ray again for every box, or a box checked when
+           it was stored */
+        const spx_obb* trusted = spx_body_trusted_box(b, s);
+        const spx_obb box = trusted ? *trusted : spx_body_shape_box(b, s);
+        if (!trusted && spx_obb_validate(&box) != SPX_OK) return false;
+        spx_ray_obb_hit(ray, &box, max_fraction, &hit);
+    } else {
+        spx_transform pose;
+        if (!spx_body_pose_mesh(b, s) || spx_mesh_instance_get_pose(s->instance, &pose) != SPX_OK) return false;
+        if (spx_ray_mesh(origin, translation, max_fraction, s->mesh, &pose, &hit) != SPX_OK) return false;
+    }
+    if (hit.state == SPX_SWEEP_MISS) return false;
+    out->body = spx_world_body_id(w, slot);
+    out->shape_index = index;
+    out->triangle = hit.triangle;
+    out->state = hit.state;
+    out->fraction = hit.fraction;
+    out->point = hit.point;
+    out->normal = hit.normal;
+    out->depth = 0.0f;
+    return true;
+}
+
+static double visit(void* context, uint32_t proxy, uint32_t slot, double max_fraction)
+{
+    (void)proxy;
+    ray_cast* c = context;
+    const spx_body* b = spx_query_body(c->world, slot);
+    if (!b) return max_fraction;
+    for (uint32_t i = 0; i < b->shape_count; ++i) {
+        if (!spx_query_filter_accepts(c->world, c->filter, slot, i)) continue;
+        spx_cast_result r;
+        if (!ray_shape(c->world, slot, i, &c->ray, c->origin, c->translation, (float)max_fraction, &r)) continue;
+        const float next = c->fn(&r, c->context);
+        if (!(next >= 0.0f)) continue; /* ignore (NaN too) */
+        if (next == 0.0f) return -1.0;
+        if (next < max_fraction) max_fraction = next;
+    }
+    return max_fraction;
+}
+
+SPX_API spx_result spx_world_cast_ray(spx_world* w, spx_vec3 origin, spx_vec3 translation,
+                                      const spx_query_filter* filter, spx_cast_result_fn* fn, void* context)
+{
+    if (!w || !fn) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_ray_check(origin, translation, 1.0f);
+    if (r != SPX_OK) return r;
+    if (w->locked) return SPX_ERR_WORLD_LOCKED;
+    struct spx_query_index* q;
+    if ((r = spx_query_index_sync(w, &q)) != SPX_OK) return r;
+    const double o[3] = { origin.x, origin.y, origin.z }, d[3] = { translation.x, translation.y, translation.z };
+    ray_cast c = { .world = w, .filter = filter, .origin = origin, .translation = translation, .fn = fn, .context = context };
+    spx_ray_init(&c.ray, o, d);
+    w->locked = true; /* the callbacks may not change the world, nor query it again */
+    spx_tree_cast(&q->tree, 0, o, d, NULL, 1.0, visit, &c);
+    w->locked = false;
+    return SPX_OK;
+}
+
+static void clear_result(spx_cast_result* out)
+{
+    memset(out, 0, sizeof *out);
+    out->state = SPX_SWEEP_MISS;
+    out->triangle = SPX_NO_TRIANGLE;
+}
+
+/* Keeps the nearest; clips the ray to it, but not to 0, which would stop it: shapes the ray starts in
+   tie at 0, and the first found is kept. */
+static float keep_closest(const spx_cast_result* r, void* context)
+{
+    spx_cast_result* best = context;
+    if (best->state == SPX_SWEEP_MISS || r->fraction < best->fraction) *best = *r;
+    return fmaxf(r->fraction, FLT_MIN);
+}
+
+static float keep_any(const spx_cast_result* r, void* context)
+{
+    *(spx_cast_result*)context = *r;
+    return 0.0f;
+}
+
+SPX_API spx_result spx_world_cast_ray_closest(spx_world* w, spx_vec3 origin, spx_vec3 translation,
+                                              const spx_query_filter* filter, spx_cast_result* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_cast_result best;
+    clear_result(&best);
+    spx_result r = spx_world_cast_ray(w, origin, translation, filter, keep_closest, &best);
+    if (r == SPX_OK) *out = best;
+    return r;
+}
+
+SPX_API spx_result spx_world_cast_ray_any(spx_world* w, spx_vec3 origin, spx_vec3 translation,
+                                          const spx_query_filter* filter, spx_cast_result* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_cast_result any;
+    clear_result(&any);
+    spx_result r = spx_world_cast_ray(w, origin, translation, filter, keep_any, &any);
+    if (r == SPX_OK) *out = any;
+    return r;
+}
