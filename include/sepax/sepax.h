@@ -8,5 +8,6 @@
 #include "mesh.h"
 #include "mesh_query.h"
 #include "world.h"
+#include "joint.h"
 #include "mass.h"
 #endif

@@ -71,6 +71,7 @@ SPX_API spx_result spx_world_create(const spx_world_def* def, spx_world** out)
     w->def.allocator = NULL; /* the copy below is what the world uses */
     w->allocator = a;
     w->free_list = SPX_NO_BODY;
+    w->joints.free_list = SPX_NO_JOINT;
     w->solver.kernels = spx_solver_pick(def->simd);
     r = spx_pair_finder_create(def->allocator ? &w->allocator : NULL, def->body_capacity, &w->pairs);
     if (r == SPX_OK && def->body_capacity > 0) r = spx_world_reserve_bodies(w, def->body_capacity);
@@ -104,6 +105,7 @@ SPX_API void spx_world_destroy(spx_world* w)
     spx_free(&a, w->mesh_pair_buffer, w->mesh_pair_buffer_bytes);
     spx_continuous_free(&w->ccd, &a);
     spx_contact_limit_free(&w->contact_limit, &a);
+    spx_joints_free(&w->joints, &a);
     spx_pair_finder_destroy(w->pairs);
     spx_world_number_release(w->number);
     spx_free(&a, w, sizeof *w);
@@ -293,6 +295,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     memset(&st, 0, sizeof st);
     double t0 = now_ms();
     spx_pair_update pairs;
+    spx_joints_wake_step(w);
     spx_result r = w->def.enable_continuous ? spx_continuous_reserve(w) : SPX_OK;
     if (r == SPX_OK) spx_continuous_prepare(w, elapsed); /* start poses, fast bodies */
     double tp = now_ms();
@@ -301,7 +304,8 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     const spx_pair* kept = NULL;
     uint32_t kept_count = 0;
     bool limited = false;
-    if (r == SPX_OK) r = spx_contact_limit_apply(w, pairs.pairs, pairs.count, &kept, &kept_count, &limited);
+    if (r == SPX_OK) r = spx_joints_filter_pairs(w, pairs.pairs, pairs.count, &kept, &kept_count);
+    if (r == SPX_OK) r = spx_contact_limit_apply(w, kept, kept_count, &kept, &kept_count, &limited);
     if (r == SPX_OK) r = spx_contacts_update(w, kept, kept_count, elapsed);
     double t2 = now_ms();
     if (r != SPX_OK) {

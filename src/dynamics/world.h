@@ -7,6 +7,7 @@
 #include "contact_limit.h"
 #include "solver.h"
 #include "continuous.h"
+#include "joint.h"
 #include "broad/pair_finder.h"
 
 #define SPX_WORLD_DEF_COOKIE 0x574F524Cu /* "WORL" */
@@ -35,6 +36,7 @@ struct spx_world {
     spx_solver_scratch solver; /* the solver's packed bodies and contacts (solver.h) */
     spx_continuous ccd;       /* the continuous stage's (continuous.c) */
     spx_contact_limit contact_limit; /* the pairs a step keeps (contact_limit.c) */
+    spx_joints joints;        /* joint.c */
 
     uint32_t scratch_capacity;
     /* Cache for the mesh-mesh manifold's triangle pairs (spx_manifold_mesh_mesh_buffered), made with
