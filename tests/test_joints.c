@@ -1,6 +1,7 @@
 /* Joints: ids and bad input, islands and sleep, and each kind against an analytic answer
    (pendulum period and energy, chain length, limits, motors, springs, welds, sliders). */
 #include "test.h"
+#include "support/counting_alloc.h"
 #include <sepax/sepax.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -844,6 +845,168 @@ static int drag_joint_moves_point_to_target(void)
     return 0;
 }
 
+/* ---- properties ---- */
+
+/* The pendulum again with a box that hangs from a static body instead of the world, once as A and
+   once as B (the joint's frames swapped), and once with everything moved 1 km away: the bob's path
+   relative to the pivot is the same within 1 mm over 5 s. */
+static int pendulum_swap_and_move(void)
+{
+    spx_vec3 end[4];
+    for (int k = 0; k < 4; ++k) {
+        spx_world* w = make_world(false);
+        ENSURE(w);
+        const spx_vec3 o = k == 3 ? spx_v3(1000.0f, 0, -1000.0f) : spx_v3(0, 0, 0);
+        const spx_body_id post = add_box(w, SPX_BODY_STATIC, spx_v3(o.x, o.y + 2.5f, o.z), spx_v3(0.1f, 0.5f, 0.1f), 1.0f);
+        const spx_body_id bob = add_box(w, SPX_BODY_DYNAMIC, spx_v3(o.x + 0.8f, o.y + 1.4f, o.z + 0.3f), spx_v3(0.05f, 0.1f, 0.05f), 1.0f);
+        spx_joint_def d = spx_default_joint_def(SPX_JOINT_BALL);
+        const spx_transform on_post = at(0, -0.5f, 0), on_bob = at(-0.8f, 0.6f, -0.3f);
+        if (k == 0) d.frame_a = (spx_transform){ { o.x, o.y + 2.0f, o.z }, identity }, d.body_b = bob, d.frame_b = on_bob;
+        else if (k == 2) d.body_a = bob, d.frame_a = on_bob, d.body_b = post, d.frame_b = on_post;
+        else d.body_a = post, d.frame_a = on_post, d.body_b = bob, d.frame_b = on_bob;
+        spx_joint_id j;
+        ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+        for (int s = 0; s < 300; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        const spx_vec3 p = position(w, bob);
+        end[k] = spx_v3(p.x - o.x, p.y - o.y, p.z - o.z);
+        spx_world_destroy(w);
+    }
+    printf("  pendulum: world (%.4f %.4f %.4f), post as A (%.4f %.4f %.4f), as B (%.4f %.4f %.4f), 1 km away (%.4f %.4f %.4f)\n",
+           end[0].x, end[0].y, end[0].z, end[1].x, end[1].y, end[1].z, end[2].x, end[2].y, end[2].z, end[3].x, end[3].y, end[3].z);
+    for (int k = 1; k < 4; ++k) ENSURE(dist3(end[k], end[0]) < 1e-3f);
+    return 0;
+}
+
+/* A 3 kg box hanging still from a ball joint: the joint holds it up with m g (the reaction on B). */
+static int reaction_holds_the_weight(void)
+{
+    spx_world* w = make_world(false);
+    ENSURE(w);
+    const spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 1, 0), spx_v3(0.1f, 0.1f, 0.1f), 3.0f);
+    spx_joint_def d = spx_default_joint_def(SPX_JOINT_BALL);
+    d.frame_a = at(0, 2, 0);
+    d.body_b = box, d.frame_b = at(0, 1, 0);
+    spx_joint_id j;
+    ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    for (int s = 0; s < 120; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    spx_vec3 f, t;
+    ENSURE_CODE(spx_joint_get_reaction(w, j, &f, &t), SPX_OK);
+    printf("  reaction: (%.4f, %.4f, %.4f) N, torque (%.4f, %.4f, %.4f) N m\n", f.x, f.y, f.z, t.x, t.y, t.z);
+    ENSURE_NEAR(f.y, 3.0f * 9.81f, 0.01f * 3.0f * 9.81f);
+    ENSURE(fabsf(f.x) < 1e-3f && fabsf(f.z) < 1e-3f);
+    spx_world_destroy(w);
+    return 0;
+}
+
+/* A rope (distance joint, no spring, 0..2 m) lets a box fall freely until taut, then holds it at
+   2 m; a rigid distance joint of 1.5 m holds it at 1.5 m whatever it does. */
+static int distance_rope_and_rigid(void)
+{
+    for (int rigid = 0; rigid < 2; ++rigid) {
+        spx_world* w = make_world(false);
+        ENSURE(w);
+        const spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 4.5f, 0), spx_v3(0.1f, 0.1f, 0.1f), 1.0f);
+        spx_joint_def d = spx_default_joint_def(SPX_JOINT_DISTANCE);
+        d.frame_a = at(0, 5, 0);
+        d.body_b = box;
+        d.length = rigid ? 1.5f : 2.0f;
+        if (!rigid) {
+            d.spring = (spx_joint_spring){ true, 0.0f, 0.0f };
+            d.limit.enable = true, d.min_length = 0.0f, d.max_length = 2.0f;
+        }
+        spx_joint_id j;
+        ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+        /* Free fall from 0.5 m below the anchor to 2 m takes sqrt(2 * 1.5 / g) = 0.553 s. */
+        float at_half_second = 0.0f, worst = 0.0f;
+        for (int s = 0; s < 180; ++s) {
+            ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+            const float y = position(w, box).y;
+            if (s == 29) at_half_second = y;
+            if (s > 60 && fabsf(5.0f - y - d.length) > worst) worst = fabsf(5.0f - y - d.length);
+        }
+        printf("  distance %s: y at 0.5 s %.4f, then within %.2e m of its length\n", rigid ? "rigid" : "rope", at_half_second, worst);
+        if (!rigid) ENSURE_NEAR(at_half_second, 4.5f - 0.5f * 9.81f * 0.25f, 0.01f); /* still falling freely */
+        else ENSURE_NEAR(at_half_second, 3.5f, 0.01f);
+        ENSURE(worst < 0.01f * d.length);
+        spx_world_destroy(w);
+    }
+    return 0;
+}
+
+/* A soft weld of 2 Hz, damping 0, holds a box sideways with no gravity and lets it swing back at
+   about 2 Hz when turned; a rigid one barely gives. */
+static int soft_weld_springs(void)
+{
+    spx_world_def wd = spx_default_world_def();
+    wd.gravity = spx_v3(0, 0, 0);
+    wd.enable_sleep = false;
+    spx_world* w = NULL;
+    ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    const spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), spx_v3(0.2f, 0.2f, 0.2f), 1.0f);
+    spx_joint_def d = spx_default_joint_def(SPX_JOINT_WELD);
+    d.body_b = box;
+    d.spring = (spx_joint_spring){ true, 2.0f, 0.0f };
+    spx_joint_id j;
+    ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    ENSURE_CODE(spx_body_set_velocity(w, box, spx_v3(0, 0, 0), spx_v3(0, 1, 0)), SPX_OK);
+    double first = -1, last = -1, t = 0;
+    int crossings = 0;
+    float prev = 1.0f;
+    for (int s = 0; s < 60 * 4; ++s) {
+        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        t += dt;
+        spx_vec3 v, av;
+        spx_body_get_velocity(w, box, &v, &av);
+        if (prev > 0.0f && av.y <= 0.0f) {
+            const double tc = t - dt * (double)av.y / (double)(av.y - prev);
+            if (crossings == 0) first = tc;
+            last = tc;
+            ++crossings;
+        }
+        prev = av.y;
+    }
+    ENSURE(crossings >= 5);
+    const double period = (last - first) / (crossings - 1);
+    printf("  soft weld: period %.4f s (2 Hz: 0.5)\n", period);
+    ENSURE_NEAR(period, 0.5, 0.5 * 0.03);
+    spx_world_destroy(w);
+    return 0;
+}
+
+/* Once a jointed scene has grown the world's arrays, a step allocates nothing: a chain of hinges
+   and balls hanging, its bottom link kicked (its body pairs, filtered each step, and its joints
+   stay within the buffers the first steps made). */
+static int steps_allocate_nothing_once_warm(void)
+{
+    counting c = { 0 };
+    spx_allocator a = { counting_alloc, counting_free, &c };
+    spx_world_def wd = spx_default_world_def();
+    wd.allocator = &a;
+    wd.enable_sleep = false;
+    spx_world* w = NULL;
+    ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(10, 1, 10), 1.0f);
+    spx_body_id prev = { 0, 0, 0 };
+    for (int i = 0; i < 8; ++i) {
+        const spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 19.5f - (float)i, 0), spx_v3(0.1f, 0.5f, 0.1f), 1.0f);
+        spx_joint_def d = spx_default_joint_def(i % 2 ? SPX_JOINT_HINGE : SPX_JOINT_BALL);
+        if (i > 0) d.body_a = prev, d.frame_a = at(0, -0.5f, 0);
+        else d.frame_a = at(0, 20, 0);
+        d.body_b = b, d.frame_b = at(0, 0.5f, 0);
+        spx_joint_id j;
+        ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+        prev = b;
+    }
+    ENSURE_CODE(spx_body_set_velocity(w, prev, spx_v3(0.5f, 0, 0.5f), spx_v3(0, 0, 0)), SPX_OK);
+    for (int s = 0; s < 60; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    const long before = c.calls;
+    for (int s = 0; s < 300; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    ENSURE(c.calls == before);
+    spx_world_destroy(w);
+    ENSURE(c.live == 0);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     long_run = argc > 1 && strcmp(argv[1], "--long") == 0;
@@ -864,5 +1027,10 @@ int main(int argc, char** argv)
     RUN_TEST(ragdoll_stays_finite_under_kicks, failures);
     RUN_TEST(wheel_suspension_motor_and_steering, failures);
     RUN_TEST(drag_joint_moves_point_to_target, failures);
+    RUN_TEST(pendulum_swap_and_move, failures);
+    RUN_TEST(reaction_holds_the_weight, failures);
+    RUN_TEST(distance_rope_and_rigid, failures);
+    RUN_TEST(soft_weld_springs, failures);
+    RUN_TEST(steps_allocate_nothing_once_warm, failures);
     return failures ? 1 : 0;
 }
