@@ -378,11 +378,13 @@ static bool awake_dynamic(const spx_world* w, uint32_t body)
     return b->type == SPX_BODY_DYNAMIC && b->awake;
 }
 
+/* Awake and dynamic, or a kinematic body in motion: a still kinematic body lets its partner sleep. */
 static bool moving(const spx_world* w, uint32_t body)
 {
     if (body == SPX_NO_BODY) return false;
     const spx_body* b = &w->bodies[body];
-    return b->type != SPX_BODY_STATIC && b->awake;
+    if (b->type == SPX_BODY_KINEMATIC) return glms_vec3_norm2(b->v) > 0.0f || glms_vec3_norm2(b->w) > 0.0f;
+    return b->type == SPX_BODY_DYNAMIC && b->awake;
 }
 
 void spx_joints_wake_step(spx_world* w)
@@ -391,7 +393,6 @@ void spx_joints_wake_step(spx_world* w)
     for (uint32_t k = 0; k < js->slots; ++k) {
         const spx_joint* j = &js->list[k];
         if (!j->alive) continue;
-        /* A moving kinematic body drags its jointed partner along, as an awake dynamic one does. */
         if (moving(w, j->body[0])) wake(w, j->body[1]);
         if (moving(w, j->body[1])) wake(w, j->body[0]);
     }
