@@ -11,6 +11,16 @@
 #define SPX_JOINT_DEF_COOKIE 0x4A4F4E54u /* "JONT" */
 #define SPX_NO_JOINT 0xFFFFFFFFu
 
+/* Where a joint's frames are at the current point of the substep (joint_solver.c): made when the
+   bodies have moved (the warm start, the first relax pass), read by every pass until they move. */
+typedef struct spx_joint_geom {
+    vec3s rA, rB;              /* levers from the centres of mass */
+    vec3s d;                   /* B's anchor less A's */
+    versors RA, RB;            /* frames in the world (not for ball, distance, drag) */
+    vec3s ax, ay, az, bx;      /* A's frame axes, B's x axis (as RA, RB) */
+    mat3s point_inv;           /* inverse effective mass of the anchors' point rows (if it has them) */
+} spx_joint_geom;
+
 typedef struct spx_joint {
     spx_joint_type type;
     uint16_t generation;       /* the slot's, 1..65535 */
@@ -42,6 +52,7 @@ typedef struct spx_joint {
     vec3s center0[2];          /* centres of mass at the step's start */
     vec3s lever0[2];           /* anchors from the centres, world axes at the step's start */
     versors frame0[2];         /* frame rotations in the world at the step's start */
+    spx_joint_geom geom;
 } spx_joint;
 
 /* The world's joints and their per-body lists. */
@@ -59,6 +70,7 @@ typedef struct spx_joints {
     uint32_t active_capacity;
     uint32_t active_count;
     spx_solver_soft rigid;     /* the step's softness of rigid rows (joint_solver.c) */
+    bool relax_geom;           /* the geometry is the relax passes' (made since the bodies last moved) */
 } spx_joints;
 
 typedef struct spx_world spx_world;
