@@ -1007,6 +1007,64 @@ static int steps_allocate_nothing_once_warm(void)
     return 0;
 }
 
+/* Each allocation of a jointed scene's making and first steps failing in turn: every call that
+   fails says SPX_ERR_OUT_OF_MEMORY and changes nothing (retried with memory, the scene comes out as
+   it does without failures), and nothing leaks. */
+static int out_of_memory_changes_nothing(void)
+{
+    float reference = 0.0f;
+    for (long fail = 0; fail < 200; ++fail) {
+        counting c = { 0 };
+        c.fail_at = fail;
+        spx_allocator a = { counting_alloc, counting_free, &c };
+        spx_world_def wd = spx_default_world_def();
+        wd.allocator = &a;
+        spx_world* w = NULL;
+        if (spx_world_create(&wd, &w) != SPX_OK) {
+            ENSURE(c.live == 0);
+            continue;
+        }
+        spx_body_id link[4];
+        int made = 0;
+        for (int i = 0; i < 4; ++i) {
+            spx_shape_def sh = spx_default_shape_def();
+            sh.half_extents = spx_v3(0.1f, 0.5f, 0.1f);
+            spx_body_def bd = spx_default_body_def();
+            bd.type = SPX_BODY_DYNAMIC;
+            bd.position = spx_v3(0, 9.5f - (float)i, 0);
+            bd.shapes = &sh;
+            bd.shape_count = 1;
+            while (spx_body_create(w, &bd, &link[i]) != SPX_OK) c.fail_at = 0; /* retry with memory */
+            spx_joint_def d = spx_default_joint_def(SPX_JOINT_HINGE);
+            if (i > 0) d.body_a = link[i - 1], d.frame_a = at(0, -0.5f, 0);
+            else d.frame_a = at(0, 10, 0);
+            d.body_b = link[i], d.frame_b = at(0, 0.5f, 0);
+            spx_joint_id j;
+            spx_result r;
+            while ((r = spx_joint_create(w, &d, &j)) != SPX_OK) {
+                ENSURE_CODE(r, SPX_ERR_OUT_OF_MEMORY);
+                c.fail_at = 0;
+            }
+            ++made;
+        }
+        ENSURE(made == 4);
+        ENSURE_CODE(spx_body_set_velocity(w, link[3], spx_v3(1, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
+        for (int s = 0; s < 30; ++s) {
+            spx_result r;
+            while ((r = spx_world_step(w, dt)) != SPX_OK) {
+                ENSURE_CODE(r, SPX_ERR_OUT_OF_MEMORY);
+                c.fail_at = 0;
+            }
+        }
+        const float x = position(w, link[3]).x;
+        if (fail == 0) reference = x;
+        else ENSURE(x == reference);
+        spx_world_destroy(w);
+        ENSURE(c.live == 0);
+    }
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     long_run = argc > 1 && strcmp(argv[1], "--long") == 0;
@@ -1032,5 +1090,6 @@ int main(int argc, char** argv)
     RUN_TEST(distance_rope_and_rigid, failures);
     RUN_TEST(soft_weld_springs, failures);
     RUN_TEST(steps_allocate_nothing_once_warm, failures);
+    RUN_TEST(out_of_memory_changes_nothing, failures);
     return failures ? 1 : 0;
 }
