@@ -135,6 +135,10 @@ static int bad_input_is_rejected(void)
     ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
     t = d, t.spring.hertz = -1.0f;
     ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
+    t = d, t.break_force = -1.0f;
+    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
+    t = d, t.break_torque = NAN;
+    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_NOT_FINITE);
     t = spx_default_joint_def(SPX_JOINT_DISTANCE), t.body_a = a, t.body_b = b, t.length = 0.0f;
     ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
     t.length = 1.0f, t.limit.enable = true, t.min_length = 2.0f, t.max_length = 1.0f;
@@ -1065,6 +1069,69 @@ static int out_of_memory_changes_nothing(void)
     return 0;
 }
 
+/* ---- breaking ---- */
+
+/* A 10 kg beam 1 m long welded to a wall: the weld bears m g L / 2 = 49.05 N m and 98.1 N and holds
+   under a threshold of 150 N m (the beam, let go level, first sags with up to twice that). A 20 kg
+   weight hung from its tip adds 196 N m, and the weld breaks: an event names it with its bodies,
+   user data and a torque over 150 N m, its id goes stale, and the beam falls. */
+static int weld_holds_then_breaks(void)
+{
+    spx_world* w = make_world(false);
+    ENSURE(w);
+    const spx_body_id wall = add_box(w, SPX_BODY_STATIC, spx_v3(-0.5f, 5, 0), spx_v3(0.5f, 2, 2), 1.0f);
+    const spx_body_id beam = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0.5f, 5, 0), spx_v3(0.5f, 0.1f, 0.1f), 10.0f);
+    spx_joint_def d = spx_default_joint_def(SPX_JOINT_WELD);
+    d.body_a = wall, d.frame_a = at(0.5f, 0, 0);
+    d.body_b = beam, d.frame_b = at(-0.5f, 0, 0);
+    d.break_torque = 150.0f;
+    int tag = 7;
+    d.user_data = &tag;
+    spx_joint_id weld;
+    ENSURE_CODE(spx_joint_create(w, &d, &weld), SPX_OK);
+    for (int s = 0; s < 120; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    const spx_joint_break_event* events;
+    uint32_t count;
+    ENSURE_CODE(spx_world_get_joint_break_events(w, &events, &count), SPX_OK);
+    ENSURE(count == 0);
+    spx_vec3 f, t;
+    ENSURE_CODE(spx_joint_get_reaction(w, weld, &f, &t), SPX_OK);
+    const float sag = 5.0f - world_point(w, beam, spx_v3(0.5f, 0, 0)).y;
+    printf("  weld: force (%.3f, %.3f, %.3f) N, torque about the wall (%.3f, %.3f, %.3f) N m, tip sag %.2e m\n", f.x, f.y, f.z,
+           t.x, t.y, t.z, sag);
+    ENSURE_NEAR(f.y, 98.1f, 0.01f * 98.1f);
+    ENSURE_NEAR(t.z, 49.05f, 0.01f * 49.05f); /* holding the beam up: +z turns +x up */
+    ENSURE(sag < 1e-3f);
+    const spx_body_id weight = add_box(w, SPX_BODY_DYNAMIC, spx_v3(1, 4.5f, 0), spx_v3(0.1f, 0.1f, 0.1f), 20.0f);
+    spx_joint_def hang = spx_default_joint_def(SPX_JOINT_BALL);
+    hang.body_a = beam, hang.frame_a = at(0.5f, 0, 0);
+    hang.body_b = weight, hang.frame_b = at(0, 0.5f, 0);
+    spx_joint_id rope;
+    ENSURE_CODE(spx_joint_create(w, &hang, &rope), SPX_OK);
+    bool broke = false;
+    for (int s = 0; s < 60 && !broke; ++s) {
+        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        ENSURE_CODE(spx_world_get_joint_break_events(w, &events, &count), SPX_OK);
+        for (uint32_t k = 0; k < count; ++k) {
+            const spx_joint_break_event* e = &events[k];
+            ENSURE(e->joint.index == weld.index && e->joint.generation == weld.generation);
+            ENSURE(e->a.index == wall.index && e->b.index == beam.index && e->user_data == &tag);
+            const float torque = sqrtf(e->torque.x * e->torque.x + e->torque.y * e->torque.y + e->torque.z * e->torque.z);
+            printf("  weld broke in step %d after the weight at %.1f N m (threshold 150)\n", s, torque);
+            ENSURE(torque > 150.0f);
+            broke = true;
+        }
+    }
+    ENSURE(broke);
+    ENSURE(!spx_joint_is_valid(w, weld));
+    ENSURE(spx_joint_is_valid(w, rope));
+    const float y0 = position(w, beam).y;
+    for (int s = 0; s < 30; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    ENSURE(position(w, beam).y < y0 - 0.5f); /* it falls */
+    spx_world_destroy(w);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     long_run = argc > 1 && strcmp(argv[1], "--long") == 0;
@@ -1091,5 +1158,6 @@ int main(int argc, char** argv)
     RUN_TEST(soft_weld_springs, failures);
     RUN_TEST(steps_allocate_nothing_once_warm, failures);
     RUN_TEST(out_of_memory_changes_nothing, failures);
+    RUN_TEST(weld_holds_then_breaks, failures);
     return failures ? 1 : 0;
 }

@@ -74,13 +74,25 @@ typedef struct spx_joint_def {
     float steering;            /* wheel: rad, the axle turned about A's y axis */
     spx_vec3 target;           /* drag: world point B's anchor is pulled to */
     float max_force;           /* drag: N, > 0 */
+    float break_force;         /* N, >= 0: the joint breaks when its force on B passes this; default FLT_MAX (never) */
+    float break_torque;        /* N m, >= 0: likewise its torque; default FLT_MAX */
     void* user_data;
     uint32_t internal_cookie;  /* set by spx_default_joint_def(); do not touch */
 } spx_joint_def;
 
+/// A joint that broke in the last step (its force or torque passed its threshold): it is destroyed
+/// (its id is stale), and this is what it was and what it bore.
+typedef struct spx_joint_break_event {
+    spx_joint_id joint;
+    spx_body_id a, b;          /* a null for a joint to the world */
+    spx_vec3 force, torque;    /* on B in the step it broke, N and N m, world axes */
+    void* user_data;
+} spx_joint_break_event;
+
 /// A def with the defaults of `type`: identity frames, limits and motors off, no collision between
 /// the bodies; distance length 1; cone-twist swing_limit pi/4 and twist limits -pi/4..pi/4 (on);
-/// wheel suspension spring 4 Hz, damping 0.7; drag spring 5 Hz, damping 0.7, max_force 1000 N.
+/// wheel suspension spring 4 Hz, damping 0.7; drag spring 5 Hz, damping 0.7, max_force 1000 N;
+/// break_force and break_torque FLT_MAX (unbreakable).
 /// An unknown type gives a def that spx_joint_create rejects (SPX_ERR_INVALID_ARGUMENT).
 SPX_API spx_joint_def spx_default_joint_def(spx_joint_type type);
 
@@ -89,8 +101,8 @@ SPX_API spx_joint_def spx_default_joint_def(spx_joint_type type);
 /// that names no live body of this world; body_b null), SPX_ERR_NOT_FINITE (a NaN or infinity in a
 /// frame or parameter), SPX_ERR_OUT_OF_RANGE (an anchor beyond SPX_MAX_COORDINATE),
 /// SPX_ERR_NOT_ORTHONORMAL (a frame rotation not unit), SPX_ERR_BAD_JOINT (the same body twice, no
-/// dynamic body, limits the wrong way round, a negative speed limit, stiffness or force, a length
-/// out of range), SPX_ERR_OUT_OF_MEMORY. *out set only on success.
+/// dynamic body, limits the wrong way round, a negative speed limit, stiffness, force or break
+/// threshold, a length out of range), SPX_ERR_OUT_OF_MEMORY. *out set only on success.
 SPX_API spx_result spx_joint_create(spx_world* world, const spx_joint_def* def, spx_joint_id* out);
 
 /// Destroys a joint and wakes its bodies. Errors: SPX_ERR_INVALID_ARGUMENT (NULL world),
@@ -121,6 +133,11 @@ SPX_API spx_result spx_joint_set_limit(spx_world* world, spx_joint_id id, spx_jo
 SPX_API spx_result spx_joint_set_target(spx_world* world, spx_joint_id id, spx_vec3 target);
 /// The wheel's steering angle (rad). Errors as set_target.
 SPX_API spx_result spx_joint_set_steering(spx_world* world, spx_joint_id id, float angle);
+
+/// The joints the last step broke, in slot order, valid until the next step. Errors:
+/// SPX_ERR_INVALID_ARGUMENT (NULL).
+SPX_API spx_result spx_world_get_joint_break_events(const spx_world* world, const spx_joint_break_event** out,
+                                                    uint32_t* out_count);
 
 SPX_API spx_result spx_joint_get_user_data(const spx_world* world, spx_joint_id id, void** out);
 SPX_API spx_result spx_joint_set_user_data(spx_world* world, spx_joint_id id, void* user_data);

@@ -8,6 +8,7 @@
 #include "island.h"
 #include "core/allocator.h"
 #include "geometry/validate.h"
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@ SPX_API spx_joint_def spx_default_joint_def(spx_joint_type type)
     d.length = 1.0f;
     d.max_length = 1.0f;
     d.spring.damping_ratio = 0.7f;
+    d.break_force = d.break_torque = FLT_MAX;
     switch (type) {
     case SPX_JOINT_CONE_TWIST:
         d.swing_limit = 0.25f * 3.14159265f;
@@ -92,7 +94,8 @@ static spx_result check_spring(spx_joint_spring s)
 /* The first fault of d in the documented order, after the ids. */
 static spx_result check_def(const spx_joint_def* d)
 {
-    const float f[] = { d->length, d->min_length, d->max_length, d->swing_limit, d->steering, d->max_force };
+    const float f[] = { d->length, d->min_length, d->max_length, d->swing_limit, d->steering, d->max_force,
+                        d->break_force, d->break_torque };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
         if (!isfinite(f[i])) return SPX_ERR_NOT_FINITE;
     if (!finite_transform(d->frame_a) || !finite_transform(d->frame_b) || !spx_finite3(d->target))
@@ -107,6 +110,7 @@ static spx_result check_def(const spx_joint_def* d)
     if ((r = check_limit(d->limit)) != SPX_OK || (r = check_motor(d->motor)) != SPX_OK
         || (r = check_spring(d->spring)) != SPX_OK)
         return r;
+    if (d->break_force < 0.0f || d->break_torque < 0.0f) return SPX_ERR_BAD_JOINT;
     switch (d->type) {
     case SPX_JOINT_DISTANCE:
         if (!(d->length > 0.0f) || d->min_length < 0.0f || (d->limit.enable && !(d->min_length <= d->max_length)))
@@ -138,7 +142,8 @@ static spx_result reserve(spx_world* w)
     const spx_allocator* a = &w->allocator;
     const uint32_t heads_before = js->body_head_capacity;
     if (!spx_reserve(a, (void**)&js->list, &js->capacity, js->slots + 1, sizeof(spx_joint), 16)
-        || !spx_reserve(a, (void**)&js->body_head, &js->body_head_capacity, w->body_capacity, sizeof(uint32_t), 8))
+        || !spx_reserve(a, (void**)&js->body_head, &js->body_head_capacity, w->body_capacity, sizeof(uint32_t), 8)
+        || !spx_reserve(a, (void**)&js->breaks, &js->break_capacity, js->capacity, sizeof(spx_joint_break_event), 8))
         return SPX_ERR_OUT_OF_MEMORY;
     for (uint32_t i = heads_before; i < js->body_head_capacity; ++i) js->body_head[i] = SPX_NO_JOINT;
     return SPX_OK;
@@ -192,6 +197,8 @@ SPX_API spx_result spx_joint_create(spx_world* w, const spx_joint_def* d, spx_jo
     j->swing_limit = d->swing_limit;
     j->steering = d->steering;
     j->max_force = d->max_force;
+    j->break_force = d->break_force;
+    j->break_torque = d->break_torque;
     j->target = v3(d->target);
     j->user_data = d->user_data;
     ++js->count;
@@ -250,13 +257,36 @@ void spx_joints_remove_body(spx_world* w, uint32_t body)
     while (js->body_head[body] != SPX_NO_JOINT) destroy_joint(w, js->body_head[body]);
 }
 
-SPX_API bool spx_joint_is_valid(const spx_world* w, spx_joint_id id) { return joint_slot(w, id) != SPX_NO_JOINT; }
-
 static spx_body_id body_id(const spx_world* w, uint32_t slot)
 {
     spx_body_id none = { 0, 0, 0 };
     return slot == SPX_NO_BODY ? none : spx_world_body_id(w, slot);
 }
+
+void spx_joints_break(spx_world* w, uint32_t slot, vec3s force, vec3s torque)
+{
+    spx_joints* js = &w->joints;
+    const spx_joint* j = &js->list[slot];
+    /* Room for every joint there is (reserve), so one event per broken joint always fits. */
+    spx_joint_break_event* e = &js->breaks[js->break_count++];
+    e->joint = (spx_joint_id){ slot + 1, w->number, j->generation };
+    e->a = body_id(w, j->body[0]);
+    e->b = body_id(w, j->body[1]);
+    e->force = (spx_vec3){ force.x, force.y, force.z };
+    e->torque = (spx_vec3){ torque.x, torque.y, torque.z };
+    e->user_data = j->user_data;
+    destroy_joint(w, slot);
+}
+
+SPX_API spx_result spx_world_get_joint_break_events(const spx_world* w, const spx_joint_break_event** out, uint32_t* out_count)
+{
+    if (!w || !out || !out_count) return SPX_ERR_INVALID_ARGUMENT;
+    *out = w->joints.breaks;
+    *out_count = w->joints.break_count;
+    return SPX_OK;
+}
+
+SPX_API bool spx_joint_is_valid(const spx_world* w, spx_joint_id id) { return joint_slot(w, id) != SPX_NO_JOINT; }
 
 #define LOOKUP(w, id, j)                                                                                               \
     if (!(w)) return SPX_ERR_INVALID_ARGUMENT;                                                                         \
@@ -369,6 +399,7 @@ void spx_joints_free(spx_joints* js, const spx_allocator* a)
     spx_free(a, js->body_head, sizeof(uint32_t) * (size_t)js->body_head_capacity);
     spx_free(a, js->pairs, sizeof(spx_pair) * (size_t)js->pair_capacity);
     spx_free(a, js->active, sizeof(uint32_t) * (size_t)js->active_capacity);
+    spx_free(a, js->breaks, sizeof(spx_joint_break_event) * (size_t)js->break_capacity);
 }
 
 static bool awake_dynamic(const spx_world* w, uint32_t body)
@@ -389,7 +420,8 @@ static bool moving(const spx_world* w, uint32_t body)
 
 void spx_joints_wake_step(spx_world* w)
 {
-    const spx_joints* js = &w->joints;
+    spx_joints* js = &w->joints;
+    js->break_count = 0;
     for (uint32_t k = 0; k < js->slots; ++k) {
         const spx_joint* j = &js->list[k];
         if (!j->alive) continue;

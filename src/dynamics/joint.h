@@ -35,6 +35,7 @@ typedef struct spx_joint {
     spx_joint_motor motor;
     spx_joint_spring spring;
     float length, min_length, max_length, swing_limit, steering, max_force;
+    float break_force, break_torque;
     vec3s target;
     void* user_data;
 
@@ -70,7 +71,9 @@ typedef struct spx_joints {
     uint32_t active_capacity;
     uint32_t active_count;
     spx_solver_soft rigid;     /* the step's softness of rigid rows (joint_solver.c) */
-    bool relax_geom;           /* the geometry is the relax passes' (made since the bodies last moved) */
+    bool relax_geom;
+    spx_joint_break_event* breaks; /* the last step's (capacity: the joint capacity) */
+    uint32_t break_capacity, break_count;           /* the geometry is the relax passes' (made since the bodies last moved) */
 } spx_joints;
 
 typedef struct spx_world spx_world;
@@ -100,6 +103,9 @@ bool spx_joints_keep_apart(const spx_world* w, uint32_t a, uint32_t b);
    filtered. */
 spx_result spx_joints_filter_pairs(spx_world* w, const spx_pair* pairs, uint32_t n, const spx_pair** out,
                                    uint32_t* out_count);
+
+/* Destroys joint `slot`, which broke in this step, with its event (joint_solver.c's store). */
+void spx_joints_break(spx_world* w, uint32_t slot, vec3s force, vec3s torque);
 
 /* Joins the islands of every joint's two awake dynamic bodies (island.c's union-find). */
 void spx_joints_link_islands(const spx_world* w, uint32_t* parent, void (*unite)(uint32_t* parent, uint32_t a, uint32_t b));

@@ -485,8 +485,8 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     }
 }
 
-/* The accumulated impulses along the current rows (warm start), and the force and torque they put
-   on B (store: N s of a substep). */
+/* The accumulated impulses along the current rows (warm start), or the force and torque they put
+   on B about its anchor (store: N s of a substep). */
 static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s* out_torque)
 {
     update_geom(j, A, B);
@@ -526,8 +526,9 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
     default: break;
     }
     if (out_force) {
+        /* About B's anchor, where the force acts: the torque is the rows' couple alone. */
         *out_force = add(P, Q);
-        *out_torque = add(L, add(cross(g.rB, P), cross(g.rB, Q)));
+        *out_torque = L;
         return;
     }
     apply_point(A, B, g.rA, g.rB, P);
@@ -630,5 +631,9 @@ void spx_joints_store(spx_world* w, float h)
         warm_joint(j, &A, &B, &f, &t);
         j->reaction_force = scale(f, 1.0f / h);
         j->reaction_torque = scale(t, 1.0f / h);
+        /* Compared squared in double: a threshold near FLT_MAX squared is no float. */
+        const double f2 = glms_vec3_norm2(j->reaction_force), t2 = glms_vec3_norm2(j->reaction_torque);
+        if (f2 > (double)j->break_force * j->break_force || t2 > (double)j->break_torque * j->break_torque)
+            spx_joints_break(w, js->active[i], j->reaction_force, j->reaction_torque);
     }
 }
