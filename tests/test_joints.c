@@ -2,6 +2,7 @@
    (pendulum period and energy, chain length, limits, motors, springs, welds, sliders). */
 #include "test.h"
 #include "support/counting_alloc.h"
+#include "dynamics/world.h" /* to break a body's state as a solver fault would */
 #include <sepax/sepax.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -1132,6 +1133,47 @@ static int weld_holds_then_breaks(void)
     return 0;
 }
 
+/* A chain's middle link gone NaN (as a solver fault would leave it): that step quarantines what the
+   fault reached (through the joints, the whole chain), and once a push wakes the chain no later step
+   finds anything non-finite: the joints' impulses that held the NaN are not warm-started. */
+static int nan_in_a_chain_does_not_spread(void)
+{
+    spx_world* w = make_world(false);
+    ENSURE(w);
+    spx_body_id link[4];
+    for (int i = 0; i < 4; ++i) {
+        link[i] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 9.5f - (float)i, 0), spx_v3(0.1f, 0.5f, 0.1f), 1.0f);
+        spx_joint_def d = spx_default_joint_def(SPX_JOINT_BALL);
+        if (i > 0) d.body_a = link[i - 1], d.frame_a = at(0, -0.5f, 0);
+        else d.frame_a = at(0, 10, 0);
+        d.body_b = link[i], d.frame_b = at(0, 0.5f, 0);
+        spx_joint_id j;
+        ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    }
+    ENSURE_CODE(spx_body_set_velocity(w, link[3], spx_v3(2, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
+    for (int s = 0; s < 30; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    w->bodies[link[1].index - 1].w = (vec3s){ { NAN, 0.0f, 0.0f } };
+    ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    spx_step_stats st;
+    spx_world_get_stats(w, &st);
+    ENSURE(st.flags & SPX_STEP_QUARANTINE);
+    ENSURE_CODE(spx_body_apply_impulse(w, link[3], spx_v3(1, 0, 0), position(w, link[3])), SPX_OK);
+    for (int s = 0; s < 60; ++s) {
+        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        spx_world_get_stats(w, &st);
+        ENSURE(!(st.flags & SPX_STEP_QUARANTINE));
+    }
+    for (int i = 0; i < 4; ++i) {
+        const spx_vec3 p = position(w, link[i]);
+        ENSURE(isfinite(p.x) && isfinite(p.y) && isfinite(p.z));
+    }
+    /* The chain holds together again: the links' anchors within 1 cm. */
+    for (int i = 1; i < 4; ++i)
+        ENSURE(dist3(world_point(w, link[i - 1], spx_v3(0, -0.5f, 0)), world_point(w, link[i], spx_v3(0, 0.5f, 0))) < 0.01f);
+    spx_world_destroy(w);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     long_run = argc > 1 && strcmp(argv[1], "--long") == 0;
@@ -1159,5 +1201,6 @@ int main(int argc, char** argv)
     RUN_TEST(steps_allocate_nothing_once_warm, failures);
     RUN_TEST(out_of_memory_changes_nothing, failures);
     RUN_TEST(weld_holds_then_breaks, failures);
+    RUN_TEST(nan_in_a_chain_does_not_spread, failures);
     return failures ? 1 : 0;
 }

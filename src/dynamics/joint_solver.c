@@ -583,6 +583,15 @@ void spx_joints_prepare(spx_world* w, float h)
             s->sims[j->solver[e]].touching = true;
         }
         j->spring_soft = soft(j->spring.hertz, j->spring.damping_ratio, h);
+        /* A body quarantined last step (world.c) may have left NaN here: warm-started, it would
+           reach the joint's other body. */
+        const float sum = j->linear_impulse.x + j->linear_impulse.y + j->linear_impulse.z + j->angular_impulse.x
+                        + j->angular_impulse.y + j->angular_impulse.z + j->axial_impulse + j->motor_impulse
+                        + j->lower_impulse + j->upper_impulse + j->swing_impulse;
+        if (!(sum - sum == 0.0f)) {
+            j->linear_impulse = j->angular_impulse = glms_vec3_zero();
+            j->axial_impulse = j->motor_impulse = j->lower_impulse = j->upper_impulse = j->swing_impulse = 0.0f;
+        }
         if (!j->motor.enable) j->motor_impulse = 0.0f;
         if (!j->limit.enable) j->lower_impulse = j->upper_impulse = 0.0f;
         if (!(j->spring.enable && j->spring.hertz > 0.0f) && j->type != SPX_JOINT_DISTANCE) j->axial_impulse = 0.0f;
