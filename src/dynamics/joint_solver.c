@@ -641,7 +641,9 @@ void spx_joints_store(spx_world* w, float h)
         j->reaction_force = scale(f, 1.0f / h);
         j->reaction_torque = scale(t, 1.0f / h);
         /* Compared squared in double: a threshold near FLT_MAX squared is no float. */
-        const double f2 = glms_vec3_norm2(j->reaction_force), t2 = glms_vec3_norm2(j->reaction_torque);
+        const vec3s rf = j->reaction_force, rt = j->reaction_torque;
+        const double f2 = (double)rf.x * rf.x + (double)rf.y * rf.y + (double)rf.z * rf.z;
+        const double t2 = (double)rt.x * rt.x + (double)rt.y * rt.y + (double)rt.z * rt.z;
         if (f2 > (double)j->break_force * j->break_force || t2 > (double)j->break_torque * j->break_torque)
             spx_joints_break(w, js->active[i], j->reaction_force, j->reaction_torque);
     }
