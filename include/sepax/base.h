@@ -57,6 +57,8 @@ typedef enum spx_result {
     SPX_ERR_SPEED_OUT_OF_RANGE,  /* a body speed beyond SPX_MAX_LINEAR_SPEED or SPX_MAX_ANGULAR_SPEED (world.h) */
     SPX_ERR_TOO_MANY_WORLDS,     /* 65,535 worlds live at once: each needs a number for its ids */
     SPX_ERR_OUT_OF_RANGE,        /* a coordinate, extent, margin or distance travelled beyond SPX_MAX_COORDINATE */
+    SPX_ERR_BAD_JOINT,           /* a joint that joins nothing (a body to itself, no dynamic body) or whose limits,
+                                    lengths, stiffness or forces are out of order (joint.h) */
     SPX_RESULT_COUNT
 } spx_result;
 

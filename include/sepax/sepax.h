@@ -9,6 +9,7 @@
 #include "mesh_query.h"
 #include "world.h"
 #include "query.h"
+#include "joint.h"
 #include "mass.h"
 #include "round.h"
 #endif

@@ -26,6 +26,7 @@ SPX_API const char* spx_result_string(spx_result result)
     case SPX_ERR_SPEED_OUT_OF_RANGE: return "a body's speed (given, or after the impulse) is beyond SPX_MAX_LINEAR_SPEED or SPX_MAX_ANGULAR_SPEED: nothing was changed; pass a smaller velocity or impulse";
     case SPX_ERR_TOO_MANY_WORLDS: return "65,535 worlds are live, the most ids can tell apart: destroy one before making another";
     case SPX_ERR_OUT_OF_RANGE: return "a coordinate, half extent, margin or distance travelled (|velocity| * tmax) exceeds SPX_MAX_COORDINATE (1e7 m): move the origin near the action, or change the units";
+    case SPX_ERR_BAD_JOINT: return "the joint joins nothing (a body to itself, or no dynamic body) or a parameter is out of order (lower limit above upper, min length above max, a negative stiffness, damping, length or force): fix the joint def";
     case SPX_RESULT_COUNT: break;
     }
     return "unknown result code";

@@ -634,6 +634,7 @@ SPX_API spx_result spx_body_destroy(spx_world* w, spx_body_id id)
     }
     spx_result r = spx_contacts_remove_body(w, i);
     if (r != SPX_OK) return r;
+    spx_joints_remove_body(w, i); /* wakes the bodies they held */
     if (b->type == SPX_BODY_DYNAMIC && !b->awake) spx_island_wake(w, i); /* unchain it from its island */
     spx_pair_finder_remove(w->pairs, i);
     for (uint32_t k = 0; k < b->shape_count; ++k) spx_shape_slot_release(w, b->shapes[k].slot);

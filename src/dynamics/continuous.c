@@ -284,6 +284,7 @@ static void search(spx_ccd_stage* s, uint32_t i)
         if (!bj->alive) continue;
         if (s->static_only && bj->type == SPX_BODY_DYNAMIC && bi->type == SPX_BODY_DYNAMIC) continue;
         if (bi->type != SPX_BODY_DYNAMIC && bj->type != SPX_BODY_DYNAMIC) continue; /* neither would answer */
+        if (spx_joints_keep_apart(w, i, j)) continue; /* jointed, and asked not to collide */
         spx_aabb theirs = path_box(s, j, s->now, 0.0f);
         if (!spx_aabb_overlap(&tight, &theirs)) continue;
         uint32_t lo = i < j ? i : j, hi = i < j ? j : i;
@@ -451,7 +452,7 @@ void spx_continuous_prepare(spx_world* w, float dt)
         cb->c0 = b->center;
         cb->q0 = b->rotation;
         cb->v_pre = b->type == SPX_BODY_DYNAMIC ? glms_vec3_add(b->v, glms_vec3_scale(g, dt * b->gravity_scale)) : b->v;
-        cb->fast_pre = fast_pre(b, cb->v_pre, dt);
+        cb->fast_pre = fast_pre(b, cb->v_pre, dt) && !spx_joints_has(&w->joints, i);
         cb->spinning = glms_vec3_norm(b->w) * dt > SPX_CCD_SOLVER_TURN;
         c->any_fast_pre |= cb->fast_pre;
     }
@@ -547,7 +548,7 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
         /* The broad phase swept it at v_pre and grew the sphere by the speculative distance. */
         float off = glms_vec3_norm(glms_vec3_sub(d, glms_vec3_scale(cb->v_pre, dt))) - spec;
         float reach = fmaxf(glms_vec3_norm(d), glms_vec3_norm(b->v) * dt) + glms_vec3_norm(b->w) * b->radius * dt;
-        if (cb->fast_pre || reach > SPX_CCD_FAST_FRACTION * body_least_half(b)) {
+        if (cb->fast_pre || (reach > SPX_CCD_FAST_FRACTION * body_least_half(b) && !spx_joints_has(&w->joints, i))) {
             c->fast[fast_count++] = i;
         } else {
             c->slow_movers++;

@@ -73,6 +73,7 @@ static void link_islands(spx_world* w, uint32_t* parent)
         if (awake_dynamic(&w->bodies[c->body_a]) && awake_dynamic(&w->bodies[c->body_b]))
             unite(parent, c->body_a, c->body_b);
     }
+    spx_joints_link_islands(w, parent, unite); /* jointed bodies sleep and wake together */
 }
 
 uint32_t spx_islands_update(spx_world* w, float dt)

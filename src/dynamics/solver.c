@@ -335,7 +335,7 @@ const spx_solver_kernels* spx_solver_pick(spx_world_simd simd)
 
 spx_result spx_solve(spx_world* w, float dt)
 {
-    if (reserve(w) != SPX_OK) return SPX_ERR_OUT_OF_MEMORY;
+    if (reserve(w) != SPX_OK || spx_joints_reserve(w) != SPX_OK) return SPX_ERR_OUT_OF_MEMORY;
     if (dt == 0.0f) return SPX_OK;
     spx_solver_scratch* s = &w->solver;
     const uint32_t substeps = w->def.substeps;
@@ -356,6 +356,7 @@ spx_result spx_solve(spx_world* w, float dt)
     const float max_push = w->def.max_push_speed;
     const uint32_t nc = collect_manifolds(w, dynamic_soft.bias_rate > 0.0f ? max_push / dynamic_soft.bias_rate : 0.0f,
                                           static_soft.bias_rate > 0.0f ? max_push / static_soft.bias_rate : 0.0f);
+    spx_joints_prepare(w, h);
     uint32_t counts[SPX_SOLVER_COLORS];
     const uint32_t colored = color_manifolds(s, nb, nc, counts);
     /* The blocks (a few kB each) are counted once coloured: every colour's manifolds `lanes` to a
@@ -377,8 +378,12 @@ spx_result spx_solve(spx_world* w, float dt)
             set_row(&sb[k], 0, (row_of(&sb[k], 0) + sims[k].add) * sims[k].scale0);
             set_row(&sb[k], 1, row_of(&sb[k], 1) * sims[k].scale1);
         }
+        spx_joints_warm_start(w);
         kern->warm_start(sb, blocks, nblocks, step > 0 && relax_iterations == 0);
-        for (uint32_t it = 0; it < solve_iterations; ++it) kern->solve(sb, blocks, nblocks, inv_h);
+        for (uint32_t it = 0; it < solve_iterations; ++it) {
+            spx_joints_solve(w, h, true);
+            kern->solve(sb, blocks, nblocks, inv_h);
+        }
         /* The contacts follow the bodies by dp and dtheta alone; the world's bodies move once, after
            the substeps. */
         /* dp += v h, dtheta += w h: rows 2 and 3 (dp, dtheta and two inverse inertia terms, which
@@ -387,8 +392,12 @@ spx_result spx_solve(spx_world* w, float dt)
             set_row(&sb[k], 2, row_of(&sb[k], 2) + row_of(&sb[k], 0) * h4);
             set_row(&sb[k], 3, row_of(&sb[k], 3) + row_of(&sb[k], 1) * h2);
         }
-        for (uint32_t it = 0; it < relax_iterations; ++it) kern->relax(sb, blocks, nblocks, inv_h);
+        for (uint32_t it = 0; it < relax_iterations; ++it) {
+            spx_joints_solve(w, h, false);
+            kern->relax(sb, blocks, nblocks, inv_h);
+        }
     }
+    spx_joints_store(w, h);
     for (int sweep = 0; sweep < SPX_RESTITUTION_SWEEPS; ++sweep)
         kern->restitution(sb, blocks, nblocks, w->def.restitution_threshold);
     kern->store(w, blocks, nblocks);

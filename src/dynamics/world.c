@@ -76,6 +76,7 @@ SPX_API spx_result spx_world_create(const spx_world_def* def, spx_world** out)
     w->allocator = a;
     w->free_list = SPX_NO_BODY;
     w->shape_free_list = SPX_NO_BODY;
+    w->joints.free_list = SPX_NO_JOINT;
     w->solver.kernels = spx_solver_pick(def->simd);
     r = spx_pair_finder_create(def->allocator ? &w->allocator : NULL, def->body_capacity, &w->pairs);
     if (r == SPX_OK && def->body_capacity > 0) r = spx_world_reserve_bodies(w, def->body_capacity);
@@ -113,6 +114,7 @@ SPX_API void spx_world_destroy(spx_world* w)
     spx_contacts_free(&w->contacts, &a);
     spx_continuous_free(&w->ccd, &a);
     spx_contact_limit_free(&w->contact_limit, &a);
+    spx_joints_free(&w->joints, &a);
     spx_pair_finder_destroy(w->pairs);
     spx_query_index_destroy(w);
     spx_world_number_release(w->number);
@@ -329,6 +331,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     memset(&st, 0, sizeof st);
     double t0 = now_ms();
     spx_pair_update pairs;
+    spx_joints_wake_step(w);
     spx_result r = w->def.enable_continuous ? spx_continuous_reserve(w) : SPX_OK;
     if (r == SPX_OK
         && (!spx_reserve(&w->allocator, (void**)&w->moves, &w->move_capacity, w->body_slots, sizeof(spx_body_move_event), 8)
@@ -344,6 +347,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     bool limited = false;
     if (r == SPX_OK) r = spx_sensors_update(w, pairs.pairs, pairs.count);
     if (r == SPX_OK) r = spx_filter_pairs(w, pairs.pairs, pairs.count, &colliding, &colliding_count);
+    if (r == SPX_OK) r = spx_joints_filter_pairs(w, colliding, colliding_count, &colliding, &colliding_count);
     if (r == SPX_OK) r = spx_contact_limit_apply(w, colliding, colliding_count, &kept, &kept_count, &limited);
     if (r == SPX_OK) r = spx_contacts_update(w, kept, kept_count, elapsed);
     double t2 = now_ms();

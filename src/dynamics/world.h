@@ -8,6 +8,7 @@
 #include "solver.h"
 #include "continuous.h"
 #include "sensor.h"
+#include "joint.h"
 #include "broad/pair_finder.h"
 
 #define SPX_WORLD_DEF_COOKIE 0x574F524Cu /* "WORL" */
@@ -48,6 +49,7 @@ struct spx_world {
     uint32_t sensor_shape_count; /* sensor shapes in the world */
     spx_pair* filtered_pairs;  /* the broad phase's pairs that pass the filters (filter.c) */
     uint32_t filtered_pair_capacity;
+    spx_joints joints;        /* joint.c */
 
     uint32_t scratch_capacity;
     /* The queries' tree of the bodies' bounds (query_index.h), made by the first query, and the count

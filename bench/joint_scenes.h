@@ -1,0 +1,51 @@
+/* sepax_bench_joints: the jointed scenes, as plain data every engine builds its own world from:
+   boxes at their starting poses (unturned) and point joints (ball joints) given by a world anchor at
+   the start. */
+#ifndef SPX_BENCH_JOINT_SCENES_H
+#define SPX_BENCH_JOINT_SCENES_H
+
+#include <sepax/math_types.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct bench_joint_body {
+    spx_vec3 position;   /* m, centre; unturned */
+    spx_vec3 half;       /* m */
+    float mass;          /* kg */
+    spx_vec3 velocity;   /* m/s at the start */
+} bench_joint_body;
+
+typedef struct bench_joint {
+    int a, b;            /* body indices; a = -1: the world (b is always a body) */
+    spx_vec3 anchor;     /* m, world, at the start */
+} bench_joint;
+
+typedef struct bench_joint_scene {
+    const char* name;
+    int body_count, joint_count;
+    bench_joint_body* bodies;
+    bench_joint* joints;
+    float dt;            /* s a step */
+    int steps;
+} bench_joint_scene;
+
+/// Every engine reads the bodies' poses after each step to measure the joints.
+typedef struct bench_joint_peer {
+    const char* engine;
+    const char* (*describe)(void);
+    void* (*create)(const bench_joint_scene* scene);
+    void (*step)(void* world);
+    void (*read)(const void* world, spx_transform* poses); /* origin (centre) and rotation per body */
+    void (*destroy)(void* world);
+} bench_joint_peer;
+
+const bench_joint_peer* bench_joint_peer_bullet(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

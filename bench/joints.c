@@ -1,0 +1,233 @@
+/* sepax_bench_joints: jointed scenes stepped for 10 s, sepax and (built with -DSEPAX_BENCH_PEERS=ON
+   and Bullet found) Bullet on the same bodies and ball joints in the same run. Reports ms a step
+   (mean over the run) and the joint error each step, the largest gap between a joint's two anchors
+   over its joints (m): median, p99 and max over the steps; "exploded" when a body went non-finite or
+   a gap passed 1 m.
+
+   sepax_bench_joints [-s=<name,name>] [--steps=<n>] [--no-peers]
+
+   Scenes: chain-20 (20 links of 1 kg laid level, let fall from a world anchor), chain-100-heavy
+   (100 links of 1 kg hanging, a 100 kg end kicked sideways at 2 m/s), bridge-100 (100 planks of 2 kg
+   joined at both edges, their ends to the world, 20 boxes of 5 kg dropped on them). */
+#define _POSIX_C_SOURCE 200112L
+#include "joint_scenes.h"
+#include "timer.h"
+#include <sepax/sepax.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void add_body(bench_joint_scene* s, spx_vec3 p, spx_vec3 half, float mass)
+{
+    s->bodies[s->body_count++] = (bench_joint_body){ p, half, mass, { 0, 0, 0 } };
+}
+
+static void add_joint(bench_joint_scene* s, int a, int b, spx_vec3 anchor)
+{
+    s->joints[s->joint_count++] = (bench_joint){ a, b, anchor };
+}
+
+static bench_joint_scene make_scene(const char* name)
+{
+    bench_joint_scene s = { name, 0, 0, calloc(256, sizeof(bench_joint_body)), calloc(256, sizeof(bench_joint)), 1.0f / 60.0f, 600 };
+    if (strcmp(name, "chain-20") == 0) {
+        for (int i = 0; i < 20; ++i) {
+            add_body(&s, spx_v3(0.25f + 0.5f * (float)i, 10, 0), spx_v3(0.25f, 0.05f, 0.05f), 1.0f);
+            add_joint(&s, i - 1, i, spx_v3(0.5f * (float)i, 10, 0));
+        }
+    } else if (strcmp(name, "chain-100-heavy") == 0) {
+        for (int i = 0; i < 100; ++i) {
+            add_body(&s, spx_v3(0, 60.0f - 0.25f - 0.5f * (float)i, 0), spx_v3(0.05f, 0.25f, 0.05f), i == 99 ? 100.0f : 1.0f);
+            add_joint(&s, i - 1, i, spx_v3(0, 60.0f - 0.5f * (float)i, 0));
+        }
+        s.bodies[99].velocity = spx_v3(2, 0, 0);
+    } else if (strcmp(name, "bridge-100") == 0) {
+        for (int i = 0; i < 100; ++i) {
+            add_body(&s, spx_v3(0.25f + 0.5f * (float)i, 10, 0), spx_v3(0.25f, 0.05f, 1.0f), 2.0f);
+            for (int side = -1; side <= 1; side += 2) add_joint(&s, i - 1, i, spx_v3(0.5f * (float)i, 10, 0.9f * (float)side));
+        }
+        for (int side = -1; side <= 1; side += 2) add_joint(&s, -1, 99, spx_v3(50.0f, 10, 0.9f * (float)side));
+        for (int k = 0; k < 20; ++k) add_body(&s, spx_v3(2.0f + 2.4f * (float)k, 11.0f + 0.3f * (float)(k % 3), 0), spx_v3(0.25f, 0.25f, 0.25f), 5.0f);
+    } else {
+        free(s.bodies), free(s.joints);
+        s.bodies = NULL, s.joints = NULL;
+    }
+    return s;
+}
+
+/* ---- sepax --------------------------------------------------------------------------------------- */
+
+typedef struct sepax_world {
+    spx_world* world;
+    spx_body_id* ids;
+    int count;
+} sepax_world;
+
+static const char* sepax_describe(void) { return "sepax: 6 substeps, 2 solve + 1 relax passes, sleep off"; }
+
+static void* sepax_create(const bench_joint_scene* s)
+{
+    sepax_world* w = calloc(1, sizeof *w);
+    spx_world_def wd = spx_default_world_def();
+    wd.enable_sleep = false;
+    if (!w || spx_world_create(&wd, &w->world) != SPX_OK) return NULL;
+    w->ids = calloc((size_t)s->body_count, sizeof(spx_body_id));
+    w->count = s->body_count;
+    for (int i = 0; i < s->body_count; ++i) {
+        const bench_joint_body* b = &s->bodies[i];
+        spx_shape_def sh = spx_default_shape_def();
+        sh.half_extents = b->half;
+        sh.density = b->mass / (8.0f * b->half.x * b->half.y * b->half.z);
+        spx_body_def bd = spx_default_body_def();
+        bd.type = SPX_BODY_DYNAMIC;
+        bd.position = b->position;
+        bd.linear_velocity = b->velocity;
+        bd.angular_damping = 0.0f;
+        bd.shapes = &sh;
+        bd.shape_count = 1;
+        if (spx_body_create(w->world, &bd, &w->ids[i]) != SPX_OK) return NULL;
+    }
+    for (int k = 0; k < s->joint_count; ++k) {
+        const bench_joint* j = &s->joints[k];
+        const int aa = j->a, bb = j->b;
+        spx_joint_def d = spx_default_joint_def(SPX_JOINT_BALL);
+        const spx_vec3 p = j->anchor;
+        if (aa >= 0) {
+            d.body_a = w->ids[aa];
+            const spx_vec3 c = s->bodies[aa].position;
+            d.frame_a.p = spx_v3(p.x - c.x, p.y - c.y, p.z - c.z);
+        } else {
+            d.frame_a.p = p;
+        }
+        d.body_b = w->ids[bb];
+        const spx_vec3 c = s->bodies[bb].position;
+        d.frame_b.p = spx_v3(p.x - c.x, p.y - c.y, p.z - c.z);
+        spx_joint_id id;
+        if (spx_joint_create(w->world, &d, &id) != SPX_OK) return NULL;
+    }
+    return w;
+}
+
+static void sepax_step(void* world) { spx_world_step(((sepax_world*)world)->world, 1.0f / 60.0f); }
+
+static void sepax_read(const void* world, spx_transform* poses)
+{
+    const sepax_world* w = world;
+    for (int i = 0; i < w->count; ++i) spx_body_get_transform(w->world, w->ids[i], &poses[i]);
+}
+
+static void sepax_destroy(void* world)
+{
+    sepax_world* w = world;
+    spx_world_destroy(w->world);
+    free(w->ids);
+    free(w);
+}
+
+static const bench_joint_peer sepax_engine = { "sepax", sepax_describe, sepax_create, sepax_step, sepax_read, sepax_destroy };
+
+/* ---- the measure ----------------------------------------------------------------------------------- */
+
+static spx_vec3 apply(const spx_transform* t, spx_vec3 p)
+{
+    const spx_quat q = t->q;
+    const float cx = q.y * p.z - q.z * p.y, cy = q.z * p.x - q.x * p.z, cz = q.x * p.y - q.y * p.x;
+    const float tx = 2 * cx, ty = 2 * cy, tz = 2 * cz;
+    return spx_v3(t->p.x + p.x + q.w * tx + (q.y * tz - q.z * ty), t->p.y + p.y + q.w * ty + (q.z * tx - q.x * tz),
+                  t->p.z + p.z + q.w * tz + (q.x * ty - q.y * tx));
+}
+
+/* The largest gap between a joint's two anchors (each carried with its body from the start). */
+static float joint_error(const bench_joint_scene* s, const spx_transform* poses, bool* finite)
+{
+    float worst = 0.0f;
+    for (int k = 0; k < s->joint_count; ++k) {
+        const bench_joint* j = &s->joints[k];
+        spx_vec3 end[2];
+        const int ids[2] = { j->a, j->b };
+        for (int e = 0; e < 2; ++e) {
+            if (ids[e] < 0) {
+                end[e] = j->anchor;
+                continue;
+            }
+            const spx_vec3 c = s->bodies[ids[e]].position;
+            end[e] = apply(&poses[ids[e]], spx_v3(j->anchor.x - c.x, j->anchor.y - c.y, j->anchor.z - c.z));
+        }
+        const float dx = end[0].x - end[1].x, dy = end[0].y - end[1].y, dz = end[0].z - end[1].z;
+        const float gap = sqrtf(dx * dx + dy * dy + dz * dz);
+        if (!isfinite(gap)) *finite = false;
+        else if (gap > worst) worst = gap;
+    }
+    return worst;
+}
+
+static int compare_float(const void* a, const void* b)
+{
+    const float x = *(const float*)a, y = *(const float*)b;
+    return (x > y) - (x < y);
+}
+
+static int run(const bench_joint_peer* e, const bench_joint_scene* s)
+{
+    void* w = e->create(s);
+    if (!w) {
+        fprintf(stderr, "%s: %s could not be built\n", s->name, e->engine);
+        return 3;
+    }
+    spx_transform* poses = calloc((size_t)s->body_count, sizeof(spx_transform));
+    float* errors = calloc((size_t)s->steps, sizeof(float));
+    bool finite = true;
+    uint64_t ns = 0;
+    for (int step = 0; step < s->steps; ++step) {
+        const uint64_t t0 = bench_now_ns();
+        e->step(w);
+        ns += bench_now_ns() - t0;
+        e->read(w, poses);
+        errors[step] = joint_error(s, poses, &finite);
+    }
+    qsort(errors, (size_t)s->steps, sizeof(float), compare_float);
+    const float median = errors[s->steps / 2], p99 = errors[(s->steps * 99) / 100], max = errors[s->steps - 1];
+    printf("%-16s %-8s %9.4f %11.2e %11.2e %11.2e  %s\n", s->name, e->engine, (double)ns * 1e-6 / s->steps, median, p99, max,
+           !finite || max > 1.0f ? "exploded" : "-");
+    free(poses);
+    free(errors);
+    e->destroy(w);
+    return 0;
+}
+
+int main(int argc, char** argv)
+{
+    const char* only = NULL;
+    int steps = 600;
+    bool peers = true;
+    for (int i = 1; i < argc; ++i) {
+        if (strncmp(argv[i], "-s=", 3) == 0) only = argv[i] + 3;
+        else if (strncmp(argv[i], "--steps=", 8) == 0) steps = atoi(argv[i] + 8);
+        else if (strcmp(argv[i], "--no-peers") == 0) peers = false;
+        else {
+            fprintf(stderr, "usage: sepax_bench_joints [-s=<name,name>] [--steps=<n>] [--no-peers]\n");
+            return 2;
+        }
+    }
+    const bench_joint_peer* engines[2] = { &sepax_engine, NULL };
+#if defined(SPX_BENCH_HAVE_BULLET)
+    if (peers) engines[1] = bench_joint_peer_bullet();
+#else
+    (void)peers;
+#endif
+    for (int k = 0; k < 2 && engines[k]; ++k) printf("# %s\n", engines[k]->describe());
+    printf("%-16s %-8s %9s %11s %11s %11s  %s\n", "scene", "engine", "ms/step", "err median", "err p99", "err max", "exploded");
+    static const char* names[] = { "chain-20", "chain-100-heavy", "bridge-100" };
+    int status = 0;
+    for (size_t n = 0; n < sizeof names / sizeof names[0]; ++n) {
+        if (only && !strstr(only, names[n])) continue;
+        bench_joint_scene s = make_scene(names[n]);
+        s.steps = steps;
+        for (int k = 0; k < 2 && engines[k]; ++k) status |= run(engines[k], &s);
+        free(s.bodies);
+        free(s.joints);
+    }
+    return status;
+}

@@ -1,0 +1,121 @@
+/* Joints as the world stores and solves them (joint.c: the API and bookkeeping; joint_solver.c: the
+   soft-step rows). */
+#ifndef SPX_DYNAMICS_JOINT_H
+#define SPX_DYNAMICS_JOINT_H
+
+#include <sepax/joint.h>
+#include <cglm/struct.h>
+#include "broad/pair_finder.h"
+#include "solver.h"
+
+#define SPX_JOINT_DEF_COOKIE 0x4A4F4E54u /* "JONT" */
+#define SPX_NO_JOINT 0xFFFFFFFFu
+
+/* Where a joint's frames are at the current point of the substep (joint_solver.c): made when the
+   bodies have moved (the warm start, the first relax pass), read by every pass until they move. */
+typedef struct spx_joint_geom {
+    vec3s rA, rB;              /* levers from the centres of mass */
+    vec3s d;                   /* B's anchor less A's */
+    versors RA, RB;            /* frames in the world (not for ball, distance, drag) */
+    vec3s ax, ay, az, bx;      /* A's frame axes, B's x axis (as RA, RB) */
+    mat3s point_inv;           /* inverse effective mass of the anchors' point rows (if it has them) */
+} spx_joint_geom;
+
+typedef struct spx_joint {
+    spx_joint_type type;
+    uint16_t generation;       /* the slot's, 1..65535 */
+    bool alive;
+    bool collide_connected;
+    uint32_t body[2];          /* slots of A and B; SPX_NO_BODY for the world */
+    uint32_t next[2];          /* next joint in body[k]'s list (the list of the body this end names) */
+    uint32_t next_free;
+    vec3s local_anchor[2];     /* anchors in each body's frame, from its centre of mass */
+    versors local_frame[2];    /* frame rotations in each body's frame */
+    spx_joint_limit limit;
+    spx_joint_motor motor;
+    spx_joint_spring spring;
+    float length, min_length, max_length, swing_limit, steering, max_force;
+    float break_force, break_torque;
+    vec3s target;
+    void* user_data;
+
+    /* Accumulated impulses of a substep (N s), kept between steps for the warm start. Rows of two
+       or three are held as world vectors so that a basis turning between substeps keeps them. */
+    vec3s linear_impulse;      /* the point (or its perpendicular rows) */
+    vec3s angular_impulse;     /* the angular lock rows */
+    float axial_impulse;       /* spring or rigid row along the axis / distance */
+    float motor_impulse, lower_impulse, upper_impulse, swing_impulse;
+    vec3s reaction_force, reaction_torque; /* on B last step, N and N m */
+    spx_solver_soft spring_soft;  /* the joint's own spring over a substep (weld: its softness) */
+
+    /* Step data (joint_solver.c's prepare). */
+    uint32_t solver[2];        /* solver body indices (0: does not move) */
+    vec3s center0[2];          /* centres of mass at the step's start */
+    vec3s lever0[2];           /* anchors from the centres, world axes at the step's start */
+    versors frame0[2];         /* frame rotations in the world at the step's start */
+    spx_joint_geom geom;
+} spx_joint;
+
+/* The world's joints and their per-body lists. */
+typedef struct spx_joints {
+    spx_joint* list;
+    uint32_t capacity;
+    uint32_t slots;            /* slots ever used */
+    uint32_t free_list;
+    uint32_t count;
+    uint32_t* body_head;       /* per body slot: first joint naming it, or SPX_NO_JOINT */
+    uint32_t body_head_capacity;
+    spx_pair* pairs;           /* the step's body pairs without those whose joint keeps them apart */
+    uint32_t pair_capacity;
+    uint32_t* active;          /* the step's joints with an awake body, in slot order */
+    uint32_t active_capacity;
+    uint32_t active_count;
+    spx_solver_soft rigid;     /* the step's softness of rigid rows (joint_solver.c) */
+    bool relax_geom;
+    spx_joint_break_event* breaks; /* the last step's (capacity: the joint capacity) */
+    uint32_t break_capacity, break_count;           /* the geometry is the relax passes' (made since the bodies last moved) */
+} spx_joints;
+
+typedef struct spx_world spx_world;
+
+void spx_joints_free(spx_joints* j, const spx_allocator* allocator);
+
+/* Destroys every joint of body slot `body` and wakes their other bodies (spx_body_destroy). */
+void spx_joints_remove_body(spx_world* w, uint32_t body);
+
+/* Wakes the sleeping bodies joined to awake ones (a body woken or moved by the host), before the
+   broad phase sees who moves. */
+void spx_joints_wake_step(spx_world* w);
+
+/* Has body slot `body` a joint? Jointed bodies stay with the solver (continuous.c): an impact the
+   continuous stage resolves alone moves one body of a joint and leaves the other (a ragdoll's leg
+   stopped by the floor 8 cm from its hip). */
+static inline bool spx_joints_has(const spx_joints* js, uint32_t body)
+{
+    return body < js->body_head_capacity && js->body_head[body] != SPX_NO_JOINT;
+}
+
+/* Does a joint between body slots a and b, without collide_connected, keep them from colliding? */
+bool spx_joints_keep_apart(const spx_world* w, uint32_t a, uint32_t b);
+
+/* pairs[0 .. n) without the body pairs that a joint without collide_connected holds: *out points
+   at `pairs` when no joint asks for it, else at the world's buffer. SPX_ERR_OUT_OF_MEMORY: nothing
+   filtered. */
+spx_result spx_joints_filter_pairs(spx_world* w, const spx_pair* pairs, uint32_t n, const spx_pair** out,
+                                   uint32_t* out_count);
+
+/* Destroys joint `slot`, which broke in this step, with its event (joint_solver.c's store). */
+void spx_joints_break(spx_world* w, uint32_t slot, vec3s force, vec3s torque);
+
+/* Joins the islands of every joint's two awake dynamic bodies (island.c's union-find). */
+void spx_joints_link_islands(const spx_world* w, uint32_t* parent, void (*unite)(uint32_t* parent, uint32_t a, uint32_t b));
+
+/* The solver's side (joint_solver.c). reserve before anything changes; prepare after the bodies are
+   gathered; warm_start and solve inside each substep before the contacts'; store after the substeps. */
+spx_result spx_joints_reserve(spx_world* w);
+void spx_joints_prepare(spx_world* w, float h);
+void spx_joints_warm_start(spx_world* w);
+void spx_joints_solve(spx_world* w, float h, bool use_bias);
+void spx_joints_store(spx_world* w, float h);
+
+#endif

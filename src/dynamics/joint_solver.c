@@ -1,0 +1,650 @@
+/* Joint rows in the soft step (Catto's Solver2D and Box2D v3's joints, in 3D).
+ *
+ * Within a step the joints see the bodies as the contacts do: each body's motion so far, dp and
+ * dtheta (solver.h), applied to its pose at the step's start. A lever r0 (anchor from the centre of
+ * mass, world axes at the start) is now dq r0, dq the turn of dtheta, the same turn the solver gives
+ * the body at the end of the step. Each substep:
+ *   warm start: the accumulated impulses applied along the current rows;
+ *   solve (use_bias): springs and motors, then limits, then the rigid rows with a soft position bias;
+ *   relax (no bias): the same, the rigid rows only holding velocities, so the bias adds no energy.
+ * Springs act in both passes: they are forces, not error correction. Limits are speculative: a limit
+ * not yet reached lets the joint close the gap within the substep and no more.
+ *
+ * Rows of two or three (a point, an angular lock) keep their accumulated impulse as a world vector,
+ * so that a basis turning between substeps does not scramble them. Joints are solved one after the
+ * other in slot order, before the contacts: few scenes have enough joints to colour. */
+#include "world.h"
+#include "joint.h"
+#include "core/allocator.h"
+#include <math.h>
+#include <string.h>
+
+/* A damped spring of frequency hertz and damping ratio zeta, implicit over a substep h: the same
+   soft constraint as the contacts' (solver.c). */
+static spx_solver_soft soft(float hertz, float zeta, float h)
+{
+    spx_solver_soft s = { 0.0f, 1.0f, 0.0f };
+    if (hertz == 0.0f) return s;
+    const float omega = 2.0f * 3.14159265358979f * hertz;
+    const float a1 = 2.0f * zeta + h * omega, a2 = h * omega * a1, a3 = 1.0f / (1.0f + a2);
+    s.bias_rate = omega / a1;
+    s.mass_scale = a2 * a3;
+    s.impulse_scale = a3;
+    return s;
+}
+
+static const spx_solver_soft hard = { 0.0f, 1.0f, 0.0f };
+
+/* Rigid rows are springs of a third of the substep rate (120 Hz at 60 Hz and 6 substeps), damping
+   ratio 2. At half the rate a chain of 1 kg links with a 100 kg weight gained energy (3,760 J to
+   4,950 J in 36 s) and flew apart; at a sixth it stretched 2.9% instead of 0.7%. */
+#define SPX_JOINT_RIGID_RATE (1.0f / 3.0f)
+#define SPX_JOINT_DAMPING_RATIO 2.0f
+
+static inline vec3s add(vec3s a, vec3s b) { return glms_vec3_add(a, b); }
+static inline vec3s sub(vec3s a, vec3s b) { return glms_vec3_sub(a, b); }
+static inline vec3s scale(vec3s a, float s) { return glms_vec3_scale(a, s); }
+static inline float dot(vec3s a, vec3s b) { return glms_vec3_dot(a, b); }
+static inline vec3s cross(vec3s a, vec3s b) { return glms_vec3_cross(a, b); }
+
+/* The symmetric inverse inertia (xx yy zz xy xz yz) times v. */
+static inline vec3s inertia_mul(const float I[6], vec3s v)
+{
+    return (vec3s){ { I[0] * v.x + I[3] * v.y + I[4] * v.z, I[3] * v.x + I[1] * v.y + I[5] * v.z,
+                      I[4] * v.x + I[5] * v.y + I[2] * v.z } };
+}
+
+/* The unit quaternion of the rotation vector th, by the series solver.c's turn uses below half a
+   radian, so the joints see the rotation the body will end with. */
+static versors turn_of(vec3s th)
+{
+    const float h2 = 0.25f * dot(th, th);
+    float c, k;
+    if (h2 < 0.0625f) {
+        c = 1.0f - h2 * (0.5f - h2 * (1.0f / 24.0f));
+        k = 0.5f * (1.0f - h2 * (1.0f / 6.0f - h2 * (1.0f / 120.0f)));
+    } else {
+        const float half = sqrtf(h2);
+        c = cosf(half);
+        k = sinf(half) / (2.0f * half);
+    }
+    return glms_quat_normalize((versors){ { k * th.x, k * th.y, k * th.z, c } });
+}
+
+/* One body as a joint sees it during a substep: its velocities (written back), its inverse mass
+   and inertia, and its motion so far. */
+typedef struct jbody {
+    vec3s v, w;
+    float m;
+    const float* I;
+    vec3s dp, dtheta;
+    spx_solver_body* target; /* NULL: does not move (static, the world) */
+} jbody;
+
+static const float no_inertia[6] = { 0 };
+
+static jbody load(spx_solver_body* bodies, uint32_t k)
+{
+    jbody b;
+    if (k == 0) {
+        b.v = b.w = b.dp = b.dtheta = glms_vec3_zero();
+        b.m = 0.0f;
+        b.I = no_inertia;
+        b.target = NULL;
+        return b;
+    }
+    spx_solver_body* s = &bodies[k];
+    b.v = s->v, b.w = s->w, b.m = s->inv_mass, b.I = s->inv_inertia, b.dp = s->dp, b.dtheta = s->dtheta;
+    b.target = s;
+    return b;
+}
+
+static void save(const jbody* b)
+{
+    if (!b->target) return;
+    b->target->v = b->v;
+    b->target->w = b->w;
+}
+
+/* A scalar row: Cdot = n . (vB - vA) + gb . wB - ga . wA, and its effective mass. */
+typedef struct row {
+    vec3s n, ga, gb;
+    float mass;
+} row;
+
+static row make_row(const jbody* A, const jbody* B, vec3s n, vec3s ga, vec3s gb)
+{
+    row r = { n, ga, gb, 0.0f };
+    const float k = (A->m + B->m) * dot(n, n) + dot(ga, inertia_mul(A->I, ga)) + dot(gb, inertia_mul(B->I, gb));
+    r.mass = k > 0.0f ? 1.0f / k : 0.0f;
+    return r;
+}
+
+static row angular_row(const jbody* A, const jbody* B, vec3s axis) { return make_row(A, B, glms_vec3_zero(), axis, axis); }
+
+static row negate_row(row r)
+{
+    r.n = scale(r.n, -1.0f), r.ga = scale(r.ga, -1.0f), r.gb = scale(r.gb, -1.0f);
+    return r;
+}
+
+static inline float row_cdot(const jbody* A, const jbody* B, const row* r)
+{
+    return dot(r->n, sub(B->v, A->v)) + dot(r->gb, B->w) - dot(r->ga, A->w);
+}
+
+static inline void row_apply(jbody* A, jbody* B, const row* r, float lambda)
+{
+    A->v = sub(A->v, scale(r->n, A->m * lambda));
+    A->w = sub(A->w, inertia_mul(A->I, scale(r->ga, lambda)));
+    B->v = add(B->v, scale(r->n, B->m * lambda));
+    B->w = add(B->w, inertia_mul(B->I, scale(r->gb, lambda)));
+}
+
+/* lambda = -mass_scale m (Cdot + bias) - impulse_scale acc, accumulated into *acc within [lo, hi]. */
+static void row_solve(jbody* A, jbody* B, const row* r, float bias, spx_solver_soft s, float* acc, float lo, float hi)
+{
+    const float cdot = row_cdot(A, B, r);
+    float lambda = -s.mass_scale * r->mass * (cdot + bias) - s.impulse_scale * *acc;
+    const float old = *acc;
+    float next = old + lambda;
+    next = next < lo ? lo : next > hi ? hi : next;
+    *acc = next;
+    row_apply(A, B, r, next - old);
+}
+
+/* A one-sided limit C >= 0 on row r: speculative while C > 0 (the gap may close within the
+   substep), soft with the rigid softness when violated and biased, plain otherwise. */
+static void limit_solve(jbody* A, jbody* B, const row* r, float C, float inv_h, spx_solver_soft rigid, bool use_bias,
+                        float* acc)
+{
+    float bias = 0.0f;
+    spx_solver_soft s = hard;
+    if (C > 0.0f) bias = C * inv_h;
+    else if (use_bias) bias = rigid.bias_rate * C, s = rigid;
+    row_solve(A, B, r, bias, s, acc, 0.0f, INFINITY);
+}
+
+/* An equality C = 0 on row r, rigid (joint softness when biased) or a spring (always). */
+static void equality_solve(jbody* A, jbody* B, const row* r, float C, spx_solver_soft s, bool spring, bool use_bias,
+                           float* acc)
+{
+    if (!spring && !use_bias) s = hard, C = 0.0f;
+    row_solve(A, B, r, s.bias_rate * C, s, acc, -INFINITY, INFINITY);
+}
+
+static void motor_solve(jbody* A, jbody* B, const row* r, const spx_joint_motor* m, float h, float* acc)
+{
+    const float most = m->max_force * h;
+    row_solve(A, B, r, -m->speed, hard, acc, -most, most);
+}
+
+/* 3x3 symmetric K of a point constraint: (mA + mB) 1 + [rA]^T IA [rA] + [rB]^T IB [rB]. */
+static mat3s point_mass_matrix(const jbody* A, const jbody* B, vec3s rA, vec3s rB)
+{
+    mat3s K = glms_mat3_zero();
+    for (int c = 0; c < 3; ++c) {
+        vec3s e = glms_vec3_zero();
+        e.raw[c] = 1.0f;
+        vec3s col = scale(e, A->m + B->m);
+        col = add(col, cross(inertia_mul(A->I, cross(rA, e)), rA));
+        col = add(col, cross(inertia_mul(B->I, cross(rB, e)), rB));
+        K.col[c] = col;
+    }
+    return K;
+}
+
+static mat3s angular_mass_matrix(const jbody* A, const jbody* B)
+{
+    mat3s K;
+    for (int c = 0; c < 3; ++c) {
+        vec3s e = glms_vec3_zero();
+        e.raw[c] = 1.0f;
+        K.col[c] = add(inertia_mul(A->I, e), inertia_mul(B->I, e));
+    }
+    return K;
+}
+
+static void apply_point(jbody* A, jbody* B, vec3s rA, vec3s rB, vec3s P)
+{
+    A->v = sub(A->v, scale(P, A->m));
+    A->w = sub(A->w, inertia_mul(A->I, cross(rA, P)));
+    B->v = add(B->v, scale(P, B->m));
+    B->w = add(B->w, inertia_mul(B->I, cross(rB, P)));
+}
+
+static void apply_angular(jbody* A, jbody* B, vec3s L)
+{
+    A->w = sub(A->w, inertia_mul(A->I, L));
+    B->w = add(B->w, inertia_mul(B->I, L));
+}
+
+/* Anchors together: three rows at once. sep is B's anchor less A's. */
+static void point_solve(jbody* A, jbody* B, const spx_joint_geom* g, spx_solver_soft s, bool use_bias, vec3s* acc)
+{
+    const vec3s rA = g->rA, rB = g->rB;
+    vec3s sep = g->d;
+    if (!use_bias) s = hard, sep = glms_vec3_zero();
+    const vec3s cdot = sub(add(B->v, cross(B->w, rB)), add(A->v, cross(A->w, rA)));
+    const mat3s Kinv = g->point_inv;
+    const vec3s want = add(cdot, scale(sep, s.bias_rate));
+    const vec3s P = sub(scale(glms_mat3_mulv(Kinv, want), -s.mass_scale), scale(*acc, s.impulse_scale));
+    *acc = add(*acc, P);
+    apply_point(A, B, rA, rB, P);
+}
+
+/* Rotations locked: error the rotation vector taking A's frame to B's (world axes). */
+static void angular_lock_solve(jbody* A, jbody* B, vec3s error, spx_solver_soft s, bool spring, bool use_bias, vec3s* acc)
+{
+    if (!spring && !use_bias) s = hard, error = glms_vec3_zero();
+    const vec3s cdot = sub(B->w, A->w);
+    const mat3s Kinv = spx_mat3_inverse(angular_mass_matrix(A, B));
+    const vec3s L = sub(scale(glms_mat3_mulv(Kinv, add(cdot, scale(error, s.bias_rate))), -s.mass_scale),
+                        scale(*acc, s.impulse_scale));
+    *acc = add(*acc, L);
+    apply_angular(A, B, L);
+}
+
+/* Two angular rows about u and v (perpendicular to the free axis): error C, accumulated as a world
+   vector. */
+static void angular_pair_solve(jbody* A, jbody* B, vec3s u, vec3s v, float cu, float cv, spx_solver_soft s,
+                               bool use_bias, vec3s* acc)
+{
+    if (!use_bias) s = hard, cu = cv = 0.0f;
+    const vec3s dw = sub(B->w, A->w);
+    const float ku = dot(u, add(inertia_mul(A->I, u), inertia_mul(B->I, u)));
+    const float kv = dot(v, add(inertia_mul(A->I, v), inertia_mul(B->I, v)));
+    const float kuv = dot(u, add(inertia_mul(A->I, v), inertia_mul(B->I, v)));
+    const float det = ku * kv - kuv * kuv;
+    if (!(det > 0.0f)) return;
+    const float ru = dot(u, dw) + s.bias_rate * cu, rv = dot(v, dw) + s.bias_rate * cv;
+    const float inv = 1.0f / det;
+    const float lu = -s.mass_scale * inv * (kv * ru - kuv * rv) - s.impulse_scale * dot(u, *acc);
+    const float lv = -s.mass_scale * inv * (ku * rv - kuv * ru) - s.impulse_scale * dot(v, *acc);
+    const vec3s L = add(scale(u, lu), scale(v, lv));
+    *acc = add(*acc, L);
+    apply_angular(A, B, L);
+}
+
+/* The angle of the turn q about the frame's x axis, -pi..pi: twice atan2 of its x and w parts. */
+static float angle_about_x(versors q)
+{
+    if (q.w < 0.0f) q.x = -q.x, q.w = -q.w;
+    return 2.0f * atan2f(q.x, q.w);
+}
+
+typedef spx_joint_geom geom;
+
+/* The joint's geometry where the bodies are now, into j->geom: levers, the anchors' gap, the frames
+   and their axes for the joints that turn about them, and the point rows' inverse mass at these
+   levers. (The warm start's mass kept for the relax pass left it short of exact: an undamped
+   pendulum then gained 0.25% of its swing's energy in 60 s.) */
+static void update_geom(spx_joint* j, const jbody* A, const jbody* B)
+{
+    geom* g = &j->geom;
+    const versors qa = turn_of(A->dtheta), qb = turn_of(B->dtheta);
+    g->rA = glms_quat_rotatev(qa, j->lever0[0]);
+    g->rB = glms_quat_rotatev(qb, j->lever0[1]);
+    g->d = add(add(sub(j->center0[1], j->center0[0]), sub(B->dp, A->dp)), sub(g->rB, g->rA));
+    const bool frames = j->type != SPX_JOINT_BALL && j->type != SPX_JOINT_DRAG && j->type != SPX_JOINT_DISTANCE;
+    if (frames) {
+        g->RA = glms_quat_mul(qa, j->frame0[0]);
+        g->RB = glms_quat_mul(qb, j->frame0[1]);
+        g->ax = glms_quat_rotatev(g->RA, (vec3s){ { 1, 0, 0 } });
+        g->ay = glms_quat_rotatev(g->RA, (vec3s){ { 0, 1, 0 } });
+        g->az = glms_quat_rotatev(g->RA, (vec3s){ { 0, 0, 1 } });
+        g->bx = glms_quat_rotatev(g->RB, (vec3s){ { 1, 0, 0 } });
+    } else if (j->type == SPX_JOINT_DISTANCE) {
+        g->ax = glms_quat_rotatev(glms_quat_mul(qa, j->frame0[0]), (vec3s){ { 1, 0, 0 } });
+    }
+    const bool point = j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL && j->type != SPX_JOINT_DISTANCE;
+    if (point) g->point_inv = spx_mat3_inverse(point_mass_matrix(A, B, g->rA, g->rB));
+}
+
+/* Rotation vector from A's frame to B's (world axes), for an angular lock. */
+static vec3s frame_error(const geom* g)
+{
+    versors q = glms_quat_mul(g->RB, glms_quat_conjugate(g->RA));
+    if (q.w < 0.0f) q = (versors){ { -q.x, -q.y, -q.z, -q.w } };
+    return (vec3s){ { 2.0f * q.x, 2.0f * q.y, 2.0f * q.z } };
+}
+
+/* A linear row along unit n from A's anchor line (slider, wheel): A turns about its centre, so its
+   lever is d + rA. */
+static row line_row(const jbody* A, const jbody* B, const geom* g, vec3s n)
+{
+    return make_row(A, B, n, cross(add(g->d, g->rA), n), cross(g->rB, n));
+}
+
+/* The wheel's axle as A wants it: A's x axis turned by the steering angle about A's y. */
+static vec3s steered_axle(const spx_joint* j, const geom* g)
+{
+    const float c = cosf(j->steering), s = sinf(j->steering);
+    return sub(scale(g->ax, c), scale(g->az, s));
+}
+
+/* Twist of B's frame about A's x axis (swing-twist split of the relative turn), -pi..pi. */
+static float relative_angle(const geom* g) { return angle_about_x(glms_quat_mul(glms_quat_conjugate(g->RA), g->RB)); }
+
+typedef struct ctx {
+    float h, inv_h;
+    spx_solver_soft rigid;
+} ctx;
+
+static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use_bias)
+{
+    const geom g = j->geom;
+    const spx_solver_soft rigid = c->rigid;
+    const bool spring = j->spring.enable && j->spring.hertz > 0.0f;
+    switch (j->type) {
+    case SPX_JOINT_BALL: point_solve(A, B, &g, rigid, use_bias, &j->linear_impulse); break;
+    case SPX_JOINT_HINGE: {
+        const row r = angular_row(A, B, g.ax);
+        const float angle = relative_angle(&g);
+        if (spring) equality_solve(A, B, &r, angle, j->spring_soft, true, use_bias, &j->axial_impulse);
+        if (j->motor.enable) motor_solve(A, B, &r, &j->motor, c->h, &j->motor_impulse);
+        if (j->limit.enable) {
+            limit_solve(A, B, &r, angle - j->limit.lower, c->inv_h, rigid, use_bias, &j->lower_impulse);
+            const row up = negate_row(r);
+            limit_solve(A, B, &up, j->limit.upper - angle, c->inv_h, rigid, use_bias, &j->upper_impulse);
+        }
+        const vec3s e = cross(g.ax, g.bx);
+        angular_pair_solve(A, B, g.ay, g.az, dot(g.ay, e), dot(g.az, e), rigid, use_bias, &j->angular_impulse);
+        point_solve(A, B, &g, rigid, use_bias, &j->linear_impulse);
+        break;
+    }
+    case SPX_JOINT_SLIDER: {
+        const row r = line_row(A, B, &g, g.ax);
+        const float x = dot(g.d, g.ax);
+        if (spring) equality_solve(A, B, &r, x, j->spring_soft, true, use_bias, &j->axial_impulse);
+        if (j->motor.enable) motor_solve(A, B, &r, &j->motor, c->h, &j->motor_impulse);
+        if (j->limit.enable) {
+            limit_solve(A, B, &r, x - j->limit.lower, c->inv_h, rigid, use_bias, &j->lower_impulse);
+            const row up = negate_row(r);
+            limit_solve(A, B, &up, j->limit.upper - x, c->inv_h, rigid, use_bias, &j->upper_impulse);
+        }
+        angular_lock_solve(A, B, frame_error(&g), rigid, false, use_bias, &j->angular_impulse);
+        /* The two rows across the axis, each keeping its share of the world-vector impulse. */
+        const vec3s across[2] = { g.ay, g.az };
+        for (int k = 0; k < 2; ++k) {
+            const row p = line_row(A, B, &g, across[k]);
+            float acc = dot(j->linear_impulse, across[k]);
+            const float before = acc;
+            equality_solve(A, B, &p, dot(g.d, across[k]), rigid, false, use_bias, &acc);
+            j->linear_impulse = add(j->linear_impulse, scale(across[k], acc - before));
+        }
+        break;
+    }
+    case SPX_JOINT_WELD: {
+        const spx_solver_soft s = spring ? j->spring_soft : rigid;
+        angular_lock_solve(A, B, frame_error(&g), s, spring, use_bias, &j->angular_impulse);
+        if (spring) {
+            /* A soft weld: the point is a spring too, stiff as the angular one. */
+            const vec3s cdot = sub(add(B->v, cross(B->w, g.rB)), add(A->v, cross(A->w, g.rA)));
+            const vec3s P = sub(scale(glms_mat3_mulv(g.point_inv, add(cdot, scale(g.d, s.bias_rate))), -s.mass_scale),
+                                scale(j->linear_impulse, s.impulse_scale));
+            j->linear_impulse = add(j->linear_impulse, P);
+            apply_point(A, B, g.rA, g.rB, P);
+        } else {
+            point_solve(A, B, &g, rigid, use_bias, &j->linear_impulse);
+        }
+        break;
+    }
+    case SPX_JOINT_DISTANCE: {
+        const float length = glms_vec3_norm(g.d);
+        /* Anchors together have no direction: hold them along A's x axis until they part. */
+        const vec3s n = length > 1e-6f ? scale(g.d, 1.0f / length) : g.ax;
+        const row r = make_row(A, B, n, cross(g.rA, n), cross(g.rB, n));
+        if (!j->spring.enable) equality_solve(A, B, &r, length - j->length, rigid, false, use_bias, &j->axial_impulse);
+        else if (spring) equality_solve(A, B, &r, length - j->length, j->spring_soft, true, use_bias, &j->axial_impulse);
+        if (j->limit.enable) {
+            limit_solve(A, B, &r, length - j->min_length, c->inv_h, rigid, use_bias, &j->lower_impulse);
+            const row up = negate_row(r);
+            limit_solve(A, B, &up, j->max_length - length, c->inv_h, rigid, use_bias, &j->upper_impulse);
+        }
+        break;
+    }
+    case SPX_JOINT_CONE_TWIST: {
+        if (j->limit.enable) {
+            /* Twist about the mean of the two x axes: the axis the twist angle turns about. */
+            const vec3s t = glms_vec3_normalize(add(g.ax, g.bx));
+            const row r = angular_row(A, B, t);
+            const float angle = relative_angle(&g);
+            limit_solve(A, B, &r, angle - j->limit.lower, c->inv_h, rigid, use_bias, &j->lower_impulse);
+            const row up = negate_row(r);
+            limit_solve(A, B, &up, j->limit.upper - angle, c->inv_h, rigid, use_bias, &j->upper_impulse);
+        }
+        const vec3s s = cross(g.ax, g.bx);
+        const float sin_swing = glms_vec3_norm(s);
+        if (sin_swing > 1e-6f) {
+            /* The swing grows as B turns about s: the row holds limit - swing >= 0. */
+            const float swing = atan2f(sin_swing, dot(g.ax, g.bx));
+            const row r = angular_row(A, B, scale(s, -1.0f / sin_swing));
+            limit_solve(A, B, &r, j->swing_limit - swing, c->inv_h, rigid, use_bias, &j->swing_impulse);
+        }
+        point_solve(A, B, &g, rigid, use_bias, &j->linear_impulse);
+        break;
+    }
+    case SPX_JOINT_WHEEL: {
+        const row r = line_row(A, B, &g, g.ay);
+        const float x = dot(g.d, g.ay);
+        if (spring) equality_solve(A, B, &r, x, j->spring_soft, true, use_bias, &j->axial_impulse);
+        if (j->limit.enable) {
+            limit_solve(A, B, &r, x - j->limit.lower, c->inv_h, rigid, use_bias, &j->lower_impulse);
+            const row up = negate_row(r);
+            limit_solve(A, B, &up, j->limit.upper - x, c->inv_h, rigid, use_bias, &j->upper_impulse);
+        }
+        const vec3s axle = steered_axle(j, &g);
+        if (j->motor.enable) {
+            const row m = angular_row(A, B, axle);
+            motor_solve(A, B, &m, &j->motor, c->h, &j->motor_impulse);
+        }
+        /* B's axle held along the steered axle: rows about the suspension axis and the third axis. */
+        const vec3s third = cross(axle, g.ay);
+        const vec3s e = cross(axle, g.bx);
+        angular_pair_solve(A, B, g.ay, third, dot(g.ay, e), dot(third, e), rigid, use_bias, &j->angular_impulse);
+        const vec3s across[2] = { axle, third };
+        for (int k = 0; k < 2; ++k) {
+            const row p = line_row(A, B, &g, across[k]);
+            float acc = dot(j->linear_impulse, across[k]);
+            const float before = acc;
+            equality_solve(A, B, &p, dot(g.d, across[k]), rigid, false, use_bias, &acc);
+            j->linear_impulse = add(j->linear_impulse, scale(across[k], acc - before));
+        }
+        break;
+    }
+    case SPX_JOINT_DRAG: {
+        /* B's anchor to the target by the joint's spring, the accumulated force within max_force;
+           then its turn damped, so that a body held by a corner does not swing about it for ever. */
+        const float most = j->max_force * c->h;
+        const spx_solver_soft s = j->spring_soft;
+        const vec3s cdot = add(B->v, cross(B->w, g.rB));
+        const vec3s sep = sub(add(add(j->center0[1], B->dp), g.rB), j->target);
+        vec3s P = sub(scale(glms_mat3_mulv(g.point_inv, add(cdot, scale(sep, s.bias_rate))), -s.mass_scale),
+                      scale(j->linear_impulse, s.impulse_scale));
+        const vec3s old = j->linear_impulse;
+        vec3s next = add(old, P);
+        const float len = glms_vec3_norm(next);
+        if (len > most) next = scale(next, most / len);
+        j->linear_impulse = next;
+        apply_point(A, B, g.rA, g.rB, sub(next, old));
+        /* The turn, damped as the spring is (no bias), within the torque the grip's force has about the centre. */
+        const float most_turn = most * glms_vec3_norm(g.rB);
+        const mat3s Ka = spx_mat3_inverse(angular_mass_matrix(A, B));
+        const vec3s L = sub(scale(glms_mat3_mulv(Ka, sub(B->w, A->w)), -s.mass_scale),
+                            scale(j->angular_impulse, s.impulse_scale));
+        const vec3s old_turn = j->angular_impulse;
+        vec3s turn = add(old_turn, L);
+        const float turn_len = glms_vec3_norm(turn);
+        if (turn_len > most_turn) turn = scale(turn, turn_len > 0.0f ? most_turn / turn_len : 0.0f);
+        j->angular_impulse = turn;
+        apply_angular(A, B, sub(turn, old_turn));
+        break;
+    }
+    default: break;
+    }
+}
+
+/* The accumulated impulses along the current rows (warm start), or the force and torque they put
+   on B about its anchor (store: N s of a substep). */
+static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s* out_torque)
+{
+    update_geom(j, A, B);
+    const geom g = j->geom;
+    vec3s P = glms_vec3_zero(), L = glms_vec3_zero(); /* linear impulse at the anchors, pure torque */
+    vec3s Q = glms_vec3_zero();                       /* linear impulse along A's line (slider, wheel) */
+    const float axial = j->axial_impulse + j->lower_impulse - j->upper_impulse;
+    switch (j->type) {
+    case SPX_JOINT_BALL:
+    case SPX_JOINT_WELD:
+    case SPX_JOINT_DRAG: P = j->linear_impulse, L = j->angular_impulse; break;
+    case SPX_JOINT_HINGE:
+        P = j->linear_impulse;
+        L = add(j->angular_impulse, scale(g.ax, axial + j->motor_impulse));
+        break;
+    case SPX_JOINT_SLIDER:
+        Q = add(j->linear_impulse, scale(g.ax, axial + j->motor_impulse));
+        L = j->angular_impulse;
+        break;
+    case SPX_JOINT_DISTANCE: {
+        const float length = glms_vec3_norm(g.d);
+        P = scale(length > 1e-6f ? scale(g.d, 1.0f / length) : g.ax, axial);
+        break;
+    }
+    case SPX_JOINT_CONE_TWIST: {
+        P = j->linear_impulse;
+        L = scale(glms_vec3_normalize(add(g.ax, g.bx)), j->lower_impulse - j->upper_impulse);
+        const vec3s s = cross(g.ax, g.bx);
+        const float n = glms_vec3_norm(s);
+        if (n > 1e-6f) L = sub(L, scale(s, j->swing_impulse / n));
+        break;
+    }
+    case SPX_JOINT_WHEEL:
+        Q = add(j->linear_impulse, scale(g.ay, axial));
+        L = add(j->angular_impulse, scale(steered_axle(j, &g), j->motor_impulse));
+        break;
+    default: break;
+    }
+    if (out_force) {
+        /* About B's anchor, where the force acts: the torque is the rows' couple alone. */
+        *out_force = add(P, Q);
+        *out_torque = L;
+        return;
+    }
+    apply_point(A, B, g.rA, g.rB, P);
+    /* Along A's line A turns about its centre: its lever is d + rA. */
+    A->v = sub(A->v, scale(Q, A->m));
+    A->w = sub(A->w, inertia_mul(A->I, cross(add(g.d, g.rA), Q)));
+    B->v = add(B->v, scale(Q, B->m));
+    B->w = add(B->w, inertia_mul(B->I, cross(g.rB, Q)));
+    apply_angular(A, B, L);
+}
+
+spx_result spx_joints_reserve(spx_world* w)
+{
+    spx_joints* js = &w->joints;
+    if (!spx_reserve(&w->allocator, (void**)&js->active, &js->active_capacity, js->capacity + 1, sizeof(uint32_t), 8))
+        return SPX_ERR_OUT_OF_MEMORY;
+    return SPX_OK;
+}
+
+static bool moves(const spx_world* w, uint32_t body)
+{
+    if (body == SPX_NO_BODY) return false;
+    const spx_body* b = &w->bodies[body];
+    return b->alive && b->awake && b->type != SPX_BODY_STATIC;
+}
+
+void spx_joints_prepare(spx_world* w, float h)
+{
+    spx_joints* js = &w->joints;
+    spx_solver_scratch* s = &w->solver;
+    js->active_count = 0;
+    js->rigid = soft(SPX_JOINT_RIGID_RATE / h, SPX_JOINT_DAMPING_RATIO, h);
+    for (uint32_t k = 0; k < js->slots; ++k) {
+        spx_joint* j = &js->list[k];
+        if (!j->alive || !(moves(w, j->body[0]) || moves(w, j->body[1]))) continue;
+        js->active[js->active_count++] = k;
+        for (int e = 0; e < 2; ++e) {
+            const uint32_t b = j->body[e];
+            if (b == SPX_NO_BODY) {
+                j->solver[e] = 0;
+                j->center0[e] = glms_vec3_zero();
+                j->lever0[e] = j->local_anchor[e];
+                j->frame0[e] = j->local_frame[e];
+                continue;
+            }
+            const spx_body* body = &w->bodies[b];
+            j->solver[e] = s->body_map[b];
+            j->center0[e] = body->center;
+            j->lever0[e] = glms_quat_rotatev(body->rotation, j->local_anchor[e]);
+            j->frame0[e] = glms_quat_mul(body->rotation, j->local_frame[e]);
+            /* Its turn is the joint's, not a free body's (solver.c, free_turn). */
+            s->sims[j->solver[e]].touching = true;
+        }
+        j->spring_soft = soft(j->spring.hertz, j->spring.damping_ratio, h);
+        /* A body quarantined last step (world.c) may have left NaN here: warm-started, it would
+           reach the joint's other body. */
+        const float sum = j->linear_impulse.x + j->linear_impulse.y + j->linear_impulse.z + j->angular_impulse.x
+                        + j->angular_impulse.y + j->angular_impulse.z + j->axial_impulse + j->motor_impulse
+                        + j->lower_impulse + j->upper_impulse + j->swing_impulse;
+        if (!(sum - sum == 0.0f)) {
+            j->linear_impulse = j->angular_impulse = glms_vec3_zero();
+            j->axial_impulse = j->motor_impulse = j->lower_impulse = j->upper_impulse = j->swing_impulse = 0.0f;
+        }
+        if (!j->motor.enable) j->motor_impulse = 0.0f;
+        if (!j->limit.enable) j->lower_impulse = j->upper_impulse = 0.0f;
+        if (!(j->spring.enable && j->spring.hertz > 0.0f) && j->type != SPX_JOINT_DISTANCE) j->axial_impulse = 0.0f;
+    }
+}
+
+void spx_joints_warm_start(spx_world* w)
+{
+    spx_joints* js = &w->joints;
+    js->relax_geom = false;
+    spx_solver_body* bodies = w->solver.bodies;
+    for (uint32_t i = 0; i < js->active_count; ++i) {
+        spx_joint* j = &js->list[js->active[i]];
+        jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
+        warm_joint(j, &A, &B, NULL, NULL);
+        save(&A), save(&B);
+    }
+}
+
+void spx_joints_solve(spx_world* w, float h, bool use_bias)
+{
+    spx_joints* js = &w->joints;
+    spx_solver_body* bodies = w->solver.bodies;
+    const ctx c = { h, 1.0f / h, js->rigid };
+    /* The biased passes follow the warm start, where the bodies are; the first relax pass follows
+       their move. */
+    const bool moved = !use_bias && !js->relax_geom;
+    js->relax_geom |= !use_bias;
+    for (uint32_t i = 0; i < js->active_count; ++i) {
+        spx_joint* j = &js->list[js->active[i]];
+        jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
+        if (moved) update_geom(j, &A, &B);
+        solve_joint(j, &A, &B, &c, use_bias);
+        save(&A), save(&B);
+    }
+}
+
+void spx_joints_store(spx_world* w, float h)
+{
+    spx_joints* js = &w->joints;
+    spx_solver_body* bodies = w->solver.bodies;
+    for (uint32_t i = 0; i < js->active_count; ++i) {
+        spx_joint* j = &js->list[js->active[i]];
+        jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
+        vec3s f, t;
+        warm_joint(j, &A, &B, &f, &t);
+        j->reaction_force = scale(f, 1.0f / h);
+        j->reaction_torque = scale(t, 1.0f / h);
+        /* Compared squared in double: a threshold near FLT_MAX squared is no float. */
+        const vec3s rf = j->reaction_force, rt = j->reaction_torque;
+        const double f2 = (double)rf.x * rf.x + (double)rf.y * rf.y + (double)rf.z * rf.z;
+        const double t2 = (double)rt.x * rt.x + (double)rt.y * rt.y + (double)rt.z * rt.z;
+        if (f2 > (double)j->break_force * j->break_force || t2 > (double)j->break_torque * j->break_torque)
+            spx_joints_break(w, js->active[i], j->reaction_force, j->reaction_torque);
+    }
+}
