@@ -747,6 +747,52 @@ static bool count_shape(spx_body_id body, uint32_t shape, void* context)
     return true;
 }
 
+/* The shapes' own filters decide what a query sees, sensors are never seen, and a hit names its shape
+   by id as spx_body_get_shape does. */
+static int shape_filters_and_sensors(void)
+{
+    spx_world_def wd = spx_default_world_def();
+    spx_world* w = NULL;
+    ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    spx_shape_def sd = spx_default_shape_def();
+    sd.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
+    spx_body_def bd = spx_default_body_def();
+    bd.shapes = &sd;
+    bd.shape_count = 1;
+    spx_body_id sensor, near, far;
+    bd.position = spx_v3(3, 0, 0), sd.is_sensor = true;
+    ENSURE_CODE(spx_body_create(w, &bd, &sensor), SPX_OK);
+    bd.position = spx_v3(6, 0, 0), sd.is_sensor = false, sd.filter.category_bits = 2;
+    ENSURE_CODE(spx_body_create(w, &bd, &near), SPX_OK);
+    bd.position = spx_v3(9, 0, 0), sd.filter.category_bits = 1;
+    ENSURE_CODE(spx_body_create(w, &bd, &far), SPX_OK);
+    spx_shape_id near_shape, far_shape;
+    ENSURE_CODE(spx_body_get_shape(w, near, 0, &near_shape), SPX_OK);
+    ENSURE_CODE(spx_body_get_shape(w, far, 0, &far_shape), SPX_OK);
+
+    spx_cast_result r;
+    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 0, 0), spx_v3(20, 0, 0), NULL, &r), SPX_OK);
+    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == near.index);
+    ENSURE(r.shape.index == near_shape.index && r.shape.world == near_shape.world && r.shape.generation == near_shape.generation);
+    spx_query_filter f = spx_default_query_filter();
+    f.mask_bits = 1; /* sees category 1 only: the near box is 2 */
+    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 0, 0), spx_v3(20, 0, 0), &f, &r), SPX_OK);
+    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == far.index && r.shape.index == far_shape.index);
+    spx_filter blind = spx_default_filter();
+    blind.mask_bits = ~(uint64_t)1; /* the far box no longer sees a query of category 1 */
+    ENSURE_CODE(spx_shape_set_filter(w, far_shape, blind), SPX_OK);
+    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 0, 0), spx_v3(20, 0, 0), &f, &r), SPX_OK);
+    ENSURE(r.state == SPX_SWEEP_MISS);
+    uint32_t n = 0;
+    ENSURE_CODE(spx_world_overlap_point(w, spx_v3(3, 0, 0), NULL, count_shape, &n), SPX_OK);
+    ENSURE(n == 0); /* inside the sensor only */
+    spx_obb box = axis_box(spx_v3(0, 0, 0), spx_v3(0.25f, 0.25f, 0.25f));
+    ENSURE_CODE(spx_world_cast_box_closest(w, &box, spx_v3(20, 0, 0), NULL, &r), SPX_OK);
+    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == near.index && r.shape.index == near_shape.index);
+    spx_world_destroy(w);
+    return 0;
+}
+
 /* The example of docs/queries.md, and a mesh's triangle numbers and inside, in a world of their own. */
 static int worked_example(void)
 {
@@ -1051,6 +1097,7 @@ int main(int argc, char** argv)
     RUN_TEST(ray_mesh_against_triangles, failures);
     RUN_TEST(contains_point, failures);
     RUN_TEST(worked_example, failures);
+    RUN_TEST(shape_filters_and_sensors, failures);
     RUN_TEST(queries_refused_during_a_step, failures);
     RUN_TEST(query_out_of_memory, failures);
     RUN_TEST(world_build, failures);

@@ -71,10 +71,10 @@ SPX_API spx_result spx_mesh_contains_point(const spx_mesh* mesh, const spx_trans
 
 /* ---- world queries -------------------------------------------------------------------------- */
 
-/// Shapes seen by a query: a shape is seen when its category bits meet the query's mask bits and its
-/// mask bits meet the query's category bits, and then the callback (when given) says yes. Until
-/// shapes carry filters of their own, every shape has category SPX_DEFAULT_CATEGORY_BITS and mask
-/// SPX_DEFAULT_MASK_BITS; the same test then applies to theirs. Start from spx_default_query_filter().
+/// Shapes seen by a query: a shape is seen when its category bits (spx_shape_def.filter) meet the
+/// query's mask bits and its mask bits meet the query's category bits, and then the callback (when
+/// given) says yes. Group indices play no part. Sensor shapes are never seen by a query: they report
+/// overlaps through their events (spx_world_get_sensor_events). Start from spx_default_query_filter().
 typedef struct spx_query_filter {
     uint64_t category_bits;    /* what the query is; default SPX_DEFAULT_CATEGORY_BITS */
     uint64_t mask_bits;        /* the categories it sees; default SPX_DEFAULT_MASK_BITS (all) */
@@ -93,8 +93,9 @@ SPX_API spx_query_filter spx_default_query_filter(void);
 /// One shape met by a cast. For a ray: the first point of the shape along it; for a box cast: the
 /// first contact of the moving box with the shape (collide.h's swept queries).
 typedef struct spx_cast_result {
-    spx_body_id body;
-    uint32_t shape_index;      /* the shape's place in its body's def (0..shape_count - 1) */
+    spx_shape_id shape;
+    spx_body_id body;          /* the shape's body */
+    uint32_t shape_index;      /* the shape's place in its body (spx_shape_get_index) */
     uint32_t triangle;         /* a mesh's triangle as numbered in its def; SPX_NO_TRIANGLE for a box */
     spx_sweep_state state;     /* HIT; START_OVERLAP: the ray starts inside a box, the cast box overlaps at the start */
     float fraction;            /* of the translation, 0..1; 0 for START_OVERLAP */

@@ -156,9 +156,9 @@ SPX_API spx_query_filter spx_default_query_filter(void)
 
 bool spx_query_filter_accepts(const spx_world* w, const spx_query_filter* f, uint32_t slot, uint32_t shape)
 {
+    const spx_body_shape* s = &w->bodies[slot].shapes[shape];
+    if (s->sensor) return false; /* sensors report overlaps through their events only */
     if (!f) return true;
-    /* Shapes carry no filter yet: each has the default category and mask. */
-    const uint64_t shape_category = SPX_DEFAULT_CATEGORY_BITS, shape_mask = SPX_DEFAULT_MASK_BITS;
-    if ((shape_category & f->mask_bits) == 0 || (shape_mask & f->category_bits) == 0) return false;
+    if ((s->filter.category_bits & f->mask_bits) == 0 || (s->filter.mask_bits & f->category_bits) == 0) return false;
     return !f->fn || f->fn(spx_world_body_id(w, slot), shape, f->context);
 }

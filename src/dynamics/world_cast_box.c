@@ -27,6 +27,7 @@ static bool cast_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_ob
     const spx_vec3 still = { 0.0f, 0.0f, 0.0f };
     out->body = spx_world_body_id(w, slot);
     out->shape_index = index;
+    out->shape = spx_world_shape_id(w, slot, index);
     if (s->type == SPX_SHAPE_BOX) {
         const spx_obb other = spx_body_shape_box(b, s);
         spx_sweep_hit hit;

@@ -40,6 +40,7 @@ static bool ray_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_ray
     if (hit.state == SPX_SWEEP_MISS) return false;
     out->body = spx_world_body_id(w, slot);
     out->shape_index = index;
+    out->shape = spx_world_shape_id(w, slot, index);
     out->triangle = hit.triangle;
     out->state = hit.state;
     out->fraction = hit.fraction;
