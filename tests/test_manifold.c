@@ -467,6 +467,42 @@ static int normal_follows_the_least_overlap(void)
     return 0;
 }
 
+static int plate_on_a_bar_at_nearly_parallel_edges(void)
+{   /* A plate 4.1 m long, 4e-5 m wide, of any thickness down to subnormal, tilted 1.3e-3 rad about
+       z and 2.6e-4 rad about y, sinks 4.4e-4 m into a bar crossing it. Its axis columns are
+       orthonormal to 3e-7 (a product of rotations in float): projecting the plate on a near
+       parallel edge axis by the orthonormal identity rather than on the axis itself misses its
+       4.1 m length times that 3e-7 over the sine 1.3e-3, and the pair reads as separated. */
+    const spx_mat3 turned = { { { 1.0f, -0.00128906243f, -0.000257812499f },
+                                { 0.00128906243f, 1.0f, -3.90624989e-12f },
+                                { 0.000257812499f, -3.90624989e-12f, 1.0f } } };
+    const spx_mat3 bar_axes = { { { 0, 1, 0 }, { 0, 0, 1 }, { 1, 0, 0 } } };
+    const float c = -0.0263671875f, e = 2.06250006e-05f;
+    const float thickness[] = { 1e-5f, 1e-12f, 1e-19f, 6.25000135e-40f };
+    spx_obb bar = box(spx_v3(c, c, c), spx_v3(-c, -c, 1.8125f), bar_axes);
+    for (int t = 0; t < 4; ++t) {
+        spx_obb plate = box(spx_v3(e, e, e), spx_v3(2.0625f, e, thickness[t]), turned);
+        for (int swap = 0; swap < 2; ++swap) {
+            const spx_obb* a = swap ? &plate : &bar;
+            const spx_obb* b = swap ? &bar : &plate;
+            spx_penetration pen;
+            spx_manifold m;
+            ENSURE_CODE(spx_penetration_obb_obb(a, b, &pen), SPX_OK);
+            ENSURE(pen.overlapping && pen.depth > 4e-4f);
+            ENSURE_CODE(spx_manifold_obb_obb(a, b, 0.0f, &m), SPX_OK);
+            ENSURE(m.point_count >= 1);
+            /* Along the plate's normal, from A to B. */
+            ENSURE_NEAR(fabsf(m.normal.z), 1.0f, 1e-6);
+            ENSURE((m.normal.z > 0.0f) == (swap == 0));
+            for (int i = 0; i < m.point_count; ++i) {
+                ENSURE(isfinite(m.points[i].point.x) && isfinite(m.points[i].point.y) && isfinite(m.points[i].point.z));
+                ENSURE(m.points[i].depth >= 0.0f && m.points[i].depth <= pen.depth * 1.01f);
+            }
+        }
+    }
+    return 0;
+}
+
 int main(void)
 {
     int failures = 0;
@@ -481,5 +517,6 @@ int main(void)
     RUN_TEST(bad_input_gets_its_code, failures);
     RUN_TEST(box_tilted_onto_a_box_gives_face_points, failures);
     RUN_TEST(normal_follows_the_least_overlap, failures);
+    RUN_TEST(plate_on_a_bar_at_nearly_parallel_edges, failures);
     return failures != 0;
 }

@@ -516,15 +516,21 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
         return SPX_OK;
     }
 
-    /* Edge axes a_i x b_j on diagonal m (i = j + m): |a_i x b_j|^2 = sin^2 of their angle. */
+    /* Edge axes L = a_i x b_j on diagonal m (i = j + m): |L|^2 = sin^2 of their angle. B's axes
+       are projected on L itself, by the minors R[i2][k] R[i1][j] - R[i1][k] R[i2][j] (as the exact
+       query does): the identity |L . b_k| = |R[i][k']| holds only as far as B is orthonormal
+       (1e-5), an error that the division by |L| (down to 1e-3) makes up to 1e-3 of B's size, enough
+       to part a long plate from a box it overlaps. */
     const v4 par = v4_splat(MANIFOLD_PARALLEL_SIN2), skip = v4_splat(-FLT_MAX);
     v4 sep_ev[3];
     for (int m = 0; m < 3; ++m) {
         const int m1 = m == 2 ? 0 : m + 1, m2 = m == 0 ? 2 : m - 1;
         v4 len2 = v4_add(v4_mul(D[m1], D[m1]), v4_mul(D[m2], D[m2]));
         v4 tn = v4_sub(v4_mul(T[m2], D[m1]), v4_mul(T[m1], D[m2]));
+        v4 lb1 = v4_sub(v4_mul(v4_rot1(D[m1]), D[m1]), v4_mul(v4_rot1(D[m]), D[m2]));
+        v4 lb2 = v4_sub(v4_mul(v4_rot2(D[m]), D[m1]), v4_mul(v4_rot2(D[m2]), D[m2]));
         v4 rad = v4_add(v4_add(v4_mul(HA[m1], Q[m2]), v4_mul(HA[m2], Q[m1])),
-                        v4_add(v4_mul(hb1, Q2[m1]), v4_mul(hb2, Q1[m2])));
+                        v4_add(v4_mul(hb1, v4_abs(lb1)), v4_mul(hb2, v4_abs(lb2))));
         v4 sep = v4_div(v4_sub(v4_abs(tn), rad), v4_sqrt(len2));
         sep_ev[m] = v4_select_ge(len2, par, sep, skip);
     }
