@@ -127,8 +127,8 @@ static inline void relative_pose(vec3s ca, versors qa, const mat3s* ra, vec3s cb
    and is now at least that less B's move: reuse also asks that this be beyond `reach`, this
    step's margin less half the speculative distance. A reused manifold may lack points in the
    outer half of the speculative distance, which no approach this step can close (the margin's
-   other part, the closing speed times the step, is whole). Made with no wider margin: 2 mm more
-   for the reuse to work with cost the falling pile 7% more instructions a step in extra points.
+   other part, the closing speed times the step, is whole). Made with no wider margin: a wider
+   one would add points the solver must work on every step, reused or not.
    ra: A's rotation matrix, made here once the cheap tests pass (the reuse wants it too). */
 static bool can_reuse(const spx_body* a, mat3s* ra, const spx_body* b, float distance, float reach,
                       const spx_contact* old, uint32_t count)
