@@ -1,6 +1,6 @@
-/* sepax_bench_continuous: the continuous-collision table (docs/continuous.md).
+/* sepax_bench continuous: the continuous-collision table (docs/continuous.md).
  *
- *   sepax_bench_continuous [--quick] [--bodies=<n>] [--steps=<n>] [-r=<reps>]
+ *   sepax_bench continuous [--quick] [--bodies=<n>] [--steps=<n>] [--runs=<reps>] [--inner=<m>]
  *
  * Rows: the closed container (tests/support/container.c: boxes of 0.1 m at 250 m/s in random
  * directions inside six static walls 0.1 m thick; plain materials with gravity, and elastic) with its
@@ -9,8 +9,9 @@
  * repetitions' mean step time; the bullet through paper (spx_scene_paper: a 0.1 m cube at a static
  * 0.01 m wall at 10 to 10,000 m/s, 8 start phases) with passes, deepest penetration and rebound. Markdown on
  * stdout. One thread; wall-clock time of spx_world_step alone. */
-#include "timer.h"
 #include "machine.h"
+#include "suite.h"
+#include "timer.h"
 #include "support/container.h"
 #include "support/scenes.h"
 #include <sepax/sepax.h>
@@ -142,26 +143,31 @@ static void bullet_rows(void)
     }
 }
 
-int main(int argc, char** argv)
+int bench_continuous(int argc, char** argv)
 {
     options o = { 5000, 600, 5, 10.0f };
+    bench_common common = BENCH_COMMON_DEFAULTS;
+    bool stepped = false;
     for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--quick")) o.steps = 60, o.reps = 1;
-        else if (!strncmp(argv[i], "--bodies=", 9)) o.bodies = (uint32_t)atoi(argv[i] + 9);
-        else if (!strncmp(argv[i], "--steps=", 8)) o.steps = (uint32_t)atoi(argv[i] + 8);
-        else if (!strncmp(argv[i], "-r=", 3)) o.reps = (uint32_t)atoi(argv[i] + 3);
-        else if (!strncmp(argv[i], "--inner=", 8)) o.inner = (float)atof(argv[i] + 8);
+        const char* v;
+        int used = bench_common_option(argc, argv, &i, &common, 1000, argv[0]);
+        if (used < 0) return 2;
+        if (used) continue;
+        if ((v = bench_option_value(argv[i], "--bodies"))) o.bodies = (uint32_t)atoi(v);
+        else if ((v = bench_option_value(argv[i], "--steps"))) o.steps = (uint32_t)atoi(v), stepped = true;
+        else if ((v = bench_option_value(argv[i], "--inner"))) o.inner = (float)atof(v);
         else {
-            fprintf(stderr, "usage: sepax_bench_continuous [--quick] [--bodies=<n>] [--steps=<n>] [-r=<reps>] [--inner=<m>]\n");
-            return 2;
+            fprintf(stderr, "usage: %s [--quick] [--bodies=<n>] [--steps=<n>] [--runs=<reps>] [--inner=<m>]\n"
+                            "  (default 600 steps, 5 repetitions; --quick: 60 steps, 1 repetition)\n", argv[0]);
+            return strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
-    if (o.reps < 1) o.reps = 1;
+    if (common.quick && !stepped) o.steps = 60;
+    o.reps = common.runs ? (uint32_t)common.runs : common.quick ? 1 : 5;
     if (o.steps < 1) o.steps = 1;
     bench_machine m;
     bench_machine_probe(&m, NULL);
-    printf("sepax_bench_continuous: %s, %s, %s build, %s%s; load %s\n\n", m.date, m.cpu, SPX_BENCH_BUILD_TYPE,
-           bench_simd_name(), bench_optimised_note(), m.load);
+    bench_print_header(argv[0], &m);
     printf("| scene | bodies | steps | ms a step | worst ms | impacts a step | steps over the limit | passes | notes |\n");
     printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
     int r = container_row(&o, false);

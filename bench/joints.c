@@ -1,16 +1,17 @@
-/* sepax_bench_joints: jointed scenes stepped for 10 s, sepax and (built with -DSEPAX_BENCH_PEERS=ON
+/* sepax_bench joints: jointed scenes stepped for 10 s, sepax and (built with -DSEPAX_BENCH_PEERS=ON
    and Bullet found) Bullet on the same bodies and ball joints in the same run. Reports ms a step
    (mean over the run) and the joint error each step, the largest gap between a joint's two anchors
    over its joints (m): median, p99 and max over the steps; "exploded" when a body went non-finite or
    a gap passed 1 m.
 
-   sepax_bench_joints [-s=<name,name>] [--steps=<n>] [--no-peers]
+   sepax_bench joints [-s=<name,name>] [--steps=<n>] [--quick] [--no-peers]
 
    Scenes: chain-20 (20 links of 1 kg laid level, let fall from a world anchor), chain-100-heavy
    (100 links of 1 kg hanging, a 100 kg end kicked sideways at 2 m/s), bridge-100 (100 planks of 2 kg
    joined at both edges, their ends to the world, 20 boxes of 5 kg dropped on them). */
 #define _POSIX_C_SOURCE 200112L
 #include "joint_scenes.h"
+#include "suite.h"
 #include "timer.h"
 #include <sepax/sepax.h>
 
@@ -197,20 +198,26 @@ static int run(const bench_joint_peer* e, const bench_joint_scene* s)
     return 0;
 }
 
-int main(int argc, char** argv)
+int bench_joints(int argc, char** argv)
 {
     const char* only = NULL;
-    int steps = 600;
-    bool peers = true;
+    int steps = 0;
+    bench_common common = BENCH_COMMON_DEFAULTS;
     for (int i = 1; i < argc; ++i) {
-        if (strncmp(argv[i], "-s=", 3) == 0) only = argv[i] + 3;
-        else if (strncmp(argv[i], "--steps=", 8) == 0) steps = atoi(argv[i] + 8);
-        else if (strcmp(argv[i], "--no-peers") == 0) peers = false;
+        const char* v;
+        int used = bench_common_option(argc, argv, &i, &common, 1000, argv[0]);
+        if (used < 0) return 2;
+        if (used) continue;
+        if ((v = bench_option_value(argv[i], "-s"))) only = v;
+        else if ((v = bench_option_value(argv[i], "--steps"))) steps = atoi(v);
         else {
-            fprintf(stderr, "usage: sepax_bench_joints [-s=<name,name>] [--steps=<n>] [--no-peers]\n");
-            return 2;
+            fprintf(stderr, "usage: %s [-s=<name,name>] [--steps=<n>] [--quick] [--no-peers]\n"
+                            "  (one run of 600 steps, --runs does not apply; --quick: 60 steps)\n", argv[0]);
+            return strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
+    if (steps < 1) steps = common.quick ? 60 : 600;
+    bool peers = common.peers;
     const bench_joint_peer* engines[2] = { &sepax_engine, NULL };
 #if defined(SPX_BENCH_HAVE_BULLET)
     if (peers) engines[1] = bench_joint_peer_bullet();

@@ -1,4 +1,4 @@
-/* sepax_bench_pile: how deep the boxes of a settling pile overlap, over the whole settling and on
+/* sepax_bench pile: how deep the boxes of a settling pile overlap, over the whole settling and on
  * several piles, not at one step of one pile.
  *
  * The falling scenes' end state is one step, the 300th, of one pile, while the pile still
@@ -10,9 +10,11 @@
  * the steps over 2 cm, the step-300 figure, the deepest ground penetration, and the step at which
  * the whole pile sleeps (up to 3,000).
  *
- *   sepax_bench_pile                 # both scenes, seeds 1 to 3 (seed 1 is the scenes' own)
- *   sepax_bench_pile --seeds=5 --csv # five seeds, CSV on stdout
+ *   sepax_bench pile                 # both scenes, seeds 1 to 3 (seed 1 is the scenes' own)
+ *   sepax_bench pile --seeds=5 --csv # five seeds, CSV on stdout
+ *   sepax_bench pile --quick         # seed 1 alone
  */
+#include "suite.h"
 #include "support/scenes.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,20 +83,27 @@ static bool run_pile(bool mesh, uint64_t seed, pile_figures* out)
     return true;
 }
 
-int main(int argc, char** argv)
+int bench_pile(int argc, char** argv)
 {
-    int seed_count = 3;
+    int seed_count = 0;
     bool csv = false;
+    bench_common common = BENCH_COMMON_DEFAULTS;
     for (int i = 1; i < argc; ++i) {
-        if (strncmp(argv[i], "--seeds=", 8) == 0) seed_count = atoi(argv[i] + 8);
+        const char* v;
+        int used = bench_common_option(argc, argv, &i, &common, 1000, argv[0]);
+        if (used < 0) return 2;
+        if (used) continue;
+        if ((v = bench_option_value(argv[i], "--seeds"))) seed_count = atoi(v);
         else if (strcmp(argv[i], "--csv") == 0) csv = true;
         else {
-            fprintf(stderr, "usage: sepax_bench_pile [--seeds=<1..%zu>] [--csv]\n", SEED_COUNT);
-            return 2;
+            fprintf(stderr, "usage: %s [--seeds=<1..%zu>] [--csv] [--quick]\n"
+                            "  (default 3 seeds, --runs does not apply; --quick: 1 seed)\n", argv[0], SEED_COUNT);
+            return strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
+    if (seed_count == 0) seed_count = common.quick ? 1 : 3;
     if (seed_count < 1 || seed_count > (int)SEED_COUNT) {
-        fprintf(stderr, "sepax_bench_pile: --seeds takes 1 to %zu\n", SEED_COUNT);
+        fprintf(stderr, "%s: --seeds takes 1 to %zu\n", argv[0], SEED_COUNT);
         return 2;
     }
     if (csv) printf("scene,seed,mean,median,p90,p99,max,steps_over_2cm,at_step_300,ground_max,asleep_at\n");
@@ -108,7 +117,7 @@ int main(int argc, char** argv)
             pile_figures f;
             const char* name = m ? "falling_mesh" : "falling";
             if (!run_pile(m == 1, seeds[k], &f)) {
-                fprintf(stderr, "sepax_bench_pile: %s, seed %d failed\n", name, k + 1);
+                fprintf(stderr, "%s: %s, seed %d failed\n", argv[0], name, k + 1);
                 return 1;
             }
             if (csv)

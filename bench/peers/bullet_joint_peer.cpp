@@ -1,4 +1,4 @@
-// sepax_bench_joints peer: Bullet on the jointed scenes. A btDiscreteDynamicsWorld (btDbvtBroadphase,
+// sepax_bench joints peer: Bullet on the jointed scenes. A btDiscreteDynamicsWorld (btDbvtBroadphase,
 // btSequentialImpulseConstraintSolver at its defaults: 10 iterations, warm starting, split impulse),
 // each box a btBoxShape with the inertia Bullet computes, no damping, deactivation off; each joint a
 // btPoint2PointConstraint at its defaults (tau 0.3, damping 1) with collisions between its two bodies

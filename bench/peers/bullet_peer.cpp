@@ -1,4 +1,4 @@
-// sepax_bench peer: Bullet's box-box contact generator, btBoxBoxDetector::getClosestPoints (Bullet's
+// sepax_bench collide peer: Bullet's box-box contact generator, btBoxBoxDetector::getClosestPoints (Bullet's
 // copy of ODE's dBoxBox, up to 4 points), called as btBoxBoxCollisionAlgorithm calls it: a detector
 // on two btBoxShape, the two transforms in a ClosestPointInput, the points into a Result. And its
 // box-triangle contact: btConvexConvexAlgorithm's GJK with EPA (btGjkPairDetector on a btBoxShape and

@@ -1,4 +1,4 @@
-// sepax_bench_world peer: Bullet's rigid-body world on the world scenes. A btDiscreteDynamicsWorld
+// sepax_bench world peer: Bullet's rigid-body world on the world scenes. A btDiscreteDynamicsWorld
 // with btDbvtBroadphase, btCollisionDispatcher on btDefaultCollisionConfiguration and
 // btSequentialImpulseConstraintSolver at Bullet's default solver settings (10 iterations, warm
 // starting, split impulse). The ground is a static btBoxShape of the scene's half extents
