@@ -166,45 +166,53 @@ static spx_result broad_step(scene* s, spx_pair_finder* f, bool first, spx_pair_
     return r;
 }
 
+typedef struct options {
+    uint32_t sizes[MAX_SIZES];
+    int size_count;
+    bool sized;
+    float fat, awake;
+    uint64_t seed;
+} options;
+
+/* The broad suite's own options (bench_option_fn). */
+static int own_option(int argc, char** argv, int* i, void* context)
+{
+    (void)argc;
+    options* o = context;
+    const char* v;
+    char* end;
+    if ((v = bench_option_value(argv[*i], "-n"))) {
+        o->size_count = bench_parse_counts(v, o->sizes, MAX_SIZES, 2, 10000000ull);
+        if (o->size_count < 0) return fprintf(stderr, "%s: -n wants body counts, 2..10000000\n", argv[0]), -1;
+        o->sized = true;
+    } else if ((v = bench_option_value(argv[*i], "--fat"))) {
+        o->fat = strtof(v, &end);
+        if (end == v || *end || !(o->fat >= 0.0f && o->fat <= 10.0f))
+            return fprintf(stderr, "%s: --fat wants 0..10\n", argv[0]), -1;
+    } else if ((v = bench_option_value(argv[*i], "--awake"))) {
+        o->awake = strtof(v, &end);
+        if (end == v || *end || !(o->awake >= 0.0f && o->awake <= 1.0f))
+            return fprintf(stderr, "%s: --awake wants 0..1\n", argv[0]), -1;
+    } else if ((v = bench_option_value(argv[*i], "--seed"))) {
+        o->seed = strtoull(v, NULL, 0);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 int bench_broad(int argc, char** argv)
 {
-    uint32_t sizes[MAX_SIZES] = { 1000, 10000, 100000 };
-    int size_count = 3;
-    bool sized = false;
-    float fat = SPX_PAIR_FINDER_FAT_FRACTION, awake = 0.8f;
-    uint64_t seed = 1;
-    const char* program = argv[0];
+    options o = { { 1000, 10000, 100000 }, 3, false, SPX_PAIR_FINDER_FAT_FRACTION, 0.8f, 1 };
     bench_common common = BENCH_COMMON_DEFAULTS;
-    for (int i = 1; i < argc; ++i) {
-        const char* v;
-        int used = bench_common_option(argc, argv, &i, &common, MAX_STEPS, program);
-        if (used < 0) return 2;
-        if (used) continue;
-        if ((v = bench_option_value(argv[i], "-n"))) {
-            size_count = bench_parse_counts(v, sizes, MAX_SIZES, 2, 10000000ull);
-            if (size_count < 0) return fprintf(stderr, "%s: -n wants body counts, 2..10000000\n", program), 2;
-            sized = true;
-        } else if ((v = bench_option_value(argv[i], "--fat"))) {
-            char* end;
-            fat = strtof(v, &end);
-            if (end == v || *end || !(fat >= 0.0f && fat <= 10.0f))
-                return fprintf(stderr, "%s: --fat wants 0..10\n", program), 2;
-        } else if ((v = bench_option_value(argv[i], "--awake"))) {
-            char* end;
-            awake = strtof(v, &end);
-            if (end == v || *end || !(awake >= 0.0f && awake <= 1.0f))
-                return fprintf(stderr, "%s: --awake wants 0..1\n", program), 2;
-        } else if ((v = bench_option_value(argv[i], "--seed"))) {
-            seed = strtoull(v, NULL, 0);
-        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "%s: unknown option '%s'\n", program, argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
+    int parsed = bench_parse_options(argc, argv, &common, NULL, MAX_STEPS, own_option, &o, usage);
+    if (parsed >= 0) return parsed;
+    const char* program = argv[0];
+    uint32_t* sizes = o.sizes;
+    int size_count = o.size_count;
+    bool sized = o.sized;
+    float fat = o.fat, awake = o.awake;
+    uint64_t seed = o.seed;
     if (common.quick && !sized) size_count = 2;
     int steps = common.runs ? common.runs : common.quick ? 3 : 30;
 

@@ -91,67 +91,64 @@ static void list_queries(void)
         printf("%-20s %-12s %s\n", p[i].query, p[i].engine, p[i].call);
 }
 
+/* The collide suite's own options (bench_option_fn). */
+static int own_option(int argc, char** argv, int* i, void* context)
+{
+    options* o = context;
+    const char* program = argv[0];
+    const char* v;
+    size_t n = 0;
+    if ((v = option_value(argc, argv, i, "-q")) || (v = option_value(argc, argv, i, "--query")))
+        o->filter = v;
+    else if ((v = option_value(argc, argv, i, "-n")) || (v = option_value(argc, argv, i, "--streamed"))) {
+        if (!parse_size(v, &o->streamed_pairs) || o->streamed_pairs < 1)
+            return fprintf(stderr, "%s: -n wants a pair count\n", program), -1;
+    } else if ((v = option_value(argc, argv, i, "--hot"))) {
+        if (!parse_size(v, &o->hot_pairs) || o->hot_pairs < 1)
+            return fprintf(stderr, "%s: --hot wants a pair count\n", program), -1;
+    } else if ((v = option_value(argc, argv, i, "-s")) || (v = option_value(argc, argv, i, "--set"))) {
+        o->hot = strcmp(v, "hot") == 0 || strcmp(v, "all") == 0 || strcmp(v, "hot,streamed") == 0;
+        o->streamed = strcmp(v, "streamed") == 0 || strcmp(v, "all") == 0 || strcmp(v, "hot,streamed") == 0;
+        if (!o->hot && !o->streamed)
+            return fprintf(stderr, "%s: -s wants hot, streamed or all\n", program), -1;
+    } else if (strcmp(argv[*i], "--hot-only") == 0)
+        o->streamed = false;
+    else if (strcmp(argv[*i], "--streamed-only") == 0)
+        o->hot = false;
+    else if ((v = option_value(argc, argv, i, "--seed"))) {
+        if (!parse_size(v, &n))
+            return fprintf(stderr, "%s: --seed wants a number\n", program), -1;
+        o->seed = n;
+    } else if ((v = option_value(argc, argv, i, "--min-ms"))) {
+        o->min_ms = atof(v);
+        if (!(o->min_ms >= 0.0))
+            return fprintf(stderr, "%s: --min-ms wants milliseconds\n", program), -1;
+    } else if ((v = option_value(argc, argv, i, "--show"))) {
+        if (!parse_size(v, &n))
+            return fprintf(stderr, "%s: --show wants a count\n", program), -1;
+        o->show = (int)n;
+    } else if (strcmp(argv[*i], "-l") == 0 || strcmp(argv[*i], "--list") == 0) {
+        list_queries();
+        return BENCH_OPTION_DONE;
+    } else
+        return 0;
+    return 1;
+}
+
 static int parse_options(int argc, char** argv, options* o)
 {
     *o = (options){ .common = BENCH_COMMON_DEFAULTS, .output = BENCH_OUTPUT_DEFAULTS, .hot_pairs = 256,
                     .streamed_pairs = 1u << 20, .hot = true, .streamed = true, .seed = DEFAULT_SEED, .min_ms = 20.0 };
-    const char* program = argv[0];
-    for (int i = 1; i < argc; ++i) {
-        const char* v;
-        size_t n = 0;
-        int common = bench_common_option(argc, argv, &i, &o->common, 1000, program);
-        if (common < 0)
-            return 2;
-        if (common || bench_output_option(argv[i], &o->output))
-            continue;
-        if ((v = option_value(argc, argv, &i, "-q")) || (v = option_value(argc, argv, &i, "--query")))
-            o->filter = v;
-        else if ((v = option_value(argc, argv, &i, "-n")) || (v = option_value(argc, argv, &i, "--streamed"))) {
-            if (!parse_size(v, &o->streamed_pairs) || o->streamed_pairs < 1)
-                return fprintf(stderr, "%s: -n wants a pair count\n", program), 2;
-        } else if ((v = option_value(argc, argv, &i, "--hot"))) {
-            if (!parse_size(v, &o->hot_pairs) || o->hot_pairs < 1)
-                return fprintf(stderr, "%s: --hot wants a pair count\n", program), 2;
-        } else if ((v = option_value(argc, argv, &i, "-s")) || (v = option_value(argc, argv, &i, "--set"))) {
-            o->hot = strcmp(v, "hot") == 0 || strcmp(v, "all") == 0 || strcmp(v, "hot,streamed") == 0;
-            o->streamed = strcmp(v, "streamed") == 0 || strcmp(v, "all") == 0 || strcmp(v, "hot,streamed") == 0;
-            if (!o->hot && !o->streamed)
-                return fprintf(stderr, "%s: -s wants hot, streamed or all\n", program), 2;
-        } else if (strcmp(argv[i], "--hot-only") == 0)
-            o->streamed = false;
-        else if (strcmp(argv[i], "--streamed-only") == 0)
-            o->hot = false;
-        else if ((v = option_value(argc, argv, &i, "--seed"))) {
-            if (!parse_size(v, &n))
-                return fprintf(stderr, "%s: --seed wants a number\n", program), 2;
-            o->seed = n;
-        } else if ((v = option_value(argc, argv, &i, "--min-ms"))) {
-            o->min_ms = atof(v);
-            if (!(o->min_ms >= 0.0))
-                return fprintf(stderr, "%s: --min-ms wants milliseconds\n", program), 2;
-        } else if ((v = option_value(argc, argv, &i, "--show"))) {
-            if (!parse_size(v, &n))
-                return fprintf(stderr, "%s: --show wants a count\n", program), 2;
-            o->show = (int)n;
-        } else if (strcmp(argv[i], "-l") == 0 || strcmp(argv[i], "--list") == 0) {
-            list_queries();
-            return 0;
-        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "%s: unknown option '%s'\n", program, argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
+    int status = bench_parse_options(argc, argv, &o->common, &o->output, 1000, own_option, o, usage);
+    if (status >= 0)
+        return status;
     /* --quick: the hot sets, 3 runs (a streamed set of 1M pairs takes seconds to build) */
     if (o->common.quick)
         o->streamed = false;
     o->runs = o->common.runs ? o->common.runs : o->common.quick ? 3 : 7;
     o->peers = o->common.peers;
     if (!o->hot && !o->streamed)
-        return fprintf(stderr, "%s: --hot-only and --streamed-only leave nothing to run\n", program), 2;
+        return fprintf(stderr, "%s: --hot-only and --streamed-only leave nothing to run\n", argv[0]), 2;
     return -1;
 }
 

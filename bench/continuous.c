@@ -143,26 +143,36 @@ static void bullet_rows(void)
     }
 }
 
+static void usage(FILE* f)
+{
+    fprintf(f, "usage: sepax_bench continuous [options]\n"
+               "  --bodies=<n>       boxes in the container (default 5000)\n"
+               "  --steps=<n>        steps a row (default 600; --quick 60)\n"
+               "  --inner=<m>        the container's inner width (default 10)\n"
+               "  (default 5 repetitions; --quick: 1)\n");
+    bench_common_usage(f);
+}
+
+/* The continuous suite's own options (bench_option_fn). */
+static int own_option(int argc, char** argv, int* i, void* context)
+{
+    (void)argc;
+    options* o = context;
+    const char* v;
+    if ((v = bench_option_value(argv[*i], "--bodies"))) o->bodies = (uint32_t)atoi(v);
+    else if ((v = bench_option_value(argv[*i], "--steps"))) o->steps = (uint32_t)atoi(v);
+    else if ((v = bench_option_value(argv[*i], "--inner"))) o->inner = (float)atof(v);
+    else return 0;
+    return 1;
+}
+
 int bench_continuous(int argc, char** argv)
 {
-    options o = { 5000, 600, 5, 10.0f };
+    options o = { 5000, 0, 5, 10.0f };
     bench_common common = BENCH_COMMON_DEFAULTS;
-    bool stepped = false;
-    for (int i = 1; i < argc; ++i) {
-        const char* v;
-        int used = bench_common_option(argc, argv, &i, &common, 1000, argv[0]);
-        if (used < 0) return 2;
-        if (used) continue;
-        if ((v = bench_option_value(argv[i], "--bodies"))) o.bodies = (uint32_t)atoi(v);
-        else if ((v = bench_option_value(argv[i], "--steps"))) o.steps = (uint32_t)atoi(v), stepped = true;
-        else if ((v = bench_option_value(argv[i], "--inner"))) o.inner = (float)atof(v);
-        else {
-            fprintf(stderr, "usage: %s [--quick] [--bodies=<n>] [--steps=<n>] [--runs=<reps>] [--inner=<m>]\n"
-                            "  (default 600 steps, 5 repetitions; --quick: 60 steps, 1 repetition)\n", argv[0]);
-            return strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0 ? 0 : 2;
-        }
-    }
-    if (common.quick && !stepped) o.steps = 60;
+    int parsed = bench_parse_options(argc, argv, &common, NULL, 1000, own_option, &o, usage);
+    if (parsed >= 0) return parsed;
+    if (o.steps == 0) o.steps = common.quick ? 60 : 600;
     o.reps = common.runs ? (uint32_t)common.runs : common.quick ? 1 : 5;
     if (o.steps < 1) o.steps = 1;
     bench_machine m;

@@ -198,25 +198,40 @@ static int run(const bench_joint_peer* e, const bench_joint_scene* s)
     return 0;
 }
 
+static void usage(FILE* f)
+{
+    fprintf(f, "usage: sepax_bench joints [options]\n"
+               "  -s=<a,b>           scenes: chain-20, chain-100-heavy, bridge-100 (default all)\n"
+               "  --steps=<n>        steps a scene (default 600; --quick 60)\n"
+               "  (one run a scene: --runs does not apply)\n");
+    bench_common_usage(f);
+}
+
+typedef struct options {
+    const char* only;
+    int steps;
+} options;
+
+/* The joints suite's own options (bench_option_fn). */
+static int own_option(int argc, char** argv, int* i, void* context)
+{
+    (void)argc;
+    options* o = context;
+    const char* v;
+    if ((v = bench_option_value(argv[*i], "-s"))) o->only = v;
+    else if ((v = bench_option_value(argv[*i], "--steps"))) o->steps = atoi(v);
+    else return 0;
+    return 1;
+}
+
 int bench_joints(int argc, char** argv)
 {
-    const char* only = NULL;
-    int steps = 0;
+    options o = { NULL, 0 };
     bench_common common = BENCH_COMMON_DEFAULTS;
-    for (int i = 1; i < argc; ++i) {
-        const char* v;
-        int used = bench_common_option(argc, argv, &i, &common, 1000, argv[0]);
-        if (used < 0) return 2;
-        if (used) continue;
-        if ((v = bench_option_value(argv[i], "-s"))) only = v;
-        else if ((v = bench_option_value(argv[i], "--steps"))) steps = atoi(v);
-        else {
-            fprintf(stderr, "usage: %s [-s=<name,name>] [--steps=<n>] [--quick] [--no-peers]\n"
-                            "  (one run of 600 steps, --runs does not apply; --quick: 60 steps)\n", argv[0]);
-            return strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0 ? 0 : 2;
-        }
-    }
-    if (steps < 1) steps = common.quick ? 60 : 600;
+    int parsed = bench_parse_options(argc, argv, &common, NULL, 1000, own_option, &o, usage);
+    if (parsed >= 0) return parsed;
+    const char* only = o.only;
+    int steps = o.steps >= 1 ? o.steps : common.quick ? 60 : 600;
     bool peers = common.peers;
     const bench_joint_peer* engines[2] = { &sepax_engine, NULL };
 #if defined(SPX_BENCH_HAVE_BULLET)

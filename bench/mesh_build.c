@@ -49,41 +49,50 @@ static bool make_shape(spx_shape* s, const char* shape, uint32_t triangles)
     return spx_shape_torus(s, 1.0f, 0.3f, nu, nv);
 }
 
+typedef struct options {
+    uint32_t sizes[MAX_SIZES];
+    int size_count;
+    unsigned leaf;
+    bool large;
+    const char* shape;
+} options;
+
+/* The mesh-build suite's own options (bench_option_fn). */
+static int own_option(int argc, char** argv, int* i, void* context)
+{
+    (void)argc;
+    options* o = context;
+    const char* v;
+    if ((v = bench_option_value(argv[*i], "-n"))) {
+        o->size_count = bench_parse_counts(v, o->sizes, MAX_SIZES, 1, 0x7FFFFFFFull);
+        if (o->size_count < 0) return fprintf(stderr, "%s: -n wants triangle counts\n", argv[0]), -1;
+    } else if (strcmp(argv[*i], "--large") == 0) {
+        o->large = true;
+    } else if ((v = bench_option_value(argv[*i], "--leaf"))) {
+        o->leaf = (unsigned)atoi(v);
+        if (o->leaf < 1 || o->leaf > 16) return fprintf(stderr, "%s: --leaf wants 1..16\n", argv[0]), -1;
+    } else if ((v = bench_option_value(argv[*i], "--shape"))) {
+        if (strcmp(v, "torus") != 0 && strcmp(v, "sphere") != 0)
+            return fprintf(stderr, "%s: --shape wants torus or sphere\n", argv[0]), -1;
+        o->shape = v;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 int bench_mesh_build(int argc, char** argv)
 {
-    uint32_t sizes[MAX_SIZES] = { 10000, 100000 };
-    int size_count = 2;
-    unsigned leaf = 4;
-    bool large = false;
-    const char* shape = "torus";
-    const char* program = argv[0];
+    options o = { { 10000, 100000 }, 2, 4, false, "torus" };
     bench_common common = BENCH_COMMON_DEFAULTS;
-    for (int i = 1; i < argc; ++i) {
-        const char* v;
-        int used = bench_common_option(argc, argv, &i, &common, 1000, program);
-        if (used < 0) return 2;
-        if (used) continue;
-        if ((v = bench_option_value(argv[i], "-n"))) {
-            size_count = bench_parse_counts(v, sizes, MAX_SIZES, 1, 0x7FFFFFFFull);
-            if (size_count < 0) return fprintf(stderr, "%s: -n wants triangle counts\n", program), 2;
-        } else if (strcmp(argv[i], "--large") == 0) {
-            large = true;
-        } else if ((v = bench_option_value(argv[i], "--leaf"))) {
-            leaf = (unsigned)atoi(v);
-            if (leaf < 1 || leaf > 16) return fprintf(stderr, "%s: --leaf wants 1..16\n", program), 2;
-        } else if ((v = bench_option_value(argv[i], "--shape"))) {
-            if (strcmp(v, "torus") != 0 && strcmp(v, "sphere") != 0)
-                return fprintf(stderr, "%s: --shape wants torus or sphere\n", program), 2;
-            shape = v;
-        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "%s: unknown option '%s'\n", program, argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
+    int parsed = bench_parse_options(argc, argv, &common, NULL, 1000, own_option, &o, usage);
+    if (parsed >= 0) return parsed;
+    const char* program = argv[0];
+    uint32_t* sizes = o.sizes;
+    int size_count = o.size_count;
+    unsigned leaf = o.leaf;
+    bool large = o.large;
+    const char* shape = o.shape;
     if (common.quick) size_count = 1; /* 10000 triangles, or the first of -n */
     int runs = common.runs ? common.runs : common.quick ? 3 : 7;
     if (large && size_count < MAX_SIZES) sizes[size_count++] = LARGE_TRIANGLES;

@@ -750,6 +750,28 @@ static void usage(FILE* f)
     bench_output_usage(f, "mesh_query-");
 }
 
+/* The mesh-queries suite's own options (bench_option_fn). */
+static int own_option(int argc, char** argv, int* i, void* context)
+{
+    (void)argc;
+    options* o = context;
+    const char* v;
+    char* end;
+    if ((v = bench_option_value(argv[*i], "--min-ms"))) {
+        double ms = strtod(v, &end);
+        if (*end || !(ms >= 0.0 && ms <= 1e5)) return fprintf(stderr, "%s: --min-ms wants 0..100000\n", argv[0]), -1;
+        o->min_ms = ms;
+    } else if ((v = bench_option_value(argv[*i], "--axis"))) {
+        if (strcmp(v, "z") != 0 && strcmp(v, "y") != 0) return fprintf(stderr, "%s: --axis wants z or y\n", argv[0]), -1;
+        o->axis = v[0];
+    } else if (strcmp(argv[*i], "--no-brute") == 0) {
+        o->brute = false;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 static int parse(int argc, char** argv, options* o)
 {
     memset(o, 0, sizeof *o);
@@ -758,39 +780,14 @@ static int parse(int argc, char** argv, options* o)
     o->min_ms = -1.0;
     o->brute = true;
     o->axis = 'z';
-    const char* program = argv[0];
-    for (int i = 1; i < argc; ++i) {
-        const char* v;
-        char* end;
-        int common = bench_common_option(argc, argv, &i, &o->common, MAX_RUNS, program);
-        if (common < 0) return 2;
-        if (common || bench_output_option(argv[i], &o->output)) continue;
-        if ((v = bench_option_value(argv[i], "--min-ms"))) {
-            double ms = strtod(v, &end);
-            if (*end || !(ms >= 0.0 && ms <= 1e5)) return fprintf(stderr, "%s: --min-ms wants 0..100000\n", program), 2;
-            o->min_ms = ms;
-        } else if ((v = bench_option_value(argv[i], "--axis"))) {
-            if (strcmp(v, "z") != 0 && strcmp(v, "y") != 0)
-                return fprintf(stderr, "%s: --axis wants z or y\n", program), 2;
-            o->axis = v[0];
-        } else if (strcmp(argv[i], "--no-brute") == 0) {
-            o->brute = false;
-        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "%s: unknown option '%s'\n", program, argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
+    int status = bench_parse_options(argc, argv, &o->common, &o->output, MAX_RUNS, own_option, o, usage);
+    if (status >= 0) return status;
     o->quick = o->common.quick;
     o->peers = o->common.peers;
     o->runs = o->common.runs ? o->common.runs : o->quick ? 3 : 7;
     if (o->min_ms < 0.0) o->min_ms = o->quick ? 10.0 : 200.0;
     return -1;
 }
-
 
 int bench_mesh_queries(int argc, char** argv)
 {

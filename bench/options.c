@@ -48,6 +48,28 @@ int bench_parse_counts(const char* list, uint32_t* out, int max, unsigned long l
     return count > 0 ? count : -1;
 }
 
+int bench_parse_options(int argc, char** argv, bench_common* c, bench_output* o, int max_runs, bench_option_fn* own,
+                        void* context, void (*usage)(FILE* f))
+{
+    const char* program = argv[0];
+    for (int i = 1; i < argc; ++i) {
+        int used = bench_common_option(argc, argv, &i, c, max_runs, program);
+        if (used == 0 && o && bench_output_option(argv[i], o)) used = 1;
+        if (used == 0 && own) used = own(argc, argv, &i, context);
+        if (used < 0) return 2;
+        if (used == BENCH_OPTION_DONE) return 0;
+        if (used) continue;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        fprintf(stderr, "%s: unknown option '%s'\n", program, argv[i]);
+        usage(stderr);
+        return 2;
+    }
+    return -1;
+}
+
 bool bench_output_option(const char* arg, bench_output* o)
 {
     const char* v;

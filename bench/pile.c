@@ -83,25 +83,41 @@ static bool run_pile(bool mesh, uint64_t seed, pile_figures* out)
     return true;
 }
 
+static void usage(FILE* f)
+{
+    fprintf(f, "usage: sepax_bench pile [options]\n"
+               "  --seeds=<n>        piles a scene, 1..%zu (default 3; --quick 1)\n"
+               "  --csv              CSV on stdout\n"
+               "  (one run a pile: --runs does not apply)\n",
+            SEED_COUNT);
+    bench_common_usage(f);
+}
+
+typedef struct options {
+    int seed_count;
+    bool csv;
+} options;
+
+/* The pile suite's own options (bench_option_fn). */
+static int own_option(int argc, char** argv, int* i, void* context)
+{
+    (void)argc;
+    options* o = context;
+    const char* v;
+    if ((v = bench_option_value(argv[*i], "--seeds"))) o->seed_count = atoi(v);
+    else if (strcmp(argv[*i], "--csv") == 0) o->csv = true;
+    else return 0;
+    return 1;
+}
+
 int bench_pile(int argc, char** argv)
 {
-    int seed_count = 0;
-    bool csv = false;
+    options o = { 0, false };
     bench_common common = BENCH_COMMON_DEFAULTS;
-    for (int i = 1; i < argc; ++i) {
-        const char* v;
-        int used = bench_common_option(argc, argv, &i, &common, 1000, argv[0]);
-        if (used < 0) return 2;
-        if (used) continue;
-        if ((v = bench_option_value(argv[i], "--seeds"))) seed_count = atoi(v);
-        else if (strcmp(argv[i], "--csv") == 0) csv = true;
-        else {
-            fprintf(stderr, "usage: %s [--seeds=<1..%zu>] [--csv] [--quick]\n"
-                            "  (default 3 seeds, --runs does not apply; --quick: 1 seed)\n", argv[0], SEED_COUNT);
-            return strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0 ? 0 : 2;
-        }
-    }
-    if (seed_count == 0) seed_count = common.quick ? 1 : 3;
+    int parsed = bench_parse_options(argc, argv, &common, NULL, 1000, own_option, &o, usage);
+    if (parsed >= 0) return parsed;
+    bool csv = o.csv;
+    int seed_count = o.seed_count != 0 ? o.seed_count : common.quick ? 1 : 3;
     if (seed_count < 1 || seed_count > (int)SEED_COUNT) {
         fprintf(stderr, "%s: --seeds takes 1 to %zu\n", argv[0], SEED_COUNT);
         return 2;

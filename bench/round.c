@@ -104,22 +104,30 @@ static size_t pass_bullet(void* p, uint8_t* out)
 }
 #endif
 
+static void usage(FILE* f)
+{
+    fprintf(f, "usage: sepax_bench round [options]\n"
+               "  --min-ms=<ms>      a timed run repeats passes until it lasts this long (default 20; --quick 2)\n"
+               "  (default 7 runs; --quick: 3)\n");
+    bench_common_usage(f);
+}
+
+/* The round suite's own option (bench_option_fn): --min-ms. */
+static int own_option(int argc, char** argv, int* i, void* min_ms)
+{
+    (void)argc;
+    const char* v = bench_option_value(argv[*i], "--min-ms");
+    if (!v) return 0;
+    *(double*)min_ms = atof(v);
+    return 1;
+}
+
 int bench_round(int argc, char** argv)
 {
     double min_ms = -1.0;
     bench_common common = BENCH_COMMON_DEFAULTS;
-    for (int i = 1; i < argc; ++i) {
-        const char* v;
-        int used = bench_common_option(argc, argv, &i, &common, 64, argv[0]);
-        if (used < 0) return 2;
-        if (used) continue;
-        if ((v = bench_option_value(argv[i], "--min-ms"))) min_ms = atof(v);
-        else {
-            fprintf(stderr, "usage: %s [--runs=<n>] [--min-ms=<ms>] [--quick] [--no-peers]\n"
-                            "  (default 7 runs of 20 ms; --quick: 3 runs of 2 ms)\n", argv[0]);
-            return strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0 ? 0 : 2;
-        }
-    }
+    int parsed = bench_parse_options(argc, argv, &common, NULL, 64, own_option, &min_ms, usage);
+    if (parsed >= 0) return parsed;
     int runs = common.runs ? common.runs : common.quick ? 3 : 7;
     if (min_ms < 0.0) min_ms = common.quick ? 2.0 : 20.0;
     bench_machine m;

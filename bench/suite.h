@@ -62,6 +62,18 @@ typedef struct bench_output {
 /// The text after "name=" in `arg`, or NULL when `arg` is not that option.
 const char* bench_option_value(const char* arg, const char* name);
 
+/// A suite's own options: reads argv[*i] (and the next ones it takes, moving *i). Returns 1 when
+/// used, 0 when not one of the suite's, BENCH_OPTION_DONE when the suite has nothing more to do
+/// (it listed something), -1 when malformed (after a message).
+typedef int bench_option_fn(int argc, char** argv, int* i, void* context);
+#define BENCH_OPTION_DONE 2
+
+/// Reads every option of a suite: the common ones into `c`, the report's into `o` (NULL for a suite
+/// that writes no report), its own through `own` (NULL: none); -h and --help print `usage`. Returns
+/// -1 to go on, or the exit status to return: 0 after --help or a listing, 2 after a bad option.
+int bench_parse_options(int argc, char** argv, bench_common* c, bench_output* o, int max_runs, bench_option_fn* own,
+                        void* context, void (*usage)(FILE* f));
+
 /// Reads argv[*i] (and for "--runs N" the next) when it is a common option: 1 used, 0 not one of
 /// them, -1 malformed (message printed, prefixed with `program`). `max_runs` bounds --runs.
 int bench_common_option(int argc, char** argv, int* i, bench_common* c, int max_runs, const char* program);

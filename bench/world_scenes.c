@@ -356,6 +356,35 @@ static bool parse_scenes(const char* list, options* o)
     return true;
 }
 
+/* The world suite's own options (bench_option_fn). */
+static int own_option(int argc, char** argv, int* i, void* context)
+{
+    (void)argc;
+    options* o = context;
+    const char* v;
+    char* end;
+    if ((v = bench_option_value(argv[*i], "-s"))) {
+        if (!parse_scenes(v, o))
+            return fprintf(stderr, "%s: -s wants falling, pyramid-1.0, pyramid-1.1, pyramid or all\n", argv[0]), -1;
+    } else if ((v = bench_option_value(argv[*i], "-e"))) {
+        if (strlen(v) >= sizeof o->engine_list || !v[0]) return fprintf(stderr, "%s: -e wants engines\n", argv[0]), -1;
+        snprintf(o->engine_list, sizeof o->engine_list, "%s", v);
+    } else if ((v = bench_option_value(argv[*i], "--steps"))) {
+        long n = strtol(v, &end, 10);
+        if (*end || n < 0 || n > 1000000) return fprintf(stderr, "%s: --steps wants 0..1000000 (0: --steps-only alone)\n", argv[0]), -1;
+        o->steps = n;
+    } else if (strcmp(argv[*i], "--steps-only") == 0) {
+        o->steps_only = true;
+    } else if ((v = bench_option_value(argv[*i], "--simd"))) {
+        if (strcmp(v, "auto") == 0) sepax_simd = SPX_SIMD_AUTO;
+        else if (strcmp(v, "baseline") == 0) sepax_simd = SPX_SIMD_BASELINE;
+        else return fprintf(stderr, "%s: --simd wants auto or baseline\n", argv[0]), -1;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 static int parse(int argc, char** argv, options* o)
 {
     memset(o, 0, sizeof *o);
@@ -363,44 +392,14 @@ static int parse(int argc, char** argv, options* o)
     o->steps = -1;
     o->common = (bench_common)BENCH_COMMON_DEFAULTS;
     o->output = (bench_output)BENCH_OUTPUT_DEFAULTS;
-    const char* program = argv[0];
-    for (int i = 1; i < argc; ++i) {
-        const char* v;
-        char* end;
-        int common = bench_common_option(argc, argv, &i, &o->common, MAX_REPS, program);
-        if (common < 0) return 2;
-        if (common || bench_output_option(argv[i], &o->output)) continue;
-        if ((v = bench_option_value(argv[i], "-s"))) {
-            if (!parse_scenes(v, o))
-                return fprintf(stderr, "%s: -s wants falling, pyramid-1.0, pyramid-1.1, pyramid or all\n", program), 2;
-        } else if ((v = bench_option_value(argv[i], "-e"))) {
-            if (strlen(v) >= sizeof o->engine_list || !v[0]) return fprintf(stderr, "%s: -e wants engines\n", program), 2;
-            snprintf(o->engine_list, sizeof o->engine_list, "%s", v);
-        } else if ((v = bench_option_value(argv[i], "--steps"))) {
-            long n = strtol(v, &end, 10);
-            if (*end || n < 0 || n > 1000000) return fprintf(stderr, "%s: --steps wants 0..1000000 (0: --steps-only alone)\n", program), 2;
-            o->steps = n;
-        } else if (strcmp(argv[i], "--steps-only") == 0) {
-            o->steps_only = true;
-        } else if ((v = bench_option_value(argv[i], "--simd"))) {
-            if (strcmp(v, "auto") == 0) sepax_simd = SPX_SIMD_AUTO;
-            else if (strcmp(v, "baseline") == 0) sepax_simd = SPX_SIMD_BASELINE;
-            else return fprintf(stderr, "%s: --simd wants auto or baseline\n", program), 2;
-        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "%s: unknown option '%s'\n", program, argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
+    int status = bench_parse_options(argc, argv, &o->common, &o->output, MAX_REPS, own_option, o, usage);
+    if (status >= 0) return status;
     o->quick = o->common.quick;
     o->peers = o->common.peers;
     o->reps = o->common.runs ? o->common.runs : o->quick ? 1 : 5;
     if (o->steps < 0 && o->quick) o->steps = QUICK_STEPS;
     if (o->steps == 0 && !o->steps_only)
-        return fprintf(stderr, "%s: --steps=0 only goes with --steps-only\n", program), 2;
+        return fprintf(stderr, "%s: --steps=0 only goes with --steps-only\n", argv[0]), 2;
     return -1;
 }
 
