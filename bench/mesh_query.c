@@ -510,7 +510,7 @@ static bench_fcl_mesh* fcl_box(const spx_obb* box)
 typedef struct totals {
     int failures;                  /* scenes not built, sepax calls failed */
     int disagreements;             /* sepax against the brute force */
-    double sepax_ns, sepax_cold_ns, fcl_ca_ns;   /* the standard case, for the two figures */
+    double sepax_ns, sepax_cold_ns, fcl_ca_ns;   /* the standard case, for the two goals printed at the end */
 } totals;
 
 static row new_row(const scene* s, const char* query, const char* engine)
