@@ -110,32 +110,39 @@ static bool polygons(const spx_plane_piece* a, const spx_plane_piece* b, spx_dve
  * to the circle. */
 static bool polygon_circle(const spx_plane_piece* p, const spx_plane_piece* c, spx_dvec2* normal, double* depth)
 {
-    bool inside = true, have = false;
-    double best_distance = DBL_MAX;
-    spx_dvec2 best_point = spx_d2(0.0, 0.0);
+    bool have = false;
+    double best_distance = DBL_MAX, most_above = -DBL_MAX;
+    spx_dvec2 best_point = spx_d2(0.0, 0.0), most_above_normal = spx_d2(0.0, 0.0);
     double inner_depth = 0.0;
     spx_dvec2 inner_normal = spx_d2(0.0, 0.0);
     for (uint32_t i = 0; i < p->count; ++i) {
         spx_dvec2 a = p->v[i], e = spx_d2_sub(p->v[(i + 1) % p->count], a);
         spx_dvec2 u = spx_d2_right(e);
         double len = spx_d2_len(u), above = spx_d2_dot(spx_d2_sub(c->center, a), u) / len;
-        if (above > 0.0) inside = false;
+        /* Ties (to rounding) go as the normals' ties do, the same whatever corner the list starts at. */
+        if (above > most_above || (above == most_above && spx_plane_normal_first(u, most_above_normal, p, c)))
+            most_above = above, most_above_normal = spx_d2_scale(u, 1.0 / len);
         double push = c->radius - above;
         if (better(push, u, inner_depth, inner_normal, have, p, c)) inner_depth = push, inner_normal = u, have = true;
+        /* At an end the corner itself, so both its edges name the same point. */
         double s = spx_d2_dot(spx_d2_sub(c->center, a), e) / spx_d2_dot(e, e);
-        s = fmin(fmax(s, 0.0), 1.0);
-        spx_dvec2 q = spx_d2_mad(a, e, s);
+        spx_dvec2 q = s <= 0.0 ? a : s >= 1.0 ? p->v[(i + 1) % p->count] : spx_d2_mad(a, e, s);
         double dist = spx_d2_len(spx_d2_sub(c->center, q));
-        if (dist < best_distance) best_distance = dist, best_point = q;
+        if (dist < best_distance ||
+            (dist == best_distance && (q.x < best_point.x || (q.x == best_point.x && q.y < best_point.y))))
+            best_distance = dist, best_point = q;
     }
-    if (inside) {
+    if (most_above <= 0.0) { /* the centre inside or on the boundary: out through the nearest edge */
         *depth = inner_depth;
         *normal = spx_d2_scale(inner_normal, 1.0 / spx_d2_len(inner_normal));
         return true;
     }
-    if (best_distance > c->radius) return false;
-    *depth = c->radius - best_distance;
-    *normal = spx_d2_scale(spx_d2_sub(c->center, best_point), 1.0 / best_distance);
+    /* Outside: no nearer than the edge line it is furthest above (the closest point may round nearer). */
+    const bool on_edge = best_distance <= most_above;
+    const double distance = on_edge ? most_above : best_distance;
+    if (distance > c->radius) return false;
+    *depth = c->radius - distance;
+    *normal = on_edge ? most_above_normal : spx_d2_scale(spx_d2_sub(c->center, best_point), 1.0 / best_distance);
     return true;
 }
 

@@ -1,6 +1,6 @@
-/* The plane queries' working form: both pieces in double, relative to one origin that does not
- * depend on the order of the pieces or of their corners, so swapping them or turning a polygon's
- * list round gives the same numbers. */
+/* The plane queries' working form: both pieces in double, so that a corner difference is exact and
+ * a product of two is too. Every step treats A and B and a polygon's corners alike, so swapping the
+ * pieces or turning a polygon's list round gives the same numbers. */
 #ifndef SPX_PLANE_H
 #define SPX_PLANE_H
 
@@ -19,7 +19,7 @@ typedef struct spx_plane_piece {
 /* Validation in the order of base.h; `stage` 0: arguments, 1: finite, 2: range, 3: shape. */
 spx_result spx_piece2d_check(const spx_piece2d* piece, int stage);
 
-/* Both pieces relative to the midpoint of their bounds' centres; `origin` receives it. */
+/* Both pieces in working form; `origin` receives the point their coordinates are relative to. */
 void spx_plane_pieces(const spx_piece2d* a, const spx_piece2d* b, spx_plane_piece* pa, spx_plane_piece* pb,
                       spx_dvec2* origin);
 
