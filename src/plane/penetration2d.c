@@ -121,7 +121,7 @@ static bool polygon_circle(const spx_plane_piece* p, const spx_plane_piece* c, s
         double len = spx_d2_len(u), above = spx_d2_dot(spx_d2_sub(c->center, a), u) / len;
         /* Ties (to rounding) go as the normals' ties do, the same whatever corner the list starts at. */
         if (above > most_above || (above == most_above && spx_plane_normal_first(u, most_above_normal, p, c)))
-            most_above = above, most_above_normal = spx_d2_scale(u, 1.0 / len);
+            most_above = above, most_above_normal = u;
         double push = c->radius - above;
         if (better(push, u, inner_depth, inner_normal, have, p, c)) inner_depth = push, inner_normal = u, have = true;
         /* At an end the corner itself, so both its edges name the same point. */
@@ -142,7 +142,7 @@ static bool polygon_circle(const spx_plane_piece* p, const spx_plane_piece* c, s
     const double distance = on_edge ? most_above : best_distance;
     if (distance > c->radius) return false;
     *depth = c->radius - distance;
-    *normal = on_edge ? most_above_normal : spx_d2_scale(spx_d2_sub(c->center, best_point), 1.0 / best_distance);
+    *normal = on_edge ? spx_d2_scale(most_above_normal, 1.0 / spx_d2_len(most_above_normal)) : spx_d2_scale(spx_d2_sub(c->center, best_point), 1.0 / best_distance);
     return true;
 }
 

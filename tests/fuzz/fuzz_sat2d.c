@@ -68,12 +68,16 @@ static void check_hit(const spx_sweep_hit2d* h, float tmax)
 static bool same_piece(const spx_piece2d* a, const spx_piece2d* b)
 {
     if (a->kind != b->kind) return false;
-    if (a->kind == SPX_PIECE2D_CIRCLE) return memcmp(&a->circle, &b->circle, sizeof a->circle) == 0;
+    if (a->kind == SPX_PIECE2D_CIRCLE)
+        return a->circle.center.x == b->circle.center.x && a->circle.center.y == b->circle.center.y &&
+               a->circle.radius == b->circle.radius;
     const uint32_t n = a->polygon->count;
     if (b->polygon->count != n) return false;
     for (uint32_t k = 0; k < n; ++k) {
         uint32_t i = 0;
-        while (i < n && memcmp(&a->polygon->corners[i], &b->polygon->corners[(i + k) % n], sizeof(spx_vec2)) == 0) ++i;
+        while (i < n && a->polygon->corners[i].x == b->polygon->corners[(i + k) % n].x &&
+               a->polygon->corners[i].y == b->polygon->corners[(i + k) % n].y)
+            ++i;
         if (i == n) return true;
     }
     return false;
