@@ -79,7 +79,9 @@ typedef struct spx_contact_data {
 /// warm-start with. Return false to switch the manifold off for this step: no impulse, no hit event
 /// (a one-way platform lets a body through from below). The world is locked (its getters answer).
 /// The answer must depend on the data given and the world's state for the step to stay deterministic.
-/// The continuous stage's impacts of fast bodies do not ask it.
+/// The continuous stage asks it too for each impact of a fast body it finds (maybe more than once a
+/// step for one pair), with the impact's points (their gaps as separations) and normal and no impulses:
+/// false passes the impact over.
 typedef bool spx_pre_solve_fn(const spx_contact_data* contact, void* context);
 
 /// How a body moves.
