@@ -14,6 +14,7 @@ typedef struct record {
     int sleeping_boxes, sensor_boxes;
     bool seen[TRIANGLES];        /* triangles drawn, by their number in the def */
     uint32_t colors_seen;        /* OR of the point colours */
+    spx_vec3 point_at[16];       /* the first points drawn */
 } record;
 
 static void on_box(const spx_transform* pose, spx_vec3 h, const spx_debug_shape* s, void* context)
@@ -49,6 +50,7 @@ static void on_point(spx_vec3 p, float size, uint32_t color, void* context)
 {
     (void)p, (void)size;
     record* r = context;
+    if (r->points < 16) r->point_at[r->points] = p;
     ++r->points;
     r->colors_seen |= color;
 }
@@ -184,6 +186,8 @@ static int counts_of_each_kind(void)
     d.draw_contacts = true;
     ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
     ENSURE(r.boxes == 0 && r.meshes == 0 && r.points == 4 && r.segments == 0 && r.bounds == 0);
+    for (int k = 0; k < 4; ++k) /* where spx_body_get_contacts puts them */
+        ENSURE(memcmp(&r.point_at[k], &c[0].points[k].point, sizeof(spx_vec3)) == 0);
     d = recorder(&r);
     d.draw_shapes = false;
     d.draw_joints = true;

@@ -175,10 +175,14 @@ static void draw_contacts(const drawing* g)
     const spx_debug_draw* d = g->d;
     for (uint32_t k = 0; k < w->contacts.count; ++k) {
         const spx_contact* c = &w->contacts.list[k];
-        const spx_body* a = &w->bodies[c->body_a];
+        const spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
+        const mat3s ra = spx_body_matrix(a), rb = spx_body_matrix(b);
         for (int p = 0; p < c->point_count; ++p) {
-            /* Where the step found it, on a's side: a sleeping pair's points stay where they were. */
-            const vec3s at = glms_vec3_add(a->center, c->points[p].anchor_a);
+            /* Where the bodies are now, as spx_body_get_contacts gives it: the middle of the point's
+               two ends, each carried by its body since the narrow phase made it. */
+            const vec3s on_a = glms_vec3_add(a->center, glms_mat3_mulv(ra, c->points[p].made_anchor_a));
+            const vec3s on_b = glms_vec3_add(b->center, glms_mat3_mulv(rb, c->points[p].made_anchor_b));
+            const vec3s at = glms_vec3_scale(glms_vec3_add(on_a, on_b), 0.5f);
             const float gap = c->points[p].separation;
             if (d->draw_contacts)
                 point(g, at, !c->enabled ? SPX_COLOR_CONTACT_DISABLED
