@@ -323,6 +323,18 @@ static void pair_events(spx_world* w, spx_shape_id a, spx_shape_id b, int* conta
     for (uint32_t k = 0; k < nse; ++k) *sensor_end += se[k].sensor.index == a.index && se[k].visitor.index == b.index;
 }
 
+/* spx_shape_set_sensor from inside a step (the pre-solve callback) is refused. */
+static spx_world* locked_world;
+static spx_shape_id locked_shape;
+static spx_result locked_answer = SPX_OK;
+
+static bool set_sensor_in_step(const spx_contact_data* c, void* context)
+{
+    (void)c, (void)context;
+    locked_answer = spx_shape_set_sensor(locked_world, locked_shape, true);
+    return true;
+}
+
 /* The sensor flag changed at run time, under a box asleep on the ground: its contact ends and its
    visit begins at the next step, and the box, woken, falls into the ground; made solid again, the
    visit ends and a contact begins at the next step, the box woken the same way. A visitor made a
@@ -411,6 +423,17 @@ static int sensor_flag_changes_at_run_time(void)
     stale.generation++;
     ENSURE_CODE(spx_shape_set_sensor(s.w, stale, true), SPX_ERR_STALE_ID);
     ENSURE_CODE(spx_shape_set_sensor(NULL, g, true), SPX_ERR_INVALID_ARGUMENT);
+    spx_world_destroy(s.w);
+    memset(&s, 0, sizeof s);
+    wd.pre_solve = set_sensor_in_step;
+    ENSURE(spx_world_create(&wd, &s.w) == SPX_OK);
+    add(&s, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), &ground, 1);
+    add(&s, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), &b, 1);
+    locked_world = s.w, locked_shape = s.shape[0];
+    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    ENSURE_CODE(locked_answer, SPX_ERR_WORLD_LOCKED);
+    ENSURE_CODE(spx_shape_is_sensor(s.w, s.shape[0], &flag), SPX_OK);
+    ENSURE(!flag);
     spx_world_destroy(s.w);
     return 0;
 }
