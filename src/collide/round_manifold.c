@@ -128,6 +128,45 @@ static bool capsule_stretch(const round_pair* p, spx_dvec3 n, double depth, doub
     return true;
 }
 
+/* A capsule touching at one point (across an edge, tilted on a face) turns about it, and its far end
+   may land within the step: each end of its segment apart from B and away from the contact point is
+   a speculative point too while within the margin, its gap the end's offset to B's nearest point
+   taken along the normal (no more than the true gap: the solver then holds the end off a little
+   early, never late). An end whose offset does not point along the normal (hanging past B's side)
+   gives none. Ids 0 and 1: the end; B a capsule too, its ends likewise against A, ids 3 and 4 (so
+   that the pair gives the same points either way round). */
+static void capsule_ends(const round_pair* p, spx_dvec3 n, double margin, spx_dvec3 pa, spx_dvec3 pb, spx_manifold* out)
+{
+    const double R = p->ra + p->rb, tiny = 1e-6 * p->size;
+    for (int side = 0; side < 2; ++side) {
+        if (side == 1 && p->b.kind != ROUND_SEGMENT) break;
+        const round_core* mine = side ? &p->b : &p->a;
+        const round_core* other = side ? &p->a : &p->b;
+        const spx_dvec3 touch = side ? pb : pa;
+        for (int k = 0; k < 2; ++k) {
+            const spx_dvec3 x = mine->v[k];
+            if (spx_d3_len2(spx_d3_sub(x, touch)) <= tiny * tiny) continue;
+            const spx_dvec3 q = round_closest_to_point(other, x);
+            if (!(spx_d3_len2(spx_d3_sub(q, x)) > R * R)) continue;
+            /* The end's offset to the other core along the normal, from A towards B. */
+            const double gap = (side ? spx_d3_dot(spx_d3_sub(x, q), n) : spx_d3_dot(spx_d3_sub(q, x), n)) - R;
+            if (!(gap > 0.0) || gap > margin) continue;
+            const spx_dvec3 on_a = side ? q : x, on_b = side ? x : q;
+            /* Midway between A's surface and B's along the normal. */
+            const spx_dvec3 mid = spx_d3_scale(spx_d3_add(spx_d3_mad(on_a, n, p->ra), spx_d3_mad(on_b, n, -p->rb)), 0.5);
+            if (out->point_count == SPX_MAX_MANIFOLD_POINTS) {
+                /* Full (two crossing capsules, all four ends near): the nearer ends are kept. */
+                int far = 1;
+                for (int i = 2; i < out->point_count; ++i)
+                    if (out->points[i].depth < out->points[far].depth) far = i;
+                if (!(-gap > out->points[far].depth)) continue;
+                out->points[far] = out->points[--out->point_count];
+            }
+            add_point(out, p->origin, mid, -gap, (uint32_t)(side ? 3 + k : k));
+        }
+    }
+}
+
 unsigned round_pair_manifold(const round_pair* p, double margin, spx_dvec3 n, double sep, spx_dvec3 pa, spx_dvec3 pb,
                              spx_manifold* out)
 {
@@ -141,6 +180,7 @@ unsigned round_pair_manifold(const round_pair* p, double margin, spx_dvec3 n, do
     out->normal = spx_d3_to_float(n);
     spx_dvec3 local = sep > 0.0 ? spx_d3_scale(spx_d3_add(spx_d3_mad(pa, n, p->ra), spx_d3_mad(pb, n, -p->rb)), 0.5) : pa;
     add_point(out, p->origin, local, R - sep, 2u);
+    if (p->a.kind == ROUND_SEGMENT) capsule_ends(p, n, margin, pa, pb, out);
     return 0;
 }
 
