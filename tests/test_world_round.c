@@ -309,6 +309,51 @@ static int fast_ball_stops_at_thin_walls(void)
     return 0;
 }
 
+/* A small ball rolling fast on a box floor and on a mesh floor (20 m/s, a third of a metre a step,
+   more than its radius: a fast body for the continuous stage) rolls on at its speed and height; one
+   thrown sliding without spin ends rolling at 5/7 of its speed (friction's impulse turns it); and
+   one rolling at 5 m/s (0.08 m a step, under its radius) is not a fast body at all: its spin moves no
+   surface. */
+static int fast_ball_rolls_on(void)
+{
+    spx_mesh* grid = grid_mesh(60);
+    ENSURE(grid);
+    for (int run = 0; run < 6; ++run) {
+        const bool mesh = run & 1, spin = run < 4;
+        const float r = 0.1f, v0 = run < 2 ? 5.0f : 20.0f;
+        spx_world* w = make_world(false);
+        ENSURE(w);
+        if (mesh) add_grid(w, grid, 60, 0.8f);
+        else add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), identity(), spx_v3(30, 1, 30), 0.8f);
+        spx_body_id ball = add_round(w, spx_v3(-25, r, 0.3f), identity(), r, -1.0f, 0.8f, 0.0f);
+        ENSURE(spx_body_set_velocity(w, ball, spx_v3(v0, 0, 0), spx_v3(0, 0, spin ? -v0 / r : 0.0f)) == SPX_OK);
+        const float v_end = spin ? v0 : 5.0f / 7.0f * v0;
+        float worst_height = 0.0f;
+        uint32_t fast = 0;
+        spx_vec3 v, om;
+        for (int s = 0; s < 120; ++s) {
+            ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+            spx_transform t;
+            spx_step_stats st;
+            ENSURE(spx_body_get_transform(w, ball, &t) == SPX_OK && spx_body_get_velocity(w, ball, &v, &om) == SPX_OK);
+            ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
+            fast += st.fast_body_count;
+            worst_height = fmaxf(worst_height, fabsf(t.p.y - r));
+            if (spin) ENSURE_NEAR(len3(v), v0, 0.01f * v0);
+        }
+        printf("ball at %.0f m/s %s on a %s: ends at %.4f m/s (w r %.4f), height within %.3f mm, fast %u steps of 120\n",
+               (double)v0, spin ? "rolling" : "sliding", mesh ? "mesh" : "box", (double)v.x, (double)(-om.z * r),
+               1e3 * worst_height, fast);
+        ENSURE_NEAR(v.x, v_end, 0.01f * v_end);
+        ENSURE_NEAR(-om.z * r, v_end, 0.01f * v_end);
+        ENSURE(worst_height < 0.002f);
+        if (v0 < 10.0f) ENSURE(fast == 0);
+        spx_world_destroy(w);
+    }
+    spx_mesh_destroy(grid);
+    return 0;
+}
+
 /* A ball bouncing with restitution 1 on a box never gains energy (kinetic + potential), within 1%. */
 static int perfect_bounce_gains_nothing(void)
 {
@@ -642,6 +687,7 @@ int main(void)
     RUN_TEST(capsule_slides_across_mesh, failures);
     RUN_TEST(round_shapes_settle, failures);
     RUN_TEST(fast_ball_stops_at_thin_walls, failures);
+    RUN_TEST(fast_ball_rolls_on, failures);
     RUN_TEST(perfect_bounce_gains_nothing, failures);
     RUN_TEST(order_of_creation, failures);
     RUN_TEST(compound_body, failures);
