@@ -93,8 +93,10 @@ SPX_API spx_result spx_sweep_capsule_triangle(const spx_capsule* a, spx_vec3 vel
 /// Contact points of a resting pair, kept while their gap is at most `margin` (m, >= 0; speculative
 /// points have negative depth). A sphere gives one point; a capsule lying along a box face, a
 /// triangle's face or another capsule gives two (its segment clipped to the face or to the other
-/// segment's extent, each end with its own depth), otherwise one. Ids: 0 and 1 name the clipped
-/// ends (from p[0] towards p[1]), 2 a single point. Errors: as the overlap queries, then
+/// segment's extent, each end with its own depth), otherwise one, with each capsule end still apart
+/// and within the margin as a speculative point (its gap along the normal to the other's nearest
+/// point). Ids: 0 and 1 name the clipped ends or A's ends (from p[0] towards p[1]), 3 and 4 B's ends
+/// (B a capsule), 2 a single point. Errors: as the overlap queries, then
 /// SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE or SPX_ERR_INVALID_ARGUMENT for a margin that is not
 /// finite, beyond SPX_MAX_COORDINATE or negative.
 SPX_API spx_result spx_manifold_sphere_sphere(const spx_sphere* a, const spx_sphere* b, float margin, spx_manifold* out);
