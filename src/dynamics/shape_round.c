@@ -5,16 +5,20 @@
 
 static spx_vec3 neg(spx_vec3 v) { return spx_v3(-v.x, -v.y, -v.z); }
 
-/* Pairs with the round one first: x round; y any shape. */
+/* Whether a goes first in the queries of round.h: it is round, and b is not, or is a capsule while a
+   is a sphere or a capsule too (they have sphere-capsule, not capsule-sphere). */
+static bool round_first(const spx_placed_shape* a, const spx_placed_shape* b)
+{
+    return spx_shape_is_round(a->shape)
+        && (!spx_shape_is_round(b->shape) || a->shape->type == SPX_SHAPE_SPHERE || b->shape->type == SPX_SHAPE_CAPSULE);
+}
+
 uint32_t spx_round_pair_manifolds(const spx_placed_shape* a, const spx_placed_shape* b, float margin, spx_manifold* out,
                                   uint32_t capacity, bool* flip)
 {
     *flip = false;
     if (capacity == 0) return 0;
-    /* Two round shapes: a sphere goes first (the queries have sphere-capsule, not capsule-sphere). */
-    const bool a_first = spx_shape_is_round(a->shape)
-                      && (!spx_shape_is_round(b->shape) || a->shape->type == SPX_SHAPE_SPHERE
-                          || b->shape->type == SPX_SHAPE_CAPSULE);
+    const bool a_first = round_first(a, b);
     const spx_placed_shape* x = a_first ? a : b;
     const spx_placed_shape* y = a_first ? b : a;
     *flip = !a_first;
@@ -47,9 +51,7 @@ uint32_t spx_round_pair_manifolds(const spx_placed_shape* a, const spx_placed_sh
 
 bool spx_round_pair_overlap(const spx_placed_shape* a, const spx_placed_shape* b)
 {
-    const bool a_first = spx_shape_is_round(a->shape)
-                      && (!spx_shape_is_round(b->shape) || a->shape->type == SPX_SHAPE_SPHERE
-                          || b->shape->type == SPX_SHAPE_CAPSULE);
+    const bool a_first = round_first(a, b);
     const spx_placed_shape* x = a_first ? a : b;
     const spx_placed_shape* y = a_first ? b : a;
     const bool sphere = x->shape->type == SPX_SHAPE_SPHERE;
@@ -82,9 +84,7 @@ bool spx_round_pair_overlap(const spx_placed_shape* a, const spx_placed_shape* b
 bool spx_round_pair_sweep(const spx_placed_shape* a, spx_vec3 va, const spx_placed_shape* b, spx_vec3 vb, float tmax,
                           spx_sweep_hit* out)
 {
-    const bool a_first = spx_shape_is_round(a->shape)
-                      && (!spx_shape_is_round(b->shape) || a->shape->type == SPX_SHAPE_SPHERE
-                          || b->shape->type == SPX_SHAPE_CAPSULE);
+    const bool a_first = round_first(a, b);
     const spx_placed_shape* x = a_first ? a : b;
     const spx_placed_shape* y = a_first ? b : a;
     const spx_vec3 vx = a_first ? va : vb, vy = a_first ? vb : va;
