@@ -4,6 +4,10 @@
    cast (btGjkConvexCast) on the same problems, with how often its contact / no contact agrees with
    sepax's hit / miss on the problems that do not start overlapping.
 
+   A second table: rays against a sphere and a capsule (spx_ray_sphere, spx_ray_capsule), and a ball
+   and a capsule resting on, or swept at, a 32 x 32 grid mesh of 1 m quads through its OBB tree
+   (spx_manifold_*_mesh, spx_sweep_*_mesh), each on 4,096 random problems of a fixed seed.
+
    sepax_bench round [--runs=<n>] [--min-ms=<ms>] [--quick] [--no-peers]
 
    Prints a Markdown table: ns a query, the median over the runs of the process's CPU time (not the wall
@@ -14,6 +18,8 @@
 #include "suite.h"
 #include "timer.h"
 #include "support/round_cases.h"
+#include <sepax/query.h>
+#include <math.h>
 #if defined(SPX_BENCH_HAVE_BULLET)
 #include "peers/round_peer.h"
 #endif
@@ -95,6 +101,167 @@ static size_t pass_manifold(void* p, uint8_t* out)
     return errors;
 }
 
+/* ---- rays and meshes ---- */
+
+#define GRID 32
+
+typedef struct world_case {
+    spx_vec3 origin, translation;  /* rays */
+    spx_sphere ball;               /* a ball and a capsule over the grid, or at the piece for rays */
+    spx_capsule capsule;
+    spx_vec3 velocity;             /* sweeps: towards the grid */
+} world_case;
+
+typedef struct world_context {
+    const world_case* cases;
+    spx_mesh_instance* grid;
+} world_context;
+
+static uint64_t next_random(uint64_t* s)
+{
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return *s;
+}
+static float uniform(uint64_t* s, float lo, float hi) { return lo + (hi - lo) * (float)(next_random(s) >> 40) / 16777216.0f; }
+
+static void make_world_cases(world_case* c)
+{
+    uint64_t s = 0x9E3779B97F4A7C15ull;
+    for (size_t i = 0; i < COUNT; ++i) {
+        world_case* w = &c[i];
+        /* Rays from a box of 6 m towards a point within 1 m of the pieces' centre (the origin): most hit. */
+        w->origin = spx_v3(uniform(&s, -3, 3), uniform(&s, -3, 3), uniform(&s, -3, 3));
+        const spx_vec3 aim = spx_v3(uniform(&s, -1, 1), uniform(&s, -1, 1), uniform(&s, -1, 1));
+        w->translation = spx_v3(2.0f * (aim.x - w->origin.x), 2.0f * (aim.y - w->origin.y), 2.0f * (aim.z - w->origin.z));
+        /* Over the grid (top y = 0, x and z in 0..32), 0.02 m into it up to 0.02 m above, tilted a little. */
+        const float r = uniform(&s, 0.1f, 0.5f), x = uniform(&s, 2, GRID - 2), z = uniform(&s, 2, GRID - 2);
+        const float h = uniform(&s, 0.0f, 0.6f), a = uniform(&s, 0.0f, 6.2831853f), tilt = uniform(&s, -0.05f, 0.05f);
+        const float y = r + uniform(&s, -0.02f, 0.02f);
+        w->ball = (spx_sphere){ { x, y, z }, r };
+        w->capsule.p[0] = spx_v3(x - h * cosf(a), y - h * tilt, z - h * sinf(a));
+        w->capsule.p[1] = spx_v3(x + h * cosf(a), y + h * tilt, z + h * sinf(a));
+        w->capsule.radius = r;
+        w->velocity = spx_v3(uniform(&s, -5, 5), uniform(&s, -20, -1), uniform(&s, -5, 5));
+    }
+}
+
+static size_t pass_ray_sphere(void* p, uint8_t* out)
+{
+    const world_context* c = p;
+    size_t errors = 0;
+    const spx_sphere ball = { { 0, 0, 0 }, 0.5f };
+    for (size_t i = 0; i < COUNT; ++i) {
+        spx_ray_hit h;
+        if (spx_ray_sphere(c->cases[i].origin, c->cases[i].translation, 1.0f, &ball, &h) != SPX_OK) ++errors;
+        out[i] = (uint8_t)h.state;
+    }
+    return errors;
+}
+
+static size_t pass_ray_capsule(void* p, uint8_t* out)
+{
+    const world_context* c = p;
+    size_t errors = 0;
+    const spx_capsule cap = { { { -0.5f, -0.2f, 0.1f }, { 0.4f, 0.3f, -0.2f } }, 0.4f };
+    for (size_t i = 0; i < COUNT; ++i) {
+        spx_ray_hit h;
+        if (spx_ray_capsule(c->cases[i].origin, c->cases[i].translation, 1.0f, &cap, &h) != SPX_OK) ++errors;
+        out[i] = (uint8_t)h.state;
+    }
+    return errors;
+}
+
+static size_t pass_manifold_mesh(void* p, uint8_t* out, bool capsule)
+{
+    const world_context* c = p;
+    size_t errors = 0;
+    for (size_t i = 0; i < COUNT; ++i) {
+        spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+        uint32_t n = 0;
+        const spx_result r = capsule ? spx_manifold_capsule_mesh(&c->cases[i].capsule, c->grid, 0.04f, m, SPX_MAX_MESH_MANIFOLDS, &n)
+                                     : spx_manifold_sphere_mesh(&c->cases[i].ball, c->grid, 0.04f, m, SPX_MAX_MESH_MANIFOLDS, &n);
+        if (r != SPX_OK) ++errors;
+        out[i] = (uint8_t)(n ? m[0].point_count : 0);
+    }
+    return errors;
+}
+static size_t pass_manifold_sphere_mesh(void* p, uint8_t* out) { return pass_manifold_mesh(p, out, false); }
+static size_t pass_manifold_capsule_mesh(void* p, uint8_t* out) { return pass_manifold_mesh(p, out, true); }
+
+static size_t pass_sweep_mesh(void* p, uint8_t* out, bool capsule)
+{
+    const world_context* c = p;
+    size_t errors = 0;
+    const spx_vec3 still = { 0, 0, 0 };
+    for (size_t i = 0; i < COUNT; ++i) {
+        /* From 2 m above where it rests, falling for 1/60 s at up to 20 m/s. */
+        const world_case* w = &c->cases[i];
+        spx_sweep_hit h;
+        spx_sphere ball = w->ball;
+        spx_capsule cap = w->capsule;
+        ball.center.y += 0.2f, cap.p[0].y += 0.2f, cap.p[1].y += 0.2f;
+        const spx_result r = capsule ? spx_sweep_capsule_mesh(&cap, w->velocity, c->grid, still, 1.0f / 60.0f, &h, NULL)
+                                     : spx_sweep_sphere_mesh(&ball, w->velocity, c->grid, still, 1.0f / 60.0f, &h, NULL);
+        if (r != SPX_OK) ++errors;
+        out[i] = (uint8_t)h.state;
+    }
+    return errors;
+}
+static size_t pass_sweep_sphere_mesh(void* p, uint8_t* out) { return pass_sweep_mesh(p, out, false); }
+static size_t pass_sweep_capsule_mesh(void* p, uint8_t* out) { return pass_sweep_mesh(p, out, true); }
+
+/* The grid mesh of GRID x GRID quads, two triangles each, top at y = 0. */
+static spx_mesh* make_grid(void)
+{
+    static spx_vec3 v[(GRID + 1) * (GRID + 1)];
+    static uint32_t idx[6 * GRID * GRID];
+    for (uint32_t z = 0; z <= GRID; ++z)
+        for (uint32_t x = 0; x <= GRID; ++x) v[z * (GRID + 1) + x] = spx_v3((float)x, 0.0f, (float)z);
+    uint32_t n = 0;
+    for (uint32_t z = 0; z < GRID; ++z)
+        for (uint32_t x = 0; x < GRID; ++x) {
+            const uint32_t a = z * (GRID + 1) + x, b = a + 1, c = a + GRID + 1, d = c + 1;
+            idx[n++] = a, idx[n++] = c, idx[n++] = b; /* counter-clockwise seen from above */
+            idx[n++] = b, idx[n++] = c, idx[n++] = d;
+        }
+    spx_mesh_def def = spx_default_mesh_def();
+    def.vertices = v, def.vertex_count = (GRID + 1) * (GRID + 1);
+    def.indices = idx, def.triangle_count = 2 * GRID * GRID;
+    spx_mesh* mesh = NULL;
+    return spx_mesh_create(&def, &mesh) == SPX_OK ? mesh : NULL;
+}
+
+static int world_table(int runs, double min_ms)
+{
+    static world_case cases[COUNT];
+    static uint8_t out[COUNT];
+    make_world_cases(cases);
+    spx_mesh* mesh = make_grid();
+    const spx_transform pose = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
+    world_context c = { cases, NULL };
+    if (!mesh || spx_mesh_instance_create(mesh, &pose, NULL, &c.grid) != SPX_OK) return 3;
+    static const struct {
+        const char* name;
+        pass_fn* pass;
+    } rows[] = { { "ray, sphere", pass_ray_sphere },
+                 { "ray, capsule", pass_ray_capsule },
+                 { "manifold, sphere on a grid mesh", pass_manifold_sphere_mesh },
+                 { "manifold, capsule on a grid mesh", pass_manifold_capsule_mesh },
+                 { "sweep, sphere at a grid mesh", pass_sweep_sphere_mesh },
+                 { "sweep, capsule at a grid mesh", pass_sweep_capsule_mesh } };
+    int status = 0;
+    printf("\n| query | ns |\n| --- | --- |\n");
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; ++k) {
+        size_t errors;
+        const double t = measure(runs, min_ms, rows[k].pass, &c, out, &errors);
+        if (errors) status = 3;
+        printf("| %s | %.0f |\n", rows[k].name, t);
+    }
+    spx_mesh_instance_destroy(c.grid);
+    spx_mesh_destroy(mesh);
+    return status;
+}
+
 #if defined(SPX_BENCH_HAVE_BULLET)
 static size_t pass_bullet(void* p, uint8_t* out)
 {
@@ -171,5 +338,6 @@ int bench_round(int argc, char** argv)
 #endif
         printf("\n");
     }
-    return status;
+    const int world_status = world_table(runs, min_ms);
+    return status ? status : world_status;
 }

@@ -30,13 +30,14 @@ static const field fields[] = {
     B(type, K_ENUM), B(rotation, K_QUAT), B(linear_damping, K_F32), B(angular_damping, K_F32),
     B(gravity_scale, K_F32), B(friction, K_F32), B(restitution, K_F32), B(enable_sleep, K_BOOL),
     B(awake, K_BOOL), S(type, K_ENUM), S(local, K_TRANSFORM), S(density, K_F32), S(friction, K_F32),
-    S(restitution, K_F32), S(is_sensor, K_BOOL),
+    S(restitution, K_F32), S(is_sensor, K_BOOL), S(radius, K_F32), S(half_height, K_F32),
 };
 
 static const struct { const char* name; int value; } enums[] = {
     { "SPX_SIMD_AUTO", SPX_SIMD_AUTO }, { "SPX_SIMD_BASELINE", SPX_SIMD_BASELINE },
     { "SPX_BODY_STATIC", SPX_BODY_STATIC }, { "SPX_BODY_KINEMATIC", SPX_BODY_KINEMATIC },
     { "SPX_BODY_DYNAMIC", SPX_BODY_DYNAMIC }, { "SPX_SHAPE_BOX", SPX_SHAPE_BOX }, { "SPX_SHAPE_MESH", SPX_SHAPE_MESH },
+    { "SPX_SHAPE_SPHERE", SPX_SHAPE_SPHERE }, { "SPX_SHAPE_CAPSULE", SPX_SHAPE_CAPSULE },
 };
 
 static spx_world_def world_def;

@@ -61,6 +61,28 @@ static int a_valid_scene_reads(void)
     return 0;
 }
 
+/* Spheres and capsules: their keys, and the shapes' keys they do not take. */
+static int round_shapes(void)
+{
+    ENSURE(accepted(with_body("{ \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0.3 }, "
+                              "{ \"type\": \"capsule\", \"radius\": 0.2, \"half_height\": 0.5, \"position\": [1, 0, 0] } ] }")) == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"sphere\" } ] }"),
+                   "bodies[1].shapes[0]: missing field 'radius'") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"capsule\", \"radius\": 0.2 } ] }"),
+                   "bodies[1].shapes[0]: missing field 'half_height'") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0 } ] }"),
+                   "bodies[1].shapes[0].radius: must be > 0 (found 0)") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"capsule\", \"radius\": 0.2, \"half_height\": -1 } ] }"),
+                   "bodies[1].shapes[0].half_height: must be >= 0 (found -1)") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"radius\": 1 } ] }"),
+                   "bodies[1].shapes[0].radius: only a sphere or a capsule takes a radius") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"sphere\", \"radius\": 1, \"half_height\": 1 } ] }"),
+                   "bodies[1].shapes[0].half_height: only a capsule takes a half_height") == 0);
+    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"cone\" } ] }"),
+                   "unknown shape type 'cone' (box, sphere, capsule, mesh)") == 0);
+    return 0;
+}
+
 static int missing_field(void)
 {
     ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\" } ] }"),
@@ -361,6 +383,7 @@ int main(void)
     int failures = 0;
     RUN_TEST(a_valid_scene_reads, failures);
     RUN_TEST(missing_field, failures);
+    RUN_TEST(round_shapes, failures);
     RUN_TEST(wrong_type, failures);
     RUN_TEST(out_of_range, failures);
     RUN_TEST(missing_mesh_file, failures);

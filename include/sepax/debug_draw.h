@@ -47,6 +47,10 @@ typedef struct spx_debug_draw {
     /* A mesh shape whole, at the pose of the mesh's frame. When set, draw_triangle is not called. */
     void (*draw_mesh)(const struct spx_mesh* mesh, const spx_transform* pose, const spx_debug_shape* shape,
                       void* context);
+    /* A sphere or capsule shape: the pose of its frame, its radius (m) and half its segment's length
+       (m), the segment along the frame's y axis (0 for a sphere). */
+    void (*draw_round)(const spx_transform* pose, float radius, float half_height, const spx_debug_shape* shape,
+                       void* context);
     /* One triangle of a mesh shape, corners in the world (m); `triangle` is its number in the mesh's
        def (indices[3 * triangle]). Within the drawing bounds (when used), only triangles whose
        bounds meet them, found through the mesh's OBB tree: a large terrain costs what is in view. */
@@ -59,7 +63,7 @@ typedef struct spx_debug_draw {
     void (*draw_bounds)(spx_vec3 lower, spx_vec3 upper, uint32_t color, void* context);
     void* context;                  /* passed to every function */
 
-    bool draw_shapes;               /* default true: draw_box, draw_mesh or draw_triangle */
+    bool draw_shapes;               /* default true: draw_box, draw_round, draw_mesh or draw_triangle */
     bool draw_shape_bounds;         /* each shape's world bounds (as spx_world_overlap_aabb sees them); default false */
     bool draw_broad_phase;          /* each body's box in the broad phase; default false */
     bool draw_contacts;             /* the last step's contact points; default false */

@@ -15,6 +15,7 @@
 #include "collide.h"
 #include "mesh.h"
 #include "mesh_query.h"
+#include "round.h"
 #include "world.h"
 
 #ifdef __cplusplus
@@ -57,6 +58,15 @@ SPX_API spx_result spx_ray_triangle(spx_vec3 origin, spx_vec3 translation, float
 /// SPX_ROTATION_TOLERANCE), SPX_ERR_OUT_OF_RANGE (a pose position beyond SPX_MAX_COORDINATE).
 SPX_API spx_result spx_ray_mesh(spx_vec3 origin, spx_vec3 translation, float max_fraction, const spx_mesh* mesh,
                                 const spx_transform* pose, spx_ray_hit* out);
+
+/// A ray against a solid sphere or capsule: the fraction where it enters, exact (the line's interval
+/// within the radius of the centre or the segment); the normal is the surface's there. A ray starting
+/// inside answers START_OVERLAP at fraction 0. Errors as spx_ray_obb, then as spx_sphere_validate or
+/// spx_capsule_validate.
+SPX_API spx_result spx_ray_sphere(spx_vec3 origin, spx_vec3 translation, float max_fraction, const spx_sphere* sphere,
+                                  spx_ray_hit* out);
+SPX_API spx_result spx_ray_capsule(spx_vec3 origin, spx_vec3 translation, float max_fraction,
+                                   const spx_capsule* capsule, spx_ray_hit* out);
 
 /// Is the point in the box or on it? Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_NOT_FINITE,
 /// SPX_ERR_OUT_OF_RANGE (a point coordinate beyond SPX_MAX_COORDINATE), then as spx_obb_validate.

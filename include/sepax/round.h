@@ -9,6 +9,7 @@
 #define SEPAX_ROUND_H
 
 #include "collide.h"
+#include "mesh_query.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -92,8 +93,10 @@ SPX_API spx_result spx_sweep_capsule_triangle(const spx_capsule* a, spx_vec3 vel
 /// Contact points of a resting pair, kept while their gap is at most `margin` (m, >= 0; speculative
 /// points have negative depth). A sphere gives one point; a capsule lying along a box face, a
 /// triangle's face or another capsule gives two (its segment clipped to the face or to the other
-/// segment's extent, each end with its own depth), otherwise one. Ids: 0 and 1 name the clipped
-/// ends (from p[0] towards p[1]), 2 a single point. Errors: as the overlap queries, then
+/// segment's extent, each end with its own depth), otherwise one, with each capsule end still apart
+/// and within the margin as a speculative point (its gap along the normal to the other's nearest
+/// point). Ids: 0 and 1 name the clipped ends or A's ends (from p[0] towards p[1]), 3 and 4 B's ends
+/// (B a capsule), 2 a single point. Errors: as the overlap queries, then
 /// SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE or SPX_ERR_INVALID_ARGUMENT for a margin that is not
 /// finite, beyond SPX_MAX_COORDINATE or negative.
 SPX_API spx_result spx_manifold_sphere_sphere(const spx_sphere* a, const spx_sphere* b, float margin, spx_manifold* out);
@@ -107,6 +110,37 @@ SPX_API spx_result spx_manifold_sphere_triangle(const spx_sphere* a, const spx_t
                                                 spx_manifold* out);
 SPX_API spx_result spx_manifold_capsule_triangle(const spx_capsule* a, const spx_triangle* b, float margin,
                                                  spx_manifold* out);
+
+/* ---- against a triangle mesh at its instance's pose, through its OBB tree ----------------------- */
+
+/// Does the piece overlap or touch any triangle of the mesh (two-sided: a piece wholly inside a closed
+/// mesh touches nothing)? Stops at the first found. Errors: SPX_ERR_INVALID_ARGUMENT (NULL), then the
+/// piece's validator.
+SPX_API spx_result spx_overlap_sphere_mesh(const spx_sphere* a, spx_mesh_instance* b, bool* out_overlap);
+SPX_API spx_result spx_overlap_capsule_mesh(const spx_capsule* a, spx_mesh_instance* b, bool* out_overlap);
+
+/// First contact of the translating piece with the translating mesh during [0, tmax]: the earliest of
+/// its triangles' (spx_sweep_sphere_triangle's answer), or at the start the deepest; ties to the lower
+/// triangle number in the def, which goes to *out_triangle (may be NULL; SPX_NO_TRIANGLE on a miss).
+/// Errors as spx_sweep_sphere_triangle, for the piece and the motion.
+SPX_API spx_result spx_sweep_sphere_mesh(const spx_sphere* a, spx_vec3 velocity_a, spx_mesh_instance* b,
+                                         spx_vec3 velocity_b, float tmax, spx_sweep_hit* out, uint32_t* out_triangle);
+SPX_API spx_result spx_sweep_capsule_mesh(const spx_capsule* a, spx_vec3 velocity_a, spx_mesh_instance* b,
+                                          spx_vec3 velocity_b, float tmax, spx_sweep_hit* out, uint32_t* out_triangle);
+
+/// Resting contact with a mesh: the triangles' manifolds (spx_manifold_sphere_triangle's) within
+/// `margin`, with the mesh's surface edges (spx_mesh_get_triangle_edges: a normal comes from an edge
+/// or corner only where the surface has one, so nothing bumps at the edges between coplanar
+/// triangles), merged by normal as spx_manifold_obb_mesh merges: up to min(capacity,
+/// SPX_MAX_MESH_MANIFOLDS) manifolds, deepest first. Point ids: 2 a sphere's or a capsule's single
+/// point, k (0, 1) a capsule's own end on a face, both the same on every triangle; an end of a
+/// capsule cut by a triangle's side is 3 + k with the triangle's number in the def in bits 6-31
+/// (mod 2^26). Errors: SPX_ERR_INVALID_ARGUMENT (NULL a, b or out_count, NULL out with capacity > 0),
+/// the piece's validator, the margin's as spx_manifold_sphere_obb.
+SPX_API spx_result spx_manifold_sphere_mesh(const spx_sphere* a, spx_mesh_instance* b, float margin, spx_manifold* out,
+                                            uint32_t capacity, uint32_t* out_count);
+SPX_API spx_result spx_manifold_capsule_mesh(const spx_capsule* a, spx_mesh_instance* b, float margin,
+                                             spx_manifold* out, uint32_t capacity, uint32_t* out_count);
 
 #ifdef __cplusplus
 }

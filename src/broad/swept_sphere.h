@@ -2,14 +2,8 @@
 #ifndef SPX_BROAD_SWEPT_SPHERE_H
 #define SPX_BROAD_SWEPT_SPHERE_H
 
-#include <sepax/base.h>
-#include <sepax/math_types.h>
+#include <sepax/round.h> /* spx_sphere: a centre (m) and a radius (m, >= 0) */
 #include "aabb.h"
-
-typedef struct spx_sphere {
-    spx_vec3 center; /* m */
-    float radius;    /* m, >= 0 */
-} spx_sphere;
 
 /* The sphere holding every position a body can reach during a step of dt seconds, when its centre
    of mass moves from p at constant velocity v (m/s) and it turns at constant angular velocity w

@@ -48,4 +48,9 @@ bool spx_ray_mesh_local(const spx_mesh* mesh, const spx_ray* ray, double tmax, d
    zero. */
 void spx_pose_matrix(const spx_transform* pose, double r[3][3], double p[3]);
 
+/* A ray against the points within `radius` of p[0] (count 1) or of the segment p[0]-p[1] (count 2),
+   all checked: spx_ray_sphere and spx_ray_capsule after their checks. */
+void spx_ray_round_hit(spx_vec3 origin, spx_vec3 translation, float max_fraction, const spx_vec3* p, int count,
+                       float radius, spx_ray_hit* out);
+
 #endif

@@ -61,7 +61,6 @@ bool round_line_interval(const round_core* c, double radius, spx_dvec3 o, spx_dv
 bool round_first_time(const round_core* a, const round_core* b, spx_dvec3 v, double radius, double tmax,
                       double* out_time);
 
-#endif
 
 /* ---- a pair of pieces ------------------------------------------------------------------------- */
 
@@ -95,3 +94,17 @@ spx_dvec3 round_closest_to_point(const round_core* c, spx_dvec3 p);
    meet, one common point). */
 void round_contact_normal(const round_pair* p, const round_core* b, spx_dvec3 hint, spx_dvec3* out_normal,
                           double* out_separation, int* out_axis, spx_dvec3* out_pa, spx_dvec3* out_pb);
+
+/* The manifold of round.h for a pair already checked, whose contact normal (A to B), separation and
+   closest points round_contact_normal gave. Returns a mask: bit k set when point k is an end of a
+   capsule's stretch cut by B (a face's side, the other segment's end), not the capsule's own end. */
+unsigned round_pair_manifold(const round_pair* p, double margin, spx_dvec3 n, double sep, spx_dvec3 pa, spx_dvec3 pb,
+                             spx_manifold* out);
+
+/* B a triangle with a plane: A's contact with that plane where A's core lies over the triangle (a
+   sphere's centre, or the part of a capsule's segment, inside the triangle's prism), normal the
+   face's towards B, one point a sphere and two a capsule (ids as round.h's), kept within `margin`.
+   The mask as round_pair_manifold's; no points when the core is not over the triangle. */
+unsigned round_pair_face_manifold(const round_pair* p, double margin, spx_manifold* out);
+
+#endif

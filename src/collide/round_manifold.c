@@ -80,8 +80,9 @@ static void add_point(spx_manifold* m, spx_dvec3 origin, spx_dvec3 local, double
 /* Two points along a capsule (A) lying on B's face or along B's segment; false to fall back to one.
    `depth`: the pair's least overlap. A stretch whose deepest end falls short of it by more than 1e-3
    of it (a segment through the box whose deepest part sticks out past the face's sides) is not the
-   contact: one point at the least overlap is. */
-static bool capsule_stretch(const round_pair* p, spx_dvec3 n, double depth, double margin, spx_manifold* out)
+   contact: one point at the least overlap is. Bit k of *clipped: point k's end was cut by B. */
+static bool capsule_stretch(const round_pair* p, spx_dvec3 n, double depth, double margin, spx_manifold* out,
+                            unsigned* clipped)
 {
     const spx_dvec3 a0 = p->a.v[0], ua = spx_d3_sub(p->a.v[1], a0);
     const double l2 = spx_d3_len2(ua), R = p->ra + p->rb;
@@ -117,12 +118,99 @@ static bool capsule_stretch(const round_pair* p, spx_dvec3 n, double depth, doub
     if ((s1 - s0) * sqrt(l2) <= 1e-6 * p->size) return false;
     if (R - spx_dmin(gap[0], gap[1]) < depth - 1e-3 * fabs(depth) - 1e-9 * p->size) return false;
     out->normal = spx_d3_to_float(normal);
+    *clipped = 0;
     for (int k = 0; k < 2; ++k) {
         if (R - gap[k] < -margin) continue;
+        if ((k ? s1 : s0) != (double)k) *clipped |= 1u << out->point_count;
         /* Midway between A's surface (x + ra n) and B's (x + (gap - rb) n). */
         add_point(out, p->origin, spx_d3_mad(x[k], normal, 0.5 * (p->ra + gap[k] - p->rb)), R - gap[k], (uint32_t)k);
     }
     return true;
+}
+
+/* A capsule touching at one point (across an edge, tilted on a face) turns about it, and its far end
+   may land within the step: each end of its segment apart from B and away from the contact point is
+   a speculative point too while within the margin, its gap the end's offset to B's nearest point
+   taken along the normal (no more than the true gap: the solver then holds the end off a little
+   early, never late). An end whose offset does not point along the normal (hanging past B's side)
+   gives none. Ids 0 and 1: the end; B a capsule too, its ends likewise against A, ids 3 and 4 (so
+   that the pair gives the same points either way round). */
+static void capsule_ends(const round_pair* p, spx_dvec3 n, double margin, spx_dvec3 pa, spx_dvec3 pb, spx_manifold* out)
+{
+    const double R = p->ra + p->rb, tiny = 1e-6 * p->size;
+    for (int side = 0; side < 2; ++side) {
+        if (side == 1 && p->b.kind != ROUND_SEGMENT) break;
+        const round_core* mine = side ? &p->b : &p->a;
+        const round_core* other = side ? &p->a : &p->b;
+        const spx_dvec3 touch = side ? pb : pa;
+        for (int k = 0; k < 2; ++k) {
+            const spx_dvec3 x = mine->v[k];
+            if (spx_d3_len2(spx_d3_sub(x, touch)) <= tiny * tiny) continue;
+            const spx_dvec3 q = round_closest_to_point(other, x);
+            if (!(spx_d3_len2(spx_d3_sub(q, x)) > R * R)) continue;
+            /* The end's offset to the other core along the normal, from A towards B. */
+            const double gap = (side ? spx_d3_dot(spx_d3_sub(x, q), n) : spx_d3_dot(spx_d3_sub(q, x), n)) - R;
+            if (!(gap > 0.0) || gap > margin) continue;
+            const spx_dvec3 on_a = side ? q : x, on_b = side ? x : q;
+            /* Midway between A's surface and B's along the normal. */
+            const spx_dvec3 mid = spx_d3_scale(spx_d3_add(spx_d3_mad(on_a, n, p->ra), spx_d3_mad(on_b, n, -p->rb)), 0.5);
+            if (out->point_count == SPX_MAX_MANIFOLD_POINTS) {
+                /* Full (two crossing capsules, all four ends near): the nearer ends are kept. */
+                int far = 1;
+                for (int i = 2; i < out->point_count; ++i)
+                    if (out->points[i].depth < out->points[far].depth) far = i;
+                if (!(-gap > out->points[far].depth)) continue;
+                out->points[far] = out->points[--out->point_count];
+            }
+            add_point(out, p->origin, mid, -gap, (uint32_t)(side ? 3 + k : k));
+        }
+    }
+}
+
+unsigned round_pair_manifold(const round_pair* p, double margin, spx_dvec3 n, double sep, spx_dvec3 pa, spx_dvec3 pb,
+                             spx_manifold* out)
+{
+    memset(out, 0, sizeof *out);
+    const double R = p->ra + p->rb;
+    if (sep > R + margin) return 0;
+    unsigned clipped = 0;
+    if (p->a.kind == ROUND_SEGMENT && capsule_stretch(p, n, R - sep, margin, out, &clipped) && out->point_count > 0)
+        return clipped;
+    out->point_count = 0;
+    out->normal = spx_d3_to_float(n);
+    spx_dvec3 local = sep > 0.0 ? spx_d3_scale(spx_d3_add(spx_d3_mad(pa, n, p->ra), spx_d3_mad(pb, n, -p->rb)), 0.5) : pa;
+    add_point(out, p->origin, local, R - sep, 2u);
+    if (p->a.kind == ROUND_SEGMENT) capsule_ends(p, n, margin, pa, pb, out);
+    return 0;
+}
+
+unsigned round_pair_face_manifold(const round_pair* p, double margin, spx_manifold* out)
+{
+    memset(out, 0, sizeof *out);
+    clip_face f;
+    if (p->b.kind != ROUND_TRIANGLE || spx_d3_len2(p->b.normal) == 0.0) return 0;
+    /* The side of the plane A's core is on (its first point), the face's normal towards A. */
+    const double above = spx_d3_dot(spx_d3_sub(p->a.v[0], p->b.v[0]), p->b.normal);
+    if (!face_of(&p->b, above >= 0.0 ? spx_d3_neg(p->b.normal) : p->b.normal, &f)) return 0;
+    const spx_dvec3 a0 = p->a.v[0];
+    const spx_dvec3 ua = p->a.kind == ROUND_SEGMENT ? spx_d3_sub(p->a.v[1], a0) : spx_d3(0, 0, 0);
+    double s0 = 0.0, s1 = p->a.kind == ROUND_SEGMENT ? 1.0 : 0.0;
+    for (int k = 0; k < f.side_count; ++k)
+        if (!clip(a0, ua, f.side[k], f.side_lo[k], f.side_hi[k], &s0, &s1)) return 0;
+    const spx_dvec3 normal = spx_d3_neg(f.normal);
+    const double R = p->ra + p->rb;
+    const int ends = s1 - s0 > 1e-6 * (p->size > 0.0 ? p->size : 1.0) ? 2 : 1;
+    unsigned clipped = 0;
+    out->normal = spx_d3_to_float(normal);
+    for (int k = 0; k < ends; ++k) {
+        const double s = k ? s1 : s0;
+        const spx_dvec3 x = spx_d3_mad(a0, ua, s);
+        const double gap = spx_d3_dot(x, f.normal) - f.height;
+        if (R - gap < -margin) continue;
+        if (ends == 2 && s != (double)k) clipped |= 1u << out->point_count;
+        add_point(out, p->origin, spx_d3_mad(x, normal, 0.5 * (p->ra + gap - p->rb)), R - gap, ends == 2 ? (uint32_t)k : 2u);
+    }
+    return clipped;
 }
 
 static spx_result manifold(round_piece a, round_piece b, float margin, spx_manifold* out)
@@ -132,18 +220,11 @@ static spx_result manifold(round_piece a, round_piece b, float margin, spx_manif
     if (r != SPX_OK) return r;
     round_pair p;
     round_pair_make(a, b, &p);
-    memset(out, 0, sizeof *out);
     spx_dvec3 n, pa, pb;
     double sep;
     int axis;
     round_contact_normal(&p, &p.b, spx_d3(0, 0, 0), &n, &sep, &axis, &pa, &pb);
-    const double R = p.ra + p.rb;
-    if (sep > R + margin) return SPX_OK;
-    if (p.a.kind == ROUND_SEGMENT && capsule_stretch(&p, n, R - sep, margin, out) && out->point_count > 0) return SPX_OK;
-    out->point_count = 0;
-    out->normal = spx_d3_to_float(n);
-    spx_dvec3 local = sep > 0.0 ? spx_d3_scale(spx_d3_add(spx_d3_mad(pa, n, p.ra), spx_d3_mad(pb, n, -p.rb)), 0.5) : pa;
-    add_point(out, p.origin, local, R - sep, 2u);
+    (void)round_pair_manifold(&p, margin, n, sep, pa, pb, out);
     return SPX_OK;
 }
 

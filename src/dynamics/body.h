@@ -8,7 +8,8 @@
 #include <cglm/struct.h>
 #include <string.h>
 
-/* A shape as the step uses it. A box is its box in the body's frame; a mesh is the mesh's frame in
+/* A shape as the step uses it. A box is its box in the body's frame; a sphere or capsule its
+   bounding box (the capsule's segment along axis 1, shape_round.h); a mesh is the mesh's frame in
    the body's frame, with the box of its tree's root standing for it where a bound is enough. */
 typedef struct spx_body_shape {
     spx_shape_type type;
@@ -17,6 +18,8 @@ typedef struct spx_body_shape {
     mat3s local_rotation; /* box: its axes in the body's frame; mesh: the root box's axes */
     bool axes_aligned;    /* local_rotation is the identity: the box's axes are the body's */
     float radius;         /* of the sphere about the body's centre of mass holding the shape */
+    float round_radius;   /* sphere, capsule: its radius (half_extents: radius, half height + radius, radius) */
+    float half_height;    /* capsule: half its segment's length; sphere 0 */
     const spx_mesh* mesh; /* mesh: the host's */
     spx_transform mesh_local;      /* mesh: its frame in the body's frame */
     spx_mesh_instance* instance;   /* mesh: the world-space cache, owned by the body; posed on demand */
@@ -70,7 +73,8 @@ typedef struct spx_body {
     void* user_data;
     spx_body_shape* shapes;
     uint32_t shape_count;
-    uint32_t box_count;    /* of its shapes, boxes (the rest are meshes) */
+    uint32_t box_count;    /* of its shapes, those that are not meshes (boxes, spheres, capsules: a pair of
+                              them has one manifold at most) */
     bool filtered;         /* a shape has a filter other than the default or is a sensor: its pairs ask
                               spx_shapes_collide */
     uint32_t sensor_count; /* of its shapes, sensors */

@@ -131,6 +131,20 @@ static vec3s turn_between(versors q0, versors q1, vec3s hint)
     return glms_vec3_scale(axis, angle + two_pi * whole);
 }
 
+/* m: how far the body's turning can move its surface, at most, per radian: its radius, but for a body
+   of spheres and capsules alone the farthest point of their cores from the centre of mass (a ball
+   turning about its centre moves no surface at all: a rolling ball is not fast for its spin). */
+static float turn_radius(const spx_body* b)
+{
+    float far = 0.0f;
+    for (uint32_t k = 0; k < b->shape_count; ++k) {
+        const spx_body_shape* s = &b->shapes[k];
+        if (!spx_shape_is_round(s)) return b->radius;
+        far = fmaxf(far, glms_vec3_norm(glms_vec3_sub(s->local_center, b->local_center)) + s->half_height);
+    }
+    return far * (1.0f + 1e-5f);
+}
+
 static float body_least_half(const spx_body* b)
 {
     float h = INFINITY;
@@ -458,7 +472,7 @@ static void impact_now(spx_ccd_stage* s, uint32_t i)
 
 static bool fast_pre(const spx_body* b, vec3s v_pre, float dt)
 {
-    float reach = (glms_vec3_norm(v_pre) + glms_vec3_norm(b->w) * b->radius) * dt;
+    float reach = (glms_vec3_norm(v_pre) + glms_vec3_norm(b->w) * turn_radius(b)) * dt;
     return reach > SPX_CCD_FAST_FRACTION * body_least_half(b);
 }
 
@@ -480,7 +494,7 @@ void spx_continuous_prepare(spx_world* w, float dt)
         cb->q0 = b->rotation;
         cb->v_pre = b->type == SPX_BODY_DYNAMIC ? glms_vec3_add(b->v, glms_vec3_scale(g, dt * b->gravity_scale)) : b->v;
         cb->fast_pre = fast_pre(b, cb->v_pre, dt) && !spx_joints_has(&w->joints, i);
-        cb->spinning = glms_vec3_norm(b->w) * dt > SPX_CCD_SOLVER_TURN;
+        cb->spinning = glms_vec3_norm(b->w) * dt > SPX_CCD_SOLVER_TURN && turn_radius(b) > 0.0f;
         c->any_fast_pre |= cb->fast_pre;
     }
 }
@@ -574,7 +588,7 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
         vec3s d = glms_vec3_sub(b->center, cb->c0);
         /* The broad phase swept it at v_pre and grew the sphere by the speculative distance. */
         float off = glms_vec3_norm(glms_vec3_sub(d, glms_vec3_scale(cb->v_pre, dt))) - spec;
-        float reach = fmaxf(glms_vec3_norm(d), glms_vec3_norm(b->v) * dt) + glms_vec3_norm(b->w) * b->radius * dt;
+        float reach = fmaxf(glms_vec3_norm(d), glms_vec3_norm(b->v) * dt) + glms_vec3_norm(b->w) * turn_radius(b) * dt;
         if (cb->fast_pre || (reach > SPX_CCD_FAST_FRACTION * body_least_half(b) && !spx_joints_has(&w->joints, i))) {
             c->fast[fast_count++] = i;
         } else {

@@ -7,6 +7,7 @@
 
 #include "world.h"
 #include "continuous.h"
+#include "shape_round.h"
 #include <math.h>
 
 /* Rotation is bounded to this fraction of the thinner shape's least half extent per sub-interval:

@@ -28,14 +28,15 @@ static float mesh_thickness(const spx_body_shape* s)
 }
 
 /* How far apart a shape pair may be when its contact is taken as an impact under rotation, and the
-   margin of the manifold that places the impact: a quarter of the thinner box; for two meshes a
+   margin of the manifold that places the impact: a quarter of the thinner box (a sphere's or
+   capsule's radius is its least half extent); for two meshes a
    tenth of the thinner mesh that is not a sheet, and for two sheets a tenth of 1% of the larger
    half extent of the smaller one. */
 float spx_ccd_pair_tolerance(const spx_body_shape* ha, const spx_body_shape* hb)
 {
-    if (ha->type == SPX_SHAPE_BOX || hb->type == SPX_SHAPE_BOX) {
-        float ha_min = ha->type == SPX_SHAPE_BOX ? least_half(ha) : INFINITY;
-        float hb_min = hb->type == SPX_SHAPE_BOX ? least_half(hb) : INFINITY;
+    if (ha->type != SPX_SHAPE_MESH || hb->type != SPX_SHAPE_MESH) {
+        float ha_min = ha->type != SPX_SHAPE_MESH ? least_half(ha) : INFINITY;
+        float hb_min = hb->type != SPX_SHAPE_MESH ? least_half(hb) : INFINITY;
         return SPX_CCD_ROTATION_FRACTION * fminf(ha_min, hb_min);
     }
     float h = fminf(mesh_thickness(ha), mesh_thickness(hb));
@@ -155,6 +156,7 @@ static float spin_reach(const spx_body* b, const spx_body_shape* sh, const spx_c
     const mat3s r = glms_quat_mat3(cb->q);
     const vec3s o = glms_mat3_mulv(r, glms_vec3_sub(sh->local_center, b->local_center));
     const mat3s axes = sh->axes_aligned ? r : glms_mat3_mul(r, sh->local_rotation);
+    if (spx_shape_is_round(sh)) return fminf(sh->radius, spx_round_spin_reach(sh, o, axes.col[1], u) * (1.0f + 1e-5f) + 1e-6f);
     float reach = glms_vec3_norm(glms_vec3_sub(o, glms_vec3_scale(u, glms_vec3_dot(o, u))));
     for (int k = 0; k < 3; ++k) {
         const float c = glms_vec3_dot(axes.col[k], u);
@@ -173,6 +175,15 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body
                        float t, float ga, float gb, float d, spx_sweep_hit* out)
 {
     const spx_vec3 va = sv(a->v), vb = sv(b->v);
+    if (spx_shape_is_round(ha) || spx_shape_is_round(hb)) {
+        /* A round shape grows its radius, a box its half extents; a mesh gives its growth to the other. */
+        spx_placed_shape pa = { ha, box_at(A, ha, a, t, 0.0f), ga }, pb = { hb, box_at(B, hb, b, t, 0.0f), gb };
+        if (ha->type == SPX_SHAPE_MESH) pb.grow += ga, pa.grow = 0.0f;
+        if (hb->type == SPX_SHAPE_MESH) pa.grow += gb, pb.grow = 0.0f;
+        if ((ha->type == SPX_SHAPE_MESH && !pose_mesh(A, ha, a, t)) || (hb->type == SPX_SHAPE_MESH && !pose_mesh(B, hb, b, t)))
+            return false;
+        return spx_round_pair_sweep(&pa, va, &pb, vb, d, out);
+    }
     if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
         spx_obb oa = fixed_a ? *fixed_a : box_at(A, ha, a, t, ga);
         spx_obb ob = fixed_b ? *fixed_b : box_at(B, hb, b, t, gb);
@@ -383,7 +394,16 @@ void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body
     spx_manifold ms[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;
     bool flip = false;
-    if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
+    if (spx_shape_is_round(ha) || spx_shape_is_round(hb)) {
+        const spx_placed_shape pa = { ha, shape_box(A, ha, ca, qa, 0.0f), 0.0f }, pb = { hb, shape_box(B, hb, cb, qb, 0.0f), 0.0f };
+        spx_ccd_body pose;
+        memset(&pose, 0, sizeof pose);
+        pose.c = ha->type == SPX_SHAPE_MESH ? ca : cb, pose.q = ha->type == SPX_SHAPE_MESH ? qa : qb;
+        const spx_body* mb = ha->type == SPX_SHAPE_MESH ? A : B;
+        const spx_body_shape* mesh = ha->type == SPX_SHAPE_MESH ? ha : (hb->type == SPX_SHAPE_MESH ? hb : NULL);
+        if (!mesh || pose_mesh(mb, mesh, &pose, 0.0f))
+            count = spx_round_pair_manifolds(&pa, &pb, tol, ms, SPX_MAX_MESH_MANIFOLDS, &flip);
+    } else if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
         spx_obb oa = shape_box(A, ha, ca, qa, 0.0f), ob = shape_box(B, hb, cb, qb, 0.0f);
         if (spx_manifold_obb_obb(&oa, &ob, tol, &ms[0]) == SPX_OK) count = 1;
     } else if (ha->type == SPX_SHAPE_BOX || hb->type == SPX_SHAPE_BOX) {

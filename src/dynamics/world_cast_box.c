@@ -3,6 +3,7 @@
    swept queries (spx_sweep_obb_obb, spx_sweep_obb_mesh) with the shape at rest and tmax 1, so that
    time is the fraction of the translation. */
 #include "query_index.h"
+#include "shape_round.h"
 #include "broad/tree_cast.h"
 #include "geometry/validate.h"
 #include <float.h>
@@ -28,6 +29,21 @@ static bool cast_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_ob
     out->body = spx_world_body_id(w, slot);
     out->shape_index = index;
     out->shape = spx_world_shape_id(w, slot, index);
+    if (spx_shape_is_round(s)) {
+        /* The round shape is A, still, the box B: the normal from the round surface to the box is the
+           cast's, back at the caster. */
+        const spx_placed_shape p = { s, spx_body_shape_box(b, s), 0.0f };
+        const spx_sphere ball = spx_placed_sphere(&p);
+        const spx_capsule cap = spx_placed_capsule(&p);
+        spx_sweep_hit hit;
+        const spx_result r = s->type == SPX_SHAPE_SPHERE ? spx_sweep_sphere_obb(&ball, still, box, translation, 1.0f, &hit)
+                                                         : spx_sweep_capsule_obb(&cap, still, box, translation, 1.0f, &hit);
+        if (r != SPX_OK || hit.state == SPX_SWEEP_MISS || hit.time > max_fraction) return false;
+        out->triangle = SPX_NO_TRIANGLE;
+        out->state = hit.state, out->fraction = hit.time, out->point = hit.point;
+        out->normal = hit.normal, out->depth = hit.depth;
+        return true;
+    }
     if (s->type == SPX_SHAPE_BOX) {
         const spx_obb other = spx_body_shape_box(b, s);
         spx_sweep_hit hit;

@@ -166,6 +166,10 @@ static void draw_shape(const drawing* g, uint32_t i, uint32_t k)
         const spx_transform pose = compose(b, &s->mesh_local);
         if (d->draw_mesh) d->draw_mesh(s->mesh, &pose, &info, d->context);
         else if (d->draw_triangle) mesh_triangles(g, s->mesh, &pose, &info);
+    } else if (s->type == SPX_SHAPE_SPHERE || s->type == SPX_SHAPE_CAPSULE) {
+        if (!d->draw_round) return;
+        const spx_transform pose = compose(b, &s->local);
+        d->draw_round(&pose, s->round_radius, s->type == SPX_SHAPE_CAPSULE ? s->half_height : 0.0f, &info, d->context);
     }
 }
 

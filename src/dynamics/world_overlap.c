@@ -1,6 +1,7 @@
 /* Overlap queries of the world: the query tree's leaves whose boxes meet the query's bounds, then each
    shape of their bodies by its bounds (spx_world_overlap_aabb) or exactly (a box, a point). */
 #include "query_index.h"
+#include "shape_round.h"
 #include "collide/ray.h"
 #include "geometry/validate.h"
 #include <math.h>
@@ -38,6 +39,20 @@ static bool shape_overlaps(const overlap* q, const spx_body* b, const spx_body_s
         bounds.min[k] -= pad, bounds.max[k] += pad;
     }
     if (!aabb_touch(&bounds, &q->bounds)) return false;
+    if (spx_shape_is_round(s)) {
+        /* A point is a sphere of radius 0. */
+        const spx_placed_shape p = { s, spx_body_shape_box(b, s), 0.0f };
+        const spx_sphere ball = spx_placed_sphere(&p), dot = { q->point, 0.0f };
+        const spx_capsule cap = spx_placed_capsule(&p);
+        const bool sphere = s->type == SPX_SHAPE_SPHERE;
+        bool in = false;
+        spx_result r;
+        if (q->kind == BY_POINT)
+            r = sphere ? spx_overlap_sphere_sphere(&dot, &ball, &in) : spx_overlap_sphere_capsule(&dot, &cap, &in);
+        else
+            r = sphere ? spx_overlap_sphere_obb(&ball, q->box, &in) : spx_overlap_capsule_obb(&cap, q->box, &in);
+        return r == SPX_OK && in;
+    }
     if (s->type == SPX_SHAPE_BOX) {
         const spx_obb other = spx_body_shape_box(b, s);
         bool in = false;

@@ -2,6 +2,7 @@
    cast's current length; each shape of a leaf's body by spx_ray_obb or spx_ray_mesh, as a host would
    call them. */
 #include "query_index.h"
+#include "shape_round.h"
 #include "broad/tree_cast.h"
 #include "collide/ray.h"
 #include "geometry/validate.h"
@@ -25,7 +26,12 @@ static bool ray_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_ray
     const spx_body* b = &w->bodies[slot];
     const spx_body_shape* s = &b->shapes[index];
     spx_ray_hit hit;
-    if (s->type == SPX_SHAPE_BOX) {
+    if (spx_shape_is_round(s)) {
+        const spx_placed_shape p = { s, spx_body_shape_box(b, s), 0.0f };
+        const spx_capsule cap = spx_placed_capsule(&p);
+        if (spx_capsule_validate(&cap) != SPX_OK) return false;
+        spx_ray_round_hit(origin, translation, max_fraction, cap.p, s->type == SPX_SHAPE_SPHERE ? 1 : 2, cap.radius, &hit);
+    } else if (s->type == SPX_SHAPE_BOX) {
         /* What spx_ray_obb does, without checking the ray again for every box, or a box checked when
            it was stored */
         const spx_obb* trusted = spx_body_trusted_box(b, s);

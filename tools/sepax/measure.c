@@ -1,7 +1,8 @@
 /* sepax (the program): measuring a scene with the public queries (see measure.h). Every shape of
  * every body becomes a piece in world space; pieces whose bounding spheres meet (a sweep along x)
  * are asked for their penetration and contact points: box-box by spx_penetration_obb_obb and
- * spx_manifold_obb_obb, box-mesh by spx_manifold_obb_mesh, mesh-mesh by spx_contacts_mesh_mesh. */
+ * spx_manifold_obb_obb, box-mesh by spx_manifold_obb_mesh, mesh-mesh by spx_contacts_mesh_mesh; a sphere
+ * or capsule (as a capsule: a sphere's two ends meet) by the capsule queries of round.h. */
 #include "measure.h"
 #include "tool_math.h"
 
@@ -17,6 +18,8 @@ typedef struct piece {
     const scene_shape* shape;
     spx_obb box;                  /* BOX */
     spx_mesh_instance* instance;  /* MESH */
+    bool round;                   /* SPHERE, CAPSULE: */
+    spx_capsule capsule;          /* its core and radius (a sphere's ends at its centre) */
     spx_vec3 center;              /* bounding sphere */
     float radius;
     bool dynamic;
@@ -53,6 +56,7 @@ void measure_destroy(measure* m)
 static float piece_top(const piece* p)
 {
     float top = -FLT_MAX;
+    if (p->round) return fmaxf(p->capsule.p[0].y, p->capsule.p[1].y) + p->capsule.radius;
     if (!p->instance) {
         spx_vec3 c[8];
         spx_obb_corners(&p->box, c);
@@ -80,7 +84,12 @@ static bool place(measure* m, const scene* s)
         if (spx_body_get_transform(s->w, s->ids[p->body], &body) != SPX_OK) return false;
         spx_transform t = tm_compose(body, p->shape->local);
         p->center = t.p;
-        if (p->instance) {
+        if (p->round) {
+            const float h = p->shape->type == SPX_SHAPE_CAPSULE ? p->shape->half_height : 0.0f;
+            p->capsule.p[0] = tm_apply(t, spx_v3(0.0f, -h, 0.0f));
+            p->capsule.p[1] = tm_apply(t, spx_v3(0.0f, h, 0.0f));
+            p->capsule.radius = p->shape->radius;
+        } else if (p->instance) {
             if (spx_mesh_instance_set_pose(p->instance, &t) != SPX_OK) return false;
         } else if (spx_obb_from_quat(t.p, p->shape->half_extents, t.q, &p->box) != SPX_OK) {
             return false;
@@ -107,6 +116,11 @@ measure* measure_create(const scene* s)
             p->dynamic = b->def.type == SPX_BODY_DYNAMIC;
             if (p->shape->type == SPX_SHAPE_BOX) {
                 p->radius = tm_length(p->shape->half_extents);
+                continue;
+            }
+            if (p->shape->type == SPX_SHAPE_SPHERE || p->shape->type == SPX_SHAPE_CAPSULE) {
+                p->round = true;
+                p->radius = p->shape->radius + (p->shape->type == SPX_SHAPE_CAPSULE ? p->shape->half_height : 0.0f);
                 continue;
             }
             const scene_mesh* mesh = &s->meshes[p->shape->mesh];
@@ -154,6 +168,26 @@ static bool measure_pair(measure* m, const piece* a, const piece* b, bool with_p
 {
     *depth = 0.0f;
     *touching = false;
+    if (b->round && !a->round) {
+        const piece* t = a;
+        a = b, b = t;
+    }
+    if (a->round) {
+        spx_manifold man[SPX_MAX_MESH_MANIFOLDS];
+        uint32_t count = 1;
+        spx_result r;
+        if (b->round) r = spx_manifold_capsule_capsule(&a->capsule, &b->capsule, MARGIN, &man[0]);
+        else if (b->instance) r = spx_manifold_capsule_mesh(&a->capsule, b->instance, MARGIN, man, SPX_MAX_MESH_MANIFOLDS, &count);
+        else r = spx_manifold_capsule_obb(&a->capsule, &b->box, MARGIN, &man[0]);
+        if (r != SPX_OK) return false;
+        for (uint32_t i = 0; i < count; ++i)
+            for (int k = 0; k < man[i].point_count; ++k) {
+                *touching = true;
+                if (man[i].points[k].depth > *depth) *depth = man[i].points[k].depth;
+                if (with_points) add_point(m, man[i].points[k].point, man[i].points[k].depth);
+            }
+        return true;
+    }
     if (!a->instance && b->instance) {
         const piece* t = a;
         a = b, b = t;

@@ -213,6 +213,42 @@ static bool add_mesh(canvas* cv, spx_transform t, const spx_mesh* m, const float
     return true;
 }
 
+/* A sphere (half_height 0) or a capsule along the shape's y axis: rings of latitude from pole to
+   pole, the two half balls apart by the segment, each quad lit by the surface's normal at its middle. */
+static bool add_round(canvas* cv, spx_transform t, float radius, float half_height, const float color[3])
+{
+    enum { AROUND = 16, HALF = 5 };
+    /* Ring k of 2 (HALF + 1): latitude -pi/2 .. 0 on the lower ball, then 0 .. pi/2 on the upper. */
+    float lat[2 * (HALF + 1)], y[2 * (HALF + 1)];
+    for (int k = 0; k <= HALF; ++k) {
+        lat[k] = -1.5707963f + 1.5707963f * (float)k / HALF, y[k] = -half_height;
+        lat[HALF + 1 + k] = 1.5707963f * (float)k / HALF, y[HALF + 1 + k] = half_height;
+    }
+    for (int k = 0; k + 1 < 2 * (HALF + 1); ++k) {
+        if (k == HALF && !(half_height > 0.0f)) continue; /* a sphere: no band between the halves */
+        for (int j = 0; j < AROUND; ++j) {
+            spx_vec3 p[4];
+            const int ks[4] = { k, k, k + 1, k + 1 }, js[4] = { j, j + 1, j + 1, j };
+            for (int m = 0; m < 4; ++m) {
+                const float a = 6.2831853f * (float)js[m] / AROUND, c = cosf(lat[ks[m]]);
+                p[m] = tm_apply(t, spx_v3(radius * c * cosf(a), y[ks[m]] + radius * sinf(lat[ks[m]]), -radius * c * sinf(a)));
+            }
+            const float a = 6.2831853f * ((float)j + 0.5f) / AROUND, l = 0.5f * (lat[k] + lat[k + 1]);
+            const spx_vec3 normal = tm_rotate(t.q, spx_v3(cosf(l) * cosf(a), sinf(l), -cosf(l) * sinf(a)));
+            /* At a pole two corners meet: a triangle. */
+            if (k == 0) {
+                const spx_vec3 tri[3] = { p[0], p[2], p[3] };
+                if (!add_polygon(cv, tri, 3, normal, color, 1.0f, false, false, false)) return false;
+            } else if (k + 2 == 2 * (HALF + 1)) {
+                if (!add_polygon(cv, p, 3, normal, color, 1.0f, false, false, false)) return false;
+            } else if (!add_polygon(cv, p, 4, normal, color, 1.0f, false, false, false)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 static int by_depth(const void* a, const void* b)
 {
     float x = ((const face*)a)->depth, y = ((const face*)b)->depth;
@@ -272,6 +308,14 @@ static void on_mesh(const spx_mesh* mesh, const spx_transform* pose, const spx_d
     canvas* cv = context;
     float color[3];
     if (!shape_color(cv, sh, color) || !add_mesh(cv, *pose, mesh, color, sh->body_type == SPX_BODY_STATIC)) cv->failed = true;
+}
+
+static void on_round(const spx_transform* pose, float radius, float half_height, const spx_debug_shape* sh,
+                     void* context)
+{
+    canvas* cv = context;
+    float color[3];
+    if (!shape_color(cv, sh, color) || !add_round(cv, *pose, radius, half_height, color)) cv->failed = true;
 }
 
 static void push_mark(canvas* cv, spx_vec3 a, spx_vec3 b, uint32_t color, bool point)
@@ -337,7 +381,7 @@ static bool draw_frame(canvas* cv, const scene* s, measure* m, cairo_surface_t* 
     cv->mark_count = 0;
     cv->failed = false;
     spx_debug_draw d = *extra;
-    d.draw_box = on_box, d.draw_mesh = on_mesh, d.draw_segment = on_segment, d.draw_point = on_point;
+    d.draw_box = on_box, d.draw_mesh = on_mesh, d.draw_round = on_round, d.draw_segment = on_segment, d.draw_point = on_point;
     d.draw_triangle = NULL, d.draw_bounds = NULL;
     d.context = cv;
     d.draw_shapes = true;

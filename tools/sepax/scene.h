@@ -46,6 +46,8 @@ typedef struct scene_shape {
     char where[SCENE_WHERE_MAX];
     spx_shape_type type;
     spx_vec3 half_extents;       /* BOX */
+    float radius;                /* SPHERE, CAPSULE */
+    float half_height;           /* CAPSULE: half its segment's length, along the shape's y axis */
     uint32_t mesh;               /* MESH: index into scene.meshes */
     spx_transform local;
     float density;               /* kg/m^3; 0: its material's */

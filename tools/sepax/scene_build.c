@@ -151,6 +151,13 @@ bool scene_build(scene* s, char* message, size_t size)
                 volume += 8.0 * sh->half_extents.x * sh->half_extents.y * sh->half_extents.z;
                 continue;
             }
+            if (sh->type == SPX_SHAPE_SPHERE || sh->type == SPX_SHAPE_CAPSULE) {
+                const double rr = sh->radius, hh = sh->type == SPX_SHAPE_CAPSULE ? sh->half_height : 0.0;
+                d->radius = sh->radius;
+                d->half_height = (float)hh;
+                volume += 3.14159265358979 * rr * rr * (4.0 / 3.0 * rr + 2.0 * hh);
+                continue;
+            }
             const scene_mesh* m = &s->meshes[sh->mesh];
             d->mesh = m->mesh;
             if (dynamic && !m->closed)

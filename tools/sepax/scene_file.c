@@ -532,8 +532,8 @@ static void shape_defaults(scene_shape* sh, const char* path)
 
 static bool read_shape(reader* r, const cJSON* v, const char* path, scene_shape* sh)
 {
-    static const char* const keys[] = { "type", "half_extents", "mesh", "position", "rotation", "density", "material",
-                                        "sensor", "filter", NULL };
+    static const char* const keys[] = { "type", "half_extents", "mesh", "radius", "half_height", "position", "rotation",
+                                        "density", "material", "sensor", "filter", NULL };
     shape_defaults(sh, path);
     char type[16] = "", material[SCENE_NAME_MAX] = "";
     if (!expect_object(r, v, path) || !check_keys(r, v, path, keys, NULL) || !require(r, v, "type", path)
@@ -555,12 +555,28 @@ static bool read_shape(reader* r, const cJSON* v, const char* path, scene_shape*
     join_key(ph, path, "half_extents");
     join_key(pm, path, "mesh");
     const cJSON* mesh = cJSON_GetObjectItemCaseSensitive(v, "mesh");
+    const bool sphere = strcmp(type, "sphere") == 0, capsule = strcmp(type, "capsule") == 0;
+    char pr[PATH_MAX_LEN], phh[PATH_MAX_LEN];
+    join_key(pr, path, "radius");
+    join_key(phh, path, "half_height");
+    if (!sphere && !capsule && cJSON_GetObjectItemCaseSensitive(v, "radius"))
+        return fail(r, pr, "only a sphere or a capsule takes a radius");
+    if (!capsule && cJSON_GetObjectItemCaseSensitive(v, "half_height"))
+        return fail(r, phh, "only a capsule takes a half_height");
+    if (sphere || capsule) {
+        sh->type = sphere ? SPX_SHAPE_SPHERE : SPX_SHAPE_CAPSULE;
+        if (mesh) return fail(r, pm, "a %s takes a radius, not a mesh", type);
+        if (cJSON_GetObjectItemCaseSensitive(v, "half_extents")) return fail(r, ph, "a %s takes a radius, not half_extents", type);
+        return require(r, v, "radius", path) && read_float(r, v, "radius", path, 0.0, FAR, true, &sh->radius)
+            && (sphere || (require(r, v, "half_height", path)
+                           && read_float(r, v, "half_height", path, 0.0, FAR, false, &sh->half_height)));
+    }
     if (strcmp(type, "box") == 0) {
         sh->type = SPX_SHAPE_BOX;
         if (mesh) return fail(r, pm, "a box shape takes half_extents, not a mesh");
         return require(r, v, "half_extents", path) && read_vec3(r, v, "half_extents", path, 0.0, FAR, true, &sh->half_extents);
     }
-    if (strcmp(type, "mesh") != 0) return fail(r, pt, "unknown shape type '%s' (box, mesh)", type);
+    if (strcmp(type, "mesh") != 0) return fail(r, pt, "unknown shape type '%s' (box, sphere, capsule, mesh)", type);
     sh->type = SPX_SHAPE_MESH;
     if (cJSON_GetObjectItemCaseSensitive(v, "half_extents"))
         return fail(r, ph, "a mesh shape takes a mesh, not half_extents");
