@@ -8,21 +8,21 @@
    minimum translation takes its axis from a float screen where float can tell: exactly the answer
    of the 15 axes in double. */
 #include <sepax/sepax.h>
-#include "test.h"
+#include "support/test.h"
 #include "support/cases.h"
 #include "collide/overlap_obb_obb.h"
 #include "geometry/validate.h"
 #include "collide/sweep_obb_obb.h"
 #include <float.h>
 
-static spx_obb random_box(case_rng* rng, double spread)
+static spx_obb random_box(test_case_rng* rng, double spread)
 {
     spx_obb box;
-    spx_vec3 c = { (float)case_uniform(rng, -spread, spread), (float)case_uniform(rng, -spread, spread),
-                   (float)case_uniform(rng, -spread, spread) };
-    spx_vec3 h = { (float)case_log_uniform(rng, 0.01, 3.0), (float)case_log_uniform(rng, 0.01, 3.0),
-                   (float)case_log_uniform(rng, 0.01, 3.0) };
-    spx_obb_from_quat(c, h, case_random_quat(rng), &box);
+    spx_vec3 c = { (float)test_case_uniform(rng, -spread, spread), (float)test_case_uniform(rng, -spread, spread),
+                   (float)test_case_uniform(rng, -spread, spread) };
+    spx_vec3 h = { (float)test_case_log_uniform(rng, 0.01, 3.0), (float)test_case_log_uniform(rng, 0.01, 3.0),
+                   (float)test_case_log_uniform(rng, 0.01, 3.0) };
+    spx_obb_from_quat(c, h, test_case_random_quat(rng), &box);
     return box;
 }
 
@@ -59,13 +59,13 @@ static int same_as_scalar(const spx_obb* a, const spx_obb* b, long n)
    measured by bisection on the scalar test itself, so both answers occur at the boundary. */
 static int touching_pairs(void)
 {
-    case_rng rng = { 0x70C4u };
+    test_case_rng rng = { 0x70C4u };
     int overlaps = 0;
     for (long n = 0; n < 20000; ++n) {
         spx_obb a = random_box(&rng, 5.0), b = random_box(&rng, 5.0);
         if (n % 4 == 1) b.rotation = a.rotation; /* parallel edges everywhere */
         if (n % 4 == 2) {                       /* nearly parallel: one column tilted by ~1e-6 */
-            spx_quat q = { 1e-6f * (float)case_uniform(&rng, -1, 1), 0.0f, 0.0f, 1.0f };
+            spx_quat q = { 1e-6f * (float)test_case_uniform(&rng, -1, 1), 0.0f, 0.0f, 1.0f };
             spx_obb t;
             spx_obb_from_quat(a.center, b.half_extents, q, &t);
             spx_mat3 m;
@@ -78,7 +78,7 @@ static int touching_pairs(void)
             b.rotation = m;
         }
         double dir[3];
-        case_unit_vector(&rng, dir);
+        test_case_unit_vector(&rng, dir);
         double lo = 0.0, hi = 40.0;
         for (int k = 0; k < 40; ++k) {
             const double mid = 0.5 * (lo + hi);
@@ -89,7 +89,7 @@ static int touching_pairs(void)
             if (spx_overlap_obb_obb_unchecked(&a, &t)) lo = mid;
             else hi = mid;
         }
-        const double f = case_uniform(&rng, 0.9999, 1.0001) * lo;
+        const double f = test_case_uniform(&rng, 0.9999, 1.0001) * lo;
         b.center.x = a.center.x + (float)(f * dir[0]);
         b.center.y = a.center.y + (float)(f * dir[1]);
         b.center.z = a.center.z + (float)(f * dir[2]);
@@ -99,7 +99,7 @@ static int touching_pairs(void)
         spx_overlap_obb_obb(&a, &b, &o);
         overlaps += o;
     }
-    ENSURE(overlaps > 5000 && overlaps < 15000); /* the boundary was met from both sides */
+    TEST_ENSURE(overlaps > 5000 && overlaps < 15000); /* the boundary was met from both sides */
     return 0;
 }
 
@@ -107,7 +107,7 @@ static int touching_pairs(void)
    validator's, and the answer the scalar test's whenever both boxes pass. */
 static int every_field(void)
 {
-    case_rng rng = { 0xF1E1Du };
+    test_case_rng rng = { 0xF1E1Du };
     const float tol = SPX_ROTATION_TOLERANCE;
     const float values[] = { NAN, INFINITY, -INFINITY, 0.0f, -0.0f, -1e-30f, 1e-30f, SPX_MAX_COORDINATE,
                              -SPX_MAX_COORDINATE, nextafterf(SPX_MAX_COORDINATE, INFINITY), 1e30f, -1.0f, 2.0f };
@@ -181,14 +181,14 @@ static void turn_corner(spx_obb* box, const double dir[3], double sign)
    corners outside the sphere of the half extents. */
 static int corners_at_sphere_distance(void)
 {
-    case_rng rng = { 0x5FE1Eu };
+    test_case_rng rng = { 0x5FE1Eu };
     int hits = 0, misses = 0;
     for (long n = 0; n < 20000; ++n) {
         spx_obb box[2];
         spx_vec3 v[2];
         double axis[3], side[3];
-        case_unit_vector(&rng, axis);
-        case_unit_vector(&rng, side);
+        test_case_unit_vector(&rng, axis);
+        test_case_unit_vector(&rng, side);
         /* side made perpendicular to axis: the direction of motion */
         const double s = side[0] * axis[0] + side[1] * axis[1] + side[2] * axis[2];
         for (int k = 0; k < 3; ++k) side[k] -= s * axis[k];
@@ -198,7 +198,7 @@ static int corners_at_sphere_distance(void)
         for (int i = 0; i < 2; ++i) {
             box[i] = random_box(&rng, 0.0);
             turn_corner(&box[i], axis, i ? -1.0 : 1.0);
-            const float stretch = 1.0f + (float)case_uniform(&rng, 0.0, 0.499) * SPX_ROTATION_TOLERANCE;
+            const float stretch = 1.0f + (float)test_case_uniform(&rng, 0.0, 0.499) * SPX_ROTATION_TOLERANCE;
             for (int k = 0; k < 3; ++k) {
                 spx_vec3* c = &box[i].rotation.col[k];
                 c->x *= stretch, c->y *= stretch, c->z *= stretch;
@@ -216,12 +216,12 @@ static int corners_at_sphere_distance(void)
         }
         /* Place B's centre so that at closest approach the centres are `reach` apart along axis
            (a corner of each box near that line), moving across it along side. */
-        const double f = case_uniform(&rng, 0.9999, 1.0001) * reach, travel = case_uniform(&rng, 0.5, 3.0);
+        const double f = test_case_uniform(&rng, 0.9999, 1.0001) * reach, travel = test_case_uniform(&rng, 0.5, 3.0);
         const float tmax = 1.0f;
         for (int i = 0; i < 2; ++i) v[i] = (spx_vec3){ 0, 0, 0 };
-        box[0].center = (spx_vec3){ (float)case_uniform(&rng, -100, 100), (float)case_uniform(&rng, -100, 100),
-                                    (float)case_uniform(&rng, -100, 100) };
-        const double t0 = case_uniform(&rng, 0.1, 0.9);
+        box[0].center = (spx_vec3){ (float)test_case_uniform(&rng, -100, 100), (float)test_case_uniform(&rng, -100, 100),
+                                    (float)test_case_uniform(&rng, -100, 100) };
+        const double t0 = test_case_uniform(&rng, 0.1, 0.9);
         box[1].center.x = box[0].center.x + (float)(f * axis[0] - t0 * travel * side[0]);
         box[1].center.y = box[0].center.y + (float)(f * axis[1] - t0 * travel * side[1]);
         box[1].center.z = box[0].center.z + (float)(f * axis[2] - t0 * travel * side[2]);
@@ -244,7 +244,7 @@ static int corners_at_sphere_distance(void)
         }
     }
     printf("  %d hits, %d misses\n", hits, misses);
-    ENSURE(hits > 1000 && misses > 1000);
+    TEST_ENSURE(hits > 1000 && misses > 1000);
     return 0;
 }
 
@@ -273,7 +273,7 @@ static int same_penetration(const spx_obb* a, const spx_obb* b, long n, int* dec
    1e-8 to 1e-1, and pairs far from the origin. */
 static int penetration_screen(void)
 {
-    case_rng rng = { 0x9E7u };
+    test_case_rng rng = { 0x9E7u };
     int apart = 0, overlapping = 0;
     for (long n = 0; n < 40000; ++n) {
         const double spread = n % 5 == 4 ? 1e6 : 5.0;
@@ -282,9 +282,9 @@ static int penetration_screen(void)
         if (kind == 1) b.rotation = a.rotation;
         if (kind == 2) b.half_extents = a.half_extents, b.rotation = a.rotation;
         if (kind == 3 || kind == 4) { /* B's rotation: A's turned by an angle from 1e-8 to 1e-1 */
-            const float angle = (float)case_log_uniform(&rng, 1e-8, 1e-1);
+            const float angle = (float)test_case_log_uniform(&rng, 1e-8, 1e-1);
             double axis[3];
-            case_unit_vector(&rng, axis);
+            test_case_unit_vector(&rng, axis);
             spx_quat q = { (float)axis[0] * sinf(angle / 2), (float)axis[1] * sinf(angle / 2),
                            (float)axis[2] * sinf(angle / 2), cosf(angle / 2) };
             spx_obb t;
@@ -298,7 +298,7 @@ static int penetration_screen(void)
             }
         }
         double dir[3];
-        case_unit_vector(&rng, dir);
+        test_case_unit_vector(&rng, dir);
         if (kind == 5) dir[0] = dir[1] = dir[2] = 0.0; /* centred */
         double lo = 0.0, hi = 40.0;
         for (int k = 0; k < 40; ++k) {
@@ -310,7 +310,7 @@ static int penetration_screen(void)
             if (spx_overlap_obb_obb_unchecked(&a, &t)) lo = mid;
             else hi = mid;
         }
-        const double f = (kind == 6 ? case_uniform(&rng, 1.0 - 1e-5, 1.0 + 1e-5) : case_uniform(&rng, 0.5, 1.5)) * lo;
+        const double f = (kind == 6 ? test_case_uniform(&rng, 1.0 - 1e-5, 1.0 + 1e-5) : test_case_uniform(&rng, 0.5, 1.5)) * lo;
         b.center.x = a.center.x + (float)(f * dir[0]);
         b.center.y = a.center.y + (float)(f * dir[1]);
         b.center.z = a.center.z + (float)(f * dir[2]);
@@ -318,16 +318,16 @@ static int penetration_screen(void)
             return 1;
     }
     printf("  %d apart, %d overlapping\n", apart, overlapping);
-    ENSURE(apart > 10000 && overlapping > 10000);
+    TEST_ENSURE(apart > 10000 && overlapping > 10000);
     return 0;
 }
 
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(touching_pairs, failures);
-    RUN_TEST(every_field, failures);
-    RUN_TEST(corners_at_sphere_distance, failures);
-    RUN_TEST(penetration_screen, failures);
+    TEST_RUN(touching_pairs, failures);
+    TEST_RUN(every_field, failures);
+    TEST_RUN(corners_at_sphere_distance, failures);
+    TEST_RUN(penetration_screen, failures);
     return failures ? 1 : 0;
 }

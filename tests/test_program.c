@@ -2,7 +2,7 @@
    read back to the bits the world gave (checked against the same scene stepped here), and `sepax run`
    and `sepax render` print a scene's contacts in the same words with the same counts. */
 #define _POSIX_C_SOURCE 200809L
-#include "test.h"
+#include "support/test.h"
 #include "scene.h"
 
 #include <stdlib.h>
@@ -101,20 +101,20 @@ static int csv_exact_round_trips(void)
     snprintf(csv, sizeof csv, "%s/exact.csv", folder);
     snprintf(command, sizeof command, "'%s' run '%s' --steps %u --out '%s' --exact", SPX_SEPAX_PROGRAM, scene_path,
              steps, csv);
-    ENSURE(run(command, out, sizeof out) == 0);
+    TEST_ENSURE(run(command, out, sizeof out) == 0);
     const long exact = compare(csv, steps, &values);
     snprintf(csv, sizeof csv, "%s/plain.csv", folder);
     snprintf(command, sizeof command, "'%s' run '%s' --steps %u --out '%s'", SPX_SEPAX_PROGRAM, scene_path, steps, csv);
-    ENSURE(run(command, out, sizeof out) == 0);
+    TEST_ENSURE(run(command, out, sizeof out) == 0);
     long plain_values = 0;
     const long plain = compare(csv, steps, &plain_values);
     printf("csv: %ld values; with --exact %ld differ in their bits, without %ld\n", values, exact, plain);
-    ENSURE(values > 1000 && plain_values == values);
-    ENSURE(exact == 0);
-    ENSURE(plain > values / 4);
+    TEST_ENSURE(values > 1000 && plain_values == values);
+    TEST_ENSURE(exact == 0);
+    TEST_ENSURE(plain > values / 4);
     /* --exact alone is a usage error: it has nothing to write. */
     snprintf(command, sizeof command, "'%s' run '%s' --steps 1 --exact 2>/dev/null", SPX_SEPAX_PROGRAM, scene_path);
-    ENSURE(run(command, out, sizeof out) == 2);
+    TEST_ENSURE(run(command, out, sizeof out) == 2);
     return 0;
 }
 
@@ -139,17 +139,17 @@ static int run_and_render_count_alike(void)
     char command[1024], from_run[256], from_render[256];
     const uint32_t steps = 40;
     snprintf(command, sizeof command, "'%s' run '%s' --steps %u", SPX_SEPAX_PROGRAM, scene_path, steps);
-    ENSURE(run(command, run_out, sizeof run_out) == 0);
+    TEST_ENSURE(run(command, run_out, sizeof run_out) == 0);
     snprintf(command, sizeof command, "'%s' render '%s' --steps %u --frames 2 --size 320x180 --out '%s/pictures'",
              SPX_SEPAX_PROGRAM, scene_path, steps, folder);
-    ENSURE(run(command, render_out, sizeof render_out) == 0);
-    ENSURE(after(run_out, "contacts      last step: ", ";\n", from_run, sizeof from_run));
+    TEST_ENSURE(run(command, render_out, sizeof render_out) == 0);
+    TEST_ENSURE(after(run_out, "contacts      last step: ", ";\n", from_run, sizeof from_run));
     char frame[512];
-    ENSURE(after(render_out, "frame-001.png", "\n", frame, sizeof frame));
-    ENSURE(after(frame, "contacts: ", "\n", from_render, sizeof from_render));
+    TEST_ENSURE(after(render_out, "frame-001.png", "\n", frame, sizeof frame));
+    TEST_ENSURE(after(frame, "contacts: ", "\n", from_render, sizeof from_render));
     printf("run:    %s\nrender: %s\n", from_run, from_render);
-    ENSURE(strstr(from_run, "solver points") && strstr(from_run, "touching"));
-    ENSURE(strcmp(from_run, from_render) == 0);
+    TEST_ENSURE(strstr(from_run, "solver points") && strstr(from_run, "touching"));
+    TEST_ENSURE(strcmp(from_run, from_render) == 0);
     return 0;
 }
 
@@ -160,8 +160,8 @@ int main(void)
         return 1;
     }
     int failures = 0;
-    RUN_TEST(csv_exact_round_trips, failures);
-    RUN_TEST(run_and_render_count_alike, failures);
+    TEST_RUN(csv_exact_round_trips, failures);
+    TEST_RUN(run_and_render_count_alike, failures);
     char command[256];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);
     if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);

@@ -1,7 +1,7 @@
 /* Sensors: events equal to brute-force overlaps step by step (the overlaps at each step's start; a
    pair neither of whose bodies moves keeps its state), in sorted order, the same in two runs; no
    contact with a sensor; sensors see no sensors; destroyed shapes and bodies end their overlaps. */
-#include "test.h"
+#include "support/test.h"
 #include <sepax/sepax.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -110,7 +110,7 @@ static int apply_events(scene* s)
 {
     const spx_sensor_event *begin, *end;
     uint32_t nb, ne;
-    ENSURE_CODE(spx_world_get_sensor_events(s->w, &begin, &nb, &end, &ne), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_get_sensor_events(s->w, &begin, &nb, &end, &ne), SPX_OK);
     for (int pass = 0; pass < 2; ++pass) {
         const spx_sensor_event* ev = pass ? begin : end;
         const uint32_t n = pass ? nb : ne;
@@ -118,12 +118,12 @@ static int apply_events(scene* s)
             if (i > 0) {
                 const uint64_t k0 = (uint64_t)ev[i - 1].sensor.index << 32 | ev[i - 1].visitor.index;
                 const uint64_t k1 = (uint64_t)ev[i].sensor.index << 32 | ev[i].visitor.index;
-                ENSURE(k0 < k1);
+                TEST_ENSURE(k0 < k1);
             }
             const int a = find(s, ev[i].sensor), b = find(s, ev[i].visitor);
-            ENSURE(a >= 0 && b >= 0);
-            ENSURE(ev[i].sensor_body.index == s->body[a].index && ev[i].visitor_body.index == s->body[b].index);
-            ENSURE(s->reported[a][b] != (bool)pass);
+            TEST_ENSURE(a >= 0 && b >= 0);
+            TEST_ENSURE(ev[i].sensor_body.index == s->body[a].index && ev[i].visitor_body.index == s->body[b].index);
+            TEST_ENSURE(s->reported[a][b] != (bool)pass);
             s->reported[a][b] = pass;
             mix(&s->hash, (uint64_t)pass << 62 | (uint64_t)a << 32 | (uint64_t)b);
         }
@@ -158,7 +158,7 @@ static int run_scene(scene* s, int* total_events)
     memset(s, 0, sizeof *s);
     s->hash = 0xcbf29ce484222325ull;
     spx_world_def wd = spx_default_world_def();
-    ENSURE(spx_world_create(&wd, &s->w) == SPX_OK);
+    TEST_ENSURE(spx_world_create(&wd, &s->w) == SPX_OK);
     spx_shape_def g = box(spx_v3(20, 1, 20), spx_v3(0, 0, 0), false);
     add(s, SPX_BODY_STATIC, spx_v3(0, -1, 0), &g, 1);
     spx_shape_def zone = box(spx_v3(3, 1.5f, 3), spx_v3(0, 0, 0), true);
@@ -186,7 +186,7 @@ static int run_scene(scene* s, int* total_events)
         d.shapes = &b;
         d.shape_count = 1;
         spx_body_id id;
-        ENSURE(spx_body_create(s->w, &d, &id) == SPX_OK);
+        TEST_ENSURE(spx_body_create(s->w, &d, &id) == SPX_OK);
         spx_body_get_shape(s->w, id, 0, &s->shape[s->shape_count]);
         s->body[s->shape_count] = id;
         s->def[s->shape_count++] = b;
@@ -194,9 +194,9 @@ static int run_scene(scene* s, int* total_events)
     *total_events = 0;
     for (int step = 0; step < 240; ++step) {
         const float vx = (step / 60) % 2 == 0 ? 6.0f : -6.0f;
-        ENSURE_CODE(spx_body_set_velocity(s->w, sweeper, spx_v3(vx, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
+        TEST_ENSURE_CODE(spx_body_set_velocity(s->w, sweeper, spx_v3(vx, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
         brute_force(s);
-        ENSURE(spx_world_step(s->w, dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(s->w, dt) == SPX_OK);
         if (apply_events(s) != 0 || compare(s, step) != 0) return 1;
         const spx_sensor_event* e;
         uint32_t nb, ne;
@@ -210,16 +210,16 @@ static int events_equal_brute_force(void)
 {
     static scene one, two;
     int events_one = 0, events_two = 0;
-    ENSURE(run_scene(&one, &events_one) == 0);
-    ENSURE(run_scene(&two, &events_two) == 0);
+    TEST_ENSURE(run_scene(&one, &events_one) == 0);
+    TEST_ENSURE(run_scene(&two, &events_two) == 0);
     printf("sensor events over 240 steps: %d, hashes %016llx %016llx\n", events_one, (unsigned long long)one.hash,
            (unsigned long long)two.hash);
-    ENSURE(events_one > 40);
-    ENSURE(one.hash == two.hash);
+    TEST_ENSURE(events_one > 40);
+    TEST_ENSURE(one.hash == two.hash);
     /* Some boxes rest asleep inside the zone, still reported. */
     int resting = 0;
     for (int b = 0; b < one.shape_count; ++b) resting += one.reported[1][b] && !moving(&one, b);
-    ENSURE(resting > 0);
+    TEST_ENSURE(resting > 0);
     spx_world_destroy(one.w);
     spx_world_destroy(two.w);
     return 0;
@@ -232,7 +232,7 @@ static int sensors_make_no_contact(void)
     static scene s;
     memset(&s, 0, sizeof s);
     spx_world_def wd = spx_default_world_def();
-    ENSURE(spx_world_create(&wd, &s.w) == SPX_OK);
+    TEST_ENSURE(spx_world_create(&wd, &s.w) == SPX_OK);
     spx_shape_def slab = box(spx_v3(5, 0.25f, 5), spx_v3(0, 0, 0), true);
     add(&s, SPX_BODY_STATIC, spx_v3(0, 0, 0), &slab, 1);
     spx_shape_def rock = box(spx_v3(1, 1, 1), spx_v3(0, 0, 0), false);
@@ -242,30 +242,30 @@ static int sensors_make_no_contact(void)
     spx_shape_def ghost = box(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(0, 0, 0), true);
     spx_body_id g = add(&s, SPX_BODY_DYNAMIC, spx_v3(-2, 2, 0), &ghost, 1);
     float mass = 0;
-    ENSURE_CODE(spx_body_get_mass(s.w, g, &mass), SPX_OK);
-    ENSURE_NEAR(mass, 1000.0f, 0.01f);
+    TEST_ENSURE_CODE(spx_body_get_mass(s.w, g, &mass), SPX_OK);
+    TEST_ENSURE_NEAR(mass, 1000.0f, 0.01f);
     bool is_sensor = false;
-    ENSURE_CODE(spx_shape_is_sensor(s.w, s.shape[3], &is_sensor), SPX_OK);
-    ENSURE(is_sensor);
+    TEST_ENSURE_CODE(spx_shape_is_sensor(s.w, s.shape[3], &is_sensor), SPX_OK);
+    TEST_ENSURE(is_sensor);
     int begun = 0, ended = 0;
     for (int k = 0; k < 90; ++k) {
-        ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
         const spx_sensor_event *be, *en;
         uint32_t nb, ne;
         spx_world_get_sensor_events(s.w, &be, &nb, &en, &ne);
         for (uint32_t i = 0; i < nb; ++i) {
-            ENSURE(be[i].sensor.index == s.shape[0].index && be[i].visitor.index == s.shape[2].index);
+            TEST_ENSURE(be[i].sensor.index == s.shape[0].index && be[i].visitor.index == s.shape[2].index);
             ++begun;
         }
         for (uint32_t i = 0; i < ne; ++i) {
-            ENSURE(en[i].visitor.index == s.shape[2].index);
+            TEST_ENSURE(en[i].visitor.index == s.shape[2].index);
             ++ended;
         }
     }
-    ENSURE(begun == 1 && ended == 1); /* the falling box passed through; the ghost sensor and the rock never */
+    TEST_ENSURE(begun == 1 && ended == 1); /* the falling box passed through; the ghost sensor and the rock never */
     spx_transform t;
     spx_body_get_transform(s.w, falling, &t);
-    ENSURE(t.p.y < -5.0f);
+    TEST_ENSURE(t.p.y < -5.0f);
     spx_world_destroy(s.w);
     return 0;
 }
@@ -278,31 +278,31 @@ static int destruction_ends_overlaps(void)
     memset(&s, 0, sizeof s);
     spx_world_def wd = spx_default_world_def();
     wd.gravity = spx_v3(0, 0, 0);
-    ENSURE(spx_world_create(&wd, &s.w) == SPX_OK);
+    TEST_ENSURE(spx_world_create(&wd, &s.w) == SPX_OK);
     spx_shape_def zone = box(spx_v3(3, 3, 3), spx_v3(0, 0, 0), true);
     spx_body_id z = add(&s, SPX_BODY_KINEMATIC, spx_v3(0, 0, 0), &zone, 1);
     spx_shape_def two[2] = { box(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(0, 0, 0), false),
                              box(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(1.5f, 0, 0), false) };
     add(&s, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), two, 2);
-    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
     const spx_sensor_event *be, *en;
     uint32_t nb, ne;
     spx_world_get_sensor_events(s.w, &be, &nb, &en, &ne);
-    ENSURE(nb == 2 && ne == 0);
-    ENSURE_CODE(spx_shape_destroy(s.w, s.shape[1]), SPX_OK);
-    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    TEST_ENSURE(nb == 2 && ne == 0);
+    TEST_ENSURE_CODE(spx_shape_destroy(s.w, s.shape[1]), SPX_OK);
+    TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
     spx_world_get_sensor_events(s.w, &be, &nb, &en, &ne);
-    ENSURE(nb == 0 && ne == 1);
-    ENSURE(en[0].visitor.index == s.shape[1].index && !spx_shape_is_valid(s.w, en[0].visitor));
-    ENSURE_CODE(spx_body_destroy(s.w, z), SPX_OK);
-    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    TEST_ENSURE(nb == 0 && ne == 1);
+    TEST_ENSURE(en[0].visitor.index == s.shape[1].index && !spx_shape_is_valid(s.w, en[0].visitor));
+    TEST_ENSURE_CODE(spx_body_destroy(s.w, z), SPX_OK);
+    TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
     spx_world_get_sensor_events(s.w, &be, &nb, &en, &ne);
-    ENSURE(nb == 0 && ne == 1);
-    ENSURE(en[0].visitor.index == s.shape[2].index && !spx_shape_is_valid(s.w, en[0].sensor));
-    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    TEST_ENSURE(nb == 0 && ne == 1);
+    TEST_ENSURE(en[0].visitor.index == s.shape[2].index && !spx_shape_is_valid(s.w, en[0].sensor));
+    TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
     spx_world_get_sensor_events(s.w, &be, &nb, &en, &ne);
-    ENSURE(nb == 0 && ne == 0);
-    ENSURE_CODE(spx_world_get_sensor_events(NULL, &be, &nb, &en, &ne), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE(nb == 0 && ne == 0);
+    TEST_ENSURE_CODE(spx_world_get_sensor_events(NULL, &be, &nb, &en, &ne), SPX_ERR_INVALID_ARGUMENT);
     spx_world_destroy(s.w);
     return 0;
 }
@@ -310,8 +310,8 @@ static int destruction_ends_overlaps(void)
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(events_equal_brute_force, failures);
-    RUN_TEST(sensors_make_no_contact, failures);
-    RUN_TEST(destruction_ends_overlaps, failures);
+    TEST_RUN(events_equal_brute_force, failures);
+    TEST_RUN(sensors_make_no_contact, failures);
+    TEST_RUN(destruction_ends_overlaps, failures);
     return failures ? 1 : 0;
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #define BOX_HALF 0.05f
-#define WALL_HALF (0.5f * SPX_CONTAINER_WALL)
+#define WALL_HALF (0.5f * TEST_CONTAINER_WALL)
 
 static uint32_t next(uint32_t* s)
 {
@@ -28,7 +28,7 @@ static spx_result add_static(spx_world* w, spx_vec3 p, spx_vec3 half, float fric
     return spx_body_create(w, &d, &id);
 }
 
-spx_result spx_container_create(spx_container* c, uint32_t count, float speed, float inner, bool elastic,
+spx_result test_container_create(test_container* c, uint32_t count, float speed, float inner, bool elastic,
                                 const spx_world_def* def)
 {
     memset(c, 0, sizeof *c);
@@ -83,7 +83,7 @@ spx_result spx_container_create(spx_container* c, uint32_t count, float speed, f
     return r;
 }
 
-uint32_t spx_container_escaped(const spx_container* c, float beyond)
+uint32_t test_container_escaped(const test_container* c, float beyond)
 {
     const float lim = c->inner + beyond;
     uint32_t out = 0;
@@ -95,7 +95,7 @@ uint32_t spx_container_escaped(const spx_container* c, float beyond)
     return out;
 }
 
-void spx_container_destroy(spx_container* c)
+void test_container_destroy(test_container* c)
 {
     spx_world_destroy(c->world);
     free(c->boxes);

@@ -1,30 +1,30 @@
 /* A page of test macros: each check prints where it failed and makes the test function return 1. */
-#ifndef SPX_TEST_H
-#define SPX_TEST_H
+#ifndef TEST_SUPPORT_TEST_H
+#define TEST_SUPPORT_TEST_H
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define ENSURE(cond)                                                                  \
+#define TEST_ENSURE(cond)                                                                  \
     do {                                                                              \
         if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: ENSURE(%s) failed\n", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, "%s:%d: TEST_ENSURE(%s) failed\n", __FILE__, __LINE__, #cond); \
             return 1;                                                                 \
         }                                                                             \
     } while (0)
 
-#define ENSURE_NEAR(a, b, tol)                                                                        \
+#define TEST_ENSURE_NEAR(a, b, tol)                                                                        \
     do {                                                                                              \
         double ensure_a_ = (double)(a), ensure_b_ = (double)(b);                                      \
         if (!(fabs(ensure_a_ - ensure_b_) <= (double)(tol))) {                                       \
-            fprintf(stderr, "%s:%d: ENSURE_NEAR(%s, %s) failed: %.9g vs %.9g (tol %g)\n", __FILE__, \
+            fprintf(stderr, "%s:%d: TEST_ENSURE_NEAR(%s, %s) failed: %.9g vs %.9g (tol %g)\n", __FILE__, \
                     __LINE__, #a, #b, ensure_a_, ensure_b_, (double)(tol));                          \
             return 1;                                                                                 \
         }                                                                                             \
     } while (0)
 
-#define ENSURE_CODE(expr, code)                                                                    \
+#define TEST_ENSURE_CODE(expr, code)                                                                    \
     do {                                                                                           \
         int ensure_r_ = (int)(expr);                                                               \
         if (ensure_r_ != (int)(code)) {                                                            \
@@ -35,7 +35,7 @@
     } while (0)
 
 /* Runs one test function; counts failures in `failures`. */
-#define RUN_TEST(fn, failures)                                  \
+#define TEST_RUN(fn, failures)                                  \
     do {                                                        \
         if ((fn)() != 0) {                                      \
             fprintf(stderr, "FAILED: %s\n", #fn);               \
