@@ -1,29 +1,9 @@
 /* Body ids name their world: an id of another world, live or destroyed, is stale in every call that
    takes one, and a world's number is unique among live worlds and not soon reused. */
 #include "support/test.h"
+#include "support/scenes.h"
 #include "core/world_number.h"
 #include <sepax/sepax.h>
-
-static spx_world* make_world(void)
-{
-    spx_world_def wd = spx_default_world_def();
-    spx_world* w = NULL;
-    return spx_world_create(&wd, &w) == SPX_OK ? w : NULL;
-}
-
-static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p)
-{
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
-    spx_body_def d = spx_default_body_def();
-    d.type = type;
-    d.position = p;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
-}
 
 /* Every call that takes a body id, given `id`, which w must not know: each answers
    SPX_ERR_STALE_ID (is_valid: false) and writes nothing. */
@@ -85,12 +65,12 @@ static int untouched(spx_world* w, spx_body_id own, spx_vec3 position, void* use
    is destroyed, and world 2's own body is untouched throughout. */
 static int foreign_id_refused_everywhere(void)
 {
-    spx_world* w1 = make_world();
-    spx_world* w2 = make_world();
+    spx_world* w1 = test_world_create(NULL);
+    spx_world* w2 = test_world_create(NULL);
     TEST_ENSURE(w1 && w2);
     const spx_vec3 p = spx_v3(0, 2, 0);
-    spx_body_id a = add_box(w1, SPX_BODY_DYNAMIC, p);
-    spx_body_id b = add_box(w2, SPX_BODY_DYNAMIC, p);
+    spx_body_id a = test_add_box(w1, SPX_BODY_DYNAMIC, p, spx_v3(0.5f, 0.5f, 0.5f));
+    spx_body_id b = test_add_box(w2, SPX_BODY_DYNAMIC, p, spx_v3(0.5f, 0.5f, 0.5f));
     TEST_ENSURE(spx_body_is_valid(w1, a) && spx_body_is_valid(w2, b));
     TEST_ENSURE(a.index == b.index && a.generation == b.generation);
     TEST_ENSURE(a.world != 0 && b.world != 0 && a.world != b.world);
@@ -104,9 +84,9 @@ static int foreign_id_refused_everywhere(void)
     TEST_ENSURE(every_call_refuses(w2, a) == 0);
     TEST_ENSURE(untouched(w2, b, p, &mark) == 0);
     /* A world made after w1 is gone does not take its number: w1's id stays foreign there too. */
-    spx_world* w3 = make_world();
+    spx_world* w3 = test_world_create(NULL);
     TEST_ENSURE(w3);
-    spx_body_id c = add_box(w3, SPX_BODY_DYNAMIC, p);
+    spx_body_id c = test_add_box(w3, SPX_BODY_DYNAMIC, p, spx_v3(0.5f, 0.5f, 0.5f));
     TEST_ENSURE(c.index == a.index && c.generation == a.generation && c.world != a.world && c.world != b.world);
     TEST_ENSURE(every_call_refuses(w3, a) == 0);
     TEST_ENSURE(every_call_refuses(w3, b) == 0);
@@ -127,13 +107,13 @@ static int foreign_id_refused_everywhere(void)
 /* Contact events carry ids of their own world: each names a live body of it, none of the other's. */
 static int events_name_their_world(void)
 {
-    spx_world* w1 = make_world();
-    spx_world* w2 = make_world();
+    spx_world* w1 = test_world_create(NULL);
+    spx_world* w2 = test_world_create(NULL);
     TEST_ENSURE(w1 && w2);
     spx_world* worlds[2] = { w1, w2 };
     for (int k = 0; k < 2; ++k) {
-        add_box(worlds[k], SPX_BODY_STATIC, spx_v3(0, -0.5f, 0));
-        add_box(worlds[k], SPX_BODY_DYNAMIC, spx_v3(0, 0.52f, 0));
+        test_add_box(worlds[k], SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f));
+        test_add_box(worlds[k], SPX_BODY_DYNAMIC, spx_v3(0, 0.52f, 0), spx_v3(0.5f, 0.5f, 0.5f));
         TEST_ENSURE(spx_world_step(worlds[k], 1.0f / 60.0f) == SPX_OK);
     }
     for (int k = 0; k < 2; ++k) {
@@ -153,14 +133,14 @@ static int events_name_their_world(void)
    back only after every other one has been given. */
 static int world_numbers_turn(void)
 {
-    spx_world* keep = make_world();
+    spx_world* keep = test_world_create(NULL);
     TEST_ENSURE(keep);
-    const uint16_t kept = add_box(keep, SPX_BODY_STATIC, spx_v3(0, 0, 0)).world;
+    const uint16_t kept = test_add_box(keep, SPX_BODY_STATIC, spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f)).world;
     uint16_t last = kept;
     for (int i = 0; i < 1000; ++i) {
-        spx_world* w = make_world();
+        spx_world* w = test_world_create(NULL);
         TEST_ENSURE(w);
-        const uint16_t n = add_box(w, SPX_BODY_STATIC, spx_v3(0, 0, 0)).world;
+        const uint16_t n = test_add_box(w, SPX_BODY_STATIC, spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f)).world;
         TEST_ENSURE(n != 0 && n != kept && n != last);
         TEST_ENSURE(n == (uint16_t)(last % SPX_WORLD_NUMBER_MAX + 1u));
         last = n;
@@ -187,12 +167,12 @@ static int too_many_worlds(void)
     TEST_ENSURE(w == NULL);
     spx_world_number_release(held[100]);
     TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK && w);
-    TEST_ENSURE(add_box(w, SPX_BODY_STATIC, spx_v3(0, 0, 0)).world == held[100]);
+    TEST_ENSURE(test_add_box(w, SPX_BODY_STATIC, spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f)).world == held[100]);
     TEST_ENSURE_CODE(spx_world_create(&wd, &(spx_world*){ NULL }), SPX_ERR_TOO_MANY_WORLDS);
     spx_world_destroy(w);
     for (uint32_t i = 0; i < count; ++i)
         if (i != 100) spx_world_number_release(held[i]);
-    spx_world* again = make_world();
+    spx_world* again = test_world_create(NULL);
     TEST_ENSURE(again);
     spx_world_destroy(again);
     return 0;

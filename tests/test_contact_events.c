@@ -3,25 +3,12 @@
    box's impulses carry its weight; a pre-solve callback makes a one-way platform, deterministically;
    body move and sleep events. */
 #include "support/test.h"
+#include "support/scenes.h"
 #include <sepax/sepax.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 static const float dt = 1.0f / 60.0f;
-
-static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_vec3 half)
-{
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = half;
-    spx_body_def d = spx_default_body_def();
-    d.type = type;
-    d.position = p;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
-}
 
 static float rnd(uint32_t* state, float lo, float hi)
 {
@@ -81,7 +68,7 @@ static int events_equal_contacts(void)
     spx_world* w = NULL;
     TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
     spx_body_id bodies[41];
-    bodies[0] = add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20));
+    bodies[0] = test_add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20));
     uint32_t seed = 777;
     for (int i = 1; i <= 40; ++i) {
         spx_shape_def s = spx_default_shape_def();
@@ -147,8 +134,8 @@ static int hit_speed_and_resting_impulse(void)
     spx_world_def wd = spx_default_world_def();
     spx_world* w = NULL;
     TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
-    spx_body_id g = add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20));
-    spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 5, 0), spx_v3(0.5f, 0.5f, 0.5f));
+    spx_body_id g = test_add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20));
+    spx_body_id b = test_add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 5, 0), spx_v3(0.5f, 0.5f, 0.5f));
     const float expected = sqrtf(2.0f * 9.81f * 4.5f);
     int hits = 0, begins = 0;
     for (int step = 0; step < 120; ++step) {
@@ -227,9 +214,9 @@ static int run_platform(bool with_callback, spx_transform* out, int* disabled)
     if (with_callback) wd.pre_solve = one_way, wd.pre_solve_context = &p;
     spx_world* w = NULL;
     TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
-    add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20));
-    p.body = add_box(w, SPX_BODY_STATIC, spx_v3(0, 2.5f, 0), spx_v3(3, 0.1f, 3));
-    spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f));
+    test_add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20));
+    p.body = test_add_box(w, SPX_BODY_STATIC, spx_v3(0, 2.5f, 0), spx_v3(3, 0.1f, 3));
+    spx_body_id b = test_add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f));
     TEST_ENSURE_CODE(spx_body_set_velocity(w, b, spx_v3(0, 9, 0), spx_v3(0, 0, 0)), SPX_OK);
     for (int step = 0; step < 180; ++step) {
         TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
@@ -272,8 +259,8 @@ static int body_move_and_sleep_events(void)
     spx_world* w = NULL;
     TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
     static int tag;
-    add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20));
-    spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f));
+    test_add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20));
+    spx_body_id b = test_add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f));
     spx_body_set_user_data(w, b, &tag);
     int asleep_at = -1, fell = 0, sleeps = 0;
     for (int step = 0; step < 200; ++step) {

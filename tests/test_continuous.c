@@ -22,35 +22,27 @@ static spx_world* make_world(bool continuous)
     wd.gravity = spx_v3(0.0f, 0.0f, 0.0f);
     wd.enable_sleep = false;
     wd.enable_continuous = continuous;
-    spx_world* w = NULL;
-    return spx_world_create(&wd, &w) == SPX_OK ? w : NULL;
+    return test_world_create(&wd);
 }
 
 /* A body of one shape s, placed and moving, with no angular damping. */
 static spx_body_id add_body(spx_world* w, spx_body_type type, const spx_shape_def* s, spx_vec3 p, spx_quat q,
                             float friction, float restitution, spx_vec3 v, spx_vec3 omega)
 {
-    spx_body_def d = spx_default_body_def();
-    d.type = type;
-    d.position = p;
+    spx_body_def d = test_body_def(type, p);
     d.rotation = q;
     d.friction = friction;
     d.restitution = restitution;
     d.angular_damping = 0.0f;
     d.linear_velocity = v;
     d.angular_velocity = omega;
-    d.shapes = s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, d, *s, NULL);
 }
 
 static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_quat q, spx_vec3 half, float density,
                            float friction, float restitution, spx_vec3 v, spx_vec3 omega)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = half;
+    spx_shape_def s = test_box_shape(half);
     s.density = density;
     return add_body(w, type, &s, p, q, friction, restitution, v, omega);
 }
@@ -627,9 +619,7 @@ static spx_mesh* mesh_of(test_shape* shape) { return test_shape_mesh(shape); }
 static spx_body_id add_mesh(spx_world* w, spx_body_type type, const spx_mesh* mesh, spx_vec3 p, spx_quat q,
                             float restitution, spx_vec3 v, spx_vec3 omega)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.type = SPX_SHAPE_MESH;
-    s.mesh = mesh;
+    spx_shape_def s = test_mesh_shape(mesh);
     s.density = 1000.0f;
     return add_body(w, type, &s, p, q, 0.6f, restitution, v, omega);
 }

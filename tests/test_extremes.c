@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include "collide/manifold_reduce.h"
 #include "support/test.h"
+#include "support/pieces.h"
 
-static const spx_mat3 identity = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
 static const spx_vec3 zero = { 0, 0, 0 };
 
 static spx_obb box_at(spx_vec3 c, spx_vec3 h)
 {
-    spx_obb b = { c, h, identity };
+    spx_obb b = { c, h, test_identity };
     return b;
 }
 
@@ -61,7 +61,7 @@ static int range_is_refused_beyond_and_answered_within(void)
     TEST_ENSURE_CODE(spx_sweep_obb_obb(&unit, spx_v3(2e6f, 0, 0), &unit, zero, 1.0f, &h), SPX_OK);
     TEST_ENSURE_CODE(spx_manifold_obb_obb(&unit, &unit, 2.0f * L, &m), SPX_ERR_OUT_OF_RANGE);
     spx_obb made;
-    TEST_ENSURE_CODE(spx_obb_from_matrix(zero, spx_v3(FLT_MAX, 1, 1), &identity, &made), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_obb_from_matrix(zero, spx_v3(FLT_MAX, 1, 1), &test_identity, &made), SPX_ERR_OUT_OF_RANGE);
     TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, -2e7f), spx_v3(1, 1, 1), (spx_quat){ 0, 0, 0, 1 }, &made),
                 SPX_ERR_OUT_OF_RANGE);
 

@@ -2,6 +2,7 @@
    both ways round), the host's callback, a filter changed at run time, filtered pairs kept out of
    the contact limit and out of the continuous stage. */
 #include "support/test.h"
+#include "support/scenes.h"
 #include <sepax/sepax.h>
 
 static const float dt = 1.0f / 60.0f;
@@ -14,18 +15,10 @@ static spx_filter filter(uint64_t category, uint64_t mask, int32_t group)
 
 static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_vec3 half, spx_filter f, void* user)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = half;
+    spx_shape_def s = test_box_shape(half);
     s.filter = f;
     s.user_data = user;
-    spx_body_def d = spx_default_body_def();
-    d.type = type;
-    d.position = p;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, test_body_def(type, p), s, NULL);
 }
 
 static spx_world* make_world(spx_custom_filter_fn* fn, void* context)
@@ -33,8 +26,7 @@ static spx_world* make_world(spx_custom_filter_fn* fn, void* context)
     spx_world_def wd = spx_default_world_def();
     wd.custom_filter = fn;
     wd.custom_filter_context = context;
-    spx_world* w = NULL;
-    return spx_world_create(&wd, &w) == SPX_OK ? w : NULL;
+    return test_world_create(&wd);
 }
 
 /* Rows: filter a, filter b, collide? Worked out by hand from the rule (a group shared and not 0

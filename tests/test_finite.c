@@ -2,6 +2,7 @@
    impulses are refused, a step slows a body to the speed limits, and a body that comes out of a step
    non-finite anyway is quarantined without reaching any other body or a later step. */
 #include "support/test.h"
+#include "support/scenes.h"
 #include "dynamics/world.h" /* to break a body's state as a solver fault would (quarantine tests) */
 #include <sepax/sepax.h>
 #include <float.h>
@@ -10,29 +11,13 @@
 
 static const float dt = 1.0f / 60.0f;
 
-static spx_world* make_world(void)
-{
-    spx_world_def wd = spx_default_world_def();
-    spx_world* w = NULL;
-    return spx_world_create(&wd, &w) == SPX_OK ? w : NULL;
-}
-
 /* A one-box body; *out_result the creation's result. */
 static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_vec3 half, float density,
                            spx_result* out_result)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = half;
+    spx_shape_def s = test_box_shape(half);
     s.density = density;
-    spx_body_def d = spx_default_body_def();
-    d.type = type;
-    d.position = p;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_result r = spx_body_create(w, &d, &id);
-    if (out_result) *out_result = r;
-    return id;
+    return test_body_create(w, test_body_def(type, p), s, out_result);
 }
 
 static bool finite3(spx_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
@@ -58,7 +43,7 @@ static int tiny_bodies_fall_finitely(void)
     const float halves[] = { 4e-4f, 1e-4f, 1e-5f, 1e-6f, 1e-8f };
     const float densities[] = { 1000.0f, 1000.0f, 1000.0f, 1000.0f, 1e12f };
     for (int k = 0; k < 6; ++k) {
-        spx_world* w = make_world();
+        spx_world* w = test_world_create(NULL);
         TEST_ENSURE(w);
         /* The last: 0.1 m at 1e-9 kg/m^3, 8e-12 kg. */
         const float h = k < 5 ? halves[k] : 0.1f, rho = k < 5 ? densities[k] : 1e-9f;
@@ -81,7 +66,7 @@ static int tiny_bodies_fall_finitely(void)
    quarantined, the grid stays where it rested and the small cube stays on top. */
 static int small_body_on_a_grid(void)
 {
-    spx_world* w = make_world();
+    spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
     add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(50, 1, 50), 1.0f, NULL);
     spx_body_id grid[9];
@@ -123,7 +108,7 @@ static int small_body_on_a_grid(void)
    refused call changes nothing. */
 static int limits_refused(void)
 {
-    spx_world* w = make_world();
+    spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
     spx_result r;
     /* Mass: 8 h^3 rho. 1e-15 kg at the limit, half that below it; 8e15 kg above. */
@@ -189,7 +174,7 @@ static int limits_refused(void)
 /* A body at the speed limit that gravity would take past it is slowed to it, and the step says so. */
 static int step_keeps_the_speed_limit(void)
 {
-    spx_world* w = make_world();
+    spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
     spx_result r;
     spx_body_id id = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), 1000.0f, &r);
@@ -210,7 +195,7 @@ static int step_keeps_the_speed_limit(void)
 /* The grid of small_body_on_a_grid plus a free box far off; returns the world, ids in grid[9], free. */
 static spx_world* grid_world(spx_body_id grid[9], spx_body_id* free_box)
 {
-    spx_world* w = make_world();
+    spx_world* w = test_world_create(NULL);
     if (!w) return NULL;
     add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(50, 1, 50), 1.0f, NULL);
     for (int i = 0; i < 9; ++i)

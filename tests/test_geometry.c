@@ -1,13 +1,13 @@
 /* Box and triangle construction and validation: every kind of bad input gets its own code. */
 #include <sepax/sepax.h>
 #include "support/test.h"
+#include "support/pieces.h"
 
-static const spx_mat3 identity = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
 
 static int box_from_matrix_and_corners(void)
 {
     spx_obb box;
-    TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(1, 2, 3), spx_v3(1, 2, 3), &identity, &box), SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(1, 2, 3), spx_v3(1, 2, 3), &test_identity, &box), SPX_OK);
     spx_vec3 c[8];
     TEST_ENSURE_CODE(spx_obb_corners(&box, c), SPX_OK);
     TEST_ENSURE_NEAR(c[0].x, 0, 0); TEST_ENSURE_NEAR(c[0].y, 0, 0); TEST_ENSURE_NEAR(c[0].z, 0, 0);
@@ -32,23 +32,23 @@ static int box_from_quaternion(void)
 
 static int bad_boxes_get_their_codes(void)
 {
-    spx_obb box, untouched = { { 9, 9, 9 }, { 9, 9, 9 }, identity };
+    spx_obb box, untouched = { { 9, 9, 9 }, { 9, 9, 9 }, test_identity };
     box = untouched;
-    TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(NAN, 0, 0), spx_v3(1, 1, 1), &identity, &box), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(NAN, 0, 0), spx_v3(1, 1, 1), &test_identity, &box), SPX_ERR_NOT_FINITE);
     TEST_ENSURE(memcmp(&box, &untouched, sizeof box) == 0);
-    TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, INFINITY, 1), &identity, &box), SPX_ERR_NOT_FINITE);
-    TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, 0, 1), &identity, &box), SPX_ERR_BAD_EXTENT);
-    TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, 1, -1), &identity, &box), SPX_ERR_BAD_EXTENT);
-    spx_mat3 scaled = identity;
+    TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, INFINITY, 1), &test_identity, &box), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, 0, 1), &test_identity, &box), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, 1, -1), &test_identity, &box), SPX_ERR_BAD_EXTENT);
+    spx_mat3 scaled = test_identity;
     scaled.col[1].y = 1.001f;
     TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, 1, 1), &scaled, &box), SPX_ERR_NOT_ORTHONORMAL);
-    spx_mat3 skew = identity;
+    spx_mat3 skew = test_identity;
     skew.col[0].y = 1e-4f;
     TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, 1, 1), &skew, &box), SPX_ERR_NOT_ORTHONORMAL);
-    spx_mat3 nearly = identity; /* within the documented tolerance: accepted */
+    spx_mat3 nearly = test_identity; /* within the documented tolerance: accepted */
     nearly.col[0].y = 2e-6f;
     TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, 1, 1), &nearly, &box), SPX_OK);
-    spx_mat3 mirror = identity;
+    spx_mat3 mirror = test_identity;
     mirror.col[2].z = -1.0f;
     TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, 1, 1), &mirror, &box), SPX_ERR_NOT_RIGHT_HANDED);
     TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), (spx_quat){ 0, 0, 0, 1.1f }, &box),

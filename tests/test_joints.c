@@ -2,6 +2,7 @@
    (pendulum period and energy, chain length, limits, motors, springs, welds, sliders). */
 #include "support/test.h"
 #include "support/counting_alloc.h"
+#include "support/scenes.h"
 #include "dynamics/world.h" /* to break a body's state as a solver fault would */
 #include <sepax/sepax.h>
 #include <stdint.h>
@@ -16,25 +17,17 @@ static spx_world* make_world(bool sleep)
 {
     spx_world_def wd = spx_default_world_def();
     wd.enable_sleep = sleep;
-    spx_world* w = NULL;
-    return spx_world_create(&wd, &w) == SPX_OK ? w : NULL;
+    return test_world_create(&wd);
 }
 
 /* A box of mass `mass` (kg) and half extents `half`, without damping. */
 static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_vec3 half, float mass)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = half;
+    spx_shape_def s = test_box_shape(half);
     s.density = mass / (8.0f * half.x * half.y * half.z);
-    spx_body_def d = spx_default_body_def();
-    d.type = type;
-    d.position = p;
+    spx_body_def d = test_body_def(type, p);
     d.angular_damping = 0.0f;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0, 0, 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, d, s, NULL);
 }
 
 static spx_vec3 position(spx_world* w, spx_body_id id)
@@ -42,6 +35,35 @@ static spx_vec3 position(spx_world* w, spx_body_id id)
     spx_transform t;
     spx_body_get_transform(w, id, &t);
     return t.p;
+}
+
+/* Downward crossings of zero by a quantity sampled after each step, timed by linear interpolation
+   within the step. */
+typedef struct crossings {
+    double first, last, t;
+    int count;
+    float prev;
+} crossings;
+
+static void crossings_add(crossings* c, float x)
+{
+    c->t += dt;
+    if (c->prev > 0.0f && x <= 0.0f) {
+        const double tc = c->t - dt * (double)x / (double)(x - c->prev);
+        if (c->count == 0) c->first = tc;
+        c->last = tc;
+        ++c->count;
+    }
+    c->prev = x;
+}
+
+/* A world without gravity or sleeping. */
+static spx_world* make_weightless_world(void)
+{
+    spx_world_def wd = spx_default_world_def();
+    wd.gravity = spx_v3(0, 0, 0);
+    wd.enable_sleep = false;
+    return test_world_create(&wd);
 }
 
 static float dist3(spx_vec3 a, spx_vec3 b)
@@ -280,24 +302,13 @@ static int pendulum_period(void)
     TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     const double I_pivot = (2.0 * half * half) / 3.0 + (double)L * L; /* per kg */
     const double period = 2.0 * 3.14159265358979 * sqrt(I_pivot / (9.81 * L));
-    /* Downward crossings of x = 0, timed by linear interpolation. */
-    double first = -1.0, last = -1.0, t = 0.0;
-    int crossings = 0;
-    float x_prev = position(w, bob).x;
-    for (int s = 0; s < 60 * 25 && crossings < 11; ++s) {
+    crossings c = { -1.0, -1.0, 0.0, 0, position(w, bob).x }; /* of x = 0 */
+    for (int s = 0; s < 60 * 25 && c.count < 11; ++s) {
         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        t += dt;
-        const float x = position(w, bob).x;
-        if (x_prev > 0.0f && x <= 0.0f) {
-            const double tc = t - dt * (double)x / (double)(x - x_prev);
-            if (crossings == 0) first = tc;
-            last = tc;
-            ++crossings;
-        }
-        x_prev = x;
+        crossings_add(&c, position(w, bob).x);
     }
-    TEST_ENSURE(crossings == 11);
-    const double measured = (last - first) / 10.0;
+    TEST_ENSURE(c.count == 11);
+    const double measured = (c.last - c.first) / 10.0;
     printf("  pendulum: period %.5f s, theory %.5f s (%.3f%%)\n", measured, period, 100.0 * (measured / period - 1.0));
     TEST_ENSURE_NEAR(measured / period, 1.0, 0.01);
     spx_world_destroy(w);
@@ -558,11 +569,8 @@ static int hinge_motor_reaches_speed_or_stalls(void)
    stiffness is set from the effective inertia. */
 static int hinge_spring_oscillates(void)
 {
-    spx_world_def wd = spx_default_world_def();
-    wd.gravity = spx_v3(0, 0, 0);
-    wd.enable_sleep = false;
-    spx_world* w = NULL;
-    TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    spx_world* w = make_weightless_world();
+    TEST_ENSURE(w);
     const spx_body_id plate = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.05f), 6.0f);
     const spx_quat x_to_z = { 0, -0.70710678f, 0, 0.70710678f };
     spx_joint_def d = spx_default_joint_def(SPX_JOINT_HINGE);
@@ -573,24 +581,15 @@ static int hinge_spring_oscillates(void)
     spx_joint_id j;
     TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     TEST_ENSURE_CODE(spx_body_set_velocity(w, plate, spx_v3(0, 0, 0), spx_v3(0, 0, 2.0f)), SPX_OK);
-    double first = -1, last = -1, t = 0;
-    int crossings = 0;
+    crossings c = { -1, -1, 0, 0, 2.0f }; /* of the turning speed: once a period */
     spx_vec3 v, av;
-    float w_prev = 2.0f;
-    for (int s = 0; s < 60 * 5 && crossings < 7; ++s) {
+    for (int s = 0; s < 60 * 5 && c.count < 7; ++s) {
         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        t += dt;
         spx_body_get_velocity(w, plate, &v, &av);
-        if (w_prev > 0.0f && av.z <= 0.0f) { /* turning speed through zero downwards: once a period */
-            const double tc = t - dt * (double)av.z / (double)(av.z - w_prev);
-            if (crossings == 0) first = tc;
-            last = tc;
-            ++crossings;
-        }
-        w_prev = av.z;
+        crossings_add(&c, av.z);
     }
-    TEST_ENSURE(crossings >= 5);
-    const double period = (last - first) / (crossings - 1);
+    TEST_ENSURE(c.count >= 5);
+    const double period = (c.last - c.first) / (c.count - 1);
     printf("  hinge spring: period %.4f s, 2 Hz spring %.4f s\n", period, 0.5);
     TEST_ENSURE_NEAR(period, 0.5, 0.5 * 0.03);
     spx_world_destroy(w);
@@ -687,11 +686,8 @@ static int slider_stays_on_axis_and_its_motor_drives(void)
    length: it oscillates at 1.5 Hz (within 3%). */
 static int distance_spring_oscillates_at_its_frequency(void)
 {
-    spx_world_def wd = spx_default_world_def();
-    wd.gravity = spx_v3(0, 0, 0);
-    wd.enable_sleep = false;
-    spx_world* w = NULL;
-    TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    spx_world* w = make_weightless_world();
+    TEST_ENSURE(w);
     const spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(1.2f, 0, 0), spx_v3(0.1f, 0.1f, 0.1f), 1.0f);
     spx_joint_def d = spx_default_joint_def(SPX_JOINT_DISTANCE);
     d.body_b = box;
@@ -699,23 +695,13 @@ static int distance_spring_oscillates_at_its_frequency(void)
     d.spring = (spx_joint_spring){ true, 1.5f, 0.0f };
     spx_joint_id j;
     TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
-    double first = -1, last = -1, t = 0;
-    int crossings = 0;
-    float x_prev = 0.2f;
+    crossings c = { -1, -1, 0, 0, 0.2f };
     for (int s = 0; s < 60 * 6; ++s) {
         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        t += dt;
-        const float x = position(w, box).x - 1.0f;
-        if (x_prev > 0.0f && x <= 0.0f) {
-            const double tc = t - dt * (double)x / (double)(x - x_prev);
-            if (crossings == 0) first = tc;
-            last = tc;
-            ++crossings;
-        }
-        x_prev = x;
+        crossings_add(&c, position(w, box).x - 1.0f);
     }
-    TEST_ENSURE(crossings >= 6);
-    const double frequency = (crossings - 1) / (last - first);
+    TEST_ENSURE(c.count >= 6);
+    const double frequency = (c.count - 1) / (c.last - c.first);
     printf("  distance spring: %.4f Hz (set 1.5)\n", frequency);
     TEST_ENSURE_NEAR(frequency, 1.5, 1.5 * 0.03);
     spx_world_destroy(w);
@@ -988,11 +974,8 @@ static int distance_rope_and_rigid(void)
    about 2 Hz when turned; a rigid one barely gives. */
 static int soft_weld_springs(void)
 {
-    spx_world_def wd = spx_default_world_def();
-    wd.gravity = spx_v3(0, 0, 0);
-    wd.enable_sleep = false;
-    spx_world* w = NULL;
-    TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    spx_world* w = make_weightless_world();
+    TEST_ENSURE(w);
     const spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), spx_v3(0.2f, 0.2f, 0.2f), 1.0f);
     spx_joint_def d = spx_default_joint_def(SPX_JOINT_WELD);
     d.body_b = box;
@@ -1000,24 +983,15 @@ static int soft_weld_springs(void)
     spx_joint_id j;
     TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     TEST_ENSURE_CODE(spx_body_set_velocity(w, box, spx_v3(0, 0, 0), spx_v3(0, 1, 0)), SPX_OK);
-    double first = -1, last = -1, t = 0;
-    int crossings = 0;
-    float prev = 1.0f;
+    crossings c = { -1, -1, 0, 0, 1.0f };
     for (int s = 0; s < 60 * 4; ++s) {
         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        t += dt;
         spx_vec3 v, av;
         spx_body_get_velocity(w, box, &v, &av);
-        if (prev > 0.0f && av.y <= 0.0f) {
-            const double tc = t - dt * (double)av.y / (double)(av.y - prev);
-            if (crossings == 0) first = tc;
-            last = tc;
-            ++crossings;
-        }
-        prev = av.y;
+        crossings_add(&c, av.y);
     }
-    TEST_ENSURE(crossings >= 5);
-    const double period = (last - first) / (crossings - 1);
+    TEST_ENSURE(c.count >= 5);
+    const double period = (c.last - c.first) / (c.count - 1);
     printf("  soft weld: period %.4f s (2 Hz: 0.5)\n", period);
     TEST_ENSURE_NEAR(period, 0.5, 0.5 * 0.03);
     spx_world_destroy(w);

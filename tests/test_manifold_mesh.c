@@ -7,6 +7,7 @@
 #include "support/reference.h"
 #include "support/shapes.h"
 #include "support/test.h"
+#include "support/pieces.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,16 +20,6 @@ typedef struct placed {
     spx_mesh* mesh;
     spx_mesh_instance* inst;
 } placed;
-
-static spx_quat quat_axis(int axis, double angle)
-{
-    spx_quat q = { 0.0f, 0.0f, 0.0f, (float)cos(0.5 * angle) };
-    float s = (float)sin(0.5 * angle);
-    if (axis == 0) q.x = s;
-    else if (axis == 1) q.y = s;
-    else q.z = s;
-    return q;
-}
 
 static spx_quat quat_mul(spx_quat a, spx_quat b)
 {
@@ -98,12 +89,7 @@ static void count_pair(void* context, uint32_t ta, uint32_t tb)
 
 static int make_placed(const test_shape* s, uint32_t leaf, bool closed, spx_vec3 at, spx_quat q, placed* out)
 {
-    spx_mesh_def def = spx_default_mesh_def();
-    def.vertices = s->vertices;
-    def.vertex_count = s->vertex_count;
-    def.indices = s->indices;
-    def.triangle_count = s->triangle_count;
-    def.leaf_triangles = leaf;
+    spx_mesh_def def = test_shape_mesh_def(s, leaf);
     TEST_ENSURE_CODE(spx_mesh_create(&def, &out->mesh), SPX_OK);
     if (closed) { /* a solid, wound outward: what the world's dynamic meshes are */
         spx_mass_properties mp;
@@ -269,7 +255,7 @@ static int box_slides_across_grid_edges(void)
         placed cube;
         TEST_ENSURE(make_box(4, spx_v3(h, 0.5f * h, h), 2, spx_v3(4, 1, 4), no_turn, &cube) == 0);
         for (int turn = 0; turn < 5; ++turn) {
-            const spx_quat q = quat_axis(1, 0.31 * turn);
+            const spx_quat q = test_about(1, 0.31 * turn);
             for (int path = 0; path < 4; ++path)
                 for (int step = 0; step <= 40; ++step) {
                     const float s = (float)step / 40.0f;
@@ -314,10 +300,10 @@ static int resting_box_keeps_its_ids(void)
 {
     placed grid, cube;
     TEST_ENSURE(make_grid(4, &grid) == 0);
-    TEST_ENSURE(make_box(4, spx_v3(0.4f, 0.4f, 0.4f), 2, spx_v3(2, 1, 2), quat_axis(1, 0.2), &cube) == 0);
+    TEST_ENSURE(make_box(4, spx_v3(0.4f, 0.4f, 0.4f), 2, spx_v3(2, 1, 2), test_about(1, 0.2), &cube) == 0);
     uint32_t ids[4] = { 0 };
     for (int step = 0; step <= 60; ++step) {
-        TEST_ENSURE(move(&cube, spx_v3(2.7f + 0.01f * step, 0.395f, 3.6f), quat_axis(1, 0.2)) == 0);
+        TEST_ENSURE(move(&cube, spx_v3(2.7f + 0.01f * step, 0.395f, 3.6f), test_about(1, 0.2)) == 0);
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 0;
         TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
@@ -430,7 +416,7 @@ static int box_corners_on_torus_slope(void)
     TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 48, 24));
     TEST_ENSURE(make_placed(&s, 4, true, spx_v3(0, 0, 0), no_turn, &torus) == 0);
     test_shape_free(&s);
-    TEST_ENSURE(make_box(4, spx_v3(0.6f, 0.3f, 0.6f), 2, spx_v3(0.0f, 0.536f, 0.0f), quat_axis(1, 0.15), &cube) == 0);
+    TEST_ENSURE(make_box(4, spx_v3(0.6f, 0.3f, 0.6f), 2, spx_v3(0.0f, 0.536f, 0.0f), test_about(1, 0.15), &cube) == 0);
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;
     TEST_ENSURE_CODE(spx_manifold_mesh_mesh(torus.inst, cube.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
@@ -489,12 +475,12 @@ static int interpenetrating_pairs_separate(void)
     TEST_ENSURE_NEAR(deepest(&m[0]), 0.05f, TOL);
     TEST_ENSURE(m[0].point_count == 4);
     TEST_ENSURE(separates(&lower, &upper, spx_v3(0.1f, 0.75f, -0.05f), no_turn, "box sunk into a box") == 0);
-    TEST_ENSURE(separates(&lower, &upper, spx_v3(0.05f, 0.85f, 0.0f), quat_axis(0, 0.349), "tilted box, one edge in") == 0);
-    TEST_ENSURE(move(&lower, spx_v3(0, 0, 0), quat_axis(0, 0.785398)) == 0);
+    TEST_ENSURE(separates(&lower, &upper, spx_v3(0.05f, 0.85f, 0.0f), test_about(0, 0.349), "tilted box, one edge in") == 0);
+    TEST_ENSURE(move(&lower, spx_v3(0, 0, 0), test_about(0, 0.785398)) == 0);
     const double ridge = 0.5 * sqrt(2.0), edge = 0.3 * sqrt(2.0);
-    TEST_ENSURE(separates(&lower, &upper, spx_v3(0.02f, (float)(ridge + edge - 0.03), 0.01f), quat_axis(2, 0.785398),
+    TEST_ENSURE(separates(&lower, &upper, spx_v3(0.02f, (float)(ridge + edge - 0.03), 0.01f), test_about(2, 0.785398),
                      "crossed edges") == 0);
-    TEST_ENSURE(move(&upper, spx_v3(0.02f, (float)(ridge + edge - 0.03), 0.01f), quat_axis(2, 0.785398)) == 0);
+    TEST_ENSURE(move(&upper, spx_v3(0.02f, (float)(ridge + edge - 0.03), 0.01f), test_about(2, 0.785398)) == 0);
     TEST_ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
     TEST_ENSURE(count == 1 && m[0].point_count == 1 && (m[0].points[0].id & 15u) == 15u);
     TEST_ENSURE(angle_to(m[0].normal, 0, 1, 0) <= 1e-3);
@@ -567,16 +553,16 @@ static int swapped_arguments_negate_normals(void)
 {
     placed grid, cube, torus;
     TEST_ENSURE(make_grid(4, &grid) == 0);
-    TEST_ENSURE(make_box(4, spx_v3(0.5f, 0.25f, 0.4f), 3, spx_v3(3.3f, 0.245f, 4.2f), quat_axis(1, 0.4), &cube) == 0);
+    TEST_ENSURE(make_box(4, spx_v3(0.5f, 0.25f, 0.4f), 3, spx_v3(3.3f, 0.245f, 4.2f), test_about(1, 0.4), &cube) == 0);
     test_shape s;
     TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 32, 16));
     TEST_ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.295f, 3.9f), no_turn, &torus) == 0);
     test_shape_free(&s);
     TEST_ENSURE(same_swapped(&grid, &cube, 0.01f, "box on grid") == 0);
     TEST_ENSURE(same_swapped(&grid, &torus, 0.01f, "torus on grid") == 0);
-    TEST_ENSURE(move(&cube, spx_v3(4.0f, 0.55f, 4.8f), quat_mul(quat_axis(0, 0.3), quat_axis(2, 0.2))) == 0);
+    TEST_ENSURE(move(&cube, spx_v3(4.0f, 0.55f, 4.8f), quat_mul(test_about(0, 0.3), test_about(2, 0.2))) == 0);
     TEST_ENSURE(same_swapped(&torus, &cube, 0.01f, "box on torus") == 0);
-    TEST_ENSURE(move(&cube, spx_v3(3.0f, 0.3f, 3.0f), quat_axis(2, 0.6)) == 0);
+    TEST_ENSURE(move(&cube, spx_v3(3.0f, 0.3f, 3.0f), test_about(2, 0.6)) == 0);
     TEST_ENSURE(same_swapped(&grid, &cube, 0.01f, "tilted box in grid") == 0);
     free_placed(&torus);
     free_placed(&cube);
@@ -610,7 +596,7 @@ static int every_pair_within_margin_is_reached(void)
     for (int scene = 0; scene < 12; ++scene) {
         placed *a = scene % 3 == 2 ? &torus : &grid, *b = scene % 3 == 0 ? &torus : &cube;
         const double t = 0.7 * scene;
-        const spx_quat q = quat_mul(quat_axis(1, t), quat_axis(0, 0.25 * sin(3 * t)));
+        const spx_quat q = quat_mul(test_about(1, t), test_about(0, 0.25 * sin(3 * t)));
         const spx_vec3 at = scene % 3 == 2 ? spx_v3(4.3f + 0.3f * (float)sin(t), 0.5f, 4.0f + 0.8f * (float)cos(t))
                                            : spx_v3(4.0f + 0.5f * (float)cos(t), 0.28f + 0.01f * scene, 3.5f + 0.4f * (float)sin(t));
         TEST_ENSURE(move(b, at, q) == 0);
@@ -680,7 +666,7 @@ static int same_answer_from_any_tree(void)
             TEST_ENSURE(make_grid(leaves[l], &grid) == 0);
             test_shape s;
             TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 32, 16));
-            const spx_quat q = quat_mul(quat_axis(1, 0.5 * pose), quat_axis(2, 0.05 * pose));
+            const spx_quat q = quat_mul(test_about(1, 0.5 * pose), test_about(2, 0.05 * pose));
             TEST_ENSURE(make_placed(&s, leaves[(l + 1) % 3], true, spx_v3(4.0f + 0.13f * pose, 0.29f, 4.0f), q, &torus) == 0);
             test_shape_free(&s);
             for (int again = 0; again < 2; ++again) {

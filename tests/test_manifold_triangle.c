@@ -6,66 +6,23 @@
 #include "support/cases.h"
 #include "support/shapes.h"
 #include "support/test.h"
+#include "support/pieces.h"
 
 #define TOL 2e-5f
 
-static const spx_mat3 identity = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
-
-static spx_obb box(spx_vec3 center, spx_vec3 half, spx_mat3 rotation)
-{
-    spx_obb b = { center, half, rotation };
-    return b;
-}
-
-static spx_triangle tri(spx_vec3 a, spx_vec3 b, spx_vec3 c)
-{
-    spx_triangle t = { { a, b, c } };
-    return t;
-}
-
-/* Rotation by the angle with cosine c and sine s about axis 0 (x), 1 (y) or 2 (z). */
-static spx_mat3 rot(int axis, float c, float s)
-{
-    spx_mat3 m = identity;
-    float* col[3] = { &m.col[0].x, &m.col[1].x, &m.col[2].x };
-    int u = (axis + 1) % 3, v = (axis + 2) % 3;
-    col[u][u] = c; col[u][v] = s;
-    col[v][u] = -s; col[v][v] = c;
-    return m;
-}
-
-static spx_mat3 rot_angle(int axis, double angle) { return rot(axis, (float)cos(angle), (float)sin(angle)); }
+static spx_mat3 rot_angle(int axis, double angle) { return test_rot(axis, (float)cos(angle), (float)sin(angle)); }
 
 /* The big level triangle y = 0 under every resting test, wound counter-clockwise from above. */
-static spx_triangle floor_tri(void) { return tri(spx_v3(-10, 0, 10), spx_v3(10, 0, 10), spx_v3(0, 0, -10)); }
+static spx_triangle floor_tri(void) { return test_tri(spx_v3(-10, 0, 10), spx_v3(10, 0, 10), spx_v3(0, 0, -10)); }
 
 static const spx_triangle_edges all_open = { { SPX_EDGE_OPEN, SPX_EDGE_OPEN, SPX_EDGE_OPEN }, 7 };
 static const spx_triangle_edges all_flat = { { 0.0f, 0.0f, 0.0f }, 0 };
-
-static int has_point(const spx_manifold* m, float x, float y, float z, float depth)
-{
-    for (int i = 0; i < m->point_count; ++i) {
-        const spx_manifold_point* p = &m->points[i];
-        if (fabsf(p->point.x - x) <= TOL && fabsf(p->point.y - y) <= TOL && fabsf(p->point.z - z) <= TOL
-            && fabsf(p->depth - depth) <= TOL)
-            return 1;
-    }
-    return 0;
-}
 
 static int has_id(const spx_manifold* m, uint32_t id)
 {
     for (int i = 0; i < m->point_count; ++i)
         if (m->points[i].id == id) return 1;
     return 0;
-}
-
-static int ids_distinct(const spx_manifold* m)
-{
-    for (int i = 0; i < m->point_count; ++i)
-        for (int j = i + 1; j < m->point_count; ++j)
-            if (m->points[i].id == m->points[j].id) return 0;
-    return 1;
 }
 
 static int normal_is(const spx_manifold* m, float x, float y, float z)
@@ -83,16 +40,16 @@ static int box_resting_flat_on_a_big_triangle(void)
        bottom tie at -0.01 and the triangle's face is preferred: the bottom face is clipped by the
        triangle's sides and lies wholly inside, so its 4 corners are the points, midway at -0.005,
        named by the box corners with bit 1 (y) clear: 0, 1, 4, 5. Normal from the box down. */
-    spx_obb a = box(spx_v3(0.1f, 0.49f, -0.2f), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_obb a = test_box(spx_v3(0.1f, 0.49f, -0.2f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_triangle b = floor_tri();
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 4);
     TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    TEST_ENSURE(has_point(&m, -0.4f, -0.005f, -0.7f, 0.01f));
-    TEST_ENSURE(has_point(&m, 0.6f, -0.005f, -0.7f, 0.01f));
-    TEST_ENSURE(has_point(&m, -0.4f, -0.005f, 0.3f, 0.01f));
-    TEST_ENSURE(has_point(&m, 0.6f, -0.005f, 0.3f, 0.01f));
+    TEST_ENSURE(test_manifold_has_point(&m, -0.4f, -0.005f, -0.7f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.6f, -0.005f, -0.7f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, -0.4f, -0.005f, 0.3f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.6f, -0.005f, 0.3f, 0.01f, TOL));
     TEST_ENSURE(has_id(&m, 0) && has_id(&m, 1) && has_id(&m, 4) && has_id(&m, 5));
 
     /* Nudged frame after frame (sideways, down, a turn about the vertical): the same corners, the
@@ -133,13 +90,13 @@ static int box_corner_into_the_face(void)
     spx_mat3 r = corner_down();
     TEST_ENSURE_CODE(spx_obb_validate(&(spx_obb){ { 0, 0, 0 }, { 1, 1, 1 }, r }), SPX_OK);
     const float cy = (float)(sqrt(3.0) / 2.0) - 0.02f;
-    spx_obb a = box(spx_v3(0.3f, cy, 0.2f), spx_v3(0.5f, 0.5f, 0.5f), r);
+    spx_obb a = test_box(spx_v3(0.3f, cy, 0.2f), spx_v3(0.5f, 0.5f, 0.5f), r);
     spx_triangle b = floor_tri();
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 1);
     TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    TEST_ENSURE(has_point(&m, 0.3f, -0.01f, 0.2f, 0.02f));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.3f, -0.01f, 0.2f, 0.02f, TOL));
     TEST_ENSURE(m.points[0].id == 7u);
     /* A margin of 1 m adds the face's two corners next to the tip as speculative points, 1/sqrt3
        above it (gap 0.5774 - 0.02; ids 3 and 5); the fourth is 2/sqrt3 up, beyond the margin. */
@@ -158,22 +115,22 @@ static int box_edge_across_a_triangle_edge(void)
        edge: along axis 0, on the - side of box axis 1 (0, c, s) and the + side of axis 2 (0, -s, c),
        so e = 0 + 0 + 2 = 2; triangle edge 0: id 26 + 3 * 2 + 0 = 32. */
     const float h = (float)sqrt(0.5);
-    spx_obb a = box(spx_v3(0, h - 0.01f, 0), spx_v3(0.5f, 0.5f, 0.5f), rot(0, h, h));
-    spx_triangle b = tri(spx_v3(0, 0, -1), spx_v3(0, 0, 1), spx_v3(0, -2, 0));
+    spx_obb a = test_box(spx_v3(0, h - 0.01f, 0), spx_v3(0.5f, 0.5f, 0.5f), test_rot(0, h, h));
+    spx_triangle b = test_tri(spx_v3(0, 0, -1), spx_v3(0, 0, 1), spx_v3(0, -2, 0));
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 1);
     TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    TEST_ENSURE(has_point(&m, 0, -0.005f, 0, 0.01f));
+    TEST_ENSURE(test_manifold_has_point(&m, 0, -0.005f, 0, 0.01f, TOL));
     TEST_ENSURE(m.points[0].id == 32u);
     /* The other winding is the same triangle to a two-sided query: same point, normal and depth; the
        top edge is still edge 0, run the other way, so the id is the same. */
-    spx_triangle w = tri(b.v[1], b.v[0], b.v[2]);
+    spx_triangle w = test_tri(b.v[1], b.v[0], b.v[2]);
     spx_manifold mw;
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &w, 0.0f, &mw), SPX_OK);
     TEST_ENSURE(mw.point_count == 1);
     TEST_ENSURE(normal_is(&mw, 0, -1, 0) == 0);
-    TEST_ENSURE(has_point(&mw, 0, -0.005f, 0, 0.01f));
+    TEST_ENSURE(test_manifold_has_point(&mw, 0, -0.005f, 0, 0.01f, TOL));
     TEST_ENSURE(mw.points[0].id == 32u);
     return 0;
 }
@@ -182,21 +139,21 @@ static int triangle_poking_into_a_box_face(void)
 {   /* A standing triangle's top corner 0.01 into the bottom face (y = -0.5) of an axis-aligned unit
        cube: the box's -y face is the reference (f = 3), one point: the corner moved halfway to the
        face, depth 0.01, id 8 + 3 * 3 + 2 = 19. */
-    spx_obb a = box(spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), identity);
-    spx_triangle b = tri(spx_v3(-1.0f, -3.0f, 0.0f), spx_v3(1.0f, -3.0f, 0.3f), spx_v3(0.1f, -0.49f, 0.05f));
+    spx_obb a = test_box(spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
+    spx_triangle b = test_tri(spx_v3(-1.0f, -3.0f, 0.0f), spx_v3(1.0f, -3.0f, 0.3f), spx_v3(0.1f, -0.49f, 0.05f));
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 1);
     TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    TEST_ENSURE(has_point(&m, 0.1f, -0.495f, 0.05f, 0.01f));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.1f, -0.495f, 0.05f, 0.01f, TOL));
     TEST_ENSURE(m.points[0].id == 19u);
     /* The box moved around the triangle instead (the pair seen from the other side): the cube above
        the apex turned upside down is the same problem with the +y face as reference: f = 2, id 16. */
-    spx_obb flipped = box(spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), rot(2, -1, 0));
+    spx_obb flipped = test_box(spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), test_rot(2, -1, 0));
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&flipped, &b, 0.0f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 1);
     TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    TEST_ENSURE(has_point(&m, 0.1f, -0.495f, 0.05f, 0.01f));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.1f, -0.495f, 0.05f, 0.01f, TOL));
     TEST_ENSURE(m.points[0].id == 16u);
     return 0;
 }
@@ -205,15 +162,15 @@ static int small_triangle_under_a_box_face(void)
 {   /* A small level triangle wholly under the bottom of a larger box, 0.02 up into it: the two faces
        tie and the triangle's is the reference; the box's bottom covers the triangle, so the points are
        the triangle's three corners (ids 8 + 3 * 3 + k, incident face -y), at depth 0.02. */
-    spx_obb a = box(spx_v3(0, 1.0f - 0.02f, 0), spx_v3(1, 1, 1), identity);
-    spx_triangle b = tri(spx_v3(-0.3f, 0, 0.2f), spx_v3(0.4f, 0, 0.1f), spx_v3(0, 0, -0.5f));
+    spx_obb a = test_box(spx_v3(0, 1.0f - 0.02f, 0), spx_v3(1, 1, 1), test_identity);
+    spx_triangle b = test_tri(spx_v3(-0.3f, 0, 0.2f), spx_v3(0.4f, 0, 0.1f), spx_v3(0, 0, -0.5f));
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 3);
     TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    TEST_ENSURE(has_point(&m, -0.3f, -0.01f, 0.2f, 0.02f));
-    TEST_ENSURE(has_point(&m, 0.4f, -0.01f, 0.1f, 0.02f));
-    TEST_ENSURE(has_point(&m, 0, -0.01f, -0.5f, 0.02f));
+    TEST_ENSURE(test_manifold_has_point(&m, -0.3f, -0.01f, 0.2f, 0.02f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.4f, -0.01f, 0.1f, 0.02f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, 0, -0.01f, -0.5f, 0.02f, TOL));
     TEST_ENSURE(has_id(&m, 17) && has_id(&m, 18) && has_id(&m, 19));
     return 0;
 }
@@ -222,12 +179,12 @@ static int clipped_polygon_is_cut_to_four(void)
 {   /* A triangle whose corners stick out past three sides of a box's bottom (half 1): the overlap is
        a hexagon or more; 4 points are kept, the deepest among them, all distinct. The bottom is level
        and the triangle tilted, so depths differ. */
-    spx_obb a = box(spx_v3(0, 1.0f, 0), spx_v3(1, 1, 1), identity);
-    spx_triangle b = tri(spx_v3(-2.0f, 0.05f, 1.2f), spx_v3(2.0f, 0.02f, 1.2f), spx_v3(0.0f, -0.04f, -2.5f));
+    spx_obb a = test_box(spx_v3(0, 1.0f, 0), spx_v3(1, 1, 1), test_identity);
+    spx_triangle b = test_tri(spx_v3(-2.0f, 0.05f, 1.2f), spx_v3(2.0f, 0.02f, 1.2f), spx_v3(0.0f, -0.04f, -2.5f));
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.1f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 4);
-    TEST_ENSURE(ids_distinct(&m));
+    TEST_ENSURE(test_manifold_ids_distinct(&m));
     TEST_ENSURE(m.normal.y < -0.99f);
     /* The triangle's plane is highest at its corner (-2, 0.05, 1.2) and lowest at (0, -0.04, -2.5), so
        the overlap is deepest along z = 1, where the bottom corners (-+1, 0, 1) (ids 4, 5) lie inside
@@ -247,7 +204,7 @@ static int clipped_polygon_is_cut_to_four(void)
 static int margins_decide_speculative_points(void)
 {   /* The unit cube 0.05 above the level triangle: beyond a margin of 0.04 nothing, within 0.06 the
        four bottom corners with depth -0.05, midway at y = 0.025. */
-    spx_obb a = box(spx_v3(0, 0.55f, 0), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_obb a = test_box(spx_v3(0, 0.55f, 0), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_triangle b = floor_tri();
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.04f, &m), SPX_OK);
@@ -257,19 +214,19 @@ static int margins_decide_speculative_points(void)
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.06f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 4);
     TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    TEST_ENSURE(has_point(&m, 0.5f, 0.025f, 0.5f, -0.05f));
-    TEST_ENSURE(has_point(&m, -0.5f, 0.025f, -0.5f, -0.05f));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.5f, 0.025f, 0.5f, -0.05f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, -0.5f, 0.025f, -0.5f, -0.05f, TOL));
     /* Beside the triangle instead (0.05 past its edge at z = 10, level with it): the box's -z face is
        the reference, and the triangle's edge crosses its sides at x = -+0.5: two points 0.05 apart. */
-    spx_obb s = box(spx_v3(0, 0, 10.55f), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_obb s = test_box(spx_v3(0, 0, 10.55f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&s, &b, 0.04f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 0);
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&s, &b, 0.06f, &m), SPX_OK);
     TEST_ENSURE(m.point_count > 0);
     TEST_ENSURE(normal_is(&m, 0, 0, -1) == 0);
     TEST_ENSURE(m.point_count == 2);
-    TEST_ENSURE(has_point(&m, -0.5f, 0.0f, 10.025f, -0.05f));
-    TEST_ENSURE(has_point(&m, 0.5f, 0.0f, 10.025f, -0.05f));
+    TEST_ENSURE(test_manifold_has_point(&m, -0.5f, 0.0f, 10.025f, -0.05f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.5f, 0.0f, 10.025f, -0.05f, TOL));
     return 0;
 }
 
@@ -281,8 +238,8 @@ static int flat_edge_gives_no_sideways_normal(void)
        +z (overlap 0.004 < 0.01), a sideways normal, which is right for a lone triangle. When edge 0
        is a flat edge of a surface, the face is the normal: the box's bottom corners over the
        triangle (z = -0.004) and the crossings of its sides with the edge, all 0.01 deep. */
-    spx_triangle b = tri(spx_v3(-5, 0, 0), spx_v3(5, 0, 0), spx_v3(0, 0, -5));
-    spx_obb a = box(spx_v3(0, 0.49f, 0.496f), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_triangle b = test_tri(spx_v3(-5, 0, 0), spx_v3(5, 0, 0), spx_v3(0, 0, -5));
+    spx_obb a = test_box(spx_v3(0, 0.49f, 0.496f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
     TEST_ENSURE(normal_is(&m, 0, 0, -1) == 0);
@@ -291,16 +248,16 @@ static int flat_edge_gives_no_sideways_normal(void)
     TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &all_flat, 0.0f, &m), SPX_OK);
     TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
     TEST_ENSURE(m.point_count == 4);
-    TEST_ENSURE(has_point(&m, -0.5f, -0.005f, -0.004f, 0.01f));
-    TEST_ENSURE(has_point(&m, 0.5f, -0.005f, -0.004f, 0.01f));
-    TEST_ENSURE(has_point(&m, -0.5f, -0.005f, 0.0f, 0.01f));
-    TEST_ENSURE(has_point(&m, 0.5f, -0.005f, 0.0f, 0.01f));
+    TEST_ENSURE(test_manifold_has_point(&m, -0.5f, -0.005f, -0.004f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.5f, -0.005f, -0.004f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, -0.5f, -0.005f, 0.0f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.5f, -0.005f, 0.0f, 0.01f, TOL));
     /* A concave edge (the surface turns up beyond it, seen from above) is no edge either; seen from
        below it is convex, and the box under the triangle may take the edge's normal. */
     spx_triangle_edges concave = { { -0.5f, 0.0f, 0.0f }, 0 };
     TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &concave, 0.0f, &m), SPX_OK);
     TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    spx_obb below = box(spx_v3(0, -0.49f, 0.496f), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_obb below = test_box(spx_v3(0, -0.49f, 0.496f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&below, &b, &concave, 0.0f, &m), SPX_OK);
     TEST_ENSURE(normal_is(&m, 0, 1, 0) == 0); /* +z lies 90 degrees from the face: outside a 0.5 rad wedge */
     spx_triangle_edges concave_fold = { { -3.0f, 0.0f, 0.0f }, 0 };
@@ -317,8 +274,8 @@ static int convex_edge_gives_normals_inside_its_wedge(void)
        points on the ridge 0.01 deep. With a wedge of 0.2 rad the vertical is outside it, and the
        slope's face gives the normal instead. */
     const float c = (float)cos(0.3), s = (float)sin(0.3);
-    spx_triangle b = tri(spx_v3(5, 0, 0), spx_v3(-5, 0, 0), spx_v3(0, -5 * s, 5 * c));
-    spx_obb a = box(spx_v3(0.2f, 0.49f, 0.1f), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_triangle b = test_tri(spx_v3(5, 0, 0), spx_v3(-5, 0, 0), spx_v3(0, -5 * s, 5 * c));
+    spx_obb a = test_box(spx_v3(0.2f, 0.49f, 0.1f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_triangle_edges ridge = { { 0.6f, 0.0f, 0.0f }, 0 };
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &ridge, 0.0f, &m), SPX_OK);
@@ -339,8 +296,8 @@ static int corners_of_a_surface_give_normals(void)
        corner v0 at the origin, the rest towards -x -z) meets the box only near v0, and the least
        overlap is a box face seen edge-on. Only if v0 is a corner of the surface may it give the
        normal; otherwise the triangle's face does. */
-    spx_triangle b = tri(spx_v3(0, 0, 0), spx_v3(-3, 0, -1), spx_v3(-1, 0, -3));
-    spx_obb a = box(spx_v3(0.49f, 0.2f, 0.45f), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_triangle b = test_tri(spx_v3(0, 0, 0), spx_v3(-3, 0, -1), spx_v3(-1, 0, -3));
+    spx_obb a = test_box(spx_v3(0.49f, 0.2f, 0.45f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_manifold open, plain, corner;
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &plain), SPX_OK);
     TEST_ENSURE(plain.point_count >= 1);
@@ -483,7 +440,7 @@ static int agrees_with_penetration(void)
             return 1;
         }
         for (int i = 0; i < m.point_count; ++i) TEST_ENSURE(m.points[i].depth <= along + 2e-5 * size);
-        TEST_ENSURE(ids_distinct(&m));
+        TEST_ENSURE(test_manifold_ids_distinct(&m));
     }
     printf("  %d overlapping pairs, %d with a unique least axis (all agree), %d with an edge axis seen as a face; "
            "%d on the same axis in all\n", overlapping, unique, seen_as_face, same);
@@ -495,7 +452,7 @@ static int agrees_with_penetration(void)
 
 static int bad_input_gets_its_code(void)
 {
-    spx_obb a = box(spx_v3(0, 0.49f, 0), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_obb a = test_box(spx_v3(0, 0.49f, 0), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_triangle b = floor_tri();
     spx_manifold m, sentinel;
     memset(&sentinel, 0x5A, sizeof sentinel);
@@ -521,7 +478,7 @@ static int bad_input_gets_its_code(void)
     spx_triangle badt = b;
     badt.v[1].x = INFINITY;
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &badt, 0.0f, &m), SPX_ERR_NOT_FINITE);
-    badt = tri(spx_v3(1, 2, 3), spx_v3(1, 2, 3), spx_v3(1, 2, 3));
+    badt = test_tri(spx_v3(1, 2, 3), spx_v3(1, 2, 3), spx_v3(1, 2, 3));
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &badt, 0.0f, &m), SPX_ERR_DEGENERATE_TRIANGLE);
     spx_triangle_edges nan_edge = { { 0.0f, NAN, 0.0f }, 0 };
     TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &nan_edge, 0.0f, &m), SPX_ERR_NOT_FINITE);
@@ -581,10 +538,7 @@ typedef struct placed {
 
 static int place(const test_shape* s, uint32_t leaf, dq q, const double shift[3], placed* out)
 {
-    spx_mesh_def def = spx_default_mesh_def();
-    def.vertices = s->vertices, def.vertex_count = s->vertex_count;
-    def.indices = s->indices, def.triangle_count = s->triangle_count;
-    def.leaf_triangles = leaf;
+    spx_mesh_def def = test_shape_mesh_def(s, leaf);
     TEST_ENSURE_CODE(spx_mesh_create(&def, &out->mesh), SPX_OK);
     spx_transform pose = { { (float)shift[0], (float)shift[1], (float)shift[2] }, dq_float(q) };
     TEST_ENSURE_CODE(spx_mesh_instance_create(out->mesh, &pose, NULL, &out->inst), SPX_OK);
@@ -876,7 +830,7 @@ static int box_in_a_concave_corner_gets_a_manifold_a_side(void)
     spx_transform pose = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
     spx_mesh_instance* inst = NULL;
     TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &inst), SPX_OK);
-    spx_obb a = box(spx_v3(0.49f, 0.49f, 2.3f), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_obb a = test_box(spx_v3(0.49f, 0.49f, 2.3f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;
     TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, inst, 0.005f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
@@ -889,8 +843,8 @@ static int box_in_a_concave_corner_gets_a_manifold_a_side(void)
         for (int i = 0; i < 4; ++i) TEST_ENSURE_NEAR(m[g].points[i].depth, 0.01f, TOL);
     /* The box's bottom reaches past the floor into the wall, so the floor's points on that side are
        where the bottom's edges cross the floor's border (x = 0), and the wall's likewise (y = 0). */
-    TEST_ENSURE(has_point(&m[floor], 0.0f, -0.005f, 1.8f, 0.01f) && has_point(&m[floor], 0.99f, -0.005f, 2.8f, 0.01f));
-    TEST_ENSURE(has_point(&m[wall], -0.005f, 0.0f, 1.8f, 0.01f) && has_point(&m[wall], -0.005f, 0.99f, 2.8f, 0.01f));
+    TEST_ENSURE(test_manifold_has_point(&m[floor], 0.0f, -0.005f, 1.8f, 0.01f, TOL) && test_manifold_has_point(&m[floor], 0.99f, -0.005f, 2.8f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m[wall], -0.005f, 0.0f, 1.8f, 0.01f, TOL) && test_manifold_has_point(&m[wall], -0.005f, 0.99f, 2.8f, 0.01f, TOL));
     TEST_ENSURE(has_id(&m[floor], 1) && has_id(&m[floor], 5) && has_id(&m[wall], 2) && has_id(&m[wall], 6));
     spx_manifold one;
     TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, inst, 0.005f, &one, 1, &count), SPX_OK);
@@ -905,7 +859,7 @@ static int box_in_a_concave_corner_gets_a_manifold_a_side(void)
 
 static int mesh_manifold_does_not_depend_on_the_tree(void)
 {   /* The same grid with leaves of 1 and of 16 triangles hands the triangles out in other orders; the
-       manifolds come out the same, byte for byte: for a small box (its triangles kept between
+       manifolds come out the same, byte for byte: for a small test_box (its triangles kept between
        passes) and for a large one over more triangles than are kept (each pass descends again). Also
        separated beyond the margin: nothing. */
     test_shape s;
@@ -936,7 +890,7 @@ static int mesh_manifold_does_not_depend_on_the_tree(void)
     printf("  400 boxes, tilted up to 0.1 rad: the same manifolds from both trees; %d large boxes with one "
            "manifold of 4\n", big_ok);
     TEST_ENSURE(big_ok > 150);
-    spx_obb far = box(spx_v3(10, 50, 10), spx_v3(1, 1, 1), identity);
+    spx_obb far = test_box(spx_v3(10, 50, 10), spx_v3(1, 1, 1), test_identity);
     spx_manifold m;
     uint32_t count = 5;
     TEST_ENSURE_CODE(spx_manifold_obb_mesh(&far, p1.inst, 0.015f, &m, 1, &count), SPX_OK);
@@ -954,7 +908,7 @@ static int mesh_manifold_bad_input(void)
     placed p;
     const double shift[3] = { 0, 0, 0 };
     TEST_ENSURE(place(&s, 4, dq_axis(0, 1, 0, 0), shift, &p) == 0);
-    spx_obb a = box(spx_v3(1, 0.49f, 1), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_obb a = test_box(spx_v3(1, 0.49f, 1), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_manifold m;
     uint32_t count = 77;
     TEST_ENSURE_CODE(spx_manifold_obb_mesh(NULL, p.inst, 0.0f, &m, 1, &count), SPX_ERR_INVALID_ARGUMENT);

@@ -9,17 +9,6 @@
 #include <stdlib.h>
 #include "support/counting_alloc.h"
 
-static spx_mesh_def def_of(const test_shape* s, uint32_t leaf)
-{
-    spx_mesh_def def = spx_default_mesh_def();
-    def.vertices = s->vertices;
-    def.vertex_count = s->vertex_count;
-    def.indices = s->indices;
-    def.triangle_count = s->triangle_count;
-    def.leaf_triangles = leaf;
-    return def;
-}
-
 /* ---- bad input ---------------------------------------------------------------------------------- */
 
 static int bad_input_codes(void)
@@ -133,7 +122,7 @@ static int allocation_failure_leaks_nothing(void)
     test_shape s;
     TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 24, 12));
     spx_mesh_def def = spx_default_mesh_def();
-    def = def_of(&s, 4);
+    def = test_shape_mesh_def(&s, 4);
     test_counting c = { 0 };
     spx_allocator a = { test_counting_alloc, test_counting_free, &c };
     def.allocator = &a;
@@ -210,7 +199,7 @@ static int check_node(const spx_mesh* m, uint32_t node, uint32_t depth, uint32_t
 
 static int check_tree(const test_shape* s, uint32_t leaf, const char* name)
 {
-    spx_mesh_def def = def_of(s, leaf);
+    spx_mesh_def def = test_shape_mesh_def(s, leaf);
     spx_mesh *m = NULL, *again = NULL;
     TEST_ENSURE_CODE(spx_mesh_create(&def, &m), SPX_OK);
     spx_mesh_info info;
@@ -289,7 +278,7 @@ static int tree_invariants_on_shapes(void)
     TEST_ENSURE(check_tree(&s, 4, "outliers") == 0);
     /* one of them past SPX_MAX_COORDINATE: refused */
     s.vertices[3 * 911].x = -1.5f * SPX_MAX_COORDINATE;
-    spx_mesh_def def = def_of(&s, 4);
+    spx_mesh_def def = test_shape_mesh_def(&s, 4);
     spx_mesh* m = NULL;
     TEST_ENSURE_CODE(spx_mesh_create(&def, &m), SPX_ERR_OUT_OF_RANGE);
     TEST_ENSURE(m == NULL);
@@ -313,7 +302,7 @@ static int leaf_triangles_bound_the_tree(void)
     TEST_ENSURE(test_shape_sphere(&s, 1.0f, 16, 32));
     uint32_t previous = UINT32_MAX;
     for (uint32_t leaf = 1; leaf <= 16; leaf *= 2) {
-        spx_mesh_def def = def_of(&s, leaf);
+        spx_mesh_def def = test_shape_mesh_def(&s, leaf);
         spx_mesh* m = NULL;
         TEST_ENSURE_CODE(spx_mesh_create(&def, &m), SPX_OK);
         TEST_ENSURE(m->node_count <= previous);
@@ -502,7 +491,7 @@ static int triangle_edges_of_a_grid_and_a_roof(void)
     for (int roof = 0; roof < 2; ++roof) {
         if (roof)
             for (uint32_t v = 0; v < s.vertex_count; ++v) s.vertices[v].y = -tanf(0.3f) * fabsf(s.vertices[v].z - 2.0f);
-        spx_mesh_def def = def_of(&s, 4);
+        spx_mesh_def def = test_shape_mesh_def(&s, 4);
         spx_mesh* mesh = NULL;
         TEST_ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_OK);
         int open = 0, flat = 0, ridge = 0, corners = 0;

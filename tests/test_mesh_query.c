@@ -20,38 +20,12 @@
 #include <time.h>
 #include "support/counting_alloc.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
-
-/* Random case counts: the full figure in a plain build, a quarter under the sanitizers. */
-static int cases(int n) { return SANITIZED ? (n + 3) / 4 : n; }
-
 typedef test_brute_query query;
 
 static const spx_vec3 ZERO = { 0, 0, 0 };
 static const spx_transform IDENTITY = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
 
 /* ---- small helpers ----------------------------------------------------------------------------- */
-
-static spx_mesh* mesh_from_shape(const test_shape* s, uint32_t leaf)
-{
-    spx_mesh_def def = spx_default_mesh_def();
-    def.vertices = s->vertices;
-    def.vertex_count = s->vertex_count;
-    def.indices = s->indices;
-    def.triangle_count = s->triangle_count;
-    def.leaf_triangles = leaf;
-    spx_mesh* m = NULL;
-    return spx_mesh_create(&def, &m) == SPX_OK ? m : NULL;
-}
 
 static spx_mesh_instance* place(const spx_mesh* m, spx_transform pose)
 {
@@ -235,7 +209,7 @@ static bool side_make(side* s, test_case_rng* rng, uint32_t target, spx_vec3 p, 
     /* mostly a metre or so; one in seven from a centimetre to a hundred metres */
     s->radius = test_case_uniform(rng, 0, 1) < 0.15 ? test_case_log_uniform(rng, 0.01, 100.0) : test_case_uniform(rng, 0.4, 1.5);
     if (!random_shape(rng, s->kind, target, s->radius, &s->shape)) return false;
-    s->mesh = mesh_from_shape(&s->shape, s->leaf);
+    s->mesh = test_shape_mesh_leaf(&s->shape, s->leaf);
     s->inst = s->mesh ? place(s->mesh, (spx_transform){ p, q }) : NULL;
     return s->inst != NULL;
 }
@@ -333,7 +307,7 @@ static int sweep_mesh_mesh_matches_brute_force(void)
        cases get a contacts array too small. */
     test_case_rng rng = { 0x5E9A3001u };
     test_brute_stats st = { 0 }, edges = { 0 };
-    const int n = cases(400);
+    const int n = test_cases(400);
     int failures = 0, grazed = 0, swaps = 0;
     clock_t start = clock();
     for (int c = 0; c < n; ++c) {
@@ -386,7 +360,7 @@ static int swapped_meshes_same_answer(void)
        single-pair test is run on the same two triangles both ways round, to tell a fault of the
        query from one of the leaf test (test_brute_explain_swap prints those pairs). */
     test_case_rng rng = { 0x5E9A3007u };
-    const int n = cases(400);
+    const int n = test_cases(400);
     int failures = 0;
     for (int c = 0; c < n; ++c) {
         uint32_t na, nb;
@@ -473,7 +447,7 @@ static int sweep_obb_mesh_matches_brute_force(void)
        passes and the end of the interval. */
     test_case_rng rng = { 0x5E9A3002u };
     test_brute_stats st = { 0 }, edges = { 0 };
-    const int n = cases(500);
+    const int n = test_cases(500);
     int failures = 0, grazed = 0;
     clock_t start = clock();
     for (int c = 0; c < n; ++c) {
@@ -529,7 +503,7 @@ static int far_and_rotated_problem_same_answer(void)
        the largest change such a nudge makes, which is more than rounding at 4e3 m (0.25 mm) can. */
     test_case_rng rng = { 0x5E9A3003u };
     test_brute_stats st = { 0 };
-    const int n = cases(80);
+    const int n = test_cases(80);
     int failures = 0, used = 0, skipped = 0;
     double worst = 0;
     for (int c = 0; c < n; ++c) {
@@ -617,7 +591,7 @@ static int static_queries_match_brute_force(void)
        gives the static state. Mesh pairs and box-mesh pairs at random poses, from well apart to deep. */
     test_case_rng rng = { 0x5E9A3004u };
     test_brute_stats st = { 0 };
-    const int n = cases(300);
+    const int n = test_cases(300);
     int failures = 0, overlapping = 0;
     uint64_t inconsistent = 0;
     for (int c = 0; c < n; ++c) {
@@ -795,7 +769,7 @@ static int grid_falls_flat_onto_grid(void)
     TEST_ENSURE(test_shape_grid(&ga, 6, 6) && test_shape_grid(&gb, 3, 3));
     static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
-        spx_mesh *ma = mesh_from_shape(&ga, leaves[l]), *mb = mesh_from_shape(&gb, leaves[(l + 1) % 3]);
+        spx_mesh *ma = test_shape_mesh_leaf(&ga, leaves[l]), *mb = test_shape_mesh_leaf(&gb, leaves[(l + 1) % 3]);
         TEST_ENSURE(ma && mb);
         spx_mesh_instance *a = place(ma, IDENTITY), *b = place(mb, pose_at(1.5f, 1.0f, 1.5f));
         TEST_ENSURE(a && b);
@@ -863,7 +837,7 @@ static int torus_dropped_onto_grid(void)
     TEST_ENSURE(test_shape_torus(&torus, 1.0f, 0.25f, 24, 8) && test_shape_grid(&grid, 4, 4));
     static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
-        spx_mesh *mt = mesh_from_shape(&torus, leaves[l]), *mg = mesh_from_shape(&grid, leaves[(l + 2) % 3]);
+        spx_mesh *mt = test_shape_mesh_leaf(&torus, leaves[l]), *mg = test_shape_mesh_leaf(&grid, leaves[(l + 2) % 3]);
         TEST_ENSURE(mt && mg);
         spx_mesh_instance *a = place(mt, pose_at(2.0f, 0.75f, 2.0f)), *b = place(mg, IDENTITY);
         TEST_ENSURE(a && b);
@@ -911,7 +885,7 @@ static int box_dropped_flat_onto_grid(void)
     TEST_ENSURE(test_shape_grid(&grid, 8, 8));
     static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
-        spx_mesh* m = mesh_from_shape(&grid, leaves[l]);
+        spx_mesh* m = test_shape_mesh_leaf(&grid, leaves[l]);
         TEST_ENSURE(m);
         spx_mesh_instance* b = place(m, IDENTITY);
         TEST_ENSURE(b);
@@ -944,7 +918,7 @@ static int box_resting_on_grid_touches(void)
        still starts touching. */
     test_shape grid;
     TEST_ENSURE(test_shape_grid(&grid, 8, 8));
-    spx_mesh* m = mesh_from_shape(&grid, 4);
+    spx_mesh* m = test_shape_mesh_leaf(&grid, 4);
     TEST_ENSURE(m);
     spx_mesh_instance* b = place(m, IDENTITY);
     TEST_ENSURE(b);
@@ -993,7 +967,7 @@ static int box_sliding_along_grid(void)
     TEST_ENSURE(test_shape_grid(&grid, 8, 8));
     static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
-        spx_mesh* m = mesh_from_shape(&grid, leaves[l]);
+        spx_mesh* m = test_shape_mesh_leaf(&grid, leaves[l]);
         TEST_ENSURE(m);
         spx_mesh_instance* b = place(m, IDENTITY);
         TEST_ENSURE(b);
@@ -1307,7 +1281,7 @@ static int contact_count_beyond_capacity(void)
        tori) with contacts arrays smaller than their sets: see capacities(). */
     test_shape ga, gb, torus;
     TEST_ENSURE(test_shape_grid(&ga, 6, 6) && test_shape_grid(&gb, 3, 3) && test_shape_torus(&torus, 1.0f, 0.25f, 24, 8));
-    spx_mesh *ma = mesh_from_shape(&ga, 4), *mb = mesh_from_shape(&gb, 1), *mt = mesh_from_shape(&torus, 16);
+    spx_mesh *ma = test_shape_mesh_leaf(&ga, 4), *mb = test_shape_mesh_leaf(&gb, 1), *mt = test_shape_mesh_leaf(&torus, 16);
     TEST_ENSURE(ma && mb && mt);
     spx_mesh_instance *a = place(ma, IDENTITY), *b = place(mb, pose_at(1.5f, 1.0f, 1.5f)), *t = place(mt, pose_at(2.0f, 0.75f, 2.0f));
     spx_mesh_instance* t2 = place(mt, pose_at(2.5f, 0.75f, 2.2f));
@@ -1342,7 +1316,6 @@ static int contact_count_beyond_capacity(void)
 
 /* ---- bad input ------------------------------------------------------------------------------------ */
 
-
 /* Calls `call` with a garbage-filled hit and contacts: it must return `code` and leave both as they were. */
 #define ENSURE_FAILS_UNTOUCHED(call, code)                                                   \
     do {                                                                                     \
@@ -1362,7 +1335,7 @@ static int bad_input_codes(void)
        queries, as a failed call changes nothing). */
     test_shape grid;
     TEST_ENSURE(test_shape_grid(&grid, 3, 3));
-    spx_mesh* mesh = mesh_from_shape(&grid, 4);
+    spx_mesh* mesh = test_shape_mesh_leaf(&grid, 4);
     TEST_ENSURE(mesh);
     spx_mesh_instance* const sentinel = (spx_mesh_instance*)&grid;
     spx_mesh_instance* out = sentinel;
@@ -1526,7 +1499,7 @@ static int instance_allocation_failure(void)
        everything back. */
     test_shape torus;
     TEST_ENSURE(test_shape_torus(&torus, 1.0f, 0.3f, 24, 12));
-    spx_mesh* mesh = mesh_from_shape(&torus, 4);
+    spx_mesh* mesh = test_shape_mesh_leaf(&torus, 4);
     TEST_ENSURE(mesh);
     test_counting c;
     spx_allocator alloc = { test_counting_alloc, test_counting_free, &c };
@@ -1584,7 +1557,7 @@ static int instance_pose_round_trip(void)
        (accepted). World triangles follow the pose: corner = R(q) local + p, to float rounding. */
     test_shape torus;
     TEST_ENSURE(test_shape_torus(&torus, 1.0f, 0.3f, 12, 6));
-    spx_mesh* mesh = mesh_from_shape(&torus, 4);
+    spx_mesh* mesh = test_shape_mesh_leaf(&torus, 4);
     TEST_ENSURE(mesh);
     spx_mesh_instance* inst = place(mesh, IDENTITY);
     TEST_ENSURE(inst);
@@ -1667,7 +1640,7 @@ static int moved_instance_answers_as_fresh(void)
        sequence of poses that alternate near (hit, overlap) and away (miss). */
     test_shape torus, sphere;
     TEST_ENSURE(test_shape_torus(&torus, 1.0f, 0.3f, 32, 12) && test_shape_sphere(&sphere, 0.6f, 10, 20));
-    spx_mesh *mt = mesh_from_shape(&torus, 4), *ms = mesh_from_shape(&sphere, 1);
+    spx_mesh *mt = test_shape_mesh_leaf(&torus, 4), *ms = test_shape_mesh_leaf(&sphere, 1);
     TEST_ENSURE(mt && ms);
     test_case_rng rng = { 0x5E9A3006u };
     spx_mesh_instance *a = place(ms, IDENTITY), *b = place(mt, IDENTITY);
@@ -1769,6 +1742,6 @@ int main(void)
     TEST_RUN(sweep_obb_mesh_matches_brute_force, failures);
     TEST_RUN(far_and_rotated_problem_same_answer, failures);
     TEST_RUN(static_queries_match_brute_force, failures);
-    printf("%.1f s of processor time%s\n", seconds_since(start), SANITIZED ? " (sanitized: random cases / 4)" : "");
+    printf("%.1f s of processor time%s\n", seconds_since(start), TEST_SANITIZED ? " (sanitized: random cases / 4)" : "");
     return failures != 0;
 }

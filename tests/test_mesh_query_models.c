@@ -20,19 +20,6 @@
 #endif
 #define MODELS SPX_ASSIMP_MODELS_DIR
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
-
-static int cases(int n) { return SANITIZED ? (n + 3) / 4 : n; }
-
 static const spx_vec3 ZERO = { 0, 0, 0 };
 static const spx_transform IDENTITY = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
 
@@ -172,7 +159,7 @@ static int models_swept_against_each_other(void)
     clock_t start = clock();
     for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; ++p) {
         const model *ma = &MODELS_USED[pairs[p].a], *mb = &MODELS_USED[pairs[p].b];
-        for (int c = 0; c < cases(pairs[p].n); ++c, ++total) {
+        for (int c = 0; c < test_cases(pairs[p].n); ++c, ++total) {
             spx_vec3 ca, cb, va, vb;
             float tmax;
             random_motion(&rng, ma->radius, mb->radius, &ca, &cb, &va, &vb, &tmax);
@@ -206,7 +193,7 @@ static int boxes_swept_against_models(void)
     clock_t start = clock();
     for (int k = 0; k < MODEL_COUNT; ++k) {
         const model* mb = &MODELS_USED[k];
-        for (int c = 0; c < cases(40); ++c, ++total) {
+        for (int c = 0; c < test_cases(40); ++c, ++total) {
             double base = mb->radius * test_case_uniform(&rng, 0.05, 0.8);
             spx_vec3 h = { (float)(base * test_case_log_uniform(&rng, 0.05, 1)), (float)(base * test_case_log_uniform(&rng, 0.05, 1)),
                            (float)(base * test_case_log_uniform(&rng, 0.05, 1)) };
@@ -245,7 +232,7 @@ static int models_static(void)
     uint64_t inconsistent = 0;
     for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; ++p) {
         const model *ma = &MODELS_USED[pairs[p].a], *mb = &MODELS_USED[pairs[p].b];
-        for (int c = 0; c < cases(4); ++c, ++total) {
+        for (int c = 0; c < test_cases(4); ++c, ++total) {
             spx_vec3 ca, cb, va, vb;
             float tmax;
             random_motion(&rng, 0.6 * ma->radius, 0.6 * mb->radius, &ca, &cb, &va, &vb, &tmax);
@@ -390,6 +377,6 @@ int main(void)
         TEST_RUN(models_static, failures);
     }
     free_models();
-    printf("%.1f s of processor time%s\n", seconds_since(start), SANITIZED ? " (sanitized: cases / 4)" : "");
+    printf("%.1f s of processor time%s\n", seconds_since(start), TEST_SANITIZED ? " (sanitized: cases / 4)" : "");
     return failures != 0;
 }

@@ -462,6 +462,15 @@ static float stop_at_first(const spx_cast_result* r, void* context)
     return 0.0f;
 }
 
+/* A uniform random direction times a length uniform in [lo, hi]. */
+static spx_vec3 random_displacement(test_case_rng* rng, double lo, double hi)
+{
+    double u[3];
+    test_case_unit_vector(rng, u);
+    const double len = test_case_uniform(rng, lo, hi);
+    return (spx_vec3){ (float)(u[0] * len), (float)(u[1] * len), (float)(u[2] * len) };
+}
+
 static int rays_against_brute_force(void)
 {
     const uint32_t rays = 10000;
@@ -470,10 +479,7 @@ static int rays_against_brute_force(void)
     uint32_t hits = 0, total_hits = 0;
     for (uint32_t n = 0; n < rays; ++n) {
         spx_vec3 o = { (float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30) };
-        double u[3];
-        test_case_unit_vector(&rng, u);
-        const double len = test_case_uniform(&rng, 1, 60);
-        spx_vec3 d = { (float)(u[0] * len), (float)(u[1] * len), (float)(u[2] * len) };
+        const spx_vec3 d = random_displacement(&rng, 1, 60);
         brute_all(NULL, o, d, false, &brute);
         const spx_cast_result* expect = brute_first(&brute);
         spx_cast_result got;
@@ -547,10 +553,7 @@ static int box_casts_against_brute_force(void)
                        (float)test_case_log_uniform(&rng, 0.05, 1.0) };
         spx_vec3 c = { (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28) };
         TEST_ENSURE_CODE(spx_obb_from_quat(c, h, test_case_random_quat(&rng), &box), SPX_OK);
-        double u[3];
-        test_case_unit_vector(&rng, u);
-        const double len = test_case_uniform(&rng, 0.5, 30);
-        spx_vec3 d = { (float)(u[0] * len), (float)(u[1] * len), (float)(u[2] * len) };
+        const spx_vec3 d = random_displacement(&rng, 0.5, 30);
         brute_all(&box, c, d, false, &brute);
         const spx_cast_result* expect = brute_first(&brute);
         spx_cast_result got;

@@ -5,26 +5,15 @@
 #include "support/test.h"
 #include "support/cases.h"
 #include "support/reference.h"
+#include "support/pieces.h"
 
 static const double REF_PI = 3.14159265358979323846;
-static const spx_mat3 identity = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
 
 static spx_obb box_at(float x, float y, float z, float h)
 {
     spx_obb b;
-    spx_obb_from_matrix(spx_v3(x, y, z), spx_v3(h, h, h), &identity, &b);
+    spx_obb_from_matrix(spx_v3(x, y, z), spx_v3(h, h, h), &test_identity, &b);
     return b;
-}
-
-/* Rotation by angle about a coordinate axis, as a quaternion. */
-static spx_quat about(int axis, double angle)
-{
-    spx_quat q = { 0, 0, 0, (float)cos(angle / 2) };
-    float s = (float)sin(angle / 2);
-    if (axis == 0) q.x = s;
-    else if (axis == 1) q.y = s;
-    else q.z = s;
-    return q;
 }
 
 static double distance_of(const test_ref_piece* a, const test_ref_piece* b, test_ref_distance* d)
@@ -45,15 +34,15 @@ static int static_distances_by_hand(void)
     TEST_ENSURE(d.converged);
 
     /* B turned 45 degrees about z: its corner edge reaches sqrt(2) towards A: gap 2 - sqrt(2). */
-    spx_obb_from_quat(spx_v3(3, 0, 0), spx_v3(1, 1, 1), about(2, REF_PI / 4), &bb);
+    spx_obb_from_quat(spx_v3(3, 0, 0), spx_v3(1, 1, 1), test_about(2, REF_PI / 4), &bb);
     test_ref_piece_from_obb(&bb, &b);
     TEST_ENSURE_NEAR(distance_of(&a, &b, &d), 2.0 - sqrt(2.0), 1e-6); /* float rotation: 1e-7 level */
     TEST_ENSURE_NEAR(d.direction[0], 1.0, 1e-6);
 
     /* Edge on edge, crossed: A turned 45 about x has a top edge along x at y = sqrt 2; B turned 45
        about z has a bottom edge along z at y = 4 - sqrt 2. */
-    spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), about(0, REF_PI / 4), &ba);
-    spx_obb_from_quat(spx_v3(0, 4, 0), spx_v3(1, 1, 1), about(2, REF_PI / 4), &bb);
+    spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), test_about(0, REF_PI / 4), &ba);
+    spx_obb_from_quat(spx_v3(0, 4, 0), spx_v3(1, 1, 1), test_about(2, REF_PI / 4), &bb);
     test_ref_piece_from_obb(&ba, &a);
     test_ref_piece_from_obb(&bb, &b);
     TEST_ENSURE_NEAR(distance_of(&a, &b, &d), 4.0 - 2.0 * sqrt(2.0), 1e-6);
@@ -168,8 +157,8 @@ static int sweeps_by_hand(void)
 
     /* Crossed edges falling onto each other: gap 4 - 2 sqrt 2 at 1 m/s, normal +y, unique. */
     spx_obb ea, eb;
-    spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), about(0, REF_PI / 4), &ea);
-    spx_obb_from_quat(spx_v3(0, 4, 0), spx_v3(1, 1, 1), about(2, REF_PI / 4), &eb);
+    spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), test_about(0, REF_PI / 4), &ea);
+    spx_obb_from_quat(spx_v3(0, 4, 0), spx_v3(1, 1, 1), test_about(2, REF_PI / 4), &eb);
     test_ref_problem_obb_obb(&ea, spx_v3(0, 0, 0), &eb, spx_v3(0, -1, 0), 3, &p);
     test_ref_sweep_solve(&p, 1e-5 * p.size, &s);
     TEST_ENSURE(s.state == TEST_REF_HIT);
@@ -178,7 +167,7 @@ static int sweeps_by_hand(void)
     TEST_ENSURE(s.normal_unique);
 
     /* Parallel edges meeting (both turned 45 about z): a whole fan of normals is valid. */
-    spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), about(2, REF_PI / 4), &ea);
+    spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), test_about(2, REF_PI / 4), &ea);
     test_ref_problem_obb_obb(&ea, spx_v3(0, 0, 0), &eb, spx_v3(0, -1, 0), 3, &p);
     test_ref_sweep_solve(&p, 1e-5 * p.size, &s);
     TEST_ENSURE(s.state == TEST_REF_HIT);

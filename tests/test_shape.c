@@ -2,16 +2,10 @@
    body's mass made again as shapes come and go, per-shape materials, contact events that name the
    shapes, and every bad id or input answered with its code. */
 #include "support/test.h"
+#include "support/scenes.h"
 #include <sepax/sepax.h>
 
 static const float dt = 1.0f / 60.0f;
-
-static spx_world* make_world(void)
-{
-    spx_world_def wd = spx_default_world_def();
-    spx_world* w = NULL;
-    return spx_world_create(&wd, &w) == SPX_OK ? w : NULL;
-}
 
 static spx_shape_def box_def(spx_vec3 half, spx_vec3 at)
 {
@@ -23,9 +17,7 @@ static spx_shape_def box_def(spx_vec3 half, spx_vec3 at)
 
 static spx_body_id add_body(spx_world* w, spx_body_type type, spx_vec3 p, const spx_shape_def* shapes, uint32_t count)
 {
-    spx_body_def d = spx_default_body_def();
-    d.type = type;
-    d.position = p;
+    spx_body_def d = test_body_def(type, p);
     d.shapes = shapes;
     d.shape_count = count;
     spx_body_id id = { 0 };
@@ -47,7 +39,7 @@ static bool same_shape(spx_shape_id a, spx_shape_id b)
 /* A body's shapes get ids in def order; each leads back to its body and index. */
 static int shapes_of_a_body_have_ids(void)
 {
-    spx_world* w = make_world();
+    spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
     spx_shape_def s[3] = { box_def(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(-1, 0, 0)), box_def(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(0, 0, 0)),
                            box_def(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(1, 0, 0)) };
@@ -93,7 +85,7 @@ static int shapes_of_a_body_have_ids(void)
    makes 2000 kg centred 1 m along; destroying it gives back the first body's numbers exactly. */
 static int shape_create_destroy_updates_mass(void)
 {
-    spx_world* w = make_world();
+    spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
     spx_shape_def one = box_def(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(0, 0, 0));
     spx_body_id b = add_body(w, SPX_BODY_DYNAMIC, spx_v3(0, 10, 0), &one, 1);
@@ -164,8 +156,8 @@ static int shape_changes_inertia(void)
 /* Stale and foreign ids, and bad input, get their codes and change nothing. */
 static int bad_ids_and_input(void)
 {
-    spx_world* w = make_world();
-    spx_world* other = make_world();
+    spx_world* w = test_world_create(NULL);
+    spx_world* other = test_world_create(NULL);
     TEST_ENSURE(w && other);
     spx_shape_def s = box_def(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(0, 0, 0));
     spx_body_id b = add_body(w, SPX_BODY_DYNAMIC, spx_v3(0, 2, 0), &s, 1);
@@ -240,7 +232,7 @@ static int bad_ids_and_input(void)
    body's. */
 static int per_shape_material(void)
 {
-    spx_world* w = make_world();
+    spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
     add_ground(w);
     spx_shape_def s = box_def(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(0, 0, 0));
@@ -269,7 +261,7 @@ static int per_shape_material(void)
    while the other keeps touching and the body keeps resting. */
 static int events_name_shapes(void)
 {
-    spx_world* w = make_world();
+    spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
     spx_body_id g = add_ground(w);
     spx_shape_def s[2] = { box_def(spx_v3(0.5f, 0.25f, 0.5f), spx_v3(-1, 0, 0)), box_def(spx_v3(0.5f, 0.25f, 0.5f), spx_v3(1, 0, 0)) };
@@ -319,7 +311,7 @@ static int events_name_shapes(void)
    overlap. */
 static int shape_create_wakes(void)
 {
-    spx_world* w = make_world();
+    spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
     add_ground(w);
     spx_shape_def s = box_def(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(0, 0, 0));

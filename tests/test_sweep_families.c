@@ -6,22 +6,12 @@
 #include "support/test.h"
 #include "support/cases.h"
 #include "support/reference.h"
+#include "support/pieces.h"
 
 static const double PI = 3.14159265358979323846;
-static const spx_mat3 identity = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
 static const spx_vec3 still = { 0, 0, 0 };
 
 static int reported; /* failures printed in full so far, across the families */
-
-static spx_quat about(int axis, double angle)
-{
-    spx_quat q = { 0, 0, 0, (float)cos(angle / 2) };
-    float s = (float)sin(angle / 2);
-    if (axis == 0) q.x = s;
-    else if (axis == 1) q.y = s;
-    else q.z = s;
-    return q;
-}
 
 static spx_obb box_q(spx_vec3 c, spx_vec3 h, spx_quat q)
 {
@@ -175,8 +165,8 @@ static int parallel_and_antiparallel_edges(void)
 {
     int bad = 0, borderline = 0;
     /* Hand-worked: both boxes turned 45 degrees about z meet edge on edge, gap 4 - 2 sqrt 2. */
-    spx_obb a = box_q(still, spx_v3(1, 1, 1), about(2, PI / 4));
-    spx_obb b = box_q(spx_v3(0, 4, 0), spx_v3(1, 1, 1), about(2, PI / 4 + PI)); /* anti-parallel */
+    spx_obb a = box_q(still, spx_v3(1, 1, 1), test_about(2, PI / 4));
+    spx_obb b = box_q(spx_v3(0, 4, 0), spx_v3(1, 1, 1), test_about(2, PI / 4 + PI)); /* anti-parallel */
     test_sweep_case c = boxes(a, still, b, spx_v3(0, -1, 0), 3);
     spx_sweep_hit h;
     TEST_ENSURE_CODE(sweep(&c, &h), SPX_OK);
@@ -188,8 +178,8 @@ static int parallel_and_antiparallel_edges(void)
         for (int axis = 0; axis < 3; ++axis)
             for (int offset = 0; offset < 4; ++offset) {
                 /* B's edge tilted about each axis, sliding sideways by a quarter box at a time. */
-                spx_quat q = about(2, PI / 4);
-                spx_quat t = about(axis, tilts[k]);
+                spx_quat q = test_about(2, PI / 4);
+                spx_quat t = test_about(axis, tilts[k]);
                 spx_quat qb = { t.w * q.x + t.x * q.w + t.y * q.z - t.z * q.y, t.w * q.y - t.x * q.z + t.y * q.w + t.z * q.x,
                                 t.w * q.z + t.x * q.y - t.y * q.x + t.z * q.w, t.w * q.w - t.x * q.x - t.y * q.y - t.z * q.z };
                 b = box_q(spx_v3(0.25f * offset, 4, 0.3f * offset), spx_v3(1, 1, 1 + 0.5f * offset), qb);
@@ -607,7 +597,7 @@ static int degenerate_triangles(void)
 static int coincident_and_nested_boxes(void)
 {
     spx_sweep_hit h;
-    spx_obb a = box_q(spx_v3(1, 2, 3), spx_v3(1, 2, 3), about(1, 0.3));
+    spx_obb a = box_q(spx_v3(1, 2, 3), spx_v3(1, 2, 3), test_about(1, 0.3));
     test_sweep_case c = boxes(a, spx_v3(1, 0, 0), a, spx_v3(0, 1, 0), 1);
     TEST_ENSURE_CODE(sweep(&c, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
@@ -795,7 +785,7 @@ static int bad_input(void)
     TEST_ENSURE_CODE(spx_penetration_triangle_triangle(NULL, &tri, &pen), SPX_ERR_INVALID_ARGUMENT);
     /* Every code has a sentence. */
     for (int k = 0; k < SPX_RESULT_COUNT; ++k) TEST_ENSURE(spx_result_string((spx_result)k) != NULL);
-    (void)identity;
+    (void)test_identity;
     return 0;
 }
 

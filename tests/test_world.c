@@ -14,28 +14,20 @@ static spx_world* make_world(spx_vec3 gravity, bool sleep)
     spx_world_def wd = spx_default_world_def();
     wd.gravity = gravity;
     wd.enable_sleep = sleep;
-    spx_world* w = NULL;
-    return spx_world_create(&wd, &w) == SPX_OK ? w : NULL;
+    return test_world_create(&wd);
 }
 
 static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_quat q, spx_vec3 half, float density,
                            float friction, float restitution)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = half;
+    spx_shape_def s = test_box_shape(half);
     s.density = density;
-    spx_body_def d = spx_default_body_def();
-    d.type = type;
-    d.position = p;
+    spx_body_def d = test_body_def(type, p);
     d.rotation = q;
     d.friction = friction;
     d.restitution = restitution;
     d.angular_damping = 0.0f;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, d, s, NULL);
 }
 
 static const spx_quat identity = { 0, 0, 0, 1 };

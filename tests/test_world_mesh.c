@@ -19,40 +19,23 @@ static spx_mesh* mesh_of(test_shape* s)
 /* A static ground: a grid of n x n quads of 1 m, top at y = 0, centred on the origin. */
 static spx_body_id add_mesh_ground(spx_world* w, const spx_mesh* grid, uint32_t n, float friction)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.type = SPX_SHAPE_MESH;
-    s.mesh = grid;
-    spx_body_def d = spx_default_body_def();
-    d.position = spx_v3(-0.5f * (float)n, 0.0f, -0.5f * (float)n);
+    spx_body_def d = test_body_def(SPX_BODY_STATIC, spx_v3(-0.5f * (float)n, 0.0f, -0.5f * (float)n));
     d.friction = friction;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, d, test_mesh_shape(grid), NULL);
 }
 
 static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_vec3 half, float friction)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = half;
-    spx_body_def d = spx_default_body_def();
-    d.type = type;
-    d.position = p;
+    spx_body_def d = test_body_def(type, p);
     d.friction = friction;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, d, test_box_shape(half), NULL);
 }
 
 static spx_world* make_world(bool sleep)
 {
     spx_world_def wd = spx_default_world_def();
     wd.enable_sleep = sleep;
-    spx_world* w = NULL;
-    return spx_world_create(&wd, &w) == SPX_OK ? w : NULL;
+    return test_world_create(&wd);
 }
 
 /* A mesh shape: no mesh is an invalid argument; a dynamic body needs a closed mesh wound outward
@@ -263,19 +246,10 @@ static void shape_flip(test_shape* s)
 
 static spx_body_id add_mesh_body(spx_world* w, const spx_mesh* mesh, spx_vec3 p, spx_vec3 v)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.type = SPX_SHAPE_MESH;
-    s.mesh = mesh;
-    spx_body_def d = spx_default_body_def();
-    d.type = SPX_BODY_DYNAMIC;
-    d.position = p;
+    spx_body_def d = test_body_def(SPX_BODY_DYNAMIC, p);
     d.linear_velocity = v;
     d.angular_damping = 1.0f; /* a faceted ball rolls on: let it settle */
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, d, test_mesh_shape(mesh), NULL);
 }
 
 /* An open surface has no inside and no front: a box, a closed ball and a torus dropped on a grid

@@ -1,5 +1,6 @@
 /* The closed-container scene (see container.h). */
 #include "container.h"
+#include "scenes.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,16 +17,12 @@ static float uniform(uint32_t* s) { return (float)next(s) / 16777216.0f; } /* [0
 
 static spx_result add_static(spx_world* w, spx_vec3 p, spx_vec3 half, float friction, float restitution)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = half;
-    spx_body_def d = spx_default_body_def();
-    d.position = p;
+    spx_body_def d = test_body_def(SPX_BODY_STATIC, p);
     d.friction = friction;
     d.restitution = restitution;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id;
-    return spx_body_create(w, &d, &id);
+    spx_result r;
+    test_body_create(w, d, test_box_shape(half), &r);
+    return r;
 }
 
 spx_result test_container_create(test_container* c, uint32_t count, float speed, float inner, bool elastic,

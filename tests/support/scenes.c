@@ -116,11 +116,7 @@ static spx_result own_mesh(test_scene* scene, test_shape* shape, spx_mesh** out)
 {
     spx_result r = SPX_ERR_OUT_OF_MEMORY;
     if (shape->vertices && scene->mesh_count < TEST_SCENE_MAX_MESHES) {
-        spx_mesh_def md = spx_default_mesh_def();
-        md.vertices = shape->vertices;
-        md.vertex_count = shape->vertex_count;
-        md.indices = shape->indices;
-        md.triangle_count = shape->triangle_count;
+        spx_mesh_def md = test_shape_mesh_def(shape, spx_default_mesh_def().leaf_triangles);
         r = spx_mesh_create(&md, out);
         if (r == SPX_OK) scene->meshes[scene->mesh_count++] = *out;
     }
@@ -290,15 +286,13 @@ static spx_result add_unit_box(test_scene* scene, spx_vec3 p, spx_quat q, float 
 {
     spx_shape_def bs = spx_default_shape_def();
     bs.density = 1.0f;
-    spx_body_def bd = spx_default_body_def();
-    bd.type = SPX_BODY_DYNAMIC;
-    bd.position = p;
+    spx_body_def bd = test_body_def(SPX_BODY_DYNAMIC, p);
     bd.rotation = q;
     bd.friction = friction;
     bd.restitution = restitution;
-    bd.shapes = &bs;
-    bd.shape_count = 1;
-    return spx_body_create(scene->world, &bd, &scene->bodies[scene->count++]);
+    spx_result r;
+    scene->bodies[scene->count++] = test_body_create(scene->world, bd, bs, &r);
+    return r;
 }
 
 spx_result test_scene_slope(test_scene* scene, float theta, float mu, const spx_world_def* def)
@@ -500,4 +494,49 @@ uint64_t test_scene_bodies_hash(const spx_world* world, const spx_body_id* ids, 
         for (size_t k = 0; k < sizeof f; ++k) h = (h ^ bytes[k]) * 1099511628211ull;
     }
     return h;
+}
+
+spx_world* test_world_create(const spx_world_def* def)
+{
+    spx_world_def d = def ? *def : spx_default_world_def();
+    spx_world* w = NULL;
+    return spx_world_create(&d, &w) == SPX_OK ? w : NULL;
+}
+
+spx_body_def test_body_def(spx_body_type type, spx_vec3 position)
+{
+    spx_body_def d = spx_default_body_def();
+    d.type = type;
+    d.position = position;
+    return d;
+}
+
+spx_shape_def test_box_shape(spx_vec3 half_extents)
+{
+    spx_shape_def s = spx_default_shape_def();
+    s.half_extents = half_extents;
+    return s;
+}
+
+spx_shape_def test_mesh_shape(const spx_mesh* mesh)
+{
+    spx_shape_def s = spx_default_shape_def();
+    s.type = SPX_SHAPE_MESH;
+    s.mesh = mesh;
+    return s;
+}
+
+spx_body_id test_body_create(spx_world* w, spx_body_def d, spx_shape_def s, spx_result* out_result)
+{
+    d.shapes = &s;
+    d.shape_count = 1;
+    spx_body_id id = { 0 };
+    const spx_result r = spx_body_create(w, &d, &id);
+    if (out_result) *out_result = r;
+    return id;
+}
+
+spx_body_id test_add_box(spx_world* w, spx_body_type type, spx_vec3 position, spx_vec3 half_extents)
+{
+    return test_body_create(w, test_body_def(type, position), test_box_shape(half_extents), NULL);
 }

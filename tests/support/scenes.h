@@ -164,4 +164,19 @@ void test_scene_destroy(test_scene* scene);
 /* A hash of the poses and velocities of `count` bodies, bit for bit (FNV-1a over their floats). */
 uint64_t test_scene_bodies_hash(const spx_world* world, const spx_body_id* ids, uint32_t count);
 
+/* ---- building blocks of the scenes and of the tests' own worlds ---- */
+
+/* A world of `def` (NULL: the default def), or NULL when creation fails. */
+spx_world* test_world_create(const spx_world_def* def);
+/* The default body def with this type and position. */
+spx_body_def test_body_def(spx_body_type type, spx_vec3 position);
+/* The default shape def as a box of these half extents, or as this mesh. */
+spx_shape_def test_box_shape(spx_vec3 half_extents);
+spx_shape_def test_mesh_shape(const spx_mesh* mesh);
+/* A body of def `d` with the one shape `s` (d's own shape list is not used): its id, or the null id
+   when creation fails; the result in *out_result when given. */
+spx_body_id test_body_create(spx_world* w, spx_body_def d, spx_shape_def s, spx_result* out_result);
+/* A box body of the default defs with this type, position and half extents. */
+spx_body_id test_add_box(spx_world* w, spx_body_type type, spx_vec3 position, spx_vec3 half_extents);
+
 #endif

@@ -143,13 +143,22 @@ bool test_shape_random(test_shape* s, uint32_t n, float extent, float size, uint
     return true;
 }
 
-spx_mesh* test_shape_mesh(const test_shape* s)
+spx_mesh_def test_shape_mesh_def(const test_shape* s, uint32_t leaf)
 {
     spx_mesh_def d = spx_default_mesh_def();
     d.vertices = s->vertices;
     d.vertex_count = s->vertex_count;
     d.indices = s->indices;
     d.triangle_count = s->triangle_count;
+    d.leaf_triangles = leaf;
+    return d;
+}
+
+spx_mesh* test_shape_mesh_leaf(const test_shape* s, uint32_t leaf)
+{
+    spx_mesh_def d = test_shape_mesh_def(s, leaf);
     spx_mesh* m = NULL;
     return spx_mesh_create(&d, &m) == SPX_OK ? m : NULL;
 }
+
+spx_mesh* test_shape_mesh(const test_shape* s) { return test_shape_mesh_leaf(s, spx_default_mesh_def().leaf_triangles); }

@@ -31,8 +31,11 @@ bool test_shape_strip(test_shape* s, float length, float width, uint32_t n);
 /* n unrelated triangles of size up to `size` with corners in a cube of side `extent`. */
 bool test_shape_random(test_shape* s, uint32_t n, float extent, float size, uint64_t seed);
 void test_shape_free(test_shape* s);
+/* The default mesh def on the shape's arrays, with `leaf` triangles a leaf. */
+spx_mesh_def test_shape_mesh_def(const test_shape* s, uint32_t leaf);
 /* The shape as a mesh with the default mesh def (the arrays are copied: the shape may be freed),
-   or NULL when spx_mesh_create refuses it. */
+   or NULL when spx_mesh_create refuses it; test_shape_mesh_leaf with `leaf` triangles a leaf. */
 spx_mesh* test_shape_mesh(const test_shape* s);
+spx_mesh* test_shape_mesh_leaf(const test_shape* s, uint32_t leaf);
 
 #endif

@@ -34,6 +34,21 @@
         }                                                                                          \
     } while (0)
 
+/* 1 in a build with AddressSanitizer, where the random tests run a quarter of their cases. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_SANITIZED 1
+#endif
+#endif
+#ifndef TEST_SANITIZED
+#define TEST_SANITIZED 0
+#endif
+
+/* A random test's case count: n, or a quarter of it under the sanitizers. */
+static inline int test_cases(int n) { return TEST_SANITIZED ? (n + 3) / 4 : n; }
+
 /* Runs one test function; counts failures in `failures`. */
 #define TEST_RUN(fn, failures)                                  \
     do {                                                        \
