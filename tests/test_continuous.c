@@ -1034,31 +1034,33 @@ static int frozen_body_is_still_struck(void)
 
 int main(int argc, char** argv)
 {
+    /* slow: run by the long entry (named there), not by the default one */
     static const struct {
         const char* name;
         int (*fn)(void);
+        bool slow;
     } tests[] = {
-        { "bullet_static_wall", bullet_static_wall },
-        { "bullet_dynamic_wall", bullet_dynamic_wall },
-        { "bullet_mesh_ground", bullet_mesh_ground },
-        { "bullet_passes_without_continuous", bullet_passes_without_continuous },
-        { "paper_scene_and_measure", paper_scene_and_measure },
-        { "turned_bullets", turned_bullets },
-        { "spinning_plank", spinning_plank },
-        { "head_on", head_on },
-        { "no_time_lost", no_time_lost },
-        { "container", container },
-        { "impact_limit", impact_limit },
-        { "frozen_body_is_still_struck", frozen_body_is_still_struck },
-        { "struck_on_the_floor", struck_on_the_floor },
-        { "struck_stack", struck_stack },
-        { "deterministic_and_no_allocation", deterministic_and_no_allocation },
-        { "margin_sweep", margin_sweep },
-        { "mesh_bullets", mesh_bullets },
-        { "spinning_mesh", spinning_mesh },
-        { "head_on_meshes", head_on_meshes },
-        { "spinning_past_half_turn", spinning_past_half_turn },
-        { "spinning_sweep", spinning_sweep },
+        { "bullet_static_wall", bullet_static_wall, false },
+        { "bullet_dynamic_wall", bullet_dynamic_wall, false },
+        { "bullet_mesh_ground", bullet_mesh_ground, false },
+        { "bullet_passes_without_continuous", bullet_passes_without_continuous, false },
+        { "paper_scene_and_measure", paper_scene_and_measure, false },
+        { "turned_bullets", turned_bullets, false },
+        { "spinning_plank", spinning_plank, false },
+        { "head_on", head_on, false },
+        { "no_time_lost", no_time_lost, false },
+        { "container", container, true },
+        { "impact_limit", impact_limit, false },
+        { "frozen_body_is_still_struck", frozen_body_is_still_struck, false },
+        { "struck_on_the_floor", struck_on_the_floor, false },
+        { "struck_stack", struck_stack, false },
+        { "deterministic_and_no_allocation", deterministic_and_no_allocation, true },
+        { "margin_sweep", margin_sweep, false },
+        { "mesh_bullets", mesh_bullets, true },
+        { "spinning_mesh", spinning_mesh, false },
+        { "head_on_meshes", head_on_meshes, false },
+        { "spinning_past_half_turn", spinning_past_half_turn, false },
+        { "spinning_sweep", spinning_sweep, false },
     };
     int failures = 0, named = 0;
     for (int k = 1; k < argc; ++k) {
@@ -1066,7 +1068,7 @@ int main(int argc, char** argv)
         else ++named;
     }
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; ++i) {
-        bool wanted = named == 0;
+        bool wanted = named == 0 && !tests[i].slow;
         for (int k = 1; k < argc; ++k) wanted |= strcmp(argv[k], tests[i].name) == 0;
         if (!wanted) continue;
         if (tests[i].fn() != 0) {

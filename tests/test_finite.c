@@ -296,8 +296,8 @@ static int random_extremes_stay_finite(int worlds)
     uint32_t made = 0, refused = 0, steps = 0;
     for (int trial = 0; trial < worlds; ++trial) {
         spx_world_def wd = spx_default_world_def();
-        /* Half the quick run's worlds with the continuous stage, the rest (and the long run's beyond
-           them) with the solver alone: among such bodies the stage can take seconds a step. */
+        /* Of the first 12 worlds every other one with the continuous stage, the rest with the solver
+           alone: among such bodies the stage can take seconds a step. */
         wd.enable_continuous = trial < 12 && trial % 2 == 0;
         spx_world* w = NULL;
         TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
@@ -363,7 +363,7 @@ static int random_extremes_stay_finite(int worlds)
     return 0;
 }
 
-static int random_extremes(void) { return random_extremes_stay_finite(12); }
+static int random_extremes(void) { return random_extremes_stay_finite(4); }
 static int random_extremes_long(void) { return random_extremes_stay_finite(400); }
 
 int main(int argc, char** argv)

@@ -22,6 +22,10 @@
 
 typedef test_brute_query query;
 
+/* The long variant runs every random case; the default one an eighth of them. */
+static bool long_run;
+static int cases(int n) { return test_cases(long_run ? n : (n + 7) / 8); }
+
 static const spx_vec3 ZERO = { 0, 0, 0 };
 static const spx_transform IDENTITY = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
 
@@ -307,7 +311,7 @@ static int sweep_mesh_mesh_matches_brute_force(void)
        cases get a contacts array too small. */
     test_case_rng rng = { 0x5E9A3001u };
     test_brute_stats st = { 0 }, edges = { 0 };
-    const int n = test_cases(400);
+    const int n = cases(400);
     int failures = 0, grazed = 0, swaps = 0;
     clock_t start = clock();
     for (int c = 0; c < n; ++c) {
@@ -360,7 +364,7 @@ static int swapped_meshes_same_answer(void)
        single-pair test is run on the same two triangles both ways round, to tell a fault of the
        query from one of the leaf test (test_brute_explain_swap prints those pairs). */
     test_case_rng rng = { 0x5E9A3007u };
-    const int n = test_cases(400);
+    const int n = cases(400);
     int failures = 0;
     for (int c = 0; c < n; ++c) {
         uint32_t na, nb;
@@ -447,7 +451,7 @@ static int sweep_obb_mesh_matches_brute_force(void)
        passes and the end of the interval. */
     test_case_rng rng = { 0x5E9A3002u };
     test_brute_stats st = { 0 }, edges = { 0 };
-    const int n = test_cases(500);
+    const int n = cases(500);
     int failures = 0, grazed = 0;
     clock_t start = clock();
     for (int c = 0; c < n; ++c) {
@@ -503,7 +507,7 @@ static int far_and_rotated_problem_same_answer(void)
        the largest change such a nudge makes, which is more than rounding at 4e3 m (0.25 mm) can. */
     test_case_rng rng = { 0x5E9A3003u };
     test_brute_stats st = { 0 };
-    const int n = test_cases(80);
+    const int n = cases(80);
     int failures = 0, used = 0, skipped = 0;
     double worst = 0;
     for (int c = 0; c < n; ++c) {
@@ -591,7 +595,7 @@ static int static_queries_match_brute_force(void)
        gives the static state. Mesh pairs and box-mesh pairs at random poses, from well apart to deep. */
     test_case_rng rng = { 0x5E9A3004u };
     test_brute_stats st = { 0 };
-    const int n = test_cases(300);
+    const int n = cases(300);
     int failures = 0, overlapping = 0;
     uint64_t inconsistent = 0;
     for (int c = 0; c < n; ++c) {
@@ -1717,8 +1721,9 @@ static int moved_instance_answers_as_fresh(void)
     return 0;
 }
 
-int main(void)
+int main(int argc, char** argv)
 {
+    long_run = test_long_run(argc, argv);
     int failures = 0;
     clock_t start = clock();
     TEST_RUN(bad_input_codes, failures);

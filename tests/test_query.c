@@ -230,7 +230,7 @@ static int icosphere_rays(uint32_t count, const spx_transform* pose, uint64_t se
 
 static int icosphere_watertight(void)
 {
-    const uint32_t n = long_run ? 1000000u : 100000u;
+    const uint32_t n = long_run ? 1000000u : 20000u;
     const spx_transform identity = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
     const spx_transform turned = { { 3.25f, -1.5f, 7.0f }, { 0.1825742f, 0.3651484f, 0.5477226f, 0.7302967f } };
     if (icosphere_rays(n / 2, &identity, 1) != 0) return 1;
@@ -473,7 +473,7 @@ static spx_vec3 random_displacement(test_case_rng* rng, double lo, double hi)
 
 static int rays_against_brute_force(void)
 {
-    const uint32_t rays = 10000;
+    const uint32_t rays = long_run ? 10000 : 2000;
     test_case_rng rng = { 11 };
     hit_list brute = { 0 }, world = { 0 };
     uint32_t hits = 0, total_hits = 0;
@@ -543,7 +543,7 @@ static int rays_against_brute_force(void)
 
 static int box_casts_against_brute_force(void)
 {
-    const uint32_t casts = 10000;
+    const uint32_t casts = long_run ? 10000 : 2000;
     test_case_rng rng = { 12 };
     hit_list brute = { 0 }, world = { 0 };
     uint32_t hits = 0, overlaps = 0;

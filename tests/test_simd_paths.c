@@ -2,7 +2,7 @@
    step: SPX_SIMD_AUTO (AVX2's 8 lanes on a CPU that has it) against SPX_SIMD_BASELINE (the build's
    own 4 lanes), on every standard scene of tests/support/scenes.c and on the sepax program's default
    scene (boxes that are not cubes, tori, spheres, a fast projectile: bodies of unequal inertia and
-   the continuous stage). 200 steps each by default, mesh_pile (0.2 to 1 s a step) left out;
+   the continuous stage). 60 steps each by default, mesh_pile (0.2 to 1 s a step) left out;
    `--long` runs every scene 1,000 steps. On a CPU without AVX2, or
    a build with one path (-DSEPAX_AVX2=ON, not x86-64), both worlds run the same code: the test says
    so and still checks that each scene repeats itself bit for bit. */
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static uint32_t steps = 200;
+static uint32_t steps = 60;
 
 /* Steps two worlds of the same scene side by side; the first step whose states differ, or -1. */
 static int first_difference(spx_world* a, const spx_body_id* ids_a, spx_world* b, const spx_body_id* ids_b,

@@ -1,4 +1,5 @@
-/* The swept queries against the double-precision reference on 10,000 random problems per pair kind,
+/* The swept queries against the double-precision reference on 10,000 random problems per pair kind
+ * (the long variant, --long; the default run the first 2,000),
  * plus the static queries at t = 0, symmetry (A and B swapped) and invariance under a rigid motion
  * of the whole problem.
  *
@@ -37,7 +38,8 @@
 #include "support/reference.h"
 #include "support/soa_store.h"
 
-enum { CASES_PER_KIND = 10000, DUMP_LIMIT = 4 };
+enum { DUMP_LIMIT = 4 };
+static int cases_per_kind = 2000; /* --long: 10,000 */
 
 #define CLEAR_FRACTION 1e-5
 #define ANGLE_TOL 1e-3
@@ -411,7 +413,7 @@ static int sweep_kind(test_case_kind kind)
     stats st;
     memset(&st, 0, sizeof st);
     clock_t t0 = clock();
-    for (int i = 0; i < CASES_PER_KIND; ++i) {
+    for (int i = 0; i < cases_per_kind; ++i) {
         test_sweep_case c;
         test_case_make(kind, (uint64_t)i + 1, &c);
         check_one(&st, &c);
@@ -429,7 +431,7 @@ static int sweep_kind(test_case_kind kind)
     printf("%-18s worst: time %.3g tmax, unique normal %.3g rad, depth %.3g size, hit point %.3g size; %.2f s\n", "",
            st.worst_dt, st.worst_angle, st.worst_depth, st.worst_point, secs);
     /* The generator must keep all three outcomes well represented, or the comparison proves little. */
-    TEST_ENSURE(st.hits > CASES_PER_KIND / 5 && st.misses > CASES_PER_KIND / 5 && st.overlaps > CASES_PER_KIND / 5);
+    TEST_ENSURE(st.hits > cases_per_kind / 5 && st.misses > cases_per_kind / 5 && st.overlaps > cases_per_kind / 5);
     TEST_ENSURE(st.failures == 0);
     return 0;
 }
@@ -438,7 +440,7 @@ static int sweep_obb_obb_vs_reference(void) { return sweep_kind(TEST_CASE_OBB_OB
 static int sweep_obb_triangle_vs_reference(void) { return sweep_kind(TEST_CASE_OBB_TRIANGLE); }
 static int sweep_triangle_triangle_vs_reference(void) { return sweep_kind(TEST_CASE_TRIANGLE_TRIANGLE); }
 
-/* The same 10,000 box-box problems through spx_sweep_obb_obb_batch and spx_overlap_obb_obb_batch. */
+/* The same box-box problems through spx_sweep_obb_obb_batch and spx_overlap_obb_obb_batch. */
 static int sweep_obb_obb_batch_vs_reference(void)
 {
     use_batch = true;
@@ -447,8 +449,9 @@ static int sweep_obb_obb_batch_vs_reference(void)
     return r;
 }
 
-int main(void)
+int main(int argc, char** argv)
 {
+    if (test_long_run(argc, argv)) cases_per_kind = 10000;
     int failures = 0;
     TEST_RUN(sweep_obb_obb_vs_reference, failures);
     TEST_RUN(sweep_obb_triangle_vs_reference, failures);

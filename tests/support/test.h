@@ -3,6 +3,7 @@
 #define TEST_SUPPORT_TEST_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +49,15 @@
 
 /* A random test's case count: n, or a quarter of it under the sanitizers. */
 static inline int test_cases(int n) { return TEST_SANITIZED ? (n + 3) / 4 : n; }
+
+/* The executable's --long argument: its long variant (ctest's <test>_long entries, label long) runs
+   every random case and slow scene; the default entry (label quick) a sample of them. */
+static inline bool test_long_run(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i)
+        if (strcmp(argv[i], "--long") == 0) return true;
+    return false;
+}
 
 /* Runs one test function; counts failures in `failures`. */
 #define TEST_RUN(fn, failures)                                  \
