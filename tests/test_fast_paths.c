@@ -57,6 +57,41 @@ static int same_as_scalar(const spx_obb* a, const spx_obb* b, long n)
 
 /* Random pairs placed at 0.9999 to 1.0001 of their touching distance along a random direction,
    measured by bisection on the scalar test itself, so both answers occur at the boundary. */
+/* r times t: the rotation t taken into r's frame. */
+static spx_mat3 turned(const spx_mat3* r, const spx_mat3* t)
+{
+    spx_mat3 m;
+    for (int j = 0; j < 3; ++j) {
+        const spx_vec3 c = t->col[j];
+        m.col[j].x = r->col[0].x * c.x + r->col[1].x * c.y + r->col[2].x * c.z;
+        m.col[j].y = r->col[0].y * c.x + r->col[1].y * c.y + r->col[2].y * c.z;
+        m.col[j].z = r->col[0].z * c.x + r->col[1].z * c.y + r->col[2].z * c.z;
+    }
+    return m;
+}
+
+/* a's centre moved by d along the unit direction dir. */
+static spx_vec3 along(const spx_obb* a, const double dir[3], double d)
+{
+    return (spx_vec3){ a->center.x + (float)(d * dir[0]), a->center.y + (float)(d * dir[1]),
+                       a->center.z + (float)(d * dir[2]) };
+}
+
+/* How far along dir from a's centre b's centre can go and b still overlap a: bisected to 40 halvings
+   of 40 m. */
+static double touching_distance(const spx_obb* a, const spx_obb* b, const double dir[3])
+{
+    double lo = 0.0, hi = 40.0;
+    for (int k = 0; k < 40; ++k) {
+        const double mid = 0.5 * (lo + hi);
+        spx_obb t = *b;
+        t.center = along(a, dir, mid);
+        if (spx_overlap_obb_obb_unchecked(a, &t)) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
 static int touching_pairs(void)
 {
     test_case_rng rng = { 0x70C4u };
@@ -68,31 +103,13 @@ static int touching_pairs(void)
             spx_quat q = { 1e-6f * (float)test_case_uniform(&rng, -1, 1), 0.0f, 0.0f, 1.0f };
             spx_obb t;
             spx_obb_from_quat(a.center, b.half_extents, q, &t);
-            spx_mat3 m;
-            for (int j = 0; j < 3; ++j) {
-                const spx_vec3 c = t.rotation.col[j];
-                m.col[j].x = a.rotation.col[0].x * c.x + a.rotation.col[1].x * c.y + a.rotation.col[2].x * c.z;
-                m.col[j].y = a.rotation.col[0].y * c.x + a.rotation.col[1].y * c.y + a.rotation.col[2].y * c.z;
-                m.col[j].z = a.rotation.col[0].z * c.x + a.rotation.col[1].z * c.y + a.rotation.col[2].z * c.z;
-            }
-            b.rotation = m;
+            b.rotation = turned(&a.rotation, &t.rotation);
         }
         double dir[3];
         test_case_unit_vector(&rng, dir);
-        double lo = 0.0, hi = 40.0;
-        for (int k = 0; k < 40; ++k) {
-            const double mid = 0.5 * (lo + hi);
-            spx_obb t = b;
-            t.center.x = a.center.x + (float)(mid * dir[0]);
-            t.center.y = a.center.y + (float)(mid * dir[1]);
-            t.center.z = a.center.z + (float)(mid * dir[2]);
-            if (spx_overlap_obb_obb_unchecked(&a, &t)) lo = mid;
-            else hi = mid;
-        }
+        const double lo = touching_distance(&a, &b, dir);
         const double f = test_case_uniform(&rng, 0.9999, 1.0001) * lo;
-        b.center.x = a.center.x + (float)(f * dir[0]);
-        b.center.y = a.center.y + (float)(f * dir[1]);
-        b.center.z = a.center.z + (float)(f * dir[2]);
+        b.center = along(&a, dir, f);
         if (same_as_scalar(&a, &b, n)) return 1;
         if (same_as_scalar(&b, &a, n)) return 1;
         bool o = false;
@@ -289,31 +306,14 @@ static int penetration_screen(void)
                            (float)axis[2] * sinf(angle / 2), cosf(angle / 2) };
             spx_obb t;
             spx_obb_from_quat(a.center, b.half_extents, q, &t);
-            for (int j = 0; j < 3; ++j) {
-                const spx_vec3 c = t.rotation.col[j];
-                spx_vec3* m = &b.rotation.col[j];
-                m->x = a.rotation.col[0].x * c.x + a.rotation.col[1].x * c.y + a.rotation.col[2].x * c.z;
-                m->y = a.rotation.col[0].y * c.x + a.rotation.col[1].y * c.y + a.rotation.col[2].y * c.z;
-                m->z = a.rotation.col[0].z * c.x + a.rotation.col[1].z * c.y + a.rotation.col[2].z * c.z;
-            }
+            b.rotation = turned(&a.rotation, &t.rotation);
         }
         double dir[3];
         test_case_unit_vector(&rng, dir);
         if (kind == 5) dir[0] = dir[1] = dir[2] = 0.0; /* centred */
-        double lo = 0.0, hi = 40.0;
-        for (int k = 0; k < 40; ++k) {
-            const double mid = 0.5 * (lo + hi);
-            spx_obb t = b;
-            t.center.x = a.center.x + (float)(mid * dir[0]);
-            t.center.y = a.center.y + (float)(mid * dir[1]);
-            t.center.z = a.center.z + (float)(mid * dir[2]);
-            if (spx_overlap_obb_obb_unchecked(&a, &t)) lo = mid;
-            else hi = mid;
-        }
+        const double lo = touching_distance(&a, &b, dir);
         const double f = (kind == 6 ? test_case_uniform(&rng, 1.0 - 1e-5, 1.0 + 1e-5) : test_case_uniform(&rng, 0.5, 1.5)) * lo;
-        b.center.x = a.center.x + (float)(f * dir[0]);
-        b.center.y = a.center.y + (float)(f * dir[1]);
-        b.center.z = a.center.z + (float)(f * dir[2]);
+        b.center = along(&a, dir, f);
         if (same_penetration(&a, &b, n, &apart, &overlapping) || same_penetration(&b, &a, n, &apart, &overlapping))
             return 1;
     }

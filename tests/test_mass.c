@@ -398,19 +398,28 @@ typedef struct errors {
     double e[4];
 } errors;
 
+/* The mass properties of a shape symmetric about the origin's axes (freed here): symmetric inertia,
+   the centre at the origin, products of inertia under 1e-6 of `moment`. */
+static int centred_mass(test_shape* s, double moment, spx_mass_properties* m)
+{
+    const spx_result r = shape_mass(s, 1.0f, m);
+    test_shape_free(s);
+    TEST_ENSURE_CODE(r, SPX_OK);
+    TEST_ENSURE(ensure_symmetric(&m->inertia) == 0);
+    TEST_ENSURE(fabs(m->center.x) < 1e-6 && fabs(m->center.y) < 1e-6 && fabs(m->center.z) < 1e-6);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            if (i != j) TEST_ENSURE(fabs(entry(&m->inertia, i, j)) < 1e-6 * moment);
+    return 0;
+}
+
 static int sphere_errors(uint32_t n, errors* out)
 {
     const double pi = 3.141592653589793, r = 1.5, volume = 4.0 / 3.0 * pi * r * r * r, moment = 0.4 * volume * r * r;
     test_shape s;
     TEST_ENSURE(test_shape_solid_sphere(&s, (float)r, n, 2 * n));
     spx_mass_properties m;
-    TEST_ENSURE_CODE(shape_mass(&s, 1.0f, &m), SPX_OK);
-    test_shape_free(&s);
-    TEST_ENSURE(ensure_symmetric(&m.inertia) == 0);
-    TEST_ENSURE(fabs(m.center.x) < 1e-6 && fabs(m.center.y) < 1e-6 && fabs(m.center.z) < 1e-6);
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            if (i != j) TEST_ENSURE(fabs(entry(&m.inertia, i, j)) < 1e-6 * moment);
+    TEST_ENSURE(centred_mass(&s, moment, &m) == 0);
     out->e[0] = (m.volume - volume) / volume;
     for (int i = 0; i < 3; ++i) out->e[1 + i] = (entry(&m.inertia, i, i) - moment) / moment;
     return 0;
@@ -423,13 +432,7 @@ static int torus_errors(uint32_t n, errors* out)
     test_shape s;
     TEST_ENSURE(test_shape_torus(&s, (float)R, (float)r, 2 * n, n));
     spx_mass_properties m;
-    TEST_ENSURE_CODE(shape_mass(&s, 1.0f, &m), SPX_OK);
-    test_shape_free(&s);
-    TEST_ENSURE(ensure_symmetric(&m.inertia) == 0);
-    TEST_ENSURE(fabs(m.center.x) < 1e-6 && fabs(m.center.y) < 1e-6 && fabs(m.center.z) < 1e-6);
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            if (i != j) TEST_ENSURE(fabs(entry(&m.inertia, i, j)) < 1e-6 * axial);
+    TEST_ENSURE(centred_mass(&s, axial, &m) == 0);
     out->e[0] = (m.volume - volume) / volume;
     out->e[1] = (entry(&m.inertia, 0, 0) - diametral) / diametral;
     out->e[2] = (entry(&m.inertia, 1, 1) - axial) / axial;

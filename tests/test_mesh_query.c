@@ -879,6 +879,19 @@ static int torus_dropped_onto_grid(void)
     return 0;
 }
 
+/* The grid as a mesh of `leaf` triangles a leaf, placed where it was made, and a 3 x 1 x 3 box level
+   over its middle, centred at height y. */
+static int box_over_grid(const test_shape* grid, uint32_t leaf, float y, spx_mesh** m, spx_mesh_instance** b,
+                         spx_obb* box)
+{
+    *m = test_shape_mesh_leaf(grid, leaf);
+    TEST_ENSURE(*m);
+    *b = place(*m, IDENTITY);
+    TEST_ENSURE(*b);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(4.0f, y, 4.0f), spx_v3(1.5f, 0.5f, 1.5f), IDENTITY.q, box), SPX_OK);
+    return 0;
+}
+
 static int box_dropped_flat_onto_grid(void)
 {   /* A 3 x 1 x 3 box, bottom face 1.5 m above an 8 x 8 grid over [2.5, 5.5]^2, falling at 3 m/s:
        touches at t = 0.5, normal straight down (box A to grid B). The face covers squares 2..5 in x
@@ -889,12 +902,10 @@ static int box_dropped_flat_onto_grid(void)
     TEST_ENSURE(test_shape_grid(&grid, 8, 8));
     static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
-        spx_mesh* m = test_shape_mesh_leaf(&grid, leaves[l]);
-        TEST_ENSURE(m);
-        spx_mesh_instance* b = place(m, IDENTITY);
-        TEST_ENSURE(b);
+        spx_mesh* m;
+        spx_mesh_instance* b;
         spx_obb box;
-        TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(4.0f, 2.0f, 4.0f), spx_v3(1.5f, 0.5f, 1.5f), IDENTITY.q, &box), SPX_OK);
+        TEST_ENSURE(box_over_grid(&grid, leaves[l], 2.0f, &m, &b, &box) == 0);
         query q = { &box, NULL, b, spx_v3(0, -3, 0), ZERO, 1.0f };
         spx_mesh_hit h;
         TEST_ENSURE(check_against_brute(&q, "box on grid", &h) == 0);
@@ -971,12 +982,10 @@ static int box_sliding_along_grid(void)
     TEST_ENSURE(test_shape_grid(&grid, 8, 8));
     static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
-        spx_mesh* m = test_shape_mesh_leaf(&grid, leaves[l]);
-        TEST_ENSURE(m);
-        spx_mesh_instance* b = place(m, IDENTITY);
-        TEST_ENSURE(b);
+        spx_mesh* m;
+        spx_mesh_instance* b;
         spx_obb box;
-        TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(4.0f, 0.5f, 4.0f), spx_v3(1.5f, 0.5f, 1.5f), IDENTITY.q, &box), SPX_OK);
+        TEST_ENSURE(box_over_grid(&grid, leaves[l], 0.5f, &m, &b, &box) == 0);
         query q = { &box, NULL, b, spx_v3(3, 0, 0), ZERO, 1.0f };
         spx_mesh_hit h;
         TEST_ENSURE(check_against_brute(&q, "box resting, sliding", &h) == 0);

@@ -202,16 +202,25 @@ static int energy_never_grows(void)
     return 0;
 }
 
+/* A world with gravity and sleeping, a ground of friction 0.6, and a column of n unit boxes standing
+   on it (mass 1, friction 0.6, no restitution), ids[0] the lowest. */
+static spx_world* make_stack(spx_body_id* ids, int n)
+{
+    spx_world* w = make_world(spx_v3(0, -9.81f, 0), true);
+    if (!w) return NULL;
+    add_ground(w, 0.6f, 0.0f);
+    for (int i = 0; i < n; ++i)
+        ids[i] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f + (float)i, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f,
+                         0.6f, 0.0f);
+    return w;
+}
+
 /* A column of ten boxes stands; it sleeps, and a box dropped on it wakes the whole island. */
 static int stack_stands_and_sleeps(void)
 {
-    spx_world* w = make_world(spx_v3(0, -9.81f, 0), true);
-    TEST_ENSURE(w);
-    add_ground(w, 0.6f, 0.0f);
     spx_body_id ids[10];
-    for (int i = 0; i < 10; ++i)
-        ids[i] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f + (float)i, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f,
-                         0.6f, 0.0f);
+    spx_world* w = make_stack(ids, 10);
+    TEST_ENSURE(w);
     for (int s = 0; s < 300; ++s) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
     for (int i = 0; i < 10; ++i) {
         spx_transform t;
@@ -269,13 +278,9 @@ static int spinning_in_place_stays_awake(void)
    parted: ended, and the upper boxes fell freely for a step). */
 static int stack_woken_at_its_foot(void)
 {
-    spx_world* w = make_world(spx_v3(0, -9.81f, 0), true);
-    TEST_ENSURE(w);
-    add_ground(w, 0.6f, 0.0f);
     spx_body_id ids[4];
-    for (int i = 0; i < 4; ++i)
-        ids[i] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f + (float)i, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f,
-                         0.6f, 0.0f);
+    spx_world* w = make_stack(ids, 4);
+    TEST_ENSURE(w);
     for (int s = 0; s < 120; ++s) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
     bool awake = true;
     spx_body_is_awake(w, ids[3], &awake);
