@@ -4,17 +4,12 @@
    body move and sleep events. */
 #include "support/test.h"
 #include "support/scenes.h"
+#include "support/pieces.h"
 #include <sepax/sepax.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 static const float dt = 1.0f / 60.0f;
-
-static float rnd(uint32_t* state, float lo, float hi)
-{
-    *state = *state * 1664525u + 1013904223u;
-    return lo + (hi - lo) * (float)(*state >> 8) / 16777216.0f;
-}
 
 #define MAX_PAIRS 4096
 
@@ -72,14 +67,15 @@ static int events_equal_contacts(void)
     uint32_t seed = 777;
     for (int i = 1; i <= 40; ++i) {
         spx_shape_def s = spx_default_shape_def();
-        s.half_extents = spx_v3(rnd(&seed, 0.2f, 0.6f), rnd(&seed, 0.2f, 0.6f), rnd(&seed, 0.2f, 0.6f));
+        s.half_extents = spx_v3(test_lcg_uniform(&seed, 0.2f, 0.6f), test_lcg_uniform(&seed, 0.2f, 0.6f),
+                                test_lcg_uniform(&seed, 0.2f, 0.6f));
         spx_body_def d = spx_default_body_def();
         d.type = SPX_BODY_DYNAMIC;
-        d.position = spx_v3(rnd(&seed, -3, 3), rnd(&seed, 1, 10), rnd(&seed, -3, 3));
-        const float ax = rnd(&seed, -1, 1), ay = rnd(&seed, -1, 1), az = rnd(&seed, -1, 1), aw = rnd(&seed, -1, 1);
-        const float n = sqrtf(ax * ax + ay * ay + az * az + aw * aw);
-        d.rotation = (spx_quat){ ax / n, ay / n, az / n, aw / n };
-        d.linear_velocity = spx_v3(rnd(&seed, -2, 2), rnd(&seed, -2, 2), rnd(&seed, -2, 2));
+        d.position = spx_v3(test_lcg_uniform(&seed, -3, 3), test_lcg_uniform(&seed, 1, 10),
+                            test_lcg_uniform(&seed, -3, 3));
+        d.rotation = test_lcg_rotation(&seed);
+        d.linear_velocity = spx_v3(test_lcg_uniform(&seed, -2, 2), test_lcg_uniform(&seed, -2, 2),
+                                   test_lcg_uniform(&seed, -2, 2));
         d.restitution = 0.3f;
         d.shapes = &s;
         d.shape_count = 1;

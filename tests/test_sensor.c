@@ -2,6 +2,7 @@
    pair neither of whose bodies moves keeps its state), in sorted order, the same in two runs; no
    contact with a sensor; sensors see no sensors; destroyed shapes and bodies end their overlaps. */
 #include "support/test.h"
+#include "support/pieces.h"
 #include <sepax/sepax.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -143,12 +144,6 @@ static int compare(const scene* s, int step)
     return 0;
 }
 
-static float rnd(uint32_t* state, float lo, float hi)
-{
-    *state = *state * 1664525u + 1013904223u;
-    return lo + (hi - lo) * (float)(*state >> 8) / 16777216.0f;
-}
-
 /* A ground; a static sensor zone reaching below the ground's top; a kinematic sensor sweeping to and
    fro; a dynamic body with a solid box and a sensor box above it; 30 boxes dropped with random
    poses and velocities, a third of them of a category the zone's mask leaves out. Over 240 steps
@@ -172,17 +167,19 @@ static int run_scene(scene* s, int* total_events)
     spx_body_set_velocity(s->w, c, spx_v3(-2, 0, 0), spx_v3(0, 0, 0));
     uint32_t seed = 12345;
     for (int i = 0; i < 30; ++i) {
-        spx_shape_def b = box(spx_v3(rnd(&seed, 0.15f, 0.5f), rnd(&seed, 0.15f, 0.5f), rnd(&seed, 0.15f, 0.5f)),
+        spx_shape_def b = box(spx_v3(test_lcg_uniform(&seed, 0.15f, 0.5f), test_lcg_uniform(&seed, 0.15f, 0.5f),
+                                     test_lcg_uniform(&seed, 0.15f, 0.5f)),
                               spx_v3(0, 0, 0), false);
         if (i % 3 == 0) b.filter.category_bits = 2;
         spx_body_def d = spx_default_body_def();
         d.type = SPX_BODY_DYNAMIC;
-        d.position = spx_v3(rnd(&seed, -6, 4), rnd(&seed, 1, 8), rnd(&seed, -4, 4));
-        const float ax = rnd(&seed, -1, 1), ay = rnd(&seed, -1, 1), az = rnd(&seed, -1, 1), aw = rnd(&seed, -1, 1);
-        const float n = sqrtf(ax * ax + ay * ay + az * az + aw * aw);
-        d.rotation = (spx_quat){ ax / n, ay / n, az / n, aw / n };
-        d.linear_velocity = spx_v3(rnd(&seed, -3, 3), rnd(&seed, -2, 2), rnd(&seed, -3, 3));
-        d.angular_velocity = spx_v3(rnd(&seed, -2, 2), rnd(&seed, -2, 2), rnd(&seed, -2, 2));
+        d.position = spx_v3(test_lcg_uniform(&seed, -6, 4), test_lcg_uniform(&seed, 1, 8),
+                            test_lcg_uniform(&seed, -4, 4));
+        d.rotation = test_lcg_rotation(&seed);
+        d.linear_velocity = spx_v3(test_lcg_uniform(&seed, -3, 3), test_lcg_uniform(&seed, -2, 2),
+                                   test_lcg_uniform(&seed, -3, 3));
+        d.angular_velocity = spx_v3(test_lcg_uniform(&seed, -2, 2), test_lcg_uniform(&seed, -2, 2),
+                                    test_lcg_uniform(&seed, -2, 2));
         d.shapes = &b;
         d.shape_count = 1;
         spx_body_id id;

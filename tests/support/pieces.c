@@ -37,6 +37,20 @@ spx_quat test_about(int axis, double angle)
     return q;
 }
 
+float test_lcg_uniform(uint32_t* state, float lo, float hi)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return lo + (hi - lo) * (float)(*state >> 8) / 16777216.0f;
+}
+
+spx_quat test_lcg_rotation(uint32_t* state)
+{
+    const float ax = test_lcg_uniform(state, -1, 1), ay = test_lcg_uniform(state, -1, 1),
+                az = test_lcg_uniform(state, -1, 1), aw = test_lcg_uniform(state, -1, 1);
+    const float n = sqrtf(ax * ax + ay * ay + az * az + aw * aw);
+    return (spx_quat){ ax / n, ay / n, az / n, aw / n };
+}
+
 bool test_manifold_has_point(const spx_manifold* m, float x, float y, float z, float depth, float tol)
 {
     for (int i = 0; i < m->point_count; ++i) {

@@ -13,6 +13,11 @@ spx_mat3 test_rot(int axis, float c, float s);
 /* Rotation by `angle` radians about axis 0 (x), 1 (y) or 2 (z), as a quaternion. */
 spx_quat test_about(int axis, double angle);
 
+/* The next number of a linear congruential generator whose state is *state, as a float in [lo, hi). */
+float test_lcg_uniform(uint32_t* state, float lo, float hi);
+/* Four of those numbers in [-1, 1) normalised as a quaternion: a rotation (not uniform over them). */
+spx_quat test_lcg_rotation(uint32_t* state);
+
 /* A point of m within tol of (x, y, z) on every axis, at a depth within tol of `depth`. */
 bool test_manifold_has_point(const spx_manifold* m, float x, float y, float z, float depth, float tol);
 /* No two points of m share an id. */
