@@ -302,6 +302,21 @@ static double seconds_since(clock_t start) { return (double)(clock() - start) / 
 
 /* ---- the random comparisons ------------------------------------------------------------------------ */
 
+/* Two random meshes at random poses with a random motion, as the mesh-mesh problems take them. */
+static int random_mesh_pair(test_case_rng* rng, side* A, side* B, spx_vec3* pa, spx_vec3* pb, spx_vec3* va,
+                            spx_vec3* vb, float* tmax)
+{
+    uint32_t na, nb;
+    random_sizes(rng, &na, &nb);
+    memset(A, 0, sizeof *A), memset(B, 0, sizeof *B);
+    TEST_ENSURE(side_make(A, rng, na, ZERO, IDENTITY.q) && side_make(B, rng, nb, ZERO, IDENTITY.q));
+    random_motion(rng, A->radius, B->radius, pa, pb, va, vb, tmax);
+    spx_transform ta = { *pa, random_rotation(rng) }, tb = { *pb, random_rotation(rng) };
+    TEST_ENSURE_CODE(spx_mesh_instance_set_pose(A->inst, &ta), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_instance_set_pose(B->inst, &tb), SPX_OK);
+    return 0;
+}
+
 static int sweep_mesh_mesh_matches_brute_force(void)
 {   /* Random pairs of generated meshes (torus, sphere, grid, strip, soup; 8 to 3500 triangles; leaf
        sizes 1, 4, 16), random poses and motions: the query must give what the all-pairs brute force
@@ -315,18 +330,10 @@ static int sweep_mesh_mesh_matches_brute_force(void)
     int failures = 0, grazed = 0, swaps = 0;
     clock_t start = clock();
     for (int c = 0; c < n; ++c) {
-        uint32_t na, nb;
-        random_sizes(&rng, &na, &nb);
         spx_vec3 pa, pb, va, vb;
         side A, B;
-        memset(&A, 0, sizeof A), memset(&B, 0, sizeof B);
         float tmax;
-        bool ok = side_make(&A, &rng, na, ZERO, IDENTITY.q) && side_make(&B, &rng, nb, ZERO, IDENTITY.q);
-        TEST_ENSURE(ok);
-        random_motion(&rng, A.radius, B.radius, &pa, &pb, &va, &vb, &tmax);
-        spx_transform ta = { pa, random_rotation(&rng) }, tb = { pb, random_rotation(&rng) };
-        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &ta), SPX_OK);
-        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
+        TEST_ENSURE(random_mesh_pair(&rng, &A, &B, &pa, &pb, &va, &vb, &tmax) == 0);
         char la[96], lb[96], label[256];
         side_label(&A, la, sizeof la), side_label(&B, lb, sizeof lb);
         snprintf(label, sizeof label, "mesh-mesh case %d: A %s, B %s", c, la, lb);
@@ -367,17 +374,10 @@ static int swapped_meshes_same_answer(void)
     const int n = cases(400);
     int failures = 0;
     for (int c = 0; c < n; ++c) {
-        uint32_t na, nb;
-        random_sizes(&rng, &na, &nb);
         spx_vec3 pa, pb, va, vb;
         side A, B;
-        memset(&A, 0, sizeof A), memset(&B, 0, sizeof B);
         float tmax;
-        TEST_ENSURE(side_make(&A, &rng, na, ZERO, IDENTITY.q) && side_make(&B, &rng, nb, ZERO, IDENTITY.q));
-        random_motion(&rng, A.radius, B.radius, &pa, &pb, &va, &vb, &tmax);
-        spx_transform ta = { pa, random_rotation(&rng) }, tb = { pb, random_rotation(&rng) };
-        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &ta), SPX_OK);
-        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
+        TEST_ENSURE(random_mesh_pair(&rng, &A, &B, &pa, &pb, &va, &vb, &tmax) == 0);
         char la[96], lb[96], label[256];
         side_label(&A, la, sizeof la), side_label(&B, lb, sizeof lb);
         snprintf(label, sizeof label, "swap case %d: A %s, B %s", c, la, lb);
