@@ -230,6 +230,14 @@ static void side_label(const side* s, char* out, size_t size)
     snprintf(out, size, "%s of %u triangles, leaf %u", SHAPE_NAMES[s->kind], s->shape.triangle_count, s->leaf);
 }
 
+/* "<what> case <c>: A <side>, B <side>", the label of a random pair's failures. */
+static void pair_label(char* out, size_t size, const char* what, int c, const side* A, const side* B)
+{
+    char la[96], lb[96];
+    side_label(A, la, sizeof la), side_label(B, lb, sizeof lb);
+    snprintf(out, size, "%s case %d: A %s, B %s", what, c, la, lb);
+}
+
 /* A grazing pass: B's start moved sideways (across the relative motion) to the edge between
    touching and missing, found by bisection with the query itself; both sides of the edge then
    go to the brute force. A bound test that drops a barely touching pair shows up here. */
@@ -334,9 +342,8 @@ static int sweep_mesh_mesh_matches_brute_force(void)
         side A, B;
         float tmax;
         TEST_ENSURE(random_mesh_pair(&rng, &A, &B, &pa, &pb, &va, &vb, &tmax) == 0);
-        char la[96], lb[96], label[256];
-        side_label(&A, la, sizeof la), side_label(&B, lb, sizeof lb);
-        snprintf(label, sizeof label, "mesh-mesh case %d: A %s, B %s", c, la, lb);
+        char label[256];
+        pair_label(label, sizeof label, "mesh-mesh", c, &A, &B);
         query q = { NULL, A.inst, B.inst, va, vb, tmax };
         uint32_t capacity = c % 5 == 4 ? (uint32_t)(c % 7) : UINT32_MAX;
         spx_mesh_hit hit;
@@ -378,9 +385,8 @@ static int swapped_meshes_same_answer(void)
         side A, B;
         float tmax;
         TEST_ENSURE(random_mesh_pair(&rng, &A, &B, &pa, &pb, &va, &vb, &tmax) == 0);
-        char la[96], lb[96], label[256];
-        side_label(&A, la, sizeof la), side_label(&B, lb, sizeof lb);
-        snprintf(label, sizeof label, "swap case %d: A %s, B %s", c, la, lb);
+        char label[256];
+        pair_label(label, sizeof label, "swap", c, &A, &B);
         query q = { NULL, A.inst, B.inst, va, vb, tmax };
         failures += test_brute_check_swapped(&q, label, test_brute_len3(pa) + test_brute_len3(pb) + A.radius + B.radius);
         side_free(&A);
