@@ -12,4 +12,5 @@
 #include "joint.h"
 #include "mass.h"
 #include "round.h"
+#include "sat2d.h"
 #endif

@@ -4,6 +4,7 @@
  *     sepax run [SCENE] [--steps N] [--dt S] [--out FILE.csv [--exact]]
  *     sepax render [SCENE] --out DIR [--frames N] [--size WxH]
  *     sepax bench [SUITE] [--reps N] [--steps N] [--json FILE] [--csv FILE]
+ *     sepax bench <suite of sepax_bench> [its options]      (runs bench/'s sepax_bench)
  *
  * Exit status: 0 done; 1 the scene has an error (nothing ran), a step failed or a file cannot be
  * written; 2 bad options. */
@@ -31,7 +32,9 @@ static void usage(FILE* f)
                "                   points of shapes touching (within 2 mm), which render draws red\n"               "  bench [SUITE]    time the standard scenes (SUITE: standard (default) = falling, falling-mesh,\n"
                "                   pyramid, pyramid-spaced; or scenes by name or file, comma-separated;\n"
                "                   ccd: the bullet through paper; toi: swept box-box against the exact time;\n"
-               "                   queries: world ray and box casts, beside Bullet's)\n"
+               "                   queries: world ray and box casts, beside Bullet's; a suite of sepax_bench\n"
+               "                   (collide, world, mesh-queries, ...): runs that program with the options;\n"
+               "                   --list: every suite)\n"
                "      --reps N     repetitions, medians reported (default 5)   --steps N\n"
                "      --json F  --csv F   the table as JSON or CSV as well   --no-peers  sepax alone\n"
                "  help             this message\n"
