@@ -1084,6 +1084,35 @@ static int segments_meeting_at_the_origin_swapped(void)
     return 0;
 }
 
+/* Two one-triangle meshes, segment-like triangles 10 m long whose ends meet within 8e-31 m: the
+   overlap and the contact set agree swapped (a touch within rounding, decided once). */
+static int segments_touching_within_rounding_swapped(void)
+{
+    spx_mesh* ma = single_triangle(spx_v3(0x1.8cp+2f, 0x1.fcp-6f, 0x1.cp+2f), spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f),
+                                   spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f));
+    spx_mesh* mb = single_triangle(spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f), spx_v3(0x1.fcp-6f, 0x1.98p+2f, 0x1.b8p+2f),
+                                   spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f));
+    TEST_ENSURE(ma && mb);
+    spx_mesh_instance* a = place(ma, IDENTITY);
+    spx_mesh_instance* b = place(mb, IDENTITY);
+    TEST_ENSURE(a && b);
+    bool ab = false, ba = false;
+    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(a, b, &ab), SPX_OK);
+    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(b, a, &ba), SPX_OK);
+    TEST_ENSURE(ab == ba);
+    spx_mesh_contact c[2];
+    spx_mesh_hit h_ab, h_ba;
+    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(a, b, c, 2, &h_ab), SPX_OK);
+    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(b, a, c, 2, &h_ba), SPX_OK);
+    TEST_ENSURE(h_ab.state == h_ba.state && h_ab.contact_count == h_ba.contact_count);
+    TEST_ENSURE(ab == (h_ab.state == SPX_SWEEP_START_OVERLAP));
+    spx_mesh_instance_destroy(a);
+    spx_mesh_instance_destroy(b);
+    spx_mesh_destroy(ma);
+    spx_mesh_destroy(mb);
+    return 0;
+}
+
 static int contact_window_edges(void)
 {   /* Three level triangles side by side, the second 0.99e-4 m and the third 1.01e-4 m below the
        first; a box (and a level triangle as a mesh) falling on them at 1 m/s reaches the first at
@@ -1756,6 +1785,7 @@ int main(int argc, char** argv)
     TEST_RUN(pierced_sheet_normals_cancel, failures);
     TEST_RUN(tiny_triangles_far_away_skipped, failures);
     TEST_RUN(segments_meeting_at_the_origin_swapped, failures);
+    TEST_RUN(segments_touching_within_rounding_swapped, failures);
     TEST_RUN(sweep_mesh_mesh_matches_brute_force, failures);
     TEST_RUN(swapped_meshes_same_answer, failures);
     TEST_RUN(swapped_flat_pass_through, failures);

@@ -13,4 +13,5 @@
 #include "mass.h"
 #include "round.h"
 #include "sat2d.h"
+#include "debug_draw.h"
 #endif

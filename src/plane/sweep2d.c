@@ -67,6 +67,15 @@ static bool polygons(const spx_plane_piece* a, const spx_plane_piece* b, spx_dve
     return f->have && f->time <= exit && f->time <= tmax && f->time >= 0.0;
 }
 
+/* The quarter discriminant of |d + w t| = radius: (d.w)^2 - |w|^2 (|d|^2 - radius^2), written as
+ * |w|^2 radius^2 - (d x w)^2, which does not cancel: a point passing a corner by a hair's breadth
+ * is a miss, not a touch at a time made of rounding. */
+static double discriminant(spx_dvec2 d, spx_dvec2 w, double a2, double radius)
+{
+    const double cross = spx_d2_cross(d, w);
+    return a2 * radius * radius - cross * cross;
+}
+
 /* Circle `c` moving at `w` relative to polygon `p`, apart at t = 0. Normal from p to c. */
 static bool polygon_circle(const spx_plane_piece* p, const spx_plane_piece* c, spx_dvec2 w, double tmax,
                            first_touch* f)
@@ -89,11 +98,13 @@ static bool polygon_circle(const spx_plane_piece* p, const spx_plane_piece* c, s
         /* The corner: |centre + w t - a| = radius, entering. */
         spx_dvec2 d = spx_d2_sub(c->center, a);
         double half_b = spx_d2_dot(d, w), cc = spx_d2_dot(d, d) - c->radius * c->radius;
-        double disc = half_b * half_b - a2 * cc;
+        double disc = discriminant(d, w, a2, c->radius);
         if (cc >= 0.0 && half_b < 0.0 && disc >= 0.0) {
             double t = cc / (-half_b + sqrt(disc));
+            /* From the corner to the centre; for a point (a radius lost in the rounding of the
+             * motion) there is none: the middle of the corner's normals. */
             spx_dvec2 n = spx_d2_mad(d, w, t);
-            if (n.x == 0.0 && n.y == 0.0) { /* a point on the corner: the middle of the corner's normals */
+            if (spx_d2_len(n) <= 1e-12 * (spx_d2_len(d) + sqrt(a2) * t)) {
                 spx_dvec2 before = edge_normal(p, (i + p->count - 1) % p->count);
                 n = spx_d2_add(spx_d2_scale(before, 1.0 / spx_d2_len(before)), spx_d2_scale(u, 1.0 / len));
             }
@@ -109,11 +120,12 @@ static bool circles(const spx_plane_piece* a, const spx_plane_piece* b, spx_dvec
     spx_dvec2 d = spx_d2_sub(b->center, a->center);
     double reach = a->radius + b->radius;
     double a2 = spx_d2_dot(w, w), half_b = spx_d2_dot(d, w), cc = spx_d2_dot(d, d) - reach * reach;
-    double disc = half_b * half_b - a2 * cc;
+    double disc = discriminant(d, w, a2, reach);
     if (a2 == 0.0 || half_b >= 0.0 || disc < 0.0) return false;
     double t = cc / (-half_b + sqrt(disc));
+    /* Two points (radii lost in the rounding of the motion) meet against the motion. */
     spx_dvec2 n = spx_d2_mad(d, w, t);
-    offer(f, t, n.x == 0.0 && n.y == 0.0 ? spx_d2_neg(w) : n, false); /* two points meet: against the motion */
+    offer(f, t, spx_d2_len(n) <= 1e-12 * (spx_d2_len(d) + sqrt(a2) * t) ? spx_d2_neg(w) : n, false);
     return t <= tmax;
 }
 
