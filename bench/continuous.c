@@ -6,7 +6,7 @@
  * directions inside six static walls 0.1 m thick; plain materials with gravity, and elastic) with its
  * time a step, impacts a step, steps over the impact limit and boxes that escaped; the falling and
  * falling_mesh scenes (tests/support/scenes.c) with the continuous stage on and off, median of the
- * repetitions' mean step time; the bullet through paper (spx_scene_paper: a 0.1 m cube at a static
+ * repetitions' mean step time; the bullet through paper (test_scene_paper: a 0.1 m cube at a static
  * 0.01 m wall at 10 to 10,000 m/s, 8 start phases) with passes, deepest penetration and rebound. Markdown on
  * stdout. One thread; wall-clock time of spx_world_step alone. */
 #include "machine.h"
@@ -27,8 +27,8 @@ typedef struct options {
 
 static int container_row(const options* o, bool elastic)
 {
-    spx_container c;
-    if (spx_container_create(&c, o->bodies, 250.0f, o->inner, elastic, NULL) != SPX_OK) {
+    test_container c;
+    if (test_container_create(&c, o->bodies, 250.0f, o->inner, elastic, NULL) != SPX_OK) {
         fprintf(stderr, "container: could not build the scene\n");
         return 1;
     }
@@ -46,7 +46,7 @@ static int container_row(const options* o, bool elastic)
         spx_world_get_stats(c.world, &st);
         impacts += st.impact_count;
         limited += (st.flags & SPX_STEP_IMPACT_LIMIT) != 0;
-        uint32_t out = spx_container_escaped(&c, SPX_CONTAINER_WALL), past = spx_container_escaped(&c, 0.0f);
+        uint32_t out = test_container_escaped(&c, TEST_CONTAINER_WALL), past = test_container_escaped(&c, 0.0f);
         if (out > escaped_max) escaped_max = out;
         if (past > past_max) past_max = past;
     }
@@ -56,7 +56,7 @@ static int container_row(const options* o, bool elastic)
            elastic ? "elastic: e = 1, no friction, no gravity" : "plain: e = 0.05, friction 0.6, gravity", 2.0 * o->inner,
            c.count, o->steps, total / o->steps, worst, (double)impacts / o->steps, limited, escaped_max,
            past_max, e0, e1);
-    spx_container_destroy(&c);
+    test_container_destroy(&c);
     return 0;
 }
 
@@ -67,8 +67,8 @@ static double scene_ms(bool mesh, bool continuous, uint32_t steps, uint32_t* fas
     double stage = 0.0, inside = 0.0;
     spx_world_def d = spx_default_world_def();
     d.enable_continuous = continuous;
-    spx_scene scene;
-    if ((mesh ? spx_scene_falling_mesh(&scene, &d) : spx_scene_falling(&scene, &d)) != SPX_OK) return NAN;
+    test_scene scene;
+    if ((mesh ? test_scene_falling_mesh(&scene, &d) : test_scene_falling(&scene, &d)) != SPX_OK) return NAN;
     double total = 0.0;
     *fast = *impacts = 0;
     for (uint32_t k = 0; k < steps; ++k) {
@@ -83,7 +83,7 @@ static double scene_ms(bool mesh, bool continuous, uint32_t steps, uint32_t* fas
         inside += st.total_ms;
     }
     if (continuous) stage_share = inside > 0.0 ? stage / inside : 0.0;
-    spx_scene_destroy(&scene);
+    test_scene_destroy(&scene);
     return total / steps;
 }
 
@@ -105,22 +105,22 @@ static void cost_rows(const options* o, bool mesh)
            name, steps, m_on, (double)impacts / steps, 100.0 * (m_on / m_off - 1.0), 100.0 * stage_share, fast);
 }
 
-/* The shot, its figures and their meaning are tests/support/scenes.h's (spx_scene_paper), which
+/* The shot, its figures and their meaning are tests/support/scenes.h's (test_scene_paper), which
    `sepax bench ccd` runs in the peers too. */
 static void bullet_rows(void)
 {
-    for (int si = 0; si < SPX_PAPER_SPEED_COUNT; ++si) {
-        const float speed = spx_paper_speeds[si];
+    for (int si = 0; si < TEST_PAPER_SPEED_COUNT; ++si) {
+        const float speed = test_paper_speeds[si];
         int passes = 0;
         float pen = 0.0f, back = 0.0f;
         double total = 0.0;
         uint32_t steps_run = 0;
-        for (int phase = 0; phase < SPX_PAPER_PHASES; ++phase) {
-            spx_scene s;
-            if (spx_scene_paper(&s, speed, phase, NULL) != SPX_OK) return;
-            static spx_scene_layout l; /* 28 kB: off the stack */
-            spx_scene_paper_layout(&l, speed, phase);
-            spx_paper_state st = { 0.0f, false, 0.0f };
+        for (int phase = 0; phase < TEST_PAPER_PHASES; ++phase) {
+            test_scene s;
+            if (test_scene_paper(&s, speed, phase, NULL) != SPX_OK) return;
+            static test_scene_layout l; /* 28 kB: off the stack */
+            test_scene_paper_layout(&l, speed, phase);
+            test_paper_state st = { 0.0f, false, 0.0f };
             for (uint32_t k = 0; k < s.steps; ++k) {
                 uint64_t t0 = bench_now_ns();
                 spx_world_step(s.world, s.dt);
@@ -130,12 +130,12 @@ static void bullet_rows(void)
                 spx_vec3 v, om;
                 spx_body_get_transform(s.world, s.bodies[0], &t);
                 spx_body_get_velocity(s.world, s.bodies[0], &v, &om);
-                spx_scene_paper_measure(&l, t, v, &st);
+                test_scene_paper_measure(&l, t, v, &st);
                 pen = fmaxf(pen, st.penetration);
                 back = fmaxf(back, st.rebound);
             }
             passes += st.beyond;
-            spx_scene_destroy(&s);
+            test_scene_destroy(&s);
         }
         printf("| bullet through paper, %g m/s, static wall, 8 phases | 1 | | %.3f | | | | **%d passed** | "
                "deepest %.2g m, rebound %.2g of the speed |\n",

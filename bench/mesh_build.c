@@ -34,7 +34,7 @@ static void usage(FILE* f)
 
 /* A grid of nu x nv quads with 2 nu nv close to `triangles`, about twice as many segments round
    the ring as round the tube (as a torus is usually tessellated). */
-static bool make_shape(spx_shape* s, const char* shape, uint32_t triangles)
+static bool make_shape(test_shape* s, const char* shape, uint32_t triangles)
 {
     uint32_t quads = triangles / 2 > 0 ? triangles / 2 : 1;
     uint32_t nv = (uint32_t)floor(sqrt(quads / 2.0));
@@ -45,8 +45,8 @@ static bool make_shape(spx_shape* s, const char* shape, uint32_t triangles)
             break;
         }
     uint32_t nu = (quads + nv - 1) / nv;
-    if (strcmp(shape, "sphere") == 0) return spx_shape_sphere(s, 1.0f, nv, nu);
-    return spx_shape_torus(s, 1.0f, 0.3f, nu, nv);
+    if (strcmp(shape, "sphere") == 0) return test_shape_sphere(s, 1.0f, nv, nu);
+    return test_shape_torus(s, 1.0f, 0.3f, nu, nv);
 }
 
 typedef struct options {
@@ -106,7 +106,7 @@ int bench_mesh_build(int argc, char** argv)
 
     int status = 0;
     for (int k = 0; k < size_count; ++k) {
-        spx_shape s;
+        test_shape s;
         if (!make_shape(&s, shape, sizes[k])) {
             fprintf(stderr, "%s: out of memory generating %u triangles\n", program, sizes[k]);
             status = 3;
@@ -142,7 +142,7 @@ int bench_mesh_build(int argc, char** argv)
             printf("%10u %5d %10.2f %10.2f %9u %6u %12zu %9.1f\n", info.triangle_count, n_runs, med, lo,
                    info.node_count, info.depth, info.bytes, (double)info.bytes / info.triangle_count);
         }
-        spx_shape_free(&s);
+        test_shape_free(&s);
     }
     return status;
 }

@@ -200,9 +200,9 @@ static void placed_free(placed* p)
 }
 
 /* A torus about the y axis (the generator's) or about z (turned +90 degrees about x: y -> z). */
-static bool torus(spx_shape* s, float R, float r, uint32_t nu, uint32_t nv, char axis)
+static bool torus(test_shape* s, float R, float r, uint32_t nu, uint32_t nv, char axis)
 {
-    if (!spx_shape_torus(s, R, r, nu, nv)) return false;
+    if (!test_shape_torus(s, R, r, nu, nv)) return false;
     if (axis == 'z')
         for (uint32_t i = 0; i < s->vertex_count; ++i) {
             spx_vec3 v = s->vertices[i];
@@ -212,7 +212,7 @@ static bool torus(spx_shape* s, float R, float r, uint32_t nu, uint32_t nv, char
 }
 
 /* Builds the mesh of `s` (freed here), places it at `pose`, and reads back its world triangles. */
-static spx_result place(spx_shape* s, spx_transform pose, placed* out)
+static spx_result place(test_shape* s, spx_transform pose, placed* out)
 {
     memset(out, 0, sizeof *out);
     spx_mesh_def def = spx_default_mesh_def();
@@ -221,7 +221,7 @@ static spx_result place(spx_shape* s, spx_transform pose, placed* out)
     def.indices = s->indices;
     def.triangle_count = s->triangle_count;
     spx_result r = spx_mesh_create(&def, &out->mesh);
-    spx_shape_free(s);
+    test_shape_free(s);
     if (r == SPX_OK) r = spx_mesh_instance_create(out->mesh, &pose, NULL, &out->instance);
     spx_mesh_info info;
     if (r == SPX_OK) r = spx_mesh_get_info(out->mesh, &info);
@@ -271,14 +271,14 @@ static bool scene_tori(scene* s, const options* o)
     memset(s, 0, sizeof *s);
     s->name = "torus-torus";
     uint32_t na = o->quick ? 12 : 32, nb = o->quick ? 40 : 100;
-    spx_shape sa, sb;
+    test_shape sa, sb;
     if (!torus(&sa, 0.6f, 0.2f, na, na, o->axis)) return shape_failed("torus A");
-    if (!torus(&sb, 1.0f, 0.3f, nb, nb, o->axis)) return spx_shape_free(&sa), shape_failed("torus B");
+    if (!torus(&sb, 1.0f, 0.3f, nb, nb, o->axis)) return test_shape_free(&sa), shape_failed("torus B");
     spx_transform pa = { spx_v3(-3.0f, 0.15f, 0.1f),
                          quat_mul(quat_axis_angle(0, 1, 0, 20.0), quat_axis_angle(1, 0, 0, 70.0)) };
     spx_transform pb = { zero_v, identity_q };
     spx_result r = place(&sa, pa, &s->a);
-    if (r != SPX_OK) return spx_shape_free(&sb), scene_failed("torus A", r);
+    if (r != SPX_OK) return test_shape_free(&sb), scene_failed("torus A", r);
     if ((r = place(&sb, pb, &s->b)) != SPX_OK) return placed_free(&s->a), scene_failed("torus B", r);
     s->va = spx_v3(2.0f, 0.0f, 0.0f);
     s->tmax = 1.0f;
@@ -296,7 +296,7 @@ static bool scene_box_torus(scene* s, const options* o)
     s->name = "box-torus";
     s->box = true;
     uint32_t nb = o->quick ? 40 : 100;
-    spx_shape sb;
+    test_shape sb;
     if (!torus(&sb, 1.0f, 0.3f, nb, nb, o->axis)) return shape_failed("torus B");
     spx_transform pb = { zero_v, identity_q };
     spx_result r = place(&sb, pb, &s->b);
@@ -321,8 +321,8 @@ static bool scene_box_grid(scene* s, const options* o)
     s->name = "box-grid";
     s->box = true;
     uint32_t n = o->quick ? 20 : 100;
-    spx_shape sb;
-    if (!spx_shape_grid(&sb, n, n)) return shape_failed("grid");
+    test_shape sb;
+    if (!test_shape_grid(&sb, n, n)) return shape_failed("grid");
     spx_transform pb = { spx_v3(-0.5f * (float)n, 0.0f, -0.5f * (float)n), identity_q };
     spx_result r = place(&sb, pb, &s->b);
     if (r != SPX_OK) return scene_failed("grid", r);

@@ -4,7 +4,7 @@
  * The falling scenes' end state is one step, the 300th, of one pile, while the pile still
  * settles: its deepest box-box overlap there is whichever collision happens to be under way, and any
  * change of rounding moves it between 0.005 and 0.08 m. This program measures the deepest overlap
- * (tests/support/scenes.c's spx_scene_measure) at every step from 100 (the boxes have landed) to 600,
+ * (tests/support/scenes.c's test_scene_measure) at every step from 100 (the boxes have landed) to 600,
  * on the falling pile (box ground) and falling_mesh (mesh ground) built with several seeds of their
  * random orientations, and reports for each its mean, median, 90th and 99th percentiles, largest,
  * the steps over 2 cm, the step-300 figure, the deepest ground penetration, and the step at which
@@ -26,7 +26,7 @@
 #define DEEP 0.02f
 
 /* The seeds: the scene's own first, then fixed others. */
-static const uint64_t seeds[] = { SPX_SCENE_FALLING_SEED, 0x1234567ull, 0xABCDEF01ull, 0x5DEECE66Dull,
+static const uint64_t seeds[] = { TEST_SCENE_FALLING_SEED, 0x1234567ull, 0xABCDEF01ull, 0x5DEECE66Dull,
                                   0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull, 0x27D4EB2F165667C5ull,
                                   0x94D049BB133111EBull };
 #define SEED_COUNT (sizeof seeds / sizeof seeds[0])
@@ -45,23 +45,23 @@ static int by_value(const void* x, const void* y)
 
 static bool run_pile(bool mesh, uint64_t seed, pile_figures* out)
 {
-    spx_scene_layout layout;
-    spx_scene_falling_layout_seeded(&layout, seed);
+    test_scene_layout layout;
+    test_scene_falling_layout_seeded(&layout, seed);
     layout.mesh_ground = mesh;
-    spx_scene scene;
-    if (spx_scene_from_layout(&scene, NULL, &layout) != SPX_OK) return false;
+    test_scene scene;
+    if (test_scene_from_layout(&scene, NULL, &layout) != SPX_OK) return false;
     static float overlap[LAST_STEP - FIRST_STEP + 1];
     int n = 0;
     memset(out, 0, sizeof *out);
     out->asleep = -1;
     for (int step = 1; step <= MAX_STEPS; ++step) {
         if (spx_world_step(scene.world, scene.dt) != SPX_OK) {
-            spx_scene_destroy(&scene);
+            test_scene_destroy(&scene);
             return false;
         }
         if (step >= FIRST_STEP && step <= LAST_STEP) {
-            spx_scene_quality q;
-            spx_scene_measure(&scene, &q);
+            test_scene_quality q;
+            test_scene_measure(&scene, &q);
             overlap[n++] = q.box_overlap;
             out->mean += q.box_overlap;
             out->deep += q.box_overlap > DEEP;
@@ -73,7 +73,7 @@ static bool run_pile(bool mesh, uint64_t seed, pile_figures* out)
         if (st.awake_body_count == 0 && out->asleep < 0) out->asleep = step;
         if (out->asleep >= 0 && step >= LAST_STEP) break;
     }
-    spx_scene_destroy(&scene);
+    test_scene_destroy(&scene);
     out->mean /= n;
     qsort(overlap, (size_t)n, sizeof overlap[0], by_value);
     out->median = overlap[n / 2];

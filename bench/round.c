@@ -32,7 +32,7 @@
 #define COUNT 4096
 
 typedef struct context {
-    const round_case* cases;
+    const test_round_case* cases;
     size_t errors;
     void* peer;
 } context;
@@ -71,7 +71,7 @@ static size_t pass_sweep(void* p, uint8_t* out)
     size_t errors = 0;
     for (size_t i = 0; i < COUNT; ++i) {
         spx_sweep_hit h;
-        if (round_case_sweep(&c->cases[i], &h) != SPX_OK) ++errors;
+        if (test_round_case_sweep(&c->cases[i], &h) != SPX_OK) ++errors;
         out[i] = (uint8_t)h.state;
     }
     return errors;
@@ -83,7 +83,7 @@ static size_t pass_penetration(void* p, uint8_t* out)
     size_t errors = 0;
     for (size_t i = 0; i < COUNT; ++i) {
         spx_penetration pen;
-        if (round_case_penetration(&c->cases[i], &pen) != SPX_OK) ++errors;
+        if (test_round_case_penetration(&c->cases[i], &pen) != SPX_OK) ++errors;
         out[i] = pen.overlapping;
     }
     return errors;
@@ -95,7 +95,7 @@ static size_t pass_manifold(void* p, uint8_t* out)
     size_t errors = 0;
     for (size_t i = 0; i < COUNT; ++i) {
         spx_manifold m;
-        if (round_case_manifold(&c->cases[i], 0.01f, &m) != SPX_OK) ++errors;
+        if (test_round_case_manifold(&c->cases[i], 0.01f, &m) != SPX_OK) ++errors;
         out[i] = (uint8_t)m.point_count;
     }
     return errors;
@@ -301,7 +301,7 @@ int bench_round(int argc, char** argv)
     bench_machine_probe(&m, NULL);
     bench_print_header(argv[0], &m);
     printf("%d runs of >= %.0f ms, %d problems a kind\n\n", runs, min_ms, COUNT);
-    static round_case cases[COUNT];
+    static test_round_case cases[COUNT];
     static uint8_t out[COUNT], swept[COUNT];
     int status = 0;
 #if defined(SPX_BENCH_HAVE_BULLET)
@@ -310,15 +310,15 @@ int bench_round(int argc, char** argv)
 #else
     printf("| pair kind | sweep ns | penetration ns | manifold ns |\n| --- | --- | --- | --- |\n");
 #endif
-    for (int k = 0; k < RP_KIND_COUNT; ++k) {
-        for (size_t i = 0; i < COUNT; ++i) round_case_make((round_pair_kind)k, RF_RANDOM, (uint64_t)i, &cases[i]);
+    for (int k = 0; k < TEST_RP_KIND_COUNT; ++k) {
+        for (size_t i = 0; i < COUNT; ++i) test_round_case_make((test_round_pair_kind)k, TEST_RF_RANDOM, (uint64_t)i, &cases[i]);
         context c = { cases, 0, NULL };
         size_t e1, e2, e3;
         double ts = measure(runs, min_ms, pass_sweep, &c, swept, &e1);
         double tp = measure(runs, min_ms, pass_penetration, &c, out, &e2);
         double tm = measure(runs, min_ms, pass_manifold, &c, out, &e3);
         if (e1 || e2 || e3) status = 3;
-        printf("| %s | %.0f | %.0f | %.0f |", round_kind_name((round_pair_kind)k), ts, tp, tm);
+        printf("| %s | %.0f | %.0f | %.0f |", test_round_kind_name((test_round_pair_kind)k), ts, tp, tm);
 #if defined(SPX_BENCH_HAVE_BULLET)
         c.peer = common.peers ? bench_round_bullet_prepare(cases, COUNT) : NULL;
         if (c.peer) {

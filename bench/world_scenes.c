@@ -62,33 +62,33 @@ static const scene_spec scenes[SCENE_COUNT] = {
 /* --simd=baseline: sepax's worlds run the build's own solver path even where the CPU has AVX2. */
 static spx_world_simd sepax_simd = SPX_SIMD_AUTO;
 
-static spx_result scene_build(spx_scene* out, const scene_spec* s)
+static spx_result scene_build(test_scene* out, const scene_spec* s)
 {
     spx_world_def wd = spx_default_world_def();
     wd.simd = sepax_simd;
     switch (s->kind) {
-    case FALLING: return spx_scene_falling(out, &wd);
-    case FALLING_MESH: return spx_scene_falling_mesh(out, &wd);
-    case PYRAMID: return spx_scene_pyramid(out, s->pitch, &wd);
-    case MESH_PILE: return spx_scene_mesh_pile(out, &wd);
-    case SLOPE: return spx_scene_slope(out, SLOPE_ANGLE, SLOPE_FRICTION, &wd);
-    case BOUNCE: return spx_scene_bounce(out, BOUNCE_HEIGHT, BOUNCE_RESTITUTION, &wd);
+    case FALLING: return test_scene_falling(out, &wd);
+    case FALLING_MESH: return test_scene_falling_mesh(out, &wd);
+    case PYRAMID: return test_scene_pyramid(out, s->pitch, &wd);
+    case MESH_PILE: return test_scene_mesh_pile(out, &wd);
+    case SLOPE: return test_scene_slope(out, SLOPE_ANGLE, SLOPE_FRICTION, &wd);
+    case BOUNCE: return test_scene_bounce(out, BOUNCE_HEIGHT, BOUNCE_RESTITUTION, &wd);
     }
     return SPX_ERR_INVALID_ARGUMENT;
 }
 
 /* The layout the peers build from; for sepax-only scenes, the body count, step and step count of
    sepax's scene (built once to read them). */
-static bool scene_layout(const scene_spec* s, spx_scene_layout* out)
+static bool scene_layout(const scene_spec* s, test_scene_layout* out)
 {
     switch (s->kind) {
-    case FALLING: spx_scene_falling_layout(out); return true;
-    case FALLING_MESH: spx_scene_falling_mesh_layout(out); return true;
-    case PYRAMID: spx_scene_pyramid_layout(out, s->pitch); return true;
+    case FALLING: test_scene_falling_layout(out); return true;
+    case FALLING_MESH: test_scene_falling_mesh_layout(out); return true;
+    case PYRAMID: test_scene_pyramid_layout(out, s->pitch); return true;
     default: break;
     }
     memset(out, 0, sizeof *out);
-    spx_scene scene;
+    test_scene scene;
     memset(&scene, 0, sizeof scene);
     spx_result r = scene_build(&scene, s);
     out->count = scene.count, out->steps = scene.steps, out->dt = scene.dt;
@@ -96,7 +96,7 @@ static bool scene_layout(const scene_spec* s, spx_scene_layout* out)
     out->ground_friction = s->kind == SLOPE ? SLOPE_FRICTION : s->kind == BOUNCE ? 0.5f : 0.6f;
     out->sleep = s->kind == MESH_PILE;
     out->mesh_ground = s->kind == MESH_PILE;
-    spx_scene_destroy(&scene);
+    test_scene_destroy(&scene);
     return r == SPX_OK;
 }
 
@@ -108,13 +108,13 @@ typedef struct engine {
 /* One engine's world of one scene. */
 typedef struct run {
     const engine* e;
-    spx_scene scene;               /* sepax */
+    test_scene scene;               /* sepax */
     void* world;                   /* a peer's */
     uint32_t count;
     spx_result failure;            /* first failed sepax step */
 } run;
 
-static bool run_create(run* r, const engine* e, const scene_spec* s, const spx_scene_layout* layout)
+static bool run_create(run* r, const engine* e, const scene_spec* s, const test_scene_layout* layout)
 {
     memset(r, 0, sizeof *r);
     r->e = e;
@@ -123,7 +123,7 @@ static bool run_create(run* r, const engine* e, const scene_spec* s, const spx_s
     spx_result res = scene_build(&r->scene, s);
     if (res != SPX_OK) {
         fprintf(stderr, "sepax_bench world: %s: %s\n", s->name, spx_result_string(res));
-        spx_scene_destroy(&r->scene);
+        test_scene_destroy(&r->scene);
         return false;
     }
     return r->scene.count == layout->count;
@@ -174,7 +174,7 @@ static void run_destroy(run* r)
     if (r->e->peer) {
         if (r->world) r->e->peer->destroy(r->world);
     } else {
-        spx_scene_destroy(&r->scene);
+        test_scene_destroy(&r->scene);
     }
     r->world = NULL;
 }
@@ -191,7 +191,7 @@ typedef struct row {
     double cpu[MAX_REPS];                   /* this thread's processor time a step */
     double stage[STAGE_COUNT][MAX_REPS];    /* sepax's own stage times a step (spx_world_get_stats) */
     double contacts;                        /* contact points a step, mean */
-    spx_scene_quality q;
+    test_scene_quality q;
     float drift, sideways, drift_peak;      /* pyramid: largest distance of a box from its start */
     double measured, expected;              /* slope: acceleration (m/s^2); bounce: rebound height (m) */
     bool ok;
@@ -213,12 +213,12 @@ static float distance(spx_vec3 a, spx_vec3 b)
     return sqrtf(dx * dx + dy * dy + dz * dz);
 }
 
-static spx_transform poses[SPX_SCENE_MAX_BODIES];
-static spx_vec3 lin[SPX_SCENE_MAX_BODIES], ang[SPX_SCENE_MAX_BODIES];
+static spx_transform poses[TEST_SCENE_MAX_BODIES];
+static spx_vec3 lin[TEST_SCENE_MAX_BODIES], ang[TEST_SCENE_MAX_BODIES];
 
 /* One repetition: a fresh world, `steps` steps each timed alone (reading the poses for the drift
    and the contact count between steps, untimed), the end state measured when `last`. */
-static bool repeat(row* out, int rep, const engine* e, const scene_spec* s, const spx_scene_layout* layout,
+static bool repeat(row* out, int rep, const engine* e, const scene_spec* s, const test_scene_layout* layout,
                    uint32_t steps, bool last)
 {
     run r;
@@ -290,8 +290,8 @@ static bool repeat(row* out, int rep, const engine* e, const scene_spec* s, cons
     if (last) {
         out->contacts = (double)contacts / n;
         run_read(&r, poses, lin, ang);
-        if (s->kind == MESH_PILE) spx_scene_measure_meshes(&r.scene, &out->q);
-        else if (s->kind != SLOPE) spx_scene_measure_state(poses, lin, ang, r.count, &out->q);
+        if (s->kind == MESH_PILE) test_scene_measure_meshes(&r.scene, &out->q);
+        else if (s->kind != SLOPE) test_scene_measure_state(poses, lin, ang, r.count, &out->q);
         if (s->kind == SLOPE) out->expected = 9.81 * (sin(SLOPE_ANGLE) - SLOPE_FRICTION * cos(SLOPE_ANGLE));
         if (s->kind == BOUNCE) out->expected = (double)(BOUNCE_RESTITUTION * BOUNCE_RESTITUTION * BOUNCE_HEIGHT);
         out->drift = out->sideways = 0.0f;
@@ -518,7 +518,7 @@ static int steps_only(const options* o, const engine* engines, int engine_count)
         fprintf(stderr, "sepax_bench world: --steps-only wants one scene (-s=) and one engine (-e=)\n");
         return 2;
     }
-    static spx_scene_layout layout;
+    static test_scene_layout layout;
     if (engines[0].peer && !scenes[scene].peers) {
         fprintf(stderr, "sepax_bench world: %s does not run %s\n", engines[0].name, scenes[scene].name);
         return 4;
@@ -565,14 +565,14 @@ int bench_world(int argc, char** argv)
          o.quick ? "  QUICK" : "");
 
     static row rows[SCENE_COUNT][MAX_ENGINES];
-    static spx_scene_layout layouts[SCENE_COUNT];
+    static test_scene_layout layouts[SCENE_COUNT];
     uint32_t steps_of[SCENE_COUNT] = { 0 };
     bool headed = false;
     int failures = 0;
     for (int s = 0; s < SCENE_COUNT; ++s) {
         if (!o.scene_on[s]) continue;
         const scene_spec* sc = &scenes[s];
-        spx_scene_layout* layout = &layouts[s];
+        test_scene_layout* layout = &layouts[s];
         if (!scene_layout(sc, layout)) {
             fprintf(stderr, "sepax_bench world: could not build %s\n", sc->name);
             ++failures;

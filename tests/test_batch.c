@@ -2,7 +2,7 @@
  * calls on every lane position, and their error codes. (Accuracy against the reference runs in
  * test_sweep_reference.c.) */
 #include <sepax/sepax.h>
-#include "test.h"
+#include "support/test.h"
 #include "support/cases.h"
 #include "support/soa_store.h"
 
@@ -21,8 +21,8 @@ static void make_problems(soa_store* a, soa_store* b, spx_obb* boxes_a, spx_obb*
     soa_init(a);
     soa_init(b);
     for (int i = 0; i < N; ++i) {
-        sweep_case c;
-        case_make(CASE_OBB_OBB, 1000u + (uint64_t)i, &c);
+        test_sweep_case c;
+        test_case_make(TEST_CASE_OBB_OBB, 1000u + (uint64_t)i, &c);
         boxes_a[i] = c.box[0];
         boxes_b[i] = c.box[1];
         va[i] = spx_v3(c.velocity[0].x * c.tmax, c.velocity[0].y * c.tmax, c.velocity[0].z * c.tmax);
@@ -40,28 +40,28 @@ static int batch_matches_single_calls(void)
     make_problems(&a, &b, ba, bb, va, vb);
     uint8_t overlap[N];
     spx_sweep_hit hits[N];
-    ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_OK);
-    ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_OK);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_OK);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_OK);
     int states[3] = { 0, 0, 0 };
     for (int i = 0; i < N; ++i) {
         bool o;
         spx_sweep_hit h;
-        ENSURE_CODE(spx_overlap_obb_obb(&ba[i], &bb[i], &o), SPX_OK);
-        ENSURE(o == (overlap[i] != 0));
-        ENSURE_CODE(spx_sweep_obb_obb(&ba[i], va[i], &bb[i], vb[i], 1.0f, &h), SPX_OK);
-        ENSURE((int)h.state == (int)hits[i].state);
+        TEST_ENSURE_CODE(spx_overlap_obb_obb(&ba[i], &bb[i], &o), SPX_OK);
+        TEST_ENSURE(o == (overlap[i] != 0));
+        TEST_ENSURE_CODE(spx_sweep_obb_obb(&ba[i], va[i], &bb[i], vb[i], 1.0f, &h), SPX_OK);
+        TEST_ENSURE((int)h.state == (int)hits[i].state);
         ++states[h.state];
         if (h.state == SPX_SWEEP_MISS) continue;
-        ENSURE_NEAR(hits[i].time, h.time, 1e-5);
-        ENSURE_NEAR(hits[i].depth, h.depth, 1e-5);
-        ENSURE(hits[i].normal.x * h.normal.x + hits[i].normal.y * h.normal.y + hits[i].normal.z * h.normal.z
+        TEST_ENSURE_NEAR(hits[i].time, h.time, 1e-5);
+        TEST_ENSURE_NEAR(hits[i].depth, h.depth, 1e-5);
+        TEST_ENSURE(hits[i].normal.x * h.normal.x + hits[i].normal.y * h.normal.y + hits[i].normal.z * h.normal.z
                > 0.9999f);
     }
     printf("  %d pairs: %d misses, %d hits, %d start overlaps\n", N, states[0], states[1], states[2]);
-    ENSURE(states[0] > 0 && states[1] > 0 && states[2] > 0);
+    TEST_ENSURE(states[0] > 0 && states[1] > 0 && states[2] > 0);
     /* count 0 is fine and writes nothing */
-    ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, 0, 1.0f, hits), SPX_OK);
-    ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, 0, overlap), SPX_OK);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, 0, 1.0f, hits), SPX_OK);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, 0, overlap), SPX_OK);
     return 0;
 }
 
@@ -73,18 +73,18 @@ static int batch_bad_input(void)
     make_problems(&a, &b, ba, bb, va, vb);
     uint8_t overlap[N];
     spx_sweep_hit hits[N];
-    ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N + 1, overlap), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_overlap_obb_obb_batch(NULL, &b.soa, N, overlap), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, NULL, N, 1.0f, hits), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_BAD_TIME);
-    ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, NAN, hits), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N + 1, overlap), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(NULL, &b.soa, N, overlap), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, NULL, N, 1.0f, hits), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_BAD_TIME);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, NAN, hits), SPX_ERR_NOT_FINITE);
     /* a non-finite velocity in a full lane group, then in the tail */
     spx_vec3 keep = vb[2];
     vb[2].y = INFINITY;
-    ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_ERR_NOT_FINITE);
     vb[2] = keep;
     vb[N - 1].x = NAN;
-    ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_ERR_NOT_FINITE);
     vb[N - 1].x = 0.0f;
     /* several faults: the batch reports what the single call reports for the same input (base.h's
        order: not finite, then out of range, then the interval), wherever the pair sits */
@@ -92,27 +92,27 @@ static int batch_bad_input(void)
         spx_sweep_hit h;
         keep = vb[at];
         vb[at].z = NAN;
-        ENSURE_CODE(spx_sweep_obb_obb(&ba[at], va[at], &bb[at], vb[at], -1.0f, &h), SPX_ERR_NOT_FINITE);
-        ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_NOT_FINITE);
+        TEST_ENSURE_CODE(spx_sweep_obb_obb(&ba[at], va[at], &bb[at], vb[at], -1.0f, &h), SPX_ERR_NOT_FINITE);
+        TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_NOT_FINITE);
         vb[at].z = 2.0f * SPX_MAX_COORDINATE;
-        ENSURE_CODE(spx_sweep_obb_obb(&ba[at], va[at], &bb[at], vb[at], -1.0f, &h), SPX_ERR_OUT_OF_RANGE);
-        ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_OUT_OF_RANGE);
-        ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 0.25f, hits), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_obb_obb(&ba[at], va[at], &bb[at], vb[at], -1.0f, &h), SPX_ERR_OUT_OF_RANGE);
+        TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_OUT_OF_RANGE);
+        TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 0.25f, hits), SPX_OK);
         vb[at] = keep;
     }
     /* stored values overwritten behind spx_obb_soa_set's back: far out of range, then NaN */
     a.soa.half_extents[0][4] = 1e20f;
-    ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_ERR_OUT_OF_RANGE);
-    ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_OUT_OF_RANGE);
     a.soa.center[1][3] = NAN;
-    ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_NOT_FINITE);
     /* the way in validates */
     spx_obb bad = ba[0];
     bad.half_extents.z = 0.0f;
-    ENSURE_CODE(spx_obb_soa_set(&a.soa, 0, &bad), SPX_ERR_BAD_EXTENT);
-    ENSURE_CODE(spx_obb_soa_set(&a.soa, N, &ba[0]), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_obb_soa_set(NULL, 0, &ba[0]), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_obb_soa_set(&a.soa, 0, &bad), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_obb_soa_set(&a.soa, N, &ba[0]), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_obb_soa_set(NULL, 0, &ba[0]), SPX_ERR_INVALID_ARGUMENT);
     return 0;
 }
 
@@ -139,29 +139,29 @@ static int batch_extreme_scales(void)
             vb[i] = spx_v3(vb[i].x * k, vb[i].y * k, vb[i].z * k);
             if (k > SPX_MAX_COORDINATE) {
                 spx_sweep_hit h;
-                ENSURE_CODE(spx_obb_soa_set(&a.soa, (size_t)i, &ba[i]), SPX_ERR_OUT_OF_RANGE);
-                ENSURE_CODE(spx_sweep_obb_obb(&ba[i], va[i], &bb[i], vb[i], 1.0f, &h), SPX_ERR_OUT_OF_RANGE);
+                TEST_ENSURE_CODE(spx_obb_soa_set(&a.soa, (size_t)i, &ba[i]), SPX_ERR_OUT_OF_RANGE);
+                TEST_ENSURE_CODE(spx_sweep_obb_obb(&ba[i], va[i], &bb[i], vb[i], 1.0f, &h), SPX_ERR_OUT_OF_RANGE);
                 /* written behind spx_obb_soa_set's back */
                 const float* src[2] = { &ba[i].center.x, &ba[i].half_extents.x };
                 for (int m = 0; m < 3; ++m) a.soa.center[m][i] = src[0][m], a.soa.half_extents[m][i] = src[1][m];
                 continue;
             }
-            ENSURE_CODE(spx_obb_soa_set(&a.soa, (size_t)i, &ba[i]), SPX_OK);
-            ENSURE_CODE(spx_obb_soa_set(&b.soa, (size_t)i, &bb[i]), SPX_OK);
+            TEST_ENSURE_CODE(spx_obb_soa_set(&a.soa, (size_t)i, &ba[i]), SPX_OK);
+            TEST_ENSURE_CODE(spx_obb_soa_set(&b.soa, (size_t)i, &bb[i]), SPX_OK);
         }
         spx_sweep_hit hits[N];
         if (k > SPX_MAX_COORDINATE) {
             uint8_t overlap[N];
-            ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_ERR_OUT_OF_RANGE);
-            ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_ERR_OUT_OF_RANGE);
+            TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_ERR_OUT_OF_RANGE);
+            TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_ERR_OUT_OF_RANGE);
             continue;
         }
-        ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_OK);
         for (int i = 0; i < N; ++i) {
             spx_sweep_hit h;
-            ENSURE_CODE(spx_sweep_obb_obb(&ba[i], va[i], &bb[i], vb[i], 1.0f, &h), SPX_OK);
-            ENSURE((int)h.state == (int)hits[i].state);
-            if (h.state == SPX_SWEEP_HIT) ENSURE_NEAR(hits[i].time, h.time, 1e-5);
+            TEST_ENSURE_CODE(spx_sweep_obb_obb(&ba[i], va[i], &bb[i], vb[i], 1.0f, &h), SPX_OK);
+            TEST_ENSURE((int)h.state == (int)hits[i].state);
+            if (h.state == SPX_SWEEP_HIT) TEST_ENSURE_NEAR(hits[i].time, h.time, 1e-5);
         }
     }
     return 0;
@@ -222,35 +222,35 @@ static int wild_inputs(void)
         spx_obb ba[N], bb[N];
         spx_vec3 va[N], vb[N];
         for (int i = 0; i < N; ++i) {
-            ENSURE_CODE(spx_obb_from_quat(spx_v3(wild_coordinate(), wild_coordinate(), wild_coordinate()),
+            TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(wild_coordinate(), wild_coordinate(), wild_coordinate()),
                                           spx_v3(wild_extent(), wild_extent(), wild_extent()), wild_rotation(), &ba[i]),
                         SPX_OK);
-            ENSURE_CODE(spx_obb_from_quat(spx_v3(wild_coordinate(), wild_coordinate(), wild_coordinate()),
+            TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(wild_coordinate(), wild_coordinate(), wild_coordinate()),
                                           spx_v3(wild_extent(), wild_extent(), wild_extent()), wild_rotation(), &bb[i]),
                         SPX_OK);
             /* tmax is at most 10 s: a tenth of a coordinate is a speed that stays in range */
             va[i] = spx_v3(wild_coordinate() * 0.1f, wild_coordinate() * 0.1f, wild_coordinate() * 0.1f);
             vb[i] = spx_v3(wild_coordinate() * 0.1f, wild_coordinate() * 0.1f, wild_coordinate() * 0.1f);
-            ENSURE_CODE(spx_obb_soa_set(&a.soa, (size_t)i, &ba[i]), SPX_OK);
-            ENSURE_CODE(spx_obb_soa_set(&b.soa, (size_t)i, &bb[i]), SPX_OK);
+            TEST_ENSURE_CODE(spx_obb_soa_set(&a.soa, (size_t)i, &ba[i]), SPX_OK);
+            TEST_ENSURE_CODE(spx_obb_soa_set(&b.soa, (size_t)i, &bb[i]), SPX_OK);
         }
         float tmax = wild_next() % 4 == 0 ? 0.0f : wild_unit() * 10.0f;
         spx_sweep_hit hits_batch[N];
         uint8_t overlap[N];
-        ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, tmax, hits_batch), SPX_OK);
-        ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, tmax, hits_batch), SPX_OK);
+        TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_OK);
         for (int i = 0; i < N; ++i) {
             spx_sweep_hit h;
             bool o;
-            ENSURE_CODE(spx_sweep_obb_obb(&ba[i], va[i], &bb[i], vb[i], tmax, &h), SPX_OK);
-            ENSURE_CODE(spx_overlap_obb_obb(&ba[i], &bb[i], &o), SPX_OK);
-            ENSURE(o == (overlap[i] != 0));
-            ENSURE((int)h.state == (int)hits_batch[i].state);
-            ENSURE(finite_hit(&h) && finite_hit(&hits_batch[i]));
-            ENSURE(h.time >= 0.0f && h.time <= tmax);
+            TEST_ENSURE_CODE(spx_sweep_obb_obb(&ba[i], va[i], &bb[i], vb[i], tmax, &h), SPX_OK);
+            TEST_ENSURE_CODE(spx_overlap_obb_obb(&ba[i], &bb[i], &o), SPX_OK);
+            TEST_ENSURE(o == (overlap[i] != 0));
+            TEST_ENSURE((int)h.state == (int)hits_batch[i].state);
+            TEST_ENSURE(finite_hit(&h) && finite_hit(&hits_batch[i]));
+            TEST_ENSURE(h.time >= 0.0f && h.time <= tmax);
             spx_manifold m;
-            ENSURE_CODE(spx_manifold_obb_obb(&ba[i], &bb[i], 0.01f, &m), SPX_OK);
-            for (int k = 0; k < m.point_count; ++k) ENSURE(isfinite(m.points[k].depth) && isfinite(m.points[k].point.x));
+            TEST_ENSURE_CODE(spx_manifold_obb_obb(&ba[i], &bb[i], 0.01f, &m), SPX_OK);
+            for (int k = 0; k < m.point_count; ++k) TEST_ENSURE(isfinite(m.points[k].depth) && isfinite(m.points[k].point.x));
             hits += h.state != SPX_SWEEP_MISS;
         }
     }
@@ -261,9 +261,9 @@ static int wild_inputs(void)
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(batch_matches_single_calls, failures);
-    RUN_TEST(batch_bad_input, failures);
-    RUN_TEST(batch_extreme_scales, failures);
-    RUN_TEST(wild_inputs, failures);
+    TEST_RUN(batch_matches_single_calls, failures);
+    TEST_RUN(batch_bad_input, failures);
+    TEST_RUN(batch_extreme_scales, failures);
+    TEST_RUN(wild_inputs, failures);
     return failures ? 1 : 0;
 }

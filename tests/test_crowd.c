@@ -6,7 +6,7 @@
    `--long` adds 2,000 for 60 steps and 20,000 for 10 (the broad phase keeps
    SPX_PAIR_FINDER_BODY_PAIRS pairs a body, where it held all 200 million and every step ran out of
    memory). */
-#include "test.h"
+#include "support/test.h"
 #include "dynamics/world.h"
 
 #include <stdlib.h>
@@ -38,7 +38,7 @@ static int crowd(uint32_t n, uint32_t steps, float spread)
 {
     spx_world_def wd = spx_default_world_def();
     spx_world* w = NULL;
-    ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
     spx_shape_def ground = spx_default_shape_def();
     ground.half_extents = spx_v3(100.0f, 1.0f, 100.0f);
     spx_body_def gd = spx_default_body_def();
@@ -46,19 +46,19 @@ static int crowd(uint32_t n, uint32_t steps, float spread)
     gd.shapes = &ground;
     gd.shape_count = 1;
     spx_body_id ground_id;
-    ENSURE(spx_body_create(w, &gd, &ground_id) == SPX_OK);
+    TEST_ENSURE(spx_body_create(w, &gd, &ground_id) == SPX_OK);
     spx_shape_def box = spx_default_shape_def();
     box.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
     box.density = 1.0f;
     spx_body_id* ids = malloc(sizeof *ids * n);
-    ENSURE(ids != NULL);
+    TEST_ENSURE(ids != NULL);
     for (uint32_t i = 0; i < n; ++i) {
         spx_body_def bd = spx_default_body_def();
         bd.type = SPX_BODY_DYNAMIC;
         bd.position = spx_v3(0.0f, 0.5f, 0.0f);
         bd.shapes = &box;
         bd.shape_count = 1;
-        ENSURE(spx_body_create(w, &bd, &ids[i]) == SPX_OK);
+        TEST_ENSURE(spx_body_create(w, &bd, &ids[i]) == SPX_OK);
     }
     const float dt = 1.0f / 60.0f, g = 9.81f;
     /* Sideways, the push alone moves them: at most max_push_speed. Boxes pushed up onto others fall
@@ -67,24 +67,24 @@ static int crowd(uint32_t n, uint32_t steps, float spread)
     uint32_t most_partners = 0, most_manifolds = 0, limited_steps = 0;
     for (uint32_t s = 0; s < steps; ++s) {
         const double t0 = seconds();
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         const float took = (float)(seconds() - t0);
         if (took > slowest_step) slowest_step = took;
         spx_step_stats st;
-        ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
+        TEST_ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
         limited_steps += (st.flags & SPX_STEP_CONTACT_LIMIT) != 0;
         if (st.manifold_count > most_manifolds) most_manifolds = st.manifold_count;
-        ENSURE(st.manifold_count <= n * SPX_MAX_BODY_CONTACTS);
+        TEST_ENSURE(st.manifold_count <= n * SPX_MAX_BODY_CONTACTS);
         for (uint32_t i = 0; i < n; ++i) {
             spx_vec3 v, av;
-            ENSURE(spx_body_get_velocity(w, ids[i], &v, &av) == SPX_OK);
+            TEST_ENSURE(spx_body_get_velocity(w, ids[i], &v, &av) == SPX_OK);
             spx_transform t;
-            ENSURE(spx_body_get_transform(w, ids[i], &t) == SPX_OK);
+            TEST_ENSURE(spx_body_get_transform(w, ids[i], &t) == SPX_OK);
             top = fmaxf(top, t.p.y);
             const float speed = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z), sideways = sqrtf(v.x * v.x + v.z * v.z);
             fastest = fmaxf(fastest, speed), fastest_sideways = fmaxf(fastest_sideways, sideways);
-            ENSURE(sideways <= wd.max_push_speed);
-            ENSURE(speed <= wd.max_push_speed + sqrtf(2.0f * g * (top - 0.5f)) + g * dt);
+            TEST_ENSURE(sideways <= wd.max_push_speed);
+            TEST_ENSURE(speed <= wd.max_push_speed + sqrtf(2.0f * g * (top - 0.5f)) + g * dt);
             /* 20 bodies, every 10th step: the count walks the whole contact list */
             if (s % 10 == 0 && i % (n / 20) == 0) {
                 const uint32_t p = partners_of(w, ids[i].index - 1);
@@ -103,9 +103,9 @@ static int crowd(uint32_t n, uint32_t steps, float spread)
            "%u manifolds at most, limit applied in %u steps, slowest step %.3f s, spread %.2f x %.2f m\n",
            (unsigned)n, (unsigned)steps, fastest, fastest_sideways, wd.max_push_speed, top, (unsigned)most_partners, (unsigned)SPX_MAX_BODY_CONTACTS,
            (unsigned)most_manifolds, (unsigned)limited_steps, slowest_step, x1 - x0, z1 - z0);
-    ENSURE(most_partners <= SPX_MAX_BODY_CONTACTS);
-    ENSURE(limited_steps > 0);
-    ENSURE(x1 - x0 > spread);
+    TEST_ENSURE(most_partners <= SPX_MAX_BODY_CONTACTS);
+    TEST_ENSURE(limited_steps > 0);
+    TEST_ENSURE(x1 - x0 > spread);
     free(ids);
     spx_world_destroy(w);
     return 0;
@@ -127,10 +127,10 @@ int main(int argc, char** argv)
         }
     }
     int failures = 0;
-    RUN_TEST(crowd_of_500, failures);
+    TEST_RUN(crowd_of_500, failures);
     if (long_run) {
-        RUN_TEST(crowd_of_2000, failures);
-        RUN_TEST(crowd_of_20000, failures);
+        TEST_RUN(crowd_of_2000, failures);
+        TEST_RUN(crowd_of_20000, failures);
     }
     printf("%d failed\n", failures);
     return failures != 0;

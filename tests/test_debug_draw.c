@@ -2,7 +2,7 @@
    it, a box hanging from a joint, a sensor, a mesh terrain): the counts of each kind, the switches
    honoured, nothing drawn through a NULL function, a mesh's triangles within the drawing bounds
    equal to brute force, bad input refused. */
-#include "test.h"
+#include "support/test.h"
 #include <sepax/sepax.h>
 #include <stdlib.h>
 
@@ -99,13 +99,13 @@ static int make_scene(scene* s)
 {
     memset(s, 0, sizeof *s);
     spx_world_def wd = spx_default_world_def();
-    ENSURE(spx_world_create(&wd, &s->w) == SPX_OK);
+    TEST_ENSURE(spx_world_create(&wd, &s->w) == SPX_OK);
     s->ground = add_box(s->w, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), spx_v3(5, 0.5f, 5), false);
     s->resting = add_box(s->w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), false);
     s->hanging = add_box(s->w, SPX_BODY_DYNAMIC, spx_v3(-20, 5, 0), spx_v3(0.25f, 0.25f, 0.25f), false);
     s->sensor = add_box(s->w, SPX_BODY_STATIC, spx_v3(0, 3, -20), spx_v3(1, 1, 1), true);
     s->sleeper = add_box(s->w, SPX_BODY_DYNAMIC, spx_v3(20, 30, 0), spx_v3(0.5f, 0.5f, 0.5f), false);
-    ENSURE(spx_body_set_awake(s->w, s->sleeper, false) == SPX_OK);
+    TEST_ENSURE(spx_body_set_awake(s->w, s->sleeper, false) == SPX_OK);
     /* A flat terrain of CELLS x CELLS squares, its corner at terrain_at. */
     static spx_vec3 v[(CELLS + 1) * (CELLS + 1)];
     static uint32_t idx[3 * TRIANGLES];
@@ -120,7 +120,7 @@ static int make_scene(scene* s)
         }
     spx_mesh_def md = spx_default_mesh_def();
     md.vertices = v, md.vertex_count = (CELLS + 1) * (CELLS + 1), md.indices = idx, md.triangle_count = TRIANGLES;
-    ENSURE(spx_mesh_create(&md, &s->terrain) == SPX_OK);
+    TEST_ENSURE(spx_mesh_create(&md, &s->terrain) == SPX_OK);
     spx_shape_def sd = spx_default_shape_def();
     sd.type = SPX_SHAPE_MESH;
     sd.mesh = s->terrain;
@@ -129,14 +129,14 @@ static int make_scene(scene* s)
     bd.position = s->terrain_at;
     bd.shapes = &sd;
     bd.shape_count = 1;
-    ENSURE(spx_body_create(s->w, &bd, &s->land) == SPX_OK);
+    TEST_ENSURE(spx_body_create(s->w, &bd, &s->land) == SPX_OK);
     spx_joint_def jd = spx_default_joint_def(SPX_JOINT_BALL);
     jd.body_b = s->hanging;
     jd.frame_a.p = spx_v3(-20, 5.25f, 0);
     jd.frame_b.p = spx_v3(0, 0.25f, 0);
     spx_joint_id j;
-    ENSURE(spx_joint_create(s->w, &jd, &j) == SPX_OK);
-    ENSURE(spx_world_step(s->w, 1.0f / 60.0f) == SPX_OK);
+    TEST_ENSURE(spx_joint_create(s->w, &jd, &j) == SPX_OK);
+    TEST_ENSURE(spx_world_step(s->w, 1.0f / 60.0f) == SPX_OK);
     return 0;
 }
 
@@ -150,54 +150,54 @@ static void free_scene(scene* s)
 static int counts_of_each_kind(void)
 {
     scene s;
-    ENSURE(make_scene(&s) == 0);
+    TEST_ENSURE(make_scene(&s) == 0);
     spx_contact_data c[4];
     uint32_t manifolds = 0;
-    ENSURE(spx_body_get_contacts(s.w, s.resting, c, 4, &manifolds) == SPX_OK);
-    ENSURE(manifolds == 1 && c[0].point_count == 4);
+    TEST_ENSURE(spx_body_get_contacts(s.w, s.resting, c, 4, &manifolds) == SPX_OK);
+    TEST_ENSURE(manifolds == 1 && c[0].point_count == 4);
     record r;
     spx_debug_draw d = recorder(&r);
     /* Shapes only (the default): 5 boxes and the terrain whole; the sleeper in its colour. */
-    ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
-    ENSURE(r.boxes == 5 && r.meshes == 1 && r.triangles == 0);
-    ENSURE(r.segments == 0 && r.points == 0 && r.bounds == 0);
-    ENSURE(r.sleeping_boxes == 1 && r.sensor_boxes == 1);
+    TEST_ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
+    TEST_ENSURE(r.boxes == 5 && r.meshes == 1 && r.triangles == 0);
+    TEST_ENSURE(r.segments == 0 && r.points == 0 && r.bounds == 0);
+    TEST_ENSURE(r.sleeping_boxes == 1 && r.sensor_boxes == 1);
     /* Without draw_mesh the terrain comes by triangles, every one once. */
     d = recorder(&r);
     d.draw_mesh = NULL;
-    ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
-    ENSURE(r.boxes == 5 && r.meshes == 0 && r.triangles == TRIANGLES);
-    for (int t = 0; t < TRIANGLES; ++t) ENSURE(r.seen[t]);
+    TEST_ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
+    TEST_ENSURE(r.boxes == 5 && r.meshes == 0 && r.triangles == TRIANGLES);
+    for (int t = 0; t < TRIANGLES; ++t) TEST_ENSURE(r.seen[t]);
     /* Everything: 6 shape bounds and 6 broad-phase boxes; 4 contact points and their normals; the
        joint: its two anchors, 3 axes at each, the line from B's centre to its anchor and the line
        between the anchors (8 segments); 3 axes a body (18). */
     d = recorder(&r);
     d.draw_shape_bounds = d.draw_broad_phase = d.draw_contacts = d.draw_contact_normals = true;
     d.draw_joints = d.draw_body_frames = true;
-    ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
-    ENSURE(r.boxes == 5 && r.meshes == 1);
-    ENSURE(r.bounds == 6 + 6);
-    ENSURE(r.points == 4 + 2);
-    ENSURE(r.segments == 4 + 8 + 18);
-    ENSURE(r.colors_seen & SPX_COLOR_CONTACT_TOUCHING);
+    TEST_ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
+    TEST_ENSURE(r.boxes == 5 && r.meshes == 1);
+    TEST_ENSURE(r.bounds == 6 + 6);
+    TEST_ENSURE(r.points == 4 + 2);
+    TEST_ENSURE(r.segments == 4 + 8 + 18);
+    TEST_ENSURE(r.colors_seen & SPX_COLOR_CONTACT_TOUCHING);
     /* Each switch alone. */
     d = recorder(&r);
     d.draw_shapes = false;
     d.draw_contacts = true;
-    ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
-    ENSURE(r.boxes == 0 && r.meshes == 0 && r.points == 4 && r.segments == 0 && r.bounds == 0);
+    TEST_ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
+    TEST_ENSURE(r.boxes == 0 && r.meshes == 0 && r.points == 4 && r.segments == 0 && r.bounds == 0);
     for (int k = 0; k < 4; ++k) /* where spx_body_get_contacts puts them */
-        ENSURE(memcmp(&r.point_at[k], &c[0].points[k].point, sizeof(spx_vec3)) == 0);
+        TEST_ENSURE(memcmp(&r.point_at[k], &c[0].points[k].point, sizeof(spx_vec3)) == 0);
     d = recorder(&r);
     d.draw_shapes = false;
     d.draw_joints = true;
-    ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
-    ENSURE(r.boxes == 0 && r.points == 2 && r.segments == 8 && r.bounds == 0);
+    TEST_ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
+    TEST_ENSURE(r.boxes == 0 && r.points == 2 && r.segments == 8 && r.bounds == 0);
     d = recorder(&r);
     d.draw_shapes = false;
     d.draw_broad_phase = true;
-    ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
-    ENSURE(r.bounds == 6 && r.points == 0 && r.segments == 0 && r.boxes == 0);
+    TEST_ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
+    TEST_ENSURE(r.bounds == 6 && r.points == 0 && r.segments == 0 && r.boxes == 0);
     free_scene(&s);
     return 0;
 }
@@ -206,19 +206,19 @@ static int counts_of_each_kind(void)
 static int null_functions_draw_nothing(void)
 {
     scene s;
-    ENSURE(make_scene(&s) == 0);
+    TEST_ENSURE(make_scene(&s) == 0);
     record r;
     spx_debug_draw d = recorder(&r);
     d.draw_shape_bounds = d.draw_broad_phase = d.draw_contacts = d.draw_contact_normals = true;
     d.draw_joints = d.draw_body_frames = true;
     d.draw_box = NULL, d.draw_segment = NULL, d.draw_bounds = NULL;
-    ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
-    ENSURE(r.boxes == 0 && r.segments == 0 && r.bounds == 0);
-    ENSURE(r.meshes == 1 && r.points == 6);
+    TEST_ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
+    TEST_ENSURE(r.boxes == 0 && r.segments == 0 && r.bounds == 0);
+    TEST_ENSURE(r.meshes == 1 && r.points == 6);
     d.draw_mesh = NULL, d.draw_triangle = NULL, d.draw_point = NULL;
     memset(&r, 0, sizeof r);
-    ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
-    ENSURE(r.boxes + r.meshes + r.triangles + r.segments + r.points + r.bounds == 0);
+    TEST_ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
+    TEST_ENSURE(r.boxes + r.meshes + r.triangles + r.segments + r.points + r.bounds == 0);
     free_scene(&s);
     return 0;
 }
@@ -228,7 +228,7 @@ static int null_functions_draw_nothing(void)
 static int bounded_mesh_drawing(void)
 {
     scene s;
-    ENSURE(make_scene(&s) == 0);
+    TEST_ENSURE(make_scene(&s) == 0);
     const spx_vec3 boxes[3][2] = { { { 103.5f, -3, 104.5f }, { 107.2f, -1, 106.1f } },
                                    { { 131.5f, -2, 131.5f }, { 140, -2, 140 } },     /* the far corner square, flat */
                                    { { 50, -10, 50 }, { 60, 10, 60 } } };            /* nothing */
@@ -239,12 +239,12 @@ static int bounded_mesh_drawing(void)
         d.draw_contacts = true;
         d.use_drawing_bounds = true;
         d.drawing_lower = boxes[k][0], d.drawing_upper = boxes[k][1];
-        ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
+        TEST_ENSURE(spx_world_draw(s.w, &d) == SPX_OK);
         int expected = 0;
         for (uint32_t t = 0; t < TRIANGLES; ++t) {
             spx_triangle tri;
             uint32_t source;
-            ENSURE(spx_mesh_get_triangle(s.terrain, t, &tri, &source) == SPX_OK);
+            TEST_ENSURE(spx_mesh_get_triangle(s.terrain, t, &tri, &source) == SPX_OK);
             bool meets = true;
             for (int i = 0; i < 3; ++i) {
                 float lo = INFINITY, hi = -INFINITY;
@@ -255,13 +255,13 @@ static int bounded_mesh_drawing(void)
                 meets = meets && lo <= (&boxes[k][1].x)[i] && (&boxes[k][0].x)[i] <= hi;
             }
             expected += meets;
-            ENSURE(r.seen[source] == meets);
+            TEST_ENSURE(r.seen[source] == meets);
         }
-        ENSURE(r.triangles == expected);
-        ENSURE(r.boxes == 0 && r.points == 0);
-        if (k == 0) ENSURE(expected > 0 && expected < TRIANGLES / 20);
-        if (k == 1) ENSURE(expected == 2);
-        if (k == 2) ENSURE(expected == 0);
+        TEST_ENSURE(r.triangles == expected);
+        TEST_ENSURE(r.boxes == 0 && r.points == 0);
+        if (k == 0) TEST_ENSURE(expected > 0 && expected < TRIANGLES / 20);
+        if (k == 1) TEST_ENSURE(expected == 2);
+        if (k == 2) TEST_ENSURE(expected == 0);
     }
     free_scene(&s);
     return 0;
@@ -284,39 +284,39 @@ static bool draw_from_pre_solve(const spx_contact_data* c, void* context)
 static int bad_input(void)
 {
     scene s;
-    ENSURE(make_scene(&s) == 0);
+    TEST_ENSURE(make_scene(&s) == 0);
     record r;
     spx_debug_draw d = recorder(&r);
-    ENSURE_CODE(spx_world_draw(NULL, &d), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_world_draw(s.w, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_world_draw(NULL, &d), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_world_draw(s.w, NULL), SPX_ERR_INVALID_ARGUMENT);
     spx_debug_draw zero;
     memset(&zero, 0, sizeof zero);
-    ENSURE_CODE(spx_world_draw(s.w, &zero), SPX_ERR_UNINITIALIZED_DEF);
+    TEST_ENSURE_CODE(spx_world_draw(s.w, &zero), SPX_ERR_UNINITIALIZED_DEF);
     d.use_drawing_bounds = true;
     d.drawing_lower = spx_v3(1, 0, 0), d.drawing_upper = spx_v3(0, 1, 1);
-    ENSURE_CODE(spx_world_draw(s.w, &d), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_world_draw(s.w, &d), SPX_ERR_INVALID_ARGUMENT);
     d.drawing_lower = spx_v3(NAN, 0, 0);
-    ENSURE_CODE(spx_world_draw(s.w, &d), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_world_draw(s.w, &d), SPX_ERR_NOT_FINITE);
     d = recorder(&r);
     d.axis_length = -1.0f;
-    ENSURE_CODE(spx_world_draw(s.w, &d), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_world_draw(s.w, &d), SPX_ERR_INVALID_ARGUMENT);
     d.axis_length = INFINITY;
-    ENSURE_CODE(spx_world_draw(s.w, &d), SPX_ERR_NOT_FINITE);
-    ENSURE(r.boxes + r.meshes + r.triangles + r.segments + r.points + r.bounds == 0);
+    TEST_ENSURE_CODE(spx_world_draw(s.w, &d), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE(r.boxes + r.meshes + r.triangles + r.segments + r.points + r.bounds == 0);
     free_scene(&s);
     /* From inside a step: locked, nothing drawn. */
     spx_world_def wd = spx_default_world_def();
     wd.pre_solve = draw_from_pre_solve;
     wd.pre_solve_context = &r;
     spx_world* w;
-    ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
     pre_solve_world = w;
     add_box(w, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), spx_v3(5, 0.5f, 5), false);
     add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), false);
-    ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
-    ENSURE(in_pre_solve);
-    ENSURE_CODE(from_pre_solve, SPX_ERR_WORLD_LOCKED);
-    ENSURE(r.boxes == 0);
+    TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+    TEST_ENSURE(in_pre_solve);
+    TEST_ENSURE_CODE(from_pre_solve, SPX_ERR_WORLD_LOCKED);
+    TEST_ENSURE(r.boxes == 0);
     spx_world_destroy(w);
     return 0;
 }
@@ -324,9 +324,9 @@ static int bad_input(void)
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(counts_of_each_kind, failures);
-    RUN_TEST(null_functions_draw_nothing, failures);
-    RUN_TEST(bounded_mesh_drawing, failures);
-    RUN_TEST(bad_input, failures);
+    TEST_RUN(counts_of_each_kind, failures);
+    TEST_RUN(null_functions_draw_nothing, failures);
+    TEST_RUN(bounded_mesh_drawing, failures);
+    TEST_RUN(bad_input, failures);
     return failures ? 1 : 0;
 }

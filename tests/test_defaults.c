@@ -1,7 +1,7 @@
 /* The defaults the documentation states are the defaults the code sets: every "default X" in the
    field comments of spx_world_def, spx_body_def and spx_shape_def (include/sepax/world.h), and every
    row of the settings table in docs/world.md, against spx_default_*_def(). */
-#include "test.h"
+#include "support/test.h"
 #include <sepax/sepax.h>
 #include <ctype.h>
 #include <stddef.h>
@@ -134,9 +134,9 @@ static int header_defaults(const char* header, const char* def, int* checked)
     char open[64];
     snprintf(open, sizeof open, "typedef struct %s {", def);
     const char* p = strstr(header, open);
-    ENSURE(p);
+    TEST_ENSURE(p);
     const char* stop = strstr(p, "} ");
-    ENSURE(stop);
+    TEST_ENSURE(stop);
     int wrong = 0;
     for (p = strchr(p, '\n') + 1; p < stop; p = strchr(p, '\n') + 1) {
         const char* semi = strchr(p, ';');
@@ -170,7 +170,7 @@ static int header_defaults(const char* header, const char* def, int* checked)
 static int table_defaults(const char* doc, int* checked)
 {
     const char* p = strstr(doc, "## Settings (`spx_world_def`)");
-    ENSURE(p);
+    TEST_ENSURE(p);
     int wrong = 0, rows = 0;
     for (p = strstr(p, "\n| `"); p && p[1] == '|'; p = strchr(p + 1, '\n')) {
         const char* cell[4];
@@ -201,7 +201,7 @@ static int table_defaults(const char* doc, int* checked)
             }
         }
     }
-    ENSURE(rows >= 10);
+    TEST_ENSURE(rows >= 10);
     return wrong;
 }
 
@@ -212,7 +212,7 @@ static int stated_defaults_are_the_code_s(void)
     shape_def = spx_default_shape_def();
     char* header = read_all(SPX_SOURCE_DIR "/include/sepax/world.h");
     char* doc = read_all(SPX_SOURCE_DIR "/docs/world.md");
-    ENSURE(header && doc);
+    TEST_ENSURE(header && doc);
     int checked = 0, wrong = 0;
     wrong += header_defaults(header, "spx_world_def", &checked);
     wrong += header_defaults(header, "spx_body_def", &checked);
@@ -222,14 +222,14 @@ static int stated_defaults_are_the_code_s(void)
     printf("defaults checked: %d in world.h, %d in docs/world.md; %d differ\n", in_header, checked - in_header, wrong);
     free(header);
     free(doc);
-    ENSURE(in_header >= 25 && checked - in_header >= 12);
-    ENSURE(wrong == 0);
+    TEST_ENSURE(in_header >= 25 && checked - in_header >= 12);
+    TEST_ENSURE(wrong == 0);
     return 0;
 }
 
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(stated_defaults_are_the_code_s, failures);
+    TEST_RUN(stated_defaults_are_the_code_s, failures);
     return failures ? 1 : 0;
 }

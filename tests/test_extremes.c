@@ -6,14 +6,14 @@
 #include <float.h>
 #include <stdlib.h>
 #include "collide/manifold_reduce.h"
-#include "test.h"
+#include "support/test.h"
+#include "support/pieces.h"
 
-static const spx_mat3 identity = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
 static const spx_vec3 zero = { 0, 0, 0 };
 
 static spx_obb box_at(spx_vec3 c, spx_vec3 h)
 {
-    spx_obb b = { c, h, identity };
+    spx_obb b = { c, h, test_identity };
     return b;
 }
 
@@ -44,40 +44,40 @@ static int range_is_refused_beyond_and_answered_within(void)
     spx_sweep_hit h;
     spx_manifold m;
     for (int k = 0; k < 3; ++k) {
-        ENSURE_CODE(spx_obb_validate(&huge[k]), SPX_ERR_OUT_OF_RANGE);
-        ENSURE_CODE(spx_overlap_obb_obb(&unit, &huge[k], &o), SPX_ERR_OUT_OF_RANGE);
-        ENSURE_CODE(spx_penetration_obb_obb(&huge[k], &unit, &p), SPX_ERR_OUT_OF_RANGE);
-        ENSURE_CODE(spx_sweep_obb_obb(&huge[k], zero, &unit, zero, 1.0f, &h), SPX_ERR_OUT_OF_RANGE);
-        ENSURE_CODE(spx_manifold_obb_obb(&huge[k], &unit, 0.1f, &m), SPX_ERR_OUT_OF_RANGE);
-        ENSURE_CODE(spx_manifold_obb_obb(&unit, &huge[k], 0.1f, &m), SPX_ERR_OUT_OF_RANGE);
-        ENSURE_CODE(spx_manifold_obb_triangle(&huge[k], &tri, 0.1f, &m), SPX_ERR_OUT_OF_RANGE);
-        ENSURE_CODE(spx_sweep_obb_triangle(&huge[k], zero, &tri, zero, 1.0f, &h), SPX_ERR_OUT_OF_RANGE);
+        TEST_ENSURE_CODE(spx_obb_validate(&huge[k]), SPX_ERR_OUT_OF_RANGE);
+        TEST_ENSURE_CODE(spx_overlap_obb_obb(&unit, &huge[k], &o), SPX_ERR_OUT_OF_RANGE);
+        TEST_ENSURE_CODE(spx_penetration_obb_obb(&huge[k], &unit, &p), SPX_ERR_OUT_OF_RANGE);
+        TEST_ENSURE_CODE(spx_sweep_obb_obb(&huge[k], zero, &unit, zero, 1.0f, &h), SPX_ERR_OUT_OF_RANGE);
+        TEST_ENSURE_CODE(spx_manifold_obb_obb(&huge[k], &unit, 0.1f, &m), SPX_ERR_OUT_OF_RANGE);
+        TEST_ENSURE_CODE(spx_manifold_obb_obb(&unit, &huge[k], 0.1f, &m), SPX_ERR_OUT_OF_RANGE);
+        TEST_ENSURE_CODE(spx_manifold_obb_triangle(&huge[k], &tri, 0.1f, &m), SPX_ERR_OUT_OF_RANGE);
+        TEST_ENSURE_CODE(spx_sweep_obb_triangle(&huge[k], zero, &tri, zero, 1.0f, &h), SPX_ERR_OUT_OF_RANGE);
     }
-    ENSURE_CODE(spx_triangle_validate(&far_tri), SPX_ERR_OUT_OF_RANGE);
-    ENSURE_CODE(spx_overlap_triangle_triangle(&tri, &far_tri, &o), SPX_ERR_OUT_OF_RANGE);
-    ENSURE_CODE(spx_sweep_triangle_triangle(&far_tri, zero, &tri, zero, 1.0f, &h), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_triangle_validate(&far_tri), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_overlap_triangle_triangle(&tri, &far_tri, &o), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&far_tri, zero, &tri, zero, 1.0f, &h), SPX_ERR_OUT_OF_RANGE);
     /* distance travelled: 2e6 m/s for 10 s is beyond, for 1 s within */
-    ENSURE_CODE(spx_sweep_obb_obb(&unit, spx_v3(2e6f, 0, 0), &unit, zero, 10.0f, &h), SPX_ERR_OUT_OF_RANGE);
-    ENSURE_CODE(spx_sweep_obb_obb(&unit, spx_v3(2e6f, 0, 0), &unit, zero, 1.0f, &h), SPX_OK);
-    ENSURE_CODE(spx_manifold_obb_obb(&unit, &unit, 2.0f * L, &m), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&unit, spx_v3(2e6f, 0, 0), &unit, zero, 10.0f, &h), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&unit, spx_v3(2e6f, 0, 0), &unit, zero, 1.0f, &h), SPX_OK);
+    TEST_ENSURE_CODE(spx_manifold_obb_obb(&unit, &unit, 2.0f * L, &m), SPX_ERR_OUT_OF_RANGE);
     spx_obb made;
-    ENSURE_CODE(spx_obb_from_matrix(zero, spx_v3(FLT_MAX, 1, 1), &identity, &made), SPX_ERR_OUT_OF_RANGE);
-    ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, -2e7f), spx_v3(1, 1, 1), (spx_quat){ 0, 0, 0, 1 }, &made),
+    TEST_ENSURE_CODE(spx_obb_from_matrix(zero, spx_v3(FLT_MAX, 1, 1), &test_identity, &made), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, -2e7f), spx_v3(1, 1, 1), (spx_quat){ 0, 0, 0, 1 }, &made),
                 SPX_ERR_OUT_OF_RANGE);
 
     /* At the edge: a box of half extent L overlapping a unit box far out along it; every answer finite,
        and the manifold has points. */
     const spx_obb edge = box_at(spx_v3(0, 0, 0), spx_v3(L, 1, 1));
     const spx_obb near_end = box_at(spx_v3(L, 0, 1.5f), spx_v3(1, 1, 1));
-    ENSURE_CODE(spx_overlap_obb_obb(&edge, &near_end, &o), SPX_OK);
-    ENSURE(o);
-    ENSURE_CODE(spx_penetration_obb_obb(&edge, &near_end, &p), SPX_OK);
-    ENSURE(p.overlapping && isfinite(p.depth) && finite3(p.normal));
-    ENSURE_CODE(spx_sweep_obb_obb(&edge, spx_v3(0, 0, L), &near_end, zero, 1.0f, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_START_OVERLAP && isfinite(h.depth) && finite3(h.point) && finite3(h.normal));
-    ENSURE_CODE(spx_manifold_obb_obb(&edge, &near_end, 0.0f, &m), SPX_OK);
-    ENSURE(m.point_count >= 1);
-    for (int i = 0; i < m.point_count; ++i) ENSURE(finite3(m.points[i].point) && isfinite(m.points[i].depth));
+    TEST_ENSURE_CODE(spx_overlap_obb_obb(&edge, &near_end, &o), SPX_OK);
+    TEST_ENSURE(o);
+    TEST_ENSURE_CODE(spx_penetration_obb_obb(&edge, &near_end, &p), SPX_OK);
+    TEST_ENSURE(p.overlapping && isfinite(p.depth) && finite3(p.normal));
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&edge, spx_v3(0, 0, L), &near_end, zero, 1.0f, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP && isfinite(h.depth) && finite3(h.point) && finite3(h.normal));
+    TEST_ENSURE_CODE(spx_manifold_obb_obb(&edge, &near_end, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count >= 1);
+    for (int i = 0; i < m.point_count; ++i) TEST_ENSURE(finite3(m.points[i].point) && isfinite(m.points[i].depth));
     return 0;
 }
 
@@ -96,24 +96,24 @@ static int errors_come_in_one_order(void)
     spx_penetration p;
     spx_sweep_hit h;
     spx_manifold m;
-    ENSURE_CODE(spx_obb_validate(&nan_turned), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_overlap_obb_obb(&flat, &nan_turned, &o), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_overlap_obb_obb(&flat, &far, &o), SPX_ERR_OUT_OF_RANGE);
-    ENSURE_CODE(spx_penetration_obb_triangle(&flat, &nan_tri, &p), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_overlap_obb_triangle(&far, &nan_tri, &o), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_overlap_triangle_triangle(&point, &nan_tri, &o), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_overlap_obb_triangle(&flat, &point, &o), SPX_ERR_BAD_EXTENT); /* shape: the first argument's */
-    ENSURE_CODE(spx_sweep_obb_obb(&flat, spx_v3(NAN, 0, 0), &unit, zero, -1.0f, &h), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_sweep_obb_obb(&flat, spx_v3(1e8f, 0, 0), &unit, zero, -1.0f, &h), SPX_ERR_OUT_OF_RANGE);
-    ENSURE_CODE(spx_sweep_obb_obb(&flat, zero, &unit, zero, -1.0f, &h), SPX_ERR_BAD_EXTENT);
-    ENSURE_CODE(spx_sweep_obb_triangle(&unit, zero, &point, zero, -1.0f, &h), SPX_ERR_DEGENERATE_TRIANGLE);
-    ENSURE_CODE(spx_sweep_triangle_triangle(&tri, zero, &tri, zero, -1.0f, &h), SPX_ERR_BAD_TIME);
-    ENSURE_CODE(spx_manifold_obb_obb(&flat, &unit, NAN, &m), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_manifold_obb_obb(&flat, &unit, -1.0f, &m), SPX_ERR_BAD_EXTENT);
-    ENSURE_CODE(spx_manifold_obb_triangle(&flat, &tri, NAN, &m), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_manifold_obb_triangle(&unit, &tri, -1.0f, &m), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_obb_triangle(&unit, &tri, 0.1f, NULL), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_sweep_obb_obb(NULL, spx_v3(NAN, 0, 0), &unit, zero, 1.0f, &h), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_obb_validate(&nan_turned), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb(&flat, &nan_turned, &o), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb(&flat, &far, &o), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_penetration_obb_triangle(&flat, &nan_tri, &p), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_overlap_obb_triangle(&far, &nan_tri, &o), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_overlap_triangle_triangle(&point, &nan_tri, &o), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_overlap_obb_triangle(&flat, &point, &o), SPX_ERR_BAD_EXTENT); /* shape: the first argument's */
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&flat, spx_v3(NAN, 0, 0), &unit, zero, -1.0f, &h), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&flat, spx_v3(1e8f, 0, 0), &unit, zero, -1.0f, &h), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&flat, zero, &unit, zero, -1.0f, &h), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_sweep_obb_triangle(&unit, zero, &point, zero, -1.0f, &h), SPX_ERR_DEGENERATE_TRIANGLE);
+    TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&tri, zero, &tri, zero, -1.0f, &h), SPX_ERR_BAD_TIME);
+    TEST_ENSURE_CODE(spx_manifold_obb_obb(&flat, &unit, NAN, &m), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_manifold_obb_obb(&flat, &unit, -1.0f, &m), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&flat, &tri, NAN, &m), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&unit, &tri, -1.0f, &m), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&unit, &tri, 0.1f, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(NULL, spx_v3(NAN, 0, 0), &unit, zero, 1.0f, &h), SPX_ERR_INVALID_ARGUMENT);
     return 0;
 }
 
@@ -133,40 +133,40 @@ static int meshes_beyond_the_range_are_refused(void)
     def.triangle_count = 1;
     spx_mesh* mesh = NULL;
     def.vertices = far;
-    ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_ERR_OUT_OF_RANGE);
     def.vertices = wild;
-    ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_ERR_OUT_OF_RANGE);
-    ENSURE(mesh == NULL);
+    TEST_ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE(mesh == NULL);
     def.vertices = edge;
-    ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_OK);
     spx_transform pose = { { 0, 0, 2e7f }, { 0, 0, 0, 1 } };
     spx_mesh_instance *a = NULL, *b = NULL;
-    ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &a), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &a), SPX_ERR_OUT_OF_RANGE);
     pose.p.z = 0.5f;
-    ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &a), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &a), SPX_OK);
     /* B stands in the plane y = 0.25 (turned a quarter about x), crossing A, which lies at z = 0.5 */
     pose.p = spx_v3(0, 0.25f, 0);
     pose.q = (spx_quat){ 0.70710678f, 0, 0, 0.70710678f };
-    ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &b), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &b), SPX_OK);
     pose.p.z = 3e7f;
-    ENSURE_CODE(spx_mesh_instance_set_pose(b, &pose), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_mesh_instance_set_pose(b, &pose), SPX_ERR_OUT_OF_RANGE);
     /* Two 20,000 km slivers crossing: the static and swept queries agree, and every answer is finite. */
     bool overlap = false;
     spx_mesh_contact contacts[4];
     spx_mesh_hit rest, swept;
     spx_manifold m[8];
     uint32_t count = 0;
-    ENSURE_CODE(spx_overlap_mesh_mesh(a, b, &overlap), SPX_OK);
-    ENSURE_CODE(spx_contacts_mesh_mesh(a, b, contacts, 4, &rest), SPX_OK);
-    ENSURE_CODE(spx_sweep_mesh_mesh(a, spx_v3(0, 0, 1), b, zero, 1.0f, contacts, 4, &swept), SPX_OK);
-    ENSURE(overlap && rest.state == SPX_SWEEP_START_OVERLAP && swept.state == SPX_SWEEP_START_OVERLAP);
-    ENSURE(rest.contact_count >= 1 && swept.contact_count >= 1);
-    ENSURE(finite3(rest.point) && finite3(rest.normal) && isfinite(rest.depth));
-    ENSURE_CODE(spx_manifold_mesh_mesh(a, b, 0.1f, m, 8, &count), SPX_OK);
+    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(a, b, &overlap), SPX_OK);
+    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(a, b, contacts, 4, &rest), SPX_OK);
+    TEST_ENSURE_CODE(spx_sweep_mesh_mesh(a, spx_v3(0, 0, 1), b, zero, 1.0f, contacts, 4, &swept), SPX_OK);
+    TEST_ENSURE(overlap && rest.state == SPX_SWEEP_START_OVERLAP && swept.state == SPX_SWEEP_START_OVERLAP);
+    TEST_ENSURE(rest.contact_count >= 1 && swept.contact_count >= 1);
+    TEST_ENSURE(finite3(rest.point) && finite3(rest.normal) && isfinite(rest.depth));
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(a, b, 0.1f, m, 8, &count), SPX_OK);
     for (uint32_t g = 0; g < count; ++g)
         for (int i = 0; i < m[g].point_count; ++i)
-            ENSURE(finite3(m[g].points[i].point) && isfinite(m[g].points[i].depth));
-    ENSURE_CODE(spx_manifold_mesh_mesh(a, b, 2e7f, m, 8, &count), SPX_ERR_OUT_OF_RANGE);
+            TEST_ENSURE(finite3(m[g].points[i].point) && isfinite(m[g].points[i].depth));
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(a, b, 2e7f, m, 8, &count), SPX_ERR_OUT_OF_RANGE);
     spx_mesh_instance_destroy(a);
     spx_mesh_instance_destroy(b);
     spx_mesh_destroy(mesh);
@@ -183,8 +183,8 @@ static int reduction_stays_in_bounds(void)
         if (variant == 2) for (int i = 0; i < 6; ++i) x[i] = y[i] = gap[i] = NAN;
         int keep[4] = { -7, -7, -7, -7 };
         spx_reduce_to_four(x, y, gap, 6, keep);
-        for (int i = 0; i < 4; ++i) ENSURE(keep[i] >= 0 && keep[i] < 6);
-        for (int i = 1; i < 4; ++i) ENSURE(keep[i] > keep[i - 1]);
+        for (int i = 0; i < 4; ++i) TEST_ENSURE(keep[i] >= 0 && keep[i] < 6);
+        for (int i = 1; i < 4; ++i) TEST_ENSURE(keep[i] > keep[i - 1]);
     }
     return 0;
 }
@@ -202,23 +202,23 @@ static int overlapping_long_pieces_have_points(void)
     const spx_obb b = box_rotated(-3.9375f, -3.1875f, -7.6875f, 3.5f, 3.375f, 7.5625f, rb);
     spx_penetration p;
     spx_manifold m;
-    ENSURE_CODE(spx_penetration_obb_obb(&a, &b, &p), SPX_OK);
-    ENSURE(p.overlapping && p.depth > 2.0f);
-    ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.0f, &m), SPX_OK);
-    ENSURE(m.point_count >= 1);
-    ENSURE(m.normal.x * p.normal.x + m.normal.y * p.normal.y + m.normal.z * p.normal.z > 0.999f);
-    ENSURE_NEAR(m.points[0].depth, p.depth, 1e-3);
+    TEST_ENSURE_CODE(spx_penetration_obb_obb(&a, &b, &p), SPX_OK);
+    TEST_ENSURE(p.overlapping && p.depth > 2.0f);
+    TEST_ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count >= 1);
+    TEST_ENSURE(m.normal.x * p.normal.x + m.normal.y * p.normal.y + m.normal.z * p.normal.z > 0.999f);
+    TEST_ENSURE_NEAR(m.points[0].depth, p.depth, 1e-3);
 
     static const float rc[9] = { -0.422853112f, -0.854123771f, -0.302767098f, 0.132354259f, -0.388734698f,
                                  0.911793709f, -0.896480739f, 0.34548223f, 0.277424574f };
     const spx_obb c = box_rotated(5.125f, -7.6875f, -5.8125f, 0.125f, 6.25f, 7.8125f, rc);
     const spx_triangle t = { { { 2.3125f, -1.625f, -4.75f }, { -1.375f, 4.0625f, -0.00724999979f },
                                { -0.0158691406f, -14956.6221f, 2.31250006e-08f } } };
-    ENSURE_CODE(spx_penetration_obb_triangle(&c, &t, &p), SPX_OK);
-    ENSURE(p.overlapping && p.depth > 4.0f);
-    ENSURE_CODE(spx_manifold_obb_triangle(&c, &t, 0.0f, &m), SPX_OK);
-    ENSURE(m.point_count >= 1);
-    ENSURE(m.normal.x * p.normal.x + m.normal.y * p.normal.y + m.normal.z * p.normal.z > 0.999f);
+    TEST_ENSURE_CODE(spx_penetration_obb_triangle(&c, &t, &p), SPX_OK);
+    TEST_ENSURE(p.overlapping && p.depth > 4.0f);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&c, &t, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count >= 1);
+    TEST_ENSURE(m.normal.x * p.normal.x + m.normal.y * p.normal.y + m.normal.z * p.normal.z > 0.999f);
     return 0;
 }
 
@@ -227,7 +227,7 @@ static int world_refuses_bodies_beyond_the_range(void)
 {
     spx_world_def wd = spx_default_world_def();
     spx_world* w = NULL;
-    ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
     spx_shape_def s = spx_default_shape_def();
     spx_body_def d = spx_default_body_def();
     d.type = SPX_BODY_DYNAMIC;
@@ -235,19 +235,19 @@ static int world_refuses_bodies_beyond_the_range(void)
     d.shape_count = 1;
     spx_body_id id;
     d.position = spx_v3(0, 0, -2e7f);
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_OUT_OF_RANGE);
     d.position = spx_v3(0, 0, 0);
     s.half_extents = spx_v3(1, 2e7f, 1);
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_OUT_OF_RANGE);
     s.half_extents = spx_v3(1, 1, 1);
     s.local.p = spx_v3(3e7f, 0, 0);
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_OUT_OF_RANGE);
     s.local.p = spx_v3(0, 0, 0);
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_OK);
     spx_transform t = { { 1e8f, 0, 0 }, { 0, 0, 0, 1 } };
-    ENSURE_CODE(spx_body_set_transform(w, id, &t), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_body_set_transform(w, id, &t), SPX_ERR_OUT_OF_RANGE);
     t.p.x = SPX_MAX_COORDINATE;
-    ENSURE_CODE(spx_body_set_transform(w, id, &t), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_set_transform(w, id, &t), SPX_OK);
     spx_world_destroy(w);
     return 0;
 }
@@ -255,11 +255,11 @@ static int world_refuses_bodies_beyond_the_range(void)
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(range_is_refused_beyond_and_answered_within, failures);
-    RUN_TEST(errors_come_in_one_order, failures);
-    RUN_TEST(meshes_beyond_the_range_are_refused, failures);
-    RUN_TEST(reduction_stays_in_bounds, failures);
-    RUN_TEST(overlapping_long_pieces_have_points, failures);
-    RUN_TEST(world_refuses_bodies_beyond_the_range, failures);
+    TEST_RUN(range_is_refused_beyond_and_answered_within, failures);
+    TEST_RUN(errors_come_in_one_order, failures);
+    TEST_RUN(meshes_beyond_the_range_are_refused, failures);
+    TEST_RUN(reduction_stays_in_bounds, failures);
+    TEST_RUN(overlapping_long_pieces_have_points, failures);
+    TEST_RUN(world_refuses_bodies_beyond_the_range, failures);
     return failures ? 1 : 0;
 }

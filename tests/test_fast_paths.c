@@ -8,21 +8,21 @@
    minimum translation takes its axis from a float screen where float can tell: exactly the answer
    of the 15 axes in double. */
 #include <sepax/sepax.h>
-#include "test.h"
+#include "support/test.h"
 #include "support/cases.h"
 #include "collide/overlap_obb_obb.h"
 #include "geometry/validate.h"
 #include "collide/sweep_obb_obb.h"
 #include <float.h>
 
-static spx_obb random_box(case_rng* rng, double spread)
+static spx_obb random_box(test_case_rng* rng, double spread)
 {
     spx_obb box;
-    spx_vec3 c = { (float)case_uniform(rng, -spread, spread), (float)case_uniform(rng, -spread, spread),
-                   (float)case_uniform(rng, -spread, spread) };
-    spx_vec3 h = { (float)case_log_uniform(rng, 0.01, 3.0), (float)case_log_uniform(rng, 0.01, 3.0),
-                   (float)case_log_uniform(rng, 0.01, 3.0) };
-    spx_obb_from_quat(c, h, case_random_quat(rng), &box);
+    spx_vec3 c = { (float)test_case_uniform(rng, -spread, spread), (float)test_case_uniform(rng, -spread, spread),
+                   (float)test_case_uniform(rng, -spread, spread) };
+    spx_vec3 h = { (float)test_case_log_uniform(rng, 0.01, 3.0), (float)test_case_log_uniform(rng, 0.01, 3.0),
+                   (float)test_case_log_uniform(rng, 0.01, 3.0) };
+    spx_obb_from_quat(c, h, test_case_random_quat(rng), &box);
     return box;
 }
 
@@ -57,49 +57,66 @@ static int same_as_scalar(const spx_obb* a, const spx_obb* b, long n)
 
 /* Random pairs placed at 0.9999 to 1.0001 of their touching distance along a random direction,
    measured by bisection on the scalar test itself, so both answers occur at the boundary. */
+/* r times t: the rotation t taken into r's frame. */
+static spx_mat3 turned(const spx_mat3* r, const spx_mat3* t)
+{
+    spx_mat3 m;
+    for (int j = 0; j < 3; ++j) {
+        const spx_vec3 c = t->col[j];
+        m.col[j].x = r->col[0].x * c.x + r->col[1].x * c.y + r->col[2].x * c.z;
+        m.col[j].y = r->col[0].y * c.x + r->col[1].y * c.y + r->col[2].y * c.z;
+        m.col[j].z = r->col[0].z * c.x + r->col[1].z * c.y + r->col[2].z * c.z;
+    }
+    return m;
+}
+
+/* a's centre moved by d along the unit direction dir. */
+static spx_vec3 along(const spx_obb* a, const double dir[3], double d)
+{
+    return (spx_vec3){ a->center.x + (float)(d * dir[0]), a->center.y + (float)(d * dir[1]),
+                       a->center.z + (float)(d * dir[2]) };
+}
+
+/* How far along dir from a's centre b's centre can go and b still overlap a: bisected to 40 halvings
+   of 40 m. */
+static double touching_distance(const spx_obb* a, const spx_obb* b, const double dir[3])
+{
+    double lo = 0.0, hi = 40.0;
+    for (int k = 0; k < 40; ++k) {
+        const double mid = 0.5 * (lo + hi);
+        spx_obb t = *b;
+        t.center = along(a, dir, mid);
+        if (spx_overlap_obb_obb_unchecked(a, &t)) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
 static int touching_pairs(void)
 {
-    case_rng rng = { 0x70C4u };
+    test_case_rng rng = { 0x70C4u };
     int overlaps = 0;
     for (long n = 0; n < 20000; ++n) {
         spx_obb a = random_box(&rng, 5.0), b = random_box(&rng, 5.0);
         if (n % 4 == 1) b.rotation = a.rotation; /* parallel edges everywhere */
         if (n % 4 == 2) {                       /* nearly parallel: one column tilted by ~1e-6 */
-            spx_quat q = { 1e-6f * (float)case_uniform(&rng, -1, 1), 0.0f, 0.0f, 1.0f };
+            spx_quat q = { 1e-6f * (float)test_case_uniform(&rng, -1, 1), 0.0f, 0.0f, 1.0f };
             spx_obb t;
             spx_obb_from_quat(a.center, b.half_extents, q, &t);
-            spx_mat3 m;
-            for (int j = 0; j < 3; ++j) {
-                const spx_vec3 c = t.rotation.col[j];
-                m.col[j].x = a.rotation.col[0].x * c.x + a.rotation.col[1].x * c.y + a.rotation.col[2].x * c.z;
-                m.col[j].y = a.rotation.col[0].y * c.x + a.rotation.col[1].y * c.y + a.rotation.col[2].y * c.z;
-                m.col[j].z = a.rotation.col[0].z * c.x + a.rotation.col[1].z * c.y + a.rotation.col[2].z * c.z;
-            }
-            b.rotation = m;
+            b.rotation = turned(&a.rotation, &t.rotation);
         }
         double dir[3];
-        case_unit_vector(&rng, dir);
-        double lo = 0.0, hi = 40.0;
-        for (int k = 0; k < 40; ++k) {
-            const double mid = 0.5 * (lo + hi);
-            spx_obb t = b;
-            t.center.x = a.center.x + (float)(mid * dir[0]);
-            t.center.y = a.center.y + (float)(mid * dir[1]);
-            t.center.z = a.center.z + (float)(mid * dir[2]);
-            if (spx_overlap_obb_obb_unchecked(&a, &t)) lo = mid;
-            else hi = mid;
-        }
-        const double f = case_uniform(&rng, 0.9999, 1.0001) * lo;
-        b.center.x = a.center.x + (float)(f * dir[0]);
-        b.center.y = a.center.y + (float)(f * dir[1]);
-        b.center.z = a.center.z + (float)(f * dir[2]);
+        test_case_unit_vector(&rng, dir);
+        const double lo = touching_distance(&a, &b, dir);
+        const double f = test_case_uniform(&rng, 0.9999, 1.0001) * lo;
+        b.center = along(&a, dir, f);
         if (same_as_scalar(&a, &b, n)) return 1;
         if (same_as_scalar(&b, &a, n)) return 1;
         bool o = false;
         spx_overlap_obb_obb(&a, &b, &o);
         overlaps += o;
     }
-    ENSURE(overlaps > 5000 && overlaps < 15000); /* the boundary was met from both sides */
+    TEST_ENSURE(overlaps > 5000 && overlaps < 15000); /* the boundary was met from both sides */
     return 0;
 }
 
@@ -107,7 +124,7 @@ static int touching_pairs(void)
    validator's, and the answer the scalar test's whenever both boxes pass. */
 static int every_field(void)
 {
-    case_rng rng = { 0xF1E1Du };
+    test_case_rng rng = { 0xF1E1Du };
     const float tol = SPX_ROTATION_TOLERANCE;
     const float values[] = { NAN, INFINITY, -INFINITY, 0.0f, -0.0f, -1e-30f, 1e-30f, SPX_MAX_COORDINATE,
                              -SPX_MAX_COORDINATE, nextafterf(SPX_MAX_COORDINATE, INFINITY), 1e30f, -1.0f, 2.0f };
@@ -181,14 +198,14 @@ static void turn_corner(spx_obb* box, const double dir[3], double sign)
    corners outside the sphere of the half extents. */
 static int corners_at_sphere_distance(void)
 {
-    case_rng rng = { 0x5FE1Eu };
+    test_case_rng rng = { 0x5FE1Eu };
     int hits = 0, misses = 0;
     for (long n = 0; n < 20000; ++n) {
         spx_obb box[2];
         spx_vec3 v[2];
         double axis[3], side[3];
-        case_unit_vector(&rng, axis);
-        case_unit_vector(&rng, side);
+        test_case_unit_vector(&rng, axis);
+        test_case_unit_vector(&rng, side);
         /* side made perpendicular to axis: the direction of motion */
         const double s = side[0] * axis[0] + side[1] * axis[1] + side[2] * axis[2];
         for (int k = 0; k < 3; ++k) side[k] -= s * axis[k];
@@ -198,7 +215,7 @@ static int corners_at_sphere_distance(void)
         for (int i = 0; i < 2; ++i) {
             box[i] = random_box(&rng, 0.0);
             turn_corner(&box[i], axis, i ? -1.0 : 1.0);
-            const float stretch = 1.0f + (float)case_uniform(&rng, 0.0, 0.499) * SPX_ROTATION_TOLERANCE;
+            const float stretch = 1.0f + (float)test_case_uniform(&rng, 0.0, 0.499) * SPX_ROTATION_TOLERANCE;
             for (int k = 0; k < 3; ++k) {
                 spx_vec3* c = &box[i].rotation.col[k];
                 c->x *= stretch, c->y *= stretch, c->z *= stretch;
@@ -216,12 +233,12 @@ static int corners_at_sphere_distance(void)
         }
         /* Place B's centre so that at closest approach the centres are `reach` apart along axis
            (a corner of each box near that line), moving across it along side. */
-        const double f = case_uniform(&rng, 0.9999, 1.0001) * reach, travel = case_uniform(&rng, 0.5, 3.0);
+        const double f = test_case_uniform(&rng, 0.9999, 1.0001) * reach, travel = test_case_uniform(&rng, 0.5, 3.0);
         const float tmax = 1.0f;
         for (int i = 0; i < 2; ++i) v[i] = (spx_vec3){ 0, 0, 0 };
-        box[0].center = (spx_vec3){ (float)case_uniform(&rng, -100, 100), (float)case_uniform(&rng, -100, 100),
-                                    (float)case_uniform(&rng, -100, 100) };
-        const double t0 = case_uniform(&rng, 0.1, 0.9);
+        box[0].center = (spx_vec3){ (float)test_case_uniform(&rng, -100, 100), (float)test_case_uniform(&rng, -100, 100),
+                                    (float)test_case_uniform(&rng, -100, 100) };
+        const double t0 = test_case_uniform(&rng, 0.1, 0.9);
         box[1].center.x = box[0].center.x + (float)(f * axis[0] - t0 * travel * side[0]);
         box[1].center.y = box[0].center.y + (float)(f * axis[1] - t0 * travel * side[1]);
         box[1].center.z = box[0].center.z + (float)(f * axis[2] - t0 * travel * side[2]);
@@ -244,7 +261,7 @@ static int corners_at_sphere_distance(void)
         }
     }
     printf("  %d hits, %d misses\n", hits, misses);
-    ENSURE(hits > 1000 && misses > 1000);
+    TEST_ENSURE(hits > 1000 && misses > 1000);
     return 0;
 }
 
@@ -273,7 +290,7 @@ static int same_penetration(const spx_obb* a, const spx_obb* b, long n, int* dec
    1e-8 to 1e-1, and pairs far from the origin. */
 static int penetration_screen(void)
 {
-    case_rng rng = { 0x9E7u };
+    test_case_rng rng = { 0x9E7u };
     int apart = 0, overlapping = 0;
     for (long n = 0; n < 40000; ++n) {
         const double spread = n % 5 == 4 ? 1e6 : 5.0;
@@ -282,52 +299,35 @@ static int penetration_screen(void)
         if (kind == 1) b.rotation = a.rotation;
         if (kind == 2) b.half_extents = a.half_extents, b.rotation = a.rotation;
         if (kind == 3 || kind == 4) { /* B's rotation: A's turned by an angle from 1e-8 to 1e-1 */
-            const float angle = (float)case_log_uniform(&rng, 1e-8, 1e-1);
+            const float angle = (float)test_case_log_uniform(&rng, 1e-8, 1e-1);
             double axis[3];
-            case_unit_vector(&rng, axis);
+            test_case_unit_vector(&rng, axis);
             spx_quat q = { (float)axis[0] * sinf(angle / 2), (float)axis[1] * sinf(angle / 2),
                            (float)axis[2] * sinf(angle / 2), cosf(angle / 2) };
             spx_obb t;
             spx_obb_from_quat(a.center, b.half_extents, q, &t);
-            for (int j = 0; j < 3; ++j) {
-                const spx_vec3 c = t.rotation.col[j];
-                spx_vec3* m = &b.rotation.col[j];
-                m->x = a.rotation.col[0].x * c.x + a.rotation.col[1].x * c.y + a.rotation.col[2].x * c.z;
-                m->y = a.rotation.col[0].y * c.x + a.rotation.col[1].y * c.y + a.rotation.col[2].y * c.z;
-                m->z = a.rotation.col[0].z * c.x + a.rotation.col[1].z * c.y + a.rotation.col[2].z * c.z;
-            }
+            b.rotation = turned(&a.rotation, &t.rotation);
         }
         double dir[3];
-        case_unit_vector(&rng, dir);
+        test_case_unit_vector(&rng, dir);
         if (kind == 5) dir[0] = dir[1] = dir[2] = 0.0; /* centred */
-        double lo = 0.0, hi = 40.0;
-        for (int k = 0; k < 40; ++k) {
-            const double mid = 0.5 * (lo + hi);
-            spx_obb t = b;
-            t.center.x = a.center.x + (float)(mid * dir[0]);
-            t.center.y = a.center.y + (float)(mid * dir[1]);
-            t.center.z = a.center.z + (float)(mid * dir[2]);
-            if (spx_overlap_obb_obb_unchecked(&a, &t)) lo = mid;
-            else hi = mid;
-        }
-        const double f = (kind == 6 ? case_uniform(&rng, 1.0 - 1e-5, 1.0 + 1e-5) : case_uniform(&rng, 0.5, 1.5)) * lo;
-        b.center.x = a.center.x + (float)(f * dir[0]);
-        b.center.y = a.center.y + (float)(f * dir[1]);
-        b.center.z = a.center.z + (float)(f * dir[2]);
+        const double lo = touching_distance(&a, &b, dir);
+        const double f = (kind == 6 ? test_case_uniform(&rng, 1.0 - 1e-5, 1.0 + 1e-5) : test_case_uniform(&rng, 0.5, 1.5)) * lo;
+        b.center = along(&a, dir, f);
         if (same_penetration(&a, &b, n, &apart, &overlapping) || same_penetration(&b, &a, n, &apart, &overlapping))
             return 1;
     }
     printf("  %d apart, %d overlapping\n", apart, overlapping);
-    ENSURE(apart > 10000 && overlapping > 10000);
+    TEST_ENSURE(apart > 10000 && overlapping > 10000);
     return 0;
 }
 
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(touching_pairs, failures);
-    RUN_TEST(every_field, failures);
-    RUN_TEST(corners_at_sphere_distance, failures);
-    RUN_TEST(penetration_screen, failures);
+    TEST_RUN(touching_pairs, failures);
+    TEST_RUN(every_field, failures);
+    TEST_RUN(corners_at_sphere_distance, failures);
+    TEST_RUN(penetration_screen, failures);
     return failures ? 1 : 0;
 }

@@ -1,7 +1,8 @@
 /* Collision filtering: the rule's truth table, the same table in a world (boxes dropped on platforms,
    both ways round), the host's callback, a filter changed at run time, filtered pairs kept out of
    the contact limit and out of the continuous stage. */
-#include "test.h"
+#include "support/test.h"
+#include "support/scenes.h"
 #include <sepax/sepax.h>
 
 static const float dt = 1.0f / 60.0f;
@@ -14,18 +15,10 @@ static spx_filter filter(uint64_t category, uint64_t mask, int32_t group)
 
 static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_vec3 half, spx_filter f, void* user)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = half;
+    spx_shape_def s = test_box_shape(half);
     s.filter = f;
     s.user_data = user;
-    spx_body_def d = spx_default_body_def();
-    d.type = type;
-    d.position = p;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, test_body_def(type, p), s, NULL);
 }
 
 static spx_world* make_world(spx_custom_filter_fn* fn, void* context)
@@ -33,8 +26,7 @@ static spx_world* make_world(spx_custom_filter_fn* fn, void* context)
     spx_world_def wd = spx_default_world_def();
     wd.custom_filter = fn;
     wd.custom_filter_context = context;
-    spx_world* w = NULL;
-    return spx_world_create(&wd, &w) == SPX_OK ? w : NULL;
+    return test_world_create(&wd);
 }
 
 /* Rows: filter a, filter b, collide? Worked out by hand from the rule (a group shared and not 0
@@ -67,11 +59,11 @@ static const row table[] = {
 static int truth_table(void)
 {
     for (size_t i = 0; i < ROWS; ++i) {
-        ENSURE(spx_filter_should_collide(table[i].a, table[i].b) == table[i].collide);
-        ENSURE(spx_filter_should_collide(table[i].b, table[i].a) == table[i].collide); /* symmetric */
+        TEST_ENSURE(spx_filter_should_collide(table[i].a, table[i].b) == table[i].collide);
+        TEST_ENSURE(spx_filter_should_collide(table[i].b, table[i].a) == table[i].collide); /* symmetric */
     }
     const spx_filter d = spx_default_filter();
-    ENSURE(d.category_bits == 1 && d.mask_bits == UINT64_MAX && d.group_index == 0);
+    TEST_ENSURE(d.category_bits == 1 && d.mask_bits == UINT64_MAX && d.group_index == 0);
     return 0;
 }
 
@@ -82,7 +74,7 @@ static int truth_table_in_a_world(void)
 {
     for (int swap = 0; swap < 2; ++swap) {
         spx_world* w = make_world(NULL, NULL);
-        ENSURE(w);
+        TEST_ENSURE(w);
         spx_body_id boxes[ROWS];
         for (size_t i = 0; i < ROWS; ++i) {
             const spx_filter fa = swap ? table[i].b : table[i].a, fb = swap ? table[i].a : table[i].b;
@@ -90,12 +82,12 @@ static int truth_table_in_a_world(void)
             add_box(w, SPX_BODY_STATIC, spx_v3(x, 0, 0), spx_v3(1, 0.25f, 1), fa, NULL);
             boxes[i] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(x, 1, 0), spx_v3(0.5f, 0.5f, 0.5f), fb, NULL);
         }
-        for (int k = 0; k < 60; ++k) ENSURE(spx_world_step(w, dt) == SPX_OK);
+        for (int k = 0; k < 60; ++k) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
         for (size_t i = 0; i < ROWS; ++i) {
             spx_transform t;
-            ENSURE_CODE(spx_body_get_transform(w, boxes[i], &t), SPX_OK);
-            if (table[i].collide) ENSURE_NEAR(t.p.y, 0.75f, 0.02f);
-            else ENSURE(t.p.y < -1.0f);
+            TEST_ENSURE_CODE(spx_body_get_transform(w, boxes[i], &t), SPX_OK);
+            if (table[i].collide) TEST_ENSURE_NEAR(t.p.y, 0.75f, 0.02f);
+            else TEST_ENSURE(t.p.y < -1.0f);
         }
         spx_world_destroy(w);
     }
@@ -131,7 +123,7 @@ static int custom_callback(void)
 {
     callback_log log = { NULL, 0, 0 };
     spx_world* w = make_world(keep_tagged_apart, &log);
-    ENSURE(w);
+    TEST_ENSURE(w);
     log.world = w;
     static int tags[2] = { 0, 1 };
     add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20), spx_default_filter(), NULL);
@@ -139,13 +131,13 @@ static int custom_callback(void)
     spx_body_id sinks = add_box(w, SPX_BODY_DYNAMIC, spx_v3(2, 1, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), &tags[1]);
     /* Filtered out by the bits: the callback is not asked for it. */
     add_box(w, SPX_BODY_DYNAMIC, spx_v3(6, 1, 0), spx_v3(0.5f, 0.5f, 0.5f), filter(1, 0, 0), &tags[0]);
-    for (int k = 0; k < 60; ++k) ENSURE(spx_world_step(w, dt) == SPX_OK);
+    for (int k = 0; k < 60; ++k) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
     spx_transform t;
     spx_body_get_transform(w, lands, &t);
-    ENSURE_NEAR(t.p.y, 0.5f, 0.02f);
+    TEST_ENSURE_NEAR(t.p.y, 0.5f, 0.02f);
     spx_body_get_transform(w, sinks, &t);
-    ENSURE(t.p.y < -1.0f);
-    ENSURE(log.calls > 0 && log.bad == 0);
+    TEST_ENSURE(t.p.y < -1.0f);
+    TEST_ENSURE(log.calls > 0 && log.bad == 0);
     spx_world_destroy(w);
     return 0;
 }
@@ -156,41 +148,41 @@ static int custom_callback(void)
 static int filter_changed_at_run_time(void)
 {
     spx_world* w = make_world(NULL, NULL);
-    ENSURE(w);
+    TEST_ENSURE(w);
     spx_body_id g = add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20), filter(2, UINT64_MAX, 0), NULL);
     spx_body_id a = add_box(w, SPX_BODY_DYNAMIC, spx_v3(-2, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), NULL);
     spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(2, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), NULL);
     bool awake = true;
     for (int k = 0; k < 300 && awake; ++k) {
-        ENSURE(spx_world_step(w, dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
         spx_body_is_awake(w, a, &awake);
     }
-    ENSURE(!awake);
+    TEST_ENSURE(!awake);
     spx_shape_id sa, sb, sg;
     spx_body_get_shape(w, a, 0, &sa);
     spx_body_get_shape(w, b, 0, &sb);
     spx_body_get_shape(w, g, 0, &sg);
-    ENSURE_CODE(spx_shape_set_filter(w, sa, filter(1, ~2ull, 0)), SPX_OK);
-    ENSURE_CODE(spx_shape_set_filter(w, sb, filter(1, 2, 0)), SPX_OK);
+    TEST_ENSURE_CODE(spx_shape_set_filter(w, sa, filter(1, ~2ull, 0)), SPX_OK);
+    TEST_ENSURE_CODE(spx_shape_set_filter(w, sb, filter(1, 2, 0)), SPX_OK);
     spx_filter got;
-    ENSURE_CODE(spx_shape_get_filter(w, sa, &got), SPX_OK);
-    ENSURE(got.mask_bits == ~2ull && got.category_bits == 1 && got.group_index == 0);
-    ENSURE(spx_world_step(w, dt) == SPX_OK);
+    TEST_ENSURE_CODE(spx_shape_get_filter(w, sa, &got), SPX_OK);
+    TEST_ENSURE(got.mask_bits == ~2ull && got.category_bits == 1 && got.group_index == 0);
+    TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
     const spx_contact_event* end;
     uint32_t ne;
-    ENSURE_CODE(spx_world_get_contact_events(w, NULL, NULL, &end, &ne), SPX_OK);
-    ENSURE(ne == 1);
-    ENSURE(end[0].shape_a.index == sg.index && end[0].shape_b.index == sa.index);
-    for (int k = 0; k < 60; ++k) ENSURE(spx_world_step(w, dt) == SPX_OK);
+    TEST_ENSURE_CODE(spx_world_get_contact_events(w, NULL, NULL, &end, &ne), SPX_OK);
+    TEST_ENSURE(ne == 1);
+    TEST_ENSURE(end[0].shape_a.index == sg.index && end[0].shape_b.index == sa.index);
+    for (int k = 0; k < 60; ++k) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
     spx_transform t;
     spx_body_get_transform(w, a, &t);
-    ENSURE(t.p.y < -1.0f);
+    TEST_ENSURE(t.p.y < -1.0f);
     spx_body_get_transform(w, b, &t);
-    ENSURE_NEAR(t.p.y, 0.5f, 0.02f);
+    TEST_ENSURE_NEAR(t.p.y, 0.5f, 0.02f);
     spx_body_destroy(w, a);
-    ENSURE_CODE(spx_shape_set_filter(w, sa, spx_default_filter()), SPX_ERR_STALE_ID);
-    ENSURE_CODE(spx_shape_get_filter(w, sa, &got), SPX_ERR_STALE_ID);
-    ENSURE_CODE(spx_shape_get_filter(w, sb, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_shape_set_filter(w, sa, spx_default_filter()), SPX_ERR_STALE_ID);
+    TEST_ENSURE_CODE(spx_shape_get_filter(w, sa, &got), SPX_ERR_STALE_ID);
+    TEST_ENSURE_CODE(spx_shape_get_filter(w, sb, NULL), SPX_ERR_INVALID_ARGUMENT);
     spx_world_destroy(w);
     return 0;
 }
@@ -200,28 +192,28 @@ static int filter_changed_at_run_time(void)
 static int ground_filter_changed_under_sleeper(void)
 {
     spx_world* w = make_world(NULL, NULL);
-    ENSURE(w);
+    TEST_ENSURE(w);
     spx_body_id g = add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20), spx_default_filter(), NULL);
     spx_body_id a = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), NULL);
     bool awake = true;
     for (int k = 0; k < 300 && awake; ++k) {
-        ENSURE(spx_world_step(w, dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
         spx_body_is_awake(w, a, &awake);
     }
-    ENSURE(!awake);
+    TEST_ENSURE(!awake);
     spx_shape_id sg;
     spx_body_get_shape(w, g, 0, &sg);
-    ENSURE_CODE(spx_shape_set_filter(w, sg, filter(1, 2, 0)), SPX_OK);
+    TEST_ENSURE_CODE(spx_shape_set_filter(w, sg, filter(1, 2, 0)), SPX_OK);
     spx_body_is_awake(w, a, &awake);
-    ENSURE(awake);
-    ENSURE(spx_world_step(w, dt) == SPX_OK);
+    TEST_ENSURE(awake);
+    TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
     uint32_t ne = 0;
-    ENSURE_CODE(spx_world_get_contact_events(w, NULL, NULL, NULL, &ne), SPX_OK);
-    ENSURE(ne == 1);
-    for (int k = 0; k < 60; ++k) ENSURE(spx_world_step(w, dt) == SPX_OK);
+    TEST_ENSURE_CODE(spx_world_get_contact_events(w, NULL, NULL, NULL, &ne), SPX_OK);
+    TEST_ENSURE(ne == 1);
+    for (int k = 0; k < 60; ++k) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
     spx_transform t;
     spx_body_get_transform(w, a, &t);
-    ENSURE(t.p.y < -1.0f);
+    TEST_ENSURE(t.p.y < -1.0f);
     spx_world_destroy(w);
     return 0;
 }
@@ -233,7 +225,7 @@ static int ground_filter_changed_under_sleeper(void)
 static int filtered_pairs_outside_the_limit(void)
 {
     spx_world* w = make_world(NULL, NULL);
-    ENSURE(w);
+    TEST_ENSURE(w);
     add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20), spx_default_filter(), NULL);
     add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), NULL);
     spx_body_id top = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 1.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), NULL);
@@ -243,13 +235,13 @@ static int filtered_pairs_outside_the_limit(void)
         add_box(w, SPX_BODY_KINEMATIC, at, spx_v3(0.02f, 0.02f, 0.02f), filter(1, 0, 0), NULL);
     }
     for (int k = 0; k < 60; ++k) {
-        ENSURE(spx_world_step(w, dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
         spx_step_stats st;
         spx_world_get_stats(w, &st);
-        ENSURE(!(st.flags & SPX_STEP_CONTACT_LIMIT) && st.manifold_count == 2); /* top on the box, box on the ground */
+        TEST_ENSURE(!(st.flags & SPX_STEP_CONTACT_LIMIT) && st.manifold_count == 2); /* top on the box, box on the ground */
         spx_transform t;
         spx_body_get_transform(w, top, &t);
-        ENSURE_NEAR(t.p.y, 1.5f, 0.002f);
+        TEST_ENSURE_NEAR(t.p.y, 1.5f, 0.002f);
     }
     spx_world_destroy(w);
     return 0;
@@ -263,16 +255,16 @@ static int continuous_stage_filtered(void)
         spx_world_def wd = spx_default_world_def();
         wd.gravity = spx_v3(0, 0, 0);
         spx_world* w = NULL;
-        ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+        TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
         add_box(w, SPX_BODY_STATIC, spx_v3(10, 0, 0), spx_v3(0.05f, 5, 5), filter(2, UINT64_MAX, 0), NULL);
         spx_body_id bullet = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), spx_v3(0.1f, 0.1f, 0.1f),
                                      pass ? filter(1, ~2ull, 0) : spx_default_filter(), NULL);
-        ENSURE_CODE(spx_body_set_velocity(w, bullet, spx_v3(300, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
-        for (int k = 0; k < 6; ++k) ENSURE(spx_world_step(w, dt) == SPX_OK);
+        TEST_ENSURE_CODE(spx_body_set_velocity(w, bullet, spx_v3(300, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
+        for (int k = 0; k < 6; ++k) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
         spx_transform t;
         spx_body_get_transform(w, bullet, &t);
-        if (pass) ENSURE(t.p.x > 20.0f);
-        else ENSURE(t.p.x < 10.0f);
+        if (pass) TEST_ENSURE(t.p.x > 20.0f);
+        else TEST_ENSURE(t.p.x < 10.0f);
         spx_world_destroy(w);
     }
     return 0;
@@ -281,12 +273,12 @@ static int continuous_stage_filtered(void)
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(truth_table, failures);
-    RUN_TEST(truth_table_in_a_world, failures);
-    RUN_TEST(custom_callback, failures);
-    RUN_TEST(filter_changed_at_run_time, failures);
-    RUN_TEST(ground_filter_changed_under_sleeper, failures);
-    RUN_TEST(filtered_pairs_outside_the_limit, failures);
-    RUN_TEST(continuous_stage_filtered, failures);
+    TEST_RUN(truth_table, failures);
+    TEST_RUN(truth_table_in_a_world, failures);
+    TEST_RUN(custom_callback, failures);
+    TEST_RUN(filter_changed_at_run_time, failures);
+    TEST_RUN(ground_filter_changed_under_sleeper, failures);
+    TEST_RUN(filtered_pairs_outside_the_limit, failures);
+    TEST_RUN(continuous_stage_filtered, failures);
     return failures ? 1 : 0;
 }

@@ -2,7 +2,7 @@
    over random inserts, key changes (up and down) and removals; ties go to the lower index; a
    growth that fails changes nothing. */
 #include "core/index_heap.h"
-#include "test.h"
+#include "support/test.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,7 +26,7 @@ static int index_heap_matches_brute_force(void)
 {
     enum { N = 97 };
     spx_index_heap h = { 0 };
-    ENSURE(spx_index_heap_reserve(&h, NULL, N) == SPX_OK);
+    TEST_ENSURE(spx_index_heap_reserve(&h, NULL, N) == SPX_OK);
     float key[N];
     uint8_t in[N] = { 0 };
     uint32_t count = 0;
@@ -43,16 +43,16 @@ static int index_heap_matches_brute_force(void)
             spx_index_heap_set(&h, item, k);
             count += !in[item], in[item] = 1, key[item] = k;
         }
-        ENSURE(h.count == count);
-        if (count > 0) ENSURE(spx_index_heap_top(&h) == brute_top(key, in, N));
+        TEST_ENSURE(h.count == count);
+        if (count > 0) TEST_ENSURE(spx_index_heap_top(&h) == brute_top(key, in, N));
     }
     /* Taken out one at a time, the items come in (key, index) order. */
     float last_key = -INFINITY;
     uint32_t last_item = 0;
     while (h.count > 0) {
         const uint32_t top = spx_index_heap_top(&h);
-        ENSURE(top == brute_top(key, in, N));
-        ENSURE(key[top] > last_key || (key[top] == last_key && top > last_item));
+        TEST_ENSURE(top == brute_top(key, in, N));
+        TEST_ENSURE(key[top] > last_key || (key[top] == last_key && top > last_item));
         last_key = key[top], last_item = top;
         spx_index_heap_remove(&h, top);
         in[top] = 0;
@@ -61,9 +61,9 @@ static int index_heap_matches_brute_force(void)
     spx_index_heap_set(&h, 5, 1.0f);
     spx_index_heap_set(&h, 7, 0.5f);
     spx_index_heap_clear(&h);
-    ENSURE(h.count == 0);
+    TEST_ENSURE(h.count == 0);
     spx_index_heap_set(&h, 7, 2.0f);
-    ENSURE(h.count == 1 && spx_index_heap_top(&h) == 7);
+    TEST_ENSURE(h.count == 1 && spx_index_heap_top(&h) == 7);
     spx_index_heap_free(&h, NULL);
     return 0;
 }
@@ -78,11 +78,11 @@ static void release(void* memory, size_t size, void* context) { (void)memory, (v
 static int index_heap_growth_failure_changes_nothing(void)
 {
     spx_index_heap h = { 0 };
-    ENSURE(spx_index_heap_reserve(&h, NULL, 4) == SPX_OK);
+    TEST_ENSURE(spx_index_heap_reserve(&h, NULL, 4) == SPX_OK);
     spx_index_heap_set(&h, 3, 1.0f);
     const spx_allocator none = { refuse, release, NULL };
-    ENSURE_CODE(spx_index_heap_reserve(&h, &none, 64), SPX_ERR_OUT_OF_MEMORY);
-    ENSURE(h.capacity == 4 && h.count == 1 && spx_index_heap_top(&h) == 3);
+    TEST_ENSURE_CODE(spx_index_heap_reserve(&h, &none, 64), SPX_ERR_OUT_OF_MEMORY);
+    TEST_ENSURE(h.capacity == 4 && h.count == 1 && spx_index_heap_top(&h) == 3);
     spx_index_heap_free(&h, NULL);
     return 0;
 }
@@ -90,7 +90,7 @@ static int index_heap_growth_failure_changes_nothing(void)
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(index_heap_matches_brute_force, failures);
-    RUN_TEST(index_heap_growth_failure_changes_nothing, failures);
+    TEST_RUN(index_heap_matches_brute_force, failures);
+    TEST_RUN(index_heap_growth_failure_changes_nothing, failures);
     return failures != 0;
 }

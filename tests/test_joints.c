@@ -1,7 +1,8 @@
 /* Joints: ids and bad input, islands and sleep, and each kind against an analytic answer
    (pendulum period and energy, chain length, limits, motors, springs, welds, sliders). */
-#include "test.h"
+#include "support/test.h"
 #include "support/counting_alloc.h"
+#include "support/scenes.h"
 #include "dynamics/world.h" /* to break a body's state as a solver fault would */
 #include <sepax/sepax.h>
 #include <stdint.h>
@@ -16,25 +17,17 @@ static spx_world* make_world(bool sleep)
 {
     spx_world_def wd = spx_default_world_def();
     wd.enable_sleep = sleep;
-    spx_world* w = NULL;
-    return spx_world_create(&wd, &w) == SPX_OK ? w : NULL;
+    return test_world_create(&wd);
 }
 
 /* A box of mass `mass` (kg) and half extents `half`, without damping. */
 static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_vec3 half, float mass)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = half;
+    spx_shape_def s = test_box_shape(half);
     s.density = mass / (8.0f * half.x * half.y * half.z);
-    spx_body_def d = spx_default_body_def();
-    d.type = type;
-    d.position = p;
+    spx_body_def d = test_body_def(type, p);
     d.angular_damping = 0.0f;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0, 0, 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, d, s, NULL);
 }
 
 static spx_vec3 position(spx_world* w, spx_body_id id)
@@ -42,6 +35,35 @@ static spx_vec3 position(spx_world* w, spx_body_id id)
     spx_transform t;
     spx_body_get_transform(w, id, &t);
     return t.p;
+}
+
+/* Downward crossings of zero by a quantity sampled after each step, timed by linear interpolation
+   within the step. */
+typedef struct crossings {
+    double first, last, t;
+    int count;
+    float prev;
+} crossings;
+
+static void crossings_add(crossings* c, float x)
+{
+    c->t += dt;
+    if (c->prev > 0.0f && x <= 0.0f) {
+        const double tc = c->t - dt * (double)x / (double)(x - c->prev);
+        if (c->count == 0) c->first = tc;
+        c->last = tc;
+        ++c->count;
+    }
+    c->prev = x;
+}
+
+/* A world without gravity or sleeping. */
+static spx_world* make_weightless_world(void)
+{
+    spx_world_def wd = spx_default_world_def();
+    wd.gravity = spx_v3(0, 0, 0);
+    wd.enable_sleep = false;
+    return test_world_create(&wd);
 }
 
 static float dist3(spx_vec3 a, spx_vec3 b)
@@ -96,7 +118,7 @@ static int bad_input_is_rejected(void)
 {
     spx_world* w = make_world(true);
     spx_world* other = make_world(true);
-    ENSURE(w && other);
+    TEST_ENSURE(w && other);
     const spx_body_id ground = add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(5, 1, 5), 1.0f);
     const spx_body_id a = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 2, 0), spx_v3(0.5f, 0.5f, 0.5f), 1.0f);
     const spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(1, 2, 0), spx_v3(0.5f, 0.5f, 0.5f), 1.0f);
@@ -104,77 +126,77 @@ static int bad_input_is_rejected(void)
     spx_joint_id id = { 0, 0, 0 };
     spx_joint_def d = spx_default_joint_def(SPX_JOINT_HINGE);
     d.body_a = a, d.body_b = b;
-    ENSURE_CODE(spx_joint_create(NULL, &d, &id), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_joint_create(w, NULL, &id), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_joint_create(w, &d, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_joint_create(NULL, &d, &id), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_joint_create(w, NULL, &id), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, NULL), SPX_ERR_INVALID_ARGUMENT);
     spx_joint_def t = d;
     t.type = SPX_JOINT_TYPE_COUNT;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_INVALID_ARGUMENT);
     t = d, t.internal_cookie = 0;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_UNINITIALIZED_DEF);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_UNINITIALIZED_DEF);
     t = d, t.body_b = foreign;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_STALE_ID);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_STALE_ID);
     t = d, t.body_b = (spx_body_id){ 0, 0, 0 };
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_STALE_ID);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_STALE_ID);
     t = d, t.body_a = b;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT); /* a body to itself */
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT); /* a body to itself */
     t = d, t.body_a = (spx_body_id){ 0, 0, 0 }, t.body_b = ground;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT); /* nothing dynamic */
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT); /* nothing dynamic */
     t = d, t.frame_a.p.y = NAN;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_NOT_FINITE);
     t = d, t.frame_b.q.w = INFINITY;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_NOT_FINITE);
     t = d, t.motor.speed = NAN;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_NOT_FINITE);
     t = d, t.frame_a.p.x = 1e9f;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_OUT_OF_RANGE);
     t = d, t.frame_b.q.w = 0.5f;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_NOT_ORTHONORMAL);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_NOT_ORTHONORMAL);
     t = d, t.limit = (spx_joint_limit){ true, 1.0f, -1.0f };
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT); /* limits the wrong way round */
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT); /* limits the wrong way round */
     t = d, t.motor.max_force = -1.0f;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
     t = d, t.spring.hertz = -1.0f;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
     t = d, t.break_force = -1.0f;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
     t = d, t.break_torque = NAN;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_NOT_FINITE);
     t = spx_default_joint_def(SPX_JOINT_DISTANCE), t.body_a = a, t.body_b = b, t.length = 0.0f;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
     t.length = 1.0f, t.limit.enable = true, t.min_length = 2.0f, t.max_length = 1.0f;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
     t = spx_default_joint_def(SPX_JOINT_CONE_TWIST), t.body_a = a, t.body_b = b, t.swing_limit = 4.0f;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT);
     t = spx_default_joint_def(SPX_JOINT_DRAG), t.body_a = a, t.body_b = b;
-    ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT); /* a drag joint pulls toward the world */
+    TEST_ENSURE_CODE(spx_joint_create(w, &t, &id), SPX_ERR_BAD_JOINT); /* a drag joint pulls toward the world */
 
     /* A good one; then stale ids: destroyed, foreign, null. */
-    ENSURE_CODE(spx_joint_create(w, &d, &id), SPX_OK);
-    ENSURE(spx_joint_is_valid(w, id));
-    ENSURE(!spx_joint_is_valid(other, id));
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &id), SPX_OK);
+    TEST_ENSURE(spx_joint_is_valid(w, id));
+    TEST_ENSURE(!spx_joint_is_valid(other, id));
     spx_joint_type type;
     spx_body_id ga, gb;
-    ENSURE_CODE(spx_joint_get_bodies(w, id, &type, &ga, &gb), SPX_OK);
-    ENSURE(type == SPX_JOINT_HINGE && ga.index == a.index && gb.index == b.index);
-    ENSURE_CODE(spx_joint_set_motor(w, id, (spx_joint_motor){ true, 1.0f, -2.0f }), SPX_ERR_BAD_JOINT);
-    ENSURE_CODE(spx_joint_set_limit(w, id, (spx_joint_limit){ true, 0.5f, 0.1f }), SPX_ERR_BAD_JOINT);
-    ENSURE_CODE(spx_joint_set_spring(w, id, (spx_joint_spring){ true, NAN, 1.0f }), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_joint_set_target(w, id, spx_v3(0, 0, 0)), SPX_ERR_BAD_JOINT); /* not a drag joint */
-    ENSURE_CODE(spx_joint_destroy(other, id), SPX_ERR_STALE_ID);
-    ENSURE_CODE(spx_joint_destroy(w, id), SPX_OK);
-    ENSURE_CODE(spx_joint_destroy(w, id), SPX_ERR_STALE_ID);
-    ENSURE_CODE(spx_joint_set_motor(w, id, (spx_joint_motor){ true, 1.0f, 2.0f }), SPX_ERR_STALE_ID);
-    ENSURE(!spx_joint_is_valid(w, (spx_joint_id){ 0, 0, 0 }));
+    TEST_ENSURE_CODE(spx_joint_get_bodies(w, id, &type, &ga, &gb), SPX_OK);
+    TEST_ENSURE(type == SPX_JOINT_HINGE && ga.index == a.index && gb.index == b.index);
+    TEST_ENSURE_CODE(spx_joint_set_motor(w, id, (spx_joint_motor){ true, 1.0f, -2.0f }), SPX_ERR_BAD_JOINT);
+    TEST_ENSURE_CODE(spx_joint_set_limit(w, id, (spx_joint_limit){ true, 0.5f, 0.1f }), SPX_ERR_BAD_JOINT);
+    TEST_ENSURE_CODE(spx_joint_set_spring(w, id, (spx_joint_spring){ true, NAN, 1.0f }), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_joint_set_target(w, id, spx_v3(0, 0, 0)), SPX_ERR_BAD_JOINT); /* not a drag joint */
+    TEST_ENSURE_CODE(spx_joint_destroy(other, id), SPX_ERR_STALE_ID);
+    TEST_ENSURE_CODE(spx_joint_destroy(w, id), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_destroy(w, id), SPX_ERR_STALE_ID);
+    TEST_ENSURE_CODE(spx_joint_set_motor(w, id, (spx_joint_motor){ true, 1.0f, 2.0f }), SPX_ERR_STALE_ID);
+    TEST_ENSURE(!spx_joint_is_valid(w, (spx_joint_id){ 0, 0, 0 }));
     /* The slot is reused under a new generation: the old id stays stale. */
     spx_joint_id again;
-    ENSURE_CODE(spx_joint_create(w, &d, &again), SPX_OK);
-    ENSURE(again.index == id.index && again.generation != id.generation);
-    ENSURE(!spx_joint_is_valid(w, id) && spx_joint_is_valid(w, again));
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &again), SPX_OK);
+    TEST_ENSURE(again.index == id.index && again.generation != id.generation);
+    TEST_ENSURE(!spx_joint_is_valid(w, id) && spx_joint_is_valid(w, again));
     /* Destroying a body destroys its joints. */
-    ENSURE_CODE(spx_body_destroy(w, b), SPX_OK);
-    ENSURE(!spx_joint_is_valid(w, again));
-    for (int i = 0; i < 10; ++i) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_destroy(w, b), SPX_OK);
+    TEST_ENSURE(!spx_joint_is_valid(w, again));
+    for (int i = 0; i < 10; ++i) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
     spx_world_destroy(other);
     spx_world_destroy(w);
     return 0;
@@ -188,7 +210,7 @@ static int collide_connected_flag(void)
         spx_world_def wd = spx_default_world_def();
         wd.gravity = spx_v3(0, 0, 0);
         spx_world* w = NULL;
-        ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+        TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
         const spx_body_id a = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), 1.0f);
         const spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0.8f, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), 1.0f);
         spx_joint_def d = spx_default_joint_def(SPX_JOINT_DISTANCE);
@@ -198,11 +220,11 @@ static int collide_connected_flag(void)
         d.limit.enable = true, d.min_length = 0.0f, d.max_length = 5.0f;
         d.collide_connected = connected;
         spx_joint_id j;
-        ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
-        for (int i = 0; i < 30; ++i) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+        for (int i = 0; i < 30; ++i) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         const float gap = dist3(position(w, a), position(w, b));
-        if (connected) ENSURE(gap > 0.99f);
-        else ENSURE_NEAR(gap, 0.8f, 1e-4f);
+        if (connected) TEST_ENSURE(gap > 0.99f);
+        else TEST_ENSURE_NEAR(gap, 0.8f, 1e-4f);
         spx_world_destroy(w);
     }
     return 0;
@@ -213,7 +235,7 @@ static int collide_connected_flag(void)
 static int jointed_bodies_sleep_and_wake_together(void)
 {
     spx_world* w = make_world(true);
-    ENSURE(w);
+    TEST_ENSURE(w);
     enum { N = 5 };
     spx_body_id link[N];
     for (int i = 0; i < N; ++i) link[i] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, -0.5f - (float)i, 0), spx_v3(0.1f, 0.5f, 0.1f), 1.0f);
@@ -223,39 +245,39 @@ static int jointed_bodies_sleep_and_wake_together(void)
         d.body_b = link[i];
         d.frame_b = at(0, 0.5f, 0);
         spx_joint_id j;
-        ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+        TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     }
     bool awake = true;
     for (int s = 0; s < 300 && awake; ++s) {
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         spx_body_is_awake(w, link[0], &awake);
     }
-    ENSURE(!awake);
+    TEST_ENSURE(!awake);
     for (int i = 0; i < N; ++i) {
         spx_body_is_awake(w, link[i], &awake);
-        ENSURE(!awake);
+        TEST_ENSURE(!awake);
     }
     spx_step_stats st;
     spx_world_get_stats(w, &st);
-    ENSURE(st.island_count == 1); /* the last step saw one island of five links */
-    ENSURE_CODE(spx_body_apply_impulse(w, link[N - 1], spx_v3(1, 0, 0), position(w, link[N - 1])), SPX_OK);
+    TEST_ENSURE(st.island_count == 1); /* the last step saw one island of five links */
+    TEST_ENSURE_CODE(spx_body_apply_impulse(w, link[N - 1], spx_v3(1, 0, 0), position(w, link[N - 1])), SPX_OK);
     for (int i = 0; i < N; ++i) {
         spx_body_is_awake(w, link[i], &awake);
-        ENSURE(awake);
+        TEST_ENSURE(awake);
     }
     /* Two loose boxes asleep, then joined: both wake. */
     const spx_body_id p = add_box(w, SPX_BODY_DYNAMIC, spx_v3(10, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), 1.0f);
     const spx_body_id q = add_box(w, SPX_BODY_DYNAMIC, spx_v3(12, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), 1.0f);
-    ENSURE_CODE(spx_body_set_awake(w, p, false), SPX_OK);
-    ENSURE_CODE(spx_body_set_awake(w, q, false), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_set_awake(w, p, false), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_set_awake(w, q, false), SPX_OK);
     spx_joint_def d = spx_default_joint_def(SPX_JOINT_WELD);
     d.body_a = p, d.body_b = q, d.frame_a = at(1, 0, 0), d.frame_b = at(-1, 0, 0);
     spx_joint_id j;
-    ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     spx_body_is_awake(w, p, &awake);
-    ENSURE(awake);
+    TEST_ENSURE(awake);
     spx_body_is_awake(w, q, &awake);
-    ENSURE(awake);
+    TEST_ENSURE(awake);
     spx_world_destroy(w);
     return 0;
 }
@@ -267,7 +289,7 @@ static int jointed_bodies_sleep_and_wake_together(void)
 static int pendulum_period(void)
 {
     spx_world* w = make_world(false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     const float L = 1.0f, half = 0.05f, angle = 5.0f * pi / 180.0f;
     const spx_body_id bob = add_box(w, SPX_BODY_DYNAMIC, spx_v3(L * sinf(angle), 2.0f - L * cosf(angle), 0),
                                     spx_v3(half, half, half), 1.0f);
@@ -277,29 +299,18 @@ static int pendulum_period(void)
     /* The anchor in the bob's frame: 1 m up the string (the bob starts unturned). */
     d.frame_b = at(-L * sinf(angle), L * cosf(angle), 0);
     spx_joint_id j;
-    ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     const double I_pivot = (2.0 * half * half) / 3.0 + (double)L * L; /* per kg */
     const double period = 2.0 * 3.14159265358979 * sqrt(I_pivot / (9.81 * L));
-    /* Downward crossings of x = 0, timed by linear interpolation. */
-    double first = -1.0, last = -1.0, t = 0.0;
-    int crossings = 0;
-    float x_prev = position(w, bob).x;
-    for (int s = 0; s < 60 * 25 && crossings < 11; ++s) {
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        t += dt;
-        const float x = position(w, bob).x;
-        if (x_prev > 0.0f && x <= 0.0f) {
-            const double tc = t - dt * (double)x / (double)(x - x_prev);
-            if (crossings == 0) first = tc;
-            last = tc;
-            ++crossings;
-        }
-        x_prev = x;
+    crossings c = { -1.0, -1.0, 0.0, 0, position(w, bob).x }; /* of x = 0 */
+    for (int s = 0; s < 60 * 25 && c.count < 11; ++s) {
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        crossings_add(&c, position(w, bob).x);
     }
-    ENSURE(crossings == 11);
-    const double measured = (last - first) / 10.0;
+    TEST_ENSURE(c.count == 11);
+    const double measured = (c.last - c.first) / 10.0;
     printf("  pendulum: period %.5f s, theory %.5f s (%.3f%%)\n", measured, period, 100.0 * (measured / period - 1.0));
-    ENSURE_NEAR(measured / period, 1.0, 0.01);
+    TEST_ENSURE_NEAR(measured / period, 1.0, 0.01);
     spx_world_destroy(w);
     return 0;
 }
@@ -310,7 +321,7 @@ static int pendulum_period(void)
 static int pendulum_energy_never_grows(void)
 {
     spx_world* w = make_world(false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     const float angle = 60.0f * pi / 180.0f;
     const spx_body_id bob = add_box(w, SPX_BODY_DYNAMIC, spx_v3(sinf(angle), 2.0f - cosf(angle), 0),
                                     spx_v3(0.05f, 0.05f, 0.05f), 1.0f);
@@ -319,13 +330,13 @@ static int pendulum_energy_never_grows(void)
     d.body_b = bob;
     d.frame_b = at(-sinf(angle), cosf(angle), 0);
     spx_joint_id j;
-    ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     const double e0 = energy(w, &bob, 1), swing = 9.81 * (1.0 - cos(angle));
     double e_min = e0, e_max = e0, first_max = e0, last_max = -1e30;
     float worst_gap = 0.0f;
     const int steps = 60 * 60;
     for (int s = 0; s < steps; ++s) {
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         const double e = energy(w, &bob, 1);
         if (e > e_max) e_max = e;
         if (e < e_min) e_min = e;
@@ -337,9 +348,9 @@ static int pendulum_energy_never_grows(void)
     printf("  pendulum 60 s: energy %.5f J, within %.5f .. %.5f (%.3f%% of the swing's); highest in the first 10 s "
            "%.5f, in the last %.5f; anchor gap at most %.2e m\n",
            e0, e_min, e_max, 100.0 * (e_max - e_min) / swing, first_max, last_max, worst_gap);
-    ENSURE(e_max - e_min < 0.02 * swing);
-    ENSURE(last_max <= first_max + 1e-5 * swing);
-    ENSURE(worst_gap < 1e-3f);
+    TEST_ENSURE(e_max - e_min < 0.02 * swing);
+    TEST_ENSURE(last_max <= first_max + 1e-5 * swing);
+    TEST_ENSURE(worst_gap < 1e-3f);
     spx_world_destroy(w);
     return 0;
 }
@@ -355,9 +366,9 @@ static int pendulum_energy_never_grows(void)
 static int hanging_chain(int n, float last_mass, float kick, float tolerance, float gap, int from, int seconds)
 {
     spx_world* w = make_world(false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     spx_body_id* link = malloc(sizeof(spx_body_id) * (size_t)n);
-    ENSURE(link);
+    TEST_ENSURE(link);
     const float half = 0.25f; /* links 0.5 m long, 0.1 m thick, along their x axes */
     const float top = 12.0f;
     const spx_quat down = { 0, 0, -0.70710678f, 0.70710678f }; /* x turned onto -y */
@@ -373,22 +384,22 @@ static int hanging_chain(int n, float last_mass, float kick, float tolerance, fl
         bd.angular_damping = 0.0f;
         bd.shapes = &sh;
         bd.shape_count = 1;
-        ENSURE_CODE(spx_body_create(w, &bd, &link[i]), SPX_OK);
+        TEST_ENSURE_CODE(spx_body_create(w, &bd, &link[i]), SPX_OK);
         spx_joint_def d = spx_default_joint_def(SPX_JOINT_BALL);
         if (i > 0) d.body_a = link[i - 1], d.frame_a = at(half, 0, 0);
         else d.frame_a = at(0, top, 0);
         d.body_b = link[i];
         d.frame_b = at(-half, 0, 0);
         spx_joint_id j;
-        ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+        TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     }
-    ENSURE_CODE(spx_body_set_velocity(w, link[n - 1], spx_v3(kick, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_set_velocity(w, link[n - 1], spx_v3(kick, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
     const double e0 = energy(w, link, n), kick_energy = 0.5 * last_mass * kick * kick;
     const float length = 2.0f * half * (float)n;
     float worst_gap = 0.0f, worst_reach = 0.0f;
     double last_max = -1e30;
     for (int s = 0; s < seconds * 60; ++s) {
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         for (int i = 1; i < n; ++i) {
             const float g = dist3(world_point(w, link[i - 1], spx_v3(half, 0, 0)), world_point(w, link[i], spx_v3(-half, 0, 0)));
             if (g > worst_gap) worst_gap = g;
@@ -397,7 +408,7 @@ static int hanging_chain(int n, float last_mass, float kick, float tolerance, fl
         if (reach > worst_reach && s >= from * 60) worst_reach = reach;
         for (int i = 0; i < n; ++i) {
             const spx_vec3 p = position(w, link[i]);
-            ENSURE(isfinite(p.x) && isfinite(p.y) && isfinite(p.z));
+            TEST_ENSURE(isfinite(p.x) && isfinite(p.y) && isfinite(p.z));
         }
         if (s >= (seconds - 10) * 60) {
             const double e = energy(w, link, n);
@@ -408,9 +419,9 @@ static int hanging_chain(int n, float last_mass, float kick, float tolerance, fl
            "worst joint gap %.2e m; energy %.2f J, the last 10 s at most %.2f\n",
            n, (double)last_mass, (double)kick, seconds, worst_reach, length, 100.0 * (worst_reach / length - 1.0), worst_gap,
            e0, last_max);
-    ENSURE(worst_reach <= length * (1.0f + tolerance));
-    ENSURE(worst_gap <= 2.0f * half * gap);
-    ENSURE(last_max <= e0 + 1e-3 * kick_energy);
+    TEST_ENSURE(worst_reach <= length * (1.0f + tolerance));
+    TEST_ENSURE(worst_gap <= 2.0f * half * gap);
+    TEST_ENSURE(last_max <= e0 + 1e-3 * kick_energy);
     free(link);
     spx_world_destroy(w);
     return 0;
@@ -440,7 +451,7 @@ static int chain_with_mass_ratio_100(void)
 static int hinge_limit_holds(void)
 {
     spx_world* w = make_world(false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     const spx_body_id arm = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0.5f, 5, 0), spx_v3(0.5f, 0.05f, 0.05f), 100.0f);
     spx_joint_def d = spx_default_joint_def(SPX_JOINT_HINGE);
     /* Frame x along world z: turn the frames -90 degrees about y. */
@@ -450,10 +461,10 @@ static int hinge_limit_holds(void)
     d.frame_b = (spx_transform){ { -0.5f, 0, 0 }, x_to_z };
     d.limit = (spx_joint_limit){ true, -pi / 6.0f, pi / 6.0f };
     spx_joint_id j;
-    ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     float worst = 0.0f;
     for (int s = 0; s < 180; ++s) {
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         const spx_vec3 tip = world_point(w, arm, spx_v3(0.5f, 0, 0));
         const float angle = atan2f(tip.y - 5.0f, tip.x);
         const float beyond = -pi / 6.0f - angle;
@@ -462,8 +473,8 @@ static int hinge_limit_holds(void)
     const spx_vec3 tip = world_point(w, arm, spx_v3(0.5f, 0, 0));
     const float angle = atan2f(tip.y - 5.0f, tip.x);
     printf("  hinge limit: rests at %.3f deg (limit -30), worst %.3f deg beyond\n", angle * 180.0f / pi, worst * 180.0f / pi);
-    ENSURE(worst < pi / 180.0f);
-    ENSURE_NEAR(angle, -pi / 6.0f, pi / 180.0f);
+    TEST_ENSURE(worst < pi / 180.0f);
+    TEST_ENSURE_NEAR(angle, -pi / 6.0f, pi / 180.0f);
     spx_world_destroy(w);
     return 0;
 }
@@ -481,7 +492,7 @@ static int hinge_limit_holds_heavy_arm_on_light_link(void)
     wd.solve_iterations = 4;
     spx_world* w = NULL;
     spx_world_create(&wd, &w);
-    ENSURE(w);
+    TEST_ENSURE(w);
     const spx_quat x_to_z = { 0, -0.70710678f, 0, 0.70710678f };
     const spx_body_id link = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0.1f, 5, 0), spx_v3(0.1f, 0.05f, 0.05f), 1.0f);
     const spx_body_id arm = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0.7f, 5, 0), spx_v3(0.5f, 0.05f, 0.05f), 100.0f);
@@ -490,15 +501,15 @@ static int hinge_limit_holds_heavy_arm_on_light_link(void)
     d.body_b = link, d.frame_b = (spx_transform){ { -0.1f, 0, 0 }, x_to_z };
     d.motor = (spx_joint_motor){ true, 0.0f, 2000.0f };
     spx_joint_id j;
-    ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     spx_joint_def e = spx_default_joint_def(SPX_JOINT_HINGE);
     e.body_a = link, e.frame_a = (spx_transform){ { 0.1f, 0, 0 }, x_to_z };
     e.body_b = arm, e.frame_b = (spx_transform){ { -0.5f, 0, 0 }, x_to_z };
     e.limit = (spx_joint_limit){ true, -pi / 6.0f, pi / 6.0f };
-    ENSURE_CODE(spx_joint_create(w, &e, &j), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_create(w, &e, &j), SPX_OK);
     float worst = 0.0f, angle = 0.0f;
     for (int s = 0; s < 300; ++s) {
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         /* The arm's direction against the link's. */
         const spx_vec3 l0 = world_point(w, link, spx_v3(-0.1f, 0, 0)), l1 = world_point(w, link, spx_v3(0.1f, 0, 0));
         const spx_vec3 a0 = world_point(w, arm, spx_v3(-0.5f, 0, 0)), a1 = world_point(w, arm, spx_v3(0.5f, 0, 0));
@@ -508,8 +519,8 @@ static int hinge_limit_holds_heavy_arm_on_light_link(void)
     }
     printf("  hinge limit, 100 kg arm on a 1 kg link: rests at %.3f deg (limit -30), worst %.3f deg beyond after 1 s\n",
            angle * 180.0f / pi, worst * 180.0f / pi);
-    ENSURE(worst < 1.5f * pi / 180.0f);
-    ENSURE_NEAR(angle, -pi / 6.0f, 1.5f * pi / 180.0f);
+    TEST_ENSURE(worst < 1.5f * pi / 180.0f);
+    TEST_ENSURE_NEAR(angle, -pi / 6.0f, 1.5f * pi / 180.0f);
     spx_world_destroy(w);
     return 0;
 }
@@ -523,7 +534,7 @@ static int hinge_motor_reaches_speed_or_stalls(void)
         spx_world_def wd = spx_default_world_def();
         wd.enable_sleep = false;
         spx_world* w = NULL;
-        ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+        TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
         /* A flat square plate in the x-y plane, turning about z: I_z = m (a^2 + a^2) / 3 for half side a. */
         const float a = 0.5f, m = 6.0f; /* I_z = 1 kg m^2 */
         const spx_body_id wheel = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 5, 0), spx_v3(a, a, 0.05f), m);
@@ -534,20 +545,20 @@ static int hinge_motor_reaches_speed_or_stalls(void)
         d.frame_b = (spx_transform){ { 0, 0, 0 }, x_to_z };
         d.motor = (spx_joint_motor){ true, 10.0f, weak ? 0.5f : 5.0f };
         spx_joint_id j;
-        ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+        TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
         /* The load: 0.2 kg on a ball joint at the plate's edge (+x), so it pulls the plate's +x side
            down: a torque of -0.98 N m about z, against the motor's +z. */
         const spx_body_id load = add_box(w, SPX_BODY_DYNAMIC, spx_v3(a, 5, 0.2f), spx_v3(0.02f, 0.02f, 0.02f), 0.2f);
         spx_joint_def l = spx_default_joint_def(SPX_JOINT_BALL);
         l.body_a = wheel, l.frame_a = at(a, 0, 0.2f);
         l.body_b = load;
-        ENSURE_CODE(spx_joint_create(w, &l, &j), SPX_OK);
+        TEST_ENSURE_CODE(spx_joint_create(w, &l, &j), SPX_OK);
         spx_vec3 v, av;
-        for (int s = 0; s < 240; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        for (int s = 0; s < 240; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         spx_body_get_velocity(w, wheel, &v, &av);
         printf("  hinge motor (max %.1f N m): %.4f rad/s after 4 s\n", weak ? 0.5 : 5.0, av.z);
-        if (weak) ENSURE(av.z < 1.0f); /* stalled: the load is heavier than the motor */
-        else ENSURE_NEAR(av.z, 10.0f, 0.1f); /* the load swings at the rim: within 1% */
+        if (weak) TEST_ENSURE(av.z < 1.0f); /* stalled: the load is heavier than the motor */
+        else TEST_ENSURE_NEAR(av.z, 10.0f, 0.1f); /* the load swings at the rim: within 1% */
         spx_world_destroy(w);
     }
     return 0;
@@ -558,11 +569,8 @@ static int hinge_motor_reaches_speed_or_stalls(void)
    stiffness is set from the effective inertia. */
 static int hinge_spring_oscillates(void)
 {
-    spx_world_def wd = spx_default_world_def();
-    wd.gravity = spx_v3(0, 0, 0);
-    wd.enable_sleep = false;
-    spx_world* w = NULL;
-    ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    spx_world* w = make_weightless_world();
+    TEST_ENSURE(w);
     const spx_body_id plate = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.05f), 6.0f);
     const spx_quat x_to_z = { 0, -0.70710678f, 0, 0.70710678f };
     spx_joint_def d = spx_default_joint_def(SPX_JOINT_HINGE);
@@ -571,28 +579,19 @@ static int hinge_spring_oscillates(void)
     d.frame_b = (spx_transform){ { 0, 0, 0 }, x_to_z };
     d.spring = (spx_joint_spring){ true, 2.0f, 0.0f };
     spx_joint_id j;
-    ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
-    ENSURE_CODE(spx_body_set_velocity(w, plate, spx_v3(0, 0, 0), spx_v3(0, 0, 2.0f)), SPX_OK);
-    double first = -1, last = -1, t = 0;
-    int crossings = 0;
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_set_velocity(w, plate, spx_v3(0, 0, 0), spx_v3(0, 0, 2.0f)), SPX_OK);
+    crossings c = { -1, -1, 0, 0, 2.0f }; /* of the turning speed: once a period */
     spx_vec3 v, av;
-    float w_prev = 2.0f;
-    for (int s = 0; s < 60 * 5 && crossings < 7; ++s) {
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        t += dt;
+    for (int s = 0; s < 60 * 5 && c.count < 7; ++s) {
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         spx_body_get_velocity(w, plate, &v, &av);
-        if (w_prev > 0.0f && av.z <= 0.0f) { /* turning speed through zero downwards: once a period */
-            const double tc = t - dt * (double)av.z / (double)(av.z - w_prev);
-            if (crossings == 0) first = tc;
-            last = tc;
-            ++crossings;
-        }
-        w_prev = av.z;
+        crossings_add(&c, av.z);
     }
-    ENSURE(crossings >= 5);
-    const double period = (last - first) / (crossings - 1);
+    TEST_ENSURE(c.count >= 5);
+    const double period = (c.last - c.first) / (c.count - 1);
     printf("  hinge spring: period %.4f s, 2 Hz spring %.4f s\n", period, 0.5);
-    ENSURE_NEAR(period, 0.5, 0.5 * 0.03);
+    TEST_ENSURE_NEAR(period, 0.5, 0.5 * 0.03);
     spx_world_destroy(w);
     return 0;
 }
@@ -604,22 +603,22 @@ static int hinge_spring_oscillates(void)
 static int weld_keeps_relative_pose(void)
 {
     spx_world* w = make_world(false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     const spx_body_id a = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0.5f, 5, 0), spx_v3(0.5f, 0.1f, 0.1f), 1.0f);
     const spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(1.5f, 5, 0), spx_v3(0.5f, 0.1f, 0.1f), 5.0f);
     spx_joint_def h = spx_default_joint_def(SPX_JOINT_BALL);
     h.frame_a = at(0, 5, 0);
     h.body_b = a, h.frame_b = at(-0.5f, 0, 0);
     spx_joint_id j;
-    ENSURE_CODE(spx_joint_create(w, &h, &j), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_create(w, &h, &j), SPX_OK);
     spx_joint_def d = spx_default_joint_def(SPX_JOINT_WELD);
     d.body_a = a, d.frame_a = at(0.5f, 0, 0);
     d.body_b = b, d.frame_b = at(-0.5f, 0, 0);
-    ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
-    ENSURE_CODE(spx_body_set_velocity(w, b, spx_v3(0, 0, 2), spx_v3(0, 0, 0)), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_set_velocity(w, b, spx_v3(0, 0, 2), spx_v3(0, 0, 0)), SPX_OK);
     float worst_gap = 0.0f, worst_turn = 0.0f;
     for (int s = 0; s < 300; ++s) {
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         /* B's far end and its side point, seen from A: (1.5, 0, 0) and (1, 0.1, 0) in A's frame. */
         spx_transform ta, tb;
         spx_body_get_transform(w, a, &ta);
@@ -631,8 +630,8 @@ static int weld_keeps_relative_pose(void)
         if (turn > worst_turn) worst_turn = turn;
     }
     printf("  weld: worst gap %.2e m, worst turn %.3f deg\n", worst_gap, worst_turn * 180.0f / pi);
-    ENSURE(worst_gap < 1e-3f);
-    ENSURE(worst_turn < 0.5f * pi / 180.0f);
+    TEST_ENSURE(worst_gap < 1e-3f);
+    TEST_ENSURE(worst_turn < 0.5f * pi / 180.0f);
     spx_world_destroy(w);
     return 0;
 }
@@ -644,7 +643,7 @@ static int weld_keeps_relative_pose(void)
 static int slider_stays_on_axis_and_its_motor_drives(void)
 {
     spx_world* w = make_world(false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     const spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 3, 0), spx_v3(0.2f, 0.2f, 0.2f), 10.0f);
     /* Axis: frame x turned 30 degrees about z (up the slope). */
     const float half = pi / 12.0f;
@@ -656,11 +655,11 @@ static int slider_stays_on_axis_and_its_motor_drives(void)
     d.motor = (spx_joint_motor){ true, 0.5f, 500.0f };
     d.limit = (spx_joint_limit){ true, -1.0f, 1.0f };
     spx_joint_id j;
-    ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     const spx_vec3 axis = { cosf(2 * half), sinf(2 * half), 0 };
     float worst_off = 0.0f, speed_at_1s = 0.0f;
     for (int s = 0; s < 240; ++s) {
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         const spx_vec3 p = position(w, box);
         const spx_vec3 r = { p.x, p.y - 3.0f, p.z };
         const float along = r.x * axis.x + r.y * axis.y;
@@ -673,10 +672,10 @@ static int slider_stays_on_axis_and_its_motor_drives(void)
     spx_transform t;
     spx_body_get_transform(w, box, &t);
     printf("  slider: speed %.4f m/s (set 0.5), off axis at most %.2e m, stops at %.4f m (limit 1)\n", speed_at_1s, worst_off, along);
-    ENSURE_NEAR(speed_at_1s, 0.5f, 0.005f);
-    ENSURE(worst_off < 1e-3f);
-    ENSURE_NEAR(along, 1.0f, 0.01f);
-    ENSURE(fabsf(t.q.w) > 0.99999f); /* turned less than half a degree */
+    TEST_ENSURE_NEAR(speed_at_1s, 0.5f, 0.005f);
+    TEST_ENSURE(worst_off < 1e-3f);
+    TEST_ENSURE_NEAR(along, 1.0f, 0.01f);
+    TEST_ENSURE(fabsf(t.q.w) > 0.99999f); /* turned less than half a degree */
     spx_world_destroy(w);
     return 0;
 }
@@ -687,37 +686,24 @@ static int slider_stays_on_axis_and_its_motor_drives(void)
    length: it oscillates at 1.5 Hz (within 3%). */
 static int distance_spring_oscillates_at_its_frequency(void)
 {
-    spx_world_def wd = spx_default_world_def();
-    wd.gravity = spx_v3(0, 0, 0);
-    wd.enable_sleep = false;
-    spx_world* w = NULL;
-    ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    spx_world* w = make_weightless_world();
+    TEST_ENSURE(w);
     const spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(1.2f, 0, 0), spx_v3(0.1f, 0.1f, 0.1f), 1.0f);
     spx_joint_def d = spx_default_joint_def(SPX_JOINT_DISTANCE);
     d.body_b = box;
     d.length = 1.0f;
     d.spring = (spx_joint_spring){ true, 1.5f, 0.0f };
     spx_joint_id j;
-    ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
-    double first = -1, last = -1, t = 0;
-    int crossings = 0;
-    float x_prev = 0.2f;
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    crossings c = { -1, -1, 0, 0, 0.2f };
     for (int s = 0; s < 60 * 6; ++s) {
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        t += dt;
-        const float x = position(w, box).x - 1.0f;
-        if (x_prev > 0.0f && x <= 0.0f) {
-            const double tc = t - dt * (double)x / (double)(x - x_prev);
-            if (crossings == 0) first = tc;
-            last = tc;
-            ++crossings;
-        }
-        x_prev = x;
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        crossings_add(&c, position(w, box).x - 1.0f);
     }
-    ENSURE(crossings >= 6);
-    const double frequency = (crossings - 1) / (last - first);
+    TEST_ENSURE(c.count >= 6);
+    const double frequency = (c.count - 1) / (c.last - c.first);
     printf("  distance spring: %.4f Hz (set 1.5)\n", frequency);
-    ENSURE_NEAR(frequency, 1.5, 1.5 * 0.03);
+    TEST_ENSURE_NEAR(frequency, 1.5, 1.5 * 0.03);
     spx_world_destroy(w);
     return 0;
 }
@@ -737,7 +723,7 @@ static float rnd(void)
 static int ragdoll_stays_finite_under_kicks(void)
 {
     spx_world* w = make_world(true);
-    ENSURE(w);
+    TEST_ENSURE(w);
     add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20), 1.0f);
     const spx_body_id torso = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 2, 0), spx_v3(0.2f, 0.3f, 0.1f), 20.0f);
     enum { LIMBS = 5 };
@@ -764,7 +750,7 @@ static int ragdoll_stays_finite_under_kicks(void)
         bd.rotation = q;
         bd.shapes = &s;
         bd.shape_count = 1;
-        ENSURE_CODE(spx_body_create(w, &bd, &limb[i]), SPX_OK);
+        TEST_ENSURE_CODE(spx_body_create(w, &bd, &limb[i]), SPX_OK);
         spx_joint_def d = spx_default_joint_def(SPX_JOINT_CONE_TWIST);
         d.body_a = torso;
         d.frame_a = (spx_transform){ socket[i], q }; /* the cone about the limb's rest direction */
@@ -772,7 +758,7 @@ static int ragdoll_stays_finite_under_kicks(void)
         d.frame_b = at(-len[i], 0, 0);
         d.swing_limit = pi / 4.0f;
         d.limit = (spx_joint_limit){ true, -pi / 8.0f, pi / 8.0f };
-        ENSURE_CODE(spx_joint_create(w, &d, &joint[i]), SPX_OK);
+        TEST_ENSURE_CODE(spx_joint_create(w, &d, &joint[i]), SPX_OK);
     }
     const int steps = (long_run ? 60 : 10) * 60;
     float worst_gap = 0.0f;
@@ -780,15 +766,15 @@ static int ragdoll_stays_finite_under_kicks(void)
         if (s % 20 == 0 && s < steps - 120) {
             const int k = (int)((rnd() * 0.5f + 0.5f) * LIMBS) % LIMBS;
             const spx_vec3 p = position(w, limb[k]);
-            ENSURE_CODE(spx_body_apply_impulse(w, limb[k], spx_v3(rnd() * 20.0f, rnd() * 20.0f, rnd() * 20.0f), p), SPX_OK);
+            TEST_ENSURE_CODE(spx_body_apply_impulse(w, limb[k], spx_v3(rnd() * 20.0f, rnd() * 20.0f, rnd() * 20.0f), p), SPX_OK);
         }
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         spx_step_stats st;
         spx_world_get_stats(w, &st);
-        ENSURE(!(st.flags & SPX_STEP_QUARANTINE));
+        TEST_ENSURE(!(st.flags & SPX_STEP_QUARANTINE));
         for (int i = 0; i < LIMBS; ++i) {
             const spx_vec3 p = position(w, limb[i]);
-            ENSURE(isfinite(p.x) && isfinite(p.y) && isfinite(p.z));
+            TEST_ENSURE(isfinite(p.x) && isfinite(p.y) && isfinite(p.z));
             const float gap = dist3(world_point(w, torso, socket[i]), world_point(w, limb[i], spx_v3(-len[i], 0, 0)));
             if (gap > worst_gap) worst_gap = gap;
         }
@@ -808,8 +794,8 @@ static int ragdoll_stays_finite_under_kicks(void)
         if (swing > worst_swing) worst_swing = swing;
     }
     printf("  ragdoll: worst anchor gap %.4f m, swing at rest at most %.2f deg (limit 45)\n", worst_gap, worst_swing * 180.0f / pi);
-    ENSURE(worst_gap < 0.05f);
-    ENSURE(worst_swing < (45.0f + 5.0f) * pi / 180.0f);
+    TEST_ENSURE(worst_gap < 0.05f);
+    TEST_ENSURE(worst_swing < (45.0f + 5.0f) * pi / 180.0f);
     spx_world_destroy(w);
     return 0;
 }
@@ -822,7 +808,7 @@ static int ragdoll_stays_finite_under_kicks(void)
 static int wheel_suspension_motor_and_steering(void)
 {
     spx_world* w = make_world(false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     const spx_body_id chassis = add_box(w, SPX_BODY_STATIC, spx_v3(0, 2, 0), spx_v3(1, 0.2f, 1), 1.0f);
     const spx_body_id wheel = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 1, 0), spx_v3(0.3f, 0.3f, 0.1f), 10.0f);
     const spx_quat x_to_z = { 0, -0.70710678f, 0, 0.70710678f };
@@ -832,26 +818,26 @@ static int wheel_suspension_motor_and_steering(void)
     d.spring = (spx_joint_spring){ true, 2.0f, 1.0f };
     d.motor = (spx_joint_motor){ true, 8.0f, 50.0f };
     spx_joint_id j;
-    ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
-    for (int s = 0; s < 180; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    for (int s = 0; s < 180; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
     const float sag = 1.0f - position(w, wheel).y;
     const float expected = 9.81f / ((2.0f * pi * 2.0f) * (2.0f * pi * 2.0f));
     spx_vec3 v, av;
     spx_body_get_velocity(w, wheel, &v, &av);
     printf("  wheel: sag %.4f m (theory %.4f), spin (%.4f, %.4f, %.4f) rad/s (set 8 about z)\n", sag, expected, av.x, av.y, av.z);
-    ENSURE_NEAR(sag, expected, 0.02f * expected);
-    ENSURE_NEAR(av.z, 8.0f, 0.08f);
-    ENSURE(fabsf(av.x) < 1e-3f && fabsf(av.y) < 1e-3f);
-    ENSURE_CODE(spx_joint_set_steering(w, j, 0.3f), SPX_OK);
-    for (int s = 0; s < 60; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    TEST_ENSURE_NEAR(sag, expected, 0.02f * expected);
+    TEST_ENSURE_NEAR(av.z, 8.0f, 0.08f);
+    TEST_ENSURE(fabsf(av.x) < 1e-3f && fabsf(av.y) < 1e-3f);
+    TEST_ENSURE_CODE(spx_joint_set_steering(w, j, 0.3f), SPX_OK);
+    for (int s = 0; s < 60; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
     spx_body_get_velocity(w, wheel, &v, &av);
     /* The axle, A's x (world z) turned 0.3 rad about y: (sin 0.3, 0, cos 0.3) spun at 8 rad/s. */
     const float spin = sqrtf(av.x * av.x + av.y * av.y + av.z * av.z);
     const float turned = atan2f(av.x, av.z);
     printf("  wheel steered: spin %.4f rad/s about an axis turned %.4f rad (set 0.3)\n", spin, turned);
-    ENSURE_NEAR(turned, 0.3f, 0.01f);
-    ENSURE_NEAR(spin, 8.0f, 0.08f);
-    ENSURE(fabsf(av.y) < 0.01f);
+    TEST_ENSURE_NEAR(turned, 0.3f, 0.01f);
+    TEST_ENSURE_NEAR(spin, 8.0f, 0.08f);
+    TEST_ENSURE(fabsf(av.y) < 0.01f);
     spx_world_destroy(w);
     return 0;
 }
@@ -864,7 +850,7 @@ static int wheel_suspension_motor_and_steering(void)
 static int drag_joint_moves_point_to_target(void)
 {
     spx_world* w = make_world(false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20), 1.0f);
     const spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), 2.0f);
     spx_joint_def d = spx_default_joint_def(SPX_JOINT_DRAG);
@@ -873,12 +859,12 @@ static int drag_joint_moves_point_to_target(void)
     d.target = spx_v3(0.5f, 3.5f, 0.5f);
     d.max_force = 200.0f;
     spx_joint_id j;
-    ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     float most = 0.0f;
     for (int s = 0; s < 300; ++s) {
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         spx_vec3 f, t;
-        ENSURE_CODE(spx_joint_get_reaction(w, j, &f, &t), SPX_OK);
+        TEST_ENSURE_CODE(spx_joint_get_reaction(w, j, &f, &t), SPX_OK);
         const float m = sqrtf(f.x * f.x + f.y * f.y + f.z * f.z);
         if (m > most) most = m;
     }
@@ -886,12 +872,12 @@ static int drag_joint_moves_point_to_target(void)
     /* Hanging still by its corner, the box sags below the target by m g / k with k = m (2 pi 5 Hz)^2. */
     const float sag = 9.81f / ((2.0f * pi * 5.0f) * (2.0f * pi * 5.0f));
     printf("  drag: corner %.4f m from target (sag %.4f), largest force %.1f N (max 200)\n", off, sag, most);
-    ENSURE_NEAR(off, sag, 0.1f * sag);
-    ENSURE(most <= 200.0f * 1.001f);
+    TEST_ENSURE_NEAR(off, sag, 0.1f * sag);
+    TEST_ENSURE(most <= 200.0f * 1.001f);
     /* Moved: it follows. */
-    ENSURE_CODE(spx_joint_set_target(w, j, spx_v3(2.5f, 3.5f, 0.5f)), SPX_OK);
-    for (int s = 0; s < 300; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-    ENSURE_NEAR(dist3(world_point(w, box, d.frame_b.p), spx_v3(2.5f, 3.5f, 0.5f)), sag, 0.1f * sag);
+    TEST_ENSURE_CODE(spx_joint_set_target(w, j, spx_v3(2.5f, 3.5f, 0.5f)), SPX_OK);
+    for (int s = 0; s < 300; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    TEST_ENSURE_NEAR(dist3(world_point(w, box, d.frame_b.p), spx_v3(2.5f, 3.5f, 0.5f)), sag, 0.1f * sag);
     spx_world_destroy(w);
     return 0;
 }
@@ -906,7 +892,7 @@ static int pendulum_swap_and_move(void)
     spx_vec3 end[4];
     for (int k = 0; k < 4; ++k) {
         spx_world* w = make_world(false);
-        ENSURE(w);
+        TEST_ENSURE(w);
         const spx_vec3 o = k == 3 ? spx_v3(1000.0f, 0, -1000.0f) : spx_v3(0, 0, 0);
         const spx_body_id post = add_box(w, SPX_BODY_STATIC, spx_v3(o.x, o.y + 2.5f, o.z), spx_v3(0.1f, 0.5f, 0.1f), 1.0f);
         const spx_body_id bob = add_box(w, SPX_BODY_DYNAMIC, spx_v3(o.x + 0.8f, o.y + 1.4f, o.z + 0.3f), spx_v3(0.05f, 0.1f, 0.05f), 1.0f);
@@ -916,15 +902,15 @@ static int pendulum_swap_and_move(void)
         else if (k == 2) d.body_a = bob, d.frame_a = on_bob, d.body_b = post, d.frame_b = on_post;
         else d.body_a = post, d.frame_a = on_post, d.body_b = bob, d.frame_b = on_bob;
         spx_joint_id j;
-        ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
-        for (int s = 0; s < 300; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+        for (int s = 0; s < 300; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         const spx_vec3 p = position(w, bob);
         end[k] = spx_v3(p.x - o.x, p.y - o.y, p.z - o.z);
         spx_world_destroy(w);
     }
     printf("  pendulum: world (%.4f %.4f %.4f), post as A (%.4f %.4f %.4f), as B (%.4f %.4f %.4f), 1 km away (%.4f %.4f %.4f)\n",
            end[0].x, end[0].y, end[0].z, end[1].x, end[1].y, end[1].z, end[2].x, end[2].y, end[2].z, end[3].x, end[3].y, end[3].z);
-    for (int k = 1; k < 4; ++k) ENSURE(dist3(end[k], end[0]) < 1e-3f);
+    for (int k = 1; k < 4; ++k) TEST_ENSURE(dist3(end[k], end[0]) < 1e-3f);
     return 0;
 }
 
@@ -932,19 +918,19 @@ static int pendulum_swap_and_move(void)
 static int reaction_holds_the_weight(void)
 {
     spx_world* w = make_world(false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     const spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 1, 0), spx_v3(0.1f, 0.1f, 0.1f), 3.0f);
     spx_joint_def d = spx_default_joint_def(SPX_JOINT_BALL);
     d.frame_a = at(0, 2, 0);
     d.body_b = box, d.frame_b = at(0, 1, 0);
     spx_joint_id j;
-    ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
-    for (int s = 0; s < 120; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    for (int s = 0; s < 120; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
     spx_vec3 f, t;
-    ENSURE_CODE(spx_joint_get_reaction(w, j, &f, &t), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_get_reaction(w, j, &f, &t), SPX_OK);
     printf("  reaction: (%.4f, %.4f, %.4f) N, torque (%.4f, %.4f, %.4f) N m\n", f.x, f.y, f.z, t.x, t.y, t.z);
-    ENSURE_NEAR(f.y, 3.0f * 9.81f, 0.01f * 3.0f * 9.81f);
-    ENSURE(fabsf(f.x) < 1e-3f && fabsf(f.z) < 1e-3f);
+    TEST_ENSURE_NEAR(f.y, 3.0f * 9.81f, 0.01f * 3.0f * 9.81f);
+    TEST_ENSURE(fabsf(f.x) < 1e-3f && fabsf(f.z) < 1e-3f);
     spx_world_destroy(w);
     return 0;
 }
@@ -955,7 +941,7 @@ static int distance_rope_and_rigid(void)
 {
     for (int rigid = 0; rigid < 2; ++rigid) {
         spx_world* w = make_world(false);
-        ENSURE(w);
+        TEST_ENSURE(w);
         const spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 4.5f, 0), spx_v3(0.1f, 0.1f, 0.1f), 1.0f);
         spx_joint_def d = spx_default_joint_def(SPX_JOINT_DISTANCE);
         d.frame_a = at(0, 5, 0);
@@ -966,19 +952,19 @@ static int distance_rope_and_rigid(void)
             d.limit.enable = true, d.min_length = 0.0f, d.max_length = 2.0f;
         }
         spx_joint_id j;
-        ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+        TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
         /* Free fall from 0.5 m below the anchor to 2 m takes sqrt(2 * 1.5 / g) = 0.553 s. */
         float at_half_second = 0.0f, worst = 0.0f;
         for (int s = 0; s < 180; ++s) {
-            ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+            TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
             const float y = position(w, box).y;
             if (s == 29) at_half_second = y;
             if (s > 60 && fabsf(5.0f - y - d.length) > worst) worst = fabsf(5.0f - y - d.length);
         }
         printf("  distance %s: y at 0.5 s %.4f, then within %.2e m of its length\n", rigid ? "rigid" : "rope", at_half_second, worst);
-        if (!rigid) ENSURE_NEAR(at_half_second, 4.5f - 0.5f * 9.81f * 0.25f, 0.01f); /* still falling freely */
-        else ENSURE_NEAR(at_half_second, 3.5f, 0.01f);
-        ENSURE(worst < 0.01f * d.length);
+        if (!rigid) TEST_ENSURE_NEAR(at_half_second, 4.5f - 0.5f * 9.81f * 0.25f, 0.01f); /* still falling freely */
+        else TEST_ENSURE_NEAR(at_half_second, 3.5f, 0.01f);
+        TEST_ENSURE(worst < 0.01f * d.length);
         spx_world_destroy(w);
     }
     return 0;
@@ -988,38 +974,26 @@ static int distance_rope_and_rigid(void)
    about 2 Hz when turned; a rigid one barely gives. */
 static int soft_weld_springs(void)
 {
-    spx_world_def wd = spx_default_world_def();
-    wd.gravity = spx_v3(0, 0, 0);
-    wd.enable_sleep = false;
-    spx_world* w = NULL;
-    ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    spx_world* w = make_weightless_world();
+    TEST_ENSURE(w);
     const spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), spx_v3(0.2f, 0.2f, 0.2f), 1.0f);
     spx_joint_def d = spx_default_joint_def(SPX_JOINT_WELD);
     d.body_b = box;
     d.spring = (spx_joint_spring){ true, 2.0f, 0.0f };
     spx_joint_id j;
-    ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
-    ENSURE_CODE(spx_body_set_velocity(w, box, spx_v3(0, 0, 0), spx_v3(0, 1, 0)), SPX_OK);
-    double first = -1, last = -1, t = 0;
-    int crossings = 0;
-    float prev = 1.0f;
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_set_velocity(w, box, spx_v3(0, 0, 0), spx_v3(0, 1, 0)), SPX_OK);
+    crossings c = { -1, -1, 0, 0, 1.0f };
     for (int s = 0; s < 60 * 4; ++s) {
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        t += dt;
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         spx_vec3 v, av;
         spx_body_get_velocity(w, box, &v, &av);
-        if (prev > 0.0f && av.y <= 0.0f) {
-            const double tc = t - dt * (double)av.y / (double)(av.y - prev);
-            if (crossings == 0) first = tc;
-            last = tc;
-            ++crossings;
-        }
-        prev = av.y;
+        crossings_add(&c, av.y);
     }
-    ENSURE(crossings >= 5);
-    const double period = (last - first) / (crossings - 1);
+    TEST_ENSURE(c.count >= 5);
+    const double period = (c.last - c.first) / (c.count - 1);
     printf("  soft weld: period %.4f s (2 Hz: 0.5)\n", period);
-    ENSURE_NEAR(period, 0.5, 0.5 * 0.03);
+    TEST_ENSURE_NEAR(period, 0.5, 0.5 * 0.03);
     spx_world_destroy(w);
     return 0;
 }
@@ -1029,13 +1003,13 @@ static int soft_weld_springs(void)
    stay within the buffers the first steps made). */
 static int steps_allocate_nothing_once_warm(void)
 {
-    counting c = { 0 };
-    spx_allocator a = { counting_alloc, counting_free, &c };
+    test_counting c = { 0 };
+    spx_allocator a = { test_counting_alloc, test_counting_free, &c };
     spx_world_def wd = spx_default_world_def();
     wd.allocator = &a;
     wd.enable_sleep = false;
     spx_world* w = NULL;
-    ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
     add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(10, 1, 10), 1.0f);
     spx_body_id prev = { 0, 0, 0 };
     for (int i = 0; i < 8; ++i) {
@@ -1045,16 +1019,16 @@ static int steps_allocate_nothing_once_warm(void)
         else d.frame_a = at(0, 20, 0);
         d.body_b = b, d.frame_b = at(0, 0.5f, 0);
         spx_joint_id j;
-        ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+        TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
         prev = b;
     }
-    ENSURE_CODE(spx_body_set_velocity(w, prev, spx_v3(0.5f, 0, 0.5f), spx_v3(0, 0, 0)), SPX_OK);
-    for (int s = 0; s < 60; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_set_velocity(w, prev, spx_v3(0.5f, 0, 0.5f), spx_v3(0, 0, 0)), SPX_OK);
+    for (int s = 0; s < 60; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
     const long before = c.calls;
-    for (int s = 0; s < 300; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-    ENSURE(c.calls == before);
+    for (int s = 0; s < 300; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    TEST_ENSURE(c.calls == before);
     spx_world_destroy(w);
-    ENSURE(c.live == 0);
+    TEST_ENSURE(c.live == 0);
     return 0;
 }
 
@@ -1065,14 +1039,14 @@ static int out_of_memory_changes_nothing(void)
 {
     float reference = 0.0f;
     for (long fail = 0; fail < 200; ++fail) {
-        counting c = { 0 };
+        test_counting c = { 0 };
         c.fail_at = fail;
-        spx_allocator a = { counting_alloc, counting_free, &c };
+        spx_allocator a = { test_counting_alloc, test_counting_free, &c };
         spx_world_def wd = spx_default_world_def();
         wd.allocator = &a;
         spx_world* w = NULL;
         if (spx_world_create(&wd, &w) != SPX_OK) {
-            ENSURE(c.live == 0);
+            TEST_ENSURE(c.live == 0);
             continue;
         }
         spx_body_id link[4];
@@ -1093,25 +1067,25 @@ static int out_of_memory_changes_nothing(void)
             spx_joint_id j;
             spx_result r;
             while ((r = spx_joint_create(w, &d, &j)) != SPX_OK) {
-                ENSURE_CODE(r, SPX_ERR_OUT_OF_MEMORY);
+                TEST_ENSURE_CODE(r, SPX_ERR_OUT_OF_MEMORY);
                 c.fail_at = 0;
             }
             ++made;
         }
-        ENSURE(made == 4);
-        ENSURE_CODE(spx_body_set_velocity(w, link[3], spx_v3(1, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
+        TEST_ENSURE(made == 4);
+        TEST_ENSURE_CODE(spx_body_set_velocity(w, link[3], spx_v3(1, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
         for (int s = 0; s < 30; ++s) {
             spx_result r;
             while ((r = spx_world_step(w, dt)) != SPX_OK) {
-                ENSURE_CODE(r, SPX_ERR_OUT_OF_MEMORY);
+                TEST_ENSURE_CODE(r, SPX_ERR_OUT_OF_MEMORY);
                 c.fail_at = 0;
             }
         }
         const float x = position(w, link[3]).x;
         if (fail == 0) reference = x;
-        else ENSURE(x == reference);
+        else TEST_ENSURE(x == reference);
         spx_world_destroy(w);
-        ENSURE(c.live == 0);
+        TEST_ENSURE(c.live == 0);
     }
     return 0;
 }
@@ -1125,7 +1099,7 @@ static int out_of_memory_changes_nothing(void)
 static int weld_holds_then_breaks(void)
 {
     spx_world* w = make_world(false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     const spx_body_id wall = add_box(w, SPX_BODY_STATIC, spx_v3(-0.5f, 5, 0), spx_v3(0.5f, 2, 2), 1.0f);
     const spx_body_id beam = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0.5f, 5, 0), spx_v3(0.5f, 0.1f, 0.1f), 10.0f);
     spx_joint_def d = spx_default_joint_def(SPX_JOINT_WELD);
@@ -1135,46 +1109,46 @@ static int weld_holds_then_breaks(void)
     int tag = 7;
     d.user_data = &tag;
     spx_joint_id weld;
-    ENSURE_CODE(spx_joint_create(w, &d, &weld), SPX_OK);
-    for (int s = 0; s < 120; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &weld), SPX_OK);
+    for (int s = 0; s < 120; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
     const spx_joint_break_event* events;
     uint32_t count;
-    ENSURE_CODE(spx_world_get_joint_break_events(w, &events, &count), SPX_OK);
-    ENSURE(count == 0);
+    TEST_ENSURE_CODE(spx_world_get_joint_break_events(w, &events, &count), SPX_OK);
+    TEST_ENSURE(count == 0);
     spx_vec3 f, t;
-    ENSURE_CODE(spx_joint_get_reaction(w, weld, &f, &t), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_get_reaction(w, weld, &f, &t), SPX_OK);
     const float sag = 5.0f - world_point(w, beam, spx_v3(0.5f, 0, 0)).y;
     printf("  weld: force (%.3f, %.3f, %.3f) N, torque about the wall (%.3f, %.3f, %.3f) N m, tip sag %.2e m\n", f.x, f.y, f.z,
            t.x, t.y, t.z, sag);
-    ENSURE_NEAR(f.y, 98.1f, 0.01f * 98.1f);
-    ENSURE_NEAR(t.z, 49.05f, 0.01f * 49.05f); /* holding the beam up: +z turns +x up */
-    ENSURE(sag < 1e-3f);
+    TEST_ENSURE_NEAR(f.y, 98.1f, 0.01f * 98.1f);
+    TEST_ENSURE_NEAR(t.z, 49.05f, 0.01f * 49.05f); /* holding the beam up: +z turns +x up */
+    TEST_ENSURE(sag < 1e-3f);
     const spx_body_id weight = add_box(w, SPX_BODY_DYNAMIC, spx_v3(1, 4.5f, 0), spx_v3(0.1f, 0.1f, 0.1f), 20.0f);
     spx_joint_def hang = spx_default_joint_def(SPX_JOINT_BALL);
     hang.body_a = beam, hang.frame_a = at(0.5f, 0, 0);
     hang.body_b = weight, hang.frame_b = at(0, 0.5f, 0);
     spx_joint_id rope;
-    ENSURE_CODE(spx_joint_create(w, &hang, &rope), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_create(w, &hang, &rope), SPX_OK);
     bool broke = false;
     for (int s = 0; s < 60 && !broke; ++s) {
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        ENSURE_CODE(spx_world_get_joint_break_events(w, &events, &count), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_get_joint_break_events(w, &events, &count), SPX_OK);
         for (uint32_t k = 0; k < count; ++k) {
             const spx_joint_break_event* e = &events[k];
-            ENSURE(e->joint.index == weld.index && e->joint.generation == weld.generation);
-            ENSURE(e->a.index == wall.index && e->b.index == beam.index && e->user_data == &tag);
+            TEST_ENSURE(e->joint.index == weld.index && e->joint.generation == weld.generation);
+            TEST_ENSURE(e->a.index == wall.index && e->b.index == beam.index && e->user_data == &tag);
             const float torque = sqrtf(e->torque.x * e->torque.x + e->torque.y * e->torque.y + e->torque.z * e->torque.z);
             printf("  weld broke in step %d after the weight at %.1f N m (threshold 150)\n", s, torque);
-            ENSURE(torque > 150.0f);
+            TEST_ENSURE(torque > 150.0f);
             broke = true;
         }
     }
-    ENSURE(broke);
-    ENSURE(!spx_joint_is_valid(w, weld));
-    ENSURE(spx_joint_is_valid(w, rope));
+    TEST_ENSURE(broke);
+    TEST_ENSURE(!spx_joint_is_valid(w, weld));
+    TEST_ENSURE(spx_joint_is_valid(w, rope));
     const float y0 = position(w, beam).y;
-    for (int s = 0; s < 30; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-    ENSURE(position(w, beam).y < y0 - 0.5f); /* it falls */
+    for (int s = 0; s < 30; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    TEST_ENSURE(position(w, beam).y < y0 - 0.5f); /* it falls */
     spx_world_destroy(w);
     return 0;
 }
@@ -1185,7 +1159,7 @@ static int weld_holds_then_breaks(void)
 static int nan_in_a_chain_does_not_spread(void)
 {
     spx_world* w = make_world(false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     spx_body_id link[4];
     for (int i = 0; i < 4; ++i) {
         link[i] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 9.5f - (float)i, 0), spx_v3(0.1f, 0.5f, 0.1f), 1.0f);
@@ -1194,28 +1168,28 @@ static int nan_in_a_chain_does_not_spread(void)
         else d.frame_a = at(0, 10, 0);
         d.body_b = link[i], d.frame_b = at(0, 0.5f, 0);
         spx_joint_id j;
-        ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+        TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     }
-    ENSURE_CODE(spx_body_set_velocity(w, link[3], spx_v3(2, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
-    for (int s = 0; s < 30; ++s) ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_set_velocity(w, link[3], spx_v3(2, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
+    for (int s = 0; s < 30; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
     w->bodies[link[1].index - 1].w = (vec3s){ { NAN, 0.0f, 0.0f } };
-    ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
     spx_step_stats st;
     spx_world_get_stats(w, &st);
-    ENSURE(st.flags & SPX_STEP_QUARANTINE);
-    ENSURE_CODE(spx_body_apply_impulse(w, link[3], spx_v3(1, 0, 0), position(w, link[3])), SPX_OK);
+    TEST_ENSURE(st.flags & SPX_STEP_QUARANTINE);
+    TEST_ENSURE_CODE(spx_body_apply_impulse(w, link[3], spx_v3(1, 0, 0), position(w, link[3])), SPX_OK);
     for (int s = 0; s < 60; ++s) {
-        ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         spx_world_get_stats(w, &st);
-        ENSURE(!(st.flags & SPX_STEP_QUARANTINE));
+        TEST_ENSURE(!(st.flags & SPX_STEP_QUARANTINE));
     }
     for (int i = 0; i < 4; ++i) {
         const spx_vec3 p = position(w, link[i]);
-        ENSURE(isfinite(p.x) && isfinite(p.y) && isfinite(p.z));
+        TEST_ENSURE(isfinite(p.x) && isfinite(p.y) && isfinite(p.z));
     }
     /* The chain holds together again: the links' anchors within 1 cm. */
     for (int i = 1; i < 4; ++i)
-        ENSURE(dist3(world_point(w, link[i - 1], spx_v3(0, -0.5f, 0)), world_point(w, link[i], spx_v3(0, 0.5f, 0))) < 0.01f);
+        TEST_ENSURE(dist3(world_point(w, link[i - 1], spx_v3(0, -0.5f, 0)), world_point(w, link[i], spx_v3(0, 0.5f, 0))) < 0.01f);
     spx_world_destroy(w);
     return 0;
 }
@@ -1224,30 +1198,30 @@ int main(int argc, char** argv)
 {
     long_run = argc > 1 && strcmp(argv[1], "--long") == 0;
     int failures = 0;
-    RUN_TEST(bad_input_is_rejected, failures);
-    RUN_TEST(collide_connected_flag, failures);
-    RUN_TEST(jointed_bodies_sleep_and_wake_together, failures);
-    RUN_TEST(pendulum_period, failures);
-    RUN_TEST(pendulum_energy_never_grows, failures);
-    RUN_TEST(chain_of_20_holds_its_length, failures);
-    RUN_TEST(chain_with_mass_ratio_100, failures);
-    RUN_TEST(hinge_limit_holds, failures);
-    RUN_TEST(hinge_limit_holds_heavy_arm_on_light_link, failures);
-    RUN_TEST(hinge_motor_reaches_speed_or_stalls, failures);
-    RUN_TEST(hinge_spring_oscillates, failures);
-    RUN_TEST(weld_keeps_relative_pose, failures);
-    RUN_TEST(slider_stays_on_axis_and_its_motor_drives, failures);
-    RUN_TEST(distance_spring_oscillates_at_its_frequency, failures);
-    RUN_TEST(ragdoll_stays_finite_under_kicks, failures);
-    RUN_TEST(wheel_suspension_motor_and_steering, failures);
-    RUN_TEST(drag_joint_moves_point_to_target, failures);
-    RUN_TEST(pendulum_swap_and_move, failures);
-    RUN_TEST(reaction_holds_the_weight, failures);
-    RUN_TEST(distance_rope_and_rigid, failures);
-    RUN_TEST(soft_weld_springs, failures);
-    RUN_TEST(steps_allocate_nothing_once_warm, failures);
-    RUN_TEST(out_of_memory_changes_nothing, failures);
-    RUN_TEST(weld_holds_then_breaks, failures);
-    RUN_TEST(nan_in_a_chain_does_not_spread, failures);
+    TEST_RUN(bad_input_is_rejected, failures);
+    TEST_RUN(collide_connected_flag, failures);
+    TEST_RUN(jointed_bodies_sleep_and_wake_together, failures);
+    TEST_RUN(pendulum_period, failures);
+    TEST_RUN(pendulum_energy_never_grows, failures);
+    TEST_RUN(chain_of_20_holds_its_length, failures);
+    TEST_RUN(chain_with_mass_ratio_100, failures);
+    TEST_RUN(hinge_limit_holds, failures);
+    TEST_RUN(hinge_limit_holds_heavy_arm_on_light_link, failures);
+    TEST_RUN(hinge_motor_reaches_speed_or_stalls, failures);
+    TEST_RUN(hinge_spring_oscillates, failures);
+    TEST_RUN(weld_keeps_relative_pose, failures);
+    TEST_RUN(slider_stays_on_axis_and_its_motor_drives, failures);
+    TEST_RUN(distance_spring_oscillates_at_its_frequency, failures);
+    TEST_RUN(ragdoll_stays_finite_under_kicks, failures);
+    TEST_RUN(wheel_suspension_motor_and_steering, failures);
+    TEST_RUN(drag_joint_moves_point_to_target, failures);
+    TEST_RUN(pendulum_swap_and_move, failures);
+    TEST_RUN(reaction_holds_the_weight, failures);
+    TEST_RUN(distance_rope_and_rigid, failures);
+    TEST_RUN(soft_weld_springs, failures);
+    TEST_RUN(steps_allocate_nothing_once_warm, failures);
+    TEST_RUN(out_of_memory_changes_nothing, failures);
+    TEST_RUN(weld_holds_then_breaks, failures);
+    TEST_RUN(nan_in_a_chain_does_not_spread, failures);
     return failures ? 1 : 0;
 }

@@ -6,7 +6,8 @@
 #include "collide/manifold_mesh.h"
 #include "support/reference.h"
 #include "support/shapes.h"
-#include "test.h"
+#include "support/test.h"
+#include "support/pieces.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,16 +21,6 @@ typedef struct placed {
     spx_mesh_instance* inst;
 } placed;
 
-static spx_quat quat_axis(int axis, double angle)
-{
-    spx_quat q = { 0.0f, 0.0f, 0.0f, (float)cos(0.5 * angle) };
-    float s = (float)sin(0.5 * angle);
-    if (axis == 0) q.x = s;
-    else if (axis == 1) q.y = s;
-    else q.z = s;
-    return q;
-}
-
 static spx_quat quat_mul(spx_quat a, spx_quat b)
 {
     spx_quat r = { a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
@@ -41,7 +32,7 @@ static const spx_quat no_turn = { 0.0f, 0.0f, 0.0f, 1.0f };
 
 /* A closed box of half extents h, each face an n x n grid of squares (2 n^2 triangles), wound
    counter-clockwise from outside; the faces' shared corners have equal coordinates, so they weld. */
-static bool shape_box(spx_shape* s, spx_vec3 h, uint32_t n)
+static bool shape_box(test_shape* s, spx_vec3 h, uint32_t n)
 {
     const uint32_t per_face = (n + 1) * (n + 1);
     s->vertex_count = 6 * per_face;
@@ -81,7 +72,7 @@ static bool shape_box(spx_shape* s, spx_vec3 h, uint32_t n)
 }
 
 /* Reverses every triangle's winding (the sphere generator's is inside out). */
-static void shape_flip(spx_shape* s)
+static void shape_flip(test_shape* s)
 {
     for (uint32_t i = 0; i < s->triangle_count; ++i) {
         uint32_t x = s->indices[3 * i + 1];
@@ -96,21 +87,16 @@ static void count_pair(void* context, uint32_t ta, uint32_t tb)
     ++*(uint32_t*)context;
 }
 
-static int make_placed(const spx_shape* s, uint32_t leaf, bool closed, spx_vec3 at, spx_quat q, placed* out)
+static int make_placed(const test_shape* s, uint32_t leaf, bool closed, spx_vec3 at, spx_quat q, placed* out)
 {
-    spx_mesh_def def = spx_default_mesh_def();
-    def.vertices = s->vertices;
-    def.vertex_count = s->vertex_count;
-    def.indices = s->indices;
-    def.triangle_count = s->triangle_count;
-    def.leaf_triangles = leaf;
-    ENSURE_CODE(spx_mesh_create(&def, &out->mesh), SPX_OK);
+    spx_mesh_def def = test_shape_mesh_def(s, leaf);
+    TEST_ENSURE_CODE(spx_mesh_create(&def, &out->mesh), SPX_OK);
     if (closed) { /* a solid, wound outward: what the world's dynamic meshes are */
         spx_mass_properties mp;
-        ENSURE_CODE(spx_mass_mesh(out->mesh, 1000.0f, &mp), SPX_OK);
+        TEST_ENSURE_CODE(spx_mass_mesh(out->mesh, 1000.0f, &mp), SPX_OK);
     }
     spx_transform pose = { at, q };
-    ENSURE_CODE(spx_mesh_instance_create(out->mesh, &pose, NULL, &out->inst), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_instance_create(out->mesh, &pose, NULL, &out->inst), SPX_OK);
     return 0;
 }
 
@@ -125,26 +111,26 @@ static void free_placed(placed* p)
 static int move(placed* p, spx_vec3 at, spx_quat q)
 {
     spx_transform pose = { at, q };
-    ENSURE_CODE(spx_mesh_instance_set_pose(p->inst, &pose), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_instance_set_pose(p->inst, &pose), SPX_OK);
     return 0;
 }
 
 /* The grid: 8 x 8 unit squares on y = 0 over [0, 8] x [0, 8], 128 triangles, its front up. */
 static int make_grid(uint32_t leaf, placed* out)
 {
-    spx_shape s;
-    ENSURE(spx_shape_grid(&s, 8, 8));
+    test_shape s;
+    TEST_ENSURE(test_shape_grid(&s, 8, 8));
     int r = make_placed(&s, leaf, false, spx_v3(0, 0, 0), no_turn, out);
-    spx_shape_free(&s);
+    test_shape_free(&s);
     return r;
 }
 
 static int make_box(uint32_t leaf, spx_vec3 h, uint32_t n, spx_vec3 at, spx_quat q, placed* out)
 {
-    spx_shape s;
-    ENSURE(shape_box(&s, h, n));
+    test_shape s;
+    TEST_ENSURE(shape_box(&s, h, n));
     int r = make_placed(&s, leaf, true, at, q, out);
-    spx_shape_free(&s);
+    test_shape_free(&s);
     return r;
 }
 
@@ -198,30 +184,30 @@ static int same_swapped(placed* a, placed* b, float margin, const char* label);
 static int box_rests_on_grid(void)
 {
     placed grid, cube;
-    ENSURE(make_grid(4, &grid) == 0);
-    ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 3, spx_v3(3.3f, 0.49f, 4.2f), no_turn, &cube) == 0);
+    TEST_ENSURE(make_grid(4, &grid) == 0);
+    TEST_ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 3, spx_v3(3.3f, 0.49f, 4.2f), no_turn, &cube) == 0);
     for (int swap = 0; swap < 2; ++swap) {
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 99;
-        if (!swap) ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-        else ENSURE_CODE(spx_manifold_mesh_mesh(cube.inst, grid.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-        ENSURE(count == 1);
-        ENSURE_NEAR(m[0].normal.x, 0.0f, TOL);
-        ENSURE_NEAR(m[0].normal.y, swap ? -1.0f : 1.0f, TOL);
-        ENSURE_NEAR(m[0].normal.z, 0.0f, TOL);
-        ENSURE(m[0].point_count == 4);
+        if (!swap) TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        else TEST_ENSURE_CODE(spx_manifold_mesh_mesh(cube.inst, grid.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        TEST_ENSURE(count == 1);
+        TEST_ENSURE_NEAR(m[0].normal.x, 0.0f, TOL);
+        TEST_ENSURE_NEAR(m[0].normal.y, swap ? -1.0f : 1.0f, TOL);
+        TEST_ENSURE_NEAR(m[0].normal.z, 0.0f, TOL);
+        TEST_ENSURE(m[0].point_count == 4);
         int corners = 0;
         for (int i = 0; i < 4; ++i) {
             const spx_manifold_point* p = &m[0].points[i];
-            ENSURE_NEAR(p->depth, 0.01f, TOL);
-            ENSURE_NEAR(p->point.y, -0.005f, TOL);
+            TEST_ENSURE_NEAR(p->depth, 0.01f, TOL);
+            TEST_ENSURE_NEAR(p->point.y, -0.005f, TOL);
             for (int c = 0; c < 4; ++c) {
                 const float x = 3.3f + (c & 1 ? 0.5f : -0.5f), z = 4.2f + (c & 2 ? 0.5f : -0.5f);
                 if (fabsf(p->point.x - x) <= TOL && fabsf(p->point.z - z) <= TOL) corners |= 1 << c;
             }
-            for (int j = 0; j < i; ++j) ENSURE(m[0].points[j].id != p->id);
+            for (int j = 0; j < i; ++j) TEST_ENSURE(m[0].points[j].id != p->id);
         }
-        ENSURE(corners == 15);
+        TEST_ENSURE(corners == 15);
     }
     free_placed(&cube);
     free_placed(&grid);
@@ -233,22 +219,22 @@ static int box_rests_on_grid(void)
 static int box_above_grid_is_speculative(void)
 {
     placed grid, cube;
-    ENSURE(make_grid(4, &grid) == 0);
-    ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 2, spx_v3(5.5f, 0.503f, 2.5f), no_turn, &cube) == 0);
+    TEST_ENSURE(make_grid(4, &grid) == 0);
+    TEST_ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 2, spx_v3(5.5f, 0.503f, 2.5f), no_turn, &cube) == 0);
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.01f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-    ENSURE(count == 1);
-    ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
-    ENSURE(m[0].point_count == 4);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.01f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    TEST_ENSURE(count == 1);
+    TEST_ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
+    TEST_ENSURE(m[0].point_count == 4);
     for (int i = 0; i < 4; ++i) {
-        ENSURE_NEAR(m[0].points[i].depth, -0.003f, TOL);
-        ENSURE_NEAR(m[0].points[i].point.y, 0.0015f, TOL);
-        ENSURE_NEAR(fabsf(m[0].points[i].point.x - 5.5f), 0.5f, TOL);
-        ENSURE_NEAR(fabsf(m[0].points[i].point.z - 2.5f), 0.5f, TOL);
+        TEST_ENSURE_NEAR(m[0].points[i].depth, -0.003f, TOL);
+        TEST_ENSURE_NEAR(m[0].points[i].point.y, 0.0015f, TOL);
+        TEST_ENSURE_NEAR(fabsf(m[0].points[i].point.x - 5.5f), 0.5f, TOL);
+        TEST_ENSURE_NEAR(fabsf(m[0].points[i].point.z - 2.5f), 0.5f, TOL);
     }
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-    ENSURE(count == 0);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    TEST_ENSURE(count == 0);
     free_placed(&cube);
     free_placed(&grid);
     return 0;
@@ -261,15 +247,15 @@ static int box_above_grid_is_speculative(void)
 static int box_slides_across_grid_edges(void)
 {
     placed grid;
-    ENSURE(make_grid(4, &grid) == 0);
+    TEST_ENSURE(make_grid(4, &grid) == 0);
     const float sizes[3] = { 0.3f, 0.5f, 1.2f };
     int checked = 0, bumps_without_rule = 0;
     for (int si = 0; si < 3; ++si) {
         const float h = sizes[si];
         placed cube;
-        ENSURE(make_box(4, spx_v3(h, 0.5f * h, h), 2, spx_v3(4, 1, 4), no_turn, &cube) == 0);
+        TEST_ENSURE(make_box(4, spx_v3(h, 0.5f * h, h), 2, spx_v3(4, 1, 4), no_turn, &cube) == 0);
         for (int turn = 0; turn < 5; ++turn) {
-            const spx_quat q = quat_axis(1, 0.31 * turn);
+            const spx_quat q = test_about(1, 0.31 * turn);
             for (int path = 0; path < 4; ++path)
                 for (int step = 0; step <= 40; ++step) {
                     const float s = (float)step / 40.0f;
@@ -278,10 +264,10 @@ static int box_slides_across_grid_edges(void)
                     else if (path == 1) at = spx_v3(3.0f, 0.5f * h - 0.004f, 2.0f + 3.0f * s); /* along an edge */
                     else if (path == 2) at = spx_v3(2.0f + 3.0f * s, 0.5f * h - 0.004f, 2.0f + 3.0f * s); /* diagonal */
                     else at = spx_v3(2.1f + 3.0f * s, 0.5f * h - 0.004f, 5.7f - 2.7f * s);
-                    ENSURE(move(&cube, at, q) == 0);
+                    TEST_ENSURE(move(&cube, at, q) == 0);
                     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
                     uint32_t count = 0;
-                    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count),
+                    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count),
                                 SPX_OK);
                     if (count != 1 || angle_to(m[0].normal, 0, 1, 0) > NORMAL_TOL || fabsf(deepest(&m[0]) - 0.004f) > TOL
                         || m[0].point_count != 4) {
@@ -302,7 +288,7 @@ static int box_slides_across_grid_edges(void)
         free_placed(&cube);
     }
     printf("  %d sliding poses, all level; without the surface edges %d of them bump\n", checked, bumps_without_rule);
-    ENSURE(bumps_without_rule > 0);
+    TEST_ENSURE(bumps_without_rule > 0);
     free_placed(&grid);
     return 0;
 }
@@ -313,19 +299,19 @@ static int box_slides_across_grid_edges(void)
 static int resting_box_keeps_its_ids(void)
 {
     placed grid, cube;
-    ENSURE(make_grid(4, &grid) == 0);
-    ENSURE(make_box(4, spx_v3(0.4f, 0.4f, 0.4f), 2, spx_v3(2, 1, 2), quat_axis(1, 0.2), &cube) == 0);
+    TEST_ENSURE(make_grid(4, &grid) == 0);
+    TEST_ENSURE(make_box(4, spx_v3(0.4f, 0.4f, 0.4f), 2, spx_v3(2, 1, 2), test_about(1, 0.2), &cube) == 0);
     uint32_t ids[4] = { 0 };
     for (int step = 0; step <= 60; ++step) {
-        ENSURE(move(&cube, spx_v3(2.7f + 0.01f * step, 0.395f, 3.6f), quat_axis(1, 0.2)) == 0);
+        TEST_ENSURE(move(&cube, spx_v3(2.7f + 0.01f * step, 0.395f, 3.6f), test_about(1, 0.2)) == 0);
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 0;
-        ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-        ENSURE(count == 1 && m[0].point_count == 4);
+        TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        TEST_ENSURE(count == 1 && m[0].point_count == 4);
         for (int i = 0; i < 4; ++i) {
-            ENSURE((m[0].points[i].id & 15u) == 3); /* B's corners (the box's), named by the vertex */
+            TEST_ENSURE((m[0].points[i].id & 15u) == 3); /* B's corners (the box's), named by the vertex */
             if (step == 0) ids[i] = m[0].points[i].id;
-            else ENSURE(m[0].points[i].id == ids[i]);
+            else TEST_ENSURE(m[0].points[i].id == ids[i]);
         }
     }
     free_placed(&cube);
@@ -341,29 +327,29 @@ static int resting_box_keeps_its_ids(void)
 static int torus_lies_on_grid(void)
 {
     placed grid, torus;
-    ENSURE(make_grid(4, &grid) == 0);
-    spx_shape s;
-    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 32, 16));
-    ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.294f, 3.9f), no_turn, &torus) == 0);
-    spx_shape_free(&s);
+    TEST_ENSURE(make_grid(4, &grid) == 0);
+    test_shape s;
+    TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 32, 16));
+    TEST_ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.294f, 3.9f), no_turn, &torus) == 0);
+    test_shape_free(&s);
     for (int swap = 0; swap < 2; ++swap) {
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 0;
-        if (!swap) ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, torus.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-        else ENSURE_CODE(spx_manifold_mesh_mesh(torus.inst, grid.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-        ENSURE(count == 1);
-        ENSURE(angle_to(m[0].normal, 0, swap ? -1 : 1, 0) <= NORMAL_TOL);
-        ENSURE(m[0].point_count == 4);
-        ENSURE_NEAR(deepest(&m[0]), 0.006f, 1e-5f);
+        if (!swap) TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, torus.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        else TEST_ENSURE_CODE(spx_manifold_mesh_mesh(torus.inst, grid.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        TEST_ENSURE(count == 1);
+        TEST_ENSURE(angle_to(m[0].normal, 0, swap ? -1 : 1, 0) <= NORMAL_TOL);
+        TEST_ENSURE(m[0].point_count == 4);
+        TEST_ENSURE_NEAR(deepest(&m[0]), 0.006f, 1e-5f);
         for (int i = 0; i < 4; ++i) {
             const spx_manifold_point* p = &m[0].points[i];
             const double r = hypot(p->point.x - 4.1, p->point.z - 3.9);
-            ENSURE(r > 0.9 && r < 1.1);
-            ENSURE(p->depth > -0.001f - 1e-6f && p->depth <= 0.006f + 1e-5f);
+            TEST_ENSURE(r > 0.9 && r < 1.1);
+            TEST_ENSURE(p->depth > -0.001f - 1e-6f && p->depth <= 0.006f + 1e-5f);
         }
         const double area = span_xz(&m[0]);
         printf("  torus on the grid (%s): 4 points spanning %.3f m^2 of the ring\n", swap ? "swapped" : "grid first", area);
-        ENSURE(area > 1.5);
+        TEST_ENSURE(area > 1.5);
     }
     free_placed(&torus);
     free_placed(&grid);
@@ -379,39 +365,39 @@ static int sphere_rests_on_grid(void)
 {
     for (int variant = 0; variant < 4; ++variant) {
         const bool flip_ball = variant & 1, flip_grid = variant & 2;
-        spx_shape g, s;
-        ENSURE(spx_shape_grid(&g, 8, 8) && spx_shape_sphere(&s, 0.5f, 24, 32));
+        test_shape g, s;
+        TEST_ENSURE(test_shape_grid(&g, 8, 8) && test_shape_sphere(&s, 0.5f, 24, 32));
         if (flip_grid) shape_flip(&g);
         if (flip_ball) shape_flip(&s);
         placed grid, ball;
-        ENSURE(make_placed(&g, 4, false, spx_v3(0, 0, 0), no_turn, &grid) == 0);
-        ENSURE(make_placed(&s, 4, false, spx_v3(3.37f, 0.496f, 4.61f), no_turn, &ball) == 0);
+        TEST_ENSURE(make_placed(&g, 4, false, spx_v3(0, 0, 0), no_turn, &grid) == 0);
+        TEST_ENSURE(make_placed(&s, 4, false, spx_v3(3.37f, 0.496f, 4.61f), no_turn, &ball) == 0);
         spx_mesh_info info;
-        ENSURE_CODE(spx_mesh_get_info(ball.mesh, &info), SPX_OK);
-        ENSURE(!info.closed);
+        TEST_ENSURE_CODE(spx_mesh_get_info(ball.mesh, &info), SPX_OK);
+        TEST_ENSURE(!info.closed);
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 0;
-        ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-        ENSURE(count == 1);
-        ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
-        ENSURE_NEAR(deepest(&m[0]), 0.004f, 1e-5f);
-        ENSURE(m[0].point_count >= 1);
+        TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        TEST_ENSURE(count == 1);
+        TEST_ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
+        TEST_ENSURE_NEAR(deepest(&m[0]), 0.004f, 1e-5f);
+        TEST_ENSURE(m[0].point_count >= 1);
         free_placed(&ball);
         /* Closed: the winding is its outside. */
-        spx_shape_snap_sphere_poles(&s, 0.5f, 24, 32);
-        ENSURE(make_placed(&s, 4, false, spx_v3(3.37f, 0.496f, 4.61f), no_turn, &ball) == 0);
-        ENSURE_CODE(spx_mesh_get_info(ball.mesh, &info), SPX_OK);
-        ENSURE(info.closed);
-        ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        test_shape_snap_sphere_poles(&s, 0.5f, 24, 32);
+        TEST_ENSURE(make_placed(&s, 4, false, spx_v3(3.37f, 0.496f, 4.61f), no_turn, &ball) == 0);
+        TEST_ENSURE_CODE(spx_mesh_get_info(ball.mesh, &info), SPX_OK);
+        TEST_ENSURE(info.closed);
+        TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
         if (flip_ball) {
-            ENSURE(count == 1);
-            ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
-            ENSURE_NEAR(deepest(&m[0]), 0.004f, 1e-5f);
+            TEST_ENSURE(count == 1);
+            TEST_ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
+            TEST_ENSURE_NEAR(deepest(&m[0]), 0.004f, 1e-5f);
         } else {
-            for (uint32_t k = 0; k < count; ++k) ENSURE(m[k].normal.y <= 0.5f); /* never the grid pushing it up */
+            for (uint32_t k = 0; k < count; ++k) TEST_ENSURE(m[k].normal.y <= 0.5f); /* never the grid pushing it up */
         }
-        spx_shape_free(&s);
-        spx_shape_free(&g);
+        test_shape_free(&s);
+        test_shape_free(&g);
         free_placed(&ball);
         free_placed(&grid);
     }
@@ -426,24 +412,24 @@ static int sphere_rests_on_grid(void)
 static int box_corners_on_torus_slope(void)
 {
     placed torus, cube;
-    spx_shape s;
-    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 48, 24));
-    ENSURE(make_placed(&s, 4, true, spx_v3(0, 0, 0), no_turn, &torus) == 0);
-    spx_shape_free(&s);
-    ENSURE(make_box(4, spx_v3(0.6f, 0.3f, 0.6f), 2, spx_v3(0.0f, 0.536f, 0.0f), quat_axis(1, 0.15), &cube) == 0);
+    test_shape s;
+    TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 48, 24));
+    TEST_ENSURE(make_placed(&s, 4, true, spx_v3(0, 0, 0), no_turn, &torus) == 0);
+    test_shape_free(&s);
+    TEST_ENSURE(make_box(4, spx_v3(0.6f, 0.3f, 0.6f), 2, spx_v3(0.0f, 0.536f, 0.0f), test_about(1, 0.15), &cube) == 0);
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;
-    ENSURE_CODE(spx_manifold_mesh_mesh(torus.inst, cube.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-    ENSURE(count == 4);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(torus.inst, cube.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    TEST_ENSURE(count == 4);
     for (uint32_t g = 0; g < 4; ++g) {
-        ENSURE_NEAR(m[g].normal.y, 0.7933533f, 1e-3f); /* about cos 37.5 degrees: the facets between v = 105 and 120 */
+        TEST_ENSURE_NEAR(m[g].normal.y, 0.7933533f, 1e-3f); /* about cos 37.5 degrees: the facets between v = 105 and 120 */
         const spx_vec3 p = m[g].points[0].point;
-        ENSURE(m[g].normal.x * p.x + m[g].normal.z * p.z < 0.0f); /* towards the axis */
-        ENSURE_NEAR(hypot(p.x, p.z), 0.85, 0.01);
-        ENSURE_NEAR(deepest(&m[g]), deepest(&m[0]), 1e-5f);
-        ENSURE(deepest(&m[g]) > 0.01f);
+        TEST_ENSURE(m[g].normal.x * p.x + m[g].normal.z * p.z < 0.0f); /* towards the axis */
+        TEST_ENSURE_NEAR(hypot(p.x, p.z), 0.85, 0.01);
+        TEST_ENSURE_NEAR(deepest(&m[g]), deepest(&m[0]), 1e-5f);
+        TEST_ENSURE(deepest(&m[g]) > 0.01f);
     }
-    ENSURE(same_swapped(&torus, &cube, 0.002f, "box corners on the torus") == 0);
+    TEST_ENSURE(same_swapped(&torus, &cube, 0.002f, "box corners on the torus") == 0);
     free_placed(&cube);
     free_placed(&torus);
     return 0;
@@ -456,14 +442,14 @@ static int separates(placed* a, placed* b, spx_vec3 at, spx_quat q, const char* 
 {
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;
-    ENSURE(move(b, at, q) == 0);
-    ENSURE_CODE(spx_manifold_mesh_mesh(a->inst, b->inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-    ENSURE(count >= 1);
+    TEST_ENSURE(move(b, at, q) == 0);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(a->inst, b->inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    TEST_ENSURE(count >= 1);
     const float d = deepest(&m[0]) + 0.001f;
-    ENSURE(d > 0.001f);
+    TEST_ENSURE(d > 0.001f);
     bool overlap = true;
-    ENSURE(move(b, spx_v3(at.x + m[0].normal.x * d, at.y + m[0].normal.y * d, at.z + m[0].normal.z * d), q) == 0);
-    ENSURE_CODE(spx_overlap_mesh_mesh(a->inst, b->inst, &overlap), SPX_OK);
+    TEST_ENSURE(move(b, spx_v3(at.x + m[0].normal.x * d, at.y + m[0].normal.y * d, at.z + m[0].normal.z * d), q) == 0);
+    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(a->inst, b->inst, &overlap), SPX_OK);
     if (overlap) {
         fprintf(stderr, "%s: normal (%g %g %g) depth %g does not separate\n", label, m[0].normal.x, m[0].normal.y,
                 m[0].normal.z, d);
@@ -479,39 +465,39 @@ static int separates(placed* a, placed* b, spx_vec3 at, spx_quat q, const char* 
 static int interpenetrating_pairs_separate(void)
 {
     placed lower, upper, grid, torus;
-    ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 2, spx_v3(0, 0, 0), no_turn, &lower) == 0);
-    ENSURE(make_box(4, spx_v3(0.3f, 0.3f, 0.3f), 3, spx_v3(0, 2, 0), no_turn, &upper) == 0);
+    TEST_ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 2, spx_v3(0, 0, 0), no_turn, &lower) == 0);
+    TEST_ENSURE(make_box(4, spx_v3(0.3f, 0.3f, 0.3f), 3, spx_v3(0, 2, 0), no_turn, &upper) == 0);
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;
-    ENSURE(move(&upper, spx_v3(0.1f, 0.75f, -0.05f), no_turn) == 0);
-    ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-    ENSURE(count == 1 && angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
-    ENSURE_NEAR(deepest(&m[0]), 0.05f, TOL);
-    ENSURE(m[0].point_count == 4);
-    ENSURE(separates(&lower, &upper, spx_v3(0.1f, 0.75f, -0.05f), no_turn, "box sunk into a box") == 0);
-    ENSURE(separates(&lower, &upper, spx_v3(0.05f, 0.85f, 0.0f), quat_axis(0, 0.349), "tilted box, one edge in") == 0);
-    ENSURE(move(&lower, spx_v3(0, 0, 0), quat_axis(0, 0.785398)) == 0);
+    TEST_ENSURE(move(&upper, spx_v3(0.1f, 0.75f, -0.05f), no_turn) == 0);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    TEST_ENSURE(count == 1 && angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
+    TEST_ENSURE_NEAR(deepest(&m[0]), 0.05f, TOL);
+    TEST_ENSURE(m[0].point_count == 4);
+    TEST_ENSURE(separates(&lower, &upper, spx_v3(0.1f, 0.75f, -0.05f), no_turn, "box sunk into a box") == 0);
+    TEST_ENSURE(separates(&lower, &upper, spx_v3(0.05f, 0.85f, 0.0f), test_about(0, 0.349), "tilted box, one edge in") == 0);
+    TEST_ENSURE(move(&lower, spx_v3(0, 0, 0), test_about(0, 0.785398)) == 0);
     const double ridge = 0.5 * sqrt(2.0), edge = 0.3 * sqrt(2.0);
-    ENSURE(separates(&lower, &upper, spx_v3(0.02f, (float)(ridge + edge - 0.03), 0.01f), quat_axis(2, 0.785398),
+    TEST_ENSURE(separates(&lower, &upper, spx_v3(0.02f, (float)(ridge + edge - 0.03), 0.01f), test_about(2, 0.785398),
                      "crossed edges") == 0);
-    ENSURE(move(&upper, spx_v3(0.02f, (float)(ridge + edge - 0.03), 0.01f), quat_axis(2, 0.785398)) == 0);
-    ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-    ENSURE(count == 1 && m[0].point_count == 1 && (m[0].points[0].id & 15u) == 15u);
-    ENSURE(angle_to(m[0].normal, 0, 1, 0) <= 1e-3);
-    ENSURE_NEAR(m[0].points[0].depth, 0.03f, 1e-4f);
-    ENSURE(make_grid(4, &grid) == 0);
-    spx_shape s;
-    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 32, 16));
-    ENSURE(make_placed(&s, 4, true, spx_v3(4, 3, 4), no_turn, &torus) == 0);
-    spx_shape_free(&s);
-    ENSURE(separates(&grid, &torus, spx_v3(4.0f, 0.285f, 4.0f), no_turn, "torus 0.015 m into the grid") == 0);
+    TEST_ENSURE(move(&upper, spx_v3(0.02f, (float)(ridge + edge - 0.03), 0.01f), test_about(2, 0.785398)) == 0);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    TEST_ENSURE(count == 1 && m[0].point_count == 1 && (m[0].points[0].id & 15u) == 15u);
+    TEST_ENSURE(angle_to(m[0].normal, 0, 1, 0) <= 1e-3);
+    TEST_ENSURE_NEAR(m[0].points[0].depth, 0.03f, 1e-4f);
+    TEST_ENSURE(make_grid(4, &grid) == 0);
+    test_shape s;
+    TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 32, 16));
+    TEST_ENSURE(make_placed(&s, 4, true, spx_v3(4, 3, 4), no_turn, &torus) == 0);
+    test_shape_free(&s);
+    TEST_ENSURE(separates(&grid, &torus, spx_v3(4.0f, 0.285f, 4.0f), no_turn, "torus 0.015 m into the grid") == 0);
     /* Sunk 0.08 m, deeper than its lowest triangles are tall (0.023 m): those lie wholly under the
        grid and touch none of its triangles, so the depth is what the triangles still crossing the
        grid see, 0.3 sin(3 pi / 8)... = 0.0572 m (documented: an underestimate, never a wrong normal). */
-    ENSURE(move(&torus, spx_v3(4.0f, 0.22f, 4.0f), no_turn) == 0);
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, torus.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-    ENSURE(count == 1 && angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
-    ENSURE_NEAR(deepest(&m[0]), 0.0571639f, 1e-5f);
+    TEST_ENSURE(move(&torus, spx_v3(4.0f, 0.22f, 4.0f), no_turn) == 0);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, torus.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    TEST_ENSURE(count == 1 && angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
+    TEST_ENSURE_NEAR(deepest(&m[0]), 0.0571639f, 1e-5f);
     free_placed(&torus);
     free_placed(&grid);
     free_placed(&upper);
@@ -526,8 +512,8 @@ static int same_swapped(placed* a, placed* b, float margin, const char* label)
 {
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS], w[SPX_MAX_MESH_MANIFOLDS];
     uint32_t cm = 0, cw = 0;
-    ENSURE_CODE(spx_manifold_mesh_mesh(a->inst, b->inst, margin, m, SPX_MAX_MESH_MANIFOLDS, &cm), SPX_OK);
-    ENSURE_CODE(spx_manifold_mesh_mesh(b->inst, a->inst, margin, w, SPX_MAX_MESH_MANIFOLDS, &cw), SPX_OK);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(a->inst, b->inst, margin, m, SPX_MAX_MESH_MANIFOLDS, &cm), SPX_OK);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(b->inst, a->inst, margin, w, SPX_MAX_MESH_MANIFOLDS, &cw), SPX_OK);
     if (cm != cw) {
         fprintf(stderr, "%s: %u manifolds, %u swapped\n", label, cm, cw);
         return 1;
@@ -543,9 +529,9 @@ static int same_swapped(placed* a, placed* b, float margin, const char* label)
                     m[g].normal.y, m[g].normal.z);
             return 1;
         }
-        ENSURE_NEAR(deepest(&m[g]), deepest(&w[g]), TOL); /* deepest first either way */
-        ENSURE_NEAR(deepest(&m[g]), deepest(&w[h]), TOL);
-        ENSURE(m[g].point_count == w[h].point_count);
+        TEST_ENSURE_NEAR(deepest(&m[g]), deepest(&w[g]), TOL); /* deepest first either way */
+        TEST_ENSURE_NEAR(deepest(&m[g]), deepest(&w[h]), TOL);
+        TEST_ENSURE(m[g].point_count == w[h].point_count);
         for (int i = 0; i < m[g].point_count; ++i) {
             int found = 0;
             for (int j = 0; j < w[h].point_count && !found; ++j) {
@@ -566,18 +552,18 @@ static int same_swapped(placed* a, placed* b, float margin, const char* label)
 static int swapped_arguments_negate_normals(void)
 {
     placed grid, cube, torus;
-    ENSURE(make_grid(4, &grid) == 0);
-    ENSURE(make_box(4, spx_v3(0.5f, 0.25f, 0.4f), 3, spx_v3(3.3f, 0.245f, 4.2f), quat_axis(1, 0.4), &cube) == 0);
-    spx_shape s;
-    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 32, 16));
-    ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.295f, 3.9f), no_turn, &torus) == 0);
-    spx_shape_free(&s);
-    ENSURE(same_swapped(&grid, &cube, 0.01f, "box on grid") == 0);
-    ENSURE(same_swapped(&grid, &torus, 0.01f, "torus on grid") == 0);
-    ENSURE(move(&cube, spx_v3(4.0f, 0.55f, 4.8f), quat_mul(quat_axis(0, 0.3), quat_axis(2, 0.2))) == 0);
-    ENSURE(same_swapped(&torus, &cube, 0.01f, "box on torus") == 0);
-    ENSURE(move(&cube, spx_v3(3.0f, 0.3f, 3.0f), quat_axis(2, 0.6)) == 0);
-    ENSURE(same_swapped(&grid, &cube, 0.01f, "tilted box in grid") == 0);
+    TEST_ENSURE(make_grid(4, &grid) == 0);
+    TEST_ENSURE(make_box(4, spx_v3(0.5f, 0.25f, 0.4f), 3, spx_v3(3.3f, 0.245f, 4.2f), test_about(1, 0.4), &cube) == 0);
+    test_shape s;
+    TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 32, 16));
+    TEST_ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.295f, 3.9f), no_turn, &torus) == 0);
+    test_shape_free(&s);
+    TEST_ENSURE(same_swapped(&grid, &cube, 0.01f, "box on grid") == 0);
+    TEST_ENSURE(same_swapped(&grid, &torus, 0.01f, "torus on grid") == 0);
+    TEST_ENSURE(move(&cube, spx_v3(4.0f, 0.55f, 4.8f), quat_mul(test_about(0, 0.3), test_about(2, 0.2))) == 0);
+    TEST_ENSURE(same_swapped(&torus, &cube, 0.01f, "box on torus") == 0);
+    TEST_ENSURE(move(&cube, spx_v3(3.0f, 0.3f, 3.0f), test_about(2, 0.6)) == 0);
+    TEST_ENSURE(same_swapped(&grid, &cube, 0.01f, "tilted box in grid") == 0);
     free_placed(&torus);
     free_placed(&cube);
     free_placed(&grid);
@@ -600,47 +586,47 @@ static void note_pair(void* context, uint32_t ta, uint32_t tb)
 static int every_pair_within_margin_is_reached(void)
 {
     placed grid, torus, cube;
-    ENSURE(make_grid(2, &grid) == 0);
-    spx_shape s;
-    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 24, 12));
-    ENSURE(make_placed(&s, 3, true, spx_v3(4, 0.3f, 4), no_turn, &torus) == 0);
-    spx_shape_free(&s);
-    ENSURE(make_box(1, spx_v3(0.4f, 0.3f, 0.5f), 2, spx_v3(4, 1, 4), no_turn, &cube) == 0);
+    TEST_ENSURE(make_grid(2, &grid) == 0);
+    test_shape s;
+    TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 24, 12));
+    TEST_ENSURE(make_placed(&s, 3, true, spx_v3(4, 0.3f, 4), no_turn, &torus) == 0);
+    test_shape_free(&s);
+    TEST_ENSURE(make_box(1, spx_v3(0.4f, 0.3f, 0.5f), 2, spx_v3(4, 1, 4), no_turn, &cube) == 0);
     uint64_t within = 0, examined = 0, all = 0;
     for (int scene = 0; scene < 12; ++scene) {
         placed *a = scene % 3 == 2 ? &torus : &grid, *b = scene % 3 == 0 ? &torus : &cube;
         const double t = 0.7 * scene;
-        const spx_quat q = quat_mul(quat_axis(1, t), quat_axis(0, 0.25 * sin(3 * t)));
+        const spx_quat q = quat_mul(test_about(1, t), test_about(0, 0.25 * sin(3 * t)));
         const spx_vec3 at = scene % 3 == 2 ? spx_v3(4.3f + 0.3f * (float)sin(t), 0.5f, 4.0f + 0.8f * (float)cos(t))
                                            : spx_v3(4.0f + 0.5f * (float)cos(t), 0.28f + 0.01f * scene, 3.5f + 0.4f * (float)sin(t));
-        ENSURE(move(b, at, q) == 0);
+        TEST_ENSURE(move(b, at, q) == 0);
         const float margin = 0.02f;
         const spx_mesh* ma = spx_mesh_instance_get_mesh(a->inst);
         const spx_mesh* mb = spx_mesh_instance_get_mesh(b->inst);
         spx_mesh_info ia, ib;
-        ENSURE_CODE(spx_mesh_get_info(ma, &ia), SPX_OK);
-        ENSURE_CODE(spx_mesh_get_info(mb, &ib), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_get_info(ma, &ia), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_get_info(mb, &ib), SPX_OK);
         seen_pairs seen = { calloc((size_t)ia.triangle_count * ib.triangle_count, 1), ib.triangle_count };
-        ENSURE(seen.hit);
+        TEST_ENSURE(seen.hit);
         spx_mesh_mesh_pairs(a->inst, b->inst, margin, note_pair, &seen);
         uint64_t close = 0;
         for (uint32_t i = 0; i < ia.triangle_count; ++i) {
             spx_triangle x;
-            ENSURE_CODE(spx_mesh_instance_get_triangle(a->inst, i, &x, NULL), SPX_OK);
+            TEST_ENSURE_CODE(spx_mesh_instance_get_triangle(a->inst, i, &x, NULL), SPX_OK);
             if (spx_triangle_validate(&x) != SPX_OK) continue;
-            ref_piece px;
-            ref_piece_from_triangle(&x, &px);
+            test_ref_piece px;
+            test_ref_piece_from_triangle(&x, &px);
             for (uint32_t j = 0; j < ib.triangle_count; ++j) {
                 spx_triangle y;
-                ENSURE_CODE(spx_mesh_instance_get_triangle(b->inst, j, &y, NULL), SPX_OK);
+                TEST_ENSURE_CODE(spx_mesh_instance_get_triangle(b->inst, j, &y, NULL), SPX_OK);
                 if (spx_triangle_validate(&y) != SPX_OK) continue;
-                ref_piece py;
-                ref_piece_from_triangle(&y, &py);
+                test_ref_piece py;
+                test_ref_piece_from_triangle(&y, &py);
                 const double zero[3] = { 0, 0, 0 };
-                ref_distance rd;
+                test_ref_distance rd;
                 ++all;
                 examined += seen.hit[(size_t)i * ib.triangle_count + j];
-                if (ref_gjk_distance(&px, zero, &py, zero, &rd) > margin) continue;
+                if (test_ref_gjk_distance(&px, zero, &py, zero, &rd) > margin) continue;
                 ++close;
                 if (!seen.hit[(size_t)i * ib.triangle_count + j]) {
                     fprintf(stderr, "scene %d: triangles %u and %u are %g apart (margin %g) but were not reached\n", scene, i,
@@ -654,13 +640,13 @@ static int every_pair_within_margin_is_reached(void)
         within += close;
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 0;
-        ENSURE_CODE(spx_manifold_mesh_mesh(a->inst, b->inst, margin, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-        if (close > 0) ENSURE(count > 0);
-        else ENSURE(count == 0);
+        TEST_ENSURE_CODE(spx_manifold_mesh_mesh(a->inst, b->inst, margin, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        if (close > 0) TEST_ENSURE(count > 0);
+        else TEST_ENSURE(count == 0);
     }
     printf("  %llu pairs within the margin of %llu, all reached; %llu examined\n", (unsigned long long)within,
            (unsigned long long)all, (unsigned long long)examined);
-    ENSURE(within > 50);
+    TEST_ENSURE(within > 50);
     free_placed(&cube);
     free_placed(&torus);
     free_placed(&grid);
@@ -677,24 +663,24 @@ static int same_answer_from_any_tree(void)
     for (int pose = 0; pose < 6; ++pose) {
         for (int l = 0; l < 3; ++l) {
             placed grid, torus;
-            ENSURE(make_grid(leaves[l], &grid) == 0);
-            spx_shape s;
-            ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 32, 16));
-            const spx_quat q = quat_mul(quat_axis(1, 0.5 * pose), quat_axis(2, 0.05 * pose));
-            ENSURE(make_placed(&s, leaves[(l + 1) % 3], true, spx_v3(4.0f + 0.13f * pose, 0.29f, 4.0f), q, &torus) == 0);
-            spx_shape_free(&s);
+            TEST_ENSURE(make_grid(leaves[l], &grid) == 0);
+            test_shape s;
+            TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 32, 16));
+            const spx_quat q = quat_mul(test_about(1, 0.5 * pose), test_about(2, 0.05 * pose));
+            TEST_ENSURE(make_placed(&s, leaves[(l + 1) % 3], true, spx_v3(4.0f + 0.13f * pose, 0.29f, 4.0f), q, &torus) == 0);
+            test_shape_free(&s);
             for (int again = 0; again < 2; ++again) {
                 spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
                 memset(m, 0, sizeof m);
                 uint32_t count = 0;
-                ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, torus.inst, 0.005f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-                ENSURE(count >= 1);
+                TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, torus.inst, 0.005f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+                TEST_ENSURE(count >= 1);
                 if (l == 0 && again == 0) {
                     memcpy(ref, m, sizeof m);
                     ref_count = count;
                 } else {
-                    ENSURE(count == ref_count);
-                    ENSURE(memcmp(ref, m, sizeof m) == 0);
+                    TEST_ENSURE(count == ref_count);
+                    TEST_ENSURE(memcmp(ref, m, sizeof m) == 0);
                     ++compared;
                 }
             }
@@ -702,7 +688,7 @@ static int same_answer_from_any_tree(void)
             free_placed(&grid);
         }
     }
-    ENSURE(compared == 30);
+    TEST_ENSURE(compared == 30);
     return 0;
 }
 
@@ -715,15 +701,15 @@ static int same_answer_from_any_tree(void)
 static int buffered_same_answer(void)
 {
     placed grid, torus;
-    ENSURE(make_grid(4, &grid) == 0);
-    spx_shape s;
-    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 32, 16));
+    TEST_ENSURE(make_grid(4, &grid) == 0);
+    test_shape s;
+    TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 32, 16));
     const spx_quat tilt = { 0.0f, 0.0f, sinf(0.05f), cosf(0.05f) };
-    ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.25f, 3.9f), tilt, &torus) == 0);
-    spx_shape_free(&s);
+    TEST_ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.25f, 3.9f), tilt, &torus) == 0);
+    test_shape_free(&s);
     const size_t bytes = 4096 * spx_manifold_mesh_mesh_pair_bytes();
     void* buffer = aligned_alloc(16, (bytes + 15) / 16 * 16);
-    ENSURE(buffer);
+    TEST_ENSURE(buffer);
     spx_manifold own[SPX_MAX_MESH_MANIFOLDS], big[SPX_MAX_MESH_MANIFOLDS];
     memset(own, 0, sizeof own);
     memset(big, 0, sizeof big);
@@ -733,9 +719,9 @@ static int buffered_same_answer(void)
     spx_manifold_mesh_mesh_buffered(grid.inst, torus.inst, 0.05f, true, buffer, bytes, big, SPX_MAX_MESH_MANIFOLDS,
                                     &n_big, NULL);
     printf("  %u candidate pairs; %u manifolds either way\n", pairs, n_own);
-    ENSURE(pairs > 64);
-    ENSURE(n_own > 0 && n_own == n_big);
-    ENSURE(memcmp(own, big, sizeof own) == 0);
+    TEST_ENSURE(pairs > 64);
+    TEST_ENSURE(n_own > 0 && n_own == n_big);
+    TEST_ENSURE(memcmp(own, big, sizeof own) == 0);
     free(buffer);
     free_placed(&torus);
     free_placed(&grid);
@@ -751,20 +737,20 @@ static int buffered_same_answer(void)
 static int sunk_meshes_bounded_work(void)
 {
     for (int fine = 0; fine < 2; ++fine) {
-        spx_shape s;
-        ENSURE(spx_shape_torus(&s, 0.45f, 0.16f, fine ? 96 : 24, fine ? 48 : 12));
+        test_shape s;
+        TEST_ENSURE(test_shape_torus(&s, 0.45f, 0.16f, fine ? 96 : 24, fine ? 48 : 12));
         placed a, b;
         const spx_quat tilt = { sinf(0.2f), 0.0f, 0.0f, cosf(0.2f) };
-        ENSURE(make_placed(&s, 4, true, spx_v3(-3.0f, 4.0f, 3.5f), tilt, &a) == 0);
+        TEST_ENSURE(make_placed(&s, 4, true, spx_v3(-3.0f, 4.0f, 3.5f), tilt, &a) == 0);
         const spx_quat turn = { 0.0f, 0.0f, sinf(0.5f), cosf(0.5f) };
-        ENSURE(make_placed(&s, 4, true, spx_v3(-2.54f, 4.0f, 3.5f), turn, &b) == 0);
-        spx_shape_free(&s);
+        TEST_ENSURE(make_placed(&s, 4, true, spx_v3(-2.54f, 4.0f, 3.5f), turn, &b) == 0);
+        test_shape_free(&s);
         uint32_t reached = 0, touching = 0;
         spx_mesh_mesh_pairs(a.inst, b.inst, 0.24f, count_pair, &reached);
         spx_mesh_mesh_pairs(a.inst, b.inst, 0.0f, count_pair, &touching);
         const size_t bytes = 2048 * spx_manifold_mesh_mesh_pair_bytes();
         void* buffer = aligned_alloc(16, bytes);
-        ENSURE(buffer);
+        TEST_ENSURE(buffer);
         for (int buffered = 0; buffered < 2; ++buffered) {
             spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
             uint32_t count = 0;
@@ -773,13 +759,13 @@ static int sunk_meshes_bounded_work(void)
                                             m, SPX_MAX_MESH_MANIFOLDS, &count, &st);
             double push[3] = { 0, 0, 0 }, deepest_all = 0.0;
             for (uint32_t g = 0; g < count; ++g) {
-                ENSURE(m[g].point_count > 0);
-                ENSURE(isfinite(m[g].normal.x) && isfinite(m[g].normal.y) && isfinite(m[g].normal.z));
-                ENSURE(fabsf(m[g].normal.x * m[g].normal.x + m[g].normal.y * m[g].normal.y
+                TEST_ENSURE(m[g].point_count > 0);
+                TEST_ENSURE(isfinite(m[g].normal.x) && isfinite(m[g].normal.y) && isfinite(m[g].normal.z));
+                TEST_ENSURE(fabsf(m[g].normal.x * m[g].normal.x + m[g].normal.y * m[g].normal.y
                              + m[g].normal.z * m[g].normal.z - 1.0f) < 1e-4f);
                 for (int k = 0; k < m[g].point_count; ++k) {
                     const spx_manifold_point* p = &m[g].points[k];
-                    ENSURE(isfinite(p->depth) && isfinite(p->point.x) && isfinite(p->point.y) && isfinite(p->point.z));
+                    TEST_ENSURE(isfinite(p->depth) && isfinite(p->point.x) && isfinite(p->point.y) && isfinite(p->point.z));
                     const double d = p->depth > 0.0f ? p->depth : 0.0; /* overlap only */
                     push[0] += m[g].normal.x * d, push[1] += m[g].normal.y * d, push[2] += m[g].normal.z * d;
                     deepest_all = fmax(deepest_all, p->depth);
@@ -789,32 +775,32 @@ static int sunk_meshes_bounded_work(void)
                    "%u descents; %u manifolds, deepest %.3f m, push (%.3f, %.3f, %.3f)\n",
                    fine ? "96 x 48" : "24 x 12", buffered ? "world's" : "own", reached, touching, st.pairs,
                    (double)st.margin, (int)st.cut, st.runs, count, deepest_all, push[0], push[1], push[2]);
-            ENSURE(reached > 4 * SPX_MESH_PAIR_BUDGET);
-            ENSURE(st.pairs <= 2 * SPX_MESH_PAIR_BUDGET && st.margin == 0.0f);
-            ENSURE(st.cut == (touching > SPX_MESH_PAIR_BUDGET));
-            ENSURE(count >= 1);
-            ENSURE(deepest_all > 0.02);
-            ENSURE(sqrt(push[0] * push[0] + push[1] * push[1] + push[2] * push[2]) > 0.05);
-            if (buffered) ENSURE(st.runs == 2);
+            TEST_ENSURE(reached > 4 * SPX_MESH_PAIR_BUDGET);
+            TEST_ENSURE(st.pairs <= 2 * SPX_MESH_PAIR_BUDGET && st.margin == 0.0f);
+            TEST_ENSURE(st.cut == (touching > SPX_MESH_PAIR_BUDGET));
+            TEST_ENSURE(count >= 1);
+            TEST_ENSURE(deepest_all > 0.02);
+            TEST_ENSURE(sqrt(push[0] * push[0] + push[1] * push[1] + push[2] * push[2]) > 0.05);
+            if (buffered) TEST_ENSURE(st.runs == 2);
         }
         free(buffer);
         free_placed(&a);
         free_placed(&b);
     }
-    spx_shape s;
+    test_shape s;
     /* A resting torus: within the budget. */
     placed grid, torus;
-    ENSURE(make_grid(4, &grid) == 0);
-    ENSURE(spx_shape_torus(&s, 1.0f, 0.3f, 32, 16));
-    ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.298f, 3.9f), no_turn, &torus) == 0);
-    spx_shape_free(&s);
+    TEST_ENSURE(make_grid(4, &grid) == 0);
+    TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 32, 16));
+    TEST_ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.298f, 3.9f), no_turn, &torus) == 0);
+    test_shape_free(&s);
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;
     spx_mesh_pair_stats st;
     spx_manifold_mesh_mesh_buffered(grid.inst, torus.inst, 0.05f, true, NULL, 0, m, SPX_MAX_MESH_MANIFOLDS, &count,
                                     &st);
     printf("  resting torus: %u pairs tested, cut %d, %u manifolds\n", st.pairs, (int)st.cut, count);
-    ENSURE(!st.cut && count == 1);
+    TEST_ENSURE(!st.cut && count == 1);
     free_placed(&torus);
     free_placed(&grid);
     return 0;
@@ -826,20 +812,20 @@ static int sunk_meshes_bounded_work(void)
    floor's whole depth: eight manifolds, 19 to 28 m deep. */
 static int large_box_under_torus(void)
 {
-    spx_shape s;
-    ENSURE(spx_shape_torus(&s, 0.45f, 0.15f, 24, 12));
+    test_shape s;
+    TEST_ENSURE(test_shape_torus(&s, 0.45f, 0.15f, 24, 12));
     placed torus;
-    ENSURE(make_placed(&s, 4, true, spx_v3(0.3f, 0.149f, 0.1f), no_turn, &torus) == 0);
-    spx_shape_free(&s);
+    TEST_ENSURE(make_placed(&s, 4, true, spx_v3(0.3f, 0.149f, 0.1f), no_turn, &torus) == 0);
+    test_shape_free(&s);
     spx_obb floor;
-    ENSURE_CODE(spx_obb_from_quat(spx_v3(0, -1, 0), spx_v3(50, 1, 50), no_turn, &floor), SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, -1, 0), spx_v3(50, 1, 50), no_turn, &floor), SPX_OK);
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;
-    ENSURE_CODE(spx_manifold_obb_mesh(&floor, torus.inst, 0.04f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-    ENSURE(count == 1);
-    ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
-    ENSURE(m[0].point_count == 4);
-    for (int i = 0; i < 4; ++i) ENSURE_NEAR(m[0].points[i].depth, 0.001f, 1e-4f);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh(&floor, torus.inst, 0.04f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    TEST_ENSURE(count == 1);
+    TEST_ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
+    TEST_ENSURE(m[0].point_count == 4);
+    for (int i = 0; i < 4; ++i) TEST_ENSURE_NEAR(m[0].points[i].depth, 0.001f, 1e-4f);
     free_placed(&torus);
     return 0;
 }
@@ -847,24 +833,24 @@ static int large_box_under_torus(void)
 static int capacity_limits_the_manifolds(void)
 {
     placed lower, upper;
-    ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 2, spx_v3(0, 0, 0), no_turn, &lower) == 0);
-    ENSURE(make_box(4, spx_v3(0.2f, 0.2f, 0.2f), 2, spx_v3(0.05f, 0.68f, 0.67f), no_turn, &upper) == 0);
+    TEST_ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 2, spx_v3(0, 0, 0), no_turn, &lower) == 0);
+    TEST_ENSURE(make_box(4, spx_v3(0.2f, 0.2f, 0.2f), 2, spx_v3(0.05f, 0.68f, 0.67f), no_turn, &upper) == 0);
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS], few[1];
     memset(m, 0, sizeof m); /* points past point_count are not written */
     memset(few, 0, sizeof few);
     uint32_t count = 0;
-    ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-    ENSURE(count == 2);
-    ENSURE(angle_to(m[0].normal, 0, 0, 1) <= NORMAL_TOL);
-    ENSURE_NEAR(deepest(&m[0]), 0.03f, TOL);
-    ENSURE(angle_to(m[1].normal, 0, 1, 0) <= NORMAL_TOL);
-    ENSURE_NEAR(deepest(&m[1]), 0.02f, TOL);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    TEST_ENSURE(count == 2);
+    TEST_ENSURE(angle_to(m[0].normal, 0, 0, 1) <= NORMAL_TOL);
+    TEST_ENSURE_NEAR(deepest(&m[0]), 0.03f, TOL);
+    TEST_ENSURE(angle_to(m[1].normal, 0, 1, 0) <= NORMAL_TOL);
+    TEST_ENSURE_NEAR(deepest(&m[1]), 0.02f, TOL);
     uint32_t one = 0;
-    ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, few, 1, &one), SPX_OK);
-    ENSURE(one == 1);
-    ENSURE(memcmp(few, m, sizeof few) == 0);
-    ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, NULL, 0, &count), SPX_OK);
-    ENSURE(count == 0);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, few, 1, &one), SPX_OK);
+    TEST_ENSURE(one == 1);
+    TEST_ENSURE(memcmp(few, m, sizeof few) == 0);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, NULL, 0, &count), SPX_OK);
+    TEST_ENSURE(count == 0);
     free_placed(&upper);
     free_placed(&lower);
     return 0;
@@ -873,23 +859,23 @@ static int capacity_limits_the_manifolds(void)
 static int bad_input(void)
 {
     placed grid, cube;
-    ENSURE(make_grid(4, &grid) == 0);
-    ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 1, spx_v3(3, 0.49f, 3), no_turn, &cube) == 0);
+    TEST_ENSURE(make_grid(4, &grid) == 0);
+    TEST_ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 1, spx_v3(3, 0.49f, 3), no_turn, &cube) == 0);
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 7;
-    ENSURE_CODE(spx_manifold_mesh_mesh(NULL, cube.inst, 0.0f, m, 8, &count), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, NULL, 0.0f, m, 8, &count), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, 8, NULL), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, NULL, 1, &count), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, grid.inst, 0.0f, m, 8, &count), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, -0.001f, m, 8, &count), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, NAN, m, 8, &count), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, INFINITY, m, 8, &count), SPX_ERR_NOT_FINITE);
-    ENSURE(count == 7); /* a failed call changes nothing */
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, NULL, 0, &count), SPX_OK);
-    ENSURE(count == 0);
-    ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, 8, &count), SPX_OK);
-    ENSURE(count == 1);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(NULL, cube.inst, 0.0f, m, 8, &count), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, NULL, 0.0f, m, 8, &count), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, 8, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, NULL, 1, &count), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, grid.inst, 0.0f, m, 8, &count), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, -0.001f, m, 8, &count), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, NAN, m, 8, &count), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, INFINITY, m, 8, &count), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE(count == 7); /* a failed call changes nothing */
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, NULL, 0, &count), SPX_OK);
+    TEST_ENSURE(count == 0);
+    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, 8, &count), SPX_OK);
+    TEST_ENSURE(count == 1);
     free_placed(&cube);
     free_placed(&grid);
     return 0;
@@ -898,21 +884,21 @@ static int bad_input(void)
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(box_rests_on_grid, failures);
-    RUN_TEST(box_above_grid_is_speculative, failures);
-    RUN_TEST(box_slides_across_grid_edges, failures);
-    RUN_TEST(resting_box_keeps_its_ids, failures);
-    RUN_TEST(torus_lies_on_grid, failures);
-    RUN_TEST(sphere_rests_on_grid, failures);
-    RUN_TEST(box_corners_on_torus_slope, failures);
-    RUN_TEST(interpenetrating_pairs_separate, failures);
-    RUN_TEST(swapped_arguments_negate_normals, failures);
-    RUN_TEST(every_pair_within_margin_is_reached, failures);
-    RUN_TEST(same_answer_from_any_tree, failures);
-    RUN_TEST(buffered_same_answer, failures);
-    RUN_TEST(sunk_meshes_bounded_work, failures);
-    RUN_TEST(large_box_under_torus, failures);
-    RUN_TEST(capacity_limits_the_manifolds, failures);
-    RUN_TEST(bad_input, failures);
+    TEST_RUN(box_rests_on_grid, failures);
+    TEST_RUN(box_above_grid_is_speculative, failures);
+    TEST_RUN(box_slides_across_grid_edges, failures);
+    TEST_RUN(resting_box_keeps_its_ids, failures);
+    TEST_RUN(torus_lies_on_grid, failures);
+    TEST_RUN(sphere_rests_on_grid, failures);
+    TEST_RUN(box_corners_on_torus_slope, failures);
+    TEST_RUN(interpenetrating_pairs_separate, failures);
+    TEST_RUN(swapped_arguments_negate_normals, failures);
+    TEST_RUN(every_pair_within_margin_is_reached, failures);
+    TEST_RUN(same_answer_from_any_tree, failures);
+    TEST_RUN(buffered_same_answer, failures);
+    TEST_RUN(sunk_meshes_bounded_work, failures);
+    TEST_RUN(large_box_under_torus, failures);
+    TEST_RUN(capacity_limits_the_manifolds, failures);
+    TEST_RUN(bad_input, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -5,53 +5,20 @@
 #include "collide/manifold_mesh.h"
 #include "support/cases.h"
 #include "support/shapes.h"
-#include "test.h"
+#include "support/test.h"
+#include "support/pieces.h"
 
 #define TOL 2e-5f
 
-static const spx_mat3 identity = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
+static bool long_run; /* --long: the slides over every place of their paths */
 
-static spx_obb box(spx_vec3 center, spx_vec3 half, spx_mat3 rotation)
-{
-    spx_obb b = { center, half, rotation };
-    return b;
-}
-
-static spx_triangle tri(spx_vec3 a, spx_vec3 b, spx_vec3 c)
-{
-    spx_triangle t = { { a, b, c } };
-    return t;
-}
-
-/* Rotation by the angle with cosine c and sine s about axis 0 (x), 1 (y) or 2 (z). */
-static spx_mat3 rot(int axis, float c, float s)
-{
-    spx_mat3 m = identity;
-    float* col[3] = { &m.col[0].x, &m.col[1].x, &m.col[2].x };
-    int u = (axis + 1) % 3, v = (axis + 2) % 3;
-    col[u][u] = c; col[u][v] = s;
-    col[v][u] = -s; col[v][v] = c;
-    return m;
-}
-
-static spx_mat3 rot_angle(int axis, double angle) { return rot(axis, (float)cos(angle), (float)sin(angle)); }
+static spx_mat3 rot_angle(int axis, double angle) { return test_rot(axis, (float)cos(angle), (float)sin(angle)); }
 
 /* The big level triangle y = 0 under every resting test, wound counter-clockwise from above. */
-static spx_triangle floor_tri(void) { return tri(spx_v3(-10, 0, 10), spx_v3(10, 0, 10), spx_v3(0, 0, -10)); }
+static spx_triangle floor_tri(void) { return test_tri(spx_v3(-10, 0, 10), spx_v3(10, 0, 10), spx_v3(0, 0, -10)); }
 
 static const spx_triangle_edges all_open = { { SPX_EDGE_OPEN, SPX_EDGE_OPEN, SPX_EDGE_OPEN }, 7 };
 static const spx_triangle_edges all_flat = { { 0.0f, 0.0f, 0.0f }, 0 };
-
-static int has_point(const spx_manifold* m, float x, float y, float z, float depth)
-{
-    for (int i = 0; i < m->point_count; ++i) {
-        const spx_manifold_point* p = &m->points[i];
-        if (fabsf(p->point.x - x) <= TOL && fabsf(p->point.y - y) <= TOL && fabsf(p->point.z - z) <= TOL
-            && fabsf(p->depth - depth) <= TOL)
-            return 1;
-    }
-    return 0;
-}
 
 static int has_id(const spx_manifold* m, uint32_t id)
 {
@@ -60,19 +27,11 @@ static int has_id(const spx_manifold* m, uint32_t id)
     return 0;
 }
 
-static int ids_distinct(const spx_manifold* m)
-{
-    for (int i = 0; i < m->point_count; ++i)
-        for (int j = i + 1; j < m->point_count; ++j)
-            if (m->points[i].id == m->points[j].id) return 0;
-    return 1;
-}
-
 static int normal_is(const spx_manifold* m, float x, float y, float z)
 {
-    ENSURE_NEAR(m->normal.x, x, TOL);
-    ENSURE_NEAR(m->normal.y, y, TOL);
-    ENSURE_NEAR(m->normal.z, z, TOL);
+    TEST_ENSURE_NEAR(m->normal.x, x, TOL);
+    TEST_ENSURE_NEAR(m->normal.y, y, TOL);
+    TEST_ENSURE_NEAR(m->normal.z, z, TOL);
     return 0;
 }
 
@@ -83,17 +42,17 @@ static int box_resting_flat_on_a_big_triangle(void)
        bottom tie at -0.01 and the triangle's face is preferred: the bottom face is clipped by the
        triangle's sides and lies wholly inside, so its 4 corners are the points, midway at -0.005,
        named by the box corners with bit 1 (y) clear: 0, 1, 4, 5. Normal from the box down. */
-    spx_obb a = box(spx_v3(0.1f, 0.49f, -0.2f), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_obb a = test_box(spx_v3(0.1f, 0.49f, -0.2f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_triangle b = floor_tri();
     spx_manifold m;
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
-    ENSURE(m.point_count == 4);
-    ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    ENSURE(has_point(&m, -0.4f, -0.005f, -0.7f, 0.01f));
-    ENSURE(has_point(&m, 0.6f, -0.005f, -0.7f, 0.01f));
-    ENSURE(has_point(&m, -0.4f, -0.005f, 0.3f, 0.01f));
-    ENSURE(has_point(&m, 0.6f, -0.005f, 0.3f, 0.01f));
-    ENSURE(has_id(&m, 0) && has_id(&m, 1) && has_id(&m, 4) && has_id(&m, 5));
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count == 4);
+    TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
+    TEST_ENSURE(test_manifold_has_point(&m, -0.4f, -0.005f, -0.7f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.6f, -0.005f, -0.7f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, -0.4f, -0.005f, 0.3f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.6f, -0.005f, 0.3f, 0.01f, TOL));
+    TEST_ENSURE(has_id(&m, 0) && has_id(&m, 1) && has_id(&m, 4) && has_id(&m, 5));
 
     /* Nudged frame after frame (sideways, down, a turn about the vertical): the same corners, the
        same ids. */
@@ -104,10 +63,10 @@ static int box_resting_flat_on_a_big_triangle(void)
         a2.center.y -= 2e-5f * (frame % 3);
         a2.rotation = rot_angle(1, 1e-3 * frame);
         spx_manifold m2;
-        ENSURE_CODE(spx_manifold_obb_triangle(&a2, &b, 0.0f, &m2), SPX_OK);
-        ENSURE(m2.point_count == 4);
-        ENSURE(has_id(&m2, 0) && has_id(&m2, 1) && has_id(&m2, 4) && has_id(&m2, 5));
-        for (int i = 0; i < 4; ++i) ENSURE_NEAR(m2.points[i].depth, 0.01f + 2e-5f * (frame % 3), TOL);
+        TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a2, &b, 0.0f, &m2), SPX_OK);
+        TEST_ENSURE(m2.point_count == 4);
+        TEST_ENSURE(has_id(&m2, 0) && has_id(&m2, 1) && has_id(&m2, 4) && has_id(&m2, 5));
+        for (int i = 0; i < 4; ++i) TEST_ENSURE_NEAR(m2.points[i].depth, 0.01f + 2e-5f * (frame % 3), TOL);
     }
     return 0;
 }
@@ -131,23 +90,23 @@ static int box_corner_into_the_face(void)
        margin: one point at (cx, -0.01, cz), depth 0.02, id 7. The corner is sqrt3/2 below the
        centre. */
     spx_mat3 r = corner_down();
-    ENSURE_CODE(spx_obb_validate(&(spx_obb){ { 0, 0, 0 }, { 1, 1, 1 }, r }), SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_validate(&(spx_obb){ { 0, 0, 0 }, { 1, 1, 1 }, r }), SPX_OK);
     const float cy = (float)(sqrt(3.0) / 2.0) - 0.02f;
-    spx_obb a = box(spx_v3(0.3f, cy, 0.2f), spx_v3(0.5f, 0.5f, 0.5f), r);
+    spx_obb a = test_box(spx_v3(0.3f, cy, 0.2f), spx_v3(0.5f, 0.5f, 0.5f), r);
     spx_triangle b = floor_tri();
     spx_manifold m;
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
-    ENSURE(m.point_count == 1);
-    ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    ENSURE(has_point(&m, 0.3f, -0.01f, 0.2f, 0.02f));
-    ENSURE(m.points[0].id == 7u);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count == 1);
+    TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
+    TEST_ENSURE(test_manifold_has_point(&m, 0.3f, -0.01f, 0.2f, 0.02f, TOL));
+    TEST_ENSURE(m.points[0].id == 7u);
     /* A margin of 1 m adds the face's two corners next to the tip as speculative points, 1/sqrt3
        above it (gap 0.5774 - 0.02; ids 3 and 5); the fourth is 2/sqrt3 up, beyond the margin. */
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 1.0f, &m), SPX_OK);
-    ENSURE(m.point_count == 3);
-    ENSURE(has_id(&m, 7) && has_id(&m, 3) && has_id(&m, 5));
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 1.0f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count == 3);
+    TEST_ENSURE(has_id(&m, 7) && has_id(&m, 3) && has_id(&m, 5));
     for (int i = 0; i < 3; ++i)
-        if (m.points[i].id != 7u) ENSURE_NEAR(m.points[i].depth, 0.02 - 1.0 / sqrt(3.0), TOL);
+        if (m.points[i].id != 7u) TEST_ENSURE_NEAR(m.points[i].depth, 0.02 - 1.0 / sqrt(3.0), TOL);
     return 0;
 }
 
@@ -158,23 +117,23 @@ static int box_edge_across_a_triangle_edge(void)
        edge: along axis 0, on the - side of box axis 1 (0, c, s) and the + side of axis 2 (0, -s, c),
        so e = 0 + 0 + 2 = 2; triangle edge 0: id 26 + 3 * 2 + 0 = 32. */
     const float h = (float)sqrt(0.5);
-    spx_obb a = box(spx_v3(0, h - 0.01f, 0), spx_v3(0.5f, 0.5f, 0.5f), rot(0, h, h));
-    spx_triangle b = tri(spx_v3(0, 0, -1), spx_v3(0, 0, 1), spx_v3(0, -2, 0));
+    spx_obb a = test_box(spx_v3(0, h - 0.01f, 0), spx_v3(0.5f, 0.5f, 0.5f), test_rot(0, h, h));
+    spx_triangle b = test_tri(spx_v3(0, 0, -1), spx_v3(0, 0, 1), spx_v3(0, -2, 0));
     spx_manifold m;
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
-    ENSURE(m.point_count == 1);
-    ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    ENSURE(has_point(&m, 0, -0.005f, 0, 0.01f));
-    ENSURE(m.points[0].id == 32u);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count == 1);
+    TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
+    TEST_ENSURE(test_manifold_has_point(&m, 0, -0.005f, 0, 0.01f, TOL));
+    TEST_ENSURE(m.points[0].id == 32u);
     /* The other winding is the same triangle to a two-sided query: same point, normal and depth; the
        top edge is still edge 0, run the other way, so the id is the same. */
-    spx_triangle w = tri(b.v[1], b.v[0], b.v[2]);
+    spx_triangle w = test_tri(b.v[1], b.v[0], b.v[2]);
     spx_manifold mw;
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &w, 0.0f, &mw), SPX_OK);
-    ENSURE(mw.point_count == 1);
-    ENSURE(normal_is(&mw, 0, -1, 0) == 0);
-    ENSURE(has_point(&mw, 0, -0.005f, 0, 0.01f));
-    ENSURE(mw.points[0].id == 32u);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &w, 0.0f, &mw), SPX_OK);
+    TEST_ENSURE(mw.point_count == 1);
+    TEST_ENSURE(normal_is(&mw, 0, -1, 0) == 0);
+    TEST_ENSURE(test_manifold_has_point(&mw, 0, -0.005f, 0, 0.01f, TOL));
+    TEST_ENSURE(mw.points[0].id == 32u);
     return 0;
 }
 
@@ -182,22 +141,22 @@ static int triangle_poking_into_a_box_face(void)
 {   /* A standing triangle's top corner 0.01 into the bottom face (y = -0.5) of an axis-aligned unit
        cube: the box's -y face is the reference (f = 3), one point: the corner moved halfway to the
        face, depth 0.01, id 8 + 3 * 3 + 2 = 19. */
-    spx_obb a = box(spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), identity);
-    spx_triangle b = tri(spx_v3(-1.0f, -3.0f, 0.0f), spx_v3(1.0f, -3.0f, 0.3f), spx_v3(0.1f, -0.49f, 0.05f));
+    spx_obb a = test_box(spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
+    spx_triangle b = test_tri(spx_v3(-1.0f, -3.0f, 0.0f), spx_v3(1.0f, -3.0f, 0.3f), spx_v3(0.1f, -0.49f, 0.05f));
     spx_manifold m;
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
-    ENSURE(m.point_count == 1);
-    ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    ENSURE(has_point(&m, 0.1f, -0.495f, 0.05f, 0.01f));
-    ENSURE(m.points[0].id == 19u);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count == 1);
+    TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
+    TEST_ENSURE(test_manifold_has_point(&m, 0.1f, -0.495f, 0.05f, 0.01f, TOL));
+    TEST_ENSURE(m.points[0].id == 19u);
     /* The box moved around the triangle instead (the pair seen from the other side): the cube above
        the apex turned upside down is the same problem with the +y face as reference: f = 2, id 16. */
-    spx_obb flipped = box(spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), rot(2, -1, 0));
-    ENSURE_CODE(spx_manifold_obb_triangle(&flipped, &b, 0.0f, &m), SPX_OK);
-    ENSURE(m.point_count == 1);
-    ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    ENSURE(has_point(&m, 0.1f, -0.495f, 0.05f, 0.01f));
-    ENSURE(m.points[0].id == 16u);
+    spx_obb flipped = test_box(spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), test_rot(2, -1, 0));
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&flipped, &b, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count == 1);
+    TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
+    TEST_ENSURE(test_manifold_has_point(&m, 0.1f, -0.495f, 0.05f, 0.01f, TOL));
+    TEST_ENSURE(m.points[0].id == 16u);
     return 0;
 }
 
@@ -205,16 +164,16 @@ static int small_triangle_under_a_box_face(void)
 {   /* A small level triangle wholly under the bottom of a larger box, 0.02 up into it: the two faces
        tie and the triangle's is the reference; the box's bottom covers the triangle, so the points are
        the triangle's three corners (ids 8 + 3 * 3 + k, incident face -y), at depth 0.02. */
-    spx_obb a = box(spx_v3(0, 1.0f - 0.02f, 0), spx_v3(1, 1, 1), identity);
-    spx_triangle b = tri(spx_v3(-0.3f, 0, 0.2f), spx_v3(0.4f, 0, 0.1f), spx_v3(0, 0, -0.5f));
+    spx_obb a = test_box(spx_v3(0, 1.0f - 0.02f, 0), spx_v3(1, 1, 1), test_identity);
+    spx_triangle b = test_tri(spx_v3(-0.3f, 0, 0.2f), spx_v3(0.4f, 0, 0.1f), spx_v3(0, 0, -0.5f));
     spx_manifold m;
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
-    ENSURE(m.point_count == 3);
-    ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    ENSURE(has_point(&m, -0.3f, -0.01f, 0.2f, 0.02f));
-    ENSURE(has_point(&m, 0.4f, -0.01f, 0.1f, 0.02f));
-    ENSURE(has_point(&m, 0, -0.01f, -0.5f, 0.02f));
-    ENSURE(has_id(&m, 17) && has_id(&m, 18) && has_id(&m, 19));
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count == 3);
+    TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
+    TEST_ENSURE(test_manifold_has_point(&m, -0.3f, -0.01f, 0.2f, 0.02f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.4f, -0.01f, 0.1f, 0.02f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, 0, -0.01f, -0.5f, 0.02f, TOL));
+    TEST_ENSURE(has_id(&m, 17) && has_id(&m, 18) && has_id(&m, 19));
     return 0;
 }
 
@@ -222,13 +181,13 @@ static int clipped_polygon_is_cut_to_four(void)
 {   /* A triangle whose corners stick out past three sides of a box's bottom (half 1): the overlap is
        a hexagon or more; 4 points are kept, the deepest among them, all distinct. The bottom is level
        and the triangle tilted, so depths differ. */
-    spx_obb a = box(spx_v3(0, 1.0f, 0), spx_v3(1, 1, 1), identity);
-    spx_triangle b = tri(spx_v3(-2.0f, 0.05f, 1.2f), spx_v3(2.0f, 0.02f, 1.2f), spx_v3(0.0f, -0.04f, -2.5f));
+    spx_obb a = test_box(spx_v3(0, 1.0f, 0), spx_v3(1, 1, 1), test_identity);
+    spx_triangle b = test_tri(spx_v3(-2.0f, 0.05f, 1.2f), spx_v3(2.0f, 0.02f, 1.2f), spx_v3(0.0f, -0.04f, -2.5f));
     spx_manifold m;
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.1f, &m), SPX_OK);
-    ENSURE(m.point_count == 4);
-    ENSURE(ids_distinct(&m));
-    ENSURE(m.normal.y < -0.99f);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.1f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count == 4);
+    TEST_ENSURE(test_manifold_ids_distinct(&m));
+    TEST_ENSURE(m.normal.y < -0.99f);
     /* The triangle's plane is highest at its corner (-2, 0.05, 1.2) and lowest at (0, -0.04, -2.5), so
        the overlap is deepest along z = 1, where the bottom corners (-+1, 0, 1) (ids 4, 5) lie inside
        the triangle; at z = -1 its sides cut the bottom at |x| = 0.81 (4 crossings, the two under
@@ -239,37 +198,37 @@ static int clipped_polygon_is_cut_to_four(void)
         corners += m.points[i].id == 4u || m.points[i].id == 5u;
         crossings += (m.points[i].id == 27u || m.points[i].id == 28u) && fabsf(m.points[i].point.z + 1.0f) <= 1e-3f;
     }
-    ENSURE(crossings == 2);
-    ENSURE(corners == 2);
+    TEST_ENSURE(crossings == 2);
+    TEST_ENSURE(corners == 2);
     return 0;
 }
 
 static int margins_decide_speculative_points(void)
 {   /* The unit cube 0.05 above the level triangle: beyond a margin of 0.04 nothing, within 0.06 the
        four bottom corners with depth -0.05, midway at y = 0.025. */
-    spx_obb a = box(spx_v3(0, 0.55f, 0), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_obb a = test_box(spx_v3(0, 0.55f, 0), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_triangle b = floor_tri();
     spx_manifold m;
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.04f, &m), SPX_OK);
-    ENSURE(m.point_count == 0);
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
-    ENSURE(m.point_count == 0);
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.06f, &m), SPX_OK);
-    ENSURE(m.point_count == 4);
-    ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    ENSURE(has_point(&m, 0.5f, 0.025f, 0.5f, -0.05f));
-    ENSURE(has_point(&m, -0.5f, 0.025f, -0.5f, -0.05f));
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.04f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count == 0);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count == 0);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.06f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count == 4);
+    TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
+    TEST_ENSURE(test_manifold_has_point(&m, 0.5f, 0.025f, 0.5f, -0.05f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, -0.5f, 0.025f, -0.5f, -0.05f, TOL));
     /* Beside the triangle instead (0.05 past its edge at z = 10, level with it): the box's -z face is
        the reference, and the triangle's edge crosses its sides at x = -+0.5: two points 0.05 apart. */
-    spx_obb s = box(spx_v3(0, 0, 10.55f), spx_v3(0.5f, 0.5f, 0.5f), identity);
-    ENSURE_CODE(spx_manifold_obb_triangle(&s, &b, 0.04f, &m), SPX_OK);
-    ENSURE(m.point_count == 0);
-    ENSURE_CODE(spx_manifold_obb_triangle(&s, &b, 0.06f, &m), SPX_OK);
-    ENSURE(m.point_count > 0);
-    ENSURE(normal_is(&m, 0, 0, -1) == 0);
-    ENSURE(m.point_count == 2);
-    ENSURE(has_point(&m, -0.5f, 0.0f, 10.025f, -0.05f));
-    ENSURE(has_point(&m, 0.5f, 0.0f, 10.025f, -0.05f));
+    spx_obb s = test_box(spx_v3(0, 0, 10.55f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&s, &b, 0.04f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count == 0);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&s, &b, 0.06f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count > 0);
+    TEST_ENSURE(normal_is(&m, 0, 0, -1) == 0);
+    TEST_ENSURE(m.point_count == 2);
+    TEST_ENSURE(test_manifold_has_point(&m, -0.5f, 0.0f, 10.025f, -0.05f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.5f, 0.0f, 10.025f, -0.05f, TOL));
     return 0;
 }
 
@@ -281,31 +240,31 @@ static int flat_edge_gives_no_sideways_normal(void)
        +z (overlap 0.004 < 0.01), a sideways normal, which is right for a lone triangle. When edge 0
        is a flat edge of a surface, the face is the normal: the box's bottom corners over the
        triangle (z = -0.004) and the crossings of its sides with the edge, all 0.01 deep. */
-    spx_triangle b = tri(spx_v3(-5, 0, 0), spx_v3(5, 0, 0), spx_v3(0, 0, -5));
-    spx_obb a = box(spx_v3(0, 0.49f, 0.496f), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_triangle b = test_tri(spx_v3(-5, 0, 0), spx_v3(5, 0, 0), spx_v3(0, 0, -5));
+    spx_obb a = test_box(spx_v3(0, 0.49f, 0.496f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_manifold m;
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
-    ENSURE(normal_is(&m, 0, 0, -1) == 0);
-    ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &all_open, 0.0f, &m), SPX_OK);
-    ENSURE(normal_is(&m, 0, 0, -1) == 0);
-    ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &all_flat, 0.0f, &m), SPX_OK);
-    ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    ENSURE(m.point_count == 4);
-    ENSURE(has_point(&m, -0.5f, -0.005f, -0.004f, 0.01f));
-    ENSURE(has_point(&m, 0.5f, -0.005f, -0.004f, 0.01f));
-    ENSURE(has_point(&m, -0.5f, -0.005f, 0.0f, 0.01f));
-    ENSURE(has_point(&m, 0.5f, -0.005f, 0.0f, 0.01f));
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(normal_is(&m, 0, 0, -1) == 0);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &all_open, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(normal_is(&m, 0, 0, -1) == 0);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &all_flat, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
+    TEST_ENSURE(m.point_count == 4);
+    TEST_ENSURE(test_manifold_has_point(&m, -0.5f, -0.005f, -0.004f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.5f, -0.005f, -0.004f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, -0.5f, -0.005f, 0.0f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m, 0.5f, -0.005f, 0.0f, 0.01f, TOL));
     /* A concave edge (the surface turns up beyond it, seen from above) is no edge either; seen from
        below it is convex, and the box under the triangle may take the edge's normal. */
     spx_triangle_edges concave = { { -0.5f, 0.0f, 0.0f }, 0 };
-    ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &concave, 0.0f, &m), SPX_OK);
-    ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    spx_obb below = box(spx_v3(0, -0.49f, 0.496f), spx_v3(0.5f, 0.5f, 0.5f), identity);
-    ENSURE_CODE(spx_manifold_obb_triangle_ex(&below, &b, &concave, 0.0f, &m), SPX_OK);
-    ENSURE(normal_is(&m, 0, 1, 0) == 0); /* +z lies 90 degrees from the face: outside a 0.5 rad wedge */
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &concave, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
+    spx_obb below = test_box(spx_v3(0, -0.49f, 0.496f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&below, &b, &concave, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(normal_is(&m, 0, 1, 0) == 0); /* +z lies 90 degrees from the face: outside a 0.5 rad wedge */
     spx_triangle_edges concave_fold = { { -3.0f, 0.0f, 0.0f }, 0 };
-    ENSURE_CODE(spx_manifold_obb_triangle_ex(&below, &b, &concave_fold, 0.0f, &m), SPX_OK);
-    ENSURE(normal_is(&m, 0, 0, -1) == 0);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&below, &b, &concave_fold, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(normal_is(&m, 0, 0, -1) == 0);
     return 0;
 }
 
@@ -317,20 +276,20 @@ static int convex_edge_gives_normals_inside_its_wedge(void)
        points on the ridge 0.01 deep. With a wedge of 0.2 rad the vertical is outside it, and the
        slope's face gives the normal instead. */
     const float c = (float)cos(0.3), s = (float)sin(0.3);
-    spx_triangle b = tri(spx_v3(5, 0, 0), spx_v3(-5, 0, 0), spx_v3(0, -5 * s, 5 * c));
-    spx_obb a = box(spx_v3(0.2f, 0.49f, 0.1f), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_triangle b = test_tri(spx_v3(5, 0, 0), spx_v3(-5, 0, 0), spx_v3(0, -5 * s, 5 * c));
+    spx_obb a = test_box(spx_v3(0.2f, 0.49f, 0.1f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_triangle_edges ridge = { { 0.6f, 0.0f, 0.0f }, 0 };
     spx_manifold m;
-    ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &ridge, 0.0f, &m), SPX_OK);
-    ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    ENSURE(m.point_count >= 1);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &ridge, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
+    TEST_ENSURE(m.point_count >= 1);
     for (int i = 0; i < m.point_count; ++i) {
-        ENSURE_NEAR(m.points[i].point.z, 0.0f, TOL);
-        ENSURE_NEAR(m.points[i].depth, 0.01f, TOL);
+        TEST_ENSURE_NEAR(m.points[i].point.z, 0.0f, TOL);
+        TEST_ENSURE_NEAR(m.points[i].depth, 0.01f, TOL);
     }
     spx_triangle_edges gentle = { { 0.2f, 0.0f, 0.0f }, 0 };
-    ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &gentle, 0.0f, &m), SPX_OK);
-    ENSURE(normal_is(&m, 0, -c, -s) == 0);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &gentle, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(normal_is(&m, 0, -c, -s) == 0);
     return 0;
 }
 
@@ -339,19 +298,19 @@ static int corners_of_a_surface_give_normals(void)
        corner v0 at the origin, the rest towards -x -z) meets the box only near v0, and the least
        overlap is a box face seen edge-on. Only if v0 is a corner of the surface may it give the
        normal; otherwise the triangle's face does. */
-    spx_triangle b = tri(spx_v3(0, 0, 0), spx_v3(-3, 0, -1), spx_v3(-1, 0, -3));
-    spx_obb a = box(spx_v3(0.49f, 0.2f, 0.45f), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_triangle b = test_tri(spx_v3(0, 0, 0), spx_v3(-3, 0, -1), spx_v3(-1, 0, -3));
+    spx_obb a = test_box(spx_v3(0.49f, 0.2f, 0.45f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_manifold open, plain, corner;
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &plain), SPX_OK);
-    ENSURE(plain.point_count >= 1);
-    ENSURE(fabsf(plain.normal.y) < 0.5f); /* sideways: the corner of a lone triangle */
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &plain), SPX_OK);
+    TEST_ENSURE(plain.point_count >= 1);
+    TEST_ENSURE(fabsf(plain.normal.y) < 0.5f); /* sideways: the corner of a lone triangle */
     spx_triangle_edges only_corner = { { 0.0f, 0.0f, 0.0f }, 1 };
-    ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &only_corner, 0.0f, &corner), SPX_OK);
-    ENSURE(corner.point_count == plain.point_count);
-    ENSURE_NEAR(corner.normal.x, plain.normal.x, 0);
-    ENSURE_NEAR(corner.normal.z, plain.normal.z, 0);
-    ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &all_flat, 0.0f, &open), SPX_OK);
-    ENSURE(normal_is(&open, 0, -1, 0) == 0);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &only_corner, 0.0f, &corner), SPX_OK);
+    TEST_ENSURE(corner.point_count == plain.point_count);
+    TEST_ENSURE_NEAR(corner.normal.x, plain.normal.x, 0);
+    TEST_ENSURE_NEAR(corner.normal.z, plain.normal.z, 0);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &all_flat, 0.0f, &open), SPX_OK);
+    TEST_ENSURE(normal_is(&open, 0, -1, 0) == 0);
     return 0;
 }
 
@@ -426,17 +385,17 @@ static int agrees_with_penetration(void)
        the normal. */
     int overlapping = 0, unique = 0, same = 0, seen_as_face = 0;
     for (uint64_t seed = 0; seed < 20000; ++seed) {
-        sweep_case c;
-        case_make(CASE_OBB_TRIANGLE, seed, &c);
+        test_sweep_case c;
+        test_case_make(TEST_CASE_OBB_TRIANGLE, seed, &c);
         const spx_obb* a = &c.box[0];
         const spx_triangle* b = &c.tri[1];
         spx_penetration pen;
-        ENSURE_CODE(spx_penetration_obb_triangle(a, b, &pen), SPX_OK);
+        TEST_ENSURE_CODE(spx_penetration_obb_triangle(a, b, &pen), SPX_OK);
         spx_manifold m;
-        ENSURE_CODE(spx_manifold_obb_triangle(a, b, 0.0f, &m), SPX_OK);
+        TEST_ENSURE_CODE(spx_manifold_obb_triangle(a, b, 0.0f, &m), SPX_OK);
         if (!pen.overlapping) continue;
         ++overlapping;
-        ENSURE(m.point_count > 0);
+        TEST_ENSURE(m.point_count > 0);
         double longest = 0.0;
         for (int k = 0; k < 3; ++k) {
             const spx_vec3 p = b->v[k], q = b->v[(k + 1) % 3];
@@ -479,15 +438,15 @@ static int agrees_with_penetration(void)
         if (!(along <= (edge_seen_as_face ? bound + 0.0025 * size : bound))) {
             fprintf(stderr, "seed %llu: overlap %.9g along the manifold normal, least %.9g\n", (unsigned long long)seed,
                     along, (double)pen.depth);
-            case_print(stderr, &c);
+            test_case_print(stderr, &c);
             return 1;
         }
-        for (int i = 0; i < m.point_count; ++i) ENSURE(m.points[i].depth <= along + 2e-5 * size);
-        ENSURE(ids_distinct(&m));
+        for (int i = 0; i < m.point_count; ++i) TEST_ENSURE(m.points[i].depth <= along + 2e-5 * size);
+        TEST_ENSURE(test_manifold_ids_distinct(&m));
     }
     printf("  %d overlapping pairs, %d with a unique least axis (all agree), %d with an edge axis seen as a face; "
            "%d on the same axis in all\n", overlapping, unique, seen_as_face, same);
-    ENSURE(overlapping > 5000 && unique > overlapping / 2);
+    TEST_ENSURE(overlapping > 5000 && unique > overlapping / 2);
     return 0;
 }
 
@@ -495,42 +454,42 @@ static int agrees_with_penetration(void)
 
 static int bad_input_gets_its_code(void)
 {
-    spx_obb a = box(spx_v3(0, 0.49f, 0), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    spx_obb a = test_box(spx_v3(0, 0.49f, 0), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_triangle b = floor_tri();
     spx_manifold m, sentinel;
     memset(&sentinel, 0x5A, sizeof sentinel);
     m = sentinel;
-    ENSURE_CODE(spx_manifold_obb_triangle(NULL, &b, 0.0f, &m), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, NULL, 0.0f, &m), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, NULL), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, -1e-3f, &m), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, NAN, &m), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, INFINITY, &m), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(NULL, &b, 0.0f, &m), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, NULL, 0.0f, &m), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, -1e-3f, &m), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, NAN, &m), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, INFINITY, &m), SPX_ERR_NOT_FINITE);
     spx_obb bad = a;
     bad.center.y = NAN;
-    ENSURE_CODE(spx_manifold_obb_triangle(&bad, &b, 0.0f, &m), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&bad, &b, 0.0f, &m), SPX_ERR_NOT_FINITE);
     bad = a;
     bad.half_extents.z = 0.0f;
-    ENSURE_CODE(spx_manifold_obb_triangle(&bad, &b, 0.0f, &m), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&bad, &b, 0.0f, &m), SPX_ERR_BAD_EXTENT);
     bad = a;
     bad.rotation.col[0].x = 1.1f;
-    ENSURE_CODE(spx_manifold_obb_triangle(&bad, &b, 0.0f, &m), SPX_ERR_NOT_ORTHONORMAL);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&bad, &b, 0.0f, &m), SPX_ERR_NOT_ORTHONORMAL);
     bad = a;
     bad.rotation.col[2].z = -1.0f;
-    ENSURE_CODE(spx_manifold_obb_triangle(&bad, &b, 0.0f, &m), SPX_ERR_NOT_RIGHT_HANDED);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&bad, &b, 0.0f, &m), SPX_ERR_NOT_RIGHT_HANDED);
     spx_triangle badt = b;
     badt.v[1].x = INFINITY;
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &badt, 0.0f, &m), SPX_ERR_NOT_FINITE);
-    badt = tri(spx_v3(1, 2, 3), spx_v3(1, 2, 3), spx_v3(1, 2, 3));
-    ENSURE_CODE(spx_manifold_obb_triangle(&a, &badt, 0.0f, &m), SPX_ERR_DEGENERATE_TRIANGLE);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &badt, 0.0f, &m), SPX_ERR_NOT_FINITE);
+    badt = test_tri(spx_v3(1, 2, 3), spx_v3(1, 2, 3), spx_v3(1, 2, 3));
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &badt, 0.0f, &m), SPX_ERR_DEGENERATE_TRIANGLE);
     spx_triangle_edges nan_edge = { { 0.0f, NAN, 0.0f }, 0 };
-    ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &nan_edge, 0.0f, &m), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_manifold_obb_triangle_ex(NULL, &b, &all_flat, 0.0f, &m), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE(memcmp(&m, &sentinel, sizeof m) == 0); /* no failed call wrote the output */
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &nan_edge, 0.0f, &m), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(NULL, &b, &all_flat, 0.0f, &m), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE(memcmp(&m, &sentinel, sizeof m) == 0); /* no failed call wrote the output */
     /* Infinite angles are open edges, not errors. */
     spx_triangle_edges inf_edge = { { INFINITY, -INFINITY, 0.0f }, 0 };
-    ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &inf_edge, 0.0f, &m), SPX_OK);
-    ENSURE(m.point_count == 4);
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &inf_edge, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count == 4);
     return 0;
 }
 
@@ -579,15 +538,12 @@ typedef struct placed {
     double shift[3];
 } placed;
 
-static int place(const spx_shape* s, uint32_t leaf, dq q, const double shift[3], placed* out)
+static int place(const test_shape* s, uint32_t leaf, dq q, const double shift[3], placed* out)
 {
-    spx_mesh_def def = spx_default_mesh_def();
-    def.vertices = s->vertices, def.vertex_count = s->vertex_count;
-    def.indices = s->indices, def.triangle_count = s->triangle_count;
-    def.leaf_triangles = leaf;
-    ENSURE_CODE(spx_mesh_create(&def, &out->mesh), SPX_OK);
+    spx_mesh_def def = test_shape_mesh_def(s, leaf);
+    TEST_ENSURE_CODE(spx_mesh_create(&def, &out->mesh), SPX_OK);
     spx_transform pose = { { (float)shift[0], (float)shift[1], (float)shift[2] }, dq_float(q) };
-    ENSURE_CODE(spx_mesh_instance_create(out->mesh, &pose, NULL, &out->inst), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_instance_create(out->mesh, &pose, NULL, &out->inst), SPX_OK);
     out->q = q;
     for (int i = 0; i < 3; ++i) out->shift[i] = shift[i];
     return 0;
@@ -617,7 +573,7 @@ static int resting_box(const placed* p, const double m0[3], dq tilt, double yaw,
     dq_rotate(dq_mul(p->q, tilt), up_local, n);
     to_world(p, m0, c);
     for (int i = 0; i < 3; ++i) c[i] += n[i] * ((double)h.y - depth);
-    ENSURE_CODE(spx_obb_from_quat(spx_v3((float)c[0], (float)c[1], (float)c[2]), h, dq_float(q), out), SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3((float)c[0], (float)c[1], (float)c[2]), h, dq_float(q), out), SPX_OK);
     return 0;
 }
 
@@ -673,31 +629,31 @@ static int judge(const placed* p, const spx_obb* a, const double w0[3], const do
         if (!(id & 2u) && ax.x * n[0] + ax.y * n[1] + ax.z * n[2] > 0.0) bottom[nb++] = id;
         if ((id & 2u) && ax.x * n[0] + ax.y * n[1] + ax.z * n[2] < 0.0) bottom[nb++] = id;
     }
-    ENSURE(nb == 4);
+    TEST_ENSURE(nb == 4);
     for (int i = 0; i < 4; ++i) truth += corner_depth(a, bottom[i], w0, n) / 4.0;
 
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;
     spx_manifold_obb_mesh_checked(a, p->inst, margin, edges, m, SPX_MAX_MESH_MANIFOLDS, &count);
-    ENSURE(count >= 1);
+    TEST_ENSURE(count >= 1);
     for (uint32_t g = 0; g < count; ++g) {
         double err = 0.0;
         for (int i = 0; i < m[g].point_count; ++i) err = fmax(err, fabs(m[g].points[i].depth - truth));
         bump_note(mesh_level, angle_to(m[g].normal, down), err);
     }
     if (edges) {
-        ENSURE(count == 1 && m[0].point_count == 4);
-        for (int i = 0; i < 4; ++i) ENSURE(has_id(&m[0], bottom[i]));
+        TEST_ENSURE(count == 1 && m[0].point_count == 4);
+        for (int i = 0; i < 4; ++i) TEST_ENSURE(has_id(&m[0], bottom[i]));
     }
     spx_mesh_info info;
     spx_mesh_get_info(p->mesh, &info);
     for (uint32_t t = 0; t < info.triangle_count; ++t) {
         spx_triangle tr;
         spx_triangle_edges e;
-        ENSURE_CODE(spx_mesh_instance_get_triangle(p->inst, t, &tr, NULL), SPX_OK);
-        ENSURE_CODE(spx_mesh_get_triangle_edges(p->mesh, t, &e), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_instance_get_triangle(p->inst, t, &tr, NULL), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_get_triangle_edges(p->mesh, t, &e), SPX_OK);
         spx_manifold one;
-        ENSURE_CODE(spx_manifold_obb_triangle_ex(a, &tr, edges ? &e : NULL, margin, &one), SPX_OK);
+        TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(a, &tr, edges ? &e : NULL, margin, &one), SPX_OK);
         if (one.point_count == 0) continue;
         double err = 0.0;
         for (int i = 0; i < one.point_count; ++i) err = fmax(err, fabs(one.points[i].depth - truth));
@@ -714,8 +670,8 @@ static int box_slides_over_a_flat_grid_without_bumps(void)
        four bottom corners. The grid placed as it is, and turned and moved far off. The same without
        the surface edges (each triangle alone, as a per-triangle SAT sees it) bumps: the test can
        fail. */
-    spx_shape s;
-    ENSURE(spx_shape_grid(&s, 20, 20));
+    test_shape s;
+    TEST_ENSURE(test_shape_grid(&s, 20, 20));
     const spx_vec3 sizes[3] = { { 0.3f, 0.25f, 0.2f }, { 1.3f, 0.4f, 0.8f }, { 0.5f, 0.5f, 0.5f } };
     const double yaws[5] = { 0.0, 0.05, 0.3, 0.78539816339744831, 1.1 };
     const double depths[2] = { 0.01, 0.002 };
@@ -730,7 +686,7 @@ static int box_slides_over_a_flat_grid_without_bumps(void)
         const dq q = pose ? dq_axis(0.3, 1.0, -0.6, 0.9) : dq_axis(0, 1, 0, 0);
         const double shift[3] = { pose ? 130.0 : 0.0, pose ? -40.0 : 0.0, pose ? 75.0 : 0.0 };
         placed p;
-        ENSURE(place(&s, 4, q, shift, &p) == 0);
+        TEST_ENSURE(place(&s, 4, q, shift, &p) == 0);
         const double up[3] = { 0, 1, 0 }, origin[3] = { 0, 0, 0 };
         double n[3], w0[3];
         dq_rotate(q, up, n);
@@ -739,22 +695,22 @@ static int box_slides_over_a_flat_grid_without_bumps(void)
             for (int yi = 0; yi < 5; ++yi)
                 for (int di = 0; di < 2; ++di)
                     for (int pi = 0; pi < 5; ++pi)
-                        for (int k = 0; k <= 60; ++k) {
+                        for (int k = 0; k <= 60; k += long_run ? 1 : 4) { /* every 4th place by default */
                             const double f = k / 60.0;
                             const double m0[3] = { paths[pi][0] + f * (paths[pi][2] - paths[pi][0]), 0.0,
                                                    paths[pi][1] + f * (paths[pi][3] - paths[pi][1]) };
                             spx_obb a;
-                            ENSURE(resting_box(&p, m0, dq_axis(0, 1, 0, 0), yaws[yi], sizes[si], depths[di], &a) == 0);
+                            TEST_ENSURE(resting_box(&p, m0, dq_axis(0, 1, 0, 0), yaws[yi], sizes[si], depths[di], &a) == 0);
                             if (judge(&p, &a, w0, n, true, 0.02f, &with_mesh, &with_tri)) {
                                 fprintf(stderr, "pose %d size %d yaw %g depth %g path %d at %d/60\n", pose, si,
                                         yaws[yi], depths[di], pi, k);
                                 return 1;
                             }
-                            ENSURE(judge(&p, &a, w0, n, false, 0.02f, &without_mesh, &without_tri) == 0);
+                            TEST_ENSURE(judge(&p, &a, w0, n, false, 0.02f, &without_mesh, &without_tri) == 0);
                         }
         unplace(&p);
     }
-    spx_shape_free(&s);
+    test_shape_free(&s);
     printf("  with the surface edges: %ld mesh manifolds, %ld bumps (worst %.2g rad, %.2g m); %ld triangle manifolds, "
            "%ld bumps (worst %.2g rad, %.2g m)\n", with_mesh.manifolds, with_mesh.bad, with_mesh.worst_angle,
            with_mesh.worst_depth, with_tri.manifolds, with_tri.bad, with_tri.worst_angle, with_tri.worst_depth);
@@ -762,8 +718,8 @@ static int box_slides_over_a_flat_grid_without_bumps(void)
            "%ld bumps (worst %.2g rad, %.2g m)\n", without_mesh.manifolds, without_mesh.bad, without_mesh.worst_angle,
            without_mesh.worst_depth, without_tri.manifolds, without_tri.bad, without_tri.worst_angle,
            without_tri.worst_depth);
-    ENSURE(with_mesh.bad == 0 && with_tri.bad == 0);
-    ENSURE(without_mesh.bad > 0 && without_tri.bad > 0);
+    TEST_ENSURE(with_mesh.bad == 0 && with_tri.bad == 0);
+    TEST_ENSURE(without_mesh.bad > 0 && without_tri.bad > 0);
     return 0;
 }
 
@@ -775,12 +731,12 @@ static int box_slides_over_a_roof(void)
        manifold's normal lies in the ridge's wedge (a slope's). Then boxes lying on one slope, sliding
        over its inner edges as on the flat grid: no bumps there either. */
     const double alpha = 0.25;
-    spx_shape s;
-    ENSURE(spx_shape_grid(&s, 20, 20));
+    test_shape s;
+    TEST_ENSURE(test_shape_grid(&s, 20, 20));
     for (uint32_t v = 0; v < s.vertex_count; ++v) s.vertices[v].y = -(float)tan(alpha) * fabsf(s.vertices[v].z - 10.0f);
     placed p;
     const double shift[3] = { 0, 0, 0 };
-    ENSURE(place(&s, 4, dq_axis(0, 1, 0, 0), shift, &p) == 0);
+    TEST_ENSURE(place(&s, 4, dq_axis(0, 1, 0, 0), shift, &p) == 0);
     const double down[3] = { 0, -1, 0 };
     int samples = 0, extra = 0, leads = 0;
     for (int yi = 0; yi < 3; ++yi)
@@ -789,10 +745,10 @@ static int box_slides_over_a_roof(void)
                 const double yaw = yi * 0.2, x = 3.0 + 14.0 * k / 80.0, dz = -0.15 + 0.1 * zi;
                 const double m0[3] = { x, 0.0, 10.0 + dz };
                 spx_obb a;
-                ENSURE(resting_box(&p, m0, dq_axis(0, 1, 0, 0), yaw, spx_v3(0.5f, 0.3f, 0.4f), 0.01, &a) == 0);
+                TEST_ENSURE(resting_box(&p, m0, dq_axis(0, 1, 0, 0), yaw, spx_v3(0.5f, 0.3f, 0.4f), 0.01, &a) == 0);
                 spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
                 uint32_t count = 0;
-                ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, 0.02f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+                TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, 0.02f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
                 /* The ridge's manifold: straight down, deepest on the ridge (0.01), each point as deep as
                    the box's bottom is below the roof there (the slopes fall tan(alpha) a metre away from
                    the ridge). */
@@ -802,21 +758,21 @@ static int box_slides_over_a_roof(void)
                     fprintf(stderr, "yaw %g x %g dz %g: no manifold along the ridge's normal\n", yaw, x, dz);
                     return 1;
                 }
-                ENSURE(m[r].point_count >= 2);
+                TEST_ENSURE(m[r].point_count >= 2);
                 double deepest = -1.0;
                 for (int i = 0; i < m[r].point_count; ++i) {
                     const spx_manifold_point* q = &m[r].points[i];
-                    ENSURE_NEAR(q->depth, 0.01 - tan(alpha) * fabs(q->point.z - 10.0), 1e-5);
+                    TEST_ENSURE_NEAR(q->depth, 0.01 - tan(alpha) * fabs(q->point.z - 10.0), 1e-5);
                     deepest = fmax(deepest, q->depth);
                 }
-                ENSURE_NEAR(deepest, 0.01, 1e-5);
+                TEST_ENSURE_NEAR(deepest, 0.01, 1e-5);
                 /* The others are the slopes' own, from their triangles that meet the ridge at a corner
                    only (the ridge is no corner, so the box's face may not name the normal there): a
                    slope's normal, measured along which the ridge is up to 0.01 / cos(alpha) deep. */
                 for (uint32_t g = 0; g < count; ++g) {
-                    ENSURE(fabsf(m[g].normal.x) <= 1e-4f);
-                    ENSURE(angle_to(m[g].normal, down) <= alpha + 1e-4);
-                    for (int i = 0; i < m[g].point_count; ++i) ENSURE(m[g].points[i].depth <= 0.01 / cos(alpha) + 1e-5);
+                    TEST_ENSURE(fabsf(m[g].normal.x) <= 1e-4f);
+                    TEST_ENSURE(angle_to(m[g].normal, down) <= alpha + 1e-4);
+                    for (int i = 0; i < m[g].point_count; ++i) TEST_ENSURE(m[g].points[i].depth <= 0.01 / cos(alpha) + 1e-5);
                 }
                 ++samples;
                 extra += (int)count - 1;
@@ -835,18 +791,18 @@ static int box_slides_over_a_roof(void)
                 const double f = k / 60.0, z = paths[pi][1] + f * (paths[pi][3] - paths[pi][1]);
                 const double m0[3] = { paths[pi][0] + f * (paths[pi][2] - paths[pi][0]), -tan(alpha) * (z - 10.0), z };
                 spx_obb a;
-                ENSURE(resting_box(&p, m0, dq_axis(1, 0, 0, alpha), 0.4 * yi, spx_v3(0.45f, 0.3f, 0.35f), 0.01, &a) == 0);
+                TEST_ENSURE(resting_box(&p, m0, dq_axis(1, 0, 0, alpha), 0.4 * yi, spx_v3(0.45f, 0.3f, 0.35f), 0.01, &a) == 0);
                 if (judge(&p, &a, w0, n, true, 0.02f, &with_mesh, &with_tri)) {
                     fprintf(stderr, "yaw %g path %d at %d/60\n", 0.4 * yi, pi, k);
                     return 1;
                 }
-                ENSURE(judge(&p, &a, w0, n, false, 0.02f, &without_mesh, &without_tri) == 0);
+                TEST_ENSURE(judge(&p, &a, w0, n, false, 0.02f, &without_mesh, &without_tri) == 0);
             }
     printf("  slope: %ld mesh manifolds, %ld bumps with the surface edges; %ld bumps of %ld without\n",
            with_mesh.manifolds, with_mesh.bad, without_mesh.bad, without_mesh.manifolds);
-    ENSURE(with_mesh.bad == 0 && with_tri.bad == 0 && without_mesh.bad > 0);
+    TEST_ENSURE(with_mesh.bad == 0 && with_tri.bad == 0 && without_mesh.bad > 0);
     unplace(&p);
-    spx_shape_free(&s);
+    test_shape_free(&s);
     return 0;
 }
 
@@ -872,32 +828,32 @@ static int box_in_a_concave_corner_gets_a_manifold_a_side(void)
     spx_mesh_def def = spx_default_mesh_def();
     def.vertices = v, def.vertex_count = (uint32_t)nv, def.indices = idx, def.triangle_count = (uint32_t)nt;
     spx_mesh* mesh = NULL;
-    ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_OK);
     spx_transform pose = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
     spx_mesh_instance* inst = NULL;
-    ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &inst), SPX_OK);
-    spx_obb a = box(spx_v3(0.49f, 0.49f, 2.3f), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &inst), SPX_OK);
+    spx_obb a = test_box(spx_v3(0.49f, 0.49f, 2.3f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;
-    ENSURE_CODE(spx_manifold_obb_mesh(&a, inst, 0.005f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-    ENSURE(count == 2);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, inst, 0.005f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+    TEST_ENSURE(count == 2);
     int floor = m[0].normal.y < -0.5f ? 0 : 1, wall = 1 - floor;
-    ENSURE(normal_is(&m[floor], 0, -1, 0) == 0);
-    ENSURE(normal_is(&m[wall], -1, 0, 0) == 0);
-    ENSURE(m[floor].point_count == 4 && m[wall].point_count == 4);
+    TEST_ENSURE(normal_is(&m[floor], 0, -1, 0) == 0);
+    TEST_ENSURE(normal_is(&m[wall], -1, 0, 0) == 0);
+    TEST_ENSURE(m[floor].point_count == 4 && m[wall].point_count == 4);
     for (int g = 0; g < 2; ++g)
-        for (int i = 0; i < 4; ++i) ENSURE_NEAR(m[g].points[i].depth, 0.01f, TOL);
+        for (int i = 0; i < 4; ++i) TEST_ENSURE_NEAR(m[g].points[i].depth, 0.01f, TOL);
     /* The box's bottom reaches past the floor into the wall, so the floor's points on that side are
        where the bottom's edges cross the floor's border (x = 0), and the wall's likewise (y = 0). */
-    ENSURE(has_point(&m[floor], 0.0f, -0.005f, 1.8f, 0.01f) && has_point(&m[floor], 0.99f, -0.005f, 2.8f, 0.01f));
-    ENSURE(has_point(&m[wall], -0.005f, 0.0f, 1.8f, 0.01f) && has_point(&m[wall], -0.005f, 0.99f, 2.8f, 0.01f));
-    ENSURE(has_id(&m[floor], 1) && has_id(&m[floor], 5) && has_id(&m[wall], 2) && has_id(&m[wall], 6));
+    TEST_ENSURE(test_manifold_has_point(&m[floor], 0.0f, -0.005f, 1.8f, 0.01f, TOL) && test_manifold_has_point(&m[floor], 0.99f, -0.005f, 2.8f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m[wall], -0.005f, 0.0f, 1.8f, 0.01f, TOL) && test_manifold_has_point(&m[wall], -0.005f, 0.99f, 2.8f, 0.01f, TOL));
+    TEST_ENSURE(has_id(&m[floor], 1) && has_id(&m[floor], 5) && has_id(&m[wall], 2) && has_id(&m[wall], 6));
     spx_manifold one;
-    ENSURE_CODE(spx_manifold_obb_mesh(&a, inst, 0.005f, &one, 1, &count), SPX_OK);
-    ENSURE(count == 1);
-    ENSURE(memcmp(&one, &m[0], sizeof one) == 0);
-    ENSURE_CODE(spx_manifold_obb_mesh(&a, inst, 0.005f, NULL, 0, &count), SPX_OK);
-    ENSURE(count == 0);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, inst, 0.005f, &one, 1, &count), SPX_OK);
+    TEST_ENSURE(count == 1);
+    TEST_ENSURE(memcmp(&one, &m[0], sizeof one) == 0);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, inst, 0.005f, NULL, 0, &count), SPX_OK);
+    TEST_ENSURE(count == 0);
     spx_mesh_instance_destroy(inst);
     spx_mesh_destroy(mesh);
     return 0;
@@ -905,97 +861,98 @@ static int box_in_a_concave_corner_gets_a_manifold_a_side(void)
 
 static int mesh_manifold_does_not_depend_on_the_tree(void)
 {   /* The same grid with leaves of 1 and of 16 triangles hands the triangles out in other orders; the
-       manifolds come out the same, byte for byte: for a small box (its triangles kept between
+       manifolds come out the same, byte for byte: for a small test_box (its triangles kept between
        passes) and for a large one over more triangles than are kept (each pass descends again). Also
        separated beyond the margin: nothing. */
-    spx_shape s;
-    ENSURE(spx_shape_grid(&s, 20, 20));
+    test_shape s;
+    TEST_ENSURE(test_shape_grid(&s, 20, 20));
     placed p1, p16;
     const double shift[3] = { -3.0, 2.0, 1.0 };
     const dq q = dq_axis(1.0, 0.2, 0.1, 0.3);
-    ENSURE(place(&s, 1, q, shift, &p1) == 0);
-    ENSURE(place(&s, 16, q, shift, &p16) == 0);
-    case_rng rng = { 7 };
+    TEST_ENSURE(place(&s, 1, q, shift, &p1) == 0);
+    TEST_ENSURE(place(&s, 16, q, shift, &p16) == 0);
+    test_case_rng rng = { 7 };
     int big_ok = 0;
     for (int k = 0; k < 400; ++k) {
         const bool big = k % 2;
         const spx_vec3 h = big ? spx_v3(2.7f, 0.4f, 2.2f) : spx_v3(0.4f, 0.3f, 0.3f);
-        const double m0[3] = { case_uniform(&rng, 6.0, 14.0), 0.0, case_uniform(&rng, 6.0, 14.0) };
+        const double m0[3] = { test_case_uniform(&rng, 6.0, 14.0), 0.0, test_case_uniform(&rng, 6.0, 14.0) };
         spx_obb a;
-        ENSURE(resting_box(&p1, m0, dq_axis(1, 0, 0, case_uniform(&rng, -0.1, 0.1)), case_uniform(&rng, 0.0, 6.3), h,
-                           case_uniform(&rng, -0.01, 0.02), &a) == 0);
+        TEST_ENSURE(resting_box(&p1, m0, dq_axis(1, 0, 0, test_case_uniform(&rng, -0.1, 0.1)), test_case_uniform(&rng, 0.0, 6.3), h,
+                           test_case_uniform(&rng, -0.01, 0.02), &a) == 0);
         spx_manifold m1[SPX_MAX_MESH_MANIFOLDS], m16[SPX_MAX_MESH_MANIFOLDS];
         uint32_t c1 = 99, c16 = 98;
-        ENSURE_CODE(spx_manifold_obb_mesh(&a, p1.inst, 0.015f, m1, SPX_MAX_MESH_MANIFOLDS, &c1), SPX_OK);
-        ENSURE_CODE(spx_manifold_obb_mesh(&a, p16.inst, 0.015f, m16, SPX_MAX_MESH_MANIFOLDS, &c16), SPX_OK);
-        ENSURE(c1 == c16);
-        ENSURE(memcmp(m1, m16, sizeof(spx_manifold) * c1) == 0);
-        for (uint32_t g = 0; g < c1; ++g) ENSURE(m1[g].point_count >= 1 && m1[g].point_count <= 4);
+        TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, p1.inst, 0.015f, m1, SPX_MAX_MESH_MANIFOLDS, &c1), SPX_OK);
+        TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, p16.inst, 0.015f, m16, SPX_MAX_MESH_MANIFOLDS, &c16), SPX_OK);
+        TEST_ENSURE(c1 == c16);
+        TEST_ENSURE(memcmp(m1, m16, sizeof(spx_manifold) * c1) == 0);
+        for (uint32_t g = 0; g < c1; ++g) TEST_ENSURE(m1[g].point_count >= 1 && m1[g].point_count <= 4);
         big_ok += big && c1 == 1 && m1[0].point_count == 4;
     }
     printf("  400 boxes, tilted up to 0.1 rad: the same manifolds from both trees; %d large boxes with one "
            "manifold of 4\n", big_ok);
-    ENSURE(big_ok > 150);
-    spx_obb far = box(spx_v3(10, 50, 10), spx_v3(1, 1, 1), identity);
+    TEST_ENSURE(big_ok > 150);
+    spx_obb far = test_box(spx_v3(10, 50, 10), spx_v3(1, 1, 1), test_identity);
     spx_manifold m;
     uint32_t count = 5;
-    ENSURE_CODE(spx_manifold_obb_mesh(&far, p1.inst, 0.015f, &m, 1, &count), SPX_OK);
-    ENSURE(count == 0);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh(&far, p1.inst, 0.015f, &m, 1, &count), SPX_OK);
+    TEST_ENSURE(count == 0);
     unplace(&p1);
     unplace(&p16);
-    spx_shape_free(&s);
+    test_shape_free(&s);
     return 0;
 }
 
 static int mesh_manifold_bad_input(void)
 {
-    spx_shape s;
-    ENSURE(spx_shape_grid(&s, 2, 2));
+    test_shape s;
+    TEST_ENSURE(test_shape_grid(&s, 2, 2));
     placed p;
     const double shift[3] = { 0, 0, 0 };
-    ENSURE(place(&s, 4, dq_axis(0, 1, 0, 0), shift, &p) == 0);
-    spx_obb a = box(spx_v3(1, 0.49f, 1), spx_v3(0.5f, 0.5f, 0.5f), identity);
+    TEST_ENSURE(place(&s, 4, dq_axis(0, 1, 0, 0), shift, &p) == 0);
+    spx_obb a = test_box(spx_v3(1, 0.49f, 1), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_manifold m;
     uint32_t count = 77;
-    ENSURE_CODE(spx_manifold_obb_mesh(NULL, p.inst, 0.0f, &m, 1, &count), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_obb_mesh(&a, NULL, 0.0f, &m, 1, &count), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, 0.0f, &m, 1, NULL), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, 0.0f, NULL, 1, &count), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, -1.0f, &m, 1, &count), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, NAN, &m, 1, &count), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh(NULL, p.inst, 0.0f, &m, 1, &count), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, NULL, 0.0f, &m, 1, &count), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, 0.0f, &m, 1, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, 0.0f, NULL, 1, &count), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, -1.0f, &m, 1, &count), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, NAN, &m, 1, &count), SPX_ERR_NOT_FINITE);
     spx_obb bad = a;
     bad.half_extents.x = -1.0f;
-    ENSURE_CODE(spx_manifold_obb_mesh(&bad, p.inst, 0.0f, &m, 1, &count), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh(&bad, p.inst, 0.0f, &m, 1, &count), SPX_ERR_BAD_EXTENT);
     bad = a;
     bad.rotation.col[1].y = 2.0f;
-    ENSURE_CODE(spx_manifold_obb_mesh(&bad, p.inst, 0.0f, &m, 1, &count), SPX_ERR_NOT_ORTHONORMAL);
-    ENSURE(count == 77);
-    ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, 0.0f, &m, 1, &count), SPX_OK);
-    ENSURE(count == 1 && m.point_count == 4);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh(&bad, p.inst, 0.0f, &m, 1, &count), SPX_ERR_NOT_ORTHONORMAL);
+    TEST_ENSURE(count == 77);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, 0.0f, &m, 1, &count), SPX_OK);
+    TEST_ENSURE(count == 1 && m.point_count == 4);
     unplace(&p);
-    spx_shape_free(&s);
+    test_shape_free(&s);
     return 0;
 }
 
-int main(void)
+int main(int argc, char** argv)
 {
+    long_run = test_long_run(argc, argv);
     int failures = 0;
-    RUN_TEST(box_resting_flat_on_a_big_triangle, failures);
-    RUN_TEST(box_corner_into_the_face, failures);
-    RUN_TEST(box_edge_across_a_triangle_edge, failures);
-    RUN_TEST(triangle_poking_into_a_box_face, failures);
-    RUN_TEST(small_triangle_under_a_box_face, failures);
-    RUN_TEST(clipped_polygon_is_cut_to_four, failures);
-    RUN_TEST(margins_decide_speculative_points, failures);
-    RUN_TEST(flat_edge_gives_no_sideways_normal, failures);
-    RUN_TEST(convex_edge_gives_normals_inside_its_wedge, failures);
-    RUN_TEST(corners_of_a_surface_give_normals, failures);
-    RUN_TEST(agrees_with_penetration, failures);
-    RUN_TEST(bad_input_gets_its_code, failures);
-    RUN_TEST(box_slides_over_a_flat_grid_without_bumps, failures);
-    RUN_TEST(box_slides_over_a_roof, failures);
-    RUN_TEST(box_in_a_concave_corner_gets_a_manifold_a_side, failures);
-    RUN_TEST(mesh_manifold_does_not_depend_on_the_tree, failures);
-    RUN_TEST(mesh_manifold_bad_input, failures);
+    TEST_RUN(box_resting_flat_on_a_big_triangle, failures);
+    TEST_RUN(box_corner_into_the_face, failures);
+    TEST_RUN(box_edge_across_a_triangle_edge, failures);
+    TEST_RUN(triangle_poking_into_a_box_face, failures);
+    TEST_RUN(small_triangle_under_a_box_face, failures);
+    TEST_RUN(clipped_polygon_is_cut_to_four, failures);
+    TEST_RUN(margins_decide_speculative_points, failures);
+    TEST_RUN(flat_edge_gives_no_sideways_normal, failures);
+    TEST_RUN(convex_edge_gives_normals_inside_its_wedge, failures);
+    TEST_RUN(corners_of_a_surface_give_normals, failures);
+    TEST_RUN(agrees_with_penetration, failures);
+    TEST_RUN(bad_input_gets_its_code, failures);
+    TEST_RUN(box_slides_over_a_flat_grid_without_bumps, failures);
+    TEST_RUN(box_slides_over_a_roof, failures);
+    TEST_RUN(box_in_a_concave_corner_gets_a_manifold_a_side, failures);
+    TEST_RUN(mesh_manifold_does_not_depend_on_the_tree, failures);
+    TEST_RUN(mesh_manifold_bad_input, failures);
     return failures ? 1 : 0;
 }

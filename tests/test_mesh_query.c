@@ -12,7 +12,7 @@
 #include "support/cases.h"
 #include "support/mesh_brute.h"
 #include "support/shapes.h"
-#include "test.h"
+#include "support/test.h"
 
 #include <float.h>
 #include <stdint.h>
@@ -20,38 +20,16 @@
 #include <time.h>
 #include "support/counting_alloc.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
+typedef test_brute_query query;
 
-/* Random case counts: the full figure in a plain build, a quarter under the sanitizers. */
-static int cases(int n) { return SANITIZED ? (n + 3) / 4 : n; }
-
-typedef brute_query query;
+/* The long variant runs every random case; the default one an eighth of them. */
+static bool long_run;
+static int cases(int n) { return test_cases(long_run ? n : (n + 7) / 8); }
 
 static const spx_vec3 ZERO = { 0, 0, 0 };
 static const spx_transform IDENTITY = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
 
 /* ---- small helpers ----------------------------------------------------------------------------- */
-
-static spx_mesh* mesh_from_shape(const spx_shape* s, uint32_t leaf)
-{
-    spx_mesh_def def = spx_default_mesh_def();
-    def.vertices = s->vertices;
-    def.vertex_count = s->vertex_count;
-    def.indices = s->indices;
-    def.triangle_count = s->triangle_count;
-    def.leaf_triangles = leaf;
-    spx_mesh* m = NULL;
-    return spx_mesh_create(&def, &m) == SPX_OK ? m : NULL;
-}
 
 static spx_mesh_instance* place(const spx_mesh* m, spx_transform pose)
 {
@@ -66,7 +44,7 @@ static spx_vec3 vec_of(const double d[3]) { return spx_v3((float)d[0], (float)d[
 static spx_vec3 rotate(spx_quat q, spx_vec3 v)
 {
     double in[3] = { v.x, v.y, v.z }, out[3];
-    case_rotate(q, in, out);
+    test_case_rotate(q, in, out);
     return vec_of(out);
 }
 
@@ -85,7 +63,7 @@ static spx_quat quat_mul(spx_quat q, spx_quat r)
 static spx_transform move_pose(spx_transform pose, spx_quat q, spx_vec3 shift)
 {
     double p[3] = { pose.p.x, pose.p.y, pose.p.z }, r[3];
-    case_rotate(q, p, r);
+    test_case_rotate(q, p, r);
     spx_transform out;
     out.p = spx_v3((float)(r[0] + shift.x), (float)(r[1] + shift.y), (float)(r[2] + shift.z));
     out.q = quat_mul(q, pose.q);
@@ -101,28 +79,28 @@ static uint32_t at_least(double x, uint32_t lo) { return x > (double)lo ? (uint3
 
 /* A generated shape of about `target` triangles, centred on its bounding box and scaled so that its
    farthest vertex is `radius` from the centre. */
-static bool random_shape(case_rng* rng, int kind, uint32_t target, double radius, spx_shape* s)
+static bool random_shape(test_case_rng* rng, int kind, uint32_t target, double radius, test_shape* s)
 {
     double half = target / 2.0;
     bool ok;
     switch (kind) {
     case SHAPE_TORUS: {
         uint32_t nv = at_least(sqrt(half / 2.0), 3), nu = at_least(half / nv, 3);
-        ok = spx_shape_torus(s, 1.0f, (float)case_uniform(rng, 0.15, 0.5), nu, nv);
+        ok = test_shape_torus(s, 1.0f, (float)test_case_uniform(rng, 0.15, 0.5), nu, nv);
         break;
     }
     case SHAPE_SPHERE: {
         uint32_t nlat = at_least(sqrt(half / 2.0), 2), nlon = at_least(half / nlat, 3);
-        ok = spx_shape_sphere(s, 1.0f, nlat, nlon);
+        ok = test_shape_sphere(s, 1.0f, nlat, nlon);
         break;
     }
     case SHAPE_GRID: {
-        uint32_t nx = at_least(sqrt(half * case_log_uniform(rng, 0.25, 4.0)), 1), nz = at_least(half / nx, 1);
-        ok = spx_shape_grid(s, nx, nz);
+        uint32_t nx = at_least(sqrt(half * test_case_log_uniform(rng, 0.25, 4.0)), 1), nz = at_least(half / nx, 1);
+        ok = test_shape_grid(s, nx, nz);
         break;
     }
-    case SHAPE_STRIP: ok = spx_shape_strip(s, 3.0f, (float)case_log_uniform(rng, 0.01, 0.5), at_least(half, 1)); break;
-    default: ok = spx_shape_random(s, at_least(target, 1), 2.0f, (float)case_uniform(rng, 0.2, 1.0), case_rng_next(rng)); break;
+    case SHAPE_STRIP: ok = test_shape_strip(s, 3.0f, (float)test_case_log_uniform(rng, 0.01, 0.5), at_least(half, 1)); break;
+    default: ok = test_shape_random(s, at_least(target, 1), 2.0f, (float)test_case_uniform(rng, 0.2, 1.0), test_case_rng_next(rng)); break;
     }
     if (!ok) return false;
     double lo[3] = { DBL_MAX, DBL_MAX, DBL_MAX }, hi[3] = { -DBL_MAX, -DBL_MAX, -DBL_MAX };
@@ -146,44 +124,44 @@ static bool random_shape(case_rng* rng, int kind, uint32_t target, double radius
 
 /* Mostly uniform rotations; some identities and quarter turns, which make faces and edges of
    the two sides parallel (the coplanar contacts and exact ties that random rotations never give). */
-static spx_quat random_rotation(case_rng* rng)
+static spx_quat random_rotation(test_case_rng* rng)
 {
-    double u = case_uniform(rng, 0, 1);
+    double u = test_case_uniform(rng, 0, 1);
     if (u < 0.15) return IDENTITY.q;
     if (u < 0.3) {
-        int axis = (int)(case_rng_next(rng) % 3), turns = 1 + (int)(case_rng_next(rng) % 3);
+        int axis = (int)(test_case_rng_next(rng) % 3), turns = 1 + (int)(test_case_rng_next(rng) % 3);
         double a = turns * 3.141592653589793 / 4.0; /* half of a quarter turn times `turns` */
         spx_quat q = { 0, 0, 0, (float)cos(a) };
         (&q.x)[axis] = (float)sin(a);
         return q;
     }
-    return case_random_quat(rng);
+    return test_case_random_quat(rng);
 }
 
-static uint32_t random_leaf(case_rng* rng)
+static uint32_t random_leaf(test_case_rng* rng)
 {
     static const uint32_t leaves[3] = { 1, 4, 16 };
-    return leaves[case_rng_next(rng) % 3];
+    return leaves[test_case_rng_next(rng) % 3];
 }
 
 /* Where B starts and how the two move: B at a random direction from A, from inside A's reach to
    nearly twice it, mostly closing on A (with a wobble), sometimes along an axis or not at all,
    sometimes fast enough to pass through and far beyond. */
-static void random_motion(case_rng* rng, double ra, double rb, spx_vec3* pa, spx_vec3* pb, spx_vec3* va, spx_vec3* vb,
+static void random_motion(test_case_rng* rng, double ra, double rb, spx_vec3* pa, spx_vec3* pb, spx_vec3* va, spx_vec3* vb,
                           float* tmax)
 {
     double c[3], dir[3];
-    for (int k = 0; k < 3; ++k) c[k] = case_uniform(rng, -3, 3);
-    case_unit_vector(rng, dir);
-    double dist = (ra + rb) * case_uniform(rng, 0.0, 1.8);
+    for (int k = 0; k < 3; ++k) c[k] = test_case_uniform(rng, -3, 3);
+    test_case_unit_vector(rng, dir);
+    double dist = (ra + rb) * test_case_uniform(rng, 0.0, 1.8);
     *pa = vec_of(c);
     *pb = spx_v3((float)(c[0] + dir[0] * dist), (float)(c[1] + dir[1] * dist), (float)(c[2] + dir[2] * dist));
     static const float tmaxes[4] = { 1.0f, 0.5f, 2.0f, 1.0f / 60.0f };
-    *tmax = tmaxes[case_rng_next(rng) % 4];
-    double rel[3] = { 0, 0, 0 }, u = case_uniform(rng, 0, 1);
+    *tmax = tmaxes[test_case_rng_next(rng) % 4];
+    double rel[3] = { 0, 0, 0 }, u = test_case_uniform(rng, 0, 1);
     if (u >= 0.1) {
-        double wobble[3], w = case_uniform(rng, 0, 0.7);
-        case_unit_vector(rng, wobble);
+        double wobble[3], w = test_case_uniform(rng, 0, 0.7);
+        test_case_unit_vector(rng, wobble);
         for (int k = 0; k < 3; ++k) rel[k] = -dir[k] + w * wobble[k];
         if (u < 0.25) { /* along the axis nearest the direction */
             int m = 0;
@@ -192,26 +170,26 @@ static void random_motion(case_rng* rng, double ra, double rb, spx_vec3* pa, spx
         }
         double n = sqrt(rel[0] * rel[0] + rel[1] * rel[1] + rel[2] * rel[2]);
         /* one in seven fast: crossing up to 100 times the pair's reach in the interval */
-        double reach = case_uniform(rng, 0, 1) < 0.15 ? case_log_uniform(rng, 2.5, 100.0) : case_uniform(rng, 0.2, 2.5);
+        double reach = test_case_uniform(rng, 0, 1) < 0.15 ? test_case_log_uniform(rng, 2.5, 100.0) : test_case_uniform(rng, 0.2, 2.5);
         double speed = (ra + rb) * reach / *tmax;
         for (int k = 0; k < 3; ++k) rel[k] *= speed / n;
     }
     double base[3];
-    case_unit_vector(rng, base);
-    double bs = case_uniform(rng, 0, 1) < 0.3 ? 0.0 : case_uniform(rng, 0, 2);
+    test_case_unit_vector(rng, base);
+    double bs = test_case_uniform(rng, 0, 1) < 0.3 ? 0.0 : test_case_uniform(rng, 0, 2);
     *va = spx_v3((float)(base[0] * bs), (float)(base[1] * bs), (float)(base[2] * bs));
     *vb = spx_v3((float)(va->x + rel[0]), (float)(va->y + rel[1]), (float)(va->z + rel[2]));
 }
 
 /* Triangle counts: mostly a few hundred, some a few thousand against a smaller other side, so the
    brute force stays under about a million pair tests a case. */
-static void random_sizes(case_rng* rng, uint32_t* na, uint32_t* nb)
+static void random_sizes(test_case_rng* rng, uint32_t* na, uint32_t* nb)
 {
     uint32_t n[2];
     for (int k = 0; k < 2; ++k) {
-        double u = case_uniform(rng, 0, 1);
-        n[k] = (uint32_t)(u < 0.3 ? case_log_uniform(rng, 8, 120) : u < 0.85 ? case_log_uniform(rng, 120, 700)
-                                                                               : case_log_uniform(rng, 1000, 3500));
+        double u = test_case_uniform(rng, 0, 1);
+        n[k] = (uint32_t)(u < 0.3 ? test_case_log_uniform(rng, 8, 120) : u < 0.85 ? test_case_log_uniform(rng, 120, 700)
+                                                                               : test_case_log_uniform(rng, 1000, 3500));
     }
     while ((double)n[0] * n[1] > 9e5) n[n[0] < n[1] ? 0 : 1] /= 2;
     *na = n[0], *nb = n[1];
@@ -222,20 +200,20 @@ typedef struct side {
     int kind;
     uint32_t leaf;
     double radius;
-    spx_shape shape;
+    test_shape shape;
     spx_mesh* mesh;
     spx_mesh_instance* inst;
 } side;
 
-static bool side_make(side* s, case_rng* rng, uint32_t target, spx_vec3 p, spx_quat q)
+static bool side_make(side* s, test_case_rng* rng, uint32_t target, spx_vec3 p, spx_quat q)
 {
     memset(s, 0, sizeof *s);
-    s->kind = (int)(case_rng_next(rng) % SHAPE_KINDS);
+    s->kind = (int)(test_case_rng_next(rng) % SHAPE_KINDS);
     s->leaf = random_leaf(rng);
     /* mostly a metre or so; one in seven from a centimetre to a hundred metres */
-    s->radius = case_uniform(rng, 0, 1) < 0.15 ? case_log_uniform(rng, 0.01, 100.0) : case_uniform(rng, 0.4, 1.5);
+    s->radius = test_case_uniform(rng, 0, 1) < 0.15 ? test_case_log_uniform(rng, 0.01, 100.0) : test_case_uniform(rng, 0.4, 1.5);
     if (!random_shape(rng, s->kind, target, s->radius, &s->shape)) return false;
-    s->mesh = mesh_from_shape(&s->shape, s->leaf);
+    s->mesh = test_shape_mesh_leaf(&s->shape, s->leaf);
     s->inst = s->mesh ? place(s->mesh, (spx_transform){ p, q }) : NULL;
     return s->inst != NULL;
 }
@@ -244,7 +222,7 @@ static void side_free(side* s)
 {
     spx_mesh_instance_destroy(s->inst);
     spx_mesh_destroy(s->mesh);
-    spx_shape_free(&s->shape);
+    test_shape_free(&s->shape);
 }
 
 static void side_label(const side* s, char* out, size_t size)
@@ -252,24 +230,32 @@ static void side_label(const side* s, char* out, size_t size)
     snprintf(out, size, "%s of %u triangles, leaf %u", SHAPE_NAMES[s->kind], s->shape.triangle_count, s->leaf);
 }
 
+/* "<what> case <c>: A <side>, B <side>", the label of a random pair's failures. */
+static void pair_label(char* out, size_t size, const char* what, int c, const side* A, const side* B)
+{
+    char la[96], lb[96];
+    side_label(A, la, sizeof la), side_label(B, lb, sizeof lb);
+    snprintf(out, size, "%s case %d: A %s, B %s", what, c, la, lb);
+}
+
 /* A grazing pass: B's start moved sideways (across the relative motion) to the edge between
    touching and missing, found by bisection with the query itself; both sides of the edge then
    go to the brute force. A bound test that drops a barely touching pair shows up here. */
-static int graze(const query* q, case_rng* rng, double reach, const char* label, brute_stats* st, int* grazed)
+static int graze(const query* q, test_case_rng* rng, double reach, const char* label, test_brute_stats* st, int* grazed)
 {
     spx_vec3 rel = spx_v3(q->vb.x - q->va.x, q->vb.y - q->va.y, q->vb.z - q->va.z);
-    double rl = brute_len3(rel);
+    double rl = test_brute_len3(rel);
     if (rl == 0.0) return 0;
     double d[3], r[3] = { rel.x / rl, rel.y / rl, rel.z / rl };
-    case_unit_vector(rng, d);
+    test_case_unit_vector(rng, d);
     double along = d[0] * r[0] + d[1] * r[1] + d[2] * r[2];
     for (int k = 0; k < 3; ++k) d[k] -= along * r[k];
     double dl = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     if (dl < 1e-3) return 0;
     for (int k = 0; k < 3; ++k) d[k] /= dl;
     spx_transform home;
-    ENSURE_CODE(spx_mesh_instance_get_pose(q->b, &home), SPX_OK);
-    brute_buffer none = { NULL, 0 };
+    TEST_ENSURE_CODE(spx_mesh_instance_get_pose(q->b, &home), SPX_OK);
+    test_brute_buffer none = { NULL, 0 };
     double lo = 0, hi = reach * 1.01 + 1e-3;
     spx_transform at[2] = { home, home };
     int failed = 0;
@@ -278,13 +264,13 @@ static int graze(const query* q, case_rng* rng, double reach, const char* label,
         spx_transform t = home;
         t.p = spx_v3((float)(home.p.x + d[0] * s), (float)(home.p.y + d[1] * s), (float)(home.p.z + d[2] * s));
         if (it > 0 && (memcmp(&t.p, &at[0].p, sizeof t.p) == 0 || memcmp(&t.p, &at[1].p, sizeof t.p) == 0)) break;
-        ENSURE_CODE(spx_mesh_instance_set_pose(q->b, &t), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(q->b, &t), SPX_OK);
         spx_mesh_hit h;
-        ENSURE_CODE(brute_run_sweep(q, &none, &h), SPX_OK);
+        TEST_ENSURE_CODE(test_brute_run_sweep(q, &none, &h), SPX_OK);
         bool touch = h.state != SPX_SWEEP_MISS;
         if (it == 0) {
             if (touch) { /* sideways by the whole reach still touches: no edge to find this way */
-                ENSURE_CODE(spx_mesh_instance_set_pose(q->b, &home), SPX_OK);
+                TEST_ENSURE_CODE(spx_mesh_instance_set_pose(q->b, &home), SPX_OK);
                 return 0;
             }
             at[1] = t;
@@ -295,34 +281,49 @@ static int graze(const query* q, case_rng* rng, double reach, const char* label,
     }
     char l2[256];
     for (int k = 0; k < 2; ++k) {
-        ENSURE_CODE(spx_mesh_instance_set_pose(q->b, &at[k]), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(q->b, &at[k]), SPX_OK);
         snprintf(l2, sizeof l2, "%s, grazing (%s side)", label, k == 0 ? "touching" : "missing");
-        failed |= brute_check_sweep(q, UINT32_MAX, l2, st, NULL);
+        failed |= test_brute_check_sweep(q, UINT32_MAX, l2, st, NULL);
     }
-    ENSURE_CODE(spx_mesh_instance_set_pose(q->b, &home), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_instance_set_pose(q->b, &home), SPX_OK);
     ++*grazed;
     return failed;
 }
 
 /* The end of the interval: tmax equal to the first time of contact (touching exactly at tmax is a
    hit) and one float step below it. */
-static int tmax_edge(const query* q, float first_time, const char* label, brute_stats* st)
+static int tmax_edge(const query* q, float first_time, const char* label, test_brute_stats* st)
 {
     query e = *q;
     char l2[256];
     int failed = 0;
     e.tmax = first_time;
     snprintf(l2, sizeof l2, "%s, tmax = first time %a", label, first_time);
-    failed |= brute_check_sweep(&e, UINT32_MAX, l2, st, NULL);
+    failed |= test_brute_check_sweep(&e, UINT32_MAX, l2, st, NULL);
     e.tmax = nextafterf(first_time, 0.0f);
     snprintf(l2, sizeof l2, "%s, tmax one step below the first time", label);
-    failed |= brute_check_sweep(&e, UINT32_MAX, l2, st, NULL);
+    failed |= test_brute_check_sweep(&e, UINT32_MAX, l2, st, NULL);
     return failed;
 }
 
 static double seconds_since(clock_t start) { return (double)(clock() - start) / CLOCKS_PER_SEC; }
 
 /* ---- the random comparisons ------------------------------------------------------------------------ */
+
+/* Two random meshes at random poses with a random motion, as the mesh-mesh problems take them. */
+static int random_mesh_pair(test_case_rng* rng, side* A, side* B, spx_vec3* pa, spx_vec3* pb, spx_vec3* va,
+                            spx_vec3* vb, float* tmax)
+{
+    uint32_t na, nb;
+    random_sizes(rng, &na, &nb);
+    memset(A, 0, sizeof *A), memset(B, 0, sizeof *B);
+    TEST_ENSURE(side_make(A, rng, na, ZERO, IDENTITY.q) && side_make(B, rng, nb, ZERO, IDENTITY.q));
+    random_motion(rng, A->radius, B->radius, pa, pb, va, vb, tmax);
+    spx_transform ta = { *pa, random_rotation(rng) }, tb = { *pb, random_rotation(rng) };
+    TEST_ENSURE_CODE(spx_mesh_instance_set_pose(A->inst, &ta), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_instance_set_pose(B->inst, &tb), SPX_OK);
+    return 0;
+}
 
 static int sweep_mesh_mesh_matches_brute_force(void)
 {   /* Random pairs of generated meshes (torus, sphere, grid, strip, soup; 8 to 3500 triangles; leaf
@@ -331,36 +332,27 @@ static int sweep_mesh_mesh_matches_brute_force(void)
        normal). Every fourth case also runs swapped against the brute force, a third of the hits are
        moved to grazing passes and a fifth of the hits meet the end of the interval, and a fifth of the
        cases get a contacts array too small. */
-    case_rng rng = { 0x5E9A3001u };
-    brute_stats st = { 0 }, edges = { 0 };
+    test_case_rng rng = { 0x5E9A3001u };
+    test_brute_stats st = { 0 }, edges = { 0 };
     const int n = cases(400);
     int failures = 0, grazed = 0, swaps = 0;
     clock_t start = clock();
     for (int c = 0; c < n; ++c) {
-        uint32_t na, nb;
-        random_sizes(&rng, &na, &nb);
         spx_vec3 pa, pb, va, vb;
         side A, B;
-        memset(&A, 0, sizeof A), memset(&B, 0, sizeof B);
         float tmax;
-        bool ok = side_make(&A, &rng, na, ZERO, IDENTITY.q) && side_make(&B, &rng, nb, ZERO, IDENTITY.q);
-        ENSURE(ok);
-        random_motion(&rng, A.radius, B.radius, &pa, &pb, &va, &vb, &tmax);
-        spx_transform ta = { pa, random_rotation(&rng) }, tb = { pb, random_rotation(&rng) };
-        ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &ta), SPX_OK);
-        ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
-        char la[96], lb[96], label[256];
-        side_label(&A, la, sizeof la), side_label(&B, lb, sizeof lb);
-        snprintf(label, sizeof label, "mesh-mesh case %d: A %s, B %s", c, la, lb);
+        TEST_ENSURE(random_mesh_pair(&rng, &A, &B, &pa, &pb, &va, &vb, &tmax) == 0);
+        char label[256];
+        pair_label(label, sizeof label, "mesh-mesh", c, &A, &B);
         query q = { NULL, A.inst, B.inst, va, vb, tmax };
         uint32_t capacity = c % 5 == 4 ? (uint32_t)(c % 7) : UINT32_MAX;
         spx_mesh_hit hit;
-        failures += brute_check_sweep(&q, capacity, label, &st, &hit);
+        failures += test_brute_check_sweep(&q, capacity, label, &st, &hit);
         if (c % 4 == 0) { /* B against A is a problem of its own for the brute force too */
             query s = { NULL, B.inst, A.inst, vb, va, tmax };
             char ls[300];
             snprintf(ls, sizeof ls, "%s, swapped", label);
-            failures += brute_check_sweep(&s, UINT32_MAX, ls, &st, NULL);
+            failures += test_brute_check_sweep(&s, UINT32_MAX, ls, &st, NULL);
             ++swaps;
         }
         if (hit.state == SPX_SWEEP_HIT && c % 3 == 0) failures += graze(&q, &rng, A.radius + B.radius, label, &edges, &grazed);
@@ -368,13 +360,13 @@ static int sweep_mesh_mesh_matches_brute_force(void)
         side_free(&A);
         side_free(&B);
     }
-    brute_print_stats("mesh-mesh", &st, seconds_since(start));
-    brute_print_stats("mesh-mesh edges", &edges, 0.0);
+    test_brute_print_stats("mesh-mesh", &st, seconds_since(start));
+    test_brute_print_stats("mesh-mesh edges", &edges, 0.0);
     printf("  %d random cases, %d also swapped against the brute force, %d grazing passes\n", n, swaps, grazed);
-    ENSURE(failures == 0);
+    TEST_ENSURE(failures == 0);
     /* the mix must reach every state, or the comparison proves little */
-    ENSURE(st.hits >= (uint64_t)n / 8 && st.misses >= (uint64_t)n / 8 && st.overlaps >= (uint64_t)n / 8);
-    ENSURE(grazed >= n / 20);
+    TEST_ENSURE(st.hits >= (uint64_t)n / 8 && st.misses >= (uint64_t)n / 8 && st.overlaps >= (uint64_t)n / 8);
+    TEST_ENSURE(grazed >= n / 20);
     return 0;
 }
 
@@ -384,32 +376,24 @@ static int swapped_meshes_same_answer(void)
        a start overlap's averaged normal flipped with the same point and depth estimate. Random
        problems as in sweep_mesh_mesh_matches_brute_force (another stream). When they differ, the
        single-pair test is run on the same two triangles both ways round, to tell a fault of the
-       query from one of the leaf test (brute_explain_swap prints those pairs). */
-    case_rng rng = { 0x5E9A3007u };
+       query from one of the leaf test (test_brute_explain_swap prints those pairs). */
+    test_case_rng rng = { 0x5E9A3007u };
     const int n = cases(400);
     int failures = 0;
     for (int c = 0; c < n; ++c) {
-        uint32_t na, nb;
-        random_sizes(&rng, &na, &nb);
         spx_vec3 pa, pb, va, vb;
         side A, B;
-        memset(&A, 0, sizeof A), memset(&B, 0, sizeof B);
         float tmax;
-        ENSURE(side_make(&A, &rng, na, ZERO, IDENTITY.q) && side_make(&B, &rng, nb, ZERO, IDENTITY.q));
-        random_motion(&rng, A.radius, B.radius, &pa, &pb, &va, &vb, &tmax);
-        spx_transform ta = { pa, random_rotation(&rng) }, tb = { pb, random_rotation(&rng) };
-        ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &ta), SPX_OK);
-        ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
-        char la[96], lb[96], label[256];
-        side_label(&A, la, sizeof la), side_label(&B, lb, sizeof lb);
-        snprintf(label, sizeof label, "swap case %d: A %s, B %s", c, la, lb);
+        TEST_ENSURE(random_mesh_pair(&rng, &A, &B, &pa, &pb, &va, &vb, &tmax) == 0);
+        char label[256];
+        pair_label(label, sizeof label, "swap", c, &A, &B);
         query q = { NULL, A.inst, B.inst, va, vb, tmax };
-        failures += brute_check_swapped(&q, label, brute_len3(pa) + brute_len3(pb) + A.radius + B.radius);
+        failures += test_brute_check_swapped(&q, label, test_brute_len3(pa) + test_brute_len3(pb) + A.radius + B.radius);
         side_free(&A);
         side_free(&B);
     }
     printf("  %d random cases swapped, %d differ\n", n, failures);
-    ENSURE(failures == 0);
+    TEST_ENSURE(failures == 0);
     return 0;
 }
 
@@ -436,32 +420,32 @@ static int swapped_flat_pass_through(void)
     for (int k = 0; k < 2; ++k) {
         spx_mesh_def def = spx_default_mesh_def();
         def.vertices = v[k], def.vertex_count = 3, def.indices = idx, def.triangle_count = 1;
-        ENSURE_CODE(spx_mesh_create(&def, &m[k]), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_create(&def, &m[k]), SPX_OK);
         inst[k] = place(m[k], IDENTITY);
-        ENSURE(inst[k]);
+        TEST_ENSURE(inst[k]);
     }
     spx_mesh_hit ab, ba;
-    ENSURE_CODE(spx_sweep_mesh_mesh(inst[0], va, inst[1], vb, 1.0f, NULL, 0, &ab), SPX_OK);
-    ENSURE_CODE(spx_sweep_mesh_mesh(inst[1], vb, inst[0], va, 1.0f, NULL, 0, &ba), SPX_OK);
-    printf("  A against B: %s at %.9g; B against A: %s at %.9g\n", brute_state_name(ab.state), ab.time,
-           brute_state_name(ba.state), ba.time);
+    TEST_ENSURE_CODE(spx_sweep_mesh_mesh(inst[0], va, inst[1], vb, 1.0f, NULL, 0, &ab), SPX_OK);
+    TEST_ENSURE_CODE(spx_sweep_mesh_mesh(inst[1], vb, inst[0], va, 1.0f, NULL, 0, &ba), SPX_OK);
+    printf("  A against B: %s at %.9g; B against A: %s at %.9g\n", test_brute_state_name(ab.state), ab.time,
+           test_brute_state_name(ba.state), ba.time);
     for (int k = 0; k < 2; ++k) spx_mesh_instance_destroy(inst[k]), spx_mesh_destroy(m[k]);
-    ENSURE(ab.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(ab.time, 0.0626002617, 1e-6);
-    ENSURE_NEAR(ab.normal.y, 1.0, 1e-6);
-    ENSURE(ba.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(ba.time, 0.0626002617, 1e-6);
-    ENSURE_NEAR(ba.normal.y, -1.0, 1e-6);
+    TEST_ENSURE(ab.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(ab.time, 0.0626002617, 1e-6);
+    TEST_ENSURE_NEAR(ab.normal.y, 1.0, 1e-6);
+    TEST_ENSURE(ba.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(ba.time, 0.0626002617, 1e-6);
+    TEST_ENSURE_NEAR(ba.normal.y, -1.0, 1e-6);
     return 0;
 }
 
 /* A random box around a side of the given radius. */
-static spx_obb random_box(case_rng* rng, double radius)
+static spx_obb random_box(test_case_rng* rng, double radius)
 {
     spx_vec3 h;
-    double base = radius * case_uniform(rng, 0.05, 1.0);
+    double base = radius * test_case_uniform(rng, 0.05, 1.0);
     float* hp = &h.x;
-    for (int k = 0; k < 3; ++k) hp[k] = (float)(base * case_log_uniform(rng, 0.05, 1.0));
+    for (int k = 0; k < 3; ++k) hp[k] = (float)(base * test_case_log_uniform(rng, 0.05, 1.0));
     spx_obb b;
     spx_obb_from_quat(ZERO, h, random_rotation(rng), &b);
     return b;
@@ -471,52 +455,52 @@ static int sweep_obb_mesh_matches_brute_force(void)
 {   /* Random boxes (flat to cubic, random and axis-aligned rotations) swept against random generated
        meshes of up to a few thousand triangles: the same comparison as for two meshes, with grazing
        passes and the end of the interval. */
-    case_rng rng = { 0x5E9A3002u };
-    brute_stats st = { 0 }, edges = { 0 };
+    test_case_rng rng = { 0x5E9A3002u };
+    test_brute_stats st = { 0 }, edges = { 0 };
     const int n = cases(500);
     int failures = 0, grazed = 0;
     clock_t start = clock();
     for (int c = 0; c < n; ++c) {
-        double u = case_uniform(&rng, 0, 1);
-        uint32_t nb = (uint32_t)(u < 0.3 ? case_log_uniform(&rng, 8, 120) : u < 0.8 ? case_log_uniform(&rng, 120, 1000)
-                                                                                    : case_log_uniform(&rng, 1000, 4000));
+        double u = test_case_uniform(&rng, 0, 1);
+        uint32_t nb = (uint32_t)(u < 0.3 ? test_case_log_uniform(&rng, 8, 120) : u < 0.8 ? test_case_log_uniform(&rng, 120, 1000)
+                                                                                    : test_case_log_uniform(&rng, 1000, 4000));
         side B;
         memset(&B, 0, sizeof B);
-        ENSURE(side_make(&B, &rng, nb, ZERO, IDENTITY.q));
+        TEST_ENSURE(side_make(&B, &rng, nb, ZERO, IDENTITY.q));
         spx_obb box = random_box(&rng, B.radius);
-        double rbox = brute_len3(box.half_extents);
+        double rbox = test_brute_len3(box.half_extents);
         spx_vec3 pa, pb, va, vb;
         float tmax;
         random_motion(&rng, rbox, B.radius, &pa, &pb, &va, &vb, &tmax);
         box.center = pa;
         spx_transform tb = { pb, random_rotation(&rng) };
-        ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
         char lb[96], label[256];
         side_label(&B, lb, sizeof lb);
         snprintf(label, sizeof label, "box-mesh case %d: B %s", c, lb);
         query q = { &box, NULL, B.inst, va, vb, tmax };
         uint32_t capacity = c % 5 == 4 ? (uint32_t)(c % 7) : UINT32_MAX;
         spx_mesh_hit hit;
-        failures += brute_check_sweep(&q, capacity, label, &st, &hit);
+        failures += test_brute_check_sweep(&q, capacity, label, &st, &hit);
         if (hit.state == SPX_SWEEP_HIT && c % 3 == 0) failures += graze(&q, &rng, rbox + B.radius, label, &edges, &grazed);
         if (hit.state == SPX_SWEEP_HIT && c % 5 == 1) failures += tmax_edge(&q, hit.time, label, &edges);
         side_free(&B);
     }
-    brute_print_stats("box-mesh", &st, seconds_since(start));
-    brute_print_stats("box-mesh edges", &edges, 0.0);
+    test_brute_print_stats("box-mesh", &st, seconds_since(start));
+    test_brute_print_stats("box-mesh edges", &edges, 0.0);
     printf("  %d random cases, %d grazing passes\n", n, grazed);
-    ENSURE(failures == 0);
-    ENSURE(st.hits >= (uint64_t)n / 8 && st.misses >= (uint64_t)n / 8 && st.overlaps >= (uint64_t)n / 8);
-    ENSURE(grazed >= n / 20);
+    TEST_ENSURE(failures == 0);
+    TEST_ENSURE(st.hits >= (uint64_t)n / 8 && st.misses >= (uint64_t)n / 8 && st.overlaps >= (uint64_t)n / 8);
+    TEST_ENSURE(grazed >= n / 20);
     return 0;
 }
 
 /* Time of a query's first contact, or -1 for a miss and 0 for a start overlap. */
 static float first_time(const query* q)
 {
-    brute_buffer none = { NULL, 0 };
+    test_brute_buffer none = { NULL, 0 };
     spx_mesh_hit h;
-    if (brute_run_sweep(q, &none, &h) != SPX_OK) return -2.0f;
+    if (test_brute_run_sweep(q, &none, &h) != SPX_OK) return -2.0f;
     return h.state == SPX_SWEEP_MISS ? -1.0f : h.time;
 }
 
@@ -527,8 +511,8 @@ static int far_and_rotated_problem_same_answer(void)
        time within what float rounding at that distance can move it. Cases whose state changes when
        B is nudged by 2 mm are left out (their state is decided below rounding); the time tolerance is
        the largest change such a nudge makes, which is more than rounding at 4e3 m (0.25 mm) can. */
-    case_rng rng = { 0x5E9A3003u };
-    brute_stats st = { 0 };
+    test_case_rng rng = { 0x5E9A3003u };
+    test_brute_stats st = { 0 };
     const int n = cases(80);
     int failures = 0, used = 0, skipped = 0;
     double worst = 0;
@@ -539,23 +523,23 @@ static int far_and_rotated_problem_same_answer(void)
         na = na > 600 ? 600 : na, nb = nb > 600 ? 600 : nb;
         side A, B;
         memset(&A, 0, sizeof A), memset(&B, 0, sizeof B);
-        ENSURE(side_make(&B, &rng, nb, ZERO, IDENTITY.q));
-        if (!box_case) ENSURE(side_make(&A, &rng, na, ZERO, IDENTITY.q));
+        TEST_ENSURE(side_make(&B, &rng, nb, ZERO, IDENTITY.q));
+        if (!box_case) TEST_ENSURE(side_make(&A, &rng, na, ZERO, IDENTITY.q));
         spx_obb box = random_box(&rng, B.radius);
         spx_quat box_q = random_rotation(&rng);
-        ENSURE_CODE(spx_obb_from_quat(ZERO, box.half_extents, box_q, &box), SPX_OK);
-        double ra = box_case ? brute_len3(box.half_extents) : A.radius;
+        TEST_ENSURE_CODE(spx_obb_from_quat(ZERO, box.half_extents, box_q, &box), SPX_OK);
+        double ra = box_case ? test_brute_len3(box.half_extents) : A.radius;
         spx_vec3 pa, pb, va, vb;
         float tmax;
         random_motion(&rng, ra, B.radius, &pa, &pb, &va, &vb, &tmax);
         spx_transform ta = { pa, random_rotation(&rng) }, tb = { pb, random_rotation(&rng) };
         box.center = pa;
-        if (!box_case) ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &ta), SPX_OK);
-        ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
+        if (!box_case) TEST_ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &ta), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
         query q = { box_case ? &box : NULL, A.inst, B.inst, va, vb, tmax };
-        brute_full near;
+        test_brute_full near;
         memset(&near, 0, sizeof near);
-        ENSURE(brute_full_run(&q, &near) == 0);
+        TEST_ENSURE(test_brute_full_run(&q, &near) == 0);
         /* robustness: nudge B by 2 mm along each axis both ways */
         float t0 = near.hit.state == SPX_SWEEP_MISS ? -1.0f : near.hit.time;
         double spread = 0;
@@ -563,50 +547,50 @@ static int far_and_rotated_problem_same_answer(void)
         for (int k = 0; k < 6 && !fragile; ++k) {
             spx_transform t = tb;
             (&t.p.x)[k / 2] += k % 2 ? 2e-3f : -2e-3f;
-            ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &t), SPX_OK);
+            TEST_ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &t), SPX_OK);
             float tk = first_time(&q);
             fragile = (tk < 0) != (t0 < 0) || (tk == 0) != (t0 == 0);
             if (t0 > 0 && tk > 0) spread = fmax(spread, fabs((double)tk - t0));
         }
-        ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
         if (fragile) {
             ++skipped;
         } else {
             ++used;
             double axis[3];
-            case_unit_vector(&rng, axis);
+            test_case_unit_vector(&rng, axis);
             double dist = c % 4 < 2 ? 1e3 : 4e3;
-            spx_quat Q = case_random_quat(&rng);
+            spx_quat Q = test_case_random_quat(&rng);
             spx_vec3 shift = spx_v3((float)(axis[0] * dist), (float)(axis[1] * dist), (float)(axis[2] * dist));
             spx_transform fa = move_pose(ta, Q, shift), fb = move_pose(tb, Q, shift);
             spx_obb far_box = box;
             spx_transform fbox = move_pose((spx_transform){ pa, box_q }, Q, shift);
-            ENSURE_CODE(spx_obb_from_quat(fbox.p, box.half_extents, fbox.q, &far_box), SPX_OK);
-            if (!box_case) ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &fa), SPX_OK);
-            ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &fb), SPX_OK);
+            TEST_ENSURE_CODE(spx_obb_from_quat(fbox.p, box.half_extents, fbox.q, &far_box), SPX_OK);
+            if (!box_case) TEST_ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &fa), SPX_OK);
+            TEST_ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &fb), SPX_OK);
             query f = { box_case ? &far_box : NULL, A.inst, B.inst, rotate(Q, va), rotate(Q, vb), tmax };
             char label[256];
             snprintf(label, sizeof label, "%s case %d moved %.0f m and rotated", box_case ? "box-mesh" : "mesh-mesh", c, dist);
             spx_mesh_hit h;
-            failures += brute_check_sweep(&f, UINT32_MAX, label, &st, &h);
+            failures += test_brute_check_sweep(&f, UINT32_MAX, label, &st, &h);
             double tol = 1e-5 * tmax + spread;
             double dt = h.state == SPX_SWEEP_HIT && near.hit.state == SPX_SWEEP_HIT ? fabs((double)h.time - near.hit.time) : 0;
             worst = fmax(worst, dt / tmax);
             if (h.state != near.hit.state || !(dt <= tol)) {
-                fprintf(stderr, "%s: %s at %.9g, at the origin %s at %.9g (tolerance %.3g)\n", label, brute_state_name(h.state),
-                        h.time, brute_state_name(near.hit.state), near.hit.time, tol);
-                brute_print_query(&q);
+                fprintf(stderr, "%s: %s at %.9g, at the origin %s at %.9g (tolerance %.3g)\n", label, test_brute_state_name(h.state),
+                        h.time, test_brute_state_name(near.hit.state), near.hit.time, tol);
+                test_brute_print_query(&q);
                 ++failures;
             }
         }
-        brute_buffer_free(&near.buf);
+        test_brute_buffer_free(&near.buf);
         side_free(&A);
         side_free(&B);
     }
-    brute_print_stats("far and rotated", &st, 0.0);
+    test_brute_print_stats("far and rotated", &st, 0.0);
     printf("  %d cases moved (%d left out as fragile); worst time change %.3g tmax\n", used, skipped, worst);
-    ENSURE(failures == 0);
-    ENSURE(used >= n / 2);
+    TEST_ENSURE(failures == 0);
+    TEST_ENSURE(used >= n / 2);
     return 0;
 }
 
@@ -615,8 +599,8 @@ static int static_queries_match_brute_force(void)
        spx_overlap_obb_triangle on all pairs; spx_contacts_* against exactly the overlapping pairs, each
        with its minimum translation from spx_penetration_*; and a sweep with tmax 0 (any velocities)
        gives the static state. Mesh pairs and box-mesh pairs at random poses, from well apart to deep. */
-    case_rng rng = { 0x5E9A3004u };
-    brute_stats st = { 0 };
+    test_case_rng rng = { 0x5E9A3004u };
+    test_brute_stats st = { 0 };
     const int n = cases(300);
     int failures = 0, overlapping = 0;
     uint64_t inconsistent = 0;
@@ -626,10 +610,10 @@ static int static_queries_match_brute_force(void)
         random_sizes(&rng, &na, &nb);
         side A, B;
         memset(&A, 0, sizeof A), memset(&B, 0, sizeof B);
-        ENSURE(side_make(&B, &rng, nb, ZERO, IDENTITY.q));
-        if (!box_case) ENSURE(side_make(&A, &rng, na, ZERO, IDENTITY.q));
+        TEST_ENSURE(side_make(&B, &rng, nb, ZERO, IDENTITY.q));
+        if (!box_case) TEST_ENSURE(side_make(&A, &rng, na, ZERO, IDENTITY.q));
         spx_obb box = random_box(&rng, B.radius);
-        double ra = box_case ? brute_len3(box.half_extents) : A.radius;
+        double ra = box_case ? test_brute_len3(box.half_extents) : A.radius;
         spx_vec3 pa, pb, va, vb;
         float tmax;
         random_motion(&rng, ra, B.radius, &pa, &pb, &va, &vb, &tmax);
@@ -637,21 +621,21 @@ static int static_queries_match_brute_force(void)
         pb = spx_v3(pa.x + 0.5f * (pb.x - pa.x), pa.y + 0.5f * (pb.y - pa.y), pa.z + 0.5f * (pb.z - pa.z));
         box.center = pa;
         spx_transform ta = { pa, random_rotation(&rng) }, tb = { pb, random_rotation(&rng) };
-        if (!box_case) ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &ta), SPX_OK);
-        ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
+        if (!box_case) TEST_ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &ta), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &tb), SPX_OK);
         query q = { box_case ? &box : NULL, A.inst, B.inst, va, vb, 0.0f };
         char label[256];
         snprintf(label, sizeof label, "static %s case %d", box_case ? "box-mesh" : "mesh-mesh", c);
 
-        failures += brute_check_static(&q, label, &st, &overlapping, &inconsistent);
+        failures += test_brute_check_static(&q, label, &st, &overlapping, &inconsistent);
         side_free(&A);
         side_free(&B);
     }
-    brute_print_stats("static", &st, 0.0);
+    test_brute_print_stats("static", &st, 0.0);
     printf("  %d static cases, %d overlapping; pairs where the single-pair overlap, penetration and still sweep "
            "disagree: %llu\n", n, overlapping, (unsigned long long)inconsistent);
-    ENSURE(failures == 0);
-    ENSURE(overlapping >= n / 4 && overlapping <= n - n / 4);
+    TEST_ENSURE(failures == 0);
+    TEST_ENSURE(overlapping >= n / 4 && overlapping <= n - n / 4);
     return 0;
 }
 
@@ -660,8 +644,8 @@ static int static_queries_match_brute_force(void)
 /* The query against the brute force, then the hand-worked facts. */
 static int check_against_brute(const query* q, const char* label, spx_mesh_hit* out)
 {
-    brute_stats st = { 0 };
-    return brute_check_sweep(q, UINT32_MAX, label, &st, out);
+    test_brute_stats st = { 0 };
+    return test_brute_check_sweep(q, UINT32_MAX, label, &st, out);
 }
 
 /* How far apart two triangles of the plane y = const are seen from above: the largest gap over the
@@ -700,21 +684,21 @@ static double flat_gap(const spx_triangle* a, spx_vec3 shift_a, const spx_triang
 static int flat_set_is_exact(const spx_mesh* ma, spx_vec3 shift_a, const spx_mesh* mb, spx_vec3 shift_b, double margin,
                              const query* q, bool swapped, const char* label)
 {
-    brute_full f;
+    test_brute_full f;
     memset(&f, 0, sizeof f);
-    ENSURE(brute_full_run(q, &f) == 0);
+    TEST_ENSURE(test_brute_full_run(q, &f) == 0);
     spx_mesh_info ia, ib;
-    ENSURE_CODE(spx_mesh_get_info(ma, &ia), SPX_OK);
-    ENSURE_CODE(spx_mesh_get_info(mb, &ib), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_get_info(ma, &ia), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_get_info(mb, &ib), SPX_OK);
     uint32_t expected = 0, either = 0, missing = 0, extra = 0;
     for (uint32_t i = 0; i < ia.triangle_count; ++i)
         for (uint32_t j = 0; j < ib.triangle_count; ++j) {
             spx_triangle ta, tb;
             uint32_t sa, sb;
-            ENSURE_CODE(spx_mesh_get_triangle(ma, i, &ta, &sa), SPX_OK);
-            ENSURE_CODE(spx_mesh_get_triangle(mb, j, &tb, &sb), SPX_OK);
+            TEST_ENSURE_CODE(spx_mesh_get_triangle(ma, i, &ta, &sa), SPX_OK);
+            TEST_ENSURE_CODE(spx_mesh_get_triangle(mb, j, &tb, &sb), SPX_OK);
             double g = flat_gap(&ta, shift_a, &tb, shift_b);
-            bool in = (swapped ? brute_full_find(&f, sb, sa) : brute_full_find(&f, sa, sb)) != NULL;
+            bool in = (swapped ? test_brute_full_find(&f, sb, sa) : test_brute_full_find(&f, sa, sb)) != NULL;
             if (margin > 0 && fabs(g) <= margin) {
                 ++either;
             } else if (g <= 0) {
@@ -732,8 +716,8 @@ static int flat_set_is_exact(const spx_mesh* ma, spx_vec3 shift_a, const spx_mes
         fprintf(stderr, "%s: %u contacts; %u pairs overlap seen from above (%u more within %.1g of touching), %u of "
                         "them missing, %u apart but in the set\n",
                 label, f.hit.contact_count, expected, either, margin, missing, extra);
-    brute_buffer_free(&f.buf);
-    ENSURE(ok);
+    test_brute_buffer_free(&f.buf);
+    TEST_ENSURE(ok);
     return 0;
 }
 
@@ -756,20 +740,20 @@ static int disk_falls_flat_onto_disk(void)
     spx_mesh_def def = spx_default_mesh_def();
     def.vertices = v, def.vertex_count = 13, def.indices = idx, def.triangle_count = 12;
     spx_mesh* m = NULL;
-    ENSURE_CODE(spx_mesh_create(&def, &m), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_create(&def, &m), SPX_OK);
     static const float heights[3][2] = { { 0.0f, 1.0f }, { 0.1234f, 0.7391f }, { -0.3f, 0.45f } };
     int failed = 0;
     for (int k = 0; k < 3; ++k) {
         spx_mesh_instance *a = place(m, pose_at(0.0f, heights[k][0], 0.0f)), *b = place(m, pose_at(0.2f, heights[k][1], 0.1f));
-        ENSURE(a && b);
+        TEST_ENSURE(a && b);
         const spx_vec3 fall = { 0.0f, -1.3f, 0.0f };
         query q = { NULL, a, b, ZERO, fall, 1.0f }, s = { NULL, b, a, fall, ZERO, 1.0f };
         spx_mesh_hit h;
         char label[96];
         snprintf(label, sizeof label, "disk onto disk from %.4g to %.4g", (double)heights[k][1], (double)heights[k][0]);
-        ENSURE(check_against_brute(&q, label, &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT);
-        ENSURE_NEAR(h.time, ((double)heights[k][1] - heights[k][0]) / 1.3, 1e-6);
+        TEST_ENSURE(check_against_brute(&q, label, &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+        TEST_ENSURE_NEAR(h.time, ((double)heights[k][1] - heights[k][0]) / 1.3, 1e-6);
         failed |= flat_set_is_exact(m, ZERO, m, spx_v3(0.2f, 0.0f, 0.1f), 1e-6, &q, false, label);
         snprintf(label, sizeof label, "disk onto disk from %.4g to %.4g, swapped", (double)heights[k][1], (double)heights[k][0]);
         failed |= flat_set_is_exact(m, ZERO, m, spx_v3(0.2f, 0.0f, 0.1f), 1e-6, &s, true, label);
@@ -777,7 +761,7 @@ static int disk_falls_flat_onto_disk(void)
         spx_mesh_instance_destroy(b);
     }
     spx_mesh_destroy(m);
-    ENSURE(!failed);
+    TEST_ENSURE(!failed);
     return 0;
 }
 
@@ -791,65 +775,65 @@ static int grid_falls_flat_onto_grid(void)
        square so that its triangles land exactly on A's (identical triangles, shared edges and corners),
        and B sliding as it falls. Each contact set is also worked out exactly from above, without the
        library's tests (flat_set_is_exact); every leaf size. */
-    spx_shape ga, gb;
-    ENSURE(spx_shape_grid(&ga, 6, 6) && spx_shape_grid(&gb, 3, 3));
+    test_shape ga, gb;
+    TEST_ENSURE(test_shape_grid(&ga, 6, 6) && test_shape_grid(&gb, 3, 3));
     static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
-        spx_mesh *ma = mesh_from_shape(&ga, leaves[l]), *mb = mesh_from_shape(&gb, leaves[(l + 1) % 3]);
-        ENSURE(ma && mb);
+        spx_mesh *ma = test_shape_mesh_leaf(&ga, leaves[l]), *mb = test_shape_mesh_leaf(&gb, leaves[(l + 1) % 3]);
+        TEST_ENSURE(ma && mb);
         spx_mesh_instance *a = place(ma, IDENTITY), *b = place(mb, pose_at(1.5f, 1.0f, 1.5f));
-        ENSURE(a && b);
+        TEST_ENSURE(a && b);
         query q = { NULL, a, b, ZERO, spx_v3(0, -2, 0), 1.0f };
         spx_mesh_hit h;
-        ENSURE(check_against_brute(&q, "grid on grid", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT);
-        ENSURE_NEAR(h.time, 0.5, 1e-6);
-        ENSURE_NEAR(h.normal.y, 1.0, 1e-6); /* from A (below) towards B */
-        ENSURE(h.first.triangle_a == 14 && h.first.triangle_b == 0);
-        ENSURE(h.contact_count >= 2 * 18); /* each of B's 18 triangles lies over at least two of A's */
-        ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(1.5f, 0.0f, 1.5f), 0.0, &q, false, "grid on grid") == 0);
+        TEST_ENSURE(check_against_brute(&q, "grid on grid", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+        TEST_ENSURE_NEAR(h.time, 0.5, 1e-6);
+        TEST_ENSURE_NEAR(h.normal.y, 1.0, 1e-6); /* from A (below) towards B */
+        TEST_ENSURE(h.first.triangle_a == 14 && h.first.triangle_b == 0);
+        TEST_ENSURE(h.contact_count >= 2 * 18); /* each of B's 18 triangles lies over at least two of A's */
+        TEST_ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(1.5f, 0.0f, 1.5f), 0.0, &q, false, "grid on grid") == 0);
         uint32_t count = h.contact_count;
         /* swapped: B's triangle 0 is now the lowest A side; the lowest of the old A touching it is 14 */
         query s = { NULL, b, a, spx_v3(0, -2, 0), ZERO, 1.0f };
-        ENSURE(check_against_brute(&s, "grid on grid, swapped", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT);
-        ENSURE_NEAR(h.time, 0.5, 1e-6);
-        ENSURE_NEAR(h.normal.y, -1.0, 1e-6);
-        ENSURE(h.first.triangle_a == 0 && h.first.triangle_b == 14);
-        ENSURE(h.contact_count == count);
-        ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(1.5f, 0.0f, 1.5f), 0.0, &s, true, "grid on grid, swapped") == 0);
+        TEST_ENSURE(check_against_brute(&s, "grid on grid, swapped", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+        TEST_ENSURE_NEAR(h.time, 0.5, 1e-6);
+        TEST_ENSURE_NEAR(h.normal.y, -1.0, 1e-6);
+        TEST_ENSURE(h.first.triangle_a == 0 && h.first.triangle_b == 14);
+        TEST_ENSURE(h.contact_count == count);
+        TEST_ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(1.5f, 0.0f, 1.5f), 0.0, &s, true, "grid on grid, swapped") == 0);
         /* aligned: B's squares exactly on A's squares 1..3. Touching at a single point counts, so A's
            triangle 0 (corners (0,0), (0,1), (1,1)) touches B's triangle 0 (corners (1,1), (1,2), (2,2))
            at the corner (1,1): first pair (0, 0), both ways round */
         spx_transform aligned = pose_at(1.0f, 1.0f, 1.0f);
-        ENSURE_CODE(spx_mesh_instance_set_pose(b, &aligned), SPX_OK);
-        ENSURE(check_against_brute(&q, "grid on grid, aligned", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT);
-        ENSURE_NEAR(h.time, 0.5, 1e-6);
-        ENSURE(h.first.triangle_a == 0 && h.first.triangle_b == 0);
-        ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(1.0f, 0.0f, 1.0f), 0.0, &q, false, "grid on grid, aligned") == 0);
-        ENSURE(check_against_brute(&s, "grid on grid, aligned, swapped", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT);
-        ENSURE(h.first.triangle_a == 0 && h.first.triangle_b == 0);
-        ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(1.0f, 0.0f, 1.0f), 0.0, &s, true, "grid on grid, aligned, swapped") == 0);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(b, &aligned), SPX_OK);
+        TEST_ENSURE(check_against_brute(&q, "grid on grid, aligned", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+        TEST_ENSURE_NEAR(h.time, 0.5, 1e-6);
+        TEST_ENSURE(h.first.triangle_a == 0 && h.first.triangle_b == 0);
+        TEST_ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(1.0f, 0.0f, 1.0f), 0.0, &q, false, "grid on grid, aligned") == 0);
+        TEST_ENSURE(check_against_brute(&s, "grid on grid, aligned, swapped", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+        TEST_ENSURE(h.first.triangle_a == 0 && h.first.triangle_b == 0);
+        TEST_ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(1.0f, 0.0f, 1.0f), 0.0, &s, true, "grid on grid, aligned, swapped") == 0);
         /* falling and sliding: B from (1.5, 1, 1.5) at (1, -2, 0.5) m/s meets A's plane at t = 0.5, at
            (2, 0, 1.75); the pairs overlapping there, exactly, both ways round */
         spx_transform start = pose_at(1.5f, 1.0f, 1.5f);
-        ENSURE_CODE(spx_mesh_instance_set_pose(b, &start), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(b, &start), SPX_OK);
         query qs = { NULL, a, b, ZERO, spx_v3(1.0f, -2.0f, 0.5f), 1.0f }, ss = { NULL, b, a, spx_v3(1.0f, -2.0f, 0.5f), ZERO, 1.0f };
-        ENSURE(check_against_brute(&qs, "grid on grid, sliding", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT);
-        ENSURE_NEAR(h.time, 0.5, 1e-6);
-        ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(2.0f, 0.0f, 1.75f), 0.0, &qs, false, "grid on grid, sliding") == 0);
-        ENSURE(check_against_brute(&ss, "grid on grid, sliding, swapped", &h) == 0);
-        ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(2.0f, 0.0f, 1.75f), 0.0, &ss, true, "grid on grid, sliding, swapped") == 0);
+        TEST_ENSURE(check_against_brute(&qs, "grid on grid, sliding", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+        TEST_ENSURE_NEAR(h.time, 0.5, 1e-6);
+        TEST_ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(2.0f, 0.0f, 1.75f), 0.0, &qs, false, "grid on grid, sliding") == 0);
+        TEST_ENSURE(check_against_brute(&ss, "grid on grid, sliding, swapped", &h) == 0);
+        TEST_ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(2.0f, 0.0f, 1.75f), 0.0, &ss, true, "grid on grid, sliding, swapped") == 0);
         spx_mesh_instance_destroy(a);
         spx_mesh_instance_destroy(b);
         spx_mesh_destroy(ma);
         spx_mesh_destroy(mb);
     }
-    spx_shape_free(&ga);
-    spx_shape_free(&gb);
+    test_shape_free(&ga);
+    test_shape_free(&gb);
     return 0;
 }
 
@@ -859,45 +843,58 @@ static int torus_dropped_onto_grid(void)
        exactly, and the ring's edges are level, so the ring touches the grid everywhere at t = 0.5:
        at least one pair per ring vertex ties. Normal from the torus (A) down towards the grid. Also
        turned about y and about a tilted axis (then the brute force alone decides), every leaf size. */
-    spx_shape torus, grid;
-    ENSURE(spx_shape_torus(&torus, 1.0f, 0.25f, 24, 8) && spx_shape_grid(&grid, 4, 4));
+    test_shape torus, grid;
+    TEST_ENSURE(test_shape_torus(&torus, 1.0f, 0.25f, 24, 8) && test_shape_grid(&grid, 4, 4));
     static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
-        spx_mesh *mt = mesh_from_shape(&torus, leaves[l]), *mg = mesh_from_shape(&grid, leaves[(l + 2) % 3]);
-        ENSURE(mt && mg);
+        spx_mesh *mt = test_shape_mesh_leaf(&torus, leaves[l]), *mg = test_shape_mesh_leaf(&grid, leaves[(l + 2) % 3]);
+        TEST_ENSURE(mt && mg);
         spx_mesh_instance *a = place(mt, pose_at(2.0f, 0.75f, 2.0f)), *b = place(mg, IDENTITY);
-        ENSURE(a && b);
+        TEST_ENSURE(a && b);
         query q = { NULL, a, b, spx_v3(0, -1, 0), ZERO, 1.0f };
         spx_mesh_hit h;
-        ENSURE(check_against_brute(&q, "torus on grid", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT);
-        ENSURE_NEAR(h.time, 0.5, 1e-6);
-        ENSURE(h.normal.y < 0.0f); /* down; not always straight down: ring vertices such as (3, 0, 2) land on
+        TEST_ENSURE(check_against_brute(&q, "torus on grid", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+        TEST_ENSURE_NEAR(h.time, 0.5, 1e-6);
+        TEST_ENSURE(h.normal.y < 0.0f); /* down; not always straight down: ring vertices such as (3, 0, 2) land on
                                       grid corners, where an edge axis ties with the face */
-        ENSURE(h.contact_count >= 24);
+        TEST_ENSURE(h.contact_count >= 24);
         /* turned 10 degrees about y: still level */
         spx_transform turned = { { 2.0f, 0.75f, 2.0f }, { 0, (float)sin(0.0872664626), 0, (float)cos(0.0872664626) } };
-        ENSURE_CODE(spx_mesh_instance_set_pose(a, &turned), SPX_OK);
-        ENSURE(check_against_brute(&q, "torus on grid, turned", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT && h.contact_count >= 24);
-        ENSURE_NEAR(h.time, 0.5, 1e-5);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(a, &turned), SPX_OK);
+        TEST_ENSURE(check_against_brute(&q, "torus on grid, turned", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT && h.contact_count >= 24);
+        TEST_ENSURE_NEAR(h.time, 0.5, 1e-5);
         /* the whole problem tilted: grid and torus turned together, falling along the turned y */
         spx_quat tilt = { 0.2f, 0.1f, -0.3f, 0.0f };
         tilt.w = sqrtf(1.0f - tilt.x * tilt.x - tilt.y * tilt.y - tilt.z * tilt.z);
         spx_transform ta = move_pose(pose_at(2.0f, 0.75f, 2.0f), tilt, ZERO), tb = move_pose(IDENTITY, tilt, ZERO);
-        ENSURE_CODE(spx_mesh_instance_set_pose(a, &ta), SPX_OK);
-        ENSURE_CODE(spx_mesh_instance_set_pose(b, &tb), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(a, &ta), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(b, &tb), SPX_OK);
         q.va = rotate(tilt, spx_v3(0, -1, 0));
-        ENSURE(check_against_brute(&q, "torus on grid, tilted", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT);
-        ENSURE_NEAR(h.time, 0.5, 1e-5);
+        TEST_ENSURE(check_against_brute(&q, "torus on grid, tilted", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+        TEST_ENSURE_NEAR(h.time, 0.5, 1e-5);
         spx_mesh_instance_destroy(a);
         spx_mesh_instance_destroy(b);
         spx_mesh_destroy(mt);
         spx_mesh_destroy(mg);
     }
-    spx_shape_free(&torus);
-    spx_shape_free(&grid);
+    test_shape_free(&torus);
+    test_shape_free(&grid);
+    return 0;
+}
+
+/* The grid as a mesh of `leaf` triangles a leaf, placed where it was made, and a 3 x 1 x 3 box level
+   over its middle, centred at height y. */
+static int box_over_grid(const test_shape* grid, uint32_t leaf, float y, spx_mesh** m, spx_mesh_instance** b,
+                         spx_obb* box)
+{
+    *m = test_shape_mesh_leaf(grid, leaf);
+    TEST_ENSURE(*m);
+    *b = place(*m, IDENTITY);
+    TEST_ENSURE(*b);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(4.0f, y, 4.0f), spx_v3(1.5f, 0.5f, 1.5f), IDENTITY.q, box), SPX_OK);
     return 0;
 }
 
@@ -907,33 +904,31 @@ static int box_dropped_flat_onto_grid(void)
        and z, partly at the border; every triangle of those 16 squares has a leg along each axis, so it
        reaches into the face (the corner squares' triangles at least at a point): 32 triangles, all
        at the same time, first by the tie rule the lowest: square (2,2) gives 2 * (2 * 8 + 2) = 36. */
-    spx_shape grid;
-    ENSURE(spx_shape_grid(&grid, 8, 8));
+    test_shape grid;
+    TEST_ENSURE(test_shape_grid(&grid, 8, 8));
     static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
-        spx_mesh* m = mesh_from_shape(&grid, leaves[l]);
-        ENSURE(m);
-        spx_mesh_instance* b = place(m, IDENTITY);
-        ENSURE(b);
+        spx_mesh* m;
+        spx_mesh_instance* b;
         spx_obb box;
-        ENSURE_CODE(spx_obb_from_quat(spx_v3(4.0f, 2.0f, 4.0f), spx_v3(1.5f, 0.5f, 1.5f), IDENTITY.q, &box), SPX_OK);
+        TEST_ENSURE(box_over_grid(&grid, leaves[l], 2.0f, &m, &b, &box) == 0);
         query q = { &box, NULL, b, spx_v3(0, -3, 0), ZERO, 1.0f };
         spx_mesh_hit h;
-        ENSURE(check_against_brute(&q, "box on grid", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT);
-        ENSURE_NEAR(h.time, 0.5, 1e-6);
-        ENSURE_NEAR(h.normal.y, -1.0, 1e-6);
-        ENSURE(h.contact_count == 32);
-        ENSURE(h.first.triangle_a == SPX_NO_TRIANGLE && h.first.triangle_b == 36);
+        TEST_ENSURE(check_against_brute(&q, "box on grid", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+        TEST_ENSURE_NEAR(h.time, 0.5, 1e-6);
+        TEST_ENSURE_NEAR(h.normal.y, -1.0, 1e-6);
+        TEST_ENSURE(h.contact_count == 32);
+        TEST_ENSURE(h.first.triangle_a == SPX_NO_TRIANGLE && h.first.triangle_b == 36);
         /* the grid moving up instead: the same contact, the same time */
         q.va = ZERO, q.vb = spx_v3(0, 3, 0);
-        ENSURE(check_against_brute(&q, "grid rising to a box", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT && h.contact_count == 32);
-        ENSURE_NEAR(h.time, 0.5, 1e-6);
+        TEST_ENSURE(check_against_brute(&q, "grid rising to a box", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT && h.contact_count == 32);
+        TEST_ENSURE_NEAR(h.time, 0.5, 1e-6);
         spx_mesh_instance_destroy(b);
         spx_mesh_destroy(m);
     }
-    spx_shape_free(&grid);
+    test_shape_free(&grid);
     return 0;
 }
 
@@ -942,42 +937,42 @@ static int box_resting_on_grid_touches(void)
        START_OVERLAP at time 0, depth 0 (the estimate too: no pair must move to part), the normal
        straight down, and the same 32 triangles; static queries say the same. Moving up, away, it
        still starts touching. */
-    spx_shape grid;
-    ENSURE(spx_shape_grid(&grid, 8, 8));
-    spx_mesh* m = mesh_from_shape(&grid, 4);
-    ENSURE(m);
+    test_shape grid;
+    TEST_ENSURE(test_shape_grid(&grid, 8, 8));
+    spx_mesh* m = test_shape_mesh_leaf(&grid, 4);
+    TEST_ENSURE(m);
     spx_mesh_instance* b = place(m, IDENTITY);
-    ENSURE(b);
+    TEST_ENSURE(b);
     spx_obb box;
-    ENSURE_CODE(spx_obb_from_quat(spx_v3(4.0f, 0.5f, 4.0f), spx_v3(1.5f, 0.5f, 1.5f), IDENTITY.q, &box), SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(4.0f, 0.5f, 4.0f), spx_v3(1.5f, 0.5f, 1.5f), IDENTITY.q, &box), SPX_OK);
     const spx_vec3 motions[3] = { { 0, 0, 0 }, { 0, 2, 0 }, { 0, -2, 0 } };
     for (int k = 0; k < 3; ++k) {
         query q = { &box, NULL, b, motions[k], ZERO, 1.0f };
         spx_mesh_hit h;
-        ENSURE(check_against_brute(&q, "box resting on grid", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
-        ENSURE(h.time == 0.0f);
-        ENSURE_NEAR(h.depth, 0.0, 1e-6);
-        ENSURE_NEAR(h.normal.y, -1.0, 1e-6);
-        ENSURE(h.contact_count == 32);
-        ENSURE_NEAR(h.first.depth, 0.0, 1e-6);
+        TEST_ENSURE(check_against_brute(&q, "box resting on grid", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
+        TEST_ENSURE(h.time == 0.0f);
+        TEST_ENSURE_NEAR(h.depth, 0.0, 1e-6);
+        TEST_ENSURE_NEAR(h.normal.y, -1.0, 1e-6);
+        TEST_ENSURE(h.contact_count == 32);
+        TEST_ENSURE_NEAR(h.first.depth, 0.0, 1e-6);
     }
     bool touching = false;
-    ENSURE_CODE(spx_overlap_obb_mesh(&box, b, &touching), SPX_OK);
-    ENSURE(touching);
-    brute_buffer buf;
-    ENSURE(brute_buffer_make(&buf, 40));
+    TEST_ENSURE_CODE(spx_overlap_obb_mesh(&box, b, &touching), SPX_OK);
+    TEST_ENSURE(touching);
+    test_brute_buffer buf;
+    TEST_ENSURE(test_brute_buffer_make(&buf, 40));
     spx_mesh_hit h;
-    ENSURE_CODE(spx_contacts_obb_mesh(&box, b, buf.c, buf.capacity, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.contact_count == 32 && h.contacts_written == 32);
+    TEST_ENSURE_CODE(spx_contacts_obb_mesh(&box, b, buf.c, buf.capacity, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.contact_count == 32 && h.contacts_written == 32);
     for (uint32_t i = 0; i < 32; ++i) {
-        ENSURE_NEAR(buf.c[i].depth, 0.0, 1e-6);
-        ENSURE_NEAR(buf.c[i].normal.y, -1.0, 1e-6);
+        TEST_ENSURE_NEAR(buf.c[i].depth, 0.0, 1e-6);
+        TEST_ENSURE_NEAR(buf.c[i].normal.y, -1.0, 1e-6);
     }
-    brute_buffer_free(&buf);
+    test_brute_buffer_free(&buf);
     spx_mesh_instance_destroy(b);
     spx_mesh_destroy(m);
-    spx_shape_free(&grid);
+    test_shape_free(&grid);
     return 0;
 }
 
@@ -989,46 +984,44 @@ static int box_sliding_along_grid(void)
        in square (2, 5) only triangle 43 now, as 42 (z >= x + 3) ends at the corner (2.5, 5.5) that has
        left: 31. Both grid and box sliding, the
        grid rotated a quarter turn about y, every leaf size; each against the brute force. */
-    spx_shape grid;
-    ENSURE(spx_shape_grid(&grid, 8, 8));
+    test_shape grid;
+    TEST_ENSURE(test_shape_grid(&grid, 8, 8));
     static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
-        spx_mesh* m = mesh_from_shape(&grid, leaves[l]);
-        ENSURE(m);
-        spx_mesh_instance* b = place(m, IDENTITY);
-        ENSURE(b);
+        spx_mesh* m;
+        spx_mesh_instance* b;
         spx_obb box;
-        ENSURE_CODE(spx_obb_from_quat(spx_v3(4.0f, 0.5f, 4.0f), spx_v3(1.5f, 0.5f, 1.5f), IDENTITY.q, &box), SPX_OK);
+        TEST_ENSURE(box_over_grid(&grid, leaves[l], 0.5f, &m, &b, &box) == 0);
         query q = { &box, NULL, b, spx_v3(3, 0, 0), ZERO, 1.0f };
         spx_mesh_hit h;
-        ENSURE(check_against_brute(&q, "box resting, sliding", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.contact_count == 32);
-        ENSURE_NEAR(h.depth, 0.0, 1e-6);
+        TEST_ENSURE(check_against_brute(&q, "box resting, sliding", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.contact_count == 32);
+        TEST_ENSURE_NEAR(h.depth, 0.0, 1e-6);
         box.center.y = 0.501f;
-        ENSURE(check_against_brute(&q, "box sliding 1 mm above", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_MISS && h.contact_count == 0);
+        TEST_ENSURE(check_against_brute(&q, "box sliding 1 mm above", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_MISS && h.contact_count == 0);
         q.va = spx_v3(3.0f, -0.01f, 0.0f);
-        ENSURE(check_against_brute(&q, "box sliding and sinking", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT);
-        ENSURE_NEAR(h.time, 0.1, 1e-5);
-        ENSURE_NEAR(h.normal.y, -1.0, 1e-6);
-        ENSURE(h.contact_count == 31);
+        TEST_ENSURE(check_against_brute(&q, "box sliding and sinking", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+        TEST_ENSURE_NEAR(h.time, 0.1, 1e-5);
+        TEST_ENSURE_NEAR(h.normal.y, -1.0, 1e-6);
+        TEST_ENSURE(h.contact_count == 31);
         /* the grid slides the other way under a still box */
         q.va = ZERO, q.vb = spx_v3(-3.0f, 0.01f, 0.0f);
-        ENSURE(check_against_brute(&q, "grid sliding under the box", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT && h.contact_count == 31);
-        ENSURE_NEAR(h.time, 0.1, 1e-5);
+        TEST_ENSURE(check_against_brute(&q, "grid sliding under the box", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT && h.contact_count == 31);
+        TEST_ENSURE_NEAR(h.time, 0.1, 1e-5);
         /* the grid turned a quarter about y around (4, 0, 4): the same squares under the box */
         spx_transform quarter = { { 0.0f, 0.0f, 8.0f }, { 0.0f, (float)sqrt(0.5), 0.0f, (float)sqrt(0.5) } };
-        ENSURE_CODE(spx_mesh_instance_set_pose(b, &quarter), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(b, &quarter), SPX_OK);
         q.va = spx_v3(3.0f, -0.01f, 0.0f), q.vb = ZERO;
-        ENSURE(check_against_brute(&q, "box sliding over a turned grid", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT);
-        ENSURE_NEAR(h.time, 0.1, 1e-5);
+        TEST_ENSURE(check_against_brute(&q, "box sliding over a turned grid", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+        TEST_ENSURE_NEAR(h.time, 0.1, 1e-5);
         spx_mesh_instance_destroy(b);
         spx_mesh_destroy(m);
     }
-    spx_shape_free(&grid);
+    test_shape_free(&grid);
     return 0;
 }
 
@@ -1071,19 +1064,19 @@ static int segments_meeting_at_the_origin_swapped(void)
                                    spx_v3(-0x1.405d88p-75f, 0, 0));
     spx_mesh* mb = single_triangle(spx_v3(-0x1.cda418p-97f, 0, 0), spx_v3(0x1.4p+2f, 0x1.9p+2f, -0x1.44p+2f),
                                    spx_v3(0x1.4p+2f, 0x1.9p+2f, -0x1.44p+2f));
-    ENSURE(ma && mb);
+    TEST_ENSURE(ma && mb);
     spx_mesh_instance* a = place(ma, IDENTITY);
     spx_mesh_instance* b = place(mb, IDENTITY);
-    ENSURE(a && b);
+    TEST_ENSURE(a && b);
     bool ab = false, ba = false;
-    ENSURE_CODE(spx_overlap_mesh_mesh(a, b, &ab), SPX_OK);
-    ENSURE_CODE(spx_overlap_mesh_mesh(b, a, &ba), SPX_OK);
-    ENSURE(ab == ba);
+    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(a, b, &ab), SPX_OK);
+    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(b, a, &ba), SPX_OK);
+    TEST_ENSURE(ab == ba);
     spx_mesh_contact c[2];
     spx_mesh_hit h_ab, h_ba;
-    ENSURE_CODE(spx_contacts_mesh_mesh(a, b, c, 2, &h_ab), SPX_OK);
-    ENSURE_CODE(spx_contacts_mesh_mesh(b, a, c, 2, &h_ba), SPX_OK);
-    ENSURE(h_ab.state == h_ba.state && h_ab.contact_count == h_ba.contact_count);
+    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(a, b, c, 2, &h_ab), SPX_OK);
+    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(b, a, c, 2, &h_ba), SPX_OK);
+    TEST_ENSURE(h_ab.state == h_ba.state && h_ab.contact_count == h_ba.contact_count);
     spx_mesh_instance_destroy(a);
     spx_mesh_instance_destroy(b);
     spx_mesh_destroy(ma);
@@ -1099,20 +1092,20 @@ static int segments_touching_within_rounding_swapped(void)
                                    spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f));
     spx_mesh* mb = single_triangle(spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f), spx_v3(0x1.fcp-6f, 0x1.98p+2f, 0x1.b8p+2f),
                                    spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f));
-    ENSURE(ma && mb);
+    TEST_ENSURE(ma && mb);
     spx_mesh_instance* a = place(ma, IDENTITY);
     spx_mesh_instance* b = place(mb, IDENTITY);
-    ENSURE(a && b);
+    TEST_ENSURE(a && b);
     bool ab = false, ba = false;
-    ENSURE_CODE(spx_overlap_mesh_mesh(a, b, &ab), SPX_OK);
-    ENSURE_CODE(spx_overlap_mesh_mesh(b, a, &ba), SPX_OK);
-    ENSURE(ab == ba);
+    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(a, b, &ab), SPX_OK);
+    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(b, a, &ba), SPX_OK);
+    TEST_ENSURE(ab == ba);
     spx_mesh_contact c[2];
     spx_mesh_hit h_ab, h_ba;
-    ENSURE_CODE(spx_contacts_mesh_mesh(a, b, c, 2, &h_ab), SPX_OK);
-    ENSURE_CODE(spx_contacts_mesh_mesh(b, a, c, 2, &h_ba), SPX_OK);
-    ENSURE(h_ab.state == h_ba.state && h_ab.contact_count == h_ba.contact_count);
-    ENSURE(ab == (h_ab.state == SPX_SWEEP_START_OVERLAP));
+    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(a, b, c, 2, &h_ab), SPX_OK);
+    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(b, a, c, 2, &h_ba), SPX_OK);
+    TEST_ENSURE(h_ab.state == h_ba.state && h_ab.contact_count == h_ba.contact_count);
+    TEST_ENSURE(ab == (h_ab.state == SPX_SWEEP_START_OVERLAP));
     spx_mesh_instance_destroy(a);
     spx_mesh_instance_destroy(b);
     spx_mesh_destroy(ma);
@@ -1130,21 +1123,21 @@ static int contact_window_edges(void)
     spx_mesh* m = level_triangles(at, 3);
     const spx_vec3 over = { -1, 0, -1 };
     spx_mesh* big = level_triangles(&over, 1); /* scaled below: one triangle over all three */
-    ENSURE(m && big);
+    TEST_ENSURE(m && big);
     spx_mesh_instance* b = place(m, IDENTITY);
-    ENSURE(b);
+    TEST_ENSURE(b);
     spx_obb box;
-    ENSURE_CODE(spx_obb_from_quat(spx_v3(2.5f, 1.0f, 0.3f), spx_v3(3.0f, 0.5f, 0.2f), IDENTITY.q, &box), SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(2.5f, 1.0f, 0.3f), spx_v3(3.0f, 0.5f, 0.2f), IDENTITY.q, &box), SPX_OK);
     const float tmaxes[3] = { 1.0f, 2.0f, 0.6f };
     const uint32_t counts[3] = { 2, 3, 1 };
     for (int k = 0; k < 3; ++k) {
         query q = { &box, NULL, b, spx_v3(0, -1, 0), ZERO, tmaxes[k] };
         spx_mesh_hit h;
-        ENSURE(check_against_brute(&q, "box over three steps", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT);
-        ENSURE_NEAR(h.time, 0.5, 1e-6);
-        ENSURE(h.first.triangle_b == 0);
-        ENSURE(h.contact_count == counts[k]);
+        TEST_ENSURE(check_against_brute(&q, "box over three steps", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+        TEST_ENSURE_NEAR(h.time, 0.5, 1e-6);
+        TEST_ENSURE(h.first.triangle_b == 0);
+        TEST_ENSURE(h.contact_count == counts[k]);
     }
     /* a level triangle mesh instead of the box: corners (-1, 0.5, -1), (-1, 0.5, 9), (9, 0.5, -1)
        covers the three at x, z in [0, 5] x [0, 1] */
@@ -1153,16 +1146,16 @@ static int contact_window_edges(void)
     uint32_t ti[3] = { 0, 1, 2 };
     spx_mesh_def def = spx_default_mesh_def();
     def.vertices = tv, def.vertex_count = 3, def.indices = ti, def.triangle_count = 1;
-    ENSURE_CODE(spx_mesh_create(&def, &big), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_create(&def, &big), SPX_OK);
     spx_mesh_instance* a = place(big, pose_at(0.0f, 0.5f, 0.0f));
-    ENSURE(a);
+    TEST_ENSURE(a);
     for (int k = 0; k < 3; ++k) {
         query q = { NULL, a, b, spx_v3(0, -1, 0), ZERO, tmaxes[k] };
         spx_mesh_hit h;
-        ENSURE(check_against_brute(&q, "triangle over three steps", &h) == 0);
-        ENSURE(h.state == SPX_SWEEP_HIT);
-        ENSURE_NEAR(h.time, 0.5, 1e-6);
-        ENSURE(h.contact_count == counts[k]);
+        TEST_ENSURE(check_against_brute(&q, "triangle over three steps", &h) == 0);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+        TEST_ENSURE_NEAR(h.time, 0.5, 1e-6);
+        TEST_ENSURE(h.contact_count == counts[k]);
     }
     spx_mesh_instance_destroy(a);
     spx_mesh_instance_destroy(b);
@@ -1188,22 +1181,22 @@ static int pierced_sheet_normals_cancel(void)
     spx_mesh_def def = spx_default_mesh_def();
     def.vertices = cv, def.vertex_count = 8, def.indices = ci, def.triangle_count = 12;
     spx_mesh* cube = NULL;
-    ENSURE_CODE(spx_mesh_create(&def, &cube), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_create(&def, &cube), SPX_OK);
     const spx_vec3 sv[4] = { { -3, 0, -3 }, { 3, 0, -3 }, { 3, 0, 3 }, { -3, 0, 3 } };
     const uint32_t si[6] = { 0, 2, 1, 0, 3, 2 };
     def.vertices = sv, def.vertex_count = 4, def.indices = si, def.triangle_count = 2;
     spx_mesh* sheet = NULL;
-    ENSURE_CODE(spx_mesh_create(&def, &sheet), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_create(&def, &sheet), SPX_OK);
     spx_mesh_instance *a = place(cube, IDENTITY), *b = place(sheet, IDENTITY);
-    ENSURE(a && b);
+    TEST_ENSURE(a && b);
     query q = { NULL, a, b, ZERO, ZERO, 1.0f };
     spx_mesh_hit h;
-    ENSURE(check_against_brute(&q, "cube cut by a sheet", &h) == 0);
-    ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
-    ENSURE(h.contact_count == 12);
+    TEST_ENSURE(check_against_brute(&q, "cube cut by a sheet", &h) == 0);
+    TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
+    TEST_ENSURE(h.contact_count == 12);
     query s = { NULL, b, a, ZERO, ZERO, 1.0f };
-    ENSURE(check_against_brute(&s, "sheet cutting a cube", &h) == 0);
-    ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.contact_count == 12);
+    TEST_ENSURE(check_against_brute(&s, "sheet cutting a cube", &h) == 0);
+    TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.contact_count == 12);
 
     const spx_vec3 fv[8] = { { -1, -1, -1 }, { -1, 1, -1 }, { -1, 1, 1 }, { -1, -1, 1 },
                              { 1, -1, -1 },  { 1, 1, -1 },  { 1, 1, 1 },  { 1, -1, 1 } };
@@ -1211,23 +1204,23 @@ static int pierced_sheet_normals_cancel(void)
     const spx_vec3 nv[4] = { { -1.1f, 0, -0.5f }, { 1.1f, 0, -0.5f }, { 1.1f, 0, 0.5f }, { -1.1f, 0, 0.5f } };
     spx_mesh *fins = NULL, *narrow = NULL;
     def.vertices = fv, def.vertex_count = 8, def.indices = fi, def.triangle_count = 4;
-    ENSURE_CODE(spx_mesh_create(&def, &fins), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_create(&def, &fins), SPX_OK);
     def.vertices = nv, def.vertex_count = 4, def.indices = si, def.triangle_count = 2;
-    ENSURE_CODE(spx_mesh_create(&def, &narrow), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_create(&def, &narrow), SPX_OK);
     spx_mesh_instance *f = place(fins, IDENTITY), *n = place(narrow, IDENTITY);
-    ENSURE(f && n);
+    TEST_ENSURE(f && n);
     query qf = { NULL, f, n, ZERO, ZERO, 1.0f };
-    ENSURE(check_against_brute(&qf, "fins pierced by a sheet", &h) == 0);
-    ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
-    ENSURE(h.contact_count == 6);
-    ENSURE(memcmp(&h.normal, &h.first.normal, sizeof h.normal) == 0);
-    ENSURE_NEAR(fabs(h.normal.x), 1.0, 1e-6);
-    ENSURE_NEAR(h.first.depth, 0.1, 1e-6);
-    ENSURE_NEAR(h.depth, 2.1, 1e-6);
+    TEST_ENSURE(check_against_brute(&qf, "fins pierced by a sheet", &h) == 0);
+    TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
+    TEST_ENSURE(h.contact_count == 6);
+    TEST_ENSURE(memcmp(&h.normal, &h.first.normal, sizeof h.normal) == 0);
+    TEST_ENSURE_NEAR(fabs(h.normal.x), 1.0, 1e-6);
+    TEST_ENSURE_NEAR(h.first.depth, 0.1, 1e-6);
+    TEST_ENSURE_NEAR(h.depth, 2.1, 1e-6);
     query sf = { NULL, n, f, ZERO, ZERO, 1.0f };
-    ENSURE(check_against_brute(&sf, "sheet piercing fins", &h) == 0);
-    ENSURE(memcmp(&h.normal, &h.first.normal, sizeof h.normal) == 0);
-    ENSURE_NEAR(fabs(h.normal.x), 1.0, 1e-6);
+    TEST_ENSURE(check_against_brute(&sf, "sheet piercing fins", &h) == 0);
+    TEST_ENSURE(memcmp(&h.normal, &h.first.normal, sizeof h.normal) == 0);
+    TEST_ENSURE_NEAR(fabs(h.normal.x), 1.0, 1e-6);
     spx_mesh_instance_destroy(a);
     spx_mesh_instance_destroy(b);
     spx_mesh_instance_destroy(f);
@@ -1244,12 +1237,12 @@ static int tiny_triangles_far_away_skipped(void)
        mesh: not degenerate there), placed 1e4 m away, where float steps are 1e-3 m: their corners
        round together, so the queries must skip them (the leaf test would refuse them) and still
        answer for the rest, as the brute force does when it skips them too. */
-    spx_shape grid;
-    ENSURE(spx_shape_grid(&grid, 4, 4));
+    test_shape grid;
+    TEST_ENSURE(test_shape_grid(&grid, 4, 4));
     const uint32_t extra = 4, nv = grid.vertex_count, nt = grid.triangle_count;
     spx_vec3* v = malloc(sizeof(spx_vec3) * (nv + 3 * extra));
     uint32_t* idx = malloc(sizeof(uint32_t) * 3 * (nt + extra));
-    ENSURE(v && idx);
+    TEST_ENSURE(v && idx);
     memcpy(v, grid.vertices, sizeof(spx_vec3) * nv);
     memcpy(idx, grid.indices, sizeof(uint32_t) * 3 * nt);
     for (uint32_t k = 0; k < extra; ++k) {
@@ -1262,38 +1255,38 @@ static int tiny_triangles_far_away_skipped(void)
     spx_mesh_def def = spx_default_mesh_def();
     def.vertices = v, def.vertex_count = nv + 3 * extra, def.indices = idx, def.triangle_count = nt + extra;
     spx_mesh* m = NULL;
-    ENSURE_CODE(spx_mesh_create(&def, &m), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_create(&def, &m), SPX_OK);
     spx_mesh_info info;
-    ENSURE_CODE(spx_mesh_get_info(m, &info), SPX_OK);
-    ENSURE(info.triangle_count == nt + extra); /* kept at home */
+    TEST_ENSURE_CODE(spx_mesh_get_info(m, &info), SPX_OK);
+    TEST_ENSURE(info.triangle_count == nt + extra); /* kept at home */
     spx_mesh_instance* b = place(m, pose_at(1.0e4f, 0.0f, 0.0f));
-    ENSURE(b);
-    brute_side far_side;
-    ENSURE(brute_side_from_instance(&far_side, b));
-    ENSURE(far_side.skipped == extra); /* and collapsed out there */
-    brute_side_free(&far_side);
+    TEST_ENSURE(b);
+    test_brute_side far_side;
+    TEST_ENSURE(test_brute_side_from_instance(&far_side, b));
+    TEST_ENSURE(far_side.skipped == extra); /* and collapsed out there */
+    test_brute_side_free(&far_side);
     spx_obb box;
-    ENSURE_CODE(spx_obb_from_quat(spx_v3(1.0e4f + 0.5f, 1.0f, 0.5f), spx_v3(0.5f, 0.5f, 0.5f), IDENTITY.q, &box), SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(1.0e4f + 0.5f, 1.0f, 0.5f), spx_v3(0.5f, 0.5f, 0.5f), IDENTITY.q, &box), SPX_OK);
     query q = { &box, NULL, b, spx_v3(0, -1, 0), ZERO, 1.0f };
     spx_mesh_hit h;
-    ENSURE(check_against_brute(&q, "box onto a far grid with collapsed triangles", &h) == 0);
-    ENSURE(h.state == SPX_SWEEP_HIT);
+    TEST_ENSURE(check_against_brute(&q, "box onto a far grid with collapsed triangles", &h) == 0);
+    TEST_ENSURE(h.state == SPX_SWEEP_HIT);
     box.center.y = 0.5f; /* resting on it, over the collapsed ones too */
-    ENSURE(check_against_brute(&q, "box resting on them", &h) == 0);
-    ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
+    TEST_ENSURE(check_against_brute(&q, "box resting on them", &h) == 0);
+    TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
     spx_mesh_instance* a = place(m, pose_at(1.0e4f, 0.0f, 0.0f));
     query qm = { NULL, a, b, ZERO, ZERO, 1.0f };
-    ENSURE(check_against_brute(&qm, "the far mesh on a copy of itself", &h) == 0);
-    ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
+    TEST_ENSURE(check_against_brute(&qm, "the far mesh on a copy of itself", &h) == 0);
+    TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
     bool flag = false;
-    ENSURE_CODE(spx_overlap_mesh_mesh(a, b, &flag), SPX_OK);
-    ENSURE(flag);
+    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(a, b, &flag), SPX_OK);
+    TEST_ENSURE(flag);
     spx_mesh_instance_destroy(a);
     spx_mesh_instance_destroy(b);
     spx_mesh_destroy(m);
     free(v);
     free(idx);
-    spx_shape_free(&grid);
+    test_shape_free(&grid);
     return 0;
 }
 
@@ -1303,30 +1296,30 @@ static int tiny_triangles_far_away_skipped(void)
    does not change). */
 static int capacities(const query* q, const char* label, uint32_t* out_count)
 {
-    brute_full f;
+    test_brute_full f;
     memset(&f, 0, sizeof f);
-    ENSURE(brute_full_run(q, &f) == 0);
+    TEST_ENSURE(test_brute_full_run(q, &f) == 0);
     const uint32_t n = f.hit.contact_count;
-    ENSURE(n > 4);
+    TEST_ENSURE(n > 4);
     const uint32_t caps[7] = { 0, 1, 2, n / 2, n - 1, n, n + 3 };
     for (int k = 0; k < 7; ++k) {
-        brute_buffer buf;
-        ENSURE(brute_buffer_make(&buf, caps[k]));
+        test_brute_buffer buf;
+        TEST_ENSURE(test_brute_buffer_make(&buf, caps[k]));
         spx_mesh_hit h;
         spx_mesh_contact* c = caps[k] ? buf.c : NULL;
         spx_result r = q->box ? spx_sweep_obb_mesh(q->box, q->va, q->b, q->vb, q->tmax, c, caps[k], &h)
                               : spx_sweep_mesh_mesh(q->a, q->va, q->b, q->vb, q->tmax, c, caps[k], &h);
         int bad = r != SPX_OK || h.contact_count != n || h.contacts_written != (caps[k] < n ? caps[k] : n) ||
-                  !brute_buffer_intact(&buf) || h.state != f.hit.state || h.time != f.hit.time ||
+                  !test_brute_buffer_intact(&buf) || h.state != f.hit.state || h.time != f.hit.time ||
                   memcmp(&h.first, &f.hit.first, sizeof h.first) != 0 || memcmp(&h.normal, &f.hit.normal, sizeof h.normal) != 0;
         if (!bad && h.contacts_written) bad = memcmp(buf.c, f.buf.c, sizeof(spx_mesh_contact) * h.contacts_written) != 0;
         if (bad)
             fprintf(stderr, "%s: capacity %u: result %d, %u written, %u counted (full: %u)\n", label, caps[k], (int)r,
                     h.contacts_written, h.contact_count, n);
-        brute_buffer_free(&buf);
-        ENSURE(!bad);
+        test_brute_buffer_free(&buf);
+        TEST_ENSURE(!bad);
     }
-    brute_buffer_free(&f.buf);
+    test_brute_buffer_free(&f.buf);
     *out_count = n;
     return 0;
 }
@@ -1334,27 +1327,27 @@ static int capacities(const query* q, const char* label, uint32_t* out_count)
 static int contact_count_beyond_capacity(void)
 {   /* The tie-heavy problems above (grid on grid, torus on grid, box on grid, a start overlap of two
        tori) with contacts arrays smaller than their sets: see capacities(). */
-    spx_shape ga, gb, torus;
-    ENSURE(spx_shape_grid(&ga, 6, 6) && spx_shape_grid(&gb, 3, 3) && spx_shape_torus(&torus, 1.0f, 0.25f, 24, 8));
-    spx_mesh *ma = mesh_from_shape(&ga, 4), *mb = mesh_from_shape(&gb, 1), *mt = mesh_from_shape(&torus, 16);
-    ENSURE(ma && mb && mt);
+    test_shape ga, gb, torus;
+    TEST_ENSURE(test_shape_grid(&ga, 6, 6) && test_shape_grid(&gb, 3, 3) && test_shape_torus(&torus, 1.0f, 0.25f, 24, 8));
+    spx_mesh *ma = test_shape_mesh_leaf(&ga, 4), *mb = test_shape_mesh_leaf(&gb, 1), *mt = test_shape_mesh_leaf(&torus, 16);
+    TEST_ENSURE(ma && mb && mt);
     spx_mesh_instance *a = place(ma, IDENTITY), *b = place(mb, pose_at(1.5f, 1.0f, 1.5f)), *t = place(mt, pose_at(2.0f, 0.75f, 2.0f));
     spx_mesh_instance* t2 = place(mt, pose_at(2.5f, 0.75f, 2.2f));
-    ENSURE(a && b && t && t2);
+    TEST_ENSURE(a && b && t && t2);
     uint32_t n;
     query q1 = { NULL, a, b, ZERO, spx_v3(0, -2, 0), 1.0f };
-    ENSURE(capacities(&q1, "grid on grid", &n) == 0);
+    TEST_ENSURE(capacities(&q1, "grid on grid", &n) == 0);
     printf("  grid on grid: %u contacts\n", n);
     query q2 = { NULL, t, a, spx_v3(0, -1, 0), ZERO, 1.0f };
-    ENSURE(capacities(&q2, "torus on grid", &n) == 0);
+    TEST_ENSURE(capacities(&q2, "torus on grid", &n) == 0);
     printf("  torus on grid: %u contacts\n", n);
     spx_obb box;
-    ENSURE_CODE(spx_obb_from_quat(spx_v3(3.0f, 2.0f, 3.0f), spx_v3(1.5f, 0.5f, 1.5f), IDENTITY.q, &box), SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(3.0f, 2.0f, 3.0f), spx_v3(1.5f, 0.5f, 1.5f), IDENTITY.q, &box), SPX_OK);
     query q3 = { &box, NULL, a, spx_v3(0, -3, 0), ZERO, 1.0f };
-    ENSURE(capacities(&q3, "box on grid", &n) == 0);
-    ENSURE(n == 32);
+    TEST_ENSURE(capacities(&q3, "box on grid", &n) == 0);
+    TEST_ENSURE(n == 32);
     query q4 = { NULL, t, t2, ZERO, ZERO, 1.0f };
-    ENSURE(capacities(&q4, "two tori overlapping", &n) == 0);
+    TEST_ENSURE(capacities(&q4, "two tori overlapping", &n) == 0);
     printf("  two tori overlapping: %u contacts\n", n);
     spx_mesh_instance_destroy(a);
     spx_mesh_instance_destroy(b);
@@ -1363,101 +1356,100 @@ static int contact_count_beyond_capacity(void)
     spx_mesh_destroy(ma);
     spx_mesh_destroy(mb);
     spx_mesh_destroy(mt);
-    spx_shape_free(&ga);
-    spx_shape_free(&gb);
-    spx_shape_free(&torus);
+    test_shape_free(&ga);
+    test_shape_free(&gb);
+    test_shape_free(&torus);
     return 0;
 }
 
 /* ---- bad input ------------------------------------------------------------------------------------ */
-
 
 /* Calls `call` with a garbage-filled hit and contacts: it must return `code` and leave both as they were. */
 #define ENSURE_FAILS_UNTOUCHED(call, code)                                                   \
     do {                                                                                     \
         memset(&hit, 0xAB, sizeof hit);                                                      \
         memset(spare, 0xCD, sizeof spare);                                                   \
-        ENSURE_CODE(call, code);                                                             \
+        TEST_ENSURE_CODE(call, code);                                                             \
         unsigned char hit_bytes_[sizeof hit];                                                \
         memset(hit_bytes_, 0xAB, sizeof hit_bytes_);                                         \
-        ENSURE(memcmp(&hit, hit_bytes_, sizeof hit) == 0);                                   \
+        TEST_ENSURE(memcmp(&hit, hit_bytes_, sizeof hit) == 0);                                   \
         const unsigned char* sp_ = (const unsigned char*)spare;                              \
-        for (size_t i_ = 0; i_ < sizeof spare; ++i_) ENSURE(sp_[i_] == 0xCD);                \
+        for (size_t i_ = 0; i_ < sizeof spare; ++i_) TEST_ENSURE(sp_[i_] == 0xCD);                \
     } while (0)
 
 static int bad_input_codes(void)
 {   /* Every documented error code of every new call, each alone; a failed call leaves its outputs
        as they were (*out of create, the old pose of set_pose, and the hit and contacts of the
        queries, as a failed call changes nothing). */
-    spx_shape grid;
-    ENSURE(spx_shape_grid(&grid, 3, 3));
-    spx_mesh* mesh = mesh_from_shape(&grid, 4);
-    ENSURE(mesh);
+    test_shape grid;
+    TEST_ENSURE(test_shape_grid(&grid, 3, 3));
+    spx_mesh* mesh = test_shape_mesh_leaf(&grid, 4);
+    TEST_ENSURE(mesh);
     spx_mesh_instance* const sentinel = (spx_mesh_instance*)&grid;
     spx_mesh_instance* out = sentinel;
     spx_transform pose = pose_at(0.5f, 0.0f, 0.5f), bad;
-    const spx_allocator no_free = { counting_alloc, NULL, NULL }, no_alloc = { NULL, counting_free, NULL };
+    const spx_allocator no_free = { test_counting_alloc, NULL, NULL }, no_alloc = { NULL, test_counting_free, NULL };
 
     /* create */
-    ENSURE_CODE(spx_mesh_instance_create(NULL, &pose, NULL, &out), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_mesh_instance_create(mesh, NULL, NULL, &out), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, NULL), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, &no_free, &out), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, &no_alloc, &out), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_create(NULL, &pose, NULL, &out), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, NULL, NULL, &out), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, &no_free, &out), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, &no_alloc, &out), SPX_ERR_INVALID_ARGUMENT);
     const float nonfinite[3] = { NAN, INFINITY, -INFINITY };
     for (int k = 0; k < 3; ++k)
         for (int c = 0; c < 7; ++c) { /* each of p.x, p.y, p.z, q.x, q.y, q.z, q.w */
             bad = pose;
             if (c < 3) (&bad.p.x)[c] = nonfinite[k];
             else (&bad.q.x)[c - 3] = nonfinite[k];
-            ENSURE_CODE(spx_mesh_instance_create(mesh, &bad, NULL, &out), SPX_ERR_NOT_FINITE);
+            TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &bad, NULL, &out), SPX_ERR_NOT_FINITE);
         }
     const float off_unit[4] = { 1.001f, 0.999f, 1.0f + 2e-5f, 0.0f };
     for (int k = 0; k < 4; ++k) {
         bad = pose;
         bad.q.w = off_unit[k];
-        ENSURE_CODE(spx_mesh_instance_create(mesh, &bad, NULL, &out), SPX_ERR_NOT_ORTHONORMAL);
+        TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &bad, NULL, &out), SPX_ERR_NOT_ORTHONORMAL);
     }
     bad = pose, bad.q = (spx_quat){ 0.6f, 0.0f, 0.0f, 0.81f }; /* length 1.008 */
-    ENSURE_CODE(spx_mesh_instance_create(mesh, &bad, NULL, &out), SPX_ERR_NOT_ORTHONORMAL);
-    ENSURE(out == sentinel); /* no failed create wrote *out */
+    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &bad, NULL, &out), SPX_ERR_NOT_ORTHONORMAL);
+    TEST_ENSURE(out == sentinel); /* no failed create wrote *out */
 
     spx_mesh_instance* inst = NULL;
-    ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &inst), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &inst), SPX_OK);
     spx_mesh_instance* other = place(mesh, pose_at(0.5f, 0.5f, 0.5f));
-    ENSURE(other);
+    TEST_ENSURE(other);
 
     /* set_pose and get_pose */
     spx_transform got;
-    ENSURE_CODE(spx_mesh_instance_set_pose(NULL, &pose), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_mesh_instance_set_pose(inst, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_set_pose(NULL, &pose), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_set_pose(inst, NULL), SPX_ERR_INVALID_ARGUMENT);
     bad = pose, bad.p.y = NAN;
-    ENSURE_CODE(spx_mesh_instance_set_pose(inst, &bad), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_mesh_instance_set_pose(inst, &bad), SPX_ERR_NOT_FINITE);
     bad = pose, bad.q.x = INFINITY;
-    ENSURE_CODE(spx_mesh_instance_set_pose(inst, &bad), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_mesh_instance_set_pose(inst, &bad), SPX_ERR_NOT_FINITE);
     bad = pose, bad.q.w = 1.001f;
-    ENSURE_CODE(spx_mesh_instance_set_pose(inst, &bad), SPX_ERR_NOT_ORTHONORMAL);
-    ENSURE_CODE(spx_mesh_instance_get_pose(inst, &got), SPX_OK);
-    ENSURE(memcmp(&got, &pose, sizeof got) == 0); /* the old pose kept */
-    ENSURE_CODE(spx_mesh_instance_get_pose(NULL, &got), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_mesh_instance_get_pose(inst, NULL), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE(spx_mesh_instance_get_mesh(NULL) == NULL);
-    ENSURE(spx_mesh_instance_get_mesh(inst) == mesh);
+    TEST_ENSURE_CODE(spx_mesh_instance_set_pose(inst, &bad), SPX_ERR_NOT_ORTHONORMAL);
+    TEST_ENSURE_CODE(spx_mesh_instance_get_pose(inst, &got), SPX_OK);
+    TEST_ENSURE(memcmp(&got, &pose, sizeof got) == 0); /* the old pose kept */
+    TEST_ENSURE_CODE(spx_mesh_instance_get_pose(NULL, &got), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_get_pose(inst, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE(spx_mesh_instance_get_mesh(NULL) == NULL);
+    TEST_ENSURE(spx_mesh_instance_get_mesh(inst) == mesh);
 
     /* get_triangle */
     spx_mesh_info info;
-    ENSURE_CODE(spx_mesh_get_info(mesh, &info), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_get_info(mesh, &info), SPX_OK);
     spx_triangle tri;
     uint32_t src;
-    ENSURE_CODE(spx_mesh_instance_get_triangle(NULL, 0, &tri, &src), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_mesh_instance_get_triangle(inst, 0, NULL, &src), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_mesh_instance_get_triangle(inst, info.triangle_count, &tri, &src), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_mesh_instance_get_triangle(inst, UINT32_MAX, &tri, &src), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_mesh_instance_get_triangle(inst, info.triangle_count - 1, &tri, NULL), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_instance_get_triangle(NULL, 0, &tri, &src), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_get_triangle(inst, 0, NULL, &src), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_get_triangle(inst, info.triangle_count, &tri, &src), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_get_triangle(inst, UINT32_MAX, &tri, &src), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_get_triangle(inst, info.triangle_count - 1, &tri, NULL), SPX_OK);
 
     /* the queries */
     spx_obb box, badbox;
-    ENSURE_CODE(spx_obb_from_quat(spx_v3(1, 1, 1), spx_v3(0.5f, 0.5f, 0.5f), IDENTITY.q, &box), SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(1, 1, 1), spx_v3(0.5f, 0.5f, 0.5f), IDENTITY.q, &box), SPX_OK);
     spx_mesh_hit hit;
     spx_mesh_contact spare[4];
     bool flag = true;
@@ -1466,7 +1458,7 @@ static int bad_input_codes(void)
     /* sweep_obb_mesh */
     ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(NULL, v, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
     ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&box, v, NULL, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, 1.0f, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, 1.0f, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
     ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&box, v, inst, ZERO, 1.0f, NULL, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
     ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&box, vnan, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_NOT_FINITE);
     ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&box, v, inst, vinf, 1.0f, spare, 4, &hit), SPX_ERR_NOT_FINITE);
@@ -1484,14 +1476,14 @@ static int bad_input_codes(void)
     ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&badbox, v, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_NOT_ORTHONORMAL);
     badbox = box, badbox.rotation.col[2].z = -1.0f; /* a reflection */
     ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&badbox, v, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_NOT_RIGHT_HANDED);
-    ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, 1.0f, NULL, 0, &hit), SPX_OK); /* no array, no room: fine */
-    ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, 0.0f, NULL, 0, &hit), SPX_OK);  /* tmax 0 is allowed */
-    ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, -0.0f, NULL, 0, &hit), SPX_OK); /* -0 is not below 0 */
+    TEST_ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, 1.0f, NULL, 0, &hit), SPX_OK); /* no array, no room: fine */
+    TEST_ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, 0.0f, NULL, 0, &hit), SPX_OK);  /* tmax 0 is allowed */
+    TEST_ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, -0.0f, NULL, 0, &hit), SPX_OK); /* -0 is not below 0 */
 
     /* sweep_mesh_mesh */
     ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(NULL, v, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
     ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(other, v, NULL, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_sweep_mesh_mesh(other, v, inst, ZERO, 1.0f, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_sweep_mesh_mesh(other, v, inst, ZERO, 1.0f, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
     ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(other, v, inst, ZERO, 1.0f, NULL, 1, &hit), SPX_ERR_INVALID_ARGUMENT);
     ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(inst, v, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
     ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(other, vinf, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_NOT_FINITE);
@@ -1499,32 +1491,32 @@ static int bad_input_codes(void)
     ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(other, v, inst, ZERO, NAN, spare, 4, &hit), SPX_ERR_NOT_FINITE);
     ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(other, v, inst, ZERO, -INFINITY, spare, 4, &hit), SPX_ERR_NOT_FINITE);
     ENSURE_FAILS_UNTOUCHED(spx_sweep_mesh_mesh(other, v, inst, ZERO, -0.5f, spare, 4, &hit), SPX_ERR_BAD_TIME);
-    ENSURE_CODE(spx_sweep_mesh_mesh(other, v, inst, ZERO, 1.0f, NULL, 0, &hit), SPX_OK);
+    TEST_ENSURE_CODE(spx_sweep_mesh_mesh(other, v, inst, ZERO, 1.0f, NULL, 0, &hit), SPX_OK);
 
     /* overlap_obb_mesh and overlap_mesh_mesh: *out_overlap untouched on failure */
-    ENSURE_CODE(spx_overlap_obb_mesh(NULL, inst, &flag), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_overlap_obb_mesh(&box, NULL, &flag), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_overlap_obb_mesh(&box, inst, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_overlap_obb_mesh(NULL, inst, &flag), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_overlap_obb_mesh(&box, NULL, &flag), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_overlap_obb_mesh(&box, inst, NULL), SPX_ERR_INVALID_ARGUMENT);
     badbox = box, badbox.half_extents.x = INFINITY;
-    ENSURE_CODE(spx_overlap_obb_mesh(&badbox, inst, &flag), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_overlap_obb_mesh(&badbox, inst, &flag), SPX_ERR_NOT_FINITE);
     badbox = box, badbox.half_extents.x = -1.0f;
-    ENSURE_CODE(spx_overlap_obb_mesh(&badbox, inst, &flag), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_overlap_obb_mesh(&badbox, inst, &flag), SPX_ERR_BAD_EXTENT);
     badbox = box, badbox.rotation.col[1] = badbox.rotation.col[0];
-    ENSURE_CODE(spx_overlap_obb_mesh(&badbox, inst, &flag), SPX_ERR_NOT_ORTHONORMAL);
-    ENSURE_CODE(spx_overlap_mesh_mesh(NULL, inst, &flag), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_overlap_mesh_mesh(other, NULL, &flag), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_overlap_mesh_mesh(other, inst, NULL), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_overlap_mesh_mesh(inst, inst, &flag), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE(flag == true); /* no failed call wrote it */
+    TEST_ENSURE_CODE(spx_overlap_obb_mesh(&badbox, inst, &flag), SPX_ERR_NOT_ORTHONORMAL);
+    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(NULL, inst, &flag), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(other, NULL, &flag), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(other, inst, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(inst, inst, &flag), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE(flag == true); /* no failed call wrote it */
     flag = false;
     badbox = box, badbox.center.z = -INFINITY;
-    ENSURE_CODE(spx_overlap_obb_mesh(&badbox, inst, &flag), SPX_ERR_NOT_FINITE);
-    ENSURE(flag == false);
+    TEST_ENSURE_CODE(spx_overlap_obb_mesh(&badbox, inst, &flag), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE(flag == false);
 
     /* contacts_obb_mesh and contacts_mesh_mesh */
     ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(NULL, inst, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
     ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(&box, NULL, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_contacts_obb_mesh(&box, inst, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_contacts_obb_mesh(&box, inst, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
     ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(&box, inst, NULL, 2, &hit), SPX_ERR_INVALID_ARGUMENT);
     badbox = box, badbox.rotation.col[0].y = NAN;
     ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(&badbox, inst, spare, 4, &hit), SPX_ERR_NOT_FINITE);
@@ -1532,19 +1524,19 @@ static int bad_input_codes(void)
     ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(&badbox, inst, spare, 4, &hit), SPX_ERR_BAD_EXTENT);
     badbox = box, badbox.rotation.col[0].x = -1.0f;
     ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(&badbox, inst, spare, 4, &hit), SPX_ERR_NOT_RIGHT_HANDED);
-    ENSURE_CODE(spx_contacts_obb_mesh(&box, inst, NULL, 0, &hit), SPX_OK);
+    TEST_ENSURE_CODE(spx_contacts_obb_mesh(&box, inst, NULL, 0, &hit), SPX_OK);
     ENSURE_FAILS_UNTOUCHED(spx_contacts_mesh_mesh(NULL, inst, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
     ENSURE_FAILS_UNTOUCHED(spx_contacts_mesh_mesh(other, NULL, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_contacts_mesh_mesh(other, inst, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(other, inst, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
     ENSURE_FAILS_UNTOUCHED(spx_contacts_mesh_mesh(other, inst, NULL, 3, &hit), SPX_ERR_INVALID_ARGUMENT);
     ENSURE_FAILS_UNTOUCHED(spx_contacts_mesh_mesh(other, other, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_contacts_mesh_mesh(other, inst, NULL, 0, &hit), SPX_OK);
+    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(other, inst, NULL, 0, &hit), SPX_OK);
 
     spx_mesh_instance_destroy(inst);
     spx_mesh_instance_destroy(other);
     spx_mesh_instance_destroy(NULL);
     spx_mesh_destroy(mesh);
-    spx_shape_free(&grid);
+    test_shape_free(&grid);
     return 0;
 }
 
@@ -1553,55 +1545,55 @@ static int instance_allocation_failure(void)
        SPX_ERR_OUT_OF_MEMORY, *out untouched, nothing left allocated. Then no query allocates through
        it (their error lists have no out-of-memory: the descent's stack is fixed), and destroy gives
        everything back. */
-    spx_shape torus;
-    ENSURE(spx_shape_torus(&torus, 1.0f, 0.3f, 24, 12));
-    spx_mesh* mesh = mesh_from_shape(&torus, 4);
-    ENSURE(mesh);
-    counting c;
-    spx_allocator alloc = { counting_alloc, counting_free, &c };
+    test_shape torus;
+    TEST_ENSURE(test_shape_torus(&torus, 1.0f, 0.3f, 24, 12));
+    spx_mesh* mesh = test_shape_mesh_leaf(&torus, 4);
+    TEST_ENSURE(mesh);
+    test_counting c;
+    spx_allocator alloc = { test_counting_alloc, test_counting_free, &c };
     spx_mesh_instance* const sentinel = (spx_mesh_instance*)&torus;
     spx_mesh_instance* inst = sentinel;
     int k;
     for (k = 1; k < 100; ++k) {
-        c = (counting){ .fail_at = k };
+        c = (test_counting){ .fail_at = k };
         spx_result r = spx_mesh_instance_create(mesh, &IDENTITY, &alloc, &inst);
         if (r == SPX_OK) break;
-        ENSURE_CODE(r, SPX_ERR_OUT_OF_MEMORY);
-        ENSURE(inst == sentinel);
-        ENSURE(c.live == 0 && c.live_bytes == 0);
+        TEST_ENSURE_CODE(r, SPX_ERR_OUT_OF_MEMORY);
+        TEST_ENSURE(inst == sentinel);
+        TEST_ENSURE(c.live == 0 && c.live_bytes == 0);
     }
-    ENSURE(k > 1 && k < 100);
-    ENSURE(inst != sentinel && inst != NULL);
+    TEST_ENSURE(k > 1 && k < 100);
+    TEST_ENSURE(inst != sentinel && inst != NULL);
     c.fail_at = 0;
     const int calls = c.calls;
     spx_mesh_instance* other = place(mesh, pose_at(0.5f, 0.2f, 0.0f));
-    ENSURE(other);
+    TEST_ENSURE(other);
     spx_obb box;
-    ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 1.5f, 0), spx_v3(1.2f, 0.2f, 1.2f), IDENTITY.q, &box), SPX_OK);
-    brute_buffer buf;
-    ENSURE(brute_buffer_make(&buf, 64));
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 1.5f, 0), spx_v3(1.2f, 0.2f, 1.2f), IDENTITY.q, &box), SPX_OK);
+    test_brute_buffer buf;
+    TEST_ENSURE(test_brute_buffer_make(&buf, 64));
     spx_mesh_hit h;
     bool flag;
     for (int round = 0; round < 3; ++round) {
         spx_transform t = pose_at(0.1f * (float)round, 0.0f, 0.0f);
-        ENSURE_CODE(spx_mesh_instance_set_pose(inst, &t), SPX_OK);
-        ENSURE_CODE(spx_sweep_obb_mesh(&box, spx_v3(0, -3, 0), inst, ZERO, 1.0f, buf.c, buf.capacity, &h), SPX_OK);
-        ENSURE(h.state == SPX_SWEEP_HIT);
-        ENSURE_CODE(spx_sweep_mesh_mesh(inst, ZERO, other, ZERO, 1.0f, buf.c, buf.capacity, &h), SPX_OK);
-        ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
-        ENSURE_CODE(spx_sweep_mesh_mesh(other, ZERO, inst, ZERO, 1.0f, buf.c, buf.capacity, &h), SPX_OK);
-        ENSURE_CODE(spx_contacts_obb_mesh(&box, inst, buf.c, buf.capacity, &h), SPX_OK);
-        ENSURE_CODE(spx_contacts_mesh_mesh(inst, other, buf.c, buf.capacity, &h), SPX_OK);
-        ENSURE_CODE(spx_overlap_obb_mesh(&box, inst, &flag), SPX_OK);
-        ENSURE_CODE(spx_overlap_mesh_mesh(inst, other, &flag), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(inst, &t), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_obb_mesh(&box, spx_v3(0, -3, 0), inst, ZERO, 1.0f, buf.c, buf.capacity, &h), SPX_OK);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+        TEST_ENSURE_CODE(spx_sweep_mesh_mesh(inst, ZERO, other, ZERO, 1.0f, buf.c, buf.capacity, &h), SPX_OK);
+        TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
+        TEST_ENSURE_CODE(spx_sweep_mesh_mesh(other, ZERO, inst, ZERO, 1.0f, buf.c, buf.capacity, &h), SPX_OK);
+        TEST_ENSURE_CODE(spx_contacts_obb_mesh(&box, inst, buf.c, buf.capacity, &h), SPX_OK);
+        TEST_ENSURE_CODE(spx_contacts_mesh_mesh(inst, other, buf.c, buf.capacity, &h), SPX_OK);
+        TEST_ENSURE_CODE(spx_overlap_obb_mesh(&box, inst, &flag), SPX_OK);
+        TEST_ENSURE_CODE(spx_overlap_mesh_mesh(inst, other, &flag), SPX_OK);
     }
-    ENSURE(c.calls == calls);
-    brute_buffer_free(&buf);
+    TEST_ENSURE(c.calls == calls);
+    test_brute_buffer_free(&buf);
     spx_mesh_instance_destroy(inst);
-    ENSURE(c.live == 0 && c.live_bytes == 0);
+    TEST_ENSURE(c.live == 0 && c.live_bytes == 0);
     spx_mesh_instance_destroy(other);
     spx_mesh_destroy(mesh);
-    spx_shape_free(&torus);
+    test_shape_free(&torus);
     return 0;
 }
 
@@ -1611,80 +1603,80 @@ static int instance_pose_round_trip(void)
 {   /* get_pose returns the position as given and the quaternion normalised: exactly when it was unit
        already, within a float step of q / |q| when it was off by less than SPX_ROTATION_TOLERANCE
        (accepted). World triangles follow the pose: corner = R(q) local + p, to float rounding. */
-    spx_shape torus;
-    ENSURE(spx_shape_torus(&torus, 1.0f, 0.3f, 12, 6));
-    spx_mesh* mesh = mesh_from_shape(&torus, 4);
-    ENSURE(mesh);
+    test_shape torus;
+    TEST_ENSURE(test_shape_torus(&torus, 1.0f, 0.3f, 12, 6));
+    spx_mesh* mesh = test_shape_mesh_leaf(&torus, 4);
+    TEST_ENSURE(mesh);
     spx_mesh_instance* inst = place(mesh, IDENTITY);
-    ENSURE(inst);
-    case_rng rng = { 0x5E9A3005u };
+    TEST_ENSURE(inst);
+    test_case_rng rng = { 0x5E9A3005u };
     spx_mesh_info info;
-    ENSURE_CODE(spx_mesh_get_info(mesh, &info), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_get_info(mesh, &info), SPX_OK);
     for (int k = 0; k < 200; ++k) {
-        spx_transform t = { { (float)case_uniform(&rng, -1e3, 1e3), (float)case_uniform(&rng, -10, 10), (float)case_uniform(&rng, -1, 1) },
-                            case_random_quat(&rng) };
+        spx_transform t = { { (float)test_case_uniform(&rng, -1e3, 1e3), (float)test_case_uniform(&rng, -10, 10), (float)test_case_uniform(&rng, -1, 1) },
+                            test_case_random_quat(&rng) };
         /* make the quaternion unit in double, then off by up to 8e-6 (inside the tolerance) */
         double qq[4] = { t.q.x, t.q.y, t.q.z, t.q.w }, n = 0;
         for (int i = 0; i < 4; ++i) n += qq[i] * qq[i];
-        double scale = k % 2 ? 1.0 + case_uniform(&rng, -8e-6, 8e-6) : 1.0;
+        double scale = k % 2 ? 1.0 + test_case_uniform(&rng, -8e-6, 8e-6) : 1.0;
         spx_quat given = { (float)(qq[0] / sqrt(n) * scale), (float)(qq[1] / sqrt(n) * scale),
                            (float)(qq[2] / sqrt(n) * scale), (float)(qq[3] / sqrt(n) * scale) };
         t.q = given;
-        ENSURE_CODE(spx_mesh_instance_set_pose(inst, &t), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(inst, &t), SPX_OK);
         spx_transform got;
-        ENSURE_CODE(spx_mesh_instance_get_pose(inst, &got), SPX_OK);
-        ENSURE(memcmp(&got.p, &t.p, sizeof got.p) == 0);
+        TEST_ENSURE_CODE(spx_mesh_instance_get_pose(inst, &got), SPX_OK);
+        TEST_ENSURE(memcmp(&got.p, &t.p, sizeof got.p) == 0);
         double gn = sqrt((double)got.q.x * got.q.x + (double)got.q.y * got.q.y + (double)got.q.z * got.q.z +
                          (double)got.q.w * got.q.w);
-        ENSURE_NEAR(gn, 1.0, 2.5e-7);
+        TEST_ENSURE_NEAR(gn, 1.0, 2.5e-7);
         double gl = sqrt((double)given.x * given.x + (double)given.y * given.y + (double)given.z * given.z +
                          (double)given.w * given.w);
-        ENSURE_NEAR(got.q.x, given.x / gl, 1.2e-7);
-        ENSURE_NEAR(got.q.y, given.y / gl, 1.2e-7);
-        ENSURE_NEAR(got.q.z, given.z / gl, 1.2e-7);
-        ENSURE_NEAR(got.q.w, given.w / gl, 1.2e-7);
+        TEST_ENSURE_NEAR(got.q.x, given.x / gl, 1.2e-7);
+        TEST_ENSURE_NEAR(got.q.y, given.y / gl, 1.2e-7);
+        TEST_ENSURE_NEAR(got.q.z, given.z / gl, 1.2e-7);
+        TEST_ENSURE_NEAR(got.q.w, given.w / gl, 1.2e-7);
         /* setting the pose read back changes nothing */
-        ENSURE_CODE(spx_mesh_instance_set_pose(inst, &got), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(inst, &got), SPX_OK);
         spx_transform again;
-        ENSURE_CODE(spx_mesh_instance_get_pose(inst, &again), SPX_OK);
-        ENSURE_NEAR(again.q.x, got.q.x, 6e-8);
-        ENSURE_NEAR(again.q.w, got.q.w, 6e-8);
+        TEST_ENSURE_CODE(spx_mesh_instance_get_pose(inst, &again), SPX_OK);
+        TEST_ENSURE_NEAR(again.q.x, got.q.x, 6e-8);
+        TEST_ENSURE_NEAR(again.q.w, got.q.w, 6e-8);
         /* world triangles: R(q) local + p in double, to float rounding at these coordinates */
         for (uint32_t i = 0; i < info.triangle_count; i += 7) {
             spx_triangle local, world;
             uint32_t s1, s2;
-            ENSURE_CODE(spx_mesh_get_triangle(mesh, i, &local, &s1), SPX_OK);
-            ENSURE_CODE(spx_mesh_instance_get_triangle(inst, i, &world, &s2), SPX_OK);
-            ENSURE(s1 == s2);
+            TEST_ENSURE_CODE(spx_mesh_get_triangle(mesh, i, &local, &s1), SPX_OK);
+            TEST_ENSURE_CODE(spx_mesh_instance_get_triangle(inst, i, &world, &s2), SPX_OK);
+            TEST_ENSURE(s1 == s2);
             for (int cc = 0; cc < 3; ++cc) {
                 spx_vec3 r = rotate(got.q, local.v[cc]);
-                ENSURE_NEAR(world.v[cc].x, (double)r.x + got.p.x, 2e-4);
-                ENSURE_NEAR(world.v[cc].y, (double)r.y + got.p.y, 2e-6);
-                ENSURE_NEAR(world.v[cc].z, (double)r.z + got.p.z, 2e-6);
+                TEST_ENSURE_NEAR(world.v[cc].x, (double)r.x + got.p.x, 2e-4);
+                TEST_ENSURE_NEAR(world.v[cc].y, (double)r.y + got.p.y, 2e-6);
+                TEST_ENSURE_NEAR(world.v[cc].z, (double)r.z + got.p.z, 2e-6);
             }
         }
     }
     spx_transform unit = { { 1, 2, 3 }, { 0.0f, 0.6f, 0.0f, 0.8f } };
-    ENSURE_CODE(spx_mesh_instance_set_pose(inst, &unit), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_instance_set_pose(inst, &unit), SPX_OK);
     spx_transform got;
-    ENSURE_CODE(spx_mesh_instance_get_pose(inst, &got), SPX_OK);
-    ENSURE_NEAR(got.q.y, 0.6, 6e-8);
-    ENSURE_NEAR(got.q.w, 0.8, 6e-8);
-    ENSURE(memcmp(&IDENTITY.q, &(spx_quat){ 0, 0, 0, 1 }, sizeof IDENTITY.q) == 0);
-    ENSURE_CODE(spx_mesh_instance_set_pose(inst, &IDENTITY), SPX_OK);
-    ENSURE_CODE(spx_mesh_instance_get_pose(inst, &got), SPX_OK);
-    ENSURE(memcmp(&got, &IDENTITY, sizeof got) == 0);
+    TEST_ENSURE_CODE(spx_mesh_instance_get_pose(inst, &got), SPX_OK);
+    TEST_ENSURE_NEAR(got.q.y, 0.6, 6e-8);
+    TEST_ENSURE_NEAR(got.q.w, 0.8, 6e-8);
+    TEST_ENSURE(memcmp(&IDENTITY.q, &(spx_quat){ 0, 0, 0, 1 }, sizeof IDENTITY.q) == 0);
+    TEST_ENSURE_CODE(spx_mesh_instance_set_pose(inst, &IDENTITY), SPX_OK);
+    TEST_ENSURE_CODE(spx_mesh_instance_get_pose(inst, &got), SPX_OK);
+    TEST_ENSURE(memcmp(&got, &IDENTITY, sizeof got) == 0);
     spx_mesh_instance_destroy(inst);
     spx_mesh_destroy(mesh);
-    spx_shape_free(&torus);
+    test_shape_free(&torus);
     return 0;
 }
 
-static int same_answer(const brute_full* x, const brute_full* y)
+static int same_answer(const test_brute_full* x, const test_brute_full* y)
 {
-    ENSURE(x->hit.state == y->hit.state && x->hit.contact_count == y->hit.contact_count);
-    ENSURE(memcmp(&x->hit, &y->hit, sizeof x->hit) == 0);
-    ENSURE(memcmp(x->buf.c, y->buf.c, sizeof(spx_mesh_contact) * x->hit.contacts_written) == 0);
+    TEST_ENSURE(x->hit.state == y->hit.state && x->hit.contact_count == y->hit.contact_count);
+    TEST_ENSURE(memcmp(&x->hit, &y->hit, sizeof x->hit) == 0);
+    TEST_ENSURE(memcmp(x->buf.c, y->buf.c, sizeof(spx_mesh_contact) * x->hit.contacts_written) == 0);
     return 0;
 }
 
@@ -1694,71 +1686,71 @@ static int moved_instance_answers_as_fresh(void)
        the old pose. Moved back, it answers as at first; a failed set_pose changes nothing; setting
        the same pose again changes nothing. For box and mesh queries, moving A, B or both, over a
        sequence of poses that alternate near (hit, overlap) and away (miss). */
-    spx_shape torus, sphere;
-    ENSURE(spx_shape_torus(&torus, 1.0f, 0.3f, 32, 12) && spx_shape_sphere(&sphere, 0.6f, 10, 20));
-    spx_mesh *mt = mesh_from_shape(&torus, 4), *ms = mesh_from_shape(&sphere, 1);
-    ENSURE(mt && ms);
-    case_rng rng = { 0x5E9A3006u };
+    test_shape torus, sphere;
+    TEST_ENSURE(test_shape_torus(&torus, 1.0f, 0.3f, 32, 12) && test_shape_sphere(&sphere, 0.6f, 10, 20));
+    spx_mesh *mt = test_shape_mesh_leaf(&torus, 4), *ms = test_shape_mesh_leaf(&sphere, 1);
+    TEST_ENSURE(mt && ms);
+    test_case_rng rng = { 0x5E9A3006u };
     spx_mesh_instance *a = place(ms, IDENTITY), *b = place(mt, IDENTITY);
-    ENSURE(a && b);
+    TEST_ENSURE(a && b);
     spx_obb box;
-    ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 1.2f, 0), spx_v3(0.7f, 0.2f, 0.4f), case_random_quat(&rng), &box), SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 1.2f, 0), spx_v3(0.7f, 0.2f, 0.4f), test_case_random_quat(&rng), &box), SPX_OK);
     int compared = 0;
     for (int k = 0; k < 60; ++k) {
-        spx_transform pa = { { (float)case_uniform(&rng, -1.5, 1.5), (float)case_uniform(&rng, -1, 1), (float)case_uniform(&rng, -1.5, 1.5) },
-                             case_random_quat(&rng) };
-        spx_transform pb = { { (float)case_uniform(&rng, -0.5, 0.5), (float)case_uniform(&rng, -0.5, 0.5), (float)case_uniform(&rng, -0.5, 0.5) },
-                             case_random_quat(&rng) };
+        spx_transform pa = { { (float)test_case_uniform(&rng, -1.5, 1.5), (float)test_case_uniform(&rng, -1, 1), (float)test_case_uniform(&rng, -1.5, 1.5) },
+                             test_case_random_quat(&rng) };
+        spx_transform pb = { { (float)test_case_uniform(&rng, -0.5, 0.5), (float)test_case_uniform(&rng, -0.5, 0.5), (float)test_case_uniform(&rng, -0.5, 0.5) },
+                             test_case_random_quat(&rng) };
         if (k % 3 == 2) pa.p.x += 20.0f; /* away */
-        if (k % 2 == 0) ENSURE_CODE(spx_mesh_instance_set_pose(a, &pa), SPX_OK);
-        else ENSURE_CODE(spx_mesh_instance_get_pose(a, &pa), SPX_OK);
-        if (k % 5 != 1) ENSURE_CODE(spx_mesh_instance_set_pose(b, &pb), SPX_OK);
-        else ENSURE_CODE(spx_mesh_instance_get_pose(b, &pb), SPX_OK);
+        if (k % 2 == 0) TEST_ENSURE_CODE(spx_mesh_instance_set_pose(a, &pa), SPX_OK);
+        else TEST_ENSURE_CODE(spx_mesh_instance_get_pose(a, &pa), SPX_OK);
+        if (k % 5 != 1) TEST_ENSURE_CODE(spx_mesh_instance_set_pose(b, &pb), SPX_OK);
+        else TEST_ENSURE_CODE(spx_mesh_instance_get_pose(b, &pb), SPX_OK);
         spx_mesh_instance *fa = place(ms, pa), *fb = place(mt, pb);
-        ENSURE(fa && fb);
-        const spx_vec3 va = { (float)case_uniform(&rng, -2, 2), (float)case_uniform(&rng, -2, 2), 0.0f };
+        TEST_ENSURE(fa && fb);
+        const spx_vec3 va = { (float)test_case_uniform(&rng, -2, 2), (float)test_case_uniform(&rng, -2, 2), 0.0f };
         query used_mm = { NULL, a, b, va, ZERO, 1.0f }, fresh_mm = { NULL, fa, fb, va, ZERO, 1.0f };
         query used_bm = { &box, NULL, b, spx_v3(0, -2, 0), ZERO, 1.0f }, fresh_bm = { &box, NULL, fb, spx_v3(0, -2, 0), ZERO, 1.0f };
         const query* pairs[2][2] = { { &used_mm, &fresh_mm }, { &used_bm, &fresh_bm } };
         for (int w = 0; w < 2; ++w) {
-            brute_full x, y;
+            test_brute_full x, y;
             memset(&x, 0, sizeof x), memset(&y, 0, sizeof y);
-            ENSURE(brute_full_run(pairs[w][0], &x) == 0 && brute_full_run(pairs[w][1], &y) == 0);
+            TEST_ENSURE(test_brute_full_run(pairs[w][0], &x) == 0 && test_brute_full_run(pairs[w][1], &y) == 0);
             if (same_answer(&x, &y)) {
                 fprintf(stderr, "step %d, %s: the moved instance answers %s at %.9g (%u contacts), a fresh one %s at %.9g (%u)\n",
-                        k, w ? "box-mesh" : "mesh-mesh", brute_state_name(x.hit.state), x.hit.time, x.hit.contact_count,
-                        brute_state_name(y.hit.state), y.hit.time, y.hit.contact_count);
+                        k, w ? "box-mesh" : "mesh-mesh", test_brute_state_name(x.hit.state), x.hit.time, x.hit.contact_count,
+                        test_brute_state_name(y.hit.state), y.hit.time, y.hit.contact_count);
                 return 1;
             }
             /* static ones too */
             spx_mesh_hit hx, hy;
-            brute_buffer none = { NULL, 0 };
-            ENSURE_CODE(brute_run_contacts(pairs[w][0], &none, &hx), SPX_OK);
-            ENSURE_CODE(brute_run_contacts(pairs[w][1], &none, &hy), SPX_OK);
-            ENSURE(memcmp(&hx, &hy, sizeof hx) == 0);
-            brute_buffer_free(&x.buf);
-            brute_buffer_free(&y.buf);
+            test_brute_buffer none = { NULL, 0 };
+            TEST_ENSURE_CODE(test_brute_run_contacts(pairs[w][0], &none, &hx), SPX_OK);
+            TEST_ENSURE_CODE(test_brute_run_contacts(pairs[w][1], &none, &hy), SPX_OK);
+            TEST_ENSURE(memcmp(&hx, &hy, sizeof hx) == 0);
+            test_brute_buffer_free(&x.buf);
+            test_brute_buffer_free(&y.buf);
             ++compared;
         }
         /* a failed move and a move to the same pose: still the same answers */
         spx_transform broken = pb;
         broken.q.w = NAN;
-        ENSURE_CODE(spx_mesh_instance_set_pose(b, &broken), SPX_ERR_NOT_FINITE);
-        ENSURE_CODE(spx_mesh_instance_set_pose(a, &pa), SPX_OK);
-        brute_full x, y;
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(b, &broken), SPX_ERR_NOT_FINITE);
+        TEST_ENSURE_CODE(spx_mesh_instance_set_pose(a, &pa), SPX_OK);
+        test_brute_full x, y;
         memset(&x, 0, sizeof x), memset(&y, 0, sizeof y);
-        ENSURE(brute_full_run(&used_mm, &x) == 0 && brute_full_run(&fresh_mm, &y) == 0);
-        ENSURE(same_answer(&x, &y) == 0);
-        brute_buffer_free(&x.buf);
-        brute_buffer_free(&y.buf);
+        TEST_ENSURE(test_brute_full_run(&used_mm, &x) == 0 && test_brute_full_run(&fresh_mm, &y) == 0);
+        TEST_ENSURE(same_answer(&x, &y) == 0);
+        test_brute_buffer_free(&x.buf);
+        test_brute_buffer_free(&y.buf);
         /* world triangles of the moved instance are the fresh one's */
         spx_mesh_info info;
-        ENSURE_CODE(spx_mesh_get_info(mt, &info), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_get_info(mt, &info), SPX_OK);
         for (uint32_t i = 0; i < info.triangle_count; i += 13) {
             spx_triangle t1, t2;
-            ENSURE_CODE(spx_mesh_instance_get_triangle(b, i, &t1, NULL), SPX_OK);
-            ENSURE_CODE(spx_mesh_instance_get_triangle(fb, i, &t2, NULL), SPX_OK);
-            ENSURE(memcmp(&t1, &t2, sizeof t1) == 0);
+            TEST_ENSURE_CODE(spx_mesh_instance_get_triangle(b, i, &t1, NULL), SPX_OK);
+            TEST_ENSURE_CODE(spx_mesh_instance_get_triangle(fb, i, &t2, NULL), SPX_OK);
+            TEST_ENSURE(memcmp(&t1, &t2, sizeof t1) == 0);
         }
         spx_mesh_instance_destroy(fa);
         spx_mesh_instance_destroy(fb);
@@ -1768,37 +1760,38 @@ static int moved_instance_answers_as_fresh(void)
     spx_mesh_instance_destroy(b);
     spx_mesh_destroy(mt);
     spx_mesh_destroy(ms);
-    spx_shape_free(&torus);
-    spx_shape_free(&sphere);
+    test_shape_free(&torus);
+    test_shape_free(&sphere);
     return 0;
 }
 
-int main(void)
+int main(int argc, char** argv)
 {
+    long_run = test_long_run(argc, argv);
     int failures = 0;
     clock_t start = clock();
-    RUN_TEST(bad_input_codes, failures);
-    RUN_TEST(instance_allocation_failure, failures);
-    RUN_TEST(instance_pose_round_trip, failures);
-    RUN_TEST(moved_instance_answers_as_fresh, failures);
-    RUN_TEST(grid_falls_flat_onto_grid, failures);
-    RUN_TEST(disk_falls_flat_onto_disk, failures);
-    RUN_TEST(torus_dropped_onto_grid, failures);
-    RUN_TEST(box_dropped_flat_onto_grid, failures);
-    RUN_TEST(box_resting_on_grid_touches, failures);
-    RUN_TEST(box_sliding_along_grid, failures);
-    RUN_TEST(contact_count_beyond_capacity, failures);
-    RUN_TEST(contact_window_edges, failures);
-    RUN_TEST(pierced_sheet_normals_cancel, failures);
-    RUN_TEST(tiny_triangles_far_away_skipped, failures);
-    RUN_TEST(segments_meeting_at_the_origin_swapped, failures);
-    RUN_TEST(segments_touching_within_rounding_swapped, failures);
-    RUN_TEST(sweep_mesh_mesh_matches_brute_force, failures);
-    RUN_TEST(swapped_meshes_same_answer, failures);
-    RUN_TEST(swapped_flat_pass_through, failures);
-    RUN_TEST(sweep_obb_mesh_matches_brute_force, failures);
-    RUN_TEST(far_and_rotated_problem_same_answer, failures);
-    RUN_TEST(static_queries_match_brute_force, failures);
-    printf("%.1f s of processor time%s\n", seconds_since(start), SANITIZED ? " (sanitized: random cases / 4)" : "");
+    TEST_RUN(bad_input_codes, failures);
+    TEST_RUN(instance_allocation_failure, failures);
+    TEST_RUN(instance_pose_round_trip, failures);
+    TEST_RUN(moved_instance_answers_as_fresh, failures);
+    TEST_RUN(grid_falls_flat_onto_grid, failures);
+    TEST_RUN(disk_falls_flat_onto_disk, failures);
+    TEST_RUN(torus_dropped_onto_grid, failures);
+    TEST_RUN(box_dropped_flat_onto_grid, failures);
+    TEST_RUN(box_resting_on_grid_touches, failures);
+    TEST_RUN(box_sliding_along_grid, failures);
+    TEST_RUN(contact_count_beyond_capacity, failures);
+    TEST_RUN(contact_window_edges, failures);
+    TEST_RUN(pierced_sheet_normals_cancel, failures);
+    TEST_RUN(tiny_triangles_far_away_skipped, failures);
+    TEST_RUN(segments_meeting_at_the_origin_swapped, failures);
+    TEST_RUN(segments_touching_within_rounding_swapped, failures);
+    TEST_RUN(sweep_mesh_mesh_matches_brute_force, failures);
+    TEST_RUN(swapped_meshes_same_answer, failures);
+    TEST_RUN(swapped_flat_pass_through, failures);
+    TEST_RUN(sweep_obb_mesh_matches_brute_force, failures);
+    TEST_RUN(far_and_rotated_problem_same_answer, failures);
+    TEST_RUN(static_queries_match_brute_force, failures);
+    printf("%.1f s of processor time%s\n", seconds_since(start), TEST_SANITIZED ? " (sanitized: random cases / 4)" : "");
     return failures != 0;
 }

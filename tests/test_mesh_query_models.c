@@ -9,7 +9,7 @@
 #include "meshio.h"
 #include "support/cases.h"
 #include "support/mesh_brute.h"
-#include "test.h"
+#include "support/test.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,18 +20,10 @@
 #endif
 #define MODELS SPX_ASSIMP_MODELS_DIR
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
-
-static int cases(int n) { return SANITIZED ? (n + 3) / 4 : n; }
+/* The long variant runs every random case and the static queries; the default one an eighth of the
+   swept cases. */
+static bool long_run;
+static int cases(int n) { return test_cases(long_run ? n : (n + 7) / 8); }
 
 static const spx_vec3 ZERO = { 0, 0, 0 };
 static const spx_transform IDENTITY = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
@@ -69,7 +61,7 @@ static int load_models(void)
         spx_meshio_mesh m;
         spx_meshio_result r = spx_meshio_load(path, md->scale, &m, why, sizeof why);
         if (r != SPX_MESHIO_OK) fprintf(stderr, "%s\n", why);
-        ENSURE_CODE(r, SPX_MESHIO_OK);
+        TEST_ENSURE_CODE(r, SPX_MESHIO_OK);
         int bad = m.triangle_count != md->triangles;
         double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
         for (uint32_t i = 0; i < m.vertex_count; ++i) {
@@ -92,9 +84,9 @@ static int load_models(void)
         }
         spx_meshio_free(&m);
         if (bad) fprintf(stderr, "%s: %u triangles (expected %u), or no mesh made\n", md->file, m.triangle_count, md->triangles);
-        ENSURE(!bad);
+        TEST_ENSURE(!bad);
         spx_mesh_info info;
-        ENSURE_CODE(spx_mesh_get_info(md->mesh[1], &info), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_get_info(md->mesh[1], &info), SPX_OK);
         printf("  %-26s %5u triangles (%u degenerate), radius %.2f m\n", md->file, info.triangle_count,
                info.degenerate_count, md->radius);
     }
@@ -109,47 +101,47 @@ static void free_models(void)
 
 /* ---- random placement and motion ---------------------------------------------------------------- */
 
-static spx_quat random_rotation(case_rng* rng)
+static spx_quat random_rotation(test_case_rng* rng)
 {   /* uniform mostly; identities and quarter turns for parallel faces */
-    double u = case_uniform(rng, 0, 1);
+    double u = test_case_uniform(rng, 0, 1);
     if (u < 0.15) return IDENTITY.q;
     if (u < 0.3) {
-        int axis = (int)(case_rng_next(rng) % 3);
-        double a = (1 + (int)(case_rng_next(rng) % 3)) * 3.141592653589793 / 4.0;
+        int axis = (int)(test_case_rng_next(rng) % 3);
+        double a = (1 + (int)(test_case_rng_next(rng) % 3)) * 3.141592653589793 / 4.0;
         spx_quat q = { 0, 0, 0, (float)cos(a) };
         (&q.x)[axis] = (float)sin(a);
         return q;
     }
-    return case_random_quat(rng);
+    return test_case_random_quat(rng);
 }
 
 /* The pose that puts a model's box centre at `at` with rotation q. */
 static spx_transform centred(const model* md, spx_vec3 at, spx_quat q)
 {
     double c[3] = { md->centre.x, md->centre.y, md->centre.z }, r[3];
-    case_rotate(q, c, r);
+    test_case_rotate(q, c, r);
     return (spx_transform){ { (float)(at.x - r[0]), (float)(at.y - r[1]), (float)(at.z - r[2]) }, q };
 }
 
 /* B's centre at a random direction from A's, from inside reach to nearly twice it; B mostly closing
    on A with a wobble; speeds that cover the gap in about the interval. */
-static void random_motion(case_rng* rng, double ra, double rb, spx_vec3* ca, spx_vec3* cb, spx_vec3* va, spx_vec3* vb,
+static void random_motion(test_case_rng* rng, double ra, double rb, spx_vec3* ca, spx_vec3* cb, spx_vec3* va, spx_vec3* vb,
                           float* tmax)
 {
     double c[3], dir[3], wobble[3], base[3];
-    for (int k = 0; k < 3; ++k) c[k] = case_uniform(rng, -2, 2);
-    case_unit_vector(rng, dir);
-    double dist = (ra + rb) * case_uniform(rng, 0.0, 1.6);
+    for (int k = 0; k < 3; ++k) c[k] = test_case_uniform(rng, -2, 2);
+    test_case_unit_vector(rng, dir);
+    double dist = (ra + rb) * test_case_uniform(rng, 0.0, 1.6);
     *ca = spx_v3((float)c[0], (float)c[1], (float)c[2]);
     *cb = spx_v3((float)(c[0] + dir[0] * dist), (float)(c[1] + dir[1] * dist), (float)(c[2] + dir[2] * dist));
     static const float tmaxes[3] = { 1.0f, 0.5f, 1.0f / 60.0f };
-    *tmax = tmaxes[case_rng_next(rng) % 3];
-    case_unit_vector(rng, wobble);
-    double w = case_uniform(rng, 0, 0.6), rel[3], n = 0;
+    *tmax = tmaxes[test_case_rng_next(rng) % 3];
+    test_case_unit_vector(rng, wobble);
+    double w = test_case_uniform(rng, 0, 0.6), rel[3], n = 0;
     for (int k = 0; k < 3; ++k) rel[k] = -dir[k] + w * wobble[k], n += rel[k] * rel[k];
-    double speed = (ra + rb) * case_uniform(rng, 0.2, 2.0) / *tmax / sqrt(n);
-    case_unit_vector(rng, base);
-    double bs = case_uniform(rng, 0, 1.5);
+    double speed = (ra + rb) * test_case_uniform(rng, 0.2, 2.0) / *tmax / sqrt(n);
+    test_case_unit_vector(rng, base);
+    double bs = test_case_uniform(rng, 0, 1.5);
     *va = spx_v3((float)(base[0] * bs), (float)(base[1] * bs), (float)(base[2] * bs));
     *vb = spx_v3((float)(va->x + rel[0] * speed), (float)(va->y + rel[1] * speed), (float)(va->z + rel[2] * speed));
 }
@@ -166,8 +158,8 @@ static int models_swept_against_each_other(void)
         { SPIDER_STL, WUSON, 4 }, { WUSON, SPHERE_HOLE, 8 }, { CAD_PART, SPIDER_OBJ, 3 }, { SPIDER_STL, SPIDER_STL, 5 },
         { CONCAVE, CONCAVE, 16 }, { LONG_BOX, CUBE, 16 }, { SPHERE_HOLE, CONCAVE, 12 }, { CUBE, SPIDER_OBJ, 10 },
     };
-    case_rng rng = { 0x5E9A4001u };
-    brute_stats st = { 0 };
+    test_case_rng rng = { 0x5E9A4001u };
+    test_brute_stats st = { 0 };
     int failures = 0, total = 0;
     clock_t start = clock();
     for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; ++p) {
@@ -176,60 +168,60 @@ static int models_swept_against_each_other(void)
             spx_vec3 ca, cb, va, vb;
             float tmax;
             random_motion(&rng, ma->radius, mb->radius, &ca, &cb, &va, &vb, &tmax);
-            uint32_t la = (uint32_t)(case_rng_next(&rng) % 3), lb = (uint32_t)(case_rng_next(&rng) % 3);
+            uint32_t la = (uint32_t)(test_case_rng_next(&rng) % 3), lb = (uint32_t)(test_case_rng_next(&rng) % 3);
             spx_mesh_instance *a = NULL, *b = NULL;
             spx_transform ta = centred(ma, ca, random_rotation(&rng)), tb = centred(mb, cb, random_rotation(&rng));
-            ENSURE_CODE(spx_mesh_instance_create(ma->mesh[la], &ta, NULL, &a), SPX_OK);
-            ENSURE_CODE(spx_mesh_instance_create(mb->mesh[lb], &tb, NULL, &b), SPX_OK);
+            TEST_ENSURE_CODE(spx_mesh_instance_create(ma->mesh[la], &ta, NULL, &a), SPX_OK);
+            TEST_ENSURE_CODE(spx_mesh_instance_create(mb->mesh[lb], &tb, NULL, &b), SPX_OK);
             char label[256];
             snprintf(label, sizeof label, "%s (leaf %u) against %s (leaf %u), case %d", ma->file, LEAVES[la], mb->file,
                      LEAVES[lb], c);
-            brute_query q = { NULL, a, b, va, vb, tmax };
-            failures += brute_check_sweep(&q, c % 4 == 3 ? 3u : UINT32_MAX, label, &st, NULL);
-            failures += brute_check_swapped(&q, label, brute_len3(ca) + brute_len3(cb) + ma->radius + mb->radius);
+            test_brute_query q = { NULL, a, b, va, vb, tmax };
+            failures += test_brute_check_sweep(&q, c % 4 == 3 ? 3u : UINT32_MAX, label, &st, NULL);
+            failures += test_brute_check_swapped(&q, label, test_brute_len3(ca) + test_brute_len3(cb) + ma->radius + mb->radius);
             spx_mesh_instance_destroy(a);
             spx_mesh_instance_destroy(b);
         }
     }
-    brute_print_stats("models", &st, seconds_since(start));
+    test_brute_print_stats("models", &st, seconds_since(start));
     printf("  %d model pairs\n", total);
-    ENSURE(failures == 0);
-    ENSURE(st.hits > 0 && st.misses > 0 && st.overlaps > 0);
+    TEST_ENSURE(failures == 0);
+    TEST_ENSURE(st.hits > 0 && st.misses > 0 && st.overlaps > 0);
     return 0;
 }
 
 static int boxes_swept_against_models(void)
 {   /* Random boxes (flat to cubic, random and axis-aligned rotations) swept against every model. */
-    case_rng rng = { 0x5E9A4002u };
-    brute_stats st = { 0 };
+    test_case_rng rng = { 0x5E9A4002u };
+    test_brute_stats st = { 0 };
     int failures = 0, total = 0;
     clock_t start = clock();
     for (int k = 0; k < MODEL_COUNT; ++k) {
         const model* mb = &MODELS_USED[k];
         for (int c = 0; c < cases(40); ++c, ++total) {
-            double base = mb->radius * case_uniform(&rng, 0.05, 0.8);
-            spx_vec3 h = { (float)(base * case_log_uniform(&rng, 0.05, 1)), (float)(base * case_log_uniform(&rng, 0.05, 1)),
-                           (float)(base * case_log_uniform(&rng, 0.05, 1)) };
+            double base = mb->radius * test_case_uniform(&rng, 0.05, 0.8);
+            spx_vec3 h = { (float)(base * test_case_log_uniform(&rng, 0.05, 1)), (float)(base * test_case_log_uniform(&rng, 0.05, 1)),
+                           (float)(base * test_case_log_uniform(&rng, 0.05, 1)) };
             spx_vec3 ca, cb, va, vb;
             float tmax;
-            random_motion(&rng, brute_len3(h), mb->radius, &ca, &cb, &va, &vb, &tmax);
+            random_motion(&rng, test_brute_len3(h), mb->radius, &ca, &cb, &va, &vb, &tmax);
             spx_obb box;
-            ENSURE_CODE(spx_obb_from_quat(ca, h, random_rotation(&rng), &box), SPX_OK);
-            uint32_t lb = (uint32_t)(case_rng_next(&rng) % 3);
+            TEST_ENSURE_CODE(spx_obb_from_quat(ca, h, random_rotation(&rng), &box), SPX_OK);
+            uint32_t lb = (uint32_t)(test_case_rng_next(&rng) % 3);
             spx_mesh_instance* b = NULL;
             spx_transform tb = centred(mb, cb, random_rotation(&rng));
-            ENSURE_CODE(spx_mesh_instance_create(mb->mesh[lb], &tb, NULL, &b), SPX_OK);
+            TEST_ENSURE_CODE(spx_mesh_instance_create(mb->mesh[lb], &tb, NULL, &b), SPX_OK);
             char label[256];
             snprintf(label, sizeof label, "box against %s (leaf %u), case %d", mb->file, LEAVES[lb], c);
-            brute_query q = { &box, NULL, b, va, vb, tmax };
-            failures += brute_check_sweep(&q, c % 4 == 3 ? 2u : UINT32_MAX, label, &st, NULL);
+            test_brute_query q = { &box, NULL, b, va, vb, tmax };
+            failures += test_brute_check_sweep(&q, c % 4 == 3 ? 2u : UINT32_MAX, label, &st, NULL);
             spx_mesh_instance_destroy(b);
         }
     }
-    brute_print_stats("boxes on models", &st, seconds_since(start));
+    test_brute_print_stats("boxes on models", &st, seconds_since(start));
     printf("  %d boxes\n", total);
-    ENSURE(failures == 0);
-    ENSURE(st.hits > 0 && st.misses > 0 && st.overlaps > 0);
+    TEST_ENSURE(failures == 0);
+    TEST_ENSURE(st.hits > 0 && st.misses > 0 && st.overlaps > 0);
     return 0;
 }
 
@@ -239,8 +231,8 @@ static int models_static(void)
     static const struct { int a, b; } pairs[] = {
         { SPIDER_STL, WUSON }, { WUSON, SPHERE_HOLE }, { CAD_PART, SPIDER_OBJ }, { CONCAVE, CONCAVE }, { LONG_BOX, CUBE },
     };
-    case_rng rng = { 0x5E9A4003u };
-    brute_stats st = { 0 };
+    test_case_rng rng = { 0x5E9A4003u };
+    test_brute_stats st = { 0 };
     int failures = 0, overlapping = 0, total = 0;
     uint64_t inconsistent = 0;
     for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; ++p) {
@@ -251,29 +243,29 @@ static int models_static(void)
             random_motion(&rng, 0.6 * ma->radius, 0.6 * mb->radius, &ca, &cb, &va, &vb, &tmax);
             spx_mesh_instance *a = NULL, *b = NULL;
             spx_transform ta = centred(ma, ca, random_rotation(&rng)), tb = centred(mb, cb, random_rotation(&rng));
-            ENSURE_CODE(spx_mesh_instance_create(ma->mesh[c % 3], &ta, NULL, &a), SPX_OK);
-            ENSURE_CODE(spx_mesh_instance_create(mb->mesh[(c + 1) % 3], &tb, NULL, &b), SPX_OK);
+            TEST_ENSURE_CODE(spx_mesh_instance_create(ma->mesh[c % 3], &ta, NULL, &a), SPX_OK);
+            TEST_ENSURE_CODE(spx_mesh_instance_create(mb->mesh[(c + 1) % 3], &tb, NULL, &b), SPX_OK);
             char label[256];
             snprintf(label, sizeof label, "static %s against %s, case %d", ma->file, mb->file, c);
-            brute_query q = { NULL, a, b, ZERO, ZERO, 0.0f };
-            failures += brute_check_static(&q, label, &st, &overlapping, &inconsistent);
+            test_brute_query q = { NULL, a, b, ZERO, ZERO, 0.0f };
+            failures += test_brute_check_static(&q, label, &st, &overlapping, &inconsistent);
             /* a box about A's centre, half its size */
             spx_obb box;
             float hb = (float)(0.5 * ma->radius);
-            ENSURE_CODE(spx_obb_from_quat(ca, spx_v3(hb, 0.3f * hb, 0.7f * hb), random_rotation(&rng), &box), SPX_OK);
-            brute_query qb = { &box, NULL, b, ZERO, ZERO, 0.0f };
+            TEST_ENSURE_CODE(spx_obb_from_quat(ca, spx_v3(hb, 0.3f * hb, 0.7f * hb), random_rotation(&rng), &box), SPX_OK);
+            test_brute_query qb = { &box, NULL, b, ZERO, ZERO, 0.0f };
             snprintf(label, sizeof label, "static box against %s, case %d", mb->file, c);
-            failures += brute_check_static(&qb, label, &st, &overlapping, &inconsistent);
+            failures += test_brute_check_static(&qb, label, &st, &overlapping, &inconsistent);
             total++;
             spx_mesh_instance_destroy(a);
             spx_mesh_instance_destroy(b);
         }
     }
-    brute_print_stats("static on models", &st, 0.0);
+    test_brute_print_stats("static on models", &st, 0.0);
     printf("  %d static queries, %d overlapping; single-pair tests disagreeing with each other: %llu\n", total,
            overlapping, (unsigned long long)inconsistent);
-    ENSURE(failures == 0);
-    ENSURE(overlapping > 0 && overlapping < total);
+    TEST_ENSURE(failures == 0);
+    TEST_ENSURE(overlapping > 0 && overlapping < total);
     return 0;
 }
 
@@ -319,14 +311,14 @@ static int box_dropped_on_repeated_face(void)
     int failures = 0;
     for (int l = 0; l < 3; ++l) {
         spx_mesh_info info;
-        ENSURE_CODE(spx_mesh_get_info(md->mesh[l], &info), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_get_info(md->mesh[l], &info), SPX_OK);
         for (int d = 0; d < 5; ++d) {
             const float plane = 0.5f * drops[d].side;
             uint32_t on_face = 0, touching = 0, lowest = UINT32_MAX;
             for (uint32_t i = 0; i < info.triangle_count; ++i) {
                 spx_triangle t;
                 uint32_t src;
-                ENSURE_CODE(spx_mesh_get_triangle(md->mesh[l], i, &t, &src), SPX_OK);
+                TEST_ENSURE_CODE(spx_mesh_get_triangle(md->mesh[l], i, &t, &src), SPX_OK);
                 /* what lies in the plane: the whole piece, an edge or a corner of it */
                 spx_triangle in_plane;
                 int k = 0;
@@ -339,37 +331,38 @@ static int box_dropped_on_repeated_face(void)
                 ++touching;
                 lowest = src < lowest ? src : lowest;
             }
-            ENSURE(on_face == (drops[d].side < 0 ? 934u : 2u) && touching > 0);
+            TEST_ENSURE(on_face == (drops[d].side < 0 ? 934u : 2u) && touching > 0);
             spx_mesh_instance* b = NULL;
-            ENSURE_CODE(spx_mesh_instance_create(md->mesh[l], &IDENTITY, NULL, &b), SPX_OK);
+            TEST_ENSURE_CODE(spx_mesh_instance_create(md->mesh[l], &IDENTITY, NULL, &b), SPX_OK);
             spx_obb box;
-            ENSURE_CODE(spx_obb_from_quat(spx_v3(3.0f * drops[d].side, drops[d].cy, drops[d].cz),
+            TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(3.0f * drops[d].side, drops[d].cy, drops[d].cz),
                                           spx_v3(0.5f, drops[d].half, drops[d].half), IDENTITY.q, &box),
                         SPX_OK);
-            brute_query q = { &box, NULL, b, spx_v3(-4.0f * drops[d].side, 0.0f, 0.0f), ZERO, 1.0f };
-            brute_stats st = { 0 };
+            test_brute_query q = { &box, NULL, b, spx_v3(-4.0f * drops[d].side, 0.0f, 0.0f), ZERO, 1.0f };
+            test_brute_stats st = { 0 };
             spx_mesh_hit h;
             char label[128];
             snprintf(label, sizeof label, "box onto the box's x = %+.1f face, leaf %u, drop %d", (double)plane, LEAVES[l], d);
-            failures += brute_check_sweep(&q, UINT32_MAX, label, &st, &h);
-            ENSURE(h.state == SPX_SWEEP_HIT);
-            ENSURE_NEAR(h.time, 0.5, 1e-6);
-            ENSURE_NEAR(h.normal.x, -drops[d].side, 1e-6);
+            failures += test_brute_check_sweep(&q, UINT32_MAX, label, &st, &h);
+            TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+            TEST_ENSURE_NEAR(h.time, 0.5, 1e-6);
+            TEST_ENSURE_NEAR(h.normal.x, -drops[d].side, 1e-6);
             if (l == 1)
                 printf("  x = %+.1f, square of half side %.2f about (%.1f, %.1f): %u contacts (%u pieces meet it), first %u\n",
                        (double)plane, (double)drops[d].half, (double)drops[d].cy, (double)drops[d].cz, h.contact_count,
                        touching, h.first.triangle_b);
-            ENSURE(h.contact_count == touching);
-            ENSURE(h.first.triangle_b == lowest);
+            TEST_ENSURE(h.contact_count == touching);
+            TEST_ENSURE(h.first.triangle_b == lowest);
             spx_mesh_instance_destroy(b);
         }
     }
-    ENSURE(failures == 0);
+    TEST_ENSURE(failures == 0);
     return 0;
 }
 
-int main(void)
+int main(int argc, char** argv)
 {
+    long_run = test_long_run(argc, argv);
     FILE* probe = fopen(MODELS "/invalid/readme.txt", "rb");
     if (probe == NULL) {
         fprintf(stderr,
@@ -382,14 +375,14 @@ int main(void)
     fclose(probe);
     int failures = 0;
     clock_t start = clock();
-    RUN_TEST(load_models, failures);
+    TEST_RUN(load_models, failures);
     if (failures == 0) {
-        RUN_TEST(box_dropped_on_repeated_face, failures);
-        RUN_TEST(models_swept_against_each_other, failures);
-        RUN_TEST(boxes_swept_against_models, failures);
-        RUN_TEST(models_static, failures);
+        TEST_RUN(box_dropped_on_repeated_face, failures);
+        TEST_RUN(models_swept_against_each_other, failures);
+        TEST_RUN(boxes_swept_against_models, failures);
+        if (long_run) TEST_RUN(models_static, failures); /* the brute force of big pairs at rest */
     }
     free_models();
-    printf("%.1f s of processor time%s\n", seconds_since(start), SANITIZED ? " (sanitized: cases / 4)" : "");
+    printf("%.1f s of processor time%s\n", seconds_since(start), TEST_SANITIZED ? " (sanitized: cases / 4)" : "");
     return failures != 0;
 }

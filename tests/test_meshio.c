@@ -14,7 +14,7 @@
 #define _POSIX_C_SOURCE 200809L /* opendir/readdir, to list invalid/ */
 
 #include "meshio.h"
-#include "test.h"
+#include "support/test.h"
 
 #include <dirent.h>
 #include <float.h>
@@ -52,10 +52,10 @@ static box3 bounds(const spx_meshio_mesh* m)
  * (the reader keeps no vertex of a line, a point or an unused slot). */
 static int check_well_formed(const spx_meshio_mesh* m)
 {
-    ENSURE(m->triangle_count > 0 && m->vertex_count > 0);
-    ENSURE(m->vertices != NULL && m->indices != NULL);
+    TEST_ENSURE(m->triangle_count > 0 && m->vertex_count > 0);
+    TEST_ENSURE(m->vertices != NULL && m->indices != NULL);
     unsigned char* used = calloc(m->vertex_count, 1);
-    ENSURE(used != NULL);
+    TEST_ENSURE(used != NULL);
     int bad = 0;
     for (uint64_t i = 0; i < 3 * (uint64_t)m->triangle_count; ++i) {
         if (m->indices[i] >= m->vertex_count) {
@@ -68,7 +68,7 @@ static int check_well_formed(const spx_meshio_mesh* m)
         bad = !used[v];
     }
     free(used);
-    ENSURE(!bad);
+    TEST_ENSURE(!bad);
     return 0;
 }
 
@@ -81,17 +81,17 @@ static int load_and_check(const char* path, uint32_t triangles, box3 expect, dou
     if (r != SPX_MESHIO_OK) {
         fprintf(stderr, "%s\n", why);
     }
-    ENSURE_CODE(r, SPX_MESHIO_OK);
+    TEST_ENSURE_CODE(r, SPX_MESHIO_OK);
     int failed = check_well_formed(&m);
     box3 b = bounds(&m);
     uint32_t got = m.triangle_count;
     spx_meshio_free(&m);
-    ENSURE(failed == 0);
-    ENSURE(m.vertices == NULL && m.indices == NULL && m.vertex_count == 0 && m.triangle_count == 0);
-    ENSURE(got == triangles);
+    TEST_ENSURE(failed == 0);
+    TEST_ENSURE(m.vertices == NULL && m.indices == NULL && m.vertex_count == 0 && m.triangle_count == 0);
+    TEST_ENSURE(got == triangles);
     for (int k = 0; k < 3; ++k) {
-        ENSURE_NEAR(b.min[k], expect.min[k], tol);
-        ENSURE_NEAR(b.max[k], expect.max[k], tol);
+        TEST_ENSURE_NEAR(b.min[k], expect.min[k], tol);
+        TEST_ENSURE_NEAR(b.max[k], expect.max[k], tol);
     }
     return 0;
 }
@@ -120,9 +120,9 @@ static int wuson_in_three_formats(void)
 {   /* one model shipped as ASCII PLY (3732 faces of 3), OBJ (3732 "f" lines of 3 corners, 2117
        vertices all used) and binary STL (3732 records): same count, same box, to float rounding */
     box3 e = { { -0.459976f, -0.000566f, -1.622242f }, { 0.459976f, 1.515251f, 1.622242f } };
-    ENSURE(load_and_check(MODELS "/PLY/Wuson.ply", 3732, e, 1e-6) == 0);
-    ENSURE(load_and_check(MODELS "/OBJ/WusonOBJ.obj", 3732, e, 1e-6) == 0);
-    ENSURE(load_and_check(MODELS "/STL/Wuson.stl", 3732, e, 1e-6) == 0);
+    TEST_ENSURE(load_and_check(MODELS "/PLY/Wuson.ply", 3732, e, 1e-6) == 0);
+    TEST_ENSURE(load_and_check(MODELS "/OBJ/WusonOBJ.obj", 3732, e, 1e-6) == 0);
+    TEST_ENSURE(load_and_check(MODELS "/STL/Wuson.stl", 3732, e, 1e-6) == 0);
     return 0;
 }
 
@@ -135,7 +135,7 @@ static int ply_binary_cube_exact(void)
                                      { 1, 5, 6 }, { 1, 6, 2 }, { 2, 6, 7 }, { 2, 7, 3 }, { 3, 7, 4 }, { 3, 4, 0 } };
     spx_meshio_mesh m;
     char why[512];
-    ENSURE_CODE(spx_meshio_load(MODELS "/PLY/cube_binary.ply", 1.0f, &m, why, sizeof why), SPX_MESHIO_OK);
+    TEST_ENSURE_CODE(spx_meshio_load(MODELS "/PLY/cube_binary.ply", 1.0f, &m, why, sizeof why), SPX_MESHIO_OK);
     int same = m.triangle_count == 12 && m.vertex_count == 8;
     for (int t = 0; t < 12 && same; ++t) {
         for (int c = 0; c < 3; ++c) {
@@ -145,7 +145,7 @@ static int ply_binary_cube_exact(void)
         }
     }
     spx_meshio_free(&m);
-    ENSURE(same);
+    TEST_ENSURE(same);
     return 0;
 }
 
@@ -154,8 +154,8 @@ static int scale_multiplies_every_coordinate(void)
        is exact in double, so one rounding to float, as 2.5f * x) */
     spx_meshio_mesh one, big;
     char why[512];
-    ENSURE_CODE(spx_meshio_load(MODELS "/PLY/cube_binary.ply", 1.0f, &one, why, sizeof why), SPX_MESHIO_OK);
-    ENSURE_CODE(spx_meshio_load(MODELS "/PLY/cube_binary.ply", 2.5f, &big, why, sizeof why), SPX_MESHIO_OK);
+    TEST_ENSURE_CODE(spx_meshio_load(MODELS "/PLY/cube_binary.ply", 1.0f, &one, why, sizeof why), SPX_MESHIO_OK);
+    TEST_ENSURE_CODE(spx_meshio_load(MODELS "/PLY/cube_binary.ply", 2.5f, &big, why, sizeof why), SPX_MESHIO_OK);
     int same = one.vertex_count == big.vertex_count && one.triangle_count == big.triangle_count &&
                memcmp(one.indices, big.indices, 3 * sizeof(uint32_t) * one.triangle_count) == 0;
     for (uint32_t v = 0; v < one.vertex_count && same; ++v) {
@@ -165,9 +165,9 @@ static int scale_multiplies_every_coordinate(void)
     box3 b = bounds(&big);
     spx_meshio_free(&one);
     spx_meshio_free(&big);
-    ENSURE(same);
-    ENSURE(b.min[0] == 0.0f && b.min[1] == 0.0f && b.min[2] == 0.0f);
-    ENSURE(b.max[0] == 2.5f && b.max[1] == 2.5f && b.max[2] == 2.5f);
+    TEST_ENSURE(same);
+    TEST_ENSURE(b.min[0] == 0.0f && b.min[1] == 0.0f && b.min[2] == 0.0f);
+    TEST_ENSURE(b.max[0] == 2.5f && b.max[1] == 2.5f && b.max[2] == 2.5f);
     return 0;
 }
 
@@ -176,12 +176,12 @@ static int gltf_text_and_binary_agree(void)
        (4 per face, for the texture) and 36 indices. The .gltf (JSON + .bin) and the .glb hold the
        same data, so the arrays must match bit for bit. */
     box3 e = { { -0.5f, -0.5f, -0.5f }, { 0.5f, 0.5f, 0.5f } };
-    ENSURE(load_and_check(MODELS "/glTF2/BoxTextured-glTF/BoxTextured.gltf", 12, e, 0.0) == 0);
+    TEST_ENSURE(load_and_check(MODELS "/glTF2/BoxTextured-glTF/BoxTextured.gltf", 12, e, 0.0) == 0);
     spx_meshio_mesh a, b;
     char why[512];
-    ENSURE_CODE(spx_meshio_load(MODELS "/glTF2/BoxTextured-glTF/BoxTextured.gltf", 1.0f, &a, why, sizeof why),
+    TEST_ENSURE_CODE(spx_meshio_load(MODELS "/glTF2/BoxTextured-glTF/BoxTextured.gltf", 1.0f, &a, why, sizeof why),
                 SPX_MESHIO_OK);
-    ENSURE_CODE(spx_meshio_load(MODELS "/glTF2/BoxTextured-glTF-Binary/BoxTextured.glb", 1.0f, &b, why, sizeof why),
+    TEST_ENSURE_CODE(spx_meshio_load(MODELS "/glTF2/BoxTextured-glTF-Binary/BoxTextured.glb", 1.0f, &b, why, sizeof why),
                 SPX_MESHIO_OK);
     int same = a.vertex_count == b.vertex_count && a.triangle_count == b.triangle_count &&
                memcmp(a.vertices, b.vertices, sizeof(spx_vec3) * a.vertex_count) == 0 &&
@@ -189,8 +189,8 @@ static int gltf_text_and_binary_agree(void)
     uint32_t vertices = a.vertex_count;
     spx_meshio_free(&a);
     spx_meshio_free(&b);
-    ENSURE(same);
-    ENSURE(vertices == 24);
+    TEST_ENSURE(same);
+    TEST_ENSURE(vertices == 24);
     return 0;
 }
 
@@ -207,14 +207,14 @@ static int same_file_same_arrays(void)
     spx_meshio_mesh a, b;
     char why[512];
     const char* path = MODELS "/glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb";
-    ENSURE_CODE(spx_meshio_load(path, 1.0f, &a, why, sizeof why), SPX_MESHIO_OK);
-    ENSURE_CODE(spx_meshio_load(path, 1.0f, &b, why, sizeof why), SPX_MESHIO_OK);
+    TEST_ENSURE_CODE(spx_meshio_load(path, 1.0f, &a, why, sizeof why), SPX_MESHIO_OK);
+    TEST_ENSURE_CODE(spx_meshio_load(path, 1.0f, &b, why, sizeof why), SPX_MESHIO_OK);
     int same = a.vertex_count == b.vertex_count && a.triangle_count == b.triangle_count &&
                memcmp(a.vertices, b.vertices, sizeof(spx_vec3) * a.vertex_count) == 0 &&
                memcmp(a.indices, b.indices, 3 * sizeof(uint32_t) * a.triangle_count) == 0;
     spx_meshio_free(&a);
     spx_meshio_free(&b);
-    ENSURE(same);
+    TEST_ENSURE(same);
     return 0;
 }
 
@@ -234,7 +234,7 @@ static int expect_failure(const char* path, int expect)
         }
         return 1;
     }
-    ENSURE(m.vertices == NULL && m.indices == NULL && m.vertex_count == 0 && m.triangle_count == 0);
+    TEST_ENSURE(m.vertices == NULL && m.indices == NULL && m.vertex_count == 0 && m.triangle_count == 0);
     if (strstr(why, path) == NULL) {
         fprintf(stderr, "message does not name the file %s: %s\n", path, why);
         return 1;
@@ -249,7 +249,7 @@ static int package_invalid_folder(void)
        One exception: malformed2.obj's fault is a material it names but does not define, which
        does not touch the geometry: a unit box with one empty face and five quads = 10 triangles. */
     DIR* dir = opendir(MODELS "/invalid");
-    ENSURE(dir != NULL);
+    TEST_ENSURE(dir != NULL);
     int files = 0, failed = 0;
     struct dirent* entry;
     while ((entry = readdir(dir)) != NULL) {
@@ -268,22 +268,22 @@ static int package_invalid_folder(void)
     }
     closedir(dir);
     printf("  %d files in invalid/\n", files);
-    ENSURE(files >= 15); /* Debian's 5.2.5 ships 15: an empty folder must not pass */
-    ENSURE(failed == 0);
+    TEST_ENSURE(files >= 15); /* Debian's 5.2.5 ships 15: an empty folder must not pass */
+    TEST_ENSURE(failed == 0);
     return 0;
 }
 
 static int package_other_bad_files(void)
 {
-    ENSURE(expect_failure(MODELS "/glTF2/MissingBin/BoxTextured.gltf", SPX_MESHIO_ERR_MALFORMED) == 0);
-    ENSURE(expect_failure(MODELS "/glTF2/IndexOutOfRange/AllIndicesOutOfRange.gltf", SPX_MESHIO_ERR_MALFORMED) == 0);
-    ENSURE(expect_failure(MODELS "/glTF2/RecursiveNodes/RecursiveNodes.gltf", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(expect_failure(MODELS "/glTF2/MissingBin/BoxTextured.gltf", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(expect_failure(MODELS "/glTF2/IndexOutOfRange/AllIndicesOutOfRange.gltf", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(expect_failure(MODELS "/glTF2/RecursiveNodes/RecursiveNodes.gltf", SPX_MESHIO_ERR_MALFORMED) == 0);
     /* infinite coordinates: assimp reads them; we refuse them, as the core mesh would */
-    ENSURE(expect_failure(MODELS "/glTF2/BoxWithInfinites-glTF-Binary/BoxWithInfinites.glb",
+    TEST_ENSURE(expect_failure(MODELS "/glTF2/BoxWithInfinites-glTF-Binary/BoxWithInfinites.glb",
                           SPX_MESHIO_ERR_MALFORMED) == 0);
     /* only lines, only points: read fine, nothing to collide with */
-    ENSURE(expect_failure(MODELS "/OBJ/testline.obj", SPX_MESHIO_ERR_NO_TRIANGLES) == 0);
-    ENSURE(expect_failure(MODELS "/OBJ/testpoints.obj", SPX_MESHIO_ERR_NO_TRIANGLES) == 0);
+    TEST_ENSURE(expect_failure(MODELS "/OBJ/testline.obj", SPX_MESHIO_ERR_NO_TRIANGLES) == 0);
+    TEST_ENSURE(expect_failure(MODELS "/OBJ/testpoints.obj", SPX_MESHIO_ERR_NO_TRIANGLES) == 0);
     return 0;
 }
 
@@ -291,11 +291,11 @@ static int package_other_bad_files(void)
 static int write_prefix(const char* source, const char* path, long keep)
 {
     FILE* in = fopen(source, "rb");
-    ENSURE(in != NULL);
+    TEST_ENSURE(in != NULL);
     FILE* out = fopen(path, "wb");
     if (out == NULL) {
         fclose(in);
-        ENSURE(out != NULL);
+        TEST_ENSURE(out != NULL);
     }
     for (long i = 0; i < keep; ++i) {
         int c = fgetc(in);
@@ -305,16 +305,16 @@ static int write_prefix(const char* source, const char* path, long keep)
         fputc(c, out);
     }
     fclose(in);
-    ENSURE(fclose(out) == 0);
+    TEST_ENSURE(fclose(out) == 0);
     return 0;
 }
 
 static int write_text(const char* path, const char* text)
 {
     FILE* out = fopen(path, "wb");
-    ENSURE(out != NULL);
+    TEST_ENSURE(out != NULL);
     fputs(text, out);
-    ENSURE(fclose(out) == 0);
+    TEST_ENSURE(fclose(out) == 0);
     return 0;
 }
 
@@ -322,32 +322,32 @@ static int write_text(const char* path, const char* text)
 static int write_noise(const char* path, size_t bytes, uint64_t seed)
 {
     FILE* out = fopen(path, "wb");
-    ENSURE(out != NULL);
+    TEST_ENSURE(out != NULL);
     for (size_t i = 0; i < bytes; ++i) {
         seed = seed * 6364136223846793005u + 1442695040888963407u;
         fputc((int)(seed >> 56), out);
     }
-    ENSURE(fclose(out) == 0);
+    TEST_ENSURE(fclose(out) == 0);
     return 0;
 }
 
 static int truncated_files(void)
 {   /* real files cut short. Without meshio's guards, the PLY header cut before end_header
        hangs assimp 5.2 for good, and the PLY cut inside its lists aborts it in Triangulate. */
-    ENSURE(write_prefix(MODELS "/STL/Spider_binary.stl", WORK "/meshio_cut.stl", 300) == 0);
-    ENSURE(expect_failure(WORK "/meshio_cut.stl", SPX_MESHIO_ERR_MALFORMED) == 0);
-    ENSURE(write_prefix(MODELS "/STL/Spider_ascii.stl", WORK "/meshio_cut_ascii.stl", 71) == 0);
-    ENSURE(expect_failure(WORK "/meshio_cut_ascii.stl", SPX_MESHIO_ERR_MALFORMED) == 0);
-    ENSURE(write_prefix(MODELS "/PLY/cube.ply", WORK "/meshio_cut_header.ply", 100) == 0);
-    ENSURE(expect_failure(WORK "/meshio_cut_header.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
-    ENSURE(write_prefix(MODELS "/PLY/Wuson.ply", WORK "/meshio_cut_body.ply", 100000) == 0);
-    ENSURE(expect_failure(WORK "/meshio_cut_body.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
-    ENSURE(write_prefix(MODELS "/PLY/Wuson.ply", WORK "/meshio_cut_early.ply", 3000) == 0);
-    ENSURE(expect_failure(WORK "/meshio_cut_early.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
-    ENSURE(write_prefix(MODELS "/PLY/cube_binary.ply", WORK "/meshio_cut_binary.ply", 250) == 0);
-    ENSURE(expect_failure(WORK "/meshio_cut_binary.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
-    ENSURE(write_prefix(MODELS "/glTF2/BoxTextured-glTF-Binary/BoxTextured.glb", WORK "/meshio_cut.glb", 2000) == 0);
-    ENSURE(expect_failure(WORK "/meshio_cut.glb", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(write_prefix(MODELS "/STL/Spider_binary.stl", WORK "/meshio_cut.stl", 300) == 0);
+    TEST_ENSURE(expect_failure(WORK "/meshio_cut.stl", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(write_prefix(MODELS "/STL/Spider_ascii.stl", WORK "/meshio_cut_ascii.stl", 71) == 0);
+    TEST_ENSURE(expect_failure(WORK "/meshio_cut_ascii.stl", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(write_prefix(MODELS "/PLY/cube.ply", WORK "/meshio_cut_header.ply", 100) == 0);
+    TEST_ENSURE(expect_failure(WORK "/meshio_cut_header.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(write_prefix(MODELS "/PLY/Wuson.ply", WORK "/meshio_cut_body.ply", 100000) == 0);
+    TEST_ENSURE(expect_failure(WORK "/meshio_cut_body.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(write_prefix(MODELS "/PLY/Wuson.ply", WORK "/meshio_cut_early.ply", 3000) == 0);
+    TEST_ENSURE(expect_failure(WORK "/meshio_cut_early.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(write_prefix(MODELS "/PLY/cube_binary.ply", WORK "/meshio_cut_binary.ply", 250) == 0);
+    TEST_ENSURE(expect_failure(WORK "/meshio_cut_binary.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(write_prefix(MODELS "/glTF2/BoxTextured-glTF-Binary/BoxTextured.glb", WORK "/meshio_cut.glb", 2000) == 0);
+    TEST_ENSURE(expect_failure(WORK "/meshio_cut.glb", SPX_MESHIO_ERR_MALFORMED) == 0);
     return 0;
 }
 
@@ -358,63 +358,63 @@ static int garbage_and_hand_made_files(void)
     for (int i = 0; i < (int)(sizeof names / sizeof names[0]); ++i) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", WORK, names[i]);
-        ENSURE(write_noise(path, 4096, 0x5e9a0000u + (uint64_t)i) == 0);
-        ENSURE(expect_failure(path, -1) == 0);
+        TEST_ENSURE(write_noise(path, 4096, 0x5e9a0000u + (uint64_t)i) == 0);
+        TEST_ENSURE(expect_failure(path, -1) == 0);
     }
     /* headers declaring more elements than the file has bytes: assimp would allocate them
        first (invalid/OutOfMemory.off is the package's case, over 16 GB) */
-    ENSURE(write_text(WORK "/meshio_huge.ply", "ply\nformat ascii 1.0\nelement vertex 1500000000\n"
+    TEST_ENSURE(write_text(WORK "/meshio_huge.ply", "ply\nformat ascii 1.0\nelement vertex 1500000000\n"
                                                "property float x\nproperty float y\nproperty float z\n"
                                                "element face 1\nproperty list uchar int vertex_indices\n"
                                                "end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n") == 0);
-    ENSURE(expect_failure(WORK "/meshio_huge.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
-    ENSURE(write_text(WORK "/meshio_huge.off", "OFF\n# a comment\n3 99999999999 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n") == 0);
-    ENSURE(expect_failure(WORK "/meshio_huge.off", SPX_MESHIO_ERR_MALFORMED) == 0);
-    ENSURE(write_text(WORK "/meshio_empty.stl", "") == 0);
-    ENSURE(expect_failure(WORK "/meshio_empty.stl", SPX_MESHIO_ERR_MALFORMED) == 0);
-    ENSURE(write_text(WORK "/meshio_bad_index.obj", "v 0 0 0\nv 1 0 0\nf 1 2 7\n") == 0);
-    ENSURE(expect_failure(WORK "/meshio_bad_index.obj", SPX_MESHIO_ERR_MALFORMED) == 0);
-    ENSURE(write_text(WORK "/meshio_line.obj", "v 0 0 0\nv 1 0 0\nl 1 2\n") == 0);
-    ENSURE(expect_failure(WORK "/meshio_line.obj", SPX_MESHIO_ERR_NO_TRIANGLES) == 0);
+    TEST_ENSURE(expect_failure(WORK "/meshio_huge.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(write_text(WORK "/meshio_huge.off", "OFF\n# a comment\n3 99999999999 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n") == 0);
+    TEST_ENSURE(expect_failure(WORK "/meshio_huge.off", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(write_text(WORK "/meshio_empty.stl", "") == 0);
+    TEST_ENSURE(expect_failure(WORK "/meshio_empty.stl", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(write_text(WORK "/meshio_bad_index.obj", "v 0 0 0\nv 1 0 0\nf 1 2 7\n") == 0);
+    TEST_ENSURE(expect_failure(WORK "/meshio_bad_index.obj", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(write_text(WORK "/meshio_line.obj", "v 0 0 0\nv 1 0 0\nl 1 2\n") == 0);
+    TEST_ENSURE(expect_failure(WORK "/meshio_line.obj", SPX_MESHIO_ERR_NO_TRIANGLES) == 0);
     /* 1e39 does not fit a float: assimp stores inf */
-    ENSURE(write_text(WORK "/meshio_inf.obj", "v 0 0 0\nv 1 0 1e39\nv 0 1 0\nf 1 2 3\n") == 0);
-    ENSURE(expect_failure(WORK "/meshio_inf.obj", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(write_text(WORK "/meshio_inf.obj", "v 0 0 0\nv 1 0 1e39\nv 0 1 0\nf 1 2 3\n") == 0);
+    TEST_ENSURE(expect_failure(WORK "/meshio_inf.obj", SPX_MESHIO_ERR_MALFORMED) == 0);
     return 0;
 }
 
 static int hand_made_small_off_and_ply(void)
 {   /* the header guards pass honest files: one triangle each */
     box3 e = { { 0, 0, 0 }, { 1, 1, 0 } };
-    ENSURE(write_text(WORK "/meshio_one.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n") == 0);
-    ENSURE(load_and_check(WORK "/meshio_one.off", 1, e, 0.0) == 0);
-    ENSURE(write_text(WORK "/meshio_one.ply", "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+    TEST_ENSURE(write_text(WORK "/meshio_one.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n") == 0);
+    TEST_ENSURE(load_and_check(WORK "/meshio_one.off", 1, e, 0.0) == 0);
+    TEST_ENSURE(write_text(WORK "/meshio_one.ply", "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
                                               "property float y\nproperty float z\nelement face 1\n"
                                               "property list uchar int vertex_indices\nend_header\n"
                                               "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n") == 0);
-    ENSURE(load_and_check(WORK "/meshio_one.ply", 1, e, 0.0) == 0);
+    TEST_ENSURE(load_and_check(WORK "/meshio_one.ply", 1, e, 0.0) == 0);
     return 0;
 }
 
 static int hand_made_quad_is_triangulated(void)
 {   /* one quad, two triangles; a line beside it is dropped with its vertex (5 -> 4 vertices) */
-    ENSURE(write_text(WORK "/meshio_quad.obj", "v 0 0 0\nv 2 0 0\nv 2 3 0\nv 0 3 0\nv 9 9 9\nf 1 2 3 4\nl 4 5\n") == 0);
+    TEST_ENSURE(write_text(WORK "/meshio_quad.obj", "v 0 0 0\nv 2 0 0\nv 2 3 0\nv 0 3 0\nv 9 9 9\nf 1 2 3 4\nl 4 5\n") == 0);
     box3 e = { { 0, 0, 0 }, { 2, 3, 0 } };
-    ENSURE(load_and_check(WORK "/meshio_quad.obj", 2, e, 0.0) == 0);
+    TEST_ENSURE(load_and_check(WORK "/meshio_quad.obj", 2, e, 0.0) == 0);
     spx_meshio_mesh m;
     char why[256];
-    ENSURE_CODE(spx_meshio_load(WORK "/meshio_quad.obj", 1.0f, &m, why, sizeof why), SPX_MESHIO_OK);
+    TEST_ENSURE_CODE(spx_meshio_load(WORK "/meshio_quad.obj", 1.0f, &m, why, sizeof why), SPX_MESHIO_OK);
     uint32_t vertices = m.vertex_count;
     spx_meshio_free(&m);
-    ENSURE(vertices == 4);
+    TEST_ENSURE(vertices == 4);
     return 0;
 }
 
 static int missing_and_unreadable(void)
 {
-    ENSURE(expect_failure(MODELS "/OBJ/no_such_model.obj", SPX_MESHIO_ERR_NOT_FOUND) == 0);
-    ENSURE(expect_failure(WORK "/no/such/folder/model.stl", SPX_MESHIO_ERR_NOT_FOUND) == 0);
+    TEST_ENSURE(expect_failure(MODELS "/OBJ/no_such_model.obj", SPX_MESHIO_ERR_NOT_FOUND) == 0);
+    TEST_ENSURE(expect_failure(WORK "/no/such/folder/model.stl", SPX_MESHIO_ERR_NOT_FOUND) == 0);
     /* a folder opens but cannot be read */
-    ENSURE(expect_failure(MODELS "/OBJ", SPX_MESHIO_ERR_NOT_FOUND) == 0);
+    TEST_ENSURE(expect_failure(MODELS "/OBJ", SPX_MESHIO_ERR_NOT_FOUND) == 0);
     return 0;
 }
 
@@ -423,31 +423,31 @@ static int bad_arguments(void)
     spx_meshio_mesh m;
     char why[256];
     const char* cube = MODELS "/PLY/cube_binary.ply";
-    ENSURE_CODE(spx_meshio_load(NULL, 1.0f, &m, why, sizeof why), SPX_MESHIO_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_meshio_load(cube, 1.0f, NULL, why, sizeof why), SPX_MESHIO_ERR_INVALID_ARGUMENT);
-    ENSURE(strstr(why, cube) != NULL);
+    TEST_ENSURE_CODE(spx_meshio_load(NULL, 1.0f, &m, why, sizeof why), SPX_MESHIO_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_meshio_load(cube, 1.0f, NULL, why, sizeof why), SPX_MESHIO_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE(strstr(why, cube) != NULL);
     const float scales[] = { 0.0f, -1.0f, NAN, INFINITY, -INFINITY };
     for (int i = 0; i < 5; ++i) {
-        ENSURE_CODE(spx_meshio_load(cube, scales[i], &m, why, sizeof why), SPX_MESHIO_ERR_INVALID_ARGUMENT);
-        ENSURE(m.vertices == NULL && m.triangle_count == 0);
+        TEST_ENSURE_CODE(spx_meshio_load(cube, scales[i], &m, why, sizeof why), SPX_MESHIO_ERR_INVALID_ARGUMENT);
+        TEST_ENSURE(m.vertices == NULL && m.triangle_count == 0);
     }
     /* no message buffer is fine; a short one is cut and terminated */
-    ENSURE_CODE(spx_meshio_load(MODELS "/OBJ/no_such_model.obj", 1.0f, &m, NULL, 0), SPX_MESHIO_ERR_NOT_FOUND);
+    TEST_ENSURE_CODE(spx_meshio_load(MODELS "/OBJ/no_such_model.obj", 1.0f, &m, NULL, 0), SPX_MESHIO_ERR_NOT_FOUND);
     char tiny[8];
     memset(tiny, 'x', sizeof tiny);
-    ENSURE_CODE(spx_meshio_load(MODELS "/OBJ/no_such_model.obj", 1.0f, &m, tiny, sizeof tiny),
+    TEST_ENSURE_CODE(spx_meshio_load(MODELS "/OBJ/no_such_model.obj", 1.0f, &m, tiny, sizeof tiny),
                 SPX_MESHIO_ERR_NOT_FOUND);
-    ENSURE(tiny[7] == '\0' && strlen(tiny) == 7);
+    TEST_ENSURE(tiny[7] == '\0' && strlen(tiny) == 7);
     /* a huge scale overflows float: refused as not finite, like a NaN in the file */
-    ENSURE_CODE(spx_meshio_load(MODELS "/STL/Spider_ascii.stl", 1e38f, &m, why, sizeof why), SPX_MESHIO_ERR_MALFORMED);
-    ENSURE(strstr(why, "not finite once moved by its node and scaled") != NULL);
+    TEST_ENSURE_CODE(spx_meshio_load(MODELS "/STL/Spider_ascii.stl", 1e38f, &m, why, sizeof why), SPX_MESHIO_ERR_MALFORMED);
+    TEST_ENSURE(strstr(why, "not finite once moved by its node and scaled") != NULL);
     spx_meshio_free(NULL);
     spx_meshio_free(&m); /* already zeroed by the failed load */
     for (int r = SPX_MESHIO_OK; r <= SPX_MESHIO_ERR_OUT_OF_MEMORY; ++r) {
         const char* s = spx_meshio_result_string((spx_meshio_result)r);
-        ENSURE(s != NULL && s[0] != '\0');
+        TEST_ENSURE(s != NULL && s[0] != '\0');
     }
-    ENSURE(spx_meshio_result_string((spx_meshio_result)99) != NULL);
+    TEST_ENSURE(spx_meshio_result_string((spx_meshio_result)99) != NULL);
     return 0;
 }
 
@@ -467,22 +467,22 @@ int main(void)
     fclose(probe);
 
     int failures = 0;
-    RUN_TEST(stl_ascii_spider, failures);
-    RUN_TEST(stl_binary_spider, failures);
-    RUN_TEST(obj_spider, failures);
-    RUN_TEST(wuson_in_three_formats, failures);
-    RUN_TEST(ply_binary_cube_exact, failures);
-    RUN_TEST(scale_multiplies_every_coordinate, failures);
-    RUN_TEST(gltf_text_and_binary_agree, failures);
-    RUN_TEST(gltf_node_transforms_applied, failures);
-    RUN_TEST(same_file_same_arrays, failures);
-    RUN_TEST(hand_made_quad_is_triangulated, failures);
-    RUN_TEST(hand_made_small_off_and_ply, failures);
-    RUN_TEST(package_invalid_folder, failures);
-    RUN_TEST(package_other_bad_files, failures);
-    RUN_TEST(truncated_files, failures);
-    RUN_TEST(garbage_and_hand_made_files, failures);
-    RUN_TEST(missing_and_unreadable, failures);
-    RUN_TEST(bad_arguments, failures);
+    TEST_RUN(stl_ascii_spider, failures);
+    TEST_RUN(stl_binary_spider, failures);
+    TEST_RUN(obj_spider, failures);
+    TEST_RUN(wuson_in_three_formats, failures);
+    TEST_RUN(ply_binary_cube_exact, failures);
+    TEST_RUN(scale_multiplies_every_coordinate, failures);
+    TEST_RUN(gltf_text_and_binary_agree, failures);
+    TEST_RUN(gltf_node_transforms_applied, failures);
+    TEST_RUN(same_file_same_arrays, failures);
+    TEST_RUN(hand_made_quad_is_triangulated, failures);
+    TEST_RUN(hand_made_small_off_and_ply, failures);
+    TEST_RUN(package_invalid_folder, failures);
+    TEST_RUN(package_other_bad_files, failures);
+    TEST_RUN(truncated_files, failures);
+    TEST_RUN(garbage_and_hand_made_files, failures);
+    TEST_RUN(missing_and_unreadable, failures);
+    TEST_RUN(bad_arguments, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 /* Box-box queries on cases worked out by hand. */
 #include <sepax/sepax.h>
-#include "test.h"
+#include "support/test.h"
 
 static const spx_mat3 I3 = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
 
@@ -21,23 +21,23 @@ static int head_on(void)
 {   /* unit boxes (half 0.5) 4 m apart closing at 4 m/s: the 3 m gap closes at t = 0.75 s */
     spx_obb a = box(0, 0, 0, 0.5f, 0.5f, 0.5f), b = box(4, 0, 0, 0.5f, 0.5f, 0.5f);
     spx_sweep_hit hit;
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(2, 0, 0), &b, spx_v3(-2, 0, 0), 1.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(hit.time, 0.75, 1e-6);
-    ENSURE_NEAR(hit.normal.x, 1, 1e-6);
-    ENSURE(hit.axis == 0);
-    ENSURE(hit.feature_a == SPX_FEATURE_FACE && hit.feature_b == SPX_FEATURE_FACE);
-    ENSURE_NEAR(hit.point.x, 2.0, 1e-6); /* A's face at 1.5 + 0.5 */
-    ENSURE_NEAR(hit.point.y, 0.0, 1e-6);
-    ENSURE_NEAR(hit.point.z, 0.0, 1e-6);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(2, 0, 0), &b, spx_v3(-2, 0, 0), 1.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(hit.time, 0.75, 1e-6);
+    TEST_ENSURE_NEAR(hit.normal.x, 1, 1e-6);
+    TEST_ENSURE(hit.axis == 0);
+    TEST_ENSURE(hit.feature_a == SPX_FEATURE_FACE && hit.feature_b == SPX_FEATURE_FACE);
+    TEST_ENSURE_NEAR(hit.point.x, 2.0, 1e-6); /* A's face at 1.5 + 0.5 */
+    TEST_ENSURE_NEAR(hit.point.y, 0.0, 1e-6);
+    TEST_ENSURE_NEAR(hit.point.z, 0.0, 1e-6);
     /* swapped: same time, normal flips */
-    ENSURE_CODE(spx_sweep_obb_obb(&b, spx_v3(-2, 0, 0), &a, spx_v3(2, 0, 0), 1.0f, &hit), SPX_OK);
-    ENSURE_NEAR(hit.time, 0.75, 1e-6);
-    ENSURE_NEAR(hit.normal.x, -1, 1e-6);
-    ENSURE(hit.axis == 0); /* ties between faces go to A's */
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&b, spx_v3(-2, 0, 0), &a, spx_v3(2, 0, 0), 1.0f, &hit), SPX_OK);
+    TEST_ENSURE_NEAR(hit.time, 0.75, 1e-6);
+    TEST_ENSURE_NEAR(hit.normal.x, -1, 1e-6);
+    TEST_ENSURE(hit.axis == 0); /* ties between faces go to A's */
     /* too short an interval: miss */
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(2, 0, 0), &b, spx_v3(-2, 0, 0), 0.7f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(2, 0, 0), &b, spx_v3(-2, 0, 0), 0.7f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_MISS);
     return 0;
 }
 
@@ -45,12 +45,12 @@ static int offset_face_overlap_point(void)
 {   /* B offset in y by 0.6: the faces overlap on y in [0.1, 0.5]; the point is the middle of it */
     spx_obb a = box(0, 0, 0, 0.5f, 0.5f, 0.5f), b = box(3, 0.6f, 0, 0.5f, 0.5f, 0.5f);
     spx_sweep_hit hit;
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(-4, 0, 0), 1.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(hit.time, 0.5, 1e-6);
-    ENSURE_NEAR(hit.point.x, 0.5, 1e-6);
-    ENSURE_NEAR(hit.point.y, 0.3, 1e-6);
-    ENSURE_NEAR(hit.point.z, 0.0, 1e-6);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(-4, 0, 0), 1.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(hit.time, 0.5, 1e-6);
+    TEST_ENSURE_NEAR(hit.point.x, 0.5, 1e-6);
+    TEST_ENSURE_NEAR(hit.point.y, 0.3, 1e-6);
+    TEST_ENSURE_NEAR(hit.point.z, 0.0, 1e-6);
     return 0;
 }
 
@@ -68,14 +68,14 @@ static int vertex_on_face(void)
     for (int i = 0; i < 8; ++i)
         if (corner[i].y < lowest) { lowest = corner[i].y; k = i; }
     spx_sweep_hit hit;
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, -2, 0), 5.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(hit.time, (lowest - 1.0f) / 2.0f, 1e-5);
-    ENSURE_NEAR(hit.normal.y, 1, 1e-6);
-    ENSURE(hit.feature_b == SPX_FEATURE_VERTEX);
-    ENSURE_NEAR(hit.point.x, corner[k].x, 1e-5);
-    ENSURE_NEAR(hit.point.z, corner[k].z, 1e-5);
-    ENSURE_NEAR(hit.point.y, 1.0, 1e-5);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, -2, 0), 5.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(hit.time, (lowest - 1.0f) / 2.0f, 1e-5);
+    TEST_ENSURE_NEAR(hit.normal.y, 1, 1e-6);
+    TEST_ENSURE(hit.feature_b == SPX_FEATURE_VERTEX);
+    TEST_ENSURE_NEAR(hit.point.x, corner[k].x, 1e-5);
+    TEST_ENSURE_NEAR(hit.point.z, corner[k].z, 1e-5);
+    TEST_ENSURE_NEAR(hit.point.y, 1.0, 1e-5);
     return 0;
 }
 
@@ -86,15 +86,15 @@ static int edge_on_edge(void)
     spx_obb b = box_q(0.1f, 4, 0.2f, 0.5f, (spx_quat){ s, 0, 0, c });
     float ridge = 0.5f * sqrtf(2.0f); /* both boxes reach this far along y from their centres */
     spx_sweep_hit hit;
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 1, 0), &b, spx_v3(0, -1, 0), 3.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(hit.time, (4.0f - 2.0f * ridge) / 2.0f, 1e-5);
-    ENSURE_NEAR(fabsf(hit.normal.y), 1, 1e-5);
-    ENSURE(hit.normal.y > 0);
-    ENSURE(hit.feature_a == SPX_FEATURE_EDGE && hit.feature_b == SPX_FEATURE_EDGE);
-    ENSURE_NEAR(hit.point.x, 0.0, 1e-5); /* on A's ridge x = 0 ... */
-    ENSURE_NEAR(hit.point.z, 0.2, 1e-5); /* ... and B's ridge z = 0.2 */
-    ENSURE_NEAR(hit.point.y, hit.time + ridge, 1e-5);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 1, 0), &b, spx_v3(0, -1, 0), 3.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(hit.time, (4.0f - 2.0f * ridge) / 2.0f, 1e-5);
+    TEST_ENSURE_NEAR(fabsf(hit.normal.y), 1, 1e-5);
+    TEST_ENSURE(hit.normal.y > 0);
+    TEST_ENSURE(hit.feature_a == SPX_FEATURE_EDGE && hit.feature_b == SPX_FEATURE_EDGE);
+    TEST_ENSURE_NEAR(hit.point.x, 0.0, 1e-5); /* on A's ridge x = 0 ... */
+    TEST_ENSURE_NEAR(hit.point.z, 0.2, 1e-5); /* ... and B's ridge z = 0.2 */
+    TEST_ENSURE_NEAR(hit.point.y, hit.time + ridge, 1e-5);
     return 0;
 }
 
@@ -102,21 +102,21 @@ static int start_overlap_depth(void)
 {
     spx_obb a = box(0, 0, 0, 1, 1, 1), b = box(1.8f, 0.5f, 0, 1, 1, 1);
     spx_sweep_hit hit;
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(5, 0, 0), 1.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_START_OVERLAP);
-    ENSURE(hit.time == 0.0f);
-    ENSURE_NEAR(hit.depth, 0.2, 1e-6);
-    ENSURE_NEAR(hit.normal.x, 1, 1e-6);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(5, 0, 0), 1.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_START_OVERLAP);
+    TEST_ENSURE(hit.time == 0.0f);
+    TEST_ENSURE_NEAR(hit.depth, 0.2, 1e-6);
+    TEST_ENSURE_NEAR(hit.normal.x, 1, 1e-6);
     spx_penetration pen;
-    ENSURE_CODE(spx_penetration_obb_obb(&a, &b, &pen), SPX_OK);
-    ENSURE(pen.overlapping);
-    ENSURE_NEAR(pen.depth, 0.2, 1e-6);
-    ENSURE_NEAR(pen.normal.x, 1, 1e-6);
-    ENSURE_CODE(spx_penetration_obb_obb(&b, &a, &pen), SPX_OK);
-    ENSURE_NEAR(pen.normal.x, -1, 1e-6);
+    TEST_ENSURE_CODE(spx_penetration_obb_obb(&a, &b, &pen), SPX_OK);
+    TEST_ENSURE(pen.overlapping);
+    TEST_ENSURE_NEAR(pen.depth, 0.2, 1e-6);
+    TEST_ENSURE_NEAR(pen.normal.x, 1, 1e-6);
+    TEST_ENSURE_CODE(spx_penetration_obb_obb(&b, &a, &pen), SPX_OK);
+    TEST_ENSURE_NEAR(pen.normal.x, -1, 1e-6);
     bool o;
-    ENSURE_CODE(spx_overlap_obb_obb(&a, &b, &o), SPX_OK);
-    ENSURE(o);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb(&a, &b, &o), SPX_OK);
+    TEST_ENSURE(o);
     return 0;
 }
 
@@ -124,21 +124,21 @@ static int touching_counts(void)
 {
     spx_obb a = box(0, 0, 0, 1, 1, 1), b = box(2, 0.3f, 0, 1, 1, 1);
     bool o = false;
-    ENSURE_CODE(spx_overlap_obb_obb(&a, &b, &o), SPX_OK);
-    ENSURE(o);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb(&a, &b, &o), SPX_OK);
+    TEST_ENSURE(o);
     spx_sweep_hit hit;
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 0, 0), 0.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_START_OVERLAP);
-    ENSURE_NEAR(hit.depth, 0, 0);
-    ENSURE_NEAR(hit.normal.x, 1, 0);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 0, 0), 0.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_START_OVERLAP);
+    TEST_ENSURE_NEAR(hit.depth, 0, 0);
+    TEST_ENSURE_NEAR(hit.normal.x, 1, 0);
     /* touching exactly at tmax */
     spx_obb c = box(4, 0, 0, 1, 1, 1);
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &c, spx_v3(-1, 0, 0), 2.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(hit.time, 2.0, 0);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &c, spx_v3(-1, 0, 0), 2.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(hit.time, 2.0, 0);
     b.center.x = 2.0001f;
-    ENSURE_CODE(spx_overlap_obb_obb(&a, &b, &o), SPX_OK);
-    ENSURE(!o);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb(&a, &b, &o), SPX_OK);
+    TEST_ENSURE(!o);
     return 0;
 }
 
@@ -146,12 +146,12 @@ static int passes_by(void)
 {   /* B overtakes along x while offset in y by more than the sizes: never touches */
     spx_obb a = box(0, 0, 0, 1, 1, 1), b = box(-5, 2.5f, 0, 1, 1, 1);
     spx_sweep_hit hit;
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(10, 0, 0), 1.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(10, 0, 0), 1.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_MISS);
     /* diagonal pass: enters x before leaving y? no: enters y at 0.5, leaves x at 0.4 */
     spx_obb c = box(-3, 3, 0, 0.5f, 0.5f, 0.5f);
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &c, spx_v3(10, -3, 0), 1.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &c, spx_v3(10, -3, 0), 1.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_MISS);
     return 0;
 }
 
@@ -159,32 +159,32 @@ static int bad_input(void)
 {
     spx_obb a = box(0, 0, 0, 1, 1, 1), b = box(3, 0, 0, 1, 1, 1), bad = b;
     spx_sweep_hit hit;
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 0, 0), -1.0f, &hit), SPX_ERR_BAD_TIME);
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 0, 0), NAN, &hit), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(INFINITY, 0, 0), &b, spx_v3(0, 0, 0), 1, &hit), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 0, 0), -1.0f, &hit), SPX_ERR_BAD_TIME);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 0, 0), NAN, &hit), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(INFINITY, 0, 0), &b, spx_v3(0, 0, 0), 1, &hit), SPX_ERR_NOT_FINITE);
     bad.half_extents.y = -1;
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &bad, spx_v3(0, 0, 0), 1, &hit), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &bad, spx_v3(0, 0, 0), 1, &hit), SPX_ERR_BAD_EXTENT);
     bad = b;
     bad.rotation.col[0].x = 2;
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &bad, spx_v3(0, 0, 0), 1, &hit), SPX_ERR_NOT_ORTHONORMAL);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &bad, spx_v3(0, 0, 0), 1, &hit), SPX_ERR_NOT_ORTHONORMAL);
     bool o;
-    ENSURE_CODE(spx_overlap_obb_obb(&bad, &a, &o), SPX_ERR_NOT_ORTHONORMAL);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb(&bad, &a, &o), SPX_ERR_NOT_ORTHONORMAL);
     spx_penetration pen;
-    ENSURE_CODE(spx_penetration_obb_obb(&a, NULL, &pen), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 0, 0), 1, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_penetration_obb_obb(&a, NULL, &pen), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 0, 0), 1, NULL), SPX_ERR_INVALID_ARGUMENT);
     return 0;
 }
 
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(head_on, failures);
-    RUN_TEST(offset_face_overlap_point, failures);
-    RUN_TEST(vertex_on_face, failures);
-    RUN_TEST(edge_on_edge, failures);
-    RUN_TEST(start_overlap_depth, failures);
-    RUN_TEST(touching_counts, failures);
-    RUN_TEST(passes_by, failures);
-    RUN_TEST(bad_input, failures);
+    TEST_RUN(head_on, failures);
+    TEST_RUN(offset_face_overlap_point, failures);
+    TEST_RUN(vertex_on_face, failures);
+    TEST_RUN(edge_on_edge, failures);
+    TEST_RUN(start_overlap_depth, failures);
+    TEST_RUN(touching_counts, failures);
+    TEST_RUN(passes_by, failures);
+    TEST_RUN(bad_input, failures);
     return failures ? 1 : 0;
 }

@@ -3,7 +3,7 @@
    and `sepax render` print a scene's contacts in the same words with the same counts, and
    `sepax run --events` prints every event the world gives, step by step. */
 #define _POSIX_C_SOURCE 200809L
-#include "test.h"
+#include "support/test.h"
 #include "scene.h"
 
 #include <stdlib.h>
@@ -102,20 +102,20 @@ static int csv_exact_round_trips(void)
     snprintf(csv, sizeof csv, "%s/exact.csv", folder);
     snprintf(command, sizeof command, "'%s' run '%s' --steps %u --out '%s' --exact", SPX_SEPAX_PROGRAM, scene_path,
              steps, csv);
-    ENSURE(run(command, out, sizeof out) == 0);
+    TEST_ENSURE(run(command, out, sizeof out) == 0);
     const long exact = compare(csv, steps, &values);
     snprintf(csv, sizeof csv, "%s/plain.csv", folder);
     snprintf(command, sizeof command, "'%s' run '%s' --steps %u --out '%s'", SPX_SEPAX_PROGRAM, scene_path, steps, csv);
-    ENSURE(run(command, out, sizeof out) == 0);
+    TEST_ENSURE(run(command, out, sizeof out) == 0);
     long plain_values = 0;
     const long plain = compare(csv, steps, &plain_values);
     printf("csv: %ld values; with --exact %ld differ in their bits, without %ld\n", values, exact, plain);
-    ENSURE(values > 1000 && plain_values == values);
-    ENSURE(exact == 0);
-    ENSURE(plain > values / 4);
+    TEST_ENSURE(values > 1000 && plain_values == values);
+    TEST_ENSURE(exact == 0);
+    TEST_ENSURE(plain > values / 4);
     /* --exact alone is a usage error: it has nothing to write. */
     snprintf(command, sizeof command, "'%s' run '%s' --steps 1 --exact 2>/dev/null", SPX_SEPAX_PROGRAM, scene_path);
-    ENSURE(run(command, out, sizeof out) == 2);
+    TEST_ENSURE(run(command, out, sizeof out) == 2);
     return 0;
 }
 
@@ -140,17 +140,17 @@ static int run_and_render_count_alike(void)
     char command[1024], from_run[256], from_render[256];
     const uint32_t steps = 40;
     snprintf(command, sizeof command, "'%s' run '%s' --steps %u", SPX_SEPAX_PROGRAM, scene_path, steps);
-    ENSURE(run(command, run_out, sizeof run_out) == 0);
+    TEST_ENSURE(run(command, run_out, sizeof run_out) == 0);
     snprintf(command, sizeof command, "'%s' render '%s' --steps %u --frames 2 --size 320x180 --out '%s/pictures'",
              SPX_SEPAX_PROGRAM, scene_path, steps, folder);
-    ENSURE(run(command, render_out, sizeof render_out) == 0);
-    ENSURE(after(run_out, "contacts      last step: ", ";\n", from_run, sizeof from_run));
+    TEST_ENSURE(run(command, render_out, sizeof render_out) == 0);
+    TEST_ENSURE(after(run_out, "contacts      last step: ", ";\n", from_run, sizeof from_run));
     char frame[512];
-    ENSURE(after(render_out, "frame-001.png", "\n", frame, sizeof frame));
-    ENSURE(after(frame, "contacts: ", "\n", from_render, sizeof from_render));
+    TEST_ENSURE(after(render_out, "frame-001.png", "\n", frame, sizeof frame));
+    TEST_ENSURE(after(frame, "contacts: ", "\n", from_render, sizeof from_render));
     printf("run:    %s\nrender: %s\n", from_run, from_render);
-    ENSURE(strstr(from_run, "solver points") && strstr(from_run, "touching"));
-    ENSURE(strcmp(from_run, from_render) == 0);
+    TEST_ENSURE(strstr(from_run, "solver points") && strstr(from_run, "touching"));
+    TEST_ENSURE(strcmp(from_run, from_render) == 0);
     return 0;
 }
 
@@ -172,33 +172,33 @@ static int run_prints_events(void)
     const char* const path = SPX_SCENES_DIR "/filters-sensors.json";
     char command[1024];
     snprintf(command, sizeof command, "'%s' run '%s' --steps %d --events", SPX_SEPAX_PROGRAM, path, EVENT_STEPS);
-    ENSURE(run(command, out, sizeof out) == 0);
-    ENSURE(strlen(out) < sizeof out - 1);
-    ENSURE(run(command, again, sizeof again) == 0);
+    TEST_ENSURE(run(command, out, sizeof out) == 0);
+    TEST_ENSURE(strlen(out) < sizeof out - 1);
+    TEST_ENSURE(run(command, again, sizeof again) == 0);
     /* Event lines come before the summary, whose lines start with a word (and which holds times). */
     const char* summary = strstr(out, "\nscene ");
-    ENSURE(summary && strncmp(out, again, (size_t)(summary - out) + 1) == 0);
+    TEST_ENSURE(summary && strncmp(out, again, (size_t)(summary - out) + 1) == 0);
     unsigned lines = 0;
     const char* first_sensor = NULL;
     for (const char* p = out; *p && *p >= '0' && *p <= '9'; p = strchr(p, '\n') + 1) {
         unsigned step;
         char kind[32];
-        ENSURE(sscanf(p, "%u %31s", &step, kind) == 2 && step >= 1 && step <= EVENT_STEPS);
+        TEST_ENSURE(sscanf(p, "%u %31s", &step, kind) == 2 && step >= 1 && step <= EVENT_STEPS);
         int k = 0;
         while (k < KIND_COUNT && strcmp(kind, kind_names[k]) != 0) ++k;
-        ENSURE(k < KIND_COUNT);
+        TEST_ENSURE(k < KIND_COUNT);
         ++printed[step][k];
         ++lines;
         if (k == KIND_SENSOR_BEGIN && !first_sensor) first_sensor = p;
-        ENSURE(strchr(p, '\n'));
+        TEST_ENSURE(strchr(p, '\n'));
     }
-    ENSURE(first_sensor && strncmp(strchr(first_sensor, ' '), " sensor_begin sensor=1:0 visitor=2:0\n", 37) == 0);
+    TEST_ENSURE(first_sensor && strncmp(strchr(first_sensor, ' '), " sensor_begin sensor=1:0 visitor=2:0\n", 37) == 0);
     /* The same scene stepped here. */
     scene s;
-    ENSURE(scene_read_file(path, SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
-    ENSURE(scene_build(&s, message, sizeof message));
+    TEST_ENSURE(scene_read_file(path, SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
+    TEST_ENSURE(scene_build(&s, message, sizeof message));
     for (int step = 1; step <= EVENT_STEPS; ++step) {
-        ENSURE(spx_world_step(s.w, s.dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(s.w, s.dt) == SPX_OK);
         uint32_t n[KIND_COUNT] = { 0 };
         const spx_contact_event *cb, *ce;
         const spx_contact_hit_event* hits;
@@ -220,7 +220,7 @@ static int run_prints_events(void)
             if (printed[step][k] != stepped[step][k])
                 fprintf(stderr, "step %d %s: printed %u, the world gives %u\n", step, kind_names[k], printed[step][k],
                         stepped[step][k]);
-            ENSURE(printed[step][k] == stepped[step][k]);
+            TEST_ENSURE(printed[step][k] == stepped[step][k]);
             total[k] += printed[step][k];
         }
     printf("events: %u lines;", lines);
@@ -228,18 +228,18 @@ static int run_prints_events(void)
     printf("\n");
     /* The scene has most kinds: boxes landing with hits, sensors entered and left, bodies falling asleep
        (no contact ends nor wakes: nothing parts once it lands). */
-    for (int k = 0; k < KIND_COUNT; ++k) ENSURE(k == KIND_WAKE || k == KIND_CONTACT_END || total[k] > 0);
+    for (int k = 0; k < KIND_COUNT; ++k) TEST_ENSURE(k == KIND_WAKE || k == KIND_CONTACT_END || total[k] > 0);
     /* Some kinds only, and a kind that does not exist. */
     snprintf(command, sizeof command, "'%s' run '%s' --steps %d --events=sensor", SPX_SEPAX_PROGRAM, path, EVENT_STEPS);
-    ENSURE(run(command, again, sizeof again) == 0);
+    TEST_ENSURE(run(command, again, sizeof again) == 0);
     unsigned sensor_lines = 0;
     for (const char* p = again; *p && *p >= '0' && *p <= '9'; p = strchr(p, '\n') + 1) {
-        ENSURE(strstr(p, " sensor_") && strstr(p, " sensor_") < strchr(p, '\n'));
+        TEST_ENSURE(strstr(p, " sensor_") && strstr(p, " sensor_") < strchr(p, '\n'));
         ++sensor_lines;
     }
-    ENSURE(sensor_lines == total[KIND_SENSOR_BEGIN] + total[KIND_SENSOR_END]);
+    TEST_ENSURE(sensor_lines == total[KIND_SENSOR_BEGIN] + total[KIND_SENSOR_END]);
     snprintf(command, sizeof command, "'%s' run '%s' --steps 1 --events=sound 2>/dev/null", SPX_SEPAX_PROGRAM, path);
-    ENSURE(run(command, again, sizeof again) == 2);
+    TEST_ENSURE(run(command, again, sizeof again) == 2);
     return 0;
 }
 
@@ -251,8 +251,8 @@ static int render_draws_contacts(void)
     snprintf(command, sizeof command,
              "'%s' render '%s' --steps 20 --frames 2 --size 160x90 --contacts --joints --out '%s/marks'", SPX_SEPAX_PROGRAM,
              scene_path, folder);
-    ENSURE(run(command, out, sizeof out) == 0);
-    ENSURE(strstr(out, "frame-001.png"));
+    TEST_ENSURE(run(command, out, sizeof out) == 0);
+    TEST_ENSURE(strstr(out, "frame-001.png"));
     return 0;
 }
 
@@ -263,10 +263,10 @@ int main(void)
         return 1;
     }
     int failures = 0;
-    RUN_TEST(csv_exact_round_trips, failures);
-    RUN_TEST(run_and_render_count_alike, failures);
-    RUN_TEST(run_prints_events, failures);
-    RUN_TEST(render_draws_contacts, failures);
+    TEST_RUN(csv_exact_round_trips, failures);
+    TEST_RUN(run_and_render_count_alike, failures);
+    TEST_RUN(run_prints_events, failures);
+    TEST_RUN(render_draws_contacts, failures);
     char command[256];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);
     if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);

@@ -4,7 +4,7 @@
  * spx_ray_mesh, spx_sweep_obb_obb, spx_sweep_obb_mesh, ...) at the poses the world holds; the world's
  * queries reach the same shapes through their trees and must give the same answers. `--long` runs the
  * full sizes (1,000,000 rays at the icosphere); the default run a subset of each. */
-#include "test.h"
+#include "support/test.h"
 #include "support/cases.h"
 #include "support/query_scene.h"
 #include "dynamics/world.h"
@@ -26,40 +26,40 @@ static int ray_obb_by_hand(void)
 {   /* a unit box at x = 5: a ray from the origin 10 m along x enters at x = 4, fraction 0.4 */
     spx_obb box = axis_box(spx_v3(5, 0, 0), spx_v3(1, 1, 1));
     spx_ray_hit h;
-    ENSURE_CODE(spx_ray_obb(spx_v3(0, 0, 0), spx_v3(10, 0, 0), 1.0f, &box, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(h.fraction, 0.4f, 1e-7f);
-    ENSURE(h.normal.x == -1.0f && h.normal.y == 0.0f && h.normal.z == 0.0f);
-    ENSURE_NEAR(h.point.x, 4.0f, 1e-6f);
-    ENSURE(h.triangle == SPX_NO_TRIANGLE);
+    TEST_ENSURE_CODE(spx_ray_obb(spx_v3(0, 0, 0), spx_v3(10, 0, 0), 1.0f, &box, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(h.fraction, 0.4f, 1e-7f);
+    TEST_ENSURE(h.normal.x == -1.0f && h.normal.y == 0.0f && h.normal.z == 0.0f);
+    TEST_ENSURE_NEAR(h.point.x, 4.0f, 1e-6f);
+    TEST_ENSURE(h.triangle == SPX_NO_TRIANGLE);
     /* from the other side: the +x face, normal +x */
-    ENSURE_CODE(spx_ray_obb(spx_v3(10, 0.5f, 0), spx_v3(-10, 0, 0), 1.0f, &box, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_HIT && h.normal.x == 1.0f);
-    ENSURE_NEAR(h.fraction, 0.4f, 1e-7f);
+    TEST_ENSURE_CODE(spx_ray_obb(spx_v3(10, 0.5f, 0), spx_v3(-10, 0, 0), 1.0f, &box, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_HIT && h.normal.x == 1.0f);
+    TEST_ENSURE_NEAR(h.fraction, 0.4f, 1e-7f);
     /* too short, or clipped by max_fraction */
-    ENSURE_CODE(spx_ray_obb(spx_v3(0, 0, 0), spx_v3(3.9f, 0, 0), 1.0f, &box, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_MISS);
-    ENSURE_CODE(spx_ray_obb(spx_v3(0, 0, 0), spx_v3(10, 0, 0), 0.39f, &box, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_ray_obb(spx_v3(0, 0, 0), spx_v3(3.9f, 0, 0), 1.0f, &box, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_ray_obb(spx_v3(0, 0, 0), spx_v3(10, 0, 0), 0.39f, &box, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_MISS);
     /* grazing the top face (touching counts), and just above it */
-    ENSURE_CODE(spx_ray_obb(spx_v3(0, 1, 0), spx_v3(10, 0, 0), 1.0f, &box, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_HIT);
-    ENSURE_CODE(spx_ray_obb(spx_v3(0, 1.0001f, 0), spx_v3(10, 0, 0), 1.0f, &box, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_ray_obb(spx_v3(0, 1, 0), spx_v3(10, 0, 0), 1.0f, &box, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_CODE(spx_ray_obb(spx_v3(0, 1.0001f, 0), spx_v3(10, 0, 0), 1.0f, &box, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_MISS);
     /* from inside: START_OVERLAP at 0, normal against the ray */
-    ENSURE_CODE(spx_ray_obb(spx_v3(5, 0, 0), spx_v3(0, 2, 0), 1.0f, &box, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.fraction == 0.0f && h.normal.y == -1.0f);
+    TEST_ENSURE_CODE(spx_ray_obb(spx_v3(5, 0, 0), spx_v3(0, 2, 0), 1.0f, &box, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.fraction == 0.0f && h.normal.y == -1.0f);
     /* pointing away */
-    ENSURE_CODE(spx_ray_obb(spx_v3(0, 0, 0), spx_v3(-10, 0, 0), 1.0f, &box, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_ray_obb(spx_v3(0, 0, 0), spx_v3(-10, 0, 0), 1.0f, &box, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_MISS);
     /* the point test: on a face counts */
     bool in = false;
-    ENSURE_CODE(spx_obb_contains_point(&box, spx_v3(6, 1, -1), &in), SPX_OK);
-    ENSURE(in);
-    ENSURE_CODE(spx_obb_contains_point(&box, spx_v3(6.001f, 0, 0), &in), SPX_OK);
-    ENSURE(!in);
-    ENSURE_CODE(spx_obb_contains_point(&box, spx_v3(NAN, 0, 0), &in), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_obb_contains_point(NULL, spx_v3(0, 0, 0), &in), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_obb_contains_point(&box, spx_v3(6, 1, -1), &in), SPX_OK);
+    TEST_ENSURE(in);
+    TEST_ENSURE_CODE(spx_obb_contains_point(&box, spx_v3(6.001f, 0, 0), &in), SPX_OK);
+    TEST_ENSURE(!in);
+    TEST_ENSURE_CODE(spx_obb_contains_point(&box, spx_v3(NAN, 0, 0), &in), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_obb_contains_point(NULL, spx_v3(0, 0, 0), &in), SPX_ERR_INVALID_ARGUMENT);
     return 0;
 }
 
@@ -67,27 +67,27 @@ static int ray_triangle_by_hand(void)
 {
     spx_triangle t = { { { 0, 0, 0 }, { 2, 0, 0 }, { 0, 2, 0 } } };
     spx_ray_hit h;
-    ENSURE_CODE(spx_ray_triangle(spx_v3(0.5f, 0.5f, 4), spx_v3(0, 0, -8), 1.0f, &t, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(h.fraction, 0.5f, 1e-7f);
-    ENSURE(h.normal.z == 1.0f); /* facing the ray's origin */
-    ENSURE_CODE(spx_ray_triangle(spx_v3(0.5f, 0.5f, -4), spx_v3(0, 0, 8), 1.0f, &t, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_HIT && h.normal.z == -1.0f); /* two-sided: the back answers too */
+    TEST_ENSURE_CODE(spx_ray_triangle(spx_v3(0.5f, 0.5f, 4), spx_v3(0, 0, -8), 1.0f, &t, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(h.fraction, 0.5f, 1e-7f);
+    TEST_ENSURE(h.normal.z == 1.0f); /* facing the ray's origin */
+    TEST_ENSURE_CODE(spx_ray_triangle(spx_v3(0.5f, 0.5f, -4), spx_v3(0, 0, 8), 1.0f, &t, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_HIT && h.normal.z == -1.0f); /* two-sided: the back answers too */
     /* the winding reversed: the same hit, the normal still faces the ray */
     spx_triangle r = { { t.v[0], t.v[2], t.v[1] } };
-    ENSURE_CODE(spx_ray_triangle(spx_v3(0.5f, 0.5f, 4), spx_v3(0, 0, -8), 1.0f, &r, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_HIT && h.normal.z == 1.0f);
-    ENSURE_NEAR(h.fraction, 0.5f, 1e-7f);
+    TEST_ENSURE_CODE(spx_ray_triangle(spx_v3(0.5f, 0.5f, 4), spx_v3(0, 0, -8), 1.0f, &r, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_HIT && h.normal.z == 1.0f);
+    TEST_ENSURE_NEAR(h.fraction, 0.5f, 1e-7f);
     /* exactly through an edge and a corner: hits */
-    ENSURE_CODE(spx_ray_triangle(spx_v3(1, 1, 4), spx_v3(0, 0, -8), 1.0f, &t, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_HIT);
-    ENSURE_CODE(spx_ray_triangle(spx_v3(2, 0, 4), spx_v3(0, 0, -8), 1.0f, &t, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_CODE(spx_ray_triangle(spx_v3(1, 1, 4), spx_v3(0, 0, -8), 1.0f, &t, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_CODE(spx_ray_triangle(spx_v3(2, 0, 4), spx_v3(0, 0, -8), 1.0f, &t, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_HIT);
     /* outside, and in the triangle's plane */
-    ENSURE_CODE(spx_ray_triangle(spx_v3(1.01f, 1.01f, 4), spx_v3(0, 0, -8), 1.0f, &t, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_MISS);
-    ENSURE_CODE(spx_ray_triangle(spx_v3(-1, 0.5f, 0), spx_v3(4, 0, 0), 1.0f, &t, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_ray_triangle(spx_v3(1.01f, 1.01f, 4), spx_v3(0, 0, -8), 1.0f, &t, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_ray_triangle(spx_v3(-1, 0.5f, 0), spx_v3(4, 0, 0), 1.0f, &t, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_MISS);
     return 0;
 }
 
@@ -97,41 +97,41 @@ static int ray_bad_input(void)
     spx_triangle t = { { { 0, 0, 0 }, { 2, 0, 0 }, { 0, 2, 0 } } };
     spx_ray_hit h;
     const spx_vec3 o = { 0, 0, 0 }, d = { 1, 0, 0 };
-    ENSURE_CODE(spx_ray_obb(o, d, 1.0f, NULL, &h), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_ray_obb(o, d, 1.0f, &box, NULL), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_ray_obb(o, spx_v3(0, 0, 0), 1.0f, &box, &h), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_ray_obb(o, d, 1.5f, &box, &h), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_ray_obb(o, d, -0.5f, &box, &h), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_ray_obb(spx_v3(NAN, 0, 0), d, 1.0f, &box, &h), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_ray_obb(o, spx_v3(INFINITY, 0, 0), 1.0f, &box, &h), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_ray_obb(o, d, NAN, &box, &h), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_ray_obb(spx_v3(2e7f, 0, 0), d, 1.0f, &box, &h), SPX_ERR_OUT_OF_RANGE);
-    ENSURE_CODE(spx_ray_obb(o, spx_v3(0, -2e7f, 0), 1.0f, &box, &h), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_ray_obb(o, d, 1.0f, NULL, &h), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_ray_obb(o, d, 1.0f, &box, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_ray_obb(o, spx_v3(0, 0, 0), 1.0f, &box, &h), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_ray_obb(o, d, 1.5f, &box, &h), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_ray_obb(o, d, -0.5f, &box, &h), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_ray_obb(spx_v3(NAN, 0, 0), d, 1.0f, &box, &h), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_ray_obb(o, spx_v3(INFINITY, 0, 0), 1.0f, &box, &h), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_ray_obb(o, d, NAN, &box, &h), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_ray_obb(spx_v3(2e7f, 0, 0), d, 1.0f, &box, &h), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_ray_obb(o, spx_v3(0, -2e7f, 0), 1.0f, &box, &h), SPX_ERR_OUT_OF_RANGE);
     box.half_extents.y = 0.0f;
-    ENSURE_CODE(spx_ray_obb(o, d, 1.0f, &box, &h), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_ray_obb(o, d, 1.0f, &box, &h), SPX_ERR_BAD_EXTENT);
     /* a bad box before a zero translation (the order of base.h), a NaN before both */
-    ENSURE_CODE(spx_ray_obb(o, spx_v3(0, 0, 0), 1.0f, &box, &h), SPX_ERR_BAD_EXTENT);
-    ENSURE_CODE(spx_ray_obb(spx_v3(0, NAN, 0), spx_v3(0, 0, 0), 1.0f, &box, &h), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_ray_obb(o, spx_v3(0, 0, 0), 1.0f, &box, &h), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_ray_obb(spx_v3(0, NAN, 0), spx_v3(0, 0, 0), 1.0f, &box, &h), SPX_ERR_NOT_FINITE);
     spx_triangle dg = { { { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 } } };
-    ENSURE_CODE(spx_ray_triangle(o, d, 1.0f, &dg, &h), SPX_ERR_DEGENERATE_TRIANGLE);
-    ENSURE_CODE(spx_ray_triangle(o, d, 1.0f, NULL, &h), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_ray_triangle(o, d, 1.0f, &dg, &h), SPX_ERR_DEGENERATE_TRIANGLE);
+    TEST_ENSURE_CODE(spx_ray_triangle(o, d, 1.0f, NULL, &h), SPX_ERR_INVALID_ARGUMENT);
     t.v[1].x = NAN;
-    ENSURE_CODE(spx_ray_triangle(o, d, 1.0f, &t, &h), SPX_ERR_NOT_FINITE);
-    spx_shape sh;
-    ENSURE(spx_shape_icosphere(&sh, 1.0f, 1));
-    spx_mesh* m = spx_shape_mesh(&sh);
-    spx_shape_free(&sh);
-    ENSURE(m);
+    TEST_ENSURE_CODE(spx_ray_triangle(o, d, 1.0f, &t, &h), SPX_ERR_NOT_FINITE);
+    test_shape sh;
+    TEST_ENSURE(test_shape_icosphere(&sh, 1.0f, 1));
+    spx_mesh* m = test_shape_mesh(&sh);
+    test_shape_free(&sh);
+    TEST_ENSURE(m);
     spx_transform pose = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
-    ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, NULL, &pose, &h), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, NULL, &h), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, NULL, &pose, &h), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, NULL, &h), SPX_ERR_INVALID_ARGUMENT);
     pose.q.w = 2.0f;
-    ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, &pose, &h), SPX_ERR_NOT_ORTHONORMAL);
+    TEST_ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, &pose, &h), SPX_ERR_NOT_ORTHONORMAL);
     pose.q.w = 1.0f, pose.p.x = 3e7f;
-    ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, &pose, &h), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, &pose, &h), SPX_ERR_OUT_OF_RANGE);
     bool inside;
-    ENSURE_CODE(spx_mesh_contains_point(m, &pose, spx_v3(NAN, 0, 0), &inside), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_mesh_contains_point(m, &pose, o, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_contains_point(m, &pose, spx_v3(NAN, 0, 0), &inside), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_mesh_contains_point(m, &pose, o, NULL), SPX_ERR_INVALID_ARGUMENT);
     spx_mesh_destroy(m);
     return 0;
 }
@@ -139,28 +139,28 @@ static int ray_bad_input(void)
 /* Moving the whole problem, or turning it, moves the answer with it. */
 static int ray_moves_with_the_problem(void)
 {
-    case_rng rng = { 77 };
+    test_case_rng rng = { 77 };
     for (int n = 0; n < 2000; ++n) {
         spx_obb box;
-        spx_vec3 h = { (float)case_uniform(&rng, 0.2, 2), (float)case_uniform(&rng, 0.2, 2), (float)case_uniform(&rng, 0.2, 2) };
-        ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, 0), h, case_random_quat(&rng), &box), SPX_OK);
+        spx_vec3 h = { (float)test_case_uniform(&rng, 0.2, 2), (float)test_case_uniform(&rng, 0.2, 2), (float)test_case_uniform(&rng, 0.2, 2) };
+        TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, 0), h, test_case_random_quat(&rng), &box), SPX_OK);
         double u[3];
-        case_unit_vector(&rng, u);
+        test_case_unit_vector(&rng, u);
         /* on a grid of 1/1024 m, so that the shifted coordinates below are exact */
         spx_vec3 o = { (float)(round(u[0] * 6 * 1024) / 1024), (float)(round(u[1] * 6 * 1024) / 1024),
                        (float)(round(u[2] * 6 * 1024) / 1024) };
-        spx_vec3 d = { (float)(-u[0] * 12 + case_uniform(&rng, -2, 2)), (float)(-u[1] * 12 + case_uniform(&rng, -2, 2)),
-                       (float)(-u[2] * 12 + case_uniform(&rng, -2, 2)) };
+        spx_vec3 d = { (float)(-u[0] * 12 + test_case_uniform(&rng, -2, 2)), (float)(-u[1] * 12 + test_case_uniform(&rng, -2, 2)),
+                       (float)(-u[2] * 12 + test_case_uniform(&rng, -2, 2)) };
         spx_ray_hit a, b;
-        ENSURE_CODE(spx_ray_obb(o, d, 1.0f, &box, &a), SPX_OK);
+        TEST_ENSURE_CODE(spx_ray_obb(o, d, 1.0f, &box, &a), SPX_OK);
         const spx_vec3 shift = { 1024.0f, -512.0f, 256.0f };
         spx_obb moved = box;
         moved.center = shift;
-        ENSURE_CODE(spx_ray_obb(spx_v3(o.x + shift.x, o.y + shift.y, o.z + shift.z), d, 1.0f, &moved, &b), SPX_OK);
-        ENSURE(a.state == b.state);
+        TEST_ENSURE_CODE(spx_ray_obb(spx_v3(o.x + shift.x, o.y + shift.y, o.z + shift.z), d, 1.0f, &moved, &b), SPX_OK);
+        TEST_ENSURE(a.state == b.state);
         if (a.state == SPX_SWEEP_MISS) continue;
-        ENSURE(a.fraction == b.fraction); /* the box's frame sees the same ray */
-        ENSURE(a.normal.x == b.normal.x && a.normal.y == b.normal.y && a.normal.z == b.normal.z);
+        TEST_ENSURE(a.fraction == b.fraction); /* the box's frame sees the same ray */
+        TEST_ENSURE(a.normal.x == b.normal.x && a.normal.y == b.normal.y && a.normal.z == b.normal.z);
     }
     return 0;
 }
@@ -171,13 +171,13 @@ static int ray_moves_with_the_problem(void)
    inside it: every one must hit. `count` rays, at the mesh posed at `pose`. */
 static int icosphere_rays(uint32_t count, const spx_transform* pose, uint64_t seed)
 {
-    spx_shape sh;
-    ENSURE(spx_shape_icosphere(&sh, 1.0f, 3));
-    spx_mesh* m = spx_shape_mesh(&sh);
-    ENSURE(m);
+    test_shape sh;
+    TEST_ENSURE(test_shape_icosphere(&sh, 1.0f, 3));
+    spx_mesh* m = test_shape_mesh(&sh);
+    TEST_ENSURE(m);
     spx_mesh_info info;
-    ENSURE_CODE(spx_mesh_get_info(m, &info), SPX_OK);
-    ENSURE(info.closed && info.triangle_count == 1280);
+    TEST_ENSURE_CODE(spx_mesh_get_info(m, &info), SPX_OK);
+    TEST_ENSURE(info.closed && info.triangle_count == 1280);
     double r[3][3];
     {
         double x = pose->q.x, y = pose->q.y, z = pose->q.z, w = pose->q.w;
@@ -185,14 +185,14 @@ static int icosphere_rays(uint32_t count, const spx_transform* pose, uint64_t se
         r[1][0] = 2 * (x * y - w * z), r[1][1] = 1 - 2 * (x * x + z * z), r[1][2] = 2 * (y * z + w * x);
         r[2][0] = 2 * (x * z + w * y), r[2][1] = 2 * (y * z - w * x), r[2][2] = 1 - 2 * (x * x + y * y);
     }
-    case_rng rng = { seed };
+    test_case_rng rng = { seed };
     uint32_t misses = 0;
     for (uint32_t n = 0; n < count; ++n) {
         double target[3];
-        const uint32_t tri = (uint32_t)(case_rng_next(&rng) % sh.triangle_count);
-        const uint32_t j = (uint32_t)(case_rng_next(&rng) % 3);
+        const uint32_t tri = (uint32_t)(test_case_rng_next(&rng) % sh.triangle_count);
+        const uint32_t j = (uint32_t)(test_case_rng_next(&rng) % 3);
         const spx_vec3 a = sh.vertices[sh.indices[3 * tri + j]], b = sh.vertices[sh.indices[3 * tri + (j + 1) % 3]];
-        const double s = (n & 1) ? 0.0 : (n & 2) ? 0.5 : case_uniform(&rng, 0, 1); /* a corner, or on an edge */
+        const double s = (n & 1) ? 0.0 : (n & 2) ? 0.5 : test_case_uniform(&rng, 0, 1); /* a corner, or on an edge */
         const double local[3] = { a.x + s * ((double)b.x - a.x), a.y + s * ((double)b.y - a.y), a.z + s * ((double)b.z - a.z) };
         for (int k = 0; k < 3; ++k)
             target[k] = r[0][k] * local[0] + r[1][k] * local[1] + r[2][k] * local[2] + (&pose->p.x)[k];
@@ -200,37 +200,37 @@ static int icosphere_rays(uint32_t count, const spx_transform* pose, uint64_t se
         double out[3], tilt[3];
         const double len = sqrt(local[0] * local[0] + local[1] * local[1] + local[2] * local[2]);
         for (int k = 0; k < 3; ++k) out[k] = (r[0][k] * local[0] + r[1][k] * local[1] + r[2][k] * local[2]) / len;
-        case_unit_vector(&rng, tilt);
+        test_case_unit_vector(&rng, tilt);
         double dir[3], dl = 0.0;
         for (int k = 0; k < 3; ++k) dir[k] = out[k] + 0.8 * tilt[k], dl += dir[k] * dir[k];
         dl = sqrt(dl);
         if ((dir[0] * out[0] + dir[1] * out[1] + dir[2] * out[2]) / dl < 0.5) --n; /* steeper than 60 degrees: again */
         if ((dir[0] * out[0] + dir[1] * out[1] + dir[2] * out[2]) / dl < 0.5) continue;
-        const double dist = case_uniform(&rng, 0.1, 5.0);
+        const double dist = test_case_uniform(&rng, 0.1, 5.0);
         spx_vec3 o, d;
         for (int k = 0; k < 3; ++k) {
             (&o.x)[k] = (float)(target[k] + dist * dir[k] / dl);
             (&d.x)[k] = (float)(1.3 * (target[k] - (&o.x)[k])); /* through the target and on inside */
         }
         spx_ray_hit h;
-        ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, pose, &h), SPX_OK);
+        TEST_ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, pose, &h), SPX_OK);
         if (h.state != SPX_SWEEP_HIT) {
             if (misses++ < 5)
                 fprintf(stderr, "missed: origin (%.9g %.9g %.9g) translation (%.9g %.9g %.9g)\n", o.x, o.y, o.z, d.x, d.y, d.z);
             continue;
         }
-        ENSURE(h.fraction <= 1.0f / 1.3f + 1e-3f);
+        TEST_ENSURE(h.fraction <= 1.0f / 1.3f + 1e-3f);
     }
     spx_mesh_destroy(m);
-    spx_shape_free(&sh);
+    test_shape_free(&sh);
     printf("  %u rays at the icosphere's corners and edges: %u missed\n", count, misses);
-    ENSURE(misses == 0);
+    TEST_ENSURE(misses == 0);
     return 0;
 }
 
 static int icosphere_watertight(void)
 {
-    const uint32_t n = long_run ? 1000000u : 100000u;
+    const uint32_t n = long_run ? 1000000u : 20000u;
     const spx_transform identity = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
     const spx_transform turned = { { 3.25f, -1.5f, 7.0f }, { 0.1825742f, 0.3651484f, 0.5477226f, 0.7302967f } };
     if (icosphere_rays(n / 2, &identity, 1) != 0) return 1;
@@ -241,67 +241,67 @@ static int icosphere_watertight(void)
    the world by the instance (rounded once): the OBB-tree descent drops no triangle. */
 static int ray_mesh_against_triangles(void)
 {
-    spx_shape sh;
-    ENSURE(spx_shape_torus(&sh, 1.5f, 0.4f, 24, 12));
-    spx_mesh* m = spx_shape_mesh(&sh);
-    spx_shape_free(&sh);
-    ENSURE(m);
+    test_shape sh;
+    TEST_ENSURE(test_shape_torus(&sh, 1.5f, 0.4f, 24, 12));
+    spx_mesh* m = test_shape_mesh(&sh);
+    test_shape_free(&sh);
+    TEST_ENSURE(m);
     spx_mesh_info info;
     spx_mesh_get_info(m, &info);
-    case_rng rng = { 21 };
+    test_case_rng rng = { 21 };
     uint32_t hits = 0;
     for (int n = 0; n < 4000; ++n) {
-        spx_transform pose = { { (float)case_uniform(&rng, -3, 3), (float)case_uniform(&rng, -3, 3), (float)case_uniform(&rng, -3, 3) },
-                               case_random_quat(&rng) };
+        spx_transform pose = { { (float)test_case_uniform(&rng, -3, 3), (float)test_case_uniform(&rng, -3, 3), (float)test_case_uniform(&rng, -3, 3) },
+                               test_case_random_quat(&rng) };
         spx_mesh_instance* inst;
-        ENSURE_CODE(spx_mesh_instance_create(m, &pose, NULL, &inst), SPX_OK);
-        spx_vec3 o = { (float)case_uniform(&rng, -6, 6), (float)case_uniform(&rng, -6, 6), (float)case_uniform(&rng, -6, 6) };
+        TEST_ENSURE_CODE(spx_mesh_instance_create(m, &pose, NULL, &inst), SPX_OK);
+        spx_vec3 o = { (float)test_case_uniform(&rng, -6, 6), (float)test_case_uniform(&rng, -6, 6), (float)test_case_uniform(&rng, -6, 6) };
         /* aimed within 2 m of the torus's centre, and on past it */
-        spx_vec3 d = { 1.5f * (pose.p.x + (float)case_uniform(&rng, -2, 2) - o.x), 1.5f * (pose.p.y + (float)case_uniform(&rng, -2, 2) - o.y),
-                       1.5f * (pose.p.z + (float)case_uniform(&rng, -2, 2) - o.z) };
+        spx_vec3 d = { 1.5f * (pose.p.x + (float)test_case_uniform(&rng, -2, 2) - o.x), 1.5f * (pose.p.y + (float)test_case_uniform(&rng, -2, 2) - o.y),
+                       1.5f * (pose.p.z + (float)test_case_uniform(&rng, -2, 2) - o.z) };
         spx_ray_hit h;
-        ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, &pose, &h), SPX_OK);
+        TEST_ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, &pose, &h), SPX_OK);
         float best = INFINITY;
         for (uint32_t i = 0; i < info.triangle_count; ++i) {
             spx_triangle t;
             spx_ray_hit th;
-            ENSURE_CODE(spx_mesh_instance_get_triangle(inst, i, &t, NULL), SPX_OK);
+            TEST_ENSURE_CODE(spx_mesh_instance_get_triangle(inst, i, &t, NULL), SPX_OK);
             if (spx_ray_triangle(o, d, 1.0f, &t, &th) == SPX_OK && th.state == SPX_SWEEP_HIT) best = fminf(best, th.fraction);
         }
         spx_mesh_instance_destroy(inst);
         if (h.state == SPX_SWEEP_HIT) ++hits;
         if (isinf(best)) {
-            ENSURE(h.state == SPX_SWEEP_MISS);
+            TEST_ENSURE(h.state == SPX_SWEEP_MISS);
             continue;
         }
-        ENSURE(h.state == SPX_SWEEP_HIT);
-        ENSURE_NEAR(h.fraction, best, 1e-5f);
+        TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+        TEST_ENSURE_NEAR(h.fraction, best, 1e-5f);
     }
     printf("  4000 rays at a turned torus: %u hits, as its triangles one by one\n", hits);
-    ENSURE(hits > 1000);
+    TEST_ENSURE(hits > 1000);
     spx_mesh_destroy(m);
     return 0;
 }
 
 static int contains_point(void)
 {
-    spx_shape sh;
-    ENSURE(spx_shape_icosphere(&sh, 2.0f, 3));
-    spx_mesh* m = spx_shape_mesh(&sh);
-    spx_shape_free(&sh);
-    ENSURE(m);
+    test_shape sh;
+    TEST_ENSURE(test_shape_icosphere(&sh, 2.0f, 3));
+    spx_mesh* m = test_shape_mesh(&sh);
+    test_shape_free(&sh);
+    TEST_ENSURE(m);
     const spx_transform pose = { { 1, 2, 3 }, { 0.1825742f, 0.3651484f, 0.5477226f, 0.7302967f } };
-    case_rng rng = { 5 };
+    test_case_rng rng = { 5 };
     for (int n = 0; n < 20000; ++n) {
         double u[3];
-        case_unit_vector(&rng, u);
-        const double rad = case_uniform(&rng, 0.0, 4.0);
+        test_case_unit_vector(&rng, u);
+        const double rad = test_case_uniform(&rng, 0.0, 4.0);
         const spx_vec3 p = { (float)(1 + u[0] * rad), (float)(2 + u[1] * rad), (float)(3 + u[2] * rad) };
         bool inside;
-        ENSURE_CODE(spx_mesh_contains_point(m, &pose, p, &inside), SPX_OK);
+        TEST_ENSURE_CODE(spx_mesh_contains_point(m, &pose, p, &inside), SPX_OK);
         /* the icosphere's faces lie within 2 (1 - cos 10 degrees) of the sphere: answer sure away from it */
-        if (rad < 1.95) ENSURE(inside);
-        if (rad > 2.0 + 1e-5) ENSURE(!inside);
+        if (rad < 1.95) TEST_ENSURE(inside);
+        if (rad > 2.0 + 1e-5) TEST_ENSURE(!inside);
     }
     spx_mesh_destroy(m);
     return 0;
@@ -309,7 +309,7 @@ static int contains_point(void)
 
 /* ---- the world against brute force -------------------------------------------------------------- */
 
-static spx_query_scene scene;
+static test_query_scene scene;
 
 /* Every live shape of the world, by the plain-data queries. */
 typedef struct hit_list {
@@ -420,19 +420,19 @@ static float collect(const spx_cast_result* r, void* context)
 
 static int same_set(const hit_list* a, const hit_list* b)
 {
-    ENSURE(a->count == b->count);
+    TEST_ENSURE(a->count == b->count);
     for (uint32_t k = 0; k < a->count; ++k) {
         bool found = false;
         for (uint32_t j = 0; j < b->count && !found; ++j) {
             const spx_cast_result* x = &a->items[k];
             const spx_cast_result* y = &b->items[j];
             if (x->body.index != y->body.index || x->shape_index != y->shape_index) continue;
-            ENSURE(x->body.generation == y->body.generation && x->state == y->state);
-            ENSURE(x->fraction == y->fraction && x->triangle == y->triangle);
-            ENSURE(x->normal.x == y->normal.x && x->normal.y == y->normal.y && x->normal.z == y->normal.z);
+            TEST_ENSURE(x->body.generation == y->body.generation && x->state == y->state);
+            TEST_ENSURE(x->fraction == y->fraction && x->triangle == y->triangle);
+            TEST_ENSURE(x->normal.x == y->normal.x && x->normal.y == y->normal.y && x->normal.z == y->normal.z);
             found = true;
         }
-        ENSURE(found);
+        TEST_ENSURE(found);
     }
     return 0;
 }
@@ -464,54 +464,60 @@ static float stop_at_first(const spx_cast_result* r, void* context)
     return 0.0f;
 }
 
+/* A uniform random direction times a length uniform in [lo, hi]. */
+static spx_vec3 random_displacement(test_case_rng* rng, double lo, double hi)
+{
+    double u[3];
+    test_case_unit_vector(rng, u);
+    const double len = test_case_uniform(rng, lo, hi);
+    return (spx_vec3){ (float)(u[0] * len), (float)(u[1] * len), (float)(u[2] * len) };
+}
+
 static int rays_against_brute_force(void)
 {
-    const uint32_t rays = 10000;
-    case_rng rng = { 11 };
+    const uint32_t rays = long_run ? 10000 : 2000;
+    test_case_rng rng = { 11 };
     hit_list brute = { 0 }, world = { 0 };
     uint32_t hits = 0, total_hits = 0;
     for (uint32_t n = 0; n < rays; ++n) {
-        spx_vec3 o = { (float)case_uniform(&rng, -30, 30), (float)case_uniform(&rng, -30, 30), (float)case_uniform(&rng, -30, 30) };
-        double u[3];
-        case_unit_vector(&rng, u);
-        const double len = case_uniform(&rng, 1, 60);
-        spx_vec3 d = { (float)(u[0] * len), (float)(u[1] * len), (float)(u[2] * len) };
+        spx_vec3 o = { (float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30) };
+        const spx_vec3 d = random_displacement(&rng, 1, 60);
         brute_all(NULL, o, d, false, &brute);
         const spx_cast_result* expect = brute_first(&brute);
         spx_cast_result got;
-        ENSURE_CODE(spx_world_cast_ray_closest(scene.world, o, d, NULL, &got), SPX_OK);
-        ENSURE((got.state == SPX_SWEEP_MISS) == (expect == NULL));
+        TEST_ENSURE_CODE(spx_world_cast_ray_closest(scene.world, o, d, NULL, &got), SPX_OK);
+        TEST_ENSURE((got.state == SPX_SWEEP_MISS) == (expect == NULL));
         if (expect) {
             ++hits;
-            ENSURE(got.fraction == expect->fraction); /* the same plain-data query on the same shape: the same float */
+            TEST_ENSURE(got.fraction == expect->fraction); /* the same plain-data query on the same shape: the same float */
         }
         /* any: some hit of the brute force */
         spx_cast_result any;
-        ENSURE_CODE(spx_world_cast_ray_any(scene.world, o, d, NULL, &any), SPX_OK);
-        ENSURE((any.state == SPX_SWEEP_MISS) == (expect == NULL));
+        TEST_ENSURE_CODE(spx_world_cast_ray_any(scene.world, o, d, NULL, &any), SPX_OK);
+        TEST_ENSURE((any.state == SPX_SWEEP_MISS) == (expect == NULL));
         /* all hits */
         world.count = 0;
-        ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, NULL, collect, &world), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, NULL, collect, &world), SPX_OK);
         if (same_set(&world, &brute) != 0) return 1;
         total_hits += brute.count;
         /* clipping honoured: no hit reported beyond the last clip, and the least is the closest */
         clipper c = { 1.0f, 0, false, { .state = SPX_SWEEP_MISS }, UINT32_MAX };
-        ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, NULL, clip_to_hit, &c), SPX_OK);
-        ENSURE(!c.broken && c.calls <= brute.count);
-        if (expect) ENSURE(c.best.fraction == expect->fraction);
+        TEST_ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, NULL, clip_to_hit, &c), SPX_OK);
+        TEST_ENSURE(!c.broken && c.calls <= brute.count);
+        if (expect) TEST_ENSURE(c.best.fraction == expect->fraction);
         /* ignoring the closest body: the closest of the others */
         if (expect) {
             clipper ig = { 1.0f, 0, false, { .state = SPX_SWEEP_MISS }, expect->body.index - 1 };
-            ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, NULL, clip_to_hit, &ig), SPX_OK);
+            TEST_ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, NULL, clip_to_hit, &ig), SPX_OK);
             float next = INFINITY;
             for (uint32_t k = 0; k < brute.count; ++k)
                 if (brute.items[k].body.index != expect->body.index) next = fminf(next, brute.items[k].fraction);
-            if (isinf(next)) ENSURE(ig.best.state == SPX_SWEEP_MISS);
-            else ENSURE(ig.best.fraction == next);
+            if (isinf(next)) TEST_ENSURE(ig.best.state == SPX_SWEEP_MISS);
+            else TEST_ENSURE(ig.best.fraction == next);
             /* stopping: one call */
             clipper st = { 1.0f, 0, false, { .state = SPX_SWEEP_MISS }, UINT32_MAX };
-            ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, NULL, stop_at_first, &st), SPX_OK);
-            ENSURE(st.calls == 1);
+            TEST_ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, NULL, stop_at_first, &st), SPX_OK);
+            TEST_ENSURE(st.calls == 1);
         }
         /* a filter: the callback skipping odd slots, and bits that see nothing */
         if (n % 4 == 0) {
@@ -519,62 +525,59 @@ static int rays_against_brute_force(void)
             f.fn = skip_odd;
             brute_all(NULL, o, d, true, &brute);
             world.count = 0;
-            ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, &f, collect, &world), SPX_OK);
+            TEST_ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, &f, collect, &world), SPX_OK);
             if (same_set(&world, &brute) != 0) return 1;
             f = spx_default_query_filter();
             f.mask_bits = 0;
-            ENSURE_CODE(spx_world_cast_ray_closest(scene.world, o, d, &f, &got), SPX_OK);
-            ENSURE(got.state == SPX_SWEEP_MISS);
+            TEST_ENSURE_CODE(spx_world_cast_ray_closest(scene.world, o, d, &f, &got), SPX_OK);
+            TEST_ENSURE(got.state == SPX_SWEEP_MISS);
             f = spx_default_query_filter();
             f.category_bits = 0;
-            ENSURE_CODE(spx_world_cast_ray_closest(scene.world, o, d, &f, &got), SPX_OK);
-            ENSURE(got.state == SPX_SWEEP_MISS);
+            TEST_ENSURE_CODE(spx_world_cast_ray_closest(scene.world, o, d, &f, &got), SPX_OK);
+            TEST_ENSURE(got.state == SPX_SWEEP_MISS);
         }
     }
     printf("  %u rays: %u hit something, %u shape hits in all\n", rays, hits, total_hits);
-    ENSURE(hits > rays / 3);
+    TEST_ENSURE(hits > rays / 3);
     free(brute.items), free(world.items);
     return 0;
 }
 
 static int box_casts_against_brute_force(void)
 {
-    const uint32_t casts = 10000;
-    case_rng rng = { 12 };
+    const uint32_t casts = long_run ? 10000 : 2000;
+    test_case_rng rng = { 12 };
     hit_list brute = { 0 }, world = { 0 };
     uint32_t hits = 0, overlaps = 0;
     for (uint32_t n = 0; n < casts; ++n) {
         spx_obb box;
-        spx_vec3 h = { (float)case_log_uniform(&rng, 0.05, 1.0), (float)case_log_uniform(&rng, 0.05, 1.0),
-                       (float)case_log_uniform(&rng, 0.05, 1.0) };
-        spx_vec3 c = { (float)case_uniform(&rng, -28, 28), (float)case_uniform(&rng, -28, 28), (float)case_uniform(&rng, -28, 28) };
-        ENSURE_CODE(spx_obb_from_quat(c, h, case_random_quat(&rng), &box), SPX_OK);
-        double u[3];
-        case_unit_vector(&rng, u);
-        const double len = case_uniform(&rng, 0.5, 30);
-        spx_vec3 d = { (float)(u[0] * len), (float)(u[1] * len), (float)(u[2] * len) };
+        spx_vec3 h = { (float)test_case_log_uniform(&rng, 0.05, 1.0), (float)test_case_log_uniform(&rng, 0.05, 1.0),
+                       (float)test_case_log_uniform(&rng, 0.05, 1.0) };
+        spx_vec3 c = { (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28) };
+        TEST_ENSURE_CODE(spx_obb_from_quat(c, h, test_case_random_quat(&rng), &box), SPX_OK);
+        const spx_vec3 d = random_displacement(&rng, 0.5, 30);
         brute_all(&box, c, d, false, &brute);
         const spx_cast_result* expect = brute_first(&brute);
         spx_cast_result got;
-        ENSURE_CODE(spx_world_cast_box_closest(scene.world, &box, d, NULL, &got), SPX_OK);
-        ENSURE((got.state == SPX_SWEEP_MISS) == (expect == NULL));
+        TEST_ENSURE_CODE(spx_world_cast_box_closest(scene.world, &box, d, NULL, &got), SPX_OK);
+        TEST_ENSURE((got.state == SPX_SWEEP_MISS) == (expect == NULL));
         if (expect) {
             ++hits;
             overlaps += expect->state == SPX_SWEEP_START_OVERLAP;
-            ENSURE(got.state == expect->state);
-            ENSURE(got.fraction == expect->fraction);
-            if (got.state == SPX_SWEEP_START_OVERLAP) ENSURE(got.depth == expect->depth); /* the deepest */
+            TEST_ENSURE(got.state == expect->state);
+            TEST_ENSURE(got.fraction == expect->fraction);
+            if (got.state == SPX_SWEEP_START_OVERLAP) TEST_ENSURE(got.depth == expect->depth); /* the deepest */
         }
         world.count = 0;
-        ENSURE_CODE(spx_world_cast_box(scene.world, &box, d, NULL, collect, &world), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_cast_box(scene.world, &box, d, NULL, collect, &world), SPX_OK);
         if (same_set(&world, &brute) != 0) return 1;
         clipper cl = { 1.0f, 0, false, { .state = SPX_SWEEP_MISS }, UINT32_MAX };
-        ENSURE_CODE(spx_world_cast_box(scene.world, &box, d, NULL, clip_to_hit, &cl), SPX_OK);
-        ENSURE(!cl.broken);
-        if (expect) ENSURE(cl.best.fraction <= expect->fraction || expect->state == SPX_SWEEP_START_OVERLAP);
+        TEST_ENSURE_CODE(spx_world_cast_box(scene.world, &box, d, NULL, clip_to_hit, &cl), SPX_OK);
+        TEST_ENSURE(!cl.broken);
+        if (expect) TEST_ENSURE(cl.best.fraction <= expect->fraction || expect->state == SPX_SWEEP_START_OVERLAP);
     }
     printf("  %u box casts: %u met something (%u starting in overlap)\n", casts, hits, overlaps);
-    ENSURE(hits > casts / 3 && overlaps > casts / 50);
+    TEST_ENSURE(hits > casts / 3 && overlaps > casts / 50);
     free(brute.items), free(world.items);
     return 0;
 }
@@ -601,8 +604,8 @@ static int same_ids(id_list* a, id_list* b)
 {
     qsort(a->keys, a->count, sizeof a->keys[0], cmp_u64);
     qsort(b->keys, b->count, sizeof b->keys[0], cmp_u64);
-    ENSURE(a->count == b->count);
-    for (uint32_t k = 0; k < a->count; ++k) ENSURE(a->keys[k] == b->keys[k]);
+    TEST_ENSURE(a->count == b->count);
+    for (uint32_t k = 0; k < a->count; ++k) TEST_ENSURE(a->keys[k] == b->keys[k]);
     return 0;
 }
 
@@ -618,21 +621,21 @@ static bool point_in_obb(const spx_obb* o, spx_vec3 p)
 
 static int overlaps_against_brute_force(void)
 {
-    case_rng rng = { 13 };
+    test_case_rng rng = { 13 };
     static id_list got, want;
     spx_world* w = scene.world;
     uint32_t found = 0;
     for (int n = 0; n < 3000; ++n) {
         const int kind = n % 3;
-        spx_vec3 c = { (float)case_uniform(&rng, -28, 28), (float)case_uniform(&rng, -28, 28), (float)case_uniform(&rng, -28, 28) };
-        spx_vec3 h = { (float)case_log_uniform(&rng, 0.1, 6), (float)case_log_uniform(&rng, 0.1, 6), (float)case_log_uniform(&rng, 0.1, 6) };
+        spx_vec3 c = { (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28) };
+        spx_vec3 h = { (float)test_case_log_uniform(&rng, 0.1, 6), (float)test_case_log_uniform(&rng, 0.1, 6), (float)test_case_log_uniform(&rng, 0.1, 6) };
         spx_obb box;
-        ENSURE_CODE(spx_obb_from_quat(c, h, case_random_quat(&rng), &box), SPX_OK);
+        TEST_ENSURE_CODE(spx_obb_from_quat(c, h, test_case_random_quat(&rng), &box), SPX_OK);
         const spx_vec3 lo = { c.x - h.x, c.y - h.y, c.z - h.z }, hi = { c.x + h.x, c.y + h.y, c.z + h.z };
         got.count = want.count = 0;
-        if (kind == 0) ENSURE_CODE(spx_world_overlap_aabb(w, lo, hi, NULL, collect_id, &got), SPX_OK);
-        if (kind == 1) ENSURE_CODE(spx_world_overlap_box(w, &box, NULL, collect_id, &got), SPX_OK);
-        if (kind == 2) ENSURE_CODE(spx_world_overlap_point(w, c, NULL, collect_id, &got), SPX_OK);
+        if (kind == 0) TEST_ENSURE_CODE(spx_world_overlap_aabb(w, lo, hi, NULL, collect_id, &got), SPX_OK);
+        if (kind == 1) TEST_ENSURE_CODE(spx_world_overlap_box(w, &box, NULL, collect_id, &got), SPX_OK);
+        if (kind == 2) TEST_ENSURE_CODE(spx_world_overlap_point(w, c, NULL, collect_id, &got), SPX_OK);
         for (uint32_t slot = 0; slot < w->body_slots; ++slot) {
             const spx_body* b = &w->bodies[slot];
             if (!b->alive) continue;
@@ -648,15 +651,15 @@ static int overlaps_against_brute_force(void)
                     in = o.center.x - e.x <= hi.x && lo.x <= o.center.x + e.x && o.center.y - e.y <= hi.y
                       && lo.y <= o.center.y + e.y && o.center.z - e.z <= hi.z && lo.z <= o.center.z + e.z;
                 } else if (s->type == SPX_SHAPE_BOX) {
-                    if (kind == 1) ENSURE_CODE(spx_overlap_obb_obb(&box, &o, &in), SPX_OK);
-                    else ENSURE_CODE(spx_obb_contains_point(&o, c, &in), SPX_OK);
-                    if (kind == 2) ENSURE(in == point_in_obb(&o, c));
+                    if (kind == 1) TEST_ENSURE_CODE(spx_overlap_obb_obb(&box, &o, &in), SPX_OK);
+                    else TEST_ENSURE_CODE(spx_obb_contains_point(&o, c, &in), SPX_OK);
+                    if (kind == 2) TEST_ENSURE(in == point_in_obb(&o, c));
                 } else {
                     spx_transform pose;
                     spx_body_pose_mesh(b, s);
                     spx_mesh_instance_get_pose(s->instance, &pose);
-                    if (kind == 1) ENSURE_CODE(spx_overlap_obb_mesh(&box, s->instance, &in), SPX_OK);
-                    if (!in) ENSURE_CODE(spx_mesh_contains_point(s->mesh, &pose, c, &in), SPX_OK);
+                    if (kind == 1) TEST_ENSURE_CODE(spx_overlap_obb_mesh(&box, s->instance, &in), SPX_OK);
+                    if (!in) TEST_ENSURE_CODE(spx_mesh_contains_point(s->mesh, &pose, c, &in), SPX_OK);
                 }
                 if (in) collect_id(spx_world_shape_id(w, slot, i), &want);
             }
@@ -668,7 +671,7 @@ static int overlaps_against_brute_force(void)
         }
     }
     printf("  3000 overlap queries: %u shapes found\n", found);
-    ENSURE(found > 1000);
+    TEST_ENSURE(found > 1000);
     return 0;
 }
 
@@ -677,23 +680,23 @@ static int world_bad_input(void)
     spx_world* w = scene.world;
     spx_cast_result r;
     const spx_vec3 o = { 0, 0, 0 }, d = { 1, 0, 0 };
-    ENSURE_CODE(spx_world_cast_ray_closest(NULL, o, d, NULL, &r), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_world_cast_ray_closest(w, o, d, NULL, NULL), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_world_cast_ray(w, o, d, NULL, NULL, NULL), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_world_cast_ray_closest(w, o, spx_v3(0, 0, 0), NULL, &r), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_world_cast_ray_any(w, spx_v3(NAN, 0, 0), d, NULL, &r), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_world_cast_ray_any(w, o, spx_v3(0, 1e8f, 0), NULL, &r), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(NULL, o, d, NULL, &r), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, o, d, NULL, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_world_cast_ray(w, o, d, NULL, NULL, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, o, spx_v3(0, 0, 0), NULL, &r), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_world_cast_ray_any(w, spx_v3(NAN, 0, 0), d, NULL, &r), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_world_cast_ray_any(w, o, spx_v3(0, 1e8f, 0), NULL, &r), SPX_ERR_OUT_OF_RANGE);
     spx_obb box = axis_box(o, spx_v3(1, 1, 1));
-    ENSURE_CODE(spx_world_cast_box_closest(w, NULL, d, NULL, &r), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_world_cast_box_closest(w, &box, spx_v3(INFINITY, 0, 0), NULL, &r), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_world_cast_box_closest(w, &box, spx_v3(3e7f, 0, 0), NULL, &r), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_world_cast_box_closest(w, NULL, d, NULL, &r), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_world_cast_box_closest(w, &box, spx_v3(INFINITY, 0, 0), NULL, &r), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_world_cast_box_closest(w, &box, spx_v3(3e7f, 0, 0), NULL, &r), SPX_ERR_OUT_OF_RANGE);
     box.half_extents.z = -1.0f;
-    ENSURE_CODE(spx_world_cast_box_closest(w, &box, d, NULL, &r), SPX_ERR_BAD_EXTENT);
-    ENSURE_CODE(spx_world_overlap_box(w, &box, NULL, collect_id, NULL), SPX_ERR_BAD_EXTENT);
-    ENSURE_CODE(spx_world_overlap_aabb(w, spx_v3(1, 0, 0), spx_v3(0, 1, 1), NULL, collect_id, NULL), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_world_overlap_aabb(w, o, spx_v3(NAN, 1, 1), NULL, collect_id, NULL), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_world_overlap_point(w, spx_v3(0, 2e7f, 0), NULL, collect_id, NULL), SPX_ERR_OUT_OF_RANGE);
-    ENSURE_CODE(spx_world_overlap_point(w, o, NULL, NULL, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_world_cast_box_closest(w, &box, d, NULL, &r), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_world_overlap_box(w, &box, NULL, collect_id, NULL), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_world_overlap_aabb(w, spx_v3(1, 0, 0), spx_v3(0, 1, 1), NULL, collect_id, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_world_overlap_aabb(w, o, spx_v3(NAN, 1, 1), NULL, collect_id, NULL), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_world_overlap_point(w, spx_v3(0, 2e7f, 0), NULL, collect_id, NULL), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_world_overlap_point(w, o, NULL, NULL, NULL), SPX_ERR_INVALID_ARGUMENT);
     return 0;
 }
 
@@ -702,19 +705,19 @@ static int world_bad_input(void)
 static int world_changes_are_seen(void)
 {
     spx_world* w = scene.world;
-    spx_query_scene_body* qb = &scene.bodies[0];
+    test_query_scene_body* qb = &scene.bodies[0];
     spx_cast_result r;
     /* place body 0 in the way of a ray far outside the scene */
     const spx_vec3 o = { 200, 200, 200 }, d = { 0, -100, 0 };
-    ENSURE_CODE(spx_world_cast_ray_closest(w, o, d, NULL, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, o, d, NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_MISS);
     spx_transform t = { { 200, 150, 200 }, { 0, 0, 0, 1 } };
-    ENSURE_CODE(spx_body_set_transform(w, qb->id, &t), SPX_OK);
-    ENSURE_CODE(spx_world_cast_ray_closest(w, o, d, NULL, &r), SPX_OK);
-    ENSURE(r.state != SPX_SWEEP_MISS && r.body.index == qb->id.index && r.body.generation == qb->id.generation);
-    ENSURE_CODE(spx_body_destroy(w, qb->id), SPX_OK);
-    ENSURE_CODE(spx_world_cast_ray_closest(w, o, d, NULL, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_body_set_transform(w, qb->id, &t), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, o, d, NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state != SPX_SWEEP_MISS && r.body.index == qb->id.index && r.body.generation == qb->id.generation);
+    TEST_ENSURE_CODE(spx_body_destroy(w, qb->id), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, o, d, NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_MISS);
     /* a new body, made there: found, with its own id */
     spx_shape_def sd = spx_default_shape_def();
     sd.half_extents = spx_v3(1, 1, 1);
@@ -722,23 +725,23 @@ static int world_changes_are_seen(void)
     bd.position = spx_v3(200, 120, 200);
     bd.shapes = &sd;
     bd.shape_count = 1;
-    ENSURE_CODE(spx_body_create(w, &bd, &qb->id), SPX_OK);
-    ENSURE_CODE(spx_world_cast_ray_closest(w, o, d, NULL, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == qb->id.index && r.body.generation == qb->id.generation);
-    ENSURE_NEAR(r.fraction, (200.0f - 121.0f) / 100.0f, 1e-6f);
+    TEST_ENSURE_CODE(spx_body_create(w, &bd, &qb->id), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, o, d, NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == qb->id.index && r.body.generation == qb->id.generation);
+    TEST_ENSURE_NEAR(r.fraction, (200.0f - 121.0f) / 100.0f, 1e-6f);
     /* a falling body: after the steps the ray meets it where it is */
     bd.type = SPX_BODY_DYNAMIC;
     bd.position = spx_v3(300, 100, 300);
     spx_body_id fall;
-    ENSURE_CODE(spx_body_create(w, &bd, &fall), SPX_OK);
-    for (int k = 0; k < 30; ++k) ENSURE_CODE(spx_world_step(w, 1.0f / 60.0f), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_create(w, &bd, &fall), SPX_OK);
+    for (int k = 0; k < 30; ++k) TEST_ENSURE_CODE(spx_world_step(w, 1.0f / 60.0f), SPX_OK);
     spx_transform now;
-    ENSURE_CODE(spx_body_get_transform(w, fall, &now), SPX_OK);
-    ENSURE(now.p.y < 99.0f);
-    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(300, 200, 300), spx_v3(0, -200, 0), NULL, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == fall.index);
-    ENSURE_NEAR(r.point.y, now.p.y + 1.0f, 1e-4f);
-    ENSURE_CODE(spx_body_destroy(w, fall), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_get_transform(w, fall, &now), SPX_OK);
+    TEST_ENSURE(now.p.y < 99.0f);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(300, 200, 300), spx_v3(0, -200, 0), NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == fall.index);
+    TEST_ENSURE_NEAR(r.point.y, now.p.y + 1.0f, 1e-4f);
+    TEST_ENSURE_CODE(spx_body_destroy(w, fall), SPX_OK);
     return 0;
 }
 
@@ -755,7 +758,7 @@ static int shape_filters_and_sensors(void)
 {
     spx_world_def wd = spx_default_world_def();
     spx_world* w = NULL;
-    ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
     spx_shape_def sd = spx_default_shape_def();
     sd.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
     spx_body_def bd = spx_default_body_def();
@@ -763,34 +766,34 @@ static int shape_filters_and_sensors(void)
     bd.shape_count = 1;
     spx_body_id sensor, near, far;
     bd.position = spx_v3(3, 0, 0), sd.is_sensor = true;
-    ENSURE_CODE(spx_body_create(w, &bd, &sensor), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_create(w, &bd, &sensor), SPX_OK);
     bd.position = spx_v3(6, 0, 0), sd.is_sensor = false, sd.filter.category_bits = 2;
-    ENSURE_CODE(spx_body_create(w, &bd, &near), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_create(w, &bd, &near), SPX_OK);
     bd.position = spx_v3(9, 0, 0), sd.filter.category_bits = 1;
-    ENSURE_CODE(spx_body_create(w, &bd, &far), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_create(w, &bd, &far), SPX_OK);
     spx_shape_id near_shape, far_shape;
-    ENSURE_CODE(spx_body_get_shape(w, near, 0, &near_shape), SPX_OK);
-    ENSURE_CODE(spx_body_get_shape(w, far, 0, &far_shape), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_get_shape(w, near, 0, &near_shape), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_get_shape(w, far, 0, &far_shape), SPX_OK);
 
     spx_cast_result r;
-    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 0, 0), spx_v3(20, 0, 0), NULL, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == near.index);
-    ENSURE(r.shape.index == near_shape.index && r.shape.world == near_shape.world && r.shape.generation == near_shape.generation);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 0, 0), spx_v3(20, 0, 0), NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == near.index);
+    TEST_ENSURE(r.shape.index == near_shape.index && r.shape.world == near_shape.world && r.shape.generation == near_shape.generation);
     spx_query_filter f = spx_default_query_filter();
     f.mask_bits = 1; /* sees category 1 only: the near box is 2 */
-    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 0, 0), spx_v3(20, 0, 0), &f, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == far.index && r.shape.index == far_shape.index);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 0, 0), spx_v3(20, 0, 0), &f, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == far.index && r.shape.index == far_shape.index);
     spx_filter blind = spx_default_filter();
     blind.mask_bits = ~(uint64_t)1; /* the far box no longer sees a query of category 1 */
-    ENSURE_CODE(spx_shape_set_filter(w, far_shape, blind), SPX_OK);
-    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 0, 0), spx_v3(20, 0, 0), &f, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_shape_set_filter(w, far_shape, blind), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 0, 0), spx_v3(20, 0, 0), &f, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_MISS);
     uint32_t n = 0;
-    ENSURE_CODE(spx_world_overlap_point(w, spx_v3(3, 0, 0), NULL, count_shape, &n), SPX_OK);
-    ENSURE(n == 0); /* inside the sensor only */
+    TEST_ENSURE_CODE(spx_world_overlap_point(w, spx_v3(3, 0, 0), NULL, count_shape, &n), SPX_OK);
+    TEST_ENSURE(n == 0); /* inside the sensor only */
     spx_obb box = axis_box(spx_v3(0, 0, 0), spx_v3(0.25f, 0.25f, 0.25f));
-    ENSURE_CODE(spx_world_cast_box_closest(w, &box, spx_v3(20, 0, 0), NULL, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == near.index && r.shape.index == near_shape.index);
+    TEST_ENSURE_CODE(spx_world_cast_box_closest(w, &box, spx_v3(20, 0, 0), NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == near.index && r.shape.index == near_shape.index);
     spx_world_destroy(w);
     return 0;
 }
@@ -800,7 +803,7 @@ static int worked_example(void)
 {
     spx_world_def wd = spx_default_world_def();
     spx_world* w = NULL;
-    ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
     spx_shape_def sd = spx_default_shape_def();
     sd.half_extents = spx_v3(1, 1, 1);
     spx_body_def bd = spx_default_body_def();
@@ -808,79 +811,79 @@ static int worked_example(void)
     bd.shapes = &sd;
     bd.shape_count = 1;
     spx_body_id box_id, ball_id, grid_id;
-    ENSURE_CODE(spx_body_create(w, &bd, &box_id), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_create(w, &bd, &box_id), SPX_OK);
     spx_cast_result r;
-    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 0, 0), spx_v3(10, 0, 0), NULL, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == box_id.index && r.shape_index == 0);
-    ENSURE(r.triangle == SPX_NO_TRIANGLE && r.normal.x == -1.0f && r.normal.y == 0.0f && r.normal.z == 0.0f);
-    ENSURE_NEAR(r.fraction, 0.4f, 1e-7f);
-    ENSURE_NEAR(r.point.x, 4.0f, 1e-6f);
-    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(5, 0, 0), spx_v3(10, 0, 0), NULL, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_START_OVERLAP && r.fraction == 0.0f && r.normal.x == -1.0f);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 0, 0), spx_v3(10, 0, 0), NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == box_id.index && r.shape_index == 0);
+    TEST_ENSURE(r.triangle == SPX_NO_TRIANGLE && r.normal.x == -1.0f && r.normal.y == 0.0f && r.normal.z == 0.0f);
+    TEST_ENSURE_NEAR(r.fraction, 0.4f, 1e-7f);
+    TEST_ENSURE_NEAR(r.point.x, 4.0f, 1e-6f);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(5, 0, 0), spx_v3(10, 0, 0), NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_START_OVERLAP && r.fraction == 0.0f && r.normal.x == -1.0f);
     spx_obb crate = axis_box(spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f));
-    ENSURE_CODE(spx_world_cast_box_closest(w, &crate, spx_v3(10, 0, 0), NULL, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == box_id.index);
-    ENSURE_NEAR(r.fraction, 0.35f, 1e-6f);
-    ENSURE_NEAR(r.normal.x, -1.0f, 1e-6f);
-    ENSURE_NEAR(r.point.x, 4.0f, 1e-5f);
+    TEST_ENSURE_CODE(spx_world_cast_box_closest(w, &crate, spx_v3(10, 0, 0), NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == box_id.index);
+    TEST_ENSURE_NEAR(r.fraction, 0.35f, 1e-6f);
+    TEST_ENSURE_NEAR(r.normal.x, -1.0f, 1e-6f);
+    TEST_ENSURE_NEAR(r.point.x, 4.0f, 1e-5f);
     /* started overlapping by 0.25 m: the minimum translation pushes it back along -x */
     crate.center.x = 3.75f;
-    ENSURE_CODE(spx_world_cast_box_closest(w, &crate, spx_v3(1, 0, 0), NULL, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_START_OVERLAP && r.fraction == 0.0f);
-    ENSURE_NEAR(r.depth, 0.25f, 1e-6f);
-    ENSURE_NEAR(r.normal.x, -1.0f, 1e-6f);
+    TEST_ENSURE_CODE(spx_world_cast_box_closest(w, &crate, spx_v3(1, 0, 0), NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_START_OVERLAP && r.fraction == 0.0f);
+    TEST_ENSURE_NEAR(r.depth, 0.25f, 1e-6f);
+    TEST_ENSURE_NEAR(r.normal.x, -1.0f, 1e-6f);
     /* a closed icosphere: a box at its centre overlaps it (held whole), its centre holds the point, a
        short cast from there meets nothing (the surface is 2.5 m away) */
-    spx_shape sh;
-    ENSURE(spx_shape_icosphere(&sh, 2.5f, 2));
-    spx_mesh* ball = spx_shape_mesh(&sh);
-    spx_shape_free(&sh);
-    ENSURE(ball);
+    test_shape sh;
+    TEST_ENSURE(test_shape_icosphere(&sh, 2.5f, 2));
+    spx_mesh* ball = test_shape_mesh(&sh);
+    test_shape_free(&sh);
+    TEST_ENSURE(ball);
     spx_shape_def md = spx_default_shape_def();
     md.type = SPX_SHAPE_MESH;
     md.mesh = ball;
     bd.position = spx_v3(20, 0, 0);
     bd.shapes = &md;
-    ENSURE_CODE(spx_body_create(w, &bd, &ball_id), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_create(w, &bd, &ball_id), SPX_OK);
     uint32_t n = 0;
     spx_obb inner = axis_box(spx_v3(20, 0, 0), spx_v3(0.5f, 0.5f, 0.5f));
-    ENSURE_CODE(spx_world_overlap_box(w, &inner, NULL, count_shape, &n), SPX_OK);
-    ENSURE(n == 1);
+    TEST_ENSURE_CODE(spx_world_overlap_box(w, &inner, NULL, count_shape, &n), SPX_OK);
+    TEST_ENSURE(n == 1);
     n = 0;
-    ENSURE_CODE(spx_world_overlap_point(w, spx_v3(20, 0.1f, 0), NULL, count_shape, &n), SPX_OK);
-    ENSURE(n == 1);
+    TEST_ENSURE_CODE(spx_world_overlap_point(w, spx_v3(20, 0.1f, 0), NULL, count_shape, &n), SPX_OK);
+    TEST_ENSURE(n == 1);
     n = 0;
-    ENSURE_CODE(spx_world_overlap_point(w, spx_v3(20, 2.6f, 0), NULL, count_shape, &n), SPX_OK);
-    ENSURE(n == 0);
-    ENSURE_CODE(spx_world_cast_box_closest(w, &inner, spx_v3(1, 0, 0), NULL, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_world_overlap_point(w, spx_v3(20, 2.6f, 0), NULL, count_shape, &n), SPX_OK);
+    TEST_ENSURE(n == 0);
+    TEST_ENSURE_CODE(spx_world_cast_box_closest(w, &inner, spx_v3(1, 0, 0), NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_MISS);
     /* from its centre a ray meets the inner side */
-    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(20, 0, 0), spx_v3(0, 10, 0), NULL, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == ball_id.index && r.normal.y < -0.9f);
-    ENSURE_NEAR(r.fraction, 0.25f, 0.01f);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(20, 0, 0), spx_v3(0, 10, 0), NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == ball_id.index && r.normal.y < -0.9f);
+    TEST_ENSURE_NEAR(r.fraction, 0.25f, 0.01f);
     /* a grid: the triangle named is the def's, found by its corners */
-    ENSURE(spx_shape_grid(&sh, 4, 4));
-    spx_mesh* grid = spx_shape_mesh(&sh);
-    ENSURE(grid);
+    TEST_ENSURE(test_shape_grid(&sh, 4, 4));
+    spx_mesh* grid = test_shape_mesh(&sh);
+    TEST_ENSURE(grid);
     md.mesh = grid;
     bd.position = spx_v3(-20, 0, 0);
-    ENSURE_CODE(spx_body_create(w, &bd, &grid_id), SPX_OK);
-    case_rng rng = { 9 };
+    TEST_ENSURE_CODE(spx_body_create(w, &bd, &grid_id), SPX_OK);
+    test_case_rng rng = { 9 };
     for (int k = 0; k < 200; ++k) {
-        const float x = (float)case_uniform(&rng, 0.01, 3.99), z = (float)case_uniform(&rng, 0.01, 3.99);
-        ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(-20 + x, 5, z), spx_v3(0, -10, 0), NULL, &r), SPX_OK);
-        ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == grid_id.index && r.triangle < sh.triangle_count);
-        ENSURE_NEAR(r.fraction, 0.5f, 1e-6f);
-        ENSURE(r.normal.y == 1.0f);
+        const float x = (float)test_case_uniform(&rng, 0.01, 3.99), z = (float)test_case_uniform(&rng, 0.01, 3.99);
+        TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(-20 + x, 5, z), spx_v3(0, -10, 0), NULL, &r), SPX_OK);
+        TEST_ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == grid_id.index && r.triangle < sh.triangle_count);
+        TEST_ENSURE_NEAR(r.fraction, 0.5f, 1e-6f);
+        TEST_ENSURE(r.normal.y == 1.0f);
         /* the point lies in the def's triangle r.triangle (its corners' x and z bound it) */
         float lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
         for (int c = 0; c < 3; ++c) {
             const spx_vec3 v = sh.vertices[sh.indices[3 * r.triangle + c]];
             lo[0] = fminf(lo[0], v.x), hi[0] = fmaxf(hi[0], v.x), lo[1] = fminf(lo[1], v.z), hi[1] = fmaxf(hi[1], v.z);
         }
-        ENSURE(x >= lo[0] && x <= hi[0] && z >= lo[1] && z <= hi[1]);
+        TEST_ENSURE(x >= lo[0] && x <= hi[0] && z >= lo[1] && z <= hi[1]);
     }
-    spx_shape_free(&sh);
+    test_shape_free(&sh);
     spx_world_destroy(w);
     spx_mesh_destroy(ball);
     spx_mesh_destroy(grid);
@@ -936,7 +939,7 @@ static int queries_refused_during_a_step(void)
     spx_world_def wd = spx_default_world_def();
     wd.allocator = &a;
     spx_world* w = NULL;
-    ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
     spx_shape_def sd = spx_default_shape_def();
     sd.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
     spx_body_def bd = spx_default_body_def();
@@ -944,21 +947,21 @@ static int queries_refused_during_a_step(void)
     bd.shape_count = 1;
     bd.position = spx_v3(0, -0.5f, 0);
     spx_body_id id;
-    ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
     bd.type = SPX_BODY_DYNAMIC;
     bd.position = spx_v3(0, 0.51f, 0);
-    ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
     p.world = w;
     for (int k = 0; k < 3; ++k) {
         p.stepping = true;
-        ENSURE_CODE(spx_world_step(w, 1.0f / 60.0f), SPX_OK);
+        TEST_ENSURE_CODE(spx_world_step(w, 1.0f / 60.0f), SPX_OK);
         p.stepping = false;
     }
-    ENSURE(p.tried > 0 && p.refused == p.tried);
+    TEST_ENSURE(p.tried > 0 && p.refused == p.tried);
     /* after the step they answer, the tree made through the host's allocator */
     spx_cast_result r;
-    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == id.index);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == id.index);
     p.world = NULL;
     spx_world_destroy(w);
     return 0;
@@ -1006,27 +1009,27 @@ static int world_locked_in_callbacks(void)
 {
     spx_world* w = scene.world;
     meddler m = { w, scene.bodies[1].id, 0, 0 };
-    ENSURE(spx_body_is_valid(w, m.victim));
+    TEST_ENSURE(spx_body_is_valid(w, m.victim));
     spx_transform at;
-    ENSURE_CODE(spx_body_get_transform(w, m.victim, &at), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_get_transform(w, m.victim, &at), SPX_OK);
     const spx_vec3 above = { at.p.x, at.p.y + 20.0f, at.p.z };
-    ENSURE_CODE(spx_world_cast_ray(w, above, spx_v3(0, -40, 0), NULL, meddle_cast, &m), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_cast_ray(w, above, spx_v3(0, -40, 0), NULL, meddle_cast, &m), SPX_OK);
     spx_obb box = axis_box(above, spx_v3(0.1f, 0.1f, 0.1f));
-    ENSURE_CODE(spx_world_cast_box(w, &box, spx_v3(0, -40, 0), NULL, meddle_cast, &m), SPX_OK);
-    ENSURE_CODE(spx_world_overlap_point(w, at.p, NULL, meddle_overlap, &m), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_cast_box(w, &box, spx_v3(0, -40, 0), NULL, meddle_cast, &m), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_overlap_point(w, at.p, NULL, meddle_overlap, &m), SPX_OK);
     spx_query_filter f = spx_default_query_filter();
     f.fn = meddle_filter;
     f.context = &m;
     spx_cast_result r;
-    ENSURE_CODE(spx_world_cast_ray_closest(w, above, spx_v3(0, -40, 0), &f, &r), SPX_OK);
-    ENSURE(m.calls >= 16 && m.refused == m.calls);
-    ENSURE(spx_body_is_valid(w, m.victim));
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, above, spx_v3(0, -40, 0), &f, &r), SPX_OK);
+    TEST_ENSURE(m.calls >= 16 && m.refused == m.calls);
+    TEST_ENSURE(spx_body_is_valid(w, m.victim));
     spx_transform still;
-    ENSURE_CODE(spx_body_get_transform(w, m.victim, &still), SPX_OK);
-    ENSURE(memcmp(&still, &at, sizeof at) == 0);
+    TEST_ENSURE_CODE(spx_body_get_transform(w, m.victim, &still), SPX_OK);
+    TEST_ENSURE(memcmp(&still, &at, sizeof at) == 0);
     /* and after the queries, the world is open again */
-    ENSURE_CODE(spx_world_cast_ray_closest(w, above, spx_v3(0, -40, 0), NULL, &r), SPX_OK);
-    ENSURE(r.state != SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, above, spx_v3(0, -40, 0), NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state != SPX_SWEEP_MISS);
     return 0;
 }
 
@@ -1049,41 +1052,41 @@ static int query_out_of_memory(void)
     wd.allocator = &a;
     spx_world* w = NULL;
     fail_alloc = false;
-    ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
     spx_shape_def sd = spx_default_shape_def();
     sd.half_extents = spx_v3(1, 1, 1);
     spx_body_def bd = spx_default_body_def();
     bd.shapes = &sd;
     bd.shape_count = 1;
     spx_body_id id;
-    ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
     fail_alloc = true;
     spx_cast_result r;
     uint32_t n = 0;
-    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r), SPX_ERR_OUT_OF_MEMORY);
-    ENSURE_CODE(spx_world_overlap_point(w, spx_v3(0, 0, 0), NULL, count_shape, &n), SPX_ERR_OUT_OF_MEMORY);
-    ENSURE(n == 0);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r), SPX_ERR_OUT_OF_MEMORY);
+    TEST_ENSURE_CODE(spx_world_overlap_point(w, spx_v3(0, 0, 0), NULL, count_shape, &n), SPX_ERR_OUT_OF_MEMORY);
+    TEST_ENSURE(n == 0);
     fail_alloc = false;
-    ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r), SPX_OK);
-    ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == id.index);
-    ENSURE_NEAR(r.fraction, 0.4f, 1e-7f);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r), SPX_OK);
+    TEST_ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == id.index);
+    TEST_ENSURE_NEAR(r.fraction, 0.4f, 1e-7f);
     /* a second body after the tree exists: the tree grows, or says it cannot */
     bd.position = spx_v3(10, 0, 0);
     spx_body_id second;
-    ENSURE_CODE(spx_body_create(w, &bd, &second), SPX_OK);
-    ENSURE_CODE(spx_world_overlap_point(w, spx_v3(10, 0, 0), NULL, count_shape, &n), SPX_OK);
-    ENSURE(n == 1);
+    TEST_ENSURE_CODE(spx_body_create(w, &bd, &second), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_overlap_point(w, spx_v3(10, 0, 0), NULL, count_shape, &n), SPX_OK);
+    TEST_ENSURE(n == 1);
     spx_world_destroy(w);
     return 0;
 }
 
 static int world_build(void)
 {
-    ENSURE(spx_query_scene_build(&scene, 1000, 0x5E9A));
+    TEST_ENSURE(test_query_scene_build(&scene, 1000, 0x5E9A));
     /* a first query makes the tree; the steps then move the awake bodies */
     spx_cast_result r;
-    ENSURE_CODE(spx_world_cast_ray_closest(scene.world, spx_v3(0, 0, 0), spx_v3(1, 1, 1), NULL, &r), SPX_OK);
-    for (int k = 0; k < 3; ++k) ENSURE_CODE(spx_world_step(scene.world, 1.0f / 60.0f), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(scene.world, spx_v3(0, 0, 0), spx_v3(1, 1, 1), NULL, &r), SPX_OK);
+    for (int k = 0; k < 3; ++k) TEST_ENSURE_CODE(spx_world_step(scene.world, 1.0f / 60.0f), SPX_OK);
     return 0;
 }
 
@@ -1091,26 +1094,26 @@ int main(int argc, char** argv)
 {
     long_run = argc > 1 && strcmp(argv[1], "--long") == 0;
     int failures = 0;
-    RUN_TEST(ray_obb_by_hand, failures);
-    RUN_TEST(ray_triangle_by_hand, failures);
-    RUN_TEST(ray_bad_input, failures);
-    RUN_TEST(ray_moves_with_the_problem, failures);
-    RUN_TEST(icosphere_watertight, failures);
-    RUN_TEST(ray_mesh_against_triangles, failures);
-    RUN_TEST(contains_point, failures);
-    RUN_TEST(worked_example, failures);
-    RUN_TEST(shape_filters_and_sensors, failures);
-    RUN_TEST(queries_refused_during_a_step, failures);
-    RUN_TEST(query_out_of_memory, failures);
-    RUN_TEST(world_build, failures);
+    TEST_RUN(ray_obb_by_hand, failures);
+    TEST_RUN(ray_triangle_by_hand, failures);
+    TEST_RUN(ray_bad_input, failures);
+    TEST_RUN(ray_moves_with_the_problem, failures);
+    TEST_RUN(icosphere_watertight, failures);
+    TEST_RUN(ray_mesh_against_triangles, failures);
+    TEST_RUN(contains_point, failures);
+    TEST_RUN(worked_example, failures);
+    TEST_RUN(shape_filters_and_sensors, failures);
+    TEST_RUN(queries_refused_during_a_step, failures);
+    TEST_RUN(query_out_of_memory, failures);
+    TEST_RUN(world_build, failures);
     if (scene.world) {
-        RUN_TEST(world_bad_input, failures);
-        RUN_TEST(rays_against_brute_force, failures);
-        RUN_TEST(box_casts_against_brute_force, failures);
-        RUN_TEST(overlaps_against_brute_force, failures);
-        RUN_TEST(world_locked_in_callbacks, failures);
-        RUN_TEST(world_changes_are_seen, failures);
+        TEST_RUN(world_bad_input, failures);
+        TEST_RUN(rays_against_brute_force, failures);
+        TEST_RUN(box_casts_against_brute_force, failures);
+        TEST_RUN(overlaps_against_brute_force, failures);
+        TEST_RUN(world_locked_in_callbacks, failures);
+        TEST_RUN(world_changes_are_seen, failures);
     }
-    spx_query_scene_free(&scene);
+    test_query_scene_free(&scene);
     return failures ? 1 : 0;
 }

@@ -1,7 +1,7 @@
 /* The radix sort behind the mesh's closedness check: sorted, stable, every key kept with its payload,
    on key sets that exercise the skipped passes (bytes equal in every key) and the ones that run. */
 #include "core/radix_sort.h"
-#include "test.h"
+#include "support/test.h"
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -21,19 +21,19 @@ static int check_sort(const uint64_t* keys, size_t n)
     uint64_t* tmp = malloc(sizeof(uint64_t) * (n + 1));
     uint32_t* p = malloc(sizeof(uint32_t) * (n + 1));
     uint32_t* tmp_p = malloc(sizeof(uint32_t) * (n + 1));
-    ENSURE(k && plain && tmp && p && tmp_p);
+    TEST_ENSURE(k && plain && tmp && p && tmp_p);
     for (size_t i = 0; i < n; ++i) k[i] = plain[i] = keys[i], p[i] = (uint32_t)i;
     spx_radix_sort_u64(k, p, tmp, tmp_p, n);
     spx_radix_sort_u64(plain, NULL, tmp, NULL, n);
     int bad = 0;
     uint8_t* seen = calloc(n + 1, 1);
-    ENSURE(seen);
+    TEST_ENSURE(seen);
     for (size_t i = 0; i < n; ++i) {
         bad |= p[i] >= n || seen[p[i]]++ || k[i] != keys[p[i]] || plain[i] != k[i];
         if (i > 0) bad |= k[i] < k[i - 1] || (k[i] == k[i - 1] && p[i] < p[i - 1]);
     }
     free(seen), free(k), free(plain), free(tmp), free(p), free(tmp_p);
-    ENSURE(!bad);
+    TEST_ENSURE(!bad);
     return 0;
 }
 
@@ -41,7 +41,7 @@ static int radix_sort_key_sets(void)
 {
     const size_t n = 50000;
     uint64_t* keys = malloc(sizeof(uint64_t) * n);
-    ENSURE(keys);
+    TEST_ENSURE(keys);
     uint64_t state = 0x2545F4914F6CDD1Dull;
     /* full 64-bit keys; small keys (high bytes all zero: skipped passes); edge-like keys (a << 32 | b
        with a, b < 1000, many repeats); one byte varying in the middle; all equal; every byte 0..3, so
@@ -66,9 +66,9 @@ static int radix_sort_key_sets(void)
         }
     }
     /* tiny inputs */
-    for (size_t m = 0; m <= 3; ++m) ENSURE(check_sort(keys, m) == 0);
+    for (size_t m = 0; m <= 3; ++m) TEST_ENSURE(check_sort(keys, m) == 0);
     const uint64_t two[2] = { UINT64_MAX, 0 };
-    ENSURE(check_sort(two, 2) == 0);
+    TEST_ENSURE(check_sort(two, 2) == 0);
     free(keys);
     return 0;
 }
@@ -76,6 +76,6 @@ static int radix_sort_key_sets(void)
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(radix_sort_key_sets, failures);
+    TEST_RUN(radix_sort_key_sets, failures);
     return failures != 0;
 }

@@ -4,7 +4,7 @@
  * polygon; for circles, bisection on the distance, which is convex in time). Then the properties:
  * the same answers with A and B swapped, a polygon's corners given from another start or the other
  * way round, and the whole problem moved and given a common velocity. --long: ten times the cases. */
-#include "test.h"
+#include "support/test.h"
 #include <sepax/sat2d.h>
 #include <float.h>
 #include <math.h>
@@ -36,15 +36,15 @@ static double dv_cross(dv a, dv b) { return a.x * b.y - a.y * b.x; }
 static double dv_len(dv a) { return sqrt(dv_dot(a, a)); }
 
 /* A piece as the reference sees it: core corners (1 for a circle) and a radius. */
-typedef struct ref_piece {
+typedef struct test_ref_piece {
     int n;
     dv v[SPX_POLYGON_MAX_CORNERS];
     double r;
-} ref_piece;
+} test_ref_piece;
 
-static ref_piece ref_of(const spx_piece2d* p)
+static test_ref_piece ref_of(const spx_piece2d* p)
 {
-    ref_piece q;
+    test_ref_piece q;
     if (p->kind == SPX_PIECE2D_CIRCLE) {
         q.n = 1, q.v[0] = (dv){ p->circle.center.x, p->circle.center.y }, q.r = p->circle.radius;
     } else {
@@ -84,7 +84,7 @@ typedef struct ref_diff {
     double r;
 } ref_diff;
 
-static void difference(const ref_piece* a, const ref_piece* b, ref_diff* d)
+static void difference(const test_ref_piece* a, const test_ref_piece* b, ref_diff* d)
 {
     static dv pts[SPX_POLYGON_MAX_CORNERS * SPX_POLYGON_MAX_CORNERS];
     int m = 0;
@@ -126,7 +126,7 @@ static double gap(const ref_diff* d, dv x)
 /* Minimum translation of B: depth, normal from A to B. Moving B by t n moves the difference by t n,
  * so the origin leaves it through the boundary point nearest the origin. `unique` is false where a
  * second boundary direction is nearly as near (the normal is then not one). */
-static double ref_penetration(const ref_diff* d, dv* normal, bool* unique)
+static double test_ref_penetration(const ref_diff* d, dv* normal, bool* unique)
 {
     bool inside;
     dv o = { 0, 0 };
@@ -268,33 +268,33 @@ static double length_tol(const spx_piece2d* a, const spx_piece2d* b)
 
 static int check_static(const spx_piece2d* a, const spx_piece2d* b)
 {
-    ref_piece ra = ref_of(a), rb = ref_of(b);
+    test_ref_piece ra = ref_of(a), rb = ref_of(b);
     static ref_diff d;
     difference(&ra, &rb, &d);
     dv ref_normal;
     bool unique;
-    double ref_depth = ref_penetration(&d, &ref_normal, &unique);
+    double ref_depth = test_ref_penetration(&d, &ref_normal, &unique);
     double tol = length_tol(a, b);
 
     bool overlap;
     spx_penetration2d pen;
-    ENSURE_CODE(spx_overlap_2d(a, b, &overlap), SPX_OK);
-    ENSURE_CODE(spx_penetration_2d(a, b, &pen), SPX_OK);
-    ENSURE(overlap == pen.overlapping);
-    if (fabs(ref_depth) > tol) ENSURE(pen.overlapping == (ref_depth > 0));
+    TEST_ENSURE_CODE(spx_overlap_2d(a, b, &overlap), SPX_OK);
+    TEST_ENSURE_CODE(spx_penetration_2d(a, b, &pen), SPX_OK);
+    TEST_ENSURE(overlap == pen.overlapping);
+    if (fabs(ref_depth) > tol) TEST_ENSURE(pen.overlapping == (ref_depth > 0));
     if (!pen.overlapping) return 0;
-    ENSURE_NEAR(pen.depth, fmax(ref_depth, 0), tol);
-    ENSURE_NEAR(hypot(pen.normal.x, pen.normal.y), 1, 1e-5);
+    TEST_ENSURE_NEAR(pen.depth, fmax(ref_depth, 0), tol);
+    TEST_ENSURE_NEAR(hypot(pen.normal.x, pen.normal.y), 1, 1e-5);
     if (unique && ref_depth > 100 * tol) {
-        ENSURE_NEAR(pen.normal.x, ref_normal.x, 1e-4);
-        ENSURE_NEAR(pen.normal.y, ref_normal.y, 1e-4);
+        TEST_ENSURE_NEAR(pen.normal.x, ref_normal.x, 1e-4);
+        TEST_ENSURE_NEAR(pen.normal.y, ref_normal.y, 1e-4);
     }
     /* Whatever the normal, moving B by the depth along it leaves the pieces touching. */
-    ref_piece moved = rb;
+    test_ref_piece moved = rb;
     for (int i = 0; i < moved.n; ++i)
         moved.v[i] = dv_add(moved.v[i], dv_scale((dv){ pen.normal.x, pen.normal.y }, pen.depth));
     difference(&ra, &moved, &d);
-    ENSURE(fabs(gap(&d, (dv){ 0, 0 })) <= 4 * tol);
+    TEST_ENSURE(fabs(gap(&d, (dv){ 0, 0 })) <= 4 * tol);
     return 0;
 }
 
@@ -303,7 +303,7 @@ static bool same_vec(spx_vec2 p, spx_vec2 q, double tol) { return fabs(p.x - q.x
 static int check_sweep(const spx_piece2d* a, spx_vec2 va, const spx_piece2d* b, spx_vec2 vb, float tmax,
                        uint32_t* hits)
 {
-    ref_piece ra = ref_of(a), rb = ref_of(b);
+    test_ref_piece ra = ref_of(a), rb = ref_of(b);
     static ref_diff d;
     difference(&ra, &rb, &d);
     dv w = { (double)vb.x - va.x, (double)vb.y - va.y };
@@ -311,29 +311,29 @@ static int check_sweep(const spx_piece2d* a, spx_vec2 va, const spx_piece2d* b, 
     double tol = length_tol(a, b), speed = dv_len(w);
 
     spx_sweep_hit2d hit;
-    ENSURE_CODE(spx_sweep_2d(a, va, b, vb, tmax, &hit), SPX_OK);
+    TEST_ENSURE_CODE(spx_sweep_2d(a, va, b, vb, tmax, &hit), SPX_OK);
     if (t_ref == 0) {
-        if (hit.state != SPX_SWEEP_START_OVERLAP) ENSURE(gap(&d, (dv){ 0, 0 }) >= -tol);
+        if (hit.state != SPX_SWEEP_START_OVERLAP) TEST_ENSURE(gap(&d, (dv){ 0, 0 }) >= -tol);
         return 0;
     }
     if (hit.state == SPX_SWEEP_START_OVERLAP) {
-        ENSURE(gap(&d, (dv){ 0, 0 }) <= tol);
+        TEST_ENSURE(gap(&d, (dv){ 0, 0 }) <= tol);
         return 0;
     }
     if (t_ref < 0) {
-        if (hit.state == SPX_SWEEP_HIT) ENSURE(min_gap <= tol);
+        if (hit.state == SPX_SWEEP_HIT) TEST_ENSURE(min_gap <= tol);
         return 0;
     }
     if (hit.state == SPX_SWEEP_MISS) {
-        ENSURE(min_gap >= -tol || t_ref >= tmax - tol / fmax(speed, 1e-30));
+        TEST_ENSURE(min_gap >= -tol || t_ref >= tmax - tol / fmax(speed, 1e-30));
         return 0;
     }
     ++*hits;
     /* The time: the reference's gap at the answer's time is nil, and no earlier touch. */
     double gap_at = gap(&d, dv_scale(w, -(double)hit.time));
-    ENSURE(fabs(gap_at) <= 4 * tol);
-    ENSURE(hit.time <= t_ref + 4 * tol / speed);
-    ENSURE_NEAR(hypot(hit.normal.x, hit.normal.y), 1, 1e-5);
+    TEST_ENSURE(fabs(gap_at) <= 4 * tol);
+    TEST_ENSURE(hit.time <= t_ref + 4 * tol / speed);
+    TEST_ENSURE_NEAR(hypot(hit.normal.x, hit.normal.y), 1, 1e-5);
     /* The normal, where the reference has one: B - A's outward normal m at the contact gives -m;
      * at a corner of the difference of two polygons any normal of its cone would do. */
     dv x = dv_scale(w, -t_ref);
@@ -356,20 +356,20 @@ static int check_sweep(const spx_piece2d* a, spx_vec2 va, const spx_piece2d* b, 
         }
     }
     if (unique) {
-        ENSURE_NEAR(hit.normal.x, -m.x, 1e-4);
-        ENSURE_NEAR(hit.normal.y, -m.y, 1e-4);
+        TEST_ENSURE_NEAR(hit.normal.x, -m.x, 1e-4);
+        TEST_ENSURE_NEAR(hit.normal.y, -m.y, 1e-4);
     }
     /* The pieces approach along the normal. */
-    ENSURE(hit.normal.x * w.x + hit.normal.y * w.y <= 1e-4 * speed);
+    TEST_ENSURE(hit.normal.x * w.x + hit.normal.y * w.y <= 1e-4 * speed);
     /* The point: on both pieces at that time (within the tolerance). */
-    ref_piece at_a = ra, at_b = rb;
+    test_ref_piece at_a = ra, at_b = rb;
     for (int i = 0; i < at_a.n; ++i) at_a.v[i] = dv_add(at_a.v[i], dv_scale((dv){ va.x, va.y }, hit.time));
     for (int i = 0; i < at_b.n; ++i) at_b.v[i] = dv_add(at_b.v[i], dv_scale((dv){ vb.x, vb.y }, hit.time));
-    ref_piece point = { 1, { { hit.point.x, hit.point.y } }, 0 };
+    test_ref_piece point = { 1, { { hit.point.x, hit.point.y } }, 0 };
     difference(&at_a, &point, &d);
-    ENSURE(gap(&d, (dv){ 0, 0 }) <= 8 * tol);
+    TEST_ENSURE(gap(&d, (dv){ 0, 0 }) <= 8 * tol);
     difference(&at_b, &point, &d);
-    ENSURE(gap(&d, (dv){ 0, 0 }) <= 8 * tol);
+    TEST_ENSURE(gap(&d, (dv){ 0, 0 }) <= 8 * tol);
     return 0;
 }
 
@@ -393,22 +393,22 @@ static int check_invariance(piece_store* a, spx_vec2 va, piece_store* b, spx_vec
 {
     spx_penetration2d p0, p1;
     spx_sweep_hit2d h0, h1;
-    ENSURE_CODE(spx_penetration_2d(&a->piece, &b->piece, &p0), SPX_OK);
-    ENSURE_CODE(spx_penetration_2d(&b->piece, &a->piece, &p1), SPX_OK);
-    ENSURE(p0.overlapping == p1.overlapping && p0.contained == p1.contained);
-    ENSURE(p0.depth == p1.depth);
+    TEST_ENSURE_CODE(spx_penetration_2d(&a->piece, &b->piece, &p0), SPX_OK);
+    TEST_ENSURE_CODE(spx_penetration_2d(&b->piece, &a->piece, &p1), SPX_OK);
+    TEST_ENSURE(p0.overlapping == p1.overlapping && p0.contained == p1.contained);
+    TEST_ENSURE(p0.depth == p1.depth);
     /* Two equal pieces are the same problem swapped: no way round to turn (sat2d.h). */
     bool equal = a->piece.kind == b->piece.kind &&
                  (a->piece.kind == SPX_PIECE2D_CIRCLE
                       ? memcmp(&a->piece.circle, &b->piece.circle, sizeof a->piece.circle) == 0
                       : memcmp(&a->polygon, &b->polygon, sizeof a->polygon) == 0);
-    if (!equal) ENSURE(p0.normal.x == -p1.normal.x && p0.normal.y == -p1.normal.y);
-    ENSURE(same_vec(p0.point, p1.point, 1e-6 * (1 + fabs(p0.point.x) + fabs(p0.point.y))));
-    ENSURE_CODE(spx_sweep_2d(&a->piece, va, &b->piece, vb, tmax, &h0), SPX_OK);
-    ENSURE_CODE(spx_sweep_2d(&b->piece, vb, &a->piece, va, tmax, &h1), SPX_OK);
-    ENSURE(h0.state == h1.state && h0.time == h1.time && h0.depth == h1.depth);
-    if (!equal || h0.state == SPX_SWEEP_HIT) ENSURE(h0.normal.x == -h1.normal.x && h0.normal.y == -h1.normal.y);
-    ENSURE(same_vec(h0.point, h1.point, 1e-6 * (1 + fabs(h0.point.x) + fabs(h0.point.y))));
+    if (!equal) TEST_ENSURE(p0.normal.x == -p1.normal.x && p0.normal.y == -p1.normal.y);
+    TEST_ENSURE(same_vec(p0.point, p1.point, 1e-6 * (1 + fabs(p0.point.x) + fabs(p0.point.y))));
+    TEST_ENSURE_CODE(spx_sweep_2d(&a->piece, va, &b->piece, vb, tmax, &h0), SPX_OK);
+    TEST_ENSURE_CODE(spx_sweep_2d(&b->piece, vb, &a->piece, va, tmax, &h1), SPX_OK);
+    TEST_ENSURE(h0.state == h1.state && h0.time == h1.time && h0.depth == h1.depth);
+    if (!equal || h0.state == SPX_SWEEP_HIT) TEST_ENSURE(h0.normal.x == -h1.normal.x && h0.normal.y == -h1.normal.y);
+    TEST_ENSURE(same_vec(h0.point, h1.point, 1e-6 * (1 + fabs(h0.point.x) + fabs(h0.point.y))));
 
     /* Corners from another start, and given clockwise. */
     for (int way = 0; way < 2 && a->piece.kind == SPX_PIECE2D_POLYGON; ++way) {
@@ -416,20 +416,20 @@ static int check_invariance(piece_store* a, spx_vec2 va, piece_store* b, spx_vec
         uint32_t n = a->corner_count, k = (uint32_t)uniform(1, n);
         for (uint32_t i = 0; i < n; ++i)
             turned.corners[i] = way == 0 ? a->corners[(i + k) % n] : a->corners[n - 1 - i];
-        ENSURE(make_piece(&turned));
+        TEST_ENSURE(make_piece(&turned));
         /* Corners within 1e-6 of the size of each other, or nearly on a line, may be merged or
          * dropped differently from another start: then it is another polygon. */
         if (!same_corners(&turned.polygon, &a->polygon)) continue;
         spx_penetration2d p2;
         spx_sweep_hit2d h2;
-        ENSURE_CODE(spx_penetration_2d(&turned.piece, &b->piece, &p2), SPX_OK);
-        ENSURE_CODE(spx_sweep_2d(&turned.piece, va, &b->piece, vb, tmax, &h2), SPX_OK);
-        ENSURE(p2.overlapping == p0.overlapping && p2.depth == p0.depth);
-        ENSURE(p2.normal.x == p0.normal.x && p2.normal.y == p0.normal.y);
-        ENSURE(same_vec(p2.point, p0.point, 1e-6 * (1 + fabs(p0.point.x) + fabs(p0.point.y))));
-        ENSURE(h2.state == h0.state && h2.time == h0.time);
-        ENSURE(h2.normal.x == h0.normal.x && h2.normal.y == h0.normal.y);
-        ENSURE(same_vec(h2.point, h0.point, 1e-6 * (1 + fabs(h0.point.x) + fabs(h0.point.y))));
+        TEST_ENSURE_CODE(spx_penetration_2d(&turned.piece, &b->piece, &p2), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_2d(&turned.piece, va, &b->piece, vb, tmax, &h2), SPX_OK);
+        TEST_ENSURE(p2.overlapping == p0.overlapping && p2.depth == p0.depth);
+        TEST_ENSURE(p2.normal.x == p0.normal.x && p2.normal.y == p0.normal.y);
+        TEST_ENSURE(same_vec(p2.point, p0.point, 1e-6 * (1 + fabs(p0.point.x) + fabs(p0.point.y))));
+        TEST_ENSURE(h2.state == h0.state && h2.time == h0.time);
+        TEST_ENSURE(h2.normal.x == h0.normal.x && h2.normal.y == h0.normal.y);
+        TEST_ENSURE(same_vec(h2.point, h0.point, 1e-6 * (1 + fabs(h0.point.x) + fabs(h0.point.y))));
     }
 
     /* Moved by an offset of up to 1e3 m, with a common velocity: the same answers, within the
@@ -450,14 +450,14 @@ static int check_invariance(piece_store* a, spx_vec2 va, piece_store* b, spx_vec
     spx_vec2 va2 = { va.x + common.x, va.y + common.y }, vb2 = { vb.x + common.x, vb.y + common.y };
     spx_sweep_hit2d h3;
     spx_penetration2d p3;
-    ENSURE_CODE(spx_penetration_2d(&ma.piece, &mb.piece, &p3), SPX_OK);
-    ENSURE_CODE(spx_sweep_2d(&ma.piece, va2, &mb.piece, vb2, tmax, &h3), SPX_OK);
+    TEST_ENSURE_CODE(spx_penetration_2d(&ma.piece, &mb.piece, &p3), SPX_OK);
+    TEST_ENSURE_CODE(spx_sweep_2d(&ma.piece, va2, &mb.piece, vb2, tmax, &h3), SPX_OK);
     double tol = length_tol(&ma.piece, &mb.piece);
-    if (p3.overlapping && p0.overlapping) ENSURE_NEAR(p3.depth, p0.depth, 4 * tol);
+    if (p3.overlapping && p0.overlapping) TEST_ENSURE_NEAR(p3.depth, p0.depth, 4 * tol);
     if (h0.state == SPX_SWEEP_HIT && h3.state == SPX_SWEEP_HIT) {
         double wx = (double)vb.x - va.x, wy = (double)vb.y - va.y;
         double closing = fabs(h0.normal.x * wx + h0.normal.y * wy);
-        if (closing > 0.1 * hypot(wx, wy)) ENSURE_NEAR(h3.time * closing, h0.time * closing, 8 * tol);
+        if (closing > 0.1 * hypot(wx, wy)) TEST_ENSURE_NEAR(h3.time * closing, h0.time * closing, 8 * tol);
     }
     uint32_t hits = 0;
     return check_sweep(&ma.piece, va2, &mb.piece, vb2, tmax, &hits);
@@ -502,7 +502,7 @@ static int random_against_reference(void)
             }
         }
         printf("  kind %d: %u cases, %u hits\n", kind, run, hits);
-        ENSURE(hits > run / 10);
+        TEST_ENSURE(hits > run / 10);
     }
     return 0;
 }
@@ -522,50 +522,50 @@ static int known_answers(void)
     spx_polygon pa = box(-1, -1, 1, 1), pb = box(2, -1, 4, 1);
     spx_piece2d a = spx_piece2d_polygon(&pa), b = spx_piece2d_polygon(&pb);
     spx_sweep_hit2d h;
-    ENSURE_CODE(spx_sweep_2d(&a, (spx_vec2){ 0, 0 }, &b, (spx_vec2){ -2, 0 }, 1, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(h.time, 0.5, 1e-7);
-    ENSURE(h.normal.x == 1 && h.normal.y == 0);
-    ENSURE_NEAR(h.point.x, 1, 1e-6);
-    ENSURE_NEAR(h.point.y, 0, 1e-6);
+    TEST_ENSURE_CODE(spx_sweep_2d(&a, (spx_vec2){ 0, 0 }, &b, (spx_vec2){ -2, 0 }, 1, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(h.time, 0.5, 1e-7);
+    TEST_ENSURE(h.normal.x == 1 && h.normal.y == 0);
+    TEST_ENSURE_NEAR(h.point.x, 1, 1e-6);
+    TEST_ENSURE_NEAR(h.point.y, 0, 1e-6);
     /* B shifted up by 1.5: the faces overlap over y in [0.5, 1], the point in its middle. */
     pb = box(2, 0.5f, 4, 2.5f);
-    ENSURE_CODE(spx_sweep_2d(&a, (spx_vec2){ 0, 0 }, &b, (spx_vec2){ -2, 0 }, 1, &h), SPX_OK);
-    ENSURE_NEAR(h.point.y, 0.75, 1e-6);
+    TEST_ENSURE_CODE(spx_sweep_2d(&a, (spx_vec2){ 0, 0 }, &b, (spx_vec2){ -2, 0 }, 1, &h), SPX_OK);
+    TEST_ENSURE_NEAR(h.point.y, 0.75, 1e-6);
     /* Too slow to arrive by tmax. */
-    ENSURE_CODE(spx_sweep_2d(&a, (spx_vec2){ 0, 0 }, &b, (spx_vec2){ -0.5f, 0 }, 1, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_sweep_2d(&a, (spx_vec2){ 0, 0 }, &b, (spx_vec2){ -0.5f, 0 }, 1, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_MISS);
 
     /* A circle falling onto a corner: centre (3, 3) towards (1, 1) along the diagonal, radius 1:
      * it touches when the centre is 1 from the corner, at distance 2 sqrt 2 - 1 along the way. */
     b = spx_piece2d_circle((spx_vec2){ 3, 3 }, 1);
-    ENSURE_CODE(spx_sweep_2d(&a, (spx_vec2){ 0, 0 }, &b, (spx_vec2){ -1, -1 }, 10, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(h.time * sqrt(2.0), 2 * sqrt(2.0) - 1, 1e-6);
-    ENSURE_NEAR(h.normal.x, sqrt(0.5), 1e-6);
-    ENSURE_NEAR(h.normal.y, sqrt(0.5), 1e-6);
-    ENSURE_NEAR(h.point.x, 1, 1e-6);
-    ENSURE_NEAR(h.point.y, 1, 1e-6);
+    TEST_ENSURE_CODE(spx_sweep_2d(&a, (spx_vec2){ 0, 0 }, &b, (spx_vec2){ -1, -1 }, 10, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(h.time * sqrt(2.0), 2 * sqrt(2.0) - 1, 1e-6);
+    TEST_ENSURE_NEAR(h.normal.x, sqrt(0.5), 1e-6);
+    TEST_ENSURE_NEAR(h.normal.y, sqrt(0.5), 1e-6);
+    TEST_ENSURE_NEAR(h.point.x, 1, 1e-6);
+    TEST_ENSURE_NEAR(h.point.y, 1, 1e-6);
 
     /* The example of docs/2d.md. */
     spx_polygon unit = box(0, 0, 1, 1);
     spx_piece2d u = spx_piece2d_polygon(&unit), ball = spx_piece2d_circle((spx_vec2){ 3, 0.5f }, 0.5f);
-    ENSURE_CODE(spx_sweep_2d(&u, (spx_vec2){ 0, 0 }, &ball, (spx_vec2){ -2, 0 }, 1, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_HIT && h.time == 0.75f && h.normal.x == 1 && h.normal.y == 0);
-    ENSURE(h.point.x == 1 && h.point.y == 0.5f);
+    TEST_ENSURE_CODE(spx_sweep_2d(&u, (spx_vec2){ 0, 0 }, &ball, (spx_vec2){ -2, 0 }, 1, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_HIT && h.time == 0.75f && h.normal.x == 1 && h.normal.y == 0);
+    TEST_ENSURE(h.point.x == 1 && h.point.y == 0.5f);
 
     /* Two circles head on: gap 2 at 4 m/s. */
     spx_piece2d c1 = spx_piece2d_circle((spx_vec2){ 0, 0 }, 1), c2 = spx_piece2d_circle((spx_vec2){ 5, 0 }, 2);
-    ENSURE_CODE(spx_sweep_2d(&c1, (spx_vec2){ 1, 0 }, &c2, (spx_vec2){ -3, 0 }, 1, &h), SPX_OK);
-    ENSURE_NEAR(h.time, 0.5, 1e-7);
-    ENSURE_NEAR(h.point.x, 1.5, 1e-6);
+    TEST_ENSURE_CODE(spx_sweep_2d(&c1, (spx_vec2){ 1, 0 }, &c2, (spx_vec2){ -3, 0 }, 1, &h), SPX_OK);
+    TEST_ENSURE_NEAR(h.time, 0.5, 1e-7);
+    TEST_ENSURE_NEAR(h.point.x, 1.5, 1e-6);
 
     /* Touching at t = 0 is a start overlap of depth 0. */
     pb = box(1, -1, 3, 1);
     b = spx_piece2d_polygon(&pb);
-    ENSURE_CODE(spx_sweep_2d(&a, (spx_vec2){ 0, 0 }, &b, (spx_vec2){ 0, 1 }, 1, &h), SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.depth == 0);
-    ENSURE(h.normal.x == 1 && h.normal.y == 0);
+    TEST_ENSURE_CODE(spx_sweep_2d(&a, (spx_vec2){ 0, 0 }, &b, (spx_vec2){ 0, 1 }, 1, &h), SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.depth == 0);
+    TEST_ENSURE(h.normal.x == 1 && h.normal.y == 0);
     return 0;
 }
 
@@ -575,33 +575,33 @@ static int containment(void)
     spx_polygon big = box(-2, -2, 2, 2), small = box(0.5f, -0.5f, 1.5f, 0.5f);
     spx_piece2d a = spx_piece2d_polygon(&big), b = spx_piece2d_polygon(&small);
     spx_penetration2d p;
-    ENSURE_CODE(spx_penetration_2d(&a, &b, &p), SPX_OK);
-    ENSURE(p.overlapping && p.contained);
-    ENSURE_NEAR(p.depth, 1.5, 1e-6); /* past x = 2 from x = 0.5; the nearest edge is only 0.5 away */
-    ENSURE(p.normal.x == 1 && p.normal.y == 0);
-    ENSURE_CODE(spx_penetration_2d(&b, &a, &p), SPX_OK);
-    ENSURE(p.contained && p.normal.x == -1);
-    ENSURE_NEAR(p.depth, 1.5, 1e-6);
+    TEST_ENSURE_CODE(spx_penetration_2d(&a, &b, &p), SPX_OK);
+    TEST_ENSURE(p.overlapping && p.contained);
+    TEST_ENSURE_NEAR(p.depth, 1.5, 1e-6); /* past x = 2 from x = 0.5; the nearest edge is only 0.5 away */
+    TEST_ENSURE(p.normal.x == 1 && p.normal.y == 0);
+    TEST_ENSURE_CODE(spx_penetration_2d(&b, &a, &p), SPX_OK);
+    TEST_ENSURE(p.contained && p.normal.x == -1);
+    TEST_ENSURE_NEAR(p.depth, 1.5, 1e-6);
 
     /* A circle inside a polygon, near its right side: out through it, by the whole diameter less
      * the distance to that side. */
     spx_piece2d c = spx_piece2d_circle((spx_vec2){ 1.25f, 0 }, 0.5f);
-    ENSURE_CODE(spx_penetration_2d(&a, &c, &p), SPX_OK);
-    ENSURE(p.contained);
-    ENSURE_NEAR(p.depth, 0.75 + 0.5, 1e-6);
-    ENSURE(p.normal.x == 1 && p.normal.y == 0);
+    TEST_ENSURE_CODE(spx_penetration_2d(&a, &c, &p), SPX_OK);
+    TEST_ENSURE(p.contained);
+    TEST_ENSURE_NEAR(p.depth, 0.75 + 0.5, 1e-6);
+    TEST_ENSURE(p.normal.x == 1 && p.normal.y == 0);
     /* A polygon inside a circle. */
     c = spx_piece2d_circle((spx_vec2){ 0, 0 }, 10);
-    ENSURE_CODE(spx_penetration_2d(&c, &b, &p), SPX_OK);
-    ENSURE(p.contained);
+    TEST_ENSURE_CODE(spx_penetration_2d(&c, &b, &p), SPX_OK);
+    TEST_ENSURE(p.contained);
     /* The far corner (1.5, 0.5) must leave the circle: 10 - |(0.5, 0.5)| pushed along... check the
      * push leaves them touching, as the reference does for every case. */
-    ENSURE(check_static(&c, &b) == 0);
+    TEST_ENSURE(check_static(&c, &b) == 0);
     /* Not contained: overlapping across an edge. */
     small = box(1.5f, -0.5f, 2.5f, 0.5f);
-    ENSURE_CODE(spx_penetration_2d(&a, &b, &p), SPX_OK);
-    ENSURE(p.overlapping && !p.contained);
-    ENSURE_NEAR(p.depth, 0.5, 1e-6);
+    TEST_ENSURE_CODE(spx_penetration_2d(&a, &b, &p), SPX_OK);
+    TEST_ENSURE(p.overlapping && !p.contained);
+    TEST_ENSURE_NEAR(p.depth, 0.5, 1e-6);
     return 0;
 }
 
@@ -611,42 +611,42 @@ static int polygon_making(void)
     /* Clockwise, a repeated corner, a corner on an edge's line: three corners of a triangle left,
      * counter-clockwise from the first. */
     spx_vec2 cw[6] = { { 0, 0 }, { 0, 2 }, { 0, 2 }, { 1, 1 }, { 2, 0 }, { 1, 0 } };
-    ENSURE_CODE(spx_polygon_make(cw, 6, &p), SPX_OK);
-    ENSURE(p.count == 3);
-    ENSURE(p.corners[0].x == 0 && p.corners[0].y == 0);
-    ENSURE(p.corners[1].x == 2 && p.corners[1].y == 0);
-    ENSURE(p.corners[2].x == 0 && p.corners[2].y == 2);
-    ENSURE_NEAR(p.normals[0].x, 0, 1e-7);
-    ENSURE_NEAR(p.normals[0].y, -1, 1e-7);
-    ENSURE_CODE(spx_polygon_validate(&p), SPX_OK);
+    TEST_ENSURE_CODE(spx_polygon_make(cw, 6, &p), SPX_OK);
+    TEST_ENSURE(p.count == 3);
+    TEST_ENSURE(p.corners[0].x == 0 && p.corners[0].y == 0);
+    TEST_ENSURE(p.corners[1].x == 2 && p.corners[1].y == 0);
+    TEST_ENSURE(p.corners[2].x == 0 && p.corners[2].y == 2);
+    TEST_ENSURE_NEAR(p.normals[0].x, 0, 1e-7);
+    TEST_ENSURE_NEAR(p.normals[0].y, -1, 1e-7);
+    TEST_ENSURE_CODE(spx_polygon_validate(&p), SPX_OK);
 
     spx_polygon untouched;
     memset(&untouched, 0x5a, sizeof untouched);
     spx_vec2 dent[5] = { { 0, 0 }, { 2, 0 }, { 1, 0.5f }, { 2, 2 }, { 0, 2 } };
-    ENSURE_CODE(spx_polygon_make(dent, 5, &untouched), SPX_ERR_NOT_CONVEX);
-    ENSURE(((unsigned char*)&untouched)[7] == 0x5a);
+    TEST_ENSURE_CODE(spx_polygon_make(dent, 5, &untouched), SPX_ERR_NOT_CONVEX);
+    TEST_ENSURE(((unsigned char*)&untouched)[7] == 0x5a);
     spx_vec2 line[3] = { { 0, 0 }, { 1, 1 }, { 3, 3 } };
-    ENSURE_CODE(spx_polygon_make(line, 3, &p), SPX_ERR_ZERO_AREA);
+    TEST_ENSURE_CODE(spx_polygon_make(line, 3, &p), SPX_ERR_ZERO_AREA);
     spx_vec2 back[4] = { { 0, 0 }, { 2, 0 }, { 1, 0 }, { 1, 1 } };
-    ENSURE_CODE(spx_polygon_make(back, 4, &p), SPX_ERR_NOT_CONVEX);
+    TEST_ENSURE_CODE(spx_polygon_make(back, 4, &p), SPX_ERR_NOT_CONVEX);
     spx_vec2 two[3] = { { 0, 0 }, { 1, 1 }, { 0, 0 } };
-    ENSURE_CODE(spx_polygon_make(two, 3, &p), SPX_ERR_ZERO_AREA);
+    TEST_ENSURE_CODE(spx_polygon_make(two, 3, &p), SPX_ERR_ZERO_AREA);
     /* A pentagram: every turn to the left, twice round. */
     spx_vec2 star[5];
     for (int i = 0; i < 5; ++i) star[i] = (spx_vec2){ (float)cos(i * 4 * PI / 5), (float)sin(i * 4 * PI / 5) };
-    ENSURE_CODE(spx_polygon_make(star, 5, &p), SPX_ERR_NOT_CONVEX);
+    TEST_ENSURE_CODE(spx_polygon_make(star, 5, &p), SPX_ERR_NOT_CONVEX);
     spx_vec2 many[SPX_POLYGON_MAX_CORNERS + 1];
     for (int i = 0; i <= SPX_POLYGON_MAX_CORNERS; ++i)
         many[i] = (spx_vec2){ (float)cos(i * 2 * PI / 65), (float)sin(i * 2 * PI / 65) };
-    ENSURE_CODE(spx_polygon_make(many, SPX_POLYGON_MAX_CORNERS + 1, &p), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_polygon_make(many, SPX_POLYGON_MAX_CORNERS, &p), SPX_OK);
-    ENSURE(p.count == SPX_POLYGON_MAX_CORNERS);
-    ENSURE_CODE(spx_polygon_make(NULL, 3, &p), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_polygon_make(cw, 0, &p), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_polygon_make(many, SPX_POLYGON_MAX_CORNERS + 1, &p), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_polygon_make(many, SPX_POLYGON_MAX_CORNERS, &p), SPX_OK);
+    TEST_ENSURE(p.count == SPX_POLYGON_MAX_CORNERS);
+    TEST_ENSURE_CODE(spx_polygon_make(NULL, 3, &p), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_polygon_make(cw, 0, &p), SPX_ERR_INVALID_ARGUMENT);
     spx_vec2 bad[3] = { { 0, 0 }, { 1, NAN }, { 1e8f, 0 } };
-    ENSURE_CODE(spx_polygon_make(bad, 3, &p), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_polygon_make(bad, 3, &p), SPX_ERR_NOT_FINITE);
     bad[1].y = 1;
-    ENSURE_CODE(spx_polygon_make(bad, 3, &p), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_polygon_make(bad, 3, &p), SPX_ERR_OUT_OF_RANGE);
     return 0;
 }
 
@@ -660,32 +660,32 @@ static int bad_input(void)
     spx_penetration2d p;
     spx_sweep_hit2d h;
     spx_vec2 zero = { 0, 0 };
-    ENSURE_CODE(spx_polygon_validate(&cw), SPX_ERR_NOT_CONVEX);
-    ENSURE_CODE(spx_overlap_2d(&g, &c, &o), SPX_ERR_NOT_CONVEX);
-    ENSURE_CODE(spx_penetration_2d(&c, &g, &p), SPX_ERR_NOT_CONVEX);
-    ENSURE_CODE(spx_overlap_2d(&g, NULL, &o), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_overlap_2d(&g, &g, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_polygon_validate(&cw), SPX_ERR_NOT_CONVEX);
+    TEST_ENSURE_CODE(spx_overlap_2d(&g, &c, &o), SPX_ERR_NOT_CONVEX);
+    TEST_ENSURE_CODE(spx_penetration_2d(&c, &g, &p), SPX_ERR_NOT_CONVEX);
+    TEST_ENSURE_CODE(spx_overlap_2d(&g, NULL, &o), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_overlap_2d(&g, &g, NULL), SPX_ERR_INVALID_ARGUMENT);
     spx_polygon few = good;
     few.count = 2;
     spx_piece2d f = spx_piece2d_polygon(&few);
-    ENSURE_CODE(spx_overlap_2d(&g, &f, &o), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_overlap_2d(&g, &f, &o), SPX_ERR_INVALID_ARGUMENT);
     spx_piece2d none = spx_piece2d_polygon(NULL);
-    ENSURE_CODE(spx_overlap_2d(&none, &g, &o), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_overlap_2d(&none, &g, &o), SPX_ERR_INVALID_ARGUMENT);
     spx_piece2d neg = spx_piece2d_circle(zero, -1);
-    ENSURE_CODE(spx_overlap_2d(&g, &neg, &o), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_overlap_2d(&g, &neg, &o), SPX_ERR_BAD_EXTENT);
     spx_piece2d nan_circle = spx_piece2d_circle((spx_vec2){ NAN, 0 }, 1);
     /* NOT_FINITE in B before NOT_CONVEX in A, and before BAD_EXTENT. */
-    ENSURE_CODE(spx_overlap_2d(&c, &nan_circle, &o), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_sweep_2d(&neg, (spx_vec2){ INFINITY, 0 }, &g, zero, 1, &h), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_sweep_2d(&g, (spx_vec2){ 1e8f, 0 }, &g, zero, 1, &h), SPX_ERR_OUT_OF_RANGE);
-    ENSURE_CODE(spx_sweep_2d(&g, zero, &neg, zero, -1, &h), SPX_ERR_BAD_EXTENT);
-    ENSURE_CODE(spx_sweep_2d(&g, zero, &g, zero, -1, &h), SPX_ERR_BAD_TIME);
-    ENSURE_CODE(spx_sweep_2d(&g, zero, &g, zero, NAN, &h), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_overlap_2d(&c, &nan_circle, &o), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_sweep_2d(&neg, (spx_vec2){ INFINITY, 0 }, &g, zero, 1, &h), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_sweep_2d(&g, (spx_vec2){ 1e8f, 0 }, &g, zero, 1, &h), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_sweep_2d(&g, zero, &neg, zero, -1, &h), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_sweep_2d(&g, zero, &g, zero, -1, &h), SPX_ERR_BAD_TIME);
+    TEST_ENSURE_CODE(spx_sweep_2d(&g, zero, &g, zero, NAN, &h), SPX_ERR_NOT_FINITE);
     /* A point circle is valid. */
     spx_piece2d point = spx_piece2d_circle((spx_vec2){ 0.5f, 0.5f }, 0);
-    ENSURE_CODE(spx_penetration_2d(&g, &point, &p), SPX_OK);
-    ENSURE(p.overlapping && p.contained);
-    ENSURE_NEAR(p.depth, 0.5, 1e-7);
+    TEST_ENSURE_CODE(spx_penetration_2d(&g, &point, &p), SPX_OK);
+    TEST_ENSURE(p.overlapping && p.contained);
+    TEST_ENSURE_NEAR(p.depth, 0.5, 1e-7);
     return 0;
 }
 
@@ -759,12 +759,12 @@ int main(int argc, char** argv)
 {
     if (argc > 1 && strcmp(argv[1], "--long") == 0) cases_per_kind = 100000;
     int failures = 0;
-    RUN_TEST(known_answers, failures);
-    RUN_TEST(containment, failures);
-    RUN_TEST(polygon_making, failures);
-    RUN_TEST(bad_input, failures);
-    RUN_TEST(random_against_reference, failures);
-    RUN_TEST(adversarial_families, failures);
-    RUN_TEST(large_offsets, failures);
+    TEST_RUN(known_answers, failures);
+    TEST_RUN(containment, failures);
+    TEST_RUN(polygon_making, failures);
+    TEST_RUN(bad_input, failures);
+    TEST_RUN(random_against_reference, failures);
+    TEST_RUN(adversarial_families, failures);
+    TEST_RUN(large_offsets, failures);
     return failures ? 1 : 0;
 }

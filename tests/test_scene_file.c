@@ -3,7 +3,7 @@
    standard scenes' generators reproduce tests/support/scenes.c; every scene in scenes/ loads and
    runs a few steps; no truncation or mutation of a valid file crashes the reader. */
 #define _POSIX_C_SOURCE 200809L
-#include "test.h"
+#include "support/test.h"
 #include "scene.h"
 #include "support/scenes.h"
 
@@ -55,78 +55,78 @@ static int accepted(const char* text)
 
 static int a_valid_scene_reads(void)
 {
-    ENSURE(accepted(with_body("{ \"material\": \"heavy\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5] } ] }")) == 0);
+    TEST_ENSURE(accepted(with_body("{ \"material\": \"heavy\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5] } ] }")) == 0);
     /* keys starting with '_' are comments */
-    ENSURE(accepted(with_body("{ \"_note\": 1, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }")) == 0);
+    TEST_ENSURE(accepted(with_body("{ \"_note\": 1, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }")) == 0);
     return 0;
 }
 
 /* Spheres and capsules: their keys, and the shapes' keys they do not take. */
 static int round_shapes(void)
 {
-    ENSURE(accepted(with_body("{ \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0.3 }, "
+    TEST_ENSURE(accepted(with_body("{ \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0.3 }, "
                               "{ \"type\": \"capsule\", \"radius\": 0.2, \"half_height\": 0.5, \"position\": [1, 0, 0] } ] }")) == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"sphere\" } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"sphere\" } ] }"),
                    "bodies[1].shapes[0]: missing field 'radius'") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"capsule\", \"radius\": 0.2 } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"capsule\", \"radius\": 0.2 } ] }"),
                    "bodies[1].shapes[0]: missing field 'half_height'") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0 } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0 } ] }"),
                    "bodies[1].shapes[0].radius: must be > 0 (found 0)") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"capsule\", \"radius\": 0.2, \"half_height\": -1 } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"capsule\", \"radius\": 0.2, \"half_height\": -1 } ] }"),
                    "bodies[1].shapes[0].half_height: must be >= 0 (found -1)") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"radius\": 1 } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"radius\": 1 } ] }"),
                    "bodies[1].shapes[0].radius: only a sphere or a capsule takes a radius") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"sphere\", \"radius\": 1, \"half_height\": 1 } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"sphere\", \"radius\": 1, \"half_height\": 1 } ] }"),
                    "bodies[1].shapes[0].half_height: only a capsule takes a half_height") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"cone\" } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"cone\" } ] }"),
                    "unknown shape type 'cone' (box, sphere, capsule, mesh)") == 0);
     return 0;
 }
 
 static int missing_field(void)
 {
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\" } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\" } ] }"),
                    "dir/bad.json: bodies[1].shapes[0]: missing field 'half_extents'") == 0);
-    ENSURE(refused(with_body("{ \"type\": \"dynamic\" }"), "dir/bad.json: bodies[1]: missing field 'shapes'") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"half_extents\": [1, 1, 1] } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"type\": \"dynamic\" }"), "dir/bad.json: bodies[1]: missing field 'shapes'") == 0);
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"half_extents\": [1, 1, 1] } ] }"),
                    "bodies[1].shapes[0]: missing field 'type'") == 0);
-    ENSURE(refused("{ \"bodies\": [] }", "dir/bad.json: (top level): no bodies") == 0);
+    TEST_ENSURE(refused("{ \"bodies\": [] }", "dir/bad.json: (top level): no bodies") == 0);
     return 0;
 }
 
 static int wrong_type(void)
 {
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, \"big\", 0.5] } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, \"big\", 0.5] } ] }"),
                    "dir/bad.json: bodies[1].shapes[0].half_extents[1]: must be a number (found a string)") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, 0.5] } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, 0.5] } ] }"),
                    "bodies[1].shapes[0].half_extents: must be an array of 3 numbers") == 0);
-    ENSURE(refused(with_body("{ \"sleep\": 1, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"sleep\": 1, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
                    "bodies[1].sleep: must be true or false (found a number)") == 0);
-    ENSURE(refused(with_body("{ \"type\": \"wobbly\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"type\": \"wobbly\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
                    "bodies[1].type: unknown body type 'wobbly'") == 0);
-    ENSURE(refused("{ \"world\": { \"substeps\": 2.5 }, \"bodies\": [] }", "world.substeps: must be a whole number") == 0);
-    ENSURE(refused("[1, 2]", "dir/bad.json: (top level): the file must hold one JSON object") == 0);
+    TEST_ENSURE(refused("{ \"world\": { \"substeps\": 2.5 }, \"bodies\": [] }", "world.substeps: must be a whole number") == 0);
+    TEST_ENSURE(refused("[1, 2]", "dir/bad.json: (top level): the file must hold one JSON object") == 0);
     return 0;
 }
 
 static int out_of_range(void)
 {
-    ENSURE(refused(with_body("{ \"mass\": -1, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"mass\": -1, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
                    "dir/bad.json: bodies[1].mass: must be > 0 (found -1)") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"density\": -5 } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"density\": -5 } ] }"),
                    "bodies[1].shapes[0].density: must be > 0 (found -5)") == 0);
-    ENSURE(refused("{ \"materials\": { \"foam\": { \"density\": 0 } }, \"bodies\": [] }",
+    TEST_ENSURE(refused("{ \"materials\": { \"foam\": { \"density\": 0 } }, \"bodies\": [] }",
                    "dir/bad.json: materials.foam.density: must be > 0 (found 0)") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, -0.5, 1] } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, -0.5, 1] } ] }"),
                    "bodies[1].shapes[0].half_extents[1]: must be > 0 (found -0.5)") == 0);
-    ENSURE(refused("{ \"materials\": { \"m\": { \"restitution\": 1.5 } }, \"bodies\": [] }",
+    TEST_ENSURE(refused("{ \"materials\": { \"m\": { \"restitution\": 1.5 } }, \"bodies\": [] }",
                    "materials.m.restitution: must be at most 1 (found 1.5)") == 0);
-    ENSURE(refused(with_body("{ \"type\": \"static\", \"mass\": 3, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"type\": \"static\", \"mass\": 3, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
                    "bodies[1].mass: only a dynamic body has a mass") == 0);
-    ENSURE(refused(with_body("{ \"rotation\": [0, 0, 0, 0], \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"rotation\": [0, 0, 0, 0], \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
                    "bodies[1].rotation: must not be the zero quaternion") == 0);
-    ENSURE(refused("{ \"world\": { \"dt\": 0 }, \"bodies\": [] }", "world.dt: must be > 0 (found 0)") == 0);
-    ENSURE(refused("{ \"bodies\": [], \"generators\": [ { \"generator\": \"grid\", \"half_extents\": [1, 1, 1], "
+    TEST_ENSURE(refused("{ \"world\": { \"dt\": 0 }, \"bodies\": [] }", "world.dt: must be > 0 (found 0)") == 0);
+    TEST_ENSURE(refused("{ \"bodies\": [], \"generators\": [ { \"generator\": \"grid\", \"half_extents\": [1, 1, 1], "
                    "\"count\": [1000, 1000, 1000] } ] }",
                    "generators[0].count: makes 1000000000 bodies") == 0);
     return 0;
@@ -134,15 +134,15 @@ static int out_of_range(void)
 
 static int missing_mesh_file(void)
 {
-    ENSURE(refused("{ \"meshes\": { \"rock\": { \"type\": \"file\", \"path\": \"no/such/rock.obj\" } },\n"
+    TEST_ENSURE(refused("{ \"meshes\": { \"rock\": { \"type\": \"file\", \"path\": \"no/such/rock.obj\" } },\n"
                    "  \"bodies\": [ { \"shapes\": [ { \"type\": \"mesh\", \"mesh\": \"rock\" } ] } ] }",
                    "dir/bad.json: meshes.rock.path: mesh file 'dir/no/such/rock.obj' cannot be read: No such file") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"mesh\", \"mesh\": \"boulder\" } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"mesh\", \"mesh\": \"boulder\" } ] }"),
                    "bodies[1].shapes[0].mesh: no mesh named 'boulder'") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"mesh\", \"mesh\": { \"type\": \"file\", \"path\": \"gone.stl\" } } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"mesh\", \"mesh\": { \"type\": \"file\", \"path\": \"gone.stl\" } } ] }"),
                    "bodies[1].shapes[0].mesh.path: mesh file 'dir/gone.stl' cannot be read") == 0);
     /* an open mesh cannot carry a dynamic body's mass: refused when the world is built, with its path */
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"mesh\", \"mesh\": \"sheet\" } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"mesh\", \"mesh\": \"sheet\" } ] }"),
                    "dir/bad.json: bodies[1].shapes[0]: mesh 'sheet' is not closed") == 0);
     return 0;
 }
@@ -154,29 +154,29 @@ static int truncated_and_malformed(void)
     size_t n = strlen(good);
     /* cut in the middle of line 5: the error is at the end of the text */
     const char* line5 = strstr(good, "    { \"shapes\"");
-    ENSURE(line5 != NULL);
+    TEST_ENSURE(line5 != NULL);
     size_t at = (size_t)(line5 - good) + 12;
     memcpy(cut, good, at);
     cut[at] = '\0';
-    ENSURE(refused(cut, "dir/bad.json:6:13: JSON syntax error: the file ends too early") == 0);
-    ENSURE(refused("{\n  \"bodies\": [\n    { \"type\": \"static\" \n    \"shapes\": [] }\n  ]\n}\n",
+    TEST_ENSURE(refused(cut, "dir/bad.json:6:13: JSON syntax error: the file ends too early") == 0);
+    TEST_ENSURE(refused("{\n  \"bodies\": [\n    { \"type\": \"static\" \n    \"shapes\": [] }\n  ]\n}\n",
                    "dir/bad.json:4:5: JSON syntax error near '\"shapes\"") == 0);
-    ENSURE(refused("{ \"bodies\": [] } trailing", "dir/bad.json:1:18: JSON syntax error near 'trailing'") == 0);
-    ENSURE(refused("", "dir/bad.json:1:1: JSON syntax error: the file ends too early") == 0);
+    TEST_ENSURE(refused("{ \"bodies\": [] } trailing", "dir/bad.json:1:18: JSON syntax error near 'trailing'") == 0);
+    TEST_ENSURE(refused("", "dir/bad.json:1:1: JSON syntax error: the file ends too early") == 0);
     /* the text need not end with a NUL: the message quotes only what lies within its length */
     {
         const char buffer[] = "{}xZZZZZZZZZZZZZZZZ";
         scene s;
-        ENSURE(!scene_read_text(buffer, 3, "dir/bad.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
+        TEST_ENSURE(!scene_read_text(buffer, 3, "dir/bad.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
         scene_free(&s);
-        ENSURE(strstr(message, "dir/bad.json:1:3: JSON syntax error near 'x'") != NULL);
-        ENSURE(strchr(message, 'Z') == NULL);
+        TEST_ENSURE(strstr(message, "dir/bad.json:1:3: JSON syntax error near 'x'") != NULL);
+        TEST_ENSURE(strchr(message, 'Z') == NULL);
     }
     /* every prefix of a valid file is refused, and none crashes (run under -DSEPAX_SANITIZE=ON too) */
     for (size_t k = 0; k + 1 < n; ++k) {
         scene s;
-        ENSURE(!scene_read_text(good, k, "cut.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
-        ENSURE(strncmp(message, "cut.json", 8) == 0);
+        TEST_ENSURE(!scene_read_text(good, k, "cut.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
+        TEST_ENSURE(strncmp(message, "cut.json", 8) == 0);
         scene_free(&s);
     }
     return 0;
@@ -210,9 +210,9 @@ static int mutations_never_crash(void)
         if (scene_read_text(text, n, "mutant.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message)) {
             ++read;
             if (scene_build(&s, message, sizeof message)) spx_world_step(s.w, 1.0f / 60.0f);
-            else ENSURE(strncmp(message, "mutant.json: ", 13) == 0);
+            else TEST_ENSURE(strncmp(message, "mutant.json: ", 13) == 0);
         } else {
-            ENSURE(strncmp(message, "mutant.json", 11) == 0);
+            TEST_ENSURE(strncmp(message, "mutant.json", 11) == 0);
         }
         scene_free(&s);
     }
@@ -223,15 +223,15 @@ static int mutations_never_crash(void)
 static int unknown_and_repeated_keys(void)
 {
     const char* typo = with_body("{ \"fricton\": 0.5, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }");
-    ENSURE(refused(typo, "dir/bad.json: bodies[1].fricton: unknown key (known here: name, type, position") == 0);
+    TEST_ENSURE(refused(typo, "dir/bad.json: bodies[1].fricton: unknown key (known here: name, type, position") == 0);
     /* lenient: a warning, and the scene reads */
     scene s;
-    ENSURE(scene_read_text(typo, strlen(typo), "lenient.json", SCENE_UNKNOWN_KEY_WARN, &s, message, sizeof message));
+    TEST_ENSURE(scene_read_text(typo, strlen(typo), "lenient.json", SCENE_UNKNOWN_KEY_WARN, &s, message, sizeof message));
     scene_free(&s);
-    ENSURE(refused("{ \"world\": { \"dt\": 0.01, \"dt\": 0.02 }, \"bodies\": [] }", "world.dt: key given twice") == 0);
-    ENSURE(refused(with_body("{ \"material\": \"jelly\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+    TEST_ENSURE(refused("{ \"world\": { \"dt\": 0.01, \"dt\": 0.02 }, \"bodies\": [] }", "world.dt: key given twice") == 0);
+    TEST_ENSURE(refused(with_body("{ \"material\": \"jelly\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
                    "bodies[1].material: no material named 'jelly'") == 0);
-    ENSURE(refused("{ \"bodies\": [], \"generators\": [ { \"generator\": \"spiral\" } ] }",
+    TEST_ENSURE(refused("{ \"bodies\": [], \"generators\": [ { \"generator\": \"spiral\" } ] }",
                    "generators[0].generator: unknown generator 'spiral' (grid, pyramid)") == 0);
     return 0;
 }
@@ -248,107 +248,107 @@ static int shape_materials_sensors_filters(void)
         "                   { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"position\": [0, 2, 0], \"sensor\": true } ] } ],\n"
         "  \"generators\": [ { \"generator\": \"grid\", \"half_extents\": [0.2, 0.2, 0.2], \"count\": [1, 1, 1], \"origin\": [0, 5, 0] } ] }\n";
     scene s;
-    ENSURE(scene_read_text(text, strlen(text), "dir/good.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
-    ENSURE(scene_build(&s, message, sizeof message));
+    TEST_ENSURE(scene_read_text(text, strlen(text), "dir/good.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
+    TEST_ENSURE(scene_build(&s, message, sizeof message));
     spx_shape_id shapes[2];
     uint32_t n = 0;
-    ENSURE_CODE(spx_body_get_shapes(s.w, s.ids[1], shapes, 2, &n), SPX_OK);
-    ENSURE(n == 2);
+    TEST_ENSURE_CODE(spx_body_get_shapes(s.w, s.ids[1], shapes, 2, &n), SPX_OK);
+    TEST_ENSURE(n == 2);
     spx_filter f;
     float friction = 0, restitution = 1;
     bool sensor = true;
-    ENSURE_CODE(spx_shape_get_filter(s.w, shapes[0], &f), SPX_OK);
-    ENSURE(f.category_bits == 4 && f.mask_bits == 0xFFFFFFFF00000000ull && f.group_index == -3);
-    ENSURE_CODE(spx_shape_get_material(s.w, shapes[0], &friction, &restitution), SPX_OK);
-    ENSURE(friction == 0.05f && restitution == 0.0f);
-    ENSURE_CODE(spx_shape_is_sensor(s.w, shapes[0], &sensor), SPX_OK);
-    ENSURE(!sensor);
-    ENSURE_CODE(spx_shape_is_sensor(s.w, shapes[1], &sensor), SPX_OK);
-    ENSURE(sensor);
-    ENSURE_CODE(spx_shape_get_material(s.w, shapes[1], &friction, NULL), SPX_OK);
-    ENSURE(friction == 0.6f); /* the body's material */
+    TEST_ENSURE_CODE(spx_shape_get_filter(s.w, shapes[0], &f), SPX_OK);
+    TEST_ENSURE(f.category_bits == 4 && f.mask_bits == 0xFFFFFFFF00000000ull && f.group_index == -3);
+    TEST_ENSURE_CODE(spx_shape_get_material(s.w, shapes[0], &friction, &restitution), SPX_OK);
+    TEST_ENSURE(friction == 0.05f && restitution == 0.0f);
+    TEST_ENSURE_CODE(spx_shape_is_sensor(s.w, shapes[0], &sensor), SPX_OK);
+    TEST_ENSURE(!sensor);
+    TEST_ENSURE_CODE(spx_shape_is_sensor(s.w, shapes[1], &sensor), SPX_OK);
+    TEST_ENSURE(sensor);
+    TEST_ENSURE_CODE(spx_shape_get_material(s.w, shapes[1], &friction, NULL), SPX_OK);
+    TEST_ENSURE(friction == 0.6f); /* the body's material */
     /* A generator's shorthand box is a shape like any other: the default filter, no sensor. */
-    ENSURE_CODE(spx_body_get_shape(s.w, s.ids[2], 0, &shapes[0]), SPX_OK);
-    ENSURE_CODE(spx_shape_get_filter(s.w, shapes[0], &f), SPX_OK);
-    ENSURE(f.category_bits == 1 && f.mask_bits == UINT64_MAX && f.group_index == 0);
+    TEST_ENSURE_CODE(spx_body_get_shape(s.w, s.ids[2], 0, &shapes[0]), SPX_OK);
+    TEST_ENSURE_CODE(spx_shape_get_filter(s.w, shapes[0], &f), SPX_OK);
+    TEST_ENSURE(f.category_bits == 1 && f.mask_bits == UINT64_MAX && f.group_index == 0);
     scene_free(&s);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"group\": 1.5 } } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"group\": 1.5 } } ] }"),
                    "bodies[1].shapes[0].filter.group: must be a whole number (found 1.5)") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"mask\": -1 } } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"mask\": -1 } } ] }"),
                    "bodies[1].shapes[0].filter.mask: must be a whole number 0..2^53") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"mask\": \"0xZZ\" } } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"mask\": \"0xZZ\" } } ] }"),
                    "bodies[1].shapes[0].filter.mask: '0xZZ' is not a 64-bit whole number") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"categroy\": 2 } } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"categroy\": 2 } } ] }"),
                    "bodies[1].shapes[0].filter.categroy: unknown key") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"material\": \"lead\" } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"material\": \"lead\" } ] }"),
                    "bodies[1].shapes[0].material: no material named 'lead'") == 0);
-    ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"sensor\": 1 } ] }"),
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"sensor\": 1 } ] }"),
                    "bodies[1].shapes[0].sensor: must be true or false") == 0);
     return 0;
 }
 
-static int compare_layout(const char* name, const spx_scene_layout* l)
+static int compare_layout(const char* name, const test_scene_layout* l)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.json", SPX_SCENES_DIR, name);
     scene s;
-    ENSURE(scene_read_file(path, SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
-    ENSURE(s.body_count == l->count + 1);
-    ENSURE(s.dt == l->dt && s.steps == l->steps && s.world.enable_sleep == l->sleep);
+    TEST_ENSURE(scene_read_file(path, SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
+    TEST_ENSURE(s.body_count == l->count + 1);
+    TEST_ENSURE(s.dt == l->dt && s.steps == l->steps && s.world.enable_sleep == l->sleep);
     for (uint32_t i = 0; i < l->count; ++i) {
         const scene_body* b = &s.bodies[i + 1];
-        ENSURE(memcmp(&b->def.position, &l->start[i].p, sizeof(spx_vec3)) == 0);
-        /* One generator (spx_scene_random_rotation) and the same seed, but scenes.c's loop inlines
+        TEST_ENSURE(memcmp(&b->def.position, &l->start[i].p, sizeof(spx_vec3)) == 0);
+        /* One generator (test_scene_random_rotation) and the same seed, but scenes.c's loop inlines
            it and GCC (-O3 -fno-math-errno) then computes some sines and cosines 1-2 ulp apart from
            the call the scene reader makes, so the orientations agree to 1e-6, not bit for bit. */
-        ENSURE_NEAR(b->def.rotation.x, l->start[i].q.x, 1e-6);
-        ENSURE_NEAR(b->def.rotation.y, l->start[i].q.y, 1e-6);
-        ENSURE_NEAR(b->def.rotation.z, l->start[i].q.z, 1e-6);
-        ENSURE_NEAR(b->def.rotation.w, l->start[i].q.w, 1e-6);
-        ENSURE(b->mass == l->box_mass && b->def.friction == l->box_friction && b->def.restitution == l->restitution);
-        ENSURE(memcmp(&s.shapes[b->first_shape].half_extents, &l->box_half_extents, sizeof(spx_vec3)) == 0);
+        TEST_ENSURE_NEAR(b->def.rotation.x, l->start[i].q.x, 1e-6);
+        TEST_ENSURE_NEAR(b->def.rotation.y, l->start[i].q.y, 1e-6);
+        TEST_ENSURE_NEAR(b->def.rotation.z, l->start[i].q.z, 1e-6);
+        TEST_ENSURE_NEAR(b->def.rotation.w, l->start[i].q.w, 1e-6);
+        TEST_ENSURE(b->mass == l->box_mass && b->def.friction == l->box_friction && b->def.restitution == l->restitution);
+        TEST_ENSURE(memcmp(&s.shapes[b->first_shape].half_extents, &l->box_half_extents, sizeof(spx_vec3)) == 0);
     }
-    ENSURE(s.bodies[0].def.type == SPX_BODY_STATIC && s.bodies[0].def.friction == l->ground_friction);
+    TEST_ENSURE(s.bodies[0].def.type == SPX_BODY_STATIC && s.bodies[0].def.friction == l->ground_friction);
     const scene_shape* ground = &s.shapes[s.bodies[0].first_shape];
     if (l->mesh_ground) {
         /* the 100x100 grid of 1 m squares, centred: tests/support/scenes.c's grid placed at (-50, 0, -50) */
-        ENSURE(ground->type == SPX_SHAPE_MESH);
+        TEST_ENSURE(ground->type == SPX_SHAPE_MESH);
         const scene_mesh* m = &s.meshes[ground->mesh];
-        ENSURE(m->kind == SCENE_MESH_GRID && m->cells[0] == 100 && m->cells[1] == 100 && m->cell_size == 1.0f);
+        TEST_ENSURE(m->kind == SCENE_MESH_GRID && m->cells[0] == 100 && m->cells[1] == 100 && m->cell_size == 1.0f);
     } else {
-        ENSURE(memcmp(&s.bodies[0].def.position, &l->ground_center, sizeof(spx_vec3)) == 0);
-        ENSURE(memcmp(&ground->half_extents, &l->ground_half_extents, sizeof(spx_vec3)) == 0);
+        TEST_ENSURE(memcmp(&s.bodies[0].def.position, &l->ground_center, sizeof(spx_vec3)) == 0);
+        TEST_ENSURE(memcmp(&ground->half_extents, &l->ground_half_extents, sizeof(spx_vec3)) == 0);
     }
-    ENSURE(scene_build(&s, message, sizeof message));
+    TEST_ENSURE(scene_build(&s, message, sizeof message));
     float mass = 0.0f;
-    ENSURE(spx_body_get_mass(s.w, s.ids[1], &mass) == SPX_OK);
-    ENSURE_NEAR(mass, l->box_mass, 1e-6);
+    TEST_ENSURE(spx_body_get_mass(s.w, s.ids[1], &mass) == SPX_OK);
+    TEST_ENSURE_NEAR(mass, l->box_mass, 1e-6);
     scene_free(&s);
     return 0;
 }
 
 static int standard_scenes_reproduced(void)
 {
-    static spx_scene_layout l;
-    spx_scene_falling_layout(&l);
-    ENSURE(compare_layout("falling", &l) == 0);
-    spx_scene_falling_mesh_layout(&l);
-    ENSURE(compare_layout("falling-mesh", &l) == 0);
-    spx_scene_pyramid_layout(&l, 1.0f);
-    ENSURE(compare_layout("pyramid", &l) == 0);
-    spx_scene_pyramid_layout(&l, 1.1f);
-    ENSURE(compare_layout("pyramid-spaced", &l) == 0);
+    static test_scene_layout l;
+    test_scene_falling_layout(&l);
+    TEST_ENSURE(compare_layout("falling", &l) == 0);
+    test_scene_falling_mesh_layout(&l);
+    TEST_ENSURE(compare_layout("falling-mesh", &l) == 0);
+    test_scene_pyramid_layout(&l, 1.0f);
+    TEST_ENSURE(compare_layout("pyramid", &l) == 0);
+    test_scene_pyramid_layout(&l, 1.1f);
+    TEST_ENSURE(compare_layout("pyramid-spaced", &l) == 0);
     /* and the embedded copies are the files */
     size_t length = 0;
-    ENSURE(scene_embedded("falling", &length) != NULL && length > 100);
-    ENSURE(scene_embedded("default", NULL) != NULL && scene_embedded("nothing", NULL) == NULL);
+    TEST_ENSURE(scene_embedded("falling", &length) != NULL && length > 100);
+    TEST_ENSURE(scene_embedded("default", NULL) != NULL && scene_embedded("nothing", NULL) == NULL);
     return 0;
 }
 
 static int every_scene_runs(void)
 {
     DIR* d = opendir(SPX_SCENES_DIR);
-    ENSURE(d != NULL);
+    TEST_ENSURE(d != NULL);
     int scenes = 0, failures = 0;
     struct dirent* e;
     while ((e = readdir(d))) {
@@ -373,25 +373,25 @@ static int every_scene_runs(void)
         ++scenes;
     }
     closedir(d);
-    ENSURE(scenes >= 5);
-    ENSURE(failures == 0);
+    TEST_ENSURE(scenes >= 5);
+    TEST_ENSURE(failures == 0);
     return 0;
 }
 
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(a_valid_scene_reads, failures);
-    RUN_TEST(missing_field, failures);
-    RUN_TEST(round_shapes, failures);
-    RUN_TEST(wrong_type, failures);
-    RUN_TEST(out_of_range, failures);
-    RUN_TEST(missing_mesh_file, failures);
-    RUN_TEST(truncated_and_malformed, failures);
-    RUN_TEST(mutations_never_crash, failures);
-    RUN_TEST(unknown_and_repeated_keys, failures);
-    RUN_TEST(shape_materials_sensors_filters, failures);
-    RUN_TEST(standard_scenes_reproduced, failures);
-    RUN_TEST(every_scene_runs, failures);
+    TEST_RUN(a_valid_scene_reads, failures);
+    TEST_RUN(missing_field, failures);
+    TEST_RUN(round_shapes, failures);
+    TEST_RUN(wrong_type, failures);
+    TEST_RUN(out_of_range, failures);
+    TEST_RUN(missing_mesh_file, failures);
+    TEST_RUN(truncated_and_malformed, failures);
+    TEST_RUN(mutations_never_crash, failures);
+    TEST_RUN(unknown_and_repeated_keys, failures);
+    TEST_RUN(shape_materials_sensors_filters, failures);
+    TEST_RUN(standard_scenes_reproduced, failures);
+    TEST_RUN(every_scene_runs, failures);
     return failures ? 1 : 0;
 }

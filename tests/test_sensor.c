@@ -1,7 +1,8 @@
 /* Sensors: events equal to brute-force overlaps step by step (the overlaps at each step's start; a
    pair neither of whose bodies moves keeps its state), in sorted order, the same in two runs; no
    contact with a sensor; sensors see no sensors; destroyed shapes and bodies end their overlaps. */
-#include "test.h"
+#include "support/test.h"
+#include "support/pieces.h"
 #include <sepax/sepax.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -110,7 +111,7 @@ static int apply_events(scene* s)
 {
     const spx_sensor_event *begin, *end;
     uint32_t nb, ne;
-    ENSURE_CODE(spx_world_get_sensor_events(s->w, &begin, &nb, &end, &ne), SPX_OK);
+    TEST_ENSURE_CODE(spx_world_get_sensor_events(s->w, &begin, &nb, &end, &ne), SPX_OK);
     for (int pass = 0; pass < 2; ++pass) {
         const spx_sensor_event* ev = pass ? begin : end;
         const uint32_t n = pass ? nb : ne;
@@ -118,12 +119,12 @@ static int apply_events(scene* s)
             if (i > 0) {
                 const uint64_t k0 = (uint64_t)ev[i - 1].sensor.index << 32 | ev[i - 1].visitor.index;
                 const uint64_t k1 = (uint64_t)ev[i].sensor.index << 32 | ev[i].visitor.index;
-                ENSURE(k0 < k1);
+                TEST_ENSURE(k0 < k1);
             }
             const int a = find(s, ev[i].sensor), b = find(s, ev[i].visitor);
-            ENSURE(a >= 0 && b >= 0);
-            ENSURE(ev[i].sensor_body.index == s->body[a].index && ev[i].visitor_body.index == s->body[b].index);
-            ENSURE(s->reported[a][b] != (bool)pass);
+            TEST_ENSURE(a >= 0 && b >= 0);
+            TEST_ENSURE(ev[i].sensor_body.index == s->body[a].index && ev[i].visitor_body.index == s->body[b].index);
+            TEST_ENSURE(s->reported[a][b] != (bool)pass);
             s->reported[a][b] = pass;
             mix(&s->hash, (uint64_t)pass << 62 | (uint64_t)a << 32 | (uint64_t)b);
         }
@@ -143,12 +144,6 @@ static int compare(const scene* s, int step)
     return 0;
 }
 
-static float rnd(uint32_t* state, float lo, float hi)
-{
-    *state = *state * 1664525u + 1013904223u;
-    return lo + (hi - lo) * (float)(*state >> 8) / 16777216.0f;
-}
-
 /* A ground; a static sensor zone reaching below the ground's top; a kinematic sensor sweeping to and
    fro; a dynamic body with a solid box and a sensor box above it; 30 boxes dropped with random
    poses and velocities, a third of them of a category the zone's mask leaves out. Over 240 steps
@@ -158,7 +153,7 @@ static int run_scene(scene* s, int* total_events)
     memset(s, 0, sizeof *s);
     s->hash = 0xcbf29ce484222325ull;
     spx_world_def wd = spx_default_world_def();
-    ENSURE(spx_world_create(&wd, &s->w) == SPX_OK);
+    TEST_ENSURE(spx_world_create(&wd, &s->w) == SPX_OK);
     spx_shape_def g = box(spx_v3(20, 1, 20), spx_v3(0, 0, 0), false);
     add(s, SPX_BODY_STATIC, spx_v3(0, -1, 0), &g, 1);
     spx_shape_def zone = box(spx_v3(3, 1.5f, 3), spx_v3(0, 0, 0), true);
@@ -172,21 +167,23 @@ static int run_scene(scene* s, int* total_events)
     spx_body_set_velocity(s->w, c, spx_v3(-2, 0, 0), spx_v3(0, 0, 0));
     uint32_t seed = 12345;
     for (int i = 0; i < 30; ++i) {
-        spx_shape_def b = box(spx_v3(rnd(&seed, 0.15f, 0.5f), rnd(&seed, 0.15f, 0.5f), rnd(&seed, 0.15f, 0.5f)),
+        spx_shape_def b = box(spx_v3(test_lcg_uniform(&seed, 0.15f, 0.5f), test_lcg_uniform(&seed, 0.15f, 0.5f),
+                                     test_lcg_uniform(&seed, 0.15f, 0.5f)),
                               spx_v3(0, 0, 0), false);
         if (i % 3 == 0) b.filter.category_bits = 2;
         spx_body_def d = spx_default_body_def();
         d.type = SPX_BODY_DYNAMIC;
-        d.position = spx_v3(rnd(&seed, -6, 4), rnd(&seed, 1, 8), rnd(&seed, -4, 4));
-        const float ax = rnd(&seed, -1, 1), ay = rnd(&seed, -1, 1), az = rnd(&seed, -1, 1), aw = rnd(&seed, -1, 1);
-        const float n = sqrtf(ax * ax + ay * ay + az * az + aw * aw);
-        d.rotation = (spx_quat){ ax / n, ay / n, az / n, aw / n };
-        d.linear_velocity = spx_v3(rnd(&seed, -3, 3), rnd(&seed, -2, 2), rnd(&seed, -3, 3));
-        d.angular_velocity = spx_v3(rnd(&seed, -2, 2), rnd(&seed, -2, 2), rnd(&seed, -2, 2));
+        d.position = spx_v3(test_lcg_uniform(&seed, -6, 4), test_lcg_uniform(&seed, 1, 8),
+                            test_lcg_uniform(&seed, -4, 4));
+        d.rotation = test_lcg_rotation(&seed);
+        d.linear_velocity = spx_v3(test_lcg_uniform(&seed, -3, 3), test_lcg_uniform(&seed, -2, 2),
+                                   test_lcg_uniform(&seed, -3, 3));
+        d.angular_velocity = spx_v3(test_lcg_uniform(&seed, -2, 2), test_lcg_uniform(&seed, -2, 2),
+                                    test_lcg_uniform(&seed, -2, 2));
         d.shapes = &b;
         d.shape_count = 1;
         spx_body_id id;
-        ENSURE(spx_body_create(s->w, &d, &id) == SPX_OK);
+        TEST_ENSURE(spx_body_create(s->w, &d, &id) == SPX_OK);
         spx_body_get_shape(s->w, id, 0, &s->shape[s->shape_count]);
         s->body[s->shape_count] = id;
         s->def[s->shape_count++] = b;
@@ -194,9 +191,9 @@ static int run_scene(scene* s, int* total_events)
     *total_events = 0;
     for (int step = 0; step < 240; ++step) {
         const float vx = (step / 60) % 2 == 0 ? 6.0f : -6.0f;
-        ENSURE_CODE(spx_body_set_velocity(s->w, sweeper, spx_v3(vx, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
+        TEST_ENSURE_CODE(spx_body_set_velocity(s->w, sweeper, spx_v3(vx, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
         brute_force(s);
-        ENSURE(spx_world_step(s->w, dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(s->w, dt) == SPX_OK);
         if (apply_events(s) != 0 || compare(s, step) != 0) return 1;
         const spx_sensor_event* e;
         uint32_t nb, ne;
@@ -210,16 +207,16 @@ static int events_equal_brute_force(void)
 {
     static scene one, two;
     int events_one = 0, events_two = 0;
-    ENSURE(run_scene(&one, &events_one) == 0);
-    ENSURE(run_scene(&two, &events_two) == 0);
+    TEST_ENSURE(run_scene(&one, &events_one) == 0);
+    TEST_ENSURE(run_scene(&two, &events_two) == 0);
     printf("sensor events over 240 steps: %d, hashes %016llx %016llx\n", events_one, (unsigned long long)one.hash,
            (unsigned long long)two.hash);
-    ENSURE(events_one > 40);
-    ENSURE(one.hash == two.hash);
+    TEST_ENSURE(events_one > 40);
+    TEST_ENSURE(one.hash == two.hash);
     /* Some boxes rest asleep inside the zone, still reported. */
     int resting = 0;
     for (int b = 0; b < one.shape_count; ++b) resting += one.reported[1][b] && !moving(&one, b);
-    ENSURE(resting > 0);
+    TEST_ENSURE(resting > 0);
     spx_world_destroy(one.w);
     spx_world_destroy(two.w);
     return 0;
@@ -232,7 +229,7 @@ static int sensors_make_no_contact(void)
     static scene s;
     memset(&s, 0, sizeof s);
     spx_world_def wd = spx_default_world_def();
-    ENSURE(spx_world_create(&wd, &s.w) == SPX_OK);
+    TEST_ENSURE(spx_world_create(&wd, &s.w) == SPX_OK);
     spx_shape_def slab = box(spx_v3(5, 0.25f, 5), spx_v3(0, 0, 0), true);
     add(&s, SPX_BODY_STATIC, spx_v3(0, 0, 0), &slab, 1);
     spx_shape_def rock = box(spx_v3(1, 1, 1), spx_v3(0, 0, 0), false);
@@ -242,30 +239,30 @@ static int sensors_make_no_contact(void)
     spx_shape_def ghost = box(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(0, 0, 0), true);
     spx_body_id g = add(&s, SPX_BODY_DYNAMIC, spx_v3(-2, 2, 0), &ghost, 1);
     float mass = 0;
-    ENSURE_CODE(spx_body_get_mass(s.w, g, &mass), SPX_OK);
-    ENSURE_NEAR(mass, 1000.0f, 0.01f);
+    TEST_ENSURE_CODE(spx_body_get_mass(s.w, g, &mass), SPX_OK);
+    TEST_ENSURE_NEAR(mass, 1000.0f, 0.01f);
     bool is_sensor = false;
-    ENSURE_CODE(spx_shape_is_sensor(s.w, s.shape[3], &is_sensor), SPX_OK);
-    ENSURE(is_sensor);
+    TEST_ENSURE_CODE(spx_shape_is_sensor(s.w, s.shape[3], &is_sensor), SPX_OK);
+    TEST_ENSURE(is_sensor);
     int begun = 0, ended = 0;
     for (int k = 0; k < 90; ++k) {
-        ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
         const spx_sensor_event *be, *en;
         uint32_t nb, ne;
         spx_world_get_sensor_events(s.w, &be, &nb, &en, &ne);
         for (uint32_t i = 0; i < nb; ++i) {
-            ENSURE(be[i].sensor.index == s.shape[0].index && be[i].visitor.index == s.shape[2].index);
+            TEST_ENSURE(be[i].sensor.index == s.shape[0].index && be[i].visitor.index == s.shape[2].index);
             ++begun;
         }
         for (uint32_t i = 0; i < ne; ++i) {
-            ENSURE(en[i].visitor.index == s.shape[2].index);
+            TEST_ENSURE(en[i].visitor.index == s.shape[2].index);
             ++ended;
         }
     }
-    ENSURE(begun == 1 && ended == 1); /* the falling box passed through; the ghost sensor and the rock never */
+    TEST_ENSURE(begun == 1 && ended == 1); /* the falling box passed through; the ghost sensor and the rock never */
     spx_transform t;
     spx_body_get_transform(s.w, falling, &t);
-    ENSURE(t.p.y < -5.0f);
+    TEST_ENSURE(t.p.y < -5.0f);
     spx_world_destroy(s.w);
     return 0;
 }
@@ -278,31 +275,31 @@ static int destruction_ends_overlaps(void)
     memset(&s, 0, sizeof s);
     spx_world_def wd = spx_default_world_def();
     wd.gravity = spx_v3(0, 0, 0);
-    ENSURE(spx_world_create(&wd, &s.w) == SPX_OK);
+    TEST_ENSURE(spx_world_create(&wd, &s.w) == SPX_OK);
     spx_shape_def zone = box(spx_v3(3, 3, 3), spx_v3(0, 0, 0), true);
     spx_body_id z = add(&s, SPX_BODY_KINEMATIC, spx_v3(0, 0, 0), &zone, 1);
     spx_shape_def two[2] = { box(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(0, 0, 0), false),
                              box(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(1.5f, 0, 0), false) };
     add(&s, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), two, 2);
-    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
     const spx_sensor_event *be, *en;
     uint32_t nb, ne;
     spx_world_get_sensor_events(s.w, &be, &nb, &en, &ne);
-    ENSURE(nb == 2 && ne == 0);
-    ENSURE_CODE(spx_shape_destroy(s.w, s.shape[1]), SPX_OK);
-    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    TEST_ENSURE(nb == 2 && ne == 0);
+    TEST_ENSURE_CODE(spx_shape_destroy(s.w, s.shape[1]), SPX_OK);
+    TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
     spx_world_get_sensor_events(s.w, &be, &nb, &en, &ne);
-    ENSURE(nb == 0 && ne == 1);
-    ENSURE(en[0].visitor.index == s.shape[1].index && !spx_shape_is_valid(s.w, en[0].visitor));
-    ENSURE_CODE(spx_body_destroy(s.w, z), SPX_OK);
-    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    TEST_ENSURE(nb == 0 && ne == 1);
+    TEST_ENSURE(en[0].visitor.index == s.shape[1].index && !spx_shape_is_valid(s.w, en[0].visitor));
+    TEST_ENSURE_CODE(spx_body_destroy(s.w, z), SPX_OK);
+    TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
     spx_world_get_sensor_events(s.w, &be, &nb, &en, &ne);
-    ENSURE(nb == 0 && ne == 1);
-    ENSURE(en[0].visitor.index == s.shape[2].index && !spx_shape_is_valid(s.w, en[0].sensor));
-    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    TEST_ENSURE(nb == 0 && ne == 1);
+    TEST_ENSURE(en[0].visitor.index == s.shape[2].index && !spx_shape_is_valid(s.w, en[0].sensor));
+    TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
     spx_world_get_sensor_events(s.w, &be, &nb, &en, &ne);
-    ENSURE(nb == 0 && ne == 0);
-    ENSURE_CODE(spx_world_get_sensor_events(NULL, &be, &nb, &en, &ne), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE(nb == 0 && ne == 0);
+    TEST_ENSURE_CODE(spx_world_get_sensor_events(NULL, &be, &nb, &en, &ne), SPX_ERR_INVALID_ARGUMENT);
     spx_world_destroy(s.w);
     return 0;
 }
@@ -344,7 +341,7 @@ static int sensor_flag_changes_at_run_time(void)
     static scene s;
     memset(&s, 0, sizeof s);
     spx_world_def wd = spx_default_world_def();
-    ENSURE(spx_world_create(&wd, &s.w) == SPX_OK);
+    TEST_ENSURE(spx_world_create(&wd, &s.w) == SPX_OK);
     spx_shape_def ground = box(spx_v3(5, 0.5f, 5), spx_v3(0, 0, 0), false);
     add(&s, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), &ground, 1);
     spx_shape_def b = box(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(0, 0, 0), false);
@@ -352,33 +349,33 @@ static int sensor_flag_changes_at_run_time(void)
     const spx_shape_id g = s.shape[0], c = s.shape[1];
     bool awake = true;
     for (int k = 0; k < 240 && awake; ++k) {
-        ENSURE(spx_world_step(s.w, dt) == SPX_OK);
-        ENSURE_CODE(spx_body_is_awake(s.w, crate, &awake), SPX_OK);
+        TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+        TEST_ENSURE_CODE(spx_body_is_awake(s.w, crate, &awake), SPX_OK);
     }
-    ENSURE(!awake);
-    ENSURE_CODE(spx_shape_set_sensor(s.w, g, true), SPX_OK);
+    TEST_ENSURE(!awake);
+    TEST_ENSURE_CODE(spx_shape_set_sensor(s.w, g, true), SPX_OK);
     bool flag = false;
-    ENSURE_CODE(spx_shape_is_sensor(s.w, g, &flag), SPX_OK);
-    ENSURE(flag);
-    ENSURE_CODE(spx_body_is_awake(s.w, crate, &awake), SPX_OK);
-    ENSURE(awake);
+    TEST_ENSURE_CODE(spx_shape_is_sensor(s.w, g, &flag), SPX_OK);
+    TEST_ENSURE(flag);
+    TEST_ENSURE_CODE(spx_body_is_awake(s.w, crate, &awake), SPX_OK);
+    TEST_ENSURE(awake);
     int cb, ce, sb, se;
-    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
     pair_events(s.w, g, c, &cb, &ce, &sb, &se);
-    ENSURE(cb == 0 && ce == 1 && sb == 1 && se == 0);
+    TEST_ENSURE(cb == 0 && ce == 1 && sb == 1 && se == 0);
     uint32_t n = 1;
-    ENSURE_CODE(spx_body_get_contacts(s.w, crate, NULL, 0, &n), SPX_OK);
-    ENSURE(n == 0);
-    for (int k = 0; k < 10; ++k) ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    TEST_ENSURE_CODE(spx_body_get_contacts(s.w, crate, NULL, 0, &n), SPX_OK);
+    TEST_ENSURE(n == 0);
+    for (int k = 0; k < 10; ++k) TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
     spx_transform t;
     spx_body_get_transform(s.w, crate, &t);
-    ENSURE(t.p.y < 0.4f); /* it sank into the ground, now a sensor */
+    TEST_ENSURE(t.p.y < 0.4f); /* it sank into the ground, now a sensor */
     /* Solid again; the same answer twice changes nothing. */
-    ENSURE_CODE(spx_shape_set_sensor(s.w, g, false), SPX_OK);
-    ENSURE_CODE(spx_shape_set_sensor(s.w, g, false), SPX_OK);
-    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    TEST_ENSURE_CODE(spx_shape_set_sensor(s.w, g, false), SPX_OK);
+    TEST_ENSURE_CODE(spx_shape_set_sensor(s.w, g, false), SPX_OK);
+    TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
     pair_events(s.w, g, c, &cb, &ce, &sb, &se);
-    ENSURE(cb == 1 && ce == 0 && sb == 0 && se == 1);
+    TEST_ENSURE(cb == 1 && ce == 0 && sb == 0 && se == 1);
     /* A sensor shape of a resting body, asleep inside a static sensor, made solid: it was a visitor of
        the sensor and now is not. */
     spx_shape_def zone = box(spx_v3(3, 3, 3), spx_v3(0, 0, 0), true);
@@ -390,50 +387,50 @@ static int sensor_flag_changes_at_run_time(void)
     awake = true;
     int visits = 0;
     for (int k = 0; k < 240 && awake; ++k) {
-        ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
         pair_events(s.w, z, v, &cb, &ce, &sb, &se);
         visits += sb - se;
-        ENSURE_CODE(spx_body_is_awake(s.w, inside, &awake), SPX_OK);
+        TEST_ENSURE_CODE(spx_body_is_awake(s.w, inside, &awake), SPX_OK);
     }
-    ENSURE(!awake && visits == 1);
-    ENSURE_CODE(spx_shape_set_sensor(s.w, v, true), SPX_OK); /* a sensor: no visitor of another */
-    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    TEST_ENSURE(!awake && visits == 1);
+    TEST_ENSURE_CODE(spx_shape_set_sensor(s.w, v, true), SPX_OK); /* a sensor: no visitor of another */
+    TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
     pair_events(s.w, z, v, &cb, &ce, &sb, &se);
-    ENSURE(sb == 0 && se == 1);
-    ENSURE_CODE(spx_shape_set_sensor(s.w, v, false), SPX_OK);
-    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    TEST_ENSURE(sb == 0 && se == 1);
+    TEST_ENSURE_CODE(spx_shape_set_sensor(s.w, v, false), SPX_OK);
+    TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
     pair_events(s.w, z, v, &cb, &ce, &sb, &se);
-    ENSURE(sb == 1 && se == 0);
+    TEST_ENSURE(sb == 1 && se == 0);
     /* Asleep again, the static sensor's filter changed to see nothing: its visitor is woken by nothing
        (it touches the sensor, not through a contact), and the visit still ends at the next step. */
     awake = true;
     for (int k = 0; k < 240 && awake; ++k) {
-        ENSURE(spx_world_step(s.w, dt) == SPX_OK);
-        ENSURE_CODE(spx_body_is_awake(s.w, inside, &awake), SPX_OK);
+        TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+        TEST_ENSURE_CODE(spx_body_is_awake(s.w, inside, &awake), SPX_OK);
     }
-    ENSURE(!awake);
+    TEST_ENSURE(!awake);
     spx_filter none = spx_default_filter();
     none.mask_bits = 0;
-    ENSURE_CODE(spx_shape_set_filter(s.w, z, none), SPX_OK);
-    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    TEST_ENSURE_CODE(spx_shape_set_filter(s.w, z, none), SPX_OK);
+    TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
     pair_events(s.w, z, v, &cb, &ce, &sb, &se);
-    ENSURE(sb == 0 && se == 1);
+    TEST_ENSURE(sb == 0 && se == 1);
     /* Bad input. */
     spx_shape_id stale = g;
     stale.generation++;
-    ENSURE_CODE(spx_shape_set_sensor(s.w, stale, true), SPX_ERR_STALE_ID);
-    ENSURE_CODE(spx_shape_set_sensor(NULL, g, true), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_shape_set_sensor(s.w, stale, true), SPX_ERR_STALE_ID);
+    TEST_ENSURE_CODE(spx_shape_set_sensor(NULL, g, true), SPX_ERR_INVALID_ARGUMENT);
     spx_world_destroy(s.w);
     memset(&s, 0, sizeof s);
     wd.pre_solve = set_sensor_in_step;
-    ENSURE(spx_world_create(&wd, &s.w) == SPX_OK);
+    TEST_ENSURE(spx_world_create(&wd, &s.w) == SPX_OK);
     add(&s, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), &ground, 1);
     add(&s, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), &b, 1);
     locked_world = s.w, locked_shape = s.shape[0];
-    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
-    ENSURE_CODE(locked_answer, SPX_ERR_WORLD_LOCKED);
-    ENSURE_CODE(spx_shape_is_sensor(s.w, s.shape[0], &flag), SPX_OK);
-    ENSURE(!flag);
+    TEST_ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    TEST_ENSURE_CODE(locked_answer, SPX_ERR_WORLD_LOCKED);
+    TEST_ENSURE_CODE(spx_shape_is_sensor(s.w, s.shape[0], &flag), SPX_OK);
+    TEST_ENSURE(!flag);
     spx_world_destroy(s.w);
     return 0;
 }
@@ -441,9 +438,9 @@ static int sensor_flag_changes_at_run_time(void)
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(events_equal_brute_force, failures);
-    RUN_TEST(sensors_make_no_contact, failures);
-    RUN_TEST(destruction_ends_overlaps, failures);
-    RUN_TEST(sensor_flag_changes_at_run_time, failures);
+    TEST_RUN(events_equal_brute_force, failures);
+    TEST_RUN(sensors_make_no_contact, failures);
+    TEST_RUN(destruction_ends_overlaps, failures);
+    TEST_RUN(sensor_flag_changes_at_run_time, failures);
     return failures ? 1 : 0;
 }

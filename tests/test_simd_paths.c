@@ -2,11 +2,11 @@
    step: SPX_SIMD_AUTO (AVX2's 8 lanes on a CPU that has it) against SPX_SIMD_BASELINE (the build's
    own 4 lanes), on every standard scene of tests/support/scenes.c and on the sepax program's default
    scene (boxes that are not cubes, tori, spheres, a fast projectile: bodies of unequal inertia and
-   the continuous stage). 200 steps each by default, mesh_pile (0.2 to 1 s a step) left out;
+   the continuous stage). 60 steps each by default, mesh_pile (0.2 to 1 s a step) left out;
    `--long` runs every scene 1,000 steps. On a CPU without AVX2, or
    a build with one path (-DSEPAX_AVX2=ON, not x86-64), both worlds run the same code: the test says
    so and still checks that each scene repeats itself bit for bit. */
-#include "test.h"
+#include "support/test.h"
 #include "dynamics/world.h"
 #include "support/scenes.h"
 #if defined(SPX_TEST_HAVE_SCENE_FILES)
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static uint32_t steps = 200;
+static uint32_t steps = 60;
 
 /* Steps two worlds of the same scene side by side; the first step whose states differ, or -1. */
 static int first_difference(spx_world* a, const spx_body_id* ids_a, spx_world* b, const spx_body_id* ids_b,
@@ -24,7 +24,7 @@ static int first_difference(spx_world* a, const spx_body_id* ids_a, spx_world* b
 {
     for (uint32_t s = 0; s < n; ++s) {
         if (spx_world_step(a, dt) != SPX_OK || spx_world_step(b, dt) != SPX_OK) return (int)s;
-        if (spx_scene_bodies_hash(a, ids_a, count) != spx_scene_bodies_hash(b, ids_b, count)) return (int)s;
+        if (test_scene_bodies_hash(a, ids_a, count) != test_scene_bodies_hash(b, ids_b, count)) return (int)s;
     }
     return -1;
 }
@@ -56,19 +56,19 @@ enum { SCENE_FALLING, SCENE_FALLING_MESH, SCENE_PYRAMID, SCENE_PYRAMID_SPACED, S
 static const char* const scene_names[SCENE_KINDS] = { "falling", "falling_mesh", "pyramid 1.0", "pyramid 1.1",
                                                       "slope", "bounce", "paper at 100 m/s", "mesh_pile" };
 
-static spx_result make_scene(int kind, spx_world_simd simd, spx_scene* out)
+static spx_result make_scene(int kind, spx_world_simd simd, test_scene* out)
 {
     spx_world_def wd = spx_default_world_def();
     wd.simd = simd;
     switch (kind) {
-    case SCENE_FALLING: return spx_scene_falling(out, &wd);
-    case SCENE_FALLING_MESH: return spx_scene_falling_mesh(out, &wd);
-    case SCENE_PYRAMID: return spx_scene_pyramid(out, 1.0f, &wd);
-    case SCENE_PYRAMID_SPACED: return spx_scene_pyramid(out, 1.1f, &wd);
-    case SCENE_SLOPE: return spx_scene_slope(out, 0.5f, 0.3f, &wd);
-    case SCENE_BOUNCE: return spx_scene_bounce(out, 2.0f, 0.7f, &wd);
-    case SCENE_PAPER: return spx_scene_paper(out, 100.0f, 3, &wd);
-    default: return spx_scene_mesh_pile(out, &wd);
+    case SCENE_FALLING: return test_scene_falling(out, &wd);
+    case SCENE_FALLING_MESH: return test_scene_falling_mesh(out, &wd);
+    case SCENE_PYRAMID: return test_scene_pyramid(out, 1.0f, &wd);
+    case SCENE_PYRAMID_SPACED: return test_scene_pyramid(out, 1.1f, &wd);
+    case SCENE_SLOPE: return test_scene_slope(out, 0.5f, 0.3f, &wd);
+    case SCENE_BOUNCE: return test_scene_bounce(out, 2.0f, 0.7f, &wd);
+    case SCENE_PAPER: return test_scene_paper(out, 100.0f, 3, &wd);
+    default: return test_scene_mesh_pile(out, &wd);
     }
 }
 
@@ -81,10 +81,10 @@ static int standard_scenes_identical(void)
         if (kind == SCENE_MESH_PILE && steps < 1000) continue;
         const uint32_t n = steps;
         const double t0 = seconds();
-        spx_scene wide, base;
-        ENSURE(make_scene(kind, SPX_SIMD_AUTO, &wide) == SPX_OK);
-        ENSURE(make_scene(kind, SPX_SIMD_BASELINE, &base) == SPX_OK);
-        ENSURE(wide.count == base.count);
+        test_scene wide, base;
+        TEST_ENSURE(make_scene(kind, SPX_SIMD_AUTO, &wide) == SPX_OK);
+        TEST_ENSURE(make_scene(kind, SPX_SIMD_BASELINE, &base) == SPX_OK);
+        TEST_ENSURE(wide.count == base.count);
         if (!two_paths(wide.world, base.world))
             printf("  %s: one solver path here (%u lanes: no AVX2 on this CPU, or a build without the run-time "
                    "choice); checking that the scene repeats itself\n",
@@ -92,10 +92,10 @@ static int standard_scenes_identical(void)
         const int diff = first_difference(wide.world, wide.bodies, base.world, base.bodies, wide.count, wide.dt, n);
         report(scene_names[kind], wide.world, base.world, diff, n, t0);
         failures += diff >= 0;
-        spx_scene_destroy(&wide);
-        spx_scene_destroy(&base);
+        test_scene_destroy(&wide);
+        test_scene_destroy(&base);
     }
-    ENSURE(failures == 0);
+    TEST_ENSURE(failures == 0);
     return 0;
 }
 
@@ -121,15 +121,15 @@ static int default_scene_identical(void)
     memset(&base, 0, sizeof base);
     const bool built = build_default(SPX_SIMD_AUTO, &wide) && build_default(SPX_SIMD_BASELINE, &base);
     if (!built) fprintf(stderr, "default scene: %s\n", message);
-    ENSURE(built);
-    ENSURE(wide.body_count == base.body_count);
+    TEST_ENSURE(built);
+    TEST_ENSURE(wide.body_count == base.body_count);
     if (!two_paths(wide.w, base.w))
         printf("  default scene: one solver path here; checking that it repeats itself\n");
     const int diff = first_difference(wide.w, wide.ids, base.w, base.ids, wide.body_count, wide.dt, steps);
     report("default scene", wide.w, base.w, diff, steps, t0);
     scene_free(&wide);
     scene_free(&base);
-    ENSURE(diff < 0);
+    TEST_ENSURE(diff < 0);
     return 0;
 }
 #endif
@@ -146,11 +146,11 @@ int main(int argc, char** argv)
     }
     int failures = 0;
 #if defined(SPX_TEST_HAVE_SCENE_FILES)
-    RUN_TEST(default_scene_identical, failures);
+    TEST_RUN(default_scene_identical, failures);
 #else
     printf("default scene: not tested, this build has no scene files (the sepax program needs cJSON and cairo)\n");
 #endif
-    RUN_TEST(standard_scenes_identical, failures);
+    TEST_RUN(standard_scenes_identical, failures);
     printf("%d failed\n", failures);
     return failures != 0;
 }

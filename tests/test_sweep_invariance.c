@@ -19,7 +19,7 @@
 #include <sepax/sepax.h>
 #include <float.h>
 #include <stdlib.h>
-#include "test.h"
+#include "support/test.h"
 #include "support/cases.h"
 #include "support/reference.h"
 #include "support/shapes.h"
@@ -45,17 +45,17 @@ typedef struct answers {
     bool overlap;
 } answers;
 
-static void ask(const sweep_case* c, answers* out)
+static void ask(const test_sweep_case* c, answers* out)
 {
     memset(out, 0, sizeof *out);
     spx_result r1, r2, r3;
     switch (c->kind) {
-    case CASE_OBB_OBB:
+    case TEST_CASE_OBB_OBB:
         r1 = spx_sweep_obb_obb(&c->box[0], c->velocity[0], &c->box[1], c->velocity[1], c->tmax, &out->hit);
         r2 = spx_penetration_obb_obb(&c->box[0], &c->box[1], &out->pen);
         r3 = spx_overlap_obb_obb(&c->box[0], &c->box[1], &out->overlap);
         break;
-    case CASE_OBB_TRIANGLE:
+    case TEST_CASE_OBB_TRIANGLE:
         r1 = spx_sweep_obb_triangle(&c->box[0], c->velocity[0], &c->tri[1], c->velocity[1], c->tmax, &out->hit);
         r2 = spx_penetration_obb_triangle(&c->box[0], &c->tri[1], &out->pen);
         r3 = spx_overlap_obb_triangle(&c->box[0], &c->tri[1], &out->overlap);
@@ -85,17 +85,17 @@ static int every_order_hits(spx_triangle a, spx_vec3 va, spx_triangle b, spx_vec
                     pb.v[k] = b.v[orders[ob][k]];
                 }
                 spx_sweep_hit h;
-                if (swap) ENSURE_CODE(spx_sweep_triangle_triangle(&pb, vb, &pa, va, tmax, &h), SPX_OK);
-                else ENSURE_CODE(spx_sweep_triangle_triangle(&pa, va, &pb, vb, tmax, &h), SPX_OK);
-                ENSURE(h.state == SPX_SWEEP_HIT);
-                ENSURE_NEAR(h.time, time, 1e-6);
-                ENSURE_NEAR(h.point.x, point.x, 1e-6);
-                ENSURE_NEAR(h.point.y, point.y, 1e-6);
-                ENSURE_NEAR(h.point.z, point.z, 1e-6);
+                if (swap) TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&pb, vb, &pa, va, tmax, &h), SPX_OK);
+                else TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&pa, va, &pb, vb, tmax, &h), SPX_OK);
+                TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+                TEST_ENSURE_NEAR(h.time, time, 1e-6);
+                TEST_ENSURE_NEAR(h.point.x, point.x, 1e-6);
+                TEST_ENSURE_NEAR(h.point.y, point.y, 1e-6);
+                TEST_ENSURE_NEAR(h.point.z, point.z, 1e-6);
                 const double s = swap ? -1.0 : 1.0;
-                ENSURE_NEAR(h.normal.x, s * normal.x, 1e-6);
-                ENSURE_NEAR(h.normal.y, s * normal.y, 1e-6);
-                ENSURE_NEAR(h.normal.z, s * normal.z, 1e-6);
+                TEST_ENSURE_NEAR(h.normal.x, s * normal.x, 1e-6);
+                TEST_ENSURE_NEAR(h.normal.y, s * normal.y, 1e-6);
+                TEST_ENSURE_NEAR(h.normal.z, s * normal.z, 1e-6);
             }
     return 0;
 }
@@ -111,7 +111,7 @@ static int segment_like_triangle_point(void)
     spx_triangle b = { { { -0.5f, 0.5f, 0.75f }, { -0.5f, -0.375f, 1 }, { -0.5f, 1.375f, 0.5f } } };
     const spx_vec3 vb = { 0.5f, 0.125f, -1.875f };
     spx_sweep_hit h;
-    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &b, vb, 1, &h), SPX_OK);
+    TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &b, vb, 1, &h), SPX_OK);
     return every_order_hits(a, spx_v3(0, 0, 0), b, vb, 1, 0.51076923, spx_v3(-0.24461538f, -0.16307692f, 0),
                             h.normal);
 }
@@ -137,19 +137,19 @@ static int coplanar_parallel_edges_point(void)
 static int faces_meeting_along_a_line(void)
 {
     spx_obb a, b;
-    ENSURE_CODE(spx_obb_from_quat(spx_v3(3, -1.25f, 2.75f), spx_v3(1.5f, 0.5f, 2), (spx_quat){ 0, 0, 0.70710678f, 0.70710678f }, &a), SPX_OK);
-    ENSURE_CODE(spx_obb_from_quat(spx_v3(2.25f, -2.25f, 0.5f), spx_v3(0.25f, 1.75f, 0.25f), (spx_quat){ 0, 0, 0, 1 }, &b), SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(3, -1.25f, 2.75f), spx_v3(1.5f, 0.5f, 2), (spx_quat){ 0, 0, 0.70710678f, 0.70710678f }, &a), SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(2.25f, -2.25f, 0.5f), spx_v3(0.25f, 1.75f, 0.25f), (spx_quat){ 0, 0, 0, 1 }, &b), SPX_OK);
     const spx_vec3 va = { -1.5f, 4, -2 }, vb = { 1.5f, 2.75f, -0.5f };
     for (int swap = 0; swap < 2; ++swap) {
         spx_sweep_hit h;
-        if (swap) ENSURE_CODE(spx_sweep_obb_obb(&b, vb, &a, va, 1, &h), SPX_OK);
-        else ENSURE_CODE(spx_sweep_obb_obb(&a, va, &b, vb, 1, &h), SPX_OK);
-        ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
-        ENSURE_NEAR(h.depth, 0.0, 1e-6);
-        ENSURE_NEAR(h.normal.z, swap ? 1.0 : -1.0, 1e-6);
-        ENSURE_NEAR(h.point.x, 2.5, 1e-5);
-        ENSURE_NEAR(h.point.y, -1.625, 1e-5);
-        ENSURE_NEAR(h.point.z, 0.75, 1e-6);
+        if (swap) TEST_ENSURE_CODE(spx_sweep_obb_obb(&b, vb, &a, va, 1, &h), SPX_OK);
+        else TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, va, &b, vb, 1, &h), SPX_OK);
+        TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
+        TEST_ENSURE_NEAR(h.depth, 0.0, 1e-6);
+        TEST_ENSURE_NEAR(h.normal.z, swap ? 1.0 : -1.0, 1e-6);
+        TEST_ENSURE_NEAR(h.point.x, 2.5, 1e-5);
+        TEST_ENSURE_NEAR(h.point.y, -1.625, 1e-5);
+        TEST_ENSURE_NEAR(h.point.z, 0.75, 1e-6);
     }
     return 0;
 }
@@ -166,11 +166,11 @@ static spx_vec3 snap3(spx_vec3 v, double step) { return spx_v3(snap(v.x, step), 
 
 static double max_abs3(spx_vec3 v) { return fmax(fabs(v.x), fmax(fabs(v.y), fabs(v.z))); }
 
-static double position_extent(const sweep_case* c)
+static double position_extent(const test_sweep_case* c)
 {
     double m = 0;
     for (int i = 0; i < 2; ++i) {
-        if (case_piece_is_box(c->kind, i)) {
+        if (test_case_piece_is_box(c->kind, i)) {
             m = fmax(m, max_abs3(c->box[i].center));
         } else {
             for (int k = 0; k < 3; ++k) m = fmax(m, max_abs3(c->tri[i].v[k]));
@@ -181,14 +181,14 @@ static double position_extent(const sweep_case* c)
 
 /* Rounds positions and velocities, and the offset and common velocity, to steps on which they add
    exactly. */
-static void snap_case(sweep_case* c, spx_vec3* offset, spx_vec3* common)
+static void snap_case(test_sweep_case* c, spx_vec3* offset, spx_vec3* common)
 {
     double ps = float_step_up_to(position_extent(c) + max_abs3(*offset) + 1e-30);
     double vs = float_step_up_to(fmax(max_abs3(c->velocity[0]), max_abs3(c->velocity[1])) + max_abs3(*common) + 1e-30);
     *offset = snap3(*offset, ps);
     *common = snap3(*common, vs);
     for (int i = 0; i < 2; ++i) {
-        if (case_piece_is_box(c->kind, i)) c->box[i].center = snap3(c->box[i].center, ps);
+        if (test_case_piece_is_box(c->kind, i)) c->box[i].center = snap3(c->box[i].center, ps);
         else
             for (int k = 0; k < 3; ++k) c->tri[i].v[k] = snap3(c->tri[i].v[k], ps);
         c->velocity[i] = snap3(c->velocity[i], vs);
@@ -197,18 +197,18 @@ static void snap_case(sweep_case* c, spx_vec3* offset, spx_vec3* common)
 
 static spx_vec3 add3(spx_vec3 a, spx_vec3 b) { return spx_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
 
-static void move_case(const sweep_case* in, spx_vec3 offset, spx_vec3 common, sweep_case* out)
+static void move_case(const test_sweep_case* in, spx_vec3 offset, spx_vec3 common, test_sweep_case* out)
 {
     *out = *in;
     for (int i = 0; i < 2; ++i) {
-        if (case_piece_is_box(in->kind, i)) out->box[i].center = add3(in->box[i].center, offset);
+        if (test_case_piece_is_box(in->kind, i)) out->box[i].center = add3(in->box[i].center, offset);
         else
             for (int k = 0; k < 3; ++k) out->tri[i].v[k] = add3(in->tri[i].v[k], offset);
         out->velocity[i] = add3(in->velocity[i], common);
     }
 }
 
-static void reorder_case(const sweep_case* in, int order_a, int order_b, sweep_case* out)
+static void reorder_case(const test_sweep_case* in, int order_a, int order_b, test_sweep_case* out)
 {
     *out = *in;
     for (int k = 0; k < 3; ++k) {
@@ -235,20 +235,20 @@ static const char* family_name(family f)
     return names[f];
 }
 
-static double grid_value(case_rng* rng, int lo, int hi) { return 0.25 * (double)(lo * 4 + (int)(case_rng_next(rng) % (uint64_t)((hi - lo) * 4 + 1))); }
+static double grid_value(test_case_rng* rng, int lo, int hi) { return 0.25 * (double)(lo * 4 + (int)(test_case_rng_next(rng) % (uint64_t)((hi - lo) * 4 + 1))); }
 
-static spx_vec3 grid_vec(case_rng* rng, int lo, int hi)
+static spx_vec3 grid_vec(test_case_rng* rng, int lo, int hi)
 {
     return spx_v3((float)grid_value(rng, lo, hi), (float)grid_value(rng, lo, hi), (float)grid_value(rng, lo, hi));
 }
 
 /* A box whose axes are a quarter turn apart from the world's (or 45 degrees about one axis). */
-static spx_obb grid_box(case_rng* rng, spx_vec3 centre)
+static spx_obb grid_box(test_case_rng* rng, spx_vec3 centre)
 {
-    spx_vec3 h = spx_v3(0.25f * (float)(1 + case_rng_next(rng) % 8), 0.25f * (float)(1 + case_rng_next(rng) % 8),
-                        0.25f * (float)(1 + case_rng_next(rng) % 8));
+    spx_vec3 h = spx_v3(0.25f * (float)(1 + test_case_rng_next(rng) % 8), 0.25f * (float)(1 + test_case_rng_next(rng) % 8),
+                        0.25f * (float)(1 + test_case_rng_next(rng) % 8));
     spx_quat q = { 0, 0, 0, 1 };
-    uint64_t turn = case_rng_next(rng) % 4;
+    uint64_t turn = test_case_rng_next(rng) % 4;
     if (turn == 1) q = (spx_quat){ 0, 0, 0.70710678f, 0.70710678f };
     else if (turn == 2) q = (spx_quat){ 0, 0.38268343f, 0, 0.92387953f };
     spx_obb b;
@@ -257,43 +257,43 @@ static spx_obb grid_box(case_rng* rng, spx_vec3 centre)
 }
 
 /* Corner 2 on the line of corners 0 and 1 at a grid parameter (inside, at an end, or beyond). */
-static void make_segment_like(case_rng* rng, spx_triangle* t)
+static void make_segment_like(test_case_rng* rng, spx_triangle* t)
 {
-    const double s = 0.25 * (double)((int)(case_rng_next(rng) % 9) - 2);
+    const double s = 0.25 * (double)((int)(test_case_rng_next(rng) % 9) - 2);
     for (int i = 0; i < 3; ++i) {
         float p0 = (&t->v[0].x)[i], p1 = (&t->v[1].x)[i];
         (&t->v[2].x)[i] = (float)(p0 + s * ((double)p1 - p0));
     }
 }
 
-static void make_family_case(case_kind kind, family f, uint64_t seed, sweep_case* c)
+static void make_family_case(test_case_kind kind, family f, uint64_t seed, test_sweep_case* c)
 {
-    case_make(kind, seed, c);
+    test_case_make(kind, seed, c);
     if (f == FAMILY_RANDOM) return;
-    case_rng rng = { seed * 0x9E3779B97F4A7C15ull + (uint64_t)f * 7919u + (uint64_t)kind };
+    test_case_rng rng = { seed * 0x9E3779B97F4A7C15ull + (uint64_t)f * 7919u + (uint64_t)kind };
     switch (f) {
     case FAMILY_GRID:
         /* Small quarter-metre coordinates and velocities: many axes enter at exactly one time. */
         for (int i = 0; i < 2; ++i) {
             spx_vec3 centre = grid_vec(&rng, -3, 3);
-            if (case_piece_is_box(kind, i)) c->box[i] = grid_box(&rng, centre);
+            if (test_case_piece_is_box(kind, i)) c->box[i] = grid_box(&rng, centre);
             else
                 for (int k = 0; k < 3; ++k) c->tri[i].v[k] = add3(centre, grid_vec(&rng, -2, 2));
             c->velocity[i] = grid_vec(&rng, -4, 4);
         }
-        c->tmax = (float)(0.5 * (double)(1 + case_rng_next(&rng) % 4));
+        c->tmax = (float)(0.5 * (double)(1 + test_case_rng_next(&rng) % 4));
         break;
     case FAMILY_SEGMENT:
         /* Every triangle segment-like: a corner on the line of the other two, or on one of them. */
         for (int i = 0; i < 2; ++i)
-            if (!case_piece_is_box(kind, i)) make_segment_like(&rng, &c->tri[i]);
+            if (!test_case_piece_is_box(kind, i)) make_segment_like(&rng, &c->tri[i]);
         break;
     case FAMILY_TILTED:
     case FAMILY_COPLANAR:
         /* Everything in the plane z = 0 (a box's face on it), moving in the plane; tilted: all turned
            about a random axis, so that rounding leaves the pieces coplanar only within a few ulps. */
         for (int i = 0; i < 2; ++i) {
-            if (case_piece_is_box(kind, i)) {
+            if (test_case_piece_is_box(kind, i)) {
                 spx_obb_from_quat(spx_v3(c->box[i].center.x, c->box[i].center.y, -c->box[i].half_extents.z),
                                   c->box[i].half_extents, (spx_quat){ 0, 0, 0.38268343f, 0.92387953f }, &c->box[i]);
             } else {
@@ -304,28 +304,28 @@ static void make_family_case(case_kind kind, family f, uint64_t seed, sweep_case
         }
         if (seed % 2) {
             /* B's first edge parallel or anti-parallel to an edge of A: in-plane axes of both tie. */
-            const double k = 0.5 * (double)((int)(case_rng_next(&rng) % 7) - 3);
+            const double k = 0.5 * (double)((int)(test_case_rng_next(&rng) % 7) - 3);
             spx_vec3 d;
-            if (kind == CASE_TRIANGLE_TRIANGLE) {
-                const int j = (int)(case_rng_next(&rng) % 3);
+            if (kind == TEST_CASE_TRIANGLE_TRIANGLE) {
+                const int j = (int)(test_case_rng_next(&rng) % 3);
                 d = spx_v3(c->tri[0].v[(j + 1) % 3].x - c->tri[0].v[j].x, c->tri[0].v[(j + 1) % 3].y - c->tri[0].v[j].y, 0);
             } else {
                 d = spx_v3(2.0f * c->box[0].half_extents.x * c->box[0].rotation.col[0].x,
                            2.0f * c->box[0].half_extents.x * c->box[0].rotation.col[0].y, 0);
             }
-            if (k != 0.0 && !case_piece_is_box(kind, 1))
+            if (k != 0.0 && !test_case_piece_is_box(kind, 1))
                 c->tri[1].v[1] = spx_v3((float)(c->tri[1].v[0].x + k * d.x), (float)(c->tri[1].v[0].y + k * d.y), 0);
         }
         if (f == FAMILY_TILTED) {
             const double none[3] = { 0, 0, 0 };
-            sweep_case turned;
-            case_transform(c, case_random_quat(&rng), none, &turned);
+            test_sweep_case turned;
+            test_case_transform(c, test_case_random_quat(&rng), none, &turned);
             *c = turned;
         }
         break;
     default:
         /* B a translated copy of A (triangles), or with A's rotation (boxes): all edges parallel. */
-        if (kind == CASE_OBB_TRIANGLE) {
+        if (kind == TEST_CASE_OBB_TRIANGLE) {
             /* The triangle's first edge along a box axis, its plane along a box face. */
             const spx_obb* b = &c->box[0];
             float l = 0.5f * b->half_extents.x + 0.5f;
@@ -334,7 +334,7 @@ static void make_family_case(case_kind kind, family f, uint64_t seed, sweep_case
                 spx_vec3 d = k == 1 ? b->rotation.col[0] : add3(b->rotation.col[0], b->rotation.col[1]);
                 c->tri[1].v[k] = spx_v3(p.x + l * d.x * (float)k, p.y + l * d.y * (float)k, p.z + l * d.z * (float)k);
             }
-        } else if (kind == CASE_OBB_OBB) {
+        } else if (kind == TEST_CASE_OBB_OBB) {
             spx_vec3 centre = c->box[1].center;
             c->box[1] = c->box[0];
             c->box[1].center = centre;
@@ -361,7 +361,7 @@ static double angle_between(spx_vec3 a, spx_vec3 b)
     double x[3], y[3];
     v3d(x, a);
     v3d(y, b);
-    return ref_angle(x, y);
+    return test_ref_angle(x, y);
 }
 
 static const char* state_name(spx_sweep_state s)
@@ -369,12 +369,12 @@ static const char* state_name(spx_sweep_state s)
     return s == SPX_SWEEP_MISS ? "miss" : s == SPX_SWEEP_HIT ? "hit" : "start overlap";
 }
 
-static void report(tally* t, const char* what, const sweep_case* c, const answers* a, const sweep_case* o,
+static void report(tally* t, const char* what, const test_sweep_case* c, const answers* a, const test_sweep_case* o,
                    const answers* b, const char* why)
 {
     ++t->failures;
     if (t->dumped++ >= DUMP_LIMIT) return;
-    fprintf(stderr, "FAIL %s %s seed %llu: %s\n", case_kind_name(c->kind), what, (unsigned long long)c->seed, why);
+    fprintf(stderr, "FAIL %s %s seed %llu: %s\n", test_case_kind_name(c->kind), what, (unsigned long long)c->seed, why);
     const answers* both[2] = { a, b };
     for (int i = 0; i < 2; ++i) {
         const spx_sweep_hit* h = &both[i]->hit;
@@ -385,57 +385,57 @@ static void report(tally* t, const char* what, const sweep_case* c, const answer
                 both[i]->pen.depth, both[i]->pen.normal.x, both[i]->pen.normal.y, both[i]->pen.normal.z,
                 both[i]->pen.axis, (int)both[i]->overlap);
     }
-    case_print(stderr, c);
+    test_case_print(stderr, c);
     fprintf(stderr, "  asked as:\n");
-    case_print(stderr, o);
+    test_case_print(stderr, o);
 }
 
 /* Everything about a problem the reference decides, computed only when two answers differ. */
 typedef struct judge {
     bool solved;
-    ref_problem p;
-    ref_sweep r;
+    test_ref_problem p;
+    test_ref_sweep r;
     double clear;
 } judge;
 
-static void judge_solve(judge* j, const sweep_case* c)
+static void judge_solve(judge* j, const test_sweep_case* c)
 {
     if (j->solved) return;
-    case_reference_problem(c, &j->p);
+    test_case_reference_problem(c, &j->p);
     j->clear = CLEAR_FRACTION * j->p.size;
-    ref_sweep_solve(&j->p, j->clear, &j->r);
+    test_ref_sweep_solve(&j->p, j->clear, &j->r);
     j->solved = true;
 }
 
 /* Is `h` an answer the reference allows on a problem that is borderline (within CLEAR of touching)? */
-static bool borderline_allows(judge* j, const sweep_case* c, const spx_sweep_hit* h)
+static bool borderline_allows(judge* j, const test_sweep_case* c, const spx_sweep_hit* h)
 {
     judge_solve(j, c);
-    const ref_sweep* r = &j->r;
+    const test_ref_sweep* r = &j->r;
     bool near_start = fabs(r->sd_start) <= j->clear, graze = fabs(r->sd_min) <= j->clear;
     if (!near_start && !graze) return false;
     if (h->state == SPX_SWEEP_START_OVERLAP) return r->sd_start <= j->clear;
-    if (h->state == SPX_SWEEP_HIT) return ref_signed_distance(&j->p, h->time, NULL) <= j->clear;
+    if (h->state == SPX_SWEEP_HIT) return test_ref_signed_distance(&j->p, h->time, NULL) <= j->clear;
     return r->sd_min >= -j->clear;
 }
 
 /* The normal of another asking may differ only where the contact normal is not unique (a corner or
    an edge of the Minkowski difference, or two ways out equally deep), and must then still be a
    valid one: a separating direction at the contact, or a way out no deeper than the depth. */
-static bool normal_allowed(judge* j, const sweep_case* c, const spx_sweep_hit* h, spx_vec3 n)
+static bool normal_allowed(judge* j, const test_sweep_case* c, const spx_sweep_hit* h, spx_vec3 n)
 {
     judge_solve(j, c);
     if (j->r.normal_unique) return false;
     double nd[3];
     v3d(nd, n);
     if (h->state == SPX_SWEEP_START_OVERLAP)
-        return -ref_gap_along(&j->p, nd, 0.0) <= h->depth + DEPTH_FRACTION * j->p.size;
-    return ref_gap_along(&j->p, nd, h->time) >= -POINT_FRACTION * j->p.size;
+        return -test_ref_gap_along(&j->p, nd, 0.0) <= h->depth + DEPTH_FRACTION * j->p.size;
+    return test_ref_gap_along(&j->p, nd, h->time) >= -POINT_FRACTION * j->p.size;
 }
 
 /* Compares `b` (the problem asked as `o`) with `a`; `sign` -1 for a swap (normals flip); `shift` and
    `drift` are the offset and common velocity of a move (the point follows them). */
-static void compare(tally* t, const char* what, const sweep_case* c, const answers* a, const sweep_case* o,
+static void compare(tally* t, const char* what, const test_sweep_case* c, const answers* a, const test_sweep_case* o,
                     const answers* b, double sign, spx_vec3 shift, spx_vec3 drift, judge* j, double size)
 {
     char why[256];
@@ -520,7 +520,7 @@ static void compare(tally* t, const char* what, const sweep_case* c, const answe
             double nd[3];
             v3d(nd, nb);
             bool ambiguous = !j->r.normal_unique || fabs(j->r.sd_start) <= j->clear;
-            if (!ambiguous || !(-ref_gap_along(&j->p, nd, 0.0) <= b->pen.depth + tol_d)) {
+            if (!ambiguous || !(-test_ref_gap_along(&j->p, nd, 0.0) <= b->pen.depth + tol_d)) {
                 snprintf(why, sizeof why, "penetration normal %.3g rad off the original", ang);
                 report(t, what, c, a, o, b, why);
                 return;
@@ -530,20 +530,20 @@ static void compare(tally* t, const char* what, const sweep_case* c, const answe
     }
 }
 
-static spx_vec3 random_offset(case_rng* rng, double lo, double hi)
+static spx_vec3 random_offset(test_case_rng* rng, double lo, double hi)
 {
     double d[3];
-    case_unit_vector(rng, d);
-    double m = case_log_uniform(rng, lo, hi);
+    test_case_unit_vector(rng, d);
+    double m = test_case_log_uniform(rng, lo, hi);
     return spx_v3((float)(m * d[0]), (float)(m * d[1]), (float)(m * d[2]));
 }
 
 /* One problem of `kind` from `f`, asked every way. */
-static void check_case(tally* t, case_kind kind, family f, uint64_t seed)
+static void check_case(tally* t, test_case_kind kind, family f, uint64_t seed)
 {
-    sweep_case c;
+    test_sweep_case c;
     make_family_case(kind, f, seed, &c);
-    case_rng rng = { seed ^ 0xA0761D6478BD642Full ^ ((uint64_t)f << 40) };
+    test_case_rng rng = { seed ^ 0xA0761D6478BD642Full ^ ((uint64_t)f << 40) };
     /* The offset (up to 1e3 m) and common velocity (up to 10 times the pieces' own) of (c). */
     spx_vec3 shift = random_offset(&rng, 1.0, 1e3);
     double speed = fmax(max_abs3(c.velocity[0]), max_abs3(c.velocity[1])) + 1e-3;
@@ -556,18 +556,18 @@ static void check_case(tally* t, case_kind kind, family f, uint64_t seed)
         ++t->skipped;
         return;
     }
-    ref_problem p;
-    case_reference_problem(&c, &p);
+    test_ref_problem p;
+    test_case_reference_problem(&c, &p);
     judge j = { 0 };
     const spx_vec3 none = { 0, 0, 0 };
     char what[64];
 
     /* (a) every order of the corners. */
-    int na = case_piece_is_box(kind, 0) ? 1 : 6, nb = case_piece_is_box(kind, 1) ? 1 : 6;
+    int na = test_case_piece_is_box(kind, 0) ? 1 : 6, nb = test_case_piece_is_box(kind, 1) ? 1 : 6;
     for (int oa = 0; oa < na; ++oa)
         for (int ob = 0; ob < nb; ++ob) {
             if (oa == 0 && ob == 0) continue;
-            sweep_case o;
+            test_sweep_case o;
             reorder_case(&c, oa, ob, &o);
             answers b;
             ask(&o, &b);
@@ -576,18 +576,18 @@ static void check_case(tally* t, case_kind kind, family f, uint64_t seed)
             compare(t, what, &c, &a, &o, &b, 1.0, none, none, &j, p.size);
         }
     /* (b) A and B swapped, in a random order of corners. */
-    if (kind != CASE_OBB_TRIANGLE) {
-        sweep_case s, o;
-        case_swap(&c, &s);
-        reorder_case(&s, (int)(case_rng_next(&rng) % 6), (int)(case_rng_next(&rng) % 6), &o);
-        if (kind == CASE_OBB_OBB) o = s;
+    if (kind != TEST_CASE_OBB_TRIANGLE) {
+        test_sweep_case s, o;
+        test_case_swap(&c, &s);
+        reorder_case(&s, (int)(test_case_rng_next(&rng) % 6), (int)(test_case_rng_next(&rng) % 6), &o);
+        if (kind == TEST_CASE_OBB_OBB) o = s;
         answers b;
         ask(&o, &b);
         snprintf(what, sizeof what, "[%s] swapped", family_name(f));
         compare(t, what, &c, &a, &o, &b, -1.0, none, none, &j, p.size);
     }
     /* (c) moved by the offset, given the common velocity. */
-    sweep_case m;
+    test_sweep_case m;
     move_case(&c, shift, drift, &m);
     answers b;
     ask(&m, &b);
@@ -595,7 +595,7 @@ static void check_case(tally* t, case_kind kind, family f, uint64_t seed)
     compare(t, what, &c, &a, &m, &b, 1.0, shift, drift, &j, p.size);
 }
 
-static int invariance_of(case_kind kind)
+static int invariance_of(test_case_kind kind)
 {
     int bad = 0;
     for (int f = 0; f < FAMILY_COUNT; ++f) {
@@ -604,17 +604,17 @@ static int invariance_of(case_kind kind)
         for (int i = 0; i < cases_per_family; ++i) check_case(&t, kind, (family)f, 500000u + (uint64_t)i);
         printf("%-18s %-16s %5d problems (%d skipped), %6d askings compared, %4d borderline, %d failures;"
                " worst time %.2g tmax, point %.2g size (beyond float steps), normal %.2g rad, depth %.2g size\n",
-               case_kind_name(kind), family_name((family)f), t.cases, t.skipped, t.compared, t.borderline,
+               test_case_kind_name(kind), family_name((family)f), t.cases, t.skipped, t.compared, t.borderline,
                t.failures, t.worst_dt, t.worst_dp, t.worst_angle, t.worst_depth);
         bad += t.failures;
     }
-    ENSURE(bad == 0);
+    TEST_ENSURE(bad == 0);
     return 0;
 }
 
-static int obb_obb_invariance(void) { return invariance_of(CASE_OBB_OBB); }
-static int obb_triangle_invariance(void) { return invariance_of(CASE_OBB_TRIANGLE); }
-static int triangle_triangle_invariance(void) { return invariance_of(CASE_TRIANGLE_TRIANGLE); }
+static int obb_obb_invariance(void) { return invariance_of(TEST_CASE_OBB_OBB); }
+static int obb_triangle_invariance(void) { return invariance_of(TEST_CASE_OBB_TRIANGLE); }
+static int triangle_triangle_invariance(void) { return invariance_of(TEST_CASE_TRIANGLE_TRIANGLE); }
 
 /* ---- mesh queries: the order of the def's triangles, A and B swapped ----------------------------- */
 
@@ -622,20 +622,20 @@ enum { MESH_CAPACITY = 256 };
 
 /* The shape as a mesh; with `rng`, its triangles in a shuffled order, each starting at another
    corner (the winding kept). */
-static spx_mesh* mesh_of(const spx_shape* s, case_rng* rng)
+static spx_mesh* mesh_of(const test_shape* s, test_case_rng* rng)
 {
     uint32_t* idx = malloc(sizeof(uint32_t) * 3 * (size_t)s->triangle_count);
     if (!idx) return NULL;
     memcpy(idx, s->indices, sizeof(uint32_t) * 3 * (size_t)s->triangle_count);
     if (rng) {
         for (uint32_t t = s->triangle_count; t > 1; --t) {
-            uint32_t u = (uint32_t)(case_rng_next(rng) % t), tmp[3];
+            uint32_t u = (uint32_t)(test_case_rng_next(rng) % t), tmp[3];
             memcpy(tmp, idx + 3 * (t - 1), sizeof tmp);
             memcpy(idx + 3 * (t - 1), idx + 3 * u, sizeof tmp);
             memcpy(idx + 3 * u, tmp, sizeof tmp);
         }
         for (uint32_t t = 0; t < s->triangle_count; ++t) {
-            uint32_t r = (uint32_t)(case_rng_next(rng) % 3), tmp[3];
+            uint32_t r = (uint32_t)(test_case_rng_next(rng) % 3), tmp[3];
             for (int k = 0; k < 3; ++k) tmp[k] = idx[3 * t + (k + r) % 3];
             memcpy(idx + 3 * t, tmp, sizeof tmp);
         }
@@ -645,7 +645,7 @@ static spx_mesh* mesh_of(const spx_shape* s, case_rng* rng)
     def.vertex_count = s->vertex_count;
     def.indices = idx;
     def.triangle_count = s->triangle_count;
-    def.leaf_triangles = rng ? 1 + (uint32_t)(case_rng_next(rng) % 8) : 4;
+    def.leaf_triangles = rng ? 1 + (uint32_t)(test_case_rng_next(rng) % 8) : 4;
     spx_mesh* m = NULL;
     spx_result r = spx_mesh_create(&def, &m);
     free(idx);
@@ -653,22 +653,22 @@ static spx_mesh* mesh_of(const spx_shape* s, case_rng* rng)
 }
 
 /* A grid of quarter-metre squares (coplanar triangles: many pairs touch at once) or a soup. */
-static bool mesh_shape(case_rng* rng, spx_shape* s)
+static bool mesh_shape(test_case_rng* rng, test_shape* s)
 {
-    if (case_rng_next(rng) % 2) {
-        if (!spx_shape_grid(s, 1 + (uint32_t)(case_rng_next(rng) % 5), 1 + (uint32_t)(case_rng_next(rng) % 5))) return false;
+    if (test_case_rng_next(rng) % 2) {
+        if (!test_shape_grid(s, 1 + (uint32_t)(test_case_rng_next(rng) % 5), 1 + (uint32_t)(test_case_rng_next(rng) % 5))) return false;
         for (uint32_t i = 0; i < s->vertex_count; ++i)
             s->vertices[i] = spx_v3(0.25f * s->vertices[i].x, 0.25f * s->vertices[i].y, 0.25f * s->vertices[i].z);
         return true;
     }
-    return spx_shape_random(s, 4 + (uint32_t)(case_rng_next(rng) % 30), 1.0f, 0.5f, case_rng_next(rng));
+    return test_shape_random(s, 4 + (uint32_t)(test_case_rng_next(rng) % 30), 1.0f, 0.5f, test_case_rng_next(rng));
 }
 
-static spx_quat mesh_turn(case_rng* rng)
+static spx_quat mesh_turn(test_case_rng* rng)
 {
     static const spx_quat turns[4] = { { 0, 0, 0, 1 }, { 0.70710678f, 0, 0, 0.70710678f }, { 0, 0, 1, 0 },
                                        { 0, 0.38268343f, 0, 0.92387953f } };
-    return turns[case_rng_next(rng) % 4];
+    return turns[test_case_rng_next(rng) % 4];
 }
 
 static void hit_print(const char* who, const spx_mesh_hit* h)
@@ -735,12 +735,12 @@ static int mesh_same(tally* t, const char* what, uint64_t seed, const spx_mesh_h
 }
 
 typedef struct mesh_side {
-    spx_shape shape;
+    test_shape shape;
     spx_mesh *plain, *shuffled;
     spx_mesh_instance *plain_at, *shuffled_at;
 } mesh_side;
 
-static bool mesh_side_make(mesh_side* m, case_rng* rng, spx_transform pose)
+static bool mesh_side_make(mesh_side* m, test_case_rng* rng, spx_transform pose)
 {
     memset(m, 0, sizeof *m);
     if (!mesh_shape(rng, &m->shape)) return false;
@@ -756,7 +756,7 @@ static void mesh_side_free(mesh_side* m)
     spx_mesh_instance_destroy(m->shuffled_at);
     spx_mesh_destroy(m->plain);
     spx_mesh_destroy(m->shuffled);
-    spx_shape_free(&m->shape);
+    test_shape_free(&m->shape);
 }
 
 /* World triangle of `inst` numbered `source` in its def. */
@@ -779,18 +779,18 @@ static bool swap_explained(spx_mesh_instance* a, spx_vec3 va, spx_mesh_instance*
 {
     bool explained = false;
     for (uint32_t k = 0; k < written && !explained; ++k) {
-        sweep_case c, o;
+        test_sweep_case c, o;
         memset(&c, 0, sizeof c);
-        c.kind = CASE_TRIANGLE_TRIANGLE;
+        c.kind = TEST_CASE_TRIANGLE_TRIANGLE;
         c.velocity[0] = va, c.velocity[1] = vb, c.tmax = tmax;
         if (!triangle_by_source(a, contacts[k].triangle_a, &c.tri[0]) || !triangle_by_source(b, contacts[k].triangle_b, &c.tri[1]))
             continue;
-        case_swap(&c, &o);
+        test_case_swap(&c, &o);
         answers x, y;
         ask(&c, &x);
         ask(&o, &y);
-        ref_problem p;
-        case_reference_problem(&c, &p);
+        test_ref_problem p;
+        test_case_reference_problem(&c, &p);
         judge j = { 0 };
         tally t;
         memset(&t, 0, sizeof t);
@@ -811,12 +811,12 @@ static int mesh_invariance(void)
     memset(&mesh_t, 0, sizeof mesh_t);
     for (int i = 0; i < mesh_cases; ++i) {
         const uint64_t seed = 900000u + (uint64_t)i;
-        case_rng rng = { seed * 0x9E3779B97F4A7C15ull };
+        test_case_rng rng = { seed * 0x9E3779B97F4A7C15ull };
         mesh_side b;
         spx_transform pose_b = { grid_vec(&rng, -1, 1), mesh_turn(&rng) };
-        ENSURE(mesh_side_make(&b, &rng, pose_b));
+        TEST_ENSURE(mesh_side_make(&b, &rng, pose_b));
         const spx_vec3 va = grid_vec(&rng, -2, 2), vb = grid_vec(&rng, -2, 2);
-        const float tmax = 0.5f * (float)(1 + case_rng_next(&rng) % 4);
+        const float tmax = 0.5f * (float)(1 + test_case_rng_next(&rng) % 4);
         const double size = 4.0 + 2.0 * tmax * (max_abs3(va) + max_abs3(vb));
         spx_mesh_hit h0, h1;
         char what[64];
@@ -824,38 +824,38 @@ static int mesh_invariance(void)
         /* Box against mesh: the mesh's triangles in another order. */
         spx_obb box = grid_box(&rng, grid_vec(&rng, -2, 2));
         ++box_t.cases;
-        ENSURE_CODE(spx_sweep_obb_mesh(&box, va, b.plain_at, vb, tmax, contacts, MESH_CAPACITY, &h0), SPX_OK);
-        ENSURE_CODE(spx_sweep_obb_mesh(&box, va, b.shuffled_at, vb, tmax, contacts, MESH_CAPACITY, &h1), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_obb_mesh(&box, va, b.plain_at, vb, tmax, contacts, MESH_CAPACITY, &h0), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_obb_mesh(&box, va, b.shuffled_at, vb, tmax, contacts, MESH_CAPACITY, &h1), SPX_OK);
         mesh_same(&box_t, "box-mesh sweep, triangles reordered", seed, &h0, &h1, 1.0, tmax, size, NULL);
-        ENSURE_CODE(spx_contacts_obb_mesh(&box, b.plain_at, contacts, MESH_CAPACITY, &h0), SPX_OK);
-        ENSURE_CODE(spx_contacts_obb_mesh(&box, b.shuffled_at, contacts, MESH_CAPACITY, &h1), SPX_OK);
+        TEST_ENSURE_CODE(spx_contacts_obb_mesh(&box, b.plain_at, contacts, MESH_CAPACITY, &h0), SPX_OK);
+        TEST_ENSURE_CODE(spx_contacts_obb_mesh(&box, b.shuffled_at, contacts, MESH_CAPACITY, &h1), SPX_OK);
         mesh_same(&box_t, "box-mesh contacts, triangles reordered", seed, &h0, &h1, 1.0, tmax, size, NULL);
         bool o0, o1;
-        ENSURE_CODE(spx_overlap_obb_mesh(&box, b.plain_at, &o0), SPX_OK);
-        ENSURE_CODE(spx_overlap_obb_mesh(&box, b.shuffled_at, &o1), SPX_OK);
+        TEST_ENSURE_CODE(spx_overlap_obb_mesh(&box, b.plain_at, &o0), SPX_OK);
+        TEST_ENSURE_CODE(spx_overlap_obb_mesh(&box, b.shuffled_at, &o1), SPX_OK);
         if (o0 != o1) ++box_t.failures, fprintf(stderr, "FAIL box-mesh overlap seed %llu\n", (unsigned long long)seed);
 
         /* Mesh against mesh: both reordered, and A and B swapped as well. */
         mesh_side a;
         spx_transform pose_a = { grid_vec(&rng, -1, 1), mesh_turn(&rng) };
-        ENSURE(mesh_side_make(&a, &rng, pose_a));
+        TEST_ENSURE(mesh_side_make(&a, &rng, pose_a));
         ++mesh_t.cases;
-        ENSURE_CODE(spx_sweep_mesh_mesh(a.plain_at, va, b.plain_at, vb, tmax, contacts, MESH_CAPACITY, &h0), SPX_OK);
-        ENSURE_CODE(spx_sweep_mesh_mesh(a.shuffled_at, va, b.shuffled_at, vb, tmax, contacts, MESH_CAPACITY, &h1), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_mesh_mesh(a.plain_at, va, b.plain_at, vb, tmax, contacts, MESH_CAPACITY, &h0), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_mesh_mesh(a.shuffled_at, va, b.shuffled_at, vb, tmax, contacts, MESH_CAPACITY, &h1), SPX_OK);
         snprintf(what, sizeof what, "mesh-mesh sweep, triangles reordered");
         mesh_same(&mesh_t, what, seed, &h0, &h1, 1.0, tmax, size, NULL);
         swap_source src = { a.plain_at, b.plain_at, va, vb, tmax, contacts };
-        ENSURE_CODE(spx_sweep_mesh_mesh(a.plain_at, va, b.plain_at, vb, tmax, contacts, MESH_CAPACITY, &h0), SPX_OK);
-        ENSURE_CODE(spx_sweep_mesh_mesh(b.plain_at, vb, a.plain_at, va, tmax, NULL, 0, &h1), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_mesh_mesh(a.plain_at, va, b.plain_at, vb, tmax, contacts, MESH_CAPACITY, &h0), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_mesh_mesh(b.plain_at, vb, a.plain_at, va, tmax, NULL, 0, &h1), SPX_OK);
         mesh_same(&mesh_t, "mesh-mesh sweep, swapped", seed, &h0, &h1, -1.0, tmax, size, &src);
         src.va = src.vb = zero_v, src.tmax = 0.0f;
-        ENSURE_CODE(spx_contacts_mesh_mesh(a.plain_at, b.plain_at, contacts, MESH_CAPACITY, &h0), SPX_OK);
-        ENSURE_CODE(spx_contacts_mesh_mesh(b.plain_at, a.plain_at, NULL, 0, &h1), SPX_OK);
+        TEST_ENSURE_CODE(spx_contacts_mesh_mesh(a.plain_at, b.plain_at, contacts, MESH_CAPACITY, &h0), SPX_OK);
+        TEST_ENSURE_CODE(spx_contacts_mesh_mesh(b.plain_at, a.plain_at, NULL, 0, &h1), SPX_OK);
         mesh_same(&mesh_t, "mesh-mesh contacts, swapped", seed, &h0, &h1, -1.0, tmax, size, &src);
-        ENSURE_CODE(spx_contacts_mesh_mesh(a.shuffled_at, b.shuffled_at, NULL, 0, &h1), SPX_OK);
+        TEST_ENSURE_CODE(spx_contacts_mesh_mesh(a.shuffled_at, b.shuffled_at, NULL, 0, &h1), SPX_OK);
         mesh_same(&mesh_t, "mesh-mesh contacts, triangles reordered", seed, &h0, &h1, 1.0, tmax, size, NULL);
-        ENSURE_CODE(spx_overlap_mesh_mesh(a.plain_at, b.plain_at, &o0), SPX_OK);
-        ENSURE_CODE(spx_overlap_mesh_mesh(b.shuffled_at, a.plain_at, &o1), SPX_OK);
+        TEST_ENSURE_CODE(spx_overlap_mesh_mesh(a.plain_at, b.plain_at, &o0), SPX_OK);
+        TEST_ENSURE_CODE(spx_overlap_mesh_mesh(b.shuffled_at, a.plain_at, &o1), SPX_OK);
         if (o0 != o1) ++mesh_t.failures, fprintf(stderr, "FAIL mesh-mesh overlap seed %llu\n", (unsigned long long)seed);
         mesh_side_free(&a);
         mesh_side_free(&b);
@@ -867,7 +867,7 @@ static int mesh_invariance(void)
                k ? "mesh-mesh" : "obb-mesh", both[k]->cases, both[k]->compared, both[k]->borderline, both[k]->failures,
                both[k]->worst_dt,
                both[k]->worst_dp, both[k]->worst_angle, both[k]->worst_depth);
-    ENSURE(box_t.failures == 0 && mesh_t.failures == 0);
+    TEST_ENSURE(box_t.failures == 0 && mesh_t.failures == 0);
     return 0;
 }
 
@@ -875,12 +875,12 @@ int main(int argc, char** argv)
 {
     if (argc > 1 && strcmp(argv[1], "--long") == 0) cases_per_family = mesh_cases = 10000;
     int failures = 0;
-    RUN_TEST(segment_like_triangle_point, failures);
-    RUN_TEST(coplanar_parallel_edges_point, failures);
-    RUN_TEST(faces_meeting_along_a_line, failures);
-    RUN_TEST(obb_obb_invariance, failures);
-    RUN_TEST(obb_triangle_invariance, failures);
-    RUN_TEST(triangle_triangle_invariance, failures);
-    RUN_TEST(mesh_invariance, failures);
+    TEST_RUN(segment_like_triangle_point, failures);
+    TEST_RUN(coplanar_parallel_edges_point, failures);
+    TEST_RUN(faces_meeting_along_a_line, failures);
+    TEST_RUN(obb_obb_invariance, failures);
+    TEST_RUN(obb_triangle_invariance, failures);
+    TEST_RUN(triangle_triangle_invariance, failures);
+    TEST_RUN(mesh_invariance, failures);
     return failures ? 1 : 0;
 }

@@ -1,10 +1,11 @@
-/* The swept queries against the double-precision reference on 10,000 random problems per pair kind,
+/* The swept queries against the double-precision reference on 10,000 random problems per pair kind
+ * (the long variant, --long; the default run the first 2,000),
  * plus the static queries at t = 0, symmetry (A and B swapped) and invariance under a rigid motion
  * of the whole problem.
  *
  * Scale. size = the largest of: each piece's diameter (largest distance between two of its
  * vertices), each piece's displacement |v| tmax, and the relative displacement |vb - va| tmax
- * (ref_problem.size). Every length tolerance below is a fraction of it.
+ * (test_ref_problem.size). Every length tolerance below is a fraction of it.
  *
  * Acceptance rule.
  *  - Hit/miss must agree wherever the reference's signed distance keeps clear of zero by more than
@@ -32,12 +33,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <time.h>
-#include "test.h"
+#include "support/test.h"
 #include "support/cases.h"
 #include "support/reference.h"
 #include "support/soa_store.h"
 
-enum { CASES_PER_KIND = 10000, DUMP_LIMIT = 4 };
+enum { DUMP_LIMIT = 4 };
+static int cases_per_kind = 2000; /* --long: 10,000 */
 
 #define CLEAR_FRACTION 1e-5
 #define ANGLE_TOL 1e-3
@@ -69,7 +71,7 @@ static void batch_fill(batch_soa* b, const spx_obb* box)
     for (int l = 0; l < BATCH; ++l) spx_obb_soa_set(&b->soa, (size_t)l, box);
 }
 
-static spx_result run_batch_sweep(const sweep_case* c, spx_sweep_hit* hit)
+static spx_result run_batch_sweep(const test_sweep_case* c, spx_sweep_hit* hit)
 {
     batch_soa a, b;
     batch_fill(&a, &c->box[0]);
@@ -85,7 +87,7 @@ static spx_result run_batch_sweep(const sweep_case* c, spx_sweep_hit* hit)
     return r;
 }
 
-static spx_result run_batch_overlap(const sweep_case* c, bool* overlap)
+static spx_result run_batch_overlap(const test_sweep_case* c, bool* overlap)
 {
     batch_soa a, b;
     batch_fill(&a, &c->box[0]);
@@ -98,28 +100,28 @@ static spx_result run_batch_overlap(const sweep_case* c, bool* overlap)
     return r;
 }
 
-static spx_result run_library(const sweep_case* c, spx_sweep_hit* hit)
+static spx_result run_library(const test_sweep_case* c, spx_sweep_hit* hit)
 {
     memset(hit, 0xA5, sizeof *hit); /* garbage in: whatever the library leaves unset shows up */
     switch (c->kind) {
-    case CASE_OBB_OBB:
+    case TEST_CASE_OBB_OBB:
         if (use_batch) return run_batch_sweep(c, hit);
         return spx_sweep_obb_obb(&c->box[0], c->velocity[0], &c->box[1], c->velocity[1], c->tmax, hit);
-    case CASE_OBB_TRIANGLE:
+    case TEST_CASE_OBB_TRIANGLE:
         return spx_sweep_obb_triangle(&c->box[0], c->velocity[0], &c->tri[1], c->velocity[1], c->tmax, hit);
     default:
         return spx_sweep_triangle_triangle(&c->tri[0], c->velocity[0], &c->tri[1], c->velocity[1], c->tmax, hit);
     }
 }
 
-static spx_result run_static(const sweep_case* c, bool* overlap, spx_penetration* pen)
+static spx_result run_static(const test_sweep_case* c, bool* overlap, spx_penetration* pen)
 {
     spx_result r;
     switch (c->kind) {
-    case CASE_OBB_OBB:
+    case TEST_CASE_OBB_OBB:
         r = use_batch ? run_batch_overlap(c, overlap) : spx_overlap_obb_obb(&c->box[0], &c->box[1], overlap);
         return r != SPX_OK ? r : spx_penetration_obb_obb(&c->box[0], &c->box[1], pen);
-    case CASE_OBB_TRIANGLE:
+    case TEST_CASE_OBB_TRIANGLE:
         r = spx_overlap_obb_triangle(&c->box[0], &c->tri[1], overlap);
         return r != SPX_OK ? r : spx_penetration_obb_triangle(&c->box[0], &c->tri[1], pen);
     default:
@@ -128,7 +130,7 @@ static spx_result run_static(const sweep_case* c, bool* overlap, spx_penetration
     }
 }
 
-static ref_class classify(const ref_problem* p, const ref_sweep* r)
+static ref_class classify(const test_ref_problem* p, const test_ref_sweep* r)
 {
     double clear = CLEAR_FRACTION * p->size;
     if (r->sd_start < -clear) return CLASS_START_OVERLAP;
@@ -145,26 +147,26 @@ static const char* state_name(int s)
 
 static void v3(double out[3], spx_vec3 v) { out[0] = v.x; out[1] = v.y; out[2] = v.z; }
 
-static double piece_size(const ref_piece* a)
+static double piece_size(const test_ref_piece* a)
 {
     double best = 0;
     for (int i = 0; i < a->count; ++i)
         for (int j = i + 1; j < a->count; ++j) {
             double d[3] = { a->v[i][0] - a->v[j][0], a->v[i][1] - a->v[j][1], a->v[i][2] - a->v[j][2] };
-            best = fmax(best, sqrt(ref_dot(d, d)));
+            best = fmax(best, sqrt(test_ref_dot(d, d)));
         }
     return best;
 }
 
 /* Prints the first few failures in full; every failure is counted. */
-static void fail(stats* st, const sweep_case* c, const ref_problem* p, const ref_sweep* r, const spx_sweep_hit* h,
+static void fail(stats* st, const test_sweep_case* c, const test_ref_problem* p, const test_ref_sweep* r, const spx_sweep_hit* h,
                  const char* fmt, ...)
 {
     ++st->failures;
     if (getenv("SPX_FAILURE_LINES")) { /* one line per failure, for sorting them out by kind */
         va_list ap;
         va_start(ap, fmt);
-        fprintf(stderr, "LINE %s seed %llu: ", case_kind_name(c->kind), (unsigned long long)c->seed);
+        fprintf(stderr, "LINE %s seed %llu: ", test_case_kind_name(c->kind), (unsigned long long)c->seed);
         vfprintf(stderr, fmt, ap);
         fprintf(stderr, "\n");
         va_end(ap);
@@ -173,30 +175,30 @@ static void fail(stats* st, const sweep_case* c, const ref_problem* p, const ref
     ++st->dumped;
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "FAIL %s seed %llu: ", case_kind_name(c->kind), (unsigned long long)c->seed);
+    fprintf(stderr, "FAIL %s seed %llu: ", test_case_kind_name(c->kind), (unsigned long long)c->seed);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fprintf(stderr, "\n");
     fprintf(stderr, "  reference: %s time %.9g normal %.9g %.9g %.9g (unique %d) depth %.9g sd(0) %.9g min sd %.9g"
                     " size %.9g\n",
-            r->state == REF_MISS ? "MISS" : r->state == REF_HIT ? "HIT" : "START_OVERLAP", r->time, r->normal[0],
+            r->state == TEST_REF_MISS ? "MISS" : r->state == TEST_REF_HIT ? "HIT" : "START_OVERLAP", r->time, r->normal[0],
             r->normal[1], r->normal[2], r->normal_unique, r->depth, r->sd_start, r->sd_min, p->size);
     if (h)
         fprintf(stderr, "  library:   %s time %.9g normal %.9g %.9g %.9g depth %.9g axis %d point %.9g %.9g %.9g\n",
                 state_name(h->state), h->time, h->normal.x, h->normal.y, h->normal.z, h->depth, h->axis, h->point.x,
                 h->point.y, h->point.z);
-    case_print(stderr, c);
+    test_case_print(stderr, c);
 }
 
 /* The answers of the same problem seen two ways agree (swap: normal flipped; motion: rotated). */
-static void compare_same_problem(stats* st, const sweep_case* c, const ref_problem* p, const ref_sweep* r,
-                                 ref_class cls, const spx_sweep_hit* h, const sweep_case* other_case,
+static void compare_same_problem(stats* st, const test_sweep_case* c, const test_ref_problem* p, const test_ref_sweep* r,
+                                 ref_class cls, const spx_sweep_hit* h, const test_sweep_case* other_case,
                                  const spx_sweep_hit* o, const double expected_normal[3], const char* what)
 {
     double tol_t = 1e-4 * c->tmax + 1e-5;
     if ((int)o->state != (int)h->state) {
         fail(st, c, p, r, h, "%s: state %s, original %s", what, state_name(o->state), state_name(h->state));
-        case_print(stderr, other_case);
+        test_case_print(stderr, other_case);
         return;
     }
     if (h->state == SPX_SWEEP_MISS) return;
@@ -204,15 +206,15 @@ static void compare_same_problem(stats* st, const sweep_case* c, const ref_probl
         /* The moved problem is another set of floats (rounded at the new coordinates); on a
            shallow approach that moves the contact more than the time tolerance. Judge the moved
            answer against its own reference and conditioning window before calling it a failure. */
-        ref_problem q;
-        case_reference_problem(other_case, &q);
-        ref_sweep rq;
+        test_ref_problem q;
+        test_case_reference_problem(other_case, &q);
+        test_ref_sweep rq;
         double clear = CLEAR_FRACTION * q.size;
-        ref_sweep_solve(&q, clear, &rq);
+        test_ref_sweep_solve(&q, clear, &rq);
         bool ok = false;
-        if (rq.state == REF_HIT && rq.sd_min < -clear) {
-            double t_lo = ref_first_time_below(&q, clear, 0.0, rq.time);
-            double t_hi = ref_first_time_below(&q, -clear, rq.time, rq.t_min);
+        if (rq.state == TEST_REF_HIT && rq.sd_min < -clear) {
+            double t_lo = test_ref_first_time_below(&q, clear, 0.0, rq.time);
+            double t_hi = test_ref_first_time_below(&q, -clear, rq.time, rq.t_min);
             ok = o->time >= t_lo - tol_t && o->time <= t_hi + tol_t;
         }
         if (!ok) {
@@ -224,20 +226,20 @@ static void compare_same_problem(stats* st, const sweep_case* c, const ref_probl
     }
     double n[3];
     v3(n, o->normal);
-    if (r->normal_unique && cls != CLASS_START_TOUCH && ref_angle(n, expected_normal) > ANGLE_TOL)
+    if (r->normal_unique && cls != CLASS_START_TOUCH && test_ref_angle(n, expected_normal) > ANGLE_TOL)
         fail(st, c, p, r, h, "%s: normal %.9g %.9g %.9g, expected %.9g %.9g %.9g (%.3g rad)", what, n[0], n[1], n[2],
-             expected_normal[0], expected_normal[1], expected_normal[2], ref_angle(n, expected_normal));
+             expected_normal[0], expected_normal[1], expected_normal[2], test_ref_angle(n, expected_normal));
     if (h->state == SPX_SWEEP_START_OVERLAP && !(fabs(o->depth - h->depth) <= 1e-5 * p->size))
         fail(st, c, p, r, h, "%s: depth %.9g, original %.9g", what, o->depth, h->depth);
 }
 
-static void check_one(stats* st, const sweep_case* c)
+static void check_one(stats* st, const test_sweep_case* c)
 {
-    ref_problem p;
-    case_reference_problem(c, &p);
+    test_ref_problem p;
+    test_case_reference_problem(c, &p);
     const double clear = CLEAR_FRACTION * p.size, tol_t = 1e-4 * c->tmax + 1e-5;
-    ref_sweep r;
-    ref_sweep_solve(&p, clear, &r);
+    test_ref_sweep r;
+    test_ref_sweep_solve(&p, clear, &r);
     ref_class cls = classify(&p, &r);
     ++st->cases;
 
@@ -254,8 +256,8 @@ static void check_one(stats* st, const sweep_case* c)
     double hn[3], hp[3];
     v3(hn, h.normal);
     v3(hp, h.point);
-    if (h.state != SPX_SWEEP_MISS && !(fabs(sqrt(ref_dot(hn, hn)) - 1.0) <= 1e-5)) {
-        fail(st, c, &p, &r, &h, "normal is not unit (length %.9g)", sqrt(ref_dot(hn, hn)));
+    if (h.state != SPX_SWEEP_MISS && !(fabs(sqrt(test_ref_dot(hn, hn)) - 1.0) <= 1e-5)) {
+        fail(st, c, &p, &r, &h, "normal is not unit (length %.9g)", sqrt(test_ref_dot(hn, hn)));
         return;
     }
 
@@ -284,9 +286,9 @@ static void check_one(stats* st, const sweep_case* c)
             fail(st, c, &p, &r, &h, "start overlap reported with sd(0) = %.9g", r.sd_start);
         if (h.state == SPX_SWEEP_HIT && !(h.time >= 0 && h.time <= c->tmax))
             fail(st, c, &p, &r, &h, "hit time %.9g outside [0, tmax]", h.time);
-        else if (h.state == SPX_SWEEP_HIT && ref_signed_distance(&p, h.time, NULL) > clear)
+        else if (h.state == SPX_SWEEP_HIT && test_ref_signed_distance(&p, h.time, NULL) > clear)
             fail(st, c, &p, &r, &h, "borderline hit at %.9g where the pieces are %.3g size apart", h.time,
-                 ref_signed_distance(&p, h.time, NULL) / p.size);
+                 test_ref_signed_distance(&p, h.time, NULL) / p.size);
         break;
     case CLASS_START_OVERLAP: {
         ++st->overlaps;
@@ -299,11 +301,11 @@ static void check_one(stats* st, const sweep_case* c)
         double depth_err = fabs(h.depth - r.depth);
         st->worst_depth = fmax(st->worst_depth, depth_err / scale);
         if (!(depth_err <= 1e-5 * scale)) fail(st, c, &p, &r, &h, "depth %.9g, exact %.9g", h.depth, r.depth);
-        double along = -ref_gap_along(&p, hn, 0.0); /* overlap of the projections on the library's normal */
+        double along = -test_ref_gap_along(&p, hn, 0.0); /* overlap of the projections on the library's normal */
         if (!(along <= h.depth + 1e-5 * scale))
             fail(st, c, &p, &r, &h, "pieces overlap by %.9g along the normal, more than the depth %.9g", along, h.depth);
         if (r.normal_unique) {
-            double a = ref_angle(hn, r.normal);
+            double a = test_ref_angle(hn, r.normal);
             st->worst_angle = fmax(st->worst_angle, a);
             if (a > ANGLE_TOL) fail(st, c, &p, &r, &h, "start-overlap normal off by %.3g rad", a);
         } else {
@@ -312,7 +314,7 @@ static void check_one(stats* st, const sweep_case* c)
         /* The library puts the point midway between the two surfaces along the normal, so it may
            lie outside a piece by up to half the depth (always so for two triangles, which have no
            inside); it must not be farther. */
-        double da = ref_point_distance(&p, 0, hp, 0.0), db = ref_point_distance(&p, 1, hp, 0.0);
+        double da = test_ref_point_distance(&p, 0, hp, 0.0), db = test_ref_point_distance(&p, 1, hp, 0.0);
         double ptol = 0.5 * r.depth + POINT_FRACTION * p.size;
         if (!(da <= ptol && db <= ptol))
             fail(st, c, &p, &r, &h, "overlap point %.3g size from A, %.3g from B, depth %.3g size", da / p.size,
@@ -328,8 +330,8 @@ static void check_one(stats* st, const sweep_case* c)
         double dt = fabs(h.time - r.time);
         if (!(dt <= tol_t)) {
             /* Ill-conditioned contact: accept the span where the pieces are within CLEAR of touching. */
-            double t_lo = ref_first_time_below(&p, clear, 0.0, r.time);
-            double t_hi = ref_first_time_below(&p, -clear, r.time, r.t_min);
+            double t_lo = test_ref_first_time_below(&p, clear, 0.0, r.time);
+            double t_hi = test_ref_first_time_below(&p, -clear, r.time, r.t_min);
             if (h.time >= t_lo - tol_t && h.time <= t_hi + tol_t) {
                 ++st->time_illconditioned;
                 ++st->borderline;
@@ -340,19 +342,19 @@ static void check_one(stats* st, const sweep_case* c)
         }
         st->worst_dt = fmax(st->worst_dt, dt / c->tmax);
         double w[3] = { p.vb[0] - p.va[0], p.vb[1] - p.va[1], p.vb[2] - p.va[2] };
-        double gap = ref_gap_along(&p, hn, r.time);
-        if (!(gap >= -VALID_NORMAL_FRACTION * p.size) || ref_dot(w, hn) > 1e-3 * sqrt(ref_dot(w, w)))
+        double gap = test_ref_gap_along(&p, hn, r.time);
+        if (!(gap >= -VALID_NORMAL_FRACTION * p.size) || test_ref_dot(w, hn) > 1e-3 * sqrt(test_ref_dot(w, w)))
             fail(st, c, &p, &r, &h, "normal is not a contact normal: gap %.3g size at the contact, closing speed %.9g",
-                 gap / p.size, -ref_dot(w, hn));
+                 gap / p.size, -test_ref_dot(w, hn));
         else if (r.normal_unique) {
-            double a = ref_angle(hn, r.normal);
+            double a = test_ref_angle(hn, r.normal);
             st->worst_angle = fmax(st->worst_angle, a);
             if (a > ANGLE_TOL) fail(st, c, &p, &r, &h, "normal off by %.3g rad", a);
         } else {
             ++st->normal_ambiguous;
         }
-        double sd_at = ref_signed_distance(&p, h.time, NULL);
-        double da = ref_point_distance(&p, 0, hp, h.time), db = ref_point_distance(&p, 1, hp, h.time);
+        double sd_at = test_ref_signed_distance(&p, h.time, NULL);
+        double da = test_ref_point_distance(&p, 0, hp, h.time), db = test_ref_point_distance(&p, 1, hp, h.time);
         double ptol = POINT_FRACTION * p.size + fmax(sd_at, 0.0);
         st->worst_point = fmax(st->worst_point, fmax(da, db) / p.size);
         if (!(da <= ptol && db <= ptol))
@@ -363,9 +365,9 @@ static void check_one(stats* st, const sweep_case* c)
     if (cls == CLASS_START_TOUCH || cls == CLASS_GRAZE) return;
 
     /* Swapped: the same contact seen from B. */
-    if (c->kind != CASE_OBB_TRIANGLE) {
-        sweep_case s;
-        case_swap(c, &s);
+    if (c->kind != TEST_CASE_OBB_TRIANGLE) {
+        test_sweep_case s;
+        test_case_swap(c, &s);
         spx_sweep_hit o;
         if (run_library(&s, &o) == SPX_OK) {
             double flipped[3] = { -hn[0], -hn[1], -hn[2] };
@@ -379,18 +381,18 @@ static void check_one(stats* st, const sweep_case* c)
     }
 
     /* Moved rigidly: rotated about a random axis, shifted by up to 10 sizes. */
-    case_rng rng = { c->seed ^ 0xD1B54A32D192ED03ull };
-    spx_quat q = case_random_quat(&rng);
+    test_case_rng rng = { c->seed ^ 0xD1B54A32D192ED03ull };
+    spx_quat q = test_case_random_quat(&rng);
     double shift[3], dir[3];
-    case_unit_vector(&rng, dir);
-    double len = case_uniform(&rng, 0, 10) * p.size;
+    test_case_unit_vector(&rng, dir);
+    double len = test_case_uniform(&rng, 0, 10) * p.size;
     for (int i = 0; i < 3; ++i) shift[i] = len * dir[i];
-    sweep_case m;
-    case_transform(c, q, shift, &m);
+    test_sweep_case m;
+    test_case_transform(c, q, shift, &m);
     spx_sweep_hit o;
     if (run_library(&m, &o) == SPX_OK) {
         double turned[3];
-        case_rotate(q, r.normal_unique ? r.normal : hn, turned);
+        test_case_rotate(q, r.normal_unique ? r.normal : hn, turned);
         ++st->moved_checked;
         compare_same_problem(st, c, &p, &r, cls, &h, &m, &o, turned, "moved");
     } else {
@@ -400,59 +402,60 @@ static void check_one(stats* st, const sweep_case* c)
 
 /* Seeds beyond the first 10,000 that a run of 150,000 per kind found failing, kept so that they
    are checked every time (the first 10,000 alone do not meet them). */
-static const uint64_t extra_seeds[CASE_KIND_COUNT][4] = {
+static const uint64_t extra_seeds[TEST_CASE_KIND_COUNT][4] = {
     { 0 },
     { 81789, 111091, 112691, 0 },  /* face axis taken over a nearly parallel edge-edge axis: point off B or A */
     { 99774, 126149, 0 },          /* the same at a start overlap: point farther than depth/2 from B */
 };
 
-static int sweep_kind(case_kind kind)
+static int sweep_kind(test_case_kind kind)
 {
     stats st;
     memset(&st, 0, sizeof st);
     clock_t t0 = clock();
-    for (int i = 0; i < CASES_PER_KIND; ++i) {
-        sweep_case c;
-        case_make(kind, (uint64_t)i + 1, &c);
+    for (int i = 0; i < cases_per_kind; ++i) {
+        test_sweep_case c;
+        test_case_make(kind, (uint64_t)i + 1, &c);
         check_one(&st, &c);
     }
     for (int i = 0; i < 4 && extra_seeds[kind][i] != 0; ++i) {
-        sweep_case c;
-        case_make(kind, extra_seeds[kind][i], &c);
+        test_sweep_case c;
+        test_case_make(kind, extra_seeds[kind][i], &c);
         check_one(&st, &c);
     }
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     printf("%-18s cases %d: hits %d, misses %d, start overlaps %d, borderline skipped %d (of which ill-conditioned"
            " times %d), ambiguous normals %d, swapped %d, moved %d, failures %d\n",
-           use_batch ? "obb-obb (batched)" : case_kind_name(kind), st.cases, st.hits, st.misses, st.overlaps, st.borderline, st.time_illconditioned,
+           use_batch ? "obb-obb (batched)" : test_case_kind_name(kind), st.cases, st.hits, st.misses, st.overlaps, st.borderline, st.time_illconditioned,
            st.normal_ambiguous, st.swap_checked, st.moved_checked, st.failures);
     printf("%-18s worst: time %.3g tmax, unique normal %.3g rad, depth %.3g size, hit point %.3g size; %.2f s\n", "",
            st.worst_dt, st.worst_angle, st.worst_depth, st.worst_point, secs);
     /* The generator must keep all three outcomes well represented, or the comparison proves little. */
-    ENSURE(st.hits > CASES_PER_KIND / 5 && st.misses > CASES_PER_KIND / 5 && st.overlaps > CASES_PER_KIND / 5);
-    ENSURE(st.failures == 0);
+    TEST_ENSURE(st.hits > cases_per_kind / 5 && st.misses > cases_per_kind / 5 && st.overlaps > cases_per_kind / 5);
+    TEST_ENSURE(st.failures == 0);
     return 0;
 }
 
-static int sweep_obb_obb_vs_reference(void) { return sweep_kind(CASE_OBB_OBB); }
-static int sweep_obb_triangle_vs_reference(void) { return sweep_kind(CASE_OBB_TRIANGLE); }
-static int sweep_triangle_triangle_vs_reference(void) { return sweep_kind(CASE_TRIANGLE_TRIANGLE); }
+static int sweep_obb_obb_vs_reference(void) { return sweep_kind(TEST_CASE_OBB_OBB); }
+static int sweep_obb_triangle_vs_reference(void) { return sweep_kind(TEST_CASE_OBB_TRIANGLE); }
+static int sweep_triangle_triangle_vs_reference(void) { return sweep_kind(TEST_CASE_TRIANGLE_TRIANGLE); }
 
-/* The same 10,000 box-box problems through spx_sweep_obb_obb_batch and spx_overlap_obb_obb_batch. */
+/* The same box-box problems through spx_sweep_obb_obb_batch and spx_overlap_obb_obb_batch. */
 static int sweep_obb_obb_batch_vs_reference(void)
 {
     use_batch = true;
-    int r = sweep_kind(CASE_OBB_OBB);
+    int r = sweep_kind(TEST_CASE_OBB_OBB);
     use_batch = false;
     return r;
 }
 
-int main(void)
+int main(int argc, char** argv)
 {
+    if (test_long_run(argc, argv)) cases_per_kind = 10000;
     int failures = 0;
-    RUN_TEST(sweep_obb_obb_vs_reference, failures);
-    RUN_TEST(sweep_obb_triangle_vs_reference, failures);
-    RUN_TEST(sweep_triangle_triangle_vs_reference, failures);
-    RUN_TEST(sweep_obb_obb_batch_vs_reference, failures);
+    TEST_RUN(sweep_obb_obb_vs_reference, failures);
+    TEST_RUN(sweep_obb_triangle_vs_reference, failures);
+    TEST_RUN(sweep_triangle_triangle_vs_reference, failures);
+    TEST_RUN(sweep_obb_obb_batch_vs_reference, failures);
     return failures ? 1 : 0;
 }

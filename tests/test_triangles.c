@@ -1,6 +1,6 @@
 /* Box-triangle and triangle-triangle queries on cases worked out by hand. */
 #include <sepax/sepax.h>
-#include "test.h"
+#include "support/test.h"
 #include <stdint.h>
 
 static const spx_mat3 I3 = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
@@ -10,22 +10,22 @@ static int box_falls_on_triangle(void)
     spx_obb a = { { 0.2f, 3, -0.1f }, { 0.5f, 0.5f, 0.5f }, I3 };
     spx_triangle floor = { { { -10, 0, -10 }, { 10, 0, -10 }, { 0, 0, 10 } } };
     spx_sweep_hit hit;
-    ENSURE_CODE(spx_sweep_obb_triangle(&a, spx_v3(0, -2, 0), &floor, spx_v3(0, 0, 0), 2.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(hit.time, 1.25, 1e-6);
-    ENSURE_NEAR(hit.normal.y, -1, 1e-6); /* from the box (A) down to the floor (B) */
-    ENSURE(hit.feature_a == SPX_FEATURE_FACE && hit.feature_b == SPX_FEATURE_FACE);
-    ENSURE_NEAR(hit.point.x, 0.2, 1e-6); /* the whole bottom face lies on the floor: its centre */
-    ENSURE_NEAR(hit.point.y, 0.0, 1e-6);
-    ENSURE_NEAR(hit.point.z, -0.1, 1e-6);
+    TEST_ENSURE_CODE(spx_sweep_obb_triangle(&a, spx_v3(0, -2, 0), &floor, spx_v3(0, 0, 0), 2.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(hit.time, 1.25, 1e-6);
+    TEST_ENSURE_NEAR(hit.normal.y, -1, 1e-6); /* from the box (A) down to the floor (B) */
+    TEST_ENSURE(hit.feature_a == SPX_FEATURE_FACE && hit.feature_b == SPX_FEATURE_FACE);
+    TEST_ENSURE_NEAR(hit.point.x, 0.2, 1e-6); /* the whole bottom face lies on the floor: its centre */
+    TEST_ENSURE_NEAR(hit.point.y, 0.0, 1e-6);
+    TEST_ENSURE_NEAR(hit.point.z, -0.1, 1e-6);
     /* the floor moving up instead: same time */
-    ENSURE_CODE(spx_sweep_obb_triangle(&a, spx_v3(0, 0, 0), &floor, spx_v3(0, 2, 0), 2.0f, &hit), SPX_OK);
-    ENSURE_NEAR(hit.time, 1.25, 1e-6);
-    ENSURE_NEAR(hit.point.y, 2.5, 1e-6);
+    TEST_ENSURE_CODE(spx_sweep_obb_triangle(&a, spx_v3(0, 0, 0), &floor, spx_v3(0, 2, 0), 2.0f, &hit), SPX_OK);
+    TEST_ENSURE_NEAR(hit.time, 1.25, 1e-6);
+    TEST_ENSURE_NEAR(hit.point.y, 2.5, 1e-6);
     /* beside the triangle: miss */
     a.center.x = 30;
-    ENSURE_CODE(spx_sweep_obb_triangle(&a, spx_v3(0, -2, 0), &floor, spx_v3(0, 0, 0), 2.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_sweep_obb_triangle(&a, spx_v3(0, -2, 0), &floor, spx_v3(0, 0, 0), 2.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_MISS);
     return 0;
 }
 
@@ -34,23 +34,23 @@ static int triangle_corner_into_box_face(void)
     spx_obb a = { { 0, 0, 0 }, { 1, 1, 1 }, I3 };
     spx_triangle t = { { { 0.3f, 2, 0.4f }, { -0.5f, 4, 0.4f }, { 1, 4, 0.4f } } };
     spx_sweep_hit hit;
-    ENSURE_CODE(spx_sweep_obb_triangle(&a, spx_v3(0, 0, 0), &t, spx_v3(0, -1, 0), 2.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(hit.time, 1.0, 1e-6);
-    ENSURE_NEAR(hit.normal.y, 1, 1e-6);
-    ENSURE(hit.feature_b == SPX_FEATURE_VERTEX);
-    ENSURE_NEAR(hit.point.x, 0.3, 1e-6);
-    ENSURE_NEAR(hit.point.y, 1.0, 1e-6);
-    ENSURE_NEAR(hit.point.z, 0.4, 1e-6);
+    TEST_ENSURE_CODE(spx_sweep_obb_triangle(&a, spx_v3(0, 0, 0), &t, spx_v3(0, -1, 0), 2.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(hit.time, 1.0, 1e-6);
+    TEST_ENSURE_NEAR(hit.normal.y, 1, 1e-6);
+    TEST_ENSURE(hit.feature_b == SPX_FEATURE_VERTEX);
+    TEST_ENSURE_NEAR(hit.point.x, 0.3, 1e-6);
+    TEST_ENSURE_NEAR(hit.point.y, 1.0, 1e-6);
+    TEST_ENSURE_NEAR(hit.point.z, 0.4, 1e-6);
     bool o;
-    ENSURE_CODE(spx_overlap_obb_triangle(&a, &t, &o), SPX_OK);
-    ENSURE(!o);
+    TEST_ENSURE_CODE(spx_overlap_obb_triangle(&a, &t, &o), SPX_OK);
+    TEST_ENSURE(!o);
     spx_penetration pen;
     t.v[0].y = 0.9f; /* dips 0.1 into the top face */
-    ENSURE_CODE(spx_penetration_obb_triangle(&a, &t, &pen), SPX_OK);
-    ENSURE(pen.overlapping);
-    ENSURE_NEAR(pen.depth, 0.1, 1e-6);
-    ENSURE_NEAR(pen.normal.y, 1, 1e-6);
+    TEST_ENSURE_CODE(spx_penetration_obb_triangle(&a, &t, &pen), SPX_OK);
+    TEST_ENSURE(pen.overlapping);
+    TEST_ENSURE_NEAR(pen.depth, 0.1, 1e-6);
+    TEST_ENSURE_NEAR(pen.normal.y, 1, 1e-6);
     return 0;
 }
 
@@ -60,17 +60,17 @@ static int coplanar_triangles_slide_together(void)
     spx_triangle b = { { { 3, 0.2f, 0 }, { 4, 0.2f, 0 }, { 3, 0.6f, 0 } } };
     spx_sweep_hit hit;
     /* A's hypotenuse x + y = 1; B's corner (3, 0.2) meets it when 3 - 2t + 0.2 = 1, t = 1.1 */
-    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &b, spx_v3(-2, 0, 0), 2.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(hit.time, 1.1, 1e-6);
-    ENSURE_NEAR(hit.normal.x, sqrtf(0.5f), 1e-6);
-    ENSURE_NEAR(hit.normal.y, sqrtf(0.5f), 1e-6);
-    ENSURE_NEAR(hit.point.x, 0.8, 1e-6);
-    ENSURE_NEAR(hit.point.y, 0.2, 1e-6);
+    TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &b, spx_v3(-2, 0, 0), 2.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(hit.time, 1.1, 1e-6);
+    TEST_ENSURE_NEAR(hit.normal.x, sqrtf(0.5f), 1e-6);
+    TEST_ENSURE_NEAR(hit.normal.y, sqrtf(0.5f), 1e-6);
+    TEST_ENSURE_NEAR(hit.point.x, 0.8, 1e-6);
+    TEST_ENSURE_NEAR(hit.point.y, 0.2, 1e-6);
     /* the same 1e-3 above the plane: parallel planes, never touch */
     for (int k = 0; k < 3; ++k) b.v[k].z = 1e-3f;
-    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &b, spx_v3(-2, 0, 0), 2.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &b, spx_v3(-2, 0, 0), 2.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_MISS);
     return 0;
 }
 
@@ -79,15 +79,15 @@ static int crossing_triangles_overlap(void)
     spx_triangle a = { { { -1, 0, -1 }, { 1, 0, -1 }, { 0, 0, 1 } } };
     spx_triangle b = { { { 0, -1, 0 }, { 0, 1, 0.2f }, { 0, 1, -0.2f } } };
     bool o;
-    ENSURE_CODE(spx_overlap_triangle_triangle(&a, &b, &o), SPX_OK);
-    ENSURE(o);
+    TEST_ENSURE_CODE(spx_overlap_triangle_triangle(&a, &b, &o), SPX_OK);
+    TEST_ENSURE(o);
     spx_sweep_hit hit;
-    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 1, 0), 1.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_START_OVERLAP);
-    ENSURE(hit.time == 0.0f);
+    TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 1, 0), 1.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_START_OVERLAP);
+    TEST_ENSURE(hit.time == 0.0f);
     /* The minimum translation: moving B by slightly more than depth along the normal separates
        them, slightly less does not; and it is no longer than the obvious 1 m push along y. */
-    ENSURE(hit.depth > 0.0f && hit.depth <= 1.0f + 1e-6f);
+    TEST_ENSURE(hit.depth > 0.0f && hit.depth <= 1.0f + 1e-6f);
     for (int pass = 0; pass < 2; ++pass) {
         float k = hit.depth * (pass ? 1.001f : 0.999f);
         spx_triangle moved = b;
@@ -96,8 +96,8 @@ static int crossing_triangles_overlap(void)
             moved.v[i].y += hit.normal.y * k;
             moved.v[i].z += hit.normal.z * k;
         }
-        ENSURE_CODE(spx_overlap_triangle_triangle(&a, &moved, &o), SPX_OK);
-        ENSURE(o == (pass == 0));
+        TEST_ENSURE_CODE(spx_overlap_triangle_triangle(&a, &moved, &o), SPX_OK);
+        TEST_ENSURE(o == (pass == 0));
     }
     return 0;
 }
@@ -107,31 +107,31 @@ static int segment_like_triangles(void)
     spx_triangle a = { { { -1, 2, 0 }, { 0, 2, 0 }, { 1, 2, 0 } } };
     spx_triangle b = { { { -5, 0, -5 }, { 5, 0, -5 }, { 0, 0, 5 } } };
     spx_sweep_hit hit;
-    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, -1, 0), &b, spx_v3(0, 0, 0), 4.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(hit.time, 2.0, 1e-6);
-    ENSURE_NEAR(hit.normal.y, -1, 1e-6);
-    ENSURE_NEAR(hit.point.x, 0.0, 1e-6);
-    ENSURE_NEAR(hit.point.y, 0.0, 1e-6);
+    TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, -1, 0), &b, spx_v3(0, 0, 0), 4.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(hit.time, 2.0, 1e-6);
+    TEST_ENSURE_NEAR(hit.normal.y, -1, 1e-6);
+    TEST_ENSURE_NEAR(hit.point.x, 0.0, 1e-6);
+    TEST_ENSURE_NEAR(hit.point.y, 0.0, 1e-6);
     /* two collinear segments closing along their line: 1 m gap at 2 m/s */
     spx_triangle c = { { { 2, 2, 0 }, { 3, 2, 0 }, { 4, 2, 0 } } };
-    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &c, spx_v3(-2, 0, 0), 4.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(hit.time, 0.5, 1e-6);
-    ENSURE_NEAR(hit.normal.x, 1, 1e-6);
-    ENSURE_NEAR(hit.point.x, 1.0, 1e-6);
+    TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &c, spx_v3(-2, 0, 0), 4.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(hit.time, 0.5, 1e-6);
+    TEST_ENSURE_NEAR(hit.normal.x, 1, 1e-6);
+    TEST_ENSURE_NEAR(hit.point.x, 1.0, 1e-6);
     /* parallel segments offset sideways, sliding along: never touch */
     spx_triangle d = { { { 2, 2.5f, 0 }, { 3, 2.5f, 0 }, { 4, 2.5f, 0 } } };
-    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &d, spx_v3(-2, 0, 0), 4.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_MISS);
+    TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &d, spx_v3(-2, 0, 0), 4.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_MISS);
     /* crossed segments in parallel planes closing: 1 m apart in z, 0.5 m/s */
     spx_triangle e = { { { 0, 1, 1 }, { 0, 2, 1 }, { 0, 3, 1 } } };
-    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &e, spx_v3(0, 0, -0.5f), 4.0f, &hit), SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(hit.time, 2.0, 1e-6);
-    ENSURE_NEAR(hit.normal.z, 1, 1e-6);
-    ENSURE_NEAR(hit.point.x, 0.0, 1e-6);
-    ENSURE_NEAR(hit.point.y, 2.0, 1e-6);
+    TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &e, spx_v3(0, 0, -0.5f), 4.0f, &hit), SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(hit.time, 2.0, 1e-6);
+    TEST_ENSURE_NEAR(hit.normal.z, 1, 1e-6);
+    TEST_ENSURE_NEAR(hit.point.x, 0.0, 1e-6);
+    TEST_ENSURE_NEAR(hit.point.y, 2.0, 1e-6);
     return 0;
 }
 
@@ -142,13 +142,13 @@ static int collinear_segments_touch(void)
     spx_triangle a = { { { 0, 0, 0 }, { 2, 0, 0 }, { 2, 0, 0 } } };
     spx_triangle b = { { { 1, 0, 0 }, { 3, 0, 0 }, { 3, 0, 0 } } };
     spx_penetration pen;
-    ENSURE_CODE(spx_penetration_triangle_triangle(&a, &b, &pen), SPX_OK);
-    ENSURE(pen.overlapping);
-    ENSURE_NEAR(pen.depth, 0.0, 1e-12);
-    ENSURE_NEAR(pen.normal.x, 0.0, 1e-6);
-    ENSURE_CODE(spx_penetration_triangle_triangle(&b, &a, &pen), SPX_OK);
-    ENSURE(pen.overlapping);
-    ENSURE_NEAR(pen.depth, 0.0, 1e-12);
+    TEST_ENSURE_CODE(spx_penetration_triangle_triangle(&a, &b, &pen), SPX_OK);
+    TEST_ENSURE(pen.overlapping);
+    TEST_ENSURE_NEAR(pen.depth, 0.0, 1e-12);
+    TEST_ENSURE_NEAR(pen.normal.x, 0.0, 1e-6);
+    TEST_ENSURE_CODE(spx_penetration_triangle_triangle(&b, &a, &pen), SPX_OK);
+    TEST_ENSURE(pen.overlapping);
+    TEST_ENSURE_NEAR(pen.depth, 0.0, 1e-12);
     return 0;
 }
 
@@ -184,7 +184,7 @@ static int triangles_scaled_by_powers_of_two(void)
         spx_penetration p1;
         spx_sweep_hit h1;
         if (spx_penetration_triangle_triangle(&a, &b, &p1) != SPX_OK) continue;
-        ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &b, v, 1.0f, &h1), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &b, v, 1.0f, &h1), SPX_OK);
         for (size_t k = 0; k < sizeof exps / sizeof exps[0]; ++k) {
             const int e = exps[k];
             const spx_triangle as = scaled(&a, e), bs = scaled(&b, e);
@@ -193,23 +193,23 @@ static int triangles_scaled_by_powers_of_two(void)
             spx_sweep_hit h2;
             const spx_result r = spx_penetration_triangle_triangle(&as, &bs, &p2);
             if (r == SPX_ERR_DEGENERATE_TRIANGLE) continue;
-            ENSURE_CODE(r, SPX_OK);
+            TEST_ENSURE_CODE(r, SPX_OK);
             ++compared;
-            ENSURE_CODE(spx_penetration_triangle_triangle(&bs, &as, &p3), SPX_OK);
-            ENSURE(p2.overlapping == p1.overlapping && p3.overlapping == p1.overlapping);
+            TEST_ENSURE_CODE(spx_penetration_triangle_triangle(&bs, &as, &p3), SPX_OK);
+            TEST_ENSURE(p2.overlapping == p1.overlapping && p3.overlapping == p1.overlapping);
             if (p1.overlapping) {
-                ENSURE_NEAR(p2.normal.x, p1.normal.x, 1e-5);
-                ENSURE_NEAR(p2.normal.y, p1.normal.y, 1e-5);
-                ENSURE_NEAR(p2.normal.z, p1.normal.z, 1e-5);
-                ENSURE_NEAR(ldexp(p2.depth, -e), p1.depth, 1e-5);
-                ENSURE_NEAR(ldexp(p3.depth, -e), p1.depth, 1e-5);
+                TEST_ENSURE_NEAR(p2.normal.x, p1.normal.x, 1e-5);
+                TEST_ENSURE_NEAR(p2.normal.y, p1.normal.y, 1e-5);
+                TEST_ENSURE_NEAR(p2.normal.z, p1.normal.z, 1e-5);
+                TEST_ENSURE_NEAR(ldexp(p2.depth, -e), p1.depth, 1e-5);
+                TEST_ENSURE_NEAR(ldexp(p3.depth, -e), p1.depth, 1e-5);
             }
-            ENSURE_CODE(spx_sweep_triangle_triangle(&as, spx_v3(0, 0, 0), &bs, vs, 1.0f, &h2), SPX_OK);
-            ENSURE(h2.state == h1.state);
-            ENSURE_NEAR(h2.time, h1.time, 1e-5);
+            TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&as, spx_v3(0, 0, 0), &bs, vs, 1.0f, &h2), SPX_OK);
+            TEST_ENSURE(h2.state == h1.state);
+            TEST_ENSURE_NEAR(h2.time, h1.time, 1e-5);
         }
     }
-    ENSURE(compared > 2000);
+    TEST_ENSURE(compared > 2000);
     return 0;
 }
 
@@ -227,17 +227,17 @@ static int small_triangle_beside_a_large_one(void)
         if (c & 1) b.v[2] = near.v[1];
         spx_penetration ab, ba;
         if (spx_penetration_triangle_triangle(&a, &b, &ab) != SPX_OK) continue;
-        ENSURE_CODE(spx_penetration_triangle_triangle(&b, &a, &ba), SPX_OK);
+        TEST_ENSURE_CODE(spx_penetration_triangle_triangle(&b, &a, &ba), SPX_OK);
         bool o_ab, o_ba;
-        ENSURE_CODE(spx_overlap_triangle_triangle(&a, &b, &o_ab), SPX_OK);
-        ENSURE_CODE(spx_overlap_triangle_triangle(&b, &a, &o_ba), SPX_OK);
-        ENSURE(o_ab == ab.overlapping && o_ba == ba.overlapping);
-        ENSURE(ab.overlapping == ba.overlapping);
+        TEST_ENSURE_CODE(spx_overlap_triangle_triangle(&a, &b, &o_ab), SPX_OK);
+        TEST_ENSURE_CODE(spx_overlap_triangle_triangle(&b, &a, &o_ba), SPX_OK);
+        TEST_ENSURE(o_ab == ab.overlapping && o_ba == ba.overlapping);
+        TEST_ENSURE(ab.overlapping == ba.overlapping);
         if (!ab.overlapping) continue;
         ++overlapping;
-        ENSURE_NEAR(ldexp(ba.depth, 56), ldexp(ab.depth, 56), 1e-5);
+        TEST_ENSURE_NEAR(ldexp(ba.depth, 56), ldexp(ab.depth, 56), 1e-5);
     }
-    ENSURE(overlapping > 100);
+    TEST_ENSURE(overlapping > 100);
     return 0;
 }
 
@@ -259,25 +259,25 @@ static int nearly_parallel_segments_swapped(void)
         if (c & 1) b.v[1].z = b.v[1].y, b.v[1].y = across; /* tilted out of the plane instead */
         const spx_vec3 va = spx_v3(grid(4, 0.5f), grid(4, 0.5f) * tilt, 0), vb = spx_v3(0, 0, grid(2, 0.5f) * tilt);
         spx_sweep_hit ab, ba;
-        ENSURE_CODE(spx_sweep_triangle_triangle(&a, va, &b, vb, 1.0f, &ab), SPX_OK);
-        ENSURE_CODE(spx_sweep_triangle_triangle(&b, vb, &a, va, 1.0f, &ba), SPX_OK);
-        ENSURE(ab.state == ba.state);
-        if (ab.state == SPX_SWEEP_HIT) ENSURE_NEAR(ab.time, ba.time, 1e-6);
+        TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, va, &b, vb, 1.0f, &ab), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&b, vb, &a, va, 1.0f, &ba), SPX_OK);
+        TEST_ENSURE(ab.state == ba.state);
+        if (ab.state == SPX_SWEEP_HIT) TEST_ENSURE_NEAR(ab.time, ba.time, 1e-6);
         bool o_ab, o_ba;
-        ENSURE_CODE(spx_overlap_triangle_triangle(&a, &b, &o_ab), SPX_OK);
-        ENSURE_CODE(spx_overlap_triangle_triangle(&b, &a, &o_ba), SPX_OK);
-        ENSURE(o_ab == o_ba);
+        TEST_ENSURE_CODE(spx_overlap_triangle_triangle(&a, &b, &o_ab), SPX_OK);
+        TEST_ENSURE_CODE(spx_overlap_triangle_triangle(&b, &a, &o_ba), SPX_OK);
+        TEST_ENSURE(o_ab == o_ba);
         /* apart at rest is apart at the start of the sweep, and an overlap deeper than rounding is
            a start overlap */
         spx_penetration pen;
-        ENSURE_CODE(spx_penetration_triangle_triangle(&a, &b, &pen), SPX_OK);
-        ENSURE(pen.overlapping == o_ab);
-        if (!o_ab) ENSURE(ab.state != SPX_SWEEP_START_OVERLAP);
-        else if (pen.depth > 1e-6f * len_a) ENSURE(ab.state == SPX_SWEEP_START_OVERLAP);
+        TEST_ENSURE_CODE(spx_penetration_triangle_triangle(&a, &b, &pen), SPX_OK);
+        TEST_ENSURE(pen.overlapping == o_ab);
+        if (!o_ab) TEST_ENSURE(ab.state != SPX_SWEEP_START_OVERLAP);
+        else if (pen.depth > 1e-6f * len_a) TEST_ENSURE(ab.state == SPX_SWEEP_START_OVERLAP);
         ++compared;
         overlapping += o_ab;
     }
-    ENSURE(compared == 4000 && overlapping > 100);
+    TEST_ENSURE(compared == 4000 && overlapping > 100);
     return 0;
 }
 
@@ -298,14 +298,14 @@ static int sliver_and_nearly_parallel_segment(void)
     const spx_vec3 vbs[2] = { { 0, 0, 0 }, { -0x1.312dp+23f, 0, 0 } };
     for (int k = 0; k < 2; ++k) {
         bool ab, ba;
-        ENSURE_CODE(spx_overlap_triangle_triangle(&a, &bs[k], &ab), SPX_OK);
-        ENSURE_CODE(spx_overlap_triangle_triangle(&bs[k], &a, &ba), SPX_OK);
-        ENSURE(ab == ba);
+        TEST_ENSURE_CODE(spx_overlap_triangle_triangle(&a, &bs[k], &ab), SPX_OK);
+        TEST_ENSURE_CODE(spx_overlap_triangle_triangle(&bs[k], &a, &ba), SPX_OK);
+        TEST_ENSURE(ab == ba);
         spx_sweep_hit h_ab, h_ba;
-        ENSURE_CODE(spx_sweep_triangle_triangle(&a, vas[k], &bs[k], vbs[k], 0.0f, &h_ab), SPX_OK);
-        ENSURE_CODE(spx_sweep_triangle_triangle(&bs[k], vbs[k], &a, vas[k], 0.0f, &h_ba), SPX_OK);
-        ENSURE(h_ab.state == h_ba.state);
-        ENSURE(ab == (h_ab.state == SPX_SWEEP_START_OVERLAP));
+        TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, vas[k], &bs[k], vbs[k], 0.0f, &h_ab), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&bs[k], vbs[k], &a, vas[k], 0.0f, &h_ba), SPX_OK);
+        TEST_ENSURE(h_ab.state == h_ba.state);
+        TEST_ENSURE(ab == (h_ab.state == SPX_SWEEP_START_OVERLAP));
     }
     return 0;
 }
@@ -328,18 +328,18 @@ static int segment_ends_touching_within_rounding_swapped(void)
     for (int k = 0; k < 2; ++k) {
         const spx_triangle *a = &pairs[k][0], *b = &pairs[k][1];
         bool ab, ba;
-        ENSURE_CODE(spx_overlap_triangle_triangle(a, b, &ab), SPX_OK);
-        ENSURE_CODE(spx_overlap_triangle_triangle(b, a, &ba), SPX_OK);
-        ENSURE(ab == ba);
+        TEST_ENSURE_CODE(spx_overlap_triangle_triangle(a, b, &ab), SPX_OK);
+        TEST_ENSURE_CODE(spx_overlap_triangle_triangle(b, a, &ba), SPX_OK);
+        TEST_ENSURE(ab == ba);
         spx_penetration p_ab, p_ba;
-        ENSURE_CODE(spx_penetration_triangle_triangle(a, b, &p_ab), SPX_OK);
-        ENSURE_CODE(spx_penetration_triangle_triangle(b, a, &p_ba), SPX_OK);
-        ENSURE(p_ab.overlapping == ab && p_ba.overlapping == ab);
+        TEST_ENSURE_CODE(spx_penetration_triangle_triangle(a, b, &p_ab), SPX_OK);
+        TEST_ENSURE_CODE(spx_penetration_triangle_triangle(b, a, &p_ba), SPX_OK);
+        TEST_ENSURE(p_ab.overlapping == ab && p_ba.overlapping == ab);
         spx_sweep_hit h_ab, h_ba;
         const spx_vec3 still = { 0, 0, 0 };
-        ENSURE_CODE(spx_sweep_triangle_triangle(a, still, b, still, 0.0f, &h_ab), SPX_OK);
-        ENSURE_CODE(spx_sweep_triangle_triangle(b, still, a, still, 0.0f, &h_ba), SPX_OK);
-        ENSURE(h_ab.state == h_ba.state && ab == (h_ab.state == SPX_SWEEP_START_OVERLAP));
+        TEST_ENSURE_CODE(spx_sweep_triangle_triangle(a, still, b, still, 0.0f, &h_ab), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_triangle_triangle(b, still, a, still, 0.0f, &h_ba), SPX_OK);
+        TEST_ENSURE(h_ab.state == h_ba.state && ab == (h_ab.state == SPX_SWEEP_START_OVERLAP));
     }
     return 0;
 }
@@ -354,16 +354,16 @@ static int corners_meet_head_on(void)
     const spx_triangle b = { { { 2, 0, 0 }, { 3, 1, -0.25f }, { 3, -1, 0.75f } } };
     const spx_vec3 still = { 0, 0, 0 }, left = { -2, 0, 0 };
     spx_sweep_hit ab, ba;
-    ENSURE_CODE(spx_sweep_triangle_triangle(&a, still, &b, left, 2.0f, &ab), SPX_OK);
-    ENSURE_CODE(spx_sweep_triangle_triangle(&b, left, &a, still, 2.0f, &ba), SPX_OK);
-    ENSURE(ab.state == SPX_SWEEP_HIT && ba.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(ab.time, 1.0f, 1e-6);
-    ENSURE_NEAR(ba.time, 1.0f, 1e-6);
-    ENSURE_NEAR(ab.normal.x, 1.0f, 1e-6);
-    ENSURE_NEAR(ba.normal.x, -1.0f, 1e-6);
-    ENSURE_NEAR(ab.point.x, 0.0f, 1e-6);
-    ENSURE_NEAR(ab.point.y, 0.0f, 1e-6);
-    ENSURE_NEAR(ab.point.z, 0.0f, 1e-6);
+    TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, still, &b, left, 2.0f, &ab), SPX_OK);
+    TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&b, left, &a, still, 2.0f, &ba), SPX_OK);
+    TEST_ENSURE(ab.state == SPX_SWEEP_HIT && ba.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(ab.time, 1.0f, 1e-6);
+    TEST_ENSURE_NEAR(ba.time, 1.0f, 1e-6);
+    TEST_ENSURE_NEAR(ab.normal.x, 1.0f, 1e-6);
+    TEST_ENSURE_NEAR(ba.normal.x, -1.0f, 1e-6);
+    TEST_ENSURE_NEAR(ab.point.x, 0.0f, 1e-6);
+    TEST_ENSURE_NEAR(ab.point.y, 0.0f, 1e-6);
+    TEST_ENSURE_NEAR(ab.point.z, 0.0f, 1e-6);
     return 0;
 }
 
@@ -372,33 +372,33 @@ static int bad_input(void)
     spx_triangle a = { { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 } } }, pt = { { { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 } } };
     spx_obb box = { { 0, 0, 0 }, { 1, 1, 1 }, I3 };
     spx_sweep_hit hit;
-    ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &pt, spx_v3(0, 0, 0), 1, &hit),
+    TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &pt, spx_v3(0, 0, 0), 1, &hit),
                 SPX_ERR_DEGENERATE_TRIANGLE);
-    ENSURE_CODE(spx_sweep_obb_triangle(&box, spx_v3(0, 0, 0), &pt, spx_v3(0, 0, 0), 1, &hit),
+    TEST_ENSURE_CODE(spx_sweep_obb_triangle(&box, spx_v3(0, 0, 0), &pt, spx_v3(0, 0, 0), 1, &hit),
                 SPX_ERR_DEGENERATE_TRIANGLE);
-    ENSURE_CODE(spx_sweep_obb_triangle(&box, spx_v3(0, 0, 0), &a, spx_v3(0, 0, 0), -1, &hit), SPX_ERR_BAD_TIME);
+    TEST_ENSURE_CODE(spx_sweep_obb_triangle(&box, spx_v3(0, 0, 0), &a, spx_v3(0, 0, 0), -1, &hit), SPX_ERR_BAD_TIME);
     a.v[1].z = NAN;
     bool o;
-    ENSURE_CODE(spx_overlap_triangle_triangle(&a, &a, &o), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_overlap_obb_triangle(&box, NULL, &o), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_overlap_triangle_triangle(&a, &a, &o), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_overlap_obb_triangle(&box, NULL, &o), SPX_ERR_INVALID_ARGUMENT);
     return 0;
 }
 
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(box_falls_on_triangle, failures);
-    RUN_TEST(triangle_corner_into_box_face, failures);
-    RUN_TEST(coplanar_triangles_slide_together, failures);
-    RUN_TEST(crossing_triangles_overlap, failures);
-    RUN_TEST(segment_like_triangles, failures);
-    RUN_TEST(collinear_segments_touch, failures);
-    RUN_TEST(triangles_scaled_by_powers_of_two, failures);
-    RUN_TEST(small_triangle_beside_a_large_one, failures);
-    RUN_TEST(nearly_parallel_segments_swapped, failures);
-    RUN_TEST(sliver_and_nearly_parallel_segment, failures);
-    RUN_TEST(segment_ends_touching_within_rounding_swapped, failures);
-    RUN_TEST(corners_meet_head_on, failures);
-    RUN_TEST(bad_input, failures);
+    TEST_RUN(box_falls_on_triangle, failures);
+    TEST_RUN(triangle_corner_into_box_face, failures);
+    TEST_RUN(coplanar_triangles_slide_together, failures);
+    TEST_RUN(crossing_triangles_overlap, failures);
+    TEST_RUN(segment_like_triangles, failures);
+    TEST_RUN(collinear_segments_touch, failures);
+    TEST_RUN(triangles_scaled_by_powers_of_two, failures);
+    TEST_RUN(small_triangle_beside_a_large_one, failures);
+    TEST_RUN(nearly_parallel_segments_swapped, failures);
+    TEST_RUN(sliver_and_nearly_parallel_segment, failures);
+    TEST_RUN(segment_ends_touching_within_rounding_swapped, failures);
+    TEST_RUN(corners_meet_head_on, failures);
+    TEST_RUN(bad_input, failures);
     return failures ? 1 : 0;
 }

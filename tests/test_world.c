@@ -1,6 +1,6 @@
 /* The rigid-body world: conservation, restitution, friction, energy, stacking, sleeping,
    events, ids, bad input, allocation and determinism. */
-#include "test.h"
+#include "support/test.h"
 #include "support/scenes.h"
 #include "support/counting_alloc.h"
 #include "dynamics/world.h" /* which solver path a world took (solver.kernels) */
@@ -14,28 +14,20 @@ static spx_world* make_world(spx_vec3 gravity, bool sleep)
     spx_world_def wd = spx_default_world_def();
     wd.gravity = gravity;
     wd.enable_sleep = sleep;
-    spx_world* w = NULL;
-    return spx_world_create(&wd, &w) == SPX_OK ? w : NULL;
+    return test_world_create(&wd);
 }
 
 static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_quat q, spx_vec3 half, float density,
                            float friction, float restitution)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = half;
+    spx_shape_def s = test_box_shape(half);
     s.density = density;
-    spx_body_def d = spx_default_body_def();
-    d.type = type;
-    d.position = p;
+    spx_body_def d = test_body_def(type, p);
     d.rotation = q;
     d.friction = friction;
     d.restitution = restitution;
     d.angular_damping = 0.0f;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, d, s, NULL);
 }
 
 static const spx_quat identity = { 0, 0, 0, 1 };
@@ -82,36 +74,36 @@ static void momentum(spx_world* w, const spx_body_id* ids, const spx_vec3* half,
 static int momentum_conserved(void)
 {
     spx_world* w = make_world(spx_v3(0, 0, 0), false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     spx_body_id ids[2];
     const spx_vec3 half[2] = { { 0.5f, 0.5f, 0.5f }, { 0.4f, 0.6f, 0.5f } };
     ids[0] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(-2, 0.3f, 0), identity, half[0], 100.0f, 0.5f, 0.0f);
     ids[1] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(2, -0.2f, 0.1f), identity, half[1], 300.0f, 0.5f, 0.0f);
-    ENSURE(spx_body_set_velocity(w, ids[0], spx_v3(5, 0, 0), spx_v3(0, 0, 0)) == SPX_OK);
-    ENSURE(spx_body_set_velocity(w, ids[1], spx_v3(-3, 0.5f, 0), spx_v3(0, 0, 0)) == SPX_OK);
+    TEST_ENSURE(spx_body_set_velocity(w, ids[0], spx_v3(5, 0, 0), spx_v3(0, 0, 0)) == SPX_OK);
+    TEST_ENSURE(spx_body_set_velocity(w, ids[1], spx_v3(-3, 0.5f, 0), spx_v3(0, 0, 0)) == SPX_OK);
     double l0[3], a0[3];
     momentum(w, ids, half, 2, l0, a0);
     const double e0 = spx_world_kinetic_energy(w);
     bool touched = false;
     for (int s = 0; s < 120; ++s) {
-        ENSURE(spx_world_step(w, dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
         uint32_t begun = 0;
         spx_world_get_contact_events(w, NULL, &begun, NULL, NULL);
         touched |= begun > 0;
     }
-    ENSURE(touched);
+    TEST_ENSURE(touched);
     double l1[3], a1[3];
     momentum(w, ids, half, 2, l1, a1);
     double p0 = sqrt(l0[0] * l0[0] + l0[1] * l0[1] + l0[2] * l0[2]);
     double L0 = sqrt(a0[0] * a0[0] + a0[1] * a0[1] + a0[2] * a0[2]);
-    for (int k = 0; k < 3; ++k) ENSURE_NEAR(l1[k], l0[k], 1e-4 * p0);
+    for (int k = 0; k < 3; ++k) TEST_ENSURE_NEAR(l1[k], l0[k], 1e-4 * p0);
     printf("angular momentum before (%.4f %.4f %.4f), after (%.4f %.4f %.4f)\n", a0[0], a0[1], a0[2], a1[0], a1[1], a1[2]);
-    for (int k = 0; k < 3; ++k) ENSURE_NEAR(a1[k], a0[k], 1e-4 * (L0 + p0 * 1.0));
+    for (int k = 0; k < 3; ++k) TEST_ENSURE_NEAR(a1[k], a0[k], 1e-4 * (L0 + p0 * 1.0));
     spx_vec3 av0, av1;
     spx_body_get_velocity(w, ids[0], NULL, &av0);
     spx_body_get_velocity(w, ids[1], NULL, &av1);
-    ENSURE(fabsf(av0.z) + fabsf(av1.z) > 1e-3f);
-    ENSURE(spx_world_kinetic_energy(w) <= e0);
+    TEST_ENSURE(fabsf(av0.z) + fabsf(av1.z) > 1e-3f);
+    TEST_ENSURE(spx_world_kinetic_energy(w) <= e0);
     spx_world_destroy(w);
     return 0;
 }
@@ -120,13 +112,13 @@ static int momentum_conserved(void)
 static int restitution_rebound(void)
 {
     const float e = 0.7f, h = 2.0f;
-    spx_scene scene;
-    ENSURE(spx_scene_bounce(&scene, h, e, NULL) == SPX_OK);
+    test_scene scene;
+    TEST_ENSURE(test_scene_bounce(&scene, h, e, NULL) == SPX_OK);
     spx_body_id b = scene.bodies[0];
     float peak = 0.0f;
     bool bounced = false;
     for (uint32_t s = 0; s < scene.steps; ++s) {
-        ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
         spx_transform t;
         spx_vec3 v;
         spx_body_get_transform(scene.world, b, &t);
@@ -135,9 +127,9 @@ static int restitution_rebound(void)
         if (bounced && t.p.y - 0.5f > peak) peak = t.p.y - 0.5f;
         if (bounced && v.y < 0.0f) break;
     }
-    ENSURE(bounced);
-    ENSURE_NEAR(peak, e * e * h, 0.02 * e * e * h);
-    spx_scene_destroy(&scene);
+    TEST_ENSURE(bounced);
+    TEST_ENSURE_NEAR(peak, e * e * h, 0.02 * e * e * h);
+    test_scene_destroy(&scene);
     return 0;
 }
 
@@ -145,21 +137,21 @@ static int restitution_rebound(void)
    acceleration g (sin theta - mu cos theta) otherwise (within 2%): the slope scene. */
 static int incline(float theta, float mu, bool expect_slide)
 {
-    spx_scene scene;
-    ENSURE(spx_scene_slope(&scene, theta, mu, NULL) == SPX_OK);
+    test_scene scene;
+    TEST_ENSURE(test_scene_slope(&scene, theta, mu, NULL) == SPX_OK);
     spx_world* w = scene.world;
     spx_body_id b = scene.bodies[0];
     /* Settle, then measure the speed gained over one second. */
-    for (int s = 0; s < 30; ++s) ENSURE(spx_world_step(w, scene.dt) == SPX_OK);
+    for (int s = 0; s < 30; ++s) TEST_ENSURE(spx_world_step(w, scene.dt) == SPX_OK);
     spx_vec3 v0, v1;
     spx_body_get_velocity(w, b, &v0, NULL);
-    for (int s = 0; s < 60; ++s) ENSURE(spx_world_step(w, scene.dt) == SPX_OK);
+    for (int s = 0; s < 60; ++s) TEST_ENSURE(spx_world_step(w, scene.dt) == SPX_OK);
     spx_body_get_velocity(w, b, &v1, NULL);
     float a = sqrtf((v1.x - v0.x) * (v1.x - v0.x) + (v1.y - v0.y) * (v1.y - v0.y)); /* over 1 s */
     float expected = expect_slide ? 9.81f * (sinf(theta) - mu * cosf(theta)) : 0.0f;
-    if (expect_slide) ENSURE_NEAR(a, expected, 0.02 * expected);
-    else ENSURE(sqrtf(v1.x * v1.x + v1.y * v1.y) < 1e-3f);
-    spx_scene_destroy(&scene);
+    if (expect_slide) TEST_ENSURE_NEAR(a, expected, 0.02 * expected);
+    else TEST_ENSURE(sqrtf(v1.x * v1.x + v1.y * v1.y) < 1e-3f);
+    test_scene_destroy(&scene);
     return 0;
 }
 
@@ -171,7 +163,7 @@ static int incline_slides(void) { return incline(0.6f, 0.3f, true); }  /* tan 0.
 static int energy_never_grows(void)
 {
     spx_world* w = make_world(spx_v3(0, -9.81f, 0), false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     add_ground(w, 0.5f, 0.0f);
     spx_body_id ids[27];
     int n = 0;
@@ -191,7 +183,7 @@ static int energy_never_grows(void)
     const double allowance = n * 1.0 * 9.81 * 0.001;
     double lowest = INFINITY, first = 0.0, worst = 0.0;
     for (int s = 0; s < 300; ++s) {
-        ENSURE(spx_world_step(w, dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
         double e = spx_world_kinetic_energy(w);
         for (int i = 0; i < n; ++i) {
             spx_vec3 c;
@@ -200,49 +192,58 @@ static int energy_never_grows(void)
         }
         if (s == 0) first = e;
         if (e - lowest > worst) worst = e - lowest;
-        ENSURE(e <= first + 1e-6 * first);
-        ENSURE(e <= lowest + allowance);
+        TEST_ENSURE(e <= first + 1e-6 * first);
+        TEST_ENSURE(e <= lowest + allowance);
         if (e < lowest) lowest = e;
     }
     printf("energy: largest rise above the lowest so far %.4f J (allowed %.4f)\n", worst, allowance);
-    ENSURE(spx_world_kinetic_energy(w) < 1e-3);
+    TEST_ENSURE(spx_world_kinetic_energy(w) < 1e-3);
     spx_world_destroy(w);
     return 0;
+}
+
+/* A world with gravity and sleeping, a ground of friction 0.6, and a column of n unit boxes standing
+   on it (mass 1, friction 0.6, no restitution), ids[0] the lowest. */
+static spx_world* make_stack(spx_body_id* ids, int n)
+{
+    spx_world* w = make_world(spx_v3(0, -9.81f, 0), true);
+    if (!w) return NULL;
+    add_ground(w, 0.6f, 0.0f);
+    for (int i = 0; i < n; ++i)
+        ids[i] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f + (float)i, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f,
+                         0.6f, 0.0f);
+    return w;
 }
 
 /* A column of ten boxes stands; it sleeps, and a box dropped on it wakes the whole island. */
 static int stack_stands_and_sleeps(void)
 {
-    spx_world* w = make_world(spx_v3(0, -9.81f, 0), true);
-    ENSURE(w);
-    add_ground(w, 0.6f, 0.0f);
     spx_body_id ids[10];
-    for (int i = 0; i < 10; ++i)
-        ids[i] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f + (float)i, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f,
-                         0.6f, 0.0f);
-    for (int s = 0; s < 300; ++s) ENSURE(spx_world_step(w, dt) == SPX_OK);
+    spx_world* w = make_stack(ids, 10);
+    TEST_ENSURE(w);
+    for (int s = 0; s < 300; ++s) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
     for (int i = 0; i < 10; ++i) {
         spx_transform t;
         bool awake = true;
         spx_body_get_transform(w, ids[i], &t);
         spx_body_is_awake(w, ids[i], &awake);
-        ENSURE(!awake);
-        ENSURE(fabsf(t.p.x) < 0.01f && fabsf(t.p.z) < 0.01f);
-        ENSURE_NEAR(t.p.y, 0.5f + (float)i, 0.01f * (float)(i + 1)); /* each contact settles within the slop */
+        TEST_ENSURE(!awake);
+        TEST_ENSURE(fabsf(t.p.x) < 0.01f && fabsf(t.p.z) < 0.01f);
+        TEST_ENSURE_NEAR(t.p.y, 0.5f + (float)i, 0.01f * (float)(i + 1)); /* each contact settles within the slop */
     }
     spx_step_stats st;
     spx_world_get_stats(w, &st);
-    ENSURE(st.awake_body_count == 0);
+    TEST_ENSURE(st.awake_body_count == 0);
     spx_body_id drop = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 12, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.6f, 0.0f);
     (void)drop;
     bool woke = false;
     for (int s = 0; s < 120 && !woke; ++s) {
-        ENSURE(spx_world_step(w, dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
         bool bottom = false;
         spx_body_is_awake(w, ids[0], &bottom);
         woke = bottom;
     }
-    ENSURE(woke); /* the bottom box woke with the top: the island wakes whole */
+    TEST_ENSURE(woke); /* the bottom box woke with the top: the island wakes whole */
     spx_world_destroy(w);
     return 0;
 }
@@ -254,18 +255,18 @@ static int spinning_in_place_stays_awake(void)
 {
     for (int turns = 1; turns <= 2; ++turns) {
         spx_world* w = make_world(spx_v3(0, 0, 0), true);
-        ENSURE(w);
+        TEST_ENSURE(w);
         spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.6f, 0.0f);
-        for (int s = 0; s < 10; ++s) ENSURE(spx_world_step(w, dt) == SPX_OK); /* resting, not yet asleep */
+        for (int s = 0; s < 10; ++s) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK); /* resting, not yet asleep */
         const float spin = 2.0f * 3.14159265f * (float)turns / dt;
-        ENSURE_CODE(spx_body_set_velocity(w, b, spx_v3(0, 0, 0), spx_v3(0, spin, 0)), SPX_OK);
-        for (int s = 0; s < 60; ++s) ENSURE(spx_world_step(w, dt) == SPX_OK);
+        TEST_ENSURE_CODE(spx_body_set_velocity(w, b, spx_v3(0, 0, 0), spx_v3(0, spin, 0)), SPX_OK);
+        for (int s = 0; s < 60; ++s) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
         bool awake = false;
         spx_vec3 v, o;
         spx_body_is_awake(w, b, &awake);
         spx_body_get_velocity(w, b, &v, &o);
-        ENSURE(awake);
-        ENSURE_NEAR(o.y, spin, 1e-3f * spin);
+        TEST_ENSURE(awake);
+        TEST_ENSURE_NEAR(o.y, spin, 1e-3f * spin);
         spx_world_destroy(w);
     }
     return 0;
@@ -277,26 +278,22 @@ static int spinning_in_place_stays_awake(void)
    parted: ended, and the upper boxes fell freely for a step). */
 static int stack_woken_at_its_foot(void)
 {
-    spx_world* w = make_world(spx_v3(0, -9.81f, 0), true);
-    ENSURE(w);
-    add_ground(w, 0.6f, 0.0f);
     spx_body_id ids[4];
-    for (int i = 0; i < 4; ++i)
-        ids[i] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f + (float)i, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f,
-                         0.6f, 0.0f);
-    for (int s = 0; s < 120; ++s) ENSURE(spx_world_step(w, dt) == SPX_OK);
+    spx_world* w = make_stack(ids, 4);
+    TEST_ENSURE(w);
+    for (int s = 0; s < 120; ++s) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
     bool awake = true;
     spx_body_is_awake(w, ids[3], &awake);
-    ENSURE(!awake);
+    TEST_ENSURE(!awake);
     spx_body_id slider = add_box(w, SPX_BODY_DYNAMIC, spx_v3(-1.05f, 0.5f, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f,
                                  0.0f, 0.0f);
-    ENSURE_CODE(spx_body_set_velocity(w, slider, spx_v3(1.0f, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_set_velocity(w, slider, spx_v3(1.0f, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
     bool woke = false;
     for (int s = 0; s < 60 && !woke; ++s) {
-        ENSURE(spx_world_step(w, dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
         spx_body_is_awake(w, ids[0], &woke);
     }
-    ENSURE(woke);
+    TEST_ENSURE(woke);
     uint32_t ended = 0;
     spx_world_get_contact_events(w, NULL, NULL, NULL, &ended);
     float fastest = 0.0f;
@@ -307,8 +304,8 @@ static int stack_woken_at_its_foot(void)
     }
     printf("woken at its foot: %u contacts ended, fastest vertical speed in the stack %.4f m/s\n", ended,
            (double)fastest);
-    ENSURE(ended == 0);
-    ENSURE(fastest < 0.05f);
+    TEST_ENSURE(ended == 0);
+    TEST_ENSURE(fastest < 0.05f);
     spx_world_destroy(w);
     return 0;
 }
@@ -318,36 +315,36 @@ static int stack_woken_at_its_foot(void)
 static int events_and_ids(void)
 {
     spx_world* w = make_world(spx_v3(0, -9.81f, 0), false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     spx_body_id g = add_ground(w, 0.5f, 0.0f);
     spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 1.0f, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.5f, 0.0f);
     int begins = 0;
     for (int s = 0; s < 60; ++s) {
-        ENSURE(spx_world_step(w, dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
         const spx_contact_event* ev;
         uint32_t n;
         spx_world_get_contact_events(w, &ev, &n, NULL, NULL);
         for (uint32_t i = 0; i < n; ++i) {
-            ENSURE((ev[i].a.index == g.index && ev[i].b.index == b.index) || (ev[i].a.index == b.index && ev[i].b.index == g.index));
+            TEST_ENSURE((ev[i].a.index == g.index && ev[i].b.index == b.index) || (ev[i].a.index == b.index && ev[i].b.index == g.index));
             ++begins;
         }
     }
-    ENSURE(begins == 1);
-    ENSURE(spx_body_destroy(w, b) == SPX_OK);
-    ENSURE(!spx_body_is_valid(w, b));
+    TEST_ENSURE(begins == 1);
+    TEST_ENSURE(spx_body_destroy(w, b) == SPX_OK);
+    TEST_ENSURE(!spx_body_is_valid(w, b));
     spx_transform t;
-    ENSURE_CODE(spx_body_get_transform(w, b, &t), SPX_ERR_STALE_ID);
-    ENSURE_CODE(spx_body_destroy(w, b), SPX_ERR_STALE_ID);
-    ENSURE(spx_world_step(w, dt) == SPX_OK);
+    TEST_ENSURE_CODE(spx_body_get_transform(w, b, &t), SPX_ERR_STALE_ID);
+    TEST_ENSURE_CODE(spx_body_destroy(w, b), SPX_ERR_STALE_ID);
+    TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
     uint32_t ended = 0;
     spx_world_get_contact_events(w, NULL, NULL, NULL, &ended);
-    ENSURE(ended == 1);
+    TEST_ENSURE(ended == 1);
     /* The slot is reused with a new generation: the old id stays stale. */
     spx_body_id c = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 3, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.5f, 0.0f);
-    ENSURE(c.index == b.index && c.generation != b.generation);
-    ENSURE(!spx_body_is_valid(w, b) && spx_body_is_valid(w, c));
+    TEST_ENSURE(c.index == b.index && c.generation != b.generation);
+    TEST_ENSURE(!spx_body_is_valid(w, b) && spx_body_is_valid(w, c));
     spx_body_id null_id = { 0 };
-    ENSURE(!spx_body_is_valid(w, null_id));
+    TEST_ENSURE(!spx_body_is_valid(w, null_id));
     spx_world_destroy(w);
     return 0;
 }
@@ -358,55 +355,55 @@ static int bad_input(void)
     spx_world* w = NULL;
     spx_world_def wd;
     memset(&wd, 0, sizeof wd);
-    ENSURE_CODE(spx_world_create(&wd, &w), SPX_ERR_UNINITIALIZED_DEF);
-    ENSURE_CODE(spx_world_create(NULL, &w), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_ERR_UNINITIALIZED_DEF);
+    TEST_ENSURE_CODE(spx_world_create(NULL, &w), SPX_ERR_INVALID_ARGUMENT);
     wd = spx_default_world_def();
     wd.gravity.y = NAN;
-    ENSURE_CODE(spx_world_create(&wd, &w), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_ERR_NOT_FINITE);
     wd = spx_default_world_def();
     wd.substeps = 0;
-    ENSURE_CODE(spx_world_create(&wd, &w), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_ERR_INVALID_ARGUMENT);
     wd = spx_default_world_def();
     wd.simd = (spx_world_simd)7;
-    ENSURE_CODE(spx_world_create(&wd, &w), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE(w == NULL);
+    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE(w == NULL);
     w = make_world(spx_v3(0, -9.81f, 0), true);
-    ENSURE(w);
-    ENSURE_CODE(spx_world_step(w, -1.0f), SPX_ERR_BAD_TIME);
-    ENSURE_CODE(spx_world_step(w, INFINITY), SPX_ERR_NOT_FINITE);
-    ENSURE_CODE(spx_world_step(NULL, dt), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE(w);
+    TEST_ENSURE_CODE(spx_world_step(w, -1.0f), SPX_ERR_BAD_TIME);
+    TEST_ENSURE_CODE(spx_world_step(w, INFINITY), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_world_step(NULL, dt), SPX_ERR_INVALID_ARGUMENT);
     spx_shape_def s = spx_default_shape_def();
     spx_body_def d = spx_default_body_def();
     spx_body_id id = { 0 };
     d.type = SPX_BODY_DYNAMIC;
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_INVALID_ARGUMENT); /* no shapes */
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_INVALID_ARGUMENT); /* no shapes */
     d.shapes = &s;
     d.shape_count = 1;
     d.position.x = NAN;
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_NOT_FINITE);
     d.position.x = 0.0f;
     d.rotation.w = 2.0f;
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_NOT_ORTHONORMAL);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_NOT_ORTHONORMAL);
     d.rotation.w = 1.0f;
     d.restitution = 1.5f;
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_INVALID_ARGUMENT);
     d.restitution = 0.0f;
     s.half_extents.y = -1.0f;
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_BAD_EXTENT);
     s = spx_default_shape_def();
     s.density = 0.0f;
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_BAD_DENSITY);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_BAD_DENSITY);
     s = spx_default_shape_def();
     s.internal_cookie = 0;
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_UNINITIALIZED_DEF);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_UNINITIALIZED_DEF);
     spx_body_def raw;
     memset(&raw, 0, sizeof raw);
-    ENSURE_CODE(spx_body_create(w, &raw, &id), SPX_ERR_UNINITIALIZED_DEF);
-    ENSURE(id.index == 0 && id.generation == 0);
+    TEST_ENSURE_CODE(spx_body_create(w, &raw, &id), SPX_ERR_UNINITIALIZED_DEF);
+    TEST_ENSURE(id.index == 0 && id.generation == 0);
     spx_step_stats st;
-    ENSURE(spx_world_get_stats(w, &st) == SPX_OK && st.body_count == 0);
+    TEST_ENSURE(spx_world_get_stats(w, &st) == SPX_OK && st.body_count == 0);
     spx_body_id stale = { .index = 7, .generation = 3 };
-    ENSURE_CODE(spx_body_set_velocity(w, stale, spx_v3(0, 0, 0), spx_v3(0, 0, 0)), SPX_ERR_STALE_ID);
+    TEST_ENSURE_CODE(spx_body_set_velocity(w, stale, spx_v3(0, 0, 0), spx_v3(0, 0, 0)), SPX_ERR_STALE_ID);
     spx_world_destroy(w);
     return 0;
 }
@@ -419,45 +416,45 @@ static int bad_input(void)
 static int manifolds_reused_while_resting(void)
 {
     spx_world* w = make_world(spx_v3(0, -9.81f, 0), false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     add_ground(w, 0.5f, 0.0f);
     spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.5f, 0.0f);
     spx_step_stats st;
-    for (int s = 0; s < 60; ++s) ENSURE(spx_world_step(w, dt) == SPX_OK);
-    ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
-    ENSURE(st.manifold_count == 1 && st.contact_point_count == 4);
-    ENSURE(st.reused_pair_count == 1);
+    for (int s = 0; s < 60; ++s) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
+    TEST_ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
+    TEST_ENSURE(st.manifold_count == 1 && st.contact_point_count == 4);
+    TEST_ENSURE(st.reused_pair_count == 1);
     spx_transform t;
-    ENSURE(spx_body_get_transform(w, box, &t) == SPX_OK);
-    ENSURE_NEAR(t.p.y, 0.5, 1e-3);
+    TEST_ENSURE(spx_body_get_transform(w, box, &t) == SPX_OK);
+    TEST_ENSURE_NEAR(t.p.y, 0.5, 1e-3);
 
     /* Lifted: no contact, however the old manifold's gap would have been moved. */
     spx_transform lifted = t;
     lifted.p.y += 0.2f;
-    ENSURE(spx_body_set_transform(w, box, &lifted) == SPX_OK);
-    ENSURE(spx_body_set_velocity(w, box, spx_v3(0, 0, 0), spx_v3(0, 0, 0)) == SPX_OK);
-    ENSURE(spx_world_step(w, dt) == SPX_OK);
-    ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
-    ENSURE(st.manifold_count == 0 && st.reused_pair_count == 0);
+    TEST_ENSURE(spx_body_set_transform(w, box, &lifted) == SPX_OK);
+    TEST_ENSURE(spx_body_set_velocity(w, box, spx_v3(0, 0, 0), spx_v3(0, 0, 0)) == SPX_OK);
+    TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
+    TEST_ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
+    TEST_ENSURE(st.manifold_count == 0 && st.reused_pair_count == 0);
 
     /* Landed again and at rest; then crept sideways by the host. */
-    for (int s = 0; s < 90; ++s) ENSURE(spx_world_step(w, dt) == SPX_OK);
-    ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
-    ENSURE(st.reused_pair_count == 1);
+    for (int s = 0; s < 90; ++s) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
+    TEST_ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
+    TEST_ENSURE(st.reused_pair_count == 1);
     int made = 0;
     for (int s = 0; s < 12; ++s) {
-        ENSURE(spx_body_get_transform(w, box, &t) == SPX_OK);
+        TEST_ENSURE(spx_body_get_transform(w, box, &t) == SPX_OK);
         t.p.x += 0.0004f;
-        ENSURE(spx_body_set_transform(w, box, &t) == SPX_OK);
-        ENSURE(spx_world_step(w, dt) == SPX_OK);
-        ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
-        ENSURE(st.manifold_count == 1);
+        TEST_ENSURE(spx_body_set_transform(w, box, &t) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
+        TEST_ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
+        TEST_ENSURE(st.manifold_count == 1);
         made += st.reused_pair_count == 0;
     }
     printf("crept 12 steps of 0.4 mm: made again %d times\n", made);
-    ENSURE(made >= 4);
-    ENSURE(spx_body_get_transform(w, box, &t) == SPX_OK);
-    ENSURE_NEAR(t.p.y, 0.5, 1e-3);
+    TEST_ENSURE(made >= 4);
+    TEST_ENSURE(spx_body_get_transform(w, box, &t) == SPX_OK);
+    TEST_ENSURE_NEAR(t.p.y, 0.5, 1e-3);
     spx_world_destroy(w);
     return 0;
 }
@@ -470,7 +467,7 @@ static int manifolds_reused_while_resting(void)
 static int reused_manifold_matches_a_fresh_one(void)
 {
     spx_world* w = make_world(spx_v3(0, -9.81f, 0), false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     const float tilt = 0.05f, yaw = 0.7f;
     /* About x by tilt, then about y by yaw. */
     const spx_quat qx = { sinf(0.5f * tilt), 0, 0, cosf(0.5f * tilt) };
@@ -485,23 +482,23 @@ static int reused_manifold_matches_a_fresh_one(void)
     spx_step_stats st;
     int checked = 0;
     for (int s = 0; s < 240 && checked < 20; ++s) {
-        ENSURE(spx_world_step(w, dt) == SPX_OK);
-        ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
+        TEST_ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
         if (s < 120 || st.reused_pair_count != 1) continue;
-        ENSURE(w->contacts.count == 1);
+        TEST_ENSURE(w->contacts.count == 1);
         const spx_contact* c = &w->contacts.list[0];
         const spx_body* a = &w->bodies[c->body_a];
         spx_transform ta, tb;
-        ENSURE(spx_body_get_transform(w, base, &ta) == SPX_OK);
-        ENSURE(spx_body_get_transform(w, cube, &tb) == SPX_OK);
+        TEST_ENSURE(spx_body_get_transform(w, base, &ta) == SPX_OK);
+        TEST_ENSURE(spx_body_get_transform(w, cube, &tb) == SPX_OK);
         spx_obb box_a, box_b;
-        ENSURE(spx_obb_from_quat(ta.p, half_a, ta.q, &box_a) == SPX_OK);
-        ENSURE(spx_obb_from_quat(tb.p, half_b, tb.q, &box_b) == SPX_OK);
+        TEST_ENSURE(spx_obb_from_quat(ta.p, half_a, ta.q, &box_a) == SPX_OK);
+        TEST_ENSURE(spx_obb_from_quat(tb.p, half_b, tb.q, &box_b) == SPX_OK);
         spx_manifold m;
-        ENSURE(spx_manifold_obb_obb(&box_a, &box_b, c->made_margin, &m) == SPX_OK);
-        ENSURE(m.point_count == 4 && c->point_count == 4);
+        TEST_ENSURE(spx_manifold_obb_obb(&box_a, &box_b, c->made_margin, &m) == SPX_OK);
+        TEST_ENSURE(m.point_count == 4 && c->point_count == 4);
         const double cosine = m.normal.x * c->normal.x + m.normal.y * c->normal.y + m.normal.z * c->normal.z;
-        ENSURE(cosine > cos(0.002));
+        TEST_ENSURE(cosine > cos(0.002));
         for (int k = 0; k < 4; ++k) {
             /* The reused point nearest this fresh one. */
             double best = 1e9, sep = 0;
@@ -513,13 +510,13 @@ static int reused_manifold_matches_a_fresh_one(void)
                 const double d = sqrt(dx * dx + dy * dy + dz * dz);
                 if (d < best) best = d, sep = p->separation;
             }
-            ENSURE(best < 2e-3);
-            ENSURE_NEAR(sep, -m.points[k].depth, 2e-3);
+            TEST_ENSURE(best < 2e-3);
+            TEST_ENSURE_NEAR(sep, -m.points[k].depth, 2e-3);
         }
         ++checked;
     }
     printf("reused manifolds checked against fresh ones: %d\n", checked);
-    ENSURE(checked == 20);
+    TEST_ENSURE(checked == 20);
     spx_world_destroy(w);
     return 0;
 }
@@ -561,7 +558,7 @@ static int free_spin_keeps_momentum(void)
         wd.gravity = spx_v3(0, 0, 0);
         wd.enable_sleep = false;
         spx_world* w = NULL;
-        ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+        TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
         spx_shape_def sd = spx_default_shape_def();
         sd.half_extents = half;
         sd.density = 1000.0f;
@@ -575,7 +572,7 @@ static int free_spin_keeps_momentum(void)
         bd.shapes = &sd;
         bd.shape_count = 1;
         spx_body_id plank;
-        ENSURE(spx_body_create(w, &bd, &plank) == SPX_OK);
+        TEST_ENSURE(spx_body_create(w, &bd, &plank) == SPX_OK);
         float m;
         spx_body_get_mass(w, plank, &m);
         const double e0 = spx_world_kinetic_energy(w);
@@ -583,7 +580,7 @@ static int free_spin_keeps_momentum(void)
         box_spin(quat_mul(bd.rotation, turns[t]), half, m, bd.angular_velocity, l0);
         double most = e0, least = e0, worst_l = 0.0;
         for (int s = 0; s < 600; ++s) {
-            ENSURE(spx_world_step(w, dt) == SPX_OK);
+            TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
             const double e = spx_world_kinetic_energy(w);
             if (e > most) most = e;
             if (e < least) least = e;
@@ -599,9 +596,9 @@ static int free_spin_keeps_momentum(void)
         }
         printf("free plank%s: kinetic energy %.6f to %.6f of the start's, angular momentum off by %.4f of its own\n",
                t ? " (turned in its body)" : "", least / e0, most / e0, worst_l);
-        ENSURE(most <= e0 * 1.001);
-        ENSURE(least >= e0 * 0.99);
-        ENSURE(worst_l < 0.01);
+        TEST_ENSURE(most <= e0 * 1.001);
+        TEST_ENSURE(least >= e0 * 0.99);
+        TEST_ENSURE(worst_l < 0.01);
         spx_world_destroy(w);
     }
     return 0;
@@ -609,48 +606,48 @@ static int free_spin_keeps_momentum(void)
 
 static int no_allocation_after_warm_up(void)
 {
-    counting c = { 0 };
-    spx_allocator a = { counting_alloc, counting_free, &c };
+    test_counting c = { 0 };
+    spx_allocator a = { test_counting_alloc, test_counting_free, &c };
     spx_world_def wd = spx_default_world_def();
     wd.allocator = &a;
     wd.enable_sleep = false;
-    spx_scene scene;
-    ENSURE(spx_scene_pyramid(&scene, 1.0f, &wd) == SPX_OK);
-    for (int s = 0; s < 60; ++s) ENSURE(spx_world_step(scene.world, dt) == SPX_OK);
+    test_scene scene;
+    TEST_ENSURE(test_scene_pyramid(&scene, 1.0f, &wd) == SPX_OK);
+    for (int s = 0; s < 60; ++s) TEST_ENSURE(spx_world_step(scene.world, dt) == SPX_OK);
     long before = c.calls;
-    for (int s = 0; s < 120; ++s) ENSURE(spx_world_step(scene.world, dt) == SPX_OK);
-    ENSURE(c.calls == before);
-    spx_scene_destroy(&scene);
-    ENSURE(c.live == 0 && c.live_bytes == 0 && c.bad_alignment == 0); /* and nothing leaks */
+    for (int s = 0; s < 120; ++s) TEST_ENSURE(spx_world_step(scene.world, dt) == SPX_OK);
+    TEST_ENSURE(c.calls == before);
+    test_scene_destroy(&scene);
+    TEST_ENSURE(c.live == 0 && c.live_bytes == 0 && c.bad_alignment == 0); /* and nothing leaks */
     return 0;
 }
 
-static uint64_t state_hash(const spx_scene* scene) { return spx_scene_bodies_hash(scene->world, scene->bodies, scene->count); }
+static uint64_t state_hash(const test_scene* scene) { return test_scene_bodies_hash(scene->world, scene->bodies, scene->count); }
 
 /* The same scene twice gives bit-identical states. */
 static int deterministic(void)
 {
     uint64_t hashes[2];
     for (int run = 0; run < 2; ++run) {
-        spx_scene scene;
-        ENSURE(spx_scene_falling(&scene, NULL) == SPX_OK);
-        for (int s = 0; s < 90; ++s) ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
+        test_scene scene;
+        TEST_ENSURE(test_scene_falling(&scene, NULL) == SPX_OK);
+        for (int s = 0; s < 90; ++s) TEST_ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
         hashes[run] = state_hash(&scene);
-        spx_scene_destroy(&scene);
+        test_scene_destroy(&scene);
     }
-    ENSURE(hashes[0] == hashes[1]);
+    TEST_ENSURE(hashes[0] == hashes[1]);
     return 0;
 }
 
 /* A world of `kind` (0 falling, 1 pyramid at pitch 1.1, 2 a bouncing pile) with the given solver
    path, in *scene; the bouncing pile is 5x5x4 unit boxes with restitution 0.6, dropped 1 m apart,
    so that restitution's sweeps run in full blocks. */
-static spx_result make_path_scene(int kind, spx_world_simd simd, spx_scene* scene)
+static spx_result make_path_scene(int kind, spx_world_simd simd, test_scene* scene)
 {
     spx_world_def wd = spx_default_world_def();
     wd.simd = simd;
-    if (kind == 0) return spx_scene_falling(scene, &wd);
-    if (kind == 1) return spx_scene_pyramid(scene, 1.1f, &wd);
+    if (kind == 0) return test_scene_falling(scene, &wd);
+    if (kind == 1) return test_scene_pyramid(scene, 1.1f, &wd);
     memset(scene, 0, sizeof *scene);
     wd.enable_sleep = false;
     spx_result r = spx_world_create(&wd, &scene->world);
@@ -679,22 +676,22 @@ static int simd_paths_identical(void)
     static const char* names[3] = { "falling", "pyramid-1.1", "bouncing pile" };
     static const int steps[3] = { 240, 180, 150 };
     for (int kind = 0; kind < 3; ++kind) {
-        spx_scene wide, base;
-        ENSURE(make_path_scene(kind, SPX_SIMD_AUTO, &wide) == SPX_OK);
-        ENSURE(make_path_scene(kind, SPX_SIMD_BASELINE, &base) == SPX_OK);
+        test_scene wide, base;
+        TEST_ENSURE(make_path_scene(kind, SPX_SIMD_AUTO, &wide) == SPX_OK);
+        TEST_ENSURE(make_path_scene(kind, SPX_SIMD_BASELINE, &base) == SPX_OK);
         const uint32_t wide_lanes = wide.world->solver.kernels->lanes, base_lanes = base.world->solver.kernels->lanes;
         if (wide.world->solver.kernels == base.world->solver.kernels) {
             printf("simd_paths_identical: skipped the comparison: one solver path here (%u lanes; no AVX2 "
                    "on this CPU, or a build without the run-time choice)\n", (unsigned)base_lanes);
-            spx_scene_destroy(&wide);
-            spx_scene_destroy(&base);
+            test_scene_destroy(&wide);
+            test_scene_destroy(&base);
             return 0;
         }
-        ENSURE(base_lanes == 4 && wide_lanes == 8);
+        TEST_ENSURE(base_lanes == 4 && wide_lanes == 8);
         int first_difference = -1;
         for (int s = 0; s < steps[kind] && first_difference < 0; ++s) {
-            ENSURE(spx_world_step(wide.world, wide.dt) == SPX_OK);
-            ENSURE(spx_world_step(base.world, base.dt) == SPX_OK);
+            TEST_ENSURE(spx_world_step(wide.world, wide.dt) == SPX_OK);
+            TEST_ENSURE(spx_world_step(base.world, base.dt) == SPX_OK);
             if (state_hash(&wide) != state_hash(&base)) first_difference = s;
         }
         spx_step_stats st;
@@ -703,9 +700,9 @@ static int simd_paths_identical(void)
                names[kind], (unsigned)wide_lanes, (unsigned)base_lanes,
                first_difference < 0 ? "bit-identical" : "DIFFERENT", first_difference < 0 ? steps[kind] : first_difference + 1,
                (unsigned)st.manifold_count);
-        spx_scene_destroy(&wide);
-        spx_scene_destroy(&base);
-        ENSURE(first_difference < 0);
+        test_scene_destroy(&wide);
+        test_scene_destroy(&base);
+        TEST_ENSURE(first_difference < 0);
     }
     return 0;
 }
@@ -714,11 +711,11 @@ static int simd_paths_identical(void)
    started: the drift goal (Jolt drifts 0.039 m, Bullet 0.28 m on this scene). */
 static int pyramid_at(float pitch)
 {
-    spx_scene scene;
-    ENSURE(spx_scene_pyramid(&scene, pitch, NULL) == SPX_OK);
-    spx_transform start[SPX_SCENE_MAX_BODIES];
+    test_scene scene;
+    TEST_ENSURE(test_scene_pyramid(&scene, pitch, NULL) == SPX_OK);
+    spx_transform start[TEST_SCENE_MAX_BODIES];
     for (uint32_t i = 0; i < scene.count; ++i) spx_body_get_transform(scene.world, scene.bodies[i], &start[i]);
-    for (uint32_t s = 0; s < scene.steps; ++s) ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
+    for (uint32_t s = 0; s < scene.steps; ++s) TEST_ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
     float drift = 0.0f, sideways = 0.0f;
     for (uint32_t i = 0; i < scene.count; ++i) {
         spx_transform t;
@@ -731,9 +728,9 @@ static int pyramid_at(float pitch)
     spx_transform top;
     spx_body_get_transform(scene.world, scene.bodies[scene.count - 1], &top);
     printf("pyramid pitch %.1f: largest drift %.4f m (sideways %.4f) in %u steps\n", pitch, drift, sideways, scene.steps);
-    ENSURE(drift < 0.01f);
-    ENSURE(top.p.y > 18.5f);
-    spx_scene_destroy(&scene);
+    TEST_ENSURE(drift < 0.01f);
+    TEST_ENSURE(top.p.y > 18.5f);
+    test_scene_destroy(&scene);
     return 0;
 }
 
@@ -745,47 +742,48 @@ static int pyramid_stands(void) { return pyramid_at(1.0f) || pyramid_at(1.1f); }
    and 0.004 m). */
 static int falling_scene_sleeps(void)
 {
-    spx_scene scene;
-    ENSURE(spx_scene_falling(&scene, NULL) == SPX_OK);
+    test_scene scene;
+    TEST_ENSURE(test_scene_falling(&scene, NULL) == SPX_OK);
     uint32_t step = 0, awake = 1;
     for (; step < 1800 && awake > 0; ++step) {
-        ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
         spx_step_stats st;
         spx_world_get_stats(scene.world, &st);
         awake = st.awake_body_count;
     }
-    spx_scene_quality q;
-    spx_scene_measure(&scene, &q);
+    test_scene_quality q;
+    test_scene_measure(&scene, &q);
     printf("falling: all asleep after %u steps; ground penetration %.4f m, box overlap %.4f m, %u fallen\n", step,
            q.ground_penetration, q.box_overlap, q.fallen);
-    ENSURE(awake == 0);
-    ENSURE(q.fallen == 0);
-    ENSURE(q.ground_penetration < 0.01f && q.box_overlap < 0.01f);
-    spx_scene_destroy(&scene);
+    TEST_ENSURE(awake == 0);
+    TEST_ENSURE(q.fallen == 0);
+    TEST_ENSURE(q.ground_penetration < 0.01f && q.box_overlap < 0.01f);
+    test_scene_destroy(&scene);
     return 0;
 }
 
-int main(void)
+int main(int argc, char** argv)
 {
+    const bool long_run = test_long_run(argc, argv); /* the 1,000-box scenes */
     int failures = 0;
-    RUN_TEST(momentum_conserved, failures);
-    RUN_TEST(restitution_rebound, failures);
-    RUN_TEST(incline_holds, failures);
-    RUN_TEST(incline_slides, failures);
-    RUN_TEST(energy_never_grows, failures);
-    RUN_TEST(stack_stands_and_sleeps, failures);
-    RUN_TEST(spinning_in_place_stays_awake, failures);
-    RUN_TEST(stack_woken_at_its_foot, failures);
-    RUN_TEST(events_and_ids, failures);
-    RUN_TEST(bad_input, failures);
-    RUN_TEST(manifolds_reused_while_resting, failures);
-    RUN_TEST(reused_manifold_matches_a_fresh_one, failures);
-    RUN_TEST(free_spin_keeps_momentum, failures);
-    RUN_TEST(no_allocation_after_warm_up, failures);
-    RUN_TEST(deterministic, failures);
-    RUN_TEST(simd_paths_identical, failures);
-    RUN_TEST(pyramid_stands, failures);
-    RUN_TEST(falling_scene_sleeps, failures);
+    TEST_RUN(momentum_conserved, failures);
+    TEST_RUN(restitution_rebound, failures);
+    TEST_RUN(incline_holds, failures);
+    TEST_RUN(incline_slides, failures);
+    TEST_RUN(energy_never_grows, failures);
+    TEST_RUN(stack_stands_and_sleeps, failures);
+    TEST_RUN(spinning_in_place_stays_awake, failures);
+    TEST_RUN(stack_woken_at_its_foot, failures);
+    TEST_RUN(events_and_ids, failures);
+    TEST_RUN(bad_input, failures);
+    TEST_RUN(manifolds_reused_while_resting, failures);
+    TEST_RUN(reused_manifold_matches_a_fresh_one, failures);
+    TEST_RUN(free_spin_keeps_momentum, failures);
+    TEST_RUN(no_allocation_after_warm_up, failures);
+    TEST_RUN(deterministic, failures);
+    if (long_run) TEST_RUN(simd_paths_identical, failures);
+    TEST_RUN(pyramid_stands, failures);
+    if (long_run) TEST_RUN(falling_scene_sleeps, failures);
     printf("%d failed\n", failures);
     return failures != 0;
 }

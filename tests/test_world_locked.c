@@ -1,7 +1,7 @@
 /* A world that is stepping refuses every call that would change it: the host's allocator is the one
    host code a step runs, and an allocator that calls back into the world mid-step gets
    SPX_ERR_WORLD_LOCKED from each such call, while the step carries on unharmed. */
-#include "test.h"
+#include "support/test.h"
 #include <sepax/sepax.h>
 #include <stdlib.h>
 
@@ -76,7 +76,7 @@ static int calls_from_the_allocator_are_refused(void)
     spx_world_def wd = spx_default_world_def();
     wd.allocator = &a;
     spx_world* w = NULL;
-    ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
     spx_shape_def s = spx_default_shape_def();
     s.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
     spx_body_def d = spx_default_body_def();
@@ -84,35 +84,35 @@ static int calls_from_the_allocator_are_refused(void)
     d.shape_count = 1;
     d.position = spx_v3(0, -0.5f, 0);
     spx_body_id ground;
-    ENSURE(spx_body_create(w, &d, &ground) == SPX_OK);
+    TEST_ENSURE(spx_body_create(w, &d, &ground) == SPX_OK);
     d.type = SPX_BODY_DYNAMIC;
     d.position = spx_v3(0, 0.51f, 0);
-    ENSURE(spx_body_create(w, &d, &r.box) == SPX_OK);
+    TEST_ENSURE(spx_body_create(w, &d, &r.box) == SPX_OK);
     r.world = w;
     /* The first step with a contact grows the contact and solver buffers: the allocator runs. */
     for (int i = 0; i < 3; ++i) {
         r.stepping = true;
-        ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
         r.stepping = false;
     }
     printf("allocations during steps: %u; calls from them: %u, refused %u\n", r.calls, r.tried, r.refused);
-    ENSURE(r.calls > 0);
+    TEST_ENSURE(r.calls > 0);
     if (r.wrong_call) printf("call %d of call_into answered %s\n", r.wrong_call, spx_result_string(r.wrong));
-    ENSURE(r.wrong_call == 0);
-    ENSURE(r.refused == r.tried && r.tried == 8 * r.calls);
+    TEST_ENSURE(r.wrong_call == 0);
+    TEST_ENSURE(r.refused == r.tried && r.tried == 8 * r.calls);
     /* Nothing the refused calls asked for happened: one box resting on the ground, as it would. */
     spx_step_stats st;
-    ENSURE(spx_world_get_stats(w, &st) == SPX_OK && st.body_count == 2 && st.manifold_count == 1);
+    TEST_ENSURE(spx_world_get_stats(w, &st) == SPX_OK && st.body_count == 2 && st.manifold_count == 1);
     spx_transform t;
     spx_vec3 v, av;
-    ENSURE(spx_body_get_transform(w, r.box, &t) == SPX_OK);
+    TEST_ENSURE(spx_body_get_transform(w, r.box, &t) == SPX_OK);
     printf("box at (%g, %g, %g)\n", (double)t.p.x, (double)t.p.y, (double)t.p.z);
-    ENSURE(t.p.y > 0.45f && t.p.y < 0.52f && fabsf(t.p.x) < 1e-3f);
-    ENSURE(spx_body_get_velocity(w, r.box, &v, &av) == SPX_OK && fabsf(v.y) < 0.5f);
+    TEST_ENSURE(t.p.y > 0.45f && t.p.y < 0.52f && fabsf(t.p.x) < 1e-3f);
+    TEST_ENSURE(spx_body_get_velocity(w, r.box, &v, &av) == SPX_OK && fabsf(v.y) < 0.5f);
     /* After the step, the same calls work. */
     r.world = NULL;
-    ENSURE(spx_body_set_velocity(w, r.box, spx_v3(0, 1, 0), spx_v3(0, 0, 0)) == SPX_OK);
-    ENSURE(spx_body_set_material(w, r.box, 0.5f, 0.0f) == SPX_OK);
+    TEST_ENSURE(spx_body_set_velocity(w, r.box, spx_v3(0, 1, 0), spx_v3(0, 0, 0)) == SPX_OK);
+    TEST_ENSURE(spx_body_set_material(w, r.box, 0.5f, 0.0f) == SPX_OK);
     spx_world_destroy(w);
     return 0;
 }
@@ -120,6 +120,6 @@ static int calls_from_the_allocator_are_refused(void)
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(calls_from_the_allocator_are_refused, failures);
+    TEST_RUN(calls_from_the_allocator_are_refused, failures);
     return failures ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 /* Triangle-mesh shapes in the world: static mesh grounds, dynamic closed meshes, their mass,
    bad input, no ghost bumps on a flat mesh, the falling_mesh and mesh_pile scenes. */
-#include "test.h"
+#include "support/test.h"
 #include "support/scenes.h"
 #include "support/shapes.h"
 #include "support/counting_alloc.h"
@@ -9,50 +9,33 @@
 #include <string.h>
 
 
-static spx_mesh* mesh_of(spx_shape* s)
+static spx_mesh* mesh_of(test_shape* s)
 {
-    spx_mesh* m = spx_shape_mesh(s);
-    spx_shape_free(s);
+    spx_mesh* m = test_shape_mesh(s);
+    test_shape_free(s);
     return m;
 }
 
 /* A static ground: a grid of n x n quads of 1 m, top at y = 0, centred on the origin. */
 static spx_body_id add_mesh_ground(spx_world* w, const spx_mesh* grid, uint32_t n, float friction)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.type = SPX_SHAPE_MESH;
-    s.mesh = grid;
-    spx_body_def d = spx_default_body_def();
-    d.position = spx_v3(-0.5f * (float)n, 0.0f, -0.5f * (float)n);
+    spx_body_def d = test_body_def(SPX_BODY_STATIC, spx_v3(-0.5f * (float)n, 0.0f, -0.5f * (float)n));
     d.friction = friction;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, d, test_mesh_shape(grid), NULL);
 }
 
 static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_vec3 half, float friction)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = half;
-    spx_body_def d = spx_default_body_def();
-    d.type = type;
-    d.position = p;
+    spx_body_def d = test_body_def(type, p);
     d.friction = friction;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, d, test_box_shape(half), NULL);
 }
 
 static spx_world* make_world(bool sleep)
 {
     spx_world_def wd = spx_default_world_def();
     wd.enable_sleep = sleep;
-    spx_world* w = NULL;
-    return spx_world_create(&wd, &w) == SPX_OK ? w : NULL;
+    return test_world_create(&wd);
 }
 
 /* A mesh shape: no mesh is an invalid argument; a dynamic body needs a closed mesh wound outward
@@ -60,16 +43,16 @@ static spx_world* make_world(bool sleep)
 static int bad_mesh_shapes(void)
 {
     spx_world* w = make_world(true);
-    ENSURE(w);
-    spx_shape grid_shape, ball_shape, inside_out;
-    ENSURE(spx_shape_grid(&grid_shape, 4, 4));
-    ENSURE(spx_shape_solid_sphere(&ball_shape, 0.5f, 8, 16));
-    ENSURE(spx_shape_sphere(&inside_out, 0.5f, 8, 16));
-    spx_shape_snap_sphere_poles(&inside_out, 0.5f, 8, 16); /* closed, but wound inward */
+    TEST_ENSURE(w);
+    test_shape grid_shape, ball_shape, inside_out;
+    TEST_ENSURE(test_shape_grid(&grid_shape, 4, 4));
+    TEST_ENSURE(test_shape_solid_sphere(&ball_shape, 0.5f, 8, 16));
+    TEST_ENSURE(test_shape_sphere(&inside_out, 0.5f, 8, 16));
+    test_shape_snap_sphere_poles(&inside_out, 0.5f, 8, 16); /* closed, but wound inward */
     spx_mesh* grid = mesh_of(&grid_shape);
     spx_mesh* ball = mesh_of(&ball_shape);
     spx_mesh* inward = mesh_of(&inside_out);
-    ENSURE(grid && ball && inward);
+    TEST_ENSURE(grid && ball && inward);
     spx_shape_def s = spx_default_shape_def();
     s.type = SPX_SHAPE_MESH;
     spx_body_def d = spx_default_body_def();
@@ -78,30 +61,30 @@ static int bad_mesh_shapes(void)
     d.shape_count = 1;
     spx_body_id id = { 0 };
     s.mesh = NULL;
-    ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_INVALID_ARGUMENT);
     s.mesh = grid;
-    ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_MESH_NOT_CLOSED);
+    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_MESH_NOT_CLOSED);
     s.mesh = inward;
-    ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_MESH_INSIDE_OUT);
+    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_MESH_INSIDE_OUT);
     s.mesh = ball;
     s.density = 0.0f;
-    ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_BAD_DENSITY);
+    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_BAD_DENSITY);
     s.density = 1000.0f;
     s.local.p.x = NAN;
-    ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_NOT_FINITE);
+    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_NOT_FINITE);
     s.local.p.x = 0.0f;
-    ENSURE(spx_world_get_stats(w, &(spx_step_stats){ 0 }) == SPX_OK);
+    TEST_ENSURE(spx_world_get_stats(w, &(spx_step_stats){ 0 }) == SPX_OK);
     /* Nothing was made by the failures. */
     spx_step_stats st;
-    ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK && spx_world_get_stats(w, &st) == SPX_OK);
-    ENSURE(st.body_count == 0);
+    TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK && spx_world_get_stats(w, &st) == SPX_OK);
+    TEST_ENSURE(st.body_count == 0);
     /* Static and kinematic bodies take the open grid; zero density is fine without mass. */
     s.mesh = grid;
     s.density = 0.0f;
     d.type = SPX_BODY_STATIC;
-    ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
+    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
     d.type = SPX_BODY_KINEMATIC;
-    ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
+    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
     spx_world_destroy(w);
     spx_mesh_destroy(grid);
     spx_mesh_destroy(ball);
@@ -114,14 +97,14 @@ static int bad_mesh_shapes(void)
 static int mesh_body_mass(void)
 {
     spx_world* w = make_world(true);
-    ENSURE(w);
-    spx_shape torus_shape;
-    ENSURE(spx_shape_torus(&torus_shape, 1.0f, 0.3f, 32, 16));
+    TEST_ENSURE(w);
+    test_shape torus_shape;
+    TEST_ENSURE(test_shape_torus(&torus_shape, 1.0f, 0.3f, 32, 16));
     spx_mesh* torus = mesh_of(&torus_shape);
-    ENSURE(torus);
+    TEST_ENSURE(torus);
     spx_mass_properties mt, mb;
-    ENSURE(spx_mass_mesh(torus, 700.0f, &mt) == SPX_OK);
-    ENSURE(spx_mass_box(spx_v3(0.2f, 0.3f, 0.4f), 700.0f, &mb) == SPX_OK);
+    TEST_ENSURE(spx_mass_mesh(torus, 700.0f, &mt) == SPX_OK);
+    TEST_ENSURE(spx_mass_box(spx_v3(0.2f, 0.3f, 0.4f), 700.0f, &mb) == SPX_OK);
     spx_shape_def s[2] = { spx_default_shape_def(), spx_default_shape_def() };
     s[0].type = SPX_SHAPE_MESH;
     s[0].mesh = torus;
@@ -137,16 +120,16 @@ static int mesh_body_mass(void)
     d.shapes = s;
     d.shape_count = 2;
     spx_body_id id;
-    ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
+    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
     float mass;
     spx_vec3 c;
-    ENSURE(spx_body_get_mass(w, id, &mass) == SPX_OK && spx_body_get_center_of_mass(w, id, &c) == SPX_OK);
+    TEST_ENSURE(spx_body_get_mass(w, id, &mass) == SPX_OK && spx_body_get_center_of_mass(w, id, &c) == SPX_OK);
     float total = mt.mass + mb.mass;
-    ENSURE_NEAR(mass, total, 1e-5 * total);
+    TEST_ENSURE_NEAR(mass, total, 1e-5 * total);
     /* The torus's own centre (near its origin) turned and moved to (0, 2, 0); the box's at (1, 0, 0). */
-    ENSURE_NEAR(c.x, 5.0f + (mb.mass * 1.0f) / total, 1e-3);
-    ENSURE_NEAR(c.y, 1.0f + (mt.mass * 2.0f) / total, 1e-3);
-    ENSURE_NEAR(c.z, 0.0f, 1e-3);
+    TEST_ENSURE_NEAR(c.x, 5.0f + (mb.mass * 1.0f) / total, 1e-3);
+    TEST_ENSURE_NEAR(c.y, 1.0f + (mt.mass * 2.0f) / total, 1e-3);
+    TEST_ENSURE_NEAR(c.z, 0.0f, 1e-3);
     spx_world_destroy(w);
     spx_mesh_destroy(torus);
     return 0;
@@ -156,27 +139,27 @@ static int mesh_body_mass(void)
    (the mesh-box pair with the mesh first). */
 static int boxes_and_meshes_rest(void)
 {
-    spx_shape grid_shape, ball_shape;
-    ENSURE(spx_shape_grid(&grid_shape, 20, 20) && spx_shape_solid_sphere(&ball_shape, 0.5f, 12, 24));
+    test_shape grid_shape, ball_shape;
+    TEST_ENSURE(test_shape_grid(&grid_shape, 20, 20) && test_shape_solid_sphere(&ball_shape, 0.5f, 12, 24));
     spx_mesh* grid = mesh_of(&grid_shape);
     spx_mesh* ball = mesh_of(&ball_shape);
-    ENSURE(grid && ball);
+    TEST_ENSURE(grid && ball);
     /* Box on mesh. */
     spx_world* w = make_world(true);
-    ENSURE(w);
+    TEST_ENSURE(w);
     add_mesh_ground(w, grid, 20, 0.6f);
     spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0.3f, 2.0f, 0.2f), spx_v3(0.5f, 0.5f, 0.5f), 0.6f);
-    for (int s = 0; s < 180; ++s) ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+    for (int s = 0; s < 180; ++s) TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
     spx_transform t;
     spx_vec3 v;
-    ENSURE(spx_body_get_transform(w, box, &t) == SPX_OK && spx_body_get_velocity(w, box, &v, NULL) == SPX_OK);
+    TEST_ENSURE(spx_body_get_transform(w, box, &t) == SPX_OK && spx_body_get_velocity(w, box, &v, NULL) == SPX_OK);
     printf("box on a mesh ground: y %.5f, speed %.2e\n", t.p.y, sqrtf(v.x * v.x + v.y * v.y + v.z * v.z));
-    ENSURE_NEAR(t.p.y, 0.5f, 0.005f);
-    ENSURE(fabsf(t.p.x - 0.3f) < 0.01f && fabsf(t.p.z - 0.2f) < 0.01f);
+    TEST_ENSURE_NEAR(t.p.y, 0.5f, 0.005f);
+    TEST_ENSURE(fabsf(t.p.x - 0.3f) < 0.01f && fabsf(t.p.z - 0.2f) < 0.01f);
     spx_world_destroy(w);
     /* Ball mesh on a box ground. */
     w = make_world(true);
-    ENSURE(w);
+    TEST_ENSURE(w);
     add_box(w, SPX_BODY_STATIC, spx_v3(0.0f, -1.0f, 0.0f), spx_v3(50.0f, 1.0f, 50.0f), 0.6f);
     spx_shape_def s = spx_default_shape_def();
     s.type = SPX_SHAPE_MESH;
@@ -188,17 +171,17 @@ static int boxes_and_meshes_rest(void)
     d.shapes = &s;
     d.shape_count = 1;
     spx_body_id id;
-    ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
+    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
     float lowest = 1e9f;
     for (int k = 0; k < 240; ++k) {
-        ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
-        ENSURE(spx_body_get_transform(w, id, &t) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+        TEST_ENSURE(spx_body_get_transform(w, id, &t) == SPX_OK);
         if (t.p.y < lowest) lowest = t.p.y;
     }
     printf("ball mesh on a box ground: y %.5f, lowest %.5f\n", t.p.y, lowest);
     /* The ball's lowest point is a ring of its facets, a little above -0.5. */
-    ENSURE(t.p.y > 0.48f && t.p.y < 0.51f);
-    ENSURE(lowest > 0.47f);
+    TEST_ENSURE(t.p.y > 0.48f && t.p.y < 0.51f);
+    TEST_ENSURE(lowest > 0.47f);
     spx_world_destroy(w);
     spx_mesh_destroy(grid);
     spx_mesh_destroy(ball);
@@ -211,14 +194,14 @@ static int boxes_and_meshes_rest(void)
    rule made 27 m deep manifolds at its curved sides. */
 static int torus_comes_to_rest(void)
 {
-    spx_shape torus_shape, grid_shape;
-    ENSURE(spx_shape_torus(&torus_shape, 0.45f, 0.15f, 24, 12) && spx_shape_grid(&grid_shape, 20, 20));
+    test_shape torus_shape, grid_shape;
+    TEST_ENSURE(test_shape_torus(&torus_shape, 0.45f, 0.15f, 24, 12) && test_shape_grid(&grid_shape, 20, 20));
     spx_mesh* torus = mesh_of(&torus_shape);
     spx_mesh* grid = mesh_of(&grid_shape);
-    ENSURE(torus && grid);
+    TEST_ENSURE(torus && grid);
     for (int mesh_ground = 0; mesh_ground < 2; ++mesh_ground) {
         spx_world* w = make_world(true);
-        ENSURE(w);
+        TEST_ENSURE(w);
         if (mesh_ground) add_mesh_ground(w, grid, 20, 0.6f);
         else add_box(w, SPX_BODY_STATIC, spx_v3(0.0f, -1.0f, 0.0f), spx_v3(50.0f, 1.0f, 50.0f), 0.6f);
         spx_shape_def s = spx_default_shape_def();
@@ -232,18 +215,18 @@ static int torus_comes_to_rest(void)
         d.shapes = &s;
         d.shape_count = 1;
         spx_body_id id;
-        ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
+        TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
         bool awake = true;
         for (int k = 0; k < 600 && awake; ++k) {
-            ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
-            ENSURE(spx_body_is_awake(w, id, &awake) == SPX_OK);
+            TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+            TEST_ENSURE(spx_body_is_awake(w, id, &awake) == SPX_OK);
         }
         spx_transform t;
-        ENSURE(spx_body_get_transform(w, id, &t) == SPX_OK);
+        TEST_ENSURE(spx_body_get_transform(w, id, &t) == SPX_OK);
         printf("torus on a %s ground: %s, centre at y %.5f (tube radius 0.15)\n", mesh_ground ? "mesh" : "box",
                awake ? "still awake after 10 s" : "asleep", t.p.y);
-        ENSURE(!awake);
-        ENSURE_NEAR(t.p.y, 0.15f, 0.005f);
+        TEST_ENSURE(!awake);
+        TEST_ENSURE_NEAR(t.p.y, 0.15f, 0.005f);
         spx_world_destroy(w);
     }
     spx_mesh_destroy(torus);
@@ -252,7 +235,7 @@ static int torus_comes_to_rest(void)
 }
 
 /* Reverses every triangle's winding: the grid, counter-clockwise seen from above, becomes clockwise. */
-static void shape_flip(spx_shape* s)
+static void shape_flip(test_shape* s)
 {
     for (uint32_t t = 0; t < s->triangle_count; ++t) {
         uint32_t k = s->indices[3 * t + 1];
@@ -263,19 +246,10 @@ static void shape_flip(spx_shape* s)
 
 static spx_body_id add_mesh_body(spx_world* w, const spx_mesh* mesh, spx_vec3 p, spx_vec3 v)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.type = SPX_SHAPE_MESH;
-    s.mesh = mesh;
-    spx_body_def d = spx_default_body_def();
-    d.type = SPX_BODY_DYNAMIC;
-    d.position = p;
+    spx_body_def d = test_body_def(SPX_BODY_DYNAMIC, p);
     d.linear_velocity = v;
     d.angular_damping = 1.0f; /* a faceted ball rolls on: let it settle */
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, d, test_mesh_shape(mesh), NULL);
 }
 
 /* An open surface has no inside and no front: a box, a closed ball and a torus dropped on a grid
@@ -285,23 +259,23 @@ static spx_body_id add_mesh_body(spx_world* w, const spx_mesh* mesh, spx_vec3 p,
    rather than a sheet. */
 static int open_ground_of_either_winding(void)
 {
-    spx_shape ball_shape, torus_shape;
-    ENSURE(spx_shape_solid_sphere(&ball_shape, 0.5f, 12, 24) && spx_shape_torus(&torus_shape, 0.45f, 0.15f, 24, 12));
+    test_shape ball_shape, torus_shape;
+    TEST_ENSURE(test_shape_solid_sphere(&ball_shape, 0.5f, 12, 24) && test_shape_torus(&torus_shape, 0.45f, 0.15f, 24, 12));
     spx_mesh* ball = mesh_of(&ball_shape);
     spx_mesh* torus = mesh_of(&torus_shape);
-    ENSURE(ball && torus);
+    TEST_ENSURE(ball && torus);
     for (int variant = 0; variant < 4; ++variant) {
         const int flip = variant & 1, hill = variant >> 1;
-        spx_shape grid_shape;
-        ENSURE(spx_shape_grid(&grid_shape, 20, 20));
+        test_shape grid_shape;
+        TEST_ENSURE(test_shape_grid(&grid_shape, 20, 20));
         if (flip) shape_flip(&grid_shape);
         if (hill) grid_shape.vertices[2 * 21 + 2].y = 2.0f;
         spx_mesh* grid = mesh_of(&grid_shape);
-        ENSURE(grid);
+        TEST_ENSURE(grid);
         const char* winding = flip ? (hill ? "clockwise, hill" : "clockwise") : (hill ? "counter-clockwise, hill" : "counter-clockwise");
         /* From above, with gravity. */
         spx_world* w = make_world(false);
-        ENSURE(w);
+        TEST_ENSURE(w);
         add_mesh_ground(w, grid, 20, 0.6f);
         spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0.3f, 2.0f, 0.2f), spx_v3(0.5f, 0.5f, 0.5f), 0.6f);
         spx_body_id b = add_mesh_body(w, ball, spx_v3(3.3f, 2.0f, 2.2f), spx_v3(0.0f, 0.0f, 0.0f));
@@ -309,19 +283,19 @@ static int open_ground_of_either_winding(void)
         float lowest[3] = { 1e9f, 1e9f, 1e9f };
         spx_transform at[3];
         for (int k = 0; k < 240; ++k) {
-            ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+            TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
             const spx_body_id ids[3] = { box, b, t };
             for (int i = 0; i < 3; ++i) {
-                ENSURE(spx_body_get_transform(w, ids[i], &at[i]) == SPX_OK);
+                TEST_ENSURE(spx_body_get_transform(w, ids[i], &at[i]) == SPX_OK);
                 lowest[i] = fminf(lowest[i], at[i].p.y);
             }
         }
         printf("grid wound %s, from above: box y %.4f (lowest %.4f), ball %.4f (%.4f), torus %.4f (%.4f)\n", winding,
                at[0].p.y, lowest[0], at[1].p.y, lowest[1], at[2].p.y, lowest[2]);
-        ENSURE_NEAR(at[0].p.y, 0.5f, 0.005f);
-        ENSURE(lowest[0] > 0.48f);
-        ENSURE(at[1].p.y > 0.48f && at[1].p.y < 0.51f && lowest[1] > 0.47f);
-        ENSURE(at[2].p.y > 0.14f && at[2].p.y < 0.16f && lowest[2] > 0.13f);
+        TEST_ENSURE_NEAR(at[0].p.y, 0.5f, 0.005f);
+        TEST_ENSURE(lowest[0] > 0.48f);
+        TEST_ENSURE(at[1].p.y > 0.48f && at[1].p.y < 0.51f && lowest[1] > 0.47f);
+        TEST_ENSURE(at[2].p.y > 0.14f && at[2].p.y < 0.16f && lowest[2] > 0.13f);
         spx_world_destroy(w);
         /* From below, without gravity: slow, then fast (a step's travel of 0.5 m, as deep as the ball, and 2 m). */
         for (int pace = 0; pace < 3; ++pace) {
@@ -330,7 +304,7 @@ static int open_ground_of_either_winding(void)
             wd.gravity = spx_v3(0.0f, 0.0f, 0.0f);
             wd.enable_sleep = false;
             w = NULL;
-            ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+            TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
             add_mesh_ground(w, grid, 20, 0.6f);
             spx_shape_def s = spx_default_shape_def();
             s.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
@@ -340,22 +314,22 @@ static int open_ground_of_either_winding(void)
             d.linear_velocity = spx_v3(0.0f, speed, 0.0f);
             d.shapes = &s;
             d.shape_count = 1;
-            ENSURE(spx_body_create(w, &d, &box) == SPX_OK);
+            TEST_ENSURE(spx_body_create(w, &d, &box) == SPX_OK);
             b = add_mesh_body(w, ball, spx_v3(3.3f, -3.0f, 2.2f), spx_v3(0.0f, speed, 0.0f));
             float highest[2] = { -1e9f, -1e9f };
             for (int k = 0; k < 120; ++k) {
-                ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+                TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
                 const spx_body_id ids[2] = { box, b };
                 for (int i = 0; i < 2; ++i) {
-                    ENSURE(spx_body_get_transform(w, ids[i], &at[i]) == SPX_OK);
-                    ENSURE(isfinite(at[i].p.y));
+                    TEST_ENSURE(spx_body_get_transform(w, ids[i], &at[i]) == SPX_OK);
+                    TEST_ENSURE(isfinite(at[i].p.y));
                     highest[i] = fmaxf(highest[i], at[i].p.y);
                 }
             }
             printf("grid wound %s, from below at %.0f m/s: box y %.4f (highest %.4f), ball %.4f (%.4f)\n", winding,
                    (double)speed, at[0].p.y, highest[0], at[1].p.y, highest[1]);
-            ENSURE(highest[0] < -0.49f && at[0].p.y < -0.49f);
-            ENSURE(highest[1] < -0.47f && at[1].p.y < -0.47f);
+            TEST_ENSURE(highest[0] < -0.49f && at[0].p.y < -0.49f);
+            TEST_ENSURE(highest[1] < -0.47f && at[1].p.y < -0.47f);
             spx_world_destroy(w);
         }
         spx_mesh_destroy(grid);
@@ -372,15 +346,15 @@ static int open_ground_of_either_winding(void)
    (scenes/sunk-meshes.json). */
 static int sunk_meshes_scene(void)
 {
-    spx_shape grid_shape, ball_shape, ring_shape;
-    ENSURE(spx_shape_grid(&grid_shape, 32, 32) && spx_shape_solid_sphere(&ball_shape, 5.35f, 10, 20)
-           && spx_shape_torus(&ring_shape, 0.45f, 0.16f, 24, 12));
+    test_shape grid_shape, ball_shape, ring_shape;
+    TEST_ENSURE(test_shape_grid(&grid_shape, 32, 32) && test_shape_solid_sphere(&ball_shape, 5.35f, 10, 20)
+           && test_shape_torus(&ring_shape, 0.45f, 0.16f, 24, 12));
     spx_mesh* grid = mesh_of(&grid_shape);
     spx_mesh* ball = mesh_of(&ball_shape);
     spx_mesh* ring = mesh_of(&ring_shape);
-    ENSURE(grid && ball && ring);
+    TEST_ENSURE(grid && ball && ring);
     spx_world* w = make_world(false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     add_mesh_ground(w, grid, 32, 0.7f);
     spx_body_id balls[3], rings[6];
     for (int i = 0; i < 3; ++i)
@@ -393,31 +367,31 @@ static int sunk_meshes_scene(void)
         spx_body_def d = spx_default_body_def();
         d.type = SPX_BODY_DYNAMIC;
         d.position = spx_v3(-3.0f + 0.5f * (float)(i % 3), 4.0f, 3.5f + 0.5f * (float)(i / 3));
-        d.rotation = spx_scene_random_rotation(&seed);
+        d.rotation = test_scene_random_rotation(&seed);
         d.shapes = &sd;
         d.shape_count = 1;
-        ENSURE(spx_body_create(w, &d, &rings[i]) == SPX_OK);
+        TEST_ENSURE(spx_body_create(w, &d, &rings[i]) == SPX_OK);
     }
     for (int k = 0; k < 20; ++k) {
-        ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
         for (int i = 0; i < 9; ++i) {
             spx_transform t;
             spx_vec3 v, av;
             const spx_body_id id = i < 3 ? balls[i] : rings[i - 3];
-            ENSURE(spx_body_get_transform(w, id, &t) == SPX_OK && spx_body_get_velocity(w, id, &v, &av) == SPX_OK);
-            ENSURE(isfinite(t.p.x) && isfinite(t.p.y) && isfinite(t.p.z) && isfinite(t.q.w));
-            ENSURE(isfinite(v.x) && isfinite(v.y) && isfinite(v.z));
-            ENSURE(isfinite(av.x) && isfinite(av.y) && isfinite(av.z));
+            TEST_ENSURE(spx_body_get_transform(w, id, &t) == SPX_OK && spx_body_get_velocity(w, id, &v, &av) == SPX_OK);
+            TEST_ENSURE(isfinite(t.p.x) && isfinite(t.p.y) && isfinite(t.p.z) && isfinite(t.q.w));
+            TEST_ENSURE(isfinite(v.x) && isfinite(v.y) && isfinite(v.z));
+            TEST_ENSURE(isfinite(av.x) && isfinite(av.y) && isfinite(av.z));
         }
     }
     float rise = 0.0f;
     for (int i = 0; i < 3; ++i) {
         spx_transform t;
-        ENSURE(spx_body_get_transform(w, balls[i], &t) == SPX_OK);
+        TEST_ENSURE(spx_body_get_transform(w, balls[i], &t) == SPX_OK);
         rise += (t.p.y - 3.0f) / 3.0f;
     }
     printf("sunk meshes: after 20 steps the balls rose %.3f m on average\n", rise);
-    ENSURE(rise > 0.0f);
+    TEST_ENSURE(rise > 0.0f);
     spx_world_destroy(w);
     spx_mesh_destroy(grid);
     spx_mesh_destroy(ball);
@@ -430,19 +404,19 @@ static int sunk_meshes_scene(void)
    30 triangle edges, its height stays within 2 mm of resting, its vertical speed and spin tiny. */
 static int no_ghost_bumps(void)
 {
-    spx_shape grid_shape;
-    ENSURE(spx_shape_grid(&grid_shape, 40, 40));
+    test_shape grid_shape;
+    TEST_ENSURE(test_shape_grid(&grid_shape, 40, 40));
     spx_mesh* grid = mesh_of(&grid_shape);
-    ENSURE(grid);
+    TEST_ENSURE(grid);
     spx_world* w = make_world(false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     add_mesh_ground(w, grid, 40, 0.0f);
     spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(-10.0f, 0.5f, 0.35f), spx_v3(0.5f, 0.5f, 0.5f), 0.0f);
-    for (int s = 0; s < 10; ++s) ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
-    ENSURE(spx_body_set_velocity(w, box, spx_v3(5.0f, 0.0f, 1.0f), spx_v3(0, 0, 0)) == SPX_OK);
+    for (int s = 0; s < 10; ++s) TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+    TEST_ENSURE(spx_body_set_velocity(w, box, spx_v3(5.0f, 0.0f, 1.0f), spx_v3(0, 0, 0)) == SPX_OK);
     float worst_y = 0.0f, worst_vy = 0.0f, worst_w = 0.0f;
     for (int s = 0; s < 180; ++s) {
-        ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
         spx_transform t;
         spx_vec3 v, av;
         spx_body_get_transform(w, box, &t);
@@ -458,9 +432,9 @@ static int no_ghost_bumps(void)
     spx_body_get_transform(w, box, &t);
     printf("sliding on a mesh: height off by %.2e m, vertical speed %.2e m/s, spin %.2e rad/s; end x %.3f, vx %.4f\n",
            worst_y, worst_vy, worst_w, t.p.x, v.x);
-    ENSURE(worst_y < 0.002f && worst_vy < 0.02f && worst_w < 0.02f);
-    ENSURE_NEAR(v.x, 5.0f, 0.01f);
-    ENSURE_NEAR(t.p.x, -10.0f + 15.0f, 0.1f);
+    TEST_ENSURE(worst_y < 0.002f && worst_vy < 0.02f && worst_w < 0.02f);
+    TEST_ENSURE_NEAR(v.x, 5.0f, 0.01f);
+    TEST_ENSURE_NEAR(t.p.x, -10.0f + 15.0f, 0.1f);
     spx_world_destroy(w);
     spx_mesh_destroy(grid);
     return 0;
@@ -473,27 +447,27 @@ static int no_ghost_bumps(void)
    and the figures are printed; the limits are checked at rest. */
 static int falling_mesh_scene(void)
 {
-    spx_scene scene;
-    ENSURE(spx_scene_falling_mesh(&scene, NULL) == SPX_OK);
+    test_scene scene;
+    TEST_ENSURE(test_scene_falling_mesh(&scene, NULL) == SPX_OK);
     uint32_t step = 0, awake = 1;
-    spx_scene_quality at300;
+    test_scene_quality at300;
     for (; step < 1800 && awake > 0; ++step) {
-        ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
+        TEST_ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
         spx_step_stats st;
         spx_world_get_stats(scene.world, &st);
         awake = st.awake_body_count;
-        if (step + 1 == scene.steps) spx_scene_measure(&scene, &at300);
+        if (step + 1 == scene.steps) test_scene_measure(&scene, &at300);
     }
-    spx_scene_quality q;
-    spx_scene_measure(&scene, &q);
+    test_scene_quality q;
+    test_scene_measure(&scene, &q);
     printf("falling_mesh: at %u steps penetration %.4f m, overlap %.4f m, %u fallen, %u moving; all asleep after %u "
            "steps; then %.4f m, %.4f m, %u fallen\n",
            scene.steps, at300.ground_penetration, at300.box_overlap, at300.fallen, at300.moving, step,
            q.ground_penetration, q.box_overlap, q.fallen);
-    ENSURE(at300.fallen == 0 && at300.ground_penetration < 0.01f);
-    ENSURE(awake == 0);
-    ENSURE(q.fallen == 0 && q.ground_penetration < 0.01f && q.box_overlap < 0.01f);
-    spx_scene_destroy(&scene);
+    TEST_ENSURE(at300.fallen == 0 && at300.ground_penetration < 0.01f);
+    TEST_ENSURE(awake == 0);
+    TEST_ENSURE(q.fallen == 0 && q.ground_penetration < 0.01f && q.box_overlap < 0.01f);
+    test_scene_destroy(&scene);
     return 0;
 }
 
@@ -503,16 +477,16 @@ static int mesh_scene_repeats_without_allocating(void)
 {
     uint64_t hash[2];
     for (int run = 0; run < 2; ++run) {
-        counting c = { 0 };
-        spx_allocator a = { counting_alloc, counting_free, &c };
+        test_counting c = { 0 };
+        spx_allocator a = { test_counting_alloc, test_counting_free, &c };
         spx_world_def wd = spx_default_world_def();
         wd.allocator = &a;
-        spx_scene scene;
-        ENSURE(spx_scene_falling_mesh(&scene, &wd) == SPX_OK);
-        for (int s = 0; s < 60; ++s) ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
+        test_scene scene;
+        TEST_ENSURE(test_scene_falling_mesh(&scene, &wd) == SPX_OK);
+        for (int s = 0; s < 60; ++s) TEST_ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
         long before = c.calls;
-        for (int s = 0; s < 60; ++s) ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
-        ENSURE(c.calls == before);
+        for (int s = 0; s < 60; ++s) TEST_ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
+        TEST_ENSURE(c.calls == before);
         uint64_t h = 1469598103934665603ull;
         for (uint32_t i = 0; i < scene.count; ++i) {
             spx_transform t;
@@ -523,25 +497,26 @@ static int mesh_scene_repeats_without_allocating(void)
         hash[run] = h;
         spx_world_destroy(scene.world);
         scene.world = NULL;
-        ENSURE(c.live == 0); /* the world's instances are gone with it; the meshes are the scene's */
-        spx_scene_destroy(&scene);
+        TEST_ENSURE(c.live == 0); /* the world's instances are gone with it; the meshes are the scene's */
+        test_scene_destroy(&scene);
     }
-    ENSURE(hash[0] == hash[1]);
+    TEST_ENSURE(hash[0] == hash[1]);
     return 0;
 }
 
-int main(void)
+int main(int argc, char** argv)
 {
+    const bool long_run = test_long_run(argc, argv); /* the 1,000-box scenes */
     int failures = 0;
-    RUN_TEST(bad_mesh_shapes, failures);
-    RUN_TEST(mesh_body_mass, failures);
-    RUN_TEST(boxes_and_meshes_rest, failures);
-    RUN_TEST(torus_comes_to_rest, failures);
-    RUN_TEST(no_ghost_bumps, failures);
-    RUN_TEST(open_ground_of_either_winding, failures);
-    RUN_TEST(sunk_meshes_scene, failures);
-    RUN_TEST(mesh_scene_repeats_without_allocating, failures);
-    RUN_TEST(falling_mesh_scene, failures);
+    TEST_RUN(bad_mesh_shapes, failures);
+    TEST_RUN(mesh_body_mass, failures);
+    TEST_RUN(boxes_and_meshes_rest, failures);
+    TEST_RUN(torus_comes_to_rest, failures);
+    TEST_RUN(no_ghost_bumps, failures);
+    TEST_RUN(open_ground_of_either_winding, failures);
+    TEST_RUN(sunk_meshes_scene, failures);
+    TEST_RUN(mesh_scene_repeats_without_allocating, failures);
+    if (long_run) TEST_RUN(falling_mesh_scene, failures);
     printf("%d failed\n", failures);
     return failures != 0;
 }

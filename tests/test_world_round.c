@@ -3,7 +3,7 @@
    box on two points, piles settling on a mesh and on boxes, fast balls against thin walls and mesh
    sheets, energy of a perfect bounce, the order of creation, compound bodies, bad input, and the
    world's queries and sensors seeing them. */
-#include "test.h"
+#include "support/test.h"
 #include "support/shapes.h"
 #include <sepax/sepax.h>
 #include <stdlib.h>
@@ -21,10 +21,10 @@ static spx_world* make_world(bool sleep)
 
 static spx_mesh* grid_mesh(uint32_t n)
 {
-    spx_shape g;
-    if (!spx_shape_grid(&g, n, n)) return NULL;
-    spx_mesh* m = spx_shape_mesh(&g);
-    spx_shape_free(&g);
+    test_shape g;
+    if (!test_shape_grid(&g, n, n)) return NULL;
+    spx_mesh* m = test_shape_mesh(&g);
+    test_shape_free(&g);
     return m;
 }
 
@@ -113,7 +113,7 @@ static int ball_rolls_down_slope(void)
     for (int k = 0; k < 2; ++k) {
         const float a = angles[k], r = 0.5f, g = 9.81f;
         spx_world* w = make_world(false);
-        ENSURE(w);
+        TEST_ENSURE(w);
         add_box(w, SPX_BODY_STATIC, spx_v3(0, 0, 0), about_z(-a), spx_v3(60.0f, 1.0f, 5.0f), 1.0f);
         /* Down the slope is +x turned by -a; the ball starts resting on the top face. */
         const spx_vec3 down = spx_v3(cosf(a), -sinf(a), 0.0f), up = spx_v3(sinf(a), cosf(a), 0.0f);
@@ -124,24 +124,24 @@ static int ball_rolls_down_slope(void)
         float v1 = 0.0f, v2 = 0.0f;
         const int s1 = 30, s2 = 150;
         for (int s = 1; s <= s2; ++s) {
-            ENSURE(spx_world_step(w, dt) == SPX_OK);
+            TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
             spx_vec3 v, om;
-            ENSURE(spx_body_get_velocity(w, ball, &v, &om) == SPX_OK);
+            TEST_ENSURE(spx_body_get_velocity(w, ball, &v, &om) == SPX_OK);
             if (s == s1) v1 = dot3(v, down);
             if (s == s2) {
                 v2 = dot3(v, down);
                 /* Rolling: the contact point is at rest, v = w x (r up). */
-                ENSURE_NEAR(fabsf(om.z) * r, v2, 0.01f * v2);
+                TEST_ENSURE_NEAR(fabsf(om.z) * r, v2, 0.01f * v2);
             }
             spx_transform t;
-            ENSURE(spx_body_get_transform(w, ball, &t) == SPX_OK);
+            TEST_ENSURE(spx_body_get_transform(w, ball, &t) == SPX_OK);
             /* On the slope's face: the centre r above it, within 1 cm. */
-            ENSURE_NEAR(dot3(t.p, up), h, 0.01f);
+            TEST_ENSURE_NEAR(dot3(t.p, up), h, 0.01f);
         }
         const float measured = (v2 - v1) / ((float)(s2 - s1) * dt), expected = 5.0f / 7.0f * g * sinf(a);
         printf("slope %.2f rad: acceleration %.4f m/s^2, 5/7 g sin(a) %.4f (%.2f%%)\n", (double)a, (double)measured,
                (double)expected, 100.0 * (measured - expected) / expected);
-        ENSURE_NEAR(measured, expected, 0.015f * expected);
+        TEST_ENSURE_NEAR(measured, expected, 0.015f * expected);
         spx_world_destroy(w);
     }
     return 0;
@@ -157,11 +157,11 @@ static int capsule_slides_across_mesh(void)
 {
     const uint32_t n = 40;
     spx_mesh* grid = grid_mesh(n);
-    ENSURE(grid);
+    TEST_ENSURE(grid);
     for (int rough = 0; rough < 2; ++rough) {
         const float mu = rough ? 0.3f : 0.0f, g = 9.81f, v0 = 6.0f, r = 0.25f;
         spx_world* w = make_world(false);
-        ENSURE(w);
+        TEST_ENSURE(w);
         add_grid(w, grid, n, mu);
         const float heading = rough ? 0.0f : 0.3f;
         const spx_vec3 dir = spx_v3(cosf(heading), 0.0f, -sinf(heading));
@@ -174,18 +174,18 @@ static int capsule_slides_across_mesh(void)
         const spx_vec3 start = spx_v3(-15.0f, r, 5.0f);
         spx_body_id cap = add_round(w, start, q, r, 0.5f, mu, 0.0f);
         /* Let it settle on the mesh at rest, then push it. */
-        for (int s = 0; s < 30; ++s) ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
-        ENSURE(spx_body_set_velocity(w, cap, spx_v3(v0 * dir.x, 0.0f, v0 * dir.z), spx_v3(0, 0, 0)) == SPX_OK);
+        for (int s = 0; s < 30; ++s) TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+        TEST_ENSURE(spx_body_set_velocity(w, cap, spx_v3(v0 * dir.x, 0.0f, v0 * dir.z), spx_v3(0, 0, 0)) == SPX_OK);
         spx_transform t0;
-        ENSURE(spx_body_get_transform(w, cap, &t0) == SPX_OK);
+        TEST_ENSURE(spx_body_get_transform(w, cap, &t0) == SPX_OK);
         const float dt = 1.0f / 60.0f;
         const int steps = rough ? 90 : 240; /* 1.5 s with friction: it slows from 6 to 1.6 m/s */
         float worst_speed = 0.0f, worst_path = 0.0f, worst_height = 0.0f;
         for (int s = 1; s <= steps; ++s) {
-            ENSURE(spx_world_step(w, dt) == SPX_OK);
+            TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
             spx_transform t;
             spx_vec3 v;
-            ENSURE(spx_body_get_transform(w, cap, &t) == SPX_OK && spx_body_get_velocity(w, cap, &v, NULL) == SPX_OK);
+            TEST_ENSURE(spx_body_get_transform(w, cap, &t) == SPX_OK && spx_body_get_velocity(w, cap, &v, NULL) == SPX_OK);
             const float time = (float)s * dt, expected = v0 - mu * g * time;
             worst_speed = fmaxf(worst_speed, fabsf(len3(v) - expected) / expected);
             const spx_vec3 d = spx_v3(t.p.x - t0.p.x, 0.0f, t.p.z - t0.p.z);
@@ -195,9 +195,9 @@ static int capsule_slides_across_mesh(void)
         }
         printf("capsule across %u x %u grid, mu %.1f: speed off by %.3f%%, path %.2f mm, height %.2f mm\n", n, n,
                (double)mu, 100.0 * worst_speed, 1e3 * worst_path, 1e3 * worst_height);
-        ENSURE(worst_speed < 0.01f);
-        ENSURE(worst_path < 0.01f);
-        ENSURE(worst_height < 0.01f);
+        TEST_ENSURE(worst_speed < 0.01f);
+        TEST_ENSURE(worst_path < 0.01f);
+        TEST_ENSURE(worst_height < 0.01f);
         spx_world_destroy(w);
     }
     spx_mesh_destroy(grid);
@@ -208,24 +208,24 @@ static int capsule_slides_across_mesh(void)
 static int capsule_rests_on_box(void)
 {
     spx_world* w = make_world(false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     spx_body_id ground = add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), identity(), spx_v3(5, 1, 5), 0.6f);
     spx_body_id cap = add_round(w, spx_v3(0.2f, 0.3f, -0.1f), about_z(0.5f * PI_F), 0.25f, 0.6f, 0.6f, 0.0f);
-    for (int s = 0; s < 120; ++s) ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+    for (int s = 0; s < 120; ++s) TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
     spx_contact_data c[4];
     uint32_t count = 0;
-    ENSURE(spx_body_get_contacts(w, cap, c, 4, &count) == SPX_OK);
-    ENSURE(count == 1);
-    ENSURE(c[0].point_count == 2);
-    ENSURE(memcmp(&c[0].a, &ground, sizeof ground) == 0 || memcmp(&c[0].b, &ground, sizeof ground) == 0);
+    TEST_ENSURE(spx_body_get_contacts(w, cap, c, 4, &count) == SPX_OK);
+    TEST_ENSURE(count == 1);
+    TEST_ENSURE(c[0].point_count == 2);
+    TEST_ENSURE(memcmp(&c[0].a, &ground, sizeof ground) == 0 || memcmp(&c[0].b, &ground, sizeof ground) == 0);
     /* One point near each end (x = +-0.6), at rest on the box's top. */
     const float x0 = c[0].points[0].point.x, x1 = c[0].points[1].point.x;
-    ENSURE_NEAR(fabsf(x0 - x1), 1.2f, 0.01f);
+    TEST_ENSURE_NEAR(fabsf(x0 - x1), 1.2f, 0.01f);
     spx_transform t;
     spx_vec3 v, om;
-    ENSURE(spx_body_get_transform(w, cap, &t) == SPX_OK && spx_body_get_velocity(w, cap, &v, &om) == SPX_OK);
-    ENSURE_NEAR(t.p.y, 0.25f, 0.005f);
-    ENSURE(len3(v) < 1e-3f && len3(om) < 1e-3f);
+    TEST_ENSURE(spx_body_get_transform(w, cap, &t) == SPX_OK && spx_body_get_velocity(w, cap, &v, &om) == SPX_OK);
+    TEST_ENSURE_NEAR(t.p.y, 0.25f, 0.005f);
+    TEST_ENSURE(len3(v) < 1e-3f && len3(om) < 1e-3f);
     spx_world_destroy(w);
     return 0;
 }
@@ -236,10 +236,10 @@ static int round_shapes_settle(void)
 {
     const uint32_t n = 16;
     spx_mesh* grid = grid_mesh(n);
-    ENSURE(grid);
+    TEST_ENSURE(grid);
     for (int ground = 0; ground < 2; ++ground) {
         spx_world* w = make_world(true);
-        ENSURE(w);
+        TEST_ENSURE(w);
         if (ground == 0) add_grid(w, grid, n, 0.6f);
         else
             for (int i = 0; i < 4; ++i)
@@ -254,17 +254,17 @@ static int round_shapes_settle(void)
             }
         float worst = 0.0f;
         for (int s = 0; s < 240; ++s) {
-            ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+            TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
             worst = fmaxf(worst, deepest_overlap(w, bodies, count));
         }
         /* Nothing fell through. */
         for (int i = 0; i < count; ++i) {
             spx_transform t;
-            ENSURE(spx_body_get_transform(w, bodies[i], &t) == SPX_OK);
-            ENSURE(t.p.y > 0.1f);
+            TEST_ENSURE(spx_body_get_transform(w, bodies[i], &t) == SPX_OK);
+            TEST_ENSURE(t.p.y > 0.1f);
         }
         printf("%s ground: deepest overlap %.2f mm over 4 s\n", ground ? "box" : "mesh", 1e3 * (double)worst);
-        ENSURE(worst < 0.01f);
+        TEST_ENSURE(worst < 0.01f);
         spx_world_destroy(w);
     }
     spx_mesh_destroy(grid);
@@ -275,12 +275,12 @@ static int round_shapes_settle(void)
 static int fast_ball_stops_at_thin_walls(void)
 {
     spx_mesh* sheet = grid_mesh(4);
-    ENSURE(sheet);
+    TEST_ENSURE(sheet);
     for (int kind = 0; kind < 4; ++kind) {
         spx_world_def wd = spx_default_world_def();
         wd.gravity = spx_v3(0, 0, 0);
         spx_world* w = NULL;
-        ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+        TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
         if (kind % 2 == 0) {
             add_box(w, SPX_BODY_STATIC, spx_v3(0, 0, 0), identity(), spx_v3(2, 0.01f, 2), 0.6f);
         } else {
@@ -292,16 +292,16 @@ static int fast_ball_stops_at_thin_walls(void)
             d.shapes = &s;
             d.shape_count = 1;
             spx_body_id id;
-            ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
+            TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
         }
         /* A ball (kinds 0, 1) or a capsule across its motion (2, 3), falling from 3 m at 200 m/s. */
         spx_body_id b = add_round(w, spx_v3(0.3f, 3.0f, 0.1f), about_z(0.5f * PI_F), 0.1f, kind < 2 ? -1.0f : 0.3f, 0.6f, 0.0f);
-        ENSURE(spx_body_set_velocity(w, b, spx_v3(0, -200.0f, 0), spx_v3(0, 0, 0)) == SPX_OK);
+        TEST_ENSURE(spx_body_set_velocity(w, b, spx_v3(0, -200.0f, 0), spx_v3(0, 0, 0)) == SPX_OK);
         for (int s = 0; s < 30; ++s) {
-            ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+            TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
             spx_transform t;
-            ENSURE(spx_body_get_transform(w, b, &t) == SPX_OK);
-            ENSURE(t.p.y > 0.0f);
+            TEST_ENSURE(spx_body_get_transform(w, b, &t) == SPX_OK);
+            TEST_ENSURE(t.p.y > 0.0f);
         }
         spx_world_destroy(w);
     }
@@ -317,37 +317,37 @@ static int fast_ball_stops_at_thin_walls(void)
 static int fast_ball_rolls_on(void)
 {
     spx_mesh* grid = grid_mesh(60);
-    ENSURE(grid);
+    TEST_ENSURE(grid);
     for (int run = 0; run < 6; ++run) {
         const bool mesh = run & 1, spin = run < 4;
         const float r = 0.1f, v0 = run < 2 ? 5.0f : 20.0f;
         spx_world* w = make_world(false);
-        ENSURE(w);
+        TEST_ENSURE(w);
         if (mesh) add_grid(w, grid, 60, 0.8f);
         else add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), identity(), spx_v3(30, 1, 30), 0.8f);
         spx_body_id ball = add_round(w, spx_v3(-25, r, 0.3f), identity(), r, -1.0f, 0.8f, 0.0f);
-        ENSURE(spx_body_set_velocity(w, ball, spx_v3(v0, 0, 0), spx_v3(0, 0, spin ? -v0 / r : 0.0f)) == SPX_OK);
+        TEST_ENSURE(spx_body_set_velocity(w, ball, spx_v3(v0, 0, 0), spx_v3(0, 0, spin ? -v0 / r : 0.0f)) == SPX_OK);
         const float v_end = spin ? v0 : 5.0f / 7.0f * v0;
         float worst_height = 0.0f;
         uint32_t fast = 0;
         spx_vec3 v, om;
         for (int s = 0; s < 120; ++s) {
-            ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+            TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
             spx_transform t;
             spx_step_stats st;
-            ENSURE(spx_body_get_transform(w, ball, &t) == SPX_OK && spx_body_get_velocity(w, ball, &v, &om) == SPX_OK);
-            ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
+            TEST_ENSURE(spx_body_get_transform(w, ball, &t) == SPX_OK && spx_body_get_velocity(w, ball, &v, &om) == SPX_OK);
+            TEST_ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
             fast += st.fast_body_count;
             worst_height = fmaxf(worst_height, fabsf(t.p.y - r));
-            if (spin) ENSURE_NEAR(len3(v), v0, 0.01f * v0);
+            if (spin) TEST_ENSURE_NEAR(len3(v), v0, 0.01f * v0);
         }
         printf("ball at %.0f m/s %s on a %s: ends at %.4f m/s (w r %.4f), height within %.3f mm, fast %u steps of 120\n",
                (double)v0, spin ? "rolling" : "sliding", mesh ? "mesh" : "box", (double)v.x, (double)(-om.z * r),
                1e3 * worst_height, fast);
-        ENSURE_NEAR(v.x, v_end, 0.01f * v_end);
-        ENSURE_NEAR(-om.z * r, v_end, 0.01f * v_end);
-        ENSURE(worst_height < 0.002f);
-        if (v0 < 10.0f) ENSURE(fast == 0);
+        TEST_ENSURE_NEAR(v.x, v_end, 0.01f * v_end);
+        TEST_ENSURE_NEAR(-om.z * r, v_end, 0.01f * v_end);
+        TEST_ENSURE(worst_height < 0.002f);
+        if (v0 < 10.0f) TEST_ENSURE(fast == 0);
         spx_world_destroy(w);
     }
     spx_mesh_destroy(grid);
@@ -358,28 +358,28 @@ static int fast_ball_rolls_on(void)
 static int perfect_bounce_gains_nothing(void)
 {
     spx_world* w = make_world(false);
-    ENSURE(w);
+    TEST_ENSURE(w);
     add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), identity(), spx_v3(5, 1, 5), 0.0f);
     spx_body_id ball = add_round(w, spx_v3(0, 2.0f, 0), identity(), 0.25f, -1.0f, 0.0f, 1.0f);
     float mass = 0.0f;
-    ENSURE(spx_body_get_mass(w, ball, &mass) == SPX_OK);
+    TEST_ENSURE(spx_body_get_mass(w, ball, &mass) == SPX_OK);
     const double e0 = mass * 9.81 * 2.0;
     double most = 0.0;
     int bounces = 0;
     float last_vy = 0.0f;
     for (int s = 0; s < 600; ++s) {
-        ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
         spx_transform t;
         spx_vec3 v;
-        ENSURE(spx_body_get_transform(w, ball, &t) == SPX_OK && spx_body_get_velocity(w, ball, &v, NULL) == SPX_OK);
+        TEST_ENSURE(spx_body_get_transform(w, ball, &t) == SPX_OK && spx_body_get_velocity(w, ball, &v, NULL) == SPX_OK);
         const double e = spx_world_kinetic_energy(w) + mass * 9.81 * (double)t.p.y;
         if (e > most) most = e;
         if (last_vy < 0.0f && v.y > 0.0f) ++bounces;
         last_vy = v.y;
     }
     printf("perfect bounce: %d bounces, most energy %.4f of the start\n", bounces, most / e0);
-    ENSURE(bounces >= 4);
-    ENSURE(most <= 1.01 * e0);
+    TEST_ENSURE(bounces >= 4);
+    TEST_ENSURE(most <= 1.01 * e0);
     spx_world_destroy(w);
     return 0;
 }
@@ -403,19 +403,19 @@ static int order_of_creation(void)
             spx_world_def wd = spx_default_world_def();
             wd.gravity = spx_v3(0, 0, 0);
             spx_world* w = NULL;
-            ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+            TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
             spx_body_id ids[2];
             for (int m = 0; m < 2; ++m) {
                 const int which = order ? 1 - m : m;
                 ids[which] = which == 0 ? add_kind(w, pairs[k][0], spx_v3(-2.0f, 0.15f, 0.1f), about_z(0.4f))
                                         : add_kind(w, pairs[k][1], spx_v3(0, 0, 0), about_y(0.9f));
             }
-            ENSURE(spx_body_set_velocity(w, ids[0], spx_v3(3.0f, 0, 0), spx_v3(0, 1.0f, 2.0f)) == SPX_OK);
-            for (int s = 0; s < 60; ++s) ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+            TEST_ENSURE(spx_body_set_velocity(w, ids[0], spx_v3(3.0f, 0, 0), spx_v3(0, 1.0f, 2.0f)) == SPX_OK);
+            for (int s = 0; s < 60; ++s) TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
             for (int m = 0; m < 2; ++m) {
                 spx_transform t;
-                ENSURE(spx_body_get_transform(w, ids[m], &t) == SPX_OK);
-                ENSURE(spx_body_get_velocity(w, ids[m], &v[order][m], NULL) == SPX_OK);
+                TEST_ENSURE(spx_body_get_transform(w, ids[m], &t) == SPX_OK);
+                TEST_ENSURE(spx_body_get_velocity(w, ids[m], &v[order][m], NULL) == SPX_OK);
                 p[order][m] = t.p;
             }
             spx_world_destroy(w);
@@ -427,8 +427,8 @@ static int order_of_creation(void)
         }
         printf("kinds %d at %d: the orders differ by %.3g m, %.3g m/s; struck body's speed %.3f m/s\n", pairs[k][0],
                pairs[k][1], (double)dp, (double)dv, (double)len3(v[0][1]));
-        ENSURE(len3(v[0][1]) > 0.1f); /* they met */
-        ENSURE(dp < 1e-4f && dv < 1e-3f);
+        TEST_ENSURE(len3(v[0][1]) > 0.1f); /* they met */
+        TEST_ENSURE(dp < 1e-4f && dv < 1e-3f);
     }
     return 0;
 }
@@ -438,7 +438,7 @@ static int order_of_creation(void)
 static int compound_body(void)
 {
     spx_world* w = make_world(true);
-    ENSURE(w);
+    TEST_ENSURE(w);
     add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), identity(), spx_v3(5, 1, 5), 0.6f);
     spx_shape_def s[3] = { spx_default_shape_def(), spx_default_shape_def(), spx_default_shape_def() };
     s[0].half_extents = spx_v3(0.5f, 0.1f, 0.2f);
@@ -456,19 +456,19 @@ static int compound_body(void)
     d.shapes = s;
     d.shape_count = 3;
     spx_body_id id;
-    ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
+    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
     const double rho = 1000.0;
     const double m_box = rho * 8.0 * 0.5 * 0.1 * 0.2, m_ball = rho * 4.0 / 3.0 * 3.14159265358979 * 0.008;
     const double m_cyl = rho * 3.14159265358979 * 0.01 * 0.6, m_caps = rho * 4.0 / 3.0 * 3.14159265358979 * 0.001;
     const double m = m_box + m_ball + m_cyl + m_caps;
     float mass;
-    ENSURE(spx_body_get_mass(w, id, &mass) == SPX_OK);
-    ENSURE_NEAR(mass, m, 1e-4 * m);
+    TEST_ENSURE(spx_body_get_mass(w, id, &mass) == SPX_OK);
+    TEST_ENSURE_NEAR(mass, m, 1e-4 * m);
     spx_vec3 com;
-    ENSURE(spx_body_get_center_of_mass(w, id, &com) == SPX_OK);
-    ENSURE_NEAR(com.x, (m_ball * 0.7 - (m_cyl + m_caps) * 0.6) / m, 1e-5);
-    ENSURE_NEAR(com.y, 1.0, 1e-5);
-    ENSURE_NEAR(com.z, 0.0, 1e-5);
+    TEST_ENSURE(spx_body_get_center_of_mass(w, id, &com) == SPX_OK);
+    TEST_ENSURE_NEAR(com.x, (m_ball * 0.7 - (m_cyl + m_caps) * 0.6) / m, 1e-5);
+    TEST_ENSURE_NEAR(com.y, 1.0, 1e-5);
+    TEST_ENSURE_NEAR(com.z, 0.0, 1e-5);
     /* A push about y: the inertia about the vertical through the centre of mass, by the parallel-axis
        theorem, sets the spin an impulse pair gives. */
     const double cx = (m_ball * 0.7 - (m_cyl + m_caps) * 0.6) / m;
@@ -480,19 +480,19 @@ static int compound_body(void)
     const double i_caps = i_caps_own + (m_cyl + m_caps) * (-0.6 - cx) * (-0.6 - cx);
     const double iyy = i_box + i_ball + i_caps;
     const float j = 0.01f; /* N s, opposite impulses 1 m apart: a pure torque of j N m s about y */
-    ENSURE(spx_body_apply_impulse(w, id, spx_v3(0, 0, j), spx_v3(com.x - 0.5f, com.y, com.z)) == SPX_OK);
-    ENSURE(spx_body_apply_impulse(w, id, spx_v3(0, 0, -j), spx_v3(com.x + 0.5f, com.y, com.z)) == SPX_OK);
+    TEST_ENSURE(spx_body_apply_impulse(w, id, spx_v3(0, 0, j), spx_v3(com.x - 0.5f, com.y, com.z)) == SPX_OK);
+    TEST_ENSURE(spx_body_apply_impulse(w, id, spx_v3(0, 0, -j), spx_v3(com.x + 0.5f, com.y, com.z)) == SPX_OK);
     spx_vec3 v, om;
-    ENSURE(spx_body_get_velocity(w, id, &v, &om) == SPX_OK);
-    ENSURE_NEAR(om.y, j / iyy, 1e-3 * j / iyy);
-    for (int k = 0; k < 240; ++k) ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
-    ENSURE(spx_body_get_velocity(w, id, &v, &om) == SPX_OK);
+    TEST_ENSURE(spx_body_get_velocity(w, id, &v, &om) == SPX_OK);
+    TEST_ENSURE_NEAR(om.y, j / iyy, 1e-3 * j / iyy);
+    for (int k = 0; k < 240; ++k) TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+    TEST_ENSURE(spx_body_get_velocity(w, id, &v, &om) == SPX_OK);
     spx_transform t;
-    ENSURE(spx_body_get_transform(w, id, &t) == SPX_OK);
+    TEST_ENSURE(spx_body_get_transform(w, id, &t) == SPX_OK);
     /* Resting on the ball and the capsule's side and the box's bottom: the box's 0.1 half height is
        below the ball's 0.2 radius, so it stands on the ball and the capsule. */
-    ENSURE(len3(v) < 0.01f);
-    ENSURE(t.p.y > 0.05f && t.p.y < 0.25f);
+    TEST_ENSURE(len3(v) < 0.01f);
+    TEST_ENSURE(t.p.y > 0.05f && t.p.y < 0.25f);
     spx_world_destroy(w);
     return 0;
 }
@@ -501,7 +501,7 @@ static int compound_body(void)
 static int bad_round_shapes(void)
 {
     spx_world* w = make_world(true);
-    ENSURE(w);
+    TEST_ENSURE(w);
     spx_shape_def s = spx_default_shape_def();
     spx_body_def d = spx_default_body_def();
     d.type = SPX_BODY_DYNAMIC;
@@ -510,27 +510,27 @@ static int bad_round_shapes(void)
     spx_body_id id;
     s.type = SPX_SHAPE_SPHERE;
     s.radius = 0.0f;
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_BAD_EXTENT);
     s.radius = -1.0f;
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_BAD_EXTENT);
     s.radius = NAN;
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_NOT_FINITE);
     s.radius = 2.0f * SPX_MAX_COORDINATE;
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_OUT_OF_RANGE);
     s.type = SPX_SHAPE_CAPSULE;
     s.radius = 0.5f;
     s.half_height = -0.1f;
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_BAD_EXTENT);
     s.half_height = INFINITY;
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_NOT_FINITE);
     s.half_height = 0.0f; /* a capsule of no length is a ball */
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_OK);
     s.type = (spx_shape_type)99;
-    ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_INVALID_ARGUMENT);
     spx_shape_type type;
     spx_shape_id shape;
-    ENSURE(spx_body_get_shape(w, id, 0, &shape) == SPX_OK);
-    ENSURE(spx_shape_get_type(w, shape, &type) == SPX_OK && type == SPX_SHAPE_CAPSULE);
+    TEST_ENSURE(spx_body_get_shape(w, id, 0, &shape) == SPX_OK);
+    TEST_ENSURE(spx_shape_get_type(w, shape, &type) == SPX_OK && type == SPX_SHAPE_CAPSULE);
     spx_world_destroy(w);
     return 0;
 }
@@ -552,7 +552,7 @@ static bool count_fn(spx_shape_id shape, void* context)
 static int world_queries_see_round_shapes(void)
 {
     spx_world* w = make_world(true);
-    ENSURE(w);
+    TEST_ENSURE(w);
     spx_shape_def s = spx_default_shape_def();
     s.type = SPX_SHAPE_SPHERE;
     s.radius = 0.5f;
@@ -561,48 +561,48 @@ static int world_queries_see_round_shapes(void)
     d.shapes = &s;
     d.shape_count = 1;
     spx_body_id ball;
-    ENSURE(spx_body_create(w, &d, &ball) == SPX_OK);
+    TEST_ENSURE(spx_body_create(w, &d, &ball) == SPX_OK);
     s.type = SPX_SHAPE_CAPSULE;
     s.radius = 0.25f;
     s.half_height = 1.0f; /* along y: from y = 4 to y = 6 with the radius */
     d.position = spx_v3(5, 5, 0);
     spx_body_id cap;
-    ENSURE(spx_body_create(w, &d, &cap) == SPX_OK);
+    TEST_ENSURE(spx_body_create(w, &d, &cap) == SPX_OK);
     const spx_query_filter f = spx_default_query_filter();
     /* A ray along x at z = 0.3 meets the ball where x = -sqrt(0.25 - 0.09) = -0.4. */
     spx_cast_result hit;
     memset(&hit, 0, sizeof hit);
-    ENSURE(spx_world_cast_ray(w, spx_v3(-2, 0, 0.3f), spx_v3(4, 0, 0), &f, closest_fn, &hit) == SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_HIT && memcmp(&hit.body, &ball, sizeof ball) == 0);
-    ENSURE_NEAR(hit.fraction, 1.6f / 4.0f, 1e-5f);
-    ENSURE_NEAR(hit.normal.x, -0.8f, 1e-5f);
-    ENSURE_NEAR(hit.normal.z, 0.6f, 1e-5f);
+    TEST_ENSURE(spx_world_cast_ray(w, spx_v3(-2, 0, 0.3f), spx_v3(4, 0, 0), &f, closest_fn, &hit) == SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_HIT && memcmp(&hit.body, &ball, sizeof ball) == 0);
+    TEST_ENSURE_NEAR(hit.fraction, 1.6f / 4.0f, 1e-5f);
+    TEST_ENSURE_NEAR(hit.normal.x, -0.8f, 1e-5f);
+    TEST_ENSURE_NEAR(hit.normal.z, 0.6f, 1e-5f);
     /* A ray down onto the capsule's top cap; one past its side misses. */
     memset(&hit, 0, sizeof hit);
-    ENSURE(spx_world_cast_ray(w, spx_v3(5, 10, 0), spx_v3(0, -10, 0), &f, closest_fn, &hit) == SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_HIT && memcmp(&hit.body, &cap, sizeof cap) == 0);
-    ENSURE_NEAR(hit.point.y, 6.25f, 1e-5f);
+    TEST_ENSURE(spx_world_cast_ray(w, spx_v3(5, 10, 0), spx_v3(0, -10, 0), &f, closest_fn, &hit) == SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_HIT && memcmp(&hit.body, &cap, sizeof cap) == 0);
+    TEST_ENSURE_NEAR(hit.point.y, 6.25f, 1e-5f);
     memset(&hit, 0, sizeof hit);
-    ENSURE(spx_world_cast_ray(w, spx_v3(5.3f, 10, 0), spx_v3(0, -10, 0), &f, closest_fn, &hit) == SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_MISS);
+    TEST_ENSURE(spx_world_cast_ray(w, spx_v3(5.3f, 10, 0), spx_v3(0, -10, 0), &f, closest_fn, &hit) == SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_MISS);
     /* A box cast along x towards the ball stops where its face touches: x = -0.5 - 0.1. */
     spx_obb box;
-    ENSURE(spx_obb_from_quat(spx_v3(-3, 0, 0), spx_v3(0.1f, 0.1f, 0.1f), identity(), &box) == SPX_OK);
+    TEST_ENSURE(spx_obb_from_quat(spx_v3(-3, 0, 0), spx_v3(0.1f, 0.1f, 0.1f), identity(), &box) == SPX_OK);
     memset(&hit, 0, sizeof hit);
-    ENSURE(spx_world_cast_box(w, &box, spx_v3(6, 0, 0), &f, closest_fn, &hit) == SPX_OK);
-    ENSURE(hit.state == SPX_SWEEP_HIT && memcmp(&hit.body, &ball, sizeof ball) == 0);
-    ENSURE_NEAR(hit.fraction, 2.4f / 6.0f, 1e-5f);
-    ENSURE_NEAR(hit.normal.x, -1.0f, 1e-5f);
+    TEST_ENSURE(spx_world_cast_box(w, &box, spx_v3(6, 0, 0), &f, closest_fn, &hit) == SPX_OK);
+    TEST_ENSURE(hit.state == SPX_SWEEP_HIT && memcmp(&hit.body, &ball, sizeof ball) == 0);
+    TEST_ENSURE_NEAR(hit.fraction, 2.4f / 6.0f, 1e-5f);
+    TEST_ENSURE_NEAR(hit.normal.x, -1.0f, 1e-5f);
     /* Points: in the capsule's side, beside it, in the ball's box corner but outside the ball. */
     int count = 0;
-    ENSURE(spx_world_overlap_point(w, spx_v3(5.2f, 5.9f, 0), &f, count_fn, &count) == SPX_OK && count == 1);
+    TEST_ENSURE(spx_world_overlap_point(w, spx_v3(5.2f, 5.9f, 0), &f, count_fn, &count) == SPX_OK && count == 1);
     count = 0;
-    ENSURE(spx_world_overlap_point(w, spx_v3(5.3f, 5.0f, 0), &f, count_fn, &count) == SPX_OK && count == 0);
+    TEST_ENSURE(spx_world_overlap_point(w, spx_v3(5.3f, 5.0f, 0), &f, count_fn, &count) == SPX_OK && count == 0);
     count = 0;
-    ENSURE(spx_world_overlap_point(w, spx_v3(0.45f, 0.45f, 0), &f, count_fn, &count) == SPX_OK && count == 0);
+    TEST_ENSURE(spx_world_overlap_point(w, spx_v3(0.45f, 0.45f, 0), &f, count_fn, &count) == SPX_OK && count == 0);
     count = 0;
-    ENSURE(spx_obb_from_quat(spx_v3(0.55f, 0.55f, 0), spx_v3(0.1f, 0.1f, 0.1f), identity(), &box) == SPX_OK);
-    ENSURE(spx_world_overlap_box(w, &box, &f, count_fn, &count) == SPX_OK && count == 0);
+    TEST_ENSURE(spx_obb_from_quat(spx_v3(0.55f, 0.55f, 0), spx_v3(0.1f, 0.1f, 0.1f), identity(), &box) == SPX_OK);
+    TEST_ENSURE(spx_world_overlap_box(w, &box, &f, count_fn, &count) == SPX_OK && count == 0);
     spx_world_destroy(w);
     return 0;
 }
@@ -613,29 +613,29 @@ static int rays_on_round_pieces(void)
 {
     const spx_sphere ball = { { 1, 2, 3 }, 0.5f };
     spx_ray_hit h;
-    ENSURE(spx_ray_sphere(spx_v3(1, 2, 0), spx_v3(0, 0, 10), 1.0f, &ball, &h) == SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(h.fraction, 0.25f, 1e-6f);
-    ENSURE_NEAR(h.normal.z, -1.0f, 1e-6f);
-    ENSURE(spx_ray_sphere(spx_v3(1, 2, 3.1f), spx_v3(0, 0, 10), 1.0f, &ball, &h) == SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.fraction == 0.0f);
-    ENSURE(spx_ray_sphere(spx_v3(1, 2, 0), spx_v3(0, 0, 10), 0.2f, &ball, &h) == SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_MISS);
+    TEST_ENSURE(spx_ray_sphere(spx_v3(1, 2, 0), spx_v3(0, 0, 10), 1.0f, &ball, &h) == SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(h.fraction, 0.25f, 1e-6f);
+    TEST_ENSURE_NEAR(h.normal.z, -1.0f, 1e-6f);
+    TEST_ENSURE(spx_ray_sphere(spx_v3(1, 2, 3.1f), spx_v3(0, 0, 10), 1.0f, &ball, &h) == SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.fraction == 0.0f);
+    TEST_ENSURE(spx_ray_sphere(spx_v3(1, 2, 0), spx_v3(0, 0, 10), 0.2f, &ball, &h) == SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_MISS);
     const spx_capsule c = { { { 0, 0, 0 }, { 2, 0, 0 } }, 0.5f }, swapped = { { c.p[1], c.p[0] }, 0.5f };
     spx_ray_hit h2;
-    ENSURE(spx_ray_capsule(spx_v3(1.3f, 4, 0.2f), spx_v3(0, -8, 0), 1.0f, &c, &h) == SPX_OK);
-    ENSURE(spx_ray_capsule(spx_v3(1.3f, 4, 0.2f), spx_v3(0, -8, 0), 1.0f, &swapped, &h2) == SPX_OK);
-    ENSURE(h.state == SPX_SWEEP_HIT && h2.state == SPX_SWEEP_HIT);
-    ENSURE_NEAR(h.point.y, sqrtf(0.25f - 0.04f), 1e-6f);
-    ENSURE_NEAR(h.fraction, h2.fraction, 1e-7f);
+    TEST_ENSURE(spx_ray_capsule(spx_v3(1.3f, 4, 0.2f), spx_v3(0, -8, 0), 1.0f, &c, &h) == SPX_OK);
+    TEST_ENSURE(spx_ray_capsule(spx_v3(1.3f, 4, 0.2f), spx_v3(0, -8, 0), 1.0f, &swapped, &h2) == SPX_OK);
+    TEST_ENSURE(h.state == SPX_SWEEP_HIT && h2.state == SPX_SWEEP_HIT);
+    TEST_ENSURE_NEAR(h.point.y, sqrtf(0.25f - 0.04f), 1e-6f);
+    TEST_ENSURE_NEAR(h.fraction, h2.fraction, 1e-7f);
     /* Past the end, on the rounded cap: |(x - 2, y)| = 0.5 at x = 2.3. */
-    ENSURE(spx_ray_capsule(spx_v3(2.3f, 4, 0), spx_v3(0, -8, 0), 1.0f, &c, &h) == SPX_OK);
-    ENSURE_NEAR(h.point.y, 0.4f, 1e-6f);
-    ENSURE_NEAR(h.normal.x, 0.6f, 1e-6f);
-    ENSURE_CODE(spx_ray_sphere(spx_v3(0, 0, 0), spx_v3(0, 0, 0), 1.0f, &ball, &h), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_CODE(spx_ray_sphere(spx_v3(0, 0, 0), spx_v3(1, 0, 0), 1.0f, NULL, &h), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE(spx_ray_capsule(spx_v3(2.3f, 4, 0), spx_v3(0, -8, 0), 1.0f, &c, &h) == SPX_OK);
+    TEST_ENSURE_NEAR(h.point.y, 0.4f, 1e-6f);
+    TEST_ENSURE_NEAR(h.normal.x, 0.6f, 1e-6f);
+    TEST_ENSURE_CODE(spx_ray_sphere(spx_v3(0, 0, 0), spx_v3(0, 0, 0), 1.0f, &ball, &h), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_ray_sphere(spx_v3(0, 0, 0), spx_v3(1, 0, 0), 1.0f, NULL, &h), SPX_ERR_INVALID_ARGUMENT);
     const spx_sphere bad = { { 0, 0, 0 }, -1.0f };
-    ENSURE_CODE(spx_ray_sphere(spx_v3(0, 0, 0), spx_v3(1, 0, 0), 1.0f, &bad, &h), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_ray_sphere(spx_v3(0, 0, 0), spx_v3(1, 0, 0), 1.0f, &bad, &h), SPX_ERR_BAD_EXTENT);
     return 0;
 }
 
@@ -645,7 +645,7 @@ static int round_sensor(void)
     spx_world_def wd = spx_default_world_def();
     wd.gravity = spx_v3(0, 0, 0);
     spx_world* w = NULL;
-    ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
     spx_shape_def s = spx_default_shape_def();
     s.type = SPX_SHAPE_SPHERE;
     s.radius = 1.0f;
@@ -654,23 +654,23 @@ static int round_sensor(void)
     d.shapes = &s;
     d.shape_count = 1;
     spx_body_id sensor;
-    ENSURE(spx_body_create(w, &d, &sensor) == SPX_OK);
+    TEST_ENSURE(spx_body_create(w, &d, &sensor) == SPX_OK);
     /* A capsule along y moving along the diagonal (x = z): its box corner reaches the ball's box
        before it reaches the ball. */
     spx_body_id cap = add_round(w, spx_v3(-3, 0, -3), identity(), 0.2f, 0.5f, 0.6f, 0.0f);
-    ENSURE(spx_body_set_velocity(w, cap, spx_v3(1, 0, 1), spx_v3(0, 0, 0)) == SPX_OK);
+    TEST_ENSURE(spx_body_set_velocity(w, cap, spx_v3(1, 0, 1), spx_v3(0, 0, 0)) == SPX_OK);
     int begin_step = -1;
     for (int step = 0; step < 300 && begin_step < 0; ++step) {
-        ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+        TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
         const spx_sensor_event* ev;
         uint32_t n = 0;
-        ENSURE(spx_world_get_sensor_events(w, &ev, &n, NULL, NULL) == SPX_OK);
+        TEST_ENSURE(spx_world_get_sensor_events(w, &ev, &n, NULL, NULL) == SPX_OK);
         if (n > 0) begin_step = step;
     }
     /* They overlap once the centre is within 1.2 m of the ball's: |(x, x)| = 1.2 at x = -0.8485,
        after 2.1515 s, 129.09 steps (events come from the overlaps at a step's start). */
     printf("round sensor: begin at step %d\n", begin_step);
-    ENSURE(begin_step >= 129 && begin_step <= 131);
+    TEST_ENSURE(begin_step >= 129 && begin_step <= 131);
     spx_world_destroy(w);
     return 0;
 }
@@ -678,18 +678,18 @@ static int round_sensor(void)
 int main(void)
 {
     int failures = 0;
-    RUN_TEST(bad_round_shapes, failures);
-    RUN_TEST(rays_on_round_pieces, failures);
-    RUN_TEST(world_queries_see_round_shapes, failures);
-    RUN_TEST(round_sensor, failures);
-    RUN_TEST(capsule_rests_on_box, failures);
-    RUN_TEST(ball_rolls_down_slope, failures);
-    RUN_TEST(capsule_slides_across_mesh, failures);
-    RUN_TEST(round_shapes_settle, failures);
-    RUN_TEST(fast_ball_stops_at_thin_walls, failures);
-    RUN_TEST(fast_ball_rolls_on, failures);
-    RUN_TEST(perfect_bounce_gains_nothing, failures);
-    RUN_TEST(order_of_creation, failures);
-    RUN_TEST(compound_body, failures);
+    TEST_RUN(bad_round_shapes, failures);
+    TEST_RUN(rays_on_round_pieces, failures);
+    TEST_RUN(world_queries_see_round_shapes, failures);
+    TEST_RUN(round_sensor, failures);
+    TEST_RUN(capsule_rests_on_box, failures);
+    TEST_RUN(ball_rolls_down_slope, failures);
+    TEST_RUN(capsule_slides_across_mesh, failures);
+    TEST_RUN(round_shapes_settle, failures);
+    TEST_RUN(fast_ball_stops_at_thin_walls, failures);
+    TEST_RUN(fast_ball_rolls_on, failures);
+    TEST_RUN(perfect_bounce_gains_nothing, failures);
+    TEST_RUN(order_of_creation, failures);
+    TEST_RUN(compound_body, failures);
     return failures ? 1 : 0;
 }

@@ -47,13 +47,13 @@ const char* describe()
     return line;
 }
 
-void* create(const spx_query_scene* scene)
+void* create(const test_query_scene* scene)
 {
     try {
         auto w = std::make_unique<World>();
-        btCollisionShape* mesh_shapes[SPX_QUERY_SCENE_MESHES] = {};
-        for (int m = 0; m < SPX_QUERY_SCENE_MESHES; ++m) {
-            const spx_shape& s = scene->shapes[m];
+        btCollisionShape* mesh_shapes[TEST_QUERY_SCENE_MESHES] = {};
+        for (int m = 0; m < TEST_QUERY_SCENE_MESHES; ++m) {
+            const test_shape& s = scene->shapes[m];
             auto tm = std::make_unique<btTriangleMesh>();
             for (uint32_t t = 0; t < s.triangle_count; ++t)
                 tm->addTriangle(to_bt(s.vertices[s.indices[3 * t]]), to_bt(s.vertices[s.indices[3 * t + 1]]),
@@ -64,7 +64,7 @@ void* create(const spx_query_scene* scene)
             w->shapes.push_back(std::move(shape));
         }
         for (uint32_t i = 0; i < scene->body_count; ++i) {
-            const spx_query_scene_body& b = scene->bodies[i];
+            const test_query_scene_body& b = scene->bodies[i];
             spx_transform pose;
             if (!spx_body_is_valid(scene->world, b.id) || spx_body_get_transform(scene->world, b.id, &pose) != SPX_OK)
                 continue;

@@ -44,17 +44,17 @@ std::unique_ptr<btConvexShape> capsule(const spx_capsule& c, btTransform* pose)
     return std::unique_ptr<btConvexShape>(new btCapsuleShape(c.radius, len));
 }
 
-std::unique_ptr<btConvexShape> piece(const round_case& c, int which, btTransform* pose)
+std::unique_ptr<btConvexShape> piece(const test_round_case& c, int which, btTransform* pose)
 {
     pose->setIdentity();
-    const bool round = which == 0 || round_kind_b(c.kind) <= 1;
-    const bool is_capsule = which == 0 ? round_kind_a_is_capsule(c.kind) : round_kind_b(c.kind) == 1;
+    const bool round = which == 0 || test_round_kind_b(c.kind) <= 1;
+    const bool is_capsule = which == 0 ? test_round_kind_a_is_capsule(c.kind) : test_round_kind_b(c.kind) == 1;
     if (round && is_capsule) return capsule(c.capsule[which], pose);
     if (round) {
         pose->setOrigin(v(c.sphere[which].center));
         return std::unique_ptr<btConvexShape>(new btSphereShape(c.sphere[which].radius));
     }
-    if (round_kind_b(c.kind) == 2) {
+    if (test_round_kind_b(c.kind) == 2) {
         const spx_mat3& r = c.box.rotation;
         pose->setBasis(btMatrix3x3(r.col[0].x, r.col[1].x, r.col[2].x, r.col[0].y, r.col[1].y, r.col[2].y,
                                    r.col[0].z, r.col[1].z, r.col[2].z));
@@ -68,7 +68,7 @@ std::unique_ptr<btConvexShape> piece(const round_case& c, int which, btTransform
 
 } // namespace
 
-extern "C" void* bench_round_bullet_prepare(const round_case* cases, size_t count)
+extern "C" void* bench_round_bullet_prepare(const test_round_case* cases, size_t count)
 {
     try {
         auto* problems = new std::vector<Problem>(count);

@@ -42,7 +42,7 @@ struct World : BenchBulletWorld {
     }
 };
 
-void* create(const spx_scene_layout* scene)
+void* create(const test_scene_layout* scene)
 {
     try {
         auto w = std::make_unique<World>();
@@ -150,7 +150,7 @@ const char* describe(void)
 // first hit (btDiscreteDynamicsWorld::integrateTransforms) with predictive contacts beside.
 constexpr float ccd_threshold = 1.0f, ccd_sphere = 0.9f; // of the smallest half extent
 
-void* create_ccd(const spx_scene_layout* scene)
+void* create_ccd(const test_scene_layout* scene)
 {
     World* w = static_cast<World*>(create(scene));
     const spx_vec3 h = scene->box_half_extents;

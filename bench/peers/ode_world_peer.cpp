@@ -77,7 +77,7 @@ void near_pair(void* data, dGeomID a, dGeomID b)
     w.contact_count += uint32_t(n);
 }
 
-void* create(const spx_scene_layout* scene)
+void* create(const test_scene_layout* scene)
 {
     static const int initialised = dInitODE2(0);
     (void)initialised;

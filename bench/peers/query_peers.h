@@ -16,7 +16,7 @@ typedef struct bench_query_peer {
     /// Its version, precision and the calls it answers with (one line for the report).
     const char* (*describe)(void);
     /// The scene's bodies in the engine's collision world; NULL on failure.
-    void* (*create)(const spx_query_scene* scene);
+    void* (*create)(const test_query_scene* scene);
     /// The closest hit's fraction of the translation along the ray, or -1 for none.
     float (*ray)(void* world, spx_vec3 origin, spx_vec3 translation);
     /// The closest hit's fraction of the translation moving the box, or -1 for none.

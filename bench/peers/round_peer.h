@@ -10,7 +10,7 @@ extern "C" {
 #include "support/round_cases.h"
 
 /// Prepares the peer's shapes and poses for `count` problems; NULL when it cannot (out of memory).
-void* bench_round_bullet_prepare(const round_case* cases, size_t count);
+void* bench_round_bullet_prepare(const test_round_case* cases, size_t count);
 /// One pass: out[i] = 1 where the peer finds contact within [0, tmax], else 0.
 void bench_round_bullet_run(void* prepared, size_t count, uint8_t* out);
 void bench_round_bullet_free(void* prepared);

@@ -21,7 +21,7 @@ typedef struct bench_world_peer {
     const char* (*describe)(void);
     /// A world holding the ground and scene->count boxes at their starting poses and velocity; NULL
     /// on failure.
-    void* (*create)(const spx_scene_layout* scene);
+    void* (*create)(const test_scene_layout* scene);
     /// One step of scene->dt.
     void (*step)(void* world);
     /// The boxes in creation order: pose (origin and rotation), velocity (m/s) and angular velocity

@@ -72,6 +72,18 @@ static inline spx_vec3 fuzz_vec3(fuzz_input* in)
     return v;
 }
 
+/* Mostly a non-negative float, as a time or a margin is; one in eight any float at all. */
+static inline float fuzz_mostly_positive(fuzz_input* in)
+{
+    return (fuzz_byte(in) & 7) ? fabsf(fuzz_float(in)) : fuzz_float(in);
+}
+
+/* p moved by v for time t: where a sweep's piece is at t. */
+static inline spx_vec3 fuzz_moved(spx_vec3 p, spx_vec3 v, float t)
+{
+    return spx_v3(p.x + v.x * t, p.y + v.y * t, p.z + v.z * t);
+}
+
 /* Mostly a unit quaternion; sometimes raw floats (not unit, NaN, ...). */
 static inline spx_quat fuzz_quat(fuzz_input* in)
 {

@@ -39,8 +39,8 @@ static bool grazes(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb,
     for (int k = 1; k <= 8; ++k) {
         const float t = t0 + (tmax - t0) * (float)k / 8.0f;
         spx_obb x = *a, y = *b;
-        x.center = spx_v3(a->center.x + va.x * t, a->center.y + va.y * t, a->center.z + va.z * t);
-        y.center = spx_v3(b->center.x + vb.x * t, b->center.y + vb.y * t, b->center.z + vb.z * t);
+        x.center = fuzz_moved(a->center, va, t);
+        y.center = fuzz_moved(b->center, vb, t);
         spx_penetration p;
         if (spx_penetration_obb_obb(&x, &y, &p) == SPX_OK && p.overlapping && p.depth > rounding) return false;
     }
@@ -52,8 +52,8 @@ int fuzz_box_box(const uint8_t* data, size_t size)
     fuzz_input in = { data, size };
     const spx_obb a = fuzz_obb(&in), b = fuzz_obb(&in);
     const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
-    const float tmax = (fuzz_byte(&in) & 7) ? fabsf(fuzz_float(&in)) : fuzz_float(&in);
-    const float margin = (fuzz_byte(&in) & 7) ? fabsf(fuzz_float(&in)) : fuzz_float(&in);
+    const float tmax = fuzz_mostly_positive(&in);
+    const float margin = fuzz_mostly_positive(&in);
 
     bool overlap = false;
     spx_penetration pen;

@@ -13,8 +13,8 @@ int fuzz_box_triangle(const uint8_t* data, size_t size)
     const spx_obb a = fuzz_obb(&in);
     const spx_triangle b = fuzz_triangle(&in);
     const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
-    const float tmax = (fuzz_byte(&in) & 7) ? fabsf(fuzz_float(&in)) : fuzz_float(&in);
-    const float margin = (fuzz_byte(&in) & 7) ? fabsf(fuzz_float(&in)) : fuzz_float(&in);
+    const float tmax = fuzz_mostly_positive(&in);
+    const float margin = fuzz_mostly_positive(&in);
     spx_triangle_edges edges;
     for (int j = 0; j < 3; ++j)
         edges.angle[j] = (fuzz_byte(&in) & 3) ? (float)(int8_t)fuzz_byte(&in) / 40.0f : SPX_EDGE_OPEN;

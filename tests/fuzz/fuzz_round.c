@@ -141,8 +141,8 @@ int fuzz_round(const uint8_t* data, size_t size)
     else if (p.kind <= 4) p.box = fuzz_obb(&in);
     else p.tri = fuzz_triangle(&in);
     const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
-    const float tmax = (fuzz_byte(&in) & 7) ? fabsf(fuzz_float(&in)) : fuzz_float(&in);
-    const float margin = (fuzz_byte(&in) & 7) ? fabsf(fuzz_float(&in)) : fuzz_float(&in);
+    const float tmax = fuzz_mostly_positive(&in);
+    const float margin = fuzz_mostly_positive(&in);
 
     bool overlap = false;
     spx_penetration pen;

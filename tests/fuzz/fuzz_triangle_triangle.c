@@ -18,8 +18,8 @@ static bool grazes(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, sp
         const float t = t0 + (tmax - t0) * (float)k / 8.0f;
         spx_triangle x = *a, y = *b;
         for (int i = 0; i < 3; ++i) {
-            x.v[i] = spx_v3(a->v[i].x + va.x * t, a->v[i].y + va.y * t, a->v[i].z + va.z * t);
-            y.v[i] = spx_v3(b->v[i].x + vb.x * t, b->v[i].y + vb.y * t, b->v[i].z + vb.z * t);
+            x.v[i] = fuzz_moved(a->v[i], va, t);
+            y.v[i] = fuzz_moved(b->v[i], vb, t);
         }
         spx_penetration p;
         if (spx_penetration_triangle_triangle(&x, &y, &p) == SPX_OK && p.overlapping && p.depth > rounding) return false;
@@ -32,7 +32,7 @@ int fuzz_triangle_triangle(const uint8_t* data, size_t size)
     fuzz_input in = { data, size };
     const spx_triangle a = fuzz_triangle(&in), b = fuzz_triangle(&in);
     const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
-    const float tmax = (fuzz_byte(&in) & 7) ? fabsf(fuzz_float(&in)) : fuzz_float(&in);
+    const float tmax = fuzz_mostly_positive(&in);
 
     bool overlap = false, overlap_ba = false;
     spx_penetration pen;

@@ -6,7 +6,7 @@
 
 static const double pi = 3.14159265358979323846;
 
-uint64_t case_rng_next(case_rng* rng)
+uint64_t test_case_rng_next(test_case_rng* rng)
 {
     uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -14,51 +14,51 @@ uint64_t case_rng_next(case_rng* rng)
     return z ^ (z >> 31);
 }
 
-double case_uniform(case_rng* rng, double lo, double hi)
+double test_case_uniform(test_case_rng* rng, double lo, double hi)
 {
     /* 53 random bits: uniform on [0, 1) with every double step. */
-    double u = (double)(case_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0);
+    double u = (double)(test_case_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0);
     return lo + (hi - lo) * u;
 }
 
-double case_log_uniform(case_rng* rng, double lo, double hi)
+double test_case_log_uniform(test_case_rng* rng, double lo, double hi)
 {
-    return exp(case_uniform(rng, log(lo), log(hi)));
+    return exp(test_case_uniform(rng, log(lo), log(hi)));
 }
 
-void case_unit_vector(case_rng* rng, double out[3])
+void test_case_unit_vector(test_case_rng* rng, double out[3])
 {
-    double z = case_uniform(rng, -1.0, 1.0), phi = case_uniform(rng, 0.0, 2.0 * pi);
+    double z = test_case_uniform(rng, -1.0, 1.0), phi = test_case_uniform(rng, 0.0, 2.0 * pi);
     double r = sqrt(fmax(0.0, 1.0 - z * z));
     out[0] = r * cos(phi);
     out[1] = r * sin(phi);
     out[2] = z;
 }
 
-spx_quat case_random_quat(case_rng* rng)
+spx_quat test_case_random_quat(test_case_rng* rng)
 {
-    double u1 = case_uniform(rng, 0, 1), u2 = case_uniform(rng, 0, 2 * pi), u3 = case_uniform(rng, 0, 2 * pi);
+    double u1 = test_case_uniform(rng, 0, 1), u2 = test_case_uniform(rng, 0, 2 * pi), u3 = test_case_uniform(rng, 0, 2 * pi);
     double a = sqrt(1.0 - u1), b = sqrt(u1);
     spx_quat q = { (float)(a * sin(u2)), (float)(a * cos(u2)), (float)(b * sin(u3)), (float)(b * cos(u3)) };
     return q;
 }
 
-const char* case_kind_name(case_kind kind)
+const char* test_case_kind_name(test_case_kind kind)
 {
     switch (kind) {
-    case CASE_OBB_OBB: return "obb-obb";
-    case CASE_OBB_TRIANGLE: return "obb-triangle";
-    case CASE_TRIANGLE_TRIANGLE: return "triangle-triangle";
+    case TEST_CASE_OBB_OBB: return "obb-obb";
+    case TEST_CASE_OBB_TRIANGLE: return "obb-triangle";
+    case TEST_CASE_TRIANGLE_TRIANGLE: return "triangle-triangle";
     default: return "?";
     }
 }
 
-int case_piece_is_box(case_kind kind, int piece)
+int test_case_piece_is_box(test_case_kind kind, int piece)
 {
-    return kind == CASE_OBB_OBB || (kind == CASE_OBB_TRIANGLE && piece == 0);
+    return kind == TEST_CASE_OBB_OBB || (kind == TEST_CASE_OBB_TRIANGLE && piece == 0);
 }
 
-void case_rotate(spx_quat q, const double in[3], double out[3])
+void test_case_rotate(spx_quat q, const double in[3], double out[3])
 {
     /* v' = v + 2w (u x v) + 2 u x (u x v), u the vector part: the unit-quaternion rotation. */
     double n = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
@@ -89,30 +89,30 @@ static spx_vec3 to_spx(const double v[3])
 }
 
 /* A box with aspect ratio up to 100:1: half the boxes are chunky, half stretched or flattened. */
-static void make_box(case_rng* rng, double scale, spx_quat* q, spx_obb* box, double* radius)
+static void make_box(test_case_rng* rng, double scale, spx_quat* q, spx_obb* box, double* radius)
 {
-    double base = scale * case_uniform(rng, 0.3, 1.0), spread = case_uniform(rng, 0, 1) < 0.5 ? 0.5 : 1.0;
+    double base = scale * test_case_uniform(rng, 0.3, 1.0), spread = test_case_uniform(rng, 0, 1) < 0.5 ? 0.5 : 1.0;
     double h[3];
-    for (int i = 0; i < 3; ++i) h[i] = base * pow(100.0, -spread * case_uniform(rng, 0, 1));
-    *q = case_random_quat(rng);
+    for (int i = 0; i < 3; ++i) h[i] = base * pow(100.0, -spread * test_case_uniform(rng, 0, 1));
+    *q = test_case_random_quat(rng);
     spx_vec3 he = to_spx(h);
     spx_obb_from_quat(spx_v3(0, 0, 0), he, *q, box);
     *radius = sqrt((double)he.x * he.x + (double)he.y * he.y + (double)he.z * he.z);
 }
 
 /* A triangle around the origin: mostly plain, one in five a sliver up to 100:1. */
-static void make_triangle(case_rng* rng, double scale, double p[3][3])
+static void make_triangle(test_case_rng* rng, double scale, double p[3][3])
 {
     for (int k = 0; k < 3; ++k) {
         double d[3];
-        case_unit_vector(rng, d);
-        double r = scale * case_uniform(rng, 0.3, 1.0);
+        test_case_unit_vector(rng, d);
+        double r = scale * test_case_uniform(rng, 0.3, 1.0);
         for (int i = 0; i < 3; ++i) p[k][i] = r * d[i];
     }
-    if (case_uniform(rng, 0, 1) < 0.2) {
+    if (test_case_uniform(rng, 0, 1) < 0.2) {
         /* Corner 2 near the line of edge 0-1, off it by 1 to 10 % of the edge. */
-        double u = case_uniform(rng, -0.2, 1.2), off = case_log_uniform(rng, 0.01, 0.1), d[3];
-        case_unit_vector(rng, d);
+        double u = test_case_uniform(rng, -0.2, 1.2), off = test_case_log_uniform(rng, 0.01, 0.1), d[3];
+        test_case_unit_vector(rng, d);
         double len = 0;
         for (int i = 0; i < 3; ++i) len += (p[1][i] - p[0][i]) * (p[1][i] - p[0][i]);
         len = sqrt(len);
@@ -125,9 +125,9 @@ static void make_triangle(case_rng* rng, double scale, double p[3][3])
         for (int i = 0; i < 3; ++i) p[k][i] -= c[i];
 }
 
-static void place_piece(sweep_case* c, int piece, const double centre[3], double local[3][3])
+static void place_piece(test_sweep_case* c, int piece, const double centre[3], double local[3][3])
 {
-    if (case_piece_is_box(c->kind, piece)) {
+    if (test_case_piece_is_box(c->kind, piece)) {
         c->box[piece].center = to_spx(centre);
     } else {
         for (int k = 0; k < 3; ++k) {
@@ -137,21 +137,21 @@ static void place_piece(sweep_case* c, int piece, const double centre[3], double
     }
 }
 
-void case_make(case_kind kind, uint64_t seed, sweep_case* out)
+void test_case_make(test_case_kind kind, uint64_t seed, test_sweep_case* out)
 {
     memset(out, 0, sizeof *out);
     out->kind = kind;
     out->seed = seed;
-    case_rng rng = { seed * 0x2545F4914F6CDD1Dull + (uint64_t)kind * 0x9E3779B97F4A7C15ull + 1 };
-    case_rng_next(&rng);
-    out->aim = (case_aim)(case_rng_next(&rng) % 3);
+    test_case_rng rng = { seed * 0x2545F4914F6CDD1Dull + (uint64_t)kind * 0x9E3779B97F4A7C15ull + 1 };
+    test_case_rng_next(&rng);
+    out->aim = (test_case_aim)(test_case_rng_next(&rng) % 3);
 
     double scale[2], radius[2], local[2][3][3];
-    double common = case_log_uniform(&rng, 0.05, 20.0);
+    double common = test_case_log_uniform(&rng, 0.05, 20.0);
     for (int i = 0; i < 2; ++i) {
         /* Mixed sizes: each piece within a factor 10 either side of a shared scale. */
-        scale[i] = common * case_log_uniform(&rng, 0.1, 10.0);
-        if (case_piece_is_box(kind, i)) {
+        scale[i] = common * test_case_log_uniform(&rng, 0.1, 10.0);
+        if (test_case_piece_is_box(kind, i)) {
             make_box(&rng, scale[i], &out->quat[i], &out->box[i], &radius[i]);
         } else {
             make_triangle(&rng, scale[i], local[i]);
@@ -162,16 +162,16 @@ void case_make(case_kind kind, uint64_t seed, sweep_case* out)
         }
     }
     double ca[3], dir[3], cb[3];
-    for (int i = 0; i < 3; ++i) ca[i] = case_uniform(&rng, -2.0, 2.0) * common;
-    case_unit_vector(&rng, dir);
+    for (int i = 0; i < 3; ++i) ca[i] = test_case_uniform(&rng, -2.0, 2.0) * common;
+    test_case_unit_vector(&rng, dir);
     double reach = radius[0] + radius[1];
     double target[3], rel_disp[3];
-    if (out->aim == CASE_AIM_OVERLAP) {
-        if (case_uniform(&rng, 0, 1) < 0.75) {
+    if (out->aim == TEST_CASE_AIM_OVERLAP) {
+        if (test_case_uniform(&rng, 0, 1) < 0.75) {
             /* B's centre (or centroid) at a point of A: certainly overlapping. */
-            double u[3] = { case_uniform(&rng, -1, 1), case_uniform(&rng, -1, 1), case_uniform(&rng, -1, 1) };
+            double u[3] = { test_case_uniform(&rng, -1, 1), test_case_uniform(&rng, -1, 1), test_case_uniform(&rng, -1, 1) };
             for (int i = 0; i < 3; ++i) cb[i] = ca[i];
-            if (case_piece_is_box(kind, 0)) {
+            if (test_case_piece_is_box(kind, 0)) {
                 const float* h = &out->box[0].half_extents.x;
                 for (int k = 0; k < 3; ++k) {
                     const float* col = &out->box[0].rotation.col[k].x;
@@ -185,36 +185,36 @@ void case_make(case_kind kind, uint64_t seed, sweep_case* out)
             }
         } else {
             /* Centres closer than the sum of radii: often overlapping, never certainly. */
-            double d = reach * case_uniform(&rng, 0.0, 0.6);
+            double d = reach * test_case_uniform(&rng, 0.0, 0.6);
             for (int i = 0; i < 3; ++i) cb[i] = ca[i] + d * dir[i];
         }
         double m[3];
-        case_unit_vector(&rng, m);
-        double len = reach * case_log_uniform(&rng, 0.01, 3.0);
+        test_case_unit_vector(&rng, m);
+        double len = reach * test_case_log_uniform(&rng, 0.01, 3.0);
         for (int i = 0; i < 3; ++i) rel_disp[i] = len * m[i];
     } else {
         /* B starts outside both bounding spheres (no start overlap) and heads at a point near A:
            close to its centre for a hit, off to the side (or falling short) for a miss. */
-        double d = reach * case_uniform(&rng, 1.02, 4.0);
+        double d = reach * test_case_uniform(&rng, 1.02, 4.0);
         for (int i = 0; i < 3; ++i) cb[i] = ca[i] + d * dir[i];
         double off[3];
-        case_unit_vector(&rng, off);
-        double miss = out->aim == CASE_AIM_HIT ? case_uniform(&rng, 0.0, 0.5) * radius[0]
-                                               : case_uniform(&rng, 0.3, 1.5) * reach;
+        test_case_unit_vector(&rng, off);
+        double miss = out->aim == TEST_CASE_AIM_HIT ? test_case_uniform(&rng, 0.0, 0.5) * radius[0]
+                                               : test_case_uniform(&rng, 0.3, 1.5) * reach;
         for (int i = 0; i < 3; ++i) target[i] = ca[i] + miss * off[i];
-        double stretch = out->aim == CASE_AIM_HIT ? case_uniform(&rng, 1.0, 3.0)
-                         : case_uniform(&rng, 0, 1) < 0.7 ? case_uniform(&rng, 0.5, 3.0)
-                                                           : case_uniform(&rng, 0.1, 0.7);
+        double stretch = out->aim == TEST_CASE_AIM_HIT ? test_case_uniform(&rng, 1.0, 3.0)
+                         : test_case_uniform(&rng, 0, 1) < 0.7 ? test_case_uniform(&rng, 0.5, 3.0)
+                                                           : test_case_uniform(&rng, 0.1, 0.7);
         for (int i = 0; i < 3; ++i) rel_disp[i] = stretch * (target[i] - cb[i]);
     }
     place_piece(out, 0, ca, local[0]);
     place_piece(out, 1, cb, local[1]);
-    double tmax = case_log_uniform(&rng, 0.01, 10.0);
+    double tmax = test_case_log_uniform(&rng, 0.01, 10.0);
     out->tmax = (float)tmax;
     /* Both pieces move: A gets a velocity of its own, B that plus the relative velocity. */
     double va[3], vmag = sqrt(rel_disp[0] * rel_disp[0] + rel_disp[1] * rel_disp[1] + rel_disp[2] * rel_disp[2]) / tmax;
-    case_unit_vector(&rng, va);
-    double own = vmag * case_uniform(&rng, 0.0, 1.5);
+    test_case_unit_vector(&rng, va);
+    double own = vmag * test_case_uniform(&rng, 0.0, 1.5);
     double vb[3];
     for (int i = 0; i < 3; ++i) {
         va[i] *= own;
@@ -224,9 +224,9 @@ void case_make(case_kind kind, uint64_t seed, sweep_case* out)
     out->velocity[1] = to_spx(vb);
 }
 
-void case_swap(const sweep_case* in, sweep_case* out)
+void test_case_swap(const test_sweep_case* in, test_sweep_case* out)
 {
-    sweep_case c = *in;
+    test_sweep_case c = *in;
     c.box[0] = in->box[1]; c.box[1] = in->box[0];
     c.quat[0] = in->quat[1]; c.quat[1] = in->quat[0];
     c.tri[0] = in->tri[1]; c.tri[1] = in->tri[0];
@@ -237,7 +237,7 @@ void case_swap(const sweep_case* in, sweep_case* out)
 static spx_vec3 move_point(spx_quat q, const double shift[3], spx_vec3 p)
 {
     double in[3] = { p.x, p.y, p.z }, r[3];
-    case_rotate(q, in, r);
+    test_case_rotate(q, in, r);
     for (int i = 0; i < 3; ++i) r[i] += shift[i];
     return to_spx(r);
 }
@@ -245,15 +245,15 @@ static spx_vec3 move_point(spx_quat q, const double shift[3], spx_vec3 p)
 static spx_vec3 turn_vector(spx_quat q, spx_vec3 p)
 {
     double in[3] = { p.x, p.y, p.z }, r[3];
-    case_rotate(q, in, r);
+    test_case_rotate(q, in, r);
     return to_spx(r);
 }
 
-void case_transform(const sweep_case* in, spx_quat q, const double shift[3], sweep_case* out)
+void test_case_transform(const test_sweep_case* in, spx_quat q, const double shift[3], test_sweep_case* out)
 {
-    sweep_case c = *in;
+    test_sweep_case c = *in;
     for (int i = 0; i < 2; ++i) {
-        if (case_piece_is_box(in->kind, i)) {
+        if (test_case_piece_is_box(in->kind, i)) {
             c.quat[i] = quat_mul(q, in->quat[i]);
             spx_obb_from_quat(move_point(q, shift, in->box[i].center), in->box[i].half_extents, c.quat[i], &c.box[i]);
         } else {
@@ -264,17 +264,17 @@ void case_transform(const sweep_case* in, spx_quat q, const double shift[3], swe
     *out = c;
 }
 
-void case_reference_problem(const sweep_case* c, ref_problem* out)
+void test_case_reference_problem(const test_sweep_case* c, test_ref_problem* out)
 {
     switch (c->kind) {
-    case CASE_OBB_OBB:
-        ref_problem_obb_obb(&c->box[0], c->velocity[0], &c->box[1], c->velocity[1], c->tmax, out);
+    case TEST_CASE_OBB_OBB:
+        test_ref_problem_obb_obb(&c->box[0], c->velocity[0], &c->box[1], c->velocity[1], c->tmax, out);
         break;
-    case CASE_OBB_TRIANGLE:
-        ref_problem_obb_triangle(&c->box[0], c->velocity[0], &c->tri[1], c->velocity[1], c->tmax, out);
+    case TEST_CASE_OBB_TRIANGLE:
+        test_ref_problem_obb_triangle(&c->box[0], c->velocity[0], &c->tri[1], c->velocity[1], c->tmax, out);
         break;
     default:
-        ref_problem_triangle_triangle(&c->tri[0], c->velocity[0], &c->tri[1], c->velocity[1], c->tmax, out);
+        test_ref_problem_triangle_triangle(&c->tri[0], c->velocity[0], &c->tri[1], c->velocity[1], c->tmax, out);
         break;
     }
 }
@@ -284,14 +284,14 @@ static void print_vec(FILE* f, const char* name, spx_vec3 v)
     fprintf(f, "    %s = { %a, %a, %a }  /* %.9g %.9g %.9g */\n", name, v.x, v.y, v.z, v.x, v.y, v.z);
 }
 
-void case_print(FILE* f, const sweep_case* c)
+void test_case_print(FILE* f, const test_sweep_case* c)
 {
-    fprintf(f, "  case %s seed %llu (aimed at %s)\n", case_kind_name(c->kind), (unsigned long long)c->seed,
-            c->aim == CASE_AIM_HIT ? "hit" : c->aim == CASE_AIM_MISS ? "miss" : "overlap");
+    fprintf(f, "  case %s seed %llu (aimed at %s)\n", test_case_kind_name(c->kind), (unsigned long long)c->seed,
+            c->aim == TEST_CASE_AIM_HIT ? "hit" : c->aim == TEST_CASE_AIM_MISS ? "miss" : "overlap");
     for (int i = 0; i < 2; ++i) {
         const char* who = i == 0 ? "A" : "B";
         fprintf(f, "   %s:\n", who);
-        if (case_piece_is_box(c->kind, i)) {
+        if (test_case_piece_is_box(c->kind, i)) {
             const spx_obb* b = &c->box[i];
             print_vec(f, "center", b->center);
             print_vec(f, "half_extents", b->half_extents);

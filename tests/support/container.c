@@ -1,11 +1,12 @@
 /* The closed-container scene (see container.h). */
 #include "container.h"
+#include "scenes.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define BOX_HALF 0.05f
-#define WALL_HALF (0.5f * SPX_CONTAINER_WALL)
+#define WALL_HALF (0.5f * TEST_CONTAINER_WALL)
 
 static uint32_t next(uint32_t* s)
 {
@@ -16,19 +17,15 @@ static float uniform(uint32_t* s) { return (float)next(s) / 16777216.0f; } /* [0
 
 static spx_result add_static(spx_world* w, spx_vec3 p, spx_vec3 half, float friction, float restitution)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = half;
-    spx_body_def d = spx_default_body_def();
-    d.position = p;
+    spx_body_def d = test_body_def(SPX_BODY_STATIC, p);
     d.friction = friction;
     d.restitution = restitution;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id;
-    return spx_body_create(w, &d, &id);
+    spx_result r;
+    test_body_create(w, d, test_box_shape(half), &r);
+    return r;
 }
 
-spx_result spx_container_create(spx_container* c, uint32_t count, float speed, float inner, bool elastic,
+spx_result test_container_create(test_container* c, uint32_t count, float speed, float inner, bool elastic,
                                 const spx_world_def* def)
 {
     memset(c, 0, sizeof *c);
@@ -83,7 +80,7 @@ spx_result spx_container_create(spx_container* c, uint32_t count, float speed, f
     return r;
 }
 
-uint32_t spx_container_escaped(const spx_container* c, float beyond)
+uint32_t test_container_escaped(const test_container* c, float beyond)
 {
     const float lim = c->inner + beyond;
     uint32_t out = 0;
@@ -95,7 +92,7 @@ uint32_t spx_container_escaped(const spx_container* c, float beyond)
     return out;
 }
 
-void spx_container_destroy(spx_container* c)
+void test_container_destroy(test_container* c)
 {
     spx_world_destroy(c->world);
     free(c->boxes);

@@ -2,9 +2,9 @@
 #include "counting_alloc.h"
 #include <stdlib.h>
 
-void* counting_alloc(size_t size, size_t alignment, void* context)
+void* test_counting_alloc(size_t size, size_t alignment, void* context)
 {
-    counting* c = context;
+    test_counting* c = context;
     if (++c->calls == c->fail_at) return NULL;
     size_t rounded = (size + alignment - 1) / alignment * alignment;
     void* p = aligned_alloc(alignment, rounded);
@@ -15,9 +15,9 @@ void* counting_alloc(size_t size, size_t alignment, void* context)
     return p;
 }
 
-void counting_free(void* memory, size_t size, void* context)
+void test_counting_free(void* memory, size_t size, void* context)
 {
-    counting* c = context;
+    test_counting* c = context;
     c->live--;
     c->live_bytes -= size;
     free(memory);

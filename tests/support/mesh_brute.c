@@ -1,6 +1,6 @@
 /* The all-pairs brute force for the mesh queries: see mesh_brute.h. */
 #include "mesh_brute.h"
-#include "test.h"
+#include "support/test.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -9,12 +9,12 @@
 
 #define DUMP_LIMIT 12 /* failures printed in full per statistics block; all are counted */
 
-const char* brute_state_name(int state)
+const char* test_brute_state_name(int state)
 {
     return state == SPX_SWEEP_MISS ? "MISS" : state == SPX_SWEEP_HIT ? "HIT" : state == SPX_SWEEP_START_OVERLAP ? "START_OVERLAP" : "?";
 }
 
-bool brute_side_from_instance(brute_side* out, const spx_mesh_instance* instance)
+bool test_brute_side_from_instance(test_brute_side* out, const spx_mesh_instance* instance)
 {
     memset(out, 0, sizeof *out);
     spx_mesh_info info;
@@ -22,14 +22,14 @@ bool brute_side_from_instance(brute_side* out, const spx_mesh_instance* instance
     out->tri = malloc(sizeof(spx_triangle) * info.triangle_count);
     out->source = malloc(sizeof(uint32_t) * info.triangle_count);
     if (!out->tri || !out->source) {
-        brute_side_free(out);
+        test_brute_side_free(out);
         return false;
     }
     for (uint32_t i = 0; i < info.triangle_count; ++i) {
         spx_triangle t;
         uint32_t src = 0;
         if (spx_mesh_instance_get_triangle(instance, i, &t, &src) != SPX_OK) {
-            brute_side_free(out);
+            test_brute_side_free(out);
             return false;
         }
         /* The queries skip a triangle that the pose's rounding made degenerate (the leaf test would
@@ -45,7 +45,7 @@ bool brute_side_from_instance(brute_side* out, const spx_mesh_instance* instance
     return true;
 }
 
-void brute_side_from_box(brute_side* out, const spx_obb* box)
+void test_brute_side_from_box(test_brute_side* out, const spx_obb* box)
 {
     memset(out, 0, sizeof *out);
     out->is_box = true;
@@ -53,14 +53,14 @@ void brute_side_from_box(brute_side* out, const spx_obb* box)
     out->count = 1;
 }
 
-void brute_side_free(brute_side* s)
+void test_brute_side_free(test_brute_side* s)
 {
     free(s->tri);
     free(s->source);
     memset(s, 0, sizeof *s);
 }
 
-void brute_answer_free(brute_answer* r)
+void test_brute_answer_free(test_brute_answer* r)
 {
     free(r->pairs);
     free(r->in_set);
@@ -70,28 +70,28 @@ void brute_answer_free(brute_answer* r)
 
 static int pair_order(const void* x, const void* y)
 {
-    const brute_pair *p = x, *q = y;
+    const test_brute_pair *p = x, *q = y;
     if (p->ta != q->ta) return p->ta < q->ta ? -1 : 1;
     if (p->tb != q->tb) return p->tb < q->tb ? -1 : 1;
     return 0;
 }
 
-static bool push_pair(brute_answer* r, uint32_t* cap, uint32_t ia, uint32_t ib, uint32_t ta, uint32_t tb,
+static bool push_pair(test_brute_answer* r, uint32_t* cap, uint32_t ia, uint32_t ib, uint32_t ta, uint32_t tb,
                       const spx_sweep_hit* h)
 {
     if (r->pair_count == *cap) {
         uint32_t grown = *cap ? 2 * *cap : 256;
-        brute_pair* p = realloc(r->pairs, sizeof(brute_pair) * grown);
+        test_brute_pair* p = realloc(r->pairs, sizeof(test_brute_pair) * grown);
         if (!p) return false;
         r->pairs = p;
         *cap = grown;
     }
-    r->pairs[r->pair_count++] = (brute_pair){ ia, ib, ta, tb, *h };
+    r->pairs[r->pair_count++] = (test_brute_pair){ ia, ib, ta, tb, *h };
     return true;
 }
 
 /* Corners of piece i of a side: 8 for the box, 3 for a triangle. */
-static int corners(const brute_side* s, uint32_t i, spx_vec3 out[8])
+static int corners(const test_brute_side* s, uint32_t i, spx_vec3 out[8])
 {
     if (s->is_box) {
         spx_obb_corners(&s->box, out);
@@ -105,7 +105,7 @@ static double dot3(spx_vec3 a, const double n[3]) { return a.x * n[0] + a.y * n[
 
 /* The depth estimate along n: for each pair of the set, how far B must move along n for the two
    pieces' projections to part (A's highest corner less B's lowest); the largest over the pairs. */
-static float depth_along(const brute_side* a, const brute_side* b, const brute_answer* r, const double n[3])
+static float depth_along(const test_brute_side* a, const test_brute_side* b, const test_brute_answer* r, const double n[3])
 {
     double depth = -INFINITY;
     for (uint32_t k = 0; k < r->pair_count; ++k) {
@@ -121,9 +121,9 @@ static float depth_along(const brute_side* a, const brute_side* b, const brute_a
 }
 
 /* State, first pair, contact set, averaged normal, point and depth from the pairs found. */
-static bool finish(const brute_side* a, const brute_side* b, brute_answer* r)
+static bool finish(const test_brute_side* a, const test_brute_side* b, test_brute_answer* r)
 {
-    if (r->pair_count) qsort(r->pairs, r->pair_count, sizeof(brute_pair), pair_order);
+    if (r->pair_count) qsort(r->pairs, r->pair_count, sizeof(test_brute_pair), pair_order);
     r->in_set = calloc(r->pair_count + 1, sizeof(bool));
     r->optional = calloc(r->pair_count + 1, sizeof(bool));
     if (!r->in_set || !r->optional) return false;
@@ -179,7 +179,7 @@ static bool finish(const brute_side* a, const brute_side* b, brute_answer* r)
     return true;
 }
 
-bool brute_sweep(const brute_side* a, spx_vec3 va, const brute_side* b, spx_vec3 vb, float tmax, brute_answer* out)
+bool test_brute_sweep(const test_brute_side* a, spx_vec3 va, const test_brute_side* b, spx_vec3 vb, float tmax, test_brute_answer* out)
 {
     memset(out, 0, sizeof *out);
     out->tmax = tmax;
@@ -201,7 +201,7 @@ bool brute_sweep(const brute_side* a, spx_vec3 va, const brute_side* b, spx_vec3
     return finish(a, b, out);
 }
 
-bool brute_static(const brute_side* a, const brute_side* b, brute_answer* out)
+bool test_brute_static(const test_brute_side* a, const test_brute_side* b, test_brute_answer* out)
 {
     memset(out, 0, sizeof *out);
     if (b->is_box) return false;
@@ -240,20 +240,20 @@ bool brute_static(const brute_side* a, const brute_side* b, brute_answer* out)
     return finish(a, b, out);
 }
 
-const brute_pair* brute_find(const brute_answer* e, uint32_t ta, uint32_t tb)
+const test_brute_pair* test_brute_find(const test_brute_answer* e, uint32_t ta, uint32_t tb)
 {
-    brute_pair key;
+    test_brute_pair key;
     memset(&key, 0, sizeof key);
     key.ta = ta, key.tb = tb;
     if (!e->pair_count) return NULL;
-    return bsearch(&key, e->pairs, e->pair_count, sizeof(brute_pair), pair_order);
+    return bsearch(&key, e->pairs, e->pair_count, sizeof(test_brute_pair), pair_order);
 }
 
 /* ---- comparison ------------------------------------------------------------------------------ */
 
 typedef struct report {
     const char* label;
-    brute_stats* st;
+    test_brute_stats* st;
     int failed;
 } report;
 
@@ -273,11 +273,11 @@ static void say(report* rp, const char* fmt, ...)
     va_end(ap);
 }
 
-static void print_pair(report* rp, const char* what, const brute_pair* p)
+static void print_pair(report* rp, const char* what, const test_brute_pair* p)
 {
     const spx_sweep_hit* h = &p->hit;
     say(rp, "%s: pair (%u, %u) %s time %.9g (%a) normal %.9g %.9g %.9g point %.9g %.9g %.9g depth %.9g axis %d features %d/%d",
-        what, p->ta, p->tb, brute_state_name(h->state), h->time, h->time, h->normal.x, h->normal.y, h->normal.z,
+        what, p->ta, p->tb, test_brute_state_name(h->state), h->time, h->time, h->normal.x, h->normal.y, h->normal.z,
         h->point.x, h->point.y, h->point.z, h->depth, h->axis, (int)h->feature_a, (int)h->feature_b);
 }
 
@@ -290,7 +290,7 @@ static void print_contact(report* rp, const char* what, const spx_mesh_contact* 
 
 
 /* One contact against the brute force's answer for its pair. */
-static void compare_contact(report* rp, const brute_answer* e, const spx_mesh_contact* c, const brute_pair* p,
+static void compare_contact(report* rp, const test_brute_answer* e, const spx_mesh_contact* c, const test_brute_pair* p,
                             double scale, const char* what)
 {
     const spx_sweep_hit* h = &p->hit;
@@ -303,8 +303,8 @@ static void compare_contact(report* rp, const brute_answer* e, const spx_mesh_co
         bad |= !(fabs((double)c->time - h->time) <= tol_t);
         bad |= c->depth != 0.0f;
     }
-    bad |= !(brute_vdiff(c->normal, h->normal) <= 1e-5);
-    bad |= !(brute_vdiff(c->point, h->point) <= tol_p);
+    bad |= !(test_brute_vdiff(c->normal, h->normal) <= 1e-5);
+    bad |= !(test_brute_vdiff(c->point, h->point) <= tol_p);
     bad |= c->feature_a != h->feature_a || c->feature_b != h->feature_b;
     if (bad) {
         say(rp, "%s differs from its pair's single test:", what);
@@ -313,9 +313,9 @@ static void compare_contact(report* rp, const brute_answer* e, const spx_mesh_co
     }
 }
 
-int brute_compare(const brute_answer* e, const brute_side* a, const brute_side* b, const spx_mesh_hit* got,
+int test_brute_compare(const test_brute_answer* e, const test_brute_side* a, const test_brute_side* b, const spx_mesh_hit* got,
                   const spx_mesh_contact* contacts, uint32_t capacity, double scale, const char* label,
-                  brute_stats* st)
+                  test_brute_stats* st)
 {
     report rp = { label, st, 0 };
     st->compared++;
@@ -325,8 +325,8 @@ int brute_compare(const brute_answer* e, const brute_side* a, const brute_side* 
     else if (e->state == SPX_SWEEP_HIT) st->hits++;
     else st->overlaps++;
     if ((int)got->state != (int)e->state) {
-        say(&rp, "state %s, brute force %s (%u pairs not missing, %u in the set)", brute_state_name(got->state),
-            brute_state_name(e->state), e->pair_count, e->set_count);
+        say(&rp, "state %s, brute force %s (%u pairs not missing, %u in the set)", test_brute_state_name(got->state),
+            test_brute_state_name(e->state), e->pair_count, e->set_count);
         if (e->state != SPX_SWEEP_MISS) print_pair(&rp, "brute first", &e->pairs[e->first]);
         if (got->state != SPX_SWEEP_MISS) print_contact(&rp, "query first", &got->first);
         return 1;
@@ -352,7 +352,7 @@ int brute_compare(const brute_answer* e, const brute_side* a, const brute_side* 
     uint32_t written = got->contacts_written < capacity ? got->contacts_written : capacity;
     for (uint32_t k = 0; k < written; ++k) {
         const spx_mesh_contact* c = &contacts[k];
-        const brute_pair* p = brute_find(e, c->triangle_a, c->triangle_b);
+        const test_brute_pair* p = test_brute_find(e, c->triangle_a, c->triangle_b);
         if (!p) {
             say(&rp, "contact %u: pair (%u, %u) misses in the brute force", k, c->triangle_a, c->triangle_b);
             continue;
@@ -378,7 +378,7 @@ int brute_compare(const brute_answer* e, const brute_side* a, const brute_side* 
     }
     free(seen);
 
-    const brute_pair* fp = &e->pairs[e->first];
+    const test_brute_pair* fp = &e->pairs[e->first];
     if (e->state == SPX_SWEEP_HIT) {
         double dt = fabs((double)got->time - e->time);
         if (got->time == e->time) st->time_exact++;
@@ -388,7 +388,7 @@ int brute_compare(const brute_answer* e, const brute_side* a, const brute_side* 
         for (uint32_t k = 0; k < e->pair_count; ++k) tied += e->pairs[k].hit.time == e->time;
         if (tied > 1) st->ties++;
         if (got->first.triangle_a != fp->ta || got->first.triangle_b != fp->tb) {
-            const brute_pair* gp = brute_find(e, got->first.triangle_a, got->first.triangle_b);
+            const test_brute_pair* gp = test_brute_find(e, got->first.triangle_a, got->first.triangle_b);
             say(&rp, "first pair (%u, %u), brute force (%u, %u) by (time, triangle_a, triangle_b); %u pairs share the first time",
                 got->first.triangle_a, got->first.triangle_b, fp->ta, fp->tb, tied);
             print_pair(&rp, "brute first", fp);
@@ -412,8 +412,8 @@ int brute_compare(const brute_answer* e, const brute_side* a, const brute_side* 
             if (len >= 1e-3) want_n = spx_v3((float)(tn[0] / (tied * len)), (float)(tn[1] / (tied * len)), (float)(tn[2] / (tied * len)));
             want_p = spx_v3((float)(tp[0] / tied), (float)(tp[1] / tied), (float)(tp[2] / tied));
         }
-        if (got->time != got->first.time || !(brute_vdiff(got->normal, want_n) <= 1e-6)
-            || !(brute_vdiff(got->point, want_p) <= 1e-6 * scale) || got->depth != 0.0f)
+        if (got->time != got->first.time || !(test_brute_vdiff(got->normal, want_n) <= 1e-6)
+            || !(test_brute_vdiff(got->point, want_p) <= 1e-6 * scale) || got->depth != 0.0f)
             say(&rp, "HIT: time %.9g (first pair's %.9g), normal %.9g %.9g %.9g, point %.9g %.9g %.9g: not those of the %u "
                 "pair(s) at the first time (%.9g %.9g %.9g, %.9g %.9g %.9g), or depth %.9g != 0",
                 got->time, got->first.time, got->normal.x, got->normal.y, got->normal.z, got->point.x, got->point.y,
@@ -424,7 +424,7 @@ int brute_compare(const brute_answer* e, const brute_side* a, const brute_side* 
     /* START_OVERLAP */
     if (got->time != 0.0f) say(&rp, "START_OVERLAP at time %.9g", got->time);
     /* the deepest pair (any of equal depth) */
-    const brute_pair* gp = brute_find(e, got->first.triangle_a, got->first.triangle_b);
+    const test_brute_pair* gp = test_brute_find(e, got->first.triangle_a, got->first.triangle_b);
     const bool deepest = gp && e->in_set[gp - e->pairs] && gp->hit.depth >= fp->hit.depth - 1e-6 * scale;
     if (!deepest) {
         say(&rp, "first pair (%u, %u) is not a deepest pair", got->first.triangle_a, got->first.triangle_b);
@@ -443,12 +443,12 @@ int brute_compare(const brute_answer* e, const brute_side* a, const brute_side* 
         const double n[3] = { want.x, want.y, want.z };
         want_depth = depth_along(a, b, e, n);
     }
-    double nd = brute_vdiff(got->normal, want);
+    double nd = test_brute_vdiff(got->normal, want);
     if (!ambiguous && nd > st->worst_normal) st->worst_normal = nd;
     if (!ambiguous && !(nd <= 1e-4))
         say(&rp, "averaged normal %.9g %.9g %.9g, brute force %.9g %.9g %.9g (mean length %.3g over %u pairs)",
             got->normal.x, got->normal.y, got->normal.z, want.x, want.y, want.z, e->mean_length, e->set_count);
-    if (!(brute_vdiff(got->point, e->point) <= 1e-4 * scale))
+    if (!(test_brute_vdiff(got->point, e->point) <= 1e-4 * scale))
         say(&rp, "mean point %.9g %.9g %.9g, brute force %.9g %.9g %.9g", got->point.x, got->point.y, got->point.z,
             e->point.x, e->point.y, e->point.z);
     if (!ambiguous && !(fabs((double)got->depth - want_depth) <= 1e-4 * scale))
@@ -458,9 +458,9 @@ int brute_compare(const brute_answer* e, const brute_side* a, const brute_side* 
 
 /* ---- running queries against the brute force ---------------------------------------------------- */
 
-double brute_len3(spx_vec3 v) { return sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z); }
+double test_brute_len3(spx_vec3 v) { return sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z); }
 
-double brute_vdiff(spx_vec3 a, spx_vec3 b)
+double test_brute_vdiff(spx_vec3 a, spx_vec3 b)
 {
     return fmax(fabs((double)a.x - b.x), fmax(fabs((double)a.y - b.y), fabs((double)a.z - b.z)));
 }
@@ -485,7 +485,7 @@ static void brute_print_box(const spx_obb* b)
 
 /* A contacts array of `capacity` entries and one guard entry past its end that no call may write. */
 
-bool brute_buffer_make(brute_buffer* b, uint32_t capacity)
+bool test_brute_buffer_make(test_brute_buffer* b, uint32_t capacity)
 {
     b->capacity = capacity;
     b->c = malloc(sizeof(spx_mesh_contact) * (capacity + 1));
@@ -494,7 +494,7 @@ bool brute_buffer_make(brute_buffer* b, uint32_t capacity)
     return true;
 }
 
-bool brute_buffer_intact(const brute_buffer* b)
+bool test_brute_buffer_intact(const test_brute_buffer* b)
 {
     const unsigned char* g = (const unsigned char*)&b->c[b->capacity];
     for (size_t i = 0; i < sizeof(spx_mesh_contact); ++i)
@@ -502,7 +502,7 @@ bool brute_buffer_intact(const brute_buffer* b)
     return true;
 }
 
-void brute_buffer_free(brute_buffer* b)
+void test_brute_buffer_free(test_brute_buffer* b)
 {
     free(b->c);
     b->c = NULL;
@@ -511,7 +511,7 @@ void brute_buffer_free(brute_buffer* b)
 /* One query of either kind, so the comparisons below serve both. */
 
 /* Prints a query so that it can be rebuilt: poses, box, velocities and tmax in %a. */
-void brute_print_query(const brute_query* q)
+void test_brute_print_query(const test_brute_query* q)
 {
     spx_transform t;
     if (q->box) brute_print_box(q->box);
@@ -522,98 +522,98 @@ void brute_print_query(const brute_query* q)
     fprintf(stderr, "    tmax %a = %.9g\n", q->tmax, q->tmax);
 }
 
-spx_result brute_run_sweep(const brute_query* q, brute_buffer* buf, spx_mesh_hit* out)
+spx_result test_brute_run_sweep(const test_brute_query* q, test_brute_buffer* buf, spx_mesh_hit* out)
 {
     return q->box ? spx_sweep_obb_mesh(q->box, q->va, q->b, q->vb, q->tmax, buf->c, buf->capacity, out)
                   : spx_sweep_mesh_mesh(q->a, q->va, q->b, q->vb, q->tmax, buf->c, buf->capacity, out);
 }
 
-spx_result brute_run_contacts(const brute_query* q, brute_buffer* buf, spx_mesh_hit* out)
+spx_result test_brute_run_contacts(const test_brute_query* q, test_brute_buffer* buf, spx_mesh_hit* out)
 {
     return q->box ? spx_contacts_obb_mesh(q->box, q->b, buf->c, buf->capacity, out)
                   : spx_contacts_mesh_mesh(q->a, q->b, buf->c, buf->capacity, out);
 }
 
-bool brute_sides_of(const brute_query* q, brute_side* a, brute_side* b)
+bool test_brute_sides_of(const test_brute_query* q, test_brute_side* a, test_brute_side* b)
 {
-    if (q->box) brute_side_from_box(a, q->box);
-    else if (!brute_side_from_instance(a, q->a)) return false;
-    if (!brute_side_from_instance(b, q->b)) {
-        brute_side_free(a);
+    if (q->box) test_brute_side_from_box(a, q->box);
+    else if (!test_brute_side_from_instance(a, q->a)) return false;
+    if (!test_brute_side_from_instance(b, q->b)) {
+        test_brute_side_free(a);
         return false;
     }
     return true;
 }
 
 /* The size of a problem, for point tolerances: the farthest any corner gets from the origin. */
-double brute_problem_scale(const brute_side* a, const brute_side* b, const brute_query* q)
+double test_brute_problem_scale(const test_brute_side* a, const test_brute_side* b, const test_brute_query* q)
 {
     double s = 1e-3;
-    const brute_side* sides[2] = { a, b };
+    const test_brute_side* sides[2] = { a, b };
     for (int k = 0; k < 2; ++k) {
-        const brute_side* sd = sides[k];
+        const test_brute_side* sd = sides[k];
         if (sd->is_box) {
-            s = fmax(s, brute_len3(sd->box.center) + brute_len3(sd->box.half_extents));
+            s = fmax(s, test_brute_len3(sd->box.center) + test_brute_len3(sd->box.half_extents));
             continue;
         }
         for (uint32_t i = 0; i < sd->count; ++i)
-            for (int c = 0; c < 3; ++c) s = fmax(s, brute_len3(sd->tri[i].v[c]));
+            for (int c = 0; c < 3; ++c) s = fmax(s, test_brute_len3(sd->tri[i].v[c]));
     }
-    return s + (brute_len3(q->va) + brute_len3(q->vb)) * q->tmax;
+    return s + (test_brute_len3(q->va) + test_brute_len3(q->vb)) * q->tmax;
 }
 
 /* The swept query against the brute force. `capacity` UINT32_MAX: room for the whole set. The
    answer is copied to *out (may be NULL) for further checks. */
-int brute_check_sweep(const brute_query* q, uint32_t capacity, const char* label, brute_stats* st,
+int test_brute_check_sweep(const test_brute_query* q, uint32_t capacity, const char* label, test_brute_stats* st,
                                spx_mesh_hit* out)
 {
-    brute_side sa, sb;
-    ENSURE(brute_sides_of(q, &sa, &sb));
-    brute_answer e;
-    int failed = !brute_sweep(&sa, q->va, &sb, q->vb, q->tmax, &e);
+    test_brute_side sa, sb;
+    TEST_ENSURE(test_brute_sides_of(q, &sa, &sb));
+    test_brute_answer e;
+    int failed = !test_brute_sweep(&sa, q->va, &sb, q->vb, q->tmax, &e);
     if (failed) fprintf(stderr, "%s: brute force failed\n", label);
-    brute_buffer buf = { 0 };
+    test_brute_buffer buf = { 0 };
     if (!failed) {
         uint32_t cap = capacity == UINT32_MAX ? e.set_count + e.set_optional + 4 : capacity;
-        failed = !brute_buffer_make(&buf, cap);
+        failed = !test_brute_buffer_make(&buf, cap);
     }
     spx_mesh_hit hit;
     memset(&hit, 0, sizeof hit);
     if (!failed) {
-        spx_result r = brute_run_sweep(q, &buf, &hit);
+        spx_result r = test_brute_run_sweep(q, &buf, &hit);
         if (r != SPX_OK) {
             fprintf(stderr, "%s: query returned %s\n", label, spx_result_string(r));
             failed = 1;
         } else {
-            failed = brute_compare(&e, &sa, &sb, &hit, buf.c, buf.capacity, brute_problem_scale(&sa, &sb, q), label, st);
-            if (!brute_buffer_intact(&buf)) {
+            failed = test_brute_compare(&e, &sa, &sb, &hit, buf.c, buf.capacity, test_brute_problem_scale(&sa, &sb, q), label, st);
+            if (!test_brute_buffer_intact(&buf)) {
                 fprintf(stderr, "%s: wrote past the capacity of %u contacts\n", label, buf.capacity);
                 failed = 1;
             }
         }
     }
-    if (failed && st->dumped <= 12) brute_print_query(q);
+    if (failed && st->dumped <= 12) test_brute_print_query(q);
     if (out) *out = hit;
-    brute_buffer_free(&buf);
-    brute_answer_free(&e);
-    brute_side_free(&sa);
-    brute_side_free(&sb);
+    test_brute_buffer_free(&buf);
+    test_brute_answer_free(&e);
+    test_brute_side_free(&sa);
+    test_brute_side_free(&sb);
     return failed;
 }
 
 /* The full answer and contact list of a query, for comparing two queries with each other. */
 
-int brute_full_run(const brute_query* q, brute_full* out)
+int test_brute_full_run(const test_brute_query* q, test_brute_full* out)
 {
-    brute_buffer none = { NULL, 0 };
-    ENSURE_CODE(brute_run_sweep(q, &none, &out->hit), SPX_OK);
-    ENSURE(brute_buffer_make(&out->buf, out->hit.contact_count + 1));
-    ENSURE_CODE(brute_run_sweep(q, &out->buf, &out->hit), SPX_OK);
-    ENSURE(out->hit.contacts_written == out->hit.contact_count);
+    test_brute_buffer none = { NULL, 0 };
+    TEST_ENSURE_CODE(test_brute_run_sweep(q, &none, &out->hit), SPX_OK);
+    TEST_ENSURE(test_brute_buffer_make(&out->buf, out->hit.contact_count + 1));
+    TEST_ENSURE_CODE(test_brute_run_sweep(q, &out->buf, &out->hit), SPX_OK);
+    TEST_ENSURE(out->hit.contacts_written == out->hit.contact_count);
     return 0;
 }
 
-const spx_mesh_contact* brute_full_find(const brute_full* f, uint32_t ta, uint32_t tb)
+const spx_mesh_contact* test_brute_full_find(const test_brute_full* f, uint32_t ta, uint32_t tb)
 {
     for (uint32_t k = 0; k < f->hit.contacts_written; ++k)
         if (f->buf.c[k].triangle_a == ta && f->buf.c[k].triangle_b == tb) return &f->buf.c[k];
@@ -627,10 +627,10 @@ static double flip_diff(spx_vec3 a, spx_vec3 b) /* how far a is from -b */
 
 /* Why a swapped answer differs: the single-pair test on the same two triangles in both orders,
    for the pairs whose answers differ (state, or time by more than 1e-5 tmax). */
-void brute_explain_swap(const brute_query* q)
+void test_brute_explain_swap(const test_brute_query* q)
 {
-    brute_side sa, sb;
-    if (!brute_sides_of(q, &sa, &sb)) return;
+    test_brute_side sa, sb;
+    if (!test_brute_sides_of(q, &sa, &sb)) return;
     int shown = 0, differ = 0;
     for (uint32_t i = 0; i < sa.count; ++i)
         for (uint32_t j = 0; j < sb.count; ++j) {
@@ -641,8 +641,8 @@ void brute_explain_swap(const brute_query* q)
             ++differ;
             if (shown++ >= 3) continue;
             fprintf(stderr, "    pair (%u, %u): (A, B) %s at %.9g axis %d normal %.9g %.9g %.9g; (B, A) %s at %.9g axis %d normal %.9g %.9g %.9g\n",
-                    sa.source[i], sb.source[j], brute_state_name(h1.state), h1.time, h1.axis, h1.normal.x, h1.normal.y,
-                    h1.normal.z, brute_state_name(h2.state), h2.time, h2.axis, h2.normal.x, h2.normal.y, h2.normal.z);
+                    sa.source[i], sb.source[j], test_brute_state_name(h1.state), h1.time, h1.axis, h1.normal.x, h1.normal.y,
+                    h1.normal.z, test_brute_state_name(h2.state), h2.time, h2.axis, h2.normal.x, h2.normal.y, h2.normal.z);
             const spx_triangle* t[2] = { &sa.tri[i], &sb.tri[j] };
             for (int k = 0; k < 2; ++k)
                 fprintf(stderr, "      %c: (%a, %a, %a) (%a, %a, %a) (%a, %a, %a)\n", k ? 'B' : 'A', t[k]->v[0].x,
@@ -650,29 +650,29 @@ void brute_explain_swap(const brute_query* q)
                         t[k]->v[2].z);
         }
     fprintf(stderr, "    %d triangle pairs answer differently in the two orders\n", differ);
-    brute_side_free(&sa);
-    brute_side_free(&sb);
+    test_brute_side_free(&sa);
+    test_brute_side_free(&sb);
 }
 
 /* A and B exchanged: the same state and time, the same pairs with their triangle numbers swapped,
    each pair's normal flipped and its features exchanged; a start overlap's averaged normal flipped,
    its point and depth estimate the same. */
-int brute_check_swapped(const brute_query* q, const char* label, double scale)
+int test_brute_check_swapped(const test_brute_query* q, const char* label, double scale)
 {
-    brute_query s = { NULL, q->b, q->a, q->vb, q->va, q->tmax };
-    brute_full f, g;
+    test_brute_query s = { NULL, q->b, q->a, q->vb, q->va, q->tmax };
+    test_brute_full f, g;
     memset(&f, 0, sizeof f), memset(&g, 0, sizeof g);
-    int failed = brute_full_run(q, &f) || brute_full_run(&s, &g);
+    int failed = test_brute_full_run(q, &f) || test_brute_full_run(&s, &g);
     const double tol_t = 1e-5 * q->tmax;
     if (!failed && (f.hit.state != g.hit.state || !(fabs((double)f.hit.time - g.hit.time) <= tol_t) ||
                     f.hit.contact_count != g.hit.contact_count)) {
         fprintf(stderr, "%s, swapped: %s at %.9g with %u contacts, unswapped %s at %.9g with %u\n", label,
-                brute_state_name(g.hit.state), g.hit.time, g.hit.contact_count, brute_state_name(f.hit.state),
+                test_brute_state_name(g.hit.state), g.hit.time, g.hit.contact_count, test_brute_state_name(f.hit.state),
                 f.hit.time, f.hit.contact_count);
         failed = 1;
     }
     for (uint32_t k = 0; !failed && k < f.hit.contacts_written; ++k) {
-        const spx_mesh_contact *c = &f.buf.c[k], *d = brute_full_find(&g, c->triangle_b, c->triangle_a);
+        const spx_mesh_contact *c = &f.buf.c[k], *d = test_brute_full_find(&g, c->triangle_b, c->triangle_a);
         if (!d) {
             fprintf(stderr, "%s, swapped: pair (%u, %u) missing\n", label, c->triangle_b, c->triangle_a);
             failed = 1;
@@ -690,22 +690,22 @@ int brute_check_swapped(const brute_query* q, const char* label, double scale)
     }
     if (!failed && f.hit.state == SPX_SWEEP_START_OVERLAP &&
         (!(flip_diff(f.hit.normal, g.hit.normal) <= 1e-4) || !(fabs((double)f.hit.depth - g.hit.depth) <= 1e-4 * scale) ||
-         !(brute_vdiff(f.hit.point, g.hit.point) <= 1e-5 * scale))) {
+         !(test_brute_vdiff(f.hit.point, g.hit.point) <= 1e-5 * scale))) {
         fprintf(stderr, "%s, swapped: averaged normal %.9g %.9g %.9g depth %.9g; unswapped %.9g %.9g %.9g depth %.9g\n",
                 label, g.hit.normal.x, g.hit.normal.y, g.hit.normal.z, g.hit.depth, f.hit.normal.x, f.hit.normal.y,
                 f.hit.normal.z, f.hit.depth);
         failed = 1;
     }
     if (failed) {
-        brute_print_query(q);
-        if (!q->box) brute_explain_swap(q);
+        test_brute_print_query(q);
+        if (!q->box) test_brute_explain_swap(q);
     }
-    brute_buffer_free(&f.buf);
-    brute_buffer_free(&g.buf);
+    test_brute_buffer_free(&f.buf);
+    test_brute_buffer_free(&g.buf);
     return failed;
 }
 
-void brute_print_stats(const char* name, const brute_stats* st, double seconds)
+void test_brute_print_stats(const char* name, const test_brute_stats* st, double seconds)
 {
     printf("  %s: %llu compared (%llu hits, %llu misses, %llu start overlaps), %llu contacts field by field, "
            "%llu hits with tied first pairs, %llu pair tests in the brute force, %.1f s\n",
@@ -720,47 +720,47 @@ void brute_print_stats(const char* name, const brute_stats* st, double seconds)
 
 
 /* The static queries against the brute force: overlap, contacts, and a sweep over no time. */
-int brute_check_static(const brute_query* q, const char* label, brute_stats* st, int* overlapping,
+int test_brute_check_static(const test_brute_query* q, const char* label, test_brute_stats* st, int* overlapping,
                        uint64_t* inconsistent)
 {
     int failures = 0;
-    brute_side sa, sb;
-    ENSURE(brute_sides_of(q, &sa, &sb));
-    brute_answer e;
-    ENSURE(brute_static(&sa, &sb, &e));
+    test_brute_side sa, sb;
+    TEST_ENSURE(test_brute_sides_of(q, &sa, &sb));
+    test_brute_answer e;
+    TEST_ENSURE(test_brute_static(&sa, &sb, &e));
     *inconsistent += e.inconsistent;
     bool any = e.pair_count > 0, got = !any;
-    ENSURE_CODE(q->box ? spx_overlap_obb_mesh(q->box, q->b, &got) : spx_overlap_mesh_mesh(q->a, q->b, &got), SPX_OK);
+    TEST_ENSURE_CODE(q->box ? spx_overlap_obb_mesh(q->box, q->b, &got) : spx_overlap_mesh_mesh(q->a, q->b, &got), SPX_OK);
     if (got != any) {
         fprintf(stderr, "%s: overlap says %d, brute force %u overlapping pairs\n", label, (int)got, e.pair_count);
         ++failures;
     }
     *overlapping += any;
-    brute_buffer buf, zb;
-    ENSURE(brute_buffer_make(&buf, e.pair_count + 2));
+    test_brute_buffer buf, zb;
+    TEST_ENSURE(test_brute_buffer_make(&buf, e.pair_count + 2));
     spx_mesh_hit h;
-    ENSURE_CODE(brute_run_contacts(q, &buf, &h), SPX_OK);
-    failures |= brute_compare(&e, &sa, &sb, &h, buf.c, buf.capacity, brute_problem_scale(&sa, &sb, q), label, st);
-    if (!brute_buffer_intact(&buf)) {
+    TEST_ENSURE_CODE(test_brute_run_contacts(q, &buf, &h), SPX_OK);
+    failures |= test_brute_compare(&e, &sa, &sb, &h, buf.c, buf.capacity, test_brute_problem_scale(&sa, &sb, q), label, st);
+    if (!test_brute_buffer_intact(&buf)) {
         fprintf(stderr, "%s: wrote past the capacity of %u contacts\n", label, buf.capacity);
         failures = 1;
     }
     /* a sweep over no time at all is the static query */
     spx_mesh_hit z;
-    ENSURE(brute_buffer_make(&zb, e.pair_count + 2));
-    brute_query zq = *q;
+    TEST_ENSURE(test_brute_buffer_make(&zb, e.pair_count + 2));
+    test_brute_query zq = *q;
     zq.tmax = 0.0f;
-    ENSURE_CODE(brute_run_sweep(&zq, &zb, &z), SPX_OK);
+    TEST_ENSURE_CODE(test_brute_run_sweep(&zq, &zb, &z), SPX_OK);
     if (z.state != h.state || z.contact_count != h.contact_count) {
         fprintf(stderr, "%s: sweep with tmax 0 gives %s with %u contacts, the static query %s with %u\n", label,
-                brute_state_name(z.state), z.contact_count, brute_state_name(h.state), h.contact_count);
+                test_brute_state_name(z.state), z.contact_count, test_brute_state_name(h.state), h.contact_count);
         failures = 1;
     }
-    if (failures) brute_print_query(q);
-    brute_buffer_free(&buf);
-    brute_buffer_free(&zb);
-    brute_answer_free(&e);
-    brute_side_free(&sa);
-    brute_side_free(&sb);
+    if (failures) test_brute_print_query(q);
+    test_brute_buffer_free(&buf);
+    test_brute_buffer_free(&zb);
+    test_brute_answer_free(&e);
+    test_brute_side_free(&sa);
+    test_brute_side_free(&sb);
     return failures != 0;
 }

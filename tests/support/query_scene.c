@@ -10,7 +10,7 @@ typedef struct edge_mid {
     uint32_t a, b, mid;
 } edge_mid;
 
-static uint32_t midpoint(spx_shape* s, edge_mid* mids, uint32_t* mid_count, uint32_t a, uint32_t b, float radius)
+static uint32_t midpoint(test_shape* s, edge_mid* mids, uint32_t* mid_count, uint32_t a, uint32_t b, float radius)
 {
     if (a > b) {
         uint32_t t = a;
@@ -27,7 +27,7 @@ static uint32_t midpoint(spx_shape* s, edge_mid* mids, uint32_t* mid_count, uint
     return v;
 }
 
-bool spx_shape_icosphere(spx_shape* s, float radius, uint32_t level)
+bool test_shape_icosphere(test_shape* s, float radius, uint32_t level)
 {
     memset(s, 0, sizeof *s);
     uint32_t tris = 20, verts = 12;
@@ -37,7 +37,7 @@ bool spx_shape_icosphere(spx_shape* s, float radius, uint32_t level)
     uint32_t* next = malloc(sizeof(uint32_t) * 3 * tris);
     edge_mid* mids = malloc(sizeof(edge_mid) * tris * 3 / 2 + sizeof(edge_mid));
     if (!s->vertices || !s->indices || !next || !mids) {
-        free(next), free(mids), spx_shape_free(s);
+        free(next), free(mids), test_shape_free(s);
         return false;
     }
     const double t = (1.0 + sqrt(5.0)) / 2.0;
@@ -73,24 +73,24 @@ bool spx_shape_icosphere(spx_shape* s, float radius, uint32_t level)
     return true;
 }
 
-bool spx_query_scene_build(spx_query_scene* s, uint32_t count, uint64_t seed)
+bool test_query_scene_build(test_query_scene* s, uint32_t count, uint64_t seed)
 {
     memset(s, 0, sizeof *s);
-    bool ok = spx_shape_icosphere(&s->shapes[0], 1.0f, 2) && spx_shape_icosphere(&s->shapes[1], 2.5f, 3)
-           && spx_shape_torus(&s->shapes[2], 1.5f, 0.4f, 24, 12) && spx_shape_grid(&s->shapes[3], 6, 6);
-    for (int m = 0; ok && m < SPX_QUERY_SCENE_MESHES; ++m) ok = (s->meshes[m] = spx_shape_mesh(&s->shapes[m])) != NULL;
+    bool ok = test_shape_icosphere(&s->shapes[0], 1.0f, 2) && test_shape_icosphere(&s->shapes[1], 2.5f, 3)
+           && test_shape_torus(&s->shapes[2], 1.5f, 0.4f, 24, 12) && test_shape_grid(&s->shapes[3], 6, 6);
+    for (int m = 0; ok && m < TEST_QUERY_SCENE_MESHES; ++m) ok = (s->meshes[m] = test_shape_mesh(&s->shapes[m])) != NULL;
     s->bodies = calloc(count ? count : 1, sizeof *s->bodies);
     spx_world_def wd = spx_default_world_def();
     wd.body_capacity = count;
     if (!ok || !s->bodies || spx_world_create(&wd, &s->world) != SPX_OK) {
-        spx_query_scene_free(s);
+        test_query_scene_free(s);
         return false;
     }
-    case_rng rng = { seed };
-    const float half = SPX_QUERY_SCENE_HALF;
+    test_case_rng rng = { seed };
+    const float half = TEST_QUERY_SCENE_HALF;
     for (uint32_t i = 0; i < count; ++i) {
-        spx_query_scene_body* qb = &s->bodies[i];
-        const double kind = case_uniform(&rng, 0, 1), motion = case_uniform(&rng, 0, 1);
+        test_query_scene_body* qb = &s->bodies[i];
+        const double kind = test_case_uniform(&rng, 0, 1), motion = test_case_uniform(&rng, 0, 1);
         qb->type = motion < 0.4 ? SPX_BODY_STATIC : SPX_BODY_DYNAMIC;
         qb->awake = qb->type == SPX_BODY_DYNAMIC && motion >= 0.7;
         spx_shape_def* sd = qb->shapes;
@@ -99,12 +99,12 @@ bool spx_query_scene_build(spx_query_scene* s, uint32_t count, uint64_t seed)
         qb->shape_count = 1;
         if (kind < 0.6) {
             for (int k = 0; k < 2; ++k)
-                sd[k].half_extents = spx_v3((float)case_log_uniform(&rng, 0.1, 2.0), (float)case_log_uniform(&rng, 0.1, 2.0),
-                                            (float)case_log_uniform(&rng, 0.1, 2.0));
+                sd[k].half_extents = spx_v3((float)test_case_log_uniform(&rng, 0.1, 2.0), (float)test_case_log_uniform(&rng, 0.1, 2.0),
+                                            (float)test_case_log_uniform(&rng, 0.1, 2.0));
             if (kind < 0.1) { /* a second box beside the first, turned */
                 qb->shape_count = 2;
                 sd[1].local.p = spx_v3(sd[0].half_extents.x + sd[1].half_extents.x, 0.0f, 0.0f);
-                sd[1].local.q = case_random_quat(&rng);
+                sd[1].local.q = test_case_random_quat(&rng);
             }
         } else {
             uint32_t m = kind < 0.75 ? 0u : kind < 0.85 ? 1u : kind < 0.95 ? 2u : 3u;
@@ -116,13 +116,13 @@ bool spx_query_scene_build(spx_query_scene* s, uint32_t count, uint64_t seed)
         spx_body_def bd = spx_default_body_def();
         bd.type = qb->type;
         bd.awake = qb->awake;
-        bd.position = spx_v3((float)case_uniform(&rng, -half, half), (float)case_uniform(&rng, -half, half),
-                             (float)case_uniform(&rng, -half, half));
-        bd.rotation = case_random_quat(&rng);
+        bd.position = spx_v3((float)test_case_uniform(&rng, -half, half), (float)test_case_uniform(&rng, -half, half),
+                             (float)test_case_uniform(&rng, -half, half));
+        bd.rotation = test_case_random_quat(&rng);
         bd.shapes = sd;
         bd.shape_count = qb->shape_count;
         if (spx_body_create(s->world, &bd, &qb->id) != SPX_OK) {
-            spx_query_scene_free(s);
+            test_query_scene_free(s);
             return false;
         }
         s->body_count = i + 1;
@@ -130,12 +130,12 @@ bool spx_query_scene_build(spx_query_scene* s, uint32_t count, uint64_t seed)
     return true;
 }
 
-void spx_query_scene_free(spx_query_scene* s)
+void test_query_scene_free(test_query_scene* s)
 {
     spx_world_destroy(s->world);
-    for (int m = 0; m < SPX_QUERY_SCENE_MESHES; ++m) {
+    for (int m = 0; m < TEST_QUERY_SCENE_MESHES; ++m) {
         spx_mesh_destroy(s->meshes[m]);
-        spx_shape_free(&s->shapes[m]);
+        test_shape_free(&s->shapes[m]);
     }
     free(s->bodies);
     memset(s, 0, sizeof *s);

@@ -28,15 +28,15 @@ static void v_cross(double r[3], const double a[3], const double b[3])
     double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
     v_set(r, x, y, z);
 }
-double ref_dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static double v_len2(const double a[3]) { return ref_dot(a, a); }
+double test_ref_dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static double v_len2(const double a[3]) { return test_ref_dot(a, a); }
 
-double ref_angle(const double a[3], const double b[3])
+double test_ref_angle(const double a[3], const double b[3])
 {
     /* atan2 of |a x b| and a.b stays accurate for tiny angles, where acos of the dot does not. */
     double c[3];
     v_cross(c, a, b);
-    return atan2(sqrt(v_len2(c)), ref_dot(a, b));
+    return atan2(sqrt(v_len2(c)), test_ref_dot(a, b));
 }
 
 static void from_spx(double r[3], spx_vec3 v) { v_set(r, v.x, v.y, v.z); }
@@ -54,7 +54,7 @@ static bool unit_cross(double r[3], const double a[3], const double b[3])
     return true;
 }
 
-void ref_piece_from_obb(const spx_obb* box, ref_piece* out)
+void test_ref_piece_from_obb(const spx_obb* box, test_ref_piece* out)
 {
     memset(out, 0, sizeof *out);
     double c[3], h[3] = { box->half_extents.x, box->half_extents.y, box->half_extents.z }, col[3][3];
@@ -77,7 +77,7 @@ void ref_piece_from_obb(const spx_obb* box, ref_piece* out)
     out->flat = false;
 }
 
-void ref_piece_from_triangle(const spx_triangle* tri, ref_piece* out)
+void test_ref_piece_from_triangle(const spx_triangle* tri, test_ref_piece* out)
 {
     memset(out, 0, sizeof *out);
     out->count = 3;
@@ -94,7 +94,7 @@ void ref_piece_from_triangle(const spx_triangle* tri, ref_piece* out)
     }
 }
 
-void ref_piece_from_point(const double p[3], ref_piece* out)
+void test_ref_piece_from_point(const double p[3], test_ref_piece* out)
 {
     memset(out, 0, sizeof *out);
     out->count = 1;
@@ -121,7 +121,7 @@ static void closest_on_segment(const gjk_vertex* p, const gjk_vertex* q, gjk_sim
     double ab[3];
     v_sub(ab, q->w, p->w);
     double l2 = v_len2(ab);
-    double t = l2 > 0.0 ? -ref_dot(p->w, ab) / l2 : 0.0;
+    double t = l2 > 0.0 ? -test_ref_dot(p->w, ab) / l2 : 0.0;
     if (t <= 0.0) {
         out->n = 1; out->s[0] = *p; out->lambda[0] = 1.0;
         v_copy(out->p, p->w);
@@ -183,16 +183,16 @@ static void closest_on_triangle(const gjk_vertex* A, const gjk_vertex* B, const 
         return;
     }
     double ap[3] = { -a[0], -a[1], -a[2] }, bp[3] = { -b[0], -b[1], -b[2] }, cp[3] = { -c[0], -c[1], -c[2] };
-    double d1 = ref_dot(ab, ap), d2 = ref_dot(ac, ap);
+    double d1 = test_ref_dot(ab, ap), d2 = test_ref_dot(ac, ap);
     if (d1 <= 0.0 && d2 <= 0.0) { set_vertex(out, A); return; }
-    double d3 = ref_dot(ab, bp), d4 = ref_dot(ac, bp);
+    double d3 = test_ref_dot(ab, bp), d4 = test_ref_dot(ac, bp);
     if (d3 >= 0.0 && d4 <= d3) { set_vertex(out, B); return; }
     double vc = d1 * d4 - d3 * d2;
     if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
         set_edge(out, A, B, d1 / (d1 - d3));
         return;
     }
-    double d5 = ref_dot(ab, cp), d6 = ref_dot(ac, cp);
+    double d5 = test_ref_dot(ab, cp), d6 = test_ref_dot(ac, cp);
     if (d6 >= 0.0 && d5 <= d6) { set_vertex(out, C); return; }
     double vb = d5 * d2 - d1 * d6;
     if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
@@ -210,7 +210,7 @@ static void closest_on_triangle(const gjk_vertex* A, const gjk_vertex* B, const 
     out->lambda[0] = 1.0 - out->lambda[1] - out->lambda[2];
     /* Inside the face the closest point is the foot on the plane: n (n.a) / (n.n) is accurate
        even when the triangle is huge against the distance, where summing weighted corners is not. */
-    double s_ = ref_dot(n, a) / v_len2(n);
+    double s_ = test_ref_dot(n, a) / v_len2(n);
     v_set(out->p, s_ * n[0], s_ * n[1], s_ * n[2]);
 }
 
@@ -224,7 +224,7 @@ static bool closest_on_tetrahedron(const gjk_simplex* in, gjk_simplex* out)
     v_sub(e2, s[2].w, s[0].w);
     v_sub(e3, s[3].w, s[0].w);
     v_cross(n, e1, e2);
-    double vol = ref_dot(n, e3);
+    double vol = test_ref_dot(n, e3);
     double scale = sqrt(v_len2(e1) * v_len2(e2) * v_len2(e3));
     bool flat = !(fabs(vol) > 1e-12 * scale);
     bool any = false;
@@ -239,7 +239,7 @@ static bool closest_on_tetrahedron(const gjk_simplex* in, gjk_simplex* out)
             v_sub(pr, r->w, p->w);
             v_cross(fn, pq, pr);
             v_sub(po, o->w, p->w);
-            double side_o = ref_dot(fn, po), side_origin = -ref_dot(fn, p->w);
+            double side_o = test_ref_dot(fn, po), side_origin = -test_ref_dot(fn, p->w);
             if (side_origin * side_o > 0.0) continue;
         }
         gjk_simplex cand;
@@ -252,20 +252,20 @@ static bool closest_on_tetrahedron(const gjk_simplex* in, gjk_simplex* out)
     return !any;
 }
 
-static int support(const ref_piece* p, const double off[3], const double d[3], double out[3])
+static int support(const test_ref_piece* p, const double off[3], const double d[3], double out[3])
 {
     int best = 0;
-    double bd = ref_dot(p->v[0], d);
+    double bd = test_ref_dot(p->v[0], d);
     for (int i = 1; i < p->count; ++i) {
-        double x = ref_dot(p->v[i], d);
+        double x = test_ref_dot(p->v[i], d);
         if (x > bd) { bd = x; best = i; }
     }
     v_add(out, p->v[best], off);
     return best;
 }
 
-double ref_gjk_distance(const ref_piece* a, const double offset_a[3], const ref_piece* b, const double offset_b[3],
-                        ref_distance* out)
+double test_ref_gjk_distance(const test_ref_piece* a, const double offset_a[3], const test_ref_piece* b, const double offset_b[3],
+                        test_ref_distance* out)
 {
     static const double zero[3] = { 0, 0, 0 };
     const double* oa = offset_a ? offset_a : zero;
@@ -295,7 +295,7 @@ double ref_gjk_distance(const ref_piece* a, const double offset_a[3], const ref_
         v_sub(w.w, w.b, w.a);
         if (v_len2(w.w) > scale2) scale2 = v_len2(w.w);
         /* Lower bound v.w / |v| on the distance against the upper bound |v|: stop when they meet. */
-        if (d2 - ref_dot(v, w.w) <= 1e-14 * d2) { converged = true; break; }
+        if (d2 - test_ref_dot(v, w.w) <= 1e-14 * d2) { converged = true; break; }
         bool repeated = false;
         for (int i = 0; i < sim.n; ++i)
             if (sim.s[i].ia == w.ia && sim.s[i].ib == w.ib) repeated = true;
@@ -332,12 +332,12 @@ double ref_gjk_distance(const ref_piece* a, const double offset_a[3], const ref_
 
 /* ---- candidate axes and penetration ---------------------------------------------------------- */
 
-static void add_axis(ref_axes* ax, const double n[3])
+static void add_axis(test_ref_axes* ax, const double n[3])
 {
-    if (ax->count < REF_MAX_AXES) v_copy(ax->n[ax->count++], n);
+    if (ax->count < TEST_REF_MAX_AXES) v_copy(ax->n[ax->count++], n);
 }
 
-void ref_candidate_axes(const ref_piece* a, const ref_piece* b, ref_axes* out)
+void test_ref_candidate_axes(const test_ref_piece* a, const test_ref_piece* b, test_ref_axes* out)
 {
     out->count = 0;
     for (int i = 0; i < a->normal_count; ++i) add_axis(out, a->normal[i]);
@@ -348,27 +348,27 @@ void ref_candidate_axes(const ref_piece* a, const ref_piece* b, ref_axes* out)
             if (unit_cross(n, a->edge[i], b->edge[j])) add_axis(out, n);
     /* In-plane edge normals: facets of the Minkowski sum of two pieces in parallel planes. They
        never lower the minimum wrongly (every direction bounds the depth from above). */
-    const ref_piece* flat[2] = { a, b };
+    const test_ref_piece* flat[2] = { a, b };
     for (int k = 0; k < 2; ++k)
         if (flat[k]->flat)
             for (int i = 0; i < flat[k]->edge_count; ++i)
                 if (unit_cross(n, flat[k]->normal[0], flat[k]->edge[i])) add_axis(out, n);
 }
 
-static void project(const ref_piece* p, const double v[3], double t, const double n[3], double* lo, double* hi)
+static void project(const test_ref_piece* p, const double v[3], double t, const double n[3], double* lo, double* hi)
 {
     double mn = DBL_MAX, mx = -DBL_MAX;
     for (int i = 0; i < p->count; ++i) {
-        double x = ref_dot(p->v[i], n);
+        double x = test_ref_dot(p->v[i], n);
         if (x < mn) mn = x;
         if (x > mx) mx = x;
     }
-    double shift = t * ref_dot(v, n);
+    double shift = t * test_ref_dot(v, n);
     *lo = mn + shift;
     *hi = mx + shift;
 }
 
-double ref_gap_along(const ref_problem* p, const double n[3], double t)
+double test_ref_gap_along(const test_ref_problem* p, const double n[3], double t)
 {
     double alo, ahi, blo, bhi;
     project(&p->a, p->va, t, n, &alo, &ahi);
@@ -376,10 +376,10 @@ double ref_gap_along(const ref_problem* p, const double n[3], double t)
     return blo - ahi;
 }
 
-void ref_penetration_at(const ref_problem* p, double t, ref_penetration* out)
+void test_ref_penetration_at(const test_ref_problem* p, double t, test_ref_penetration* out)
 {
     double best = DBL_MAX, best_n[3] = { 0, 0, 0 };
-    double over[REF_MAX_AXES][2];
+    double over[TEST_REF_MAX_AXES][2];
     for (int i = 0; i < p->axes.count; ++i) {
         double alo, ahi, blo, bhi;
         project(&p->a, p->va, t, p->axes.n[i], &alo, &ahi);
@@ -397,39 +397,39 @@ void ref_penetration_at(const ref_problem* p, double t, ref_penetration* out)
         for (int s = 0; s < 2; ++s) {
             double d[3];
             for (int k = 0; k < 3; ++k) d[k] = s == 0 ? p->axes.n[i][k] : -p->axes.n[i][k];
-            if (ref_angle(d, best_n) > 5e-4 && over[i][s] < second) second = over[i][s];
+            if (test_ref_angle(d, best_n) > 5e-4 && over[i][s] < second) second = over[i][s];
         }
     out->depth = p->axes.count > 0 && best > 0.0 ? best : 0.0;
     v_copy(out->normal, best_n);
     out->second = second;
 }
 
-double ref_signed_distance(const ref_problem* p, double t, ref_distance* out_optional)
+double test_ref_signed_distance(const test_ref_problem* p, double t, test_ref_distance* out_optional)
 {
     double oa[3], ob[3];
     for (int k = 0; k < 3; ++k) { oa[k] = t * p->va[k]; ob[k] = t * p->vb[k]; }
-    ref_distance tmp;
-    ref_distance* d = out_optional ? out_optional : &tmp;
-    double dist = ref_gjk_distance(&p->a, oa, &p->b, ob, d);
+    test_ref_distance tmp;
+    test_ref_distance* d = out_optional ? out_optional : &tmp;
+    double dist = test_ref_gjk_distance(&p->a, oa, &p->b, ob, d);
     if (dist > 0.0) return dist;
-    ref_penetration pen;
-    ref_penetration_at(p, t, &pen);
+    test_ref_penetration pen;
+    test_ref_penetration_at(p, t, &pen);
     return -pen.depth;
 }
 
-double ref_point_distance(const ref_problem* p, int which, const double point[3], double t)
+double test_ref_point_distance(const test_ref_problem* p, int which, const double point[3], double t)
 {
-    ref_piece q;
-    ref_piece_from_point(point, &q);
-    const ref_piece* piece = which == 0 ? &p->a : &p->b;
+    test_ref_piece q;
+    test_ref_piece_from_point(point, &q);
+    const test_ref_piece* piece = which == 0 ? &p->a : &p->b;
     const double* v = which == 0 ? p->va : p->vb;
     double off[3] = { t * v[0], t * v[1], t * v[2] };
-    return ref_gjk_distance(piece, off, &q, NULL, NULL);
+    return test_ref_gjk_distance(piece, off, &q, NULL, NULL);
 }
 
 /* ---- problems -------------------------------------------------------------------------------- */
 
-static double diameter(const ref_piece* p)
+static double diameter(const test_ref_piece* p)
 {
     double best = 0.0;
     for (int i = 0; i < p->count; ++i)
@@ -441,12 +441,12 @@ static double diameter(const ref_piece* p)
     return sqrt(best);
 }
 
-static void finish_problem(ref_problem* out, spx_vec3 va, spx_vec3 vb, float tmax)
+static void finish_problem(test_ref_problem* out, spx_vec3 va, spx_vec3 vb, float tmax)
 {
     from_spx(out->va, va);
     from_spx(out->vb, vb);
     out->tmax = tmax;
-    ref_candidate_axes(&out->a, &out->b, &out->axes);
+    test_ref_candidate_axes(&out->a, &out->b, &out->axes);
     double w[3];
     v_sub(w, out->vb, out->va);
     double s = fmax(diameter(&out->a), diameter(&out->b));
@@ -456,63 +456,63 @@ static void finish_problem(ref_problem* out, spx_vec3 va, spx_vec3 vb, float tma
     out->size = s;
 }
 
-void ref_problem_obb_obb(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, float tmax, ref_problem* out)
+void test_ref_problem_obb_obb(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, float tmax, test_ref_problem* out)
 {
     memset(out, 0, sizeof *out);
-    ref_piece_from_obb(a, &out->a);
-    ref_piece_from_obb(b, &out->b);
+    test_ref_piece_from_obb(a, &out->a);
+    test_ref_piece_from_obb(b, &out->b);
     finish_problem(out, va, vb, tmax);
 }
 
-void ref_problem_obb_triangle(const spx_obb* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, float tmax,
-                              ref_problem* out)
+void test_ref_problem_obb_triangle(const spx_obb* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, float tmax,
+                              test_ref_problem* out)
 {
     memset(out, 0, sizeof *out);
-    ref_piece_from_obb(a, &out->a);
-    ref_piece_from_triangle(b, &out->b);
+    test_ref_piece_from_obb(a, &out->a);
+    test_ref_piece_from_triangle(b, &out->b);
     finish_problem(out, va, vb, tmax);
 }
 
-void ref_problem_triangle_triangle(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb,
-                                   float tmax, ref_problem* out)
+void test_ref_problem_triangle_triangle(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb,
+                                   float tmax, test_ref_problem* out)
 {
     memset(out, 0, sizeof *out);
-    ref_piece_from_triangle(a, &out->a);
-    ref_piece_from_triangle(b, &out->b);
+    test_ref_piece_from_triangle(a, &out->a);
+    test_ref_piece_from_triangle(b, &out->b);
     finish_problem(out, va, vb, tmax);
 }
 
 /* ---- the swept answer ------------------------------------------------------------------------ */
 
-double ref_first_time_below(const ref_problem* p, double level, double t0, double t1)
+double test_ref_first_time_below(const test_ref_problem* p, double level, double t0, double t1)
 {
     /* sd is convex, so {t : sd(t) <= level} is an interval and its left end is a clean bisection. */
     double lo = t0, hi = t1;
     for (int i = 0; i < 200 && hi - lo > 1e-15 * fmax(p->tmax, fabs(hi)); ++i) {
         double mid = 0.5 * (lo + hi);
         if (mid <= lo || mid >= hi) break;
-        if (ref_signed_distance(p, mid, NULL) <= level) hi = mid;
+        if (test_ref_signed_distance(p, mid, NULL) <= level) hi = mid;
         else lo = mid;
     }
     return hi;
 }
 
 /* Golden-section search for the minimum of the convex sd on [lo, hi]. */
-static double golden_min(const ref_problem* p, double lo, double hi, double* t_at, int* evals)
+static double golden_min(const test_ref_problem* p, double lo, double hi, double* t_at, int* evals)
 {
     const double g = 0.5 * (sqrt(5.0) - 1.0);
     double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
-    double f1 = ref_signed_distance(p, x1, NULL), f2 = ref_signed_distance(p, x2, NULL);
+    double f1 = test_ref_signed_distance(p, x1, NULL), f2 = test_ref_signed_distance(p, x2, NULL);
     *evals += 2;
     for (int i = 0; i < 80 && hi - lo > 1e-13 * p->tmax; ++i) {
         if (f1 <= f2) {
             hi = x2; x2 = x1; f2 = f1;
             x1 = hi - g * (hi - lo);
-            f1 = ref_signed_distance(p, x1, NULL);
+            f1 = test_ref_signed_distance(p, x1, NULL);
         } else {
             lo = x1; x1 = x2; f1 = f2;
             x2 = lo + g * (hi - lo);
-            f2 = ref_signed_distance(p, x2, NULL);
+            f2 = test_ref_signed_distance(p, x2, NULL);
         }
         ++*evals;
     }
@@ -523,7 +523,7 @@ static double golden_min(const ref_problem* p, double lo, double hi, double* t_a
 /* The contact normal is unique when no other candidate axis is (nearly) supporting too: a second
    direction with gap within tol of zero at the contact time means the contact is at or near an
    edge or vertex of the Minkowski difference, where a whole cone of normals is valid. */
-static bool contact_normal_unique(const ref_problem* p, double t, const double normal[3], double tol)
+static bool contact_normal_unique(const test_ref_problem* p, double t, const double normal[3], double tol)
 {
     double w[3];
     v_sub(w, p->vb, p->va);
@@ -531,28 +531,28 @@ static bool contact_normal_unique(const ref_problem* p, double t, const double n
         for (int s = 0; s < 2; ++s) {
             double d[3];
             for (int k = 0; k < 3; ++k) d[k] = s == 0 ? p->axes.n[i][k] : -p->axes.n[i][k];
-            if (ref_angle(d, normal) <= 5e-4) continue;
+            if (test_ref_angle(d, normal) <= 5e-4) continue;
             /* Only a direction along which the gap is closing can be the axis of latest entry. One
                whose gap opens reaches zero at t as an exit (two flat pieces meeting in one plane
                touch from both sides, and the approach picks the side); one whose gap stays put at
                zero (coplanar pieces sliding in their plane) never separated them at all. */
-            if (ref_dot(w, d) >= -1e-12 * sqrt(v_len2(w))) continue;
-            if (ref_gap_along(p, d, t) >= -tol) return false;
+            if (test_ref_dot(w, d) >= -1e-12 * sqrt(v_len2(w))) continue;
+            if (test_ref_gap_along(p, d, t) >= -tol) return false;
         }
     return true;
 }
 
-void ref_sweep_solve(const ref_problem* p, double unique_tol, ref_sweep* out)
+void test_ref_sweep_solve(const test_ref_problem* p, double unique_tol, test_ref_sweep* out)
 {
     memset(out, 0, sizeof *out);
     const double tmax = p->tmax;
-    double sd0 = ref_signed_distance(p, 0.0, NULL);
+    double sd0 = test_ref_signed_distance(p, 0.0, NULL);
     out->sd_start = sd0;
     out->evaluations = 1;
     if (sd0 <= 0.0) {
-        ref_penetration pen;
-        ref_penetration_at(p, 0.0, &pen);
-        out->state = sd0 < 0.0 ? REF_START_OVERLAP : REF_HIT; /* exactly touching at 0 is a hit at 0 */
+        test_ref_penetration pen;
+        test_ref_penetration_at(p, 0.0, &pen);
+        out->state = sd0 < 0.0 ? TEST_REF_START_OVERLAP : TEST_REF_HIT; /* exactly touching at 0 is a hit at 0 */
         out->time = 0.0;
         out->depth = pen.depth;
         v_copy(out->normal, pen.normal);
@@ -570,7 +570,7 @@ void ref_sweep_solve(const ref_problem* p, double unique_tol, ref_sweep* out)
     sd[0] = sd0;
     int kmin = 0, kfirst = -1;
     for (int k = 1; k <= SAMPLES; ++k) {
-        sd[k] = ref_signed_distance(p, tmax * k / SAMPLES, NULL);
+        sd[k] = test_ref_signed_distance(p, tmax * k / SAMPLES, NULL);
         if (sd[k] < sd[kmin]) kmin = k;
         if (kfirst < 0 && sd[k] <= 0.0) kfirst = k;
     }
@@ -583,7 +583,7 @@ void ref_sweep_solve(const ref_problem* p, double unique_tol, ref_sweep* out)
     out->sd_min = m;
     out->t_min = t_at;
     if (m > 0.0) {
-        out->state = REF_MISS;
+        out->state = TEST_REF_MISS;
         return;
     }
     double t0, t1;
@@ -597,18 +597,18 @@ void ref_sweep_solve(const ref_problem* p, double unique_tol, ref_sweep* out)
         t0 = tmax * k / SAMPLES;
         t1 = t_at;
     }
-    out->state = REF_HIT;
-    out->time = ref_first_time_below(p, 0.0, t0, t1);
+    out->state = TEST_REF_HIT;
+    out->time = test_ref_first_time_below(p, 0.0, t0, t1);
     out->evaluations += 60;
 
     /* The normal: the closest-point direction a little before contact, where the distance is
        1e-7 of the size: far above GJK's rounding, close enough that the closest features are the
        contact features. */
     double level = 1e-7 * p->size, tn = 0.0;
-    if (sd0 > level) tn = ref_first_time_below(p, level, 0.0, out->time);
+    if (sd0 > level) tn = test_ref_first_time_below(p, level, 0.0, out->time);
     out->evaluations += 60;
-    ref_distance d;
-    ref_signed_distance(p, tn, &d);
+    test_ref_distance d;
+    test_ref_signed_distance(p, tn, &d);
     if (d.distance > 0.0) {
         v_copy(out->normal, d.direction);
         /* Witnesses are taken at tn; carry them on to the contact time with the mean velocity. */

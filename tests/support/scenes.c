@@ -15,7 +15,7 @@ static uint64_t next_random(uint64_t* s)
 
 static float uniform(uint64_t* s) { return (float)((next_random(s) >> 40) * (1.0 / 16777216.0)); }
 
-spx_quat spx_scene_random_rotation(uint64_t* s)
+spx_quat test_scene_random_rotation(uint64_t* s)
 {
     float u1 = uniform(s), u2 = uniform(s) * 6.2831853f, u3 = uniform(s) * 6.2831853f;
     float a = sqrtf(1.0f - u1), b = sqrtf(u1);
@@ -24,7 +24,7 @@ spx_quat spx_scene_random_rotation(uint64_t* s)
 }
 
 /* What both scenes share. */
-static void common_layout(spx_scene_layout* l)
+static void common_layout(test_scene_layout* l)
 {
     l->box_half_extents = spx_v3(0.5f, 0.5f, 0.5f);
     l->box_mass = 1.0f;
@@ -36,18 +36,18 @@ static void common_layout(spx_scene_layout* l)
     l->dt = 1.0f / 60.0f;
 }
 
-void spx_scene_falling_layout(spx_scene_layout* out) { spx_scene_falling_layout_seeded(out, SPX_SCENE_FALLING_SEED); }
+void test_scene_falling_layout(test_scene_layout* out) { test_scene_falling_layout_seeded(out, TEST_SCENE_FALLING_SEED); }
 
-void spx_scene_falling_layout_seeded(spx_scene_layout* out, uint64_t seed)
+void test_scene_falling_layout_seeded(test_scene_layout* out, uint64_t seed)
 {
     memset(out, 0, sizeof *out);
-    if (seed == 0) seed = SPX_SCENE_FALLING_SEED; /* xorshift's one stuck state */
+    if (seed == 0) seed = TEST_SCENE_FALLING_SEED; /* xorshift's one stuck state */
     for (int j = 0; j < 10; ++j)
         for (int i = 0; i < 10; ++i)
             for (int k = 0; k < 10; ++k) {
                 spx_transform* t = &out->start[out->count++];
                 t->p = spx_v3(((float)i - 4.5f) * 1.5f, 2.0f + 1.5f * (float)j, ((float)k - 4.5f) * 1.5f);
-                t->q = spx_scene_random_rotation(&seed);
+                t->q = test_scene_random_rotation(&seed);
             }
     out->box_friction = 0.5f;
     out->sleep = true;
@@ -55,7 +55,7 @@ void spx_scene_falling_layout_seeded(spx_scene_layout* out, uint64_t seed)
     common_layout(out);
 }
 
-void spx_scene_pyramid_layout(spx_scene_layout* out, float pitch)
+void test_scene_pyramid_layout(test_scene_layout* out, float pitch)
 {
     memset(out, 0, sizeof *out);
     const spx_quat identity = { 0.0f, 0.0f, 0.0f, 1.0f };
@@ -73,21 +73,21 @@ void spx_scene_pyramid_layout(spx_scene_layout* out, float pitch)
     common_layout(out);
 }
 
-void spx_scene_falling_mesh_layout(spx_scene_layout* out)
+void test_scene_falling_mesh_layout(test_scene_layout* out)
 {
-    spx_scene_falling_layout(out);
+    test_scene_falling_layout(out);
     out->mesh_ground = true;
 }
 
-const float spx_paper_speeds[SPX_PAPER_SPEED_COUNT] = { 10.0f, 100.0f, 1000.0f, 10000.0f };
+const float test_paper_speeds[TEST_PAPER_SPEED_COUNT] = { 10.0f, 100.0f, 1000.0f, 10000.0f };
 
-void spx_scene_paper_layout(spx_scene_layout* out, float speed, int phase)
+void test_scene_paper_layout(test_scene_layout* out, float speed, int phase)
 {
     memset(out, 0, sizeof *out);
     out->dt = 1.0f / 60.0f;
     out->count = 1;
     out->box_half_extents = spx_v3(0.05f, 0.05f, 0.05f);
-    out->start[0].p = spx_v3(-5.0f - 0.05f - speed * out->dt * (float)phase / (float)SPX_PAPER_PHASES, 0.0f, 0.0f);
+    out->start[0].p = spx_v3(-5.0f - 0.05f - speed * out->dt * (float)phase / (float)TEST_PAPER_PHASES, 0.0f, 0.0f);
     out->start[0].q = (spx_quat){ 0.0f, 0.0f, 0.0f, 1.0f };
     out->start_velocity = spx_v3(speed, 0.0f, 0.0f);
     out->box_mass = 1.0f; /* density 1,000 */
@@ -97,7 +97,7 @@ void spx_scene_paper_layout(spx_scene_layout* out, float speed, int phase)
     out->steps = (uint32_t)(5.2f / (speed * out->dt)) + 30;
 }
 
-void spx_scene_paper_measure(const spx_scene_layout* l, spx_transform cube, spx_vec3 velocity, spx_paper_state* out)
+void test_scene_paper_measure(const test_scene_layout* l, spx_transform cube, spx_vec3 velocity, test_paper_state* out)
 {
     spx_obb o;
     (void)spx_obb_from_quat(cube.p, l->box_half_extents, cube.q, &o);
@@ -112,33 +112,29 @@ void spx_scene_paper_measure(const spx_scene_layout* l, spx_transform cube, spx_
 }
 
 /* A generated shape into a mesh the scene owns. */
-static spx_result own_mesh(spx_scene* scene, spx_shape* shape, spx_mesh** out)
+static spx_result own_mesh(test_scene* scene, test_shape* shape, spx_mesh** out)
 {
     spx_result r = SPX_ERR_OUT_OF_MEMORY;
-    if (shape->vertices && scene->mesh_count < SPX_SCENE_MAX_MESHES) {
-        spx_mesh_def md = spx_default_mesh_def();
-        md.vertices = shape->vertices;
-        md.vertex_count = shape->vertex_count;
-        md.indices = shape->indices;
-        md.triangle_count = shape->triangle_count;
+    if (shape->vertices && scene->mesh_count < TEST_SCENE_MAX_MESHES) {
+        spx_mesh_def md = test_shape_mesh_def(shape, spx_default_mesh_def().leaf_triangles);
         r = spx_mesh_create(&md, out);
         if (r == SPX_OK) scene->meshes[scene->mesh_count++] = *out;
     }
-    spx_shape_free(shape);
+    test_shape_free(shape);
     return r;
 }
 
 /* The static ground: the layout's box, or a 100x100-quad grid of 1 m quads with its top at y = 0. */
-static spx_result make_ground(spx_scene* scene, const spx_scene_layout* l)
+static spx_result make_ground(test_scene* scene, const test_scene_layout* l)
 {
     spx_shape_def gs = spx_default_shape_def();
     gs.half_extents = l->ground_half_extents;
     spx_body_def gd = spx_default_body_def();
     gd.position = l->ground_center;
     if (l->mesh_ground) {
-        spx_shape grid;
+        test_shape grid;
         memset(&grid, 0, sizeof grid);
-        spx_shape_grid(&grid, 100, 100);
+        test_shape_grid(&grid, 100, 100);
         spx_mesh* mesh = NULL;
         spx_result r = own_mesh(scene, &grid, &mesh);
         if (r != SPX_OK) return r;
@@ -153,7 +149,7 @@ static spx_result make_ground(spx_scene* scene, const spx_scene_layout* l)
     return spx_body_create(scene->world, &gd, &scene->ground);
 }
 
-static spx_result make_world(spx_scene* scene, const spx_world_def* def, const spx_scene_layout* l)
+static spx_result make_world(test_scene* scene, const spx_world_def* def, const test_scene_layout* l)
 {
     memset(scene, 0, sizeof *scene);
     spx_world_def wd = def ? *def : spx_default_world_def();
@@ -166,7 +162,7 @@ static spx_result make_world(spx_scene* scene, const spx_world_def* def, const s
     return make_ground(scene, l);
 }
 
-static spx_result build(spx_scene* scene, const spx_world_def* def, const spx_scene_layout* l)
+static spx_result build(test_scene* scene, const spx_world_def* def, const test_scene_layout* l)
 {
     spx_result r = make_world(scene, def, l);
     if (r != SPX_OK) return r;
@@ -188,69 +184,69 @@ static spx_result build(spx_scene* scene, const spx_world_def* def, const spx_sc
     return r;
 }
 
-spx_result spx_scene_falling(spx_scene* scene, const spx_world_def* def)
+spx_result test_scene_falling(test_scene* scene, const spx_world_def* def)
 {
-    spx_scene_layout l;
-    spx_scene_falling_layout(&l);
+    test_scene_layout l;
+    test_scene_falling_layout(&l);
     return build(scene, def, &l);
 }
 
-spx_result spx_scene_pyramid(spx_scene* scene, float pitch, const spx_world_def* def)
+spx_result test_scene_pyramid(test_scene* scene, float pitch, const spx_world_def* def)
 {
-    spx_scene_layout l;
-    spx_scene_pyramid_layout(&l, pitch);
+    test_scene_layout l;
+    test_scene_pyramid_layout(&l, pitch);
     return build(scene, def, &l);
 }
 
-spx_result spx_scene_paper(spx_scene* scene, float speed, int phase, const spx_world_def* def)
+spx_result test_scene_paper(test_scene* scene, float speed, int phase, const spx_world_def* def)
 {
-    spx_scene_layout l;
-    spx_scene_paper_layout(&l, speed, phase);
+    test_scene_layout l;
+    test_scene_paper_layout(&l, speed, phase);
     spx_world_def wd = def ? *def : spx_default_world_def();
     wd.gravity = l.gravity;
     return build(scene, &wd, &l);
 }
 
-spx_result spx_scene_from_layout(spx_scene* scene, const spx_world_def* def, const spx_scene_layout* layout)
+spx_result test_scene_from_layout(test_scene* scene, const spx_world_def* def, const test_scene_layout* layout)
 {
     return build(scene, def, layout);
 }
 
-spx_result spx_scene_falling_mesh(spx_scene* scene, const spx_world_def* def)
+spx_result test_scene_falling_mesh(test_scene* scene, const spx_world_def* def)
 {
-    spx_scene_layout l;
-    spx_scene_falling_mesh_layout(&l);
+    test_scene_layout l;
+    test_scene_falling_mesh_layout(&l);
     return build(scene, def, &l);
 }
 
-const float spx_struck_speeds[SPX_STRUCK_SPEED_COUNT] = { 100.0f, 500.0f, 2000.0f };
+const float test_struck_speeds[TEST_STRUCK_SPEED_COUNT] = { 100.0f, 500.0f, 2000.0f };
 
-spx_result spx_scene_struck_stack(spx_scene* scene, const spx_world_def* def)
+spx_result test_scene_struck_stack(test_scene* scene, const spx_world_def* def)
 {
-    spx_scene_layout l;
+    test_scene_layout l;
     memset(&l, 0, sizeof l);
     common_layout(&l);
     l.box_friction = 0.6f;
     l.ground_center = spx_v3(0.0f, -0.5f, 0.0f);
     l.ground_half_extents = spx_v3(1000.0f, 0.5f, 1000.0f);
     l.sleep = true;
-    l.steps = SPX_STRUCK_STEPS;
+    l.steps = TEST_STRUCK_STEPS;
     l.count = 5;
     for (uint32_t i = 0; i < l.count; ++i)
         l.start[i] = (spx_transform){ { 0.0f, 0.5f + (float)i, 0.0f }, { 0, 0, 0, 1 } };
     spx_result r = build(scene, def, &l);
-    for (int k = 0; k < SPX_STRUCK_SETTLE_STEPS && r == SPX_OK; ++k) r = spx_world_step(scene->world, scene->dt);
+    for (int k = 0; k < TEST_STRUCK_SETTLE_STEPS && r == SPX_OK; ++k) r = spx_world_step(scene->world, scene->dt);
     return r;
 }
 
-spx_result spx_scene_struck_stack_fire(spx_scene* scene, float speed, int target, int phase)
+spx_result test_scene_struck_stack_fire(test_scene* scene, float speed, int target, int phase)
 {
-    if (scene->count >= SPX_SCENE_MAX_BODIES) return SPX_ERR_INVALID_ARGUMENT;
+    if (scene->count >= TEST_SCENE_MAX_BODIES) return SPX_ERR_INVALID_ARGUMENT;
     spx_shape_def bs = spx_default_shape_def();
     bs.half_extents = spx_v3(0.025f, 0.025f, 0.025f);
     spx_body_def bd = spx_default_body_def();
     bd.type = SPX_BODY_DYNAMIC;
-    bd.position = spx_v3(-12.504f - speed * scene->dt * (float)phase / (float)SPX_PAPER_PHASES,
+    bd.position = spx_v3(-12.504f - speed * scene->dt * (float)phase / (float)TEST_PAPER_PHASES,
                          0.5f * (float)(target + 1), 0.0f);
     bd.linear_velocity = spx_v3(speed, 0.0f, 0.0f);
     bd.friction = 0.6f;
@@ -259,10 +255,10 @@ spx_result spx_scene_struck_stack_fire(spx_scene* scene, float speed, int target
     return spx_body_create(scene->world, &bd, &scene->bodies[scene->count++]);
 }
 
-void spx_scene_struck_stack_measure(const spx_scene* scene, spx_struck_state* out)
+void test_scene_struck_stack_measure(const test_scene* scene, test_struck_state* out)
 {
-    spx_obb boxes[SPX_SCENE_MAX_BODIES + 1];
-    const uint32_t n = scene->count < SPX_SCENE_MAX_BODIES ? scene->count : SPX_SCENE_MAX_BODIES;
+    spx_obb boxes[TEST_SCENE_MAX_BODIES + 1];
+    const uint32_t n = scene->count < TEST_SCENE_MAX_BODIES ? scene->count : TEST_SCENE_MAX_BODIES;
     const float g = -spx_default_world_def().gravity.y;
     out->overlap = 0.0f;
     out->pair[0] = out->pair[1] = 0;
@@ -286,24 +282,22 @@ void spx_scene_struck_stack_measure(const spx_scene* scene, spx_struck_state* ou
 }
 
 /* One unit box of mass 1 at a pose, bodies[0]. */
-static spx_result add_unit_box(spx_scene* scene, spx_vec3 p, spx_quat q, float friction, float restitution)
+static spx_result add_unit_box(test_scene* scene, spx_vec3 p, spx_quat q, float friction, float restitution)
 {
     spx_shape_def bs = spx_default_shape_def();
     bs.density = 1.0f;
-    spx_body_def bd = spx_default_body_def();
-    bd.type = SPX_BODY_DYNAMIC;
-    bd.position = p;
+    spx_body_def bd = test_body_def(SPX_BODY_DYNAMIC, p);
     bd.rotation = q;
     bd.friction = friction;
     bd.restitution = restitution;
-    bd.shapes = &bs;
-    bd.shape_count = 1;
-    return spx_body_create(scene->world, &bd, &scene->bodies[scene->count++]);
+    spx_result r;
+    scene->bodies[scene->count++] = test_body_create(scene->world, bd, bs, &r);
+    return r;
 }
 
-spx_result spx_scene_slope(spx_scene* scene, float theta, float mu, const spx_world_def* def)
+spx_result test_scene_slope(test_scene* scene, float theta, float mu, const spx_world_def* def)
 {
-    spx_scene_layout l;
+    test_scene_layout l;
     memset(&l, 0, sizeof l);
     common_layout(&l);
     l.steps = 90;
@@ -321,9 +315,9 @@ spx_result spx_scene_slope(spx_scene* scene, float theta, float mu, const spx_wo
     return r;
 }
 
-spx_result spx_scene_bounce(spx_scene* scene, float height, float e, const spx_world_def* def)
+spx_result test_scene_bounce(test_scene* scene, float height, float e, const spx_world_def* def)
 {
-    spx_scene_layout l;
+    test_scene_layout l;
     memset(&l, 0, sizeof l);
     common_layout(&l);
     l.steps = 240;
@@ -335,18 +329,18 @@ spx_result spx_scene_bounce(spx_scene* scene, float height, float e, const spx_w
     return add_unit_box(scene, spx_v3(0.0f, 0.5f + height, 0.0f), identity, 0.5f, e);
 }
 
-spx_result spx_scene_mesh_pile(spx_scene* scene, const spx_world_def* def)
+spx_result test_scene_mesh_pile(test_scene* scene, const spx_world_def* def)
 {
-    spx_scene_layout l;
-    spx_scene_falling_mesh_layout(&l);
+    test_scene_layout l;
+    test_scene_falling_mesh_layout(&l);
     l.steps = 600;
     spx_result r = make_world(scene, def, &l);
     if (r != SPX_OK) return r;
-    spx_shape torus, ball;
+    test_shape torus, ball;
     memset(&torus, 0, sizeof torus);
     memset(&ball, 0, sizeof ball);
-    spx_shape_torus(&torus, 0.45f, 0.15f, 24, 12);
-    spx_shape_solid_sphere(&ball, 0.45f, 10, 20);
+    test_shape_torus(&torus, 0.45f, 0.15f, 24, 12);
+    test_shape_solid_sphere(&ball, 0.45f, 10, 20);
     spx_mesh *torus_mesh = NULL, *ball_mesh = NULL;
     r = own_mesh(scene, &torus, &torus_mesh);
     spx_result r2 = own_mesh(scene, &ball, &ball_mesh);
@@ -367,20 +361,20 @@ spx_result spx_scene_mesh_pile(spx_scene* scene, const spx_world_def* def)
                 const spx_mesh* mesh = (i + j + k) % 2 ? ball_mesh : torus_mesh;
                 shape.mesh = mesh;
                 bd.position = spx_v3(((float)i - 1.5f) * 1.3f, 1.0f + 1.3f * (float)j, ((float)k - 1.5f) * 1.3f);
-                bd.rotation = spx_scene_random_rotation(&seed);
+                bd.rotation = test_scene_random_rotation(&seed);
                 scene->body_mesh[scene->count] = mesh;
                 r = spx_body_create(scene->world, &bd, &scene->bodies[scene->count++]);
             }
     return r;
 }
 
-void spx_scene_measure_state(const spx_transform* poses, const spx_vec3* v, const spx_vec3* w, uint32_t count,
-                             spx_scene_quality* out)
+void test_scene_measure_state(const spx_transform* poses, const spx_vec3* v, const spx_vec3* w, uint32_t count,
+                             test_scene_quality* out)
 {
     memset(out, 0, sizeof *out);
     const spx_vec3 h = spx_v3(0.5f, 0.5f, 0.5f);
-    spx_obb boxes[SPX_SCENE_MAX_BODIES];
-    if (count > SPX_SCENE_MAX_BODIES) count = SPX_SCENE_MAX_BODIES;
+    spx_obb boxes[TEST_SCENE_MAX_BODIES];
+    if (count > TEST_SCENE_MAX_BODIES) count = TEST_SCENE_MAX_BODIES;
     for (uint32_t i = 0; i < count; ++i) {
         const spx_transform* t = &poses[i];
         spx_obb_from_quat(t->p, h, t->q, &boxes[i]);
@@ -406,15 +400,15 @@ void spx_scene_measure_state(const spx_transform* poses, const spx_vec3* v, cons
         }
 }
 
-void spx_scene_measure(const spx_scene* scene, spx_scene_quality* out)
+void test_scene_measure(const test_scene* scene, test_scene_quality* out)
 {
-    spx_transform poses[SPX_SCENE_MAX_BODIES];
-    spx_vec3 v[SPX_SCENE_MAX_BODIES], w[SPX_SCENE_MAX_BODIES];
+    spx_transform poses[TEST_SCENE_MAX_BODIES];
+    spx_vec3 v[TEST_SCENE_MAX_BODIES], w[TEST_SCENE_MAX_BODIES];
     for (uint32_t i = 0; i < scene->count; ++i) {
         spx_body_get_transform(scene->world, scene->bodies[i], &poses[i]);
         spx_body_get_velocity(scene->world, scene->bodies[i], &v[i], &w[i]);
     }
-    spx_scene_measure_state(poses, v, w, scene->count, out);
+    test_scene_measure_state(poses, v, w, scene->count, out);
 }
 
 /* Radius of the sphere about the mesh's origin holding it (the scenes' meshes are centred). */
@@ -434,7 +428,7 @@ static float mesh_radius(const spx_mesh* mesh)
     return sqrtf(r2);
 }
 
-void spx_scene_measure_meshes(const spx_scene* scene, spx_scene_quality* out)
+void test_scene_measure_meshes(const test_scene* scene, test_scene_quality* out)
 {
     memset(out, 0, sizeof *out);
     uint32_t n = scene->count;
@@ -480,14 +474,14 @@ done:
     free(radius);
 }
 
-void spx_scene_destroy(spx_scene* scene)
+void test_scene_destroy(test_scene* scene)
 {
     spx_world_destroy(scene->world);
     for (uint32_t i = 0; i < scene->mesh_count; ++i) spx_mesh_destroy(scene->meshes[i]);
     memset(scene, 0, sizeof *scene);
 }
 
-uint64_t spx_scene_bodies_hash(const spx_world* world, const spx_body_id* ids, uint32_t count)
+uint64_t test_scene_bodies_hash(const spx_world* world, const spx_body_id* ids, uint32_t count)
 {
     uint64_t h = 1469598103934665603ull;
     for (uint32_t i = 0; i < count; ++i) {
@@ -500,4 +494,49 @@ uint64_t spx_scene_bodies_hash(const spx_world* world, const spx_body_id* ids, u
         for (size_t k = 0; k < sizeof f; ++k) h = (h ^ bytes[k]) * 1099511628211ull;
     }
     return h;
+}
+
+spx_world* test_world_create(const spx_world_def* def)
+{
+    spx_world_def d = def ? *def : spx_default_world_def();
+    spx_world* w = NULL;
+    return spx_world_create(&d, &w) == SPX_OK ? w : NULL;
+}
+
+spx_body_def test_body_def(spx_body_type type, spx_vec3 position)
+{
+    spx_body_def d = spx_default_body_def();
+    d.type = type;
+    d.position = position;
+    return d;
+}
+
+spx_shape_def test_box_shape(spx_vec3 half_extents)
+{
+    spx_shape_def s = spx_default_shape_def();
+    s.half_extents = half_extents;
+    return s;
+}
+
+spx_shape_def test_mesh_shape(const spx_mesh* mesh)
+{
+    spx_shape_def s = spx_default_shape_def();
+    s.type = SPX_SHAPE_MESH;
+    s.mesh = mesh;
+    return s;
+}
+
+spx_body_id test_body_create(spx_world* w, spx_body_def d, spx_shape_def s, spx_result* out_result)
+{
+    d.shapes = &s;
+    d.shape_count = 1;
+    spx_body_id id = { 0 };
+    const spx_result r = spx_body_create(w, &d, &id);
+    if (out_result) *out_result = r;
+    return id;
+}
+
+spx_body_id test_add_box(spx_world* w, spx_body_type type, spx_vec3 position, spx_vec3 half_extents)
+{
+    return test_body_create(w, test_body_def(type, position), test_box_shape(half_extents), NULL);
 }

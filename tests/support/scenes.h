@@ -1,32 +1,32 @@
 /* The standard world scenes, one definition shared by the tests and the benchmarks
    (public API only, so that bench/ can compile this file too). Deterministic: the same arguments,
    the same world. */
-#ifndef SPX_TEST_SCENES_H
-#define SPX_TEST_SCENES_H
+#ifndef TEST_SUPPORT_SCENES_H
+#define TEST_SUPPORT_SCENES_H
 
 #include <sepax/sepax.h>
 
-#define SPX_SCENE_MAX_BODIES 1024
+#define TEST_SCENE_MAX_BODIES 1024
 
-#define SPX_SCENE_MAX_MESHES 4
+#define TEST_SCENE_MAX_MESHES 4
 
-typedef struct spx_scene {
+typedef struct test_scene {
     spx_world* world;
     spx_body_id ground;
-    spx_body_id bodies[SPX_SCENE_MAX_BODIES]; /* the dynamic bodies, in creation order */
-    const spx_mesh* body_mesh[SPX_SCENE_MAX_BODIES]; /* body i's mesh, or NULL for a box of half extent 0.5 */
+    spx_body_id bodies[TEST_SCENE_MAX_BODIES]; /* the dynamic bodies, in creation order */
+    const spx_mesh* body_mesh[TEST_SCENE_MAX_BODIES]; /* body i's mesh, or NULL for a box of half extent 0.5 */
     uint32_t count;
-    spx_mesh* meshes[SPX_SCENE_MAX_MESHES];  /* owned by the scene: the ground's and the bodies' */
+    spx_mesh* meshes[TEST_SCENE_MAX_MESHES];  /* owned by the scene: the ground's and the bodies' */
     uint32_t mesh_count;
     float dt;                                 /* s a step */
     uint32_t steps;                           /* steps the scene is meant to run */
-} spx_scene;
+} test_scene;
 
 /* What a scene is made of, for other engines to build the same one (bench/world_scenes.c): every
    box's starting pose in creation order, the boxes' size, mass and materials, the ground, gravity,
-   the step and the step count. spx_scene_falling and spx_scene_pyramid build their worlds from it. */
-typedef struct spx_scene_layout {
-    spx_transform start[SPX_SCENE_MAX_BODIES]; /* the dynamic boxes, in creation order */
+   the step and the step count. test_scene_falling and test_scene_pyramid build their worlds from it. */
+typedef struct test_scene_layout {
+    spx_transform start[TEST_SCENE_MAX_BODIES]; /* the dynamic boxes, in creation order */
     uint32_t count;
     spx_vec3 box_half_extents;                /* m */
     float box_mass;                           /* kg */
@@ -39,129 +39,144 @@ typedef struct spx_scene_layout {
     bool sleep;                               /* false: the scene forces sleeping off */
     bool mesh_ground;                         /* the ground is a 100x100-quad triangle mesh, top y = 0 */
     spx_vec3 start_velocity;                  /* m/s, every box's at the start (zero but in the paper shot) */
-} spx_scene_layout;
+} test_scene_layout;
 
 /* A uniformly random rotation (Shoemake's method) from a fixed xorshift generator whose state is
    *state: the falling scenes' orientations, and those of the scene files' generators. */
-spx_quat spx_scene_random_rotation(uint64_t* state);
+spx_quat test_scene_random_rotation(uint64_t* state);
 
-void spx_scene_falling_layout(spx_scene_layout* out);
+void test_scene_falling_layout(test_scene_layout* out);
 /* The same grid with the orientations of another generator state (the scene's own is
-   SPX_SCENE_FALLING_SEED): the pile's settling is chaotic, so figures taken from one pile are
+   TEST_SCENE_FALLING_SEED): the pile's settling is chaotic, so figures taken from one pile are
    checked on others (bench/pile.c). */
-#define SPX_SCENE_FALLING_SEED 0x9E3779B97F4A7C15ull
-void spx_scene_falling_layout_seeded(spx_scene_layout* out, uint64_t seed);
-void spx_scene_pyramid_layout(spx_scene_layout* out, float pitch);
-void spx_scene_falling_mesh_layout(spx_scene_layout* out);
+#define TEST_SCENE_FALLING_SEED 0x9E3779B97F4A7C15ull
+void test_scene_falling_layout_seeded(test_scene_layout* out, uint64_t seed);
+void test_scene_pyramid_layout(test_scene_layout* out, float pitch);
+void test_scene_falling_mesh_layout(test_scene_layout* out);
 
 /* The bullet through paper, as a layout so that other engines shoot the same shot: a cube
    of 0.1 m (1 kg, friction 0.6, restitution 0) moving along +x at `speed` m/s at a static wall
    0.01 x 2 x 2 m (the layout's ground box) whose near face is at x = 0, the cube's front face 5 m
    plus phase/8 of one step's travel away; no gravity, no sleeping, 1/60 s, enough steps to reach
    the wall and 30 more. */
-#define SPX_PAPER_SPEED_COUNT 4
-#define SPX_PAPER_PHASES 8
-extern const float spx_paper_speeds[SPX_PAPER_SPEED_COUNT]; /* 10, 100, 1,000, 10,000 m/s */
-void spx_scene_paper_layout(spx_scene_layout* out, float speed, int phase);
+#define TEST_PAPER_SPEED_COUNT 4
+#define TEST_PAPER_PHASES 8
+extern const float test_paper_speeds[TEST_PAPER_SPEED_COUNT]; /* 10, 100, 1,000, 10,000 m/s */
+void test_scene_paper_layout(test_scene_layout* out, float speed, int phase);
 
 /* Where a paper shot stands after a step, from the cube's pose and velocity (any engine's):
    penetration, the cube's overlap with the wall along x (m, 0 when apart); beyond, its centre past
    the wall's far face (it went through); rebound, its speed back along -x over the shot's speed. */
-typedef struct spx_paper_state {
+typedef struct test_paper_state {
     float penetration;
     bool beyond;
     float rebound;
-} spx_paper_state;
-void spx_scene_paper_measure(const spx_scene_layout* l, spx_transform cube, spx_vec3 velocity, spx_paper_state* out);
+} test_paper_state;
+void test_scene_paper_measure(const test_scene_layout* l, spx_transform cube, spx_vec3 velocity, test_paper_state* out);
 
 /* The struck stack: five unit boxes (mass 1, friction 0.6, restitution 0) stacked at x = z = 0,
    centres y = 0.5 + i, on a static ground box of half extents (1000, 0.5, 1000) whose top is y = 0,
-   default gravity, 1/60 s, sleeping on; settled for SPX_STRUCK_SETTLE_STEPS; then a cube of half
+   default gravity, 1/60 s, sleeping on; settled for TEST_STRUCK_SETTLE_STEPS; then a cube of half
    extent 0.025 (density 1,000: 0.125 kg, same materials) is fired along +x at `speed` m/s, its
    centre at height 0.5 (target + 1) (target 0 to 8: the middle of the lowest box, the seam above it,
    and so on to the middle of the top one) and at x = -12.504 less phase/8 of one step's travel. The
-   cube is bodies[5]; SPX_STRUCK_STEPS steps follow the shot. */
-#define SPX_STRUCK_TARGETS 9
-#define SPX_STRUCK_SPEED_COUNT 3
-#define SPX_STRUCK_SETTLE_STEPS 90
-#define SPX_STRUCK_STEPS 90
-extern const float spx_struck_speeds[SPX_STRUCK_SPEED_COUNT]; /* 100, 500, 2,000 m/s */
+   cube is bodies[5]; TEST_STRUCK_STEPS steps follow the shot. */
+#define TEST_STRUCK_TARGETS 9
+#define TEST_STRUCK_SPEED_COUNT 3
+#define TEST_STRUCK_SETTLE_STEPS 90
+#define TEST_STRUCK_STEPS 90
+extern const float test_struck_speeds[TEST_STRUCK_SPEED_COUNT]; /* 100, 500, 2,000 m/s */
 /* The settled stack alone (bodies[0..4]), before the shot: settles it. */
-spx_result spx_scene_struck_stack(spx_scene* scene, const spx_world_def* def);
-/* Fires the cube into a scene from spx_scene_struck_stack. */
-spx_result spx_scene_struck_stack_fire(spx_scene* scene, float speed, int target, int phase);
+spx_result test_scene_struck_stack(test_scene* scene, const spx_world_def* def);
+/* Fires the cube into a scene from test_scene_struck_stack. */
+spx_result test_scene_struck_stack_fire(test_scene* scene, float speed, int target, int phase);
 
 /* Where a struck stack stands after a step: the deepest overlap of any two of its bodies, the ground
    included (m, by the static box-box penetration query), and the energy (kinetic and potential above
    y = 0 of every dynamic body, J). */
-typedef struct spx_struck_state {
+typedef struct test_struck_state {
     float overlap;
     uint32_t pair[2];  /* the two bodies of the deepest overlap (count: the ground) */
     double energy;
-} spx_struck_state;
-void spx_scene_struck_stack_measure(const spx_scene* scene, spx_struck_state* out);
+} test_struck_state;
+void test_scene_struck_stack_measure(const test_scene* scene, test_struck_state* out);
 
 /* falling: 1,000 boxes of half extent 0.5, mass 1, friction 0.5, no restitution, in a 10x10x10 grid
    of pitch 1.5 (centres x,z = (i-4.5) 1.5, y = 2 + 1.5 j), orientations random from a fixed seed,
    on a static 100x2x100 box whose top is y = 0; gravity -9.81; 1/60 s; 300 steps. `def` may be NULL
    (defaults) or carry settings to try (sleeping, substeps...). */
-spx_result spx_scene_falling(spx_scene* scene, const spx_world_def* def);
+spx_result test_scene_falling(test_scene* scene, const spx_world_def* def);
 
 /* pyramid: base 20, 210 unit boxes (mass 1, friction 0.6) in the plane z = 0, row r holding 20 - r
    boxes at x = (i - (n-1)/2) pitch, y = 0.5 + r; the same ground; 1/60 s; 600 steps. Sleeping is
    forced off: the scene measures drift, which sleeping would hide. */
-spx_result spx_scene_pyramid(spx_scene* scene, float pitch, const spx_world_def* def);
+spx_result test_scene_pyramid(test_scene* scene, float pitch, const spx_world_def* def);
 
 /* falling_mesh: the falling boxes onto a static triangle-mesh ground of 100x100 quads of 1 m (20,000
    triangles), its top at y = 0. */
-spx_result spx_scene_falling_mesh(spx_scene* scene, const spx_world_def* def);
+spx_result test_scene_falling_mesh(test_scene* scene, const spx_world_def* def);
 
 /* A scene built from a layout (one of the above, changed or not), as the named scenes are. */
-spx_result spx_scene_from_layout(spx_scene* scene, const spx_world_def* def, const spx_scene_layout* layout);
+spx_result test_scene_from_layout(test_scene* scene, const spx_world_def* def, const test_scene_layout* layout);
 
-/* paper: the shot of spx_scene_paper_layout in sepax; the cube is bodies[0], the wall ground. */
-spx_result spx_scene_paper(spx_scene* scene, float speed, int phase, const spx_world_def* def);
+/* paper: the shot of test_scene_paper_layout in sepax; the cube is bodies[0], the wall ground. */
+spx_result test_scene_paper(test_scene* scene, float speed, int phase, const spx_world_def* def);
 
 /* slope: a unit box of mass 1 resting on a static incline (a 100x2x10 box turned by theta radians
    about z, so that it falls towards -x, its top face through the origin), friction mu on both;
    1/60 s, 90 steps; sleeping off. The box is bodies[0]. */
-spx_result spx_scene_slope(spx_scene* scene, float theta, float mu, const spx_world_def* def);
+spx_result test_scene_slope(test_scene* scene, float theta, float mu, const spx_world_def* def);
 
 /* bounce: a unit box of mass 1 whose bottom starts `height` m above the ground's top, restitution e
    on both, friction 0.5; 1/60 s, 240 steps; sleeping off. The box is bodies[0]. */
-spx_result spx_scene_bounce(spx_scene* scene, float height, float e, const spx_world_def* def);
+spx_result test_scene_bounce(test_scene* scene, float height, float e, const spx_world_def* def);
 
 /* mesh_pile: 64 dynamic closed meshes, tori (R 0.45, r 0.15, 576 triangles) and solid spheres
    (radius 0.45, 400 triangles) in turn, density 500, friction 0.5, random orientations from a fixed
    seed, in 4 layers of 4x4 at pitch 1.3 (centres x,z = (i-1.5) 1.3, y = 1 + 1.3 j), falling onto
    the mesh ground of falling_mesh; 1/60 s, 600 steps. */
-spx_result spx_scene_mesh_pile(spx_scene* scene, const spx_world_def* def);
+spx_result test_scene_mesh_pile(test_scene* scene, const spx_world_def* def);
 
 /* Deepest overlap of the scene's boxes into the ground (top at y = 0) and between any two boxes
    (by the static box-box penetration query), in metres; fallen counts boxes whose centre is
    below the ground's top; moving counts boxes faster than 0.05 m/s or 0.05 rad/s. */
-typedef struct spx_scene_quality {
+typedef struct test_scene_quality {
     float ground_penetration;
     float box_overlap;
     uint32_t fallen;
     uint32_t moving;
-} spx_scene_quality;
-void spx_scene_measure(const spx_scene* scene, spx_scene_quality* out);
+} test_scene_quality;
+void test_scene_measure(const test_scene* scene, test_scene_quality* out);
 
-/* As spx_scene_measure for a scene whose bodies are meshes (body_mesh): ground penetration from the
+/* As test_scene_measure for a scene whose bodies are meshes (body_mesh): ground penetration from the
    lowest triangle corner, overlap from the deepest overlapping triangle pair of spx_contacts_mesh_mesh
    (pairs whose bounding spheres meet); fallen and moving as there. */
-void spx_scene_measure_meshes(const spx_scene* scene, spx_scene_quality* out);
+void test_scene_measure_meshes(const test_scene* scene, test_scene_quality* out);
 
 /* The same figures from poses and velocities alone, whichever engine produced them (the scene
    benchmark measures Bullet and ODE with it): poses[i] places box i (half extents 0.5), v[i] and
    w[i] are its velocities in m/s and rad/s. */
-void spx_scene_measure_state(const spx_transform* poses, const spx_vec3* v, const spx_vec3* w, uint32_t count,
-                             spx_scene_quality* out);
+void test_scene_measure_state(const spx_transform* poses, const spx_vec3* v, const spx_vec3* w, uint32_t count,
+                             test_scene_quality* out);
 
-void spx_scene_destroy(spx_scene* scene);
+void test_scene_destroy(test_scene* scene);
 
 /* A hash of the poses and velocities of `count` bodies, bit for bit (FNV-1a over their floats). */
-uint64_t spx_scene_bodies_hash(const spx_world* world, const spx_body_id* ids, uint32_t count);
+uint64_t test_scene_bodies_hash(const spx_world* world, const spx_body_id* ids, uint32_t count);
+
+/* ---- building blocks of the scenes and of the tests' own worlds ---- */
+
+/* A world of `def` (NULL: the default def), or NULL when creation fails. */
+spx_world* test_world_create(const spx_world_def* def);
+/* The default body def with this type and position. */
+spx_body_def test_body_def(spx_body_type type, spx_vec3 position);
+/* The default shape def as a box of these half extents, or as this mesh. */
+spx_shape_def test_box_shape(spx_vec3 half_extents);
+spx_shape_def test_mesh_shape(const spx_mesh* mesh);
+/* A body of def `d` with the one shape `s` (d's own shape list is not used): its id, or the null id
+   when creation fails; the result in *out_result when given. */
+spx_body_id test_body_create(spx_world* w, spx_body_def d, spx_shape_def s, spx_result* out_result);
+/* A box body of the default defs with this type, position and half extents. */
+spx_body_id test_add_box(spx_world* w, spx_body_type type, spx_vec3 position, spx_vec3 half_extents);
 
 #endif

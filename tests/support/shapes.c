@@ -3,18 +3,18 @@
 #include <math.h>
 #include <stdlib.h>
 
-static bool shape_alloc(spx_shape* s, uint32_t vertices, uint32_t triangles)
+static bool shape_alloc(test_shape* s, uint32_t vertices, uint32_t triangles)
 {
     s->vertices = malloc(sizeof(spx_vec3) * (size_t)vertices);
     s->indices = malloc(sizeof(uint32_t) * 3 * (size_t)triangles);
     s->vertex_count = vertices;
     s->triangle_count = triangles;
     if (s->vertices && s->indices) return true;
-    spx_shape_free(s);
+    test_shape_free(s);
     return false;
 }
 
-void spx_shape_free(spx_shape* s)
+void test_shape_free(test_shape* s)
 {
     free(s->vertices);
     free(s->indices);
@@ -41,7 +41,7 @@ static void grid_indices(uint32_t* t, uint32_t nu, uint32_t nv, uint32_t rows, b
         }
 }
 
-bool spx_shape_torus(spx_shape* s, float R, float r, uint32_t nu, uint32_t nv)
+bool test_shape_torus(test_shape* s, float R, float r, uint32_t nu, uint32_t nv)
 {
     if (!shape_alloc(s, nu * nv, 2 * nu * nv)) return false;
     const double two_pi = 6.283185307179586;
@@ -55,7 +55,7 @@ bool spx_shape_torus(spx_shape* s, float R, float r, uint32_t nu, uint32_t nv)
     return true;
 }
 
-bool spx_shape_sphere(spx_shape* s, float radius, uint32_t nlat, uint32_t nlon)
+bool test_shape_sphere(test_shape* s, float radius, uint32_t nlat, uint32_t nlon)
 {
     uint32_t rows = nlat + 1;
     if (!shape_alloc(s, nlon * rows, 2 * nlat * nlon)) return false;
@@ -70,7 +70,7 @@ bool spx_shape_sphere(spx_shape* s, float radius, uint32_t nlat, uint32_t nlon)
     return true;
 }
 
-void spx_shape_snap_sphere_poles(spx_shape* s, float radius, uint32_t nlat, uint32_t nlon)
+void test_shape_snap_sphere_poles(test_shape* s, float radius, uint32_t nlat, uint32_t nlon)
 {
     for (uint32_t i = 0; i < nlon; ++i) {
         s->vertices[i * (nlat + 1)] = spx_v3(0.0f, radius, 0.0f);
@@ -78,11 +78,11 @@ void spx_shape_snap_sphere_poles(spx_shape* s, float radius, uint32_t nlat, uint
     }
 }
 
-/* spx_shape_sphere winds clockwise seen from outside: every triangle flipped. */
-bool spx_shape_solid_sphere(spx_shape* s, float radius, uint32_t nlat, uint32_t nlon)
+/* test_shape_sphere winds clockwise seen from outside: every triangle flipped. */
+bool test_shape_solid_sphere(test_shape* s, float radius, uint32_t nlat, uint32_t nlon)
 {
-    if (!spx_shape_sphere(s, radius, nlat, nlon)) return false;
-    spx_shape_snap_sphere_poles(s, radius, nlat, nlon);
+    if (!test_shape_sphere(s, radius, nlat, nlon)) return false;
+    test_shape_snap_sphere_poles(s, radius, nlat, nlon);
     for (uint32_t t = 0; t < s->triangle_count; ++t) {
         uint32_t k = s->indices[3 * t + 1];
         s->indices[3 * t + 1] = s->indices[3 * t + 2];
@@ -91,7 +91,7 @@ bool spx_shape_solid_sphere(spx_shape* s, float radius, uint32_t nlat, uint32_t 
     return true;
 }
 
-bool spx_shape_grid(spx_shape* s, uint32_t nx, uint32_t nz)
+bool test_shape_grid(test_shape* s, uint32_t nx, uint32_t nz)
 {
     if (!shape_alloc(s, (nx + 1) * (nz + 1), 2 * nx * nz)) return false;
     for (uint32_t i = 0; i <= nx; ++i)
@@ -105,7 +105,7 @@ bool spx_shape_grid(spx_shape* s, uint32_t nx, uint32_t nz)
     return true;
 }
 
-bool spx_shape_strip(spx_shape* s, float length, float width, uint32_t n)
+bool test_shape_strip(test_shape* s, float length, float width, uint32_t n)
 {
     if (!shape_alloc(s, 2 * (n + 1), 2 * n)) return false;
     for (uint32_t i = 0; i <= n; ++i) {
@@ -126,7 +126,7 @@ static double next_unit(uint64_t* state)
     return (double)((x * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
 }
 
-bool spx_shape_random(spx_shape* s, uint32_t n, float extent, float size, uint64_t seed)
+bool test_shape_random(test_shape* s, uint32_t n, float extent, float size, uint64_t seed)
 {
     if (!shape_alloc(s, 3 * n, n)) return false;
     uint64_t state = seed ? seed : 1;
@@ -143,13 +143,22 @@ bool spx_shape_random(spx_shape* s, uint32_t n, float extent, float size, uint64
     return true;
 }
 
-spx_mesh* spx_shape_mesh(const spx_shape* s)
+spx_mesh_def test_shape_mesh_def(const test_shape* s, uint32_t leaf)
 {
     spx_mesh_def d = spx_default_mesh_def();
     d.vertices = s->vertices;
     d.vertex_count = s->vertex_count;
     d.indices = s->indices;
     d.triangle_count = s->triangle_count;
+    d.leaf_triangles = leaf;
+    return d;
+}
+
+spx_mesh* test_shape_mesh_leaf(const test_shape* s, uint32_t leaf)
+{
+    spx_mesh_def d = test_shape_mesh_def(s, leaf);
     spx_mesh* m = NULL;
     return spx_mesh_create(&d, &m) == SPX_OK ? m : NULL;
 }
+
+spx_mesh* test_shape_mesh(const test_shape* s) { return test_shape_mesh_leaf(s, spx_default_mesh_def().leaf_triangles); }

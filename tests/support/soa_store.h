@@ -1,6 +1,6 @@
 /* Structure-of-arrays boxes for the batched-query tests: binds an spx_obb_soa to host storage. */
-#ifndef SPX_TEST_SOA_STORE_H
-#define SPX_TEST_SOA_STORE_H
+#ifndef TEST_SUPPORT_SOA_STORE_H
+#define TEST_SUPPORT_SOA_STORE_H
 
 #include <sepax/collide.h>
 

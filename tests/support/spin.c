@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-const float spx_spin_speeds[SPX_SPIN_SPEED_COUNT] = { 150.0f, 189.0f, 400.0f, 1000.0f, 2000.0f };
+const float test_spin_speeds[TEST_SPIN_SPEED_COUNT] = { 150.0f, 189.0f, 400.0f, 1000.0f, 2000.0f };
 
 #define SPIN_THICKNESS 0.01f   /* m: the wall's */
 #define SPIN_REACH 2.5f        /* m: the target's half size along its face */
@@ -18,13 +18,13 @@ static spx_vec3 axis_vec(int n, float s)
     return v;
 }
 
-spx_result spx_spin_run(const spx_spin_case* c, const spx_world_def* def, uint32_t steps, spx_spin_result* out)
+spx_result test_spin_run(const test_spin_case* c, const spx_world_def* def, uint32_t steps, test_spin_result* out)
 {
-    if (!c || !out || c->axis < 0 || c->axis > 2 || c->phase < 0 || c->phase >= SPX_SPIN_PHASES || !isfinite(c->speed))
+    if (!c || !out || c->axis < 0 || c->axis > 2 || c->phase < 0 || c->phase >= TEST_SPIN_PHASES || !isfinite(c->speed))
         return SPX_ERR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     out->finite = true;
-    const spx_vec3 half = c->body == SPX_SPIN_PLANK ? spx_v3(1.0f, 0.05f, 0.01f) : spx_v3(0.05f, 0.05f, 0.05f);
+    const spx_vec3 half = c->body == TEST_SPIN_PLANK ? spx_v3(1.0f, 0.05f, 0.01f) : spx_v3(0.05f, 0.05f, 0.05f);
     const float* h = &half.x;
     const int k = c->axis, i = (k + 1) % 3, j = (k + 2) % 3;
     const int n = h[j] < h[i] ? j : i; /* the target's normal: across the thinner of the other two */
@@ -36,7 +36,7 @@ spx_result spx_spin_run(const spx_spin_case* c, const spx_world_def* def, uint32
     const float reach = sqrtf(h[n] * h[n] + h[l] * h[l]);
     const float near = 0.5f * (h[n] + reach);
     const float clear = asinf(near / reach) - atan2f(h[n], h[l]);
-    const float angle = 0.9f * clear * (2.0f * (float)c->phase / (float)SPX_SPIN_PHASES - 1.0f);
+    const float angle = 0.9f * clear * (2.0f * (float)c->phase / (float)TEST_SPIN_PHASES - 1.0f);
 
     spx_world_def wd = def ? *def : spx_default_world_def();
     wd.gravity = spx_v3(0.0f, 0.0f, 0.0f);
@@ -45,7 +45,7 @@ spx_result spx_spin_run(const spx_spin_case* c, const spx_world_def* def, uint32
     if (r != SPX_OK) return r;
     spx_mesh* mesh = NULL;
     spx_shape_def ts = spx_default_shape_def();
-    if (c->target == SPX_SPIN_WALL) {
+    if (c->target == TEST_SPIN_WALL) {
         spx_vec3 th = { SPIN_REACH, SPIN_REACH, SPIN_REACH };
         (&th.x)[n] = 0.5f * SPIN_THICKNESS;
         ts.half_extents = th;
@@ -70,7 +70,7 @@ spx_result spx_spin_run(const spx_spin_case* c, const spx_world_def* def, uint32
         ts.mesh = mesh;
     }
     spx_body_def td = spx_default_body_def();
-    td.position = axis_vec(n, c->target == SPX_SPIN_WALL ? near + 0.5f * SPIN_THICKNESS : near);
+    td.position = axis_vec(n, c->target == TEST_SPIN_WALL ? near + 0.5f * SPIN_THICKNESS : near);
     td.shapes = &ts;
     td.shape_count = 1;
     spx_body_id target;

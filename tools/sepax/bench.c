@@ -54,7 +54,7 @@ typedef struct row {
     double ms_median, ms_min, stage_median[STAGE_COUNT];
     double contacts;               /* contact points a step, mean over the last repetition */
     float deepest;                 /* m */
-    bool layout_measure;           /* deepest, fallen, moving by spx_scene_measure_state (every engine alike) */
+    bool layout_measure;           /* deepest, fallen, moving by test_scene_measure_state (every engine alike) */
     float ground_penetration, box_overlap;
     uint32_t fallen, moving, bodies;
     bool ok;
@@ -69,7 +69,7 @@ static float box_mass(const scene* s, const scene_body* b, const scene_shape* sh
     return (float)(volume * (sh->density > 0.0f ? sh->density : s->materials[b->material].density));
 }
 
-/* The peers' mesh ground (spx_scene_layout.mesh_ground): a flat grid of 100 x 100 squares of 1 m
+/* The peers' mesh ground (test_scene_layout.mesh_ground): a flat grid of 100 x 100 squares of 1 m
    centred on the origin, the body unmoved. */
 static bool is_layout_mesh_ground(const scene* s, const scene_body* b, const scene_shape* sh)
 {
@@ -82,7 +82,7 @@ static bool is_layout_mesh_ground(const scene* s, const scene_body* b, const sce
 /* The layout bench/'s peers and the shared end-state measure take, when the scene is one: a static
    axis-aligned ground box whose top is y = 0 (or the peers' mesh ground), and dynamic unit boxes
    (half extent 0.5) of one mass and material, starting at rest. */
-static bool scene_layout(const scene* s, spx_scene_layout* out)
+static bool scene_layout(const scene* s, test_scene_layout* out)
 {
     memset(out, 0, sizeof *out);
     const spx_quat identity = { 0.0f, 0.0f, 0.0f, 1.0f };
@@ -111,7 +111,7 @@ static bool scene_layout(const scene* s, spx_scene_layout* out)
             out->ground_friction = b->def.friction;
             continue;
         }
-        if (b->def.type != SPX_BODY_DYNAMIC || out->count >= SPX_SCENE_MAX_BODIES) return false;
+        if (b->def.type != SPX_BODY_DYNAMIC || out->count >= TEST_SCENE_MAX_BODIES) return false;
         float mass = box_mass(s, b, sh);
         const spx_vec3 zero = { 0.0f, 0.0f, 0.0f };
         if (sh->half_extents.x != 0.5f || sh->half_extents.y != 0.5f || sh->half_extents.z != 0.5f
@@ -135,8 +135,8 @@ static bool scene_layout(const scene* s, spx_scene_layout* out)
 
 /* ---- running ---------------------------------------------------------------------------------- */
 
-static spx_transform poses[SPX_SCENE_MAX_BODIES];
-static spx_vec3 lin[SPX_SCENE_MAX_BODIES], ang[SPX_SCENE_MAX_BODIES];
+static spx_transform poses[TEST_SCENE_MAX_BODIES];
+static spx_vec3 lin[TEST_SCENE_MAX_BODIES], ang[TEST_SCENE_MAX_BODIES];
 
 static uint32_t count_moving(const spx_vec3* v, const spx_vec3* w, uint32_t n)
 {
@@ -177,15 +177,15 @@ static bool repeat_sepax(row* out, int rep, const scene_options* o, uint32_t ste
         out->contacts = contacts / n;
         /* The dynamic bodies' end state, for the same measure every engine gets. */
         uint32_t count = 0;
-        for (uint32_t i = 0; i < s.body_count && count < SPX_SCENE_MAX_BODIES; ++i) {
+        for (uint32_t i = 0; i < s.body_count && count < TEST_SCENE_MAX_BODIES; ++i) {
             if (s.bodies[i].def.type != SPX_BODY_DYNAMIC) continue;
             spx_body_get_transform(s.w, s.ids[i], &poses[count]);
             spx_body_get_velocity(s.w, s.ids[i], &lin[count], &ang[count]);
             ++count;
         }
         if (layout) {
-            spx_scene_quality q;
-            spx_scene_measure_state(poses, lin, ang, count, &q);
+            test_scene_quality q;
+            test_scene_measure_state(poses, lin, ang, count, &q);
             out->ground_penetration = q.ground_penetration, out->box_overlap = q.box_overlap;
             out->deepest = fmaxf(q.ground_penetration, q.box_overlap);
             out->fallen = q.fallen, out->moving = q.moving, out->bodies = count;
@@ -195,7 +195,7 @@ static bool repeat_sepax(row* out, int rep, const scene_options* o, uint32_t ste
             ok = m && measure_now(m, &s, false, &q);
             if (ok) out->deepest = q.deepest, out->fallen = q.fallen, out->bodies = q.dynamic;
             measure_destroy(m);
-            out->moving = 0; /* every dynamic body, not only the first SPX_SCENE_MAX_BODIES read above */
+            out->moving = 0; /* every dynamic body, not only the first TEST_SCENE_MAX_BODIES read above */
             for (uint32_t i = 0; i < s.body_count; ++i) {
                 spx_vec3 v, w;
                 if (s.bodies[i].def.type == SPX_BODY_DYNAMIC && spx_body_get_velocity(s.w, s.ids[i], &v, &w) == SPX_OK)
@@ -207,7 +207,7 @@ static bool repeat_sepax(row* out, int rep, const scene_options* o, uint32_t ste
     return ok;
 }
 
-static bool repeat_peer(row* out, int rep, const spx_scene_layout* layout, uint32_t steps, bool last)
+static bool repeat_peer(row* out, int rep, const test_scene_layout* layout, uint32_t steps, bool last)
 {
     const bench_world_peer* p = out->e->peer;
     void* world = p->create(layout);
@@ -226,8 +226,8 @@ static bool repeat_peer(row* out, int rep, const spx_scene_layout* layout, uint3
     if (last) {
         out->contacts = contacts / (steps ? (double)steps : 1.0);
         p->read(world, poses, lin, ang);
-        spx_scene_quality q;
-        spx_scene_measure_state(poses, lin, ang, layout->count, &q);
+        test_scene_quality q;
+        test_scene_measure_state(poses, lin, ang, layout->count, &q);
         out->ground_penetration = q.ground_penetration, out->box_overlap = q.box_overlap;
         out->deepest = fmaxf(q.ground_penetration, q.box_overlap);
         out->fallen = q.fallen, out->moving = q.moving, out->bodies = layout->count;
@@ -502,7 +502,7 @@ int command_bench(int argc, char** argv)
             ++failures;
             continue;
         }
-        static spx_scene_layout layout;
+        static test_scene_layout layout;
         bool as_layout = scene_layout(&s, &layout);
         uint32_t steps = scene_steps(&o, &s);
         static char scene_names[MAX_SCENES][SCENE_NAME_MAX];

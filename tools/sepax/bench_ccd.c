@@ -1,4 +1,4 @@
-/* sepax bench ccd: the bullet through paper (tests/support/scenes.h: spx_scene_paper_layout)
+/* sepax bench ccd: the bullet through paper (tests/support/scenes.h: test_scene_paper_layout)
  * in every engine: a 0.1 m cube shot at a static 0.01 m wall 5 m away at 10 to 10,000 m/s, from 8
  * start phases spread over one step's travel. Per speed and engine: shots that went through, the
  * deepest overlap with the wall after any step, the fastest rebound over the shot's speed
@@ -8,7 +8,7 @@
  * off the wall, and the peers show how far. sepax runs with its continuous stage on and,
  * as a control, off; the comparison build adds Bullet (CCD off, its default, and on) and ODE, which
  * build the same shot from the same layout (bench/peers/world_peers.h).
- * Then the struck stack (tests/support/scenes.h: spx_scene_struck_stack), sepax only: a 5 cm cube
+ * Then the struck stack (tests/support/scenes.h: test_scene_struck_stack), sepax only: a 5 cm cube
  * fired at 100, 500 and 2,000 m/s into a settled stack of five unit boxes, at the middle of each box
  * and each seam between two, from 8 phases. Per speed: the deepest overlap of any two bodies (the
  * ground included) after any step, the most the energy (kinetic and potential) rose above its value
@@ -59,10 +59,10 @@ typedef struct ccd_row {
 } ccd_row;
 
 /* The shot's figures after one step, folded into the row. */
-static void observe(ccd_row* r, const spx_scene_layout* l, spx_transform t, spx_vec3 v, bool* beyond)
+static void observe(ccd_row* r, const test_scene_layout* l, spx_transform t, spx_vec3 v, bool* beyond)
 {
-    spx_paper_state st;
-    spx_scene_paper_measure(l, t, v, &st);
+    test_paper_state st;
+    test_scene_paper_measure(l, t, v, &st);
     r->deepest = fmaxf(r->deepest, st.penetration);
     r->rebound = fmaxf(r->rebound, st.rebound);
     *beyond = st.beyond;
@@ -78,11 +78,11 @@ static double shoot(ccd_row* r, bool last)
     uint64_t seed = 0x5EEDC0DEull;
     spx_quat turn = { 0.0f, 0.0f, 0.0f, 1.0f };
     for (int shot = 0; shot < r->shots; ++shot) {
-        const int phase = shot % SPX_PAPER_PHASES;
-        spx_scene_layout l;
-        spx_scene_paper_layout(&l, r->speed, phase);
+        const int phase = shot % TEST_PAPER_PHASES;
+        test_scene_layout l;
+        test_scene_paper_layout(&l, r->speed, phase);
         if (r->turned) {
-            if (phase == 0) turn = spx_scene_random_rotation(&seed);
+            if (phase == 0) turn = test_scene_random_rotation(&seed);
             l.start[0].q = turn;
         }
         bool beyond = false;
@@ -92,13 +92,13 @@ static double shoot(ccd_row* r, bool last)
             spx_world_def d = spx_default_world_def();
             d.enable_continuous = r->e->continuous;
             d.gravity = l.gravity;
-            spx_scene s;
-            if (spx_scene_from_layout(&s, &d, &l) != SPX_OK) return NAN;
+            test_scene s;
+            if (test_scene_from_layout(&s, &d, &l) != SPX_OK) return NAN;
             for (uint32_t k = 0; k < l.steps; ++k) {
                 uint64_t t0 = bench_now_ns();
                 spx_result res = spx_world_step(s.world, l.dt);
                 wall += (double)(bench_now_ns() - t0) * 1e-6;
-                if (res != SPX_OK) return spx_scene_destroy(&s), NAN;
+                if (res != SPX_OK) return test_scene_destroy(&s), NAN;
                 spx_step_stats st;
                 spx_world_get_stats(s.world, &st);
                 tally.impacts += st.impact_count;
@@ -106,7 +106,7 @@ static double shoot(ccd_row* r, bool last)
                 spx_body_get_velocity(s.world, s.bodies[0], &v, &w);
                 observe(&tally, &l, t, v, &beyond);
             }
-            spx_scene_destroy(&s);
+            test_scene_destroy(&s);
         } else {
             const bench_world_peer* p = r->e->peer;
             void* world = p->create(&l);
@@ -136,28 +136,28 @@ static double strike(ccd_row* r, bool last)
     spx_world_def d = spx_default_world_def();
     d.enable_continuous = r->e->continuous;
     for (int shot = 0; shot < r->shots; ++shot) {
-        spx_scene sc;
-        if (spx_scene_struck_stack(&sc, &d) != SPX_OK) return NAN;
-        if (spx_scene_struck_stack_fire(&sc, r->speed, shot / SPX_PAPER_PHASES, shot % SPX_PAPER_PHASES) != SPX_OK)
-            return spx_scene_destroy(&sc), NAN;
-        spx_struck_state st;
-        spx_scene_struck_stack_measure(&sc, &st);
+        test_scene sc;
+        if (test_scene_struck_stack(&sc, &d) != SPX_OK) return NAN;
+        if (test_scene_struck_stack_fire(&sc, r->speed, shot / TEST_PAPER_PHASES, shot % TEST_PAPER_PHASES) != SPX_OK)
+            return test_scene_destroy(&sc), NAN;
+        test_struck_state st;
+        test_scene_struck_stack_measure(&sc, &st);
         const double energy0 = st.energy;
         for (uint32_t k = 0; k < sc.steps; ++k) {
             uint64_t t0 = bench_now_ns();
             spx_result res = spx_world_step(sc.world, sc.dt);
             wall += (double)(bench_now_ns() - t0) * 1e-6;
-            if (res != SPX_OK) return spx_scene_destroy(&sc), NAN;
+            if (res != SPX_OK) return test_scene_destroy(&sc), NAN;
             spx_step_stats stats;
             spx_world_get_stats(sc.world, &stats);
             impacts += stats.impact_count;
             limited += (stats.flags & SPX_STEP_IMPACT_LIMIT) != 0;
-            spx_scene_struck_stack_measure(&sc, &st);
+            test_scene_struck_stack_measure(&sc, &st);
             deepest = fmaxf(deepest, st.overlap);
             growth = fmax(growth, (st.energy - energy0) / energy0);
         }
         steps_run += sc.steps;
-        spx_scene_destroy(&sc);
+        test_scene_destroy(&sc);
     }
     if (last) r->deepest = deepest, r->growth = growth, r->limited = limited, r->impacts = impacts;
     return wall / (double)steps_run;
@@ -169,8 +169,8 @@ static double strike(ccd_row* r, bool last)
 /* One engine (sepax, stage on or off) for one body, target and speed, over the 3 axes and 8 phases. */
 typedef struct spin_row {
     const ccd_engine* e;
-    spx_spin_body body;
-    spx_spin_target target;
+    test_spin_body body;
+    test_spin_target target;
     float speed;                   /* rad/s */
     int runs;
     int through;                   /* runs with a corner past the target or the centre past its face */
@@ -190,11 +190,11 @@ static double spin(spin_row* r, bool last)
     tally.runs = tally.through = 0, tally.growth = 0.0, tally.deepest = 0.0f, tally.impacts = 0;
     double wall = 0.0;
     for (int axis = 0; axis < 3; ++axis)
-        for (int phase = 0; phase < SPX_SPIN_PHASES; ++phase) {
-            const spx_spin_case c = { r->body, r->target, axis, r->speed, phase };
-            spx_spin_result res;
+        for (int phase = 0; phase < TEST_SPIN_PHASES; ++phase) {
+            const test_spin_case c = { r->body, r->target, axis, r->speed, phase };
+            test_spin_result res;
             uint64_t t0 = bench_now_ns();
-            if (spx_spin_run(&c, &d, SPIN_STEPS, &res) != SPX_OK) return NAN;
+            if (test_spin_run(&c, &d, SPIN_STEPS, &res) != SPX_OK) return NAN;
             wall += (double)(bench_now_ns() - t0) * 1e-6;
             ++tally.runs;
             tally.through += res.through || !res.finite;
@@ -206,8 +206,8 @@ static double spin(spin_row* r, bool last)
     return wall / (double)(tally.runs * SPIN_STEPS);
 }
 
-static const char* spin_body_name(spx_spin_body b) { return b == SPX_SPIN_PLANK ? "plank" : "cube"; }
-static const char* spin_target_name(spx_spin_target t) { return t == SPX_SPIN_WALL ? "wall" : "sheet"; }
+static const char* spin_body_name(test_spin_body b) { return b == TEST_SPIN_PLANK ? "plank" : "cube"; }
+static const char* spin_target_name(test_spin_target t) { return t == TEST_SPIN_WALL ? "wall" : "sheet"; }
 
 /* Both tables, for the writers. */
 typedef struct ccd_tables {
@@ -316,18 +316,18 @@ int bench_ccd(const bench_suite_options* o)
            "passes: shots whose cube ended past the wall's far face; deepest_m: the deepest cube-wall overlap after any "
            "step; rebound: the fastest motion back over the shot's speed; ms_step: median of %d repetitions\n"
            "sepax-discrete: sepax with its continuous stage off (a control); impacts: sepax's continuous stage, all phases\n\n",
-           SPX_PAPER_PHASES, SPX_PAPER_TURNS, o->reps);
+           TEST_PAPER_PHASES, SPX_PAPER_TURNS, o->reps);
     printf("%-9s %-6s %-15s %6s %6s %10s %8s %8s %7s\n", "speed_m_s", "cube", "engine", "shots", "passes", "deepest_m", "rebound",
            "ms_step", "impacts");
-    static ccd_row rows[(2 * SPX_PAPER_SPEED_COUNT + SPX_STRUCK_SPEED_COUNT) * MAX_ENGINES];
+    static ccd_row rows[(2 * TEST_PAPER_SPEED_COUNT + TEST_STRUCK_SPEED_COUNT) * MAX_ENGINES];
     int n = 0, failures = 0;
-    for (int kind = 0; kind < 2 * SPX_PAPER_SPEED_COUNT; ++kind) {
-        const int si = kind % SPX_PAPER_SPEED_COUNT;
-        const bool turned = kind >= SPX_PAPER_SPEED_COUNT;
+    for (int kind = 0; kind < 2 * TEST_PAPER_SPEED_COUNT; ++kind) {
+        const int si = kind % TEST_PAPER_SPEED_COUNT;
+        const bool turned = kind >= TEST_PAPER_SPEED_COUNT;
         ccd_row* first = &rows[n];
         for (int e = 0; e < engine_count; ++e)
-            rows[n++] = (ccd_row){ .e = &engines[e], .speed = spx_paper_speeds[si], .turned = turned,
-                                   .shots = turned ? SPX_PAPER_TURNS * SPX_PAPER_PHASES : SPX_PAPER_PHASES, .ok = true };
+            rows[n++] = (ccd_row){ .e = &engines[e], .speed = test_paper_speeds[si], .turned = turned,
+                                   .shots = turned ? SPX_PAPER_TURNS * TEST_PAPER_PHASES : TEST_PAPER_PHASES, .ok = true };
         /* Repetitions interleave the engines, so that a change in the machine's load falls on all. */
         for (int k = 0; k < o->reps; ++k)
             for (int e = 0; e < engine_count; ++e)
@@ -357,16 +357,16 @@ int bench_ccd(const bench_suite_options* o)
            "deepest_m: the deepest overlap of any two bodies (the ground included) after any step; growth: the most the "
            "energy (kinetic and potential) rose above its value before the shot, over that value; limit: steps that "
            "reached the impact limit, all shots\n\n",
-           SPX_STRUCK_SETTLE_STEPS, SPX_STRUCK_TARGETS, SPX_PAPER_PHASES, SPX_STRUCK_STEPS);
+           TEST_STRUCK_SETTLE_STEPS, TEST_STRUCK_TARGETS, TEST_PAPER_PHASES, TEST_STRUCK_STEPS);
     printf("%-9s %-15s %6s %10s %9s %6s %8s %7s\n", "speed_m_s", "engine", "shots", "deepest_m", "growth", "limit",
            "ms_step", "impacts");
-    for (int si = 0; si < SPX_STRUCK_SPEED_COUNT; ++si) {
+    for (int si = 0; si < TEST_STRUCK_SPEED_COUNT; ++si) {
         ccd_row* first = &rows[n];
         int count = 0;
         for (int e = 0; e < engine_count; ++e) {
             if (engines[e].peer) continue; /* the peers have no such layout */
-            rows[n++] = (ccd_row){ .e = &engines[e], .speed = spx_struck_speeds[si], .stack = true,
-                                   .shots = SPX_STRUCK_TARGETS * SPX_PAPER_PHASES, .ok = true };
+            rows[n++] = (ccd_row){ .e = &engines[e], .speed = test_struck_speeds[si], .stack = true,
+                                   .shots = TEST_STRUCK_TARGETS * TEST_PAPER_PHASES, .ok = true };
             ++count;
         }
         for (int k = 0; k < o->reps; ++k)
@@ -395,18 +395,18 @@ int bench_ccd(const bench_suite_options* o)
            "ones tilted 0.5 rad off the principal axes), %d steps of 1/60 s, no gravity\n"
            "through: runs whose body got a corner 0.01 m past the face or its centre past it; energy_up: the most the "
            "kinetic energy rose over its start (relative); deepest_m: the deepest corner past the face after any step\n\n",
-           SPX_SPIN_PHASES, SPIN_STEPS);
+           TEST_SPIN_PHASES, SPIN_STEPS);
     printf("%-9s %-6s %-6s %-15s %5s %7s %10s %10s %8s %7s\n", "rad_s", "body", "target", "engine", "runs", "through",
            "energy_up", "deepest_m", "ms_step", "impacts");
-    static spin_row spins[2 * 2 * SPX_SPIN_SPEED_COUNT * 2];
+    static spin_row spins[2 * 2 * TEST_SPIN_SPEED_COUNT * 2];
     int spin_n = 0;
     for (int body = 0; body < 2; ++body)
         for (int target = 0; target < 2; ++target)
-            for (int si = 0; si < SPX_SPIN_SPEED_COUNT; ++si) {
+            for (int si = 0; si < TEST_SPIN_SPEED_COUNT; ++si) {
                 spin_row* first = &spins[spin_n];
                 for (int e = 0; e < 2; ++e) /* sepax, stage on and off */
-                    spins[spin_n++] = (spin_row){ .e = &engines[e], .body = (spx_spin_body)body,
-                                                  .target = (spx_spin_target)target, .speed = spx_spin_speeds[si], .ok = true };
+                    spins[spin_n++] = (spin_row){ .e = &engines[e], .body = (test_spin_body)body,
+                                                  .target = (test_spin_target)target, .speed = test_spin_speeds[si], .ok = true };
                 for (int k = 0; k < o->reps; ++k)
                     for (int e = 0; e < 2; ++e)
                         if (first[e].ok) {

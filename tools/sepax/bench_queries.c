@@ -56,33 +56,33 @@ typedef struct query_row {
 /* The same generators as tests/test_query.c. */
 static void make_cases(cast_case* rays, cast_case* boxes)
 {
-    case_rng rng = { 11 };
+    test_case_rng rng = { 11 };
     for (int n = 0; n < CASTS; ++n) {
         cast_case* c = &rays[n];
-        c->origin = spx_v3((float)case_uniform(&rng, -30, 30), (float)case_uniform(&rng, -30, 30), (float)case_uniform(&rng, -30, 30));
+        c->origin = spx_v3((float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30));
         double u[3];
-        case_unit_vector(&rng, u);
-        const double len = case_uniform(&rng, 1, 60);
+        test_case_unit_vector(&rng, u);
+        const double len = test_case_uniform(&rng, 1, 60);
         c->translation = spx_v3((float)(u[0] * len), (float)(u[1] * len), (float)(u[2] * len));
     }
     rng.state = 12;
     for (int n = 0; n < CASTS; ++n) {
         cast_case* c = &boxes[n];
-        spx_vec3 h = { (float)case_log_uniform(&rng, 0.05, 1.0), (float)case_log_uniform(&rng, 0.05, 1.0),
-                       (float)case_log_uniform(&rng, 0.05, 1.0) };
-        c->origin = spx_v3((float)case_uniform(&rng, -28, 28), (float)case_uniform(&rng, -28, 28), (float)case_uniform(&rng, -28, 28));
-        spx_obb_from_quat(c->origin, h, case_random_quat(&rng), &c->box);
+        spx_vec3 h = { (float)test_case_log_uniform(&rng, 0.05, 1.0), (float)test_case_log_uniform(&rng, 0.05, 1.0),
+                       (float)test_case_log_uniform(&rng, 0.05, 1.0) };
+        c->origin = spx_v3((float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28));
+        spx_obb_from_quat(c->origin, h, test_case_random_quat(&rng), &c->box);
         double u[3];
-        case_unit_vector(&rng, u);
-        const double len = case_uniform(&rng, 0.5, 30);
+        test_case_unit_vector(&rng, u);
+        const double len = test_case_uniform(&rng, 0.5, 30);
         c->translation = spx_v3((float)(u[0] * len), (float)(u[1] * len), (float)(u[2] * len));
     }
 }
 
 /* The shape sepax reported, in world space: its box, or the mesh triangle (in double, from the def). */
-static bool shape_piece(const spx_query_scene* s, const spx_cast_result* r, ref_piece* out)
+static bool shape_piece(const test_query_scene* s, const spx_cast_result* r, test_ref_piece* out)
 {
-    const spx_query_scene_body* qb = NULL;
+    const test_query_scene_body* qb = NULL;
     for (uint32_t i = 0; i < s->body_count && !qb; ++i)
         if (s->bodies[i].id.index == r->body.index && s->bodies[i].id.generation == r->body.generation) qb = &s->bodies[i];
     spx_transform pose;
@@ -96,7 +96,7 @@ static bool shape_piece(const spx_query_scene* s, const spx_cast_result* r, ref_
                              { 2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x) },
                              { 2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y) } };
     if (sd->type == SPX_SHAPE_MESH) {
-        const spx_shape* m = &s->shapes[qb->mesh_index[r->shape_index]];
+        const test_shape* m = &s->shapes[qb->mesh_index[r->shape_index]];
         if (r->triangle >= m->triangle_count) return false;
         spx_triangle t;
         for (int k = 0; k < 3; ++k) {
@@ -104,7 +104,7 @@ static bool shape_piece(const spx_query_scene* s, const spx_cast_result* r, ref_
             for (int j = 0; j < 3; ++j)
                 (&t.v[k].x)[j] = (float)(R[0][j] * v.x + R[1][j] * v.y + R[2][j] * v.z + (&pose.p.x)[j]);
         }
-        ref_piece_from_triangle(&t, out);
+        test_ref_piece_from_triangle(&t, out);
         return true;
     }
     /* the box: centre and axes through the local placement */
@@ -119,33 +119,33 @@ static bool shape_piece(const spx_query_scene* s, const spx_cast_result* r, ref_
             (&world.rotation.col[i].x)[j] = (float)(R[0][j] * a.x + R[1][j] * a.y + R[2][j] * a.z);
         }
     }
-    ref_piece_from_obb(&world, out);
+    test_ref_piece_from_obb(&world, out);
     return true;
 }
 
 /* The exact first contact of the moving box with the piece: the reference's signed distance. */
-static double reference_time(const cast_case* c, const ref_piece* shape)
+static double reference_time(const cast_case* c, const test_ref_piece* shape)
 {
-    ref_problem p;
+    test_ref_problem p;
     const spx_vec3 still = { 0, 0, 0 };
-    ref_problem_obb_obb(&c->box, c->translation, &c->box, still, 1.0f, &p); /* sets a, va, tmax */
+    test_ref_problem_obb_obb(&c->box, c->translation, &c->box, still, 1.0f, &p); /* sets a, va, tmax */
     p.b = *shape;
-    ref_candidate_axes(&p.a, &p.b, &p.axes);
+    test_ref_candidate_axes(&p.a, &p.b, &p.axes);
     for (int i = 0; i < p.b.count; ++i) /* the scale of the problem takes in the shape's size */
         for (int j = 0; j < p.b.count; ++j) {
             double d2 = 0;
             for (int k = 0; k < 3; ++k) d2 += (p.b.v[i][k] - p.b.v[j][k]) * (p.b.v[i][k] - p.b.v[j][k]);
             p.size = fmax(p.size, sqrt(d2));
         }
-    ref_sweep s;
-    ref_sweep_solve(&p, 1e-5 * p.size, &s);
-    return s.state == REF_MISS ? NAN : s.time;
+    test_ref_sweep s;
+    test_ref_sweep_solve(&p, 1e-5 * p.size, &s);
+    return s.state == TEST_REF_MISS ? NAN : s.time;
 }
 
 /* The exact fraction where the ray meets the piece, in long double: a triangle's plane (the
    triangle sepax reported; a ray is a line and meets a flat piece only in its plane), or a box's
    slabs. NAN when it misses the box. */
-static double reference_ray(const cast_case* c, const ref_piece* shape)
+static double reference_ray(const cast_case* c, const test_ref_piece* shape)
 {
     const long double o[3] = { c->origin.x, c->origin.y, c->origin.z };
     const long double d[3] = { c->translation.x, c->translation.y, c->translation.z };
@@ -263,13 +263,13 @@ static double median_ns(double* ns, int reps)
 
 int bench_queries(const bench_suite_options* o)
 {
-    static spx_query_scene qscene;
+    static test_query_scene qscene;
     static cast_case rays[CASTS], boxes[CASTS];
     static float fractions[CASTS];
     static query_row rows[2 * MAX_ENGINES];
     const int reps = o->reps < MAX_REPS ? o->reps : MAX_REPS;
     int n = 0, failures = 0;
-    if (!spx_query_scene_build(&qscene, BODIES, SEED)) {
+    if (!test_query_scene_build(&qscene, BODIES, SEED)) {
         fprintf(stderr, "sepax bench: queries: the scene could not be built\n");
         return EXIT_FAILED;
     }
@@ -301,7 +301,7 @@ int bench_queries(const bench_suite_options* o)
         r->ns_median = median_ns(r->ns, reps);
         for (int k = 0; k < CASTS; ++k) {
             cast_case* c = &cases[k];
-            ref_piece shape;
+            test_ref_piece shape;
             c->exact = NAN;
             if (c->sepax.state == SPX_SWEEP_MISS) continue;
             if (c->sepax.state == SPX_SWEEP_START_OVERLAP) c->exact = 0.0;
@@ -339,7 +339,7 @@ int bench_queries(const bench_suite_options* o)
            "(m), median and largest over the casts both hit from apart\n\n");
     printf("%-5s %-8s %7s %6s %6s %12s %14s %14s\n", "query", "engine", "casts", "hits", "disagr", "casts/s", "median err m", "max err m");
     for (int i = 0; i < n; ++i) print_row(&rows[i]);
-    spx_query_scene_free(&qscene);
+    test_query_scene_free(&qscene);
     if (failures) fprintf(stderr, "sepax bench: queries: %d calls failed\n", failures);
     return bench_write_files(o, failures ? EXIT_FAILED : EXIT_DONE, write_csv, write_json, rows, n);
 }

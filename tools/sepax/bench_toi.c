@@ -140,37 +140,37 @@ static double analytic_toi(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_
     return first <= last ? first : NAN;
 }
 
-static void make_case(family f, case_rng* rng, toi_set* s, int k)
+static void make_case(family f, test_case_rng* rng, toi_set* s, int k)
 {
     double ha[3], hb[3];
-    for (int i = 0; i < 3; ++i) ha[i] = case_uniform(rng, 0.1, 1.0), hb[i] = case_uniform(rng, 0.1, 1.0);
+    for (int i = 0; i < 3; ++i) ha[i] = test_case_uniform(rng, 0.1, 1.0), hb[i] = test_case_uniform(rng, 0.1, 1.0);
     mat la, lb;
     double ox, oz;
     if (f == FACE_ALIGNED || f == FACE) {
         /* Both turned about y only (not at all when aligned): their faces across y stay parallel,
            offsets small enough that B's lowest face lies over A's highest. */
-        rotation_about(1, f == FACE ? case_uniform(rng, 0, 6.2831853) : 0.0, la);
-        rotation_about(1, f == FACE ? case_uniform(rng, 0, 6.2831853) : 0.0, lb);
+        rotation_about(1, f == FACE ? test_case_uniform(rng, 0, 6.2831853) : 0.0, la);
+        rotation_about(1, f == FACE ? test_case_uniform(rng, 0, 6.2831853) : 0.0, lb);
         double m = fmin(fmin(ha[0], ha[2]), fmin(hb[0], hb[2]));
-        ox = case_uniform(rng, -0.3, 0.3) * m, oz = case_uniform(rng, -0.3, 0.3) * m;
+        ox = test_case_uniform(rng, -0.3, 0.3) * m, oz = test_case_uniform(rng, -0.3, 0.3) * m;
     } else if (f == EDGE) {
         /* A turned 15..75 degrees about x: its top is an edge along x. B turned about z: its bottom is
            an edge along z. B's edge over A's, crossing within both. */
-        rotation_about(0, case_uniform(rng, 0.26, 1.31), la);
-        rotation_about(2, case_uniform(rng, 0.26, 1.31), lb);
-        ox = case_uniform(rng, -0.5, 0.5) * ha[0], oz = case_uniform(rng, -0.5, 0.5) * hb[2];
+        rotation_about(0, test_case_uniform(rng, 0.26, 1.31), la);
+        rotation_about(2, test_case_uniform(rng, 0.26, 1.31), lb);
+        ox = test_case_uniform(rng, -0.5, 0.5) * ha[0], oz = test_case_uniform(rng, -0.5, 0.5) * hb[2];
     } else {
         /* A turned about y (its top a face), B at random (its bottom a corner), over A's face. */
-        rotation_about(1, case_uniform(rng, 0, 6.2831853), la);
-        spx_quat q = case_random_quat(rng);
+        rotation_about(1, test_case_uniform(rng, 0, 6.2831853), la);
+        spx_quat q = test_case_random_quat(rng);
         for (int i = 0; i < 3; ++i) {
             const double e[3] = { i == 0, i == 1, i == 2 };
-            case_rotate(q, e, lb[i]);
+            test_case_rotate(q, e, lb[i]);
         }
         double m = fmin(ha[0], ha[2]);
-        ox = case_uniform(rng, -0.3, 0.3) * m, oz = case_uniform(rng, -0.3, 0.3) * m;
+        ox = test_case_uniform(rng, -0.3, 0.3) * m, oz = test_case_uniform(rng, -0.3, 0.3) * m;
     }
-    const double gap = case_log_uniform(rng, 1e-3, 1.0), t = case_uniform(rng, 0.05, 0.95), speed = gap / t;
+    const double gap = test_case_log_uniform(rng, 1e-3, 1.0), t = test_case_uniform(rng, 0.05, 0.95), speed = gap / t;
     double top_a[3], low_b[3], cb[3];
     extreme(la, ha, 1.0, top_a);
     extreme(lb, hb, -1.0, low_b);
@@ -181,15 +181,15 @@ static void make_case(family f, case_rng* rng, toi_set* s, int k)
     if (f == FACE_ALIGNED) {
         rotation_about(0, 0.0, g);
     } else {
-        spx_quat q = case_random_quat(rng);
+        spx_quat q = test_case_random_quat(rng);
         for (int i = 0; i < 3; ++i) {
             const double e[3] = { i == 0, i == 1, i == 2 };
-            case_rotate(q, e, g[i]);
+            test_case_rotate(q, e, g[i]);
         }
     }
-    for (int r = 0; r < 3; ++r) shift[r] = case_uniform(rng, -5.0, 5.0);
-    case_unit_vector(rng, u);
-    const double um = case_uniform(rng, 0.0, 1.0);
+    for (int r = 0; r < 3; ++r) shift[r] = test_case_uniform(rng, -5.0, 5.0);
+    test_case_unit_vector(rng, u);
+    const double um = test_case_uniform(rng, 0.0, 1.0);
     mat wa, wb;
     for (int i = 0; i < 3; ++i) apply(g, la[i], wa[i]), apply(g, lb[i], wb[i]);
     double ca_w[3], cb_w[3], down[3], down_w[3] = { 0, -speed, 0 };
@@ -312,7 +312,7 @@ int bench_toi(const bench_suite_options* o)
     static toi_row rows[FAMILY_COUNT * MAX_ENGINES];
     int n = 0, failures = 0;
     for (int f = 0; f < FAMILY_COUNT; ++f) {
-        case_rng rng = { 0x5E9A0000u + (uint64_t)f };
+        test_case_rng rng = { 0x5E9A0000u + (uint64_t)f };
         for (int k = 0; k < CASES; ++k) make_case((family)f, &rng, &set, k);
         toi_row* r = &rows[n++];
         *r = (toi_row){ .f = (family)f, .engine = "sepax", .ok = true };

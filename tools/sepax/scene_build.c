@@ -27,13 +27,13 @@ static bool fail(const scene* s, char* message, size_t size, const char* where, 
 }
 
 /* A closed box of 12 triangles, counter-clockwise seen from outside; corner i has bits (x, y, z). */
-static bool box_mesh(spx_shape* out, spx_vec3 h)
+static bool box_mesh(test_shape* out, spx_vec3 h)
 {
     static const uint32_t quads[6][4] = { { 0, 4, 6, 2 }, { 1, 3, 7, 5 }, { 0, 1, 5, 4 },
                                           { 2, 6, 7, 3 }, { 0, 2, 3, 1 }, { 4, 5, 7, 6 } };
     out->vertices = malloc(8 * sizeof *out->vertices);
     out->indices = malloc(36 * sizeof *out->indices);
-    if (!out->vertices || !out->indices) return spx_shape_free(out), false;
+    if (!out->vertices || !out->indices) return test_shape_free(out), false;
     for (int i = 0; i < 8; ++i)
         out->vertices[i] = spx_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
     for (int f = 0; f < 6; ++f) {
@@ -47,7 +47,7 @@ static bool box_mesh(spx_shape* out, spx_vec3 h)
 }
 
 /* The triangles of one mesh description, in plain arrays (the caller frees them). */
-static bool mesh_arrays(const scene* s, const scene_mesh* m, spx_shape* out, char* message, size_t size)
+static bool mesh_arrays(const scene* s, const scene_mesh* m, test_shape* out, char* message, size_t size)
 {
     memset(out, 0, sizeof *out);
     switch (m->kind) {
@@ -66,7 +66,7 @@ static bool mesh_arrays(const scene* s, const scene_mesh* m, spx_shape* out, cha
 #endif
     }
     case SCENE_MESH_GRID: {
-        if (!spx_shape_grid(out, m->cells[0], m->cells[1])) break;
+        if (!test_shape_grid(out, m->cells[0], m->cells[1])) break;
         /* Centred on the origin; a gentle wave when asked, so bodies roll and slide on it. */
         const double two_pi = 6.283185307179586;
         for (uint32_t i = 0; i < out->vertex_count; ++i) {
@@ -78,10 +78,10 @@ static bool mesh_arrays(const scene* s, const scene_mesh* m, spx_shape* out, cha
         return true;
     }
     case SCENE_MESH_TORUS:
-        if (spx_shape_torus(out, m->major_radius, m->minor_radius, m->segments[0], m->segments[1])) return true;
+        if (test_shape_torus(out, m->major_radius, m->minor_radius, m->segments[0], m->segments[1])) return true;
         break;
     case SCENE_MESH_SPHERE:
-        if (spx_shape_solid_sphere(out, m->radius, m->segments[0], m->segments[1])) return true;
+        if (test_shape_solid_sphere(out, m->radius, m->segments[0], m->segments[1])) return true;
         break;
     case SCENE_MESH_BOX:
         if (box_mesh(out, m->half_extents)) return true;
@@ -92,7 +92,7 @@ static bool mesh_arrays(const scene* s, const scene_mesh* m, spx_shape* out, cha
 
 static bool build_mesh(scene* s, scene_mesh* m, char* message, size_t size)
 {
-    spx_shape arrays;
+    test_shape arrays;
     if (!mesh_arrays(s, m, &arrays, message, size)) return false;
     spx_mesh_def def = spx_default_mesh_def();
     def.vertices = arrays.vertices;
@@ -106,7 +106,7 @@ static bool build_mesh(scene* s, scene_mesh* m, char* message, size_t size)
         float d = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z);
         if (d > bound) bound = d;
     }
-    spx_shape_free(&arrays);
+    test_shape_free(&arrays);
     if (r != SPX_OK) return fail(s, message, size, m->where, "the mesh cannot be made: %s", spx_result_string(r));
     m->radius_bound = bound;
     spx_mesh_info info;

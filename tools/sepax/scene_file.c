@@ -798,7 +798,7 @@ static bool read_generator(reader* r, const cJSON* v, const char* path)
                 for (uint32_t k = 0; k < count[2]; ++k) {
                     spx_vec3 pos = spx_v3(origin.x + (float)i * (float)spacing[0], origin.y + (float)j * (float)spacing[1],
                                           origin.z + (float)k * (float)spacing[2]);
-                    spx_quat q = random ? spx_scene_random_rotation(&seed) : tpl.def.rotation;
+                    spx_quat q = random ? test_scene_random_rotation(&seed) : tpl.def.rotation;
                     if (!add_generated(r, &tpl, prefix_copy, index++, pos, q, path)) return false;
                 }
         return true;

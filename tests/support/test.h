@@ -1,30 +1,31 @@
 /* A page of test macros: each check prints where it failed and makes the test function return 1. */
-#ifndef SPX_TEST_H
-#define SPX_TEST_H
+#ifndef TEST_SUPPORT_TEST_H
+#define TEST_SUPPORT_TEST_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#define ENSURE(cond)                                                                  \
+#define TEST_ENSURE(cond)                                                                  \
     do {                                                                              \
         if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: ENSURE(%s) failed\n", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, "%s:%d: TEST_ENSURE(%s) failed\n", __FILE__, __LINE__, #cond); \
             return 1;                                                                 \
         }                                                                             \
     } while (0)
 
-#define ENSURE_NEAR(a, b, tol)                                                                        \
+#define TEST_ENSURE_NEAR(a, b, tol)                                                                        \
     do {                                                                                              \
         double ensure_a_ = (double)(a), ensure_b_ = (double)(b);                                      \
         if (!(fabs(ensure_a_ - ensure_b_) <= (double)(tol))) {                                       \
-            fprintf(stderr, "%s:%d: ENSURE_NEAR(%s, %s) failed: %.9g vs %.9g (tol %g)\n", __FILE__, \
+            fprintf(stderr, "%s:%d: TEST_ENSURE_NEAR(%s, %s) failed: %.9g vs %.9g (tol %g)\n", __FILE__, \
                     __LINE__, #a, #b, ensure_a_, ensure_b_, (double)(tol));                          \
             return 1;                                                                                 \
         }                                                                                             \
     } while (0)
 
-#define ENSURE_CODE(expr, code)                                                                    \
+#define TEST_ENSURE_CODE(expr, code)                                                                    \
     do {                                                                                           \
         int ensure_r_ = (int)(expr);                                                               \
         if (ensure_r_ != (int)(code)) {                                                            \
@@ -34,8 +35,32 @@
         }                                                                                          \
     } while (0)
 
+/* 1 in a build with AddressSanitizer, where the random tests run a quarter of their cases. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_SANITIZED 1
+#endif
+#endif
+#ifndef TEST_SANITIZED
+#define TEST_SANITIZED 0
+#endif
+
+/* A random test's case count: n, or a quarter of it under the sanitizers. */
+static inline int test_cases(int n) { return TEST_SANITIZED ? (n + 3) / 4 : n; }
+
+/* The executable's --long argument: its long variant (ctest's <test>_long entries, label long) runs
+   every random case and slow scene; the default entry (label quick) a sample of them. */
+static inline bool test_long_run(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i)
+        if (strcmp(argv[i], "--long") == 0) return true;
+    return false;
+}
+
 /* Runs one test function; counts failures in `failures`. */
-#define RUN_TEST(fn, failures)                                  \
+#define TEST_RUN(fn, failures)                                  \
     do {                                                        \
         if ((fn)() != 0) {                                      \
             fprintf(stderr, "FAILED: %s\n", #fn);               \

@@ -1,0 +1,71 @@
+/* Small builders for hand-written test pieces (pieces.h). */
+#include "pieces.h"
+
+#include <math.h>
+
+const spx_mat3 test_identity = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
+
+spx_obb test_box(spx_vec3 center, spx_vec3 half_extents, spx_mat3 rotation)
+{
+    spx_obb b = { center, half_extents, rotation };
+    return b;
+}
+
+spx_triangle test_tri(spx_vec3 a, spx_vec3 b, spx_vec3 c)
+{
+    spx_triangle t = { { a, b, c } };
+    return t;
+}
+
+spx_mat3 test_rot(int axis, float c, float s)
+{
+    spx_mat3 m = test_identity;
+    float* col[3] = { &m.col[0].x, &m.col[1].x, &m.col[2].x };
+    int u = (axis + 1) % 3, v = (axis + 2) % 3;
+    col[u][u] = c; col[u][v] = s;
+    col[v][u] = -s; col[v][v] = c;
+    return m;
+}
+
+spx_quat test_about(int axis, double angle)
+{
+    spx_quat q = { 0, 0, 0, (float)cos(angle / 2) };
+    float s = (float)sin(angle / 2);
+    if (axis == 0) q.x = s;
+    else if (axis == 1) q.y = s;
+    else q.z = s;
+    return q;
+}
+
+float test_lcg_uniform(uint32_t* state, float lo, float hi)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return lo + (hi - lo) * (float)(*state >> 8) / 16777216.0f;
+}
+
+spx_quat test_lcg_rotation(uint32_t* state)
+{
+    const float ax = test_lcg_uniform(state, -1, 1), ay = test_lcg_uniform(state, -1, 1),
+                az = test_lcg_uniform(state, -1, 1), aw = test_lcg_uniform(state, -1, 1);
+    const float n = sqrtf(ax * ax + ay * ay + az * az + aw * aw);
+    return (spx_quat){ ax / n, ay / n, az / n, aw / n };
+}
+
+bool test_manifold_has_point(const spx_manifold* m, float x, float y, float z, float depth, float tol)
+{
+    for (int i = 0; i < m->point_count; ++i) {
+        const spx_manifold_point* p = &m->points[i];
+        if (fabsf(p->point.x - x) <= tol && fabsf(p->point.y - y) <= tol && fabsf(p->point.z - z) <= tol
+            && fabsf(p->depth - depth) <= tol)
+            return true;
+    }
+    return false;
+}
+
+bool test_manifold_ids_distinct(const spx_manifold* m)
+{
+    for (int i = 0; i < m->point_count; ++i)
+        for (int j = i + 1; j < m->point_count; ++j)
+            if (m->points[i].id == m->points[j].id) return false;
+    return true;
+}

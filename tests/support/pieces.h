@@ -1,0 +1,26 @@
+/* Small builders for the pieces of a test written by hand: boxes, triangles, rotations. */
+#ifndef TEST_SUPPORT_PIECES_H
+#define TEST_SUPPORT_PIECES_H
+
+#include <sepax/sepax.h>
+
+extern const spx_mat3 test_identity;
+
+spx_obb test_box(spx_vec3 center, spx_vec3 half_extents, spx_mat3 rotation);
+spx_triangle test_tri(spx_vec3 a, spx_vec3 b, spx_vec3 c);
+/* Rotation by the angle with cosine c and sine s about axis 0 (x), 1 (y) or 2 (z). */
+spx_mat3 test_rot(int axis, float c, float s);
+/* Rotation by `angle` radians about axis 0 (x), 1 (y) or 2 (z), as a quaternion. */
+spx_quat test_about(int axis, double angle);
+
+/* The next number of a linear congruential generator whose state is *state, as a float in [lo, hi). */
+float test_lcg_uniform(uint32_t* state, float lo, float hi);
+/* Four of those numbers in [-1, 1) normalised as a quaternion: a rotation (not uniform over them). */
+spx_quat test_lcg_rotation(uint32_t* state);
+
+/* A point of m within tol of (x, y, z) on every axis, at a depth within tol of `depth`. */
+bool test_manifold_has_point(const spx_manifold* m, float x, float y, float z, float depth, float tol);
+/* No two points of m share an id. */
+bool test_manifold_ids_distinct(const spx_manifold* m);
+
+#endif
