@@ -6,6 +6,7 @@
 #include "core/allocator.h"
 #include "geometry/validate.h"
 #include "geometry/mesh.h"
+#include "math/simd.h"
 #include <sepax/mass.h>
 #include <math.h>
 #include <string.h>
@@ -355,57 +356,54 @@ static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_c
     return SPX_OK;
 }
 
-#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
-/* Column k of the rotation of quaternion q (lanes x, y, z, w), as the scalar formula below makes it:
-   lane i is 2 (p_i +- q_i) with the products p = a b, q = c d, or 1 minus that in lane k. */
-#define QUAT_COLUMN(q, a, b, c, d, negate, k)                                                              \
-    quat_column(_mm_mul_ps(_mm_shuffle_ps(q, q, a), _mm_shuffle_ps(q, q, b)),                            \
-                _mm_mul_ps(_mm_shuffle_ps(q, q, c), _mm_shuffle_ps(q, q, d)), negate, k)
-static inline __m128 quat_column(__m128 p, __m128 q, __m128 negate, __m128 k)
+#if SPX_HAS_SIMD
+/* Column k of the rotation of a quaternion (lanes x, y, z, w), as the scalar formula below makes it:
+   lane i is 2 (p_i +- q_i) for products p and q of its lanes, or 1 minus that in lane k. */
+static inline spx_f4 quat_column(spx_f4 p, spx_f4 q, spx_f4 negate, spx_f4 k)
 {
     /* p - q as p + (-q): the same float. */
-    const __m128 t = _mm_mul_ps(_mm_set1_ps(2.0f), _mm_add_ps(p, _mm_xor_ps(q, negate)));
-    return _mm_or_ps(_mm_and_ps(k, _mm_sub_ps(_mm_set1_ps(1.0f), t)), _mm_andnot_ps(k, t));
+    const spx_f4 t = spx_f4_mul(spx_f4_splat(2.0f), spx_f4_add(p, spx_f4_xor(q, negate)));
+    return spx_f4_or(spx_f4_and(k, spx_f4_sub(spx_f4_splat(1.0f), t)), spx_f4_andnot(k, t));
 }
 #endif
 
 spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s)
 {
-#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+#if SPX_HAS_SIMD
     /* The scalar formula below in SSE2 columns: every entry by the same operations, so the same
        floats; made for every moving body's shapes every step. */
-    const __m128 q = _mm_loadu_ps(&b->rotation.x);
-    const __m128 neg2 = _mm_castsi128_ps(_mm_setr_epi32(0, 0, (int)0x80000000u, 0));
-    const __m128 neg1 = _mm_castsi128_ps(_mm_setr_epi32(0, (int)0x80000000u, 0, 0));
-    const __m128 neg0 = _mm_castsi128_ps(_mm_setr_epi32((int)0x80000000u, 0, 0, 0));
-    const __m128 lane0 = _mm_castsi128_ps(_mm_setr_epi32(-1, 0, 0, 0)), lane1 = _mm_castsi128_ps(_mm_setr_epi32(0, -1, 0, 0));
-    const __m128 lane2 = _mm_castsi128_ps(_mm_setr_epi32(0, 0, -1, 0));
+    const spx_f4 q = spx_f4_load(&b->rotation.x);
+    const spx_f4 neg2 = spx_i4_as_f4(spx_i4_set(0, 0, (int)0x80000000u, 0));
+    const spx_f4 neg1 = spx_i4_as_f4(spx_i4_set(0, (int)0x80000000u, 0, 0));
+    const spx_f4 neg0 = spx_i4_as_f4(spx_i4_set((int)0x80000000u, 0, 0, 0));
+    const spx_f4 lane0 = spx_i4_as_f4(spx_i4_set(-1, 0, 0, 0)), lane1 = spx_i4_as_f4(spx_i4_set(0, -1, 0, 0));
+    const spx_f4 lane2 = spx_i4_as_f4(spx_i4_set(0, 0, -1, 0));
     /* (1 - 2(yy + zz), 2(xy + wz), 2(xz - wy)), (2(xy - wz), 1 - 2(xx + zz), 2(yz + wx)),
        (2(xz + wy), 2(yz - wx), 1 - 2(xx + yy)); lanes x 0, y 1, z 2, w 3. */
-    const __m128 r0 = QUAT_COLUMN(q, _MM_SHUFFLE(0, 0, 0, 1), _MM_SHUFFLE(0, 2, 1, 1), _MM_SHUFFLE(0, 3, 3, 2),
-                                  _MM_SHUFFLE(0, 1, 2, 2), neg2, lane0);
-    const __m128 r1 = QUAT_COLUMN(q, _MM_SHUFFLE(0, 1, 0, 0), _MM_SHUFFLE(0, 2, 0, 1), _MM_SHUFFLE(0, 3, 2, 3),
-                                  _MM_SHUFFLE(0, 0, 2, 2), neg0, lane1);
-    const __m128 r2 = QUAT_COLUMN(q, _MM_SHUFFLE(0, 0, 1, 0), _MM_SHUFFLE(0, 0, 2, 2), _MM_SHUFFLE(0, 1, 3, 3),
-                                  _MM_SHUFFLE(0, 1, 0, 1), neg1, lane2);
+    const spx_f4 r0 = quat_column(spx_f4_mul(SPX_F4_SWIZZLE(q, 1, 0, 0, 0), SPX_F4_SWIZZLE(q, 1, 1, 2, 0)),
+                                  spx_f4_mul(SPX_F4_SWIZZLE(q, 2, 3, 3, 0), SPX_F4_SWIZZLE(q, 2, 2, 1, 0)), neg2, lane0);
+    const spx_f4 r1 = quat_column(spx_f4_mul(SPX_F4_SWIZZLE(q, 0, 0, 1, 0), SPX_F4_SWIZZLE(q, 1, 0, 2, 0)),
+                                  spx_f4_mul(SPX_F4_SWIZZLE(q, 3, 2, 3, 0), SPX_F4_SWIZZLE(q, 2, 2, 0, 0)), neg0, lane1);
+    const spx_f4 r2 = quat_column(spx_f4_mul(SPX_F4_SWIZZLE(q, 0, 1, 0, 0), SPX_F4_SWIZZLE(q, 2, 2, 0, 0)),
+                                  spx_f4_mul(SPX_F4_SWIZZLE(q, 3, 3, 1, 0), SPX_F4_SWIZZLE(q, 1, 0, 1, 0)), neg1, lane2);
     const vec3s c = s->local_center;
-    const __m128 center = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_loadu_ps(&b->origin.x), _mm_mul_ps(r0, _mm_set1_ps(c.x))),
-                                                _mm_mul_ps(r1, _mm_set1_ps(c.y))),
-                                     _mm_mul_ps(r2, _mm_set1_ps(c.z)));
-    __m128 col[3] = { r0, r1, r2 };
+    const spx_f4 center = spx_f4_add(spx_f4_add(spx_f4_add(spx_f4_load(&b->origin.x), spx_f4_mul(r0, spx_f4_splat(c.x))),
+                                                spx_f4_mul(r1, spx_f4_splat(c.y))),
+                                     spx_f4_mul(r2, spx_f4_splat(c.z)));
+    spx_f4 col[3] = { r0, r1, r2 };
     if (!s->axes_aligned)
         for (int i = 0; i < 3; ++i) {
             const vec3s l = s->local_rotation.col[i];
-            col[i] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r0, _mm_set1_ps(l.x)), _mm_mul_ps(r1, _mm_set1_ps(l.y))),
-                                _mm_mul_ps(r2, _mm_set1_ps(l.z)));
+            col[i] = spx_f4_add(spx_f4_add(spx_f4_mul(r0, spx_f4_splat(l.x)), spx_f4_mul(r1, spx_f4_splat(l.y))),
+                                spx_f4_mul(r2, spx_f4_splat(l.z)));
         }
     /* spx_obb is 15 floats: centre, half extents, the three columns. */
     float out[16];
-    _mm_storeu_ps(out, center);
-    _mm_storeu_ps(out + 3, _mm_loadu_ps(&s->half_extents.x));
-    _mm_storeu_ps(out + 6, col[0]);
-    _mm_storeu_ps(out + 9, col[1]);
-    _mm_storeu_ps(out + 12, col[2]);
+    spx_f4_store(out, center);
+    spx_f4_store(out + 3, spx_f4_load(&s->half_extents.x));
+    spx_f4_store(out + 6, col[0]);
+    spx_f4_store(out + 9, col[1]);
+    spx_f4_store(out + 12, col[2]);
     spx_obb box;
     memcpy(&box, out, sizeof box);
     return box;
@@ -468,22 +466,22 @@ void spx_body_free_shapes(const spx_allocator* allocator, spx_body* b)
     b->shapes = NULL;
 }
 
-#if defined(CGLM_SSE_FP) && defined(CGLM_SIMD) && !defined(__FMA__)
+#if SPX_HAS_SIMD && defined(CGLM_SSE_FP) && defined(CGLM_SIMD) && !defined(__FMA__)
 /* Column i of the product m1 m2 as cglm's SSE2 glm_mat3_mul makes it, given m1's columns c0..c2
    and m2's column i (m0, m1, m2): row j is (m1[0][j] m2[i][0] + m1[1][j] m2[i][1]) + m1[2][j] m2[i][2]. */
-static inline __m128 mul_column(__m128 c0, __m128 c1, __m128 c2, float m0, float m1, float m2)
+static inline spx_f4 mul_column(spx_f4 c0, spx_f4 c1, spx_f4 c2, float m0, float m1, float m2)
 {
-    const __m128 head = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(m0)), _mm_mul_ps(c1, _mm_set1_ps(m1)));
-    return _mm_add_ps(head, _mm_mul_ps(c2, _mm_set1_ps(m2)));
+    const spx_f4 head = spx_f4_add(spx_f4_mul(c0, spx_f4_splat(m0)), spx_f4_mul(c1, spx_f4_splat(m1)));
+    return spx_f4_add(head, spx_f4_mul(c2, spx_f4_splat(m2)));
 }
 
 /* Column 2 as cglm makes it: its entry [2][2] is a horizontal sum, (m1[0][2] m2[2][0] +
    m1[1][2] m2[2][1]) + (m1[2][2] m2[2][2] + 0). Adding -0 leaves every float as it is and adding +0
    turns -0 into +0, so the last product plus (-0, -0, +0) is exactly that. */
-static inline __m128 mul_column2(__m128 c0, __m128 c1, __m128 c2, float m0, float m1, float m2)
+static inline spx_f4 mul_column2(spx_f4 c0, spx_f4 c1, spx_f4 c2, float m0, float m1, float m2)
 {
-    const __m128 head = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(m0)), _mm_mul_ps(c1, _mm_set1_ps(m1)));
-    return _mm_add_ps(head, _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(m2)), _mm_setr_ps(-0.0f, -0.0f, 0.0f, 0.0f)));
+    const spx_f4 head = spx_f4_add(spx_f4_mul(c0, spx_f4_splat(m0)), spx_f4_mul(c1, spx_f4_splat(m1)));
+    return spx_f4_add(head, spx_f4_add(spx_f4_mul(c2, spx_f4_splat(m2)), spx_f4_set(-0.0f, -0.0f, 0.0f, 0.0f)));
 }
 #endif
 
@@ -496,7 +494,7 @@ float spx_body_kinetic_energy(const spx_body* b, versors q)
 
 mat3s spx_body_inv_inertia_world(const spx_body* b)
 {
-#if defined(CGLM_SSE_FP) && defined(CGLM_SIMD) && !defined(__FMA__)
+#if SPX_HAS_SIMD && defined(CGLM_SSE_FP) && defined(CGLM_SIMD) && !defined(__FMA__)
     /* glms_mat3_mul(glms_mat3_mul(r, I^-1), glms_mat3_transpose(r)) for r = glms_quat_mat3(rotation),
        operation for operation as cglm does them under SSE2, so the same floats, in columns kept in
        registers: the solver asks twice a body a step, and the general products with their
@@ -510,21 +508,21 @@ mat3s spx_body_inv_inertia_world(const spx_body* b)
     const float r[3][3] = { { 1.0f - yy - zz, xy + wz, xz - wy },
                             { xy - wz, 1.0f - xx - zz, yz + wx },
                             { xz + wy, yz - wx, 1.0f - xx - yy } };
-    const __m128 r0 = _mm_setr_ps(r[0][0], r[0][1], r[0][2], 0.0f);
-    const __m128 r1 = _mm_setr_ps(r[1][0], r[1][1], r[1][2], 0.0f);
-    const __m128 r2 = _mm_setr_ps(r[2][0], r[2][1], r[2][2], 0.0f);
+    const spx_f4 r0 = spx_f4_set(r[0][0], r[0][1], r[0][2], 0.0f);
+    const spx_f4 r1 = spx_f4_set(r[1][0], r[1][1], r[1][2], 0.0f);
+    const spx_f4 r2 = spx_f4_set(r[2][0], r[2][1], r[2][2], 0.0f);
     const mat3s* in = &b->inv_inertia_local;
-    const __m128 t0 = mul_column(r0, r1, r2, in->col[0].x, in->col[0].y, in->col[0].z);
-    const __m128 t1 = mul_column(r0, r1, r2, in->col[1].x, in->col[1].y, in->col[1].z);
-    const __m128 t2 = mul_column2(r0, r1, r2, in->col[2].x, in->col[2].y, in->col[2].z);
+    const spx_f4 t0 = mul_column(r0, r1, r2, in->col[0].x, in->col[0].y, in->col[0].z);
+    const spx_f4 t1 = mul_column(r0, r1, r2, in->col[1].x, in->col[1].y, in->col[1].z);
+    const spx_f4 t2 = mul_column2(r0, r1, r2, in->col[2].x, in->col[2].y, in->col[2].z);
     /* Times r^T, whose column i is row i of r. */
-    const __m128 w0 = mul_column(t0, t1, t2, r[0][0], r[1][0], r[2][0]);
-    const __m128 w1 = mul_column(t0, t1, t2, r[0][1], r[1][1], r[2][1]);
-    const __m128 w2 = mul_column2(t0, t1, t2, r[0][2], r[1][2], r[2][2]);
+    const spx_f4 w0 = mul_column(t0, t1, t2, r[0][0], r[1][0], r[2][0]);
+    const spx_f4 w1 = mul_column(t0, t1, t2, r[0][1], r[1][1], r[2][1]);
+    const spx_f4 w2 = mul_column2(t0, t1, t2, r[0][2], r[1][2], r[2][2]);
     float out[12];
-    _mm_storeu_ps(out, w0);
-    _mm_storeu_ps(out + 3, w1);
-    _mm_storeu_ps(out + 6, w2);
+    spx_f4_store(out, w0);
+    spx_f4_store(out + 3, w1);
+    spx_f4_store(out + 6, w2);
     mat3s m;
     memcpy(&m, out, sizeof m);
     return m;
