@@ -1,10 +1,11 @@
 /* The swept sphere of a body over one step, and its box, both rounded outwards. */
 #include "swept_sphere.h"
 #include "geometry/validate.h"
+#include "math/dvec3.h"
+#include "math/simd.h"
 
 #include <float.h>
 #include <math.h>
-#include "math/simd.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -35,11 +36,6 @@ static float round_up(double d)
     return (double)f < d ? float_up(f) : f;
 }
 
-static double dlen(double x, double y, double z)
-{
-    return sqrt(x * x + y * y + z * z);
-}
-
 spx_result spx_swept_sphere(spx_vec3 p, spx_vec3 v, spx_vec3 w, spx_vec3 offset, float radius, float margin, float dt,
                             spx_sphere* out)
 {
@@ -67,10 +63,10 @@ spx_result spx_swept_sphere(spx_vec3 p, spx_vec3 v, spx_vec3 w, spx_vec3 offset,
     const bool centred = offset.x == 0.0f && offset.y == 0.0f && offset.z == 0.0f;
     double spin = 0.0;
     if (!centred) {
-        double turn = dlen(w.x, w.y, w.z) * (double)dt;
-        spin = dlen(offset.x, offset.y, offset.z) * (turn < 2.0 ? turn : 2.0);
+        double turn = spx_d3_len(spx_d3_from(w)) * (double)dt;
+        spin = spx_d3_len(spx_d3_from(offset)) * (turn < 2.0 ? turn : 2.0);
     }
-    double r = (double)radius + dlen(v.x, v.y, v.z) * h + spin + (double)margin;
+    double r = (double)radius + spx_d3_len(spx_d3_from(v)) * h + spin + (double)margin;
 
     /* The float centre is off the double one by up to half a float step: grow the radius by the
        distance actually made, plus the double roundings above (a few, each at most 2^-53 of the
@@ -78,7 +74,7 @@ spx_result spx_swept_sphere(spx_vec3 p, spx_vec3 v, spx_vec3 w, spx_vec3 offset,
        radius is therefore a float step or so larger than the exact one. */
     spx_vec3 cf = { (float)c[0], (float)c[1], (float)c[2] };
     if (!spx_finite3(cf)) return SPX_ERR_NOT_FINITE;
-    double shift = dlen((double)cf.x - c[0], (double)cf.y - c[1], (double)cf.z - c[2]);
+    double shift = spx_d3_len(spx_d3_sub(spx_d3_from(cf), spx_d3(c[0], c[1], c[2])));
     double terms = fabs((double)p.x) + fabs((double)p.y) + fabs((double)p.z);
     if (!centred) terms = terms + fabs((double)offset.x) + fabs((double)offset.y) + fabs((double)offset.z);
     terms = terms + (fabs((double)v.x) + fabs((double)v.y) + fabs((double)v.z)) * h + r;

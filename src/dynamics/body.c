@@ -1,5 +1,6 @@
 /* Bodies: creation from defs, mass from shapes, ids, getters and setters. */
 #include "world.h"
+#include "math/glm_bridge.h"
 #include "island.h"
 #include "shape.h"
 #include "filter.h"
@@ -41,9 +42,6 @@ SPX_API spx_shape_def spx_default_shape_def(void)
     return def;
 }
 
-static vec3s v3(spx_vec3 v) { return (vec3s){ { v.x, v.y, v.z } }; }
-static spx_vec3 sv(vec3s v) { return spx_v3(v.x, v.y, v.z); }
-static versors qs(spx_quat q) { return (versors){ { q.x, q.y, q.z, q.w } }; }
 
 static bool finite_quat(spx_quat q) { return isfinite(q.x) && isfinite(q.y) && isfinite(q.z) && isfinite(q.w); }
 
@@ -150,22 +148,23 @@ void spx_body_shape_init(spx_body_shape* bs, const spx_shape_def* s, float body_
 {
     memset(bs, 0, sizeof *bs);
     bs->type = s->type;
-    versors q = glms_quat_normalize(qs(s->local.q));
+    versors q = glms_quat_normalize(spx_to_glm_quat(s->local.q));
     mat3s rot = glms_quat_mat3(q);
     if (s->type == SPX_SHAPE_BOX) {
-        bs->half_extents = v3(s->half_extents);
-        bs->local_center = v3(s->local.p);
+        bs->half_extents = spx_to_glm_vec3(s->half_extents);
+        bs->local_center = spx_to_glm_vec3(s->local.p);
         bs->local_rotation = rot;
         bs->axes_aligned = q.x == 0.0f && q.y == 0.0f && q.z == 0.0f;
     } else {
         bs->mesh = s->mesh;
         bs->mesh_local.p = s->local.p;
-        bs->mesh_local.q = (spx_quat){ q.x, q.y, q.z, q.w };
+        bs->mesh_local.q = spx_from_glm_quat(q);
         const spx_obb* root = &s->mesh->nodes[0].box;
         mat3s root_axes;
-        for (int k = 0; k < 3; ++k) root_axes.col[k] = v3(root->rotation.col[k]);
-        bs->half_extents = v3(root->half_extents);
-        bs->local_center = glms_vec3_add(v3(s->local.p), glms_mat3_mulv(rot, v3(root->center)));
+        for (int k = 0; k < 3; ++k) root_axes.col[k] = spx_to_glm_vec3(root->rotation.col[k]);
+        bs->half_extents = spx_to_glm_vec3(root->half_extents);
+        bs->local_center =
+            glms_vec3_add(spx_to_glm_vec3(s->local.p), glms_mat3_mulv(rot, spx_to_glm_vec3(root->center)));
         bs->local_rotation = glms_mat3_mul(rot, root_axes);
     }
     bs->local = s->local;
@@ -188,7 +187,7 @@ spx_shape_def spx_body_shape_def(const spx_body_shape* bs)
     d.user_data = bs->user_data;
     d.filter = bs->filter;
     d.is_sensor = bs->sensor;
-    if (bs->type == SPX_SHAPE_BOX) d.half_extents = sv(bs->half_extents);
+    if (bs->type == SPX_SHAPE_BOX) d.half_extents = spx_from_glm_vec3(bs->half_extents);
     else d.mesh = bs->mesh;
     return d;
 }
@@ -212,12 +211,13 @@ void spx_body_set_radii(spx_body* b)
         } else {
             /* Sphere about the centre of mass through the farthest corner: tighter than the root box's
                and what the broad phase's sweep of the turning body needs. */
-            const mat3s rot = glms_quat_mat3(glms_quat_normalize(qs(bs->local.q)));
+            const mat3s rot = glms_quat_mat3(glms_quat_normalize(spx_to_glm_quat(bs->local.q)));
             float far2 = 0.0f;
             for (uint32_t t = 0; t < bs->mesh->triangle_count; ++t) {
                 const spx_vec3* corner = &bs->mesh->triangles[t].v[0];
                 for (int k = 0; k < 3; ++k) {
-                    vec3s p = glms_vec3_add(v3(bs->local.p), glms_mat3_mulv(rot, v3(corner[k])));
+                    vec3s p =
+                        glms_vec3_add(spx_to_glm_vec3(bs->local.p), glms_mat3_mulv(rot, spx_to_glm_vec3(corner[k])));
                     float d2 = glms_vec3_norm2(glms_vec3_sub(p, b->local_center));
                     if (d2 > far2) far2 = d2;
                 }
@@ -309,8 +309,8 @@ static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_c
         spx_result r = sd->type == SPX_SHAPE_MESH ? spx_mass_mesh(sd->mesh, sd->density, &parts[i])
                                                   : spx_mass_box(sd->half_extents, sd->density, &parts[i]);
         if (r != SPX_OK) return r;
-        vec3s pc = glms_quat_rotatev(glms_quat_normalize(qs(sd->local.q)), v3(parts[i].center));
-        part_center[i] = sv(glms_vec3_add(v3(sd->local.p), pc));
+        vec3s pc = glms_quat_rotatev(glms_quat_normalize(spx_to_glm_quat(sd->local.q)), spx_to_glm_vec3(parts[i].center));
+        part_center[i] = spx_from_glm_vec3(glms_vec3_add(spx_to_glm_vec3(sd->local.p), pc));
         const spx_vec3 p = part_center[i];
         mass += parts[i].mass;
         c[0] += parts[i].mass * (double)p.x, c[1] += parts[i].mass * (double)p.y, c[2] += parts[i].mass * (double)p.z;
@@ -321,7 +321,7 @@ static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_c
     double inertia[3][3] = { { 0 } };
     for (uint32_t i = 0; i < shape_count; ++i) {
         /* The box's tensor turned into the body frame (R I R^T), then moved to the common centre. */
-        mat3s rot = glms_quat_mat3(glms_quat_normalize(qs(shapes[i].local.q)));
+        mat3s rot = glms_quat_mat3(glms_quat_normalize(spx_to_glm_quat(shapes[i].local.q)));
         const spx_mat3* I = &parts[i].inertia;
         const spx_vec3 p = part_center[i];
         double off[3] = { p.x - c[0], p.y - c[1], p.z - c[2] };
@@ -420,7 +420,7 @@ spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s)
     box.center.x = b->origin.x + r[0][0] * c.x + r[1][0] * c.y + r[2][0] * c.z;
     box.center.y = b->origin.y + r[0][1] * c.x + r[1][1] * c.y + r[2][1] * c.z;
     box.center.z = b->origin.z + r[0][2] * c.x + r[1][2] * c.y + r[2][2] * c.z;
-    box.half_extents = sv(s->half_extents);
+    box.half_extents = spx_from_glm_vec3(s->half_extents);
     for (int i = 0; i < 3; ++i) {
         const vec3s l = s->local_rotation.col[i];
         if (s->axes_aligned) {
@@ -452,8 +452,9 @@ bool spx_body_pose_mesh(const spx_body* b, const spx_body_shape* s)
     versors lq = { { s->mesh_local.q.x, s->mesh_local.q.y, s->mesh_local.q.z, s->mesh_local.q.w } };
     versors q = glms_quat_mul(b->rotation, lq);
     spx_transform pose;
-    pose.p = sv(glms_vec3_add(b->origin, glms_quat_rotatev(b->rotation, v3(s->mesh_local.p))));
-    pose.q = (spx_quat){ q.x, q.y, q.z, q.w };
+    pose.p =
+        spx_from_glm_vec3(glms_vec3_add(b->origin, glms_quat_rotatev(b->rotation, spx_to_glm_vec3(s->mesh_local.p))));
+    pose.q = spx_from_glm_quat(q);
     /* A body gone non-finite is refused here: the narrow phase then skips the shape. */
     return spx_mesh_instance_set_pose(s->instance, &pose) == SPX_OK;
 }
@@ -539,8 +540,8 @@ void spx_body_sync_origin(spx_body* b)
 
 static void place(spx_body* b, spx_vec3 position, spx_quat rotation)
 {
-    b->rotation = glms_quat_normalize(qs(rotation));
-    b->origin = v3(position);
+    b->rotation = glms_quat_normalize(spx_to_glm_quat(rotation));
+    b->origin = spx_to_glm_vec3(position);
     b->center = glms_vec3_add(b->origin, glms_quat_rotatev(b->rotation, b->local_center));
 }
 
@@ -585,8 +586,8 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
             return SPX_ERR_OUT_OF_MEMORY;
         }
     if (def->type != SPX_BODY_STATIC) {
-        b.v = v3(def->linear_velocity);
-        b.w = v3(def->angular_velocity);
+        b.v = spx_to_glm_vec3(def->linear_velocity);
+        b.w = spx_to_glm_vec3(def->angular_velocity);
     }
     b.linear_damping = def->linear_damping;
     b.angular_damping = def->angular_damping;
@@ -658,8 +659,8 @@ SPX_API spx_result spx_body_get_transform(const spx_world* w, spx_body_id id, sp
     LOOKUP(w, id, i);
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
     const spx_body* b = &w->bodies[i];
-    out->p = sv(b->origin);
-    out->q = (spx_quat){ b->rotation.x, b->rotation.y, b->rotation.z, b->rotation.w };
+    out->p = spx_from_glm_vec3(b->origin);
+    out->q = spx_from_glm_quat(b->rotation);
     return SPX_OK;
 }
 
@@ -685,8 +686,8 @@ SPX_API spx_result spx_body_set_transform(spx_world* w, spx_body_id id, const sp
 SPX_API spx_result spx_body_get_velocity(const spx_world* w, spx_body_id id, spx_vec3* out_linear, spx_vec3* out_angular)
 {
     LOOKUP(w, id, i);
-    if (out_linear) *out_linear = sv(w->bodies[i].v);
-    if (out_angular) *out_angular = sv(w->bodies[i].w);
+    if (out_linear) *out_linear = spx_from_glm_vec3(w->bodies[i].v);
+    if (out_angular) *out_angular = spx_from_glm_vec3(w->bodies[i].w);
     return SPX_OK;
 }
 
@@ -698,8 +699,8 @@ SPX_API spx_result spx_body_set_velocity(spx_world* w, spx_body_id id, spx_vec3 
     spx_body* b = &w->bodies[i];
     if (b->type == SPX_BODY_STATIC) return SPX_ERR_INVALID_ARGUMENT;
     if (!speeds_in_range(linear, angular)) return SPX_ERR_SPEED_OUT_OF_RANGE;
-    b->v = v3(linear);
-    b->w = v3(angular);
+    b->v = spx_to_glm_vec3(linear);
+    b->w = spx_to_glm_vec3(angular);
     if (b->type == SPX_BODY_DYNAMIC) spx_island_wake(w, i);
     else b->awake = true;
     return SPX_OK;
@@ -714,10 +715,10 @@ SPX_API spx_result spx_body_apply_impulse(spx_world* w, spx_body_id id, spx_vec3
     if (b->type != SPX_BODY_DYNAMIC) return SPX_ERR_INVALID_ARGUMENT;
     /* Refused, not clamped, when the body would leave the speed limits: a clamp would change the
        impulse's direction of effect. A non-finite product (FLT_MAX at a lever) is beyond them. */
-    const vec3s p = v3(impulse), r = glms_vec3_sub(v3(point), b->center);
+    const vec3s p = spx_to_glm_vec3(impulse), r = glms_vec3_sub(spx_to_glm_vec3(point), b->center);
     const vec3s v = glms_vec3_add(b->v, glms_vec3_scale(p, b->inv_mass));
     const vec3s av = glms_vec3_add(b->w, glms_mat3_mulv(spx_body_inv_inertia_world(b), glms_vec3_cross(r, p)));
-    const spx_vec3 nv = sv(v), nw = sv(av);
+    const spx_vec3 nv = spx_from_glm_vec3(v), nw = spx_from_glm_vec3(av);
     if (!spx_finite3(nv) || !spx_finite3(nw) || !speeds_in_range(nv, nw)) return SPX_ERR_SPEED_OUT_OF_RANGE;
     spx_island_wake(w, i);
     b->v = v;
@@ -729,7 +730,7 @@ SPX_API spx_result spx_body_get_center_of_mass(const spx_world* w, spx_body_id i
 {
     LOOKUP(w, id, i);
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = sv(w->bodies[i].center);
+    *out = spx_from_glm_vec3(w->bodies[i].center);
     return SPX_OK;
 }
 

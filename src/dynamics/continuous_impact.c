@@ -126,14 +126,6 @@ static void solve_rows(impact_row* rows, uint32_t count, int passes, float settl
     }
 }
 
-/* Two unit vectors across n. */
-static void tangents(vec3s n, vec3s tang[2])
-{
-    vec3s t1 = fabsf(n.x) >= 0.57735f ? glms_vec3_normalize((vec3s){ { n.y, -n.x, 0.0f } })
-                                      : glms_vec3_normalize((vec3s){ { 0.0f, n.z, -n.y } });
-    tang[0] = t1, tang[1] = glms_vec3_cross(n, t1);
-}
-
 /* An impact's group: its dynamic bodies and the dynamic bodies resting against them that its impulse
    reaches through the solver's contacts, at most SPX_CCD_GROUP_BODIES bodies and this many rows
    (four points each of sixteen contacts), with at most this many contacts waiting at its edge. What
@@ -239,7 +231,7 @@ static bool link_of(spx_ccd_stage* s, uint32_t e, impact_link* out)
         || (bj->type != SPX_BODY_STATIC && turned_by(rotation_at(cj, s->now), ci->last_q[1]) > SPX_CCD_SUPPORT_TURN))
         return false;
     out->a = i, out->b = j, out->n = ci->last_n;
-    tangents(out->n, out->own_tang);
+    spx_contact_tangents(out->n, out->own_tang);
     out->tang = out->own_tang;
     out->mu = sqrtf(bi->friction * bj->friction);
     /* A body's shapes: the first of each stands for the pair's tolerance (slow, group_grow). */
@@ -411,7 +403,7 @@ static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A,
     g->energy0 = 0.0f;
     const mat3s ii_a = inv_inertia_at(A, qa), ii_b = inv_inertia_at(B, qb);
     vec3s tang[2];
-    tangents(n, tang);
+    spx_contact_tangents(n, tang);
     const float mu = sqrtf(A->friction * B->friction);
     /* The touching points first, then those with a gap. */
     impact_row centre, rows[SPX_CCD_IMPACT_POINTS];

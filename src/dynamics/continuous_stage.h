@@ -6,6 +6,7 @@
 #define SPX_DYNAMICS_CONTINUOUS_STAGE_H
 
 #include "world.h"
+#include "math/glm_bridge.h"
 #include "continuous.h"
 #include <math.h>
 
@@ -51,8 +52,6 @@ typedef struct spx_ccd_pushed {
     versors q[SPX_CCD_GROUP_BODIES];
 } spx_ccd_pushed;
 
-static inline spx_vec3 sv(vec3s v) { return spx_v3(v.x, v.y, v.z); }
-static inline vec3s gv(spx_vec3 v) { return (vec3s){ { v.x, v.y, v.z } }; }
 
 /* The rotation turning at w for time t: exp of the rotation vector w t. */
 static inline versors turn(vec3s w, float t)

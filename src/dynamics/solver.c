@@ -43,19 +43,12 @@ static spx_solver_soft make_soft(float hertz, float zeta, float h)
     return s;
 }
 
-static inline vec3s add3(vec3s a, vec3s b) { return (vec3s){ { a.x + b.x, a.y + b.y, a.z + b.z } }; }
-static inline vec3s scale3(vec3s a, float s) { return (vec3s){ { a.x * s, a.y * s, a.z * s } }; }
-static inline vec3s cross3(vec3s a, vec3s b)
-{
-    return (vec3s){ { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x } };
-}
-
 /* v turned by the unit quaternion q, or by its inverse (sign -1): v + 2 w (u x v) + 2 u x (u x v). */
 static inline vec3s rotate(versors q, vec3s v, float sign)
 {
     const vec3s u = { { sign * q.x, sign * q.y, sign * q.z } };
-    const vec3s t = scale3(cross3(u, v), 2.0f);
-    return add3(add3(v, scale3(t, q.w)), cross3(u, t));
+    const vec3s t = glms_vec3_scale(glms_vec3_cross(u, v), 2.0f);
+    return glms_vec3_add(glms_vec3_add(v, glms_vec3_scale(t, q.w)), glms_vec3_cross(u, t));
 }
 
 /* q turned by the rotation vector th (world axes), normalised: (cos(a/2), sin(a/2) th/a) q with
@@ -406,7 +399,7 @@ spx_result spx_solve(spx_world* w, float dt)
     for (uint32_t k = 1; k < nb; ++k) {
         spx_body* b = &w->bodies[sims[k].body];
         const versors q0 = b->rotation;
-        b->center = add3(b->center, sb[k].dp);
+        b->center = glms_vec3_add(b->center, sb[k].dp);
         b->rotation = turn(q0, sb[k].dtheta);
         b->v = sb[k].v;
         b->w = sb[k].w;
