@@ -95,7 +95,7 @@ typedef enum spx_body_type {
 /// manifolds of a colour are solved side by side and do not interact); only the speed differs.
 typedef enum spx_world_simd {
     SPX_SIMD_AUTO = 0,   /* AVX2 (8 manifolds at once) where the CPU and OS have it, else the baseline */
-    SPX_SIMD_BASELINE    /* the build's own: SSE2, 4 at once (8 in a -DSEPAX_AVX2=ON build) */
+    SPX_SIMD_BASELINE    /* the build's own: SSE2, 4 at once (8 in a -DSEPAX_AVX2=ON build, 1 with -DSEPAX_DISABLE_SIMD=ON) */
 } spx_world_simd;
 
 /// How a world steps. Start from spx_default_world_def().

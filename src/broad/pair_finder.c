@@ -9,9 +9,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
-#include <emmintrin.h>
-#endif
+#include "math/simd.h"
 
 #define MOVING 0  /* the tree of moving bodies */
 #define RESTING 1 /* the tree of static and sleeping bodies: never paired among themselves */
@@ -254,13 +252,13 @@ static void mark_changed(spx_pair_finder* f, uint32_t body)
     f->changed[f->changed_count++] = body;
 }
 
-#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+#if SPX_HAS_SIMD
 /* Largest of lanes 0..2 (lane 3 holds 0 or less): the maximum, as spx_aabb_largest_half's
    comparisons give it on values that are never below +0. */
-static inline float max3(__m128 v)
+static inline float max3(spx_f4 v)
 {
-    v = _mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)));
-    return _mm_cvtss_f32(_mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 3, 2))));
+    v = spx_f4_max(v, SPX_F4_SWIZZLE(v, 1, 0, 3, 2));
+    return spx_f4_first(spx_f4_max(v, SPX_F4_SWIZZLE(v, 2, 3, 0, 1)));
 }
 
 /* The call of every step for every moving body that was moving, in SSE2 lanes: the same floats as
@@ -269,39 +267,39 @@ static inline float max3(__m128 v)
    is changed then). */
 static bool set_moving(spx_pair_finder* f, uint32_t body, const spx_aabb* box)
 {
-    const __m128 keep3 = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0)), zero = _mm_setzero_ps();
-    const __m128 t = _mm_loadu_ps(&box->min[2]);                                          /* min2 max0 max1 max2 */
-    const __m128 lo = _mm_and_ps(_mm_loadu_ps(box->min), keep3);                          /* min, 0 */
-    const __m128 hi = _mm_and_ps(_mm_shuffle_ps(t, t, _MM_SHUFFLE(0, 3, 2, 1)), keep3);  /* max, 0 */
+    const spx_f4 keep3 = spx_i4_as_f4(spx_i4_set(-1, -1, -1, 0)), zero = spx_f4_zero();
+    const spx_f4 t = spx_f4_load(&box->min[2]);                                          /* min2 max0 max1 max2 */
+    const spx_f4 lo = spx_f4_and(spx_f4_load(box->min), keep3);                          /* min, 0 */
+    const spx_f4 hi = spx_f4_and(SPX_F4_SWIZZLE(t, 1, 2, 3, 0), keep3);  /* max, 0 */
     /* x - x is 0 exactly for finite x. */
-    const __m128 ok = _mm_and_ps(_mm_and_ps(_mm_cmpeq_ps(_mm_sub_ps(lo, lo), zero), _mm_cmpeq_ps(_mm_sub_ps(hi, hi), zero)),
-                                 _mm_cmple_ps(lo, hi));
-    if (_mm_movemask_ps(ok) != 15) return false;
+    const spx_f4 ok = spx_f4_and(spx_f4_and(spx_f4_eq(spx_f4_sub(lo, lo), zero), spx_f4_eq(spx_f4_sub(hi, hi), zero)),
+                                 spx_f4_le(lo, hi));
+    if (spx_f4_mask(ok) != 15) return false;
     exact_box* old = &f->boxes[body];
-    const __m128 half = _mm_set1_ps(0.5f);
+    const spx_f4 half = spx_f4_splat(0.5f);
     /* Reach ahead: PREDICT_STEPS times the box's move, within +-cap. */
-    const float largest = max3(_mm_sub_ps(_mm_mul_ps(half, hi), _mm_mul_ps(half, lo)));
+    const float largest = max3(spx_f4_sub(spx_f4_mul(half, hi), spx_f4_mul(half, lo)));
     const float cap = PREDICT_CAP * largest;
-    const __m128 d = _mm_add_ps(_mm_mul_ps(half, _mm_sub_ps(lo, _mm_load_ps(old->min))),
-                                _mm_mul_ps(half, _mm_sub_ps(hi, _mm_load_ps(old->max))));
-    const __m128 s = _mm_mul_ps(_mm_set1_ps(PREDICT_STEPS), d);
+    const spx_f4 d = spx_f4_add(spx_f4_mul(half, spx_f4_sub(lo, spx_f4_load_aligned(old->min))),
+                                spx_f4_mul(half, spx_f4_sub(hi, spx_f4_load_aligned(old->max))));
+    const spx_f4 s = spx_f4_mul(spx_f4_splat(PREDICT_STEPS), d);
     /* s > cap ? cap : s < -cap ? -cap : s, as minps and maxps order their operands. */
-    const __m128 sweep = _mm_max_ps(_mm_set1_ps(-cap), _mm_min_ps(_mm_set1_ps(cap), s));
-    _mm_store_ps(old->min, lo);
-    _mm_store_ps(old->max, hi);
+    const spx_f4 sweep = spx_f4_max(spx_f4_splat(-cap), spx_f4_min(spx_f4_splat(cap), s));
+    spx_f4_store_aligned(old->min, lo);
+    spx_f4_store_aligned(old->max, hi);
     /* spx_fat_box_fits: the box inside the fat box, and the fat box not too big. */
     const spx_aabb* fat = &f->fat_boxes[body];
-    const __m128 u = _mm_loadu_ps(&fat->min[2]);
-    const __m128 fat_lo = _mm_loadu_ps(fat->min), fat_hi = _mm_shuffle_ps(u, u, _MM_SHUFFLE(0, 3, 2, 1));
-    const int inside = _mm_movemask_ps(_mm_and_ps(_mm_cmple_ps(fat_lo, lo), _mm_cmple_ps(hi, fat_hi)));
+    const spx_f4 u = spx_f4_load(&fat->min[2]);
+    const spx_f4 fat_lo = spx_f4_load(fat->min), fat_hi = SPX_F4_SWIZZLE(u, 1, 2, 3, 0);
+    const int inside = spx_f4_mask(spx_f4_and(spx_f4_le(fat_lo, lo), spx_f4_le(hi, fat_hi)));
     const float fraction = f->fat_fraction;
     if ((inside & 7) == 7) {
-        const float reach = max3(_mm_andnot_ps(_mm_set1_ps(-0.0f), sweep));
-        const float fat_half = max3(_mm_and_ps(_mm_sub_ps(_mm_mul_ps(half, fat_hi), _mm_mul_ps(half, fat_lo)), keep3));
+        const float reach = max3(spx_f4_andnot(spx_f4_splat(-0.0f), sweep));
+        const float fat_half = max3(spx_f4_and(spx_f4_sub(spx_f4_mul(half, fat_hi), spx_f4_mul(half, fat_lo)), keep3));
         if (fat_half <= 2.0f * (largest * (1.0f + 2.0f * fraction) + 0.5f * reach)) return true;
     }
     float sw[4];
-    _mm_storeu_ps(sw, sweep);
+    spx_f4_store(sw, sweep);
     f->fat_boxes[body] = spx_fat_box(box, fraction, sw);
     if (!(f->flags[body] & REINSERT)) f->reinserts++;
     f->flags[body] |= REINSERT;
@@ -313,7 +311,7 @@ static bool set_moving(spx_pair_finder* f, uint32_t body, const spx_aabb* box)
 spx_result spx_pair_finder_set(spx_pair_finder* finder, uint32_t body, const spx_aabb* box, bool moving)
 {
     if (!finder || !box || body >= SPX_PAIR_FINDER_MAX_BODIES) return SPX_ERR_INVALID_ARGUMENT;
-#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+#if SPX_HAS_SIMD
     if (moving && body < finder->body_capacity && finder->proxies[body] != SPX_TREE_NULL
         && (finder->flags[body] & IS_MOVING) && set_moving(finder, body, box))
         return SPX_OK;
@@ -555,10 +553,10 @@ static void counting_pass(const spx_pair* src, spx_pair* dst, uint32_t n, uint32
    where there is SSE2, a's min against b's max and b's min against a's max. */
 static inline bool exact_overlap(const exact_box* a, const exact_box* b)
 {
-#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
-    const __m128 le = _mm_and_ps(_mm_cmple_ps(_mm_load_ps(a->min), _mm_load_ps(b->max)),
-                                 _mm_cmple_ps(_mm_load_ps(b->min), _mm_load_ps(a->max)));
-    return _mm_movemask_ps(le) == 15;
+#if SPX_HAS_SIMD
+    const spx_f4 le = spx_f4_and(spx_f4_le(spx_f4_load_aligned(a->min), spx_f4_load_aligned(b->max)),
+                                 spx_f4_le(spx_f4_load_aligned(b->min), spx_f4_load_aligned(a->max)));
+    return spx_f4_mask(le) == 15;
 #else
     return a->min[0] <= b->max[0] && b->min[0] <= a->max[0] && a->min[1] <= b->max[1] && b->min[1] <= a->max[1]
         && a->min[2] <= b->max[2] && b->min[2] <= a->max[2];

@@ -1,12 +1,11 @@
 /* The swept sphere of a body over one step, and its box, both rounded outwards. */
 #include "swept_sphere.h"
 #include "geometry/validate.h"
+#include "math/dvec3.h"
+#include "math/simd.h"
 
 #include <float.h>
 #include <math.h>
-#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
-#include <emmintrin.h>
-#endif
 #include <stdint.h>
 #include <string.h>
 
@@ -23,7 +22,7 @@ static float float_up(float x)
     return x;
 }
 
-#if !defined(__SSE2__) || defined(SPX_NO_SIMD)
+#if !SPX_HAS_SIMD
 static float float_down(float x)
 {
     return -float_up(-x);
@@ -35,11 +34,6 @@ static float round_up(double d)
 {
     float f = (float)d;
     return (double)f < d ? float_up(f) : f;
-}
-
-static double dlen(double x, double y, double z)
-{
-    return sqrt(x * x + y * y + z * z);
 }
 
 spx_result spx_swept_sphere(spx_vec3 p, spx_vec3 v, spx_vec3 w, spx_vec3 offset, float radius, float margin, float dt,
@@ -69,10 +63,10 @@ spx_result spx_swept_sphere(spx_vec3 p, spx_vec3 v, spx_vec3 w, spx_vec3 offset,
     const bool centred = offset.x == 0.0f && offset.y == 0.0f && offset.z == 0.0f;
     double spin = 0.0;
     if (!centred) {
-        double turn = dlen(w.x, w.y, w.z) * (double)dt;
-        spin = dlen(offset.x, offset.y, offset.z) * (turn < 2.0 ? turn : 2.0);
+        double turn = spx_d3_len(spx_d3_from(w)) * (double)dt;
+        spin = spx_d3_len(spx_d3_from(offset)) * (turn < 2.0 ? turn : 2.0);
     }
-    double r = (double)radius + dlen(v.x, v.y, v.z) * h + spin + (double)margin;
+    double r = (double)radius + spx_d3_len(spx_d3_from(v)) * h + spin + (double)margin;
 
     /* The float centre is off the double one by up to half a float step: grow the radius by the
        distance actually made, plus the double roundings above (a few, each at most 2^-53 of the
@@ -80,7 +74,7 @@ spx_result spx_swept_sphere(spx_vec3 p, spx_vec3 v, spx_vec3 w, spx_vec3 offset,
        radius is therefore a float step or so larger than the exact one. */
     spx_vec3 cf = { (float)c[0], (float)c[1], (float)c[2] };
     if (!spx_finite3(cf)) return SPX_ERR_NOT_FINITE;
-    double shift = dlen((double)cf.x - c[0], (double)cf.y - c[1], (double)cf.z - c[2]);
+    double shift = spx_d3_len(spx_d3_sub(spx_d3_from(cf), spx_d3(c[0], c[1], c[2])));
     double terms = fabs((double)p.x) + fabs((double)p.y) + fabs((double)p.z);
     if (!centred) terms = terms + fabs((double)offset.x) + fabs((double)offset.y) + fabs((double)offset.z);
     terms = terms + (fabs((double)v.x) + fabs((double)v.y) + fabs((double)v.z)) * h + r;
@@ -97,27 +91,27 @@ spx_aabb spx_sphere_aabb(const spx_sphere* s)
     /* c + r rounded to nearest is off by at most half a step at the result, so one step further
        out is always outside the exact face. */
     spx_aabb box;
-#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+#if SPX_HAS_SIMD
     /* float_down and float_up on three lanes at once, by the bits as they do: a step of the
        integer away from zero for a float moving away from zero (towards it otherwise), zero to the
        smallest denormal, the infinity on the outer side kept. spx_sphere is 16 bytes: centre, radius. */
-    const __m128 c = _mm_loadu_ps(&s->center.x), r = _mm_set1_ps(s->radius), zero = _mm_setzero_ps();
-    const __m128 lo = _mm_sub_ps(c, r), hi = _mm_add_ps(c, r);
-    const __m128i one = _mm_set1_epi32(1);
-    const __m128i lo_bits = _mm_castps_si128(lo), hi_bits = _mm_castps_si128(hi);
+    const spx_f4 c = spx_f4_load(&s->center.x), r = spx_f4_splat(s->radius), zero = spx_f4_zero();
+    const spx_f4 lo = spx_f4_sub(c, r), hi = spx_f4_add(c, r);
+    const spx_i4 one = spx_i4_splat(1);
+    const spx_i4 lo_bits = spx_f4_as_i4(lo), hi_bits = spx_f4_as_i4(hi);
     /* Down: +1 on the bits of a negative float, -1 on a positive one. Up: the other way. */
-    __m128i down = _mm_add_epi32(lo_bits, _mm_or_si128(_mm_xor_si128(_mm_srai_epi32(lo_bits, 31), _mm_set1_epi32(-1)), one));
-    __m128i up = _mm_add_epi32(hi_bits, _mm_or_si128(_mm_srai_epi32(hi_bits, 31), one));
-    const __m128 lo_zero = _mm_cmpeq_ps(lo, zero), hi_zero = _mm_cmpeq_ps(hi, zero);
-    const __m128 lo_inf = _mm_cmpeq_ps(lo, _mm_set1_ps(-INFINITY)), hi_inf = _mm_cmpeq_ps(hi, _mm_set1_ps(INFINITY));
-    down = _mm_or_si128(_mm_andnot_si128(_mm_castps_si128(lo_zero), down),
-                        _mm_and_si128(_mm_castps_si128(lo_zero), _mm_set1_epi32((int)0x80000001u))); /* -FLT_TRUE_MIN */
-    up = _mm_or_si128(_mm_andnot_si128(_mm_castps_si128(hi_zero), up), _mm_and_si128(_mm_castps_si128(hi_zero), one));
-    down = _mm_or_si128(_mm_andnot_si128(_mm_castps_si128(lo_inf), down), _mm_and_si128(_mm_castps_si128(lo_inf), lo_bits));
-    up = _mm_or_si128(_mm_andnot_si128(_mm_castps_si128(hi_inf), up), _mm_and_si128(_mm_castps_si128(hi_inf), hi_bits));
+    spx_i4 down = spx_i4_add(lo_bits, spx_i4_or(spx_i4_xor(spx_i4_sra31(lo_bits), spx_i4_splat(-1)), one));
+    spx_i4 up = spx_i4_add(hi_bits, spx_i4_or(spx_i4_sra31(hi_bits), one));
+    const spx_f4 lo_zero = spx_f4_eq(lo, zero), hi_zero = spx_f4_eq(hi, zero);
+    const spx_f4 lo_inf = spx_f4_eq(lo, spx_f4_splat(-INFINITY)), hi_inf = spx_f4_eq(hi, spx_f4_splat(INFINITY));
+    down = spx_i4_or(spx_i4_andnot(spx_f4_as_i4(lo_zero), down),
+                        spx_i4_and(spx_f4_as_i4(lo_zero), spx_i4_splat((int)0x80000001u))); /* -FLT_TRUE_MIN */
+    up = spx_i4_or(spx_i4_andnot(spx_f4_as_i4(hi_zero), up), spx_i4_and(spx_f4_as_i4(hi_zero), one));
+    down = spx_i4_or(spx_i4_andnot(spx_f4_as_i4(lo_inf), down), spx_i4_and(spx_f4_as_i4(lo_inf), lo_bits));
+    up = spx_i4_or(spx_i4_andnot(spx_f4_as_i4(hi_inf), up), spx_i4_and(spx_f4_as_i4(hi_inf), hi_bits));
     float out[8];
-    _mm_storeu_si128((__m128i*)(void*)out, down);
-    _mm_storeu_si128((__m128i*)(void*)(out + 4), up);
+    spx_f4_store(out, spx_i4_as_f4(down));
+    spx_f4_store(out + 4, spx_i4_as_f4(up));
     for (int i = 0; i < 3; ++i) box.min[i] = out[i], box.max[i] = out[4 + i];
 #else
     const float c[3] = { s->center.x, s->center.y, s->center.z };

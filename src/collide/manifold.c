@@ -35,6 +35,7 @@
 #include "geometry/validate.h"
 #include "manifold_reduce.h"
 #include "manifold_box.h"
+#include "math/simd.h"
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
@@ -75,111 +76,28 @@
 #define MANIFOLD_NOINLINE
 #endif
 
-/* Four float lanes: SSE2 (the x86-64 baseline) or plain C elsewhere. Lane-wise IEEE operations,
-   so both give bit-identical results. The SAT runs on rows of R = A^T B: lane j of row i is
-   a_i . b_j; lane 3 is padding that the code keeps out of every answer. */
-#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
-#include <emmintrin.h>
-typedef __m128 v4;
-static inline v4 v4_splat(float x) { return _mm_set1_ps(x); }
-static inline v4 v4_add(v4 a, v4 b) { return _mm_add_ps(a, b); }
-static inline v4 v4_sub(v4 a, v4 b) { return _mm_sub_ps(a, b); }
-static inline v4 v4_mul(v4 a, v4 b) { return _mm_mul_ps(a, b); }
-static inline v4 v4_div(v4 a, v4 b) { return _mm_div_ps(a, b); }
-static inline v4 v4_sqrt(v4 a) { return _mm_sqrt_ps(a); }
-static inline v4 v4_max(v4 a, v4 b) { return _mm_max_ps(a, b); }
-static inline v4 v4_abs(v4 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
-static inline v4 v4_neg(v4 a) { return _mm_xor_ps(_mm_set1_ps(-0.0f), a); }
-static inline v4 v4_lane0(v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(0, 0, 0, 0)); }
-static inline v4 v4_lane1(v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 1, 1, 1)); }
-static inline v4 v4_lane2(v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 2, 2, 2)); }
-/* (a1, a2, a0, a3) and (a2, a0, a1, a3): lane j takes lane j+1 or j+2 (mod 3). */
-static inline v4 v4_rot1(v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1)); }
-static inline v4 v4_rot2(v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 1, 0, 2)); }
-static inline int v4_gt(v4 a, v4 b) { return _mm_movemask_ps(_mm_cmpgt_ps(a, b)); }
-static inline int v4_le(v4 a, v4 b) { return _mm_movemask_ps(_mm_cmple_ps(a, b)); }
-static inline int v4_eq(v4 a, v4 b) { return _mm_movemask_ps(_mm_cmpeq_ps(a, b)); }
-/* Lanes where a >= limit keep x, the others take y. */
-static inline int v4_lt(v4 a, v4 b) { return _mm_movemask_ps(_mm_cmplt_ps(a, b)); }
-static inline v4 v4_load(const float* p) { return _mm_loadu_ps(p); }
+/* The SAT runs on rows of R = A^T B in four float lanes (math/simd.h): lane j of row i is a_i . b_j;
+   lane 3 is padding that the code keeps out of every answer. */
+typedef spx_f4 v4;
 /* (a1, a2, a3, a0): lane e takes lane e+1 (mod 4), the next corner of a quad. */
-static inline v4 v4_next(v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(0, 3, 2, 1)); }
+static inline v4 v4_next(v4 a) { return SPX_F4_SWIZZLE(a, 1, 2, 3, 0); }
 /* Lanes 0..2 of a, lane 3 replaced by w. */
-static inline v4 v4_pad(v4 a, float w)
-{
-    const __m128 lo = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
-    return _mm_or_ps(_mm_and_ps(lo, a), _mm_andnot_ps(lo, _mm_set1_ps(w)));
-}
+static inline v4 v4_pad(v4 a, float w) { return spx_f4_pick(spx_i4_as_f4(spx_i4_set(-1, -1, -1, 0)), a, spx_f4_splat(w)); }
 /* The 9 floats of a rotation (columns c0, c1, c2) as x = (c0.x, c1.x, c2.x, 0), y, z. */
 static inline void v4_columns_t(const float* m, v4* x, v4* y, v4* z)
 {
-    const __m128 lo = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
-    __m128 c0 = _mm_loadu_ps(m), c1 = _mm_loadu_ps(m + 3), c2 = _mm_loadu_ps(m + 5); /* c2: (c1.z, c2.xyz) */
-    __m128 xy = _mm_unpacklo_ps(c0, c1), zz = _mm_unpackhi_ps(c0, c1);          /* (x0 x1 y0 y1), (z0 z1 . .) */
-    *x = _mm_and_ps(lo, _mm_shuffle_ps(xy, c2, _MM_SHUFFLE(1, 1, 1, 0)));
-    *y = _mm_and_ps(lo, _mm_shuffle_ps(xy, c2, _MM_SHUFFLE(2, 2, 3, 2)));
-    *z = _mm_and_ps(lo, _mm_shuffle_ps(zz, c2, _MM_SHUFFLE(3, 3, 1, 0)));
-}
-static inline v4 v4_select_ge(v4 a, v4 limit, v4 x, v4 y)
-{
-    v4 m = _mm_cmpge_ps(a, limit);
-    return _mm_or_ps(_mm_and_ps(m, x), _mm_andnot_ps(m, y));
+    const v4 lo = spx_i4_as_f4(spx_i4_set(-1, -1, -1, 0));
+    const v4 c0 = spx_f4_load(m), c1 = spx_f4_load(m + 3), c2 = spx_f4_load(m + 5); /* c2: (c1.z, c2.xyz) */
+    const v4 xy = spx_f4_unpacklo(c0, c1), zz = spx_f4_unpackhi(c0, c1);            /* (x0 x1 y0 y1), (z0 z1 . .) */
+    *x = spx_f4_and(lo, SPX_F4_SHUFFLE(xy, c2, 0, 1, 1, 1));
+    *y = spx_f4_and(lo, SPX_F4_SHUFFLE(xy, c2, 2, 3, 2, 2));
+    *z = spx_f4_and(lo, SPX_F4_SHUFFLE(zz, c2, 0, 1, 3, 3));
 }
 static inline v4 v4_hmax(v4 a) /* every lane: the largest lane */
 {
-    a = _mm_max_ps(a, _mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 3, 0, 1)));
-    return _mm_max_ps(a, _mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 0, 3, 2)));
+    a = spx_f4_max(a, SPX_F4_SWIZZLE(a, 1, 0, 3, 2));
+    return spx_f4_max(a, SPX_F4_SWIZZLE(a, 2, 3, 0, 1));
 }
-static inline float v4_first(v4 a) { return _mm_cvtss_f32(a); }
-static inline void v4_transpose(v4* a, v4* b, v4* c, v4* d) { _MM_TRANSPOSE4_PS(*a, *b, *c, *d); }
-static inline void v4_store(float* p, v4 a) { _mm_storeu_ps(p, a); }
-#else
-typedef struct v4 { float f[4]; } v4;
-#define V4_MAP(expr) do { for (int l_ = 0; l_ < 4; ++l_) r.f[l_] = (expr); } while (0)
-static inline v4 v4_set(float x, float y, float z, float w) { v4 r = { { x, y, z, w } }; return r; }
-static inline v4 v4_splat(float x) { return v4_set(x, x, x, x); }
-static inline v4 v4_add(v4 a, v4 b) { v4 r; V4_MAP(a.f[l_] + b.f[l_]); return r; }
-static inline v4 v4_sub(v4 a, v4 b) { v4 r; V4_MAP(a.f[l_] - b.f[l_]); return r; }
-static inline v4 v4_mul(v4 a, v4 b) { v4 r; V4_MAP(a.f[l_] * b.f[l_]); return r; }
-static inline v4 v4_div(v4 a, v4 b) { v4 r; V4_MAP(a.f[l_] / b.f[l_]); return r; }
-static inline v4 v4_sqrt(v4 a) { v4 r; V4_MAP(sqrtf(a.f[l_])); return r; }
-static inline v4 v4_max(v4 a, v4 b) { v4 r; V4_MAP(a.f[l_] > b.f[l_] ? a.f[l_] : b.f[l_]); return r; }
-static inline v4 v4_abs(v4 a) { v4 r; V4_MAP(fabsf(a.f[l_])); return r; }
-static inline v4 v4_neg(v4 a) { v4 r; V4_MAP(-a.f[l_]); return r; }
-static inline v4 v4_lane0(v4 a) { return v4_splat(a.f[0]); }
-static inline v4 v4_lane1(v4 a) { return v4_splat(a.f[1]); }
-static inline v4 v4_lane2(v4 a) { return v4_splat(a.f[2]); }
-static inline v4 v4_rot1(v4 a) { return v4_set(a.f[1], a.f[2], a.f[0], a.f[3]); }
-static inline v4 v4_rot2(v4 a) { return v4_set(a.f[2], a.f[0], a.f[1], a.f[3]); }
-static inline int v4_gt(v4 a, v4 b) { int m = 0; for (int l = 0; l < 4; ++l) m |= (a.f[l] > b.f[l]) << l; return m; }
-static inline int v4_le(v4 a, v4 b) { int m = 0; for (int l = 0; l < 4; ++l) m |= (a.f[l] <= b.f[l]) << l; return m; }
-static inline int v4_eq(v4 a, v4 b) { int m = 0; for (int l = 0; l < 4; ++l) m |= (a.f[l] == b.f[l]) << l; return m; }
-static inline int v4_lt(v4 a, v4 b) { int m = 0; for (int l = 0; l < 4; ++l) m |= (a.f[l] < b.f[l]) << l; return m; }
-static inline v4 v4_load(const float* p) { return v4_set(p[0], p[1], p[2], p[3]); }
-static inline v4 v4_next(v4 a) { return v4_set(a.f[1], a.f[2], a.f[3], a.f[0]); }
-static inline v4 v4_pad(v4 a, float w) { a.f[3] = w; return a; }
-static inline void v4_columns_t(const float* m, v4* x, v4* y, v4* z)
-{
-    *x = v4_set(m[0], m[3], m[6], 0.0f);
-    *y = v4_set(m[1], m[4], m[7], 0.0f);
-    *z = v4_set(m[2], m[5], m[8], 0.0f);
-}
-static inline v4 v4_select_ge(v4 a, v4 limit, v4 x, v4 y) { v4 r; V4_MAP(a.f[l_] >= limit.f[l_] ? x.f[l_] : y.f[l_]); return r; }
-static inline v4 v4_hmax(v4 a) { v4 m = v4_max(v4_max(a, v4_rot1(a)), v4_rot2(a)); return v4_splat(v4_max(m, v4_splat(a.f[3])).f[0]); }
-static inline float v4_first(v4 a) { return a.f[0]; }
-static inline void v4_transpose(v4* a, v4* b, v4* c, v4* d)
-{
-    v4* m[4] = { a, b, c, d };
-    for (int i = 0; i < 4; ++i)
-        for (int j = i + 1; j < 4; ++j) {
-            float t = m[i]->f[j];
-            m[i]->f[j] = m[j]->f[i];
-            m[j]->f[i] = t;
-        }
-}
-static inline void v4_store(float* p, v4 a) { for (int l = 0; l < 4; ++l) p[l] = a.f[l]; }
-#undef V4_MAP
-#endif
 
 /* Lowest set bit of a 4-bit lane mask (0 for an empty mask, which only NaN could make). A mask
    that names an axis is cut to lanes 0..2 first: lane 3 is padding, and an index 3 would read
@@ -195,24 +113,13 @@ static inline int v4_store_points(spx_manifold_point* pts, int lanes, v4 x, v4 y
                                   const uint8_t* code)
 {
     int n = 0;
-#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
-    _MM_TRANSPOSE4_PS(x, y, z, d);
+    spx_f4_transpose(&x, &y, &z, &d);
     const v4 row[4] = { x, y, z, d };
     for (; lanes; lanes &= lanes - 1, ++n) {
         const int l = first_lane[lanes];
-        _mm_storeu_ps((float*)&pts[n], row[l]);
+        spx_f4_store((float*)&pts[n], row[l]);
         pts[n].id = bits | (uint32_t)code[l] << 8;
     }
-#else
-    for (; lanes; lanes &= lanes - 1, ++n) {
-        const int l = first_lane[lanes];
-        pts[n].point.x = x.f[l];
-        pts[n].point.y = y.f[l];
-        pts[n].point.z = z.f[l];
-        pts[n].depth = d.f[l];
-        pts[n].id = bits | (uint32_t)code[l] << 8;
-    }
-#endif
     return n;
 }
 
@@ -227,17 +134,17 @@ static inline int v4_store_points(spx_manifold_point* pts, int lanes, v4 x, v4 y
    lanes instead of three scalar cross products keep the whole check in registers. */
 static inline int box_ok(const spx_obb* box, v4 x, v4 y, v4 z, v4 x1, v4 y1, v4 z1, v4 x2, v4 y2, v4 z2)
 {
-    v4 len2 = v4_add(v4_add(v4_mul(x, x), v4_mul(y, y)), v4_mul(z, z));
-    v4 dots = v4_add(v4_add(v4_mul(x, x1), v4_mul(y, y1)), v4_mul(z, z1));
-    v4 dev = v4_max(v4_abs(v4_sub(len2, v4_splat(1.0f))), v4_abs(dots));
-    v4 cx = v4_sub(v4_mul(y, z1), v4_mul(z, y1));
-    v4 cy = v4_sub(v4_mul(z, x1), v4_mul(x, z1));
-    v4 cz = v4_sub(v4_mul(x, y1), v4_mul(y, x1));
-    v4 det = v4_add(v4_add(v4_mul(cx, x2), v4_mul(cy, y2)), v4_mul(cz, z2));
-    v4 big = v4_splat(SPX_MAX_COORDINATE), zero = v4_splat(0.0f);
-    v4 c = v4_load(&box->center.x), h = v4_load(&box->half_extents.x); /* lane 3: neighbours */
-    return v4_le(dev, v4_splat(SPX_ROTATION_TOLERANCE)) & v4_gt(det, zero) & v4_le(v4_abs(c), big)
-         & v4_le(h, big) & v4_gt(h, zero);
+    v4 len2 = spx_f4_add(spx_f4_add(spx_f4_mul(x, x), spx_f4_mul(y, y)), spx_f4_mul(z, z));
+    v4 dots = spx_f4_add(spx_f4_add(spx_f4_mul(x, x1), spx_f4_mul(y, y1)), spx_f4_mul(z, z1));
+    v4 dev = spx_f4_max(spx_f4_abs(spx_f4_sub(len2, spx_f4_splat(1.0f))), spx_f4_abs(dots));
+    v4 cx = spx_f4_sub(spx_f4_mul(y, z1), spx_f4_mul(z, y1));
+    v4 cy = spx_f4_sub(spx_f4_mul(z, x1), spx_f4_mul(x, z1));
+    v4 cz = spx_f4_sub(spx_f4_mul(x, y1), spx_f4_mul(y, x1));
+    v4 det = spx_f4_add(spx_f4_add(spx_f4_mul(cx, x2), spx_f4_mul(cy, y2)), spx_f4_mul(cz, z2));
+    v4 big = spx_f4_splat(SPX_MAX_COORDINATE), zero = spx_f4_splat(0.0f);
+    v4 c = spx_f4_load(&box->center.x), h = spx_f4_load(&box->half_extents.x); /* lane 3: neighbours */
+    return spx_f4_mask(spx_f4_le(dev, spx_f4_splat(SPX_ROTATION_TOLERANCE))) & spx_f4_mask(spx_f4_gt(det, zero)) & spx_f4_mask(spx_f4_le(spx_f4_abs(c), big))
+         & spx_f4_mask(spx_f4_le(h, big)) & spx_f4_mask(spx_f4_gt(h, zero));
 }
 
 /* Candidate points of the overlap, 4 per group (one lane each), and which lanes are real. */
@@ -252,18 +159,18 @@ typedef struct candidates {
 static inline int crossings(v4 c, v4 cn, v4 o, v4 on, v4 z, v4 zn, float sign, float limit, float other,
                             int strict, float* out_c, float* out_o, float* out_z)
 {
-    v4 sg = v4_splat(sign), lim = v4_splat(limit), zero = v4_splat(0.0f);
-    v4 d0 = v4_sub(v4_mul(sg, c), lim), d1 = v4_sub(v4_mul(sg, cn), lim);
-    int cross = (v4_lt(d0, zero) & v4_gt(d1, zero)) | (v4_gt(d0, zero) & v4_lt(d1, zero));
+    v4 sg = spx_f4_splat(sign), lim = spx_f4_splat(limit), zero = spx_f4_splat(0.0f);
+    v4 d0 = spx_f4_sub(spx_f4_mul(sg, c), lim), d1 = spx_f4_sub(spx_f4_mul(sg, cn), lim);
+    int cross = (spx_f4_mask(spx_f4_lt(d0, zero)) & spx_f4_mask(spx_f4_gt(d1, zero))) | (spx_f4_mask(spx_f4_gt(d0, zero)) & spx_f4_mask(spx_f4_lt(d1, zero)));
     if (!cross) return 0;
-    v4 s = v4_div(d0, v4_sub(d0, d1));
-    v4 oi = v4_add(o, v4_mul(s, v4_sub(on, o)));
-    v4 zi = v4_add(z, v4_mul(s, v4_sub(zn, z)));
-    v4 ot = v4_splat(other);
-    int inside = strict ? v4_lt(v4_abs(oi), ot) : v4_le(v4_abs(oi), ot);
-    v4_store(out_c, v4_splat(sign * limit));
-    v4_store(out_o, oi);
-    v4_store(out_z, zi);
+    v4 s = spx_f4_div(d0, spx_f4_sub(d0, d1));
+    v4 oi = spx_f4_add(o, spx_f4_mul(s, spx_f4_sub(on, o)));
+    v4 zi = spx_f4_add(z, spx_f4_mul(s, spx_f4_sub(zn, z)));
+    v4 ot = spx_f4_splat(other);
+    int inside = strict ? spx_f4_mask(spx_f4_lt(spx_f4_abs(oi), ot)) : spx_f4_mask(spx_f4_le(spx_f4_abs(oi), ot));
+    spx_f4_store(out_c, spx_f4_splat(sign * limit));
+    spx_f4_store(out_o, oi);
+    spx_f4_store(out_z, zi);
     return cross & inside;
 }
 
@@ -278,7 +185,7 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
     const float h[3] = { ref->half_extents.x, ref->half_extents.y, ref->half_extents.z };
     const float inc_h[3] = { inc->half_extents.x, inc->half_extents.y, inc->half_extents.z };
     float inc_c[4];
-    v4_store(inc_c, inc_cv);
+    spx_f4_store(inc_c, inc_cv);
     const float s = inc_c[k] >= 0.0f ? 1.0f : -1.0f;
     *out_s = s;
 
@@ -287,13 +194,13 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
     v4 refx, refy, refz, ix, iy, iz;
     v4_columns_t(&ref->rotation.col[0].x, &refx, &refy, &refz);
     v4_columns_t(&inc->rotation.col[0].x, &ix, &iy, &iz);
-    const v4 I[3] = { v4_add(v4_add(v4_mul(refx, v4_lane0(ix)), v4_mul(refy, v4_lane0(iy))), v4_mul(refz, v4_lane0(iz))),
-                      v4_add(v4_add(v4_mul(refx, v4_lane1(ix)), v4_mul(refy, v4_lane1(iy))), v4_mul(refz, v4_lane1(iz))),
-                      v4_add(v4_add(v4_mul(refx, v4_lane2(ix)), v4_mul(refy, v4_lane2(iy))), v4_mul(refz, v4_lane2(iz))) };
+    const v4 I[3] = { spx_f4_add(spx_f4_add(spx_f4_mul(refx, SPX_F4_LANE(ix, 0)), spx_f4_mul(refy, SPX_F4_LANE(iy, 0))), spx_f4_mul(refz, SPX_F4_LANE(iz, 0))),
+                      spx_f4_add(spx_f4_add(spx_f4_mul(refx, SPX_F4_LANE(ix, 1)), spx_f4_mul(refy, SPX_F4_LANE(iy, 1))), spx_f4_mul(refz, SPX_F4_LANE(iz, 1))),
+                      spx_f4_add(spx_f4_add(spx_f4_mul(refx, SPX_F4_LANE(ix, 2)), spx_f4_mul(refy, SPX_F4_LANE(iy, 2))), spx_f4_mul(refz, SPX_F4_LANE(iz, 2))) };
     float Ik[3][4];
-    v4_store(Ik[0], I[0]);
-    v4_store(Ik[1], I[1]);
-    v4_store(Ik[2], I[2]);
+    spx_f4_store(Ik[0], I[0]);
+    spx_f4_store(Ik[1], I[1]);
+    spx_f4_store(Ik[2], I[2]);
 
     /* Incident face: the one whose normal is most anti-parallel to the reference normal s e_k. */
     int f = 0;
@@ -308,19 +215,19 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
        fc - u - v, fc + u - v, fc + u + v, fc - u + v, each sum grouped as fc + (+-u +- v) and
        with -u - v taken as (-u) - v, -u + v as v - u, which round (and sign zeros) exactly as
        the products by +-1 would. Transposed, lanes become corners: row r is coordinate r. */
-    const v4 fcv = v4_add(inc_cv, v4_mul(v4_splat(sigma * inc_h[f]), I[f]));
-    const v4 uv = v4_mul(v4_splat(inc_h[f1]), I[f1]), vv = v4_mul(v4_splat(inc_h[f2]), I[f2]);
-    v4 T[4] = { v4_add(fcv, v4_sub(v4_neg(uv), vv)), v4_add(fcv, v4_sub(uv, vv)), v4_add(fcv, v4_add(uv, vv)),
-                v4_add(fcv, v4_sub(vv, uv)) };
-    v4_transpose(&T[0], &T[1], &T[2], &T[3]);
+    const v4 fcv = spx_f4_add(inc_cv, spx_f4_mul(spx_f4_splat(sigma * inc_h[f]), I[f]));
+    const v4 uv = spx_f4_mul(spx_f4_splat(inc_h[f1]), I[f1]), vv = spx_f4_mul(spx_f4_splat(inc_h[f2]), I[f2]);
+    v4 T[4] = { spx_f4_add(fcv, spx_f4_sub(spx_f4_neg(uv), vv)), spx_f4_add(fcv, spx_f4_sub(uv, vv)), spx_f4_add(fcv, spx_f4_add(uv, vv)),
+                spx_f4_add(fcv, spx_f4_sub(vv, uv)) };
+    spx_f4_transpose(&T[0], &T[1], &T[2], &T[3]);
     const v4 X = T[k1], Y = T[k2], Z = T[k];
     const float hx = h[k1], hy = h[k2];
-    const v4 hxv = v4_splat(hx), hyv = v4_splat(hy);
+    const v4 hxv = spx_f4_splat(hx), hyv = spx_f4_splat(hy);
 
     /* Incident corners inside the reference face (boundary included), and their gaps above it. */
-    const int inside = v4_le(v4_abs(X), hxv) & v4_le(v4_abs(Y), hyv);
-    const v4 sv4 = v4_splat(s), hk = v4_splat(h[k]), mg = v4_splat(margin), zero = v4_splat(0.0f);
-    const v4 zgap = v4_sub(v4_mul(sv4, Z), hk);
+    const int inside = spx_f4_mask(spx_f4_le(spx_f4_abs(X), hxv)) & spx_f4_mask(spx_f4_le(spx_f4_abs(Y), hyv));
+    const v4 sv4 = spx_f4_splat(s), hk = spx_f4_splat(h[k]), mg = spx_f4_splat(margin), zero = spx_f4_splat(0.0f);
+    const v4 zgap = spx_f4_sub(spx_f4_mul(sv4, Z), hk);
     v4 PX, PY, PZ, G;
     uint8_t code[28];
     int lanes; /* which of the four slots are points */
@@ -334,41 +241,41 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
         PZ = Z;
         G = zgap;
         for (int i = 0; i < 4; ++i) code[i] = (uint8_t)i;
-        lanes = v4_le(zgap, mg);
+        lanes = spx_f4_mask(spx_f4_le(zgap, mg));
     } else {
         candidates cd;
         /* Group 0: the inside corners. */
         cd.mask[0] = inside;
-        v4_store(cd.x[0], X);
-        v4_store(cd.y[0], Y);
-        v4_store(cd.z[0], Z);
+        spx_f4_store(cd.x[0], X);
+        spx_f4_store(cd.y[0], Y);
+        spx_f4_store(cd.z[0], Z);
         {
             const v4 Xn = v4_next(X), Yn = v4_next(Y), Zn = v4_next(Z);
             float fcs[4], us[4], vs[4];
-            v4_store(fcs, fcv);
-            v4_store(us, uv);
-            v4_store(vs, vv);
+            spx_f4_store(fcs, fcv);
+            spx_f4_store(us, uv);
+            spx_f4_store(vs, vv);
             const float fc[3] = { fcs[k1], fcs[k2], fcs[k] }, nf[3] = { Ik[f][k1], Ik[f][k2], Ik[f][k] };
             const float u[2] = { us[k1], us[k2] }, v[2] = { vs[k1], vs[k2] };
             /* Group 1: reference corners strictly inside the incident quad, lifted onto its
                plane. The quad c0..c3 turns counter-clockwise when u x v > 0. */
             cd.mask[1] = 0;
             const float turn = u[0] * v[1] - u[1] * v[0] >= 0.0f ? 1.0f : -1.0f;
-            const v4 ex = v4_mul(v4_splat(turn), v4_sub(Xn, X)), ey = v4_mul(v4_splat(turn), v4_sub(Yn, Y));
+            const v4 ex = spx_f4_mul(spx_f4_splat(turn), spx_f4_sub(Xn, X)), ey = spx_f4_mul(spx_f4_splat(turn), spx_f4_sub(Yn, Y));
             const float rx[4] = { -hx, hx, -hx, hx }, ry[4] = { -hy, -hy, hy, hy };
             int m = 0;
             for (int c = 0; c < 4; ++c) {
-                v4 side = v4_sub(v4_mul(ex, v4_sub(v4_splat(ry[c]), Y)), v4_mul(ey, v4_sub(v4_splat(rx[c]), X)));
-                m |= (v4_gt(side, zero) == 15) << c;
+                v4 side = spx_f4_sub(spx_f4_mul(ex, spx_f4_sub(spx_f4_splat(ry[c]), Y)), spx_f4_mul(ey, spx_f4_sub(spx_f4_splat(rx[c]), X)));
+                m |= (spx_f4_mask(spx_f4_gt(side, zero)) == 15) << c;
             }
             if (m) {
-                const v4 RX = v4_load(rx), RY = v4_load(ry);
-                const v4 RZ = v4_sub(v4_splat(fc[2]), v4_div(v4_add(v4_mul(v4_splat(nf[0]), v4_sub(RX, v4_splat(fc[0]))),
-                                                                     v4_mul(v4_splat(nf[1]), v4_sub(RY, v4_splat(fc[1])))),
-                                                              v4_splat(nf[2])));
-                v4_store(cd.x[1], RX);
-                v4_store(cd.y[1], RY);
-                v4_store(cd.z[1], RZ);
+                const v4 RX = spx_f4_load(rx), RY = spx_f4_load(ry);
+                const v4 RZ = spx_f4_sub(spx_f4_splat(fc[2]), spx_f4_div(spx_f4_add(spx_f4_mul(spx_f4_splat(nf[0]), spx_f4_sub(RX, spx_f4_splat(fc[0]))),
+                                                                     spx_f4_mul(spx_f4_splat(nf[1]), spx_f4_sub(RY, spx_f4_splat(fc[1])))),
+                                                              spx_f4_splat(nf[2])));
+                spx_f4_store(cd.x[1], RX);
+                spx_f4_store(cd.y[1], RY);
+                spx_f4_store(cd.z[1], RZ);
                 cd.mask[1] = m;
             }
             /* Groups 2..5: incident edges crossing side planes +u', -u' (other coordinate
@@ -386,18 +293,18 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
         float px[28], py[28], pz[28], gap[28];
         static const uint8_t base[6] = { 0, 4, 8, 9, 10, 11 };
         static const uint8_t step[6] = { 1, 1, 4, 4, 4, 4 };
-        v4_store(px, zero);
-        v4_store(py, zero);
-        v4_store(pz, zero);
-        v4_store(gap, zero);
+        spx_f4_store(px, zero);
+        spx_f4_store(py, zero);
+        spx_f4_store(pz, zero);
+        spx_f4_store(gap, zero);
         int n = 0;
         for (int g = 0; g < 6; ++g) {
             if (!cd.mask[g]) continue;
-            v4 gv = g == 0 ? zgap : v4_sub(v4_mul(sv4, v4_load(cd.z[g])), hk);
-            int m = cd.mask[g] & v4_le(gv, mg);
+            v4 gv = g == 0 ? zgap : spx_f4_sub(spx_f4_mul(sv4, spx_f4_load(cd.z[g])), hk);
+            int m = cd.mask[g] & spx_f4_mask(spx_f4_le(gv, mg));
             if (!m) continue;
             float gs[4];
-            v4_store(gs, gv);
+            spx_f4_store(gs, gv);
             do {
                 const int l = first_lane[m];
                 px[n] = cd.x[g][l];
@@ -425,10 +332,10 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
             n = SPX_MAX_MANIFOLD_POINTS;
         }
         lanes = (1 << n) - 1;
-        PX = v4_load(px);
-        PY = v4_load(py);
-        PZ = v4_load(pz);
-        G = v4_load(gap);
+        PX = spx_f4_load(px);
+        PY = spx_f4_load(py);
+        PZ = spx_f4_load(pz);
+        G = spx_f4_load(gap);
     }
 
     /* The four slots as lanes: halfway down to the reference face, then to the world frame with
@@ -436,16 +343,16 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
     v4 P[3];
     P[k1] = PX;
     P[k2] = PY;
-    P[k] = v4_sub(PZ, v4_mul(v4_splat(0.5f * s), G));
-    const v4 cv = v4_load(&ref->center.x);
+    P[k] = spx_f4_sub(PZ, spx_f4_mul(spx_f4_splat(0.5f * s), G));
+    const v4 cv = spx_f4_load(&ref->center.x);
     const v4 W[3] = {
-        v4_add(v4_add(v4_add(v4_lane0(cv), v4_mul(v4_lane0(refx), P[0])), v4_mul(v4_lane1(refx), P[1])),
-               v4_mul(v4_lane2(refx), P[2])),
-        v4_add(v4_add(v4_add(v4_lane1(cv), v4_mul(v4_lane0(refy), P[0])), v4_mul(v4_lane1(refy), P[1])),
-               v4_mul(v4_lane2(refy), P[2])),
-        v4_add(v4_add(v4_add(v4_lane2(cv), v4_mul(v4_lane0(refz), P[0])), v4_mul(v4_lane1(refz), P[1])),
-               v4_mul(v4_lane2(refz), P[2])) };
-    out->point_count = v4_store_points(out->points, lanes, W[0], W[1], W[2], v4_neg(G), face_bits, code);
+        spx_f4_add(spx_f4_add(spx_f4_add(SPX_F4_LANE(cv, 0), spx_f4_mul(SPX_F4_LANE(refx, 0), P[0])), spx_f4_mul(SPX_F4_LANE(refx, 1), P[1])),
+               spx_f4_mul(SPX_F4_LANE(refx, 2), P[2])),
+        spx_f4_add(spx_f4_add(spx_f4_add(SPX_F4_LANE(cv, 1), spx_f4_mul(SPX_F4_LANE(refy, 0), P[0])), spx_f4_mul(SPX_F4_LANE(refy, 1), P[1])),
+               spx_f4_mul(SPX_F4_LANE(refy, 2), P[2])),
+        spx_f4_add(spx_f4_add(spx_f4_add(SPX_F4_LANE(cv, 2), spx_f4_mul(SPX_F4_LANE(refz, 0), P[0])), spx_f4_mul(SPX_F4_LANE(refz, 1), P[1])),
+               spx_f4_mul(SPX_F4_LANE(refz, 2), P[2])) };
+    out->point_count = v4_store_points(out->points, lanes, W[0], W[1], W[2], spx_f4_neg(G), face_bits, code);
 }
 
 static inline spx_vec3 to_world(spx_vec3 origin, const spx_mat3* rot, const float p[3])
@@ -466,12 +373,12 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
     v4 ax, ay, az, bx, by, bz;
     v4_columns_t(&a->rotation.col[0].x, &ax, &ay, &az);
     v4_columns_t(&b->rotation.col[0].x, &bx, &by, &bz);
-    const v4 ax1 = v4_rot1(ax), ay1 = v4_rot1(ay), az1 = v4_rot1(az);
-    const v4 ax2 = v4_rot2(ax), ay2 = v4_rot2(ay), az2 = v4_rot2(az);
+    const v4 ax1 = spx_f4_rot1(ax), ay1 = spx_f4_rot1(ay), az1 = spx_f4_rot1(az);
+    const v4 ax2 = spx_f4_rot2(ax), ay2 = spx_f4_rot2(ay), az2 = spx_f4_rot2(az);
     if (check) {
         spx_result r = spx_check_margin(margin);
         if ((box_ok(a, ax, ay, az, ax1, ay1, az1, ax2, ay2, az2)
-             & box_ok(b, bx, by, bz, v4_rot1(bx), v4_rot1(by), v4_rot1(bz), v4_rot2(bx), v4_rot2(by), v4_rot2(bz)) & 7)
+             & box_ok(b, bx, by, bz, spx_f4_rot1(bx), spx_f4_rot1(by), spx_f4_rot1(bz), spx_f4_rot2(bx), spx_f4_rot2(by), spx_f4_rot2(bz)) & 7)
             != 7)
             r = spx_first_error(spx_first_error(spx_obb_validate(a), spx_obb_validate(b)), r);
         if (r != SPX_OK) return r;
@@ -480,37 +387,37 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
     /* Everything in A's frame: R = A^T B, R[i][j] = a_i . b_j (column j is B's axis j), kept as
        three diagonals D_m (lane j: R[(j+m)%3][j]) because every SAT term then lines up lane by
        lane with a rotation of some other vector. t = B's centre, tb = t along B's axes. */
-    const v4 D[3] = { v4_add(v4_add(v4_mul(ax, bx), v4_mul(ay, by)), v4_mul(az, bz)),
-                      v4_add(v4_add(v4_mul(ax1, bx), v4_mul(ay1, by)), v4_mul(az1, bz)),
-                      v4_add(v4_add(v4_mul(ax2, bx), v4_mul(ay2, by)), v4_mul(az2, bz)) };
-    const v4 Q[3] = { v4_abs(D[0]), v4_abs(D[1]), v4_abs(D[2]) };
-    const v4 Q1[3] = { v4_rot1(Q[0]), v4_rot1(Q[1]), v4_rot1(Q[2]) };
-    const v4 Q2[3] = { v4_rot2(Q[0]), v4_rot2(Q[1]), v4_rot2(Q[2]) };
-    const v4 dv = v4_sub(v4_load(&b->center.x), v4_load(&a->center.x));
-    const v4 tv = v4_add(v4_add(v4_mul(v4_lane0(dv), ax), v4_mul(v4_lane1(dv), ay)), v4_mul(v4_lane2(dv), az));
-    const v4 T[3] = { tv, v4_rot1(tv), v4_rot2(tv) };
+    const v4 D[3] = { spx_f4_add(spx_f4_add(spx_f4_mul(ax, bx), spx_f4_mul(ay, by)), spx_f4_mul(az, bz)),
+                      spx_f4_add(spx_f4_add(spx_f4_mul(ax1, bx), spx_f4_mul(ay1, by)), spx_f4_mul(az1, bz)),
+                      spx_f4_add(spx_f4_add(spx_f4_mul(ax2, bx), spx_f4_mul(ay2, by)), spx_f4_mul(az2, bz)) };
+    const v4 Q[3] = { spx_f4_abs(D[0]), spx_f4_abs(D[1]), spx_f4_abs(D[2]) };
+    const v4 Q1[3] = { spx_f4_rot1(Q[0]), spx_f4_rot1(Q[1]), spx_f4_rot1(Q[2]) };
+    const v4 Q2[3] = { spx_f4_rot2(Q[0]), spx_f4_rot2(Q[1]), spx_f4_rot2(Q[2]) };
+    const v4 dv = spx_f4_sub(spx_f4_load(&b->center.x), spx_f4_load(&a->center.x));
+    const v4 tv = spx_f4_add(spx_f4_add(spx_f4_mul(SPX_F4_LANE(dv, 0), ax), spx_f4_mul(SPX_F4_LANE(dv, 1), ay)), spx_f4_mul(SPX_F4_LANE(dv, 2), az));
+    const v4 T[3] = { tv, spx_f4_rot1(tv), spx_f4_rot2(tv) };
     /* Lane 3 of the half extents is FLT_MAX so that padding lanes of the face separations read
        -FLT_MAX and never win; every other padding lane is 0. */
-    const v4 hav = v4_pad(v4_load(&a->half_extents.x), FLT_MAX), hbv = v4_pad(v4_load(&b->half_extents.x), FLT_MAX);
-    const v4 HA[3] = { hav, v4_rot1(hav), v4_rot2(hav) };
-    const v4 hb1 = v4_rot1(hbv), hb2 = v4_rot2(hbv);
+    const v4 hav = v4_pad(spx_f4_load(&a->half_extents.x), FLT_MAX), hbv = v4_pad(spx_f4_load(&b->half_extents.x), FLT_MAX);
+    const v4 HA[3] = { hav, spx_f4_rot1(hav), spx_f4_rot2(hav) };
+    const v4 hb1 = spx_f4_rot1(hbv), hb2 = spx_f4_rot2(hbv);
 
     /* Face axes of A (lane i: sum over j of hb_j |R[i][j]|) and of B (lane j). */
     /* Most separated pairs are separated along a face axis (these 6 cost no division or square
        root): leave before the 9 edge axes, and before B's faces when A's separate. The answer is
        the same as after all 15, as the margin test below is only reached when no axis separates. */
-    const v4 mv = v4_splat(margin);
-    const v4 sep_av = v4_sub(v4_abs(tv), v4_add(hav, v4_add(v4_add(v4_mul(hbv, Q[0]), v4_mul(hb2, Q2[1])),
-                                                           v4_mul(hb1, Q1[2]))));
-    if (v4_gt(sep_av, mv)) {
+    const v4 mv = spx_f4_splat(margin);
+    const v4 sep_av = spx_f4_sub(spx_f4_abs(tv), spx_f4_add(hav, spx_f4_add(spx_f4_add(spx_f4_mul(hbv, Q[0]), spx_f4_mul(hb2, Q2[1])),
+                                                           spx_f4_mul(hb1, Q1[2]))));
+    if (spx_f4_mask(spx_f4_gt(sep_av, mv))) {
         out->normal = spx_v3(0.0f, 0.0f, 0.0f);
         out->point_count = 0;
         return SPX_OK;
     }
-    const v4 tbv = v4_add(v4_add(v4_mul(T[0], D[0]), v4_mul(T[1], D[1])), v4_mul(T[2], D[2]));
-    const v4 sep_bv = v4_sub(v4_abs(tbv), v4_add(hbv, v4_add(v4_add(v4_mul(HA[0], Q[0]), v4_mul(HA[1], Q[1])),
-                                                            v4_mul(HA[2], Q[2]))));
-    if (v4_gt(sep_bv, mv)) {
+    const v4 tbv = spx_f4_add(spx_f4_add(spx_f4_mul(T[0], D[0]), spx_f4_mul(T[1], D[1])), spx_f4_mul(T[2], D[2]));
+    const v4 sep_bv = spx_f4_sub(spx_f4_abs(tbv), spx_f4_add(hbv, spx_f4_add(spx_f4_add(spx_f4_mul(HA[0], Q[0]), spx_f4_mul(HA[1], Q[1])),
+                                                            spx_f4_mul(HA[2], Q[2]))));
+    if (spx_f4_mask(spx_f4_gt(sep_bv, mv))) {
         out->normal = spx_v3(0.0f, 0.0f, 0.0f);
         out->point_count = 0;
         return SPX_OK;
@@ -521,29 +428,29 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
        query does): the identity |L . b_k| = |R[i][k']| holds only as far as B is orthonormal
        (1e-5), an error that the division by |L| (down to 1e-3) makes up to 1e-3 of B's size, enough
        to part a long plate from a box it overlaps. */
-    const v4 par = v4_splat(MANIFOLD_PARALLEL_SIN2), skip = v4_splat(-FLT_MAX);
+    const v4 par = spx_f4_splat(MANIFOLD_PARALLEL_SIN2), skip = spx_f4_splat(-FLT_MAX);
     v4 sep_ev[3];
     for (int m = 0; m < 3; ++m) {
         const int m1 = m == 2 ? 0 : m + 1, m2 = m == 0 ? 2 : m - 1;
-        v4 len2 = v4_add(v4_mul(D[m1], D[m1]), v4_mul(D[m2], D[m2]));
-        v4 tn = v4_sub(v4_mul(T[m2], D[m1]), v4_mul(T[m1], D[m2]));
-        v4 lb1 = v4_sub(v4_mul(v4_rot1(D[m1]), D[m1]), v4_mul(v4_rot1(D[m]), D[m2]));
-        v4 lb2 = v4_sub(v4_mul(v4_rot2(D[m]), D[m1]), v4_mul(v4_rot2(D[m2]), D[m2]));
-        v4 rad = v4_add(v4_add(v4_mul(HA[m1], Q[m2]), v4_mul(HA[m2], Q[m1])),
-                        v4_add(v4_mul(hb1, v4_abs(lb1)), v4_mul(hb2, v4_abs(lb2))));
-        v4 sep = v4_div(v4_sub(v4_abs(tn), rad), v4_sqrt(len2));
-        sep_ev[m] = v4_select_ge(len2, par, sep, skip);
+        v4 len2 = spx_f4_add(spx_f4_mul(D[m1], D[m1]), spx_f4_mul(D[m2], D[m2]));
+        v4 tn = spx_f4_sub(spx_f4_mul(T[m2], D[m1]), spx_f4_mul(T[m1], D[m2]));
+        v4 lb1 = spx_f4_sub(spx_f4_mul(spx_f4_rot1(D[m1]), D[m1]), spx_f4_mul(spx_f4_rot1(D[m]), D[m2]));
+        v4 lb2 = spx_f4_sub(spx_f4_mul(spx_f4_rot2(D[m]), D[m1]), spx_f4_mul(spx_f4_rot2(D[m2]), D[m2]));
+        v4 rad = spx_f4_add(spx_f4_add(spx_f4_mul(HA[m1], Q[m2]), spx_f4_mul(HA[m2], Q[m1])),
+                        spx_f4_add(spx_f4_mul(hb1, spx_f4_abs(lb1)), spx_f4_mul(hb2, spx_f4_abs(lb2))));
+        v4 sep = spx_f4_div(spx_f4_sub(spx_f4_abs(tn), rad), spx_f4_sqrt(len2));
+        sep_ev[m] = spx_f4_pick(spx_f4_ge(len2, par), sep, skip);
     }
 
-    if (v4_gt(sep_ev[0], mv) | v4_gt(sep_ev[1], mv) | v4_gt(sep_ev[2], mv)) {
+    if (spx_f4_mask(spx_f4_gt(sep_ev[0], mv)) | spx_f4_mask(spx_f4_gt(sep_ev[1], mv)) | spx_f4_mask(spx_f4_gt(sep_ev[2], mv))) {
         out->normal = spx_v3(0.0f, 0.0f, 0.0f);
         out->point_count = 0;
         return SPX_OK;
     }
     const v4 max_a = v4_hmax(sep_av), max_b = v4_hmax(sep_bv);
-    const float sep_a = v4_first(max_a), sep_b = v4_first(max_b);
-    const v4 max_e = v4_hmax(v4_max(v4_max(sep_ev[0], sep_ev[1]), sep_ev[2]));
-    const float sep_e = v4_first(max_e);
+    const float sep_a = spx_f4_first(max_a), sep_b = spx_f4_first(max_b);
+    const v4 max_e = v4_hmax(spx_f4_max(spx_f4_max(sep_ev[0], sep_ev[1]), sep_ev[2]));
+    const float sep_e = spx_f4_first(max_e);
 
     const float ha[3] = { a->half_extents.x, a->half_extents.y, a->half_extents.z };
     const float hb[3] = { b->half_extents.x, b->half_extents.y, b->half_extents.z };
@@ -561,10 +468,10 @@ edge_contact:
     if (edge_fallback || sep_e > sep_f + MANIFOLD_REL_TOL * fabsf(sep_f) + slack + edge_slack) {
         /* Edge contact, in A's frame: n = a_i x b_j, oriented from A to B. */
         float Dm[3][4], t[4];
-        v4_store(Dm[0], D[0]);
-        v4_store(Dm[1], D[1]);
-        v4_store(Dm[2], D[2]);
-        v4_store(t, tv);
+        spx_f4_store(Dm[0], D[0]);
+        spx_f4_store(Dm[1], D[1]);
+        spx_f4_store(Dm[2], D[2]);
+        spx_f4_store(t, tv);
         /* R's columns (B's axes in A's frame) as plain arrays: indexing the diagonals with the
            runtime i and j cost a modulo a read. */
         float col[3][3];
@@ -573,7 +480,7 @@ edge_contact:
 #define RIJ(i, j) col[(j)][(i)]
         int i = 0, j = 0;
         for (int m = 2; m >= 0; --m) {
-            int mask = v4_eq(sep_ev[m], max_e) & 7;
+            int mask = spx_f4_mask(spx_f4_eq(sep_ev[m], max_e)) & 7;
             if (mask) { j = first_lane[mask]; i = (j + m) % 3; }
         }
         const int i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
@@ -632,10 +539,10 @@ face_contact:;
     const bool use_b = near_face >= 0 ? near_face_of_b : ref_is_b;
     const spx_obb* ref = use_b ? b : a;
     const int k = near_face >= 0 ? near_face
-                : ref_is_b       ? first_lane[v4_eq(sep_bv, max_b) & 7]
-                                 : first_lane[v4_eq(sep_av, max_a) & 7];
+                : ref_is_b       ? first_lane[spx_f4_mask(spx_f4_eq(sep_bv, max_b)) & 7]
+                                 : first_lane[spx_f4_mask(spx_f4_eq(sep_av, max_a)) & 7];
     float s;
-    face_points(ref, use_b ? a : b, use_b ? v4_neg(tbv) : tv, k, margin, use_b ? 8u : 0u, out, &s);
+    face_points(ref, use_b ? a : b, use_b ? spx_f4_neg(tbv) : tv, k, margin, use_b ? 8u : 0u, out, &s);
     /* No incident point over the face although an edge axis shows contact within the margin: the
        boxes meet edge to edge beside the face (the edge tolerance grows with the boxes' size, so a
        long box can prefer its face), and the edges' closest points are the contact. */

@@ -451,8 +451,6 @@ static uint32_t vertex_key(spx_vec3 v)
     return mix(x ^ mix(y ^ mix(z))) & 0x0FFFFFFFu;
 }
 
-static double unit_len(spx_dvec3 v) { return sqrt(spx_d3_len2(v)); }
-
 /* Closest point of triangle t to p (Ericson, Real-Time Collision Detection 5.1.5). */
 static spx_dvec3 point_triangle_closest(spx_dvec3 p, const spx_tri_shape* t)
 {
@@ -518,7 +516,7 @@ static bool edge_contact(const spx_sweep_hit* hit, spx_dvec3 ca, spx_dvec3 cb, d
         p = spx_d3_lerp_mid(ca, cb);
         dep = -dist;
     }
-    const double len = unit_len(n);
+    const double len = spx_d3_len(n);
     if (!(len > 0.5)) return false;
     n = spx_d3_scale(n, 1.0 / len);
     if (!admits(sa, ma, ea, n) || !admits(sb, mb, eb, spx_d3_neg(n))) return false;
@@ -574,7 +572,7 @@ static void pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia
         ea = spx_mesh_edges_unpack(a->mesh->edges[ia]);
         eb = spx_mesh_edges_unpack(b->mesh->edges[ib]);
     }
-    spx_dvec3 ma = spx_d3_scale(sa.n, 1.0 / unit_len(sa.n)), mb = spx_d3_scale(sb.n, 1.0 / unit_len(sb.n));
+    spx_dvec3 ma = spx_d3_scale(sa.n, 1.0 / spx_d3_len(sa.n)), mb = spx_d3_scale(sb.n, 1.0 / spx_d3_len(sb.n));
     face_other_side(side_a, origin, &sa, &ma, &ea);
     face_other_side(side_b, origin, &sb, &mb, &eb);
     double far = 0.0;
@@ -714,7 +712,7 @@ static void group_start(mm_state* mm, spx_vec3 n)
     const double ax = fabs(nd.x), ay = fabs(nd.y), az = fabs(nd.z);
     const spx_dvec3 e = ax <= ay && ax <= az ? spx_d3(1, 0, 0) : (ay <= az ? spx_d3(0, 1, 0) : spx_d3(0, 0, 1));
     spx_dvec3 u0 = spx_d3_cross(e, nd);
-    u0 = spx_d3_scale(u0, 1.0 / unit_len(u0));
+    u0 = spx_d3_scale(u0, 1.0 / spx_d3_len(u0));
     const spx_dvec3 v0 = spx_d3_cross(nd, u0);
     const double c = cos(0.3), s = sin(0.3);
     const spx_dvec3 u = spx_d3_add(spx_d3_scale(u0, c), spx_d3_scale(v0, s));

@@ -5,7 +5,6 @@
 
 static spx_dvec3 rel(spx_vec3 p, spx_dvec3 origin) { return spx_d3_sub(spx_d3_from(p), origin); }
 static double clamp01(double x) { return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x); }
-static double len(spx_dvec3 v) { return sqrt(spx_d3_len2(v)); }
 
 void round_core_point(spx_vec3 p, spx_dvec3 origin, round_core* out)
 {
@@ -23,7 +22,7 @@ void round_core_segment(spx_vec3 p0, spx_vec3 p1, spx_dvec3 origin, round_core* 
     out->v[0] = rel(p0, origin);
     out->v[1] = rel(p1, origin);
     out->center = spx_d3_lerp_mid(out->v[0], out->v[1]);
-    out->size = len(spx_d3_sub(out->v[1], out->v[0]));
+    out->size = spx_d3_len(spx_d3_sub(out->v[1], out->v[0]));
 }
 
 void round_core_box(const spx_obb* box, spx_dvec3 origin, round_core* out)
@@ -56,7 +55,7 @@ void round_core_triangle(const spx_triangle* tri, spx_dvec3 origin, round_core* 
     out->center = spx_d3_scale(spx_d3_add(spx_d3_add(out->v[0], out->v[1]), out->v[2]), 1.0 / 3.0);
     out->size = sqrt(longest2);
     spx_dvec3 n = spx_d3_cross(spx_d3_sub(out->v[1], out->v[0]), spx_d3_sub(out->v[2], out->v[0]));
-    double nl = len(n);
+    double nl = spx_d3_len(n);
     /* Segment-like (area below SPX_TRIANGLE_FLAT_RATIO of the longest edge squared): no plane whose
        direction rounding leaves alone; its edges alone make it up. */
     if (nl > 2.0 * SPX_TRIANGLE_FLAT_RATIO * longest2) out->normal = spx_d3_scale(n, 1.0 / nl);
@@ -122,7 +121,7 @@ static double closest_segments(spx_dvec3 p1, spx_dvec3 q1, spx_dvec3 p2, spx_dve
     }
     *c1 = spx_d3_mad(p1, d1, s);
     *c2 = spx_d3_mad(p2, d2, t);
-    return len(spx_d3_sub(*c2, *c1));
+    return spx_d3_len(spx_d3_sub(*c2, *c1));
 }
 
 /* p moved back by its excess over each slab: a point inside stays exactly itself, whatever rounding
@@ -232,7 +231,7 @@ double round_closest(const round_core* a, const round_core* b, spx_dvec3* out_pa
     if (a->kind == ROUND_POINT) {
         *out_pa = a->v[0];
         *out_pb = closest_to_point(b, a->v[0]);
-        return len(spx_d3_sub(*out_pb, *out_pa));
+        return spx_d3_len(spx_d3_sub(*out_pb, *out_pa));
     }
     const spx_dvec3 a0 = a->v[0], a1 = a->v[1];
     spx_dvec3 x;
@@ -243,13 +242,13 @@ double round_closest(const round_core* a, const round_core* b, spx_dvec3* out_pa
     if (b->kind == ROUND_POINT) {
         *out_pb = b->v[0];
         *out_pa = closest_on_segment(b->v[0], a0, a1);
-        return len(spx_d3_sub(*out_pb, *out_pa));
+        return spx_d3_len(spx_d3_sub(*out_pb, *out_pa));
     }
     double best = INFINITY;
     /* Apart: an end of the segment, or the segment against an edge of b, is closest. */
     for (int k = 0; k < 2; ++k) {
         spx_dvec3 q = closest_to_point(b, a->v[k]);
-        double d = len(spx_d3_sub(q, a->v[k]));
+        double d = spx_d3_len(spx_d3_sub(q, a->v[k]));
         if (d < best) { best = d; *out_pa = a->v[k]; *out_pb = q; }
     }
     int edges[12][2];
@@ -298,7 +297,7 @@ static spx_dvec3 any_perpendicular(spx_dvec3 u)
     double ax = fabs(u.x), ay = fabs(u.y), az = fabs(u.z);
     spx_dvec3 k = ax <= ay && ax <= az ? spx_d3(1, 0, 0) : (ay <= az ? spx_d3(0, 1, 0) : spx_d3(0, 0, 1));
     spx_dvec3 p = spx_d3_cross(u, k);
-    return spx_d3_scale(p, 1.0 / len(p));
+    return spx_d3_scale(p, 1.0 / spx_d3_len(p));
 }
 
 /* Sign so that the first nonzero coordinate is positive: a fixed choice that does not depend on order. */
@@ -319,9 +318,9 @@ static spx_dvec3 fallback_direction(const round_core* a, const round_core* b, sp
     for (int k = 0; k < 2; ++k) {
         spx_dvec3 w = tries[k];
         if (uu > 0.0) w = spx_d3_mad(w, u, -spx_d3_dot(w, u) / uu);
-        double l = len(w);
+        double l = spx_d3_len(w);
         /* Only a direction well above rounding of the coordinates counts. */
-        if (l > 1e-12 * (len(tries[k]) + 1e-300)) return spx_d3_scale(w, 1.0 / l);
+        if (l > 1e-12 * (spx_d3_len(tries[k]) + 1e-300)) return spx_d3_scale(w, 1.0 / l);
     }
     return uu > 0.0 ? canonical_sign(any_perpendicular(u)) : spx_d3(1, 0, 0);
 }
@@ -439,7 +438,8 @@ void round_contact_normal(const round_pair* p, const round_core* b, spx_dvec3 hi
     /* Cores closer than rounding of their coordinates meet: their difference has no direction. The
        coordinates' magnitude is taken in the world, so that it does not depend on which point of A
        is the origin (a capsule's ends swapped, A and B swapped). */
-    double scale = p->size + len(spx_d3_add(p->origin, p->a.center)) + len(spx_d3_add(p->origin, b->center));
+    double scale =
+        p->size + spx_d3_len(spx_d3_add(p->origin, p->a.center)) + spx_d3_len(spx_d3_add(p->origin, b->center));
     if (d > 1e-12 * scale) {
         *out_normal = spx_d3_scale(spx_d3_sub(*out_pb, *out_pa), 1.0 / d);
         *out_separation = d;

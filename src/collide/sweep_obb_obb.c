@@ -299,7 +299,7 @@ static void penetration_exact(const spx_obb* a, const spx_obb* b, spx_penetratio
     spx_sat_fill_penetration(&s, touches, box_pair_axis, &p, frame, out);
 }
 
-#if defined(__SSE2__)
+#if SPX_HAS_SIMD
 /* The minimum translation along axis `index`, which the float screen found to be the least overlap
    beyond doubt: that axis alone in double, with the sums of box_pair_sat and box_pair_edge, so the
    depth and normal are those of the 15-axis test. */
@@ -352,7 +352,7 @@ void spx_penetration_obb_obb_exact(const spx_obb* a, const spx_obb* b, spx_penet
 SPX_API spx_result spx_penetration_obb_obb(const spx_obb* a, const spx_obb* b, spx_penetration* out)
 {
     if (!out || !a || !b) return SPX_ERR_INVALID_ARGUMENT;
-#if defined(__SSE2__)
+#if SPX_HAS_SIMD
     /* Most pairs are decided by the float screen; near ties and near touching go to double. */
     spx_box_regs A, B;
     if (spx_obb_pair_load_checked(a, b, &A, &B)) {

@@ -12,9 +12,6 @@
 #include "geometry/validate.h"
 #include <float.h>
 #include <math.h>
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
 
 typedef spx_vf vf;
 typedef spx_vi vi;
@@ -59,29 +56,23 @@ static inline void axis_test(lanes_state* s, int axis, vf d, vf r, vf w)
 static inline void velocities_load(const spx_vec3* va, const spx_vec3* vb, vf w[3])
 {
     _Static_assert(sizeof(spx_vec3) == 12, "spx_vec3 is three packed floats");
-#if defined(__SSE2__) && SPX_LANES % 4 == 0
-    __m128 x[SPX_LANES / 4], y[SPX_LANES / 4], z[SPX_LANES / 4];
+#if SPX_HAS_SIMD
+    spx_f4 x[SPX_LANES / 4], y[SPX_LANES / 4], z[SPX_LANES / 4];
     for (int h = 0; h < SPX_LANES / 4; ++h) {
         /* Four relative velocities, x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3. */
         const float *pa = &va[4 * h].x, *pb = &vb[4 * h].x;
-        const __m128 v0 = _mm_sub_ps(_mm_loadu_ps(pb), _mm_loadu_ps(pa));
-        const __m128 v1 = _mm_sub_ps(_mm_loadu_ps(pb + 4), _mm_loadu_ps(pa + 4));
-        const __m128 v2 = _mm_sub_ps(_mm_loadu_ps(pb + 8), _mm_loadu_ps(pa + 8));
-        const __m128 x12 = _mm_shuffle_ps(v1, v2, _MM_SHUFFLE(1, 1, 2, 2));  /* x2 x2 x3 x3 */
-        const __m128 y01 = _mm_shuffle_ps(v0, v1, _MM_SHUFFLE(0, 0, 1, 1));  /* y0 y0 y1 y1 */
-        const __m128 y23 = _mm_shuffle_ps(v1, v2, _MM_SHUFFLE(2, 2, 3, 3));  /* y2 y2 y3 y3 */
-        const __m128 z01 = _mm_shuffle_ps(v0, v1, _MM_SHUFFLE(1, 1, 2, 2));  /* z0 z0 z1 z1 */
-        x[h] = _mm_shuffle_ps(v0, x12, _MM_SHUFFLE(2, 0, 3, 0));             /* x0 x1 x2 x3 */
-        y[h] = _mm_shuffle_ps(y01, y23, _MM_SHUFFLE(2, 0, 2, 0));            /* y0 y1 y2 y3 */
-        z[h] = _mm_shuffle_ps(z01, v2, _MM_SHUFFLE(3, 0, 2, 0));             /* z0 z1 z2 z3 */
+        const spx_f4 v0 = spx_f4_sub(spx_f4_load(pb), spx_f4_load(pa));
+        const spx_f4 v1 = spx_f4_sub(spx_f4_load(pb + 4), spx_f4_load(pa + 4));
+        const spx_f4 v2 = spx_f4_sub(spx_f4_load(pb + 8), spx_f4_load(pa + 8));
+        const spx_f4 x12 = SPX_F4_SHUFFLE(v1, v2, 2, 2, 1, 1);  /* x2 x2 x3 x3 */
+        const spx_f4 y01 = SPX_F4_SHUFFLE(v0, v1, 1, 1, 0, 0);  /* y0 y0 y1 y1 */
+        const spx_f4 y23 = SPX_F4_SHUFFLE(v1, v2, 3, 3, 2, 2);  /* y2 y2 y3 y3 */
+        const spx_f4 z01 = SPX_F4_SHUFFLE(v0, v1, 2, 2, 1, 1);  /* z0 z0 z1 z1 */
+        x[h] = SPX_F4_SHUFFLE(v0, x12, 0, 3, 0, 2);             /* x0 x1 x2 x3 */
+        y[h] = SPX_F4_SHUFFLE(y01, y23, 0, 2, 0, 2);            /* y0 y1 y2 y3 */
+        z[h] = SPX_F4_SHUFFLE(z01, v2, 0, 2, 0, 3);             /* z0 z1 z2 z3 */
     }
-#if SPX_LANES == 4
-    w[0] = (vf)x[0], w[1] = (vf)y[0], w[2] = (vf)z[0];
-#else
-    w[0] = (vf)_mm256_insertf128_ps(_mm256_castps128_ps256(x[0]), x[1], 1);
-    w[1] = (vf)_mm256_insertf128_ps(_mm256_castps128_ps256(y[0]), y[1], 1);
-    w[2] = (vf)_mm256_insertf128_ps(_mm256_castps128_ps256(z[0]), z[1], 1);
-#endif
+    w[0] = spx_vf_join(x), w[1] = spx_vf_join(y), w[2] = spx_vf_join(z);
 #else
     for (int l = 0; l < SPX_LANES; ++l) {
         w[0][l] = vb[l].x - va[l].x;

@@ -1,11 +1,13 @@
 /* Bodies: creation from defs, mass from shapes, ids, getters and setters. */
 #include "world.h"
+#include "math/glm_bridge.h"
 #include "island.h"
 #include "shape.h"
 #include "filter.h"
 #include "core/allocator.h"
 #include "geometry/validate.h"
 #include "geometry/mesh.h"
+#include "math/simd.h"
 #include <sepax/mass.h>
 #include <math.h>
 #include <string.h>
@@ -42,9 +44,6 @@ SPX_API spx_shape_def spx_default_shape_def(void)
     return def;
 }
 
-static vec3s v3(spx_vec3 v) { return (vec3s){ { v.x, v.y, v.z } }; }
-static spx_vec3 sv(vec3s v) { return spx_v3(v.x, v.y, v.z); }
-static versors qs(spx_quat q) { return (versors){ { q.x, q.y, q.z, q.w } }; }
 
 static bool finite_quat(spx_quat q) { return isfinite(q.x) && isfinite(q.y) && isfinite(q.z) && isfinite(q.w); }
 
@@ -159,11 +158,11 @@ void spx_body_shape_init(spx_body_shape* bs, const spx_shape_def* s, float body_
 {
     memset(bs, 0, sizeof *bs);
     bs->type = s->type;
-    versors q = glms_quat_normalize(qs(s->local.q));
+    versors q = glms_quat_normalize(spx_to_glm_quat(s->local.q));
     mat3s rot = glms_quat_mat3(q);
     if (s->type == SPX_SHAPE_BOX) {
-        bs->half_extents = v3(s->half_extents);
-        bs->local_center = v3(s->local.p);
+        bs->half_extents = spx_to_glm_vec3(s->half_extents);
+        bs->local_center = spx_to_glm_vec3(s->local.p);
         bs->local_rotation = rot;
         bs->axes_aligned = q.x == 0.0f && q.y == 0.0f && q.z == 0.0f;
     } else if (s->type == SPX_SHAPE_SPHERE || s->type == SPX_SHAPE_CAPSULE) {
@@ -172,18 +171,19 @@ void spx_body_shape_init(spx_body_shape* bs, const spx_shape_def* s, float body_
         bs->round_radius = s->radius;
         bs->half_height = hh;
         bs->half_extents = (vec3s){ { s->radius, hh + s->radius, s->radius } };
-        bs->local_center = v3(s->local.p);
+        bs->local_center = spx_to_glm_vec3(s->local.p);
         bs->local_rotation = rot;
         bs->axes_aligned = q.x == 0.0f && q.y == 0.0f && q.z == 0.0f;
     } else {
         bs->mesh = s->mesh;
         bs->mesh_local.p = s->local.p;
-        bs->mesh_local.q = (spx_quat){ q.x, q.y, q.z, q.w };
+        bs->mesh_local.q = spx_from_glm_quat(q);
         const spx_obb* root = &s->mesh->nodes[0].box;
         mat3s root_axes;
-        for (int k = 0; k < 3; ++k) root_axes.col[k] = v3(root->rotation.col[k]);
-        bs->half_extents = v3(root->half_extents);
-        bs->local_center = glms_vec3_add(v3(s->local.p), glms_mat3_mulv(rot, v3(root->center)));
+        for (int k = 0; k < 3; ++k) root_axes.col[k] = spx_to_glm_vec3(root->rotation.col[k]);
+        bs->half_extents = spx_to_glm_vec3(root->half_extents);
+        bs->local_center =
+            glms_vec3_add(spx_to_glm_vec3(s->local.p), glms_mat3_mulv(rot, spx_to_glm_vec3(root->center)));
         bs->local_rotation = glms_mat3_mul(rot, root_axes);
     }
     bs->local = s->local;
@@ -206,7 +206,7 @@ spx_shape_def spx_body_shape_def(const spx_body_shape* bs)
     d.user_data = bs->user_data;
     d.filter = bs->filter;
     d.is_sensor = bs->sensor;
-    if (bs->type == SPX_SHAPE_BOX) d.half_extents = sv(bs->half_extents);
+    if (bs->type == SPX_SHAPE_BOX) d.half_extents = spx_from_glm_vec3(bs->half_extents);
     else if (bs->type == SPX_SHAPE_MESH) d.mesh = bs->mesh;
     else d.radius = bs->round_radius, d.half_height = bs->half_height;
     return d;
@@ -235,12 +235,13 @@ void spx_body_set_radii(spx_body* b)
         } else {
             /* Sphere about the centre of mass through the farthest corner: tighter than the root box's
                and what the broad phase's sweep of the turning body needs. */
-            const mat3s rot = glms_quat_mat3(glms_quat_normalize(qs(bs->local.q)));
+            const mat3s rot = glms_quat_mat3(glms_quat_normalize(spx_to_glm_quat(bs->local.q)));
             float far2 = 0.0f;
             for (uint32_t t = 0; t < bs->mesh->triangle_count; ++t) {
                 const spx_vec3* corner = &bs->mesh->triangles[t].v[0];
                 for (int k = 0; k < 3; ++k) {
-                    vec3s p = glms_vec3_add(v3(bs->local.p), glms_mat3_mulv(rot, v3(corner[k])));
+                    vec3s p =
+                        glms_vec3_add(spx_to_glm_vec3(bs->local.p), glms_mat3_mulv(rot, spx_to_glm_vec3(corner[k])));
                     float d2 = glms_vec3_norm2(glms_vec3_sub(p, b->local_center));
                     if (d2 > far2) far2 = d2;
                 }
@@ -343,8 +344,8 @@ static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_c
             r = spx_mass_box(sd->half_extents, sd->density, &parts[i]);
         }
         if (r != SPX_OK) return r;
-        vec3s pc = glms_quat_rotatev(glms_quat_normalize(qs(sd->local.q)), v3(parts[i].center));
-        part_center[i] = sv(glms_vec3_add(v3(sd->local.p), pc));
+        vec3s pc = glms_quat_rotatev(glms_quat_normalize(spx_to_glm_quat(sd->local.q)), spx_to_glm_vec3(parts[i].center));
+        part_center[i] = spx_from_glm_vec3(glms_vec3_add(spx_to_glm_vec3(sd->local.p), pc));
         const spx_vec3 p = part_center[i];
         mass += parts[i].mass;
         c[0] += parts[i].mass * (double)p.x, c[1] += parts[i].mass * (double)p.y, c[2] += parts[i].mass * (double)p.z;
@@ -355,7 +356,7 @@ static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_c
     double inertia[3][3] = { { 0 } };
     for (uint32_t i = 0; i < shape_count; ++i) {
         /* The shape's tensor turned into the body frame (R I R^T), then moved to the common centre. */
-        mat3s rot = glms_quat_mat3(glms_quat_normalize(qs(shapes[i].local.q)));
+        mat3s rot = glms_quat_mat3(glms_quat_normalize(spx_to_glm_quat(shapes[i].local.q)));
         const spx_mat3* I = &parts[i].inertia;
         const spx_vec3 p = part_center[i];
         double off[3] = { p.x - c[0], p.y - c[1], p.z - c[2] };
@@ -398,57 +399,54 @@ static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_c
     return SPX_OK;
 }
 
-#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
-/* Column k of the rotation of quaternion q (lanes x, y, z, w), as the scalar formula below makes it:
-   lane i is 2 (p_i +- q_i) with the products p = a b, q = c d, or 1 minus that in lane k. */
-#define QUAT_COLUMN(q, a, b, c, d, negate, k)                                                              \
-    quat_column(_mm_mul_ps(_mm_shuffle_ps(q, q, a), _mm_shuffle_ps(q, q, b)),                            \
-                _mm_mul_ps(_mm_shuffle_ps(q, q, c), _mm_shuffle_ps(q, q, d)), negate, k)
-static inline __m128 quat_column(__m128 p, __m128 q, __m128 negate, __m128 k)
+#if SPX_HAS_SIMD
+/* Column k of the rotation of a quaternion (lanes x, y, z, w), as the scalar formula below makes it:
+   lane i is 2 (p_i +- q_i) for products p and q of its lanes, or 1 minus that in lane k. */
+static inline spx_f4 quat_column(spx_f4 p, spx_f4 q, spx_f4 negate, spx_f4 k)
 {
     /* p - q as p + (-q): the same float. */
-    const __m128 t = _mm_mul_ps(_mm_set1_ps(2.0f), _mm_add_ps(p, _mm_xor_ps(q, negate)));
-    return _mm_or_ps(_mm_and_ps(k, _mm_sub_ps(_mm_set1_ps(1.0f), t)), _mm_andnot_ps(k, t));
+    const spx_f4 t = spx_f4_mul(spx_f4_splat(2.0f), spx_f4_add(p, spx_f4_xor(q, negate)));
+    return spx_f4_or(spx_f4_and(k, spx_f4_sub(spx_f4_splat(1.0f), t)), spx_f4_andnot(k, t));
 }
 #endif
 
 spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s)
 {
-#if defined(__SSE2__) && !defined(SPX_NO_SIMD)
+#if SPX_HAS_SIMD
     /* The scalar formula below in SSE2 columns: every entry by the same operations, so the same
        floats; made for every moving body's shapes every step. */
-    const __m128 q = _mm_loadu_ps(&b->rotation.x);
-    const __m128 neg2 = _mm_castsi128_ps(_mm_setr_epi32(0, 0, (int)0x80000000u, 0));
-    const __m128 neg1 = _mm_castsi128_ps(_mm_setr_epi32(0, (int)0x80000000u, 0, 0));
-    const __m128 neg0 = _mm_castsi128_ps(_mm_setr_epi32((int)0x80000000u, 0, 0, 0));
-    const __m128 lane0 = _mm_castsi128_ps(_mm_setr_epi32(-1, 0, 0, 0)), lane1 = _mm_castsi128_ps(_mm_setr_epi32(0, -1, 0, 0));
-    const __m128 lane2 = _mm_castsi128_ps(_mm_setr_epi32(0, 0, -1, 0));
+    const spx_f4 q = spx_f4_load(&b->rotation.x);
+    const spx_f4 neg2 = spx_i4_as_f4(spx_i4_set(0, 0, (int)0x80000000u, 0));
+    const spx_f4 neg1 = spx_i4_as_f4(spx_i4_set(0, (int)0x80000000u, 0, 0));
+    const spx_f4 neg0 = spx_i4_as_f4(spx_i4_set((int)0x80000000u, 0, 0, 0));
+    const spx_f4 lane0 = spx_i4_as_f4(spx_i4_set(-1, 0, 0, 0)), lane1 = spx_i4_as_f4(spx_i4_set(0, -1, 0, 0));
+    const spx_f4 lane2 = spx_i4_as_f4(spx_i4_set(0, 0, -1, 0));
     /* (1 - 2(yy + zz), 2(xy + wz), 2(xz - wy)), (2(xy - wz), 1 - 2(xx + zz), 2(yz + wx)),
        (2(xz + wy), 2(yz - wx), 1 - 2(xx + yy)); lanes x 0, y 1, z 2, w 3. */
-    const __m128 r0 = QUAT_COLUMN(q, _MM_SHUFFLE(0, 0, 0, 1), _MM_SHUFFLE(0, 2, 1, 1), _MM_SHUFFLE(0, 3, 3, 2),
-                                  _MM_SHUFFLE(0, 1, 2, 2), neg2, lane0);
-    const __m128 r1 = QUAT_COLUMN(q, _MM_SHUFFLE(0, 1, 0, 0), _MM_SHUFFLE(0, 2, 0, 1), _MM_SHUFFLE(0, 3, 2, 3),
-                                  _MM_SHUFFLE(0, 0, 2, 2), neg0, lane1);
-    const __m128 r2 = QUAT_COLUMN(q, _MM_SHUFFLE(0, 0, 1, 0), _MM_SHUFFLE(0, 0, 2, 2), _MM_SHUFFLE(0, 1, 3, 3),
-                                  _MM_SHUFFLE(0, 1, 0, 1), neg1, lane2);
+    const spx_f4 r0 = quat_column(spx_f4_mul(SPX_F4_SWIZZLE(q, 1, 0, 0, 0), SPX_F4_SWIZZLE(q, 1, 1, 2, 0)),
+                                  spx_f4_mul(SPX_F4_SWIZZLE(q, 2, 3, 3, 0), SPX_F4_SWIZZLE(q, 2, 2, 1, 0)), neg2, lane0);
+    const spx_f4 r1 = quat_column(spx_f4_mul(SPX_F4_SWIZZLE(q, 0, 0, 1, 0), SPX_F4_SWIZZLE(q, 1, 0, 2, 0)),
+                                  spx_f4_mul(SPX_F4_SWIZZLE(q, 3, 2, 3, 0), SPX_F4_SWIZZLE(q, 2, 2, 0, 0)), neg0, lane1);
+    const spx_f4 r2 = quat_column(spx_f4_mul(SPX_F4_SWIZZLE(q, 0, 1, 0, 0), SPX_F4_SWIZZLE(q, 2, 2, 0, 0)),
+                                  spx_f4_mul(SPX_F4_SWIZZLE(q, 3, 3, 1, 0), SPX_F4_SWIZZLE(q, 1, 0, 1, 0)), neg1, lane2);
     const vec3s c = s->local_center;
-    const __m128 center = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_loadu_ps(&b->origin.x), _mm_mul_ps(r0, _mm_set1_ps(c.x))),
-                                                _mm_mul_ps(r1, _mm_set1_ps(c.y))),
-                                     _mm_mul_ps(r2, _mm_set1_ps(c.z)));
-    __m128 col[3] = { r0, r1, r2 };
+    const spx_f4 center = spx_f4_add(spx_f4_add(spx_f4_add(spx_f4_load(&b->origin.x), spx_f4_mul(r0, spx_f4_splat(c.x))),
+                                                spx_f4_mul(r1, spx_f4_splat(c.y))),
+                                     spx_f4_mul(r2, spx_f4_splat(c.z)));
+    spx_f4 col[3] = { r0, r1, r2 };
     if (!s->axes_aligned)
         for (int i = 0; i < 3; ++i) {
             const vec3s l = s->local_rotation.col[i];
-            col[i] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r0, _mm_set1_ps(l.x)), _mm_mul_ps(r1, _mm_set1_ps(l.y))),
-                                _mm_mul_ps(r2, _mm_set1_ps(l.z)));
+            col[i] = spx_f4_add(spx_f4_add(spx_f4_mul(r0, spx_f4_splat(l.x)), spx_f4_mul(r1, spx_f4_splat(l.y))),
+                                spx_f4_mul(r2, spx_f4_splat(l.z)));
         }
     /* spx_obb is 15 floats: centre, half extents, the three columns. */
     float out[16];
-    _mm_storeu_ps(out, center);
-    _mm_storeu_ps(out + 3, _mm_loadu_ps(&s->half_extents.x));
-    _mm_storeu_ps(out + 6, col[0]);
-    _mm_storeu_ps(out + 9, col[1]);
-    _mm_storeu_ps(out + 12, col[2]);
+    spx_f4_store(out, center);
+    spx_f4_store(out + 3, spx_f4_load(&s->half_extents.x));
+    spx_f4_store(out + 6, col[0]);
+    spx_f4_store(out + 9, col[1]);
+    spx_f4_store(out + 12, col[2]);
     spx_obb box;
     memcpy(&box, out, sizeof box);
     return box;
@@ -465,7 +463,7 @@ spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s)
     box.center.x = b->origin.x + r[0][0] * c.x + r[1][0] * c.y + r[2][0] * c.z;
     box.center.y = b->origin.y + r[0][1] * c.x + r[1][1] * c.y + r[2][1] * c.z;
     box.center.z = b->origin.z + r[0][2] * c.x + r[1][2] * c.y + r[2][2] * c.z;
-    box.half_extents = sv(s->half_extents);
+    box.half_extents = spx_from_glm_vec3(s->half_extents);
     for (int i = 0; i < 3; ++i) {
         const vec3s l = s->local_rotation.col[i];
         if (s->axes_aligned) {
@@ -497,8 +495,9 @@ bool spx_body_pose_mesh(const spx_body* b, const spx_body_shape* s)
     versors lq = { { s->mesh_local.q.x, s->mesh_local.q.y, s->mesh_local.q.z, s->mesh_local.q.w } };
     versors q = glms_quat_mul(b->rotation, lq);
     spx_transform pose;
-    pose.p = sv(glms_vec3_add(b->origin, glms_quat_rotatev(b->rotation, v3(s->mesh_local.p))));
-    pose.q = (spx_quat){ q.x, q.y, q.z, q.w };
+    pose.p =
+        spx_from_glm_vec3(glms_vec3_add(b->origin, glms_quat_rotatev(b->rotation, spx_to_glm_vec3(s->mesh_local.p))));
+    pose.q = spx_from_glm_quat(q);
     /* A body gone non-finite is refused here: the narrow phase then skips the shape. */
     return spx_mesh_instance_set_pose(s->instance, &pose) == SPX_OK;
 }
@@ -511,22 +510,22 @@ void spx_body_free_shapes(const spx_allocator* allocator, spx_body* b)
     b->shapes = NULL;
 }
 
-#if defined(CGLM_SSE_FP) && defined(CGLM_SIMD) && !defined(__FMA__)
+#if SPX_HAS_SIMD && defined(CGLM_SSE_FP) && defined(CGLM_SIMD) && !defined(__FMA__)
 /* Column i of the product m1 m2 as cglm's SSE2 glm_mat3_mul makes it, given m1's columns c0..c2
    and m2's column i (m0, m1, m2): row j is (m1[0][j] m2[i][0] + m1[1][j] m2[i][1]) + m1[2][j] m2[i][2]. */
-static inline __m128 mul_column(__m128 c0, __m128 c1, __m128 c2, float m0, float m1, float m2)
+static inline spx_f4 mul_column(spx_f4 c0, spx_f4 c1, spx_f4 c2, float m0, float m1, float m2)
 {
-    const __m128 head = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(m0)), _mm_mul_ps(c1, _mm_set1_ps(m1)));
-    return _mm_add_ps(head, _mm_mul_ps(c2, _mm_set1_ps(m2)));
+    const spx_f4 head = spx_f4_add(spx_f4_mul(c0, spx_f4_splat(m0)), spx_f4_mul(c1, spx_f4_splat(m1)));
+    return spx_f4_add(head, spx_f4_mul(c2, spx_f4_splat(m2)));
 }
 
 /* Column 2 as cglm makes it: its entry [2][2] is a horizontal sum, (m1[0][2] m2[2][0] +
    m1[1][2] m2[2][1]) + (m1[2][2] m2[2][2] + 0). Adding -0 leaves every float as it is and adding +0
    turns -0 into +0, so the last product plus (-0, -0, +0) is exactly that. */
-static inline __m128 mul_column2(__m128 c0, __m128 c1, __m128 c2, float m0, float m1, float m2)
+static inline spx_f4 mul_column2(spx_f4 c0, spx_f4 c1, spx_f4 c2, float m0, float m1, float m2)
 {
-    const __m128 head = _mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(m0)), _mm_mul_ps(c1, _mm_set1_ps(m1)));
-    return _mm_add_ps(head, _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(m2)), _mm_setr_ps(-0.0f, -0.0f, 0.0f, 0.0f)));
+    const spx_f4 head = spx_f4_add(spx_f4_mul(c0, spx_f4_splat(m0)), spx_f4_mul(c1, spx_f4_splat(m1)));
+    return spx_f4_add(head, spx_f4_add(spx_f4_mul(c2, spx_f4_splat(m2)), spx_f4_set(-0.0f, -0.0f, 0.0f, 0.0f)));
 }
 #endif
 
@@ -539,7 +538,7 @@ float spx_body_kinetic_energy(const spx_body* b, versors q)
 
 mat3s spx_body_inv_inertia_world(const spx_body* b)
 {
-#if defined(CGLM_SSE_FP) && defined(CGLM_SIMD) && !defined(__FMA__)
+#if SPX_HAS_SIMD && defined(CGLM_SSE_FP) && defined(CGLM_SIMD) && !defined(__FMA__)
     /* glms_mat3_mul(glms_mat3_mul(r, I^-1), glms_mat3_transpose(r)) for r = glms_quat_mat3(rotation),
        operation for operation as cglm does them under SSE2, so the same floats, in columns kept in
        registers: the solver asks twice a body a step, and the general products with their
@@ -553,21 +552,21 @@ mat3s spx_body_inv_inertia_world(const spx_body* b)
     const float r[3][3] = { { 1.0f - yy - zz, xy + wz, xz - wy },
                             { xy - wz, 1.0f - xx - zz, yz + wx },
                             { xz + wy, yz - wx, 1.0f - xx - yy } };
-    const __m128 r0 = _mm_setr_ps(r[0][0], r[0][1], r[0][2], 0.0f);
-    const __m128 r1 = _mm_setr_ps(r[1][0], r[1][1], r[1][2], 0.0f);
-    const __m128 r2 = _mm_setr_ps(r[2][0], r[2][1], r[2][2], 0.0f);
+    const spx_f4 r0 = spx_f4_set(r[0][0], r[0][1], r[0][2], 0.0f);
+    const spx_f4 r1 = spx_f4_set(r[1][0], r[1][1], r[1][2], 0.0f);
+    const spx_f4 r2 = spx_f4_set(r[2][0], r[2][1], r[2][2], 0.0f);
     const mat3s* in = &b->inv_inertia_local;
-    const __m128 t0 = mul_column(r0, r1, r2, in->col[0].x, in->col[0].y, in->col[0].z);
-    const __m128 t1 = mul_column(r0, r1, r2, in->col[1].x, in->col[1].y, in->col[1].z);
-    const __m128 t2 = mul_column2(r0, r1, r2, in->col[2].x, in->col[2].y, in->col[2].z);
+    const spx_f4 t0 = mul_column(r0, r1, r2, in->col[0].x, in->col[0].y, in->col[0].z);
+    const spx_f4 t1 = mul_column(r0, r1, r2, in->col[1].x, in->col[1].y, in->col[1].z);
+    const spx_f4 t2 = mul_column2(r0, r1, r2, in->col[2].x, in->col[2].y, in->col[2].z);
     /* Times r^T, whose column i is row i of r. */
-    const __m128 w0 = mul_column(t0, t1, t2, r[0][0], r[1][0], r[2][0]);
-    const __m128 w1 = mul_column(t0, t1, t2, r[0][1], r[1][1], r[2][1]);
-    const __m128 w2 = mul_column2(t0, t1, t2, r[0][2], r[1][2], r[2][2]);
+    const spx_f4 w0 = mul_column(t0, t1, t2, r[0][0], r[1][0], r[2][0]);
+    const spx_f4 w1 = mul_column(t0, t1, t2, r[0][1], r[1][1], r[2][1]);
+    const spx_f4 w2 = mul_column2(t0, t1, t2, r[0][2], r[1][2], r[2][2]);
     float out[12];
-    _mm_storeu_ps(out, w0);
-    _mm_storeu_ps(out + 3, w1);
-    _mm_storeu_ps(out + 6, w2);
+    spx_f4_store(out, w0);
+    spx_f4_store(out + 3, w1);
+    spx_f4_store(out + 6, w2);
     mat3s m;
     memcpy(&m, out, sizeof m);
     return m;
@@ -584,8 +583,8 @@ void spx_body_sync_origin(spx_body* b)
 
 static void place(spx_body* b, spx_vec3 position, spx_quat rotation)
 {
-    b->rotation = glms_quat_normalize(qs(rotation));
-    b->origin = v3(position);
+    b->rotation = glms_quat_normalize(spx_to_glm_quat(rotation));
+    b->origin = spx_to_glm_vec3(position);
     b->center = glms_vec3_add(b->origin, glms_quat_rotatev(b->rotation, b->local_center));
 }
 
@@ -630,8 +629,8 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
             return SPX_ERR_OUT_OF_MEMORY;
         }
     if (def->type != SPX_BODY_STATIC) {
-        b.v = v3(def->linear_velocity);
-        b.w = v3(def->angular_velocity);
+        b.v = spx_to_glm_vec3(def->linear_velocity);
+        b.w = spx_to_glm_vec3(def->angular_velocity);
     }
     b.linear_damping = def->linear_damping;
     b.angular_damping = def->angular_damping;
@@ -703,8 +702,8 @@ SPX_API spx_result spx_body_get_transform(const spx_world* w, spx_body_id id, sp
     LOOKUP(w, id, i);
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
     const spx_body* b = &w->bodies[i];
-    out->p = sv(b->origin);
-    out->q = (spx_quat){ b->rotation.x, b->rotation.y, b->rotation.z, b->rotation.w };
+    out->p = spx_from_glm_vec3(b->origin);
+    out->q = spx_from_glm_quat(b->rotation);
     return SPX_OK;
 }
 
@@ -730,8 +729,8 @@ SPX_API spx_result spx_body_set_transform(spx_world* w, spx_body_id id, const sp
 SPX_API spx_result spx_body_get_velocity(const spx_world* w, spx_body_id id, spx_vec3* out_linear, spx_vec3* out_angular)
 {
     LOOKUP(w, id, i);
-    if (out_linear) *out_linear = sv(w->bodies[i].v);
-    if (out_angular) *out_angular = sv(w->bodies[i].w);
+    if (out_linear) *out_linear = spx_from_glm_vec3(w->bodies[i].v);
+    if (out_angular) *out_angular = spx_from_glm_vec3(w->bodies[i].w);
     return SPX_OK;
 }
 
@@ -743,8 +742,8 @@ SPX_API spx_result spx_body_set_velocity(spx_world* w, spx_body_id id, spx_vec3 
     spx_body* b = &w->bodies[i];
     if (b->type == SPX_BODY_STATIC) return SPX_ERR_INVALID_ARGUMENT;
     if (!speeds_in_range(linear, angular)) return SPX_ERR_SPEED_OUT_OF_RANGE;
-    b->v = v3(linear);
-    b->w = v3(angular);
+    b->v = spx_to_glm_vec3(linear);
+    b->w = spx_to_glm_vec3(angular);
     if (b->type == SPX_BODY_DYNAMIC) spx_island_wake(w, i);
     else b->awake = true;
     return SPX_OK;
@@ -759,10 +758,10 @@ SPX_API spx_result spx_body_apply_impulse(spx_world* w, spx_body_id id, spx_vec3
     if (b->type != SPX_BODY_DYNAMIC) return SPX_ERR_INVALID_ARGUMENT;
     /* Refused, not clamped, when the body would leave the speed limits: a clamp would change the
        impulse's direction of effect. A non-finite product (FLT_MAX at a lever) is beyond them. */
-    const vec3s p = v3(impulse), r = glms_vec3_sub(v3(point), b->center);
+    const vec3s p = spx_to_glm_vec3(impulse), r = glms_vec3_sub(spx_to_glm_vec3(point), b->center);
     const vec3s v = glms_vec3_add(b->v, glms_vec3_scale(p, b->inv_mass));
     const vec3s av = glms_vec3_add(b->w, glms_mat3_mulv(spx_body_inv_inertia_world(b), glms_vec3_cross(r, p)));
-    const spx_vec3 nv = sv(v), nw = sv(av);
+    const spx_vec3 nv = spx_from_glm_vec3(v), nw = spx_from_glm_vec3(av);
     if (!spx_finite3(nv) || !spx_finite3(nw) || !speeds_in_range(nv, nw)) return SPX_ERR_SPEED_OUT_OF_RANGE;
     spx_island_wake(w, i);
     b->v = v;
@@ -774,7 +773,7 @@ SPX_API spx_result spx_body_get_center_of_mass(const spx_world* w, spx_body_id i
 {
     LOOKUP(w, id, i);
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = sv(w->bodies[i].center);
+    *out = spx_from_glm_vec3(w->bodies[i].center);
     return SPX_OK;
 }
 

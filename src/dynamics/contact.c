@@ -69,16 +69,6 @@ static void shape_pair_events(const spx_world* w, spx_contacts* c, const spx_con
     }
 }
 
-/* Two unit tangents completing n to a right-handed frame, from n alone (so a manifold whose normal
-   does not change keeps its tangents, and its friction impulses stay meaningful across steps). */
-static void tangents(vec3s n, vec3s out[2])
-{
-    vec3s t = fabsf(n.x) >= 0.57735f ? glms_vec3_normalize((vec3s){ { n.y, -n.x, 0.0f } })
-                                     : glms_vec3_normalize((vec3s){ { 0.0f, n.z, -n.y } });
-    out[0] = t;
-    out[1] = glms_vec3_cross(n, t);
-}
-
 /* How far apart two shapes may be and still make (speculative) contact points: the speculative
    distance, plus what the relative motion can close during the step. */
 static float pair_margin(const spx_world* w, const spx_body* a, const spx_body* b, float dt)
@@ -165,7 +155,7 @@ static void reuse_contact(const spx_world* w, const spx_contact* old, const mat3
     *out = *old;
     out->enabled = true;
     out->normal = glms_vec3_normalize(to_world(ra, old->made_normal));
-    tangents(out->normal, out->tangent);
+    spx_contact_tangents(out->normal, out->tangent);
     const spx_body_shape *xa = &a->shapes[old->shape_a], *xb = &b->shapes[old->shape_b];
     out->friction = sqrtf(xa->friction * xb->friction);
     out->restitution = xa->restitution > xb->restitution ? xa->restitution : xb->restitution;
@@ -241,7 +231,7 @@ static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
     out->shape_b = sb;
     out->normal = (vec3s){ { m->normal.x, m->normal.y, m->normal.z } };
     if (flip) out->normal = glms_vec3_negate(out->normal);
-    tangents(out->normal, out->tangent);
+    spx_contact_tangents(out->normal, out->tangent);
     out->made_normal = to_body(ra, out->normal);
     const spx_body_shape *xa = &a->shapes[sa], *xb = &b->shapes[sb];
     out->friction = sqrtf(xa->friction * xb->friction);

@@ -5,6 +5,18 @@
 #include "body.h"
 #include "broad/pair_finder.h"
 #include <sepax/collide.h>
+#include <math.h>
+
+/* Two unit tangents completing the unit normal n to a right-handed frame, from n alone: a manifold
+   whose normal does not change keeps its tangents, and its friction impulses stay meaningful across
+   steps (the solver's and the continuous stage's points share them). */
+static inline void spx_contact_tangents(vec3s n, vec3s out[2])
+{
+    const vec3s t = fabsf(n.x) >= 0.57735f ? glms_vec3_normalize((vec3s){ { n.y, -n.x, 0.0f } })
+                                           : glms_vec3_normalize((vec3s){ { 0.0f, n.z, -n.y } });
+    out[0] = t;
+    out[1] = glms_vec3_cross(n, t);
+}
 
 typedef struct spx_contact_point {
     vec3s anchor_a, anchor_b;  /* m: the point relative to each centre of mass, world axes, at the step's start */

@@ -1,10 +1,10 @@
 /* What the host learns of contacts: the pre-solve callback, hit events, a body's manifolds after a
    step (docs/world.md, "Events"). Everything runs on the calling thread in the manifolds' order. */
 #include "world.h"
+#include "math/glm_bridge.h"
 #include <math.h>
 #include <string.h>
 
-static spx_vec3 sv(vec3s v) { return spx_v3(v.x, v.y, v.z); }
 
 float spx_contact_approach(const spx_world* w, const spx_contact* c, const spx_contact_point* p)
 {
@@ -24,8 +24,8 @@ static void contact_data(const spx_world* w, const spx_contact* c, bool now, spx
     out->b = spx_world_body_id(w, c->body_b);
     out->shape_a = spx_world_shape_id(w, c->body_a, c->shape_a);
     out->shape_b = spx_world_shape_id(w, c->body_b, c->shape_b);
-    out->normal = sv(c->normal);
-    out->tangent[0] = sv(c->tangent[0]), out->tangent[1] = sv(c->tangent[1]);
+    out->normal = spx_from_glm_vec3(c->normal);
+    out->tangent[0] = spx_from_glm_vec3(c->tangent[0]), out->tangent[1] = spx_from_glm_vec3(c->tangent[1]);
     out->enabled = c->enabled;
     out->point_count = (uint32_t)c->point_count;
     const mat3s ra = spx_body_matrix(a), rb = spx_body_matrix(b);
@@ -40,7 +40,7 @@ static void contact_data(const spx_world* w, const spx_contact* c, bool now, spx
         } else {
             at = glms_vec3_add(a->center, p->anchor_a);
         }
-        o->point = sv(at);
+        o->point = spx_from_glm_vec3(at);
         o->separation = p->separation;
         o->normal_impulse = p->normal_impulse;
         o->friction_impulse[0] = p->tangent_impulse[0], o->friction_impulse[1] = p->tangent_impulse[1];
@@ -79,8 +79,8 @@ void spx_contacts_report(spx_world* w, float dt)
                 const float speed = spx_contact_approach(w, c, p);
                 if (!(speed >= threshold && speed > best.speed && p->separation <= speed * dt)) continue;
                 best.speed = speed;
-                best.point = sv(glms_vec3_add(w->bodies[c->body_a].center, p->anchor_a));
-                best.normal = sv(c->normal);
+                best.point = spx_from_glm_vec3(glms_vec3_add(w->bodies[c->body_a].center, p->anchor_a));
+                best.normal = spx_from_glm_vec3(c->normal);
                 best.a = spx_world_body_id(w, c->body_a), best.b = spx_world_body_id(w, c->body_b);
                 best.shape_a = spx_world_shape_id(w, c->body_a, c->shape_a);
                 best.shape_b = spx_world_shape_id(w, c->body_b, c->shape_b);

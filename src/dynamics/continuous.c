@@ -275,14 +275,14 @@ static bool impact_wanted(spx_ccd_stage* s, uint32_t lo, uint32_t sa, uint32_t h
     memset(&d, 0, sizeof d);
     d.a = spx_world_body_id(w, lo), d.b = spx_world_body_id(w, hi);
     d.shape_a = spx_world_shape_id(w, lo, sa), d.shape_b = spx_world_shape_id(w, hi, sb);
-    d.normal = sv(h->normal);
+    d.normal = spx_from_glm_vec3(h->normal);
     vec3s tang[2];
-    spx_ccd_tangents(h->normal, tang);
-    d.tangent[0] = sv(tang[0]), d.tangent[1] = sv(tang[1]);
+    spx_contact_tangents(h->normal, tang);
+    d.tangent[0] = spx_from_glm_vec3(tang[0]), d.tangent[1] = spx_from_glm_vec3(tang[1]);
     d.enabled = true;
     d.point_count = h->points.count < 4 ? h->points.count : 4;
     for (uint32_t k = 0; k < d.point_count; ++k) {
-        d.points[k].point = sv(h->points.p[k]);
+        d.points[k].point = spx_from_glm_vec3(h->points.p[k]);
         d.points[k].separation = h->points.gap[k];
     }
     return w->def.pre_solve(&d, w->def.pre_solve_context);

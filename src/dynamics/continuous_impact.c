@@ -231,7 +231,7 @@ static bool link_of(spx_ccd_stage* s, uint32_t e, impact_link* out)
         || (bj->type != SPX_BODY_STATIC && turned_by(rotation_at(cj, s->now), ci->last_q[1]) > SPX_CCD_SUPPORT_TURN))
         return false;
     out->a = i, out->b = j, out->n = ci->last_n;
-    spx_ccd_tangents(out->n, out->own_tang);
+    spx_contact_tangents(out->n, out->own_tang);
     out->tang = out->own_tang;
     out->sa = &bi->shapes[ci->last_shape[0]], out->sb = &bj->shapes[ci->last_shape[1]];
     out->mu = sqrtf(out->sa->friction * out->sb->friction);
@@ -403,7 +403,7 @@ static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A,
     g->energy0 = 0.0f;
     const mat3s ii_a = inv_inertia_at(A, qa), ii_b = inv_inertia_at(B, qb);
     vec3s tang[2];
-    spx_ccd_tangents(n, tang);
+    spx_contact_tangents(n, tang);
     /* The shapes' materials, mixed as the contacts mix them (contact.c). */
     const float mu = sqrtf(ha->friction * hb->friction);
     /* The touching points first, then those with a gap. */

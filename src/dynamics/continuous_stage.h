@@ -6,6 +6,7 @@
 #define SPX_DYNAMICS_CONTINUOUS_STAGE_H
 
 #include "world.h"
+#include "math/glm_bridge.h"
 #include "continuous.h"
 #include "shape_round.h"
 #include <math.h>
@@ -52,8 +53,6 @@ typedef struct spx_ccd_pushed {
     versors q[SPX_CCD_GROUP_BODIES];
 } spx_ccd_pushed;
 
-static inline spx_vec3 sv(vec3s v) { return spx_v3(v.x, v.y, v.z); }
-static inline vec3s gv(spx_vec3 v) { return (vec3s){ { v.x, v.y, v.z } }; }
 
 /* The rotation turning at w for time t: exp of the rotation vector w t. */
 static inline versors turn(vec3s w, float t)
@@ -61,14 +60,6 @@ static inline versors turn(vec3s w, float t)
     float a = glms_vec3_norm(w) * t;
     if (!(a > 0.0f)) return glms_quat_identity();
     return glms_quatv(a, glms_vec3_normalize(w));
-}
-
-/* Two unit vectors across n. */
-static inline void spx_ccd_tangents(vec3s n, vec3s tang[2])
-{
-    vec3s t1 = fabsf(n.x) >= 0.57735f ? glms_vec3_normalize((vec3s){ { n.y, -n.x, 0.0f } })
-                                      : glms_vec3_normalize((vec3s){ { 0.0f, n.z, -n.y } });
-    tang[0] = t1, tang[1] = glms_vec3_cross(n, t1);
 }
 
 static inline float least_half(const spx_body_shape* s)

@@ -62,10 +62,10 @@ static bool finite_box(const spx_obb* o)
 static spx_obb shape_box_m(const spx_body* b, const spx_body_shape* sh, vec3s c, mat3s r, float grow)
 {
     spx_obb o;
-    o.center = sv(glms_vec3_add(c, glms_mat3_mulv(r, glms_vec3_sub(sh->local_center, b->local_center))));
+    o.center = spx_from_glm_vec3(glms_vec3_add(c, glms_mat3_mulv(r, glms_vec3_sub(sh->local_center, b->local_center))));
     o.half_extents = spx_v3(sh->half_extents.x + grow, sh->half_extents.y + grow, sh->half_extents.z + grow);
     mat3s axes = sh->axes_aligned ? r : glms_mat3_mul(r, sh->local_rotation);
-    for (int k = 0; k < 3; ++k) o.rotation.col[k] = sv(axes.col[k]);
+    for (int k = 0; k < 3; ++k) o.rotation.col[k] = spx_from_glm_vec3(axes.col[k]);
     return o;
 }
 
@@ -117,8 +117,8 @@ static bool pose_mesh_at(const spx_body* b, const spx_body_shape* sh, vec3s c, v
     versors lq = { { sh->mesh_local.q.x, sh->mesh_local.q.y, sh->mesh_local.q.z, sh->mesh_local.q.w } };
     versors mq = glms_quat_mul(q, lq);
     spx_transform pose;
-    pose.p = sv(glms_vec3_add(origin, glms_quat_rotatev(q, gv(sh->mesh_local.p))));
-    pose.q = (spx_quat){ mq.x, mq.y, mq.z, mq.w };
+    pose.p = spx_from_glm_vec3(glms_vec3_add(origin, glms_quat_rotatev(q, spx_to_glm_vec3(sh->mesh_local.p))));
+    pose.q = spx_from_glm_quat(mq);
     return spx_mesh_instance_set_pose(sh->instance, &pose) == SPX_OK;
 }
 
@@ -174,7 +174,7 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body
                        const spx_body_shape* hb, spx_ccd_body* b, const spx_obb* fixed_a, const spx_obb* fixed_b,
                        float t, float ga, float gb, float d, spx_sweep_hit* out)
 {
-    const spx_vec3 va = sv(a->v), vb = sv(b->v);
+    const spx_vec3 va = spx_from_glm_vec3(a->v), vb = spx_from_glm_vec3(b->v);
     if (spx_shape_is_round(ha) || spx_shape_is_round(hb)) {
         /* A round shape grows its radius, a box its half extents; a mesh gives its growth to the other. */
         spx_placed_shape pa = { ha, box_at(A, ha, a, t, 0.0f), ga }, pb = { hb, box_at(B, hb, b, t, 0.0f), gb };
@@ -211,7 +211,9 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body
     spx_obb box = box_at(XB, xs, xc, t, ga + gb);
     if (!pose_mesh(MB, ms, mc, t)) return false;
     spx_mesh_hit mh;
-    if (spx_sweep_obb_mesh(&box, sv(xc->v), ms->instance, sv(mc->v), d, NULL, 0, &mh) != SPX_OK) return false;
+    if (spx_sweep_obb_mesh(&box, spx_from_glm_vec3(xc->v), ms->instance, spx_from_glm_vec3(mc->v), d, NULL, 0, &mh)
+        != SPX_OK)
+        return false;
     out->state = mh.state;
     out->time = mh.time;
     out->point = mh.point;
@@ -307,7 +309,8 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
            the impact's points are made: for two meshes sunk into each other they cost most. */
         if (t0 == 0.0f && !spx_ccd_owns_pair(s->c, ia, ib) && a->stamp != 2 && b->stamp != 2) return false;
         spx_ccd_impact found;
-        if (approaching(s->w, A, ha, a, B, hb, b, t0, s->dt, gv(hit.point), gv(hit.normal), 0.0f, &found)) {
+        if (approaching(s->w, A, ha, a, B, hb, b, t0, s->dt, spx_to_glm_vec3(hit.point), spx_to_glm_vec3(hit.normal),
+                        0.0f, &found)) {
             *out = found;
             out->shape_a = sa, out->shape_b = sb;
             return true;
@@ -330,7 +333,7 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
             continue;
         }
         float tau = hit.state == SPX_SWEEP_HIT ? hit.time : 0.0f;
-        vec3s n = gv(hit.normal), p = gv(hit.point);
+        vec3s n = spx_to_glm_vec3(hit.normal), p = spx_to_glm_vec3(hit.point);
         have = true, last_n = n, last_p = p;
         if (ga + gb <= tol) {
             /* Touching within the tolerance. A pair that does not approach where it touches is
@@ -431,7 +434,7 @@ void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body
     float best_dot = 0.9f;
     for (uint32_t k = 0; k < count; ++k) {
         if (ms[k].point_count == 0) continue;
-        vec3s mn = gv(ms[k].normal);
+        vec3s mn = spx_to_glm_vec3(ms[k].normal);
         float d = glms_vec3_dot(flip ? glms_vec3_negate(mn) : mn, *n);
         if (d > best_dot) best_dot = d, best = (int)k;
     }
@@ -448,10 +451,10 @@ void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body
     for (int k = 0; k < m->point_count && used < SPX_CCD_IMPACT_POINTS; ++k) {
         float gap = deepest - m->points[k].depth;
         if (gap > tol) continue;
-        out->p[used] = gv(m->points[k].point);
+        out->p[used] = spx_to_glm_vec3(m->points[k].point);
         out->gap[used++] = gap <= (flat ? 0.05f : 4e-4f) * tol ? 0.0f : gap;
     }
     out->count = used;
-    vec3s mn = gv(m->normal);
+    vec3s mn = spx_to_glm_vec3(m->normal);
     *n = flip ? glms_vec3_negate(mn) : mn;
 }

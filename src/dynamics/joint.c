@@ -4,6 +4,7 @@
  * Each body slot heads a singly linked list of the joints that name it (joint.next[k] follows the
  * list of the joint's end k); bodies have a handful of joints, so unlinking walks the list. */
 #include "world.h"
+#include "math/glm_bridge.h"
 #include "joint.h"
 #include "island.h"
 #include "core/allocator.h"
@@ -127,8 +128,6 @@ static spx_result check_def(const spx_joint_def* d)
     return SPX_OK;
 }
 
-static vec3s v3(spx_vec3 v) { return (vec3s){ { v.x, v.y, v.z } }; }
-static versors qs(spx_quat q) { return (versors){ { q.x, q.y, q.z, q.w } }; }
 
 static void wake(spx_world* w, uint32_t body)
 {
@@ -179,8 +178,8 @@ SPX_API spx_result spx_joint_create(spx_world* w, const spx_joint_def* d, spx_jo
     for (int k = 0; k < 2; ++k) {
         /* Anchors are kept from the centre of mass, as the solver moves bodies about it. */
         const vec3s centre = j->body[k] == SPX_NO_BODY ? glms_vec3_zero() : w->bodies[j->body[k]].local_center;
-        j->local_anchor[k] = glms_vec3_sub(v3(frames[k].p), centre);
-        j->local_frame[k] = glms_quat_normalize(qs(frames[k].q));
+        j->local_anchor[k] = glms_vec3_sub(spx_to_glm_vec3(frames[k].p), centre);
+        j->local_frame[k] = glms_quat_normalize(spx_to_glm_quat(frames[k].q));
         if (j->body[k] == SPX_NO_BODY) {
             j->next[k] = SPX_NO_JOINT;
         } else {
@@ -199,7 +198,7 @@ SPX_API spx_result spx_joint_create(spx_world* w, const spx_joint_def* d, spx_jo
     j->max_force = d->max_force;
     j->break_force = d->break_force;
     j->break_torque = d->break_torque;
-    j->target = v3(d->target);
+    j->target = spx_to_glm_vec3(d->target);
     j->user_data = d->user_data;
     ++js->count;
     wake(w, a);
@@ -363,7 +362,7 @@ SPX_API spx_result spx_joint_set_target(spx_world* w, spx_joint_id id, spx_vec3 
     if (!spx_finite3(target)) return SPX_ERR_NOT_FINITE;
     if (!spx_in_range3(target)) return SPX_ERR_OUT_OF_RANGE;
     if (j->type != SPX_JOINT_DRAG) return SPX_ERR_BAD_JOINT;
-    j->target = v3(target);
+    j->target = spx_to_glm_vec3(target);
     wake_joint(w, j);
     return SPX_OK;
 }

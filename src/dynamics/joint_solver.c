@@ -41,11 +41,6 @@ static const spx_solver_soft hard = { 0.0f, 1.0f, 0.0f };
 #define SPX_JOINT_RIGID_RATE (1.0f / 3.0f)
 #define SPX_JOINT_DAMPING_RATIO 2.0f
 
-static inline vec3s add(vec3s a, vec3s b) { return glms_vec3_add(a, b); }
-static inline vec3s sub(vec3s a, vec3s b) { return glms_vec3_sub(a, b); }
-static inline vec3s scale(vec3s a, float s) { return glms_vec3_scale(a, s); }
-static inline float dot(vec3s a, vec3s b) { return glms_vec3_dot(a, b); }
-static inline vec3s cross(vec3s a, vec3s b) { return glms_vec3_cross(a, b); }
 
 /* The symmetric inverse inertia (xx yy zz xy xz yz) times v. */
 static inline vec3s inertia_mul(const float I[6], vec3s v)
@@ -58,7 +53,7 @@ static inline vec3s inertia_mul(const float I[6], vec3s v)
    radian, so the joints see the rotation the body will end with. */
 static versors turn_of(vec3s th)
 {
-    const float h2 = 0.25f * dot(th, th);
+    const float h2 = 0.25f * glms_vec3_dot(th, th);
     float c, k;
     if (h2 < 0.0625f) {
         c = 1.0f - h2 * (0.5f - h2 * (1.0f / 24.0f));
@@ -115,7 +110,8 @@ typedef struct row {
 static row make_row(const jbody* A, const jbody* B, vec3s n, vec3s ga, vec3s gb)
 {
     row r = { n, ga, gb, 0.0f };
-    const float k = (A->m + B->m) * dot(n, n) + dot(ga, inertia_mul(A->I, ga)) + dot(gb, inertia_mul(B->I, gb));
+    const float k = (A->m + B->m) * glms_vec3_dot(n, n) + glms_vec3_dot(ga, inertia_mul(A->I, ga))
+                    + glms_vec3_dot(gb, inertia_mul(B->I, gb));
     r.mass = k > 0.0f ? 1.0f / k : 0.0f;
     return r;
 }
@@ -124,21 +120,21 @@ static row angular_row(const jbody* A, const jbody* B, vec3s axis) { return make
 
 static row negate_row(row r)
 {
-    r.n = scale(r.n, -1.0f), r.ga = scale(r.ga, -1.0f), r.gb = scale(r.gb, -1.0f);
+    r.n = glms_vec3_scale(r.n, -1.0f), r.ga = glms_vec3_scale(r.ga, -1.0f), r.gb = glms_vec3_scale(r.gb, -1.0f);
     return r;
 }
 
 static inline float row_cdot(const jbody* A, const jbody* B, const row* r)
 {
-    return dot(r->n, sub(B->v, A->v)) + dot(r->gb, B->w) - dot(r->ga, A->w);
+    return glms_vec3_dot(r->n, glms_vec3_sub(B->v, A->v)) + glms_vec3_dot(r->gb, B->w) - glms_vec3_dot(r->ga, A->w);
 }
 
 static inline void row_apply(jbody* A, jbody* B, const row* r, float lambda)
 {
-    A->v = sub(A->v, scale(r->n, A->m * lambda));
-    A->w = sub(A->w, inertia_mul(A->I, scale(r->ga, lambda)));
-    B->v = add(B->v, scale(r->n, B->m * lambda));
-    B->w = add(B->w, inertia_mul(B->I, scale(r->gb, lambda)));
+    A->v = glms_vec3_sub(A->v, glms_vec3_scale(r->n, A->m * lambda));
+    A->w = glms_vec3_sub(A->w, inertia_mul(A->I, glms_vec3_scale(r->ga, lambda)));
+    B->v = glms_vec3_add(B->v, glms_vec3_scale(r->n, B->m * lambda));
+    B->w = glms_vec3_add(B->w, inertia_mul(B->I, glms_vec3_scale(r->gb, lambda)));
 }
 
 /* lambda = -mass_scale m (Cdot + bias) - impulse_scale acc, accumulated into *acc within [lo, hi]. */
@@ -186,9 +182,9 @@ static mat3s point_mass_matrix(const jbody* A, const jbody* B, vec3s rA, vec3s r
     for (int c = 0; c < 3; ++c) {
         vec3s e = glms_vec3_zero();
         e.raw[c] = 1.0f;
-        vec3s col = scale(e, A->m + B->m);
-        col = add(col, cross(inertia_mul(A->I, cross(rA, e)), rA));
-        col = add(col, cross(inertia_mul(B->I, cross(rB, e)), rB));
+        vec3s col = glms_vec3_scale(e, A->m + B->m);
+        col = glms_vec3_add(col, glms_vec3_cross(inertia_mul(A->I, glms_vec3_cross(rA, e)), rA));
+        col = glms_vec3_add(col, glms_vec3_cross(inertia_mul(B->I, glms_vec3_cross(rB, e)), rB));
         K.col[c] = col;
     }
     return K;
@@ -200,23 +196,23 @@ static mat3s angular_mass_matrix(const jbody* A, const jbody* B)
     for (int c = 0; c < 3; ++c) {
         vec3s e = glms_vec3_zero();
         e.raw[c] = 1.0f;
-        K.col[c] = add(inertia_mul(A->I, e), inertia_mul(B->I, e));
+        K.col[c] = glms_vec3_add(inertia_mul(A->I, e), inertia_mul(B->I, e));
     }
     return K;
 }
 
 static void apply_point(jbody* A, jbody* B, vec3s rA, vec3s rB, vec3s P)
 {
-    A->v = sub(A->v, scale(P, A->m));
-    A->w = sub(A->w, inertia_mul(A->I, cross(rA, P)));
-    B->v = add(B->v, scale(P, B->m));
-    B->w = add(B->w, inertia_mul(B->I, cross(rB, P)));
+    A->v = glms_vec3_sub(A->v, glms_vec3_scale(P, A->m));
+    A->w = glms_vec3_sub(A->w, inertia_mul(A->I, glms_vec3_cross(rA, P)));
+    B->v = glms_vec3_add(B->v, glms_vec3_scale(P, B->m));
+    B->w = glms_vec3_add(B->w, inertia_mul(B->I, glms_vec3_cross(rB, P)));
 }
 
 static void apply_angular(jbody* A, jbody* B, vec3s L)
 {
-    A->w = sub(A->w, inertia_mul(A->I, L));
-    B->w = add(B->w, inertia_mul(B->I, L));
+    A->w = glms_vec3_sub(A->w, inertia_mul(A->I, L));
+    B->w = glms_vec3_add(B->w, inertia_mul(B->I, L));
 }
 
 /* Anchors together: three rows at once. sep is B's anchor less A's. */
@@ -225,11 +221,13 @@ static void point_solve(jbody* A, jbody* B, const spx_joint_geom* g, spx_solver_
     const vec3s rA = g->rA, rB = g->rB;
     vec3s sep = g->d;
     if (!use_bias) s = hard, sep = glms_vec3_zero();
-    const vec3s cdot = sub(add(B->v, cross(B->w, rB)), add(A->v, cross(A->w, rA)));
+    const vec3s cdot =
+        glms_vec3_sub(glms_vec3_add(B->v, glms_vec3_cross(B->w, rB)), glms_vec3_add(A->v, glms_vec3_cross(A->w, rA)));
     const mat3s Kinv = g->point_inv;
-    const vec3s want = add(cdot, scale(sep, s.bias_rate));
-    const vec3s P = sub(scale(glms_mat3_mulv(Kinv, want), -s.mass_scale), scale(*acc, s.impulse_scale));
-    *acc = add(*acc, P);
+    const vec3s want = glms_vec3_add(cdot, glms_vec3_scale(sep, s.bias_rate));
+    const vec3s P = glms_vec3_sub(glms_vec3_scale(glms_mat3_mulv(Kinv, want), -s.mass_scale),
+                                  glms_vec3_scale(*acc, s.impulse_scale));
+    *acc = glms_vec3_add(*acc, P);
     apply_point(A, B, rA, rB, P);
 }
 
@@ -237,11 +235,12 @@ static void point_solve(jbody* A, jbody* B, const spx_joint_geom* g, spx_solver_
 static void angular_lock_solve(jbody* A, jbody* B, vec3s error, spx_solver_soft s, bool spring, bool use_bias, vec3s* acc)
 {
     if (!spring && !use_bias) s = hard, error = glms_vec3_zero();
-    const vec3s cdot = sub(B->w, A->w);
+    const vec3s cdot = glms_vec3_sub(B->w, A->w);
     const mat3s Kinv = spx_mat3_inverse(angular_mass_matrix(A, B));
-    const vec3s L = sub(scale(glms_mat3_mulv(Kinv, add(cdot, scale(error, s.bias_rate))), -s.mass_scale),
-                        scale(*acc, s.impulse_scale));
-    *acc = add(*acc, L);
+    const vec3s L = glms_vec3_sub(
+        glms_vec3_scale(glms_mat3_mulv(Kinv, glms_vec3_add(cdot, glms_vec3_scale(error, s.bias_rate))), -s.mass_scale),
+        glms_vec3_scale(*acc, s.impulse_scale));
+    *acc = glms_vec3_add(*acc, L);
     apply_angular(A, B, L);
 }
 
@@ -251,18 +250,18 @@ static void angular_pair_solve(jbody* A, jbody* B, vec3s u, vec3s v, float cu, f
                                bool use_bias, vec3s* acc)
 {
     if (!use_bias) s = hard, cu = cv = 0.0f;
-    const vec3s dw = sub(B->w, A->w);
-    const float ku = dot(u, add(inertia_mul(A->I, u), inertia_mul(B->I, u)));
-    const float kv = dot(v, add(inertia_mul(A->I, v), inertia_mul(B->I, v)));
-    const float kuv = dot(u, add(inertia_mul(A->I, v), inertia_mul(B->I, v)));
+    const vec3s dw = glms_vec3_sub(B->w, A->w);
+    const float ku = glms_vec3_dot(u, glms_vec3_add(inertia_mul(A->I, u), inertia_mul(B->I, u)));
+    const float kv = glms_vec3_dot(v, glms_vec3_add(inertia_mul(A->I, v), inertia_mul(B->I, v)));
+    const float kuv = glms_vec3_dot(u, glms_vec3_add(inertia_mul(A->I, v), inertia_mul(B->I, v)));
     const float det = ku * kv - kuv * kuv;
     if (!(det > 0.0f)) return;
-    const float ru = dot(u, dw) + s.bias_rate * cu, rv = dot(v, dw) + s.bias_rate * cv;
+    const float ru = glms_vec3_dot(u, dw) + s.bias_rate * cu, rv = glms_vec3_dot(v, dw) + s.bias_rate * cv;
     const float inv = 1.0f / det;
-    const float lu = -s.mass_scale * inv * (kv * ru - kuv * rv) - s.impulse_scale * dot(u, *acc);
-    const float lv = -s.mass_scale * inv * (ku * rv - kuv * ru) - s.impulse_scale * dot(v, *acc);
-    const vec3s L = add(scale(u, lu), scale(v, lv));
-    *acc = add(*acc, L);
+    const float lu = -s.mass_scale * inv * (kv * ru - kuv * rv) - s.impulse_scale * glms_vec3_dot(u, *acc);
+    const float lv = -s.mass_scale * inv * (ku * rv - kuv * ru) - s.impulse_scale * glms_vec3_dot(v, *acc);
+    const vec3s L = glms_vec3_add(glms_vec3_scale(u, lu), glms_vec3_scale(v, lv));
+    *acc = glms_vec3_add(*acc, L);
     apply_angular(A, B, L);
 }
 
@@ -285,7 +284,8 @@ static void update_geom(spx_joint* j, const jbody* A, const jbody* B)
     const versors qa = turn_of(A->dtheta), qb = turn_of(B->dtheta);
     g->rA = glms_quat_rotatev(qa, j->lever0[0]);
     g->rB = glms_quat_rotatev(qb, j->lever0[1]);
-    g->d = add(add(sub(j->center0[1], j->center0[0]), sub(B->dp, A->dp)), sub(g->rB, g->rA));
+    g->d = glms_vec3_add(glms_vec3_add(glms_vec3_sub(j->center0[1], j->center0[0]), glms_vec3_sub(B->dp, A->dp)),
+                         glms_vec3_sub(g->rB, g->rA));
     const bool frames = j->type != SPX_JOINT_BALL && j->type != SPX_JOINT_DRAG && j->type != SPX_JOINT_DISTANCE;
     if (frames) {
         g->RA = glms_quat_mul(qa, j->frame0[0]);
@@ -313,14 +313,14 @@ static vec3s frame_error(const geom* g)
    lever is d + rA. */
 static row line_row(const jbody* A, const jbody* B, const geom* g, vec3s n)
 {
-    return make_row(A, B, n, cross(add(g->d, g->rA), n), cross(g->rB, n));
+    return make_row(A, B, n, glms_vec3_cross(glms_vec3_add(g->d, g->rA), n), glms_vec3_cross(g->rB, n));
 }
 
 /* The wheel's axle as A wants it: A's x axis turned by the steering angle about A's y. */
 static vec3s steered_axle(const spx_joint* j, const geom* g)
 {
     const float c = cosf(j->steering), s = sinf(j->steering);
-    return sub(scale(g->ax, c), scale(g->az, s));
+    return glms_vec3_sub(glms_vec3_scale(g->ax, c), glms_vec3_scale(g->az, s));
 }
 
 /* Twist of B's frame about A's x axis (swing-twist split of the relative turn), -pi..pi. */
@@ -348,14 +348,15 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
             const row up = negate_row(r);
             limit_solve(A, B, &up, j->limit.upper - angle, c->inv_h, rigid, use_bias, &j->upper_impulse);
         }
-        const vec3s e = cross(g.ax, g.bx);
-        angular_pair_solve(A, B, g.ay, g.az, dot(g.ay, e), dot(g.az, e), rigid, use_bias, &j->angular_impulse);
+        const vec3s e = glms_vec3_cross(g.ax, g.bx);
+        angular_pair_solve(A, B, g.ay, g.az, glms_vec3_dot(g.ay, e), glms_vec3_dot(g.az, e), rigid, use_bias,
+                           &j->angular_impulse);
         point_solve(A, B, &g, rigid, use_bias, &j->linear_impulse);
         break;
     }
     case SPX_JOINT_SLIDER: {
         const row r = line_row(A, B, &g, g.ax);
-        const float x = dot(g.d, g.ax);
+        const float x = glms_vec3_dot(g.d, g.ax);
         if (spring) equality_solve(A, B, &r, x, j->spring_soft, true, use_bias, &j->axial_impulse);
         if (j->motor.enable) motor_solve(A, B, &r, &j->motor, c->h, &j->motor_impulse);
         if (j->limit.enable) {
@@ -368,10 +369,10 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
         const vec3s across[2] = { g.ay, g.az };
         for (int k = 0; k < 2; ++k) {
             const row p = line_row(A, B, &g, across[k]);
-            float acc = dot(j->linear_impulse, across[k]);
+            float acc = glms_vec3_dot(j->linear_impulse, across[k]);
             const float before = acc;
-            equality_solve(A, B, &p, dot(g.d, across[k]), rigid, false, use_bias, &acc);
-            j->linear_impulse = add(j->linear_impulse, scale(across[k], acc - before));
+            equality_solve(A, B, &p, glms_vec3_dot(g.d, across[k]), rigid, false, use_bias, &acc);
+            j->linear_impulse = glms_vec3_add(j->linear_impulse, glms_vec3_scale(across[k], acc - before));
         }
         break;
     }
@@ -380,10 +381,13 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
         angular_lock_solve(A, B, frame_error(&g), s, spring, use_bias, &j->angular_impulse);
         if (spring) {
             /* A soft weld: the point is a spring too, stiff as the angular one. */
-            const vec3s cdot = sub(add(B->v, cross(B->w, g.rB)), add(A->v, cross(A->w, g.rA)));
-            const vec3s P = sub(scale(glms_mat3_mulv(g.point_inv, add(cdot, scale(g.d, s.bias_rate))), -s.mass_scale),
-                                scale(j->linear_impulse, s.impulse_scale));
-            j->linear_impulse = add(j->linear_impulse, P);
+            const vec3s cdot = glms_vec3_sub(glms_vec3_add(B->v, glms_vec3_cross(B->w, g.rB)),
+                                             glms_vec3_add(A->v, glms_vec3_cross(A->w, g.rA)));
+            const vec3s P = glms_vec3_sub(
+                glms_vec3_scale(glms_mat3_mulv(g.point_inv, glms_vec3_add(cdot, glms_vec3_scale(g.d, s.bias_rate))),
+                                -s.mass_scale),
+                glms_vec3_scale(j->linear_impulse, s.impulse_scale));
+            j->linear_impulse = glms_vec3_add(j->linear_impulse, P);
             apply_point(A, B, g.rA, g.rB, P);
         } else {
             point_solve(A, B, &g, rigid, use_bias, &j->linear_impulse);
@@ -393,8 +397,8 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     case SPX_JOINT_DISTANCE: {
         const float length = glms_vec3_norm(g.d);
         /* Anchors together have no direction: hold them along A's x axis until they part. */
-        const vec3s n = length > 1e-6f ? scale(g.d, 1.0f / length) : g.ax;
-        const row r = make_row(A, B, n, cross(g.rA, n), cross(g.rB, n));
+        const vec3s n = length > 1e-6f ? glms_vec3_scale(g.d, 1.0f / length) : g.ax;
+        const row r = make_row(A, B, n, glms_vec3_cross(g.rA, n), glms_vec3_cross(g.rB, n));
         if (!j->spring.enable) equality_solve(A, B, &r, length - j->length, rigid, false, use_bias, &j->axial_impulse);
         else if (spring) equality_solve(A, B, &r, length - j->length, j->spring_soft, true, use_bias, &j->axial_impulse);
         if (j->limit.enable) {
@@ -407,19 +411,19 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     case SPX_JOINT_CONE_TWIST: {
         if (j->limit.enable) {
             /* Twist about the mean of the two x axes: the axis the twist angle turns about. */
-            const vec3s t = glms_vec3_normalize(add(g.ax, g.bx));
+            const vec3s t = glms_vec3_normalize(glms_vec3_add(g.ax, g.bx));
             const row r = angular_row(A, B, t);
             const float angle = relative_angle(&g);
             limit_solve(A, B, &r, angle - j->limit.lower, c->inv_h, rigid, use_bias, &j->lower_impulse);
             const row up = negate_row(r);
             limit_solve(A, B, &up, j->limit.upper - angle, c->inv_h, rigid, use_bias, &j->upper_impulse);
         }
-        const vec3s s = cross(g.ax, g.bx);
+        const vec3s s = glms_vec3_cross(g.ax, g.bx);
         const float sin_swing = glms_vec3_norm(s);
         if (sin_swing > 1e-6f) {
             /* The swing grows as B turns about s: the row holds limit - swing >= 0. */
-            const float swing = atan2f(sin_swing, dot(g.ax, g.bx));
-            const row r = angular_row(A, B, scale(s, -1.0f / sin_swing));
+            const float swing = atan2f(sin_swing, glms_vec3_dot(g.ax, g.bx));
+            const row r = angular_row(A, B, glms_vec3_scale(s, -1.0f / sin_swing));
             limit_solve(A, B, &r, j->swing_limit - swing, c->inv_h, rigid, use_bias, &j->swing_impulse);
         }
         point_solve(A, B, &g, rigid, use_bias, &j->linear_impulse);
@@ -427,7 +431,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     }
     case SPX_JOINT_WHEEL: {
         const row r = line_row(A, B, &g, g.ay);
-        const float x = dot(g.d, g.ay);
+        const float x = glms_vec3_dot(g.d, g.ay);
         if (spring) equality_solve(A, B, &r, x, j->spring_soft, true, use_bias, &j->axial_impulse);
         if (j->limit.enable) {
             limit_solve(A, B, &r, x - j->limit.lower, c->inv_h, rigid, use_bias, &j->lower_impulse);
@@ -440,16 +444,17 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
             motor_solve(A, B, &m, &j->motor, c->h, &j->motor_impulse);
         }
         /* B's axle held along the steered axle: rows about the suspension axis and the third axis. */
-        const vec3s third = cross(axle, g.ay);
-        const vec3s e = cross(axle, g.bx);
-        angular_pair_solve(A, B, g.ay, third, dot(g.ay, e), dot(third, e), rigid, use_bias, &j->angular_impulse);
+        const vec3s third = glms_vec3_cross(axle, g.ay);
+        const vec3s e = glms_vec3_cross(axle, g.bx);
+        angular_pair_solve(A, B, g.ay, third, glms_vec3_dot(g.ay, e), glms_vec3_dot(third, e), rigid, use_bias,
+                           &j->angular_impulse);
         const vec3s across[2] = { axle, third };
         for (int k = 0; k < 2; ++k) {
             const row p = line_row(A, B, &g, across[k]);
-            float acc = dot(j->linear_impulse, across[k]);
+            float acc = glms_vec3_dot(j->linear_impulse, across[k]);
             const float before = acc;
-            equality_solve(A, B, &p, dot(g.d, across[k]), rigid, false, use_bias, &acc);
-            j->linear_impulse = add(j->linear_impulse, scale(across[k], acc - before));
+            equality_solve(A, B, &p, glms_vec3_dot(g.d, across[k]), rigid, false, use_bias, &acc);
+            j->linear_impulse = glms_vec3_add(j->linear_impulse, glms_vec3_scale(across[k], acc - before));
         }
         break;
     }
@@ -458,27 +463,29 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
            then its turn damped, so that a body held by a corner does not swing about it for ever. */
         const float most = j->max_force * c->h;
         const spx_solver_soft s = j->spring_soft;
-        const vec3s cdot = add(B->v, cross(B->w, g.rB));
-        const vec3s sep = sub(add(add(j->center0[1], B->dp), g.rB), j->target);
-        vec3s P = sub(scale(glms_mat3_mulv(g.point_inv, add(cdot, scale(sep, s.bias_rate))), -s.mass_scale),
-                      scale(j->linear_impulse, s.impulse_scale));
+        const vec3s cdot = glms_vec3_add(B->v, glms_vec3_cross(B->w, g.rB));
+        const vec3s sep = glms_vec3_sub(glms_vec3_add(glms_vec3_add(j->center0[1], B->dp), g.rB), j->target);
+        vec3s P = glms_vec3_sub(
+            glms_vec3_scale(glms_mat3_mulv(g.point_inv, glms_vec3_add(cdot, glms_vec3_scale(sep, s.bias_rate))),
+                            -s.mass_scale),
+            glms_vec3_scale(j->linear_impulse, s.impulse_scale));
         const vec3s old = j->linear_impulse;
-        vec3s next = add(old, P);
+        vec3s next = glms_vec3_add(old, P);
         const float len = glms_vec3_norm(next);
-        if (len > most) next = scale(next, most / len);
+        if (len > most) next = glms_vec3_scale(next, most / len);
         j->linear_impulse = next;
-        apply_point(A, B, g.rA, g.rB, sub(next, old));
+        apply_point(A, B, g.rA, g.rB, glms_vec3_sub(next, old));
         /* The turn, damped as the spring is (no bias), within the torque the grip's force has about the centre. */
         const float most_turn = most * glms_vec3_norm(g.rB);
         const mat3s Ka = spx_mat3_inverse(angular_mass_matrix(A, B));
-        const vec3s L = sub(scale(glms_mat3_mulv(Ka, sub(B->w, A->w)), -s.mass_scale),
-                            scale(j->angular_impulse, s.impulse_scale));
+        const vec3s L = glms_vec3_sub(glms_vec3_scale(glms_mat3_mulv(Ka, glms_vec3_sub(B->w, A->w)), -s.mass_scale),
+                            glms_vec3_scale(j->angular_impulse, s.impulse_scale));
         const vec3s old_turn = j->angular_impulse;
-        vec3s turn = add(old_turn, L);
+        vec3s turn = glms_vec3_add(old_turn, L);
         const float turn_len = glms_vec3_norm(turn);
-        if (turn_len > most_turn) turn = scale(turn, turn_len > 0.0f ? most_turn / turn_len : 0.0f);
+        if (turn_len > most_turn) turn = glms_vec3_scale(turn, turn_len > 0.0f ? most_turn / turn_len : 0.0f);
         j->angular_impulse = turn;
-        apply_angular(A, B, sub(turn, old_turn));
+        apply_angular(A, B, glms_vec3_sub(turn, old_turn));
         break;
     }
     default: break;
@@ -500,43 +507,43 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
     case SPX_JOINT_DRAG: P = j->linear_impulse, L = j->angular_impulse; break;
     case SPX_JOINT_HINGE:
         P = j->linear_impulse;
-        L = add(j->angular_impulse, scale(g.ax, axial + j->motor_impulse));
+        L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(g.ax, axial + j->motor_impulse));
         break;
     case SPX_JOINT_SLIDER:
-        Q = add(j->linear_impulse, scale(g.ax, axial + j->motor_impulse));
+        Q = glms_vec3_add(j->linear_impulse, glms_vec3_scale(g.ax, axial + j->motor_impulse));
         L = j->angular_impulse;
         break;
     case SPX_JOINT_DISTANCE: {
         const float length = glms_vec3_norm(g.d);
-        P = scale(length > 1e-6f ? scale(g.d, 1.0f / length) : g.ax, axial);
+        P = glms_vec3_scale(length > 1e-6f ? glms_vec3_scale(g.d, 1.0f / length) : g.ax, axial);
         break;
     }
     case SPX_JOINT_CONE_TWIST: {
         P = j->linear_impulse;
-        L = scale(glms_vec3_normalize(add(g.ax, g.bx)), j->lower_impulse - j->upper_impulse);
-        const vec3s s = cross(g.ax, g.bx);
+        L = glms_vec3_scale(glms_vec3_normalize(glms_vec3_add(g.ax, g.bx)), j->lower_impulse - j->upper_impulse);
+        const vec3s s = glms_vec3_cross(g.ax, g.bx);
         const float n = glms_vec3_norm(s);
-        if (n > 1e-6f) L = sub(L, scale(s, j->swing_impulse / n));
+        if (n > 1e-6f) L = glms_vec3_sub(L, glms_vec3_scale(s, j->swing_impulse / n));
         break;
     }
     case SPX_JOINT_WHEEL:
-        Q = add(j->linear_impulse, scale(g.ay, axial));
-        L = add(j->angular_impulse, scale(steered_axle(j, &g), j->motor_impulse));
+        Q = glms_vec3_add(j->linear_impulse, glms_vec3_scale(g.ay, axial));
+        L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(steered_axle(j, &g), j->motor_impulse));
         break;
     default: break;
     }
     if (out_force) {
         /* About B's anchor, where the force acts: the torque is the rows' couple alone. */
-        *out_force = add(P, Q);
+        *out_force = glms_vec3_add(P, Q);
         *out_torque = L;
         return;
     }
     apply_point(A, B, g.rA, g.rB, P);
     /* Along A's line A turns about its centre: its lever is d + rA. */
-    A->v = sub(A->v, scale(Q, A->m));
-    A->w = sub(A->w, inertia_mul(A->I, cross(add(g.d, g.rA), Q)));
-    B->v = add(B->v, scale(Q, B->m));
-    B->w = add(B->w, inertia_mul(B->I, cross(g.rB, Q)));
+    A->v = glms_vec3_sub(A->v, glms_vec3_scale(Q, A->m));
+    A->w = glms_vec3_sub(A->w, inertia_mul(A->I, glms_vec3_cross(glms_vec3_add(g.d, g.rA), Q)));
+    B->v = glms_vec3_add(B->v, glms_vec3_scale(Q, B->m));
+    B->w = glms_vec3_add(B->w, inertia_mul(B->I, glms_vec3_cross(g.rB, Q)));
     apply_angular(A, B, L);
 }
 
@@ -638,8 +645,8 @@ void spx_joints_store(spx_world* w, float h)
         jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
         vec3s f, t;
         warm_joint(j, &A, &B, &f, &t);
-        j->reaction_force = scale(f, 1.0f / h);
-        j->reaction_torque = scale(t, 1.0f / h);
+        j->reaction_force = glms_vec3_scale(f, 1.0f / h);
+        j->reaction_torque = glms_vec3_scale(t, 1.0f / h);
         /* Compared squared in double: a threshold near FLT_MAX squared is no float. */
         const vec3s rf = j->reaction_force, rt = j->reaction_torque;
         const double f2 = (double)rf.x * rf.x + (double)rf.y * rf.y + (double)rf.z * rf.z;

@@ -43,19 +43,12 @@ static spx_solver_soft make_soft(float hertz, float zeta, float h)
     return s;
 }
 
-static inline vec3s add3(vec3s a, vec3s b) { return (vec3s){ { a.x + b.x, a.y + b.y, a.z + b.z } }; }
-static inline vec3s scale3(vec3s a, float s) { return (vec3s){ { a.x * s, a.y * s, a.z * s } }; }
-static inline vec3s cross3(vec3s a, vec3s b)
-{
-    return (vec3s){ { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x } };
-}
-
 /* v turned by the unit quaternion q, or by its inverse (sign -1): v + 2 w (u x v) + 2 u x (u x v). */
 static inline vec3s rotate(versors q, vec3s v, float sign)
 {
     const vec3s u = { { sign * q.x, sign * q.y, sign * q.z } };
-    const vec3s t = scale3(cross3(u, v), 2.0f);
-    return add3(add3(v, scale3(t, q.w)), cross3(u, t));
+    const vec3s t = glms_vec3_scale(glms_vec3_cross(u, v), 2.0f);
+    return glms_vec3_add(glms_vec3_add(v, glms_vec3_scale(t, q.w)), glms_vec3_cross(u, t));
 }
 
 /* q turned by the rotation vector th (world axes), normalised: (cos(a/2), sin(a/2) th/a) q with
@@ -154,13 +147,8 @@ static bool isotropic(const mat3s* m)
 }
 
 /* Row r (four floats) of a packed body. */
-static inline spx_solver_f4 row_of(const spx_solver_body* b, int r)
-{
-    spx_solver_f4 x;
-    memcpy(&x, (const float*)b + 4 * r, sizeof x);
-    return x;
-}
-static inline void set_row(spx_solver_body* b, int r, spx_solver_f4 x) { memcpy((float*)b + 4 * r, &x, sizeof x); }
+static inline spx_f4 row_of(const spx_solver_body* b, int r) { return spx_f4_load((const float*)b + 4 * r); }
+static inline void set_row(spx_solver_body* b, int r, spx_f4 x) { spx_f4_store((float*)b + 4 * r, x); }
 
 /* A manifold the solver works on: a dynamic body of it moves, and the host's pre_solve left it on. */
 static bool active(const spx_world* w, const spx_contact* c) { return spx_contact_active(w, c); }
@@ -203,13 +191,13 @@ static uint32_t gather_bodies(spx_world* w, float h)
             const vec3s dv = glms_vec3_scale(g, h * b->gravity_scale);
             const float ls = 1.0f / (1.0f + h * b->linear_damping), as = 1.0f / (1.0f + h * b->angular_damping);
             /* -0 leaves w.x as it is (x + -0 is x for every x, -0 included). */
-            sim->add = (spx_solver_f4){ dv.x, dv.y, dv.z, -0.0f };
-            sim->scale0 = (spx_solver_f4){ ls, ls, ls, as };
-            sim->scale1 = (spx_solver_f4){ as, as, 1.0f, 1.0f };
+            sim->add = spx_f4_set(dv.x, dv.y, dv.z, -0.0f);
+            sim->scale0 = spx_f4_set(ls, ls, ls, as);
+            sim->scale1 = spx_f4_set(as, as, 1.0f, 1.0f);
         } else {
             /* Kinematic: keeps its velocities (v + -0, times 1, is v exactly). */
-            sim->add = (spx_solver_f4){ -0.0f, -0.0f, -0.0f, -0.0f };
-            sim->scale0 = sim->scale1 = (spx_solver_f4){ 1.0f, 1.0f, 1.0f, 1.0f };
+            sim->add = spx_f4_splat(-0.0f);
+            sim->scale0 = sim->scale1 = spx_f4_splat(1.0f);
         }
     }
     return count;
@@ -371,12 +359,12 @@ spx_result spx_solve(spx_world* w, float dt)
     void* blocks = s->blocks;
     _Static_assert(offsetof(spx_solver_body, dp) == 8 * sizeof(float) && offsetof(spx_solver_body, dtheta) == 11 * sizeof(float),
                    "rows: v w.x | w.yz inv_mass pad | dp dtheta.x | dtheta.yz inertia");
-    const spx_solver_f4 h4 = { h, h, h, h }, h2 = { h, h, 0.0f, 0.0f };
+    const spx_f4 h4 = spx_f4_splat(h), h2 = spx_f4_set(h, h, 0.0f, 0.0f);
     for (uint32_t step = 0; step < substeps; ++step) {
         /* v = (v + g h) / (1 + h damping), w = w / (1 + h damping), two rows of four at a time. */
         for (uint32_t k = 1; k < nb; ++k) {
-            set_row(&sb[k], 0, (row_of(&sb[k], 0) + sims[k].add) * sims[k].scale0);
-            set_row(&sb[k], 1, row_of(&sb[k], 1) * sims[k].scale1);
+            set_row(&sb[k], 0, spx_f4_mul(spx_f4_add(row_of(&sb[k], 0), sims[k].add), sims[k].scale0));
+            set_row(&sb[k], 1, spx_f4_mul(row_of(&sb[k], 1), sims[k].scale1));
         }
         spx_joints_warm_start(w);
         kern->warm_start(sb, blocks, nblocks, step > 0 && relax_iterations == 0);
@@ -389,8 +377,8 @@ spx_result spx_solve(spx_world* w, float dt)
         /* dp += v h, dtheta += w h: rows 2 and 3 (dp, dtheta and two inverse inertia terms, which
            get inv_mass and the pad times 0) from rows 0 and 1. */
         for (uint32_t k = 1; k < nb; ++k) {
-            set_row(&sb[k], 2, row_of(&sb[k], 2) + row_of(&sb[k], 0) * h4);
-            set_row(&sb[k], 3, row_of(&sb[k], 3) + row_of(&sb[k], 1) * h2);
+            set_row(&sb[k], 2, spx_f4_add(row_of(&sb[k], 2), spx_f4_mul(row_of(&sb[k], 0), h4)));
+            set_row(&sb[k], 3, spx_f4_add(row_of(&sb[k], 3), spx_f4_mul(row_of(&sb[k], 1), h2)));
         }
         for (uint32_t it = 0; it < relax_iterations; ++it) {
             spx_joints_solve(w, h, false);
@@ -411,7 +399,7 @@ spx_result spx_solve(spx_world* w, float dt)
     for (uint32_t k = 1; k < nb; ++k) {
         spx_body* b = &w->bodies[sims[k].body];
         const versors q0 = b->rotation;
-        b->center = add3(b->center, sb[k].dp);
+        b->center = glms_vec3_add(b->center, sb[k].dp);
         b->rotation = turn(q0, sb[k].dtheta);
         b->v = sb[k].v;
         b->w = sb[k].w;

@@ -5,6 +5,7 @@
 #include <sepax/base.h>
 #include <sepax/world.h>
 #include <cglm/struct.h>
+#include "math/simd.h"
 #include <stdint.h>
 
 typedef struct spx_world spx_world;
@@ -21,15 +22,12 @@ typedef struct spx_solver_body {
     float inv_inertia[6];  /* world axes at the step's start, symmetric: xx yy zz xy xz yz */
 } spx_solver_body;
 
-/* Four floats, for the substeps' loops over spx_solver_body's rows of four (GCC vector extension). */
-typedef float spx_solver_f4 __attribute__((vector_size(16)));
-
 /* The rest of a moving body's step data, used once a substep or once a step. */
 typedef struct spx_solver_body_sim {
     /* Each substep the body's first 8 floats (v, w, inv_mass, pad) become (row0 + add) * scale0
        and row1 * scale1: add = (g h gravity_scale, -0), scale0 = (1 / (1 + h linear damping) x3,
        1 / (1 + h angular damping)), scale1 = (that x2, 1, 1); for kinematic bodies add 0, scales 1. */
-    spx_solver_f4 add, scale0, scale1;
+    spx_f4 add, scale0, scale1;
     uint32_t body;         /* index in world->bodies */
     bool dynamic;
     bool isotropic;        /* dynamic, inertia a multiple of the identity (cubes, balls): turning changes nothing */

@@ -8,6 +8,7 @@
 #include "core/allocator.h"
 #include "core/world_number.h"
 #include "geometry/validate.h"
+#include "math/glm_bridge.h"
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -307,7 +308,7 @@ static void body_events(spx_world* w)
             spx_body_move_event* m = &w->moves[w->move_count++];
             m->body = id;
             m->transform.p = spx_v3(b->origin.x, b->origin.y, b->origin.z);
-            m->transform.q = (spx_quat){ b->rotation.x, b->rotation.y, b->rotation.z, b->rotation.w };
+            m->transform.q = spx_from_glm_quat(b->rotation);
             m->user_data = b->user_data;
             m->fell_asleep = !b->awake;
         }

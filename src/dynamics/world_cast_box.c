@@ -6,6 +6,7 @@
 #include "shape_round.h"
 #include "broad/tree_cast.h"
 #include "geometry/validate.h"
+#include "math/glm_bridge.h"
 #include <float.h>
 #include <math.h>
 
@@ -18,7 +19,6 @@ typedef struct box_cast {
     void* context;
 } box_cast;
 
-static spx_vec3 neg(spx_vec3 v) { return spx_v3(-v.x, -v.y, -v.z); }
 
 static bool cast_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_obb* box, spx_vec3 translation,
                        float max_fraction, spx_cast_result* out)
@@ -51,7 +51,7 @@ static bool cast_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_ob
         if (hit.state == SPX_SWEEP_MISS || hit.time > max_fraction) return false;
         out->triangle = SPX_NO_TRIANGLE;
         out->state = hit.state, out->fraction = hit.time, out->point = hit.point;
-        out->normal = neg(hit.normal), out->depth = hit.depth;
+        out->normal = spx_from_glm_vec3(glms_vec3_negate(spx_to_glm_vec3(hit.normal))), out->depth = hit.depth;
         return true;
     }
     if (!spx_body_pose_mesh(b, s)) return false;
@@ -60,7 +60,7 @@ static bool cast_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_ob
     if (hit.state == SPX_SWEEP_MISS || hit.time > max_fraction) return false;
     out->triangle = hit.first.triangle_b;
     out->state = hit.state, out->fraction = hit.time, out->point = hit.point;
-    out->normal = neg(hit.normal), out->depth = hit.depth;
+    out->normal = spx_from_glm_vec3(glms_vec3_negate(spx_to_glm_vec3(hit.normal))), out->depth = hit.depth;
     return true;
 }
 

@@ -2,6 +2,7 @@
 #include <sepax/geometry.h>
 #include "validate.h"
 #include "math/glm_bridge.h"
+#include "math/simd.h"
 
 static spx_result check_rotation(const spx_mat3* m)
 {
@@ -29,8 +30,7 @@ static spx_result check_box(spx_vec3 center, spx_vec3 half, const spx_mat3* rota
     return check_rotation(rotation);
 }
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
+#if SPX_HAS_SIMD
 
 /* Every query validates its boxes, so the common case (a good box) is one branch-free pass: all
  * six orthonormality residuals, the handedness and the extents in SSE2. NaN or infinity anywhere
@@ -39,37 +39,37 @@ static bool box_is_valid_fast(const spx_obb* box)
 {
     const float* f = &box->center.x;
     _Static_assert(sizeof(spx_obb) == 15 * sizeof(float), "spx_obb is 15 packed floats");
-    const __m128 xyz = _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1));
-    __m128 c0 = _mm_and_ps(_mm_loadu_ps(f + 6), xyz);                       /* col0 */
-    __m128 c1 = _mm_and_ps(_mm_loadu_ps(f + 9), xyz);                       /* col1 */
-    __m128 t = _mm_loadu_ps(f + 11);                                        /* col1.z col2 (stays inside the struct) */
-    __m128 c2 = _mm_and_ps(_mm_shuffle_ps(t, t, _MM_SHUFFLE(0, 3, 2, 1)), xyz); /* col2 */
-    __m128 p00 = _mm_mul_ps(c0, c0), p11 = _mm_mul_ps(c1, c1), p22 = _mm_mul_ps(c2, c2), p01 = _mm_mul_ps(c0, c1);
-    __m128 p02 = _mm_mul_ps(c0, c2), p12 = _mm_mul_ps(c1, c2);
+    const spx_f4 xyz = spx_i4_as_f4(spx_i4_set(-1, -1, -1, 0));
+    spx_f4 c0 = spx_f4_and(spx_f4_load(f + 6), xyz);                       /* col0 */
+    spx_f4 c1 = spx_f4_and(spx_f4_load(f + 9), xyz);                       /* col1 */
+    spx_f4 t = spx_f4_load(f + 11);                                        /* col1.z col2 (stays inside the struct) */
+    spx_f4 c2 = spx_f4_and(SPX_F4_SWIZZLE(t, 1, 2, 3, 0), xyz); /* col2 */
+    spx_f4 p00 = spx_f4_mul(c0, c0), p11 = spx_f4_mul(c1, c1), p22 = spx_f4_mul(c2, c2), p01 = spx_f4_mul(c0, c1);
+    spx_f4 p02 = spx_f4_mul(c0, c2), p12 = spx_f4_mul(c1, c2);
     /* c1 x c2, then its dot with c0 (the determinant) joins p02 and p12 in a second transpose. */
-    __m128 c1_yzx = _mm_shuffle_ps(c1, c1, _MM_SHUFFLE(3, 0, 2, 1)), c2_yzx = _mm_shuffle_ps(c2, c2, _MM_SHUFFLE(3, 0, 2, 1));
-    __m128 cr = _mm_sub_ps(_mm_mul_ps(c1, c2_yzx), _mm_mul_ps(c1_yzx, c2));   /* (z, x, y) order */
-    __m128 pdet = _mm_mul_ps(_mm_shuffle_ps(cr, cr, _MM_SHUFFLE(3, 0, 2, 1)), c0);
-    __m128 zero = _mm_setzero_ps();
-    _MM_TRANSPOSE4_PS(p00, p11, p22, p01);
-    __m128 d0 = _mm_add_ps(_mm_add_ps(p00, p11), p22);                      /* |c0|^2 |c1|^2 |c2|^2 c0.c1 */
-    __m128 q3 = zero;
-    _MM_TRANSPOSE4_PS(p02, p12, pdet, q3);
-    __m128 d1 = _mm_add_ps(_mm_add_ps(p02, p12), pdet);                     /* c0.c2 c1.c2 det 0 */
-    const __m128 tol = _mm_set1_ps(SPX_ROTATION_TOLERANCE);
-    const __m128 sign = _mm_set1_ps(-0.0f);
-    __m128 r0 = _mm_andnot_ps(sign, _mm_sub_ps(d0, _mm_set_ps(0, 1, 1, 1)));
-    __m128 r1 = _mm_andnot_ps(sign, _mm_sub_ps(d1, _mm_set_ps(0, 1, 0, 0)));
+    spx_f4 c1_yzx = SPX_F4_SWIZZLE(c1, 1, 2, 0, 3), c2_yzx = SPX_F4_SWIZZLE(c2, 1, 2, 0, 3);
+    spx_f4 cr = spx_f4_sub(spx_f4_mul(c1, c2_yzx), spx_f4_mul(c1_yzx, c2));   /* (z, x, y) order */
+    spx_f4 pdet = spx_f4_mul(SPX_F4_SWIZZLE(cr, 1, 2, 0, 3), c0);
+    spx_f4 zero = spx_f4_zero();
+    spx_f4_transpose(&p00, &p11, &p22, &p01);
+    spx_f4 d0 = spx_f4_add(spx_f4_add(p00, p11), p22);                      /* |c0|^2 |c1|^2 |c2|^2 c0.c1 */
+    spx_f4 q3 = zero;
+    spx_f4_transpose(&p02, &p12, &pdet, &q3);
+    spx_f4 d1 = spx_f4_add(spx_f4_add(p02, p12), pdet);                     /* c0.c2 c1.c2 det 0 */
+    const spx_f4 tol = spx_f4_splat(SPX_ROTATION_TOLERANCE);
+    const spx_f4 sign = spx_f4_splat(-0.0f);
+    spx_f4 r0 = spx_f4_andnot(sign, spx_f4_sub(d0, spx_f4_set(1, 1, 1, 0)));
+    spx_f4 r1 = spx_f4_andnot(sign, spx_f4_sub(d1, spx_f4_set(0, 0, 1, 0)));
     /* det within tolerance of +1 also rules out reflections (det -1). */
-    __m128 ok = _mm_and_ps(_mm_cmple_ps(r0, tol), _mm_cmple_ps(r1, _mm_set1_ps(4.0f * SPX_ROTATION_TOLERANCE)));
+    spx_f4 ok = spx_f4_and(spx_f4_le(r0, tol), spx_f4_le(r1, spx_f4_splat(4.0f * SPX_ROTATION_TOLERANCE)));
     /* centre and extents in range (which fails for NaN and inf), extents > 0 */
-    const __m128 range = _mm_set1_ps(SPX_MAX_COORDINATE);
-    __m128 c = _mm_loadu_ps(f), h = _mm_loadu_ps(f + 2);                    /* c.xyz h.x / c.z h.xyz */
-    __m128 cfin = _mm_cmple_ps(_mm_andnot_ps(sign, c), range);
-    __m128 hok = _mm_and_ps(_mm_cmpgt_ps(h, zero), _mm_cmple_ps(h, range));
-    hok = _mm_or_ps(hok, _mm_castsi128_ps(_mm_set_epi32(0, 0, 0, -1)));     /* lane 0 of h is centre.z */
-    ok = _mm_and_ps(ok, _mm_and_ps(cfin, hok));
-    return _mm_movemask_ps(ok) == 0xF;
+    const spx_f4 range = spx_f4_splat(SPX_MAX_COORDINATE);
+    spx_f4 c = spx_f4_load(f), h = spx_f4_load(f + 2);                    /* c.xyz h.x / c.z h.xyz */
+    spx_f4 cfin = spx_f4_le(spx_f4_andnot(sign, c), range);
+    spx_f4 hok = spx_f4_and(spx_f4_gt(h, zero), spx_f4_le(h, range));
+    hok = spx_f4_or(hok, spx_i4_as_f4(spx_i4_set(-1, 0, 0, 0)));     /* lane 0 of h is centre.z */
+    ok = spx_f4_and(ok, spx_f4_and(cfin, hok));
+    return spx_f4_mask(ok) == 0xF;
 }
 #else
 static bool box_is_valid_fast(const spx_obb* box) { (void)box; return false; }

@@ -31,6 +31,7 @@ static inline spx_dvec3 spx_d3_cross(spx_dvec3 a, spx_dvec3 b)
     return spx_d3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 }
 static inline double spx_d3_len2(spx_dvec3 a) { return spx_d3_dot(a, a); }
+static inline double spx_d3_len(spx_dvec3 a) { return sqrt(spx_d3_len2(a)); }
 static inline spx_dvec3 spx_d3_mad(spx_dvec3 a, spx_dvec3 b, double s)
 {
     return spx_d3(a.x + b.x * s, a.y + b.y * s, a.z + b.z * s);
