@@ -872,53 +872,6 @@ static int static_box_test_as_swept(void)
     return 0;
 }
 
-/* The rings of sunk_meshes_bounded_work (24 x 12) with a resting pair's margin, 0.04 m: sunk 8 cm
-   through each other, deeper than the margin. The pairs within the margin (3,070) are not tested to
-   the budget: past 4 sunk deeper than the margin the touching pairs are taken instead (808, after a
-   few hundred within the margin), the same manifolds as past the budget, whichever ring is A (normals
-   negated). */
-static int sunk_past_the_margin(void)
-{
-    spx_shape s;
-    ENSURE(spx_shape_torus(&s, 0.45f, 0.16f, 24, 12));
-    placed a, b;
-    const spx_quat tilt = { sinf(0.2f), 0.0f, 0.0f, cosf(0.2f) };
-    ENSURE(make_placed(&s, 4, true, spx_v3(-3.0f, 4.0f, 3.5f), tilt, &a) == 0);
-    const spx_quat turn = { 0.0f, 0.0f, sinf(0.5f), cosf(0.5f) };
-    ENSURE(make_placed(&s, 4, true, spx_v3(-2.54f, 4.0f, 3.5f), turn, &b) == 0);
-    spx_shape_free(&s);
-    uint32_t within = 0, touching = 0;
-    spx_mesh_mesh_pairs(a.inst, b.inst, 0.04f, count_pair, &within);
-    spx_mesh_mesh_pairs(a.inst, b.inst, 0.0f, count_pair, &touching);
-    spx_manifold m[2][SPX_MAX_MESH_MANIFOLDS];
-    uint32_t count[2] = { 0, 0 };
-    spx_mesh_pair_stats st[2];
-    for (int swap = 0; swap < 2; ++swap)
-        spx_manifold_mesh_mesh_buffered(swap ? b.inst : a.inst, swap ? a.inst : b.inst, 0.04f, true, NULL, 0, m[swap],
-                                        SPX_MAX_MESH_MANIFOLDS, &count[swap], &st[swap]);
-    float deepest = 0.0f;
-    for (uint32_t g = 0; g < count[0]; ++g)
-        for (int k = 0; k < m[0][g].point_count; ++k) deepest = fmaxf(deepest, m[0][g].points[k].depth);
-    printf("  rings sunk past a 0.04 m margin: %u pairs within it, %u touching; %u and %u tested (swapped), margin "
-           "%.2f; %u manifolds, deepest %.3f m\n",
-           within, touching, st[0].pairs, st[1].pairs, (double)st[0].margin, count[0], (double)deepest);
-    ENSURE(within > SPX_MESH_PAIR_BUDGET && touching < SPX_MESH_PAIR_BUDGET);
-    for (int swap = 0; swap < 2; ++swap) {
-        ENSURE(st[swap].margin == 0.0f && !st[swap].cut);
-        ENSURE(st[swap].pairs <= touching + SPX_MESH_PAIR_BUDGET / 4);
-    }
-    ENSURE(count[0] >= 1 && count[0] == count[1] && deepest > 0.04f);
-    for (uint32_t g = 0; g < count[0]; ++g) {
-        ENSURE(m[0][g].point_count == m[1][g].point_count);
-        ENSURE_NEAR(m[0][g].normal.x, -m[1][g].normal.x, 1e-5f);
-        ENSURE_NEAR(m[0][g].normal.y, -m[1][g].normal.y, 1e-5f);
-        ENSURE_NEAR(m[0][g].normal.z, -m[1][g].normal.z, 1e-5f);
-    }
-    free_placed(&a);
-    free_placed(&b);
-    return 0;
-}
-
 /* A floor much larger than a torus (a 100 m box) under the torus, through spx_manifold_obb_mesh with
    the torus's surface edges: one manifold, the floor's normal, the ring's depth. The rule used to
    reject the floor's normal at the torus's curved sides and read their own normals through the
@@ -1010,7 +963,6 @@ int main(void)
     RUN_TEST(same_answer_from_any_tree, failures);
     RUN_TEST(buffered_same_answer, failures);
     RUN_TEST(sunk_meshes_bounded_work, failures);
-    RUN_TEST(sunk_past_the_margin, failures);
     RUN_TEST(static_box_test_as_swept, failures);
     RUN_TEST(large_box_under_torus, failures);
     RUN_TEST(capacity_limits_the_manifolds, failures);

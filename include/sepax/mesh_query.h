@@ -156,8 +156,8 @@ SPX_API spx_result spx_manifold_obb_mesh(const spx_obb* a, spx_mesh_instance* b,
                                          uint32_t capacity, uint32_t* out_count);
 
 /// Most triangle pairs spx_manifold_mesh_mesh tests in one descent of the trees. Meshes sunk deep
-/// into each other meet in more: past the budget within the margin, or once 4 pairs are sunk deeper
-/// than the margin, the pairs are found again without it (only those touching), and past it even then the manifolds come from the pairs tested, spread
+/// into each other meet in more: past the budget within the margin the pairs are found again without
+/// it (only those touching), and past it even then the manifolds come from the pairs tested, spread
 /// over the overlap (A's triangles taken in an order that halves the gaps, 256 at a time).
 #define SPX_MESH_PAIR_BUDGET 2048u
 

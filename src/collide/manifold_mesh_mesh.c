@@ -53,8 +53,7 @@
  *
  * Budget. Sunk meshes meet in pairs by the product of their sizes: a call tests at most
  * SPX_MESH_PAIR_BUDGET pairs a descent, A's triangles taken in batches in a spread order; past the
- * budget within the margin, or at SPX_MESH_SUNK_PAIRS pairs sunk deeper than the margin, it looks
- * again without it (a sunk pair's overlap matters, not its gaps),
+ * budget within the margin it looks again without it (a sunk pair's overlap matters, not its gaps),
  * and past it even then, the manifolds come from the spread sample.
  *
  * Limits. Depth is seen only through pairs that touch or come within the margin: a mesh sunk deeper
@@ -72,9 +71,6 @@
 #include <float.h>
 
 #define PAIR_POINTS 8
-/* Pairs sunk deeper than the margin that end the descent within the margin (the touching pairs are
-   taken instead, as past the budget). */
-#define SPX_MESH_SUNK_PAIRS 4u
 #define CACHE_PAIRS 64
 #define CLIP_MAX 12
 /* rad: a direction this far outside a feature's wedge of normals still counts as inside it; absorbs
@@ -128,8 +124,7 @@ typedef struct mesh_side {
 typedef struct mm_state {
     mesh_pairs pairs;
     mesh_side side_a, side_b;
-    bool cut;             /* the pair budget ran out, or the pairs sunk past the margin reached their count */
-    uint32_t deep_pairs;  /* pairs sunk deeper than the margin, this descent */
+    bool cut;             /* the pair budget ran out */
     uint32_t runs;        /* descents for pairs */
     uint32_t handed;      /* pairs tested, over all descents */
     pair_entry local[CACHE_PAIRS];
@@ -205,7 +200,7 @@ static spx_obb triangle_box(const spx_triangle* t, float margin)
 static bool visit_b(void* context, uint32_t tb)
 {
     mesh_pairs* mp = context;
-    if (mp->handed == mp->budget || mp->cut) {
+    if (mp->handed == mp->budget) {
         mp->cut = true;
         return true;
     }
@@ -693,12 +688,6 @@ static void visit_pair(void* context, uint32_t ta, uint32_t tb)
     pair_contact(mm->pairs.a, mm->pairs.b, ta, tb, mm->pairs.margin, mm->pairs.surface_edges, &mm->side_a,
                  &mm->side_b, &e);
     if (e.point_count == 0) return;
-    /* Sunk deeper than the margin over many pairs: the overlap matters, not the gaps, and the pairs
-       within the margin would run to the budget for nothing; the touching pairs are taken at once.
-       Counted, not judged at some moment of the descent: every order of the pairs reaches the count,
-       so the answer does not depend on the trees. */
-    if (mm->pairs.margin > 0.0f && e.deepest > mm->pairs.margin && ++mm->deep_pairs >= SPX_MESH_SUNK_PAIRS)
-        mm->pairs.cut = true;
     if (mm->cached < mm->cache_capacity) mm->cache[mm->cached++] = e;
     else mm->overflow = true;
     take(mm, &e);
@@ -706,7 +695,6 @@ static void visit_pair(void* context, uint32_t ta, uint32_t tb)
 
 static void run_pairs(mm_state* mm)
 {
-    mm->deep_pairs = 0;
     mm->cut = mesh_pairs_run(&mm->pairs);
     ++mm->runs;
     mm->handed += mm->pairs.handed;
