@@ -4,6 +4,7 @@
    answer from any tree; bad input. Answers worked out by hand in the comments. */
 #include <sepax/sepax.h>
 #include "collide/manifold_mesh.h"
+#include "collide/sweep_bound.h"
 #include "support/reference.h"
 #include "support/shapes.h"
 #include "support/test.h"
@@ -806,6 +807,57 @@ static int sunk_meshes_bounded_work(void)
     return 0;
 }
 
+/* The descents' static box test answers as the swept one at rest (u = 0), bit for bit: 200,000 pairs
+   of random boxes, flat ones and ones on the edge of touching among them, both tolerances. */
+static double box_uniform(uint64_t* s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(*s >> 11) * 0x1p-53;
+}
+
+/* Column i of the rotation matrix of unit quaternion q (x, y, z, w). */
+static spx_vec3 quat_column(const float q[4], int i)
+{
+    const float x = q[0], y = q[1], z = q[2], w = q[3];
+    if (i == 0) return spx_v3(1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w));
+    if (i == 1) return spx_v3(2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w));
+    return spx_v3(2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y));
+}
+
+static int static_box_test_as_swept(void)
+{
+    uint64_t seed = 0x0B0Bull;
+    const double still[3] = { 0.0, 0.0, 0.0 };
+    int touching = 0, apart = 0;
+    for (int n = 0; n < 200000; ++n) {
+        spx_world_box w[2];
+        for (int k = 0; k < 2; ++k) {
+            float q[4], len = 0.0f;
+            for (int i = 0; i < 4; ++i) q[i] = (float)(box_uniform(&seed) * 2.0 - 1.0), len += q[i] * q[i];
+            len = sqrtf(len);
+            for (int i = 0; i < 4; ++i) q[i] /= len;
+            for (int i = 0; i < 3; ++i) {
+                const spx_vec3 col = quat_column(q, i);
+                w[k].axis[i][0] = col.x, w[k].axis[i][1] = col.y, w[k].axis[i][2] = col.z;
+                w[k].half[i] = (float)(n % 7 == i ? 1e-4 : 0.01 + 2.0 * box_uniform(&seed));
+                w[k].center[i] = (float)(k == 0 ? 0.0 : 6.0 * box_uniform(&seed) - 3.0);
+            }
+            w[k].stamp = 0;
+        }
+        for (int e = 0; e < 2; ++e) {
+            const double eps = e ? SPX_BOUND_EPS_QUERY : SPX_BOUND_EPS;
+            double entry = 1.0;
+            const bool swept = spx_bound_box_box_eps(&w[0], &w[1], still, 0.0, eps, &entry);
+            TEST_ENSURE(spx_overlap_box_box_eps(&w[0], &w[1], eps) == swept);
+            if (swept) TEST_ENSURE(entry == 0.0);
+            touching += swept, apart += !swept;
+        }
+    }
+    printf("  static box test: %d touching, %d apart, all as the swept test at rest\n", touching, apart);
+    TEST_ENSURE(touching > 20000 && apart > 20000);
+    return 0;
+}
+
 /* A floor much larger than a torus (a 100 m box) under the torus, through spx_manifold_obb_mesh with
    the torus's surface edges: one manifold, the floor's normal, the ring's depth. The rule used to
    reject the floor's normal at the torus's curved sides and read their own normals through the
@@ -897,6 +949,7 @@ int main(void)
     TEST_RUN(same_answer_from_any_tree, failures);
     TEST_RUN(buffered_same_answer, failures);
     TEST_RUN(sunk_meshes_bounded_work, failures);
+    TEST_RUN(static_box_test_as_swept, failures);
     TEST_RUN(large_box_under_torus, failures);
     TEST_RUN(capacity_limits_the_manifolds, failures);
     TEST_RUN(bad_input, failures);

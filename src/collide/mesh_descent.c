@@ -197,9 +197,12 @@ static void descend_box(spx_descent* d)
                           (double)d->velocity_b.z - d->velocity_a.z };
     pending stack[STACK_SIZE];
     int sp = 0;
-    double entry;
+    double entry = 0.0;
+    /* A visit is at rest (t = 0): the static test answers as the swept one with u = 0, entry 0. */
+    const bool still = d->mode == SPX_DESCENT_VISIT;
     ++d->node_tests;
-    if (!spx_bound_box_box_eps(&qa, spx_mesh_instance_node(b, 0), u, prune_bound(d), SPX_BOUND_EPS_QUERY, &entry))
+    if (still ? !spx_overlap_box_box_eps(&qa, spx_mesh_instance_node(b, 0), SPX_BOUND_EPS_QUERY)
+              : !spx_bound_box_box_eps(&qa, spx_mesh_instance_node(b, 0), u, prune_bound(d), SPX_BOUND_EPS_QUERY, &entry))
         return;
     push(stack, &sp, 0, 0, entry);
     while (sp > 0) {
@@ -227,7 +230,10 @@ static void descend_box(spx_descent* d)
         const double bound = prune_bound(d);
         for (int k = 0; k < 2; ++k) {
             ++d->node_tests;
-            hit[k] = spx_bound_box_box_eps(&qa, spx_mesh_instance_node(b, pb[k]), u, bound, SPX_BOUND_EPS_QUERY, &e[k]);
+            e[k] = 0.0;
+            hit[k] = still ? spx_overlap_box_box_eps(&qa, spx_mesh_instance_node(b, pb[k]), SPX_BOUND_EPS_QUERY)
+                           : spx_bound_box_box_eps(&qa, spx_mesh_instance_node(b, pb[k]), u, bound, SPX_BOUND_EPS_QUERY,
+                                                   &e[k]);
         }
         push_ordered(stack, &sp, pa, pb, hit, e);
     }

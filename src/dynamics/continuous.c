@@ -424,7 +424,7 @@ static void impact_now(spx_ccd_stage* s, uint32_t i)
        manifold is dear, they are taken as they are. */
     if (A->shapes[me->shape_lo].type != SPX_SHAPE_MESH || B->shapes[me->shape_hi].type != SPX_SHAPE_MESH)
         spx_ccd_impact_points(s->w, A, &A->shapes[me->shape_lo], ca, qa, B, &B->shapes[me->shape_hi], cb, qb, points.p[0], &n,
-                      0.0f, &points);
+                              false, 0.0f, &points);
     spx_ccd_pushed pushed;
     spx_ccd_resolve(s, lo, A, qa, ca, hi, B, qb, cb, &A->shapes[me->shape_lo], &B->shapes[me->shape_hi], &points, n,
                     &pushed);

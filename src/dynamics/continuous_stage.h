@@ -115,10 +115,11 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
                       spx_ccd_impact* out);
 
 /* Where an impact acts: the points of the shape pair's manifold at the impact's pose, or the
-   impact's own point. Normal from A to B into *n. */
+   impact's own point. Normal from A to B into *n. overlap: *n comes from a sweep that started
+   overlapping, an estimate (for a box and a mesh the manifold's normal is then taken). */
 void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body_shape* ha, vec3s ca, versors qa,
                            const spx_body* B, const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n,
-                           float growth, spx_ccd_points* out);
+                           bool overlap, float growth, spx_ccd_points* out);
 
 /* ---- impacts and their supports (continuous_impact.c) ---- */
 

@@ -228,8 +228,9 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body
    hit again and again at one instant, each impulse a little smaller). */
 static bool approaching(const spx_world* w, const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a,
                         const spx_body* B, const spx_body_shape* hb, const spx_ccd_body* b, float t, float dt, vec3s p,
-                        vec3s n, float growth, spx_ccd_impact* out)
+                        vec3s n, bool overlap, float growth, spx_ccd_impact* out, float* closes_in)
 {
+    *closes_in = INFINITY;
     vec3s ca = center_at(a, t), cb = center_at(b, t);
     /* An approach within the float rounding of the velocities it comes from is none: an impulse
        leaves that much (a pair of spinning tori was struck again and again at one instant, each
@@ -246,10 +247,14 @@ static bool approaching(const spx_world* w, const spx_body* A, const spx_body_sh
        sub-intervals; the query's own point, in the same patch, says first whether it is worth it. */
     if (ha->type == SPX_SHAPE_MESH && hb->type == SPX_SHAPE_MESH && !(normal_speed(a, b, ca, cb, p, n) < slow))
         return false;
-    spx_ccd_impact_points(w, A, ha, ca, rotation_at(a, t), B, hb, cb, rotation_at(b, t), p, &n, growth, &out->points);
+    spx_ccd_impact_points(w, A, ha, ca, rotation_at(a, t), B, hb, cb, rotation_at(b, t), p, &n, overlap, growth,
+                          &out->points);
     float fastest = INFINITY;
-    for (uint32_t k = 0; k < out->points.count; ++k)
-        if (out->points.gap[k] == 0.0f) fastest = fminf(fastest, normal_speed(a, b, ca, cb, out->points.p[k], n));
+    for (uint32_t k = 0; k < out->points.count; ++k) {
+        const float speed = normal_speed(a, b, ca, cb, out->points.p[k], n), gap = out->points.gap[k];
+        if (gap == 0.0f) fastest = fminf(fastest, speed);
+        else if (speed < slow) *closes_in = fminf(*closes_in, gap / -speed);
+    }
     if (!(fastest < slow)) return false;
     out->t = t, out->normal = n;
     return true;
@@ -309,8 +314,9 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
            the impact's points are made: for two meshes sunk into each other they cost most. */
         if (t0 == 0.0f && !spx_ccd_owns_pair(s->c, ia, ib) && a->stamp != 2 && b->stamp != 2) return false;
         spx_ccd_impact found;
-        if (approaching(s->w, A, ha, a, B, hb, b, t0, s->dt, spx_to_glm_vec3(hit.point), spx_to_glm_vec3(hit.normal),
-                        0.0f, &found)) {
+        float closes_in;
+        if (approaching(s->w, A, ha, a, B, hb, b, t0, s->dt, spx_to_glm_vec3(hit.point), spx_to_glm_vec3(hit.normal), true, 0.0f, &found,
+                        &closes_in)) {
             *out = found;
             out->shape_a = sa, out->shape_b = sb;
             return true;
@@ -339,8 +345,9 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
             /* Touching within the tolerance. A pair that does not approach where it touches is
                grazing or turning away: without rotation it never meets; with it, step past and
                look again. */
-            float th = t + tau;
-            if (approaching(s->w, A, ha, a, B, hb, b, th, s->dt, p, n, ga + gb, out)) {
+            float th = t + tau, closes_in;
+            if (approaching(s->w, A, ha, a, B, hb, b, th, s->dt, p, n, hit.state == SPX_SWEEP_START_OVERLAP, ga + gb,
+                            out, &closes_in)) {
                 out->shape_a = sa, out->shape_b = sb;
                 return true;
             }
@@ -351,7 +358,11 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
                steps to the end of the step). */
             float closing = fmaxf(0.0f, -glms_vec3_dot(glms_vec3_sub(b->v, a->v), n)) + spin;
             if (!(closing > 0.0f)) return false;
-            t = th + 0.5f * tol / closing;
+            /* No further than the moment a point of the manifold not yet touching would touch at
+               its own approach: half the tolerance is more than its gap where a box rocks on the
+               corner just struck onto the next one (a turned cube on a thick wall or a sheet, whose
+               tolerance is a quarter of the cube, had that corner 4 mm through by then). */
+            t = th + fminf(0.5f * tol / closing, closes_in);
             span = fine;
             continue;
         }
@@ -391,7 +402,7 @@ static bool wrong_side_of_open(const spx_body_shape* ha, vec3s ca, const spx_bod
    B into *n. */
 void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body_shape* ha, vec3s ca, versors qa,
                            const spx_body* B, const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n,
-                           float growth, spx_ccd_points* out)
+                           bool overlap, float growth, spx_ccd_points* out)
 {
     const float tol = spx_ccd_pair_tolerance(ha, hb);
     spx_manifold ms[SPX_MAX_MESH_MANIFOLDS];
@@ -430,8 +441,14 @@ void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body
                                             w->contacts.mesh_pairs_bytes, ms, SPX_MAX_MESH_MANIFOLDS, &count, NULL);
     }
     if (wrong_side_of_open(ha, ca, hb, cb, point, *n)) *n = glms_vec3_negate(*n);
+    /* A box's sweep against a mesh that started overlapping gives only an estimate of the normal:
+       the average of its triangle pairs' least overlaps, blind to the edges between coplanar
+       triangles (a cube sunk 1 mm into a sheet of two triangles took the axis of their shared
+       edge). The manifold knows the surface: its normal is taken whenever it faces the same way. */
     int best = -1;
-    float best_dot = 0.9f;
+    const bool box_mesh = (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_MESH) ||
+                          (ha->type == SPX_SHAPE_MESH && hb->type == SPX_SHAPE_BOX);
+    float best_dot = overlap && box_mesh ? 0.0f : 0.9f;
     for (uint32_t k = 0; k < count; ++k) {
         if (ms[k].point_count == 0) continue;
         vec3s mn = spx_to_glm_vec3(ms[k].normal);

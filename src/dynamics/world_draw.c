@@ -1,6 +1,7 @@
 /* Debug drawing (debug_draw.h): the world visits what the host switched on and hands each piece to
    the host's functions. Reads the world only, in slot and manifold order, so two draws of one state
    make the same calls. */
+#include "math/glm_bridge.h"
 #include "world.h"
 #include "query_index.h"
 #include "geometry/mesh.h"
@@ -22,8 +23,6 @@ SPX_API spx_debug_draw spx_default_debug_draw(void)
     return d;
 }
 
-static spx_vec3 sv(vec3s v) { return spx_v3(v.x, v.y, v.z); }
-static vec3s gv(spx_vec3 v) { return (vec3s){ { v.x, v.y, v.z } }; }
 
 /* What one draw call needs besides the table: the drawing bounds as a box, when used. */
 typedef struct drawing {
@@ -50,12 +49,12 @@ static bool segment_in_view(const drawing* g, vec3s a, vec3s b)
 
 static void segment(const drawing* g, vec3s a, vec3s b, uint32_t color)
 {
-    if (g->d->draw_segment && segment_in_view(g, a, b)) g->d->draw_segment(sv(a), sv(b), color, g->d->context);
+    if (g->d->draw_segment && segment_in_view(g, a, b)) g->d->draw_segment(spx_from_glm_vec3(a), spx_from_glm_vec3(b), color, g->d->context);
 }
 
 static void point(const drawing* g, vec3s p, uint32_t color)
 {
-    if (g->d->draw_point && point_in_view(g, p)) g->d->draw_point(sv(p), g->d->point_size, color, g->d->context);
+    if (g->d->draw_point && point_in_view(g, p)) g->d->draw_point(spx_from_glm_vec3(p), g->d->point_size, color, g->d->context);
 }
 
 static void bounds(const drawing* g, const spx_aabb* box, uint32_t color)
@@ -80,7 +79,7 @@ static spx_transform compose(const spx_body* b, const spx_transform* local)
 {
     spx_transform t;
     const versors lq = { { local->q.x, local->q.y, local->q.z, local->q.w } };
-    t.p = sv(glms_vec3_add(b->origin, glms_quat_rotatev(b->rotation, gv(local->p))));
+    t.p = spx_from_glm_vec3(glms_vec3_add(b->origin, glms_quat_rotatev(b->rotation, spx_to_glm_vec3(local->p))));
     const versors q = glms_quat_mul(b->rotation, lq);
     t.q = (spx_quat){ q.x, q.y, q.z, q.w };
     return t;
@@ -92,7 +91,7 @@ static void mesh_triangles(const drawing* g, const spx_mesh* m, const spx_transf
 {
     const versors q = { { pose->q.x, pose->q.y, pose->q.z, pose->q.w } };
     const mat3s r = glms_quat_mat3(q);
-    const vec3s p = gv(pose->p);
+    const vec3s p = spx_to_glm_vec3(pose->p);
     uint32_t stack[2 * 160]; /* a descent holds at most one node a level and its sibling */
     uint32_t top = 0;
     stack[top++] = 0;
@@ -100,13 +99,13 @@ static void mesh_triangles(const drawing* g, const spx_mesh* m, const spx_transf
         const spx_obb_node* node = &m->nodes[stack[--top]];
         if (g->bounded) {
             /* The node's box turned into the world, and the axis-aligned box around it. */
-            const vec3s c = glms_vec3_add(p, glms_mat3_mulv(r, gv(node->box.center)));
+            const vec3s c = glms_vec3_add(p, glms_mat3_mulv(r, spx_to_glm_vec3(node->box.center)));
             spx_aabb box;
             for (int i = 0; i < 3; ++i) {
                 float e = 0.0f;
                 for (int k = 0; k < 3; ++k) {
                     /* World axis i's part of the node's axis k, times its half extent. */
-                    const vec3s axis = glms_mat3_mulv(r, gv(node->box.rotation.col[k]));
+                    const vec3s axis = glms_mat3_mulv(r, spx_to_glm_vec3(node->box.rotation.col[k]));
                     e += fabsf(axis.raw[i]) * (&node->box.half_extents.x)[k];
                 }
                 box.min[i] = c.raw[i] - e, box.max[i] = c.raw[i] + e;
@@ -123,8 +122,8 @@ static void mesh_triangles(const drawing* g, const spx_mesh* m, const spx_transf
             spx_vec3 v[3];
             spx_aabb box = { { INFINITY, INFINITY, INFINITY }, { -INFINITY, -INFINITY, -INFINITY } };
             for (int k = 0; k < 3; ++k) {
-                const vec3s w = glms_vec3_add(p, glms_mat3_mulv(r, gv(m->triangles[t].v[k])));
-                v[k] = sv(w);
+                const vec3s w = glms_vec3_add(p, glms_mat3_mulv(r, spx_to_glm_vec3(m->triangles[t].v[k])));
+                v[k] = spx_from_glm_vec3(w);
                 for (int i = 0; i < 3; ++i) box.min[i] = fminf(box.min[i], w.raw[i]), box.max[i] = fmaxf(box.max[i], w.raw[i]);
             }
             if (in_view(g, &box)) g->d->draw_triangle(v, m->source[t], info, g->d->context);
@@ -161,7 +160,7 @@ static void draw_shape(const drawing* g, uint32_t i, uint32_t k)
     if (s->type == SPX_SHAPE_BOX) {
         if (!d->draw_box) return;
         const spx_transform pose = compose(b, &s->local);
-        d->draw_box(&pose, sv(s->half_extents), &info, d->context);
+        d->draw_box(&pose, spx_from_glm_vec3(s->half_extents), &info, d->context);
     } else if (s->type == SPX_SHAPE_MESH) {
         const spx_transform pose = compose(b, &s->mesh_local);
         if (d->draw_mesh) d->draw_mesh(s->mesh, &pose, &info, d->context);
