@@ -3,6 +3,7 @@
 #include "island.h"
 #include "shape.h"
 #include "filter.h"
+#include "id_getter.h"
 #include "core/allocator.h"
 #include "geometry/validate.h"
 #include "geometry/mesh.h"
@@ -655,15 +656,20 @@ SPX_API spx_result spx_body_destroy(spx_world* w, spx_body_id id)
     uint32_t i = spx_body_lookup((w), (id));                                                                                    \
     if (i == SPX_NO_BODY) return SPX_ERR_STALE_ID
 
-SPX_API spx_result spx_body_get_transform(const spx_world* w, spx_body_id id, spx_transform* out)
+static spx_transform transform_of(const spx_body* b)
 {
-    LOOKUP(w, id, i);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    const spx_body* b = &w->bodies[i];
-    out->p = sv(b->origin);
-    out->q = (spx_quat){ b->rotation.x, b->rotation.y, b->rotation.z, b->rotation.w };
-    return SPX_OK;
+    return (spx_transform){ sv(b->origin), { b->rotation.x, b->rotation.y, b->rotation.z, b->rotation.w } };
 }
+
+#define BODY_GETTER(function, out_type, value)                                                                         \
+    SPX_ID_GETTER(function, spx_body_id, spx_body_lookup, SPX_NO_BODY, out_type, value)
+
+BODY_GETTER(spx_body_get_transform, spx_transform, transform_of(&w->bodies[slot]))
+BODY_GETTER(spx_body_get_center_of_mass, spx_vec3, sv(w->bodies[slot].center))
+BODY_GETTER(spx_body_get_mass, float, w->bodies[slot].mass)
+BODY_GETTER(spx_body_get_type, spx_body_type, w->bodies[slot].type)
+BODY_GETTER(spx_body_is_awake, bool, w->bodies[slot].awake)
+BODY_GETTER(spx_body_get_user_data, void*, w->bodies[slot].user_data)
 
 SPX_API spx_result spx_body_set_transform(spx_world* w, spx_body_id id, const spx_transform* t)
 {
@@ -727,38 +733,6 @@ SPX_API spx_result spx_body_apply_impulse(spx_world* w, spx_body_id id, spx_vec3
     return SPX_OK;
 }
 
-SPX_API spx_result spx_body_get_center_of_mass(const spx_world* w, spx_body_id id, spx_vec3* out)
-{
-    LOOKUP(w, id, i);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = sv(w->bodies[i].center);
-    return SPX_OK;
-}
-
-SPX_API spx_result spx_body_get_mass(const spx_world* w, spx_body_id id, float* out)
-{
-    LOOKUP(w, id, i);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = w->bodies[i].mass;
-    return SPX_OK;
-}
-
-SPX_API spx_result spx_body_get_type(const spx_world* w, spx_body_id id, spx_body_type* out)
-{
-    LOOKUP(w, id, i);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = w->bodies[i].type;
-    return SPX_OK;
-}
-
-SPX_API spx_result spx_body_is_awake(const spx_world* w, spx_body_id id, bool* out)
-{
-    LOOKUP(w, id, i);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = w->bodies[i].awake;
-    return SPX_OK;
-}
-
 SPX_API spx_result spx_body_set_awake(spx_world* w, spx_body_id id, bool awake)
 {
     LOOKUP(w, id, i);
@@ -769,14 +743,6 @@ SPX_API spx_result spx_body_set_awake(spx_world* w, spx_body_id id, bool awake)
         if (awake) spx_island_wake(w, i);
         else spx_island_sleep_now(w, i);
     }
-    return SPX_OK;
-}
-
-SPX_API spx_result spx_body_get_user_data(const spx_world* w, spx_body_id id, void** out)
-{
-    LOOKUP(w, id, i);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = w->bodies[i].user_data;
     return SPX_OK;
 }
 
