@@ -54,22 +54,9 @@ static inline vec3s inertia_mul(const float I[6], vec3s v)
                       I[4] * v.x + I[5] * v.y + I[2] * v.z } };
 }
 
-/* The unit quaternion of the rotation vector th, by the series solver.c's turn uses below half a
-   radian, so the joints see the rotation the body will end with. */
-static versors turn_of(vec3s th)
-{
-    const float h2 = 0.25f * dot(th, th);
-    float c, k;
-    if (h2 < 0.0625f) {
-        c = 1.0f - h2 * (0.5f - h2 * (1.0f / 24.0f));
-        k = 0.5f * (1.0f - h2 * (1.0f / 6.0f - h2 * (1.0f / 120.0f)));
-    } else {
-        const float half = sqrtf(h2);
-        c = cosf(half);
-        k = sinf(half) / (2.0f * half);
-    }
-    return glms_quat_normalize((versors){ { k * th.x, k * th.y, k * th.z, c } });
-}
+/* The unit quaternion of the rotation vector th, as solver.c turns a body, so the joints see the
+   rotation the body will end with. */
+static versors turn_of(vec3s th) { return glms_quat_normalize(spx_solver_rotation(th)); }
 
 /* One body as a joint sees it during a substep: its velocities (written back), its inverse mass
    and inertia, and its motion so far. */
@@ -316,6 +303,21 @@ static row line_row(const jbody* A, const jbody* B, const geom* g, vec3s n)
     return make_row(A, B, n, cross(add(g->d, g->rA), n), cross(g->rB, n));
 }
 
+/* The anchors held on the joint's line by two rows across it (u, v), each keeping its share of the
+   world-vector impulse acc. */
+static void lines_solve(jbody* A, jbody* B, const geom* g, vec3s u, vec3s v, spx_solver_soft rigid, bool use_bias,
+                        vec3s* acc)
+{
+    const vec3s across[2] = { u, v };
+    for (int k = 0; k < 2; ++k) {
+        const row p = line_row(A, B, g, across[k]);
+        float part = dot(*acc, across[k]);
+        const float before = part;
+        equality_solve(A, B, &p, dot(g->d, across[k]), rigid, false, use_bias, &part);
+        *acc = add(*acc, scale(across[k], part - before));
+    }
+}
+
 /* The wheel's axle as A wants it: A's x axis turned by the steering angle about A's y. */
 static vec3s steered_axle(const spx_joint* j, const geom* g)
 {
@@ -364,15 +366,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
             limit_solve(A, B, &up, j->limit.upper - x, c->inv_h, rigid, use_bias, &j->upper_impulse);
         }
         angular_lock_solve(A, B, frame_error(&g), rigid, false, use_bias, &j->angular_impulse);
-        /* The two rows across the axis, each keeping its share of the world-vector impulse. */
-        const vec3s across[2] = { g.ay, g.az };
-        for (int k = 0; k < 2; ++k) {
-            const row p = line_row(A, B, &g, across[k]);
-            float acc = dot(j->linear_impulse, across[k]);
-            const float before = acc;
-            equality_solve(A, B, &p, dot(g.d, across[k]), rigid, false, use_bias, &acc);
-            j->linear_impulse = add(j->linear_impulse, scale(across[k], acc - before));
-        }
+        lines_solve(A, B, &g, g.ay, g.az, rigid, use_bias, &j->linear_impulse);
         break;
     }
     case SPX_JOINT_WELD: {
@@ -443,14 +437,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
         const vec3s third = cross(axle, g.ay);
         const vec3s e = cross(axle, g.bx);
         angular_pair_solve(A, B, g.ay, third, dot(g.ay, e), dot(third, e), rigid, use_bias, &j->angular_impulse);
-        const vec3s across[2] = { axle, third };
-        for (int k = 0; k < 2; ++k) {
-            const row p = line_row(A, B, &g, across[k]);
-            float acc = dot(j->linear_impulse, across[k]);
-            const float before = acc;
-            equality_solve(A, B, &p, dot(g.d, across[k]), rigid, false, use_bias, &acc);
-            j->linear_impulse = add(j->linear_impulse, scale(across[k], acc - before));
-        }
+        lines_solve(A, B, &g, axle, third, rigid, use_bias, &j->linear_impulse);
         break;
     }
     case SPX_JOINT_DRAG: {

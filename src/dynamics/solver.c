@@ -58,24 +58,8 @@ static inline vec3s rotate(versors q, vec3s v, float sign)
     return add3(add3(v, scale3(t, q.w)), cross3(u, t));
 }
 
-/* q turned by the rotation vector th (world axes), normalised: (cos(a/2), sin(a/2) th/a) q with
-   a = |th|. Below a = 0.5 rad the half angle's series to its fourth power (relative error under
-   4e-7, below float's rounding after the normalisation) stands for sin and cos. */
-static versors turn(versors q, vec3s th)
-{
-    const float h2 = 0.25f * (th.x * th.x + th.y * th.y + th.z * th.z); /* (a/2)^2 */
-    float c, k;                                                          /* cos(a/2), sin(a/2) / a */
-    if (h2 < 0.0625f) {
-        c = 1.0f - h2 * (0.5f - h2 * (1.0f / 24.0f));
-        k = 0.5f * (1.0f - h2 * (1.0f / 6.0f - h2 * (1.0f / 120.0f)));
-    } else {
-        const float half = sqrtf(h2);
-        c = cosf(half);
-        k = sinf(half) / (2.0f * half);
-    }
-    const versors dq = { { k * th.x, k * th.y, k * th.z, c } };
-    return glms_quat_normalize(glms_quat_mul(dq, q));
-}
+/* q turned by the rotation vector th (world axes), normalised. */
+static versors turn(versors q, vec3s th) { return glms_quat_normalize(glms_quat_mul(spx_solver_rotation(th), q)); }
 
 /* rad: a body of unequal principal inertias in no contact that turns more than this in a step turns
    as a free body would with its angular momentum (free_turn), not at one w. */
