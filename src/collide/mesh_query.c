@@ -202,15 +202,15 @@ static spx_result contacts_checked(spx_result checked, const spx_obb* box, spx_m
     return SPX_OK;
 }
 
-SPX_API spx_result spx_contacts_obb_mesh(const spx_obb* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
-                                         uint32_t capacity, spx_mesh_hit* out)
+SPX_API spx_result spx_penetration_obb_mesh(const spx_obb* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
+                                            uint32_t capacity, spx_mesh_hit* out)
 {
     if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
     return contacts_checked(check_box_mesh(a, b, out), a, NULL, b, contacts, capacity, out);
 }
 
-SPX_API spx_result spx_contacts_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
-                                          uint32_t capacity, spx_mesh_hit* out)
+SPX_API spx_result spx_penetration_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
+                                             uint32_t capacity, spx_mesh_hit* out)
 {
     if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
     return contacts_checked(check_mesh_mesh(a, b, out), NULL, a, b, contacts, capacity, out);

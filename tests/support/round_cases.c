@@ -143,7 +143,7 @@ void round_case_make(round_pair_kind kind, round_family family, uint64_t seed, r
             spx_vec3 target = o->sphere[0].center, from;
             if (sb == 2) {
                 spx_vec3 corners[8];
-                spx_obb_corners(&o->box, corners);
+                spx_obb_get_corners(&o->box, corners);
                 int k = (int)(case_rng_next(&g) % 8), m = (int)(case_rng_next(&g) % 8);
                 from = case_uniform(&g, 0, 1) < 0.5 ? corners[k] : scale3(add3(corners[k], corners[k ^ (1 << (m % 3))]), 0.5);
             } else if (sb == 3) {
