@@ -672,7 +672,7 @@ int main(int argc, char** argv)
     }
 
     /* The speed goals, on the figures above. */
-    bench_report_note(&rep, "\nissue 4 (goals measured here; instructions a step: bench/world_callgrind.sh):");
+    bench_report_note(&rep, "\ngoals (measured here; instructions a step: bench/world_callgrind.sh):");
     for (int s = 0; s < SCENE_COUNT; ++s) {
         if (!o.scene_on[s]) continue;
         const row* sepax = NULL;
