@@ -411,8 +411,7 @@ spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s)
     memcpy(&box, out, sizeof box);
     return box;
 #else
-    /* Written out in scalars: the struct-returning matrix helpers cost several hundred instructions
-       a call here. */
+    /* Written out in scalars: the struct-returning matrix helpers do not inline here. */
     const float x = b->rotation.x, y = b->rotation.y, z = b->rotation.z, w = b->rotation.w;
     const float r[3][3] = { /* r[i]: column i */
                             { 1.0f - 2.0f * (y * y + z * z), 2.0f * (x * y + w * z), 2.0f * (x * z - w * y) },

@@ -36,8 +36,8 @@ static spx_solver_soft soft(float hertz, float zeta, float h)
 static const spx_solver_soft hard = { 0.0f, 1.0f, 0.0f };
 
 /* Rigid rows are springs of a third of the substep rate (120 Hz at 60 Hz and 6 substeps), damping
-   ratio 2. At half the rate a chain of 1 kg links with a 100 kg weight gained energy (3,760 J to
-   4,950 J in 36 s) and flew apart; at a sixth it stretched 2.9% instead of 0.7%. */
+   ratio 2. Stiffer, a chain of light links holding a heavy weight gains energy and flies apart;
+   softer, it stretches visibly. */
 #define SPX_JOINT_RIGID_RATE (1.0f / 3.0f)
 #define SPX_JOINT_DAMPING_RATIO 2.0f
 
@@ -264,8 +264,8 @@ typedef spx_joint_geom geom;
 
 /* The joint's geometry where the bodies are now, into j->geom: levers, the anchors' gap, the frames
    and their axes for the joints that turn about them, and the point rows' inverse mass at these
-   levers. (The warm start's mass kept for the relax pass left it short of exact: an undamped
-   pendulum then gained 0.25% of its swing's energy in 60 s.) */
+   levers, made again for the relax pass: the warm start's mass is not exact there, and an undamped
+   pendulum would slowly gain energy. */
 static void update_geom(spx_joint* j, const jbody* A, const jbody* B)
 {
     geom* g = &j->geom;

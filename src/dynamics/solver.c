@@ -79,8 +79,8 @@ static versors turn_about(versors q, int i, float angle)
    split of Dullweber, Leimkuhler and McLachlan (1997), in pieces of at most SPX_SOLVER_FREE_TURN,
    each the exact turns about the principal axes x, y for half the piece, z for all of it, then y
    and x for half. Each turn keeps |l| exactly and the energy to second order, however unequal the
-   inertias (a 2 x 0.1 x 0.02 m plank's differ 385 times; turned at one w, 3.3 rad a step near its
-   intermediate axis, it lost 70% of its angular momentum in 4 steps). */
+   inertias (a thin plank's differ hundreds of times: turned at one w near its intermediate axis,
+   it would lose most of its angular momentum in a few steps). */
 static versors free_turn(const spx_body* b, versors q0, vec3s l, float dt, versors otherwise)
 {
     const vec3s I = b->principal_inertia;
@@ -255,8 +255,8 @@ static uint32_t color_manifolds(spx_solver_scratch* s, uint32_t nb, uint32_t nc,
         color[k] = chosen;
     }
     /* By colour, and within a colour by point count, most first: a block costs as much as its
-       fullest lane, and manifolds of like counts side by side leave fewer empty point slots
-       (falling: 73% of the slots held a point in manifold order). Counting sort: stable. */
+       fullest lane, and manifolds of like counts side by side leave fewer empty point slots.
+       Counting sort: stable. */
     enum { KEYS = SPX_SOLVER_COLORS * SPX_MAX_MANIFOLD_POINTS };
     uint32_t start[KEYS + 1];
     memset(start, 0, sizeof start);
