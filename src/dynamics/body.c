@@ -752,12 +752,19 @@ SPX_API spx_result spx_body_set_user_data(spx_world* w, spx_body_id id, void* us
     return SPX_OK;
 }
 
+spx_result spx_material_check(float friction, float restitution)
+{
+    if (!isfinite(friction) || !isfinite(restitution)) return SPX_ERR_NOT_FINITE;
+    if (friction < 0.0f || restitution < 0.0f || restitution > 1.0f) return SPX_ERR_INVALID_ARGUMENT;
+    return SPX_OK;
+}
+
 SPX_API spx_result spx_body_set_material(spx_world* w, spx_body_id id, float friction, float restitution)
 {
     LOOKUP(w, id, i);
     if (w->locked) return SPX_ERR_WORLD_LOCKED;
-    if (!isfinite(friction) || !isfinite(restitution)) return SPX_ERR_NOT_FINITE;
-    if (friction < 0.0f || restitution < 0.0f || restitution > 1.0f) return SPX_ERR_INVALID_ARGUMENT;
+    const spx_result r = spx_material_check(friction, restitution);
+    if (r != SPX_OK) return r;
     spx_body* b = &w->bodies[i];
     b->friction = friction;
     b->restitution = restitution;

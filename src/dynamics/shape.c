@@ -193,8 +193,8 @@ SPX_API spx_result spx_shape_set_material(spx_world* w, spx_shape_id id, float f
 {
     SHAPE(w, id, slot);
     if (w->locked) return SPX_ERR_WORLD_LOCKED;
-    if (!isfinite(friction) || !isfinite(restitution)) return SPX_ERR_NOT_FINITE;
-    if (friction < 0.0f || restitution < 0.0f || restitution > 1.0f) return SPX_ERR_INVALID_ARGUMENT;
+    const spx_result r = spx_material_check(friction, restitution);
+    if (r != SPX_OK) return r;
     spx_body_shape* s = shape_of(w, slot);
     s->friction = friction;
     s->restitution = restitution;
