@@ -170,26 +170,26 @@ SPX_API spx_result spx_sweep_mesh_mesh(spx_mesh_instance* a, spx_vec3 velocity_a
     return SPX_OK;
 }
 
-SPX_API spx_result spx_overlap_obb_mesh(const spx_obb* a, spx_mesh_instance* b, bool* out_overlap)
+/* The overlap query of a checked pair: box-mesh (box) or mesh-mesh (a). */
+static spx_result overlap_checked(spx_result checked, const spx_obb* box, spx_mesh_instance* a, spx_mesh_instance* b,
+                                  bool* out_overlap)
 {
-    spx_result r = check_box_mesh(a, b, out_overlap);
-    if (r != SPX_OK) return r;
-    spx_descent d = descent_for(a, NULL, b, zero, zero, 0.0f);
+    if (checked != SPX_OK) return checked;
+    spx_descent d = descent_for(box, a, b, zero, zero, 0.0f);
     d.mode = SPX_DESCENT_ANY;
     spx_descend(&d);
     *out_overlap = d.found;
     return SPX_OK;
 }
 
+SPX_API spx_result spx_overlap_obb_mesh(const spx_obb* a, spx_mesh_instance* b, bool* out_overlap)
+{
+    return overlap_checked(check_box_mesh(a, b, out_overlap), a, NULL, b, out_overlap);
+}
+
 SPX_API spx_result spx_overlap_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, bool* out_overlap)
 {
-    spx_result r = check_mesh_mesh(a, b, out_overlap);
-    if (r != SPX_OK) return r;
-    spx_descent d = descent_for(NULL, a, b, zero, zero, 0.0f);
-    d.mode = SPX_DESCENT_ANY;
-    spx_descend(&d);
-    *out_overlap = d.found;
-    return SPX_OK;
+    return overlap_checked(check_mesh_mesh(a, b, out_overlap), NULL, a, b, out_overlap);
 }
 
 /* The contacts query of a checked pair: box-mesh (box) or mesh-mesh (a). */
