@@ -39,31 +39,35 @@ void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const
         return SPX_OK;                                                                                                 \
     }                                                                                                                  \
                                                                                                                        \
-    static spx_result at_rest(const spx_##A* a, const spx_##B* b, bool* out_overlap, spx_penetration* out)             \
+    static bool at_rest(const spx_##A* a, const spx_##B* b, bool track_depth, pair* p, spx_sat* s)                     \
     {                                                                                                                  \
-        spx_result r = check_pair(a, b);                                                                               \
-        if (r != SPX_OK) return r;                                                                                     \
         const spx_vec3 zero = { 0, 0, 0 };                                                                             \
-        pair p;                                                                                                        \
-        spx_sat s;                                                                                                     \
-        make(a, zero, b, zero, &p);                                                                                    \
-        const bool touches = sat(&p, 0.0, &s, out != NULL);                                                            \
-        if (out_overlap) *out_overlap = touches;                                                                       \
-        if (out) {                                                                                                     \
-            settle(&p, a, b, &s);                                                                                      \
-            spx_sat_fill_penetration(&s, touches, axis_dir, &p, frame, out);                                           \
-        }                                                                                                              \
-        return SPX_OK;                                                                                                 \
+        make(a, zero, b, zero, p);                                                                                     \
+        return sat(p, 0.0, s, track_depth);                                                                            \
     }                                                                                                                  \
                                                                                                                        \
     SPX_API spx_result spx_penetration_##A##_##B(const spx_##A* a, const spx_##B* b, spx_penetration* out)             \
     {                                                                                                                  \
-        return out ? at_rest(a, b, NULL, out) : SPX_ERR_INVALID_ARGUMENT;                                              \
+        if (!out) return SPX_ERR_INVALID_ARGUMENT;                                                                     \
+        spx_result r = check_pair(a, b);                                                                               \
+        if (r != SPX_OK) return r;                                                                                     \
+        pair p;                                                                                                        \
+        spx_sat s;                                                                                                     \
+        const bool touches = at_rest(a, b, true, &p, &s);                                                              \
+        settle(&p, a, b, &s);                                                                                          \
+        spx_sat_fill_penetration(&s, touches, axis_dir, &p, frame, out);                                               \
+        return SPX_OK;                                                                                                 \
     }                                                                                                                  \
                                                                                                                        \
     SPX_API spx_result spx_overlap_##A##_##B(const spx_##A* a, const spx_##B* b, bool* out_overlap)                    \
     {                                                                                                                  \
-        return out_overlap ? at_rest(a, b, out_overlap, NULL) : SPX_ERR_INVALID_ARGUMENT;                              \
+        if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;                                                             \
+        spx_result r = check_pair(a, b);                                                                               \
+        if (r != SPX_OK) return r;                                                                                     \
+        pair p;                                                                                                        \
+        spx_sat s;                                                                                                     \
+        *out_overlap = at_rest(a, b, false, &p, &s);                                                                   \
+        return SPX_OK;                                                                                                 \
     }
 
 #endif
