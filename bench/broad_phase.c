@@ -1,26 +1,22 @@
-/* sepax_bench_broad: the broad phase alone, as a world step would drive it. See bench/README.md
+/* sepax_bench broad: the broad phase alone, as a world step would drive it. See bench/README.md
    ("Broad phase").
 
-   sepax_bench_broad [-n=<bodies,...>] [-s=<steps>] [--awake=<fraction>] [--fat=<fraction>] [--seed=<n>]
+   sepax_bench broad [-n=<bodies,...>] [--runs=<steps>] [--awake=<fraction>] [--fat=<fraction>] [--seed=<n>]
 
-   The broad phase is internal (src/broad/), so unlike sepax_bench this program reaches src/.
+   The broad phase is internal (src/broad/): the one suite that reaches src/.
    Exit status: 0; 2 for a bad option; 3 when a sepax call fails. */
 #define _POSIX_C_SOURCE 200112L
 #include "machine.h"
+#include "suite.h"
 #include "timer.h"
 #include "broad/pair_finder.h"
 #include "broad/swept_sphere.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#ifndef SPX_BENCH_BUILD_TYPE
-#define SPX_BENCH_BUILD_TYPE "?"
-#endif
 
 #define MAX_SIZES 16
 #define MAX_STEPS 1000
@@ -30,19 +26,15 @@
 
 static void usage(FILE* f)
 {
-    fprintf(f, "usage: sepax_bench_broad [options]\n"
-               "  -n=<n1,n2,...>   body counts (default 1000,10000,100000)\n"
-               "  -s=<steps>       timed steps a size after %d untimed ones, median reported (default 30)\n"
-               "  --awake=<f>      fraction of the boxes (not the ground) that move, 0..1 (default 0.8)\n"
-               "  --fat=<f>        fat margin as a fraction of a box's largest extent (default %g)\n"
-               "  --seed=<n>       scene seed (default 1)\n",
-            WARM_STEPS, (double)SPX_PAIR_FINDER_FAT_FRACTION);
-}
-
-static const char* value(const char* arg, const char* name)
-{
-    size_t len = strlen(name);
-    return strncmp(arg, name, len) == 0 && arg[len] == '=' ? arg + len + 1 : NULL;
+    fprintf(f, "usage: sepax_bench broad [options]\n"
+               "  -n=<n1,n2,...>     body counts (default 1000,10000,100000)\n"
+               "  --awake=<f>        fraction of the boxes (not the ground) that move, 0..1 (default 0.8)\n"
+               "  --fat=<f>          fat margin as a fraction of a box's largest extent (default %g)\n"
+               "  --seed=<n>         scene seed (default 1)\n"
+               "  (runs: timed steps a size after %d untimed ones, default 30; --quick: 1000 and 10000\n"
+               "  bodies, 3 steps)\n",
+            (double)SPX_PAIR_FINDER_FAT_FRACTION, WARM_STEPS);
+    bench_common_usage(f);
 }
 
 /* CPU time of this thread: on a machine shared with other jobs a step can wait for the processor,
@@ -174,57 +166,62 @@ static spx_result broad_step(scene* s, spx_pair_finder* f, bool first, spx_pair_
     return r;
 }
 
-int main(int argc, char** argv)
+typedef struct options {
+    uint32_t sizes[MAX_SIZES];
+    int size_count;
+    bool sized;
+    float fat, awake;
+    uint64_t seed;
+} options;
+
+/* The broad suite's own options (bench_option_fn). */
+static int own_option(int argc, char** argv, int* i, void* context)
 {
-    uint32_t sizes[MAX_SIZES] = { 1000, 10000, 100000 };
-    int size_count = 3, steps = 30;
-    float fat = SPX_PAIR_FINDER_FAT_FRACTION, awake = 0.8f;
-    uint64_t seed = 1;
-    for (int i = 1; i < argc; ++i) {
-        const char* v;
-        if ((v = value(argv[i], "-n"))) {
-            size_count = 0;
-            for (char* end = (char*)v; *v && size_count < MAX_SIZES; v = end + (*end == ',')) {
-                errno = 0;
-                unsigned long long n = strtoull(v, &end, 0);
-                if (errno || end == v || n < 2 || n > 10000000ull || (*end && *end != ','))
-                    return fprintf(stderr, "sepax_bench_broad: -n wants body counts, 2..10000000\n"), 2;
-                sizes[size_count++] = (uint32_t)n;
-            }
-        } else if ((v = value(argv[i], "-s"))) {
-            steps = atoi(v);
-            if (steps < 1 || steps > MAX_STEPS)
-                return fprintf(stderr, "sepax_bench_broad: -s wants 1..%d\n", MAX_STEPS), 2;
-        } else if ((v = value(argv[i], "--fat"))) {
-            char* end;
-            fat = strtof(v, &end);
-            if (end == v || *end || !(fat >= 0.0f && fat <= 10.0f))
-                return fprintf(stderr, "sepax_bench_broad: --fat wants 0..10\n"), 2;
-        } else if ((v = value(argv[i], "--awake"))) {
-            char* end;
-            awake = strtof(v, &end);
-            if (end == v || *end || !(awake >= 0.0f && awake <= 1.0f))
-                return fprintf(stderr, "sepax_bench_broad: --awake wants 0..1\n"), 2;
-        } else if ((v = value(argv[i], "--seed"))) {
-            seed = strtoull(v, NULL, 0);
-        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "sepax_bench_broad: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
+    (void)argc;
+    options* o = context;
+    const char* v;
+    char* end;
+    if ((v = bench_option_value(argv[*i], "-n"))) {
+        o->size_count = bench_parse_counts(v, o->sizes, MAX_SIZES, 2, 10000000ull);
+        if (o->size_count < 0) return fprintf(stderr, "%s: -n wants body counts, 2..10000000\n", argv[0]), -1;
+        o->sized = true;
+    } else if ((v = bench_option_value(argv[*i], "--fat"))) {
+        o->fat = strtof(v, &end);
+        if (end == v || *end || !(o->fat >= 0.0f && o->fat <= 10.0f))
+            return fprintf(stderr, "%s: --fat wants 0..10\n", argv[0]), -1;
+    } else if ((v = bench_option_value(argv[*i], "--awake"))) {
+        o->awake = strtof(v, &end);
+        if (end == v || *end || !(o->awake >= 0.0f && o->awake <= 1.0f))
+            return fprintf(stderr, "%s: --awake wants 0..1\n", argv[0]), -1;
+    } else if ((v = bench_option_value(argv[*i], "--seed"))) {
+        o->seed = strtoull(v, NULL, 0);
+    } else {
+        return 0;
     }
+    return 1;
+}
+
+int bench_broad(int argc, char** argv)
+{
+    options o = { { 1000, 10000, 100000 }, 3, false, SPX_PAIR_FINDER_FAT_FRACTION, 0.8f, 1 };
+    bench_common common = BENCH_COMMON_DEFAULTS;
+    int parsed = bench_parse_options(argc, argv, &common, NULL, MAX_STEPS, own_option, &o, usage);
+    if (parsed >= 0) return parsed;
+    const char* program = argv[0];
+    uint32_t* sizes = o.sizes;
+    int size_count = o.size_count;
+    bool sized = o.sized;
+    float fat = o.fat, awake = o.awake;
+    uint64_t seed = o.seed;
+    if (common.quick && !sized) size_count = 2;
+    int steps = common.runs ? common.runs : common.quick ? 3 : 30;
 
     bench_machine m;
     bench_machine_probe(&m, NULL);
-    printf("sepax_bench_broad: swept spheres of a scene into the pair finder, then an update; dt 1/60 s, "
+    printf("%s: swept spheres of a scene into the pair finder, then an update; dt 1/60 s, "
            "%g of the boxes awake, fat %g\n",
-           (double)awake, (double)fat);
-    printf("date: %s  machine: %s  cpu: %s  load average at start: %s\n", m.date, m.name, m.cpu, m.load);
-    const char* optimised = bench_optimised_note();
-    printf("compiler: %s  build: %s%s\n\n", m.compiler, SPX_BENCH_BUILD_TYPE, optimised);
+           program, (double)awake, (double)fat);
+    bench_print_header(program, &m);
     printf("%8s %6s %8s %8s %8s %9s %8s %8s %8s %8s %7s %7s %9s %8s %9s %6s %7s\n", "bodies", "steps", "moving",
            "first_ms", "set_ms", "update_ms", "step_ms", "step_min", "wall_ms", "pairs", "began", "ended", "reinserts",
            "queries", "fat_pairs", "height", "MiB");
@@ -234,7 +231,7 @@ int main(int argc, char** argv)
         scene s;
         spx_pair_finder* f = NULL;
         if (!scene_make(&s, sizes[k], seed, awake) || spx_pair_finder_create(NULL, sizes[k], &f) != SPX_OK) {
-            fprintf(stderr, "sepax_bench_broad: out of memory for %u bodies\n", sizes[k]);
+            fprintf(stderr, "%s: out of memory for %u bodies\n", program, sizes[k]);
             scene_free(&s);
             status = 3;
             continue;
@@ -259,7 +256,7 @@ int main(int argc, char** argv)
             reinserts += put_back;
         }
         if (r != SPX_OK) {
-            fprintf(stderr, "sepax_bench_broad: %u bodies: %s\n", sizes[k], spx_result_string(r));
+            fprintf(stderr, "%s: %u bodies: %s\n", program, sizes[k], spx_result_string(r));
             status = 3;
         } else {
             spx_pair_finder_get_stats(f, &st);

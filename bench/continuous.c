@@ -1,6 +1,6 @@
-/* sepax_bench_continuous: the continuous-collision table (docs/continuous.md).
+/* sepax_bench continuous: the continuous-collision table (docs/continuous.md).
  *
- *   sepax_bench_continuous [--quick] [--bodies=<n>] [--steps=<n>] [-r=<reps>]
+ *   sepax_bench continuous [--quick] [--bodies=<n>] [--steps=<n>] [--runs=<reps>] [--inner=<m>]
  *
  * Rows: the closed container (tests/support/container.c: boxes of 0.1 m at 250 m/s in random
  * directions inside six static walls 0.1 m thick; plain materials with gravity, and elastic) with its
@@ -9,8 +9,9 @@
  * repetitions' mean step time; the bullet through paper (spx_scene_paper: a 0.1 m cube at a static
  * 0.01 m wall at 10 to 10,000 m/s, 8 start phases) with passes, deepest penetration and rebound. Markdown on
  * stdout. One thread; wall-clock time of spx_world_step alone. */
-#include "timer.h"
 #include "machine.h"
+#include "suite.h"
+#include "timer.h"
 #include "support/container.h"
 #include "support/scenes.h"
 #include <sepax/sepax.h>
@@ -144,26 +145,41 @@ static void bullet_rows(void)
     }
 }
 
-int main(int argc, char** argv)
+static void usage(FILE* f)
 {
-    options o = { 5000, 600, 5, 10.0f };
-    for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--quick")) o.steps = 60, o.reps = 1;
-        else if (!strncmp(argv[i], "--bodies=", 9)) o.bodies = (uint32_t)atoi(argv[i] + 9);
-        else if (!strncmp(argv[i], "--steps=", 8)) o.steps = (uint32_t)atoi(argv[i] + 8);
-        else if (!strncmp(argv[i], "-r=", 3)) o.reps = (uint32_t)atoi(argv[i] + 3);
-        else if (!strncmp(argv[i], "--inner=", 8)) o.inner = (float)atof(argv[i] + 8);
-        else {
-            fprintf(stderr, "usage: sepax_bench_continuous [--quick] [--bodies=<n>] [--steps=<n>] [-r=<reps>] [--inner=<m>]\n");
-            return 2;
-        }
-    }
-    if (o.reps < 1) o.reps = 1;
+    fprintf(f, "usage: sepax_bench continuous [options]\n"
+               "  --bodies=<n>       boxes in the container (default 5000)\n"
+               "  --steps=<n>        steps a row (default 600; --quick 60)\n"
+               "  --inner=<m>        the container's inner width (default 10)\n"
+               "  (default 5 repetitions; --quick: 1)\n");
+    bench_common_usage(f);
+}
+
+/* The continuous suite's own options (bench_option_fn). */
+static int own_option(int argc, char** argv, int* i, void* context)
+{
+    (void)argc;
+    options* o = context;
+    const char* v;
+    if ((v = bench_option_value(argv[*i], "--bodies"))) o->bodies = (uint32_t)atoi(v);
+    else if ((v = bench_option_value(argv[*i], "--steps"))) o->steps = (uint32_t)atoi(v);
+    else if ((v = bench_option_value(argv[*i], "--inner"))) o->inner = (float)atof(v);
+    else return 0;
+    return 1;
+}
+
+int bench_continuous(int argc, char** argv)
+{
+    options o = { 5000, 0, 5, 10.0f };
+    bench_common common = BENCH_COMMON_DEFAULTS;
+    int parsed = bench_parse_options(argc, argv, &common, NULL, 1000, own_option, &o, usage);
+    if (parsed >= 0) return parsed;
+    if (o.steps == 0) o.steps = common.quick ? 60 : 600;
+    o.reps = common.runs ? (uint32_t)common.runs : common.quick ? 1 : 5;
     if (o.steps < 1) o.steps = 1;
     bench_machine m;
     bench_machine_probe(&m, NULL);
-    printf("sepax_bench_continuous: %s, %s, %s build, %s%s; load %s\n\n", m.date, m.cpu, SPX_BENCH_BUILD_TYPE,
-           bench_simd_name(), bench_optimised_note(), m.load);
+    bench_print_header(argv[0], &m);
     printf("| scene | bodies | steps | ms a step | worst ms | impacts a step | steps over the limit | passes | notes |\n");
     printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
     int r = container_row(&o, false);

@@ -1,4 +1,4 @@
-/* sepax_bench_joints: the jointed scenes, as plain data every engine builds its own world from:
+/* sepax_bench joints: the jointed scenes, as plain data every engine builds its own world from:
    boxes at their starting poses (unturned) and point joints (ball joints) given by a world anchor at
    the start. */
 #ifndef SPX_BENCH_JOINT_SCENES_H

@@ -1,16 +1,17 @@
-/* sepax_bench_joints: jointed scenes stepped for 10 s, sepax and (built with -DSEPAX_BENCH_PEERS=ON
+/* sepax_bench joints: jointed scenes stepped for 10 s, sepax and (built with -DSEPAX_BENCH_PEERS=ON
    and Bullet found) Bullet on the same bodies and ball joints in the same run. Reports ms a step
    (mean over the run) and the joint error each step, the largest gap between a joint's two anchors
    over its joints (m): median, p99 and max over the steps; "exploded" when a body went non-finite or
    a gap passed 1 m.
 
-   sepax_bench_joints [-s=<name,name>] [--steps=<n>] [--no-peers]
+   sepax_bench joints [-s=<name,name>] [--steps=<n>] [--quick] [--no-peers]
 
    Scenes: chain-20 (20 links of 1 kg laid level, let fall from a world anchor), chain-100-heavy
    (100 links of 1 kg hanging, a 100 kg end kicked sideways at 2 m/s), bridge-100 (100 planks of 2 kg
    joined at both edges, their ends to the world, 20 boxes of 5 kg dropped on them). */
 #define _POSIX_C_SOURCE 200112L
 #include "joint_scenes.h"
+#include "suite.h"
 #include "timer.h"
 #include <sepax/sepax.h>
 
@@ -197,20 +198,41 @@ static int run(const bench_joint_peer* e, const bench_joint_scene* s)
     return 0;
 }
 
-int main(int argc, char** argv)
+static void usage(FILE* f)
 {
-    const char* only = NULL;
-    int steps = 600;
-    bool peers = true;
-    for (int i = 1; i < argc; ++i) {
-        if (strncmp(argv[i], "-s=", 3) == 0) only = argv[i] + 3;
-        else if (strncmp(argv[i], "--steps=", 8) == 0) steps = atoi(argv[i] + 8);
-        else if (strcmp(argv[i], "--no-peers") == 0) peers = false;
-        else {
-            fprintf(stderr, "usage: sepax_bench_joints [-s=<name,name>] [--steps=<n>] [--no-peers]\n");
-            return 2;
-        }
-    }
+    fprintf(f, "usage: sepax_bench joints [options]\n"
+               "  -s=<a,b>           scenes: chain-20, chain-100-heavy, bridge-100 (default all)\n"
+               "  --steps=<n>        steps a scene (default 600; --quick 60)\n"
+               "  (one run a scene: --runs does not apply)\n");
+    bench_common_usage(f);
+}
+
+typedef struct options {
+    const char* only;
+    int steps;
+} options;
+
+/* The joints suite's own options (bench_option_fn). */
+static int own_option(int argc, char** argv, int* i, void* context)
+{
+    (void)argc;
+    options* o = context;
+    const char* v;
+    if ((v = bench_option_value(argv[*i], "-s"))) o->only = v;
+    else if ((v = bench_option_value(argv[*i], "--steps"))) o->steps = atoi(v);
+    else return 0;
+    return 1;
+}
+
+int bench_joints(int argc, char** argv)
+{
+    options o = { NULL, 0 };
+    bench_common common = BENCH_COMMON_DEFAULTS;
+    int parsed = bench_parse_options(argc, argv, &common, NULL, 1000, own_option, &o, usage);
+    if (parsed >= 0) return parsed;
+    const char* only = o.only;
+    int steps = o.steps >= 1 ? o.steps : common.quick ? 60 : 600;
+    bool peers = common.peers;
     const bench_joint_peer* engines[2] = { &sepax_engine, NULL };
 #if defined(SPX_BENCH_HAVE_BULLET)
     if (peers) engines[1] = bench_joint_peer_bullet();

@@ -1,556 +1,104 @@
-/* sepax_bench: ns a query for sepax's collision queries, and for FCL, ODE and Bullet on the same
-   pairs when built with -DSEPAX_BENCH_PEERS=ON. See bench/README.md.
+/* sepax_bench: every benchmark of sepax, a suite each, beside FCL, ODE and Bullet when they are built
+   in (-DSEPAX_BENCH_PEERS=ON). See bench/README.md.
 
-   sepax_bench [-q=<query,...>] [-s=hot|streamed|all] [-r=<runs>] [-n=<streamed pairs>] [--hot=<pairs>]
-               [--seed=<n>] [--csv=<file>|-] [--save] [--machine=<name>] ...
+   sepax_bench [suite...] [options]      the suites named (all without one), each given the options
+   sepax_bench --list                    the suites
+   sepax_bench <suite> --help            a suite's own options
 
-   Exit status: 0; 2 for a bad option; 1 when a file cannot be written; 3 when a sepax call failed
-   on the generated (valid) input or a set could not be built, so a smoke run catches broken queries. */
-#define _POSIX_C_SOURCE 200112L
-#include "kernels.h"
-#include "machine.h"
-#include "pairs.h"
-#include "peers/peers.h"
-#include "report.h"
-#include "timer.h"
+   Exit status: the first suite's that did not return 0; 2 for an unknown suite or a bad option. */
+#include "suite.h"
 
-#include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#ifndef SPX_BENCH_RESULTS_DIR
-#define SPX_BENCH_RESULTS_DIR "bench/results"
-#endif
-#ifndef SPX_BENCH_BUILD_TYPE
-#define SPX_BENCH_BUILD_TYPE "?"
-#endif
+#define MAX_ARGS 256
 
-#define DEFAULT_SEED 0x5E9A5EEDu
+/* Quick suites first: a run of everything shows the short tables before the long ones. */
+static const bench_suite suites[] = {
+    { "collide", "each query of collide.h alone, ns a query on random pair sets (hot and streamed)", bench_collide },
+    { "round", "sphere and capsule queries (round.h), ns a query on the tests' random problems", bench_round },
+    { "mesh-build", "spx_mesh_create on a generated torus: build time and memory kept", bench_mesh_build },
+    { "mesh-queries", "mesh_query.h on the standard mesh scenes, beside a brute force and FCL", bench_mesh_queries },
+    { "broad", "the broad phase as a step drives it, at 1k, 10k and 100k bodies (internal API)", bench_broad },
+    { "world", "the world scenes step by step with their end state, beside Bullet and ODE", bench_world },
+    { "joints", "chains and a bridge of ball joints: time a step and the joints' gap, beside Bullet", bench_joints },
+    { "continuous", "fast bodies: the closed container, the falling scenes with the stage on and off", bench_continuous },
+    { "pile", "the falling piles' box-box overlap over their whole settling, on several seeds", bench_pile },
+};
+#define SUITE_COUNT (sizeof suites / sizeof suites[0])
 
-typedef struct options {
-    const char* filter;        /* comma-separated substrings of query names; NULL: all */
-    int runs;
-    size_t hot_pairs;
-    size_t streamed_pairs;
-    bool hot, streamed;
-    uint64_t seed;
-    const char* csv_path;
-    bool save;
-    const char* machine;
-    const char* results_dir;
-    bool peers;
-    double min_ms;             /* a timed run repeats passes over a set until it lasts this long */
-    int show;                  /* disagreeing pairs to print a row */
-} options;
+const bench_suite* bench_suites(size_t* out_count)
+{
+    *out_count = SUITE_COUNT;
+    return suites;
+}
+
+static const bench_suite* find(const char* name, size_t len)
+{
+    for (size_t i = 0; i < SUITE_COUNT; ++i)
+        if (strlen(suites[i].name) == len && strncmp(suites[i].name, name, len) == 0) return &suites[i];
+    return NULL;
+}
+
+static void list(FILE* f)
+{
+    for (size_t i = 0; i < SUITE_COUNT; ++i) fprintf(f, "  %-14s %s\n", suites[i].name, suites[i].description);
+}
 
 static void usage(FILE* f)
 {
-    fprintf(f,
-            "usage: sepax_bench [options]\n"
-            "  -q=<q1,q2,...>     only queries whose name contains one of these (see -l); name$: that name alone\n"
-            "  -r=<runs>          timed runs a row, the median is reported (default 7)\n"
-            "  -n=<pairs>         pairs in the streamed set (default 1048576)\n"
-            "  --hot=<pairs>      pairs in the hot set (default 256)\n"
-            "  -s=<set>           hot, streamed or all (default all); --hot-only, --streamed-only\n"
-            "  --seed=<n>         seed of the pair sets (default 0x%X)\n"
-            "  --min-ms=<ms>      shortest timed run; hot sets repeat passes to fill it (default 20)\n"
-            "  --csv=<file>       CSV to a file, or --csv=- to stdout (the table then goes to stderr)\n"
-            "  --save             also write CSV to <results-dir>/<machine>/<date>.csv\n"
-            "  --machine=<name>   machine name for --save (default: host name)\n"
-            "  --results-dir=<d>  default %s\n"
-            "  --no-peers         skip FCL, ODE, Bullet even when built in\n"
-            "  --show=<k>         print the first k pairs of each row that disagree (or differ from\n"
-            "                     the exact answer), with the pieces at full float precision\n"
-            "  -l, --list         list queries and engines, then exit\n",
-            DEFAULT_SEED, SPX_BENCH_RESULTS_DIR);
-}
-
-/* "-q=x" / "--csv x": the value after '=' or, for long options, the next argument. */
-static const char* option_value(int argc, char** argv, int* i, const char* name)
-{
-    size_t len = strlen(name);
-    if (strncmp(argv[*i], name, len) != 0)
-        return NULL;
-    if (argv[*i][len] == '=')
-        return argv[*i] + len + 1;
-    if (argv[*i][len] == '\0' && *i + 1 < argc)
-        return argv[++*i];
-    return NULL;
-}
-
-static bool parse_size(const char* text, size_t* out)
-{
-    char* end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 0);
-    if (errno || end == text || *end)
-        return false;
-    *out = (size_t)v;
-    return true;
-}
-
-static void list_queries(void)
-{
-    size_t nk = 0, np = 0;
-    const bench_kernel* k = bench_kernels(&nk);
-    const bench_peer* p = bench_peer_list(&np);
-    for (size_t i = 0; i < nk; ++i)
-        printf("%-20s %-12s %s set\n", k[i].query, k[i].engine, k[i].swept ? "swept" : "static");
-    for (size_t i = 0; i < np; ++i)
-        printf("%-20s %-12s %s\n", p[i].query, p[i].engine, p[i].call);
-}
-
-static int parse_options(int argc, char** argv, options* o)
-{
-    *o = (options){ .runs = 7, .hot_pairs = 256, .streamed_pairs = 1u << 20, .hot = true, .streamed = true,
-                    .seed = DEFAULT_SEED, .results_dir = SPX_BENCH_RESULTS_DIR, .peers = true, .min_ms = 20.0 };
-    for (int i = 1; i < argc; ++i) {
-        const char* v;
-        size_t n = 0;
-        if ((v = option_value(argc, argv, &i, "-q")) || (v = option_value(argc, argv, &i, "--query")))
-            o->filter = v;
-        else if ((v = option_value(argc, argv, &i, "-r")) || (v = option_value(argc, argv, &i, "--runs"))) {
-            if (!parse_size(v, &n) || n < 1 || n > 1000)
-                return fprintf(stderr, "sepax_bench: -r wants 1..1000 runs\n"), 2;
-            o->runs = (int)n;
-        } else if ((v = option_value(argc, argv, &i, "-n")) || (v = option_value(argc, argv, &i, "--streamed"))) {
-            if (!parse_size(v, &o->streamed_pairs) || o->streamed_pairs < 1)
-                return fprintf(stderr, "sepax_bench: -n wants a pair count\n"), 2;
-        } else if ((v = option_value(argc, argv, &i, "--hot"))) {
-            if (!parse_size(v, &o->hot_pairs) || o->hot_pairs < 1)
-                return fprintf(stderr, "sepax_bench: --hot wants a pair count\n"), 2;
-        } else if ((v = option_value(argc, argv, &i, "-s")) || (v = option_value(argc, argv, &i, "--set"))) {
-            o->hot = strcmp(v, "hot") == 0 || strcmp(v, "all") == 0 || strcmp(v, "hot,streamed") == 0;
-            o->streamed = strcmp(v, "streamed") == 0 || strcmp(v, "all") == 0 || strcmp(v, "hot,streamed") == 0;
-            if (!o->hot && !o->streamed)
-                return fprintf(stderr, "sepax_bench: -s wants hot, streamed or all\n"), 2;
-        } else if (strcmp(argv[i], "--hot-only") == 0)
-            o->streamed = false;
-        else if (strcmp(argv[i], "--streamed-only") == 0)
-            o->hot = false;
-        else if ((v = option_value(argc, argv, &i, "--seed"))) {
-            if (!parse_size(v, &n))
-                return fprintf(stderr, "sepax_bench: --seed wants a number\n"), 2;
-            o->seed = n;
-        } else if ((v = option_value(argc, argv, &i, "--min-ms"))) {
-            o->min_ms = atof(v);
-            if (!(o->min_ms >= 0.0))
-                return fprintf(stderr, "sepax_bench: --min-ms wants milliseconds\n"), 2;
-        } else if ((v = option_value(argc, argv, &i, "--csv")))
-            o->csv_path = v;
-        else if (strcmp(argv[i], "--save") == 0)
-            o->save = true;
-        else if ((v = option_value(argc, argv, &i, "--machine")))
-            o->machine = v;
-        else if ((v = option_value(argc, argv, &i, "--results-dir")))
-            o->results_dir = v;
-        else if (strcmp(argv[i], "--no-peers") == 0)
-            o->peers = false;
-        else if ((v = option_value(argc, argv, &i, "--show"))) {
-            if (!parse_size(v, &n))
-                return fprintf(stderr, "sepax_bench: --show wants a count\n"), 2;
-            o->show = (int)n;
-        } else if (strcmp(argv[i], "-l") == 0 || strcmp(argv[i], "--list") == 0) {
-            list_queries();
-            return 0;
-        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "sepax_bench: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (!o->hot && !o->streamed)
-        return fprintf(stderr, "sepax_bench: --hot-only and --streamed-only leave nothing to run\n"), 2;
-    return -1;
-}
-
-static bool selected(const options* o, const char* query)
-{
-    if (!o->filter || !o->filter[0])
-        return true;
-    const char* token = o->filter;
-    while (*token) {
-        size_t len = strcspn(token, ",");
-        /* "name$": that query alone, not the longer names that contain it */
-        if (len > 1 && token[len - 1] == '$') {
-            if (strlen(query) == len - 1 && strncmp(query, token, len - 1) == 0)
-                return true;
-        } else {
-            for (const char* q = query; len && strlen(q) >= len; ++q)
-                if (strncmp(q, token, len) == 0)
-                    return true;
-        }
-        token += len + (token[len] == ',');
-    }
-    return false;
-}
-
-/* mkdir -p */
-
-/* ---- what a pass runs ------------------------------------------------------------------------ */
-
-typedef struct kernel_context {
-    const bench_kernel* kernel;
-    const bench_pairs* set;
-} kernel_context;
-
-static size_t kernel_pass(void* context, uint8_t* out)
-{
-    kernel_context* c = context;
-    return c->kernel->run(c->set, out);
-}
-
-typedef struct peer_context {
-    const bench_peer* peer;
-    void* prepared;
-    size_t count;
-} peer_context;
-
-static size_t peer_pass(void* context, uint8_t* out)
-{
-    peer_context* c = context;
-    c->peer->run(c->prepared, c->count, out);
-    return 0;
-}
-
-/* ---- one set: every selected query on it ----------------------------------------------------- */
-
-/* What the summary line and the exit status report. */
-typedef struct totals {
-    int rows;
-    size_t sepax_errors;
-    long long sepax_disagreements;   /* between two sepax queries that must agree */
-    long long peer_disagreements;
-    long long sepax_vs_exact;        /* sepax answers that differ from the exact one */
-    int failures;                    /* sets or inputs that could not be built */
-} totals;
-
-/* sepax's own answers on the current set, kept for the rows that are compared with them. */
-typedef struct answer {
-    const char* query;
-    uint8_t* out;
-    double ns;
-} answer;
-
-#define MAX_ANSWERS 8
-
-typedef struct set_run {
-    const options* o;
-    totals* totals;
-    bench_report* report;
-    bench_pairs* set;
-    const char* set_name;
-    answer answers[MAX_ANSWERS];
-    int answer_count;
-} set_run;
-
-static const answer* find_answer(const set_run* s, const char* query)
-{
-    for (int i = 0; query && i < s->answer_count; ++i)
-        if (strcmp(s->answers[i].query, query) == 0)
-            return &s->answers[i];
-    return NULL;
-}
-
-static void print_vec(char* buf, size_t size, const char* name, spx_vec3 v)
-{
-    size_t used = strlen(buf);
-    snprintf(buf + used, size - used, " %s=(%.9g %.9g %.9g)", name, v.x, v.y, v.z);
-}
-
-static void print_piece(set_run* s, const char* label, const spx_obb* box, const spx_triangle* tri)
-{
-    char line[512];
-    snprintf(line, sizeof line, "      %s:", label);
-    if (box) {
-        print_vec(line, sizeof line, "c", box->center);
-        print_vec(line, sizeof line, "h", box->half_extents);
-        for (int i = 0; i < 3; ++i)
-            print_vec(line, sizeof line, i == 0 ? "axes" : "", box->rotation.col[i]);
-    } else {
-        for (int k = 0; k < 3; ++k)
-            print_vec(line, sizeof line, "v", tri->v[k]);
-    }
-    bench_report_remark(s->report, "%s", line);
-}
-
-static void print_pair(set_run* s, size_t i)
-{
-    const bench_pairs* set = s->set;
-    print_piece(s, "A", set->box_a ? &set->box_a[i] : NULL, set->tri_a ? &set->tri_a[i] : NULL);
-    print_piece(s, "B", set->box_b ? &set->box_b[i] : NULL, set->tri_b ? &set->tri_b[i] : NULL);
-    if (set->swept) {
-        char line[256] = "     ";
-        print_vec(line, sizeof line, "va", set->vel_a[i]);
-        print_vec(line, sizeof line, "vb", set->vel_b[i]);
-        bench_report_remark(s->report, "%s tmax=%.9g", line, set->tmax);
-    }
-}
-
-static long long count_disagreements(set_run* s, const uint8_t* out, const answer* ref, const char* query,
-                                     const char* engine)
-{
-    if (!ref)
-        return -1;
-    long long n = 0;
-    const bench_pairs* set = s->set;
-    for (size_t i = 0; i < set->count; ++i) {
-        if ((out[i] != 0) == (ref->out[i] != 0))
-            continue;
-        if (n++ < s->o->show) {
-            bench_report_remark(s->report, "    %s pair %zu: %s %s says %u, sepax %s says %u (built at %s-1=%.3g)",
-                                s->set_name, i, query, engine, (unsigned)out[i], ref->query, (unsigned)ref->out[i],
-                                set->swept ? "g" : "f", (double)set->built[i]);
-            print_pair(s, i);
-        }
-    }
-    return n;
-}
-
-/* Answers that differ from the exact one on the same floats. Only pairs within a tolerance of
-   touching (about 1e-6 of the pieces' size) may differ honestly. */
-static long long count_vs_exact(set_run* s, const uint8_t* out, const char* query, const char* engine)
-{
-    long long n = 0;
-    const bench_pairs* set = s->set;
-    for (size_t i = 0; i < set->count; ++i) {
-        if ((out[i] != 0) == (set->exact[i] != 0))
-            continue;
-        if (n++ < s->o->show) {
-            bench_report_remark(s->report, "    %s pair %zu: %s %s says %u, exact says %u (built at %s-1=%.3g)",
-                                s->set_name, i, query, engine, (unsigned)out[i], (unsigned)set->exact[i],
-                                set->swept ? "g" : "f", (double)set->built[i]);
-            print_pair(s, i);
-        }
-    }
-    return n;
-}
-
-static size_t count_hits(const uint8_t* out, size_t count)
-{
-    size_t hits = 0;
-    for (size_t i = 0; i < count; ++i)
-        hits += out[i] != 0;
-    return hits;
-}
-
-static void emit(set_run* s, const char* query, const char* engine, const bench_timing* t, const uint8_t* out,
-                 const answer* ratio_to, const answer* compare_to, size_t errors)
-{
-    bench_row row = {
-        .query = query, .set = s->set_name, .engine = engine, .pairs = s->set->count, .runs = s->o->runs,
-        .passes = t->passes, .ns_median = t->ns_median, .ns_min = t->ns_min, .ratio = -1.0,
-        .hits = count_hits(out, s->set->count), .errors = errors,
-    };
-    if (ratio_to && t->ns_median > 0.0)
-        row.ratio = ratio_to->ns / t->ns_median;
-    row.disagreements = count_disagreements(s, out, compare_to, query, engine);
-    row.vs_exact = count_vs_exact(s, out, query, engine);
-    bench_report_row(s->report, &row);
-    bool sepax = strncmp(engine, "sepax", 5) == 0;
-    s->totals->rows++;
-    s->totals->sepax_errors += sepax ? errors : 0;
-    if (row.disagreements > 0)
-        *(sepax ? &s->totals->sepax_disagreements : &s->totals->peer_disagreements) += row.disagreements;
-    s->totals->sepax_vs_exact += sepax ? row.vs_exact : 0;
-}
-
-static void run_kernel(set_run* s, const bench_kernel* k)
-{
-    bench_pairs* set = s->set;
-    bool primary = strcmp(k->engine, "sepax") == 0;
-    uint8_t* out = calloc(set->count, 1);
-    if (!out) {
-        bench_report_remark(s->report, "  %s %s: out of memory", k->query, k->engine);
-        s->totals->failures++;
-        return;
-    }
-    if (k->run == NULL || (strcmp(k->engine, "sepax-batch") == 0 && !bench_pairs_make_soa(set))) {
-        bench_report_remark(s->report, "  %s %s: could not build its input (spx_obb_soa_set failed)", k->query,
-                            k->engine);
-        s->totals->failures++;
-        free(out);
-        return;
-    }
-    kernel_context context = { k, set };
-    bench_timing t = bench_measure(s->o->runs, s->o->min_ms, set->count, kernel_pass, &context, out);
-    /* The single sepax call's answers stay for the rows compared with them. */
-    const answer* own = find_answer(s, k->query);
-    bool keep = primary && !own && s->answer_count < MAX_ANSWERS;
-    if (keep) {
-        s->answers[s->answer_count] = (answer){ k->query, out, t.ns_median };
-        own = &s->answers[s->answer_count++];
-    }
-    emit(s, k->query, k->engine, &t, out, own, find_answer(s, k->reference), t.errors);
-    if (!keep)
-        free(out);
-}
-
-/* query: the name of the sepax row the peer is compared with. */
-static void run_peer(set_run* s, const bench_peer* p, const char* query)
-{
-    bench_pairs* set = s->set;
-    uint8_t* out = calloc(set->count, 1);
-    void* prepared = !out                 ? NULL
-                   : set->kind == BENCH_OBB_TRI ? p->prepare_triangle(set->box_a, set->tri_b, set->count)
-                                                : p->prepare(set->box_a, set->box_b, set->count);
-    if (!prepared) {
-        bench_report_remark(s->report, "  %s %s: out of memory", p->query, p->engine);
-        free(out);
-        return;
-    }
-    peer_context context = { p, prepared, set->count };
-    bench_timing t = bench_measure(s->o->runs, s->o->min_ms, set->count, peer_pass, &context, out);
-    p->release(prepared);
-    const answer* own = find_answer(s, query);
-    emit(s, query, p->engine, &t, out, own, own, 0);
-    free(out);
-}
-
-/* Peers answer the box-box questions by name; on the resting set the same question carries the
-   suffix _resting, so that its rows do not read as the random set's. */
-static bool peer_answers(const bench_peer* p, const bench_kernel* k)
-{
-    size_t len = strlen(p->query);
-    if (strncmp(p->query, k->query, len) != 0)
-        return false;
-    return k->query[len] == '\0' || (k->kind == BENCH_OBB_OBB_RESTING && strcmp(k->query + len, "_resting") == 0);
-}
-
-static bool group_selected(const options* o, bench_pair_kind kind, bool swept)
-{
-    size_t nk = 0;
-    const bench_kernel* k = bench_kernels(&nk);
-    for (size_t i = 0; i < nk; ++i)
-        if (k[i].kind == kind && k[i].swept == swept && selected(o, k[i].query))
-            return true;
-    return false;
-}
-
-static void run_set(const options* o, bench_report* report, totals* sum,
-                    bench_pair_kind kind, bool swept, bool hot)
-{
-    size_t count = hot ? o->hot_pairs : o->streamed_pairs;
-    bench_pairs set;
-    const char* set_name = hot ? "hot" : "streamed";
-    if (!bench_pairs_make(&set, kind, swept, count, o->seed)) {
-        bench_report_remark(report, "# %s %s set of %zu pairs: out of memory or a piece rejected", 
-                            bench_pair_kind_name(kind), set_name, count);
-        sum->failures++;
-        return;
-    }
-    size_t bytes = bench_pairs_bytes(&set);
-    bool mib = bytes >= 1024 * 1024;
-    bench_report_remark(report,
-                        "# %s%s %s: %zu pairs, %.1f %s, %zu built to %s (%.1f%%; %zu exactly on the stored floats), "
-                        "set seed 0x%016" PRIx64,
-                        swept ? "sweep " : "", bench_pair_kind_name(kind), set_name, set.count,
-                        (double)bytes / (mib ? 1024.0 * 1024.0 : 1024.0), mib ? "MiB" : "KiB", set.built_hits,
-                        swept ? "hit within tmax" : "overlap", 100.0 * (double)set.built_hits / (double)set.count,
-                        set.exact_hits, set.seed);
-
-    set_run s = { .o = o, .totals = sum, .report = report, .set = &set, .set_name = set_name };
-    size_t nk = 0, np = 0;
-    const bench_kernel* kernels = bench_kernels(&nk);
-    const bench_peer* peers = o->peers ? bench_peer_list(&np) : NULL;
-    for (size_t i = 0; i < nk; ++i) {
-        const bench_kernel* k = &kernels[i];
-        if (k->kind != kind || k->swept != swept || !selected(o, k->query))
-            continue;
-        run_kernel(&s, k);
-        /* Peers follow the last sepax row of their query. */
-        bool last = i + 1 == nk || strcmp(kernels[i + 1].query, k->query) != 0;
-        bool boxes = kind == BENCH_OBB_OBB || kind == BENCH_OBB_OBB_RESTING; /* peers take box pairs */
-        for (size_t j = 0; last && !swept && j < np; ++j)
-            if (peer_answers(&peers[j], k) && (kind == BENCH_OBB_TRI ? peers[j].prepare_triangle != NULL : boxes))
-                run_peer(&s, &peers[j], k->query);
-    }
-    for (int i = 0; i < s.answer_count; ++i)
-        free(s.answers[i].out);
-    bench_pairs_free(&set);
+    fprintf(f, "usage: sepax_bench [suite...] [options]\n"
+               "Runs the suites named (comma- or space-separated; all of them without one) in the table's order,\n"
+               "each with the options given. `sepax_bench <suite> --help` gives a suite's own options. Suites:\n");
+    list(f);
+    fprintf(f, "Options every suite takes:\n");
+    bench_common_usage(f);
+    fprintf(f, "  --list             the suites, then exit\n");
 }
 
 int main(int argc, char** argv)
 {
-    options o;
-    int status = parse_options(argc, argv, &o);
-    if (status >= 0)
-        return status;
-
-    bench_machine m;
-    bench_machine_probe(&m, o.machine);
-
-    char save_path[1200] = "";
-    if (o.save) {
-        char dir[1100];
-        snprintf(dir, sizeof dir, "%s/%s", o.results_dir, m.name);
-        if (!bench_make_directories(dir)) {
-            fprintf(stderr, "sepax_bench: cannot create %s: %s\n", dir, strerror(errno));
-            return 1;
+    bool chosen[SUITE_COUNT] = { false };
+    bool any = false;
+    int first_option = 1;
+    for (; first_option < argc && argv[first_option][0] != '-'; ++first_option) {
+        for (const char* p = argv[first_option]; *p;) {
+            size_t len = strcspn(p, ",");
+            const bench_suite* s = find(p, len);
+            if (!s) {
+                fprintf(stderr, "sepax_bench: no suite '%.*s'; the suites:\n", (int)len, p);
+                list(stderr);
+                return 2;
+            }
+            chosen[s - suites] = any = true;
+            p += len + (p[len] == ',');
         }
-        snprintf(save_path, sizeof save_path, "%s/%s.csv", dir, m.stamp);
     }
-    bench_report report;
-    if (!bench_report_open(&report, o.csv_path, o.save ? save_path : NULL)) {
-        fprintf(stderr, "sepax_bench: cannot write CSV: %s\n", strerror(errno));
-        return 1;
+    if (!any && first_option < argc) {
+        if (strcmp(argv[first_option], "--list") == 0 || strcmp(argv[first_option], "-l") == 0) return list(stdout), 0;
+        if (strcmp(argv[first_option], "--help") == 0 || strcmp(argv[first_option], "-h") == 0) return usage(stdout), 0;
     }
+    int option_count = argc - first_option;
+    if (option_count + 1 > MAX_ARGS) return fprintf(stderr, "sepax_bench: too many options\n"), 2;
 
-    int lib = spx_version();
-    bench_report_note(&report, "sepax_bench: sepax %d.%d.%d (headers), library %d.%d.%d", SPX_VERSION_MAJOR,
-                      SPX_VERSION_MINOR, SPX_VERSION_PATCH, lib / 10000, lib / 100 % 100, lib % 100);
-    bench_report_note(&report, "date: %s  machine: %s  cpu: %s  (%d online)", m.date, m.name, m.cpu, m.cpus);
-    bench_report_note(&report, "os: %s  load average at start: %s", m.os, m.load);
-    const char* simd = bench_simd_name();
-    const char* optimised = bench_optimised_note();
-    bench_report_note(&report, "compiler: %s  build: %s  simd: %s%s", m.compiler, SPX_BENCH_BUILD_TYPE, simd,
-                      optimised);
-    bench_report_note(&report, "peers: %s%s", bench_peer_versions(), o.peers ? "" : " (skipped: --no-peers)");
-    bench_report_note(&report,
-                      "seed: 0x%" PRIX64 "  runs: %d (median and min reported)  min run: %.1f ms  hot: %zu pairs  "
-                      "streamed: %zu pairs  sweep tmax: %.6g s",
-                      o.seed, o.runs, o.min_ms, o.hot_pairs, o.streamed_pairs, (double)BENCH_TMAX);
-    if (m.llc_bytes) {
-        /* The smallest streamed set holds two triangles a pair. */
-        double smallest = (double)o.streamed_pairs * 2.0 * sizeof(spx_triangle);
-        bench_report_note(&report, "last-level cache: %.1f MiB%s", (double)m.llc_bytes / (1024.0 * 1024.0),
-                          o.streamed && smallest < 4.0 * (double)m.llc_bytes
-                              ? "  (streamed sets are not 4x larger than that: raise -n to measure memory)"
-                              : "");
+    size_t selected = 0;
+    for (size_t i = 0; i < SUITE_COUNT; ++i) selected += !any || chosen[i];
+    int status = 0, ran = 0;
+    for (size_t i = 0; i < SUITE_COUNT; ++i) {
+        if (any && !chosen[i]) continue;
+        char program[64];
+        snprintf(program, sizeof program, "sepax_bench %s", suites[i].name);
+        char* args[MAX_ARGS + 1];
+        args[0] = program;
+        memcpy(args + 1, argv + first_option, (size_t)option_count * sizeof *args);
+        args[option_count + 1] = NULL;
+        /* Several suites: a heading each, on stderr, out of the way of a CSV on stdout. */
+        fflush(stdout);
+        if (selected > 1) fprintf(stderr, "%s== %s: %s\n", ran++ ? "\n" : "", program, suites[i].description);
+        int s = suites[i].run(option_count + 1, args);
+        if (s != 0 && status == 0) status = s;
+        if (s == 2) break; /* a bad option is bad for the suites after it too */
     }
-    if (o.filter)
-        bench_report_note(&report, "filter: -q=%s", o.filter);
-    bench_report_columns(&report);
-
-    static const struct {
-        bench_pair_kind kind;
-        bool swept;
-    } groups[] = {
-        { BENCH_OBB_OBB, false }, { BENCH_OBB_OBB_RESTING, false }, { BENCH_OBB_TRI, false }, { BENCH_TRI_TRI, false },
-        { BENCH_OBB_OBB, true },  { BENCH_OBB_TRI, true },  { BENCH_TRI_TRI, true },
-    };
-    totals sum = { 0 };
-    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; ++g) {
-        if (!group_selected(&o, groups[g].kind, groups[g].swept))
-            continue;
-        if (o.hot)
-            run_set(&o, &report, &sum, groups[g].kind, groups[g].swept, true);
-        if (o.streamed)
-            run_set(&o, &report, &sum, groups[g].kind, groups[g].swept, false);
-    }
-    bench_report_remark(&report,
-                        "\n%d rows; sepax calls failed: %zu; disagreements between sepax queries: %lld, "
-                        "with peers: %lld; sepax answers unlike the exact one: %lld; sets or inputs not built: %d",
-                        sum.rows, sum.sepax_errors, sum.sepax_disagreements, sum.peer_disagreements,
-                        sum.sepax_vs_exact, sum.failures);
-    bench_report_close(&report);
-    if (o.save)
-        fprintf(stderr, "sepax_bench: wrote %s\n", save_path);
-    return sum.sepax_errors || sum.failures ? 3 : 0;
+    return status;
 }

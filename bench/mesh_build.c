@@ -1,23 +1,19 @@
-/* sepax_bench_mesh: time to build a mesh and its OBB tree, and the memory it keeps. See
+/* sepax_bench mesh-build: time to build a mesh and its OBB tree, and the memory it keeps. See
    bench/README.md ("Mesh build").
 
-   sepax_bench_mesh [-n=<triangles,...>] [--large] [-r=<runs>] [--leaf=<1..16>] [--shape=torus|sphere]
+   sepax_bench mesh-build [-n=<triangles,...>] [--large] [--runs=<n>] [--leaf=<1..16>] [--shape=torus|sphere]
 
    Exit status: 0; 2 for a bad option; 3 when a mesh could not be generated or built. */
 #define _POSIX_C_SOURCE 200112L
 #include "machine.h"
+#include "suite.h"
 #include "timer.h"
 #include "support/shapes.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifndef SPX_BENCH_BUILD_TYPE
-#define SPX_BENCH_BUILD_TYPE "?"
-#endif
 
 #define MAX_SIZES 16
 /* Builds of a million triangles and more take about a second each: fewer runs, same median. */
@@ -26,19 +22,14 @@
 
 static void usage(FILE* f)
 {
-    fprintf(f, "usage: sepax_bench_mesh [options]\n"
-               "  -n=<t1,t2,...>   triangle counts (default 10000,100000; rounded to a torus grid)\n"
-               "  --large          add 1000000 to the default sizes\n"
-               "  -r=<runs>        timed builds a size, median reported (default 7; at most %d from 1M up)\n"
-               "  --leaf=<k>       spx_mesh_def.leaf_triangles, 1..16 (default 4)\n"
-               "  --shape=<s>      torus (default) or sphere\n",
+    fprintf(f, "usage: sepax_bench mesh-build [options]\n"
+               "  -n=<t1,t2,...>     triangle counts (default 10000,100000; rounded to a torus grid)\n"
+               "  --large            add 1000000 to the default sizes\n"
+               "  --leaf=<k>         spx_mesh_def.leaf_triangles, 1..16 (default 4)\n"
+               "  --shape=<s>        torus (default) or sphere\n"
+               "  (default 7 timed builds a size, at most %d from 1M up; --quick: 10000 triangles, 3 builds)\n",
             LARGE_RUNS);
-}
-
-static const char* value(const char* arg, const char* name)
-{
-    size_t len = strlen(name);
-    return strncmp(arg, name, len) == 0 && arg[len] == '=' ? arg + len + 1 : NULL;
+    bench_common_usage(f);
 }
 
 /* A grid of nu x nv quads with 2 nu nv close to `triangles`, about twice as many segments round
@@ -58,53 +49,58 @@ static bool make_shape(spx_shape* s, const char* shape, uint32_t triangles)
     return spx_shape_torus(s, 1.0f, 0.3f, nu, nv);
 }
 
-int main(int argc, char** argv)
+typedef struct options {
+    uint32_t sizes[MAX_SIZES];
+    int size_count;
+    unsigned leaf;
+    bool large;
+    const char* shape;
+} options;
+
+/* The mesh-build suite's own options (bench_option_fn). */
+static int own_option(int argc, char** argv, int* i, void* context)
 {
-    uint32_t sizes[MAX_SIZES] = { 10000, 100000 };
-    int size_count = 2, runs = 7;
-    unsigned leaf = 4;
-    bool large = false;
-    const char* shape = "torus";
-    for (int i = 1; i < argc; ++i) {
-        const char* v;
-        if ((v = value(argv[i], "-n"))) {
-            size_count = 0;
-            for (char* end = (char*)v; *v && size_count < MAX_SIZES; v = end + (*end == ',')) {
-                errno = 0;
-                unsigned long long n = strtoull(v, &end, 0);
-                if (errno || end == v || n < 1 || n > 0x7FFFFFFFull || (*end && *end != ','))
-                    return fprintf(stderr, "sepax_bench_mesh: -n wants triangle counts\n"), 2;
-                sizes[size_count++] = (uint32_t)n;
-            }
-        } else if (strcmp(argv[i], "--large") == 0) {
-            large = true;
-        } else if ((v = value(argv[i], "-r"))) {
-            runs = atoi(v);
-            if (runs < 1 || runs > 1000) return fprintf(stderr, "sepax_bench_mesh: -r wants 1..1000\n"), 2;
-        } else if ((v = value(argv[i], "--leaf"))) {
-            leaf = (unsigned)atoi(v);
-            if (leaf < 1 || leaf > 16) return fprintf(stderr, "sepax_bench_mesh: --leaf wants 1..16\n"), 2;
-        } else if ((v = value(argv[i], "--shape"))) {
-            if (strcmp(v, "torus") != 0 && strcmp(v, "sphere") != 0)
-                return fprintf(stderr, "sepax_bench_mesh: --shape wants torus or sphere\n"), 2;
-            shape = v;
-        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "sepax_bench_mesh: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
+    (void)argc;
+    options* o = context;
+    const char* v;
+    if ((v = bench_option_value(argv[*i], "-n"))) {
+        o->size_count = bench_parse_counts(v, o->sizes, MAX_SIZES, 1, 0x7FFFFFFFull);
+        if (o->size_count < 0) return fprintf(stderr, "%s: -n wants triangle counts\n", argv[0]), -1;
+    } else if (strcmp(argv[*i], "--large") == 0) {
+        o->large = true;
+    } else if ((v = bench_option_value(argv[*i], "--leaf"))) {
+        o->leaf = (unsigned)atoi(v);
+        if (o->leaf < 1 || o->leaf > 16) return fprintf(stderr, "%s: --leaf wants 1..16\n", argv[0]), -1;
+    } else if ((v = bench_option_value(argv[*i], "--shape"))) {
+        if (strcmp(v, "torus") != 0 && strcmp(v, "sphere") != 0)
+            return fprintf(stderr, "%s: --shape wants torus or sphere\n", argv[0]), -1;
+        o->shape = v;
+    } else {
+        return 0;
     }
+    return 1;
+}
+
+int bench_mesh_build(int argc, char** argv)
+{
+    options o = { { 10000, 100000 }, 2, 4, false, "torus" };
+    bench_common common = BENCH_COMMON_DEFAULTS;
+    int parsed = bench_parse_options(argc, argv, &common, NULL, 1000, own_option, &o, usage);
+    if (parsed >= 0) return parsed;
+    const char* program = argv[0];
+    uint32_t* sizes = o.sizes;
+    int size_count = o.size_count;
+    unsigned leaf = o.leaf;
+    bool large = o.large;
+    const char* shape = o.shape;
+    if (common.quick) size_count = 1; /* 10000 triangles, or the first of -n */
+    int runs = common.runs ? common.runs : common.quick ? 3 : 7;
     if (large && size_count < MAX_SIZES) sizes[size_count++] = LARGE_TRIANGLES;
 
     bench_machine m;
     bench_machine_probe(&m, NULL);
-    printf("sepax_bench_mesh: spx_mesh_create on a generated %s, leaf_triangles %u\n", shape, leaf);
-    printf("date: %s  machine: %s  cpu: %s  load average at start: %s\n", m.date, m.name, m.cpu, m.load);
-    const char* optimised = bench_optimised_note();
-    printf("compiler: %s  build: %s%s\n\n", m.compiler, SPX_BENCH_BUILD_TYPE, optimised);
+    printf("%s: spx_mesh_create on a generated %s, leaf_triangles %u\n", program, shape, leaf);
+    bench_print_header(program, &m);
     printf("%10s %5s %10s %10s %9s %6s %12s %9s\n", "triangles", "runs", "ms_median", "ms_min", "nodes", "depth",
            "bytes", "bytes/tri");
 
@@ -112,7 +108,7 @@ int main(int argc, char** argv)
     for (int k = 0; k < size_count; ++k) {
         spx_shape s;
         if (!make_shape(&s, shape, sizes[k])) {
-            fprintf(stderr, "sepax_bench_mesh: out of memory generating %u triangles\n", sizes[k]);
+            fprintf(stderr, "%s: out of memory generating %u triangles\n", program, sizes[k]);
             status = 3;
             continue;
         }
@@ -138,7 +134,7 @@ int main(int argc, char** argv)
             spx_mesh_destroy(mesh);
         }
         if (r != SPX_OK) {
-            fprintf(stderr, "sepax_bench_mesh: spx_mesh_create on %u triangles: %s\n", s.triangle_count,
+            fprintf(stderr, "%s: spx_mesh_create on %u triangles: %s\n", program, s.triangle_count,
                     spx_result_string(r));
             status = 3;
         } else {

@@ -1,9 +1,9 @@
-/* sepax_bench_mesh_query: the mesh queries of include/sepax/mesh_query.h on the standard mesh scenes, beside
+/* sepax_bench mesh-queries: the mesh queries of include/sepax/mesh_query.h on the standard mesh scenes, beside
    an all-pairs brute force over the exact triangle tests and (with -DSEPAX_BENCH_PEERS=ON) FCL.
    See bench/README.md ("Mesh queries").
 
-   sepax_bench_mesh_query [-r=<runs>] [--min-ms=<ms>] [--quick] [--axis=z|y] [--no-brute] [--no-peers]
-                          [--csv[=<file>]] [--save] [--machine=<name>] [--results-dir=<dir>]
+   sepax_bench mesh-queries [--runs=<n>] [--min-ms=<ms>] [--quick] [--axis=z|y] [--no-brute] [--no-peers]
+                            [--csv[=<file>]] [--save] [--machine=<name>] [--results-dir=<dir>]
 
    Exit status: 0; 2 bad option; 1 a file cannot be written; 3 a scene could not be built or a sepax
    call failed; 4 sepax's time of contact differs from the brute force's by more than 1e-5 of tmax
@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200112L
 #include "machine.h"
 #include "report.h"
+#include "suite.h"
 #include "timer.h"
 #include "support/shapes.h"
 #if defined(SPX_BENCH_HAVE_FCL)
@@ -23,14 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-#ifndef SPX_BENCH_BUILD_TYPE
-#define SPX_BENCH_BUILD_TYPE "?"
-#endif
-#ifndef SPX_BENCH_RESULTS_DIR
-#define SPX_BENCH_RESULTS_DIR "bench/results"
-#endif
 
 #define CAPACITY 256u             /* contact array of the "with contacts" rows */
 #define AGREE 1e-5                /* |sepax - brute| / tmax allowed */
@@ -43,11 +36,10 @@
 typedef struct options {
     int runs;
     double min_ms;
-    bool quick, brute, peers, save, csv_stdout;
+    bool quick, brute, peers;
     char axis;                     /* the torus axis: 'z' (the standard case) or 'y' (the generator's) */
-    const char* csv_path;
-    const char* machine;
-    const char* results_dir;
+    bench_common common;
+    bench_output output;
 } options;
 
 /* ---- output: a table on stdout, CSV to a file or stdout -------------------------------------- */
@@ -261,13 +253,13 @@ static const spx_vec3 zero_v = { 0.0f, 0.0f, 0.0f };
 
 static bool shape_failed(const char* what)
 {
-    fprintf(stderr, "sepax_bench_mesh_query: out of memory generating %s\n", what);
+    fprintf(stderr, "sepax_bench mesh-queries: out of memory generating %s\n", what);
     return false;
 }
 
 static bool scene_failed(const char* what, spx_result r)
 {
-    fprintf(stderr, "sepax_bench_mesh_query: %s: %s\n", what, spx_result_string(r));
+    fprintf(stderr, "sepax_bench mesh-queries: %s: %s\n", what, spx_result_string(r));
     return false;
 }
 
@@ -518,7 +510,7 @@ static bench_fcl_mesh* fcl_box(const spx_obb* box)
 typedef struct totals {
     int failures;                  /* scenes not built, sepax calls failed */
     int disagreements;             /* sepax against the brute force */
-    double sepax_ns, sepax_cold_ns, fcl_ca_ns;   /* the standard case, for the two goals in the summary */
+    double sepax_ns, sepax_cold_ns, fcl_ca_ns;   /* the standard case, for the two goals printed at the end */
 } totals;
 
 static row new_row(const scene* s, const char* query, const char* engine)
@@ -550,7 +542,7 @@ static void run_sweeps(const options* o, report* rep, scene* s, totals* sum, boo
     const char* query = s->box ? "sweep_obb_mesh" : "sweep_mesh_mesh";
     spx_mesh_contact* contacts = malloc(sizeof(spx_mesh_contact) * CAPACITY);
     if (!contacts) {
-        fprintf(stderr, "sepax_bench_mesh_query: out of memory\n");
+        fprintf(stderr, "sepax_bench mesh-queries: out of memory\n");
         sum->failures++;
         return;
     }
@@ -561,7 +553,7 @@ static void run_sweeps(const options* o, report* rep, scene* s, totals* sum, boo
     sweep_call warm = { s, contacts, CAPACITY, false, SPX_OK, { 0 } };
     row ref = new_row(s, query, "sepax");
     if (!time_query(sepax_sweep, &warm, o, &ref)) {
-        fprintf(stderr, "sepax_bench_mesh_query: %s %s: %s\n", s->name, query, spx_result_string(warm.result));
+        fprintf(stderr, "sepax_bench mesh-queries: %s %s: %s\n", s->name, query, spx_result_string(warm.result));
         sum->failures++;
         free(contacts);
         return;
@@ -585,7 +577,7 @@ static void run_sweeps(const options* o, report* rep, scene* s, totals* sum, boo
         bc.s = s;
         row w = new_row(s, query, "brute-force");
         if (!time_query(brute_force, &bc, o, &w)) {
-            fprintf(stderr, "sepax_bench_mesh_query: %s brute force: out of memory\n", s->name);
+            fprintf(stderr, "sepax_bench mesh-queries: %s brute force: out of memory\n", s->name);
             sum->failures++;
         } else {
             uint64_t pairs = (uint64_t)(s->box ? 1 : s->a.count) * s->b.count;
@@ -609,12 +601,12 @@ static void run_sweeps(const options* o, report* rep, scene* s, totals* sum, boo
             if (!agree) {
                 sum->disagreements++;
                 fprintf(stderr,
-                        "sepax_bench_mesh_query: %s: sepax %s at %.9g (pair %u, %u), brute force %s at %.9g (pair %u, %u)\n",
+                        "sepax_bench mesh-queries: %s: sepax %s at %.9g (pair %u, %u), brute force %s at %.9g (pair %u, %u)\n",
                         s->name, hit.state == SPX_SWEEP_MISS ? "miss" : "hit", (double)hit.time, hit.first.triangle_a,
                         hit.first.triangle_b, bc.state == SPX_SWEEP_MISS ? "miss" : "hit", (double)bc.time, bc.a, bc.b);
             }
             if (bc.errors) {
-                fprintf(stderr, "sepax_bench_mesh_query: %s brute force: %zu calls failed, first: %s\n", s->name,
+                fprintf(stderr, "sepax_bench mesh-queries: %s brute force: %zu calls failed, first: %s\n", s->name,
                         bc.errors, spx_result_string(bc.first_error));
                 sum->failures++;
             }
@@ -627,7 +619,7 @@ static void run_sweeps(const options* o, report* rep, scene* s, totals* sum, boo
         bench_fcl_mesh* fa = s->box ? fcl_box(&s->obb) : bench_fcl_mesh_create(s->a.world, s->a.count);
         bench_fcl_mesh* fb = bench_fcl_mesh_create(s->b.world, s->b.count);
         if (!fa || !fb) {
-            fprintf(stderr, "sepax_bench_mesh_query: %s: FCL could not build the models\n", s->name);
+            fprintf(stderr, "sepax_bench mesh-queries: %s: FCL could not build the models\n", s->name);
         } else {
             spx_vec3 d = spx_v3((s->va.x - s->vb.x) * s->tmax, (s->va.y - s->vb.y) * s->tmax,
                                 (s->va.z - s->vb.z) * s->tmax);
@@ -666,7 +658,7 @@ static void run_static(const options* o, report* rep, scene* s, totals* sum, flo
     spx_mesh_contact* contacts = malloc(sizeof(spx_mesh_contact) * CAPACITY);
     spx_result r = contacts ? spx_mesh_instance_set_pose(s->a.instance, &moved) : SPX_ERR_OUT_OF_MEMORY;
     if (r != SPX_OK) {
-        fprintf(stderr, "sepax_bench_mesh_query: %s: %s\n", label, spx_result_string(r));
+        fprintf(stderr, "sepax_bench mesh-queries: %s: %s\n", label, spx_result_string(r));
         sum->failures++;
         free(contacts);
         return;
@@ -690,7 +682,7 @@ static void run_static(const options* o, report* rep, scene* s, totals* sum, flo
         static_call c = { &at, cases[k].overlap, cases[k].cold, contacts, SPX_OK, { 0 }, false };
         row w = new_row(&at, cases[k].query, cases[k].engine);
         if (!time_query(sepax_static, &c, o, &w)) {
-            fprintf(stderr, "sepax_bench_mesh_query: %s %s: %s\n", label, cases[k].query, spx_result_string(c.result));
+            fprintf(stderr, "sepax_bench mesh-queries: %s %s: %s\n", label, cases[k].query, spx_result_string(c.result));
             sum->failures++;
             refs[k / 2] = w;
             refs[k / 2].ns_median = NAN;
@@ -735,7 +727,7 @@ static void run_static(const options* o, report* rep, scene* s, totals* sum, flo
                 emit(rep, &w);
             }
         } else {
-            fprintf(stderr, "sepax_bench_mesh_query: %s: FCL could not build the models\n", label);
+            fprintf(stderr, "sepax_bench mesh-queries: %s: FCL could not build the models\n", label);
         }
         bench_fcl_mesh_destroy(fa);
         bench_fcl_mesh_destroy(fb);
@@ -749,113 +741,67 @@ static void run_static(const options* o, report* rep, scene* s, totals* sum, flo
 
 static void usage(FILE* f)
 {
-    fprintf(f, "usage: sepax_bench_mesh_query [options]\n"
-               "  -r=<runs>          timed runs a row, median reported (default 7; --quick 3)\n"
+    fprintf(f, "usage: sepax_bench mesh-queries [options]\n"
                "  --min-ms=<ms>      a timed run repeats the query until it lasts this long (default 200; --quick 10)\n"
-               "  --quick            coarse tori and grid, 3 runs of 10 ms: the CI smoke run, brute force included\n"
                "  --axis=z|y         the tori's axis (default z, the standard case; y is the generator's own)\n"
                "  --no-brute         skip the all-pairs brute force (2 s on the standard case)\n"
-               "  --no-peers         skip FCL even when built in\n"
-               "  --csv              CSV on stdout instead of the table; --csv=<file>: CSV to a file as well\n"
-               "  --save             also write CSV to <results-dir>/<machine>/mesh_query-<UTC stamp>.csv\n"
-               "  --machine=<name>   machine name (default: the host name)\n"
-               "  --results-dir=<d>  default %s\n",
-            SPX_BENCH_RESULTS_DIR);
+               "  (default 7 runs; --quick: coarse tori and grid, 3 runs of 10 ms, brute force included)\n");
+    bench_common_usage(f);
+    bench_output_usage(f, "mesh_query-");
 }
 
-static const char* value(const char* arg, const char* name)
+/* The mesh-queries suite's own options (bench_option_fn). */
+static int own_option(int argc, char** argv, int* i, void* context)
 {
-    size_t len = strlen(name);
-    return strncmp(arg, name, len) == 0 && arg[len] == '=' ? arg + len + 1 : NULL;
+    (void)argc;
+    options* o = context;
+    const char* v;
+    char* end;
+    if ((v = bench_option_value(argv[*i], "--min-ms"))) {
+        double ms = strtod(v, &end);
+        if (*end || !(ms >= 0.0 && ms <= 1e5)) return fprintf(stderr, "%s: --min-ms wants 0..100000\n", argv[0]), -1;
+        o->min_ms = ms;
+    } else if ((v = bench_option_value(argv[*i], "--axis"))) {
+        if (strcmp(v, "z") != 0 && strcmp(v, "y") != 0) return fprintf(stderr, "%s: --axis wants z or y\n", argv[0]), -1;
+        o->axis = v[0];
+    } else if (strcmp(argv[*i], "--no-brute") == 0) {
+        o->brute = false;
+    } else {
+        return 0;
+    }
+    return 1;
 }
 
 static int parse(int argc, char** argv, options* o)
 {
     memset(o, 0, sizeof *o);
-    o->runs = -1, o->min_ms = -1.0;
-    o->brute = o->peers = true;
+    o->common = (bench_common)BENCH_COMMON_DEFAULTS;
+    o->output = (bench_output)BENCH_OUTPUT_DEFAULTS;
+    o->min_ms = -1.0;
+    o->brute = true;
     o->axis = 'z';
-    o->results_dir = SPX_BENCH_RESULTS_DIR;
-    for (int i = 1; i < argc; ++i) {
-        const char* v;
-        char* end;
-        if ((v = value(argv[i], "-r"))) {
-            long n = strtol(v, &end, 10);
-            if (*end || n < 1 || n > MAX_RUNS) return fprintf(stderr, "sepax_bench_mesh_query: -r wants 1..%d\n", MAX_RUNS), 2;
-            o->runs = (int)n;
-        } else if ((v = value(argv[i], "--min-ms"))) {
-            double ms = strtod(v, &end);
-            if (*end || !(ms >= 0.0 && ms <= 1e5)) return fprintf(stderr, "sepax_bench_mesh_query: --min-ms wants 0..100000\n"), 2;
-            o->min_ms = ms;
-        } else if (strcmp(argv[i], "--quick") == 0) {
-            o->quick = true;
-        } else if ((v = value(argv[i], "--axis"))) {
-            if (strcmp(v, "z") != 0 && strcmp(v, "y") != 0)
-                return fprintf(stderr, "sepax_bench_mesh_query: --axis wants z or y\n"), 2;
-            o->axis = v[0];
-        } else if (strcmp(argv[i], "--no-brute") == 0) {
-            o->brute = false;
-        } else if (strcmp(argv[i], "--no-peers") == 0) {
-            o->peers = false;
-        } else if (strcmp(argv[i], "--csv") == 0) {
-            o->csv_stdout = true;
-        } else if ((v = value(argv[i], "--csv"))) {
-            if (strcmp(v, "-") == 0) o->csv_stdout = true;
-            else o->csv_path = v;
-        } else if (strcmp(argv[i], "--save") == 0) {
-            o->save = true;
-        } else if ((v = value(argv[i], "--machine"))) {
-            o->machine = v;
-        } else if ((v = value(argv[i], "--results-dir"))) {
-            o->results_dir = v;
-        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "sepax_bench_mesh_query: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (o->runs < 0) o->runs = o->quick ? 3 : 7;
+    int status = bench_parse_options(argc, argv, &o->common, &o->output, MAX_RUNS, own_option, o, usage);
+    if (status >= 0) return status;
+    o->quick = o->common.quick;
+    o->peers = o->common.peers;
+    o->runs = o->common.runs ? o->common.runs : o->quick ? 3 : 7;
     if (o->min_ms < 0.0) o->min_ms = o->quick ? 10.0 : 200.0;
     return -1;
 }
 
-
-int main(int argc, char** argv)
+int bench_mesh_queries(int argc, char** argv)
 {
     options o;
     int status = parse(argc, argv, &o);
     if (status >= 0) return status;
+    const char* program = argv[0];
 
     bench_machine m;
-    bench_machine_probe(&m, o.machine);
-    char save_path[1200] = "";
-    if (o.save) {
-        char dir[1100];
-        snprintf(dir, sizeof dir, "%s/%s", o.results_dir, m.name);
-        snprintf(save_path, sizeof save_path, "%s/mesh_query-%s.csv", dir, m.stamp);
-        if (!bench_make_directories(dir)) {
-            fprintf(stderr, "sepax_bench_mesh_query: cannot make %s: %s\n", dir, strerror(errno));
-            return 1;
-        }
-    }
+    char save_path[1200];
     report rep = { .csv_columns = false };
-    if (!bench_report_open(&rep.out, o.csv_stdout ? "-" : o.csv_path, o.save ? save_path : NULL)) {
-        fprintf(stderr, "sepax_bench_mesh_query: cannot write %s: %s\n", o.save ? save_path : o.csv_path,
-                strerror(errno));
+    if (bench_output_open(&o.output, program, "mesh_query-", &m, &rep.out, save_path, sizeof save_path) != 0)
         return 1;
-    }
-
-    int lib = spx_version();
-    bench_report_note(&rep.out, "sepax_bench_mesh_query: sepax %d.%d.%d (headers), library %d.%d.%d", SPX_VERSION_MAJOR, SPX_VERSION_MINOR,
-         SPX_VERSION_PATCH, lib / 10000, lib / 100 % 100, lib % 100);
-    bench_report_note(&rep.out, "date: %s  machine: %s  cpu: %s  (%d online)", m.date, m.name, m.cpu, m.cpus);
-    bench_report_note(&rep.out, "os: %s  load average at start: %s", m.os, m.load);
-    const char* simd = bench_simd_name();
-    const char* optimised = bench_optimised_note();
-    bench_report_note(&rep.out, "compiler: %s  build: %s  simd: %s%s", m.compiler, SPX_BENCH_BUILD_TYPE, simd, optimised);
+    bench_report_header(&rep.out, program, &m, "", &o.output);
 #if defined(SPX_BENCH_HAVE_FCL)
     bench_report_note(&rep.out, "peers: %s%s", bench_fcl_mesh_version(), o.peers ? "" : " (skipped: --no-peers)");
 #else
@@ -868,7 +814,7 @@ int main(int argc, char** argv)
     scene s;
     if (scene_tori(&s, &o)) {
         run_sweeps(&o, &rep, &s, &sum, true);
-        /* The static queries where the sweep says A first touches B, and 1 cm further in. At the
+    /* The static queries where the sweep says A first touches B, and 1 cm further in. At the
            time of contact itself, A's position rounded to float lands either side of touching (on
            the standard case 4e-8 m short: apart); 1e-6 of tmax later (2 um) it touches for sure. */
         sweep_call c = { &s, NULL, 0, false, SPX_OK, { 0 } };
@@ -903,9 +849,5 @@ int main(int argc, char** argv)
              sum.fcl_ca_ns >= 100.0 * sum.sepax_cold_ns ? "yes" : "NO");
     bench_report_note(&rep.out, "sepax calls failed or scenes not built: %d; disagreements with the brute force: %d%s", sum.failures,
          sum.disagreements, o.brute ? "" : " (not run)");
-    if (!bench_report_close(&rep.out)) status = 1;
-    if (o.save) fprintf(stderr, "sepax_bench_mesh_query: wrote %s\n", save_path);
-    if (sum.failures) return 3;
-    if (sum.disagreements) return 4;
-    return status == 1 ? 1 : 0;
+    return bench_output_close(&rep.out, &o.output, program, save_path, sum.failures ? 3 : sum.disagreements ? 4 : 0);
 }

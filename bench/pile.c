@@ -1,4 +1,4 @@
-/* sepax_bench_pile: how deep the boxes of a settling pile overlap, over the whole settling and on
+/* sepax_bench pile: how deep the boxes of a settling pile overlap, over the whole settling and on
  * several piles, not at one step of one pile.
  *
  * The falling scenes' end state is one step, the 300th, of one pile, while the pile still
@@ -10,9 +10,11 @@
  * the steps over 2 cm, the step-300 figure, the deepest ground penetration, and the step at which
  * the whole pile sleeps (up to 3,000).
  *
- *   sepax_bench_pile                 # both scenes, seeds 1 to 3 (seed 1 is the scenes' own)
- *   sepax_bench_pile --seeds=5 --csv # five seeds, CSV on stdout
+ *   sepax_bench pile                 # both scenes, seeds 1 to 3 (seed 1 is the scenes' own)
+ *   sepax_bench pile --seeds=5 --csv # five seeds, CSV on stdout
+ *   sepax_bench pile --quick         # seed 1 alone
  */
+#include "suite.h"
 #include "support/scenes.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,20 +83,43 @@ static bool run_pile(bool mesh, uint64_t seed, pile_figures* out)
     return true;
 }
 
-int main(int argc, char** argv)
+static void usage(FILE* f)
 {
-    int seed_count = 3;
-    bool csv = false;
-    for (int i = 1; i < argc; ++i) {
-        if (strncmp(argv[i], "--seeds=", 8) == 0) seed_count = atoi(argv[i] + 8);
-        else if (strcmp(argv[i], "--csv") == 0) csv = true;
-        else {
-            fprintf(stderr, "usage: sepax_bench_pile [--seeds=<1..%zu>] [--csv]\n", SEED_COUNT);
-            return 2;
-        }
-    }
+    fprintf(f, "usage: sepax_bench pile [options]\n"
+               "  --seeds=<n>        piles a scene, 1..%zu (default 3; --quick 1)\n"
+               "  --csv              CSV on stdout\n"
+               "  (one run a pile: --runs does not apply)\n",
+            SEED_COUNT);
+    bench_common_usage(f);
+}
+
+typedef struct options {
+    int seed_count;
+    bool csv;
+} options;
+
+/* The pile suite's own options (bench_option_fn). */
+static int own_option(int argc, char** argv, int* i, void* context)
+{
+    (void)argc;
+    options* o = context;
+    const char* v;
+    if ((v = bench_option_value(argv[*i], "--seeds"))) o->seed_count = atoi(v);
+    else if (strcmp(argv[*i], "--csv") == 0) o->csv = true;
+    else return 0;
+    return 1;
+}
+
+int bench_pile(int argc, char** argv)
+{
+    options o = { 0, false };
+    bench_common common = BENCH_COMMON_DEFAULTS;
+    int parsed = bench_parse_options(argc, argv, &common, NULL, 1000, own_option, &o, usage);
+    if (parsed >= 0) return parsed;
+    bool csv = o.csv;
+    int seed_count = o.seed_count != 0 ? o.seed_count : common.quick ? 1 : 3;
     if (seed_count < 1 || seed_count > (int)SEED_COUNT) {
-        fprintf(stderr, "sepax_bench_pile: --seeds takes 1 to %zu\n", SEED_COUNT);
+        fprintf(stderr, "%s: --seeds takes 1 to %zu\n", argv[0], SEED_COUNT);
         return 2;
     }
     if (csv) printf("scene,seed,mean,median,p90,p99,max,steps_over_2cm,at_step_300,ground_max,asleep_at\n");
@@ -108,7 +133,7 @@ int main(int argc, char** argv)
             pile_figures f;
             const char* name = m ? "falling_mesh" : "falling";
             if (!run_pile(m == 1, seeds[k], &f)) {
-                fprintf(stderr, "sepax_bench_pile: %s, seed %d failed\n", name, k + 1);
+                fprintf(stderr, "%s: %s, seed %d failed\n", argv[0], name, k + 1);
                 return 1;
             }
             if (csv)

@@ -2,7 +2,7 @@
 # Instructions a query of sepax and of the peers on the hot pair sets (bench/README.md,
 # "Instruction counts with callgrind").
 #
-# Runs `sepax_bench -s=hot -r=1 --min-ms=0 -q=<query>$` under callgrind, one query at a time, and
+# Runs `sepax_bench collide -s=hot -r=1 --min-ms=0 -q=<query>$` under callgrind, one query at a time, and
 # reads from the caller tree the inclusive count of each function that answers it and how often it
 # was called. The counts repeat exactly from run to run (a machine's load does not change them).
 #
@@ -22,14 +22,8 @@ program=${1:-build-bench/bench/sepax_bench}
 queries=${QUERIES:-overlap_obb_obb penetration_obb_obb manifold_obb_obb manifold_obb_obb_resting overlap_obb_tri penetration_obb_tri overlap_tri_tri penetration_tri_tri sweep_obb_obb sweep_obb_tri sweep_tri_tri manifold_obb_tri}
 hot=${HOT:-256}
 
-command -v valgrind >/dev/null || { echo "query_callgrind: valgrind not found" >&2; exit 2; }
-[ -x "$program" ] || { echo "query_callgrind: $program is not an executable" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-echo "# query_callgrind.sh: $(valgrind --version), $program -s=hot --hot=$hot -r=1 --min-ms=0"
-echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
-if [ -n "${NOTE:-}" ]; then echo "# note: $NOTE"; fi
+. "$(dirname "$0")/callgrind_common.sh"
+callgrind_begin query_callgrind.sh "$program" "collide -s=hot --hot=$hot -r=1 --min-ms=0"
 echo "query,engine,function,calls,instructions,instructions_per_call,pairs_per_call,instructions_per_pair,ratio_sepax_engine"
 
 # engine|function pattern (as callgrind_annotate names it)|pairs a call
@@ -57,7 +51,7 @@ penetration_row=""
 for query in $queries; do
     out="$work/callgrind.$query"
     valgrind --tool=callgrind --callgrind-out-file="$out" \
-        "$program" -s=hot --hot="$hot" -r=1 --min-ms=0 -q="$query\$" >"$work/log" 2>&1 \
+        "$program" collide -s=hot --hot="$hot" -r=1 --min-ms=0 -q="$query\$" >"$work/log" 2>&1 \
         || { cat "$work/log" >&2; exit 1; }
     callgrind_annotate --threshold=100 --inclusive=yes --tree=caller "$out" >"$work/tree" 2>/dev/null
     sepax_per_pair=""

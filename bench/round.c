@@ -1,19 +1,20 @@
-/* sepax_bench_round: ns a query of the sphere and capsule queries (include/sepax/round.h), each pair
+/* sepax_bench round: ns a query of the sphere and capsule queries (include/sepax/round.h), each pair
    kind on the same 4,096 random problems (tests/support/round_cases.c, family "random": a third each
    of hits, misses and start overlaps), and with -DSEPAX_BENCH_PEERS=ON Bullet's translational convex
    cast (btGjkConvexCast) on the same problems, with how often its contact / no contact agrees with
    sepax's hit / miss on the problems that do not start overlapping.
 
-   sepax_bench_round [-r=<runs>] [--min-ms=<ms>]
+   sepax_bench round [--runs=<n>] [--min-ms=<ms>] [--quick] [--no-peers]
 
    Prints a Markdown table: ns a query, the median over the runs of the process's CPU time (not the wall
    clock: on a shared machine another process's time slices do not count). Exit status 0; 2 bad
    option; 3 a sepax call failed. */
 #define _POSIX_C_SOURCE 200112L
 #include "machine.h"
+#include "suite.h"
 #include "timer.h"
 #include "support/round_cases.h"
-#if defined(SPX_BENCH_HAVE_BULLET_ROUND)
+#if defined(SPX_BENCH_HAVE_BULLET)
 #include "peers/round_peer.h"
 #endif
 
@@ -94,7 +95,7 @@ static size_t pass_manifold(void* p, uint8_t* out)
     return errors;
 }
 
-#if defined(SPX_BENCH_HAVE_BULLET_ROUND)
+#if defined(SPX_BENCH_HAVE_BULLET)
 static size_t pass_bullet(void* p, uint8_t* out)
 {
     context* c = p;
@@ -103,27 +104,40 @@ static size_t pass_bullet(void* p, uint8_t* out)
 }
 #endif
 
-int main(int argc, char** argv)
+static void usage(FILE* f)
 {
-    int runs = 7;
-    double min_ms = 20.0;
-    for (int i = 1; i < argc; ++i) {
-        if (strncmp(argv[i], "-r=", 3) == 0) runs = atoi(argv[i] + 3);
-        else if (strncmp(argv[i], "--min-ms=", 9) == 0) min_ms = atof(argv[i] + 9);
-        else {
-            fprintf(stderr, "usage: sepax_bench_round [-r=<runs>] [--min-ms=<ms>]\n");
-            return 2;
-        }
-    }
-    if (runs < 1) runs = 1;
+    fprintf(f, "usage: sepax_bench round [options]\n"
+               "  --min-ms=<ms>      a timed run repeats passes until it lasts this long (default 20; --quick 2)\n"
+               "  (default 7 runs; --quick: 3)\n");
+    bench_common_usage(f);
+}
+
+/* The round suite's own option (bench_option_fn): --min-ms. */
+static int own_option(int argc, char** argv, int* i, void* min_ms)
+{
+    (void)argc;
+    const char* v = bench_option_value(argv[*i], "--min-ms");
+    if (!v) return 0;
+    *(double*)min_ms = atof(v);
+    return 1;
+}
+
+int bench_round(int argc, char** argv)
+{
+    double min_ms = -1.0;
+    bench_common common = BENCH_COMMON_DEFAULTS;
+    int parsed = bench_parse_options(argc, argv, &common, NULL, 64, own_option, &min_ms, usage);
+    if (parsed >= 0) return parsed;
+    int runs = common.runs ? common.runs : common.quick ? 3 : 7;
+    if (min_ms < 0.0) min_ms = common.quick ? 2.0 : 20.0;
     bench_machine m;
     bench_machine_probe(&m, NULL);
-    printf("sepax_bench_round: %s, %d cpus, load %s, %s, %s; %d runs of >= %.0f ms, %d problems a kind%s\n\n", m.cpu,
-           m.cpus, m.load, m.compiler, m.date, runs, min_ms, COUNT, bench_optimised_note());
+    bench_print_header(argv[0], &m);
+    printf("%d runs of >= %.0f ms, %d problems a kind\n\n", runs, min_ms, COUNT);
     static round_case cases[COUNT];
     static uint8_t out[COUNT], swept[COUNT];
     int status = 0;
-#if defined(SPX_BENCH_HAVE_BULLET_ROUND)
+#if defined(SPX_BENCH_HAVE_BULLET)
     printf("| pair kind | sweep ns | penetration ns | manifold ns | %s ns | agrees on hit or miss |\n| --- | --- | --- | --- | --- | --- |\n",
            bench_round_bullet_name());
 #else
@@ -138,8 +152,8 @@ int main(int argc, char** argv)
         double tm = measure(runs, min_ms, pass_manifold, &c, out, &e3);
         if (e1 || e2 || e3) status = 3;
         printf("| %s | %.0f | %.0f | %.0f |", round_kind_name((round_pair_kind)k), ts, tp, tm);
-#if defined(SPX_BENCH_HAVE_BULLET_ROUND)
-        c.peer = bench_round_bullet_prepare(cases, COUNT);
+#if defined(SPX_BENCH_HAVE_BULLET)
+        c.peer = common.peers ? bench_round_bullet_prepare(cases, COUNT) : NULL;
         if (c.peer) {
             size_t e4;
             double tb = measure(runs, min_ms, pass_bullet, &c, out, &e4);

@@ -1,9 +1,9 @@
-/* sepax_bench_world: the world scenes (tests/support/scenes.c: falling, and the pyramid at
+/* sepax_bench world: the world scenes (tests/support/scenes.c: falling, and the pyramid at
    pitch 1.0 and 1.1), timed step by step, their end state measured; with -DSEPAX_BENCH_PEERS=ON the
    same scenes in Bullet and ODE in the same run, measured by the same routine. See bench/README.md
    ("World scenes").
 
-   sepax_bench_world [-s=<scenes>] [-e=<engines>] [-r=<reps>] [--steps=<n>] [--quick] [--steps-only]
+   sepax_bench world [-s=<scenes>] [-e=<engines>] [--runs=<reps>] [--steps=<n>] [--quick] [--steps-only]
                      [--no-peers] [--csv[=<file>]] [--save] [--machine=<name>] [--note=<text>]
                      [--results-dir=<dir>]
 
@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200112L
 #include "machine.h"
 #include "report.h"
+#include "suite.h"
 #include "timer.h"
 #include "support/scenes.h"
 #include "peers/world_peers.h"
@@ -23,15 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-
-#ifndef SPX_BENCH_BUILD_TYPE
-#define SPX_BENCH_BUILD_TYPE "?"
-#endif
-#ifndef SPX_BENCH_RESULTS_DIR
-#define SPX_BENCH_RESULTS_DIR "bench/results"
-#endif
 
 #define MAX_REPS 101
 #define MAX_ENGINES 3
@@ -129,7 +122,7 @@ static bool run_create(run* r, const engine* e, const scene_spec* s, const spx_s
     if (e->peer) return s->peers && (r->world = e->peer->create(layout)) != NULL;
     spx_result res = scene_build(&r->scene, s);
     if (res != SPX_OK) {
-        fprintf(stderr, "sepax_bench_world: %s: %s\n", s->name, spx_result_string(res));
+        fprintf(stderr, "sepax_bench world: %s: %s\n", s->name, spx_result_string(res));
         spx_scene_destroy(&r->scene);
         return false;
     }
@@ -230,7 +223,7 @@ static bool repeat(row* out, int rep, const engine* e, const scene_spec* s, cons
 {
     run r;
     if (!run_create(&r, e, s, layout)) {
-        fprintf(stderr, "sepax_bench_world: %s could not build %s\n", e->name, s->name);
+        fprintf(stderr, "sepax_bench world: %s could not build %s\n", e->name, s->name);
         return false;
     }
     bool track = s->kind == PYRAMID;
@@ -279,7 +272,7 @@ static bool repeat(row* out, int rep, const engine* e, const scene_spec* s, cons
         }
     }
     if (r.failure != SPX_OK) {
-        fprintf(stderr, "sepax_bench_world: %s: a step failed: %s\n", s->name, spx_result_string(r.failure));
+        fprintf(stderr, "sepax_bench world: %s: a step failed: %s\n", s->name, spx_result_string(r.failure));
         run_destroy(&r);
         return false;
     }
@@ -322,39 +315,26 @@ typedef struct options {
     char engine_list[128];         /* -e, empty: all */
     int reps;
     long steps;                    /* < 0: the scene's own */
-    bool quick, steps_only, peers, save, csv_stdout;
-    const char* csv_path;
-    const char* machine;
-    const char* results_dir;
-    const char* note;              /* --note: a line of the user's own in the header */
+    bool quick, steps_only, peers;
+    bench_common common;
+    bench_output output;
 } options;
 
 static void usage(FILE* f)
 {
-    fprintf(f, "usage: sepax_bench_world [options]\n"
+    fprintf(f, "usage: sepax_bench world [options]\n"
                "  -s=<a,b>           scenes: falling, falling_mesh, pyramid-1.0, pyramid-1.1, pyramid (both), mesh_pile,\n"
                "                     slope, bounce, all (default)\n"
                "  -e=<a,b>           engines: sepax, bullet, ode (default: all built in)\n"
-               "  -r=<reps>          repetitions of each scene and engine, median reported (default 5; --quick 1)\n"
                "  --steps=<n>        steps a scene (default the scene's: falling 300, pyramid and mesh_pile 600,\n"
                "                     slope 90, bounce 240; 0 with --steps-only)\n"
-               "  --quick            %d steps, 1 repetition: the CI smoke run\n"
                "  --steps-only       build one scene in one engine (-s, -e), run its steps and nothing else,\n"
                "                     for callgrind (see bench/world_callgrind.sh)\n"
                "  --simd=<path>      sepax's solver: auto (default: AVX2 where the CPU has it) or baseline\n"
-               "  --no-peers         sepax alone even when Bullet and ODE are built in\n"
-               "  --csv              CSV on stdout instead of the table; --csv=<file>: CSV to a file as well\n"
-               "  --save             also write CSV to <results-dir>/<machine>/world-<UTC stamp>.csv\n"
-               "  --machine=<name>   machine name (default: the host name)\n"
-               "  --note=<text>      a line of your own in the header (what the machine is, what else ran)\n"
-               "  --results-dir=<d>  default %s\n",
-            QUICK_STEPS, SPX_BENCH_RESULTS_DIR);
-}
-
-static const char* value(const char* arg, const char* name)
-{
-    size_t len = strlen(name);
-    return strncmp(arg, name, len) == 0 && arg[len] == '=' ? arg + len + 1 : NULL;
+               "  (default 5 repetitions of each scene and engine; --quick: %d steps, 1 repetition)\n",
+            QUICK_STEPS);
+    bench_common_usage(f);
+    bench_output_usage(f, "world-");
 }
 
 static bool parse_scenes(const char* list, options* o)
@@ -376,66 +356,50 @@ static bool parse_scenes(const char* list, options* o)
     return true;
 }
 
+/* The world suite's own options (bench_option_fn). */
+static int own_option(int argc, char** argv, int* i, void* context)
+{
+    (void)argc;
+    options* o = context;
+    const char* v;
+    char* end;
+    if ((v = bench_option_value(argv[*i], "-s"))) {
+        if (!parse_scenes(v, o))
+            return fprintf(stderr, "%s: -s wants falling, pyramid-1.0, pyramid-1.1, pyramid or all\n", argv[0]), -1;
+    } else if ((v = bench_option_value(argv[*i], "-e"))) {
+        if (strlen(v) >= sizeof o->engine_list || !v[0]) return fprintf(stderr, "%s: -e wants engines\n", argv[0]), -1;
+        snprintf(o->engine_list, sizeof o->engine_list, "%s", v);
+    } else if ((v = bench_option_value(argv[*i], "--steps"))) {
+        long n = strtol(v, &end, 10);
+        if (*end || n < 0 || n > 1000000) return fprintf(stderr, "%s: --steps wants 0..1000000 (0: --steps-only alone)\n", argv[0]), -1;
+        o->steps = n;
+    } else if (strcmp(argv[*i], "--steps-only") == 0) {
+        o->steps_only = true;
+    } else if ((v = bench_option_value(argv[*i], "--simd"))) {
+        if (strcmp(v, "auto") == 0) sepax_simd = SPX_SIMD_AUTO;
+        else if (strcmp(v, "baseline") == 0) sepax_simd = SPX_SIMD_BASELINE;
+        else return fprintf(stderr, "%s: --simd wants auto or baseline\n", argv[0]), -1;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 static int parse(int argc, char** argv, options* o)
 {
     memset(o, 0, sizeof *o);
     for (int i = 0; i < SCENE_COUNT; ++i) o->scene_on[i] = true;
-    o->reps = -1, o->steps = -1;
-    o->peers = true;
-    o->results_dir = SPX_BENCH_RESULTS_DIR;
-    for (int i = 1; i < argc; ++i) {
-        const char* v;
-        char* end;
-        if ((v = value(argv[i], "-s"))) {
-            if (!parse_scenes(v, o))
-                return fprintf(stderr, "sepax_bench_world: -s wants falling, pyramid-1.0, pyramid-1.1, pyramid or all\n"), 2;
-        } else if ((v = value(argv[i], "-e"))) {
-            if (strlen(v) >= sizeof o->engine_list || !v[0]) return fprintf(stderr, "sepax_bench_world: -e wants engines\n"), 2;
-            snprintf(o->engine_list, sizeof o->engine_list, "%s", v);
-        } else if ((v = value(argv[i], "-r"))) {
-            long n = strtol(v, &end, 10);
-            if (*end || n < 1 || n > MAX_REPS) return fprintf(stderr, "sepax_bench_world: -r wants 1..%d\n", MAX_REPS), 2;
-            o->reps = (int)n;
-        } else if ((v = value(argv[i], "--steps"))) {
-            long n = strtol(v, &end, 10);
-            if (*end || n < 0 || n > 1000000) return fprintf(stderr, "sepax_bench_world: --steps wants 0..1000000 (0: --steps-only alone)\n"), 2;
-            o->steps = n;
-        } else if (strcmp(argv[i], "--quick") == 0) {
-            o->quick = true;
-        } else if (strcmp(argv[i], "--steps-only") == 0) {
-            o->steps_only = true;
-        } else if ((v = value(argv[i], "--simd"))) {
-            if (strcmp(v, "auto") == 0) sepax_simd = SPX_SIMD_AUTO;
-            else if (strcmp(v, "baseline") == 0) sepax_simd = SPX_SIMD_BASELINE;
-            else return fprintf(stderr, "sepax_bench_world: --simd wants auto or baseline\n"), 2;
-        } else if (strcmp(argv[i], "--no-peers") == 0) {
-            o->peers = false;
-        } else if (strcmp(argv[i], "--csv") == 0) {
-            o->csv_stdout = true;
-        } else if ((v = value(argv[i], "--csv"))) {
-            if (strcmp(v, "-") == 0) o->csv_stdout = true;
-            else o->csv_path = v;
-        } else if (strcmp(argv[i], "--save") == 0) {
-            o->save = true;
-        } else if ((v = value(argv[i], "--machine"))) {
-            o->machine = v;
-        } else if ((v = value(argv[i], "--note"))) {
-            o->note = v;
-        } else if ((v = value(argv[i], "--results-dir"))) {
-            o->results_dir = v;
-        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "sepax_bench_world: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (o->reps < 0) o->reps = o->quick ? 1 : 5;
+    o->steps = -1;
+    o->common = (bench_common)BENCH_COMMON_DEFAULTS;
+    o->output = (bench_output)BENCH_OUTPUT_DEFAULTS;
+    int status = bench_parse_options(argc, argv, &o->common, &o->output, MAX_REPS, own_option, o, usage);
+    if (status >= 0) return status;
+    o->quick = o->common.quick;
+    o->peers = o->common.peers;
+    o->reps = o->common.runs ? o->common.runs : o->quick ? 1 : 5;
     if (o->steps < 0 && o->quick) o->steps = QUICK_STEPS;
     if (o->steps == 0 && !o->steps_only)
-        return fprintf(stderr, "sepax_bench_world: --steps=0 only goes with --steps-only\n"), 2;
+        return fprintf(stderr, "%s: --steps=0 only goes with --steps-only\n", argv[0]), 2;
     return -1;
 }
 
@@ -462,7 +426,7 @@ static int select_engines(const options* o, engine* out)
         for (int i = 0; i < n; ++i)
             if (strlen(built[i].name) == len && strncmp(p, built[i].name, len) == 0) found = i;
         if (found < 0) {
-            fprintf(stderr, "sepax_bench_world: engine '%.*s' is not built in (sepax%s%s)\n", (int)len, p,
+            fprintf(stderr, "sepax_bench world: engine '%.*s' is not built in (sepax%s%s)\n", (int)len, p,
                     n > 1 ? ", " : "", n > 1 ? built[1].name : "");
             return -1;
         }
@@ -551,12 +515,12 @@ static int steps_only(const options* o, const engine* engines, int engine_count)
     for (int i = 0; i < SCENE_COUNT; ++i)
         if (o->scene_on[i]) scene = i, ++chosen;
     if (chosen != 1 || engine_count != 1 || !o->engine_list[0]) {
-        fprintf(stderr, "sepax_bench_world: --steps-only wants one scene (-s=) and one engine (-e=)\n");
+        fprintf(stderr, "sepax_bench world: --steps-only wants one scene (-s=) and one engine (-e=)\n");
         return 2;
     }
     static spx_scene_layout layout;
     if (engines[0].peer && !scenes[scene].peers) {
-        fprintf(stderr, "sepax_bench_world: %s does not run %s\n", engines[0].name, scenes[scene].name);
+        fprintf(stderr, "sepax_bench world: %s does not run %s\n", engines[0].name, scenes[scene].name);
         return 4;
     }
     if (!scene_layout(&scenes[scene], &layout)) return 3;
@@ -566,49 +530,27 @@ static int steps_only(const options* o, const engine* engines, int engine_count)
     bench_world_run_steps(&r, steps);
     spx_result failure = r.failure;
     run_destroy(&r);
-    fprintf(stderr, "sepax_bench_world: %s, %s: %u steps%s\n", scenes[scene].name, engines[0].name, steps,
+    fprintf(stderr, "sepax_bench world: %s, %s: %u steps%s\n", scenes[scene].name, engines[0].name, steps,
             failure == SPX_OK ? "" : " (a step failed)");
     return failure == SPX_OK ? 0 : 3;
 }
 
-int main(int argc, char** argv)
+int bench_world(int argc, char** argv)
 {
     options o;
     int status = parse(argc, argv, &o);
     if (status >= 0) return status;
+    const char* program = argv[0];
     engine engines[MAX_ENGINES];
     int engine_count = select_engines(&o, engines);
     if (engine_count < 0) return 2;
     if (o.steps_only) return steps_only(&o, engines, engine_count);
 
     bench_machine m;
-    bench_machine_probe(&m, o.machine);
-    char save_path[1200] = "";
-    if (o.save) {
-        char dir[1100];
-        snprintf(dir, sizeof dir, "%s/%s", o.results_dir, m.name);
-        snprintf(save_path, sizeof save_path, "%s/world-%s.csv", dir, m.stamp);
-        if (!bench_make_directories(dir)) {
-            fprintf(stderr, "sepax_bench_world: cannot make %s: %s\n", dir, strerror(errno));
-            return 1;
-        }
-    }
-    /* The table goes to stdout, or to stderr when the CSV takes stdout. */
-    bench_report rep;
-    if (!bench_report_open(&rep, o.csv_stdout ? "-" : o.csv_path, o.save ? save_path : NULL)) {
-        fprintf(stderr, "sepax_bench_world: cannot write %s: %s\n", o.save ? save_path : o.csv_path, strerror(errno));
-        return 1;
-    }
-
-    int lib = spx_version();
-    bench_report_note(&rep, "sepax_bench_world: sepax %d.%d.%d (headers), library %d.%d.%d", SPX_VERSION_MAJOR, SPX_VERSION_MINOR,
-         SPX_VERSION_PATCH, lib / 10000, lib / 100 % 100, lib % 100);
-    bench_report_note(&rep, "date: %s  machine: %s  cpu: %s (%d online%s)", m.date, m.name, m.cpu, m.cpus, virtual_machine());
-    bench_report_note(&rep, "os: %s  load average at start: %s", m.os, m.load);
-    if (o.note) bench_report_note(&rep, "note: %s", o.note);
-    const char* simd = bench_simd_name();
-    const char* optimised = bench_optimised_note();
-    bench_report_note(&rep, "compiler: %s  build: %s  simd: %s%s", m.compiler, SPX_BENCH_BUILD_TYPE, simd, optimised);
+    bench_report rep; /* the table goes to stdout, or to stderr when the CSV takes stdout */
+    char save_path[1200];
+    if (bench_output_open(&o.output, program, "world-", &m, &rep, save_path, sizeof save_path) != 0) return 1;
+    bench_report_header(&rep, program, &m, virtual_machine(), &o.output);
     spx_world_def wd = spx_default_world_def();
     bench_report_note(&rep, "sepax: spx_default_world_def() (%u substeps, contact %g Hz, damping ratio %g, simd %s); scenes of "
                "tests/support/scenes.c; dt 1/60 s",
@@ -632,7 +574,7 @@ int main(int argc, char** argv)
         const scene_spec* sc = &scenes[s];
         spx_scene_layout* layout = &layouts[s];
         if (!scene_layout(sc, layout)) {
-            fprintf(stderr, "sepax_bench_world: could not build %s\n", sc->name);
+            fprintf(stderr, "sepax_bench world: could not build %s\n", sc->name);
             ++failures;
             continue;
         }
@@ -709,8 +651,5 @@ int main(int argc, char** argv)
 #undef VERDICT
     }
 
-    if (!bench_report_close(&rep)) status = 1;
-    if (o.save) fprintf(stderr, "sepax_bench_world: wrote %s\n", save_path);
-    if (failures) return 3;
-    return status == 1 ? 1 : 0;
+    return bench_output_close(&rep, &o.output, program, save_path, failures ? 3 : 0);
 }

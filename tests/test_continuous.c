@@ -1049,6 +1049,113 @@ static int frozen_body_is_still_struck(void)
     return 0;
 }
 
+/* The stage's impacts take the shapes' own friction and restitution, as contacts do, not the bodies':
+   a cube whose shape is elastic and frictionless (its body's material inelastic and rough) shot at
+   50 m/s down and 20 m/s across onto a static floor leaves upwards at its impact speed and keeps
+   its speed across; then both shapes given materials by spx_shape_set_material (mixed as the
+   contacts mix: friction sqrt(a b), restitution max(a, b)) that grip it. */
+static int impact_uses_shape_materials(void)
+{
+    for (int rough = 0; rough < 2; ++rough) {
+        spx_world* w = make_world(true);
+        ENSURE(w);
+        spx_shape_def fs = spx_default_shape_def();
+        fs.half_extents = spx_v3(50, 0.5f, 50);
+        fs.friction = 0.0f; /* the floor's shape: frictionless, its body's 0.9 */
+        spx_body_id floor = add_body(w, SPX_BODY_STATIC, &fs, spx_v3(0, -0.5f, 0), identity, 0.9f, 0.0f,
+                                     spx_v3(0, 0, 0), spx_v3(0, 0, 0));
+        spx_shape_def cs = spx_default_shape_def();
+        cs.half_extents = spx_v3(0.1f, 0.1f, 0.1f);
+        cs.friction = 0.0f, cs.restitution = 1.0f;
+        spx_body_id cube = add_body(w, SPX_BODY_DYNAMIC, &cs, spx_v3(0, 0.1f + 50.0f * dt * 0.5f, 0), identity, 0.9f,
+                                    0.0f, spx_v3(20, -50, 0), spx_v3(0, 0, 0));
+        if (rough) {
+            spx_shape_id f;
+            ENSURE_CODE(spx_body_get_shape(w, floor, 0, &f), SPX_OK);
+            ENSURE_CODE(spx_shape_set_material(w, f, 4.0f, 0.0f), SPX_OK); /* mixed with the cube's 0: still 0 */
+            spx_shape_id c;
+            ENSURE_CODE(spx_body_get_shape(w, cube, 0, &c), SPX_OK);
+            ENSURE_CODE(spx_shape_set_material(w, c, 0.25f, 1.0f), SPX_OK); /* mixed: sqrt(4 x 0.25) = 1 */
+        }
+        ENSURE(spx_world_step(w, dt) == SPX_OK);
+        spx_step_stats st;
+        spx_world_get_stats(w, &st);
+        ENSURE(st.impact_count >= 1);
+        const spx_vec3 v = vel(w, cube);
+        printf("  %s: after the impact v = (%.3f, %.3f, %.3f) m/s\n", rough ? "rough" : "smooth", (double)v.x,
+               (double)v.y, (double)v.z);
+        ENSURE_NEAR(v.y, 50.0f, 0.5f);          /* elastic: the shapes' restitution 1, not the bodies' 0 */
+        if (!rough) ENSURE_NEAR(v.x, 20.0f, 1e-3f); /* frictionless: the shapes' 0, not the bodies' 0.9 */
+        /* Friction 1 (up to 100 m/s of impulse a unit mass) stops the slip at the base's centre: there a
+           push across moves the cube at 1/m and turns it at r^2/I = 0.01 / (0.04 / 6) = 1.5/m, so the
+           impulse is 20 m / 2.5 and the cube keeps 20 - 8 = 12 m/s across, rolling. */
+        else ENSURE_NEAR(v.x, 12.0f, 0.01f);
+        spx_world_destroy(w);
+    }
+    return 0;
+}
+
+/* A one-way platform: the host's pre_solve switches off the platform's contacts whose normal says
+   the other body is below it, and the stage asks it for its impacts too. A small fast cube shot up
+   at 100 m/s passes through the platform from below; shot down from above at 100 m/s it lands on it. */
+typedef struct one_way {
+    spx_shape_id platform;
+    uint32_t asked, refused;
+} one_way;
+
+static bool one_way_pre_solve(const spx_contact_data* c, void* context)
+{
+    one_way* o = context;
+    const bool a = c->shape_a.index == o->platform.index, b = c->shape_b.index == o->platform.index;
+    if (!a && !b) return true;
+    ++o->asked;
+    /* The normal from the platform to the other body: that body is below when it points down. */
+    const float up = a ? c->normal.y : -c->normal.y;
+    const bool keep = up > 0.0f;
+    o->refused += !keep;
+    return keep;
+}
+
+static int one_way_platform_for_fast_bodies(void)
+{
+    for (int from_above = 0; from_above < 2; ++from_above) {
+        one_way o = { { 0 }, 0, 0 };
+        spx_world_def wd = spx_default_world_def();
+        wd.pre_solve = one_way_pre_solve;
+        wd.pre_solve_context = &o;
+        spx_world* w = NULL;
+        ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+        spx_body_id platform = add_box(w, SPX_BODY_STATIC, spx_v3(0, 5, 0), identity, spx_v3(3, 0.1f, 3), 1000.0f, 0.6f,
+                                       0.0f, spx_v3(0, 0, 0), spx_v3(0, 0, 0));
+        ENSURE_CODE(spx_body_get_shape(w, platform, 0, &o.platform), SPX_OK);
+        const float y0 = from_above ? 12.0f : 0.0f, vy = from_above ? -100.0f : 100.0f;
+        spx_body_id cube = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, y0, 0), identity, spx_v3(0.1f, 0.1f, 0.1f), 1000.0f,
+                                   0.6f, 0.0f, spx_v3(0, vy, 0), spx_v3(0, 0, 0));
+        uint32_t impacts = 0;
+        float highest = y0, lowest = y0;
+        for (int k = 0; k < 30; ++k) {
+            ENSURE(spx_world_step(w, dt) == SPX_OK);
+            spx_step_stats st;
+            spx_world_get_stats(w, &st);
+            impacts += st.impact_count;
+            const float y = pos(w, cube).y;
+            highest = fmaxf(highest, y), lowest = fminf(lowest, y);
+        }
+        printf("  %s: y from %.2f to %.2f m, %u impacts, pre-solve asked %u times, refused %u\n",
+               from_above ? "from above" : "from below", (double)lowest, (double)highest, impacts, o.asked, o.refused);
+        if (from_above) {
+            ENSURE(impacts >= 1);
+            ENSURE(lowest > 5.1f - 0.01f);                /* landed on the platform's top */
+            ENSURE_NEAR(pos(w, cube).y, 5.2f, 0.01f);
+        } else {
+            ENSURE(o.refused >= 1);
+            ENSURE(highest > 20.0f);                      /* through, and on up */
+        }
+        spx_world_destroy(w);
+    }
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     static const struct {
@@ -1076,6 +1183,8 @@ int main(int argc, char** argv)
         { "head_on_meshes", head_on_meshes },
         { "spinning_past_half_turn", spinning_past_half_turn },
         { "spinning_sweep", spinning_sweep },
+        { "impact_uses_shape_materials", impact_uses_shape_materials },
+        { "one_way_platform_for_fast_bodies", one_way_platform_for_fast_bodies },
     };
     int failures = 0, named = 0;
     for (int k = 1; k < argc; ++k) {

@@ -195,6 +195,37 @@ static int filter_changed_at_run_time(void)
     return 0;
 }
 
+/* The filter of a static ground changed under a box asleep on it: the box wakes (its support is
+   gone with the manifold), ends its contact at the next step and falls through. */
+static int ground_filter_changed_under_sleeper(void)
+{
+    spx_world* w = make_world(NULL, NULL);
+    ENSURE(w);
+    spx_body_id g = add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20), spx_default_filter(), NULL);
+    spx_body_id a = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), NULL);
+    bool awake = true;
+    for (int k = 0; k < 300 && awake; ++k) {
+        ENSURE(spx_world_step(w, dt) == SPX_OK);
+        spx_body_is_awake(w, a, &awake);
+    }
+    ENSURE(!awake);
+    spx_shape_id sg;
+    spx_body_get_shape(w, g, 0, &sg);
+    ENSURE_CODE(spx_shape_set_filter(w, sg, filter(1, 2, 0)), SPX_OK);
+    spx_body_is_awake(w, a, &awake);
+    ENSURE(awake);
+    ENSURE(spx_world_step(w, dt) == SPX_OK);
+    uint32_t ne = 0;
+    ENSURE_CODE(spx_world_get_contact_events(w, NULL, NULL, NULL, &ne), SPX_OK);
+    ENSURE(ne == 1);
+    for (int k = 0; k < 60; ++k) ENSURE(spx_world_step(w, dt) == SPX_OK);
+    spx_transform t;
+    spx_body_get_transform(w, a, &t);
+    ENSURE(t.p.y < -1.0f);
+    spx_world_destroy(w);
+    return 0;
+}
+
 /* Pairs that never collide take no place in the contact limit: a box resting on another stays on it
    with 48 small kinematic boxes that collide with nothing inside it. The limit keeps a body's
    SPX_MAX_BODY_CONTACTS nearest partners (by the gap of their bounding spheres); the small boxes,
@@ -254,6 +285,7 @@ int main(void)
     RUN_TEST(truth_table_in_a_world, failures);
     RUN_TEST(custom_callback, failures);
     RUN_TEST(filter_changed_at_run_time, failures);
+    RUN_TEST(ground_filter_changed_under_sleeper, failures);
     RUN_TEST(filtered_pairs_outside_the_limit, failures);
     RUN_TEST(continuous_stage_filtered, failures);
     return failures ? 1 : 0;

@@ -45,6 +45,7 @@ static const harness harnesses[] = {
     { "triangle_triangle", fuzz_triangle_triangle },
     { "mesh", fuzz_mesh },
     { "round", fuzz_round },
+    { "sat2d", fuzz_sat2d },
 #if defined(SPX_FUZZ_HAVE_SCENE)
     { "scene", fuzz_scene },
 #endif

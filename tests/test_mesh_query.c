@@ -1091,6 +1091,35 @@ static int segments_meeting_at_the_origin_swapped(void)
     return 0;
 }
 
+/* Two one-triangle meshes, segment-like triangles 10 m long whose ends meet within 8e-31 m: the
+   overlap and the contact set agree swapped (a touch within rounding, decided once). */
+static int segments_touching_within_rounding_swapped(void)
+{
+    spx_mesh* ma = single_triangle(spx_v3(0x1.8cp+2f, 0x1.fcp-6f, 0x1.cp+2f), spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f),
+                                   spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f));
+    spx_mesh* mb = single_triangle(spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f), spx_v3(0x1.fcp-6f, 0x1.98p+2f, 0x1.b8p+2f),
+                                   spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f));
+    ENSURE(ma && mb);
+    spx_mesh_instance* a = place(ma, IDENTITY);
+    spx_mesh_instance* b = place(mb, IDENTITY);
+    ENSURE(a && b);
+    bool ab = false, ba = false;
+    ENSURE_CODE(spx_overlap_mesh_mesh(a, b, &ab), SPX_OK);
+    ENSURE_CODE(spx_overlap_mesh_mesh(b, a, &ba), SPX_OK);
+    ENSURE(ab == ba);
+    spx_mesh_contact c[2];
+    spx_mesh_hit h_ab, h_ba;
+    ENSURE_CODE(spx_penetration_mesh_mesh(a, b, c, 2, &h_ab), SPX_OK);
+    ENSURE_CODE(spx_penetration_mesh_mesh(b, a, c, 2, &h_ba), SPX_OK);
+    ENSURE(h_ab.state == h_ba.state && h_ab.contact_count == h_ba.contact_count);
+    ENSURE(ab == (h_ab.state == SPX_SWEEP_START_OVERLAP));
+    spx_mesh_instance_destroy(a);
+    spx_mesh_instance_destroy(b);
+    spx_mesh_destroy(ma);
+    spx_mesh_destroy(mb);
+    return 0;
+}
+
 static int contact_window_edges(void)
 {   /* Three level triangles side by side, the second 0.99e-4 m and the third 1.01e-4 m below the
        first; a box (and a level triangle as a mesh) falling on them at 1 m/s reaches the first at
@@ -1766,6 +1795,7 @@ int main(void)
     RUN_TEST(pierced_sheet_normals_cancel, failures);
     RUN_TEST(tiny_triangles_far_away_skipped, failures);
     RUN_TEST(segments_meeting_at_the_origin_swapped, failures);
+    RUN_TEST(segments_touching_within_rounding_swapped, failures);
     RUN_TEST(sweep_mesh_mesh_matches_brute_force, failures);
     RUN_TEST(swapped_meshes_same_answer, failures);
     RUN_TEST(swapped_flat_pass_through, failures);

@@ -1,6 +1,7 @@
 /* The sepax program as its users run it: `sepax run --out F.csv --exact` writes trajectories that
-   read back to the bits the world gave (checked against the same scene stepped here), and `sepax run`
-   and `sepax render` print a scene's contacts in the same words with the same counts. */
+   read back to the bits the world gave (checked against the same scene stepped here), `sepax run`
+   and `sepax render` print a scene's contacts in the same words with the same counts, and
+   `sepax run --events` prints every event the world gives, step by step. */
 #define _POSIX_C_SOURCE 200809L
 #include "test.h"
 #include "scene.h"
@@ -153,6 +154,108 @@ static int run_and_render_count_alike(void)
     return 0;
 }
 
+/* `sepax run --events`: one line an event, "STEP KIND ...", each step's lines in the world's order;
+   per step and kind as many lines as the world stepped here gives events, the same text on a second
+   run, bodies named by their number in the file (the trigger zone is body 1, the ice block that
+   enters it first body 2). */
+enum { KIND_CONTACT_BEGIN, KIND_CONTACT_END, KIND_HIT, KIND_SENSOR_BEGIN, KIND_SENSOR_END, KIND_MOVE, KIND_SLEEP,
+       KIND_WAKE, KIND_COUNT };
+static const char* const kind_names[KIND_COUNT] = { "contact_begin", "contact_end", "hit", "sensor_begin",
+                                                    "sensor_end", "move", "sleep", "wake" };
+#define EVENT_STEPS 240
+
+static int run_prints_events(void)
+{
+    static char out[1 << 20], again[1 << 20];
+    static unsigned printed[EVENT_STEPS + 1][KIND_COUNT], stepped[EVENT_STEPS + 1][KIND_COUNT];
+    memset(printed, 0, sizeof printed), memset(stepped, 0, sizeof stepped);
+    const char* const path = SPX_SCENES_DIR "/filters-sensors.json";
+    char command[1024];
+    snprintf(command, sizeof command, "'%s' run '%s' --steps %d --events", SPX_SEPAX_PROGRAM, path, EVENT_STEPS);
+    ENSURE(run(command, out, sizeof out) == 0);
+    ENSURE(strlen(out) < sizeof out - 1);
+    ENSURE(run(command, again, sizeof again) == 0);
+    /* Event lines come before the summary, whose lines start with a word (and which holds times). */
+    const char* summary = strstr(out, "\nscene ");
+    ENSURE(summary && strncmp(out, again, (size_t)(summary - out) + 1) == 0);
+    unsigned lines = 0;
+    const char* first_sensor = NULL;
+    for (const char* p = out; *p && *p >= '0' && *p <= '9'; p = strchr(p, '\n') + 1) {
+        unsigned step;
+        char kind[32];
+        ENSURE(sscanf(p, "%u %31s", &step, kind) == 2 && step >= 1 && step <= EVENT_STEPS);
+        int k = 0;
+        while (k < KIND_COUNT && strcmp(kind, kind_names[k]) != 0) ++k;
+        ENSURE(k < KIND_COUNT);
+        ++printed[step][k];
+        ++lines;
+        if (k == KIND_SENSOR_BEGIN && !first_sensor) first_sensor = p;
+        ENSURE(strchr(p, '\n'));
+    }
+    ENSURE(first_sensor && strncmp(strchr(first_sensor, ' '), " sensor_begin sensor=1:0 visitor=2:0\n", 37) == 0);
+    /* The same scene stepped here. */
+    scene s;
+    ENSURE(scene_read_file(path, SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
+    ENSURE(scene_build(&s, message, sizeof message));
+    for (int step = 1; step <= EVENT_STEPS; ++step) {
+        ENSURE(spx_world_step(s.w, s.dt) == SPX_OK);
+        uint32_t n[KIND_COUNT] = { 0 };
+        const spx_contact_event *cb, *ce;
+        const spx_contact_hit_event* hits;
+        const spx_sensor_event *sb, *se;
+        const spx_body_move_event* moves;
+        const spx_body_sleep_event* sleeps;
+        spx_world_get_contact_events(s.w, &cb, &n[KIND_CONTACT_BEGIN], &ce, &n[KIND_CONTACT_END]);
+        spx_world_get_hit_events(s.w, &hits, &n[KIND_HIT]);
+        spx_world_get_sensor_events(s.w, &sb, &n[KIND_SENSOR_BEGIN], &se, &n[KIND_SENSOR_END]);
+        uint32_t sleep_count = 0;
+        spx_world_get_body_events(s.w, &moves, &n[KIND_MOVE], &sleeps, &sleep_count);
+        for (uint32_t k = 0; k < sleep_count; ++k) ++n[sleeps[k].awake ? KIND_WAKE : KIND_SLEEP];
+        for (int k = 0; k < KIND_COUNT; ++k) stepped[step][k] = n[k];
+    }
+    scene_free(&s);
+    unsigned total[KIND_COUNT] = { 0 };
+    for (int step = 1; step <= EVENT_STEPS; ++step)
+        for (int k = 0; k < KIND_COUNT; ++k) {
+            if (printed[step][k] != stepped[step][k])
+                fprintf(stderr, "step %d %s: printed %u, the world gives %u\n", step, kind_names[k], printed[step][k],
+                        stepped[step][k]);
+            ENSURE(printed[step][k] == stepped[step][k]);
+            total[k] += printed[step][k];
+        }
+    printf("events: %u lines;", lines);
+    for (int k = 0; k < KIND_COUNT; ++k) printf(" %s %u", kind_names[k], total[k]);
+    printf("\n");
+    /* The scene has most kinds: boxes landing with hits, sensors entered and left, bodies falling asleep
+       (no contact ends nor wakes: nothing parts once it lands). */
+    for (int k = 0; k < KIND_COUNT; ++k) ENSURE(k == KIND_WAKE || k == KIND_CONTACT_END || total[k] > 0);
+    /* Some kinds only, and a kind that does not exist. */
+    snprintf(command, sizeof command, "'%s' run '%s' --steps %d --events=sensor", SPX_SEPAX_PROGRAM, path, EVENT_STEPS);
+    ENSURE(run(command, again, sizeof again) == 0);
+    unsigned sensor_lines = 0;
+    for (const char* p = again; *p && *p >= '0' && *p <= '9'; p = strchr(p, '\n') + 1) {
+        ENSURE(strstr(p, " sensor_") && strstr(p, " sensor_") < strchr(p, '\n'));
+        ++sensor_lines;
+    }
+    ENSURE(sensor_lines == total[KIND_SENSOR_BEGIN] + total[KIND_SENSOR_END]);
+    snprintf(command, sizeof command, "'%s' run '%s' --steps 1 --events=sound 2>/dev/null", SPX_SEPAX_PROGRAM, path);
+    ENSURE(run(command, again, sizeof again) == 2);
+    return 0;
+}
+
+/* `sepax render --contacts --joints` draws through the world's debug drawing and still writes its frames. */
+static int render_draws_contacts(void)
+{
+    static char out[16384];
+    char command[1024];
+    snprintf(command, sizeof command,
+             "'%s' render '%s' --steps 20 --frames 2 --size 160x90 --contacts --joints --out '%s/marks'", SPX_SEPAX_PROGRAM,
+             scene_path, folder);
+    ENSURE(run(command, out, sizeof out) == 0);
+    ENSURE(strstr(out, "frame-001.png"));
+    return 0;
+}
+
 int main(void)
 {
     if (!mkdtemp(folder)) {
@@ -162,6 +265,8 @@ int main(void)
     int failures = 0;
     RUN_TEST(csv_exact_round_trips, failures);
     RUN_TEST(run_and_render_count_alike, failures);
+    RUN_TEST(run_prints_events, failures);
+    RUN_TEST(render_draws_contacts, failures);
     char command[256];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);
     if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);

@@ -374,9 +374,11 @@ static bool brute_cast_shape(uint32_t slot, uint32_t i, const spx_obb* box, spx_
     return true;
 }
 
-static bool skip_odd(spx_body_id body, uint32_t shape, void* context)
+static bool skip_odd(spx_shape_id shape, void* context)
 {
-    (void)shape, (void)context;
+    (void)context;
+    spx_body_id body = { 0 };
+    spx_shape_get_body(scene.world, shape, &body); /* a getter: it answers while the query runs */
     return (body.index & 1u) == 0;
 }
 
@@ -582,10 +584,10 @@ typedef struct id_list {
     uint32_t count;
 } id_list;
 
-static bool collect_id(spx_body_id body, uint32_t shape, void* context)
+static bool collect_id(spx_shape_id shape, void* context)
 {
     id_list* l = context;
-    if (l->count < 4096) l->keys[l->count++] = (uint64_t)body.index << 8 | shape;
+    if (l->count < 4096) l->keys[l->count++] = (uint64_t)shape.index << 16 | shape.generation;
     return true;
 }
 
@@ -656,7 +658,7 @@ static int overlaps_against_brute_force(void)
                     if (kind == 1) ENSURE_CODE(spx_overlap_obb_mesh(&box, s->instance, &in), SPX_OK);
                     if (!in) ENSURE_CODE(spx_mesh_contains_point(s->mesh, &pose, c, &in), SPX_OK);
                 }
-                if (in) collect_id(spx_world_body_id(w, slot), i, &want);
+                if (in) collect_id(spx_world_shape_id(w, slot, i), &want);
             }
         }
         found += want.count;
@@ -740,9 +742,9 @@ static int world_changes_are_seen(void)
     return 0;
 }
 
-static bool count_shape(spx_body_id body, uint32_t shape, void* context)
+static bool count_shape(spx_shape_id shape, void* context)
 {
-    (void)body, (void)shape;
+    (void)shape;
     ++*(uint32_t*)context;
     return true;
 }
@@ -893,9 +895,9 @@ typedef struct locked_probe {
     uint32_t tried, refused;
 } locked_probe;
 
-static bool never(spx_body_id body, uint32_t shape, void* context)
+static bool never(spx_shape_id shape, void* context)
 {
-    (void)body, (void)shape, (void)context;
+    (void)shape, (void)context;
     return false;
 }
 
@@ -986,16 +988,16 @@ static float meddle_cast(const spx_cast_result* r, void* context)
     return 1.0f;
 }
 
-static bool meddle_overlap(spx_body_id body, uint32_t shape, void* context)
+static bool meddle_overlap(spx_shape_id shape, void* context)
 {
-    (void)body, (void)shape;
+    (void)shape;
     meddle(context);
     return true;
 }
 
-static bool meddle_filter(spx_body_id body, uint32_t shape, void* context)
+static bool meddle_filter(spx_shape_id shape, void* context)
 {
-    (void)body, (void)shape;
+    (void)shape;
     meddle(context);
     return true;
 }

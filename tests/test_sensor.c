@@ -307,11 +307,143 @@ static int destruction_ends_overlaps(void)
     return 0;
 }
 
+/* Counts of the last step's contact and sensor events of the shape pair (a, b). */
+static void pair_events(spx_world* w, spx_shape_id a, spx_shape_id b, int* contact_begin, int* contact_end,
+                        int* sensor_begin, int* sensor_end)
+{
+    const spx_contact_event *cb, *ce;
+    const spx_sensor_event *sb, *se;
+    uint32_t ncb = 0, nce = 0, nsb = 0, nse = 0;
+    spx_world_get_contact_events(w, &cb, &ncb, &ce, &nce);
+    spx_world_get_sensor_events(w, &sb, &nsb, &se, &nse);
+    *contact_begin = *contact_end = *sensor_begin = *sensor_end = 0;
+    for (uint32_t k = 0; k < ncb; ++k) *contact_begin += cb[k].shape_a.index == a.index && cb[k].shape_b.index == b.index;
+    for (uint32_t k = 0; k < nce; ++k) *contact_end += ce[k].shape_a.index == a.index && ce[k].shape_b.index == b.index;
+    for (uint32_t k = 0; k < nsb; ++k) *sensor_begin += sb[k].sensor.index == a.index && sb[k].visitor.index == b.index;
+    for (uint32_t k = 0; k < nse; ++k) *sensor_end += se[k].sensor.index == a.index && se[k].visitor.index == b.index;
+}
+
+/* spx_shape_set_sensor from inside a step (the pre-solve callback) is refused. */
+static spx_world* locked_world;
+static spx_shape_id locked_shape;
+static spx_result locked_answer = SPX_OK;
+
+static bool set_sensor_in_step(const spx_contact_data* c, void* context)
+{
+    (void)c, (void)context;
+    locked_answer = spx_shape_set_sensor(locked_world, locked_shape, true);
+    return true;
+}
+
+/* The sensor flag changed at run time, under a box asleep on the ground: its contact ends and its
+   visit begins at the next step, and the box, woken, falls into the ground; made solid again, the
+   visit ends and a contact begins at the next step, the box woken the same way. A visitor made a
+   sensor stops visiting; a sensor whose filter no longer sees its sleeping visitor ends the visit. */
+static int sensor_flag_changes_at_run_time(void)
+{
+    static scene s;
+    memset(&s, 0, sizeof s);
+    spx_world_def wd = spx_default_world_def();
+    ENSURE(spx_world_create(&wd, &s.w) == SPX_OK);
+    spx_shape_def ground = box(spx_v3(5, 0.5f, 5), spx_v3(0, 0, 0), false);
+    add(&s, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), &ground, 1);
+    spx_shape_def b = box(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(0, 0, 0), false);
+    spx_body_id crate = add(&s, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), &b, 1);
+    const spx_shape_id g = s.shape[0], c = s.shape[1];
+    bool awake = true;
+    for (int k = 0; k < 240 && awake; ++k) {
+        ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+        ENSURE_CODE(spx_body_is_awake(s.w, crate, &awake), SPX_OK);
+    }
+    ENSURE(!awake);
+    ENSURE_CODE(spx_shape_set_sensor(s.w, g, true), SPX_OK);
+    bool flag = false;
+    ENSURE_CODE(spx_shape_is_sensor(s.w, g, &flag), SPX_OK);
+    ENSURE(flag);
+    ENSURE_CODE(spx_body_is_awake(s.w, crate, &awake), SPX_OK);
+    ENSURE(awake);
+    int cb, ce, sb, se;
+    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    pair_events(s.w, g, c, &cb, &ce, &sb, &se);
+    ENSURE(cb == 0 && ce == 1 && sb == 1 && se == 0);
+    uint32_t n = 1;
+    ENSURE_CODE(spx_body_get_contacts(s.w, crate, NULL, 0, &n), SPX_OK);
+    ENSURE(n == 0);
+    for (int k = 0; k < 10; ++k) ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    spx_transform t;
+    spx_body_get_transform(s.w, crate, &t);
+    ENSURE(t.p.y < 0.4f); /* it sank into the ground, now a sensor */
+    /* Solid again; the same answer twice changes nothing. */
+    ENSURE_CODE(spx_shape_set_sensor(s.w, g, false), SPX_OK);
+    ENSURE_CODE(spx_shape_set_sensor(s.w, g, false), SPX_OK);
+    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    pair_events(s.w, g, c, &cb, &ce, &sb, &se);
+    ENSURE(cb == 1 && ce == 0 && sb == 0 && se == 1);
+    /* A sensor shape of a resting body, asleep inside a static sensor, made solid: it was a visitor of
+       the sensor and now is not. */
+    spx_shape_def zone = box(spx_v3(3, 3, 3), spx_v3(0, 0, 0), true);
+    add(&s, SPX_BODY_STATIC, spx_v3(20, 0, 0), &zone, 1);
+    spx_shape_def floor = box(spx_v3(3, 0.5f, 3), spx_v3(0, 0, 0), false);
+    add(&s, SPX_BODY_STATIC, spx_v3(20, -0.5f, 0), &floor, 1);
+    spx_body_id inside = add(&s, SPX_BODY_DYNAMIC, spx_v3(20, 0.5f, 0), &b, 1);
+    const spx_shape_id z = s.shape[2], v = s.shape[4];
+    awake = true;
+    int visits = 0;
+    for (int k = 0; k < 240 && awake; ++k) {
+        ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+        pair_events(s.w, z, v, &cb, &ce, &sb, &se);
+        visits += sb - se;
+        ENSURE_CODE(spx_body_is_awake(s.w, inside, &awake), SPX_OK);
+    }
+    ENSURE(!awake && visits == 1);
+    ENSURE_CODE(spx_shape_set_sensor(s.w, v, true), SPX_OK); /* a sensor: no visitor of another */
+    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    pair_events(s.w, z, v, &cb, &ce, &sb, &se);
+    ENSURE(sb == 0 && se == 1);
+    ENSURE_CODE(spx_shape_set_sensor(s.w, v, false), SPX_OK);
+    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    pair_events(s.w, z, v, &cb, &ce, &sb, &se);
+    ENSURE(sb == 1 && se == 0);
+    /* Asleep again, the static sensor's filter changed to see nothing: its visitor is woken by nothing
+       (it touches the sensor, not through a contact), and the visit still ends at the next step. */
+    awake = true;
+    for (int k = 0; k < 240 && awake; ++k) {
+        ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+        ENSURE_CODE(spx_body_is_awake(s.w, inside, &awake), SPX_OK);
+    }
+    ENSURE(!awake);
+    spx_filter none = spx_default_filter();
+    none.mask_bits = 0;
+    ENSURE_CODE(spx_shape_set_filter(s.w, z, none), SPX_OK);
+    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    pair_events(s.w, z, v, &cb, &ce, &sb, &se);
+    ENSURE(sb == 0 && se == 1);
+    /* Bad input. */
+    spx_shape_id stale = g;
+    stale.generation++;
+    ENSURE_CODE(spx_shape_set_sensor(s.w, stale, true), SPX_ERR_STALE_ID);
+    ENSURE_CODE(spx_shape_set_sensor(NULL, g, true), SPX_ERR_INVALID_ARGUMENT);
+    spx_world_destroy(s.w);
+    memset(&s, 0, sizeof s);
+    wd.pre_solve = set_sensor_in_step;
+    ENSURE(spx_world_create(&wd, &s.w) == SPX_OK);
+    add(&s, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), &ground, 1);
+    add(&s, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), &b, 1);
+    locked_world = s.w, locked_shape = s.shape[0];
+    ENSURE(spx_world_step(s.w, dt) == SPX_OK);
+    ENSURE_CODE(locked_answer, SPX_ERR_WORLD_LOCKED);
+    ENSURE_CODE(spx_shape_is_sensor(s.w, s.shape[0], &flag), SPX_OK);
+    ENSURE(!flag);
+    spx_world_destroy(s.w);
+    return 0;
+}
+
 int main(void)
 {
     int failures = 0;
     RUN_TEST(events_equal_brute_force, failures);
     RUN_TEST(sensors_make_no_contact, failures);
     RUN_TEST(destruction_ends_overlaps, failures);
+    RUN_TEST(sensor_flag_changes_at_run_time, failures);
     return failures ? 1 : 0;
 }

@@ -310,6 +310,63 @@ static int sliver_and_nearly_parallel_segment(void)
     return 0;
 }
 
+/* Segment-like triangles of comparable size (2 to 10 m) whose ends meet within rounding of their
+   coordinates (8e-31 m and 3e-23 m apart near the world origin): a touch either answer may call, but
+   the same in both argument orders. Worked on relative to each order's own A, the two roundings
+   decided it differently. */
+static int segment_ends_touching_within_rounding_swapped(void)
+{
+    const spx_triangle pairs[2][2] = {
+        { { { { 0x1.8cp+2f, 0x1.fcp-6f, 0x1.cp+2f }, { 0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f },
+              { 0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f } } },
+          { { { -0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f }, { 0x1.fcp-6f, 0x1.98p+2f, 0x1.b8p+2f },
+              { -0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f } } } },
+        { { { { -0x1.cb37d6p-1f, -0x1.4af5a8p-1f, 0x1.3a504p-6f }, { -0x1.cb37d6p-1f, -0x1.4af5a8p-1f, 0x1.3a504p-6f },
+              { -0x1.177a8ap-77f, -0x1.336d3p-75f, -0x1.c7725ep-78f } } },
+          { { { 0, 0x1.1cp+2f, 0 }, { 0, 0x1.1cp+2f, 0 }, { -0x1.cda418p-97f, 0, 0 } } } },
+    };
+    for (int k = 0; k < 2; ++k) {
+        const spx_triangle *a = &pairs[k][0], *b = &pairs[k][1];
+        bool ab, ba;
+        ENSURE_CODE(spx_overlap_triangle_triangle(a, b, &ab), SPX_OK);
+        ENSURE_CODE(spx_overlap_triangle_triangle(b, a, &ba), SPX_OK);
+        ENSURE(ab == ba);
+        spx_penetration p_ab, p_ba;
+        ENSURE_CODE(spx_penetration_triangle_triangle(a, b, &p_ab), SPX_OK);
+        ENSURE_CODE(spx_penetration_triangle_triangle(b, a, &p_ba), SPX_OK);
+        ENSURE(p_ab.overlapping == ab && p_ba.overlapping == ab);
+        spx_sweep_hit h_ab, h_ba;
+        const spx_vec3 still = { 0, 0, 0 };
+        ENSURE_CODE(spx_sweep_triangle_triangle(a, still, b, still, 0.0f, &h_ab), SPX_OK);
+        ENSURE_CODE(spx_sweep_triangle_triangle(b, still, a, still, 0.0f, &h_ba), SPX_OK);
+        ENSURE(h_ab.state == h_ba.state && ab == (h_ab.state == SPX_SWEEP_START_OVERLAP));
+    }
+    return 0;
+}
+
+/* Corner meeting corner head on: two triangles whose tips lie on the x axis, 2 m apart, closing at
+   2 m/s. Every axis on which both tips are extreme enters at t = 1; the normal is the one along the
+   motion, (1, 0, 0), negated swapped. The first axis to enter (A's face, mostly along z) named it,
+   and swapped another: an impulse along either barely slows the approach. */
+static int corners_meet_head_on(void)
+{
+    const spx_triangle a = { { { 0, 0, 0 }, { -1, 1, 0.25f }, { -1, -1, 0.5f } } };
+    const spx_triangle b = { { { 2, 0, 0 }, { 3, 1, -0.25f }, { 3, -1, 0.75f } } };
+    const spx_vec3 still = { 0, 0, 0 }, left = { -2, 0, 0 };
+    spx_sweep_hit ab, ba;
+    ENSURE_CODE(spx_sweep_triangle_triangle(&a, still, &b, left, 2.0f, &ab), SPX_OK);
+    ENSURE_CODE(spx_sweep_triangle_triangle(&b, left, &a, still, 2.0f, &ba), SPX_OK);
+    ENSURE(ab.state == SPX_SWEEP_HIT && ba.state == SPX_SWEEP_HIT);
+    ENSURE_NEAR(ab.time, 1.0f, 1e-6);
+    ENSURE_NEAR(ba.time, 1.0f, 1e-6);
+    ENSURE_NEAR(ab.normal.x, 1.0f, 1e-6);
+    ENSURE_NEAR(ba.normal.x, -1.0f, 1e-6);
+    ENSURE_NEAR(ab.point.x, 0.0f, 1e-6);
+    ENSURE_NEAR(ab.point.y, 0.0f, 1e-6);
+    ENSURE_NEAR(ab.point.z, 0.0f, 1e-6);
+    return 0;
+}
+
 static int bad_input(void)
 {
     spx_triangle a = { { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 } } }, pt = { { { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 } } };
@@ -340,6 +397,8 @@ int main(void)
     RUN_TEST(small_triangle_beside_a_large_one, failures);
     RUN_TEST(nearly_parallel_segments_swapped, failures);
     RUN_TEST(sliver_and_nearly_parallel_segment, failures);
+    RUN_TEST(segment_ends_touching_within_rounding_swapped, failures);
+    RUN_TEST(corners_meet_head_on, failures);
     RUN_TEST(bad_input, failures);
     return failures ? 1 : 0;
 }

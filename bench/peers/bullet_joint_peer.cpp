@@ -1,11 +1,11 @@
-// sepax_bench_joints peer: Bullet on the jointed scenes. A btDiscreteDynamicsWorld (btDbvtBroadphase,
+// sepax_bench joints peer: Bullet on the jointed scenes. A btDiscreteDynamicsWorld (btDbvtBroadphase,
 // btSequentialImpulseConstraintSolver at its defaults: 10 iterations, warm starting, split impulse),
 // each box a btBoxShape with the inertia Bullet computes, no damping, deactivation off; each joint a
 // btPoint2PointConstraint at its defaults (tau 0.3, damping 1) with collisions between its two bodies
 // off. stepSimulation(dt, 0): one internal step of dt a call.
 #include "joint_scenes.h"
 
-#include <btBulletDynamicsCommon.h>
+#include "peers/bullet_world.h"
 
 #include <cstdio>
 #include <memory>
@@ -14,14 +14,8 @@
 
 namespace {
 
-btVector3 to_bt(spx_vec3 v) { return btVector3(v.x, v.y, v.z); }
 
-struct World {
-    btDefaultCollisionConfiguration configuration;
-    btCollisionDispatcher dispatcher{ &configuration };
-    btDbvtBroadphase broadphase;
-    btSequentialImpulseConstraintSolver solver;
-    btDiscreteDynamicsWorld world{ &dispatcher, &broadphase, &solver, &configuration };
+struct World : BenchBulletWorld {
     std::vector<std::unique_ptr<btBoxShape>> shapes;
     std::vector<std::unique_ptr<btRigidBody>> bodies;
     std::vector<std::unique_ptr<btPoint2PointConstraint>> joints;
@@ -50,27 +44,27 @@ void* create(const bench_joint_scene* scene)
         w->world.setGravity(btVector3(0, btScalar(-9.81), 0));
         for (int i = 0; i < scene->body_count; ++i) {
             const bench_joint_body& b = scene->bodies[i];
-            w->shapes.push_back(std::make_unique<btBoxShape>(to_bt(b.half)));
+            w->shapes.push_back(std::make_unique<btBoxShape>(bench_to_bt(b.half)));
             btVector3 inertia(0, 0, 0);
             w->shapes.back()->calculateLocalInertia(b.mass, inertia);
             btRigidBody::btRigidBodyConstructionInfo info(b.mass, nullptr, w->shapes.back().get(), inertia);
             info.m_startWorldTransform.setIdentity();
-            info.m_startWorldTransform.setOrigin(to_bt(b.position));
+            info.m_startWorldTransform.setOrigin(bench_to_bt(b.position));
             w->bodies.push_back(std::make_unique<btRigidBody>(info));
-            w->bodies.back()->setLinearVelocity(to_bt(b.velocity));
+            w->bodies.back()->setLinearVelocity(bench_to_bt(b.velocity));
             w->bodies.back()->setActivationState(DISABLE_DEACTIVATION);
             w->world.addRigidBody(w->bodies.back().get());
         }
         for (int k = 0; k < scene->joint_count; ++k) {
             const bench_joint& j = scene->joints[k];
-            const btVector3 p = to_bt(j.anchor);
+            const btVector3 p = bench_to_bt(j.anchor);
             btRigidBody* rb = w->bodies[size_t(j.b)].get();
-            const btVector3 in_b = p - to_bt(scene->bodies[j.b].position);
+            const btVector3 in_b = p - bench_to_bt(scene->bodies[j.b].position);
             if (j.a < 0) {
                 w->joints.push_back(std::make_unique<btPoint2PointConstraint>(*rb, in_b));
             } else {
                 btRigidBody* ra = w->bodies[size_t(j.a)].get();
-                const btVector3 in_a = p - to_bt(scene->bodies[j.a].position);
+                const btVector3 in_a = p - bench_to_bt(scene->bodies[j.a].position);
                 w->joints.push_back(std::make_unique<btPoint2PointConstraint>(*ra, *rb, in_a, in_b));
             }
             w->world.addConstraint(w->joints.back().get(), true);

@@ -1,4 +1,4 @@
-// sepax_bench peer: Bullet's box-box contact generator, btBoxBoxDetector::getClosestPoints (Bullet's
+// sepax_bench collide peer: Bullet's box-box contact generator, btBoxBoxDetector::getClosestPoints (Bullet's
 // copy of ODE's dBoxBox, up to 4 points), called as btBoxBoxCollisionAlgorithm calls it: a detector
 // on two btBoxShape, the two transforms in a ClosestPointInput, the points into a Result. And its
 // box-triangle contact: btConvexConvexAlgorithm's GJK with EPA (btGjkPairDetector on a btBoxShape and
@@ -55,6 +55,11 @@ btTransform to_pose(const spx_obb& box)
     return btTransform(basis, btVector3(box.center.x, box.center.y, box.center.z));
 }
 
+btVector3 half_extents(const spx_obb& box)
+{
+    return btVector3(box.half_extents.x, box.half_extents.y, box.half_extents.z);
+}
+
 void* prepare(const spx_obb* a, const spx_obb* b, size_t count)
 {
     try {
@@ -66,8 +71,8 @@ void* prepare(const spx_obb* a, const spx_obb* b, size_t count)
         for (size_t i = 0; i < count; ++i) {
             // btBoxShape keeps half extents *with* its collision margin equal to what it was given
             // (it moves the margin inside), which is what btBoxBoxDetector reads.
-            pairs->shape_a.emplace_back(btVector3(a[i].half_extents.x, a[i].half_extents.y, a[i].half_extents.z));
-            pairs->shape_b.emplace_back(btVector3(b[i].half_extents.x, b[i].half_extents.y, b[i].half_extents.z));
+            pairs->shape_a.emplace_back(half_extents(a[i]));
+            pairs->shape_b.emplace_back(half_extents(b[i]));
             pairs->pose_a.push_back(to_pose(a[i]));
             pairs->pose_b.push_back(to_pose(b[i]));
         }
@@ -115,7 +120,7 @@ void* prepare_triangle(const spx_obb* a, const spx_triangle* b, size_t count)
         pairs->triangle.reserve(count);
         pairs->pose.reserve(count);
         for (size_t i = 0; i < count; ++i) {
-            pairs->box.emplace_back(btVector3(a[i].half_extents.x, a[i].half_extents.y, a[i].half_extents.z));
+            pairs->box.emplace_back(half_extents(a[i]));
             pairs->box.back().setMargin(0);
             const spx_vec3* v = b[i].v;
             pairs->triangle.emplace_back(btVector3(v[0].x, v[0].y, v[0].z), btVector3(v[1].x, v[1].y, v[1].z),

@@ -1,4 +1,4 @@
-// sepax_bench_round peer: Bullet's translational convex cast, btGjkConvexCast::calcTimeOfImpact, on
+// sepax_bench round peer: Bullet's translational convex cast, btGjkConvexCast::calcTimeOfImpact, on
 // btSphereShape, btCapsuleShape (its axis along local y, turned onto the capsule's segment), btBoxShape
 // and btTriangleShape, each pose swept from t = 0 to tmax. Margins are Bullet's defaults except the
 // triangle's, set to 0 (a box's margin lies inside its half extents).

@@ -1,4 +1,4 @@
-// sepax_bench_world peer: Bullet's rigid-body world on the world scenes. A btDiscreteDynamicsWorld
+// sepax_bench world peer: Bullet's rigid-body world on the world scenes. A btDiscreteDynamicsWorld
 // with btDbvtBroadphase, btCollisionDispatcher on btDefaultCollisionConfiguration and
 // btSequentialImpulseConstraintSolver at Bullet's default solver settings (10 iterations, warm
 // starting, split impulse). The ground is a static btBoxShape of the scene's half extents
@@ -15,7 +15,7 @@
 // Bullet's CCD on every box (the paper shot of `sepax bench ccd`).
 #include "peers/world_peers.h"
 
-#include <btBulletDynamicsCommon.h>
+#include "peers/bullet_world.h"
 
 #include <cmath>
 #include <cstdio>
@@ -25,15 +25,9 @@
 
 namespace {
 
-btVector3 to_bt(spx_vec3 v) { return btVector3(v.x, v.y, v.z); }
 spx_vec3 from_bt(const btVector3& v) { return spx_vec3{ float(v.x()), float(v.y()), float(v.z()) }; }
 
-struct World {
-    btDefaultCollisionConfiguration configuration;
-    btCollisionDispatcher dispatcher{ &configuration };
-    btDbvtBroadphase broadphase;
-    btSequentialImpulseConstraintSolver solver;
-    btDiscreteDynamicsWorld world{ &dispatcher, &broadphase, &solver, &configuration };
+struct World : BenchBulletWorld {
     std::unique_ptr<btCollisionShape> ground_shape;
     std::unique_ptr<btBoxShape> box_shape;
     std::unique_ptr<btTriangleMesh> ground_mesh;
@@ -53,9 +47,9 @@ void* create(const spx_scene_layout* scene)
     try {
         auto w = std::make_unique<World>();
         w->dt = scene->dt;
-        w->world.setGravity(to_bt(scene->gravity));
+        w->world.setGravity(bench_to_bt(scene->gravity));
 
-        btVector3 ground_origin = to_bt(scene->ground_center);
+        btVector3 ground_origin = bench_to_bt(scene->ground_center);
         if (scene->mesh_ground) {
             // The scene's grid: 100x100 quads of 1 m, top at y = 0, wound counter-clockwise from above.
             w->ground_mesh = std::make_unique<btTriangleMesh>();
@@ -68,7 +62,7 @@ void* create(const spx_scene_layout* scene)
             w->ground_shape = std::make_unique<btBvhTriangleMeshShape>(w->ground_mesh.get(), true);
             ground_origin = btVector3(0, 0, 0);
         } else {
-            w->ground_shape = std::make_unique<btBoxShape>(to_bt(scene->ground_half_extents));
+            w->ground_shape = std::make_unique<btBoxShape>(bench_to_bt(scene->ground_half_extents));
         }
         btRigidBody::btRigidBodyConstructionInfo ground_info(0, nullptr, w->ground_shape.get());
         ground_info.m_startWorldTransform.setIdentity();
@@ -79,18 +73,18 @@ void* create(const spx_scene_layout* scene)
         w->world.addRigidBody(w->ground.get());
 
         // btBoxShape keeps its margin (0.04) inside the given half extents: the box is 1 m wide.
-        w->box_shape = std::make_unique<btBoxShape>(to_bt(scene->box_half_extents));
+        w->box_shape = std::make_unique<btBoxShape>(bench_to_bt(scene->box_half_extents));
         btVector3 inertia(0, 0, 0);
         w->box_shape->calculateLocalInertia(scene->box_mass, inertia);
         w->boxes.reserve(scene->count);
         for (uint32_t i = 0; i < scene->count; ++i) {
             const spx_transform& t = scene->start[i];
             btRigidBody::btRigidBodyConstructionInfo info(scene->box_mass, nullptr, w->box_shape.get(), inertia);
-            info.m_startWorldTransform = btTransform(btQuaternion(t.q.x, t.q.y, t.q.z, t.q.w), to_bt(t.p));
+            info.m_startWorldTransform = btTransform(btQuaternion(t.q.x, t.q.y, t.q.z, t.q.w), bench_to_bt(t.p));
             info.m_friction = std::sqrt(scene->box_friction);
             info.m_restitution = scene->restitution;
             auto body = std::make_unique<btRigidBody>(info);
-            body->setLinearVelocity(to_bt(scene->start_velocity));
+            body->setLinearVelocity(bench_to_bt(scene->start_velocity));
             if (!scene->sleep) body->setActivationState(DISABLE_DEACTIVATION);
             w->world.addRigidBody(body.get());
             w->boxes.push_back(std::move(body));

@@ -1,4 +1,4 @@
-// sepax_bench_mesh_query peer: FCL 0.7 on the same meshes. Continuous: fcl::continuousCollide with
+// sepax_bench mesh-queries peer: FCL 0.7 on the same meshes. Continuous: fcl::continuousCollide with
 // conservative advancement on BVHModel<RSS> (the bounding volume FCL's mesh-mesh advancement is
 // written for: it needs distances between nodes). Discrete: fcl::collide on BVHModel<OBBRSS>.
 //

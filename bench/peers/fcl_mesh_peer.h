@@ -1,4 +1,4 @@
-/* sepax_bench_mesh_query: FCL answering the mesh questions, behind a C interface so the harness
+/* sepax_bench mesh-queries: FCL answering the mesh questions, behind a C interface so the harness
    stays C. The meshes are handed over as world-space triangle soups, exactly the corners sepax
    tests (spx_mesh_instance_get_triangle), and built into FCL's BVH models once, outside the timed
    calls. Compiled only with -DSEPAX_BENCH_PEERS=ON when CMake finds FCL (SPX_BENCH_HAVE_FCL). */

@@ -1,4 +1,4 @@
-// sepax_bench peer: FCL's static OBB-OBB test (Gottschalk's 15 axes with the |R| + 1e-6 trick).
+// sepax_bench collide peer: FCL's static OBB-OBB test (Gottschalk's 15 axes with the |R| + 1e-6 trick).
 // fcl::OBB<double> is compiled into libfcl (an extern template), fcl::OBB<float> is instantiated here
 // from the header: both are timed, the float one being the closer match to sepax's float input.
 #include "peers/peers.h"

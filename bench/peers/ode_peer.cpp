@@ -1,4 +1,4 @@
-// sepax_bench peer: ODE's box-box functions on ODE's own types. dBoxTouchesBox is the static
+// sepax_bench collide peer: ODE's box-box functions on ODE's own types. dBoxTouchesBox is the static
 // yes/no test (15 axes); dBoxBox the contact generator (up to 4 points, flags = 4). ODE stores a
 // rotation as 3 rows of 4 dReal (the fourth unused) and takes full side lengths, not half extents.
 #include "peers/peers.h"

@@ -1,4 +1,4 @@
-// sepax_bench_world peer: ODE's world on the world scenes, stepped by dWorldQuickStep with 20
+// sepax_bench world peer: ODE's world on the world scenes, stepped by dWorldQuickStep with 20
 // iterations. Collision: a sweep-and-prune space (dSweepAndPruneSpaceCreate, axes x, z, y: y is
 // up, so the first two sort across the floor) of box geoms; the ground a static box geom of the
 // scene's size without a body (for falling_mesh a trimesh geom of the same 100x100-quad grid); dCollide gives up to 4 contacts a pair (dBoxBox, as sepax's manifolds

@@ -1,4 +1,4 @@
-/* sepax_bench: other libraries answering the same box-box questions, behind a C interface so the
+/* sepax_bench collide: other libraries answering the same box-box questions, behind a C interface so the
    harness stays C. Each peer converts the boxes to its own types once, outside the timed loop, as
    sepax's inputs are built once. Compiled only with -DSEPAX_BENCH_PEERS=ON. */
 #ifndef SPX_BENCH_PEERS_H

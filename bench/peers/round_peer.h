@@ -1,4 +1,4 @@
-/* sepax_bench_round's peers: another engine's translational sweep on the same sphere and capsule
+/* sepax_bench round's peers: another engine's translational sweep on the same sphere and capsule
    problems (tests/support/round_cases.h), behind a C interface. */
 #ifndef SPX_BENCH_ROUND_PEER_H
 #define SPX_BENCH_ROUND_PEER_H

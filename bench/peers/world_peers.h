@@ -1,4 +1,4 @@
-/* sepax_bench_world: other engines running the world scenes, behind a C interface so the
+/* sepax_bench world: other engines running the world scenes, behind a C interface so the
    harness stays C. Each peer builds its own world from the scene's layout (tests/support/scenes.h:
    the same starting poses, sizes, masses, materials, ground, gravity and step as sepax's), steps it,
    and hands back the boxes' poses and velocities, which the harness measures with the same routine

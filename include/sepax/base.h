@@ -59,6 +59,8 @@ typedef enum spx_result {
     SPX_ERR_OUT_OF_RANGE,        /* a coordinate, extent, margin or distance travelled beyond SPX_MAX_COORDINATE */
     SPX_ERR_BAD_JOINT,           /* a joint that joins nothing (a body to itself, no dynamic body) or whose limits,
                                     lengths, stiffness or forces are out of order (joint.h) */
+    SPX_ERR_ZERO_AREA,           /* a polygon with fewer than three distinct corners, or all on one line (sat2d.h) */
+    SPX_ERR_NOT_CONVEX,          /* a polygon with a corner turning the other way, or winding round more than once */
     SPX_RESULT_COUNT
 } spx_result;
 

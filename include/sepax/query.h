@@ -79,8 +79,9 @@ typedef struct spx_query_filter {
     uint64_t category_bits;    /* what the query is; default SPX_DEFAULT_CATEGORY_BITS */
     uint64_t mask_bits;        /* the categories it sees; default SPX_DEFAULT_MASK_BITS (all) */
     /* NULL: every shape the bits let through. Else called for each such shape before its exact test:
-       return false to skip it. Called during the query, with the world locked (spx_cast_result_fn). */
-    bool (*fn)(spx_body_id body, uint32_t shape_index, void* context);
+       return false to skip it. Called during the query, with the world locked (spx_cast_result_fn):
+       the shape's getters (spx_shape_get_body, spx_shape_get_user_data, ...) answer. */
+    bool (*fn)(spx_shape_id shape, void* context);
     void* context;
 } spx_query_filter;
 
@@ -150,8 +151,9 @@ SPX_API spx_result spx_world_cast_box(spx_world* world, const spx_obb* box, spx_
 SPX_API spx_result spx_world_cast_box_closest(spx_world* world, const spx_obb* box, spx_vec3 translation,
                                               const spx_query_filter* filter, spx_cast_result* out);
 
-/// Called for each shape an overlap query finds; return false to stop the query. Locked as the casts'.
-typedef bool spx_overlap_result_fn(spx_body_id body, uint32_t shape_index, void* context);
+/// Called for each shape an overlap query finds; return false to stop the query. Locked as the casts'
+/// (the shape's getters answer: spx_shape_get_body for its body).
+typedef bool spx_overlap_result_fn(spx_shape_id shape, void* context);
 
 /// Every shape whose bounds overlap the box from `lower` to `upper` (touching counts). A shape's bounds
 /// are the world axis-aligned box of its box, or for a mesh of its OBB tree's root box. Errors:

@@ -12,4 +12,6 @@
 #include "joint.h"
 #include "mass.h"
 #include "round.h"
+#include "sat2d.h"
+#include "debug_draw.h"
 #endif

@@ -79,7 +79,9 @@ typedef struct spx_contact_data {
 /// warm-start with. Return false to switch the manifold off for this step: no impulse, no hit event
 /// (a one-way platform lets a body through from below). The world is locked (its getters answer).
 /// The answer must depend on the data given and the world's state for the step to stay deterministic.
-/// The continuous stage's impacts of fast bodies do not ask it.
+/// The continuous stage asks it too for each impact of a fast body it finds (maybe more than once a
+/// step for one pair), with the impact's points (their gaps as separations) and normal and no impulses:
+/// false passes the impact over.
 typedef bool spx_pre_solve_fn(const spx_contact_data* contact, void* context);
 
 /// How a body moves.
@@ -419,6 +421,12 @@ SPX_API spx_result spx_shape_get_body(const spx_world* world, spx_shape_id shape
 SPX_API spx_result spx_shape_get_index(const spx_world* world, spx_shape_id shape, uint32_t* out);
 SPX_API spx_result spx_shape_get_type(const spx_world* world, spx_shape_id shape, spx_shape_type* out);
 SPX_API spx_result spx_shape_is_sensor(const spx_world* world, spx_shape_id shape, bool* out);
+/// Makes a shape a sensor (true) or a solid shape (false); its mass stays. Becoming a sensor, its
+/// manifolds are dropped now (contact end events at the next step) and the shapes it overlaps begin
+/// as visitors at the next step; becoming solid, its overlaps end at the next step (sensor end events)
+/// and the shapes it overlaps meet it as contacts from then on. The body wakes, and so do those
+/// touching or visiting it. Errors: SPX_ERR_OUT_OF_MEMORY (nothing changed), SPX_ERR_WORLD_LOCKED.
+SPX_API spx_result spx_shape_set_sensor(spx_world* world, spx_shape_id shape, bool sensor);
 SPX_API spx_result spx_shape_get_user_data(const spx_world* world, spx_shape_id shape, void** out);
 SPX_API spx_result spx_shape_set_user_data(spx_world* world, spx_shape_id shape, void* user_data);
 /// The shape's friction and restitution (either pointer may be NULL).

@@ -751,6 +751,13 @@ void spx_pair_finder_query(const spx_pair_finder* f, const spx_aabb* box, bool m
     spx_tree_query(&f->tree, RESTING, box, relay, &r);
 }
 
+bool spx_pair_finder_get_box(const spx_pair_finder* finder, uint32_t body, spx_aabb* out)
+{
+    if (!finder || body >= finder->body_capacity || finder->proxies[body] == SPX_TREE_NULL) return false;
+    *out = finder->fat_boxes[body];
+    return true;
+}
+
 void spx_pair_finder_get_stats(const spx_pair_finder* finder, spx_pair_finder_stats* out)
 {
     memset(out, 0, sizeof *out);

@@ -107,6 +107,10 @@ typedef bool spx_pair_finder_query_fn(void* context, uint32_t body);
 void spx_pair_finder_query(const spx_pair_finder* finder, const spx_aabb* box, bool moving, spx_pair_finder_query_fn* fn,
                            void* context);
 
+/* The body's box as the finder holds it (a moving body's fat box, a resting one's exact box), for
+   debug drawing; false when the body is not in. */
+bool spx_pair_finder_get_box(const spx_pair_finder* finder, uint32_t body, spx_aabb* out);
+
 /* Counts and sizes, for tests and benchmarks. */
 void spx_pair_finder_get_stats(const spx_pair_finder* finder, spx_pair_finder_stats* out);
 

@@ -1,7 +1,8 @@
 /* Round pieces as cores grown by a radius: the core of a sphere is a point, of a capsule a segment;
  * a box or a triangle is its own core with radius 0. Two round pieces touch where their cores come
  * within the sum of the radii, so every query of round.h is a question about two cores and a
- * distance. Double precision, coordinates relative to an origin near the pair (A's first point). */
+ * distance. Double precision, coordinates relative to an origin near the pair (A's first point; the
+ * sweep, overlap and penetration first put the pieces in a canonical order, round_sweep.c). */
 #ifndef SPX_ROUND_CORE_H
 #define SPX_ROUND_CORE_H
 

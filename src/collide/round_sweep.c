@@ -59,6 +59,62 @@ static spx_dvec3 contact_point(const round_pair* p, const round_core* b, spx_dve
     return spx_d3_scale(sum, 0.5 / count);
 }
 
+/* -1, 0 or +1 as p comes before, with or after q in (x, y, z) order. */
+static int order3(spx_vec3 p, spx_vec3 q)
+{
+    if (p.x != q.x) return p.x < q.x ? -1 : 1;
+    if (p.y != q.y) return p.y < q.y ? -1 : 1;
+    if (p.z != q.z) return p.z < q.z ? -1 : 1;
+    return 0;
+}
+
+/* One problem asked two ways (a capsule's ends swapped, two spheres or two capsules swapped) is
+ * worked on in one canonical order, so that the same arithmetic answers both: relative to another
+ * first point, or with the pieces' roles exchanged, a touch within rounding (a segment crossing a
+ * triangle's plane 6e-16 m from its end) can be decided otherwise, and the first contact move by
+ * far more than rounding. A capsule takes its ends in (x, y, z) order (copied into `room`). */
+static round_piece canonical_ends(round_piece p, spx_capsule* room)
+{
+    if (p.kind != ROUND_SEGMENT) return p;
+    const spx_capsule* c = p.shape;
+    if (order3(c->p[1], c->p[0]) >= 0) return p;
+    room->p[0] = c->p[1];
+    room->p[1] = c->p[0];
+    room->radius = c->radius;
+    p.shape = room;
+    return p;
+}
+
+/* Two pieces of one kind are taken in the order of their shapes (a capsule's canonical ends, then
+   the radius), then of their velocities: true when B comes first, and the pair is to be swapped. */
+static bool b_first(round_piece a, spx_vec3 va, round_piece b, spx_vec3 vb)
+{
+    if (a.kind != b.kind) return false;
+    int o = 0;
+    float ra, rb;
+    if (a.kind == ROUND_POINT) {
+        const spx_sphere *x = a.shape, *y = b.shape;
+        o = order3(x->center, y->center);
+        ra = x->radius, rb = y->radius;
+    } else {
+        const spx_capsule *x = a.shape, *y = b.shape;
+        o = order3(x->p[0], y->p[0]);
+        if (o == 0) o = order3(x->p[1], y->p[1]);
+        ra = x->radius, rb = y->radius;
+    }
+    if (o == 0 && ra != rb) o = ra < rb ? -1 : 1;
+    if (o == 0) o = order3(va, vb);
+    return o > 0;
+}
+
+/* Both pieces in canonical form; true when they are to be worked on as (B, A). */
+static bool canonical_pair(round_piece* a, spx_vec3 va, round_piece* b, spx_vec3 vb, spx_capsule room[2])
+{
+    *a = canonical_ends(*a, &room[0]);
+    *b = canonical_ends(*b, &room[1]);
+    return b_first(*a, va, *b, vb);
+}
+
 static spx_result check_pieces(round_piece a, round_piece b)
 {
     if (!a.shape || !b.shape) return SPX_ERR_INVALID_ARGUMENT;
@@ -106,7 +162,16 @@ static spx_result sweep(round_piece a, spx_vec3 velocity_a, round_piece b, spx_v
     if (r == SPX_ERR_INVALID_ARGUMENT) return r;
     r = spx_first_error(r, spx_check_motion(velocity_a, velocity_b, tmax));
     if (r != SPX_OK) return r;
-    sweep_checked(a, velocity_a, b, velocity_b, tmax, out);
+    spx_capsule room[2];
+    if (!canonical_pair(&a, velocity_a, &b, velocity_b, room)) {
+        sweep_checked(a, velocity_a, b, velocity_b, tmax, out);
+        return SPX_OK;
+    }
+    sweep_checked(b, velocity_b, a, velocity_a, tmax, out);
+    out->normal = spx_v3(-out->normal.x, -out->normal.y, -out->normal.z);
+    const spx_feature_kind f = out->feature_a;
+    out->feature_a = out->feature_b;
+    out->feature_b = f;
     return SPX_OK;
 }
 
@@ -116,8 +181,11 @@ static spx_result at_rest(round_piece a, round_piece b, bool* out_overlap, spx_p
 {
     spx_result r = check_pieces(a, b);
     if (r != SPX_OK) return r;
+    spx_capsule room[2];
+    const spx_vec3 still = { 0, 0, 0 };
+    const bool swap = canonical_pair(&a, still, &b, still, room);
     round_pair p;
-    round_pair_make(a, b, &p);
+    round_pair_make(swap ? b : a, swap ? a : b, &p);
     spx_dvec3 n, pa, pb;
     double sep;
     int axis;
@@ -128,7 +196,7 @@ static spx_result at_rest(round_piece a, round_piece b, bool* out_overlap, spx_p
         memset(out, 0, sizeof *out);
         if (touches) {
             out->overlapping = true;
-            out->normal = spx_d3_to_float(n);
+            out->normal = spx_d3_to_float(swap ? spx_d3_neg(n) : n);
             out->depth = (float)(p.ra + p.rb - sep);
             out->axis = axis;
         }

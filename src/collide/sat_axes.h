@@ -40,10 +40,11 @@ typedef spx_dvec3 spx_axis_dir_fn(const void* pair, int index);
 
 typedef struct spx_sat {
     double last_num, last_den; /* earliest exit so far, as a fraction; starts at tmax / 1 */
+    double entry_num, entry_den; /* latest entry so far, as a fraction (the time of contact) */
     bool separated_at_start;   /* some axis has a positive gap at t = 0 */
     bool track_depth;          /* keep the least-overlap axis (only wanted when the pieces start overlapping) */
-    spx_sat_axis first;        /* axis of the latest entry (the contact normal) */
-    spx_sat_axis first_face;   /* latest-entering face axis, reported instead when the edge axis is the same direction */
+    spx_sat_axis first;        /* axis of the latest entry, of axes tied with it the most head-on (the contact normal) */
+    spx_sat_axis first_face;   /* the same of the face axes, reported instead when the edge axis is the same direction */
     spx_sat_axis least;        /* axis of least overlap at t = 0 (minimum translation) */
     spx_sat_axis least_face;
     /* Optional (NULL: ties go to the earlier axis): the pair's axis directions and its frame (NULL:
@@ -60,6 +61,8 @@ static inline void spx_sat_init(spx_sat* s, double tmax, bool track_depth)
     s->track_depth = track_depth;
     s->last_num = tmax;
     s->last_den = 1.0;
+    s->entry_num = -1.0;
+    s->entry_den = 1.0;
     s->separated_at_start = false;
     s->first.index = -1;
     s->first.num = -1.0;
@@ -109,6 +112,23 @@ static inline bool spx_sat_shallower(double num, double len2, const spx_sat_axis
     return num * num * slot->len2 < slot->num * slot->num * len2;
 }
 
+/* Entries within this of each other (relative) tie: where a corner meets a corner or an edge, many
+ * axes enter at the same exact time, and the rounding of each axis's projections alone would pick
+ * one, in one argument order an axis almost across the motion, in the other another. */
+#define SPX_SAT_ENTRY_TIE 1e-9
+
+/* Should an axis entering at gap / speed (len2 = |axis|^2) name the contact instead of the slot's?
+ * When it enters later, beyond the tie; when it ties, when B closes on it faster per unit length:
+ * the most head-on of the equally valid normals, which does not depend on rounding or on the order
+ * of the axes, and along which an impulse stops the approach. */
+static inline bool spx_sat_names_contact(double gap, double speed, double len2, const spx_sat_axis* slot)
+{
+    if (slot->index < 0) return true;
+    const double x = gap * slot->den, y = slot->num * speed;
+    if (!(fabs(x - y) <= SPX_SAT_ENTRY_TIE * spx_dmax(x, y))) return x > y;
+    return speed * speed * slot->len2 > slot->den * slot->den * len2;
+}
+
 /* Entry on an axis where B is apart by gap > 0 and closes at speed > 0 (both along dir). */
 static inline bool spx_sat_enter(spx_sat* s, int index, spx_axis_kind kind, double sign, double len2, double gap,
                                  double speed)
@@ -116,8 +136,9 @@ static inline bool spx_sat_enter(spx_sat* s, int index, spx_axis_kind kind, doub
     /* Not closed within the time left: a miss, decided without dividing. */
     if (gap * s->last_den > speed * s->last_num * SPX_SAT_TIME_SLACK) return false;
     s->separated_at_start = true;
-    if (spx_sat_later(gap, speed, &s->first)) spx_sat_take(&s->first, index, kind, sign, len2, gap, speed);
-    if (kind == SPX_AXIS_FACE && spx_sat_later(gap, speed, &s->first_face))
+    if (gap * s->entry_den > s->entry_num * speed) s->entry_num = gap, s->entry_den = speed;
+    if (spx_sat_names_contact(gap, speed, len2, &s->first)) spx_sat_take(&s->first, index, kind, sign, len2, gap, speed);
+    if (kind == SPX_AXIS_FACE && spx_sat_names_contact(gap, speed, len2, &s->first_face))
         spx_sat_take(&s->first_face, index, kind, sign, len2, gap, speed);
     return true;
 }
@@ -194,10 +215,9 @@ static inline bool spx_sat_axis_test(spx_sat* s, int index, spx_axis_kind kind, 
  * earliest exit. */
 static inline bool spx_sat_touches(const spx_sat* s)
 {
-    return !s->separated_at_start || s->first.num * s->last_den <= s->last_num * s->first.den * SPX_SAT_TIME_SLACK;
+    return !s->separated_at_start || s->entry_num * s->last_den <= s->last_num * s->entry_den * SPX_SAT_TIME_SLACK;
 }
 
-static inline double spx_sat_time(const spx_sat_axis* a) { return a->num / a->den; }
 static inline double spx_sat_depth(const spx_sat_axis* a) { return a->num / sqrt(a->len2); }
 
 
@@ -293,7 +313,7 @@ static inline const spx_sat_axis* spx_sat_fill_hit(const spx_sat* s, spx_axis_di
     const spx_sat_axis* axis;
     if (s->separated_at_start) {
         axis = spx_sat_contact_axis(s, dir, pair);
-        *tc = spx_sat_time(&s->first); /* the latest entry, whichever axis names the normal */
+        *tc = s->entry_num / s->entry_den; /* the latest entry, whichever axis names the normal */
         hit->state = SPX_SWEEP_HIT;
         hit->time = (float)*tc;
         hit->depth = 0.0f;

@@ -45,17 +45,18 @@ static inline void spx_tri_shape_make(const spx_triangle* tri, spx_dvec3 origin,
     spx_tri_shape_finish(t);
 }
 
-/* The origin of a pair of pieces' coordinates: A's first corner, or B's when that is nearer the
- * world origin by more than a factor 256 (largest |coordinate|). Differences to the origin round at
- * its scale, so a piece much smaller than the other's distance from the world origin would lose its
- * shape; with this rule the origin is the same point in both argument orders whenever that could
- * happen, and pieces of comparable scale keep A's corner, so that symmetric pairs of two meshes
- * (rims meeting all round) keep rounding alike and their times tie exactly. */
+/* The origin of a pair of pieces' coordinates: the first corner of A or of B nearer the world origin
+ * (largest |coordinate|; of equally near ones, the first in (x, y, z) order). Differences to the
+ * origin round at its scale, so a piece much smaller than its distance from the origin would lose
+ * its shape, and the two roundings of two origins decide a touch within rounding differently: the
+ * same point whichever piece is A gives the same answer both ways. */
 static inline spx_dvec3 spx_pair_origin(spx_vec3 a, spx_vec3 b)
 {
     const float ma = fmaxf(fabsf(a.x), fmaxf(fabsf(a.y), fabsf(a.z)));
     const float mb = fmaxf(fabsf(b.x), fmaxf(fabsf(b.y), fabsf(b.z)));
-    return spx_d3_from(mb < ma * 0x1p-8f ? b : a);
+    if (ma != mb) return spx_d3_from(mb < ma ? b : a);
+    const bool a_first = a.x != b.x ? a.x < b.x : (a.y != b.y ? a.y < b.y : a.z <= b.z);
+    return spx_d3_from(a_first ? a : b);
 }
 
 /* Projection interval of the triangle on l. */

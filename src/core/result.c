@@ -27,6 +27,8 @@ SPX_API const char* spx_result_string(spx_result result)
     case SPX_ERR_TOO_MANY_WORLDS: return "65,535 worlds are live, the most ids can tell apart: destroy one before making another";
     case SPX_ERR_OUT_OF_RANGE: return "a coordinate, half extent, margin or distance travelled (|velocity| * tmax) exceeds SPX_MAX_COORDINATE (1e7 m): move the origin near the action, or change the units";
     case SPX_ERR_BAD_JOINT: return "the joint joins nothing (a body to itself, or no dynamic body) or a parameter is out of order (lower limit above upper, min length above max, a negative stiffness, damping, length or force): fix the joint def";
+    case SPX_ERR_ZERO_AREA: return "the polygon has fewer than three distinct corners or they lie on one line: give corners that enclose an area";
+    case SPX_ERR_NOT_CONVEX: return "the polygon is not convex (a corner turns the other way, or the boundary winds round more than once): give its corners in order round a convex boundary";
     case SPX_RESULT_COUNT: break;
     }
     return "unknown result code";

@@ -440,7 +440,7 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
 typedef enum removal {
     REMOVE_BODY,     /* all of the body's */
     REMOVE_SHAPE,    /* the shape's; the body's later shapes move down one index */
-    REFILTER_SHAPE   /* the shape's whose pair its filter now forbids */
+    REFILTER_SHAPE   /* the shape's whose pair its filter or sensor flag now forbids */
 } removal;
 
 static bool picked(const spx_world* w, const spx_contact* m, uint32_t body, uint32_t shape, removal how)
@@ -449,8 +449,8 @@ static bool picked(const spx_world* w, const spx_contact* m, uint32_t body, uint
     const bool on_b = m->body_b == body && (how == REMOVE_BODY || m->shape_b == shape);
     if (!on_a && !on_b) return false;
     if (how != REFILTER_SHAPE) return true;
-    return !spx_filter_should_collide(w->bodies[m->body_a].shapes[m->shape_a].filter,
-                                      w->bodies[m->body_b].shapes[m->shape_b].filter);
+    const spx_body_shape *a = &w->bodies[m->body_a].shapes[m->shape_a], *b = &w->bodies[m->body_b].shapes[m->shape_b];
+    return a->sensor || b->sensor || !spx_filter_should_collide(a->filter, b->filter);
 }
 
 /* Drops the manifolds `how` picks, with an end event a shape pair for the next step; marks the

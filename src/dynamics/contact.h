@@ -93,8 +93,8 @@ spx_result spx_contacts_remove_body(spx_world* world, uint32_t body);
    nothing. */
 spx_result spx_contacts_remove_shape(spx_world* world, uint32_t body, uint32_t shape);
 
-/* Drops the manifolds of shape `shape` of `body` whose pair its filter now forbids, with end events
-   for the next step. SPX_ERR_OUT_OF_MEMORY changes nothing. */
+/* Drops the manifolds of shape `shape` of `body` whose pair its filter now forbids, or all of them
+   when it is now a sensor, with end events for the next step. SPX_ERR_OUT_OF_MEMORY changes nothing. */
 spx_result spx_contacts_refilter_shape(spx_world* world, uint32_t body, uint32_t shape);
 
 /* The body's manifolds are made again at the next step, not moved with the bodies: its shapes,

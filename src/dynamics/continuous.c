@@ -237,6 +237,30 @@ static spx_aabb path_box(spx_ccd_stage* s, uint32_t i, float t, float grow)
     return box;
 }
 
+/* The host's pre_solve on an impact a search found, as a manifold of the shape pair at the impact
+   (its points and their gaps, the normal from lo to hi, no impulses): false passes the pair over in
+   this search, so a fast body goes through a one-way platform from below as a slow one does. */
+static bool impact_wanted(spx_ccd_stage* s, uint32_t lo, uint32_t sa, uint32_t hi, uint32_t sb, const spx_ccd_impact* h)
+{
+    const spx_world* w = s->w;
+    if (!w->def.pre_solve) return true;
+    spx_contact_data d;
+    memset(&d, 0, sizeof d);
+    d.a = spx_world_body_id(w, lo), d.b = spx_world_body_id(w, hi);
+    d.shape_a = spx_world_shape_id(w, lo, sa), d.shape_b = spx_world_shape_id(w, hi, sb);
+    d.normal = sv(h->normal);
+    vec3s tang[2];
+    spx_ccd_tangents(h->normal, tang);
+    d.tangent[0] = sv(tang[0]), d.tangent[1] = sv(tang[1]);
+    d.enabled = true;
+    d.point_count = h->points.count < 4 ? h->points.count : 4;
+    for (uint32_t k = 0; k < d.point_count; ++k) {
+        d.points[k].point = sv(h->points.p[k]);
+        d.points[k].separation = h->points.gap[k];
+    }
+    return w->def.pre_solve(&d, w->def.pre_solve_context);
+}
+
 /* Body i's first impact from time `now` with anything its path meets; into its record and the queue. */
 static void search(spx_ccd_stage* s, uint32_t i)
 {
@@ -281,7 +305,8 @@ static void search(spx_ccd_stage* s, uint32_t i)
                 if (spx_bodies_filtered(w, lo, hi) && !spx_shapes_collide(w, lo, sa, hi, sb)) continue;
                 spx_ccd_impact h;
                 float limit = best.t < s->dt ? best.t : s->dt;
-                if (spx_ccd_pair_toi(s, lo, sa, hi, sb, s->now, limit, &h) && (h.t < best.t || (h.t == best.t && j < best_partner))) {
+                if (spx_ccd_pair_toi(s, lo, sa, hi, sb, s->now, limit, &h) && (h.t < best.t || (h.t == best.t && j < best_partner))
+                    && impact_wanted(s, lo, sa, hi, sb, &h)) {
                     best = h;
                     best_partner = j;
                 }
@@ -374,13 +399,15 @@ static void impact_now(spx_ccd_stage* s, uint32_t i)
         spx_ccd_impact_points(s->w, A, &A->shapes[me->shape_lo], ca, qa, B, &B->shapes[me->shape_hi], cb, qb, points.p[0], &n,
                       0.0f, &points);
     spx_ccd_pushed pushed;
-    spx_ccd_resolve(s, lo, A, qa, ca, hi, B, qb, cb, &points, n, &pushed);
+    spx_ccd_resolve(s, lo, A, qa, ca, hi, B, qb, cb, &A->shapes[me->shape_lo], &B->shapes[me->shape_hi], &points, n,
+                    &pushed);
     s->impacts++;
     /* The impact is each dynamic body's latest: a later impact on it acts through this one too. */
     for (int k = 0; k < 2; ++k) {
         if ((k ? B : A)->type != SPX_BODY_DYNAMIC) continue;
         spx_ccd_body* x = seg(s, k ? hi : lo);
         x->last_partner = k ? lo : hi;
+        x->last_shape[0] = k ? me->shape_hi : me->shape_lo, x->last_shape[1] = k ? me->shape_lo : me->shape_hi;
         x->last_n = k ? glms_vec3_negate(n) : n;
         x->last_points = points;
         x->last_c[0] = k ? cb : ca, x->last_c[1] = k ? ca : cb;

@@ -47,6 +47,7 @@ typedef struct spx_ccd_body {
        to the other, the points and their gaps, and both centres of mass and rotations then (this
        body's first). */
     uint32_t last_partner;
+    uint16_t last_shape[2]; /* its shape in that impact, and the other body's */
     vec3s last_n;
     spx_ccd_points last_points;
     vec3s last_c[2];

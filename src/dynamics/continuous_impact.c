@@ -125,14 +125,6 @@ static void solve_rows(impact_row* rows, uint32_t count, int passes, float settl
     }
 }
 
-/* Two unit vectors across n. */
-static void tangents(vec3s n, vec3s tang[2])
-{
-    vec3s t1 = fabsf(n.x) >= 0.57735f ? glms_vec3_normalize((vec3s){ { n.y, -n.x, 0.0f } })
-                                      : glms_vec3_normalize((vec3s){ { 0.0f, n.z, -n.y } });
-    tang[0] = t1, tang[1] = glms_vec3_cross(n, t1);
-}
-
 /* An impact's group: its dynamic bodies and the dynamic bodies resting against them that its impulse
    reaches through the solver's contacts, at most SPX_CCD_GROUP_BODIES bodies and this many rows
    (four points each of sixteen contacts), with at most this many contacts waiting at its edge. What
@@ -238,11 +230,10 @@ static bool link_of(spx_ccd_stage* s, uint32_t e, impact_link* out)
         || (bj->type != SPX_BODY_STATIC && turned_by(rotation_at(cj, s->now), ci->last_q[1]) > SPX_CCD_SUPPORT_TURN))
         return false;
     out->a = i, out->b = j, out->n = ci->last_n;
-    tangents(out->n, out->own_tang);
+    spx_ccd_tangents(out->n, out->own_tang);
     out->tang = out->own_tang;
-    out->mu = sqrtf(bi->friction * bj->friction);
-    /* A body's shapes: the first of each stands for the pair's tolerance (slow, group_grow). */
-    out->sa = &bi->shapes[0], out->sb = &bj->shapes[0];
+    out->sa = &bi->shapes[ci->last_shape[0]], out->sb = &bj->shapes[ci->last_shape[1]];
+    out->mu = sqrtf(out->sa->friction * out->sb->friction);
     const vec3s cj_now = bj->type == SPX_BODY_STATIC ? ci->last_c[1] : center_at(cj, s->now);
     const float closed = glms_vec3_dot(glms_vec3_sub(glms_vec3_sub(center_at(ci, s->now), ci->last_c[0]),
                                                      glms_vec3_sub(cj_now, ci->last_c[1])), out->n);
@@ -403,15 +394,17 @@ static float group_energy(const impact_group* g)
    began with is done again with e = 0, then with the touching points alone, which stands. The
    group's bodies are in g when it returns. */
 static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A, versors qa, vec3s ca, uint32_t ib, spx_body* B,
-                    versors qb, vec3s cb, const spx_ccd_points* pts, vec3s n)
+                    versors qb, vec3s cb, const spx_body_shape* ha, const spx_body_shape* hb, const spx_ccd_points* pts,
+                    vec3s n)
 {
     g->count = g->row_count = g->edge_count = 0;
     g->pair[0] = ia, g->pair[1] = ib;
     g->energy0 = 0.0f;
     const mat3s ii_a = inv_inertia_at(A, qa), ii_b = inv_inertia_at(B, qb);
     vec3s tang[2];
-    tangents(n, tang);
-    const float mu = sqrtf(A->friction * B->friction);
+    spx_ccd_tangents(n, tang);
+    /* The shapes' materials, mixed as the contacts mix them (contact.c). */
+    const float mu = sqrtf(ha->friction * hb->friction);
     /* The touching points first, then those with a gap. */
     impact_row centre, rows[SPX_CCD_IMPACT_POINTS];
     float gaps[SPX_CCD_IMPACT_POINTS];
@@ -434,7 +427,7 @@ static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A,
     vec3s at = glms_vec3_scale(mid, 1.0f / (float)touching);
     row_init(&centre, A, &ii_a, B, &ii_b, n, tang, mu, glms_vec3_sub(at, ca), glms_vec3_sub(at, cb));
     const float left = s->dt - s->now; /* s: the rest of the step */
-    const float e0 = A->restitution > B->restitution ? A->restitution : B->restitution;
+    const float e0 = ha->restitution > hb->restitution ? ha->restitution : hb->restitution;
     /* Elastic also when the touching points approach slowly but a point within the tolerance
        closes fast enough to reach the other shape within the step: it is the impact to come, and
        the inelastic impulse would stop it now, with most of its energy. The one point struck now
@@ -501,10 +494,11 @@ static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A,
 static bool changed(vec3s a, vec3s b) { return a.x != b.x || a.y != b.y || a.z != b.z; }
 
 void spx_ccd_resolve(spx_ccd_stage* s, uint32_t ia, spx_body* A, versors qa, vec3s ca, uint32_t ib, spx_body* B,
-                     versors qb, vec3s cb, const spx_ccd_points* pts, vec3s n, spx_ccd_pushed* pushed)
+                     versors qb, vec3s cb, const spx_body_shape* ha, const spx_body_shape* hb, const spx_ccd_points* pts,
+                     vec3s n, spx_ccd_pushed* pushed)
 {
     impact_group g;
-    resolve(s, &g, ia, A, qa, ca, ib, B, qb, cb, pts, n);
+    resolve(s, &g, ia, A, qa, ca, ib, B, qb, cb, ha, hb, pts, n);
     /* Its other bodies that the impulse moved go on from the impact too (not struck, only pushed). */
     pushed->count = 0;
     for (uint32_t m = 0; m < g.count; ++m) {

@@ -62,6 +62,14 @@ static inline versors turn(vec3s w, float t)
     return glms_quatv(a, glms_vec3_normalize(w));
 }
 
+/* Two unit vectors across n. */
+static inline void spx_ccd_tangents(vec3s n, vec3s tang[2])
+{
+    vec3s t1 = fabsf(n.x) >= 0.57735f ? glms_vec3_normalize((vec3s){ { n.y, -n.x, 0.0f } })
+                                      : glms_vec3_normalize((vec3s){ { 0.0f, n.z, -n.y } });
+    tang[0] = t1, tang[1] = glms_vec3_cross(n, t1);
+}
+
 static inline float least_half(const spx_body_shape* s)
 {
     float h = s->half_extents.x;
@@ -125,10 +133,12 @@ void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body
 /* Each dynamic body's contacts that the solver owns, which an impact on it acts through too. */
 void spx_ccd_link_supports(spx_world* w);
 
-/* The impulse of an impact of bodies ia < ib at their poses (c, q) with points pts and normal n (A
-   to B) on the bodies' velocities, and on those of the bodies it reaches through their supports:
-   those that moved into *pushed. */
+/* The impulse of an impact of shape ha of body ia < ib and shape hb of body ib at their poses (c, q)
+   with points pts and normal n (A to B), with the shapes' friction and restitution, on the bodies'
+   velocities, and on those of the bodies it reaches through their supports: those that moved into
+   *pushed. */
 void spx_ccd_resolve(spx_ccd_stage* s, uint32_t ia, spx_body* A, versors qa, vec3s ca, uint32_t ib, spx_body* B,
-                     versors qb, vec3s cb, const spx_ccd_points* pts, vec3s n, spx_ccd_pushed* pushed);
+                     versors qb, vec3s cb, const spx_body_shape* ha, const spx_body_shape* hb, const spx_ccd_points* pts,
+                     vec3s n, spx_ccd_pushed* pushed);
 
 #endif

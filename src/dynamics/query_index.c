@@ -160,5 +160,5 @@ bool spx_query_filter_accepts(const spx_world* w, const spx_query_filter* f, uin
     if (s->sensor) return false; /* sensors report overlaps through their events only */
     if (!f) return true;
     if ((s->filter.category_bits & f->mask_bits) == 0 || (s->filter.mask_bits & f->category_bits) == 0) return false;
-    return !f->fn || f->fn(spx_world_body_id(w, slot), shape, f->context);
+    return !f->fn || f->fn(spx_world_shape_id(w, slot, shape), f->context);
 }

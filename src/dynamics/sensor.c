@@ -5,6 +5,7 @@
 #include "sensor.h"
 #include "shape.h"
 #include "filter.h"
+#include "island.h"
 #include "core/allocator.h"
 #include <sepax/collide.h>
 #include <sepax/mesh_query.h>
@@ -80,12 +81,15 @@ static uint32_t test_bodies(spx_world* w, uint32_t is, uint32_t iv, spx_sensor_o
 
 static bool same_shape(spx_shape_id a, spx_shape_id b) { return a.index == b.index && a.generation == b.generation; }
 
-/* Last step's overlap o holds on untested: both shapes live, neither body moving. */
+/* Last step's overlap o holds on untested: both shapes live, neither body moving, and the sensor
+   still sees the visitor (the host may have changed either's sensor flag or filter since). */
 static bool holds(const spx_world* w, const spx_sensor_overlap* o)
 {
     const uint32_t s = spx_shape_lookup(w, o->ids.sensor), v = spx_shape_lookup(w, o->ids.visitor);
     if (s == SPX_NO_BODY || v == SPX_NO_BODY) return false;
-    return !spx_body_moves(&w->bodies[w->shape_slots[s].body]) && !spx_body_moves(&w->bodies[w->shape_slots[v].body]);
+    const spx_shape_slot *ss = &w->shape_slots[s], *vs = &w->shape_slots[v];
+    return !spx_body_moves(&w->bodies[ss->body]) && !spx_body_moves(&w->bodies[vs->body])
+        && w->bodies[ss->body].shapes[ss->index].sensor && sees(w, ss->body, ss->index, vs->body, vs->index);
 }
 
 spx_result spx_sensors_update(spx_world* w, const spx_pair* pairs, uint32_t n)
@@ -145,6 +149,18 @@ void spx_sensors_commit(spx_world* w)
     const uint32_t tc = s->capacity;
     s->list = s->next, s->capacity = s->next_capacity, s->count = s->next_count;
     s->next = t, s->next_capacity = tc;
+}
+
+void spx_sensors_wake_visitors(spx_world* w, uint32_t sensor_slot)
+{
+    const spx_sensors* s = &w->sensors;
+    for (uint32_t k = 0; k < s->count; ++k) {
+        if (s->list[k].key >> 32 != sensor_slot) continue;
+        const uint32_t v = spx_shape_lookup(w, s->list[k].ids.visitor);
+        if (v == SPX_NO_BODY) continue;
+        const uint32_t body = w->shape_slots[v].body;
+        if (w->bodies[body].type == SPX_BODY_DYNAMIC) spx_island_wake(w, body);
+    }
 }
 
 void spx_sensors_free(spx_sensors* s, const spx_allocator* al)

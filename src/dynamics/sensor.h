@@ -34,6 +34,10 @@ typedef struct spx_world spx_world;
 spx_result spx_sensors_update(spx_world* world, const spx_pair* pairs, uint32_t pair_count);
 void spx_sensors_commit(spx_world* world);
 
+/* Wakes the dynamic bodies of the shapes the sensor shape in slot `sensor_slot` overlapped at the last
+   step (it stops being a sensor: they are to meet it as contacts). */
+void spx_sensors_wake_visitors(spx_world* world, uint32_t sensor_slot);
+
 void spx_sensors_free(spx_sensors* s, const spx_allocator* allocator);
 
 #endif

@@ -210,6 +210,9 @@ SPX_API spx_result spx_shape_set_filter(spx_world* w, spx_shape_id id, spx_filte
     const uint32_t i = w->shape_slots[slot].body, k = w->shape_slots[slot].index;
     spx_body_shape* s = shape_of(w, slot);
     const spx_filter before = s->filter;
+    /* Woken before the manifolds the filter forbids go: a body asleep on this shape loses its support
+       with them, and waking follows the manifolds. */
+    wake_around(w, i);
     s->filter = filter;
     spx_result r = spx_contacts_refilter_shape(w, i, k);
     if (r != SPX_OK) {
@@ -217,7 +220,28 @@ SPX_API spx_result spx_shape_set_filter(spx_world* w, spx_shape_id id, spx_filte
         return r;
     }
     spx_body_count_shapes(w, &w->bodies[i]);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_shape_set_sensor(spx_world* w, spx_shape_id id, bool sensor)
+{
+    SHAPE(w, id, slot);
+    if (w->locked) return SPX_ERR_WORLD_LOCKED;
+    const uint32_t i = w->shape_slots[slot].body, k = w->shape_slots[slot].index;
+    spx_body_shape* s = shape_of(w, slot);
+    if (s->sensor == sensor) return SPX_OK;
+    /* What touches or visits it, resting or asleep, must meet it anew at the next step: woken before
+       its manifolds go (waking follows them). */
     wake_around(w, i);
+    spx_sensors_wake_visitors(w, slot);
+    s->sensor = sensor;
+    /* A sensor makes no contact: its manifolds go now, as a filter's that forbids them. */
+    spx_result r = spx_contacts_refilter_shape(w, i, k);
+    if (r != SPX_OK) {
+        s->sensor = !sensor;
+        return r;
+    }
+    spx_body_count_shapes(w, &w->bodies[i]);
     return SPX_OK;
 }
 

@@ -59,7 +59,7 @@ static bool visit(void* context, uint32_t proxy, uint32_t slot)
     if (!b) return true;
     for (uint32_t i = 0; i < b->shape_count; ++i) {
         if (!spx_query_filter_accepts(q->world, q->filter, slot, i)) continue;
-        if (shape_overlaps(q, b, &b->shapes[i]) && !q->fn(spx_world_body_id(q->world, slot), i, q->context))
+        if (shape_overlaps(q, b, &b->shapes[i]) && !q->fn(spx_world_shape_id(q->world, slot, i), q->context))
             return false;
     }
     return true;

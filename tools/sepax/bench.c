@@ -4,7 +4,11 @@
  * still moving. In the comparison build (-DSEPAX_BENCH_PEERS=ON) Bullet and ODE run the same scenes
  * in the same run through bench/'s peers (bench/peers/world_peers.h), which build their worlds from
  * a scene's layout (tests/support/scenes.h): a scene of one static ground box and equal dynamic
- * boxes, as the standard scenes are. Other scenes run in sepax alone. */
+ * boxes, as the standard scenes are. Other scenes run in sepax alone.
+ *
+ * The suites of bench/ (collide, world, mesh-queries, ...) run in sepax_bench: `sepax bench <suite>`
+ * executes that program with the same arguments. It links the static library and reaches internals
+ * (the broad-phase suite); this program stays on the public API and the shared library. */
 #define _POSIX_C_SOURCE 200809L
 #include "commands.h"
 #include "bench_suites.h"
@@ -349,10 +353,80 @@ int bench_write_files(const bench_suite_options* o, int status, bool (*csv)(cons
     return status;
 }
 
+/* ---- the suites of sepax_bench ------------------------------------------------------------------ */
+
+/* The suites this program runs itself, for --list. */
+static const struct {
+    const char* name;
+    const char* description;
+} own_suites[] = {
+    { "standard", "the standard scenes from their scene files, stage by stage (the default)" },
+    { "<scenes>", "scene files or compiled-in scenes by name, comma-separated" },
+    { "ccd", "the bullet through paper at 10 to 10,000 m/s, beside Bullet (with and without its CCD) and ODE" },
+    { "toi", "swept box-box queries against their closed-form time of impact, beside FCL" },
+    { "queries", "world ray and box casts on the world-query scene, beside Bullet's" },
+};
+
+/* A suite this program runs: its own, a compiled-in scene, or a scene file. */
+static bool own_suite(const char* list)
+{
+    size_t len = strcspn(list, ",");
+    char name[256];
+    if (len >= sizeof name) return true; /* a long path: scene_open says what is wrong with it */
+    memcpy(name, list, len);
+    name[len] = '\0';
+    for (size_t i = 0; i < sizeof own_suites / sizeof own_suites[0]; ++i)
+        if (strcmp(name, own_suites[i].name) == 0) return true;
+    size_t size;
+    return scene_embedded(name, &size) != NULL || strchr(name, '/') != NULL || strstr(name, ".json") != NULL
+        || access(name, F_OK) == 0;
+}
+
+/* Replaces this process with sepax_bench and `argv` (argv[0] is ignored): beside this program
+   (build/bench/ in a build tree, the same folder once installed), where CMake built it, then on PATH.
+   Returns only when none could be executed. */
+static int exec_bench_program(int argc, char** argv)
+{
+    static char program[] = "sepax_bench";
+    char* args[256];
+    if (argc > 255) return fprintf(stderr, "sepax bench: too many arguments\n"), EXIT_USAGE;
+    args[0] = program;
+    for (int i = 1; i < argc; ++i) args[i] = argv[i];
+    args[argc] = NULL;
+    char self[4096], path[4200];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char* slash = strrchr(self, '/');
+        if (slash) *slash = '\0';
+        snprintf(path, sizeof path, "%s/bench/sepax_bench", self);
+        execv(path, args);
+        snprintf(path, sizeof path, "%s/sepax_bench", self);
+        execv(path, args);
+    }
+#if defined(SEPAX_BENCH_PROGRAM)
+    execv(SEPAX_BENCH_PROGRAM, args);
+#endif
+    execvp("sepax_bench", args);
+    fprintf(stderr, "sepax bench: cannot run sepax_bench (%s), which runs the suites of bench/: build it "
+                    "(cmake --build build --target sepax_bench) or put it on PATH\n", strerror(errno));
+    return EXIT_FAILED;
+}
+
 /* ---- the command ------------------------------------------------------------------------------- */
 
 int command_bench(int argc, char** argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--list") == 0) {
+        printf("suites of sepax bench:\n");
+        for (size_t i = 0; i < sizeof own_suites / sizeof own_suites[0]; ++i)
+            printf("  %-14s %s\n", own_suites[i].name, own_suites[i].description);
+        printf("suites of sepax_bench, which sepax bench runs:\n");
+        fflush(stdout);
+        return exec_bench_program(argc, argv);
+    }
+    if (argc > 1 && argv[1][0] != '-' && !own_suite(argv[1])) return exec_bench_program(argc, argv);
+
     scene_options base = { NULL, -1, 0.0, SCENE_UNKNOWN_KEY_ERROR };
     const char *json = NULL, *csv = NULL;
     long reps = 5;

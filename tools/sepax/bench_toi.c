@@ -16,7 +16,7 @@
 #include "commands.h"
 #include "timer.h"
 #include "support/cases.h"
-#if defined(SPX_BENCH_HAVE_FCL_SWEEP)
+#if defined(SPX_BENCH_HAVE_FCL)
 #include "peers/peers.h"
 #endif
 
@@ -291,7 +291,7 @@ int bench_toi(const bench_suite_options* o)
 {
     size_t peer_count = 0;
     const void* peers = NULL;
-#if defined(SPX_BENCH_HAVE_FCL_SWEEP)
+#if defined(SPX_BENCH_HAVE_FCL)
     const bench_sweep_peer* list = bench_sweep_peers_fcl(&peer_count);
     peers = list;
     if (!o->peers) peer_count = 0;
@@ -321,7 +321,7 @@ int bench_toi(const bench_suite_options* o)
         judge(r, &set);
         print_row(r);
         for (size_t p = 0; p < peer_count; ++p) {
-#if defined(SPX_BENCH_HAVE_FCL_SWEEP)
+#if defined(SPX_BENCH_HAVE_FCL)
             const bench_sweep_peer* peer = &((const bench_sweep_peer*)peers)[p];
             r = &rows[n++];
             *r = (toi_row){ .f = (family)f, .engine = peer->engine, .ok = true };

@@ -1,9 +1,10 @@
 /* sepax: run, render and benchmark scenes of rigid bodies, from JSON scene files
  * (docs/scene-format.md) or the scenes compiled in. Public API only.
  *
- *     sepax run [SCENE] [--steps N] [--dt S] [--out FILE.csv [--exact]]
- *     sepax render [SCENE] --out DIR [--frames N] [--size WxH]
+ *     sepax run [SCENE] [--steps N] [--dt S] [--out FILE.csv [--exact]] [--events[=KINDS]]
+ *     sepax render [SCENE] --out DIR [--frames N] [--size WxH] [--contacts] [--joints]
  *     sepax bench [SUITE] [--reps N] [--steps N] [--json FILE] [--csv FILE]
+ *     sepax bench <suite of sepax_bench> [its options]      (runs bench/'s sepax_bench)
  *
  * Exit status: 0 done; 1 the scene has an error (nothing ran), a step failed or a file cannot be
  * written; 2 bad options. */
@@ -23,15 +24,22 @@ static void usage(FILE* f)
                "      --out F.csv  every body's trajectory: time, body, position, rotation, velocities\n"
                "      --exact      in F.csv, numbers that read back to the same bits (9 significant digits,\n"
                "                   17 for the time): two runs compare exactly\n"
+               "      --events     print each step's events, one a line (docs/scene-format.md, \"Events\"):\n"
+               "                   contact begin/end, hits, sensor begin/end, body moves, sleep and wake;\n"
+               "                   --events=KINDS picks some (contact,hit,sensor,move,sleep)\n"
                "  render [SCENE]   draw PNG frames, a contact sheet and a plot of energy and penetration\n"
                "      --out DIR    folder for the pictures (made if missing; required)\n"
                "      --frames N   frames over the run (default 6)    --size WxH  (default 960x540)\n"
+               "      --contacts   the world's contact points (red touching, blue speculative) and normals\n"
+               "      --joints     joint anchors, the lines to them and the joint frames' axes\n"
                "                   run and render both count contacts two ways: the solver's points and\n"
                "                   manifolds (speculative ones, not yet touching, included) and the\n"
                "                   points of shapes touching (within 2 mm), which render draws red\n"               "  bench [SUITE]    time the standard scenes (SUITE: standard (default) = falling, falling-mesh,\n"
                "                   pyramid, pyramid-spaced; or scenes by name or file, comma-separated;\n"
                "                   ccd: the bullet through paper; toi: swept box-box against the exact time;\n"
-               "                   queries: world ray and box casts, beside Bullet's)\n"
+               "                   queries: world ray and box casts, beside Bullet's; a suite of sepax_bench\n"
+               "                   (collide, world, mesh-queries, ...): runs that program with the options;\n"
+               "                   --list: every suite)\n"
                "      --reps N     repetitions, medians reported (default 5)   --steps N\n"
                "      --json F  --csv F   the table as JSON or CSV as well   --no-peers  sepax alone\n"
                "  help             this message\n"

@@ -1,7 +1,9 @@
 /* sepax render: pictures of a scene as it runs, drawn with cairo. A fixed perspective camera (the
- * scene's "camera", else one framed on the bodies), every face of every shape shaded by one light
- * and painted far to near (faces larger than a tile are cut into tiles so that the ground sorts
- * well against the bodies on it), contact points found by the public queries marked in red. Writes
+ * scene's "camera", else one framed on the bodies), every face of every shape the world draws
+ * through its debug-draw table (spx_world_draw) shaded by one light and painted far to near (faces
+ * larger than a tile are cut into tiles so that the ground sorts well against the bodies on it),
+ * contact points found by the public queries marked in red; with --contacts and --joints the
+ * world's own contact points, normals and joints drawn over them. Writes
  * frame-NNN.png, sheet.png (every frame on one page) and plot.png (kinetic energy and deepest
  * penetration over time). */
 #define _POSIX_C_SOURCE 200809L
@@ -38,11 +40,24 @@ typedef struct face {
     bool outline;            /* box faces get a darker edge; mesh triangles are filled seamlessly */
 } face;
 
+/* A line or a point the world's debug drawing gave (contacts, joints), drawn over the faces. */
+typedef struct mark {
+    spx_vec3 a, b;           /* a point has a == b */
+    uint32_t color;          /* 0xRRGGBB */
+    bool point;
+} mark;
+
 typedef struct canvas {
     face* faces;
     size_t count, capacity;
+    mark* marks;
+    size_t mark_count, mark_capacity;
     int width, height;
     camera cam;
+    const scene* s;
+    uint32_t* body_of_slot;  /* scene body of each body id's slot (id.index - 1) */
+    uint32_t slot_count;
+    bool failed;             /* a callback ran out of memory or met an unknown body */
 } canvas;
 
 
@@ -178,13 +193,13 @@ static bool add_box(canvas* cv, spx_transform t, spx_vec3 h, const float color[3
     return true;
 }
 
-static bool add_mesh(canvas* cv, spx_transform t, const scene_mesh* m, const float color[3], bool checker)
+static bool add_mesh(canvas* cv, spx_transform t, const spx_mesh* m, const float color[3], bool checker)
 {
     spx_mesh_info info;
-    if (spx_mesh_get_info(m->mesh, &info) != SPX_OK) return false;
+    if (spx_mesh_get_info(m, &info) != SPX_OK) return false;
     for (uint32_t i = 0; i < info.triangle_count; ++i) {
         spx_triangle tri;
-        if (spx_mesh_get_triangle(m->mesh, i, &tri, NULL) != SPX_OK) return false;
+        if (spx_mesh_get_triangle(m, i, &tri, NULL) != SPX_OK) return false;
         spx_vec3 p[3];
         for (int k = 0; k < 3; ++k) p[k] = tm_apply(t, tri.v[k]);
         spx_vec3 normal = tm_normalize(tm_cross(tm_sub(p[1], p[0]), tm_sub(p[2], p[0])));
@@ -193,7 +208,7 @@ static bool add_mesh(canvas* cv, spx_transform t, const scene_mesh* m, const flo
             spx_vec3 c = tm_scale(tm_add(tm_add(tri.v[0], tri.v[1]), tri.v[2]), 1.0f / 3.0f);
             tint = ((int)floorf(c.x / TILE) + (int)floorf(c.z / TILE)) & 1 ? 0.9f : 1.0f;
         }
-        if (!add_polygon(cv, p, 3, normal, color, tint, !m->closed, false, checker)) return false;
+        if (!add_polygon(cv, p, 3, normal, color, tint, !info.closed, false, checker)) return false;
     }
     return true;
 }
@@ -234,28 +249,99 @@ static void label_box(cairo_t* cr, double x, double y, const char* lines[], int 
     }
 }
 
-/* One frame of the scene as it is now. */
+/* ---- the world's debug drawing into the canvas --------------------------------------------------- */
+
+/* The scene's colour of the shape's body (faded when it sleeps); false for a body the scene did not make. */
+static bool shape_color(canvas* cv, const spx_debug_shape* sh, float color[3])
+{
+    const uint32_t slot = sh->body.index - 1;
+    if (sh->body.index == 0 || slot >= cv->slot_count || cv->body_of_slot[slot] == UINT32_MAX) return false;
+    body_color(cv->s, cv->body_of_slot[slot], sh->body_type != SPX_BODY_STATIC && !sh->awake, color);
+    return true;
+}
+
+static void on_box(const spx_transform* pose, spx_vec3 half, const spx_debug_shape* sh, void* context)
+{
+    canvas* cv = context;
+    float color[3];
+    if (!shape_color(cv, sh, color) || !add_box(cv, *pose, half, color, sh->body_type == SPX_BODY_STATIC)) cv->failed = true;
+}
+
+static void on_mesh(const spx_mesh* mesh, const spx_transform* pose, const spx_debug_shape* sh, void* context)
+{
+    canvas* cv = context;
+    float color[3];
+    if (!shape_color(cv, sh, color) || !add_mesh(cv, *pose, mesh, color, sh->body_type == SPX_BODY_STATIC)) cv->failed = true;
+}
+
+static void push_mark(canvas* cv, spx_vec3 a, spx_vec3 b, uint32_t color, bool point)
+{
+    if (cv->mark_count == cv->mark_capacity) {
+        size_t next = cv->mark_capacity ? 2 * cv->mark_capacity : 1024;
+        mark* p = realloc(cv->marks, next * sizeof *p);
+        if (!p) {
+            cv->failed = true;
+            return;
+        }
+        cv->marks = p, cv->mark_capacity = next;
+    }
+    cv->marks[cv->mark_count++] = (mark){ a, b, color, point };
+}
+
+static void on_segment(spx_vec3 a, spx_vec3 b, uint32_t color, void* context) { push_mark(context, a, b, color, false); }
+
+static void on_point(spx_vec3 p, float size, uint32_t color, void* context)
+{
+    (void)size;
+    push_mark(context, p, p, color, true);
+}
+
+static void set_rgb(cairo_t* cr, uint32_t color, double scale)
+{
+    cairo_set_source_rgb(cr, scale * (double)(color >> 16 & 0xFF) / 255.0, scale * (double)(color >> 8 & 0xFF) / 255.0,
+                         scale * (double)(color & 0xFF) / 255.0);
+}
+
+/* The marks over the faces: lines first, points on top. */
+static void draw_marks(cairo_t* cr, const canvas* cv)
+{
+    cairo_set_line_width(cr, 1.5);
+    for (size_t i = 0; i < cv->mark_count; ++i) {
+        const mark* k = &cv->marks[i];
+        float x0, y0, z0, x1, y1, z1;
+        if (k->point || !project(&cv->cam, k->a, &x0, &y0, &z0) || !project(&cv->cam, k->b, &x1, &y1, &z1)) continue;
+        cairo_move_to(cr, x0, y0);
+        cairo_line_to(cr, x1, y1);
+        set_rgb(cr, k->color, 1.0);
+        cairo_stroke(cr);
+    }
+    for (size_t i = 0; i < cv->mark_count; ++i) {
+        const mark* k = &cv->marks[i];
+        float x, y, z;
+        if (!k->point || !project(&cv->cam, k->a, &x, &y, &z)) continue;
+        cairo_arc(cr, x, y, fmax(1.5, fmin(3.5, 50.0 / z)), 0, 6.2831853);
+        set_rgb(cr, k->color, 1.0);
+        cairo_fill_preserve(cr);
+        set_rgb(cr, k->color, 0.4);
+        cairo_set_line_width(cr, 0.6);
+        cairo_stroke(cr);
+    }
+}
+
+/* One frame of the scene as it is now: the world draws its shapes (and, as `extra` asks, its
+   contacts and joints) into the canvas through the debug-draw table. */
 static bool draw_frame(canvas* cv, const scene* s, measure* m, cairo_surface_t* surface, uint32_t step,
-                       uint32_t steps, const measure_result* q)
+                       uint32_t steps, const measure_result* q, const spx_debug_draw* extra)
 {
     cv->count = 0;
-    for (uint32_t i = 0; i < s->body_count; ++i) {
-        const scene_body* b = &s->bodies[i];
-        spx_transform bt;
-        bool awake = true;
-        if (spx_body_get_transform(s->w, s->ids[i], &bt) != SPX_OK) return false;
-        if (b->def.type != SPX_BODY_STATIC) spx_body_is_awake(s->w, s->ids[i], &awake);
-        float color[3];
-        body_color(s, i, !awake, color);
-        bool ground = b->def.type == SPX_BODY_STATIC;
-        for (uint32_t k = 0; k < b->shape_count; ++k) {
-            const scene_shape* sh = &s->shapes[b->first_shape + k];
-            spx_transform t = tm_compose(bt, sh->local);
-            bool ok = sh->type == SPX_SHAPE_BOX ? add_box(cv, t, sh->half_extents, color, ground)
-                                                : add_mesh(cv, t, &s->meshes[sh->mesh], color, ground);
-            if (!ok) return false;
-        }
-    }
+    cv->mark_count = 0;
+    cv->failed = false;
+    spx_debug_draw d = *extra;
+    d.draw_box = on_box, d.draw_mesh = on_mesh, d.draw_segment = on_segment, d.draw_point = on_point;
+    d.draw_triangle = NULL, d.draw_bounds = NULL;
+    d.context = cv;
+    d.draw_shapes = true;
+    if (spx_world_draw(s->w, &d) != SPX_OK || cv->failed) return false;
     qsort(cv->faces, cv->count, sizeof *cv->faces, by_depth);
     cairo_t* cr = cairo_create(surface);
     draw_sky(cr, cv->height);
@@ -289,6 +375,7 @@ static bool draw_frame(canvas* cv, const scene* s, measure* m, cairo_surface_t* 
         cairo_set_line_width(cr, 0.6);
         cairo_stroke(cr);
     }
+    draw_marks(cr, cv);
     char l0[160], l1[160], l2[160];
     snprintf(l0, sizeof l0, "%s   t = %.2f s   step %u of %u", s->name, (double)step * (double)s->dt, step, steps);
     snprintf(l1, sizeof l1, "kinetic energy %.4g J   deepest penetration %.1f mm", q->kinetic, 1000.0 * (double)q->deepest);
@@ -438,6 +525,7 @@ int command_render(int argc, char** argv)
     const char* dir = NULL;
     long frames = 6;
     int width = 960, height = 540;
+    spx_debug_draw extra = spx_default_debug_draw();
     for (int i = 1; i < argc; ++i) {
         int used = scene_option(argc, argv, &i, &o, "render");
         if (used < 0) return EXIT_USAGE;
@@ -450,6 +538,10 @@ int command_render(int argc, char** argv)
             double x = parse_positive(v, a, "render", true);
             if (x < 0.0 || x > 1000) return x < 0.0 ? EXIT_USAGE : (fprintf(stderr, "sepax render: --frames wants 1..1000\n"), EXIT_USAGE);
             frames = (long)x, ++i;
+        } else if (strcmp(a, "--contacts") == 0) {
+            extra.draw_contacts = extra.draw_contact_normals = true;
+        } else if (strcmp(a, "--joints") == 0) {
+            extra.draw_joints = true;
         } else if (strcmp(a, "--size") == 0 && v) {
             char tail;
             if (sscanf(v, "%dx%d%c", &width, &height, &tail) != 2 || width < 64 || height < 64 || width > 8192 || height > 8192) {
@@ -473,7 +565,14 @@ int command_render(int argc, char** argv)
     if (!scene_open(&o, &s)) return EXIT_FAILED;
     uint32_t steps = scene_steps(&o, &s);
     if (frames > (long)steps + 1) frames = (long)steps + 1;
-    canvas cv = { NULL, 0, 0, width, height, framing_camera(&s, width, height) };
+    canvas cv;
+    memset(&cv, 0, sizeof cv);
+    cv.width = width, cv.height = height, cv.cam = framing_camera(&s, width, height), cv.s = &s;
+    for (uint32_t i = 0; i < s.body_count; ++i)
+        if (s.ids[i].index > cv.slot_count) cv.slot_count = s.ids[i].index;
+    cv.body_of_slot = malloc((cv.slot_count ? cv.slot_count : 1) * sizeof *cv.body_of_slot);
+    for (uint32_t i = 0; cv.body_of_slot && i < cv.slot_count; ++i) cv.body_of_slot[i] = UINT32_MAX;
+    for (uint32_t i = 0; cv.body_of_slot && i < s.body_count; ++i) cv.body_of_slot[s.ids[i].index - 1] = i;
     measure* m = measure_create(&s);
     size_t samples_max = steps + 1;
     double* t = malloc(samples_max * sizeof *t);
@@ -481,7 +580,7 @@ int command_render(int argc, char** argv)
     double* depth = malloc(samples_max * sizeof *depth);
     cairo_surface_t** pictures = calloc((size_t)frames, sizeof *pictures);
     int status = EXIT_DONE;
-    if (!m || !t || !energy || !depth || !pictures) {
+    if (!m || !t || !energy || !depth || !pictures || !cv.body_of_slot) {
         fprintf(stderr, "sepax render: out of memory\n");
         status = EXIT_FAILED;
     }
@@ -512,7 +611,7 @@ int command_render(int argc, char** argv)
         if (!draw) continue;
         pictures[frame] = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
         snprintf(path, sizeof path, "%s/frame-%03ld.png", dir, frame);
-        if (!draw_frame(&cv, &s, m, pictures[frame], step, steps, &q)
+        if (!draw_frame(&cv, &s, m, pictures[frame], step, steps, &q, &extra)
             || cairo_surface_write_to_png(pictures[frame], path) != CAIRO_STATUS_SUCCESS) {
             fprintf(stderr, "sepax render: cannot draw or write %s\n", path);
             status = EXIT_FAILED;
@@ -536,7 +635,7 @@ int command_render(int argc, char** argv)
     }
     for (long i = 0; pictures && i < frames; ++i)
         if (pictures[i]) cairo_surface_destroy(pictures[i]);
-    free(pictures), free(t), free(energy), free(depth), free(cv.faces);
+    free(pictures), free(t), free(energy), free(depth), free(cv.faces), free(cv.marks), free(cv.body_of_slot);
     measure_destroy(m);
     scene_free(&s);
     /* cairo keeps font and surface caches for the process; hand them back so that a leak checker sees
