@@ -459,7 +459,7 @@ static bool sepax_static(void* context)
         spx_mesh_instance_set_pose(s->b.instance, &s->b.pose);
     }
     c->result = c->overlap_only ? spx_overlap_mesh_mesh(s->a.instance, s->b.instance, &c->overlap)
-                                : spx_contacts_mesh_mesh(s->a.instance, s->b.instance, c->contacts, CAPACITY, &c->hit);
+                                : spx_penetration_mesh_mesh(s->a.instance, s->b.instance, c->contacts, CAPACITY, &c->hit);
     return c->result == SPX_OK;
 }
 
@@ -486,12 +486,12 @@ static bool fcl_query(void* context)
 }
 
 /* A box as a mesh of 12 triangles: FCL 0.7's box-against-mesh advancement crashes or misses (see
-   peers/fcl_mesh_peer.cpp). Corner k has bit i set for +half along axis i (spx_obb_corners). */
+   peers/fcl_mesh_peer.cpp). Corner k has bit i set for +half along axis i (spx_obb_get_corners). */
 static bench_fcl_mesh* fcl_box(const spx_obb* box)
 {
     spx_vec3 corner[8];
     spx_triangle t[12];
-    if (spx_obb_corners(box, corner) != SPX_OK) return NULL;
+    if (spx_obb_get_corners(box, corner) != SPX_OK) return NULL;
     for (int i = 0, n = 0; i < 3; ++i) {
         int j = 1 << ((i + 1) % 3), k = 1 << ((i + 2) % 3);
         for (int side = 0; side < 2; ++side) {

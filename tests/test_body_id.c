@@ -178,6 +178,42 @@ static int too_many_worlds(void)
     return 0;
 }
 
+/* A NULL output is SPX_ERR_INVALID_ARGUMENT before a stale id is looked at (base.h's order of
+   faults), in every getter of a body, shape or joint. */
+static int null_output_before_stale_id(void)
+{
+    spx_world* w = test_world_create(NULL);
+    TEST_ENSURE(w != NULL);
+    const spx_body_id a = test_add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f));
+    const spx_body_id b = test_add_box(w, SPX_BODY_DYNAMIC, spx_v3(2, 0, 0), spx_v3(0.5f, 0.5f, 0.5f));
+    spx_shape_id shape = { 0 };
+    TEST_ENSURE_CODE(spx_body_get_shape(w, a, 0, &shape), SPX_OK);
+    spx_joint_def jd = spx_default_joint_def(SPX_JOINT_HINGE);
+    jd.body_a = a, jd.body_b = b;
+    spx_joint_id joint = { 0 };
+    TEST_ENSURE_CODE(spx_joint_create(w, &jd, &joint), SPX_OK);
+    TEST_ENSURE_CODE(spx_joint_destroy(w, joint), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_destroy(w, a), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_get_transform(w, a, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_body_get_center_of_mass(w, a, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_body_get_mass(w, a, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_body_get_type(w, a, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_body_is_awake(w, a, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_body_get_user_data(w, a, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_shape_get_body(w, shape, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_shape_get_index(w, shape, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_shape_get_type(w, shape, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_shape_is_sensor(w, shape, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_shape_get_user_data(w, shape, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_shape_get_filter(w, shape, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_joint_get_user_data(w, joint, NULL), SPX_ERR_INVALID_ARGUMENT);
+    void* data = NULL;
+    TEST_ENSURE_CODE(spx_joint_get_user_data(w, joint, &data), SPX_ERR_STALE_ID);
+    TEST_ENSURE_CODE(spx_shape_get_user_data(w, shape, &data), SPX_ERR_STALE_ID);
+    spx_world_destroy(w);
+    return 0;
+}
+
 int main(void)
 {
     int failures = 0;
@@ -185,5 +221,6 @@ int main(void)
     TEST_RUN(events_name_their_world, failures);
     TEST_RUN(world_numbers_turn, failures);
     TEST_RUN(too_many_worlds, failures);
+    TEST_RUN(null_output_before_stale_id, failures);
     return failures ? 1 : 0;
 }

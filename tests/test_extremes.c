@@ -157,7 +157,7 @@ static int meshes_beyond_the_range_are_refused(void)
     spx_manifold m[8];
     uint32_t count = 0;
     TEST_ENSURE_CODE(spx_overlap_mesh_mesh(a, b, &overlap), SPX_OK);
-    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(a, b, contacts, 4, &rest), SPX_OK);
+    TEST_ENSURE_CODE(spx_penetration_mesh_mesh(a, b, contacts, 4, &rest), SPX_OK);
     TEST_ENSURE_CODE(spx_sweep_mesh_mesh(a, spx_v3(0, 0, 1), b, zero, 1.0f, contacts, 4, &swept), SPX_OK);
     TEST_ENSURE(overlap && rest.state == SPX_SWEEP_START_OVERLAP && swept.state == SPX_SWEEP_START_OVERLAP);
     TEST_ENSURE(rest.contact_count >= 1 && swept.contact_count >= 1);

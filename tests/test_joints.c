@@ -101,7 +101,8 @@ static float speed_of(spx_world* w, spx_body_id id)
 /* Potential plus kinetic energy of dynamic bodies (J), gravity -9.81 y. */
 static double energy(spx_world* w, const spx_body_id* ids, int n)
 {
-    double e = spx_world_kinetic_energy(w);
+    double e = 0.0;
+    spx_world_get_kinetic_energy(w, &e);
     for (int i = 0; i < n; ++i) {
         float m;
         spx_vec3 c;

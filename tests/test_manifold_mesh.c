@@ -602,8 +602,10 @@ static int every_pair_within_margin_is_reached(void)
                                            : spx_v3(4.0f + 0.5f * (float)cos(t), 0.28f + 0.01f * scene, 3.5f + 0.4f * (float)sin(t));
         TEST_ENSURE(move(b, at, q) == 0);
         const float margin = 0.02f;
-        const spx_mesh* ma = spx_mesh_instance_get_mesh(a->inst);
-        const spx_mesh* mb = spx_mesh_instance_get_mesh(b->inst);
+        const spx_mesh* ma = NULL;
+        spx_mesh_instance_get_mesh(a->inst, &ma);
+        const spx_mesh* mb = NULL;
+        spx_mesh_instance_get_mesh(b->inst, &mb);
         spx_mesh_info ia, ib;
         TEST_ENSURE_CODE(spx_mesh_get_info(ma, &ia), SPX_OK);
         TEST_ENSURE_CODE(spx_mesh_get_info(mb, &ib), SPX_OK);

@@ -245,9 +245,9 @@ static int flat_edge_gives_no_sideways_normal(void)
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
     TEST_ENSURE(normal_is(&m, 0, 0, -1) == 0);
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &all_open, 0.0f, &m), SPX_OK);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh_triangle(&a, &b, &all_open, 0.0f, &m), SPX_OK);
     TEST_ENSURE(normal_is(&m, 0, 0, -1) == 0);
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &all_flat, 0.0f, &m), SPX_OK);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh_triangle(&a, &b, &all_flat, 0.0f, &m), SPX_OK);
     TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
     TEST_ENSURE(m.point_count == 4);
     TEST_ENSURE(test_manifold_has_point(&m, -0.5f, -0.005f, -0.004f, 0.01f, TOL));
@@ -257,13 +257,13 @@ static int flat_edge_gives_no_sideways_normal(void)
     /* A concave edge (the surface turns up beyond it, seen from above) is no edge either; seen from
        below it is convex, and the box under the triangle may take the edge's normal. */
     spx_triangle_edges concave = { { -0.5f, 0.0f, 0.0f }, 0 };
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &concave, 0.0f, &m), SPX_OK);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh_triangle(&a, &b, &concave, 0.0f, &m), SPX_OK);
     TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
     spx_obb below = test_box(spx_v3(0, -0.49f, 0.496f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&below, &b, &concave, 0.0f, &m), SPX_OK);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh_triangle(&below, &b, &concave, 0.0f, &m), SPX_OK);
     TEST_ENSURE(normal_is(&m, 0, 1, 0) == 0); /* +z lies 90 degrees from the face: outside a 0.5 rad wedge */
     spx_triangle_edges concave_fold = { { -3.0f, 0.0f, 0.0f }, 0 };
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&below, &b, &concave_fold, 0.0f, &m), SPX_OK);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh_triangle(&below, &b, &concave_fold, 0.0f, &m), SPX_OK);
     TEST_ENSURE(normal_is(&m, 0, 0, -1) == 0);
     return 0;
 }
@@ -280,7 +280,7 @@ static int convex_edge_gives_normals_inside_its_wedge(void)
     spx_obb a = test_box(spx_v3(0.2f, 0.49f, 0.1f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_triangle_edges ridge = { { 0.6f, 0.0f, 0.0f }, 0 };
     spx_manifold m;
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &ridge, 0.0f, &m), SPX_OK);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh_triangle(&a, &b, &ridge, 0.0f, &m), SPX_OK);
     TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
     TEST_ENSURE(m.point_count >= 1);
     for (int i = 0; i < m.point_count; ++i) {
@@ -288,7 +288,7 @@ static int convex_edge_gives_normals_inside_its_wedge(void)
         TEST_ENSURE_NEAR(m.points[i].depth, 0.01f, TOL);
     }
     spx_triangle_edges gentle = { { 0.2f, 0.0f, 0.0f }, 0 };
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &gentle, 0.0f, &m), SPX_OK);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh_triangle(&a, &b, &gentle, 0.0f, &m), SPX_OK);
     TEST_ENSURE(normal_is(&m, 0, -c, -s) == 0);
     return 0;
 }
@@ -305,11 +305,11 @@ static int corners_of_a_surface_give_normals(void)
     TEST_ENSURE(plain.point_count >= 1);
     TEST_ENSURE(fabsf(plain.normal.y) < 0.5f); /* sideways: the corner of a lone triangle */
     spx_triangle_edges only_corner = { { 0.0f, 0.0f, 0.0f }, 1 };
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &only_corner, 0.0f, &corner), SPX_OK);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh_triangle(&a, &b, &only_corner, 0.0f, &corner), SPX_OK);
     TEST_ENSURE(corner.point_count == plain.point_count);
     TEST_ENSURE_NEAR(corner.normal.x, plain.normal.x, 0);
     TEST_ENSURE_NEAR(corner.normal.z, plain.normal.z, 0);
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &all_flat, 0.0f, &open), SPX_OK);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh_triangle(&a, &b, &all_flat, 0.0f, &open), SPX_OK);
     TEST_ENSURE(normal_is(&open, 0, -1, 0) == 0);
     return 0;
 }
@@ -320,7 +320,7 @@ static int corners_of_a_surface_give_normals(void)
 static double overlap_along(const spx_obb* a, const spx_triangle* b, const double n[3])
 {
     spx_vec3 c[8];
-    spx_obb_corners(a, c);
+    spx_obb_get_corners(a, c);
     double hi = -INFINITY, lo = INFINITY;
     for (int i = 0; i < 8; ++i) hi = fmax(hi, c[i].x * n[0] + c[i].y * n[1] + c[i].z * n[2]);
     for (int k = 0; k < 3; ++k) lo = fmin(lo, b->v[k].x * n[0] + b->v[k].y * n[1] + b->v[k].z * n[2]);
@@ -483,12 +483,12 @@ static int bad_input_gets_its_code(void)
     badt = test_tri(spx_v3(1, 2, 3), spx_v3(1, 2, 3), spx_v3(1, 2, 3));
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &badt, 0.0f, &m), SPX_ERR_DEGENERATE_TRIANGLE);
     spx_triangle_edges nan_edge = { { 0.0f, NAN, 0.0f }, 0 };
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &nan_edge, 0.0f, &m), SPX_ERR_NOT_FINITE);
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(NULL, &b, &all_flat, 0.0f, &m), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh_triangle(&a, &b, &nan_edge, 0.0f, &m), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh_triangle(NULL, &b, &all_flat, 0.0f, &m), SPX_ERR_INVALID_ARGUMENT);
     TEST_ENSURE(memcmp(&m, &sentinel, sizeof m) == 0); /* no failed call wrote the output */
     /* Infinite angles are open edges, not errors. */
     spx_triangle_edges inf_edge = { { INFINITY, -INFINITY, 0.0f }, 0 };
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(&a, &b, &inf_edge, 0.0f, &m), SPX_OK);
+    TEST_ENSURE_CODE(spx_manifold_obb_mesh_triangle(&a, &b, &inf_edge, 0.0f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 4);
     return 0;
 }
@@ -577,7 +577,7 @@ static int resting_box(const placed* p, const double m0[3], dq tilt, double yaw,
     return 0;
 }
 
-/* How far box corner `id` (bits as spx_obb_corners) lies beyond the plane through world point w0
+/* How far box corner `id` (bits as spx_obb_get_corners) lies beyond the plane through world point w0
    with unit normal n (towards the box): its depth. */
 static double corner_depth(const spx_obb* a, uint32_t id, const double w0[3], const double n[3])
 {
@@ -653,7 +653,7 @@ static int judge(const placed* p, const spx_obb* a, const double w0[3], const do
         TEST_ENSURE_CODE(spx_mesh_instance_get_triangle(p->inst, t, &tr, NULL), SPX_OK);
         TEST_ENSURE_CODE(spx_mesh_get_triangle_edges(p->mesh, t, &e), SPX_OK);
         spx_manifold one;
-        TEST_ENSURE_CODE(spx_manifold_obb_triangle_ex(a, &tr, edges ? &e : NULL, margin, &one), SPX_OK);
+        TEST_ENSURE_CODE(spx_manifold_obb_mesh_triangle(a, &tr, edges ? &e : NULL, margin, &one), SPX_OK);
         if (one.point_count == 0) continue;
         double err = 0.0;
         for (int i = 0; i < one.point_count; ++i) err = fmax(err, fabs(one.points[i].depth - truth));

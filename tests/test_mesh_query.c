@@ -963,7 +963,7 @@ static int box_resting_on_grid_touches(void)
     test_brute_buffer buf;
     TEST_ENSURE(test_brute_buffer_make(&buf, 40));
     spx_mesh_hit h;
-    TEST_ENSURE_CODE(spx_contacts_obb_mesh(&box, b, buf.c, buf.capacity, &h), SPX_OK);
+    TEST_ENSURE_CODE(spx_penetration_obb_mesh(&box, b, buf.c, buf.capacity, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.contact_count == 32 && h.contacts_written == 32);
     for (uint32_t i = 0; i < 32; ++i) {
         TEST_ENSURE_NEAR(buf.c[i].depth, 0.0, 1e-6);
@@ -1074,8 +1074,8 @@ static int segments_meeting_at_the_origin_swapped(void)
     TEST_ENSURE(ab == ba);
     spx_mesh_contact c[2];
     spx_mesh_hit h_ab, h_ba;
-    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(a, b, c, 2, &h_ab), SPX_OK);
-    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(b, a, c, 2, &h_ba), SPX_OK);
+    TEST_ENSURE_CODE(spx_penetration_mesh_mesh(a, b, c, 2, &h_ab), SPX_OK);
+    TEST_ENSURE_CODE(spx_penetration_mesh_mesh(b, a, c, 2, &h_ba), SPX_OK);
     TEST_ENSURE(h_ab.state == h_ba.state && h_ab.contact_count == h_ba.contact_count);
     spx_mesh_instance_destroy(a);
     spx_mesh_instance_destroy(b);
@@ -1102,8 +1102,8 @@ static int segments_touching_within_rounding_swapped(void)
     TEST_ENSURE(ab == ba);
     spx_mesh_contact c[2];
     spx_mesh_hit h_ab, h_ba;
-    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(a, b, c, 2, &h_ab), SPX_OK);
-    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(b, a, c, 2, &h_ba), SPX_OK);
+    TEST_ENSURE_CODE(spx_penetration_mesh_mesh(a, b, c, 2, &h_ab), SPX_OK);
+    TEST_ENSURE_CODE(spx_penetration_mesh_mesh(b, a, c, 2, &h_ba), SPX_OK);
     TEST_ENSURE(h_ab.state == h_ba.state && h_ab.contact_count == h_ba.contact_count);
     TEST_ENSURE(ab == (h_ab.state == SPX_SWEEP_START_OVERLAP));
     spx_mesh_instance_destroy(a);
@@ -1433,8 +1433,11 @@ static int bad_input_codes(void)
     TEST_ENSURE(memcmp(&got, &pose, sizeof got) == 0); /* the old pose kept */
     TEST_ENSURE_CODE(spx_mesh_instance_get_pose(NULL, &got), SPX_ERR_INVALID_ARGUMENT);
     TEST_ENSURE_CODE(spx_mesh_instance_get_pose(inst, NULL), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE(spx_mesh_instance_get_mesh(NULL) == NULL);
-    TEST_ENSURE(spx_mesh_instance_get_mesh(inst) == mesh);
+    const spx_mesh* placed = NULL;
+    TEST_ENSURE_CODE(spx_mesh_instance_get_mesh(NULL, &placed), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_get_mesh(inst, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_get_mesh(inst, &placed), SPX_OK);
+    TEST_ENSURE(placed == mesh);
 
     /* get_triangle */
     spx_mesh_info info;
@@ -1514,23 +1517,23 @@ static int bad_input_codes(void)
     TEST_ENSURE(flag == false);
 
     /* contacts_obb_mesh and contacts_mesh_mesh */
-    ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(NULL, inst, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(&box, NULL, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_contacts_obb_mesh(&box, inst, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(&box, inst, NULL, 2, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_penetration_obb_mesh(NULL, inst, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_penetration_obb_mesh(&box, NULL, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_penetration_obb_mesh(&box, inst, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_penetration_obb_mesh(&box, inst, NULL, 2, &hit), SPX_ERR_INVALID_ARGUMENT);
     badbox = box, badbox.rotation.col[0].y = NAN;
-    ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(&badbox, inst, spare, 4, &hit), SPX_ERR_NOT_FINITE);
+    ENSURE_FAILS_UNTOUCHED(spx_penetration_obb_mesh(&badbox, inst, spare, 4, &hit), SPX_ERR_NOT_FINITE);
     badbox = box, badbox.half_extents.y = 0.0f;
-    ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(&badbox, inst, spare, 4, &hit), SPX_ERR_BAD_EXTENT);
+    ENSURE_FAILS_UNTOUCHED(spx_penetration_obb_mesh(&badbox, inst, spare, 4, &hit), SPX_ERR_BAD_EXTENT);
     badbox = box, badbox.rotation.col[0].x = -1.0f;
-    ENSURE_FAILS_UNTOUCHED(spx_contacts_obb_mesh(&badbox, inst, spare, 4, &hit), SPX_ERR_NOT_RIGHT_HANDED);
-    TEST_ENSURE_CODE(spx_contacts_obb_mesh(&box, inst, NULL, 0, &hit), SPX_OK);
-    ENSURE_FAILS_UNTOUCHED(spx_contacts_mesh_mesh(NULL, inst, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_FAILS_UNTOUCHED(spx_contacts_mesh_mesh(other, NULL, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(other, inst, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_FAILS_UNTOUCHED(spx_contacts_mesh_mesh(other, inst, NULL, 3, &hit), SPX_ERR_INVALID_ARGUMENT);
-    ENSURE_FAILS_UNTOUCHED(spx_contacts_mesh_mesh(other, other, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_contacts_mesh_mesh(other, inst, NULL, 0, &hit), SPX_OK);
+    ENSURE_FAILS_UNTOUCHED(spx_penetration_obb_mesh(&badbox, inst, spare, 4, &hit), SPX_ERR_NOT_RIGHT_HANDED);
+    TEST_ENSURE_CODE(spx_penetration_obb_mesh(&box, inst, NULL, 0, &hit), SPX_OK);
+    ENSURE_FAILS_UNTOUCHED(spx_penetration_mesh_mesh(NULL, inst, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_penetration_mesh_mesh(other, NULL, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_penetration_mesh_mesh(other, inst, spare, 4, NULL), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_penetration_mesh_mesh(other, inst, NULL, 3, &hit), SPX_ERR_INVALID_ARGUMENT);
+    ENSURE_FAILS_UNTOUCHED(spx_penetration_mesh_mesh(other, other, spare, 4, &hit), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_penetration_mesh_mesh(other, inst, NULL, 0, &hit), SPX_OK);
 
     spx_mesh_instance_destroy(inst);
     spx_mesh_instance_destroy(other);
@@ -1582,8 +1585,8 @@ static int instance_allocation_failure(void)
         TEST_ENSURE_CODE(spx_sweep_mesh_mesh(inst, ZERO, other, ZERO, 1.0f, buf.c, buf.capacity, &h), SPX_OK);
         TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
         TEST_ENSURE_CODE(spx_sweep_mesh_mesh(other, ZERO, inst, ZERO, 1.0f, buf.c, buf.capacity, &h), SPX_OK);
-        TEST_ENSURE_CODE(spx_contacts_obb_mesh(&box, inst, buf.c, buf.capacity, &h), SPX_OK);
-        TEST_ENSURE_CODE(spx_contacts_mesh_mesh(inst, other, buf.c, buf.capacity, &h), SPX_OK);
+        TEST_ENSURE_CODE(spx_penetration_obb_mesh(&box, inst, buf.c, buf.capacity, &h), SPX_OK);
+        TEST_ENSURE_CODE(spx_penetration_mesh_mesh(inst, other, buf.c, buf.capacity, &h), SPX_OK);
         TEST_ENSURE_CODE(spx_overlap_obb_mesh(&box, inst, &flag), SPX_OK);
         TEST_ENSURE_CODE(spx_overlap_mesh_mesh(inst, other, &flag), SPX_OK);
     }

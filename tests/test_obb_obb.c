@@ -62,7 +62,7 @@ static int vertex_on_face(void)
     spx_quat q = { c2 * s, s2 * s, s2 * c, c2 * c };
     spx_obb a = box(0, 0, 0, 1, 1, 1), b = box_q(0.2f, 5, 0.1f, 0.5f, q);
     spx_vec3 corner[8];
-    spx_obb_corners(&b, corner);
+    spx_obb_get_corners(&b, corner);
     float lowest = 1e9f;
     int k = 0;
     for (int i = 0; i < 8; ++i)

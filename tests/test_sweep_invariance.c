@@ -763,7 +763,8 @@ static void mesh_side_free(mesh_side* m)
 static bool triangle_by_source(spx_mesh_instance* inst, uint32_t source, spx_triangle* out)
 {
     spx_mesh_info info;
-    if (spx_mesh_get_info(spx_mesh_instance_get_mesh(inst), &info) != SPX_OK) return false;
+    const spx_mesh* mesh_of = NULL;
+    if (spx_mesh_instance_get_mesh(inst, &mesh_of) != SPX_OK || spx_mesh_get_info(mesh_of, &info) != SPX_OK) return false;
     for (uint32_t i = 0; i < info.triangle_count; ++i) {
         uint32_t src;
         if (spx_mesh_instance_get_triangle(inst, i, out, &src) == SPX_OK && src == source) return true;
@@ -827,8 +828,8 @@ static int mesh_invariance(void)
         TEST_ENSURE_CODE(spx_sweep_obb_mesh(&box, va, b.plain_at, vb, tmax, contacts, MESH_CAPACITY, &h0), SPX_OK);
         TEST_ENSURE_CODE(spx_sweep_obb_mesh(&box, va, b.shuffled_at, vb, tmax, contacts, MESH_CAPACITY, &h1), SPX_OK);
         mesh_same(&box_t, "box-mesh sweep, triangles reordered", seed, &h0, &h1, 1.0, tmax, size, NULL);
-        TEST_ENSURE_CODE(spx_contacts_obb_mesh(&box, b.plain_at, contacts, MESH_CAPACITY, &h0), SPX_OK);
-        TEST_ENSURE_CODE(spx_contacts_obb_mesh(&box, b.shuffled_at, contacts, MESH_CAPACITY, &h1), SPX_OK);
+        TEST_ENSURE_CODE(spx_penetration_obb_mesh(&box, b.plain_at, contacts, MESH_CAPACITY, &h0), SPX_OK);
+        TEST_ENSURE_CODE(spx_penetration_obb_mesh(&box, b.shuffled_at, contacts, MESH_CAPACITY, &h1), SPX_OK);
         mesh_same(&box_t, "box-mesh contacts, triangles reordered", seed, &h0, &h1, 1.0, tmax, size, NULL);
         bool o0, o1;
         TEST_ENSURE_CODE(spx_overlap_obb_mesh(&box, b.plain_at, &o0), SPX_OK);
@@ -849,10 +850,10 @@ static int mesh_invariance(void)
         TEST_ENSURE_CODE(spx_sweep_mesh_mesh(b.plain_at, vb, a.plain_at, va, tmax, NULL, 0, &h1), SPX_OK);
         mesh_same(&mesh_t, "mesh-mesh sweep, swapped", seed, &h0, &h1, -1.0, tmax, size, &src);
         src.va = src.vb = zero_v, src.tmax = 0.0f;
-        TEST_ENSURE_CODE(spx_contacts_mesh_mesh(a.plain_at, b.plain_at, contacts, MESH_CAPACITY, &h0), SPX_OK);
-        TEST_ENSURE_CODE(spx_contacts_mesh_mesh(b.plain_at, a.plain_at, NULL, 0, &h1), SPX_OK);
+        TEST_ENSURE_CODE(spx_penetration_mesh_mesh(a.plain_at, b.plain_at, contacts, MESH_CAPACITY, &h0), SPX_OK);
+        TEST_ENSURE_CODE(spx_penetration_mesh_mesh(b.plain_at, a.plain_at, NULL, 0, &h1), SPX_OK);
         mesh_same(&mesh_t, "mesh-mesh contacts, swapped", seed, &h0, &h1, -1.0, tmax, size, &src);
-        TEST_ENSURE_CODE(spx_contacts_mesh_mesh(a.shuffled_at, b.shuffled_at, NULL, 0, &h1), SPX_OK);
+        TEST_ENSURE_CODE(spx_penetration_mesh_mesh(a.shuffled_at, b.shuffled_at, NULL, 0, &h1), SPX_OK);
         mesh_same(&mesh_t, "mesh-mesh contacts, triangles reordered", seed, &h0, &h1, 1.0, tmax, size, NULL);
         TEST_ENSURE_CODE(spx_overlap_mesh_mesh(a.plain_at, b.plain_at, &o0), SPX_OK);
         TEST_ENSURE_CODE(spx_overlap_mesh_mesh(b.shuffled_at, a.plain_at, &o1), SPX_OK);

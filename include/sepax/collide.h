@@ -119,7 +119,7 @@ SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, floa
 /// incident face, or a box face against the triangle) or, for an edge contact, the closest points of
 /// the two edges. Up to 4 points, kept while their gap is at most `margin` (m, >= 0; speculative points
 /// have negative depth); ids name the feature pair (bits 0-5, see src/collide/manifold_obb_triangle.c)
-/// and are 0 above. Every feature of the triangle counts as real (see spx_manifold_obb_triangle_ex).
+/// and are 0 above. Every feature of the triangle counts as real (see spx_manifold_obb_mesh_triangle).
 /// Errors: as spx_obb_validate and spx_triangle_validate, SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE or
 /// SPX_ERR_INVALID_ARGUMENT for a margin that is not finite, beyond SPX_MAX_COORDINATE or negative,
 /// SPX_ERR_INVALID_ARGUMENT for NULL.
@@ -133,8 +133,8 @@ SPX_API spx_result spx_manifold_obb_triangle(const spx_obb* a, const spx_triangl
 /// over all axes by more than the triangle's longest edge, the triangle gives no points (the touch is
 /// by features the surface does not have). `edges` NULL: every feature is real. Errors as
 /// spx_manifold_obb_triangle, and SPX_ERR_NOT_FINITE for a NaN angle.
-SPX_API spx_result spx_manifold_obb_triangle_ex(const spx_obb* a, const spx_triangle* b, const spx_triangle_edges* edges,
-                                                float margin, spx_manifold* out);
+SPX_API spx_result spx_manifold_obb_mesh_triangle(const spx_obb* a, const spx_triangle* b, const spx_triangle_edges* edges,
+                                                  float margin, spx_manifold* out);
 
 /* ---- batched static test: structure of arrays ------------------------------------------------ */
 

@@ -71,7 +71,7 @@ SPX_API spx_result spx_obb_validate(const spx_obb* box);
 
 /// The eight corners: corner k takes +half along axis i when bit i of k is set, -half otherwise.
 /// Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
-SPX_API spx_result spx_obb_corners(const spx_obb* box, spx_vec3 out_corners[8]);
+SPX_API spx_result spx_obb_get_corners(const spx_obb* box, spx_vec3 out_corners[8]);
 
 /// Checks a triangle. Errors: SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_NOT_FINITE,
 /// SPX_ERR_OUT_OF_RANGE (a |coordinate| above SPX_MAX_COORDINATE), SPX_ERR_DEGENERATE_TRIANGLE (corners coincide to within 1e-6 of their distance from the origin, or

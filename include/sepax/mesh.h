@@ -65,7 +65,7 @@ SPX_API spx_result spx_mesh_get_triangle(const spx_mesh* mesh, uint32_t i, spx_t
 
 /// How the surface turns across triangle i's edges (mesh order, as spx_mesh_get_triangle), found when
 /// the mesh was built from the triangles that share each edge (vertices welded by equal coordinates,
-/// as for spx_mesh_info.closed): for spx_manifold_obb_triangle_ex, so that a box sliding across the
+/// as for spx_mesh_info.closed): for spx_manifold_obb_mesh_triangle, so that a box sliding across the
 /// mesh does not catch on the edges between its coplanar triangles. Turns below 1e-3 rad count as flat;
 /// stored to 1e-4 rad, rounded away from zero. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, i out of range).
 SPX_API spx_result spx_mesh_get_triangle_edges(const spx_mesh* mesh, uint32_t i, spx_triangle_edges* out);

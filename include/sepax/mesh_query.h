@@ -45,8 +45,8 @@ SPX_API spx_result spx_mesh_instance_set_pose(spx_mesh_instance* instance, const
 /// The pose as stored (quaternion normalised). Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
 SPX_API spx_result spx_mesh_instance_get_pose(const spx_mesh_instance* instance, spx_transform* out);
 
-/// The mesh the instance places. NULL for a NULL instance.
-SPX_API const spx_mesh* spx_mesh_instance_get_mesh(const spx_mesh_instance* instance);
+/// The mesh the instance places. Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
+SPX_API spx_result spx_mesh_instance_get_mesh(const spx_mesh_instance* instance, const spx_mesh** out);
 
 /// Triangle i (mesh order, as spx_mesh_get_triangle) in world space at the current pose: exactly the
 /// corners the queries test, rounded the same way. out_source as in spx_mesh_get_triangle.
@@ -126,12 +126,12 @@ SPX_API spx_result spx_overlap_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance
 /// depth), into `contacts` as the continuous queries do; out->state is START_OVERLAP (with the
 /// averaged normal and the depth estimate) or MISS. Errors as spx_overlap_obb_mesh, and NULL
 /// contacts with capacity > 0.
-SPX_API spx_result spx_contacts_obb_mesh(const spx_obb* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
-                                         uint32_t capacity, spx_mesh_hit* out);
+SPX_API spx_result spx_penetration_obb_mesh(const spx_obb* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
+                                            uint32_t capacity, spx_mesh_hit* out);
 
-/// As spx_contacts_obb_mesh for two meshes.
-SPX_API spx_result spx_contacts_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
-                                          uint32_t capacity, spx_mesh_hit* out);
+/// As spx_penetration_obb_mesh for two meshes.
+SPX_API spx_result spx_penetration_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
+                                             uint32_t capacity, spx_mesh_hit* out);
 
 /* ---- contact manifolds for resting contact -------------------------------------------------- */
 
@@ -140,7 +140,7 @@ SPX_API spx_result spx_contacts_mesh_mesh(spx_mesh_instance* a, spx_mesh_instanc
 
 /// Contact manifolds of a box (A) and a mesh (B) at the instance's pose, for a solver's resting and
 /// speculative contact: each triangle within `margin` (m, >= 0) of the box gives its box-triangle
-/// manifold with the mesh's edges (spx_manifold_obb_triangle_ex with spx_mesh_get_triangle_edges: no
+/// manifold with the mesh's edges (spx_manifold_obb_mesh_triangle with spx_mesh_get_triangle_edges: no
 /// ghost bumps on the edges between coplanar triangles), and those are merged by normal: the deepest
 /// triangle's normal leads a manifold that takes every triangle whose normal is within 5 degrees of
 /// it, the deepest of the rest leads the next, and so on, deepest first; each is cut to 4 points (the

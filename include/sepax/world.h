@@ -208,7 +208,7 @@ typedef struct spx_step_stats {
     uint32_t manifold_count;        /* pairs with at least one contact point */
     uint32_t contact_point_count;   /* contact points given to the solver */
     uint32_t island_count;          /* islands solved */
-    uint32_t flags;                 /* SPX_STEP_* bits: what the step had to give up */
+    uint32_t flags;                 /* spx_step_flag bits: what the step had to give up */
     uint32_t fast_body_count;       /* bodies the continuous stage followed (docs/continuous.md) */
     uint32_t impact_count;          /* impacts it resolved, within the step */
     uint32_t reused_pair_count;     /* body pairs whose manifolds were moved with the bodies, not made
@@ -258,31 +258,34 @@ typedef struct spx_sensor_event {
     spx_body_id sensor_body, visitor_body;
 } spx_sensor_event;
 
-/// spx_step_stats.flags: contact points beyond a manifold's 4 were dropped (kept the 4 that best
-/// span the contact). Informational.
-#define SPX_STEP_REDUCED_MANIFOLD 1u
-/// spx_step_stats.flags: more impacts than continuous_max_impacts (or than SPX_CONTINUOUS_BODY_IMPACTS
-/// for one body): the bodies of the later ones stopped where they touched and lost the rest of the
-/// step's motion (their velocities still changed). Nothing passed through anything.
-#define SPX_STEP_IMPACT_LIMIT 2u
-/// spx_step_stats.flags: a dynamic body met more than SPX_MAX_BODY_CONTACTS other bodies (bodies made
-/// overlapping in one spot, a crowd): it kept the nearest that many, the rest passed through it this
-/// step. Its speed of separation stays within max_push_speed; the step's cost within bodies x the limit.
-#define SPX_STEP_CONTACT_LIMIT 4u
+/// The bits of spx_step_stats.flags: what a step had to give up.
+typedef enum spx_step_flag {
+    /// Contact points beyond a manifold's 4 were dropped (kept the 4 that best span the contact).
+    /// Informational.
+    SPX_STEP_REDUCED_MANIFOLD = 1u << 0,
+    /// More impacts than continuous_max_impacts (or than SPX_CONTINUOUS_BODY_IMPACTS for one body):
+    /// the bodies of the later ones stopped where they touched and lost the rest of the step's motion
+    /// (their velocities still changed). Nothing passed through anything.
+    SPX_STEP_IMPACT_LIMIT = 1u << 1,
+    /// A dynamic body met more than SPX_MAX_BODY_CONTACTS other bodies (bodies made overlapping in
+    /// one spot, a crowd): it kept the nearest that many, the rest passed through it this step. Its
+    /// speed of separation stays within max_push_speed; the step's cost within bodies x the limit.
+    SPX_STEP_CONTACT_LIMIT = 1u << 2,
+    /// A body the step would have taken past SPX_MAX_LINEAR_SPEED or SPX_MAX_ANGULAR_SPEED was
+    /// slowed to them.
+    SPX_STEP_SPEED_LIMIT = 1u << 3,
+    /// A body's state (placement or velocity) came out of the step NaN or infinite. Each such body is
+    /// quarantined: put back where it was at the start of the step, stopped, put to sleep and its
+    /// contacts dropped (end events at the next step), so that nothing non-finite reaches another
+    /// body or a later step; spx_world_get_quarantined names them. The step still returns SPX_OK:
+    /// the rest of the world stepped. A quarantined body wakes as any sleeping one does.
+    SPX_STEP_QUARANTINE = 1u << 4,
+} spx_step_flag;
 /// Most other bodies one dynamic body keeps contacts with in a step: the nearest (by the gap between
 /// their bounding spheres, deepest first; ties in body order), chosen so that no body of a kept pair
 /// is over its limit. Static and kinematic bodies have none. A body pair may hold several manifolds
 /// (one a shape pair; a box on a mesh up to 8).
 #define SPX_MAX_BODY_CONTACTS 32u
-/// spx_step_stats.flags: a body the step would have taken past SPX_MAX_LINEAR_SPEED or
-/// SPX_MAX_ANGULAR_SPEED was slowed to them.
-#define SPX_STEP_SPEED_LIMIT 8u
-/// spx_step_stats.flags: a body's state (placement or velocity) came out of the step NaN or infinite.
-/// Each such body is quarantined: put back where it was at the start of the step, stopped, put to sleep
-/// and its contacts dropped (end events at the next step), so that nothing non-finite reaches another
-/// body or a later step; spx_world_get_quarantined names them. The step still returns SPX_OK: the rest
-/// of the world stepped. A quarantined body wakes as any sleeping one does.
-#define SPX_STEP_QUARANTINE 16u
 /// Impacts one body resolves in full in a step (a box caught between two others could bounce
 /// without end); later ones stop it as above.
 #define SPX_CONTINUOUS_BODY_IMPACTS 16u
@@ -462,7 +465,8 @@ SPX_API spx_result spx_body_get_contacts(const spx_world* world, spx_body_id bod
                                          uint32_t capacity, uint32_t* out_count);
 
 /// Sum of the kinetic energies of the dynamic bodies (J): for checks and tools.
-SPX_API double spx_world_kinetic_energy(const spx_world* world);
+/// Errors: SPX_ERR_INVALID_ARGUMENT (NULL).
+SPX_API spx_result spx_world_get_kinetic_energy(const spx_world* world, double* out);
 
 #ifdef __cplusplus
 }

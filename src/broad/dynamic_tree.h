@@ -106,9 +106,9 @@ void spx_tree_remove(spx_dynamic_tree* tree, uint32_t proxy);
 /* Fills the empty tree `which` with `count` leaves at once, fat boxes `boxes` and user values
    `users`, their proxies into `out_proxies`: split top down at the median of the boxes' centres
    along the widest spread, so the tree is balanced. `order` is scratch for count values. Costs a
-   few sorts' worth instead of count insertions (5,000 paths in the continuous stage: insertion
-   was 6% of a step). SPX_ERR_INVALID_ARGUMENT when the tree is not empty, SPX_ERR_OUT_OF_MEMORY
-   when the pool cannot grow; both change nothing. */
+   few sorts' worth instead of count insertions, for the continuous stage's thousands of paths.
+   SPX_ERR_INVALID_ARGUMENT when the tree is not empty, SPX_ERR_OUT_OF_MEMORY when the pool cannot
+   grow; both change nothing. */
 spx_result spx_tree_build(spx_dynamic_tree* tree, int which, const spx_aabb* boxes, const uint32_t* users,
                           uint32_t count, uint32_t* order, uint32_t* out_proxies);
 

@@ -61,10 +61,9 @@
    axis's by at most (1 - cos 8 deg) of the size. */
 #define MANIFOLD_EDGE_FACE_COS 0.99f
 /* Such a pair takes that face: the face of either box whose normal the edge axis is within 8
-   degrees of. It used to take the best face of either box, which is that face for a box resting
-   tilted but can point far from the contact: in a settling pile a box struck edge-first got the
-   normal of a face 41 degrees off the least-overlap axis, its points parted along that normal while
-   the edges sank 5 cm into each other with no impulse (docs/collision.md has the figures). */
+   degrees of. Not the best face of either box: for a box struck edge-first that can point far
+   from the contact, and the points part along it while the edges sink into each other with no
+   impulse (docs/collision.md). */
 
 #define MANIFOLD_EDGE_BIT (1u << 16)
 

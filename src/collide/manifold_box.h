@@ -1,6 +1,6 @@
 /* The box-box manifold for boxes already known to pass spx_obb_validate: the world checks each
    body's boxes once a step when it makes them (dynamics/body.c), where the public query checks both
-   boxes at every call (about 180 of its 470 instructions on a pile's pairs). */
+   boxes at every call, a large part of its cost on a pile's pairs. */
 #ifndef SPX_COLLIDE_MANIFOLD_BOX_H
 #define SPX_COLLIDE_MANIFOLD_BOX_H
 

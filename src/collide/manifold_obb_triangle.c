@@ -21,7 +21,7 @@
  *
  * Feature ids (spx_manifold_point.id, bits 0-5; spx_manifold_obb_mesh adds the triangle above):
  *   0..7         box corner c against the triangle's face; bit i of c set when the corner is on the
- *                + side of box axis i (as spx_obb_corners)
+ *                + side of box axis i (as spx_obb_get_corners)
  *   8 + 3f + k   triangle corner k against box face f = 2 * axis + (1 on the axis' negative side)
  *   26 + 3e + j  box edge e against triangle edge j (v[j] to v[(j+1)%3]); e = 4i + b1 + 2 b2 for the
  *                edge along box axis i, b1 (b2) set when it is on the + side of axis (i+1)%3 ((i+2)%3)
@@ -380,8 +380,8 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
     out->point_count = n;
 }
 
-SPX_API spx_result spx_manifold_obb_triangle_ex(const spx_obb* a, const spx_triangle* b, const spx_triangle_edges* edges,
-                                                float margin, spx_manifold* out)
+SPX_API spx_result spx_manifold_obb_mesh_triangle(const spx_obb* a, const spx_triangle* b, const spx_triangle_edges* edges,
+                                                  float margin, spx_manifold* out)
 {
     if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = spx_first_error(spx_obb_validate(a), spx_triangle_validate(b));
@@ -400,5 +400,5 @@ SPX_API spx_result spx_manifold_obb_triangle_ex(const spx_obb* a, const spx_tria
 
 SPX_API spx_result spx_manifold_obb_triangle(const spx_obb* a, const spx_triangle* b, float margin, spx_manifold* out)
 {
-    return spx_manifold_obb_triangle_ex(a, b, NULL, margin, out);
+    return spx_manifold_obb_mesh_triangle(a, b, NULL, margin, out);
 }

@@ -22,7 +22,7 @@ typedef struct spx_tri_manifold {
     spx_manifold_point points[SPX_TRI_MANIFOLD_POINTS];
 } spx_tri_manifold;
 
-/* As spx_manifold_obb_triangle_ex on input already checked (a valid box and triangle, edges NULL or
+/* As spx_manifold_obb_mesh_triangle on input already checked (a valid box and triangle, edges NULL or
    without NaN, a finite margin >= 0), keeping up to `cap` points (4..SPX_TRI_MANIFOLD_POINTS): more
    than `cap` are cut to 4 by the same rule as the other manifolds. */
 void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, const spx_triangle_edges* edges,

@@ -67,13 +67,7 @@ void spx_descend(spx_descent* d);
 static inline void spx_descend_visit(const spx_obb* box, spx_mesh_instance* b, bool (*visit)(void* context, uint32_t t),
                                      void* context)
 {
-    spx_descent d;
-    memset(&d, 0, sizeof d);
-    d.mode = SPX_DESCENT_VISIT;
-    d.box = box;
-    d.b = b;
-    d.visit = visit;
-    d.visit_context = context;
+    spx_descent d = { .mode = SPX_DESCENT_VISIT, .box = box, .b = b, .visit = visit, .visit_context = context };
     spx_descend(&d);
 }
 

@@ -120,14 +120,7 @@ static void contacts_at_rest(spx_descent* d, spx_mesh_contact* contacts, uint32_
 static spx_descent descent_for(const spx_obb* box, spx_mesh_instance* a, spx_mesh_instance* b, spx_vec3 va,
                                spx_vec3 vb, float tmax)
 {
-    spx_descent d;
-    memset(&d, 0, sizeof d);
-    d.box = box;
-    d.a = a;
-    d.b = b;
-    d.velocity_a = va;
-    d.velocity_b = vb;
-    d.tmax = tmax;
+    spx_descent d = { .box = box, .a = a, .b = b, .velocity_a = va, .velocity_b = vb, .tmax = tmax };
     spx_transform pose;
     spx_dvec3 pa = box ? spx_d3_from(box->center) : spx_d3(0, 0, 0), pb = spx_d3(0, 0, 0);
     if (a && spx_mesh_instance_get_pose(a, &pose) == SPX_OK) pa = spx_d3_from(pose.p);
@@ -177,48 +170,50 @@ SPX_API spx_result spx_sweep_mesh_mesh(spx_mesh_instance* a, spx_vec3 velocity_a
     return SPX_OK;
 }
 
-SPX_API spx_result spx_overlap_obb_mesh(const spx_obb* a, spx_mesh_instance* b, bool* out_overlap)
+/* The overlap query of a checked pair: box-mesh (box) or mesh-mesh (a). */
+static spx_result overlap_checked(spx_result checked, const spx_obb* box, spx_mesh_instance* a, spx_mesh_instance* b,
+                                  bool* out_overlap)
 {
-    spx_result r = check_box_mesh(a, b, out_overlap);
-    if (r != SPX_OK) return r;
-    spx_descent d = descent_for(a, NULL, b, zero, zero, 0.0f);
+    if (checked != SPX_OK) return checked;
+    spx_descent d = descent_for(box, a, b, zero, zero, 0.0f);
     d.mode = SPX_DESCENT_ANY;
     spx_descend(&d);
     *out_overlap = d.found;
     return SPX_OK;
+}
+
+SPX_API spx_result spx_overlap_obb_mesh(const spx_obb* a, spx_mesh_instance* b, bool* out_overlap)
+{
+    return overlap_checked(check_box_mesh(a, b, out_overlap), a, NULL, b, out_overlap);
 }
 
 SPX_API spx_result spx_overlap_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, bool* out_overlap)
 {
-    spx_result r = check_mesh_mesh(a, b, out_overlap);
-    if (r != SPX_OK) return r;
-    spx_descent d = descent_for(NULL, a, b, zero, zero, 0.0f);
-    d.mode = SPX_DESCENT_ANY;
-    spx_descend(&d);
-    *out_overlap = d.found;
-    return SPX_OK;
+    return overlap_checked(check_mesh_mesh(a, b, out_overlap), NULL, a, b, out_overlap);
 }
 
-SPX_API spx_result spx_contacts_obb_mesh(const spx_obb* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
-                                         uint32_t capacity, spx_mesh_hit* out)
+/* The contacts query of a checked pair: box-mesh (box) or mesh-mesh (a). */
+static spx_result contacts_checked(spx_result checked, const spx_obb* box, spx_mesh_instance* a, spx_mesh_instance* b,
+                                   spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out)
 {
-    if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = check_box_mesh(a, b, out);
-    if (r != SPX_OK) return r;
-    spx_descent d = descent_for(a, NULL, b, zero, zero, 0.0f);
+    if (checked != SPX_OK) return checked;
+    spx_descent d = descent_for(box, a, b, zero, zero, 0.0f);
     contacts_at_rest(&d, contacts, capacity, out);
     return SPX_OK;
 }
 
-SPX_API spx_result spx_contacts_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
-                                          uint32_t capacity, spx_mesh_hit* out)
+SPX_API spx_result spx_penetration_obb_mesh(const spx_obb* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
+                                            uint32_t capacity, spx_mesh_hit* out)
 {
     if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = check_mesh_mesh(a, b, out);
-    if (r != SPX_OK) return r;
-    spx_descent d = descent_for(NULL, a, b, zero, zero, 0.0f);
-    contacts_at_rest(&d, contacts, capacity, out);
-    return SPX_OK;
+    return contacts_checked(check_box_mesh(a, b, out), a, NULL, b, contacts, capacity, out);
+}
+
+SPX_API spx_result spx_penetration_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
+                                             uint32_t capacity, spx_mesh_hit* out)
+{
+    if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
+    return contacts_checked(check_mesh_mesh(a, b, out), NULL, a, b, contacts, capacity, out);
 }
 
 void spx_sweep_mesh_mesh_margin(spx_mesh_instance* a, spx_vec3 velocity_a, spx_mesh_instance* b,

@@ -17,6 +17,12 @@ typedef struct spx_ray {
     double sx, sy, sz;
 } spx_ray;
 
+/* The answer of a ray that meets nothing. */
+static inline spx_ray_hit spx_ray_miss(void)
+{
+    return (spx_ray_hit){ .state = SPX_SWEEP_MISS, .triangle = SPX_NO_TRIANGLE };
+}
+
 /* A ray through origin along dir (not all zero). */
 void spx_ray_init(spx_ray* ray, const double origin[3], const double dir[3]);
 

@@ -101,10 +101,7 @@ SPX_API spx_result spx_ray_mesh(spx_vec3 origin, spx_vec3 translation, float max
     to_local((const double (*)[3])rot, pos, d, false, ld);
     spx_ray ray;
     spx_ray_init(&ray, lo, ld);
-    out->state = SPX_SWEEP_MISS;
-    out->fraction = 0.0f;
-    out->point = out->normal = spx_v3(0, 0, 0);
-    out->triangle = SPX_NO_TRIANGLE;
+    *out = spx_ray_miss();
     double t;
     uint32_t i;
     if (!spx_ray_mesh_local(mesh, &ray, max_fraction, &t, &i)) return SPX_OK;

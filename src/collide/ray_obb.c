@@ -56,10 +56,7 @@ void spx_ray_obb_hit(const spx_ray* ray, const spx_obb* box, float max_fraction,
     double axis[3][3];
     for (int i = 0; i < 3; ++i)
         axis[i][0] = box->rotation.col[i].x, axis[i][1] = box->rotation.col[i].y, axis[i][2] = box->rotation.col[i].z;
-    out->state = SPX_SWEEP_MISS;
-    out->fraction = 0.0f;
-    out->point = out->normal = spx_v3(0, 0, 0);
-    out->triangle = SPX_NO_TRIANGLE;
+    *out = spx_ray_miss();
     double t, sign;
     int entered;
     if (!spx_ray_box_t(ray, c, h, (const double (*)[3])axis, 0.0, max_fraction, &t, &entered, &sign)) return;

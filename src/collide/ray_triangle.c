@@ -80,10 +80,7 @@ SPX_API spx_result spx_ray_triangle(spx_vec3 origin, spx_vec3 translation, float
     const double o[3] = { origin.x, origin.y, origin.z }, d[3] = { translation.x, translation.y, translation.z };
     spx_ray ray;
     spx_ray_init(&ray, o, d);
-    out->state = SPX_SWEEP_MISS;
-    out->fraction = 0.0f;
-    out->point = out->normal = spx_v3(0, 0, 0);
-    out->triangle = SPX_NO_TRIANGLE;
+    *out = spx_ray_miss();
     double t;
     if (!spx_ray_triangle_t(&ray, &triangle->v[0], &triangle->v[1], &triangle->v[2], max_fraction, &t, NULL))
         return SPX_OK;

@@ -61,6 +61,30 @@ bool round_line_interval(const round_core* c, double radius, spx_dvec3 o, spx_dv
 bool round_first_time(const round_core* a, const round_core* b, spx_dvec3 v, double radius, double tmax,
                       double* out_time);
 
+/* Clips [*lo, *hi] to the t where a <= (o + d t) . m <= b (a, b may be infinite): false when empty. */
+static inline bool round_clip_slab(spx_dvec3 o, spx_dvec3 d, spx_dvec3 m, double a, double b, double* lo, double* hi)
+{
+    double p = spx_d3_dot(o, m), dp = spx_d3_dot(d, m);
+    if (dp == 0.0) return p >= a && p <= b;
+    double t0 = (a - p) / dp, t1 = (b - p) / dp;
+    if (t0 > t1) { double s = t0; t0 = t1; t1 = s; }
+    *lo = spx_dmax(*lo, t0);
+    *hi = spx_dmin(*hi, t1);
+    return *lo <= *hi;
+}
+
+/* A piece of kind k at s (round_piece), and the seven round pairs the public queries cover, for a
+   macro X(name, type of A, kind of A, type of B, kind of B) that defines one pair's queries. */
+#define ROUND_PIECE(k, s) ((round_piece){ (k), (s) })
+#define ROUND_PAIRS(X)                                                                                                 \
+    X(sphere_sphere, spx_sphere, ROUND_POINT, spx_sphere, ROUND_POINT)                                                 \
+    X(sphere_capsule, spx_sphere, ROUND_POINT, spx_capsule, ROUND_SEGMENT)                                             \
+    X(capsule_capsule, spx_capsule, ROUND_SEGMENT, spx_capsule, ROUND_SEGMENT)                                         \
+    X(sphere_obb, spx_sphere, ROUND_POINT, spx_obb, ROUND_BOX)                                                         \
+    X(capsule_obb, spx_capsule, ROUND_SEGMENT, spx_obb, ROUND_BOX)                                                     \
+    X(sphere_triangle, spx_sphere, ROUND_POINT, spx_triangle, ROUND_TRIANGLE)                                          \
+    X(capsule_triangle, spx_capsule, ROUND_SEGMENT, spx_triangle, ROUND_TRIANGLE)
+
 
 /* ---- a pair of pieces ------------------------------------------------------------------------- */
 

@@ -9,18 +9,6 @@
 #include "round_core.h"
 #include "sat_axes.h"
 
-/* Clips [*lo, *hi] to the times when a <= (o + d t) . m <= b (a, b may be infinite). */
-static bool clip_slab(spx_dvec3 o, spx_dvec3 d, spx_dvec3 m, double a, double b, double* lo, double* hi)
-{
-    double p = spx_d3_dot(o, m), dp = spx_d3_dot(d, m);
-    if (dp == 0.0) return p >= a && p <= b;
-    double t0 = (a - p) / dp, t1 = (b - p) / dp;
-    if (t0 > t1) { double s = t0; t0 = t1; t1 = s; }
-    *lo = spx_dmax(*lo, t0);
-    *hi = spx_dmin(*hi, t1);
-    return *lo <= *hi;
-}
-
 /* Clips [*lo, *hi] to the times when A t^2 + 2 B t + C <= 0 (A >= 0; B = 0 where A = 0). The roots
    are taken in the form that does not cancel. */
 static bool clip_quadratic(double A, double B, double C, double* lo, double* hi)
@@ -50,7 +38,7 @@ static bool cylinder(spx_dvec3 o, spx_dvec3 d, spx_dvec3 c0, spx_dvec3 c1, doubl
     spx_dvec3 e = spx_d3_sub(c1, c0), q = spx_d3_sub(o, c0);
     double ee = spx_d3_len2(e);
     if (ee == 0.0) return false;
-    if (!clip_slab(q, d, e, 0.0, ee, lo, hi)) return false;
+    if (!round_clip_slab(q, d, e, 0.0, ee, lo, hi)) return false;
     spx_dvec3 Q = spx_d3_cross(q, e), D = spx_d3_cross(d, e);
     return clip_quadratic(spx_d3_len2(D), spx_d3_dot(Q, D), spx_d3_len2(Q) - r * r * ee, lo, hi);
 }
@@ -60,7 +48,7 @@ static bool box_plate(const round_core* c, int grown, spx_dvec3 o, spx_dvec3 d, 
     spx_dvec3 q = spx_d3_sub(o, c->center);
     for (int i = 0; i < 3; ++i) {
         double w = c->h[i] + (i == grown ? r : 0.0);
-        if (!clip_slab(q, d, c->axis[i], -w, w, lo, hi)) return false;
+        if (!round_clip_slab(q, d, c->axis[i], -w, w, lo, hi)) return false;
     }
     return true;
 }
@@ -68,10 +56,10 @@ static bool box_plate(const round_core* c, int grown, spx_dvec3 o, spx_dvec3 d, 
 static bool triangle_prism(const round_core* c, spx_dvec3 o, spx_dvec3 d, double r, double* lo, double* hi)
 {
     double h = spx_d3_dot(c->v[0], c->normal);
-    if (!clip_slab(o, d, c->normal, h - r, h + r, lo, hi)) return false;
+    if (!round_clip_slab(o, d, c->normal, h - r, h + r, lo, hi)) return false;
     for (int j = 0; j < 3; ++j) {
         spx_dvec3 inward = spx_d3_cross(c->normal, spx_d3_sub(c->v[(j + 1) % 3], c->v[j]));
-        if (!clip_slab(o, d, inward, spx_d3_dot(c->v[j], inward), INFINITY, lo, hi)) return false;
+        if (!round_clip_slab(o, d, inward, spx_d3_dot(c->v[j], inward), INFINITY, lo, hi)) return false;
     }
     return true;
 }
@@ -99,10 +87,10 @@ bool round_line_interval(const round_core* c, double radius, spx_dvec3 o, spx_dv
         double a = lo, b = hi, slack = radius + 1e-6 * c->size;
         spx_dvec3 q = spx_d3_sub(o, c->center);
         for (int i = 0; i < 3; ++i)
-            if (!clip_slab(q, d, c->axis[i], -c->h[i] - slack, c->h[i] + slack, &a, &b)) return false;
+            if (!round_clip_slab(q, d, c->axis[i], -c->h[i] - slack, c->h[i] + slack, &a, &b)) return false;
     } else if (c->kind == ROUND_TRIANGLE && spx_d3_len2(c->normal) > 0.0) {
         double a = lo, b = hi, h0 = spx_d3_dot(c->v[0], c->normal);
-        if (!clip_slab(o, d, c->normal, h0 - radius, h0 + radius, &a, &b)) return false;
+        if (!round_clip_slab(o, d, c->normal, h0 - radius, h0 + radius, &a, &b)) return false;
     }
     hull h = { lo, hi, INFINITY, -INFINITY };
     for (int i = 0; i < c->vertex_count; ++i) {
@@ -142,9 +130,9 @@ static bool segment_pair(spx_dvec3 ua, spx_dvec3 ub, spx_dvec3 w0, spx_dvec3 v, 
     double l = sqrt(l2);
     spx_dvec3 n = spx_d3_scale(L, 1.0 / l);
     double lo = 0.0, hi = tmax;
-    if (!clip_slab(w0, v, n, -r, r, &lo, &hi)) return false;
-    if (!clip_slab(w0, v, spx_d3_scale(spx_d3_cross(ub, n), 1.0 / l), 0.0, 1.0, &lo, &hi)) return false;
-    if (!clip_slab(w0, v, spx_d3_scale(spx_d3_cross(ua, n), 1.0 / l), 0.0, 1.0, &lo, &hi)) return false;
+    if (!round_clip_slab(w0, v, n, -r, r, &lo, &hi)) return false;
+    if (!round_clip_slab(w0, v, spx_d3_scale(spx_d3_cross(ub, n), 1.0 / l), 0.0, 1.0, &lo, &hi)) return false;
+    if (!round_clip_slab(w0, v, spx_d3_scale(spx_d3_cross(ua, n), 1.0 / l), 0.0, 1.0, &lo, &hi)) return false;
     *t = lo;
     return true;
 }

@@ -57,18 +57,6 @@ static bool face_of(const round_core* b, spx_dvec3 n, clip_face* f)
     return false;
 }
 
-/* Clips s in [*s0, *s1] to lo <= (a0 + s u) . m <= hi. */
-static bool clip(spx_dvec3 a0, spx_dvec3 u, spx_dvec3 m, double lo, double hi, double* s0, double* s1)
-{
-    double p = spx_d3_dot(a0, m), dp = spx_d3_dot(u, m);
-    if (dp == 0.0) return p >= lo && p <= hi;
-    double t0 = (lo - p) / dp, t1 = (hi - p) / dp;
-    if (t0 > t1) { double t = t0; t0 = t1; t1 = t; }
-    *s0 = spx_dmax(*s0, t0);
-    *s1 = spx_dmin(*s1, t1);
-    return *s0 <= *s1;
-}
-
 static void add_point(spx_manifold* m, spx_dvec3 origin, spx_dvec3 local, double depth, uint32_t id)
 {
     spx_manifold_point* q = &m->points[m->point_count++];
@@ -92,7 +80,7 @@ static bool capsule_stretch(const round_pair* p, spx_dvec3 n, double depth, doub
     clip_face f;
     if (face_of(&p->b, n, &f)) {
         for (int k = 0; k < f.side_count; ++k)
-            if (!clip(a0, ua, f.side[k], f.side_lo[k], f.side_hi[k], &s0, &s1)) return false;
+            if (!round_clip_slab(a0, ua, f.side[k], f.side_lo[k], f.side_hi[k], &s0, &s1)) return false;
         normal = spx_d3_neg(f.normal);
         for (int k = 0; k < 2; ++k) {
             x[k] = spx_d3_mad(a0, ua, k ? s1 : s0);
@@ -104,7 +92,7 @@ static bool capsule_stretch(const round_pair* p, spx_dvec3 n, double depth, doub
         if (m2 == 0.0) return false;
         double sine2 = spx_d3_len2(spx_d3_cross(ua, ub)) / (l2 * m2);
         if (sine2 > MANIFOLD_PARALLEL_SINE * MANIFOLD_PARALLEL_SINE) return false;
-        if (!clip(spx_d3_sub(a0, b0), ua, ub, 0.0, m2, &s0, &s1)) return false;
+        if (!round_clip_slab(spx_d3_sub(a0, b0), ua, ub, 0.0, m2, &s0, &s1)) return false;
         normal = n;
         for (int k = 0; k < 2; ++k) {
             x[k] = spx_d3_mad(a0, ua, k ? s1 : s0);
@@ -196,7 +184,7 @@ unsigned round_pair_face_manifold(const round_pair* p, double margin, spx_manifo
     const spx_dvec3 ua = p->a.kind == ROUND_SEGMENT ? spx_d3_sub(p->a.v[1], a0) : spx_d3(0, 0, 0);
     double s0 = 0.0, s1 = p->a.kind == ROUND_SEGMENT ? 1.0 : 0.0;
     for (int k = 0; k < f.side_count; ++k)
-        if (!clip(a0, ua, f.side[k], f.side_lo[k], f.side_hi[k], &s0, &s1)) return 0;
+        if (!round_clip_slab(a0, ua, f.side[k], f.side_lo[k], f.side_hi[k], &s0, &s1)) return 0;
     const spx_dvec3 normal = spx_d3_neg(f.normal);
     const double R = p->ra + p->rb;
     const int ends = s1 - s0 > 1e-6 * (p->size > 0.0 ? p->size : 1.0) ? 2 : 1;
@@ -228,17 +216,10 @@ static spx_result manifold(round_piece a, round_piece b, float margin, spx_manif
     return SPX_OK;
 }
 
-#define PIECE(k, s) ((round_piece){ (k), (s) })
 #define ROUND_MANIFOLD(name, TA, KA, TB, KB)                                                          \
     SPX_API spx_result spx_manifold_##name(const TA* a, const TB* b, float margin, spx_manifold* out) \
     {                                                                                                \
-        return manifold(PIECE(KA, a), PIECE(KB, b), margin, out);                                    \
+        return manifold(ROUND_PIECE(KA, a), ROUND_PIECE(KB, b), margin, out);                        \
     }
 
-ROUND_MANIFOLD(sphere_sphere, spx_sphere, ROUND_POINT, spx_sphere, ROUND_POINT)
-ROUND_MANIFOLD(sphere_capsule, spx_sphere, ROUND_POINT, spx_capsule, ROUND_SEGMENT)
-ROUND_MANIFOLD(capsule_capsule, spx_capsule, ROUND_SEGMENT, spx_capsule, ROUND_SEGMENT)
-ROUND_MANIFOLD(sphere_obb, spx_sphere, ROUND_POINT, spx_obb, ROUND_BOX)
-ROUND_MANIFOLD(capsule_obb, spx_capsule, ROUND_SEGMENT, spx_obb, ROUND_BOX)
-ROUND_MANIFOLD(sphere_triangle, spx_sphere, ROUND_POINT, spx_triangle, ROUND_TRIANGLE)
-ROUND_MANIFOLD(capsule_triangle, spx_capsule, ROUND_SEGMENT, spx_triangle, ROUND_TRIANGLE)
+ROUND_PAIRS(ROUND_MANIFOLD)

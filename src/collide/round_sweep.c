@@ -175,9 +175,10 @@ static spx_result sweep(round_piece a, spx_vec3 velocity_a, round_piece b, spx_v
     return SPX_OK;
 }
 
-static spx_result penetration(round_piece a, round_piece b, spx_penetration* out)
+/* The static queries, with the separation of the sweep so that all three agree (cores closer than
+   rounding meet, even where the radii sum to 0); out, when not NULL, gets the penetration. */
+static spx_result at_rest(round_piece a, round_piece b, bool* out_overlap, spx_penetration* out)
 {
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = check_pieces(a, b);
     if (r != SPX_OK) return r;
     spx_capsule room[2];
@@ -189,56 +190,33 @@ static spx_result penetration(round_piece a, round_piece b, spx_penetration* out
     double sep;
     int axis;
     round_contact_normal(&p, &p.b, spx_d3(0, 0, 0), &n, &sep, &axis, &pa, &pb);
-    memset(out, 0, sizeof *out);
-    if (sep <= p.ra + p.rb) {
-        out->overlapping = true;
-        out->normal = spx_d3_to_float(swap ? spx_d3_neg(n) : n);
-        out->depth = (float)(p.ra + p.rb - sep);
-        out->axis = axis;
+    const bool touches = sep <= p.ra + p.rb;
+    if (out_overlap) *out_overlap = touches;
+    if (out) {
+        memset(out, 0, sizeof *out);
+        if (touches) {
+            out->overlapping = true;
+            out->normal = spx_d3_to_float(swap ? spx_d3_neg(n) : n);
+            out->depth = (float)(p.ra + p.rb - sep);
+            out->axis = axis;
+        }
     }
     return SPX_OK;
 }
 
-static spx_result overlap(round_piece a, round_piece b, bool* out)
-{
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = check_pieces(a, b);
-    if (r != SPX_OK) return r;
-    spx_capsule room[2];
-    const spx_vec3 still = { 0, 0, 0 };
-    const bool swap = canonical_pair(&a, still, &b, still, room);
-    round_pair p;
-    round_pair_make(swap ? b : a, swap ? a : b, &p);
-    /* The separation of the penetration and the sweep, so that all three agree (cores closer than
-       rounding meet, even where the radii sum to 0). */
-    spx_dvec3 n, pa, pb;
-    double sep;
-    int axis;
-    round_contact_normal(&p, &p.b, spx_d3(0, 0, 0), &n, &sep, &axis, &pa, &pb);
-    *out = sep <= p.ra + p.rb;
-    return SPX_OK;
-}
-
-#define PIECE(k, s) ((round_piece){ (k), (s) })
 #define ROUND_PAIR_QUERIES(name, TA, KA, TB, KB)                                                                     \
     SPX_API spx_result spx_overlap_##name(const TA* a, const TB* b, bool* out)                                      \
     {                                                                                                               \
-        return overlap(PIECE(KA, a), PIECE(KB, b), out);                                                            \
+        return out ? at_rest(ROUND_PIECE(KA, a), ROUND_PIECE(KB, b), out, NULL) : SPX_ERR_INVALID_ARGUMENT;         \
     }                                                                                                               \
     SPX_API spx_result spx_penetration_##name(const TA* a, const TB* b, spx_penetration* out)                      \
     {                                                                                                               \
-        return penetration(PIECE(KA, a), PIECE(KB, b), out);                                                        \
+        return out ? at_rest(ROUND_PIECE(KA, a), ROUND_PIECE(KB, b), NULL, out) : SPX_ERR_INVALID_ARGUMENT;         \
     }                                                                                                               \
     SPX_API spx_result spx_sweep_##name(const TA* a, spx_vec3 velocity_a, const TB* b, spx_vec3 velocity_b,          \
                                         float tmax, spx_sweep_hit* out)                                             \
     {                                                                                                               \
-        return sweep(PIECE(KA, a), velocity_a, PIECE(KB, b), velocity_b, tmax, out);                                \
+        return sweep(ROUND_PIECE(KA, a), velocity_a, ROUND_PIECE(KB, b), velocity_b, tmax, out);                    \
     }
 
-ROUND_PAIR_QUERIES(sphere_sphere, spx_sphere, ROUND_POINT, spx_sphere, ROUND_POINT)
-ROUND_PAIR_QUERIES(sphere_capsule, spx_sphere, ROUND_POINT, spx_capsule, ROUND_SEGMENT)
-ROUND_PAIR_QUERIES(capsule_capsule, spx_capsule, ROUND_SEGMENT, spx_capsule, ROUND_SEGMENT)
-ROUND_PAIR_QUERIES(sphere_obb, spx_sphere, ROUND_POINT, spx_obb, ROUND_BOX)
-ROUND_PAIR_QUERIES(capsule_obb, spx_capsule, ROUND_SEGMENT, spx_obb, ROUND_BOX)
-ROUND_PAIR_QUERIES(sphere_triangle, spx_sphere, ROUND_POINT, spx_triangle, ROUND_TRIANGLE)
-ROUND_PAIR_QUERIES(capsule_triangle, spx_capsule, ROUND_SEGMENT, spx_triangle, ROUND_TRIANGLE)
+ROUND_PAIRS(ROUND_PAIR_QUERIES)

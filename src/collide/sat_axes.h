@@ -80,13 +80,7 @@ static inline void spx_sat_init(spx_sat* s, double tmax, bool track_depth)
 static inline void spx_sat_take(spx_sat_axis* slot, int index, spx_axis_kind kind, double sign, double len2,
                                 double num, double den)
 {
-    slot->index = index;
-    slot->kind = kind;
-    slot->sign = sign;
-    slot->len2 = len2;
-    slot->num = num;
-    slot->den = den;
-    slot->either_way = false;
+    *slot = (spx_sat_axis){ index, kind, sign, len2, num, den, false };
 }
 
 /* Entry and exit times are fractions worked out on different axes, each rounded; for pieces of zero

@@ -93,44 +93,4 @@ void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const
     *out = hit;
 }
 
-SPX_API spx_result spx_sweep_obb_triangle(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b,
-                                          spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
-{
-    if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = spx_first_error(check_pair(a, b), spx_check_motion(velocity_a, velocity_b, tmax));
-    if (r != SPX_OK) return r;
-    spx_sweep_obb_triangle_checked(a, velocity_a, b, velocity_b, tmax, out);
-    return SPX_OK;
-}
-
-/* The pieces at rest at t = 0, through the same axes: the static queries. */
-static bool at_rest(const spx_obb* a, const spx_triangle* b, bool track_depth, box_tri* p, spx_sat* s)
-{
-    const spx_vec3 zero = { 0, 0, 0 };
-    box_tri_make(a, zero, b, zero, p);
-    return box_tri_sat(p, 0.0, s, track_depth);
-}
-
-SPX_API spx_result spx_penetration_obb_triangle(const spx_obb* a, const spx_triangle* b, spx_penetration* out)
-{
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = check_pair(a, b);
-    if (r != SPX_OK) return r;
-    box_tri p;
-    spx_sat s;
-    bool touches = at_rest(a, b, true, &p, &s);
-    box_tri_settle(&p, a, b, &s);
-    spx_sat_fill_penetration(&s, touches, box_tri_axis_dir, &p, p.axes, out);
-    return SPX_OK;
-}
-
-SPX_API spx_result spx_overlap_obb_triangle(const spx_obb* a, const spx_triangle* b, bool* out_overlap)
-{
-    if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = check_pair(a, b);
-    if (r != SPX_OK) return r;
-    box_tri p;
-    spx_sat s;
-    *out_overlap = at_rest(a, b, false, &p, &s);
-    return SPX_OK;
-}
+SPX_SAT_PAIR_QUERIES(obb, triangle, box_tri, box_tri_make, box_tri_sat, box_tri_settle, box_tri_axis_dir, p.axes)

@@ -229,44 +229,4 @@ void spx_sweep_triangle_triangle_margin_checked(const spx_triangle* a, spx_vec3 
     sweep_pair(a, velocity_a, b, velocity_b, tmax, margin > 0.0f ? margin : 0.0, out);
 }
 
-SPX_API spx_result spx_sweep_triangle_triangle(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
-                                               spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
-{
-    if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = spx_first_error(check_pair(a, b), spx_check_motion(velocity_a, velocity_b, tmax));
-    if (r != SPX_OK) return r;
-    spx_sweep_triangle_triangle_checked(a, velocity_a, b, velocity_b, tmax, out);
-    return SPX_OK;
-}
-
-/* The pieces at rest at t = 0, through the same axes: the static queries. */
-static bool at_rest(const spx_triangle* a, const spx_triangle* b, bool track_depth, tri_pair* p, spx_sat* s)
-{
-    const spx_vec3 zero = { 0, 0, 0 };
-    tri_pair_make(a, zero, b, zero, p);
-    return tri_pair_sat(p, 0.0, s, track_depth);
-}
-
-SPX_API spx_result spx_penetration_triangle_triangle(const spx_triangle* a, const spx_triangle* b, spx_penetration* out)
-{
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = check_pair(a, b);
-    if (r != SPX_OK) return r;
-    tri_pair p;
-    spx_sat s;
-    bool touches = at_rest(a, b, true, &p, &s);
-    tri_pair_settle(&p, a, b, &s);
-    spx_sat_fill_penetration(&s, touches, tri_pair_axis, &p, NULL, out);
-    return SPX_OK;
-}
-
-SPX_API spx_result spx_overlap_triangle_triangle(const spx_triangle* a, const spx_triangle* b, bool* out_overlap)
-{
-    if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = check_pair(a, b);
-    if (r != SPX_OK) return r;
-    tri_pair p;
-    spx_sat s;
-    *out_overlap = at_rest(a, b, false, &p, &s);
-    return SPX_OK;
-}
+SPX_SAT_PAIR_QUERIES(triangle, triangle, tri_pair, tri_pair_make, tri_pair_sat, tri_pair_settle, tri_pair_axis, NULL)

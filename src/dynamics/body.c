@@ -4,6 +4,7 @@
 #include "island.h"
 #include "shape.h"
 #include "filter.h"
+#include "id_getter.h"
 #include "core/allocator.h"
 #include "geometry/validate.h"
 #include "geometry/mesh.h"
@@ -451,8 +452,7 @@ spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s)
     memcpy(&box, out, sizeof box);
     return box;
 #else
-    /* Written out in scalars: the struct-returning matrix helpers cost several hundred instructions
-       a call here. */
+    /* Written out in scalars: the struct-returning matrix helpers do not inline here. */
     const float x = b->rotation.x, y = b->rotation.y, z = b->rotation.z, w = b->rotation.w;
     const float r[3][3] = { /* r[i]: column i */
                             { 1.0f - 2.0f * (y * y + z * z), 2.0f * (x * y + w * z), 2.0f * (x * z - w * y) },
@@ -697,15 +697,20 @@ SPX_API spx_result spx_body_destroy(spx_world* w, spx_body_id id)
     uint32_t i = spx_body_lookup((w), (id));                                                                                    \
     if (i == SPX_NO_BODY) return SPX_ERR_STALE_ID
 
-SPX_API spx_result spx_body_get_transform(const spx_world* w, spx_body_id id, spx_transform* out)
+static spx_transform transform_of(const spx_body* b)
 {
-    LOOKUP(w, id, i);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    const spx_body* b = &w->bodies[i];
-    out->p = spx_from_glm_vec3(b->origin);
-    out->q = spx_from_glm_quat(b->rotation);
-    return SPX_OK;
+    return (spx_transform){ spx_from_glm_vec3(b->origin), { b->rotation.x, b->rotation.y, b->rotation.z, b->rotation.w } };
 }
+
+#define BODY_GETTER(function, out_type, value)                                                                         \
+    SPX_ID_GETTER(function, spx_body_id, spx_body_lookup, SPX_NO_BODY, out_type, value)
+
+BODY_GETTER(spx_body_get_transform, spx_transform, transform_of(&w->bodies[slot]))
+BODY_GETTER(spx_body_get_center_of_mass, spx_vec3, spx_from_glm_vec3(w->bodies[slot].center))
+BODY_GETTER(spx_body_get_mass, float, w->bodies[slot].mass)
+BODY_GETTER(spx_body_get_type, spx_body_type, w->bodies[slot].type)
+BODY_GETTER(spx_body_is_awake, bool, w->bodies[slot].awake)
+BODY_GETTER(spx_body_get_user_data, void*, w->bodies[slot].user_data)
 
 SPX_API spx_result spx_body_set_transform(spx_world* w, spx_body_id id, const spx_transform* t)
 {
@@ -769,38 +774,6 @@ SPX_API spx_result spx_body_apply_impulse(spx_world* w, spx_body_id id, spx_vec3
     return SPX_OK;
 }
 
-SPX_API spx_result spx_body_get_center_of_mass(const spx_world* w, spx_body_id id, spx_vec3* out)
-{
-    LOOKUP(w, id, i);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = spx_from_glm_vec3(w->bodies[i].center);
-    return SPX_OK;
-}
-
-SPX_API spx_result spx_body_get_mass(const spx_world* w, spx_body_id id, float* out)
-{
-    LOOKUP(w, id, i);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = w->bodies[i].mass;
-    return SPX_OK;
-}
-
-SPX_API spx_result spx_body_get_type(const spx_world* w, spx_body_id id, spx_body_type* out)
-{
-    LOOKUP(w, id, i);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = w->bodies[i].type;
-    return SPX_OK;
-}
-
-SPX_API spx_result spx_body_is_awake(const spx_world* w, spx_body_id id, bool* out)
-{
-    LOOKUP(w, id, i);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = w->bodies[i].awake;
-    return SPX_OK;
-}
-
 SPX_API spx_result spx_body_set_awake(spx_world* w, spx_body_id id, bool awake)
 {
     LOOKUP(w, id, i);
@@ -814,14 +787,6 @@ SPX_API spx_result spx_body_set_awake(spx_world* w, spx_body_id id, bool awake)
     return SPX_OK;
 }
 
-SPX_API spx_result spx_body_get_user_data(const spx_world* w, spx_body_id id, void** out)
-{
-    LOOKUP(w, id, i);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = w->bodies[i].user_data;
-    return SPX_OK;
-}
-
 SPX_API spx_result spx_body_set_user_data(spx_world* w, spx_body_id id, void* user_data)
 {
     LOOKUP(w, id, i);
@@ -829,12 +794,19 @@ SPX_API spx_result spx_body_set_user_data(spx_world* w, spx_body_id id, void* us
     return SPX_OK;
 }
 
+spx_result spx_material_check(float friction, float restitution)
+{
+    if (!isfinite(friction) || !isfinite(restitution)) return SPX_ERR_NOT_FINITE;
+    if (friction < 0.0f || restitution < 0.0f || restitution > 1.0f) return SPX_ERR_INVALID_ARGUMENT;
+    return SPX_OK;
+}
+
 SPX_API spx_result spx_body_set_material(spx_world* w, spx_body_id id, float friction, float restitution)
 {
     LOOKUP(w, id, i);
     if (w->locked) return SPX_ERR_WORLD_LOCKED;
-    if (!isfinite(friction) || !isfinite(restitution)) return SPX_ERR_NOT_FINITE;
-    if (friction < 0.0f || restitution < 0.0f || restitution > 1.0f) return SPX_ERR_INVALID_ARGUMENT;
+    const spx_result r = spx_material_check(friction, restitution);
+    if (r != SPX_OK) return r;
     spx_body* b = &w->bodies[i];
     b->friction = friction;
     b->restitution = restitution;

@@ -153,6 +153,8 @@ void spx_body_set_radii(spx_body* b);
 spx_result spx_body_make_instance(const spx_world* w, spx_body_shape* bs);
 /* box_count and the filtered flag from the shapes, and the world's mesh pair cache with the first mesh. */
 void spx_body_count_shapes(spx_world* w, spx_body* b);
+/* A material's friction (>= 0) and restitution (0..1): SPX_ERR_NOT_FINITE, SPX_ERR_INVALID_ARGUMENT. */
+spx_result spx_material_check(float friction, float restitution);
 /* Index of a live body of this world named by id, or SPX_NO_BODY (null, destroyed, or another world's). */
 uint32_t spx_body_lookup(const spx_world* w, spx_body_id id);
 

@@ -39,38 +39,25 @@ spx_result spx_continuous_reserve(spx_world* w)
     if (need <= c->capacity) return SPX_OK;
     uint32_t cap = need > 2 * c->capacity ? need : 2 * c->capacity;
     if (cap < 16) cap = 16;
+    /* Between steps nothing of the old arrays is live but the tree's leaves, which the stage
+       empties at the end of every run: free them first, and all that was taken if one fails. */
+    spx_continuous_free(c, NULL);
     size_t n = cap;
-    spx_ccd_body* bodies = spx_alloc(a, sizeof(spx_ccd_body) * n, 16);
-    uint32_t* fast = spx_alloc(a, sizeof(uint32_t) * n, 8);
-    uint32_t* touched = spx_alloc(a, sizeof(uint32_t) * n, 8);
-    uint32_t* leaves = spx_alloc(a, sizeof(uint32_t) * n, 8);
-    uint32_t* first = spx_alloc(a, sizeof(uint32_t) * n, 8);
-    spx_aabb* paths = spx_alloc(a, sizeof(spx_aabb) * n, 16);
-    uint32_t* build = spx_alloc(a, sizeof(uint32_t) * 2 * n, 8);
-    if (!bodies || !fast || !touched || !leaves || !first || !paths || !build
+    c->capacity = cap;
+    c->bodies = spx_alloc(a, sizeof(spx_ccd_body) * n, 16);
+    c->fast = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    c->touched = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    c->leaves = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    c->support_first = spx_alloc(a, sizeof(uint32_t) * n, 8);
+    c->paths = spx_alloc(a, sizeof(spx_aabb) * n, 16);
+    c->build = spx_alloc(a, sizeof(uint32_t) * 2 * n, 8);
+    if (!c->bodies || !c->fast || !c->touched || !c->leaves || !c->support_first || !c->paths || !c->build
         || spx_tree_reserve(&c->tree, cap) != SPX_OK || spx_index_heap_reserve(&c->events, a, cap) != SPX_OK) {
-        spx_free(a, bodies, sizeof(spx_ccd_body) * n);
-        spx_free(a, fast, sizeof(uint32_t) * n);
-        spx_free(a, touched, sizeof(uint32_t) * n);
-        spx_free(a, leaves, sizeof(uint32_t) * n);
-        spx_free(a, first, sizeof(uint32_t) * n);
-        spx_free(a, paths, sizeof(spx_aabb) * n);
-        spx_free(a, build, sizeof(uint32_t) * 2 * n);
+        spx_continuous_free(c, NULL);
         return SPX_ERR_OUT_OF_MEMORY;
     }
-    memset(bodies, 0, sizeof(spx_ccd_body) * n);
-    for (size_t i = 0; i < n; ++i) bodies[i].proxy = SPX_TREE_NULL;
-    /* Between steps nothing of the old arrays is live but the tree's leaves, which the stage
-       empties at the end of every run. */
-    spx_continuous_free(c, NULL);
-    c->bodies = bodies;
-    c->fast = fast;
-    c->touched = touched;
-    c->leaves = leaves;
-    c->support_first = first;
-    c->paths = paths;
-    c->build = build;
-    c->capacity = cap;
+    memset(c->bodies, 0, sizeof(spx_ccd_body) * n);
+    for (size_t i = 0; i < n; ++i) c->bodies[i].proxy = SPX_TREE_NULL;
     return SPX_OK;
 }
 

@@ -29,8 +29,8 @@ static void push_impulse(spx_body* b, mat3s ii, vec3s r, vec3s p, float sign)
 /* Passes of the impulse at the centre of an impact's points over its normal and friction parts;
    then at most this many over the points themselves and the supports, until they change the
    impulses by under SPX_CCD_RESOLVE_SETTLED of the whole. A box struck onto another resting on the
-   floor needs them: each pass takes about half of what is left of the upper box's approach, and
-   after 16 both still rose at 0.4% of the impact speed and the upper one slid off sideways. */
+   floor needs them: each pass takes about half of what is left of the upper box's approach, so a
+   few passes leave both rising and the upper one sliding off sideways. */
 #define SPX_CCD_RESOLVE_PASSES 4
 #define SPX_CCD_RESOLVE_POINT_PASSES 64
 #define SPX_CCD_RESOLVE_SETTLED 1e-6f
@@ -40,8 +40,7 @@ static void push_impulse(spx_body* b, mat3s ii, vec3s r, vec3s p, float sign)
 
 /* Not spx_body_kinetic_energy: resolve() compares energies before and after an impulse within
    1e-6, and this form (the world inverse inertia the impulse used, inverted) rounds with it; in the
-   body's frame the elastic container's restitution fell back to inelastic more often and kept
-   99.70% of its energy over 2 s instead of 99.99%. */
+   body's frame elastic impacts would fall back to inelastic more often and lose energy. */
 static float kinetic_energy(const spx_body* b, mat3s inv_inertia)
 {
     if (b->type != SPX_BODY_DYNAMIC) return 0.0f;
@@ -376,8 +375,8 @@ static float group_energy(const impact_group* g)
    points touch, or are within the speculative distance and then close that gap by the step's end,
    not sooner; each gap is the point's separation at the step's start moved by the bodies' motion
    since along the normal. A box resting on the floor, struck from above, is held by the floor in
-   the same impulse (struck alone, it was driven into the floor, stopped there, struck again, up to
-   the impact limit: a pile of 1,700 fast boxes landing took 8,700 impacts a step). With restitution
+   the same impulse (struck alone, it would be driven into the floor, stopped there and struck again
+   until the impact limit). With restitution
    e (the approach above the restitution threshold) the centre of the touching points leaves at -e
    times its approach. Inelastic, every touching point leaves not approaching, and a point with a
    gap g may still approach, but not by more than g in the rest of the step. Coulomb friction acts
@@ -389,7 +388,7 @@ static float group_energy(const impact_group* g)
    face, struck there, stays level to the bit), then shared over them and solved on all the points
    together: struck at the centre alone, a ring landing flat after rocking on its rim kept its spin;
    struck at the touching points alone, the side a millimetre up still came down; either way a
-   chain of impacts threw it up at 15 to 19% of its impact speed.
+   chain of impacts threw it up.
    Energy: with e = 0 and no gap every update is a projection in the bodies' mass metric, so it
    adds no kinetic energy (but a kinematic body's push); an impulse that ends with more than it
    began with is done again with e = 0, then with the touching points alone, which stands. The
@@ -431,11 +430,10 @@ static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A,
     const float e0 = ha->restitution > hb->restitution ? ha->restitution : hb->restitution;
     /* Elastic also when the touching points approach slowly but a point within the tolerance
        closes fast enough to reach the other shape within the step: it is the impact to come, and
-       the inelastic impulse would stop it now, with its energy (in a container of elastic boxes
-       one such impact took 27 kJ, most of a box's). The one point struck now leaves, and the
-       closing point's own impact, later, keeps its restitution. Below SPX_CCD_DEFER_RESTITUTION
-       the early stop takes under 1% of that point's energy (e^2) more than its own impact would,
-       and saves the event: in a pile of boxes with e = 0.05, deferring made 25% more impacts. */
+       the inelastic impulse would stop it now, with most of its energy. The one point struck now
+       leaves, and the closing point's own impact, later, keeps its restitution. Below
+       SPX_CCD_DEFER_RESTITUTION the early stop takes under 1% of that point's energy (e^2) more
+       than its own impact would, and saves an event. */
     float closing = -fastest;
     if (e0 >= SPX_CCD_DEFER_RESTITUTION)
         for (uint32_t k = touching; k < count; ++k)
@@ -443,9 +441,8 @@ static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A,
     const bool elastic = e0 > 0.0f && closing >= s->w->def.restitution_threshold;
     /* An elastic impact reaches only through the solver's contacts with static and kinematic
        bodies: a dynamic neighbour, or a body the struck one met earlier in the step, taken into it
-       would be stopped with it, inelastic (an elastic container lost 1.1% of its energy in 2 s, then
-       0.24% through earlier impacts on its walls); its own impact, found next, keeps its
-       restitution. */
+       would be stopped with it, inelastic, and lose its energy; its own impact, found next, keeps
+       its restitution. */
     g->dynamic = !elastic;
     if (A->type == SPX_BODY_DYNAMIC) group_add(s, g, ia, ca, qa);
     if (B->type == SPX_BODY_DYNAMIC) group_add(s, g, ib, cb, qb);
@@ -457,7 +454,7 @@ static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A,
         for (uint32_t k = 0; k < count; ++k) rows[k].jn = rows[k].jt[0] = rows[k].jt[1] = 0.0f;
         if (attempt == 0) {
             /* With restitution, at the centre alone (Newton's law at several points at once gains
-               energy, and done again inelastic it lost 0.35% of an elastic container's), or where
+               energy, and done again inelastic it loses some), or where
                the centre does not approach, at the point that approaches most; and the group. */
             impact_row* one = &centre;
             if (touching == 1 || !(centre.approach < 0.0f))

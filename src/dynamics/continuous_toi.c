@@ -188,7 +188,7 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body
         spx_obb oa = fixed_a ? *fixed_a : box_at(A, ha, a, t, ga);
         spx_obb ob = fixed_b ? *fixed_b : box_at(B, hb, b, t, gb);
         /* The boxes come from normalised rotations, so only finiteness is checked, not the whole
-           validation of the public call (5% of a container of fast boxes). */
+           validation of the public call. */
         if (!finite_box(&oa) || !finite_box(&ob) || (sum3(va) + sum3(vb) + d) * 0.0f != 0.0f || !(d >= 0.0f)) return false;
         spx_sweep_obb_obb_exact(&oa, va, &ob, vb, d, out);
         return true;
@@ -242,9 +242,9 @@ static bool approaching(const spx_world* w, const spx_body* A, const spx_body_sh
     const float slow = -fmaxf(1e-6f * (glms_vec3_norm(a->v) + glms_vec3_norm(b->v) + glms_vec3_norm(a->w) * ha->radius
                                        + glms_vec3_norm(b->w) * hb->radius),
                               SPX_CCD_SLOW_FRACTION * spx_ccd_pair_tolerance(ha, hb) / dt);
-    /* Two meshes: their manifold costs milliseconds where they touch over a wide patch (two sphere
-       meshes: 5 to 20 ms), and a spinning pair that touches and parts is checked every few
-       sub-intervals; the query's own point, in the same patch, says first whether it is worth it. */
+    /* Two meshes: their manifold costs milliseconds where they touch over a wide patch, and a
+       spinning pair that touches and parts is checked every few sub-intervals; the query's own
+       point, in the same patch, says first whether it is worth it. */
     if (ha->type == SPX_SHAPE_MESH && hb->type == SPX_SHAPE_MESH && !(normal_speed(a, b, ca, cb, p, n) < slow))
         return false;
     spx_ccd_impact_points(w, A, ha, ca, rotation_at(a, t), B, hb, cb, rotation_at(b, t), p, &n, overlap, growth,
@@ -433,8 +433,8 @@ void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body
             count = 0;
     } else {
         /* Two meshes: only pairs about as near as the sweep's growth can be the contact, and a
-           wider margin over two curved meshes costs milliseconds (two sphere meshes: 5 to 30 ms
-           at the tolerance, 0.1 ms here). The world's pair cache spares a descent a manifold. */
+           wider margin over two curved meshes costs milliseconds. The world's pair cache spares a
+           descent a manifold. */
         const float margin = fminf(tol, 2.0f * growth + 0.05f * tol);
         if (pose_mesh_at(A, ha, ca, qa) && pose_mesh_at(B, hb, cb, qb) && margin >= 0.0f && isfinite(margin))
             spx_manifold_mesh_mesh_buffered(ha->instance, hb->instance, margin, true, w->contacts.mesh_pairs,

@@ -6,6 +6,7 @@
 #include "world.h"
 #include "math/glm_bridge.h"
 #include "joint.h"
+#include "id_getter.h"
 #include "island.h"
 #include "core/allocator.h"
 #include "geometry/validate.h"
@@ -377,13 +378,7 @@ SPX_API spx_result spx_joint_set_steering(spx_world* w, spx_joint_id id, float a
     return SPX_OK;
 }
 
-SPX_API spx_result spx_joint_get_user_data(const spx_world* w, spx_joint_id id, void** out)
-{
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    LOOKUP(w, id, j);
-    *out = j->user_data;
-    return SPX_OK;
-}
+SPX_ID_GETTER(spx_joint_get_user_data, spx_joint_id, joint_slot, SPX_NO_JOINT, void*, w->joints.list[slot].user_data)
 
 SPX_API spx_result spx_joint_set_user_data(spx_world* w, spx_joint_id id, void* user_data)
 {

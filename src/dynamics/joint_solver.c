@@ -36,8 +36,8 @@ static spx_solver_soft soft(float hertz, float zeta, float h)
 static const spx_solver_soft hard = { 0.0f, 1.0f, 0.0f };
 
 /* Rigid rows are springs of a third of the substep rate (120 Hz at 60 Hz and 6 substeps), damping
-   ratio 2. At half the rate a chain of 1 kg links with a 100 kg weight gained energy (3,760 J to
-   4,950 J in 36 s) and flew apart; at a sixth it stretched 2.9% instead of 0.7%. */
+   ratio 2. Stiffer, a chain of light links holding a heavy weight gains energy and flies apart;
+   softer, it stretches visibly. */
 #define SPX_JOINT_RIGID_RATE (1.0f / 3.0f)
 #define SPX_JOINT_DAMPING_RATIO 2.0f
 
@@ -49,22 +49,9 @@ static inline vec3s inertia_mul(const float I[6], vec3s v)
                       I[4] * v.x + I[5] * v.y + I[2] * v.z } };
 }
 
-/* The unit quaternion of the rotation vector th, by the series solver.c's turn uses below half a
-   radian, so the joints see the rotation the body will end with. */
-static versors turn_of(vec3s th)
-{
-    const float h2 = 0.25f * glms_vec3_dot(th, th);
-    float c, k;
-    if (h2 < 0.0625f) {
-        c = 1.0f - h2 * (0.5f - h2 * (1.0f / 24.0f));
-        k = 0.5f * (1.0f - h2 * (1.0f / 6.0f - h2 * (1.0f / 120.0f)));
-    } else {
-        const float half = sqrtf(h2);
-        c = cosf(half);
-        k = sinf(half) / (2.0f * half);
-    }
-    return glms_quat_normalize((versors){ { k * th.x, k * th.y, k * th.z, c } });
-}
+/* The unit quaternion of the rotation vector th, as solver.c turns a body, so the joints see the
+   rotation the body will end with. */
+static versors turn_of(vec3s th) { return glms_quat_normalize(spx_solver_rotation(th)); }
 
 /* One body as a joint sees it during a substep: its velocities (written back), its inverse mass
    and inertia, and its motion so far. */
@@ -276,8 +263,8 @@ typedef spx_joint_geom geom;
 
 /* The joint's geometry where the bodies are now, into j->geom: levers, the anchors' gap, the frames
    and their axes for the joints that turn about them, and the point rows' inverse mass at these
-   levers. (The warm start's mass kept for the relax pass left it short of exact: an undamped
-   pendulum then gained 0.25% of its swing's energy in 60 s.) */
+   levers, made again for the relax pass: the warm start's mass is not exact there, and an undamped
+   pendulum would slowly gain energy. */
 static void update_geom(spx_joint* j, const jbody* A, const jbody* B)
 {
     geom* g = &j->geom;
@@ -314,6 +301,21 @@ static vec3s frame_error(const geom* g)
 static row line_row(const jbody* A, const jbody* B, const geom* g, vec3s n)
 {
     return make_row(A, B, n, glms_vec3_cross(glms_vec3_add(g->d, g->rA), n), glms_vec3_cross(g->rB, n));
+}
+
+/* The anchors held on the joint's line by two rows across it (u, v), each keeping its share of the
+   world-vector impulse acc. */
+static void lines_solve(jbody* A, jbody* B, const geom* g, vec3s u, vec3s v, spx_solver_soft rigid, bool use_bias,
+                        vec3s* acc)
+{
+    const vec3s across[2] = { u, v };
+    for (int k = 0; k < 2; ++k) {
+        const row p = line_row(A, B, g, across[k]);
+        float part = glms_vec3_dot(*acc, across[k]);
+        const float before = part;
+        equality_solve(A, B, &p, glms_vec3_dot(g->d, across[k]), rigid, false, use_bias, &part);
+        *acc = glms_vec3_add(*acc, glms_vec3_scale(across[k], part - before));
+    }
 }
 
 /* The wheel's axle as A wants it: A's x axis turned by the steering angle about A's y. */
@@ -365,15 +367,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
             limit_solve(A, B, &up, j->limit.upper - x, c->inv_h, rigid, use_bias, &j->upper_impulse);
         }
         angular_lock_solve(A, B, frame_error(&g), rigid, false, use_bias, &j->angular_impulse);
-        /* The two rows across the axis, each keeping its share of the world-vector impulse. */
-        const vec3s across[2] = { g.ay, g.az };
-        for (int k = 0; k < 2; ++k) {
-            const row p = line_row(A, B, &g, across[k]);
-            float acc = glms_vec3_dot(j->linear_impulse, across[k]);
-            const float before = acc;
-            equality_solve(A, B, &p, glms_vec3_dot(g.d, across[k]), rigid, false, use_bias, &acc);
-            j->linear_impulse = glms_vec3_add(j->linear_impulse, glms_vec3_scale(across[k], acc - before));
-        }
+        lines_solve(A, B, &g, g.ay, g.az, rigid, use_bias, &j->linear_impulse);
         break;
     }
     case SPX_JOINT_WELD: {
@@ -446,16 +440,8 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
         /* B's axle held along the steered axle: rows about the suspension axis and the third axis. */
         const vec3s third = glms_vec3_cross(axle, g.ay);
         const vec3s e = glms_vec3_cross(axle, g.bx);
-        angular_pair_solve(A, B, g.ay, third, glms_vec3_dot(g.ay, e), glms_vec3_dot(third, e), rigid, use_bias,
-                           &j->angular_impulse);
-        const vec3s across[2] = { axle, third };
-        for (int k = 0; k < 2; ++k) {
-            const row p = line_row(A, B, &g, across[k]);
-            float acc = glms_vec3_dot(j->linear_impulse, across[k]);
-            const float before = acc;
-            equality_solve(A, B, &p, glms_vec3_dot(g.d, across[k]), rigid, false, use_bias, &acc);
-            j->linear_impulse = glms_vec3_add(j->linear_impulse, glms_vec3_scale(across[k], acc - before));
-        }
+        angular_pair_solve(A, B, g.ay, third, glms_vec3_dot(g.ay, e), glms_vec3_dot(third, e), rigid, use_bias, &j->angular_impulse);
+        lines_solve(A, B, &g, axle, third, rigid, use_bias, &j->linear_impulse);
         break;
     }
     case SPX_JOINT_DRAG: {

@@ -1,6 +1,7 @@
 /* Shapes as objects of their own: ids, creation on a body and destruction alone (the body's mass
    made again), material and user data. The step reads shapes through their bodies. */
 #include "shape.h"
+#include "id_getter.h"
 #include "island.h"
 #include "core/allocator.h"
 #include <math.h>
@@ -161,47 +162,16 @@ static spx_body_shape* shape_of(const spx_world* w, uint32_t slot)
     return &w->bodies[s->body].shapes[s->index];
 }
 
+#define SHAPE_GETTER(function, out_type, value)                                                                        \
+    SPX_ID_GETTER(function, spx_shape_id, spx_shape_lookup, SPX_NO_BODY, out_type, value)
+
 SPX_API bool spx_shape_is_valid(const spx_world* w, spx_shape_id id) { return spx_shape_lookup(w, id) != SPX_NO_BODY; }
 
-SPX_API spx_result spx_shape_get_body(const spx_world* w, spx_shape_id id, spx_body_id* out)
-{
-    SHAPE(w, id, slot);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = spx_world_body_id(w, w->shape_slots[slot].body);
-    return SPX_OK;
-}
-
-SPX_API spx_result spx_shape_get_index(const spx_world* w, spx_shape_id id, uint32_t* out)
-{
-    SHAPE(w, id, slot);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = w->shape_slots[slot].index;
-    return SPX_OK;
-}
-
-SPX_API spx_result spx_shape_get_type(const spx_world* w, spx_shape_id id, spx_shape_type* out)
-{
-    SHAPE(w, id, slot);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = shape_of(w, slot)->type;
-    return SPX_OK;
-}
-
-SPX_API spx_result spx_shape_is_sensor(const spx_world* w, spx_shape_id id, bool* out)
-{
-    SHAPE(w, id, slot);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = shape_of(w, slot)->sensor;
-    return SPX_OK;
-}
-
-SPX_API spx_result spx_shape_get_user_data(const spx_world* w, spx_shape_id id, void** out)
-{
-    SHAPE(w, id, slot);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = shape_of(w, slot)->user_data;
-    return SPX_OK;
-}
+SHAPE_GETTER(spx_shape_get_body, spx_body_id, spx_world_body_id(w, w->shape_slots[slot].body))
+SHAPE_GETTER(spx_shape_get_index, uint32_t, w->shape_slots[slot].index)
+SHAPE_GETTER(spx_shape_get_type, spx_shape_type, shape_of(w, slot)->type)
+SHAPE_GETTER(spx_shape_is_sensor, bool, shape_of(w, slot)->sensor)
+SHAPE_GETTER(spx_shape_get_user_data, void*, shape_of(w, slot)->user_data)
 
 SPX_API spx_result spx_shape_set_user_data(spx_world* w, spx_shape_id id, void* user_data)
 {
@@ -223,21 +193,15 @@ SPX_API spx_result spx_shape_set_material(spx_world* w, spx_shape_id id, float f
 {
     SHAPE(w, id, slot);
     if (w->locked) return SPX_ERR_WORLD_LOCKED;
-    if (!isfinite(friction) || !isfinite(restitution)) return SPX_ERR_NOT_FINITE;
-    if (friction < 0.0f || restitution < 0.0f || restitution > 1.0f) return SPX_ERR_INVALID_ARGUMENT;
+    const spx_result r = spx_material_check(friction, restitution);
+    if (r != SPX_OK) return r;
     spx_body_shape* s = shape_of(w, slot);
     s->friction = friction;
     s->restitution = restitution;
     return SPX_OK;
 }
 
-SPX_API spx_result spx_shape_get_filter(const spx_world* w, spx_shape_id id, spx_filter* out)
-{
-    SHAPE(w, id, slot);
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    *out = shape_of(w, slot)->filter;
-    return SPX_OK;
-}
+SHAPE_GETTER(spx_shape_get_filter, spx_filter, shape_of(w, slot)->filter)
 
 SPX_API spx_result spx_shape_set_filter(spx_world* w, spx_shape_id id, spx_filter filter)
 {

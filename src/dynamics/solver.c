@@ -51,24 +51,8 @@ static inline vec3s rotate(versors q, vec3s v, float sign)
     return glms_vec3_add(glms_vec3_add(v, glms_vec3_scale(t, q.w)), glms_vec3_cross(u, t));
 }
 
-/* q turned by the rotation vector th (world axes), normalised: (cos(a/2), sin(a/2) th/a) q with
-   a = |th|. Below a = 0.5 rad the half angle's series to its fourth power (relative error under
-   4e-7, below float's rounding after the normalisation) stands for sin and cos. */
-static versors turn(versors q, vec3s th)
-{
-    const float h2 = 0.25f * (th.x * th.x + th.y * th.y + th.z * th.z); /* (a/2)^2 */
-    float c, k;                                                          /* cos(a/2), sin(a/2) / a */
-    if (h2 < 0.0625f) {
-        c = 1.0f - h2 * (0.5f - h2 * (1.0f / 24.0f));
-        k = 0.5f * (1.0f - h2 * (1.0f / 6.0f - h2 * (1.0f / 120.0f)));
-    } else {
-        const float half = sqrtf(h2);
-        c = cosf(half);
-        k = sinf(half) / (2.0f * half);
-    }
-    const versors dq = { { k * th.x, k * th.y, k * th.z, c } };
-    return glms_quat_normalize(glms_quat_mul(dq, q));
-}
+/* q turned by the rotation vector th (world axes), normalised. */
+static versors turn(versors q, vec3s th) { return glms_quat_normalize(glms_quat_mul(spx_solver_rotation(th), q)); }
 
 /* rad: a body of unequal principal inertias in no contact that turns more than this in a step turns
    as a free body would with its angular momentum (free_turn), not at one w. */
@@ -88,8 +72,8 @@ static versors turn_about(versors q, int i, float angle)
    split of Dullweber, Leimkuhler and McLachlan (1997), in pieces of at most SPX_SOLVER_FREE_TURN,
    each the exact turns about the principal axes x, y for half the piece, z for all of it, then y
    and x for half. Each turn keeps |l| exactly and the energy to second order, however unequal the
-   inertias (a 2 x 0.1 x 0.02 m plank's differ 385 times; turned at one w, 3.3 rad a step near its
-   intermediate axis, it lost 70% of its angular momentum in 4 steps). */
+   inertias (a thin plank's differ hundreds of times: turned at one w near its intermediate axis,
+   it would lose most of its angular momentum in a few steps). */
 static versors free_turn(const spx_body* b, versors q0, vec3s l, float dt, versors otherwise)
 {
     const vec3s I = b->principal_inertia;
@@ -259,8 +243,8 @@ static uint32_t color_manifolds(spx_solver_scratch* s, uint32_t nb, uint32_t nc,
         color[k] = chosen;
     }
     /* By colour, and within a colour by point count, most first: a block costs as much as its
-       fullest lane, and manifolds of like counts side by side leave fewer empty point slots
-       (falling: 73% of the slots held a point in manifold order). Counting sort: stable. */
+       fullest lane, and manifolds of like counts side by side leave fewer empty point slots.
+       Counting sort: stable. */
     enum { KEYS = SPX_SOLVER_COLORS * SPX_MAX_MANIFOLD_POINTS };
     uint32_t start[KEYS + 1];
     memset(start, 0, sizeof start);

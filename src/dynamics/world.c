@@ -446,14 +446,15 @@ SPX_API spx_result spx_world_get_contact_events(const spx_world* w, const spx_co
     return SPX_OK;
 }
 
-SPX_API double spx_world_kinetic_energy(const spx_world* w)
+SPX_API spx_result spx_world_get_kinetic_energy(const spx_world* w, double* out)
 {
-    if (!w) return 0.0;
+    if (!w || !out) return SPX_ERR_INVALID_ARGUMENT;
     double e = 0.0;
     for (uint32_t i = 0; i < w->body_slots; ++i) {
         const spx_body* b = &w->bodies[i];
         if (!b->alive || b->type != SPX_BODY_DYNAMIC) continue;
         e += spx_body_kinetic_energy(b, b->rotation);
     }
-    return e;
+    *out = e;
+    return SPX_OK;
 }

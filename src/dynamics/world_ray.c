@@ -114,24 +114,26 @@ static float keep_any(const spx_cast_result* r, void* context)
     return 0.0f;
 }
 
+/* The one hit that `keep` keeps of a cast. */
+static spx_result cast_ray_one(spx_world* w, spx_vec3 origin, spx_vec3 translation, const spx_query_filter* filter,
+                               spx_cast_result_fn* keep, spx_cast_result* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_cast_result kept;
+    clear_result(&kept);
+    spx_result r = spx_world_cast_ray(w, origin, translation, filter, keep, &kept);
+    if (r == SPX_OK) *out = kept;
+    return r;
+}
+
 SPX_API spx_result spx_world_cast_ray_closest(spx_world* w, spx_vec3 origin, spx_vec3 translation,
                                               const spx_query_filter* filter, spx_cast_result* out)
 {
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_cast_result best;
-    clear_result(&best);
-    spx_result r = spx_world_cast_ray(w, origin, translation, filter, keep_closest, &best);
-    if (r == SPX_OK) *out = best;
-    return r;
+    return cast_ray_one(w, origin, translation, filter, keep_closest, out);
 }
 
 SPX_API spx_result spx_world_cast_ray_any(spx_world* w, spx_vec3 origin, spx_vec3 translation,
                                           const spx_query_filter* filter, spx_cast_result* out)
 {
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_cast_result any;
-    clear_result(&any);
-    spx_result r = spx_world_cast_ray(w, origin, translation, filter, keep_any, &any);
-    if (r == SPX_OK) *out = any;
-    return r;
+    return cast_ray_one(w, origin, translation, filter, keep_any, out);
 }

@@ -104,9 +104,11 @@ SPX_API spx_result spx_mesh_instance_get_pose(const spx_mesh_instance* instance,
     return SPX_OK;
 }
 
-SPX_API const spx_mesh* spx_mesh_instance_get_mesh(const spx_mesh_instance* instance)
+SPX_API spx_result spx_mesh_instance_get_mesh(const spx_mesh_instance* instance, const spx_mesh** out)
 {
-    return instance ? instance->mesh : NULL;
+    if (!instance || !out) return SPX_ERR_INVALID_ARGUMENT;
+    *out = instance->mesh;
+    return SPX_OK;
 }
 
 /* A mesh point into world space: in double, rounded once. */

@@ -116,7 +116,7 @@ SPX_API spx_result spx_obb_from_quat(spx_vec3 center, spx_vec3 half_extents, spx
     return SPX_OK;
 }
 
-SPX_API spx_result spx_obb_corners(const spx_obb* box, spx_vec3 out_corners[8])
+SPX_API spx_result spx_obb_get_corners(const spx_obb* box, spx_vec3 out_corners[8])
 {
     if (!box || !out_corners) return SPX_ERR_INVALID_ARGUMENT;
     vec3s c = spx_to_glm_vec3(box->center);

@@ -34,7 +34,7 @@ int fuzz_box_triangle(const uint8_t* data, size_t size)
     spx_manifold m, mx;
     const spx_result r_margin = spx_manifold_obb_triangle(&unit_box, &far_triangle, margin, &m);
     FUZZ_CHECK(spx_manifold_obb_triangle(&a, &b, margin, &m) == fuzz_first(r_pieces, r_margin));
-    FUZZ_CHECK(spx_manifold_obb_triangle_ex(&a, &b, &edges, margin, &mx) == fuzz_first(r_pieces, r_margin));
+    FUZZ_CHECK(spx_manifold_obb_mesh_triangle(&a, &b, &edges, margin, &mx) == fuzz_first(r_pieces, r_margin));
 
     const float reach = fmaxf(fuzz_box_reach(&a), fuzz_triangle_reach(&b));
     if (r_sweep == SPX_OK) {

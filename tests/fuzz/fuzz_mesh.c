@@ -87,7 +87,9 @@ static void check_manifolds(const spx_manifold* m, uint32_t count, float margin,
 static float instance_reach(const spx_mesh_instance* inst)
 {
     spx_mesh_info info;
-    spx_mesh_get_info(spx_mesh_instance_get_mesh(inst), &info);
+    const spx_mesh* mesh_of_info = NULL;
+    spx_mesh_instance_get_mesh(inst, &mesh_of_info);
+    spx_mesh_get_info(mesh_of_info, &info);
     float r = 0.0f;
     for (uint32_t t = 0; t < info.triangle_count; ++t) {
         spx_triangle tri;
@@ -113,7 +115,7 @@ static void box_against_mesh(const spx_obb* box, spx_mesh_instance* b, spx_vec3 
     if (r_sweep == SPX_OK) check_mesh_hit(&hit, contacts, tmax);
     bool overlap = false;
     FUZZ_CHECK(spx_overlap_obb_mesh(box, b, &overlap) == r_box);
-    FUZZ_CHECK(spx_contacts_obb_mesh(box, b, contacts, CAPACITY, &rest) == r_box);
+    FUZZ_CHECK(spx_penetration_obb_mesh(box, b, contacts, CAPACITY, &rest) == r_box);
     spx_manifold m[CAPACITY];
     uint32_t count = 0;
     FUZZ_CHECK(spx_manifold_obb_mesh(box, b, margin, m, CAPACITY, &count) == fuzz_first(r_box, r_margin));
@@ -124,7 +126,9 @@ static void box_against_mesh(const spx_obb* box, spx_mesh_instance* b, spx_vec3 
     if (r_sweep == SPX_OK) FUZZ_CHECK(overlap == (hit.state == SPX_SWEEP_START_OVERLAP));
     /* The descent agrees with the box-triangle test on every world triangle of the instance. */
     spx_mesh_info info;
-    spx_mesh_get_info(spx_mesh_instance_get_mesh(b), &info);
+    const spx_mesh* mesh_of_info = NULL;
+    spx_mesh_instance_get_mesh(b, &mesh_of_info);
+    spx_mesh_get_info(mesh_of_info, &info);
     const float rounding = 16.0f * FLT_EPSILON * fmaxf(fuzz_box_reach(box), instance_reach(b));
     bool any = false, deep = false;
     for (uint32_t t = 0; t < info.triangle_count; ++t) {
@@ -156,14 +160,18 @@ static void mesh_against_mesh(spx_mesh_instance* a, spx_mesh_instance* b, spx_ve
     FUZZ_CHECK(spx_overlap_mesh_mesh(a, b, &overlap) == SPX_OK);
     FUZZ_CHECK(spx_overlap_mesh_mesh(b, a, &overlap_ba) == SPX_OK);
     FUZZ_CHECK(overlap == overlap_ba);
-    FUZZ_CHECK(spx_contacts_mesh_mesh(a, b, contacts, CAPACITY, &rest) == SPX_OK);
+    FUZZ_CHECK(spx_penetration_mesh_mesh(a, b, contacts, CAPACITY, &rest) == SPX_OK);
     check_mesh_hit(&rest, contacts, 0.0f);
     FUZZ_CHECK(rest.state != SPX_SWEEP_HIT);
     FUZZ_CHECK(overlap == (rest.state == SPX_SWEEP_START_OVERLAP));
     /* The descent agrees with the triangle-triangle test on every pair of world triangles. */
     spx_mesh_info ia, ib;
-    spx_mesh_get_info(spx_mesh_instance_get_mesh(a), &ia);
-    spx_mesh_get_info(spx_mesh_instance_get_mesh(b), &ib);
+    const spx_mesh* mesh_of_ia = NULL;
+    spx_mesh_instance_get_mesh(a, &mesh_of_ia);
+    spx_mesh_get_info(mesh_of_ia, &ia);
+    const spx_mesh* mesh_of_ib = NULL;
+    spx_mesh_instance_get_mesh(b, &mesh_of_ib);
+    spx_mesh_get_info(mesh_of_ib, &ib);
     const float rounding = 16.0f * FLT_EPSILON * fmaxf(instance_reach(a), instance_reach(b));
     bool any = false, deep = false;
     for (uint32_t s = 0; s < ia.triangle_count; ++s)

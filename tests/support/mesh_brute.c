@@ -18,7 +18,8 @@ bool test_brute_side_from_instance(test_brute_side* out, const spx_mesh_instance
 {
     memset(out, 0, sizeof *out);
     spx_mesh_info info;
-    if (spx_mesh_get_info(spx_mesh_instance_get_mesh(instance), &info) != SPX_OK) return false;
+    const spx_mesh* mesh_of = NULL;
+    if (spx_mesh_instance_get_mesh(instance, &mesh_of) != SPX_OK || spx_mesh_get_info(mesh_of, &info) != SPX_OK) return false;
     out->tri = malloc(sizeof(spx_triangle) * info.triangle_count);
     out->source = malloc(sizeof(uint32_t) * info.triangle_count);
     if (!out->tri || !out->source) {
@@ -94,7 +95,7 @@ static bool push_pair(test_brute_answer* r, uint32_t* cap, uint32_t ia, uint32_t
 static int corners(const test_brute_side* s, uint32_t i, spx_vec3 out[8])
 {
     if (s->is_box) {
-        spx_obb_corners(&s->box, out);
+        spx_obb_get_corners(&s->box, out);
         return 8;
     }
     for (int k = 0; k < 3; ++k) out[k] = s->tri[i].v[k];
@@ -530,8 +531,8 @@ spx_result test_brute_run_sweep(const test_brute_query* q, test_brute_buffer* bu
 
 spx_result test_brute_run_contacts(const test_brute_query* q, test_brute_buffer* buf, spx_mesh_hit* out)
 {
-    return q->box ? spx_contacts_obb_mesh(q->box, q->b, buf->c, buf->capacity, out)
-                  : spx_contacts_mesh_mesh(q->a, q->b, buf->c, buf->capacity, out);
+    return q->box ? spx_penetration_obb_mesh(q->box, q->b, buf->c, buf->capacity, out)
+                  : spx_penetration_mesh_mesh(q->a, q->b, buf->c, buf->capacity, out);
 }
 
 bool test_brute_sides_of(const test_brute_query* q, test_brute_side* a, test_brute_side* b)

@@ -60,7 +60,7 @@ void test_ref_piece_from_obb(const spx_obb* box, test_ref_piece* out)
     double c[3], h[3] = { box->half_extents.x, box->half_extents.y, box->half_extents.z }, col[3][3];
     from_spx(c, box->center);
     for (int i = 0; i < 3; ++i) from_spx(col[i], box->rotation.col[i]);
-    /* Corner k takes +h along axis i when bit i of k is set (the order of spx_obb_corners, though
+    /* Corner k takes +h along axis i when bit i of k is set (the order of spx_obb_get_corners, though
        nothing here depends on it). The float columns are taken as they are: if they are a hair
        off orthonormal, the piece is that parallelepiped, and its face normals are crosses. */
     out->count = 8;

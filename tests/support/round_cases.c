@@ -143,7 +143,7 @@ void test_round_case_make(test_round_pair_kind kind, test_round_family family, u
             spx_vec3 target = o->sphere[0].center, from;
             if (sb == 2) {
                 spx_vec3 corners[8];
-                spx_obb_corners(&o->box, corners);
+                spx_obb_get_corners(&o->box, corners);
                 int k = (int)(test_case_rng_next(&g) % 8), m = (int)(test_case_rng_next(&g) % 8);
                 from = test_case_uniform(&g, 0, 1) < 0.5 ? corners[k] : scale3(add3(corners[k], corners[k ^ (1 << (m % 3))]), 0.5);
             } else if (sb == 3) {

@@ -262,7 +262,7 @@ void test_scene_struck_stack_measure(const test_scene* scene, test_struck_state*
     const float g = -spx_default_world_def().gravity.y;
     out->overlap = 0.0f;
     out->pair[0] = out->pair[1] = 0;
-    out->energy = spx_world_kinetic_energy(scene->world);
+    spx_world_get_kinetic_energy(scene->world, &out->energy);
     for (uint32_t i = 0; i < n; ++i) {
         spx_transform t;
         float m = 0.0f;
@@ -379,7 +379,7 @@ void test_scene_measure_state(const spx_transform* poses, const spx_vec3* v, con
         const spx_transform* t = &poses[i];
         spx_obb_from_quat(t->p, h, t->q, &boxes[i]);
         spx_vec3 corners[8];
-        spx_obb_corners(&boxes[i], corners);
+        spx_obb_get_corners(&boxes[i], corners);
         for (int k = 0; k < 8; ++k)
             if (-corners[k].y > out->ground_penetration) out->ground_penetration = -corners[k].y;
         if (t->p.y < 0.0f) ++out->fallen;
@@ -463,7 +463,7 @@ void test_scene_measure_meshes(const test_scene* scene, test_scene_quality* out)
             spx_mesh_hit hit;
             /* The deepest triangle pair's own depth: hit.depth is how far B must move along the pairs'
                averaged normal, which for two tori touching in two places is no overlap of either. */
-            if (spx_contacts_mesh_mesh(inst[i], inst[j], NULL, 0, &hit) == SPX_OK && hit.state == SPX_SWEEP_START_OVERLAP
+            if (spx_penetration_mesh_mesh(inst[i], inst[j], NULL, 0, &hit) == SPX_OK && hit.state == SPX_SWEEP_START_OVERLAP
                 && hit.first.depth > out->box_overlap)
                 out->box_overlap = hit.first.depth;
         }

@@ -149,7 +149,7 @@ typedef struct test_scene_quality {
 void test_scene_measure(const test_scene* scene, test_scene_quality* out);
 
 /* As test_scene_measure for a scene whose bodies are meshes (body_mesh): ground penetration from the
-   lowest triangle corner, overlap from the deepest overlapping triangle pair of spx_contacts_mesh_mesh
+   lowest triangle corner, overlap from the deepest overlapping triangle pair of spx_penetration_mesh_mesh
    (pairs whose bounding spheres meet); fallen and moving as there. */
 void test_scene_measure_meshes(const test_scene* scene, test_scene_quality* out);
 

@@ -472,13 +472,7 @@ spx_meshio_result spx_meshio_load(const char* path, float scale, spx_meshio_mesh
             why != NULL && why[0] != '\0' ? why : "(no reason given)");
         return SPX_MESHIO_ERR_MALFORMED;
     }
-    walk w;
-    memset(&w, 0, sizeof w);
-    w.scene = scene;
-    w.path = path;
-    w.message = message;
-    w.message_size = message_size;
-    w.scale = scale;
+    walk w = { .scene = scene, .path = path, .message = message, .message_size = message_size, .scale = scale };
     spx_meshio_mesh out = { 0 };
     r = load_scene(&w, &out);
     free(w.remap);

@@ -1,7 +1,7 @@
 /* sepax (the program): measuring a scene with the public queries (see measure.h). Every shape of
  * every body becomes a piece in world space; pieces whose bounding spheres meet (a sweep along x)
  * are asked for their penetration and contact points: box-box by spx_penetration_obb_obb and
- * spx_manifold_obb_obb, box-mesh by spx_manifold_obb_mesh, mesh-mesh by spx_contacts_mesh_mesh; a sphere
+ * spx_manifold_obb_obb, box-mesh by spx_manifold_obb_mesh, mesh-mesh by spx_penetration_mesh_mesh; a sphere
  * or capsule (as a capsule: a sphere's two ends meet) by the capsule queries of round.h. */
 #include "measure.h"
 #include "tool_math.h"
@@ -59,13 +59,15 @@ static float piece_top(const piece* p)
     if (p->round) return fmaxf(p->capsule.p[0].y, p->capsule.p[1].y) + p->capsule.radius;
     if (!p->instance) {
         spx_vec3 c[8];
-        spx_obb_corners(&p->box, c);
+        spx_obb_get_corners(&p->box, c);
         for (int k = 0; k < 8; ++k)
             if (c[k].y > top) top = c[k].y;
         return top;
     }
     spx_mesh_info info;
-    spx_mesh_get_info(spx_mesh_instance_get_mesh(p->instance), &info);
+    const spx_mesh* mesh_of_info = NULL;
+    spx_mesh_instance_get_mesh(p->instance, &mesh_of_info);
+    spx_mesh_get_info(mesh_of_info, &info);
     for (uint32_t t = 0; t < info.triangle_count; ++t) {
         spx_triangle tri;
         if (spx_mesh_instance_get_triangle(p->instance, t, &tri, NULL) != SPX_OK) continue;
@@ -216,7 +218,7 @@ static bool measure_pair(measure* m, const piece* a, const piece* b, bool with_p
     }
     spx_mesh_contact contacts[MESH_CONTACTS];
     spx_mesh_hit hit;
-    if (spx_contacts_mesh_mesh(a->instance, b->instance, contacts, MESH_CONTACTS, &hit) != SPX_OK) return false;
+    if (spx_penetration_mesh_mesh(a->instance, b->instance, contacts, MESH_CONTACTS, &hit) != SPX_OK) return false;
     if (hit.state != SPX_SWEEP_START_OVERLAP) return true;
     *touching = true;
     /* The deepest triangle pair, not hit.depth: that estimate of how far one mesh must move along the
@@ -276,7 +278,7 @@ bool measure_now(measure* m, const scene* s, bool with_points, measure_result* o
         out->sleeping += !awake;
         if (m->has_ground && com.y < m->ground_y) ++out->fallen;
     }
-    out->kinetic = spx_world_kinetic_energy(s->w);
+    spx_world_get_kinetic_energy(s->w, &out->kinetic);
     return true;
 }
 

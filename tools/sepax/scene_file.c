@@ -685,18 +685,26 @@ static bool read_body(reader* r, const cJSON* v, const char* path, scene_body* b
     return true;
 }
 
-static bool read_bodies(reader* r, const cJSON* v, const char* path)
+/* Every item of the array v (of `what`, for the message) through read_item, each at its own path. */
+static bool read_array(reader* r, const cJSON* v, const char* path, const char* what,
+                       bool (*read_item)(reader* r, const cJSON* item, const char* path))
 {
-    if (!cJSON_IsArray(v)) return fail(r, path, "must be an array of bodies (found %s)", kind_of(v));
+    if (!cJSON_IsArray(v)) return fail(r, path, "must be an array of %s (found %s)", what, kind_of(v));
     unsigned i = 0;
     for (const cJSON* e = v->child; e; e = e->next, ++i) {
         char p[PATH_MAX_LEN];
         join_index(p, path, i);
-        if (r->s->body_count >= MAX_BODIES) return fail(r, p, "more than %u bodies", MAX_BODIES);
-        scene_body* b = PUSH(r, r->s, bodies, body_count, body_capacity, p);
-        if (!b || !read_body(r, e, p, b, NULL, false)) return false;
-        if (!b->name[0]) copy_text(b->name, sizeof b->name, p);
+        if (!read_item(r, e, p)) return false;
     }
+    return true;
+}
+
+static bool read_listed_body(reader* r, const cJSON* e, const char* p)
+{
+    if (r->s->body_count >= MAX_BODIES) return fail(r, p, "more than %u bodies", MAX_BODIES);
+    scene_body* b = PUSH(r, r->s, bodies, body_count, body_capacity, p);
+    if (!b || !read_body(r, e, p, b, NULL, false)) return false;
+    if (!b->name[0]) copy_text(b->name, sizeof b->name, p);
     return true;
 }
 
@@ -826,18 +834,6 @@ static bool read_generator(reader* r, const cJSON* v, const char* path)
     return true;
 }
 
-static bool read_generators(reader* r, const cJSON* v, const char* path)
-{
-    if (!cJSON_IsArray(v)) return fail(r, path, "must be an array of generators (found %s)", kind_of(v));
-    unsigned i = 0;
-    for (const cJSON* e = v->child; e; e = e->next, ++i) {
-        char p[PATH_MAX_LEN];
-        join_index(p, path, i);
-        if (!read_generator(r, e, p)) return false;
-    }
-    return true;
-}
-
 /* ---- the file ------------------------------------------------------------------------------------ */
 
 static bool syntax_error(reader* r, const char* text, size_t length, const char* at)
@@ -924,8 +920,8 @@ bool scene_read_text(const char* text, size_t length, const char* file, scene_un
         case 1: ok = read_camera(&r, v, order[i]); break;
         case 2: ok = read_materials(&r, v, order[i]); break;
         case 3: ok = read_meshes(&r, v, order[i]); break;
-        case 4: ok = read_bodies(&r, v, order[i]); break;
-        default: ok = read_generators(&r, v, order[i]); break;
+        case 4: ok = read_array(&r, v, order[i], "bodies", read_listed_body); break;
+        default: ok = read_array(&r, v, order[i], "generators", read_generator); break;
         }
     }
     if (ok && out->body_count == 0) ok = fail(&r, "", "no bodies: give \"bodies\" or \"generators\"");
