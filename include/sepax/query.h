@@ -30,7 +30,8 @@ typedef struct spx_ray_hit {
     float fraction;            /* of the translation, 0..max_fraction: the first point of the piece on the ray */
     spx_vec3 point;            /* m, world: origin + fraction * translation */
     spx_vec3 normal;           /* unit: the surface's normal there, facing the ray's origin (a box's face, a
-                                  triangle's plane turned towards the ray); START_OVERLAP: minus the ray's direction */
+                                  triangle's plane turned towards the ray; a triangle with its corners on one
+                                  line: minus the ray's direction); START_OVERLAP: minus the ray's direction */
     uint32_t triangle;         /* a mesh's triangle as numbered in its def (indices[3 * n]); else SPX_NO_TRIANGLE */
 } spx_ray_hit;
 

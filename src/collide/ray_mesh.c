@@ -116,7 +116,10 @@ SPX_API spx_result spx_ray_mesh(spx_vec3 origin, spx_vec3 translation, float max
     out->state = SPX_SWEEP_HIT;
     out->fraction = (float)t;
     out->point = spx_v3((float)(o[0] + t * d[0]), (float)(o[1] + t * d[1]), (float)(o[2] + t * d[2]));
-    out->normal = len != 0.0 ? spx_v3((float)(n[0] / len), (float)(n[1] / len), (float)(n[2] / len)) : spx_v3(0, 0, 0);
+    /* A triangle with its corners on one line has no plane: the normal faces the ray (as spx_ray_triangle). */
+    const double dl = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    out->normal = len != 0.0 ? spx_v3((float)(n[0] / len), (float)(n[1] / len), (float)(n[2] / len))
+                             : spx_v3((float)(-d[0] / dl), (float)(-d[1] / dl), (float)(-d[2] / dl));
     out->triangle = mesh->source[i];
     return SPX_OK;
 }

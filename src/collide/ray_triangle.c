@@ -68,7 +68,10 @@ static spx_vec3 facing_normal(const spx_triangle* t, const double dir[3])
     double n[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
     double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     if (n[0] * dir[0] + n[1] * dir[1] + n[2] * dir[2] > 0.0) len = -len;
-    return len != 0.0 ? spx_v3((float)(n[0] / len), (float)(n[1] / len), (float)(n[2] / len)) : spx_v3(0, 0, 0);
+    if (len != 0.0) return spx_v3((float)(n[0] / len), (float)(n[1] / len), (float)(n[2] / len));
+    /* Corners on one line have no plane: the hit (a rounding of the ray's own test) faces the ray. */
+    const double dl = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    return spx_v3((float)(-dir[0] / dl), (float)(-dir[1] / dl), (float)(-dir[2] / dl));
 }
 
 SPX_API spx_result spx_ray_triangle(spx_vec3 origin, spx_vec3 translation, float max_fraction,
