@@ -46,6 +46,7 @@ static const harness harnesses[] = {
     { "mesh", fuzz_mesh },
     { "round", fuzz_round },
     { "sat2d", fuzz_sat2d },
+    { "query", fuzz_query },
 #if defined(SPX_FUZZ_HAVE_SCENE)
     { "scene", fuzz_scene },
 #endif
