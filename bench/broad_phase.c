@@ -26,13 +26,14 @@
 
 static void usage(FILE* f)
 {
-    fprintf(f, "usage: sepax_bench broad [options]\n"
-               "  -n=<n1,n2,...>     body counts (default 1000,10000,100000)\n"
-               "  --awake=<f>        fraction of the boxes (not the ground) that move, 0..1 (default 0.8)\n"
-               "  --fat=<f>          fat margin as a fraction of a box's largest extent (default %g)\n"
-               "  --seed=<n>         scene seed (default 1)\n"
-               "  (runs: timed steps a size after %d untimed ones, default 30; --quick: 1000 and 10000\n"
-               "  bodies, 3 steps)\n",
+    fprintf(f,
+            "usage: sepax_bench broad [options]\n"
+            "  -n=<n1,n2,...>     body counts (default 1000,10000,100000)\n"
+            "  --awake=<f>        fraction of the boxes (not the ground) that move, 0..1 (default 0.8)\n"
+            "  --fat=<f>          fat margin as a fraction of a box's largest extent (default %g)\n"
+            "  --seed=<n>         scene seed (default 1)\n"
+            "  (runs: timed steps a size after %d untimed ones, default 30; --quick: 1000 and 10000\n"
+            "  bodies, 3 steps)\n",
             (double)SPX_PAIR_FINDER_FAT_FRACTION, WARM_STEPS);
     bench_common_usage(f);
 }
@@ -101,8 +102,8 @@ static bool scene_make(scene* s, uint32_t n, uint64_t seed, float awake)
     for (uint32_t i = s->tiles; i < n; ++i) {
         float hx = uniform(&seed, 0.2f, 0.8f), hy = uniform(&seed, 0.2f, 0.8f), hz = uniform(&seed, 0.2f, 0.8f);
         s->radius[i] = sqrtf(hx * hx + hy * hy + hz * hz);
-        s->p[i] = spx_v3(uniform(&seed, 0, s->side), uniform(&seed, s->radius[i], s->height),
-                         uniform(&seed, 0, s->side));
+        s->p[i] =
+            spx_v3(uniform(&seed, 0, s->side), uniform(&seed, s->radius[i], s->height), uniform(&seed, 0, s->side));
         float kind = uniform(&seed, 0, 1);
         float speed = kind < 0.5f ? 0.5f : kind < 0.9f ? 5.0f : 20.0f;
         s->v[i] = spx_v3(uniform(&seed, -speed, speed), uniform(&seed, -speed, speed), uniform(&seed, -speed, speed));
@@ -113,10 +114,7 @@ static bool scene_make(scene* s, uint32_t n, uint64_t seed, float awake)
     return true;
 }
 
-static void scene_free(scene* s)
-{
-    free(s->p), free(s->v), free(s->w), free(s->radius), free(s->awake);
-}
+static void scene_free(scene* s) { free(s->p), free(s->v), free(s->w), free(s->radius), free(s->awake); }
 
 /* Moves the awake bodies by one step, reflected at the walls. */
 static void scene_advance(scene* s)

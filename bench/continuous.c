@@ -55,8 +55,8 @@ static int container_row(const options* o, bool elastic)
     spx_world_get_kinetic_energy(c.world, &e1);
     printf("| container (%s): boxes of 0.1 m at 250 m/s, inside %.0f m wide | %u | %u | %.2f | %.2f | %.0f | "
            "%u | **%u escaped** | most centres past a wall's inner face at once: %u; kinetic energy %.4g -> %.4g J |\n",
-           elastic ? "elastic: e = 1, no friction, no gravity" : "plain: e = 0.05, friction 0.6, gravity", 2.0 * o->inner,
-           c.count, o->steps, total / o->steps, worst, (double)impacts / o->steps, limited, escaped_max,
+           elastic ? "elastic: e = 1, no friction, no gravity" : "plain: e = 0.05, friction 0.6, gravity",
+           2.0 * o->inner, c.count, o->steps, total / o->steps, worst, (double)impacts / o->steps, limited, escaped_max,
            past_max, e0, e1);
     test_container_destroy(&c);
     return 0;
@@ -180,7 +180,8 @@ int bench_continuous(int argc, char** argv)
     bench_machine m;
     bench_machine_probe(&m, NULL);
     bench_print_header(argv[0], &m);
-    printf("| scene | bodies | steps | ms a step | worst ms | impacts a step | steps over the limit | passes | notes |\n");
+    printf(
+        "| scene | bodies | steps | ms a step | worst ms | impacts a step | steps over the limit | passes | notes |\n");
     printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
     int r = container_row(&o, false);
     r |= container_row(&o, true);

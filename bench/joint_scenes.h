@@ -12,15 +12,15 @@ extern "C" {
 #endif
 
 typedef struct bench_joint_body {
-    spx_vec3 position;   /* m, centre; unturned */
-    spx_vec3 half;       /* m */
-    float mass;          /* kg */
-    spx_vec3 velocity;   /* m/s at the start */
+    spx_vec3 position; /* m, centre; unturned */
+    spx_vec3 half;     /* m */
+    float mass;        /* kg */
+    spx_vec3 velocity; /* m/s at the start */
 } bench_joint_body;
 
 typedef struct bench_joint {
-    int a, b;            /* body indices; a = -1: the world (b is always a body) */
-    spx_vec3 anchor;     /* m, world, at the start */
+    int a, b;        /* body indices; a = -1: the world (b is always a body) */
+    spx_vec3 anchor; /* m, world, at the start */
 } bench_joint;
 
 typedef struct bench_joint_scene {
@@ -28,7 +28,7 @@ typedef struct bench_joint_scene {
     int body_count, joint_count;
     bench_joint_body* bodies;
     bench_joint* joints;
-    float dt;            /* s a step */
+    float dt; /* s a step */
     int steps;
 } bench_joint_scene;
 

@@ -32,7 +32,9 @@ static void add_joint(bench_joint_scene* s, int a, int b, spx_vec3 anchor)
 
 static bench_joint_scene make_scene(const char* name)
 {
-    bench_joint_scene s = { name, 0, 0, calloc(256, sizeof(bench_joint_body)), calloc(256, sizeof(bench_joint)), 1.0f / 60.0f, 600 };
+    bench_joint_scene s = {
+        name, 0, 0, calloc(256, sizeof(bench_joint_body)), calloc(256, sizeof(bench_joint)), 1.0f / 60.0f, 600
+    };
     if (strcmp(name, "chain-20") == 0) {
         for (int i = 0; i < 20; ++i) {
             add_body(&s, spx_v3(0.25f + 0.5f * (float)i, 10, 0), spx_v3(0.25f, 0.05f, 0.05f), 1.0f);
@@ -40,17 +42,21 @@ static bench_joint_scene make_scene(const char* name)
         }
     } else if (strcmp(name, "chain-100-heavy") == 0) {
         for (int i = 0; i < 100; ++i) {
-            add_body(&s, spx_v3(0, 60.0f - 0.25f - 0.5f * (float)i, 0), spx_v3(0.05f, 0.25f, 0.05f), i == 99 ? 100.0f : 1.0f);
+            add_body(&s, spx_v3(0, 60.0f - 0.25f - 0.5f * (float)i, 0), spx_v3(0.05f, 0.25f, 0.05f),
+                     i == 99 ? 100.0f : 1.0f);
             add_joint(&s, i - 1, i, spx_v3(0, 60.0f - 0.5f * (float)i, 0));
         }
         s.bodies[99].velocity = spx_v3(2, 0, 0);
     } else if (strcmp(name, "bridge-100") == 0) {
         for (int i = 0; i < 100; ++i) {
             add_body(&s, spx_v3(0.25f + 0.5f * (float)i, 10, 0), spx_v3(0.25f, 0.05f, 1.0f), 2.0f);
-            for (int side = -1; side <= 1; side += 2) add_joint(&s, i - 1, i, spx_v3(0.5f * (float)i, 10, 0.9f * (float)side));
+            for (int side = -1; side <= 1; side += 2)
+                add_joint(&s, i - 1, i, spx_v3(0.5f * (float)i, 10, 0.9f * (float)side));
         }
         for (int side = -1; side <= 1; side += 2) add_joint(&s, -1, 99, spx_v3(50.0f, 10, 0.9f * (float)side));
-        for (int k = 0; k < 20; ++k) add_body(&s, spx_v3(2.0f + 2.4f * (float)k, 11.0f + 0.3f * (float)(k % 3), 0), spx_v3(0.25f, 0.25f, 0.25f), 5.0f);
+        for (int k = 0; k < 20; ++k)
+            add_body(&s, spx_v3(2.0f + 2.4f * (float)k, 11.0f + 0.3f * (float)(k % 3), 0), spx_v3(0.25f, 0.25f, 0.25f),
+                     5.0f);
     } else {
         free(s.bodies), free(s.joints);
         s.bodies = NULL, s.joints = NULL;
@@ -127,7 +133,8 @@ static void sepax_destroy(void* world)
     free(w);
 }
 
-static const bench_joint_peer sepax_engine = { "sepax", sepax_describe, sepax_create, sepax_step, sepax_read, sepax_destroy };
+static const bench_joint_peer sepax_engine = { "sepax",    sepax_describe, sepax_create,
+                                               sepax_step, sepax_read,     sepax_destroy };
 
 /* ---- the measure ----------------------------------------------------------------------------------- */
 
@@ -190,8 +197,8 @@ static int run(const bench_joint_peer* e, const bench_joint_scene* s)
     }
     qsort(errors, (size_t)s->steps, sizeof(float), compare_float);
     const float median = errors[s->steps / 2], p99 = errors[(s->steps * 99) / 100], max = errors[s->steps - 1];
-    printf("%-16s %-8s %9.4f %11.2e %11.2e %11.2e  %s\n", s->name, e->engine, (double)ns * 1e-6 / s->steps, median, p99, max,
-           !finite || max > 1.0f ? "exploded" : "-");
+    printf("%-16s %-8s %9.4f %11.2e %11.2e %11.2e  %s\n", s->name, e->engine, (double)ns * 1e-6 / s->steps, median, p99,
+           max, !finite || max > 1.0f ? "exploded" : "-");
     free(poses);
     free(errors);
     e->destroy(w);
@@ -240,7 +247,8 @@ int bench_joints(int argc, char** argv)
     (void)peers;
 #endif
     for (int k = 0; k < 2 && engines[k]; ++k) printf("# %s\n", engines[k]->describe());
-    printf("%-16s %-8s %9s %11s %11s %11s  %s\n", "scene", "engine", "ms/step", "err median", "err p99", "err max", "exploded");
+    printf("%-16s %-8s %9s %11s %11s %11s  %s\n", "scene", "engine", "ms/step", "err median", "err p99", "err max",
+           "exploded");
     static const char* names[] = { "chain-20", "chain-100-heavy", "bridge-100" };
     int status = 0;
     for (size_t n = 0; n < sizeof names / sizeof names[0]; ++n) {

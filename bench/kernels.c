@@ -19,10 +19,8 @@ static size_t overlap_obb_obb(const bench_pairs* set, uint8_t* out)
 
 static size_t overlap_obb_obb_batch(const bench_pairs* set, uint8_t* out)
 {
-    if (spx_overlap_obb_obb_batch(&set->soa_a, &set->soa_b, set->count, out) == SPX_OK)
-        return 0;
-    for (size_t i = 0; i < set->count; ++i)
-        out[i] = 0;
+    if (spx_overlap_obb_obb_batch(&set->soa_a, &set->soa_b, set->count, out) == SPX_OK) return 0;
+    for (size_t i = 0; i < set->count; ++i) out[i] = 0;
     return set->count;
 }
 
@@ -50,39 +48,39 @@ static size_t overlap_tri_tri(const bench_pairs* set, uint8_t* out)
 
 /* Penetration, sweep and manifold share their bookkeeping: the answer's flag goes to out[i], one
    float of it to the sink. */
-#define PENETRATION_KERNEL(name, call, a_field, b_field)                                   \
-    static size_t name(const bench_pairs* set, uint8_t* out)                               \
-    {                                                                                      \
-        size_t errors = 0;                                                                 \
-        double sum = 0.0;                                                                  \
-        for (size_t i = 0; i < set->count; ++i) {                                          \
-            spx_penetration p = { .overlapping = false };                                  \
-            errors += call(&set->a_field[i], &set->b_field[i], &p) != SPX_OK;              \
-            out[i] = p.overlapping;                                                        \
-            sum += p.depth;                                                                \
-        }                                                                                  \
-        bench_sink += sum;                                                                 \
-        return errors;                                                                     \
+#define PENETRATION_KERNEL(name, call, a_field, b_field)                      \
+    static size_t name(const bench_pairs* set, uint8_t* out)                  \
+    {                                                                         \
+        size_t errors = 0;                                                    \
+        double sum = 0.0;                                                     \
+        for (size_t i = 0; i < set->count; ++i) {                             \
+            spx_penetration p = { .overlapping = false };                     \
+            errors += call(&set->a_field[i], &set->b_field[i], &p) != SPX_OK; \
+            out[i] = p.overlapping;                                           \
+            sum += p.depth;                                                   \
+        }                                                                     \
+        bench_sink += sum;                                                    \
+        return errors;                                                        \
     }
 
 PENETRATION_KERNEL(penetration_obb_obb, spx_penetration_obb_obb, box_a, box_b)
 PENETRATION_KERNEL(penetration_obb_tri, spx_penetration_obb_triangle, box_a, tri_b)
 PENETRATION_KERNEL(penetration_tri_tri, spx_penetration_triangle_triangle, tri_a, tri_b)
 
-#define SWEEP_KERNEL(name, call, a_field, b_field)                                                       \
-    static size_t name(const bench_pairs* set, uint8_t* out)                                             \
-    {                                                                                                    \
-        size_t errors = 0;                                                                               \
-        double sum = 0.0;                                                                                \
-        for (size_t i = 0; i < set->count; ++i) {                                                        \
-            spx_sweep_hit hit = { .state = SPX_SWEEP_MISS };                                             \
-            errors += call(&set->a_field[i], set->vel_a[i], &set->b_field[i], set->vel_b[i], set->tmax, \
-                           &hit) != SPX_OK;                                                              \
-            out[i] = (uint8_t)hit.state;                                                                 \
-            sum += hit.time;                                                                             \
-        }                                                                                                \
-        bench_sink += sum;                                                                               \
-        return errors;                                                                                   \
+#define SWEEP_KERNEL(name, call, a_field, b_field)                                                                 \
+    static size_t name(const bench_pairs* set, uint8_t* out)                                                       \
+    {                                                                                                              \
+        size_t errors = 0;                                                                                         \
+        double sum = 0.0;                                                                                          \
+        for (size_t i = 0; i < set->count; ++i) {                                                                  \
+            spx_sweep_hit hit = { .state = SPX_SWEEP_MISS };                                                       \
+            errors +=                                                                                              \
+                call(&set->a_field[i], set->vel_a[i], &set->b_field[i], set->vel_b[i], set->tmax, &hit) != SPX_OK; \
+            out[i] = (uint8_t)hit.state;                                                                           \
+            sum += hit.time;                                                                                       \
+        }                                                                                                          \
+        bench_sink += sum;                                                                                         \
+        return errors;                                                                                             \
     }
 
 SWEEP_KERNEL(sweep_obb_obb, spx_sweep_obb_obb, box_a, box_b)
@@ -100,8 +98,8 @@ static size_t sweep_obb_obb_batch(const bench_pairs* set, uint8_t* out)
         capacity = hits ? set->count : 0;
         if (!hits) return set->count;
     }
-    if (spx_sweep_obb_obb_batch(&set->soa_a, set->vel_a, &set->soa_b, set->vel_b, set->count, set->tmax, hits)
-        != SPX_OK) {
+    if (spx_sweep_obb_obb_batch(&set->soa_a, set->vel_a, &set->soa_b, set->vel_b, set->count, set->tmax, hits) !=
+        SPX_OK) {
         for (size_t i = 0; i < set->count; ++i) out[i] = 0;
         return set->count;
     }

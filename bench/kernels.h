@@ -11,11 +11,11 @@ typedef size_t bench_kernel_fn(const bench_pairs* set, uint8_t* out);
 
 /// One sepax way of answering a query.
 typedef struct bench_kernel {
-    const char* query;         /* "overlap_obb_obb" */
-    const char* engine;        /* "sepax" or "sepax-batch" */
+    const char* query;  /* "overlap_obb_obb" */
+    const char* engine; /* "sepax" or "sepax-batch" */
     bench_pair_kind kind;
-    bool swept;                /* runs on the swept set of `kind` */
-    const char* reference;     /* the query whose sepax answers this one's must match (yes/no), or NULL */
+    bool swept;            /* runs on the swept set of `kind` */
+    const char* reference; /* the query whose sepax answers this one's must match (yes/no), or NULL */
     bench_kernel_fn* run;
 } bench_kernel;
 

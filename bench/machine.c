@@ -11,29 +11,23 @@
 #include <time.h>
 #include <unistd.h>
 
-static void copy_text(char* dst, size_t size, const char* src)
-{
-    snprintf(dst, size, "%s", src);
-}
+static void copy_text(char* dst, size_t size, const char* src) { snprintf(dst, size, "%s", src); }
 
 /* Keeps a name usable as a directory: letters, digits, '.', '-', '_'. */
 static void sanitize(char* s)
 {
     for (; *s; ++s)
-        if (!isalnum((unsigned char)*s) && *s != '.' && *s != '-' && *s != '_')
-            *s = '_';
+        if (!isalnum((unsigned char)*s) && *s != '.' && *s != '-' && *s != '_') *s = '_';
 }
 
 static void read_cpu_model(char* dst, size_t size)
 {
     copy_text(dst, size, "?");
     FILE* f = fopen("/proc/cpuinfo", "r");
-    if (!f)
-        return;
+    if (!f) return;
     char line[512];
     while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) != 0)
-            continue;
+        if (strncmp(line, "model name", 10) != 0) continue;
         const char* colon = strchr(line, ':');
         if (colon) {
             colon += 1 + (colon[1] == ' ');
@@ -54,15 +48,12 @@ static size_t read_llc_bytes(void)
         int level = 0;
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", index);
         FILE* f = fopen(path, "r");
-        if (!f)
-            break;
-        if (fscanf(f, "%d", &level) != 1)
-            level = 0;
+        if (!f) break;
+        if (fscanf(f, "%d", &level) != 1) level = 0;
         fclose(f);
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", index);
         f = fopen(path, "r");
-        if (!f)
-            continue;
+        if (!f) continue;
         unsigned long value = 0;
         char unit = 0;
         if (fgets(text, sizeof text, f) && sscanf(text, "%lu%c", &value, &unit) >= 1) {
@@ -81,19 +72,16 @@ static void read_load(char* dst, size_t size)
 {
     copy_text(dst, size, "?");
     FILE* f = fopen("/proc/loadavg", "r");
-    if (!f)
-        return;
+    if (!f) return;
     double l1, l5, l15;
-    if (fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3)
-        snprintf(dst, size, "%.2f %.2f %.2f", l1, l5, l15);
+    if (fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3) snprintf(dst, size, "%.2f %.2f %.2f", l1, l5, l15);
     fclose(f);
 }
 
 void bench_machine_probe(bench_machine* m, const char* name)
 {
     memset(m, 0, sizeof *m);
-    if (name && name[0])
-        copy_text(m->name, sizeof m->name, name);
+    if (name && name[0]) copy_text(m->name, sizeof m->name, name);
     else if (gethostname(m->name, sizeof m->name - 1) != 0 || !m->name[0])
         copy_text(m->name, sizeof m->name, "unknown");
     sanitize(m->name);
@@ -107,10 +95,8 @@ void bench_machine_probe(bench_machine* m, const char* name)
     copy_text(m->compiler, sizeof m->compiler, "unknown C compiler");
 #endif
     struct utsname u;
-    if (uname(&u) == 0)
-        snprintf(m->os, sizeof m->os, "%s %s %s", u.sysname, u.release, u.machine);
-    else
-        copy_text(m->os, sizeof m->os, "?");
+    if (uname(&u) == 0) snprintf(m->os, sizeof m->os, "%s %s %s", u.sysname, u.release, u.machine);
+    else copy_text(m->os, sizeof m->os, "?");
 
     time_t now = time(NULL);
     struct tm utc;

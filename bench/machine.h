@@ -6,15 +6,15 @@
 #include <stddef.h>
 
 typedef struct bench_machine {
-    char name[64];             /* --machine=, else the host name; safe as a directory name */
-    char cpu[128];             /* "model name" of /proc/cpuinfo */
-    char compiler[96];         /* the C compiler that built the harness */
-    char os[256];              /* uname: system, release, architecture */
-    char date[32];             /* UTC, ISO 8601 */
-    char stamp[32];            /* UTC, YYYYMMDD-HHMMSS: file names */
-    char load[64];             /* /proc/loadavg at start: a busy machine gives noisy figures */
-    int cpus;                  /* online */
-    size_t llc_bytes;          /* largest cache level of cpu0, 0 when unknown */
+    char name[64];     /* --machine=, else the host name; safe as a directory name */
+    char cpu[128];     /* "model name" of /proc/cpuinfo */
+    char compiler[96]; /* the C compiler that built the harness */
+    char os[256];      /* uname: system, release, architecture */
+    char date[32];     /* UTC, ISO 8601 */
+    char stamp[32];    /* UTC, YYYYMMDD-HHMMSS: file names */
+    char load[64];     /* /proc/loadavg at start: a busy machine gives noisy figures */
+    int cpus;          /* online */
+    size_t llc_bytes;  /* largest cache level of cpu0, 0 when unknown */
 } bench_machine;
 
 /// Fills `m`; `name` overrides the host name when not NULL.

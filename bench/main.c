@@ -23,7 +23,8 @@ static const bench_suite suites[] = {
     { "broad", "the broad phase as a step drives it, at 1k, 10k and 100k bodies (internal API)", bench_broad },
     { "world", "the world scenes step by step with their end state, beside Bullet and ODE", bench_world },
     { "joints", "chains and a bridge of ball joints: time a step and the joints' gap, beside Bullet", bench_joints },
-    { "continuous", "fast bodies: the closed container, the falling scenes with the stage on and off", bench_continuous },
+    { "continuous", "fast bodies: the closed container, the falling scenes with the stage on and off",
+      bench_continuous },
     { "pile", "the falling piles' box-box overlap over their whole settling, on several seeds", bench_pile },
 };
 #define SUITE_COUNT (sizeof suites / sizeof suites[0])

@@ -22,12 +22,13 @@
 
 static void usage(FILE* f)
 {
-    fprintf(f, "usage: sepax_bench mesh-build [options]\n"
-               "  -n=<t1,t2,...>     triangle counts (default 10000,100000; rounded to a torus grid)\n"
-               "  --large            add 1000000 to the default sizes\n"
-               "  --leaf=<k>         spx_mesh_def.leaf_triangles, 1..16 (default 4)\n"
-               "  --shape=<s>        torus (default) or sphere\n"
-               "  (default 7 timed builds a size, at most %d from 1M up; --quick: 10000 triangles, 3 builds)\n",
+    fprintf(f,
+            "usage: sepax_bench mesh-build [options]\n"
+            "  -n=<t1,t2,...>     triangle counts (default 10000,100000; rounded to a torus grid)\n"
+            "  --large            add 1000000 to the default sizes\n"
+            "  --leaf=<k>         spx_mesh_def.leaf_triangles, 1..16 (default 4)\n"
+            "  --shape=<s>        torus (default) or sphere\n"
+            "  (default 7 timed builds a size, at most %d from 1M up; --quick: 10000 triangles, 3 builds)\n",
             LARGE_RUNS);
     bench_common_usage(f);
 }

@@ -25,11 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CAPACITY 256u             /* contact array of the "with contacts" rows */
-#define AGREE 1e-5                /* |sepax - brute| / tmax allowed */
-#define SLOW_NS 20e6              /* a query slower than this runs once a run, at most SLOW_RUNS runs */
+#define CAPACITY 256u /* contact array of the "with contacts" rows */
+#define AGREE 1e-5    /* |sepax - brute| / tmax allowed */
+#define SLOW_NS 20e6  /* a query slower than this runs once a run, at most SLOW_RUNS runs */
 #define SLOW_RUNS 3
-#define ONCE_NS 1e9               /* slower than this: the first call is the only one (the brute force) */
+#define ONCE_NS 1e9 /* slower than this: the first call is the only one (the brute force) */
 #define MAX_RUNS 1000
 #define PI 3.14159265358979323846
 
@@ -37,7 +37,7 @@ typedef struct options {
     int runs;
     double min_ms;
     bool quick, brute, peers;
-    char axis;                     /* the torus axis: 'z' (the standard case) or 'y' (the generator's) */
+    char axis; /* the torus axis: 'z' (the standard case) or 'y' (the generator's) */
     bench_common common;
     bench_output output;
 } options;
@@ -45,8 +45,8 @@ typedef struct options {
 /* ---- output: a table on stdout, CSV to a file or stdout -------------------------------------- */
 
 typedef struct report {
-    bench_report out;              /* the table (stdout, or stderr with the CSV on stdout) and the CSVs */
-    bool csv_columns;              /* the CSV's column line is out (once; the table repeats its own) */
+    bench_report out; /* the table (stdout, or stderr with the CSV on stdout) and the CSVs */
+    bool csv_columns; /* the CSV's column line is out (once; the table repeats its own) */
 } report;
 
 /* A time a query in the unit that keeps 3 or 4 digits. */
@@ -65,18 +65,18 @@ typedef struct row {
     const char* query;
     const char* engine;
     int runs;
-    size_t calls;                  /* queries a timed run */
-    double ns_median, ns_min;      /* a query */
-    double toc;                    /* time of contact (s); NAN when none or not a sweep */
-    long contacts;                 /* contact count; -1 when the engine gives none */
-    double ratio;                  /* ns_median / the reference sepax row's; NAN for none */
+    size_t calls;             /* queries a timed run */
+    double ns_median, ns_min; /* a query */
+    double toc;               /* time of contact (s); NAN when none or not a sweep */
+    long contacts;            /* contact count; -1 when the engine gives none */
+    double ratio;             /* ns_median / the reference sepax row's; NAN for none */
     char note[160];
 } row;
 
 static void columns(report* r)
 {
     fprintf(r->out.table, "\n%-11s %-16s %-20s %11s %11s %11s %9s %11s %8s  %s\n", "scene", "query", "engine",
-                "runs x n", "median", "min", "x sepax", "toc", "contacts", "note");
+            "runs x n", "median", "min", "x sepax", "toc", "contacts", "note");
     if (r->csv_columns) return;
     r->csv_columns = true;
     for (int i = 0; i < r->out.csv_count; ++i)
@@ -185,8 +185,8 @@ typedef struct placed {
     spx_mesh* mesh;
     spx_mesh_instance* instance;
     spx_transform pose;
-    spx_triangle* world;           /* the instance's triangles at `pose`, in mesh order */
-    uint32_t* source;              /* their numbers in the def */
+    spx_triangle* world; /* the instance's triangles at `pose`, in mesh order */
+    uint32_t* source;    /* their numbers in the def */
     uint32_t count;
 } placed;
 
@@ -241,12 +241,12 @@ static spx_result place(test_shape* s, spx_transform pose, placed* out)
 /* One continuous question: a box or mesh A against mesh B. */
 typedef struct scene {
     const char* name;
-    bool box;                      /* A is `obb`, else the mesh `a` */
+    bool box; /* A is `obb`, else the mesh `a` */
     spx_obb obb;
     placed a, b;
     spx_vec3 va, vb;
     float tmax;
-    char what[200];                /* for the header */
+    char what[200]; /* for the header */
 } scene;
 
 static const spx_vec3 zero_v = { 0.0f, 0.0f, 0.0f };
@@ -350,7 +350,7 @@ typedef struct sweep_call {
     scene* s;
     spx_mesh_contact* contacts;
     uint32_t capacity;
-    bool cold;                     /* a new pose (the same values) before each query: an empty cache */
+    bool cold; /* a new pose (the same values) before each query: an empty cache */
     spx_result result;
     spx_mesh_hit hit;
 } sweep_call;
@@ -363,10 +363,10 @@ static bool sepax_sweep(void* context)
         if (!s->box) spx_mesh_instance_set_pose(s->a.instance, &s->a.pose);
         spx_mesh_instance_set_pose(s->b.instance, &s->b.pose);
     }
-    c->result = s->box ? spx_sweep_obb_mesh(&s->obb, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity,
-                                            &c->hit)
-                       : spx_sweep_mesh_mesh(s->a.instance, s->va, s->b.instance, s->vb, s->tmax, c->contacts,
-                                             c->capacity, &c->hit);
+    c->result =
+        s->box ? spx_sweep_obb_mesh(&s->obb, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity, &c->hit)
+               : spx_sweep_mesh_mesh(s->a.instance, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity,
+                                     &c->hit);
     return c->result == SPX_OK;
 }
 
@@ -382,8 +382,8 @@ typedef struct brute_call {
     scene* s;
     spx_sweep_state state;
     float time;
-    uint32_t a, b;                 /* the first pair, def numbers */
-    uint32_t window;               /* pairs in the contact window (or overlapping at t = 0) */
+    uint32_t a, b;   /* the first pair, def numbers */
+    uint32_t window; /* pairs in the contact window (or overlapping at t = 0) */
     size_t errors;
     spx_result first_error;
     brute_hit* hits;
@@ -415,9 +415,9 @@ static bool brute_force(void* context)
     for (uint32_t i = 0; i < na; ++i)
         for (uint32_t j = 0; j < s->b.count; ++j) {
             spx_sweep_hit h;
-            spx_result r = s->box ? spx_sweep_obb_triangle(&s->obb, s->va, &s->b.world[j], s->vb, s->tmax, &h)
-                                  : spx_sweep_triangle_triangle(&s->a.world[i], s->va, &s->b.world[j], s->vb,
-                                                                s->tmax, &h);
+            spx_result r = s->box
+                               ? spx_sweep_obb_triangle(&s->obb, s->va, &s->b.world[j], s->vb, s->tmax, &h)
+                               : spx_sweep_triangle_triangle(&s->a.world[i], s->va, &s->b.world[j], s->vb, s->tmax, &h);
             if (r != SPX_OK) {
                 if (!c->errors++) c->first_error = r;
                 continue;
@@ -435,9 +435,8 @@ static bool brute_force(void* context)
         }
     c->state = !found ? SPX_SWEEP_MISS : start ? SPX_SWEEP_START_OVERLAP : SPX_SWEEP_HIT;
     c->time = best, c->a = best_a, c->b = best_b, c->window = 0;
-    float limit = best + window;   /* as the query computes its window, in float */
-    for (size_t k = 0; k < c->hit_count; ++k)
-        c->window += start ? c->hits[k].time < 0.0f : c->hits[k].time <= limit;
+    float limit = best + window; /* as the query computes its window, in float */
+    for (size_t k = 0; k < c->hit_count; ++k) c->window += start ? c->hits[k].time < 0.0f : c->hits[k].time <= limit;
     return true;
 }
 
@@ -458,17 +457,18 @@ static bool sepax_static(void* context)
         spx_mesh_instance_set_pose(s->a.instance, &s->a.pose);
         spx_mesh_instance_set_pose(s->b.instance, &s->b.pose);
     }
-    c->result = c->overlap_only ? spx_overlap_mesh_mesh(s->a.instance, s->b.instance, &c->overlap)
-                                : spx_penetration_mesh_mesh(s->a.instance, s->b.instance, c->contacts, CAPACITY, &c->hit);
+    c->result = c->overlap_only
+                    ? spx_overlap_mesh_mesh(s->a.instance, s->b.instance, &c->overlap)
+                    : spx_penetration_mesh_mesh(s->a.instance, s->b.instance, c->contacts, CAPACITY, &c->hit);
     return c->result == SPX_OK;
 }
 
 #if defined(SPX_BENCH_HAVE_FCL)
 typedef struct fcl_call {
-    const bench_fcl_mesh* a;       /* a box as its 12 triangles */
+    const bench_fcl_mesh* a; /* a box as its 12 triangles */
     const bench_fcl_mesh* b;
-    spx_vec3 offset;               /* displacement over the interval, or A's offset for collide */
-    size_t max_contacts;           /* 0: continuous */
+    spx_vec3 offset;     /* displacement over the interval, or A's offset for collide */
+    size_t max_contacts; /* 0: continuous */
     int answer;
     double time;
     size_t contacts;
@@ -495,7 +495,7 @@ static bench_fcl_mesh* fcl_box(const spx_obb* box)
     for (int i = 0, n = 0; i < 3; ++i) {
         int j = 1 << ((i + 1) % 3), k = 1 << ((i + 2) % 3);
         for (int side = 0; side < 2; ++side) {
-            int base = side << i;   /* the face's corners in cyclic order: base, +j, +j+k, +k */
+            int base = side << i; /* the face's corners in cyclic order: base, +j, +j+k, +k */
             spx_vec3 q[4] = { corner[base], corner[base | j], corner[base | j | k], corner[base | k] };
             t[n++] = (spx_triangle){ { q[0], q[1], q[2] } };
             t[n++] = (spx_triangle){ { q[0], q[2], q[3] } };
@@ -508,9 +508,9 @@ static bench_fcl_mesh* fcl_box(const spx_obb* box)
 /* ---- running a scene --------------------------------------------------------------------------- */
 
 typedef struct totals {
-    int failures;                  /* scenes not built, sepax calls failed */
-    int disagreements;             /* sepax against the brute force */
-    double sepax_ns, sepax_cold_ns, fcl_ca_ns;   /* the standard case, for the two goals printed at the end */
+    int failures;                              /* scenes not built, sepax calls failed */
+    int disagreements;                         /* sepax against the brute force */
+    double sepax_ns, sepax_cold_ns, fcl_ca_ns; /* the standard case, for the two goals printed at the end */
 } totals;
 
 static row new_row(const scene* s, const char* query, const char* engine)
@@ -527,7 +527,9 @@ static void sweep_row(const report* rep, row* w, const sweep_call* c, const row*
     if (c->hit.state != SPX_SWEEP_MISS) w->toc = c->hit.time;
     w->contacts = (long)c->hit.contact_count;
     if (ref) w->ratio = w->ns_median / ref->ns_median;
-    const char* state = c->hit.state == SPX_SWEEP_MISS ? "miss" : c->hit.state == SPX_SWEEP_HIT ? "hit" : "start overlap";
+    const char* state = c->hit.state == SPX_SWEEP_MISS  ? "miss"
+                        : c->hit.state == SPX_SWEEP_HIT ? "hit"
+                                                        : "start overlap";
     if (c->hit.state == SPX_SWEEP_MISS || c->hit.first.triangle_a == SPX_NO_TRIANGLE)
         snprintf(w->note, sizeof w->note, "%s, first pair (box, %u)", state, c->hit.first.triangle_b);
     else
@@ -585,23 +587,28 @@ static void run_sweeps(const options* o, report* rep, scene* s, totals* sum, boo
             w.contacts = (long)bc.window;
             w.ratio = w.ns_median / ref.ns_median;
             bool both = (bc.state == SPX_SWEEP_MISS) == (hit.state == SPX_SWEEP_MISS);
-            double diff = bc.state != SPX_SWEEP_MISS && hit.state != SPX_SWEEP_MISS ? fabs(hit.time - bc.time) / tmax : 0.0;
+            double diff =
+                bc.state != SPX_SWEEP_MISS && hit.state != SPX_SWEEP_MISS ? fabs(hit.time - bc.time) / tmax : 0.0;
             bool same_pair = bc.a == hit.first.triangle_a && bc.b == hit.first.triangle_b;
-            bool agree = both && diff <= AGREE && (bc.state == SPX_SWEEP_START_OVERLAP) == (hit.state == SPX_SWEEP_START_OVERLAP);
+            bool agree = both && diff <= AGREE &&
+                         (bc.state == SPX_SWEEP_START_OVERLAP) == (hit.state == SPX_SWEEP_START_OVERLAP);
             char pair[48];
             if (bc.a == SPX_NO_TRIANGLE) snprintf(pair, sizeof pair, "(box, %u)", bc.b);
             else snprintf(pair, sizeof pair, "(%u, %u)", bc.a, bc.b);
-            snprintf(w.note, sizeof w.note, "%.3g pairs; |sepax-brute|/tmax %.2g: %s; first pair %s%s%s",
-                     (double)pairs, diff, agree ? "agree" : "DISAGREE", pair,
-                     bc.state == SPX_SWEEP_MISS ? "" : same_pair ? " (the same)" : " (NOT sepax's)",
+            snprintf(w.note, sizeof w.note, "%.3g pairs; |sepax-brute|/tmax %.2g: %s; first pair %s%s%s", (double)pairs,
+                     diff, agree ? "agree" : "DISAGREE", pair,
+                     bc.state == SPX_SWEEP_MISS ? ""
+                     : same_pair                ? " (the same)"
+                                                : " (NOT sepax's)",
                      bc.errors ? "; calls failed" : "");
-            if (bc.state == SPX_SWEEP_MISS) snprintf(w.note, sizeof w.note, "%.3g pairs; miss: %s", (double)pairs,
-                                                     agree ? "agree" : "DISAGREE");
+            if (bc.state == SPX_SWEEP_MISS)
+                snprintf(w.note, sizeof w.note, "%.3g pairs; miss: %s", (double)pairs, agree ? "agree" : "DISAGREE");
             emit(rep, &w);
             if (!agree) {
                 sum->disagreements++;
                 fprintf(stderr,
-                        "sepax_bench mesh-queries: %s: sepax %s at %.9g (pair %u, %u), brute force %s at %.9g (pair %u, %u)\n",
+                        "sepax_bench mesh-queries: %s: sepax %s at %.9g (pair %u, %u), brute force %s at %.9g (pair "
+                        "%u, %u)\n",
                         s->name, hit.state == SPX_SWEEP_MISS ? "miss" : "hit", (double)hit.time, hit.first.triangle_a,
                         hit.first.triangle_b, bc.state == SPX_SWEEP_MISS ? "miss" : "hit", (double)bc.time, bc.a, bc.b);
             }
@@ -621,8 +628,8 @@ static void run_sweeps(const options* o, report* rep, scene* s, totals* sum, boo
         if (!fa || !fb) {
             fprintf(stderr, "sepax_bench mesh-queries: %s: FCL could not build the models\n", s->name);
         } else {
-            spx_vec3 d = spx_v3((s->va.x - s->vb.x) * s->tmax, (s->va.y - s->vb.y) * s->tmax,
-                                (s->va.z - s->vb.z) * s->tmax);
+            spx_vec3 d =
+                spx_v3((s->va.x - s->vb.x) * s->tmax, (s->va.y - s->vb.y) * s->tmax, (s->va.z - s->vb.z) * s->tmax);
             fcl_call fc = { fa, fb, d, 0, 0, 0.0, 0 };
             row w = new_row(s, query, s->box ? "fcl-ca-rss-boxmesh" : "fcl-ca-rss");
             if (!time_query(fcl_query, &fc, o, &w)) {
@@ -663,8 +670,9 @@ static void run_static(const options* o, report* rep, scene* s, totals* sum, flo
         free(contacts);
         return;
     }
-    bench_report_note(&rep->out, "\n%s: A moved by (%.6g, %.6g, %.6g) m (t = %.7g s along its path), B as above; contact array %u", label,
-         (double)d.x, (double)d.y, (double)d.z, (double)t, CAPACITY);
+    bench_report_note(&rep->out,
+                      "\n%s: A moved by (%.6g, %.6g, %.6g) m (t = %.7g s along its path), B as above; contact array %u",
+                      label, (double)d.x, (double)d.y, (double)d.z, (double)t, CAPACITY);
     columns(rep);
 
     static const struct {
@@ -682,7 +690,8 @@ static void run_static(const options* o, report* rep, scene* s, totals* sum, flo
         static_call c = { &at, cases[k].overlap, cases[k].cold, contacts, SPX_OK, { 0 }, false };
         row w = new_row(&at, cases[k].query, cases[k].engine);
         if (!time_query(sepax_static, &c, o, &w)) {
-            fprintf(stderr, "sepax_bench mesh-queries: %s %s: %s\n", label, cases[k].query, spx_result_string(c.result));
+            fprintf(stderr, "sepax_bench mesh-queries: %s %s: %s\n", label, cases[k].query,
+                    spx_result_string(c.result));
             sum->failures++;
             refs[k / 2] = w;
             refs[k / 2].ns_median = NAN;
@@ -698,8 +707,7 @@ static void run_static(const options* o, report* rep, scene* s, totals* sum, flo
             if (c.hit.state == SPX_SWEEP_START_OVERLAP)
                 snprintf(w.note, sizeof w.note, "depth estimate %.3g m, normal (%.3f, %.3f, %.3f)", (double)c.hit.depth,
                          (double)c.hit.normal.x, (double)c.hit.normal.y, (double)c.hit.normal.z);
-            else
-                snprintf(w.note, sizeof w.note, "apart");
+            else snprintf(w.note, sizeof w.note, "apart");
         }
         emit(rep, &w);
     }
@@ -762,7 +770,8 @@ static int own_option(int argc, char** argv, int* i, void* context)
         if (*end || !(ms >= 0.0 && ms <= 1e5)) return fprintf(stderr, "%s: --min-ms wants 0..100000\n", argv[0]), -1;
         o->min_ms = ms;
     } else if ((v = bench_option_value(argv[*i], "--axis"))) {
-        if (strcmp(v, "z") != 0 && strcmp(v, "y") != 0) return fprintf(stderr, "%s: --axis wants z or y\n", argv[0]), -1;
+        if (strcmp(v, "z") != 0 && strcmp(v, "y") != 0)
+            return fprintf(stderr, "%s: --axis wants z or y\n", argv[0]), -1;
         o->axis = v[0];
     } else if (strcmp(argv[*i], "--no-brute") == 0) {
         o->brute = false;
@@ -799,22 +808,22 @@ int bench_mesh_queries(int argc, char** argv)
     bench_machine m;
     char save_path[1200];
     report rep = { .csv_columns = false };
-    if (bench_output_open(&o.output, program, "mesh_query-", &m, &rep.out, save_path, sizeof save_path) != 0)
-        return 1;
+    if (bench_output_open(&o.output, program, "mesh_query-", &m, &rep.out, save_path, sizeof save_path) != 0) return 1;
     bench_report_header(&rep.out, program, &m, "", &o.output);
 #if defined(SPX_BENCH_HAVE_FCL)
     bench_report_note(&rep.out, "peers: %s%s", bench_fcl_mesh_version(), o.peers ? "" : " (skipped: --no-peers)");
 #else
     bench_report_note(&rep.out, "peers: none (configure with -DSEPAX_BENCH_PEERS=ON)");
 #endif
-    bench_report_note(&rep.out, "runs: %d (median and min of the time a query)  min run: %.1f ms  contact array: %u%s%s", o.runs, o.min_ms,
-         CAPACITY, o.quick ? "  QUICK: coarse meshes" : "", o.brute ? "" : "  (no brute force)");
+    bench_report_note(&rep.out,
+                      "runs: %d (median and min of the time a query)  min run: %.1f ms  contact array: %u%s%s", o.runs,
+                      o.min_ms, CAPACITY, o.quick ? "  QUICK: coarse meshes" : "", o.brute ? "" : "  (no brute force)");
 
     totals sum = { 0, 0, NAN, NAN, NAN };
     scene s;
     if (scene_tori(&s, &o)) {
         run_sweeps(&o, &rep, &s, &sum, true);
-    /* The static queries where the sweep says A first touches B, and 1 cm further in. At the
+        /* The static queries where the sweep says A first touches B, and 1 cm further in. At the
            time of contact itself, A's position rounded to float lands either side of touching (on
            the standard case 4e-8 m short: apart); 1e-6 of tmax later (2 um) it touches for sure. */
         sweep_call c = { &s, NULL, 0, false, SPX_OK, { 0 } };
@@ -841,13 +850,16 @@ int bench_mesh_queries(int argc, char** argv)
     }
 
     char a[32], b[32];
-    bench_report_note(&rep.out, "\ngoal (standard case%s): sepax %s a query (%s with a new pose), under 1 ms: %s", o.quick ? ", QUICK meshes" : "",
-         human(sum.sepax_ns, a), human(sum.sepax_cold_ns, b), sum.sepax_ns < 1e6 && sum.sepax_cold_ns < 1e6 ? "yes" : "NO");
+    bench_report_note(&rep.out, "\ngoal (standard case%s): sepax %s a query (%s with a new pose), under 1 ms: %s",
+                      o.quick ? ", QUICK meshes" : "", human(sum.sepax_ns, a), human(sum.sepax_cold_ns, b),
+                      sum.sepax_ns < 1e6 && sum.sepax_cold_ns < 1e6 ? "yes" : "NO");
     if (sum.fcl_ca_ns == sum.fcl_ca_ns)
-        bench_report_note(&rep.out, "FCL conservative advancement / sepax: %.0fx (%.0fx against the new-pose figure), at least 100x: %s",
-             sum.fcl_ca_ns / sum.sepax_ns, sum.fcl_ca_ns / sum.sepax_cold_ns,
-             sum.fcl_ca_ns >= 100.0 * sum.sepax_cold_ns ? "yes" : "NO");
-    bench_report_note(&rep.out, "sepax calls failed or scenes not built: %d; disagreements with the brute force: %d%s", sum.failures,
-         sum.disagreements, o.brute ? "" : " (not run)");
+        bench_report_note(
+            &rep.out,
+            "FCL conservative advancement / sepax: %.0fx (%.0fx against the new-pose figure), at least 100x: %s",
+            sum.fcl_ca_ns / sum.sepax_ns, sum.fcl_ca_ns / sum.sepax_cold_ns,
+            sum.fcl_ca_ns >= 100.0 * sum.sepax_cold_ns ? "yes" : "NO");
+    bench_report_note(&rep.out, "sepax calls failed or scenes not built: %d; disagreements with the brute force: %d%s",
+                      sum.failures, sum.disagreements, o.brute ? "" : " (not run)");
     return bench_output_close(&rep.out, &o.output, program, save_path, sum.failures ? 3 : sum.disagreements ? 4 : 0);
 }

@@ -103,8 +103,8 @@ void bench_output_usage(FILE* f, const char* prefix)
             prefix, SPX_BENCH_RESULTS_DIR);
 }
 
-int bench_output_open(const bench_output* o, const char* program, const char* prefix, bench_machine* m,
-                      bench_report* r, char* save_path, size_t save_size)
+int bench_output_open(const bench_output* o, const char* program, const char* prefix, bench_machine* m, bench_report* r,
+                      char* save_path, size_t save_size)
 {
     bench_machine_probe(m, o->machine);
     save_path[0] = '\0';
@@ -146,8 +146,7 @@ void bench_print_header(const char* program, const bench_machine* m)
            bench_optimised_note());
 }
 
-int bench_output_close(bench_report* r, const bench_output* o, const char* program, const char* save_path,
-                       int status)
+int bench_output_close(bench_report* r, const bench_output* o, const char* program, const char* save_path, int status)
 {
     if (!bench_report_close(r)) status = 1;
     if (o->save) fprintf(stderr, "%s: wrote %s\n", program, save_path);

@@ -30,14 +30,10 @@ static uint64_t splitmix64(uint64_t* x)
 
 static void rng_seed(rng* r, uint64_t seed)
 {
-    for (int i = 0; i < 4; ++i)
-        r->s[i] = splitmix64(&seed);
+    for (int i = 0; i < 4; ++i) r->s[i] = splitmix64(&seed);
 }
 
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 static uint64_t rng_next(rng* r)
 {
@@ -53,15 +49,9 @@ static uint64_t rng_next(rng* r)
 }
 
 /* [0, 1) with 53 random bits. */
-static double rng_unit(rng* r)
-{
-    return (double)(rng_next(r) >> 11) * 0x1.0p-53;
-}
+static double rng_unit(rng* r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
 
-static double rng_range(rng* r, double lo, double hi)
-{
-    return lo + (hi - lo) * rng_unit(r);
-}
+static double rng_range(rng* r, double lo, double hi) { return lo + (hi - lo) * rng_unit(r); }
 
 /* Uniform in the unit ball, by rejection from the cube (52% accepted). */
 static void rng_ball(rng* r, double out[3])
@@ -79,10 +69,7 @@ static void rng_ball(rng* r, double out[3])
 
 /* ---- small double vector helpers ------------------------------------------------------------- */
 
-static double dot(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
+static double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 static void cross(const double a[3], const double b[3], double out[3])
 {
@@ -95,8 +82,7 @@ static double normalize(double v[3])
 {
     double len = sqrt(dot(v, v));
     if (len > 0.0)
-        for (int k = 0; k < 3; ++k)
-            v[k] /= len;
+        for (int k = 0; k < 3; ++k) v[k] /= len;
     return len;
 }
 
@@ -104,8 +90,7 @@ static double normalize(double v[3])
    where the direction would be noise). */
 static void rng_direction(rng* r, double out[3])
 {
-    do
-        rng_ball(r, out);
+    do rng_ball(r, out);
     while (dot(out, out) < 1e-4);
     normalize(out);
 }
@@ -114,34 +99,28 @@ static void rng_direction(rng* r, double out[3])
 
 typedef struct piece {
     bool box;
-    double center[3];          /* box; zero while a pair is being built */
-    double half[3];            /* box */
-    double axis[3][3];         /* box: axis[i] is axis i */
-    double v[3][3];            /* triangle corners (around its centroid while a pair is being built) */
+    double center[3];  /* box; zero while a pair is being built */
+    double half[3];    /* box */
+    double axis[3][3]; /* box: axis[i] is axis i */
+    double v[3][3];    /* triangle corners (around its centroid while a pair is being built) */
 } piece;
 
 /* Mixed sizes over almost two decades without exp(): 0.05 m times 2^k, k in 0..5, times [1, 2). */
-static double piece_size(rng* r)
-{
-    return 0.05 * (double)(1u << (rng_next(r) % 6u)) * rng_range(r, 1.0, 2.0);
-}
+static double piece_size(rng* r) { return 0.05 * (double)(1u << (rng_next(r) % 6u)) * rng_range(r, 1.0, 2.0); }
 
-static double round_float(double x)
-{
-    return (double)(float)x;
-}
+static double round_float(double x) { return (double)(float)x; }
 
 /* Box axes from a unit quaternion (x, y, z, w), rounded to the floats the set will hold. */
 static void set_axes(piece* p, double qx, double qy, double qz, double qw)
 {
-    double m[3][3] = { /* row i, column j; column j is axis j */
+    double m[3][3] = {
+        /* row i, column j; column j is axis j */
         { 1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qz * qw), 2 * (qx * qz + qy * qw) },
         { 2 * (qx * qy + qz * qw), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qx * qw) },
         { 2 * (qx * qz - qy * qw), 2 * (qy * qz + qx * qw), 1 - 2 * (qx * qx + qy * qy) },
     };
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            p->axis[j][i] = round_float(m[i][j]);
+        for (int j = 0; j < 3; ++j) p->axis[j][i] = round_float(m[i][j]);
 }
 
 /* A box with per-axis half extents in [0.1, 1] of its size (aspect up to 10:1) and a uniformly
@@ -189,14 +168,13 @@ static void rng_circle(rng* r, double* c, double* s)
 static void make_resting_box(rng* r, piece* p, double size, double max_half_sin)
 {
     p->box = true;
-    for (int i = 0; i < 3; ++i)
-        p->center[i] = 0.0;
+    for (int i = 0; i < 3; ++i) p->center[i] = 0.0;
     p->half[0] = round_float(size * rng_range(r, 0.5, 1.0));
     p->half[1] = round_float(size * rng_range(r, 0.15, 0.6));
     p->half[2] = round_float(size * rng_range(r, 0.5, 1.0));
     double yc, ys, tx, tz;
-    rng_circle(r, &yc, &ys);            /* yaw quaternion (0, ys, 0, yc): half-angle uniform */
-    rng_circle(r, &tx, &tz);            /* tilt axis (tx, 0, tz) */
+    rng_circle(r, &yc, &ys); /* yaw quaternion (0, ys, 0, yc): half-angle uniform */
+    rng_circle(r, &tx, &tz); /* tilt axis (tx, 0, tz) */
     double st = rng_range(r, 0.0, max_half_sin), ct = sqrt(1.0 - st * st);
     /* tilt * yaw, with tilt = (st tx, 0, st tz, ct) */
     double ax = st * tx, az = st * tz;
@@ -216,8 +194,7 @@ static void make_resting_pair(rng* r, piece* a, piece* b, double u[3])
     make_resting_box(r, b, size * rng_range(r, 0.67, 1.5), rng_next(r) % 4u == 0 ? 0.09 : 0.0005);
     double lean[3];
     rng_ball(r, lean);
-    for (int c = 0; c < 3; ++c)
-        u[c] = a->axis[1][c] + 0.3 * (lean[0] * a->axis[0][c] + lean[2] * a->axis[2][c]);
+    for (int c = 0; c < 3; ++c) u[c] = a->axis[1][c] + 0.3 * (lean[0] * a->axis[0][c] + lean[2] * a->axis[2][c]);
     normalize(u);
 }
 
@@ -236,16 +213,14 @@ static void make_triangle(rng* r, piece* p)
             }
         }
         for (int k = 0; k < 3; ++k)
-            for (int c = 0; c < 3; ++c)
-                p->v[k][c] = round_float(p->v[k][c] - mean[c]);
+            for (int c = 0; c < 3; ++c) p->v[k][c] = round_float(p->v[k][c] - mean[c]);
         double e1[3], e2[3], n[3];
         for (int c = 0; c < 3; ++c) {
             e1[c] = p->v[1][c] - p->v[0][c];
             e2[c] = p->v[2][c] - p->v[0][c];
         }
         cross(e1, e2, n);
-        if (0.5 * sqrt(dot(n, n)) >= 0.01 * size * size)
-            break;
+        if (0.5 * sqrt(dot(n, n)) >= 0.01 * size * size) break;
     }
     p->box = false;
 }
@@ -263,8 +238,7 @@ static void add_axis(axis_set* s, const double l[3])
 {
     double v[3] = { l[0], l[1], l[2] };
     /* Cross products of nearly parallel edges are noise; the face axes cover those pairs. */
-    if (normalize(v) < 1e-6 || s->count == MAX_AXES)
-        return;
+    if (normalize(v) < 1e-6 || s->count == MAX_AXES) return;
     memcpy(s->l[s->count++], v, sizeof v);
 }
 
@@ -280,8 +254,7 @@ static void piece_features(const piece* p, axis_set* faces, double edges[3][3])
     }
     double n[3], e[3][3];
     for (int k = 0; k < 3; ++k)
-        for (int c = 0; c < 3; ++c)
-            e[k][c] = p->v[(k + 1) % 3][c] - p->v[k][c];
+        for (int c = 0; c < 3; ++c) e[k][c] = p->v[(k + 1) % 3][c] - p->v[k][c];
     cross(e[0], e[1], n);
     add_axis(faces, n);
     for (int k = 0; k < 3; ++k) {
@@ -296,8 +269,7 @@ static void project(const piece* p, const double l[3], double* lo, double* hi)
 {
     if (p->box) {
         double r = 0.0, c = dot(p->center, l);
-        for (int i = 0; i < 3; ++i)
-            r += p->half[i] * fabs(dot(p->axis[i], l));
+        for (int i = 0; i < 3; ++i) r += p->half[i] * fabs(dot(p->axis[i], l));
         *lo = c - r;
         *hi = c + r;
         return;
@@ -334,8 +306,7 @@ static double touching_distance(const piece* a, const piece* b, const double u[3
     double best = HUGE_VAL;
     for (int k = 0; k < axes.count; ++k) {
         double a0, a1, b0, b1, s = dot(u, axes.l[k]);
-        if (fabs(s) < 1e-12)
-            continue;
+        if (fabs(s) < 1e-12) continue;
         project(a, axes.l[k], &a0, &a1);
         project(b, axes.l[k], &b0, &b1);
         double d = s > 0.0 ? (a1 - b0) / s : (b1 - a0) / -s;
@@ -363,15 +334,13 @@ static void piece_from_box(const spx_obb* box, piece* p)
     p->box = true;
     v3(box->center, p->center);
     v3(box->half_extents, p->half);
-    for (int i = 0; i < 3; ++i)
-        v3(box->rotation.col[i], p->axis[i]);
+    for (int i = 0; i < 3; ++i) v3(box->rotation.col[i], p->axis[i]);
 }
 
 static void piece_from_triangle(const spx_triangle* t, piece* p)
 {
     p->box = false;
-    for (int k = 0; k < 3; ++k)
-        v3(t->v[k], p->v[k]);
+    for (int k = 0; k < 3; ++k) v3(t->v[k], p->v[k]);
 }
 
 /* relative: velocity of B relative to A (m/s), NULL for the static question. */
@@ -386,8 +355,7 @@ static bool exact_answer(const piece* a, const piece* b, const double* relative,
         project(b, axes.l[k], &b0, &b1);
         double s = relative ? dot(relative, axes.l[k]) : 0.0;
         if (s == 0.0) {
-            if (b0 > a1 || b1 < a0)
-                return false;
+            if (b0 > a1 || b1 < a0) return false;
             continue;
         }
         /* On this axis they overlap while b0 + s t <= a1 and b1 + s t >= a0. */
@@ -395,24 +363,19 @@ static bool exact_answer(const piece* a, const piece* b, const double* relative,
         double exit = s > 0.0 ? (a1 - b0) / s : (a0 - b1) / s;
         first = enter > first ? enter : first;
         last = exit < last ? exit : last;
-        if (first > last)
-            return false;
+        if (first > last) return false;
     }
     return true;
 }
 
 /* ---- placing pieces -------------------------------------------------------------------------- */
 
-static spx_vec3 to_vec3(const double v[3])
-{
-    return spx_v3((float)v[0], (float)v[1], (float)v[2]);
-}
+static spx_vec3 to_vec3(const double v[3]) { return spx_v3((float)v[0], (float)v[1], (float)v[2]); }
 
 static bool store_box(const piece* p, const double center[3], spx_obb* out)
 {
     spx_mat3 rotation;
-    for (int i = 0; i < 3; ++i)
-        rotation.col[i] = to_vec3(p->axis[i]);
+    for (int i = 0; i < 3; ++i) rotation.col[i] = to_vec3(p->axis[i]);
     return spx_obb_from_matrix(to_vec3(center), to_vec3(p->half), &rotation, out) == SPX_OK;
 }
 
@@ -444,8 +407,7 @@ bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t
 
     bool resting = kind == BENCH_OBB_OBB_RESTING;
     bool a_box = kind != BENCH_TRI_TRI, b_box = kind == BENCH_OBB_OBB || resting;
-    if (resting && swept)
-        return false;
+    if (resting && swept) return false;
     out->box_a = alloc_array(count, sizeof(spx_obb), a_box);
     out->tri_a = alloc_array(count, sizeof(spx_triangle), !a_box);
     out->box_b = alloc_array(count, sizeof(spx_obb), b_box);
@@ -454,8 +416,8 @@ bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t
     out->vel_b = alloc_array(count, sizeof(spx_vec3), swept);
     out->built = alloc_array(count, sizeof(float), true);
     out->exact = alloc_array(count, sizeof(uint8_t), true);
-    if (!out->built || !out->exact || (a_box ? !out->box_a : !out->tri_a) || (b_box ? !out->box_b : !out->tri_b)
-        || (swept && (!out->vel_a || !out->vel_b))) {
+    if (!out->built || !out->exact || (a_box ? !out->box_a : !out->tri_a) || (b_box ? !out->box_b : !out->tri_b) ||
+        (swept && (!out->vel_a || !out->vel_b))) {
         bench_pairs_free(out);
         return false;
     }
@@ -463,26 +425,18 @@ bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t
     for (size_t i = 0; i < count; ++i) {
         piece a = { .box = false }, b = { .box = false };
         double ca[3], cb[3], u[3];
-        if (resting)
-            make_resting_pair(&r, &a, &b, u);
+        if (resting) make_resting_pair(&r, &a, &b, u);
         else {
-            if (a_box)
-                make_box(&r, &a);
-            else
-                make_triangle(&r, &a);
-            if (b_box)
-                make_box(&r, &b);
-            else
-                make_triangle(&r, &b);
+            if (a_box) make_box(&r, &a);
+            else make_triangle(&r, &a);
+            if (b_box) make_box(&r, &b);
+            else make_triangle(&r, &b);
         }
-        for (int c = 0; c < 3; ++c)
-            ca[c] = round_float(rng_range(&r, -20.0, 20.0));
-        if (!resting)
-            rng_direction(&r, u);
+        for (int c = 0; c < 3; ++c) ca[c] = round_float(rng_range(&r, -20.0, 20.0));
+        if (!resting) rng_direction(&r, u);
         double touch = touching_distance(&a, &b, u);
         double f = swept ? rng_range(&r, 1.02, 2.0) : resting ? rng_range(&r, 0.99, 1.005) : rng_range(&r, 0.5, 1.5);
-        for (int c = 0; c < 3; ++c)
-            cb[c] = ca[c] + f * touch * u[c];
+        for (int c = 0; c < 3; ++c) cb[c] = ca[c] + f * touch * u[c];
         if (swept) {
             /* B closes on A along -u and touches at g * tmax; a common drift keeps both moving. */
             double g = rng_range(&r, 0.05, 1.95);
@@ -505,21 +459,16 @@ bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t
             bench_pairs_free(out);
             return false;
         }
-        if (a_box)
-            piece_from_box(&out->box_a[i], &a);
-        else
-            piece_from_triangle(&out->tri_a[i], &a);
-        if (b_box)
-            piece_from_box(&out->box_b[i], &b);
-        else
-            piece_from_triangle(&out->tri_b[i], &b);
+        if (a_box) piece_from_box(&out->box_a[i], &a);
+        else piece_from_triangle(&out->tri_a[i], &a);
+        if (b_box) piece_from_box(&out->box_b[i], &b);
+        else piece_from_triangle(&out->tri_b[i], &b);
         double relative[3];
         if (swept) {
             double va[3], vb[3];
             v3(out->vel_a[i], va);
             v3(out->vel_b[i], vb);
-            for (int c = 0; c < 3; ++c)
-                relative[c] = vb[c] - va[c];
+            for (int c = 0; c < 3; ++c) relative[c] = vb[c] - va[c];
         }
         out->exact[i] = exact_answer(&a, &b, swept ? relative : NULL, (double)out->tmax);
         out->built_hits += (out->built[i] < 0.0f);
@@ -531,17 +480,13 @@ bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t
 
 bool bench_pairs_make_soa(bench_pairs* set)
 {
-    if (set->kind != BENCH_OBB_OBB)
-        return false;
-    if (set->soa_storage)
-        return true;
+    if (set->kind != BENCH_OBB_OBB) return false;
+    if (set->soa_storage) return true;
     /* 15 arrays a side, each padded to 64 bytes so every array starts on a cache line. */
     size_t stride = (set->count + 15) / 16 * 16;
-    if (stride == 0)
-        stride = 16;
+    if (stride == 0) stride = 16;
     set->soa_storage = aligned_alloc(64, 2 * 15 * stride * sizeof(float));
-    if (!set->soa_storage)
-        return false;
+    if (!set->soa_storage) return false;
     float* next = set->soa_storage;
     spx_obb_soa* sides[2] = { &set->soa_a, &set->soa_b };
     for (int s = 0; s < 2; ++s) {
@@ -551,13 +496,12 @@ bool bench_pairs_make_soa(bench_pairs* set)
             soa->half_extents[k] = next + stride;
         }
         for (int i = 0; i < 3; ++i)
-            for (int k = 0; k < 3; ++k, next += stride)
-                soa->axis[i][k] = next;
+            for (int k = 0; k < 3; ++k, next += stride) soa->axis[i][k] = next;
         soa->capacity = set->count;
     }
     for (size_t i = 0; i < set->count; ++i)
-        if (spx_obb_soa_set(&set->soa_a, i, &set->box_a[i]) != SPX_OK
-            || spx_obb_soa_set(&set->soa_b, i, &set->box_b[i]) != SPX_OK) {
+        if (spx_obb_soa_set(&set->soa_a, i, &set->box_a[i]) != SPX_OK ||
+            spx_obb_soa_set(&set->soa_b, i, &set->box_b[i]) != SPX_OK) {
             free(set->soa_storage);
             set->soa_storage = NULL;
             return false;

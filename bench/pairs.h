@@ -12,7 +12,7 @@ typedef enum bench_pair_kind {
     BENCH_OBB_OBB = 0,
     BENCH_OBB_TRI,
     BENCH_TRI_TRI,
-    BENCH_OBB_OBB_RESTING,     /* B stacked on A, as a solver sees resting boxes; static only */
+    BENCH_OBB_OBB_RESTING, /* B stacked on A, as a solver sees resting boxes; static only */
     BENCH_PAIR_KIND_COUNT
 } bench_pair_kind;
 
@@ -32,19 +32,19 @@ typedef struct bench_pairs {
     bench_pair_kind kind;
     bool swept;
     size_t count;
-    uint64_t seed;             /* this set's own seed, derived from the run's seed */
-    spx_obb* box_a;            /* OBB_OBB, OBB_TRI */
-    spx_obb* box_b;            /* OBB_OBB */
-    spx_triangle* tri_a;       /* TRI_TRI */
-    spx_triangle* tri_b;       /* OBB_TRI, TRI_TRI */
-    spx_vec3* vel_a;           /* swept sets: m/s */
+    uint64_t seed;       /* this set's own seed, derived from the run's seed */
+    spx_obb* box_a;      /* OBB_OBB, OBB_TRI */
+    spx_obb* box_b;      /* OBB_OBB */
+    spx_triangle* tri_a; /* TRI_TRI */
+    spx_triangle* tri_b; /* OBB_TRI, TRI_TRI */
+    spx_vec3* vel_a;     /* swept sets: m/s */
     spx_vec3* vel_b;
-    float tmax;                /* s, swept sets */
-    float* built;              /* a pair: f - 1 (static) or g - 1 (swept) it was built with; < 0 overlaps or hits */
-    uint8_t* exact;            /* a pair: 1 when it overlaps (hits) in exact arithmetic on the stored floats */
-    size_t built_hits;         /* pairs built to overlap (static) or to hit within tmax (swept) */
-    size_t exact_hits;         /* pairs that do, on the stored floats */
-    spx_obb_soa soa_a, soa_b;  /* OBB_OBB: structure-of-arrays copies, after bench_pairs_make_soa */
+    float tmax;               /* s, swept sets */
+    float* built;             /* a pair: f - 1 (static) or g - 1 (swept) it was built with; < 0 overlaps or hits */
+    uint8_t* exact;           /* a pair: 1 when it overlaps (hits) in exact arithmetic on the stored floats */
+    size_t built_hits;        /* pairs built to overlap (static) or to hit within tmax (swept) */
+    size_t exact_hits;        /* pairs that do, on the stored floats */
+    spx_obb_soa soa_a, soa_b; /* OBB_OBB: structure-of-arrays copies, after bench_pairs_make_soa */
     float* soa_storage;
 } bench_pairs;
 

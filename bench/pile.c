@@ -26,9 +26,9 @@
 #define DEEP 0.02f
 
 /* The seeds: the scene's own first, then fixed others. */
-static const uint64_t seeds[] = { TEST_SCENE_FALLING_SEED, 0x1234567ull, 0xABCDEF01ull, 0x5DEECE66Dull,
-                                  0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull, 0x27D4EB2F165667C5ull,
-                                  0x94D049BB133111EBull };
+static const uint64_t seeds[] = { TEST_SCENE_FALLING_SEED, 0x1234567ull,          0xABCDEF01ull,
+                                  0x5DEECE66Dull,          0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull,
+                                  0x27D4EB2F165667C5ull,   0x94D049BB133111EBull };
 #define SEED_COUNT (sizeof seeds / sizeof seeds[0])
 
 typedef struct pile_figures {
@@ -85,10 +85,11 @@ static bool run_pile(bool mesh, uint64_t seed, pile_figures* out)
 
 static void usage(FILE* f)
 {
-    fprintf(f, "usage: sepax_bench pile [options]\n"
-               "  --seeds=<n>        piles a scene, 1..%zu (default 3; --quick 1)\n"
-               "  --csv              CSV on stdout\n"
-               "  (one run a pile: --runs does not apply)\n",
+    fprintf(f,
+            "usage: sepax_bench pile [options]\n"
+            "  --seeds=<n>        piles a scene, 1..%zu (default 3; --quick 1)\n"
+            "  --csv              CSV on stdout\n"
+            "  (one run a pile: --runs does not apply)\n",
             SEED_COUNT);
     bench_common_usage(f);
 }

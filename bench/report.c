@@ -11,8 +11,7 @@ bool bench_report_open(bench_report* r, const char* csv_path, const char* save_p
     r->table = stdout;
     const char* paths[BENCH_MAX_CSV] = { csv_path, save_path };
     for (int i = 0; i < BENCH_MAX_CSV; ++i) {
-        if (!paths[i])
-            continue;
+        if (!paths[i]) continue;
         if (strcmp(paths[i], "-") == 0) {
             r->table = stderr;
             r->csv[r->csv_count] = stdout;
@@ -39,8 +38,7 @@ void bench_report_note(bench_report* r, const char* format, ...)
     va_end(args);
     fprintf(r->table, "%s\n", line);
     const char* text = line + strspn(line, "\n"); /* the table's blank lines stay out of the CSV */
-    for (int i = 0; i < r->csv_count; ++i)
-        fprintf(r->csv[i], "# %s\n", text);
+    for (int i = 0; i < r->csv_count; ++i) fprintf(r->csv[i], "# %s\n", text);
 }
 
 void bench_report_remark(bench_report* r, const char* format, ...)
@@ -65,24 +63,19 @@ void bench_report_columns(bench_report* r)
 void bench_report_row(bench_report* r, const bench_row* row)
 {
     char ratio[32] = "-", disagree[32] = "-";
-    if (row->ratio >= 0.0)
-        snprintf(ratio, sizeof ratio, "%.2f", row->ratio);
-    if (row->disagreements >= 0)
-        snprintf(disagree, sizeof disagree, "%lld", row->disagreements);
+    if (row->ratio >= 0.0) snprintf(ratio, sizeof ratio, "%.2f", row->ratio);
+    if (row->disagreements >= 0) snprintf(disagree, sizeof disagree, "%lld", row->disagreements);
     fprintf(r->table, "%-24s %-8s %-12s %8zu %6zu %10.2f %10.2f %9s %8zu %8s %8lld %6zu\n", row->query, row->set,
             row->engine, row->pairs, row->passes, row->ns_median, row->ns_min, ratio, row->hits, disagree,
             row->vs_exact, row->errors);
     fflush(r->table);
-    if (row->ratio >= 0.0)
-        snprintf(ratio, sizeof ratio, "%.4f", row->ratio);
-    else
-        ratio[0] = '\0';
-    if (row->disagreements < 0)
-        disagree[0] = '\0';
+    if (row->ratio >= 0.0) snprintf(ratio, sizeof ratio, "%.4f", row->ratio);
+    else ratio[0] = '\0';
+    if (row->disagreements < 0) disagree[0] = '\0';
     for (int i = 0; i < r->csv_count; ++i) {
-        fprintf(r->csv[i], "%s,%s,%s,%zu,%d,%zu,%.3f,%.3f,%s,%zu,%s,%lld,%zu\n", row->query, row->set,
-                row->engine, row->pairs, row->runs, row->passes, row->ns_median, row->ns_min, ratio, row->hits,
-                disagree, row->vs_exact, row->errors);
+        fprintf(r->csv[i], "%s,%s,%s,%zu,%d,%zu,%.3f,%.3f,%s,%zu,%s,%lld,%zu\n", row->query, row->set, row->engine,
+                row->pairs, row->runs, row->passes, row->ns_median, row->ns_min, ratio, row->hits, disagree,
+                row->vs_exact, row->errors);
         fflush(r->csv[i]);
     }
 }
@@ -91,10 +84,8 @@ bool bench_report_close(bench_report* r)
 {
     bool ok = true;
     for (int i = 0; i < r->csv_count; ++i) {
-        if (r->csv_owned[i])
-            ok &= fclose(r->csv[i]) == 0;
-        else
-            ok &= fflush(r->csv[i]) == 0;
+        if (r->csv_owned[i]) ok &= fclose(r->csv[i]) == 0;
+        else ok &= fflush(r->csv[i]) == 0;
     }
     r->csv_count = 0;
     return ok;

@@ -9,24 +9,24 @@
 /// One measured (query, set, engine).
 typedef struct bench_row {
     const char* query;
-    const char* set;           /* "hot" or "streamed" */
+    const char* set; /* "hot" or "streamed" */
     const char* engine;
     size_t pairs;
     int runs;
-    size_t passes;             /* full passes over the set in one timed run */
-    double ns_median;          /* ns a query, median over the runs */
+    size_t passes;    /* full passes over the set in one timed run */
+    double ns_median; /* ns a query, median over the runs */
     double ns_min;
-    double ratio;              /* sepax ns / this engine's ns (< 1: sepax faster); < 0 unknown */
-    size_t hits;               /* pairs answered overlap / hit / at least one point */
-    long long disagreements;   /* yes/no answers that differ from the reference; < 0 none to compare */
-    long long vs_exact;        /* yes/no answers that differ from the exact one (double, on the same floats) */
-    size_t errors;             /* calls that did not return SPX_OK */
+    double ratio;            /* sepax ns / this engine's ns (< 1: sepax faster); < 0 unknown */
+    size_t hits;             /* pairs answered overlap / hit / at least one point */
+    long long disagreements; /* yes/no answers that differ from the reference; < 0 none to compare */
+    long long vs_exact;      /* yes/no answers that differ from the exact one (double, on the same floats) */
+    size_t errors;           /* calls that did not return SPX_OK */
 } bench_row;
 
 #define BENCH_MAX_CSV 2
 
 typedef struct bench_report {
-    FILE* table;               /* stdout, or stderr when the CSV goes to stdout */
+    FILE* table; /* stdout, or stderr when the CSV goes to stdout */
     FILE* csv[BENCH_MAX_CSV];
     bool csv_owned[BENCH_MAX_CSV];
     int csv_count;

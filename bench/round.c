@@ -106,10 +106,10 @@ static size_t pass_manifold(void* p, uint8_t* out)
 #define GRID 32
 
 typedef struct world_case {
-    spx_vec3 origin, translation;  /* rays */
-    spx_sphere ball;               /* a ball and a capsule over the grid, or at the piece for rays */
+    spx_vec3 origin, translation; /* rays */
+    spx_sphere ball;              /* a ball and a capsule over the grid, or at the piece for rays */
     spx_capsule capsule;
-    spx_vec3 velocity;             /* sweeps: towards the grid */
+    spx_vec3 velocity; /* sweeps: towards the grid */
 } world_case;
 
 typedef struct world_context {
@@ -122,7 +122,10 @@ static uint64_t next_random(uint64_t* s)
     *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
     return *s;
 }
-static float uniform(uint64_t* s, float lo, float hi) { return lo + (hi - lo) * (float)(next_random(s) >> 40) / 16777216.0f; }
+static float uniform(uint64_t* s, float lo, float hi)
+{
+    return lo + (hi - lo) * (float)(next_random(s) >> 40) / 16777216.0f;
+}
 
 static void make_world_cases(world_case* c)
 {
@@ -132,7 +135,8 @@ static void make_world_cases(world_case* c)
         /* Rays from a box of 6 m towards a point within 1 m of the pieces' centre (the origin): most hit. */
         w->origin = spx_v3(uniform(&s, -3, 3), uniform(&s, -3, 3), uniform(&s, -3, 3));
         const spx_vec3 aim = spx_v3(uniform(&s, -1, 1), uniform(&s, -1, 1), uniform(&s, -1, 1));
-        w->translation = spx_v3(2.0f * (aim.x - w->origin.x), 2.0f * (aim.y - w->origin.y), 2.0f * (aim.z - w->origin.z));
+        w->translation =
+            spx_v3(2.0f * (aim.x - w->origin.x), 2.0f * (aim.y - w->origin.y), 2.0f * (aim.z - w->origin.z));
         /* Over the grid (top y = 0, x and z in 0..32), 0.02 m into it up to 0.02 m above, tilted a little. */
         const float r = uniform(&s, 0.1f, 0.5f), x = uniform(&s, 2, GRID - 2), z = uniform(&s, 2, GRID - 2);
         const float h = uniform(&s, 0.0f, 0.6f), a = uniform(&s, 0.0f, 6.2831853f), tilt = uniform(&s, -0.05f, 0.05f);
@@ -178,8 +182,9 @@ static size_t pass_manifold_mesh(void* p, uint8_t* out, bool capsule)
     for (size_t i = 0; i < COUNT; ++i) {
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t n = 0;
-        const spx_result r = capsule ? spx_manifold_capsule_mesh(&c->cases[i].capsule, c->grid, 0.04f, m, SPX_MAX_MESH_MANIFOLDS, &n)
-                                     : spx_manifold_sphere_mesh(&c->cases[i].ball, c->grid, 0.04f, m, SPX_MAX_MESH_MANIFOLDS, &n);
+        const spx_result r =
+            capsule ? spx_manifold_capsule_mesh(&c->cases[i].capsule, c->grid, 0.04f, m, SPX_MAX_MESH_MANIFOLDS, &n)
+                    : spx_manifold_sphere_mesh(&c->cases[i].ball, c->grid, 0.04f, m, SPX_MAX_MESH_MANIFOLDS, &n);
         if (r != SPX_OK) ++errors;
         out[i] = (uint8_t)(n ? m[0].point_count : 0);
     }
@@ -200,8 +205,9 @@ static size_t pass_sweep_mesh(void* p, uint8_t* out, bool capsule)
         spx_sphere ball = w->ball;
         spx_capsule cap = w->capsule;
         ball.center.y += 0.2f, cap.p[0].y += 0.2f, cap.p[1].y += 0.2f;
-        const spx_result r = capsule ? spx_sweep_capsule_mesh(&cap, w->velocity, c->grid, still, 1.0f / 60.0f, &h, NULL)
-                                     : spx_sweep_sphere_mesh(&ball, w->velocity, c->grid, still, 1.0f / 60.0f, &h, NULL);
+        const spx_result r = capsule
+                                 ? spx_sweep_capsule_mesh(&cap, w->velocity, c->grid, still, 1.0f / 60.0f, &h, NULL)
+                                 : spx_sweep_sphere_mesh(&ball, w->velocity, c->grid, still, 1.0f / 60.0f, &h, NULL);
         if (r != SPX_OK) ++errors;
         out[i] = (uint8_t)h.state;
     }
@@ -305,13 +311,15 @@ int bench_round(int argc, char** argv)
     static uint8_t out[COUNT], swept[COUNT];
     int status = 0;
 #if defined(SPX_BENCH_HAVE_BULLET)
-    printf("| pair kind | sweep ns | penetration ns | manifold ns | %s ns | agrees on hit or miss |\n| --- | --- | --- | --- | --- | --- |\n",
+    printf("| pair kind | sweep ns | penetration ns | manifold ns | %s ns | agrees on hit or miss |\n| --- | --- | --- "
+           "| --- | --- | --- |\n",
            bench_round_bullet_name());
 #else
     printf("| pair kind | sweep ns | penetration ns | manifold ns |\n| --- | --- | --- | --- |\n");
 #endif
     for (int k = 0; k < TEST_RP_KIND_COUNT; ++k) {
-        for (size_t i = 0; i < COUNT; ++i) test_round_case_make((test_round_pair_kind)k, TEST_RF_RANDOM, (uint64_t)i, &cases[i]);
+        for (size_t i = 0; i < COUNT; ++i)
+            test_round_case_make((test_round_pair_kind)k, TEST_RF_RANDOM, (uint64_t)i, &cases[i]);
         context c = { cases, 0, NULL };
         size_t e1, e2, e3;
         double ts = measure(runs, min_ms, pass_sweep, &c, swept, &e1);

@@ -21,43 +21,49 @@ typedef int bench_suite_fn(int argc, char** argv);
 
 typedef struct bench_suite {
     const char* name;
-    const char* description;   /* one line for --list */
+    const char* description; /* one line for --list */
     bench_suite_fn* run;
 } bench_suite;
 
 /// The suites' entries (bench/<file>.c; bench/main.c holds the table).
-bench_suite_fn bench_collide;          /* collide.c */
-bench_suite_fn bench_round;            /* round.c */
-bench_suite_fn bench_mesh_build;       /* mesh_build.c */
-bench_suite_fn bench_mesh_queries;     /* mesh_query.c */
-bench_suite_fn bench_broad;            /* broad_phase.c */
-bench_suite_fn bench_world;            /* world_scenes.c */
-bench_suite_fn bench_pile;             /* pile.c */
-bench_suite_fn bench_continuous;       /* continuous.c */
-bench_suite_fn bench_joints;           /* joints.c */
+bench_suite_fn bench_collide;      /* collide.c */
+bench_suite_fn bench_round;        /* round.c */
+bench_suite_fn bench_mesh_build;   /* mesh_build.c */
+bench_suite_fn bench_mesh_queries; /* mesh_query.c */
+bench_suite_fn bench_broad;        /* broad_phase.c */
+bench_suite_fn bench_world;        /* world_scenes.c */
+bench_suite_fn bench_pile;         /* pile.c */
+bench_suite_fn bench_continuous;   /* continuous.c */
+bench_suite_fn bench_joints;       /* joints.c */
 
 /// The suites in the order `sepax_bench` runs them; *out_count gets their number.
 const bench_suite* bench_suites(size_t* out_count);
 
 /// The options every suite takes: --runs, --quick, --no-peers.
 typedef struct bench_common {
-    int runs;                  /* --runs N, --runs=N, -r=N; 0: the suite's default */
-    bool quick;                /* a smoke run of seconds, what CI runs */
-    bool peers;                /* false: --no-peers */
+    int runs;   /* --runs N, --runs=N, -r=N; 0: the suite's default */
+    bool quick; /* a smoke run of seconds, what CI runs */
+    bool peers; /* false: --no-peers */
 } bench_common;
 
 /// What suites that write a report (CSV and a table) also take.
 typedef struct bench_output {
-    bool csv_stdout;           /* --csv or --csv=-: CSV on stdout, the table on stderr */
-    const char* csv_path;      /* --csv=<file> */
-    bool save;                 /* --save: CSV to <results_dir>/<machine>/<prefix><stamp>.csv */
-    const char* machine;       /* --machine=<name> */
-    const char* results_dir;   /* --results-dir=<dir> */
-    const char* note;          /* --note=<text>: a line of the user's own in the header */
+    bool csv_stdout;         /* --csv or --csv=-: CSV on stdout, the table on stderr */
+    const char* csv_path;    /* --csv=<file> */
+    bool save;               /* --save: CSV to <results_dir>/<machine>/<prefix><stamp>.csv */
+    const char* machine;     /* --machine=<name> */
+    const char* results_dir; /* --results-dir=<dir> */
+    const char* note;        /* --note=<text>: a line of the user's own in the header */
 } bench_output;
 
-#define BENCH_COMMON_DEFAULTS { 0, false, true }
-#define BENCH_OUTPUT_DEFAULTS { false, NULL, false, NULL, SPX_BENCH_RESULTS_DIR, NULL }
+#define BENCH_COMMON_DEFAULTS \
+    {                         \
+        0, false, true        \
+    }
+#define BENCH_OUTPUT_DEFAULTS                                 \
+    {                                                         \
+        false, NULL, false, NULL, SPX_BENCH_RESULTS_DIR, NULL \
+    }
 
 /// The text after "name=" in `arg`, or NULL when `arg` is not that option.
 const char* bench_option_value(const char* arg, const char* name);
@@ -92,8 +98,8 @@ void bench_output_usage(FILE* f, const char* prefix);
 /// Probes the machine and opens the report's sinks (stdout or stderr for the table, the CSV file,
 /// --save's file `<results_dir>/<machine>/<prefix><stamp>.csv`, its name to `save_path`). Returns
 /// 0, or 1 after a message when a folder or file cannot be made.
-int bench_output_open(const bench_output* o, const char* program, const char* prefix, bench_machine* m,
-                      bench_report* r, char* save_path, size_t save_size);
+int bench_output_open(const bench_output* o, const char* program, const char* prefix, bench_machine* m, bench_report* r,
+                      char* save_path, size_t save_size);
 
 /// The header every report starts with: versions, date, machine, compiler, build and SIMD path, the
 /// user's note. `machine_extra` goes after the online count (may be "").
@@ -104,7 +110,6 @@ void bench_report_header(bench_report* r, const char* program, const bench_machi
 void bench_print_header(const char* program, const bench_machine* m);
 
 /// Closes the report, says where --save wrote; returns `status`, or 1 when a file could not be written.
-int bench_output_close(bench_report* r, const bench_output* o, const char* program, const char* save_path,
-                       int status);
+int bench_output_close(bench_report* r, const bench_output* o, const char* program, const char* save_path, int status);
 
 #endif

@@ -22,11 +22,9 @@ static int compare_double(const void* pa, const void* pb)
 
 double bench_median(double* values, size_t count)
 {
-    if (count == 0)
-        return 0.0;
+    if (count == 0) return 0.0;
     qsort(values, count, sizeof values[0], compare_double);
-    if (count % 2)
-        return values[count / 2];
+    if (count % 2) return values[count / 2];
     return 0.5 * (values[count / 2 - 1] + values[count / 2]);
 }
 
@@ -34,29 +32,25 @@ double bench_min(const double* values, size_t count)
 {
     double m = count ? values[0] : 0.0;
     for (size_t i = 1; i < count; ++i)
-        if (values[i] < m)
-            m = values[i];
+        if (values[i] < m) m = values[i];
     return m;
 }
 
 /* An untimed pass warms caches and branch predictors; untimed rounds of 1, 2, 4, ... passes, until
    one lasts an eighth of min_ms, size the run (a hot set of 256 pairs takes microseconds a pass,
    far below the clock's noise); then come `runs` timed runs of that many full passes each. */
-bench_timing bench_measure(int runs, double min_ms, size_t pairs, bench_pass_fn* pass, void* context,
-                           uint8_t* out)
+bench_timing bench_measure(int runs, double min_ms, size_t pairs, bench_pass_fn* pass, void* context, uint8_t* out)
 {
     bench_timing t = { .passes = 1 };
     t.errors = pass(context, out);
     double want = min_ms * 1e6;
     for (size_t round = 1;; round *= 2) {
         uint64_t start = bench_now_ns();
-        for (size_t p = 0; p < round; ++p)
-            t.errors = pass(context, out);
+        for (size_t p = 0; p < round; ++p) t.errors = pass(context, out);
         double elapsed = (double)(bench_now_ns() - start);
         if (elapsed >= want / 8.0 || round >= ((size_t)1 << 24)) {
             double one = elapsed / (double)round;
-            if (one > 0.0 && one < want)
-                t.passes = (size_t)ceil(want / one);
+            if (one > 0.0 && one < want) t.passes = (size_t)ceil(want / one);
             break;
         }
     }
@@ -67,8 +61,7 @@ bench_timing bench_measure(int runs, double min_ms, size_t pairs, bench_pass_fn*
     }
     for (int r = 0; r < runs; ++r) {
         uint64_t start = bench_now_ns();
-        for (size_t p = 0; p < t.passes; ++p)
-            t.errors = pass(context, out);
+        for (size_t p = 0; p < t.passes; ++p) t.errors = pass(context, out);
         ns[r] = (double)(bench_now_ns() - start) / ((double)t.passes * (double)(pairs ? pairs : 1));
     }
     t.ns_min = bench_min(ns, (size_t)runs);

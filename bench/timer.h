@@ -19,14 +19,13 @@ double bench_min(const double* values, size_t count);
 typedef size_t bench_pass_fn(void* context, uint8_t* out);
 
 typedef struct bench_timing {
-    double ns_median;          /* ns a pair, median over the runs */
+    double ns_median; /* ns a pair, median over the runs */
     double ns_min;
-    size_t passes;             /* passes in one timed run */
-    size_t errors;             /* failed calls in the last pass */
+    size_t passes; /* passes in one timed run */
+    size_t errors; /* failed calls in the last pass */
 } bench_timing;
 
 /// Times `pass`: a warm-up pass, passes enough for a run of at least `min_ms`, then `runs` timed runs.
-bench_timing bench_measure(int runs, double min_ms, size_t pairs, bench_pass_fn* pass, void* context,
-                           uint8_t* out);
+bench_timing bench_measure(int runs, double min_ms, size_t pairs, bench_pass_fn* pass, void* context, uint8_t* out);
 
 #endif

@@ -30,9 +30,9 @@
 #define MAX_ENGINES 3
 #define SCENE_COUNT 7
 #define QUICK_STEPS 10
-#define GOAL_DRIFT 0.01f           /* m: pyramid, largest drift in 10 s */
-#define GOAL_DEPTH 0.01f           /* m: falling, ground penetration and box overlap */
-#define GOAL_FALLING_RATIO 0.5     /* sepax's time a step against Bullet's */
+#define GOAL_DRIFT 0.01f       /* m: pyramid, largest drift in 10 s */
+#define GOAL_DEPTH 0.01f       /* m: falling, ground penetration and box overlap */
+#define GOAL_FALLING_RATIO 0.5 /* sepax's time a step against Bullet's */
 #define GOAL_PYRAMID_RATIO 0.35
 
 /* ---- scenes and engines ------------------------------------------------------------------------ */
@@ -42,8 +42,8 @@ typedef enum scene_kind { FALLING, FALLING_MESH, PYRAMID, MESH_PILE, SLOPE, BOUN
 typedef struct scene_spec {
     const char* name;
     scene_kind kind;
-    float pitch;                   /* the pyramid's; 0 for the others */
-    bool peers;                    /* Bullet and ODE run it too (boxes on a box or mesh ground) */
+    float pitch; /* the pyramid's; 0 for the others */
+    bool peers;  /* Bullet and ODE run it too (boxes on a box or mesh ground) */
 } scene_spec;
 
 static const scene_spec scenes[SCENE_COUNT] = {
@@ -54,9 +54,9 @@ static const scene_spec scenes[SCENE_COUNT] = {
 };
 
 /* slope and bounce: their settings, and what the analytic answer is. */
-#define SLOPE_ANGLE 0.6f           /* rad; tan 0.6 = 0.68 > mu: the box slides */
+#define SLOPE_ANGLE 0.6f /* rad; tan 0.6 = 0.68 > mu: the box slides */
 #define SLOPE_FRICTION 0.3f
-#define BOUNCE_HEIGHT 2.0f         /* m */
+#define BOUNCE_HEIGHT 2.0f /* m */
 #define BOUNCE_RESTITUTION 0.7f
 
 /* --simd=baseline: sepax's worlds run the build's own solver path even where the CPU has AVX2. */
@@ -67,12 +67,18 @@ static spx_result scene_build(test_scene* out, const scene_spec* s)
     spx_world_def wd = spx_default_world_def();
     wd.simd = sepax_simd;
     switch (s->kind) {
-    case FALLING: return test_scene_falling(out, &wd);
-    case FALLING_MESH: return test_scene_falling_mesh(out, &wd);
-    case PYRAMID: return test_scene_pyramid(out, s->pitch, &wd);
-    case MESH_PILE: return test_scene_mesh_pile(out, &wd);
-    case SLOPE: return test_scene_slope(out, SLOPE_ANGLE, SLOPE_FRICTION, &wd);
-    case BOUNCE: return test_scene_bounce(out, BOUNCE_HEIGHT, BOUNCE_RESTITUTION, &wd);
+    case FALLING:
+        return test_scene_falling(out, &wd);
+    case FALLING_MESH:
+        return test_scene_falling_mesh(out, &wd);
+    case PYRAMID:
+        return test_scene_pyramid(out, s->pitch, &wd);
+    case MESH_PILE:
+        return test_scene_mesh_pile(out, &wd);
+    case SLOPE:
+        return test_scene_slope(out, SLOPE_ANGLE, SLOPE_FRICTION, &wd);
+    case BOUNCE:
+        return test_scene_bounce(out, BOUNCE_HEIGHT, BOUNCE_RESTITUTION, &wd);
     }
     return SPX_ERR_INVALID_ARGUMENT;
 }
@@ -82,10 +88,17 @@ static spx_result scene_build(test_scene* out, const scene_spec* s)
 static bool scene_layout(const scene_spec* s, test_scene_layout* out)
 {
     switch (s->kind) {
-    case FALLING: test_scene_falling_layout(out); return true;
-    case FALLING_MESH: test_scene_falling_mesh_layout(out); return true;
-    case PYRAMID: test_scene_pyramid_layout(out, s->pitch); return true;
-    default: break;
+    case FALLING:
+        test_scene_falling_layout(out);
+        return true;
+    case FALLING_MESH:
+        test_scene_falling_mesh_layout(out);
+        return true;
+    case PYRAMID:
+        test_scene_pyramid_layout(out, s->pitch);
+        return true;
+    default:
+        break;
     }
     memset(out, 0, sizeof *out);
     test_scene scene;
@@ -102,16 +115,16 @@ static bool scene_layout(const scene_spec* s, test_scene_layout* out)
 
 typedef struct engine {
     const char* name;
-    const bench_world_peer* peer;  /* NULL: sepax */
+    const bench_world_peer* peer; /* NULL: sepax */
 } engine;
 
 /* One engine's world of one scene. */
 typedef struct run {
     const engine* e;
-    test_scene scene;               /* sepax */
-    void* world;                   /* a peer's */
+    test_scene scene; /* sepax */
+    void* world;      /* a peer's */
     uint32_t count;
-    spx_result failure;            /* first failed sepax step */
+    spx_result failure; /* first failed sepax step */
 } run;
 
 static bool run_create(run* r, const engine* e, const scene_spec* s, const test_scene_layout* layout)
@@ -187,16 +200,16 @@ enum { STAGE_BROAD, STAGE_NARROW, STAGE_SOLVER, STAGE_ISLAND, STAGE_COUNT };
 typedef struct row {
     const engine* e;
     int reps;
-    double ms[MAX_REPS];                    /* wall time a step, each repetition */
-    double cpu[MAX_REPS];                   /* this thread's processor time a step */
-    double stage[STAGE_COUNT][MAX_REPS];    /* sepax's own stage times a step (spx_world_get_stats) */
-    double contacts;                        /* contact points a step, mean */
+    double ms[MAX_REPS];                 /* wall time a step, each repetition */
+    double cpu[MAX_REPS];                /* this thread's processor time a step */
+    double stage[STAGE_COUNT][MAX_REPS]; /* sepax's own stage times a step (spx_world_get_stats) */
+    double contacts;                     /* contact points a step, mean */
     test_scene_quality q;
-    float drift, sideways, drift_peak;      /* pyramid: largest distance of a box from its start */
-    double measured, expected;              /* slope: acceleration (m/s^2); bounce: rebound height (m) */
+    float drift, sideways, drift_peak; /* pyramid: largest distance of a box from its start */
+    double measured, expected;         /* slope: acceleration (m/s^2); bounce: rebound height (m) */
     bool ok;
-    uint64_t end_hash;                      /* of the first repetition's end poses */
-    bool varies;                            /* a later repetition ended elsewhere */
+    uint64_t end_hash; /* of the first repetition's end poses */
+    bool varies;       /* a later repetition ended elsewhere */
     double ms_median, ms_min, cpu_median, stage_median[STAGE_COUNT];
 } row;
 
@@ -312,9 +325,9 @@ static bool repeat(row* out, int rep, const engine* e, const scene_spec* s, cons
 
 typedef struct options {
     bool scene_on[SCENE_COUNT];
-    char engine_list[128];         /* -e, empty: all */
+    char engine_list[128]; /* -e, empty: all */
     int reps;
-    long steps;                    /* < 0: the scene's own */
+    long steps; /* < 0: the scene's own */
     bool quick, steps_only, peers;
     bench_common common;
     bench_output output;
@@ -322,16 +335,17 @@ typedef struct options {
 
 static void usage(FILE* f)
 {
-    fprintf(f, "usage: sepax_bench world [options]\n"
-               "  -s=<a,b>           scenes: falling, falling_mesh, pyramid-1.0, pyramid-1.1, pyramid (both), mesh_pile,\n"
-               "                     slope, bounce, all (default)\n"
-               "  -e=<a,b>           engines: sepax, bullet, ode (default: all built in)\n"
-               "  --steps=<n>        steps a scene (default the scene's: falling 300, pyramid and mesh_pile 600,\n"
-               "                     slope 90, bounce 240; 0 with --steps-only)\n"
-               "  --steps-only       build one scene in one engine (-s, -e), run its steps and nothing else,\n"
-               "                     for callgrind (see bench/world_callgrind.sh)\n"
-               "  --simd=<path>      sepax's solver: auto (default: AVX2 where the CPU has it) or baseline\n"
-               "  (default 5 repetitions of each scene and engine; --quick: %d steps, 1 repetition)\n",
+    fprintf(f,
+            "usage: sepax_bench world [options]\n"
+            "  -s=<a,b>           scenes: falling, falling_mesh, pyramid-1.0, pyramid-1.1, pyramid (both), mesh_pile,\n"
+            "                     slope, bounce, all (default)\n"
+            "  -e=<a,b>           engines: sepax, bullet, ode (default: all built in)\n"
+            "  --steps=<n>        steps a scene (default the scene's: falling 300, pyramid and mesh_pile 600,\n"
+            "                     slope 90, bounce 240; 0 with --steps-only)\n"
+            "  --steps-only       build one scene in one engine (-s, -e), run its steps and nothing else,\n"
+            "                     for callgrind (see bench/world_callgrind.sh)\n"
+            "  --simd=<path>      sepax's solver: auto (default: AVX2 where the CPU has it) or baseline\n"
+            "  (default 5 repetitions of each scene and engine; --quick: %d steps, 1 repetition)\n",
             QUICK_STEPS);
     bench_common_usage(f);
     bench_output_usage(f, "world-");
@@ -371,7 +385,8 @@ static int own_option(int argc, char** argv, int* i, void* context)
         snprintf(o->engine_list, sizeof o->engine_list, "%s", v);
     } else if ((v = bench_option_value(argv[*i], "--steps"))) {
         long n = strtol(v, &end, 10);
-        if (*end || n < 0 || n > 1000000) return fprintf(stderr, "%s: --steps wants 0..1000000 (0: --steps-only alone)\n", argv[0]), -1;
+        if (*end || n < 0 || n > 1000000)
+            return fprintf(stderr, "%s: --steps wants 0..1000000 (0: --steps-only alone)\n", argv[0]), -1;
         o->steps = n;
     } else if (strcmp(argv[*i], "--steps-only") == 0) {
         o->steps_only = true;
@@ -441,13 +456,13 @@ static int select_engines(const options* o, engine* out)
 static void print_columns(bench_report* rep)
 {
     fprintf(rep->table, "%-12s %-7s %5s %4s %8s %8s %8s %7s %7s %7s %7s %8s %10s %11s %6s %6s %7s %8s %10s %9s\n",
-                "scene", "engine", "steps", "reps", "ms_step", "ms_min", "cpu_ms", "broad", "narrow", "solver",
-                "island", "contacts", "ground_pen", "box_overlap", "moving", "fallen", "drift", "sideways",
-                "drift_peak", "sepax/eng");
+            "scene", "engine", "steps", "reps", "ms_step", "ms_min", "cpu_ms", "broad", "narrow", "solver", "island",
+            "contacts", "ground_pen", "box_overlap", "moving", "fallen", "drift", "sideways", "drift_peak",
+            "sepax/eng");
     for (int i = 0; i < rep->csv_count; ++i)
         fprintf(rep->csv[i], "scene,engine,steps,reps,ms_step_median,ms_step_min,cpu_ms_step_median,broad_ms,narrow_ms,"
-                                 "solver_ms,island_ms,contacts_per_step,ground_penetration_m,box_overlap_m,moving,fallen,"
-                                 "drift_m,sideways_m,drift_peak_m,ratio_sepax_engine\n");
+                             "solver_ms,island_ms,contacts_per_step,ground_penetration_m,box_overlap_m,moving,fallen,"
+                             "drift_m,sideways_m,drift_peak_m,ratio_sepax_engine\n");
 }
 
 /* A figure with `digits` decimals, or "-" where it does not apply. */
@@ -468,7 +483,8 @@ static void print_row(bench_report* rep, const scene_spec* s, uint32_t steps, co
         figure(drift[1], pyramid, 4, (double)r->sideways);
         figure(drift[2], pyramid, 4, (double)r->drift_peak);
         figure(x, ratio == ratio, 3, ratio);
-        fprintf(rep->table, "%-12s %-7s %5u %4d %8.3f %8.3f %8.3f %7s %7s %7s %7s %8.0f %10.4f %11.4f %6u %6u %7s %8s %10s %9s\n",
+        fprintf(rep->table,
+                "%-12s %-7s %5u %4d %8.3f %8.3f %8.3f %7s %7s %7s %7s %8.0f %10.4f %11.4f %6u %6u %7s %8s %10s %9s\n",
                 s->name, r->e->name, steps, r->reps, r->ms_median, r->ms_min, r->cpu_median, stages[0], stages[1],
                 stages[2], stages[3], r->contacts, (double)r->q.ground_penetration, (double)r->q.box_overlap,
                 r->q.moving, r->q.fallen, drift[0], drift[1], drift[2], x);
@@ -488,7 +504,6 @@ static void print_row(bench_report* rep, const scene_spec* s, uint32_t steps, co
         else fprintf(f, "\n");
     }
 }
-
 
 /* "virtual machine" when the CPU says it runs under a hypervisor. */
 static const char* virtual_machine(void)
@@ -552,17 +567,19 @@ int bench_world(int argc, char** argv)
     if (bench_output_open(&o.output, program, "world-", &m, &rep, save_path, sizeof save_path) != 0) return 1;
     bench_report_header(&rep, program, &m, virtual_machine(), &o.output);
     spx_world_def wd = spx_default_world_def();
-    bench_report_note(&rep, "sepax: spx_default_world_def() (%u substeps, contact %g Hz, damping ratio %g, simd %s); scenes of "
-               "tests/support/scenes.c; dt 1/60 s",
-         wd.substeps, (double)wd.contact_hertz, (double)wd.contact_damping_ratio,
-         sepax_simd == SPX_SIMD_BASELINE ? "baseline (--simd)" : "auto");
+    bench_report_note(
+        &rep,
+        "sepax: spx_default_world_def() (%u substeps, contact %g Hz, damping ratio %g, simd %s); scenes of "
+        "tests/support/scenes.c; dt 1/60 s",
+        wd.substeps, (double)wd.contact_hertz, (double)wd.contact_damping_ratio,
+        sepax_simd == SPX_SIMD_BASELINE ? "baseline (--simd)" : "auto");
     for (int i = 0; i < engine_count; ++i)
         if (engines[i].peer) bench_report_note(&rep, "%s: %s", engines[i].name, engines[i].peer->describe());
 #if !defined(SPX_BENCH_HAVE_BULLET) && !defined(SPX_BENCH_HAVE_ODE)
     bench_report_note(&rep, "peers: none (configure with -DSEPAX_BENCH_PEERS=ON)");
 #endif
     bench_report_note(&rep, "repetitions: %d (median and best of the wall time a step; each a fresh world)%s", o.reps,
-         o.quick ? "  QUICK" : "");
+                      o.quick ? "  QUICK" : "");
 
     static row rows[SCENE_COUNT][MAX_ENGINES];
     static test_scene_layout layouts[SCENE_COUNT];
@@ -580,14 +597,19 @@ int bench_world(int argc, char** argv)
         }
         uint32_t steps = o.steps > 0 ? (uint32_t)o.steps : layout->steps;
         steps_of[s] = steps;
-        bench_report_note(&rep, "\n%s: %u %s, friction %.1f (ground %.1f), sleeping %s; %u steps (%.1f s)%s%s", sc->name, layout->count,
-             sc->kind == MESH_PILE ? "tori and spheres (meshes) on a mesh ground" : sc->kind == FALLING_MESH ? "boxes on a mesh ground" : "boxes",
-             (double)layout->box_friction, (double)layout->ground_friction, layout->sleep ? "on (each engine's own)" : "off",
-             steps, (double)steps * (double)layout->dt, steps == layout->steps ? "" : "  (not the scene's own count)",
-             sc->peers ? "" : "  (sepax only)");
+        bench_report_note(&rep, "\n%s: %u %s, friction %.1f (ground %.1f), sleeping %s; %u steps (%.1f s)%s%s",
+                          sc->name, layout->count,
+                          sc->kind == MESH_PILE      ? "tori and spheres (meshes) on a mesh ground"
+                          : sc->kind == FALLING_MESH ? "boxes on a mesh ground"
+                                                     : "boxes",
+                          (double)layout->box_friction, (double)layout->ground_friction,
+                          layout->sleep ? "on (each engine's own)" : "off", steps, (double)steps * (double)layout->dt,
+                          steps == layout->steps ? "" : "  (not the scene's own count)",
+                          sc->peers ? "" : "  (sepax only)");
         if (!headed) print_columns(&rep), headed = true;
         /* Repetitions interleave the engines, so that a change in the machine's load falls on all of them. */
-        for (int e = 0; e < engine_count; ++e) rows[s][e] = (row){ .e = &engines[e], .ok = sc->peers || !engines[e].peer };
+        for (int e = 0; e < engine_count; ++e)
+            rows[s][e] = (row){ .e = &engines[e], .ok = sc->peers || !engines[e].peer };
         for (int k = 0; k < o.reps; ++k)
             for (int e = 0; e < engine_count; ++e) {
                 row* r = &rows[s][e];
@@ -609,8 +631,9 @@ int bench_world(int argc, char** argv)
             if (rows[s][e].ok) print_row(&rep, sc, steps, &rows[s][e], sepax_ms);
         for (int e = 0; e < engine_count; ++e)
             if (rows[s][e].ok && rows[s][e].varies)
-                bench_report_note(&rep, "note: %s's repetitions of %s did not all end in the same state (the last one is measured)",
-                     engines[e].name, sc->name);
+                bench_report_note(
+                    &rep, "note: %s's repetitions of %s did not all end in the same state (the last one is measured)",
+                    engines[e].name, sc->name);
     }
 
     /* The speed goals, on the figures above. */
@@ -628,25 +651,28 @@ int bench_world(int argc, char** argv)
 #define VERDICT(ok) (!judged ? "not judged (not the scene's step count)" : (ok) ? "yes" : "NO")
         if (sepax && scenes[s].kind == PYRAMID)
             bench_report_note(&rep, "  %s: sepax's largest drift in %.1f s %.4f m, under %.2f m: %s", scenes[s].name,
-                 (double)steps_of[s] * (double)layouts[s].dt, (double)sepax->drift, (double)GOAL_DRIFT,
-                 VERDICT(sepax->drift < GOAL_DRIFT));
+                              (double)steps_of[s] * (double)layouts[s].dt, (double)sepax->drift, (double)GOAL_DRIFT,
+                              VERDICT(sepax->drift < GOAL_DRIFT));
         if (sepax && (scenes[s].kind == SLOPE || scenes[s].kind == BOUNCE))
-            bench_report_note(&rep, "  %s: sepax's %s %.4f, analytic %.4f: off by %.2f%%, within 2%%: %s", scenes[s].name,
-                 scenes[s].kind == SLOPE ? "acceleration down the slope (m/s^2)" : "rebound height (m)", sepax->measured,
-                 sepax->expected, 100.0 * fabs(sepax->measured / sepax->expected - 1.0),
-                 VERDICT(fabs(sepax->measured / sepax->expected - 1.0) < 0.02));
+            bench_report_note(&rep, "  %s: sepax's %s %.4f, analytic %.4f: off by %.2f%%, within 2%%: %s",
+                              scenes[s].name,
+                              scenes[s].kind == SLOPE ? "acceleration down the slope (m/s^2)" : "rebound height (m)",
+                              sepax->measured, sepax->expected, 100.0 * fabs(sepax->measured / sepax->expected - 1.0),
+                              VERDICT(fabs(sepax->measured / sepax->expected - 1.0) < 0.02));
         if (sepax && (scenes[s].kind == FALLING || scenes[s].kind == FALLING_MESH || scenes[s].kind == MESH_PILE))
-            bench_report_note(&rep, "  %s: sepax's ground penetration %.4f m and box overlap %.4f m, both under %.2f m, %u fallen "
-                       "through: %s",
-                 scenes[s].name, (double)sepax->q.ground_penetration, (double)sepax->q.box_overlap, (double)GOAL_DEPTH,
-                 sepax->q.fallen,
-                 VERDICT(sepax->q.ground_penetration < GOAL_DEPTH && sepax->q.box_overlap < GOAL_DEPTH
-                         && sepax->q.fallen == 0));
+            bench_report_note(
+                &rep,
+                "  %s: sepax's ground penetration %.4f m and box overlap %.4f m, both under %.2f m, %u fallen "
+                "through: %s",
+                scenes[s].name, (double)sepax->q.ground_penetration, (double)sepax->q.box_overlap, (double)GOAL_DEPTH,
+                sepax->q.fallen,
+                VERDICT(sepax->q.ground_penetration < GOAL_DEPTH && sepax->q.box_overlap < GOAL_DEPTH &&
+                        sepax->q.fallen == 0));
         if (sepax && bullet) {
             double goal = scenes[s].kind == PYRAMID ? GOAL_PYRAMID_RATIO : GOAL_FALLING_RATIO;
             double ratio = sepax->ms_median / bullet->ms_median;
-            bench_report_note(&rep, "  %s: sepax's time a step %.2fx Bullet's, at most %.2fx: %s", scenes[s].name, ratio, goal,
-                 VERDICT(ratio <= goal));
+            bench_report_note(&rep, "  %s: sepax's time a step %.2fx Bullet's, at most %.2fx: %s", scenes[s].name,
+                              ratio, goal, VERDICT(ratio <= goal));
         }
 #undef VERDICT
     }

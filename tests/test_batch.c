@@ -54,8 +54,8 @@ static int batch_matches_single_calls(void)
         if (h.state == SPX_SWEEP_MISS) continue;
         TEST_ENSURE_NEAR(hits[i].time, h.time, 1e-5);
         TEST_ENSURE_NEAR(hits[i].depth, h.depth, 1e-5);
-        TEST_ENSURE(hits[i].normal.x * h.normal.x + hits[i].normal.y * h.normal.y + hits[i].normal.z * h.normal.z
-               > 0.9999f);
+        TEST_ENSURE(hits[i].normal.x * h.normal.x + hits[i].normal.y * h.normal.y + hits[i].normal.z * h.normal.z >
+                    0.9999f);
     }
     printf("  %d pairs: %d misses, %d hits, %d start overlaps\n", N, states[0], states[1], states[2]);
     TEST_ENSURE(states[0] > 0 && states[1] > 0 && states[2] > 0);
@@ -132,8 +132,8 @@ static int batch_extreme_scales(void)
             spx_obb* boxes[2] = { &ba[i], &bb[i] };
             for (int j = 0; j < 2; ++j) {
                 boxes[j]->center = spx_v3(boxes[j]->center.x * k, boxes[j]->center.y * k, boxes[j]->center.z * k);
-                boxes[j]->half_extents = spx_v3(boxes[j]->half_extents.x * k, boxes[j]->half_extents.y * k,
-                                                boxes[j]->half_extents.z * k);
+                boxes[j]->half_extents =
+                    spx_v3(boxes[j]->half_extents.x * k, boxes[j]->half_extents.y * k, boxes[j]->half_extents.z * k);
             }
             va[i] = spx_v3(va[i].x * k, va[i].y * k, va[i].z * k);
             vb[i] = spx_v3(vb[i].x * k, vb[i].y * k, vb[i].z * k);
@@ -184,19 +184,27 @@ static float wild_coordinate(void)
 {
     float sign = (wild_next() & 1) ? -1.0f : 1.0f;
     switch (wild_next() % 8) {
-    case 0: return sign * wild_unit() * SPX_MAX_COORDINATE;
-    case 1: return sign * wild_unit() * 1e-30f;
-    case 2: return 0.0f;
-    case 3: return sign * 1e-38f;
-    default: return sign * wild_unit() * 10.0f;
+    case 0:
+        return sign * wild_unit() * SPX_MAX_COORDINATE;
+    case 1:
+        return sign * wild_unit() * 1e-30f;
+    case 2:
+        return 0.0f;
+    case 3:
+        return sign * 1e-38f;
+    default:
+        return sign * wild_unit() * 10.0f;
     }
 }
 static float wild_extent(void)
 {
     switch (wild_next() % 6) {
-    case 0: return 1e-30f + wild_unit() * 1e-30f;
-    case 1: return (SPX_MAX_COORDINATE - 1.0f) * wild_unit() + 1.0f;
-    default: return 0.01f + wild_unit() * 3.0f;
+    case 0:
+        return 1e-30f + wild_unit() * 1e-30f;
+    case 1:
+        return (SPX_MAX_COORDINATE - 1.0f) * wild_unit() + 1.0f;
+    default:
+        return 0.01f + wild_unit() * 3.0f;
     }
 }
 static spx_quat wild_rotation(void)
@@ -208,8 +216,8 @@ static spx_quat wild_rotation(void)
 }
 static int finite_hit(const spx_sweep_hit* h)
 {
-    return isfinite(h->time) && isfinite(h->depth) && isfinite(h->normal.x) && isfinite(h->normal.y)
-        && isfinite(h->normal.z) && isfinite(h->point.x) && isfinite(h->point.y) && isfinite(h->point.z);
+    return isfinite(h->time) && isfinite(h->depth) && isfinite(h->normal.x) && isfinite(h->normal.y) &&
+           isfinite(h->normal.z) && isfinite(h->point.x) && isfinite(h->point.y) && isfinite(h->point.z);
 }
 
 static int wild_inputs(void)
@@ -223,11 +231,13 @@ static int wild_inputs(void)
         spx_vec3 va[N], vb[N];
         for (int i = 0; i < N; ++i) {
             TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(wild_coordinate(), wild_coordinate(), wild_coordinate()),
-                                          spx_v3(wild_extent(), wild_extent(), wild_extent()), wild_rotation(), &ba[i]),
-                        SPX_OK);
+                                               spx_v3(wild_extent(), wild_extent(), wild_extent()), wild_rotation(),
+                                               &ba[i]),
+                             SPX_OK);
             TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(wild_coordinate(), wild_coordinate(), wild_coordinate()),
-                                          spx_v3(wild_extent(), wild_extent(), wild_extent()), wild_rotation(), &bb[i]),
-                        SPX_OK);
+                                               spx_v3(wild_extent(), wild_extent(), wild_extent()), wild_rotation(),
+                                               &bb[i]),
+                             SPX_OK);
             /* tmax is at most 10 s: a tenth of a coordinate is a speed that stays in range */
             va[i] = spx_v3(wild_coordinate() * 0.1f, wild_coordinate() * 0.1f, wild_coordinate() * 0.1f);
             vb[i] = spx_v3(wild_coordinate() * 0.1f, wild_coordinate() * 0.1f, wild_coordinate() * 0.1f);
@@ -250,7 +260,8 @@ static int wild_inputs(void)
             TEST_ENSURE(h.time >= 0.0f && h.time <= tmax);
             spx_manifold m;
             TEST_ENSURE_CODE(spx_manifold_obb_obb(&ba[i], &bb[i], 0.01f, &m), SPX_OK);
-            for (int k = 0; k < m.point_count; ++k) TEST_ENSURE(isfinite(m.points[k].depth) && isfinite(m.points[k].point.x));
+            for (int k = 0; k < m.point_count; ++k)
+                TEST_ENSURE(isfinite(m.points[k].depth) && isfinite(m.points[k].point.x));
             hits += h.state != SPX_SWEEP_MISS;
         }
     }

@@ -50,7 +50,7 @@ static int swept_sphere_hand_cases(void)
 
     /* dt = 0: the bounding sphere plus the margin. */
     TEST_ENSURE_CODE(spx_swept_sphere(spx_v3(-1, 0, 7), spx_v3(9, 9, 9), spx_v3(3, 0, 0), zero3, 2.0f, 0.25f, 0.0f, &s),
-                SPX_OK);
+                     SPX_OK);
     TEST_ENSURE(s.center.x == -1.0f && s.center.z == 7.0f);
     TEST_ENSURE(s.radius >= 2.25f && s.radius <= 2.25f * (1.0f + 2.4e-7f));
 
@@ -190,10 +190,7 @@ static bool model_init(tree_model* m, uint32_t n)
     return true;
 }
 
-static void model_free(tree_model* m)
-{
-    free(m->tight), free(m->proxy), free(m->which);
-}
+static void model_free(tree_model* m) { free(m->tight), free(m->proxy), free(m->which); }
 
 /* The fewest leaves a tree of height h can hold with children's heights at most SPX_TREE_SLACK
    apart: L(h) = L(h - 1) + L(max(0, h - 1 - slack)), L(0) = 1. */
@@ -319,8 +316,8 @@ static int check_queries(const spx_dynamic_tree* t, const tree_model* m, test_ca
         memset(seen, 0, n);
         spx_tree_query(t, w, &box, box_query_hit, seen);
         for (uint32_t u = 0; u < n; ++u) {
-            bool want = m->proxy[u] != SPX_TREE_NULL && m->which[u] == w
-                     && spx_aabb_overlap(&t->nodes[m->proxy[u]].box, &box);
+            bool want =
+                m->proxy[u] != SPX_TREE_NULL && m->which[u] == w && spx_aabb_overlap(&t->nodes[m->proxy[u]].box, &box);
             TEST_ENSURE(seen[u] == (want ? 1 : 0));
         }
     }
@@ -332,8 +329,8 @@ static int check_queries(const spx_dynamic_tree* t, const tree_model* m, test_ca
         TEST_ENSURE(log->bad == 0);
         for (uint32_t a = 0; a < n; ++a)
             for (uint32_t b = a + 1; b < n; ++b) {
-                bool in = m->proxy[a] != SPX_TREE_NULL && m->proxy[b] != SPX_TREE_NULL && m->which[a] == w
-                       && m->which[b] == w;
+                bool in = m->proxy[a] != SPX_TREE_NULL && m->proxy[b] != SPX_TREE_NULL && m->which[a] == w &&
+                          m->which[b] == w;
                 bool want = in && fat_overlap(t, m, a, b);
                 TEST_ENSURE(log->seen[(size_t)a * n + b] + log->seen[(size_t)b * n + a] == (want ? 1 : 0));
             }
@@ -344,8 +341,8 @@ static int check_queries(const spx_dynamic_tree* t, const tree_model* m, test_ca
     for (uint32_t a = 0; a < n; ++a)
         for (uint32_t b = 0; b < n; ++b) {
             /* Reported once, the leaf of tree 0 first. */
-            bool want = a != b && m->proxy[a] != SPX_TREE_NULL && m->proxy[b] != SPX_TREE_NULL && m->which[a] == 0
-                     && m->which[b] == 1 && fat_overlap(t, m, a, b);
+            bool want = a != b && m->proxy[a] != SPX_TREE_NULL && m->proxy[b] != SPX_TREE_NULL && m->which[a] == 0 &&
+                        m->which[b] == 1 && fat_overlap(t, m, a, b);
             TEST_ENSURE(log->seen[(size_t)a * n + b] == (want ? 1 : 0));
         }
     return 0;
@@ -572,8 +569,8 @@ static int tree_build_and_clear(void)
    step by lattice units, jump now and then, change size, start and stop moving, leave and come
    back. */
 typedef struct scene {
-    uint32_t n;       /* body indices 0..n-1 */
-    uint32_t tiles;   /* the first `tiles` are the ground, static for good */
+    uint32_t n;     /* body indices 0..n-1 */
+    uint32_t tiles; /* the first `tiles` are the ground, static for good */
     spx_aabb* box;
     uint8_t* present;
     uint8_t* moving;
@@ -592,7 +589,7 @@ static spx_aabb scene_box(scene* s)
     spx_aabb b;
     for (int k = 0; k < 3; ++k) {
         float lo = lattice(&s->rng, k == 1 ? 2 : -80, 80); /* above the ground (y >= 0.5) */
-        float size = lattice(&s->rng, 0, 8);          /* 0 m (a point or flat box) to 2 m */
+        float size = lattice(&s->rng, 0, 8);               /* 0 m (a point or flat box) to 2 m */
         b.min[k] = lo, b.max[k] = lo + size;
     }
     return b;
@@ -625,10 +622,7 @@ static bool scene_init(scene* s, uint32_t n, uint64_t seed)
     return true;
 }
 
-static void scene_free(scene* s)
-{
-    free(s->box), free(s->present), free(s->moving), free(s->readded);
-}
+static void scene_free(scene* s) { free(s->box), free(s->present), free(s->moving), free(s->readded); }
 
 /* One step of the scene, the calls to the finder included. Stops at the first call that fails and
    returns its code, so that a caller can retry the step after an allocation failure: the scene's
@@ -647,10 +641,7 @@ static bool plan_init(step_plan* p, uint32_t n)
     return p->box && p->present && p->moving && p->removed_then_added;
 }
 
-static void plan_free(step_plan* p)
-{
-    free(p->box), free(p->present), free(p->moving), free(p->removed_then_added);
-}
+static void plan_free(step_plan* p) { free(p->box), free(p->present), free(p->moving), free(p->removed_then_added); }
 
 static void scene_plan(scene* s, step_plan* p)
 {
@@ -876,7 +867,7 @@ static int finder_bad_input(void)
     TEST_ENSURE_CODE(spx_pair_finder_set(f, 0, &nan_box, true), SPX_ERR_NOT_FINITE);
     TEST_ENSURE_CODE(spx_pair_finder_set(f, 0, &inf_box, true), SPX_ERR_NOT_FINITE);
     TEST_ENSURE_CODE(spx_pair_finder_set(f, 0, &inverted, true), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_pair_finder_remove(f, 0), SPX_ERR_INVALID_ARGUMENT);   /* never added */
+    TEST_ENSURE_CODE(spx_pair_finder_remove(f, 0), SPX_ERR_INVALID_ARGUMENT); /* never added */
     TEST_ENSURE_CODE(spx_pair_finder_remove(f, 1000), SPX_ERR_INVALID_ARGUMENT);
     TEST_ENSURE_CODE(spx_pair_finder_remove(NULL, 0), SPX_ERR_INVALID_ARGUMENT);
     TEST_ENSURE_CODE(spx_pair_finder_update(f, NULL), SPX_ERR_INVALID_ARGUMENT);
@@ -1063,10 +1054,10 @@ static int fail_every_allocation(bool calm)
                 TEST_ENSURE_CODE(r, SPX_ERR_OUT_OF_MEMORY);
                 failures_seen++;
                 /* The last update's output is untouched. */
-                TEST_ENSURE(!have_last || memcmp(want + last_mark + 3, last.pairs, last.count * sizeof *last.pairs) == 0);
-                TEST_ENSURE(!have_last
-                       || memcmp(want + last_mark + 3 + 2 * (size_t)last.count, last.previous,
-                                 last.count * sizeof *last.previous) == 0);
+                TEST_ENSURE(!have_last ||
+                            memcmp(want + last_mark + 3, last.pairs, last.count * sizeof *last.pairs) == 0);
+                TEST_ENSURE(!have_last || memcmp(want + last_mark + 3 + 2 * (size_t)last.count, last.previous,
+                                                 last.count * sizeof *last.previous) == 0);
             }
             size_t mark = w;
             w += 3 + 3 * (size_t)u.count + u.ended_count;

@@ -46,8 +46,9 @@ static int touching_now(spx_world* w, const spx_body_id* bodies, int n, pair_set
         for (uint32_t k = 0; k < count; ++k) {
             TEST_ENSURE(data[k].a.index == bodies[i].index || data[k].b.index == bodies[i].index);
             TEST_ENSURE(data[k].point_count >= 1 && data[k].point_count <= 4);
-            TEST_ENSURE_NEAR(data[k].normal.x * data[k].normal.x + data[k].normal.y * data[k].normal.y
-                            + data[k].normal.z * data[k].normal.z, 1.0f, 1e-4f);
+            TEST_ENSURE_NEAR(data[k].normal.x * data[k].normal.x + data[k].normal.y * data[k].normal.y +
+                                 data[k].normal.z * data[k].normal.z,
+                             1.0f, 1e-4f);
             insert(out, key_of(data[k].shape_a, data[k].shape_b));
         }
     }
@@ -71,11 +72,11 @@ static int events_equal_contacts(void)
                                 test_lcg_uniform(&seed, 0.2f, 0.6f));
         spx_body_def d = spx_default_body_def();
         d.type = SPX_BODY_DYNAMIC;
-        d.position = spx_v3(test_lcg_uniform(&seed, -3, 3), test_lcg_uniform(&seed, 1, 10),
-                            test_lcg_uniform(&seed, -3, 3));
+        d.position =
+            spx_v3(test_lcg_uniform(&seed, -3, 3), test_lcg_uniform(&seed, 1, 10), test_lcg_uniform(&seed, -3, 3));
         d.rotation = test_lcg_rotation(&seed);
-        d.linear_velocity = spx_v3(test_lcg_uniform(&seed, -2, 2), test_lcg_uniform(&seed, -2, 2),
-                                   test_lcg_uniform(&seed, -2, 2));
+        d.linear_velocity =
+            spx_v3(test_lcg_uniform(&seed, -2, 2), test_lcg_uniform(&seed, -2, 2), test_lcg_uniform(&seed, -2, 2));
         d.restitution = 0.3f;
         d.shapes = &s;
         d.shape_count = 1;
@@ -114,8 +115,8 @@ static int events_equal_contacts(void)
         }
         hits += (int)nh;
     }
-    printf("300 steps of 40 boxes: %d begin, %d end, %d hit events; %d pairs touching at the end\n", begins, ends,
-           hits, events.count);
+    printf("300 steps of 40 boxes: %d begin, %d end, %d hit events; %d pairs touching at the end\n", begins, ends, hits,
+           events.count);
     TEST_ENSURE(begins > 40 && ends > 0 && hits > 40);
     spx_world_destroy(w);
     return 0;
@@ -241,7 +242,7 @@ static int one_way_platform(void)
            (double)t[0].p.y, disabled[0], (double)t[2].p.y);
     TEST_ENSURE(disabled[0] > 0);
     TEST_ENSURE_NEAR(t[0].p.y, 2.6f + 0.5f, 0.01f); /* on the platform */
-    TEST_ENSURE(t[2].p.y < 2.0f);                    /* under it */
+    TEST_ENSURE(t[2].p.y < 2.0f);                   /* under it */
     TEST_ENSURE(memcmp(&t[0], &t[1], sizeof t[0]) == 0);
     return 0;
 }

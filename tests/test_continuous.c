@@ -76,13 +76,12 @@ static int bullet(bool dynamic_wall)
             spx_world* w = make_world(true);
             TEST_ENSURE(w);
             /* Wall: 0.01 x 2 x 2 m, 1,000 kg when dynamic (density 25,000). */
-            spx_body_id wall = add_box(w, dynamic_wall ? SPX_BODY_DYNAMIC : SPX_BODY_STATIC, spx_v3(0.005f, 0, 0),
-                                       identity, spx_v3(0.005f, 1.0f, 1.0f), 25000.0f, 0.6f, 0.0f, spx_v3(0, 0, 0),
-                                       spx_v3(0, 0, 0));
+            spx_body_id wall =
+                add_box(w, dynamic_wall ? SPX_BODY_DYNAMIC : SPX_BODY_STATIC, spx_v3(0.005f, 0, 0), identity,
+                        spx_v3(0.005f, 1.0f, 1.0f), 25000.0f, 0.6f, 0.0f, spx_v3(0, 0, 0), spx_v3(0, 0, 0));
             float start = -5.0f - 0.05f - v0 * dt * (float)phase / 8.0f;
-            spx_body_id cube = add_box(w, SPX_BODY_DYNAMIC, spx_v3(start, 0, 0), identity,
-                                       spx_v3(0.05f, 0.05f, 0.05f), 1000.0f, 0.6f, 0.0f, spx_v3(v0, 0, 0),
-                                       spx_v3(0, 0, 0));
+            spx_body_id cube = add_box(w, SPX_BODY_DYNAMIC, spx_v3(start, 0, 0), identity, spx_v3(0.05f, 0.05f, 0.05f),
+                                       1000.0f, 0.6f, 0.0f, spx_v3(v0, 0, 0), spx_v3(0, 0, 0));
             float mc = 0.0f, mw = 0.0f;
             spx_body_get_mass(w, cube, &mc);
             if (dynamic_wall) spx_body_get_mass(w, wall, &mw);
@@ -155,9 +154,9 @@ static int bullet_mesh_ground(void)
                 TEST_ENSURE_CODE(spx_body_create(w, &gd, &ground), SPX_OK);
                 spx_quat q = phase & 1 ? turned : identity;
                 float start = 5.1f + v0 * dt * (float)phase / 8.0f;
-                spx_body_id cube = add_box(w, SPX_BODY_DYNAMIC, spx_v3(spots[spot].x, start, spots[spot].z), q,
-                                           spx_v3(0.05f, 0.05f, 0.05f), 1000.0f, 0.6f, 0.0f, spx_v3(0, -v0, 0),
-                                           spx_v3(0, 0, 0));
+                spx_body_id cube =
+                    add_box(w, SPX_BODY_DYNAMIC, spx_v3(spots[spot].x, start, spots[spot].z), q,
+                            spx_v3(0.05f, 0.05f, 0.05f), 1000.0f, 0.6f, 0.0f, spx_v3(0, -v0, 0), spx_v3(0, 0, 0));
                 const int steps = (int)(5.2f / (v0 * dt)) + 30;
                 for (int k = 0; k < steps; ++k) {
                     TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
@@ -567,7 +566,8 @@ static int deterministic_and_no_allocation(void)
         for (int k = 0; k < 120; ++k) TEST_ENSURE_CODE(spx_world_step(c.world, c.dt), SPX_OK);
         long before = counter.calls;
         for (int k = 0; k < 60; ++k) TEST_ENSURE_CODE(spx_world_step(c.world, c.dt), SPX_OK);
-        if (counter.calls != before) fprintf(stderr, "  %ld allocations in 60 steps after warm-up\n", counter.calls - before);
+        if (counter.calls != before)
+            fprintf(stderr, "  %ld allocations in 60 steps after warm-up\n", counter.calls - before);
         TEST_ENSURE(counter.calls == before);
         spx_body_get_transform(c.world, c.boxes[17], &end[run]);
         test_container_destroy(&c);
@@ -686,8 +686,7 @@ static int turned_cubes_at_sheet(void)
                     if (target == 2)
                         add_box(w, SPX_BODY_STATIC, spx_v3(0.05f, 0, 0), identity, spx_v3(0.05f, 1, 1), 1000.0f, 0.6f,
                                 0.0f, still, still);
-                    else
-                        add_mesh(w, SPX_BODY_STATIC, sheets[target], still, identity, 0.0f, still, still);
+                    else add_mesh(w, SPX_BODY_STATIC, sheets[target], still, identity, 0.0f, still, still);
                     const float x0 = -5.0f - 0.1f - speed * dt * (float)phase / 8.0f;
                     spx_body_id cube = add_box(w, SPX_BODY_DYNAMIC, spx_v3(x0, 0, 0), q, half, 1000.0f, 0.6f, 0.0f,
                                                spx_v3(speed, 0, 0), still);
@@ -754,12 +753,11 @@ static int mesh_shot(int target, bool continuous, mesh_shots* out)
                 spx_world* w = make_world(continuous);
                 TEST_ENSURE(w);
                 float wall_v = target == 2 ? 0.5f * v0 : 0.0f, mesh_v = v0 - wall_v;
-                spx_body_id sheet = target == 1
-                    ? add_mesh(w, SPX_BODY_STATIC, grid, spx_v3(-5.0f, 0, -5.0f), identity, 0, spx_v3(0, 0, 0),
-                               spx_v3(0, 0, 0))
-                    : add_mesh(w, target == 2 ? SPX_BODY_KINEMATIC : SPX_BODY_STATIC, grid,
-                               spx_v3(0, -0.5f * (float)n, -0.5f * (float)n), wall_turn, 0,
-                               spx_v3(-wall_v, 0, 0), spx_v3(0, 0, 0));
+                spx_body_id sheet = target == 1 ? add_mesh(w, SPX_BODY_STATIC, grid, spx_v3(-5.0f, 0, -5.0f), identity,
+                                                           0, spx_v3(0, 0, 0), spx_v3(0, 0, 0))
+                                                : add_mesh(w, target == 2 ? SPX_BODY_KINEMATIC : SPX_BODY_STATIC, grid,
+                                                           spx_v3(0, -0.5f * (float)n, -0.5f * (float)n), wall_turn, 0,
+                                                           spx_v3(-wall_v, 0, 0), spx_v3(0, 0, 0));
                 float start = 5.0f + 0.4f + v0 * dt * (float)phase / 8.0f;
                 spx_vec3 p = spx_v3(axis.x * -start, axis.y * -start + 0.1f, 0.05f);
                 spx_body_id m = add_mesh(w, SPX_BODY_DYNAMIC, body ? ball : torus, p, phase & 1 ? turned : identity,
@@ -798,8 +796,8 @@ static int mesh_shot(int target, bool continuous, mesh_shots* out)
                 out->passes += passed;
                 out->runs++;
                 if (getenv("SPX_VERBOSE"))
-                    printf("    target %d %s v %g phase %d: %s pen %.3g rebound %.3g\n", target, body ? "ball" : "torus",
-                           v0, phase, passed ? "PASSED" : "held", pen, run_back);
+                    printf("    target %d %s v %g phase %d: %s pen %.3g rebound %.3g\n", target,
+                           body ? "ball" : "torus", v0, phase, passed ? "PASSED" : "held", pen, run_back);
                 spx_world_destroy(w);
             }
     spx_mesh_destroy(grid);
@@ -912,7 +910,7 @@ static int head_on_meshes(void)
     TEST_ENSURE(test_shape_solid_sphere(&ball_shape, 0.2f, 10, 20));
     spx_mesh *torus = mesh_of(&torus_shape), *ball = mesh_of(&ball_shape);
     TEST_ENSURE(torus && ball);
-    const spx_quat facing = { 0.0f, 0.0f, -0.70710678f, 0.70710678f };     /* axis y along x */
+    const spx_quat facing = { 0.0f, 0.0f, -0.70710678f, 0.70710678f }; /* axis y along x */
     double worst_p = 0.0, worst_v = 0.0;
     float closest = INFINITY; /* gap less touching distance, along the motion */
     for (int run = 0; run < 24; ++run) {
@@ -923,9 +921,8 @@ static int head_on_meshes(void)
         float off = 1000.0f * dt * (float)phase / 8.0f;
         spx_body_id a = add_mesh(w, SPX_BODY_DYNAMIC, tori ? torus : ball, spx_v3(-2.0f - off, 0, 0),
                                  tori ? facing : identity, 0, spx_v3(1000.0f, 0, 0), spx_v3(0, 0, 0));
-        spx_body_id b = add_mesh(w, SPX_BODY_DYNAMIC, tori ? torus : ball, spx_v3(2.0f, 0, 0),
-                                 tori ? facing : identity, 0, spx_v3(-1000.0f, 0, 0),
-                                 spx_v3(0, 0, 0));
+        spx_body_id b = add_mesh(w, SPX_BODY_DYNAMIC, tori ? torus : ball, spx_v3(2.0f, 0, 0), tori ? facing : identity,
+                                 0, spx_v3(-1000.0f, 0, 0), spx_v3(0, 0, 0));
         TEST_ENSURE(a.generation != 0 && b.generation != 0);
         float ma = 0.0f, mb = 0.0f;
         spx_body_get_mass(w, a, &ma);
@@ -1054,8 +1051,8 @@ static int spinning_sweep_run(bool all)
                 for (int si = 0; si < TEST_SPIN_SPEED_COUNT; ++si)
                     for (int p = 0; p < phases; ++p) {
                         const int phase = all ? p : 5 * p;
-                        const test_spin_case c = { (test_spin_body)body, (test_spin_target)target, axis, test_spin_speeds[si],
-                                                  phase };
+                        const test_spin_case c = { (test_spin_body)body, (test_spin_target)target, axis,
+                                                   test_spin_speeds[si], phase };
                         test_spin_result r;
                         TEST_ENSURE_CODE(test_spin_run(&c, NULL, steps, &r), SPX_OK);
                         TEST_ENSURE(r.finite);
@@ -1143,7 +1140,7 @@ static int impact_uses_shape_materials(void)
         const spx_vec3 v = vel(w, cube);
         printf("  %s: after the impact v = (%.3f, %.3f, %.3f) m/s\n", rough ? "rough" : "smooth", (double)v.x,
                (double)v.y, (double)v.z);
-        TEST_ENSURE_NEAR(v.y, 50.0f, 0.5f);          /* elastic: the shapes' restitution 1, not the bodies' 0 */
+        TEST_ENSURE_NEAR(v.y, 50.0f, 0.5f);              /* elastic: the shapes' restitution 1, not the bodies' 0 */
         if (!rough) TEST_ENSURE_NEAR(v.x, 20.0f, 1e-3f); /* frictionless: the shapes' 0, not the bodies' 0.9 */
         /* Friction 1 (up to 100 m/s of impulse a unit mass) stops the slip at the base's centre: there a
            push across moves the cube at 1/m and turns it at r^2/I = 0.01 / (0.04 / 6) = 1.5/m, so the
@@ -1204,11 +1201,11 @@ static int one_way_platform_for_fast_bodies(void)
                from_above ? "from above" : "from below", (double)lowest, (double)highest, impacts, o.asked, o.refused);
         if (from_above) {
             TEST_ENSURE(impacts >= 1);
-            TEST_ENSURE(lowest > 5.1f - 0.01f);                /* landed on the platform's top */
+            TEST_ENSURE(lowest > 5.1f - 0.01f); /* landed on the platform's top */
             TEST_ENSURE_NEAR(pos(w, cube).y, 5.2f, 0.01f);
         } else {
             TEST_ENSURE(o.refused >= 1);
-            TEST_ENSURE(highest > 20.0f);                      /* through, and on up */
+            TEST_ENSURE(highest > 20.0f); /* through, and on up */
         }
         spx_world_destroy(w);
     }

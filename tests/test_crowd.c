@@ -26,7 +26,8 @@ static uint32_t partners_of(const spx_world* w, uint32_t body)
     for (uint32_t k = 0; k < w->contacts.count; ++k) {
         const spx_contact* c = &w->contacts.list[k];
         if (c->body_a != body && c->body_b != body) continue;
-        if (k > 0 && w->contacts.list[k - 1].body_a == c->body_a && w->contacts.list[k - 1].body_b == c->body_b) continue;
+        if (k > 0 && w->contacts.list[k - 1].body_a == c->body_a && w->contacts.list[k - 1].body_b == c->body_b)
+            continue;
         ++n;
     }
     return n;
@@ -101,8 +102,9 @@ static int crowd(uint32_t n, uint32_t steps, float spread)
     printf("  %u boxes in one spot, %u steps: fastest %.2f m/s, sideways %.2f m/s (max_push_speed %.1f), highest "
            "centre %.2f m, at most %u partners a body (limit %u), "
            "%u manifolds at most, limit applied in %u steps, slowest step %.3f s, spread %.2f x %.2f m\n",
-           (unsigned)n, (unsigned)steps, fastest, fastest_sideways, wd.max_push_speed, top, (unsigned)most_partners, (unsigned)SPX_MAX_BODY_CONTACTS,
-           (unsigned)most_manifolds, (unsigned)limited_steps, slowest_step, x1 - x0, z1 - z0);
+           (unsigned)n, (unsigned)steps, fastest, fastest_sideways, wd.max_push_speed, top, (unsigned)most_partners,
+           (unsigned)SPX_MAX_BODY_CONTACTS, (unsigned)most_manifolds, (unsigned)limited_steps, slowest_step, x1 - x0,
+           z1 - z0);
     TEST_ENSURE(most_partners <= SPX_MAX_BODY_CONTACTS);
     TEST_ENSURE(limited_steps > 0);
     TEST_ENSURE(x1 - x0 > spread);

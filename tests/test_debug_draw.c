@@ -6,15 +6,15 @@
 #include <sepax/sepax.h>
 #include <stdlib.h>
 
-#define CELLS 32                 /* the terrain: CELLS x CELLS squares of 1 m, two triangles each */
+#define CELLS 32 /* the terrain: CELLS x CELLS squares of 1 m, two triangles each */
 #define TRIANGLES (2 * CELLS * CELLS)
 
 typedef struct record {
     int boxes, meshes, triangles, segments, points, bounds;
     int sleeping_boxes, sensor_boxes;
-    bool seen[TRIANGLES];        /* triangles drawn, by their number in the def */
-    uint32_t colors_seen;        /* OR of the point colours */
-    spx_vec3 point_at[16];       /* the first points drawn */
+    bool seen[TRIANGLES];  /* triangles drawn, by their number in the def */
+    uint32_t colors_seen;  /* OR of the point colours */
+    spx_vec3 point_at[16]; /* the first points drawn */
 } record;
 
 static void on_box(const spx_transform* pose, spx_vec3 h, const spx_debug_shape* s, void* context)
@@ -230,8 +230,8 @@ static int bounded_mesh_drawing(void)
     scene s;
     TEST_ENSURE(make_scene(&s) == 0);
     const spx_vec3 boxes[3][2] = { { { 103.5f, -3, 104.5f }, { 107.2f, -1, 106.1f } },
-                                   { { 131.5f, -2, 131.5f }, { 140, -2, 140 } },     /* the far corner square, flat */
-                                   { { 50, -10, 50 }, { 60, 10, 60 } } };            /* nothing */
+                                   { { 131.5f, -2, 131.5f }, { 140, -2, 140 } }, /* the far corner square, flat */
+                                   { { 50, -10, 50 }, { 60, 10, 60 } } };        /* nothing */
     for (int k = 0; k < 3; ++k) {
         record r;
         spx_debug_draw d = recorder(&r);

@@ -10,34 +10,73 @@
 typedef enum kind { K_U32, K_F32, K_BOOL, K_VEC3, K_QUAT, K_TRANSFORM, K_ENUM } kind;
 
 typedef struct field {
-    const char* def;   /* the struct's name */
+    const char* def; /* the struct's name */
     const char* name;
     size_t offset;
     kind kind;
 } field;
 
-#define W(name, k) { "spx_world_def", #name, offsetof(spx_world_def, name), k }
-#define B(name, k) { "spx_body_def", #name, offsetof(spx_body_def, name), k }
-#define S(name, k) { "spx_shape_def", #name, offsetof(spx_shape_def, name), k }
+#define W(name, k)                                               \
+    {                                                            \
+        "spx_world_def", #name, offsetof(spx_world_def, name), k \
+    }
+#define B(name, k)                                             \
+    {                                                          \
+        "spx_body_def", #name, offsetof(spx_body_def, name), k \
+    }
+#define S(name, k)                                               \
+    {                                                            \
+        "spx_shape_def", #name, offsetof(spx_shape_def, name), k \
+    }
 static const field fields[] = {
-    W(gravity, K_VEC3), W(body_capacity, K_U32), W(contact_capacity, K_U32), W(substeps, K_U32),
-    W(solve_iterations, K_U32), W(relax_iterations, K_U32), W(contact_hertz, K_F32),
-    W(contact_damping_ratio, K_F32), W(max_push_speed, K_F32), W(restitution_threshold, K_F32),
-    W(speculative_distance, K_F32), W(enable_sleep, K_BOOL), W(sleep_linear_speed, K_F32),
-    W(sleep_angular_speed, K_F32), W(time_to_sleep, K_F32), W(enable_continuous, K_BOOL),
-    W(continuous_static_only, K_BOOL), W(continuous_max_impacts, K_U32), W(simd, K_ENUM),
+    W(gravity, K_VEC3),
+    W(body_capacity, K_U32),
+    W(contact_capacity, K_U32),
+    W(substeps, K_U32),
+    W(solve_iterations, K_U32),
+    W(relax_iterations, K_U32),
+    W(contact_hertz, K_F32),
+    W(contact_damping_ratio, K_F32),
+    W(max_push_speed, K_F32),
+    W(restitution_threshold, K_F32),
+    W(speculative_distance, K_F32),
+    W(enable_sleep, K_BOOL),
+    W(sleep_linear_speed, K_F32),
+    W(sleep_angular_speed, K_F32),
+    W(time_to_sleep, K_F32),
+    W(enable_continuous, K_BOOL),
+    W(continuous_static_only, K_BOOL),
+    W(continuous_max_impacts, K_U32),
+    W(simd, K_ENUM),
     W(hit_event_threshold, K_F32),
-    B(type, K_ENUM), B(rotation, K_QUAT), B(linear_damping, K_F32), B(angular_damping, K_F32),
-    B(gravity_scale, K_F32), B(friction, K_F32), B(restitution, K_F32), B(enable_sleep, K_BOOL),
-    B(awake, K_BOOL), S(type, K_ENUM), S(local, K_TRANSFORM), S(density, K_F32), S(friction, K_F32),
-    S(restitution, K_F32), S(is_sensor, K_BOOL), S(radius, K_F32), S(half_height, K_F32),
+    B(type, K_ENUM),
+    B(rotation, K_QUAT),
+    B(linear_damping, K_F32),
+    B(angular_damping, K_F32),
+    B(gravity_scale, K_F32),
+    B(friction, K_F32),
+    B(restitution, K_F32),
+    B(enable_sleep, K_BOOL),
+    B(awake, K_BOOL),
+    S(type, K_ENUM),
+    S(local, K_TRANSFORM),
+    S(density, K_F32),
+    S(friction, K_F32),
+    S(restitution, K_F32),
+    S(is_sensor, K_BOOL),
+    S(radius, K_F32),
+    S(half_height, K_F32),
 };
 
-static const struct { const char* name; int value; } enums[] = {
-    { "SPX_SIMD_AUTO", SPX_SIMD_AUTO }, { "SPX_SIMD_BASELINE", SPX_SIMD_BASELINE },
-    { "SPX_BODY_STATIC", SPX_BODY_STATIC }, { "SPX_BODY_KINEMATIC", SPX_BODY_KINEMATIC },
-    { "SPX_BODY_DYNAMIC", SPX_BODY_DYNAMIC }, { "SPX_SHAPE_BOX", SPX_SHAPE_BOX }, { "SPX_SHAPE_MESH", SPX_SHAPE_MESH },
-    { "SPX_SHAPE_SPHERE", SPX_SHAPE_SPHERE }, { "SPX_SHAPE_CAPSULE", SPX_SHAPE_CAPSULE },
+static const struct {
+    const char* name;
+    int value;
+} enums[] = {
+    { "SPX_SIMD_AUTO", SPX_SIMD_AUTO },         { "SPX_SIMD_BASELINE", SPX_SIMD_BASELINE },
+    { "SPX_BODY_STATIC", SPX_BODY_STATIC },     { "SPX_BODY_KINEMATIC", SPX_BODY_KINEMATIC },
+    { "SPX_BODY_DYNAMIC", SPX_BODY_DYNAMIC },   { "SPX_SHAPE_BOX", SPX_SHAPE_BOX },
+    { "SPX_SHAPE_MESH", SPX_SHAPE_MESH },       { "SPX_SHAPE_SPHERE", SPX_SHAPE_SPHERE },
+    { "SPX_SHAPE_CAPSULE", SPX_SHAPE_CAPSULE },
 };
 
 static spx_world_def world_def;
@@ -47,17 +86,17 @@ static spx_shape_def shape_def;
 static const field* find(const char* def, const char* name, size_t length)
 {
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i)
-        if ((!def || strcmp(fields[i].def, def) == 0) && strlen(fields[i].name) == length
-            && strncmp(fields[i].name, name, length) == 0)
+        if ((!def || strcmp(fields[i].def, def) == 0) && strlen(fields[i].name) == length &&
+            strncmp(fields[i].name, name, length) == 0)
             return &fields[i];
     return NULL;
 }
 
 static const unsigned char* value_of(const field* f)
 {
-    const void* base = strcmp(f->def, "spx_world_def") == 0 ? (const void*)&world_def
-                     : strcmp(f->def, "spx_body_def") == 0  ? (const void*)&body_def
-                                                            : (const void*)&shape_def;
+    const void* base = strcmp(f->def, "spx_world_def") == 0  ? (const void*)&world_def
+                       : strcmp(f->def, "spx_body_def") == 0 ? (const void*)&body_def
+                                                             : (const void*)&shape_def;
     return (const unsigned char*)base + f->offset;
 }
 
@@ -97,15 +136,15 @@ static bool matches(const field* f, const char* text)
     case K_TRANSFORM: {
         spx_transform identity = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
         const void* want = f->kind == K_QUAT ? (const void*)&identity.q : (const void*)&identity;
-        return strncmp(text, "identity", 8) == 0
-            && memcmp(v, want, f->kind == K_QUAT ? sizeof(spx_quat) : sizeof(spx_transform)) == 0;
+        return strncmp(text, "identity", 8) == 0 &&
+               memcmp(v, want, f->kind == K_QUAT ? sizeof(spx_quat) : sizeof(spx_transform)) == 0;
     }
     case K_ENUM: {
         int x;
         memcpy(&x, v, sizeof x);
         for (size_t i = 0; i < sizeof enums / sizeof enums[0]; ++i)
-            if (strncmp(text, enums[i].name, strlen(enums[i].name)) == 0
-                && !isalnum((unsigned char)text[strlen(enums[i].name)]) && text[strlen(enums[i].name)] != '_')
+            if (strncmp(text, enums[i].name, strlen(enums[i].name)) == 0 &&
+                !isalnum((unsigned char)text[strlen(enums[i].name)]) && text[strlen(enums[i].name)] != '_')
                 return enums[i].value == x;
         return false;
     }
@@ -191,8 +230,8 @@ static int table_defaults(const char* doc, int* checked)
             if (!f) continue; /* capacities and the like: checked where the header states them */
             ++*checked;
             if (!matches(f, value)) {
-                fprintf(stderr, "docs/world.md: %s's default \"%.*s\" differs from spx_default_world_def()\n",
-                        f->name, (int)(strchr(value, '|') - value), value);
+                fprintf(stderr, "docs/world.md: %s's default \"%.*s\" differs from spx_default_world_def()\n", f->name,
+                        (int)(strchr(value, '|') - value), value);
                 ++wrong;
             }
             if (f->kind != K_VEC3) { /* the next value of a cell holding two */

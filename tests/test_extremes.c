@@ -63,7 +63,7 @@ static int range_is_refused_beyond_and_answered_within(void)
     spx_obb made;
     TEST_ENSURE_CODE(spx_obb_from_matrix(zero, spx_v3(FLT_MAX, 1, 1), &test_identity, &made), SPX_ERR_OUT_OF_RANGE);
     TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, -2e7f), spx_v3(1, 1, 1), (spx_quat){ 0, 0, 0, 1 }, &made),
-                SPX_ERR_OUT_OF_RANGE);
+                     SPX_ERR_OUT_OF_RANGE);
 
     /* At the edge: a box of half extent L overlapping a unit box far out along it; every answer finite,
        and the manifold has points. */
@@ -179,8 +179,10 @@ static int reduction_stays_in_bounds(void)
 {
     float x[6] = { 0, 1, NAN, 3, NAN, 5 }, y[6] = { NAN, 1, 2, NAN, 4, 5 }, gap[6] = { 0, -1, NAN, -2, 0, 1 };
     for (int variant = 0; variant < 3; ++variant) {
-        if (variant == 1) for (int i = 0; i < 6; ++i) x[i] = NAN;
-        if (variant == 2) for (int i = 0; i < 6; ++i) x[i] = y[i] = gap[i] = NAN;
+        if (variant == 1)
+            for (int i = 0; i < 6; ++i) x[i] = NAN;
+        if (variant == 2)
+            for (int i = 0; i < 6; ++i) x[i] = y[i] = gap[i] = NAN;
         int keep[4] = { -7, -7, -7, -7 };
         spx_reduce_to_four(x, y, gap, 6, keep);
         for (int i = 0; i < 4; ++i) TEST_ENSURE(keep[i] >= 0 && keep[i] < 6);
@@ -194,8 +196,8 @@ static int reduction_stays_in_bounds(void)
    the face won on a tolerance that grows with size, and clipped to nothing. */
 static int overlapping_long_pieces_have_points(void)
 {
-    static const float ra[9] = { -0.481085777f, 0.0932660997f, 0.87169838f, 0.79276216f, -0.378225863f,
-                                 0.477989018f, 0.374278933f, 0.921003163f, 0.10802108f };
+    static const float ra[9] = { -0.481085777f, 0.0932660997f, 0.87169838f,  0.79276216f, -0.378225863f,
+                                 0.477989018f,  0.374278933f,  0.921003163f, 0.10802108f };
     static const float rb[9] = { -0.144890308f, 0.827137709f, -0.543000937f, -0.353085488f, -0.555882812f,
                                  -0.752545714f, -0.92430377f, 0.0826892555f, 0.37259233f };
     const spx_obb a = box_rotated(7.875f, -4.0625f, -5.875f, 9216, 5.3125f, 1.8125f, ra);
@@ -210,9 +212,10 @@ static int overlapping_long_pieces_have_points(void)
     TEST_ENSURE_NEAR(m.points[0].depth, p.depth, 1e-3);
 
     static const float rc[9] = { -0.422853112f, -0.854123771f, -0.302767098f, 0.132354259f, -0.388734698f,
-                                 0.911793709f, -0.896480739f, 0.34548223f, 0.277424574f };
+                                 0.911793709f,  -0.896480739f, 0.34548223f,   0.277424574f };
     const spx_obb c = box_rotated(5.125f, -7.6875f, -5.8125f, 0.125f, 6.25f, 7.8125f, rc);
-    const spx_triangle t = { { { 2.3125f, -1.625f, -4.75f }, { -1.375f, 4.0625f, -0.00724999979f },
+    const spx_triangle t = { { { 2.3125f, -1.625f, -4.75f },
+                               { -1.375f, 4.0625f, -0.00724999979f },
                                { -0.0158691406f, -14956.6221f, 2.31250006e-08f } } };
     TEST_ENSURE_CODE(spx_penetration_obb_triangle(&c, &t, &p), SPX_OK);
     TEST_ENSURE(p.overlapping && p.depth > 4.0f);

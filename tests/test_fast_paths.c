@@ -100,7 +100,7 @@ static int touching_pairs(void)
     for (long n = 0; n < 20000; ++n) {
         spx_obb a = random_box(&rng, 5.0), b = random_box(&rng, 5.0);
         if (n % 4 == 1) b.rotation = a.rotation; /* parallel edges everywhere */
-        if (n % 4 == 2) {                       /* nearly parallel: one column tilted by ~1e-6 */
+        if (n % 4 == 2) {                        /* nearly parallel: one column tilted by ~1e-6 */
             spx_quat q = { 1e-6f * (float)test_case_uniform(&rng, -1, 1), 0.0f, 0.0f, 1.0f };
             spx_obb t;
             spx_obb_from_quat(a.center, b.half_extents, q, &t);
@@ -127,10 +127,22 @@ static int every_field(void)
 {
     test_case_rng rng = { 0xF1E1Du };
     const float tol = SPX_ROTATION_TOLERANCE;
-    const float values[] = { NAN, INFINITY, -INFINITY, 0.0f, -0.0f, -1e-30f, 1e-30f, SPX_MAX_COORDINATE,
-                             -SPX_MAX_COORDINATE, nextafterf(SPX_MAX_COORDINATE, INFINITY), 1e30f, -1.0f, 2.0f };
-    const float scales[] = { 1.0f + 0.5f * tol, 1.0f + 0.99f * tol, 1.0f + 1.01f * tol, 1.0f + 2.0f * tol,
-                             1.0f + 3.9f * tol, 1.0f + 4.1f * tol, 1.0f - 0.99f * tol, 1.0f - 1.01f * tol, -1.0f };
+    const float values[] = { NAN,
+                             INFINITY,
+                             -INFINITY,
+                             0.0f,
+                             -0.0f,
+                             -1e-30f,
+                             1e-30f,
+                             SPX_MAX_COORDINATE,
+                             -SPX_MAX_COORDINATE,
+                             nextafterf(SPX_MAX_COORDINATE, INFINITY),
+                             1e30f,
+                             -1.0f,
+                             2.0f };
+    const float scales[] = { 1.0f + 0.5f * tol,  1.0f + 0.99f * tol, 1.0f + 1.01f * tol,
+                             1.0f + 2.0f * tol,  1.0f + 3.9f * tol,  1.0f + 4.1f * tol,
+                             1.0f - 0.99f * tol, 1.0f - 1.01f * tol, -1.0f };
     long n = 0;
     for (int round = 0; round < 40; ++round) {
         spx_obb pair[2] = { random_box(&rng, 1.0), random_box(&rng, 1.0) };
@@ -237,15 +249,16 @@ static int corners_at_sphere_distance(void)
         const double f = test_case_uniform(&rng, 0.9999, 1.0001) * reach, travel = test_case_uniform(&rng, 0.5, 3.0);
         const float tmax = 1.0f;
         for (int i = 0; i < 2; ++i) v[i] = (spx_vec3){ 0, 0, 0 };
-        box[0].center = (spx_vec3){ (float)test_case_uniform(&rng, -100, 100), (float)test_case_uniform(&rng, -100, 100),
-                                    (float)test_case_uniform(&rng, -100, 100) };
+        box[0].center =
+            (spx_vec3){ (float)test_case_uniform(&rng, -100, 100), (float)test_case_uniform(&rng, -100, 100),
+                        (float)test_case_uniform(&rng, -100, 100) };
         const double t0 = test_case_uniform(&rng, 0.1, 0.9);
         box[1].center.x = box[0].center.x + (float)(f * axis[0] - t0 * travel * side[0]);
         box[1].center.y = box[0].center.y + (float)(f * axis[1] - t0 * travel * side[1]);
         box[1].center.z = box[0].center.z + (float)(f * axis[2] - t0 * travel * side[2]);
         v[1] = (spx_vec3){ (float)(travel * side[0]), (float)(travel * side[1]), (float)(travel * side[2]) };
         for (int swap = 0; swap < 2; ++swap) {
-            const spx_obb* a = &box[swap], *b = &box[1 - swap];
+            const spx_obb *a = &box[swap], *b = &box[1 - swap];
             spx_sweep_hit got, want;
             memset(&got, 0xAB, sizeof got);
             memset(&want, 0xAB, sizeof want);
@@ -274,8 +287,9 @@ static int same_penetration(const spx_obb* a, const spx_obb* b, long n, int* dec
     if (spx_penetration_obb_obb(a, b, &got) != SPX_OK) return 0; /* a box the validator refuses */
     spx_penetration_obb_obb_exact(a, b, &want);
     /* field by field (the struct has padding), floats bit for bit */
-    if (got.overlapping != want.overlapping || got.axis != want.axis
-        || memcmp(&got.normal, &want.normal, sizeof got.normal) != 0 || memcmp(&got.depth, &want.depth, sizeof got.depth) != 0) {
+    if (got.overlapping != want.overlapping || got.axis != want.axis ||
+        memcmp(&got.normal, &want.normal, sizeof got.normal) != 0 ||
+        memcmp(&got.depth, &want.depth, sizeof got.depth) != 0) {
         fprintf(stderr, "case %ld: overlapping %d (want %d) axis %d (want %d) depth %.9g (want %.9g)\n", n,
                 got.overlapping, want.overlapping, got.axis, want.axis, got.depth, want.depth);
         return 1;
@@ -313,7 +327,8 @@ static int penetration_screen(void)
         test_case_unit_vector(&rng, dir);
         if (kind == 5) dir[0] = dir[1] = dir[2] = 0.0; /* centred */
         const double lo = touching_distance(&a, &b, dir);
-        const double f = (kind == 6 ? test_case_uniform(&rng, 1.0 - 1e-5, 1.0 + 1e-5) : test_case_uniform(&rng, 0.5, 1.5)) * lo;
+        const double f =
+            (kind == 6 ? test_case_uniform(&rng, 1.0 - 1e-5, 1.0 + 1e-5) : test_case_uniform(&rng, 0.5, 1.5)) * lo;
         b.center = along(&a, dir, f);
         if (same_penetration(&a, &b, n, &apart, &overlapping) || same_penetration(&b, &a, n, &apart, &overlapping))
             return 1;

@@ -37,22 +37,22 @@ typedef struct row {
 } row;
 
 static const row table[] = {
-    { { 1, UINT64_MAX, 0 }, { 1, UINT64_MAX, 0 }, true },          /* defaults */
-    { { 1, 2, 0 }, { 2, 1, 0 }, true },                            /* each wants the other */
-    { { 1, 2, 0 }, { 2, 2, 0 }, false },                           /* b does not want a */
-    { { 1, 4, 0 }, { 2, 1, 0 }, false },                           /* a does not want b */
-    { { 1, 0, 0 }, { 1, UINT64_MAX, 0 }, false },                  /* a wants nothing */
-    { { 0, UINT64_MAX, 0 }, { 1, UINT64_MAX, 0 }, false },         /* a is nothing */
-    { { 1ull << 63, 1, 0 }, { 1, 1ull << 63, 0 }, true },          /* the top bit counts */
+    { { 1, UINT64_MAX, 0 }, { 1, UINT64_MAX, 0 }, true },                   /* defaults */
+    { { 1, 2, 0 }, { 2, 1, 0 }, true },                                     /* each wants the other */
+    { { 1, 2, 0 }, { 2, 2, 0 }, false },                                    /* b does not want a */
+    { { 1, 4, 0 }, { 2, 1, 0 }, false },                                    /* a does not want b */
+    { { 1, 0, 0 }, { 1, UINT64_MAX, 0 }, false },                           /* a wants nothing */
+    { { 0, UINT64_MAX, 0 }, { 1, UINT64_MAX, 0 }, false },                  /* a is nothing */
+    { { 1ull << 63, 1, 0 }, { 1, 1ull << 63, 0 }, true },                   /* the top bit counts */
     { { 1ull << 40, 1ull << 41, 0 }, { 1ull << 41, 1ull << 40, 0 }, true }, /* bits past 32 */
     { { 1ull << 40, 1ull << 41, 0 }, { 1ull << 41, 1ull << 39, 0 }, false },
-    { { 1, 0, 3 }, { 1, 0, 3 }, true },                            /* one positive group: always */
-    { { 1, UINT64_MAX, -3 }, { 1, UINT64_MAX, -3 }, false },       /* one negative group: never */
-    { { 1, UINT64_MAX, 3 }, { 1, UINT64_MAX, -3 }, true },         /* different groups: the bits */
+    { { 1, 0, 3 }, { 1, 0, 3 }, true },                      /* one positive group: always */
+    { { 1, UINT64_MAX, -3 }, { 1, UINT64_MAX, -3 }, false }, /* one negative group: never */
+    { { 1, UINT64_MAX, 3 }, { 1, UINT64_MAX, -3 }, true },   /* different groups: the bits */
     { { 1, 0, 3 }, { 1, 0, 4 }, false },
     { { 1, UINT64_MAX, -3 }, { 1, UINT64_MAX, -4 }, true },
-    { { 1, UINT64_MAX, -3 }, { 1, UINT64_MAX, 0 }, true },         /* 0 is no group */
-    { { 1, 0, 0 }, { 1, 0, 0 }, false },                           /* group 0 shared: the bits */
+    { { 1, UINT64_MAX, -3 }, { 1, UINT64_MAX, 0 }, true }, /* 0 is no group */
+    { { 1, 0, 0 }, { 1, 0, 0 }, false },                   /* group 0 shared: the bits */
 };
 #define ROWS (sizeof table / sizeof table[0])
 
@@ -107,8 +107,8 @@ static bool keep_tagged_apart(spx_shape_id a, spx_shape_id b, void* context)
     callback_log* log = context;
     ++log->calls;
     spx_body_id ba, bb;
-    if (spx_shape_get_body(log->world, a, &ba) != SPX_OK || spx_shape_get_body(log->world, b, &bb) != SPX_OK
-        || ba.index >= bb.index)
+    if (spx_shape_get_body(log->world, a, &ba) != SPX_OK || spx_shape_get_body(log->world, b, &bb) != SPX_OK ||
+        ba.index >= bb.index)
         ++log->bad;
     spx_shape_def s = spx_default_shape_def();
     spx_shape_id out;
@@ -127,8 +127,10 @@ static int custom_callback(void)
     log.world = w;
     static int tags[2] = { 0, 1 };
     add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20), spx_default_filter(), NULL);
-    spx_body_id lands = add_box(w, SPX_BODY_DYNAMIC, spx_v3(-2, 1, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), &tags[0]);
-    spx_body_id sinks = add_box(w, SPX_BODY_DYNAMIC, spx_v3(2, 1, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), &tags[1]);
+    spx_body_id lands =
+        add_box(w, SPX_BODY_DYNAMIC, spx_v3(-2, 1, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), &tags[0]);
+    spx_body_id sinks =
+        add_box(w, SPX_BODY_DYNAMIC, spx_v3(2, 1, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), &tags[1]);
     /* Filtered out by the bits: the callback is not asked for it. */
     add_box(w, SPX_BODY_DYNAMIC, spx_v3(6, 1, 0), spx_v3(0.5f, 0.5f, 0.5f), filter(1, 0, 0), &tags[0]);
     for (int k = 0; k < 60; ++k) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
@@ -150,8 +152,10 @@ static int filter_changed_at_run_time(void)
     spx_world* w = make_world(NULL, NULL);
     TEST_ENSURE(w);
     spx_body_id g = add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20), filter(2, UINT64_MAX, 0), NULL);
-    spx_body_id a = add_box(w, SPX_BODY_DYNAMIC, spx_v3(-2, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), NULL);
-    spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(2, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), NULL);
+    spx_body_id a =
+        add_box(w, SPX_BODY_DYNAMIC, spx_v3(-2, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), NULL);
+    spx_body_id b =
+        add_box(w, SPX_BODY_DYNAMIC, spx_v3(2, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), NULL);
     bool awake = true;
     for (int k = 0; k < 300 && awake; ++k) {
         TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
@@ -194,7 +198,8 @@ static int ground_filter_changed_under_sleeper(void)
     spx_world* w = make_world(NULL, NULL);
     TEST_ENSURE(w);
     spx_body_id g = add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20), spx_default_filter(), NULL);
-    spx_body_id a = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), NULL);
+    spx_body_id a =
+        add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), NULL);
     bool awake = true;
     for (int k = 0; k < 300 && awake; ++k) {
         TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
@@ -228,7 +233,8 @@ static int filtered_pairs_outside_the_limit(void)
     TEST_ENSURE(w);
     add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20), spx_default_filter(), NULL);
     add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), NULL);
-    spx_body_id top = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 1.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), NULL);
+    spx_body_id top =
+        add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 1.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), spx_default_filter(), NULL);
     for (int i = 0; i < 48; ++i) {
         const spx_vec3 at = spx_v3(0.06f * (float)(i % 4) - 0.09f, 1.5f + 0.06f * (float)(i / 16) - 0.06f,
                                    0.06f * (float)(i / 4 % 4) - 0.09f);
@@ -238,7 +244,8 @@ static int filtered_pairs_outside_the_limit(void)
         TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
         spx_step_stats st;
         spx_world_get_stats(w, &st);
-        TEST_ENSURE(!(st.flags & SPX_STEP_CONTACT_LIMIT) && st.manifold_count == 2); /* top on the box, box on the ground */
+        TEST_ENSURE(!(st.flags & SPX_STEP_CONTACT_LIMIT) &&
+                    st.manifold_count == 2); /* top on the box, box on the ground */
         spx_transform t;
         spx_body_get_transform(w, top, &t);
         TEST_ENSURE_NEAR(t.p.y, 1.5f, 0.002f);

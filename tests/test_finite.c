@@ -31,8 +31,8 @@ static bool body_sane(const spx_world* w, spx_body_id id)
     if (!finite3(t.p) || !finite3(v) || !finite3(av) || !isfinite(t.q.x + t.q.y + t.q.z + t.q.w)) return false;
     const double v2 = (double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z;
     const double w2 = (double)av.x * av.x + (double)av.y * av.y + (double)av.z * av.z;
-    return v2 <= (double)SPX_MAX_LINEAR_SPEED * SPX_MAX_LINEAR_SPEED * 1.000001
-        && w2 <= (double)SPX_MAX_ANGULAR_SPEED * SPX_MAX_ANGULAR_SPEED * 1.000001;
+    return v2 <= (double)SPX_MAX_LINEAR_SPEED * SPX_MAX_LINEAR_SPEED * 1.000001 &&
+           w2 <= (double)SPX_MAX_ANGULAR_SPEED * SPX_MAX_ANGULAR_SPEED * 1.000001;
 }
 
 /* Tiny cubes (moments from 5e-14 down to 5e-28 kg m^2) fall freely: after ten steps each moves as
@@ -80,7 +80,8 @@ static int small_body_on_a_grid(void)
     spx_transform rest[9];
     for (int i = 0; i < 9; ++i) spx_body_get_transform(w, grid[i], &rest[i]);
     spx_result r;
-    spx_body_id small = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0.1f, 1.0001f, 0.05f), spx_v3(1e-4f, 1e-4f, 1e-4f), 1000.0f, &r);
+    spx_body_id small =
+        add_box(w, SPX_BODY_DYNAMIC, spx_v3(0.1f, 1.0001f, 0.05f), spx_v3(1e-4f, 1e-4f, 1e-4f), 1000.0f, &r);
     TEST_ENSURE_CODE(r, SPX_OK);
     for (int s = 0; s < 120; ++s) {
         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
@@ -156,9 +157,11 @@ static int limits_refused(void)
     /* set_velocity and apply_impulse: refused, the body unchanged. */
     TEST_ENSURE_CODE(spx_body_set_velocity(w, id, spx_v3(0, 0, 0), spx_v3(1e30f, 0, 0)), SPX_ERR_SPEED_OUT_OF_RANGE);
     TEST_ENSURE_CODE(spx_body_set_velocity(w, id, spx_v3(-2e5f, 0, 0), spx_v3(0, 0, 0)), SPX_ERR_SPEED_OUT_OF_RANGE);
-    TEST_ENSURE_CODE(spx_body_apply_impulse(w, id, spx_v3(FLT_MAX, 0, 0), spx_v3(0, 0.5f, 0)), SPX_ERR_SPEED_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_body_apply_impulse(w, id, spx_v3(FLT_MAX, 0, 0), spx_v3(0, 0.5f, 0)),
+                     SPX_ERR_SPEED_OUT_OF_RANGE);
     TEST_ENSURE_CODE(spx_body_apply_impulse(w, id, spx_v3(0, FLT_MAX, 0), spx_v3(0, 0, 0)), SPX_ERR_SPEED_OUT_OF_RANGE);
-    TEST_ENSURE_CODE(spx_body_apply_impulse(w, id, spx_v3(0, 0, 1e10f), spx_v3(1e6f, 0, 0)), SPX_ERR_SPEED_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_body_apply_impulse(w, id, spx_v3(0, 0, 1e10f), spx_v3(1e6f, 0, 0)),
+                     SPX_ERR_SPEED_OUT_OF_RANGE);
     spx_vec3 v, av;
     spx_body_get_velocity(w, id, &v, &av);
     TEST_ENSURE(v.x == 0.0f && v.y == 0.0f && v.z == 0.0f && av.x == 0.0f && av.y == 0.0f && av.z == 0.0f);
@@ -242,7 +245,8 @@ static int quarantine_holds_the_fault(void)
         spx_body_get_transform(ref, grid_ref[i], &b);
         spx_body_get_velocity(w, grid[i], &va, &wa);
         spx_body_get_velocity(ref, grid_ref[i], &vb, &wb);
-        TEST_ENSURE(memcmp(&a, &b, sizeof a) == 0 && memcmp(&va, &vb, sizeof va) == 0 && memcmp(&wa, &wb, sizeof wa) == 0);
+        TEST_ENSURE(memcmp(&a, &b, sizeof a) == 0 && memcmp(&va, &vb, sizeof va) == 0 &&
+                    memcmp(&wa, &wb, sizeof wa) == 0);
     }
     TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
     TEST_ENSURE_CODE(spx_world_get_quarantined(w, &q, &n), SPX_OK);
@@ -284,7 +288,10 @@ static double uniform(void)
     rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
     return (double)(rng >> 11) * (1.0 / 9007199254740992.0);
 }
-static float log_uniform(double lo_exp, double hi_exp) { return (float)pow(10.0, lo_exp + (hi_exp - lo_exp) * uniform()); }
+static float log_uniform(double lo_exp, double hi_exp)
+{
+    return (float)pow(10.0, lo_exp + (hi_exp - lo_exp) * uniform());
+}
 static float sign(void) { return uniform() < 0.5 ? -1.0f : 1.0f; }
 
 /* Property: worlds of ordinary boxes among bodies of random size (1e-9 to 10 m) and density (1e-12 to
@@ -306,7 +313,8 @@ static int random_extremes_stay_finite(int worlds)
         bool dynamic[24];
         int n = 0;
         for (int i = 0; i < 4; ++i)
-            dynamic[n] = true, ids[n++] = add_box(w, SPX_BODY_DYNAMIC, spx_v3((float)i - 1.5f, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f), 1000.0f, NULL);
+            dynamic[n] = true, ids[n++] = add_box(w, SPX_BODY_DYNAMIC, spx_v3((float)i - 1.5f, 0.5f, 0),
+                                                  spx_v3(0.5f, 0.5f, 0.5f), 1000.0f, NULL);
         for (int i = 0; i < 16; ++i) {
             const float size = log_uniform(-9, 0);
             const spx_vec3 half = { size * log_uniform(0, 1), size * log_uniform(0, 1), size * log_uniform(0, 1) };
@@ -319,7 +327,8 @@ static int random_extremes_stay_finite(int worlds)
             /* On or near the boxes, or on the ground: contacts with everything. */
             d.position = spx_v3((float)(4.0 * uniform() - 2.0), (float)(1.0 + uniform()) * fmaxf(half.y, 0.5f),
                                 (float)(2.0 * uniform() - 1.0));
-            const float q[4] = { sign() * (float)uniform(), sign() * (float)uniform(), sign() * (float)uniform(), 1.0f };
+            const float q[4] = { sign() * (float)uniform(), sign() * (float)uniform(), sign() * (float)uniform(),
+                                 1.0f };
             const float qn = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
             d.rotation = (spx_quat){ q[0] / qn, q[1] / qn, q[2] / qn, q[3] / qn };
             /* Kinematic bodies stay put: one crossing touching boxes at kilometres a second stalls the
@@ -346,7 +355,8 @@ static int random_extremes_stay_finite(int worlds)
                 spx_result r = spx_body_apply_impulse(w, id, spx_v3(sign() * big, sign() * big, 0), spx_v3(0, 1, 0));
                 TEST_ENSURE(r == SPX_OK || r == SPX_ERR_SPEED_OUT_OF_RANGE || r == SPX_ERR_INVALID_ARGUMENT);
                 if (dynamic[k]) {
-                    r = spx_body_set_velocity(w, id, spx_v3(0, sign() * log_uniform(0, 38), 0), spx_v3(log_uniform(0, 38), 0, 0));
+                    r = spx_body_set_velocity(w, id, spx_v3(0, sign() * log_uniform(0, 38), 0),
+                                              spx_v3(log_uniform(0, 38), 0, 0));
                     TEST_ENSURE(r == SPX_OK || r == SPX_ERR_SPEED_OUT_OF_RANGE);
                 }
             }

@@ -3,17 +3,22 @@
 #include "support/test.h"
 #include "support/pieces.h"
 
-
 static int box_from_matrix_and_corners(void)
 {
     spx_obb box;
     TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(1, 2, 3), spx_v3(1, 2, 3), &test_identity, &box), SPX_OK);
     spx_vec3 c[8];
     TEST_ENSURE_CODE(spx_obb_get_corners(&box, c), SPX_OK);
-    TEST_ENSURE_NEAR(c[0].x, 0, 0); TEST_ENSURE_NEAR(c[0].y, 0, 0); TEST_ENSURE_NEAR(c[0].z, 0, 0);
-    TEST_ENSURE_NEAR(c[7].x, 2, 0); TEST_ENSURE_NEAR(c[7].y, 4, 0); TEST_ENSURE_NEAR(c[7].z, 6, 0);
-    TEST_ENSURE_NEAR(c[1].x, 2, 0); TEST_ENSURE_NEAR(c[1].y, 0, 0); /* bit 0 -> +x */
-    TEST_ENSURE_NEAR(c[4].z, 6, 0); TEST_ENSURE_NEAR(c[4].x, 0, 0); /* bit 2 -> +z */
+    TEST_ENSURE_NEAR(c[0].x, 0, 0);
+    TEST_ENSURE_NEAR(c[0].y, 0, 0);
+    TEST_ENSURE_NEAR(c[0].z, 0, 0);
+    TEST_ENSURE_NEAR(c[7].x, 2, 0);
+    TEST_ENSURE_NEAR(c[7].y, 4, 0);
+    TEST_ENSURE_NEAR(c[7].z, 6, 0);
+    TEST_ENSURE_NEAR(c[1].x, 2, 0);
+    TEST_ENSURE_NEAR(c[1].y, 0, 0); /* bit 0 -> +x */
+    TEST_ENSURE_NEAR(c[4].z, 6, 0);
+    TEST_ENSURE_NEAR(c[4].x, 0, 0); /* bit 2 -> +z */
     return 0;
 }
 
@@ -36,7 +41,8 @@ static int bad_boxes_get_their_codes(void)
     box = untouched;
     TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(NAN, 0, 0), spx_v3(1, 1, 1), &test_identity, &box), SPX_ERR_NOT_FINITE);
     TEST_ENSURE(memcmp(&box, &untouched, sizeof box) == 0);
-    TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, INFINITY, 1), &test_identity, &box), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, INFINITY, 1), &test_identity, &box),
+                     SPX_ERR_NOT_FINITE);
     TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, 0, 1), &test_identity, &box), SPX_ERR_BAD_EXTENT);
     TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, 1, -1), &test_identity, &box), SPX_ERR_BAD_EXTENT);
     spx_mat3 scaled = test_identity;
@@ -52,9 +58,9 @@ static int bad_boxes_get_their_codes(void)
     mirror.col[2].z = -1.0f;
     TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, 1, 1), &mirror, &box), SPX_ERR_NOT_RIGHT_HANDED);
     TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), (spx_quat){ 0, 0, 0, 1.1f }, &box),
-                SPX_ERR_NOT_ORTHONORMAL);
+                     SPX_ERR_NOT_ORTHONORMAL);
     TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), (spx_quat){ 0, NAN, 0, 1 }, &box),
-                SPX_ERR_NOT_FINITE);
+                     SPX_ERR_NOT_FINITE);
     TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(0, 0, 0), spx_v3(1, 1, 1), NULL, &box), SPX_ERR_INVALID_ARGUMENT);
     TEST_ENSURE_CODE(spx_obb_validate(NULL), SPX_ERR_INVALID_ARGUMENT);
     TEST_ENSURE_CODE(spx_obb_get_corners(NULL, NULL), SPX_ERR_INVALID_ARGUMENT);

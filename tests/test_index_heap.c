@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 static uint64_t next_random(uint64_t* state)
-{   /* xorshift64 */
+{ /* xorshift64 */
     *state ^= *state << 13, *state ^= *state >> 7, *state ^= *state << 17;
     return *state;
 }

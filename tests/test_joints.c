@@ -239,7 +239,8 @@ static int jointed_bodies_sleep_and_wake_together(void)
     TEST_ENSURE(w);
     enum { N = 5 };
     spx_body_id link[N];
-    for (int i = 0; i < N; ++i) link[i] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, -0.5f - (float)i, 0), spx_v3(0.1f, 0.5f, 0.1f), 1.0f);
+    for (int i = 0; i < N; ++i)
+        link[i] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, -0.5f - (float)i, 0), spx_v3(0.1f, 0.5f, 0.1f), 1.0f);
     for (int i = 0; i < N; ++i) {
         spx_joint_def d = spx_default_joint_def(SPX_JOINT_BALL);
         if (i > 0) d.body_a = link[i - 1], d.frame_a = at(0, -0.5f, 0);
@@ -324,8 +325,8 @@ static int pendulum_energy_never_grows(void)
     spx_world* w = make_world(false);
     TEST_ENSURE(w);
     const float angle = 60.0f * pi / 180.0f;
-    const spx_body_id bob = add_box(w, SPX_BODY_DYNAMIC, spx_v3(sinf(angle), 2.0f - cosf(angle), 0),
-                                    spx_v3(0.05f, 0.05f, 0.05f), 1.0f);
+    const spx_body_id bob =
+        add_box(w, SPX_BODY_DYNAMIC, spx_v3(sinf(angle), 2.0f - cosf(angle), 0), spx_v3(0.05f, 0.05f, 0.05f), 1.0f);
     spx_joint_def d = spx_default_joint_def(SPX_JOINT_BALL);
     d.frame_a = at(0, 2, 0);
     d.body_b = bob;
@@ -402,7 +403,8 @@ static int hanging_chain(int n, float last_mass, float kick, float tolerance, fl
     for (int s = 0; s < seconds * 60; ++s) {
         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         for (int i = 1; i < n; ++i) {
-            const float g = dist3(world_point(w, link[i - 1], spx_v3(half, 0, 0)), world_point(w, link[i], spx_v3(-half, 0, 0)));
+            const float g =
+                dist3(world_point(w, link[i - 1], spx_v3(half, 0, 0)), world_point(w, link[i], spx_v3(-half, 0, 0)));
             if (g > worst_gap) worst_gap = g;
         }
         const float reach = dist3(world_point(w, link[n - 1], spx_v3(half, 0, 0)), spx_v3(0, top, 0));
@@ -418,8 +420,8 @@ static int hanging_chain(int n, float last_mass, float kick, float tolerance, fl
     }
     printf("  chain of %d (end %.0f kg, kicked at %.0f m/s), %d s: longest reach %.4f m of %.4f (stretch %.3f%%), "
            "worst joint gap %.2e m; energy %.2f J, the last 10 s at most %.2f\n",
-           n, (double)last_mass, (double)kick, seconds, worst_reach, length, 100.0 * (worst_reach / length - 1.0), worst_gap,
-           e0, last_max);
+           n, (double)last_mass, (double)kick, seconds, worst_reach, length, 100.0 * (worst_reach / length - 1.0),
+           worst_gap, e0, last_max);
     TEST_ENSURE(worst_reach <= length * (1.0f + tolerance));
     TEST_ENSURE(worst_gap <= 2.0f * half * gap);
     TEST_ENSURE(last_max <= e0 + 1e-3 * kick_energy);
@@ -428,7 +430,10 @@ static int hanging_chain(int n, float last_mass, float kick, float tolerance, fl
     return 0;
 }
 
-static int chain_of_20_holds_its_length(void) { return hanging_chain(20, 1.0f, 2.0f, 0.01f, 0.01f, 0, long_run ? 60 : 10); }
+static int chain_of_20_holds_its_length(void)
+{
+    return hanging_chain(20, 1.0f, 2.0f, 0.01f, 0.01f, 0, long_run ? 60 : 10);
+}
 
 /* A 100 kg weight on 1 kg links. The soft joints give under its 1,000 N, each by about
    F / (m_eff (2 pi 120 Hz)^2) (3.5 mm): let go at the chain's length, the weight drops and bounces
@@ -473,7 +478,8 @@ static int hinge_limit_holds(void)
     }
     const spx_vec3 tip = world_point(w, arm, spx_v3(0.5f, 0, 0));
     const float angle = atan2f(tip.y - 5.0f, tip.x);
-    printf("  hinge limit: rests at %.3f deg (limit -30), worst %.3f deg beyond\n", angle * 180.0f / pi, worst * 180.0f / pi);
+    printf("  hinge limit: rests at %.3f deg (limit -30), worst %.3f deg beyond\n", angle * 180.0f / pi,
+           worst * 180.0f / pi);
     TEST_ENSURE(worst < pi / 180.0f);
     TEST_ENSURE_NEAR(angle, -pi / 6.0f, pi / 180.0f);
     spx_world_destroy(w);
@@ -558,7 +564,7 @@ static int hinge_motor_reaches_speed_or_stalls(void)
         for (int s = 0; s < 240; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         spx_body_get_velocity(w, wheel, &v, &av);
         printf("  hinge motor (max %.1f N m): %.4f rad/s after 4 s\n", weak ? 0.5 : 5.0, av.z);
-        if (weak) TEST_ENSURE(av.z < 1.0f); /* stalled: the load is heavier than the motor */
+        if (weak) TEST_ENSURE(av.z < 1.0f);       /* stalled: the load is heavier than the motor */
         else TEST_ENSURE_NEAR(av.z, 10.0f, 0.1f); /* the load swings at the rim: within 1% */
         spx_world_destroy(w);
     }
@@ -672,7 +678,8 @@ static int slider_stays_on_axis_and_its_motor_drives(void)
     const float along = p.x * axis.x + (p.y - 3.0f) * axis.y;
     spx_transform t;
     spx_body_get_transform(w, box, &t);
-    printf("  slider: speed %.4f m/s (set 0.5), off axis at most %.2e m, stops at %.4f m (limit 1)\n", speed_at_1s, worst_off, along);
+    printf("  slider: speed %.4f m/s (set 0.5), off axis at most %.2e m, stops at %.4f m (limit 1)\n", speed_at_1s,
+           worst_off, along);
     TEST_ENSURE_NEAR(speed_at_1s, 0.5f, 0.005f);
     TEST_ENSURE(worst_off < 1e-3f);
     TEST_ENSURE_NEAR(along, 1.0f, 0.01f);
@@ -729,7 +736,9 @@ static int ragdoll_stays_finite_under_kicks(void)
     const spx_body_id torso = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 2, 0), spx_v3(0.2f, 0.3f, 0.1f), 20.0f);
     enum { LIMBS = 5 };
     /* Head up, arms out, legs down: each limb hangs from a point on the torso along its own x. */
-    const spx_vec3 socket[LIMBS] = { { 0, 0.3f, 0 }, { 0.2f, 0.25f, 0 }, { -0.2f, 0.25f, 0 }, { 0.1f, -0.3f, 0 }, { -0.1f, -0.3f, 0 } };
+    const spx_vec3 socket[LIMBS] = {
+        { 0, 0.3f, 0 }, { 0.2f, 0.25f, 0 }, { -0.2f, 0.25f, 0 }, { 0.1f, -0.3f, 0 }, { -0.1f, -0.3f, 0 }
+    };
     const spx_vec3 dir[LIMBS] = { { 0, 1, 0 }, { 1, 0, 0 }, { -1, 0, 0 }, { 0, -1, 0 }, { 0, -1, 0 } };
     const float len[LIMBS] = { 0.12f, 0.3f, 0.3f, 0.4f, 0.4f };
     const float mass[LIMBS] = { 5, 3, 3, 8, 8 };
@@ -767,7 +776,8 @@ static int ragdoll_stays_finite_under_kicks(void)
         if (s % 20 == 0 && s < steps - 120) {
             const int k = (int)((rnd() * 0.5f + 0.5f) * LIMBS) % LIMBS;
             const spx_vec3 p = position(w, limb[k]);
-            TEST_ENSURE_CODE(spx_body_apply_impulse(w, limb[k], spx_v3(rnd() * 20.0f, rnd() * 20.0f, rnd() * 20.0f), p), SPX_OK);
+            TEST_ENSURE_CODE(spx_body_apply_impulse(w, limb[k], spx_v3(rnd() * 20.0f, rnd() * 20.0f, rnd() * 20.0f), p),
+                             SPX_OK);
         }
         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         spx_step_stats st;
@@ -783,7 +793,8 @@ static int ragdoll_stays_finite_under_kicks(void)
     /* The swing at rest: the angle between the limb's x and the cone's axis. */
     float worst_swing = 0.0f;
     for (int i = 0; i < LIMBS; ++i) {
-        const spx_vec3 base = world_point(w, limb[i], spx_v3(-len[i], 0, 0)), tip = world_point(w, limb[i], spx_v3(len[i], 0, 0));
+        const spx_vec3 base = world_point(w, limb[i], spx_v3(-len[i], 0, 0)),
+                       tip = world_point(w, limb[i], spx_v3(len[i], 0, 0));
         spx_transform tt;
         spx_body_get_transform(w, torso, &tt);
         const spx_vec3 o = world_point(w, torso, spx_v3(0, 0, 0));
@@ -794,7 +805,8 @@ static int ragdoll_stays_finite_under_kicks(void)
         const float swing = acosf(c > 1.0f ? 1.0f : c < -1.0f ? -1.0f : c);
         if (swing > worst_swing) worst_swing = swing;
     }
-    printf("  ragdoll: worst anchor gap %.4f m, swing at rest at most %.2f deg (limit 45)\n", worst_gap, worst_swing * 180.0f / pi);
+    printf("  ragdoll: worst anchor gap %.4f m, swing at rest at most %.2f deg (limit 45)\n", worst_gap,
+           worst_swing * 180.0f / pi);
     TEST_ENSURE(worst_gap < 0.05f);
     TEST_ENSURE(worst_swing < (45.0f + 5.0f) * pi / 180.0f);
     spx_world_destroy(w);
@@ -825,7 +837,8 @@ static int wheel_suspension_motor_and_steering(void)
     const float expected = 9.81f / ((2.0f * pi * 2.0f) * (2.0f * pi * 2.0f));
     spx_vec3 v, av;
     spx_body_get_velocity(w, wheel, &v, &av);
-    printf("  wheel: sag %.4f m (theory %.4f), spin (%.4f, %.4f, %.4f) rad/s (set 8 about z)\n", sag, expected, av.x, av.y, av.z);
+    printf("  wheel: sag %.4f m (theory %.4f), spin (%.4f, %.4f, %.4f) rad/s (set 8 about z)\n", sag, expected, av.x,
+           av.y, av.z);
     TEST_ENSURE_NEAR(sag, expected, 0.02f * expected);
     TEST_ENSURE_NEAR(av.z, 8.0f, 0.08f);
     TEST_ENSURE(fabsf(av.x) < 1e-3f && fabsf(av.y) < 1e-3f);
@@ -895,11 +908,14 @@ static int pendulum_swap_and_move(void)
         spx_world* w = make_world(false);
         TEST_ENSURE(w);
         const spx_vec3 o = k == 3 ? spx_v3(1000.0f, 0, -1000.0f) : spx_v3(0, 0, 0);
-        const spx_body_id post = add_box(w, SPX_BODY_STATIC, spx_v3(o.x, o.y + 2.5f, o.z), spx_v3(0.1f, 0.5f, 0.1f), 1.0f);
-        const spx_body_id bob = add_box(w, SPX_BODY_DYNAMIC, spx_v3(o.x + 0.8f, o.y + 1.4f, o.z + 0.3f), spx_v3(0.05f, 0.1f, 0.05f), 1.0f);
+        const spx_body_id post =
+            add_box(w, SPX_BODY_STATIC, spx_v3(o.x, o.y + 2.5f, o.z), spx_v3(0.1f, 0.5f, 0.1f), 1.0f);
+        const spx_body_id bob =
+            add_box(w, SPX_BODY_DYNAMIC, spx_v3(o.x + 0.8f, o.y + 1.4f, o.z + 0.3f), spx_v3(0.05f, 0.1f, 0.05f), 1.0f);
         spx_joint_def d = spx_default_joint_def(SPX_JOINT_BALL);
         const spx_transform on_post = at(0, -0.5f, 0), on_bob = at(-0.8f, 0.6f, -0.3f);
-        if (k == 0) d.frame_a = (spx_transform){ { o.x, o.y + 2.0f, o.z }, identity }, d.body_b = bob, d.frame_b = on_bob;
+        if (k == 0)
+            d.frame_a = (spx_transform){ { o.x, o.y + 2.0f, o.z }, identity }, d.body_b = bob, d.frame_b = on_bob;
         else if (k == 2) d.body_a = bob, d.frame_a = on_bob, d.body_b = post, d.frame_b = on_post;
         else d.body_a = post, d.frame_a = on_post, d.body_b = bob, d.frame_b = on_bob;
         spx_joint_id j;
@@ -909,8 +925,10 @@ static int pendulum_swap_and_move(void)
         end[k] = spx_v3(p.x - o.x, p.y - o.y, p.z - o.z);
         spx_world_destroy(w);
     }
-    printf("  pendulum: world (%.4f %.4f %.4f), post as A (%.4f %.4f %.4f), as B (%.4f %.4f %.4f), 1 km away (%.4f %.4f %.4f)\n",
-           end[0].x, end[0].y, end[0].z, end[1].x, end[1].y, end[1].z, end[2].x, end[2].y, end[2].z, end[3].x, end[3].y, end[3].z);
+    printf("  pendulum: world (%.4f %.4f %.4f), post as A (%.4f %.4f %.4f), as B (%.4f %.4f %.4f), 1 km away (%.4f "
+           "%.4f %.4f)\n",
+           end[0].x, end[0].y, end[0].z, end[1].x, end[1].y, end[1].z, end[2].x, end[2].y, end[2].z, end[3].x, end[3].y,
+           end[3].z);
     for (int k = 1; k < 4; ++k) TEST_ENSURE(dist3(end[k], end[0]) < 1e-3f);
     return 0;
 }
@@ -962,7 +980,8 @@ static int distance_rope_and_rigid(void)
             if (s == 29) at_half_second = y;
             if (s > 60 && fabsf(5.0f - y - d.length) > worst) worst = fabsf(5.0f - y - d.length);
         }
-        printf("  distance %s: y at 0.5 s %.4f, then within %.2e m of its length\n", rigid ? "rigid" : "rope", at_half_second, worst);
+        printf("  distance %s: y at 0.5 s %.4f, then within %.2e m of its length\n", rigid ? "rigid" : "rope",
+               at_half_second, worst);
         if (!rigid) TEST_ENSURE_NEAR(at_half_second, 4.5f - 0.5f * 9.81f * 0.25f, 0.01f); /* still falling freely */
         else TEST_ENSURE_NEAR(at_half_second, 3.5f, 0.01f);
         TEST_ENSURE(worst < 0.01f * d.length);
@@ -1014,7 +1033,8 @@ static int steps_allocate_nothing_once_warm(void)
     add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(10, 1, 10), 1.0f);
     spx_body_id prev = { 0, 0, 0 };
     for (int i = 0; i < 8; ++i) {
-        const spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 19.5f - (float)i, 0), spx_v3(0.1f, 0.5f, 0.1f), 1.0f);
+        const spx_body_id b =
+            add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 19.5f - (float)i, 0), spx_v3(0.1f, 0.5f, 0.1f), 1.0f);
         spx_joint_def d = spx_default_joint_def(i % 2 ? SPX_JOINT_HINGE : SPX_JOINT_BALL);
         if (i > 0) d.body_a = prev, d.frame_a = at(0, -0.5f, 0);
         else d.frame_a = at(0, 20, 0);
@@ -1119,8 +1139,8 @@ static int weld_holds_then_breaks(void)
     spx_vec3 f, t;
     TEST_ENSURE_CODE(spx_joint_get_reaction(w, weld, &f, &t), SPX_OK);
     const float sag = 5.0f - world_point(w, beam, spx_v3(0.5f, 0, 0)).y;
-    printf("  weld: force (%.3f, %.3f, %.3f) N, torque about the wall (%.3f, %.3f, %.3f) N m, tip sag %.2e m\n", f.x, f.y, f.z,
-           t.x, t.y, t.z, sag);
+    printf("  weld: force (%.3f, %.3f, %.3f) N, torque about the wall (%.3f, %.3f, %.3f) N m, tip sag %.2e m\n", f.x,
+           f.y, f.z, t.x, t.y, t.z, sag);
     TEST_ENSURE_NEAR(f.y, 98.1f, 0.01f * 98.1f);
     TEST_ENSURE_NEAR(t.z, 49.05f, 0.01f * 49.05f); /* holding the beam up: +z turns +x up */
     TEST_ENSURE(sag < 1e-3f);
@@ -1138,7 +1158,8 @@ static int weld_holds_then_breaks(void)
             const spx_joint_break_event* e = &events[k];
             TEST_ENSURE(e->joint.index == weld.index && e->joint.generation == weld.generation);
             TEST_ENSURE(e->a.index == wall.index && e->b.index == beam.index && e->user_data == &tag);
-            const float torque = sqrtf(e->torque.x * e->torque.x + e->torque.y * e->torque.y + e->torque.z * e->torque.z);
+            const float torque =
+                sqrtf(e->torque.x * e->torque.x + e->torque.y * e->torque.y + e->torque.z * e->torque.z);
             printf("  weld broke in step %d after the weight at %.1f N m (threshold 150)\n", s, torque);
             TEST_ENSURE(torque > 150.0f);
             broke = true;
@@ -1190,7 +1211,8 @@ static int nan_in_a_chain_does_not_spread(void)
     }
     /* The chain holds together again: the links' anchors within 1 cm. */
     for (int i = 1; i < 4; ++i)
-        TEST_ENSURE(dist3(world_point(w, link[i - 1], spx_v3(0, -0.5f, 0)), world_point(w, link[i], spx_v3(0, 0.5f, 0))) < 0.01f);
+        TEST_ENSURE(dist3(world_point(w, link[i - 1], spx_v3(0, -0.5f, 0)),
+                          world_point(w, link[i], spx_v3(0, 0.5f, 0))) < 0.01f);
     spx_world_destroy(w);
     return 0;
 }

@@ -29,7 +29,7 @@ static int same_set_flipped(const spx_manifold* m, const spx_manifold* w)
 }
 
 static int flat_box_resting_on_box(void)
-{   /* Unit cube (half 0.5) 0.01 into the floor: bottom at y = -0.01, top of the floor at 0. The
+{ /* Unit cube (half 0.5) 0.01 into the floor: bottom at y = -0.01, top of the floor at 0. The
        two y faces tie at separation -0.01; A's wins. Its 4 bottom corners at x = 0.1 -+ 0.5,
        z = -0.2 -+ 0.5 are the corners of the clip rectangle; midway height -0.005. */
     spx_obb a = test_box(spx_v3(0.1f, 0.49f, -0.2f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
@@ -37,7 +37,9 @@ static int flat_box_resting_on_box(void)
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.0f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 4);
-    TEST_ENSURE_NEAR(m.normal.x, 0, 0); TEST_ENSURE_NEAR(m.normal.y, -1, 0); TEST_ENSURE_NEAR(m.normal.z, 0, 0);
+    TEST_ENSURE_NEAR(m.normal.x, 0, 0);
+    TEST_ENSURE_NEAR(m.normal.y, -1, 0);
+    TEST_ENSURE_NEAR(m.normal.z, 0, 0);
     TEST_ENSURE(test_manifold_has_point(&m, -0.4f, -0.005f, -0.7f, 0.01f, TOL));
     TEST_ENSURE(test_manifold_has_point(&m, 0.6f, -0.005f, -0.7f, 0.01f, TOL));
     TEST_ENSURE(test_manifold_has_point(&m, -0.4f, -0.005f, 0.3f, 0.01f, TOL));
@@ -45,9 +47,9 @@ static int flat_box_resting_on_box(void)
     TEST_ENSURE(test_manifold_ids_distinct(&m));
     for (int i = 0; i < 4; ++i) {
         uint32_t id = m.points[i].id;
-        TEST_ENSURE((id & 7u) == 2u + 1u);          /* reference face: A's -y */
-        TEST_ENSURE((id >> 3 & 1u) == 0u);          /* reference box A */
-        TEST_ENSURE((id >> 4 & 7u) == 2u);          /* incident face: the floor's +y */
+        TEST_ENSURE((id & 7u) == 2u + 1u); /* reference face: A's -y */
+        TEST_ENSURE((id >> 3 & 1u) == 0u); /* reference box A */
+        TEST_ENSURE((id >> 4 & 7u) == 2u); /* incident face: the floor's +y */
         TEST_ENSURE((id & (1u << 16)) == 0u);
     }
 
@@ -75,7 +77,7 @@ static int flat_box_resting_on_box(void)
 }
 
 static int rotated_box_clips_to_octagon_reduced_to_four(void)
-{   /* A (half 1) turned 45 degrees about y on a floor of half 1.2: the two squares |x|,|z| <= 1.2
+{ /* A (half 1) turned 45 degrees about y on a floor of half 1.2: the two squares |x|,|z| <= 1.2
        and |x| + |z| <= sqrt 2 meet in an octagon with corners (+-1.2, +-(sqrt2 - 1.2)) and
        (+-(sqrt2 - 1.2), +-1.2), all 0.01 deep. Four of them are kept: the first (deepest, tied),
        the farthest (its opposite), and one on each side of that diagonal, 1.219 from it:
@@ -99,12 +101,17 @@ static int rotated_box_clips_to_octagon_reduced_to_four(void)
     TEST_ENSURE(test_manifold_ids_distinct(&m));
     /* Area they span: order them by angle about their centroid, then the shoelace formula. */
     float cx = 0.0f, cz = 0.0f, ang[4];
-    for (int i = 0; i < 4; ++i) { cx += 0.25f * m.points[i].point.x; cz += 0.25f * m.points[i].point.z; }
+    for (int i = 0; i < 4; ++i) {
+        cx += 0.25f * m.points[i].point.x;
+        cz += 0.25f * m.points[i].point.z;
+    }
     for (int i = 0; i < 4; ++i) ang[i] = atan2f(m.points[i].point.z - cz, m.points[i].point.x - cx);
     int order[4] = { 0, 1, 2, 3 };
     for (int i = 1; i < 4; ++i)
         for (int j = i; j > 0 && ang[order[j]] < ang[order[j - 1]]; --j) {
-            int tmp = order[j]; order[j] = order[j - 1]; order[j - 1] = tmp;
+            int tmp = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = tmp;
         }
     float area = 0.0f;
     for (int i = 0; i < 4; ++i) {
@@ -116,7 +123,7 @@ static int rotated_box_clips_to_octagon_reduced_to_four(void)
 }
 
 static int crossed_edges_touch_at_one_point(void)
-{   /* A long along x and turned 45 degrees about x: its lowest edge runs along x at y = -0.01,
+{ /* A long along x and turned 45 degrees about x: its lowest edge runs along x at y = -0.01,
        z = 0. B long along z and turned 45 degrees about z: its highest edge runs along z at
        y = +0.01, x = 0. Edge axis x cross z: separation |t_y| - 2 * 0.5 * sqrt2 = -0.02, far
        above every face axis. One point midway between (0, -0.01, 0) and (0, 0.01, 0). */
@@ -126,11 +133,13 @@ static int crossed_edges_touch_at_one_point(void)
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.0f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 1);
-    TEST_ENSURE_NEAR(m.normal.x, 0, 1e-6); TEST_ENSURE_NEAR(m.normal.y, -1, 1e-6); TEST_ENSURE_NEAR(m.normal.z, 0, 1e-6);
+    TEST_ENSURE_NEAR(m.normal.x, 0, 1e-6);
+    TEST_ENSURE_NEAR(m.normal.y, -1, 1e-6);
+    TEST_ENSURE_NEAR(m.normal.z, 0, 1e-6);
     TEST_ENSURE(test_manifold_has_point(&m, 0, 0, 0, 0.02f, TOL));
     TEST_ENSURE(m.points[0].id & (1u << 16));
-    TEST_ENSURE((m.points[0].id & 3u) == 0u);        /* A's edge along its x axis */
-    TEST_ENSURE((m.points[0].id >> 4 & 3u) == 2u);   /* B's edge along its z axis */
+    TEST_ENSURE((m.points[0].id & 3u) == 0u);      /* A's edge along its x axis */
+    TEST_ENSURE((m.points[0].id >> 4 & 3u) == 2u); /* B's edge along its z axis */
 
     /* Moved 0.3 along both edges: the same features, the same id, the point moves with them. */
     spx_obb a2 = a, b2 = b;
@@ -145,7 +154,7 @@ static int crossed_edges_touch_at_one_point(void)
 }
 
 static int box_tilted_on_an_edge_gives_two_points(void)
-{   /* A (half 1, 0.5, 1) turned about z by the angle with cos 0.8, sin 0.6, centre y 0.99: its
+{ /* A (half 1, 0.5, 1) turned about z by the angle with cos 0.8, sin 0.6, centre y 0.99: its
        bottom corners (-1, -0.5, +-1) land at (-0.5, -0.01, +-1) and (1, -0.5, +-1) at
        (1.1, 1.19, +-1). The floor's face wins (-0.01 against -0.908 for A's y axis), so the
        floor is the reference and the normal (A to B) points down. */
@@ -154,21 +163,23 @@ static int box_tilted_on_an_edge_gives_two_points(void)
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.05f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 2);
-    TEST_ENSURE_NEAR(m.normal.x, 0, 1e-6); TEST_ENSURE_NEAR(m.normal.y, -1, 1e-6); TEST_ENSURE_NEAR(m.normal.z, 0, 1e-6);
+    TEST_ENSURE_NEAR(m.normal.x, 0, 1e-6);
+    TEST_ENSURE_NEAR(m.normal.y, -1, 1e-6);
+    TEST_ENSURE_NEAR(m.normal.z, 0, 1e-6);
     TEST_ENSURE(test_manifold_has_point(&m, -0.5f, -0.005f, 1, 0.01f, TOL));
     TEST_ENSURE(test_manifold_has_point(&m, -0.5f, -0.005f, -1, 0.01f, TOL));
     TEST_ENSURE(test_manifold_ids_distinct(&m));
     for (int i = 0; i < 2; ++i) {
-        TEST_ENSURE((m.points[i].id & 7u) == 2u);        /* the floor's +y face */
-        TEST_ENSURE((m.points[i].id >> 3 & 1u) == 1u);   /* reference box B */
-        TEST_ENSURE((m.points[i].id >> 4 & 7u) == 3u);   /* A's -y face */
-        TEST_ENSURE((m.points[i].id >> 8) < 4u);         /* unclipped incident corners */
+        TEST_ENSURE((m.points[i].id & 7u) == 2u);      /* the floor's +y face */
+        TEST_ENSURE((m.points[i].id >> 3 & 1u) == 1u); /* reference box B */
+        TEST_ENSURE((m.points[i].id >> 4 & 7u) == 3u); /* A's -y face */
+        TEST_ENSURE((m.points[i].id >> 8) < 4u);       /* unclipped incident corners */
     }
     return 0;
 }
 
 static int margin_decides_speculative_points(void)
-{   /* Cube 0.1 above the floor: nothing with margin 0.05; 0.02 above: 4 points, depth -0.02,
+{ /* Cube 0.1 above the floor: nothing with margin 0.05; 0.02 above: 4 points, depth -0.02,
        midway at y = 0.01. */
     spx_obb b = floor_box(2, 2);
     spx_obb far = test_box(spx_v3(0, 0.6f, 0), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
@@ -180,7 +191,8 @@ static int margin_decides_speculative_points(void)
     TEST_ENSURE(m.point_count == 4);
     TEST_ENSURE_NEAR(m.normal.y, -1, 0);
     for (int sx = -1; sx <= 1; sx += 2)
-        for (int sz = -1; sz <= 1; sz += 2) TEST_ENSURE(test_manifold_has_point(&m, 0.5f * sx, 0.01f, 0.5f * sz, -0.02f, TOL));
+        for (int sz = -1; sz <= 1; sz += 2)
+            TEST_ENSURE(test_manifold_has_point(&m, 0.5f * sx, 0.01f, 0.5f * sz, -0.02f, TOL));
     /* Margin 0.01 < gap 0.02: nothing. */
     TEST_ENSURE_CODE(spx_manifold_obb_obb(&near, &b, 0.01f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 0);
@@ -202,7 +214,8 @@ static int swapped_arguments_flip_the_normal(void)
           test_box(spx_v3(0, -r + 0.01f, 0), spx_v3(0.5f, 0.5f, 2), test_rot(2, h, h)) },
         { test_box(spx_v3(0, 0.52f, 0), spx_v3(0.5f, 0.5f, 0.5f), test_identity), floor_box(2, 2) },
         /* a small box turned 30 degrees about y: 4 corners inside the floor's face */
-        { test_box(spx_v3(0.3f, 0.29f, 0.1f), spx_v3(0.4f, 0.3f, 0.2f), test_rot(1, sqrtf(0.75f), 0.5f)), floor_box(2, 2) },
+        { test_box(spx_v3(0.3f, 0.29f, 0.1f), spx_v3(0.4f, 0.3f, 0.2f), test_rot(1, sqrtf(0.75f), 0.5f)),
+          floor_box(2, 2) },
         /* a box standing on the floor from the side (normal along x) */
         { test_box(spx_v3(-2.49f, -1, 0.5f), spx_v3(0.5f, 0.5f, 0.5f), test_identity), floor_box(2, 2) },
     };
@@ -220,7 +233,7 @@ static int swapped_arguments_flip_the_normal(void)
 }
 
 static int nearly_parallel_edges_do_not_make_noise(void)
-{   /* A turned 1e-4 rad about y: A's x and z edges are 1e-4 from the floor's (sin^2 = 1e-8, below
+{ /* A turned 1e-4 rad about y: A's x and z edges are 1e-4 from the floor's (sin^2 = 1e-8, below
        the skip threshold). The answer is the face contact, finite and the right way up. */
     float s = 1e-4f, c = sqrtf(1.0f - s * s);
     spx_obb a = test_box(spx_v3(0, 0.49f, 0), spx_v3(0.5f, 0.5f, 0.5f), test_rot(1, c, s));
@@ -245,7 +258,7 @@ static int nearly_parallel_edges_do_not_make_noise(void)
 }
 
 static int separated_pairs_leave_early_only_beyond_the_margin(void)
-{   /* Separated along a face axis: the cube 0.3 above the floor. As (cube, floor) the floor's y
+{ /* Separated along a face axis: the cube 0.3 above the floor. As (cube, floor) the floor's y
        axis (B's face) separates, as (floor, cube) A's; both leave with nothing for margin 0.2,
        and margin 0.35 keeps the 4 bottom corners at depth -0.3, midway at y = 0.15. */
     spx_obb b = floor_box(2, 2);
@@ -258,7 +271,8 @@ static int separated_pairs_leave_early_only_beyond_the_margin(void)
     TEST_ENSURE_CODE(spx_manifold_obb_obb(&cube, &b, 0.35f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 4);
     for (int sx = -1; sx <= 1; sx += 2)
-        for (int sz = -1; sz <= 1; sz += 2) TEST_ENSURE(test_manifold_has_point(&m, 0.5f * sx, 0.15f, 0.5f * sz, -0.3f, TOL));
+        for (int sz = -1; sz <= 1; sz += 2)
+            TEST_ENSURE(test_manifold_has_point(&m, 0.5f * sx, 0.15f, 0.5f * sz, -0.3f, TOL));
 
     /* Separated along an edge axis only: the crossed bars of crossed_edges_touch_at_one_point
        moved 0.05 apart along y. A's lowest edge is at y = 0.04, B's highest at 0.01: 0.03 along
@@ -339,11 +353,13 @@ static int bad_input_gets_its_code(void)
 static int box_tilted_onto_a_box_gives_face_points(void)
 {
     static const char* const hex[2][15] = {
-        { "-0x1.c0f3ep+2", "0x1.ffea32p-2", "0x1.152442p+1", "0x1p-1", "0x1p-1", "0x1p-1", "0x1.028p-14", "-0x1.000002p+0",
-          "-0x1.6cbp-13", "0x1.fb682p-1", "0x1.3d8p-15", "0x1.11b6ecp-3", "-0x1.11b6ecp-3", "-0x1.7abcp-13", "0x1.fb681ap-1" },
-        { "-0x1.b823cep+2", "0x1.8b2a56p+0", "0x1.21ee56p+1", "0x1p-1", "0x1p-1", "0x1p-1", "-0x1.d8aae2p-1", "0x1.a7bb4p-7",
-          "-0x1.895f8cp-2", "-0x1.88c0e4p-2", "-0x1.8aa73p-4", "0x1.d64324p-1", "-0x1.9bd5bp-6", "0x1.fd932cp-1",
-          "0x1.80a68p-4" } };
+        { "-0x1.c0f3ep+2", "0x1.ffea32p-2", "0x1.152442p+1", "0x1p-1", "0x1p-1", "0x1p-1", "0x1.028p-14",
+          "-0x1.000002p+0", "-0x1.6cbp-13", "0x1.fb682p-1", "0x1.3d8p-15", "0x1.11b6ecp-3", "-0x1.11b6ecp-3",
+          "-0x1.7abcp-13", "0x1.fb681ap-1" },
+        { "-0x1.b823cep+2", "0x1.8b2a56p+0", "0x1.21ee56p+1", "0x1p-1", "0x1p-1", "0x1p-1", "-0x1.d8aae2p-1",
+          "0x1.a7bb4p-7", "-0x1.895f8cp-2", "-0x1.88c0e4p-2", "-0x1.8aa73p-4", "0x1.d64324p-1", "-0x1.9bd5bp-6",
+          "0x1.fd932cp-1", "0x1.80a68p-4" }
+    };
     spx_obb box[2];
     for (int k = 0; k < 2; ++k) {
         float* f = &box[k].center.x;
@@ -431,7 +447,7 @@ static int normal_follows_the_least_overlap(void)
 }
 
 static int plate_on_a_bar_at_nearly_parallel_edges(void)
-{   /* A plate 4.1 m long, 4e-5 m wide, of any thickness down to subnormal, tilted 1.3e-3 rad about
+{ /* A plate 4.1 m long, 4e-5 m wide, of any thickness down to subnormal, tilted 1.3e-3 rad about
        z and 2.6e-4 rad about y, sinks 4.4e-4 m into a bar crossing it. Its axis columns are
        orthonormal to 3e-7 (a product of rotations in float): projecting the plate on a near
        parallel edge axis by the orthonormal identity rather than on the axis itself misses its
@@ -458,7 +474,8 @@ static int plate_on_a_bar_at_nearly_parallel_edges(void)
             TEST_ENSURE_NEAR(fabsf(m.normal.z), 1.0f, 1e-6);
             TEST_ENSURE((m.normal.z > 0.0f) == (swap == 0));
             for (int i = 0; i < m.point_count; ++i) {
-                TEST_ENSURE(isfinite(m.points[i].point.x) && isfinite(m.points[i].point.y) && isfinite(m.points[i].point.z));
+                TEST_ENSURE(isfinite(m.points[i].point.x) && isfinite(m.points[i].point.y) &&
+                            isfinite(m.points[i].point.z));
                 TEST_ENSURE(m.points[i].depth >= 0.0f && m.points[i].depth <= pen.depth * 1.01f);
             }
         }

@@ -190,8 +190,12 @@ static int box_rests_on_grid(void)
     for (int swap = 0; swap < 2; ++swap) {
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 99;
-        if (!swap) TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-        else TEST_ENSURE_CODE(spx_manifold_mesh_mesh(cube.inst, grid.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        if (!swap)
+            TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count),
+                             SPX_OK);
+        else
+            TEST_ENSURE_CODE(spx_manifold_mesh_mesh(cube.inst, grid.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count),
+                             SPX_OK);
         TEST_ENSURE(count == 1);
         TEST_ENSURE_NEAR(m[0].normal.x, 0.0f, TOL);
         TEST_ENSURE_NEAR(m[0].normal.y, swap ? -1.0f : 1.0f, TOL);
@@ -261,24 +265,28 @@ static int box_slides_across_grid_edges(void)
                 for (int step = 0; step <= 40; ++step) {
                     const float s = (float)step / 40.0f;
                     spx_vec3 at;
-                    if (path == 0) at = spx_v3(2.0f + 3.0f * s, 0.5f * h - 0.004f, 3.0f); /* over vertices */
+                    if (path == 0) at = spx_v3(2.0f + 3.0f * s, 0.5f * h - 0.004f, 3.0f);      /* over vertices */
                     else if (path == 1) at = spx_v3(3.0f, 0.5f * h - 0.004f, 2.0f + 3.0f * s); /* along an edge */
                     else if (path == 2) at = spx_v3(2.0f + 3.0f * s, 0.5f * h - 0.004f, 2.0f + 3.0f * s); /* diagonal */
                     else at = spx_v3(2.1f + 3.0f * s, 0.5f * h - 0.004f, 5.7f - 2.7f * s);
                     TEST_ENSURE(move(&cube, at, q) == 0);
                     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
                     uint32_t count = 0;
-                    TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count),
-                                SPX_OK);
-                    if (count != 1 || angle_to(m[0].normal, 0, 1, 0) > NORMAL_TOL || fabsf(deepest(&m[0]) - 0.004f) > TOL
-                        || m[0].point_count != 4) {
-                        fprintf(stderr, "size %g turn %d path %d step %d: %u manifolds, normal (%g %g %g), deepest %g, %d points\n",
-                                h, turn, path, step, count, count ? m[0].normal.x : 0, count ? m[0].normal.y : 0,
-                                count ? m[0].normal.z : 0, count ? deepest(&m[0]) : 0, count ? m[0].point_count : 0);
+                    TEST_ENSURE_CODE(
+                        spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count),
+                        SPX_OK);
+                    if (count != 1 || angle_to(m[0].normal, 0, 1, 0) > NORMAL_TOL ||
+                        fabsf(deepest(&m[0]) - 0.004f) > TOL || m[0].point_count != 4) {
+                        fprintf(
+                            stderr,
+                            "size %g turn %d path %d step %d: %u manifolds, normal (%g %g %g), deepest %g, %d points\n",
+                            h, turn, path, step, count, count ? m[0].normal.x : 0, count ? m[0].normal.y : 0,
+                            count ? m[0].normal.z : 0, count ? deepest(&m[0]) : 0, count ? m[0].point_count : 0);
                         return 1;
                     }
                     ++checked;
-                    spx_manifold_mesh_mesh_checked(grid.inst, cube.inst, 0.001f, false, m, SPX_MAX_MESH_MANIFOLDS, &count);
+                    spx_manifold_mesh_mesh_checked(grid.inst, cube.inst, 0.001f, false, m, SPX_MAX_MESH_MANIFOLDS,
+                                                   &count);
                     for (uint32_t g = 0; g < count; ++g)
                         if (angle_to(m[g].normal, 0, 1, 0) > NORMAL_TOL) {
                             ++bumps_without_rule;
@@ -336,8 +344,12 @@ static int torus_lies_on_grid(void)
     for (int swap = 0; swap < 2; ++swap) {
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 0;
-        if (!swap) TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, torus.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
-        else TEST_ENSURE_CODE(spx_manifold_mesh_mesh(torus.inst, grid.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        if (!swap)
+            TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, torus.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count),
+                             SPX_OK);
+        else
+            TEST_ENSURE_CODE(spx_manifold_mesh_mesh(torus.inst, grid.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count),
+                             SPX_OK);
         TEST_ENSURE(count == 1);
         TEST_ENSURE(angle_to(m[0].normal, 0, swap ? -1 : 1, 0) <= NORMAL_TOL);
         TEST_ENSURE(m[0].point_count == 4);
@@ -349,7 +361,8 @@ static int torus_lies_on_grid(void)
             TEST_ENSURE(p->depth > -0.001f - 1e-6f && p->depth <= 0.006f + 1e-5f);
         }
         const double area = span_xz(&m[0]);
-        printf("  torus on the grid (%s): 4 points spanning %.3f m^2 of the ring\n", swap ? "swapped" : "grid first", area);
+        printf("  torus on the grid (%s): 4 points spanning %.3f m^2 of the ring\n", swap ? "swapped" : "grid first",
+               area);
         TEST_ENSURE(area > 1.5);
     }
     free_placed(&torus);
@@ -378,7 +391,8 @@ static int sphere_rests_on_grid(void)
         TEST_ENSURE(!info.closed);
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 0;
-        TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count),
+                         SPX_OK);
         TEST_ENSURE(count == 1);
         TEST_ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
         TEST_ENSURE_NEAR(deepest(&m[0]), 0.004f, 1e-5f);
@@ -389,7 +403,8 @@ static int sphere_rests_on_grid(void)
         TEST_ENSURE(make_placed(&s, 4, false, spx_v3(3.37f, 0.496f, 4.61f), no_turn, &ball) == 0);
         TEST_ENSURE_CODE(spx_mesh_get_info(ball.mesh, &info), SPX_OK);
         TEST_ENSURE(info.closed);
-        TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+        TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, ball.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count),
+                         SPX_OK);
         if (flip_ball) {
             TEST_ENSURE(count == 1);
             TEST_ENSURE(angle_to(m[0].normal, 0, 1, 0) <= NORMAL_TOL);
@@ -423,7 +438,8 @@ static int box_corners_on_torus_slope(void)
     TEST_ENSURE_CODE(spx_manifold_mesh_mesh(torus.inst, cube.inst, 0.002f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
     TEST_ENSURE(count == 4);
     for (uint32_t g = 0; g < 4; ++g) {
-        TEST_ENSURE_NEAR(m[g].normal.y, 0.7933533f, 1e-3f); /* about cos 37.5 degrees: the facets between v = 105 and 120 */
+        TEST_ENSURE_NEAR(m[g].normal.y, 0.7933533f,
+                         1e-3f); /* about cos 37.5 degrees: the facets between v = 105 and 120 */
         const spx_vec3 p = m[g].points[0].point;
         TEST_ENSURE(m[g].normal.x * p.x + m[g].normal.z * p.z < 0.0f); /* towards the axis */
         TEST_ENSURE_NEAR(hypot(p.x, p.z), 0.85, 0.01);
@@ -456,7 +472,8 @@ static int separates(placed* a, placed* b, spx_vec3 at, spx_quat q, const char* 
                 m[0].normal.z, d);
         return 1;
     }
-    printf("  %s: normal (%.4f %.4f %.4f), depth %.4f\n", label, m[0].normal.x, m[0].normal.y, m[0].normal.z, d - 0.001f);
+    printf("  %s: normal (%.4f %.4f %.4f), depth %.4f\n", label, m[0].normal.x, m[0].normal.y, m[0].normal.z,
+           d - 0.001f);
     return 0;
 }
 
@@ -476,11 +493,12 @@ static int interpenetrating_pairs_separate(void)
     TEST_ENSURE_NEAR(deepest(&m[0]), 0.05f, TOL);
     TEST_ENSURE(m[0].point_count == 4);
     TEST_ENSURE(separates(&lower, &upper, spx_v3(0.1f, 0.75f, -0.05f), no_turn, "box sunk into a box") == 0);
-    TEST_ENSURE(separates(&lower, &upper, spx_v3(0.05f, 0.85f, 0.0f), test_about(0, 0.349), "tilted box, one edge in") == 0);
+    TEST_ENSURE(
+        separates(&lower, &upper, spx_v3(0.05f, 0.85f, 0.0f), test_about(0, 0.349), "tilted box, one edge in") == 0);
     TEST_ENSURE(move(&lower, spx_v3(0, 0, 0), test_about(0, 0.785398)) == 0);
     const double ridge = 0.5 * sqrt(2.0), edge = 0.3 * sqrt(2.0);
     TEST_ENSURE(separates(&lower, &upper, spx_v3(0.02f, (float)(ridge + edge - 0.03), 0.01f), test_about(2, 0.785398),
-                     "crossed edges") == 0);
+                          "crossed edges") == 0);
     TEST_ENSURE(move(&upper, spx_v3(0.02f, (float)(ridge + edge - 0.03), 0.01f), test_about(2, 0.785398)) == 0);
     TEST_ENSURE_CODE(spx_manifold_mesh_mesh(lower.inst, upper.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
     TEST_ENSURE(count == 1 && m[0].point_count == 1 && (m[0].points[0].id & 15u) == 15u);
@@ -522,8 +540,8 @@ static int same_swapped(placed* a, placed* b, float margin, const char* label)
     for (uint32_t g = 0; g < cm; ++g) {
         /* Manifolds equally deep (to rounding) may come in either order: match them by normal. */
         uint32_t h = 0;
-        while (h < cw && !(fabsf(m[g].normal.x + w[h].normal.x) <= TOL && fabsf(m[g].normal.y + w[h].normal.y) <= TOL
-                           && fabsf(m[g].normal.z + w[h].normal.z) <= TOL))
+        while (h < cw && !(fabsf(m[g].normal.x + w[h].normal.x) <= TOL && fabsf(m[g].normal.y + w[h].normal.y) <= TOL &&
+                           fabsf(m[g].normal.z + w[h].normal.z) <= TOL))
             ++h;
         if (h == cw) {
             fprintf(stderr, "%s: manifold %u (normal %g %g %g) has no negated twin swapped\n", label, g, m[g].normal.x,
@@ -537,8 +555,8 @@ static int same_swapped(placed* a, placed* b, float margin, const char* label)
             int found = 0;
             for (int j = 0; j < w[h].point_count && !found; ++j) {
                 const spx_manifold_point *p = &m[g].points[i], *q = &w[h].points[j];
-                found = fabsf(p->point.x - q->point.x) <= TOL && fabsf(p->point.y - q->point.y) <= TOL
-                     && fabsf(p->point.z - q->point.z) <= TOL && fabsf(p->depth - q->depth) <= TOL;
+                found = fabsf(p->point.x - q->point.x) <= TOL && fabsf(p->point.y - q->point.y) <= TOL &&
+                        fabsf(p->point.z - q->point.z) <= TOL && fabsf(p->depth - q->depth) <= TOL;
             }
             if (!found) {
                 fprintf(stderr, "%s: manifold %u point %d (%g %g %g, %g) not found swapped\n", label, g, i,
@@ -572,7 +590,7 @@ static int swapped_arguments_negate_normals(void)
 }
 
 typedef struct seen_pairs {
-    uint8_t* hit;          /* ta * nb + tb */
+    uint8_t* hit; /* ta * nb + tb */
     uint32_t nb;
 } seen_pairs;
 
@@ -598,8 +616,9 @@ static int every_pair_within_margin_is_reached(void)
         placed *a = scene % 3 == 2 ? &torus : &grid, *b = scene % 3 == 0 ? &torus : &cube;
         const double t = 0.7 * scene;
         const spx_quat q = quat_mul(test_about(1, t), test_about(0, 0.25 * sin(3 * t)));
-        const spx_vec3 at = scene % 3 == 2 ? spx_v3(4.3f + 0.3f * (float)sin(t), 0.5f, 4.0f + 0.8f * (float)cos(t))
-                                           : spx_v3(4.0f + 0.5f * (float)cos(t), 0.28f + 0.01f * scene, 3.5f + 0.4f * (float)sin(t));
+        const spx_vec3 at =
+            scene % 3 == 2 ? spx_v3(4.3f + 0.3f * (float)sin(t), 0.5f, 4.0f + 0.8f * (float)cos(t))
+                           : spx_v3(4.0f + 0.5f * (float)cos(t), 0.28f + 0.01f * scene, 3.5f + 0.4f * (float)sin(t));
         TEST_ENSURE(move(b, at, q) == 0);
         const float margin = 0.02f;
         const spx_mesh* ma = NULL;
@@ -632,8 +651,8 @@ static int every_pair_within_margin_is_reached(void)
                 if (test_ref_gjk_distance(&px, zero, &py, zero, &rd) > margin) continue;
                 ++close;
                 if (!seen.hit[(size_t)i * ib.triangle_count + j]) {
-                    fprintf(stderr, "scene %d: triangles %u and %u are %g apart (margin %g) but were not reached\n", scene, i,
-                            j, rd.distance, margin);
+                    fprintf(stderr, "scene %d: triangles %u and %u are %g apart (margin %g) but were not reached\n",
+                            scene, i, j, rd.distance, margin);
                     free(seen.hit);
                     return 1;
                 }
@@ -670,13 +689,15 @@ static int same_answer_from_any_tree(void)
             test_shape s;
             TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 32, 16));
             const spx_quat q = quat_mul(test_about(1, 0.5 * pose), test_about(2, 0.05 * pose));
-            TEST_ENSURE(make_placed(&s, leaves[(l + 1) % 3], true, spx_v3(4.0f + 0.13f * pose, 0.29f, 4.0f), q, &torus) == 0);
+            TEST_ENSURE(
+                make_placed(&s, leaves[(l + 1) % 3], true, spx_v3(4.0f + 0.13f * pose, 0.29f, 4.0f), q, &torus) == 0);
             test_shape_free(&s);
             for (int again = 0; again < 2; ++again) {
                 spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
                 memset(m, 0, sizeof m);
                 uint32_t count = 0;
-                TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, torus.inst, 0.005f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+                TEST_ENSURE_CODE(
+                    spx_manifold_mesh_mesh(grid.inst, torus.inst, 0.005f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
                 TEST_ENSURE(count >= 1);
                 if (l == 0 && again == 0) {
                     memcpy(ref, m, sizeof m);
@@ -764,20 +785,22 @@ static int sunk_meshes_bounded_work(void)
             for (uint32_t g = 0; g < count; ++g) {
                 TEST_ENSURE(m[g].point_count > 0);
                 TEST_ENSURE(isfinite(m[g].normal.x) && isfinite(m[g].normal.y) && isfinite(m[g].normal.z));
-                TEST_ENSURE(fabsf(m[g].normal.x * m[g].normal.x + m[g].normal.y * m[g].normal.y
-                             + m[g].normal.z * m[g].normal.z - 1.0f) < 1e-4f);
+                TEST_ENSURE(fabsf(m[g].normal.x * m[g].normal.x + m[g].normal.y * m[g].normal.y +
+                                  m[g].normal.z * m[g].normal.z - 1.0f) < 1e-4f);
                 for (int k = 0; k < m[g].point_count; ++k) {
                     const spx_manifold_point* p = &m[g].points[k];
-                    TEST_ENSURE(isfinite(p->depth) && isfinite(p->point.x) && isfinite(p->point.y) && isfinite(p->point.z));
+                    TEST_ENSURE(isfinite(p->depth) && isfinite(p->point.x) && isfinite(p->point.y) &&
+                                isfinite(p->point.z));
                     const double d = p->depth > 0.0f ? p->depth : 0.0; /* overlap only */
                     push[0] += m[g].normal.x * d, push[1] += m[g].normal.y * d, push[2] += m[g].normal.z * d;
                     deepest_all = fmax(deepest_all, p->depth);
                 }
             }
-            printf("  sunk rings %s (%s cache): %u pairs within the margin, %u touching; %u tested, margin %.2f, cut %d, "
-                   "%u descents; %u manifolds, deepest %.3f m, push (%.3f, %.3f, %.3f)\n",
-                   fine ? "96 x 48" : "24 x 12", buffered ? "world's" : "own", reached, touching, st.pairs,
-                   (double)st.margin, (int)st.cut, st.runs, count, deepest_all, push[0], push[1], push[2]);
+            printf(
+                "  sunk rings %s (%s cache): %u pairs within the margin, %u touching; %u tested, margin %.2f, cut %d, "
+                "%u descents; %u manifolds, deepest %.3f m, push (%.3f, %.3f, %.3f)\n",
+                fine ? "96 x 48" : "24 x 12", buffered ? "world's" : "own", reached, touching, st.pairs,
+                (double)st.margin, (int)st.cut, st.runs, count, deepest_all, push[0], push[1], push[2]);
             TEST_ENSURE(reached > 4 * SPX_MESH_PAIR_BUDGET);
             TEST_ENSURE(st.pairs <= 2 * SPX_MESH_PAIR_BUDGET && st.margin == 0.0f);
             TEST_ENSURE(st.cut == (touching > SPX_MESH_PAIR_BUDGET));

@@ -38,7 +38,7 @@ static int normal_is(const spx_manifold* m, float x, float y, float z)
 /* ---- hand-worked contacts ---------------------------------------------------------------------- */
 
 static int box_resting_flat_on_a_big_triangle(void)
-{   /* Unit cube 0.01 into the level triangle: bottom at y = -0.01. The triangle's face and the box's
+{ /* Unit cube 0.01 into the level triangle: bottom at y = -0.01. The triangle's face and the box's
        bottom tie at -0.01 and the triangle's face is preferred: the bottom face is clipped by the
        triangle's sides and lies wholly inside, so its 4 corners are the points, midway at -0.005,
        named by the box corners with bit 1 (y) clear: 0, 1, 4, 5. Normal from the box down. */
@@ -85,7 +85,7 @@ static spx_mat3 corner_down(void)
 }
 
 static int box_corner_into_the_face(void)
-{   /* Corner 7 of a unit cube points down, 0.02 into the level triangle: the triangle's face is the
+{ /* Corner 7 of a unit cube points down, 0.02 into the level triangle: the triangle's face is the
        reference, the incident face (+x, the first of three tied) has only that corner within a zero
        margin: one point at (cx, -0.01, cz), depth 0.02, id 7. The corner is sqrt3/2 below the
        centre. */
@@ -111,7 +111,7 @@ static int box_corner_into_the_face(void)
 }
 
 static int box_edge_across_a_triangle_edge(void)
-{   /* A unit cube turned 45 degrees about x rests on its bottom edge (along x) at y = -0.01, across
+{ /* A unit cube turned 45 degrees about x rests on its bottom edge (along x) at y = -0.01, across
        the top edge (along z, y = 0) of a triangle standing in the plane x = 0. Edge contact: normal
        x cross z = -y (box towards triangle), one point midway at (0, -0.005, 0), depth 0.01. The box
        edge: along axis 0, on the - side of box axis 1 (0, c, s) and the + side of axis 2 (0, -s, c),
@@ -138,7 +138,7 @@ static int box_edge_across_a_triangle_edge(void)
 }
 
 static int triangle_poking_into_a_box_face(void)
-{   /* A standing triangle's top corner 0.01 into the bottom face (y = -0.5) of an axis-aligned unit
+{ /* A standing triangle's top corner 0.01 into the bottom face (y = -0.5) of an axis-aligned unit
        cube: the box's -y face is the reference (f = 3), one point: the corner moved halfway to the
        face, depth 0.01, id 8 + 3 * 3 + 2 = 19. */
     spx_obb a = test_box(spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
@@ -161,7 +161,7 @@ static int triangle_poking_into_a_box_face(void)
 }
 
 static int small_triangle_under_a_box_face(void)
-{   /* A small level triangle wholly under the bottom of a larger box, 0.02 up into it: the two faces
+{ /* A small level triangle wholly under the bottom of a larger box, 0.02 up into it: the two faces
        tie and the triangle's is the reference; the box's bottom covers the triangle, so the points are
        the triangle's three corners (ids 8 + 3 * 3 + k, incident face -y), at depth 0.02. */
     spx_obb a = test_box(spx_v3(0, 1.0f - 0.02f, 0), spx_v3(1, 1, 1), test_identity);
@@ -178,7 +178,7 @@ static int small_triangle_under_a_box_face(void)
 }
 
 static int clipped_polygon_is_cut_to_four(void)
-{   /* A triangle whose corners stick out past three sides of a box's bottom (half 1): the overlap is
+{ /* A triangle whose corners stick out past three sides of a box's bottom (half 1): the overlap is
        a hexagon or more; 4 points are kept, the deepest among them, all distinct. The bottom is level
        and the triangle tilted, so depths differ. */
     spx_obb a = test_box(spx_v3(0, 1.0f, 0), spx_v3(1, 1, 1), test_identity);
@@ -204,7 +204,7 @@ static int clipped_polygon_is_cut_to_four(void)
 }
 
 static int margins_decide_speculative_points(void)
-{   /* The unit cube 0.05 above the level triangle: beyond a margin of 0.04 nothing, within 0.06 the
+{ /* The unit cube 0.05 above the level triangle: beyond a margin of 0.04 nothing, within 0.06 the
        four bottom corners with depth -0.05, midway at y = 0.025. */
     spx_obb a = test_box(spx_v3(0, 0.55f, 0), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_triangle b = floor_tri();
@@ -235,7 +235,7 @@ static int margins_decide_speculative_points(void)
 /* ---- surface edges on one triangle --------------------------------------------------------------- */
 
 static int flat_edge_gives_no_sideways_normal(void)
-{   /* The level triangle's edge 0 runs along x at z = 0 (the triangle lies at z <= 0). A unit cube
+{ /* The level triangle's edge 0 runs along x at z = 0 (the triangle lies at z <= 0). A unit cube
        0.01 into its plane overhangs that edge by only 0.004: on its own the triangle's best axis is
        +z (overlap 0.004 < 0.01), a sideways normal, which is right for a lone triangle. When edge 0
        is a flat edge of a surface, the face is the normal: the box's bottom corners over the
@@ -269,7 +269,7 @@ static int flat_edge_gives_no_sideways_normal(void)
 }
 
 static int convex_edge_gives_normals_inside_its_wedge(void)
-{   /* A roof ridge: the triangle slopes down from its edge 0 (along x at y = 0, z = 0) at 0.3 rad
+{ /* A roof ridge: the triangle slopes down from its edge 0 (along x at y = 0, z = 0) at 0.3 rad
        towards +z, and the surface turns 0.6 rad across the ridge (the other slope mirrors it). A level
        unit cube 0.01 down onto the ridge, straddling it: its bottom face's axis (vertical) is 0.3 rad
        from the slope's normal, inside the wedge: the normal is straight down (the ridge's own), the
@@ -294,7 +294,7 @@ static int convex_edge_gives_normals_inside_its_wedge(void)
 }
 
 static int corners_of_a_surface_give_normals(void)
-{   /* Box corner 7 pointing down at a triangle's corner from beside it: the triangle (level,
+{ /* Box corner 7 pointing down at a triangle's corner from beside it: the triangle (level,
        corner v0 at the origin, the rest towards -x -z) meets the box only near v0, and the least
        overlap is a box face seen edge-on. Only if v0 is a corner of the surface may it give the
        normal; otherwise the triangle's face does. */
@@ -378,7 +378,7 @@ static int least_axis_is_unique(const spx_obb* a, const spx_triangle* b, double 
 }
 
 static int agrees_with_penetration(void)
-{   /* Random overlapping pairs. Where the least overlap is clearly unique, the manifold's normal is the
+{ /* Random overlapping pairs. Where the least overlap is clearly unique, the manifold's normal is the
        one of spx_penetration_obb_triangle and the overlap along it is its depth. Elsewhere the manifold
        may keep a preferred axis (the triangle's face, then the box's, then edges) that the least one
        does not beat by 2% and 1e-5 of the size. Either way no point is deeper than the overlap along
@@ -399,8 +399,9 @@ static int agrees_with_penetration(void)
         double longest = 0.0;
         for (int k = 0; k < 3; ++k) {
             const spx_vec3 p = b->v[k], q = b->v[(k + 1) % 3];
-            longest = fmax(longest, sqrt(((double)p.x - q.x) * ((double)p.x - q.x) + ((double)p.y - q.y) * ((double)p.y - q.y)
-                                         + ((double)p.z - q.z) * ((double)p.z - q.z)));
+            longest = fmax(longest,
+                           sqrt(((double)p.x - q.x) * ((double)p.x - q.x) + ((double)p.y - q.y) * ((double)p.y - q.y) +
+                                ((double)p.z - q.z) * ((double)p.z - q.z)));
         }
         const double size = (double)a->half_extents.x + a->half_extents.y + a->half_extents.z + longest;
         const double n[3] = { m.normal.x, m.normal.y, m.normal.z };
@@ -408,15 +409,18 @@ static int agrees_with_penetration(void)
         const spx_vec3* v = b->v;
         const double e0[3] = { (double)v[1].x - v[0].x, (double)v[1].y - v[0].y, (double)v[1].z - v[0].z };
         const double e2[3] = { (double)v[2].x - v[0].x, (double)v[2].y - v[0].y, (double)v[2].z - v[0].z };
-        const double nt[3] = { e0[1] * e2[2] - e0[2] * e2[1], e0[2] * e2[0] - e0[0] * e2[2], e0[0] * e2[1] - e0[1] * e2[0] };
+        const double nt[3] = { e0[1] * e2[2] - e0[2] * e2[1], e0[2] * e2[0] - e0[0] * e2[2],
+                               e0[0] * e2[1] - e0[1] * e2[0] };
         const double pn[3] = { pen.normal.x, pen.normal.y, pen.normal.z };
-        const double dot = (n[0] * pn[0] + n[1] * pn[1] + n[2] * pn[2])
-                         / sqrt((n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) * (pn[0] * pn[0] + pn[1] * pn[1] + pn[2] * pn[2]));
+        const double dot =
+            (n[0] * pn[0] + n[1] * pn[1] + n[2] * pn[2]) /
+            sqrt((n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) * (pn[0] * pn[0] + pn[1] * pn[1] + pn[2] * pn[2]));
         same += dot > 1.0 - 1e-10;
         /* The manifold does not take an edge axis within 8 degrees of a face normal (the box's or the
            triangle's) when the faces overlap at most 1e-2 of the size (a quarter of ours) more: such
            pairs are face contacts seen edge-on. */
-        double near_face = fabs(pn[0] * nt[0] + pn[1] * nt[1] + pn[2] * nt[2]) / sqrt(nt[0] * nt[0] + nt[1] * nt[1] + nt[2] * nt[2]);
+        double near_face =
+            fabs(pn[0] * nt[0] + pn[1] * nt[1] + pn[2] * nt[2]) / sqrt(nt[0] * nt[0] + nt[1] * nt[1] + nt[2] * nt[2]);
         for (int k = 0; k < 3; ++k) {
             const spx_vec3 ax = a->rotation.col[k];
             near_face = fmax(near_face, fabs(pn[0] * ax.x + pn[1] * ax.y + pn[2] * ax.z));
@@ -445,7 +449,8 @@ static int agrees_with_penetration(void)
         TEST_ENSURE(test_manifold_ids_distinct(&m));
     }
     printf("  %d overlapping pairs, %d with a unique least axis (all agree), %d with an edge axis seen as a face; "
-           "%d on the same axis in all\n", overlapping, unique, seen_as_face, same);
+           "%d on the same axis in all\n",
+           overlapping, unique, seen_as_face, same);
     TEST_ENSURE(overlapping > 5000 && unique > overlapping / 2);
     return 0;
 }
@@ -517,7 +522,8 @@ static void dq_rotate(dq q, const double v[3], double out[3])
 {
     /* v + 2 w (u x v) + 2 u x (u x v), u = (x, y, z) */
     const double u[3] = { q.x, q.y, q.z };
-    const double t[3] = { 2 * (u[1] * v[2] - u[2] * v[1]), 2 * (u[2] * v[0] - u[0] * v[2]), 2 * (u[0] * v[1] - u[1] * v[0]) };
+    const double t[3] = { 2 * (u[1] * v[2] - u[2] * v[1]), 2 * (u[2] * v[0] - u[0] * v[2]),
+                          2 * (u[0] * v[1] - u[1] * v[0]) };
     out[0] = v[0] + q.w * t[0] + (u[1] * t[2] - u[2] * t[1]);
     out[1] = v[1] + q.w * t[1] + (u[2] * t[0] - u[0] * t[2]);
     out[2] = v[2] + q.w * t[2] + (u[0] * t[1] - u[1] * t[0]);
@@ -663,7 +669,7 @@ static int judge(const placed* p, const spx_obb* a, const double w0[3], const do
 }
 
 static int box_slides_over_a_flat_grid_without_bumps(void)
-{   /* Boxes sliding flat across a 20 x 20 grid (unit squares, two triangles each), turned about the
+{ /* Boxes sliding flat across a 20 x 20 grid (unit squares, two triangles each), turned about the
        vertical by various angles, along paths that cross its edges, its diagonals, run along a grid
        line and across its vertices, 0.01 and 0.002 into it: every manifold's normal is the face's
        (within 1e-4 rad), every depth the box's true depth (within 1e-5 m), one manifold of the box's
@@ -676,11 +682,11 @@ static int box_slides_over_a_flat_grid_without_bumps(void)
     const double yaws[5] = { 0.0, 0.05, 0.3, 0.78539816339744831, 1.1 };
     const double depths[2] = { 0.01, 0.002 };
     /* Paths across the plane, from (x0, z0) to (x1, z1), mesh coordinates. */
-    const double paths[5][4] = { { 3.0, 5.0, 17.0, 5.0 },       /* along a grid line */
-                                 { 3.0, 7.37, 17.0, 7.37 },     /* across the lines x = k */
-                                 { 3.0, 3.0, 17.0, 17.0 },      /* along the diagonals, through vertices */
-                                 { 3.2, 16.1, 16.7, 3.4 },      /* across the diagonals */
-                                 { 10.5, 3.0, 10.5, 17.0 } };   /* along the middle of a column */
+    const double paths[5][4] = { { 3.0, 5.0, 17.0, 5.0 },     /* along a grid line */
+                                 { 3.0, 7.37, 17.0, 7.37 },   /* across the lines x = k */
+                                 { 3.0, 3.0, 17.0, 17.0 },    /* along the diagonals, through vertices */
+                                 { 3.2, 16.1, 16.7, 3.4 },    /* across the diagonals */
+                                 { 10.5, 3.0, 10.5, 17.0 } }; /* along the middle of a column */
     bumps with_mesh = { 0 }, with_tri = { 0 }, without_mesh = { 0 }, without_tri = { 0 };
     for (int pose = 0; pose < 2; ++pose) {
         const dq q = pose ? dq_axis(0.3, 1.0, -0.6, 0.9) : dq_axis(0, 1, 0, 0);
@@ -700,7 +706,8 @@ static int box_slides_over_a_flat_grid_without_bumps(void)
                             const double m0[3] = { paths[pi][0] + f * (paths[pi][2] - paths[pi][0]), 0.0,
                                                    paths[pi][1] + f * (paths[pi][3] - paths[pi][1]) };
                             spx_obb a;
-                            TEST_ENSURE(resting_box(&p, m0, dq_axis(0, 1, 0, 0), yaws[yi], sizes[si], depths[di], &a) == 0);
+                            TEST_ENSURE(resting_box(&p, m0, dq_axis(0, 1, 0, 0), yaws[yi], sizes[si], depths[di], &a) ==
+                                        0);
                             if (judge(&p, &a, w0, n, true, 0.02f, &with_mesh, &with_tri)) {
                                 fprintf(stderr, "pose %d size %d yaw %g depth %g path %d at %d/60\n", pose, si,
                                         yaws[yi], depths[di], pi, k);
@@ -712,19 +719,20 @@ static int box_slides_over_a_flat_grid_without_bumps(void)
     }
     test_shape_free(&s);
     printf("  with the surface edges: %ld mesh manifolds, %ld bumps (worst %.2g rad, %.2g m); %ld triangle manifolds, "
-           "%ld bumps (worst %.2g rad, %.2g m)\n", with_mesh.manifolds, with_mesh.bad, with_mesh.worst_angle,
-           with_mesh.worst_depth, with_tri.manifolds, with_tri.bad, with_tri.worst_angle, with_tri.worst_depth);
+           "%ld bumps (worst %.2g rad, %.2g m)\n",
+           with_mesh.manifolds, with_mesh.bad, with_mesh.worst_angle, with_mesh.worst_depth, with_tri.manifolds,
+           with_tri.bad, with_tri.worst_angle, with_tri.worst_depth);
     printf("  without:                %ld mesh manifolds, %ld bumps (worst %.2g rad, %.2g m); %ld triangle manifolds, "
-           "%ld bumps (worst %.2g rad, %.2g m)\n", without_mesh.manifolds, without_mesh.bad, without_mesh.worst_angle,
-           without_mesh.worst_depth, without_tri.manifolds, without_tri.bad, without_tri.worst_angle,
-           without_tri.worst_depth);
+           "%ld bumps (worst %.2g rad, %.2g m)\n",
+           without_mesh.manifolds, without_mesh.bad, without_mesh.worst_angle, without_mesh.worst_depth,
+           without_tri.manifolds, without_tri.bad, without_tri.worst_angle, without_tri.worst_depth);
     TEST_ENSURE(with_mesh.bad == 0 && with_tri.bad == 0);
     TEST_ENSURE(without_mesh.bad > 0 && without_tri.bad > 0);
     return 0;
 }
 
 static int box_slides_over_a_roof(void)
-{   /* A 20 x 20 grid folded into a roof: each half slopes down 0.25 rad from the ridge z = 10 (the
+{ /* A 20 x 20 grid folded into a roof: each half slopes down 0.25 rad from the ridge z = 10 (the
        ridge turns 0.5 rad, convex). A level box straddling the ridge, 0.01 down onto it, sliding along
        it and across it: the ridge is a real edge, and its normal (straight down from the box, midway
        between the slopes' normals) must still lead, with the points on the ridge 0.01 deep. Every other
@@ -772,14 +780,16 @@ static int box_slides_over_a_roof(void)
                 for (uint32_t g = 0; g < count; ++g) {
                     TEST_ENSURE(fabsf(m[g].normal.x) <= 1e-4f);
                     TEST_ENSURE(angle_to(m[g].normal, down) <= alpha + 1e-4);
-                    for (int i = 0; i < m[g].point_count; ++i) TEST_ENSURE(m[g].points[i].depth <= 0.01 / cos(alpha) + 1e-5);
+                    for (int i = 0; i < m[g].point_count; ++i)
+                        TEST_ENSURE(m[g].points[i].depth <= 0.01 / cos(alpha) + 1e-5);
                 }
                 ++samples;
                 extra += (int)count - 1;
                 leads += r == 0;
             }
     printf("  ridge: %d boxes across it, all with the ridge's normal (leading in %d); %d further manifolds on the "
-           "slopes beside it\n", samples, leads, extra);
+           "slopes beside it\n",
+           samples, leads, extra);
 
     /* Lying on the slope z > 10 (normal (0, cos, sin)), turned about its normal, sliding across it. */
     bumps with_mesh = { 0 }, with_tri = { 0 }, without_mesh = { 0 }, without_tri = { 0 };
@@ -791,7 +801,8 @@ static int box_slides_over_a_roof(void)
                 const double f = k / 60.0, z = paths[pi][1] + f * (paths[pi][3] - paths[pi][1]);
                 const double m0[3] = { paths[pi][0] + f * (paths[pi][2] - paths[pi][0]), -tan(alpha) * (z - 10.0), z };
                 spx_obb a;
-                TEST_ENSURE(resting_box(&p, m0, dq_axis(1, 0, 0, alpha), 0.4 * yi, spx_v3(0.45f, 0.3f, 0.35f), 0.01, &a) == 0);
+                TEST_ENSURE(
+                    resting_box(&p, m0, dq_axis(1, 0, 0, alpha), 0.4 * yi, spx_v3(0.45f, 0.3f, 0.35f), 0.01, &a) == 0);
                 if (judge(&p, &a, w0, n, true, 0.02f, &with_mesh, &with_tri)) {
                     fprintf(stderr, "yaw %g path %d at %d/60\n", 0.4 * yi, pi, k);
                     return 1;
@@ -807,7 +818,7 @@ static int box_slides_over_a_roof(void)
 }
 
 static int box_in_a_concave_corner_gets_a_manifold_a_side(void)
-{   /* A floor (y = 0) and a wall (x = 0) of 4 x 4 unit squares each, meeting at a concave edge. A unit
+{ /* A floor (y = 0) and a wall (x = 0) of 4 x 4 unit squares each, meeting at a concave edge. A unit
        cube pushed 0.01 into both: two manifolds, the floor's (normal -y from the box) and the wall's
        (-x), each of four points 0.01 deep. With room for one, the first only. */
     spx_vec3 v[50];
@@ -821,7 +832,11 @@ static int box_in_a_concave_corner_gets_a_manifold_a_side(void)
             for (int j = 0; j < 4; ++j) {
                 /* Corners (i, j), (i, j + 1), (i + 1, j + 1), (i + 1, j): wound towards the room. */
                 uint32_t a = (uint32_t)(25 * wall + 5 * i + j), b = a + 1, c = a + 6, d = a + 5;
-                if (wall) { uint32_t t = b; b = d; d = t; }
+                if (wall) {
+                    uint32_t t = b;
+                    b = d;
+                    d = t;
+                }
                 idx[3 * nt] = a, idx[3 * nt + 1] = b, idx[3 * nt + 2] = c, ++nt;
                 idx[3 * nt] = a, idx[3 * nt + 1] = c, idx[3 * nt + 2] = d, ++nt;
             }
@@ -845,8 +860,10 @@ static int box_in_a_concave_corner_gets_a_manifold_a_side(void)
         for (int i = 0; i < 4; ++i) TEST_ENSURE_NEAR(m[g].points[i].depth, 0.01f, TOL);
     /* The box's bottom reaches past the floor into the wall, so the floor's points on that side are
        where the bottom's edges cross the floor's border (x = 0), and the wall's likewise (y = 0). */
-    TEST_ENSURE(test_manifold_has_point(&m[floor], 0.0f, -0.005f, 1.8f, 0.01f, TOL) && test_manifold_has_point(&m[floor], 0.99f, -0.005f, 2.8f, 0.01f, TOL));
-    TEST_ENSURE(test_manifold_has_point(&m[wall], -0.005f, 0.0f, 1.8f, 0.01f, TOL) && test_manifold_has_point(&m[wall], -0.005f, 0.99f, 2.8f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m[floor], 0.0f, -0.005f, 1.8f, 0.01f, TOL) &&
+                test_manifold_has_point(&m[floor], 0.99f, -0.005f, 2.8f, 0.01f, TOL));
+    TEST_ENSURE(test_manifold_has_point(&m[wall], -0.005f, 0.0f, 1.8f, 0.01f, TOL) &&
+                test_manifold_has_point(&m[wall], -0.005f, 0.99f, 2.8f, 0.01f, TOL));
     TEST_ENSURE(has_id(&m[floor], 1) && has_id(&m[floor], 5) && has_id(&m[wall], 2) && has_id(&m[wall], 6));
     spx_manifold one;
     TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, inst, 0.005f, &one, 1, &count), SPX_OK);
@@ -860,7 +877,7 @@ static int box_in_a_concave_corner_gets_a_manifold_a_side(void)
 }
 
 static int mesh_manifold_does_not_depend_on_the_tree(void)
-{   /* The same grid with leaves of 1 and of 16 triangles hands the triangles out in other orders; the
+{ /* The same grid with leaves of 1 and of 16 triangles hands the triangles out in other orders; the
        manifolds come out the same, byte for byte: for a small test_box (its triangles kept between
        passes) and for a large one over more triangles than are kept (each pass descends again). Also
        separated beyond the margin: nothing. */
@@ -878,8 +895,8 @@ static int mesh_manifold_does_not_depend_on_the_tree(void)
         const spx_vec3 h = big ? spx_v3(2.7f, 0.4f, 2.2f) : spx_v3(0.4f, 0.3f, 0.3f);
         const double m0[3] = { test_case_uniform(&rng, 6.0, 14.0), 0.0, test_case_uniform(&rng, 6.0, 14.0) };
         spx_obb a;
-        TEST_ENSURE(resting_box(&p1, m0, dq_axis(1, 0, 0, test_case_uniform(&rng, -0.1, 0.1)), test_case_uniform(&rng, 0.0, 6.3), h,
-                           test_case_uniform(&rng, -0.01, 0.02), &a) == 0);
+        TEST_ENSURE(resting_box(&p1, m0, dq_axis(1, 0, 0, test_case_uniform(&rng, -0.1, 0.1)),
+                                test_case_uniform(&rng, 0.0, 6.3), h, test_case_uniform(&rng, -0.01, 0.02), &a) == 0);
         spx_manifold m1[SPX_MAX_MESH_MANIFOLDS], m16[SPX_MAX_MESH_MANIFOLDS];
         uint32_t c1 = 99, c16 = 98;
         TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, p1.inst, 0.015f, m1, SPX_MAX_MESH_MANIFOLDS, &c1), SPX_OK);
@@ -890,7 +907,8 @@ static int mesh_manifold_does_not_depend_on_the_tree(void)
         big_ok += big && c1 == 1 && m1[0].point_count == 4;
     }
     printf("  400 boxes, tilted up to 0.1 rad: the same manifolds from both trees; %d large boxes with one "
-           "manifold of 4\n", big_ok);
+           "manifold of 4\n",
+           big_ok);
     TEST_ENSURE(big_ok > 150);
     spx_obb far = test_box(spx_v3(10, 50, 10), spx_v3(1, 1, 1), test_identity);
     spx_manifold m;

@@ -54,7 +54,10 @@ static int closed_of(const spx_vec3* v, uint32_t nv, const uint32_t* idx, uint32
     return closed;
 }
 
-static int shape_closed(const test_shape* s) { return closed_of(s->vertices, s->vertex_count, s->indices, s->triangle_count); }
+static int shape_closed(const test_shape* s)
+{
+    return closed_of(s->vertices, s->vertex_count, s->indices, s->triangle_count);
+}
 
 static void flip_winding(uint32_t* idx, uint32_t triangles)
 {
@@ -136,7 +139,7 @@ static int open_and_non_manifold_meshes(void)
     spx_vec3 v[9];
     uint32_t idx[36 + 3];
     indexed_box(spx_v3(0, 0, 0), spx_v3(1, 1, 1), v, idx);
-    TEST_ENSURE(closed_of(v, 8, idx, 10) == 0); /* last face (+z) missing */
+    TEST_ENSURE(closed_of(v, 8, idx, 10) == 0);     /* last face (+z) missing */
     TEST_ENSURE(closed_of(v, 8, idx + 6, 10) == 0); /* first face missing */
     /* one triangle flipped: its edges now run the same way as its neighbours' */
     uint32_t flipped[36];
@@ -178,7 +181,7 @@ static int degenerate_triangles_and_closedness(void)
     indexed_box(spx_v3(0, 0, 0), spx_v3(1, 1, 1), v, idx);
     v[8] = spx_v3(0, -tiny, 1), v[9] = spx_v3(tiny, tiny, 1), v[10] = spx_v3(-tiny, tiny, 1);
     /* corners of +z: a = 4 (-1,-1), b = 5 (1,-1), c = 7 (1,1), d = 6 (-1,1); e = 8, f = 9, g = 10 */
-    const uint32_t face[8][3] = { { 4, 5, 8 }, { 5, 9, 8 }, { 5, 7, 9 }, { 7, 10, 9 },
+    const uint32_t face[8][3] = { { 4, 5, 8 },  { 5, 9, 8 },  { 5, 7, 9 },  { 7, 10, 9 },
                                   { 7, 6, 10 }, { 6, 4, 10 }, { 4, 8, 10 }, { 8, 9, 10 } };
     memcpy(idx + 30, face, sizeof face); /* replaces the two triangles of +z, the last face */
     spx_mesh_def def = def_from(v, 11, idx, 10 + 8);
@@ -221,13 +224,13 @@ static int generated_shapes(void)
 }
 
 static uint64_t next_random(uint64_t* state)
-{   /* xorshift64 */
+{ /* xorshift64 */
     *state ^= *state << 13, *state ^= *state >> 7, *state ^= *state << 17;
     return *state;
 }
 
 static int closedness_ignores_numbering(void)
-{   /* A torus of 160,000 triangles (vertex numbers over three bytes of the sort keys), rewritten the
+{ /* A torus of 160,000 triangles (vertex numbers over three bytes of the sort keys), rewritten the
        way exporters do: vertices renumbered and each triangle's corners given their own copies half
        of the time, triangles shuffled, corners rotated within each triangle. Still closed, the same
        mass; then any one triangle taken out opens it. */
@@ -282,7 +285,7 @@ static int closedness_ignores_numbering(void)
 /* ---- the box ------------------------------------------------------------------------------------- */
 
 static int box_formulas(void)
-{   /* half extents 0.5, 1, 1.5 at 2 kg/m^3: volume 6, mass 12;
+{ /* half extents 0.5, 1, 1.5 at 2 kg/m^3: volume 6, mass 12;
        Ixx = 12 (1 + 2.25) / 3 = 13, Iyy = 12 (0.25 + 2.25) / 3 = 10, Izz = 12 (0.25 + 1) / 3 = 5 */
     spx_mass_properties m;
     TEST_ENSURE_CODE(spx_mass_box(spx_v3(0.5f, 1.0f, 1.5f), 2.0f, &m), SPX_OK);
@@ -320,7 +323,7 @@ static int box_bad_input(void)
     TEST_ENSURE_CODE(spx_mass_box(spx_v3(1e4f, 1e4f, 1e4f), 1e30f, &m), SPX_ERR_MASS_OUT_OF_RANGE);
     TEST_ENSURE_CODE(spx_mass_box(spx_v3(1e-15f, 1e-15f, 1e-15f), 1.0f, &m), SPX_ERR_MASS_OUT_OF_RANGE);
     TEST_ENSURE_CODE(spx_mass_box(spx_v3(1e-12f, 1e-12f, 1e-12f), 1e10f, &m), SPX_ERR_MASS_OUT_OF_RANGE);
-    TEST_ENSURE(memcmp(&m, &untouched, sizeof m) == 0); /* no failed call wrote *out */
+    TEST_ENSURE(memcmp(&m, &untouched, sizeof m) == 0);                            /* no failed call wrote *out */
     TEST_ENSURE_CODE(spx_mass_box(spx_v3(1e-6f, 1e-6f, 1e-6f), 1.0f, &m), SPX_OK); /* a micrometre grain is fine */
     return 0;
 }
@@ -353,7 +356,7 @@ static int mesh_box_equals_box(void)
 }
 
 static int mesh_box_far_from_the_origin(void)
-{   /* Half extents 0.5, 1, 1.5 are exact float steps at these distances (the step at 1e6 is 1/16), so
+{ /* Half extents 0.5, 1, 1.5 are exact float steps at these distances (the step at 1e6 is 1/16), so
        the mesh is the box exactly. Integrated about the origin, the tetrahedra would be up to 1e12
        times the box and cancel (at 1e6 m Ixx came out 341 instead of 13 when tried); about the
        mesh's own box centre nothing cancels. */
@@ -374,7 +377,7 @@ static int mesh_box_far_from_the_origin(void)
 }
 
 static int mesh_hollow_box(void)
-{   /* a 4 x 4 x 4 box with a 2 x 2 x 2 cavity (the inner surface wound the other way, facing into the
+{ /* a 4 x 4 x 4 box with a 2 x 2 x 2 cavity (the inner surface wound the other way, facing into the
        cavity): volume 64 - 8 = 56, inertia the outer box's less the inner's */
     spx_vec3 v[16];
     uint32_t idx[72];
@@ -426,7 +429,7 @@ static int sphere_errors(uint32_t n, errors* out)
 }
 
 static int torus_errors(uint32_t n, errors* out)
-{   /* about the y axis: Iyy = m (R^2 + 3 r^2 / 4), Ixx = Izz = m (R^2 / 2 + 5 r^2 / 8) */
+{ /* about the y axis: Iyy = m (R^2 + 3 r^2 / 4), Ixx = Izz = m (R^2 / 2 + 5 r^2 / 8) */
     const double pi = 3.141592653589793, R = 1.0, r = 0.3, volume = 2.0 * pi * pi * R * r * r;
     const double axial = volume * (R * R + 0.75 * r * r), diametral = volume * (0.5 * R * R + 0.625 * r * r);
     test_shape s;
@@ -476,7 +479,7 @@ static int sphere_converges(void) { return converges("sphere", sphere_errors); }
 static int torus_converges(void) { return converges("torus", torus_errors); }
 
 static int rotated_mesh(void)
-{   /* the torus rotated by R: centre R c, inertia R I R^T (to the float rounding of the rotated vertices) */
+{ /* the torus rotated by R: centre R c, inertia R I R^T (to the float rounding of the rotated vertices) */
     test_shape s;
     TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 64, 32));
     for (uint32_t i = 0; i < s.vertex_count; ++i) s.vertices[i].x += 0.25f; /* off the origin: c != 0 */
@@ -484,8 +487,9 @@ static int rotated_mesh(void)
     TEST_ENSURE_CODE(shape_mass(&s, 7.0f, &before), SPX_OK);
     spx_obb rot;
     const double qx = 0.3, qy = -0.5, qz = 0.2, qw = sqrt(1.0 - qx * qx - qy * qy - qz * qz);
-    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), (spx_quat){ (float)qx, (float)qy, (float)qz, (float)qw }, &rot),
-                SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1),
+                                       (spx_quat){ (float)qx, (float)qy, (float)qz, (float)qw }, &rot),
+                     SPX_OK);
     double R[3][3];
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) R[i][j] = entry(&rot.rotation, i, j);
@@ -499,7 +503,8 @@ static int rotated_mesh(void)
     test_shape_free(&s);
     TEST_ENSURE_NEAR(after.mass, before.mass, 1e-6 * before.mass);
     const double c[3] = { before.center.x, before.center.y, before.center.z };
-    for (int r = 0; r < 3; ++r) TEST_ENSURE_NEAR((&after.center.x)[r], R[r][0] * c[0] + R[r][1] * c[1] + R[r][2] * c[2], 1e-6);
+    for (int r = 0; r < 3; ++r)
+        TEST_ENSURE_NEAR((&after.center.x)[r], R[r][0] * c[0] + R[r][1] * c[1] + R[r][2] * c[2], 1e-6);
     const double trace = entry(&before.inertia, 0, 0) + entry(&before.inertia, 1, 1) + entry(&before.inertia, 2, 2);
     double largest_off = 0.0;
     for (int i = 0; i < 3; ++i)
@@ -516,14 +521,14 @@ static int rotated_mesh(void)
 }
 
 static int degenerate_triangles_keep_the_mass(void)
-{   /* the box with a 1e-8 m triangle in its +z face (see degenerate_triangles_and_closedness): the mesh
+{ /* the box with a 1e-8 m triangle in its +z face (see degenerate_triangles_and_closedness): the mesh
        skips that triangle for the queries, the mass is the box's */
     const float tiny = 1e-8f;
     spx_vec3 v[11];
     uint32_t idx[36 + 6 * 3 + 3 + 6];
     indexed_box(spx_v3(0, 0, 0), spx_v3(1, 1, 1), v, idx);
     v[8] = spx_v3(0, -tiny, 1), v[9] = spx_v3(tiny, tiny, 1), v[10] = spx_v3(-tiny, tiny, 1);
-    const uint32_t face[8][3] = { { 4, 5, 8 }, { 5, 9, 8 }, { 5, 7, 9 }, { 7, 10, 9 },
+    const uint32_t face[8][3] = { { 4, 5, 8 },  { 5, 9, 8 },  { 5, 7, 9 },  { 7, 10, 9 },
                                   { 7, 6, 10 }, { 6, 4, 10 }, { 4, 8, 10 }, { 8, 9, 10 } };
     memcpy(idx + 30, face, sizeof face);
     /* and a point triangle and a segment-like one with two equal corners: no volume of their own */
@@ -552,7 +557,7 @@ static int mesh_errors(void)
     TEST_ENSURE_CODE(spx_mass_mesh(cube, INFINITY, &m), SPX_ERR_NOT_FINITE);
     TEST_ENSURE_CODE(spx_mass_mesh(cube, 0.0f, &m), SPX_ERR_BAD_DENSITY);
     TEST_ENSURE_CODE(spx_mass_mesh(cube, -1.0f, &m), SPX_ERR_BAD_DENSITY);
-    TEST_ENSURE_CODE(spx_mass_mesh(cube, 1e38f, &m), SPX_ERR_MASS_OUT_OF_RANGE); /* 8e38 kg */
+    TEST_ENSURE_CODE(spx_mass_mesh(cube, 1e38f, &m), SPX_ERR_MASS_OUT_OF_RANGE);  /* 8e38 kg */
     TEST_ENSURE_CODE(spx_mass_mesh(cube, 1e-45f, &m), SPX_ERR_MASS_OUT_OF_RANGE); /* a denormal density, 1e-44 kg */
     TEST_ENSURE(memcmp(&m, &untouched, sizeof m) == 0);
     TEST_ENSURE_CODE(spx_mass_mesh(cube, 1.0f, &m), SPX_OK);
@@ -607,7 +612,7 @@ static int mesh_errors(void)
 
 #ifdef SPX_MASS_MODELS_DIR
 typedef struct model_figures {
-    const char* file;       /* under the models folder */
+    const char* file; /* under the models folder */
     double volume, center[3], inertia[3][3];
 } model_figures;
 
@@ -659,13 +664,17 @@ static int real_models(void)
     }
     fclose(probe);
     /* a goblet, 896 triangles listed corner by corner (every vertex repeated, welded by coordinates) */
-    const model_figures grail = { "SMD/holy_grailref.smd", 789.3874981, { 4.503607737e-07, -4.791588436e-07, 10.77566321 },
+    const model_figures grail = { "SMD/holy_grailref.smd",
+                                  789.3874981,
+                                  { 4.503607737e-07, -4.791588436e-07, 10.77566321 },
                                   { { 57585.70754, -0.002975957662, -0.000617979097 },
                                     { -0.002975957662, 57585.7061, 0.01750831655 },
                                     { -0.000617979097, 0.01750831655, 16297.72404 } } };
     /* a tapered cylinder exported by Blender 2.61: 256 triangles, vertices split by their normals on
        reading (450 for 130 positions), and "-0.000000" beside "0.000000" */
-    const model_figures cylinder = { "OBJ/empty_mat.obj", 5.854823551, { -7.66658806e-08, 0.5691259575, 4.143669881e-07 },
+    const model_figures cylinder = { "OBJ/empty_mat.obj",
+                                     5.854823551,
+                                     { -7.66658806e-08, 0.5691259575, 4.143669881e-07 },
                                      { { 9.00853369, 4.57689586e-07, 4.077721586e-08 },
                                        { 4.57689586e-07, 1.681293586, -1.241141923e-06 },
                                        { 4.077721586e-08, -1.241141923e-06, 9.008533847 } } };
@@ -679,7 +688,7 @@ static int real_models(void)
 #endif
 
 static int result_sentences(void)
-{   /* the new codes have their own sentences */
+{ /* the new codes have their own sentences */
     const spx_result codes[] = { SPX_ERR_BAD_DENSITY, SPX_ERR_MESH_NOT_CLOSED, SPX_ERR_MESH_INSIDE_OUT,
                                  SPX_ERR_ZERO_VOLUME, SPX_ERR_MASS_OUT_OF_RANGE };
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; ++i) {

@@ -86,12 +86,18 @@ static int degenerate_triangles_skipped_and_counted(void)
 {
     spx_vec3 v[6] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 }, { 1e-8f, 0, 0 }, { 2, 0, 0 } };
     uint32_t idx[] = {
-        0, 1, 2,   /* good */
-        1, 1, 1,   /* a point */
-        0, 2, 3,   /* good */
-        0, 4, 0,   /* tiny and segment-like: an edge of 1e-8 at coordinates of 1e-8 is not a point (the rule is relative): kept */
-        0, 1, 5,   /* segment-like (collinear): kept */
-        3, 3, 3,   /* a point */
+        0, 1,
+        2, /* good */
+        1, 1,
+        1, /* a point */
+        0, 2,
+        3, /* good */
+        0, 4,
+        0, /* tiny and segment-like: an edge of 1e-8 at coordinates of 1e-8 is not a point (the rule is relative): kept */
+        0, 1,
+        5, /* segment-like (collinear): kept */
+        3, 3,
+        3, /* a point */
     };
     spx_mesh_def def = spx_default_mesh_def();
     def.vertices = v, def.vertex_count = 6, def.indices = idx, def.triangle_count = 6;
@@ -233,8 +239,8 @@ static int check_tree(const test_shape* s, uint32_t leaf, const char* name)
     TEST_ENSURE(memcmp(again->nodes, m->nodes, sizeof(spx_obb_node) * m->node_count) == 0);
     TEST_ENSURE(memcmp(again->triangles, m->triangles, sizeof(spx_triangle) * n) == 0);
     TEST_ENSURE(memcmp(again->source, m->source, sizeof(uint32_t) * n) == 0);
-    printf("  %-14s leaf %2u: %7u triangles (%u degenerate), %6u nodes, depth %2u, %.1f bytes a triangle\n", name,
-           leaf, n, info.degenerate_count, info.node_count, info.depth, (double)info.bytes / n);
+    printf("  %-14s leaf %2u: %7u triangles (%u degenerate), %6u nodes, depth %2u, %.1f bytes a triangle\n", name, leaf,
+           n, info.degenerate_count, info.node_count, info.depth, (double)info.bytes / n);
     spx_mesh_destroy(again);
     spx_mesh_destroy(m);
     return 0;
@@ -297,7 +303,7 @@ static int tree_invariants_on_shapes(void)
 }
 
 static int leaf_triangles_bound_the_tree(void)
-{   /* a sphere of 2 * 16 * 32 = 1024 triangles: larger leaves, fewer nodes */
+{ /* a sphere of 2 * 16 * 32 = 1024 triangles: larger leaves, fewer nodes */
     test_shape s;
     TEST_ENSURE(test_shape_sphere(&s, 1.0f, 16, 32));
     uint32_t previous = UINT32_MAX;
@@ -371,9 +377,9 @@ static int fit_box_shaped_sets(void)
     spx_obb rotated;
     /* an arbitrary rotation: unit quaternion (0.3, -0.5, 0.2, w) */
     double qx = 0.3, qy = -0.5, qz = 0.2, qw = sqrt(1.0 - qx * qx - qy * qy - qz * qz);
-    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), (spx_quat){ (float)qx, (float)qy, (float)qz, (float)qw },
-                                  &rotated),
-                SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1),
+                                       (spx_quat){ (float)qx, (float)qy, (float)qz, (float)qw }, &rotated),
+                     SPX_OK);
     TEST_ENSURE(fit_matches_box(spx_v3(1.5f, 0.25f, -4), h, &rotated.rotation) == 0);
     const float cube[3] = { 1.0f, 1.0f, 1.0f }; /* isotropic covariance: any axes, still the cube */
     spx_triangle t[12];
@@ -393,7 +399,8 @@ static int fit_flat_and_collinear_sets(void)
     TEST_ENSURE(fabsf(b.rotation.col[2].z) > 0.9999f); /* the normal is the smallest axis */
     TEST_ENSURE(b.half_extents.z > 0.0f && b.half_extents.z < 1e-5f);
     /* segment-like triangles on one line: no area at all, and two equal zero eigenvalues */
-    spx_triangle seg[2] = { { { { 0, 0, 0 }, { 1, 1, 1 }, { 3, 3, 3 } } }, { { { 4, 4, 4 }, { 5, 5, 5 }, { 4, 4, 4 } } } };
+    spx_triangle seg[2] = { { { { 0, 0, 0 }, { 1, 1, 1 }, { 3, 3, 3 } } },
+                            { { { 4, 4, 4 }, { 5, 5, 5 }, { 4, 4, 4 } } } };
     b = spx_obb_fit_triangles(seg, NULL, NULL, 2);
     TEST_ENSURE_CODE(spx_obb_validate(&b), SPX_OK);
     const float* h = &b.half_extents.x;
@@ -403,7 +410,7 @@ static int fit_flat_and_collinear_sets(void)
 }
 
 static int fit_weighs_area_not_vertices(void)
-{   /* the rectangle [0,4] x [0,1] in the plane y = 0, fanned from an off-centre inner vertex: its
+{ /* the rectangle [0,4] x [0,1] in the plane y = 0, fanned from an off-centre inner vertex: its
        surface is the same rectangle, so the axes are x and z exactly whatever the fan; the five
        vertices' own covariance would tilt them towards the inner vertex */
     spx_vec3 c[4] = { { 0, 0, 0 }, { 4, 0, 0 }, { 4, 0, 1 }, { 0, 0, 1 } }, in = { 0.5f, 0, 0.9f };
@@ -451,8 +458,9 @@ static int eigen_solver(void)
                 double d = e[0][p] * e[0][q] + e[1][p] * e[1][q] + e[2][p] * e[2][q];
                 TEST_ENSURE_NEAR(d, p == q ? 1.0 : 0.0, 1e-12);
             }
-        double det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0])
-                   + e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
+        double det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
+                     e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+                     e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
         TEST_ENSURE_NEAR(det, 1.0, 1e-12);
     }
     return 0;
@@ -481,7 +489,7 @@ static int is_grid_corner(spx_vec3 p, float nx, float nz)
 }
 
 static int triangle_edges_of_a_grid_and_a_roof(void)
-{   /* A 4 x 4 grid: the edges on its border are open (one triangle each), every other edge flat;
+{ /* A 4 x 4 grid: the edges on its border are open (one triangle each), every other edge flat;
        the surface's corners are the grid's four corners only (the border is straight elsewhere, the
        inside flat). Folded into a roof (each half sloping down 0.3 rad from the ridge z = 2, wound
        upwards), the ridge turns 0.6 rad, convex from above; the ridge's ends are corners (it meets
@@ -499,8 +507,8 @@ static int triangle_edges_of_a_grid_and_a_roof(void)
             spx_triangle_edges e;
             for (int j = 0; j < 3; ++j) {
                 edge_view v = edge_of(mesh, i, j, &e);
-                const int border = (v.a.x == v.b.x && (v.a.x == 0.0f || v.a.x == 4.0f))
-                                 || (v.a.z == v.b.z && (v.a.z == 0.0f || v.a.z == 4.0f));
+                const int border = (v.a.x == v.b.x && (v.a.x == 0.0f || v.a.x == 4.0f)) ||
+                                   (v.a.z == v.b.z && (v.a.z == 0.0f || v.a.z == 4.0f));
                 const int on_ridge = roof && v.a.z == 2.0f && v.b.z == 2.0f;
                 if (border) {
                     TEST_ENSURE(v.angle >= SPX_EDGE_OPEN);
@@ -534,13 +542,13 @@ static int triangle_edges_of_a_grid_and_a_roof(void)
 }
 
 static int triangle_edges_of_a_cube_both_ways(void)
-{   /* A closed cube of 12 triangles: its 12 edges turn pi/2, convex from outside (the front); the
+{ /* A closed cube of 12 triangles: its 12 edges turn pi/2, convex from outside (the front); the
        face diagonals are flat; all 8 vertices are corners. Wound inside out, the same edges turn
        -pi/2 (concave from the front, which now faces in). */
     const spx_vec3 v[8] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 },
                             { 0, 0, 1 }, { 1, 0, 1 }, { 0, 1, 1 }, { 1, 1, 1 } };
-    uint32_t idx[36] = { 0, 2, 1, 1, 2, 3,   4, 5, 6, 5, 7, 6,   0, 1, 4, 1, 5, 4,
-                         2, 6, 3, 3, 6, 7,   0, 4, 2, 2, 4, 6,   1, 3, 5, 3, 7, 5 };
+    uint32_t idx[36] = { 0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
+                         2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5 };
     for (int flip = 0; flip < 2; ++flip) {
         if (flip)
             for (int t = 0; t < 12; ++t) {
@@ -578,11 +586,11 @@ static int triangle_edges_of_a_cube_both_ways(void)
 }
 
 static int triangle_edges_where_the_surface_is_not_a_surface(void)
-{   /* Three triangles on one edge (a book of three pages): no single neighbour, open for all three.
+{ /* Three triangles on one edge (a book of three pages): no single neighbour, open for all three.
        A triangle and its copy wound the other way (a two-sided sheet): they fold onto each other,
        open. A segment-like triangle is no neighbour: the edge it shares is open. Bad indices out. */
-    const spx_vec3 v[7] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0.5f, 1, 0 }, { 0.5f, -1, 0.2f }, { 0.5f, 0, 1 },
-                            { 2, 0, 0 }, { 0.5f, 0, 0 } };
+    const spx_vec3 v[7] = { { 0, 0, 0 },    { 1, 0, 0 }, { 0.5f, 1, 0 }, { 0.5f, -1, 0.2f },
+                            { 0.5f, 0, 1 }, { 2, 0, 0 }, { 0.5f, 0, 0 } };
     const uint32_t book[9] = { 0, 1, 2, 1, 0, 3, 0, 1, 4 };
     spx_mesh_def def = spx_default_mesh_def();
     def.vertices = v, def.vertex_count = 6, def.indices = book, def.triangle_count = 3;

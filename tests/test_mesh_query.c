@@ -99,8 +99,13 @@ static bool random_shape(test_case_rng* rng, int kind, uint32_t target, double r
         ok = test_shape_grid(s, nx, nz);
         break;
     }
-    case SHAPE_STRIP: ok = test_shape_strip(s, 3.0f, (float)test_case_log_uniform(rng, 0.01, 0.5), at_least(half, 1)); break;
-    default: ok = test_shape_random(s, at_least(target, 1), 2.0f, (float)test_case_uniform(rng, 0.2, 1.0), test_case_rng_next(rng)); break;
+    case SHAPE_STRIP:
+        ok = test_shape_strip(s, 3.0f, (float)test_case_log_uniform(rng, 0.01, 0.5), at_least(half, 1));
+        break;
+    default:
+        ok = test_shape_random(s, at_least(target, 1), 2.0f, (float)test_case_uniform(rng, 0.2, 1.0),
+                               test_case_rng_next(rng));
+        break;
     }
     if (!ok) return false;
     double lo[3] = { DBL_MAX, DBL_MAX, DBL_MAX }, hi[3] = { -DBL_MAX, -DBL_MAX, -DBL_MAX };
@@ -147,8 +152,8 @@ static uint32_t random_leaf(test_case_rng* rng)
 /* Where B starts and how the two move: B at a random direction from A, from inside A's reach to
    nearly twice it, mostly closing on A (with a wobble), sometimes along an axis or not at all,
    sometimes fast enough to pass through and far beyond. */
-static void random_motion(test_case_rng* rng, double ra, double rb, spx_vec3* pa, spx_vec3* pb, spx_vec3* va, spx_vec3* vb,
-                          float* tmax)
+static void random_motion(test_case_rng* rng, double ra, double rb, spx_vec3* pa, spx_vec3* pb, spx_vec3* va,
+                          spx_vec3* vb, float* tmax)
 {
     double c[3], dir[3];
     for (int k = 0; k < 3; ++k) c[k] = test_case_uniform(rng, -3, 3);
@@ -170,7 +175,8 @@ static void random_motion(test_case_rng* rng, double ra, double rb, spx_vec3* pa
         }
         double n = sqrt(rel[0] * rel[0] + rel[1] * rel[1] + rel[2] * rel[2]);
         /* one in seven fast: crossing up to 100 times the pair's reach in the interval */
-        double reach = test_case_uniform(rng, 0, 1) < 0.15 ? test_case_log_uniform(rng, 2.5, 100.0) : test_case_uniform(rng, 0.2, 2.5);
+        double reach = test_case_uniform(rng, 0, 1) < 0.15 ? test_case_log_uniform(rng, 2.5, 100.0)
+                                                           : test_case_uniform(rng, 0.2, 2.5);
         double speed = (ra + rb) * reach / *tmax;
         for (int k = 0; k < 3; ++k) rel[k] *= speed / n;
     }
@@ -188,8 +194,9 @@ static void random_sizes(test_case_rng* rng, uint32_t* na, uint32_t* nb)
     uint32_t n[2];
     for (int k = 0; k < 2; ++k) {
         double u = test_case_uniform(rng, 0, 1);
-        n[k] = (uint32_t)(u < 0.3 ? test_case_log_uniform(rng, 8, 120) : u < 0.85 ? test_case_log_uniform(rng, 120, 700)
-                                                                               : test_case_log_uniform(rng, 1000, 3500));
+        n[k] = (uint32_t)(u < 0.3    ? test_case_log_uniform(rng, 8, 120)
+                          : u < 0.85 ? test_case_log_uniform(rng, 120, 700)
+                                     : test_case_log_uniform(rng, 1000, 3500));
     }
     while ((double)n[0] * n[1] > 9e5) n[n[0] < n[1] ? 0 : 1] /= 2;
     *na = n[0], *nb = n[1];
@@ -211,7 +218,8 @@ static bool side_make(side* s, test_case_rng* rng, uint32_t target, spx_vec3 p, 
     s->kind = (int)(test_case_rng_next(rng) % SHAPE_KINDS);
     s->leaf = random_leaf(rng);
     /* mostly a metre or so; one in seven from a centimetre to a hundred metres */
-    s->radius = test_case_uniform(rng, 0, 1) < 0.15 ? test_case_log_uniform(rng, 0.01, 100.0) : test_case_uniform(rng, 0.4, 1.5);
+    s->radius = test_case_uniform(rng, 0, 1) < 0.15 ? test_case_log_uniform(rng, 0.01, 100.0)
+                                                    : test_case_uniform(rng, 0.4, 1.5);
     if (!random_shape(rng, s->kind, target, s->radius, &s->shape)) return false;
     s->mesh = test_shape_mesh_leaf(&s->shape, s->leaf);
     s->inst = s->mesh ? place(s->mesh, (spx_transform){ p, q }) : NULL;
@@ -326,7 +334,7 @@ static int random_mesh_pair(test_case_rng* rng, side* A, side* B, spx_vec3* pa, 
 }
 
 static int sweep_mesh_mesh_matches_brute_force(void)
-{   /* Random pairs of generated meshes (torus, sphere, grid, strip, soup; 8 to 3500 triangles; leaf
+{ /* Random pairs of generated meshes (torus, sphere, grid, strip, soup; 8 to 3500 triangles; leaf
        sizes 1, 4, 16), random poses and motions: the query must give what the all-pairs brute force
        gives (state, time, first pair by the tie rule, the whole contact set field by field, averaged
        normal). Every fourth case also runs swapped against the brute force, a third of the hits are
@@ -355,7 +363,8 @@ static int sweep_mesh_mesh_matches_brute_force(void)
             failures += test_brute_check_sweep(&s, UINT32_MAX, ls, &st, NULL);
             ++swaps;
         }
-        if (hit.state == SPX_SWEEP_HIT && c % 3 == 0) failures += graze(&q, &rng, A.radius + B.radius, label, &edges, &grazed);
+        if (hit.state == SPX_SWEEP_HIT && c % 3 == 0)
+            failures += graze(&q, &rng, A.radius + B.radius, label, &edges, &grazed);
         if (hit.state == SPX_SWEEP_HIT && c % 5 == 1) failures += tmax_edge(&q, hit.time, label, &edges);
         side_free(&A);
         side_free(&B);
@@ -371,7 +380,7 @@ static int sweep_mesh_mesh_matches_brute_force(void)
 }
 
 static int swapped_meshes_same_answer(void)
-{   /* B against A must be A against B seen from the other side: the same state and time, the same
+{ /* B against A must be A against B seen from the other side: the same state and time, the same
        pairs with their triangle numbers swapped, each pair's normal flipped and features exchanged,
        a start overlap's averaged normal flipped with the same point and depth estimate. Random
        problems as in sweep_mesh_mesh_matches_brute_force (another stream). When they differ, the
@@ -388,7 +397,8 @@ static int swapped_meshes_same_answer(void)
         char label[256];
         pair_label(label, sizeof label, "swap", c, &A, &B);
         query q = { NULL, A.inst, B.inst, va, vb, tmax };
-        failures += test_brute_check_swapped(&q, label, test_brute_len3(pa) + test_brute_len3(pb) + A.radius + B.radius);
+        failures +=
+            test_brute_check_swapped(&q, label, test_brute_len3(pa) + test_brute_len3(pb) + A.radius + B.radius);
         side_free(&A);
         side_free(&B);
     }
@@ -398,22 +408,26 @@ static int swapped_meshes_same_answer(void)
 }
 
 static int swapped_flat_pass_through(void)
-{   /* The first thing the swapped comparison found, reduced to one pair (from two random strips):
+{ /* The first thing the swapped comparison found, reduced to one pair (from two random strips):
        two level triangles 13 mm apart in height, B moving across A's plane. Exactly (in rationals,
        from these floats) the planes meet at t = 0.0626002617, when the two triangles overlap by 4 mm
        in x-z, so both orders must be a HIT at that time with opposite normals (0, +-1, 0). Before
        the entry-after-exit slack of sat_axes.h, B against A was a MISS. */
-    static const char* const corners[2][3][3] = {
-        { { "-0x1.b20a9cp+0", "0x1.3eb744p+1", "-0x1.c169c8p-1" }, { "-0x1.b20a9cp+0", "0x1.3eb744p+1", "-0x1.bed3d8p-1" },
-          { "-0x1.b0cca6p+0", "0x1.3eb744p+1", "-0x1.bed3d8p-1" } },
-        { { "-0x1.fae72cp+0", "0x1.406098p+1", "-0x1.d9181ep-1" }, { "-0x1.fae72cp+0", "0x1.406098p+1", "-0x1.d0e4d2p-1" },
-          { "-0x1.eca8a6p+0", "0x1.406098p+1", "-0x1.d0e4d2p-1" } } };
+    static const char* const corners[2][3][3] = { { { "-0x1.b20a9cp+0", "0x1.3eb744p+1", "-0x1.c169c8p-1" },
+                                                    { "-0x1.b20a9cp+0", "0x1.3eb744p+1", "-0x1.bed3d8p-1" },
+                                                    { "-0x1.b0cca6p+0", "0x1.3eb744p+1", "-0x1.bed3d8p-1" } },
+                                                  { { "-0x1.fae72cp+0", "0x1.406098p+1", "-0x1.d9181ep-1" },
+                                                    { "-0x1.fae72cp+0", "0x1.406098p+1", "-0x1.d0e4d2p-1" },
+                                                    { "-0x1.eca8a6p+0", "0x1.406098p+1", "-0x1.d0e4d2p-1" } } };
     spx_vec3 v[2][3];
     for (int k = 0; k < 2; ++k)
         for (int c = 0; c < 3; ++c)
-            v[k][c] = spx_v3(strtof(corners[k][c][0], NULL), strtof(corners[k][c][1], NULL), strtof(corners[k][c][2], NULL));
-    const spx_vec3 va = { strtof("0x1.399a34p-2", NULL), strtof("0x1.c6ae88p-5", NULL), strtof("-0x1.cbbe7cp-6", NULL) };
-    const spx_vec3 vb = { strtof("0x1.12f574p+2", NULL), strtof("-0x1.36f9fap-3", NULL), strtof("0x1.20858cp-1", NULL) };
+            v[k][c] =
+                spx_v3(strtof(corners[k][c][0], NULL), strtof(corners[k][c][1], NULL), strtof(corners[k][c][2], NULL));
+    const spx_vec3 va = { strtof("0x1.399a34p-2", NULL), strtof("0x1.c6ae88p-5", NULL),
+                          strtof("-0x1.cbbe7cp-6", NULL) };
+    const spx_vec3 vb = { strtof("0x1.12f574p+2", NULL), strtof("-0x1.36f9fap-3", NULL),
+                          strtof("0x1.20858cp-1", NULL) };
     const uint32_t idx[3] = { 0, 1, 2 };
     spx_mesh* m[2];
     spx_mesh_instance* inst[2];
@@ -452,7 +466,7 @@ static spx_obb random_box(test_case_rng* rng, double radius)
 }
 
 static int sweep_obb_mesh_matches_brute_force(void)
-{   /* Random boxes (flat to cubic, random and axis-aligned rotations) swept against random generated
+{ /* Random boxes (flat to cubic, random and axis-aligned rotations) swept against random generated
        meshes of up to a few thousand triangles: the same comparison as for two meshes, with grazing
        passes and the end of the interval. */
     test_case_rng rng = { 0x5E9A3002u };
@@ -462,8 +476,9 @@ static int sweep_obb_mesh_matches_brute_force(void)
     clock_t start = clock();
     for (int c = 0; c < n; ++c) {
         double u = test_case_uniform(&rng, 0, 1);
-        uint32_t nb = (uint32_t)(u < 0.3 ? test_case_log_uniform(&rng, 8, 120) : u < 0.8 ? test_case_log_uniform(&rng, 120, 1000)
-                                                                                    : test_case_log_uniform(&rng, 1000, 4000));
+        uint32_t nb = (uint32_t)(u < 0.3   ? test_case_log_uniform(&rng, 8, 120)
+                                 : u < 0.8 ? test_case_log_uniform(&rng, 120, 1000)
+                                           : test_case_log_uniform(&rng, 1000, 4000));
         side B;
         memset(&B, 0, sizeof B);
         TEST_ENSURE(side_make(&B, &rng, nb, ZERO, IDENTITY.q));
@@ -482,7 +497,8 @@ static int sweep_obb_mesh_matches_brute_force(void)
         uint32_t capacity = c % 5 == 4 ? (uint32_t)(c % 7) : UINT32_MAX;
         spx_mesh_hit hit;
         failures += test_brute_check_sweep(&q, capacity, label, &st, &hit);
-        if (hit.state == SPX_SWEEP_HIT && c % 3 == 0) failures += graze(&q, &rng, rbox + B.radius, label, &edges, &grazed);
+        if (hit.state == SPX_SWEEP_HIT && c % 3 == 0)
+            failures += graze(&q, &rng, rbox + B.radius, label, &edges, &grazed);
         if (hit.state == SPX_SWEEP_HIT && c % 5 == 1) failures += tmax_edge(&q, hit.time, label, &edges);
         side_free(&B);
     }
@@ -505,7 +521,7 @@ static float first_time(const query* q)
 }
 
 static int far_and_rotated_problem_same_answer(void)
-{   /* The whole problem (both poses, the box, both velocities) moved rigidly: rotated and shifted
+{ /* The whole problem (both poses, the box, both velocities) moved rigidly: rotated and shifted
        1e3 or 4e3 m from the origin. The answer far away must agree with the brute force there (the
        bound tests must hold at large coordinates), and with the answer at the origin: same state,
        time within what float rounding at that distance can move it. Cases whose state changes when
@@ -570,15 +586,18 @@ static int far_and_rotated_problem_same_answer(void)
             TEST_ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &fb), SPX_OK);
             query f = { box_case ? &far_box : NULL, A.inst, B.inst, rotate(Q, va), rotate(Q, vb), tmax };
             char label[256];
-            snprintf(label, sizeof label, "%s case %d moved %.0f m and rotated", box_case ? "box-mesh" : "mesh-mesh", c, dist);
+            snprintf(label, sizeof label, "%s case %d moved %.0f m and rotated", box_case ? "box-mesh" : "mesh-mesh", c,
+                     dist);
             spx_mesh_hit h;
             failures += test_brute_check_sweep(&f, UINT32_MAX, label, &st, &h);
             double tol = 1e-5 * tmax + spread;
-            double dt = h.state == SPX_SWEEP_HIT && near.hit.state == SPX_SWEEP_HIT ? fabs((double)h.time - near.hit.time) : 0;
+            double dt =
+                h.state == SPX_SWEEP_HIT && near.hit.state == SPX_SWEEP_HIT ? fabs((double)h.time - near.hit.time) : 0;
             worst = fmax(worst, dt / tmax);
             if (h.state != near.hit.state || !(dt <= tol)) {
-                fprintf(stderr, "%s: %s at %.9g, at the origin %s at %.9g (tolerance %.3g)\n", label, test_brute_state_name(h.state),
-                        h.time, test_brute_state_name(near.hit.state), near.hit.time, tol);
+                fprintf(stderr, "%s: %s at %.9g, at the origin %s at %.9g (tolerance %.3g)\n", label,
+                        test_brute_state_name(h.state), h.time, test_brute_state_name(near.hit.state), near.hit.time,
+                        tol);
                 test_brute_print_query(&q);
                 ++failures;
             }
@@ -595,7 +614,7 @@ static int far_and_rotated_problem_same_answer(void)
 }
 
 static int static_queries_match_brute_force(void)
-{   /* spx_overlap_* against "some pair overlaps" by spx_overlap_triangle_triangle /
+{ /* spx_overlap_* against "some pair overlaps" by spx_overlap_triangle_triangle /
        spx_overlap_obb_triangle on all pairs; spx_contacts_* against exactly the overlapping pairs, each
        with its minimum translation from spx_penetration_*; and a sweep with tmax 0 (any velocities)
        gives the static state. Mesh pairs and box-mesh pairs at random poses, from well apart to deep. */
@@ -633,7 +652,8 @@ static int static_queries_match_brute_force(void)
     }
     test_brute_print_stats("static", &st, 0.0);
     printf("  %d static cases, %d overlapping; pairs where the single-pair overlap, penetration and still sweep "
-           "disagree: %llu\n", n, overlapping, (unsigned long long)inconsistent);
+           "disagree: %llu\n",
+           n, overlapping, (unsigned long long)inconsistent);
     TEST_ENSURE(failures == 0);
     TEST_ENSURE(overlapping >= n / 4 && overlapping <= n - n / 4);
     return 0;
@@ -704,17 +724,20 @@ static int flat_set_is_exact(const spx_mesh* ma, spx_vec3 shift_a, const spx_mes
             } else if (g <= 0) {
                 ++expected;
                 if (!in && ++missing <= 5)
-                    fprintf(stderr, "%s: pair (A %u, B %u) overlaps seen from above by %.3g m but is not in the contact set\n",
+                    fprintf(stderr,
+                            "%s: pair (A %u, B %u) overlaps seen from above by %.3g m but is not in the contact set\n",
                             label, sa, sb, -g);
             } else if (in && ++extra <= 5) {
                 fprintf(stderr, "%s: pair (A %u, B %u) is %.3g m apart seen from above but in the contact set\n", label,
                         sa, sb, g);
             }
         }
-    const bool ok = missing == 0 && extra == 0 && f.hit.contact_count >= expected && f.hit.contact_count <= expected + either;
+    const bool ok =
+        missing == 0 && extra == 0 && f.hit.contact_count >= expected && f.hit.contact_count <= expected + either;
     if (!ok)
-        fprintf(stderr, "%s: %u contacts; %u pairs overlap seen from above (%u more within %.1g of touching), %u of "
-                        "them missing, %u apart but in the set\n",
+        fprintf(stderr,
+                "%s: %u contacts; %u pairs overlap seen from above (%u more within %.1g of touching), %u of "
+                "them missing, %u apart but in the set\n",
                 label, f.hit.contact_count, expected, either, margin, missing, extra);
     test_brute_buffer_free(&f.buf);
     TEST_ENSURE(ok);
@@ -722,7 +745,7 @@ static int flat_set_is_exact(const spx_mesh* ma, spx_vec3 shift_a, const spx_mes
 }
 
 static int disk_falls_flat_onto_disk(void)
-{   /* Two level disks of 12 triangles (a fan of radius 1 m), B 0.2 m and 0.1 m aside of A, falling
+{ /* Two level disks of 12 triangles (a fan of radius 1 m), B 0.2 m and 0.1 m aside of A, falling
        onto it at 1.3 m/s from a height, both ways round. When the planes meet, every pair of
        triangles overlapping seen from above touches at that instant, as in grid_falls_flat_onto_grid;
        but here the edges have every direction, so the edge-edge axes of a pair (all vertical for two
@@ -744,7 +767,8 @@ static int disk_falls_flat_onto_disk(void)
     static const float heights[3][2] = { { 0.0f, 1.0f }, { 0.1234f, 0.7391f }, { -0.3f, 0.45f } };
     int failed = 0;
     for (int k = 0; k < 3; ++k) {
-        spx_mesh_instance *a = place(m, pose_at(0.0f, heights[k][0], 0.0f)), *b = place(m, pose_at(0.2f, heights[k][1], 0.1f));
+        spx_mesh_instance *a = place(m, pose_at(0.0f, heights[k][0], 0.0f)),
+                          *b = place(m, pose_at(0.2f, heights[k][1], 0.1f));
         TEST_ENSURE(a && b);
         const spx_vec3 fall = { 0.0f, -1.3f, 0.0f };
         query q = { NULL, a, b, ZERO, fall, 1.0f }, s = { NULL, b, a, fall, ZERO, 1.0f };
@@ -755,7 +779,8 @@ static int disk_falls_flat_onto_disk(void)
         TEST_ENSURE(h.state == SPX_SWEEP_HIT);
         TEST_ENSURE_NEAR(h.time, ((double)heights[k][1] - heights[k][0]) / 1.3, 1e-6);
         failed |= flat_set_is_exact(m, ZERO, m, spx_v3(0.2f, 0.0f, 0.1f), 1e-6, &q, false, label);
-        snprintf(label, sizeof label, "disk onto disk from %.4g to %.4g, swapped", (double)heights[k][1], (double)heights[k][0]);
+        snprintf(label, sizeof label, "disk onto disk from %.4g to %.4g, swapped", (double)heights[k][1],
+                 (double)heights[k][0]);
         failed |= flat_set_is_exact(m, ZERO, m, spx_v3(0.2f, 0.0f, 0.1f), 1e-6, &s, true, label);
         spx_mesh_instance_destroy(a);
         spx_mesh_instance_destroy(b);
@@ -766,7 +791,7 @@ static int disk_falls_flat_onto_disk(void)
 }
 
 static int grid_falls_flat_onto_grid(void)
-{   /* A 6 x 6 grid at y = 0; a 3 x 3 grid 1 m above over [1.5, 4.5]^2 falling at 2 m/s. The grids are
+{ /* A 6 x 6 grid at y = 0; a 3 x 3 grid 1 m above over [1.5, 4.5]^2 falling at 2 m/s. The grids are
        parallel, so every pair whose triangles overlap in x-z touches at t = 0.5 at once. By the tie rule
        the first pair is the lowest A triangle that touches B, then the lowest B triangle touching it:
        A's square [1,2]^2 holds triangles 14 (corners (1,1), (1,2), (2,2)) and 15; B's square
@@ -801,7 +826,8 @@ static int grid_falls_flat_onto_grid(void)
         TEST_ENSURE_NEAR(h.normal.y, -1.0, 1e-6);
         TEST_ENSURE(h.first.triangle_a == 0 && h.first.triangle_b == 14);
         TEST_ENSURE(h.contact_count == count);
-        TEST_ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(1.5f, 0.0f, 1.5f), 0.0, &s, true, "grid on grid, swapped") == 0);
+        TEST_ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(1.5f, 0.0f, 1.5f), 0.0, &s, true, "grid on grid, swapped") ==
+                    0);
         /* aligned: B's squares exactly on A's squares 1..3. Touching at a single point counts, so A's
            triangle 0 (corners (0,0), (0,1), (1,1)) touches B's triangle 0 (corners (1,1), (1,2), (2,2))
            at the corner (1,1): first pair (0, 0), both ways round */
@@ -811,22 +837,27 @@ static int grid_falls_flat_onto_grid(void)
         TEST_ENSURE(h.state == SPX_SWEEP_HIT);
         TEST_ENSURE_NEAR(h.time, 0.5, 1e-6);
         TEST_ENSURE(h.first.triangle_a == 0 && h.first.triangle_b == 0);
-        TEST_ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(1.0f, 0.0f, 1.0f), 0.0, &q, false, "grid on grid, aligned") == 0);
+        TEST_ENSURE(
+            flat_set_is_exact(ma, ZERO, mb, spx_v3(1.0f, 0.0f, 1.0f), 0.0, &q, false, "grid on grid, aligned") == 0);
         TEST_ENSURE(check_against_brute(&s, "grid on grid, aligned, swapped", &h) == 0);
         TEST_ENSURE(h.state == SPX_SWEEP_HIT);
         TEST_ENSURE(h.first.triangle_a == 0 && h.first.triangle_b == 0);
-        TEST_ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(1.0f, 0.0f, 1.0f), 0.0, &s, true, "grid on grid, aligned, swapped") == 0);
+        TEST_ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(1.0f, 0.0f, 1.0f), 0.0, &s, true,
+                                      "grid on grid, aligned, swapped") == 0);
         /* falling and sliding: B from (1.5, 1, 1.5) at (1, -2, 0.5) m/s meets A's plane at t = 0.5, at
            (2, 0, 1.75); the pairs overlapping there, exactly, both ways round */
         spx_transform start = pose_at(1.5f, 1.0f, 1.5f);
         TEST_ENSURE_CODE(spx_mesh_instance_set_pose(b, &start), SPX_OK);
-        query qs = { NULL, a, b, ZERO, spx_v3(1.0f, -2.0f, 0.5f), 1.0f }, ss = { NULL, b, a, spx_v3(1.0f, -2.0f, 0.5f), ZERO, 1.0f };
+        query qs = { NULL, a, b, ZERO, spx_v3(1.0f, -2.0f, 0.5f), 1.0f },
+              ss = { NULL, b, a, spx_v3(1.0f, -2.0f, 0.5f), ZERO, 1.0f };
         TEST_ENSURE(check_against_brute(&qs, "grid on grid, sliding", &h) == 0);
         TEST_ENSURE(h.state == SPX_SWEEP_HIT);
         TEST_ENSURE_NEAR(h.time, 0.5, 1e-6);
-        TEST_ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(2.0f, 0.0f, 1.75f), 0.0, &qs, false, "grid on grid, sliding") == 0);
+        TEST_ENSURE(
+            flat_set_is_exact(ma, ZERO, mb, spx_v3(2.0f, 0.0f, 1.75f), 0.0, &qs, false, "grid on grid, sliding") == 0);
         TEST_ENSURE(check_against_brute(&ss, "grid on grid, sliding, swapped", &h) == 0);
-        TEST_ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(2.0f, 0.0f, 1.75f), 0.0, &ss, true, "grid on grid, sliding, swapped") == 0);
+        TEST_ENSURE(flat_set_is_exact(ma, ZERO, mb, spx_v3(2.0f, 0.0f, 1.75f), 0.0, &ss, true,
+                                      "grid on grid, sliding, swapped") == 0);
         spx_mesh_instance_destroy(a);
         spx_mesh_instance_destroy(b);
         spx_mesh_destroy(ma);
@@ -838,7 +869,7 @@ static int grid_falls_flat_onto_grid(void)
 }
 
 static int torus_dropped_onto_grid(void)
-{   /* A torus about y (ring radius 1, tube 0.25, 24 x 8 segments) lying flat 0.5 m above a 4 x 4
+{ /* A torus about y (ring radius 1, tube 0.25, 24 x 8 segments) lying flat 0.5 m above a 4 x 4
        grid, falling at 1 m/s. Its lowest ring of 24 vertices (tube angle 270 degrees) is at y = -0.25
        exactly, and the ring's edges are level, so the ring touches the grid everywhere at t = 0.5:
        at least one pair per ring vertex ties. Normal from the torus (A) down towards the grid. Also
@@ -899,7 +930,7 @@ static int box_over_grid(const test_shape* grid, uint32_t leaf, float y, spx_mes
 }
 
 static int box_dropped_flat_onto_grid(void)
-{   /* A 3 x 1 x 3 box, bottom face 1.5 m above an 8 x 8 grid over [2.5, 5.5]^2, falling at 3 m/s:
+{ /* A 3 x 1 x 3 box, bottom face 1.5 m above an 8 x 8 grid over [2.5, 5.5]^2, falling at 3 m/s:
        touches at t = 0.5, normal straight down (box A to grid B). The face covers squares 2..5 in x
        and z, partly at the border; every triangle of those 16 squares has a leg along each axis, so it
        reaches into the face (the corner squares' triangles at least at a point): 32 triangles, all
@@ -933,7 +964,7 @@ static int box_dropped_flat_onto_grid(void)
 }
 
 static int box_resting_on_grid_touches(void)
-{   /* The same box with its bottom face exactly on the grid at t = 0: touching counts as contact, so
+{ /* The same box with its bottom face exactly on the grid at t = 0: touching counts as contact, so
        START_OVERLAP at time 0, depth 0 (the estimate too: no pair must move to part), the normal
        straight down, and the same 32 triangles; static queries say the same. Moving up, away, it
        still starts touching. */
@@ -977,7 +1008,7 @@ static int box_resting_on_grid_touches(void)
 }
 
 static int box_sliding_along_grid(void)
-{   /* The box of box_dropped_flat_onto_grid sliding along x at 3 m/s. Resting on the grid: it starts
+{ /* The box of box_dropped_flat_onto_grid sliding along x at 3 m/s. Resting on the grid: it starts
        touching (START_OVERLAP, depth 0). 1 mm above, level: it never touches (MISS), however many
        triangles it passes over. 1 mm above and sinking at 0.01 m/s: it touches at t = 0.1, when it
        has slid 0.3 m, over the triangles under [2.8, 5.8] x [2.5, 5.5] then: the same 16 squares, but
@@ -1060,8 +1091,8 @@ static spx_mesh* single_triangle(spx_vec3 p, spx_vec3 q, spx_vec3 r)
    scale of the other's far corner, so the overlap and the contact set agree swapped. */
 static int segments_meeting_at_the_origin_swapped(void)
 {
-    spx_mesh* ma = single_triangle(spx_v3(-0x1.ap-1f, 0x1.38p+16f, 0x1.8p-1f), spx_v3(-0x1.ap-1f, 0x1.38p+16f, 0x1.8p-1f),
-                                   spx_v3(-0x1.405d88p-75f, 0, 0));
+    spx_mesh* ma = single_triangle(spx_v3(-0x1.ap-1f, 0x1.38p+16f, 0x1.8p-1f),
+                                   spx_v3(-0x1.ap-1f, 0x1.38p+16f, 0x1.8p-1f), spx_v3(-0x1.405d88p-75f, 0, 0));
     spx_mesh* mb = single_triangle(spx_v3(-0x1.cda418p-97f, 0, 0), spx_v3(0x1.4p+2f, 0x1.9p+2f, -0x1.44p+2f),
                                    spx_v3(0x1.4p+2f, 0x1.9p+2f, -0x1.44p+2f));
     TEST_ENSURE(ma && mb);
@@ -1088,10 +1119,12 @@ static int segments_meeting_at_the_origin_swapped(void)
    overlap and the contact set agree swapped (a touch within rounding, decided once). */
 static int segments_touching_within_rounding_swapped(void)
 {
-    spx_mesh* ma = single_triangle(spx_v3(0x1.8cp+2f, 0x1.fcp-6f, 0x1.cp+2f), spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f),
-                                   spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f));
-    spx_mesh* mb = single_triangle(spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f), spx_v3(0x1.fcp-6f, 0x1.98p+2f, 0x1.b8p+2f),
-                                   spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f));
+    spx_mesh* ma =
+        single_triangle(spx_v3(0x1.8cp+2f, 0x1.fcp-6f, 0x1.cp+2f), spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f),
+                        spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f));
+    spx_mesh* mb =
+        single_triangle(spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f), spx_v3(0x1.fcp-6f, 0x1.98p+2f, 0x1.b8p+2f),
+                        spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f));
     TEST_ENSURE(ma && mb);
     spx_mesh_instance* a = place(ma, IDENTITY);
     spx_mesh_instance* b = place(mb, IDENTITY);
@@ -1114,7 +1147,7 @@ static int segments_touching_within_rounding_swapped(void)
 }
 
 static int contact_window_edges(void)
-{   /* Three level triangles side by side, the second 0.99e-4 m and the third 1.01e-4 m below the
+{ /* Three level triangles side by side, the second 0.99e-4 m and the third 1.01e-4 m below the
        first; a box (and a level triangle as a mesh) falling on them at 1 m/s reaches the first at
        t = 0.5 and the others 0.99e-4 s and 1.01e-4 s later. The contact set holds the pairs within
        SPX_MESH_CONTACT_WINDOW * tmax of the first: with tmax 1 (window 1e-4 s) the first two, with
@@ -1165,7 +1198,7 @@ static int contact_window_edges(void)
 }
 
 static int pierced_sheet_normals_cancel(void)
-{   /* Start overlaps worked by hand. A cube's surface (12 triangles, a soup to the queries) cut at
+{ /* Start overlaps worked by hand. A cube's surface (12 triangles, a soup to the queries) cut at
        y = 0 by a level square sheet reaching past it: the 8 side triangles cross the sheet, and each
        meets one or both of the sheet's two triangles (split along z = x): 12 pairs, counted side by
        side in the comment of each below. Then two parallel fins (squares at x = -1 and x = +1) and a
@@ -1233,7 +1266,7 @@ static int pierced_sheet_normals_cancel(void)
 }
 
 static int tiny_triangles_far_away_skipped(void)
-{   /* A mesh with, beside a grid, triangles 1e-7 m across at 0.01 m from its origin (kept by the
+{ /* A mesh with, beside a grid, triangles 1e-7 m across at 0.01 m from its origin (kept by the
        mesh: not degenerate there), placed 1e4 m away, where float steps are 1e-3 m: their corners
        round together, so the queries must skip them (the leaf test would refuse them) and still
        answer for the rest, as the brute force does when it skips them too. */
@@ -1266,7 +1299,8 @@ static int tiny_triangles_far_away_skipped(void)
     TEST_ENSURE(far_side.skipped == extra); /* and collapsed out there */
     test_brute_side_free(&far_side);
     spx_obb box;
-    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(1.0e4f + 0.5f, 1.0f, 0.5f), spx_v3(0.5f, 0.5f, 0.5f), IDENTITY.q, &box), SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(1.0e4f + 0.5f, 1.0f, 0.5f), spx_v3(0.5f, 0.5f, 0.5f), IDENTITY.q, &box),
+                     SPX_OK);
     query q = { &box, NULL, b, spx_v3(0, -1, 0), ZERO, 1.0f };
     spx_mesh_hit h;
     TEST_ENSURE(check_against_brute(&q, "box onto a far grid with collapsed triangles", &h) == 0);
@@ -1311,8 +1345,10 @@ static int capacities(const query* q, const char* label, uint32_t* out_count)
                               : spx_sweep_mesh_mesh(q->a, q->va, q->b, q->vb, q->tmax, c, caps[k], &h);
         int bad = r != SPX_OK || h.contact_count != n || h.contacts_written != (caps[k] < n ? caps[k] : n) ||
                   !test_brute_buffer_intact(&buf) || h.state != f.hit.state || h.time != f.hit.time ||
-                  memcmp(&h.first, &f.hit.first, sizeof h.first) != 0 || memcmp(&h.normal, &f.hit.normal, sizeof h.normal) != 0;
-        if (!bad && h.contacts_written) bad = memcmp(buf.c, f.buf.c, sizeof(spx_mesh_contact) * h.contacts_written) != 0;
+                  memcmp(&h.first, &f.hit.first, sizeof h.first) != 0 ||
+                  memcmp(&h.normal, &f.hit.normal, sizeof h.normal) != 0;
+        if (!bad && h.contacts_written)
+            bad = memcmp(buf.c, f.buf.c, sizeof(spx_mesh_contact) * h.contacts_written) != 0;
         if (bad)
             fprintf(stderr, "%s: capacity %u: result %d, %u written, %u counted (full: %u)\n", label, caps[k], (int)r,
                     h.contacts_written, h.contact_count, n);
@@ -1325,13 +1361,16 @@ static int capacities(const query* q, const char* label, uint32_t* out_count)
 }
 
 static int contact_count_beyond_capacity(void)
-{   /* The tie-heavy problems above (grid on grid, torus on grid, box on grid, a start overlap of two
+{ /* The tie-heavy problems above (grid on grid, torus on grid, box on grid, a start overlap of two
        tori) with contacts arrays smaller than their sets: see capacities(). */
     test_shape ga, gb, torus;
-    TEST_ENSURE(test_shape_grid(&ga, 6, 6) && test_shape_grid(&gb, 3, 3) && test_shape_torus(&torus, 1.0f, 0.25f, 24, 8));
-    spx_mesh *ma = test_shape_mesh_leaf(&ga, 4), *mb = test_shape_mesh_leaf(&gb, 1), *mt = test_shape_mesh_leaf(&torus, 16);
+    TEST_ENSURE(test_shape_grid(&ga, 6, 6) && test_shape_grid(&gb, 3, 3) &&
+                test_shape_torus(&torus, 1.0f, 0.25f, 24, 8));
+    spx_mesh *ma = test_shape_mesh_leaf(&ga, 4), *mb = test_shape_mesh_leaf(&gb, 1),
+             *mt = test_shape_mesh_leaf(&torus, 16);
     TEST_ENSURE(ma && mb && mt);
-    spx_mesh_instance *a = place(ma, IDENTITY), *b = place(mb, pose_at(1.5f, 1.0f, 1.5f)), *t = place(mt, pose_at(2.0f, 0.75f, 2.0f));
+    spx_mesh_instance *a = place(ma, IDENTITY), *b = place(mb, pose_at(1.5f, 1.0f, 1.5f)),
+                      *t = place(mt, pose_at(2.0f, 0.75f, 2.0f));
     spx_mesh_instance* t2 = place(mt, pose_at(2.5f, 0.75f, 2.2f));
     TEST_ENSURE(a && b && t && t2);
     uint32_t n;
@@ -1365,20 +1404,20 @@ static int contact_count_beyond_capacity(void)
 /* ---- bad input ------------------------------------------------------------------------------------ */
 
 /* Calls `call` with a garbage-filled hit and contacts: it must return `code` and leave both as they were. */
-#define ENSURE_FAILS_UNTOUCHED(call, code)                                                   \
-    do {                                                                                     \
-        memset(&hit, 0xAB, sizeof hit);                                                      \
-        memset(spare, 0xCD, sizeof spare);                                                   \
-        TEST_ENSURE_CODE(call, code);                                                             \
-        unsigned char hit_bytes_[sizeof hit];                                                \
-        memset(hit_bytes_, 0xAB, sizeof hit_bytes_);                                         \
-        TEST_ENSURE(memcmp(&hit, hit_bytes_, sizeof hit) == 0);                                   \
-        const unsigned char* sp_ = (const unsigned char*)spare;                              \
-        for (size_t i_ = 0; i_ < sizeof spare; ++i_) TEST_ENSURE(sp_[i_] == 0xCD);                \
+#define ENSURE_FAILS_UNTOUCHED(call, code)                                         \
+    do {                                                                           \
+        memset(&hit, 0xAB, sizeof hit);                                            \
+        memset(spare, 0xCD, sizeof spare);                                         \
+        TEST_ENSURE_CODE(call, code);                                              \
+        unsigned char hit_bytes_[sizeof hit];                                      \
+        memset(hit_bytes_, 0xAB, sizeof hit_bytes_);                               \
+        TEST_ENSURE(memcmp(&hit, hit_bytes_, sizeof hit) == 0);                    \
+        const unsigned char* sp_ = (const unsigned char*)spare;                    \
+        for (size_t i_ = 0; i_ < sizeof spare; ++i_) TEST_ENSURE(sp_[i_] == 0xCD); \
     } while (0)
 
 static int bad_input_codes(void)
-{   /* Every documented error code of every new call, each alone; a failed call leaves its outputs
+{ /* Every documented error code of every new call, each alone; a failed call leaves its outputs
        as they were (*out of create, the old pose of set_pose, and the hit and contacts of the
        queries, as a failed call changes nothing). */
     test_shape grid;
@@ -1479,7 +1518,8 @@ static int bad_input_codes(void)
     ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&badbox, v, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_NOT_ORTHONORMAL);
     badbox = box, badbox.rotation.col[2].z = -1.0f; /* a reflection */
     ENSURE_FAILS_UNTOUCHED(spx_sweep_obb_mesh(&badbox, v, inst, ZERO, 1.0f, spare, 4, &hit), SPX_ERR_NOT_RIGHT_HANDED);
-    TEST_ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, 1.0f, NULL, 0, &hit), SPX_OK); /* no array, no room: fine */
+    TEST_ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, 1.0f, NULL, 0, &hit),
+                     SPX_OK); /* no array, no room: fine */
     TEST_ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, 0.0f, NULL, 0, &hit), SPX_OK);  /* tmax 0 is allowed */
     TEST_ENSURE_CODE(spx_sweep_obb_mesh(&box, v, inst, ZERO, -0.0f, NULL, 0, &hit), SPX_OK); /* -0 is not below 0 */
 
@@ -1544,7 +1584,7 @@ static int bad_input_codes(void)
 }
 
 static int instance_allocation_failure(void)
-{   /* An instance whose allocator fails at its k-th call, for every k until creation succeeds:
+{ /* An instance whose allocator fails at its k-th call, for every k until creation succeeds:
        SPX_ERR_OUT_OF_MEMORY, *out untouched, nothing left allocated. Then no query allocates through
        it (their error lists have no out-of-memory: the descent's stack is fixed), and destroy gives
        everything back. */
@@ -1603,7 +1643,7 @@ static int instance_allocation_failure(void)
 /* ---- instances ------------------------------------------------------------------------------------ */
 
 static int instance_pose_round_trip(void)
-{   /* get_pose returns the position as given and the quaternion normalised: exactly when it was unit
+{ /* get_pose returns the position as given and the quaternion normalised: exactly when it was unit
        already, within a float step of q / |q| when it was off by less than SPX_ROTATION_TOLERANCE
        (accepted). World triangles follow the pose: corner = R(q) local + p, to float rounding. */
     test_shape torus;
@@ -1616,7 +1656,8 @@ static int instance_pose_round_trip(void)
     spx_mesh_info info;
     TEST_ENSURE_CODE(spx_mesh_get_info(mesh, &info), SPX_OK);
     for (int k = 0; k < 200; ++k) {
-        spx_transform t = { { (float)test_case_uniform(&rng, -1e3, 1e3), (float)test_case_uniform(&rng, -10, 10), (float)test_case_uniform(&rng, -1, 1) },
+        spx_transform t = { { (float)test_case_uniform(&rng, -1e3, 1e3), (float)test_case_uniform(&rng, -10, 10),
+                              (float)test_case_uniform(&rng, -1, 1) },
                             test_case_random_quat(&rng) };
         /* make the quaternion unit in double, then off by up to 8e-6 (inside the tolerance) */
         double qq[4] = { t.q.x, t.q.y, t.q.z, t.q.w }, n = 0;
@@ -1684,7 +1725,7 @@ static int same_answer(const test_brute_full* x, const test_brute_full* y)
 }
 
 static int moved_instance_answers_as_fresh(void)
-{   /* An instance queried at one pose (its cache filled there), then moved, must answer exactly as a
+{ /* An instance queried at one pose (its cache filled there), then moved, must answer exactly as a
        new instance created at the new pose: the lazy cache must not serve node boxes or triangles of
        the old pose. Moved back, it answers as at first; a failed set_pose changes nothing; setting
        the same pose again changes nothing. For box and mesh queries, moving A, B or both, over a
@@ -1697,12 +1738,15 @@ static int moved_instance_answers_as_fresh(void)
     spx_mesh_instance *a = place(ms, IDENTITY), *b = place(mt, IDENTITY);
     TEST_ENSURE(a && b);
     spx_obb box;
-    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 1.2f, 0), spx_v3(0.7f, 0.2f, 0.4f), test_case_random_quat(&rng), &box), SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 1.2f, 0), spx_v3(0.7f, 0.2f, 0.4f), test_case_random_quat(&rng), &box),
+                     SPX_OK);
     int compared = 0;
     for (int k = 0; k < 60; ++k) {
-        spx_transform pa = { { (float)test_case_uniform(&rng, -1.5, 1.5), (float)test_case_uniform(&rng, -1, 1), (float)test_case_uniform(&rng, -1.5, 1.5) },
+        spx_transform pa = { { (float)test_case_uniform(&rng, -1.5, 1.5), (float)test_case_uniform(&rng, -1, 1),
+                               (float)test_case_uniform(&rng, -1.5, 1.5) },
                              test_case_random_quat(&rng) };
-        spx_transform pb = { { (float)test_case_uniform(&rng, -0.5, 0.5), (float)test_case_uniform(&rng, -0.5, 0.5), (float)test_case_uniform(&rng, -0.5, 0.5) },
+        spx_transform pb = { { (float)test_case_uniform(&rng, -0.5, 0.5), (float)test_case_uniform(&rng, -0.5, 0.5),
+                               (float)test_case_uniform(&rng, -0.5, 0.5) },
                              test_case_random_quat(&rng) };
         if (k % 3 == 2) pa.p.x += 20.0f; /* away */
         if (k % 2 == 0) TEST_ENSURE_CODE(spx_mesh_instance_set_pose(a, &pa), SPX_OK);
@@ -1713,16 +1757,19 @@ static int moved_instance_answers_as_fresh(void)
         TEST_ENSURE(fa && fb);
         const spx_vec3 va = { (float)test_case_uniform(&rng, -2, 2), (float)test_case_uniform(&rng, -2, 2), 0.0f };
         query used_mm = { NULL, a, b, va, ZERO, 1.0f }, fresh_mm = { NULL, fa, fb, va, ZERO, 1.0f };
-        query used_bm = { &box, NULL, b, spx_v3(0, -2, 0), ZERO, 1.0f }, fresh_bm = { &box, NULL, fb, spx_v3(0, -2, 0), ZERO, 1.0f };
+        query used_bm = { &box, NULL, b, spx_v3(0, -2, 0), ZERO, 1.0f },
+              fresh_bm = { &box, NULL, fb, spx_v3(0, -2, 0), ZERO, 1.0f };
         const query* pairs[2][2] = { { &used_mm, &fresh_mm }, { &used_bm, &fresh_bm } };
         for (int w = 0; w < 2; ++w) {
             test_brute_full x, y;
             memset(&x, 0, sizeof x), memset(&y, 0, sizeof y);
             TEST_ENSURE(test_brute_full_run(pairs[w][0], &x) == 0 && test_brute_full_run(pairs[w][1], &y) == 0);
             if (same_answer(&x, &y)) {
-                fprintf(stderr, "step %d, %s: the moved instance answers %s at %.9g (%u contacts), a fresh one %s at %.9g (%u)\n",
-                        k, w ? "box-mesh" : "mesh-mesh", test_brute_state_name(x.hit.state), x.hit.time, x.hit.contact_count,
-                        test_brute_state_name(y.hit.state), y.hit.time, y.hit.contact_count);
+                fprintf(
+                    stderr,
+                    "step %d, %s: the moved instance answers %s at %.9g (%u contacts), a fresh one %s at %.9g (%u)\n",
+                    k, w ? "box-mesh" : "mesh-mesh", test_brute_state_name(x.hit.state), x.hit.time,
+                    x.hit.contact_count, test_brute_state_name(y.hit.state), y.hit.time, y.hit.contact_count);
                 return 1;
             }
             /* static ones too */
@@ -1795,6 +1842,7 @@ int main(int argc, char** argv)
     TEST_RUN(sweep_obb_mesh_matches_brute_force, failures);
     TEST_RUN(far_and_rotated_problem_same_answer, failures);
     TEST_RUN(static_queries_match_brute_force, failures);
-    printf("%.1f s of processor time%s\n", seconds_since(start), TEST_SANITIZED ? " (sanitized: random cases / 4)" : "");
+    printf("%.1f s of processor time%s\n", seconds_since(start),
+           TEST_SANITIZED ? " (sanitized: random cases / 4)" : "");
     return failures != 0;
 }

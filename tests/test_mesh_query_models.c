@@ -31,12 +31,12 @@ static const spx_transform IDENTITY = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
 /* ---- the models -------------------------------------------------------------------------------- */
 
 typedef struct model {
-    const char* file;          /* under MODELS */
-    float scale;               /* to about a metre or two */
-    uint32_t triangles;        /* as tools/meshio reads them (test_meshio checks the counts it shares) */
-    spx_mesh* mesh[3];         /* leaf sizes 1, 4, 16 */
-    double radius;             /* farthest vertex from the bounding box's centre, m */
-    spx_vec3 centre;           /* of the bounding box, m */
+    const char* file;   /* under MODELS */
+    float scale;        /* to about a metre or two */
+    uint32_t triangles; /* as tools/meshio reads them (test_meshio checks the counts it shares) */
+    spx_mesh* mesh[3];  /* leaf sizes 1, 4, 16 */
+    double radius;      /* farthest vertex from the bounding box's centre, m */
+    spx_vec3 centre;    /* of the bounding box, m */
 } model;
 
 enum { SPIDER_STL, SPIDER_OBJ, WUSON, SPHERE_HOLE, CAD_PART, CONCAVE, LONG_BOX, CUBE, MODEL_COUNT };
@@ -83,7 +83,9 @@ static int load_models(void)
             bad = spx_mesh_create(&def, &md->mesh[l]) != SPX_OK;
         }
         spx_meshio_free(&m);
-        if (bad) fprintf(stderr, "%s: %u triangles (expected %u), or no mesh made\n", md->file, m.triangle_count, md->triangles);
+        if (bad)
+            fprintf(stderr, "%s: %u triangles (expected %u), or no mesh made\n", md->file, m.triangle_count,
+                    md->triangles);
         TEST_ENSURE(!bad);
         spx_mesh_info info;
         TEST_ENSURE_CODE(spx_mesh_get_info(md->mesh[1], &info), SPX_OK);
@@ -102,7 +104,7 @@ static void free_models(void)
 /* ---- random placement and motion ---------------------------------------------------------------- */
 
 static spx_quat random_rotation(test_case_rng* rng)
-{   /* uniform mostly; identities and quarter turns for parallel faces */
+{ /* uniform mostly; identities and quarter turns for parallel faces */
     double u = test_case_uniform(rng, 0, 1);
     if (u < 0.15) return IDENTITY.q;
     if (u < 0.3) {
@@ -125,8 +127,8 @@ static spx_transform centred(const model* md, spx_vec3 at, spx_quat q)
 
 /* B's centre at a random direction from A's, from inside reach to nearly twice it; B mostly closing
    on A with a wobble; speeds that cover the gap in about the interval. */
-static void random_motion(test_case_rng* rng, double ra, double rb, spx_vec3* ca, spx_vec3* cb, spx_vec3* va, spx_vec3* vb,
-                          float* tmax)
+static void random_motion(test_case_rng* rng, double ra, double rb, spx_vec3* ca, spx_vec3* cb, spx_vec3* va,
+                          spx_vec3* vb, float* tmax)
 {
     double c[3], dir[3], wobble[3], base[3];
     for (int k = 0; k < 3; ++k) c[k] = test_case_uniform(rng, -2, 2);
@@ -151,12 +153,15 @@ static double seconds_since(clock_t start) { return (double)(clock() - start) / 
 /* ---- tests --------------------------------------------------------------------------------------- */
 
 static int models_swept_against_each_other(void)
-{   /* Pairs of models (the largest brute forces: 1368 x 3732 triangles), random rotations (some
+{ /* Pairs of models (the largest brute forces: 1368 x 3732 triangles), random rotations (some
        quarter turns: parallel faces), random approaches, leaf sizes 1, 4, 16: the query against the
        brute force, and swapped against the unswapped answer. */
-    static const struct { int a, b, n; } pairs[] = {
-        { SPIDER_STL, WUSON, 4 }, { WUSON, SPHERE_HOLE, 8 }, { CAD_PART, SPIDER_OBJ, 3 }, { SPIDER_STL, SPIDER_STL, 5 },
-        { CONCAVE, CONCAVE, 16 }, { LONG_BOX, CUBE, 16 }, { SPHERE_HOLE, CONCAVE, 12 }, { CUBE, SPIDER_OBJ, 10 },
+    static const struct {
+        int a, b, n;
+    } pairs[] = {
+        { SPIDER_STL, WUSON, 4 },      { WUSON, SPHERE_HOLE, 8 }, { CAD_PART, SPIDER_OBJ, 3 },
+        { SPIDER_STL, SPIDER_STL, 5 }, { CONCAVE, CONCAVE, 16 },  { LONG_BOX, CUBE, 16 },
+        { SPHERE_HOLE, CONCAVE, 12 },  { CUBE, SPIDER_OBJ, 10 },
     };
     test_case_rng rng = { 0x5E9A4001u };
     test_brute_stats st = { 0 };
@@ -178,7 +183,8 @@ static int models_swept_against_each_other(void)
                      LEAVES[lb], c);
             test_brute_query q = { NULL, a, b, va, vb, tmax };
             failures += test_brute_check_sweep(&q, c % 4 == 3 ? 3u : UINT32_MAX, label, &st, NULL);
-            failures += test_brute_check_swapped(&q, label, test_brute_len3(ca) + test_brute_len3(cb) + ma->radius + mb->radius);
+            failures += test_brute_check_swapped(&q, label,
+                                                 test_brute_len3(ca) + test_brute_len3(cb) + ma->radius + mb->radius);
             spx_mesh_instance_destroy(a);
             spx_mesh_instance_destroy(b);
         }
@@ -191,7 +197,7 @@ static int models_swept_against_each_other(void)
 }
 
 static int boxes_swept_against_models(void)
-{   /* Random boxes (flat to cubic, random and axis-aligned rotations) swept against every model. */
+{ /* Random boxes (flat to cubic, random and axis-aligned rotations) swept against every model. */
     test_case_rng rng = { 0x5E9A4002u };
     test_brute_stats st = { 0 };
     int failures = 0, total = 0;
@@ -200,7 +206,8 @@ static int boxes_swept_against_models(void)
         const model* mb = &MODELS_USED[k];
         for (int c = 0; c < cases(40); ++c, ++total) {
             double base = mb->radius * test_case_uniform(&rng, 0.05, 0.8);
-            spx_vec3 h = { (float)(base * test_case_log_uniform(&rng, 0.05, 1)), (float)(base * test_case_log_uniform(&rng, 0.05, 1)),
+            spx_vec3 h = { (float)(base * test_case_log_uniform(&rng, 0.05, 1)),
+                           (float)(base * test_case_log_uniform(&rng, 0.05, 1)),
                            (float)(base * test_case_log_uniform(&rng, 0.05, 1)) };
             spx_vec3 ca, cb, va, vb;
             float tmax;
@@ -226,10 +233,13 @@ static int boxes_swept_against_models(void)
 }
 
 static int models_static(void)
-{   /* The static queries at random poses, model against model and box against model: spx_overlap_*
+{ /* The static queries at random poses, model against model and box against model: spx_overlap_*
        and spx_contacts_* against the brute force's overlapping pairs. */
-    static const struct { int a, b; } pairs[] = {
-        { SPIDER_STL, WUSON }, { WUSON, SPHERE_HOLE }, { CAD_PART, SPIDER_OBJ }, { CONCAVE, CONCAVE }, { LONG_BOX, CUBE },
+    static const struct {
+        int a, b;
+    } pairs[] = {
+        { SPIDER_STL, WUSON }, { WUSON, SPHERE_HOLE }, { CAD_PART, SPIDER_OBJ },
+        { CONCAVE, CONCAVE },  { LONG_BOX, CUBE },
     };
     test_case_rng rng = { 0x5E9A4003u };
     test_brute_stats st = { 0 };
@@ -252,7 +262,8 @@ static int models_static(void)
             /* a box about A's centre, half its size */
             spx_obb box;
             float hb = (float)(0.5 * ma->radius);
-            TEST_ENSURE_CODE(spx_obb_from_quat(ca, spx_v3(hb, 0.3f * hb, 0.7f * hb), random_rotation(&rng), &box), SPX_OK);
+            TEST_ENSURE_CODE(spx_obb_from_quat(ca, spx_v3(hb, 0.3f * hb, 0.7f * hb), random_rotation(&rng), &box),
+                             SPX_OK);
             test_brute_query qb = { &box, NULL, b, ZERO, ZERO, 0.0f };
             snprintf(label, sizeof label, "static box against %s, case %d", mb->file, c);
             failures += test_brute_check_static(&qb, label, &st, &overlapping, &inconsistent);
@@ -295,7 +306,7 @@ static bool meets_square(const spx_triangle* t, double cy, double cz, double h)
 }
 
 static int box_dropped_on_repeated_face(void)
-{   /* box_longline.obj is a unit box whose x = -0.5 face is one polygon of 936 corners going round
+{ /* box_longline.obj is a unit box whose x = -0.5 face is one polygon of 936 corners going round
        the same four again and again: assimp cuts it into 934 triangles, copies of the same few lying
        on each other, half of them segments (two equal corners) along the face's sides and diagonals.
        A box 2 m from the face moving at 4 m/s along x lands flat on it at t = 0.5, touching at once
@@ -305,8 +316,13 @@ static int box_dropped_on_repeated_face(void)
        by their edges and corners. That set is worked out here from the mesh's own triangles, and the
        first by the tie rule is the lowest of their numbers; also onto the x = +0.5 face (two
        triangles). Leaf sizes 1, 4 and 16. */
-    static const struct { float side, cy, cz, half; } drops[5] = {
-        { -1, 0.0f, 0.0f, 0.3f }, { -1, 0.0f, 0.0f, 0.8f }, { -1, 0.3f, 0.3f, 0.15f }, { -1, -0.3f, 0.3f, 0.15f }, { 1, 0.0f, 0.0f, 0.8f } };
+    static const struct {
+        float side, cy, cz, half;
+    } drops[5] = { { -1, 0.0f, 0.0f, 0.3f },
+                   { -1, 0.0f, 0.0f, 0.8f },
+                   { -1, 0.3f, 0.3f, 0.15f },
+                   { -1, -0.3f, 0.3f, 0.15f },
+                   { 1, 0.0f, 0.0f, 0.8f } };
     const model* md = &MODELS_USED[LONG_BOX];
     int failures = 0;
     for (int l = 0; l < 3; ++l) {
@@ -336,19 +352,21 @@ static int box_dropped_on_repeated_face(void)
             TEST_ENSURE_CODE(spx_mesh_instance_create(md->mesh[l], &IDENTITY, NULL, &b), SPX_OK);
             spx_obb box;
             TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(3.0f * drops[d].side, drops[d].cy, drops[d].cz),
-                                          spx_v3(0.5f, drops[d].half, drops[d].half), IDENTITY.q, &box),
-                        SPX_OK);
+                                               spx_v3(0.5f, drops[d].half, drops[d].half), IDENTITY.q, &box),
+                             SPX_OK);
             test_brute_query q = { &box, NULL, b, spx_v3(-4.0f * drops[d].side, 0.0f, 0.0f), ZERO, 1.0f };
             test_brute_stats st = { 0 };
             spx_mesh_hit h;
             char label[128];
-            snprintf(label, sizeof label, "box onto the box's x = %+.1f face, leaf %u, drop %d", (double)plane, LEAVES[l], d);
+            snprintf(label, sizeof label, "box onto the box's x = %+.1f face, leaf %u, drop %d", (double)plane,
+                     LEAVES[l], d);
             failures += test_brute_check_sweep(&q, UINT32_MAX, label, &st, &h);
             TEST_ENSURE(h.state == SPX_SWEEP_HIT);
             TEST_ENSURE_NEAR(h.time, 0.5, 1e-6);
             TEST_ENSURE_NEAR(h.normal.x, -drops[d].side, 1e-6);
             if (l == 1)
-                printf("  x = %+.1f, square of half side %.2f about (%.1f, %.1f): %u contacts (%u pieces meet it), first %u\n",
+                printf("  x = %+.1f, square of half side %.2f about (%.1f, %.1f): %u contacts (%u pieces meet it), "
+                       "first %u\n",
                        (double)plane, (double)drops[d].half, (double)drops[d].cy, (double)drops[d].cz, h.contact_count,
                        touching, h.first.triangle_b);
             TEST_ENSURE(h.contact_count == touching);

@@ -97,13 +97,13 @@ static int load_and_check(const char* path, uint32_t triangles, box3 expect, dou
 }
 
 static int stl_ascii_spider(void)
-{   /* 1368 "facet" lines; box from the "vertex" lines, printed with 7 digits */
+{ /* 1368 "facet" lines; box from the "vertex" lines, printed with 7 digits */
     box3 e = { { -3.114895f, -4.0f, -1.649329f }, { 3.114895f, 4.0f, 1.649329f } };
     return load_and_check(MODELS "/STL/Spider_ascii.stl", 1368, e, 1e-6);
 }
 
 static int stl_binary_spider(void)
-{   /* the same spider as binary STL: count 1368 in the header, 84 + 50 * 1368 bytes; box from
+{ /* the same spider as binary STL: count 1368 in the header, 84 + 50 * 1368 bytes; box from
        the float records, which are the ASCII values rounded to float */
     box3 e = { { -3.1148948669433594f, -4.0f, -1.649328589439392f },
                { 3.1148948669433594f, 4.0f, 1.649328589439392f } };
@@ -111,13 +111,13 @@ static int stl_binary_spider(void)
 }
 
 static int obj_spider(void)
-{   /* 1368 "f" lines, all triangles, using all 762 "v" lines (the OBJ spider has other units) */
+{ /* 1368 "f" lines, all triangles, using all 762 "v" lines (the OBJ spider has other units) */
     box3 e = { { -92.655235f, -42.233826f, -106.6912f }, { 57.936218f, 37.503952f, 86.6912f } };
     return load_and_check(MODELS "/OBJ/spider.obj", 1368, e, 1e-6 * 107);
 }
 
 static int wuson_in_three_formats(void)
-{   /* one model shipped as ASCII PLY (3732 faces of 3), OBJ (3732 "f" lines of 3 corners, 2117
+{ /* one model shipped as ASCII PLY (3732 faces of 3), OBJ (3732 "f" lines of 3 corners, 2117
        vertices all used) and binary STL (3732 records): same count, same box, to float rounding */
     box3 e = { { -0.459976f, -0.000566f, -1.622242f }, { 0.459976f, 1.515251f, 1.622242f } };
     TEST_ENSURE(load_and_check(MODELS "/PLY/Wuson.ply", 3732, e, 1e-6) == 0);
@@ -127,7 +127,7 @@ static int wuson_in_three_formats(void)
 }
 
 static int ply_binary_cube_exact(void)
-{   /* binary PLY: 8 corners of the unit cube, 12 triangles listed by corner index; the loaded
+{ /* binary PLY: 8 corners of the unit cube, 12 triangles listed by corner index; the loaded
        triangles must be these, in this order and winding, corner for corner */
     static const float corner[8][3] = { { 0, 0, 0 }, { 0, 0, 1 }, { 0, 1, 1 }, { 0, 1, 0 },
                                         { 1, 0, 0 }, { 1, 0, 1 }, { 1, 1, 1 }, { 1, 1, 0 } };
@@ -150,7 +150,7 @@ static int ply_binary_cube_exact(void)
 }
 
 static int scale_multiplies_every_coordinate(void)
-{   /* the cube again at scale 2.5: each coordinate 2.5 times the unscaled one, exactly (x * 2.5
+{ /* the cube again at scale 2.5: each coordinate 2.5 times the unscaled one, exactly (x * 2.5
        is exact in double, so one rounding to float, as 2.5f * x) */
     spx_meshio_mesh one, big;
     char why[512];
@@ -172,7 +172,7 @@ static int scale_multiplies_every_coordinate(void)
 }
 
 static int gltf_text_and_binary_agree(void)
-{   /* BoxTextured: one node whose matrix turns -90 degrees about x, a +-0.5 box of 24 vertices
+{ /* BoxTextured: one node whose matrix turns -90 degrees about x, a +-0.5 box of 24 vertices
        (4 per face, for the texture) and 36 indices. The .gltf (JSON + .bin) and the .glb hold the
        same data, so the arrays must match bit for bit. */
     box3 e = { { -0.5f, -0.5f, -0.5f }, { 0.5f, 0.5f, 0.5f } };
@@ -180,9 +180,10 @@ static int gltf_text_and_binary_agree(void)
     spx_meshio_mesh a, b;
     char why[512];
     TEST_ENSURE_CODE(spx_meshio_load(MODELS "/glTF2/BoxTextured-glTF/BoxTextured.gltf", 1.0f, &a, why, sizeof why),
-                SPX_MESHIO_OK);
-    TEST_ENSURE_CODE(spx_meshio_load(MODELS "/glTF2/BoxTextured-glTF-Binary/BoxTextured.glb", 1.0f, &b, why, sizeof why),
-                SPX_MESHIO_OK);
+                     SPX_MESHIO_OK);
+    TEST_ENSURE_CODE(
+        spx_meshio_load(MODELS "/glTF2/BoxTextured-glTF-Binary/BoxTextured.glb", 1.0f, &b, why, sizeof why),
+        SPX_MESHIO_OK);
     int same = a.vertex_count == b.vertex_count && a.triangle_count == b.triangle_count &&
                memcmp(a.vertices, b.vertices, sizeof(spx_vec3) * a.vertex_count) == 0 &&
                memcmp(a.indices, b.indices, 3 * sizeof(uint32_t) * a.triangle_count) == 0;
@@ -195,7 +196,7 @@ static int gltf_text_and_binary_agree(void)
 }
 
 static int gltf_node_transforms_applied(void)
-{   /* 2CylinderEngine.glb: 82 nodes with matrices, 29 meshes, 121496 triangles. Without the node
+{ /* 2CylinderEngine.glb: 82 nodes with matrices, 29 meshes, 121496 triangles. Without the node
        transforms the box would be another one entirely (y runs -181..92: not symmetric). The
        reference is in double, ours in float after float node matrices: 1e-6 relative. */
     box3 e = { { -371.692263f, -180.971558f, -139.999993f }, { 371.692169f, 92.041562f, 127.999996f } };
@@ -203,7 +204,7 @@ static int gltf_node_transforms_applied(void)
 }
 
 static int same_file_same_arrays(void)
-{   /* deterministic: two loads of a multi-mesh file give the same bytes */
+{ /* deterministic: two loads of a multi-mesh file give the same bytes */
     spx_meshio_mesh a, b;
     char why[512];
     const char* path = MODELS "/glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb";
@@ -244,7 +245,7 @@ static int expect_failure(const char* path, int expect)
 }
 
 static int package_invalid_folder(void)
-{   /* every file of invalid/: empty files in ten formats, an OFF header whose vertex count
+{ /* every file of invalid/: empty files in ten formats, an OFF header whose vertex count
        would take assimp over 16 GB, out-of-range OBJ indices, an IrrMesh with no mesh, the readme.
        One exception: malformed2.obj's fault is a material it names but does not define, which
        does not touch the geometry: a unit box with one empty face and five quads = 10 triangles. */
@@ -276,11 +277,12 @@ static int package_invalid_folder(void)
 static int package_other_bad_files(void)
 {
     TEST_ENSURE(expect_failure(MODELS "/glTF2/MissingBin/BoxTextured.gltf", SPX_MESHIO_ERR_MALFORMED) == 0);
-    TEST_ENSURE(expect_failure(MODELS "/glTF2/IndexOutOfRange/AllIndicesOutOfRange.gltf", SPX_MESHIO_ERR_MALFORMED) == 0);
+    TEST_ENSURE(expect_failure(MODELS "/glTF2/IndexOutOfRange/AllIndicesOutOfRange.gltf", SPX_MESHIO_ERR_MALFORMED) ==
+                0);
     TEST_ENSURE(expect_failure(MODELS "/glTF2/RecursiveNodes/RecursiveNodes.gltf", SPX_MESHIO_ERR_MALFORMED) == 0);
     /* infinite coordinates: assimp reads them; we refuse them, as the core mesh would */
     TEST_ENSURE(expect_failure(MODELS "/glTF2/BoxWithInfinites-glTF-Binary/BoxWithInfinites.glb",
-                          SPX_MESHIO_ERR_MALFORMED) == 0);
+                               SPX_MESHIO_ERR_MALFORMED) == 0);
     /* only lines, only points: read fine, nothing to collide with */
     TEST_ENSURE(expect_failure(MODELS "/OBJ/testline.obj", SPX_MESHIO_ERR_NO_TRIANGLES) == 0);
     TEST_ENSURE(expect_failure(MODELS "/OBJ/testpoints.obj", SPX_MESHIO_ERR_NO_TRIANGLES) == 0);
@@ -332,7 +334,7 @@ static int write_noise(const char* path, size_t bytes, uint64_t seed)
 }
 
 static int truncated_files(void)
-{   /* real files cut short. Without meshio's guards, the PLY header cut before end_header
+{ /* real files cut short. Without meshio's guards, the PLY header cut before end_header
        hangs assimp 5.2 for good, and the PLY cut inside its lists aborts it in Triangulate. */
     TEST_ENSURE(write_prefix(MODELS "/STL/Spider_binary.stl", WORK "/meshio_cut.stl", 300) == 0);
     TEST_ENSURE(expect_failure(WORK "/meshio_cut.stl", SPX_MESHIO_ERR_MALFORMED) == 0);
@@ -346,14 +348,15 @@ static int truncated_files(void)
     TEST_ENSURE(expect_failure(WORK "/meshio_cut_early.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
     TEST_ENSURE(write_prefix(MODELS "/PLY/cube_binary.ply", WORK "/meshio_cut_binary.ply", 250) == 0);
     TEST_ENSURE(expect_failure(WORK "/meshio_cut_binary.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
-    TEST_ENSURE(write_prefix(MODELS "/glTF2/BoxTextured-glTF-Binary/BoxTextured.glb", WORK "/meshio_cut.glb", 2000) == 0);
+    TEST_ENSURE(write_prefix(MODELS "/glTF2/BoxTextured-glTF-Binary/BoxTextured.glb", WORK "/meshio_cut.glb", 2000) ==
+                0);
     TEST_ENSURE(expect_failure(WORK "/meshio_cut.glb", SPX_MESHIO_ERR_MALFORMED) == 0);
     return 0;
 }
 
 static int garbage_and_hand_made_files(void)
 {
-    static const char* const names[] = { "meshio_noise.obj", "meshio_noise.stl", "meshio_noise.ply",
+    static const char* const names[] = { "meshio_noise.obj", "meshio_noise.stl",  "meshio_noise.ply",
                                          "meshio_noise.glb", "meshio_noise.gltf", "meshio_noise.bin" };
     for (int i = 0; i < (int)(sizeof names / sizeof names[0]); ++i) {
         char path[1024];
@@ -364,11 +367,12 @@ static int garbage_and_hand_made_files(void)
     /* headers declaring more elements than the file has bytes: assimp would allocate them
        first (invalid/OutOfMemory.off is the package's case, over 16 GB) */
     TEST_ENSURE(write_text(WORK "/meshio_huge.ply", "ply\nformat ascii 1.0\nelement vertex 1500000000\n"
-                                               "property float x\nproperty float y\nproperty float z\n"
-                                               "element face 1\nproperty list uchar int vertex_indices\n"
-                                               "end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n") == 0);
+                                                    "property float x\nproperty float y\nproperty float z\n"
+                                                    "element face 1\nproperty list uchar int vertex_indices\n"
+                                                    "end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n") == 0);
     TEST_ENSURE(expect_failure(WORK "/meshio_huge.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
-    TEST_ENSURE(write_text(WORK "/meshio_huge.off", "OFF\n# a comment\n3 99999999999 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n") == 0);
+    TEST_ENSURE(
+        write_text(WORK "/meshio_huge.off", "OFF\n# a comment\n3 99999999999 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n") == 0);
     TEST_ENSURE(expect_failure(WORK "/meshio_huge.off", SPX_MESHIO_ERR_MALFORMED) == 0);
     TEST_ENSURE(write_text(WORK "/meshio_empty.stl", "") == 0);
     TEST_ENSURE(expect_failure(WORK "/meshio_empty.stl", SPX_MESHIO_ERR_MALFORMED) == 0);
@@ -383,21 +387,22 @@ static int garbage_and_hand_made_files(void)
 }
 
 static int hand_made_small_off_and_ply(void)
-{   /* the header guards pass honest files: one triangle each */
+{ /* the header guards pass honest files: one triangle each */
     box3 e = { { 0, 0, 0 }, { 1, 1, 0 } };
     TEST_ENSURE(write_text(WORK "/meshio_one.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n") == 0);
     TEST_ENSURE(load_and_check(WORK "/meshio_one.off", 1, e, 0.0) == 0);
     TEST_ENSURE(write_text(WORK "/meshio_one.ply", "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
-                                              "property float y\nproperty float z\nelement face 1\n"
-                                              "property list uchar int vertex_indices\nend_header\n"
-                                              "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n") == 0);
+                                                   "property float y\nproperty float z\nelement face 1\n"
+                                                   "property list uchar int vertex_indices\nend_header\n"
+                                                   "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n") == 0);
     TEST_ENSURE(load_and_check(WORK "/meshio_one.ply", 1, e, 0.0) == 0);
     return 0;
 }
 
 static int hand_made_quad_is_triangulated(void)
-{   /* one quad, two triangles; a line beside it is dropped with its vertex (5 -> 4 vertices) */
-    TEST_ENSURE(write_text(WORK "/meshio_quad.obj", "v 0 0 0\nv 2 0 0\nv 2 3 0\nv 0 3 0\nv 9 9 9\nf 1 2 3 4\nl 4 5\n") == 0);
+{ /* one quad, two triangles; a line beside it is dropped with its vertex (5 -> 4 vertices) */
+    TEST_ENSURE(
+        write_text(WORK "/meshio_quad.obj", "v 0 0 0\nv 2 0 0\nv 2 3 0\nv 0 3 0\nv 9 9 9\nf 1 2 3 4\nl 4 5\n") == 0);
     box3 e = { { 0, 0, 0 }, { 2, 3, 0 } };
     TEST_ENSURE(load_and_check(WORK "/meshio_quad.obj", 2, e, 0.0) == 0);
     spx_meshio_mesh m;
@@ -436,10 +441,11 @@ static int bad_arguments(void)
     char tiny[8];
     memset(tiny, 'x', sizeof tiny);
     TEST_ENSURE_CODE(spx_meshio_load(MODELS "/OBJ/no_such_model.obj", 1.0f, &m, tiny, sizeof tiny),
-                SPX_MESHIO_ERR_NOT_FOUND);
+                     SPX_MESHIO_ERR_NOT_FOUND);
     TEST_ENSURE(tiny[7] == '\0' && strlen(tiny) == 7);
     /* a huge scale overflows float: refused as not finite, like a NaN in the file */
-    TEST_ENSURE_CODE(spx_meshio_load(MODELS "/STL/Spider_ascii.stl", 1e38f, &m, why, sizeof why), SPX_MESHIO_ERR_MALFORMED);
+    TEST_ENSURE_CODE(spx_meshio_load(MODELS "/STL/Spider_ascii.stl", 1e38f, &m, why, sizeof why),
+                     SPX_MESHIO_ERR_MALFORMED);
     TEST_ENSURE(strstr(why, "not finite once moved by its node and scaled") != NULL);
     spx_meshio_free(NULL);
     spx_meshio_free(&m); /* already zeroed by the failed load */

@@ -18,7 +18,7 @@ static spx_obb box_q(float x, float y, float z, float h, spx_quat q)
 }
 
 static int head_on(void)
-{   /* unit boxes (half 0.5) 4 m apart closing at 4 m/s: the 3 m gap closes at t = 0.75 s */
+{ /* unit boxes (half 0.5) 4 m apart closing at 4 m/s: the 3 m gap closes at t = 0.75 s */
     spx_obb a = box(0, 0, 0, 0.5f, 0.5f, 0.5f), b = box(4, 0, 0, 0.5f, 0.5f, 0.5f);
     spx_sweep_hit hit;
     TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(2, 0, 0), &b, spx_v3(-2, 0, 0), 1.0f, &hit), SPX_OK);
@@ -42,7 +42,7 @@ static int head_on(void)
 }
 
 static int offset_face_overlap_point(void)
-{   /* B offset in y by 0.6: the faces overlap on y in [0.1, 0.5]; the point is the middle of it */
+{ /* B offset in y by 0.6: the faces overlap on y in [0.1, 0.5]; the point is the middle of it */
     spx_obb a = box(0, 0, 0, 0.5f, 0.5f, 0.5f), b = box(3, 0.6f, 0, 0.5f, 0.5f, 0.5f);
     spx_sweep_hit hit;
     TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(-4, 0, 0), 1.0f, &hit), SPX_OK);
@@ -55,7 +55,7 @@ static int offset_face_overlap_point(void)
 }
 
 static int vertex_on_face(void)
-{   /* B turned so a corner points down at A's top face (about x by 45 deg, then z by atan(1/sqrt2)) */
+{ /* B turned so a corner points down at A's top face (about x by 45 deg, then z by atan(1/sqrt2)) */
     float s = sinf(0.5f * 0.7853982f), c = cosf(0.5f * 0.7853982f);
     float th = atanf(1.0f / sqrtf(2.0f)), s2 = sinf(0.5f * th), c2 = cosf(0.5f * th);
     /* q = qz * qx */
@@ -66,7 +66,10 @@ static int vertex_on_face(void)
     float lowest = 1e9f;
     int k = 0;
     for (int i = 0; i < 8; ++i)
-        if (corner[i].y < lowest) { lowest = corner[i].y; k = i; }
+        if (corner[i].y < lowest) {
+            lowest = corner[i].y;
+            k = i;
+        }
     spx_sweep_hit hit;
     TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, -2, 0), 5.0f, &hit), SPX_OK);
     TEST_ENSURE(hit.state == SPX_SWEEP_HIT);
@@ -80,7 +83,7 @@ static int vertex_on_face(void)
 }
 
 static int edge_on_edge(void)
-{   /* A's top edge along z (A turned 45 deg about z) meets B's bottom edge along x (B turned 45 about x) */
+{ /* A's top edge along z (A turned 45 deg about z) meets B's bottom edge along x (B turned 45 about x) */
     float s = sinf(0.3926991f), c = cosf(0.3926991f);
     spx_obb a = box_q(0, 0, 0, 0.5f, (spx_quat){ 0, 0, s, c });
     spx_obb b = box_q(0.1f, 4, 0.2f, 0.5f, (spx_quat){ s, 0, 0, c });
@@ -143,7 +146,7 @@ static int touching_counts(void)
 }
 
 static int passes_by(void)
-{   /* B overtakes along x while offset in y by more than the sizes: never touches */
+{ /* B overtakes along x while offset in y by more than the sizes: never touches */
     spx_obb a = box(0, 0, 0, 1, 1, 1), b = box(-5, 2.5f, 0, 1, 1, 1);
     spx_sweep_hit hit;
     TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(10, 0, 0), 1.0f, &hit), SPX_OK);

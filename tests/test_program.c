@@ -52,8 +52,8 @@ static bool read_row(FILE* f, double* time, unsigned* body, float x[13])
 static long compare(const char* csv, uint32_t steps, long* values)
 {
     scene s;
-    if (!scene_read_file(scene_path, SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message)
-        || !scene_build(&s, message, sizeof message)) {
+    if (!scene_read_file(scene_path, SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message) ||
+        !scene_build(&s, message, sizeof message)) {
         fprintf(stderr, "%s\n", message);
         scene_free(&s);
         return -1;
@@ -74,8 +74,9 @@ static long compare(const char* csv, uint32_t steps, long* values)
             double row_time;
             unsigned body;
             float x[13];
-            if (spx_body_get_transform(s.w, s.ids[i], &t) != SPX_OK || spx_body_get_velocity(s.w, s.ids[i], &v, &w) != SPX_OK
-                || !read_row(f, &row_time, &body, x) || body != i) {
+            if (spx_body_get_transform(s.w, s.ids[i], &t) != SPX_OK ||
+                spx_body_get_velocity(s.w, s.ids[i], &v, &w) != SPX_OK || !read_row(f, &row_time, &body, x) ||
+                body != i) {
                 differ = -1;
                 break;
             }
@@ -158,10 +159,19 @@ static int run_and_render_count_alike(void)
    per step and kind as many lines as the world stepped here gives events, the same text on a second
    run, bodies named by their number in the file (the trigger zone is body 1, the ice block that
    enters it first body 2). */
-enum { KIND_CONTACT_BEGIN, KIND_CONTACT_END, KIND_HIT, KIND_SENSOR_BEGIN, KIND_SENSOR_END, KIND_MOVE, KIND_SLEEP,
-       KIND_WAKE, KIND_COUNT };
-static const char* const kind_names[KIND_COUNT] = { "contact_begin", "contact_end", "hit", "sensor_begin",
-                                                    "sensor_end", "move", "sleep", "wake" };
+enum {
+    KIND_CONTACT_BEGIN,
+    KIND_CONTACT_END,
+    KIND_HIT,
+    KIND_SENSOR_BEGIN,
+    KIND_SENSOR_END,
+    KIND_MOVE,
+    KIND_SLEEP,
+    KIND_WAKE,
+    KIND_COUNT
+};
+static const char* const kind_names[KIND_COUNT] = { "contact_begin", "contact_end", "hit",   "sensor_begin",
+                                                    "sensor_end",    "move",        "sleep", "wake" };
 #define EVENT_STEPS 240
 
 static int run_prints_events(void)
@@ -249,8 +259,8 @@ static int render_draws_contacts(void)
     static char out[16384];
     char command[1024];
     snprintf(command, sizeof command,
-             "'%s' render '%s' --steps 20 --frames 2 --size 160x90 --contacts --joints --out '%s/marks'", SPX_SEPAX_PROGRAM,
-             scene_path, folder);
+             "'%s' render '%s' --steps 20 --frames 2 --size 160x90 --contacts --joints --out '%s/marks'",
+             SPX_SEPAX_PROGRAM, scene_path, folder);
     TEST_ENSURE(run(command, out, sizeof out) == 0);
     TEST_ENSURE(strstr(out, "frame-001.png"));
     return 0;

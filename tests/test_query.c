@@ -23,7 +23,7 @@ static spx_obb axis_box(spx_vec3 c, spx_vec3 h)
 }
 
 static int ray_obb_by_hand(void)
-{   /* a unit box at x = 5: a ray from the origin 10 m along x enters at x = 4, fraction 0.4 */
+{ /* a unit box at x = 5: a ray from the origin 10 m along x enters at x = 4, fraction 0.4 */
     spx_obb box = axis_box(spx_v3(5, 0, 0), spx_v3(1, 1, 1));
     spx_ray_hit h;
     TEST_ENSURE_CODE(spx_ray_obb(spx_v3(0, 0, 0), spx_v3(10, 0, 0), 1.0f, &box, &h), SPX_OK);
@@ -142,14 +142,16 @@ static int ray_moves_with_the_problem(void)
     test_case_rng rng = { 77 };
     for (int n = 0; n < 2000; ++n) {
         spx_obb box;
-        spx_vec3 h = { (float)test_case_uniform(&rng, 0.2, 2), (float)test_case_uniform(&rng, 0.2, 2), (float)test_case_uniform(&rng, 0.2, 2) };
+        spx_vec3 h = { (float)test_case_uniform(&rng, 0.2, 2), (float)test_case_uniform(&rng, 0.2, 2),
+                       (float)test_case_uniform(&rng, 0.2, 2) };
         TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, 0), h, test_case_random_quat(&rng), &box), SPX_OK);
         double u[3];
         test_case_unit_vector(&rng, u);
         /* on a grid of 1/1024 m, so that the shifted coordinates below are exact */
         spx_vec3 o = { (float)(round(u[0] * 6 * 1024) / 1024), (float)(round(u[1] * 6 * 1024) / 1024),
                        (float)(round(u[2] * 6 * 1024) / 1024) };
-        spx_vec3 d = { (float)(-u[0] * 12 + test_case_uniform(&rng, -2, 2)), (float)(-u[1] * 12 + test_case_uniform(&rng, -2, 2)),
+        spx_vec3 d = { (float)(-u[0] * 12 + test_case_uniform(&rng, -2, 2)),
+                       (float)(-u[1] * 12 + test_case_uniform(&rng, -2, 2)),
                        (float)(-u[2] * 12 + test_case_uniform(&rng, -2, 2)) };
         spx_ray_hit a, b;
         TEST_ENSURE_CODE(spx_ray_obb(o, d, 1.0f, &box, &a), SPX_OK);
@@ -193,7 +195,8 @@ static int icosphere_rays(uint32_t count, const spx_transform* pose, uint64_t se
         const uint32_t j = (uint32_t)(test_case_rng_next(&rng) % 3);
         const spx_vec3 a = sh.vertices[sh.indices[3 * tri + j]], b = sh.vertices[sh.indices[3 * tri + (j + 1) % 3]];
         const double s = (n & 1) ? 0.0 : (n & 2) ? 0.5 : test_case_uniform(&rng, 0, 1); /* a corner, or on an edge */
-        const double local[3] = { a.x + s * ((double)b.x - a.x), a.y + s * ((double)b.y - a.y), a.z + s * ((double)b.z - a.z) };
+        const double local[3] = { a.x + s * ((double)b.x - a.x), a.y + s * ((double)b.y - a.y),
+                                  a.z + s * ((double)b.z - a.z) };
         for (int k = 0; k < 3; ++k)
             target[k] = r[0][k] * local[0] + r[1][k] * local[1] + r[2][k] * local[2] + (&pose->p.x)[k];
         /* from outside, within 60 degrees of the outward normal there, 0.1 to 5 m away */
@@ -216,7 +219,8 @@ static int icosphere_rays(uint32_t count, const spx_transform* pose, uint64_t se
         TEST_ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, pose, &h), SPX_OK);
         if (h.state != SPX_SWEEP_HIT) {
             if (misses++ < 5)
-                fprintf(stderr, "missed: origin (%.9g %.9g %.9g) translation (%.9g %.9g %.9g)\n", o.x, o.y, o.z, d.x, d.y, d.z);
+                fprintf(stderr, "missed: origin (%.9g %.9g %.9g) translation (%.9g %.9g %.9g)\n", o.x, o.y, o.z, d.x,
+                        d.y, d.z);
             continue;
         }
         TEST_ENSURE(h.fraction <= 1.0f / 1.3f + 1e-3f);
@@ -251,13 +255,16 @@ static int ray_mesh_against_triangles(void)
     test_case_rng rng = { 21 };
     uint32_t hits = 0;
     for (int n = 0; n < 4000; ++n) {
-        spx_transform pose = { { (float)test_case_uniform(&rng, -3, 3), (float)test_case_uniform(&rng, -3, 3), (float)test_case_uniform(&rng, -3, 3) },
+        spx_transform pose = { { (float)test_case_uniform(&rng, -3, 3), (float)test_case_uniform(&rng, -3, 3),
+                                 (float)test_case_uniform(&rng, -3, 3) },
                                test_case_random_quat(&rng) };
         spx_mesh_instance* inst;
         TEST_ENSURE_CODE(spx_mesh_instance_create(m, &pose, NULL, &inst), SPX_OK);
-        spx_vec3 o = { (float)test_case_uniform(&rng, -6, 6), (float)test_case_uniform(&rng, -6, 6), (float)test_case_uniform(&rng, -6, 6) };
+        spx_vec3 o = { (float)test_case_uniform(&rng, -6, 6), (float)test_case_uniform(&rng, -6, 6),
+                       (float)test_case_uniform(&rng, -6, 6) };
         /* aimed within 2 m of the torus's centre, and on past it */
-        spx_vec3 d = { 1.5f * (pose.p.x + (float)test_case_uniform(&rng, -2, 2) - o.x), 1.5f * (pose.p.y + (float)test_case_uniform(&rng, -2, 2) - o.y),
+        spx_vec3 d = { 1.5f * (pose.p.x + (float)test_case_uniform(&rng, -2, 2) - o.x),
+                       1.5f * (pose.p.y + (float)test_case_uniform(&rng, -2, 2) - o.y),
                        1.5f * (pose.p.z + (float)test_case_uniform(&rng, -2, 2) - o.z) };
         spx_ray_hit h;
         TEST_ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, &pose, &h), SPX_OK);
@@ -266,7 +273,8 @@ static int ray_mesh_against_triangles(void)
             spx_triangle t;
             spx_ray_hit th;
             TEST_ENSURE_CODE(spx_mesh_instance_get_triangle(inst, i, &t, NULL), SPX_OK);
-            if (spx_ray_triangle(o, d, 1.0f, &t, &th) == SPX_OK && th.state == SPX_SWEEP_HIT) best = fminf(best, th.fraction);
+            if (spx_ray_triangle(o, d, 1.0f, &t, &th) == SPX_OK && th.state == SPX_SWEEP_HIT)
+                best = fminf(best, th.fraction);
         }
         spx_mesh_instance_destroy(inst);
         if (h.state == SPX_SWEEP_HIT) ++hits;
@@ -443,7 +451,7 @@ typedef struct clipper {
     uint32_t calls;
     bool broken;
     spx_cast_result best;
-    uint32_t ignore_slot;  /* hits of this slot are ignored (-1) */
+    uint32_t ignore_slot; /* hits of this slot are ignored (-1) */
 } clipper;
 
 static float clip_to_hit(const spx_cast_result* r, void* context)
@@ -480,7 +488,8 @@ static int rays_against_brute_force(void)
     hit_list brute = { 0 }, world = { 0 };
     uint32_t hits = 0, total_hits = 0;
     for (uint32_t n = 0; n < rays; ++n) {
-        spx_vec3 o = { (float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30) };
+        spx_vec3 o = { (float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30),
+                       (float)test_case_uniform(&rng, -30, 30) };
         const spx_vec3 d = random_displacement(&rng, 1, 60);
         brute_all(NULL, o, d, false, &brute);
         const spx_cast_result* expect = brute_first(&brute);
@@ -489,7 +498,8 @@ static int rays_against_brute_force(void)
         TEST_ENSURE((got.state == SPX_SWEEP_MISS) == (expect == NULL));
         if (expect) {
             ++hits;
-            TEST_ENSURE(got.fraction == expect->fraction); /* the same plain-data query on the same shape: the same float */
+            TEST_ENSURE(got.fraction ==
+                        expect->fraction); /* the same plain-data query on the same shape: the same float */
         }
         /* any: some hit of the brute force */
         spx_cast_result any;
@@ -553,7 +563,8 @@ static int box_casts_against_brute_force(void)
         spx_obb box;
         spx_vec3 h = { (float)test_case_log_uniform(&rng, 0.05, 1.0), (float)test_case_log_uniform(&rng, 0.05, 1.0),
                        (float)test_case_log_uniform(&rng, 0.05, 1.0) };
-        spx_vec3 c = { (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28) };
+        spx_vec3 c = { (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28),
+                       (float)test_case_uniform(&rng, -28, 28) };
         TEST_ENSURE_CODE(spx_obb_from_quat(c, h, test_case_random_quat(&rng), &box), SPX_OK);
         const spx_vec3 d = random_displacement(&rng, 0.5, 30);
         brute_all(&box, c, d, false, &brute);
@@ -627,8 +638,10 @@ static int overlaps_against_brute_force(void)
     uint32_t found = 0;
     for (int n = 0; n < 3000; ++n) {
         const int kind = n % 3;
-        spx_vec3 c = { (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28) };
-        spx_vec3 h = { (float)test_case_log_uniform(&rng, 0.1, 6), (float)test_case_log_uniform(&rng, 0.1, 6), (float)test_case_log_uniform(&rng, 0.1, 6) };
+        spx_vec3 c = { (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28),
+                       (float)test_case_uniform(&rng, -28, 28) };
+        spx_vec3 h = { (float)test_case_log_uniform(&rng, 0.1, 6), (float)test_case_log_uniform(&rng, 0.1, 6),
+                       (float)test_case_log_uniform(&rng, 0.1, 6) };
         spx_obb box;
         TEST_ENSURE_CODE(spx_obb_from_quat(c, h, test_case_random_quat(&rng), &box), SPX_OK);
         const spx_vec3 lo = { c.x - h.x, c.y - h.y, c.z - h.z }, hi = { c.x + h.x, c.y + h.y, c.z + h.z };
@@ -648,8 +661,8 @@ static int overlaps_against_brute_force(void)
                     for (int k = 0; k < 3; ++k)
                         for (int j = 0; j < 3; ++j)
                             (&e.x)[k] += (&o.half_extents.x)[j] * fabsf((&o.rotation.col[j].x)[k]);
-                    in = o.center.x - e.x <= hi.x && lo.x <= o.center.x + e.x && o.center.y - e.y <= hi.y
-                      && lo.y <= o.center.y + e.y && o.center.z - e.z <= hi.z && lo.z <= o.center.z + e.z;
+                    in = o.center.x - e.x <= hi.x && lo.x <= o.center.x + e.x && o.center.y - e.y <= hi.y &&
+                         lo.y <= o.center.y + e.y && o.center.z - e.z <= hi.z && lo.z <= o.center.z + e.z;
                 } else if (s->type == SPX_SHAPE_BOX) {
                     if (kind == 1) TEST_ENSURE_CODE(spx_overlap_obb_obb(&box, &o, &in), SPX_OK);
                     else TEST_ENSURE_CODE(spx_obb_contains_point(&o, c, &in), SPX_OK);
@@ -666,7 +679,8 @@ static int overlaps_against_brute_force(void)
         }
         found += want.count;
         if (same_ids(&got, &want) != 0) {
-            fprintf(stderr, "overlap query %d (kind %d): %u found, %u by brute force\n", n, kind, got.count, want.count);
+            fprintf(stderr, "overlap query %d (kind %d): %u found, %u by brute force\n", n, kind, got.count,
+                    want.count);
             return 1;
         }
     }
@@ -693,7 +707,8 @@ static int world_bad_input(void)
     box.half_extents.z = -1.0f;
     TEST_ENSURE_CODE(spx_world_cast_box_closest(w, &box, d, NULL, &r), SPX_ERR_BAD_EXTENT);
     TEST_ENSURE_CODE(spx_world_overlap_box(w, &box, NULL, collect_id, NULL), SPX_ERR_BAD_EXTENT);
-    TEST_ENSURE_CODE(spx_world_overlap_aabb(w, spx_v3(1, 0, 0), spx_v3(0, 1, 1), NULL, collect_id, NULL), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_world_overlap_aabb(w, spx_v3(1, 0, 0), spx_v3(0, 1, 1), NULL, collect_id, NULL),
+                     SPX_ERR_INVALID_ARGUMENT);
     TEST_ENSURE_CODE(spx_world_overlap_aabb(w, o, spx_v3(NAN, 1, 1), NULL, collect_id, NULL), SPX_ERR_NOT_FINITE);
     TEST_ENSURE_CODE(spx_world_overlap_point(w, spx_v3(0, 2e7f, 0), NULL, collect_id, NULL), SPX_ERR_OUT_OF_RANGE);
     TEST_ENSURE_CODE(spx_world_overlap_point(w, o, NULL, NULL, NULL), SPX_ERR_INVALID_ARGUMENT);
@@ -778,7 +793,8 @@ static int shape_filters_and_sensors(void)
     spx_cast_result r;
     TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 0, 0), spx_v3(20, 0, 0), NULL, &r), SPX_OK);
     TEST_ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == near.index);
-    TEST_ENSURE(r.shape.index == near_shape.index && r.shape.world == near_shape.world && r.shape.generation == near_shape.generation);
+    TEST_ENSURE(r.shape.index == near_shape.index && r.shape.world == near_shape.world &&
+                r.shape.generation == near_shape.generation);
     spx_query_filter f = spx_default_query_filter();
     f.mask_bits = 1; /* sees category 1 only: the near box is 2 */
     TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 0, 0), spx_v3(20, 0, 0), &f, &r), SPX_OK);
@@ -1063,7 +1079,8 @@ static int query_out_of_memory(void)
     fail_alloc = true;
     spx_cast_result r;
     uint32_t n = 0;
-    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r), SPX_ERR_OUT_OF_MEMORY);
+    TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r),
+                     SPX_ERR_OUT_OF_MEMORY);
     TEST_ENSURE_CODE(spx_world_overlap_point(w, spx_v3(0, 0, 0), NULL, count_shape, &n), SPX_ERR_OUT_OF_MEMORY);
     TEST_ENSURE(n == 0);
     fail_alloc = false;

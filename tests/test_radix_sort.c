@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 static uint64_t next_random(uint64_t* state)
-{   /* xorshift64 */
+{ /* xorshift64 */
     *state ^= *state << 13, *state ^= *state >> 7, *state ^= *state << 17;
     return *state;
 }
@@ -51,12 +51,24 @@ static int radix_sort_key_sets(void)
         for (size_t i = 0; i < n; ++i) {
             uint64_t r = next_random(&state);
             switch (set) {
-            case 0: keys[i] = r; break;
-            case 1: keys[i] = r % 5000; break;
-            case 2: keys[i] = (r % 1000) << 32 | (r >> 40) % 1000; break;
-            case 3: keys[i] = 0x1111000000001111ull | (r & 0xFF) << 24; break;
-            case 4: keys[i] = 42; break;
-            default: keys[i] = r & 0x0303030303030303ull; break;
+            case 0:
+                keys[i] = r;
+                break;
+            case 1:
+                keys[i] = r % 5000;
+                break;
+            case 2:
+                keys[i] = (r % 1000) << 32 | (r >> 40) % 1000;
+                break;
+            case 3:
+                keys[i] = 0x1111000000001111ull | (r & 0xFF) << 24;
+                break;
+            case 4:
+                keys[i] = 42;
+                break;
+            default:
+                keys[i] = r & 0x0303030303030303ull;
+                break;
             }
         }
         if (check_sort(keys, n) != 0) {

@@ -258,7 +258,8 @@ static int random_certificates(void)
                 for (int v = 0; v < moved.b.count; ++v) moved.b.v[v][k] += (pen.depth + eps) * pen.normal[k];
             double after = test_ref_signed_distance(&moved, 0.0, NULL);
             if (!(after > 0.5 * eps && after <= 1.0001 * eps + tol)) {
-                fprintf(stderr, "case %d: depth %.17g, moved past it distance %.17g (eps %g)\n", i, pen.depth, after, eps);
+                fprintf(stderr, "case %d: depth %.17g, moved past it distance %.17g (eps %g)\n", i, pen.depth, after,
+                        eps);
                 return 1;
             }
             if (pen.depth > 2 * eps) {

@@ -14,15 +14,15 @@ static spx_obb unit_box(void)
     return b;
 }
 
-#define ENSURE_VEC(v, X, Y, Z, tol)      \
-    do {                                 \
-        TEST_ENSURE_NEAR((v).x, (X), (tol));  \
-        TEST_ENSURE_NEAR((v).y, (Y), (tol));  \
-        TEST_ENSURE_NEAR((v).z, (Z), (tol));  \
+#define ENSURE_VEC(v, X, Y, Z, tol)          \
+    do {                                     \
+        TEST_ENSURE_NEAR((v).x, (X), (tol)); \
+        TEST_ENSURE_NEAR((v).y, (Y), (tol)); \
+        TEST_ENSURE_NEAR((v).z, (Z), (tol)); \
     } while (0)
 
 static int spheres_head_on(void)
-{   /* radius 1 each, 5 m apart closing at 6 m/s: the 3 m gap closes at t = 0.5, touching at x = 1 */
+{ /* radius 1 each, 5 m apart closing at 6 m/s: the 3 m gap closes at t = 0.5, touching at x = 1 */
     spx_sphere a = { { 0, 0, 0 }, 1 }, b = { { 5, 0, 0 }, 1 };
     spx_sweep_hit h;
     TEST_ENSURE_CODE(spx_sweep_sphere_sphere(&a, still, &b, spx_v3(-6, 0, 0), 1.0f, &h), SPX_OK);
@@ -45,7 +45,7 @@ static int spheres_head_on(void)
 }
 
 static int spheres_graze(void)
-{   /* B passes A with its centre 2 m off A's, the radii's sum: touching at one instant, t = 0.5 */
+{ /* B passes A with its centre 2 m off A's, the radii's sum: touching at one instant, t = 0.5 */
     spx_sphere a = { { 0, 0, 0 }, 1 }, b = { { -5, 2, 0 }, 1 };
     spx_sweep_hit h;
     TEST_ENSURE_CODE(spx_sweep_sphere_sphere(&a, still, &b, spx_v3(10, 0, 0), 1.0f, &h), SPX_OK);
@@ -60,7 +60,7 @@ static int spheres_graze(void)
 }
 
 static int sphere_grazes_box_edge(void)
-{   /* radius 0.5 along y = 1.5 over a unit box: it first touches the top edge x = -1 when its centre
+{ /* radius 0.5 along y = 1.5 over a unit box: it first touches the top edge x = -1 when its centre
        is over it, at x = -1, t = 0.5 from x = -3 at 4 m/s, and slides along the face afterwards */
     spx_sphere a = { { -3, 1.5f, 0 }, 0.5f };
     spx_obb box = unit_box();
@@ -80,7 +80,7 @@ static int sphere_grazes_box_edge(void)
 }
 
 static int sphere_meets_box_corner(void)
-{   /* along the diagonal onto the corner (1, 1, 1): the centre at distance 0.5 from it */
+{ /* along the diagonal onto the corner (1, 1, 1): the centre at distance 0.5 from it */
     const float s = 1.0f / sqrtf(3.0f);
     spx_sphere a = { { 3, 3, 3 }, 0.5f };
     spx_obb box = unit_box();
@@ -95,7 +95,7 @@ static int sphere_meets_box_corner(void)
 }
 
 static int capsule_lands_flat_on_box(void)
-{   /* a capsule of radius 0.5 along x at height 2 falls at 2 m/s onto a unit box: 0.5 m in 0.25 s,
+{ /* a capsule of radius 0.5 along x at height 2 falls at 2 m/s onto a unit box: 0.5 m in 0.25 s,
        touching along x in [-0.5, 0.5], the middle of which is the point */
     spx_capsule a = { { { -0.5f, 2, 0 }, { 0.5f, 2, 0 } }, 0.5f };
     spx_obb box = unit_box();
@@ -121,7 +121,7 @@ static int capsule_lands_flat_on_box(void)
 }
 
 static int capsules_cross(void)
-{   /* A along x, B along z 2 m above, closing at 3 m/s: the insides of the segments meet, gap 1.5 m */
+{ /* A along x, B along z 2 m above, closing at 3 m/s: the insides of the segments meet, gap 1.5 m */
     spx_capsule a = { { { -1, 0, 0 }, { 1, 0, 0 } }, 0.25f }, b = { { { 0, 2, -1 }, { 0, 2, 1 } }, 0.25f };
     spx_sweep_hit h;
     TEST_ENSURE_CODE(spx_sweep_capsule_capsule(&a, still, &b, spx_v3(0, -3, 0), 1.0f, &h), SPX_OK);
@@ -142,7 +142,7 @@ static int capsules_cross(void)
 }
 
 static int capsule_end_onto_triangle(void)
-{   /* a vertical capsule drops its lower end (radius 0.1) onto a triangle in y = 0 */
+{ /* a vertical capsule drops its lower end (radius 0.1) onto a triangle in y = 0 */
     spx_capsule a = { { { 0.2f, 1, 0.2f }, { 0.2f, 3, 0.2f } }, 0.1f };
     spx_triangle t = { { { 0, 0, 0 }, { 0, 0, 2 }, { 2, 0, 0 } } };
     spx_sweep_hit h;
@@ -175,7 +175,7 @@ static int degenerate_capsule_is_sphere(void)
 }
 
 static int start_overlap_and_penetration(void)
-{   /* centre 0.1 m inside the top face: the box moves down by 0.1 + 0.25 to free it */
+{ /* centre 0.1 m inside the top face: the box moves down by 0.1 + 0.25 to free it */
     spx_sphere a = { { 0, 0.9f, 0 }, 0.25f };
     spx_obb box = unit_box();
     spx_sweep_hit h;
@@ -218,7 +218,7 @@ static int start_overlap_and_penetration(void)
 }
 
 static int common_motion_and_offset(void)
-{   /* the head-on spheres moved 1000 m off and both given 3 m/s along z: the same time, the point moving with them */
+{ /* the head-on spheres moved 1000 m off and both given 3 m/s along z: the same time, the point moving with them */
     spx_sphere a = { { 1000, 1000, 1000 }, 1 }, b = { { 1005, 1000, 1000 }, 1 };
     spx_sweep_hit h;
     TEST_ENSURE_CODE(spx_sweep_sphere_sphere(&a, spx_v3(0, 0, 3), &b, spx_v3(-6, 0, 3), 1.0f, &h), SPX_OK);
@@ -234,8 +234,9 @@ static int common_motion_and_offset(void)
    bit, with the capsule's ends swapped. */
 static int capsule_ends_swapped_crossing_near_an_end(void)
 {
-    const spx_capsule c = { { { -0x1.6849b8p-51f, -0x1.7cp+2f, -0x1.05224ep-34f }, { 0x1.3p+1f, 0x1.78p+2f, 0x1.78p+2f } },
-                            0x1.815da4p-101f };
+    const spx_capsule c = {
+        { { -0x1.6849b8p-51f, -0x1.7cp+2f, -0x1.05224ep-34f }, { 0x1.3p+1f, 0x1.78p+2f, 0x1.78p+2f } }, 0x1.815da4p-101f
+    };
     const spx_capsule d = { { c.p[1], c.p[0] }, c.radius };
     const float x = -0x1.815da4p-101f;
     const spx_triangle t = { { { x, -0x1.7cp+2f, x }, { x, x, 0 }, { x, -0x1.7cp+2f, 0x1.04p+2f } } };
@@ -296,8 +297,8 @@ static int asked_two_ways_bit_for_bit(void)
             TEST_ENSURE_CODE(spx_penetration_sphere_sphere(&t, &s, &f), SPX_OK);
         }
         TEST_ENSURE(o == e.overlapping && o == f.overlapping);
-        TEST_ENSURE(!o || (e.depth == f.depth && e.normal.x == -f.normal.x && e.normal.y == -f.normal.y
-                      && e.normal.z == -f.normal.z));
+        TEST_ENSURE(!o || (e.depth == f.depth && e.normal.x == -f.normal.x && e.normal.y == -f.normal.y &&
+                           e.normal.z == -f.normal.z));
         TEST_ENSURE(o == (h.state == SPX_SWEEP_START_OVERLAP));
         for (int k = 0; k < 2; ++k) {
             const spx_sweep_hit* x = &g[k];
@@ -307,10 +308,10 @@ static int asked_two_ways_bit_for_bit(void)
             TEST_ENSURE(x->time == h.time && x->depth == h.depth);
             TEST_ENSURE(x->point.x == h.point.x && x->point.y == h.point.y && x->point.z == h.point.z);
             const float sign = swapped ? -1.0f : 1.0f;
-            TEST_ENSURE(x->normal.x == sign * h.normal.x && x->normal.y == sign * h.normal.y
-                   && x->normal.z == sign * h.normal.z);
+            TEST_ENSURE(x->normal.x == sign * h.normal.x && x->normal.y == sign * h.normal.y &&
+                        x->normal.z == sign * h.normal.z);
             TEST_ENSURE(swapped ? x->feature_a == h.feature_b && x->feature_b == h.feature_a
-                           : x->feature_a == h.feature_a && x->feature_b == h.feature_b);
+                                : x->feature_a == h.feature_a && x->feature_b == h.feature_b);
         }
     }
     return 0;
@@ -383,7 +384,8 @@ static int manifolds(void)
 
 static int bad_input(void)
 {
-    spx_sphere s = { { 0, 0, 0 }, 1 }, nan_s = { { NAN, 0, 0 }, 1 }, neg = { { 0, 0, 0 }, -1 }, far = { { 2e7f, 0, 0 }, 1 };
+    spx_sphere s = { { 0, 0, 0 }, 1 }, nan_s = { { NAN, 0, 0 }, 1 }, neg = { { 0, 0, 0 }, -1 },
+               far = { { 2e7f, 0, 0 }, 1 };
     spx_capsule c = { { { 0, 0, 0 }, { 1, 0, 0 } }, 1 };
     spx_obb box = unit_box(), bad_box = box;
     bad_box.half_extents.y = -1;
@@ -461,7 +463,8 @@ static int mass_sphere_capsule(void)
     TEST_ENSURE_NEAR(mp.mass, m, 1e-6 * m);
     ENSURE_VEC(mp.center, 1, 2, 3, 0);
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) TEST_ENSURE_NEAR((&mp.inertia.col[i].x)[j], i == j ? 0.4 * m * 0.25 : 0.0, 1e-6 * m);
+        for (int j = 0; j < 3; ++j)
+            TEST_ENSURE_NEAR((&mp.inertia.col[i].x)[j], i == j ? 0.4 * m * 0.25 : 0.0, 1e-6 * m);
     /* Capsules of several proportions, along z, against the slices. */
     const float shapes[][2] = { { 0.5f, 2.0f }, { 1.0f, 0.1f }, { 0.1f, 3.0f }, { 0.3f, 0.0f } };
     for (int k = 0; k < 4; ++k) {
@@ -481,7 +484,8 @@ static int mass_sphere_capsule(void)
     capsule_by_slices(0.4, 1.5, &ms, &along, &across);
     const double u[3] = { 2.0 / 3.0, -1.0 / 3.0, 2.0 / 3.0 }, w[3] = { 1.0 / sqrt(2.0), 0, -1.0 / sqrt(2.0) };
     spx_capsule c = { { { (float)(5 - 0.75 * u[0]), (float)(-1 - 0.75 * u[1]), (float)(2 - 0.75 * u[2]) },
-                        { (float)(5 + 0.75 * u[0]), (float)(-1 + 0.75 * u[1]), (float)(2 + 0.75 * u[2]) } }, 0.4f };
+                        { (float)(5 + 0.75 * u[0]), (float)(-1 + 0.75 * u[1]), (float)(2 + 0.75 * u[2]) } },
+                      0.4f };
     TEST_ENSURE_CODE(spx_mass_capsule(&c, 1.0f, &mp), SPX_OK);
     ENSURE_VEC(mp.center, 5, -1, 2, 1e-6);
     for (int i = 0; i < 3; ++i) {

@@ -31,8 +31,8 @@ static void fail(stats* st, const test_round_case* c, const char* what, double a
 {
     ++st->failures;
     if (reports++ < MAX_REPORTS)
-        fprintf(stderr, "%s %s seed %llu: %s (%.9g vs %.9g)\n", test_round_kind_name(c->kind), test_round_family_name(c->family),
-                (unsigned long long)c->seed, what, a, b);
+        fprintf(stderr, "%s %s seed %llu: %s (%.9g vs %.9g)\n", test_round_kind_name(c->kind),
+                test_round_family_name(c->family), (unsigned long long)c->seed, what, a, b);
 }
 
 static double angle(spx_vec3 a, const double b[3])
@@ -61,7 +61,10 @@ static void check_reference(const test_round_case* c, stats* st)
     test_round_ref_solve(&r, &ref);
     const double size = r.p.size, clear = CLEAR_FRACTION * size, tol_t = 1e-4 * c->tmax + 1e-5;
     spx_sweep_hit h;
-    if (test_round_case_sweep(c, &h) != SPX_OK) { fail(st, c, "sweep refused a valid problem", 0, 0); return; }
+    if (test_round_case_sweep(c, &h) != SPX_OK) {
+        fail(st, c, "sweep refused a valid problem", 0, 0);
+        return;
+    }
     ++st->cases;
     ++st->states[h.state];
     bool borderline = fabs(ref.sd0) <= clear || (ref.state != TEST_REF_START_OVERLAP && fabs(ref.sd_min) <= clear);
@@ -94,7 +97,8 @@ static void check_reference(const test_round_case* c, stats* st)
             if (!(a <= 1e-3)) fail(st, c, "hit normal (rad)", a, 0);
         }
         pt = (const double[3]){ h.point.x, h.point.y, h.point.z };
-        double da = test_round_ref_point_distance(&r, 0, pt, h.time), db = test_round_ref_point_distance(&r, 1, pt, h.time);
+        double da = test_round_ref_point_distance(&r, 0, pt, h.time),
+               db = test_round_ref_point_distance(&r, 1, pt, h.time);
         double tol = 1e-4 * size + fmax(sd_at, 0.0);
         st->worst_point = fmax(st->worst_point, fmax(da, db) / size);
         if (!(da <= tol && db <= tol)) fail(st, c, "contact point off the pieces (from A, from B)", da, db);
@@ -116,16 +120,21 @@ static void check_reference(const test_round_case* c, stats* st)
     }
     if (pen.overlapping != (h.state == SPX_SWEEP_START_OVERLAP) || ov != pen.overlapping)
         fail(st, c, "penetration, overlap and sweep disagree on overlap", pen.overlapping, ov);
-    if (pen.overlapping && !(fabs(pen.depth - h.depth) <= 1e-6 * size)) fail(st, c, "penetration depth vs sweep", pen.depth, h.depth);
+    if (pen.overlapping && !(fabs(pen.depth - h.depth) <= 1e-6 * size))
+        fail(st, c, "penetration depth vs sweep", pen.depth, h.depth);
     /* The manifold: a point wherever they overlap, each inside both pieces to half its depth. */
     spx_manifold m;
-    if (test_round_case_manifold(c, 0.0f, &m) != SPX_OK) { fail(st, c, "manifold refused", 0, 0); return; }
+    if (test_round_case_manifold(c, 0.0f, &m) != SPX_OK) {
+        fail(st, c, "manifold refused", 0, 0);
+        return;
+    }
     if (pen.overlapping && ref.sd0 < -clear) {
         if (m.point_count < 1) fail(st, c, "overlapping but no manifold point", pen.depth, 0);
         double deepest = -INFINITY;
         for (int i = 0; i < m.point_count; ++i) {
             pt = (const double[3]){ m.points[i].point.x, m.points[i].point.y, m.points[i].point.z };
-            double da = test_round_ref_point_distance(&r, 0, pt, 0.0), db = test_round_ref_point_distance(&r, 1, pt, 0.0);
+            double da = test_round_ref_point_distance(&r, 0, pt, 0.0),
+                   db = test_round_ref_point_distance(&r, 1, pt, 0.0);
             double tol = 0.5 * fabs(m.points[i].depth) + 1e-4 * size;
             if (!(da <= tol && db <= tol)) fail(st, c, "manifold point off the pieces (from A, from B)", da, db);
             deepest = fmax(deepest, m.points[i].depth);
@@ -152,12 +161,17 @@ static void check_properties(const test_round_case* in, uint64_t seed, stats* st
     const bool borderline = fabs(ref.sd0) <= CLEAR_FRACTION * size || fabs(ref.sd_min) <= CLEAR_FRACTION * size;
 
     test_case_rng rng = { seed ^ 0xD1B54A32D192ED03ull };
-    spx_vec3 offset = spx_v3((float)floor(test_case_uniform(&rng, -1000, 1000)), (float)floor(test_case_uniform(&rng, -1000, 1000)),
-                             (float)floor(test_case_uniform(&rng, -1000, 1000)));
-    spx_vec3 vel = spx_v3((float)(floor(test_case_uniform(&rng, -512, 512)) / 64.0), (float)(floor(test_case_uniform(&rng, -512, 512)) / 64.0),
+    spx_vec3 offset =
+        spx_v3((float)floor(test_case_uniform(&rng, -1000, 1000)), (float)floor(test_case_uniform(&rng, -1000, 1000)),
+               (float)floor(test_case_uniform(&rng, -1000, 1000)));
+    spx_vec3 vel = spx_v3((float)(floor(test_case_uniform(&rng, -512, 512)) / 64.0),
+                          (float)(floor(test_case_uniform(&rng, -512, 512)) / 64.0),
                           (float)(floor(test_case_uniform(&rng, -512, 512)) / 64.0));
     test_round_case_move(&c, offset, vel, &other);
-    if (test_round_case_sweep(&other, &g) != SPX_OK) { fail(st, &c, "moved problem refused", 0, 0); return; }
+    if (test_round_case_sweep(&other, &g) != SPX_OK) {
+        fail(st, &c, "moved problem refused", 0, 0);
+        return;
+    }
     if (g.state != h.state || g.time != h.time || g.depth != h.depth || !same_direction(g.normal, h.normal, 1e-7)) {
         ++st->move_differs;
         fail(st, &c, "moved problem: state or time differs", g.state * 10.0 + g.time, h.state * 10.0 + h.time);
@@ -175,7 +189,10 @@ static void check_properties(const test_round_case* in, uint64_t seed, stats* st
         test_round_case_swap(&c, &other);
         if (test_round_case_sweep(&other, &g) != SPX_OK) return;
         if (g.state != h.state) {
-            if (!borderline) { ++st->swap_state_differs; fail(st, &c, "swapped: state", g.state, h.state); }
+            if (!borderline) {
+                ++st->swap_state_differs;
+                fail(st, &c, "swapped: state", g.state, h.state);
+            }
         } else if (h.state != SPX_SWEEP_MISS && !borderline) {
             double dt = fabs(g.time - h.time);
             st->worst_swap_time = fmax(st->worst_swap_time, dt / c.tmax);
@@ -221,9 +238,9 @@ int main(int argc, char** argv)
     /* Per kind: default 500 a family (2,000 a kind); --long 25,000 a family. */
     const int per_family = long_run ? 25000 : 500;
     int failures = 0;
-    printf("%-17s %6s %6s %6s %6s %5s | %-9s %-9s %-9s %-9s %-9s | %-9s %-9s %-9s %-9s %-9s %-9s\n", "kind", "cases", "miss",
-           "hit", "start", "bord", "time/T", "normal", "depth/s", "point/s", "sphpt/s", "swap t/T", "swap n", "swap p/s",
-           "move p/s", "flip t/T", "flip p/s");
+    printf("%-17s %6s %6s %6s %6s %5s | %-9s %-9s %-9s %-9s %-9s | %-9s %-9s %-9s %-9s %-9s %-9s\n", "kind", "cases",
+           "miss", "hit", "start", "bord", "time/T", "normal", "depth/s", "point/s", "sphpt/s", "swap t/T", "swap n",
+           "swap p/s", "move p/s", "flip t/T", "flip p/s");
     for (int k = 0; k < TEST_RP_KIND_COUNT; ++k) {
         stats st;
         memset(&st, 0, sizeof st);
@@ -236,11 +253,12 @@ int main(int argc, char** argv)
                 check_reference(&c, &st);
                 check_properties(&c, (uint64_t)s * 31u + (uint64_t)k, &st);
             }
-        printf("%-17s %6d %6d %6d %6d %5d | %-9.2g %-9.2g %-9.2g %-9.2g %-9.2g | %-9.2g %-9.2g %-9.2g %-9.2g %-9.2g %-9.2g  %.1f s\n",
-               test_round_kind_name((test_round_pair_kind)k), st.cases, st.states[0], st.states[1], st.states[2], st.borderline,
-               st.worst_time, st.worst_normal, st.worst_depth, st.worst_point, st.worst_unique_point, st.worst_swap_time,
-               st.worst_swap_normal, st.worst_swap_point, st.worst_move_point, st.worst_flip_time, st.worst_flip_point,
-               (double)(clock() - t0) / CLOCKS_PER_SEC);
+        printf("%-17s %6d %6d %6d %6d %5d | %-9.2g %-9.2g %-9.2g %-9.2g %-9.2g | %-9.2g %-9.2g %-9.2g %-9.2g %-9.2g "
+               "%-9.2g  %.1f s\n",
+               test_round_kind_name((test_round_pair_kind)k), st.cases, st.states[0], st.states[1], st.states[2],
+               st.borderline, st.worst_time, st.worst_normal, st.worst_depth, st.worst_point, st.worst_unique_point,
+               st.worst_swap_time, st.worst_swap_normal, st.worst_swap_point, st.worst_move_point, st.worst_flip_time,
+               st.worst_flip_point, (double)(clock() - t0) / CLOCKS_PER_SEC);
         if (st.failures) {
             fprintf(stderr, "FAILED: %s: %d failures\n", test_round_kind_name((test_round_pair_kind)k), st.failures);
             ++failures;

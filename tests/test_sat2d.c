@@ -300,8 +300,7 @@ static int check_static(const spx_piece2d* a, const spx_piece2d* b)
 
 static bool same_vec(spx_vec2 p, spx_vec2 q, double tol) { return fabs(p.x - q.x) <= tol && fabs(p.y - q.y) <= tol; }
 
-static int check_sweep(const spx_piece2d* a, spx_vec2 va, const spx_piece2d* b, spx_vec2 vb, float tmax,
-                       uint32_t* hits)
+static int check_sweep(const spx_piece2d* a, spx_vec2 va, const spx_piece2d* b, spx_vec2 vb, float tmax, uint32_t* hits)
 {
     test_ref_piece ra = ref_of(a), rb = ref_of(b);
     static ref_diff d;
@@ -398,10 +397,10 @@ static int check_invariance(piece_store* a, spx_vec2 va, piece_store* b, spx_vec
     TEST_ENSURE(p0.overlapping == p1.overlapping && p0.contained == p1.contained);
     TEST_ENSURE(p0.depth == p1.depth);
     /* Two equal pieces are the same problem swapped: no way round to turn (sat2d.h). */
-    bool equal = a->piece.kind == b->piece.kind &&
-                 (a->piece.kind == SPX_PIECE2D_CIRCLE
-                      ? memcmp(&a->piece.circle, &b->piece.circle, sizeof a->piece.circle) == 0
-                      : memcmp(&a->polygon, &b->polygon, sizeof a->polygon) == 0);
+    bool equal =
+        a->piece.kind == b->piece.kind &&
+        (a->piece.kind == SPX_PIECE2D_CIRCLE ? memcmp(&a->piece.circle, &b->piece.circle, sizeof a->piece.circle) == 0
+                                             : memcmp(&a->polygon, &b->polygon, sizeof a->polygon) == 0);
     if (!equal) TEST_ENSURE(p0.normal.x == -p1.normal.x && p0.normal.y == -p1.normal.y);
     TEST_ENSURE(same_vec(p0.point, p1.point, 1e-6 * (1 + fabs(p0.point.x) + fabs(p0.point.y))));
     TEST_ENSURE_CODE(spx_sweep_2d(&a->piece, va, &b->piece, vb, tmax, &h0), SPX_OK);
@@ -414,8 +413,7 @@ static int check_invariance(piece_store* a, spx_vec2 va, piece_store* b, spx_vec
     for (int way = 0; way < 2 && a->piece.kind == SPX_PIECE2D_POLYGON; ++way) {
         piece_store turned = *a;
         uint32_t n = a->corner_count, k = (uint32_t)uniform(1, n);
-        for (uint32_t i = 0; i < n; ++i)
-            turned.corners[i] = way == 0 ? a->corners[(i + k) % n] : a->corners[n - 1 - i];
+        for (uint32_t i = 0; i < n; ++i) turned.corners[i] = way == 0 ? a->corners[(i + k) % n] : a->corners[n - 1 - i];
         TEST_ENSURE(make_piece(&turned));
         /* Corners within 1e-6 of the size of each other, or nearly on a line, may be merged or
          * dropped differently from another start: then it is another polygon. */

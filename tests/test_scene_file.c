@@ -21,7 +21,8 @@ static const char* with_body(const char* body)
              "  \"materials\": { \"heavy\": { \"density\": 2000 } },\n"
              "  \"meshes\": { \"sheet\": { \"type\": \"grid\", \"cells\": [2, 2] } },\n"
              "  \"bodies\": [\n"
-             "    { \"type\": \"static\", \"position\": [0, -1, 0], \"shapes\": [ { \"type\": \"box\", \"half_extents\": [5, 1, 5] } ] },\n"
+             "    { \"type\": \"static\", \"position\": [0, -1, 0], \"shapes\": [ { \"type\": \"box\", "
+             "\"half_extents\": [5, 1, 5] } ] },\n"
              "    %s\n"
              "  ]\n"
              "}\n",
@@ -37,7 +38,8 @@ static int refused(const char* text, const char* expected)
     if (ok) ok = scene_build(&s, message, sizeof message);
     scene_free(&s);
     if (ok || !strstr(message, expected)) {
-        fprintf(stderr, "expected an error containing \"%s\", got %s: \"%s\"\n", expected, ok ? "success" : "error", message);
+        fprintf(stderr, "expected an error containing \"%s\", got %s: \"%s\"\n", expected, ok ? "success" : "error",
+                message);
         return 1;
     }
     printf("  %s\n", message);
@@ -47,7 +49,8 @@ static int refused(const char* text, const char* expected)
 static int accepted(const char* text)
 {
     scene s;
-    bool ok = scene_read_text(text, strlen(text), "dir/good.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message);
+    bool ok =
+        scene_read_text(text, strlen(text), "dir/good.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message);
     scene_free(&s);
     if (!ok) fprintf(stderr, "unexpected error: %s\n", message);
     return ok ? 0 : 1;
@@ -55,41 +58,50 @@ static int accepted(const char* text)
 
 static int a_valid_scene_reads(void)
 {
-    TEST_ENSURE(accepted(with_body("{ \"material\": \"heavy\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5] } ] }")) == 0);
+    TEST_ENSURE(
+        accepted(with_body(
+            "{ \"material\": \"heavy\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5] } ] }")) ==
+        0);
     /* keys starting with '_' are comments */
-    TEST_ENSURE(accepted(with_body("{ \"_note\": 1, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }")) == 0);
+    TEST_ENSURE(accepted(with_body(
+                    "{ \"_note\": 1, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }")) == 0);
     return 0;
 }
 
 /* Spheres and capsules: their keys, and the shapes' keys they do not take. */
 static int round_shapes(void)
 {
-    TEST_ENSURE(accepted(with_body("{ \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0.3 }, "
-                              "{ \"type\": \"capsule\", \"radius\": 0.2, \"half_height\": 0.5, \"position\": [1, 0, 0] } ] }")) == 0);
+    TEST_ENSURE(accepted(with_body(
+                    "{ \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0.3 }, "
+                    "{ \"type\": \"capsule\", \"radius\": 0.2, \"half_height\": 0.5, \"position\": [1, 0, 0] } ] }")) ==
+                0);
     TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"sphere\" } ] }"),
-                   "bodies[1].shapes[0]: missing field 'radius'") == 0);
+                        "bodies[1].shapes[0]: missing field 'radius'") == 0);
     TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"capsule\", \"radius\": 0.2 } ] }"),
-                   "bodies[1].shapes[0]: missing field 'half_height'") == 0);
+                        "bodies[1].shapes[0]: missing field 'half_height'") == 0);
     TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0 } ] }"),
-                   "bodies[1].shapes[0].radius: must be > 0 (found 0)") == 0);
-    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"capsule\", \"radius\": 0.2, \"half_height\": -1 } ] }"),
-                   "bodies[1].shapes[0].half_height: must be >= 0 (found -1)") == 0);
-    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"radius\": 1 } ] }"),
-                   "bodies[1].shapes[0].radius: only a sphere or a capsule takes a radius") == 0);
+                        "bodies[1].shapes[0].radius: must be > 0 (found 0)") == 0);
+    TEST_ENSURE(
+        refused(with_body("{ \"shapes\": [ { \"type\": \"capsule\", \"radius\": 0.2, \"half_height\": -1 } ] }"),
+                "bodies[1].shapes[0].half_height: must be >= 0 (found -1)") == 0);
+    TEST_ENSURE(
+        refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"radius\": 1 } ] }"),
+                "bodies[1].shapes[0].radius: only a sphere or a capsule takes a radius") == 0);
     TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"sphere\", \"radius\": 1, \"half_height\": 1 } ] }"),
-                   "bodies[1].shapes[0].half_height: only a capsule takes a half_height") == 0);
+                        "bodies[1].shapes[0].half_height: only a capsule takes a half_height") == 0);
     TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"cone\" } ] }"),
-                   "unknown shape type 'cone' (box, sphere, capsule, mesh)") == 0);
+                        "unknown shape type 'cone' (box, sphere, capsule, mesh)") == 0);
     return 0;
 }
 
 static int missing_field(void)
 {
     TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\" } ] }"),
-                   "dir/bad.json: bodies[1].shapes[0]: missing field 'half_extents'") == 0);
-    TEST_ENSURE(refused(with_body("{ \"type\": \"dynamic\" }"), "dir/bad.json: bodies[1]: missing field 'shapes'") == 0);
+                        "dir/bad.json: bodies[1].shapes[0]: missing field 'half_extents'") == 0);
+    TEST_ENSURE(refused(with_body("{ \"type\": \"dynamic\" }"), "dir/bad.json: bodies[1]: missing field 'shapes'") ==
+                0);
     TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"half_extents\": [1, 1, 1] } ] }"),
-                   "bodies[1].shapes[0]: missing field 'type'") == 0);
+                        "bodies[1].shapes[0]: missing field 'type'") == 0);
     TEST_ENSURE(refused("{ \"bodies\": [] }", "dir/bad.json: (top level): no bodies") == 0);
     return 0;
 }
@@ -97,53 +109,67 @@ static int missing_field(void)
 static int wrong_type(void)
 {
     TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, \"big\", 0.5] } ] }"),
-                   "dir/bad.json: bodies[1].shapes[0].half_extents[1]: must be a number (found a string)") == 0);
+                        "dir/bad.json: bodies[1].shapes[0].half_extents[1]: must be a number (found a string)") == 0);
     TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, 0.5] } ] }"),
-                   "bodies[1].shapes[0].half_extents: must be an array of 3 numbers") == 0);
-    TEST_ENSURE(refused(with_body("{ \"sleep\": 1, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
-                   "bodies[1].sleep: must be true or false (found a number)") == 0);
-    TEST_ENSURE(refused(with_body("{ \"type\": \"wobbly\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
-                   "bodies[1].type: unknown body type 'wobbly'") == 0);
-    TEST_ENSURE(refused("{ \"world\": { \"substeps\": 2.5 }, \"bodies\": [] }", "world.substeps: must be a whole number") == 0);
+                        "bodies[1].shapes[0].half_extents: must be an array of 3 numbers") == 0);
+    TEST_ENSURE(
+        refused(with_body("{ \"sleep\": 1, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+                "bodies[1].sleep: must be true or false (found a number)") == 0);
+    TEST_ENSURE(
+        refused(
+            with_body("{ \"type\": \"wobbly\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+            "bodies[1].type: unknown body type 'wobbly'") == 0);
+    TEST_ENSURE(
+        refused("{ \"world\": { \"substeps\": 2.5 }, \"bodies\": [] }", "world.substeps: must be a whole number") == 0);
     TEST_ENSURE(refused("[1, 2]", "dir/bad.json: (top level): the file must hold one JSON object") == 0);
     return 0;
 }
 
 static int out_of_range(void)
 {
-    TEST_ENSURE(refused(with_body("{ \"mass\": -1, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
-                   "dir/bad.json: bodies[1].mass: must be > 0 (found -1)") == 0);
-    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"density\": -5 } ] }"),
-                   "bodies[1].shapes[0].density: must be > 0 (found -5)") == 0);
+    TEST_ENSURE(
+        refused(with_body("{ \"mass\": -1, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+                "dir/bad.json: bodies[1].mass: must be > 0 (found -1)") == 0);
+    TEST_ENSURE(
+        refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"density\": -5 } ] }"),
+                "bodies[1].shapes[0].density: must be > 0 (found -5)") == 0);
     TEST_ENSURE(refused("{ \"materials\": { \"foam\": { \"density\": 0 } }, \"bodies\": [] }",
-                   "dir/bad.json: materials.foam.density: must be > 0 (found 0)") == 0);
+                        "dir/bad.json: materials.foam.density: must be > 0 (found 0)") == 0);
     TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, -0.5, 1] } ] }"),
-                   "bodies[1].shapes[0].half_extents[1]: must be > 0 (found -0.5)") == 0);
+                        "bodies[1].shapes[0].half_extents[1]: must be > 0 (found -0.5)") == 0);
     TEST_ENSURE(refused("{ \"materials\": { \"m\": { \"restitution\": 1.5 } }, \"bodies\": [] }",
-                   "materials.m.restitution: must be at most 1 (found 1.5)") == 0);
-    TEST_ENSURE(refused(with_body("{ \"type\": \"static\", \"mass\": 3, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
-                   "bodies[1].mass: only a dynamic body has a mass") == 0);
-    TEST_ENSURE(refused(with_body("{ \"rotation\": [0, 0, 0, 0], \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
-                   "bodies[1].rotation: must not be the zero quaternion") == 0);
+                        "materials.m.restitution: must be at most 1 (found 1.5)") == 0);
+    TEST_ENSURE(refused(with_body("{ \"type\": \"static\", \"mass\": 3, \"shapes\": [ { \"type\": \"box\", "
+                                  "\"half_extents\": [1, 1, 1] } ] }"),
+                        "bodies[1].mass: only a dynamic body has a mass") == 0);
+    TEST_ENSURE(
+        refused(
+            with_body(
+                "{ \"rotation\": [0, 0, 0, 0], \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+            "bodies[1].rotation: must not be the zero quaternion") == 0);
     TEST_ENSURE(refused("{ \"world\": { \"dt\": 0 }, \"bodies\": [] }", "world.dt: must be > 0 (found 0)") == 0);
     TEST_ENSURE(refused("{ \"bodies\": [], \"generators\": [ { \"generator\": \"grid\", \"half_extents\": [1, 1, 1], "
-                   "\"count\": [1000, 1000, 1000] } ] }",
-                   "generators[0].count: makes 1000000000 bodies") == 0);
+                        "\"count\": [1000, 1000, 1000] } ] }",
+                        "generators[0].count: makes 1000000000 bodies") == 0);
     return 0;
 }
 
 static int missing_mesh_file(void)
 {
-    TEST_ENSURE(refused("{ \"meshes\": { \"rock\": { \"type\": \"file\", \"path\": \"no/such/rock.obj\" } },\n"
-                   "  \"bodies\": [ { \"shapes\": [ { \"type\": \"mesh\", \"mesh\": \"rock\" } ] } ] }",
-                   "dir/bad.json: meshes.rock.path: mesh file 'dir/no/such/rock.obj' cannot be read: No such file") == 0);
+    TEST_ENSURE(
+        refused("{ \"meshes\": { \"rock\": { \"type\": \"file\", \"path\": \"no/such/rock.obj\" } },\n"
+                "  \"bodies\": [ { \"shapes\": [ { \"type\": \"mesh\", \"mesh\": \"rock\" } ] } ] }",
+                "dir/bad.json: meshes.rock.path: mesh file 'dir/no/such/rock.obj' cannot be read: No such file") == 0);
     TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"mesh\", \"mesh\": \"boulder\" } ] }"),
-                   "bodies[1].shapes[0].mesh: no mesh named 'boulder'") == 0);
-    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"mesh\", \"mesh\": { \"type\": \"file\", \"path\": \"gone.stl\" } } ] }"),
-                   "bodies[1].shapes[0].mesh.path: mesh file 'dir/gone.stl' cannot be read") == 0);
+                        "bodies[1].shapes[0].mesh: no mesh named 'boulder'") == 0);
+    TEST_ENSURE(
+        refused(
+            with_body(
+                "{ \"shapes\": [ { \"type\": \"mesh\", \"mesh\": { \"type\": \"file\", \"path\": \"gone.stl\" } } ] }"),
+            "bodies[1].shapes[0].mesh.path: mesh file 'dir/gone.stl' cannot be read") == 0);
     /* an open mesh cannot carry a dynamic body's mass: refused when the world is built, with its path */
     TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"mesh\", \"mesh\": \"sheet\" } ] }"),
-                   "dir/bad.json: bodies[1].shapes[0]: mesh 'sheet' is not closed") == 0);
+                        "dir/bad.json: bodies[1].shapes[0]: mesh 'sheet' is not closed") == 0);
     return 0;
 }
 
@@ -160,7 +186,7 @@ static int truncated_and_malformed(void)
     cut[at] = '\0';
     TEST_ENSURE(refused(cut, "dir/bad.json:6:13: JSON syntax error: the file ends too early") == 0);
     TEST_ENSURE(refused("{\n  \"bodies\": [\n    { \"type\": \"static\" \n    \"shapes\": [] }\n  ]\n}\n",
-                   "dir/bad.json:4:5: JSON syntax error near '\"shapes\"") == 0);
+                        "dir/bad.json:4:5: JSON syntax error near '\"shapes\"") == 0);
     TEST_ENSURE(refused("{ \"bodies\": [] } trailing", "dir/bad.json:1:18: JSON syntax error near 'trailing'") == 0);
     TEST_ENSURE(refused("", "dir/bad.json:1:1: JSON syntax error: the file ends too early") == 0);
     /* the text need not end with a NUL: the message quotes only what lies within its length */
@@ -204,7 +230,9 @@ static int mutations_never_crash(void)
             /* every other mutant changes numbers only, so that most still parse and reach the checks */
             if (k % 2)
                 while (at < n && !strchr("0123456789", text[at])) ++at;
-            if (at < n) text[at] = k % 2 ? "-0123456789.e"[(state >> 40) % 13] : alphabet[(state >> 40) % (sizeof alphabet - 1)];
+            if (at < n)
+                text[at] =
+                    k % 2 ? "-0123456789.e"[(state >> 40) % 13] : alphabet[(state >> 40) % (sizeof alphabet - 1)];
         }
         scene s;
         if (scene_read_text(text, n, "mutant.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message)) {
@@ -222,17 +250,22 @@ static int mutations_never_crash(void)
 
 static int unknown_and_repeated_keys(void)
 {
-    const char* typo = with_body("{ \"fricton\": 0.5, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }");
+    const char* typo =
+        with_body("{ \"fricton\": 0.5, \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }");
     TEST_ENSURE(refused(typo, "dir/bad.json: bodies[1].fricton: unknown key (known here: name, type, position") == 0);
     /* lenient: a warning, and the scene reads */
     scene s;
-    TEST_ENSURE(scene_read_text(typo, strlen(typo), "lenient.json", SCENE_UNKNOWN_KEY_WARN, &s, message, sizeof message));
+    TEST_ENSURE(
+        scene_read_text(typo, strlen(typo), "lenient.json", SCENE_UNKNOWN_KEY_WARN, &s, message, sizeof message));
     scene_free(&s);
-    TEST_ENSURE(refused("{ \"world\": { \"dt\": 0.01, \"dt\": 0.02 }, \"bodies\": [] }", "world.dt: key given twice") == 0);
-    TEST_ENSURE(refused(with_body("{ \"material\": \"jelly\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
-                   "bodies[1].material: no material named 'jelly'") == 0);
+    TEST_ENSURE(refused("{ \"world\": { \"dt\": 0.01, \"dt\": 0.02 }, \"bodies\": [] }", "world.dt: key given twice") ==
+                0);
+    TEST_ENSURE(
+        refused(with_body(
+                    "{ \"material\": \"jelly\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1] } ] }"),
+                "bodies[1].material: no material named 'jelly'") == 0);
     TEST_ENSURE(refused("{ \"bodies\": [], \"generators\": [ { \"generator\": \"spiral\" } ] }",
-                   "generators[0].generator: unknown generator 'spiral' (grid, pyramid)") == 0);
+                        "generators[0].generator: unknown generator 'spiral' (grid, pyramid)") == 0);
     return 0;
 }
 
@@ -242,13 +275,17 @@ static int shape_materials_sensors_filters(void)
 {
     const char* text =
         "{ \"materials\": { \"ice\": { \"friction\": 0.05 } },\n"
-        "  \"bodies\": [ { \"type\": \"static\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [5, 1, 5] } ] },\n"
+        "  \"bodies\": [ { \"type\": \"static\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": [5, 1, 5] } ] "
+        "},\n"
         "    { \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, 0.5, 0.5], \"material\": \"ice\",\n"
         "                     \"filter\": { \"category\": 4, \"mask\": \"0xFFFFFFFF00000000\", \"group\": -3 } },\n"
-        "                   { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"position\": [0, 2, 0], \"sensor\": true } ] } ],\n"
-        "  \"generators\": [ { \"generator\": \"grid\", \"half_extents\": [0.2, 0.2, 0.2], \"count\": [1, 1, 1], \"origin\": [0, 5, 0] } ] }\n";
+        "                   { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"position\": [0, 2, 0], \"sensor\": "
+        "true } ] } ],\n"
+        "  \"generators\": [ { \"generator\": \"grid\", \"half_extents\": [0.2, 0.2, 0.2], \"count\": [1, 1, 1], "
+        "\"origin\": [0, 5, 0] } ] }\n";
     scene s;
-    TEST_ENSURE(scene_read_text(text, strlen(text), "dir/good.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
+    TEST_ENSURE(
+        scene_read_text(text, strlen(text), "dir/good.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
     TEST_ENSURE(scene_build(&s, message, sizeof message));
     spx_shape_id shapes[2];
     uint32_t n = 0;
@@ -272,18 +309,27 @@ static int shape_materials_sensors_filters(void)
     TEST_ENSURE_CODE(spx_shape_get_filter(s.w, shapes[0], &f), SPX_OK);
     TEST_ENSURE(f.category_bits == 1 && f.mask_bits == UINT64_MAX && f.group_index == 0);
     scene_free(&s);
-    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"group\": 1.5 } } ] }"),
-                   "bodies[1].shapes[0].filter.group: must be a whole number (found 1.5)") == 0);
-    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"mask\": -1 } } ] }"),
-                   "bodies[1].shapes[0].filter.mask: must be a whole number 0..2^53") == 0);
-    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"mask\": \"0xZZ\" } } ] }"),
-                   "bodies[1].shapes[0].filter.mask: '0xZZ' is not a 64-bit whole number") == 0);
-    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"categroy\": 2 } } ] }"),
-                   "bodies[1].shapes[0].filter.categroy: unknown key") == 0);
-    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"material\": \"lead\" } ] }"),
-                   "bodies[1].shapes[0].material: no material named 'lead'") == 0);
-    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"sensor\": 1 } ] }"),
-                   "bodies[1].shapes[0].sensor: must be true or false") == 0);
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { "
+                                  "\"group\": 1.5 } } ] }"),
+                        "bodies[1].shapes[0].filter.group: must be a whole number (found 1.5)") == 0);
+    TEST_ENSURE(
+        refused(
+            with_body(
+                "{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { \"mask\": -1 } } ] }"),
+            "bodies[1].shapes[0].filter.mask: must be a whole number 0..2^53") == 0);
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { "
+                                  "\"mask\": \"0xZZ\" } } ] }"),
+                        "bodies[1].shapes[0].filter.mask: '0xZZ' is not a 64-bit whole number") == 0);
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"filter\": { "
+                                  "\"categroy\": 2 } } ] }"),
+                        "bodies[1].shapes[0].filter.categroy: unknown key") == 0);
+    TEST_ENSURE(
+        refused(
+            with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"material\": \"lead\" } ] }"),
+            "bodies[1].shapes[0].material: no material named 'lead'") == 0);
+    TEST_ENSURE(
+        refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"sensor\": 1 } ] }"),
+                "bodies[1].shapes[0].sensor: must be true or false") == 0);
     return 0;
 }
 
@@ -305,7 +351,8 @@ static int compare_layout(const char* name, const test_scene_layout* l)
         TEST_ENSURE_NEAR(b->def.rotation.y, l->start[i].q.y, 1e-6);
         TEST_ENSURE_NEAR(b->def.rotation.z, l->start[i].q.z, 1e-6);
         TEST_ENSURE_NEAR(b->def.rotation.w, l->start[i].q.w, 1e-6);
-        TEST_ENSURE(b->mass == l->box_mass && b->def.friction == l->box_friction && b->def.restitution == l->restitution);
+        TEST_ENSURE(b->mass == l->box_mass && b->def.friction == l->box_friction &&
+                    b->def.restitution == l->restitution);
         TEST_ENSURE(memcmp(&s.shapes[b->first_shape].half_extents, &l->box_half_extents, sizeof(spx_vec3)) == 0);
     }
     TEST_ENSURE(s.bodies[0].def.type == SPX_BODY_STATIC && s.bodies[0].def.friction == l->ground_friction);
@@ -357,8 +404,8 @@ static int every_scene_runs(void)
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", SPX_SCENES_DIR, e->d_name);
         scene s;
-        bool ok = scene_read_file(path, SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message)
-               && scene_build(&s, message, sizeof message);
+        bool ok = scene_read_file(path, SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message) &&
+                  scene_build(&s, message, sizeof message);
         for (int k = 0; ok && k < 3; ++k) ok = spx_world_step(s.w, s.dt) == SPX_OK;
         if (ok) {
             printf("  %s: %u bodies, 3 steps\n", e->d_name, s.body_count);

@@ -91,8 +91,8 @@ static void brute_force(scene* s)
     for (int a = 0; a < s->shape_count; ++a) {
         if (!s->def[a].is_sensor || !spx_shape_is_valid(s->w, s->shape[a])) continue;
         for (int b = 0; b < s->shape_count; ++b) {
-            if (s->def[b].is_sensor || s->body[a].index == s->body[b].index || !spx_shape_is_valid(s->w, s->shape[b])
-                || !spx_filter_should_collide(s->def[a].filter, s->def[b].filter))
+            if (s->def[b].is_sensor || s->body[a].index == s->body[b].index || !spx_shape_is_valid(s->w, s->shape[b]) ||
+                !spx_filter_should_collide(s->def[a].filter, s->def[b].filter))
                 continue;
             if (!moving(s, a) && !moving(s, b)) continue;
             const spx_obb oa = world_box(s, a), ob = world_box(s, b);
@@ -173,13 +173,13 @@ static int run_scene(scene* s, int* total_events)
         if (i % 3 == 0) b.filter.category_bits = 2;
         spx_body_def d = spx_default_body_def();
         d.type = SPX_BODY_DYNAMIC;
-        d.position = spx_v3(test_lcg_uniform(&seed, -6, 4), test_lcg_uniform(&seed, 1, 8),
-                            test_lcg_uniform(&seed, -4, 4));
+        d.position =
+            spx_v3(test_lcg_uniform(&seed, -6, 4), test_lcg_uniform(&seed, 1, 8), test_lcg_uniform(&seed, -4, 4));
         d.rotation = test_lcg_rotation(&seed);
-        d.linear_velocity = spx_v3(test_lcg_uniform(&seed, -3, 3), test_lcg_uniform(&seed, -2, 2),
-                                   test_lcg_uniform(&seed, -3, 3));
-        d.angular_velocity = spx_v3(test_lcg_uniform(&seed, -2, 2), test_lcg_uniform(&seed, -2, 2),
-                                    test_lcg_uniform(&seed, -2, 2));
+        d.linear_velocity =
+            spx_v3(test_lcg_uniform(&seed, -3, 3), test_lcg_uniform(&seed, -2, 2), test_lcg_uniform(&seed, -3, 3));
+        d.angular_velocity =
+            spx_v3(test_lcg_uniform(&seed, -2, 2), test_lcg_uniform(&seed, -2, 2), test_lcg_uniform(&seed, -2, 2));
         d.shapes = &b;
         d.shape_count = 1;
         spx_body_id id;
@@ -314,7 +314,8 @@ static void pair_events(spx_world* w, spx_shape_id a, spx_shape_id b, int* conta
     spx_world_get_contact_events(w, &cb, &ncb, &ce, &nce);
     spx_world_get_sensor_events(w, &sb, &nsb, &se, &nse);
     *contact_begin = *contact_end = *sensor_begin = *sensor_end = 0;
-    for (uint32_t k = 0; k < ncb; ++k) *contact_begin += cb[k].shape_a.index == a.index && cb[k].shape_b.index == b.index;
+    for (uint32_t k = 0; k < ncb; ++k)
+        *contact_begin += cb[k].shape_a.index == a.index && cb[k].shape_b.index == b.index;
     for (uint32_t k = 0; k < nce; ++k) *contact_end += ce[k].shape_a.index == a.index && ce[k].shape_b.index == b.index;
     for (uint32_t k = 0; k < nsb; ++k) *sensor_begin += sb[k].sensor.index == a.index && sb[k].visitor.index == b.index;
     for (uint32_t k = 0; k < nse; ++k) *sensor_end += se[k].sensor.index == a.index && se[k].visitor.index == b.index;

@@ -41,7 +41,8 @@ static int shapes_of_a_body_have_ids(void)
 {
     spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
-    spx_shape_def s[3] = { box_def(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(-1, 0, 0)), box_def(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(0, 0, 0)),
+    spx_shape_def s[3] = { box_def(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(-1, 0, 0)),
+                           box_def(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(0, 0, 0)),
                            box_def(spx_v3(0.5f, 0.5f, 0.5f), spx_v3(1, 0, 0)) };
     int tags[3];
     for (int k = 0; k < 3; ++k) s[k].user_data = &tags[k];
@@ -264,7 +265,8 @@ static int events_name_shapes(void)
     spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
     spx_body_id g = add_ground(w);
-    spx_shape_def s[2] = { box_def(spx_v3(0.5f, 0.25f, 0.5f), spx_v3(-1, 0, 0)), box_def(spx_v3(0.5f, 0.25f, 0.5f), spx_v3(1, 0, 0)) };
+    spx_shape_def s[2] = { box_def(spx_v3(0.5f, 0.25f, 0.5f), spx_v3(-1, 0, 0)),
+                           box_def(spx_v3(0.5f, 0.25f, 0.5f), spx_v3(1, 0, 0)) };
     spx_body_id b = add_body(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), s, 2);
     spx_shape_id ids[2], ground;
     uint32_t n;

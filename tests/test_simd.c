@@ -28,9 +28,26 @@ static float float_of(uint32_t b)
 static float special(int i)
 {
     static const uint32_t nan_bits = 0x7fc00000u, neg_nan_bits = 0xffc00001u;
-    const float v[] = { 0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -2.5f, 3.0f, FLT_MAX, -FLT_MAX, FLT_MIN, FLT_TRUE_MIN,
-                        -FLT_TRUE_MIN, INFINITY, -INFINITY, float_of(nan_bits), float_of(neg_nan_bits), 1e-30f,
-                        7.25e12f, -1.5e-7f, 0.1f };
+    const float v[] = { 0.0f,
+                        -0.0f,
+                        1.0f,
+                        -1.0f,
+                        0.5f,
+                        -2.5f,
+                        3.0f,
+                        FLT_MAX,
+                        -FLT_MAX,
+                        FLT_MIN,
+                        FLT_TRUE_MIN,
+                        -FLT_TRUE_MIN,
+                        INFINITY,
+                        -INFINITY,
+                        float_of(nan_bits),
+                        float_of(neg_nan_bits),
+                        1e-30f,
+                        7.25e12f,
+                        -1.5e-7f,
+                        0.1f };
     const int n = (int)(sizeof v / sizeof v[0]);
     return v[((i % n) + n) % n];
 }
@@ -64,10 +81,10 @@ static int four_lane_arithmetic(void)
             for (int l = 0; l < 4; ++l) a[l] = special(i + l * 7), b[l] = special(j + l * 3);
             const spx_f4 va = spx_f4_load(a), vb = spx_f4_load(b);
             float w[4];
-#define CHECK(expr, lane_expr)                                   \
-    do {                                                         \
-        for (int l = 0; l < 4; ++l) w[l] = (lane_expr);          \
-        TEST_ENSURE(same_lanes((expr), w) == 0);                      \
+#define CHECK(expr, lane_expr)                          \
+    do {                                                \
+        for (int l = 0; l < 4; ++l) w[l] = (lane_expr); \
+        TEST_ENSURE(same_lanes((expr), w) == 0);        \
     } while (0)
             CHECK(spx_f4_add(va, vb), a[l] + b[l]);
             CHECK(spx_f4_sub(va, vb), a[l] - b[l]);
@@ -104,8 +121,8 @@ static int four_lane_arithmetic(void)
             for (int l = 0; l < 4; ++l) ws[l] = (ia[l] ^ ib[l]) | (~ia[l] & ib[l]);
             memcpy(w, ws, sizeof w);
             TEST_ENSURE(same_lanes(spx_i4_as_f4(spx_i4_or(spx_i4_xor(spx_f4_as_i4(va), spx_f4_as_i4(vb)),
-                                                     spx_i4_andnot(spx_f4_as_i4(va), spx_f4_as_i4(vb)))),
-                              w) == 0);
+                                                          spx_i4_andnot(spx_f4_as_i4(va), spx_f4_as_i4(vb)))),
+                                   w) == 0);
 #undef CHECK
         }
     return 0;
@@ -127,12 +144,14 @@ static int four_lane_moves(void)
     TEST_ENSURE(same_lanes(spx_f4_zero(), (const float[4]){ 0, 0, 0, 0 }) == 0);
     TEST_ENSURE(same_lanes(spx_i4_as_f4(spx_i4_splat(0x3f800000)), (const float[4]){ 1, 1, 1, 1 }) == 0);
     TEST_ENSURE(same_lanes(spx_i4_as_f4(spx_i4_set(0x3f800000, 0x40000000, 0, (int32_t)0x80000000u)),
-                      (const float[4]){ 1, 2, 0, -0.0f }) == 0);
+                           (const float[4]){ 1, 2, 0, -0.0f }) == 0);
     spx_f4 r[4];
-    for (int i = 0; i < 4; ++i) r[i] = spx_f4_set((float)(4 * i), (float)(4 * i + 1), (float)(4 * i + 2), (float)(4 * i + 3));
+    for (int i = 0; i < 4; ++i)
+        r[i] = spx_f4_set((float)(4 * i), (float)(4 * i + 1), (float)(4 * i + 2), (float)(4 * i + 3));
     spx_f4_transpose(&r[0], &r[1], &r[2], &r[3]);
     for (int i = 0; i < 4; ++i)
-        TEST_ENSURE(same_lanes(r[i], (const float[4]){ (float)i, (float)(4 + i), (float)(8 + i), (float)(12 + i) }) == 0);
+        TEST_ENSURE(same_lanes(r[i], (const float[4]){ (float)i, (float)(4 + i), (float)(8 + i), (float)(12 + i) }) ==
+                    0);
     /* Aligned stores and loads, and a store that leaves its neighbours alone. */
     float buf[12] __attribute__((aligned(16))) = { 0 };
     spx_f4_store_aligned(buf + 4, a);

@@ -45,30 +45,48 @@ static void report(const char* name, const spx_world* wide, const spx_world* bas
 {
     if (diff < 0)
         printf("  %s: %u lanes against %u: bit-identical for %u steps (%.1f s)\n", name,
-               (unsigned)wide->solver.kernels->lanes, (unsigned)base->solver.kernels->lanes, (unsigned)n, seconds() - t0);
+               (unsigned)wide->solver.kernels->lanes, (unsigned)base->solver.kernels->lanes, (unsigned)n,
+               seconds() - t0);
     else
         printf("  %s: %u lanes against %u: DIFFERENT at step %d\n", name, (unsigned)wide->solver.kernels->lanes,
                (unsigned)base->solver.kernels->lanes, diff + 1);
 }
 
-enum { SCENE_FALLING, SCENE_FALLING_MESH, SCENE_PYRAMID, SCENE_PYRAMID_SPACED, SCENE_SLOPE, SCENE_BOUNCE,
-       SCENE_PAPER, SCENE_MESH_PILE, SCENE_KINDS };
-static const char* const scene_names[SCENE_KINDS] = { "falling", "falling_mesh", "pyramid 1.0", "pyramid 1.1",
-                                                      "slope", "bounce", "paper at 100 m/s", "mesh_pile" };
+enum {
+    SCENE_FALLING,
+    SCENE_FALLING_MESH,
+    SCENE_PYRAMID,
+    SCENE_PYRAMID_SPACED,
+    SCENE_SLOPE,
+    SCENE_BOUNCE,
+    SCENE_PAPER,
+    SCENE_MESH_PILE,
+    SCENE_KINDS
+};
+static const char* const scene_names[SCENE_KINDS] = { "falling", "falling_mesh", "pyramid 1.0",      "pyramid 1.1",
+                                                      "slope",   "bounce",       "paper at 100 m/s", "mesh_pile" };
 
 static spx_result make_scene(int kind, spx_world_simd simd, test_scene* out)
 {
     spx_world_def wd = spx_default_world_def();
     wd.simd = simd;
     switch (kind) {
-    case SCENE_FALLING: return test_scene_falling(out, &wd);
-    case SCENE_FALLING_MESH: return test_scene_falling_mesh(out, &wd);
-    case SCENE_PYRAMID: return test_scene_pyramid(out, 1.0f, &wd);
-    case SCENE_PYRAMID_SPACED: return test_scene_pyramid(out, 1.1f, &wd);
-    case SCENE_SLOPE: return test_scene_slope(out, 0.5f, 0.3f, &wd);
-    case SCENE_BOUNCE: return test_scene_bounce(out, 2.0f, 0.7f, &wd);
-    case SCENE_PAPER: return test_scene_paper(out, 100.0f, 3, &wd);
-    default: return test_scene_mesh_pile(out, &wd);
+    case SCENE_FALLING:
+        return test_scene_falling(out, &wd);
+    case SCENE_FALLING_MESH:
+        return test_scene_falling_mesh(out, &wd);
+    case SCENE_PYRAMID:
+        return test_scene_pyramid(out, 1.0f, &wd);
+    case SCENE_PYRAMID_SPACED:
+        return test_scene_pyramid(out, 1.1f, &wd);
+    case SCENE_SLOPE:
+        return test_scene_slope(out, 0.5f, 0.3f, &wd);
+    case SCENE_BOUNCE:
+        return test_scene_bounce(out, 2.0f, 0.7f, &wd);
+    case SCENE_PAPER:
+        return test_scene_paper(out, 100.0f, 3, &wd);
+    default:
+        return test_scene_mesh_pile(out, &wd);
     }
 }
 
@@ -123,8 +141,7 @@ static int default_scene_identical(void)
     if (!built) fprintf(stderr, "default scene: %s\n", message);
     TEST_ENSURE(built);
     TEST_ENSURE(wide.body_count == base.body_count);
-    if (!two_paths(wide.w, base.w))
-        printf("  default scene: one solver path here; checking that it repeats itself\n");
+    if (!two_paths(wide.w, base.w)) printf("  default scene: one solver path here; checking that it repeats itself\n");
     const int diff = first_difference(wide.w, wide.ids, base.w, base.ids, wide.body_count, wide.dt, steps);
     report("default scene", wide.w, base.w, diff, steps, t0);
     scene_free(&wide);

@@ -30,8 +30,10 @@ static test_sweep_case boxes(spx_obb a, spx_vec3 va, spx_obb b, spx_vec3 vb, flo
     test_sweep_case c;
     memset(&c, 0, sizeof c);
     c.kind = TEST_CASE_OBB_OBB;
-    c.box[0] = a; c.box[1] = b;
-    c.velocity[0] = va; c.velocity[1] = vb;
+    c.box[0] = a;
+    c.box[1] = b;
+    c.velocity[0] = va;
+    c.velocity[1] = vb;
     c.tmax = tmax;
     return c;
 }
@@ -49,8 +51,10 @@ static test_sweep_case tris(spx_triangle a, spx_vec3 va, spx_triangle b, spx_vec
     test_sweep_case c;
     memset(&c, 0, sizeof c);
     c.kind = TEST_CASE_TRIANGLE_TRIANGLE;
-    c.tri[0] = a; c.tri[1] = b;
-    c.velocity[0] = va; c.velocity[1] = vb;
+    c.tri[0] = a;
+    c.tri[1] = b;
+    c.velocity[0] = va;
+    c.velocity[1] = vb;
     c.tmax = tmax;
     return c;
 }
@@ -67,12 +71,14 @@ static spx_result sweep(const test_sweep_case* c, spx_sweep_hit* hit)
     }
 }
 
-static void dump(const char* family, const test_sweep_case* c, const spx_sweep_hit* h, const test_ref_sweep* r, const char* why)
+static void dump(const char* family, const test_sweep_case* c, const spx_sweep_hit* h, const test_ref_sweep* r,
+                 const char* why)
 {
     if (reported++ >= 12) return;
     fprintf(stderr, "FAIL [%s] %s\n", family, why);
     if (r)
-        fprintf(stderr, "  reference: state %d time %.9g normal %.9g %.9g %.9g (unique %d) depth %.9g sd(0) %.9g min sd %.9g\n",
+        fprintf(stderr,
+                "  reference: state %d time %.9g normal %.9g %.9g %.9g (unique %d) depth %.9g sd(0) %.9g min sd %.9g\n",
                 (int)r->state, r->time, r->normal[0], r->normal[1], r->normal[2], r->normal_unique, r->depth,
                 r->sd_start, r->sd_min);
     if (h)
@@ -145,7 +151,8 @@ static int agrees(const char* family, const test_sweep_case* c, double clear_fra
         return 1;
     }
     double w[3] = { p.vb[0] - p.va[0], p.vb[1] - p.va[1], p.vb[2] - p.va[2] };
-    if (!(test_ref_gap_along(&p, n, r.time) >= -1e-4 * p.size) || test_ref_dot(w, n) > 1e-3 * sqrt(test_ref_dot(w, w))) {
+    if (!(test_ref_gap_along(&p, n, r.time) >= -1e-4 * p.size) ||
+        test_ref_dot(w, n) > 1e-3 * sqrt(test_ref_dot(w, w))) {
         dump(family, c, &h, &r, "normal is not a valid contact normal");
         return 1;
     }
@@ -182,8 +189,10 @@ static int parallel_and_antiparallel_edges(void)
                 /* B's edge tilted about each axis, sliding sideways by a quarter box at a time. */
                 spx_quat q = test_about(2, PI / 4);
                 spx_quat t = test_about(axis, tilts[k]);
-                spx_quat qb = { t.w * q.x + t.x * q.w + t.y * q.z - t.z * q.y, t.w * q.y - t.x * q.z + t.y * q.w + t.z * q.x,
-                                t.w * q.z + t.x * q.y - t.y * q.x + t.z * q.w, t.w * q.w - t.x * q.x - t.y * q.y - t.z * q.z };
+                spx_quat qb = { t.w * q.x + t.x * q.w + t.y * q.z - t.z * q.y,
+                                t.w * q.y - t.x * q.z + t.y * q.w + t.z * q.x,
+                                t.w * q.z + t.x * q.y - t.y * q.x + t.z * q.w,
+                                t.w * q.w - t.x * q.x - t.y * q.y - t.z * q.z };
                 b = box_q(spx_v3(0.25f * offset, 4, 0.3f * offset), spx_v3(1, 1, 1 + 0.5f * offset), qb);
                 c = boxes(a, spx_v3(0, 0.5f, 0), b, spx_v3(0.1f, -1, 0), 3);
                 bad += agrees("parallel edges", &c, 1e-5, &borderline);
@@ -243,8 +252,10 @@ static int nearly_identical_orientations(void)
         spx_quat t = { (float)(axis[0] * s), (float)(axis[1] * s), (float)(axis[2] * s), (float)cos(ang / 2) };
         if (c.kind == TEST_CASE_OBB_OBB) {
             spx_quat q = c.quat[0];
-            spx_quat qb = { t.w * q.x + t.x * q.w + t.y * q.z - t.z * q.y, t.w * q.y - t.x * q.z + t.y * q.w + t.z * q.x,
-                            t.w * q.z + t.x * q.y - t.y * q.x + t.z * q.w, t.w * q.w - t.x * q.x - t.y * q.y - t.z * q.z };
+            spx_quat qb = { t.w * q.x + t.x * q.w + t.y * q.z - t.z * q.y,
+                            t.w * q.y - t.x * q.z + t.y * q.w + t.z * q.x,
+                            t.w * q.z + t.x * q.y - t.y * q.x + t.z * q.w,
+                            t.w * q.w - t.x * q.x - t.y * q.y - t.z * q.z };
             c.box[1] = box_q(c.box[1].center, c.box[1].half_extents, qb);
         } else {
             /* The triangle's edge 0 and its normal along box axes 0 and 1, turned by the angle. */
@@ -256,9 +267,11 @@ static int nearly_identical_orientations(void)
             test_case_rotate(tt, e1, r1);
             spx_vec3 p0 = c.tri[1].v[0];
             double len = 2.0 * fmax(c.box[0].half_extents.x, c.box[0].half_extents.y);
-            c.tri[1].v[1] = spx_v3((float)(p0.x + len * r0[0]), (float)(p0.y + len * r0[1]), (float)(p0.z + len * r0[2]));
-            c.tri[1].v[2] = spx_v3((float)(p0.x + 0.5 * len * (r0[0] + r1[0])), (float)(p0.y + 0.5 * len * (r0[1] + r1[1])),
-                                   (float)(p0.z + 0.5 * len * (r0[2] + r1[2])));
+            c.tri[1].v[1] =
+                spx_v3((float)(p0.x + len * r0[0]), (float)(p0.y + len * r0[1]), (float)(p0.z + len * r0[2]));
+            c.tri[1].v[2] =
+                spx_v3((float)(p0.x + 0.5 * len * (r0[0] + r1[0])), (float)(p0.y + 0.5 * len * (r0[1] + r1[1])),
+                       (float)(p0.z + 0.5 * len * (r0[2] + r1[2])));
         }
         bad += agrees("nearly identical orientations", &c, 1e-5, &borderline);
         test_ref_problem p;
@@ -411,7 +424,10 @@ static int grazing_passes(void)
                 /* Only a problem that really has the clearance wanted (to float rounding) is
                    judged; the closest features can jump while B moves, then the few corrections of
                    set_clearance do not land, and the case is left out. */
-                if (!(fabs(rg.sd_min / pg.size - targets[k]) <= 2e-6)) { ++missed; continue; }
+                if (!(fabs(rg.sd_min / pg.size - targets[k]) <= 2e-6)) {
+                    ++missed;
+                    continue;
+                }
                 ++judged;
                 /* 1e-4 of the size is ten times the borderline band: judged strictly. */
                 bad += agrees(k == 0 ? "grazing miss" : "grazing hit", &g, 1e-5, &borderline);
@@ -482,20 +498,27 @@ static int long_displacements(void)
         for (int k = 0; k < 3; ++k) {
             /* B placed back along -dir, moving 1000 sizes along dir relative to A. */
             float* pt = test_case_piece_is_box(c.kind, 1) ? &m.box[1].center.x : NULL;
-            if (pt) pt[k] = (float)(c.box[0].center.x * (k == 0) + c.box[0].center.y * (k == 1)
-                                    + c.box[0].center.z * (k == 2) + shift[k]);
+            if (pt)
+                pt[k] = (float)(c.box[0].center.x * (k == 0) + c.box[0].center.y * (k == 1) +
+                                c.box[0].center.z * (k == 2) + shift[k]);
         }
         if (!test_case_piece_is_box(c.kind, 1)) {
             double cen[3] = { 0, 0, 0 }, ca[3];
             for (int v = 0; v < 3; ++v) {
-                cen[0] += c.tri[1].v[v].x / 3; cen[1] += c.tri[1].v[v].y / 3; cen[2] += c.tri[1].v[v].z / 3;
+                cen[0] += c.tri[1].v[v].x / 3;
+                cen[1] += c.tri[1].v[v].y / 3;
+                cen[2] += c.tri[1].v[v].z / 3;
             }
             if (test_case_piece_is_box(c.kind, 0)) {
-                ca[0] = c.box[0].center.x; ca[1] = c.box[0].center.y; ca[2] = c.box[0].center.z;
+                ca[0] = c.box[0].center.x;
+                ca[1] = c.box[0].center.y;
+                ca[2] = c.box[0].center.z;
             } else {
                 ca[0] = ca[1] = ca[2] = 0;
                 for (int v = 0; v < 3; ++v) {
-                    ca[0] += c.tri[0].v[v].x / 3; ca[1] += c.tri[0].v[v].y / 3; ca[2] += c.tri[0].v[v].z / 3;
+                    ca[0] += c.tri[0].v[v].x / 3;
+                    ca[1] += c.tri[0].v[v].y / 3;
+                    ca[2] += c.tri[0].v[v].z / 3;
                 }
             }
             for (int v = 0; v < 3; ++v) {
@@ -558,13 +581,15 @@ static int degenerate_triangles(void)
         test_case_make(i % 2 ? TEST_CASE_OBB_TRIANGLE : TEST_CASE_TRIANGLE_TRIANGLE, 170000 + (uint64_t)i, &c);
         /* Corners on one line, exactly: small integers times a power of two along an integer
            direction, so every coordinate is a float with no rounding. */
-        int d[3] = { (int)(test_case_rng_next(&rng) % 7) - 3, (int)(test_case_rng_next(&rng) % 7) - 3, 1 + (int)(test_case_rng_next(&rng) % 3) };
+        int d[3] = { (int)(test_case_rng_next(&rng) % 7) - 3, (int)(test_case_rng_next(&rng) % 7) - 3,
+                     1 + (int)(test_case_rng_next(&rng) % 3) };
         int s[3] = { 0, 1 + (int)(test_case_rng_next(&rng) % 4), -1 - (int)(test_case_rng_next(&rng) % 4) };
         float unit = ldexpf(1.0f, -(int)(test_case_rng_next(&rng) % 3));
         spx_vec3 base = c.tri[1].v[0];
         base = spx_v3(roundf(base.x), roundf(base.y), roundf(base.z));
         for (int k = 0; k < 3; ++k)
-            c.tri[1].v[k] = spx_v3(base.x + unit * s[k] * d[0], base.y + unit * s[k] * d[1], base.z + unit * s[k] * d[2]);
+            c.tri[1].v[k] =
+                spx_v3(base.x + unit * s[k] * d[0], base.y + unit * s[k] * d[1], base.z + unit * s[k] * d[2]);
         if (c.kind == TEST_CASE_TRIANGLE_TRIANGLE && i % 4 == 0) c.tri[0] = c.tri[1]; /* segment against segment */
         if (c.kind == TEST_CASE_TRIANGLE_TRIANGLE && i % 4 == 0)
             for (int k = 0; k < 3; ++k) c.tri[0].v[k].x -= 3.0f;
@@ -584,9 +609,11 @@ static int degenerate_triangles(void)
         bool o;
         spx_penetration pen;
         h = untouched;
-        TEST_ENSURE_CODE(spx_sweep_triangle_triangle(bad_tris[k], still, &ok, still, 1, &h), SPX_ERR_DEGENERATE_TRIANGLE);
+        TEST_ENSURE_CODE(spx_sweep_triangle_triangle(bad_tris[k], still, &ok, still, 1, &h),
+                         SPX_ERR_DEGENERATE_TRIANGLE);
         TEST_ENSURE(memcmp(&h, &untouched, sizeof h) == 0);
-        TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&ok, still, bad_tris[k], still, 1, &h), SPX_ERR_DEGENERATE_TRIANGLE);
+        TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&ok, still, bad_tris[k], still, 1, &h),
+                         SPX_ERR_DEGENERATE_TRIANGLE);
         TEST_ENSURE_CODE(spx_sweep_obb_triangle(&box, still, bad_tris[k], still, 1, &h), SPX_ERR_DEGENERATE_TRIANGLE);
         TEST_ENSURE_CODE(spx_overlap_triangle_triangle(&ok, bad_tris[k], &o), SPX_ERR_DEGENERATE_TRIANGLE);
         TEST_ENSURE_CODE(spx_overlap_obb_triangle(&box, bad_tris[k], &o), SPX_ERR_DEGENERATE_TRIANGLE);
@@ -607,8 +634,9 @@ static int coincident_and_nested_boxes(void)
     TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
     TEST_ENSURE(h.time == 0.0f);
     TEST_ENSURE_NEAR(h.depth, 2.0, 1e-5); /* the thinnest way out: 1 + 1 along A's first axis */
-    TEST_ENSURE_NEAR(fabs(h.normal.x * a.rotation.col[0].x + h.normal.y * a.rotation.col[0].y
-                     + h.normal.z * a.rotation.col[0].z), 1.0, 1e-5);
+    TEST_ENSURE_NEAR(
+        fabs(h.normal.x * a.rotation.col[0].x + h.normal.y * a.rotation.col[0].y + h.normal.z * a.rotation.col[0].z),
+        1.0, 1e-5);
     /* Nested, off centre: small box (half 0.5) inside a big one (half 4, 3, 2), centre at (1, 0, 0.5):
        ways out along +x 4-1+0.5 = 3.5, along -x 5.5, y 3.5 either way, +z 2 - 0.5 + 0.5 = 2, -z 3. */
     spx_obb big = box_i(still, spx_v3(4, 3, 2)), small = box_i(spx_v3(1, 0, 0.5f), spx_v3(0.5f, 0.5f, 0.5f));
@@ -691,7 +719,10 @@ static int coplanar_and_parallel_triangles(void)
             r.tri[0].v[k].z = 0;
             r.tri[1].v[k].z = offset;
         }
-        if (i % 2 == 0) { r.velocity[0].z = 0; r.velocity[1].z = 0; } /* motion in the plane */
+        if (i % 2 == 0) {
+            r.velocity[0].z = 0;
+            r.velocity[1].z = 0;
+        } /* motion in the plane */
         if (spx_triangle_validate(&r.tri[0]) != SPX_OK || spx_triangle_validate(&r.tri[1]) != SPX_OK) continue;
         bad += agrees(offset == 0 ? "coplanar triangles" : "parallel-plane triangles", &r, 1e-5, &borderline);
     }
@@ -712,16 +743,43 @@ static int bad_input(void)
     bool o;
     const spx_vec3 v = { 1, 0, 0 };
 
-    struct { spx_obb box; spx_result code; } boxes_bad[8];
+    struct {
+        spx_obb box;
+        spx_result code;
+    } boxes_bad[8];
     int nb = 0;
-    bad = ok; bad.center.x = NAN; boxes_bad[nb].box = bad; boxes_bad[nb++].code = SPX_ERR_NOT_FINITE;
-    bad = ok; bad.half_extents.y = INFINITY; boxes_bad[nb].box = bad; boxes_bad[nb++].code = SPX_ERR_NOT_FINITE;
-    bad = ok; bad.rotation.col[1].z = NAN; boxes_bad[nb].box = bad; boxes_bad[nb++].code = SPX_ERR_NOT_FINITE;
-    bad = ok; bad.half_extents.z = -1; boxes_bad[nb].box = bad; boxes_bad[nb++].code = SPX_ERR_BAD_EXTENT;
-    bad = ok; bad.half_extents.x = 0; boxes_bad[nb].box = bad; boxes_bad[nb++].code = SPX_ERR_BAD_EXTENT;
-    bad = ok; bad.rotation.col[0].x = 1.01f; boxes_bad[nb].box = bad; boxes_bad[nb++].code = SPX_ERR_NOT_ORTHONORMAL;
-    bad = ok; bad.rotation.col[0].y = 0.1f; boxes_bad[nb].box = bad; boxes_bad[nb++].code = SPX_ERR_NOT_ORTHONORMAL;
-    bad = ok; bad.rotation.col[2].z = -1; boxes_bad[nb].box = bad; boxes_bad[nb++].code = SPX_ERR_NOT_RIGHT_HANDED;
+    bad = ok;
+    bad.center.x = NAN;
+    boxes_bad[nb].box = bad;
+    boxes_bad[nb++].code = SPX_ERR_NOT_FINITE;
+    bad = ok;
+    bad.half_extents.y = INFINITY;
+    boxes_bad[nb].box = bad;
+    boxes_bad[nb++].code = SPX_ERR_NOT_FINITE;
+    bad = ok;
+    bad.rotation.col[1].z = NAN;
+    boxes_bad[nb].box = bad;
+    boxes_bad[nb++].code = SPX_ERR_NOT_FINITE;
+    bad = ok;
+    bad.half_extents.z = -1;
+    boxes_bad[nb].box = bad;
+    boxes_bad[nb++].code = SPX_ERR_BAD_EXTENT;
+    bad = ok;
+    bad.half_extents.x = 0;
+    boxes_bad[nb].box = bad;
+    boxes_bad[nb++].code = SPX_ERR_BAD_EXTENT;
+    bad = ok;
+    bad.rotation.col[0].x = 1.01f;
+    boxes_bad[nb].box = bad;
+    boxes_bad[nb++].code = SPX_ERR_NOT_ORTHONORMAL;
+    bad = ok;
+    bad.rotation.col[0].y = 0.1f;
+    boxes_bad[nb].box = bad;
+    boxes_bad[nb++].code = SPX_ERR_NOT_ORTHONORMAL;
+    bad = ok;
+    bad.rotation.col[2].z = -1;
+    boxes_bad[nb].box = bad;
+    boxes_bad[nb++].code = SPX_ERR_NOT_RIGHT_HANDED;
     for (int k = 0; k < nb; ++k) {
         const spx_obb* b = &boxes_bad[k].box;
         spx_result want = boxes_bad[k].code;
@@ -753,9 +811,17 @@ static int bad_input(void)
     }
     /* Motion: non-finite velocities and tmax, negative tmax; tmax = 0 is a valid (instant) sweep. */
     const spx_vec3 vnan = { 0, NAN, 0 }, vinf = { -INFINITY, 0, 0 };
-    const struct { spx_vec3 va, vb; float tmax; spx_result code; } motion[] = {
-        { vnan, v, 1, SPX_ERR_NOT_FINITE }, { v, vinf, 1, SPX_ERR_NOT_FINITE }, { v, v, NAN, SPX_ERR_NOT_FINITE },
-        { v, v, INFINITY, SPX_ERR_NOT_FINITE }, { v, v, -1e-6f, SPX_ERR_BAD_TIME }, { v, v, -INFINITY, SPX_ERR_NOT_FINITE },
+    const struct {
+        spx_vec3 va, vb;
+        float tmax;
+        spx_result code;
+    } motion[] = {
+        { vnan, v, 1, SPX_ERR_NOT_FINITE },
+        { v, vinf, 1, SPX_ERR_NOT_FINITE },
+        { v, v, NAN, SPX_ERR_NOT_FINITE },
+        { v, v, INFINITY, SPX_ERR_NOT_FINITE },
+        { v, v, -1e-6f, SPX_ERR_BAD_TIME },
+        { v, v, -INFINITY, SPX_ERR_NOT_FINITE },
         { v, v, 0, SPX_OK },
     };
     spx_obb far = box_i(spx_v3(5, 0, 0), spx_v3(1, 1, 1));
@@ -766,9 +832,9 @@ static int bad_input(void)
         if (motion[k].code != SPX_OK) TEST_ENSURE(memcmp(&h, &sentinel, sizeof h) == 0);
         else TEST_ENSURE(h.state == SPX_SWEEP_MISS);
         TEST_ENSURE_CODE(spx_sweep_obb_triangle(&ok, motion[k].va, &far_tri, motion[k].vb, motion[k].tmax, &h),
-                    motion[k].code);
+                         motion[k].code);
         TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&tri, motion[k].va, &far_tri, motion[k].vb, motion[k].tmax, &h),
-                    motion[k].code);
+                         motion[k].code);
     }
     /* NULL anywhere. */
     TEST_ENSURE_CODE(spx_sweep_obb_obb(NULL, v, &ok, v, 1, &h), SPX_ERR_INVALID_ARGUMENT);

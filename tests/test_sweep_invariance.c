@@ -112,8 +112,7 @@ static int segment_like_triangle_point(void)
     const spx_vec3 vb = { 0.5f, 0.125f, -1.875f };
     spx_sweep_hit h;
     TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &b, vb, 1, &h), SPX_OK);
-    return every_order_hits(a, spx_v3(0, 0, 0), b, vb, 1, 0.51076923, spx_v3(-0.24461538f, -0.16307692f, 0),
-                            h.normal);
+    return every_order_hits(a, spx_v3(0, 0, 0), b, vb, 1, 0.51076923, spx_v3(-0.24461538f, -0.16307692f, 0), h.normal);
 }
 
 /* Coplanar triangles: A's edge (2.875, 0.75)-(3.625, 2) is parallel to B's edge (-0.125, 0.625)-
@@ -137,8 +136,12 @@ static int coplanar_parallel_edges_point(void)
 static int faces_meeting_along_a_line(void)
 {
     spx_obb a, b;
-    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(3, -1.25f, 2.75f), spx_v3(1.5f, 0.5f, 2), (spx_quat){ 0, 0, 0.70710678f, 0.70710678f }, &a), SPX_OK);
-    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(2.25f, -2.25f, 0.5f), spx_v3(0.25f, 1.75f, 0.25f), (spx_quat){ 0, 0, 0, 1 }, &b), SPX_OK);
+    TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(3, -1.25f, 2.75f), spx_v3(1.5f, 0.5f, 2),
+                                       (spx_quat){ 0, 0, 0.70710678f, 0.70710678f }, &a),
+                     SPX_OK);
+    TEST_ENSURE_CODE(
+        spx_obb_from_quat(spx_v3(2.25f, -2.25f, 0.5f), spx_v3(0.25f, 1.75f, 0.25f), (spx_quat){ 0, 0, 0, 1 }, &b),
+        SPX_OK);
     const spx_vec3 va = { -1.5f, 4, -2 }, vb = { 1.5f, 2.75f, -0.5f };
     for (int swap = 0; swap < 2; ++swap) {
         spx_sweep_hit h;
@@ -235,7 +238,10 @@ static const char* family_name(family f)
     return names[f];
 }
 
-static double grid_value(test_case_rng* rng, int lo, int hi) { return 0.25 * (double)(lo * 4 + (int)(test_case_rng_next(rng) % (uint64_t)((hi - lo) * 4 + 1))); }
+static double grid_value(test_case_rng* rng, int lo, int hi)
+{
+    return 0.25 * (double)(lo * 4 + (int)(test_case_rng_next(rng) % (uint64_t)((hi - lo) * 4 + 1)));
+}
 
 static spx_vec3 grid_vec(test_case_rng* rng, int lo, int hi)
 {
@@ -245,8 +251,9 @@ static spx_vec3 grid_vec(test_case_rng* rng, int lo, int hi)
 /* A box whose axes are a quarter turn apart from the world's (or 45 degrees about one axis). */
 static spx_obb grid_box(test_case_rng* rng, spx_vec3 centre)
 {
-    spx_vec3 h = spx_v3(0.25f * (float)(1 + test_case_rng_next(rng) % 8), 0.25f * (float)(1 + test_case_rng_next(rng) % 8),
-                        0.25f * (float)(1 + test_case_rng_next(rng) % 8));
+    spx_vec3 h =
+        spx_v3(0.25f * (float)(1 + test_case_rng_next(rng) % 8), 0.25f * (float)(1 + test_case_rng_next(rng) % 8),
+               0.25f * (float)(1 + test_case_rng_next(rng) % 8));
     spx_quat q = { 0, 0, 0, 1 };
     uint64_t turn = test_case_rng_next(rng) % 4;
     if (turn == 1) q = (spx_quat){ 0, 0, 0.70710678f, 0.70710678f };
@@ -298,7 +305,8 @@ static void make_family_case(test_case_kind kind, family f, uint64_t seed, test_
                                   c->box[i].half_extents, (spx_quat){ 0, 0, 0.38268343f, 0.92387953f }, &c->box[i]);
             } else {
                 for (int k = 0; k < 3; ++k) c->tri[i].v[k].z = 0.0f;
-                if (spx_triangle_validate(&c->tri[i]) != SPX_OK) c->tri[i].v[2].y += 0.5f * (c->tri[i].v[0].x - c->tri[i].v[1].x);
+                if (spx_triangle_validate(&c->tri[i]) != SPX_OK)
+                    c->tri[i].v[2].y += 0.5f * (c->tri[i].v[0].x - c->tri[i].v[1].x);
             }
             c->velocity[i].z = 0.0f;
         }
@@ -308,7 +316,8 @@ static void make_family_case(test_case_kind kind, family f, uint64_t seed, test_
             spx_vec3 d;
             if (kind == TEST_CASE_TRIANGLE_TRIANGLE) {
                 const int j = (int)(test_case_rng_next(&rng) % 3);
-                d = spx_v3(c->tri[0].v[(j + 1) % 3].x - c->tri[0].v[j].x, c->tri[0].v[(j + 1) % 3].y - c->tri[0].v[j].y, 0);
+                d = spx_v3(c->tri[0].v[(j + 1) % 3].x - c->tri[0].v[j].x, c->tri[0].v[(j + 1) % 3].y - c->tri[0].v[j].y,
+                           0);
             } else {
                 d = spx_v3(2.0f * c->box[0].half_extents.x * c->box[0].rotation.col[0].x,
                            2.0f * c->box[0].half_extents.x * c->box[0].rotation.col[0].y, 0);
@@ -354,7 +363,12 @@ typedef struct tally {
     double worst_dt, worst_dp, worst_angle, worst_depth;
 } tally;
 
-static void v3d(double out[3], spx_vec3 v) { out[0] = v.x; out[1] = v.y; out[2] = v.z; }
+static void v3d(double out[3], spx_vec3 v)
+{
+    out[0] = v.x;
+    out[1] = v.y;
+    out[2] = v.z;
+}
 
 static double angle_between(spx_vec3 a, spx_vec3 b)
 {
@@ -378,8 +392,9 @@ static void report(tally* t, const char* what, const test_sweep_case* c, const a
     const answers* both[2] = { a, b };
     for (int i = 0; i < 2; ++i) {
         const spx_sweep_hit* h = &both[i]->hit;
-        fprintf(stderr, "  %s: %s t %.9g point %.9g %.9g %.9g normal %.9g %.9g %.9g depth %.9g axis %d;"
-                        " penetration %d depth %.9g normal %.9g %.9g %.9g axis %d; overlap %d\n",
+        fprintf(stderr,
+                "  %s: %s t %.9g point %.9g %.9g %.9g normal %.9g %.9g %.9g depth %.9g axis %d;"
+                " penetration %d depth %.9g normal %.9g %.9g %.9g axis %d; overlap %d\n",
                 i ? "other   " : "original", state_name(h->state), h->time, h->point.x, h->point.y, h->point.z,
                 h->normal.x, h->normal.y, h->normal.z, h->depth, h->axis, (int)both[i]->pen.overlapping,
                 both[i]->pen.depth, both[i]->pen.normal.x, both[i]->pen.normal.y, both[i]->pen.normal.z,
@@ -469,8 +484,8 @@ static void compare(tally* t, const char* what, const test_sweep_case* c, const 
             report(t, what, c, a, o, b, why);
             return;
         }
-        spx_vec3 na = ha->normal, nb = spx_v3((float)sign * hb->normal.x, (float)sign * hb->normal.y,
-                                             (float)sign * hb->normal.z);
+        spx_vec3 na = ha->normal,
+                 nb = spx_v3((float)sign * hb->normal.x, (float)sign * hb->normal.y, (float)sign * hb->normal.z);
         double ang = angle_between(na, nb);
         bool normal_same = ang <= ANGLE_TOL;
         if (normal_same) t->worst_angle = fmax(t->worst_angle, ang);
@@ -487,8 +502,8 @@ static void compare(tally* t, const char* what, const test_sweep_case* c, const 
                              ha->point.z + (double)shift.z + (double)drift.z * hb->time };
         double got[3];
         v3d(got, hb->point);
-        double dp = sqrt((got[0] - expect[0]) * (got[0] - expect[0]) + (got[1] - expect[1]) * (got[1] - expect[1])
-                         + (got[2] - expect[2]) * (got[2] - expect[2]));
+        double dp = sqrt((got[0] - expect[0]) * (got[0] - expect[0]) + (got[1] - expect[1]) * (got[1] - expect[1]) +
+                         (got[2] - expect[2]) * (got[2] - expect[2]));
         double steps = 4.0 * FLT_EPSILON * fmax(max_abs3(hb->point), max_abs3(ha->point));
         /* A start overlap's point depends on its normal; where the normal may differ, so may it. */
         const bool judged = normal_same || ha->state == SPX_SWEEP_HIT;
@@ -513,7 +528,8 @@ static void compare(tally* t, const char* what, const test_sweep_case* c, const 
             report(t, what, c, a, o, b, why);
             return;
         }
-        spx_vec3 nb = spx_v3((float)sign * b->pen.normal.x, (float)sign * b->pen.normal.y, (float)sign * b->pen.normal.z);
+        spx_vec3 nb =
+            spx_v3((float)sign * b->pen.normal.x, (float)sign * b->pen.normal.y, (float)sign * b->pen.normal.z);
         double ang = angle_between(a->pen.normal, nb);
         if (ang > ANGLE_TOL) {
             judge_solve(j, c);
@@ -656,7 +672,9 @@ static spx_mesh* mesh_of(const test_shape* s, test_case_rng* rng)
 static bool mesh_shape(test_case_rng* rng, test_shape* s)
 {
     if (test_case_rng_next(rng) % 2) {
-        if (!test_shape_grid(s, 1 + (uint32_t)(test_case_rng_next(rng) % 5), 1 + (uint32_t)(test_case_rng_next(rng) % 5))) return false;
+        if (!test_shape_grid(s, 1 + (uint32_t)(test_case_rng_next(rng) % 5),
+                             1 + (uint32_t)(test_case_rng_next(rng) % 5)))
+            return false;
         for (uint32_t i = 0; i < s->vertex_count; ++i)
             s->vertices[i] = spx_v3(0.25f * s->vertices[i].x, 0.25f * s->vertices[i].y, 0.25f * s->vertices[i].z);
         return true;
@@ -666,8 +684,9 @@ static bool mesh_shape(test_case_rng* rng, test_shape* s)
 
 static spx_quat mesh_turn(test_case_rng* rng)
 {
-    static const spx_quat turns[4] = { { 0, 0, 0, 1 }, { 0.70710678f, 0, 0, 0.70710678f }, { 0, 0, 1, 0 },
-                                       { 0, 0.38268343f, 0, 0.92387953f } };
+    static const spx_quat turns[4] = {
+        { 0, 0, 0, 1 }, { 0.70710678f, 0, 0, 0.70710678f }, { 0, 0, 1, 0 }, { 0, 0.38268343f, 0, 0.92387953f }
+    };
     return turns[test_case_rng_next(rng) % 4];
 }
 
@@ -699,15 +718,17 @@ static int mesh_same(tally* t, const char* what, uint64_t seed, const spx_mesh_h
     const double tol_t = 1e-4 * tmax + 1e-5;
     const spx_vec3 nb = spx_v3((float)sign * b->normal.x, (float)sign * b->normal.y, (float)sign * b->normal.z);
     ++t->compared;
-    if (a->state != b->state) snprintf(why, sizeof why, "state %s, originally %s", state_name(b->state), state_name(a->state));
+    if (a->state != b->state)
+        snprintf(why, sizeof why, "state %s, originally %s", state_name(b->state), state_name(a->state));
     else if (a->contact_count != b->contact_count)
         snprintf(why, sizeof why, "%u pairs, originally %u", b->contact_count, a->contact_count);
     else if (a->state != SPX_SWEEP_MISS) {
-        double dp = sqrt(((double)a->point.x - b->point.x) * ((double)a->point.x - b->point.x)
-                         + ((double)a->point.y - b->point.y) * ((double)a->point.y - b->point.y)
-                         + ((double)a->point.z - b->point.z) * ((double)a->point.z - b->point.z));
+        double dp = sqrt(((double)a->point.x - b->point.x) * ((double)a->point.x - b->point.x) +
+                         ((double)a->point.y - b->point.y) * ((double)a->point.y - b->point.y) +
+                         ((double)a->point.z - b->point.z) * ((double)a->point.z - b->point.z));
         double ang = angle_between(a->normal, nb);
-        if (!(fabs((double)a->time - b->time) <= tol_t)) snprintf(why, sizeof why, "time %.9g, originally %.9g", b->time, a->time);
+        if (!(fabs((double)a->time - b->time) <= tol_t))
+            snprintf(why, sizeof why, "time %.9g, originally %.9g", b->time, a->time);
         else if (!(ang <= ANGLE_TOL)) snprintf(why, sizeof why, "normal %.3g rad off", ang);
         else if (!(dp <= POINT_FRACTION * size)) snprintf(why, sizeof why, "point %.3g of the size off", dp / size);
         else if (!(fabs((double)a->depth - b->depth) <= DEPTH_FRACTION * size))
@@ -720,8 +741,9 @@ static int mesh_same(tally* t, const char* what, uint64_t seed, const spx_mesh_h
         }
     }
     if (!why[0]) return 0;
-    if (explain && explain->a && swap_explained(explain->a, explain->va, explain->b, explain->vb, explain->tmax,
-                                                explain->contacts, a->contacts_written)) {
+    if (explain && explain->a &&
+        swap_explained(explain->a, explain->va, explain->b, explain->vb, explain->tmax, explain->contacts,
+                       a->contacts_written)) {
         ++t->borderline;
         return 0;
     }
@@ -746,8 +768,8 @@ static bool mesh_side_make(mesh_side* m, test_case_rng* rng, spx_transform pose)
     if (!mesh_shape(rng, &m->shape)) return false;
     m->plain = mesh_of(&m->shape, NULL);
     m->shuffled = mesh_of(&m->shape, rng);
-    return m->plain && m->shuffled && spx_mesh_instance_create(m->plain, &pose, NULL, &m->plain_at) == SPX_OK
-           && spx_mesh_instance_create(m->shuffled, &pose, NULL, &m->shuffled_at) == SPX_OK;
+    return m->plain && m->shuffled && spx_mesh_instance_create(m->plain, &pose, NULL, &m->plain_at) == SPX_OK &&
+           spx_mesh_instance_create(m->shuffled, &pose, NULL, &m->shuffled_at) == SPX_OK;
 }
 
 static void mesh_side_free(mesh_side* m)
@@ -764,7 +786,8 @@ static bool triangle_by_source(spx_mesh_instance* inst, uint32_t source, spx_tri
 {
     spx_mesh_info info;
     const spx_mesh* mesh_of = NULL;
-    if (spx_mesh_instance_get_mesh(inst, &mesh_of) != SPX_OK || spx_mesh_get_info(mesh_of, &info) != SPX_OK) return false;
+    if (spx_mesh_instance_get_mesh(inst, &mesh_of) != SPX_OK || spx_mesh_get_info(mesh_of, &info) != SPX_OK)
+        return false;
     for (uint32_t i = 0; i < info.triangle_count; ++i) {
         uint32_t src;
         if (spx_mesh_instance_get_triangle(inst, i, out, &src) == SPX_OK && src == source) return true;
@@ -784,7 +807,8 @@ static bool swap_explained(spx_mesh_instance* a, spx_vec3 va, spx_mesh_instance*
         memset(&c, 0, sizeof c);
         c.kind = TEST_CASE_TRIANGLE_TRIANGLE;
         c.velocity[0] = va, c.velocity[1] = vb, c.tmax = tmax;
-        if (!triangle_by_source(a, contacts[k].triangle_a, &c.tri[0]) || !triangle_by_source(b, contacts[k].triangle_b, &c.tri[1]))
+        if (!triangle_by_source(a, contacts[k].triangle_a, &c.tri[0]) ||
+            !triangle_by_source(b, contacts[k].triangle_b, &c.tri[1]))
             continue;
         test_case_swap(&c, &o);
         answers x, y;
@@ -841,12 +865,15 @@ static int mesh_invariance(void)
         spx_transform pose_a = { grid_vec(&rng, -1, 1), mesh_turn(&rng) };
         TEST_ENSURE(mesh_side_make(&a, &rng, pose_a));
         ++mesh_t.cases;
-        TEST_ENSURE_CODE(spx_sweep_mesh_mesh(a.plain_at, va, b.plain_at, vb, tmax, contacts, MESH_CAPACITY, &h0), SPX_OK);
-        TEST_ENSURE_CODE(spx_sweep_mesh_mesh(a.shuffled_at, va, b.shuffled_at, vb, tmax, contacts, MESH_CAPACITY, &h1), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_mesh_mesh(a.plain_at, va, b.plain_at, vb, tmax, contacts, MESH_CAPACITY, &h0),
+                         SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_mesh_mesh(a.shuffled_at, va, b.shuffled_at, vb, tmax, contacts, MESH_CAPACITY, &h1),
+                         SPX_OK);
         snprintf(what, sizeof what, "mesh-mesh sweep, triangles reordered");
         mesh_same(&mesh_t, what, seed, &h0, &h1, 1.0, tmax, size, NULL);
         swap_source src = { a.plain_at, b.plain_at, va, vb, tmax, contacts };
-        TEST_ENSURE_CODE(spx_sweep_mesh_mesh(a.plain_at, va, b.plain_at, vb, tmax, contacts, MESH_CAPACITY, &h0), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_mesh_mesh(a.plain_at, va, b.plain_at, vb, tmax, contacts, MESH_CAPACITY, &h0),
+                         SPX_OK);
         TEST_ENSURE_CODE(spx_sweep_mesh_mesh(b.plain_at, vb, a.plain_at, va, tmax, NULL, 0, &h1), SPX_OK);
         mesh_same(&mesh_t, "mesh-mesh sweep, swapped", seed, &h0, &h1, -1.0, tmax, size, &src);
         src.va = src.vb = zero_v, src.tmax = 0.0f;
@@ -857,7 +884,8 @@ static int mesh_invariance(void)
         mesh_same(&mesh_t, "mesh-mesh contacts, triangles reordered", seed, &h0, &h1, 1.0, tmax, size, NULL);
         TEST_ENSURE_CODE(spx_overlap_mesh_mesh(a.plain_at, b.plain_at, &o0), SPX_OK);
         TEST_ENSURE_CODE(spx_overlap_mesh_mesh(b.shuffled_at, a.plain_at, &o1), SPX_OK);
-        if (o0 != o1) ++mesh_t.failures, fprintf(stderr, "FAIL mesh-mesh overlap seed %llu\n", (unsigned long long)seed);
+        if (o0 != o1)
+            ++mesh_t.failures, fprintf(stderr, "FAIL mesh-mesh overlap seed %llu\n", (unsigned long long)seed);
         mesh_side_free(&a);
         mesh_side_free(&b);
     }
@@ -866,8 +894,7 @@ static int mesh_invariance(void)
         printf("%-18s %5d problems, %6d askings compared, %4d explained by a borderline pair, %d failures; worst time"
                " %.2g tmax, point %.2g size, normal %.2g rad, depth %.2g size\n",
                k ? "mesh-mesh" : "obb-mesh", both[k]->cases, both[k]->compared, both[k]->borderline, both[k]->failures,
-               both[k]->worst_dt,
-               both[k]->worst_dp, both[k]->worst_angle, both[k]->worst_depth);
+               both[k]->worst_dt, both[k]->worst_dp, both[k]->worst_angle, both[k]->worst_depth);
     TEST_ENSURE(box_t.failures == 0 && mesh_t.failures == 0);
     return 0;
 }

@@ -78,7 +78,10 @@ static spx_result run_batch_sweep(const test_sweep_case* c, spx_sweep_hit* hit)
     batch_fill(&b, &c->box[1]);
     spx_vec3 va[BATCH], vb[BATCH];
     spx_sweep_hit out[BATCH];
-    for (int l = 0; l < BATCH; ++l) { va[l] = c->velocity[0]; vb[l] = c->velocity[1]; }
+    for (int l = 0; l < BATCH; ++l) {
+        va[l] = c->velocity[0];
+        vb[l] = c->velocity[1];
+    }
     memset(out, 0xA5, sizeof out);
     spx_result r = spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, BATCH, c->tmax, out);
     *hit = out[0];
@@ -142,10 +145,18 @@ static ref_class classify(const test_ref_problem* p, const test_ref_sweep* r)
 
 static const char* state_name(int s)
 {
-    return s == SPX_SWEEP_MISS ? "MISS" : s == SPX_SWEEP_HIT ? "HIT" : s == SPX_SWEEP_START_OVERLAP ? "START_OVERLAP" : "?";
+    return s == SPX_SWEEP_MISS            ? "MISS"
+           : s == SPX_SWEEP_HIT           ? "HIT"
+           : s == SPX_SWEEP_START_OVERLAP ? "START_OVERLAP"
+                                          : "?";
 }
 
-static void v3(double out[3], spx_vec3 v) { out[0] = v.x; out[1] = v.y; out[2] = v.z; }
+static void v3(double out[3], spx_vec3 v)
+{
+    out[0] = v.x;
+    out[1] = v.y;
+    out[2] = v.z;
+}
 
 static double piece_size(const test_ref_piece* a)
 {
@@ -159,8 +170,8 @@ static double piece_size(const test_ref_piece* a)
 }
 
 /* Prints the first few failures in full; every failure is counted. */
-static void fail(stats* st, const test_sweep_case* c, const test_ref_problem* p, const test_ref_sweep* r, const spx_sweep_hit* h,
-                 const char* fmt, ...)
+static void fail(stats* st, const test_sweep_case* c, const test_ref_problem* p, const test_ref_sweep* r,
+                 const spx_sweep_hit* h, const char* fmt, ...)
 {
     ++st->failures;
     if (getenv("SPX_FAILURE_LINES")) { /* one line per failure, for sorting them out by kind */
@@ -179,10 +190,14 @@ static void fail(stats* st, const test_sweep_case* c, const test_ref_problem* p,
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fprintf(stderr, "\n");
-    fprintf(stderr, "  reference: %s time %.9g normal %.9g %.9g %.9g (unique %d) depth %.9g sd(0) %.9g min sd %.9g"
-                    " size %.9g\n",
-            r->state == TEST_REF_MISS ? "MISS" : r->state == TEST_REF_HIT ? "HIT" : "START_OVERLAP", r->time, r->normal[0],
-            r->normal[1], r->normal[2], r->normal_unique, r->depth, r->sd_start, r->sd_min, p->size);
+    fprintf(stderr,
+            "  reference: %s time %.9g normal %.9g %.9g %.9g (unique %d) depth %.9g sd(0) %.9g min sd %.9g"
+            " size %.9g\n",
+            r->state == TEST_REF_MISS  ? "MISS"
+            : r->state == TEST_REF_HIT ? "HIT"
+                                       : "START_OVERLAP",
+            r->time, r->normal[0], r->normal[1], r->normal[2], r->normal_unique, r->depth, r->sd_start, r->sd_min,
+            p->size);
     if (h)
         fprintf(stderr, "  library:   %s time %.9g normal %.9g %.9g %.9g depth %.9g axis %d point %.9g %.9g %.9g\n",
                 state_name(h->state), h->time, h->normal.x, h->normal.y, h->normal.z, h->depth, h->axis, h->point.x,
@@ -191,9 +206,10 @@ static void fail(stats* st, const test_sweep_case* c, const test_ref_problem* p,
 }
 
 /* The answers of the same problem seen two ways agree (swap: normal flipped; motion: rotated). */
-static void compare_same_problem(stats* st, const test_sweep_case* c, const test_ref_problem* p, const test_ref_sweep* r,
-                                 ref_class cls, const spx_sweep_hit* h, const test_sweep_case* other_case,
-                                 const spx_sweep_hit* o, const double expected_normal[3], const char* what)
+static void compare_same_problem(stats* st, const test_sweep_case* c, const test_ref_problem* p,
+                                 const test_ref_sweep* r, ref_class cls, const spx_sweep_hit* h,
+                                 const test_sweep_case* other_case, const spx_sweep_hit* o,
+                                 const double expected_normal[3], const char* what)
 {
     double tol_t = 1e-4 * c->tmax + 1e-5;
     if ((int)o->state != (int)h->state) {
@@ -269,13 +285,14 @@ static void check_one(stats* st, const test_sweep_case* c)
     else if (fabs(r.sd_start) > clear && overlap != (r.sd_start < 0))
         fail(st, c, &p, &r, &h, "static overlap says %d, sd(0) = %.9g", (int)overlap, r.sd_start);
     else if (cls == CLASS_START_OVERLAP && (!pen.overlapping || !(fabs(pen.depth - r.depth) <= 1e-5 * p.size)))
-        fail(st, c, &p, &r, &h, "penetration query: overlapping %d depth %.9g, exact depth %.9g",
-             (int)pen.overlapping, pen.depth, r.depth);
+        fail(st, c, &p, &r, &h, "penetration query: overlapping %d depth %.9g, exact depth %.9g", (int)pen.overlapping,
+             pen.depth, r.depth);
 
     switch (cls) {
     case CLASS_MISS:
         ++st->misses;
-        if (h.state != SPX_SWEEP_MISS) fail(st, c, &p, &r, &h, "expected a miss (clearance %.3g size)", r.sd_min / p.size);
+        if (h.state != SPX_SWEEP_MISS)
+            fail(st, c, &p, &r, &h, "expected a miss (clearance %.3g size)", r.sd_min / p.size);
         break;
     case CLASS_START_TOUCH:
     case CLASS_GRAZE:
@@ -303,7 +320,8 @@ static void check_one(stats* st, const test_sweep_case* c)
         if (!(depth_err <= 1e-5 * scale)) fail(st, c, &p, &r, &h, "depth %.9g, exact %.9g", h.depth, r.depth);
         double along = -test_ref_gap_along(&p, hn, 0.0); /* overlap of the projections on the library's normal */
         if (!(along <= h.depth + 1e-5 * scale))
-            fail(st, c, &p, &r, &h, "pieces overlap by %.9g along the normal, more than the depth %.9g", along, h.depth);
+            fail(st, c, &p, &r, &h, "pieces overlap by %.9g along the normal, more than the depth %.9g", along,
+                 h.depth);
         if (r.normal_unique) {
             double a = test_ref_angle(hn, r.normal);
             st->worst_angle = fmax(st->worst_angle, a);
@@ -404,8 +422,8 @@ static void check_one(stats* st, const test_sweep_case* c)
    are checked every time (the first 10,000 alone do not meet them). */
 static const uint64_t extra_seeds[TEST_CASE_KIND_COUNT][4] = {
     { 0 },
-    { 81789, 111091, 112691, 0 },  /* face axis taken over a nearly parallel edge-edge axis: point off B or A */
-    { 99774, 126149, 0 },          /* the same at a start overlap: point farther than depth/2 from B */
+    { 81789, 111091, 112691, 0 }, /* face axis taken over a nearly parallel edge-edge axis: point off B or A */
+    { 99774, 126149, 0 },         /* the same at a start overlap: point farther than depth/2 from B */
 };
 
 static int sweep_kind(test_case_kind kind)
@@ -426,8 +444,8 @@ static int sweep_kind(test_case_kind kind)
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     printf("%-18s cases %d: hits %d, misses %d, start overlaps %d, borderline skipped %d (of which ill-conditioned"
            " times %d), ambiguous normals %d, swapped %d, moved %d, failures %d\n",
-           use_batch ? "obb-obb (batched)" : test_case_kind_name(kind), st.cases, st.hits, st.misses, st.overlaps, st.borderline, st.time_illconditioned,
-           st.normal_ambiguous, st.swap_checked, st.moved_checked, st.failures);
+           use_batch ? "obb-obb (batched)" : test_case_kind_name(kind), st.cases, st.hits, st.misses, st.overlaps,
+           st.borderline, st.time_illconditioned, st.normal_ambiguous, st.swap_checked, st.moved_checked, st.failures);
     printf("%-18s worst: time %.3g tmax, unique normal %.3g rad, depth %.3g size, hit point %.3g size; %.2f s\n", "",
            st.worst_dt, st.worst_angle, st.worst_depth, st.worst_point, secs);
     /* The generator must keep all three outcomes well represented, or the comparison proves little. */

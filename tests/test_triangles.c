@@ -6,7 +6,7 @@
 static const spx_mat3 I3 = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
 
 static int box_falls_on_triangle(void)
-{   /* unit box 3 m above a large floor triangle, falling at 2 m/s: bottom face lands at t = 1.25 */
+{ /* unit box 3 m above a large floor triangle, falling at 2 m/s: bottom face lands at t = 1.25 */
     spx_obb a = { { 0.2f, 3, -0.1f }, { 0.5f, 0.5f, 0.5f }, I3 };
     spx_triangle floor = { { { -10, 0, -10 }, { 10, 0, -10 }, { 0, 0, 10 } } };
     spx_sweep_hit hit;
@@ -30,7 +30,7 @@ static int box_falls_on_triangle(void)
 }
 
 static int triangle_corner_into_box_face(void)
-{   /* a vertical triangle whose lowest corner points at the box top */
+{ /* a vertical triangle whose lowest corner points at the box top */
     spx_obb a = { { 0, 0, 0 }, { 1, 1, 1 }, I3 };
     spx_triangle t = { { { 0.3f, 2, 0.4f }, { -0.5f, 4, 0.4f }, { 1, 4, 0.4f } } };
     spx_sweep_hit hit;
@@ -55,7 +55,7 @@ static int triangle_corner_into_box_face(void)
 }
 
 static int coplanar_triangles_slide_together(void)
-{   /* both in the plane z = 0; B slides along -x into A: the parallel-plane in-plane axes decide */
+{ /* both in the plane z = 0; B slides along -x into A: the parallel-plane in-plane axes decide */
     spx_triangle a = { { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 } } };
     spx_triangle b = { { { 3, 0.2f, 0 }, { 4, 0.2f, 0 }, { 3, 0.6f, 0 } } };
     spx_sweep_hit hit;
@@ -103,7 +103,7 @@ static int crossing_triangles_overlap(void)
 }
 
 static int segment_like_triangles(void)
-{   /* A is a segment along x (three corners on a line), dropping onto B's face */
+{ /* A is a segment along x (three corners on a line), dropping onto B's face */
     spx_triangle a = { { { -1, 2, 0 }, { 0, 2, 0 }, { 1, 2, 0 } } };
     spx_triangle b = { { { -5, 0, -5 }, { 5, 0, -5 }, { 0, 0, 5 } } };
     spx_sweep_hit hit;
@@ -154,7 +154,7 @@ static int collinear_segments_touch(void)
 
 static uint32_t rng_state = 12345u;
 static float grid(int steps, float step)
-{   /* a multiple of step in [-steps, steps] * step */
+{ /* a multiple of step in [-steps, steps] * step */
     rng_state = rng_state * 1664525u + 1013904223u;
     return (float)((int)(rng_state >> 8) % (2 * steps + 1) - steps) * step;
 }
@@ -286,15 +286,19 @@ static int nearly_parallel_segments_swapped(void)
    moving (tmax 0: the start alone) must agree. */
 static int sliver_and_nearly_parallel_segment(void)
 {
-    const spx_triangle a = { { { -0x1.58p+2f, 0x1.9p+1f, -0x1p-4f }, { -0x1.38p+2f, 0x1.c9c38p+22f, -0x1p-4f },
+    const spx_triangle a = { { { -0x1.58p+2f, 0x1.9p+1f, -0x1p-4f },
+                               { -0x1.38p+2f, 0x1.c9c38p+22f, -0x1p-4f },
                                { -0x1p-4f, -0x1.312dp+23f, -0x1p-4f } } };
     const spx_triangle bs[2] = {
-        { { { -0x1.74p+2f, 0x1.312dp+23f, 0x1.390f4ep-124f }, { 0, -0x1p-4f, -0x1p-4f },
+        { { { -0x1.74p+2f, 0x1.312dp+23f, 0x1.390f4ep-124f },
+            { 0, -0x1p-4f, -0x1p-4f },
             { -0x1p-4f, -0x1.312dp+23f, 0x1.64p+2f } } },
-        { { { -0x1.74p+2f, 0x1.312dp+23f, -0x1.74p+2f }, { -0x1p-4f, -0x1p-4f, -0x1p-4f },
+        { { { -0x1.74p+2f, 0x1.312dp+23f, -0x1.74p+2f },
+            { -0x1p-4f, -0x1p-4f, -0x1p-4f },
             { -0x1p-4f, -0x1.38p+2f, -0x1p-4f } } },
     };
-    const spx_vec3 vas[2] = { { -0x1.78p+2f, -0x1.78p+2f, 0x1.312dp+22f }, { -0x1.74p+2f, 0x1.312dp+23f, -0x1.74p+2f } };
+    const spx_vec3 vas[2] = { { -0x1.78p+2f, -0x1.78p+2f, 0x1.312dp+22f },
+                              { -0x1.74p+2f, 0x1.312dp+23f, -0x1.74p+2f } };
     const spx_vec3 vbs[2] = { { 0, 0, 0 }, { -0x1.312dp+23f, 0, 0 } };
     for (int k = 0; k < 2; ++k) {
         bool ab, ba;
@@ -317,11 +321,14 @@ static int sliver_and_nearly_parallel_segment(void)
 static int segment_ends_touching_within_rounding_swapped(void)
 {
     const spx_triangle pairs[2][2] = {
-        { { { { 0x1.8cp+2f, 0x1.fcp-6f, 0x1.cp+2f }, { 0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f },
+        { { { { 0x1.8cp+2f, 0x1.fcp-6f, 0x1.cp+2f },
+              { 0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f },
               { 0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f } } },
-          { { { -0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f }, { 0x1.fcp-6f, 0x1.98p+2f, 0x1.b8p+2f },
+          { { { -0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f },
+              { 0x1.fcp-6f, 0x1.98p+2f, 0x1.b8p+2f },
               { -0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f } } } },
-        { { { { -0x1.cb37d6p-1f, -0x1.4af5a8p-1f, 0x1.3a504p-6f }, { -0x1.cb37d6p-1f, -0x1.4af5a8p-1f, 0x1.3a504p-6f },
+        { { { { -0x1.cb37d6p-1f, -0x1.4af5a8p-1f, 0x1.3a504p-6f },
+              { -0x1.cb37d6p-1f, -0x1.4af5a8p-1f, 0x1.3a504p-6f },
               { -0x1.177a8ap-77f, -0x1.336d3p-75f, -0x1.c7725ep-78f } } },
           { { { 0, 0x1.1cp+2f, 0 }, { 0, 0x1.1cp+2f, 0 }, { -0x1.cda418p-97f, 0, 0 } } } },
     };
@@ -373,9 +380,9 @@ static int bad_input(void)
     spx_obb box = { { 0, 0, 0 }, { 1, 1, 1 }, I3 };
     spx_sweep_hit hit;
     TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, spx_v3(0, 0, 0), &pt, spx_v3(0, 0, 0), 1, &hit),
-                SPX_ERR_DEGENERATE_TRIANGLE);
+                     SPX_ERR_DEGENERATE_TRIANGLE);
     TEST_ENSURE_CODE(spx_sweep_obb_triangle(&box, spx_v3(0, 0, 0), &pt, spx_v3(0, 0, 0), 1, &hit),
-                SPX_ERR_DEGENERATE_TRIANGLE);
+                     SPX_ERR_DEGENERATE_TRIANGLE);
     TEST_ENSURE_CODE(spx_sweep_obb_triangle(&box, spx_v3(0, 0, 0), &a, spx_v3(0, 0, 0), -1, &hit), SPX_ERR_BAD_TIME);
     a.v[1].z = NAN;
     bool o;

@@ -51,8 +51,10 @@ static void momentum(spx_world* w, const spx_body_id* ids, const spx_vec3* half,
         spx_body_get_center_of_mass(w, ids[i], &c);
         spx_body_get_transform(w, ids[i], &t);
         lin[0] += m * v.x, lin[1] += m * v.y, lin[2] += m * v.z;
-        ang[0] += m * (c.y * v.z - c.z * v.y), ang[1] += m * (c.z * v.x - c.x * v.z), ang[2] += m * (c.x * v.y - c.y * v.x);
-        const double h2[3] = { (double)half[i].x * half[i].x, (double)half[i].y * half[i].y, (double)half[i].z * half[i].z };
+        ang[0] += m * (c.y * v.z - c.z * v.y), ang[1] += m * (c.z * v.x - c.x * v.z),
+            ang[2] += m * (c.x * v.y - c.y * v.x);
+        const double h2[3] = { (double)half[i].x * half[i].x, (double)half[i].y * half[i].y,
+                               (double)half[i].z * half[i].z };
         const double I[3] = { m * (h2[1] + h2[2]) / 3.0, m * (h2[0] + h2[2]) / 3.0, m * (h2[0] + h2[1]) / 3.0 };
         spx_obb frame; /* the rotation matrix of the body's quaternion */
         spx_obb_from_quat(c, half[i], t.q, &frame);
@@ -63,7 +65,8 @@ static void momentum(spx_world* w, const spx_body_id* ids, const spx_vec3* half,
             const float* col = &R[a].x;
             local[a] = I[a] * (col[0] * wv[0] + col[1] * wv[1] + col[2] * wv[2]);
         }
-        for (int k = 0; k < 3; ++k) ang[k] += (&R[0].x)[k] * local[0] + (&R[1].x)[k] * local[1] + (&R[2].x)[k] * local[2];
+        for (int k = 0; k < 3; ++k)
+            ang[k] += (&R[0].x)[k] * local[0] + (&R[1].x)[k] * local[1] + (&R[2].x)[k] * local[2];
     }
 }
 
@@ -98,7 +101,8 @@ static int momentum_conserved(void)
     double p0 = sqrt(l0[0] * l0[0] + l0[1] * l0[1] + l0[2] * l0[2]);
     double L0 = sqrt(a0[0] * a0[0] + a0[1] * a0[1] + a0[2] * a0[2]);
     for (int k = 0; k < 3; ++k) TEST_ENSURE_NEAR(l1[k], l0[k], 1e-4 * p0);
-    printf("angular momentum before (%.4f %.4f %.4f), after (%.4f %.4f %.4f)\n", a0[0], a0[1], a0[2], a1[0], a1[1], a1[2]);
+    printf("angular momentum before (%.4f %.4f %.4f), after (%.4f %.4f %.4f)\n", a0[0], a0[1], a0[2], a1[0], a1[1],
+           a1[2]);
     for (int k = 0; k < 3; ++k) TEST_ENSURE_NEAR(a1[k], a0[k], 1e-4 * (L0 + p0 * 1.0));
     spx_vec3 av0, av1;
     spx_body_get_velocity(w, ids[0], NULL, &av0);
@@ -177,8 +181,9 @@ static int energy_never_grows(void)
                 spx_quat q = { sinf(a) * 0.3f, cosf(a) * 0.2f, 0.1f, 0.0f };
                 q.w = sqrtf(1.0f - q.x * q.x - q.y * q.y - q.z * q.z);
                 /* 2 m apart: no two start overlapping, whose push-out would add energy legitimately. */
-                ids[n++] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(2.0f * (float)i, 1.0f + 2.0f * (float)j, 2.0f * (float)k), q,
-                                   spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.5f, 0.0f);
+                ids[n++] =
+                    add_box(w, SPX_BODY_DYNAMIC, spx_v3(2.0f * (float)i, 1.0f + 2.0f * (float)j, 2.0f * (float)k), q,
+                            spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.5f, 0.0f);
             }
     /* Position correction lifts a body out of an overlap the step let it sink into: that returns
        potential energy it lost, no more. So the energy may rise above its lowest so far by at most
@@ -240,7 +245,8 @@ static int stack_stands_and_sleeps(void)
     spx_step_stats st;
     spx_world_get_stats(w, &st);
     TEST_ENSURE(st.awake_body_count == 0);
-    spx_body_id drop = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 12, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.6f, 0.0f);
+    spx_body_id drop =
+        add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 12, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.6f, 0.0f);
     (void)drop;
     bool woke = false;
     for (int s = 0; s < 120 && !woke; ++s) {
@@ -262,7 +268,8 @@ static int spinning_in_place_stays_awake(void)
     for (int turns = 1; turns <= 2; ++turns) {
         spx_world* w = make_world(spx_v3(0, 0, 0), true);
         TEST_ENSURE(w);
-        spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.6f, 0.0f);
+        spx_body_id b =
+            add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.6f, 0.0f);
         for (int s = 0; s < 10; ++s) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK); /* resting, not yet asleep */
         const float spin = 2.0f * 3.14159265f * (float)turns / dt;
         TEST_ENSURE_CODE(spx_body_set_velocity(w, b, spx_v3(0, 0, 0), spx_v3(0, spin, 0)), SPX_OK);
@@ -291,8 +298,8 @@ static int stack_woken_at_its_foot(void)
     bool awake = true;
     spx_body_is_awake(w, ids[3], &awake);
     TEST_ENSURE(!awake);
-    spx_body_id slider = add_box(w, SPX_BODY_DYNAMIC, spx_v3(-1.05f, 0.5f, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f,
-                                 0.0f, 0.0f);
+    spx_body_id slider =
+        add_box(w, SPX_BODY_DYNAMIC, spx_v3(-1.05f, 0.5f, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.0f, 0.0f);
     TEST_ENSURE_CODE(spx_body_set_velocity(w, slider, spx_v3(1.0f, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
     bool woke = false;
     for (int s = 0; s < 60 && !woke; ++s) {
@@ -323,7 +330,8 @@ static int events_and_ids(void)
     spx_world* w = make_world(spx_v3(0, -9.81f, 0), false);
     TEST_ENSURE(w);
     spx_body_id g = add_ground(w, 0.5f, 0.0f);
-    spx_body_id b = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 1.0f, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.5f, 0.0f);
+    spx_body_id b =
+        add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 1.0f, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.5f, 0.0f);
     int begins = 0;
     for (int s = 0; s < 60; ++s) {
         TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
@@ -331,7 +339,8 @@ static int events_and_ids(void)
         uint32_t n;
         spx_world_get_contact_events(w, &ev, &n, NULL, NULL);
         for (uint32_t i = 0; i < n; ++i) {
-            TEST_ENSURE((ev[i].a.index == g.index && ev[i].b.index == b.index) || (ev[i].a.index == b.index && ev[i].b.index == g.index));
+            TEST_ENSURE((ev[i].a.index == g.index && ev[i].b.index == b.index) ||
+                        (ev[i].a.index == b.index && ev[i].b.index == g.index));
             ++begins;
         }
     }
@@ -424,7 +433,8 @@ static int manifolds_reused_while_resting(void)
     spx_world* w = make_world(spx_v3(0, -9.81f, 0), false);
     TEST_ENSURE(w);
     add_ground(w, 0.5f, 0.0f);
-    spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.5f, 0.0f);
+    spx_body_id box =
+        add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.5f, 0.0f);
     spx_step_stats st;
     for (int s = 0; s < 60; ++s) TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
     TEST_ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
@@ -537,13 +547,15 @@ static spx_quat quat_mul(spx_quat a, spx_quat b)
 /* The spin angular momentum R diag(I) R^T w of a solid box of mass m and half extents h turned by q. */
 static void box_spin(spx_quat q, spx_vec3 h, float m, spx_vec3 av, double out[3])
 {
-    const double I[3] = { m * ((double)h.y * h.y + (double)h.z * h.z) / 3.0, m * ((double)h.x * h.x + (double)h.z * h.z) / 3.0,
+    const double I[3] = { m * ((double)h.y * h.y + (double)h.z * h.z) / 3.0,
+                          m * ((double)h.x * h.x + (double)h.z * h.z) / 3.0,
                           m * ((double)h.x * h.x + (double)h.y * h.y) / 3.0 };
     spx_obb frame;
     spx_obb_from_quat(spx_v3(0, 0, 0), h, q, &frame);
     const spx_vec3* R = frame.rotation.col;
     double local[3];
-    for (int a = 0; a < 3; ++a) local[a] = I[a] * ((double)R[a].x * av.x + (double)R[a].y * av.y + (double)R[a].z * av.z);
+    for (int a = 0; a < 3; ++a)
+        local[a] = I[a] * ((double)R[a].x * av.x + (double)R[a].y * av.y + (double)R[a].z * av.z);
     for (int k = 0; k < 3; ++k) out[k] = (&R[0].x)[k] * local[0] + (&R[1].x)[k] * local[1] + (&R[2].x)[k] * local[2];
 }
 
@@ -598,8 +610,9 @@ static int free_spin_keeps_momentum(void)
             spx_body_get_velocity(w, plank, &v, &av);
             double l[3];
             box_spin(quat_mul(tr.q, turns[t]), half, m, av, l);
-            const double d = sqrt((l[0] - l0[0]) * (l[0] - l0[0]) + (l[1] - l0[1]) * (l[1] - l0[1]) + (l[2] - l0[2]) * (l[2] - l0[2]))
-                           / sqrt(l0[0] * l0[0] + l0[1] * l0[1] + l0[2] * l0[2]);
+            const double d = sqrt((l[0] - l0[0]) * (l[0] - l0[0]) + (l[1] - l0[1]) * (l[1] - l0[1]) +
+                                  (l[2] - l0[2]) * (l[2] - l0[2])) /
+                             sqrt(l0[0] * l0[0] + l0[1] * l0[1] + l0[2] * l0[2]);
             if (d > worst_l) worst_l = d;
         }
         printf("free plank%s: kinetic energy %.6f to %.6f of the start's, angular momentum off by %.4f of its own\n",
@@ -630,7 +643,10 @@ static int no_allocation_after_warm_up(void)
     return 0;
 }
 
-static uint64_t state_hash(const test_scene* scene) { return test_scene_bodies_hash(scene->world, scene->bodies, scene->count); }
+static uint64_t state_hash(const test_scene* scene)
+{
+    return test_scene_bodies_hash(scene->world, scene->bodies, scene->count);
+}
 
 /* The same scene twice gives bit-identical states. */
 static int deterministic(void)
@@ -669,8 +685,8 @@ static spx_result make_path_scene(int kind, spx_world_simd simd, test_scene* sce
                 const float a = 0.05f * (float)(i + 2 * j + 3 * k);
                 const spx_quat q = { sinf(a) * 0.6f, 0.0f, sinf(a) * 0.8f, cosf(a) };
                 const spx_vec3 p = spx_v3(1.2f * ((float)i - 2.0f), 1.0f + 2.0f * (float)j, 1.2f * ((float)k - 2.0f));
-                scene->bodies[scene->count++] = add_box(scene->world, SPX_BODY_DYNAMIC, p, q, spx_v3(0.5f, 0.5f, 0.5f),
-                                                        1000.0f, 0.5f, 0.6f);
+                scene->bodies[scene->count++] =
+                    add_box(scene->world, SPX_BODY_DYNAMIC, p, q, spx_v3(0.5f, 0.5f, 0.5f), 1000.0f, 0.5f, 0.6f);
             }
     return SPX_OK;
 }
@@ -690,7 +706,8 @@ static int simd_paths_identical(void)
         const uint32_t wide_lanes = wide.world->solver.kernels->lanes, base_lanes = base.world->solver.kernels->lanes;
         if (wide.world->solver.kernels == base.world->solver.kernels) {
             printf("simd_paths_identical: skipped the comparison: one solver path here (%u lanes; no AVX2 "
-                   "on this CPU, or a build without the run-time choice)\n", (unsigned)base_lanes);
+                   "on this CPU, or a build without the run-time choice)\n",
+                   (unsigned)base_lanes);
             test_scene_destroy(&wide);
             test_scene_destroy(&base);
             return 0;
@@ -706,8 +723,8 @@ static int simd_paths_identical(void)
         spx_world_get_stats(base.world, &st);
         printf("simd_paths_identical: %s, %u lanes against %u: %s after %d steps (%u manifolds at the end)\n",
                names[kind], (unsigned)wide_lanes, (unsigned)base_lanes,
-               first_difference < 0 ? "bit-identical" : "DIFFERENT", first_difference < 0 ? steps[kind] : first_difference + 1,
-               (unsigned)st.manifold_count);
+               first_difference < 0 ? "bit-identical" : "DIFFERENT",
+               first_difference < 0 ? steps[kind] : first_difference + 1, (unsigned)st.manifold_count);
         test_scene_destroy(&wide);
         test_scene_destroy(&base);
         TEST_ENSURE(first_difference < 0);
@@ -735,7 +752,8 @@ static int pyramid_at(float pitch)
     }
     spx_transform top;
     spx_body_get_transform(scene.world, scene.bodies[scene.count - 1], &top);
-    printf("pyramid pitch %.1f: largest drift %.4f m (sideways %.4f) in %u steps\n", pitch, drift, sideways, scene.steps);
+    printf("pyramid pitch %.1f: largest drift %.4f m (sideways %.4f) in %u steps\n", pitch, drift, sideways,
+           scene.steps);
     TEST_ENSURE(drift < 0.01f);
     TEST_ENSURE(top.p.y > 18.5f);
     test_scene_destroy(&scene);

@@ -6,14 +6,14 @@
 #include <stdlib.h>
 
 typedef struct reentrant {
-    spx_world* world;   /* set once the world exists */
+    spx_world* world; /* set once the world exists */
     spx_body_id box;
-    bool stepping;      /* set by the test around spx_world_step */
-    uint32_t calls;     /* allocations made during a step */
-    uint32_t refused;   /* calls made from them that returned SPX_ERR_WORLD_LOCKED */
+    bool stepping;    /* set by the test around spx_world_step */
+    uint32_t calls;   /* allocations made during a step */
+    uint32_t refused; /* calls made from them that returned SPX_ERR_WORLD_LOCKED */
     uint32_t tried;
-    int wrong_call;     /* the first call (1..8, in call_into's order) that answered otherwise; 0: none */
-    spx_result wrong;   /* its answer */
+    int wrong_call;   /* the first call (1..8, in call_into's order) that answered otherwise; 0: none */
+    spx_result wrong; /* its answer */
 } reentrant;
 
 static void expect_locked(reentrant* r, spx_result got)

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static spx_mesh* mesh_of(test_shape* s)
 {
     spx_mesh* m = test_shape_mesh(s);
@@ -260,7 +259,8 @@ static spx_body_id add_mesh_body(spx_world* w, const spx_mesh* mesh, spx_vec3 p,
 static int open_ground_of_either_winding(void)
 {
     test_shape ball_shape, torus_shape;
-    TEST_ENSURE(test_shape_solid_sphere(&ball_shape, 0.5f, 12, 24) && test_shape_torus(&torus_shape, 0.45f, 0.15f, 24, 12));
+    TEST_ENSURE(test_shape_solid_sphere(&ball_shape, 0.5f, 12, 24) &&
+                test_shape_torus(&torus_shape, 0.45f, 0.15f, 24, 12));
     spx_mesh* ball = mesh_of(&ball_shape);
     spx_mesh* torus = mesh_of(&torus_shape);
     TEST_ENSURE(ball && torus);
@@ -272,7 +272,8 @@ static int open_ground_of_either_winding(void)
         if (hill) grid_shape.vertices[2 * 21 + 2].y = 2.0f;
         spx_mesh* grid = mesh_of(&grid_shape);
         TEST_ENSURE(grid);
-        const char* winding = flip ? (hill ? "clockwise, hill" : "clockwise") : (hill ? "counter-clockwise, hill" : "counter-clockwise");
+        const char* winding =
+            flip ? (hill ? "clockwise, hill" : "clockwise") : (hill ? "counter-clockwise, hill" : "counter-clockwise");
         /* From above, with gravity. */
         spx_world* w = make_world(false);
         TEST_ENSURE(w);
@@ -347,8 +348,8 @@ static int open_ground_of_either_winding(void)
 static int sunk_meshes_scene(void)
 {
     test_shape grid_shape, ball_shape, ring_shape;
-    TEST_ENSURE(test_shape_grid(&grid_shape, 32, 32) && test_shape_solid_sphere(&ball_shape, 5.35f, 10, 20)
-           && test_shape_torus(&ring_shape, 0.45f, 0.16f, 24, 12));
+    TEST_ENSURE(test_shape_grid(&grid_shape, 32, 32) && test_shape_solid_sphere(&ball_shape, 5.35f, 10, 20) &&
+                test_shape_torus(&ring_shape, 0.45f, 0.16f, 24, 12));
     spx_mesh* grid = mesh_of(&grid_shape);
     spx_mesh* ball = mesh_of(&ball_shape);
     spx_mesh* ring = mesh_of(&ring_shape);

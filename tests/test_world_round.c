@@ -118,8 +118,8 @@ static int ball_rolls_down_slope(void)
         /* Down the slope is +x turned by -a; the ball starts resting on the top face. */
         const spx_vec3 down = spx_v3(cosf(a), -sinf(a), 0.0f), up = spx_v3(sinf(a), cosf(a), 0.0f);
         const float h = 1.0f + r;
-        spx_body_id ball = add_round(w, spx_v3(-40.0f * down.x + h * up.x, -40.0f * down.y + h * up.y, 0.0f), identity(),
-                                     r, -1.0f, 1.0f, 0.0f);
+        spx_body_id ball = add_round(w, spx_v3(-40.0f * down.x + h * up.x, -40.0f * down.y + h * up.y, 0.0f),
+                                     identity(), r, -1.0f, 1.0f, 0.0f);
         const float dt = 1.0f / 60.0f;
         float v1 = 0.0f, v2 = 0.0f;
         const int s1 = 30, s2 = 150;
@@ -185,7 +185,8 @@ static int capsule_slides_across_mesh(void)
             TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
             spx_transform t;
             spx_vec3 v;
-            TEST_ENSURE(spx_body_get_transform(w, cap, &t) == SPX_OK && spx_body_get_velocity(w, cap, &v, NULL) == SPX_OK);
+            TEST_ENSURE(spx_body_get_transform(w, cap, &t) == SPX_OK &&
+                        spx_body_get_velocity(w, cap, &v, NULL) == SPX_OK);
             const float time = (float)s * dt, expected = v0 - mu * g * time;
             worst_speed = fmaxf(worst_speed, fabsf(len3(v) - expected) / expected);
             const spx_vec3 d = spx_v3(t.p.x - t0.p.x, 0.0f, t.p.z - t0.p.z);
@@ -243,14 +244,17 @@ static int round_shapes_settle(void)
         if (ground == 0) add_grid(w, grid, n, 0.6f);
         else
             for (int i = 0; i < 4; ++i)
-                add_box(w, SPX_BODY_STATIC, spx_v3(-3.0f + 2.0f * (float)i, -0.5f, 0.0f), identity(), spx_v3(1, 0.5f, 4), 0.6f);
+                add_box(w, SPX_BODY_STATIC, spx_v3(-3.0f + 2.0f * (float)i, -0.5f, 0.0f), identity(),
+                        spx_v3(1, 0.5f, 4), 0.6f);
         spx_body_id bodies[40];
         int count = 0;
         for (int i = 0; i < 5; ++i)
             for (int j = 0; j < 4; ++j) {
-                const spx_vec3 p = spx_v3(-3.0f + 1.5f * (float)i, 0.6f + 0.9f * (float)((i + j) % 3), -2.5f + 1.6f * (float)j);
-                bodies[count++] = (i + j) % 2 ? add_round(w, p, about_y(0.7f * (float)i), 0.3f, -1.0f, 0.6f, 0.0f)
-                                              : add_round(w, p, about_z(0.3f + 0.5f * (float)j), 0.2f, 0.4f, 0.6f, 0.0f);
+                const spx_vec3 p =
+                    spx_v3(-3.0f + 1.5f * (float)i, 0.6f + 0.9f * (float)((i + j) % 3), -2.5f + 1.6f * (float)j);
+                bodies[count++] = (i + j) % 2
+                                      ? add_round(w, p, about_y(0.7f * (float)i), 0.3f, -1.0f, 0.6f, 0.0f)
+                                      : add_round(w, p, about_z(0.3f + 0.5f * (float)j), 0.2f, 0.4f, 0.6f, 0.0f);
             }
         float worst = 0.0f;
         for (int s = 0; s < 240; ++s) {
@@ -295,7 +299,8 @@ static int fast_ball_stops_at_thin_walls(void)
             TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
         }
         /* A ball (kinds 0, 1) or a capsule across its motion (2, 3), falling from 3 m at 200 m/s. */
-        spx_body_id b = add_round(w, spx_v3(0.3f, 3.0f, 0.1f), about_z(0.5f * PI_F), 0.1f, kind < 2 ? -1.0f : 0.3f, 0.6f, 0.0f);
+        spx_body_id b =
+            add_round(w, spx_v3(0.3f, 3.0f, 0.1f), about_z(0.5f * PI_F), 0.1f, kind < 2 ? -1.0f : 0.3f, 0.6f, 0.0f);
         TEST_ENSURE(spx_body_set_velocity(w, b, spx_v3(0, -200.0f, 0), spx_v3(0, 0, 0)) == SPX_OK);
         for (int s = 0; s < 30; ++s) {
             TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
@@ -335,15 +340,17 @@ static int fast_ball_rolls_on(void)
             TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
             spx_transform t;
             spx_step_stats st;
-            TEST_ENSURE(spx_body_get_transform(w, ball, &t) == SPX_OK && spx_body_get_velocity(w, ball, &v, &om) == SPX_OK);
+            TEST_ENSURE(spx_body_get_transform(w, ball, &t) == SPX_OK &&
+                        spx_body_get_velocity(w, ball, &v, &om) == SPX_OK);
             TEST_ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
             fast += st.fast_body_count;
             worst_height = fmaxf(worst_height, fabsf(t.p.y - r));
             if (spin) TEST_ENSURE_NEAR(len3(v), v0, 0.01f * v0);
         }
-        printf("ball at %.0f m/s %s on a %s: ends at %.4f m/s (w r %.4f), height within %.3f mm, fast %u steps of 120\n",
-               (double)v0, spin ? "rolling" : "sliding", mesh ? "mesh" : "box", (double)v.x, (double)(-om.z * r),
-               1e3 * worst_height, fast);
+        printf(
+            "ball at %.0f m/s %s on a %s: ends at %.4f m/s (w r %.4f), height within %.3f mm, fast %u steps of 120\n",
+            (double)v0, spin ? "rolling" : "sliding", mesh ? "mesh" : "box", (double)v.x, (double)(-om.z * r),
+            1e3 * worst_height, fast);
         TEST_ENSURE_NEAR(v.x, v_end, 0.01f * v_end);
         TEST_ENSURE_NEAR(-om.z * r, v_end, 0.01f * v_end);
         TEST_ENSURE(worst_height < 0.002f);
@@ -371,7 +378,8 @@ static int perfect_bounce_gains_nothing(void)
         TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
         spx_transform t;
         spx_vec3 v;
-        TEST_ENSURE(spx_body_get_transform(w, ball, &t) == SPX_OK && spx_body_get_velocity(w, ball, &v, NULL) == SPX_OK);
+        TEST_ENSURE(spx_body_get_transform(w, ball, &t) == SPX_OK &&
+                    spx_body_get_velocity(w, ball, &v, NULL) == SPX_OK);
         double kinetic = 0.0;
         TEST_ENSURE_CODE(spx_world_get_kinetic_energy(w, &kinetic), SPX_OK);
         const double e = kinetic + mass * 9.81 * (double)t.p.y;
@@ -478,7 +486,8 @@ static int compound_body(void)
     const double i_ball = 0.4 * m_ball * 0.04 + m_ball * (0.7 - cx) * (0.7 - cx);
     /* The capsule along z: about y (across it) as round.h's mass says, then moved. */
     const double L = 0.6, r = 0.1;
-    const double i_caps_own = m_cyl * (L * L / 12.0 + r * r / 4.0) + m_caps * (0.4 * r * r + L * L / 4.0 + 3.0 / 8.0 * L * r);
+    const double i_caps_own =
+        m_cyl * (L * L / 12.0 + r * r / 4.0) + m_caps * (0.4 * r * r + L * L / 4.0 + 3.0 / 8.0 * L * r);
     const double i_caps = i_caps_own + (m_cyl + m_caps) * (-0.6 - cx) * (-0.6 - cx);
     const double iyy = i_box + i_ball + i_caps;
     const float j = 0.01f; /* N s, opposite impulses 1 m apart: a pure torque of j N m s about y */

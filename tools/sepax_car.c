@@ -29,9 +29,9 @@ static const spx_vec3 car_start = { -18.0f, 0.75f, 0.0f };
  * about its own width axis (a car on a ramp or a jack). */
 typedef struct parked {
     const char* label;
-    spx_vec3 center;   /* m */
-    float yaw_deg;     /* about +y */
-    float tilt_deg;    /* about the box's own z, applied before the yaw */
+    spx_vec3 center; /* m */
+    float yaw_deg;   /* about +y */
+    float tilt_deg;  /* about the box's own z, applied before the yaw */
 } parked;
 
 /* The default lot, fixed so every run prints the same table. A lane runs along x at z = 0
@@ -41,25 +41,25 @@ typedef struct parked {
  * skewed into the lane first and the tilted one on the jack next; the crosswise car at the lane's
  * end is only reached on a longer interval (--tmax 4). */
 static const parked default_lot[] = {
-    { "north bay 1",           { -12.0f, 0.75f,  6.0f },  90.0f,  0.0f },
-    { "north bay 2",           {  -9.0f, 0.75f,  6.1f },  84.0f,  0.0f },
-    { "north bay 3",           {  -6.0f, 0.75f,  5.9f },  97.0f,  0.0f },
-    { "north bay 4 (askew)",   {   2.0f, 0.75f,  3.3f },  35.0f,  0.0f },
-    { "south angled 1",        { -11.0f, 0.75f, -6.0f },  60.0f,  0.0f },
-    { "south angled 2",        {  -7.5f, 0.75f, -6.0f },  60.0f,  0.0f },
-    { "south angled 3",        {  -4.0f, 0.75f, -6.0f },  57.0f,  0.0f },
-    { "on a lift (raised)",    {  -3.0f, 2.55f,  0.0f },   0.0f,  0.0f },
-    { "skewed into lane",      {   6.0f, 0.75f, -2.6f }, -40.0f,  0.0f },
-    { "on a jack (tilted)",    {  12.0f, 2.20f,  0.2f },   5.0f, 12.0f },
-    { "lane end (crosswise)",  {  24.0f, 0.75f,  0.0f },  90.0f,  0.0f },
-    { "ramp (tilted, raised)", {  -1.0f, 1.40f,  5.2f }, 180.0f,  9.0f },
+    { "north bay 1", { -12.0f, 0.75f, 6.0f }, 90.0f, 0.0f },
+    { "north bay 2", { -9.0f, 0.75f, 6.1f }, 84.0f, 0.0f },
+    { "north bay 3", { -6.0f, 0.75f, 5.9f }, 97.0f, 0.0f },
+    { "north bay 4 (askew)", { 2.0f, 0.75f, 3.3f }, 35.0f, 0.0f },
+    { "south angled 1", { -11.0f, 0.75f, -6.0f }, 60.0f, 0.0f },
+    { "south angled 2", { -7.5f, 0.75f, -6.0f }, 60.0f, 0.0f },
+    { "south angled 3", { -4.0f, 0.75f, -6.0f }, 57.0f, 0.0f },
+    { "on a lift (raised)", { -3.0f, 2.55f, 0.0f }, 0.0f, 0.0f },
+    { "skewed into lane", { 6.0f, 0.75f, -2.6f }, -40.0f, 0.0f },
+    { "on a jack (tilted)", { 12.0f, 2.20f, 0.2f }, 5.0f, 12.0f },
+    { "lane end (crosswise)", { 24.0f, 0.75f, 0.0f }, 90.0f, 0.0f },
+    { "ramp (tilted, raised)", { -1.0f, 1.40f, 5.2f }, 180.0f, 9.0f },
 };
 #define LOT_SIZE (sizeof default_lot / sizeof default_lot[0])
 
 typedef struct options {
-    double speed;      /* m/s along the heading */
-    double heading;    /* degrees about +y, 0 = +x */
-    double tmax;       /* s */
+    double speed;   /* m/s along the heading */
+    double heading; /* degrees about +y, 0 = +x */
+    double tmax;    /* s */
     int csv;
 } options;
 
@@ -126,9 +126,9 @@ static int parse_options(int argc, char** argv, options* opt)
             exit(0);
         } else if (strcmp(argv[i], "--csv") == 0) {
             opt->csv = 1;
-        } else if (numeric_option(argc, argv, &i, "--speed", &opt->speed, &bad)
-                   || numeric_option(argc, argv, &i, "--heading", &opt->heading, &bad)
-                   || numeric_option(argc, argv, &i, "--tmax", &opt->tmax, &bad)) {
+        } else if (numeric_option(argc, argv, &i, "--speed", &opt->speed, &bad) ||
+                   numeric_option(argc, argv, &i, "--heading", &opt->heading, &bad) ||
+                   numeric_option(argc, argv, &i, "--tmax", &opt->tmax, &bad)) {
             /* value stored (or bad set) by numeric_option */
         } else {
             fprintf(stderr, "unknown option '%s'\n", argv[i]);
@@ -168,17 +168,17 @@ static spx_quat yaw_tilt(double yaw_deg, double tilt_deg)
 }
 
 /* -0 + 0 is +0: an exact zero component prints as "0.000", not "-0.000". */
-static double unsigned_zero(float v)
-{
-    return (double)v + 0.0;
-}
+static double unsigned_zero(float v) { return (double)v + 0.0; }
 
 static const char* state_name(spx_sweep_state s)
 {
     switch (s) {
-    case SPX_SWEEP_MISS: return "miss";
-    case SPX_SWEEP_HIT: return "hit";
-    case SPX_SWEEP_START_OVERLAP: return "start-overlap";
+    case SPX_SWEEP_MISS:
+        return "miss";
+    case SPX_SWEEP_HIT:
+        return "hit";
+    case SPX_SWEEP_START_OVERLAP:
+        return "start-overlap";
     }
     return "?";
 }
@@ -192,12 +192,12 @@ typedef struct row {
 static void print_header(const options* opt, spx_vec3 vel)
 {
     printf("sepax-car: sepax %d.%d.%d, car half extents (%.2f, %.2f, %.2f) m starting at (%.2f, %.2f, %.2f)\n",
-           spx_version() / 10000, spx_version() / 100 % 100, spx_version() % 100, car_half.x, car_half.y,
-           car_half.z, car_start.x, car_start.y, car_start.z);
+           spx_version() / 10000, spx_version() / 100 % 100, spx_version() % 100, car_half.x, car_half.y, car_half.z,
+           car_start.x, car_start.y, car_start.z);
     printf("drive: heading %.1f deg, speed %.2f m/s, velocity (%.3f, %.3f, %.3f) m/s, interval [0, %.3f] s\n\n",
            opt->heading, opt->speed, unsigned_zero(vel.x), unsigned_zero(vel.y), unsigned_zero(vel.z), opt->tmax);
-    printf("%3s  %-22s %-26s %6s %5s  %-7s %-13s %7s  %-24s %s\n", "id", "parked box", "centre (m)", "yaw",
-           "tilt", "overlap", "sweep", "t (s)", "normal (car -> box)", "point (m)");
+    printf("%3s  %-22s %-26s %6s %5s  %-7s %-13s %7s  %-24s %s\n", "id", "parked box", "centre (m)", "yaw", "tilt",
+           "overlap", "sweep", "t (s)", "normal (car -> box)", "point (m)");
 }
 
 static void print_row(size_t i, const row* r)
@@ -215,8 +215,8 @@ static void print_row(size_t i, const row* r)
                  unsigned_zero(r->hit.normal.y), unsigned_zero(r->hit.normal.z));
         snprintf(point, sizeof point, "(%6.2f, %5.2f, %6.2f)", r->hit.point.x, r->hit.point.y, r->hit.point.z);
     }
-    printf("%3zu  %-22s %-26s %6.1f %5.1f  %-7s %-13s %7s  %-24s %s\n", i, p->label, centre, p->yaw_deg,
-           p->tilt_deg, r->overlap ? "yes" : "no", state_name(r->hit.state), t, normal, point);
+    printf("%3zu  %-22s %-26s %6.1f %5.1f  %-7s %-13s %7s  %-24s %s\n", i, p->label, centre, p->yaw_deg, p->tilt_deg,
+           r->overlap ? "yes" : "no", state_name(r->hit.state), t, normal, point);
 }
 
 static void print_csv(const row* rows, size_t first)
@@ -229,8 +229,7 @@ static void print_csv(const row* rows, size_t first)
         /* Labels hold commas: quote them (RFC 4180). */
         printf("%zu,\"%s\",%.6g,%.6g,%.6g,%.6g,%.6g,%d,%s,", i, p->label, p->center.x, p->center.y, p->center.z,
                p->yaw_deg, p->tilt_deg, rows[i].overlap ? 1 : 0, state_name(h->state));
-        if (h->state == SPX_SWEEP_MISS)
-            printf(",,,,,,,,"); /* time, normal, point, depth: empty */
+        if (h->state == SPX_SWEEP_MISS) printf(",,,,,,,,"); /* time, normal, point, depth: empty */
         else
             printf("%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,", h->time, h->normal.x, h->normal.y, h->normal.z,
                    h->point.x, h->point.y, h->point.z, h->depth);
@@ -291,8 +290,8 @@ int main(int argc, char** argv)
         const spx_sweep_hit* f = &rows[first].hit;
         if (f->state == SPX_SWEEP_START_OVERLAP)
             printf("first hit: box %zu (%s), already overlapping at t = 0, depth %.4f m along (%.3f, %.3f, %.3f)\n",
-                   first, default_lot[first].label, f->depth, unsigned_zero(f->normal.x),
-                   unsigned_zero(f->normal.y), unsigned_zero(f->normal.z));
+                   first, default_lot[first].label, f->depth, unsigned_zero(f->normal.x), unsigned_zero(f->normal.y),
+                   unsigned_zero(f->normal.z));
         else
             printf("first hit: box %zu (%s) at t = %.4f s, car moved %.3f m, normal (%.3f, %.3f, %.3f), "
                    "point (%.2f, %.2f, %.2f)\n",

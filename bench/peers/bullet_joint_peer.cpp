@@ -14,7 +14,6 @@
 
 namespace {
 
-
 struct World : BenchBulletWorld {
     std::vector<std::unique_ptr<btBoxShape>> shapes;
     std::vector<std::unique_ptr<btRigidBody>> bodies;
@@ -31,7 +30,8 @@ struct World : BenchBulletWorld {
 const char* describe()
 {
     static char text[160];
-    std::snprintf(text, sizeof text, "bullet %d.%02d (%s): btSequentialImpulseConstraintSolver defaults, btPoint2PointConstraint",
+    std::snprintf(text, sizeof text,
+                  "bullet %d.%02d (%s): btSequentialImpulseConstraintSolver defaults, btPoint2PointConstraint",
                   btGetVersion() / 100, btGetVersion() % 100, sizeof(btScalar) == sizeof(double) ? "double" : "float");
     return text;
 }

@@ -48,10 +48,9 @@ struct Collect final : btDiscreteCollisionDetectorInterface::Result {
 
 btTransform to_pose(const spx_obb& box)
 {
-    const spx_mat3& r = box.rotation;   // btMatrix3x3 takes rows; column j is the box's axis j
-    btMatrix3x3 basis(r.col[0].x, r.col[1].x, r.col[2].x,
-                      r.col[0].y, r.col[1].y, r.col[2].y,
-                      r.col[0].z, r.col[1].z, r.col[2].z);
+    const spx_mat3& r = box.rotation; // btMatrix3x3 takes rows; column j is the box's axis j
+    btMatrix3x3 basis(r.col[0].x, r.col[1].x, r.col[2].x, r.col[0].y, r.col[1].y, r.col[2].y, r.col[0].z, r.col[1].z,
+                      r.col[2].z);
     return btTransform(basis, btVector3(box.center.x, box.center.y, box.center.z));
 }
 
@@ -101,10 +100,7 @@ void run(void* prepared, size_t count, uint8_t* out)
     sink = sink + sum;
 }
 
-void release(void* prepared)
-{
-    delete static_cast<Pairs*>(prepared);
-}
+void release(void* prepared) { delete static_cast<Pairs*>(prepared); }
 
 struct TrianglePairs {
     std::vector<btBoxShape> box;
@@ -134,10 +130,7 @@ void* prepare_triangle(const spx_obb* a, const spx_triangle* b, size_t count)
     }
 }
 
-void release_triangle(void* prepared)
-{
-    delete static_cast<TrianglePairs*>(prepared);
-}
+void release_triangle(void* prepared) { delete static_cast<TrianglePairs*>(prepared); }
 
 void run_triangle(void* prepared, size_t count, uint8_t* out)
 {
@@ -147,7 +140,7 @@ void run_triangle(void* prepared, size_t count, uint8_t* out)
     btGjkEpaPenetrationDepthSolver epa;
     btGjkPairDetector::ClosestPointInput input;
     input.m_maximumDistanceSquared = 0;
-    input.m_transformB.setIdentity();   // the triangle's corners are in world space
+    input.m_transformB.setIdentity(); // the triangle's corners are in world space
     for (size_t i = 0; i < count; ++i) {
         btGjkPairDetector detector(&pairs.box[i], &pairs.triangle[i], &simplex, &epa);
         input.m_transformA = pairs.pose[i];

@@ -19,10 +19,7 @@ namespace {
 
 btVector3 to_bt(spx_vec3 v) { return btVector3(v.x, v.y, v.z); }
 
-btTransform to_bt(const spx_transform& t)
-{
-    return btTransform(btQuaternion(t.q.x, t.q.y, t.q.z, t.q.w), to_bt(t.p));
-}
+btTransform to_bt(const spx_transform& t) { return btTransform(btQuaternion(t.q.x, t.q.y, t.q.z, t.q.w), to_bt(t.p)); }
 
 struct World {
     btDefaultCollisionConfiguration configuration;
@@ -70,8 +67,8 @@ void* create(const test_query_scene* scene)
                 continue;
             btCollisionShape* shape;
             const spx_shape_def& s0 = b.shapes[0];
-            const bool plain = b.shape_count == 1 && s0.local.p.x == 0 && s0.local.p.y == 0 && s0.local.p.z == 0
-                            && s0.local.q.w == 1;
+            const bool plain =
+                b.shape_count == 1 && s0.local.p.x == 0 && s0.local.p.y == 0 && s0.local.p.z == 0 && s0.local.q.w == 1;
             if (s0.type == SPX_SHAPE_MESH && plain) {
                 shape = mesh_shapes[b.mesh_index[0]];
             } else if (plain) {

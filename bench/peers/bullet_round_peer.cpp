@@ -56,8 +56,8 @@ std::unique_ptr<btConvexShape> piece(const test_round_case& c, int which, btTran
     }
     if (test_round_kind_b(c.kind) == 2) {
         const spx_mat3& r = c.box.rotation;
-        pose->setBasis(btMatrix3x3(r.col[0].x, r.col[1].x, r.col[2].x, r.col[0].y, r.col[1].y, r.col[2].y,
-                                   r.col[0].z, r.col[1].z, r.col[2].z));
+        pose->setBasis(btMatrix3x3(r.col[0].x, r.col[1].x, r.col[2].x, r.col[0].y, r.col[1].y, r.col[2].y, r.col[0].z,
+                                   r.col[1].z, r.col[2].z));
         pose->setOrigin(v(c.box.center));
         return std::unique_ptr<btConvexShape>(new btBoxShape(v(c.box.half_extents)));
     }

@@ -126,21 +126,19 @@ uint32_t contacts(const void* world)
     return n;
 }
 
-void destroy(void* world)
-{
-    delete static_cast<World*>(world);
-}
+void destroy(void* world) { delete static_cast<World*>(world); }
 
 const char* describe(void)
 {
     static char text[256];
     if (!text[0]) {
         btContactSolverInfo defaults;
-        std::snprintf(text, sizeof text,
-                      "Bullet %d.%02d (%s): btDiscreteDynamicsWorld, btDbvtBroadphase, btSequentialImpulseConstraintSolver "
-                      "(%d iterations, split impulse %s), stepSimulation(dt, 0), friction sqrt(mu) a body",
-                      btGetVersion() / 100, btGetVersion() % 100, sizeof(btScalar) == sizeof(double) ? "double" : "float",
-                      defaults.m_numIterations, defaults.m_splitImpulse ? "on" : "off");
+        std::snprintf(
+            text, sizeof text,
+            "Bullet %d.%02d (%s): btDiscreteDynamicsWorld, btDbvtBroadphase, btSequentialImpulseConstraintSolver "
+            "(%d iterations, split impulse %s), stepSimulation(dt, 0), friction sqrt(mu) a body",
+            btGetVersion() / 100, btGetVersion() % 100, sizeof(btScalar) == sizeof(double) ? "double" : "float",
+            defaults.m_numIterations, defaults.m_splitImpulse ? "on" : "off");
     }
     return text;
 }
@@ -167,7 +165,8 @@ const char* describe_ccd(void)
 {
     static char text[384];
     if (!text[0])
-        std::snprintf(text, sizeof text, "%s; CCD on: setCcdMotionThreshold(%g half width), setCcdSweptSphereRadius(%g half width)",
+        std::snprintf(text, sizeof text,
+                      "%s; CCD on: setCcdMotionThreshold(%g half width), setCcdSweptSphereRadius(%g half width)",
                       describe(), double(ccd_threshold), double(ccd_sphere));
     return text;
 }
@@ -177,12 +176,6 @@ const bench_world_peer peer_ccd = { "bullet-ccd", describe_ccd, create_ccd, step
 
 } // namespace
 
-extern "C" const bench_world_peer* bench_world_peer_bullet(void)
-{
-    return &peer;
-}
+extern "C" const bench_world_peer* bench_world_peer_bullet(void) { return &peer; }
 
-extern "C" const bench_world_peer* bench_world_peer_bullet_ccd(void)
-{
-    return &peer_ccd;
-}
+extern "C" const bench_world_peer* bench_world_peer_bullet_ccd(void) { return &peer_ccd; }

@@ -35,14 +35,11 @@ template <typename BV>
 bool build(fcl::BVHModel<BV>& model, const std::vector<fcl::Vector3d>& points,
            const std::vector<fcl::Triangle>& triangles)
 {
-    return model.beginModel(int(triangles.size()), int(points.size())) == fcl::BVH_OK
-        && model.addSubModel(points, triangles) == fcl::BVH_OK && model.endModel() == fcl::BVH_OK;
+    return model.beginModel(int(triangles.size()), int(points.size())) == fcl::BVH_OK &&
+           model.addSubModel(points, triangles) == fcl::BVH_OK && model.endModel() == fcl::BVH_OK;
 }
 
-fcl::Vector3d to_fcl(spx_vec3 v)
-{
-    return fcl::Vector3d(double(v.x), double(v.y), double(v.z));
-}
+fcl::Vector3d to_fcl(spx_vec3 v) { return fcl::Vector3d(double(v.x), double(v.y), double(v.z)); }
 
 fcl::Transform3d translation(spx_vec3 v)
 {
@@ -55,15 +52,14 @@ fcl::ContinuousCollisionRequestd ca_request()
 {
     fcl::ContinuousCollisionRequestd request;
     request.ccd_solver_type = fcl::CCDC_CONSERVATIVE_ADVANCEMENT;
-    request.ccd_motion_type = fcl::CCDM_TRANS;   // pure translation, as the sepax query
+    request.ccd_motion_type = fcl::CCDM_TRANS; // pure translation, as the sepax query
     request.gjk_solver_type = fcl::GST_LIBCCD;
     return request;
 }
 
 int ca_answer(double returned, const fcl::ContinuousCollisionResultd& result, double* out_time)
 {
-    if (!(returned >= 0.0) || !std::isfinite(result.time_of_contact))
-        return -1;
+    if (!(returned >= 0.0) || !std::isfinite(result.time_of_contact)) return -1;
     *out_time = result.time_of_contact;
     return result.is_collide ? 1 : 0;
 }
@@ -78,31 +74,26 @@ extern "C" bench_fcl_mesh* bench_fcl_mesh_create(const spx_triangle* triangles, 
         points.reserve(size_t(count) * 3);
         indices.reserve(count);
         for (uint32_t i = 0; i < count; ++i) {
-            for (int k = 0; k < 3; ++k)
-                points.push_back(to_fcl(triangles[i].v[k]));
+            for (int k = 0; k < 3; ++k) points.push_back(to_fcl(triangles[i].v[k]));
             indices.emplace_back(size_t(3) * i, size_t(3) * i + 1, size_t(3) * i + 2);
         }
         auto mesh = std::make_unique<bench_fcl_mesh>();
-        if (!build(mesh->rss, points, indices) || !build(mesh->obbrss, points, indices))
-            return nullptr;
+        if (!build(mesh->rss, points, indices) || !build(mesh->obbrss, points, indices)) return nullptr;
         return mesh.release();
     } catch (const std::bad_alloc&) {
         return nullptr;
     }
 }
 
-extern "C" void bench_fcl_mesh_destroy(bench_fcl_mesh* mesh)
-{
-    delete mesh;
-}
+extern "C" void bench_fcl_mesh_destroy(bench_fcl_mesh* mesh) { delete mesh; }
 
 extern "C" int bench_fcl_mesh_ca(const bench_fcl_mesh* a, spx_vec3 displacement, const bench_fcl_mesh* b,
                                  double* out_time)
 {
     const fcl::Transform3d identity = fcl::Transform3d::Identity();
     fcl::ContinuousCollisionResultd result;
-    double t = fcl::continuousCollide<double>(&a->rss, identity, translation(displacement), &b->rss, identity,
-                                              identity, ca_request(), result);
+    double t = fcl::continuousCollide<double>(&a->rss, identity, translation(displacement), &b->rss, identity, identity,
+                                              ca_request(), result);
     return ca_answer(t, result, out_time);
 }
 
@@ -115,7 +106,4 @@ extern "C" size_t bench_fcl_mesh_collide(const bench_fcl_mesh* a, spx_vec3 offse
     return result.numContacts();
 }
 
-extern "C" const char* bench_fcl_mesh_version(void)
-{
-    return "FCL " FCL_VERSION;
-}
+extern "C" const char* bench_fcl_mesh_version(void) { return "FCL " FCL_VERSION; }

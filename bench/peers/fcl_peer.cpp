@@ -13,16 +13,14 @@
 
 namespace {
 
-template <typename S>
-struct Pairs {
+template <typename S> struct Pairs {
     std::vector<fcl::OBB<S>> a, b;
 };
 
-template <typename S>
-fcl::OBB<S> to_fcl(const spx_obb& box)
+template <typename S> fcl::OBB<S> to_fcl(const spx_obb& box)
 {
     fcl::Matrix3<S> axes;
-    for (int i = 0; i < 3; ++i) {   // column i is the box's axis i, as in spx_mat3
+    for (int i = 0; i < 3; ++i) { // column i is the box's axis i, as in spx_mat3
         axes(0, i) = S(box.rotation.col[i].x);
         axes(1, i) = S(box.rotation.col[i].y);
         axes(2, i) = S(box.rotation.col[i].z);
@@ -32,8 +30,7 @@ fcl::OBB<S> to_fcl(const spx_obb& box)
     return fcl::OBB<S>(axes, center, extent);
 }
 
-template <typename S>
-void* prepare(const spx_obb* a, const spx_obb* b, size_t count)
+template <typename S> void* prepare(const spx_obb* a, const spx_obb* b, size_t count)
 {
     try {
         auto* pairs = new Pairs<S>;
@@ -49,30 +46,25 @@ void* prepare(const spx_obb* a, const spx_obb* b, size_t count)
     }
 }
 
-template <typename S>
-void run(void* prepared, size_t count, uint8_t* out)
+template <typename S> void run(void* prepared, size_t count, uint8_t* out)
 {
     const Pairs<S>& pairs = *static_cast<const Pairs<S>*>(prepared);
-    for (size_t i = 0; i < count; ++i)
-        out[i] = pairs.a[i].overlap(pairs.b[i]) ? 1 : 0;
+    for (size_t i = 0; i < count; ++i) out[i] = pairs.a[i].overlap(pairs.b[i]) ? 1 : 0;
 }
 
-template <typename S>
-void release(void* prepared)
-{
-    delete static_cast<Pairs<S>*>(prepared);
-}
+template <typename S> void release(void* prepared) { delete static_cast<Pairs<S>*>(prepared); }
 
 const bench_peer peers[] = {
-    { "fcl-double", "overlap_obb_obb", "fcl::OBB<double>::overlap", prepare<double>, run<double>, release<double>, nullptr },
+    { "fcl-double", "overlap_obb_obb", "fcl::OBB<double>::overlap", prepare<double>, run<double>, release<double>,
+      nullptr },
     { "fcl-float", "overlap_obb_obb", "fcl::OBB<float>::overlap", prepare<float>, run<float>, release<float>, nullptr },
 };
 
 // ---- swept: fcl::continuousCollide on two fcl::Box<double> translating over [0, tmax] -------------
 
 struct Sweeps {
-    std::vector<fcl::Box<double>> a, b;            // centred boxes; the poses carry centre and axes
-    std::vector<fcl::Transform3<double>> a0, a1, b0, b1;   // poses at t = 0 and t = tmax
+    std::vector<fcl::Box<double>> a, b;                  // centred boxes; the poses carry centre and axes
+    std::vector<fcl::Transform3<double>> a0, a1, b0, b1; // poses at t = 0 and t = tmax
     double tmax = 0;
 };
 
@@ -85,14 +77,16 @@ fcl::Transform3<double> pose(const spx_obb& box, spx_vec3 shift)
     return t;
 }
 
-void* prepare_sweep(const spx_obb* a, const spx_vec3* va, const spx_obb* b, const spx_vec3* vb, size_t count, float tmax)
+void* prepare_sweep(const spx_obb* a, const spx_vec3* va, const spx_obb* b, const spx_vec3* vb, size_t count,
+                    float tmax)
 {
     try {
         auto* s = new Sweeps;
         s->tmax = tmax;
         for (size_t i = 0; i < count; ++i) {
             const spx_vec3 zero{ 0, 0, 0 };
-            const spx_vec3 da{ va[i].x * tmax, va[i].y * tmax, va[i].z * tmax }, db{ vb[i].x * tmax, vb[i].y * tmax, vb[i].z * tmax };
+            const spx_vec3 da{ va[i].x * tmax, va[i].y * tmax, va[i].z * tmax },
+                db{ vb[i].x * tmax, vb[i].y * tmax, vb[i].z * tmax };
             s->a.emplace_back(2.0 * a[i].half_extents.x, 2.0 * a[i].half_extents.y, 2.0 * a[i].half_extents.z);
             s->b.emplace_back(2.0 * b[i].half_extents.x, 2.0 * b[i].half_extents.y, 2.0 * b[i].half_extents.z);
             s->a0.push_back(pose(a[i], zero));
@@ -109,8 +103,7 @@ void* prepare_sweep(const spx_obb* a, const spx_vec3* va, const spx_obb* b, cons
 // FCL's defaults but the solver: 10 iterations, toc_err 1e-4 (of the motion), translation motion,
 // libccd's GJK. Conservative advancement is FCL's method for shape pairs; naive samples the motion
 // at num_max_iterations evenly spaced times.
-template <fcl::CCDSolverType Solver>
-void run_sweep(void* prepared, size_t count, double* out)
+template <fcl::CCDSolverType Solver> void run_sweep(void* prepared, size_t count, double* out)
 {
     const Sweeps& s = *static_cast<const Sweeps*>(prepared);
     fcl::ContinuousCollisionRequest<double> request(10, 0.0001, fcl::CCDM_TRANS, fcl::GST_LIBCCD, Solver);
@@ -121,10 +114,7 @@ void run_sweep(void* prepared, size_t count, double* out)
     }
 }
 
-void release_sweep(void* prepared)
-{
-    delete static_cast<Sweeps*>(prepared);
-}
+void release_sweep(void* prepared) { delete static_cast<Sweeps*>(prepared); }
 
 const bench_sweep_peer sweep_peers[] = {
     { "fcl-ca", "fcl::continuousCollide, CCDC_CONSERVATIVE_ADVANCEMENT, GST_LIBCCD, toc_err 1e-4", prepare_sweep,
@@ -147,7 +137,4 @@ extern "C" const bench_peer* bench_peers_fcl(size_t* out_count)
     return peers;
 }
 
-extern "C" const char* bench_version_fcl(void)
-{
-    return "FCL " FCL_VERSION;
-}
+extern "C" const char* bench_version_fcl(void) { return "FCL " FCL_VERSION; }

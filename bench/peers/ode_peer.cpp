@@ -21,22 +21,20 @@
 
 namespace {
 
-constexpr bool same_text(const char* a, const char* b)
-{
-    return *a == *b && (*a == '\0' || same_text(a + 1, b + 1));
-}
+constexpr bool same_text(const char* a, const char* b) { return *a == *b && (*a == '\0' || same_text(a + 1, b + 1)); }
 
 #if defined(SPX_BENCH_ODE_PC_PRECISION)
 // The library computes in the precision it was built with; headers that disagree would hand it
 // arrays of the wrong element size.
-static_assert(same_text(SPX_BENCH_ODE_PC_PRECISION, "") || same_text(SPX_BENCH_ODE_PC_PRECISION, SPX_ODE_HEADER_PRECISION),
+static_assert(same_text(SPX_BENCH_ODE_PC_PRECISION, "") ||
+                  same_text(SPX_BENCH_ODE_PC_PRECISION, SPX_ODE_HEADER_PRECISION),
               "ode.pc and ode/precision.h disagree on dSINGLE/dDOUBLE");
 #endif
 
 struct Box {
-    dVector3 p;                // centre
-    dMatrix3 R;                // R[4 * row + column]; column j is the box's axis j
-    dVector3 side;             // full lengths
+    dVector3 p;    // centre
+    dMatrix3 R;    // R[4 * row + column]; column j is the box's axis j
+    dVector3 side; // full lengths
 };
 
 struct Pairs {
@@ -102,18 +100,15 @@ void run_box_box(void* prepared, size_t count, uint8_t* out)
         dReal depth = 0;
         int code = 0;
         dContactGeom contacts[4];
-        int n = dBoxBox(a.p, a.R, a.side, b.p, b.R, b.side, normal, &depth, &code, 4, contacts,
-                        int(sizeof(dContactGeom)));
+        int n =
+            dBoxBox(a.p, a.R, a.side, b.p, b.R, b.side, normal, &depth, &code, 4, contacts, int(sizeof(dContactGeom)));
         out[i] = uint8_t(n);
         sum += depth;
     }
     sink = sink + sum;
 }
 
-void release(void* prepared)
-{
-    delete static_cast<Pairs*>(prepared);
-}
+void release(void* prepared) { delete static_cast<Pairs*>(prepared); }
 
 const bench_peer peers[] = {
     { "ode", "overlap_obb_obb", "dBoxTouchesBox", prepare, run_touches, release, nullptr },

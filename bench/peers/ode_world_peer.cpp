@@ -25,8 +25,8 @@
 
 namespace {
 
-constexpr int max_contacts = 4;     // a pair's contacts from dCollide
-constexpr int iterations = 20;      // dWorldQuickStep
+constexpr int max_contacts = 4; // a pair's contacts from dCollide
+constexpr int iterations = 20;  // dWorldQuickStep
 constexpr dReal erp = 0.2, cfm = 1e-5, surface_layer = 0.001;
 
 struct World {
@@ -35,7 +35,7 @@ struct World {
     dJointGroupID joints = nullptr;
     dGeomID ground = nullptr;
     dTriMeshDataID ground_data = nullptr;
-    std::vector<float> ground_vertices;    // kept alive: ODE reads them in place
+    std::vector<float> ground_vertices; // kept alive: ODE reads them in place
     std::vector<dTriIndex> ground_indices;
     std::vector<dBodyID> bodies;
     std::vector<dGeomID> geoms;
@@ -50,14 +50,11 @@ struct World {
         if (ground_data) dGeomTriMeshDataDestroy(ground_data);
         if (joints) dJointGroupDestroy(joints);
         if (space) dSpaceDestroy(space);
-        if (world) dWorldDestroy(world);    // destroys the bodies too
+        if (world) dWorldDestroy(world); // destroys the bodies too
     }
 };
 
-dReal friction_of(const World& w, dGeomID g)
-{
-    return g == w.ground ? w.friction_ground : w.friction_box;
-}
+dReal friction_of(const World& w, dGeomID g) { return g == w.ground ? w.friction_ground : w.friction_box; }
 
 void near_pair(void* data, dGeomID a, dGeomID b)
 {
@@ -130,7 +127,7 @@ void* create(const test_scene_layout* scene)
             dBodyID body = dBodyCreate(w->world);
             dBodySetMass(body, &mass);
             dBodySetPosition(body, t.p.x, t.p.y, t.p.z);
-            const dQuaternion q = { t.q.w, t.q.x, t.q.y, t.q.z };   // ODE puts w first
+            const dQuaternion q = { t.q.w, t.q.x, t.q.y, t.q.z }; // ODE puts w first
             dBodySetQuaternion(body, q);
             dBodySetLinearVel(body, scene->start_velocity.x, scene->start_velocity.y, scene->start_velocity.z);
             dGeomID geom = dCreateBox(w->space, 2 * dReal(h.x), 2 * dReal(h.y), 2 * dReal(h.z));
@@ -170,15 +167,9 @@ void read(const void* world, spx_transform* poses, spx_vec3* v, spx_vec3* av)
     }
 }
 
-uint32_t contacts(const void* world)
-{
-    return static_cast<const World*>(world)->contact_count;
-}
+uint32_t contacts(const void* world) { return static_cast<const World*>(world)->contact_count; }
 
-void destroy(void* world)
-{
-    delete static_cast<World*>(world);
-}
+void destroy(void* world) { delete static_cast<World*>(world); }
 
 const char* describe(void)
 {
@@ -196,7 +187,4 @@ const bench_world_peer peer = { "ode", describe, create, step, read, contacts, d
 
 } // namespace
 
-extern "C" const bench_world_peer* bench_world_peer_ode(void)
-{
-    return &peer;
-}
+extern "C" const bench_world_peer* bench_world_peer_ode(void) { return &peer; }

@@ -15,9 +15,9 @@ extern "C" {
 
 /// One peer way of answering one sepax query on box pairs (A[i], B[i]).
 typedef struct bench_peer {
-    const char* engine;        /* "fcl-double", "ode", "bullet" */
-    const char* query;         /* the sepax query it answers: "overlap_obb_obb", "manifold_obb_obb", "manifold_obb_tri" */
-    const char* call;          /* the peer's function, for the report */
+    const char* engine; /* "fcl-double", "ode", "bullet" */
+    const char* query;  /* the sepax query it answers: "overlap_obb_obb", "manifold_obb_obb", "manifold_obb_tri" */
+    const char* call;   /* the peer's function, for the report */
     /// The peer's own copy of the boxes; NULL when out of memory.
     void* (*prepare)(const spx_obb* a, const spx_obb* b, size_t count);
     /// One pass: out[i] = 1/0 for a yes/no test, the contact point count for a manifold.
@@ -30,10 +30,11 @@ typedef struct bench_peer {
 /// One peer way of answering spx_sweep_obb_obb on pairs: a[i] moving at va[i], b[i] at vb[i], both
 /// translating over [0, tmax]. Used by `sepax bench toi` (tools/sepax/bench_toi.c).
 typedef struct bench_sweep_peer {
-    const char* engine;        /* "fcl-ca", "fcl-naive" */
-    const char* call;          /* the peer's function and settings, for the report */
+    const char* engine; /* "fcl-ca", "fcl-naive" */
+    const char* call;   /* the peer's function and settings, for the report */
     /// The peer's own copy of the pairs and motions; NULL when out of memory.
-    void* (*prepare)(const spx_obb* a, const spx_vec3* va, const spx_obb* b, const spx_vec3* vb, size_t count, float tmax);
+    void* (*prepare)(const spx_obb* a, const spx_vec3* va, const spx_obb* b, const spx_vec3* vb, size_t count,
+                     float tmax);
     /// One pass: out_time[i] the first contact time in s, or a negative number for none.
     void (*run)(void* prepared, size_t count, double* out_time);
     void (*release)(void* prepared);

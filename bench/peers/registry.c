@@ -30,8 +30,7 @@ const bench_peer* bench_peer_list(size_t* out_count)
         for (size_t p = 0; parts[p]; ++p) {
             size_t n = 0;
             const bench_peer* part = parts[p](&n);
-            for (size_t i = 0; i < n && count < MAX_PEERS; ++i)
-                list[count++] = part[i];
+            for (size_t i = 0; i < n && count < MAX_PEERS; ++i) list[count++] = part[i];
         }
         filled = 1;
     }
@@ -42,8 +41,7 @@ const bench_peer* bench_peer_list(size_t* out_count)
 const char* bench_peer_versions(void)
 {
     static char text[512];
-    if (text[0])
-        return text;
+    if (text[0]) return text;
     const char* versions[] = {
 #if defined(SPX_BENCH_HAVE_FCL)
         bench_version_fcl(),
@@ -59,7 +57,6 @@ const char* bench_peer_versions(void)
     size_t used = 0;
     for (size_t i = 0; versions[i] && used < sizeof text; ++i)
         used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", i ? "; " : "", versions[i]);
-    if (!text[0])
-        snprintf(text, sizeof text, "none (configure with -DSEPAX_BENCH_PEERS=ON)");
+    if (!text[0]) snprintf(text, sizeof text, "none (configure with -DSEPAX_BENCH_PEERS=ON)");
     return text;
 }

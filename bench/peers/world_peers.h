@@ -16,7 +16,7 @@ extern "C" {
 
 /// One other engine.
 typedef struct bench_world_peer {
-    const char* engine;        /* "bullet", "ode" */
+    const char* engine; /* "bullet", "ode" */
     /// Its version, precision and the settings it runs with (one line for the report).
     const char* (*describe)(void);
     /// A world holding the ground and scene->count boxes at their starting poses and velocity; NULL

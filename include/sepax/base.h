@@ -7,15 +7,15 @@
 #include <stdbool.h>
 
 #if defined(SPX_STATIC)
-#  define SPX_API
+#define SPX_API
 #elif defined(_WIN32)
-#  if defined(SPX_BUILDING)
-#    define SPX_API __declspec(dllexport)
-#  else
-#    define SPX_API __declspec(dllimport)
-#  endif
+#if defined(SPX_BUILDING)
+#define SPX_API __declspec(dllexport)
 #else
-#  define SPX_API __attribute__((visibility("default")))
+#define SPX_API __declspec(dllimport)
+#endif
+#else
+#define SPX_API __attribute__((visibility("default")))
 #endif
 
 #ifdef __cplusplus
@@ -35,10 +35,10 @@ extern "C" {
 /// follow the same order over all their pairs.
 typedef enum spx_result {
     SPX_OK = 0,
-    SPX_ERR_INVALID_ARGUMENT,    /* a NULL pointer, or a count/size out of range */
-    SPX_ERR_NOT_FINITE,          /* a NaN or an infinity in a coordinate, extent, velocity or time */
-    SPX_ERR_BAD_EXTENT,          /* a box half extent that is zero or negative */
-    SPX_ERR_NOT_ORTHONORMAL,     /* rotation matrix not orthonormal (or quaternion not unit) within SPX_ROTATION_TOLERANCE */
+    SPX_ERR_INVALID_ARGUMENT, /* a NULL pointer, or a count/size out of range */
+    SPX_ERR_NOT_FINITE,       /* a NaN or an infinity in a coordinate, extent, velocity or time */
+    SPX_ERR_BAD_EXTENT,       /* a box half extent that is zero or negative */
+    SPX_ERR_NOT_ORTHONORMAL, /* rotation matrix not orthonormal (or quaternion not unit) within SPX_ROTATION_TOLERANCE */
     SPX_ERR_NOT_RIGHT_HANDED,    /* rotation matrix orthonormal but a reflection (determinant -1) */
     SPX_ERR_DEGENERATE_TRIANGLE, /* a triangle whose three corners coincide: no direction to answer with */
     SPX_ERR_BAD_TIME,            /* tmax negative */

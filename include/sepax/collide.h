@@ -14,17 +14,13 @@ extern "C" {
 
 /// What a swept query found.
 typedef enum spx_sweep_state {
-    SPX_SWEEP_MISS = 0,       /* no contact during [0, tmax] */
-    SPX_SWEEP_HIT,            /* apart at t = 0, first contact at `time` in (0, tmax] */
-    SPX_SWEEP_START_OVERLAP   /* overlapping or touching at t = 0: time 0, minimum-translation normal, depth (0 if touching) */
+    SPX_SWEEP_MISS = 0, /* no contact during [0, tmax] */
+    SPX_SWEEP_HIT,      /* apart at t = 0, first contact at `time` in (0, tmax] */
+    SPX_SWEEP_START_OVERLAP /* overlapping or touching at t = 0: time 0, minimum-translation normal, depth (0 if touching) */
 } spx_sweep_state;
 
 /// Which feature of a piece is extreme along the contact normal at the time of contact.
-typedef enum spx_feature_kind {
-    SPX_FEATURE_VERTEX = 0,
-    SPX_FEATURE_EDGE,
-    SPX_FEATURE_FACE
-} spx_feature_kind;
+typedef enum spx_feature_kind { SPX_FEATURE_VERTEX = 0, SPX_FEATURE_EDGE, SPX_FEATURE_FACE } spx_feature_kind;
 
 /// The answer of a swept query. `axis` names the separating axis that gave the normal:
 /// OBB-OBB: 0..2 faces of A, 3..5 faces of B, 6 + 3i + j edge i of A x edge j of B.
@@ -34,12 +30,12 @@ typedef enum spx_feature_kind {
 /// Triangle edge j runs from v[j] to v[(j+1)%3].
 typedef struct spx_sweep_hit {
     spx_sweep_state state;
-    float time;                /* s: first contact, 0 for START_OVERLAP */
-    spx_vec3 normal;           /* unit, from A towards B */
-    spx_vec3 point;            /* m, world: where the pieces touch at `time`; START_OVERLAP: over the overlap,
+    float time;      /* s: first contact, 0 for START_OVERLAP */
+    spx_vec3 normal; /* unit, from A towards B */
+    spx_vec3 point;  /* m, world: where the pieces touch at `time`; START_OVERLAP: over the overlap,
                                   midway along the normal between the two pieces' deepest features */
-    float depth;               /* m: START_OVERLAP, overlap along normal; otherwise 0 */
-    int axis;                  /* separating axis that gave the normal (see above) */
+    float depth;     /* m: START_OVERLAP, overlap along normal; otherwise 0 */
+    int axis;        /* separating axis that gave the normal (see above) */
     spx_feature_kind feature_a;
     spx_feature_kind feature_b;
 } spx_sweep_hit;
@@ -48,9 +44,9 @@ typedef struct spx_sweep_hit {
 /// minimum translation that separates them: move B by depth * normal (or A by the opposite).
 typedef struct spx_penetration {
     bool overlapping;
-    spx_vec3 normal;           /* unit, from A towards B; zero vector when not overlapping */
-    float depth;               /* m, >= 0 when overlapping */
-    int axis;                  /* axis of least overlap, numbered as in spx_sweep_hit */
+    spx_vec3 normal; /* unit, from A towards B; zero vector when not overlapping */
+    float depth;     /* m, >= 0 when overlapping */
+    int axis;        /* axis of least overlap, numbered as in spx_sweep_hit */
 } spx_penetration;
 
 /* ---- static tests: yes or no ----------------------------------------------------------------- */
@@ -95,9 +91,9 @@ SPX_API spx_result spx_sweep_triangle_triangle(const spx_triangle* a, spx_vec3 v
 /// One contact point. `id` names the pair of features that made it and stays the same from frame
 /// to frame while they do, so a solver can warm-start from last frame's impulse.
 typedef struct spx_manifold_point {
-    spx_vec3 point;            /* m, world: midway between the two surfaces */
-    float depth;               /* m: > 0 penetration, < 0 gap (speculative point) */
-    uint32_t id;               /* feature pair key */
+    spx_vec3 point; /* m, world: midway between the two surfaces */
+    float depth;    /* m: > 0 penetration, < 0 gap (speculative point) */
+    uint32_t id;    /* feature pair key */
 } spx_manifold_point;
 
 /// Up to four points sharing one normal (A towards B). point_count 0: farther apart than the margin.
@@ -133,17 +129,17 @@ SPX_API spx_result spx_manifold_obb_triangle(const spx_obb* a, const spx_triangl
 /// over all axes by more than the triangle's longest edge, the triangle gives no points (the touch is
 /// by features the surface does not have). `edges` NULL: every feature is real. Errors as
 /// spx_manifold_obb_triangle, and SPX_ERR_NOT_FINITE for a NaN angle.
-SPX_API spx_result spx_manifold_obb_mesh_triangle(const spx_obb* a, const spx_triangle* b, const spx_triangle_edges* edges,
-                                                  float margin, spx_manifold* out);
+SPX_API spx_result spx_manifold_obb_mesh_triangle(const spx_obb* a, const spx_triangle* b,
+                                                  const spx_triangle_edges* edges, float margin, spx_manifold* out);
 
 /* ---- batched static test: structure of arrays ------------------------------------------------ */
 
 /// Boxes as structure of arrays, for testing many pairs at once. Each pointer addresses `capacity`
 /// floats the host owns. Fill it with spx_obb_soa_set, which validates each box on the way in.
 typedef struct spx_obb_soa {
-    float* center[3];          /* x, y, z arrays */
+    float* center[3]; /* x, y, z arrays */
     float* half_extents[3];
-    float* axis[3][3];         /* axis[i][k]: component k of box axis i */
+    float* axis[3][3]; /* axis[i][k]: component k of box axis i */
     size_t capacity;
 } spx_obb_soa;
 

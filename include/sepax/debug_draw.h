@@ -12,19 +12,19 @@ extern "C" {
 #endif
 
 /// Colours the world suggests, 0xRRGGBB. A host may use its own: every shape call names the shape.
-#define SPX_COLOR_STATIC 0x8C918Cu          /* static bodies' shapes */
-#define SPX_COLOR_KINEMATIC 0x8C6BBFu       /* kinematic bodies' */
-#define SPX_COLOR_DYNAMIC 0xDB8552u         /* awake dynamic bodies' */
-#define SPX_COLOR_SLEEPING 0x7F8C99u        /* sleeping dynamic bodies' */
-#define SPX_COLOR_SENSOR 0xE6D14Du          /* sensor shapes, whatever their body */
-#define SPX_COLOR_SHAPE_BOUNDS 0xBF4DBFu    /* a shape's world bounds */
-#define SPX_COLOR_BROAD_PHASE 0x4DBFBFu     /* a body's box in the broad phase (a moving body's: fattened) */
-#define SPX_COLOR_CONTACT_TOUCHING 0xE6140Fu /* a contact point of overlapping or touching shapes */
+#define SPX_COLOR_STATIC 0x8C918Cu              /* static bodies' shapes */
+#define SPX_COLOR_KINEMATIC 0x8C6BBFu           /* kinematic bodies' */
+#define SPX_COLOR_DYNAMIC 0xDB8552u             /* awake dynamic bodies' */
+#define SPX_COLOR_SLEEPING 0x7F8C99u            /* sleeping dynamic bodies' */
+#define SPX_COLOR_SENSOR 0xE6D14Du              /* sensor shapes, whatever their body */
+#define SPX_COLOR_SHAPE_BOUNDS 0xBF4DBFu        /* a shape's world bounds */
+#define SPX_COLOR_BROAD_PHASE 0x4DBFBFu         /* a body's box in the broad phase (a moving body's: fattened) */
+#define SPX_COLOR_CONTACT_TOUCHING 0xE6140Fu    /* a contact point of overlapping or touching shapes */
 #define SPX_COLOR_CONTACT_SPECULATIVE 0x3380E6u /* a point still apart (within the speculative distance) */
-#define SPX_COLOR_CONTACT_DISABLED 0x999999u /* a point of a manifold the pre-solve callback switched off */
-#define SPX_COLOR_CONTACT_NORMAL 0xF2F2F2u  /* a manifold's normal, from a to b */
-#define SPX_COLOR_JOINT 0x4DB34Du           /* joint anchors and the lines from the bodies to them */
-#define SPX_COLOR_AXIS_X 0xE63333u          /* frames: body axes and joint frames */
+#define SPX_COLOR_CONTACT_DISABLED 0x999999u    /* a point of a manifold the pre-solve callback switched off */
+#define SPX_COLOR_CONTACT_NORMAL 0xF2F2F2u      /* a manifold's normal, from a to b */
+#define SPX_COLOR_JOINT 0x4DB34Du               /* joint anchors and the lines from the bodies to them */
+#define SPX_COLOR_AXIS_X 0xE63333u              /* frames: body axes and joint frames */
 #define SPX_COLOR_AXIS_Y 0x33C033u
 #define SPX_COLOR_AXIS_Z 0x3366E6u
 
@@ -33,10 +33,10 @@ typedef struct spx_debug_shape {
     spx_shape_id shape;
     spx_body_id body;
     spx_body_type body_type;
-    bool awake;                     /* false: the body sleeps (or is static) */
+    bool awake; /* false: the body sleeps (or is static) */
     bool sensor;
-    void* user_data;                /* the shape's */
-    uint32_t color;                 /* suggested: SPX_COLOR_SENSOR, else by body type and sleep */
+    void* user_data; /* the shape's */
+    uint32_t color;  /* suggested: SPX_COLOR_SENSOR, else by body type and sleep */
 } spx_debug_shape;
 
 /// The host's drawing functions and what to draw. Start from spx_default_debug_draw(). A NULL
@@ -61,22 +61,22 @@ typedef struct spx_debug_draw {
     void (*draw_point)(spx_vec3 point, float size, uint32_t color, void* context);
     /* A world axis-aligned box from lower to upper (m): shape bounds, broad-phase boxes. */
     void (*draw_bounds)(spx_vec3 lower, spx_vec3 upper, uint32_t color, void* context);
-    void* context;                  /* passed to every function */
+    void* context; /* passed to every function */
 
-    bool draw_shapes;               /* default true: draw_box, draw_round, draw_mesh or draw_triangle */
-    bool draw_shape_bounds;         /* each shape's world bounds (as spx_world_overlap_aabb sees them); default false */
-    bool draw_broad_phase;          /* each body's box in the broad phase; default false */
-    bool draw_contacts;             /* the last step's contact points; default false */
-    bool draw_contact_normals;      /* each manifold's normal at each of its points, normal_length long; default false */
-    bool draw_joints;               /* anchors, lines from each body's centre of mass to its anchor, and the
+    bool draw_shapes;          /* default true: draw_box, draw_round, draw_mesh or draw_triangle */
+    bool draw_shape_bounds;    /* each shape's world bounds (as spx_world_overlap_aabb sees them); default false */
+    bool draw_broad_phase;     /* each body's box in the broad phase; default false */
+    bool draw_contacts;        /* the last step's contact points; default false */
+    bool draw_contact_normals; /* each manifold's normal at each of its points, normal_length long; default false */
+    bool draw_joints;          /* anchors, lines from each body's centre of mass to its anchor, and the
                                        joint frames' axes (axis_length long); default false */
-    bool draw_body_frames;          /* each body's axes at its origin, axis_length long; default false */
-    bool use_drawing_bounds;        /* draw only what meets the box drawing_lower .. drawing_upper; default false */
+    bool draw_body_frames;     /* each body's axes at its origin, axis_length long; default false */
+    bool use_drawing_bounds;   /* draw only what meets the box drawing_lower .. drawing_upper; default false */
     spx_vec3 drawing_lower, drawing_upper; /* m, lower <= upper on every axis */
-    float axis_length;              /* m, >= 0; default 0.3 */
-    float normal_length;            /* m, >= 0; default 0.3 */
-    float point_size;               /* pixels, > 0; default 5 */
-    uint32_t internal_cookie;       /* set by spx_default_debug_draw(); do not touch */
+    float axis_length;                     /* m, >= 0; default 0.3 */
+    float normal_length;                   /* m, >= 0; default 0.3 */
+    float point_size;                      /* pixels, > 0; default 5 */
+    uint32_t internal_cookie;              /* set by spx_default_debug_draw(); do not touch */
 } spx_debug_draw;
 
 /// A table with no functions, shapes switched on and the rest off.

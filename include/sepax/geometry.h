@@ -47,10 +47,10 @@ typedef struct spx_triangle {
 /// not catch on the edges its triangles share (ghost bumps). spx_mesh_get_triangle_edges gives it for
 /// a mesh's triangles; { { SPX_EDGE_OPEN, SPX_EDGE_OPEN, SPX_EDGE_OPEN }, 7 } makes every feature real.
 typedef struct spx_triangle_edges {
-    float angle[3];            /* rad, edge j (v[j] to v[(j+1)%3]): how far the surface turns away across it seen
+    float angle[3];  /* rad, edge j (v[j] to v[(j+1)%3]): how far the surface turns away across it seen
                                   from the front (the side (v1-v0) x (v2-v0) points to): > 0 convex, < 0 concave,
                                   0 flat; |angle| >= SPX_EDGE_OPEN: open */
-    uint8_t corners;           /* bit k: v[k] is a corner of the surface (edges that are not flat meet there at an
+    uint8_t corners; /* bit k: v[k] is a corner of the surface (edges that are not flat meet there at an
                                   angle), so normals may come from it */
 } spx_triangle_edges;
 
@@ -58,8 +58,7 @@ typedef struct spx_triangle_edges {
 /// (NULL), SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE (|centre coordinate| or half extent above
 /// SPX_MAX_COORDINATE), SPX_ERR_BAD_EXTENT, SPX_ERR_NOT_ORTHONORMAL, SPX_ERR_NOT_RIGHT_HANDED.
 /// `out` untouched on error.
-SPX_API spx_result spx_obb_from_matrix(spx_vec3 center, spx_vec3 half_extents, const spx_mat3* rotation,
-                                       spx_obb* out);
+SPX_API spx_result spx_obb_from_matrix(spx_vec3 center, spx_vec3 half_extents, const spx_mat3* rotation, spx_obb* out);
 
 /// Builds a box from a unit quaternion (w last), normalised again after the check. Errors as
 /// spx_obb_from_matrix; a quaternion off unit length by more than SPX_ROTATION_TOLERANCE is

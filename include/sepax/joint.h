@@ -26,66 +26,66 @@ typedef struct spx_joint_id {
 
 /// What a joint holds.
 typedef enum spx_joint_type {
-    SPX_JOINT_BALL = 0,    /* anchors together; free to turn (spherical) */
-    SPX_JOINT_HINGE,       /* anchors together, turning about the frames' x axes only (revolute) */
-    SPX_JOINT_SLIDER,      /* no turning; B's anchor travels along A's x axis only (prismatic) */
-    SPX_JOINT_WELD,        /* frames held together (fixed), rigid or soft */
-    SPX_JOINT_DISTANCE,    /* anchors a length apart: rigid, a spring, or a rope between min and max */
-    SPX_JOINT_CONE_TWIST,  /* ball with B's x axis inside a cone about A's and a twist range about it */
-    SPX_JOINT_WHEEL,       /* suspension along A's y axis, B spins about its x axis, steered about A's y */
-    SPX_JOINT_DRAG,        /* B's anchor pulled to a world target by a spring of bounded force (picking) */
+    SPX_JOINT_BALL = 0,   /* anchors together; free to turn (spherical) */
+    SPX_JOINT_HINGE,      /* anchors together, turning about the frames' x axes only (revolute) */
+    SPX_JOINT_SLIDER,     /* no turning; B's anchor travels along A's x axis only (prismatic) */
+    SPX_JOINT_WELD,       /* frames held together (fixed), rigid or soft */
+    SPX_JOINT_DISTANCE,   /* anchors a length apart: rigid, a spring, or a rope between min and max */
+    SPX_JOINT_CONE_TWIST, /* ball with B's x axis inside a cone about A's and a twist range about it */
+    SPX_JOINT_WHEEL,      /* suspension along A's y axis, B spins about its x axis, steered about A's y */
+    SPX_JOINT_DRAG,       /* B's anchor pulled to a world target by a spring of bounded force (picking) */
     SPX_JOINT_TYPE_COUNT
 } spx_joint_type;
 
 /// A limit on the joint's coordinate (rad for hinge and twist, m for slider and wheel).
 typedef struct spx_joint_limit {
     bool enable;
-    float lower, upper;        /* lower <= upper */
+    float lower, upper; /* lower <= upper */
 } spx_joint_limit;
 
 /// A motor drives the joint's coordinate at a speed, with at most max_force (N, or N m for turning).
 typedef struct spx_joint_motor {
     bool enable;
-    float speed;               /* rad/s or m/s */
-    float max_force;           /* >= 0 */
+    float speed;     /* rad/s or m/s */
+    float max_force; /* >= 0 */
 } spx_joint_motor;
 
 /// A damped spring on the joint's coordinate toward its rest (0: the frames aligned; distance: length).
 typedef struct spx_joint_spring {
     bool enable;
-    float hertz;               /* >= 0: stiffness as an undamped frequency; 0 is no spring force */
-    float damping_ratio;       /* >= 0: 1 is critical */
+    float hertz;         /* >= 0: stiffness as an undamped frequency; 0 is no spring force */
+    float damping_ratio; /* >= 0: 1 is critical */
 } spx_joint_spring;
 
 /// How to make a joint. Start from spx_default_joint_def(type): it fills the fields that type reads.
 typedef struct spx_joint_def {
     spx_joint_type type;
-    spx_body_id body_a;        /* may be null: the world */
-    spx_body_id body_b;        /* a live body, not body_a; one of the two must be dynamic */
-    spx_transform frame_a;     /* joint frame in A's body frame (world frame if A is null); unit q */
-    spx_transform frame_b;     /* joint frame in B's body frame; unit q */
-    bool collide_connected;    /* default false: the two bodies pass through each other */
-    spx_joint_limit limit;     /* hinge (rad), slider (m), wheel suspension travel (m), cone-twist twist (rad) */
-    spx_joint_motor motor;     /* hinge, slider, wheel (drive about the axle) */
-    spx_joint_spring spring;   /* hinge, slider, weld (softness), distance, wheel suspension, drag */
-    float length;              /* distance: m, > 0; rest length of its spring or rigid length */
+    spx_body_id body_a;           /* may be null: the world */
+    spx_body_id body_b;           /* a live body, not body_a; one of the two must be dynamic */
+    spx_transform frame_a;        /* joint frame in A's body frame (world frame if A is null); unit q */
+    spx_transform frame_b;        /* joint frame in B's body frame; unit q */
+    bool collide_connected;       /* default false: the two bodies pass through each other */
+    spx_joint_limit limit;        /* hinge (rad), slider (m), wheel suspension travel (m), cone-twist twist (rad) */
+    spx_joint_motor motor;        /* hinge, slider, wheel (drive about the axle) */
+    spx_joint_spring spring;      /* hinge, slider, weld (softness), distance, wheel suspension, drag */
+    float length;                 /* distance: m, > 0; rest length of its spring or rigid length */
     float min_length, max_length; /* distance, with limit.enable: the rope's range, 0 <= min <= max */
-    float swing_limit;         /* cone-twist: rad, 0..pi: largest angle between A's and B's x axes */
-    float steering;            /* wheel: rad, the axle turned about A's y axis */
-    spx_vec3 target;           /* drag: world point B's anchor is pulled to */
-    float max_force;           /* drag: N, > 0 */
-    float break_force;         /* N, >= 0: the joint breaks when its force on B passes this; default FLT_MAX (never) */
-    float break_torque;        /* N m, >= 0: likewise its torque; default FLT_MAX */
+    float swing_limit;            /* cone-twist: rad, 0..pi: largest angle between A's and B's x axes */
+    float steering;               /* wheel: rad, the axle turned about A's y axis */
+    spx_vec3 target;              /* drag: world point B's anchor is pulled to */
+    float max_force;              /* drag: N, > 0 */
+    float break_force;  /* N, >= 0: the joint breaks when its force on B passes this; default FLT_MAX (never) */
+    float break_torque; /* N m, >= 0: likewise its torque; default FLT_MAX */
     void* user_data;
-    uint32_t internal_cookie;  /* set by spx_default_joint_def(); do not touch */
+    uint32_t internal_cookie; /* set by spx_default_joint_def(); do not touch */
 } spx_joint_def;
 
 /// A joint that broke in the last step (its force or torque passed its threshold): it is destroyed
 /// (its id is stale), and this is what it was and what it bore.
 typedef struct spx_joint_break_event {
     spx_joint_id joint;
-    spx_body_id a, b;          /* a null for a joint to the world */
-    spx_vec3 force, torque;    /* on B in the step it broke, N and N m, world axes */
+    spx_body_id a, b;       /* a null for a joint to the world */
+    spx_vec3 force, torque; /* on B in the step it broke, N and N m, world axes */
     void* user_data;
 } spx_joint_break_event;
 

@@ -15,23 +15,24 @@ typedef struct spx_mesh spx_mesh;
 
 /// How to build a mesh. Start from spx_default_mesh_def().
 typedef struct spx_mesh_def {
-    const spx_vec3* vertices;      /* m; read during spx_mesh_create only (the mesh keeps its own copy) */
+    const spx_vec3* vertices; /* m; read during spx_mesh_create only (the mesh keeps its own copy) */
     uint32_t vertex_count;
-    const uint32_t* indices;       /* 3 per triangle, counter-clockwise seen from outside; read during create only */
+    const uint32_t* indices; /* 3 per triangle, counter-clockwise seen from outside; read during create only */
     uint32_t triangle_count;
-    uint32_t leaf_triangles;       /* most triangles in a tree leaf (1..16; default 4) */
-    const spx_allocator* allocator;/* NULL: malloc/free; the struct is copied, its functions and context must outlive the mesh */
-    uint32_t internal_cookie;      /* set by spx_default_mesh_def(); do not touch */
+    uint32_t leaf_triangles; /* most triangles in a tree leaf (1..16; default 4) */
+    const spx_allocator*
+        allocator; /* NULL: malloc/free; the struct is copied, its functions and context must outlive the mesh */
+    uint32_t internal_cookie; /* set by spx_default_mesh_def(); do not touch */
 } spx_mesh_def;
 
 /// Facts about a built mesh.
 typedef struct spx_mesh_info {
-    uint32_t triangle_count;       /* triangles kept */
-    uint32_t degenerate_count;     /* triangles skipped because their corners coincide */
-    uint32_t node_count;           /* OBB tree nodes */
-    uint32_t depth;                /* longest root-to-leaf path, in nodes */
-    size_t bytes;                  /* memory the mesh holds (vertices, triangles, tree) */
-    bool closed;                   /* every edge shared by exactly two triangles in opposite directions, after
+    uint32_t triangle_count;   /* triangles kept */
+    uint32_t degenerate_count; /* triangles skipped because their corners coincide */
+    uint32_t node_count;       /* OBB tree nodes */
+    uint32_t depth;            /* longest root-to-leaf path, in nodes */
+    size_t bytes;              /* memory the mesh holds (vertices, triangles, tree) */
+    bool closed;               /* every edge shared by exactly two triangles in opposite directions, after
                                       welding vertices with equal coordinates: a solid, which has mass properties */
 } spx_mesh_info;
 

@@ -51,8 +51,8 @@ SPX_API spx_result spx_mesh_instance_get_mesh(const spx_mesh_instance* instance,
 /// Triangle i (mesh order, as spx_mesh_get_triangle) in world space at the current pose: exactly the
 /// corners the queries test, rounded the same way. out_source as in spx_mesh_get_triangle.
 /// Errors: SPX_ERR_INVALID_ARGUMENT (NULL instance or out, i out of range).
-SPX_API spx_result spx_mesh_instance_get_triangle(const spx_mesh_instance* instance, uint32_t i,
-                                                  spx_triangle* out, uint32_t* out_source);
+SPX_API spx_result spx_mesh_instance_get_triangle(const spx_mesh_instance* instance, uint32_t i, spx_triangle* out,
+                                                  uint32_t* out_source);
 
 /// Triangle number used for the box's side of a box-mesh contact.
 #define SPX_NO_TRIANGLE 0xFFFFFFFFu
@@ -64,12 +64,12 @@ SPX_API spx_result spx_mesh_instance_get_triangle(const spx_mesh_instance* insta
 
 /// One touching pair of pieces: a triangle of each mesh, or the box and a triangle of the mesh.
 typedef struct spx_mesh_contact {
-    spx_vec3 point;            /* m, world, where the pair touches at `time` (as spx_sweep_hit.point) */
-    spx_vec3 normal;           /* unit, from A towards B (the pair's own normal) */
-    float time;                /* s: the pair's first contact; 0 when it overlaps at t = 0 */
-    float depth;               /* m: overlap along `normal` when the pair overlaps at t = 0, else 0 */
-    uint32_t triangle_a;       /* A's triangle as numbered in its def (indices[3 * n]); SPX_NO_TRIANGLE for a box */
-    uint32_t triangle_b;       /* B's triangle as numbered in its def */
+    spx_vec3 point;      /* m, world, where the pair touches at `time` (as spx_sweep_hit.point) */
+    spx_vec3 normal;     /* unit, from A towards B (the pair's own normal) */
+    float time;          /* s: the pair's first contact; 0 when it overlaps at t = 0 */
+    float depth;         /* m: overlap along `normal` when the pair overlaps at t = 0, else 0 */
+    uint32_t triangle_a; /* A's triangle as numbered in its def (indices[3 * n]); SPX_NO_TRIANGLE for a box */
+    uint32_t triangle_b; /* B's triangle as numbered in its def */
     spx_feature_kind feature_a;
     spx_feature_kind feature_b;
 } spx_mesh_contact;
@@ -101,16 +101,15 @@ typedef struct spx_mesh_hit {
 /// contacts with capacity > 0), SPX_ERR_NOT_FINITE (a velocity or tmax), SPX_ERR_OUT_OF_RANGE (a
 /// velocity component times tmax beyond SPX_MAX_COORDINATE), SPX_ERR_BAD_TIME (tmax < 0), in the order
 /// of base.h.
-SPX_API spx_result spx_sweep_obb_mesh(const spx_obb* a, spx_vec3 velocity_a, spx_mesh_instance* b,
-                                      spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
-                                      uint32_t capacity, spx_mesh_hit* out);
+SPX_API spx_result spx_sweep_obb_mesh(const spx_obb* a, spx_vec3 velocity_a, spx_mesh_instance* b, spx_vec3 velocity_b,
+                                      float tmax, spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out);
 
 /// First contact of two translating meshes during [0, tmax] and the contact set at that time, by
 /// descending both OBB trees. Errors as spx_sweep_obb_mesh, and SPX_ERR_INVALID_ARGUMENT when a and
 /// b are the same instance (self-contact is not a query here).
 SPX_API spx_result spx_sweep_mesh_mesh(spx_mesh_instance* a, spx_vec3 velocity_a, spx_mesh_instance* b,
-                                       spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
-                                       uint32_t capacity, spx_mesh_hit* out);
+                                       spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts, uint32_t capacity,
+                                       spx_mesh_hit* out);
 
 /* ---- static queries at the instances' poses ------------------------------------------------- */
 
@@ -181,8 +180,8 @@ SPX_API spx_result spx_manifold_obb_mesh(const spx_obb* a, spx_mesh_instance* b,
 /// SPX_MESH_PAIR_BUDGET triangle pairs a descent (meshes sunk into each other: above).
 /// Errors: SPX_ERR_INVALID_ARGUMENT (NULL a, b or out_count, NULL out with capacity > 0, a == b, a
 /// negative margin), SPX_ERR_NOT_FINITE (margin), SPX_ERR_OUT_OF_RANGE (a margin beyond SPX_MAX_COORDINATE).
-SPX_API spx_result spx_manifold_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, float margin,
-                                          spx_manifold* out, uint32_t capacity, uint32_t* out_count);
+SPX_API spx_result spx_manifold_mesh_mesh(spx_mesh_instance* a, spx_mesh_instance* b, float margin, spx_manifold* out,
+                                          uint32_t capacity, uint32_t* out_count);
 
 #ifdef __cplusplus
 }

@@ -26,13 +26,13 @@ extern "C" {
 
 /// Where a ray meets one piece.
 typedef struct spx_ray_hit {
-    spx_sweep_state state;     /* MISS; HIT; START_OVERLAP: the origin is inside a box (fraction 0) */
-    float fraction;            /* of the translation, 0..max_fraction: the first point of the piece on the ray */
-    spx_vec3 point;            /* m, world: origin + fraction * translation */
-    spx_vec3 normal;           /* unit: the surface's normal there, facing the ray's origin (a box's face, a
+    spx_sweep_state state; /* MISS; HIT; START_OVERLAP: the origin is inside a box (fraction 0) */
+    float fraction;        /* of the translation, 0..max_fraction: the first point of the piece on the ray */
+    spx_vec3 point;        /* m, world: origin + fraction * translation */
+    spx_vec3 normal;       /* unit: the surface's normal there, facing the ray's origin (a box's face, a
                                   triangle's plane turned towards the ray; a triangle with its corners on one
                                   line: minus the ray's direction); START_OVERLAP: minus the ray's direction */
-    uint32_t triangle;         /* a mesh's triangle as numbered in its def (indices[3 * n]); else SPX_NO_TRIANGLE */
+    uint32_t triangle;     /* a mesh's triangle as numbered in its def (indices[3 * n]); else SPX_NO_TRIANGLE */
 } spx_ray_hit;
 
 /// A ray against a solid box: the fraction where it enters; touching a face, edge or corner counts.
@@ -87,8 +87,8 @@ SPX_API spx_result spx_mesh_contains_point(const spx_mesh* mesh, const spx_trans
 /// given) says yes. Group indices play no part. Sensor shapes are never seen by a query: they report
 /// overlaps through their events (spx_world_get_sensor_events). Start from spx_default_query_filter().
 typedef struct spx_query_filter {
-    uint64_t category_bits;    /* what the query is; default SPX_DEFAULT_CATEGORY_BITS */
-    uint64_t mask_bits;        /* the categories it sees; default SPX_DEFAULT_MASK_BITS (all) */
+    uint64_t category_bits; /* what the query is; default SPX_DEFAULT_CATEGORY_BITS */
+    uint64_t mask_bits;     /* the categories it sees; default SPX_DEFAULT_MASK_BITS (all) */
     /* NULL: every shape the bits let through. Else called for each such shape before its exact test:
        return false to skip it. Called during the query, with the world locked (spx_cast_result_fn):
        the shape's getters (spx_shape_get_body, spx_shape_get_user_data, ...) answer. */
@@ -106,15 +106,15 @@ SPX_API spx_query_filter spx_default_query_filter(void);
 /// first contact of the moving box with the shape (collide.h's swept queries).
 typedef struct spx_cast_result {
     spx_shape_id shape;
-    spx_body_id body;          /* the shape's body */
-    uint32_t shape_index;      /* the shape's place in its body (spx_shape_get_index) */
-    uint32_t triangle;         /* a mesh's triangle as numbered in its def; SPX_NO_TRIANGLE for a box */
-    spx_sweep_state state;     /* HIT; START_OVERLAP: the ray starts inside a box, the cast box overlaps at the start */
-    float fraction;            /* of the translation, 0..1; 0 for START_OVERLAP */
-    spx_vec3 point;            /* m, world: where they meet (box cast: as spx_sweep_hit.point) */
-    spx_vec3 normal;           /* unit, the surface's, pointing back at the caster. START_OVERLAP of a box cast: the
+    spx_body_id body;      /* the shape's body */
+    uint32_t shape_index;  /* the shape's place in its body (spx_shape_get_index) */
+    uint32_t triangle;     /* a mesh's triangle as numbered in its def; SPX_NO_TRIANGLE for a box */
+    spx_sweep_state state; /* HIT; START_OVERLAP: the ray starts inside a box, the cast box overlaps at the start */
+    float fraction;        /* of the translation, 0..1; 0 for START_OVERLAP */
+    spx_vec3 point;        /* m, world: where they meet (box cast: as spx_sweep_hit.point) */
+    spx_vec3 normal;       /* unit, the surface's, pointing back at the caster. START_OVERLAP of a box cast: the
                                   minimum translation's direction: moving the box by depth * normal separates them */
-    float depth;               /* m, START_OVERLAP of a box cast: the overlap along normal; else 0 */
+    float depth;           /* m, START_OVERLAP of a box cast: the overlap along normal; else 0 */
 } spx_cast_result;
 
 /// Called for each shape a cast meets, in no promised order. The return value steers the cast:

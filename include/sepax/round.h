@@ -62,8 +62,7 @@ SPX_API spx_result spx_penetration_capsule_capsule(const spx_capsule* a, const s
 SPX_API spx_result spx_penetration_sphere_obb(const spx_sphere* a, const spx_obb* b, spx_penetration* out);
 SPX_API spx_result spx_penetration_capsule_obb(const spx_capsule* a, const spx_obb* b, spx_penetration* out);
 SPX_API spx_result spx_penetration_sphere_triangle(const spx_sphere* a, const spx_triangle* b, spx_penetration* out);
-SPX_API spx_result spx_penetration_capsule_triangle(const spx_capsule* a, const spx_triangle* b,
-                                                    spx_penetration* out);
+SPX_API spx_result spx_penetration_capsule_triangle(const spx_capsule* a, const spx_triangle* b, spx_penetration* out);
 
 /* ---- swept: both pieces translate with constant velocity over [0, tmax] ------------------------- */
 
@@ -79,8 +78,8 @@ SPX_API spx_result spx_sweep_sphere_capsule(const spx_sphere* a, spx_vec3 veloci
                                             spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
 SPX_API spx_result spx_sweep_capsule_capsule(const spx_capsule* a, spx_vec3 velocity_a, const spx_capsule* b,
                                              spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
-SPX_API spx_result spx_sweep_sphere_obb(const spx_sphere* a, spx_vec3 velocity_a, const spx_obb* b,
-                                        spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
+SPX_API spx_result spx_sweep_sphere_obb(const spx_sphere* a, spx_vec3 velocity_a, const spx_obb* b, spx_vec3 velocity_b,
+                                        float tmax, spx_sweep_hit* out);
 SPX_API spx_result spx_sweep_capsule_obb(const spx_capsule* a, spx_vec3 velocity_a, const spx_obb* b,
                                          spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
 SPX_API spx_result spx_sweep_sphere_triangle(const spx_sphere* a, spx_vec3 velocity_a, const spx_triangle* b,
@@ -99,7 +98,8 @@ SPX_API spx_result spx_sweep_capsule_triangle(const spx_capsule* a, spx_vec3 vel
 /// (B a capsule), 2 a single point. Errors: as the overlap queries, then
 /// SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE or SPX_ERR_INVALID_ARGUMENT for a margin that is not
 /// finite, beyond SPX_MAX_COORDINATE or negative.
-SPX_API spx_result spx_manifold_sphere_sphere(const spx_sphere* a, const spx_sphere* b, float margin, spx_manifold* out);
+SPX_API spx_result spx_manifold_sphere_sphere(const spx_sphere* a, const spx_sphere* b, float margin,
+                                              spx_manifold* out);
 SPX_API spx_result spx_manifold_sphere_capsule(const spx_sphere* a, const spx_capsule* b, float margin,
                                                spx_manifold* out);
 SPX_API spx_result spx_manifold_capsule_capsule(const spx_capsule* a, const spx_capsule* b, float margin,

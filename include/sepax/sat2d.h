@@ -26,9 +26,9 @@ typedef struct spx_vec2 {
 /// which accepts either winding and checks convexity; a polygon filled by hand is checked by every
 /// query (count, finite corners, every turn to the left, one turn round in all).
 typedef struct spx_polygon {
-    uint32_t count;                                /* 3..SPX_POLYGON_MAX_CORNERS */
-    spx_vec2 corners[SPX_POLYGON_MAX_CORNERS];     /* m, counter-clockwise */
-    spx_vec2 normals[SPX_POLYGON_MAX_CORNERS];     /* unit, outward, of the edge from corner i to i + 1;
+    uint32_t count;                            /* 3..SPX_POLYGON_MAX_CORNERS */
+    spx_vec2 corners[SPX_POLYGON_MAX_CORNERS]; /* m, counter-clockwise */
+    spx_vec2 normals[SPX_POLYGON_MAX_CORNERS]; /* unit, outward, of the edge from corner i to i + 1;
                                                       for the host: the queries work from the corners */
 } spx_polygon;
 
@@ -38,16 +38,13 @@ typedef struct spx_circle {
     float radius;
 } spx_circle;
 
-typedef enum spx_piece2d_kind {
-    SPX_PIECE2D_POLYGON = 0,
-    SPX_PIECE2D_CIRCLE
-} spx_piece2d_kind;
+typedef enum spx_piece2d_kind { SPX_PIECE2D_POLYGON = 0, SPX_PIECE2D_CIRCLE } spx_piece2d_kind;
 
 /// One piece of a 2D query: a polygon (borrowed, not copied) or a circle.
 typedef struct spx_piece2d {
     spx_piece2d_kind kind;
-    const spx_polygon* polygon;                    /* SPX_PIECE2D_POLYGON */
-    spx_circle circle;                             /* SPX_PIECE2D_CIRCLE */
+    const spx_polygon* polygon; /* SPX_PIECE2D_POLYGON */
+    spx_circle circle;          /* SPX_PIECE2D_CIRCLE */
 } spx_piece2d;
 
 /// The static answer at one pose. When the pieces overlap (touching counts), moving B by
@@ -55,21 +52,21 @@ typedef struct spx_piece2d {
 /// other: the translation then pushes it fully out, not to the nearest edge.
 typedef struct spx_penetration2d {
     bool overlapping;
-    bool contained;                                /* one piece lies wholly inside the other */
-    spx_vec2 normal;                               /* unit, from A towards B; zero when not overlapping */
-    float depth;                                   /* m, >= 0 when overlapping */
-    spx_vec2 point;                                /* m: midway along the normal between the two pieces'
+    bool contained;  /* one piece lies wholly inside the other */
+    spx_vec2 normal; /* unit, from A towards B; zero when not overlapping */
+    float depth;     /* m, >= 0 when overlapping */
+    spx_vec2 point;  /* m: midway along the normal between the two pieces'
                                                       deepest features, over where they overlap */
 } spx_penetration2d;
 
 /// The answer of a 2D sweep (states as spx_sweep_state of collide.h).
 typedef struct spx_sweep_hit2d {
     spx_sweep_state state;
-    float time;                                    /* s: first contact; 0 for START_OVERLAP */
-    spx_vec2 normal;                               /* unit, from A towards B */
-    spx_vec2 point;                                /* m: where the pieces touch at `time`; START_OVERLAP as
+    float time;      /* s: first contact; 0 for START_OVERLAP */
+    spx_vec2 normal; /* unit, from A towards B */
+    spx_vec2 point;  /* m: where the pieces touch at `time`; START_OVERLAP as
                                                       spx_penetration2d.point */
-    float depth;                                   /* m: START_OVERLAP, the minimum translation; else 0 */
+    float depth;     /* m: START_OVERLAP, the minimum translation; else 0 */
 } spx_sweep_hit2d;
 
 /// Makes a convex polygon from `count` corners in order round its boundary, either winding
@@ -115,8 +112,8 @@ SPX_API spx_result spx_penetration_2d(const spx_piece2d* a, const spx_piece2d* b
 /// base.h over both pieces and the motion: SPX_ERR_INVALID_ARGUMENT (NULL, a bad kind or count),
 /// SPX_ERR_NOT_FINITE (also a velocity or tmax), SPX_ERR_OUT_OF_RANGE (also a velocity component
 /// times tmax beyond SPX_MAX_COORDINATE), the pieces' shapes, SPX_ERR_BAD_TIME for tmax < 0.
-SPX_API spx_result spx_sweep_2d(const spx_piece2d* a, spx_vec2 velocity_a, const spx_piece2d* b,
-                                spx_vec2 velocity_b, float tmax, spx_sweep_hit2d* out);
+SPX_API spx_result spx_sweep_2d(const spx_piece2d* a, spx_vec2 velocity_a, const spx_piece2d* b, spx_vec2 velocity_b,
+                                float tmax, spx_sweep_hit2d* out);
 
 #ifdef __cplusplus
 }

@@ -41,9 +41,9 @@ typedef struct spx_shape_id {
 /// not 0) always collide when it is positive and never when it is negative; otherwise they collide
 /// when each one's mask has a bit of the other's category. Start from spx_default_filter().
 typedef struct spx_filter {
-    uint64_t category_bits;         /* what the shape is; default 1 */
-    uint64_t mask_bits;             /* what it collides with; default every bit */
-    int32_t group_index;            /* default 0: no group */
+    uint64_t category_bits; /* what the shape is; default 1 */
+    uint64_t mask_bits;     /* what it collides with; default every bit */
+    int32_t group_index;    /* default 0: no group */
 } spx_filter;
 
 /// The host's last word on a shape pair the filters let collide (spx_world_def.custom_filter): false
@@ -55,21 +55,21 @@ typedef bool spx_custom_filter_fn(spx_shape_id a, spx_shape_id b, void* context)
 
 /// One contact point of a manifold, as spx_body_get_contacts and the pre-solve callback give it.
 typedef struct spx_contact_point_data {
-    spx_vec3 point;                 /* m, world: the point, moved with the bodies to where they are now */
-    float separation;               /* m when the step started: < 0 overlapping, > 0 a speculative gap */
-    float normal_impulse;           /* N s: the solver's accumulated impulse along the normal at the end of
+    spx_vec3 point;            /* m, world: the point, moved with the bodies to where they are now */
+    float separation;          /* m when the step started: < 0 overlapping, > 0 a speculative gap */
+    float normal_impulse;      /* N s: the solver's accumulated impulse along the normal at the end of
                                        the step (a substep's share: the step applied about substeps times it) */
-    float friction_impulse[2];      /* N s along the two tangents, likewise */
+    float friction_impulse[2]; /* N s along the two tangents, likewise */
 } spx_contact_point_data;
 
 /// A manifold: the contact of two shapes along one normal (a box on a mesh may have several).
 typedef struct spx_contact_data {
     spx_body_id a, b;
     spx_shape_id shape_a, shape_b;
-    spx_vec3 normal;                /* unit, from a to b */
-    spx_vec3 tangent[2];            /* unit, the friction impulses' directions */
-    bool enabled;                   /* false: the pre-solve callback switched it off for the last step */
-    uint32_t point_count;           /* 1..4 */
+    spx_vec3 normal;      /* unit, from a to b */
+    spx_vec3 tangent[2];  /* unit, the friction impulses' directions */
+    bool enabled;         /* false: the pre-solve callback switched it off for the last step */
+    uint32_t point_count; /* 1..4 */
     spx_contact_point_data points[4];
 } spx_contact_data;
 
@@ -94,90 +94,90 @@ typedef enum spx_body_type {
 /// Which copy of the contact solver a world runs. Both give the same results bit for bit (the
 /// manifolds of a colour are solved side by side and do not interact); only the speed differs.
 typedef enum spx_world_simd {
-    SPX_SIMD_AUTO = 0,   /* AVX2 (8 manifolds at once) where the CPU and OS have it, else the baseline */
-    SPX_SIMD_BASELINE    /* the build's own: SSE2, 4 at once (8 in a -DSEPAX_AVX2=ON build, 1 with -DSEPAX_DISABLE_SIMD=ON) */
+    SPX_SIMD_AUTO = 0, /* AVX2 (8 manifolds at once) where the CPU and OS have it, else the baseline */
+    SPX_SIMD_BASELINE /* the build's own: SSE2, 4 at once (8 in a -DSEPAX_AVX2=ON build, 1 with -DSEPAX_DISABLE_SIMD=ON) */
 } spx_world_simd;
 
 /// How a world steps. Start from spx_default_world_def().
 typedef struct spx_world_def {
-    spx_vec3 gravity;               /* m/s^2; default (0, -9.81, 0) */
-    const spx_allocator* allocator; /* NULL: malloc/free; copied, must outlive the world */
-    uint32_t body_capacity;         /* bodies to make room for at creation (the world grows past it) */
-    uint32_t contact_capacity;      /* contact manifolds to make room for at creation */
-    uint32_t substeps;              /* solver substeps a step, 1..64; default 6 */
-    uint32_t solve_iterations;      /* passes with the position bias a substep, 1..16; default 2 */
-    uint32_t relax_iterations;      /* passes without it (after moving the bodies) a substep, 0..16; default 1 */
-    float contact_hertz;            /* stiffness of contact position correction, Hz; default 60 */
-    float contact_damping_ratio;    /* damping of that correction, non-dimensional; default 5 */
-    float max_push_speed;           /* m/s: fastest the correction separates overlapping bodies, shared among
+    spx_vec3 gravity;                /* m/s^2; default (0, -9.81, 0) */
+    const spx_allocator* allocator;  /* NULL: malloc/free; copied, must outlive the world */
+    uint32_t body_capacity;          /* bodies to make room for at creation (the world grows past it) */
+    uint32_t contact_capacity;       /* contact manifolds to make room for at creation */
+    uint32_t substeps;               /* solver substeps a step, 1..64; default 6 */
+    uint32_t solve_iterations;       /* passes with the position bias a substep, 1..16; default 2 */
+    uint32_t relax_iterations;       /* passes without it (after moving the bodies) a substep, 0..16; default 1 */
+    float contact_hertz;             /* stiffness of contact position correction, Hz; default 60 */
+    float contact_damping_ratio;     /* damping of that correction, non-dimensional; default 5 */
+    float max_push_speed;            /* m/s: fastest the correction separates overlapping bodies, shared among
                                        a body's overlapping manifolds; default 3 */
-    float restitution_threshold;    /* m/s: closing speeds below this do not bounce; default 1 */
-    float speculative_distance;     /* m: contacts are made this far ahead of touching; default 0.04 */
-    bool enable_sleep;              /* default true */
-    float sleep_linear_speed;       /* m/s: a body slower than this (and below the angular) may sleep; default 0.05 */
-    float sleep_angular_speed;      /* rad/s; default 0.05 */
-    float time_to_sleep;            /* s: an island rests this long before it sleeps; default 0.5 */
-    bool enable_continuous;         /* continuous collision of fast bodies (docs/continuous.md); default true */
-    bool continuous_static_only;    /* trade: fast bodies meet only static and kinematic bodies continuously
+    float restitution_threshold;     /* m/s: closing speeds below this do not bounce; default 1 */
+    float speculative_distance;      /* m: contacts are made this far ahead of touching; default 0.04 */
+    bool enable_sleep;               /* default true */
+    float sleep_linear_speed;        /* m/s: a body slower than this (and below the angular) may sleep; default 0.05 */
+    float sleep_angular_speed;       /* rad/s; default 0.05 */
+    float time_to_sleep;             /* s: an island rests this long before it sleeps; default 0.5 */
+    bool enable_continuous;          /* continuous collision of fast bodies (docs/continuous.md); default true */
+    bool continuous_static_only;     /* trade: fast bodies meet only static and kinematic bodies continuously
                                        (dynamic ones through speculative contacts alone); default false */
-    uint32_t continuous_max_impacts;/* impacts a step resolves in full; later ones stop both bodies where they
+    uint32_t continuous_max_impacts; /* impacts a step resolves in full; later ones stop both bodies where they
                                        touch (SPX_STEP_IMPACT_LIMIT); default 65536 */
-    spx_world_simd simd;            /* the solver's SIMD path, chosen at creation; default SPX_SIMD_AUTO */
+    spx_world_simd simd;             /* the solver's SIMD path, chosen at creation; default SPX_SIMD_AUTO */
     spx_custom_filter_fn* custom_filter; /* NULL: the filters alone decide */
-    void* custom_filter_context;    /* passed to custom_filter */
-    spx_pre_solve_fn* pre_solve;    /* NULL: every manifold is solved */
-    void* pre_solve_context;        /* passed to pre_solve */
-    float hit_event_threshold;      /* m/s, >= 0: approaches at least this fast give hit events; default 1 */
-    uint32_t internal_cookie;       /* set by spx_default_world_def(); do not touch */
+    void* custom_filter_context;         /* passed to custom_filter */
+    spx_pre_solve_fn* pre_solve;         /* NULL: every manifold is solved */
+    void* pre_solve_context;             /* passed to pre_solve */
+    float hit_event_threshold;           /* m/s, >= 0: approaches at least this fast give hit events; default 1 */
+    uint32_t internal_cookie;            /* set by spx_default_world_def(); do not touch */
 } spx_world_def;
 
 /// What a shape is.
 typedef enum spx_shape_type {
     SPX_SHAPE_BOX = 0,
-    SPX_SHAPE_MESH,    /* a triangle mesh (spx_mesh); on a dynamic body it must be closed (spx_mass_mesh) */
-    SPX_SHAPE_SPHERE,  /* a ball of `radius` about the shape's origin (docs/shapes.md) */
-    SPX_SHAPE_CAPSULE  /* the points within `radius` of the segment from -half_height to +half_height along
+    SPX_SHAPE_MESH,   /* a triangle mesh (spx_mesh); on a dynamic body it must be closed (spx_mass_mesh) */
+    SPX_SHAPE_SPHERE, /* a ball of `radius` about the shape's origin (docs/shapes.md) */
+    SPX_SHAPE_CAPSULE /* the points within `radius` of the segment from -half_height to +half_height along
                           the shape's local y axis (docs/shapes.md) */
 } spx_shape_type;
 
 /// One shape of a body. Start from spx_default_shape_def().
 typedef struct spx_shape_def {
     spx_shape_type type;
-    spx_vec3 half_extents;          /* m, > 0: SPX_SHAPE_BOX */
-    float radius;                   /* m, > 0: SPX_SHAPE_SPHERE and SPX_SHAPE_CAPSULE; default 0.5 */
-    float half_height;              /* m, >= 0: SPX_SHAPE_CAPSULE, half its segment's length (the capsule is
+    spx_vec3 half_extents;       /* m, > 0: SPX_SHAPE_BOX */
+    float radius;                /* m, > 0: SPX_SHAPE_SPHERE and SPX_SHAPE_CAPSULE; default 0.5 */
+    float half_height;           /* m, >= 0: SPX_SHAPE_CAPSULE, half its segment's length (the capsule is
                                        2 (half_height + radius) long); default 0.5 */
-    const struct spx_mesh* mesh;    /* SPX_SHAPE_MESH: the host's mesh, unchanged and alive while the body lives */
-    spx_transform local;            /* the shape's placement in the body's frame; default identity */
-    float density;                  /* kg/m^3, > 0 on a dynamic body; default 1000 */
-    float friction;                 /* Coulomb coefficient, >= 0; default -1 (any negative): the body's (spx_body_def.friction).
+    const struct spx_mesh* mesh; /* SPX_SHAPE_MESH: the host's mesh, unchanged and alive while the body lives */
+    spx_transform local;         /* the shape's placement in the body's frame; default identity */
+    float density;               /* kg/m^3, > 0 on a dynamic body; default 1000 */
+    float friction;    /* Coulomb coefficient, >= 0; default -1 (any negative): the body's (spx_body_def.friction).
                                        Two shapes mix as sqrt(a b) */
-    float restitution;              /* 0..1; default -1 (any negative): the body's. Two shapes mix as max(a, b) */
+    float restitution; /* 0..1; default -1 (any negative): the body's. Two shapes mix as max(a, b) */
     void* user_data;
-    spx_filter filter;              /* from spx_default_filter(): collides with everything */
-    bool is_sensor;                 /* default false. A sensor makes no contact and reports the shapes it
+    spx_filter filter;        /* from spx_default_filter(): collides with everything */
+    bool is_sensor;           /* default false. A sensor makes no contact and reports the shapes it
                                        overlaps (spx_world_get_sensor_events); it weighs as any shape */
-    uint32_t internal_cookie;       /* set by spx_default_shape_def(); do not touch */
+    uint32_t internal_cookie; /* set by spx_default_shape_def(); do not touch */
 } spx_shape_def;
 
 /// How to make a body. Start from spx_default_body_def().
 typedef struct spx_body_def {
-    spx_body_type type;             /* default SPX_BODY_STATIC */
-    spx_vec3 position;              /* m: the body's origin in the world */
-    spx_quat rotation;              /* unit quaternion (w last); default identity */
-    spx_vec3 linear_velocity;       /* m/s, of the centre of mass */
-    spx_vec3 angular_velocity;      /* rad/s, world axes */
-    float linear_damping;           /* 1/s, >= 0: velocity decays as v' = -damping v; default 0 */
-    float angular_damping;          /* 1/s, >= 0; default 0.05 */
-    float gravity_scale;            /* default 1 */
-    float friction;                 /* Coulomb coefficient, >= 0; default 0.6: of its shapes that give none */
-    float restitution;              /* 0..1; default 0: of its shapes that give none */
-    bool enable_sleep;              /* default true */
-    bool awake;                     /* default true */
+    spx_body_type type;        /* default SPX_BODY_STATIC */
+    spx_vec3 position;         /* m: the body's origin in the world */
+    spx_quat rotation;         /* unit quaternion (w last); default identity */
+    spx_vec3 linear_velocity;  /* m/s, of the centre of mass */
+    spx_vec3 angular_velocity; /* rad/s, world axes */
+    float linear_damping;      /* 1/s, >= 0: velocity decays as v' = -damping v; default 0 */
+    float angular_damping;     /* 1/s, >= 0; default 0.05 */
+    float gravity_scale;       /* default 1 */
+    float friction;            /* Coulomb coefficient, >= 0; default 0.6: of its shapes that give none */
+    float restitution;         /* 0..1; default 0: of its shapes that give none */
+    bool enable_sleep;         /* default true */
+    bool awake;                /* default true */
     void* user_data;
-    const spx_shape_def* shapes;    /* shape_count shapes, read during spx_body_create only */
-    uint32_t shape_count;           /* 1..SPX_MAX_BODY_SHAPES */
-    uint32_t internal_cookie;       /* set by spx_default_body_def(); do not touch */
+    const spx_shape_def* shapes; /* shape_count shapes, read during spx_body_create only */
+    uint32_t shape_count;        /* 1..SPX_MAX_BODY_SHAPES */
+    uint32_t internal_cookie;    /* set by spx_default_body_def(); do not touch */
 } spx_body_def;
 
 /// Most shapes a body may have.
@@ -202,28 +202,28 @@ typedef struct spx_body_def {
 
 /// Counters and times of the last step.
 typedef struct spx_step_stats {
-    uint32_t body_count;            /* bodies in the world */
-    uint32_t awake_body_count;      /* dynamic and kinematic bodies simulated this step */
-    uint32_t pair_count;            /* pairs of shapes whose swept bounds met */
-    uint32_t manifold_count;        /* pairs with at least one contact point */
-    uint32_t contact_point_count;   /* contact points given to the solver */
-    uint32_t island_count;          /* islands solved */
-    uint32_t flags;                 /* spx_step_flag bits: what the step had to give up */
-    uint32_t fast_body_count;       /* bodies the continuous stage followed (docs/continuous.md) */
-    uint32_t impact_count;          /* impacts it resolved, within the step */
-    uint32_t reused_pair_count;     /* body pairs whose manifolds were moved with the bodies, not made
+    uint32_t body_count;          /* bodies in the world */
+    uint32_t awake_body_count;    /* dynamic and kinematic bodies simulated this step */
+    uint32_t pair_count;          /* pairs of shapes whose swept bounds met */
+    uint32_t manifold_count;      /* pairs with at least one contact point */
+    uint32_t contact_point_count; /* contact points given to the solver */
+    uint32_t island_count;        /* islands solved */
+    uint32_t flags;               /* spx_step_flag bits: what the step had to give up */
+    uint32_t fast_body_count;     /* bodies the continuous stage followed (docs/continuous.md) */
+    uint32_t impact_count;        /* impacts it resolved, within the step */
+    uint32_t reused_pair_count;   /* body pairs whose manifolds were moved with the bodies, not made
                                        again: they had moved less than 1 mm against each other (docs/world.md) */
     double broad_ms, narrow_ms, solver_ms, island_ms, total_ms; /* wall-clock time of each stage */
-    double continuous_ms;           /* of the continuous stage, its preparation included (part of total_ms) */
-    uint32_t quarantined_body_count;/* bodies found non-finite after the step and quarantined (SPX_STEP_QUARANTINE) */
+    double continuous_ms;            /* of the continuous stage, its preparation included (part of total_ms) */
+    uint32_t quarantined_body_count; /* bodies found non-finite after the step and quarantined (SPX_STEP_QUARANTINE) */
 } spx_step_stats;
 
 /// A contact event: two shapes (of bodies a and b) started or stopped touching during the last step.
 /// Shapes touch while their pair has a manifold: contact points within the speculative distance.
 typedef struct spx_contact_event {
     spx_body_id a, b;
-    spx_shape_id shape_a, shape_b;  /* a shape of a and a shape of b */
-    float approach_speed;           /* m/s, begin events: how fast the fastest point of the pair closed along the
+    spx_shape_id shape_a, shape_b; /* a shape of a and a shape of b */
+    float approach_speed;          /* m/s, begin events: how fast the fastest point of the pair closed along the
                                        normal when the step started (< 0: it was opening); 0 in end events */
 } spx_contact_event;
 
@@ -233,9 +233,9 @@ typedef struct spx_contact_event {
 typedef struct spx_contact_hit_event {
     spx_body_id a, b;
     spx_shape_id shape_a, shape_b;
-    spx_vec3 point;                 /* m, world, when the step started */
-    spx_vec3 normal;                /* unit, from a to b */
-    float speed;                    /* m/s: the approach speed along the normal */
+    spx_vec3 point;  /* m, world, when the step started */
+    spx_vec3 normal; /* unit, from a to b */
+    float speed;     /* m/s: the approach speed along the normal */
 } spx_contact_hit_event;
 
 /// A body the last step moved (awake, or fell asleep during it), where it is now.

@@ -14,15 +14,15 @@ typedef struct spx_aabb {
    in the narrow phase (contact has zero thickness), so the broad phase must not drop them. */
 static inline bool spx_aabb_overlap(const spx_aabb* a, const spx_aabb* b)
 {
-    return a->min[0] <= b->max[0] && b->min[0] <= a->max[0] && a->min[1] <= b->max[1] && b->min[1] <= a->max[1]
-        && a->min[2] <= b->max[2] && b->min[2] <= a->max[2];
+    return a->min[0] <= b->max[0] && b->min[0] <= a->max[0] && a->min[1] <= b->max[1] && b->min[1] <= a->max[1] &&
+           a->min[2] <= b->max[2] && b->min[2] <= a->max[2];
 }
 
 /* `inner` lies inside `outer` (faces may coincide). */
 static inline bool spx_aabb_contains(const spx_aabb* outer, const spx_aabb* inner)
 {
-    return outer->min[0] <= inner->min[0] && outer->min[1] <= inner->min[1] && outer->min[2] <= inner->min[2]
-        && inner->max[0] <= outer->max[0] && inner->max[1] <= outer->max[1] && inner->max[2] <= outer->max[2];
+    return outer->min[0] <= inner->min[0] && outer->min[1] <= inner->min[1] && outer->min[2] <= inner->min[2] &&
+           inner->max[0] <= outer->max[0] && inner->max[1] <= outer->max[1] && inner->max[2] <= outer->max[2];
 }
 
 static inline spx_aabb spx_aabb_union(const spx_aabb* a, const spx_aabb* b)

@@ -8,10 +8,7 @@
 
 #define TREE_ALIGN 64
 
-static inline bool is_leaf(const spx_tree_node* n)
-{
-    return n->child[0] == SPX_TREE_NULL;
-}
+static inline bool is_leaf(const spx_tree_node* n) { return n->child[0] == SPX_TREE_NULL; }
 
 /* ---- the node pool --------------------------------------------------------------------------- */
 
@@ -102,10 +99,7 @@ spx_result spx_tree_reserve(spx_dynamic_tree* tree, uint32_t leaf_count)
 
 /* ---- keeping inner nodes right ---------------------------------------------------------------- */
 
-static inline int height_of(const spx_dynamic_tree* t, uint32_t i)
-{
-    return t->links[i].height;
-}
+static inline int height_of(const spx_dynamic_tree* t, uint32_t i) { return t->links[i].height; }
 
 static void refit(spx_dynamic_tree* t, uint32_t i)
 {
@@ -115,10 +109,7 @@ static void refit(spx_dynamic_tree* t, uint32_t i)
     t->links[i].height = (uint16_t)(1 + (h0 > h1 ? h0 : h1));
 }
 
-static inline bool balanced(int h0, int h1)
-{
-    return h0 - h1 <= SPX_TREE_SLACK && h1 - h0 <= SPX_TREE_SLACK;
-}
+static inline bool balanced(int h0, int h1) { return h0 - h1 <= SPX_TREE_SLACK && h1 - h0 <= SPX_TREE_SLACK; }
 
 /* Points whatever held `old` (a's parent, or the tree's root) at `now`. */
 static void replace_child(spx_dynamic_tree* t, uint32_t parent, uint32_t old, uint32_t now)
@@ -310,7 +301,6 @@ static void detach(spx_dynamic_tree* t, uint32_t leaf)
     if (g != SPX_TREE_NULL) walk_up(t, g);
 }
 
-
 spx_result spx_tree_insert(spx_dynamic_tree* tree, int which, const spx_aabb* fat, uint32_t user, uint32_t* out_proxy)
 {
     if (which < 0 || which >= SPX_TREE_COUNT || tree->leaf_count >= SPX_TREE_MAX_LEAVES)
@@ -405,8 +395,8 @@ static uint32_t build_range(spx_dynamic_tree* t, int which, const spx_aabb* boxe
 spx_result spx_tree_build(spx_dynamic_tree* tree, int which, const spx_aabb* boxes, const uint32_t* users,
                           uint32_t count, uint32_t* order, uint32_t* out_proxies)
 {
-    if (which < 0 || which >= SPX_TREE_COUNT || tree->root[which] != SPX_TREE_NULL
-        || count > SPX_TREE_MAX_LEAVES - tree->leaf_count)
+    if (which < 0 || which >= SPX_TREE_COUNT || tree->root[which] != SPX_TREE_NULL ||
+        count > SPX_TREE_MAX_LEAVES - tree->leaf_count)
         return SPX_ERR_INVALID_ARGUMENT;
     if (count == 0) return SPX_OK;
     if (tree->capacity - tree->node_count < 2ull * count - 1u) {
@@ -458,8 +448,7 @@ bool spx_tree_move(spx_dynamic_tree* tree, uint32_t proxy, const spx_aabb* box, 
 
 /* ---- queries ---------------------------------------------------------------------------------- */
 
-void spx_tree_query(const spx_dynamic_tree* tree, int which, const spx_aabb* box, spx_tree_query_fn* fn,
-                    void* context)
+void spx_tree_query(const spx_dynamic_tree* tree, int which, const spx_aabb* box, spx_tree_query_fn* fn, void* context)
 {
     uint32_t root = tree->root[which];
     if (root == SPX_TREE_NULL || !spx_aabb_overlap(&tree->nodes[root].box, box)) return;

@@ -31,18 +31,18 @@ typedef struct spx_tree_node {
 
 /* What only structural changes read, in an array of its own. */
 typedef struct spx_tree_link {
-    uint32_t parent;   /* SPX_TREE_NULL at a root; on the free list: the next free node */
-    uint16_t height;   /* 0 for a leaf */
-    uint8_t tree;      /* which of the trees the node belongs to */
-    uint8_t used;      /* 0 while on the free list */
+    uint32_t parent; /* SPX_TREE_NULL at a root; on the free list: the next free node */
+    uint16_t height; /* 0 for a leaf */
+    uint8_t tree;    /* which of the trees the node belongs to */
+    uint8_t used;    /* 0 while on the free list */
 } spx_tree_link;
 
 typedef struct spx_dynamic_tree {
     spx_tree_node* nodes; /* capacity nodes, 64-byte aligned; proxies are indices into them */
     spx_tree_link* links; /* capacity entries, beside the nodes in one block */
     uint32_t capacity;
-    uint32_t node_count;  /* in use, both trees */
-    uint32_t leaf_count;  /* both trees */
+    uint32_t node_count;           /* in use, both trees */
+    uint32_t leaf_count;           /* both trees */
     uint32_t root[SPX_TREE_COUNT]; /* SPX_TREE_NULL for an empty tree */
     uint32_t free_list;
     spx_allocator allocator;
@@ -128,8 +128,7 @@ bool spx_tree_move(spx_dynamic_tree* tree, uint32_t proxy, const spx_aabb* box, 
 typedef bool spx_tree_query_fn(void* context, uint32_t proxy, uint32_t user);
 
 /* Every leaf of tree `which` whose fat box overlaps `box` (touching counts), in tree order. */
-void spx_tree_query(const spx_dynamic_tree* tree, int which, const spx_aabb* box, spx_tree_query_fn* fn,
-                    void* context);
+void spx_tree_query(const spx_dynamic_tree* tree, int which, const spx_aabb* box, spx_tree_query_fn* fn, void* context);
 
 /* Called for each pair of leaves met. */
 typedef void spx_tree_pair_fn(void* context, uint32_t user_a, uint32_t user_b);

@@ -49,48 +49,45 @@ typedef struct exact_box {
 struct spx_pair_finder {
     spx_allocator allocator;
     spx_dynamic_tree tree;
-    float fat_fraction;     /* of moving bodies; resting ones keep exact boxes */
+    float fat_fraction; /* of moving bodies; resting ones keep exact boxes */
 
     /* Per body: one block, body_capacity entries (counts: one more). */
     void* body_block;
     size_t body_bytes;
     uint32_t body_capacity;
-    uint32_t body_end;      /* one past the highest body ever set: the range of the counting sort */
-    exact_box* boxes;       /* the exact box of each body */
-    spx_aabb* fat_boxes;    /* its leaf's fat box, or the one it takes at the next update */
-    uint32_t* proxies;      /* tree leaf of each body, SPX_TREE_NULL when absent */
+    uint32_t body_end;   /* one past the highest body ever set: the range of the counting sort */
+    exact_box* boxes;    /* the exact box of each body */
+    spx_aabb* fat_boxes; /* its leaf's fat box, or the one it takes at the next update */
+    uint32_t* proxies;   /* tree leaf of each body, SPX_TREE_NULL when absent */
     uint8_t* flags;
-    uint32_t* counts;       /* counting-sort buckets */
-    uint32_t* changed;      /* the bodies flagged CHANGED */
-    uint64_t* order[2];     /* Morton code << 32 | body, and the radix sort's other buffer */
+    uint32_t* counts;   /* counting-sort buckets */
+    uint32_t* changed;  /* the bodies flagged CHANGED */
+    uint64_t* order[2]; /* Morton code << 32 | body, and the radix sort's other buffer */
     uint32_t body_count, moving_count, changed_count, reinserts;
 
     /* Pairs: one block, pair_capacity entries in each array; the roles of the pair arrays rotate. */
     void* pair_block;
     size_t pair_bytes;
     uint32_t pair_capacity;
-    spx_pair* fat;          /* every pair of fat boxes that overlap, with a moving body, sorted */
+    spx_pair* fat; /* every pair of fat boxes that overlap, with a moving body, sorted */
     uint32_t fat_count;
-    spx_pair* fat_next;     /* the next fat list is merged here */
-    spx_pair* found;        /* fat pairs found by this update */
+    spx_pair* fat_next; /* the next fat list is merged here */
+    spx_pair* found;    /* fat pairs found by this update */
     spx_pair* sort_tmp;
-    spx_pair* last;         /* the last update's output */
+    spx_pair* last; /* the last update's output */
     uint32_t last_count;
-    spx_pair* out;          /* this update's output */
+    spx_pair* out; /* this update's output */
     uint32_t* previous;
     uint32_t* ended;
 
-    uint32_t queries;       /* of the last update */
-    bool crowded;           /* the last update left pairs of moving bodies out (SPX_PAIR_FINDER_BODY_PAIRS) */
+    uint32_t queries; /* of the last update */
+    bool crowded;     /* the last update left pairs of moving bodies out (SPX_PAIR_FINDER_BODY_PAIRS) */
     uint32_t morton_counts[(1u << MORTON_BITS) + 1];
 };
 
 /* ---- storage ----------------------------------------------------------------------------------- */
 
-static size_t align_up(size_t n)
-{
-    return (n + 63u) & ~(size_t)63u;
-}
+static size_t align_up(size_t n) { return (n + 63u) & ~(size_t)63u; }
 
 #define BODY_ARRAYS 8
 
@@ -268,9 +265,9 @@ static inline float max3(spx_f4 v)
 static bool set_moving(spx_pair_finder* f, uint32_t body, const spx_aabb* box)
 {
     const spx_f4 keep3 = spx_i4_as_f4(spx_i4_set(-1, -1, -1, 0)), zero = spx_f4_zero();
-    const spx_f4 t = spx_f4_load(&box->min[2]);                                          /* min2 max0 max1 max2 */
-    const spx_f4 lo = spx_f4_and(spx_f4_load(box->min), keep3);                          /* min, 0 */
-    const spx_f4 hi = spx_f4_and(SPX_F4_SWIZZLE(t, 1, 2, 3, 0), keep3);  /* max, 0 */
+    const spx_f4 t = spx_f4_load(&box->min[2]);                         /* min2 max0 max1 max2 */
+    const spx_f4 lo = spx_f4_and(spx_f4_load(box->min), keep3);         /* min, 0 */
+    const spx_f4 hi = spx_f4_and(SPX_F4_SWIZZLE(t, 1, 2, 3, 0), keep3); /* max, 0 */
     /* x - x is 0 exactly for finite x. */
     const spx_f4 ok = spx_f4_and(spx_f4_and(spx_f4_eq(spx_f4_sub(lo, lo), zero), spx_f4_eq(spx_f4_sub(hi, hi), zero)),
                                  spx_f4_le(lo, hi));
@@ -312,8 +309,8 @@ spx_result spx_pair_finder_set(spx_pair_finder* finder, uint32_t body, const spx
 {
     if (!finder || !box || body >= SPX_PAIR_FINDER_MAX_BODIES) return SPX_ERR_INVALID_ARGUMENT;
 #if SPX_HAS_SIMD
-    if (moving && body < finder->body_capacity && finder->proxies[body] != SPX_TREE_NULL
-        && (finder->flags[body] & IS_MOVING) && set_moving(finder, body, box))
+    if (moving && body < finder->body_capacity && finder->proxies[body] != SPX_TREE_NULL &&
+        (finder->flags[body] & IS_MOVING) && set_moving(finder, body, box))
         return SPX_OK;
 #endif
     for (int k = 0; k < 3; ++k)
@@ -377,7 +374,7 @@ spx_result spx_pair_finder_remove(spx_pair_finder* finder, uint32_t body)
     uint8_t* flags = &finder->flags[body];
     if (*flags & IS_MOVING) finder->moving_count--;
     if (*flags & REINSERT) finder->reinserts--;
-    *flags &= (uint8_t)~(IS_MOVING | REINSERT);
+    *flags &= (uint8_t) ~(IS_MOVING | REINSERT);
     spx_tree_remove(&finder->tree, finder->proxies[body]);
     finder->proxies[body] = SPX_TREE_NULL;
     finder->body_count--;
@@ -466,7 +463,7 @@ typedef struct collect {
     spx_pair* out;
     uint32_t capacity;
     uint64_t count;
-    uint32_t self; /* box queries: the changed body queried */
+    uint32_t self;   /* box queries: the changed body queried */
     uint32_t* found; /* per body: pairs of two moving bodies found so far */
     bool stop_full;  /* after a crowded update, box queries of a moving body in the moving tree stop
                         once it has its count */
@@ -494,10 +491,7 @@ static inline void put(collect* c, uint32_t a, uint32_t b)
 }
 
 /* Descents: every leaf pair of overlapping fat boxes, once. */
-static void collect_pair(void* context, uint32_t a, uint32_t b)
-{
-    put(context, a, b);
-}
+static void collect_pair(void* context, uint32_t a, uint32_t b) { put(context, a, b); }
 
 /* Box query of a changed body's fat box: a pair with every other leaf met. A pair of two changed
    bodies is met from both: kept from the lower index's query only. */
@@ -540,8 +534,7 @@ static void find_fat_pairs(spx_pair_finder* f, collect* c, bool rebuild)
 /* Stable counting sort of n pairs by one member (b when by_b, else a), src to dst. Two passes,
    by b then by a, sort by (a, b) in O(pairs + bodies) whatever the pairs: no worst case, and the
    order depends on the values alone. */
-static void counting_pass(const spx_pair* src, spx_pair* dst, uint32_t n, uint32_t* counts, uint32_t range,
-                          bool by_b)
+static void counting_pass(const spx_pair* src, spx_pair* dst, uint32_t n, uint32_t* counts, uint32_t range, bool by_b)
 {
     memset(counts, 0, ((size_t)range + 1) * sizeof *counts);
     for (uint32_t i = 0; i < n; ++i) counts[(by_b ? src[i].b : src[i].a) + 1]++;
@@ -558,8 +551,8 @@ static inline bool exact_overlap(const exact_box* a, const exact_box* b)
                                  spx_f4_le(spx_f4_load_aligned(b->min), spx_f4_load_aligned(a->max)));
     return spx_f4_mask(le) == 15;
 #else
-    return a->min[0] <= b->max[0] && b->min[0] <= a->max[0] && a->min[1] <= b->max[1] && b->min[1] <= a->max[1]
-        && a->min[2] <= b->max[2] && b->min[2] <= a->max[2];
+    return a->min[0] <= b->max[0] && b->min[0] <= a->max[0] && a->min[1] <= b->max[1] && b->min[1] <= a->max[1] &&
+           a->min[2] <= b->max[2] && b->min[2] <= a->max[2];
 #endif
 }
 
@@ -580,10 +573,7 @@ static inline uint64_t pair_bits(spx_pair p)
     return u;
 }
 
-static inline bool pair_less(spx_pair x, spx_pair y)
-{
-    return x.a < y.a || (x.a == y.a && x.b < y.b);
-}
+static inline bool pair_less(spx_pair x, spx_pair y) { return x.a < y.a || (x.a == y.a && x.b < y.b); }
 
 static inline void swap_pairs(spx_pair** x, spx_pair** y)
 {
@@ -614,8 +604,8 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
           lives across updates is touched until every allocation is done. */
     /* Not after a crowded update: the descents meet every pair of overlapping boxes, where the box
        queries of a crowd stop at each body's count. */
-    bool rebuild = f->changed_count > 0 && (double)f->changed_count > REBUILD_FRACTION * (double)f->body_count
-                && !f->crowded;
+    bool rebuild =
+        f->changed_count > 0 && (double)f->changed_count > REBUILD_FRACTION * (double)f->body_count && !f->crowded;
     collect c = { 0 };
     if (f->changed_count) {
         find_fat_pairs(f, &c, rebuild);
@@ -691,8 +681,8 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
     bool any_fresh = false;
     for (uint32_t k = 0; k < f->changed_count; ++k) any_fresh |= (flags[f->changed[k]] & FRESH) != 0;
     while (i < n && j < m) {
-        if (pair_bits(pairs[i]) == pair_bits(last[j])
-            && !(any_fresh && ((flags[pairs[i].a] | flags[pairs[i].b]) & FRESH))) {
+        if (pair_bits(pairs[i]) == pair_bits(last[j]) &&
+            !(any_fresh && ((flags[pairs[i].a] | flags[pairs[i].b]) & FRESH))) {
             f->previous[i++] = j++;
         } else if (pair_less(pairs[i], last[j])) {
             f->previous[i++] = SPX_PAIR_NEW;
@@ -769,6 +759,6 @@ void spx_pair_finder_get_stats(const spx_pair_finder* finder, spx_pair_finder_st
     out->fat_pairs = finder->fat_count;
     out->queries = finder->queries;
     out->pair_capacity = finder->pair_capacity;
-    out->bytes = sizeof *finder + finder->body_bytes + finder->pair_bytes
-               + (size_t)finder->tree.capacity * sizeof(spx_tree_node);
+    out->bytes = sizeof *finder + finder->body_bytes + finder->pair_bytes +
+                 (size_t)finder->tree.capacity * sizeof(spx_tree_node);
 }

@@ -36,27 +36,27 @@ typedef struct spx_pair {
 /* What one update found. Every pointer stays valid until the next call of
    spx_pair_finder_update that succeeds (set and remove do not touch them). */
 typedef struct spx_pair_update {
-    const spx_pair* pairs;      /* every overlapping pair with a moving body, sorted by (a, b) */
-    const uint32_t* previous;   /* previous[i]: index of pairs[i] in last_pairs, or SPX_PAIR_NEW */
+    const spx_pair* pairs;    /* every overlapping pair with a moving body, sorted by (a, b) */
+    const uint32_t* previous; /* previous[i]: index of pairs[i] in last_pairs, or SPX_PAIR_NEW */
     uint32_t count;
     uint32_t begun_count;       /* pairs with previous[i] == SPX_PAIR_NEW */
     const spx_pair* last_pairs; /* the previous update's pairs (none before the first update) */
     uint32_t last_count;
-    const uint32_t* ended;      /* ascending indices into last_pairs of the pairs that ended */
+    const uint32_t* ended; /* ascending indices into last_pairs of the pairs that ended */
     uint32_t ended_count;
 } spx_pair_update;
 
 typedef struct spx_pair_finder_stats {
-    uint32_t bodies;           /* present */
-    uint32_t moving;           /* present with the moving flag */
-    uint32_t tree_height;      /* of the moving bodies' tree (0 for one body or none) */
+    uint32_t bodies;              /* present */
+    uint32_t moving;              /* present with the moving flag */
+    uint32_t tree_height;         /* of the moving bodies' tree (0 for one body or none) */
     uint32_t resting_tree_height; /* of the static and sleeping bodies' tree */
-    uint32_t reinserts;        /* bodies that left their fat box since the last update */
-    uint32_t changed;          /* bodies whose fat pairs the next update finds anew */
-    uint32_t fat_pairs;        /* pairs of overlapping fat boxes (with a moving body) after the last update */
-    uint32_t queries;          /* bodies the last update queried the trees for (0: it descended them whole) */
-    uint32_t pair_capacity;    /* pairs an update can hold before it has to grow */
-    size_t bytes;              /* everything the finder holds */
+    uint32_t reinserts;           /* bodies that left their fat box since the last update */
+    uint32_t changed;             /* bodies whose fat pairs the next update finds anew */
+    uint32_t fat_pairs;           /* pairs of overlapping fat boxes (with a moving body) after the last update */
+    uint32_t queries;             /* bodies the last update queried the trees for (0: it descended them whole) */
+    uint32_t pair_capacity;       /* pairs an update can hold before it has to grow */
+    size_t bytes;                 /* everything the finder holds */
 } spx_pair_finder_stats;
 
 typedef struct spx_pair_finder spx_pair_finder;
@@ -104,8 +104,8 @@ typedef bool spx_pair_finder_query_fn(void* context, uint32_t body);
    holds its exact box), overlaps `box`: moving ones first (only when `moving`), then static and
    sleeping ones, each once, in tree order. For the continuous stage, which looks for what a fast
    body's path meets after the solver moved it. */
-void spx_pair_finder_query(const spx_pair_finder* finder, const spx_aabb* box, bool moving, spx_pair_finder_query_fn* fn,
-                           void* context);
+void spx_pair_finder_query(const spx_pair_finder* finder, const spx_aabb* box, bool moving,
+                           spx_pair_finder_query_fn* fn, void* context);
 
 /* The body's box as the finder holds it (a moving body's fat box, a resting one's exact box), for
    debug drawing; false when the body is not in. */

@@ -23,10 +23,7 @@ static float float_up(float x)
 }
 
 #if !SPX_HAS_SIMD
-static float float_down(float x)
-{
-    return -float_up(-x);
-}
+static float float_down(float x) { return -float_up(-x); }
 #endif
 
 /* The smallest float not below d >= 0 (FLT_MAX rounds to infinity beyond). */
@@ -40,8 +37,8 @@ spx_result spx_swept_sphere(spx_vec3 p, spx_vec3 v, spx_vec3 w, spx_vec3 offset,
                             spx_sphere* out)
 {
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    if (!spx_finite3(p) || !spx_finite3(v) || !spx_finite3(w) || !spx_finite3(offset) || !isfinite(radius)
-        || !isfinite(margin) || !isfinite(dt))
+    if (!spx_finite3(p) || !spx_finite3(v) || !spx_finite3(w) || !spx_finite3(offset) || !isfinite(radius) ||
+        !isfinite(margin) || !isfinite(dt))
         return SPX_ERR_NOT_FINITE;
     if (radius < 0.0f || margin < 0.0f) return SPX_ERR_BAD_EXTENT;
     if (dt < 0.0f) return SPX_ERR_BAD_TIME;
@@ -105,7 +102,7 @@ spx_aabb spx_sphere_aabb(const spx_sphere* s)
     const spx_f4 lo_zero = spx_f4_eq(lo, zero), hi_zero = spx_f4_eq(hi, zero);
     const spx_f4 lo_inf = spx_f4_eq(lo, spx_f4_splat(-INFINITY)), hi_inf = spx_f4_eq(hi, spx_f4_splat(INFINITY));
     down = spx_i4_or(spx_i4_andnot(spx_f4_as_i4(lo_zero), down),
-                        spx_i4_and(spx_f4_as_i4(lo_zero), spx_i4_splat((int)0x80000001u))); /* -FLT_TRUE_MIN */
+                     spx_i4_and(spx_f4_as_i4(lo_zero), spx_i4_splat((int)0x80000001u))); /* -FLT_TRUE_MIN */
     up = spx_i4_or(spx_i4_andnot(spx_f4_as_i4(hi_zero), up), spx_i4_and(spx_f4_as_i4(hi_zero), one));
     down = spx_i4_or(spx_i4_andnot(spx_f4_as_i4(lo_inf), down), spx_i4_and(spx_f4_as_i4(lo_inf), lo_bits));
     up = spx_i4_or(spx_i4_andnot(spx_f4_as_i4(hi_inf), up), spx_i4_and(spx_f4_as_i4(hi_inf), hi_bits));

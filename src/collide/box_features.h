@@ -20,10 +20,16 @@ static inline spx_feature_kind spx_box_feature(spx_dvec3 c, const spx_dvec3 x[3]
     unsigned is_flat = 0;
     for (int k = 0; k < 3; ++k) {
         d[k] = spx_d3_dot(x[k], s);
-        if (((force_flat >> k) & 1u) && nflat < 2) { flat[nflat++] = k; is_flat |= 1u << k; }
+        if (((force_flat >> k) & 1u) && nflat < 2) {
+            flat[nflat++] = k;
+            is_flat |= 1u << k;
+        }
     }
     for (int k = 0; k < 3 && nflat < 2; ++k)
-        if (!((is_flat >> k) & 1u) && fabs(d[k]) < SPX_FEATURE_FLAT_SINE) { flat[nflat++] = k; is_flat |= 1u << k; }
+        if (!((is_flat >> k) & 1u) && fabs(d[k]) < SPX_FEATURE_FLAT_SINE) {
+            flat[nflat++] = k;
+            is_flat |= 1u << k;
+        }
     spx_dvec3 base = c;
     for (int k = 0; k < 3; ++k)
         if (!((is_flat >> k) & 1u)) base = spx_d3_mad(base, x[k], d[k] > 0 ? h[k] : -h[k]);

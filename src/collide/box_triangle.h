@@ -11,16 +11,18 @@
 #include "triangle_shape.h"
 
 typedef struct box_tri {
-    spx_dvec3 axes[3];  /* the box's axes in world space */
+    spx_dvec3 axes[3]; /* the box's axes in world space */
     double h[3];
-    spx_tri_shape t;    /* triangle in the box's frame, relative to its centre */
-    spx_dvec3 u;        /* triangle's velocity relative to the box, in the box's frame */
+    spx_tri_shape t; /* triangle in the box's frame, relative to its centre */
+    spx_dvec3 u;     /* triangle's velocity relative to the box, in the box's frame */
 } box_tri;
 
 static inline void box_tri_make(const spx_obb* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, box_tri* p)
 {
     for (int i = 0; i < 3; ++i) p->axes[i] = spx_d3_from(a->rotation.col[i]);
-    p->h[0] = a->half_extents.x; p->h[1] = a->half_extents.y; p->h[2] = a->half_extents.z;
+    p->h[0] = a->half_extents.x;
+    p->h[1] = a->half_extents.y;
+    p->h[2] = a->half_extents.z;
     spx_tri_shape_make(b, spx_d3_from(a->center), p->axes, &p->t);
     spx_dvec3 w = spx_d3_sub(spx_d3_from(vb), spx_d3_from(va));
     p->u = spx_d3(spx_d3_dot(p->axes[0], w), spx_d3_dot(p->axes[1], w), spx_d3_dot(p->axes[2], w));

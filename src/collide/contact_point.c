@@ -15,7 +15,11 @@ typedef struct vec2d {
 } vec2d;
 
 static double cross2(vec2d a, vec2d b) { return a.x * b.y - a.y * b.x; }
-static vec2d sub2(vec2d a, vec2d b) { vec2d r = { a.x - b.x, a.y - b.y }; return r; }
+static vec2d sub2(vec2d a, vec2d b)
+{
+    vec2d r = { a.x - b.x, a.y - b.y };
+    return r;
+}
 
 /* Any unit vector perpendicular to unit n. */
 static void plane_basis(spx_dvec3 n, spx_dvec3* u, spx_dvec3* v)
@@ -84,7 +88,10 @@ static vec2d segment_segment_mid(vec2d p0, vec2d p1, vec2d q0, vec2d q1)
 static vec2d centroid(const vec2d* p, int n)
 {
     vec2d c = { 0, 0 };
-    for (int i = 0; i < n; ++i) { c.x += p[i].x; c.y += p[i].y; }
+    for (int i = 0; i < n; ++i) {
+        c.x += p[i].x;
+        c.y += p[i].y;
+    }
     c.x /= n;
     c.y /= n;
     if (n < 3) return c;
@@ -99,7 +106,11 @@ static vec2d centroid(const vec2d* p, int n)
         for (int j = i + 1; j < n; ++j) {
             vec2d d = sub2(p[j], p[i]);
             double d2 = d.x * d.x + d.y * d.y;
-            if (d2 > far2) { far2 = d2; i0 = i; i1 = j; }
+            if (d2 > far2) {
+                far2 = d2;
+                i0 = i;
+                i1 = j;
+            }
         }
     }
     if (fabs(area) <= SPX_CONTACT_FLAT_AREA * far2) {
@@ -138,9 +149,19 @@ static bool clip_centroid(const vec2d* s, int ns, const vec2d* poly, int np, vec
             vec2d p = buf[cur][0], q = buf[cur][1];
             double grow = slack * sqrt(edge.x * edge.x + edge.y * edge.y);
             double sp = orient * cross2(edge, sub2(p, e0)) + grow, sq = orient * cross2(edge, sub2(q, e0)) + grow;
-            if (sp < 0 && sq < 0) { n = 0; break; }
-            if (sp < 0) { double t = sp / (sp - sq); p.x += (q.x - p.x) * t; p.y += (q.y - p.y) * t; }
-            else if (sq < 0) { double t = sq / (sq - sp); q.x += (p.x - q.x) * t; q.y += (p.y - q.y) * t; }
+            if (sp < 0 && sq < 0) {
+                n = 0;
+                break;
+            }
+            if (sp < 0) {
+                double t = sp / (sp - sq);
+                p.x += (q.x - p.x) * t;
+                p.y += (q.y - p.y) * t;
+            } else if (sq < 0) {
+                double t = sq / (sq - sp);
+                q.x += (p.x - q.x) * t;
+                q.y += (p.y - q.y) * t;
+            }
             buf[cur][0] = p;
             buf[cur][1] = q;
             continue;

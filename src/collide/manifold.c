@@ -81,7 +81,10 @@ typedef spx_f4 v4;
 /* (a1, a2, a3, a0): lane e takes lane e+1 (mod 4), the next corner of a quad. */
 static inline v4 v4_next(v4 a) { return SPX_F4_SWIZZLE(a, 1, 2, 3, 0); }
 /* Lanes 0..2 of a, lane 3 replaced by w. */
-static inline v4 v4_pad(v4 a, float w) { return spx_f4_pick(spx_i4_as_f4(spx_i4_set(-1, -1, -1, 0)), a, spx_f4_splat(w)); }
+static inline v4 v4_pad(v4 a, float w)
+{
+    return spx_f4_pick(spx_i4_as_f4(spx_i4_set(-1, -1, -1, 0)), a, spx_f4_splat(w));
+}
 /* The 9 floats of a rotation (columns c0, c1, c2) as x = (c0.x, c1.x, c2.x, 0), y, z. */
 static inline void v4_columns_t(const float* m, v4* x, v4* y, v4* z)
 {
@@ -142,8 +145,9 @@ static inline int box_ok(const spx_obb* box, v4 x, v4 y, v4 z, v4 x1, v4 y1, v4 
     v4 det = spx_f4_add(spx_f4_add(spx_f4_mul(cx, x2), spx_f4_mul(cy, y2)), spx_f4_mul(cz, z2));
     v4 big = spx_f4_splat(SPX_MAX_COORDINATE), zero = spx_f4_splat(0.0f);
     v4 c = spx_f4_load(&box->center.x), h = spx_f4_load(&box->half_extents.x); /* lane 3: neighbours */
-    return spx_f4_mask(spx_f4_le(dev, spx_f4_splat(SPX_ROTATION_TOLERANCE))) & spx_f4_mask(spx_f4_gt(det, zero)) & spx_f4_mask(spx_f4_le(spx_f4_abs(c), big))
-         & spx_f4_mask(spx_f4_le(h, big)) & spx_f4_mask(spx_f4_gt(h, zero));
+    return spx_f4_mask(spx_f4_le(dev, spx_f4_splat(SPX_ROTATION_TOLERANCE))) & spx_f4_mask(spx_f4_gt(det, zero)) &
+           spx_f4_mask(spx_f4_le(spx_f4_abs(c), big)) & spx_f4_mask(spx_f4_le(h, big)) &
+           spx_f4_mask(spx_f4_gt(h, zero));
 }
 
 /* Candidate points of the overlap, 4 per group (one lane each), and which lanes are real. */
@@ -155,12 +159,13 @@ typedef struct candidates {
 /* Incident edges (c_e to c_e+1, lanes e) crossing the side plane sign * coordinate = limit:
    crossing strictly, the other coordinate inside the face (strictly when `strict`, so a crossing
    at a corner of the face is counted once). */
-static inline int crossings(v4 c, v4 cn, v4 o, v4 on, v4 z, v4 zn, float sign, float limit, float other,
-                            int strict, float* out_c, float* out_o, float* out_z)
+static inline int crossings(v4 c, v4 cn, v4 o, v4 on, v4 z, v4 zn, float sign, float limit, float other, int strict,
+                            float* out_c, float* out_o, float* out_z)
 {
     v4 sg = spx_f4_splat(sign), lim = spx_f4_splat(limit), zero = spx_f4_splat(0.0f);
     v4 d0 = spx_f4_sub(spx_f4_mul(sg, c), lim), d1 = spx_f4_sub(spx_f4_mul(sg, cn), lim);
-    int cross = (spx_f4_mask(spx_f4_lt(d0, zero)) & spx_f4_mask(spx_f4_gt(d1, zero))) | (spx_f4_mask(spx_f4_gt(d0, zero)) & spx_f4_mask(spx_f4_lt(d1, zero)));
+    int cross = (spx_f4_mask(spx_f4_lt(d0, zero)) & spx_f4_mask(spx_f4_gt(d1, zero))) |
+                (spx_f4_mask(spx_f4_gt(d0, zero)) & spx_f4_mask(spx_f4_lt(d1, zero)));
     if (!cross) return 0;
     v4 s = spx_f4_div(d0, spx_f4_sub(d0, d1));
     v4 oi = spx_f4_add(o, spx_f4_mul(s, spx_f4_sub(on, o)));
@@ -177,8 +182,8 @@ static inline int crossings(v4 c, v4 cn, v4 o, v4 on, v4 z, v4 zn, float sign, f
    the incident centre in the reference frame (lanes 0..2); k: the reference axis. Writes the
    manifold: up to 4 points halfway between the incident surface and the reference face, world
    frame, ids with ref_bit; the normal is left to the caller, which gets the side s of the face. */
-MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc, v4 inc_cv, int k, float margin, uint32_t ref_bit,
-                        spx_manifold* out, float* out_s)
+MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc, v4 inc_cv, int k, float margin,
+                                          uint32_t ref_bit, spx_manifold* out, float* out_s)
 {
     const int k1 = k == 2 ? 0 : k + 1, k2 = k == 0 ? 2 : k - 1;
     const float h[3] = { ref->half_extents.x, ref->half_extents.y, ref->half_extents.z };
@@ -193,9 +198,12 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
     v4 refx, refy, refz, ix, iy, iz;
     v4_columns_t(&ref->rotation.col[0].x, &refx, &refy, &refz);
     v4_columns_t(&inc->rotation.col[0].x, &ix, &iy, &iz);
-    const v4 I[3] = { spx_f4_add(spx_f4_add(spx_f4_mul(refx, SPX_F4_LANE(ix, 0)), spx_f4_mul(refy, SPX_F4_LANE(iy, 0))), spx_f4_mul(refz, SPX_F4_LANE(iz, 0))),
-                      spx_f4_add(spx_f4_add(spx_f4_mul(refx, SPX_F4_LANE(ix, 1)), spx_f4_mul(refy, SPX_F4_LANE(iy, 1))), spx_f4_mul(refz, SPX_F4_LANE(iz, 1))),
-                      spx_f4_add(spx_f4_add(spx_f4_mul(refx, SPX_F4_LANE(ix, 2)), spx_f4_mul(refy, SPX_F4_LANE(iy, 2))), spx_f4_mul(refz, SPX_F4_LANE(iz, 2))) };
+    const v4 I[3] = { spx_f4_add(spx_f4_add(spx_f4_mul(refx, SPX_F4_LANE(ix, 0)), spx_f4_mul(refy, SPX_F4_LANE(iy, 0))),
+                                 spx_f4_mul(refz, SPX_F4_LANE(iz, 0))),
+                      spx_f4_add(spx_f4_add(spx_f4_mul(refx, SPX_F4_LANE(ix, 1)), spx_f4_mul(refy, SPX_F4_LANE(iy, 1))),
+                                 spx_f4_mul(refz, SPX_F4_LANE(iz, 1))),
+                      spx_f4_add(spx_f4_add(spx_f4_mul(refx, SPX_F4_LANE(ix, 2)), spx_f4_mul(refy, SPX_F4_LANE(iy, 2))),
+                                 spx_f4_mul(refz, SPX_F4_LANE(iz, 2))) };
     float Ik[3][4];
     spx_f4_store(Ik[0], I[0]);
     spx_f4_store(Ik[1], I[1]);
@@ -204,7 +212,10 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
     /* Incident face: the one whose normal is most anti-parallel to the reference normal s e_k. */
     int f = 0;
     float fa = fabsf(Ik[0][k]);
-    if (fabsf(Ik[1][k]) > fa) { f = 1; fa = fabsf(Ik[1][k]); }
+    if (fabsf(Ik[1][k]) > fa) {
+        f = 1;
+        fa = fabsf(Ik[1][k]);
+    }
     if (fabsf(Ik[2][k]) > fa) f = 2;
     const float sigma = s * Ik[f][k] > 0.0f ? -1.0f : 1.0f;
     const int f1 = f == 2 ? 0 : f + 1, f2 = f == 0 ? 2 : f - 1;
@@ -216,8 +227,8 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
        the products by +-1 would. Transposed, lanes become corners: row r is coordinate r. */
     const v4 fcv = spx_f4_add(inc_cv, spx_f4_mul(spx_f4_splat(sigma * inc_h[f]), I[f]));
     const v4 uv = spx_f4_mul(spx_f4_splat(inc_h[f1]), I[f1]), vv = spx_f4_mul(spx_f4_splat(inc_h[f2]), I[f2]);
-    v4 T[4] = { spx_f4_add(fcv, spx_f4_sub(spx_f4_neg(uv), vv)), spx_f4_add(fcv, spx_f4_sub(uv, vv)), spx_f4_add(fcv, spx_f4_add(uv, vv)),
-                spx_f4_add(fcv, spx_f4_sub(vv, uv)) };
+    v4 T[4] = { spx_f4_add(fcv, spx_f4_sub(spx_f4_neg(uv), vv)), spx_f4_add(fcv, spx_f4_sub(uv, vv)),
+                spx_f4_add(fcv, spx_f4_add(uv, vv)), spx_f4_add(fcv, spx_f4_sub(vv, uv)) };
     spx_f4_transpose(&T[0], &T[1], &T[2], &T[3]);
     const v4 X = T[k1], Y = T[k2], Z = T[k];
     const float hx = h[k1], hy = h[k2];
@@ -260,18 +271,22 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
                plane. The quad c0..c3 turns counter-clockwise when u x v > 0. */
             cd.mask[1] = 0;
             const float turn = u[0] * v[1] - u[1] * v[0] >= 0.0f ? 1.0f : -1.0f;
-            const v4 ex = spx_f4_mul(spx_f4_splat(turn), spx_f4_sub(Xn, X)), ey = spx_f4_mul(spx_f4_splat(turn), spx_f4_sub(Yn, Y));
+            const v4 ex = spx_f4_mul(spx_f4_splat(turn), spx_f4_sub(Xn, X)),
+                     ey = spx_f4_mul(spx_f4_splat(turn), spx_f4_sub(Yn, Y));
             const float rx[4] = { -hx, hx, -hx, hx }, ry[4] = { -hy, -hy, hy, hy };
             int m = 0;
             for (int c = 0; c < 4; ++c) {
-                v4 side = spx_f4_sub(spx_f4_mul(ex, spx_f4_sub(spx_f4_splat(ry[c]), Y)), spx_f4_mul(ey, spx_f4_sub(spx_f4_splat(rx[c]), X)));
+                v4 side = spx_f4_sub(spx_f4_mul(ex, spx_f4_sub(spx_f4_splat(ry[c]), Y)),
+                                     spx_f4_mul(ey, spx_f4_sub(spx_f4_splat(rx[c]), X)));
                 m |= (spx_f4_mask(spx_f4_gt(side, zero)) == 15) << c;
             }
             if (m) {
                 const v4 RX = spx_f4_load(rx), RY = spx_f4_load(ry);
-                const v4 RZ = spx_f4_sub(spx_f4_splat(fc[2]), spx_f4_div(spx_f4_add(spx_f4_mul(spx_f4_splat(nf[0]), spx_f4_sub(RX, spx_f4_splat(fc[0]))),
-                                                                     spx_f4_mul(spx_f4_splat(nf[1]), spx_f4_sub(RY, spx_f4_splat(fc[1])))),
-                                                              spx_f4_splat(nf[2])));
+                const v4 RZ = spx_f4_sub(
+                    spx_f4_splat(fc[2]),
+                    spx_f4_div(spx_f4_add(spx_f4_mul(spx_f4_splat(nf[0]), spx_f4_sub(RX, spx_f4_splat(fc[0]))),
+                                          spx_f4_mul(spx_f4_splat(nf[1]), spx_f4_sub(RY, spx_f4_splat(fc[1])))),
+                               spx_f4_splat(nf[2])));
                 spx_f4_store(cd.x[1], RX);
                 spx_f4_store(cd.y[1], RY);
                 spx_f4_store(cd.z[1], RZ);
@@ -344,13 +359,15 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
     P[k2] = PY;
     P[k] = spx_f4_sub(PZ, spx_f4_mul(spx_f4_splat(0.5f * s), G));
     const v4 cv = spx_f4_load(&ref->center.x);
-    const v4 W[3] = {
-        spx_f4_add(spx_f4_add(spx_f4_add(SPX_F4_LANE(cv, 0), spx_f4_mul(SPX_F4_LANE(refx, 0), P[0])), spx_f4_mul(SPX_F4_LANE(refx, 1), P[1])),
-               spx_f4_mul(SPX_F4_LANE(refx, 2), P[2])),
-        spx_f4_add(spx_f4_add(spx_f4_add(SPX_F4_LANE(cv, 1), spx_f4_mul(SPX_F4_LANE(refy, 0), P[0])), spx_f4_mul(SPX_F4_LANE(refy, 1), P[1])),
-               spx_f4_mul(SPX_F4_LANE(refy, 2), P[2])),
-        spx_f4_add(spx_f4_add(spx_f4_add(SPX_F4_LANE(cv, 2), spx_f4_mul(SPX_F4_LANE(refz, 0), P[0])), spx_f4_mul(SPX_F4_LANE(refz, 1), P[1])),
-               spx_f4_mul(SPX_F4_LANE(refz, 2), P[2])) };
+    const v4 W[3] = { spx_f4_add(spx_f4_add(spx_f4_add(SPX_F4_LANE(cv, 0), spx_f4_mul(SPX_F4_LANE(refx, 0), P[0])),
+                                            spx_f4_mul(SPX_F4_LANE(refx, 1), P[1])),
+                                 spx_f4_mul(SPX_F4_LANE(refx, 2), P[2])),
+                      spx_f4_add(spx_f4_add(spx_f4_add(SPX_F4_LANE(cv, 1), spx_f4_mul(SPX_F4_LANE(refy, 0), P[0])),
+                                            spx_f4_mul(SPX_F4_LANE(refy, 1), P[1])),
+                                 spx_f4_mul(SPX_F4_LANE(refy, 2), P[2])),
+                      spx_f4_add(spx_f4_add(spx_f4_add(SPX_F4_LANE(cv, 2), spx_f4_mul(SPX_F4_LANE(refz, 0), P[0])),
+                                            spx_f4_mul(SPX_F4_LANE(refz, 1), P[1])),
+                                 spx_f4_mul(SPX_F4_LANE(refz, 2), P[2])) };
     out->point_count = v4_store_points(out->points, lanes, W[0], W[1], W[2], spx_f4_neg(G), face_bits, code);
 }
 
@@ -366,7 +383,7 @@ static inline spx_vec3 to_world(spx_vec3 origin, const spx_mat3* rot, const floa
 /* The manifold; `check`: validate the boxes first (a constant in each caller, so the trusted entry
    carries no validation code). */
 static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const spx_obb* a, const spx_obb* b,
-                                                                      float margin, spx_manifold* out, bool check)
+                                                                         float margin, spx_manifold* out, bool check)
 {
     /* Axes as lanes: ax = (a0.x, a1.x, a2.x, 0), ...; ax1 = rot1(ax) = (a1.x, a2.x, a0.x, 0). */
     v4 ax, ay, az, bx, by, bz;
@@ -376,9 +393,10 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
     const v4 ax2 = spx_f4_rot2(ax), ay2 = spx_f4_rot2(ay), az2 = spx_f4_rot2(az);
     if (check) {
         spx_result r = spx_check_margin(margin);
-        if ((box_ok(a, ax, ay, az, ax1, ay1, az1, ax2, ay2, az2)
-             & box_ok(b, bx, by, bz, spx_f4_rot1(bx), spx_f4_rot1(by), spx_f4_rot1(bz), spx_f4_rot2(bx), spx_f4_rot2(by), spx_f4_rot2(bz)) & 7)
-            != 7)
+        if ((box_ok(a, ax, ay, az, ax1, ay1, az1, ax2, ay2, az2) &
+             box_ok(b, bx, by, bz, spx_f4_rot1(bx), spx_f4_rot1(by), spx_f4_rot1(bz), spx_f4_rot2(bx), spx_f4_rot2(by),
+                    spx_f4_rot2(bz)) &
+             7) != 7)
             r = spx_first_error(spx_first_error(spx_obb_validate(a), spx_obb_validate(b)), r);
         if (r != SPX_OK) return r;
     }
@@ -393,11 +411,13 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
     const v4 Q1[3] = { spx_f4_rot1(Q[0]), spx_f4_rot1(Q[1]), spx_f4_rot1(Q[2]) };
     const v4 Q2[3] = { spx_f4_rot2(Q[0]), spx_f4_rot2(Q[1]), spx_f4_rot2(Q[2]) };
     const v4 dv = spx_f4_sub(spx_f4_load(&b->center.x), spx_f4_load(&a->center.x));
-    const v4 tv = spx_f4_add(spx_f4_add(spx_f4_mul(SPX_F4_LANE(dv, 0), ax), spx_f4_mul(SPX_F4_LANE(dv, 1), ay)), spx_f4_mul(SPX_F4_LANE(dv, 2), az));
+    const v4 tv = spx_f4_add(spx_f4_add(spx_f4_mul(SPX_F4_LANE(dv, 0), ax), spx_f4_mul(SPX_F4_LANE(dv, 1), ay)),
+                             spx_f4_mul(SPX_F4_LANE(dv, 2), az));
     const v4 T[3] = { tv, spx_f4_rot1(tv), spx_f4_rot2(tv) };
     /* Lane 3 of the half extents is FLT_MAX so that padding lanes of the face separations read
        -FLT_MAX and never win; every other padding lane is 0. */
-    const v4 hav = v4_pad(spx_f4_load(&a->half_extents.x), FLT_MAX), hbv = v4_pad(spx_f4_load(&b->half_extents.x), FLT_MAX);
+    const v4 hav = v4_pad(spx_f4_load(&a->half_extents.x), FLT_MAX),
+             hbv = v4_pad(spx_f4_load(&b->half_extents.x), FLT_MAX);
     const v4 HA[3] = { hav, spx_f4_rot1(hav), spx_f4_rot2(hav) };
     const v4 hb1 = spx_f4_rot1(hbv), hb2 = spx_f4_rot2(hbv);
 
@@ -406,16 +426,18 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
        root): leave before the 9 edge axes, and before B's faces when A's separate. The answer is
        the same as after all 15, as the margin test below is only reached when no axis separates. */
     const v4 mv = spx_f4_splat(margin);
-    const v4 sep_av = spx_f4_sub(spx_f4_abs(tv), spx_f4_add(hav, spx_f4_add(spx_f4_add(spx_f4_mul(hbv, Q[0]), spx_f4_mul(hb2, Q2[1])),
-                                                           spx_f4_mul(hb1, Q1[2]))));
+    const v4 sep_av = spx_f4_sub(
+        spx_f4_abs(tv),
+        spx_f4_add(hav, spx_f4_add(spx_f4_add(spx_f4_mul(hbv, Q[0]), spx_f4_mul(hb2, Q2[1])), spx_f4_mul(hb1, Q1[2]))));
     if (spx_f4_mask(spx_f4_gt(sep_av, mv))) {
         out->normal = spx_v3(0.0f, 0.0f, 0.0f);
         out->point_count = 0;
         return SPX_OK;
     }
     const v4 tbv = spx_f4_add(spx_f4_add(spx_f4_mul(T[0], D[0]), spx_f4_mul(T[1], D[1])), spx_f4_mul(T[2], D[2]));
-    const v4 sep_bv = spx_f4_sub(spx_f4_abs(tbv), spx_f4_add(hbv, spx_f4_add(spx_f4_add(spx_f4_mul(HA[0], Q[0]), spx_f4_mul(HA[1], Q[1])),
-                                                            spx_f4_mul(HA[2], Q[2]))));
+    const v4 sep_bv = spx_f4_sub(
+        spx_f4_abs(tbv), spx_f4_add(hbv, spx_f4_add(spx_f4_add(spx_f4_mul(HA[0], Q[0]), spx_f4_mul(HA[1], Q[1])),
+                                                    spx_f4_mul(HA[2], Q[2]))));
     if (spx_f4_mask(spx_f4_gt(sep_bv, mv))) {
         out->normal = spx_v3(0.0f, 0.0f, 0.0f);
         out->point_count = 0;
@@ -436,12 +458,13 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
         v4 lb1 = spx_f4_sub(spx_f4_mul(spx_f4_rot1(D[m1]), D[m1]), spx_f4_mul(spx_f4_rot1(D[m]), D[m2]));
         v4 lb2 = spx_f4_sub(spx_f4_mul(spx_f4_rot2(D[m]), D[m1]), spx_f4_mul(spx_f4_rot2(D[m2]), D[m2]));
         v4 rad = spx_f4_add(spx_f4_add(spx_f4_mul(HA[m1], Q[m2]), spx_f4_mul(HA[m2], Q[m1])),
-                        spx_f4_add(spx_f4_mul(hb1, spx_f4_abs(lb1)), spx_f4_mul(hb2, spx_f4_abs(lb2))));
+                            spx_f4_add(spx_f4_mul(hb1, spx_f4_abs(lb1)), spx_f4_mul(hb2, spx_f4_abs(lb2))));
         v4 sep = spx_f4_div(spx_f4_sub(spx_f4_abs(tn), rad), spx_f4_sqrt(len2));
         sep_ev[m] = spx_f4_pick(spx_f4_ge(len2, par), sep, skip);
     }
 
-    if (spx_f4_mask(spx_f4_gt(sep_ev[0], mv)) | spx_f4_mask(spx_f4_gt(sep_ev[1], mv)) | spx_f4_mask(spx_f4_gt(sep_ev[2], mv))) {
+    if (spx_f4_mask(spx_f4_gt(sep_ev[0], mv)) | spx_f4_mask(spx_f4_gt(sep_ev[1], mv)) |
+        spx_f4_mask(spx_f4_gt(sep_ev[2], mv))) {
         out->normal = spx_v3(0.0f, 0.0f, 0.0f);
         out->point_count = 0;
         return SPX_OK;
@@ -480,7 +503,10 @@ edge_contact:
         int i = 0, j = 0;
         for (int m = 2; m >= 0; --m) {
             int mask = spx_f4_mask(spx_f4_eq(sep_ev[m], max_e)) & 7;
-            if (mask) { j = first_lane[mask]; i = (j + m) % 3; }
+            if (mask) {
+                j = first_lane[mask];
+                i = (j + m) % 3;
+            }
         }
         const int i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
         const int j1 = j == 2 ? 0 : j + 1, j2 = j == 0 ? 2 : j - 1;
@@ -489,7 +515,10 @@ edge_contact:
         n[i] = 0.0f;
         n[i1] = -RIJ(i2, j) / len_e;
         n[i2] = RIJ(i1, j) / len_e;
-        if (n[i1] * t[i1] + n[i2] * t[i2] < 0.0f) { n[i1] = -n[i1]; n[i2] = -n[i2]; }
+        if (n[i1] * t[i1] + n[i2] * t[i2] < 0.0f) {
+            n[i1] = -n[i1];
+            n[i2] = -n[i2];
+        }
         const float nbj1 = n[0] * RIJ(0, j1) + n[1] * RIJ(1, j1) + n[2] * RIJ(2, j1);
         const float nbj2 = n[0] * RIJ(0, j2) + n[1] * RIJ(1, j2) + n[2] * RIJ(2, j2);
         if (fabsf(n[i1]) > MANIFOLD_EDGE_FACE_COS) near_face = i1;
@@ -526,9 +555,9 @@ edge_contact:
         out->point_count = 1;
         out->points[0].point = to_world(a->center, &a->rotation, mid);
         out->points[0].depth = -sep_e;
-        out->points[0].id = MANIFOLD_EDGE_BIT | (uint32_t)i | (uint32_t)(pa[i1] > 0.0f) << 2
-                          | (uint32_t)(pa[i2] > 0.0f) << 3 | (uint32_t)j << 4 | (uint32_t)(sb1 > 0.0f) << 6
-                          | (uint32_t)(sb2 > 0.0f) << 7;
+        out->points[0].id = MANIFOLD_EDGE_BIT | (uint32_t)i | (uint32_t)(pa[i1] > 0.0f) << 2 |
+                            (uint32_t)(pa[i2] > 0.0f) << 3 | (uint32_t)j << 4 | (uint32_t)(sb1 > 0.0f) << 6 |
+                            (uint32_t)(sb2 > 0.0f) << 7;
         return SPX_OK;
 #undef RIJ
     }
@@ -538,7 +567,7 @@ face_contact:;
     const bool use_b = near_face >= 0 ? near_face_of_b : ref_is_b;
     const spx_obb* ref = use_b ? b : a;
     const int k = near_face >= 0 ? near_face
-                : ref_is_b       ? first_lane[spx_f4_mask(spx_f4_eq(sep_bv, max_b)) & 7]
+                  : ref_is_b     ? first_lane[spx_f4_mask(spx_f4_eq(sep_bv, max_b)) & 7]
                                  : first_lane[spx_f4_mask(spx_f4_eq(sep_av, max_a)) & 7];
     float s;
     face_points(ref, use_b ? a : b, use_b ? spx_f4_neg(tbv) : tv, k, margin, use_b ? 8u : 0u, out, &s);

@@ -23,15 +23,15 @@
 
 typedef struct spx_group_slot {
     spx_manifold_point p;
-    float key;        /* depth, or the projection on the slot's direction */
+    float key; /* depth, or the projection on the slot's direction */
     bool used;
 } spx_group_slot;
 
 typedef struct spx_point_group {
     spx_vec3 normal;
-    spx_vec3 u, v;    /* the contact plane's directions */
-    spx_vec3 origin;  /* projections are taken from here (near the points, for precision) */
-    spx_vec3 tilt;    /* added to the deepest slot's key along the points (zero: none); a tiny one makes
+    spx_vec3 u, v;   /* the contact plane's directions */
+    spx_vec3 origin; /* projections are taken from here (near the points, for precision) */
+    spx_vec3 tilt;   /* added to the deepest slot's key along the points (zero: none); a tiny one makes
                          points of equal depth give way to the most extreme, a corner of the outline */
     spx_group_slot deepest;
     spx_group_slot extreme[SPX_GROUP_EXTREMES];

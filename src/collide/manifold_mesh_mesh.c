@@ -86,7 +86,7 @@
 #define CODE_SINGLE 15u
 
 typedef struct pair_entry {
-    spx_vec3 normal;      /* unit, A towards B */
+    spx_vec3 normal; /* unit, A towards B */
     int point_count;
     spx_manifold_point points[PAIR_POINTS];
     uint32_t source_a, source_b;
@@ -105,10 +105,10 @@ typedef struct mesh_pairs {
     /* Called for every pair reached (mesh order numbers). */
     void (*pair)(void* context, uint32_t ta, uint32_t tb);
     void* context;
-    uint32_t ta;          /* A's triangle whose neighbours in B the inner descent visits */
-    uint32_t budget;      /* pairs handed out at most; UINT32_MAX: all */
+    uint32_t ta;     /* A's triangle whose neighbours in B the inner descent visits */
+    uint32_t budget; /* pairs handed out at most; UINT32_MAX: all */
     uint32_t handed;
-    bool cut;             /* the budget ran out with pairs left */
+    bool cut; /* the budget ran out with pairs left */
     uint32_t batch[BATCH_TRIANGLES];
     uint32_t batch_count;
 } mesh_pairs;
@@ -118,24 +118,24 @@ typedef struct mesh_pairs {
    other mesh touches it from. */
 typedef struct mesh_side {
     bool open;
-    spx_dvec3 toward;     /* world: the other mesh's centre (open only) */
+    spx_dvec3 toward; /* world: the other mesh's centre (open only) */
 } mesh_side;
 
 typedef struct mm_state {
     mesh_pairs pairs;
     mesh_side side_a, side_b;
-    bool cut;             /* the pair budget ran out */
-    uint32_t runs;        /* descents for pairs */
-    uint32_t handed;      /* pairs tested, over all descents */
+    bool cut;        /* the pair budget ran out */
+    uint32_t runs;   /* descents for pairs */
+    uint32_t handed; /* pairs tested, over all descents */
     pair_entry local[CACHE_PAIRS];
-    pair_entry* cache;    /* local, or the caller's larger buffer */
+    pair_entry* cache; /* local, or the caller's larger buffer */
     uint32_t cache_capacity;
     uint32_t cached;
     bool overflow;
     spx_point_group groups[SPX_MAX_MESH_MANIFOLDS];
     uint32_t group_count, group_max;
     spx_vec3 origin;
-    float bonus;          /* corners win over crossings this close (SPX_TRI_SAME_POINT of the points' reach) */
+    float bonus; /* corners win over crossings this close (SPX_TRI_SAME_POINT of the points' reach) */
     bool found;
     float found_depth;
     uint32_t found_a, found_b;
@@ -169,7 +169,8 @@ static spx_obb triangle_box(const spx_triangle* t, float margin)
     spx_dvec3 n = s.n;
     if (s.segment || !(spx_d3_len2(n) > 0.0)) {
         /* No plane: any direction across the edge. */
-        const spx_dvec3 t0 = fabs(u.x) < 0.57735 ? spx_d3(1, 0, 0) : (fabs(u.y) < 0.57735 ? spx_d3(0, 1, 0) : spx_d3(0, 0, 1));
+        const spx_dvec3 t0 =
+            fabs(u.x) < 0.57735 ? spx_d3(1, 0, 0) : (fabs(u.y) < 0.57735 ? spx_d3(0, 1, 0) : spx_d3(0, 0, 1));
         n = spx_d3_cross(u, t0);
     }
     n = spx_d3_scale(n, 1.0 / sqrt(spx_d3_len2(n)));
@@ -321,7 +322,7 @@ static bool admits(const spx_tri_shape* t, spx_dvec3 m, const spx_triangle_edges
 typedef struct clip_poly {
     spx_dvec3 p[CLIP_MAX];
     int code[CLIP_MAX];
-    int src[CLIP_MAX];    /* the edge leaving p[i]: 0..2 the incident's edge, 3..5 the reference's side plane */
+    int src[CLIP_MAX]; /* the edge leaving p[i]: 0..2 the incident's edge, 3..5 the reference's side plane */
     int n;
 } clip_poly;
 
@@ -363,7 +364,7 @@ static void clip_by_prism(const spx_tri_shape* ref, const spx_tri_shape* inc, do
 
 typedef struct face_contact {
     bool any;
-    spx_dvec3 normal;     /* A towards B */
+    spx_dvec3 normal; /* A towards B */
     double deepest;
     int n;
     spx_dvec3 point[CLIP_MAX];
@@ -391,7 +392,7 @@ static void face_contact_of(const spx_tri_shape* ref, spx_dvec3 m_ref, const spx
         /* The incident surface's feature at the point: its corner, its inside (under the reference's
            corner), or its edge (where one of its edges crosses a side plane). */
         const bool admitted = code < 3   ? corner_admits(inc, m_inc, e_inc, code, d)
-                            : code < 6   ? face_admits(m_inc, d)
+                              : code < 6 ? face_admits(m_inc, d)
                                          : across_admits(inc, m_inc, e_inc, (code - 6) / 3, d);
         if (!admitted) continue;
         if (code >= 3 && code < 6 && fabs(cos_ri) > 1e-6) {
@@ -438,7 +439,10 @@ static uint32_t mix(uint32_t h)
     return h;
 }
 
-static uint32_t pair_key(uint32_t sa, uint32_t sb) { return mix(sa * 0x9E3779B1u ^ mix(sb + 0x7F4A7C15u)) & 0x0FFFFFFFu; }
+static uint32_t pair_key(uint32_t sa, uint32_t sb)
+{
+    return mix(sa * 0x9E3779B1u ^ mix(sb + 0x7F4A7C15u)) & 0x0FFFFFFFu;
+}
 
 /* A corner's key: its coordinates in its mesh's own frame, so that every triangle sharing the vertex
    names it alike, at any pose. */
@@ -628,7 +632,8 @@ static void pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia
             out->points[i].point = spx_d3_to_float(spx_d3_add(origin, f->point[i]));
             out->points[i].depth = (float)f->depth[i];
             if (c < CODE_B_CORNER) out->points[i].id = CODE_A_CORNER | vertex_key(a->mesh->triangles[ia].v[c]) << 4;
-            else if (c < CODE_EDGES) out->points[i].id = CODE_B_CORNER | vertex_key(b->mesh->triangles[ib].v[c - 3]) << 4;
+            else if (c < CODE_EDGES)
+                out->points[i].id = CODE_B_CORNER | vertex_key(b->mesh->triangles[ib].v[c - 3]) << 4;
             else out->points[i].id = c | pair_key(src_a, src_b) << 4;
         }
         out->point_count = n;
@@ -660,8 +665,8 @@ static void take(mm_state* mm, const pair_entry* e)
 {
     const uint32_t g = spx_group_find(mm->groups, mm->group_count, e->normal);
     if (g == mm->group_count) {
-        if (mm->group_count < mm->group_max
-            && (!mm->found || leads(e->deepest, e->source_a, e->source_b, mm->found_depth, mm->found_a, mm->found_b))) {
+        if (mm->group_count < mm->group_max &&
+            (!mm->found || leads(e->deepest, e->source_a, e->source_b, mm->found_depth, mm->found_a, mm->found_b))) {
             mm->found = true;
             mm->found_depth = e->deepest;
             mm->found_a = e->source_a;
@@ -683,8 +688,8 @@ static void visit_pair(void* context, uint32_t ta, uint32_t tb)
 {
     mm_state* mm = context;
     pair_entry e;
-    pair_contact(mm->pairs.a, mm->pairs.b, ta, tb, mm->pairs.margin, mm->pairs.surface_edges, &mm->side_a,
-                 &mm->side_b, &e);
+    pair_contact(mm->pairs.a, mm->pairs.b, ta, tb, mm->pairs.margin, mm->pairs.surface_edges, &mm->side_a, &mm->side_b,
+                 &e);
     if (e.point_count == 0) return;
     if (mm->cached < mm->cache_capacity) mm->cache[mm->cached++] = e;
     else mm->overflow = true;
@@ -707,7 +712,8 @@ static void run_pairs(mm_state* mm)
 static void group_start(mm_state* mm, spx_vec3 n)
 {
     spx_dvec3 nd = spx_d3_from(n);
-    const double big = fabs(nd.x) >= fabs(nd.y) && fabs(nd.x) >= fabs(nd.z) ? nd.x : (fabs(nd.y) >= fabs(nd.z) ? nd.y : nd.z);
+    const double big =
+        fabs(nd.x) >= fabs(nd.y) && fabs(nd.x) >= fabs(nd.z) ? nd.x : (fabs(nd.y) >= fabs(nd.z) ? nd.y : nd.z);
     if (big < 0.0) nd = spx_d3_neg(nd);
     const double ax = fabs(nd.x), ay = fabs(nd.y), az = fabs(nd.z);
     const spx_dvec3 e = ax <= ay && ax <= az ? spx_d3(1, 0, 0) : (ay <= az ? spx_d3(0, 1, 0) : spx_d3(0, 0, 1));
@@ -757,8 +763,8 @@ void spx_manifold_mesh_mesh_buffered(spx_mesh_instance* a, spx_mesh_instance* b,
     mm->cache_capacity = CACHE_PAIRS;
     if (buffer && buffer_bytes / sizeof(pair_entry) > CACHE_PAIRS) {
         mm->cache = buffer;
-        mm->cache_capacity = (uint32_t)(buffer_bytes / sizeof(pair_entry) < UINT32_MAX ? buffer_bytes / sizeof(pair_entry)
-                                                                                       : UINT32_MAX);
+        mm->cache_capacity =
+            (uint32_t)(buffer_bytes / sizeof(pair_entry) < UINT32_MAX ? buffer_bytes / sizeof(pair_entry) : UINT32_MAX);
     }
     mm->pairs.a = a;
     mm->pairs.b = b;
@@ -775,16 +781,17 @@ void spx_manifold_mesh_mesh_buffered(spx_mesh_instance* a, spx_mesh_instance* b,
     mm->overflow = false;
     mm->group_count = 0;
     mm->found = false;
-    mm->origin = spx_v3((float)(0.5 * (a->position[0] + b->position[0])), (float)(0.5 * (a->position[1] + b->position[1])),
-                        (float)(0.5 * (a->position[2] + b->position[2])));
+    mm->origin =
+        spx_v3((float)(0.5 * (a->position[0] + b->position[0])), (float)(0.5 * (a->position[1] + b->position[1])),
+               (float)(0.5 * (a->position[2] + b->position[2])));
     /* One bonus for the whole query, so that of two corners at one place (a corner of several of a
        mesh's triangles) the lower id wins, not the one from the pair with the larger reach. The
        points lie in both root boxes. */
     double reach[2];
     for (int i = 0; i < 2; ++i) {
         const spx_world_box* w = spx_mesh_instance_node(i == 0 ? a : b, 0);
-        reach[i] = fmax(fabs(w->center[0]), fmax(fabs(w->center[1]), fabs(w->center[2]))) + w->half[0] + w->half[1]
-                 + w->half[2];
+        reach[i] = fmax(fabs(w->center[0]), fmax(fabs(w->center[1]), fabs(w->center[2]))) + w->half[0] + w->half[1] +
+                   w->half[2];
     }
     mm->bonus = (float)(SPX_TRI_SAME_POINT * fmin(reach[0], reach[1]));
     mm->side_a.open = !a->mesh->closed;

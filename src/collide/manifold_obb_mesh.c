@@ -34,7 +34,7 @@ typedef struct mesh_manifold {
     const spx_obb* box;
     spx_mesh_instance* inst;
     float margin;
-    float same;                       /* points closer than this are one (SPX_TRI_SAME_POINT) */
+    float same; /* points closer than this are one (SPX_TRI_SAME_POINT) */
     bool surface_edges;
     /* The triangles found, while they fit. */
     tri_entry cache[CACHE_TRIANGLES];
@@ -64,8 +64,8 @@ static void take(mesh_manifold* mm, const tri_entry* e)
     const uint32_t g = spx_group_find(mm->groups, mm->group_count, e->m.normal);
     if (g == mm->group_count) {
         /* No leader takes it: a candidate for the next one, while there is room for it. */
-        if (mm->group_count < mm->group_max
-            && (!mm->found || e->deepest > mm->found_depth || (e->deepest == mm->found_depth && e->source < mm->found_source))) {
+        if (mm->group_count < mm->group_max && (!mm->found || e->deepest > mm->found_depth ||
+                                                (e->deepest == mm->found_depth && e->source < mm->found_source))) {
             mm->found = true;
             mm->found_depth = e->deepest;
             mm->found_source = e->source;
@@ -101,7 +101,8 @@ static bool visit(void* context, uint32_t t)
     if (e.m.point_count == 0) return false;
     e.source = inst->mesh->source[t];
     e.deepest = -FLT_MAX;
-    for (int i = 0; i < e.m.point_count; ++i) e.deepest = e.m.points[i].depth > e.deepest ? e.m.points[i].depth : e.deepest;
+    for (int i = 0; i < e.m.point_count; ++i)
+        e.deepest = e.m.points[i].depth > e.deepest ? e.m.points[i].depth : e.deepest;
     if (mm->cached < CACHE_TRIANGLES) mm->cache[mm->cached++] = e;
     else mm->overflow = true;
     take(mm, &e);
@@ -133,8 +134,7 @@ void spx_manifold_obb_mesh_checked(const spx_obb* a, spx_mesh_instance* b, float
     mm->margin = margin;
     mm->surface_edges = surface_edges;
     const float far = fmaxf(fabsf(a->center.x), fmaxf(fabsf(a->center.y), fabsf(a->center.z)));
-    mm->same = (float)SPX_TRI_SAME_POINT
-             * (far + a->half_extents.x + a->half_extents.y + a->half_extents.z);
+    mm->same = (float)SPX_TRI_SAME_POINT * (far + a->half_extents.x + a->half_extents.y + a->half_extents.z);
     mm->group_max = capacity < SPX_MAX_MESH_MANIFOLDS ? capacity : SPX_MAX_MESH_MANIFOLDS;
     *out_count = 0;
     if (mm->group_max == 0) return;

@@ -62,10 +62,7 @@
 static int box_corner(const int s[3]) { return (s[0] > 0) | (s[1] > 0) << 1 | (s[2] > 0) << 2; }
 
 /* Box edge along axis i, on the sides s[] of the other two axes. */
-static int box_edge(int i, const int s[3])
-{
-    return 4 * i + (s[(i + 1) % 3] > 0) + 2 * (s[(i + 2) % 3] > 0);
-}
+static int box_edge(int i, const int s[3]) { return 4 * i + (s[(i + 1) % 3] > 0) + 2 * (s[(i + 2) % 3] > 0); }
 
 /* Points in the box's frame: midway between the two surfaces, with their depth and feature code. */
 typedef struct clip {
@@ -74,7 +71,7 @@ typedef struct clip {
     uint8_t code[CLIP_MAX];
     int n;
     double margin;
-    double same;    /* distance under which two points are one */
+    double same; /* distance under which two points are one */
     double same2;
 } clip;
 
@@ -197,8 +194,8 @@ static void clip_on_box_face(const box_tri* p, int k, int s, clip* c)
             double xc[3];
             xc[u] = su[q] * h[u];
             xc[v] = sv[q] * h[v];
-            xc[k] = coord(p0, k)
-                  - (coord(t->n, u) * (xc[u] - coord(p0, u)) + coord(t->n, v) * (xc[v] - coord(p0, v))) / nk;
+            xc[k] =
+                coord(p0, k) - (coord(t->n, u) * (xc[u] - coord(p0, u)) + coord(t->n, v) * (xc[v] - coord(p0, v))) / nk;
             const spx_dvec3 x = spx_d3(xc[0], xc[1], xc[2]);
             bool inside = true;
             for (int j = 0; j < 3; ++j) inside = inside && spx_d3_dot(m[j], spx_d3_sub(x, t->p[j])) > -slack[j];
@@ -270,8 +267,8 @@ static bool admitted(const box_tri* p, const spx_triangle_edges* edges, double s
 }
 
 typedef struct separation {
-    double sep;     /* largest gap on the axis, or minus the least overlap */
-    spx_dvec3 dir;  /* unit, box towards triangle */
+    double sep;    /* largest gap on the axis, or minus the least overlap */
+    spx_dvec3 dir; /* unit, box towards triangle */
     bool usable;
 } separation;
 
@@ -312,12 +309,13 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
     if (face < 0 || (box_face >= 0 && s[box_face].sep > s[0].sep + TRI_REL_TOL * fabs(s[0].sep) + slack))
         face = box_face;
     const double size = (p.h[0] + p.h[1] + p.h[2] + p.t.longest) / 4.0;
-    bool edge_wins = edge >= 0
-                  && s[edge].sep > s[face].sep + TRI_REL_TOL * fabs(s[face].sep) + slack + TRI_EDGE_ABS_TOL * size;
+    bool edge_wins =
+        edge >= 0 && s[edge].sep > s[face].sep + TRI_REL_TOL * fabs(s[face].sep) + slack + TRI_EDGE_ABS_TOL * size;
     if (edge_wins && s[face].sep >= s[edge].sep - TRI_EDGE_FACE_TOL * size) {
         const spx_dvec3 d = s[edge].dir;
-        edge_wins = fabs(d.x) <= TRI_EDGE_FACE_COS && fabs(d.y) <= TRI_EDGE_FACE_COS && fabs(d.z) <= TRI_EDGE_FACE_COS
-                 && (p.t.segment || fabs(spx_d3_dot(d, p.t.n)) <= TRI_EDGE_FACE_COS * sqrt(spx_d3_len2(p.t.n)));
+        edge_wins = fabs(d.x) <= TRI_EDGE_FACE_COS && fabs(d.y) <= TRI_EDGE_FACE_COS &&
+                    fabs(d.z) <= TRI_EDGE_FACE_COS &&
+                    (p.t.segment || fabs(spx_d3_dot(d, p.t.n)) <= TRI_EDGE_FACE_COS * sqrt(spx_d3_len2(p.t.n)));
     }
     int axis = edge_wins ? edge : face;
     /* The surface's features decide the normal, but not a depth beyond what the triangle can hold:
@@ -380,8 +378,8 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
     out->point_count = n;
 }
 
-SPX_API spx_result spx_manifold_obb_mesh_triangle(const spx_obb* a, const spx_triangle* b, const spx_triangle_edges* edges,
-                                                  float margin, spx_manifold* out)
+SPX_API spx_result spx_manifold_obb_mesh_triangle(const spx_obb* a, const spx_triangle* b,
+                                                  const spx_triangle_edges* edges, float margin, spx_manifold* out)
 {
     if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = spx_first_error(spx_obb_validate(a), spx_triangle_validate(b));

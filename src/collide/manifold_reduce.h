@@ -28,7 +28,10 @@ static inline void spx_reduce_to_four(const float* x, const float* y, const floa
     float best = -1.0f;
     for (int i = 0; i < n; ++i) {
         float dx = x[i] - x[i0], dy = y[i] - y[i0], d2 = dx * dx + dy * dy;
-        if (i != i0 && d2 > best) { best = d2; i1 = i; }
+        if (i != i0 && d2 > best) {
+            best = d2;
+            i1 = i;
+        }
     }
     int i2 = 0;
     while (i2 == i0 || i2 == i1) ++i2;
@@ -37,7 +40,11 @@ static inline void spx_reduce_to_four(const float* x, const float* y, const floa
     for (int i = 0; i < n; ++i) {
         if (i == i0 || i == i1) continue;
         float a = spx_area2(x, y, i0, i1, i);
-        if (fabsf(a) > best) { best = fabsf(a); a2 = a; i2 = i; }
+        if (fabsf(a) > best) {
+            best = fabsf(a);
+            a2 = a;
+            i2 = i;
+        }
     }
     /* Orient the triangle counter-clockwise; a point outside edge (p, q) adds -area2(p, q, x). */
     int t1 = a2 >= 0.0f ? i1 : i2, t2 = a2 >= 0.0f ? i2 : i1;
@@ -49,7 +56,10 @@ static inline void spx_reduce_to_four(const float* x, const float* y, const floa
         float g = -spx_area2(x, y, i0, t1, i), g1 = -spx_area2(x, y, t1, t2, i), g2 = -spx_area2(x, y, t2, i0, i);
         g = g1 > g ? g1 : g;
         g = g2 > g ? g2 : g;
-        if (g > best) { best = g; i3 = i; }
+        if (g > best) {
+            best = g;
+            i3 = i;
+        }
     }
     int m = 0;
     for (int i = 0; i < n; ++i)

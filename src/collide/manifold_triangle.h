@@ -17,7 +17,7 @@
 #define SPX_TRI_SAME_POINT (4.0 * 1.1920928955078125e-7)
 
 typedef struct spx_tri_manifold {
-    spx_vec3 normal;           /* unit, box towards triangle */
+    spx_vec3 normal; /* unit, box towards triangle */
     int point_count;
     spx_manifold_point points[SPX_TRI_MANIFOLD_POINTS];
 } spx_tri_manifold;

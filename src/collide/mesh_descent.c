@@ -201,8 +201,9 @@ static void descend_box(spx_descent* d)
     /* A visit is at rest (t = 0): the static test answers as the swept one with u = 0, entry 0. */
     const bool still = d->mode == SPX_DESCENT_VISIT;
     ++d->node_tests;
-    if (still ? !spx_overlap_box_box_eps(&qa, spx_mesh_instance_node(b, 0), SPX_BOUND_EPS_QUERY)
-              : !spx_bound_box_box_eps(&qa, spx_mesh_instance_node(b, 0), u, prune_bound(d), SPX_BOUND_EPS_QUERY, &entry))
+    if (still
+            ? !spx_overlap_box_box_eps(&qa, spx_mesh_instance_node(b, 0), SPX_BOUND_EPS_QUERY)
+            : !spx_bound_box_box_eps(&qa, spx_mesh_instance_node(b, 0), u, prune_bound(d), SPX_BOUND_EPS_QUERY, &entry))
         return;
     push(stack, &sp, 0, 0, entry);
     while (sp > 0) {
@@ -288,8 +289,7 @@ static bool leaf_pair(spx_descent* d, const spx_obb_node* na, uint32_t ia, const
             if (d->margin > 0.0f)
                 spx_sweep_triangle_triangle_margin_checked(ta, d->velocity_a, tb, d->velocity_b, leaf_tmax(d),
                                                            d->margin, &hit);
-            else
-                spx_sweep_triangle_triangle_checked(ta, d->velocity_a, tb, d->velocity_b, leaf_tmax(d), &hit);
+            else spx_sweep_triangle_triangle_checked(ta, d->velocity_a, tb, d->velocity_b, leaf_tmax(d), &hit);
             if (take_pair(d, &hit, a->mesh->source[sa[i]], b->mesh->source[sb[j]], ta, tb)) return true;
         }
     }

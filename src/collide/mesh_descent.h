@@ -21,8 +21,8 @@ typedef struct spx_descent {
     spx_descent_mode mode;
     float tmax;
     spx_vec3 velocity_a, velocity_b;
-    const spx_obb* box;          /* A as a box (box-mesh), or NULL */
-    spx_mesh_instance* a;        /* A as a mesh (mesh-mesh), or NULL */
+    const spx_obb* box;   /* A as a box (box-mesh), or NULL */
+    spx_mesh_instance* a; /* A as a mesh (mesh-mesh), or NULL */
     spx_mesh_instance* b;
     /* Mesh-mesh only: A grown by this (m, >= 0) everywhere, so that pairs within it count as touching
        (the world's continuous stage bounds rotation so; spx_sweep_mesh_mesh_margin). 0: exact. */
@@ -32,11 +32,11 @@ typedef struct spx_descent {
     bool stop_at_start;
     /* COLLECT: pairs with time <= limit; start_only keeps only pairs overlapping at t = 0. */
     float limit;
-    float tie_time;              /* COLLECT, not start_only: the first time, whose pairs tie_* sum */
+    float tie_time; /* COLLECT, not start_only: the first time, whose pairs tie_* sum */
     bool start_only;
     spx_mesh_contact* contacts;
     uint32_t capacity;
-    bool measure_depth;          /* COLLECT a second time: the pairs' overlap along depth_normal */
+    bool measure_depth; /* COLLECT a second time: the pairs' overlap along depth_normal */
     spx_dvec3 depth_normal;
     /* B's position less A's (a mesh's pose, a box's centre) and the order of the two in (x, y, z)
        order (-1: A's first), which tell equally deep pairs apart whichever piece is A. */
@@ -49,13 +49,13 @@ typedef struct spx_descent {
 
     /* Results. */
     bool found;
-    bool any_start;              /* FIRST: some pair overlaps at t = 0 */
-    spx_mesh_contact best;       /* FIRST: the first pair; COLLECT: the first (HIT) or deepest (start) pair */
-    uint32_t count;              /* COLLECT: pairs accepted */
+    bool any_start;        /* FIRST: some pair overlaps at t = 0 */
+    spx_mesh_contact best; /* FIRST: the first pair; COLLECT: the first (HIT) or deepest (start) pair */
+    uint32_t count;        /* COLLECT: pairs accepted */
     spx_dvec3 normal_sum, point_sum;
-    uint32_t tie_count;          /* COLLECT: pairs whose time is exactly tie_time, and their sums */
+    uint32_t tie_count; /* COLLECT: pairs whose time is exactly tie_time, and their sums */
     spx_dvec3 tie_normal_sum, tie_point_sum;
-    double depth;                /* measure_depth: the largest overlap along depth_normal */
+    double depth;                    /* measure_depth: the largest overlap along depth_normal */
     uint64_t node_tests, leaf_tests; /* statistics, for the benchmark */
 } spx_descent;
 

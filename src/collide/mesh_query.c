@@ -117,8 +117,8 @@ static void contacts_at_rest(spx_descent* d, spx_mesh_contact* contacts, uint32_
     *out = h;
 }
 
-static spx_descent descent_for(const spx_obb* box, spx_mesh_instance* a, spx_mesh_instance* b, spx_vec3 va,
-                               spx_vec3 vb, float tmax)
+static spx_descent descent_for(const spx_obb* box, spx_mesh_instance* a, spx_mesh_instance* b, spx_vec3 va, spx_vec3 vb,
+                               float tmax)
 {
     spx_descent d = { .box = box, .a = a, .b = b, .velocity_a = va, .velocity_b = vb, .tmax = tmax };
     spx_transform pose;
@@ -145,9 +145,8 @@ static spx_result check_mesh_mesh(const spx_mesh_instance* a, const spx_mesh_ins
     return SPX_OK;
 }
 
-SPX_API spx_result spx_sweep_obb_mesh(const spx_obb* a, spx_vec3 velocity_a, spx_mesh_instance* b,
-                                      spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
-                                      uint32_t capacity, spx_mesh_hit* out)
+SPX_API spx_result spx_sweep_obb_mesh(const spx_obb* a, spx_vec3 velocity_a, spx_mesh_instance* b, spx_vec3 velocity_b,
+                                      float tmax, spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out)
 {
     if (!a || !b || !out || (!contacts && capacity > 0)) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = spx_first_error(spx_obb_validate(a), spx_check_motion(velocity_a, velocity_b, tmax));
@@ -158,8 +157,8 @@ SPX_API spx_result spx_sweep_obb_mesh(const spx_obb* a, spx_vec3 velocity_a, spx
 }
 
 SPX_API spx_result spx_sweep_mesh_mesh(spx_mesh_instance* a, spx_vec3 velocity_a, spx_mesh_instance* b,
-                                       spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
-                                       uint32_t capacity, spx_mesh_hit* out)
+                                       spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts, uint32_t capacity,
+                                       spx_mesh_hit* out)
 {
     if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = check_mesh_mesh(a, b, out);
@@ -216,8 +215,8 @@ SPX_API spx_result spx_penetration_mesh_mesh(spx_mesh_instance* a, spx_mesh_inst
     return contacts_checked(check_mesh_mesh(a, b, out), NULL, a, b, contacts, capacity, out);
 }
 
-void spx_sweep_mesh_mesh_margin(spx_mesh_instance* a, spx_vec3 velocity_a, spx_mesh_instance* b,
-                                spx_vec3 velocity_b, float tmax, float margin, spx_mesh_hit* out)
+void spx_sweep_mesh_mesh_margin(spx_mesh_instance* a, spx_vec3 velocity_a, spx_mesh_instance* b, spx_vec3 velocity_b,
+                                float tmax, float margin, spx_mesh_hit* out)
 {
     spx_descent d = descent_for(NULL, a, b, velocity_a, velocity_b, tmax);
     d.margin = margin > 0.0f ? margin : 0.0f;

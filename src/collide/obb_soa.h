@@ -46,8 +46,8 @@ static inline spx_result spx_obb_soa_check_stored(const spx_obb_soa* a, const sp
             }
         }
     return not_finite     ? SPX_ERR_NOT_FINITE
-         : out_of_range   ? SPX_ERR_OUT_OF_RANGE
-         : not_unit       ? SPX_ERR_NOT_ORTHONORMAL
+           : out_of_range ? SPX_ERR_OUT_OF_RANGE
+           : not_unit     ? SPX_ERR_NOT_ORTHONORMAL
                           : SPX_OK;
 }
 
@@ -67,18 +67,18 @@ static inline spx_result spx_check_velocities(const spx_vec3* velocity_a, const 
             out_of_range |= !(fabsf(w.x) * t <= limit) | !(fabsf(w.y) * t <= limit) | !(fabsf(w.z) * t <= limit);
         }
     return not_finite     ? SPX_ERR_NOT_FINITE
-         : out_of_range   ? SPX_ERR_OUT_OF_RANGE
-         : tmax < 0.0f    ? SPX_ERR_BAD_TIME
+           : out_of_range ? SPX_ERR_OUT_OF_RANGE
+           : tmax < 0.0f  ? SPX_ERR_BAD_TIME
                           : SPX_OK;
 }
 
 /* SPX_LANES pairs (a[i + l], b[i + l]) seen from A: R = A^T B, B's offset in A's frame. */
 typedef struct spx_box_lanes {
-    spx_vf a[3][3];    /* a[k][m]: component m of A's axis k */
-    spx_vf r[3][3];    /* r[k][m] = a_k . b_m */
-    spx_vf t[3];       /* B's centre minus A's, in A's frame */
+    spx_vf a[3][3]; /* a[k][m]: component m of A's axis k */
+    spx_vf r[3][3]; /* r[k][m] = a_k . b_m */
+    spx_vf t[3];    /* B's centre minus A's, in A's frame */
     spx_vf ha[3], hb[3];
-    spx_vf sum;        /* of everything above: NaN or infinite when a stored value is not finite or very large */
+    spx_vf sum; /* of everything above: NaN or infinite when a stored value is not finite or very large */
 } spx_box_lanes;
 
 static inline void spx_box_lanes_load(const spx_obb_soa* a, const spx_obb_soa* b, size_t i, spx_box_lanes* p)

@@ -27,8 +27,8 @@ static inline bool spx_overlap_obb_obb_unchecked(const spx_obb* a, const spx_obb
     for (int i = 0; i < 3; ++i)
         if (fabsf(t[i]) > ha[i] + hb[0] * AR[i][0] + hb[1] * AR[i][1] + hb[2] * AR[i][2]) return false;
     for (int j = 0; j < 3; ++j)
-        if (fabsf(t[0] * R[0][j] + t[1] * R[1][j] + t[2] * R[2][j])
-            > hb[j] + ha[0] * AR[0][j] + ha[1] * AR[1][j] + ha[2] * AR[2][j])
+        if (fabsf(t[0] * R[0][j] + t[1] * R[1][j] + t[2] * R[2][j]) >
+            hb[j] + ha[0] * AR[0][j] + ha[1] * AR[1][j] + ha[2] * AR[2][j])
             return false;
     /* Edge i of A x edge j of B; i1, i2 and j1, j2 are the other two indices. */
     for (int i = 0; i < 3; ++i) {

@@ -22,8 +22,8 @@ static inline spx_vi test_lanes(const spx_obb_soa* a, const spx_obb_soa* b, size
     spx_vi apart = (spx_vi)spx_vf_splat(0.0f);
     for (int k = 0; k < 3; ++k) {
         apart |= spx_vf_abs(t[k]) > ha[k] + hb[0] * AR[k][0] + hb[1] * AR[k][1] + hb[2] * AR[k][2];
-        apart |= spx_vf_abs(t[0] * R[0][k] + t[1] * R[1][k] + t[2] * R[2][k])
-                 > hb[k] + ha[0] * AR[0][k] + ha[1] * AR[1][k] + ha[2] * AR[2][k];
+        apart |= spx_vf_abs(t[0] * R[0][k] + t[1] * R[1][k] + t[2] * R[2][k]) >
+                 hb[k] + ha[0] * AR[0][k] + ha[1] * AR[1][k] + ha[2] * AR[2][k];
     }
     for (int k = 0; k < 3; ++k) {
         int k1 = (k + 1) % 3, k2 = (k + 2) % 3;

@@ -32,7 +32,7 @@
 /* One vector of axes: lanes 0..2 of depth (overlap / |L|) and its bound; the masks: lanes that
    separate beyond the bound, that cannot be decided, and that take part (not skipped). */
 typedef struct spx_screen_axes {
-    spx_f4 lo, hi;            /* depth - bound, depth + bound (FLT_MAX where not taking part) */
+    spx_f4 lo, hi; /* depth - bound, depth + bound (FLT_MAX where not taking part) */
     int apart, unsure;
 } spx_screen_axes;
 
@@ -56,17 +56,21 @@ static inline void spx_screen_axes_make(spx_f4 overlap, spx_f4 bound, spx_f4 len
 static inline int spx_penetration_screen(const spx_box_regs* A, const spx_box_regs* B)
 {
     const spx_f4 sign = spx_f4_splat(-0.0f), one = spx_f4_splat(1.0f), all = spx_i4_as_f4(spx_i4_splat(-1));
-    const spx_f4 C0 = spx_f4_add(spx_f4_add(spx_f4_mul(A->x, SPX_SCREEN_LANE(B->k0, 0)), spx_f4_mul(A->y, SPX_SCREEN_LANE(B->k0, 1))),
-                                 spx_f4_mul(A->z, SPX_SCREEN_LANE(B->k0, 2)));
-    const spx_f4 C1 = spx_f4_add(spx_f4_add(spx_f4_mul(A->x, SPX_SCREEN_LANE(B->k1, 0)), spx_f4_mul(A->y, SPX_SCREEN_LANE(B->k1, 1))),
-                                 spx_f4_mul(A->z, SPX_SCREEN_LANE(B->k1, 2)));
-    const spx_f4 C2 = spx_f4_add(spx_f4_add(spx_f4_mul(A->x, SPX_SCREEN_LANE(B->k2, 0)), spx_f4_mul(A->y, SPX_SCREEN_LANE(B->k2, 1))),
-                                 spx_f4_mul(A->z, SPX_SCREEN_LANE(B->k2, 2)));
+    const spx_f4 C0 =
+        spx_f4_add(spx_f4_add(spx_f4_mul(A->x, SPX_SCREEN_LANE(B->k0, 0)), spx_f4_mul(A->y, SPX_SCREEN_LANE(B->k0, 1))),
+                   spx_f4_mul(A->z, SPX_SCREEN_LANE(B->k0, 2)));
+    const spx_f4 C1 =
+        spx_f4_add(spx_f4_add(spx_f4_mul(A->x, SPX_SCREEN_LANE(B->k1, 0)), spx_f4_mul(A->y, SPX_SCREEN_LANE(B->k1, 1))),
+                   spx_f4_mul(A->z, SPX_SCREEN_LANE(B->k1, 2)));
+    const spx_f4 C2 =
+        spx_f4_add(spx_f4_add(spx_f4_mul(A->x, SPX_SCREEN_LANE(B->k2, 0)), spx_f4_mul(A->y, SPX_SCREEN_LANE(B->k2, 1))),
+                   spx_f4_mul(A->z, SPX_SCREEN_LANE(B->k2, 2)));
     spx_f4 R[3];
     spx_transpose3(C0, C1, C2, &R[0], &R[1], &R[2]);
     const spx_f4 d = spx_f4_sub(B->c, A->c);
-    const spx_f4 t = spx_f4_add(spx_f4_add(spx_f4_mul(A->x, SPX_SCREEN_LANE(d, 0)), spx_f4_mul(A->y, SPX_SCREEN_LANE(d, 1))),
-                                spx_f4_mul(A->z, SPX_SCREEN_LANE(d, 2)));
+    const spx_f4 t =
+        spx_f4_add(spx_f4_add(spx_f4_mul(A->x, SPX_SCREEN_LANE(d, 0)), spx_f4_mul(A->y, SPX_SCREEN_LANE(d, 1))),
+                   spx_f4_mul(A->z, SPX_SCREEN_LANE(d, 2)));
     const spx_f4 ha = A->h, hb = B->h;
     const spx_f4 T[3] = { SPX_SCREEN_LANE(t, 0), SPX_SCREEN_LANE(t, 1), SPX_SCREEN_LANE(t, 2) };
     const spx_f4 HA[3] = { SPX_SCREEN_LANE(ha, 0), SPX_SCREEN_LANE(ha, 1), SPX_SCREEN_LANE(ha, 2) };
@@ -77,14 +81,16 @@ static inline int spx_penetration_screen(const spx_box_regs* A, const spx_box_re
     const spx_f4 zero = spx_f4_zero();
 
     spx_screen_axes ax[5];
-    {   /* A's faces, lane i */
-        const spx_f4 r = spx_f4_add(spx_f4_add(spx_f4_add(ha, spx_f4_mul(SPX_SCREEN_LANE(hb, 0), spx_f4_andnot(sign, C0))),
-                                               spx_f4_mul(SPX_SCREEN_LANE(hb, 1), spx_f4_andnot(sign, C1))),
-                                    spx_f4_mul(SPX_SCREEN_LANE(hb, 2), spx_f4_andnot(sign, C2)));
+    { /* A's faces, lane i */
+        const spx_f4 r =
+            spx_f4_add(spx_f4_add(spx_f4_add(ha, spx_f4_mul(SPX_SCREEN_LANE(hb, 0), spx_f4_andnot(sign, C0))),
+                                  spx_f4_mul(SPX_SCREEN_LANE(hb, 1), spx_f4_andnot(sign, C1))),
+                       spx_f4_mul(SPX_SCREEN_LANE(hb, 2), spx_f4_andnot(sign, C2)));
         spx_screen_axes_make(spx_f4_sub(r, spx_f4_andnot(sign, t)), bound, one, all, zero, &ax[0]);
     }
-    {   /* B's faces, lane j */
-        const spx_f4 proj = spx_f4_add(spx_f4_add(spx_f4_mul(T[0], R[0]), spx_f4_mul(T[1], R[1])), spx_f4_mul(T[2], R[2]));
+    { /* B's faces, lane j */
+        const spx_f4 proj =
+            spx_f4_add(spx_f4_add(spx_f4_mul(T[0], R[0]), spx_f4_mul(T[1], R[1])), spx_f4_mul(T[2], R[2]));
         const spx_f4 r = spx_f4_add(spx_f4_add(spx_f4_add(hb, spx_f4_mul(HA[0], spx_f4_andnot(sign, R[0]))),
                                                spx_f4_mul(HA[1], spx_f4_andnot(sign, R[1]))),
                                     spx_f4_mul(HA[2], spx_f4_andnot(sign, R[2])));
@@ -96,11 +102,13 @@ static inline int spx_penetration_screen(const spx_box_regs* A, const spx_box_re
         const spx_f4 l1 = spx_f4_xor(sign, R[i2]), l2 = R[i1];
         const spx_f4 len2 = spx_f4_add(spx_f4_mul(l1, l1), spx_f4_mul(l2, l2));
         const spx_f4 proj = spx_f4_add(spx_f4_mul(T[i1], l1), spx_f4_mul(T[i2], l2));
-        const spx_f4 ra = spx_f4_add(spx_f4_mul(HA[i1], spx_f4_andnot(sign, l1)), spx_f4_mul(HA[i2], spx_f4_andnot(sign, l2)));
+        const spx_f4 ra =
+            spx_f4_add(spx_f4_mul(HA[i1], spx_f4_andnot(sign, l1)), spx_f4_mul(HA[i2], spx_f4_andnot(sign, l2)));
         /* B's other two axes on L: minors of R, as the double test takes them */
         const spx_f4 m1 = spx_f4_add(spx_f4_mul(SPX_ROT1_PS(R[i1]), l1), spx_f4_mul(SPX_ROT1_PS(R[i2]), l2));
         const spx_f4 m2 = spx_f4_add(spx_f4_mul(SPX_SCREEN_ROT2(R[i1]), l1), spx_f4_mul(SPX_SCREEN_ROT2(R[i2]), l2));
-        const spx_f4 rb = spx_f4_add(spx_f4_mul(hb1, spx_f4_andnot(sign, m1)), spx_f4_mul(hb2, spx_f4_andnot(sign, m2)));
+        const spx_f4 rb =
+            spx_f4_add(spx_f4_mul(hb1, spx_f4_andnot(sign, m1)), spx_f4_mul(hb2, spx_f4_andnot(sign, m2)));
         /* Below 4.9e-13 the double test surely skips the axis (|L| < 1e-6 there, float's error on
            |L| being under 3e-7); above 1e-4 float's depth is trusted; between, unsure. */
         const spx_f4 part = spx_f4_ge(len2, spx_f4_splat(4.9e-13f));

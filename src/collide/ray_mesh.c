@@ -25,7 +25,7 @@ static bool node_entry(const spx_ray* ray, const spx_obb* box, double tmax, doub
     for (int k = 0; k < 3; ++k) size += h[k] + fabs(c[k]); /* a bound on the box's reach from the origin */
     int axis_entered;
     double sign;
-    return spx_ray_box_t(ray, c, h, (const double (*)[3])axis, NODE_PAD * size, tmax, out_t, &axis_entered, &sign);
+    return spx_ray_box_t(ray, c, h, (const double(*)[3])axis, NODE_PAD * size, tmax, out_t, &axis_entered, &sign);
 }
 
 bool spx_ray_mesh_local(const spx_mesh* mesh, const spx_ray* ray, double tmax, double* out_t, uint32_t* out_triangle)
@@ -97,8 +97,8 @@ SPX_API spx_result spx_ray_mesh(spx_vec3 origin, spx_vec3 translation, float max
     spx_pose_matrix(pose, rot, pos);
     const double o[3] = { origin.x, origin.y, origin.z }, d[3] = { translation.x, translation.y, translation.z };
     double lo[3], ld[3];
-    to_local((const double (*)[3])rot, pos, o, true, lo);
-    to_local((const double (*)[3])rot, pos, d, false, ld);
+    to_local((const double(*)[3])rot, pos, o, true, lo);
+    to_local((const double(*)[3])rot, pos, d, false, ld);
     spx_ray ray;
     spx_ray_init(&ray, lo, ld);
     *out = spx_ray_miss();
@@ -106,8 +106,10 @@ SPX_API spx_result spx_ray_mesh(spx_vec3 origin, spx_vec3 translation, float max
     uint32_t i;
     if (!spx_ray_mesh_local(mesh, &ray, max_fraction, &t, &i)) return SPX_OK;
     const spx_triangle* tri = &mesh->triangles[i];
-    double e1[3] = { (double)tri->v[1].x - tri->v[0].x, (double)tri->v[1].y - tri->v[0].y, (double)tri->v[1].z - tri->v[0].z };
-    double e2[3] = { (double)tri->v[2].x - tri->v[0].x, (double)tri->v[2].y - tri->v[0].y, (double)tri->v[2].z - tri->v[0].z };
+    double e1[3] = { (double)tri->v[1].x - tri->v[0].x, (double)tri->v[1].y - tri->v[0].y,
+                     (double)tri->v[1].z - tri->v[0].z };
+    double e2[3] = { (double)tri->v[2].x - tri->v[0].x, (double)tri->v[2].y - tri->v[0].y,
+                     (double)tri->v[2].z - tri->v[0].z };
     double nl[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
     double n[3];
     for (int k = 0; k < 3; ++k) n[k] = rot[0][k] * nl[0] + rot[1][k] * nl[1] + rot[2][k] * nl[2];
@@ -168,7 +170,7 @@ SPX_API spx_result spx_mesh_contains_point(const spx_mesh* mesh, const spx_trans
     double rot[3][3], pos[3], lo[3];
     spx_pose_matrix(pose, rot, pos);
     const double o[3] = { point.x, point.y, point.z };
-    to_local((const double (*)[3])rot, pos, o, true, lo);
+    to_local((const double(*)[3])rot, pos, o, true, lo);
     /* Outside the root box is outside. Else rays long enough to leave it, along directions no mesh
        made of round numbers lines up with; one that grazes an edge gives way to the next. */
     const spx_obb* root = &mesh->nodes[0].box;
@@ -177,9 +179,9 @@ SPX_API spx_result spx_mesh_contains_point(const spx_mesh* mesh, const spx_trans
     const double none[3] = { 1.0, 0.0, 0.0 };
     spx_ray_init(&probe, lo, none);
     if (!node_entry(&probe, root, 0.0, &t)) return SPX_OK;
-    const double reach = 2.0 * ((double)root->half_extents.x + root->half_extents.y + root->half_extents.z
-                                + fabs(lo[0] - root->center.x) + fabs(lo[1] - root->center.y)
-                                + fabs(lo[2] - root->center.z));
+    const double reach =
+        2.0 * ((double)root->half_extents.x + root->half_extents.y + root->half_extents.z +
+               fabs(lo[0] - root->center.x) + fabs(lo[1] - root->center.y) + fabs(lo[2] - root->center.z));
     static const double dirs[8][3] = { { 0.5773, 0.6211, 0.5301 },  { -0.6817, 0.4133, 0.6036 },
                                        { 0.3119, -0.8147, 0.4889 }, { -0.2897, -0.5113, -0.8091 },
                                        { 0.8713, 0.1351, -0.4717 }, { -0.7411, -0.6287, 0.2351 },

@@ -59,7 +59,7 @@ void spx_ray_obb_hit(const spx_ray* ray, const spx_obb* box, float max_fraction,
     *out = spx_ray_miss();
     double t, sign;
     int entered;
-    if (!spx_ray_box_t(ray, c, h, (const double (*)[3])axis, 0.0, max_fraction, &t, &entered, &sign)) return;
+    if (!spx_ray_box_t(ray, c, h, (const double(*)[3])axis, 0.0, max_fraction, &t, &entered, &sign)) return;
     out->fraction = (float)t;
     out->point = spx_v3((float)(o[0] + t * d[0]), (float)(o[1] + t * d[1]), (float)(o[2] + t * d[2]));
     if (entered < 0) {

@@ -63,8 +63,10 @@ spx_result spx_ray_check(spx_vec3 origin, spx_vec3 translation, float max_fracti
 /* The triangle's plane normal turned to face the ray's origin, unit, in float. */
 static spx_vec3 facing_normal(const spx_triangle* t, const double dir[3])
 {
-    const double e1[3] = { (double)t->v[1].x - t->v[0].x, (double)t->v[1].y - t->v[0].y, (double)t->v[1].z - t->v[0].z };
-    const double e2[3] = { (double)t->v[2].x - t->v[0].x, (double)t->v[2].y - t->v[0].y, (double)t->v[2].z - t->v[0].z };
+    const double e1[3] = { (double)t->v[1].x - t->v[0].x, (double)t->v[1].y - t->v[0].y,
+                           (double)t->v[1].z - t->v[0].z };
+    const double e2[3] = { (double)t->v[2].x - t->v[0].x, (double)t->v[2].y - t->v[0].y,
+                           (double)t->v[2].z - t->v[0].z };
     double n[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
     double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     if (n[0] * dir[0] + n[1] * dir[1] + n[2] * dir[2] > 0.0) len = -len;

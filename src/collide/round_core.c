@@ -71,16 +71,27 @@ void round_core_shift(const round_core* in, spx_dvec3 shift, round_core* out)
 int round_core_edges(const round_core* c, int out[12][2])
 {
     switch (c->kind) {
-    case ROUND_POINT: return 0;
-    case ROUND_SEGMENT: out[0][0] = 0; out[0][1] = 1; return 1;
+    case ROUND_POINT:
+        return 0;
+    case ROUND_SEGMENT:
+        out[0][0] = 0;
+        out[0][1] = 1;
+        return 1;
     case ROUND_TRIANGLE:
-        for (int j = 0; j < 3; ++j) { out[j][0] = j; out[j][1] = (j + 1) % 3; }
+        for (int j = 0; j < 3; ++j) {
+            out[j][0] = j;
+            out[j][1] = (j + 1) % 3;
+        }
         return 3;
     case ROUND_BOX: {
         int n = 0;
         for (int k = 0; k < 8; ++k)
             for (int i = 0; i < 3; ++i)
-                if (!((k >> i) & 1)) { out[n][0] = k; out[n][1] = k | (1 << i); ++n; }
+                if (!((k >> i) & 1)) {
+                    out[n][0] = k;
+                    out[n][1] = k | (1 << i);
+                    ++n;
+                }
         return n;
     }
     }
@@ -115,8 +126,13 @@ static double closest_segments(spx_dvec3 p1, spx_dvec3 q1, spx_dvec3 p2, spx_dve
             double b = spx_d3_dot(d1, d2), denom = spx_d3_len2(spx_d3_cross(d1, d2));
             s = denom > 0.0 ? clamp01((b * f - c * e) / denom) : 0.0;
             t = (b * s + f) / e;
-            if (t < 0.0) { t = 0.0; s = clamp01(-c / a); }
-            else if (t > 1.0) { t = 1.0; s = clamp01((b - c) / a); }
+            if (t < 0.0) {
+                t = 0.0;
+                s = clamp01(-c / a);
+            } else if (t > 1.0) {
+                t = 1.0;
+                s = clamp01((b - c) / a);
+            }
         }
     }
     *c1 = spx_d3_mad(p1, d1, s);
@@ -153,9 +169,12 @@ static bool has_plane(const round_core* t) { return spx_d3_len2(t->normal) > 0.0
 static spx_dvec3 closest_to_point(const round_core* b, spx_dvec3 p)
 {
     switch (b->kind) {
-    case ROUND_POINT: return b->v[0];
-    case ROUND_SEGMENT: return closest_on_segment(p, b->v[0], b->v[1]);
-    case ROUND_BOX: return closest_on_box(b, p);
+    case ROUND_POINT:
+        return b->v[0];
+    case ROUND_SEGMENT:
+        return closest_on_segment(p, b->v[0], b->v[1]);
+    case ROUND_BOX:
+        return closest_on_box(b, p);
     case ROUND_TRIANGLE:
         if (has_plane(b) && in_prism(b, p))
             return spx_d3_mad(p, b->normal, -spx_d3_dot(spx_d3_sub(p, b->v[0]), b->normal));
@@ -165,7 +184,10 @@ static spx_dvec3 closest_to_point(const round_core* b, spx_dvec3 p)
             for (int j = 0; j < 3; ++j) {
                 spx_dvec3 q = closest_on_segment(p, b->v[j], b->v[(j + 1) % 3]);
                 double d2 = spx_d3_len2(spx_d3_sub(q, p));
-                if (d2 < best2) { best2 = d2; best = q; }
+                if (d2 < best2) {
+                    best2 = d2;
+                    best = q;
+                }
             }
             return best;
         }
@@ -189,7 +211,11 @@ static bool segment_meets(const round_core* b, spx_dvec3 a0, spx_dvec3 a1, spx_d
                 continue;
             }
             double t0 = (-b->h[i] - p) / dp, t1 = (b->h[i] - p) / dp;
-            if (t0 > t1) { double s = t0; t0 = t1; t1 = s; }
+            if (t0 > t1) {
+                double s = t0;
+                t0 = t1;
+                t1 = s;
+            }
             lo = spx_dmax(lo, t0);
             hi = spx_dmin(hi, t1);
             if (lo > hi) return false;
@@ -249,14 +275,22 @@ double round_closest(const round_core* a, const round_core* b, spx_dvec3* out_pa
     for (int k = 0; k < 2; ++k) {
         spx_dvec3 q = closest_to_point(b, a->v[k]);
         double d = spx_d3_len(spx_d3_sub(q, a->v[k]));
-        if (d < best) { best = d; *out_pa = a->v[k]; *out_pb = q; }
+        if (d < best) {
+            best = d;
+            *out_pa = a->v[k];
+            *out_pb = q;
+        }
     }
     int edges[12][2];
     int count = round_core_edges(b, edges);
     for (int e = 0; e < count; ++e) {
         spx_dvec3 c1, c2;
         double d = closest_segments(a0, a1, b->v[edges[e][0]], b->v[edges[e][1]], &c1, &c2);
-        if (d < best) { best = d; *out_pa = c1; *out_pb = c2; }
+        if (d < best) {
+            best = d;
+            *out_pa = c1;
+            *out_pb = c2;
+        }
     }
     if (best == 0.0 && b->kind == ROUND_SEGMENT) {
         /* Segments on one line: the middle of their common part. */
@@ -329,15 +363,24 @@ void round_core_penetration(const round_core* a, const round_core* b, spx_dvec3 
                             double* out_depth, int* out_axis)
 {
     spx_dvec3 axes[8];
-    double edge2[8];           /* for a cross product, |edge a|^2 |edge b|^2; 0 for a face normal */
+    double edge2[8]; /* for a cross product, |edge a|^2 |edge b|^2; 0 for a face normal */
     int count = 0;
     const spx_dvec3 ua = a->kind == ROUND_SEGMENT ? spx_d3_sub(a->v[1], a->v[0]) : spx_d3(0, 0, 0);
     const double uaa = spx_d3_len2(ua);
     if (b->kind == ROUND_BOX) {
-        for (int i = 0; i < 3; ++i) { edge2[count] = 0.0; axes[count++] = b->axis[i]; }
-        for (int i = 0; i < 3 && uaa > 0.0; ++i) { edge2[count] = uaa; axes[count++] = spx_d3_cross(ua, b->axis[i]); }
+        for (int i = 0; i < 3; ++i) {
+            edge2[count] = 0.0;
+            axes[count++] = b->axis[i];
+        }
+        for (int i = 0; i < 3 && uaa > 0.0; ++i) {
+            edge2[count] = uaa;
+            axes[count++] = spx_d3_cross(ua, b->axis[i]);
+        }
     } else if (b->kind == ROUND_TRIANGLE) {
-        if (has_plane(b)) { edge2[count] = 0.0; axes[count++] = b->normal; }
+        if (has_plane(b)) {
+            edge2[count] = 0.0;
+            axes[count++] = b->normal;
+        }
         for (int j = 0; j < 3 && uaa > 0.0; ++j) {
             spx_dvec3 e = spx_d3_sub(b->v[(j + 1) % 3], b->v[j]);
             edge2[count] = uaa * spx_d3_len2(e);
@@ -391,10 +434,14 @@ void round_core_penetration(const round_core* a, const round_core* b, spx_dvec3 
 spx_result round_piece_check(round_piece p)
 {
     switch (p.kind) {
-    case ROUND_POINT: return spx_sphere_validate((const spx_sphere*)p.shape);
-    case ROUND_SEGMENT: return spx_capsule_validate((const spx_capsule*)p.shape);
-    case ROUND_BOX: return spx_obb_validate((const spx_obb*)p.shape);
-    case ROUND_TRIANGLE: return spx_triangle_validate((const spx_triangle*)p.shape);
+    case ROUND_POINT:
+        return spx_sphere_validate((const spx_sphere*)p.shape);
+    case ROUND_SEGMENT:
+        return spx_capsule_validate((const spx_capsule*)p.shape);
+    case ROUND_BOX:
+        return spx_obb_validate((const spx_obb*)p.shape);
+    case ROUND_TRIANGLE:
+        return spx_triangle_validate((const spx_triangle*)p.shape);
     }
     return SPX_ERR_INVALID_ARGUMENT;
 }
@@ -415,14 +462,19 @@ static void make_core(round_piece p, spx_dvec3 origin, round_core* out, double* 
         *radius = c->radius;
         break;
     }
-    case ROUND_BOX: round_core_box((const spx_obb*)p.shape, origin, out); break;
-    case ROUND_TRIANGLE: round_core_triangle((const spx_triangle*)p.shape, origin, out); break;
+    case ROUND_BOX:
+        round_core_box((const spx_obb*)p.shape, origin, out);
+        break;
+    case ROUND_TRIANGLE:
+        round_core_triangle((const spx_triangle*)p.shape, origin, out);
+        break;
     }
 }
 
 void round_pair_make(round_piece a, round_piece b, round_pair* out)
 {
-    const spx_vec3 first = a.kind == ROUND_POINT ? ((const spx_sphere*)a.shape)->center : ((const spx_capsule*)a.shape)->p[0];
+    const spx_vec3 first =
+        a.kind == ROUND_POINT ? ((const spx_sphere*)a.shape)->center : ((const spx_capsule*)a.shape)->p[0];
     out->origin = spx_d3_from(first);
     make_core(a, out->origin, &out->a, &out->ra);
     make_core(b, out->origin, &out->b, &out->rb);

@@ -13,13 +13,13 @@ typedef enum round_kind { ROUND_POINT = 0, ROUND_SEGMENT, ROUND_BOX, ROUND_TRIAN
 
 typedef struct round_core {
     round_kind kind;
-    int vertex_count;          /* 1, 2, 8 (corner k: +h along axis i where bit i of k is set), 3 */
+    int vertex_count; /* 1, 2, 8 (corner k: +h along axis i where bit i of k is set), 3 */
     spx_dvec3 v[8];
-    spx_dvec3 center;          /* box centre; otherwise the mean of the vertices */
-    spx_dvec3 axis[3];         /* box: unit axes */
-    double h[3];               /* box: half extents */
-    spx_dvec3 normal;          /* triangle: unit (v1-v0) x (v2-v0), zero for a segment-like one */
-    double size;               /* m: diameter of the core */
+    spx_dvec3 center;  /* box centre; otherwise the mean of the vertices */
+    spx_dvec3 axis[3]; /* box: unit axes */
+    double h[3];       /* box: half extents */
+    spx_dvec3 normal;  /* triangle: unit (v1-v0) x (v2-v0), zero for a segment-like one */
+    double size;       /* m: diameter of the core */
 } round_core;
 
 /* The cores, relative to `origin`. */
@@ -52,8 +52,8 @@ void round_core_penetration(const round_core* a, const round_core* b, spx_dvec3 
    [lo, hi], false when empty. Exact: the grown core is a union of convex pieces (balls at the vertices,
    solid cylinders along the edges, a box's three plates, a triangle's prism) and the interval of a line
    in each is closed form. */
-bool round_line_interval(const round_core* c, double radius, spx_dvec3 o, spx_dvec3 d, double lo, double hi,
-                         double* t0, double* t1);
+bool round_line_interval(const round_core* c, double radius, spx_dvec3 o, spx_dvec3 d, double lo, double hi, double* t0,
+                         double* t1);
 
 /* First time in [0, tmax] at which core a (a point or a segment) and core b moving at `v` relative to
    a come within `radius`: false when they never do. Per feature pair: each vertex of either core
@@ -67,7 +67,11 @@ static inline bool round_clip_slab(spx_dvec3 o, spx_dvec3 d, spx_dvec3 m, double
     double p = spx_d3_dot(o, m), dp = spx_d3_dot(d, m);
     if (dp == 0.0) return p >= a && p <= b;
     double t0 = (a - p) / dp, t1 = (b - p) / dp;
-    if (t0 > t1) { double s = t0; t0 = t1; t1 = s; }
+    if (t0 > t1) {
+        double s = t0;
+        t0 = t1;
+        t1 = s;
+    }
     *lo = spx_dmax(*lo, t0);
     *hi = spx_dmin(*hi, t1);
     return *lo <= *hi;
@@ -76,15 +80,14 @@ static inline bool round_clip_slab(spx_dvec3 o, spx_dvec3 d, spx_dvec3 m, double
 /* A piece of kind k at s (round_piece), and the seven round pairs the public queries cover, for a
    macro X(name, type of A, kind of A, type of B, kind of B) that defines one pair's queries. */
 #define ROUND_PIECE(k, s) ((round_piece){ (k), (s) })
-#define ROUND_PAIRS(X)                                                                                                 \
-    X(sphere_sphere, spx_sphere, ROUND_POINT, spx_sphere, ROUND_POINT)                                                 \
-    X(sphere_capsule, spx_sphere, ROUND_POINT, spx_capsule, ROUND_SEGMENT)                                             \
-    X(capsule_capsule, spx_capsule, ROUND_SEGMENT, spx_capsule, ROUND_SEGMENT)                                         \
-    X(sphere_obb, spx_sphere, ROUND_POINT, spx_obb, ROUND_BOX)                                                         \
-    X(capsule_obb, spx_capsule, ROUND_SEGMENT, spx_obb, ROUND_BOX)                                                     \
-    X(sphere_triangle, spx_sphere, ROUND_POINT, spx_triangle, ROUND_TRIANGLE)                                          \
+#define ROUND_PAIRS(X)                                                         \
+    X(sphere_sphere, spx_sphere, ROUND_POINT, spx_sphere, ROUND_POINT)         \
+    X(sphere_capsule, spx_sphere, ROUND_POINT, spx_capsule, ROUND_SEGMENT)     \
+    X(capsule_capsule, spx_capsule, ROUND_SEGMENT, spx_capsule, ROUND_SEGMENT) \
+    X(sphere_obb, spx_sphere, ROUND_POINT, spx_obb, ROUND_BOX)                 \
+    X(capsule_obb, spx_capsule, ROUND_SEGMENT, spx_obb, ROUND_BOX)             \
+    X(sphere_triangle, spx_sphere, ROUND_POINT, spx_triangle, ROUND_TRIANGLE)  \
     X(capsule_triangle, spx_capsule, ROUND_SEGMENT, spx_triangle, ROUND_TRIANGLE)
-
 
 /* ---- a pair of pieces ------------------------------------------------------------------------- */
 

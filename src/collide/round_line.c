@@ -17,9 +17,16 @@ static bool clip_quadratic(double A, double B, double C, double* lo, double* hi)
     double disc = B * B - A * C;
     if (disc < 0.0) return false;
     double s = sqrt(disc), t0, t1;
-    if (B > 0.0) { t0 = (-B - s) / A; t1 = C / (-B - s); }
-    else if (B < 0.0) { t0 = C / (-B + s); t1 = (-B + s) / A; }
-    else { t0 = -s / A; t1 = s / A; }
+    if (B > 0.0) {
+        t0 = (-B - s) / A;
+        t1 = C / (-B - s);
+    } else if (B < 0.0) {
+        t0 = C / (-B + s);
+        t1 = (-B + s) / A;
+    } else {
+        t0 = -s / A;
+        t1 = s / A;
+    }
     *lo = spx_dmax(*lo, t0);
     *hi = spx_dmin(*hi, t1);
     return *lo <= *hi;
@@ -65,8 +72,8 @@ static bool triangle_prism(const round_core* c, spx_dvec3 o, spx_dvec3 d, double
 }
 
 typedef struct hull {
-    double lo, hi;             /* the clip range */
-    double t0, t1;             /* hull of the pieces' intervals so far; t0 > t1 while empty */
+    double lo, hi; /* the clip range */
+    double t0, t1; /* hull of the pieces' intervals so far; t0 > t1 while empty */
 } hull;
 
 /* Adds a piece's interval [*lo, *hi] (already clipped) when the line meets the piece. */
@@ -77,8 +84,8 @@ static void take(hull* h, bool inside, const double* lo, const double* hi)
     h->t1 = spx_dmax(h->t1, *hi);
 }
 
-bool round_line_interval(const round_core* c, double radius, spx_dvec3 o, spx_dvec3 d, double lo, double hi,
-                         double* t0, double* t1)
+bool round_line_interval(const round_core* c, double radius, spx_dvec3 o, spx_dvec3 d, double lo, double hi, double* t0,
+                         double* t1)
 {
     /* Every piece lies in the box grown by radius along all its axes (and by 1e-6 of its size for
        axes off orthonormal by rounding), or within radius of the triangle's plane: a line that misses
@@ -159,17 +166,20 @@ bool round_first_time(const round_core* a, const round_core* b, spx_dvec3 v, dou
     /* A's vertices against B grown: B moves at v, so relative to B they move at -v. Each search ends at
        the best time so far: a piece entered later cannot be first. */
     for (int i = 0; i < a->vertex_count; ++i)
-        if (round_line_interval(b, radius, a->v[i], back, 0.0, spx_dmin(tmax, best), &t0, &t1)) best = spx_dmin(best, t0);
+        if (round_line_interval(b, radius, a->v[i], back, 0.0, spx_dmin(tmax, best), &t0, &t1))
+            best = spx_dmin(best, t0);
     if (a->kind == ROUND_SEGMENT) {
         for (int j = 0; j < b->vertex_count; ++j)
-            if (round_line_interval(a, radius, b->v[j], v, 0.0, spx_dmin(tmax, best), &t0, &t1)) best = spx_dmin(best, t0);
+            if (round_line_interval(a, radius, b->v[j], v, 0.0, spx_dmin(tmax, best), &t0, &t1))
+                best = spx_dmin(best, t0);
         int edges[12][2];
         int count = round_core_edges(b, edges);
         spx_dvec3 ua = spx_d3_sub(a->v[1], a->v[0]);
         for (int e = 0; e < count; ++e) {
             spx_dvec3 b0 = b->v[edges[e][0]], ub = spx_d3_sub(b->v[edges[e][1]], b0);
             double t;
-            if (segment_pair(ua, ub, spx_d3_sub(b0, a->v[0]), v, radius, spx_dmin(tmax, best), &t)) best = spx_dmin(best, t);
+            if (segment_pair(ua, ub, spx_d3_sub(b0, a->v[0]), v, radius, spx_dmin(tmax, best), &t))
+                best = spx_dmin(best, t);
         }
     }
     if (!(best <= tmax)) return false;

@@ -9,14 +9,14 @@
 #include "geometry/validate.h"
 #include <string.h>
 
-#define MANIFOLD_FACE_COS 0.9999       /* about 0.8 degrees */
-#define MANIFOLD_PARALLEL_SINE 0.0175  /* about 1 degree */
+#define MANIFOLD_FACE_COS 0.9999      /* about 0.8 degrees */
+#define MANIFOLD_PARALLEL_SINE 0.0175 /* about 1 degree */
 
 typedef struct clip_face {
-    spx_dvec3 normal;          /* unit, B's face towards A (the manifold normal is its opposite) */
-    double height;             /* the face's plane: x . normal = height */
+    spx_dvec3 normal; /* unit, B's face towards A (the manifold normal is its opposite) */
+    double height;    /* the face's plane: x . normal = height */
     int side_count;
-    spx_dvec3 side[3];         /* the face region: x . side[k] in [side_lo[k], side_hi[k]] */
+    spx_dvec3 side[3]; /* the face region: x . side[k] in [side_lo[k], side_hi[k]] */
     double side_lo[3], side_hi[3];
 } clip_face;
 
@@ -141,7 +141,8 @@ static void capsule_ends(const round_pair* p, spx_dvec3 n, double margin, spx_dv
             if (!(gap > 0.0) || gap > margin) continue;
             const spx_dvec3 on_a = side ? q : x, on_b = side ? x : q;
             /* Midway between A's surface and B's along the normal. */
-            const spx_dvec3 mid = spx_d3_scale(spx_d3_add(spx_d3_mad(on_a, n, p->ra), spx_d3_mad(on_b, n, -p->rb)), 0.5);
+            const spx_dvec3 mid =
+                spx_d3_scale(spx_d3_add(spx_d3_mad(on_a, n, p->ra), spx_d3_mad(on_b, n, -p->rb)), 0.5);
             if (out->point_count == SPX_MAX_MANIFOLD_POINTS) {
                 /* Full (two crossing capsules, all four ends near): the nearer ends are kept. */
                 int far = 1;
@@ -166,7 +167,8 @@ unsigned round_pair_manifold(const round_pair* p, double margin, spx_dvec3 n, do
         return clipped;
     out->point_count = 0;
     out->normal = spx_d3_to_float(n);
-    spx_dvec3 local = sep > 0.0 ? spx_d3_scale(spx_d3_add(spx_d3_mad(pa, n, p->ra), spx_d3_mad(pb, n, -p->rb)), 0.5) : pa;
+    spx_dvec3 local =
+        sep > 0.0 ? spx_d3_scale(spx_d3_add(spx_d3_mad(pa, n, p->ra), spx_d3_mad(pb, n, -p->rb)), 0.5) : pa;
     add_point(out, p->origin, local, R - sep, 2u);
     if (p->a.kind == ROUND_SEGMENT) capsule_ends(p, n, margin, pa, pb, out);
     return 0;
@@ -196,7 +198,8 @@ unsigned round_pair_face_manifold(const round_pair* p, double margin, spx_manifo
         const double gap = spx_d3_dot(x, f.normal) - f.height;
         if (R - gap < -margin) continue;
         if (ends == 2 && s != (double)k) clipped |= 1u << out->point_count;
-        add_point(out, p->origin, spx_d3_mad(x, normal, 0.5 * (p->ra + gap - p->rb)), R - gap, ends == 2 ? (uint32_t)k : 2u);
+        add_point(out, p->origin, spx_d3_mad(x, normal, 0.5 * (p->ra + gap - p->rb)), R - gap,
+                  ends == 2 ? (uint32_t)k : 2u);
     }
     return clipped;
 }
@@ -204,7 +207,8 @@ unsigned round_pair_face_manifold(const round_pair* p, double margin, spx_manifo
 static spx_result manifold(round_piece a, round_piece b, float margin, spx_manifold* out)
 {
     if (!out || !a.shape || !b.shape) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = spx_first_error(spx_first_error(round_piece_check(a), round_piece_check(b)), spx_check_margin(margin));
+    spx_result r =
+        spx_first_error(spx_first_error(round_piece_check(a), round_piece_check(b)), spx_check_margin(margin));
     if (r != SPX_OK) return r;
     round_pair p;
     round_pair_make(a, b, &p);
@@ -218,8 +222,8 @@ static spx_result manifold(round_piece a, round_piece b, float margin, spx_manif
 
 #define ROUND_MANIFOLD(name, TA, KA, TB, KB)                                                          \
     SPX_API spx_result spx_manifold_##name(const TA* a, const TB* b, float margin, spx_manifold* out) \
-    {                                                                                                \
-        return manifold(ROUND_PIECE(KA, a), ROUND_PIECE(KB, b), margin, out);                        \
+    {                                                                                                 \
+        return manifold(ROUND_PIECE(KA, a), ROUND_PIECE(KB, b), margin, out);                         \
     }
 
 ROUND_PAIRS(ROUND_MANIFOLD)

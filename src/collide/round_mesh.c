@@ -94,8 +94,8 @@ static bool admitted(const round_core* t, const spx_triangle_edges* edges, spx_d
 /* The round piece's manifold with one triangle of the mesh, under the surface-edge rule; the mask of
    round_pair_manifold. No points: apart beyond the margin, or a feature the surface lacks with no
    part of the piece over the face. */
-static unsigned triangle_manifold(round_piece a, const spx_triangle* tri, const spx_triangle_edges* edges, double margin,
-                                  spx_manifold* out)
+static unsigned triangle_manifold(round_piece a, const spx_triangle* tri, const spx_triangle_edges* edges,
+                                  double margin, spx_manifold* out)
 {
     round_pair p;
     round_pair_make(a, (round_piece){ ROUND_TRIANGLE, tri }, &p);
@@ -116,8 +116,8 @@ typedef struct round_mesh {
     round_piece a;
     spx_mesh_instance* inst;
     double margin;
-    float same;               /* points closer than this are one */
-    spx_vec3 center, axis;    /* the piece's centre, and a capsule's direction (zero for a sphere) */
+    float same;            /* points closer than this are one */
+    spx_vec3 center, axis; /* the piece's centre, and a capsule's direction (zero for a sphere) */
     spx_point_group groups[SPX_MAX_MESH_MANIFOLDS];
     uint32_t group_count, group_max;
     bool found;
@@ -150,8 +150,8 @@ static bool visit_manifold(void* context, uint32_t t)
     if (g == rm->group_count) {
         float deepest = -FLT_MAX;
         for (int i = 0; i < m.point_count; ++i) deepest = fmaxf(deepest, m.points[i].depth);
-        if (rm->group_count < rm->group_max
-            && (!rm->found || deepest > rm->found_depth || (deepest == rm->found_depth && source < rm->found_source))) {
+        if (rm->group_count < rm->group_max &&
+            (!rm->found || deepest > rm->found_depth || (deepest == rm->found_depth && source < rm->found_source))) {
             rm->found = true;
             rm->found_depth = deepest;
             rm->found_source = source;
@@ -298,13 +298,14 @@ static spx_result round_mesh_sweep(round_piece a, spx_vec3 velocity_a, spx_mesh_
     spx_obb box = bound_box(a, 0.0);
     spx_obb swept;
     memset(&swept, 0, sizeof swept);
-    swept.rotation.col[0] = spx_v3(1, 0, 0), swept.rotation.col[1] = spx_v3(0, 1, 0), swept.rotation.col[2] = spx_v3(0, 0, 1);
+    swept.rotation.col[0] = spx_v3(1, 0, 0), swept.rotation.col[1] = spx_v3(0, 1, 0),
+    swept.rotation.col[2] = spx_v3(0, 0, 1);
     const double d[3] = { dx, dy, dz };
     for (int k = 0; k < 3; ++k) {
         /* The box's half width along world axis k, then over the motion. */
-        const double h = fabs((&box.rotation.col[0].x)[k]) * box.half_extents.x
-                       + fabs((&box.rotation.col[1].x)[k]) * box.half_extents.y
-                       + fabs((&box.rotation.col[2].x)[k]) * box.half_extents.z;
+        const double h = fabs((&box.rotation.col[0].x)[k]) * box.half_extents.x +
+                         fabs((&box.rotation.col[1].x)[k]) * box.half_extents.y +
+                         fabs((&box.rotation.col[2].x)[k]) * box.half_extents.z;
         const double c = (&box.center.x)[k];
         const double lo = c - h + fmin(d[k], 0.0), hi = c + h + fmax(d[k], 0.0);
         (&swept.center.x)[k] = (float)(0.5 * (lo + hi));

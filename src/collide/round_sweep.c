@@ -52,7 +52,8 @@ static spx_dvec3 contact_point(const round_pair* p, const round_core* b, spx_dve
         ++count;
     }
     if (p->a.kind == ROUND_SEGMENT && stretch_middle(b, &p->a, n, reach, &x)) {
-        sum = spx_d3_add(sum, spx_d3_add(spx_d3_mad(round_closest_to_point(&p->a, x), n, p->ra), spx_d3_mad(x, n, -p->rb)));
+        sum = spx_d3_add(sum,
+                         spx_d3_add(spx_d3_mad(round_closest_to_point(&p->a, x), n, p->ra), spx_d3_mad(x, n, -p->rb)));
         ++count;
     }
     if (count == 0) return spx_d3_scale(spx_d3_add(spx_d3_mad(pa, n, p->ra), spx_d3_mad(pb, n, -p->rb)), 0.5);
@@ -204,19 +205,19 @@ static spx_result at_rest(round_piece a, round_piece b, bool* out_overlap, spx_p
     return SPX_OK;
 }
 
-#define ROUND_PAIR_QUERIES(name, TA, KA, TB, KB)                                                                     \
-    SPX_API spx_result spx_overlap_##name(const TA* a, const TB* b, bool* out)                                      \
-    {                                                                                                               \
-        return out ? at_rest(ROUND_PIECE(KA, a), ROUND_PIECE(KB, b), out, NULL) : SPX_ERR_INVALID_ARGUMENT;         \
-    }                                                                                                               \
-    SPX_API spx_result spx_penetration_##name(const TA* a, const TB* b, spx_penetration* out)                      \
-    {                                                                                                               \
-        return out ? at_rest(ROUND_PIECE(KA, a), ROUND_PIECE(KB, b), NULL, out) : SPX_ERR_INVALID_ARGUMENT;         \
-    }                                                                                                               \
-    SPX_API spx_result spx_sweep_##name(const TA* a, spx_vec3 velocity_a, const TB* b, spx_vec3 velocity_b,          \
-                                        float tmax, spx_sweep_hit* out)                                             \
-    {                                                                                                               \
-        return sweep(ROUND_PIECE(KA, a), velocity_a, ROUND_PIECE(KB, b), velocity_b, tmax, out);                    \
+#define ROUND_PAIR_QUERIES(name, TA, KA, TB, KB)                                                            \
+    SPX_API spx_result spx_overlap_##name(const TA* a, const TB* b, bool* out)                              \
+    {                                                                                                       \
+        return out ? at_rest(ROUND_PIECE(KA, a), ROUND_PIECE(KB, b), out, NULL) : SPX_ERR_INVALID_ARGUMENT; \
+    }                                                                                                       \
+    SPX_API spx_result spx_penetration_##name(const TA* a, const TB* b, spx_penetration* out)               \
+    {                                                                                                       \
+        return out ? at_rest(ROUND_PIECE(KA, a), ROUND_PIECE(KB, b), NULL, out) : SPX_ERR_INVALID_ARGUMENT; \
+    }                                                                                                       \
+    SPX_API spx_result spx_sweep_##name(const TA* a, spx_vec3 velocity_a, const TB* b, spx_vec3 velocity_b, \
+                                        float tmax, spx_sweep_hit* out)                                     \
+    {                                                                                                       \
+        return sweep(ROUND_PIECE(KA, a), velocity_a, ROUND_PIECE(KB, b), velocity_b, tmax, out);            \
     }
 
 ROUND_PAIRS(ROUND_PAIR_QUERIES)

@@ -26,26 +26,26 @@ typedef enum spx_axis_kind { SPX_AXIS_FACE = 0, SPX_AXIS_EDGE = 1 } spx_axis_kin
 /* Times and depths are kept as fractions num/den and compared by cross-multiplying, so the loop
  * over axes has no division and no square root; only the winning axes are divided at the end. */
 typedef struct spx_sat_axis {
-    int index;          /* axis number as documented in spx_sweep_hit */
+    int index; /* axis number as documented in spx_sweep_hit */
     spx_axis_kind kind;
-    double sign;        /* +1 or -1: the axis direction times sign points from A to B */
-    double len2;        /* |axis|^2 */
-    double num, den;    /* entry: time = num / den, den = closing speed along the axis (> 0);
+    double sign;     /* +1 or -1: the axis direction times sign points from A to B */
+    double len2;     /* |axis|^2 */
+    double num, den; /* entry: time = num / den, den = closing speed along the axis (> 0);
                            least: depth = num / |axis|, so den is unused */
-    bool either_way;    /* least: B leaves exactly as shallowly along -axis as along +axis (spx_sat_settle) */
+    bool either_way; /* least: B leaves exactly as shallowly along -axis as along +axis (spx_sat_settle) */
 } spx_sat_axis;
 
 /* Unnormalised direction of an axis by number; each pair kind supplies one. */
 typedef spx_dvec3 spx_axis_dir_fn(const void* pair, int index);
 
 typedef struct spx_sat {
-    double last_num, last_den; /* earliest exit so far, as a fraction; starts at tmax / 1 */
+    double last_num, last_den;   /* earliest exit so far, as a fraction; starts at tmax / 1 */
     double entry_num, entry_den; /* latest entry so far, as a fraction (the time of contact) */
-    bool separated_at_start;   /* some axis has a positive gap at t = 0 */
-    bool track_depth;          /* keep the least-overlap axis (only wanted when the pieces start overlapping) */
-    spx_sat_axis first;        /* axis of the latest entry, of axes tied with it the most head-on (the contact normal) */
-    spx_sat_axis first_face;   /* the same of the face axes, reported instead when the edge axis is the same direction */
-    spx_sat_axis least;        /* axis of least overlap at t = 0 (minimum translation) */
+    bool separated_at_start;     /* some axis has a positive gap at t = 0 */
+    bool track_depth;            /* keep the least-overlap axis (only wanted when the pieces start overlapping) */
+    spx_sat_axis first;      /* axis of the latest entry, of axes tied with it the most head-on (the contact normal) */
+    spx_sat_axis first_face; /* the same of the face axes, reported instead when the edge axis is the same direction */
+    spx_sat_axis least;      /* axis of least overlap at t = 0 (minimum translation) */
     spx_sat_axis least_face;
     /* Optional (NULL: ties go to the earlier axis): the pair's axis directions and its frame (NULL:
        world directions), with which equally shallow axes are told apart (spx_sat_tie_prefers). */
@@ -77,8 +77,8 @@ static inline void spx_sat_init(spx_sat* s, double tmax, bool track_depth)
     s->tie_frame = NULL;
 }
 
-static inline void spx_sat_take(spx_sat_axis* slot, int index, spx_axis_kind kind, double sign, double len2,
-                                double num, double den)
+static inline void spx_sat_take(spx_sat_axis* slot, int index, spx_axis_kind kind, double sign, double len2, double num,
+                                double den)
 {
     *slot = (spx_sat_axis){ index, kind, sign, len2, num, den, false };
 }
@@ -137,7 +137,8 @@ static inline bool spx_sat_enter(spx_sat* s, int index, spx_axis_kind kind, doub
     if (gap * s->last_den > speed * s->last_num * SPX_SAT_TIME_SLACK) return false;
     s->separated_at_start = true;
     if (gap * s->entry_den > s->entry_num * speed) s->entry_num = gap, s->entry_den = speed;
-    if (spx_sat_names_contact(gap, speed, len2, &s->first)) spx_sat_take(&s->first, index, kind, sign, len2, gap, speed);
+    if (spx_sat_names_contact(gap, speed, len2, &s->first))
+        spx_sat_take(&s->first, index, kind, sign, len2, gap, speed);
     if (kind == SPX_AXIS_FACE && spx_sat_names_contact(gap, speed, len2, &s->first_face))
         spx_sat_take(&s->first_face, index, kind, sign, len2, gap, speed);
     return true;
@@ -203,8 +204,8 @@ static inline bool spx_sat_axis_test(spx_sat* s, int index, spx_axis_kind kind, 
         spx_sat_take(&s->least, index, kind, forward ? 1.0 : -1.0, len2, depth, 1.0);
         s->least.either_way = either_way;
     }
-    if (kind == SPX_AXIS_FACE && (spx_sat_shallower(depth, len2, &s->least_face)
-                                  || spx_sat_tie_prefers(s, index, kind, depth, len2, &s->least_face))) {
+    if (kind == SPX_AXIS_FACE && (spx_sat_shallower(depth, len2, &s->least_face) ||
+                                  spx_sat_tie_prefers(s, index, kind, depth, len2, &s->least_face))) {
         spx_sat_take(&s->least_face, index, kind, forward ? 1.0 : -1.0, len2, depth, 1.0);
         s->least_face.either_way = either_way;
     }
@@ -219,7 +220,6 @@ static inline bool spx_sat_touches(const spx_sat* s)
 }
 
 static inline double spx_sat_depth(const spx_sat_axis* a) { return a->num / sqrt(a->len2); }
-
 
 /* What decides the way out along an axis when both ways are equally deep (a flat piece at the
  * middle of the other, coplanar triangles): in the pair's frame, B's velocity relative to A, the
@@ -248,8 +248,8 @@ static inline void spx_sat_settle_slot(spx_sat_axis* a, spx_axis_dir_fn* dir, co
     if (fabs(w) > 1e-12 * len * sqrt(spx_d3_len2(t->u))) way = w;
     else if (fabs(d) > 1e-12 * len * t->size) way = d;
     else if (t->order != 0) {
-        spx_dvec3 lw = t->frame ? spx_d3_mad(spx_d3_mad(spx_d3_scale(t->frame[0], l.x), t->frame[1], l.y), t->frame[2], l.z)
-                                : l;
+        spx_dvec3 lw =
+            t->frame ? spx_d3_mad(spx_d3_mad(spx_d3_scale(t->frame[0], l.x), t->frame[1], l.y), t->frame[2], l.z) : l;
         double lead = fabs(lw.x) > 1e-12 * len ? lw.x : (fabs(lw.y) > 1e-12 * len ? lw.y : lw.z);
         way = -lead * (double)t->order;
     }

@@ -17,7 +17,7 @@
    found overlapping at t = 0, where it stops: neither the deepest nor the lowest numbered); no
    contact set (counts 0). Inputs as checked by spx_sweep_mesh_mesh
    (a != b, finite velocities, tmax >= 0); not checked here. */
-void spx_sweep_mesh_mesh_margin(spx_mesh_instance* a, spx_vec3 velocity_a, spx_mesh_instance* b,
-                                spx_vec3 velocity_b, float tmax, float margin, spx_mesh_hit* out);
+void spx_sweep_mesh_mesh_margin(spx_mesh_instance* a, spx_vec3 velocity_a, spx_mesh_instance* b, spx_vec3 velocity_b,
+                                float tmax, float margin, spx_mesh_hit* out);
 
 #endif

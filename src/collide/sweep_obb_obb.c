@@ -25,10 +25,13 @@ static void box_pair_make(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_v
         p->t[i] = spx_d3_dot(ax[i], d);
         p->u[i] = spx_d3_dot(ax[i], w);
     }
-    p->ha[0] = a->half_extents.x; p->ha[1] = a->half_extents.y; p->ha[2] = a->half_extents.z;
-    p->hb[0] = b->half_extents.x; p->hb[1] = b->half_extents.y; p->hb[2] = b->half_extents.z;
+    p->ha[0] = a->half_extents.x;
+    p->ha[1] = a->half_extents.y;
+    p->ha[2] = a->half_extents.z;
+    p->hb[0] = b->half_extents.x;
+    p->hb[1] = b->half_extents.y;
+    p->hb[2] = b->half_extents.z;
 }
-
 
 /* Edge i of A x edge j of B, with i1, i2 and j1, j2 the other two indices in cyclic order. Every
  * projection is taken on the same L = e_i x b_j, including B's radius: b_k . L is the minor of R
@@ -43,8 +46,8 @@ static inline bool box_pair_edge(const box_pair* p, spx_sat* s, int i, int j)
     const double len2 = l1 * l1 + l2 * l2;
     if (!spx_edge_axis_usable(len2, 1.0, 1.0)) return true;
     const double ra = p->ha[i1] * fabs(l1) + p->ha[i2] * fabs(l2);
-    const double rb = p->hb[j1] * fabs(p->r[i1][j1] * l1 + p->r[i2][j1] * l2)
-                    + p->hb[j2] * fabs(p->r[i1][j2] * l1 + p->r[i2][j2] * l2);
+    const double rb = p->hb[j1] * fabs(p->r[i1][j1] * l1 + p->r[i2][j1] * l2) +
+                      p->hb[j2] * fabs(p->r[i1][j2] * l1 + p->r[i2][j2] * l2);
     const double d = p->t[i1] * l1 + p->t[i2] * l2;
     const double w = p->u[i1] * l1 + p->u[i2] * l2;
     return spx_sat_axis_test(s, 6 + 3 * i + j, SPX_AXIS_EDGE, len2, d - rb - ra, -ra - d - rb, w);
@@ -80,9 +83,9 @@ static bool box_pair_sat(const box_pair* p, double tmax, spx_sat* s, bool track_
         double w = p->u[0] * p->r[0][j] + p->u[1] * p->r[1][j] + p->u[2] * p->r[2][j];
         if (!spx_sat_axis_test(s, 3 + j, SPX_AXIS_FACE, 1.0, c - p->hb[j] - ra, -ra - c - p->hb[j], w)) return false;
     }
-    if (!box_pair_edge(p, s, 0, 0) || !box_pair_edge(p, s, 0, 1) || !box_pair_edge(p, s, 0, 2)
-        || !box_pair_edge(p, s, 1, 0) || !box_pair_edge(p, s, 1, 1) || !box_pair_edge(p, s, 1, 2)
-        || !box_pair_edge(p, s, 2, 0) || !box_pair_edge(p, s, 2, 1) || !box_pair_edge(p, s, 2, 2))
+    if (!box_pair_edge(p, s, 0, 0) || !box_pair_edge(p, s, 0, 1) || !box_pair_edge(p, s, 0, 2) ||
+        !box_pair_edge(p, s, 1, 0) || !box_pair_edge(p, s, 1, 1) || !box_pair_edge(p, s, 1, 2) ||
+        !box_pair_edge(p, s, 2, 0) || !box_pair_edge(p, s, 2, 1) || !box_pair_edge(p, s, 2, 2))
         return false;
     return spx_sat_touches(s);
 }
@@ -118,8 +121,8 @@ static inline spx_dvec3 contact_axis(const box_pair* p, int index)
 static inline bool a_face_corner(const box_pair* p, int k, double sign, spx_dvec3 cb, spx_dvec3 n, spx_dvec3* q)
 {
     const double* rk = p->r[k];
-    if (fabs(rk[0]) < SPX_FEATURE_FLAT_SINE || fabs(rk[1]) < SPX_FEATURE_FLAT_SINE
-        || fabs(rk[2]) < SPX_FEATURE_FLAT_SINE)
+    if (fabs(rk[0]) < SPX_FEATURE_FLAT_SINE || fabs(rk[1]) < SPX_FEATURE_FLAT_SINE ||
+        fabs(rk[2]) < SPX_FEATURE_FLAT_SINE)
         return false;
     spx_dvec3 c = cb;
     for (int m = 0; m < 3; ++m)
@@ -135,8 +138,8 @@ static inline bool b_face_corner(const box_pair* p, int j, spx_dvec3 cb, spx_dve
 {
     if (fabs(n.x) < SPX_FEATURE_FLAT_SINE || fabs(n.y) < SPX_FEATURE_FLAT_SINE || fabs(n.z) < SPX_FEATURE_FLAT_SINE)
         return false;
-    const spx_dvec3 c = spx_d3(n.x > 0 ? p->ha[0] : -p->ha[0], n.y > 0 ? p->ha[1] : -p->ha[1],
-                               n.z > 0 ? p->ha[2] : -p->ha[2]);
+    const spx_dvec3 c =
+        spx_d3(n.x > 0 ? p->ha[0] : -p->ha[0], n.y > 0 ? p->ha[1] : -p->ha[1], n.z > 0 ? p->ha[2] : -p->ha[2]);
     const spx_dvec3 bj = spx_d3(p->r[0][j], p->r[1][j], p->r[2][j]);
     const double plane = spx_d3_dot(n, cb) - p->hb[j] * fabs(spx_d3_dot(n, bj));
     *q = spx_d3_mad(c, n, 0.5 * (plane - spx_d3_dot(n, c)));
@@ -181,8 +184,8 @@ void spx_box_box_contact(const spx_dvec3 frame[3], spx_dvec3 origin, const spx_b
     if (index >= 6 && face_index >= 0) {
         /* An edge axis pointing the same way as a face axis is that face (sat_axes.h). */
         spx_dvec3 f = contact_axis(p, face_index);
-        if (spx_d3_len2(spx_d3_cross(n, f))
-            <= SPX_SAME_AXIS_SINE * SPX_SAME_AXIS_SINE * spx_d3_len2(n) * spx_d3_len2(f)) {
+        if (spx_d3_len2(spx_d3_cross(n, f)) <=
+            SPX_SAME_AXIS_SINE * SPX_SAME_AXIS_SINE * spx_d3_len2(n) * spx_d3_len2(f)) {
             n = f;
             index = face_index;
             sign = face_sign;
@@ -236,13 +239,14 @@ static bool spheres_miss(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_ve
 {
     const spx_dvec3 d = spx_d3_sub(spx_d3_from(b->center), spx_d3_from(a->center));
     const spx_dvec3 w = spx_d3_scale(spx_d3_sub(spx_d3_from(vb), spx_d3_from(va)), tmax);
-    const double ra = sqrt(spx_d3_len2(spx_d3_from(a->half_extents))), rb = sqrt(spx_d3_len2(spx_d3_from(b->half_extents)));
-    const double reach = (ra + rb) * (1.0 + 1e-4)
-                       + 1e-9 * (fabs(d.x) + fabs(d.y) + fabs(d.z) + fabs(w.x) + fabs(w.y) + fabs(w.z));
+    const double ra = sqrt(spx_d3_len2(spx_d3_from(a->half_extents))),
+                 rb = sqrt(spx_d3_len2(spx_d3_from(b->half_extents)));
+    const double reach =
+        (ra + rb) * (1.0 + 1e-4) + 1e-9 * (fabs(d.x) + fabs(d.y) + fabs(d.z) + fabs(w.x) + fabs(w.y) + fabs(w.z));
     const double r2 = reach * reach, dw = spx_d3_dot(d, w), ww = spx_d3_len2(w);
-    if (dw >= 0.0) return spx_d3_len2(d) > r2;                         /* closest at t = 0 */
-    if (-dw >= ww) return spx_d3_len2(spx_d3_add(d, w)) > r2;          /* closest at tmax */
-    return spx_d3_len2(spx_d3_cross(d, w)) > r2 * ww;                  /* closest in between */
+    if (dw >= 0.0) return spx_d3_len2(d) > r2;                /* closest at t = 0 */
+    if (-dw >= ww) return spx_d3_len2(spx_d3_add(d, w)) > r2; /* closest at tmax */
+    return spx_d3_len2(spx_d3_cross(d, w)) > r2 * ww;         /* closest in between */
 }
 
 static spx_result check_pair(const spx_obb* a, const spx_obb* b)
@@ -326,8 +330,8 @@ static void penetration_on_axis(const spx_obb* a, const spx_obb* b, int index, s
         const double l1 = -p.r[i2][j], l2 = p.r[i1][j];
         len2 = l1 * l1 + l2 * l2;
         const double ra = p.ha[i1] * fabs(l1) + p.ha[i2] * fabs(l2);
-        const double rb = p.hb[j1] * fabs(p.r[i1][j1] * l1 + p.r[i2][j1] * l2)
-                        + p.hb[j2] * fabs(p.r[i1][j2] * l1 + p.r[i2][j2] * l2);
+        const double rb =
+            p.hb[j1] * fabs(p.r[i1][j1] * l1 + p.r[i2][j1] * l2) + p.hb[j2] * fabs(p.r[i1][j2] * l1 + p.r[i2][j2] * l2);
         const double d = p.t[i1] * l1 + p.t[i2] * l2;
         gap_pos = d - rb - ra;
         gap_neg = -ra - d - rb;

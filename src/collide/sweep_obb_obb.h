@@ -7,9 +7,9 @@
 
 /* Two boxes seen from A: A's axes are the unit vectors, B's the columns of R = A^T B. */
 typedef struct spx_box_pair {
-    double r[3][3];     /* r[i][j] = a_i . b_j; column j is B's axis j in A's frame */
-    double t[3];        /* B's centre relative to A's, in A's frame */
-    double u[3];        /* B's velocity relative to A's, in A's frame */
+    double r[3][3]; /* r[i][j] = a_i . b_j; column j is B's axis j in A's frame */
+    double t[3];    /* B's centre relative to A's, in A's frame */
+    double u[3];    /* B's velocity relative to A's, in A's frame */
     double ha[3], hb[3];
 } spx_box_pair;
 

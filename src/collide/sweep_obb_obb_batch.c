@@ -21,8 +21,8 @@ typedef spx_vi vi;
 typedef struct lanes_state {
     vi miss, sep, exact;
     vf first, last;
-    vf enter[15];  /* entry time, -FLT_MAX where the axis overlaps at t = 0 */
-    vi ahead[15];  /* B lies along +axis from A */
+    vf enter[15]; /* entry time, -FLT_MAX where the axis overlaps at t = 0 */
+    vi ahead[15]; /* B lies along +axis from A */
 } lanes_state;
 
 /* One axis, all lanes. Boxes project symmetrically: B's centre lies at d from A's along the axis,
@@ -64,13 +64,13 @@ static inline void velocities_load(const spx_vec3* va, const spx_vec3* vb, vf w[
         const spx_f4 v0 = spx_f4_sub(spx_f4_load(pb), spx_f4_load(pa));
         const spx_f4 v1 = spx_f4_sub(spx_f4_load(pb + 4), spx_f4_load(pa + 4));
         const spx_f4 v2 = spx_f4_sub(spx_f4_load(pb + 8), spx_f4_load(pa + 8));
-        const spx_f4 x12 = SPX_F4_SHUFFLE(v1, v2, 2, 2, 1, 1);  /* x2 x2 x3 x3 */
-        const spx_f4 y01 = SPX_F4_SHUFFLE(v0, v1, 1, 1, 0, 0);  /* y0 y0 y1 y1 */
-        const spx_f4 y23 = SPX_F4_SHUFFLE(v1, v2, 3, 3, 2, 2);  /* y2 y2 y3 y3 */
-        const spx_f4 z01 = SPX_F4_SHUFFLE(v0, v1, 2, 2, 1, 1);  /* z0 z0 z1 z1 */
-        x[h] = SPX_F4_SHUFFLE(v0, x12, 0, 3, 0, 2);             /* x0 x1 x2 x3 */
-        y[h] = SPX_F4_SHUFFLE(y01, y23, 0, 2, 0, 2);            /* y0 y1 y2 y3 */
-        z[h] = SPX_F4_SHUFFLE(z01, v2, 0, 2, 0, 3);             /* z0 z1 z2 z3 */
+        const spx_f4 x12 = SPX_F4_SHUFFLE(v1, v2, 2, 2, 1, 1); /* x2 x2 x3 x3 */
+        const spx_f4 y01 = SPX_F4_SHUFFLE(v0, v1, 1, 1, 0, 0); /* y0 y0 y1 y1 */
+        const spx_f4 y23 = SPX_F4_SHUFFLE(v1, v2, 3, 3, 2, 2); /* y2 y2 y3 y3 */
+        const spx_f4 z01 = SPX_F4_SHUFFLE(v0, v1, 2, 2, 1, 1); /* z0 z0 z1 z1 */
+        x[h] = SPX_F4_SHUFFLE(v0, x12, 0, 3, 0, 2);            /* x0 x1 x2 x3 */
+        y[h] = SPX_F4_SHUFFLE(y01, y23, 0, 2, 0, 2);           /* y0 y1 y2 y3 */
+        z[h] = SPX_F4_SHUFFLE(z01, v2, 0, 2, 0, 3);            /* z0 z1 z2 z3 */
     }
     w[0] = spx_vf_join(x), w[1] = spx_vf_join(y), w[2] = spx_vf_join(z);
 #else
@@ -88,13 +88,13 @@ static inline void velocities_load(const spx_vec3* va, const spx_vec3* vb, vf w[
    face axis (0..5) that names the contact, sign: +1 when B lies along +axis, time: the contact
    time. Lanes that are not such hits get values no one reads. */
 typedef struct corner_lanes {
-    vf point[3];   /* the point relative to A's centre at `time`, world axes */
-    vf normal[3];  /* unit, world, from A towards B */
-    vi flat;       /* the other box touches with an edge or a face: spx_box_box_contact decides */
+    vf point[3];  /* the point relative to A's centre at `time`, world axes */
+    vf normal[3]; /* unit, world, from A towards B */
+    vi flat;      /* the other box touches with an edge or a face: spx_box_box_contact decides */
 } corner_lanes;
 
-static void corner_contacts(const spx_box_lanes* p, const vf u[3], vf time, vi axis, vf sign, bool any_a,
-                            bool any_b, corner_lanes* out)
+static void corner_contacts(const spx_box_lanes* p, const vf u[3], vf time, vi axis, vf sign, bool any_a, bool any_b,
+                            corner_lanes* out)
 {
     const vf(*R)[3] = p->r;
     const vf *t = p->t, *ha = p->ha, *hb = p->hb;
@@ -110,8 +110,8 @@ static void corner_contacts(const spx_box_lanes* p, const vf u[3], vf time, vi a
         vf row[3], h[3], corner[3];
         for (int m = 0; m < 3; ++m) n[m] = (vf)((vi)sign & (axis == spx_vi_splat(m)));
         for (int m = 0; m < 3; ++m) row[m] = n[0] * R[0][m] + n[1] * R[1][m] + n[2] * R[2][m]; /* sign R[k][m] */
-        flat = (spx_vf_abs(row[0]) <= flat_sine) | (spx_vf_abs(row[1]) <= flat_sine)
-             | (spx_vf_abs(row[2]) <= flat_sine);
+        flat =
+            (spx_vf_abs(row[0]) <= flat_sine) | (spx_vf_abs(row[1]) <= flat_sine) | (spx_vf_abs(row[2]) <= flat_sine);
         for (int m = 0; m < 3; ++m) h[m] = spx_vf_pick(row[m] < zero, hb[m], -hb[m]);
         for (int c = 0; c < 3; ++c) corner[c] = cb[c] + R[c][0] * h[0] + R[c][1] * h[1] + R[c][2] * h[2];
         const vf ha_k = spx_vf_pick(axis == spx_vi_splat(0), ha[0], spx_vf_pick(axis == spx_vi_splat(1), ha[1], ha[2]));
@@ -126,12 +126,12 @@ static void corner_contacts(const spx_box_lanes* p, const vf u[3], vf time, vi a
         const vf len2 = spx_vf_pick(on_a, spx_vf_splat(1.0f), col[0] * col[0] + col[1] * col[1] + col[2] * col[2]);
         const vf scale = sign / spx_vf_sqrt(len2);
         for (int m = 0; m < 3; ++m) nb[m] = col[m] * scale;
-        const vi flat_b = (spx_vf_abs(nb[0]) < flat_sine) | (spx_vf_abs(nb[1]) < flat_sine)
-                        | (spx_vf_abs(nb[2]) < flat_sine);
+        const vi flat_b =
+            (spx_vf_abs(nb[0]) < flat_sine) | (spx_vf_abs(nb[1]) < flat_sine) | (spx_vf_abs(nb[2]) < flat_sine);
         for (int m = 0; m < 3; ++m) corner[m] = spx_vf_pick(nb[m] > zero, ha[m], -ha[m]);
         const vf hb_j = spx_vf_pick(j0, hb[0], spx_vf_pick(j1, hb[1], hb[2]));
-        const vf plane = (nb[0] * cb[0] + nb[1] * cb[1] + nb[2] * cb[2])
-                       - hb_j * spx_vf_abs(nb[0] * col[0] + nb[1] * col[1] + nb[2] * col[2]);
+        const vf plane = (nb[0] * cb[0] + nb[1] * cb[1] + nb[2] * cb[2]) -
+                         hb_j * spx_vf_abs(nb[0] * col[0] + nb[1] * col[1] + nb[2] * col[2]);
         const vf lift = half * (plane - (nb[0] * corner[0] + nb[1] * corner[1] + nb[2] * corner[2]));
         for (int c = 0; c < 3; ++c) qb[c] = corner[c] + nb[c] * lift;
         for (int c = 0; c < 3; ++c) {
@@ -176,8 +176,8 @@ static void lane_contact(const spx_obb_soa* a, const spx_vec3* va, size_t i, int
     spx_box_box_contact(frame, origin, &pair, axis, sign, face, face_sign, first, hit);
 }
 
-static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_soa* b, const spx_vec3* vb,
-                        size_t i, float tmax, spx_sweep_hit* out, vi* bad)
+static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_soa* b, const spx_vec3* vb, size_t i,
+                        float tmax, spx_sweep_hit* out, vi* bad)
 {
     spx_box_lanes p;
     spx_box_lanes_load(a, b, i, &p);
@@ -292,7 +292,10 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
         int face = -1;
         float face_enter = -FLT_MAX;
         for (int k = 0; k < 6; ++k)
-            if (s.enter[k][l] > face_enter) { face_enter = s.enter[k][l]; face = k; }
+            if (s.enter[k][l] > face_enter) {
+                face_enter = s.enter[k][l];
+                face = k;
+            }
         if (face_enter == -FLT_MAX) face = -1;
         lane_contact(a, va, i, l, &p, u, first, axis, s.ahead[axis][l] ? 1.0 : -1.0, face,
                      face >= 0 && s.ahead[face][l] ? 1.0 : -1.0, hit);

@@ -73,8 +73,8 @@ static spx_result check_pair(const spx_obb* a, const spx_triangle* b)
     return spx_first_error(spx_obb_validate(a), spx_triangle_validate(b));
 }
 
-void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b,
-                                    spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
+void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,
+                                    float tmax, spx_sweep_hit* out)
 {
     box_tri p;
     box_tri_make(a, velocity_a, b, velocity_b, &p);

@@ -20,54 +20,54 @@ void spx_sweep_triangle_triangle_margin_checked(const spx_triangle* a, spx_vec3 
 
 /* As spx_sweep_obb_triangle, for a box that passes spx_obb_validate and a triangle that passes
    spx_triangle_validate, finite velocities and a finite tmax >= 0. */
-void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b,
-                                    spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
+void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,
+                                    float tmax, spx_sweep_hit* out);
 
 /* The public sweep, penetration and overlap of spx_<A> against spx_<B>, defined once for both SAT
    pair kinds of this file. The including file provides check_pair(a, b) (NULL and validators) and
    the pair's steps: make(a, va, b, vb, &p), sat(&p, tmax, &s, track_depth), settle(&p, a, b, &s),
    and axis_dir, its axes in `frame` (an expression of the pair p; NULL: world axes). The static
    queries run the sweep's axes with both pieces at rest at t = 0. */
-#define SPX_SAT_PAIR_QUERIES(A, B, pair, make, sat, settle, axis_dir, frame)                                          \
-    SPX_API spx_result spx_sweep_##A##_##B(const spx_##A* a, spx_vec3 velocity_a, const spx_##B* b,                     \
-                                           spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)                        \
-    {                                                                                                                  \
-        if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;                                                         \
-        spx_result r = spx_first_error(check_pair(a, b), spx_check_motion(velocity_a, velocity_b, tmax));              \
-        if (r != SPX_OK) return r;                                                                                     \
-        spx_sweep_##A##_##B##_checked(a, velocity_a, b, velocity_b, tmax, out);                                        \
-        return SPX_OK;                                                                                                 \
-    }                                                                                                                  \
-                                                                                                                       \
-    static bool at_rest(const spx_##A* a, const spx_##B* b, bool track_depth, pair* p, spx_sat* s)                     \
-    {                                                                                                                  \
-        const spx_vec3 zero = { 0, 0, 0 };                                                                             \
-        make(a, zero, b, zero, p);                                                                                     \
-        return sat(p, 0.0, s, track_depth);                                                                            \
-    }                                                                                                                  \
-                                                                                                                       \
-    SPX_API spx_result spx_penetration_##A##_##B(const spx_##A* a, const spx_##B* b, spx_penetration* out)             \
-    {                                                                                                                  \
-        if (!out) return SPX_ERR_INVALID_ARGUMENT;                                                                     \
-        spx_result r = check_pair(a, b);                                                                               \
-        if (r != SPX_OK) return r;                                                                                     \
-        pair p;                                                                                                        \
-        spx_sat s;                                                                                                     \
-        const bool touches = at_rest(a, b, true, &p, &s);                                                              \
-        settle(&p, a, b, &s);                                                                                          \
-        spx_sat_fill_penetration(&s, touches, axis_dir, &p, frame, out);                                               \
-        return SPX_OK;                                                                                                 \
-    }                                                                                                                  \
-                                                                                                                       \
-    SPX_API spx_result spx_overlap_##A##_##B(const spx_##A* a, const spx_##B* b, bool* out_overlap)                    \
-    {                                                                                                                  \
-        if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;                                                             \
-        spx_result r = check_pair(a, b);                                                                               \
-        if (r != SPX_OK) return r;                                                                                     \
-        pair p;                                                                                                        \
-        spx_sat s;                                                                                                     \
-        *out_overlap = at_rest(a, b, false, &p, &s);                                                                   \
-        return SPX_OK;                                                                                                 \
+#define SPX_SAT_PAIR_QUERIES(A, B, pair, make, sat, settle, axis_dir, frame)                               \
+    SPX_API spx_result spx_sweep_##A##_##B(const spx_##A* a, spx_vec3 velocity_a, const spx_##B* b,        \
+                                           spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)            \
+    {                                                                                                      \
+        if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;                                             \
+        spx_result r = spx_first_error(check_pair(a, b), spx_check_motion(velocity_a, velocity_b, tmax));  \
+        if (r != SPX_OK) return r;                                                                         \
+        spx_sweep_##A##_##B##_checked(a, velocity_a, b, velocity_b, tmax, out);                            \
+        return SPX_OK;                                                                                     \
+    }                                                                                                      \
+                                                                                                           \
+    static bool at_rest(const spx_##A* a, const spx_##B* b, bool track_depth, pair* p, spx_sat* s)         \
+    {                                                                                                      \
+        const spx_vec3 zero = { 0, 0, 0 };                                                                 \
+        make(a, zero, b, zero, p);                                                                         \
+        return sat(p, 0.0, s, track_depth);                                                                \
+    }                                                                                                      \
+                                                                                                           \
+    SPX_API spx_result spx_penetration_##A##_##B(const spx_##A* a, const spx_##B* b, spx_penetration* out) \
+    {                                                                                                      \
+        if (!out) return SPX_ERR_INVALID_ARGUMENT;                                                         \
+        spx_result r = check_pair(a, b);                                                                   \
+        if (r != SPX_OK) return r;                                                                         \
+        pair p;                                                                                            \
+        spx_sat s;                                                                                         \
+        const bool touches = at_rest(a, b, true, &p, &s);                                                  \
+        settle(&p, a, b, &s);                                                                              \
+        spx_sat_fill_penetration(&s, touches, axis_dir, &p, frame, out);                                   \
+        return SPX_OK;                                                                                     \
+    }                                                                                                      \
+                                                                                                           \
+    SPX_API spx_result spx_overlap_##A##_##B(const spx_##A* a, const spx_##B* b, bool* out_overlap)        \
+    {                                                                                                      \
+        if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;                                                 \
+        spx_result r = check_pair(a, b);                                                                   \
+        if (r != SPX_OK) return r;                                                                         \
+        pair p;                                                                                            \
+        spx_sat s;                                                                                         \
+        *out_overlap = at_rest(a, b, false, &p, &s);                                                       \
+        return SPX_OK;                                                                                     \
     }
 
 #endif

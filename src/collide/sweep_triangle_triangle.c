@@ -15,11 +15,11 @@
 typedef struct tri_pair {
     spx_dvec3 origin;
     spx_tri_shape a, b;
-    spx_dvec3 u;        /* B's velocity relative to A */
-    spx_dvec3 plane;    /* normal of a flat Minkowski sum (axes 11..16) */
+    spx_dvec3 u;                    /* B's velocity relative to A */
+    spx_dvec3 plane;                /* normal of a flat Minkowski sum (axes 11..16) */
     spx_dvec3 line, across, moving; /* two parallel segments: their direction, across it at rest, across
                                        it and the motion (17..21) */
-    double margin;      /* A grown by this (m) on every axis: spx_sweep_triangle_triangle_margin_checked */
+    double margin;                  /* A grown by this (m) on every axis: spx_sweep_triangle_triangle_margin_checked */
 } tri_pair;
 
 static void tri_pair_make(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, tri_pair* p)

@@ -7,12 +7,12 @@
 #include <sepax/collide.h>
 
 typedef struct spx_tri_shape {
-    spx_dvec3 p[3];     /* corners */
-    spx_dvec3 e[3];     /* e[j] = p[(j+1)%3] - p[j] */
-    spx_dvec3 n;        /* e[0] x (p[2] - p[0]); meaningful only when !segment */
-    double longest;     /* longest edge length */
-    int long_edge;      /* its index */
-    bool segment;       /* corners on one line (within SPX_TRIANGLE_FLAT_RATIO) */
+    spx_dvec3 p[3]; /* corners */
+    spx_dvec3 e[3]; /* e[j] = p[(j+1)%3] - p[j] */
+    spx_dvec3 n;    /* e[0] x (p[2] - p[0]); meaningful only when !segment */
+    double longest; /* longest edge length */
+    int long_edge;  /* its index */
+    bool segment;   /* corners on one line (within SPX_TRIANGLE_FLAT_RATIO) */
 } spx_tri_shape;
 
 /* Edges, normal and flatness from t->e[] (p[] already set). */
@@ -21,7 +21,10 @@ static inline void spx_tri_shape_finish(spx_tri_shape* t)
     double best = -1;
     for (int j = 0; j < 3; ++j) {
         double l2 = spx_d3_len2(t->e[j]);
-        if (l2 > best) { best = l2; t->long_edge = j; }
+        if (l2 > best) {
+            best = l2;
+            t->long_edge = j;
+        }
     }
     t->longest = sqrt(best);
     t->n = spx_d3_cross(t->e[0], spx_d3_neg(t->e[2])); /* e[0] x (p[2] - p[0]) */
@@ -88,17 +91,21 @@ static inline unsigned spx_tri_extreme_corners(const spx_tri_shape* t, spx_dvec3
  * contact (parallel edges of both pieces, an edge lying in a face), and the one that wins the tie
  * may name an edge on the far side of its piece. Three corners of a segment-like triangle give the
  * two ends of its long edge, the whole segment, whichever edge an axis came from. */
-static inline spx_feature_kind spx_tri_feature(const spx_tri_shape* t, spx_dvec3 s, spx_dvec3 shift,
-                                               spx_feature* out)
+static inline spx_feature_kind spx_tri_feature(const spx_tri_shape* t, spx_dvec3 s, spx_dvec3 shift, spx_feature* out)
 {
     int idx[3], n = 0;
     double d[3], m = -INFINITY;
-    for (int k = 0; k < 3; ++k) { d[k] = spx_d3_dot(t->p[k], s); m = spx_dmax(m, d[k]); }
+    for (int k = 0; k < 3; ++k) {
+        d[k] = spx_d3_dot(t->p[k], s);
+        m = spx_dmax(m, d[k]);
+    }
     double tol = 1e-6 * t->longest;
     for (int k = 0; k < 3; ++k)
         if (m - d[k] <= tol) idx[n++] = k;
     if (n == 3 && t->segment) {
-        idx[0] = t->long_edge; idx[1] = (t->long_edge + 1) % 3; n = 2;
+        idx[0] = t->long_edge;
+        idx[1] = (t->long_edge + 1) % 3;
+        n = 2;
     }
     for (int k = 0; k < n; ++k) out->p[k] = spx_d3_add(t->p[idx[k]], shift);
     out->count = n;

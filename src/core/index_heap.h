@@ -8,9 +8,9 @@
 #include <stdint.h>
 
 typedef struct spx_index_heap {
-    uint32_t* items;      /* the heap */
-    uint32_t* position;   /* per item: its index in items, or UINT32_MAX when out */
-    float* key;           /* per item: its key while in */
+    uint32_t* items;    /* the heap */
+    uint32_t* position; /* per item: its index in items, or UINT32_MAX when out */
+    float* key;         /* per item: its key while in */
     uint32_t count, capacity;
 } spx_index_heap;
 

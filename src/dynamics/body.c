@@ -45,7 +45,6 @@ SPX_API spx_shape_def spx_default_shape_def(void)
     return def;
 }
 
-
 static bool finite_quat(spx_quat q) { return isfinite(q.x) && isfinite(q.y) && isfinite(q.z) && isfinite(q.w); }
 
 static spx_result check_rotation(spx_quat q)
@@ -58,8 +57,8 @@ static spx_result check_rotation(spx_quat q)
 spx_result spx_shape_check_def(const spx_shape_def* s, spx_body_type type)
 {
     if (s->internal_cookie != SPX_SHAPE_DEF_COOKIE) return SPX_ERR_UNINITIALIZED_DEF;
-    if (s->type != SPX_SHAPE_BOX && s->type != SPX_SHAPE_MESH && s->type != SPX_SHAPE_SPHERE
-        && s->type != SPX_SHAPE_CAPSULE)
+    if (s->type != SPX_SHAPE_BOX && s->type != SPX_SHAPE_MESH && s->type != SPX_SHAPE_SPHERE &&
+        s->type != SPX_SHAPE_CAPSULE)
         return SPX_ERR_INVALID_ARGUMENT;
     if (s->type == SPX_SHAPE_MESH && !s->mesh) return SPX_ERR_INVALID_ARGUMENT;
     if (!spx_finite3(s->local.p) || !isfinite(s->density) || !isfinite(s->friction) || !isfinite(s->restitution))
@@ -88,8 +87,8 @@ static bool speeds_in_range(spx_vec3 v, spx_vec3 w)
 {
     const double v2 = (double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z;
     const double w2 = (double)w.x * w.x + (double)w.y * w.y + (double)w.z * w.z;
-    return v2 <= (double)SPX_MAX_LINEAR_SPEED * SPX_MAX_LINEAR_SPEED
-        && w2 <= (double)SPX_MAX_ANGULAR_SPEED * SPX_MAX_ANGULAR_SPEED;
+    return v2 <= (double)SPX_MAX_LINEAR_SPEED * SPX_MAX_LINEAR_SPEED &&
+           w2 <= (double)SPX_MAX_ANGULAR_SPEED * SPX_MAX_ANGULAR_SPEED;
 }
 
 static spx_result check_def(const spx_body_def* d)
@@ -98,13 +97,13 @@ static spx_result check_def(const spx_body_def* d)
     if (d->type != SPX_BODY_STATIC && d->type != SPX_BODY_KINEMATIC && d->type != SPX_BODY_DYNAMIC)
         return SPX_ERR_INVALID_ARGUMENT;
     if (!d->shapes || d->shape_count == 0 || d->shape_count > SPX_MAX_BODY_SHAPES) return SPX_ERR_INVALID_ARGUMENT;
-    if (!spx_finite3(d->position) || !spx_finite3(d->linear_velocity) || !spx_finite3(d->angular_velocity)
-        || !isfinite(d->linear_damping) || !isfinite(d->angular_damping) || !isfinite(d->gravity_scale)
-        || !isfinite(d->friction) || !isfinite(d->restitution))
+    if (!spx_finite3(d->position) || !spx_finite3(d->linear_velocity) || !spx_finite3(d->angular_velocity) ||
+        !isfinite(d->linear_damping) || !isfinite(d->angular_damping) || !isfinite(d->gravity_scale) ||
+        !isfinite(d->friction) || !isfinite(d->restitution))
         return SPX_ERR_NOT_FINITE;
     if (!spx_in_range3(d->position)) return SPX_ERR_OUT_OF_RANGE;
-    if (d->linear_damping < 0.0f || d->angular_damping < 0.0f || d->friction < 0.0f || d->restitution < 0.0f
-        || d->restitution > 1.0f)
+    if (d->linear_damping < 0.0f || d->angular_damping < 0.0f || d->friction < 0.0f || d->restitution < 0.0f ||
+        d->restitution > 1.0f)
         return SPX_ERR_INVALID_ARGUMENT;
     if (!speeds_in_range(d->linear_velocity, d->angular_velocity)) return SPX_ERR_SPEED_OUT_OF_RANGE;
     spx_result r = check_rotation(d->rotation);
@@ -144,8 +143,9 @@ static void principal_axes(const mat3s* I, vec3s* moments, versors* frame)
             }
         }
     }
-    const double det = v[0][0] * (v[1][1] * v[2][2] - v[1][2] * v[2][1]) - v[0][1] * (v[1][0] * v[2][2] - v[1][2] * v[2][0])
-                     + v[0][2] * (v[1][0] * v[2][1] - v[1][1] * v[2][0]);
+    const double det = v[0][0] * (v[1][1] * v[2][2] - v[1][2] * v[2][1]) -
+                       v[0][1] * (v[1][0] * v[2][2] - v[1][2] * v[2][0]) +
+                       v[0][2] * (v[1][0] * v[2][1] - v[1][1] * v[2][0]);
     mat3s P;
     for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c) P.col[c].raw[r] = (float)(c == 2 && det < 0.0 ? -v[r][c] : v[r][c]);
@@ -228,11 +228,12 @@ void spx_body_set_radii(spx_body* b)
         spx_body_shape* bs = &b->shapes[i];
         if (bs->type == SPX_SHAPE_BOX) {
             /* Sphere about the centre of mass: the box's centre offset plus its half diagonal. */
-            bs->radius = glms_vec3_norm(glms_vec3_sub(bs->local_center, b->local_center)) + glms_vec3_norm(bs->half_extents);
+            bs->radius =
+                glms_vec3_norm(glms_vec3_sub(bs->local_center, b->local_center)) + glms_vec3_norm(bs->half_extents);
         } else if (bs->type != SPX_SHAPE_MESH) {
             /* A sphere or capsule: its centre's offset plus half its length, a little grown for rounding. */
-            bs->radius = (glms_vec3_norm(glms_vec3_sub(bs->local_center, b->local_center)) + bs->half_extents.y)
-                       * (1.0f + 4.0f * FLT_EPSILON);
+            bs->radius = (glms_vec3_norm(glms_vec3_sub(bs->local_center, b->local_center)) + bs->half_extents.y) *
+                         (1.0f + 4.0f * FLT_EPSILON);
         } else {
             /* Sphere about the centre of mass through the farthest corner: tighter than the root box's
                and what the broad phase's sweep of the turning body needs. */
@@ -339,13 +340,15 @@ static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_c
             r = spx_mass_sphere(&ball, sd->density, &parts[i]);
         } else if (sd->type == SPX_SHAPE_CAPSULE) {
             /* In the shape's frame, the segment along y: the tensor is turned into the body's below. */
-            const spx_capsule cap = { { { 0.0f, -sd->half_height, 0.0f }, { 0.0f, sd->half_height, 0.0f } }, sd->radius };
+            const spx_capsule cap = { { { 0.0f, -sd->half_height, 0.0f }, { 0.0f, sd->half_height, 0.0f } },
+                                      sd->radius };
             r = spx_mass_capsule(&cap, sd->density, &parts[i]);
         } else {
             r = spx_mass_box(sd->half_extents, sd->density, &parts[i]);
         }
         if (r != SPX_OK) return r;
-        vec3s pc = glms_quat_rotatev(glms_quat_normalize(spx_to_glm_quat(sd->local.q)), spx_to_glm_vec3(parts[i].center));
+        vec3s pc =
+            glms_quat_rotatev(glms_quat_normalize(spx_to_glm_quat(sd->local.q)), spx_to_glm_vec3(parts[i].center));
         part_center[i] = spx_from_glm_vec3(glms_vec3_add(spx_to_glm_vec3(sd->local.p), pc));
         const spx_vec3 p = part_center[i];
         mass += parts[i].mass;
@@ -387,7 +390,8 @@ static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_c
     /* The solver's lever shift limit, 0.5 sqrt(1 / (mass |I^-1|)) with |I^-1| the Frobenius norm
        (solver_wide.inc, make_wide_shift's comment). */
     double f2 = 0.0; /* in double: a small body's I^-1 squared is beyond float */
-    for (int k = 0; k < 9; ++k) f2 += (double)b->inv_inertia_local.raw[k / 3][k % 3] * b->inv_inertia_local.raw[k / 3][k % 3];
+    for (int k = 0; k < 9; ++k)
+        f2 += (double)b->inv_inertia_local.raw[k / 3][k % 3] * b->inv_inertia_local.raw[k / 3][k % 3];
     b->lever_limit = f2 > 0.0 ? (float)(0.5 * sqrt(b->inv_mass / sqrt(f2))) : INFINITY;
     /* A body of spheres and capsules alone carries its contact points with it: a round surface touches
        where it is nearest the other piece, under its own centre on a floor, so the solver's levers
@@ -424,16 +428,20 @@ spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s)
     const spx_f4 lane2 = spx_i4_as_f4(spx_i4_set(0, 0, -1, 0));
     /* (1 - 2(yy + zz), 2(xy + wz), 2(xz - wy)), (2(xy - wz), 1 - 2(xx + zz), 2(yz + wx)),
        (2(xz + wy), 2(yz - wx), 1 - 2(xx + yy)); lanes x 0, y 1, z 2, w 3. */
-    const spx_f4 r0 = quat_column(spx_f4_mul(SPX_F4_SWIZZLE(q, 1, 0, 0, 0), SPX_F4_SWIZZLE(q, 1, 1, 2, 0)),
-                                  spx_f4_mul(SPX_F4_SWIZZLE(q, 2, 3, 3, 0), SPX_F4_SWIZZLE(q, 2, 2, 1, 0)), neg2, lane0);
-    const spx_f4 r1 = quat_column(spx_f4_mul(SPX_F4_SWIZZLE(q, 0, 0, 1, 0), SPX_F4_SWIZZLE(q, 1, 0, 2, 0)),
-                                  spx_f4_mul(SPX_F4_SWIZZLE(q, 3, 2, 3, 0), SPX_F4_SWIZZLE(q, 2, 2, 0, 0)), neg0, lane1);
-    const spx_f4 r2 = quat_column(spx_f4_mul(SPX_F4_SWIZZLE(q, 0, 1, 0, 0), SPX_F4_SWIZZLE(q, 2, 2, 0, 0)),
-                                  spx_f4_mul(SPX_F4_SWIZZLE(q, 3, 3, 1, 0), SPX_F4_SWIZZLE(q, 1, 0, 1, 0)), neg1, lane2);
+    const spx_f4 r0 =
+        quat_column(spx_f4_mul(SPX_F4_SWIZZLE(q, 1, 0, 0, 0), SPX_F4_SWIZZLE(q, 1, 1, 2, 0)),
+                    spx_f4_mul(SPX_F4_SWIZZLE(q, 2, 3, 3, 0), SPX_F4_SWIZZLE(q, 2, 2, 1, 0)), neg2, lane0);
+    const spx_f4 r1 =
+        quat_column(spx_f4_mul(SPX_F4_SWIZZLE(q, 0, 0, 1, 0), SPX_F4_SWIZZLE(q, 1, 0, 2, 0)),
+                    spx_f4_mul(SPX_F4_SWIZZLE(q, 3, 2, 3, 0), SPX_F4_SWIZZLE(q, 2, 2, 0, 0)), neg0, lane1);
+    const spx_f4 r2 =
+        quat_column(spx_f4_mul(SPX_F4_SWIZZLE(q, 0, 1, 0, 0), SPX_F4_SWIZZLE(q, 2, 2, 0, 0)),
+                    spx_f4_mul(SPX_F4_SWIZZLE(q, 3, 3, 1, 0), SPX_F4_SWIZZLE(q, 1, 0, 1, 0)), neg1, lane2);
     const vec3s c = s->local_center;
-    const spx_f4 center = spx_f4_add(spx_f4_add(spx_f4_add(spx_f4_load(&b->origin.x), spx_f4_mul(r0, spx_f4_splat(c.x))),
-                                                spx_f4_mul(r1, spx_f4_splat(c.y))),
-                                     spx_f4_mul(r2, spx_f4_splat(c.z)));
+    const spx_f4 center =
+        spx_f4_add(spx_f4_add(spx_f4_add(spx_f4_load(&b->origin.x), spx_f4_mul(r0, spx_f4_splat(c.x))),
+                              spx_f4_mul(r1, spx_f4_splat(c.y))),
+                   spx_f4_mul(r2, spx_f4_splat(c.z)));
     spx_f4 col[3] = { r0, r1, r2 };
     if (!s->axes_aligned)
         for (int i = 0; i < 3; ++i) {
@@ -457,7 +465,8 @@ spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s)
     const float r[3][3] = { /* r[i]: column i */
                             { 1.0f - 2.0f * (y * y + z * z), 2.0f * (x * y + w * z), 2.0f * (x * z - w * y) },
                             { 2.0f * (x * y - w * z), 1.0f - 2.0f * (x * x + z * z), 2.0f * (y * z + w * x) },
-                            { 2.0f * (x * z + w * y), 2.0f * (y * z - w * x), 1.0f - 2.0f * (x * x + y * y) } };
+                            { 2.0f * (x * z + w * y), 2.0f * (y * z - w * x), 1.0f - 2.0f * (x * x + y * y) }
+    };
     const vec3s c = s->local_center;
     spx_obb box;
     box.center.x = b->origin.x + r[0][0] * c.x + r[1][0] * c.y + r[2][0] * c.z;
@@ -643,7 +652,8 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     b.user_data = def->user_data;
     b.island_next = SPX_NO_BODY;
     b.alive = true;
-    if ((r = spx_shape_slots_reserve(w, b.shape_count)) != SPX_OK || (r = spx_world_track_body(w, slot, &b)) != SPX_OK) {
+    if ((r = spx_shape_slots_reserve(w, b.shape_count)) != SPX_OK ||
+        (r = spx_world_track_body(w, slot, &b)) != SPX_OK) {
         spx_body_free_shapes(&w->allocator, &b);
         return r;
     }
@@ -676,7 +686,7 @@ SPX_API spx_result spx_body_destroy(spx_world* w, spx_body_id id)
     }
     spx_result r = spx_contacts_remove_body(w, i);
     if (r != SPX_OK) return r;
-    spx_joints_remove_body(w, i); /* wakes the bodies they held */
+    spx_joints_remove_body(w, i);                                        /* wakes the bodies they held */
     if (b->type == SPX_BODY_DYNAMIC && !b->awake) spx_island_wake(w, i); /* unchain it from its island */
     spx_pair_finder_remove(w->pairs, i);
     for (uint32_t k = 0; k < b->shape_count; ++k) spx_shape_slot_release(w, b->shapes[k].slot);
@@ -692,17 +702,18 @@ SPX_API spx_result spx_body_destroy(spx_world* w, spx_body_id id)
     return SPX_OK;
 }
 
-#define LOOKUP(w, id, i)                                                                                               \
-    if (!(w)) return SPX_ERR_INVALID_ARGUMENT;                                                                         \
-    uint32_t i = spx_body_lookup((w), (id));                                                                                    \
+#define LOOKUP(w, id, i)                       \
+    if (!(w)) return SPX_ERR_INVALID_ARGUMENT; \
+    uint32_t i = spx_body_lookup((w), (id));   \
     if (i == SPX_NO_BODY) return SPX_ERR_STALE_ID
 
 static spx_transform transform_of(const spx_body* b)
 {
-    return (spx_transform){ spx_from_glm_vec3(b->origin), { b->rotation.x, b->rotation.y, b->rotation.z, b->rotation.w } };
+    return (spx_transform){ spx_from_glm_vec3(b->origin),
+                            { b->rotation.x, b->rotation.y, b->rotation.z, b->rotation.w } };
 }
 
-#define BODY_GETTER(function, out_type, value)                                                                         \
+#define BODY_GETTER(function, out_type, value) \
     SPX_ID_GETTER(function, spx_body_id, spx_body_lookup, SPX_NO_BODY, out_type, value)
 
 BODY_GETTER(spx_body_get_transform, spx_transform, transform_of(&w->bodies[slot]))
@@ -731,7 +742,8 @@ SPX_API spx_result spx_body_set_transform(spx_world* w, spx_body_id id, const sp
     return SPX_OK;
 }
 
-SPX_API spx_result spx_body_get_velocity(const spx_world* w, spx_body_id id, spx_vec3* out_linear, spx_vec3* out_angular)
+SPX_API spx_result spx_body_get_velocity(const spx_world* w, spx_body_id id, spx_vec3* out_linear,
+                                         spx_vec3* out_angular)
 {
     LOOKUP(w, id, i);
     if (out_linear) *out_linear = spx_from_glm_vec3(w->bodies[i].v);
@@ -810,6 +822,7 @@ SPX_API spx_result spx_body_set_material(spx_world* w, spx_body_id id, float fri
     spx_body* b = &w->bodies[i];
     b->friction = friction;
     b->restitution = restitution;
-    for (uint32_t k = 0; k < b->shape_count; ++k) b->shapes[k].friction = friction, b->shapes[k].restitution = restitution;
+    for (uint32_t k = 0; k < b->shape_count; ++k)
+        b->shapes[k].friction = friction, b->shapes[k].restitution = restitution;
     return SPX_OK;
 }

@@ -13,62 +13,62 @@
    the body's frame, with the box of its tree's root standing for it where a bound is enough. */
 typedef struct spx_body_shape {
     spx_shape_type type;
-    vec3s half_extents;   /* box: its half extents; mesh: the root box's */
-    vec3s local_center;   /* box: its centre in the body's frame; mesh: the root box's centre */
-    mat3s local_rotation; /* box: its axes in the body's frame; mesh: the root box's axes */
-    bool axes_aligned;    /* local_rotation is the identity: the box's axes are the body's */
-    float radius;         /* of the sphere about the body's centre of mass holding the shape */
-    float round_radius;   /* sphere, capsule: its radius (half_extents: radius, half height + radius, radius) */
-    float half_height;    /* capsule: half its segment's length; sphere 0 */
-    const spx_mesh* mesh; /* mesh: the host's */
-    spx_transform mesh_local;      /* mesh: its frame in the body's frame */
-    spx_mesh_instance* instance;   /* mesh: the world-space cache, owned by the body; posed on demand */
-    spx_obb world_box;    /* its box at the body's pose boxes_origin, boxes_rotation (spx_body_update_boxes) */
-    bool world_box_valid; /* world_box passes spx_obb_validate */
+    vec3s half_extents;          /* box: its half extents; mesh: the root box's */
+    vec3s local_center;          /* box: its centre in the body's frame; mesh: the root box's centre */
+    mat3s local_rotation;        /* box: its axes in the body's frame; mesh: the root box's axes */
+    bool axes_aligned;           /* local_rotation is the identity: the box's axes are the body's */
+    float radius;                /* of the sphere about the body's centre of mass holding the shape */
+    float round_radius;          /* sphere, capsule: its radius (half_extents: radius, half height + radius, radius) */
+    float half_height;           /* capsule: half its segment's length; sphere 0 */
+    const spx_mesh* mesh;        /* mesh: the host's */
+    spx_transform mesh_local;    /* mesh: its frame in the body's frame */
+    spx_mesh_instance* instance; /* mesh: the world-space cache, owned by the body; posed on demand */
+    spx_obb world_box;           /* its box at the body's pose boxes_origin, boxes_rotation (spx_body_update_boxes) */
+    bool world_box_valid;        /* world_box passes spx_obb_validate */
     /* What the host gave, for its id and for making the body's mass again when shapes come and go. */
-    uint32_t slot;        /* in world->shape_slots: its id's index - 1 */
-    spx_transform local;  /* the def's placement in the body's frame */
+    uint32_t slot;       /* in world->shape_slots: its id's index - 1 */
+    spx_transform local; /* the def's placement in the body's frame */
     float density;
     float friction, restitution;
     void* user_data;
     spx_filter filter;
-    bool sensor;          /* makes no contact; reports overlaps (sensor.c) */
+    bool sensor; /* makes no contact; reports overlaps (sensor.c) */
 } spx_body_shape;
 
 /* Where a shape id leads: body index and the shape's index in it, while the slot is in use. */
 typedef struct spx_shape_slot {
-    uint32_t body;        /* SPX_NO_BODY while free */
-    uint32_t index;       /* in the body's shapes */
-    uint32_t next_free;   /* free list link while free */
-    uint16_t generation;  /* the slot's use, 1..65535: an id matches while equal */
+    uint32_t body;       /* SPX_NO_BODY while free */
+    uint32_t index;      /* in the body's shapes */
+    uint32_t next_free;  /* free list link while free */
+    uint16_t generation; /* the slot's use, 1..65535: an id matches while equal */
 } spx_shape_slot;
 
 typedef struct spx_body {
     spx_body_type type;
-    uint16_t generation;   /* the slot's, 1..65535: an id matches while equal */
+    uint16_t generation; /* the slot's, 1..65535: an id matches while equal */
     bool alive;
     bool awake;
     bool enable_sleep;
-    bool was_awake;        /* awake after the last step (or when made): its sleep events (world.c) */
+    bool was_awake; /* awake after the last step (or when made): its sleep events (world.c) */
     /* Placement: the origin and rotation the host sees, and the centre of mass the solver moves. */
     vec3s origin;
     versors rotation;
-    vec3s center;          /* centre of mass, world */
-    vec3s local_center;    /* centre of mass in the body's frame */
-    vec3s v, w;            /* linear (of the centre of mass) and angular velocity, world */
-    float inv_mass;        /* 0 for static and kinematic */
-    mat3s inertia_local;   /* kg m^2 about the centre of mass, body frame; zero for static and kinematic */
-    mat3s inv_inertia_local;/* its inverse; zero for static and kinematic */
+    vec3s center;            /* centre of mass, world */
+    vec3s local_center;      /* centre of mass in the body's frame */
+    vec3s v, w;              /* linear (of the centre of mass) and angular velocity, world */
+    float inv_mass;          /* 0 for static and kinematic */
+    mat3s inertia_local;     /* kg m^2 about the centre of mass, body frame; zero for static and kinematic */
+    mat3s inv_inertia_local; /* its inverse; zero for static and kinematic */
     float mass;
     float linear_damping, angular_damping, gravity_scale;
     float friction, restitution; /* for shapes without their own (spx_shape_def) */
-    float sleep_time;      /* s the body has been resting (island.c) */
-    vec3s rest_center;     /* where its centre was when it began resting */
-    versors rest_rotation; /* and its rotation */
-    float radius;          /* sphere about the centre of mass holding every shape */
-    vec3s principal_inertia; /* kg m^2: inertia_local's eigenvalues, about the axes of ... */
-    versors principal;     /* ... this rotation of the body frame (its columns the eigenvectors) */
-    float lever_limit;     /* m: longest lever shift its contacts take in the solver (solver_wide.inc);
+    float sleep_time;            /* s the body has been resting (island.c) */
+    vec3s rest_center;           /* where its centre was when it began resting */
+    versors rest_rotation;       /* and its rotation */
+    float radius;                /* sphere about the centre of mass holding every shape */
+    vec3s principal_inertia;     /* kg m^2: inertia_local's eigenvalues, about the axes of ... */
+    versors principal;           /* ... this rotation of the body frame (its columns the eigenvectors) */
+    float lever_limit;           /* m: longest lever shift its contacts take in the solver (solver_wide.inc);
                               INFINITY for static and kinematic bodies */
     void* user_data;
     spx_body_shape* shapes;
@@ -84,7 +84,7 @@ typedef struct spx_body {
        spx_body_shape_box returns them instead of turning every shape again for every pair. */
     vec3s boxes_origin;
     versors boxes_rotation;
-    mat3s boxes_matrix;    /* boxes_rotation as a matrix: the body's axes, for the contacts' reuse */
+    mat3s boxes_matrix; /* boxes_rotation as a matrix: the body's axes, for the contacts' reuse */
 } spx_body;
 
 #define SPX_NO_BODY 0xFFFFFFFFu
@@ -103,8 +103,8 @@ spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s);
    differ and a NaN equals itself, so a match means the same floats. */
 static inline spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape* s)
 {
-    if (memcmp(&b->origin, &b->boxes_origin, sizeof(float) * 3) == 0
-        && memcmp(&b->rotation, &b->boxes_rotation, sizeof(float) * 4) == 0)
+    if (memcmp(&b->origin, &b->boxes_origin, sizeof(float) * 3) == 0 &&
+        memcmp(&b->rotation, &b->boxes_rotation, sizeof(float) * 4) == 0)
         return s->world_box;
     return spx_body_make_box(b, s);
 }
@@ -113,8 +113,8 @@ static inline spx_obb spx_body_shape_box(const spx_body* b, const spx_body_shape
    narrow phase need not check it again for every pair), else NULL. */
 static inline const spx_obb* spx_body_trusted_box(const spx_body* b, const spx_body_shape* s)
 {
-    if (s->world_box_valid && memcmp(&b->origin, &b->boxes_origin, sizeof(float) * 3) == 0
-        && memcmp(&b->rotation, &b->boxes_rotation, sizeof(float) * 4) == 0)
+    if (s->world_box_valid && memcmp(&b->origin, &b->boxes_origin, sizeof(float) * 3) == 0 &&
+        memcmp(&b->rotation, &b->boxes_rotation, sizeof(float) * 4) == 0)
         return &s->world_box;
     return NULL;
 }

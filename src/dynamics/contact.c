@@ -73,8 +73,8 @@ static void shape_pair_events(const spx_world* w, spx_contacts* c, const spx_con
    distance, plus what the relative motion can close during the step. */
 static float pair_margin(const spx_world* w, const spx_body* a, const spx_body* b, float dt)
 {
-    float closing = glms_vec3_norm(glms_vec3_sub(a->v, b->v)) + glms_vec3_norm(a->w) * a->radius
-                  + glms_vec3_norm(b->w) * b->radius;
+    float closing =
+        glms_vec3_norm(glms_vec3_sub(a->v, b->v)) + glms_vec3_norm(a->w) * a->radius + glms_vec3_norm(b->w) * b->radius;
     return w->def.speculative_distance + closing * dt;
 }
 
@@ -129,9 +129,9 @@ static bool can_reuse(const spx_body* a, mat3s* ra, const spx_body* b, float dis
        end here, before any rotation is worked out. */
     if (fabsf(distance - old[0].made_distance) > SPX_CONTACT_REUSE_DISTANCE) return false;
     for (uint32_t k = 0; k < count; ++k)
-        if (old[k].owner != SPX_CONTACT_SOLVER || !old[k].reusable || old[k].made_margin != old[0].made_margin
-            || memcmp(&old[k].made_position, &old[0].made_position, sizeof(float) * 3) != 0
-            || memcmp(&old[k].made_turn, &old[0].made_turn, sizeof(float) * 4) != 0)
+        if (old[k].owner != SPX_CONTACT_SOLVER || !old[k].reusable || old[k].made_margin != old[0].made_margin ||
+            memcmp(&old[k].made_position, &old[0].made_position, sizeof(float) * 3) != 0 ||
+            memcmp(&old[k].made_turn, &old[0].made_turn, sizeof(float) * 4) != 0)
             return false;
     *ra = spx_body_matrix(a);
     vec3s p_now;
@@ -251,7 +251,6 @@ static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
     }
 }
 
-
 /* The manifolds of one shape pair into out[0..), warm-started from last step's manifolds of the same
    pair (old[0 .. old_count), any shape pair: those of this one are picked out). Returns how many. A
    body gone non-finite or degenerate fails validation and touches nothing. */
@@ -267,8 +266,10 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
     bool flip = false;
     spx_result r;
     if (spx_shape_is_round(xa) || spx_shape_is_round(xb)) {
-        const spx_placed_shape pa = { xa, spx_body_shape_box(a, xa), 0.0f }, pb = { xb, spx_body_shape_box(b, xb), 0.0f };
-        if ((xa->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(a, xa)) || (xb->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(b, xb)))
+        const spx_placed_shape pa = { xa, spx_body_shape_box(a, xa), 0.0f },
+                               pb = { xb, spx_body_shape_box(b, xb), 0.0f };
+        if ((xa->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(a, xa)) ||
+            (xb->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(b, xb)))
             return 0;
         n = spx_round_pair_manifolds(&pa, &pb, margin, ms, SPX_MAX_MESH_MANIFOLDS, &flip);
         r = SPX_OK;
@@ -292,7 +293,8 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
         if (!spx_body_pose_mesh(mesh_body, mesh_shape)) return 0;
         r = spx_manifold_obb_mesh(&box, mesh_shape->instance, margin, ms, SPX_MAX_MESH_MANIFOLDS, &n);
     } else {
-        if (!spx_body_pose_mesh(a, xa) || !spx_body_pose_mesh(b, xb) || !(margin >= 0.0f) || !isfinite(margin)) return 0;
+        if (!spx_body_pose_mesh(a, xa) || !spx_body_pose_mesh(b, xb) || !(margin >= 0.0f) || !isfinite(margin))
+            return 0;
         spx_manifold_mesh_mesh_buffered(xa->instance, xb->instance, margin, true, w->contacts.mesh_pairs,
                                         w->contacts.mesh_pairs_bytes, ms, SPX_MAX_MESH_MANIFOLDS, &n, NULL);
         r = SPX_OK;
@@ -337,10 +339,10 @@ static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n)
     uint64_t events = need + c->pending_end_count;
     if (need > UINT32_MAX || events > UINT32_MAX) return false;
     const spx_allocator* al = &w->allocator;
-    return spx_reserve(al, (void**)&c->prev, &c->prev_capacity, (uint32_t)need, sizeof(spx_contact), 16)
-        && spx_reserve(al, (void**)&c->begin, &c->begin_capacity, (uint32_t)events, sizeof(spx_contact_event), 8)
-        && spx_reserve(al, (void**)&c->end, &c->end_capacity, (uint32_t)events, sizeof(spx_contact_event), 8)
-        && spx_reserve(al, (void**)&c->hits, &c->hit_capacity, (uint32_t)need, sizeof(spx_contact_hit_event), 8);
+    return spx_reserve(al, (void**)&c->prev, &c->prev_capacity, (uint32_t)need, sizeof(spx_contact), 16) &&
+           spx_reserve(al, (void**)&c->begin, &c->begin_capacity, (uint32_t)events, sizeof(spx_contact_event), 8) &&
+           spx_reserve(al, (void**)&c->end, &c->end_capacity, (uint32_t)events, sizeof(spx_contact_event), 8) &&
+           spx_reserve(al, (void**)&c->hits, &c->hit_capacity, (uint32_t)need, sizeof(spx_contact_hit_event), 8);
 }
 
 spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, float dt)
@@ -398,9 +400,8 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
             /* Filters and the host's callback are asked again each step: a pair they now forbid
                loses its manifolds, reused or not. */
             const bool ask = spx_bodies_filtered(w, kp.a, kp.b);
-            if (pair_old
-                && can_reuse(a, &ra, b, sqrtf(distance2), margin - 0.5f * w->def.speculative_distance, pair_old,
-                             j_end - j)) {
+            if (pair_old && can_reuse(a, &ra, b, sqrtf(distance2), margin - 0.5f * w->def.speculative_distance,
+                                      pair_old, j_end - j)) {
                 const mat3s rb = spx_body_matrix(b);
                 for (uint32_t k = j; k < j_end; ++k)
                     if (!ask || spx_shapes_collide(w, kp.a, old[k].shape_a, kp.b, old[k].shape_b))
@@ -410,8 +411,8 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
                 for (uint16_t sa = 0; sa < a->shape_count; ++sa)
                     for (uint16_t sb = 0; sb < b->shape_count; ++sb)
                         if (!ask || spx_shapes_collide(w, kp.a, sa, kp.b, sb))
-                            c->count += make_contacts(w, kp.a, kp.b, sa, sb, margin, pair_old, j_end - j,
-                                                      &c->list[c->count]);
+                            c->count +=
+                                make_contacts(w, kp.a, kp.b, sa, sb, margin, pair_old, j_end - j, &c->list[c->count]);
             }
         }
         shape_pair_events(w, c, j_end > j ? &old[j] : NULL, j_end - j, &c->list[before], c->count - before);
@@ -435,9 +436,9 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
 
 /* Which manifolds remove_manifolds drops. */
 typedef enum removal {
-    REMOVE_BODY,     /* all of the body's */
-    REMOVE_SHAPE,    /* the shape's; the body's later shapes move down one index */
-    REFILTER_SHAPE   /* the shape's whose pair its filter or sensor flag now forbids */
+    REMOVE_BODY,   /* all of the body's */
+    REMOVE_SHAPE,  /* the shape's; the body's later shapes move down one index */
+    REFILTER_SHAPE /* the shape's whose pair its filter or sensor flag now forbids */
 } removal;
 
 static bool picked(const spx_world* w, const spx_contact* m, uint32_t body, uint32_t shape, removal how)
@@ -457,7 +458,8 @@ static spx_result remove_manifolds(spx_world* w, uint32_t body, uint32_t shape, 
     spx_contacts* c = &w->contacts;
     /* Room for one end event a shape pair first, so that a failure changes nothing. */
     uint32_t ends = 0;
-    for (uint32_t k = 0; k < c->count; ++k) ends += picked(w, &c->list[k], body, shape, how) && first_of_shape_pair(c->list, k);
+    for (uint32_t k = 0; k < c->count; ++k)
+        ends += picked(w, &c->list[k], body, shape, how) && first_of_shape_pair(c->list, k);
     if (!spx_reserve(&w->allocator, (void**)&c->pending_end, &c->pending_end_capacity, c->pending_end_count + ends,
                      sizeof(spx_contact_event), 8))
         return SPX_ERR_OUT_OF_MEMORY;

@@ -19,11 +19,11 @@ static inline void spx_contact_tangents(vec3s n, vec3s out[2])
 }
 
 typedef struct spx_contact_point {
-    vec3s anchor_a, anchor_b;  /* m: the point relative to each centre of mass, world axes, at the step's start */
-    float separation;          /* m at the step's start: < 0 overlapping, > 0 a speculative gap */
-    float normal_impulse;      /* N s, accumulated; carried to the next step by id */
+    vec3s anchor_a, anchor_b; /* m: the point relative to each centre of mass, world axes, at the step's start */
+    float separation;         /* m at the step's start: < 0 overlapping, > 0 a speculative gap */
+    float normal_impulse;     /* N s, accumulated; carried to the next step by id */
     float tangent_impulse[2];
-    uint32_t id;               /* feature pair (spx_manifold_point.id) */
+    uint32_t id; /* feature pair (spx_manifold_point.id) */
     /* The point as the narrow phase made it, for reusing it while the pair barely moves
        (contact.c): from each centre of mass in that body's own frame (m), and its separation. */
     vec3s made_anchor_a, made_anchor_b;
@@ -43,10 +43,10 @@ typedef enum spx_contact_owner {
 typedef struct spx_contact {
     uint32_t body_a, body_b;
     uint16_t shape_a, shape_b;
-    vec3s normal;              /* unit, from A to B */
+    vec3s normal; /* unit, from A to B */
     vec3s tangent[2];
     float friction, restitution;
-    int point_count;           /* 1..4 (manifolds without points are not kept) */
+    int point_count; /* 1..4 (manifolds without points are not kept) */
     /* B's centre of mass and rotation in A's frame when the narrow phase made this manifold, its
        normal then in A's frame and the margin it was made with: while the pair's relative pose
        stays within SPX_CONTACT_REUSE_DISTANCE of that one, the manifold is moved with the bodies
@@ -54,18 +54,18 @@ typedef struct spx_contact {
     vec3s made_position;
     versors made_turn;
     vec3s made_normal;
-    float made_distance;       /* m between the centres of mass then */
+    float made_distance; /* m between the centres of mass then */
     float made_margin;
-    uint8_t owner;             /* spx_contact_owner */
-    bool reusable;             /* false: the host changed a body or shape of it since; made afresh next step */
-    bool enabled;              /* false: the host's pre_solve switched it off for this step */
+    uint8_t owner; /* spx_contact_owner */
+    bool reusable; /* false: the host changed a body or shape of it since; made afresh next step */
+    bool enabled;  /* false: the host's pre_solve switched it off for this step */
     spx_contact_point points[SPX_MAX_MANIFOLD_POINTS];
 } spx_contact;
 
 typedef struct spx_contacts {
-    spx_contact* list;         /* this step's, sorted */
+    spx_contact* list; /* this step's, sorted */
     uint32_t count, capacity;
-    spx_contact* prev;         /* last step's, sorted; swapped with list at each update */
+    spx_contact* prev; /* last step's, sorted; swapped with list at each update */
     uint32_t prev_count, prev_capacity;
     spx_contact_event* begin;
     uint32_t begin_count, begin_capacity;
@@ -75,8 +75,8 @@ typedef struct spx_contacts {
     uint32_t hit_count, hit_capacity;
     spx_contact_event* pending_end; /* pairs ended by body or shape destruction, reported at the next step */
     uint32_t pending_end_count, pending_end_capacity;
-    uint32_t reduced;          /* manifolds cut to 4 points this step */
-    uint32_t reused;           /* body pairs whose manifolds were moved, not made again, this step */
+    uint32_t reduced; /* manifolds cut to 4 points this step */
+    uint32_t reused;  /* body pairs whose manifolds were moved, not made again, this step */
     /* Cache for the mesh-mesh manifold's triangle pairs (spx_manifold_mesh_mesh_buffered), made with
        the first mesh body; NULL until then or if that failed (the query then uses its own, smaller
        one). The continuous stage's mesh-mesh manifolds use it too. */
@@ -85,7 +85,6 @@ typedef struct spx_contacts {
 } spx_contacts;
 
 typedef struct spx_world spx_world;
-
 
 /* Rebuilds the manifolds from this step's pairs: each shape pair through the box-box manifold,
    impulses carried over by feature id, sleeping pairs kept as they are, begin and end events.

@@ -35,9 +35,9 @@ spx_result spx_contact_limit_apply(spx_world* w, const spx_pair* pairs, uint32_t
         over |= ++partners[pairs[i].b] > SPX_MAX_BODY_CONTACTS && limited_body(w, pairs[i].b);
     }
     if (!over) return SPX_OK;
-    if (!spx_reserve(al, (void**)&l->keys[0], &l->key_capacity[0], n, sizeof(uint64_t), 8)
-        || !spx_reserve(al, (void**)&l->keys[1], &l->key_capacity[1], n, sizeof(uint64_t), 8)
-        || !spx_reserve(al, (void**)&l->kept, &l->kept_capacity, n, sizeof(spx_pair), 8))
+    if (!spx_reserve(al, (void**)&l->keys[0], &l->key_capacity[0], n, sizeof(uint64_t), 8) ||
+        !spx_reserve(al, (void**)&l->keys[1], &l->key_capacity[1], n, sizeof(uint64_t), 8) ||
+        !spx_reserve(al, (void**)&l->kept, &l->kept_capacity, n, sizeof(spx_pair), 8))
         return SPX_ERR_OUT_OF_MEMORY;
     uint64_t* keys = l->keys[0];
     for (uint32_t i = 0; i < n; ++i) {
@@ -54,8 +54,8 @@ spx_result spx_contact_limit_apply(spx_world* w, const spx_pair* pairs, uint32_t
     for (uint32_t k = 0; k < n; ++k) {
         const uint32_t i = (uint32_t)keys[k];
         const uint32_t a = pairs[i].a, b = pairs[i].b;
-        if ((limited_body(w, a) && partners[a] >= SPX_MAX_BODY_CONTACTS)
-            || (limited_body(w, b) && partners[b] >= SPX_MAX_BODY_CONTACTS))
+        if ((limited_body(w, a) && partners[a] >= SPX_MAX_BODY_CONTACTS) ||
+            (limited_body(w, b) && partners[b] >= SPX_MAX_BODY_CONTACTS))
             continue;
         ++partners[a], ++partners[b];
         keep[i] = 1;

@@ -10,11 +10,11 @@ typedef struct spx_world spx_world;
 
 /* Scratch of the choice, grown between steps only as the pairs grow. */
 typedef struct spx_contact_limit {
-    uint32_t* partners;        /* per body slot: pairs kept so far */
+    uint32_t* partners; /* per body slot: pairs kept so far */
     uint32_t partner_capacity;
-    uint64_t* keys[2];         /* gap key << 32 | pair index, and the radix sort's other buffer */
+    uint64_t* keys[2]; /* gap key << 32 | pair index, and the radix sort's other buffer */
     uint32_t key_capacity[2];
-    spx_pair* kept;            /* the pairs kept, in their sorted order */
+    spx_pair* kept; /* the pairs kept, in their sorted order */
     uint32_t kept_capacity;
 } spx_contact_limit;
 

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-
 float spx_contact_approach(const spx_world* w, const spx_contact* c, const spx_contact_point* p)
 {
     const spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
@@ -64,7 +63,8 @@ void spx_contacts_report(spx_world* w, float dt)
             c->enabled = w->def.pre_solve(&data, w->def.pre_solve_context);
             if (!c->enabled) /* no impulse now, none to warm-start with later */
                 for (int p = 0; p < c->point_count; ++p)
-                    c->points[p].normal_impulse = c->points[p].tangent_impulse[0] = c->points[p].tangent_impulse[1] = 0.0f;
+                    c->points[p].normal_impulse = c->points[p].tangent_impulse[0] = c->points[p].tangent_impulse[1] =
+                        0.0f;
         }
     /* Hits: per shape pair, its fastest closing point that this step brings into touch. */
     cs->hit_count = 0;

@@ -51,8 +51,8 @@ spx_result spx_continuous_reserve(spx_world* w)
     c->support_first = spx_alloc(a, sizeof(uint32_t) * n, 8);
     c->paths = spx_alloc(a, sizeof(spx_aabb) * n, 16);
     c->build = spx_alloc(a, sizeof(uint32_t) * 2 * n, 8);
-    if (!c->bodies || !c->fast || !c->touched || !c->leaves || !c->support_first || !c->paths || !c->build
-        || spx_tree_reserve(&c->tree, cap) != SPX_OK || spx_index_heap_reserve(&c->events, a, cap) != SPX_OK) {
+    if (!c->bodies || !c->fast || !c->touched || !c->leaves || !c->support_first || !c->paths || !c->build ||
+        spx_tree_reserve(&c->tree, cap) != SPX_OK || spx_index_heap_reserve(&c->events, a, cap) != SPX_OK) {
         spx_continuous_free(c, NULL);
         return SPX_ERR_OUT_OF_MEMORY;
     }
@@ -182,7 +182,8 @@ static vec3s carry_spin(const spx_body* b, vec3s w, versors from, versors to)
     const bool isotropic = I->m01 == 0.0f && I->m02 == 0.0f && I->m12 == 0.0f && I->m00 == I->m11 && I->m00 == I->m22;
     if (b->type != SPX_BODY_DYNAMIC || isotropic || memcmp(&from, &to, sizeof from) == 0) return w;
     const vec3s l = glms_quat_rotatev(from, glms_mat3_mulv(*I, glms_quat_rotatev(glms_quat_conjugate(from), w)));
-    const vec3s w1 = glms_quat_rotatev(to, glms_mat3_mulv(b->inv_inertia_local, glms_quat_rotatev(glms_quat_conjugate(to), l)));
+    const vec3s w1 =
+        glms_quat_rotatev(to, glms_mat3_mulv(b->inv_inertia_local, glms_quat_rotatev(glms_quat_conjugate(to), l)));
     const float e0 = glms_vec3_dot(w, l), e1 = glms_vec3_dot(w1, l);
     return e1 > 0.0f ? glms_vec3_scale(w1, sqrtf(e0 / e1)) : w;
 }
@@ -319,8 +320,8 @@ static void search(spx_ccd_stage* s, uint32_t i)
                 if (spx_bodies_filtered(w, lo, hi) && !spx_shapes_collide(w, lo, sa, hi, sb)) continue;
                 spx_ccd_impact h;
                 float limit = best.t < s->dt ? best.t : s->dt;
-                if (spx_ccd_pair_toi(s, lo, sa, hi, sb, s->now, limit, &h) && (h.t < best.t || (h.t == best.t && j < best_partner))
-                    && impact_wanted(s, lo, sa, hi, sb, &h)) {
+                if (spx_ccd_pair_toi(s, lo, sa, hi, sb, s->now, limit, &h) &&
+                    (h.t < best.t || (h.t == best.t && j < best_partner)) && impact_wanted(s, lo, sa, hi, sb, &h)) {
                     best = h;
                     best_partner = j;
                 }
@@ -410,8 +411,8 @@ static void impact_now(spx_ccd_stage* s, uint32_t i)
     /* The record's point and normal are impact_point's already (approaching): for two meshes, whose
        manifold is dear, they are taken as they are. */
     if (A->shapes[me->shape_lo].type != SPX_SHAPE_MESH || B->shapes[me->shape_hi].type != SPX_SHAPE_MESH)
-        spx_ccd_impact_points(s->w, A, &A->shapes[me->shape_lo], ca, qa, B, &B->shapes[me->shape_hi], cb, qb, points.p[0], &n,
-                              false, 0.0f, &points);
+        spx_ccd_impact_points(s->w, A, &A->shapes[me->shape_lo], ca, qa, B, &B->shapes[me->shape_hi], cb, qb,
+                              points.p[0], &n, false, 0.0f, &points);
     spx_ccd_pushed pushed;
     spx_ccd_resolve(s, lo, A, qa, ca, hi, B, qb, cb, &A->shapes[me->shape_lo], &B->shapes[me->shape_hi], &points, n,
                     &pushed);
@@ -518,7 +519,8 @@ void spx_continuous_begin(spx_world* w)
     while (k < w->contacts.count) {
         const uint32_t ia = w->contacts.list[k].body_a, ib = w->contacts.list[k].body_b;
         uint32_t end = k;
-        while (end < w->contacts.count && w->contacts.list[end].body_a == ia && w->contacts.list[end].body_b == ib) ++end;
+        while (end < w->contacts.count && w->contacts.list[end].body_a == ia && w->contacts.list[end].body_b == ib)
+            ++end;
         const spx_ccd_body *ca = &c->bodies[ia], *cb = &c->bodies[ib];
         const spx_body *a = &w->bodies[ia], *b = &w->bodies[ib];
         bool take = ca->fast_pre || cb->fast_pre;
@@ -535,8 +537,8 @@ void spx_continuous_begin(spx_world* w)
                     const spx_contact_point* p = &ct->points[i];
                     vec3s dv = glms_vec3_sub(glms_vec3_add(b->v, glms_vec3_cross(b->w, p->anchor_b)),
                                              glms_vec3_add(a->v, glms_vec3_cross(a->w, p->anchor_a)));
-                    keep = p->separation <= near && -glms_vec3_dot(dv, ct->normal) <= slow
-                        && (!both_dynamic || glms_vec3_norm(dv) * dt <= SPX_CCD_FAST_FRACTION * thin);
+                    keep = p->separation <= near && -glms_vec3_dot(dv, ct->normal) <= slow &&
+                           (!both_dynamic || glms_vec3_norm(dv) * dt <= SPX_CCD_FAST_FRACTION * thin);
                 }
             }
             take = !keep;

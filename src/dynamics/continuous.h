@@ -20,28 +20,28 @@ typedef struct spx_ccd_points {
    is the solver's (start pose to end pose at constant velocities), each impact starts another at
    the impact's time with the body's new velocities. */
 typedef struct spx_ccd_body {
-    vec3s c0;             /* centre of mass at the step's start */
-    versors q0;           /* rotation at the step's start */
-    vec3s v_pre;          /* the velocity the broad phase swept it with */
-    float t;              /* s: the current segment starts here ... */
-    vec3s c;              /* ... at this centre of mass */
-    versors q;            /* ... and rotation */
-    vec3s v, w;           /* and moves at these */
-    float toi;            /* s: its first impact from the current time, INFINITY when none */
-    vec3s normal;         /* of that impact: from the lower body index to the higher */
-    spx_ccd_points points; /* where its impulse acts */
-    uint32_t partner;     /* the other body of that impact */
+    vec3s c0;                    /* centre of mass at the step's start */
+    versors q0;                  /* rotation at the step's start */
+    vec3s v_pre;                 /* the velocity the broad phase swept it with */
+    float t;                     /* s: the current segment starts here ... */
+    vec3s c;                     /* ... at this centre of mass */
+    versors q;                   /* ... and rotation */
+    vec3s v, w;                  /* and moves at these */
+    float toi;                   /* s: its first impact from the current time, INFINITY when none */
+    vec3s normal;                /* of that impact: from the lower body index to the higher */
+    spx_ccd_points points;       /* where its impulse acts */
+    uint32_t partner;            /* the other body of that impact */
     uint16_t shape_lo, shape_hi; /* its shapes: of the lower body index, of the higher */
     uint32_t partner_version;
-    uint32_t version;     /* bumped when its segment changes: records naming it go stale */
-    uint32_t impacts;     /* this step */
-    uint32_t proxy;       /* leaf in the stage's own tree, or SPX_TREE_NULL */
-    uint32_t seen;        /* the search that last met it (each candidate once) */
-    uint8_t stamp;        /* 1 once the segment is set this step, 2 once an impact changed it */
-    uint8_t fast_pre;     /* fast by its velocity before the solver: the stage takes its far and fast contacts */
-    uint8_t spinning;     /* turns more than SPX_CCD_SOLVER_TURN this step: the stage takes all a fast body's contacts */
-    uint8_t moved;        /* awake and not static at the step's start: c0, q0 hold */
-    uint8_t frozen;       /* past the impact limit: stays where it is for the rest of the step */
+    uint32_t version; /* bumped when its segment changes: records naming it go stale */
+    uint32_t impacts; /* this step */
+    uint32_t proxy;   /* leaf in the stage's own tree, or SPX_TREE_NULL */
+    uint32_t seen;    /* the search that last met it (each candidate once) */
+    uint8_t stamp;    /* 1 once the segment is set this step, 2 once an impact changed it */
+    uint8_t fast_pre; /* fast by its velocity before the solver: the stage takes its far and fast contacts */
+    uint8_t spinning; /* turns more than SPX_CCD_SOLVER_TURN this step: the stage takes all a fast body's contacts */
+    uint8_t moved;    /* awake and not static at the step's start: c0, q0 hold */
+    uint8_t frozen;   /* past the impact limit: stays where it is for the rest of the step */
     /* Its latest impact this step, which a later impact on it acts through too (continuous_impact.c, an
        impact's group): the other body (UINT32_MAX: none yet), the normal from this body
        to the other, the points and their gaps, and both centres of mass and rotations then (this
@@ -52,7 +52,7 @@ typedef struct spx_ccd_body {
     spx_ccd_points last_points;
     vec3s last_c[2];
     versors last_q[2];
-    float pose_t;         /* s: the segment's pose at this time, kept (a search sweeps one body at
+    float pose_t; /* s: the segment's pose at this time, kept (a search sweeps one body at
                              its current time against every candidate); negative: none */
     vec3s pose_c;
     mat3s pose_r;
@@ -60,23 +60,23 @@ typedef struct spx_ccd_body {
 
 typedef struct spx_continuous {
     spx_ccd_body* bodies;
-    spx_index_heap events;/* bodies with an impact ahead, by its time (toi), then index */
-    uint32_t* fast;       /* the fast bodies of this step */
-    uint32_t* touched;    /* bodies whose segment changed: their end pose is the stage's */
-    uint32_t* leaves;     /* bodies in the tree below */
-    spx_aabb* paths;      /* the fast bodies' paths, to build the tree from */
-    uint32_t* build;      /* scratch of the build: twice capacity */
+    spx_index_heap events; /* bodies with an impact ahead, by its time (toi), then index */
+    uint32_t* fast;        /* the fast bodies of this step */
+    uint32_t* touched;     /* bodies whose segment changed: their end pose is the stage's */
+    uint32_t* leaves;      /* bodies in the tree below */
+    spx_aabb* paths;       /* the fast bodies' paths, to build the tree from */
+    uint32_t* build;       /* scratch of the build: twice capacity */
     uint32_t capacity, touched_count, leaf_count;
     uint32_t* candidates; /* of one search */
     uint32_t candidate_count, candidate_capacity;
-    spx_dynamic_tree tree;/* bodies whose path may leave their box in the broad phase's trees */
+    spx_dynamic_tree tree; /* bodies whose path may leave their box in the broad phase's trees */
     bool tree_ready;
     uint32_t search;      /* counter for spx_ccd_body.seen */
     float pad;            /* m: how far a slow body's solver motion left its sweep in the broad phase, at most */
     uint32_t slow_movers; /* moving bodies that are not fast this step */
     bool any_fast_pre;
-    float dt;             /* s: the step being taken */
-    uint64_t* taken;      /* body pairs (a << 32 | b) whose contacts begin gave to the stage, sorted */
+    float dt;        /* s: the step being taken */
+    uint64_t* taken; /* body pairs (a << 32 | b) whose contacts begin gave to the stage, sorted */
     uint32_t taken_count, taken_capacity;
     /* The solver's contacts of each dynamic body, which an impact on it also acts through
        (continuous_impact.c, an impact's group): per body slot the first entry, per entry (2 k + 0 for
@@ -85,7 +85,7 @@ typedef struct spx_continuous {
     uint32_t* support_first;
     uint32_t* support_next;
     uint32_t support_capacity;
-    bool supports_ready;  /* the lists hold this step's contacts */
+    bool supports_ready; /* the lists hold this step's contacts */
 } spx_continuous;
 
 typedef struct spx_world spx_world;

@@ -59,8 +59,8 @@ typedef struct impact_row {
     float mu;
     vec3s ra, rb;
     float kn, kt[2];
-    float approach;  /* its normal speed before the impact */
-    float target;    /* the normal speed it leaves at, at least */
+    float approach; /* its normal speed before the impact */
+    float target;   /* the normal speed it leaves at, at least */
     float jn, jt[2];
 } impact_row;
 
@@ -112,7 +112,8 @@ static void solve_rows(impact_row* rows, uint32_t count, int passes, float settl
             if (r->mu <= 0.0f) continue;
             vec3s dv = row_relative(r);
             float nt[2];
-            for (int d = 0; d < 2; ++d) nt[d] = r->kt[d] > 0.0f ? r->jt[d] - glms_vec3_dot(dv, r->tang[d]) / r->kt[d] : r->jt[d];
+            for (int d = 0; d < 2; ++d)
+                nt[d] = r->kt[d] > 0.0f ? r->jt[d] - glms_vec3_dot(dv, r->tang[d]) / r->kt[d] : r->jt[d];
             float limit = r->mu * r->jn, len2 = nt[0] * nt[0] + nt[1] * nt[1];
             if (len2 > limit * limit) {
                 float scale = limit / sqrtf(len2);
@@ -140,22 +141,22 @@ static const mat3s zero_inertia;
 typedef struct group_body {
     spx_body* b;
     uint32_t id;
-    vec3s c;        /* centre of mass and rotation at the impact's time */
+    vec3s c; /* centre of mass and rotation at the impact's time */
     versors q;
-    mat3s ii;       /* world inverse inertia there */
-    vec3s v0, w0;   /* velocities before the impact */
+    mat3s ii;     /* world inverse inertia there */
+    vec3s v0, w0; /* velocities before the impact */
 } group_body;
 
 typedef struct impact_group {
     group_body bodies[SPX_CCD_GROUP_BODIES];
     uint32_t count;
-    impact_row rows[SPX_CCD_GROUP_ROWS];    /* the links' points, impulses unset */
+    impact_row rows[SPX_CCD_GROUP_ROWS]; /* the links' points, impulses unset */
     uint32_t row_count;
-    uint32_t edges[SPX_CCD_GROUP_EDGES];    /* links (below) from a body of the group to a dynamic body outside */
+    uint32_t edges[SPX_CCD_GROUP_EDGES]; /* links (below) from a body of the group to a dynamic body outside */
     uint32_t edge_count;
-    uint32_t pair[2];                       /* the impact's bodies: their impact's points stand for their links */
-    bool dynamic;                           /* links to dynamic bodies count (not for an elastic impact) */
-    float energy0;                          /* kinetic energy of the group's bodies before the impact */
+    uint32_t pair[2]; /* the impact's bodies: their impact's points stand for their links */
+    bool dynamic;     /* links to dynamic bodies count (not for an elastic impact) */
+    float energy0;    /* kinetic energy of the group's bodies before the impact */
 } impact_group;
 
 static int group_find(const impact_group* g, uint32_t id)
@@ -185,7 +186,7 @@ static float turned_by(versors q, versors q0) { return 2.0f * acosf(fminf(fabsf(
 #define SPX_CCD_LINK_IMPACT 0x80000000u
 typedef struct impact_link {
     uint32_t a, b;
-    vec3s n;              /* from a to b */
+    vec3s n; /* from a to b */
     const vec3s* tang;
     vec3s own_tang[2];
     float mu;
@@ -226,8 +227,8 @@ static bool link_of(spx_ccd_stage* s, uint32_t e, impact_link* out)
     const uint32_t j = ci->last_partner;
     const spx_ccd_body* cj = seg(s, j);
     const spx_body *bi = &s->w->bodies[i], *bj = &s->w->bodies[j];
-    if (turned_by(rotation_at(ci, s->now), ci->last_q[0]) > SPX_CCD_SUPPORT_TURN
-        || (bj->type != SPX_BODY_STATIC && turned_by(rotation_at(cj, s->now), ci->last_q[1]) > SPX_CCD_SUPPORT_TURN))
+    if (turned_by(rotation_at(ci, s->now), ci->last_q[0]) > SPX_CCD_SUPPORT_TURN ||
+        (bj->type != SPX_BODY_STATIC && turned_by(rotation_at(cj, s->now), ci->last_q[1]) > SPX_CCD_SUPPORT_TURN))
         return false;
     out->a = i, out->b = j, out->n = ci->last_n;
     spx_contact_tangents(out->n, out->own_tang);
@@ -235,8 +236,9 @@ static bool link_of(spx_ccd_stage* s, uint32_t e, impact_link* out)
     out->sa = &bi->shapes[ci->last_shape[0]], out->sb = &bj->shapes[ci->last_shape[1]];
     out->mu = sqrtf(out->sa->friction * out->sb->friction);
     const vec3s cj_now = bj->type == SPX_BODY_STATIC ? ci->last_c[1] : center_at(cj, s->now);
-    const float closed = glms_vec3_dot(glms_vec3_sub(glms_vec3_sub(center_at(ci, s->now), ci->last_c[0]),
-                                                     glms_vec3_sub(cj_now, ci->last_c[1])), out->n);
+    const float closed = glms_vec3_dot(
+        glms_vec3_sub(glms_vec3_sub(center_at(ci, s->now), ci->last_c[0]), glms_vec3_sub(cj_now, ci->last_c[1])),
+        out->n);
     out->count = ci->last_points.count;
     for (uint32_t p = 0; p < out->count; ++p) {
         out->ra[p] = glms_vec3_sub(ci->last_points.p[p], ci->last_c[0]);
@@ -393,9 +395,9 @@ static float group_energy(const impact_group* g)
    adds no kinetic energy (but a kinematic body's push); an impulse that ends with more than it
    began with is done again with e = 0, then with the touching points alone, which stands. The
    group's bodies are in g when it returns. */
-static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A, versors qa, vec3s ca, uint32_t ib, spx_body* B,
-                    versors qb, vec3s cb, const spx_body_shape* ha, const spx_body_shape* hb, const spx_ccd_points* pts,
-                    vec3s n)
+static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A, versors qa, vec3s ca, uint32_t ib,
+                    spx_body* B, versors qb, vec3s cb, const spx_body_shape* ha, const spx_body_shape* hb,
+                    const spx_ccd_points* pts, vec3s n)
 {
     g->count = g->row_count = g->edge_count = 0;
     g->pair[0] = ia, g->pair[1] = ib;
@@ -414,7 +416,8 @@ static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A,
     for (int pass = 0; pass < 2; ++pass)
         for (uint32_t k = 0; k < pts->count; ++k) {
             if ((pts->gap[k] > 0.0f) != (pass == 1)) continue;
-            row_init(&rows[count], A, &ii_a, B, &ii_b, n, tang, mu, glms_vec3_sub(pts->p[k], ca), glms_vec3_sub(pts->p[k], cb));
+            row_init(&rows[count], A, &ii_a, B, &ii_b, n, tang, mu, glms_vec3_sub(pts->p[k], ca),
+                     glms_vec3_sub(pts->p[k], cb));
             gaps[count] = pts->gap[k];
             if (pass == 0) {
                 fastest = fminf(fastest, rows[count].approach);
@@ -494,8 +497,8 @@ static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A,
 static bool changed(vec3s a, vec3s b) { return a.x != b.x || a.y != b.y || a.z != b.z; }
 
 void spx_ccd_resolve(spx_ccd_stage* s, uint32_t ia, spx_body* A, versors qa, vec3s ca, uint32_t ib, spx_body* B,
-                     versors qb, vec3s cb, const spx_body_shape* ha, const spx_body_shape* hb, const spx_ccd_points* pts,
-                     vec3s n, spx_ccd_pushed* pushed)
+                     versors qb, vec3s cb, const spx_body_shape* ha, const spx_body_shape* hb,
+                     const spx_ccd_points* pts, vec3s n, spx_ccd_pushed* pushed)
 {
     impact_group g;
     resolve(s, &g, ia, A, qa, ca, ib, B, qb, cb, ha, hb, pts, n);
@@ -519,9 +522,8 @@ void spx_ccd_link_supports(spx_world* w)
     c->supports_ready = false;
     /* Sized by the contacts' own capacity: it grows in the same steps as they do. */
     const uint64_t entries = 2u * (uint64_t)(w->contacts.capacity > n ? w->contacts.capacity : n);
-    if (entries >= SPX_CCD_LINK_IMPACT
-        || !spx_reserve(&w->allocator, (void**)&c->support_next, &c->support_capacity, (uint32_t)entries,
-                        sizeof(uint32_t), 8))
+    if (entries >= SPX_CCD_LINK_IMPACT || !spx_reserve(&w->allocator, (void**)&c->support_next, &c->support_capacity,
+                                                       (uint32_t)entries, sizeof(uint32_t), 8))
         return;
     for (uint32_t i = 0; i < w->body_slots; ++i) c->support_first[i] = UINT32_MAX;
     for (uint32_t k = 0; k < n; ++k) {

@@ -27,9 +27,9 @@
 typedef struct spx_ccd_stage {
     spx_world* w;
     spx_continuous* c;
-    float dt;             /* the step */
-    float now;            /* time of the latest impact handled */
-    uint32_t limit;       /* impacts resolved in full */
+    float dt;       /* the step */
+    float now;      /* time of the latest impact handled */
+    uint32_t limit; /* impacts resolved in full */
     uint32_t impacts;
     bool limited;
     bool static_only;
@@ -39,7 +39,7 @@ typedef struct spx_ccd_stage {
 /* A shape pair's first impact (continuous_toi.c). */
 typedef struct spx_ccd_impact {
     float t;
-    vec3s normal;         /* from body a to body b */
+    vec3s normal; /* from body a to body b */
     spx_ccd_points points;
     uint32_t shape_a, shape_b;
 } spx_ccd_impact;
@@ -52,7 +52,6 @@ typedef struct spx_ccd_pushed {
     vec3s c[SPX_CCD_GROUP_BODIES];
     versors q[SPX_CCD_GROUP_BODIES];
 } spx_ccd_pushed;
-
 
 /* The rotation turning at w for time t: exp of the rotation vector w t. */
 static inline versors turn(vec3s w, float t)
@@ -94,7 +93,8 @@ static inline versors rotation_at(const spx_ccd_body* cb, float t)
 
 static inline bool stationary(const spx_ccd_body* cb)
 {
-    return cb->v.x == 0.0f && cb->v.y == 0.0f && cb->v.z == 0.0f && cb->w.x == 0.0f && cb->w.y == 0.0f && cb->w.z == 0.0f;
+    return cb->v.x == 0.0f && cb->v.y == 0.0f && cb->v.z == 0.0f && cb->w.x == 0.0f && cb->w.y == 0.0f &&
+           cb->w.z == 0.0f;
 }
 
 /* Whether the stage owns the contacts of bodies ia < ib this step (continuous.c, begin). */
@@ -131,7 +131,7 @@ void spx_ccd_link_supports(spx_world* w);
    velocities, and on those of the bodies it reaches through their supports: those that moved into
    *pushed. */
 void spx_ccd_resolve(spx_ccd_stage* s, uint32_t ia, spx_body* A, versors qa, vec3s ca, uint32_t ib, spx_body* B,
-                     versors qb, vec3s cb, const spx_body_shape* ha, const spx_body_shape* hb, const spx_ccd_points* pts,
-                     vec3s n, spx_ccd_pushed* pushed);
+                     versors qb, vec3s cb, const spx_body_shape* ha, const spx_body_shape* hb,
+                     const spx_ccd_points* pts, vec3s n, spx_ccd_pushed* pushed);
 
 #endif

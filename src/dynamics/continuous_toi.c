@@ -53,8 +53,8 @@ float spx_ccd_pair_tolerance(const spx_body_shape* ha, const spx_body_shape* hb)
 static float sum3(spx_vec3 v) { return v.x + v.y + v.z; }
 static bool finite_box(const spx_obb* o)
 {
-    float sum = sum3(o->center) + sum3(o->half_extents) + sum3(o->rotation.col[0]) + sum3(o->rotation.col[1])
-              + sum3(o->rotation.col[2]);
+    float sum = sum3(o->center) + sum3(o->half_extents) + sum3(o->rotation.col[0]) + sum3(o->rotation.col[1]) +
+                sum3(o->rotation.col[2]);
     return sum * 0.0f == 0.0f;
 }
 
@@ -93,8 +93,8 @@ spx_aabb spx_ccd_shape_aabb(const spx_body* b, const spx_body_shape* sh, const s
     const float* c = &o.center.x;
     const float* h = &o.half_extents.x;
     for (int k = 0; k < 3; ++k) {
-        float r = h[0] * fabsf((&o.rotation.col[0].x)[k]) + h[1] * fabsf((&o.rotation.col[1].x)[k])
-                + h[2] * fabsf((&o.rotation.col[2].x)[k]);
+        float r = h[0] * fabsf((&o.rotation.col[0].x)[k]) + h[1] * fabsf((&o.rotation.col[1].x)[k]) +
+                  h[2] * fabsf((&o.rotation.col[2].x)[k]);
         r = r * (1.0f + 1e-5f) + 1e-5f * fabsf(c[k]) + 1e-6f;
         box.min[k] = c[k] - r;
         box.max[k] = c[k] + r;
@@ -156,7 +156,8 @@ static float spin_reach(const spx_body* b, const spx_body_shape* sh, const spx_c
     const mat3s r = glms_quat_mat3(cb->q);
     const vec3s o = glms_mat3_mulv(r, glms_vec3_sub(sh->local_center, b->local_center));
     const mat3s axes = sh->axes_aligned ? r : glms_mat3_mul(r, sh->local_rotation);
-    if (spx_shape_is_round(sh)) return fminf(sh->radius, spx_round_spin_reach(sh, o, axes.col[1], u) * (1.0f + 1e-5f) + 1e-6f);
+    if (spx_shape_is_round(sh))
+        return fminf(sh->radius, spx_round_spin_reach(sh, o, axes.col[1], u) * (1.0f + 1e-5f) + 1e-6f);
     float reach = glms_vec3_norm(glms_vec3_sub(o, glms_vec3_scale(u, glms_vec3_dot(o, u))));
     for (int k = 0; k < 3; ++k) {
         const float c = glms_vec3_dot(axes.col[k], u);
@@ -180,7 +181,8 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body
         spx_placed_shape pa = { ha, box_at(A, ha, a, t, 0.0f), ga }, pb = { hb, box_at(B, hb, b, t, 0.0f), gb };
         if (ha->type == SPX_SHAPE_MESH) pb.grow += ga, pa.grow = 0.0f;
         if (hb->type == SPX_SHAPE_MESH) pa.grow += gb, pb.grow = 0.0f;
-        if ((ha->type == SPX_SHAPE_MESH && !pose_mesh(A, ha, a, t)) || (hb->type == SPX_SHAPE_MESH && !pose_mesh(B, hb, b, t)))
+        if ((ha->type == SPX_SHAPE_MESH && !pose_mesh(A, ha, a, t)) ||
+            (hb->type == SPX_SHAPE_MESH && !pose_mesh(B, hb, b, t)))
             return false;
         return spx_round_pair_sweep(&pa, va, &pb, vb, d, out);
     }
@@ -189,7 +191,8 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body
         spx_obb ob = fixed_b ? *fixed_b : box_at(B, hb, b, t, gb);
         /* The boxes come from normalised rotations, so only finiteness is checked, not the whole
            validation of the public call. */
-        if (!finite_box(&oa) || !finite_box(&ob) || (sum3(va) + sum3(vb) + d) * 0.0f != 0.0f || !(d >= 0.0f)) return false;
+        if (!finite_box(&oa) || !finite_box(&ob) || (sum3(va) + sum3(vb) + d) * 0.0f != 0.0f || !(d >= 0.0f))
+            return false;
         spx_sweep_obb_obb_exact(&oa, va, &ob, vb, d, out);
         return true;
     }
@@ -211,8 +214,8 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body
     spx_obb box = box_at(XB, xs, xc, t, ga + gb);
     if (!pose_mesh(MB, ms, mc, t)) return false;
     spx_mesh_hit mh;
-    if (spx_sweep_obb_mesh(&box, spx_from_glm_vec3(xc->v), ms->instance, spx_from_glm_vec3(mc->v), d, NULL, 0, &mh)
-        != SPX_OK)
+    if (spx_sweep_obb_mesh(&box, spx_from_glm_vec3(xc->v), ms->instance, spx_from_glm_vec3(mc->v), d, NULL, 0, &mh) !=
+        SPX_OK)
         return false;
     out->state = mh.state;
     out->time = mh.time;
@@ -239,8 +242,8 @@ static bool approaching(const spx_world* w, const spx_body* A, const spx_body_sh
        box and its supports leaves unsettled, or a box turning slowly on another. The solver's
        contact takes it at the next step. (In a settling pile of fast boxes nearly three impacts in
        four were such, each with its searches: 800 a step for 40 fast boxes.) */
-    const float slow = -fmaxf(1e-6f * (glms_vec3_norm(a->v) + glms_vec3_norm(b->v) + glms_vec3_norm(a->w) * ha->radius
-                                       + glms_vec3_norm(b->w) * hb->radius),
+    const float slow = -fmaxf(1e-6f * (glms_vec3_norm(a->v) + glms_vec3_norm(b->v) + glms_vec3_norm(a->w) * ha->radius +
+                                       glms_vec3_norm(b->w) * hb->radius),
                               SPX_CCD_SLOW_FRACTION * spx_ccd_pair_tolerance(ha, hb) / dt);
     /* Two meshes: their manifold costs milliseconds where they touch over a wide patch, and a
        spinning pair that touches and parts is checked every few sub-intervals; the query's own
@@ -315,8 +318,8 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
         if (t0 == 0.0f && !spx_ccd_owns_pair(s->c, ia, ib) && a->stamp != 2 && b->stamp != 2) return false;
         spx_ccd_impact found;
         float closes_in;
-        if (approaching(s->w, A, ha, a, B, hb, b, t0, s->dt, spx_to_glm_vec3(hit.point), spx_to_glm_vec3(hit.normal), true, 0.0f, &found,
-                        &closes_in)) {
+        if (approaching(s->w, A, ha, a, B, hb, b, t0, s->dt, spx_to_glm_vec3(hit.point), spx_to_glm_vec3(hit.normal),
+                        true, 0.0f, &found, &closes_in)) {
             *out = found;
             out->shape_a = sa, out->shape_b = sb;
             return true;
@@ -409,7 +412,8 @@ void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body
     uint32_t count = 0;
     bool flip = false;
     if (spx_shape_is_round(ha) || spx_shape_is_round(hb)) {
-        const spx_placed_shape pa = { ha, shape_box(A, ha, ca, qa, 0.0f), 0.0f }, pb = { hb, shape_box(B, hb, cb, qb, 0.0f), 0.0f };
+        const spx_placed_shape pa = { ha, shape_box(A, ha, ca, qa, 0.0f), 0.0f },
+                               pb = { hb, shape_box(B, hb, cb, qb, 0.0f), 0.0f };
         spx_ccd_body pose;
         memset(&pose, 0, sizeof pose);
         pose.c = ha->type == SPX_SHAPE_MESH ? ca : cb, pose.q = ha->type == SPX_SHAPE_MESH ? qa : qb;
@@ -428,8 +432,8 @@ void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body
         spx_ccd_body pose;
         memset(&pose, 0, sizeof pose);
         pose.c = flip ? ca : cb, pose.q = flip ? qa : qb;
-        if (!pose_mesh(MB, msh, &pose, 0.0f)
-            || spx_manifold_obb_mesh(&box, msh->instance, tol, ms, SPX_MAX_MESH_MANIFOLDS, &count) != SPX_OK)
+        if (!pose_mesh(MB, msh, &pose, 0.0f) ||
+            spx_manifold_obb_mesh(&box, msh->instance, tol, ms, SPX_MAX_MESH_MANIFOLDS, &count) != SPX_OK)
             count = 0;
     } else {
         /* Two meshes: only pairs about as near as the sweep's growth can be the contact, and a

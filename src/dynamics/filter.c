@@ -21,8 +21,8 @@ bool spx_shapes_collide(const spx_world* w, uint32_t ia, uint32_t sa, uint32_t i
     const spx_body_shape* a = &w->bodies[ia].shapes[sa];
     const spx_body_shape* b = &w->bodies[ib].shapes[sb];
     if (a->sensor || b->sensor || !spx_filter_should_collide(a->filter, b->filter)) return false;
-    return !w->def.custom_filter
-        || w->def.custom_filter(spx_world_shape_id(w, ia, sa), spx_world_shape_id(w, ib, sb), w->def.custom_filter_context);
+    return !w->def.custom_filter || w->def.custom_filter(spx_world_shape_id(w, ia, sa), spx_world_shape_id(w, ib, sb),
+                                                         w->def.custom_filter_context);
 }
 
 static bool any_collide(const spx_world* w, uint32_t ia, uint32_t ib)

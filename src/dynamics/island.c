@@ -87,8 +87,8 @@ uint32_t spx_islands_update(spx_world* w, float dt)
     for (uint32_t i = 0; i < w->body_slots; ++i) {
         spx_body* b = &w->bodies[i];
         if (!awake_dynamic(b)) continue;
-        bool slow = glms_vec3_norm2(b->v) <= d->sleep_linear_speed * d->sleep_linear_speed
-                 && glms_vec3_norm2(b->w) <= d->sleep_angular_speed * d->sleep_angular_speed;
+        bool slow = glms_vec3_norm2(b->v) <= d->sleep_linear_speed * d->sleep_linear_speed &&
+                    glms_vec3_norm2(b->w) <= d->sleep_angular_speed * d->sleep_angular_speed;
         /* A body rocking in place (on three supports, say) can show speeds above the thresholds
            for ever while going nowhere: it rests too while it stays within half the distance (and
            turn) the thresholds allow over time_to_sleep of where it began resting. Its pose says
@@ -99,8 +99,7 @@ uint32_t spx_islands_update(spx_world* w, float dt)
             float turn = 0.5f * d->sleep_angular_speed * d->time_to_sleep;
             /* The angle between two unit quaternions: 2 acos |q0 . q1|, compared through the cosine. */
             float c = fabsf(glms_quat_dot(b->rotation, b->rest_rotation));
-            slow = glms_vec3_norm2(glms_vec3_sub(b->center, b->rest_center)) <= reach * reach
-                && c >= cosf(0.5f * turn);
+            slow = glms_vec3_norm2(glms_vec3_sub(b->center, b->rest_center)) <= reach * reach && c >= cosf(0.5f * turn);
         }
         if (slow && b->enable_sleep && d->enable_sleep) {
             if (b->sleep_time == 0.0f) b->rest_center = b->center, b->rest_rotation = b->rotation;

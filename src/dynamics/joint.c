@@ -36,7 +36,8 @@ SPX_API spx_joint_def spx_default_joint_def(spx_joint_type type)
         d.spring = (spx_joint_spring){ true, 5.0f, 0.7f };
         d.max_force = 1000.0f;
         break;
-    default: break;
+    default:
+        break;
     }
     d.internal_cookie = SPX_JOINT_DEF_COOKIE;
     return d;
@@ -96,21 +97,21 @@ static spx_result check_spring(spx_joint_spring s)
 /* The first fault of d in the documented order, after the ids. */
 static spx_result check_def(const spx_joint_def* d)
 {
-    const float f[] = { d->length, d->min_length, d->max_length, d->swing_limit, d->steering, d->max_force,
-                        d->break_force, d->break_torque };
+    const float f[] = { d->length,   d->min_length, d->max_length,  d->swing_limit,
+                        d->steering, d->max_force,  d->break_force, d->break_torque };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
         if (!isfinite(f[i])) return SPX_ERR_NOT_FINITE;
     if (!finite_transform(d->frame_a) || !finite_transform(d->frame_b) || !spx_finite3(d->target))
         return SPX_ERR_NOT_FINITE;
     spx_result r;
-    if ((r = check_limit(d->limit)) == SPX_ERR_NOT_FINITE || (r = check_motor(d->motor)) == SPX_ERR_NOT_FINITE
-        || (r = check_spring(d->spring)) == SPX_ERR_NOT_FINITE)
+    if ((r = check_limit(d->limit)) == SPX_ERR_NOT_FINITE || (r = check_motor(d->motor)) == SPX_ERR_NOT_FINITE ||
+        (r = check_spring(d->spring)) == SPX_ERR_NOT_FINITE)
         return r;
     if (!spx_in_range3(d->frame_a.p) || !spx_in_range3(d->frame_b.p) || !spx_in_range3(d->target))
         return SPX_ERR_OUT_OF_RANGE;
     if (!unit_quat(d->frame_a.q) || !unit_quat(d->frame_b.q)) return SPX_ERR_NOT_ORTHONORMAL;
-    if ((r = check_limit(d->limit)) != SPX_OK || (r = check_motor(d->motor)) != SPX_OK
-        || (r = check_spring(d->spring)) != SPX_OK)
+    if ((r = check_limit(d->limit)) != SPX_OK || (r = check_motor(d->motor)) != SPX_OK ||
+        (r = check_spring(d->spring)) != SPX_OK)
         return r;
     if (d->break_force < 0.0f || d->break_torque < 0.0f) return SPX_ERR_BAD_JOINT;
     switch (d->type) {
@@ -124,11 +125,11 @@ static spx_result check_def(const spx_joint_def* d)
     case SPX_JOINT_DRAG:
         if (!(d->max_force > 0.0f)) return SPX_ERR_BAD_JOINT;
         break;
-    default: break;
+    default:
+        break;
     }
     return SPX_OK;
 }
-
 
 static void wake(spx_world* w, uint32_t body)
 {
@@ -141,9 +142,9 @@ static spx_result reserve(spx_world* w)
     spx_joints* js = &w->joints;
     const spx_allocator* a = &w->allocator;
     const uint32_t heads_before = js->body_head_capacity;
-    if (!spx_reserve(a, (void**)&js->list, &js->capacity, js->slots + 1, sizeof(spx_joint), 16)
-        || !spx_reserve(a, (void**)&js->body_head, &js->body_head_capacity, w->body_capacity, sizeof(uint32_t), 8)
-        || !spx_reserve(a, (void**)&js->breaks, &js->break_capacity, js->capacity, sizeof(spx_joint_break_event), 8))
+    if (!spx_reserve(a, (void**)&js->list, &js->capacity, js->slots + 1, sizeof(spx_joint), 16) ||
+        !spx_reserve(a, (void**)&js->body_head, &js->body_head_capacity, w->body_capacity, sizeof(uint32_t), 8) ||
+        !spx_reserve(a, (void**)&js->breaks, &js->break_capacity, js->capacity, sizeof(spx_joint_break_event), 8))
         return SPX_ERR_OUT_OF_MEMORY;
     for (uint32_t i = heads_before; i < js->body_head_capacity; ++i) js->body_head[i] = SPX_NO_JOINT;
     return SPX_OK;
@@ -278,7 +279,8 @@ void spx_joints_break(spx_world* w, uint32_t slot, vec3s force, vec3s torque)
     destroy_joint(w, slot);
 }
 
-SPX_API spx_result spx_world_get_joint_break_events(const spx_world* w, const spx_joint_break_event** out, uint32_t* out_count)
+SPX_API spx_result spx_world_get_joint_break_events(const spx_world* w, const spx_joint_break_event** out,
+                                                    uint32_t* out_count)
 {
     if (!w || !out || !out_count) return SPX_ERR_INVALID_ARGUMENT;
     *out = w->joints.breaks;
@@ -288,10 +290,10 @@ SPX_API spx_result spx_world_get_joint_break_events(const spx_world* w, const sp
 
 SPX_API bool spx_joint_is_valid(const spx_world* w, spx_joint_id id) { return joint_slot(w, id) != SPX_NO_JOINT; }
 
-#define LOOKUP(w, id, j)                                                                                               \
-    if (!(w)) return SPX_ERR_INVALID_ARGUMENT;                                                                         \
-    const uint32_t j##_slot = joint_slot((w), (id));                                                                   \
-    if (j##_slot == SPX_NO_JOINT) return SPX_ERR_STALE_ID;                                                             \
+#define LOOKUP(w, id, j)                                   \
+    if (!(w)) return SPX_ERR_INVALID_ARGUMENT;             \
+    const uint32_t j##_slot = joint_slot((w), (id));       \
+    if (j##_slot == SPX_NO_JOINT) return SPX_ERR_STALE_ID; \
     spx_joint* j = &(w)->joints.list[j##_slot]
 
 SPX_API spx_result spx_joint_get_bodies(const spx_world* w, spx_joint_id id, spx_joint_type* out_type,
@@ -305,7 +307,8 @@ SPX_API spx_result spx_joint_get_bodies(const spx_world* w, spx_joint_id id, spx
     return SPX_OK;
 }
 
-SPX_API spx_result spx_joint_get_reaction(const spx_world* w, spx_joint_id id, spx_vec3* out_force, spx_vec3* out_torque)
+SPX_API spx_result spx_joint_get_reaction(const spx_world* w, spx_joint_id id, spx_vec3* out_force,
+                                          spx_vec3* out_torque)
 {
     if (!out_force || !out_torque) return SPX_ERR_INVALID_ARGUMENT;
     LOOKUP(w, id, j);
@@ -320,9 +323,9 @@ static void wake_joint(spx_world* w, const spx_joint* j)
     wake(w, j->body[1]);
 }
 
-#define CHANGE(w, id, j)                                                                                               \
-    if (!(w)) return SPX_ERR_INVALID_ARGUMENT;                                                                         \
-    if ((w)->locked) return SPX_ERR_WORLD_LOCKED;                                                                      \
+#define CHANGE(w, id, j)                          \
+    if (!(w)) return SPX_ERR_INVALID_ARGUMENT;    \
+    if ((w)->locked) return SPX_ERR_WORLD_LOCKED; \
     LOOKUP(w, id, j)
 
 SPX_API spx_result spx_joint_set_motor(spx_world* w, spx_joint_id id, spx_joint_motor motor)
@@ -457,11 +460,13 @@ spx_result spx_joints_filter_pairs(spx_world* w, const spx_pair* pairs, uint32_t
     return SPX_OK;
 }
 
-void spx_joints_link_islands(const spx_world* w, uint32_t* parent, void (*unite)(uint32_t* parent, uint32_t a, uint32_t b))
+void spx_joints_link_islands(const spx_world* w, uint32_t* parent,
+                             void (*unite)(uint32_t* parent, uint32_t a, uint32_t b))
 {
     const spx_joints* js = &w->joints;
     for (uint32_t k = 0; k < js->slots; ++k) {
         const spx_joint* j = &js->list[k];
-        if (j->alive && awake_dynamic(w, j->body[0]) && awake_dynamic(w, j->body[1])) unite(parent, j->body[0], j->body[1]);
+        if (j->alive && awake_dynamic(w, j->body[0]) && awake_dynamic(w, j->body[1]))
+            unite(parent, j->body[0], j->body[1]);
     }
 }

@@ -14,23 +14,23 @@
 /* Where a joint's frames are at the current point of the substep (joint_solver.c): made when the
    bodies have moved (the warm start, the first relax pass), read by every pass until they move. */
 typedef struct spx_joint_geom {
-    vec3s rA, rB;              /* levers from the centres of mass */
-    vec3s d;                   /* B's anchor less A's */
-    versors RA, RB;            /* frames in the world (not for ball, distance, drag) */
-    vec3s ax, ay, az, bx;      /* A's frame axes, B's x axis (as RA, RB) */
-    mat3s point_inv;           /* inverse effective mass of the anchors' point rows (if it has them) */
+    vec3s rA, rB;         /* levers from the centres of mass */
+    vec3s d;              /* B's anchor less A's */
+    versors RA, RB;       /* frames in the world (not for ball, distance, drag) */
+    vec3s ax, ay, az, bx; /* A's frame axes, B's x axis (as RA, RB) */
+    mat3s point_inv;      /* inverse effective mass of the anchors' point rows (if it has them) */
 } spx_joint_geom;
 
 typedef struct spx_joint {
     spx_joint_type type;
-    uint16_t generation;       /* the slot's, 1..65535 */
+    uint16_t generation; /* the slot's, 1..65535 */
     bool alive;
     bool collide_connected;
-    uint32_t body[2];          /* slots of A and B; SPX_NO_BODY for the world */
-    uint32_t next[2];          /* next joint in body[k]'s list (the list of the body this end names) */
+    uint32_t body[2]; /* slots of A and B; SPX_NO_BODY for the world */
+    uint32_t next[2]; /* next joint in body[k]'s list (the list of the body this end names) */
     uint32_t next_free;
-    vec3s local_anchor[2];     /* anchors in each body's frame, from its centre of mass */
-    versors local_frame[2];    /* frame rotations in each body's frame */
+    vec3s local_anchor[2];  /* anchors in each body's frame, from its centre of mass */
+    versors local_frame[2]; /* frame rotations in each body's frame */
     spx_joint_limit limit;
     spx_joint_motor motor;
     spx_joint_spring spring;
@@ -41,18 +41,18 @@ typedef struct spx_joint {
 
     /* Accumulated impulses of a substep (N s), kept between steps for the warm start. Rows of two
        or three are held as world vectors so that a basis turning between substeps keeps them. */
-    vec3s linear_impulse;      /* the point (or its perpendicular rows) */
-    vec3s angular_impulse;     /* the angular lock rows */
-    float axial_impulse;       /* spring or rigid row along the axis / distance */
+    vec3s linear_impulse;  /* the point (or its perpendicular rows) */
+    vec3s angular_impulse; /* the angular lock rows */
+    float axial_impulse;   /* spring or rigid row along the axis / distance */
     float motor_impulse, lower_impulse, upper_impulse, swing_impulse;
     vec3s reaction_force, reaction_torque; /* on B last step, N and N m */
-    spx_solver_soft spring_soft;  /* the joint's own spring over a substep (weld: its softness) */
+    spx_solver_soft spring_soft;           /* the joint's own spring over a substep (weld: its softness) */
 
     /* Step data (joint_solver.c's prepare). */
-    uint32_t solver[2];        /* solver body indices (0: does not move) */
-    vec3s center0[2];          /* centres of mass at the step's start */
-    vec3s lever0[2];           /* anchors from the centres, world axes at the step's start */
-    versors frame0[2];         /* frame rotations in the world at the step's start */
+    uint32_t solver[2]; /* solver body indices (0: does not move) */
+    vec3s center0[2];   /* centres of mass at the step's start */
+    vec3s lever0[2];    /* anchors from the centres, world axes at the step's start */
+    versors frame0[2];  /* frame rotations in the world at the step's start */
     spx_joint_geom geom;
 } spx_joint;
 
@@ -60,20 +60,20 @@ typedef struct spx_joint {
 typedef struct spx_joints {
     spx_joint* list;
     uint32_t capacity;
-    uint32_t slots;            /* slots ever used */
+    uint32_t slots; /* slots ever used */
     uint32_t free_list;
     uint32_t count;
-    uint32_t* body_head;       /* per body slot: first joint naming it, or SPX_NO_JOINT */
+    uint32_t* body_head; /* per body slot: first joint naming it, or SPX_NO_JOINT */
     uint32_t body_head_capacity;
-    spx_pair* pairs;           /* the step's body pairs without those whose joint keeps them apart */
+    spx_pair* pairs; /* the step's body pairs without those whose joint keeps them apart */
     uint32_t pair_capacity;
-    uint32_t* active;          /* the step's joints with an awake body, in slot order */
+    uint32_t* active; /* the step's joints with an awake body, in slot order */
     uint32_t active_capacity;
     uint32_t active_count;
-    spx_solver_soft rigid;     /* the step's softness of rigid rows (joint_solver.c) */
+    spx_solver_soft rigid; /* the step's softness of rigid rows (joint_solver.c) */
     bool relax_geom;
-    spx_joint_break_event* breaks; /* the last step's (capacity: the joint capacity) */
-    uint32_t break_capacity, break_count;           /* the geometry is the relax passes' (made since the bodies last moved) */
+    spx_joint_break_event* breaks;        /* the last step's (capacity: the joint capacity) */
+    uint32_t break_capacity, break_count; /* the geometry is the relax passes' (made since the bodies last moved) */
 } spx_joints;
 
 typedef struct spx_world spx_world;
@@ -108,7 +108,8 @@ spx_result spx_joints_filter_pairs(spx_world* w, const spx_pair* pairs, uint32_t
 void spx_joints_break(spx_world* w, uint32_t slot, vec3s force, vec3s torque);
 
 /* Joins the islands of every joint's two awake dynamic bodies (island.c's union-find). */
-void spx_joints_link_islands(const spx_world* w, uint32_t* parent, void (*unite)(uint32_t* parent, uint32_t a, uint32_t b));
+void spx_joints_link_islands(const spx_world* w, uint32_t* parent,
+                             void (*unite)(uint32_t* parent, uint32_t a, uint32_t b));
 
 /* The solver's side (joint_solver.c). reserve before anything changes; prepare after the bodies are
    gathered; warm_start and solve inside each substep before the contacts'; store after the substeps. */

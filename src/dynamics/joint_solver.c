@@ -41,7 +41,6 @@ static const spx_solver_soft hard = { 0.0f, 1.0f, 0.0f };
 #define SPX_JOINT_RIGID_RATE (1.0f / 3.0f)
 #define SPX_JOINT_DAMPING_RATIO 2.0f
 
-
 /* The symmetric inverse inertia (xx yy zz xy xz yz) times v. */
 static inline vec3s inertia_mul(const float I[6], vec3s v)
 {
@@ -97,13 +96,16 @@ typedef struct row {
 static row make_row(const jbody* A, const jbody* B, vec3s n, vec3s ga, vec3s gb)
 {
     row r = { n, ga, gb, 0.0f };
-    const float k = (A->m + B->m) * glms_vec3_dot(n, n) + glms_vec3_dot(ga, inertia_mul(A->I, ga))
-                    + glms_vec3_dot(gb, inertia_mul(B->I, gb));
+    const float k = (A->m + B->m) * glms_vec3_dot(n, n) + glms_vec3_dot(ga, inertia_mul(A->I, ga)) +
+                    glms_vec3_dot(gb, inertia_mul(B->I, gb));
     r.mass = k > 0.0f ? 1.0f / k : 0.0f;
     return r;
 }
 
-static row angular_row(const jbody* A, const jbody* B, vec3s axis) { return make_row(A, B, glms_vec3_zero(), axis, axis); }
+static row angular_row(const jbody* A, const jbody* B, vec3s axis)
+{
+    return make_row(A, B, glms_vec3_zero(), axis, axis);
+}
 
 static row negate_row(row r)
 {
@@ -219,7 +221,8 @@ static void point_solve(jbody* A, jbody* B, const spx_joint_geom* g, spx_solver_
 }
 
 /* Rotations locked: error the rotation vector taking A's frame to B's (world axes). */
-static void angular_lock_solve(jbody* A, jbody* B, vec3s error, spx_solver_soft s, bool spring, bool use_bias, vec3s* acc)
+static void angular_lock_solve(jbody* A, jbody* B, vec3s error, spx_solver_soft s, bool spring, bool use_bias,
+                               vec3s* acc)
 {
     if (!spring && !use_bias) s = hard, error = glms_vec3_zero();
     const vec3s cdot = glms_vec3_sub(B->w, A->w);
@@ -339,7 +342,9 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     const spx_solver_soft rigid = c->rigid;
     const bool spring = j->spring.enable && j->spring.hertz > 0.0f;
     switch (j->type) {
-    case SPX_JOINT_BALL: point_solve(A, B, &g, rigid, use_bias, &j->linear_impulse); break;
+    case SPX_JOINT_BALL:
+        point_solve(A, B, &g, rigid, use_bias, &j->linear_impulse);
+        break;
     case SPX_JOINT_HINGE: {
         const row r = angular_row(A, B, g.ax);
         const float angle = relative_angle(&g);
@@ -394,7 +399,8 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
         const vec3s n = length > 1e-6f ? glms_vec3_scale(g.d, 1.0f / length) : g.ax;
         const row r = make_row(A, B, n, glms_vec3_cross(g.rA, n), glms_vec3_cross(g.rB, n));
         if (!j->spring.enable) equality_solve(A, B, &r, length - j->length, rigid, false, use_bias, &j->axial_impulse);
-        else if (spring) equality_solve(A, B, &r, length - j->length, j->spring_soft, true, use_bias, &j->axial_impulse);
+        else if (spring)
+            equality_solve(A, B, &r, length - j->length, j->spring_soft, true, use_bias, &j->axial_impulse);
         if (j->limit.enable) {
             limit_solve(A, B, &r, length - j->min_length, c->inv_h, rigid, use_bias, &j->lower_impulse);
             const row up = negate_row(r);
@@ -440,7 +446,8 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
         /* B's axle held along the steered axle: rows about the suspension axis and the third axis. */
         const vec3s third = glms_vec3_cross(axle, g.ay);
         const vec3s e = glms_vec3_cross(axle, g.bx);
-        angular_pair_solve(A, B, g.ay, third, glms_vec3_dot(g.ay, e), glms_vec3_dot(third, e), rigid, use_bias, &j->angular_impulse);
+        angular_pair_solve(A, B, g.ay, third, glms_vec3_dot(g.ay, e), glms_vec3_dot(third, e), rigid, use_bias,
+                           &j->angular_impulse);
         lines_solve(A, B, &g, axle, third, rigid, use_bias, &j->linear_impulse);
         break;
     }
@@ -465,7 +472,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
         const float most_turn = most * glms_vec3_norm(g.rB);
         const mat3s Ka = spx_mat3_inverse(angular_mass_matrix(A, B));
         const vec3s L = glms_vec3_sub(glms_vec3_scale(glms_mat3_mulv(Ka, glms_vec3_sub(B->w, A->w)), -s.mass_scale),
-                            glms_vec3_scale(j->angular_impulse, s.impulse_scale));
+                                      glms_vec3_scale(j->angular_impulse, s.impulse_scale));
         const vec3s old_turn = j->angular_impulse;
         vec3s turn = glms_vec3_add(old_turn, L);
         const float turn_len = glms_vec3_norm(turn);
@@ -474,7 +481,8 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
         apply_angular(A, B, glms_vec3_sub(turn, old_turn));
         break;
     }
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -490,7 +498,9 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
     switch (j->type) {
     case SPX_JOINT_BALL:
     case SPX_JOINT_WELD:
-    case SPX_JOINT_DRAG: P = j->linear_impulse, L = j->angular_impulse; break;
+    case SPX_JOINT_DRAG:
+        P = j->linear_impulse, L = j->angular_impulse;
+        break;
     case SPX_JOINT_HINGE:
         P = j->linear_impulse;
         L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(g.ax, axial + j->motor_impulse));
@@ -516,7 +526,8 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
         Q = glms_vec3_add(j->linear_impulse, glms_vec3_scale(g.ay, axial));
         L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(steered_axle(j, &g), j->motor_impulse));
         break;
-    default: break;
+    default:
+        break;
     }
     if (out_force) {
         /* About B's anchor, where the force acts: the torque is the rows' couple alone. */
@@ -578,9 +589,9 @@ void spx_joints_prepare(spx_world* w, float h)
         j->spring_soft = soft(j->spring.hertz, j->spring.damping_ratio, h);
         /* A body quarantined last step (world.c) may have left NaN here: warm-started, it would
            reach the joint's other body. */
-        const float sum = j->linear_impulse.x + j->linear_impulse.y + j->linear_impulse.z + j->angular_impulse.x
-                        + j->angular_impulse.y + j->angular_impulse.z + j->axial_impulse + j->motor_impulse
-                        + j->lower_impulse + j->upper_impulse + j->swing_impulse;
+        const float sum = j->linear_impulse.x + j->linear_impulse.y + j->linear_impulse.z + j->angular_impulse.x +
+                          j->angular_impulse.y + j->angular_impulse.z + j->axial_impulse + j->motor_impulse +
+                          j->lower_impulse + j->upper_impulse + j->swing_impulse;
         if (!(sum - sum == 0.0f)) {
             j->linear_impulse = j->angular_impulse = glms_vec3_zero();
             j->axial_impulse = j->motor_impulse = j->lower_impulse = j->upper_impulse = j->swing_impulse = 0.0f;

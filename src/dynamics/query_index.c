@@ -19,8 +19,8 @@ bool spx_query_shape_bounds(const spx_body* b, const spx_body_shape* s, spx_aabb
     const float* c = &o.center.x;
     const float* h = &o.half_extents.x;
     for (int k = 0; k < 3; ++k) {
-        const float r = h[0] * fabsf((&o.rotation.col[0].x)[k]) + h[1] * fabsf((&o.rotation.col[1].x)[k])
-                      + h[2] * fabsf((&o.rotation.col[2].x)[k]);
+        const float r = h[0] * fabsf((&o.rotation.col[0].x)[k]) + h[1] * fabsf((&o.rotation.col[1].x)[k]) +
+                        h[2] * fabsf((&o.rotation.col[2].x)[k]);
         out->min[k] = c[k] - r;
         out->max[k] = c[k] + r;
         if (!isfinite(out->min[k]) || !isfinite(out->max[k])) return false;

@@ -19,12 +19,12 @@ typedef struct spx_query_key {
 } spx_query_key;
 
 struct spx_query_index {
-    spx_dynamic_tree tree;   /* tree 0: every body with finite bounds */
-    uint32_t* proxies;       /* per body slot: its leaf, or SPX_TREE_NULL */
-    spx_query_key* keys;     /* per body slot */
+    spx_dynamic_tree tree; /* tree 0: every body with finite bounds */
+    uint32_t* proxies;     /* per body slot: its leaf, or SPX_TREE_NULL */
+    spx_query_key* keys;   /* per body slot */
     uint32_t capacity;
-    uint64_t revision;       /* the world->query_revision it matches */
-    bool synced;             /* false until the first sync */
+    uint64_t revision; /* the world->query_revision it matches */
+    bool synced;       /* false until the first sync */
 };
 
 /* The query tree, made on first use and brought up to date with every body's pose. Allocates only

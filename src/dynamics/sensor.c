@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* Does sensor shape ss of body is see shape vs of body iv: not a sensor, the filters' rule both
    ways, the host's callback (with the lower body first, as for contacts). */
 static bool sees(const spx_world* w, uint32_t is, uint32_t ss, uint32_t iv, uint32_t vs)
@@ -33,8 +32,10 @@ static bool overlap(const spx_body* a, const spx_body_shape* sa, const spx_body*
     bool hit = false;
     spx_result r;
     if (spx_shape_is_round(sa) || spx_shape_is_round(sb)) {
-        const spx_placed_shape pa = { sa, spx_body_shape_box(a, sa), 0.0f }, pb = { sb, spx_body_shape_box(b, sb), 0.0f };
-        if ((sa->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(a, sa)) || (sb->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(b, sb)))
+        const spx_placed_shape pa = { sa, spx_body_shape_box(a, sa), 0.0f },
+                               pb = { sb, spx_body_shape_box(b, sb), 0.0f };
+        if ((sa->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(a, sa)) ||
+            (sb->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(b, sb)))
             return false;
         return spx_round_pair_overlap(&pa, &pb);
     }
@@ -95,8 +96,8 @@ static bool holds(const spx_world* w, const spx_sensor_overlap* o)
     const uint32_t s = spx_shape_lookup(w, o->ids.sensor), v = spx_shape_lookup(w, o->ids.visitor);
     if (s == SPX_NO_BODY || v == SPX_NO_BODY) return false;
     const spx_shape_slot *ss = &w->shape_slots[s], *vs = &w->shape_slots[v];
-    return !spx_body_moves(&w->bodies[ss->body]) && !spx_body_moves(&w->bodies[vs->body])
-        && w->bodies[ss->body].shapes[ss->index].sensor && sees(w, ss->body, ss->index, vs->body, vs->index);
+    return !spx_body_moves(&w->bodies[ss->body]) && !spx_body_moves(&w->bodies[vs->body]) &&
+           w->bodies[ss->body].shapes[ss->index].sensor && sees(w, ss->body, ss->index, vs->body, vs->index);
 }
 
 spx_result spx_sensors_update(spx_world* w, const spx_pair* pairs, uint32_t n)
@@ -113,10 +114,10 @@ spx_result spx_sensors_update(spx_world* w, const spx_pair* pairs, uint32_t n)
     const uint64_t most = tests + s->count;
     if (most > UINT32_MAX) return SPX_ERR_OUT_OF_MEMORY;
     const spx_allocator* al = &w->allocator;
-    if (!spx_reserve(al, (void**)&s->found, &s->found_capacity, (uint32_t)tests, sizeof(spx_sensor_overlap), 8)
-        || !spx_reserve(al, (void**)&s->next, &s->next_capacity, (uint32_t)most, sizeof(spx_sensor_overlap), 8)
-        || !spx_reserve(al, (void**)&s->begin, &s->begin_capacity, (uint32_t)most, sizeof(spx_sensor_event), 8)
-        || !spx_reserve(al, (void**)&s->end, &s->end_capacity, (uint32_t)most, sizeof(spx_sensor_event), 8))
+    if (!spx_reserve(al, (void**)&s->found, &s->found_capacity, (uint32_t)tests, sizeof(spx_sensor_overlap), 8) ||
+        !spx_reserve(al, (void**)&s->next, &s->next_capacity, (uint32_t)most, sizeof(spx_sensor_overlap), 8) ||
+        !spx_reserve(al, (void**)&s->begin, &s->begin_capacity, (uint32_t)most, sizeof(spx_sensor_event), 8) ||
+        !spx_reserve(al, (void**)&s->end, &s->end_capacity, (uint32_t)most, sizeof(spx_sensor_event), 8))
         return SPX_ERR_OUT_OF_MEMORY;
     uint32_t found = 0;
     for (uint32_t i = 0; i < n && tests > 0; ++i) {

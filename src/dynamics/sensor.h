@@ -7,14 +7,14 @@
 
 /* One overlap: a sensor shape and a visitor, with their bodies' ids, keyed by the two slots. */
 typedef struct spx_sensor_overlap {
-    uint64_t key;              /* sensor slot << 32 | visitor slot */
+    uint64_t key; /* sensor slot << 32 | visitor slot */
     spx_sensor_event ids;
 } spx_sensor_overlap;
 
 typedef struct spx_sensors {
-    spx_sensor_overlap* list;  /* the overlaps after the last step, sorted by key */
+    spx_sensor_overlap* list; /* the overlaps after the last step, sorted by key */
     uint32_t count, capacity;
-    spx_sensor_overlap* next;  /* the step's, built by update and swapped with list by commit */
+    spx_sensor_overlap* next; /* the step's, built by update and swapped with list by commit */
     uint32_t next_count, next_capacity;
     spx_sensor_overlap* found; /* the step's tested overlaps, before the merge */
     uint32_t found_capacity;

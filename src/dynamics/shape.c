@@ -103,8 +103,7 @@ SPX_API spx_result spx_shape_create(spx_world* w, spx_body_id body, const spx_sh
     memcpy(shapes, b->shapes, sizeof(spx_body_shape) * b->shape_count);
     spx_body_shape* s = &shapes[count - 1];
     spx_body_shape_init(s, def, b->friction, b->restitution);
-    if ((r = spx_body_make_instance(w, s)) != SPX_OK
-        || (r = replace_shapes(w, i, shapes, count)) != SPX_OK) {
+    if ((r = spx_body_make_instance(w, s)) != SPX_OK || (r = replace_shapes(w, i, shapes, count)) != SPX_OK) {
         if (s->instance) spx_mesh_instance_destroy(s->instance);
         spx_free(&w->allocator, shapes, sizeof(spx_body_shape) * count);
         return r;
@@ -151,9 +150,9 @@ SPX_API spx_result spx_shape_destroy(spx_world* w, spx_shape_id id)
     return SPX_OK;
 }
 
-#define SHAPE(w, id, slot)                                                                                             \
-    if (!(w)) return SPX_ERR_INVALID_ARGUMENT;                                                                         \
-    const uint32_t slot = spx_shape_lookup((w), (id));                                                                 \
+#define SHAPE(w, id, slot)                             \
+    if (!(w)) return SPX_ERR_INVALID_ARGUMENT;         \
+    const uint32_t slot = spx_shape_lookup((w), (id)); \
     if (slot == SPX_NO_BODY) return SPX_ERR_STALE_ID
 
 static spx_body_shape* shape_of(const spx_world* w, uint32_t slot)
@@ -162,7 +161,7 @@ static spx_body_shape* shape_of(const spx_world* w, uint32_t slot)
     return &w->bodies[s->body].shapes[s->index];
 }
 
-#define SHAPE_GETTER(function, out_type, value)                                                                        \
+#define SHAPE_GETTER(function, out_type, value) \
     SPX_ID_GETTER(function, spx_shape_id, spx_shape_lookup, SPX_NO_BODY, out_type, value)
 
 SPX_API bool spx_shape_is_valid(const spx_world* w, spx_shape_id id) { return spx_shape_lookup(w, id) != SPX_NO_BODY; }
@@ -180,7 +179,8 @@ SPX_API spx_result spx_shape_set_user_data(spx_world* w, spx_shape_id id, void* 
     return SPX_OK;
 }
 
-SPX_API spx_result spx_shape_get_material(const spx_world* w, spx_shape_id id, float* out_friction, float* out_restitution)
+SPX_API spx_result spx_shape_get_material(const spx_world* w, spx_shape_id id, float* out_friction,
+                                          float* out_restitution)
 {
     SHAPE(w, id, slot);
     const spx_body_shape* s = shape_of(w, slot);

@@ -9,8 +9,8 @@ static spx_vec3 neg(spx_vec3 v) { return spx_v3(-v.x, -v.y, -v.z); }
    is a sphere or a capsule too (they have sphere-capsule, not capsule-sphere). */
 static bool round_first(const spx_placed_shape* a, const spx_placed_shape* b)
 {
-    return spx_shape_is_round(a->shape)
-        && (!spx_shape_is_round(b->shape) || a->shape->type == SPX_SHAPE_SPHERE || b->shape->type == SPX_SHAPE_CAPSULE);
+    return spx_shape_is_round(a->shape) &&
+           (!spx_shape_is_round(b->shape) || a->shape->type == SPX_SHAPE_SPHERE || b->shape->type == SPX_SHAPE_CAPSULE);
 }
 
 uint32_t spx_round_pair_manifolds(const spx_placed_shape* a, const spx_placed_shape* b, float margin, spx_manifold* out,
@@ -29,7 +29,8 @@ uint32_t spx_round_pair_manifolds(const spx_placed_shape* a, const spx_placed_sh
     uint32_t n = 1;
     switch (y->shape->type) {
     case SPX_SHAPE_BOX:
-        r = sphere ? spx_manifold_sphere_obb(&xs, &y->box, margin, out) : spx_manifold_capsule_obb(&xc, &y->box, margin, out);
+        r = sphere ? spx_manifold_sphere_obb(&xs, &y->box, margin, out)
+                   : spx_manifold_capsule_obb(&xc, &y->box, margin, out);
         break;
     case SPX_SHAPE_MESH:
         r = sphere ? spx_manifold_sphere_mesh(&xs, y->shape->instance, margin, out, capacity, &n)
@@ -42,7 +43,8 @@ uint32_t spx_round_pair_manifolds(const spx_placed_shape* a, const spx_placed_sh
     }
     default: {
         const spx_capsule yc = spx_placed_capsule(y);
-        r = sphere ? spx_manifold_sphere_capsule(&xs, &yc, margin, out) : spx_manifold_capsule_capsule(&xc, &yc, margin, out);
+        r = sphere ? spx_manifold_sphere_capsule(&xs, &yc, margin, out)
+                   : spx_manifold_capsule_capsule(&xc, &yc, margin, out);
         break;
     }
     }
@@ -96,8 +98,10 @@ bool spx_round_pair_sweep(const spx_placed_shape* a, spx_vec3 va, const spx_plac
     case SPX_SHAPE_BOX: {
         /* A box takes its growth on its half extents. */
         spx_obb box = y->box;
-        box.half_extents = spx_v3(box.half_extents.x + y->grow, box.half_extents.y + y->grow, box.half_extents.z + y->grow);
-        r = sphere ? spx_sweep_sphere_obb(&xs, vx, &box, vy, tmax, out) : spx_sweep_capsule_obb(&xc, vx, &box, vy, tmax, out);
+        box.half_extents =
+            spx_v3(box.half_extents.x + y->grow, box.half_extents.y + y->grow, box.half_extents.z + y->grow);
+        r = sphere ? spx_sweep_sphere_obb(&xs, vx, &box, vy, tmax, out)
+                   : spx_sweep_capsule_obb(&xc, vx, &box, vy, tmax, out);
         break;
     }
     case SPX_SHAPE_MESH:

@@ -78,8 +78,8 @@ static versors free_turn(const spx_body* b, versors q0, vec3s l, float dt, verso
 {
     const vec3s I = b->principal_inertia;
     if (!(I.x > 0.0f && I.y > 0.0f && I.z > 0.0f)) return otherwise; /* no inertia to turn with */
-    versors q = glms_quat_mul(q0, b->principal); /* the principal frame in the world */
-    vec3s m = rotate(q, l, -1.0f);                 /* l in it */
+    versors q = glms_quat_mul(q0, b->principal);                     /* the principal frame in the world */
+    vec3s m = rotate(q, l, -1.0f);                                   /* l in it */
     /* w = m / I per axis before squaring: I^2 underflows for the smallest inertias the world takes. */
     const float wx = m.x / I.x, wy = m.y / I.y, wz = m.z / I.z;
     const float want = ceilf(sqrtf(wx * wx + wy * wy + wz * wz) * dt / SPX_SOLVER_FREE_TURN);
@@ -257,7 +257,8 @@ static uint32_t color_manifolds(spx_solver_scratch* s, uint32_t nb, uint32_t nc,
     /* order[] is written below color[] (which lives at order + nc), never over it. */
     for (uint32_t k = 0; k < nc; ++k) {
         if (color[k] < SPX_SOLVER_COLORS)
-            s->order[start[color[k] * SPX_MAX_MANIFOLD_POINTS + (SPX_MAX_MANIFOLD_POINTS - s->manifolds[k].point_count)]++] = k;
+            s->order[start[color[k] * SPX_MAX_MANIFOLD_POINTS +
+                           (SPX_MAX_MANIFOLD_POINTS - s->manifolds[k].point_count)]++] = k;
         else s->order[next_overflow++] = k;
     }
     return colored;
@@ -271,12 +272,12 @@ static spx_result reserve(spx_world* w)
     /* By the contact list's capacity, not its count: these arrays grow when it does, not at the
        first step that happens to have more manifolds (a step allocates nothing once warm). */
     const uint32_t nc = w->contacts.capacity + 1;
-    if (!spx_reserve(al, (void**)&s->body_map, &s->map_capacity, n, sizeof(uint32_t), 8)
-        || !spx_reserve(al, (void**)&s->bodies, &s->body_capacity, n, sizeof(spx_solver_body), 16)
-        || !spx_reserve(al, (void**)&s->sims, &s->sim_capacity, n, sizeof(spx_solver_body_sim), 16)
-        || !spx_reserve(al, (void**)&s->manifolds, &s->manifold_capacity, nc, sizeof(spx_solver_manifold), 8)
-        || !spx_reserve(al, (void**)&s->color_used, &s->color_used_capacity, n, sizeof(uint64_t), 8)
-        || !spx_reserve(al, (void**)&s->order, &s->order_capacity, 2 * nc, sizeof(uint32_t), 8))
+    if (!spx_reserve(al, (void**)&s->body_map, &s->map_capacity, n, sizeof(uint32_t), 8) ||
+        !spx_reserve(al, (void**)&s->bodies, &s->body_capacity, n, sizeof(spx_solver_body), 16) ||
+        !spx_reserve(al, (void**)&s->sims, &s->sim_capacity, n, sizeof(spx_solver_body_sim), 16) ||
+        !spx_reserve(al, (void**)&s->manifolds, &s->manifold_capacity, nc, sizeof(spx_solver_manifold), 8) ||
+        !spx_reserve(al, (void**)&s->color_used, &s->color_used_capacity, n, sizeof(uint64_t), 8) ||
+        !spx_reserve(al, (void**)&s->order, &s->order_capacity, 2 * nc, sizeof(uint32_t), 8))
         return SPX_ERR_OUT_OF_MEMORY;
     return SPX_OK;
 }
@@ -341,7 +342,8 @@ spx_result spx_solve(spx_world* w, float dt)
     spx_solver_body* sb = s->bodies;
     const spx_solver_body_sim* sims = s->sims;
     void* blocks = s->blocks;
-    _Static_assert(offsetof(spx_solver_body, dp) == 8 * sizeof(float) && offsetof(spx_solver_body, dtheta) == 11 * sizeof(float),
+    _Static_assert(offsetof(spx_solver_body, dp) == 8 * sizeof(float) &&
+                       offsetof(spx_solver_body, dtheta) == 11 * sizeof(float),
                    "rows: v w.x | w.yz inv_mass pad | dp dtheta.x | dtheta.yz inertia");
     const spx_f4 h4 = spx_f4_splat(h), h2 = spx_f4_set(h, h, 0.0f, 0.0f);
     for (uint32_t step = 0; step < substeps; ++step) {
@@ -391,7 +393,8 @@ spx_result spx_solve(spx_world* w, float dt)
             const vec3s l = rotate(q0, glms_mat3_mulv(b->inertia_local, rotate(q0, b->w, -1.0f)), 1.0f);
             if (!sims[k].touching && glms_vec3_norm2(sb[k].dtheta) > SPX_SOLVER_FREE_TURN * SPX_SOLVER_FREE_TURN)
                 b->rotation = free_turn(b, q0, l, dt, b->rotation);
-            const vec3s w1 = rotate(b->rotation, glms_mat3_mulv(b->inv_inertia_local, rotate(b->rotation, l, -1.0f)), 1.0f);
+            const vec3s w1 =
+                rotate(b->rotation, glms_mat3_mulv(b->inv_inertia_local, rotate(b->rotation, l, -1.0f)), 1.0f);
             /* A body in contact turns at constant w (the contacts' turn), which a free asymmetric
                body does not keep: over a large turn in one step (a plank at 200 rad/s turns 3 rad)
                the carried momentum can land on a small principal inertia and the spin energy

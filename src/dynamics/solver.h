@@ -16,11 +16,11 @@ typedef struct spx_world spx_world;
    floats are all that the warm start and the biased passes read and write (v, w and inv_mass):
    those passes move two rows of four floats a body instead of five. */
 typedef struct spx_solver_body {
-    vec3s v, w;            /* m/s, rad/s, world */
-    float inv_mass;        /* 0 for kinematic bodies */
+    vec3s v, w;     /* m/s, rad/s, world */
+    float inv_mass; /* 0 for kinematic bodies */
     float pad_;
-    vec3s dp, dtheta;      /* m, rad: the step's motion so far */
-    float inv_inertia[6];  /* world axes at the step's start, symmetric: xx yy zz xy xz yz */
+    vec3s dp, dtheta;     /* m, rad: the step's motion so far */
+    float inv_inertia[6]; /* world axes at the step's start, symmetric: xx yy zz xy xz yz */
 } spx_solver_body;
 
 /* The rest of a moving body's step data, used once a substep or once a step. */
@@ -29,17 +29,17 @@ typedef struct spx_solver_body_sim {
        and row1 * scale1: add = (g h gravity_scale, -0), scale0 = (1 / (1 + h linear damping) x3,
        1 / (1 + h angular damping)), scale1 = (that x2, 1, 1); for kinematic bodies add 0, scales 1. */
     spx_f4 add, scale0, scale1;
-    uint32_t body;         /* index in world->bodies */
+    uint32_t body; /* index in world->bodies */
     bool dynamic;
-    bool isotropic;        /* dynamic, inertia a multiple of the identity (cubes, balls): turning changes nothing */
-    bool touching;         /* in an active manifold this step (its turn is the contacts', not a free body's) */
-    uint32_t overlaps;     /* its active manifolds overlapping deeper than the push's reach: they share max_push_speed */
+    bool isotropic;    /* dynamic, inertia a multiple of the identity (cubes, balls): turning changes nothing */
+    bool touching;     /* in an active manifold this step (its turn is the contacts', not a free body's) */
+    uint32_t overlaps; /* its active manifolds overlapping deeper than the push's reach: they share max_push_speed */
 } spx_solver_body_sim;
 
 /* An active manifold (at least one awake dynamic body), before it goes into a block. */
 typedef struct spx_solver_manifold {
-    uint32_t a, b;              /* solver body indices (0: does not move) */
-    uint32_t contact;           /* index in world->contacts.list */
+    uint32_t a, b;    /* solver body indices (0: does not move) */
+    uint32_t contact; /* index in world->contacts.list */
     uint32_t point_count;
 } spx_solver_manifold;
 
@@ -61,8 +61,8 @@ typedef struct spx_solver_soft {
    in a -DSEPAX_AVX2=ON build) and, on x86-64, 8 lanes with AVX2 beside it (SPX_SOLVER_AVX2_DISPATCH).
    Lanes do not interact, so both give the same results bit for bit; a world picks one at creation. */
 typedef struct spx_solver_kernels {
-    uint32_t lanes;                 /* manifolds a block */
-    size_t block_size;              /* bytes a block, 32-byte aligned */
+    uint32_t lanes;    /* manifolds a block */
+    size_t block_size; /* bytes a block, 32-byte aligned */
     /* The coloured manifolds (s->order, counts as color_manifolds left them) into s->blocks, which
        has room; returns how many blocks. */
     uint32_t (*prepare)(spx_world* w, uint32_t nc, uint32_t colored, const uint32_t counts[SPX_SOLVER_COLORS],
@@ -87,8 +87,8 @@ const spx_solver_kernels* spx_solver_pick(spx_world_simd simd);
 
 /* The solver's arrays, grown as the scenes need and kept between steps (no allocation once warm). */
 typedef struct spx_solver_scratch {
-    uint32_t* body_map;         /* world body index -> solver index */
-    spx_solver_body* bodies;    /* [0] the immovable body */
+    uint32_t* body_map;      /* world body index -> solver index */
+    spx_solver_body* bodies; /* [0] the immovable body */
     spx_solver_body_sim* sims;
     uint32_t body_capacity, map_capacity, sim_capacity;
     spx_solver_manifold* manifolds;
@@ -96,11 +96,11 @@ typedef struct spx_solver_scratch {
     const spx_solver_kernels* kernels; /* picked at world creation (spx_solver_pick) */
     /* Graph colouring: manifolds of one colour share no dynamic body, so kernels->lanes of them are
        solved side by side (solver_wide.inc's blocks); the rest (overflow) one a block. */
-    uint64_t* color_used;       /* per solver body, a bit per colour it is in */
+    uint64_t* color_used; /* per solver body, a bit per colour it is in */
     uint32_t color_used_capacity;
-    uint32_t* order;            /* manifold indices by colour, then the overflow */
+    uint32_t* order; /* manifold indices by colour, then the overflow */
     uint32_t order_capacity;
-    void* blocks;               /* the kernels' blocks, kernels->block_size bytes each */
+    void* blocks; /* the kernels' blocks, kernels->block_size bytes each */
     uint32_t block_capacity;
 } spx_solver_scratch;
 
@@ -115,7 +115,7 @@ spx_result spx_solve(spx_world* world, float dt);
 static inline versors spx_solver_rotation(vec3s th)
 {
     const float h2 = 0.25f * (th.x * th.x + th.y * th.y + th.z * th.z); /* (a/2)^2 */
-    float c, k;                                                          /* cos(a/2), sin(a/2) / a */
+    float c, k;                                                         /* cos(a/2), sin(a/2) / a */
     if (h2 < 0.0625f) {
         c = 1.0f - h2 * (0.5f - h2 * (1.0f / 24.0f));
         k = 0.5f * (1.0f - h2 * (1.0f / 6.0f - h2 * (1.0f / 120.0f)));

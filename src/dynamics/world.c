@@ -42,16 +42,17 @@ static spx_result check_def(const spx_world_def* d)
 {
     if (d->internal_cookie != SPX_WORLD_DEF_COOKIE) return SPX_ERR_UNINITIALIZED_DEF;
     if (d->allocator && (!d->allocator->alloc || !d->allocator->free)) return SPX_ERR_INVALID_ARGUMENT;
-    const float f[] = { d->contact_hertz, d->contact_damping_ratio, d->max_push_speed, d->restitution_threshold,
-                        d->speculative_distance, d->sleep_linear_speed, d->sleep_angular_speed, d->time_to_sleep,
-                        d->hit_event_threshold };
+    const float f[] = { d->contact_hertz,         d->contact_damping_ratio, d->max_push_speed,
+                        d->restitution_threshold, d->speculative_distance,  d->sleep_linear_speed,
+                        d->sleep_angular_speed,   d->time_to_sleep,         d->hit_event_threshold };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i) {
         if (!isfinite(f[i])) return SPX_ERR_NOT_FINITE;
         if (f[i] < 0.0f) return SPX_ERR_INVALID_ARGUMENT;
     }
     if (!spx_finite3(d->gravity)) return SPX_ERR_NOT_FINITE;
     if (d->substeps < 1 || d->substeps > 64) return SPX_ERR_INVALID_ARGUMENT;
-    if (d->solve_iterations < 1 || d->solve_iterations > 16 || d->relax_iterations > 16) return SPX_ERR_INVALID_ARGUMENT;
+    if (d->solve_iterations < 1 || d->solve_iterations > 16 || d->relax_iterations > 16)
+        return SPX_ERR_INVALID_ARGUMENT;
     if (d->body_capacity >= SPX_PAIR_FINDER_MAX_BODIES) return SPX_ERR_INVALID_ARGUMENT;
     if (d->simd != SPX_SIMD_AUTO && d->simd != SPX_SIMD_BASELINE) return SPX_ERR_INVALID_ARGUMENT;
     return SPX_OK;
@@ -83,8 +84,8 @@ SPX_API spx_result spx_world_create(const spx_world_def* def, spx_world** out)
     if (r == SPX_OK && def->body_capacity > 0) r = spx_world_reserve_bodies(w, def->body_capacity);
     if (r == SPX_OK && def->contact_capacity > 0) {
         spx_contacts* c = &w->contacts;
-        if (!spx_reserve(&a, (void**)&c->list, &c->capacity, def->contact_capacity, sizeof(spx_contact), 16)
-            || !spx_reserve(&a, (void**)&c->prev, &c->prev_capacity, def->contact_capacity, sizeof(spx_contact), 16))
+        if (!spx_reserve(&a, (void**)&c->list, &c->capacity, def->contact_capacity, sizeof(spx_contact), 16) ||
+            !spx_reserve(&a, (void**)&c->prev, &c->prev_capacity, def->contact_capacity, sizeof(spx_contact), 16))
             r = SPX_ERR_OUT_OF_MEMORY;
     }
     if (r != SPX_OK) {
@@ -138,8 +139,9 @@ spx_result spx_world_reserve_bodies(spx_world* w, uint32_t count)
     float* least = spx_alloc(a, sizeof(float) * n, 8);
     uint32_t* head = spx_alloc(a, sizeof(uint32_t) * n, 8);
     spx_body_id* quarantined = spx_alloc(a, sizeof(spx_body_id) * n, 8);
-    spx_result r = bodies && parent && least && head && quarantined ? spx_pair_finder_reserve(w->pairs, (uint32_t)cap, 0)
-                                                                    : SPX_ERR_OUT_OF_MEMORY;
+    spx_result r = bodies && parent && least && head && quarantined
+                       ? spx_pair_finder_reserve(w->pairs, (uint32_t)cap, 0)
+                       : SPX_ERR_OUT_OF_MEMORY;
     if (r != SPX_OK) {
         spx_free(a, bodies, sizeof(spx_body) * n);
         spx_free(a, parent, sizeof(uint32_t) * n);
@@ -175,8 +177,8 @@ static spx_aabb shapes_box(const spx_body* b)
         const float* h = &o.half_extents.x;
         for (int k = 0; k < 3; ++k) {
             /* Half width along world axis k: sum over the box's axes of h |axis component|. */
-            float r = h[0] * fabsf((&o.rotation.col[0].x)[k]) + h[1] * fabsf((&o.rotation.col[1].x)[k])
-                    + h[2] * fabsf((&o.rotation.col[2].x)[k]);
+            float r = h[0] * fabsf((&o.rotation.col[0].x)[k]) + h[1] * fabsf((&o.rotation.col[1].x)[k]) +
+                      h[2] * fabsf((&o.rotation.col[2].x)[k]);
             r = r * (1.0f + 4.0f * FLT_EPSILON) + 4.0f * FLT_EPSILON * fabsf(c[k]); /* outwards past rounding */
             if (c[k] - r < box.min[k]) box.min[k] = c[k] - r;
             if (c[k] + r > box.max[k]) box.max[k] = c[k] + r;
@@ -221,7 +223,8 @@ static spx_result broad_phase(spx_world* w, float dt, spx_pair_update* out)
         if (!spx_body_moves(b)) continue;
         spx_body_update_boxes(b); /* the narrow phase reads them once a pair, and a body has several */
         vec3s v = b->type == SPX_BODY_DYNAMIC ? glms_vec3_add(b->v, glms_vec3_scale(g, dt * b->gravity_scale)) : b->v;
-        float bend = b->type == SPX_BODY_DYNAMIC ? glms_vec3_norm(g) * fabsf(b->gravity_scale) * dt * dt * 0.125f : 0.0f;
+        float bend =
+            b->type == SPX_BODY_DYNAMIC ? glms_vec3_norm(g) * fabsf(b->gravity_scale) * dt * dt * 0.125f : 0.0f;
         spx_vec3 c = { b->center.x, b->center.y, b->center.z }, sv = { v.x, v.y, v.z }, zero = { 0, 0, 0 };
         spx_vec3 wv = { b->w.x, b->w.y, b->w.z };
         spx_sphere s;
@@ -274,13 +277,14 @@ static void quarantine(spx_world* w, uint32_t i)
 static void guard_bodies(spx_world* w, spx_step_stats* st)
 {
     w->quarantined_count = 0;
-    const float vmax2 = SPX_MAX_LINEAR_SPEED * SPX_MAX_LINEAR_SPEED, wmax2 = SPX_MAX_ANGULAR_SPEED * SPX_MAX_ANGULAR_SPEED;
+    const float vmax2 = SPX_MAX_LINEAR_SPEED * SPX_MAX_LINEAR_SPEED,
+                wmax2 = SPX_MAX_ANGULAR_SPEED * SPX_MAX_ANGULAR_SPEED;
     for (uint32_t i = 0; i < w->body_slots; ++i) {
         spx_body* b = &w->bodies[i];
         if (!spx_body_moves(b)) continue;
-        const bool finite = finite_vec(b->center) && finite_vec(b->origin) && finite_vec(b->v) && finite_vec(b->w)
-                         && isfinite(b->rotation.x) && isfinite(b->rotation.y) && isfinite(b->rotation.z)
-                         && isfinite(b->rotation.w);
+        const bool finite = finite_vec(b->center) && finite_vec(b->origin) && finite_vec(b->v) && finite_vec(b->w) &&
+                            isfinite(b->rotation.x) && isfinite(b->rotation.y) && isfinite(b->rotation.z) &&
+                            isfinite(b->rotation.w);
         /* A speed's square can overflow a float from a finite speed: measured in double. */
         const double v2 = (double)b->v.x * b->v.x + (double)b->v.y * b->v.y + (double)b->v.z * b->v.z;
         const double w2 = (double)b->w.x * b->w.x + (double)b->w.y * b->w.y + (double)b->w.z * b->w.z;
@@ -334,10 +338,10 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     spx_pair_update pairs;
     spx_joints_wake_step(w);
     spx_result r = w->def.enable_continuous ? spx_continuous_reserve(w) : SPX_OK;
-    if (r == SPX_OK
-        && (!spx_reserve(&w->allocator, (void**)&w->moves, &w->move_capacity, w->body_slots, sizeof(spx_body_move_event), 8)
-            || !spx_reserve(&w->allocator, (void**)&w->sleeps, &w->sleep_capacity, w->body_slots,
-                            sizeof(spx_body_sleep_event), 8)))
+    if (r == SPX_OK && (!spx_reserve(&w->allocator, (void**)&w->moves, &w->move_capacity, w->body_slots,
+                                     sizeof(spx_body_move_event), 8) ||
+                        !spx_reserve(&w->allocator, (void**)&w->sleeps, &w->sleep_capacity, w->body_slots,
+                                     sizeof(spx_body_sleep_event), 8)))
         r = SPX_ERR_OUT_OF_MEMORY;
     if (r == SPX_OK) spx_continuous_prepare(w, elapsed); /* start poses, fast bodies */
     double tp = now_ms();
@@ -357,7 +361,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
         return r;
     }
     spx_contacts_report(w, elapsed); /* the host's pre_solve, hit events */
-    spx_continuous_begin(w); /* fast bodies' contact points off: the continuous stage has them */
+    spx_continuous_begin(w);         /* fast bodies' contact points off: the continuous stage has them */
     r = spx_solve(w, elapsed);
     if (r != SPX_OK) {
         w->locked = false;
@@ -384,7 +388,8 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     if (limited) st.flags |= SPX_STEP_CONTACT_LIMIT;
     st.manifold_count = w->contacts.count;
     st.reused_pair_count = w->contacts.reused;
-    for (uint32_t k = 0; k < w->contacts.count; ++k) st.contact_point_count += (uint32_t)w->contacts.list[k].point_count;
+    for (uint32_t k = 0; k < w->contacts.count; ++k)
+        st.contact_point_count += (uint32_t)w->contacts.list[k].point_count;
     st.broad_ms = t1 - t0;
     st.narrow_ms = t2 - t1;
     st.solver_ms = t3a - t2;

@@ -18,16 +18,16 @@
 struct spx_world {
     spx_world_def def;
     spx_allocator allocator;
-    uint16_t number;          /* this world's number, in every id it gives (core/world_number.h) */
+    uint16_t number; /* this world's number, in every id it gives (core/world_number.h) */
     spx_body* bodies;
     uint32_t body_capacity;
-    uint32_t body_slots;      /* slots ever used: bodies[0 .. body_slots) */
-    uint32_t free_list;       /* first free slot, or SPX_NO_BODY */
+    uint32_t body_slots; /* slots ever used: bodies[0 .. body_slots) */
+    uint32_t free_list;  /* first free slot, or SPX_NO_BODY */
     uint32_t body_count;
     spx_shape_slot* shape_slots; /* shape ids to (body, index) */
     uint32_t shape_slot_capacity;
     uint32_t shape_slots_used; /* slots ever used: shape_slots[0 .. shape_slots_used) */
-    uint32_t shape_free_list; /* first free slot, or SPX_NO_BODY */
+    uint32_t shape_free_list;  /* first free slot, or SPX_NO_BODY */
     spx_contacts contacts;
     spx_pair_finder* pairs;
     spx_step_stats stats;
@@ -38,18 +38,18 @@ struct spx_world {
     uint32_t* island_head;    /* per island root: first member of a rested island's chain */
     spx_body_id* quarantined; /* the bodies the last step quarantined (spx_world_get_quarantined) */
     uint32_t quarantined_count;
-    spx_solver_scratch solver; /* the solver's packed bodies and contacts (solver.h) */
-    spx_continuous ccd;       /* the continuous stage's (continuous.c) */
+    spx_solver_scratch solver;       /* the solver's packed bodies and contacts (solver.h) */
+    spx_continuous ccd;              /* the continuous stage's (continuous.c) */
     spx_contact_limit contact_limit; /* the pairs a step keeps (contact_limit.c) */
-    spx_body_move_event* moves; /* the last step's body events (spx_world_get_body_events) */
+    spx_body_move_event* moves;      /* the last step's body events (spx_world_get_body_events) */
     uint32_t move_count, move_capacity;
     spx_body_sleep_event* sleeps;
     uint32_t sleep_count, sleep_capacity;
-    spx_sensors sensors;      /* sensor overlaps and events (sensor.c) */
+    spx_sensors sensors;         /* sensor overlaps and events (sensor.c) */
     uint32_t sensor_shape_count; /* sensor shapes in the world */
-    spx_pair* filtered_pairs;  /* the broad phase's pairs that pass the filters (filter.c) */
+    spx_pair* filtered_pairs;    /* the broad phase's pairs that pass the filters (filter.c) */
     uint32_t filtered_pair_capacity;
-    spx_joints joints;        /* joint.c */
+    spx_joints joints; /* joint.c */
 
     uint32_t scratch_capacity;
     /* The queries' tree of the bodies' bounds (query_index.h), made by the first query, and the count
@@ -79,7 +79,8 @@ static inline spx_shape_id spx_world_shape_id(const spx_world* world, uint32_t b
 static inline bool spx_contact_active(const spx_world* w, const spx_contact* c)
 {
     const spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
-    return c->enabled && ((a->type == SPX_BODY_DYNAMIC && spx_body_moves(a)) || (b->type == SPX_BODY_DYNAMIC && spx_body_moves(b)));
+    return c->enabled &&
+           ((a->type == SPX_BODY_DYNAMIC && spx_body_moves(a)) || (b->type == SPX_BODY_DYNAMIC && spx_body_moves(b)));
 }
 
 /* Room for bodies[0 .. count): the body array and every per-body array of the step. New slots are

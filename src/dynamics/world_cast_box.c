@@ -19,7 +19,6 @@ typedef struct box_cast {
     void* context;
 } box_cast;
 
-
 static bool cast_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_obb* box, spx_vec3 translation,
                        float max_fraction, spx_cast_result* out)
 {
@@ -36,8 +35,9 @@ static bool cast_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_ob
         const spx_sphere ball = spx_placed_sphere(&p);
         const spx_capsule cap = spx_placed_capsule(&p);
         spx_sweep_hit hit;
-        const spx_result r = s->type == SPX_SHAPE_SPHERE ? spx_sweep_sphere_obb(&ball, still, box, translation, 1.0f, &hit)
-                                                         : spx_sweep_capsule_obb(&cap, still, box, translation, 1.0f, &hit);
+        const spx_result r = s->type == SPX_SHAPE_SPHERE
+                                 ? spx_sweep_sphere_obb(&ball, still, box, translation, 1.0f, &hit)
+                                 : spx_sweep_capsule_obb(&cap, still, box, translation, 1.0f, &hit);
         if (r != SPX_OK || hit.state == SPX_SWEEP_MISS || hit.time > max_fraction) return false;
         out->triangle = SPX_NO_TRIANGLE;
         out->state = hit.state, out->fraction = hit.time, out->point = hit.point;

@@ -23,7 +23,6 @@ SPX_API spx_debug_draw spx_default_debug_draw(void)
     return d;
 }
 
-
 /* What one draw call needs besides the table: the drawing bounds as a box, when used. */
 typedef struct drawing {
     const spx_world* w;
@@ -49,12 +48,14 @@ static bool segment_in_view(const drawing* g, vec3s a, vec3s b)
 
 static void segment(const drawing* g, vec3s a, vec3s b, uint32_t color)
 {
-    if (g->d->draw_segment && segment_in_view(g, a, b)) g->d->draw_segment(spx_from_glm_vec3(a), spx_from_glm_vec3(b), color, g->d->context);
+    if (g->d->draw_segment && segment_in_view(g, a, b))
+        g->d->draw_segment(spx_from_glm_vec3(a), spx_from_glm_vec3(b), color, g->d->context);
 }
 
 static void point(const drawing* g, vec3s p, uint32_t color)
 {
-    if (g->d->draw_point && point_in_view(g, p)) g->d->draw_point(spx_from_glm_vec3(p), g->d->point_size, color, g->d->context);
+    if (g->d->draw_point && point_in_view(g, p))
+        g->d->draw_point(spx_from_glm_vec3(p), g->d->point_size, color, g->d->context);
 }
 
 static void bounds(const drawing* g, const spx_aabb* box, uint32_t color)
@@ -124,7 +125,8 @@ static void mesh_triangles(const drawing* g, const spx_mesh* m, const spx_transf
             for (int k = 0; k < 3; ++k) {
                 const vec3s w = glms_vec3_add(p, glms_mat3_mulv(r, spx_to_glm_vec3(m->triangles[t].v[k])));
                 v[k] = spx_from_glm_vec3(w);
-                for (int i = 0; i < 3; ++i) box.min[i] = fminf(box.min[i], w.raw[i]), box.max[i] = fmaxf(box.max[i], w.raw[i]);
+                for (int i = 0; i < 3; ++i)
+                    box.min[i] = fminf(box.min[i], w.raw[i]), box.max[i] = fmaxf(box.max[i], w.raw[i]);
             }
             if (in_view(g, &box)) g->d->draw_triangle(v, m->source[t], info, g->d->context);
         }
@@ -188,10 +190,13 @@ static void draw_contacts(const drawing* g)
             const vec3s at = glms_vec3_scale(glms_vec3_add(on_a, on_b), 0.5f);
             const float gap = c->points[p].separation;
             if (d->draw_contacts)
-                point(g, at, !c->enabled ? SPX_COLOR_CONTACT_DISABLED
-                             : gap <= 0.0f ? SPX_COLOR_CONTACT_TOUCHING : SPX_COLOR_CONTACT_SPECULATIVE);
+                point(g, at,
+                      !c->enabled   ? SPX_COLOR_CONTACT_DISABLED
+                      : gap <= 0.0f ? SPX_COLOR_CONTACT_TOUCHING
+                                    : SPX_COLOR_CONTACT_SPECULATIVE);
             if (d->draw_contact_normals)
-                segment(g, at, glms_vec3_add(at, glms_vec3_scale(c->normal, d->normal_length)), SPX_COLOR_CONTACT_NORMAL);
+                segment(g, at, glms_vec3_add(at, glms_vec3_scale(c->normal, d->normal_length)),
+                        SPX_COLOR_CONTACT_NORMAL);
         }
     }
 }
@@ -232,8 +237,8 @@ SPX_API spx_result spx_world_draw(const spx_world* w, const spx_debug_draw* d)
     drawing g = { w, d, d->use_drawing_bounds, { { 0, 0, 0 }, { 0, 0, 0 } } };
     if (g.bounded) {
         if (!finite3(d->drawing_lower) || !finite3(d->drawing_upper)) return SPX_ERR_NOT_FINITE;
-        if (d->drawing_lower.x > d->drawing_upper.x || d->drawing_lower.y > d->drawing_upper.y
-            || d->drawing_lower.z > d->drawing_upper.z)
+        if (d->drawing_lower.x > d->drawing_upper.x || d->drawing_lower.y > d->drawing_upper.y ||
+            d->drawing_lower.z > d->drawing_upper.z)
             return SPX_ERR_INVALID_ARGUMENT;
         g.view = (spx_aabb){ { d->drawing_lower.x, d->drawing_lower.y, d->drawing_lower.z },
                              { d->drawing_upper.x, d->drawing_upper.y, d->drawing_upper.z } };

@@ -49,8 +49,7 @@ static bool shape_overlaps(const overlap* q, const spx_body* b, const spx_body_s
         spx_result r;
         if (q->kind == BY_POINT)
             r = sphere ? spx_overlap_sphere_sphere(&dot, &ball, &in) : spx_overlap_sphere_capsule(&dot, &cap, &in);
-        else
-            r = sphere ? spx_overlap_sphere_obb(&ball, q->box, &in) : spx_overlap_capsule_obb(&cap, q->box, &in);
+        else r = sphere ? spx_overlap_sphere_obb(&ball, q->box, &in) : spx_overlap_capsule_obb(&cap, q->box, &in);
         return r == SPX_OK && in;
     }
     if (s->type == SPX_SHAPE_BOX) {
@@ -92,15 +91,15 @@ static spx_result run(overlap* q)
     return SPX_OK;
 }
 
-SPX_API spx_result spx_world_overlap_aabb(spx_world* w, spx_vec3 lower, spx_vec3 upper,
-                                          const spx_query_filter* filter, spx_overlap_result_fn* fn, void* context)
+SPX_API spx_result spx_world_overlap_aabb(spx_world* w, spx_vec3 lower, spx_vec3 upper, const spx_query_filter* filter,
+                                          spx_overlap_result_fn* fn, void* context)
 {
     if (!w || !fn) return SPX_ERR_INVALID_ARGUMENT;
     if (!spx_finite3(lower) || !spx_finite3(upper)) return SPX_ERR_NOT_FINITE;
     if (!spx_in_range3(lower) || !spx_in_range3(upper)) return SPX_ERR_OUT_OF_RANGE;
     if (lower.x > upper.x || lower.y > upper.y || lower.z > upper.z) return SPX_ERR_INVALID_ARGUMENT;
-    overlap q = { w, filter, BY_BOUNDS, { { lower.x, lower.y, lower.z }, { upper.x, upper.y, upper.z } },
-                  NULL, lower, fn, context };
+    overlap q = { w,    filter, BY_BOUNDS, { { lower.x, lower.y, lower.z }, { upper.x, upper.y, upper.z } },
+                  NULL, lower,  fn,        context };
     return run(&q);
 }
 
@@ -128,7 +127,7 @@ SPX_API spx_result spx_world_overlap_point(spx_world* w, spx_vec3 point, const s
     if (!w || !fn) return SPX_ERR_INVALID_ARGUMENT;
     if (!spx_finite3(point)) return SPX_ERR_NOT_FINITE;
     if (!spx_in_range3(point)) return SPX_ERR_OUT_OF_RANGE;
-    overlap q = { w, filter, BY_POINT, { { point.x, point.y, point.z }, { point.x, point.y, point.z } }, NULL, point,
-                  fn, context };
+    overlap q = { w,    filter, BY_POINT, { { point.x, point.y, point.z }, { point.x, point.y, point.z } },
+                  NULL, point,  fn,       context };
     return run(&q);
 }

@@ -13,7 +13,7 @@ typedef struct ray_cast {
     spx_world* world;
     const spx_query_filter* filter;
     spx_vec3 origin, translation;
-    spx_ray ray;               /* made once for every box the ray meets, as spx_ray_obb makes it */
+    spx_ray ray; /* made once for every box the ray meets, as spx_ray_obb makes it */
     spx_cast_result_fn* fn;
     void* context;
 } ray_cast;
@@ -30,7 +30,8 @@ static bool ray_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_ray
         const spx_placed_shape p = { s, spx_body_shape_box(b, s), 0.0f };
         const spx_capsule cap = spx_placed_capsule(&p);
         if (spx_capsule_validate(&cap) != SPX_OK) return false;
-        spx_ray_round_hit(origin, translation, max_fraction, cap.p, s->type == SPX_SHAPE_SPHERE ? 1 : 2, cap.radius, &hit);
+        spx_ray_round_hit(origin, translation, max_fraction, cap.p, s->type == SPX_SHAPE_SPHERE ? 1 : 2, cap.radius,
+                          &hit);
     } else if (s->type == SPX_SHAPE_BOX) {
         /* What spx_ray_obb does, without checking the ray again for every box, or a box checked when
            it was stored */
@@ -84,7 +85,9 @@ SPX_API spx_result spx_world_cast_ray(spx_world* w, spx_vec3 origin, spx_vec3 tr
     struct spx_query_index* q;
     if ((r = spx_query_index_sync(w, &q)) != SPX_OK) return r;
     const double o[3] = { origin.x, origin.y, origin.z }, d[3] = { translation.x, translation.y, translation.z };
-    ray_cast c = { .world = w, .filter = filter, .origin = origin, .translation = translation, .fn = fn, .context = context };
+    ray_cast c = {
+        .world = w, .filter = filter, .origin = origin, .translation = translation, .fn = fn, .context = context
+    };
     spx_ray_init(&c.ray, o, d);
     w->locked = true; /* the callbacks may not change the world, nor query it again */
     spx_tree_cast(&q->tree, 0, o, d, NULL, 1.0, visit, &c);

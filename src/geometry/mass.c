@@ -34,7 +34,8 @@ static spx_result finish(double volume, float density, const double center[3], c
                          spx_mass_properties* out)
 {
     const double mass = volume * (double)density;
-    if (!fits_float(mass) || !fits_float(volume) || mass < FLT_MIN || volume < FLT_MIN) return SPX_ERR_MASS_OUT_OF_RANGE;
+    if (!fits_float(mass) || !fits_float(volume) || mass < FLT_MIN || volume < FLT_MIN)
+        return SPX_ERR_MASS_OUT_OF_RANGE;
     double I[3][3];
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
@@ -47,8 +48,7 @@ static spx_result finish(double volume, float density, const double center[3], c
     out->volume = (float)volume;
     out->center = spx_v3((float)center[0], (float)center[1], (float)center[2]);
     /* Symmetric by construction: entry (i, j) and (j, i) are the same double, rounded once. */
-    for (int c = 0; c < 3; ++c)
-        out->inertia.col[c] = spx_v3((float)I[0][c], (float)I[1][c], (float)I[2][c]);
+    for (int c = 0; c < 3; ++c) out->inertia.col[c] = spx_v3((float)I[0][c], (float)I[1][c], (float)I[2][c]);
     return SPX_OK;
 }
 
@@ -178,7 +178,8 @@ SPX_API spx_result spx_mass_capsule(const spx_capsule* capsule, float density, s
     /* About the segment, and across it through the middle (each half ball's own 2/5 r^2 about its flat
        face, moved by the parallel axis theorem from its centre of mass 3/8 r off that face). */
     const double along = 0.5 * cylinder * rr * rr + 0.4 * balls * rr * rr;
-    const double across = cylinder * (L * L / 12.0 + rr * rr / 4.0) + balls * (0.4 * rr * rr + L * L / 4.0 + 0.375 * L * rr);
+    const double across =
+        cylinder * (L * L / 12.0 + rr * rr / 4.0) + balls * (0.4 * rr * rr + L * L / 4.0 + 0.375 * L * rr);
     const spx_dvec3 axis = L > 0.0 ? spx_d3_scale(u, 1.0 / L) : spx_d3(1, 0, 0);
     const double a[3] = { axis.x, axis.y, axis.z };
     double inertia[3][3];

@@ -10,11 +10,11 @@
 #define SPX_MASS_ZERO_VOLUME_RATIO 1e-9
 
 typedef struct spx_unit_mass {
-    spx_result status;     /* SPX_OK, or why there are no mass properties: SPX_ERR_MESH_NOT_CLOSED,
+    spx_result status;    /* SPX_OK, or why there are no mass properties: SPX_ERR_MESH_NOT_CLOSED,
                               SPX_ERR_MESH_INSIDE_OUT, SPX_ERR_ZERO_VOLUME */
-    double volume;         /* m^3, > 0 when status is SPX_OK */
-    double center[3];      /* m, centre of the enclosed volume */
-    double inertia[3][3];  /* m^5: inertia tensor about center at density 1 kg/m^3 (symmetric) */
+    double volume;        /* m^3, > 0 when status is SPX_OK */
+    double center[3];     /* m, centre of the enclosed volume */
+    double inertia[3][3]; /* m^5: inertia tensor about center at density 1 kg/m^3 (symmetric) */
 } spx_unit_mass;
 
 /* Integrates the solid bounded by every triangle of the def (those the mesh skips as degenerate too;

@@ -14,7 +14,7 @@
    surface's, and by at most 1e-4 rad wider), SPX_EDGE_PACKED_OPEN for an open edge. */
 typedef struct spx_mesh_edges {
     int16_t angle[3];
-    uint8_t corners;   /* bit k: the surface has a corner at corner k */
+    uint8_t corners; /* bit k: the surface has a corner at corner k */
     uint8_t unused;
 } spx_mesh_edges;
 
@@ -31,8 +31,8 @@ static inline spx_triangle_edges spx_mesh_edges_unpack(spx_mesh_edges e)
     spx_triangle_edges out;
     for (int j = 0; j < 3; ++j)
         out.angle[j] = e.angle[j] == SPX_EDGE_PACKED_OPEN || e.angle[j] == -SPX_EDGE_PACKED_OPEN
-                         ? SPX_EDGE_OPEN
-                         : (float)(e.angle[j] * SPX_EDGE_ANGLE_STEP);
+                           ? SPX_EDGE_OPEN
+                           : (float)(e.angle[j] * SPX_EDGE_ANGLE_STEP);
     out.corners = e.corners;
     return out;
 }
@@ -50,10 +50,10 @@ struct spx_mesh {
     uint32_t node_count;
     uint32_t depth;
     uint32_t leaf_triangles;
-    bool closed;                   /* see spx_mesh_topology */
-    spx_unit_mass mass;            /* integrated at creation from the def's triangles, all of them */
-    size_t bytes;                  /* the whole block */
-    spx_allocator allocator;       /* all zero: malloc/free */
+    bool closed;             /* see spx_mesh_topology */
+    spx_unit_mass mass;      /* integrated at creation from the def's triangles, all of them */
+    size_t bytes;            /* the whole block */
+    spx_allocator allocator; /* all zero: malloc/free */
 };
 
 #endif

@@ -30,13 +30,13 @@ static void store_pose(spx_mesh_instance* inst, const spx_transform* pose)
     double inv = 1.0 / sqrt(x * x + y * y + z * z + w * w);
     x *= inv, y *= inv, z *= inv, w *= inv;
     /* The same pose again (a static body's, posed before every query) keeps the filled cache. */
-    if (inst->stamp != 0 && inst->pose.p.x == pose->p.x && inst->pose.p.y == pose->p.y && inst->pose.p.z == pose->p.z
-        && inst->pose.q.x == (float)x && inst->pose.q.y == (float)y && inst->pose.q.z == (float)z
-        && inst->pose.q.w == (float)w)
+    if (inst->stamp != 0 && inst->pose.p.x == pose->p.x && inst->pose.p.y == pose->p.y && inst->pose.p.z == pose->p.z &&
+        inst->pose.q.x == (float)x && inst->pose.q.y == (float)y && inst->pose.q.z == (float)z &&
+        inst->pose.q.w == (float)w)
         return;
     inst->pose.p = pose->p;
     inst->pose.q.x = (float)x, inst->pose.q.y = (float)y, inst->pose.q.z = (float)z, inst->pose.q.w = (float)w;
-    double (*r)[3] = inst->rotation; /* r[i]: column i */
+    double(*r)[3] = inst->rotation; /* r[i]: column i */
     r[0][0] = 1 - 2 * (y * y + z * z), r[0][1] = 2 * (x * y + w * z), r[0][2] = 2 * (x * z - w * y);
     r[1][0] = 2 * (x * y - w * z), r[1][1] = 1 - 2 * (x * x + z * z), r[1][2] = 2 * (y * z + w * x);
     r[2][0] = 2 * (x * z + w * y), r[2][1] = 2 * (y * z - w * x), r[2][2] = 1 - 2 * (x * x + y * y);
@@ -114,7 +114,7 @@ SPX_API spx_result spx_mesh_instance_get_mesh(const spx_mesh_instance* instance,
 /* A mesh point into world space: in double, rounded once. */
 static spx_vec3 to_world(const spx_mesh_instance* inst, spx_vec3 v)
 {
-    const double (*r)[3] = (const double (*)[3])inst->rotation;
+    const double(*r)[3] = (const double(*)[3])inst->rotation;
     double x = v.x, y = v.y, z = v.z;
     spx_vec3 w = { (float)(r[0][0] * x + r[1][0] * y + r[2][0] * z + inst->position[0]),
                    (float)(r[0][1] * x + r[1][1] * y + r[2][1] * z + inst->position[1]),
@@ -129,8 +129,8 @@ spx_triangle spx_mesh_instance_world_triangle(const spx_mesh_instance* inst, uin
     return w;
 }
 
-SPX_API spx_result spx_mesh_instance_get_triangle(const spx_mesh_instance* instance, uint32_t i,
-                                                  spx_triangle* out, uint32_t* out_source)
+SPX_API spx_result spx_mesh_instance_get_triangle(const spx_mesh_instance* instance, uint32_t i, spx_triangle* out,
+                                                  uint32_t* out_source)
 {
     if (!instance || !out || i >= instance->mesh->triangle_count) return SPX_ERR_INVALID_ARGUMENT;
     *out = spx_mesh_instance_world_triangle(instance, i);
@@ -146,7 +146,7 @@ const spx_world_box* spx_mesh_instance_node(spx_mesh_instance* inst, uint32_t i)
     if (w->stamp == inst->stamp) return w;
     const spx_obb_node* node = &inst->mesh->nodes[i];
     const spx_obb* b = &node->box;
-    const double (*r)[3] = (const double (*)[3])inst->rotation;
+    const double(*r)[3] = (const double(*)[3])inst->rotation;
     double c[3];
     for (int k = 0; k < 3; ++k)
         c[k] = r[0][k] * b->center.x + r[1][k] * b->center.y + r[2][k] * b->center.z + inst->position[k];
@@ -160,8 +160,8 @@ const spx_world_box* spx_mesh_instance_node(spx_mesh_instance* inst, uint32_t i)
        2^-24 turns a far corner by that much of the box's size). 2^-20 of the coordinates' and the
        box's size covers both with room to spare; the descent only ever gets more conservative. */
     double size = (double)b->half_extents.x + b->half_extents.y + b->half_extents.z;
-    double reach = max3(fabs(c[0]), fabs(c[1]), fabs(c[2])) + size
-                 + max3(fabs(b->center.x), fabs(b->center.y), fabs(b->center.z));
+    double reach =
+        max3(fabs(c[0]), fabs(c[1]), fabs(c[2])) + size + max3(fabs(b->center.x), fabs(b->center.y), fabs(b->center.z));
     double grow = 0x1p-20 * reach;
     w->half[0] = (float)(b->half_extents.x + grow);
     w->half[1] = (float)(b->half_extents.y + grow);

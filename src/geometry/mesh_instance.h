@@ -11,19 +11,19 @@
 typedef struct spx_world_box {
     float center[3];
     float half[3];
-    float axis[3][3];  /* axis[i]: box axis i in world coordinates */
-    uint32_t stamp;    /* equal to the instance's stamp: this entry is at the current pose */
+    float axis[3][3]; /* axis[i]: box axis i in world coordinates */
+    uint32_t stamp;   /* equal to the instance's stamp: this entry is at the current pose */
 } spx_world_box;
 
 struct spx_mesh_instance {
     const spx_mesh* mesh;
-    spx_transform pose;            /* as stored: quaternion normalised */
-    double rotation[3][3];         /* rotation[i]: column i, the image of the mesh's axis i */
+    spx_transform pose;    /* as stored: quaternion normalised */
+    double rotation[3][3]; /* rotation[i]: column i, the image of the mesh's axis i */
     double position[3];
-    uint32_t stamp;                /* bumped by every pose; never 0 (0 marks an entry never filled) */
-    spx_world_box* boxes;          /* node_count */
-    spx_triangle* triangles;       /* triangle_count world triangles, filled with their leaf's box */
-    uint8_t* usable;               /* triangle_count: 0 for a triangle the pose's rounding made degenerate */
+    uint32_t stamp;          /* bumped by every pose; never 0 (0 marks an entry never filled) */
+    spx_world_box* boxes;    /* node_count */
+    spx_triangle* triangles; /* triangle_count world triangles, filled with their leaf's box */
+    uint8_t* usable;         /* triangle_count: 0 for a triangle the pose's rounding made degenerate */
     size_t bytes;
     spx_allocator allocator;
 };

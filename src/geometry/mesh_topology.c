@@ -51,7 +51,8 @@ static bool segment_like(const spx_mesh_def* def, uint32_t t)
     const spx_dvec3 a = vertex(def, t, 0), b = vertex(def, t, 1), c = vertex(def, t, 2);
     const spx_dvec3 e0 = spx_d3_sub(b, a), e1 = spx_d3_sub(c, b), e2 = spx_d3_sub(a, c);
     const double l2 = spx_dmax(spx_d3_len2(e0), spx_dmax(spx_d3_len2(e1), spx_d3_len2(e2)));
-    return !(spx_d3_len2(spx_d3_cross(e0, spx_d3_sub(c, a))) > SPX_TRIANGLE_FLAT_RATIO * SPX_TRIANGLE_FLAT_RATIO * l2 * l2);
+    return !(spx_d3_len2(spx_d3_cross(e0, spx_d3_sub(c, a))) >
+             SPX_TRIANGLE_FLAT_RATIO * SPX_TRIANGLE_FLAT_RATIO * l2 * l2);
 }
 
 /* Edge k of def triangle t (corner k to k + 1), whose other triangle has its third corner at w: how
@@ -80,8 +81,8 @@ static int16_t pack_turn(double angle)
 
 /* Per welded vertex: whether sharp edges meet there, and at an angle. */
 typedef struct corner_state {
-    float dir[3];   /* the first sharp edge seen, away from the vertex, unit */
-    uint8_t state;  /* 0: no sharp edge yet, 1: all along dir (a ridge or a straight boundary), 2: a corner */
+    float dir[3];  /* the first sharp edge seen, away from the vertex, unit */
+    uint8_t state; /* 0: no sharp edge yet, 1: all along dir (a ridge or a straight boundary), 2: a corner */
 } corner_state;
 
 static void corner_add(corner_state* c, spx_dvec3 from, spx_dvec3 to)
@@ -121,7 +122,8 @@ spx_result spx_mesh_topology(const spx_mesh_def* def, const uint32_t* source, ui
     char* region = block + off_region;
 
     weld(def->vertices, def->vertex_count, rep, (uint64_t*)(void*)region, (uint64_t*)(void*)region + nv,
-         (uint32_t*)(void*)((uint64_t*)(void*)region + 2 * nv), (uint32_t*)(void*)((uint64_t*)(void*)region + 2 * nv) + nv);
+         (uint32_t*)(void*)((uint64_t*)(void*)region + 2 * nv),
+         (uint32_t*)(void*)((uint64_t*)(void*)region + 2 * nv) + nv);
 
     /* Which def triangles are the mesh's, and usable for turns: kept and not segment-like. */
     const uint32_t none = 0xFFFFFFFFu;
@@ -184,7 +186,8 @@ spx_result spx_mesh_topology(const spx_mesh_def* def, const uint32_t* source, ui
                 const uint32_t* idx = def->indices + 3 * (size_t)t;
                 const uint32_t* oidx = def->indices + 3 * (size_t)other;
                 int k = 0;
-                while (!((rep[idx[k]] == lo || rep[idx[k]] == hi) && (rep[idx[(k + 1) % 3]] == lo || rep[idx[(k + 1) % 3]] == hi)))
+                while (!((rep[idx[k]] == lo || rep[idx[k]] == hi) &&
+                         (rep[idx[(k + 1) % 3]] == lo || rep[idx[(k + 1) % 3]] == hi)))
                     ++k;
                 int w = 0;
                 while (rep[oidx[w]] == lo || rep[oidx[w]] == hi) ++w;
@@ -198,7 +201,8 @@ spx_result spx_mesh_topology(const spx_mesh_def* def, const uint32_t* source, ui
             if (mesh_index[t] == none) continue;
             const uint32_t* idx = def->indices + 3 * (size_t)t;
             int k = 0;
-            while (!((rep[idx[k]] == lo || rep[idx[k]] == hi) && (rep[idx[(k + 1) % 3]] == lo || rep[idx[(k + 1) % 3]] == hi)))
+            while (!((rep[idx[k]] == lo || rep[idx[k]] == hi) &&
+                     (rep[idx[(k + 1) % 3]] == lo || rep[idx[(k + 1) % 3]] == hi)))
                 ++k;
             if (out_edges[mesh_index[t]].angle[k] == 0) continue;
             const spx_dvec3 a = vertex(def, t, k), b = vertex(def, t, (k + 1) % 3);

@@ -24,7 +24,8 @@ static void jacobi_rotate(double a[3][3], double v[3][3], int p, int q)
     /* The smaller root of t^2 + 2 theta t - 1 = 0 keeps the rotation under 45 degrees, which is what
        makes cyclic Jacobi converge (Golub and Van Loan, 8.4). For huge theta, t ~ 1/(2 theta). */
     double theta = (a[q][q] - a[p][p]) / (2.0 * apq);
-    double t = fabs(theta) > 1e150 ? 0.5 / theta : (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
+    double t =
+        fabs(theta) > 1e150 ? 0.5 / theta : (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
     double c = 1.0 / sqrt(t * t + 1.0), s = t * c;
     for (int k = 0; k < 3; ++k) { /* a J */
         double akp = a[k][p], akq = a[k][q];

@@ -7,7 +7,7 @@
 /* What the fit and the tree split need of a triangle, computed once: area and centroid in double. */
 typedef struct spx_tri_moment {
     double centroid[3];
-    double area;   /* m^2; 0 for a segment-like triangle */
+    double area; /* m^2; 0 for a segment-like triangle */
 } spx_tri_moment;
 
 void spx_tri_moment_of(const spx_triangle* triangle, spx_tri_moment* out);

@@ -35,11 +35,11 @@ static inline void spx_box_regs_load(const spx_obb* box, spx_box_regs* r)
     const float* f = &box->center.x;
     _Static_assert(sizeof(spx_obb) == 15 * sizeof(float), "spx_obb is 15 packed floats");
     r->c = spx_f4_load(f);
-    const spx_f4 h = spx_f4_load(f + 2);                            /* c.z h.x h.y h.z */
+    const spx_f4 h = spx_f4_load(f + 2); /* c.z h.x h.y h.z */
     r->h = SPX_F4_SWIZZLE(h, 1, 2, 3, 0);
     r->k0 = spx_f4_load(f + 6);
     r->k1 = spx_f4_load(f + 9);
-    const spx_f4 t = spx_f4_load(f + 11);                           /* col1.z col2 (inside the struct) */
+    const spx_f4 t = spx_f4_load(f + 11); /* col1.z col2 (inside the struct) */
     r->k2 = SPX_F4_SWIZZLE(t, 1, 2, 3, 0);
     spx_transpose3(r->k0, r->k1, r->k2, &r->x, &r->y, &r->z);
 }
@@ -53,20 +53,21 @@ static inline spx_f4 spx_box_regs_ok(const spx_box_regs* r, spx_f4 h_raw)
     const float tol = SPX_ROTATION_TOLERANCE;
     const spx_f4 diag = spx_f4_add(spx_f4_add(spx_f4_mul(r->x, r->x), spx_f4_mul(r->y, r->y)), spx_f4_mul(r->z, r->z));
     const spx_f4 off = spx_f4_add(spx_f4_add(spx_f4_mul(r->x, SPX_ROT1_PS(r->x)), spx_f4_mul(r->y, SPX_ROT1_PS(r->y))),
-                                  spx_f4_mul(r->z, SPX_ROT1_PS(r->z)));                 /* a0.a1 a1.a2 a2.a0 0 */
+                                  spx_f4_mul(r->z, SPX_ROT1_PS(r->z))); /* a0.a1 a1.a2 a2.a0 0 */
     spx_f4 ok = spx_f4_le(spx_f4_andnot(sign, spx_f4_sub(diag, one)), spx_f4_set(tol, tol, tol, 2.0f));
     ok = spx_f4_and(ok, spx_f4_le(spx_f4_andnot(sign, off), spx_f4_set(tol, 4.0f * tol, 4.0f * tol, 1.0f)));
     const spx_f4 range = spx_f4_splat(SPX_MAX_COORDINATE), zero = spx_f4_zero();
     ok = spx_f4_and(ok, spx_f4_le(spx_f4_andnot(sign, r->c), range));
     spx_f4 hok = spx_f4_and(spx_f4_gt(h_raw, zero), spx_f4_le(h_raw, range));
-    hok = spx_f4_or(hok, spx_i4_as_f4(spx_i4_set(-1, 0, 0, 0)));      /* lane 0 of h_raw is centre.z */
+    hok = spx_f4_or(hok, spx_i4_as_f4(spx_i4_set(-1, 0, 0, 0))); /* lane 0 of h_raw is centre.z */
     return spx_f4_and(ok, hok);
 }
 
 /* a0 . (a1 x a2) in lane 0 .. 2 order of the products, as (x + y) + z. */
 static inline spx_f4 spx_box_regs_det(const spx_box_regs* r)
 {
-    const spx_f4 cr = spx_f4_sub(spx_f4_mul(r->k1, SPX_ROT1_PS(r->k2)), spx_f4_mul(SPX_ROT1_PS(r->k1), r->k2)); /* z x y */
+    const spx_f4 cr =
+        spx_f4_sub(spx_f4_mul(r->k1, SPX_ROT1_PS(r->k2)), spx_f4_mul(SPX_ROT1_PS(r->k1), r->k2)); /* z x y */
     return spx_f4_mul(SPX_ROT1_PS(cr), r->k0);
 }
 
@@ -75,7 +76,8 @@ static inline bool spx_obb_pair_load_checked(const spx_obb* a, const spx_obb* b,
 {
     spx_box_regs_load(a, A);
     spx_box_regs_load(b, B);
-    spx_f4 ok = spx_f4_and(spx_box_regs_ok(A, spx_f4_load(&a->center.z)), spx_box_regs_ok(B, spx_f4_load(&b->center.z)));
+    spx_f4 ok =
+        spx_f4_and(spx_box_regs_ok(A, spx_f4_load(&a->center.z)), spx_box_regs_ok(B, spx_f4_load(&b->center.z)));
     /* both determinants: lane 0 A's, lane 1 B's */
     const spx_f4 pa = spx_box_regs_det(A), pb = spx_box_regs_det(B);
     const spx_f4 lo = spx_f4_unpacklo(pa, pb), hi = spx_f4_unpackhi(pa, pb);
@@ -93,7 +95,11 @@ static inline bool spx_obb_pair_fast_ok(const spx_obb* a, const spx_obb* b)
     return spx_obb_pair_load_checked(a, b, &A, &B);
 }
 #else
-static inline bool spx_obb_pair_fast_ok(const spx_obb* a, const spx_obb* b) { (void)a, (void)b; return false; }
+static inline bool spx_obb_pair_fast_ok(const spx_obb* a, const spx_obb* b)
+{
+    (void)a, (void)b;
+    return false;
+}
 #endif
 
 #endif

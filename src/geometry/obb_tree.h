@@ -7,9 +7,9 @@
 /* 68 bytes. Children of an inner node are adjacent, so one index names both: a descent that
    visits both touches neighbouring memory. */
 typedef struct spx_obb_node {
-    spx_obb box;       /* in the mesh's own coordinates; holds every corner of every triangle below */
-    uint32_t first;    /* inner node: index of the left child (the right one is first + 1); leaf: first triangle */
-    uint32_t count;    /* leaf: its triangles, 1..leaf_triangles; 0 marks an inner node */
+    spx_obb box;    /* in the mesh's own coordinates; holds every corner of every triangle below */
+    uint32_t first; /* inner node: index of the left child (the right one is first + 1); leaf: first triangle */
+    uint32_t count; /* leaf: its triangles, 1..leaf_triangles; 0 marks an inner node */
 } spx_obb_node;
 
 static inline bool spx_obb_node_is_leaf(const spx_obb_node* node) { return node->count != 0; }

@@ -27,12 +27,17 @@ static inline bool spx_in_range3(spx_vec3 v)
 static inline int spx_error_rank(spx_result r)
 {
     switch (r) {
-    case SPX_OK: return 4;
-    case SPX_ERR_NOT_FINITE: return 0;
-    case SPX_ERR_OUT_OF_RANGE: return 1;
+    case SPX_OK:
+        return 4;
+    case SPX_ERR_NOT_FINITE:
+        return 0;
+    case SPX_ERR_OUT_OF_RANGE:
+        return 1;
     case SPX_ERR_BAD_TIME:
-    case SPX_ERR_INVALID_ARGUMENT: return 3;
-    default: return 2; /* the shape of a piece */
+    case SPX_ERR_INVALID_ARGUMENT:
+        return 3;
+    default:
+        return 2; /* the shape of a piece */
     }
 }
 

@@ -9,7 +9,11 @@ typedef struct spx_dvec2 {
     double x, y;
 } spx_dvec2;
 
-static inline spx_dvec2 spx_d2(double x, double y) { spx_dvec2 r = { x, y }; return r; }
+static inline spx_dvec2 spx_d2(double x, double y)
+{
+    spx_dvec2 r = { x, y };
+    return r;
+}
 static inline spx_dvec2 spx_d2_add(spx_dvec2 a, spx_dvec2 b) { return spx_d2(a.x + b.x, a.y + b.y); }
 static inline spx_dvec2 spx_d2_sub(spx_dvec2 a, spx_dvec2 b) { return spx_d2(a.x - b.x, a.y - b.y); }
 static inline spx_dvec2 spx_d2_scale(spx_dvec2 a, double s) { return spx_d2(a.x * s, a.y * s); }

@@ -13,9 +13,17 @@ typedef struct spx_dvec3 {
     double x, y, z;
 } spx_dvec3;
 
-static inline spx_dvec3 spx_d3(double x, double y, double z) { spx_dvec3 r = { x, y, z }; return r; }
+static inline spx_dvec3 spx_d3(double x, double y, double z)
+{
+    spx_dvec3 r = { x, y, z };
+    return r;
+}
 static inline spx_dvec3 spx_d3_from(spx_vec3 v) { return spx_d3(v.x, v.y, v.z); }
-static inline spx_vec3 spx_d3_to_float(spx_dvec3 v) { spx_vec3 r = { (float)v.x, (float)v.y, (float)v.z }; return r; }
+static inline spx_vec3 spx_d3_to_float(spx_dvec3 v)
+{
+    spx_vec3 r = { (float)v.x, (float)v.y, (float)v.z };
+    return r;
+}
 static inline spx_dvec3 spx_d3_add(spx_dvec3 a, spx_dvec3 b) { return spx_d3(a.x + b.x, a.y + b.y, a.z + b.z); }
 static inline spx_dvec3 spx_d3_sub(spx_dvec3 a, spx_dvec3 b) { return spx_d3(a.x - b.x, a.y - b.y, a.z - b.z); }
 static inline spx_dvec3 spx_d3_scale(spx_dvec3 a, double s) { return spx_d3(a.x * s, a.y * s, a.z * s); }

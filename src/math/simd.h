@@ -82,7 +82,7 @@ static inline spx_i4 spx_i4_and(spx_i4 a, spx_i4 b) { return _mm_and_si128(a, b)
 static inline spx_i4 spx_i4_or(spx_i4 a, spx_i4 b) { return _mm_or_si128(a, b); }
 static inline spx_i4 spx_i4_xor(spx_i4 a, spx_i4 b) { return _mm_xor_si128(a, b); }
 static inline spx_i4 spx_i4_andnot(spx_i4 a, spx_i4 b) { return _mm_andnot_si128(a, b); } /* ~a & b */
-static inline spx_i4 spx_i4_sra31(spx_i4 a) { return _mm_srai_epi32(a, 31); }         /* each lane's sign, spread */
+static inline spx_i4 spx_i4_sra31(spx_i4 a) { return _mm_srai_epi32(a, 31); }             /* each lane's sign, spread */
 #else
 typedef struct spx_f4 {
     float f[4];
@@ -91,18 +91,32 @@ typedef struct spx_i4 {
     int32_t i[4];
 } spx_i4;
 
-#define SPX_F4_MAP(expr)                                      \
-    do {                                                      \
-        for (int l_ = 0; l_ < 4; ++l_) r.f[l_] = (expr);      \
+#define SPX_F4_MAP(expr)                                 \
+    do {                                                 \
+        for (int l_ = 0; l_ < 4; ++l_) r.f[l_] = (expr); \
     } while (0)
-#define SPX_I4_MAP(expr)                                      \
-    do {                                                      \
-        for (int l_ = 0; l_ < 4; ++l_) r.i[l_] = (expr);      \
+#define SPX_I4_MAP(expr)                                 \
+    do {                                                 \
+        for (int l_ = 0; l_ < 4; ++l_) r.i[l_] = (expr); \
     } while (0)
 
-static inline spx_f4 spx_i4_as_f4(spx_i4 a) { spx_f4 r; memcpy(&r, &a, sizeof r); return r; }
-static inline spx_i4 spx_f4_as_i4(spx_f4 a) { spx_i4 r; memcpy(&r, &a, sizeof r); return r; }
-static inline spx_f4 spx_f4_set(float x, float y, float z, float w) { spx_f4 r = { { x, y, z, w } }; return r; }
+static inline spx_f4 spx_i4_as_f4(spx_i4 a)
+{
+    spx_f4 r;
+    memcpy(&r, &a, sizeof r);
+    return r;
+}
+static inline spx_i4 spx_f4_as_i4(spx_f4 a)
+{
+    spx_i4 r;
+    memcpy(&r, &a, sizeof r);
+    return r;
+}
+static inline spx_f4 spx_f4_set(float x, float y, float z, float w)
+{
+    spx_f4 r = { { x, y, z, w } };
+    return r;
+}
 static inline spx_f4 spx_f4_splat(float x) { return spx_f4_set(x, x, x, x); }
 static inline spx_f4 spx_f4_zero(void) { return spx_f4_splat(0.0f); }
 static inline spx_f4 spx_f4_load(const float* p) { return spx_f4_set(p[0], p[1], p[2], p[3]); }
@@ -111,35 +125,113 @@ static inline void spx_f4_store(float* p, spx_f4 a) { memcpy(p, a.f, sizeof a.f)
 static inline void spx_f4_store_aligned(float* p, spx_f4 a) { spx_f4_store(p, a); }
 static inline float spx_f4_first(spx_f4 a) { return a.f[0]; }
 
-static inline spx_f4 spx_f4_add(spx_f4 a, spx_f4 b) { spx_f4 r; SPX_F4_MAP(a.f[l_] + b.f[l_]); return r; }
-static inline spx_f4 spx_f4_sub(spx_f4 a, spx_f4 b) { spx_f4 r; SPX_F4_MAP(a.f[l_] - b.f[l_]); return r; }
-static inline spx_f4 spx_f4_mul(spx_f4 a, spx_f4 b) { spx_f4 r; SPX_F4_MAP(a.f[l_] * b.f[l_]); return r; }
-static inline spx_f4 spx_f4_div(spx_f4 a, spx_f4 b) { spx_f4 r; SPX_F4_MAP(a.f[l_] / b.f[l_]); return r; }
-static inline spx_f4 spx_f4_sqrt(spx_f4 a) { spx_f4 r; SPX_F4_MAP(__builtin_sqrtf(a.f[l_])); return r; }
-static inline spx_f4 spx_f4_min(spx_f4 a, spx_f4 b) { spx_f4 r; SPX_F4_MAP(a.f[l_] < b.f[l_] ? a.f[l_] : b.f[l_]); return r; }
-static inline spx_f4 spx_f4_max(spx_f4 a, spx_f4 b) { spx_f4 r; SPX_F4_MAP(a.f[l_] > b.f[l_] ? a.f[l_] : b.f[l_]); return r; }
+static inline spx_f4 spx_f4_add(spx_f4 a, spx_f4 b)
+{
+    spx_f4 r;
+    SPX_F4_MAP(a.f[l_] + b.f[l_]);
+    return r;
+}
+static inline spx_f4 spx_f4_sub(spx_f4 a, spx_f4 b)
+{
+    spx_f4 r;
+    SPX_F4_MAP(a.f[l_] - b.f[l_]);
+    return r;
+}
+static inline spx_f4 spx_f4_mul(spx_f4 a, spx_f4 b)
+{
+    spx_f4 r;
+    SPX_F4_MAP(a.f[l_] * b.f[l_]);
+    return r;
+}
+static inline spx_f4 spx_f4_div(spx_f4 a, spx_f4 b)
+{
+    spx_f4 r;
+    SPX_F4_MAP(a.f[l_] / b.f[l_]);
+    return r;
+}
+static inline spx_f4 spx_f4_sqrt(spx_f4 a)
+{
+    spx_f4 r;
+    SPX_F4_MAP(__builtin_sqrtf(a.f[l_]));
+    return r;
+}
+static inline spx_f4 spx_f4_min(spx_f4 a, spx_f4 b)
+{
+    spx_f4 r;
+    SPX_F4_MAP(a.f[l_] < b.f[l_] ? a.f[l_] : b.f[l_]);
+    return r;
+}
+static inline spx_f4 spx_f4_max(spx_f4 a, spx_f4 b)
+{
+    spx_f4 r;
+    SPX_F4_MAP(a.f[l_] > b.f[l_] ? a.f[l_] : b.f[l_]);
+    return r;
+}
 
-static inline spx_i4 spx_i4_set(int32_t x, int32_t y, int32_t z, int32_t w) { spx_i4 r = { { x, y, z, w } }; return r; }
+static inline spx_i4 spx_i4_set(int32_t x, int32_t y, int32_t z, int32_t w)
+{
+    spx_i4 r = { { x, y, z, w } };
+    return r;
+}
 static inline spx_i4 spx_i4_splat(int32_t x) { return spx_i4_set(x, x, x, x); }
 /* Lane-wise integer addition wraps, as paddd does. */
-static inline spx_i4 spx_i4_add(spx_i4 a, spx_i4 b) { spx_i4 r; SPX_I4_MAP((int32_t)((uint32_t)a.i[l_] + (uint32_t)b.i[l_])); return r; }
-static inline spx_i4 spx_i4_and(spx_i4 a, spx_i4 b) { spx_i4 r; SPX_I4_MAP(a.i[l_] & b.i[l_]); return r; }
-static inline spx_i4 spx_i4_or(spx_i4 a, spx_i4 b) { spx_i4 r; SPX_I4_MAP(a.i[l_] | b.i[l_]); return r; }
-static inline spx_i4 spx_i4_xor(spx_i4 a, spx_i4 b) { spx_i4 r; SPX_I4_MAP(a.i[l_] ^ b.i[l_]); return r; }
-static inline spx_i4 spx_i4_andnot(spx_i4 a, spx_i4 b) { spx_i4 r; SPX_I4_MAP(~a.i[l_] & b.i[l_]); return r; }
-static inline spx_i4 spx_i4_sra31(spx_i4 a) { spx_i4 r; SPX_I4_MAP(a.i[l_] < 0 ? -1 : 0); return r; }
+static inline spx_i4 spx_i4_add(spx_i4 a, spx_i4 b)
+{
+    spx_i4 r;
+    SPX_I4_MAP((int32_t)((uint32_t)a.i[l_] + (uint32_t)b.i[l_]));
+    return r;
+}
+static inline spx_i4 spx_i4_and(spx_i4 a, spx_i4 b)
+{
+    spx_i4 r;
+    SPX_I4_MAP(a.i[l_] & b.i[l_]);
+    return r;
+}
+static inline spx_i4 spx_i4_or(spx_i4 a, spx_i4 b)
+{
+    spx_i4 r;
+    SPX_I4_MAP(a.i[l_] | b.i[l_]);
+    return r;
+}
+static inline spx_i4 spx_i4_xor(spx_i4 a, spx_i4 b)
+{
+    spx_i4 r;
+    SPX_I4_MAP(a.i[l_] ^ b.i[l_]);
+    return r;
+}
+static inline spx_i4 spx_i4_andnot(spx_i4 a, spx_i4 b)
+{
+    spx_i4 r;
+    SPX_I4_MAP(~a.i[l_] & b.i[l_]);
+    return r;
+}
+static inline spx_i4 spx_i4_sra31(spx_i4 a)
+{
+    spx_i4 r;
+    SPX_I4_MAP(a.i[l_] < 0 ? -1 : 0);
+    return r;
+}
 
-static inline spx_f4 spx_f4_and(spx_f4 a, spx_f4 b) { return spx_i4_as_f4(spx_i4_and(spx_f4_as_i4(a), spx_f4_as_i4(b))); }
+static inline spx_f4 spx_f4_and(spx_f4 a, spx_f4 b)
+{
+    return spx_i4_as_f4(spx_i4_and(spx_f4_as_i4(a), spx_f4_as_i4(b)));
+}
 static inline spx_f4 spx_f4_or(spx_f4 a, spx_f4 b) { return spx_i4_as_f4(spx_i4_or(spx_f4_as_i4(a), spx_f4_as_i4(b))); }
-static inline spx_f4 spx_f4_xor(spx_f4 a, spx_f4 b) { return spx_i4_as_f4(spx_i4_xor(spx_f4_as_i4(a), spx_f4_as_i4(b))); }
-static inline spx_f4 spx_f4_andnot(spx_f4 a, spx_f4 b) { return spx_i4_as_f4(spx_i4_andnot(spx_f4_as_i4(a), spx_f4_as_i4(b))); }
+static inline spx_f4 spx_f4_xor(spx_f4 a, spx_f4 b)
+{
+    return spx_i4_as_f4(spx_i4_xor(spx_f4_as_i4(a), spx_f4_as_i4(b)));
+}
+static inline spx_f4 spx_f4_andnot(spx_f4 a, spx_f4 b)
+{
+    return spx_i4_as_f4(spx_i4_andnot(spx_f4_as_i4(a), spx_f4_as_i4(b)));
+}
 
-#define SPX_F4_COMPARE(name, op)                                                  \
-    static inline spx_f4 spx_f4_##name(spx_f4 a, spx_f4 b)                        \
-    {                                                                             \
-        spx_i4 r;                                                                 \
-        SPX_I4_MAP(a.f[l_] op b.f[l_] ? -1 : 0);                                  \
-        return spx_i4_as_f4(r);                                                   \
+#define SPX_F4_COMPARE(name, op)                           \
+    static inline spx_f4 spx_f4_##name(spx_f4 a, spx_f4 b) \
+    {                                                      \
+        spx_i4 r;                                          \
+        SPX_I4_MAP(a.f[l_] op b.f[l_] ? -1 : 0);           \
+        return spx_i4_as_f4(r);                            \
     }
 SPX_F4_COMPARE(eq, ==)
 SPX_F4_COMPARE(lt, <)
@@ -184,7 +276,10 @@ static inline void spx_f4_transpose(spx_f4* a, spx_f4* b, spx_f4* c, spx_f4* d)
 static inline spx_f4 spx_f4_abs(spx_f4 a) { return spx_f4_andnot(spx_f4_splat(-0.0f), a); }
 static inline spx_f4 spx_f4_neg(spx_f4 a) { return spx_f4_xor(spx_f4_splat(-0.0f), a); }
 /* Lanes where m is set take a, the others b. */
-static inline spx_f4 spx_f4_pick(spx_f4 m, spx_f4 a, spx_f4 b) { return spx_f4_or(spx_f4_and(m, a), spx_f4_andnot(m, b)); }
+static inline spx_f4 spx_f4_pick(spx_f4 m, spx_f4 a, spx_f4 b)
+{
+    return spx_f4_or(spx_f4_and(m, a), spx_f4_andnot(m, b));
+}
 /* (a1, a2, a0, a3) and (a2, a0, a1, a3): lane j takes lane j + 1 or j + 2 (mod 3). */
 static inline spx_f4 spx_f4_rot1(spx_f4 a) { return SPX_F4_SWIZZLE(a, 1, 2, 0, 3); }
 static inline spx_f4 spx_f4_rot2(spx_f4 a) { return SPX_F4_SWIZZLE(a, 2, 0, 1, 3); }
@@ -283,7 +378,8 @@ static inline spx_vf spx_vf_join(const spx_f4* part)
 static inline __attribute__((always_inline)) void spx_vf_transpose8_(__m256 r[8])
 {
     __m256 t[8], u[8];
-    for (int k = 0; k < 8; k += 2) t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]), t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
+    for (int k = 0; k < 8; k += 2)
+        t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]), t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
     for (int k = 0; k < 8; k += 4) {
         u[k] = _mm256_shuffle_ps(t[k], t[k + 2], 0x44), u[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], 0xEE);
         u[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0x44), u[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0xEE);
@@ -314,10 +410,12 @@ static inline __attribute__((always_inline)) void spx_vf_gather_rows(const float
     }
     for (int q = 2 * (n / 8); q < n / 4; ++q) {
         spx_f4 lo[4], hi[4];
-        for (int l = 0; l < 4; ++l) lo[l] = spx_f4_load_aligned(row[l] + 4 * q), hi[l] = spx_f4_load_aligned(row[l + 4] + 4 * q);
+        for (int l = 0; l < 4; ++l)
+            lo[l] = spx_f4_load_aligned(row[l] + 4 * q), hi[l] = spx_f4_load_aligned(row[l + 4] + 4 * q);
         spx_f4_transpose(&lo[0], &lo[1], &lo[2], &lo[3]);
         spx_f4_transpose(&hi[0], &hi[1], &hi[2], &hi[3]);
-        for (int k = 0; k < 4; ++k) out[4 * q + k] = (spx_vf)_mm256_insertf128_ps(_mm256_castps128_ps256(lo[k]), hi[k], 1);
+        for (int k = 0; k < 4; ++k)
+            out[4 * q + k] = (spx_vf)_mm256_insertf128_ps(_mm256_castps128_ps256(lo[k]), hi[k], 1);
     }
 #else
     for (int l = 0; l < SPX_LANES; ++l)

@@ -76,8 +76,8 @@ spx_dvec2 spx_plane_contact_point(const spx_plane_piece* a, const spx_plane_piec
 
 /* A candidate normal beats the best so far: less depth, or the same depth and first by the key
  * both orders of the pieces share. */
-static bool better(double depth, spx_dvec2 n, double best_depth, spx_dvec2 best_n, bool have,
-                   const spx_plane_piece* a, const spx_plane_piece* b)
+static bool better(double depth, spx_dvec2 n, double best_depth, spx_dvec2 best_n, bool have, const spx_plane_piece* a,
+                   const spx_plane_piece* b)
 {
     if (!have || depth < best_depth) return true;
     return depth == best_depth && spx_plane_normal_first(n, best_n, a, b);
@@ -142,7 +142,8 @@ static bool polygon_circle(const spx_plane_piece* p, const spx_plane_piece* c, s
     const double distance = on_edge ? most_above : best_distance;
     if (distance > c->radius) return false;
     *depth = c->radius - distance;
-    *normal = on_edge ? spx_d2_scale(most_above_normal, 1.0 / spx_d2_len(most_above_normal)) : spx_d2_scale(spx_d2_sub(c->center, best_point), 1.0 / best_distance);
+    *normal = on_edge ? spx_d2_scale(most_above_normal, 1.0 / spx_d2_len(most_above_normal))
+                      : spx_d2_scale(spx_d2_sub(c->center, best_point), 1.0 / best_distance);
     return true;
 }
 
@@ -176,8 +177,8 @@ static bool contained(const spx_plane_piece* a, const spx_plane_piece* b)
     return circle_in || polygon_in;
 }
 
-void spx_plane_penetration(const spx_plane_piece* a, const spx_plane_piece* b, spx_penetration2d* out,
-                           spx_dvec2* point, spx_dvec2* normal, double* depth)
+void spx_plane_penetration(const spx_plane_piece* a, const spx_plane_piece* b, spx_penetration2d* out, spx_dvec2* point,
+                           spx_dvec2* normal, double* depth)
 {
     memset(out, 0, sizeof *out);
     *normal = spx_d2(0.0, 0.0);

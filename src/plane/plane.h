@@ -8,12 +8,12 @@
 #include "math/dvec2.h"
 
 typedef struct spx_plane_piece {
-    bool round;                                    /* a circle: `center`, `radius` */
-    uint32_t count;                                /* polygon corners, counter-clockwise */
+    bool round;     /* a circle: `center`, `radius` */
+    uint32_t count; /* polygon corners, counter-clockwise */
     spx_dvec2 v[SPX_POLYGON_MAX_CORNERS];
     spx_dvec2 center;
     double radius;
-    spx_dvec2 middle;                              /* centre of the bounds */
+    spx_dvec2 middle; /* centre of the bounds */
 } spx_plane_piece;
 
 /* Validation in the order of base.h; `stage` 0: arguments, 1: finite, 2: range, 3: shape. */
@@ -34,8 +34,8 @@ double spx_plane_scale(const spx_plane_piece* a, const spx_plane_piece* b);
 bool spx_plane_normal_first(spx_dvec2 n, spx_dvec2 m, const spx_plane_piece* a, const spx_plane_piece* b);
 
 /* Penetration of two pieces in working form (normal unit, from A to B; point relative to origin). */
-void spx_plane_penetration(const spx_plane_piece* a, const spx_plane_piece* b, spx_penetration2d* out,
-                           spx_dvec2* point, spx_dvec2* normal, double* depth);
+void spx_plane_penetration(const spx_plane_piece* a, const spx_plane_piece* b, spx_penetration2d* out, spx_dvec2* point,
+                           spx_dvec2* normal, double* depth);
 
 /* The point midway along unit `normal` between A's and B's features extreme along it (A's along
  * +normal, B's along -normal), over the stretch where the features face each other. */

@@ -26,7 +26,7 @@ typedef struct first_touch {
     bool have;
     double time;
     spx_dvec2 normal;
-    const spx_plane_piece *from, *to;               /* the normal's pieces, for ties */
+    const spx_plane_piece *from, *to; /* the normal's pieces, for ties */
 } first_touch;
 
 /* For polygons the latest entry wins, for circles the earliest touch: `later` says which. */
@@ -77,8 +77,7 @@ static double discriminant(spx_dvec2 d, spx_dvec2 w, double a2, double radius)
 }
 
 /* Circle `c` moving at `w` relative to polygon `p`, apart at t = 0. Normal from p to c. */
-static bool polygon_circle(const spx_plane_piece* p, const spx_plane_piece* c, spx_dvec2 w, double tmax,
-                           first_touch* f)
+static bool polygon_circle(const spx_plane_piece* p, const spx_plane_piece* c, spx_dvec2 w, double tmax, first_touch* f)
 {
     const double a2 = spx_d2_dot(w, w);
     f->from = p, f->to = c;
@@ -157,7 +156,7 @@ static spx_result check(const spx_piece2d* a, spx_vec2 va, const spx_piece2d* b,
 }
 
 spx_result spx_sweep_2d(const spx_piece2d* a, spx_vec2 velocity_a, const spx_piece2d* b, spx_vec2 velocity_b,
-                       float tmax, spx_sweep_hit2d* out)
+                        float tmax, spx_sweep_hit2d* out)
 {
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = check(a, velocity_a, b, velocity_b, tmax);

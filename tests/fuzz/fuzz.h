@@ -19,13 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FUZZ_CHECK(cond)                                                                      \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, #cond);       \
-            fflush(stderr);                                                                   \
-            abort();                                                                          \
-        }                                                                                     \
+#define FUZZ_CHECK(cond)                                                                \
+    do {                                                                                \
+        if (!(cond)) {                                                                  \
+            fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, #cond); \
+            fflush(stderr);                                                             \
+            abort();                                                                    \
+        }                                                                               \
     } while (0)
 
 typedef struct fuzz_input {
@@ -47,8 +47,8 @@ static inline float fuzz_float(fuzz_input* in)
     const int8_t b = (int8_t)fuzz_byte(in);
     switch (kind & 15) {
     case 0: { /* raw bits */
-        uint32_t u = (uint32_t)(uint8_t)b | (uint32_t)fuzz_byte(in) << 8 | (uint32_t)fuzz_byte(in) << 16
-                   | (uint32_t)fuzz_byte(in) << 24;
+        uint32_t u = (uint32_t)(uint8_t)b | (uint32_t)fuzz_byte(in) << 8 | (uint32_t)fuzz_byte(in) << 16 |
+                     (uint32_t)fuzz_byte(in) << 24;
         float f;
         memcpy(&f, &u, sizeof f);
         return f;
@@ -57,9 +57,12 @@ static inline float fuzz_float(fuzz_input* in)
         return (float)((double)b / 16.0 * pow(10.0, (double)(fuzz_byte(in) % 77) - 38.0));
     case 2: /* the edge of the accepted range, on either side */
         return (b < 0 ? -1.0f : 1.0f) * SPX_MAX_COORDINATE * (1.0f + (float)(b & 7) * 0.25f - 0.5f);
-    case 3: return (float)b * 1024.0f; /* large but in range */
-    case 4: return (float)b / 4096.0f; /* small */
-    default: return (float)b / 16.0f;  /* plausible: -8 .. 8 m in steps of 1/16 */
+    case 3:
+        return (float)b * 1024.0f; /* large but in range */
+    case 4:
+        return (float)b / 4096.0f; /* small */
+    default:
+        return (float)b / 16.0f; /* plausible: -8 .. 8 m in steps of 1/16 */
     }
 }
 
@@ -151,8 +154,10 @@ static inline bool fuzz_input_code(spx_result r)
     case SPX_ERR_NOT_ORTHONORMAL:
     case SPX_ERR_NOT_RIGHT_HANDED:
     case SPX_ERR_DEGENERATE_TRIANGLE:
-    case SPX_ERR_BAD_TIME: return true;
-    default: return false;
+    case SPX_ERR_BAD_TIME:
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -193,12 +198,17 @@ static inline void fuzz_check_manifold(const spx_manifold* m, float margin, floa
 static inline int fuzz_rank(spx_result r)
 {
     switch (r) {
-    case SPX_OK: return 5;
-    case SPX_ERR_NOT_FINITE: return 1;
-    case SPX_ERR_OUT_OF_RANGE: return 2;
+    case SPX_OK:
+        return 5;
+    case SPX_ERR_NOT_FINITE:
+        return 1;
+    case SPX_ERR_OUT_OF_RANGE:
+        return 2;
     case SPX_ERR_BAD_TIME:
-    case SPX_ERR_INVALID_ARGUMENT: return 4;
-    default: return 3;
+    case SPX_ERR_INVALID_ARGUMENT:
+        return 4;
+    default:
+        return 3;
     }
 }
 static inline spx_result fuzz_first(spx_result a, spx_result b) { return fuzz_rank(b) < fuzz_rank(a) ? b : a; }
@@ -259,7 +269,7 @@ int fuzz_scene(const uint8_t* data, size_t size);
 /* libFuzzer's entry, in the target built for one harness. */
 #if defined(SPX_FUZZ_TARGET)
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
-#define SPX_FUZZ_ENTRY(fn)                                                      \
+#define SPX_FUZZ_ENTRY(fn) \
     int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) { return fn(data, size); }
 #else
 #define SPX_FUZZ_ENTRY(fn)

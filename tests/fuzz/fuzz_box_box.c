@@ -101,21 +101,21 @@ int fuzz_box_box(const uint8_t* data, size_t size)
         spx_penetration pen_ba;
         FUZZ_CHECK(spx_penetration_obb_obb(&b, &a, &pen_ba) == SPX_OK);
         const float rounding = 1e-6f * reach;
-        const bool touching = (pen.overlapping && pen.depth <= rounding)
-                           || (pen_ba.overlapping && pen_ba.depth <= rounding);
+        const bool touching =
+            (pen.overlapping && pen.depth <= rounding) || (pen_ba.overlapping && pen_ba.depth <= rounding);
         const spx_vec3 v_rel = spx_v3(vb.x - va.x, vb.y - va.y, vb.z - va.z);
         const float slack = fuzz_time_slack(tmax, reach, v_rel, hit.normal, swapped.normal);
         const spx_sweep_hit* first = hit.state == SPX_SWEEP_HIT ? &hit : &swapped;
-        FUZZ_CHECK(fuzz_states_may_differ(&hit, &swapped, touching, slack, tmax)
-                   || (first->state == SPX_SWEEP_HIT && grazes(&a, va, &b, vb, first->time, tmax, rounding)));
-        if (hit.state == SPX_SWEEP_HIT && swapped.state == SPX_SWEEP_HIT
-            && !grazes(&a, va, &b, vb, fminf(hit.time, swapped.time), tmax, rounding))
+        FUZZ_CHECK(fuzz_states_may_differ(&hit, &swapped, touching, slack, tmax) ||
+                   (first->state == SPX_SWEEP_HIT && grazes(&a, va, &b, vb, first->time, tmax, rounding)));
+        if (hit.state == SPX_SWEEP_HIT && swapped.state == SPX_SWEEP_HIT &&
+            !grazes(&a, va, &b, vb, fminf(hit.time, swapped.time), tmax, rounding))
             FUZZ_CHECK(fabsf(swapped.time - hit.time) <= slack);
         for (int i = 0; i < LANES; ++i) {
             const spx_sweep_hit* lane_first = hit.state == SPX_SWEEP_HIT ? &hit : &hits[i];
-            FUZZ_CHECK(fuzz_states_may_differ(&hit, &hits[i], touching, slack, tmax)
-                       || (lane_first->state == SPX_SWEEP_HIT
-                           && grazes(&a, va, &b, vb, lane_first->time, tmax, rounding)));
+            FUZZ_CHECK(
+                fuzz_states_may_differ(&hit, &hits[i], touching, slack, tmax) ||
+                (lane_first->state == SPX_SWEEP_HIT && grazes(&a, va, &b, vb, lane_first->time, tmax, rounding)));
             FUZZ_CHECK(overlaps[i] == overlap);
             fuzz_check_hit(&hits[i], tmax);
         }

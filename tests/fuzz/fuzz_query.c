@@ -159,8 +159,8 @@ static void world_queries(fuzz_input* in, const spx_mesh* mesh, spx_vec3 origin,
     FUZZ_CHECK(ro == SPX_OK || query_code(ro));
     ro = spx_world_overlap_point(world, origin, NULL, count_overlap, &found);
     FUZZ_CHECK(ro == SPX_OK || query_code(ro));
-    spx_vec3 upper = spx_v3(origin.x + fabsf(translation.x), origin.y + fabsf(translation.y),
-                            origin.z + fabsf(translation.z));
+    spx_vec3 upper =
+        spx_v3(origin.x + fabsf(translation.x), origin.y + fabsf(translation.y), origin.z + fabsf(translation.z));
     ro = spx_world_overlap_aabb(world, origin, upper, NULL, count_overlap, &found);
     FUZZ_CHECK(ro == SPX_OK || query_code(ro));
     spx_world_destroy(world);

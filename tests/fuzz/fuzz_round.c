@@ -9,7 +9,7 @@ static const spx_sphere far_sphere = { { 100, 0, 0 }, 1 };
 static const spx_sphere home_sphere = { { 0, 0, 0 }, 1 };
 
 typedef struct round_problem {
-    int kind;                  /* 0 sphere-sphere, 1 sphere-capsule, 2 capsule-capsule, 3 sphere-box,
+    int kind; /* 0 sphere-sphere, 1 sphere-capsule, 2 capsule-capsule, 3 sphere-box,
                                   4 capsule-box, 5 sphere-triangle, 6 capsule-triangle */
     spx_sphere s[2];
     spx_capsule c[2];
@@ -33,52 +33,80 @@ static bool a_is_capsule(int k) { return k == 2 || k == 4 || k == 6; }
 static spx_result q_overlap(const round_problem* p, bool* o)
 {
     switch (p->kind) {
-    case 0: return spx_overlap_sphere_sphere(&p->s[0], &p->s[1], o);
-    case 1: return spx_overlap_sphere_capsule(&p->s[0], &p->c[1], o);
-    case 2: return spx_overlap_capsule_capsule(&p->c[0], &p->c[1], o);
-    case 3: return spx_overlap_sphere_obb(&p->s[0], &p->box, o);
-    case 4: return spx_overlap_capsule_obb(&p->c[0], &p->box, o);
-    case 5: return spx_overlap_sphere_triangle(&p->s[0], &p->tri, o);
-    default: return spx_overlap_capsule_triangle(&p->c[0], &p->tri, o);
+    case 0:
+        return spx_overlap_sphere_sphere(&p->s[0], &p->s[1], o);
+    case 1:
+        return spx_overlap_sphere_capsule(&p->s[0], &p->c[1], o);
+    case 2:
+        return spx_overlap_capsule_capsule(&p->c[0], &p->c[1], o);
+    case 3:
+        return spx_overlap_sphere_obb(&p->s[0], &p->box, o);
+    case 4:
+        return spx_overlap_capsule_obb(&p->c[0], &p->box, o);
+    case 5:
+        return spx_overlap_sphere_triangle(&p->s[0], &p->tri, o);
+    default:
+        return spx_overlap_capsule_triangle(&p->c[0], &p->tri, o);
     }
 }
 
 static spx_result q_penetration(const round_problem* p, spx_penetration* o)
 {
     switch (p->kind) {
-    case 0: return spx_penetration_sphere_sphere(&p->s[0], &p->s[1], o);
-    case 1: return spx_penetration_sphere_capsule(&p->s[0], &p->c[1], o);
-    case 2: return spx_penetration_capsule_capsule(&p->c[0], &p->c[1], o);
-    case 3: return spx_penetration_sphere_obb(&p->s[0], &p->box, o);
-    case 4: return spx_penetration_capsule_obb(&p->c[0], &p->box, o);
-    case 5: return spx_penetration_sphere_triangle(&p->s[0], &p->tri, o);
-    default: return spx_penetration_capsule_triangle(&p->c[0], &p->tri, o);
+    case 0:
+        return spx_penetration_sphere_sphere(&p->s[0], &p->s[1], o);
+    case 1:
+        return spx_penetration_sphere_capsule(&p->s[0], &p->c[1], o);
+    case 2:
+        return spx_penetration_capsule_capsule(&p->c[0], &p->c[1], o);
+    case 3:
+        return spx_penetration_sphere_obb(&p->s[0], &p->box, o);
+    case 4:
+        return spx_penetration_capsule_obb(&p->c[0], &p->box, o);
+    case 5:
+        return spx_penetration_sphere_triangle(&p->s[0], &p->tri, o);
+    default:
+        return spx_penetration_capsule_triangle(&p->c[0], &p->tri, o);
     }
 }
 
 static spx_result q_sweep(const round_problem* p, spx_vec3 va, spx_vec3 vb, float tmax, spx_sweep_hit* o)
 {
     switch (p->kind) {
-    case 0: return spx_sweep_sphere_sphere(&p->s[0], va, &p->s[1], vb, tmax, o);
-    case 1: return spx_sweep_sphere_capsule(&p->s[0], va, &p->c[1], vb, tmax, o);
-    case 2: return spx_sweep_capsule_capsule(&p->c[0], va, &p->c[1], vb, tmax, o);
-    case 3: return spx_sweep_sphere_obb(&p->s[0], va, &p->box, vb, tmax, o);
-    case 4: return spx_sweep_capsule_obb(&p->c[0], va, &p->box, vb, tmax, o);
-    case 5: return spx_sweep_sphere_triangle(&p->s[0], va, &p->tri, vb, tmax, o);
-    default: return spx_sweep_capsule_triangle(&p->c[0], va, &p->tri, vb, tmax, o);
+    case 0:
+        return spx_sweep_sphere_sphere(&p->s[0], va, &p->s[1], vb, tmax, o);
+    case 1:
+        return spx_sweep_sphere_capsule(&p->s[0], va, &p->c[1], vb, tmax, o);
+    case 2:
+        return spx_sweep_capsule_capsule(&p->c[0], va, &p->c[1], vb, tmax, o);
+    case 3:
+        return spx_sweep_sphere_obb(&p->s[0], va, &p->box, vb, tmax, o);
+    case 4:
+        return spx_sweep_capsule_obb(&p->c[0], va, &p->box, vb, tmax, o);
+    case 5:
+        return spx_sweep_sphere_triangle(&p->s[0], va, &p->tri, vb, tmax, o);
+    default:
+        return spx_sweep_capsule_triangle(&p->c[0], va, &p->tri, vb, tmax, o);
     }
 }
 
 static spx_result q_manifold(const round_problem* p, float margin, spx_manifold* o)
 {
     switch (p->kind) {
-    case 0: return spx_manifold_sphere_sphere(&p->s[0], &p->s[1], margin, o);
-    case 1: return spx_manifold_sphere_capsule(&p->s[0], &p->c[1], margin, o);
-    case 2: return spx_manifold_capsule_capsule(&p->c[0], &p->c[1], margin, o);
-    case 3: return spx_manifold_sphere_obb(&p->s[0], &p->box, margin, o);
-    case 4: return spx_manifold_capsule_obb(&p->c[0], &p->box, margin, o);
-    case 5: return spx_manifold_sphere_triangle(&p->s[0], &p->tri, margin, o);
-    default: return spx_manifold_capsule_triangle(&p->c[0], &p->tri, margin, o);
+    case 0:
+        return spx_manifold_sphere_sphere(&p->s[0], &p->s[1], margin, o);
+    case 1:
+        return spx_manifold_sphere_capsule(&p->s[0], &p->c[1], margin, o);
+    case 2:
+        return spx_manifold_capsule_capsule(&p->c[0], &p->c[1], margin, o);
+    case 3:
+        return spx_manifold_sphere_obb(&p->s[0], &p->box, margin, o);
+    case 4:
+        return spx_manifold_capsule_obb(&p->c[0], &p->box, margin, o);
+    case 5:
+        return spx_manifold_sphere_triangle(&p->s[0], &p->tri, margin, o);
+    default:
+        return spx_manifold_capsule_triangle(&p->c[0], &p->tri, margin, o);
     }
 }
 
@@ -150,9 +178,10 @@ int fuzz_round(const uint8_t* data, size_t size)
     FUZZ_CHECK(r_pieces == SPX_OK || fuzz_input_code(r_pieces));
     FUZZ_CHECK(q_penetration(&p, &pen) == r_pieces);
     spx_result r_a = a_is_capsule(p.kind) ? spx_capsule_validate(&p.c[0]) : spx_sphere_validate(&p.s[0]);
-    spx_result r_b = p.kind == 0 ? spx_sphere_validate(&p.s[1])
-                   : p.kind <= 2 ? spx_capsule_validate(&p.c[1])
-                   : p.kind <= 4 ? spx_obb_validate(&p.box) : spx_triangle_validate(&p.tri);
+    spx_result r_b = p.kind == 0   ? spx_sphere_validate(&p.s[1])
+                     : p.kind <= 2 ? spx_capsule_validate(&p.c[1])
+                     : p.kind <= 4 ? spx_obb_validate(&p.box)
+                                   : spx_triangle_validate(&p.tri);
     FUZZ_CHECK(fuzz_first(r_a, r_b) == r_pieces);
 
     spx_sweep_hit hit;

@@ -106,7 +106,8 @@ int fuzz_sat2d(const uint8_t* data, size_t size)
         return 0;
     }
     FUZZ_CHECK(overlap == pen.overlapping);
-    if (pen.overlapping) FUZZ_CHECK(isfinite(pen.depth) && pen.depth >= 0.0f && unit2(pen.normal) && finite2(pen.point));
+    if (pen.overlapping)
+        FUZZ_CHECK(isfinite(pen.depth) && pen.depth >= 0.0f && unit2(pen.normal) && finite2(pen.point));
     FUZZ_CHECK(spx_penetration_2d(&b.piece, &a.piece, &pen_swapped) == SPX_OK);
     const bool equal = same_piece(&a.piece, &b.piece);
     FUZZ_CHECK(pen_swapped.overlapping == pen.overlapping && pen_swapped.depth == pen.depth);

@@ -22,7 +22,8 @@ static bool grazes(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, sp
             y.v[i] = fuzz_moved(b->v[i], vb, t);
         }
         spx_penetration p;
-        if (spx_penetration_triangle_triangle(&x, &y, &p) == SPX_OK && p.overlapping && p.depth > rounding) return false;
+        if (spx_penetration_triangle_triangle(&x, &y, &p) == SPX_OK && p.overlapping && p.depth > rounding)
+            return false;
     }
     return true;
 }
@@ -53,8 +54,8 @@ int fuzz_triangle_triangle(const uint8_t* data, size_t size)
     spx_penetration pen_ba;
     FUZZ_CHECK(spx_penetration_triangle_triangle(&b, &a, &pen_ba) == SPX_OK);
     const float rounding = 1e-6f * fmaxf(fuzz_triangle_reach(&a), fuzz_triangle_reach(&b));
-    const bool touching = (pen.overlapping && pen.depth <= rounding)
-                       || (pen_ba.overlapping && pen_ba.depth <= rounding);
+    const bool touching =
+        (pen.overlapping && pen.depth <= rounding) || (pen_ba.overlapping && pen_ba.depth <= rounding);
     /* Segment-like pairs add axes that depend on the motion, so a touch within rounding may read
        differently at rest and swept. */
     if (!touching) FUZZ_CHECK(pen.overlapping == (hit.state == SPX_SWEEP_START_OVERLAP));
@@ -65,10 +66,10 @@ int fuzz_triangle_triangle(const uint8_t* data, size_t size)
     const float reach = fmaxf(fuzz_triangle_reach(&a), fuzz_triangle_reach(&b));
     const float slack = fuzz_time_slack(tmax, reach, v_rel, hit.normal, swapped.normal);
     const spx_sweep_hit* first = hit.state == SPX_SWEEP_HIT ? &hit : &swapped;
-    FUZZ_CHECK(fuzz_states_may_differ(&hit, &swapped, touching, slack, tmax)
-               || (first->state == SPX_SWEEP_HIT && grazes(&a, va, &b, vb, first->time, tmax, rounding)));
-    if (hit.state == SPX_SWEEP_HIT && swapped.state == SPX_SWEEP_HIT
-        && !grazes(&a, va, &b, vb, fminf(hit.time, swapped.time), tmax, rounding))
+    FUZZ_CHECK(fuzz_states_may_differ(&hit, &swapped, touching, slack, tmax) ||
+               (first->state == SPX_SWEEP_HIT && grazes(&a, va, &b, vb, first->time, tmax, rounding)));
+    if (hit.state == SPX_SWEEP_HIT && swapped.state == SPX_SWEEP_HIT &&
+        !grazes(&a, va, &b, vb, fminf(hit.time, swapped.time), tmax, rounding))
         FUZZ_CHECK(fabsf(swapped.time - hit.time) <= slack);
     return 0;
 }

@@ -37,7 +37,8 @@ void test_case_unit_vector(test_case_rng* rng, double out[3])
 
 spx_quat test_case_random_quat(test_case_rng* rng)
 {
-    double u1 = test_case_uniform(rng, 0, 1), u2 = test_case_uniform(rng, 0, 2 * pi), u3 = test_case_uniform(rng, 0, 2 * pi);
+    double u1 = test_case_uniform(rng, 0, 1), u2 = test_case_uniform(rng, 0, 2 * pi),
+           u3 = test_case_uniform(rng, 0, 2 * pi);
     double a = sqrt(1.0 - u1), b = sqrt(u1);
     spx_quat q = { (float)(a * sin(u2)), (float)(a * cos(u2)), (float)(b * sin(u3)), (float)(b * cos(u3)) };
     return q;
@@ -46,10 +47,14 @@ spx_quat test_case_random_quat(test_case_rng* rng)
 const char* test_case_kind_name(test_case_kind kind)
 {
     switch (kind) {
-    case TEST_CASE_OBB_OBB: return "obb-obb";
-    case TEST_CASE_OBB_TRIANGLE: return "obb-triangle";
-    case TEST_CASE_TRIANGLE_TRIANGLE: return "triangle-triangle";
-    default: return "?";
+    case TEST_CASE_OBB_OBB:
+        return "obb-obb";
+    case TEST_CASE_OBB_TRIANGLE:
+        return "obb-triangle";
+    case TEST_CASE_TRIANGLE_TRIANGLE:
+        return "triangle-triangle";
+    default:
+        return "?";
     }
 }
 
@@ -157,8 +162,8 @@ void test_case_make(test_case_kind kind, uint64_t seed, test_sweep_case* out)
             make_triangle(&rng, scale[i], local[i]);
             radius[i] = 0;
             for (int k = 0; k < 3; ++k)
-                radius[i] = fmax(radius[i], sqrt(local[i][k][0] * local[i][k][0] + local[i][k][1] * local[i][k][1]
-                                                 + local[i][k][2] * local[i][k][2]));
+                radius[i] = fmax(radius[i], sqrt(local[i][k][0] * local[i][k][0] + local[i][k][1] * local[i][k][1] +
+                                                 local[i][k][2] * local[i][k][2]));
         }
     }
     double ca[3], dir[3], cb[3];
@@ -169,7 +174,8 @@ void test_case_make(test_case_kind kind, uint64_t seed, test_sweep_case* out)
     if (out->aim == TEST_CASE_AIM_OVERLAP) {
         if (test_case_uniform(&rng, 0, 1) < 0.75) {
             /* B's centre (or centroid) at a point of A: certainly overlapping. */
-            double u[3] = { test_case_uniform(&rng, -1, 1), test_case_uniform(&rng, -1, 1), test_case_uniform(&rng, -1, 1) };
+            double u[3] = { test_case_uniform(&rng, -1, 1), test_case_uniform(&rng, -1, 1),
+                            test_case_uniform(&rng, -1, 1) };
             for (int i = 0; i < 3; ++i) cb[i] = ca[i];
             if (test_case_piece_is_box(kind, 0)) {
                 const float* h = &out->box[0].half_extents.x;
@@ -179,7 +185,10 @@ void test_case_make(test_case_kind kind, uint64_t seed, test_sweep_case* out)
                 }
             } else {
                 double b1 = 0.5 * (u[0] + 1), b2 = 0.5 * (u[1] + 1);
-                if (b1 + b2 > 1) { b1 = 1 - b1; b2 = 1 - b2; }
+                if (b1 + b2 > 1) {
+                    b1 = 1 - b1;
+                    b2 = 1 - b2;
+                }
                 for (int i = 0; i < 3; ++i)
                     cb[i] += (1 - b1 - b2) * local[0][0][i] + b1 * local[0][1][i] + b2 * local[0][2][i];
             }
@@ -200,11 +209,11 @@ void test_case_make(test_case_kind kind, uint64_t seed, test_sweep_case* out)
         double off[3];
         test_case_unit_vector(&rng, off);
         double miss = out->aim == TEST_CASE_AIM_HIT ? test_case_uniform(&rng, 0.0, 0.5) * radius[0]
-                                               : test_case_uniform(&rng, 0.3, 1.5) * reach;
+                                                    : test_case_uniform(&rng, 0.3, 1.5) * reach;
         for (int i = 0; i < 3; ++i) target[i] = ca[i] + miss * off[i];
-        double stretch = out->aim == TEST_CASE_AIM_HIT ? test_case_uniform(&rng, 1.0, 3.0)
+        double stretch = out->aim == TEST_CASE_AIM_HIT         ? test_case_uniform(&rng, 1.0, 3.0)
                          : test_case_uniform(&rng, 0, 1) < 0.7 ? test_case_uniform(&rng, 0.5, 3.0)
-                                                           : test_case_uniform(&rng, 0.1, 0.7);
+                                                               : test_case_uniform(&rng, 0.1, 0.7);
         for (int i = 0; i < 3; ++i) rel_disp[i] = stretch * (target[i] - cb[i]);
     }
     place_piece(out, 0, ca, local[0]);
@@ -227,10 +236,14 @@ void test_case_make(test_case_kind kind, uint64_t seed, test_sweep_case* out)
 void test_case_swap(const test_sweep_case* in, test_sweep_case* out)
 {
     test_sweep_case c = *in;
-    c.box[0] = in->box[1]; c.box[1] = in->box[0];
-    c.quat[0] = in->quat[1]; c.quat[1] = in->quat[0];
-    c.tri[0] = in->tri[1]; c.tri[1] = in->tri[0];
-    c.velocity[0] = in->velocity[1]; c.velocity[1] = in->velocity[0];
+    c.box[0] = in->box[1];
+    c.box[1] = in->box[0];
+    c.quat[0] = in->quat[1];
+    c.quat[1] = in->quat[0];
+    c.tri[0] = in->tri[1];
+    c.tri[1] = in->tri[0];
+    c.velocity[0] = in->velocity[1];
+    c.velocity[1] = in->velocity[0];
     *out = c;
 }
 
@@ -287,7 +300,9 @@ static void print_vec(FILE* f, const char* name, spx_vec3 v)
 void test_case_print(FILE* f, const test_sweep_case* c)
 {
     fprintf(f, "  case %s seed %llu (aimed at %s)\n", test_case_kind_name(c->kind), (unsigned long long)c->seed,
-            c->aim == TEST_CASE_AIM_HIT ? "hit" : c->aim == TEST_CASE_AIM_MISS ? "miss" : "overlap");
+            c->aim == TEST_CASE_AIM_HIT    ? "hit"
+            : c->aim == TEST_CASE_AIM_MISS ? "miss"
+                                           : "overlap");
     for (int i = 0; i < 2; ++i) {
         const char* who = i == 0 ? "A" : "B";
         fprintf(f, "   %s:\n", who);

@@ -11,18 +11,23 @@
 #include <sepax/geometry.h>
 #include "reference.h"
 
-typedef enum test_case_kind { TEST_CASE_OBB_OBB = 0, TEST_CASE_OBB_TRIANGLE, TEST_CASE_TRIANGLE_TRIANGLE, TEST_CASE_KIND_COUNT } test_case_kind;
+typedef enum test_case_kind {
+    TEST_CASE_OBB_OBB = 0,
+    TEST_CASE_OBB_TRIANGLE,
+    TEST_CASE_TRIANGLE_TRIANGLE,
+    TEST_CASE_KIND_COUNT
+} test_case_kind;
 typedef enum test_case_aim { TEST_CASE_AIM_HIT = 0, TEST_CASE_AIM_MISS, TEST_CASE_AIM_OVERLAP } test_case_aim;
 
 typedef struct test_case_rng {
     uint64_t state;
 } test_case_rng;
 
-uint64_t test_case_rng_next(test_case_rng* rng);                 /* splitmix64 */
+uint64_t test_case_rng_next(test_case_rng* rng); /* splitmix64 */
 double test_case_uniform(test_case_rng* rng, double lo, double hi);
 double test_case_log_uniform(test_case_rng* rng, double lo, double hi);
-void test_case_unit_vector(test_case_rng* rng, double out[3]);     /* uniform on the sphere */
-spx_quat test_case_random_quat(test_case_rng* rng);               /* uniform rotation (Shoemake) */
+void test_case_unit_vector(test_case_rng* rng, double out[3]); /* uniform on the sphere */
+spx_quat test_case_random_quat(test_case_rng* rng);            /* uniform rotation (Shoemake) */
 
 /* One swept problem. Piece 0 is A, piece 1 is B; kind says which of box/tri each one is
    (OBB-triangle: A is the box, B the triangle). */
@@ -31,7 +36,7 @@ typedef struct test_sweep_case {
     test_case_aim aim;
     uint64_t seed;
     spx_obb box[2];
-    spx_quat quat[2];          /* the rotation the box was built from */
+    spx_quat quat[2]; /* the rotation the box was built from */
     spx_triangle tri[2];
     spx_vec3 velocity[2];
     float tmax;

@@ -26,7 +26,7 @@ static spx_result add_static(spx_world* w, spx_vec3 p, spx_vec3 half, float fric
 }
 
 spx_result test_container_create(test_container* c, uint32_t count, float speed, float inner, bool elastic,
-                                const spx_world_def* def)
+                                 const spx_world_def* def)
 {
     memset(c, 0, sizeof *c);
     spx_world_def wd = def ? *def : spx_default_world_def();

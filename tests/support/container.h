@@ -12,15 +12,15 @@
 
 typedef struct test_container {
     spx_world* world;
-    spx_body_id* boxes;  /* count, malloc'd */
+    spx_body_id* boxes; /* count, malloc'd */
     uint32_t count;
-    float inner;         /* m: the inside is [-inner, inner] on every axis */
-    float dt;            /* 1/60 s */
+    float inner; /* m: the inside is [-inner, inner] on every axis */
+    float dt;    /* 1/60 s */
 } test_container;
 
 /* inner: half the inside's width (m). def NULL: defaults (the scene sets gravity and sleep). */
 spx_result test_container_create(test_container* out, uint32_t count, float speed, float inner, bool elastic,
-                                const spx_world_def* def);
+                                 const spx_world_def* def);
 
 /* Boxes whose centre is more than `beyond` (m) outside the inside: 0 counts every centre past a
    wall's inner face (deep in it), TEST_CONTAINER_WALL every centre past its outer face (escaped). */

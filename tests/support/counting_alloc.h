@@ -7,11 +7,11 @@
 #include <sepax/base.h>
 
 typedef struct test_counting {
-    long calls;         /* alloc calls so far */
-    long fail_at;       /* the call that returns NULL (1-based); 0: never */
-    long live;          /* blocks not yet freed */
+    long calls;   /* alloc calls so far */
+    long fail_at; /* the call that returns NULL (1-based); 0: never */
+    long live;    /* blocks not yet freed */
     size_t live_bytes;
-    int bad_alignment;  /* blocks handed out off their requested alignment */
+    int bad_alignment; /* blocks handed out off their requested alignment */
 } test_counting;
 
 /* spx_allocator callbacks; context is a test_counting. */

@@ -11,7 +11,10 @@
 
 const char* test_brute_state_name(int state)
 {
-    return state == SPX_SWEEP_MISS ? "MISS" : state == SPX_SWEEP_HIT ? "HIT" : state == SPX_SWEEP_START_OVERLAP ? "START_OVERLAP" : "?";
+    return state == SPX_SWEEP_MISS            ? "MISS"
+           : state == SPX_SWEEP_HIT           ? "HIT"
+           : state == SPX_SWEEP_START_OVERLAP ? "START_OVERLAP"
+                                              : "?";
 }
 
 bool test_brute_side_from_instance(test_brute_side* out, const spx_mesh_instance* instance)
@@ -19,7 +22,8 @@ bool test_brute_side_from_instance(test_brute_side* out, const spx_mesh_instance
     memset(out, 0, sizeof *out);
     spx_mesh_info info;
     const spx_mesh* mesh_of = NULL;
-    if (spx_mesh_instance_get_mesh(instance, &mesh_of) != SPX_OK || spx_mesh_get_info(mesh_of, &info) != SPX_OK) return false;
+    if (spx_mesh_instance_get_mesh(instance, &mesh_of) != SPX_OK || spx_mesh_get_info(mesh_of, &info) != SPX_OK)
+        return false;
     out->tri = malloc(sizeof(spx_triangle) * info.triangle_count);
     out->source = malloc(sizeof(uint32_t) * info.triangle_count);
     if (!out->tri || !out->source) {
@@ -106,7 +110,8 @@ static double dot3(spx_vec3 a, const double n[3]) { return a.x * n[0] + a.y * n[
 
 /* The depth estimate along n: for each pair of the set, how far B must move along n for the two
    pieces' projections to part (A's highest corner less B's lowest); the largest over the pairs. */
-static float depth_along(const test_brute_side* a, const test_brute_side* b, const test_brute_answer* r, const double n[3])
+static float depth_along(const test_brute_side* a, const test_brute_side* b, const test_brute_answer* r,
+                         const double n[3])
 {
     double depth = -INFINITY;
     for (uint32_t k = 0; k < r->pair_count; ++k) {
@@ -174,13 +179,14 @@ static bool finish(const test_brute_side* a, const test_brute_side* b, test_brut
         n[0] = d.x, n[1] = d.y, n[2] = d.z;
     }
     r->normal = spx_v3((float)n[0], (float)n[1], (float)n[2]);
-    r->point = spx_v3((float)(sum_p[0] / r->set_count), (float)(sum_p[1] / r->set_count),
-                      (float)(sum_p[2] / r->set_count));
+    r->point =
+        spx_v3((float)(sum_p[0] / r->set_count), (float)(sum_p[1] / r->set_count), (float)(sum_p[2] / r->set_count));
     r->depth = depth_along(a, b, r, n);
     return true;
 }
 
-bool test_brute_sweep(const test_brute_side* a, spx_vec3 va, const test_brute_side* b, spx_vec3 vb, float tmax, test_brute_answer* out)
+bool test_brute_sweep(const test_brute_side* a, spx_vec3 va, const test_brute_side* b, spx_vec3 vb, float tmax,
+                      test_brute_answer* out)
 {
     memset(out, 0, sizeof *out);
     out->tmax = tmax;
@@ -277,18 +283,19 @@ static void say(report* rp, const char* fmt, ...)
 static void print_pair(report* rp, const char* what, const test_brute_pair* p)
 {
     const spx_sweep_hit* h = &p->hit;
-    say(rp, "%s: pair (%u, %u) %s time %.9g (%a) normal %.9g %.9g %.9g point %.9g %.9g %.9g depth %.9g axis %d features %d/%d",
+    say(rp,
+        "%s: pair (%u, %u) %s time %.9g (%a) normal %.9g %.9g %.9g point %.9g %.9g %.9g depth %.9g axis %d features "
+        "%d/%d",
         what, p->ta, p->tb, test_brute_state_name(h->state), h->time, h->time, h->normal.x, h->normal.y, h->normal.z,
         h->point.x, h->point.y, h->point.z, h->depth, h->axis, (int)h->feature_a, (int)h->feature_b);
 }
 
 static void print_contact(report* rp, const char* what, const spx_mesh_contact* c)
 {
-    say(rp, "%s: pair (%u, %u) time %.9g (%a) normal %.9g %.9g %.9g point %.9g %.9g %.9g depth %.9g features %d/%d", what,
-        c->triangle_a, c->triangle_b, c->time, c->time, c->normal.x, c->normal.y, c->normal.z, c->point.x, c->point.y,
-        c->point.z, c->depth, (int)c->feature_a, (int)c->feature_b);
+    say(rp, "%s: pair (%u, %u) time %.9g (%a) normal %.9g %.9g %.9g point %.9g %.9g %.9g depth %.9g features %d/%d",
+        what, c->triangle_a, c->triangle_b, c->time, c->time, c->normal.x, c->normal.y, c->normal.z, c->point.x,
+        c->point.y, c->point.z, c->depth, (int)c->feature_a, (int)c->feature_b);
 }
-
 
 /* One contact against the brute force's answer for its pair. */
 static void compare_contact(report* rp, const test_brute_answer* e, const spx_mesh_contact* c, const test_brute_pair* p,
@@ -314,9 +321,9 @@ static void compare_contact(report* rp, const test_brute_answer* e, const spx_me
     }
 }
 
-int test_brute_compare(const test_brute_answer* e, const test_brute_side* a, const test_brute_side* b, const spx_mesh_hit* got,
-                  const spx_mesh_contact* contacts, uint32_t capacity, double scale, const char* label,
-                  test_brute_stats* st)
+int test_brute_compare(const test_brute_answer* e, const test_brute_side* a, const test_brute_side* b,
+                       const spx_mesh_hit* got, const spx_mesh_contact* contacts, uint32_t capacity, double scale,
+                       const char* label, test_brute_stats* st)
 {
     report rp = { label, st, 0 };
     st->compared++;
@@ -384,13 +391,16 @@ int test_brute_compare(const test_brute_answer* e, const test_brute_side* a, con
         double dt = fabs((double)got->time - e->time);
         if (got->time == e->time) st->time_exact++;
         if (dt / e->tmax > st->worst_time) st->worst_time = dt / e->tmax;
-        if (!(dt <= 1e-5 * e->tmax)) say(&rp, "time %.9g (%a), brute force %.9g (%a)", got->time, got->time, e->time, e->time);
+        if (!(dt <= 1e-5 * e->tmax))
+            say(&rp, "time %.9g (%a), brute force %.9g (%a)", got->time, got->time, e->time, e->time);
         uint32_t tied = 0;
         for (uint32_t k = 0; k < e->pair_count; ++k) tied += e->pairs[k].hit.time == e->time;
         if (tied > 1) st->ties++;
         if (got->first.triangle_a != fp->ta || got->first.triangle_b != fp->tb) {
             const test_brute_pair* gp = test_brute_find(e, got->first.triangle_a, got->first.triangle_b);
-            say(&rp, "first pair (%u, %u), brute force (%u, %u) by (time, triangle_a, triangle_b); %u pairs share the first time",
+            say(&rp,
+                "first pair (%u, %u), brute force (%u, %u) by (time, triangle_a, triangle_b); %u pairs share the first "
+                "time",
                 got->first.triangle_a, got->first.triangle_b, fp->ta, fp->tb, tied);
             print_pair(&rp, "brute first", fp);
             if (gp) print_pair(&rp, "brute's answer for the query's first", gp);
@@ -410,12 +420,15 @@ int test_brute_compare(const test_brute_answer* e, const test_brute_side* a, con
         spx_vec3 want_n = fp->hit.normal, want_p = fp->hit.point;
         if (tied > 1) {
             double len = sqrt(tn[0] * tn[0] + tn[1] * tn[1] + tn[2] * tn[2]) / tied;
-            if (len >= 1e-3) want_n = spx_v3((float)(tn[0] / (tied * len)), (float)(tn[1] / (tied * len)), (float)(tn[2] / (tied * len)));
+            if (len >= 1e-3)
+                want_n =
+                    spx_v3((float)(tn[0] / (tied * len)), (float)(tn[1] / (tied * len)), (float)(tn[2] / (tied * len)));
             want_p = spx_v3((float)(tp[0] / tied), (float)(tp[1] / tied), (float)(tp[2] / tied));
         }
-        if (got->time != got->first.time || !(test_brute_vdiff(got->normal, want_n) <= 1e-6)
-            || !(test_brute_vdiff(got->point, want_p) <= 1e-6 * scale) || got->depth != 0.0f)
-            say(&rp, "HIT: time %.9g (first pair's %.9g), normal %.9g %.9g %.9g, point %.9g %.9g %.9g: not those of the %u "
+        if (got->time != got->first.time || !(test_brute_vdiff(got->normal, want_n) <= 1e-6) ||
+            !(test_brute_vdiff(got->point, want_p) <= 1e-6 * scale) || got->depth != 0.0f)
+            say(&rp,
+                "HIT: time %.9g (first pair's %.9g), normal %.9g %.9g %.9g, point %.9g %.9g %.9g: not those of the %u "
                 "pair(s) at the first time (%.9g %.9g %.9g, %.9g %.9g %.9g), or depth %.9g != 0",
                 got->time, got->first.time, got->normal.x, got->normal.y, got->normal.z, got->point.x, got->point.y,
                 got->point.z, tied, want_n.x, want_n.y, want_n.z, want_p.x, want_p.y, want_p.z, got->depth);
@@ -566,7 +579,7 @@ double test_brute_problem_scale(const test_brute_side* a, const test_brute_side*
 /* The swept query against the brute force. `capacity` UINT32_MAX: room for the whole set. The
    answer is copied to *out (may be NULL) for further checks. */
 int test_brute_check_sweep(const test_brute_query* q, uint32_t capacity, const char* label, test_brute_stats* st,
-                               spx_mesh_hit* out)
+                           spx_mesh_hit* out)
 {
     test_brute_side sa, sb;
     TEST_ENSURE(test_brute_sides_of(q, &sa, &sb));
@@ -586,7 +599,8 @@ int test_brute_check_sweep(const test_brute_query* q, uint32_t capacity, const c
             fprintf(stderr, "%s: query returned %s\n", label, spx_result_string(r));
             failed = 1;
         } else {
-            failed = test_brute_compare(&e, &sa, &sb, &hit, buf.c, buf.capacity, test_brute_problem_scale(&sa, &sb, q), label, st);
+            failed = test_brute_compare(&e, &sa, &sb, &hit, buf.c, buf.capacity, test_brute_problem_scale(&sa, &sb, q),
+                                        label, st);
             if (!test_brute_buffer_intact(&buf)) {
                 fprintf(stderr, "%s: wrote past the capacity of %u contacts\n", label, buf.capacity);
                 failed = 1;
@@ -641,14 +655,17 @@ void test_brute_explain_swap(const test_brute_query* q)
             if (h1.state == h2.state && !(fabs((double)h1.time - h2.time) > 1e-5 * q->tmax)) continue;
             ++differ;
             if (shown++ >= 3) continue;
-            fprintf(stderr, "    pair (%u, %u): (A, B) %s at %.9g axis %d normal %.9g %.9g %.9g; (B, A) %s at %.9g axis %d normal %.9g %.9g %.9g\n",
-                    sa.source[i], sb.source[j], test_brute_state_name(h1.state), h1.time, h1.axis, h1.normal.x, h1.normal.y,
-                    h1.normal.z, test_brute_state_name(h2.state), h2.time, h2.axis, h2.normal.x, h2.normal.y, h2.normal.z);
+            fprintf(stderr,
+                    "    pair (%u, %u): (A, B) %s at %.9g axis %d normal %.9g %.9g %.9g; (B, A) %s at %.9g axis %d "
+                    "normal %.9g %.9g %.9g\n",
+                    sa.source[i], sb.source[j], test_brute_state_name(h1.state), h1.time, h1.axis, h1.normal.x,
+                    h1.normal.y, h1.normal.z, test_brute_state_name(h2.state), h2.time, h2.axis, h2.normal.x,
+                    h2.normal.y, h2.normal.z);
             const spx_triangle* t[2] = { &sa.tri[i], &sb.tri[j] };
             for (int k = 0; k < 2; ++k)
                 fprintf(stderr, "      %c: (%a, %a, %a) (%a, %a, %a) (%a, %a, %a)\n", k ? 'B' : 'A', t[k]->v[0].x,
-                        t[k]->v[0].y, t[k]->v[0].z, t[k]->v[1].x, t[k]->v[1].y, t[k]->v[1].z, t[k]->v[2].x, t[k]->v[2].y,
-                        t[k]->v[2].z);
+                        t[k]->v[0].y, t[k]->v[0].z, t[k]->v[1].x, t[k]->v[1].y, t[k]->v[1].z, t[k]->v[2].x,
+                        t[k]->v[2].y, t[k]->v[2].z);
         }
     fprintf(stderr, "    %d triangle pairs answer differently in the two orders\n", differ);
     test_brute_side_free(&sa);
@@ -690,7 +707,8 @@ int test_brute_check_swapped(const test_brute_query* q, const char* label, doubl
         }
     }
     if (!failed && f.hit.state == SPX_SWEEP_START_OVERLAP &&
-        (!(flip_diff(f.hit.normal, g.hit.normal) <= 1e-4) || !(fabs((double)f.hit.depth - g.hit.depth) <= 1e-4 * scale) ||
+        (!(flip_diff(f.hit.normal, g.hit.normal) <= 1e-4) ||
+         !(fabs((double)f.hit.depth - g.hit.depth) <= 1e-4 * scale) ||
          !(test_brute_vdiff(f.hit.point, g.hit.point) <= 1e-5 * scale))) {
         fprintf(stderr, "%s, swapped: averaged normal %.9g %.9g %.9g depth %.9g; unswapped %.9g %.9g %.9g depth %.9g\n",
                 label, g.hit.normal.x, g.hit.normal.y, g.hit.normal.z, g.hit.depth, f.hit.normal.x, f.hit.normal.y,
@@ -719,10 +737,9 @@ void test_brute_print_stats(const char* name, const test_brute_stats* st, double
            (unsigned long long)st->optional_seen);
 }
 
-
 /* The static queries against the brute force: overlap, contacts, and a sweep over no time. */
 int test_brute_check_static(const test_brute_query* q, const char* label, test_brute_stats* st, int* overlapping,
-                       uint64_t* inconsistent)
+                            uint64_t* inconsistent)
 {
     int failures = 0;
     test_brute_side sa, sb;
@@ -731,7 +748,8 @@ int test_brute_check_static(const test_brute_query* q, const char* label, test_b
     TEST_ENSURE(test_brute_static(&sa, &sb, &e));
     *inconsistent += e.inconsistent;
     bool any = e.pair_count > 0, got = !any;
-    TEST_ENSURE_CODE(q->box ? spx_overlap_obb_mesh(q->box, q->b, &got) : spx_overlap_mesh_mesh(q->a, q->b, &got), SPX_OK);
+    TEST_ENSURE_CODE(q->box ? spx_overlap_obb_mesh(q->box, q->b, &got) : spx_overlap_mesh_mesh(q->a, q->b, &got),
+                     SPX_OK);
     if (got != any) {
         fprintf(stderr, "%s: overlap says %d, brute force %u overlapping pairs\n", label, (int)got, e.pair_count);
         ++failures;
@@ -741,7 +759,8 @@ int test_brute_check_static(const test_brute_query* q, const char* label, test_b
     TEST_ENSURE(test_brute_buffer_make(&buf, e.pair_count + 2));
     spx_mesh_hit h;
     TEST_ENSURE_CODE(test_brute_run_contacts(q, &buf, &h), SPX_OK);
-    failures |= test_brute_compare(&e, &sa, &sb, &h, buf.c, buf.capacity, test_brute_problem_scale(&sa, &sb, q), label, st);
+    failures |=
+        test_brute_compare(&e, &sa, &sb, &h, buf.c, buf.capacity, test_brute_problem_scale(&sa, &sb, q), label, st);
     if (!test_brute_buffer_intact(&buf)) {
         fprintf(stderr, "%s: wrote past the capacity of %u contacts\n", label, buf.capacity);
         failures = 1;

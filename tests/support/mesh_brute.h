@@ -19,48 +19,48 @@ typedef struct test_brute_side {
     bool is_box;
     spx_obb box;
     spx_triangle* tri;
-    uint32_t* source;          /* def number of tri[i] */
+    uint32_t* source; /* def number of tri[i] */
     uint32_t count;
-    uint32_t skipped;          /* world triangles that spx_triangle_validate refuses (the queries skip them) */
+    uint32_t skipped; /* world triangles that spx_triangle_validate refuses (the queries skip them) */
 } test_brute_side;
 
 /* One pair that is not a miss, as the single-pair test answered it. */
 typedef struct test_brute_pair {
-    uint32_t ia, ib;           /* index into the sides (ia is 0 for the box) */
-    uint32_t ta, tb;           /* def numbers (ta SPX_NO_TRIANGLE for the box) */
-    spx_sweep_hit hit;         /* static queries: normal and depth from spx_penetration_*, point from a
+    uint32_t ia, ib;   /* index into the sides (ia is 0 for the box) */
+    uint32_t ta, tb;   /* def numbers (ta SPX_NO_TRIANGLE for the box) */
+    spx_sweep_hit hit; /* static queries: normal and depth from spx_penetration_*, point from a
                                   sweep with no motion and tmax 0 */
 } test_brute_pair;
 
 typedef struct test_brute_answer {
     spx_sweep_state state;
     float time, tmax;
-    test_brute_pair* pairs;         /* every pair that is not a miss, sorted by (ta, tb) */
+    test_brute_pair* pairs; /* every pair that is not a miss, sorted by (ta, tb) */
     uint32_t pair_count;
-    uint32_t first;            /* HIT: the least (time, ta, tb); START_OVERLAP: a deepest pair */
-    uint32_t set_count;        /* pairs certainly in the contact set */
-    uint32_t set_optional;     /* pairs within a float step or so of the window's end: either way is right */
-    bool* in_set;              /* per pair: certainly in the set */
-    bool* optional;            /* per pair: at the window's edge */
-    spx_vec3 normal, point;    /* START_OVERLAP: normalised mean of the set's normals (the deepest pair's when the
+    uint32_t first;         /* HIT: the least (time, ta, tb); START_OVERLAP: a deepest pair */
+    uint32_t set_count;     /* pairs certainly in the contact set */
+    uint32_t set_optional;  /* pairs within a float step or so of the window's end: either way is right */
+    bool* in_set;           /* per pair: certainly in the set */
+    bool* optional;         /* per pair: at the window's edge */
+    spx_vec3 normal, point; /* START_OVERLAP: normalised mean of the set's normals (the deepest pair's when the
                                   mean is shorter than 1e-3), mean of their points */
-    double mean_length;        /* length of the mean normal */
-    float depth;               /* START_OVERLAP: the depth estimate along `normal` */
-    uint64_t tests;            /* single-pair calls made */
-    uint32_t inconsistent;     /* static: pairs where overlap, penetration and a still sweep disagree */
+    double mean_length;     /* length of the mean normal */
+    float depth;            /* START_OVERLAP: the depth estimate along `normal` */
+    uint64_t tests;         /* single-pair calls made */
+    uint32_t inconsistent;  /* static: pairs where overlap, penetration and a still sweep disagree */
 } test_brute_answer;
 
 /* Statistics over many comparisons, printed at the end of a test. */
 typedef struct test_brute_stats {
     uint64_t compared, hits, misses, overlaps;
-    uint64_t time_exact;       /* HIT answers whose time equals the brute force's bit for bit */
-    double worst_time;         /* largest |time - brute time| / tmax */
-    double worst_normal;       /* largest component difference of a START_OVERLAP averaged normal */
-    uint64_t contacts;         /* contacts compared one by one */
-    uint64_t optional_seen;    /* pairs at the window's edge */
-    uint64_t tests;            /* single-pair calls of the brute force */
-    uint64_t ties;             /* HIT answers whose first time is shared by several pairs */
-    int dumped;                /* failures printed in full */
+    uint64_t time_exact;    /* HIT answers whose time equals the brute force's bit for bit */
+    double worst_time;      /* largest |time - brute time| / tmax */
+    double worst_normal;    /* largest component difference of a START_OVERLAP averaged normal */
+    uint64_t contacts;      /* contacts compared one by one */
+    uint64_t optional_seen; /* pairs at the window's edge */
+    uint64_t tests;         /* single-pair calls of the brute force */
+    uint64_t ties;          /* HIT answers whose first time is shared by several pairs */
+    int dumped;             /* failures printed in full */
 } test_brute_stats;
 
 bool test_brute_side_from_instance(test_brute_side* out, const spx_mesh_instance* instance);
@@ -68,7 +68,8 @@ void test_brute_side_from_box(test_brute_side* out, const spx_obb* box);
 void test_brute_side_free(test_brute_side* s);
 
 /* The swept problem: a moves at va, b at vb over [0, tmax]. */
-bool test_brute_sweep(const test_brute_side* a, spx_vec3 va, const test_brute_side* b, spx_vec3 vb, float tmax, test_brute_answer* out);
+bool test_brute_sweep(const test_brute_side* a, spx_vec3 va, const test_brute_side* b, spx_vec3 vb, float tmax,
+                      test_brute_answer* out);
 /* The static problem at the current poses. */
 bool test_brute_static(const test_brute_side* a, const test_brute_side* b, test_brute_answer* out);
 void test_brute_answer_free(test_brute_answer* r);
@@ -77,9 +78,9 @@ void test_brute_answer_free(test_brute_answer* r);
  * written contact field by field, the averaged normal, mean point and depth estimate. `contacts`
  * holds what the query wrote with `capacity`; `scale` is the problem's size for point tolerances.
  * Prints what differs (under `label`) and returns 1 on any difference, 0 when they agree. */
-int test_brute_compare(const test_brute_answer* e, const test_brute_side* a, const test_brute_side* b, const spx_mesh_hit* got,
-                  const spx_mesh_contact* contacts, uint32_t capacity, double scale, const char* label,
-                  test_brute_stats* st);
+int test_brute_compare(const test_brute_answer* e, const test_brute_side* a, const test_brute_side* b,
+                       const spx_mesh_hit* got, const spx_mesh_contact* contacts, uint32_t capacity, double scale,
+                       const char* label, test_brute_stats* st);
 
 /* The pair with these def numbers, or NULL. */
 const test_brute_pair* test_brute_find(const test_brute_answer* e, uint32_t ta, uint32_t tb);
@@ -100,7 +101,7 @@ void test_brute_buffer_free(test_brute_buffer* b);
 
 /* One query of either kind. */
 typedef struct test_brute_query {
-    const spx_obb* box;       /* A is this box when not NULL, else the instance a */
+    const spx_obb* box; /* A is this box when not NULL, else the instance a */
     spx_mesh_instance* a;
     spx_mesh_instance* b;
     spx_vec3 va, vb;
@@ -117,10 +118,11 @@ void test_brute_print_query(const test_brute_query* q);
 
 /* The swept query against the brute force, with room for the whole set (capacity UINT32_MAX) or
    `capacity` contacts; the answer goes to *out (may be NULL). Returns 1 on any difference. */
-int test_brute_check_sweep(const test_brute_query* q, uint32_t capacity, const char* label, test_brute_stats* st, spx_mesh_hit* out);
+int test_brute_check_sweep(const test_brute_query* q, uint32_t capacity, const char* label, test_brute_stats* st,
+                           spx_mesh_hit* out);
 /* The static queries against the brute force: spx_overlap_*, spx_contacts_* and a sweep with tmax 0. */
 int test_brute_check_static(const test_brute_query* q, const char* label, test_brute_stats* st, int* overlapping,
-                       uint64_t* inconsistent);
+                            uint64_t* inconsistent);
 
 /* The full answer and contact list of a query, for comparing two queries with each other. */
 typedef struct test_brute_full {

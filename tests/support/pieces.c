@@ -22,8 +22,10 @@ spx_mat3 test_rot(int axis, float c, float s)
     spx_mat3 m = test_identity;
     float* col[3] = { &m.col[0].x, &m.col[1].x, &m.col[2].x };
     int u = (axis + 1) % 3, v = (axis + 2) % 3;
-    col[u][u] = c; col[u][v] = s;
-    col[v][u] = -s; col[v][v] = c;
+    col[u][u] = c;
+    col[u][v] = s;
+    col[v][u] = -s;
+    col[v][v] = c;
     return m;
 }
 
@@ -55,8 +57,8 @@ bool test_manifold_has_point(const spx_manifold* m, float x, float y, float z, f
 {
     for (int i = 0; i < m->point_count; ++i) {
         const spx_manifold_point* p = &m->points[i];
-        if (fabsf(p->point.x - x) <= tol && fabsf(p->point.y - y) <= tol && fabsf(p->point.z - z) <= tol
-            && fabsf(p->depth - depth) <= tol)
+        if (fabsf(p->point.x - x) <= tol && fabsf(p->point.y - y) <= tol && fabsf(p->point.z - z) <= tol &&
+            fabsf(p->depth - depth) <= tol)
             return true;
     }
     return false;

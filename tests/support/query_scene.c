@@ -41,8 +41,10 @@ bool test_shape_icosphere(test_shape* s, float radius, uint32_t level)
         return false;
     }
     const double t = (1.0 + sqrt(5.0)) / 2.0;
-    const double base[12][3] = { { -1, t, 0 }, { 1, t, 0 }, { -1, -t, 0 }, { 1, -t, 0 }, { 0, -1, t }, { 0, 1, t },
-                                 { 0, -1, -t }, { 0, 1, -t }, { t, 0, -1 }, { t, 0, 1 }, { -t, 0, -1 }, { -t, 0, 1 } };
+    const double base[12][3] = {
+        { -1, t, 0 },  { 1, t, 0 },  { -1, -t, 0 }, { 1, -t, 0 }, { 0, -1, t },  { 0, 1, t },
+        { 0, -1, -t }, { 0, 1, -t }, { t, 0, -1 },  { t, 0, 1 },  { -t, 0, -1 }, { -t, 0, 1 }
+    };
     static const uint32_t faces[20][3] = { { 0, 11, 5 }, { 0, 5, 1 },  { 0, 1, 7 },   { 0, 7, 10 }, { 0, 10, 11 },
                                            { 1, 5, 9 },  { 5, 11, 4 }, { 11, 10, 2 }, { 10, 7, 6 }, { 7, 1, 8 },
                                            { 3, 9, 4 },  { 3, 4, 2 },  { 3, 2, 6 },   { 3, 6, 8 },  { 3, 8, 9 },
@@ -76,9 +78,10 @@ bool test_shape_icosphere(test_shape* s, float radius, uint32_t level)
 bool test_query_scene_build(test_query_scene* s, uint32_t count, uint64_t seed)
 {
     memset(s, 0, sizeof *s);
-    bool ok = test_shape_icosphere(&s->shapes[0], 1.0f, 2) && test_shape_icosphere(&s->shapes[1], 2.5f, 3)
-           && test_shape_torus(&s->shapes[2], 1.5f, 0.4f, 24, 12) && test_shape_grid(&s->shapes[3], 6, 6);
-    for (int m = 0; ok && m < TEST_QUERY_SCENE_MESHES; ++m) ok = (s->meshes[m] = test_shape_mesh(&s->shapes[m])) != NULL;
+    bool ok = test_shape_icosphere(&s->shapes[0], 1.0f, 2) && test_shape_icosphere(&s->shapes[1], 2.5f, 3) &&
+              test_shape_torus(&s->shapes[2], 1.5f, 0.4f, 24, 12) && test_shape_grid(&s->shapes[3], 6, 6);
+    for (int m = 0; ok && m < TEST_QUERY_SCENE_MESHES; ++m)
+        ok = (s->meshes[m] = test_shape_mesh(&s->shapes[m])) != NULL;
     s->bodies = calloc(count ? count : 1, sizeof *s->bodies);
     spx_world_def wd = spx_default_world_def();
     wd.body_capacity = count;
@@ -99,8 +102,9 @@ bool test_query_scene_build(test_query_scene* s, uint32_t count, uint64_t seed)
         qb->shape_count = 1;
         if (kind < 0.6) {
             for (int k = 0; k < 2; ++k)
-                sd[k].half_extents = spx_v3((float)test_case_log_uniform(&rng, 0.1, 2.0), (float)test_case_log_uniform(&rng, 0.1, 2.0),
-                                            (float)test_case_log_uniform(&rng, 0.1, 2.0));
+                sd[k].half_extents =
+                    spx_v3((float)test_case_log_uniform(&rng, 0.1, 2.0), (float)test_case_log_uniform(&rng, 0.1, 2.0),
+                           (float)test_case_log_uniform(&rng, 0.1, 2.0));
             if (kind < 0.1) { /* a second box beside the first, turned */
                 qb->shape_count = 2;
                 sd[1].local.p = spx_v3(sd[0].half_extents.x + sd[1].half_extents.x, 0.0f, 0.0f);

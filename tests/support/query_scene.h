@@ -16,12 +16,12 @@ typedef struct test_query_scene_body {
     bool awake;
     uint32_t shape_count;
     spx_shape_def shapes[2];
-    uint32_t mesh_index[2];    /* which of the scene's meshes a mesh shape is */
+    uint32_t mesh_index[2]; /* which of the scene's meshes a mesh shape is */
 } test_query_scene_body;
 
 typedef struct test_query_scene {
     spx_world* world;
-    test_shape shapes[TEST_QUERY_SCENE_MESHES];  /* the meshes' vertices and indices */
+    test_shape shapes[TEST_QUERY_SCENE_MESHES]; /* the meshes' vertices and indices */
     spx_mesh* meshes[TEST_QUERY_SCENE_MESHES];  /* icosphere r 1, icosphere r 2.5, torus, open grid */
     test_query_scene_body* bodies;
     uint32_t body_count;

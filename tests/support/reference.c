@@ -9,19 +9,30 @@
 
 /* ---- small vector helpers (double[3]) -------------------------------------------------------- */
 
-static void v_set(double r[3], double x, double y, double z) { r[0] = x; r[1] = y; r[2] = z; }
+static void v_set(double r[3], double x, double y, double z)
+{
+    r[0] = x;
+    r[1] = y;
+    r[2] = z;
+}
 static void v_copy(double r[3], const double a[3]) { memcpy(r, a, 3 * sizeof(double)); }
 static void v_sub(double r[3], const double a[3], const double b[3])
 {
-    r[0] = a[0] - b[0]; r[1] = a[1] - b[1]; r[2] = a[2] - b[2];
+    r[0] = a[0] - b[0];
+    r[1] = a[1] - b[1];
+    r[2] = a[2] - b[2];
 }
 static void v_add(double r[3], const double a[3], const double b[3])
 {
-    r[0] = a[0] + b[0]; r[1] = a[1] + b[1]; r[2] = a[2] + b[2];
+    r[0] = a[0] + b[0];
+    r[1] = a[1] + b[1];
+    r[2] = a[2] + b[2];
 }
 static void v_scale_add(double r[3], const double a[3], double s, const double b[3])
 {
-    r[0] = a[0] + s * b[0]; r[1] = a[1] + s * b[1]; r[2] = a[2] + s * b[2];
+    r[0] = a[0] + s * b[0];
+    r[1] = a[1] + s * b[1];
+    r[2] = a[2] + s * b[2];
 }
 static void v_cross(double r[3], const double a[3], const double b[3])
 {
@@ -50,7 +61,9 @@ static bool unit_cross(double r[3], const double a[3], const double b[3])
     double l2 = v_len2(r), scale = v_len2(a) * v_len2(b);
     if (!(l2 > 1e-24 * scale) || l2 == 0.0) return false;
     double inv = 1.0 / sqrt(l2);
-    r[0] *= inv; r[1] *= inv; r[2] *= inv;
+    r[0] *= inv;
+    r[1] *= inv;
+    r[2] *= inv;
     return true;
 }
 
@@ -104,7 +117,7 @@ void test_ref_piece_from_point(const double p[3], test_ref_piece* out)
 /* ---- GJK ------------------------------------------------------------------------------------- */
 
 typedef struct gjk_vertex {
-    double w[3];               /* b - a */
+    double w[3]; /* b - a */
     double a[3], b[3];
     int ia, ib;
 } gjk_vertex;
@@ -113,7 +126,7 @@ typedef struct gjk_simplex {
     int n;
     gjk_vertex s[4];
     double lambda[4];
-    double p[3];               /* closest point of the simplex to the origin */
+    double p[3]; /* closest point of the simplex to the origin */
 } gjk_simplex;
 
 static void closest_on_segment(const gjk_vertex* p, const gjk_vertex* q, gjk_simplex* out)
@@ -123,35 +136,44 @@ static void closest_on_segment(const gjk_vertex* p, const gjk_vertex* q, gjk_sim
     double l2 = v_len2(ab);
     double t = l2 > 0.0 ? -test_ref_dot(p->w, ab) / l2 : 0.0;
     if (t <= 0.0) {
-        out->n = 1; out->s[0] = *p; out->lambda[0] = 1.0;
+        out->n = 1;
+        out->s[0] = *p;
+        out->lambda[0] = 1.0;
         v_copy(out->p, p->w);
     } else if (t >= 1.0) {
-        out->n = 1; out->s[0] = *q; out->lambda[0] = 1.0;
+        out->n = 1;
+        out->s[0] = *q;
+        out->lambda[0] = 1.0;
         v_copy(out->p, q->w);
     } else {
-        out->n = 2; out->s[0] = *p; out->s[1] = *q;
-        out->lambda[0] = 1.0 - t; out->lambda[1] = t;
+        out->n = 2;
+        out->s[0] = *p;
+        out->s[1] = *q;
+        out->lambda[0] = 1.0 - t;
+        out->lambda[1] = t;
         /* The component of p across the segment: subtracting the along part keeps the small
            perpendicular distance accurate when the segment is long. */
         v_scale_add(out->p, p->w, t, ab);
     }
 }
 
-static void simplex_point(const gjk_simplex* s, double v[3])
-{
-    v_copy(v, s->p);
-}
+static void simplex_point(const gjk_simplex* s, double v[3]) { v_copy(v, s->p); }
 
 static void set_vertex(gjk_simplex* out, const gjk_vertex* a)
 {
-    out->n = 1; out->s[0] = *a; out->lambda[0] = 1.0;
+    out->n = 1;
+    out->s[0] = *a;
+    out->lambda[0] = 1.0;
     v_copy(out->p, a->w);
 }
 
 static void set_edge(gjk_simplex* out, const gjk_vertex* a, const gjk_vertex* b, double t)
 {
-    out->n = 2; out->s[0] = *a; out->s[1] = *b;
-    out->lambda[0] = 1.0 - t; out->lambda[1] = t;
+    out->n = 2;
+    out->s[0] = *a;
+    out->s[1] = *b;
+    out->lambda[0] = 1.0 - t;
+    out->lambda[1] = t;
     double ab[3];
     v_sub(ab, b->w, a->w);
     v_scale_add(out->p, a->w, t, ab);
@@ -177,23 +199,35 @@ static void closest_on_triangle(const gjk_vertex* A, const gjk_vertex* B, const 
         for (int k = 0; k < 2; ++k) {
             closest_on_segment(pairs[k][0], pairs[k][1], &cand);
             simplex_point(&cand, vc);
-            if (v_len2(vc) < v_len2(vb)) { best = cand; v_copy(vb, vc); }
+            if (v_len2(vc) < v_len2(vb)) {
+                best = cand;
+                v_copy(vb, vc);
+            }
         }
         *out = best;
         return;
     }
     double ap[3] = { -a[0], -a[1], -a[2] }, bp[3] = { -b[0], -b[1], -b[2] }, cp[3] = { -c[0], -c[1], -c[2] };
     double d1 = test_ref_dot(ab, ap), d2 = test_ref_dot(ac, ap);
-    if (d1 <= 0.0 && d2 <= 0.0) { set_vertex(out, A); return; }
+    if (d1 <= 0.0 && d2 <= 0.0) {
+        set_vertex(out, A);
+        return;
+    }
     double d3 = test_ref_dot(ab, bp), d4 = test_ref_dot(ac, bp);
-    if (d3 >= 0.0 && d4 <= d3) { set_vertex(out, B); return; }
+    if (d3 >= 0.0 && d4 <= d3) {
+        set_vertex(out, B);
+        return;
+    }
     double vc = d1 * d4 - d3 * d2;
     if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
         set_edge(out, A, B, d1 / (d1 - d3));
         return;
     }
     double d5 = test_ref_dot(ab, cp), d6 = test_ref_dot(ac, cp);
-    if (d6 >= 0.0 && d5 <= d6) { set_vertex(out, C); return; }
+    if (d6 >= 0.0 && d5 <= d6) {
+        set_vertex(out, C);
+        return;
+    }
     double vb = d5 * d2 - d1 * d6;
     if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
         set_edge(out, A, C, d2 / (d2 - d6));
@@ -205,8 +239,12 @@ static void closest_on_triangle(const gjk_vertex* A, const gjk_vertex* B, const 
         return;
     }
     double denom = 1.0 / (va + vb + vc);
-    out->n = 3; out->s[0] = *A; out->s[1] = *B; out->s[2] = *C;
-    out->lambda[1] = vb * denom; out->lambda[2] = vc * denom;
+    out->n = 3;
+    out->s[0] = *A;
+    out->s[1] = *B;
+    out->s[2] = *C;
+    out->lambda[1] = vb * denom;
+    out->lambda[2] = vc * denom;
     out->lambda[0] = 1.0 - out->lambda[1] - out->lambda[2];
     /* Inside the face the closest point is the foot on the plane: n (n.a) / (n.n) is accurate
        even when the triangle is huge against the distance, where summing weighted corners is not. */
@@ -247,7 +285,11 @@ static bool closest_on_tetrahedron(const gjk_simplex* in, gjk_simplex* out)
         double v[3];
         closest_on_triangle(p, q, r, &cand);
         simplex_point(&cand, v);
-        if (v_len2(v) < best_d2) { best_d2 = v_len2(v); *out = cand; any = true; }
+        if (v_len2(v) < best_d2) {
+            best_d2 = v_len2(v);
+            *out = cand;
+            any = true;
+        }
     }
     return !any;
 }
@@ -258,14 +300,17 @@ static int support(const test_ref_piece* p, const double off[3], const double d[
     double bd = test_ref_dot(p->v[0], d);
     for (int i = 1; i < p->count; ++i) {
         double x = test_ref_dot(p->v[i], d);
-        if (x > bd) { bd = x; best = i; }
+        if (x > bd) {
+            bd = x;
+            best = i;
+        }
     }
     v_add(out, p->v[best], off);
     return best;
 }
 
-double test_ref_gjk_distance(const test_ref_piece* a, const double offset_a[3], const test_ref_piece* b, const double offset_b[3],
-                        test_ref_distance* out)
+double test_ref_gjk_distance(const test_ref_piece* a, const double offset_a[3], const test_ref_piece* b,
+                             const double offset_b[3], test_ref_distance* out)
 {
     static const double zero[3] = { 0, 0, 0 };
     const double* oa = offset_a ? offset_a : zero;
@@ -275,7 +320,8 @@ double test_ref_gjk_distance(const test_ref_piece* a, const double offset_a[3], 
     sim.n = 1;
     sim.lambda[0] = 1.0;
     gjk_vertex* s0 = &sim.s[0];
-    s0->ia = 0; s0->ib = 0;
+    s0->ia = 0;
+    s0->ib = 0;
     v_add(s0->a, a->v[0], oa);
     v_add(s0->b, b->v[0], ob);
     v_sub(s0->w, s0->b, s0->a);
@@ -287,7 +333,11 @@ double test_ref_gjk_distance(const test_ref_piece* a, const double offset_a[3], 
     for (; it < 128; ++it) {
         double d2 = v_len2(v);
         /* Zero within the resolution of double at this scale: touching or overlapping. */
-        if (d2 <= 1e-30 * scale2) { inside = true; converged = true; break; }
+        if (d2 <= 1e-30 * scale2) {
+            inside = true;
+            converged = true;
+            break;
+        }
         double dir_a[3] = { v[0], v[1], v[2] }, dir_b[3] = { -v[0], -v[1], -v[2] };
         gjk_vertex w;
         w.ia = support(a, oa, dir_a, w.a); /* a extreme along v, b extreme along -v: b - a extreme along -v */
@@ -295,20 +345,34 @@ double test_ref_gjk_distance(const test_ref_piece* a, const double offset_a[3], 
         v_sub(w.w, w.b, w.a);
         if (v_len2(w.w) > scale2) scale2 = v_len2(w.w);
         /* Lower bound v.w / |v| on the distance against the upper bound |v|: stop when they meet. */
-        if (d2 - test_ref_dot(v, w.w) <= 1e-14 * d2) { converged = true; break; }
+        if (d2 - test_ref_dot(v, w.w) <= 1e-14 * d2) {
+            converged = true;
+            break;
+        }
         bool repeated = false;
         for (int i = 0; i < sim.n; ++i)
             if (sim.s[i].ia == w.ia && sim.s[i].ib == w.ib) repeated = true;
-        if (repeated) { converged = true; break; } /* no new support point: no further progress */
+        if (repeated) {
+            converged = true;
+            break;
+        } /* no new support point: no further progress */
         gjk_simplex grown = sim, next;
         memset(&next, 0, sizeof next);
         grown.s[grown.n++] = w;
         if (grown.n == 2) closest_on_segment(&grown.s[0], &grown.s[1], &next);
         else if (grown.n == 3) closest_on_triangle(&grown.s[0], &grown.s[1], &grown.s[2], &next);
-        else if (closest_on_tetrahedron(&grown, &next)) { inside = true; converged = true; sim = grown; break; }
+        else if (closest_on_tetrahedron(&grown, &next)) {
+            inside = true;
+            converged = true;
+            sim = grown;
+            break;
+        }
         double nv[3];
         simplex_point(&next, nv);
-        if (v_len2(nv) >= d2) { converged = true; break; } /* rounding stalls the descent: |v| is final */
+        if (v_len2(nv) >= d2) {
+            converged = true;
+            break;
+        } /* rounding stalls the descent: |v| is final */
         sim = next;
         v_copy(v, nv);
     }
@@ -407,7 +471,10 @@ void test_ref_penetration_at(const test_ref_problem* p, double t, test_ref_penet
 double test_ref_signed_distance(const test_ref_problem* p, double t, test_ref_distance* out_optional)
 {
     double oa[3], ob[3];
-    for (int k = 0; k < 3; ++k) { oa[k] = t * p->va[k]; ob[k] = t * p->vb[k]; }
+    for (int k = 0; k < 3; ++k) {
+        oa[k] = t * p->va[k];
+        ob[k] = t * p->vb[k];
+    }
     test_ref_distance tmp;
     test_ref_distance* d = out_optional ? out_optional : &tmp;
     double dist = test_ref_gjk_distance(&p->a, oa, &p->b, ob, d);
@@ -456,7 +523,8 @@ static void finish_problem(test_ref_problem* out, spx_vec3 va, spx_vec3 vb, floa
     out->size = s;
 }
 
-void test_ref_problem_obb_obb(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, float tmax, test_ref_problem* out)
+void test_ref_problem_obb_obb(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, float tmax,
+                              test_ref_problem* out)
 {
     memset(out, 0, sizeof *out);
     test_ref_piece_from_obb(a, &out->a);
@@ -465,7 +533,7 @@ void test_ref_problem_obb_obb(const spx_obb* a, spx_vec3 va, const spx_obb* b, s
 }
 
 void test_ref_problem_obb_triangle(const spx_obb* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, float tmax,
-                              test_ref_problem* out)
+                                   test_ref_problem* out)
 {
     memset(out, 0, sizeof *out);
     test_ref_piece_from_obb(a, &out->a);
@@ -474,7 +542,7 @@ void test_ref_problem_obb_triangle(const spx_obb* a, spx_vec3 va, const spx_tria
 }
 
 void test_ref_problem_triangle_triangle(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb,
-                                   float tmax, test_ref_problem* out)
+                                        float tmax, test_ref_problem* out)
 {
     memset(out, 0, sizeof *out);
     test_ref_piece_from_triangle(a, &out->a);
@@ -506,11 +574,15 @@ static double golden_min(const test_ref_problem* p, double lo, double hi, double
     *evals += 2;
     for (int i = 0; i < 80 && hi - lo > 1e-13 * p->tmax; ++i) {
         if (f1 <= f2) {
-            hi = x2; x2 = x1; f2 = f1;
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
             x1 = hi - g * (hi - lo);
             f1 = test_ref_signed_distance(p, x1, NULL);
         } else {
-            lo = x1; x1 = x2; f1 = f2;
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
             x2 = lo + g * (hi - lo);
             f2 = test_ref_signed_distance(p, x2, NULL);
         }
@@ -579,7 +651,10 @@ void test_ref_sweep_solve(const test_ref_problem* p, double unique_tol, test_ref
     double lo = tmax * (kmin > 0 ? kmin - 1 : 0) / SAMPLES, hi = tmax * (kmin < SAMPLES ? kmin + 1 : SAMPLES) / SAMPLES;
     double t_at = 0.0;
     double m = tmax > 0.0 ? golden_min(p, lo, hi, &t_at, &out->evaluations) : sd0;
-    if (sd[kmin] <= m) { m = sd[kmin]; t_at = tmax * kmin / SAMPLES; }
+    if (sd[kmin] <= m) {
+        m = sd[kmin];
+        t_at = tmax * kmin / SAMPLES;
+    }
     out->sd_min = m;
     out->t_min = t_at;
     if (m > 0.0) {

@@ -21,13 +21,13 @@
 
 /* A convex piece as a vertex set, with the directions that can make facets of a Minkowski sum. */
 typedef struct test_ref_piece {
-    int count;                 /* vertices: 8 (box), 3 (triangle), 1 (point) */
-    double v[8][3];            /* m */
-    int edge_count;            /* distinct edge directions (box 3, triangle 3) */
+    int count;      /* vertices: 8 (box), 3 (triangle), 1 (point) */
+    double v[8][3]; /* m */
+    int edge_count; /* distinct edge directions (box 3, triangle 3) */
     double edge[3][3];
-    int normal_count;          /* face normals (box 3, proper triangle 1, segment-like 0) */
-    double normal[3][3];       /* unit */
-    bool flat;                 /* a triangle: its in-plane edge normals are candidate axes too */
+    int normal_count;    /* face normals (box 3, proper triangle 1, segment-like 0) */
+    double normal[3][3]; /* unit */
+    bool flat;           /* a triangle: its in-plane edge normals are candidate axes too */
 } test_ref_piece;
 
 void test_ref_piece_from_obb(const spx_obb* box, test_ref_piece* out);
@@ -36,16 +36,16 @@ void test_ref_piece_from_point(const double p[3], test_ref_piece* out);
 
 /* GJK distance between piece a shifted by offset_a and piece b shifted by offset_b. */
 typedef struct test_ref_distance {
-    double distance;           /* m, 0 when they overlap or touch */
-    double point_a[3];         /* closest point on a (world) */
-    double point_b[3];         /* closest point on b (world) */
-    double direction[3];       /* unit (point_b - point_a), zero when distance is 0 */
+    double distance;     /* m, 0 when they overlap or touch */
+    double point_a[3];   /* closest point on a (world) */
+    double point_b[3];   /* closest point on b (world) */
+    double direction[3]; /* unit (point_b - point_a), zero when distance is 0 */
     int iterations;
-    bool converged;            /* false: stopped at the iteration cap (never seen; tests check it) */
+    bool converged; /* false: stopped at the iteration cap (never seen; tests check it) */
 } test_ref_distance;
 
-double test_ref_gjk_distance(const test_ref_piece* a, const double offset_a[3], const test_ref_piece* b, const double offset_b[3],
-                        test_ref_distance* out);
+double test_ref_gjk_distance(const test_ref_piece* a, const double offset_a[3], const test_ref_piece* b,
+                             const double offset_b[3], test_ref_distance* out);
 
 /* Candidate axes: face normals of both pieces, edge x edge crosses, in-plane normals of flat pieces. */
 #define TEST_REF_MAX_AXES 32
@@ -59,19 +59,20 @@ void test_ref_candidate_axes(const test_ref_piece* a, const test_ref_piece* b, t
 /* A swept problem: both pieces translate with constant velocity over [0, tmax]. */
 typedef struct test_ref_problem {
     test_ref_piece a, b;
-    double va[3], vb[3];       /* m/s */
-    double tmax;               /* s */
+    double va[3], vb[3]; /* m/s */
+    double tmax;         /* s */
     test_ref_axes axes;
     /* Scale of the problem: the largest of the pieces' diameters and the displacements |va| tmax,
        |vb| tmax, |vb - va| tmax. Every tolerance of the comparison is a fraction of it. */
     double size;
 } test_ref_problem;
 
-void test_ref_problem_obb_obb(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, float tmax, test_ref_problem* out);
-void test_ref_problem_obb_triangle(const spx_obb* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, float tmax,
+void test_ref_problem_obb_obb(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, float tmax,
                               test_ref_problem* out);
+void test_ref_problem_obb_triangle(const spx_obb* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, float tmax,
+                                   test_ref_problem* out);
 void test_ref_problem_triangle_triangle(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb,
-                                   float tmax, test_ref_problem* out);
+                                        float tmax, test_ref_problem* out);
 
 /* Gap along unit n at time t: min over B of x.n minus max over A of x.n. Positive: n separates,
    with B on the +n side. Negative: the projections overlap by -gap. */
@@ -79,9 +80,9 @@ double test_ref_gap_along(const test_ref_problem* p, const double n[3], double t
 
 /* Minimum translation at time t, exact (see the top of this file). */
 typedef struct test_ref_penetration {
-    double depth;              /* m, >= 0: smallest overlap over all directions (0 if separated) */
-    double normal[3];          /* unit, A towards B: move B by depth * normal to separate */
-    double second;             /* smallest overlap over candidate axes more than 5e-4 rad away from normal */
+    double depth;     /* m, >= 0: smallest overlap over all directions (0 if separated) */
+    double normal[3]; /* unit, A towards B: move B by depth * normal to separate */
+    double second;    /* smallest overlap over candidate axes more than 5e-4 rad away from normal */
 } test_ref_penetration;
 
 void test_ref_penetration_at(const test_ref_problem* p, double t, test_ref_penetration* out);
@@ -95,19 +96,19 @@ double test_ref_point_distance(const test_ref_problem* p, int which, const doubl
 typedef enum test_ref_state { TEST_REF_MISS = 0, TEST_REF_HIT, TEST_REF_START_OVERLAP } test_ref_state;
 
 typedef struct test_ref_sweep {
-    test_ref_state state;           /* exact answer of the reference: sd(0) < 0 start overlap, first sd <= 0 hit */
-    double time;               /* s: first time sd(t) <= 0; 0 for start overlap */
-    double normal[3];          /* unit, A to B: closest-point direction just before contact, or the
+    test_ref_state state; /* exact answer of the reference: sd(0) < 0 start overlap, first sd <= 0 hit */
+    double time;          /* s: first time sd(t) <= 0; 0 for start overlap */
+    double normal[3];     /* unit, A to B: closest-point direction just before contact, or the
                                   minimum translation direction for a start overlap */
-    double point[3];           /* midpoint of the witnesses just before contact */
-    double depth;              /* start overlap: exact penetration depth */
-    double sd_start;           /* sd(0) */
-    double sd_min;             /* min of sd over [0, tmax]: > 0 is the clearance of a miss */
-    double t_min;              /* where sd reaches sd_min */
-    bool normal_unique;        /* false when another candidate axis is as good within the uniqueness
+    double point[3];      /* midpoint of the witnesses just before contact */
+    double depth;         /* start overlap: exact penetration depth */
+    double sd_start;      /* sd(0) */
+    double sd_min;        /* min of sd over [0, tmax]: > 0 is the clearance of a miss */
+    double t_min;         /* where sd reaches sd_min */
+    bool normal_unique;   /* false when another candidate axis is as good within the uniqueness
                                   tolerance (contact at or near an edge/vertex of the Minkowski
                                   difference: several normals are valid) */
-    int evaluations;           /* sd evaluations spent */
+    int evaluations;      /* sd evaluations spent */
 } test_ref_sweep;
 
 /* unique_tol (m): a second axis whose gap at the contact time (or whose overlap, for a start

@@ -3,20 +3,30 @@
 #include <math.h>
 #include <string.h>
 
-static const char* const kind_names[TEST_RP_KIND_COUNT] = { "sphere-sphere", "sphere-capsule", "capsule-capsule", "sphere-box",
-                                                       "capsule-box", "sphere-triangle", "capsule-triangle" };
+static const char* const kind_names[TEST_RP_KIND_COUNT] = { "sphere-sphere",   "sphere-capsule", "capsule-capsule",
+                                                            "sphere-box",      "capsule-box",    "sphere-triangle",
+                                                            "capsule-triangle" };
 static const char* const family_names[TEST_RF_COUNT] = { "random", "grid", "parallel", "degenerate" };
 
 const char* test_round_kind_name(test_round_pair_kind kind) { return kind_names[kind]; }
 const char* test_round_family_name(test_round_family family) { return family_names[family]; }
-bool test_round_kind_a_is_capsule(test_round_pair_kind k) { return k == TEST_RP_CAPSULE_CAPSULE || k == TEST_RP_CAPSULE_OBB || k == TEST_RP_CAPSULE_TRIANGLE; }
+bool test_round_kind_a_is_capsule(test_round_pair_kind k)
+{
+    return k == TEST_RP_CAPSULE_CAPSULE || k == TEST_RP_CAPSULE_OBB || k == TEST_RP_CAPSULE_TRIANGLE;
+}
 int test_round_kind_b(test_round_pair_kind k)
 {
     switch (k) {
-    case TEST_RP_SPHERE_SPHERE: return 0;
-    case TEST_RP_SPHERE_CAPSULE: case TEST_RP_CAPSULE_CAPSULE: return 1;
-    case TEST_RP_SPHERE_OBB: case TEST_RP_CAPSULE_OBB: return 2;
-    default: return 3;
+    case TEST_RP_SPHERE_SPHERE:
+        return 0;
+    case TEST_RP_SPHERE_CAPSULE:
+    case TEST_RP_CAPSULE_CAPSULE:
+        return 1;
+    case TEST_RP_SPHERE_OBB:
+    case TEST_RP_CAPSULE_OBB:
+        return 2;
+    default:
+        return 3;
     }
 }
 
@@ -26,7 +36,10 @@ static void rand_point(test_case_rng* g, double s, double out[3])
     for (int k = 0; k < 3; ++k) out[k] = test_case_uniform(g, -s, s);
 }
 static double grid(double x, double step) { return step * floor(x / step + 0.5); }
-static spx_vec3 grid3(spx_vec3 v, double step) { return spx_v3((float)grid(v.x, step), (float)grid(v.y, step), (float)grid(v.z, step)); }
+static spx_vec3 grid3(spx_vec3 v, double step)
+{
+    return spx_v3((float)grid(v.x, step), (float)grid(v.y, step), (float)grid(v.z, step));
+}
 static spx_vec3 add3(spx_vec3 a, spx_vec3 b) { return spx_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
 static spx_vec3 sub3(spx_vec3 a, spx_vec3 b) { return spx_v3(a.x - b.x, a.y - b.y, a.z - b.z); }
 static spx_vec3 scale3(spx_vec3 a, double s) { return spx_v3((float)(a.x * s), (float)(a.y * s), (float)(a.z * s)); }
@@ -42,7 +55,10 @@ static void make_piece(test_round_case* o, int i, int shape, test_case_rng* g, c
     } else if (shape == 1) {
         double h = test_case_uniform(g, 0, 1) < 0.1 ? 0.0 : test_case_uniform(g, 0.0, 1.0);
         double p0[3], p1[3];
-        for (int k = 0; k < 3; ++k) { p0[k] = c[k] - h * dir[k]; p1[k] = c[k] + h * dir[k]; }
+        for (int k = 0; k < 3; ++k) {
+            p0[k] = c[k] - h * dir[k];
+            p1[k] = c[k] + h * dir[k];
+        }
         o->capsule[i].p[0] = v3(p0);
         o->capsule[i].p[1] = v3(p1);
         o->capsule[i].radius = (float)test_case_log_uniform(g, 0.02, 1.0);
@@ -73,7 +89,8 @@ static spx_vec3 feature_direction(const test_round_case* o, test_case_rng* g)
     if (b == 2) return o->box.rotation.col[test_case_rng_next(g) % 3];
     if (b == 3) {
         spx_vec3 e0 = sub3(o->tri.v[1], o->tri.v[0]), e1 = sub3(o->tri.v[2], o->tri.v[0]);
-        if (test_case_uniform(g, 0, 1) < 0.5) return test_case_uniform(g, 0, 1) < 0.5 ? e0 : sub3(o->tri.v[2], o->tri.v[1]);
+        if (test_case_uniform(g, 0, 1) < 0.5)
+            return test_case_uniform(g, 0, 1) < 0.5 ? e0 : sub3(o->tri.v[2], o->tri.v[1]);
         double s = test_case_uniform(g, -1, 1);
         return add3(e0, scale3(e1, s));
     }
@@ -134,7 +151,10 @@ void test_round_case_make(test_round_pair_kind kind, test_round_family family, u
             double l = sqrt((double)d.x * d.x + (double)d.y * d.y + (double)d.z * d.z);
             spx_capsule* c = &o->capsule[0];
             spx_vec3 mid = scale3(add3(c->p[0], c->p[1]), 0.5);
-            if (!(l > 0.0)) { d = spx_v3(1, 0, 0); l = 1.0; }
+            if (!(l > 0.0)) {
+                d = spx_v3(1, 0, 0);
+                l = 1.0;
+            }
             double h = test_case_uniform(&g, 0.1, 1.0) / l;
             c->p[0] = sub3(mid, scale3(d, h));
             c->p[1] = add3(mid, scale3(d, h));
@@ -145,10 +165,12 @@ void test_round_case_make(test_round_pair_kind kind, test_round_family family, u
                 spx_vec3 corners[8];
                 spx_obb_get_corners(&o->box, corners);
                 int k = (int)(test_case_rng_next(&g) % 8), m = (int)(test_case_rng_next(&g) % 8);
-                from = test_case_uniform(&g, 0, 1) < 0.5 ? corners[k] : scale3(add3(corners[k], corners[k ^ (1 << (m % 3))]), 0.5);
+                from = test_case_uniform(&g, 0, 1) < 0.5 ? corners[k]
+                                                         : scale3(add3(corners[k], corners[k ^ (1 << (m % 3))]), 0.5);
             } else if (sb == 3) {
                 int k = (int)(test_case_rng_next(&g) % 3);
-                from = test_case_uniform(&g, 0, 1) < 0.5 ? o->tri.v[k] : scale3(add3(o->tri.v[k], o->tri.v[(k + 1) % 3]), 0.5);
+                from = test_case_uniform(&g, 0, 1) < 0.5 ? o->tri.v[k]
+                                                         : scale3(add3(o->tri.v[k], o->tri.v[(k + 1) % 3]), 0.5);
             } else if (sb == 1) {
                 from = o->capsule[1].p[test_case_rng_next(&g) % 2];
             } else {
@@ -160,8 +182,12 @@ void test_round_case_make(test_round_pair_kind kind, test_round_family family, u
         }
     } else if (family == TEST_RF_DEGENERATE) {
         switch (seed % 4) {
-        case 0: o->velocity[0] = o->velocity[1] = spx_v3(0, 0, 0); break;
-        case 1: o->velocity[1] = o->velocity[0]; break;
+        case 0:
+            o->velocity[0] = o->velocity[1] = spx_v3(0, 0, 0);
+            break;
+        case 1:
+            o->velocity[1] = o->velocity[0];
+            break;
         case 2:
             for (int i = 0; i < 2; ++i) o->capsule[i].p[1] = o->capsule[i].p[0];
             break;
@@ -176,52 +202,80 @@ spx_result test_round_case_sweep(const test_round_case* c, spx_sweep_hit* out)
 {
     const spx_vec3 va = c->velocity[0], vb = c->velocity[1];
     switch (c->kind) {
-    case TEST_RP_SPHERE_SPHERE: return spx_sweep_sphere_sphere(&c->sphere[0], va, &c->sphere[1], vb, c->tmax, out);
-    case TEST_RP_SPHERE_CAPSULE: return spx_sweep_sphere_capsule(&c->sphere[0], va, &c->capsule[1], vb, c->tmax, out);
-    case TEST_RP_CAPSULE_CAPSULE: return spx_sweep_capsule_capsule(&c->capsule[0], va, &c->capsule[1], vb, c->tmax, out);
-    case TEST_RP_SPHERE_OBB: return spx_sweep_sphere_obb(&c->sphere[0], va, &c->box, vb, c->tmax, out);
-    case TEST_RP_CAPSULE_OBB: return spx_sweep_capsule_obb(&c->capsule[0], va, &c->box, vb, c->tmax, out);
-    case TEST_RP_SPHERE_TRIANGLE: return spx_sweep_sphere_triangle(&c->sphere[0], va, &c->tri, vb, c->tmax, out);
-    default: return spx_sweep_capsule_triangle(&c->capsule[0], va, &c->tri, vb, c->tmax, out);
+    case TEST_RP_SPHERE_SPHERE:
+        return spx_sweep_sphere_sphere(&c->sphere[0], va, &c->sphere[1], vb, c->tmax, out);
+    case TEST_RP_SPHERE_CAPSULE:
+        return spx_sweep_sphere_capsule(&c->sphere[0], va, &c->capsule[1], vb, c->tmax, out);
+    case TEST_RP_CAPSULE_CAPSULE:
+        return spx_sweep_capsule_capsule(&c->capsule[0], va, &c->capsule[1], vb, c->tmax, out);
+    case TEST_RP_SPHERE_OBB:
+        return spx_sweep_sphere_obb(&c->sphere[0], va, &c->box, vb, c->tmax, out);
+    case TEST_RP_CAPSULE_OBB:
+        return spx_sweep_capsule_obb(&c->capsule[0], va, &c->box, vb, c->tmax, out);
+    case TEST_RP_SPHERE_TRIANGLE:
+        return spx_sweep_sphere_triangle(&c->sphere[0], va, &c->tri, vb, c->tmax, out);
+    default:
+        return spx_sweep_capsule_triangle(&c->capsule[0], va, &c->tri, vb, c->tmax, out);
     }
 }
 
 spx_result test_round_case_penetration(const test_round_case* c, spx_penetration* out)
 {
     switch (c->kind) {
-    case TEST_RP_SPHERE_SPHERE: return spx_penetration_sphere_sphere(&c->sphere[0], &c->sphere[1], out);
-    case TEST_RP_SPHERE_CAPSULE: return spx_penetration_sphere_capsule(&c->sphere[0], &c->capsule[1], out);
-    case TEST_RP_CAPSULE_CAPSULE: return spx_penetration_capsule_capsule(&c->capsule[0], &c->capsule[1], out);
-    case TEST_RP_SPHERE_OBB: return spx_penetration_sphere_obb(&c->sphere[0], &c->box, out);
-    case TEST_RP_CAPSULE_OBB: return spx_penetration_capsule_obb(&c->capsule[0], &c->box, out);
-    case TEST_RP_SPHERE_TRIANGLE: return spx_penetration_sphere_triangle(&c->sphere[0], &c->tri, out);
-    default: return spx_penetration_capsule_triangle(&c->capsule[0], &c->tri, out);
+    case TEST_RP_SPHERE_SPHERE:
+        return spx_penetration_sphere_sphere(&c->sphere[0], &c->sphere[1], out);
+    case TEST_RP_SPHERE_CAPSULE:
+        return spx_penetration_sphere_capsule(&c->sphere[0], &c->capsule[1], out);
+    case TEST_RP_CAPSULE_CAPSULE:
+        return spx_penetration_capsule_capsule(&c->capsule[0], &c->capsule[1], out);
+    case TEST_RP_SPHERE_OBB:
+        return spx_penetration_sphere_obb(&c->sphere[0], &c->box, out);
+    case TEST_RP_CAPSULE_OBB:
+        return spx_penetration_capsule_obb(&c->capsule[0], &c->box, out);
+    case TEST_RP_SPHERE_TRIANGLE:
+        return spx_penetration_sphere_triangle(&c->sphere[0], &c->tri, out);
+    default:
+        return spx_penetration_capsule_triangle(&c->capsule[0], &c->tri, out);
     }
 }
 
 spx_result test_round_case_overlap(const test_round_case* c, bool* out)
 {
     switch (c->kind) {
-    case TEST_RP_SPHERE_SPHERE: return spx_overlap_sphere_sphere(&c->sphere[0], &c->sphere[1], out);
-    case TEST_RP_SPHERE_CAPSULE: return spx_overlap_sphere_capsule(&c->sphere[0], &c->capsule[1], out);
-    case TEST_RP_CAPSULE_CAPSULE: return spx_overlap_capsule_capsule(&c->capsule[0], &c->capsule[1], out);
-    case TEST_RP_SPHERE_OBB: return spx_overlap_sphere_obb(&c->sphere[0], &c->box, out);
-    case TEST_RP_CAPSULE_OBB: return spx_overlap_capsule_obb(&c->capsule[0], &c->box, out);
-    case TEST_RP_SPHERE_TRIANGLE: return spx_overlap_sphere_triangle(&c->sphere[0], &c->tri, out);
-    default: return spx_overlap_capsule_triangle(&c->capsule[0], &c->tri, out);
+    case TEST_RP_SPHERE_SPHERE:
+        return spx_overlap_sphere_sphere(&c->sphere[0], &c->sphere[1], out);
+    case TEST_RP_SPHERE_CAPSULE:
+        return spx_overlap_sphere_capsule(&c->sphere[0], &c->capsule[1], out);
+    case TEST_RP_CAPSULE_CAPSULE:
+        return spx_overlap_capsule_capsule(&c->capsule[0], &c->capsule[1], out);
+    case TEST_RP_SPHERE_OBB:
+        return spx_overlap_sphere_obb(&c->sphere[0], &c->box, out);
+    case TEST_RP_CAPSULE_OBB:
+        return spx_overlap_capsule_obb(&c->capsule[0], &c->box, out);
+    case TEST_RP_SPHERE_TRIANGLE:
+        return spx_overlap_sphere_triangle(&c->sphere[0], &c->tri, out);
+    default:
+        return spx_overlap_capsule_triangle(&c->capsule[0], &c->tri, out);
     }
 }
 
 spx_result test_round_case_manifold(const test_round_case* c, float margin, spx_manifold* out)
 {
     switch (c->kind) {
-    case TEST_RP_SPHERE_SPHERE: return spx_manifold_sphere_sphere(&c->sphere[0], &c->sphere[1], margin, out);
-    case TEST_RP_SPHERE_CAPSULE: return spx_manifold_sphere_capsule(&c->sphere[0], &c->capsule[1], margin, out);
-    case TEST_RP_CAPSULE_CAPSULE: return spx_manifold_capsule_capsule(&c->capsule[0], &c->capsule[1], margin, out);
-    case TEST_RP_SPHERE_OBB: return spx_manifold_sphere_obb(&c->sphere[0], &c->box, margin, out);
-    case TEST_RP_CAPSULE_OBB: return spx_manifold_capsule_obb(&c->capsule[0], &c->box, margin, out);
-    case TEST_RP_SPHERE_TRIANGLE: return spx_manifold_sphere_triangle(&c->sphere[0], &c->tri, margin, out);
-    default: return spx_manifold_capsule_triangle(&c->capsule[0], &c->tri, margin, out);
+    case TEST_RP_SPHERE_SPHERE:
+        return spx_manifold_sphere_sphere(&c->sphere[0], &c->sphere[1], margin, out);
+    case TEST_RP_SPHERE_CAPSULE:
+        return spx_manifold_sphere_capsule(&c->sphere[0], &c->capsule[1], margin, out);
+    case TEST_RP_CAPSULE_CAPSULE:
+        return spx_manifold_capsule_capsule(&c->capsule[0], &c->capsule[1], margin, out);
+    case TEST_RP_SPHERE_OBB:
+        return spx_manifold_sphere_obb(&c->sphere[0], &c->box, margin, out);
+    case TEST_RP_CAPSULE_OBB:
+        return spx_manifold_capsule_obb(&c->capsule[0], &c->box, margin, out);
+    case TEST_RP_SPHERE_TRIANGLE:
+        return spx_manifold_sphere_triangle(&c->sphere[0], &c->tri, margin, out);
+    default:
+        return spx_manifold_capsule_triangle(&c->capsule[0], &c->tri, margin, out);
     }
 }
 
@@ -281,7 +335,10 @@ static void piece_segment(spx_vec3 p0, spx_vec3 p1, test_ref_piece* out)
     if (a[0] == b[0] && a[1] == b[1] && a[2] == b[2]) return;
     out->count = 2;
     out->edge_count = 1;
-    for (int k = 0; k < 3; ++k) { out->v[1][k] = b[k]; out->edge[0][k] = b[k] - a[k]; }
+    for (int k = 0; k < 3; ++k) {
+        out->v[1][k] = b[k];
+        out->edge[0][k] = b[k] - a[k];
+    }
 }
 
 static double piece_diameter(const test_ref_piece* p)
@@ -308,14 +365,28 @@ void test_round_ref_make(const test_round_case* c, test_round_ref* out)
         out->ra = c->sphere[0].radius;
     }
     switch (test_round_kind_b(c->kind)) {
-    case 0: piece_segment(c->sphere[1].center, c->sphere[1].center, &p->b); out->rb = c->sphere[1].radius; break;
-    case 1: piece_segment(c->capsule[1].p[0], c->capsule[1].p[1], &p->b); out->rb = c->capsule[1].radius; break;
-    case 2: test_ref_piece_from_obb(&c->box, &p->b); break;
-    default: test_ref_piece_from_triangle(&c->tri, &p->b); break;
+    case 0:
+        piece_segment(c->sphere[1].center, c->sphere[1].center, &p->b);
+        out->rb = c->sphere[1].radius;
+        break;
+    case 1:
+        piece_segment(c->capsule[1].p[0], c->capsule[1].p[1], &p->b);
+        out->rb = c->capsule[1].radius;
+        break;
+    case 2:
+        test_ref_piece_from_obb(&c->box, &p->b);
+        break;
+    default:
+        test_ref_piece_from_triangle(&c->tri, &p->b);
+        break;
     }
     const spx_vec3 va = c->velocity[0], vb = c->velocity[1];
-    p->va[0] = va.x; p->va[1] = va.y; p->va[2] = va.z;
-    p->vb[0] = vb.x; p->vb[1] = vb.y; p->vb[2] = vb.z;
+    p->va[0] = va.x;
+    p->va[1] = va.y;
+    p->va[2] = va.z;
+    p->vb[0] = vb.x;
+    p->vb[1] = vb.y;
+    p->vb[2] = vb.z;
     p->tmax = c->tmax;
     test_ref_candidate_axes(&p->a, &p->b, &p->axes);
     double w[3] = { p->vb[0] - p->va[0], p->vb[1] - p->va[1], p->vb[2] - p->va[2] };
@@ -374,8 +445,14 @@ void test_round_ref_solve(const test_round_ref* r, test_round_ref_sweep* out)
     double best = out->sd0, tb = 0.0, prev = 0.0, hit_at = -1.0;
     for (int i = 1; i <= REF_STEPS && T > 0.0; ++i) {
         double t = T * i / REF_STEPS, s = test_round_ref_sd(r, t, NULL);
-        if (s < best) { best = s; tb = t; }
-        if (s <= 0.0) { hit_at = bisect(r, prev, t); break; }
+        if (s < best) {
+            best = s;
+            tb = t;
+        }
+        if (s <= 0.0) {
+            hit_at = bisect(r, prev, t);
+            break;
+        }
         prev = t;
     }
     if (hit_at < 0.0 && T > 0.0) {
@@ -384,11 +461,25 @@ void test_round_ref_solve(const test_round_ref* r, test_round_ref_sweep* out)
         double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
         double f1 = test_round_ref_sd(r, x1, NULL), f2 = test_round_ref_sd(r, x2, NULL);
         for (int i = 0; i < 90; ++i) {
-            if (f1 < f2) { hi = x2; x2 = x1; f2 = f1; x1 = hi - g * (hi - lo); f1 = test_round_ref_sd(r, x1, NULL); }
-            else { lo = x1; x1 = x2; f1 = f2; x2 = lo + g * (hi - lo); f2 = test_round_ref_sd(r, x2, NULL); }
+            if (f1 < f2) {
+                hi = x2;
+                x2 = x1;
+                f2 = f1;
+                x1 = hi - g * (hi - lo);
+                f1 = test_round_ref_sd(r, x1, NULL);
+            } else {
+                lo = x1;
+                x1 = x2;
+                f1 = f2;
+                x2 = lo + g * (hi - lo);
+                f2 = test_round_ref_sd(r, x2, NULL);
+            }
         }
         double tm = f1 < f2 ? x1 : x2, fm = fmin(f1, f2);
-        if (fm < best) { best = fm; tb = tm; }
+        if (fm < best) {
+            best = fm;
+            tb = tm;
+        }
         if (best <= 0.0) hit_at = bisect(r, fmax(0.0, tb - T / REF_STEPS), tb);
     }
     out->sd_min = best;

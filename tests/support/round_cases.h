@@ -25,10 +25,10 @@ typedef enum test_round_pair_kind {
 } test_round_pair_kind;
 
 typedef enum test_round_family {
-    TEST_RF_RANDOM = 0,             /* random poses and sizes, aimed at a third each of hits, misses, overlaps */
-    TEST_RF_GRID,                   /* quarter-metre grid, boxes square to the axes: exact touches, parallel faces */
-    TEST_RF_PARALLEL,               /* capsules along a box axis or edge, a triangle's edge or plane, each other */
-    TEST_RF_DEGENERATE,             /* no motion, equal motion, capsules with equal ends, radius 0 */
+    TEST_RF_RANDOM = 0, /* random poses and sizes, aimed at a third each of hits, misses, overlaps */
+    TEST_RF_GRID,       /* quarter-metre grid, boxes square to the axes: exact touches, parallel faces */
+    TEST_RF_PARALLEL,   /* capsules along a box axis or edge, a triangle's edge or plane, each other */
+    TEST_RF_DEGENERATE, /* no motion, equal motion, capsules with equal ends, radius 0 */
     TEST_RF_COUNT
 } test_round_family;
 
@@ -36,10 +36,10 @@ typedef struct test_round_case {
     test_round_pair_kind kind;
     test_round_family family;
     uint64_t seed;
-    spx_sphere sphere[2];      /* used where piece i is a sphere */
-    spx_capsule capsule[2];    /* used where piece i is a capsule */
-    spx_obb box;               /* B, where it is a box */
-    spx_triangle tri;          /* B, where it is a triangle */
+    spx_sphere sphere[2];   /* used where piece i is a sphere */
+    spx_capsule capsule[2]; /* used where piece i is a capsule */
+    spx_obb box;            /* B, where it is a box */
+    spx_triangle tri;       /* B, where it is a triangle */
     spx_vec3 velocity[2];
     float tmax;
 } test_round_case;
@@ -67,7 +67,7 @@ void test_round_case_flip_capsules(const test_round_case* in, test_round_case* o
 void test_round_case_snap(const test_round_case* in, test_round_case* out);
 
 typedef struct test_round_ref {
-    test_ref_problem p;             /* the cores */
+    test_ref_problem p; /* the cores */
     double ra, rb;
 } test_round_ref;
 
@@ -80,10 +80,10 @@ double test_round_ref_point_distance(const test_round_ref* r, int which, const d
 typedef struct test_round_ref_sweep {
     test_ref_state state;
     double time;
-    double normal[3];          /* unit, A to B; zero where not unique (cores meeting on tied axes) */
-    double point[3];           /* A's surface point along the normal at the contact */
-    double depth;              /* start overlap */
-    double sd0, sd_min;        /* sd at 0, smallest sd over [0, tmax] */
+    double normal[3];   /* unit, A to B; zero where not unique (cores meeting on tied axes) */
+    double point[3];    /* A's surface point along the normal at the contact */
+    double depth;       /* start overlap */
+    double sd0, sd_min; /* sd at 0, smallest sd over [0, tmax] */
 } test_round_ref_sweep;
 
 void test_round_ref_solve(const test_round_ref* r, test_round_ref_sweep* out);

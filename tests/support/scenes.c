@@ -36,7 +36,10 @@ static void common_layout(test_scene_layout* l)
     l->dt = 1.0f / 60.0f;
 }
 
-void test_scene_falling_layout(test_scene_layout* out) { test_scene_falling_layout_seeded(out, TEST_SCENE_FALLING_SEED); }
+void test_scene_falling_layout(test_scene_layout* out)
+{
+    test_scene_falling_layout_seeded(out, TEST_SCENE_FALLING_SEED);
+}
 
 void test_scene_falling_layout_seeded(test_scene_layout* out, uint64_t seed)
 {
@@ -104,7 +107,8 @@ void test_scene_paper_measure(const test_scene_layout* l, spx_transform cube, sp
     /* The turned cube's half width along x: its shadow on the wall's normal. */
     float r = 0.0f, h[3] = { o.half_extents.x, o.half_extents.y, o.half_extents.z };
     for (int i = 0; i < 3; ++i) r += h[i] * fabsf(o.rotation.col[i].x);
-    const float near = l->ground_center.x - l->ground_half_extents.x, far = l->ground_center.x + l->ground_half_extents.x;
+    const float near = l->ground_center.x - l->ground_half_extents.x,
+                far = l->ground_center.x + l->ground_half_extents.x;
     const float into = fminf(cube.p.x + r - near, far - (cube.p.x - r));
     out->penetration = into > 0.0f ? into : 0.0f;
     out->beyond = cube.p.x > far;
@@ -275,8 +279,8 @@ void test_scene_struck_stack_measure(const test_scene* scene, test_struck_state*
     for (uint32_t i = 0; i < n; ++i)
         for (uint32_t j = i + 1; j <= n; ++j) {
             spx_penetration pen;
-            if (spx_penetration_obb_obb(&boxes[i], &boxes[j], &pen) == SPX_OK && pen.overlapping
-                && pen.depth > out->overlap)
+            if (spx_penetration_obb_obb(&boxes[i], &boxes[j], &pen) == SPX_OK && pen.overlapping &&
+                pen.depth > out->overlap)
                 out->overlap = pen.depth, out->pair[0] = i, out->pair[1] = j;
         }
 }
@@ -369,7 +373,7 @@ spx_result test_scene_mesh_pile(test_scene* scene, const spx_world_def* def)
 }
 
 void test_scene_measure_state(const spx_transform* poses, const spx_vec3* v, const spx_vec3* w, uint32_t count,
-                             test_scene_quality* out)
+                              test_scene_quality* out)
 {
     memset(out, 0, sizeof *out);
     const spx_vec3 h = spx_v3(0.5f, 0.5f, 0.5f);
@@ -383,8 +387,8 @@ void test_scene_measure_state(const spx_transform* poses, const spx_vec3* v, con
         for (int k = 0; k < 8; ++k)
             if (-corners[k].y > out->ground_penetration) out->ground_penetration = -corners[k].y;
         if (t->p.y < 0.0f) ++out->fallen;
-        if (v[i].x * v[i].x + v[i].y * v[i].y + v[i].z * v[i].z > 0.0025f
-            || w[i].x * w[i].x + w[i].y * w[i].y + w[i].z * w[i].z > 0.0025f)
+        if (v[i].x * v[i].x + v[i].y * v[i].y + v[i].z * v[i].z > 0.0025f ||
+            w[i].x * w[i].x + w[i].y * w[i].y + w[i].z * w[i].z > 0.0025f)
             ++out->moving;
     }
     /* Pairs close enough to touch: centres within the boxes' diameters. */
@@ -394,8 +398,8 @@ void test_scene_measure_state(const spx_transform* poses, const spx_vec3* v, con
                   dz = boxes[i].center.z - boxes[j].center.z;
             if (dx * dx + dy * dy + dz * dz > 3.0f) continue;
             spx_penetration pen;
-            if (spx_penetration_obb_obb(&boxes[i], &boxes[j], &pen) == SPX_OK && pen.overlapping
-                && pen.depth > out->box_overlap)
+            if (spx_penetration_obb_obb(&boxes[i], &boxes[j], &pen) == SPX_OK && pen.overlapping &&
+                pen.depth > out->box_overlap)
                 out->box_overlap = pen.depth;
         }
 }
@@ -463,8 +467,8 @@ void test_scene_measure_meshes(const test_scene* scene, test_scene_quality* out)
             spx_mesh_hit hit;
             /* The deepest triangle pair's own depth: hit.depth is how far B must move along the pairs'
                averaged normal, which for two tori touching in two places is no overlap of either. */
-            if (spx_penetration_mesh_mesh(inst[i], inst[j], NULL, 0, &hit) == SPX_OK && hit.state == SPX_SWEEP_START_OVERLAP
-                && hit.first.depth > out->box_overlap)
+            if (spx_penetration_mesh_mesh(inst[i], inst[j], NULL, 0, &hit) == SPX_OK &&
+                hit.state == SPX_SWEEP_START_OVERLAP && hit.first.depth > out->box_overlap)
                 out->box_overlap = hit.first.depth;
         }
 done:

@@ -13,13 +13,13 @@
 typedef struct test_scene {
     spx_world* world;
     spx_body_id ground;
-    spx_body_id bodies[TEST_SCENE_MAX_BODIES]; /* the dynamic bodies, in creation order */
+    spx_body_id bodies[TEST_SCENE_MAX_BODIES];        /* the dynamic bodies, in creation order */
     const spx_mesh* body_mesh[TEST_SCENE_MAX_BODIES]; /* body i's mesh, or NULL for a box of half extent 0.5 */
     uint32_t count;
-    spx_mesh* meshes[TEST_SCENE_MAX_MESHES];  /* owned by the scene: the ground's and the bodies' */
+    spx_mesh* meshes[TEST_SCENE_MAX_MESHES]; /* owned by the scene: the ground's and the bodies' */
     uint32_t mesh_count;
-    float dt;                                 /* s a step */
-    uint32_t steps;                           /* steps the scene is meant to run */
+    float dt;       /* s a step */
+    uint32_t steps; /* steps the scene is meant to run */
 } test_scene;
 
 /* What a scene is made of, for other engines to build the same one (bench/world_scenes.c): every
@@ -28,17 +28,17 @@ typedef struct test_scene {
 typedef struct test_scene_layout {
     spx_transform start[TEST_SCENE_MAX_BODIES]; /* the dynamic boxes, in creation order */
     uint32_t count;
-    spx_vec3 box_half_extents;                /* m */
-    float box_mass;                           /* kg */
-    float box_friction, ground_friction;      /* sepax mixes them as sqrt(a b) */
-    float restitution;                        /* of every body */
+    spx_vec3 box_half_extents;                   /* m */
+    float box_mass;                              /* kg */
+    float box_friction, ground_friction;         /* sepax mixes them as sqrt(a b) */
+    float restitution;                           /* of every body */
     spx_vec3 ground_center, ground_half_extents; /* the static ground box, axis-aligned */
-    spx_vec3 gravity;                         /* m/s^2: the default world's */
-    float dt;                                 /* s a step */
-    uint32_t steps;                           /* steps the scene is meant to run */
-    bool sleep;                               /* false: the scene forces sleeping off */
-    bool mesh_ground;                         /* the ground is a 100x100-quad triangle mesh, top y = 0 */
-    spx_vec3 start_velocity;                  /* m/s, every box's at the start (zero but in the paper shot) */
+    spx_vec3 gravity;                            /* m/s^2: the default world's */
+    float dt;                                    /* s a step */
+    uint32_t steps;                              /* steps the scene is meant to run */
+    bool sleep;                                  /* false: the scene forces sleeping off */
+    bool mesh_ground;                            /* the ground is a 100x100-quad triangle mesh, top y = 0 */
+    spx_vec3 start_velocity;                     /* m/s, every box's at the start (zero but in the paper shot) */
 } test_scene_layout;
 
 /* A uniformly random rotation (Shoemake's method) from a fixed xorshift generator whose state is
@@ -96,7 +96,7 @@ spx_result test_scene_struck_stack_fire(test_scene* scene, float speed, int targ
    y = 0 of every dynamic body, J). */
 typedef struct test_struck_state {
     float overlap;
-    uint32_t pair[2];  /* the two bodies of the deepest overlap (count: the ground) */
+    uint32_t pair[2]; /* the two bodies of the deepest overlap (count: the ground) */
     double energy;
 } test_struck_state;
 void test_scene_struck_stack_measure(const test_scene* scene, test_struck_state* out);
@@ -157,7 +157,7 @@ void test_scene_measure_meshes(const test_scene* scene, test_scene_quality* out)
    benchmark measures Bullet and ODE with it): poses[i] places box i (half extents 0.5), v[i] and
    w[i] are its velocities in m/s and rad/s. */
 void test_scene_measure_state(const spx_transform* poses, const spx_vec3* v, const spx_vec3* w, uint32_t count,
-                             test_scene_quality* out);
+                              test_scene_quality* out);
 
 void test_scene_destroy(test_scene* scene);
 

@@ -119,7 +119,7 @@ bool test_shape_strip(test_shape* s, float length, float width, uint32_t n)
 }
 
 static double next_unit(uint64_t* state)
-{   /* xorshift64*: good enough for scattering triangles, and the same everywhere */
+{ /* xorshift64*: good enough for scattering triangles, and the same everywhere */
     uint64_t x = *state;
     x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
     *state = x;
@@ -161,4 +161,7 @@ spx_mesh* test_shape_mesh_leaf(const test_shape* s, uint32_t leaf)
     return spx_mesh_create(&d, &m) == SPX_OK ? m : NULL;
 }
 
-spx_mesh* test_shape_mesh(const test_shape* s) { return test_shape_mesh_leaf(s, spx_default_mesh_def().leaf_triangles); }
+spx_mesh* test_shape_mesh(const test_shape* s)
+{
+    return test_shape_mesh_leaf(s, spx_default_mesh_def().leaf_triangles);
+}

@@ -8,7 +8,7 @@
 typedef struct test_shape {
     spx_vec3* vertices;
     uint32_t vertex_count;
-    uint32_t* indices;   /* 3 a triangle */
+    uint32_t* indices; /* 3 a triangle */
     uint32_t triangle_count;
 } test_shape;
 

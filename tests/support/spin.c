@@ -6,9 +6,9 @@
 
 const float test_spin_speeds[TEST_SPIN_SPEED_COUNT] = { 150.0f, 189.0f, 400.0f, 1000.0f, 2000.0f };
 
-#define SPIN_THICKNESS 0.01f   /* m: the wall's */
-#define SPIN_REACH 2.5f        /* m: the target's half size along its face */
-#define SPIN_TILT 0.5f         /* rad: odd phases' tilt off the principal axes */
+#define SPIN_THICKNESS 0.01f /* m: the wall's */
+#define SPIN_REACH 2.5f      /* m: the target's half size along its face */
+#define SPIN_TILT 0.5f       /* rad: odd phases' tilt off the principal axes */
 
 /* Axis n of the world's x, y, z, scaled. */
 static spx_vec3 axis_vec(int n, float s)
@@ -93,8 +93,10 @@ spx_result test_spin_run(const test_spin_case* c, const spx_world_def* def, uint
         const spx_vec3 ta = axis_vec(n, sinf(0.5f * SPIN_TILT));
         const float tw = cosf(0.5f * SPIN_TILT);
         const spx_quat q = start;
-        start = (spx_quat){ tw * q.x + ta.x * q.w + ta.y * q.z - ta.z * q.y, tw * q.y - ta.x * q.z + ta.y * q.w + ta.z * q.x,
-                            tw * q.z + ta.x * q.y - ta.y * q.x + ta.z * q.w, tw * q.w - ta.x * q.x - ta.y * q.y - ta.z * q.z };
+        start = (spx_quat){ tw * q.x + ta.x * q.w + ta.y * q.z - ta.z * q.y,
+                            tw * q.y - ta.x * q.z + ta.y * q.w + ta.z * q.x,
+                            tw * q.z + ta.x * q.y - ta.y * q.x + ta.z * q.w,
+                            tw * q.w - ta.x * q.x - ta.y * q.y - ta.z * q.z };
     }
     bd.rotation = start;
     bd.shapes = &bs;

@@ -8,31 +8,31 @@
 #include <string.h>
 
 #define TEST_ENSURE(cond)                                                                  \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
             fprintf(stderr, "%s:%d: TEST_ENSURE(%s) failed\n", __FILE__, __LINE__, #cond); \
-            return 1;                                                                 \
-        }                                                                             \
+            return 1;                                                                      \
+        }                                                                                  \
     } while (0)
 
-#define TEST_ENSURE_NEAR(a, b, tol)                                                                        \
-    do {                                                                                              \
-        double ensure_a_ = (double)(a), ensure_b_ = (double)(b);                                      \
-        if (!(fabs(ensure_a_ - ensure_b_) <= (double)(tol))) {                                       \
-            fprintf(stderr, "%s:%d: TEST_ENSURE_NEAR(%s, %s) failed: %.9g vs %.9g (tol %g)\n", __FILE__, \
-                    __LINE__, #a, #b, ensure_a_, ensure_b_, (double)(tol));                          \
-            return 1;                                                                                 \
-        }                                                                                             \
+#define TEST_ENSURE_NEAR(a, b, tol)                                                                                    \
+    do {                                                                                                               \
+        double ensure_a_ = (double)(a), ensure_b_ = (double)(b);                                                       \
+        if (!(fabs(ensure_a_ - ensure_b_) <= (double)(tol))) {                                                         \
+            fprintf(stderr, "%s:%d: TEST_ENSURE_NEAR(%s, %s) failed: %.9g vs %.9g (tol %g)\n", __FILE__, __LINE__, #a, \
+                    #b, ensure_a_, ensure_b_, (double)(tol));                                                          \
+            return 1;                                                                                                  \
+        }                                                                                                              \
     } while (0)
 
-#define TEST_ENSURE_CODE(expr, code)                                                                    \
-    do {                                                                                           \
-        int ensure_r_ = (int)(expr);                                                               \
-        if (ensure_r_ != (int)(code)) {                                                            \
-            fprintf(stderr, "%s:%d: %s returned %d, expected %s (%d)\n", __FILE__, __LINE__, #expr, \
-                    ensure_r_, #code, (int)(code));                                                \
-            return 1;                                                                              \
-        }                                                                                          \
+#define TEST_ENSURE_CODE(expr, code)                                                                                  \
+    do {                                                                                                              \
+        int ensure_r_ = (int)(expr);                                                                                  \
+        if (ensure_r_ != (int)(code)) {                                                                               \
+            fprintf(stderr, "%s:%d: %s returned %d, expected %s (%d)\n", __FILE__, __LINE__, #expr, ensure_r_, #code, \
+                    (int)(code));                                                                                     \
+            return 1;                                                                                                 \
+        }                                                                                                             \
     } while (0)
 
 /* 1 in a build with AddressSanitizer, where the random tests run a quarter of their cases. */
@@ -60,14 +60,14 @@ static inline bool test_long_run(int argc, char** argv)
 }
 
 /* Runs one test function; counts failures in `failures`. */
-#define TEST_RUN(fn, failures)                                  \
-    do {                                                        \
-        if ((fn)() != 0) {                                      \
-            fprintf(stderr, "FAILED: %s\n", #fn);               \
-            ++(failures);                                       \
-        } else {                                                \
-            printf("ok: %s\n", #fn);                            \
-        }                                                       \
+#define TEST_RUN(fn, failures)                    \
+    do {                                          \
+        if ((fn)() != 0) {                        \
+            fprintf(stderr, "FAILED: %s\n", #fn); \
+            ++(failures);                         \
+        } else {                                  \
+            printf("ok: %s\n", #fn);              \
+        }                                         \
     } while (0)
 
 #endif

@@ -29,8 +29,8 @@ static const unsigned meshio_import_flags = aiProcess_ValidateDataStructure;
 /* Then, after our own check (check_faces): Triangulate turns polygons into triangles;
  * JoinIdenticalVertices lets triangles share the corners that formats like STL store per face;
  * SortByPType splits meshes that mix triangles with lines or points, which we then skip. */
-static const unsigned meshio_process_flags = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                                             aiProcess_SortByPType;
+static const unsigned meshio_process_flags =
+    aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType;
 
 /* An affine transform, rows of [3x3 | t], in double so chains of node matrices round once. */
 typedef struct affine {
@@ -43,13 +43,13 @@ typedef struct walk {
     char* message;
     size_t message_size;
     double scale;
-    int copying;              /* 0: count pass, 1: copy pass */
+    int copying; /* 0: count pass, 1: copy pass */
     /* count pass */
-    uint64_t triangles;       /* triangles over all mesh instances */
-    uint64_t vertex_bound;    /* vertices of instanced meshes that hold a triangle */
+    uint64_t triangles;    /* triangles over all mesh instances */
+    uint64_t vertex_bound; /* vertices of instanced meshes that hold a triangle */
     unsigned max_mesh_vertices;
     /* copy pass */
-    uint32_t* remap;          /* per mesh instance: file vertex -> output vertex, UINT32_MAX unset */
+    uint32_t* remap; /* per mesh instance: file vertex -> output vertex, UINT32_MAX unset */
     spx_meshio_mesh* out;
     uint64_t vertex_capacity;
 } walk;
@@ -67,9 +67,7 @@ static void say(char* message, size_t message_size, const char* format, ...)
 
 static affine affine_from_ai(const struct aiMatrix4x4* a)
 {
-    affine r = { { { a->a1, a->a2, a->a3, a->a4 },
-                   { a->b1, a->b2, a->b3, a->b4 },
-                   { a->c1, a->c2, a->c3, a->c4 } } };
+    affine r = { { { a->a1, a->a2, a->a3, a->a4 }, { a->b1, a->b2, a->b3, a->b4 }, { a->c1, a->c2, a->c3, a->c4 } } };
     return r;
 }
 
@@ -115,7 +113,8 @@ static spx_meshio_result copy_mesh(walk* w, const struct aiMesh* mesh, unsigned 
             if (w->remap[v] == UINT32_MAX) {
                 if (out->vertex_count >= w->vertex_capacity) {
                     /* cannot happen: capacity covers every vertex of every instanced mesh */
-                    say(w->message, w->message_size, "%s: internal error: vertex count changed between passes", w->path);
+                    say(w->message, w->message_size, "%s: internal error: vertex count changed between passes",
+                        w->path);
                     return SPX_MESHIO_ERR_MALFORMED;
                 }
                 const struct aiVector3D* p = &mesh->mVertices[v];
@@ -296,8 +295,9 @@ static spx_meshio_result check_header(FILE* file, const char* head, long long fi
             unsigned long long n = header_count(number, &end);
             if (n > limit) {
                 int name_length = (int)(number - name);
-                say(message, message_size, "%s: malformed: PLY header declares %llu of element '%.*s' in a file of %lld bytes",
-                    path, n, name_length > 0 ? name_length - 1 : 0, name, file_size);
+                say(message, message_size,
+                    "%s: malformed: PLY header declares %llu of element '%.*s' in a file of %lld bytes", path, n,
+                    name_length > 0 ? name_length - 1 : 0, name, file_size);
                 return SPX_MESHIO_ERR_MALFORMED;
             }
         }
@@ -315,8 +315,9 @@ static spx_meshio_result check_header(FILE* file, const char* head, long long fi
         unsigned long long vertices = header_count(skip_blanks(keyword_end), &end);
         unsigned long long faces = header_count(skip_blanks(end), &end);
         if (vertices > limit || faces > limit) {
-            say(message, message_size, "%s: malformed: OFF header declares %llu vertices and %llu faces in a file of %lld bytes",
-                path, vertices, faces, file_size);
+            say(message, message_size,
+                "%s: malformed: OFF header declares %llu vertices and %llu faces in a file of %lld bytes", path,
+                vertices, faces, file_size);
             return SPX_MESHIO_ERR_MALFORMED;
         }
     }
@@ -389,8 +390,8 @@ static spx_meshio_result check_faces(const struct aiScene* scene, const char* pa
                                               : (unsigned)aiPrimitiveType_POLYGON;
         }
         /* Keep flags that say nothing about face sizes (NGONEncodingFlag). */
-        unsigned sizes = aiPrimitiveType_POINT | aiPrimitiveType_LINE | aiPrimitiveType_TRIANGLE |
-                         aiPrimitiveType_POLYGON;
+        unsigned sizes =
+            aiPrimitiveType_POINT | aiPrimitiveType_LINE | aiPrimitiveType_TRIANGLE | aiPrimitiveType_POLYGON;
         mesh->mPrimitiveTypes = (mesh->mPrimitiveTypes & ~sizes) | types;
     }
     return SPX_MESHIO_OK;

@@ -40,8 +40,8 @@ typedef enum spx_meshio_result {
 /// that some triangle uses. Triangle t is vertices[indices[3t]], [3t+1], [3t+2], wound as in the
 /// file. Arrays are malloc'd, owned by the caller, released by spx_meshio_free.
 typedef struct spx_meshio_mesh {
-    spx_vec3* vertices;      /* vertex_count points, in file units times the scale */
-    uint32_t* indices;       /* 3 * triangle_count entries, each < vertex_count */
+    spx_vec3* vertices; /* vertex_count points, in file units times the scale */
+    uint32_t* indices;  /* 3 * triangle_count entries, each < vertex_count */
     uint32_t vertex_count;
     uint32_t triangle_count; /* >= 1 after a successful load */
 } spx_meshio_mesh;
@@ -52,8 +52,8 @@ typedef struct spx_meshio_mesh {
 /// gets one line naming the file and what is wrong (cut to fit, always terminated).
 /// Errors: every spx_meshio_result code above. Uses assimp's global error string: not
 /// thread-safe against other assimp imports running at the same time.
-spx_meshio_result spx_meshio_load(const char* path, float scale, spx_meshio_mesh* out_mesh,
-                                  char* message, size_t message_size);
+spx_meshio_result spx_meshio_load(const char* path, float scale, spx_meshio_mesh* out_mesh, char* message,
+                                  size_t message_size);
 
 /// Frees the arrays of a loaded mesh and zeroes it; NULL or an already freed mesh is a no-op.
 void spx_meshio_free(spx_meshio_mesh* mesh);

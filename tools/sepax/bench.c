@@ -34,14 +34,14 @@
 #define MAX_REPS 101
 #define MAX_SCENES 16
 #define MAX_ENGINES 3
-#define MOVING_SPEED 0.05f         /* m/s and rad/s: faster than this counts as still moving (as scenes.c) */
+#define MOVING_SPEED 0.05f /* m/s and rad/s: faster than this counts as still moving (as scenes.c) */
 
 enum { STAGE_BROAD, STAGE_NARROW, STAGE_SOLVER, STAGE_ISLAND, STAGE_CONTINUOUS, STAGE_COUNT };
 static const char* const stage_names[STAGE_COUNT] = { "broad", "narrow", "solver", "island", "continuous" };
 
 typedef struct engine {
     const char* name;
-    const bench_world_peer* peer;  /* NULL: sepax */
+    const bench_world_peer* peer; /* NULL: sepax */
 } engine;
 
 /* One engine on one scene. */
@@ -52,9 +52,9 @@ typedef struct row {
     int reps;
     double ms[MAX_REPS], stage[STAGE_COUNT][MAX_REPS];
     double ms_median, ms_min, stage_median[STAGE_COUNT];
-    double contacts;               /* contact points a step, mean over the last repetition */
-    float deepest;                 /* m */
-    bool layout_measure;           /* deepest, fallen, moving by test_scene_measure_state (every engine alike) */
+    double contacts;     /* contact points a step, mean over the last repetition */
+    float deepest;       /* m */
+    bool layout_measure; /* deepest, fallen, moving by test_scene_measure_state (every engine alike) */
     float ground_penetration, box_overlap;
     uint32_t fallen, moving, bodies;
     bool ok;
@@ -75,8 +75,8 @@ static bool is_layout_mesh_ground(const scene* s, const scene_body* b, const sce
 {
     const scene_mesh* m = &s->meshes[sh->mesh];
     const spx_vec3 p = b->def.position;
-    return m->kind == SCENE_MESH_GRID && m->cells[0] == 100 && m->cells[1] == 100 && m->cell_size == 1.0f
-        && m->amplitude == 0.0f && p.x == 0.0f && p.y == 0.0f && p.z == 0.0f;
+    return m->kind == SCENE_MESH_GRID && m->cells[0] == 100 && m->cells[1] == 100 && m->cell_size == 1.0f &&
+           m->amplitude == 0.0f && p.x == 0.0f && p.y == 0.0f && p.z == 0.0f;
 }
 
 /* The layout bench/'s peers and the shared end-state measure take, when the scene is one: a static
@@ -90,12 +90,12 @@ static bool scene_layout(const scene* s, test_scene_layout* out)
     for (uint32_t i = 0; i < s->body_count; ++i) {
         const scene_body* b = &s->bodies[i];
         const scene_shape* sh = &s->shapes[b->first_shape];
-        if (b->shape_count != 1 || memcmp(&sh->local.q, &identity, sizeof identity) != 0
-            || sh->local.p.x != 0.0f || sh->local.p.y != 0.0f || sh->local.p.z != 0.0f)
+        if (b->shape_count != 1 || memcmp(&sh->local.q, &identity, sizeof identity) != 0 || sh->local.p.x != 0.0f ||
+            sh->local.p.y != 0.0f || sh->local.p.z != 0.0f)
             return false;
         if (sh->type == SPX_SHAPE_MESH) {
-            if (b->def.type != SPX_BODY_STATIC || ground || memcmp(&b->def.rotation, &identity, sizeof identity) != 0
-                || !is_layout_mesh_ground(s, b, sh))
+            if (b->def.type != SPX_BODY_STATIC || ground || memcmp(&b->def.rotation, &identity, sizeof identity) != 0 ||
+                !is_layout_mesh_ground(s, b, sh))
                 return false;
             ground = out->mesh_ground = true;
             out->ground_center = spx_v3(0.0f, -1.0f, 0.0f), out->ground_half_extents = spx_v3(50.0f, 1.0f, 50.0f);
@@ -103,8 +103,8 @@ static bool scene_layout(const scene* s, test_scene_layout* out)
             continue;
         }
         if (b->def.type == SPX_BODY_STATIC) {
-            if (ground || memcmp(&b->def.rotation, &identity, sizeof identity) != 0
-                || b->def.position.y + sh->half_extents.y != 0.0f)
+            if (ground || memcmp(&b->def.rotation, &identity, sizeof identity) != 0 ||
+                b->def.position.y + sh->half_extents.y != 0.0f)
                 return false;
             ground = true;
             out->ground_center = b->def.position, out->ground_half_extents = sh->half_extents;
@@ -114,13 +114,14 @@ static bool scene_layout(const scene* s, test_scene_layout* out)
         if (b->def.type != SPX_BODY_DYNAMIC || out->count >= TEST_SCENE_MAX_BODIES) return false;
         float mass = box_mass(s, b, sh);
         const spx_vec3 zero = { 0.0f, 0.0f, 0.0f };
-        if (sh->half_extents.x != 0.5f || sh->half_extents.y != 0.5f || sh->half_extents.z != 0.5f
-            || memcmp(&b->def.linear_velocity, &zero, sizeof zero) != 0 || memcmp(&b->def.angular_velocity, &zero, sizeof zero) != 0
-            || b->def.gravity_scale != 1.0f)
+        if (sh->half_extents.x != 0.5f || sh->half_extents.y != 0.5f || sh->half_extents.z != 0.5f ||
+            memcmp(&b->def.linear_velocity, &zero, sizeof zero) != 0 ||
+            memcmp(&b->def.angular_velocity, &zero, sizeof zero) != 0 || b->def.gravity_scale != 1.0f)
             return false;
         if (out->count == 0) {
             out->box_mass = mass, out->box_friction = b->def.friction, out->restitution = b->def.restitution;
-        } else if (mass != out->box_mass || b->def.friction != out->box_friction || b->def.restitution != out->restitution) {
+        } else if (mass != out->box_mass || b->def.friction != out->box_friction ||
+                   b->def.restitution != out->restitution) {
             return false;
         }
         out->start[out->count++] = (spx_transform){ b->def.position, b->def.rotation };
@@ -240,9 +241,9 @@ static bool repeat_peer(row* out, int rep, const test_scene_layout* layout, uint
 
 static void print_table_head(FILE* f)
 {
-    fprintf(f, "%-15s %-7s %5s %4s %8s %8s %7s %7s %7s %7s %7s %8s %9s %6s %6s %9s\n", "scene", "engine", "steps", "reps",
-            "ms_step", "ms_min", "broad", "narrow", "solver", "island", "contin", "contacts", "deepest_m", "fallen",
-            "moving", "sepax/eng");
+    fprintf(f, "%-15s %-7s %5s %4s %8s %8s %7s %7s %7s %7s %7s %8s %9s %6s %6s %9s\n", "scene", "engine", "steps",
+            "reps", "ms_step", "ms_min", "broad", "narrow", "solver", "island", "contin", "contacts", "deepest_m",
+            "fallen", "moving", "sepax/eng");
 }
 
 static void print_table_row(FILE* f, const row* r, double sepax_ms)
@@ -254,17 +255,18 @@ static void print_table_row(FILE* f, const row* r, double sepax_ms)
     if (r->ms_median > 0.0 && sepax_ms == sepax_ms) snprintf(ratio, sizeof ratio, "%.2f", sepax_ms / r->ms_median);
     else snprintf(ratio, sizeof ratio, "-");
     fprintf(f, "%-15s %-7s %5u %4d %8.3f %8.3f %7s %7s %7s %7s %7s %8.0f %9.4f %6u %6u %9s\n", r->scene, r->e->name,
-            r->steps, r->reps, r->ms_median, r->ms_min, stages[0], stages[1], stages[2], stages[3], stages[4], r->contacts,
-            (double)r->deepest, r->fallen, r->moving, ratio);
+            r->steps, r->reps, r->ms_median, r->ms_min, stages[0], stages[1], stages[2], stages[3], stages[4],
+            r->contacts, (double)r->deepest, r->fallen, r->moving, ratio);
 }
 
 static bool write_csv(const char* path, const row* rows, int n)
 {
     FILE* f = fopen(path, "w");
     if (!f) return false;
-    fprintf(f, "scene,engine,steps,reps,ms_step_median,ms_step_min,broad_ms,narrow_ms,solver_ms,island_ms,continuous_ms,"
-               "contacts_per_step,"
-               "deepest_penetration_m,ground_penetration_m,box_overlap_m,fallen,moving,bodies\n");
+    fprintf(f,
+            "scene,engine,steps,reps,ms_step_median,ms_step_min,broad_ms,narrow_ms,solver_ms,island_ms,continuous_ms,"
+            "contacts_per_step,"
+            "deepest_penetration_m,ground_penetration_m,box_overlap_m,fallen,moving,bodies\n");
     for (int i = 0; i < n; ++i) {
         const row* r = &rows[i];
         if (!r->ok) continue;
@@ -378,8 +380,8 @@ static bool own_suite(const char* list)
     for (size_t i = 0; i < sizeof own_suites / sizeof own_suites[0]; ++i)
         if (strcmp(name, own_suites[i].name) == 0) return true;
     size_t size;
-    return scene_embedded(name, &size) != NULL || strchr(name, '/') != NULL || strstr(name, ".json") != NULL
-        || access(name, F_OK) == 0;
+    return scene_embedded(name, &size) != NULL || strchr(name, '/') != NULL || strstr(name, ".json") != NULL ||
+           access(name, F_OK) == 0;
 }
 
 /* Replaces this process with sepax_bench and `argv` (argv[0] is ignored): beside this program
@@ -408,8 +410,10 @@ static int exec_bench_program(int argc, char** argv)
     execv(SEPAX_BENCH_PROGRAM, args);
 #endif
     execvp("sepax_bench", args);
-    fprintf(stderr, "sepax bench: cannot run sepax_bench (%s), which runs the suites of bench/: build it "
-                    "(cmake --build build --target sepax_bench) or put it on PATH\n", strerror(errno));
+    fprintf(stderr,
+            "sepax bench: cannot run sepax_bench (%s), which runs the suites of bench/: build it "
+            "(cmake --build build --target sepax_bench) or put it on PATH\n",
+            strerror(errno));
     return EXIT_FAILED;
 }
 
@@ -439,7 +443,9 @@ int command_bench(int argc, char** argv)
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--reps") == 0) {
             double x = parse_positive(v, a, "bench", true);
-            if (x < 0.0 || x > MAX_REPS) return x < 0.0 ? EXIT_USAGE : (fprintf(stderr, "sepax bench: --reps wants 1..%d\n", MAX_REPS), EXIT_USAGE);
+            if (x < 0.0 || x > MAX_REPS)
+                return x < 0.0 ? EXIT_USAGE
+                               : (fprintf(stderr, "sepax bench: --reps wants 1..%d\n", MAX_REPS), EXIT_USAGE);
             reps = (long)x, ++i;
         } else if (strcmp(a, "--json") == 0 && v) {
             json = v, ++i;
@@ -457,8 +463,8 @@ int command_bench(int argc, char** argv)
     const char* suite = base.scene ? base.scene : "standard";
     bench_machine m;
     bench_machine_probe(&m, NULL);
-    printf("sepax bench: sepax %d.%d.%d, %s build, simd %s%s\n", SPX_VERSION_MAJOR, SPX_VERSION_MINOR, SPX_VERSION_PATCH,
-           SPX_BENCH_BUILD_TYPE, bench_simd_name(), bench_optimised_note());
+    printf("sepax bench: sepax %d.%d.%d, %s build, simd %s%s\n", SPX_VERSION_MAJOR, SPX_VERSION_MINOR,
+           SPX_VERSION_PATCH, SPX_BENCH_BUILD_TYPE, bench_simd_name(), bench_optimised_note());
     printf("date: %s  machine: %s  cpu: %s (%d online)  load: %s\n", m.date, m.name, m.cpu, m.cpus, m.load);
     if (strcmp(suite, "ccd") == 0 || strcmp(suite, "toi") == 0 || strcmp(suite, "queries") == 0) {
         const bench_suite_options so = { (int)reps, peers, json, csv, &m };
@@ -484,9 +490,11 @@ int command_bench(int argc, char** argv)
 
     for (int e = 1; e < engine_count; ++e) printf("%s: %s\n", engines[e].name, engines[e].peer->describe());
     if (engine_count == 1)
-        printf("peers: %s\n", peers ? "none built in (configure with -DSEPAX_BENCH_PEERS=ON and the peer packages)" : "off (--no-peers)");
+        printf("peers: %s\n", peers ? "none built in (configure with -DSEPAX_BENCH_PEERS=ON and the peer packages)"
+                                    : "off (--no-peers)");
     printf("times: wall-clock ms a step, median and best of %ld repetitions, each a fresh world; stages: sepax's own "
-           "(spx_world_get_stats)\ncorrectness at the end: deepest penetration (ground or between bodies, m), bodies fallen "
+           "(spx_world_get_stats)\ncorrectness at the end: deepest penetration (ground or between bodies, m), bodies "
+           "fallen "
            "through the ground, bodies still moving (> %.2f m/s or rad/s)\n\n",
            reps, (double)MOVING_SPEED);
 
@@ -522,9 +530,12 @@ int command_bench(int argc, char** argv)
             for (int e = 0; e < here; ++e) {
                 row* r = &first[e];
                 if (!r->ok) continue;
-                if (bar) fprintf(stderr, "\r%s: %s, repetition %d of %ld ", names[sc], r->e->name, k + 1, reps), fflush(stderr);
+                if (bar)
+                    fprintf(stderr, "\r%s: %s, repetition %d of %ld ", names[sc], r->e->name, k + 1, reps),
+                        fflush(stderr);
                 bool last = k == reps - 1;
-                bool ok = r->e->peer ? repeat_peer(r, k, &layout, steps, last) : repeat_sepax(r, k, &o, steps, last, as_layout);
+                bool ok = r->e->peer ? repeat_peer(r, k, &layout, steps, last)
+                                     : repeat_sepax(r, k, &o, steps, last, as_layout);
                 if (ok) r->reps = k + 1;
                 else r->ok = false, ++failures;
             }
@@ -543,7 +554,8 @@ int command_bench(int argc, char** argv)
         row_count += here;
         if (!as_layout && engine_count > 1)
             printf("  (%s: not a ground box with unit boxes on it, so sepax alone; deepest and fallen by the public "
-                   "queries)\n", names[sc]);
+                   "queries)\n",
+                   names[sc]);
         fflush(stdout);
     }
     int status = failures ? EXIT_FAILED : EXIT_DONE;

@@ -37,24 +37,24 @@
 
 typedef struct ccd_engine {
     const char* name;
-    const bench_world_peer* peer;  /* NULL: sepax */
-    bool continuous;               /* sepax: spx_world_def.enable_continuous */
+    const bench_world_peer* peer; /* NULL: sepax */
+    bool continuous;              /* sepax: spx_world_def.enable_continuous */
 } ccd_engine;
 
 /* One engine at one speed, over the 8 phases. */
 typedef struct ccd_row {
     const ccd_engine* e;
-    float speed;                   /* m/s */
-    bool turned;                   /* the cube turned (SPX_PAPER_TURNS rotations), or level */
-    bool stack;                    /* the struck stack, not the paper shot */
+    float speed; /* m/s */
+    bool turned; /* the cube turned (SPX_PAPER_TURNS rotations), or level */
+    bool stack;  /* the struck stack, not the paper shot */
     int shots;
-    int passes;                    /* shots whose cube ended past the wall's far face */
-    float deepest;                 /* m: cube-wall overlap along x after any step */
-    float rebound;                 /* fastest motion back over the shot's speed */
+    int passes;    /* shots whose cube ended past the wall's far face */
+    float deepest; /* m: cube-wall overlap along x after any step */
+    float rebound; /* fastest motion back over the shot's speed */
     double ms[MAX_REPS], ms_median;
-    uint32_t impacts;              /* sepax: impacts its continuous stage resolved (all phases) */
-    double growth;                 /* stack: the most the energy rose over its value before the shot */
-    uint32_t limited;              /* stack: steps that reached the impact limit (all shots) */
+    uint32_t impacts; /* sepax: impacts its continuous stage resolved (all phases) */
+    double growth;    /* stack: the most the energy rose over its value before the shot */
+    uint32_t limited; /* stack: steps that reached the impact limit (all shots) */
     bool ok;
 } ccd_row;
 
@@ -123,7 +123,8 @@ static double shoot(ccd_row* r, bool last)
         steps_run += l.steps;
         tally.passes += beyond;
     }
-    if (last) r->passes = tally.passes, r->deepest = tally.deepest, r->rebound = tally.rebound, r->impacts = tally.impacts;
+    if (last)
+        r->passes = tally.passes, r->deepest = tally.deepest, r->rebound = tally.rebound, r->impacts = tally.impacts;
     return wall / (double)steps_run;
 }
 
@@ -171,11 +172,11 @@ typedef struct spin_row {
     const ccd_engine* e;
     test_spin_body body;
     test_spin_target target;
-    float speed;                   /* rad/s */
+    float speed; /* rad/s */
     int runs;
-    int through;                   /* runs with a corner past the target or the centre past its face */
-    double growth;                 /* the most the kinetic energy rose over its start, relative */
-    float deepest;                 /* m: the deepest corner past the target's near face after any step */
+    int through;   /* runs with a corner past the target or the centre past its face */
+    double growth; /* the most the kinetic energy rose over its start, relative */
+    float deepest; /* m: the deepest corner past the target's near face after any step */
     double ms[MAX_REPS], ms_median;
     uint32_t impacts;
     bool ok;
@@ -310,15 +311,17 @@ int bench_ccd(const bench_suite_options* o)
 #endif
     for (int e = 0; e < engine_count; ++e)
         if (engines[e].peer) printf("%s: %s\n", engines[e].name, engines[e].peer->describe());
-    printf("suite ccd: the bullet through paper: a 0.1 m cube (1 kg, restitution 0) shot along +x at a static wall 0.01 m "
-           "thick, 5 m away, from %d start phases over one 1/60 s step; no gravity; level, and turned by %d fixed random "
-           "rotations\n"
-           "passes: shots whose cube ended past the wall's far face; deepest_m: the deepest cube-wall overlap after any "
-           "step; rebound: the fastest motion back over the shot's speed; ms_step: median of %d repetitions\n"
-           "sepax-discrete: sepax with its continuous stage off (a control); impacts: sepax's continuous stage, all phases\n\n",
-           TEST_PAPER_PHASES, SPX_PAPER_TURNS, o->reps);
-    printf("%-9s %-6s %-15s %6s %6s %10s %8s %8s %7s\n", "speed_m_s", "cube", "engine", "shots", "passes", "deepest_m", "rebound",
-           "ms_step", "impacts");
+    printf(
+        "suite ccd: the bullet through paper: a 0.1 m cube (1 kg, restitution 0) shot along +x at a static wall 0.01 m "
+        "thick, 5 m away, from %d start phases over one 1/60 s step; no gravity; level, and turned by %d fixed random "
+        "rotations\n"
+        "passes: shots whose cube ended past the wall's far face; deepest_m: the deepest cube-wall overlap after any "
+        "step; rebound: the fastest motion back over the shot's speed; ms_step: median of %d repetitions\n"
+        "sepax-discrete: sepax with its continuous stage off (a control); impacts: sepax's continuous stage, all "
+        "phases\n\n",
+        TEST_PAPER_PHASES, SPX_PAPER_TURNS, o->reps);
+    printf("%-9s %-6s %-15s %6s %6s %10s %8s %8s %7s\n", "speed_m_s", "cube", "engine", "shots", "passes", "deepest_m",
+           "rebound", "ms_step", "impacts");
     static ccd_row rows[(2 * TEST_PAPER_SPEED_COUNT + TEST_STRUCK_SPEED_COUNT) * MAX_ENGINES];
     int n = 0, failures = 0;
     for (int kind = 0; kind < 2 * TEST_PAPER_SPEED_COUNT; ++kind) {
@@ -326,8 +329,11 @@ int bench_ccd(const bench_suite_options* o)
         const bool turned = kind >= TEST_PAPER_SPEED_COUNT;
         ccd_row* first = &rows[n];
         for (int e = 0; e < engine_count; ++e)
-            rows[n++] = (ccd_row){ .e = &engines[e], .speed = test_paper_speeds[si], .turned = turned,
-                                   .shots = turned ? SPX_PAPER_TURNS * TEST_PAPER_PHASES : TEST_PAPER_PHASES, .ok = true };
+            rows[n++] = (ccd_row){ .e = &engines[e],
+                                   .speed = test_paper_speeds[si],
+                                   .turned = turned,
+                                   .shots = turned ? SPX_PAPER_TURNS * TEST_PAPER_PHASES : TEST_PAPER_PHASES,
+                                   .ok = true };
         /* Repetitions interleave the engines, so that a change in the machine's load falls on all. */
         for (int k = 0; k < o->reps; ++k)
             for (int e = 0; e < engine_count; ++e)
@@ -346,18 +352,18 @@ int bench_ccd(const bench_suite_options* o)
             char impacts[16] = "-";
             if (!r->e->peer) snprintf(impacts, sizeof impacts, "%u", r->impacts);
             printf("%-9g %-6s %-15s %6d %6d %10.4g %8.3g %8.4f %7s\n", (double)r->speed, r->turned ? "turned" : "level",
-                   r->e->name, r->shots, r->passes,
-                   (double)r->deepest, (double)r->rebound, r->ms_median, impacts);
+                   r->e->name, r->shots, r->passes, (double)r->deepest, (double)r->rebound, r->ms_median, impacts);
         }
         fflush(stdout);
     }
-    printf("\nthe struck stack: a cube of 5 cm (0.125 kg, restitution 0) fired along +x into five unit boxes (1 kg, "
-           "friction 0.6) settled on a static ground for %d steps, at the middle of each box and each seam between two "
-           "(%d targets), from %d phases; %d steps after the shot; default gravity, sleeping on\n"
-           "deepest_m: the deepest overlap of any two bodies (the ground included) after any step; growth: the most the "
-           "energy (kinetic and potential) rose above its value before the shot, over that value; limit: steps that "
-           "reached the impact limit, all shots\n\n",
-           TEST_STRUCK_SETTLE_STEPS, TEST_STRUCK_TARGETS, TEST_PAPER_PHASES, TEST_STRUCK_STEPS);
+    printf(
+        "\nthe struck stack: a cube of 5 cm (0.125 kg, restitution 0) fired along +x into five unit boxes (1 kg, "
+        "friction 0.6) settled on a static ground for %d steps, at the middle of each box and each seam between two "
+        "(%d targets), from %d phases; %d steps after the shot; default gravity, sleeping on\n"
+        "deepest_m: the deepest overlap of any two bodies (the ground included) after any step; growth: the most the "
+        "energy (kinetic and potential) rose above its value before the shot, over that value; limit: steps that "
+        "reached the impact limit, all shots\n\n",
+        TEST_STRUCK_SETTLE_STEPS, TEST_STRUCK_TARGETS, TEST_PAPER_PHASES, TEST_STRUCK_STEPS);
     printf("%-9s %-15s %6s %10s %9s %6s %8s %7s\n", "speed_m_s", "engine", "shots", "deepest_m", "growth", "limit",
            "ms_step", "impacts");
     for (int si = 0; si < TEST_STRUCK_SPEED_COUNT; ++si) {
@@ -365,8 +371,11 @@ int bench_ccd(const bench_suite_options* o)
         int count = 0;
         for (int e = 0; e < engine_count; ++e) {
             if (engines[e].peer) continue; /* the peers have no such layout */
-            rows[n++] = (ccd_row){ .e = &engines[e], .speed = test_struck_speeds[si], .stack = true,
-                                   .shots = TEST_STRUCK_TARGETS * TEST_PAPER_PHASES, .ok = true };
+            rows[n++] = (ccd_row){ .e = &engines[e],
+                                   .speed = test_struck_speeds[si],
+                                   .stack = true,
+                                   .shots = TEST_STRUCK_TARGETS * TEST_PAPER_PHASES,
+                                   .ok = true };
             ++count;
         }
         for (int k = 0; k < o->reps; ++k)
@@ -389,13 +398,14 @@ int bench_ccd(const bench_suite_options* o)
         fflush(stdout);
     }
 
-    printf("\nspinning: a plank (1 x 0.05 x 0.01 m half extents) or a cube (0.05 m), density 1,000, restitution 0, "
-           "spinning about each principal axis beside a static wall 0.01 m thick or a sheet (a static mesh of two "
-           "triangles), its near face halfway between the body's half width and its reach; %d phases (start angles, odd "
-           "ones tilted 0.5 rad off the principal axes), %d steps of 1/60 s, no gravity\n"
-           "through: runs whose body got a corner 0.01 m past the face or its centre past it; energy_up: the most the "
-           "kinetic energy rose over its start (relative); deepest_m: the deepest corner past the face after any step\n\n",
-           TEST_SPIN_PHASES, SPIN_STEPS);
+    printf(
+        "\nspinning: a plank (1 x 0.05 x 0.01 m half extents) or a cube (0.05 m), density 1,000, restitution 0, "
+        "spinning about each principal axis beside a static wall 0.01 m thick or a sheet (a static mesh of two "
+        "triangles), its near face halfway between the body's half width and its reach; %d phases (start angles, odd "
+        "ones tilted 0.5 rad off the principal axes), %d steps of 1/60 s, no gravity\n"
+        "through: runs whose body got a corner 0.01 m past the face or its centre past it; energy_up: the most the "
+        "kinetic energy rose over its start (relative); deepest_m: the deepest corner past the face after any step\n\n",
+        TEST_SPIN_PHASES, SPIN_STEPS);
     printf("%-9s %-6s %-6s %-15s %5s %7s %10s %10s %8s %7s\n", "rad_s", "body", "target", "engine", "runs", "through",
            "energy_up", "deepest_m", "ms_step", "impacts");
     static spin_row spins[2 * 2 * TEST_SPIN_SPEED_COUNT * 2];
@@ -405,15 +415,18 @@ int bench_ccd(const bench_suite_options* o)
             for (int si = 0; si < TEST_SPIN_SPEED_COUNT; ++si) {
                 spin_row* first = &spins[spin_n];
                 for (int e = 0; e < 2; ++e) /* sepax, stage on and off */
-                    spins[spin_n++] = (spin_row){ .e = &engines[e], .body = (test_spin_body)body,
-                                                  .target = (test_spin_target)target, .speed = test_spin_speeds[si], .ok = true };
+                    spins[spin_n++] = (spin_row){ .e = &engines[e],
+                                                  .body = (test_spin_body)body,
+                                                  .target = (test_spin_target)target,
+                                                  .speed = test_spin_speeds[si],
+                                                  .ok = true };
                 for (int k = 0; k < o->reps; ++k)
                     for (int e = 0; e < 2; ++e)
                         if (first[e].ok) {
                             first[e].ms[k] = spin(&first[e], k == o->reps - 1);
                             if (isnan(first[e].ms[k])) {
-                                fprintf(stderr, "sepax bench: ccd: %s could not spin a %s at %g rad/s\n", first[e].e->name,
-                                        spin_body_name(first[e].body), (double)first[e].speed);
+                                fprintf(stderr, "sepax bench: ccd: %s could not spin a %s at %g rad/s\n",
+                                        first[e].e->name, spin_body_name(first[e].body), (double)first[e].speed);
                                 first[e].ok = false, ++failures;
                             }
                         }
@@ -422,8 +435,8 @@ int bench_ccd(const bench_suite_options* o)
                     if (!r->ok) continue;
                     r->ms_median = bench_median(r->ms, (size_t)o->reps);
                     printf("%-9g %-6s %-6s %-15s %5d %7d %10.3g %10.4g %8.4f %7u\n", (double)r->speed,
-                           spin_body_name(r->body), spin_target_name(r->target), r->e->name, r->runs, r->through, r->growth,
-                           (double)r->deepest, r->ms_median, r->impacts);
+                           spin_body_name(r->body), spin_target_name(r->target), r->e->name, r->runs, r->through,
+                           r->growth, (double)r->deepest, r->ms_median, r->impacts);
                 }
                 fflush(stdout);
             }

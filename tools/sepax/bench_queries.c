@@ -35,20 +35,20 @@
 #define MAX_ENGINES 2
 
 typedef struct cast_case {
-    spx_vec3 origin;     /* ray origin, or the box's centre */
+    spx_vec3 origin; /* ray origin, or the box's centre */
     spx_vec3 translation;
     spx_obb box;
-    spx_cast_result sepax;  /* sepax's closest */
-    double exact;        /* the reference's fraction for the shape sepax reported; NAN: none */
+    spx_cast_result sepax; /* sepax's closest */
+    double exact;          /* the reference's fraction for the shape sepax reported; NAN: none */
 } cast_case;
 
 typedef struct query_row {
-    const char* query;   /* "ray", "box" */
+    const char* query; /* "ray", "box" */
     const char* engine;
     double ns[MAX_REPS];
     double ns_median;
     int hits;
-    int disagreements;   /* hit where the reference misses, or miss where it hits */
+    int disagreements;          /* hit where the reference misses, or miss where it hits */
     double err_median, err_max; /* |fraction - exact| over the cases both hit, as a length (m) */
     bool ok;
 } query_row;
@@ -59,7 +59,8 @@ static void make_cases(cast_case* rays, cast_case* boxes)
     test_case_rng rng = { 11 };
     for (int n = 0; n < CASTS; ++n) {
         cast_case* c = &rays[n];
-        c->origin = spx_v3((float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30));
+        c->origin = spx_v3((float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30),
+                           (float)test_case_uniform(&rng, -30, 30));
         double u[3];
         test_case_unit_vector(&rng, u);
         const double len = test_case_uniform(&rng, 1, 60);
@@ -70,7 +71,8 @@ static void make_cases(cast_case* rays, cast_case* boxes)
         cast_case* c = &boxes[n];
         spx_vec3 h = { (float)test_case_log_uniform(&rng, 0.05, 1.0), (float)test_case_log_uniform(&rng, 0.05, 1.0),
                        (float)test_case_log_uniform(&rng, 0.05, 1.0) };
-        c->origin = spx_v3((float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28));
+        c->origin = spx_v3((float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28),
+                           (float)test_case_uniform(&rng, -28, 28));
         spx_obb_from_quat(c->origin, h, test_case_random_quat(&rng), &c->box);
         double u[3];
         test_case_unit_vector(&rng, u);
@@ -84,7 +86,8 @@ static bool shape_piece(const test_query_scene* s, const spx_cast_result* r, tes
 {
     const test_query_scene_body* qb = NULL;
     for (uint32_t i = 0; i < s->body_count && !qb; ++i)
-        if (s->bodies[i].id.index == r->body.index && s->bodies[i].id.generation == r->body.generation) qb = &s->bodies[i];
+        if (s->bodies[i].id.index == r->body.index && s->bodies[i].id.generation == r->body.generation)
+            qb = &s->bodies[i];
     spx_transform pose;
     if (!qb || spx_body_get_transform(s->world, r->body, &pose) != SPX_OK) return false;
     const spx_shape_def* sd = &qb->shapes[r->shape_index];
@@ -151,8 +154,10 @@ static double reference_ray(const cast_case* c, const test_ref_piece* shape)
     const long double d[3] = { c->translation.x, c->translation.y, c->translation.z };
     if (shape->count == 3) {
         long double e1[3], e2[3], n[3], nd = 0, nw = 0;
-        for (int k = 0; k < 3; ++k) e1[k] = (long double)shape->v[1][k] - shape->v[0][k], e2[k] = (long double)shape->v[2][k] - shape->v[0][k];
-        n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        for (int k = 0; k < 3; ++k)
+            e1[k] = (long double)shape->v[1][k] - shape->v[0][k], e2[k] = (long double)shape->v[2][k] - shape->v[0][k];
+        n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2],
+        n[2] = e1[0] * e2[1] - e1[1] * e2[0];
         for (int k = 0; k < 3; ++k) nd += n[k] * d[k], nw += n[k] * ((long double)shape->v[0][k] - o[k]);
         return nd != 0 ? (double)(nw / nd) : NAN;
     }
@@ -205,7 +210,8 @@ static void score(query_row* r, const cast_case* cases, const float* fractions)
         if (hit != exact) ++r->disagreements;
         if (!hit || !exact || cases[k].sepax.state == SPX_SWEEP_START_OVERLAP) continue;
         const spx_vec3 d = cases[k].translation;
-        err[n++] = fabs(fractions[k] - cases[k].exact) * sqrt((double)d.x * d.x + (double)d.y * d.y + (double)d.z * d.z);
+        err[n++] =
+            fabs(fractions[k] - cases[k].exact) * sqrt((double)d.x * d.x + (double)d.y * d.y + (double)d.z * d.z);
     }
     qsort(err, (size_t)n, sizeof err[0], compare_double);
     r->err_median = n ? err[n / 2] : 0.0;
@@ -226,8 +232,9 @@ static bool write_csv(const char* path, const void* all, int n)
     fprintf(f, "suite,query,engine,casts,hits,disagreements,casts_per_s,ns_cast_median,median_error_m,max_error_m\n");
     for (int i = 0; i < n; ++i)
         if (rows[i].ok)
-            fprintf(f, "queries,%s,%s,%d,%d,%d,%.0f,%.1f,%.6g,%.6g\n", rows[i].query, rows[i].engine, CASTS, rows[i].hits,
-                    rows[i].disagreements, 1e9 / rows[i].ns_median, rows[i].ns_median, rows[i].err_median, rows[i].err_max);
+            fprintf(f, "queries,%s,%s,%d,%d,%d,%.0f,%.1f,%.6g,%.6g\n", rows[i].query, rows[i].engine, CASTS,
+                    rows[i].hits, rows[i].disagreements, 1e9 / rows[i].ns_median, rows[i].ns_median, rows[i].err_median,
+                    rows[i].err_max);
     return fclose(f) == 0;
 }
 
@@ -275,13 +282,15 @@ int bench_queries(const bench_suite_options* o)
     }
     make_cases(rays, boxes);
     printf("scene: %d bodies (tests/support/query_scene.h, seed %#x); %d random rays and %d random box casts, "
-           "closest hit; %d repetitions\n", BODIES, SEED, CASTS, CASTS, reps);
+           "closest hit; %d repetitions\n",
+           BODIES, SEED, CASTS, CASTS, reps);
 #if defined(SPX_BENCH_HAVE_BULLET)
     const bench_query_peer* peer = o->peers ? bench_query_peer_bullet() : NULL;
     if (peer) printf("%s: %s\n", peer->engine, peer->describe());
 #else
     const void* peer = NULL;
-    printf("peers: %s\n", o->peers ? "none built in (configure with -DSEPAX_BENCH_PEERS=ON and libbullet-dev)" : "off (--no-peers)");
+    printf("peers: %s\n",
+           o->peers ? "none built in (configure with -DSEPAX_BENCH_PEERS=ON and libbullet-dev)" : "off (--no-peers)");
 #endif
     /* sepax, and the exact answers for the shapes it reports */
     for (int q = 0; q < 2; ++q) {
@@ -292,8 +301,10 @@ int bench_queries(const bench_suite_options* o)
         for (int rep = 0; rep < reps; ++rep) {
             uint64_t t0 = cpu_ns();
             for (int k = 0; k < CASTS; ++k) {
-                spx_result e = q == 0 ? spx_world_cast_ray_closest(qscene.world, cases[k].origin, cases[k].translation, NULL, &cases[k].sepax)
-                                      : spx_world_cast_box_closest(qscene.world, &cases[k].box, cases[k].translation, NULL, &cases[k].sepax);
+                spx_result e = q == 0 ? spx_world_cast_ray_closest(qscene.world, cases[k].origin, cases[k].translation,
+                                                                   NULL, &cases[k].sepax)
+                                      : spx_world_cast_box_closest(qscene.world, &cases[k].box, cases[k].translation,
+                                                                   NULL, &cases[k].sepax);
                 if (e != SPX_OK) ++failures;
             }
             r->ns[rep] = (double)(cpu_ns() - t0) / CASTS;
@@ -305,15 +316,18 @@ int bench_queries(const bench_suite_options* o)
             c->exact = NAN;
             if (c->sepax.state == SPX_SWEEP_MISS) continue;
             if (c->sepax.state == SPX_SWEEP_START_OVERLAP) c->exact = 0.0;
-            else if (shape_piece(&qscene, &c->sepax, &shape)) c->exact = q == 0 ? reference_ray(c, &shape) : reference_time(c, &shape);
+            else if (shape_piece(&qscene, &c->sepax, &shape))
+                c->exact = q == 0 ? reference_ray(c, &shape) : reference_time(c, &shape);
         }
-        for (int k = 0; k < CASTS; ++k) fractions[k] = cases[k].sepax.state == SPX_SWEEP_MISS ? -1.0f : cases[k].sepax.fraction;
+        for (int k = 0; k < CASTS; ++k)
+            fractions[k] = cases[k].sepax.state == SPX_SWEEP_MISS ? -1.0f : cases[k].sepax.fraction;
         score(r, cases, fractions);
         r->ok = true;
     }
 #if defined(SPX_BENCH_HAVE_BULLET)
     void* pw = peer ? peer->create(&qscene) : NULL;
-    if (peer && !pw) fprintf(stderr, "sepax bench: queries: %s: the world could not be built\n", peer->engine), ++failures;
+    if (peer && !pw)
+        fprintf(stderr, "sepax bench: queries: %s: the world could not be built\n", peer->engine), ++failures;
     for (int q = 0; pw && q < 2; ++q) {
         cast_case* cases = q == 0 ? rays : boxes;
         query_row* r = &rows[n++];
@@ -334,10 +348,12 @@ int bench_queries(const bench_suite_options* o)
 #else
     (void)peer;
 #endif
-    printf("\ncasts/s: closest-hit queries a second of CPU time (median over the repetitions); hits; disagreements with the\n"
+    printf("\ncasts/s: closest-hit queries a second of CPU time (median over the repetitions); hits; disagreements "
+           "with the\n"
            "reference (hit where it misses or miss where it hits); error: |fraction - exact| times the cast's length\n"
            "(m), median and largest over the casts both hit from apart\n\n");
-    printf("%-5s %-8s %7s %6s %6s %12s %14s %14s\n", "query", "engine", "casts", "hits", "disagr", "casts/s", "median err m", "max err m");
+    printf("%-5s %-8s %7s %6s %6s %12s %14s %14s\n", "query", "engine", "casts", "hits", "disagr", "casts/s",
+           "median err m", "max err m");
     for (int i = 0; i < n; ++i) print_row(&rows[i]);
     test_query_scene_free(&qscene);
     if (failures) fprintf(stderr, "sepax bench: queries: %d calls failed\n", failures);

@@ -11,10 +11,10 @@
 
 /// What every suite takes from the command line.
 typedef struct bench_suite_options {
-    int reps;                      /* repetitions; the timings are their median */
-    bool peers;                    /* false: --no-peers */
-    const char* json;              /* NULL: none */
-    const char* csv;               /* NULL: none */
+    int reps;         /* repetitions; the timings are their median */
+    bool peers;       /* false: --no-peers */
+    const char* json; /* NULL: none */
+    const char* csv;  /* NULL: none */
     const bench_machine* machine;
 } bench_suite_options;
 

@@ -27,10 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CASES 1000                 /* a family */
+#define CASES 1000 /* a family */
 #define MAX_REPS 101
 #define MAX_ENGINES 4
-#define TMAX 1.0f                  /* s: every case hits within it, at 0.05 to 0.95 s */
+#define TMAX 1.0f /* s: every case hits within it, at 0.05 to 0.95 s */
 
 typedef enum family { FACE_ALIGNED, FACE, EDGE, CORNER, FAMILY_COUNT } family;
 static const char* const family_names[FAMILY_COUNT] = { "face-aligned", "face", "edge", "corner" };
@@ -38,14 +38,14 @@ static const char* const family_names[FAMILY_COUNT] = { "face-aligned", "face", 
 typedef struct toi_set {
     spx_obb a[CASES], b[CASES];
     spx_vec3 va[CASES], vb[CASES];
-    double exact[CASES];           /* s: t*, on the floats above */
-    double design[CASES];          /* s: gap / speed before the inputs were rounded to float */
-    double speed[CASES];           /* m/s: |vB - vA| on the floats */
+    double exact[CASES];  /* s: t*, on the floats above */
+    double design[CASES]; /* s: gap / speed before the inputs were rounded to float */
+    double speed[CASES];  /* m/s: |vB - vA| on the floats */
 } toi_set;
 
 /* ---- the cases --------------------------------------------------------------------------------- */
 
-typedef double mat[3][3];          /* column-major: m[i] is axis i */
+typedef double mat[3][3]; /* column-major: m[i] is axis i */
 
 static void rotation_about(int axis, double angle, mat m)
 {
@@ -77,8 +77,8 @@ static spx_obb to_obb(const double c[3], const double h[3], mat axes)
     spx_mat3 m;
     for (int i = 0; i < 3; ++i) m.col[i] = spx_v3((float)axes[i][0], (float)axes[i][1], (float)axes[i][2]);
     spx_obb o;
-    if (spx_obb_from_matrix(spx_v3((float)c[0], (float)c[1], (float)c[2]), spx_v3((float)h[0], (float)h[1], (float)h[2]),
-                            &m, &o) != SPX_OK)
+    if (spx_obb_from_matrix(spx_v3((float)c[0], (float)c[1], (float)c[2]),
+                            spx_v3((float)h[0], (float)h[1], (float)h[2]), &m, &o) != SPX_OK)
         memset(&o, 0, sizeof o); /* cannot happen for a rotation rounded to float; validated below */
     return o;
 }
@@ -211,9 +211,9 @@ static void make_case(family f, test_case_rng* rng, toi_set* s, int k)
 typedef struct toi_row {
     family f;
     const char* engine;
-    int hits;                      /* cases answered with a first contact */
-    double max_err, max_rel;       /* s, and of t* */
-    double max_err_m;              /* m: the time error times the closing speed */
+    int hits;                /* cases answered with a first contact */
+    double max_err, max_rel; /* s, and of t* */
+    double max_err_m;        /* m: the time error times the closing speed */
     double ns[MAX_REPS], ns_median;
     bool ok;
 } toi_row;
@@ -256,7 +256,8 @@ static bool write_csv(const char* path, const void* all, int n)
     const toi_row* rows = all;
     FILE* f = fopen(path, "w");
     if (!f) return false;
-    fprintf(f, "suite,family,engine,cases,hits,ns_query_median,max_abs_toi_error_s,max_rel_toi_error,max_toi_error_m\n");
+    fprintf(f,
+            "suite,family,engine,cases,hits,ns_query_median,max_abs_toi_error_s,max_rel_toi_error,max_toi_error_m\n");
     for (int i = 0; i < n; ++i)
         if (rows[i].ok)
             fprintf(f, "toi,%s,%s,%d,%d,%.1f,%.6g,%.6g,%.6g\n", family_names[rows[i].f], rows[i].engine, CASES,
@@ -298,14 +299,16 @@ int bench_toi(const bench_suite_options* o)
     for (size_t p = 0; p < peer_count; ++p) printf("%s: %s %s\n", list[p].engine, bench_version_fcl(), list[p].call);
 #endif
     if (peer_count + 1 > MAX_ENGINES) peer_count = MAX_ENGINES - 1;
-    printf("suite toi: %d swept box-box queries a family, each hitting at a time t* known in closed form (0.05 to 0.95 "
-           "of tmax = %g s); face-aligned: axis-aligned boxes face on face; face, edge, corner: B's face, edge or corner "
-           "first, turned and moved at random\nhits: cases answered with a contact; ns_query: median ns a query over %d "
-           "repetitions; max_err_s: largest |t - t*| over the hits; max_rel_err: largest |t - t*| / t*; max_err_m: largest "
-           "|t - t*| times the closing speed (how far the contact pose is off)\n"
-           "gaps 1 mm to 1 m, closing speeds 1 mm/s to 20 m/s, centres up to 5 m from the origin: float inputs there are "
-           "good to about 5e-7 m, so a slow case's t* moves by that over its speed\n\n",
-           CASES, (double)TMAX, o->reps);
+    printf(
+        "suite toi: %d swept box-box queries a family, each hitting at a time t* known in closed form (0.05 to 0.95 "
+        "of tmax = %g s); face-aligned: axis-aligned boxes face on face; face, edge, corner: B's face, edge or corner "
+        "first, turned and moved at random\nhits: cases answered with a contact; ns_query: median ns a query over %d "
+        "repetitions; max_err_s: largest |t - t*| over the hits; max_rel_err: largest |t - t*| / t*; max_err_m: "
+        "largest "
+        "|t - t*| times the closing speed (how far the contact pose is off)\n"
+        "gaps 1 mm to 1 m, closing speeds 1 mm/s to 20 m/s, centres up to 5 m from the origin: float inputs there are "
+        "good to about 5e-7 m, so a slow case's t* moves by that over its speed\n\n",
+        CASES, (double)TMAX, o->reps);
     printf("%-13s %-10s %6s %6s %9s %12s %12s %12s\n", "family", "engine", "cases", "hits", "ns_query", "max_err_s",
            "max_rel_err", "max_err_m");
     static toi_set set;

@@ -12,9 +12,9 @@ enum { EXIT_DONE = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
 /// Options every command that runs a scene understands.
 typedef struct scene_options {
-    const char* scene;             /* a file, an embedded scene's name, or NULL for the default */
-    long steps;                    /* < 0: the scene's own */
-    double dt;                     /* <= 0: the scene's own */
+    const char* scene; /* a file, an embedded scene's name, or NULL for the default */
+    long steps;        /* < 0: the scene's own */
+    double dt;         /* <= 0: the scene's own */
     scene_unknown_keys unknown;
 } scene_options;
 

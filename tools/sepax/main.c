@@ -34,7 +34,8 @@ static void usage(FILE* f)
                "      --joints     joint anchors, the lines to them and the joint frames' axes\n"
                "                   run and render both count contacts two ways: the solver's points and\n"
                "                   manifolds (speculative ones, not yet touching, included) and the\n"
-               "                   points of shapes touching (within 2 mm), which render draws red\n"               "  bench [SUITE]    time the standard scenes (SUITE: standard (default) = falling, falling-mesh,\n"
+               "                   points of shapes touching (within 2 mm), which render draws red\n"
+               "  bench [SUITE]    time the standard scenes (SUITE: standard (default) = falling, falling-mesh,\n"
                "                   pyramid, pyramid-spaced; or scenes by name or file, comma-separated;\n"
                "                   ccd: the bullet through paper; toi: swept box-box against the exact time;\n"
                "                   queries: world ray and box casts, beside Bullet's; a suite of sepax_bench\n"
@@ -56,8 +57,8 @@ double parse_positive(const char* text, const char* option, const char* command,
     errno = 0;
     double x = text ? strtod(text, &end) : 0.0;
     if (!text || errno || end == text || *end || !isfinite(x) || x <= 0.0 || (whole && x != floor(x))) {
-        fprintf(stderr, "sepax %s: %s wants a positive %s (got '%s')\n", command, option, whole ? "whole number" : "number",
-                text ? text : "nothing");
+        fprintf(stderr, "sepax %s: %s wants a positive %s (got '%s')\n", command, option,
+                whole ? "whole number" : "number", text ? text : "nothing");
         return -1.0;
     }
     return x;
@@ -82,7 +83,8 @@ int scene_option(int argc, char** argv, int* i, scene_options* o, const char* co
         bool steps = a[2] == 's';
         double x = v && steps && strcmp(v, "0") == 0 ? 0.0 : parse_positive(v, a, command, steps);
         if (x < 0.0 || (steps && x > 1e8) || (!steps && x > 1.0)) {
-            if (x >= 0.0) fprintf(stderr, "sepax %s: %s is out of range (at most %s)\n", command, a, steps ? "1e8" : "1 s");
+            if (x >= 0.0)
+                fprintf(stderr, "sepax %s: %s is out of range (at most %s)\n", command, a, steps ? "1e8" : "1 s");
             return -1;
         }
         if (steps) o->steps = (long)x;
@@ -129,10 +131,7 @@ bool scene_open(const scene_options* o, scene* out)
     return ok;
 }
 
-uint32_t scene_steps(const scene_options* o, const scene* s)
-{
-    return o->steps >= 0 ? (uint32_t)o->steps : s->steps;
-}
+uint32_t scene_steps(const scene_options* o, const scene* s) { return o->steps >= 0 ? (uint32_t)o->steps : s->steps; }
 
 int main(int argc, char** argv)
 {

@@ -10,17 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MARGIN 0.01f              /* m: points this far apart still count as touching, for pictures */
-#define MESH_CONTACTS 64        /* triangle pairs read a mesh-mesh pair (the deepest of them counts) */
+#define MARGIN 0.01f     /* m: points this far apart still count as touching, for pictures */
+#define MESH_CONTACTS 64 /* triangle pairs read a mesh-mesh pair (the deepest of them counts) */
 
 typedef struct piece {
     uint32_t body;
     const scene_shape* shape;
-    spx_obb box;                  /* BOX */
-    spx_mesh_instance* instance;  /* MESH */
-    bool round;                   /* SPHERE, CAPSULE: */
-    spx_capsule capsule;          /* its core and radius (a sphere's ends at its centre) */
-    spx_vec3 center;              /* bounding sphere */
+    spx_obb box;                 /* BOX */
+    spx_mesh_instance* instance; /* MESH */
+    bool round;                  /* SPHERE, CAPSULE: */
+    spx_capsule capsule;         /* its core and radius (a sphere's ends at its centre) */
+    spx_vec3 center;             /* bounding sphere */
     float radius;
     bool dynamic;
 } piece;
@@ -33,7 +33,7 @@ typedef struct sweep_entry {
 struct measure {
     piece* pieces;
     uint32_t count;
-    sweep_entry* order;           /* pieces sorted by the low x of their sphere */
+    sweep_entry* order; /* pieces sorted by the low x of their sphere */
     measure_point* points;
     uint32_t point_count, point_capacity;
     bool has_ground;
@@ -179,7 +179,8 @@ static bool measure_pair(measure* m, const piece* a, const piece* b, bool with_p
         uint32_t count = 1;
         spx_result r;
         if (b->round) r = spx_manifold_capsule_capsule(&a->capsule, &b->capsule, MARGIN, &man[0]);
-        else if (b->instance) r = spx_manifold_capsule_mesh(&a->capsule, b->instance, MARGIN, man, SPX_MAX_MESH_MANIFOLDS, &count);
+        else if (b->instance)
+            r = spx_manifold_capsule_mesh(&a->capsule, b->instance, MARGIN, man, SPX_MAX_MESH_MANIFOLDS, &count);
         else r = spx_manifold_capsule_obb(&a->capsule, &b->box, MARGIN, &man[0]);
         if (r != SPX_OK) return false;
         for (uint32_t i = 0; i < count; ++i)
@@ -207,7 +208,8 @@ static bool measure_pair(measure* m, const piece* a, const piece* b, bool with_p
     if (a->instance && !b->instance) {
         spx_manifold man[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 0;
-        if (spx_manifold_obb_mesh(&b->box, a->instance, MARGIN, man, SPX_MAX_MESH_MANIFOLDS, &count) != SPX_OK) return false;
+        if (spx_manifold_obb_mesh(&b->box, a->instance, MARGIN, man, SPX_MAX_MESH_MANIFOLDS, &count) != SPX_OK)
+            return false;
         *touching = count > 0;
         for (uint32_t i = 0; i < count; ++i)
             for (int k = 0; k < man[i].point_count; ++k) {
@@ -251,8 +253,8 @@ bool measure_now(measure* m, const scene* s, bool with_points, measure_result* o
         for (uint32_t oj = oi + 1; oj < m->count && m->order[oj].low_x <= high_x; ++oj) {
             const piece* b = &m->pieces[m->order[oj].piece];
             /* Shapes the world keeps apart (sensors, filters) may overlap: not a penetration. */
-            if (a->body == b->body || (!a->dynamic && !b->dynamic) || a->shape->sensor || b->shape->sensor
-                || !spx_filter_should_collide(a->shape->filter, b->shape->filter))
+            if (a->body == b->body || (!a->dynamic && !b->dynamic) || a->shape->sensor || b->shape->sensor ||
+                !spx_filter_should_collide(a->shape->filter, b->shape->filter))
                 continue;
             spx_vec3 d = tm_sub(a->center, b->center);
             float reach = a->radius + b->radius + MARGIN;
@@ -264,7 +266,8 @@ bool measure_now(measure* m, const scene* s, bool with_points, measure_result* o
             out->touching_pairs += touching;
         }
     }
-    for (uint32_t k = 0; with_points && k < m->point_count; ++k) out->touching_points += m->points[k].depth >= -MEASURE_TOUCH_GAP;
+    for (uint32_t k = 0; with_points && k < m->point_count; ++k)
+        out->touching_points += m->points[k].depth >= -MEASURE_TOUCH_GAP;
     out->has_ground = m->has_ground;
     out->ground_y = m->ground_y;
     for (uint32_t i = 0; i < s->body_count; ++i) {
@@ -272,8 +275,8 @@ bool measure_now(measure* m, const scene* s, bool with_points, measure_result* o
         ++out->dynamic;
         bool awake = true;
         spx_vec3 com;
-        if (spx_body_is_awake(s->w, s->ids[i], &awake) != SPX_OK
-            || spx_body_get_center_of_mass(s->w, s->ids[i], &com) != SPX_OK)
+        if (spx_body_is_awake(s->w, s->ids[i], &awake) != SPX_OK ||
+            spx_body_get_center_of_mass(s->w, s->ids[i], &com) != SPX_OK)
             return false;
         out->sleeping += !awake;
         if (m->has_ground && com.y < m->ground_y) ++out->fallen;

@@ -19,14 +19,14 @@ typedef struct measure_point {
 } measure_point;
 
 typedef struct measure_result {
-    float deepest;                 /* m: deepest overlap of any two shapes of different bodies, one of them dynamic */
-    uint32_t touching_pairs;       /* shape pairs with a contact point within the margin */
-    uint32_t touching_points;      /* with points only: those no more than MEASURE_TOUCH_GAP apart */
-    uint32_t fallen;               /* dynamic bodies whose centre of mass is below the ground (when there is one) */
+    float deepest;            /* m: deepest overlap of any two shapes of different bodies, one of them dynamic */
+    uint32_t touching_pairs;  /* shape pairs with a contact point within the margin */
+    uint32_t touching_points; /* with points only: those no more than MEASURE_TOUCH_GAP apart */
+    uint32_t fallen;          /* dynamic bodies whose centre of mass is below the ground (when there is one) */
     bool has_ground;
-    float ground_y;                /* m: world.ground_y, else the lowest top of the static bodies */
-    uint32_t sleeping, dynamic;    /* dynamic bodies asleep, and all of them */
-    double kinetic;                /* J */
+    float ground_y;             /* m: world.ground_y, else the lowest top of the static bodies */
+    uint32_t sleeping, dynamic; /* dynamic bodies asleep, and all of them */
+    double kinetic;             /* J */
 } measure_result;
 
 /// Sets up measuring a built scene (mesh instances, the ground height). NULL when out of memory.

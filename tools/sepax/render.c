@@ -21,29 +21,29 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define NEAR_PLANE 0.1f      /* m: faces closer to the eye than this are left out rather than clipped */
-#define TILE 2.0f            /* m: a box face is cut into tiles at most this long */
-#define MAX_TILES 64         /* along one edge of a face */
+#define NEAR_PLANE 0.1f /* m: faces closer to the eye than this are left out rather than clipped */
+#define TILE 2.0f       /* m: a box face is cut into tiles at most this long */
+#define MAX_TILES 64    /* along one edge of a face */
 
 typedef struct camera {
     spx_vec3 eye, right, up, forward;
-    float focal;             /* pixels */
+    float focal; /* pixels */
     float cx, cy;
-    spx_vec3 light;          /* towards the light: above, over the viewer's left shoulder, so the faces seen are lit */
+    spx_vec3 light; /* towards the light: above, over the viewer's left shoulder, so the faces seen are lit */
 } camera;
 
 typedef struct face {
-    float depth;             /* m along the view direction; painted largest first */
-    float x[4], y[4];        /* pixels */
+    float depth;      /* m along the view direction; painted largest first */
+    float x[4], y[4]; /* pixels */
     int n;
     float r, g, b;
-    bool outline;            /* box faces get a darker edge; mesh triangles are filled seamlessly */
+    bool outline; /* box faces get a darker edge; mesh triangles are filled seamlessly */
 } face;
 
 /* A line or a point the world's debug drawing gave (contacts, joints), drawn over the faces. */
 typedef struct mark {
-    spx_vec3 a, b;           /* a point has a == b */
-    uint32_t color;          /* 0xRRGGBB */
+    spx_vec3 a, b;  /* a point has a == b */
+    uint32_t color; /* 0xRRGGBB */
     bool point;
 } mark;
 
@@ -55,11 +55,10 @@ typedef struct canvas {
     int width, height;
     camera cam;
     const scene* s;
-    uint32_t* body_of_slot;  /* scene body of each body id's slot (id.index - 1) */
+    uint32_t* body_of_slot; /* scene body of each body id's slot (id.index - 1) */
     uint32_t slot_count;
-    bool failed;             /* a callback ran out of memory or met an unknown body */
+    bool failed; /* a callback ran out of memory or met an unknown body */
 } canvas;
-
 
 static bool project(const camera* c, spx_vec3 p, float* x, float* y, float* depth)
 {
@@ -169,7 +168,8 @@ static bool add_box(canvas* cv, spx_transform t, spx_vec3 h, const float color[3
     for (int a = 0; a < 3; ++a)
         for (int side = -1; side <= 1; side += 2) {
             int u = axes[a][0], v = axes[a][1];
-            int nu = (int)fminf(MAX_TILES, ceilf(2.0f * he[u] / TILE)), nv = (int)fminf(MAX_TILES, ceilf(2.0f * he[v] / TILE));
+            int nu = (int)fminf(MAX_TILES, ceilf(2.0f * he[u] / TILE)),
+                nv = (int)fminf(MAX_TILES, ceilf(2.0f * he[v] / TILE));
             float n_local[3] = { 0, 0, 0 };
             n_local[a] = (float)side;
             spx_vec3 normal = tm_rotate(t.q, spx_v3(n_local[0], n_local[1], n_local[2]));
@@ -231,7 +231,8 @@ static bool add_round(canvas* cv, spx_transform t, float radius, float half_heig
             const int ks[4] = { k, k, k + 1, k + 1 }, js[4] = { j, j + 1, j + 1, j };
             for (int m = 0; m < 4; ++m) {
                 const float a = 6.2831853f * (float)js[m] / AROUND, c = cosf(lat[ks[m]]);
-                p[m] = tm_apply(t, spx_v3(radius * c * cosf(a), y[ks[m]] + radius * sinf(lat[ks[m]]), -radius * c * sinf(a)));
+                p[m] = tm_apply(
+                    t, spx_v3(radius * c * cosf(a), y[ks[m]] + radius * sinf(lat[ks[m]]), -radius * c * sinf(a)));
             }
             const float a = 6.2831853f * ((float)j + 0.5f) / AROUND, l = 0.5f * (lat[k] + lat[k + 1]);
             const spx_vec3 normal = tm_rotate(t.q, spx_v3(cosf(l) * cosf(a), sinf(l), -cosf(l) * sinf(a)));
@@ -300,14 +301,16 @@ static void on_box(const spx_transform* pose, spx_vec3 half, const spx_debug_sha
 {
     canvas* cv = context;
     float color[3];
-    if (!shape_color(cv, sh, color) || !add_box(cv, *pose, half, color, sh->body_type == SPX_BODY_STATIC)) cv->failed = true;
+    if (!shape_color(cv, sh, color) || !add_box(cv, *pose, half, color, sh->body_type == SPX_BODY_STATIC))
+        cv->failed = true;
 }
 
 static void on_mesh(const spx_mesh* mesh, const spx_transform* pose, const spx_debug_shape* sh, void* context)
 {
     canvas* cv = context;
     float color[3];
-    if (!shape_color(cv, sh, color) || !add_mesh(cv, *pose, mesh, color, sh->body_type == SPX_BODY_STATIC)) cv->failed = true;
+    if (!shape_color(cv, sh, color) || !add_mesh(cv, *pose, mesh, color, sh->body_type == SPX_BODY_STATIC))
+        cv->failed = true;
 }
 
 static void on_round(const spx_transform* pose, float radius, float half_height, const spx_debug_shape* sh,
@@ -332,7 +335,10 @@ static void push_mark(canvas* cv, spx_vec3 a, spx_vec3 b, uint32_t color, bool p
     cv->marks[cv->mark_count++] = (mark){ a, b, color, point };
 }
 
-static void on_segment(spx_vec3 a, spx_vec3 b, uint32_t color, void* context) { push_mark(context, a, b, color, false); }
+static void on_segment(spx_vec3 a, spx_vec3 b, uint32_t color, void* context)
+{
+    push_mark(context, a, b, color, false);
+}
 
 static void on_point(spx_vec3 p, float size, uint32_t color, void* context)
 {
@@ -374,14 +380,15 @@ static void draw_marks(cairo_t* cr, const canvas* cv)
 
 /* One frame of the scene as it is now: the world draws its shapes (and, as `extra` asks, its
    contacts and joints) into the canvas through the debug-draw table. */
-static bool draw_frame(canvas* cv, const scene* s, measure* m, cairo_surface_t* surface, uint32_t step,
-                       uint32_t steps, const measure_result* q, const spx_debug_draw* extra)
+static bool draw_frame(canvas* cv, const scene* s, measure* m, cairo_surface_t* surface, uint32_t step, uint32_t steps,
+                       const measure_result* q, const spx_debug_draw* extra)
 {
     cv->count = 0;
     cv->mark_count = 0;
     cv->failed = false;
     spx_debug_draw d = *extra;
-    d.draw_box = on_box, d.draw_mesh = on_mesh, d.draw_round = on_round, d.draw_segment = on_segment, d.draw_point = on_point;
+    d.draw_box = on_box, d.draw_mesh = on_mesh, d.draw_round = on_round, d.draw_segment = on_segment,
+    d.draw_point = on_point;
     d.draw_triangle = NULL, d.draw_bounds = NULL;
     d.context = cv;
     d.draw_shapes = true;
@@ -422,10 +429,12 @@ static bool draw_frame(canvas* cv, const scene* s, measure* m, cairo_surface_t* 
     draw_marks(cr, cv);
     char l0[160], l1[160], l2[160];
     snprintf(l0, sizeof l0, "%s   t = %.2f s   step %u of %u", s->name, (double)step * (double)s->dt, step, steps);
-    snprintf(l1, sizeof l1, "kinetic energy %.4g J   deepest penetration %.1f mm", q->kinetic, 1000.0 * (double)q->deepest);
+    snprintf(l1, sizeof l1, "kinetic energy %.4g J   deepest penetration %.1f mm", q->kinetic,
+             1000.0 * (double)q->deepest);
     spx_step_stats st;
     spx_world_get_stats(s->w, &st);
-    snprintf(l2, sizeof l2, "%u touching points (red; %u in view) of %u solver points   %u of %u dynamic bodies asleep   %u fallen",
+    snprintf(l2, sizeof l2,
+             "%u touching points (red; %u in view) of %u solver points   %u of %u dynamic bodies asleep   %u fallen",
              q->touching_points, shown, st.contact_point_count, q->sleeping, q->dynamic, q->fallen);
     const char* lines[3] = { l0, l1, l2 };
     label_box(cr, 14, 24, lines, 3);
@@ -443,8 +452,8 @@ static double tick_step(double range, int want)
     return p * (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0);
 }
 
-static void plot_panel(cairo_t* cr, double x0, double y0, double w, double h, const double* t, const double* v, size_t n,
-                       double t_end, const char* title, const char* unit, double r, double g, double b)
+static void plot_panel(cairo_t* cr, double x0, double y0, double w, double h, const double* t, const double* v,
+                       size_t n, double t_end, const char* title, const char* unit, double r, double g, double b)
 {
     double vmax = 0.0;
     for (size_t i = 0; i < n; ++i) vmax = fmax(vmax, v[i]);
@@ -523,7 +532,8 @@ static bool write_plot(const char* path, const scene* s, const double* t, const 
     double* scaled = malloc((n ? n : 1) * sizeof *scaled);
     if (scaled) {
         for (size_t i = 0; i < n; ++i) scaled[i] = depth[i] * 1000.0;
-        plot_panel(cr, 80, 340, 850, 200, t, scaled, n, t_end, "deepest penetration between two bodies", "mm", 0.8, 0.2, 0.15);
+        plot_panel(cr, 80, 340, 850, 200, t, scaled, n, t_end, "deepest penetration between two bodies", "mm", 0.8, 0.2,
+                   0.15);
     }
     cairo_set_font_size(cr, 13);
     cairo_set_source_rgb(cr, 0.25, 0.25, 0.3);
@@ -538,13 +548,13 @@ static bool write_plot(const char* path, const scene* s, const double* t, const 
 
 /* ---- the command -------------------------------------------------------------------------------- */
 
-
 static bool write_sheet(const char* path, cairo_surface_t** frames, int count, int width, int height)
 {
     int cols = count <= 4 ? 2 : 3, rows = (count + cols - 1) / cols;
     double scale = 0.5;
     int tw = (int)(width * scale), th = (int)(height * scale), gap = 6;
-    cairo_surface_t* sheet = cairo_image_surface_create(CAIRO_FORMAT_RGB24, cols * tw + (cols + 1) * gap, rows * th + (rows + 1) * gap);
+    cairo_surface_t* sheet =
+        cairo_image_surface_create(CAIRO_FORMAT_RGB24, cols * tw + (cols + 1) * gap, rows * th + (rows + 1) * gap);
     cairo_t* cr = cairo_create(sheet);
     cairo_set_source_rgb(cr, 0.2, 0.2, 0.22);
     cairo_paint(cr);
@@ -580,7 +590,8 @@ int command_render(int argc, char** argv)
             dir = v, ++i;
         } else if (strcmp(a, "--frames") == 0) {
             double x = parse_positive(v, a, "render", true);
-            if (x < 0.0 || x > 1000) return x < 0.0 ? EXIT_USAGE : (fprintf(stderr, "sepax render: --frames wants 1..1000\n"), EXIT_USAGE);
+            if (x < 0.0 || x > 1000)
+                return x < 0.0 ? EXIT_USAGE : (fprintf(stderr, "sepax render: --frames wants 1..1000\n"), EXIT_USAGE);
             frames = (long)x, ++i;
         } else if (strcmp(a, "--contacts") == 0) {
             extra.draw_contacts = extra.draw_contact_normals = true;
@@ -588,7 +599,8 @@ int command_render(int argc, char** argv)
             extra.draw_joints = true;
         } else if (strcmp(a, "--size") == 0 && v) {
             char tail;
-            if (sscanf(v, "%dx%d%c", &width, &height, &tail) != 2 || width < 64 || height < 64 || width > 8192 || height > 8192) {
+            if (sscanf(v, "%dx%d%c", &width, &height, &tail) != 2 || width < 64 || height < 64 || width > 8192 ||
+                height > 8192) {
                 fprintf(stderr, "sepax render: --size wants WIDTHxHEIGHT, 64..8192 each (got '%s')\n", v);
                 return EXIT_USAGE;
             }
@@ -642,7 +654,8 @@ int command_render(int argc, char** argv)
                 break;
             }
         }
-        bool draw = frame < frames && step == (frames > 1 ? (uint32_t)((uint64_t)frame * steps / (uint64_t)(frames - 1)) : 0);
+        bool draw =
+            frame < frames && step == (frames > 1 ? (uint32_t)((uint64_t)frame * steps / (uint64_t)(frames - 1)) : 0);
         if (!draw && step % every != 0 && step != steps) continue;
         measure_result q;
         if (!measure_now(m, &s, draw, &q)) {
@@ -655,8 +668,8 @@ int command_render(int argc, char** argv)
         if (!draw) continue;
         pictures[frame] = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
         snprintf(path, sizeof path, "%s/frame-%03ld.png", dir, frame);
-        if (!draw_frame(&cv, &s, m, pictures[frame], step, steps, &q, &extra)
-            || cairo_surface_write_to_png(pictures[frame], path) != CAIRO_STATUS_SUCCESS) {
+        if (!draw_frame(&cv, &s, m, pictures[frame], step, steps, &q, &extra) ||
+            cairo_surface_write_to_png(pictures[frame], path) != CAIRO_STATUS_SUCCESS) {
             fprintf(stderr, "sepax render: cannot draw or write %s\n", path);
             status = EXIT_FAILED;
             break;

@@ -9,14 +9,14 @@
 /// What a run did, for its summary.
 typedef struct run_figures {
     uint32_t steps;
-    float dt;                      /* s a step */
-    double ms_median, ms_mean;     /* wall time of spx_world_step */
-    double total_s;                /* wall time of all steps */
-    uint32_t points, manifolds;    /* contact points and manifolds of the last step (spx_world_get_stats) */
-    double mean_points;            /* contact points a step, mean over the run */
+    float dt;                   /* s a step */
+    double ms_median, ms_mean;  /* wall time of spx_world_step */
+    double total_s;             /* wall time of all steps */
+    uint32_t points, manifolds; /* contact points and manifolds of the last step (spx_world_get_stats) */
+    double mean_points;         /* contact points a step, mean over the run */
     uint32_t peak_points;
     double broad_ms, narrow_ms, solver_ms, island_ms; /* mean a step */
-    measure_result end;            /* measured after the last step, with its points */
+    measure_result end;                               /* measured after the last step, with its points */
 } run_figures;
 
 /// The one wording of contact counts that `run` and `render` both print: the solver's points and

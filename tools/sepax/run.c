@@ -14,8 +14,9 @@
 static void progress(uint32_t done, uint32_t total, double ms_mean)
 {
     int width = 40, filled = total ? (int)((uint64_t)done * (uint64_t)width / total) : width;
-    fprintf(stderr, "\r[%.*s%*s] %3u%%  step %u/%u  %.2f ms a step ", filled, "########################################",
-            width - filled, "", total ? (unsigned)((uint64_t)done * 100 / total) : 100u, done, total, ms_mean);
+    fprintf(stderr, "\r[%.*s%*s] %3u%%  step %u/%u  %.2f ms a step ", filled,
+            "########################################", width - filled, "",
+            total ? (unsigned)((uint64_t)done * 100 / total) : 100u, done, total, ms_mean);
     fflush(stderr);
 }
 
@@ -26,9 +27,11 @@ enum { EVENT_CONTACT = 1, EVENT_HIT = 2, EVENT_SENSOR = 4, EVENT_MOVE = 8, EVENT
 /* The kinds in a comma-separated list (contact, hit, sensor, move, sleep, all); 0 when a name is unknown. */
 static unsigned event_kinds(const char* list)
 {
-    static const struct { const char* name; unsigned bit; } kinds[] = {
-        { "contact", EVENT_CONTACT }, { "hit", EVENT_HIT }, { "sensor", EVENT_SENSOR },
-        { "move", EVENT_MOVE },       { "sleep", EVENT_SLEEP }, { "all", EVENT_ALL } };
+    static const struct {
+        const char* name;
+        unsigned bit;
+    } kinds[] = { { "contact", EVENT_CONTACT }, { "hit", EVENT_HIT },     { "sensor", EVENT_SENSOR },
+                  { "move", EVENT_MOVE },       { "sleep", EVENT_SLEEP }, { "all", EVENT_ALL } };
     unsigned bits = 0;
     while (*list) {
         size_t n = strcspn(list, ",");
@@ -142,7 +145,8 @@ static void print_events(FILE* f, const scene* s, const namer* n, uint32_t step,
             print_body(f, n, moves[k].body);
             print_vec(f, "p", moves[k].transform.p);
             fprintf(f, " q=%.6g,%.6g,%.6g,%.6g%s\n", (double)moves[k].transform.q.x, (double)moves[k].transform.q.y,
-                    (double)moves[k].transform.q.z, (double)moves[k].transform.q.w, moves[k].fell_asleep ? " fell_asleep" : "");
+                    (double)moves[k].transform.q.z, (double)moves[k].transform.q.w,
+                    moves[k].fell_asleep ? " fell_asleep" : "");
         }
         for (uint32_t k = 0; (kinds & EVENT_SLEEP) && k < sleep_count; ++k) {
             fprintf(f, "%u %s body=", step, sleeps[k].awake ? "wake" : "sleep");
@@ -185,7 +189,8 @@ int command_run(int argc, char** argv)
     scene s;
     if (!scene_open(&o, &s)) return EXIT_FAILED;
     FILE* csv = NULL;
-    if (out_path && (!(csv = fopen(out_path, "w")) || !report_csv_header(csv) || !report_csv_rows(csv, &s, 0.0, exact))) {
+    if (out_path &&
+        (!(csv = fopen(out_path, "w")) || !report_csv_header(csv) || !report_csv_rows(csv, &s, 0.0, exact))) {
         fprintf(stderr, "sepax run: cannot write %s: %s\n", out_path, strerror(errno));
         if (csv) fclose(csv);
         scene_free(&s);
@@ -224,7 +229,8 @@ int command_run(int argc, char** argv)
         points += st.contact_point_count;
         if (st.contact_point_count > r.peak_points) r.peak_points = st.contact_point_count;
         r.points = st.contact_point_count, r.manifolds = st.manifold_count;
-        r.broad_ms += st.broad_ms, r.narrow_ms += st.narrow_ms, r.solver_ms += st.solver_ms, r.island_ms += st.island_ms;
+        r.broad_ms += st.broad_ms, r.narrow_ms += st.narrow_ms, r.solver_ms += st.solver_ms,
+            r.island_ms += st.island_ms;
         if (csv && !report_csv_rows(csv, &s, (double)(i + 1) * (double)s.dt, exact)) {
             fprintf(stderr, "sepax run: cannot write %s: %s\n", out_path, strerror(errno));
             status = EXIT_FAILED;

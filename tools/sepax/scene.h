@@ -10,16 +10,16 @@
 #include <stddef.h>
 
 #define SCENE_NAME_MAX 64
-#define SCENE_WHERE_MAX 96   /* a JSON path such as "bodies[3].shapes[0].mesh" */
+#define SCENE_WHERE_MAX 96 /* a JSON path such as "bodies[3].shapes[0].mesh" */
 #define SCENE_MESSAGE_MAX 1536
 
 /// Where a mesh's triangles come from.
 typedef enum scene_mesh_kind {
-    SCENE_MESH_FILE = 0,   /* a mesh file read through assimp (tools/meshio) */
-    SCENE_MESH_GRID,       /* a flat (or gently waved) grid of squares, facing +y */
-    SCENE_MESH_TORUS,      /* about the y axis, closed */
-    SCENE_MESH_SPHERE,     /* latitude-longitude, closed */
-    SCENE_MESH_BOX         /* a closed box of 12 triangles: a mesh stand-in for a box shape */
+    SCENE_MESH_FILE = 0, /* a mesh file read through assimp (tools/meshio) */
+    SCENE_MESH_GRID,     /* a flat (or gently waved) grid of squares, facing +y */
+    SCENE_MESH_TORUS,    /* about the y axis, closed */
+    SCENE_MESH_SPHERE,   /* latitude-longitude, closed */
+    SCENE_MESH_BOX       /* a closed box of 12 triangles: a mesh stand-in for a box shape */
 } scene_mesh_kind;
 
 /// A mesh of the scene: named in "meshes", or inline in a shape (then named by its path).
@@ -27,32 +27,32 @@ typedef struct scene_mesh {
     char name[SCENE_NAME_MAX];
     char where[SCENE_WHERE_MAX];
     scene_mesh_kind kind;
-    char* path;                  /* FILE: resolved against the scene file's folder; malloc'd */
-    float scale;                 /* FILE: every coordinate times this */
-    uint32_t cells[2];           /* GRID: squares along x and z */
-    float cell_size;             /* GRID: m */
-    float amplitude, wavelength; /* GRID: height amplitude * sin(2 pi x / wl) * sin(2 pi z / wl), m */
+    char* path;                       /* FILE: resolved against the scene file's folder; malloc'd */
+    float scale;                      /* FILE: every coordinate times this */
+    uint32_t cells[2];                /* GRID: squares along x and z */
+    float cell_size;                  /* GRID: m */
+    float amplitude, wavelength;      /* GRID: height amplitude * sin(2 pi x / wl) * sin(2 pi z / wl), m */
     float major_radius, minor_radius; /* TORUS: m */
-    float radius;                /* SPHERE: m */
-    uint32_t segments[2];        /* TORUS: round the ring, round the tube; SPHERE: latitude bands, longitude sectors */
-    spx_vec3 half_extents;       /* BOX */
-    spx_mesh* mesh;              /* built by scene_build */
-    bool closed;                 /* built: encloses a volume */
-    float volume;                /* built, closed only: m^3 */
-    float radius_bound;          /* built: largest distance of a vertex from the mesh's origin, m */
+    float radius;                     /* SPHERE: m */
+    uint32_t segments[2];  /* TORUS: round the ring, round the tube; SPHERE: latitude bands, longitude sectors */
+    spx_vec3 half_extents; /* BOX */
+    spx_mesh* mesh;        /* built by scene_build */
+    bool closed;           /* built: encloses a volume */
+    float volume;          /* built, closed only: m^3 */
+    float radius_bound;    /* built: largest distance of a vertex from the mesh's origin, m */
 } scene_mesh;
 
 typedef struct scene_shape {
     char where[SCENE_WHERE_MAX];
     spx_shape_type type;
-    spx_vec3 half_extents;       /* BOX */
-    float radius;                /* SPHERE, CAPSULE */
-    float half_height;           /* CAPSULE: half its segment's length, along the shape's y axis */
-    uint32_t mesh;               /* MESH: index into scene.meshes */
+    spx_vec3 half_extents; /* BOX */
+    float radius;          /* SPHERE, CAPSULE */
+    float half_height;     /* CAPSULE: half its segment's length, along the shape's y axis */
+    uint32_t mesh;         /* MESH: index into scene.meshes */
     spx_transform local;
-    float density;               /* kg/m^3; 0: its material's */
-    int material;                /* index into scene.materials; -1: the body's */
-    bool sensor;                 /* spx_shape_def.is_sensor */
+    float density; /* kg/m^3; 0: its material's */
+    int material;  /* index into scene.materials; -1: the body's */
+    bool sensor;   /* spx_shape_def.is_sensor */
     spx_filter filter;
 } scene_shape;
 
@@ -64,27 +64,27 @@ typedef struct scene_material {
 typedef struct scene_body {
     char name[SCENE_NAME_MAX];
     char where[SCENE_WHERE_MAX];
-    spx_body_def def;            /* shapes and shape_count are set by scene_build */
-    uint32_t material;           /* index into scene.materials */
-    float mass;                  /* kg; 0: from the densities */
-    float color[3];              /* for pictures, 0..1; negative: chosen by type */
+    spx_body_def def;                  /* shapes and shape_count are set by scene_build */
+    uint32_t material;                 /* index into scene.materials */
+    float mass;                        /* kg; 0: from the densities */
+    float color[3];                    /* for pictures, 0..1; negative: chosen by type */
     uint32_t first_shape, shape_count; /* into scene.shapes */
 } scene_body;
 
 typedef struct scene_camera {
     bool given;
-    spx_vec3 eye, target;        /* m */
-    float fov_deg;               /* vertical field of view */
+    spx_vec3 eye, target; /* m */
+    float fov_deg;        /* vertical field of view */
 } scene_camera;
 
 typedef struct scene {
-    char* file;                  /* as given (or "<default>"); malloc'd */
+    char* file; /* as given (or "<default>"); malloc'd */
     char name[SCENE_NAME_MAX];
     spx_world_def world;
-    float dt;                    /* s a step */
-    uint32_t steps;              /* steps `sepax run` takes without --steps */
+    float dt;       /* s a step */
+    uint32_t steps; /* steps `sepax run` takes without --steps */
     bool ground_given;
-    float ground_y;              /* m: a dynamic body whose centre of mass ends below this has fallen through */
+    float ground_y; /* m: a dynamic body whose centre of mass ends below this has fallen through */
     scene_camera camera;
     scene_material* materials;
     uint32_t material_count, material_capacity;
@@ -96,7 +96,7 @@ typedef struct scene {
     uint32_t shape_count, shape_capacity;
     /* Built by scene_build: */
     spx_world* w;
-    spx_body_id* ids;            /* one a body, in file order (generated bodies where their generator stands) */
+    spx_body_id* ids; /* one a body, in file order (generated bodies where their generator stands) */
 } scene;
 
 /// How unknown keys are treated: an error (the default; a misspelt key would otherwise silently

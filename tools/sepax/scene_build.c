@@ -34,8 +34,7 @@ static bool box_mesh(test_shape* out, spx_vec3 h)
     out->vertices = malloc(8 * sizeof *out->vertices);
     out->indices = malloc(36 * sizeof *out->indices);
     if (!out->vertices || !out->indices) return test_shape_free(out), false;
-    for (int i = 0; i < 8; ++i)
-        out->vertices[i] = spx_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
+    for (int i = 0; i < 8; ++i) out->vertices[i] = spx_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
     for (int f = 0; f < 6; ++f) {
         const uint32_t* q = quads[f];
         uint32_t* t = out->indices + 6 * f;
@@ -61,8 +60,9 @@ static bool mesh_arrays(const scene* s, const scene_mesh* m, test_shape* out, ch
         out->indices = file.indices, out->triangle_count = file.triangle_count;
         return true;
 #else
-        return fail(s, message, size, m->where, "this sepax was built without assimp: mesh files cannot be read "
-                                                "(apt-get install libassimp-dev, then configure again)");
+        return fail(s, message, size, m->where,
+                    "this sepax was built without assimp: mesh files cannot be read "
+                    "(apt-get install libassimp-dev, then configure again)");
 #endif
     }
     case SCENE_MESH_GRID: {
@@ -71,8 +71,11 @@ static bool mesh_arrays(const scene* s, const scene_mesh* m, test_shape* out, ch
         const double two_pi = 6.283185307179586;
         for (uint32_t i = 0; i < out->vertex_count; ++i) {
             spx_vec3* v = &out->vertices[i];
-            float x = (v->x - 0.5f * (float)m->cells[0]) * m->cell_size, z = (v->z - 0.5f * (float)m->cells[1]) * m->cell_size;
-            float y = m->amplitude > 0.0f ? m->amplitude * (float)(sin(two_pi * x / m->wavelength) * sin(two_pi * z / m->wavelength)) : 0.0f;
+            float x = (v->x - 0.5f * (float)m->cells[0]) * m->cell_size,
+                  z = (v->z - 0.5f * (float)m->cells[1]) * m->cell_size;
+            float y = m->amplitude > 0.0f
+                          ? m->amplitude * (float)(sin(two_pi * x / m->wavelength) * sin(two_pi * z / m->wavelength))
+                          : 0.0f;
             *v = spx_v3(x, y, z);
         }
         return true;
@@ -161,14 +164,16 @@ bool scene_build(scene* s, char* message, size_t size)
             const scene_mesh* m = &s->meshes[sh->mesh];
             d->mesh = m->mesh;
             if (dynamic && !m->closed)
-                return fail(s, message, size, sh->where, "mesh '%s' is not closed: a dynamic body's mesh must enclose "
+                return fail(s, message, size, sh->where,
+                            "mesh '%s' is not closed: a dynamic body's mesh must enclose "
                             "a volume (every edge shared by two triangles, wound counter-clockwise seen from outside)",
                             m->name[0] ? m->name : m->where);
             volume += m->volume;
         }
         /* A mass for the body: one density over all its shapes that gives it. */
         if (dynamic && b->mass > 0.0f) {
-            if (!(volume > 0.0)) return fail(s, message, size, b->where, "mass given, but the shapes enclose no volume");
+            if (!(volume > 0.0))
+                return fail(s, message, size, b->where, "mass given, but the shapes enclose no volume");
             for (uint32_t k = 0; k < b->shape_count; ++k) defs[k].density = (float)(b->mass / volume);
         }
         b->def.shapes = defs;

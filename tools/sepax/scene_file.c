@@ -16,13 +16,13 @@
 #include <string.h>
 
 #define PATH_MAX_LEN 256
-#define MAX_BODIES 200000u          /* a guard against a generator count typed one digit too long */
+#define MAX_BODIES 200000u /* a guard against a generator count typed one digit too long */
 #define MAX_GRID_CELLS 2000u
 #define MAX_SEGMENTS 1024u
 
 typedef struct reader {
     const char* file;
-    char* dir;                       /* the scene file's folder, "" for the current one */
+    char* dir; /* the scene file's folder, "" for the current one */
     scene_unknown_keys unknown;
     char* message;
     size_t message_size;
@@ -81,8 +81,7 @@ static const char* kind_of(const cJSON* v)
 
 /* Every key of `obj` must be in one of the lists (NULL-terminated; the second may be NULL), and
    none may come twice: cJSON keeps duplicates and would silently read the first. */
-static bool check_keys(reader* r, const cJSON* obj, const char* path, const char* const* known,
-                       const char* const* more)
+static bool check_keys(reader* r, const cJSON* obj, const char* path, const char* const* known, const char* const* more)
 {
     for (const cJSON* c = obj->child; c; c = c->next) {
         char p[PATH_MAX_LEN];
@@ -198,7 +197,8 @@ static bool read_numbers(reader* r, const cJSON* obj, const char* key, const cha
         if (!cJSON_IsNumber(e)) return fail(r, pe, "must be a number (found %s)", kind_of(e));
         double x = e->valuedouble;
         if (!isfinite(x)) return fail(r, pe, "must be finite");
-        if (lo_open ? !(x > lo) : !(x >= lo)) return fail(r, pe, "must be %s %g (found %g)", lo_open ? ">" : ">=", lo, x);
+        if (lo_open ? !(x > lo) : !(x >= lo))
+            return fail(r, pe, "must be %s %g (found %g)", lo_open ? ">" : ">=", lo, x);
         if (x > hi) return fail(r, pe, "must be at most %g (found %g)", hi, x);
         out[i] = x;
     }
@@ -234,7 +234,7 @@ static bool require(reader* r, const cJSON* obj, const char* key, const char* pa
     return cJSON_GetObjectItemCaseSensitive(obj, key) || fail(r, path, "missing field '%s'", key);
 }
 
-#define FAR 1e6   /* m: a coordinate beyond this is a typo, and floats there are coarser than the contacts */
+#define FAR 1e6 /* m: a coordinate beyond this is a typo, and floats there are coarser than the contacts */
 #define BIG 1e9
 
 /* A rotation: a quaternion [x, y, z, w] (normalised here; must not be zero) or {"axis": [x, y, z],
@@ -252,7 +252,8 @@ static bool read_rotation(reader* r, const cJSON* obj, const char* key, const ch
         static const char* const keys[] = { "axis", "degrees", NULL };
         if (!check_keys(r, v, p, keys, NULL) || !require(r, v, "axis", p) || !require(r, v, "degrees", p)) return false;
         double axis[3], degrees = 0.0;
-        if (!read_numbers(r, v, "axis", p, 3, -BIG, BIG, false, axis) || !read_number(r, v, "degrees", p, -1e6, 1e6, false, &degrees))
+        if (!read_numbers(r, v, "axis", p, 3, -BIG, BIG, false, axis) ||
+            !read_number(r, v, "degrees", p, -1e6, 1e6, false, &degrees))
             return false;
         double len = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
         char pa[PATH_MAX_LEN];
@@ -261,7 +262,8 @@ static bool read_rotation(reader* r, const cJSON* obj, const char* key, const ch
         double half = degrees * 3.14159265358979323846 / 360.0, s = sin(half) / len;
         q[0] = axis[0] * s, q[1] = axis[1] * s, q[2] = axis[2] * s, q[3] = cos(half);
     } else {
-        return fail(r, p, "must be a quaternion [x, y, z, w] or {\"axis\": [x, y, z], \"degrees\": a} (found %s)", kind_of(v));
+        return fail(r, p, "must be a quaternion [x, y, z, w] or {\"axis\": [x, y, z], \"degrees\": a} (found %s)",
+                    kind_of(v));
     }
     double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     if (!(len > 1e-12)) return fail(r, p, "must not be the zero quaternion");
@@ -282,8 +284,8 @@ static bool grow(reader* r, void** items, uint32_t* capacity, uint32_t count, si
     return true;
 }
 
-#define PUSH(r, s, array, count, capacity, path) \
-    (grow((r), (void**)&(s)->array, &(s)->capacity, (s)->count, sizeof *(s)->array, (path)) \
+#define PUSH(r, s, array, count, capacity, path)                                               \
+    (grow((r), (void**)&(s)->array, &(s)->capacity, (s)->count, sizeof *(s)->array, (path))    \
          ? (memset(&(s)->array[(s)->count], 0, sizeof *(s)->array), &(s)->array[(s)->count++]) \
          : NULL)
 
@@ -291,27 +293,39 @@ static bool grow(reader* r, void** items, uint32_t* capacity, uint32_t count, si
 
 static bool read_world(reader* r, const cJSON* v, const char* path)
 {
-    static const char* const keys[] = { "gravity", "dt", "steps", "substeps", "contact_hertz", "contact_damping_ratio",
-                                        "max_push_speed", "restitution_threshold", "speculative_distance", "sleep",
-                                        "sleep_linear_speed", "sleep_angular_speed", "time_to_sleep", "ground_y", NULL };
+    static const char* const keys[] = { "gravity",
+                                        "dt",
+                                        "steps",
+                                        "substeps",
+                                        "contact_hertz",
+                                        "contact_damping_ratio",
+                                        "max_push_speed",
+                                        "restitution_threshold",
+                                        "speculative_distance",
+                                        "sleep",
+                                        "sleep_linear_speed",
+                                        "sleep_angular_speed",
+                                        "time_to_sleep",
+                                        "ground_y",
+                                        NULL };
     scene* s = r->s;
     spx_world_def* w = &s->world;
     double ground = 0.0;
-    bool ok = expect_object(r, v, path) && check_keys(r, v, path, keys, NULL)
-           && read_vec3(r, v, "gravity", path, -1e4, 1e4, false, &w->gravity)
-           && read_float(r, v, "dt", path, 0.0, 1.0, true, &s->dt)
-           && read_uint(r, v, "steps", path, 0, 100000000u, &s->steps)
-           && read_uint(r, v, "substeps", path, 1, 64, &w->substeps)
-           && read_float(r, v, "contact_hertz", path, 0.0, 1e6, true, &w->contact_hertz)
-           && read_float(r, v, "contact_damping_ratio", path, 0.0, 1e6, false, &w->contact_damping_ratio)
-           && read_float(r, v, "max_push_speed", path, 0.0, 1e6, false, &w->max_push_speed)
-           && read_float(r, v, "restitution_threshold", path, 0.0, 1e6, false, &w->restitution_threshold)
-           && read_float(r, v, "speculative_distance", path, 0.0, 1e3, false, &w->speculative_distance)
-           && read_bool(r, v, "sleep", path, &w->enable_sleep)
-           && read_float(r, v, "sleep_linear_speed", path, 0.0, 1e6, false, &w->sleep_linear_speed)
-           && read_float(r, v, "sleep_angular_speed", path, 0.0, 1e6, false, &w->sleep_angular_speed)
-           && read_float(r, v, "time_to_sleep", path, 0.0, 1e6, false, &w->time_to_sleep)
-           && read_number(r, v, "ground_y", path, -FAR, FAR, false, &ground);
+    bool ok = expect_object(r, v, path) && check_keys(r, v, path, keys, NULL) &&
+              read_vec3(r, v, "gravity", path, -1e4, 1e4, false, &w->gravity) &&
+              read_float(r, v, "dt", path, 0.0, 1.0, true, &s->dt) &&
+              read_uint(r, v, "steps", path, 0, 100000000u, &s->steps) &&
+              read_uint(r, v, "substeps", path, 1, 64, &w->substeps) &&
+              read_float(r, v, "contact_hertz", path, 0.0, 1e6, true, &w->contact_hertz) &&
+              read_float(r, v, "contact_damping_ratio", path, 0.0, 1e6, false, &w->contact_damping_ratio) &&
+              read_float(r, v, "max_push_speed", path, 0.0, 1e6, false, &w->max_push_speed) &&
+              read_float(r, v, "restitution_threshold", path, 0.0, 1e6, false, &w->restitution_threshold) &&
+              read_float(r, v, "speculative_distance", path, 0.0, 1e3, false, &w->speculative_distance) &&
+              read_bool(r, v, "sleep", path, &w->enable_sleep) &&
+              read_float(r, v, "sleep_linear_speed", path, 0.0, 1e6, false, &w->sleep_linear_speed) &&
+              read_float(r, v, "sleep_angular_speed", path, 0.0, 1e6, false, &w->sleep_angular_speed) &&
+              read_float(r, v, "time_to_sleep", path, 0.0, 1e6, false, &w->time_to_sleep) &&
+              read_number(r, v, "ground_y", path, -FAR, FAR, false, &ground);
     if (ok && cJSON_GetObjectItemCaseSensitive(v, "ground_y")) s->ground_given = true, s->ground_y = (float)ground;
     return ok;
 }
@@ -322,10 +336,10 @@ static bool read_camera(reader* r, const cJSON* v, const char* path)
     scene_camera* c = &r->s->camera;
     c->given = true;
     c->fov_deg = 40.0f;
-    if (!expect_object(r, v, path) || !check_keys(r, v, path, keys, NULL) || !require(r, v, "eye", path)
-        || !require(r, v, "target", path) || !read_vec3(r, v, "eye", path, -FAR, FAR, false, &c->eye)
-        || !read_vec3(r, v, "target", path, -FAR, FAR, false, &c->target)
-        || !read_float(r, v, "fov_deg", path, 1.0, 170.0, false, &c->fov_deg))
+    if (!expect_object(r, v, path) || !check_keys(r, v, path, keys, NULL) || !require(r, v, "eye", path) ||
+        !require(r, v, "target", path) || !read_vec3(r, v, "eye", path, -FAR, FAR, false, &c->eye) ||
+        !read_vec3(r, v, "target", path, -FAR, FAR, false, &c->target) ||
+        !read_float(r, v, "fov_deg", path, 1.0, 170.0, false, &c->fov_deg))
         return false;
     float dx = c->eye.x - c->target.x, dy = c->eye.y - c->target.y, dz = c->eye.z - c->target.z;
     if (dx * dx + dy * dy + dz * dz < 1e-6f) return fail(r, path, "eye and target must differ");
@@ -352,15 +366,15 @@ static bool read_materials(reader* r, const cJSON* v, const char* path)
         for (const cJSON* d = m->next; d; d = d->next)
             if (strcmp(m->string, d->string) == 0) return fail(r, p, "key given twice");
         int found = find_material(r->s, m->string);
-        scene_material* mat = found >= 0 ? &r->s->materials[found]
-                                         : PUSH(r, r->s, materials, material_count, material_capacity, p);
+        scene_material* mat =
+            found >= 0 ? &r->s->materials[found] : PUSH(r, r->s, materials, material_count, material_capacity, p);
         if (!mat) return false;
         if (found < 0) *mat = (scene_material){ "", 0.6f, 0.0f, 1000.0f };
         snprintf(mat->name, sizeof mat->name, "%s", m->string);
-        if (!expect_object(r, m, p) || !check_keys(r, m, p, keys, NULL)
-            || !read_float(r, m, "friction", p, 0.0, 1e3, false, &mat->friction)
-            || !read_float(r, m, "restitution", p, 0.0, 1.0, false, &mat->restitution)
-            || !read_float(r, m, "density", p, 0.0, 1e7, true, &mat->density))
+        if (!expect_object(r, m, p) || !check_keys(r, m, p, keys, NULL) ||
+            !read_float(r, m, "friction", p, 0.0, 1e3, false, &mat->friction) ||
+            !read_float(r, m, "restitution", p, 0.0, 1.0, false, &mat->restitution) ||
+            !read_float(r, m, "density", p, 0.0, 1e7, true, &mat->density))
             return false;
     }
     return true;
@@ -388,7 +402,8 @@ static bool read_mesh_def(reader* r, const cJSON* v, const char* path, scene_mes
     static const char* const keys_box[] = { "type", "half_extents", NULL };
     copy_text(m->where, sizeof m->where, path);
     char type[16] = "";
-    if (!expect_object(r, v, path) || !require(r, v, "type", path) || !read_string(r, v, "type", path, type, sizeof type))
+    if (!expect_object(r, v, path) || !require(r, v, "type", path) ||
+        !read_string(r, v, "type", path, type, sizeof type))
         return false;
     char pt[PATH_MAX_LEN];
     join_key(pt, path, "type");
@@ -396,9 +411,9 @@ static bool read_mesh_def(reader* r, const cJSON* v, const char* path, scene_mes
         m->kind = SCENE_MESH_FILE;
         m->scale = 1.0f;
         char given[1024] = "";
-        if (!check_keys(r, v, path, keys_file, NULL) || !require(r, v, "path", path)
-            || !read_string(r, v, "path", path, given, sizeof given)
-            || !read_float(r, v, "scale", path, 0.0, 1e6, true, &m->scale))
+        if (!check_keys(r, v, path, keys_file, NULL) || !require(r, v, "path", path) ||
+            !read_string(r, v, "path", path, given, sizeof given) ||
+            !read_float(r, v, "scale", path, 0.0, 1e6, true, &m->scale))
             return false;
         char pp[PATH_MAX_LEN];
         join_key(pp, path, "path");
@@ -407,7 +422,8 @@ static bool read_mesh_def(reader* r, const cJSON* v, const char* path, scene_mes
         if (!(m->path = malloc(n))) return fail(r, pp, "out of memory");
         snprintf(m->path, n, "%s%s", given[0] == '/' ? "" : r->dir, given);
         char why[256];
-        if (!file_readable(m->path, why, sizeof why)) return fail(r, pp, "mesh file '%s' cannot be read: %s", m->path, why);
+        if (!file_readable(m->path, why, sizeof why))
+            return fail(r, pp, "mesh file '%s' cannot be read: %s", m->path, why);
         return true;
     }
     if (strcmp(type, "grid") == 0) {
@@ -415,36 +431,38 @@ static bool read_mesh_def(reader* r, const cJSON* v, const char* path, scene_mes
         m->cells[0] = m->cells[1] = 10;
         m->cell_size = 1.0f;
         m->wavelength = 10.0f;
-        return check_keys(r, v, path, keys_grid, NULL) && read_uint2(r, v, "cells", path, 1, MAX_GRID_CELLS, m->cells)
-            && read_float(r, v, "cell_size", path, 0.0, 1e4, true, &m->cell_size)
-            && read_float(r, v, "amplitude", path, 0.0, 1e4, false, &m->amplitude)
-            && read_float(r, v, "wavelength", path, 0.0, 1e6, true, &m->wavelength);
+        return check_keys(r, v, path, keys_grid, NULL) &&
+               read_uint2(r, v, "cells", path, 1, MAX_GRID_CELLS, m->cells) &&
+               read_float(r, v, "cell_size", path, 0.0, 1e4, true, &m->cell_size) &&
+               read_float(r, v, "amplitude", path, 0.0, 1e4, false, &m->amplitude) &&
+               read_float(r, v, "wavelength", path, 0.0, 1e6, true, &m->wavelength);
     }
     if (strcmp(type, "torus") == 0) {
         m->kind = SCENE_MESH_TORUS;
         m->segments[0] = 32, m->segments[1] = 16;
-        if (!check_keys(r, v, path, keys_torus, NULL) || !require(r, v, "major_radius", path)
-            || !require(r, v, "minor_radius", path)
-            || !read_float(r, v, "major_radius", path, 0.0, 1e4, true, &m->major_radius)
-            || !read_float(r, v, "minor_radius", path, 0.0, 1e4, true, &m->minor_radius)
-            || !read_uint2(r, v, "segments", path, 3, MAX_SEGMENTS, m->segments))
+        if (!check_keys(r, v, path, keys_torus, NULL) || !require(r, v, "major_radius", path) ||
+            !require(r, v, "minor_radius", path) ||
+            !read_float(r, v, "major_radius", path, 0.0, 1e4, true, &m->major_radius) ||
+            !read_float(r, v, "minor_radius", path, 0.0, 1e4, true, &m->minor_radius) ||
+            !read_uint2(r, v, "segments", path, 3, MAX_SEGMENTS, m->segments))
             return false;
         char pm[PATH_MAX_LEN];
         join_key(pm, path, "minor_radius");
-        if (m->minor_radius >= m->major_radius) return fail(r, pm, "must be below major_radius (the tube would cross the axis)");
+        if (m->minor_radius >= m->major_radius)
+            return fail(r, pm, "must be below major_radius (the tube would cross the axis)");
         return true;
     }
     if (strcmp(type, "sphere") == 0) {
         m->kind = SCENE_MESH_SPHERE;
         m->segments[0] = 12, m->segments[1] = 24;
-        return check_keys(r, v, path, keys_sphere, NULL) && require(r, v, "radius", path)
-            && read_float(r, v, "radius", path, 0.0, 1e4, true, &m->radius)
-            && read_uint2(r, v, "segments", path, 3, MAX_SEGMENTS, m->segments);
+        return check_keys(r, v, path, keys_sphere, NULL) && require(r, v, "radius", path) &&
+               read_float(r, v, "radius", path, 0.0, 1e4, true, &m->radius) &&
+               read_uint2(r, v, "segments", path, 3, MAX_SEGMENTS, m->segments);
     }
     if (strcmp(type, "box") == 0) {
         m->kind = SCENE_MESH_BOX;
-        return check_keys(r, v, path, keys_box, NULL) && require(r, v, "half_extents", path)
-            && read_vec3(r, v, "half_extents", path, 0.0, FAR, true, &m->half_extents);
+        return check_keys(r, v, path, keys_box, NULL) && require(r, v, "half_extents", path) &&
+               read_vec3(r, v, "half_extents", path, 0.0, FAR, true, &m->half_extents);
     }
     return fail(r, pt, "unknown mesh type '%s' (file, grid, torus, sphere, box)", type);
 }
@@ -509,8 +527,9 @@ static bool read_filter(reader* r, const cJSON* obj, const char* path, spx_filte
     char p[PATH_MAX_LEN];
     join_key(p, path, "filter");
     double group = 0.0;
-    if (!expect_object(r, v, p) || !check_keys(r, v, p, keys, NULL) || !read_bits(r, v, "category", p, &out->category_bits)
-        || !read_bits(r, v, "mask", p, &out->mask_bits) || !read_number(r, v, "group", p, -2147483648.0, 2147483647.0, false, &group))
+    if (!expect_object(r, v, p) || !check_keys(r, v, p, keys, NULL) ||
+        !read_bits(r, v, "category", p, &out->category_bits) || !read_bits(r, v, "mask", p, &out->mask_bits) ||
+        !read_number(r, v, "group", p, -2147483648.0, 2147483647.0, false, &group))
         return false;
     char pg[PATH_MAX_LEN];
     join_key(pg, p, "group");
@@ -532,17 +551,17 @@ static void shape_defaults(scene_shape* sh, const char* path)
 
 static bool read_shape(reader* r, const cJSON* v, const char* path, scene_shape* sh)
 {
-    static const char* const keys[] = { "type", "half_extents", "mesh", "radius", "half_height", "position", "rotation",
-                                        "density", "material", "sensor", "filter", NULL };
+    static const char* const keys[] = { "type",     "half_extents", "mesh",     "radius", "half_height", "position",
+                                        "rotation", "density",      "material", "sensor", "filter",      NULL };
     shape_defaults(sh, path);
     char type[16] = "", material[SCENE_NAME_MAX] = "";
-    if (!expect_object(r, v, path) || !check_keys(r, v, path, keys, NULL) || !require(r, v, "type", path)
-        || !read_string(r, v, "type", path, type, sizeof type)
-        || !read_vec3(r, v, "position", path, -FAR, FAR, false, &sh->local.p)
-        || !read_rotation(r, v, "rotation", path, &sh->local.q)
-        || !read_float(r, v, "density", path, 0.0, 1e7, true, &sh->density)
-        || !read_string(r, v, "material", path, material, sizeof material)
-        || !read_bool(r, v, "sensor", path, &sh->sensor) || !read_filter(r, v, path, &sh->filter))
+    if (!expect_object(r, v, path) || !check_keys(r, v, path, keys, NULL) || !require(r, v, "type", path) ||
+        !read_string(r, v, "type", path, type, sizeof type) ||
+        !read_vec3(r, v, "position", path, -FAR, FAR, false, &sh->local.p) ||
+        !read_rotation(r, v, "rotation", path, &sh->local.q) ||
+        !read_float(r, v, "density", path, 0.0, 1e7, true, &sh->density) ||
+        !read_string(r, v, "material", path, material, sizeof material) ||
+        !read_bool(r, v, "sensor", path, &sh->sensor) || !read_filter(r, v, path, &sh->filter))
         return false;
     if (material[0]) {
         char pmat[PATH_MAX_LEN];
@@ -566,15 +585,17 @@ static bool read_shape(reader* r, const cJSON* v, const char* path, scene_shape*
     if (sphere || capsule) {
         sh->type = sphere ? SPX_SHAPE_SPHERE : SPX_SHAPE_CAPSULE;
         if (mesh) return fail(r, pm, "a %s takes a radius, not a mesh", type);
-        if (cJSON_GetObjectItemCaseSensitive(v, "half_extents")) return fail(r, ph, "a %s takes a radius, not half_extents", type);
-        return require(r, v, "radius", path) && read_float(r, v, "radius", path, 0.0, FAR, true, &sh->radius)
-            && (sphere || (require(r, v, "half_height", path)
-                           && read_float(r, v, "half_height", path, 0.0, FAR, false, &sh->half_height)));
+        if (cJSON_GetObjectItemCaseSensitive(v, "half_extents"))
+            return fail(r, ph, "a %s takes a radius, not half_extents", type);
+        return require(r, v, "radius", path) && read_float(r, v, "radius", path, 0.0, FAR, true, &sh->radius) &&
+               (sphere || (require(r, v, "half_height", path) &&
+                           read_float(r, v, "half_height", path, 0.0, FAR, false, &sh->half_height)));
     }
     if (strcmp(type, "box") == 0) {
         sh->type = SPX_SHAPE_BOX;
         if (mesh) return fail(r, pm, "a box shape takes half_extents, not a mesh");
-        return require(r, v, "half_extents", path) && read_vec3(r, v, "half_extents", path, 0.0, FAR, true, &sh->half_extents);
+        return require(r, v, "half_extents", path) &&
+               read_vec3(r, v, "half_extents", path, 0.0, FAR, true, &sh->half_extents);
     }
     if (strcmp(type, "mesh") != 0) return fail(r, pt, "unknown shape type '%s' (box, sphere, capsule, mesh)", type);
     sh->type = SPX_SHAPE_MESH;
@@ -602,15 +623,28 @@ static bool read_body_rotation(reader* r, const cJSON* v, const char* path, bool
     if (generator && cJSON_IsString(rot)) {
         char p[PATH_MAX_LEN];
         join_key(p, path, "rotation");
-        return strcmp(rot->valuestring, "random") == 0
-            || fail(r, p, "must be \"random\", a quaternion [x, y, z, w] or {\"axis\": [x, y, z], \"degrees\": a}");
+        return strcmp(rot->valuestring, "random") == 0 ||
+               fail(r, p, "must be \"random\", a quaternion [x, y, z, w] or {\"axis\": [x, y, z], \"degrees\": a}");
     }
     return read_rotation(r, v, "rotation", path, out);
 }
 
-static const char* const body_keys[] = { "name", "type", "position", "rotation", "linear_velocity", "angular_velocity",
-                                         "linear_damping", "angular_damping", "gravity_scale", "material", "mass",
-                                         "sleep", "awake", "color", "shapes", NULL };
+static const char* const body_keys[] = { "name",
+                                         "type",
+                                         "position",
+                                         "rotation",
+                                         "linear_velocity",
+                                         "angular_velocity",
+                                         "linear_damping",
+                                         "angular_damping",
+                                         "gravity_scale",
+                                         "material",
+                                         "mass",
+                                         "sleep",
+                                         "awake",
+                                         "color",
+                                         "shapes",
+                                         NULL };
 
 /* The fields of a body, or of a generator's bodies (which also allow `more` keys and may give their
    shape as a box's half_extents alone). */
@@ -623,20 +657,20 @@ static bool read_body(reader* r, const cJSON* v, const char* path, scene_body* b
     copy_text(b->where, sizeof b->where, path);
     char type[16] = "dynamic", material[SCENE_NAME_MAX] = "default";
     double color[3] = { -1, -1, -1 };
-    if (!expect_object(r, v, path) || !check_keys(r, v, path, body_keys, more)
-        || !read_string(r, v, "name", path, b->name, sizeof b->name)
-        || !read_string(r, v, "type", path, type, sizeof type)
-        || !read_vec3(r, v, "position", path, -FAR, FAR, false, &b->def.position)
-        || !read_body_rotation(r, v, path, more != NULL, &b->def.rotation)
-        || !read_vec3(r, v, "linear_velocity", path, -1e5, 1e5, false, &b->def.linear_velocity)
-        || !read_vec3(r, v, "angular_velocity", path, -1e5, 1e5, false, &b->def.angular_velocity)
-        || !read_float(r, v, "linear_damping", path, 0.0, 1e6, false, &b->def.linear_damping)
-        || !read_float(r, v, "angular_damping", path, 0.0, 1e6, false, &b->def.angular_damping)
-        || !read_float(r, v, "gravity_scale", path, -1e3, 1e3, false, &b->def.gravity_scale)
-        || !read_string(r, v, "material", path, material, sizeof material)
-        || !read_float(r, v, "mass", path, 0.0, 1e12, true, &b->mass)
-        || !read_bool(r, v, "sleep", path, &b->def.enable_sleep) || !read_bool(r, v, "awake", path, &b->def.awake)
-        || !read_numbers(r, v, "color", path, 3, 0.0, 1.0, false, color))
+    if (!expect_object(r, v, path) || !check_keys(r, v, path, body_keys, more) ||
+        !read_string(r, v, "name", path, b->name, sizeof b->name) ||
+        !read_string(r, v, "type", path, type, sizeof type) ||
+        !read_vec3(r, v, "position", path, -FAR, FAR, false, &b->def.position) ||
+        !read_body_rotation(r, v, path, more != NULL, &b->def.rotation) ||
+        !read_vec3(r, v, "linear_velocity", path, -1e5, 1e5, false, &b->def.linear_velocity) ||
+        !read_vec3(r, v, "angular_velocity", path, -1e5, 1e5, false, &b->def.angular_velocity) ||
+        !read_float(r, v, "linear_damping", path, 0.0, 1e6, false, &b->def.linear_damping) ||
+        !read_float(r, v, "angular_damping", path, 0.0, 1e6, false, &b->def.angular_damping) ||
+        !read_float(r, v, "gravity_scale", path, -1e3, 1e3, false, &b->def.gravity_scale) ||
+        !read_string(r, v, "material", path, material, sizeof material) ||
+        !read_float(r, v, "mass", path, 0.0, 1e12, true, &b->mass) ||
+        !read_bool(r, v, "sleep", path, &b->def.enable_sleep) || !read_bool(r, v, "awake", path, &b->def.awake) ||
+        !read_numbers(r, v, "color", path, 3, 0.0, 1.0, false, color))
         return false;
     for (int k = 0; k < 3; ++k) b->color[k] = (float)color[k];
     char p[PATH_MAX_LEN];
@@ -669,11 +703,14 @@ static bool read_body(reader* r, const cJSON* v, const char* path, scene_body* b
         b->shape_count = 1;
         return true;
     }
-    if (!shapes) return fail(r, path, half_extents_shorthand ? "missing field 'shapes' (or 'half_extents')" : "missing field 'shapes'");
+    if (!shapes)
+        return fail(r, path,
+                    half_extents_shorthand ? "missing field 'shapes' (or 'half_extents')" : "missing field 'shapes'");
     join_key(p, path, "shapes");
     if (!cJSON_IsArray(shapes)) return fail(r, p, "must be an array of shapes (found %s)", kind_of(shapes));
     int n = cJSON_GetArraySize(shapes);
-    if (n < 1 || n > SPX_MAX_BODY_SHAPES) return fail(r, p, "must hold 1..%d shapes (found %d)", SPX_MAX_BODY_SHAPES, n);
+    if (n < 1 || n > SPX_MAX_BODY_SHAPES)
+        return fail(r, p, "must hold 1..%d shapes (found %d)", SPX_MAX_BODY_SHAPES, n);
     unsigned i = 0;
     for (const cJSON* e = shapes->child; e; e = e->next, ++i) {
         char pe[PATH_MAX_LEN];
@@ -753,8 +790,8 @@ static bool read_generator(reader* r, const cJSON* v, const char* path)
     static const char* const grid_keys[] = { "generator", "half_extents", "count", "spacing", "origin", "seed", NULL };
     static const char* const pyramid_keys[] = { "generator", "half_extents", "base", "pitch", "row_height", NULL };
     char kind[16] = "";
-    if (!expect_object(r, v, path) || !require(r, v, "generator", path)
-        || !read_string(r, v, "generator", path, kind, sizeof kind))
+    if (!expect_object(r, v, path) || !require(r, v, "generator", path) ||
+        !read_string(r, v, "generator", path, kind, sizeof kind))
         return false;
     char pk[PATH_MAX_LEN];
     join_key(pk, path, "generator");
@@ -804,8 +841,9 @@ static bool read_generator(reader* r, const cJSON* v, const char* path)
         for (uint32_t j = 0; j < count[1]; ++j)
             for (uint32_t i = 0; i < count[0]; ++i)
                 for (uint32_t k = 0; k < count[2]; ++k) {
-                    spx_vec3 pos = spx_v3(origin.x + (float)i * (float)spacing[0], origin.y + (float)j * (float)spacing[1],
-                                          origin.z + (float)k * (float)spacing[2]);
+                    spx_vec3 pos =
+                        spx_v3(origin.x + (float)i * (float)spacing[0], origin.y + (float)j * (float)spacing[1],
+                               origin.z + (float)k * (float)spacing[2]);
                     spx_quat q = random ? test_scene_random_rotation(&seed) : tpl.def.rotation;
                     if (!add_generated(r, &tpl, prefix_copy, index++, pos, q, path)) return false;
                 }
@@ -813,9 +851,9 @@ static bool read_generator(reader* r, const cJSON* v, const char* path)
     }
     uint32_t base = 0;
     float pitch = 2.0f * h.x, row_height = 2.0f * h.y;
-    if (!require(r, v, "base", path) || !read_uint(r, v, "base", path, 1, 2000, &base)
-        || !read_float(r, v, "pitch", path, 0.0, FAR, true, &pitch)
-        || !read_float(r, v, "row_height", path, 0.0, FAR, true, &row_height))
+    if (!require(r, v, "base", path) || !read_uint(r, v, "base", path, 1, 2000, &base) ||
+        !read_float(r, v, "pitch", path, 0.0, FAR, true, &pitch) ||
+        !read_float(r, v, "row_height", path, 0.0, FAR, true, &row_height))
         return false;
     if (!box && (!cJSON_GetObjectItemCaseSensitive(v, "pitch") || !cJSON_GetObjectItemCaseSensitive(v, "row_height")))
         return fail(r, path, "missing field 'pitch' or 'row_height' (needed when the shapes are not one box)");
@@ -844,7 +882,8 @@ static bool syntax_error(reader* r, const char* text, size_t length, const char*
     bool in_string = (pos < length && text[pos] == '"') || (pos > 0 && text[pos - 1] == '"');
     if (in_string && pos < length && !memchr(text + pos + 1, '"', length - pos - 1)) pos = length;
     size_t rest = pos;
-    while (rest < length && (text[rest] == ' ' || text[rest] == '\t' || text[rest] == '\r' || text[rest] == '\n')) ++rest;
+    while (rest < length && (text[rest] == ' ' || text[rest] == '\t' || text[rest] == '\r' || text[rest] == '\n'))
+        ++rest;
     if (rest >= length || text[rest] == '\0') pos = rest;
     unsigned line = 1, column = 1;
     for (size_t i = 0; i < pos; ++i) {
@@ -853,8 +892,10 @@ static bool syntax_error(reader* r, const char* text, size_t length, const char*
     }
     if (r->message_size) {
         if (rest >= length || text[rest] == '\0')
-            snprintf(r->message, r->message_size, "%s:%u:%u: JSON syntax error: the file ends too early (truncated? "
-                     "a string, '}' or ']' is not closed)", r->file, line, column);
+            snprintf(r->message, r->message_size,
+                     "%s:%u:%u: JSON syntax error: the file ends too early (truncated? "
+                     "a string, '}' or ']' is not closed)",
+                     r->file, line, column);
         else {
             /* Up to 12 characters of the text, which need not end with a NUL. */
             const int shown = length - pos < 12 ? (int)(length - pos) : 12;
@@ -903,25 +944,38 @@ bool scene_read_text(const char* text, size_t length, const char* file, scene_un
         while (pos < length && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\r' || text[pos] == '\n')) ++pos;
         if (pos < length && text[pos] != '\0') ok = syntax_error(&r, text, length, text + pos);
     }
-    if (ok && !cJSON_IsObject(root)) ok = fail(&r, "", "the file must hold one JSON object {...} (found %s)", kind_of(root));
-    static const char* const top_keys[] = { "name", "description", "world", "camera", "materials", "meshes",
-                                            "bodies", "generators", NULL };
+    if (ok && !cJSON_IsObject(root))
+        ok = fail(&r, "", "the file must hold one JSON object {...} (found %s)", kind_of(root));
+    static const char* const top_keys[] = { "name",   "description", "world",      "camera", "materials",
+                                            "meshes", "bodies",      "generators", NULL };
     ok = ok && check_keys(&r, root, "", top_keys, NULL);
     char description[4096];
-    ok = ok && read_string(&r, root, "name", "", out->name, sizeof out->name)
-         && read_string(&r, root, "description", "", description, sizeof description);
+    ok = ok && read_string(&r, root, "name", "", out->name, sizeof out->name) &&
+         read_string(&r, root, "description", "", description, sizeof description);
     /* Sections in dependency order: materials and meshes are named by bodies. */
     static const char* const order[] = { "world", "camera", "materials", "meshes", "bodies", "generators" };
     for (size_t i = 0; ok && i < sizeof order / sizeof order[0]; ++i) {
         const cJSON* v = cJSON_GetObjectItemCaseSensitive(root, order[i]);
         if (!v) continue;
         switch (i) {
-        case 0: ok = read_world(&r, v, order[i]); break;
-        case 1: ok = read_camera(&r, v, order[i]); break;
-        case 2: ok = read_materials(&r, v, order[i]); break;
-        case 3: ok = read_meshes(&r, v, order[i]); break;
-        case 4: ok = read_array(&r, v, order[i], "bodies", read_listed_body); break;
-        default: ok = read_array(&r, v, order[i], "generators", read_generator); break;
+        case 0:
+            ok = read_world(&r, v, order[i]);
+            break;
+        case 1:
+            ok = read_camera(&r, v, order[i]);
+            break;
+        case 2:
+            ok = read_materials(&r, v, order[i]);
+            break;
+        case 3:
+            ok = read_meshes(&r, v, order[i]);
+            break;
+        case 4:
+            ok = read_array(&r, v, order[i], "bodies", read_listed_body);
+            break;
+        default:
+            ok = read_array(&r, v, order[i], "generators", read_generator);
+            break;
         }
     }
     if (ok && out->body_count == 0) ok = fail(&r, "", "no bodies: give \"bodies\" or \"generators\"");

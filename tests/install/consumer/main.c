@@ -16,8 +16,8 @@ int main(void)
     /* Two unit cubes 3 m apart, centre to centre, along x. */
     const spx_quat identity = { 0.0f, 0.0f, 0.0f, 1.0f };
     spx_obb a, b;
-    if (spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), identity, &a) != SPX_OK
-        || spx_obb_from_quat(spx_v3(3, 0, 0), spx_v3(1, 1, 1), identity, &b) != SPX_OK) {
+    if (spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), identity, &a) != SPX_OK ||
+        spx_obb_from_quat(spx_v3(3, 0, 0), spx_v3(1, 1, 1), identity, &b) != SPX_OK) {
         fprintf(stderr, "consumer: could not build the boxes\n");
         return 1;
     }
