@@ -237,8 +237,7 @@ spx_result spx_overlap_2d(const spx_piece2d* a, const spx_piece2d* b, bool* out_
     spx_result r = check_pair(a, b);
     if (r != SPX_OK) return r;
     spx_plane_piece pa, pb;
-    spx_dvec2 origin;
-    spx_plane_pieces(a, b, &pa, &pb, &origin);
+    spx_plane_pieces(a, b, &pa, &pb);
     *out_overlap = overlap(&pa, &pb);
     return SPX_OK;
 }
@@ -249,14 +248,14 @@ spx_result spx_penetration_2d(const spx_piece2d* a, const spx_piece2d* b, spx_pe
     spx_result r = check_pair(a, b);
     if (r != SPX_OK) return r;
     spx_plane_piece pa, pb;
-    spx_dvec2 origin, point, normal;
+    spx_dvec2 point, normal;
     double depth;
-    spx_plane_pieces(a, b, &pa, &pb, &origin);
+    spx_plane_pieces(a, b, &pa, &pb);
     spx_plane_penetration(&pa, &pb, out, &point, &normal, &depth);
     if (out->overlapping) {
         out->normal.x = (float)normal.x, out->normal.y = (float)normal.y;
         out->depth = (float)depth;
-        out->point.x = (float)(point.x + origin.x), out->point.y = (float)(point.y + origin.y);
+        out->point.x = (float)point.x, out->point.y = (float)point.y;
     }
     return SPX_OK;
 }

@@ -19,9 +19,8 @@ typedef struct spx_plane_piece {
 /* Validation in the order of base.h; `stage` 0: arguments, 1: finite, 2: range, 3: shape. */
 spx_result spx_piece2d_check(const spx_piece2d* piece, int stage);
 
-/* Both pieces in working form; `origin` receives the point their coordinates are relative to. */
-void spx_plane_pieces(const spx_piece2d* a, const spx_piece2d* b, spx_plane_piece* pa, spx_plane_piece* pb,
-                      spx_dvec2* origin);
+/* Both pieces in working form. */
+void spx_plane_pieces(const spx_piece2d* a, const spx_piece2d* b, spx_plane_piece* pa, spx_plane_piece* pb);
 
 /* The size of the problem, for relative tolerances: the largest extent of either piece. */
 double spx_plane_scale(const spx_plane_piece* a, const spx_plane_piece* b);
@@ -33,7 +32,7 @@ double spx_plane_scale(const spx_plane_piece* a, const spx_plane_piece* b);
  * list starts from. Two equal pieces, a problem that swapping leaves as it is, take the key's way. */
 bool spx_plane_normal_first(spx_dvec2 n, spx_dvec2 m, const spx_plane_piece* a, const spx_plane_piece* b);
 
-/* Penetration of two pieces in working form (normal unit, from A to B; point relative to origin). */
+/* Penetration of two pieces in working form (normal unit, from A to B). */
 void spx_plane_penetration(const spx_plane_piece* a, const spx_plane_piece* b, spx_penetration2d* out, spx_dvec2* point,
                            spx_dvec2* normal, double* depth);
 

@@ -178,30 +178,28 @@ static spx_dvec2 bounds_center(const spx_piece2d* p)
     return spx_d2(0.5 * ((double)lo_x + hi_x), 0.5 * ((double)lo_y + hi_y));
 }
 
-static void working_form(const spx_piece2d* p, spx_dvec2 origin, spx_plane_piece* out)
+/* A piece in double, on the float coordinates as given: a shift to a nearer origin would round a
+ * piece smaller than the shift's last bit to a point, where here each edge is exact as the check saw it. */
+static void working_form(const spx_piece2d* p, spx_plane_piece* out)
 {
     out->round = p->kind == SPX_PIECE2D_CIRCLE;
-    out->middle = spx_d2_sub(bounds_center(p), origin);
+    out->middle = bounds_center(p);
     if (out->round) {
         out->count = 0;
-        out->center = spx_d2_sub(d2_of(p->circle.center), origin);
+        out->center = d2_of(p->circle.center);
         out->radius = p->circle.radius;
         return;
     }
     out->count = p->polygon->count;
-    for (uint32_t i = 0; i < out->count; ++i) out->v[i] = spx_d2_sub(d2_of(p->polygon->corners[i]), origin);
+    for (uint32_t i = 0; i < out->count; ++i) out->v[i] = d2_of(p->polygon->corners[i]);
     out->center = spx_d2(0.0, 0.0);
     out->radius = 0.0;
 }
 
-void spx_plane_pieces(const spx_piece2d* a, const spx_piece2d* b, spx_plane_piece* pa, spx_plane_piece* pb,
-                      spx_dvec2* origin)
+void spx_plane_pieces(const spx_piece2d* a, const spx_piece2d* b, spx_plane_piece* pa, spx_plane_piece* pb)
 {
-    /* The world's origin: a shift would round a piece smaller than the shift's last bit to a point,
-     * where in double from the float corners each edge is exact, as the check saw it. */
-    *origin = spx_d2(0.0, 0.0);
-    working_form(a, *origin, pa);
-    working_form(b, *origin, pb);
+    working_form(a, pa);
+    working_form(b, pb);
 }
 
 static double piece_extent(const spx_plane_piece* p)

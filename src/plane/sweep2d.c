@@ -164,8 +164,7 @@ spx_result spx_sweep_2d(const spx_piece2d* a, spx_vec2 velocity_a, const spx_pie
     memset(out, 0, sizeof *out);
 
     spx_plane_piece pa, pb;
-    spx_dvec2 origin;
-    spx_plane_pieces(a, b, &pa, &pb, &origin);
+    spx_plane_pieces(a, b, &pa, &pb);
     spx_penetration2d pen;
     spx_dvec2 point, normal;
     double depth;
@@ -174,7 +173,7 @@ spx_result spx_sweep_2d(const spx_piece2d* a, spx_vec2 velocity_a, const spx_pie
         out->state = SPX_SWEEP_START_OVERLAP;
         out->normal.x = (float)normal.x, out->normal.y = (float)normal.y;
         out->depth = (float)depth;
-        out->point.x = (float)(point.x + origin.x), out->point.y = (float)(point.y + origin.y);
+        out->point.x = (float)point.x, out->point.y = (float)point.y;
         return SPX_OK;
     }
 
@@ -201,6 +200,6 @@ spx_result spx_sweep_2d(const spx_piece2d* a, spx_vec2 velocity_a, const spx_pie
     out->state = SPX_SWEEP_HIT;
     out->time = (float)t;
     out->normal.x = (float)n.x, out->normal.y = (float)n.y;
-    out->point.x = (float)(point.x + origin.x), out->point.y = (float)(point.y + origin.y);
+    out->point.x = (float)point.x, out->point.y = (float)point.y;
     return SPX_OK;
 }
