@@ -3,6 +3,7 @@
    closed container of fast boxes, a stack struck from the side, and the stage's own bookkeeping
    (stats, determinism, no allocation after warm-up). */
 #include "support/test.h"
+#include "support/pieces.h"
 #include "support/container.h"
 #include "support/counting_alloc.h"
 #include "support/scenes.h"
@@ -976,8 +977,8 @@ static int margin_sweep(void)
     TEST_ENSURE(ball);
     spx_transform pa = { { -0.5f, 0, 0 }, identity }, pb = { { 0.5f, 0.03f, 0 }, identity };
     spx_mesh_instance *a = NULL, *b = NULL;
-    TEST_ENSURE_CODE(spx_mesh_instance_create(ball, &pa, NULL, &a), SPX_OK);
-    TEST_ENSURE_CODE(spx_mesh_instance_create(ball, &pb, NULL, &b), SPX_OK);
+    TEST_ENSURE_CODE(test_place_mesh(ball, pa, &a), SPX_OK);
+    TEST_ENSURE_CODE(test_place_mesh(ball, pb, &b), SPX_OK);
     const spx_vec3 va = { 1.0f, 0, 0 }, vb = { -1.0f, 0, 0 };
     spx_mesh_hit exact, m0, m;
     TEST_ENSURE_CODE(spx_sweep_mesh_mesh(a, va, b, vb, 1.0f, NULL, 0, &exact), SPX_OK);

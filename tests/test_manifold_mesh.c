@@ -97,7 +97,7 @@ static int make_placed(const test_shape* s, uint32_t leaf, bool closed, spx_vec3
         TEST_ENSURE_CODE(spx_mass_mesh(out->mesh, 1000.0f, &mp), SPX_OK);
     }
     spx_transform pose = { at, q };
-    TEST_ENSURE_CODE(spx_mesh_instance_create(out->mesh, &pose, NULL, &out->inst), SPX_OK);
+    TEST_ENSURE_CODE(test_place_mesh(out->mesh, pose, &out->inst), SPX_OK);
     return 0;
 }
 

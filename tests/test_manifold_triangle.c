@@ -549,7 +549,7 @@ static int place(const test_shape* s, uint32_t leaf, dq q, const double shift[3]
     spx_mesh_def def = test_shape_mesh_def(s, leaf);
     TEST_ENSURE_CODE(spx_mesh_create(&def, &out->mesh), SPX_OK);
     spx_transform pose = { { (float)shift[0], (float)shift[1], (float)shift[2] }, dq_float(q) };
-    TEST_ENSURE_CODE(spx_mesh_instance_create(out->mesh, &pose, NULL, &out->inst), SPX_OK);
+    TEST_ENSURE_CODE(test_place_mesh(out->mesh, pose, &out->inst), SPX_OK);
     out->q = q;
     for (int i = 0; i < 3; ++i) out->shift[i] = shift[i];
     return 0;
@@ -846,7 +846,7 @@ static int box_in_a_concave_corner_gets_a_manifold_a_side(void)
     TEST_ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_OK);
     spx_transform pose = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
     spx_mesh_instance* inst = NULL;
-    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &inst), SPX_OK);
+    TEST_ENSURE_CODE(test_place_mesh(mesh, pose, &inst), SPX_OK);
     spx_obb a = test_box(spx_v3(0.49f, 0.49f, 2.3f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;

@@ -13,6 +13,7 @@
 #include "support/mesh_brute.h"
 #include "support/shapes.h"
 #include "support/test.h"
+#include "support/pieces.h"
 
 #include <float.h>
 #include <stdint.h>
@@ -34,7 +35,7 @@ static const spx_transform IDENTITY = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
 static spx_mesh_instance* place(const spx_mesh* m, spx_transform pose)
 {
     spx_mesh_instance* inst = NULL;
-    return spx_mesh_instance_create(m, &pose, NULL, &inst) == SPX_OK ? inst : NULL;
+    return test_place_mesh(m, pose, &inst) == SPX_OK ? inst : NULL;
 }
 
 static spx_transform pose_at(float x, float y, float z) { return (spx_transform){ { x, y, z }, { 0, 0, 0, 1 } }; }
@@ -1430,31 +1431,39 @@ static int bad_input_codes(void)
     const spx_allocator no_free = { test_counting_alloc, NULL, NULL }, no_alloc = { NULL, test_counting_free, NULL };
 
     /* create */
-    TEST_ENSURE_CODE(spx_mesh_instance_create(NULL, &pose, NULL, &out), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, NULL, NULL, &out), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, NULL), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, &no_free, &out), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, &no_alloc, &out), SPX_ERR_INVALID_ARGUMENT);
+    spx_mesh_instance_def def = spx_default_mesh_instance_def();
+    def.mesh = mesh, def.pose = pose;
+    TEST_ENSURE_CODE(spx_mesh_instance_create(NULL, &out), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_create(&def, NULL), SPX_ERR_INVALID_ARGUMENT);
+    spx_mesh_instance_def zeroed = { mesh, pose, NULL, 0 }; /* not from the default function */
+    TEST_ENSURE_CODE(spx_mesh_instance_create(&zeroed, &out), SPX_ERR_UNINITIALIZED_DEF);
+    zeroed.mesh = NULL; /* the cookie before the values, as base.h orders faults */
+    TEST_ENSURE_CODE(spx_mesh_instance_create(&zeroed, &out), SPX_ERR_UNINITIALIZED_DEF);
+    TEST_ENSURE_CODE(test_place_mesh(NULL, pose, &out), SPX_ERR_INVALID_ARGUMENT);
+    def.allocator = &no_free;
+    TEST_ENSURE_CODE(spx_mesh_instance_create(&def, &out), SPX_ERR_INVALID_ARGUMENT);
+    def.allocator = &no_alloc;
+    TEST_ENSURE_CODE(spx_mesh_instance_create(&def, &out), SPX_ERR_INVALID_ARGUMENT);
     const float nonfinite[3] = { NAN, INFINITY, -INFINITY };
     for (int k = 0; k < 3; ++k)
         for (int c = 0; c < 7; ++c) { /* each of p.x, p.y, p.z, q.x, q.y, q.z, q.w */
             bad = pose;
             if (c < 3) (&bad.p.x)[c] = nonfinite[k];
             else (&bad.q.x)[c - 3] = nonfinite[k];
-            TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &bad, NULL, &out), SPX_ERR_NOT_FINITE);
+            TEST_ENSURE_CODE(test_place_mesh(mesh, bad, &out), SPX_ERR_NOT_FINITE);
         }
     const float off_unit[4] = { 1.001f, 0.999f, 1.0f + 2e-5f, 0.0f };
     for (int k = 0; k < 4; ++k) {
         bad = pose;
         bad.q.w = off_unit[k];
-        TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &bad, NULL, &out), SPX_ERR_NOT_ORTHONORMAL);
+        TEST_ENSURE_CODE(test_place_mesh(mesh, bad, &out), SPX_ERR_NOT_ORTHONORMAL);
     }
     bad = pose, bad.q = (spx_quat){ 0.6f, 0.0f, 0.0f, 0.81f }; /* length 1.008 */
-    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &bad, NULL, &out), SPX_ERR_NOT_ORTHONORMAL);
+    TEST_ENSURE_CODE(test_place_mesh(mesh, bad, &out), SPX_ERR_NOT_ORTHONORMAL);
     TEST_ENSURE(out == sentinel); /* no failed create wrote *out */
 
     spx_mesh_instance* inst = NULL;
-    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &inst), SPX_OK);
+    TEST_ENSURE_CODE(test_place_mesh(mesh, pose, &inst), SPX_OK);
     spx_mesh_instance* other = place(mesh, pose_at(0.5f, 0.5f, 0.5f));
     TEST_ENSURE(other);
 
@@ -1596,10 +1605,12 @@ static int instance_allocation_failure(void)
     spx_allocator alloc = { test_counting_alloc, test_counting_free, &c };
     spx_mesh_instance* const sentinel = (spx_mesh_instance*)&torus;
     spx_mesh_instance* inst = sentinel;
+    spx_mesh_instance_def def = spx_default_mesh_instance_def();
+    def.mesh = mesh, def.allocator = &alloc;
     int k;
     for (k = 1; k < 100; ++k) {
         c = (test_counting){ .fail_at = k };
-        spx_result r = spx_mesh_instance_create(mesh, &IDENTITY, &alloc, &inst);
+        spx_result r = spx_mesh_instance_create(&def, &inst);
         if (r == SPX_OK) break;
         TEST_ENSURE_CODE(r, SPX_ERR_OUT_OF_MEMORY);
         TEST_ENSURE(inst == sentinel);

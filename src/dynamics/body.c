@@ -258,10 +258,10 @@ void spx_body_set_radii(spx_body* b)
 spx_result spx_body_make_instance(const spx_world* w, spx_body_shape* bs)
 {
     if (bs->type != SPX_SHAPE_MESH) return SPX_OK;
-    spx_transform pose = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
-    return spx_mesh_instance_create(bs->mesh, &pose, w->allocator.alloc ? &w->allocator : NULL, &bs->instance) == SPX_OK
-               ? SPX_OK
-               : SPX_ERR_OUT_OF_MEMORY;
+    spx_mesh_instance_def def = spx_default_mesh_instance_def(); /* at the identity until posed */
+    def.mesh = bs->mesh;
+    def.allocator = w->allocator.alloc ? &w->allocator : NULL;
+    return spx_mesh_instance_create(&def, &bs->instance) == SPX_OK ? SPX_OK : SPX_ERR_OUT_OF_MEMORY;
 }
 
 /* box_count, sensor_count (and the world's), the filtered flag, and the world's mesh pair cache
