@@ -177,6 +177,14 @@ static double span_xz(const spx_manifold* m)
 
 static int same_swapped(placed* a, placed* b, float margin, const char* label);
 
+/* The manifolds of a and b, or of b and a when `swap`. */
+static spx_result manifolds_swapped(const placed* a, const placed* b, int swap, float margin, spx_manifold* m,
+                                    uint32_t* count)
+{
+    return spx_manifold_mesh_mesh(swap ? b->inst : a->inst, swap ? a->inst : b->inst, margin, m, SPX_MAX_MESH_MANIFOLDS,
+                                  count);
+}
+
 /* ---- a box on the grid --------------------------------------------------------------------------- */
 
 /* A 1 m box (3 x 3 squares a face) sunk 0.01 m into the grid at (3.3, 4.2), clear of the grid's
@@ -190,12 +198,7 @@ static int box_rests_on_grid(void)
     for (int swap = 0; swap < 2; ++swap) {
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 99;
-        if (!swap)
-            TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count),
-                             SPX_OK);
-        else
-            TEST_ENSURE_CODE(spx_manifold_mesh_mesh(cube.inst, grid.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count),
-                             SPX_OK);
+        TEST_ENSURE_CODE(manifolds_swapped(&grid, &cube, swap, 0.0f, m, &count), SPX_OK);
         TEST_ENSURE(count == 1);
         TEST_ENSURE_NEAR(m[0].normal.x, 0.0f, TOL);
         TEST_ENSURE_NEAR(m[0].normal.y, swap ? -1.0f : 1.0f, TOL);
@@ -344,12 +347,7 @@ static int torus_lies_on_grid(void)
     for (int swap = 0; swap < 2; ++swap) {
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 0;
-        if (!swap)
-            TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, torus.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count),
-                             SPX_OK);
-        else
-            TEST_ENSURE_CODE(spx_manifold_mesh_mesh(torus.inst, grid.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count),
-                             SPX_OK);
+        TEST_ENSURE_CODE(manifolds_swapped(&grid, &torus, swap, 0.001f, m, &count), SPX_OK);
         TEST_ENSURE(count == 1);
         TEST_ENSURE(angle_to(m[0].normal, 0, swap ? -1 : 1, 0) <= NORMAL_TOL);
         TEST_ENSURE(m[0].point_count == 4);

@@ -1087,45 +1087,10 @@ static spx_mesh* single_triangle(spx_vec3 p, spx_vec3 q, spx_vec3 r)
     return spx_mesh_create(&def, &m) == SPX_OK ? m : NULL;
 }
 
-/* Two segment-like triangles, 80 km and 10 m long, meeting within 1e-22 m at the origin: the pair
-   is tested on the same coordinates whichever mesh is A, and neither piece's shape is rounded at the
-   scale of the other's far corner, so the overlap and the contact set agree swapped. */
-static int segments_meeting_at_the_origin_swapped(void)
+/* Two meshes at the identity (freed here) give the same overlap and the same contact set state and
+   count whichever is A, and the overlap is a contact set that starts overlapping. */
+static int static_pair_agrees_swapped(spx_mesh* ma, spx_mesh* mb)
 {
-    spx_mesh* ma = single_triangle(spx_v3(-0x1.ap-1f, 0x1.38p+16f, 0x1.8p-1f),
-                                   spx_v3(-0x1.ap-1f, 0x1.38p+16f, 0x1.8p-1f), spx_v3(-0x1.405d88p-75f, 0, 0));
-    spx_mesh* mb = single_triangle(spx_v3(-0x1.cda418p-97f, 0, 0), spx_v3(0x1.4p+2f, 0x1.9p+2f, -0x1.44p+2f),
-                                   spx_v3(0x1.4p+2f, 0x1.9p+2f, -0x1.44p+2f));
-    TEST_ENSURE(ma && mb);
-    spx_mesh_instance* a = place(ma, IDENTITY);
-    spx_mesh_instance* b = place(mb, IDENTITY);
-    TEST_ENSURE(a && b);
-    bool ab = false, ba = false;
-    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(a, b, &ab), SPX_OK);
-    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(b, a, &ba), SPX_OK);
-    TEST_ENSURE(ab == ba);
-    spx_mesh_contact c[2];
-    spx_mesh_hit h_ab, h_ba;
-    TEST_ENSURE_CODE(spx_penetration_mesh_mesh(a, b, c, 2, &h_ab), SPX_OK);
-    TEST_ENSURE_CODE(spx_penetration_mesh_mesh(b, a, c, 2, &h_ba), SPX_OK);
-    TEST_ENSURE(h_ab.state == h_ba.state && h_ab.contact_count == h_ba.contact_count);
-    spx_mesh_instance_destroy(a);
-    spx_mesh_instance_destroy(b);
-    spx_mesh_destroy(ma);
-    spx_mesh_destroy(mb);
-    return 0;
-}
-
-/* Two one-triangle meshes, segment-like triangles 10 m long whose ends meet within 8e-31 m: the
-   overlap and the contact set agree swapped (a touch within rounding, decided once). */
-static int segments_touching_within_rounding_swapped(void)
-{
-    spx_mesh* ma =
-        single_triangle(spx_v3(0x1.8cp+2f, 0x1.fcp-6f, 0x1.cp+2f), spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f),
-                        spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f));
-    spx_mesh* mb =
-        single_triangle(spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f), spx_v3(0x1.fcp-6f, 0x1.98p+2f, 0x1.b8p+2f),
-                        spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f));
     TEST_ENSURE(ma && mb);
     spx_mesh_instance* a = place(ma, IDENTITY);
     spx_mesh_instance* b = place(mb, IDENTITY);
@@ -1145,6 +1110,31 @@ static int segments_touching_within_rounding_swapped(void)
     spx_mesh_destroy(ma);
     spx_mesh_destroy(mb);
     return 0;
+}
+
+/* Two segment-like triangles, 80 km and 10 m long, meeting within 1e-22 m at the origin: the pair
+   is tested on the same coordinates whichever mesh is A, and neither piece's shape is rounded at the
+   scale of the other's far corner, so the overlap and the contact set agree swapped. */
+static int segments_meeting_at_the_origin_swapped(void)
+{
+    spx_mesh* ma = single_triangle(spx_v3(-0x1.ap-1f, 0x1.38p+16f, 0x1.8p-1f),
+                                   spx_v3(-0x1.ap-1f, 0x1.38p+16f, 0x1.8p-1f), spx_v3(-0x1.405d88p-75f, 0, 0));
+    spx_mesh* mb = single_triangle(spx_v3(-0x1.cda418p-97f, 0, 0), spx_v3(0x1.4p+2f, 0x1.9p+2f, -0x1.44p+2f),
+                                   spx_v3(0x1.4p+2f, 0x1.9p+2f, -0x1.44p+2f));
+    return static_pair_agrees_swapped(ma, mb);
+}
+
+/* Two one-triangle meshes, segment-like triangles 10 m long whose ends meet within 8e-31 m: the
+   overlap and the contact set agree swapped (a touch within rounding, decided once). */
+static int segments_touching_within_rounding_swapped(void)
+{
+    spx_mesh* ma =
+        single_triangle(spx_v3(0x1.8cp+2f, 0x1.fcp-6f, 0x1.cp+2f), spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f),
+                        spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f));
+    spx_mesh* mb =
+        single_triangle(spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f), spx_v3(0x1.fcp-6f, 0x1.98p+2f, 0x1.b8p+2f),
+                        spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f));
+    return static_pair_agrees_swapped(ma, mb);
 }
 
 static int contact_window_edges(void)
