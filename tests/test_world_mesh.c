@@ -484,10 +484,7 @@ static int mesh_scene_repeats_without_allocating(void)
         wd.allocator = &a;
         test_scene scene;
         TEST_ENSURE(test_scene_falling_mesh(&scene, &wd) == SPX_OK);
-        for (int s = 0; s < 60; ++s) TEST_ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
-        long before = c.calls;
-        for (int s = 0; s < 60; ++s) TEST_ENSURE(spx_world_step(scene.world, scene.dt) == SPX_OK);
-        TEST_ENSURE(c.calls == before);
+        TEST_ENSURE(test_step_allocations(scene.world, scene.dt, &c, 60, 60) == 0);
         uint64_t h = 1469598103934665603ull;
         for (uint32_t i = 0; i < scene.count; ++i) {
             spx_transform t;
