@@ -1069,9 +1069,8 @@ static int spinning_sweep(void) { return spinning_sweep_run(long_run); }
    whole sweeps). */
 /* A body past the per-body impact limit stays where it is for the rest of the step, and what
    reaches it there must still strike it. A cube bouncing elastically between two close walls at
-   300 m/s passes the limit early in the step; a second cube falling onto it at 60 m/s, which found
-   nothing on the first cube's earlier path, went through it when the frozen cube no longer
-   searched. */
+   300 m/s passes the limit early in the step; a second cube falling onto it at 60 m/s finds nothing
+   on the first cube's earlier path, and would go through it if the frozen cube were not searched. */
 static int frozen_body_is_still_struck(void)
 {
     spx_world* w = make_world(true);

@@ -882,9 +882,9 @@ static int static_box_test_as_swept(void)
 }
 
 /* A floor much larger than a torus (a 100 m box) under the torus, through spx_manifold_obb_mesh with
-   the torus's surface edges: one manifold, the floor's normal, the ring's depth. The rule used to
-   reject the floor's normal at the torus's curved sides and read their own normals through the
-   floor's whole depth: eight manifolds, 19 to 28 m deep. */
+   the torus's surface edges: one manifold, the floor's normal, the ring's depth, not the torus's
+   curved sides' own normals read through the floor's whole depth (eight manifolds, 19 to 28 m
+   deep, when the rule rejects the floor's normal there). */
 static int large_box_under_torus(void)
 {
     test_shape s;

@@ -188,9 +188,9 @@ static int boxes_and_meshes_rest(void)
 }
 
 /* A torus dropped flat-ish onto a box ground and onto a mesh ground comes to rest on its ring at
-   the tube's radius and sleeps. It used to stand on one point and three speculative gaps (the
-   merged manifold's extremes chose points by position alone), and against the box the surface-edge
-   rule made 27 m deep manifolds at its curved sides. */
+   the tube's radius and sleeps: not on one point and three speculative gaps (what a merged
+   manifold's extremes chosen by position alone give), nor, against the box, on 27 m deep manifolds
+   at its curved sides. */
 static int torus_comes_to_rest(void)
 {
     test_shape torus_shape, grid_shape;
