@@ -319,19 +319,37 @@ static double seconds_since(clock_t start) { return (double)(clock() - start) / 
 
 /* ---- the random comparisons ------------------------------------------------------------------------ */
 
-/* Two random meshes at random poses with a random motion, as the mesh-mesh problems take them. */
-static int random_mesh_pair(test_case_rng* rng, side* A, side* B, spx_vec3* pa, spx_vec3* pb, spx_vec3* va,
-                            spx_vec3* vb, float* tmax)
+/* A random mesh-mesh problem: two random meshes, A's placed at pa and B's at pb, with a random motion;
+   its query and the label of its failures ("<what> case <c>: ..."). */
+typedef struct mesh_pair {
+    side A, B;
+    spx_vec3 pa, pb;
+    query q;
+    char label[256];
+} mesh_pair;
+
+static int random_mesh_pair(test_case_rng* rng, const char* what, int c, mesh_pair* out)
 {
+    side *A = &out->A, *B = &out->B;
     uint32_t na, nb;
     random_sizes(rng, &na, &nb);
     memset(A, 0, sizeof *A), memset(B, 0, sizeof *B);
     TEST_ENSURE(side_make(A, rng, na, ZERO, IDENTITY.q) && side_make(B, rng, nb, ZERO, IDENTITY.q));
-    random_motion(rng, A->radius, B->radius, pa, pb, va, vb, tmax);
-    spx_transform ta = { *pa, random_rotation(rng) }, tb = { *pb, random_rotation(rng) };
+    spx_vec3 va, vb;
+    float tmax;
+    random_motion(rng, A->radius, B->radius, &out->pa, &out->pb, &va, &vb, &tmax);
+    spx_transform ta = { out->pa, random_rotation(rng) }, tb = { out->pb, random_rotation(rng) };
     TEST_ENSURE_CODE(spx_mesh_instance_set_pose(A->inst, &ta), SPX_OK);
     TEST_ENSURE_CODE(spx_mesh_instance_set_pose(B->inst, &tb), SPX_OK);
+    pair_label(out->label, sizeof out->label, what, c, A, B);
+    out->q = (query){ NULL, A->inst, B->inst, va, vb, tmax };
     return 0;
+}
+
+static void mesh_pair_free(mesh_pair* p)
+{
+    side_free(&p->A);
+    side_free(&p->B);
 }
 
 static int sweep_mesh_mesh_matches_brute_force(void)
@@ -347,28 +365,23 @@ static int sweep_mesh_mesh_matches_brute_force(void)
     int failures = 0, grazed = 0, swaps = 0;
     clock_t start = clock();
     for (int c = 0; c < n; ++c) {
-        spx_vec3 pa, pb, va, vb;
-        side A, B;
-        float tmax;
-        TEST_ENSURE(random_mesh_pair(&rng, &A, &B, &pa, &pb, &va, &vb, &tmax) == 0);
-        char label[256];
-        pair_label(label, sizeof label, "mesh-mesh", c, &A, &B);
-        query q = { NULL, A.inst, B.inst, va, vb, tmax };
+        mesh_pair m;
+        TEST_ENSURE(random_mesh_pair(&rng, "mesh-mesh", c, &m) == 0);
+        const query* q = &m.q;
         uint32_t capacity = c % 5 == 4 ? (uint32_t)(c % 7) : UINT32_MAX;
         spx_mesh_hit hit;
-        failures += test_brute_check_sweep(&q, capacity, label, &st, &hit);
+        failures += test_brute_check_sweep(q, capacity, m.label, &st, &hit);
         if (c % 4 == 0) { /* B against A is a problem of its own for the brute force too */
-            query s = { NULL, B.inst, A.inst, vb, va, tmax };
+            query s = { NULL, q->b, q->a, q->vb, q->va, q->tmax };
             char ls[300];
-            snprintf(ls, sizeof ls, "%s, swapped", label);
+            snprintf(ls, sizeof ls, "%s, swapped", m.label);
             failures += test_brute_check_sweep(&s, UINT32_MAX, ls, &st, NULL);
             ++swaps;
         }
         if (hit.state == SPX_SWEEP_HIT && c % 3 == 0)
-            failures += graze(&q, &rng, A.radius + B.radius, label, &edges, &grazed);
-        if (hit.state == SPX_SWEEP_HIT && c % 5 == 1) failures += tmax_edge(&q, hit.time, label, &edges);
-        side_free(&A);
-        side_free(&B);
+            failures += graze(q, &rng, m.A.radius + m.B.radius, m.label, &edges, &grazed);
+        if (hit.state == SPX_SWEEP_HIT && c % 5 == 1) failures += tmax_edge(q, hit.time, m.label, &edges);
+        mesh_pair_free(&m);
     }
     test_brute_print_stats("mesh-mesh", &st, seconds_since(start));
     test_brute_print_stats("mesh-mesh edges", &edges, 0.0);
@@ -391,17 +404,11 @@ static int swapped_meshes_same_answer(void)
     const int n = cases(400);
     int failures = 0;
     for (int c = 0; c < n; ++c) {
-        spx_vec3 pa, pb, va, vb;
-        side A, B;
-        float tmax;
-        TEST_ENSURE(random_mesh_pair(&rng, &A, &B, &pa, &pb, &va, &vb, &tmax) == 0);
-        char label[256];
-        pair_label(label, sizeof label, "swap", c, &A, &B);
-        query q = { NULL, A.inst, B.inst, va, vb, tmax };
-        failures +=
-            test_brute_check_swapped(&q, label, test_brute_len3(pa) + test_brute_len3(pb) + A.radius + B.radius);
-        side_free(&A);
-        side_free(&B);
+        mesh_pair m;
+        TEST_ENSURE(random_mesh_pair(&rng, "swap", c, &m) == 0);
+        failures += test_brute_check_swapped(&m.q, m.label,
+                                             test_brute_len3(m.pa) + test_brute_len3(m.pb) + m.A.radius + m.B.radius);
+        mesh_pair_free(&m);
     }
     printf("  %d random cases swapped, %d differ\n", n, failures);
     TEST_ENSURE(failures == 0);
