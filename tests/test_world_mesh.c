@@ -113,13 +113,10 @@ static int mesh_body_mass(void)
     s[1].half_extents = spx_v3(0.2f, 0.3f, 0.4f);
     s[1].density = 700.0f;
     s[1].local.p = spx_v3(1.0f, 0.0f, 0.0f);
-    spx_body_def d = spx_default_body_def();
-    d.type = SPX_BODY_DYNAMIC;
-    d.position = spx_v3(5.0f, 1.0f, 0.0f);
-    d.shapes = s;
-    d.shape_count = 2;
-    spx_body_id id;
-    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
+    spx_result made;
+    const spx_body_id id =
+        test_body_create_shapes(w, test_body_def(SPX_BODY_DYNAMIC, spx_v3(5.0f, 1.0f, 0.0f)), s, 2, &made);
+    TEST_ENSURE(made == SPX_OK);
     float mass;
     spx_vec3 c;
     TEST_ENSURE(spx_body_get_mass(w, id, &mass) == SPX_OK && spx_body_get_center_of_mass(w, id, &c) == SPX_OK);

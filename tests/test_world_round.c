@@ -447,13 +447,9 @@ static int compound_body(void)
     s[2].half_height = 0.3f;
     s[2].local.p = spx_v3(-0.6f, 0.0f, 0.0f);
     s[2].local.q = (spx_quat){ sinf(0.25f * PI_F), 0.0f, 0.0f, cosf(0.25f * PI_F) }; /* its axis along z */
-    spx_body_def d = spx_default_body_def();
-    d.type = SPX_BODY_DYNAMIC;
-    d.position = spx_v3(0, 1, 0);
-    d.shapes = s;
-    d.shape_count = 3;
-    spx_body_id id;
-    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
+    spx_result made;
+    const spx_body_id id = test_body_create_shapes(w, test_body_def(SPX_BODY_DYNAMIC, spx_v3(0, 1, 0)), s, 3, &made);
+    TEST_ENSURE(made == SPX_OK);
     const double rho = 1000.0;
     const double m_box = rho * 8.0 * 0.5 * 0.1 * 0.2, m_ball = rho * 4.0 / 3.0 * 3.14159265358979 * 0.008;
     const double m_cyl = rho * 3.14159265358979 * 0.01 * 0.6, m_caps = rho * 4.0 / 3.0 * 3.14159265358979 * 0.001;

@@ -534,8 +534,14 @@ spx_shape_def test_mesh_shape(const spx_mesh* mesh)
 
 spx_body_id test_body_create(spx_world* w, spx_body_def d, spx_shape_def s, spx_result* out_result)
 {
-    d.shapes = &s;
-    d.shape_count = 1;
+    return test_body_create_shapes(w, d, &s, 1, out_result);
+}
+
+spx_body_id test_body_create_shapes(spx_world* w, spx_body_def d, const spx_shape_def* shapes, uint32_t count,
+                                    spx_result* out_result)
+{
+    d.shapes = shapes;
+    d.shape_count = count;
     spx_body_id id = { 0 };
     const spx_result r = spx_body_create(w, &d, &id);
     if (out_result) *out_result = r;
