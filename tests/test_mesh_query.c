@@ -29,6 +29,8 @@ static int cases(int n) { return test_cases(long_run ? n : (n + 7) / 8); }
 
 static const spx_vec3 ZERO = { 0, 0, 0 };
 static const spx_transform IDENTITY = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
+/* The leaf sizes the meshes are built with: one triangle a leaf, the default, the largest. */
+static const uint32_t LEAF_SIZES[3] = { 1, 4, 16 };
 
 /* ---- small helpers ----------------------------------------------------------------------------- */
 
@@ -144,11 +146,7 @@ static spx_quat random_rotation(test_case_rng* rng)
     return test_case_random_quat(rng);
 }
 
-static uint32_t random_leaf(test_case_rng* rng)
-{
-    static const uint32_t leaves[3] = { 1, 4, 16 };
-    return leaves[test_case_rng_next(rng) % 3];
-}
+static uint32_t random_leaf(test_case_rng* rng) { return LEAF_SIZES[test_case_rng_next(rng) % 3]; }
 
 /* Where B starts and how the two move: B at a random direction from A, from inside A's reach to
    nearly twice it, mostly closing on A (with a wobble), sometimes along an axis or not at all,
@@ -810,9 +808,9 @@ static int grid_falls_flat_onto_grid(void)
        library's tests (flat_set_is_exact); every leaf size. */
     test_shape ga, gb;
     TEST_ENSURE(test_shape_grid(&ga, 6, 6) && test_shape_grid(&gb, 3, 3));
-    static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
-        spx_mesh *ma = test_shape_mesh_leaf(&ga, leaves[l]), *mb = test_shape_mesh_leaf(&gb, leaves[(l + 1) % 3]);
+        spx_mesh *ma = test_shape_mesh_leaf(&ga, LEAF_SIZES[l]),
+                 *mb = test_shape_mesh_leaf(&gb, LEAF_SIZES[(l + 1) % 3]);
         TEST_ENSURE(ma && mb);
         spx_mesh_instance *a = place(ma, IDENTITY), *b = place(mb, pose_at(1.5f, 1.0f, 1.5f));
         TEST_ENSURE(a && b);
@@ -884,9 +882,9 @@ static int torus_dropped_onto_grid(void)
        turned about y and about a tilted axis (then the brute force alone decides), every leaf size. */
     test_shape torus, grid;
     TEST_ENSURE(test_shape_torus(&torus, 1.0f, 0.25f, 24, 8) && test_shape_grid(&grid, 4, 4));
-    static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
-        spx_mesh *mt = test_shape_mesh_leaf(&torus, leaves[l]), *mg = test_shape_mesh_leaf(&grid, leaves[(l + 2) % 3]);
+        spx_mesh *mt = test_shape_mesh_leaf(&torus, LEAF_SIZES[l]),
+                 *mg = test_shape_mesh_leaf(&grid, LEAF_SIZES[(l + 2) % 3]);
         TEST_ENSURE(mt && mg);
         spx_mesh_instance *a = place(mt, pose_at(2.0f, 0.75f, 2.0f)), *b = place(mg, IDENTITY);
         TEST_ENSURE(a && b);
@@ -945,12 +943,11 @@ static int box_dropped_flat_onto_grid(void)
        at the same time, first by the tie rule the lowest: square (2,2) gives 2 * (2 * 8 + 2) = 36. */
     test_shape grid;
     TEST_ENSURE(test_shape_grid(&grid, 8, 8));
-    static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
         spx_mesh* m;
         spx_mesh_instance* b;
         spx_obb box;
-        TEST_ENSURE(box_over_grid(&grid, leaves[l], 2.0f, &m, &b, &box) == 0);
+        TEST_ENSURE(box_over_grid(&grid, LEAF_SIZES[l], 2.0f, &m, &b, &box) == 0);
         query q = { &box, NULL, b, spx_v3(0, -3, 0), ZERO, 1.0f };
         spx_mesh_hit h;
         TEST_ENSURE(check_against_brute(&q, "box on grid", &h) == 0);
@@ -1025,12 +1022,11 @@ static int box_sliding_along_grid(void)
        grid rotated a quarter turn about y, every leaf size; each against the brute force. */
     test_shape grid;
     TEST_ENSURE(test_shape_grid(&grid, 8, 8));
-    static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
         spx_mesh* m;
         spx_mesh_instance* b;
         spx_obb box;
-        TEST_ENSURE(box_over_grid(&grid, leaves[l], 0.5f, &m, &b, &box) == 0);
+        TEST_ENSURE(box_over_grid(&grid, LEAF_SIZES[l], 0.5f, &m, &b, &box) == 0);
         query q = { &box, NULL, b, spx_v3(3, 0, 0), ZERO, 1.0f };
         spx_mesh_hit h;
         TEST_ENSURE(check_against_brute(&q, "box resting, sliding", &h) == 0);
