@@ -222,7 +222,9 @@ static spx_result place(test_shape* s, spx_transform pose, placed* out)
     def.triangle_count = s->triangle_count;
     spx_result r = spx_mesh_create(&def, &out->mesh);
     test_shape_free(s);
-    if (r == SPX_OK) r = spx_mesh_instance_create(out->mesh, &pose, NULL, &out->instance);
+    spx_mesh_instance_def place = spx_default_mesh_instance_def();
+    place.mesh = out->mesh, place.pose = pose;
+    if (r == SPX_OK) r = spx_mesh_instance_create(&place, &out->instance);
     spx_mesh_info info;
     if (r == SPX_OK) r = spx_mesh_get_info(out->mesh, &info);
     if (r == SPX_OK) {

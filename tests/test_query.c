@@ -5,6 +5,7 @@
  * queries reach the same shapes through their trees and must give the same answers. `--long` runs the
  * full sizes (1,000,000 rays at the icosphere); the default run a subset of each. */
 #include "support/test.h"
+#include "support/pieces.h"
 #include "support/cases.h"
 #include "support/query_scene.h"
 #include "dynamics/world.h"
@@ -259,7 +260,7 @@ static int ray_mesh_against_triangles(void)
                                  (float)test_case_uniform(&rng, -3, 3) },
                                test_case_random_quat(&rng) };
         spx_mesh_instance* inst;
-        TEST_ENSURE_CODE(spx_mesh_instance_create(m, &pose, NULL, &inst), SPX_OK);
+        TEST_ENSURE_CODE(test_place_mesh(m, pose, &inst), SPX_OK);
         spx_vec3 o = { (float)test_case_uniform(&rng, -6, 6), (float)test_case_uniform(&rng, -6, 6),
                        (float)test_case_uniform(&rng, -6, 6) };
         /* aimed within 2 m of the torus's centre, and on past it */
