@@ -401,9 +401,8 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
                normal) cannot make them overlap, so only the closing part of the velocity and the
                rotation count (the full relative speed made a sliding pair take hundreds of tiny
                steps to the end of the step). */
-            const float pass =
-                pass_time(A, ha, a, B, hb, b, th, t_end, n, spin, 0.5f * tol,
-                          fminf(0.5f * tol, SPX_CCD_FRAME_FRACTION * s->w->def.speculative_distance));
+            const float pass = pass_time(A, ha, a, B, hb, b, th, t_end, n, spin, 0.5f * tol,
+                                         fminf(0.5f * tol, SPX_CCD_FRAME_FRACTION * s->w->def.speculative_distance));
             if (!(pass < INFINITY)) return false;
             /* No further than the moment a point of the manifold not yet touching would touch at
                its own approach: half the tolerance is more than its gap where a box rocks on the
