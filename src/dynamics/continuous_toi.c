@@ -134,7 +134,7 @@ static float pass_time(const spx_body* A, const spx_body_shape* ha, const spx_cc
     const vec3s dv = glms_vec3_sub(b->v, a->v);
     const float closing = fmaxf(0.0f, -glms_vec3_dot(dv, n)) + spin;
     float best = closing > 0.0f ? h / closing : INFINITY;
-    if (ha->type == SPX_SHAPE_MESH || hb->type == SPX_SHAPE_MESH) return best;
+    if (ha->type == SPX_SHAPE_MESH || hb->type == SPX_SHAPE_MESH || !(hf > 0.0f)) return best;
     const vec3s d = glms_vec3_sub(center_at(b, t), center_at(a, t));
     const float far = glms_vec3_norm(d) + glms_vec3_norm(dv) * (t_end - t), speed = glms_vec3_norm(dv);
     const float turn = glms_vec3_norm(glms_vec3_sub(b->w, a->w));
