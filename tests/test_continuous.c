@@ -517,7 +517,7 @@ static int struck_shot(float speed, int target, int phase, int window, struck_re
    rocking, each corner met as it comes down: docs/continuous.md), and the impact limit is reached in
    no step but one of one shot of the long sweep (a cube pressed between two tilting boxes, sliding).
    The cube riding on the face of a box knocked out, tumbling, is looked at as that box's frame
-   bounds its closing: bounded in the world's frame, by the box's corners, it was looked at and
+   bounds its closing: bounded in the world's frame, by the box's corners, it is looked at and
    struck every 0.35 ms, up to the limit in 88 steps of the long sweep. Default: 500 m/s at every
    target from phases 0 and 5; --long: 100, 500 and 2,000 m/s, every target, 8 phases. */
 static int struck_stack(void)

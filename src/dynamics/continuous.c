@@ -512,7 +512,7 @@ void spx_continuous_begin(spx_world* w)
     const float near = w->def.speculative_distance, slow = w->def.restitution_threshold;
     const float dt = c->dt;
     /* Room for the contacts' whole list, not this step's count: it grows when that list grows, not
-       again at each new high of the count (a container past its warm-up allocated here). */
+       again at each new high of the count (a container past its warm-up would allocate here). */
     if (!spx_reserve(&w->allocator, (void**)&c->taken, &c->taken_capacity, w->contacts.capacity, sizeof(uint64_t), 8)) {
         c->any_fast_pre = false; /* no room to say which: this step, the solver keeps them all */
         return;

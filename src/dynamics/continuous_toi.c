@@ -126,7 +126,7 @@ static float shape_reach(const spx_body* b, const spx_body_shape* sh)
    dv - w x d (d from A's centre to B's), changing at most at 2 |w| |dv| + |w|^2 |d| (Coriolis and
    centrifugal), and the other turns at the difference of the two spins. A small cube riding on the
    face of a tumbling box closes on it far slower than the box's corners move in the world: taken in
-   the world's frame alone it was looked at, and struck, every 0.35 ms up to the impact limit. */
+   the world's frame alone it is looked at, and struck, every 0.35 ms up to the impact limit. */
 static float pass_time(const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a, const spx_body* B,
                        const spx_body_shape* hb, const spx_ccd_body* b, float t, float t_end, vec3s n, float spin,
                        float h, float hf)
