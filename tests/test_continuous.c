@@ -508,11 +508,14 @@ static int struck_shot(float speed, int target, int phase, int window, struck_re
    (an impact's group); struck one pair at a time, the impacts ran up and down the stack to the
    per-body limit step after step, and boxes frozen there were driven up to 0.52 m into each other.
    Over the strike and the stack's answer (the first 24 steps, 0.4 s: a box knocked out from the
-   lowest seam lands after 0.45 s): no two bodies overlap by 1 cm, and the impact limit is reached in
+   lowest seam lands after 0.45 s): no two bodies overlap by 1 cm. Over the whole run the energy
+   never rises, no overlap reaches 1 cm (boxes knocked out at up to 220 m/s land spinning and
+   rocking, each corner met as it comes down: docs/continuous.md), and the impact limit is reached in
    no step but one of one shot of the long sweep (a cube pressed between two tilting boxes, sliding).
-   Over the whole run the energy never rises and no overlap reaches 1.5 cm: boxes knocked out at up
-   to 220 m/s land spinning and rocking, each corner met as it comes down (docs/continuous.md). Default: 500 m/s at
-   every target from phases 0 and 5; --long: 100, 500 and 2,000 m/s, every target, 8 phases. */
+   The cube riding on the face of a box knocked out, tumbling, is looked at as that box's frame
+   bounds its closing: bounded in the world's frame, by the box's corners, it is looked at and
+   struck every 0.35 ms, up to the limit in 88 steps of the long sweep. Default: 500 m/s at every
+   target from phases 0 and 5; --long: 100, 500 and 2,000 m/s, every target, 8 phases. */
 static int struck_stack(void)
 {
     const int window = 24;
@@ -536,12 +539,12 @@ static int struck_stack(void)
                 ++shots;
             }
     }
-    printf("  %d shots: first %d steps: deepest overlap %.4f m, %d steps at the impact limit; whole run (%d steps): "
-           "%.4f m, %d steps; energy rose at most %.3g of its start\n",
+    printf("  %d shots: first %d steps: deepest overlap %.5f m, %d steps at the impact limit; whole run (%d steps): "
+           "%.5f m, %d steps; energy rose at most %.3g of its start\n",
            shots, window, (double)worst, limited, TEST_STRUCK_STEPS, (double)worst_all, limited_all, rise);
     TEST_ENSURE(worst < 0.01f);
-    TEST_ENSURE(limited <= 1);
-    TEST_ENSURE(worst_all < 0.015f);
+    TEST_ENSURE(limited_all <= 1);
+    TEST_ENSURE(worst_all < 0.01f);
     TEST_ENSURE(rise < 1e-6);
     return 0;
 }
