@@ -3,7 +3,8 @@
  * pair and the depth along a normal), whatever room it has: room for every pair, room that fills up
  * and is cleared of pairs the falling best time leaves behind, room that overflows (then the
  * collecting descent must run). Random poses and motions of tori, spheres and grids, grids landing
- * flat and nearly flat on grids, swapped, and far from the origin. */
+ * flat and nearly flat on grids, swapped, far from the origin, and at rest (tmax 0, as the static
+ * contacts query descends). */
 #include <sepax/sepax.h>
 #include "collide/mesh_descent.h"
 #include "support/cases.h"
@@ -74,9 +75,10 @@ static int compare_sets(const spx_descent* first, spx_mesh_contact* c1, spx_mesh
 
 /* A against B (box NULL: mesh against mesh) with room for `room` gathered pairs. */
 static int check_problem(const spx_obb* box, spx_mesh_instance* a, spx_mesh_instance* b, spx_vec3 va, spx_vec3 vb,
-                         uint32_t room, spx_gathered* gather, spx_mesh_contact* c1, spx_mesh_contact* c2, stats* st)
+                         float tmax, uint32_t room, spx_gathered* gather, spx_mesh_contact* c1, spx_mesh_contact* c2,
+                         stats* st)
 {
-    spx_descent d = { .box = box, .a = box ? NULL : a, .b = b, .velocity_a = va, .velocity_b = vb, .tmax = 1.0f };
+    spx_descent d = { .box = box, .a = box ? NULL : a, .b = b, .velocity_a = va, .velocity_b = vb, .tmax = tmax };
     d.mode = SPX_DESCENT_FIRST;
     d.gather = gather;
     d.gather_capacity = room;
@@ -142,11 +144,13 @@ static int gathered_set_is_the_collected_set(void)
         const spx_vec3 still = { 0.0f, 0.0f, 0.0f };
         spx_obb box;
         TEST_ENSURE_CODE(spx_obb_from_quat(pa.p, spx_v3(0.9f, 0.2f, 0.6f), pa.q, &box), SPX_OK);
-        for (int r = 0; r < 5; ++r) {
-            TEST_ENSURE(check_problem(NULL, a, b, va, still, rooms[r], gather, c1, c2, &st) == 0);
-            TEST_ENSURE(check_problem(NULL, b, a, still, va, rooms[r], gather, c1, c2, &st) == 0); /* swapped */
-            TEST_ENSURE(check_problem(&box, NULL, b, va, still, rooms[r], gather, c1, c2, &st) == 0);
-        }
+        for (int r = 0; r < 5; ++r)
+            for (int k = 0; k < 2; ++k) { /* swept, and at rest (tmax 0: the static contacts query) */
+                const float tmax = k ? 0.0f : 1.0f;
+                TEST_ENSURE(check_problem(NULL, a, b, va, still, tmax, rooms[r], gather, c1, c2, &st) == 0);
+                TEST_ENSURE(check_problem(NULL, b, a, still, va, tmax, rooms[r], gather, c1, c2, &st) == 0);
+                TEST_ENSURE(check_problem(&box, NULL, b, va, still, tmax, rooms[r], gather, c1, c2, &st) == 0);
+            }
         spx_mesh_instance_destroy(a);
         spx_mesh_instance_destroy(b);
     }

@@ -114,12 +114,19 @@ static void contacts_at_rest(spx_descent* d, spx_mesh_contact* contacts, uint32_
 {
     spx_mesh_hit h;
     memset(&h, 0, sizeof h);
+    /* With tmax 0 the first descent visits what the collecting one would, in the same order, and
+       keeps the pairs: the set and the depth estimate come from them. */
+    spx_gathered gathered[GATHER_PAIRS];
+    d->mode = SPX_DESCENT_FIRST;
+    d->gather = gathered;
+    d->gather_capacity = GATHER_PAIRS;
+    spx_descend(d);
     d->mode = SPX_DESCENT_COLLECT;
     d->start_only = true;
     d->limit = 0.0f;
     d->contacts = contacts;
     d->capacity = capacity;
-    spx_descend(d);
+    if (d->found && !spx_descend_gathered(d)) spx_descend(d);
     if (d->found) fill_start(d, &h);
     else h.state = SPX_SWEEP_MISS;
     *out = h;
