@@ -389,8 +389,9 @@ static bool scene_cube_grid(scene* s, const options* o)
     return true;
 }
 
-/* A closed sphere (radius 0.5, 12 x 24) resting with its pole on a corner of a 20 x 20 grid, falling
-   at 1 m/s: the pole's fan touches the six triangles at the corner at t = 0 (a start overlap). */
+/* A closed sphere (radius 0.5, 12 x 24) resting with its pole on a corner of a 20 x 20 grid, moving
+   down at 1 m/s: the triangles at its pole touch those around the corner at t = 0 (a start overlap,
+   288 pairs). */
 static bool scene_sphere_grid(scene* s, const options* o)
 {
     memset(s, 0, sizeof *s);
