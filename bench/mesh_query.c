@@ -39,7 +39,7 @@ typedef struct options {
     int runs;
     double min_ms;
     bool quick, brute, peers;
-    char axis; /* the torus axis: 'z' (the standard case) or 'y' (the generator's) */
+    char axis;          /* the torus axis: 'z' (the standard case) or 'y' (the generator's) */
     const char* scenes; /* comma-separated scene names to run, or NULL: all */
     bench_common common;
     bench_output output;
@@ -948,7 +948,7 @@ int bench_mesh_queries(int argc, char** argv)
     }
     static const char* const more_name[] = { "box-grid", "grid-grid", "cube-grid", "sphere-grid" };
     bool (*const more[])(scene*, const options*) = { scene_box_grid, scene_grid_grid, scene_cube_grid,
-                                                      scene_sphere_grid };
+                                                     scene_sphere_grid };
     for (size_t k = 0; k < sizeof more / sizeof more[0]; ++k) {
         if (!wanted(&o, more_name[k])) continue;
         if (more[k](&s, &o)) {

@@ -897,15 +897,15 @@ static int large_tied_sets_match_brute_force(void)
                 const spx_vec3 fall = { 0.0f, -2.0f, 0.0f };
                 query q = { NULL, a, b, fall, ZERO, 1.0f }, s = { NULL, b, a, ZERO, fall, 1.0f };
                 char label[120];
-                snprintf(label, sizeof label, "%ux%u grid onto a grid, turned %g rad, %s", sizes[k], sizes[k],
-                         turns[t], f ? "far away" : "at the origin");
+                snprintf(label, sizeof label, "%ux%u grid onto a grid, turned %g rad, %s", sizes[k], sizes[k], turns[t],
+                         f ? "far away" : "at the origin");
                 spx_mesh_hit h;
                 failed |= test_brute_check_sweep(&q, UINT32_MAX, label, &st, &h);
                 TEST_ENSURE(h.state == SPX_SWEEP_HIT);
                 if (t == 0) TEST_ENSURE(h.contact_count >= (k == 0 ? 896u : 1025u));
                 failed |= test_brute_check_sweep(&q, 16, label, &st, NULL);
-                snprintf(label, sizeof label, "%ux%u grid onto a grid, turned %g rad, %s, swapped", sizes[k],
-                         sizes[k], turns[t], f ? "far away" : "at the origin");
+                snprintf(label, sizeof label, "%ux%u grid onto a grid, turned %g rad, %s, swapped", sizes[k], sizes[k],
+                         turns[t], f ? "far away" : "at the origin");
                 failed |= test_brute_check_sweep(&s, UINT32_MAX, label, &st, NULL);
                 spx_mesh_instance_destroy(a);
                 spx_mesh_instance_destroy(b);
