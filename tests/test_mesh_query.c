@@ -874,6 +874,58 @@ static int grid_falls_flat_onto_grid(void)
     return 0;
 }
 
+static int large_tied_sets_match_brute_force(void)
+{ /* Grids of 8 x 8 and 12 x 12 squares landing on grids two squares wider, shifted by half a square:
+       896 and about 2,000 pairs touch at once, below and above what the first descent keeps for the
+       contact set. Level (all tie), and turned about x by 1e-5, 1e-4 and 1e-3 rad so that the times
+       spread across the contact window and past it and the best time falls while the set is being
+       kept; far from the origin (1e3 m) and swapped. Each whole set, field by field, against the
+       brute force over all triangle pairs, and with room for 16 contacts. */
+    static const uint32_t sizes[2] = { 8, 12 };
+    static const double turns[4] = { 0.0, 1e-5, 1e-4, 1e-3 };
+    static const spx_vec3 shifts[2] = { { 0, 0, 0 }, { 1000.0f, -250.0f, 750.0f } };
+    test_brute_stats st = { 0 };
+    int failed = 0;
+    for (int k = 0; k < 2; ++k) {
+        test_shape ga, gb;
+        TEST_ENSURE(test_shape_grid(&ga, sizes[k], sizes[k]) && test_shape_grid(&gb, sizes[k] + 2, sizes[k] + 2));
+        spx_mesh *ma = test_shape_mesh_leaf(&ga, 4), *mb = test_shape_mesh_leaf(&gb, 4);
+        TEST_ENSURE(ma && mb);
+        for (int t = 0; t < 4; ++t)
+            for (int f = 0; f < 2; ++f) {
+                const double half = 0.5 * turns[t];
+                const spx_quat turn = { (float)sin(half), 0.0f, 0.0f, (float)cos(half) };
+                spx_transform pa = pose_at(0.5f, 1.0f, 0.5f);
+                pa.q = turn;
+                pa.p = spx_v3(pa.p.x + shifts[f].x, pa.p.y + shifts[f].y, pa.p.z + shifts[f].z);
+                spx_mesh_instance *a = place(ma, pa), *b = place(mb, pose_at(shifts[f].x, shifts[f].y, shifts[f].z));
+                TEST_ENSURE(a && b);
+                const spx_vec3 fall = { 0.0f, -2.0f, 0.0f };
+                query q = { NULL, a, b, fall, ZERO, 1.0f }, s = { NULL, b, a, ZERO, fall, 1.0f };
+                char label[120];
+                snprintf(label, sizeof label, "%ux%u grid onto a grid, turned %g rad, %s", sizes[k], sizes[k], turns[t],
+                         f ? "far away" : "at the origin");
+                spx_mesh_hit h;
+                failed |= test_brute_check_sweep(&q, UINT32_MAX, label, &st, &h);
+                TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+                if (t == 0) TEST_ENSURE(h.contact_count >= (k == 0 ? 896u : 1025u));
+                failed |= test_brute_check_sweep(&q, 16, label, &st, NULL);
+                snprintf(label, sizeof label, "%ux%u grid onto a grid, turned %g rad, %s, swapped", sizes[k], sizes[k],
+                         turns[t], f ? "far away" : "at the origin");
+                failed |= test_brute_check_sweep(&s, UINT32_MAX, label, &st, NULL);
+                spx_mesh_instance_destroy(a);
+                spx_mesh_instance_destroy(b);
+            }
+        spx_mesh_destroy(ma);
+        spx_mesh_destroy(mb);
+        test_shape_free(&ga);
+        test_shape_free(&gb);
+    }
+    test_brute_print_stats("large tied sets", &st, 0.0);
+    TEST_ENSURE(!failed);
+    return 0;
+}
+
 static int torus_dropped_onto_grid(void)
 { /* A torus about y (ring radius 1, tube 0.25, 24 x 8 segments) lying flat 0.5 m above a 4 x 4
        grid, falling at 1 m/s. Its lowest ring of 24 vertices (tube angle 270 degrees) is at y = -0.25
@@ -1830,6 +1882,7 @@ int main(int argc, char** argv)
     TEST_RUN(moved_instance_answers_as_fresh, failures);
     TEST_RUN(grid_falls_flat_onto_grid, failures);
     TEST_RUN(disk_falls_flat_onto_disk, failures);
+    TEST_RUN(large_tied_sets_match_brute_force, failures);
     TEST_RUN(torus_dropped_onto_grid, failures);
     TEST_RUN(box_dropped_flat_onto_grid, failures);
     TEST_RUN(box_resting_on_grid_touches, failures);
