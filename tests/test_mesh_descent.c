@@ -8,6 +8,7 @@
 #include <sepax/sepax.h>
 #include "collide/mesh_descent.h"
 #include "support/cases.h"
+#include "support/pieces.h"
 #include "support/shapes.h"
 #include "support/test.h"
 #include <math.h>
@@ -23,7 +24,7 @@ typedef struct stats {
 static spx_mesh_instance* place(const spx_mesh* m, spx_transform pose)
 {
     spx_mesh_instance* inst = NULL;
-    return spx_mesh_instance_create(m, &pose, NULL, &inst) == SPX_OK ? inst : NULL;
+    return test_place_mesh(m, pose, &inst) == SPX_OK ? inst : NULL;
 }
 
 static bool same_bits(const void* x, const void* y, size_t n) { return memcmp(x, y, n) == 0; }

@@ -54,9 +54,10 @@ static void keep_first(spx_descent* d, const spx_mesh_contact* first)
     d->found = true;
 }
 
-/* Pairs the first descent keeps for the contact set, so that the collecting descent need not run
-   (about 60 KB of stack): a mesh landing flat on a mesh may touch at hundreds of pairs at once. */
-#define GATHER_PAIRS 1024
+/* Pairs the first descent keeps for the contact set, so that the collecting descent need not run.
+   About 15 KB of stack, as a host stepping on 64 KB fiber stacks can afford; a larger tie (a mesh
+   landing flat on a mesh) falls back to the collecting descent. */
+#define GATHER_PAIRS 256
 
 /* The continuous query on a descent whose pieces and motion are set. */
 static void sweep(spx_descent* d, spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out)
