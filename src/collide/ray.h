@@ -37,6 +37,11 @@ bool spx_ray_triangle_t(const spx_ray* ray, const spx_vec3* a, const spx_vec3* b
 bool spx_ray_box_t(const spx_ray* ray, const double c[3], const double h[3], const double axis[3][3], double pad,
                    double tmax, double* out_t, int* out_axis, double* out_sign);
 
+/* Where the ray enters `box` grown on every side by pad_fraction of its reach from the origin (its
+   half extents and the size of its centre's coordinates, summed): true with *out_t in [0, tmax] when
+   it does. Grown past rounding, the test never misses what the box holds. */
+bool spx_ray_obb_entry(const spx_ray* ray, const spx_obb* box, double pad_fraction, double tmax, double* out_t);
+
 /* spx_ray_obb on a checked ray and box: the ray made by spx_ray_init from the query's origin and
    translation. */
 void spx_ray_obb_hit(const spx_ray* ray, const spx_obb* box, float max_fraction, spx_ray_hit* out);
@@ -49,6 +54,10 @@ spx_result spx_ray_check(spx_vec3 origin, spx_vec3 translation, float max_fracti
    lower number in the def. true with *out_t in [0, tmax], the triangle's index in mesh order and
    its normal (mesh frame, not unit, not turned) when it does. */
 bool spx_ray_mesh_local(const spx_mesh* mesh, const spx_ray* ray, double tmax, double* out_t, uint32_t* out_triangle);
+
+/* spx_ray_mesh on a checked ray (origin o, translation d: the query's, in double) and a checked pose. */
+void spx_ray_mesh_hit(const double o[3], const double d[3], float max_fraction, const spx_mesh* mesh,
+                      const spx_transform* pose, spx_ray_hit* out);
 
 /* A pose as a rotation matrix in double (r[i]: column i) and a position; false when the quaternion is
    zero. */
