@@ -15,8 +15,7 @@ static void expect(int ok, const char* what)
     failures += !ok;
 }
 
-static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 at, spx_vec3 half, uint64_t category,
-                           bool sensor)
+static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 at, spx_vec3 half, uint64_t category, bool sensor)
 {
     spx_shape_def sd = spx_default_shape_def();
     sd.half_extents = half;
@@ -56,13 +55,12 @@ int main(void)
     /* A floor, a crate 2 m wide at x = 5, a piece of debris at x = 2, a trigger volume at z = -6 and a
        box dropped into it; a ramp (a mesh of two triangles) rising 2 m over x = -8 .. -4. */
     add_box(world, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), spx_v3(20, 0.5f, 20), SPX_DEFAULT_CATEGORY_BITS, false);
-    spx_body_id crate = add_box(world, SPX_BODY_STATIC, spx_v3(5, 1, 0), spx_v3(1, 1, 1), SPX_DEFAULT_CATEGORY_BITS,
-                                false);
-    spx_body_id debris = add_box(world, SPX_BODY_STATIC, spx_v3(2, 1, 0), spx_v3(0.25f, 0.25f, 0.25f),
-                                 CATEGORY_DEBRIS, false);
+    spx_body_id crate =
+        add_box(world, SPX_BODY_STATIC, spx_v3(5, 1, 0), spx_v3(1, 1, 1), SPX_DEFAULT_CATEGORY_BITS, false);
+    spx_body_id debris =
+        add_box(world, SPX_BODY_STATIC, spx_v3(2, 1, 0), spx_v3(0.25f, 0.25f, 0.25f), CATEGORY_DEBRIS, false);
     add_box(world, SPX_BODY_STATIC, spx_v3(0, 1, -6), spx_v3(1, 1, 1), SPX_DEFAULT_CATEGORY_BITS, true);
-    add_box(world, SPX_BODY_DYNAMIC, spx_v3(0, 4, -6), spx_v3(0.25f, 0.25f, 0.25f), SPX_DEFAULT_CATEGORY_BITS,
-            false);
+    add_box(world, SPX_BODY_DYNAMIC, spx_v3(0, 4, -6), spx_v3(0.25f, 0.25f, 0.25f), SPX_DEFAULT_CATEGORY_BITS, false);
     const spx_vec3 ramp_corners[4] = { { -8, 0, -2 }, { -4, 2, -2 }, { -4, 2, 2 }, { -8, 0, 2 } };
     const uint32_t ramp_triangles[6] = { 0, 2, 1, 0, 3, 2 };
     spx_mesh_def md = spx_default_mesh_def();

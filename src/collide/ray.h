@@ -41,7 +41,8 @@ bool spx_ray_box_t(const spx_ray* ray, const double c[3], const double h[3], con
 /* Where the ray enters `box` grown on every side by pad_fraction of its reach from the origin (its
    half extents and the size of its centre's coordinates, summed): true with *out_t in [0, tmax] when
    it does. Grown past rounding, the test never misses what the box holds. */
-static inline bool spx_ray_obb_entry(const spx_ray* ray, const spx_obb* box, double pad_fraction, double tmax, double* out_t)
+static inline bool spx_ray_obb_entry(const spx_ray* ray, const spx_obb* box, double pad_fraction, double tmax,
+                                     double* out_t)
 {
     const double* org = ray->org;
     const double* dir = ray->dir;
@@ -49,7 +50,7 @@ static inline bool spx_ray_obb_entry(const spx_ray* ray, const spx_obb* box, dou
     const double rel[3] = { org[0] - c[0], org[1] - c[1], org[2] - c[2] };
     const double pad =
         pad_fraction * ((double)box->half_extents.x + box->half_extents.y + box->half_extents.z + fabs(c[0]) +
-                    fabs(c[1]) + fabs(c[2])); /* a bound on the box's reach from the origin */
+                        fabs(c[1]) + fabs(c[2])); /* a bound on the box's reach from the origin */
     double enter = 0.0, leave = tmax;
     for (int i = 0; i < 3; ++i) {
         const spx_vec3 a = box->rotation.col[i];
