@@ -809,6 +809,48 @@ static int world_bad_input(void)
 
 /* The query tree follows the bodies: after steps, a body placed elsewhere, a body destroyed, a body
    made in its slot. */
+/* Half the bodies teleported at once: the query tree is made again top down (more than a quarter of
+   its leaves moved), then one body moved in the rebuilt tree; rays and overlaps still answer as brute
+   force. */
+static int rebuilt_tree_against_brute_force(void)
+{
+    spx_world* w = scene.world;
+    test_case_rng rng = { 41 };
+    for (uint32_t i = 0; i < scene.body_count; i += 2) {
+        spx_transform t = { { (float)test_case_uniform(&rng, -25, 25), (float)test_case_uniform(&rng, -25, 25),
+                              (float)test_case_uniform(&rng, -25, 25) },
+                            test_case_random_quat(&rng) };
+        if (spx_body_set_transform(w, scene.bodies[i].id, &t) == SPX_ERR_STALE_ID) continue; /* destroyed */
+    }
+    hit_list brute = { 0 }, world = { 0 };
+    uint32_t hits = 0;
+    for (int n = 0; n < 600; ++n) {
+        if (n == 300) {
+            spx_transform t = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
+            TEST_ENSURE_CODE(spx_body_set_transform(w, scene.bodies[1].id, &t), SPX_OK);
+        }
+        spx_vec3 o = { (float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30),
+                       (float)test_case_uniform(&rng, -30, 30) };
+        const spx_vec3 d = random_displacement(&rng, 1, 60);
+        brute_all(NULL, o, d, false, &brute);
+        const spx_cast_result* expect = brute_first(&brute);
+        spx_cast_result got;
+        TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, o, d, NULL, &got), SPX_OK);
+        TEST_ENSURE((got.state == SPX_SWEEP_MISS) == (expect == NULL));
+        if (expect) {
+            TEST_ENSURE(got.fraction == expect->fraction);
+            ++hits;
+        }
+        world.count = 0;
+        TEST_ENSURE_CODE(spx_world_cast_ray(w, o, d, NULL, collect, &world), SPX_OK);
+        if (same_set(&world, &brute) != 0) return 1;
+    }
+    printf("  600 rays after half the bodies were moved: %u hit something\n", hits);
+    TEST_ENSURE(hits > 100);
+    free(brute.items), free(world.items);
+    return 0;
+}
+
 static int world_changes_are_seen(void)
 {
     spx_world* w = scene.world;
@@ -1223,6 +1265,7 @@ int main(int argc, char** argv)
         TEST_RUN(overlaps_against_brute_force, failures);
         TEST_RUN(world_locked_in_callbacks, failures);
         TEST_RUN(world_changes_are_seen, failures);
+        TEST_RUN(rebuilt_tree_against_brute_force, failures);
     }
     test_query_scene_free(&scene);
     return failures ? 1 : 0;
