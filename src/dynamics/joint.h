@@ -49,10 +49,10 @@ typedef struct spx_joint {
     spx_solver_soft spring_soft;           /* the joint's own spring over a substep (weld: its softness) */
 
     /* Step data (joint_solver.c's prepare). */
-    uint32_t solver[2]; /* solver body indices (0: does not move) */
-    vec3s center0[2];   /* centres of mass at the step's start */
-    vec3s lever0[2];    /* anchors from the centres, world axes at the step's start */
-    versors frame0[2];  /* frame rotations in the world at the step's start */
+    uint32_t solver[2];   /* solver body indices (0: does not move) */
+    vec3s center0[2];     /* centres of mass at the step's start */
+    vec3s lever0[2];      /* anchors from the centres, world axes at the step's start */
+    versors frame0[2];    /* frame rotations in the world at the step's start */
     float angular_inv[6]; /* inverse effective mass of three angular rows: the inertias are the step's */
     spx_joint_geom geom;
 } spx_joint;
@@ -78,7 +78,7 @@ typedef struct spx_joints {
     uint32_t mover_capacity, mover_count;
     versors* turns;
     uint32_t turn_capacity;
-    bool geom_fresh; /* every joint's geometry is where the bodies are (no move since it was made) */
+    bool geom_fresh;               /* every joint's geometry is where the bodies are (no move since it was made) */
     spx_joint_break_event* breaks; /* the last step's (capacity: the joint capacity) */
     uint32_t break_capacity, break_count;
 } spx_joints;

@@ -519,7 +519,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
         const float most_turn = most * glms_vec3_norm(g->rB);
         const vec3s L =
             glms_vec3_sub(glms_vec3_scale(inertia_mul(j->angular_inv, glms_vec3_sub(B->w, A->w)), -s.mass_scale),
-                                      glms_vec3_scale(j->angular_impulse, s.impulse_scale));
+                          glms_vec3_scale(j->angular_impulse, s.impulse_scale));
         const vec3s old_turn = j->angular_impulse;
         vec3s turn = glms_vec3_add(old_turn, L);
         const float turn_len = glms_vec3_norm(turn);
@@ -537,7 +537,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
    on B about its anchor (store: N s of a substep). */
 static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s* out_torque)
 {
-        const geom* g = &j->geom;
+    const geom* g = &j->geom;
     vec3s P = glms_vec3_zero(), L = glms_vec3_zero(); /* linear impulse at the anchors, pure torque */
     vec3s Q = glms_vec3_zero();                       /* linear impulse along A's line (slider, wheel) */
     const float axial = j->axial_impulse + j->lower_impulse - j->upper_impulse;
