@@ -393,6 +393,8 @@ void spx_joints_free(spx_joints* js, const spx_allocator* a)
     spx_free(a, js->pairs, sizeof(spx_pair) * (size_t)js->pair_capacity);
     spx_free(a, js->active, sizeof(uint32_t) * (size_t)js->active_capacity);
     spx_free(a, js->breaks, sizeof(spx_joint_break_event) * (size_t)js->break_capacity);
+    spx_free(a, js->movers, sizeof(uint32_t) * (size_t)js->mover_capacity);
+    spx_free(a, js->turns, sizeof(versors) * (size_t)js->turn_capacity);
 }
 
 static bool awake_dynamic(const spx_world* w, uint32_t body)
