@@ -1,0 +1,397 @@
+/* Hull against hull and hull against box: the separating-axis test over the faces of the Minkowski
+ * difference, static and swept.
+ *
+ * Two convex polyhedra overlap exactly when their Minkowski difference holds the origin, and it is
+ * the intersection of its faces' half-spaces. Its faces are the faces of A, the faces of B, and the
+ * pairs of an edge of A and an edge of B whose arcs cross on the Gauss map (A's map against B's
+ * negated): the face normals at an edge are the ends of its arc (Gregorius, "The Separating Axis
+ * Test between Convex Polyhedra", GDC 2013). Every other edge pair gives a plane that cuts nothing
+ * off, so it is skipped. On each face the gap is one-sided (the face's own direction), and the swept
+ * form of sat_axes.h (latest entry, earliest exit) over these faces alone is the exact first contact
+ * of two translating pieces, as for boxes.
+ *
+ * Work happens in A's frame with A's position at the origin, in double: B's corners and face planes
+ * are moved there once per query. */
+#include <sepax/hull.h>
+#include "geometry/hull.h"
+#include "geometry/validate.h"
+#include "sat_axes.h"
+#include "contact_point.h"
+#include <float.h>
+
+/* A hull's corners touching a plane within this fraction of its size count as one feature. */
+#define FEATURE_FRACTION 1e-6
+
+typedef struct hull_pair {
+    const spx_hull_view* a;
+    const spx_hull_view* b;
+    spx_dvec3 av[SPX_HULL_MAX_CORNERS];     /* A's corners */
+    spx_dvec3 bv[SPX_HULL_MAX_CORNERS];     /* B's corners, in A's frame */
+    spx_dvec3 bn[2 * SPX_HULL_MAX_CORNERS]; /* B's face normals, in A's frame */
+    spx_dvec3 u;                            /* B's velocity relative to A, in A's frame */
+    spx_dvec3 va;                           /* A's velocity in the world */
+    spx_dvec3 frame[3];                     /* A's axes in the world */
+    spx_dvec3 origin;                       /* A's position in the world */
+} hull_pair;
+
+static spx_dvec3 rotate(const spx_dvec3 m[3], spx_dvec3 v)
+{
+    return spx_d3_mad(spx_d3_mad(spx_d3_scale(m[0], v.x), m[1], v.y), m[2], v.z);
+}
+
+/* m^T v: a world vector in the frame whose axes are m. */
+static spx_dvec3 unrotate(const spx_dvec3 m[3], spx_dvec3 v)
+{
+    return spx_d3(spx_d3_dot(m[0], v), spx_d3_dot(m[1], v), spx_d3_dot(m[2], v));
+}
+
+/* The pair in A's frame. pa, pb: positions; ra, rb: rotations (columns); va, vb: velocities. */
+static void pair_make(hull_pair* p, const spx_hull_view* a, spx_vec3 pa, const spx_mat3* ra, spx_vec3 va,
+                      const spx_hull_view* b, spx_vec3 pb, const spx_mat3* rb, spx_vec3 vb)
+{
+    p->a = a;
+    p->b = b;
+    spx_dvec3 fb[3];
+    for (int k = 0; k < 3; ++k) {
+        p->frame[k] = spx_d3_from(ra->col[k]);
+        fb[k] = spx_d3_from(rb->col[k]);
+    }
+    p->origin = spx_d3_from(pa);
+    p->va = spx_d3_from(va);
+    /* B's axes and position in A's frame. */
+    spx_dvec3 rel[3];
+    for (int k = 0; k < 3; ++k) rel[k] = unrotate(p->frame, fb[k]);
+    const spx_dvec3 t = unrotate(p->frame, spx_d3_sub(spx_d3_from(pb), p->origin));
+    p->u = unrotate(p->frame, spx_d3_sub(spx_d3_from(vb), spx_d3_from(va)));
+    for (uint32_t i = 0; i < a->vertex_count; ++i) p->av[i] = spx_d3_from(a->vertices[i]);
+    for (uint32_t i = 0; i < b->vertex_count; ++i) p->bv[i] = spx_d3_add(t, rotate(rel, spx_d3_from(b->vertices[i])));
+    for (uint32_t f = 0; f < b->face_count; ++f) p->bn[f] = rotate(rel, b->faces[f].normal);
+}
+
+/* Least projection of a set of corners on n. */
+static double least(const spx_dvec3* v, uint32_t count, spx_dvec3 n)
+{
+    double lo = DBL_MAX;
+    for (uint32_t i = 0; i < count; ++i) lo = spx_dmin(lo, spx_d3_dot(v[i], n));
+    return lo;
+}
+
+/* Do the arcs a1-a2 (A's Gauss map) and c1-c2 (B's, negated) cross? Each arc's ends must lie on
+ * either side of the other's great circle, and the crossing must be the same point of the sphere,
+ * not its antipode: which holds when c1 and a2 lie on the same side of the other arc's circle as
+ * seen through the products below. Arcs are shorter than half a circle (a convex edge). */
+static bool arcs_cross(spx_dvec3 a1, spx_dvec3 a2, spx_dvec3 c1, spx_dvec3 c2)
+{
+    const spx_dvec3 na = spx_d3_cross(a1, a2), nc = spx_d3_cross(c1, c2);
+    const double s1 = spx_d3_dot(c1, na), s2 = spx_d3_dot(c2, na);
+    const double t1 = spx_d3_dot(a1, nc), t2 = spx_d3_dot(a2, nc);
+    return s1 * s2 < 0.0 && t1 * t2 < 0.0 && s1 * t2 > 0.0;
+}
+
+/* Edge pair axis: ea x eb, pointing the way of A's arc (out of A across its edge i). Zero when the
+   edges are parallel. */
+static spx_dvec3 edge_axis(const hull_pair* p, int i, int j)
+{
+    const spx_hull_edge* ea = &p->a->edges[i];
+    const spx_hull_edge* eb = &p->b->edges[j];
+    const spx_dvec3 da = spx_d3_sub(p->av[ea->corner[1]], p->av[ea->corner[0]]);
+    const spx_dvec3 db = spx_d3_sub(p->bv[eb->corner[1]], p->bv[eb->corner[0]]);
+    const spx_dvec3 l = spx_d3_cross(da, db);
+    const spx_dvec3 mid = spx_d3_add(p->a->faces[ea->face[0]].normal, p->a->faces[ea->face[1]].normal);
+    return spx_d3_dot(l, mid) < 0.0 ? spx_d3_neg(l) : l;
+}
+
+/* Unnormalised direction of axis `index`, in A's frame, pointing from A to B when it separates. */
+static spx_dvec3 pair_axis(const void* pair, int index)
+{
+    const hull_pair* p = pair;
+    const int fa = (int)p->a->face_count, fb = (int)p->b->face_count;
+    if (index < fa) return p->a->faces[index].normal;
+    if (index < fa + fb) return spx_d3_neg(p->bn[index - fa]);
+    const int e = index - fa - fb;
+    return edge_axis(p, e / (int)p->b->edge_count, e % (int)p->b->edge_count);
+}
+
+/* Every face of the Minkowski difference through the interval logic; false once one separates for
+   the whole interval. Faces first: they separate most pairs that miss, and win ties. */
+static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_depth)
+{
+    const spx_hull_view *a = p->a, *b = p->b;
+    const int fa = (int)a->face_count, fb = (int)b->face_count, eb = (int)b->edge_count;
+    spx_sat_init(s, tmax, track_depth);
+    /* Equally shallow axes are told apart by direction, not by their order (swap A and B). */
+    s->tie_dir = pair_axis;
+    s->tie_pair = p;
+    s->tie_frame = p->frame;
+    for (int f = 0; f < fa; ++f) {
+        const spx_dvec3 n = a->faces[f].normal;
+        const double gap = least(p->bv, b->vertex_count, n) - a->faces[f].offset;
+        if (!spx_sat_axis_test(s, f, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, spx_d3_dot(n, p->u))) return false;
+    }
+    for (int g = 0; g < fb; ++g) {
+        /* Along -m (m: B's outward normal): A's far side is its least projection on m, B's near side
+           its face. B's offset in A's frame is that of any corner of the face. */
+        const spx_dvec3 m = p->bn[g];
+        const double boff = spx_d3_dot(m, p->bv[b->corners[b->faces[g].first]]);
+        const double gap = least(p->av, a->vertex_count, m) - boff;
+        if (!spx_sat_axis_test(s, fa + g, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, -spx_d3_dot(m, p->u))) return false;
+    }
+    for (int i = 0; i < (int)a->edge_count; ++i) {
+        const spx_hull_edge* ea = &a->edges[i];
+        const spx_dvec3 a1 = a->faces[ea->face[0]].normal, a2 = a->faces[ea->face[1]].normal;
+        const spx_dvec3 pa0 = p->av[ea->corner[0]];
+        const spx_dvec3 da = spx_d3_sub(p->av[ea->corner[1]], pa0);
+        for (int j = 0; j < eb; ++j) {
+            const spx_hull_edge* e = &b->edges[j];
+            if (!arcs_cross(a1, a2, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]))) continue;
+            const spx_dvec3 pb0 = p->bv[e->corner[0]];
+            const spx_dvec3 db = spx_d3_sub(p->bv[e->corner[1]], pb0);
+            spx_dvec3 l = spx_d3_cross(da, db);
+            const double len2 = spx_d3_len2(l);
+            if (!spx_edge_axis_usable(len2, spx_d3_len2(da), spx_d3_len2(db))) continue;
+            if (spx_d3_dot(l, spx_d3_add(a1, a2)) < 0.0) l = spx_d3_neg(l);
+            const double gap = spx_d3_dot(l, spx_d3_sub(pb0, pa0));
+            if (!spx_sat_axis_test(s, fa + fb + i * eb + j, SPX_AXIS_EDGE, len2, gap, -DBL_MAX, spx_d3_dot(l, p->u)))
+                return false;
+        }
+    }
+    return spx_sat_touches(s);
+}
+
+/* The corners of a piece within the feature tolerance of its extreme along n (at most 4 kept, in
+   order round the face for spx_contact_point), or false when more touch: a face of many corners. */
+typedef struct feature_set {
+    spx_dvec3 p[SPX_HULL_MAX_CORNERS];
+    int count;
+} feature_set;
+
+static void extreme_set(const spx_dvec3* v, uint32_t count, spx_dvec3 n, double slack, feature_set* out)
+{
+    double hi = -DBL_MAX;
+    for (uint32_t i = 0; i < count; ++i) hi = spx_dmax(hi, spx_d3_dot(v[i], n));
+    out->count = 0;
+    for (uint32_t i = 0; i < count; ++i)
+        if (spx_d3_dot(v[i], n) >= hi - slack) out->p[out->count++] = v[i];
+}
+
+/* Corners of a face-like set in order round their mean, seen along n (insertion sort by angle). */
+static void order_round(feature_set* f, spx_dvec3 n)
+{
+    if (f->count < 3) return;
+    spx_dvec3 c = spx_d3(0, 0, 0);
+    for (int i = 0; i < f->count; ++i) c = spx_d3_add(c, f->p[i]);
+    c = spx_d3_scale(c, 1.0 / f->count);
+    spx_dvec3 x = spx_d3_sub(f->p[0], c);
+    x = spx_d3_sub(x, spx_d3_scale(n, spx_d3_dot(x, n)));
+    const spx_dvec3 y = spx_d3_cross(n, x);
+    double ang[SPX_HULL_MAX_CORNERS];
+    for (int i = 0; i < f->count; ++i) {
+        const spx_dvec3 d = spx_d3_sub(f->p[i], c);
+        ang[i] = atan2(spx_d3_dot(d, y), spx_d3_dot(d, x));
+    }
+    for (int i = 1; i < f->count; ++i)
+        for (int j = i; j > 0 && ang[j - 1] > ang[j]; --j) {
+            const double t = ang[j];
+            ang[j] = ang[j - 1];
+            ang[j - 1] = t;
+            const spx_dvec3 q = f->p[j];
+            f->p[j] = f->p[j - 1];
+            f->p[j - 1] = q;
+        }
+}
+
+static spx_feature_kind kind_of(int count)
+{
+    return count == 1 ? SPX_FEATURE_VERTEX : (count == 2 ? SPX_FEATURE_EDGE : SPX_FEATURE_FACE);
+}
+
+/* Up to four corners of a set, spread round it (every count/4-th), for spx_contact_point. */
+static void to_feature(const feature_set* f, spx_feature* out)
+{
+    out->count = f->count < 4 ? f->count : 4;
+    for (int k = 0; k < out->count; ++k) out->p[k] = f->p[f->count <= 4 ? k : k * f->count / 4];
+}
+
+/* Point, normal and features of a hit whose axis names the contact, at time tc: the corners of each
+   piece extreme along the normal at that time, met by spx_contact_point (faces of more than four
+   corners enter by four of them spread round, so the point lies in the touching region). */
+static void pair_contact(const hull_pair* p, const spx_sat_axis* axis, double tc, spx_sweep_hit* out)
+{
+    spx_dvec3 n = pair_axis(p, axis->index);
+    n = spx_d3_scale(n, axis->sign / sqrt(spx_d3_len2(n)));
+    feature_set sa, sb;
+    const double slack = FEATURE_FRACTION * (p->a->radius + p->b->radius);
+    const spx_dvec3 shift = spx_d3_scale(p->u, tc);
+    spx_dvec3 bt[SPX_HULL_MAX_CORNERS];
+    for (uint32_t i = 0; i < p->b->vertex_count; ++i) bt[i] = spx_d3_add(p->bv[i], shift);
+    extreme_set(p->av, p->a->vertex_count, n, slack, &sa);
+    extreme_set(bt, p->b->vertex_count, spx_d3_neg(n), slack, &sb);
+    order_round(&sa, n);
+    order_round(&sb, n);
+    out->feature_a = kind_of(sa.count);
+    out->feature_b = kind_of(sb.count);
+    spx_feature ka, kb;
+    to_feature(&sa, &ka);
+    to_feature(&sb, &kb);
+    const spx_dvec3 q = spx_contact_point(&ka, &kb, n);
+    /* A has moved by its velocity times tc. */
+    out->point = spx_d3_to_float(spx_d3_add(spx_d3_mad(p->origin, p->va, tc), rotate(p->frame, q)));
+    const spx_dvec3 nw = rotate(p->frame, n);
+    out->normal = spx_d3_to_float(spx_d3_scale(nw, 1.0 / sqrt(spx_d3_len2(nw))));
+}
+
+/* Ways out of equal depth are not possible on one-sided faces: nothing to settle. */
+static void pair_sweep(const hull_pair* p, float tmax, spx_sweep_hit* out)
+{
+    spx_sweep_hit hit = { 0 };
+    hit.axis = -1;
+    spx_sat s;
+    if (pair_sat(p, tmax, &s, false)) {
+        if (!s.separated_at_start) pair_sat(p, tmax, &s, true); /* overlapping at t = 0: the least-overlap axis */
+        double tc;
+        const spx_sat_axis* axis = spx_sat_fill_hit(&s, pair_axis, p, &hit, &tc);
+        pair_contact(p, axis, tc, &hit);
+    }
+    *out = hit;
+}
+
+static void pair_penetration(const hull_pair* p, spx_penetration* out)
+{
+    spx_sat s;
+    const bool touches = pair_sat(p, 0.0, &s, true);
+    spx_sat_fill_penetration(&s, touches, pair_axis, p, p->frame, out);
+}
+
+/* ---- checks and entry points --------------------------------------------------------------------- */
+
+/* A placed hull: its hull, and its pose checked as a box's would be. */
+static spx_result check_placed(const spx_placed_hull* h)
+{
+    if (!h->hull) return SPX_ERR_INVALID_ARGUMENT;
+    const spx_obb pose = { h->position, { 1.0f, 1.0f, 1.0f }, h->rotation };
+    return spx_obb_validate(&pose);
+}
+
+/* The query's pieces as views with poses; B is a placed hull or a box. */
+typedef struct query {
+    spx_hull_view box_view;
+    spx_vec3 box_vertices[8];
+    spx_hull_plane box_faces[6];
+    const spx_hull_view* b;
+    spx_vec3 pb;
+    const spx_mat3* rb;
+} query;
+
+static spx_result query_hull(const spx_placed_hull* a, const spx_placed_hull* b, query* q)
+{
+    if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
+    if (!a->hull || !b->hull) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_first_error(check_placed(a), check_placed(b));
+    q->b = &b->hull->view;
+    q->pb = b->position;
+    q->rb = &b->rotation;
+    return r;
+}
+
+static spx_result query_box(const spx_placed_hull* a, const spx_obb* b, query* q)
+{
+    if (!a || !b || !a->hull) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_first_error(check_placed(a), spx_obb_validate(b));
+    if (r != SPX_OK) return r;
+    spx_hull_box_view(b->half_extents, q->box_vertices, q->box_faces, &q->box_view);
+    q->b = &q->box_view;
+    q->pb = b->center;
+    q->rb = &b->rotation;
+    return SPX_OK;
+}
+
+static void run_sweep(const spx_placed_hull* a, spx_vec3 va, const query* q, spx_vec3 vb, float tmax,
+                      spx_sweep_hit* out)
+{
+    hull_pair p;
+    pair_make(&p, &a->hull->view, a->position, &a->rotation, va, q->b, q->pb, q->rb, vb);
+    pair_sweep(&p, tmax, out);
+}
+
+static void run_penetration(const spx_placed_hull* a, const query* q, spx_penetration* out)
+{
+    hull_pair p;
+    const spx_vec3 zero = { 0, 0, 0 };
+    pair_make(&p, &a->hull->view, a->position, &a->rotation, zero, q->b, q->pb, q->rb, zero);
+    pair_penetration(&p, out);
+}
+
+static bool run_overlap(const spx_placed_hull* a, const query* q)
+{
+    hull_pair p;
+    const spx_vec3 zero = { 0, 0, 0 };
+    pair_make(&p, &a->hull->view, a->position, &a->rotation, zero, q->b, q->pb, q->rb, zero);
+    spx_sat s;
+    return pair_sat(&p, 0.0, &s, false);
+}
+
+SPX_API spx_result spx_sweep_hull_hull(const spx_placed_hull* a, spx_vec3 velocity_a, const spx_placed_hull* b,
+                                       spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_hull(a, b, &q);
+    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
+    r = spx_first_error(r, spx_check_motion(velocity_a, velocity_b, tmax));
+    if (r != SPX_OK) return r;
+    run_sweep(a, velocity_a, &q, velocity_b, tmax, out);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_sweep_hull_obb(const spx_placed_hull* a, spx_vec3 velocity_a, const spx_obb* b,
+                                      spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_box(a, b, &q);
+    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
+    r = spx_first_error(r, spx_check_motion(velocity_a, velocity_b, tmax));
+    if (r != SPX_OK) return r;
+    run_sweep(a, velocity_a, &q, velocity_b, tmax, out);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_penetration_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, spx_penetration* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_hull(a, b, &q);
+    if (r != SPX_OK) return r;
+    run_penetration(a, &q, out);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_penetration_hull_obb(const spx_placed_hull* a, const spx_obb* b, spx_penetration* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_box(a, b, &q);
+    if (r != SPX_OK) return r;
+    run_penetration(a, &q, out);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_overlap_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, bool* out_overlap)
+{
+    if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_hull(a, b, &q);
+    if (r != SPX_OK) return r;
+    *out_overlap = run_overlap(a, &q);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_overlap_hull_obb(const spx_placed_hull* a, const spx_obb* b, bool* out_overlap)
+{
+    if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_box(a, b, &q);
+    if (r != SPX_OK) return r;
+    *out_overlap = run_overlap(a, &q);
+    return SPX_OK;
+}
