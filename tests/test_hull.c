@@ -675,6 +675,116 @@ static int hull_query_bad_input(void)
     return 0;
 }
 
+/* A box's hull resting on a ground box, turned about the vertical: four points at the depth, the
+   normal straight down (A to B), ids kept while the box slides a little; swapped, the same points. */
+static int hull_manifold_resting(void)
+{
+    spx_hull* h = box_hull(spx_v3(0.5f, 0.25f, 0.75f));
+    TEST_ENSURE(h);
+    const spx_obb ground = { spx_v3(0, -1, 0), spx_v3(10, 1, 10), identity };
+    spx_hull* gh = box_hull(ground.half_extents);
+    TEST_ENSURE(gh);
+    for (int c = 0; c < 50; ++c) {
+        const double yaw = uniform(0, 6.283185307179586);
+        spx_mat3 R = identity;
+        R.col[0] = spx_v3((float)cos(yaw), 0, (float)-sin(yaw));
+        R.col[2] = spx_v3((float)sin(yaw), 0, (float)cos(yaw));
+        const spx_placed_hull a = { h, spx_v3((float)uniform(-3, 3), 0.24f, (float)uniform(-3, 3)), R };
+        spx_manifold m, m2, sw;
+        TEST_ENSURE_CODE(spx_manifold_hull_obb(&a, &ground, 0.02f, &m), SPX_OK);
+        TEST_ENSURE(m.point_count == 4);
+        TEST_ENSURE(angle_gap(m.normal, spx_v3(0, -1, 0)) < 1e-6);
+        for (int k = 0; k < 4; ++k) {
+            TEST_ENSURE_NEAR(m.points[k].depth, 0.01, 1e-6);
+            TEST_ENSURE_NEAR(m.points[k].point.y, -0.005, 1e-6);
+        }
+        spx_placed_hull moved = a;
+        moved.position.x += 1e-3f;
+        moved.position.y += 1e-3f;
+        TEST_ENSURE_CODE(spx_manifold_hull_obb(&moved, &ground, 0.02f, &m2), SPX_OK);
+        TEST_ENSURE(m2.point_count == 4);
+        for (int k = 0; k < 4; ++k) {
+            bool same = false;
+            for (int j = 0; j < 4; ++j) same = same || m2.points[j].id == m.points[k].id;
+            TEST_ENSURE(same);
+        }
+        const spx_placed_hull g = { gh, ground.center, ground.rotation };
+        TEST_ENSURE_CODE(spx_manifold_hull_hull(&g, &a, 0.02f, &sw), SPX_OK);
+        TEST_ENSURE(sw.point_count == 4);
+        TEST_ENSURE(angle_gap(sw.normal, spx_v3(0, 1, 0)) < 1e-6);
+        for (int k = 0; k < 4; ++k) TEST_ENSURE_NEAR(sw.points[k].depth, 0.01, 1e-6);
+        /* Lifted above the margin: nothing. */
+        moved.position.y = 0.3f;
+        TEST_ENSURE_CODE(spx_manifold_hull_obb(&moved, &ground, 0.02f, &m2), SPX_OK);
+        TEST_ENSURE(m2.point_count == 0);
+    }
+    TEST_ENSURE_CODE(spx_manifold_hull_obb(NULL, &ground, 0.02f, NULL), SPX_ERR_INVALID_ARGUMENT);
+    spx_manifold m;
+    const spx_placed_hull a = { h, spx_v3(0, 0, 0), identity };
+    TEST_ENSURE_CODE(spx_manifold_hull_obb(&a, &ground, -1.0f, &m), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_manifold_hull_obb(&a, &ground, NAN, &m), SPX_ERR_NOT_FINITE);
+    spx_hull_destroy(h);
+    spx_hull_destroy(gh);
+    return 0;
+}
+
+/* Random overlapping hulls: the manifold's deepest point is as deep as the minimum translation when
+   they share the normal, no point deeper than it, every point inside both pieces grown by the
+   depth; swapped, the normal flips and the count stays. */
+static int hull_manifold_random(void)
+{
+    const int cases = test_cases(1000) * scale_cases;
+    static ref_piece ra, rb;
+    const double zero[3] = { 0, 0, 0 };
+    int shared = 0, with_points = 0;
+    for (int c = 0; c < cases; ++c) {
+        spx_hull *ha = random_hull(uniform(0.3, 1.5)), *hb = random_hull(uniform(0.3, 1.5));
+        const spx_placed_hull pa = { ha, spx_v3(0, 0, 0), random_rotation() };
+        const spx_placed_hull pb = { hb, spx_v3(grid(-1.5, 1.5), grid(-1.5, 1.5), grid(-1.5, 1.5)), random_rotation() };
+        spx_penetration pen;
+        spx_manifold m, sw;
+        TEST_ENSURE_CODE(spx_penetration_hull_hull(&pa, &pb, &pen), SPX_OK);
+        TEST_ENSURE_CODE(spx_manifold_hull_hull(&pa, &pb, 0.0f, &m), SPX_OK);
+        TEST_ENSURE_CODE(spx_manifold_hull_hull(&pb, &pa, 0.0f, &sw), SPX_OK);
+        if (!pen.overlapping) TEST_ENSURE(m.point_count == 0 && sw.point_count == 0);
+        if (pen.overlapping && pen.depth > 1e-4) {
+            TEST_ENSURE(m.point_count >= 1 && m.point_count <= 4);
+            ++with_points;
+            ref_make(&pa, zero, &ra);
+            ref_make(&pb, zero, &rb);
+            double deepest = -1;
+            for (int k = 0; k < m.point_count; ++k) {
+                /* A face wins over an edge pair up to 1e-3 of the size (hull.h): that much deeper at most. */
+                TEST_ENSURE(m.points[k].depth <= pen.depth + 1e-5 + 1e-3 * 2 * 1.5 * sqrt(3.0));
+                deepest = fmax(deepest, m.points[k].depth);
+                /* Inside both, within the depth: below every face plane of each by at most it. */
+                const double q[3] = { m.points[k].point.x, m.points[k].point.y, m.points[k].point.z };
+                for (int side = 0; side < 2; ++side) {
+                    const ref_piece* r = side ? &rb : &ra;
+                    for (int f = 0; f < r->nf; ++f) {
+                        double hi = -DBL_MAX;
+                        for (int v = 0; v < r->nv; ++v)
+                            hi = fmax(hi, r->v[v][0] * r->n[f][0] + r->v[v][1] * r->n[f][1] + r->v[v][2] * r->n[f][2]);
+                        TEST_ENSURE(q[0] * r->n[f][0] + q[1] * r->n[f][1] + q[2] * r->n[f][2] <= hi + pen.depth + 1e-4);
+                    }
+                }
+            }
+            if (angle_gap(m.normal, pen.normal) < 1e-5) {
+                TEST_ENSURE_NEAR(deepest, pen.depth, 1e-5);
+                ++shared;
+            }
+            TEST_ENSURE(sw.point_count >= 1);
+            TEST_ENSURE(angle_gap(sw.normal, spx_v3(-m.normal.x, -m.normal.y, -m.normal.z)) < 1e-4 ||
+                        fabs(sw.points[0].depth - m.points[0].depth) < 1e-3 * pen.depth + 1e-5);
+        }
+        spx_hull_destroy(ha);
+        spx_hull_destroy(hb);
+    }
+    printf("  %d manifolds, %d along the minimum translation, of %d pairs\n", with_points, shared, cases);
+    TEST_ENSURE(with_points > cases / 10 && shared > with_points / 2);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     if (test_long_run(argc, argv)) scale_cases = 10;
@@ -688,5 +798,7 @@ int main(int argc, char** argv)
     TEST_RUN(hull_query_bad_input, failures);
     TEST_RUN(box_as_hull_matches_box, failures);
     TEST_RUN(hulls_against_brute_force, failures);
+    TEST_RUN(hull_manifold_resting, failures);
+    TEST_RUN(hull_manifold_random, failures);
     return failures != 0;
 }

@@ -135,6 +135,20 @@ SPX_API spx_result spx_sweep_hull_hull(const spx_placed_hull* a, spx_vec3 veloci
 SPX_API spx_result spx_sweep_hull_obb(const spx_placed_hull* a, spx_vec3 velocity_a, const spx_obb* b,
                                       spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
 
+/// Contact manifold for resting contact: the face of the Minkowski difference that separates most (or
+/// overlaps least) within `margin` (m, >= 0); a face of either piece is the reference unless an edge
+/// pair separates more by 1e-3 of the pieces' size. The other piece's most opposed face is clipped by
+/// the reference face's sides, points farther than the margin from its plane are dropped, and at most
+/// 4 are kept (the deepest and those spanning the largest area); an edge pair gives the midpoint of
+/// the edges' closest points. Points lie midway between the surfaces; depth > 0 penetration, < 0 gap.
+/// Ids hash the reference and incident faces and the corner or the cut that made the point, and stay
+/// while those do. point_count 0: apart by more than the margin. Errors as the other queries, and
+/// SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE or SPX_ERR_INVALID_ARGUMENT for a margin that is not
+/// finite, beyond SPX_MAX_COORDINATE or negative.
+SPX_API spx_result spx_manifold_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, float margin,
+                                          spx_manifold* out);
+SPX_API spx_result spx_manifold_hull_obb(const spx_placed_hull* a, const spx_obb* b, float margin, spx_manifold* out);
+
 #ifdef __cplusplus
 }
 #endif

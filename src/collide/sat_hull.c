@@ -17,6 +17,7 @@
 #include "geometry/validate.h"
 #include "sat_axes.h"
 #include "contact_point.h"
+#include "manifold_reduce.h"
 #include <float.h>
 
 /* A hull's corners touching a plane within this fraction of its size count as one feature. */
@@ -262,6 +263,182 @@ static void pair_penetration(const hull_pair* p, spx_penetration* out)
     spx_sat_fill_penetration(&s, touches, pair_axis, p, p->frame, out);
 }
 
+/* ---- manifold by face clipping ------------------------------------------------------------------ */
+
+/* An edge axis names the contact only when it separates (or overlaps less) than the best face by more
+   than this fraction of the pieces' size: face contacts give several points and stay put from frame to
+   frame, where a near tie flipping between a face and an edge would make the points jump. */
+#define EDGE_PREFERENCE 1e-3
+
+/* Most points a clipped polygon can have: the incident face's corners plus one per side plane. */
+#define CLIP_MAX (2 * SPX_HULL_MAX_CORNERS + 8)
+
+typedef struct clip_point {
+    spx_dvec3 p;
+    uint32_t tag; /* the features that made it: an incident corner, or an incident edge cut by a side */
+} clip_point;
+
+/* Keeps the part of the polygon with dot(n, p) <= d (Sutherland-Hodgman); new points are tagged by the
+   incident edge they lie on and the side `side` that cut it. */
+static int clip_side(const clip_point* in, int n, spx_dvec3 nrm, double d, uint32_t side, clip_point* out)
+{
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        const clip_point *a = &in[i], *b = &in[(i + 1) % n];
+        const double da = spx_d3_dot(nrm, a->p) - d, db = spx_d3_dot(nrm, b->p) - d;
+        if (da <= 0.0) out[m++] = *a;
+        if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0)) {
+            const double t = da / (da - db);
+            out[m].p = spx_d3_add(a->p, spx_d3_scale(spx_d3_sub(b->p, a->p), t));
+            out[m++].tag = 0x10000u | ((a->tag & 0xFFu) << 8) | side;
+        }
+    }
+    return m;
+}
+
+/* Feature key of a point: the reference side (A or B), the reference and incident faces, the point's
+   own tag, mixed into 32 bits (FNV-1a). */
+static uint32_t feature_id(uint32_t ref_b, uint32_t ref, uint32_t inc, uint32_t tag)
+{
+    const uint32_t w[4] = { ref_b, ref, inc, tag };
+    uint32_t h = 2166136261u;
+    for (int k = 0; k < 4; ++k)
+        for (int b = 0; b < 4; ++b) h = (h ^ ((w[k] >> (8 * b)) & 0xFFu)) * 16777619u;
+    return h;
+}
+
+static void pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
+{
+    const spx_hull_view *a = p->a, *b = p->b;
+    const int fa = (int)a->face_count, fb = (int)b->face_count, eb = (int)b->edge_count;
+    spx_manifold m = { 0 };
+    /* Largest separation over the faces of the Minkowski difference: A's faces, B's, edge pairs. */
+    double face_sep = -DBL_MAX, edge_sep = -DBL_MAX;
+    int face = -1, ei = -1, ej = -1;
+    for (int f = 0; f < fa; ++f) {
+        const double sep = least(p->bv, b->vertex_count, a->faces[f].normal) - a->faces[f].offset;
+        if (sep > face_sep) face_sep = sep, face = f;
+    }
+    const double size = a->radius + b->radius;
+    const double bias = 1e-6 * size; /* B's face only when it is clearly better: A's face wins ties */
+    for (int g = 0; g < fb; ++g) {
+        const spx_dvec3 mg = p->bn[g];
+        const double sep = least(p->av, a->vertex_count, mg) - spx_d3_dot(mg, p->bv[b->corners[b->faces[g].first]]);
+        if (sep > face_sep + bias) face_sep = sep, face = fa + g;
+    }
+    for (int i = 0; i < (int)a->edge_count; ++i) {
+        const spx_hull_edge* ea = &a->edges[i];
+        const spx_dvec3 a1 = a->faces[ea->face[0]].normal, a2 = a->faces[ea->face[1]].normal;
+        const spx_dvec3 pa0 = p->av[ea->corner[0]], da = spx_d3_sub(p->av[ea->corner[1]], pa0);
+        for (int j = 0; j < eb; ++j) {
+            const spx_hull_edge* e = &b->edges[j];
+            if (!arcs_cross(a1, a2, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]))) continue;
+            const spx_dvec3 pb0 = p->bv[e->corner[0]], db = spx_d3_sub(p->bv[e->corner[1]], pb0);
+            spx_dvec3 l = spx_d3_cross(da, db);
+            const double len2 = spx_d3_len2(l);
+            if (!spx_edge_axis_usable(len2, spx_d3_len2(da), spx_d3_len2(db))) continue;
+            if (spx_d3_dot(l, spx_d3_add(a1, a2)) < 0.0) l = spx_d3_neg(l);
+            const double sep = spx_d3_dot(l, spx_d3_sub(pb0, pa0)) / sqrt(len2);
+            if (sep > edge_sep) edge_sep = sep, ei = i, ej = j;
+        }
+    }
+    if (spx_dmax(face_sep, edge_sep) > margin) {
+        *out = m;
+        return;
+    }
+    if (ei >= 0 && edge_sep > face_sep + EDGE_PREFERENCE * size) {
+        /* Two edges: the midpoint of their closest points. */
+        const spx_hull_edge *ea = &a->edges[ei], *e = &b->edges[ej];
+        spx_dvec3 n = edge_axis(p, ei, ej);
+        n = spx_d3_scale(n, 1.0 / sqrt(spx_d3_len2(n)));
+        spx_dvec3 ca, cb;
+        spx_segments_closest_3d(p->av[ea->corner[0]], p->av[ea->corner[1]], p->bv[e->corner[0]], p->bv[e->corner[1]],
+                                &ca, &cb);
+        m.normal = spx_d3_to_float(rotate(p->frame, n));
+        m.point_count = 1;
+        m.points[0].point = spx_d3_to_float(spx_d3_add(p->origin, rotate(p->frame, spx_d3_lerp_mid(ca, cb))));
+        m.points[0].depth = (float)-edge_sep;
+        m.points[0].id = feature_id(2, (uint32_t)ei, (uint32_t)ej, 0);
+        *out = m;
+        return;
+    }
+    /* A face: the reference. The incident face is the other piece's most opposed one. */
+    const bool ref_b = face >= fa;
+    const spx_hull_view* rv = ref_b ? b : a;
+    const spx_hull_view* iv = ref_b ? a : b;
+    const spx_dvec3* rp = ref_b ? p->bv : p->av;
+    const spx_dvec3* ip = ref_b ? p->av : p->bv;
+    const int rf = ref_b ? face - fa : face;
+    const spx_dvec3 rn = ref_b ? p->bn[rf] : a->faces[rf].normal; /* outward of the reference piece */
+    int inc = 0;
+    double most = DBL_MAX;
+    for (uint32_t g = 0; g < iv->face_count; ++g) {
+        const double d = spx_d3_dot(rn, ref_b ? iv->faces[g].normal : p->bn[g]);
+        if (d < most) most = d, inc = (int)g;
+    }
+    clip_point buf[2][CLIP_MAX];
+    int n = (int)iv->faces[inc].count;
+    const uint8_t* ic = iv->corners + iv->faces[inc].first;
+    for (int k = 0; k < n; ++k) buf[0][k] = (clip_point){ ip[ic[k]], (uint32_t)k };
+    const uint8_t* rc = rv->corners + rv->faces[rf].first;
+    const int rn_count = (int)rv->faces[rf].count;
+    int cur = 0;
+    for (int k = 0; k < rn_count && n > 0; ++k) {
+        const spx_dvec3 q0 = rp[rc[k]], q1 = rp[rc[(k + 1) % rn_count]];
+        const spx_dvec3 side = spx_d3_cross(spx_d3_sub(q1, q0), rn); /* outward of the face's edge k */
+        n = clip_side(buf[cur], n, side, spx_d3_dot(side, q0), (uint32_t)k, buf[1 - cur]);
+        cur = 1 - cur;
+    }
+    /* Keep what lies within the margin of the reference plane. */
+    const double plane = spx_d3_dot(rn, rp[rc[0]]);
+    float x[CLIP_MAX], y[CLIP_MAX], gap[CLIP_MAX];
+    int kept[CLIP_MAX], count = 0;
+    spx_dvec3 ux = spx_d3_sub(rp[rc[1]], rp[rc[0]]);
+    ux = spx_d3_scale(ux, 1.0 / sqrt(spx_d3_len2(ux)));
+    const spx_dvec3 uy = spx_d3_cross(rn, ux);
+    for (int k = 0; k < n; ++k) {
+        const double sep = spx_d3_dot(rn, buf[cur][k].p) - plane;
+        if (sep > margin) continue;
+        x[count] = (float)spx_d3_dot(ux, buf[cur][k].p);
+        y[count] = (float)spx_d3_dot(uy, buf[cur][k].p);
+        gap[count] = (float)sep;
+        kept[count++] = k;
+    }
+    if (count == 0) {
+        /* The incident face lies beside the reference face's prism (a corner reaching in past its
+           edge): the incident piece's deepest corner alone. */
+        const uint32_t iv_count = iv->vertex_count;
+        int deepest = 0;
+        for (uint32_t k = 1; k < iv_count; ++k)
+            if (spx_d3_dot(rn, ip[k]) < spx_d3_dot(rn, ip[deepest])) deepest = (int)k;
+        const double sep = spx_d3_dot(rn, ip[deepest]) - plane;
+        if (sep <= margin) {
+            buf[cur][0] = (clip_point){ ip[deepest], 0x20000u | (uint32_t)deepest };
+            gap[0] = (float)sep;
+            kept[0] = 0;
+            count = 1;
+        }
+    }
+    int pick[4] = { 0, 1, 2, 3 };
+    if (count > 4) {
+        spx_reduce_to_four(x, y, gap, count, pick);
+        count = 4;
+    }
+    /* The normal from A to B: A's face normal, or minus B's. */
+    const spx_dvec3 nab = ref_b ? spx_d3_neg(rn) : rn;
+    m.normal = spx_d3_to_float(rotate(p->frame, nab));
+    for (int k = 0; k < count; ++k) {
+        const clip_point* c = &buf[cur][kept[pick[k]]];
+        const double sep = gap[pick[k]];
+        const spx_dvec3 q = spx_d3_mad(c->p, rn, -0.5 * sep); /* midway to the reference plane */
+        m.points[k].point = spx_d3_to_float(spx_d3_add(p->origin, rotate(p->frame, q)));
+        m.points[k].depth = (float)-sep;
+        m.points[k].id = feature_id(ref_b, (uint32_t)rf, (uint32_t)inc, c->tag);
+    }
+    m.point_count = count;
+    *out = m;
+}
+
 /* ---- checks and entry points --------------------------------------------------------------------- */
 
 /* A placed hull: its hull, and its pose checked as a box's would be. */
@@ -393,5 +570,38 @@ SPX_API spx_result spx_overlap_hull_obb(const spx_placed_hull* a, const spx_obb*
     spx_result r = query_box(a, b, &q);
     if (r != SPX_OK) return r;
     *out_overlap = run_overlap(a, &q);
+    return SPX_OK;
+}
+
+static void run_manifold(const spx_placed_hull* a, const query* q, float margin, spx_manifold* out)
+{
+    hull_pair p;
+    const spx_vec3 zero = { 0, 0, 0 };
+    pair_make(&p, &a->hull->view, a->position, &a->rotation, zero, q->b, q->pb, q->rb, zero);
+    pair_manifold(&p, margin, out);
+}
+
+SPX_API spx_result spx_manifold_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, float margin,
+                                          spx_manifold* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_hull(a, b, &q);
+    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
+    r = spx_first_error(r, spx_check_margin(margin));
+    if (r != SPX_OK) return r;
+    run_manifold(a, &q, margin, out);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_manifold_hull_obb(const spx_placed_hull* a, const spx_obb* b, float margin, spx_manifold* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_box(a, b, &q);
+    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
+    r = spx_first_error(r, spx_check_margin(margin));
+    if (r != SPX_OK) return r;
+    run_manifold(a, &q, margin, out);
     return SPX_OK;
 }
