@@ -370,9 +370,17 @@ static void pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
     const spx_dvec3* ip = ref_b ? p->av : p->bv;
     const int rf = ref_b ? face - fa : face;
     const spx_dvec3 rn = ref_b ? p->bn[rf] : a->faces[rf].normal; /* outward of the reference piece */
+    /* The incident face: of the faces round the other piece's deepest corner, the most opposed. */
+    int deepest = 0;
+    for (uint32_t k = 1; k < iv->vertex_count; ++k)
+        if (spx_d3_dot(rn, ip[k]) < spx_d3_dot(rn, ip[deepest])) deepest = (int)k;
     int inc = 0;
     double most = DBL_MAX;
     for (uint32_t g = 0; g < iv->face_count; ++g) {
+        const uint8_t* c = iv->corners + iv->faces[g].first;
+        bool round = false;
+        for (uint32_t k = 0; k < iv->faces[g].count && !round; ++k) round = c[k] == deepest;
+        if (!round) continue;
         const double d = spx_d3_dot(rn, ref_b ? iv->faces[g].normal : p->bn[g]);
         if (d < most) most = d, inc = (int)g;
     }
@@ -407,10 +415,6 @@ static void pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
     if (count == 0) {
         /* The incident face lies beside the reference face's prism (a corner reaching in past its
            edge): the incident piece's deepest corner alone. */
-        const uint32_t iv_count = iv->vertex_count;
-        int deepest = 0;
-        for (uint32_t k = 1; k < iv_count; ++k)
-            if (spx_d3_dot(rn, ip[k]) < spx_d3_dot(rn, ip[deepest])) deepest = (int)k;
         const double sep = spx_d3_dot(rn, ip[deepest]) - plane;
         if (sep <= margin) {
             buf[cur][0] = (clip_point){ ip[deepest], 0x20000u | (uint32_t)deepest };
