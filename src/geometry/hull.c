@@ -52,13 +52,14 @@ spx_result spx_hull_from_loops(const spx_hull_loops* loops, bool check, double s
     if (F > 2 * SPX_HULL_MAX_CORNERS || total > 6 * SPX_HULL_MAX_CORNERS) return SPX_ERR_TOO_MANY_CORNERS;
 
     loop_scratch s;
-    s.bytes = align_up(sizeof(uint16_t) * (size_t)loops->point_count, 16) +
-              sizeof(uint16_t) * SPX_HULL_MAX_CORNERS * SPX_HULL_MAX_CORNERS + sizeof(spx_dvec3) * SPX_HULL_MAX_CORNERS;
+    const size_t edge_table = align_up(sizeof(uint16_t) * SPX_HULL_MAX_CORNERS * SPX_HULL_MAX_CORNERS, 16);
+    s.bytes = align_up(sizeof(uint16_t) * (size_t)loops->point_count, 16) + edge_table +
+              sizeof(spx_dvec3) * SPX_HULL_MAX_CORNERS;
     s.block = spx_alloc(allocator, s.bytes, 16);
     if (!s.block) return SPX_ERR_OUT_OF_MEMORY;
     s.corner_of = s.block;
     s.edge_of = (uint16_t*)((char*)s.block + align_up(sizeof(uint16_t) * (size_t)loops->point_count, 16));
-    spx_dvec3* dv = (spx_dvec3*)(s.edge_of + SPX_HULL_MAX_CORNERS * SPX_HULL_MAX_CORNERS);
+    spx_dvec3* dv = (spx_dvec3*)((char*)s.edge_of + edge_table);
     memset(s.corner_of, 0xFF, sizeof(uint16_t) * (size_t)loops->point_count);
 
     spx_result r = SPX_OK;
