@@ -486,9 +486,37 @@ static spx_result query_box(const spx_placed_hull* a, const spx_obb* b, query* q
     return SPX_OK;
 }
 
+/* True when the pieces' bounding spheres (about each hull's mean corner, through its farthest corner)
+   stay farther apart than `margin` over [0, tmax] as B moves relative to A: then every axis would say
+   so too, and the answer is a miss found without them. The spheres are grown by 1e-6 of their radii
+   and the distances by 1e-9 (the rounding of these double sums), so a pair this rejects is apart. */
+static bool spheres_miss(const spx_placed_hull* a, spx_vec3 va, const query* q, spx_vec3 vb, double tmax, double margin)
+{
+    const spx_hull_view* av = &a->hull->view;
+    spx_dvec3 fa[3], fb[3];
+    for (int k = 0; k < 3; ++k) fa[k] = spx_d3_from(a->rotation.col[k]), fb[k] = spx_d3_from(q->rb->col[k]);
+    const spx_dvec3 ca = spx_d3_add(spx_d3_from(a->position), rotate(fa, av->center));
+    const spx_dvec3 cb = spx_d3_add(spx_d3_from(q->pb), rotate(fb, q->b->center));
+    const spx_dvec3 d = spx_d3_sub(cb, ca);
+    const spx_dvec3 w = spx_d3_scale(spx_d3_sub(spx_d3_from(vb), spx_d3_from(va)), tmax);
+    const double reach = (av->radius + q->b->radius) * (1.0 + 1e-6) + margin +
+                         1e-9 * (fabs(ca.x) + fabs(ca.y) + fabs(ca.z) + fabs(cb.x) + fabs(cb.y) + fabs(cb.z) +
+                                 fabs(w.x) + fabs(w.y) + fabs(w.z));
+    const double r2 = reach * reach, dw = spx_d3_dot(d, w), ww = spx_d3_len2(w);
+    if (dw >= 0.0) return spx_d3_len2(d) > r2;                /* closest at t = 0 */
+    if (-dw >= ww) return spx_d3_len2(spx_d3_add(d, w)) > r2; /* closest at tmax */
+    return spx_d3_len2(spx_d3_cross(d, w)) > r2 * ww;         /* closest in between */
+}
+
+static const spx_vec3 still = { 0, 0, 0 };
+
 static void run_sweep(const spx_placed_hull* a, spx_vec3 va, const query* q, spx_vec3 vb, float tmax,
                       spx_sweep_hit* out)
 {
+    if (spheres_miss(a, va, q, vb, tmax, 0.0)) {
+        *out = (spx_sweep_hit){ .state = SPX_SWEEP_MISS, .axis = -1 };
+        return;
+    }
     hull_pair p;
     pair_make(&p, &a->hull->view, a->position, &a->rotation, va, q->b, q->pb, q->rb, vb);
     pair_sweep(&p, tmax, out);
@@ -496,6 +524,10 @@ static void run_sweep(const spx_placed_hull* a, spx_vec3 va, const query* q, spx
 
 static void run_penetration(const spx_placed_hull* a, const query* q, spx_penetration* out)
 {
+    if (spheres_miss(a, still, q, still, 0.0, 0.0)) {
+        *out = (spx_penetration){ .overlapping = false, .axis = -1 };
+        return;
+    }
     hull_pair p;
     const spx_vec3 zero = { 0, 0, 0 };
     pair_make(&p, &a->hull->view, a->position, &a->rotation, zero, q->b, q->pb, q->rb, zero);
@@ -504,6 +536,7 @@ static void run_penetration(const spx_placed_hull* a, const query* q, spx_penetr
 
 static bool run_overlap(const spx_placed_hull* a, const query* q)
 {
+    if (spheres_miss(a, still, q, still, 0.0, 0.0)) return false;
     hull_pair p;
     const spx_vec3 zero = { 0, 0, 0 };
     pair_make(&p, &a->hull->view, a->position, &a->rotation, zero, q->b, q->pb, q->rb, zero);
@@ -579,6 +612,10 @@ SPX_API spx_result spx_overlap_hull_obb(const spx_placed_hull* a, const spx_obb*
 
 static void run_manifold(const spx_placed_hull* a, const query* q, float margin, spx_manifold* out)
 {
+    if (spheres_miss(a, still, q, still, 0.0, margin)) {
+        *out = (spx_manifold){ .point_count = 0 };
+        return;
+    }
     hull_pair p;
     const spx_vec3 zero = { 0, 0, 0 };
     pair_make(&p, &a->hull->view, a->position, &a->rotation, zero, q->b, q->pb, q->rb, zero);
