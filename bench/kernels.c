@@ -2,6 +2,7 @@
    host would, stores the yes/no (or count, or state) the report compares across engines, and folds
    one float of each answer into bench_sink. */
 #include "kernels.h"
+#include <sepax/hull.h>
 #include <stdlib.h>
 
 volatile double bench_sink;
@@ -142,12 +143,128 @@ static size_t manifold_obb_tri(const bench_pairs* set, uint8_t* out)
     return errors;
 }
 
+/* The box sets again with each box given as the hull of its 8 corners: the hull queries' cost on the
+   same problems, their answers checked against the box queries'. The hulls are built at the first
+   pass over a set and kept for the next passes, which time the queries alone. */
+typedef struct hull_cache {
+    uint64_t seed;
+    size_t count;
+    bool swept;
+    spx_hull** hulls; /* a[i] at 2i, b[i] at 2i + 1 */
+} hull_cache;
+
+static hull_cache hulls_built;
+
+static spx_hull* box_hull(spx_vec3 h)
+{
+    spx_vec3 p[8];
+    for (int c = 0; c < 8; ++c) p[c] = spx_v3(c & 1 ? h.x : -h.x, c & 2 ? h.y : -h.y, c & 4 ? h.z : -h.z);
+    spx_hull_def def = spx_default_hull_def();
+    def.points = p;
+    def.point_count = 8;
+    spx_hull* out = NULL;
+    return spx_hull_create(&def, &out) == SPX_OK ? out : NULL;
+}
+
+static bool hulls_for(const bench_pairs* set)
+{
+    hull_cache* c = &hulls_built;
+    if (c->hulls && c->seed == set->seed && c->count == set->count && c->swept == set->swept) return true;
+    if (c->hulls) {
+        for (size_t i = 0; i < 2 * c->count; ++i) spx_hull_destroy(c->hulls[i]);
+        free(c->hulls);
+    }
+    c->hulls = calloc(2 * set->count + 1, sizeof *c->hulls);
+    if (!c->hulls) return false;
+    c->seed = set->seed, c->count = set->count, c->swept = set->swept;
+    bool ok = true;
+    for (size_t i = 0; i < set->count; ++i) {
+        c->hulls[2 * i] = box_hull(set->box_a[i].half_extents);
+        c->hulls[2 * i + 1] = box_hull(set->box_b[i].half_extents);
+        ok = ok && c->hulls[2 * i] && c->hulls[2 * i + 1];
+    }
+    return ok;
+}
+
+static spx_placed_hull placed(const spx_hull* h, const spx_obb* box)
+{
+    return (spx_placed_hull){ h, box->center, box->rotation };
+}
+
+static size_t overlap_hull_hull(const bench_pairs* set, uint8_t* out)
+{
+    if (!hulls_for(set)) return set->count;
+    size_t errors = 0;
+    for (size_t i = 0; i < set->count; ++i) {
+        const spx_placed_hull a = placed(hulls_built.hulls[2 * i], &set->box_a[i]);
+        const spx_placed_hull b = placed(hulls_built.hulls[2 * i + 1], &set->box_b[i]);
+        bool overlap = false;
+        errors += spx_overlap_hull_hull(&a, &b, &overlap) != SPX_OK;
+        out[i] = overlap;
+    }
+    return errors;
+}
+
+static size_t penetration_hull_hull(const bench_pairs* set, uint8_t* out)
+{
+    if (!hulls_for(set)) return set->count;
+    size_t errors = 0;
+    double sum = 0.0;
+    for (size_t i = 0; i < set->count; ++i) {
+        const spx_placed_hull a = placed(hulls_built.hulls[2 * i], &set->box_a[i]);
+        const spx_placed_hull b = placed(hulls_built.hulls[2 * i + 1], &set->box_b[i]);
+        spx_penetration p = { .overlapping = false };
+        errors += spx_penetration_hull_hull(&a, &b, &p) != SPX_OK;
+        out[i] = p.overlapping;
+        sum += p.depth;
+    }
+    bench_sink += sum;
+    return errors;
+}
+
+static size_t manifold_hull_hull(const bench_pairs* set, uint8_t* out)
+{
+    if (!hulls_for(set)) return set->count;
+    size_t errors = 0;
+    double sum = 0.0;
+    for (size_t i = 0; i < set->count; ++i) {
+        const spx_placed_hull a = placed(hulls_built.hulls[2 * i], &set->box_a[i]);
+        const spx_placed_hull b = placed(hulls_built.hulls[2 * i + 1], &set->box_b[i]);
+        spx_manifold m = { .point_count = 0 };
+        errors += spx_manifold_hull_hull(&a, &b, 0.0f, &m) != SPX_OK;
+        out[i] = (uint8_t)m.point_count;
+        sum += m.point_count > 0 ? m.points[0].depth : 0.0f;
+    }
+    bench_sink += sum;
+    return errors;
+}
+
+static size_t sweep_hull_hull(const bench_pairs* set, uint8_t* out)
+{
+    if (!hulls_for(set)) return set->count;
+    size_t errors = 0;
+    double sum = 0.0;
+    for (size_t i = 0; i < set->count; ++i) {
+        const spx_placed_hull a = placed(hulls_built.hulls[2 * i], &set->box_a[i]);
+        const spx_placed_hull b = placed(hulls_built.hulls[2 * i + 1], &set->box_b[i]);
+        spx_sweep_hit hit = { .state = SPX_SWEEP_MISS };
+        errors += spx_sweep_hull_hull(&a, set->vel_a[i], &b, set->vel_b[i], set->tmax, &hit) != SPX_OK;
+        out[i] = (uint8_t)hit.state;
+        sum += hit.time;
+    }
+    bench_sink += sum;
+    return errors;
+}
+
 static const bench_kernel kernels[] = {
     { "overlap_obb_obb", "sepax", BENCH_OBB_OBB, false, NULL, overlap_obb_obb },
     { "overlap_obb_obb", "sepax-batch", BENCH_OBB_OBB, false, "overlap_obb_obb", overlap_obb_obb_batch },
     { "penetration_obb_obb", "sepax", BENCH_OBB_OBB, false, "overlap_obb_obb", penetration_obb_obb },
     { "manifold_obb_obb", "sepax", BENCH_OBB_OBB, false, "overlap_obb_obb", manifold_obb_obb },
     { "manifold_obb_obb_resting", "sepax", BENCH_OBB_OBB_RESTING, false, NULL, manifold_obb_obb },
+    { "overlap_hull_hull", "sepax", BENCH_OBB_OBB, false, "overlap_obb_obb", overlap_hull_hull },
+    { "penetration_hull_hull", "sepax", BENCH_OBB_OBB, false, "overlap_obb_obb", penetration_hull_hull },
+    { "manifold_hull_hull", "sepax", BENCH_OBB_OBB, false, "overlap_obb_obb", manifold_hull_hull },
     { "overlap_obb_tri", "sepax", BENCH_OBB_TRI, false, NULL, overlap_obb_tri },
     { "penetration_obb_tri", "sepax", BENCH_OBB_TRI, false, "overlap_obb_tri", penetration_obb_tri },
     { "manifold_obb_tri", "sepax", BENCH_OBB_TRI, false, "overlap_obb_tri", manifold_obb_tri },
@@ -155,6 +272,7 @@ static const bench_kernel kernels[] = {
     { "penetration_tri_tri", "sepax", BENCH_TRI_TRI, false, "overlap_tri_tri", penetration_tri_tri },
     { "sweep_obb_obb", "sepax", BENCH_OBB_OBB, true, NULL, sweep_obb_obb },
     { "sweep_obb_obb", "sepax-batch", BENCH_OBB_OBB, true, "sweep_obb_obb", sweep_obb_obb_batch },
+    { "sweep_hull_hull", "sepax", BENCH_OBB_OBB, true, "sweep_obb_obb", sweep_hull_hull },
     { "sweep_obb_tri", "sepax", BENCH_OBB_TRI, true, NULL, sweep_obb_tri },
     { "sweep_tri_tri", "sepax", BENCH_TRI_TRI, true, NULL, sweep_tri_tri },
 };

@@ -49,8 +49,9 @@ typedef enum spx_result {
     SPX_ERR_INDEX_OUT_OF_RANGE,  /* a mesh index names a vertex that does not exist */
     SPX_ERR_EMPTY_MESH,          /* a mesh with no usable triangle (none given, or all degenerate) */
     SPX_ERR_BAD_DENSITY,         /* a density that is zero or negative */
-    SPX_ERR_MESH_NOT_CLOSED,     /* mass properties of a mesh that does not enclose a volume (spx_mesh_info.closed) */
-    SPX_ERR_MESH_INSIDE_OUT,     /* a closed mesh wound clockwise seen from outside (negative volume) */
+    SPX_ERR_MESH_NOT_CLOSED,     /* mass properties of a mesh that does not enclose a volume (spx_mesh_info.closed);
+                                    hull faces with an edge open or met twice the same way (hull.h) */
+    SPX_ERR_MESH_INSIDE_OUT,     /* a closed mesh (or hull faces) wound clockwise seen from outside (negative volume) */
     SPX_ERR_ZERO_VOLUME,         /* a closed mesh that encloses no volume (e.g. a sheet, one triangle each way) */
     SPX_ERR_MASS_OUT_OF_RANGE,   /* mass, volume or inertia beyond float range (or a moment below FLT_MIN), or a
                                     dynamic body's beyond the SPX_BODY_* limits of world.h */
@@ -60,7 +61,10 @@ typedef enum spx_result {
     SPX_ERR_BAD_JOINT,           /* a joint that joins nothing (a body to itself, no dynamic body) or whose limits,
                                     lengths, stiffness or forces are out of order (joint.h) */
     SPX_ERR_ZERO_AREA,           /* a polygon with fewer than three distinct corners, or all on one line (sat2d.h) */
-    SPX_ERR_NOT_CONVEX,          /* a polygon with a corner turning the other way, or winding round more than once */
+    SPX_ERR_NOT_CONVEX,          /* a polygon with a corner turning the other way, or winding round more than once;
+                                    hull faces not flat, turning the other way or below a corner (hull.h) */
+    SPX_ERR_FLAT_HULL,           /* a hull's points all on one plane, line or point: no volume (hull.h) */
+    SPX_ERR_TOO_MANY_CORNERS,    /* a hull that would need more than SPX_HULL_MAX_CORNERS corners (hull.h) */
     SPX_RESULT_COUNT
 } spx_result;
 

@@ -13,5 +13,6 @@
 #include "mass.h"
 #include "round.h"
 #include "sat2d.h"
+#include "hull.h"
 #include "debug_draw.h"
 #endif

@@ -66,6 +66,11 @@ SPX_API const char* spx_result_string(spx_result result)
     case SPX_ERR_NOT_CONVEX:
         return "the polygon is not convex (a corner turns the other way, or the boundary winds round more than once): "
                "give its corners in order round a convex boundary";
+    case SPX_ERR_FLAT_HULL:
+        return "the hull's points lie on one plane, one line or one point (within SPX_HULL_PLANE_TOLERANCE of its "
+               "size): it has no volume; give points that enclose a solid, or use a triangle";
+    case SPX_ERR_TOO_MANY_CORNERS:
+        return "the hull would have more than SPX_HULL_MAX_CORNERS (255) corners: simplify the point cloud first";
     case SPX_RESULT_COUNT:
         break;
     }

@@ -1,0 +1,648 @@
+/* Hull against hull and hull against box: the separating-axis test over the faces of the Minkowski
+ * difference, static and swept.
+ *
+ * Two convex polyhedra overlap exactly when their Minkowski difference holds the origin, and it is
+ * the intersection of its faces' half-spaces. Its faces are the faces of A, the faces of B, and the
+ * pairs of an edge of A and an edge of B whose arcs cross on the Gauss map (A's map against B's
+ * negated): the face normals at an edge are the ends of its arc (Gregorius, "The Separating Axis
+ * Test between Convex Polyhedra", GDC 2013). Every other edge pair gives a plane that cuts nothing
+ * off, so it is skipped. On each face the gap is one-sided (the face's own direction), and the swept
+ * form of sat_axes.h (latest entry, earliest exit) over these faces alone is the exact first contact
+ * of two translating pieces, as for boxes.
+ *
+ * Work happens in A's frame with A's position at the origin, in double: B's corners and face planes
+ * are moved there once per query. */
+#include <sepax/hull.h>
+#include "geometry/hull.h"
+#include "geometry/validate.h"
+#include "sat_axes.h"
+#include "contact_point.h"
+#include "manifold_reduce.h"
+#include <float.h>
+
+/* A hull's corners touching a plane within this fraction of its size count as one feature. */
+#define FEATURE_FRACTION 1e-6
+
+typedef struct hull_pair {
+    const spx_hull_view* a;
+    const spx_hull_view* b;
+    spx_dvec3 av[SPX_HULL_MAX_CORNERS];     /* A's corners */
+    spx_dvec3 bv[SPX_HULL_MAX_CORNERS];     /* B's corners, in A's frame */
+    spx_dvec3 bn[2 * SPX_HULL_MAX_CORNERS]; /* B's face normals, in A's frame */
+    spx_dvec3 u;                            /* B's velocity relative to A, in A's frame */
+    spx_dvec3 va;                           /* A's velocity in the world */
+    spx_dvec3 frame[3];                     /* A's axes in the world */
+    spx_dvec3 origin;                       /* A's position in the world */
+} hull_pair;
+
+static spx_dvec3 rotate(const spx_dvec3 m[3], spx_dvec3 v)
+{
+    return spx_d3_mad(spx_d3_mad(spx_d3_scale(m[0], v.x), m[1], v.y), m[2], v.z);
+}
+
+/* m^T v: a world vector in the frame whose axes are m. */
+static spx_dvec3 unrotate(const spx_dvec3 m[3], spx_dvec3 v)
+{
+    return spx_d3(spx_d3_dot(m[0], v), spx_d3_dot(m[1], v), spx_d3_dot(m[2], v));
+}
+
+/* The pair in A's frame. pa, pb: positions; ra, rb: rotations (columns); va, vb: velocities. */
+static void pair_make(hull_pair* p, const spx_hull_view* a, spx_vec3 pa, const spx_mat3* ra, spx_vec3 va,
+                      const spx_hull_view* b, spx_vec3 pb, const spx_mat3* rb, spx_vec3 vb)
+{
+    p->a = a;
+    p->b = b;
+    spx_dvec3 fb[3];
+    for (int k = 0; k < 3; ++k) {
+        p->frame[k] = spx_d3_from(ra->col[k]);
+        fb[k] = spx_d3_from(rb->col[k]);
+    }
+    p->origin = spx_d3_from(pa);
+    p->va = spx_d3_from(va);
+    /* B's axes and position in A's frame. */
+    spx_dvec3 rel[3];
+    for (int k = 0; k < 3; ++k) rel[k] = unrotate(p->frame, fb[k]);
+    const spx_dvec3 t = unrotate(p->frame, spx_d3_sub(spx_d3_from(pb), p->origin));
+    p->u = unrotate(p->frame, spx_d3_sub(spx_d3_from(vb), spx_d3_from(va)));
+    for (uint32_t i = 0; i < a->vertex_count; ++i) p->av[i] = spx_d3_from(a->vertices[i]);
+    for (uint32_t i = 0; i < b->vertex_count; ++i) p->bv[i] = spx_d3_add(t, rotate(rel, spx_d3_from(b->vertices[i])));
+    for (uint32_t f = 0; f < b->face_count; ++f) p->bn[f] = rotate(rel, b->faces[f].normal);
+}
+
+/* Least projection of a set of corners on n. */
+static double least(const spx_dvec3* v, uint32_t count, spx_dvec3 n)
+{
+    double lo = DBL_MAX;
+    for (uint32_t i = 0; i < count; ++i) lo = spx_dmin(lo, spx_d3_dot(v[i], n));
+    return lo;
+}
+
+/* Do the arcs a1-a2 (A's Gauss map) and c1-c2 (B's, negated) cross? Each arc's ends must lie on
+ * either side of the other's great circle, and the crossing must be the same point of the sphere,
+ * not its antipode: which holds when c1 and a2 lie on the same side of the other arc's circle as
+ * seen through the products below. Arcs are shorter than half a circle (a convex edge). */
+static bool arcs_cross(spx_dvec3 a1, spx_dvec3 a2, spx_dvec3 c1, spx_dvec3 c2)
+{
+    const spx_dvec3 na = spx_d3_cross(a1, a2), nc = spx_d3_cross(c1, c2);
+    const double s1 = spx_d3_dot(c1, na), s2 = spx_d3_dot(c2, na);
+    const double t1 = spx_d3_dot(a1, nc), t2 = spx_d3_dot(a2, nc);
+    return s1 * s2 < 0.0 && t1 * t2 < 0.0 && s1 * t2 > 0.0;
+}
+
+/* Edge pair axis: ea x eb, pointing the way of A's arc (out of A across its edge i). Zero when the
+   edges are parallel. */
+static spx_dvec3 edge_axis(const hull_pair* p, int i, int j)
+{
+    const spx_hull_edge* ea = &p->a->edges[i];
+    const spx_hull_edge* eb = &p->b->edges[j];
+    const spx_dvec3 da = spx_d3_sub(p->av[ea->corner[1]], p->av[ea->corner[0]]);
+    const spx_dvec3 db = spx_d3_sub(p->bv[eb->corner[1]], p->bv[eb->corner[0]]);
+    const spx_dvec3 l = spx_d3_cross(da, db);
+    const spx_dvec3 mid = spx_d3_add(p->a->faces[ea->face[0]].normal, p->a->faces[ea->face[1]].normal);
+    return spx_d3_dot(l, mid) < 0.0 ? spx_d3_neg(l) : l;
+}
+
+/* Unnormalised direction of axis `index`, in A's frame, pointing from A to B when it separates. */
+static spx_dvec3 pair_axis(const void* pair, int index)
+{
+    const hull_pair* p = pair;
+    const int fa = (int)p->a->face_count, fb = (int)p->b->face_count;
+    if (index < fa) return p->a->faces[index].normal;
+    if (index < fa + fb) return spx_d3_neg(p->bn[index - fa]);
+    const int e = index - fa - fb;
+    return edge_axis(p, e / (int)p->b->edge_count, e % (int)p->b->edge_count);
+}
+
+/* Every face of the Minkowski difference through the interval logic; false once one separates for
+   the whole interval. Faces first: they separate most pairs that miss, and win ties. */
+static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_depth)
+{
+    const spx_hull_view *a = p->a, *b = p->b;
+    const int fa = (int)a->face_count, fb = (int)b->face_count, eb = (int)b->edge_count;
+    spx_sat_init(s, tmax, track_depth);
+    /* Equally shallow axes are told apart by direction, not by their order (swap A and B). */
+    s->tie_dir = pair_axis;
+    s->tie_pair = p;
+    s->tie_frame = p->frame;
+    for (int f = 0; f < fa; ++f) {
+        const spx_dvec3 n = a->faces[f].normal;
+        const double gap = least(p->bv, b->vertex_count, n) - a->faces[f].offset;
+        if (!spx_sat_axis_test(s, f, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, spx_d3_dot(n, p->u))) return false;
+    }
+    for (int g = 0; g < fb; ++g) {
+        /* Along -m (m: B's outward normal): A's far side is its least projection on m, B's near side
+           its face. B's offset in A's frame is that of any corner of the face. */
+        const spx_dvec3 m = p->bn[g];
+        const double boff = spx_d3_dot(m, p->bv[b->corners[b->faces[g].first]]);
+        const double gap = least(p->av, a->vertex_count, m) - boff;
+        if (!spx_sat_axis_test(s, fa + g, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, -spx_d3_dot(m, p->u))) return false;
+    }
+    for (int i = 0; i < (int)a->edge_count; ++i) {
+        const spx_hull_edge* ea = &a->edges[i];
+        const spx_dvec3 a1 = a->faces[ea->face[0]].normal, a2 = a->faces[ea->face[1]].normal;
+        const spx_dvec3 pa0 = p->av[ea->corner[0]];
+        const spx_dvec3 da = spx_d3_sub(p->av[ea->corner[1]], pa0);
+        for (int j = 0; j < eb; ++j) {
+            const spx_hull_edge* e = &b->edges[j];
+            if (!arcs_cross(a1, a2, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]))) continue;
+            const spx_dvec3 pb0 = p->bv[e->corner[0]];
+            const spx_dvec3 db = spx_d3_sub(p->bv[e->corner[1]], pb0);
+            spx_dvec3 l = spx_d3_cross(da, db);
+            const double len2 = spx_d3_len2(l);
+            if (!spx_edge_axis_usable(len2, spx_d3_len2(da), spx_d3_len2(db))) continue;
+            if (spx_d3_dot(l, spx_d3_add(a1, a2)) < 0.0) l = spx_d3_neg(l);
+            const double gap = spx_d3_dot(l, spx_d3_sub(pb0, pa0));
+            if (!spx_sat_axis_test(s, fa + fb + i * eb + j, SPX_AXIS_EDGE, len2, gap, -DBL_MAX, spx_d3_dot(l, p->u)))
+                return false;
+        }
+    }
+    return spx_sat_touches(s);
+}
+
+/* The corners of a piece within the feature tolerance of its extreme along n (at most 4 kept, in
+   order round the face for spx_contact_point), or false when more touch: a face of many corners. */
+typedef struct feature_set {
+    spx_dvec3 p[SPX_HULL_MAX_CORNERS];
+    int count;
+} feature_set;
+
+static void extreme_set(const spx_dvec3* v, uint32_t count, spx_dvec3 n, double slack, feature_set* out)
+{
+    double hi = -DBL_MAX;
+    for (uint32_t i = 0; i < count; ++i) hi = spx_dmax(hi, spx_d3_dot(v[i], n));
+    out->count = 0;
+    for (uint32_t i = 0; i < count; ++i)
+        if (spx_d3_dot(v[i], n) >= hi - slack) out->p[out->count++] = v[i];
+}
+
+/* Corners of a face-like set in order round their mean, seen along n (insertion sort by angle). */
+static void order_round(feature_set* f, spx_dvec3 n)
+{
+    if (f->count < 3) return;
+    spx_dvec3 c = spx_d3(0, 0, 0);
+    for (int i = 0; i < f->count; ++i) c = spx_d3_add(c, f->p[i]);
+    c = spx_d3_scale(c, 1.0 / f->count);
+    spx_dvec3 x = spx_d3_sub(f->p[0], c);
+    x = spx_d3_sub(x, spx_d3_scale(n, spx_d3_dot(x, n)));
+    const spx_dvec3 y = spx_d3_cross(n, x);
+    double ang[SPX_HULL_MAX_CORNERS];
+    for (int i = 0; i < f->count; ++i) {
+        const spx_dvec3 d = spx_d3_sub(f->p[i], c);
+        ang[i] = atan2(spx_d3_dot(d, y), spx_d3_dot(d, x));
+    }
+    for (int i = 1; i < f->count; ++i)
+        for (int j = i; j > 0 && ang[j - 1] > ang[j]; --j) {
+            const double t = ang[j];
+            ang[j] = ang[j - 1];
+            ang[j - 1] = t;
+            const spx_dvec3 q = f->p[j];
+            f->p[j] = f->p[j - 1];
+            f->p[j - 1] = q;
+        }
+}
+
+static spx_feature_kind kind_of(int count)
+{
+    return count == 1 ? SPX_FEATURE_VERTEX : (count == 2 ? SPX_FEATURE_EDGE : SPX_FEATURE_FACE);
+}
+
+/* Up to four corners of a set, spread round it (every count/4-th), for spx_contact_point. */
+static void to_feature(const feature_set* f, spx_feature* out)
+{
+    out->count = f->count < 4 ? f->count : 4;
+    for (int k = 0; k < out->count; ++k) out->p[k] = f->p[f->count <= 4 ? k : k * f->count / 4];
+}
+
+/* Point, normal and features of a hit whose axis names the contact, at time tc: the corners of each
+   piece extreme along the normal at that time, met by spx_contact_point (faces of more than four
+   corners enter by four of them spread round, so the point lies in the touching region). */
+static void pair_contact(const hull_pair* p, const spx_sat_axis* axis, double tc, spx_sweep_hit* out)
+{
+    spx_dvec3 n = pair_axis(p, axis->index);
+    n = spx_d3_scale(n, axis->sign / sqrt(spx_d3_len2(n)));
+    feature_set sa, sb;
+    const double slack = FEATURE_FRACTION * (p->a->radius + p->b->radius);
+    const spx_dvec3 shift = spx_d3_scale(p->u, tc);
+    spx_dvec3 bt[SPX_HULL_MAX_CORNERS];
+    for (uint32_t i = 0; i < p->b->vertex_count; ++i) bt[i] = spx_d3_add(p->bv[i], shift);
+    extreme_set(p->av, p->a->vertex_count, n, slack, &sa);
+    extreme_set(bt, p->b->vertex_count, spx_d3_neg(n), slack, &sb);
+    order_round(&sa, n);
+    order_round(&sb, n);
+    out->feature_a = kind_of(sa.count);
+    out->feature_b = kind_of(sb.count);
+    spx_feature ka, kb;
+    to_feature(&sa, &ka);
+    to_feature(&sb, &kb);
+    const spx_dvec3 q = spx_contact_point(&ka, &kb, n);
+    /* A has moved by its velocity times tc. */
+    out->point = spx_d3_to_float(spx_d3_add(spx_d3_mad(p->origin, p->va, tc), rotate(p->frame, q)));
+    const spx_dvec3 nw = rotate(p->frame, n);
+    out->normal = spx_d3_to_float(spx_d3_scale(nw, 1.0 / sqrt(spx_d3_len2(nw))));
+}
+
+/* Ways out of equal depth are not possible on one-sided faces: nothing to settle. */
+static void pair_sweep(const hull_pair* p, float tmax, spx_sweep_hit* out)
+{
+    spx_sweep_hit hit = { 0 };
+    hit.axis = -1;
+    spx_sat s;
+    if (pair_sat(p, tmax, &s, false)) {
+        if (!s.separated_at_start) pair_sat(p, tmax, &s, true); /* overlapping at t = 0: the least-overlap axis */
+        double tc;
+        const spx_sat_axis* axis = spx_sat_fill_hit(&s, pair_axis, p, &hit, &tc);
+        pair_contact(p, axis, tc, &hit);
+    }
+    *out = hit;
+}
+
+static void pair_penetration(const hull_pair* p, spx_penetration* out)
+{
+    spx_sat s;
+    const bool touches = pair_sat(p, 0.0, &s, true);
+    spx_sat_fill_penetration(&s, touches, pair_axis, p, p->frame, out);
+}
+
+/* ---- manifold by face clipping ------------------------------------------------------------------ */
+
+/* An edge axis names the contact only when it separates (or overlaps less) than the best face by more
+   than this fraction of the pieces' size: face contacts give several points and stay put from frame to
+   frame, where a near tie flipping between a face and an edge would make the points jump. */
+#define EDGE_PREFERENCE 1e-3
+
+/* Most points a clipped polygon can have: the incident face's corners plus one per side plane. */
+#define CLIP_MAX (2 * SPX_HULL_MAX_CORNERS + 8)
+
+typedef struct clip_point {
+    spx_dvec3 p;
+    uint32_t tag; /* the features that made it: an incident corner, or an incident edge cut by a side */
+} clip_point;
+
+/* Keeps the part of the polygon with dot(n, p) <= d (Sutherland-Hodgman); new points are tagged by the
+   incident edge they lie on and the side `side` that cut it. */
+static int clip_side(const clip_point* in, int n, spx_dvec3 nrm, double d, uint32_t side, clip_point* out)
+{
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        const clip_point *a = &in[i], *b = &in[(i + 1) % n];
+        const double da = spx_d3_dot(nrm, a->p) - d, db = spx_d3_dot(nrm, b->p) - d;
+        if (da <= 0.0) out[m++] = *a;
+        if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0)) {
+            const double t = da / (da - db);
+            out[m].p = spx_d3_add(a->p, spx_d3_scale(spx_d3_sub(b->p, a->p), t));
+            out[m++].tag = 0x10000u | ((a->tag & 0xFFu) << 8) | side;
+        }
+    }
+    return m;
+}
+
+/* Feature key of a point: the reference side (A or B), the reference and incident faces, the point's
+   own tag, mixed into 32 bits (FNV-1a). */
+static uint32_t feature_id(uint32_t ref_b, uint32_t ref, uint32_t inc, uint32_t tag)
+{
+    const uint32_t w[4] = { ref_b, ref, inc, tag };
+    uint32_t h = 2166136261u;
+    for (int k = 0; k < 4; ++k)
+        for (int b = 0; b < 4; ++b) h = (h ^ ((w[k] >> (8 * b)) & 0xFFu)) * 16777619u;
+    return h;
+}
+
+static void pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
+{
+    const spx_hull_view *a = p->a, *b = p->b;
+    const int fa = (int)a->face_count, fb = (int)b->face_count, eb = (int)b->edge_count;
+    spx_manifold m = { 0 };
+    /* Largest separation over the faces of the Minkowski difference: A's faces, B's, edge pairs. */
+    double face_sep = -DBL_MAX, edge_sep = -DBL_MAX;
+    int face = -1, ei = -1, ej = -1;
+    for (int f = 0; f < fa; ++f) {
+        const double sep = least(p->bv, b->vertex_count, a->faces[f].normal) - a->faces[f].offset;
+        if (sep > face_sep) face_sep = sep, face = f;
+    }
+    const double size = a->radius + b->radius;
+    const double bias = 1e-6 * size; /* B's face only when it is clearly better: A's face wins ties */
+    for (int g = 0; g < fb; ++g) {
+        const spx_dvec3 mg = p->bn[g];
+        const double sep = least(p->av, a->vertex_count, mg) - spx_d3_dot(mg, p->bv[b->corners[b->faces[g].first]]);
+        if (sep > face_sep + bias) face_sep = sep, face = fa + g;
+    }
+    for (int i = 0; i < (int)a->edge_count; ++i) {
+        const spx_hull_edge* ea = &a->edges[i];
+        const spx_dvec3 a1 = a->faces[ea->face[0]].normal, a2 = a->faces[ea->face[1]].normal;
+        const spx_dvec3 pa0 = p->av[ea->corner[0]], da = spx_d3_sub(p->av[ea->corner[1]], pa0);
+        for (int j = 0; j < eb; ++j) {
+            const spx_hull_edge* e = &b->edges[j];
+            if (!arcs_cross(a1, a2, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]))) continue;
+            const spx_dvec3 pb0 = p->bv[e->corner[0]], db = spx_d3_sub(p->bv[e->corner[1]], pb0);
+            spx_dvec3 l = spx_d3_cross(da, db);
+            const double len2 = spx_d3_len2(l);
+            if (!spx_edge_axis_usable(len2, spx_d3_len2(da), spx_d3_len2(db))) continue;
+            if (spx_d3_dot(l, spx_d3_add(a1, a2)) < 0.0) l = spx_d3_neg(l);
+            const double sep = spx_d3_dot(l, spx_d3_sub(pb0, pa0)) / sqrt(len2);
+            if (sep > edge_sep) edge_sep = sep, ei = i, ej = j;
+        }
+    }
+    if (spx_dmax(face_sep, edge_sep) > margin) {
+        *out = m;
+        return;
+    }
+    if (ei >= 0 && edge_sep > face_sep + EDGE_PREFERENCE * size) {
+        /* Two edges: the midpoint of their closest points. */
+        const spx_hull_edge *ea = &a->edges[ei], *e = &b->edges[ej];
+        spx_dvec3 n = edge_axis(p, ei, ej);
+        n = spx_d3_scale(n, 1.0 / sqrt(spx_d3_len2(n)));
+        spx_dvec3 ca, cb;
+        spx_segments_closest_3d(p->av[ea->corner[0]], p->av[ea->corner[1]], p->bv[e->corner[0]], p->bv[e->corner[1]],
+                                &ca, &cb);
+        m.normal = spx_d3_to_float(rotate(p->frame, n));
+        m.point_count = 1;
+        m.points[0].point = spx_d3_to_float(spx_d3_add(p->origin, rotate(p->frame, spx_d3_lerp_mid(ca, cb))));
+        m.points[0].depth = (float)-edge_sep;
+        m.points[0].id = feature_id(2, (uint32_t)ei, (uint32_t)ej, 0);
+        *out = m;
+        return;
+    }
+    /* A face: the reference. The incident face is the other piece's most opposed one. */
+    const bool ref_b = face >= fa;
+    const spx_hull_view* rv = ref_b ? b : a;
+    const spx_hull_view* iv = ref_b ? a : b;
+    const spx_dvec3* rp = ref_b ? p->bv : p->av;
+    const spx_dvec3* ip = ref_b ? p->av : p->bv;
+    const int rf = ref_b ? face - fa : face;
+    const spx_dvec3 rn = ref_b ? p->bn[rf] : a->faces[rf].normal; /* outward of the reference piece */
+    /* The incident face: of the faces round the other piece's deepest corner, the most opposed. */
+    int deepest = 0;
+    for (uint32_t k = 1; k < iv->vertex_count; ++k)
+        if (spx_d3_dot(rn, ip[k]) < spx_d3_dot(rn, ip[deepest])) deepest = (int)k;
+    int inc = 0;
+    double most = DBL_MAX;
+    for (uint32_t g = 0; g < iv->face_count; ++g) {
+        const uint8_t* c = iv->corners + iv->faces[g].first;
+        bool round = false;
+        for (uint32_t k = 0; k < iv->faces[g].count && !round; ++k) round = c[k] == deepest;
+        if (!round) continue;
+        const double d = spx_d3_dot(rn, ref_b ? iv->faces[g].normal : p->bn[g]);
+        if (d < most) most = d, inc = (int)g;
+    }
+    clip_point buf[2][CLIP_MAX];
+    int n = (int)iv->faces[inc].count;
+    const uint8_t* ic = iv->corners + iv->faces[inc].first;
+    for (int k = 0; k < n; ++k) buf[0][k] = (clip_point){ ip[ic[k]], (uint32_t)k };
+    const uint8_t* rc = rv->corners + rv->faces[rf].first;
+    const int rn_count = (int)rv->faces[rf].count;
+    int cur = 0;
+    for (int k = 0; k < rn_count && n > 0; ++k) {
+        const spx_dvec3 q0 = rp[rc[k]], q1 = rp[rc[(k + 1) % rn_count]];
+        const spx_dvec3 side = spx_d3_cross(spx_d3_sub(q1, q0), rn); /* outward of the face's edge k */
+        n = clip_side(buf[cur], n, side, spx_d3_dot(side, q0), (uint32_t)k, buf[1 - cur]);
+        cur = 1 - cur;
+    }
+    /* Keep what lies within the margin of the reference plane. */
+    const double plane = spx_d3_dot(rn, rp[rc[0]]);
+    float x[CLIP_MAX], y[CLIP_MAX], gap[CLIP_MAX];
+    int kept[CLIP_MAX], count = 0;
+    spx_dvec3 ux = spx_d3_sub(rp[rc[1]], rp[rc[0]]);
+    ux = spx_d3_scale(ux, 1.0 / sqrt(spx_d3_len2(ux)));
+    const spx_dvec3 uy = spx_d3_cross(rn, ux);
+    for (int k = 0; k < n; ++k) {
+        const double sep = spx_d3_dot(rn, buf[cur][k].p) - plane;
+        if (sep > margin) continue;
+        x[count] = (float)spx_d3_dot(ux, buf[cur][k].p);
+        y[count] = (float)spx_d3_dot(uy, buf[cur][k].p);
+        gap[count] = (float)sep;
+        kept[count++] = k;
+    }
+    if (count == 0) {
+        /* The incident face lies beside the reference face's prism (a corner reaching in past its
+           edge): the incident piece's deepest corner alone. */
+        const double sep = spx_d3_dot(rn, ip[deepest]) - plane;
+        if (sep <= margin) {
+            buf[cur][0] = (clip_point){ ip[deepest], 0x20000u | (uint32_t)deepest };
+            gap[0] = (float)sep;
+            kept[0] = 0;
+            count = 1;
+        }
+    }
+    int pick[4] = { 0, 1, 2, 3 };
+    if (count > 4) {
+        spx_reduce_to_four(x, y, gap, count, pick);
+        count = 4;
+    }
+    /* The normal from A to B: A's face normal, or minus B's. */
+    const spx_dvec3 nab = ref_b ? spx_d3_neg(rn) : rn;
+    m.normal = spx_d3_to_float(rotate(p->frame, nab));
+    for (int k = 0; k < count; ++k) {
+        const clip_point* c = &buf[cur][kept[pick[k]]];
+        const double sep = gap[pick[k]];
+        const spx_dvec3 q = spx_d3_mad(c->p, rn, -0.5 * sep); /* midway to the reference plane */
+        m.points[k].point = spx_d3_to_float(spx_d3_add(p->origin, rotate(p->frame, q)));
+        m.points[k].depth = (float)-sep;
+        m.points[k].id = feature_id(ref_b, (uint32_t)rf, (uint32_t)inc, c->tag);
+    }
+    m.point_count = count;
+    *out = m;
+}
+
+/* ---- checks and entry points --------------------------------------------------------------------- */
+
+/* A placed hull: its hull, and its pose checked as a box's would be. */
+static spx_result check_placed(const spx_placed_hull* h)
+{
+    if (!h->hull) return SPX_ERR_INVALID_ARGUMENT;
+    const spx_obb pose = { h->position, { 1.0f, 1.0f, 1.0f }, h->rotation };
+    return spx_obb_validate(&pose);
+}
+
+/* The query's pieces as views with poses; B is a placed hull or a box. */
+typedef struct query {
+    spx_hull_view box_view;
+    spx_vec3 box_vertices[8];
+    spx_hull_plane box_faces[6];
+    const spx_hull_view* b;
+    spx_vec3 pb;
+    const spx_mat3* rb;
+} query;
+
+static spx_result query_hull(const spx_placed_hull* a, const spx_placed_hull* b, query* q)
+{
+    if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
+    if (!a->hull || !b->hull) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_first_error(check_placed(a), check_placed(b));
+    q->b = &b->hull->view;
+    q->pb = b->position;
+    q->rb = &b->rotation;
+    return r;
+}
+
+static spx_result query_box(const spx_placed_hull* a, const spx_obb* b, query* q)
+{
+    if (!a || !b || !a->hull) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_first_error(check_placed(a), spx_obb_validate(b));
+    if (r != SPX_OK) return r;
+    spx_hull_box_view(b->half_extents, q->box_vertices, q->box_faces, &q->box_view);
+    q->b = &q->box_view;
+    q->pb = b->center;
+    q->rb = &b->rotation;
+    return SPX_OK;
+}
+
+/* True when the pieces' bounding spheres (about each hull's mean corner, through its farthest corner)
+   stay farther apart than `margin` over [0, tmax] as B moves relative to A: then every axis would say
+   so too, and the answer is a miss found without them. The spheres are grown by 1e-6 of their radii
+   and the distances by 1e-9 (the rounding of these double sums), so a pair this rejects is apart. */
+static bool spheres_miss(const spx_placed_hull* a, spx_vec3 va, const query* q, spx_vec3 vb, double tmax, double margin)
+{
+    const spx_hull_view* av = &a->hull->view;
+    spx_dvec3 fa[3], fb[3];
+    for (int k = 0; k < 3; ++k) fa[k] = spx_d3_from(a->rotation.col[k]), fb[k] = spx_d3_from(q->rb->col[k]);
+    const spx_dvec3 ca = spx_d3_add(spx_d3_from(a->position), rotate(fa, av->center));
+    const spx_dvec3 cb = spx_d3_add(spx_d3_from(q->pb), rotate(fb, q->b->center));
+    const spx_dvec3 d = spx_d3_sub(cb, ca);
+    const spx_dvec3 w = spx_d3_scale(spx_d3_sub(spx_d3_from(vb), spx_d3_from(va)), tmax);
+    const double reach = (av->radius + q->b->radius) * (1.0 + 1e-6) + margin +
+                         1e-9 * (fabs(ca.x) + fabs(ca.y) + fabs(ca.z) + fabs(cb.x) + fabs(cb.y) + fabs(cb.z) +
+                                 fabs(w.x) + fabs(w.y) + fabs(w.z));
+    const double r2 = reach * reach, dw = spx_d3_dot(d, w), ww = spx_d3_len2(w);
+    if (dw >= 0.0) return spx_d3_len2(d) > r2;                /* closest at t = 0 */
+    if (-dw >= ww) return spx_d3_len2(spx_d3_add(d, w)) > r2; /* closest at tmax */
+    return spx_d3_len2(spx_d3_cross(d, w)) > r2 * ww;         /* closest in between */
+}
+
+static const spx_vec3 still = { 0, 0, 0 };
+
+static void run_sweep(const spx_placed_hull* a, spx_vec3 va, const query* q, spx_vec3 vb, float tmax,
+                      spx_sweep_hit* out)
+{
+    if (spheres_miss(a, va, q, vb, tmax, 0.0)) {
+        *out = (spx_sweep_hit){ .state = SPX_SWEEP_MISS, .axis = -1 };
+        return;
+    }
+    hull_pair p;
+    pair_make(&p, &a->hull->view, a->position, &a->rotation, va, q->b, q->pb, q->rb, vb);
+    pair_sweep(&p, tmax, out);
+}
+
+static void run_penetration(const spx_placed_hull* a, const query* q, spx_penetration* out)
+{
+    if (spheres_miss(a, still, q, still, 0.0, 0.0)) {
+        *out = (spx_penetration){ .overlapping = false, .axis = -1 };
+        return;
+    }
+    hull_pair p;
+    const spx_vec3 zero = { 0, 0, 0 };
+    pair_make(&p, &a->hull->view, a->position, &a->rotation, zero, q->b, q->pb, q->rb, zero);
+    pair_penetration(&p, out);
+}
+
+static bool run_overlap(const spx_placed_hull* a, const query* q)
+{
+    if (spheres_miss(a, still, q, still, 0.0, 0.0)) return false;
+    hull_pair p;
+    const spx_vec3 zero = { 0, 0, 0 };
+    pair_make(&p, &a->hull->view, a->position, &a->rotation, zero, q->b, q->pb, q->rb, zero);
+    spx_sat s;
+    return pair_sat(&p, 0.0, &s, false);
+}
+
+SPX_API spx_result spx_sweep_hull_hull(const spx_placed_hull* a, spx_vec3 velocity_a, const spx_placed_hull* b,
+                                       spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_hull(a, b, &q);
+    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
+    r = spx_first_error(r, spx_check_motion(velocity_a, velocity_b, tmax));
+    if (r != SPX_OK) return r;
+    run_sweep(a, velocity_a, &q, velocity_b, tmax, out);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_sweep_hull_obb(const spx_placed_hull* a, spx_vec3 velocity_a, const spx_obb* b,
+                                      spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_box(a, b, &q);
+    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
+    r = spx_first_error(r, spx_check_motion(velocity_a, velocity_b, tmax));
+    if (r != SPX_OK) return r;
+    run_sweep(a, velocity_a, &q, velocity_b, tmax, out);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_penetration_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, spx_penetration* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_hull(a, b, &q);
+    if (r != SPX_OK) return r;
+    run_penetration(a, &q, out);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_penetration_hull_obb(const spx_placed_hull* a, const spx_obb* b, spx_penetration* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_box(a, b, &q);
+    if (r != SPX_OK) return r;
+    run_penetration(a, &q, out);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_overlap_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, bool* out_overlap)
+{
+    if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_hull(a, b, &q);
+    if (r != SPX_OK) return r;
+    *out_overlap = run_overlap(a, &q);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_overlap_hull_obb(const spx_placed_hull* a, const spx_obb* b, bool* out_overlap)
+{
+    if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_box(a, b, &q);
+    if (r != SPX_OK) return r;
+    *out_overlap = run_overlap(a, &q);
+    return SPX_OK;
+}
+
+static void run_manifold(const spx_placed_hull* a, const query* q, float margin, spx_manifold* out)
+{
+    if (spheres_miss(a, still, q, still, 0.0, margin)) {
+        *out = (spx_manifold){ .point_count = 0 };
+        return;
+    }
+    hull_pair p;
+    const spx_vec3 zero = { 0, 0, 0 };
+    pair_make(&p, &a->hull->view, a->position, &a->rotation, zero, q->b, q->pb, q->rb, zero);
+    pair_manifold(&p, margin, out);
+}
+
+SPX_API spx_result spx_manifold_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, float margin,
+                                          spx_manifold* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_hull(a, b, &q);
+    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
+    r = spx_first_error(r, spx_check_margin(margin));
+    if (r != SPX_OK) return r;
+    run_manifold(a, &q, margin, out);
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_manifold_hull_obb(const spx_placed_hull* a, const spx_obb* b, float margin, spx_manifold* out)
+{
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
+    query q;
+    spx_result r = query_box(a, b, &q);
+    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
+    r = spx_first_error(r, spx_check_margin(margin));
+    if (r != SPX_OK) return r;
+    run_manifold(a, &q, margin, out);
+    return SPX_OK;
+}
