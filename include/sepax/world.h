@@ -219,7 +219,8 @@ typedef struct spx_step_stats {
 } spx_step_stats;
 
 /// A contact event: two shapes (of bodies a and b) started or stopped touching during the last step.
-/// Shapes touch while their pair has a manifold: contact points within the speculative distance.
+/// Shapes touch while their pair has a manifold: contact points within the step's contact margin, the
+/// speculative distance plus what the pair's motion can close in the step (docs/world.md).
 typedef struct spx_contact_event {
     spx_body_id a, b;
     spx_shape_id shape_a, shape_b; /* a shape of a and a shape of b */
