@@ -8,6 +8,7 @@
 #include "support/scenes.h"
 #include <sepax/sepax.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const float dt = 1.0f / 60.0f;
 static bool judge_all; /* --goals */
@@ -175,8 +176,8 @@ static int mass_ratios(void)
         float bottom, other;
         bool reached;
     } cases[] = {
-        { 2, 1, 10, false },   { 2, 10, 1, true },   { 5, 1, 10, true },    { 5, 10, 1, true },
-        { 2, 1, 100, false },  { 2, 100, 1, true },  { 5, 1, 100, false },  { 5, 100, 1, false },
+        { 2, 1, 10, true },    { 2, 10, 1, true },   { 5, 1, 10, true },    { 5, 10, 1, true },
+        { 2, 1, 100, true },   { 2, 100, 1, true },  { 5, 1, 100, true },   { 5, 100, 1, true },
         { 2, 1, 1000, false }, { 2, 1000, 1, true }, { 5, 1, 1000, false }, { 5, 1000, 1, false },
     };
     int failed = 0;
@@ -240,6 +241,44 @@ static int pyramid_base_50(void)
     return verdict(drift < 0.01f, false, "pyramid of base 50 drifts under 1 cm in 30 s");
 }
 
+/* The passes only uneven contacts get leave every other lane of their block as it was: a stack of
+   1 kg and 10 kg boxes among stacks of like boxes comes out the same bit for bit with the solver's
+   4-lane and 8-lane paths, which group the manifolds into blocks differently (test_simd_paths). */
+static int uneven_lanes_alone(void)
+{
+    spx_world* w[2];
+    enum { columns = 12, count = 4 * columns };
+    spx_body_id ids[2][count];
+    for (int k = 0; k < 2; ++k) {
+        spx_world_def wd = spx_default_world_def();
+        wd.enable_sleep = false;
+        wd.simd = k == 0 ? SPX_SIMD_AUTO : SPX_SIMD_BASELINE;
+        w[k] = test_world_create(&wd);
+        TEST_ENSURE(w[k]);
+        spx_body_def d = test_body_def(SPX_BODY_STATIC, spx_v3(0, -1, 0));
+        spx_result r = SPX_OK;
+        test_body_create(w[k], d, test_box_shape(spx_v3(100, 1, 100)), &r);
+        TEST_ENSURE(r == SPX_OK);
+        int n = 0;
+        for (int col = 0; col < columns; ++col)
+            for (int i = 0; i < 4; ++i) {
+                const float mass = col == 5 && i % 2 ? 10.0f : 1.0f;
+                ids[k][n++] = add_unit_box(w[k], spx_v3(1.5f * (float)col, 0.5f + (float)i, 0.01f * (float)i), mass);
+            }
+    }
+    for (int s = 0; s < 180; ++s) {
+        for (int k = 0; k < 2; ++k) TEST_ENSURE(spx_world_step(w[k], dt) == SPX_OK);
+        for (int i = 0; i < count; ++i) {
+            spx_transform a, b;
+            spx_body_get_transform(w[0], ids[0][i], &a);
+            spx_body_get_transform(w[1], ids[1][i], &b);
+            TEST_ENSURE(memcmp(&a, &b, sizeof a) == 0);
+        }
+    }
+    for (int k = 0; k < 2; ++k) spx_world_destroy(w[k]);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     const bool long_run = test_long_run(argc, argv);
@@ -248,6 +287,7 @@ int main(int argc, char** argv)
     TEST_RUN(towers, failures);
     TEST_RUN(mass_ratios, failures);
     TEST_RUN(heavy_dropped_on_light, failures);
+    TEST_RUN(uneven_lanes_alone, failures);
     if (long_run) TEST_RUN(towers_60s, failures);
     if (long_run) TEST_RUN(pyramid_base_50, failures);
     printf("%d failed\n", failures);
