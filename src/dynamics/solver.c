@@ -365,7 +365,8 @@ spx_result spx_solve(spx_world* w, float dt)
             spx_joints_solve(w, h, true);
             kern->solve(sb, blocks, nblocks, inv_h);
         }
-        for (uint32_t it = 0; uneven && it < SPX_SOLVER_UNEVEN_PASSES; ++it) kern->solve_uneven(sb, blocks, nblocks, inv_h);
+        for (uint32_t it = 0; uneven && it < SPX_SOLVER_UNEVEN_PASSES; ++it)
+            kern->solve_uneven(sb, blocks, nblocks, inv_h);
         /* The contacts follow the bodies by dp and dtheta alone; the world's bodies move once, after
            the substeps. */
         /* dp += v h, dtheta += w h: rows 2 and 3 (dp, dtheta and two inverse inertia terms, which

@@ -31,9 +31,9 @@ typedef struct spx_solver_body_sim {
     spx_f4 add, scale0, scale1;
     uint32_t body; /* index in world->bodies */
     bool dynamic;
-    bool isotropic;    /* dynamic, inertia a multiple of the identity (cubes, balls): turning changes nothing */
-    bool touching;     /* in an active manifold this step (its turn is the contacts', not a free body's) */
-    uint32_t overlaps; /* its active manifolds overlapping deeper than the push's reach: they share max_push_speed */
+    bool isotropic;       /* dynamic, inertia a multiple of the identity (cubes, balls): turning changes nothing */
+    bool touching;        /* in an active manifold this step (its turn is the contacts', not a free body's) */
+    uint32_t overlaps;    /* its active manifolds overlapping deeper than the push's reach: they share max_push_speed */
     float least_inv_mass; /* the least inverse mass of the dynamic bodies it touches (INFINITY: none) */
 } spx_solver_body_sim;
 
