@@ -162,6 +162,7 @@ static uint32_t gather_bodies(spx_world* w, float h)
         sim->isotropic = false;
         sim->touching = false;
         sim->overlaps = 0;
+        sim->least_inv_mass = INFINITY;
         if (sim->dynamic) {
             sb->inv_mass = b->inv_mass;
             sim->isotropic = isotropic(&b->inertia_local) && isotropic(&b->inv_inertia_local);
@@ -213,6 +214,11 @@ static uint32_t collect_manifolds(spx_world* w, float push_depth_dynamic, float 
         for (int i = 0; i < c->point_count && c->owner == SPX_CONTACT_SOLVER; ++i)
             overlapping |= c->points[i].separation < deep;
         s->sims[m->a].overlaps += overlapping, s->sims[m->b].overlaps += overlapping;
+        const float ia = s->bodies[m->a].inv_mass, ib = s->bodies[m->b].inv_mass;
+        if (ia > 0.0f && ib > 0.0f) {
+            if (ib < s->sims[m->a].least_inv_mass) s->sims[m->a].least_inv_mass = ib;
+            if (ia < s->sims[m->b].least_inv_mass) s->sims[m->b].least_inv_mass = ia;
+        }
     }
     return count;
 }
@@ -338,7 +344,8 @@ spx_result spx_solve(spx_world* w, float dt)
     for (int col = 0; col < SPX_SOLVER_COLORS; ++col) needed += (counts[col] + lanes - 1) / lanes;
     if (!spx_reserve(&w->allocator, &s->blocks, &s->block_capacity, needed, kern->block_size, 32))
         return SPX_ERR_OUT_OF_MEMORY;
-    const uint32_t nblocks = kern->prepare(w, nc, colored, counts, dynamic_soft, static_soft);
+    bool uneven = false;
+    const uint32_t nblocks = kern->prepare(w, nc, colored, counts, dynamic_soft, static_soft, &uneven);
     spx_solver_body* sb = s->bodies;
     const spx_solver_body_sim* sims = s->sims;
     void* blocks = s->blocks;
@@ -358,6 +365,8 @@ spx_result spx_solve(spx_world* w, float dt)
             spx_joints_solve(w, h, true);
             kern->solve(sb, blocks, nblocks, inv_h);
         }
+        for (uint32_t it = 0; uneven && it < SPX_SOLVER_UNEVEN_PASSES; ++it)
+            kern->solve_uneven(sb, blocks, nblocks, inv_h);
         /* The contacts follow the bodies by dp and dtheta alone; the world's bodies move once, after
            the substeps. */
         /* dp += v h, dtheta += w h: rows 2 and 3 (dp, dtheta and two inverse inertia terms, which
