@@ -32,12 +32,15 @@
 #define ONCE_NS 1e9 /* slower than this: the first call is the only one (the brute force) */
 #define MAX_RUNS 1000
 #define PI 3.14159265358979323846
+#define MAX_SCENES 8
+#define BRUTE_GOAL 10.0 /* every sweep at least this many times faster than the brute force */
 
 typedef struct options {
     int runs;
     double min_ms;
     bool quick, brute, peers;
-    char axis; /* the torus axis: 'z' (the standard case) or 'y' (the generator's) */
+    char axis;          /* the torus axis: 'z' (the standard case) or 'y' (the generator's) */
+    const char* scenes; /* comma-separated scene names to run, or NULL: all */
     bench_common common;
     bench_output output;
 } options;
@@ -222,7 +225,9 @@ static spx_result place(test_shape* s, spx_transform pose, placed* out)
     def.triangle_count = s->triangle_count;
     spx_result r = spx_mesh_create(&def, &out->mesh);
     test_shape_free(s);
-    if (r == SPX_OK) r = spx_mesh_instance_create(out->mesh, &pose, NULL, &out->instance);
+    spx_mesh_instance_def place = spx_default_mesh_instance_def();
+    place.mesh = out->mesh, place.pose = pose;
+    if (r == SPX_OK) r = spx_mesh_instance_create(&place, &out->instance);
     spx_mesh_info info;
     if (r == SPX_OK) r = spx_mesh_get_info(out->mesh, &info);
     if (r == SPX_OK) {
@@ -336,6 +341,94 @@ static bool scene_box_grid(scene* s, const options* o)
              "B grid %ux%u unit squares (%u triangles) in y = 0; tmax 1 s",
              n, n, s->b.count);
     return true;
+}
+
+/* Ties: many pairs touch at the first time at once. A grid of 8 x 8 unit squares falling flat at
+   2 m/s from 1 m above a 10 x 10 grid, shifted by half a square: every pair overlapping seen from
+   above touches at t = 0.5. --quick: 4 x 4 onto 6 x 6. */
+static bool scene_grid_grid(scene* s, const options* o)
+{
+    memset(s, 0, sizeof *s);
+    s->name = "grid-grid";
+    uint32_t na = o->quick ? 4 : 8, nb = na + 2;
+    test_shape sa, sb;
+    if (!test_shape_grid(&sa, na, na)) return shape_failed("grid A");
+    if (!test_shape_grid(&sb, nb, nb)) return test_shape_free(&sa), shape_failed("grid B");
+    spx_transform pa = { spx_v3(0.5f, 1.0f, 0.5f), identity_q }, pb = { zero_v, identity_q };
+    spx_result r = place(&sa, pa, &s->a);
+    if (r != SPX_OK) return test_shape_free(&sb), scene_failed("grid A", r);
+    if ((r = place(&sb, pb, &s->b)) != SPX_OK) return placed_free(&s->a), scene_failed("grid B", r);
+    s->va = spx_v3(0.0f, -2.0f, 0.0f);
+    s->tmax = 1.0f;
+    snprintf(s->what, sizeof s->what,
+             "A grid %ux%u unit squares (%u triangles) level at (0.5, 1, 0.5) falling at (0, -2, 0) m/s; B grid %ux%u "
+             "(%u triangles) in y = 0; every pair overlapping seen from above touches at t = 0.5; tmax 1 s",
+             na, na, s->a.count, nb, nb, s->b.count);
+    return true;
+}
+
+/* A box of half extents (1.5, 0.5, 1.5) level over an 8 x 8 grid, bottom 1.5 m above it, falling at
+   3 m/s: its face lands flat on 32 triangles at t = 0.5 (tests/test_mesh_query.c's own case). */
+static bool scene_cube_grid(scene* s, const options* o)
+{
+    (void)o;
+    memset(s, 0, sizeof *s);
+    s->name = "cube-grid";
+    s->box = true;
+    test_shape sb;
+    if (!test_shape_grid(&sb, 8, 8)) return shape_failed("grid");
+    spx_transform pb = { zero_v, identity_q };
+    spx_result r = place(&sb, pb, &s->b);
+    if (r != SPX_OK) return scene_failed("grid", r);
+    if ((r = spx_obb_from_quat(spx_v3(4.0f, 2.0f, 4.0f), spx_v3(1.5f, 0.5f, 1.5f), identity_q, &s->obb)) != SPX_OK)
+        return placed_free(&s->b), scene_failed("box", r);
+    s->va = spx_v3(0.0f, -3.0f, 0.0f);
+    s->tmax = 1.0f;
+    snprintf(s->what, sizeof s->what,
+             "box half (1.5, 0.5, 1.5) level at (4, 2, 4) falling at (0, -3, 0) m/s; B grid 8x8 unit squares (%u "
+             "triangles) in y = 0; its face lands flat at t = 0.5; tmax 1 s",
+             s->b.count);
+    return true;
+}
+
+/* A closed sphere (radius 0.5, 12 x 24) resting with its pole on a corner of a 20 x 20 grid, moving
+   down at 1 m/s: the triangles at its pole touch those around the corner at t = 0 (a start overlap,
+   288 pairs). */
+static bool scene_sphere_grid(scene* s, const options* o)
+{
+    memset(s, 0, sizeof *s);
+    s->name = "sphere-grid";
+    uint32_t n = o->quick ? 8 : 20;
+    test_shape sa, sb;
+    if (!test_shape_solid_sphere(&sa, 0.5f, 12, 24)) return shape_failed("sphere");
+    if (!test_shape_grid(&sb, n, n)) return test_shape_free(&sa), shape_failed("grid");
+    const float c = (float)(n / 2);
+    spx_transform pa = { spx_v3(c, 0.5f, c), identity_q }, pb = { zero_v, identity_q };
+    spx_result r = place(&sa, pa, &s->a);
+    if (r != SPX_OK) return test_shape_free(&sb), scene_failed("sphere", r);
+    if ((r = place(&sb, pb, &s->b)) != SPX_OK) return placed_free(&s->a), scene_failed("grid", r);
+    s->va = spx_v3(0.0f, -1.0f, 0.0f);
+    s->tmax = 1.0f;
+    snprintf(s->what, sizeof s->what,
+             "A sphere r 0.5 12x24 (%u triangles) resting with its pole on the grid corner (%g, 0, %g), moving at "
+             "(0, -1, 0) m/s; B grid %ux%u (%u triangles) in y = 0; tmax 1 s",
+             s->a.count, (double)c, (double)c, n, n, s->b.count);
+    return true;
+}
+
+/* Is scene `name` among those asked for (--scenes)? */
+static bool wanted(const options* o, const char* name)
+{
+    if (!o->scenes) return true;
+    const size_t n = strlen(name);
+    for (const char* p = o->scenes; *p;) {
+        const char* end = strchr(p, ',');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0) return true;
+        if (!end) break;
+        p = end + 1;
+    }
+    return false;
 }
 
 static void scene_free(scene* s)
@@ -511,6 +604,9 @@ typedef struct totals {
     int failures;                              /* scenes not built, sepax calls failed */
     int disagreements;                         /* sepax against the brute force */
     double sepax_ns, sepax_cold_ns, fcl_ca_ns; /* the standard case, for the two goals printed at the end */
+    int brute_count;                           /* sweeps timed beside the brute force: brute over sepax */
+    const char* brute_scene[MAX_SCENES];
+    double brute_ratio[MAX_SCENES];
 } totals;
 
 static row new_row(const scene* s, const char* query, const char* engine)
@@ -586,6 +682,10 @@ static void run_sweeps(const options* o, report* rep, scene* s, totals* sum, boo
             if (bc.state != SPX_SWEEP_MISS) w.toc = bc.time;
             w.contacts = (long)bc.window;
             w.ratio = w.ns_median / ref.ns_median;
+            if (sum->brute_count < MAX_SCENES) {
+                sum->brute_scene[sum->brute_count] = s->name;
+                sum->brute_ratio[sum->brute_count++] = w.ratio;
+            }
             bool both = (bc.state == SPX_SWEEP_MISS) == (hit.state == SPX_SWEEP_MISS);
             double diff =
                 bc.state != SPX_SWEEP_MISS && hit.state != SPX_SWEEP_MISS ? fabs(hit.time - bc.time) / tmax : 0.0;
@@ -753,6 +853,8 @@ static void usage(FILE* f)
                "  --min-ms=<ms>      a timed run repeats the query until it lasts this long (default 200; --quick 10)\n"
                "  --axis=z|y         the tori's axis (default z, the standard case; y is the generator's own)\n"
                "  --no-brute         skip the all-pairs brute force (2 s on the standard case)\n"
+               "  --scenes=<a,b>     only these scenes (torus-torus, box-torus, box-grid, grid-grid, cube-grid,\n"
+               "                     sphere-grid; torus-torus brings at-contact and 1cm-deeper)\n"
                "  (default 7 runs; --quick: coarse tori and grid, 3 runs of 10 ms, brute force included)\n");
     bench_common_usage(f);
     bench_output_usage(f, "mesh_query-");
@@ -773,6 +875,8 @@ static int own_option(int argc, char** argv, int* i, void* context)
         if (strcmp(v, "z") != 0 && strcmp(v, "y") != 0)
             return fprintf(stderr, "%s: --axis wants z or y\n", argv[0]), -1;
         o->axis = v[0];
+    } else if ((v = bench_option_value(argv[*i], "--scenes"))) {
+        o->scenes = v;
     } else if (strcmp(argv[*i], "--no-brute") == 0) {
         o->brute = false;
     } else {
@@ -819,9 +923,10 @@ int bench_mesh_queries(int argc, char** argv)
                       "runs: %d (median and min of the time a query)  min run: %.1f ms  contact array: %u%s%s", o.runs,
                       o.min_ms, CAPACITY, o.quick ? "  QUICK: coarse meshes" : "", o.brute ? "" : "  (no brute force)");
 
-    totals sum = { 0, 0, NAN, NAN, NAN };
+    totals sum = { 0, 0, NAN, NAN, NAN, 0, { NULL }, { 0 } };
     scene s;
-    if (scene_tori(&s, &o)) {
+    if (!wanted(&o, "torus-torus")) {
+    } else if (scene_tori(&s, &o)) {
         run_sweeps(&o, &rep, &s, &sum, true);
         /* The static queries where the sweep says A first touches B, and 1 cm further in. At the
            time of contact itself, A's position rounded to float lands either side of touching (on
@@ -836,17 +941,24 @@ int bench_mesh_queries(int argc, char** argv)
     } else {
         sum.failures++;
     }
-    if (scene_box_torus(&s, &o)) {
+    if (!wanted(&o, "box-torus")) {
+    } else if (scene_box_torus(&s, &o)) {
         run_sweeps(&o, &rep, &s, &sum, false);
         scene_free(&s);
     } else {
         sum.failures++;
     }
-    if (scene_box_grid(&s, &o)) {
-        run_sweeps(&o, &rep, &s, &sum, false);
-        scene_free(&s);
-    } else {
-        sum.failures++;
+    static const char* const more_name[] = { "box-grid", "grid-grid", "cube-grid", "sphere-grid" };
+    bool (*const more[])(scene*, const options*) = { scene_box_grid, scene_grid_grid, scene_cube_grid,
+                                                     scene_sphere_grid };
+    for (size_t k = 0; k < sizeof more / sizeof more[0]; ++k) {
+        if (!wanted(&o, more_name[k])) continue;
+        if (more[k](&s, &o)) {
+            run_sweeps(&o, &rep, &s, &sum, false);
+            scene_free(&s);
+        } else {
+            sum.failures++;
+        }
     }
 
     char a[32], b[32];
@@ -859,6 +971,19 @@ int bench_mesh_queries(int argc, char** argv)
             "FCL conservative advancement / sepax: %.0fx (%.0fx against the new-pose figure), at least 100x: %s",
             sum.fcl_ca_ns / sum.sepax_ns, sum.fcl_ca_ns / sum.sepax_cold_ns,
             sum.fcl_ca_ns >= 100.0 * sum.sepax_cold_ns ? "yes" : "NO");
+    if (sum.brute_count > 0) {
+        char list[400];
+        size_t used = 0;
+        bool met = true;
+        for (int k = 0; k < sum.brute_count; ++k) {
+            met = met && sum.brute_ratio[k] >= BRUTE_GOAL;
+            int n = snprintf(list + used, sizeof list - used, "%s%s %.3gx", k ? ", " : "", sum.brute_scene[k],
+                             sum.brute_ratio[k]);
+            if (n > 0 && (size_t)n < sizeof list - used) used += (size_t)n;
+        }
+        bench_report_note(&rep.out, "brute force / sepax: %s; every sweep at least %.0fx: %s", list, BRUTE_GOAL,
+                          met ? "yes" : "NO");
+    }
     bench_report_note(&rep.out, "sepax calls failed or scenes not built: %d; disagreements with the brute force: %d%s",
                       sum.failures, sum.disagreements, o.brute ? "" : " (not run)");
     return bench_output_close(&rep.out, &o.output, program, save_path, sum.failures ? 3 : sum.disagreements ? 4 : 0);

@@ -243,9 +243,10 @@ static int world_table(int runs, double min_ms)
     static uint8_t out[COUNT];
     make_world_cases(cases);
     spx_mesh* mesh = make_grid();
-    const spx_transform pose = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
     world_context c = { cases, NULL };
-    if (!mesh || spx_mesh_instance_create(mesh, &pose, NULL, &c.grid) != SPX_OK) return 3;
+    spx_mesh_instance_def def = spx_default_mesh_instance_def();
+    def.mesh = mesh;
+    if (!mesh || spx_mesh_instance_create(&def, &c.grid) != SPX_OK) return 3;
     static const struct {
         const char* name;
         pass_fn* pass;

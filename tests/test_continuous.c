@@ -3,6 +3,7 @@
    closed container of fast boxes, a stack struck from the side, and the stage's own bookkeeping
    (stats, determinism, no allocation after warm-up). */
 #include "support/test.h"
+#include "support/pieces.h"
 #include "support/container.h"
 #include "support/counting_alloc.h"
 #include "support/scenes.h"
@@ -45,6 +46,16 @@ static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_qua
     spx_shape_def s = test_box_shape(half);
     s.density = density;
     return add_body(w, type, &s, p, q, friction, restitution, v, omega);
+}
+
+/* The corners of a box body of these half extents, at its pose now. */
+static void body_corners(spx_world* w, spx_body_id id, spx_vec3 half, spx_vec3 cs[8])
+{
+    spx_transform t;
+    spx_body_get_transform(w, id, &t);
+    spx_obb o;
+    spx_obb_from_quat(t.p, half, t.q, &o);
+    spx_obb_get_corners(&o, cs);
 }
 
 static spx_vec3 pos(spx_world* w, spx_body_id id)
@@ -143,15 +154,10 @@ static int bullet_mesh_ground(void)
                 const float v0 = speeds[si];
                 spx_world* w = make_world(true);
                 TEST_ENSURE(w);
-                spx_shape_def gs = spx_default_shape_def();
-                gs.type = SPX_SHAPE_MESH;
-                gs.mesh = grid;
-                spx_body_def gd = spx_default_body_def();
-                gd.position = spx_v3(-5.0f, 0.0f, -5.0f);
-                gd.shapes = &gs;
-                gd.shape_count = 1;
-                spx_body_id ground;
-                TEST_ENSURE_CODE(spx_body_create(w, &gd, &ground), SPX_OK);
+                spx_result made;
+                test_body_create(w, test_body_def(SPX_BODY_STATIC, spx_v3(-5.0f, 0.0f, -5.0f)), test_mesh_shape(grid),
+                                 &made);
+                TEST_ENSURE_CODE(made, SPX_OK);
                 spx_quat q = phase & 1 ? turned : identity;
                 float start = 5.1f + v0 * dt * (float)phase / 8.0f;
                 spx_body_id cube =
@@ -160,17 +166,14 @@ static int bullet_mesh_ground(void)
                 const int steps = (int)(5.2f / (v0 * dt)) + 30;
                 for (int k = 0; k < steps; ++k) {
                     TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-                    spx_transform t;
-                    spx_body_get_transform(w, cube, &t);
-                    spx_obb o;
-                    spx_obb_from_quat(t.p, spx_v3(0.05f, 0.05f, 0.05f), t.q, &o);
                     spx_vec3 cs[8];
-                    spx_obb_get_corners(&o, cs);
+                    body_corners(w, cube, spx_v3(0.05f, 0.05f, 0.05f), cs);
+                    const spx_vec3 at = pos(w, cube);
                     float low = INFINITY;
                     for (int i = 0; i < 8; ++i) low = cs[i].y < low ? cs[i].y : low;
                     if (-low > worst_pen) worst_pen = -low;
-                    if (!(t.p.y > 0.0f)) {
-                        fprintf(stderr, "passed: v %g phase %d spot %d step %d: y %g\n", v0, phase, spot, k, t.p.y);
+                    if (!(at.y > 0.0f)) {
+                        fprintf(stderr, "passed: v %g phase %d spot %d step %d: y %g\n", v0, phase, spot, k, at.y);
                         return 1;
                     }
                     float back = vel(w, cube).y / v0;
@@ -202,12 +205,8 @@ static int bullet_passes_without_continuous(void)
     int wrong = 0;
     for (int k = 0; k < 120; ++k) {
         spx_world_step(w, dt);
-        spx_transform t;
-        spx_body_get_transform(w, plank, &t);
-        spx_obb o;
-        spx_obb_from_quat(t.p, spx_v3(1.0f, 0.05f, 0.01f), t.q, &o);
         spx_vec3 cs[8];
-        spx_obb_get_corners(&o, cs);
+        body_corners(w, plank, spx_v3(1.0f, 0.05f, 0.01f), cs);
         for (int i = 0; i < 8; ++i) wrong |= cs[i].x > 0.01f;
     }
     spx_world_destroy(w);
@@ -297,17 +296,14 @@ static int spinning_plank(void)
                                     variant & 2 ? 0.5f : 0.0f, spx_v3(variant & 4 ? 1.0f : 0.0f, 0, 0), omega);
         for (int k = 0; k < 120; ++k) {
             TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-            spx_transform t;
-            spx_body_get_transform(w, plank, &t);
-            spx_obb o;
-            spx_obb_from_quat(t.p, half, t.q, &o);
             spx_vec3 cs[8];
-            spx_obb_get_corners(&o, cs);
+            body_corners(w, plank, half, cs);
+            const spx_vec3 at = pos(w, plank);
             float far = -1.0f;
             for (int i = 0; i < 8; ++i) far = cs[i].x > far ? cs[i].x : far;
             if (far > worst) worst = far;
-            if (!(far < 0.01f) || !(t.p.x < 0.0f)) {
-                fprintf(stderr, "variant %d step %d: plank corner at x %g, centre %g\n", variant, k, far, t.p.x);
+            if (!(far < 0.01f) || !(at.x < 0.0f)) {
+                fprintf(stderr, "variant %d step %d: plank corner at x %g, centre %g\n", variant, k, far, at.x);
                 return 1;
             }
         }
@@ -512,11 +508,14 @@ static int struck_shot(float speed, int target, int phase, int window, struck_re
    (an impact's group); struck one pair at a time, the impacts ran up and down the stack to the
    per-body limit step after step, and boxes frozen there were driven up to 0.52 m into each other.
    Over the strike and the stack's answer (the first 24 steps, 0.4 s: a box knocked out from the
-   lowest seam lands after 0.45 s): no two bodies overlap by 1 cm, and the impact limit is reached in
+   lowest seam lands after 0.45 s): no two bodies overlap by 1 cm. Over the whole run the energy
+   never rises, no overlap reaches 1 cm (boxes knocked out at up to 220 m/s land spinning and
+   rocking, each corner met as it comes down: docs/continuous.md), and the impact limit is reached in
    no step but one of one shot of the long sweep (a cube pressed between two tilting boxes, sliding).
-   Over the whole run the energy never rises and no overlap reaches 1.5 cm: boxes knocked out at up
-   to 220 m/s land spinning and rocking, each corner met as it comes down (docs/continuous.md). Default: 500 m/s at
-   every target from phases 0 and 5; --long: 100, 500 and 2,000 m/s, every target, 8 phases. */
+   The cube riding on the face of a box knocked out, tumbling, is looked at as that box's frame
+   bounds its closing: bounded in the world's frame, by the box's corners, it is looked at and
+   struck every 0.35 ms, up to the limit in 88 steps of the long sweep. Default: 500 m/s at every
+   target from phases 0 and 5; --long: 100, 500 and 2,000 m/s, every target, 8 phases. */
 static int struck_stack(void)
 {
     const int window = 24;
@@ -540,12 +539,12 @@ static int struck_stack(void)
                 ++shots;
             }
     }
-    printf("  %d shots: first %d steps: deepest overlap %.4f m, %d steps at the impact limit; whole run (%d steps): "
-           "%.4f m, %d steps; energy rose at most %.3g of its start\n",
+    printf("  %d shots: first %d steps: deepest overlap %.5f m, %d steps at the impact limit; whole run (%d steps): "
+           "%.5f m, %d steps; energy rose at most %.3g of its start\n",
            shots, window, (double)worst, limited, TEST_STRUCK_STEPS, (double)worst_all, limited_all, rise);
     TEST_ENSURE(worst < 0.01f);
-    TEST_ENSURE(limited <= 1);
-    TEST_ENSURE(worst_all < 0.015f);
+    TEST_ENSURE(limited_all <= 1);
+    TEST_ENSURE(worst_all < 0.01f);
     TEST_ENSURE(rise < 1e-6);
     return 0;
 }
@@ -563,12 +562,9 @@ static int deterministic_and_no_allocation(void)
         wd.allocator = &al;
         test_container c;
         TEST_ENSURE_CODE(test_container_create(&c, 200, 250.0f, 3.0f, true, &wd), SPX_OK);
-        for (int k = 0; k < 120; ++k) TEST_ENSURE_CODE(spx_world_step(c.world, c.dt), SPX_OK);
-        long before = counter.calls;
-        for (int k = 0; k < 60; ++k) TEST_ENSURE_CODE(spx_world_step(c.world, c.dt), SPX_OK);
-        if (counter.calls != before)
-            fprintf(stderr, "  %ld allocations in 60 steps after warm-up\n", counter.calls - before);
-        TEST_ENSURE(counter.calls == before);
+        const long allocations = test_step_allocations(c.world, c.dt, &counter, 120, 60);
+        if (allocations != 0) fprintf(stderr, "  %ld allocations in 60 steps after warm-up\n", allocations);
+        TEST_ENSURE(allocations == 0);
         spx_body_get_transform(c.world, c.boxes[17], &end[run]);
         test_container_destroy(&c);
         TEST_ENSURE(counter.live == 0);
@@ -693,12 +689,8 @@ static int turned_cubes_at_sheet(void)
                     const int steps = (int)(5.2f / (speed * dt)) + 30;
                     for (int k = 0; k < steps; ++k) {
                         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-                        spx_transform t;
-                        spx_body_get_transform(w, cube, &t);
-                        spx_obb o;
-                        spx_obb_from_quat(t.p, half, t.q, &o);
                         spx_vec3 cs[8];
-                        spx_obb_get_corners(&o, cs);
+                        body_corners(w, cube, half, cs);
                         for (int i = 0; i < 8; ++i) worst = fmaxf(worst, cs[i].x);
                     }
                     passes += pos(w, cube).x > 0.0f;
@@ -976,8 +968,8 @@ static int margin_sweep(void)
     TEST_ENSURE(ball);
     spx_transform pa = { { -0.5f, 0, 0 }, identity }, pb = { { 0.5f, 0.03f, 0 }, identity };
     spx_mesh_instance *a = NULL, *b = NULL;
-    TEST_ENSURE_CODE(spx_mesh_instance_create(ball, &pa, NULL, &a), SPX_OK);
-    TEST_ENSURE_CODE(spx_mesh_instance_create(ball, &pb, NULL, &b), SPX_OK);
+    TEST_ENSURE_CODE(test_place_mesh(ball, pa, &a), SPX_OK);
+    TEST_ENSURE_CODE(test_place_mesh(ball, pb, &b), SPX_OK);
     const spx_vec3 va = { 1.0f, 0, 0 }, vb = { -1.0f, 0, 0 };
     spx_mesh_hit exact, m0, m;
     TEST_ENSURE_CODE(spx_sweep_mesh_mesh(a, va, b, vb, 1.0f, NULL, 0, &exact), SPX_OK);
@@ -1080,9 +1072,8 @@ static int spinning_sweep(void) { return spinning_sweep_run(long_run); }
    whole sweeps). */
 /* A body past the per-body impact limit stays where it is for the rest of the step, and what
    reaches it there must still strike it. A cube bouncing elastically between two close walls at
-   300 m/s passes the limit early in the step; a second cube falling onto it at 60 m/s, which found
-   nothing on the first cube's earlier path, went through it when the frozen cube no longer
-   searched. */
+   300 m/s passes the limit early in the step; a second cube falling onto it at 60 m/s finds nothing
+   on the first cube's earlier path, and would go through it if the frozen cube were not searched. */
 static int frozen_body_is_still_struck(void)
 {
     spx_world* w = make_world(true);

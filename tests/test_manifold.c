@@ -14,6 +14,15 @@ static spx_obb floor_box(float half_x, float half_z)
     return test_box(spx_v3(0, -1, 0), spx_v3(half_x, 1, half_z), test_identity);
 }
 
+/* The manifold of a on b is four points along the normal (0, -1, 0) within normal_tol. */
+static int four_points_down(const spx_obb* a, const spx_obb* b, float margin, double normal_tol, spx_manifold* m)
+{
+    TEST_ENSURE_CODE(spx_manifold_obb_obb(a, b, margin, m), SPX_OK);
+    TEST_ENSURE(m->point_count == 4);
+    TEST_ENSURE_NEAR(m->normal.y, -1, normal_tol);
+    return 0;
+}
+
 /* Same points and depths, opposite normals. */
 static int same_set_flipped(const spx_manifold* m, const spx_manifold* w)
 {
@@ -86,9 +95,7 @@ static int rotated_box_clips_to_octagon_reduced_to_four(void)
     spx_obb a = test_box(spx_v3(0, 0.49f, 0), spx_v3(1, 0.5f, 1), test_rot(1, h, h));
     spx_obb b = floor_box(1.2f, 1.2f);
     spx_manifold m;
-    TEST_ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.0f, &m), SPX_OK);
-    TEST_ENSURE(m.point_count == 4);
-    TEST_ENSURE_NEAR(m.normal.y, -1, 1e-6);
+    TEST_ENSURE(four_points_down(&a, &b, 0.0f, 1e-6, &m) == 0);
     const float o = sqrtf(2.0f) - 1.2f;
     for (int i = 0; i < 4; ++i) {
         spx_vec3 p = m.points[i].point;
@@ -187,9 +194,7 @@ static int margin_decides_speculative_points(void)
     TEST_ENSURE_CODE(spx_manifold_obb_obb(&far, &b, 0.05f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 0);
     spx_obb near = test_box(spx_v3(0, 0.52f, 0), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
-    TEST_ENSURE_CODE(spx_manifold_obb_obb(&near, &b, 0.05f, &m), SPX_OK);
-    TEST_ENSURE(m.point_count == 4);
-    TEST_ENSURE_NEAR(m.normal.y, -1, 0);
+    TEST_ENSURE(four_points_down(&near, &b, 0.05f, 0, &m) == 0);
     for (int sx = -1; sx <= 1; sx += 2)
         for (int sz = -1; sz <= 1; sz += 2)
             TEST_ENSURE(test_manifold_has_point(&m, 0.5f * sx, 0.01f, 0.5f * sz, -0.02f, TOL));
@@ -239,9 +244,7 @@ static int nearly_parallel_edges_do_not_make_noise(void)
     spx_obb a = test_box(spx_v3(0, 0.49f, 0), spx_v3(0.5f, 0.5f, 0.5f), test_rot(1, c, s));
     spx_obb b = floor_box(2, 2);
     spx_manifold m;
-    TEST_ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.0f, &m), SPX_OK);
-    TEST_ENSURE(m.point_count == 4);
-    TEST_ENSURE_NEAR(m.normal.y, -1, 1e-6);
+    TEST_ENSURE(four_points_down(&a, &b, 0.0f, 1e-6, &m) == 0);
     for (int i = 0; i < 4; ++i) {
         TEST_ENSURE(isfinite(m.points[i].point.x) && isfinite(m.points[i].point.y) && isfinite(m.points[i].point.z));
         TEST_ENSURE_NEAR(m.points[i].depth, 0.01f, TOL);

@@ -97,7 +97,7 @@ static int make_placed(const test_shape* s, uint32_t leaf, bool closed, spx_vec3
         TEST_ENSURE_CODE(spx_mass_mesh(out->mesh, 1000.0f, &mp), SPX_OK);
     }
     spx_transform pose = { at, q };
-    TEST_ENSURE_CODE(spx_mesh_instance_create(out->mesh, &pose, NULL, &out->inst), SPX_OK);
+    TEST_ENSURE_CODE(test_place_mesh(out->mesh, pose, &out->inst), SPX_OK);
     return 0;
 }
 
@@ -177,6 +177,14 @@ static double span_xz(const spx_manifold* m)
 
 static int same_swapped(placed* a, placed* b, float margin, const char* label);
 
+/* The manifolds of a and b, or of b and a when `swap`. */
+static spx_result manifolds_swapped(const placed* a, const placed* b, int swap, float margin, spx_manifold* m,
+                                    uint32_t* count)
+{
+    return spx_manifold_mesh_mesh(swap ? b->inst : a->inst, swap ? a->inst : b->inst, margin, m, SPX_MAX_MESH_MANIFOLDS,
+                                  count);
+}
+
 /* ---- a box on the grid --------------------------------------------------------------------------- */
 
 /* A 1 m box (3 x 3 squares a face) sunk 0.01 m into the grid at (3.3, 4.2), clear of the grid's
@@ -190,12 +198,7 @@ static int box_rests_on_grid(void)
     for (int swap = 0; swap < 2; ++swap) {
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 99;
-        if (!swap)
-            TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count),
-                             SPX_OK);
-        else
-            TEST_ENSURE_CODE(spx_manifold_mesh_mesh(cube.inst, grid.inst, 0.0f, m, SPX_MAX_MESH_MANIFOLDS, &count),
-                             SPX_OK);
+        TEST_ENSURE_CODE(manifolds_swapped(&grid, &cube, swap, 0.0f, m, &count), SPX_OK);
         TEST_ENSURE(count == 1);
         TEST_ENSURE_NEAR(m[0].normal.x, 0.0f, TOL);
         TEST_ENSURE_NEAR(m[0].normal.y, swap ? -1.0f : 1.0f, TOL);
@@ -344,12 +347,7 @@ static int torus_lies_on_grid(void)
     for (int swap = 0; swap < 2; ++swap) {
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 0;
-        if (!swap)
-            TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, torus.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count),
-                             SPX_OK);
-        else
-            TEST_ENSURE_CODE(spx_manifold_mesh_mesh(torus.inst, grid.inst, 0.001f, m, SPX_MAX_MESH_MANIFOLDS, &count),
-                             SPX_OK);
+        TEST_ENSURE_CODE(manifolds_swapped(&grid, &torus, swap, 0.001f, m, &count), SPX_OK);
         TEST_ENSURE(count == 1);
         TEST_ENSURE(angle_to(m[0].normal, 0, swap ? -1 : 1, 0) <= NORMAL_TOL);
         TEST_ENSURE(m[0].point_count == 4);
@@ -884,9 +882,9 @@ static int static_box_test_as_swept(void)
 }
 
 /* A floor much larger than a torus (a 100 m box) under the torus, through spx_manifold_obb_mesh with
-   the torus's surface edges: one manifold, the floor's normal, the ring's depth. The rule used to
-   reject the floor's normal at the torus's curved sides and read their own normals through the
-   floor's whole depth: eight manifolds, 19 to 28 m deep. */
+   the torus's surface edges: one manifold, the floor's normal, the ring's depth, not the torus's
+   curved sides' own normals read through the floor's whole depth (eight manifolds, 19 to 28 m
+   deep, when the rule rejects the floor's normal there). */
 static int large_box_under_torus(void)
 {
     test_shape s;

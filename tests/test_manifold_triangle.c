@@ -35,6 +35,19 @@ static int normal_is(const spx_manifold* m, float x, float y, float z)
     return 0;
 }
 
+/* The manifold of a and b at margin 0 is one point near (x, y, z) at `depth` with id `id`, along
+   the normal (0, -1, 0). */
+static int one_point_below(const spx_obb* a, const spx_triangle* b, float x, float y, float z, float depth, uint32_t id)
+{
+    spx_manifold m;
+    TEST_ENSURE_CODE(spx_manifold_obb_triangle(a, b, 0.0f, &m), SPX_OK);
+    TEST_ENSURE(m.point_count == 1);
+    TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
+    TEST_ENSURE(test_manifold_has_point(&m, x, y, z, depth, TOL));
+    TEST_ENSURE(m.points[0].id == id);
+    return 0;
+}
+
 /* ---- hand-worked contacts ---------------------------------------------------------------------- */
 
 static int box_resting_flat_on_a_big_triangle(void)
@@ -95,11 +108,7 @@ static int box_corner_into_the_face(void)
     spx_obb a = test_box(spx_v3(0.3f, cy, 0.2f), spx_v3(0.5f, 0.5f, 0.5f), r);
     spx_triangle b = floor_tri();
     spx_manifold m;
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
-    TEST_ENSURE(m.point_count == 1);
-    TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    TEST_ENSURE(test_manifold_has_point(&m, 0.3f, -0.01f, 0.2f, 0.02f, TOL));
-    TEST_ENSURE(m.points[0].id == 7u);
+    TEST_ENSURE(one_point_below(&a, &b, 0.3f, -0.01f, 0.2f, 0.02f, 7u) == 0);
     /* A margin of 1 m adds the face's two corners next to the tip as speculative points, 1/sqrt3
        above it (gap 0.5774 - 0.02; ids 3 and 5); the fourth is 2/sqrt3 up, beyond the margin. */
     TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 1.0f, &m), SPX_OK);
@@ -119,21 +128,11 @@ static int box_edge_across_a_triangle_edge(void)
     const float h = (float)sqrt(0.5);
     spx_obb a = test_box(spx_v3(0, h - 0.01f, 0), spx_v3(0.5f, 0.5f, 0.5f), test_rot(0, h, h));
     spx_triangle b = test_tri(spx_v3(0, 0, -1), spx_v3(0, 0, 1), spx_v3(0, -2, 0));
-    spx_manifold m;
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
-    TEST_ENSURE(m.point_count == 1);
-    TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    TEST_ENSURE(test_manifold_has_point(&m, 0, -0.005f, 0, 0.01f, TOL));
-    TEST_ENSURE(m.points[0].id == 32u);
+    TEST_ENSURE(one_point_below(&a, &b, 0, -0.005f, 0, 0.01f, 32u) == 0);
     /* The other winding is the same triangle to a two-sided query: same point, normal and depth; the
        top edge is still edge 0, run the other way, so the id is the same. */
     spx_triangle w = test_tri(b.v[1], b.v[0], b.v[2]);
-    spx_manifold mw;
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &w, 0.0f, &mw), SPX_OK);
-    TEST_ENSURE(mw.point_count == 1);
-    TEST_ENSURE(normal_is(&mw, 0, -1, 0) == 0);
-    TEST_ENSURE(test_manifold_has_point(&mw, 0, -0.005f, 0, 0.01f, TOL));
-    TEST_ENSURE(mw.points[0].id == 32u);
+    TEST_ENSURE(one_point_below(&a, &w, 0, -0.005f, 0, 0.01f, 32u) == 0);
     return 0;
 }
 
@@ -143,20 +142,11 @@ static int triangle_poking_into_a_box_face(void)
        face, depth 0.01, id 8 + 3 * 3 + 2 = 19. */
     spx_obb a = test_box(spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_triangle b = test_tri(spx_v3(-1.0f, -3.0f, 0.0f), spx_v3(1.0f, -3.0f, 0.3f), spx_v3(0.1f, -0.49f, 0.05f));
-    spx_manifold m;
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&a, &b, 0.0f, &m), SPX_OK);
-    TEST_ENSURE(m.point_count == 1);
-    TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    TEST_ENSURE(test_manifold_has_point(&m, 0.1f, -0.495f, 0.05f, 0.01f, TOL));
-    TEST_ENSURE(m.points[0].id == 19u);
+    TEST_ENSURE(one_point_below(&a, &b, 0.1f, -0.495f, 0.05f, 0.01f, 19u) == 0);
     /* The box moved around the triangle instead (the pair seen from the other side): the cube above
        the apex turned upside down is the same problem with the +y face as reference: f = 2, id 16. */
     spx_obb flipped = test_box(spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), test_rot(2, -1, 0));
-    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&flipped, &b, 0.0f, &m), SPX_OK);
-    TEST_ENSURE(m.point_count == 1);
-    TEST_ENSURE(normal_is(&m, 0, -1, 0) == 0);
-    TEST_ENSURE(test_manifold_has_point(&m, 0.1f, -0.495f, 0.05f, 0.01f, TOL));
-    TEST_ENSURE(m.points[0].id == 16u);
+    TEST_ENSURE(one_point_below(&flipped, &b, 0.1f, -0.495f, 0.05f, 0.01f, 16u) == 0);
     return 0;
 }
 
@@ -549,7 +539,7 @@ static int place(const test_shape* s, uint32_t leaf, dq q, const double shift[3]
     spx_mesh_def def = test_shape_mesh_def(s, leaf);
     TEST_ENSURE_CODE(spx_mesh_create(&def, &out->mesh), SPX_OK);
     spx_transform pose = { { (float)shift[0], (float)shift[1], (float)shift[2] }, dq_float(q) };
-    TEST_ENSURE_CODE(spx_mesh_instance_create(out->mesh, &pose, NULL, &out->inst), SPX_OK);
+    TEST_ENSURE_CODE(test_place_mesh(out->mesh, pose, &out->inst), SPX_OK);
     out->q = q;
     for (int i = 0; i < 3; ++i) out->shift[i] = shift[i];
     return 0;
@@ -846,7 +836,7 @@ static int box_in_a_concave_corner_gets_a_manifold_a_side(void)
     TEST_ENSURE_CODE(spx_mesh_create(&def, &mesh), SPX_OK);
     spx_transform pose = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
     spx_mesh_instance* inst = NULL;
-    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &inst), SPX_OK);
+    TEST_ENSURE_CODE(test_place_mesh(mesh, pose, &inst), SPX_OK);
     spx_obb a = test_box(spx_v3(0.49f, 0.49f, 2.3f), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;

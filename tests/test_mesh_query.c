@@ -13,6 +13,7 @@
 #include "support/mesh_brute.h"
 #include "support/shapes.h"
 #include "support/test.h"
+#include "support/pieces.h"
 
 #include <float.h>
 #include <stdint.h>
@@ -28,13 +29,15 @@ static int cases(int n) { return test_cases(long_run ? n : (n + 7) / 8); }
 
 static const spx_vec3 ZERO = { 0, 0, 0 };
 static const spx_transform IDENTITY = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
+/* The leaf sizes the meshes are built with: one triangle a leaf, the default, the largest. */
+static const uint32_t LEAF_SIZES[3] = { 1, 4, 16 };
 
 /* ---- small helpers ----------------------------------------------------------------------------- */
 
 static spx_mesh_instance* place(const spx_mesh* m, spx_transform pose)
 {
     spx_mesh_instance* inst = NULL;
-    return spx_mesh_instance_create(m, &pose, NULL, &inst) == SPX_OK ? inst : NULL;
+    return test_place_mesh(m, pose, &inst) == SPX_OK ? inst : NULL;
 }
 
 static spx_transform pose_at(float x, float y, float z) { return (spx_transform){ { x, y, z }, { 0, 0, 0, 1 } }; }
@@ -143,11 +146,7 @@ static spx_quat random_rotation(test_case_rng* rng)
     return test_case_random_quat(rng);
 }
 
-static uint32_t random_leaf(test_case_rng* rng)
-{
-    static const uint32_t leaves[3] = { 1, 4, 16 };
-    return leaves[test_case_rng_next(rng) % 3];
-}
+static uint32_t random_leaf(test_case_rng* rng) { return LEAF_SIZES[test_case_rng_next(rng) % 3]; }
 
 /* Where B starts and how the two move: B at a random direction from A, from inside A's reach to
    nearly twice it, mostly closing on A (with a wobble), sometimes along an axis or not at all,
@@ -318,19 +317,37 @@ static double seconds_since(clock_t start) { return (double)(clock() - start) / 
 
 /* ---- the random comparisons ------------------------------------------------------------------------ */
 
-/* Two random meshes at random poses with a random motion, as the mesh-mesh problems take them. */
-static int random_mesh_pair(test_case_rng* rng, side* A, side* B, spx_vec3* pa, spx_vec3* pb, spx_vec3* va,
-                            spx_vec3* vb, float* tmax)
+/* A random mesh-mesh problem: two random meshes, A's placed at pa and B's at pb, with a random motion;
+   its query and the label of its failures ("<what> case <c>: ..."). */
+typedef struct mesh_pair {
+    side A, B;
+    spx_vec3 pa, pb;
+    query q;
+    char label[256];
+} mesh_pair;
+
+static int random_mesh_pair(test_case_rng* rng, const char* what, int c, mesh_pair* out)
 {
+    side *A = &out->A, *B = &out->B;
     uint32_t na, nb;
     random_sizes(rng, &na, &nb);
     memset(A, 0, sizeof *A), memset(B, 0, sizeof *B);
     TEST_ENSURE(side_make(A, rng, na, ZERO, IDENTITY.q) && side_make(B, rng, nb, ZERO, IDENTITY.q));
-    random_motion(rng, A->radius, B->radius, pa, pb, va, vb, tmax);
-    spx_transform ta = { *pa, random_rotation(rng) }, tb = { *pb, random_rotation(rng) };
+    spx_vec3 va, vb;
+    float tmax;
+    random_motion(rng, A->radius, B->radius, &out->pa, &out->pb, &va, &vb, &tmax);
+    spx_transform ta = { out->pa, random_rotation(rng) }, tb = { out->pb, random_rotation(rng) };
     TEST_ENSURE_CODE(spx_mesh_instance_set_pose(A->inst, &ta), SPX_OK);
     TEST_ENSURE_CODE(spx_mesh_instance_set_pose(B->inst, &tb), SPX_OK);
+    pair_label(out->label, sizeof out->label, what, c, A, B);
+    out->q = (query){ NULL, A->inst, B->inst, va, vb, tmax };
     return 0;
+}
+
+static void mesh_pair_free(mesh_pair* p)
+{
+    side_free(&p->A);
+    side_free(&p->B);
 }
 
 static int sweep_mesh_mesh_matches_brute_force(void)
@@ -346,28 +363,23 @@ static int sweep_mesh_mesh_matches_brute_force(void)
     int failures = 0, grazed = 0, swaps = 0;
     clock_t start = clock();
     for (int c = 0; c < n; ++c) {
-        spx_vec3 pa, pb, va, vb;
-        side A, B;
-        float tmax;
-        TEST_ENSURE(random_mesh_pair(&rng, &A, &B, &pa, &pb, &va, &vb, &tmax) == 0);
-        char label[256];
-        pair_label(label, sizeof label, "mesh-mesh", c, &A, &B);
-        query q = { NULL, A.inst, B.inst, va, vb, tmax };
+        mesh_pair m;
+        TEST_ENSURE(random_mesh_pair(&rng, "mesh-mesh", c, &m) == 0);
+        const query* q = &m.q;
         uint32_t capacity = c % 5 == 4 ? (uint32_t)(c % 7) : UINT32_MAX;
         spx_mesh_hit hit;
-        failures += test_brute_check_sweep(&q, capacity, label, &st, &hit);
+        failures += test_brute_check_sweep(q, capacity, m.label, &st, &hit);
         if (c % 4 == 0) { /* B against A is a problem of its own for the brute force too */
-            query s = { NULL, B.inst, A.inst, vb, va, tmax };
+            query s = { NULL, q->b, q->a, q->vb, q->va, q->tmax };
             char ls[300];
-            snprintf(ls, sizeof ls, "%s, swapped", label);
+            snprintf(ls, sizeof ls, "%s, swapped", m.label);
             failures += test_brute_check_sweep(&s, UINT32_MAX, ls, &st, NULL);
             ++swaps;
         }
         if (hit.state == SPX_SWEEP_HIT && c % 3 == 0)
-            failures += graze(&q, &rng, A.radius + B.radius, label, &edges, &grazed);
-        if (hit.state == SPX_SWEEP_HIT && c % 5 == 1) failures += tmax_edge(&q, hit.time, label, &edges);
-        side_free(&A);
-        side_free(&B);
+            failures += graze(q, &rng, m.A.radius + m.B.radius, m.label, &edges, &grazed);
+        if (hit.state == SPX_SWEEP_HIT && c % 5 == 1) failures += tmax_edge(q, hit.time, m.label, &edges);
+        mesh_pair_free(&m);
     }
     test_brute_print_stats("mesh-mesh", &st, seconds_since(start));
     test_brute_print_stats("mesh-mesh edges", &edges, 0.0);
@@ -390,17 +402,11 @@ static int swapped_meshes_same_answer(void)
     const int n = cases(400);
     int failures = 0;
     for (int c = 0; c < n; ++c) {
-        spx_vec3 pa, pb, va, vb;
-        side A, B;
-        float tmax;
-        TEST_ENSURE(random_mesh_pair(&rng, &A, &B, &pa, &pb, &va, &vb, &tmax) == 0);
-        char label[256];
-        pair_label(label, sizeof label, "swap", c, &A, &B);
-        query q = { NULL, A.inst, B.inst, va, vb, tmax };
-        failures +=
-            test_brute_check_swapped(&q, label, test_brute_len3(pa) + test_brute_len3(pb) + A.radius + B.radius);
-        side_free(&A);
-        side_free(&B);
+        mesh_pair m;
+        TEST_ENSURE(random_mesh_pair(&rng, "swap", c, &m) == 0);
+        failures += test_brute_check_swapped(&m.q, m.label,
+                                             test_brute_len3(m.pa) + test_brute_len3(m.pb) + m.A.radius + m.B.radius);
+        mesh_pair_free(&m);
     }
     printf("  %d random cases swapped, %d differ\n", n, failures);
     TEST_ENSURE(failures == 0);
@@ -802,9 +808,9 @@ static int grid_falls_flat_onto_grid(void)
        library's tests (flat_set_is_exact); every leaf size. */
     test_shape ga, gb;
     TEST_ENSURE(test_shape_grid(&ga, 6, 6) && test_shape_grid(&gb, 3, 3));
-    static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
-        spx_mesh *ma = test_shape_mesh_leaf(&ga, leaves[l]), *mb = test_shape_mesh_leaf(&gb, leaves[(l + 1) % 3]);
+        spx_mesh *ma = test_shape_mesh_leaf(&ga, LEAF_SIZES[l]),
+                 *mb = test_shape_mesh_leaf(&gb, LEAF_SIZES[(l + 1) % 3]);
         TEST_ENSURE(ma && mb);
         spx_mesh_instance *a = place(ma, IDENTITY), *b = place(mb, pose_at(1.5f, 1.0f, 1.5f));
         TEST_ENSURE(a && b);
@@ -868,6 +874,58 @@ static int grid_falls_flat_onto_grid(void)
     return 0;
 }
 
+static int large_tied_sets_match_brute_force(void)
+{ /* Grids of 8 x 8 and 12 x 12 squares landing on grids two squares wider, shifted by half a square:
+       896 and about 2,000 pairs touch at once, below and above what the first descent keeps for the
+       contact set. Level (all tie), and turned about x by 1e-5, 1e-4 and 1e-3 rad so that the times
+       spread across the contact window and past it and the best time falls while the set is being
+       kept; far from the origin (1e3 m) and swapped. Each whole set, field by field, against the
+       brute force over all triangle pairs, and with room for 16 contacts. */
+    static const uint32_t sizes[2] = { 8, 12 };
+    static const double turns[4] = { 0.0, 1e-5, 1e-4, 1e-3 };
+    static const spx_vec3 shifts[2] = { { 0, 0, 0 }, { 1000.0f, -250.0f, 750.0f } };
+    test_brute_stats st = { 0 };
+    int failed = 0;
+    for (int k = 0; k < 2; ++k) {
+        test_shape ga, gb;
+        TEST_ENSURE(test_shape_grid(&ga, sizes[k], sizes[k]) && test_shape_grid(&gb, sizes[k] + 2, sizes[k] + 2));
+        spx_mesh *ma = test_shape_mesh_leaf(&ga, 4), *mb = test_shape_mesh_leaf(&gb, 4);
+        TEST_ENSURE(ma && mb);
+        for (int t = 0; t < 4; ++t)
+            for (int f = 0; f < 2; ++f) {
+                const double half = 0.5 * turns[t];
+                const spx_quat turn = { (float)sin(half), 0.0f, 0.0f, (float)cos(half) };
+                spx_transform pa = pose_at(0.5f, 1.0f, 0.5f);
+                pa.q = turn;
+                pa.p = spx_v3(pa.p.x + shifts[f].x, pa.p.y + shifts[f].y, pa.p.z + shifts[f].z);
+                spx_mesh_instance *a = place(ma, pa), *b = place(mb, pose_at(shifts[f].x, shifts[f].y, shifts[f].z));
+                TEST_ENSURE(a && b);
+                const spx_vec3 fall = { 0.0f, -2.0f, 0.0f };
+                query q = { NULL, a, b, fall, ZERO, 1.0f }, s = { NULL, b, a, ZERO, fall, 1.0f };
+                char label[120];
+                snprintf(label, sizeof label, "%ux%u grid onto a grid, turned %g rad, %s", sizes[k], sizes[k], turns[t],
+                         f ? "far away" : "at the origin");
+                spx_mesh_hit h;
+                failed |= test_brute_check_sweep(&q, UINT32_MAX, label, &st, &h);
+                TEST_ENSURE(h.state == SPX_SWEEP_HIT);
+                if (t == 0) TEST_ENSURE(h.contact_count >= (k == 0 ? 896u : 1025u));
+                failed |= test_brute_check_sweep(&q, 16, label, &st, NULL);
+                snprintf(label, sizeof label, "%ux%u grid onto a grid, turned %g rad, %s, swapped", sizes[k], sizes[k],
+                         turns[t], f ? "far away" : "at the origin");
+                failed |= test_brute_check_sweep(&s, UINT32_MAX, label, &st, NULL);
+                spx_mesh_instance_destroy(a);
+                spx_mesh_instance_destroy(b);
+            }
+        spx_mesh_destroy(ma);
+        spx_mesh_destroy(mb);
+        test_shape_free(&ga);
+        test_shape_free(&gb);
+    }
+    test_brute_print_stats("large tied sets", &st, 0.0);
+    TEST_ENSURE(!failed);
+    return 0;
+}
+
 static int torus_dropped_onto_grid(void)
 { /* A torus about y (ring radius 1, tube 0.25, 24 x 8 segments) lying flat 0.5 m above a 4 x 4
        grid, falling at 1 m/s. Its lowest ring of 24 vertices (tube angle 270 degrees) is at y = -0.25
@@ -876,9 +934,9 @@ static int torus_dropped_onto_grid(void)
        turned about y and about a tilted axis (then the brute force alone decides), every leaf size. */
     test_shape torus, grid;
     TEST_ENSURE(test_shape_torus(&torus, 1.0f, 0.25f, 24, 8) && test_shape_grid(&grid, 4, 4));
-    static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
-        spx_mesh *mt = test_shape_mesh_leaf(&torus, leaves[l]), *mg = test_shape_mesh_leaf(&grid, leaves[(l + 2) % 3]);
+        spx_mesh *mt = test_shape_mesh_leaf(&torus, LEAF_SIZES[l]),
+                 *mg = test_shape_mesh_leaf(&grid, LEAF_SIZES[(l + 2) % 3]);
         TEST_ENSURE(mt && mg);
         spx_mesh_instance *a = place(mt, pose_at(2.0f, 0.75f, 2.0f)), *b = place(mg, IDENTITY);
         TEST_ENSURE(a && b);
@@ -937,12 +995,11 @@ static int box_dropped_flat_onto_grid(void)
        at the same time, first by the tie rule the lowest: square (2,2) gives 2 * (2 * 8 + 2) = 36. */
     test_shape grid;
     TEST_ENSURE(test_shape_grid(&grid, 8, 8));
-    static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
         spx_mesh* m;
         spx_mesh_instance* b;
         spx_obb box;
-        TEST_ENSURE(box_over_grid(&grid, leaves[l], 2.0f, &m, &b, &box) == 0);
+        TEST_ENSURE(box_over_grid(&grid, LEAF_SIZES[l], 2.0f, &m, &b, &box) == 0);
         query q = { &box, NULL, b, spx_v3(0, -3, 0), ZERO, 1.0f };
         spx_mesh_hit h;
         TEST_ENSURE(check_against_brute(&q, "box on grid", &h) == 0);
@@ -1017,12 +1074,11 @@ static int box_sliding_along_grid(void)
        grid rotated a quarter turn about y, every leaf size; each against the brute force. */
     test_shape grid;
     TEST_ENSURE(test_shape_grid(&grid, 8, 8));
-    static const uint32_t leaves[3] = { 1, 4, 16 };
     for (int l = 0; l < 3; ++l) {
         spx_mesh* m;
         spx_mesh_instance* b;
         spx_obb box;
-        TEST_ENSURE(box_over_grid(&grid, leaves[l], 0.5f, &m, &b, &box) == 0);
+        TEST_ENSURE(box_over_grid(&grid, LEAF_SIZES[l], 0.5f, &m, &b, &box) == 0);
         query q = { &box, NULL, b, spx_v3(3, 0, 0), ZERO, 1.0f };
         spx_mesh_hit h;
         TEST_ENSURE(check_against_brute(&q, "box resting, sliding", &h) == 0);
@@ -1086,45 +1142,10 @@ static spx_mesh* single_triangle(spx_vec3 p, spx_vec3 q, spx_vec3 r)
     return spx_mesh_create(&def, &m) == SPX_OK ? m : NULL;
 }
 
-/* Two segment-like triangles, 80 km and 10 m long, meeting within 1e-22 m at the origin: the pair
-   is tested on the same coordinates whichever mesh is A, and neither piece's shape is rounded at the
-   scale of the other's far corner, so the overlap and the contact set agree swapped. */
-static int segments_meeting_at_the_origin_swapped(void)
+/* Two meshes at the identity (freed here) give the same overlap and the same contact set state and
+   count whichever is A, and the overlap is a contact set that starts overlapping. */
+static int static_pair_agrees_swapped(spx_mesh* ma, spx_mesh* mb)
 {
-    spx_mesh* ma = single_triangle(spx_v3(-0x1.ap-1f, 0x1.38p+16f, 0x1.8p-1f),
-                                   spx_v3(-0x1.ap-1f, 0x1.38p+16f, 0x1.8p-1f), spx_v3(-0x1.405d88p-75f, 0, 0));
-    spx_mesh* mb = single_triangle(spx_v3(-0x1.cda418p-97f, 0, 0), spx_v3(0x1.4p+2f, 0x1.9p+2f, -0x1.44p+2f),
-                                   spx_v3(0x1.4p+2f, 0x1.9p+2f, -0x1.44p+2f));
-    TEST_ENSURE(ma && mb);
-    spx_mesh_instance* a = place(ma, IDENTITY);
-    spx_mesh_instance* b = place(mb, IDENTITY);
-    TEST_ENSURE(a && b);
-    bool ab = false, ba = false;
-    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(a, b, &ab), SPX_OK);
-    TEST_ENSURE_CODE(spx_overlap_mesh_mesh(b, a, &ba), SPX_OK);
-    TEST_ENSURE(ab == ba);
-    spx_mesh_contact c[2];
-    spx_mesh_hit h_ab, h_ba;
-    TEST_ENSURE_CODE(spx_penetration_mesh_mesh(a, b, c, 2, &h_ab), SPX_OK);
-    TEST_ENSURE_CODE(spx_penetration_mesh_mesh(b, a, c, 2, &h_ba), SPX_OK);
-    TEST_ENSURE(h_ab.state == h_ba.state && h_ab.contact_count == h_ba.contact_count);
-    spx_mesh_instance_destroy(a);
-    spx_mesh_instance_destroy(b);
-    spx_mesh_destroy(ma);
-    spx_mesh_destroy(mb);
-    return 0;
-}
-
-/* Two one-triangle meshes, segment-like triangles 10 m long whose ends meet within 8e-31 m: the
-   overlap and the contact set agree swapped (a touch within rounding, decided once). */
-static int segments_touching_within_rounding_swapped(void)
-{
-    spx_mesh* ma =
-        single_triangle(spx_v3(0x1.8cp+2f, 0x1.fcp-6f, 0x1.cp+2f), spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f),
-                        spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f));
-    spx_mesh* mb =
-        single_triangle(spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f), spx_v3(0x1.fcp-6f, 0x1.98p+2f, 0x1.b8p+2f),
-                        spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f));
     TEST_ENSURE(ma && mb);
     spx_mesh_instance* a = place(ma, IDENTITY);
     spx_mesh_instance* b = place(mb, IDENTITY);
@@ -1144,6 +1165,31 @@ static int segments_touching_within_rounding_swapped(void)
     spx_mesh_destroy(ma);
     spx_mesh_destroy(mb);
     return 0;
+}
+
+/* Two segment-like triangles, 80 km and 10 m long, meeting within 1e-22 m at the origin: the pair
+   is tested on the same coordinates whichever mesh is A, and neither piece's shape is rounded at the
+   scale of the other's far corner, so the overlap and the contact set agree swapped. */
+static int segments_meeting_at_the_origin_swapped(void)
+{
+    spx_mesh* ma = single_triangle(spx_v3(-0x1.ap-1f, 0x1.38p+16f, 0x1.8p-1f),
+                                   spx_v3(-0x1.ap-1f, 0x1.38p+16f, 0x1.8p-1f), spx_v3(-0x1.405d88p-75f, 0, 0));
+    spx_mesh* mb = single_triangle(spx_v3(-0x1.cda418p-97f, 0, 0), spx_v3(0x1.4p+2f, 0x1.9p+2f, -0x1.44p+2f),
+                                   spx_v3(0x1.4p+2f, 0x1.9p+2f, -0x1.44p+2f));
+    return static_pair_agrees_swapped(ma, mb);
+}
+
+/* Two one-triangle meshes, segment-like triangles 10 m long whose ends meet within 8e-31 m: the
+   overlap and the contact set agree swapped (a touch within rounding, decided once). */
+static int segments_touching_within_rounding_swapped(void)
+{
+    spx_mesh* ma =
+        single_triangle(spx_v3(0x1.8cp+2f, 0x1.fcp-6f, 0x1.cp+2f), spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f),
+                        spx_v3(0x1.ee9c86p-101f, -0x1.7p+0f, -0x1.f8p+1f));
+    spx_mesh* mb =
+        single_triangle(spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f), spx_v3(0x1.fcp-6f, 0x1.98p+2f, 0x1.b8p+2f),
+                        spx_v3(-0x1.2687e6p-107f, -0x1.7p+0f, -0x1.f8p+1f));
+    return static_pair_agrees_swapped(ma, mb);
 }
 
 static int contact_window_edges(void)
@@ -1430,31 +1476,39 @@ static int bad_input_codes(void)
     const spx_allocator no_free = { test_counting_alloc, NULL, NULL }, no_alloc = { NULL, test_counting_free, NULL };
 
     /* create */
-    TEST_ENSURE_CODE(spx_mesh_instance_create(NULL, &pose, NULL, &out), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, NULL, NULL, &out), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, NULL), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, &no_free, &out), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, &no_alloc, &out), SPX_ERR_INVALID_ARGUMENT);
+    spx_mesh_instance_def def = spx_default_mesh_instance_def();
+    def.mesh = mesh, def.pose = pose;
+    TEST_ENSURE_CODE(spx_mesh_instance_create(NULL, &out), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_mesh_instance_create(&def, NULL), SPX_ERR_INVALID_ARGUMENT);
+    spx_mesh_instance_def zeroed = { mesh, pose, NULL, 0 }; /* not from the default function */
+    TEST_ENSURE_CODE(spx_mesh_instance_create(&zeroed, &out), SPX_ERR_UNINITIALIZED_DEF);
+    zeroed.mesh = NULL; /* the cookie before the values, as base.h orders faults */
+    TEST_ENSURE_CODE(spx_mesh_instance_create(&zeroed, &out), SPX_ERR_UNINITIALIZED_DEF);
+    TEST_ENSURE_CODE(test_place_mesh(NULL, pose, &out), SPX_ERR_INVALID_ARGUMENT);
+    def.allocator = &no_free;
+    TEST_ENSURE_CODE(spx_mesh_instance_create(&def, &out), SPX_ERR_INVALID_ARGUMENT);
+    def.allocator = &no_alloc;
+    TEST_ENSURE_CODE(spx_mesh_instance_create(&def, &out), SPX_ERR_INVALID_ARGUMENT);
     const float nonfinite[3] = { NAN, INFINITY, -INFINITY };
     for (int k = 0; k < 3; ++k)
         for (int c = 0; c < 7; ++c) { /* each of p.x, p.y, p.z, q.x, q.y, q.z, q.w */
             bad = pose;
             if (c < 3) (&bad.p.x)[c] = nonfinite[k];
             else (&bad.q.x)[c - 3] = nonfinite[k];
-            TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &bad, NULL, &out), SPX_ERR_NOT_FINITE);
+            TEST_ENSURE_CODE(test_place_mesh(mesh, bad, &out), SPX_ERR_NOT_FINITE);
         }
     const float off_unit[4] = { 1.001f, 0.999f, 1.0f + 2e-5f, 0.0f };
     for (int k = 0; k < 4; ++k) {
         bad = pose;
         bad.q.w = off_unit[k];
-        TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &bad, NULL, &out), SPX_ERR_NOT_ORTHONORMAL);
+        TEST_ENSURE_CODE(test_place_mesh(mesh, bad, &out), SPX_ERR_NOT_ORTHONORMAL);
     }
     bad = pose, bad.q = (spx_quat){ 0.6f, 0.0f, 0.0f, 0.81f }; /* length 1.008 */
-    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &bad, NULL, &out), SPX_ERR_NOT_ORTHONORMAL);
+    TEST_ENSURE_CODE(test_place_mesh(mesh, bad, &out), SPX_ERR_NOT_ORTHONORMAL);
     TEST_ENSURE(out == sentinel); /* no failed create wrote *out */
 
     spx_mesh_instance* inst = NULL;
-    TEST_ENSURE_CODE(spx_mesh_instance_create(mesh, &pose, NULL, &inst), SPX_OK);
+    TEST_ENSURE_CODE(test_place_mesh(mesh, pose, &inst), SPX_OK);
     spx_mesh_instance* other = place(mesh, pose_at(0.5f, 0.5f, 0.5f));
     TEST_ENSURE(other);
 
@@ -1596,10 +1650,12 @@ static int instance_allocation_failure(void)
     spx_allocator alloc = { test_counting_alloc, test_counting_free, &c };
     spx_mesh_instance* const sentinel = (spx_mesh_instance*)&torus;
     spx_mesh_instance* inst = sentinel;
+    spx_mesh_instance_def def = spx_default_mesh_instance_def();
+    def.mesh = mesh, def.allocator = &alloc;
     int k;
     for (k = 1; k < 100; ++k) {
         c = (test_counting){ .fail_at = k };
-        spx_result r = spx_mesh_instance_create(mesh, &IDENTITY, &alloc, &inst);
+        spx_result r = spx_mesh_instance_create(&def, &inst);
         if (r == SPX_OK) break;
         TEST_ENSURE_CODE(r, SPX_ERR_OUT_OF_MEMORY);
         TEST_ENSURE(inst == sentinel);
@@ -1826,6 +1882,7 @@ int main(int argc, char** argv)
     TEST_RUN(moved_instance_answers_as_fresh, failures);
     TEST_RUN(grid_falls_flat_onto_grid, failures);
     TEST_RUN(disk_falls_flat_onto_disk, failures);
+    TEST_RUN(large_tied_sets_match_brute_force, failures);
     TEST_RUN(torus_dropped_onto_grid, failures);
     TEST_RUN(box_dropped_flat_onto_grid, failures);
     TEST_RUN(box_resting_on_grid_touches, failures);

@@ -10,6 +10,7 @@
 #include "support/cases.h"
 #include "support/mesh_brute.h"
 #include "support/test.h"
+#include "support/pieces.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -152,6 +153,17 @@ static double seconds_since(clock_t start) { return (double)(clock() - start) / 
 
 /* ---- tests --------------------------------------------------------------------------------------- */
 
+/* Prints a swept comparison's figures (`count` `what`s); it passed with no failure and met every state. */
+static int swept_comparison_passed(const char* name, const test_brute_stats* st, clock_t start, int failures, int count,
+                                   const char* what)
+{
+    test_brute_print_stats(name, st, seconds_since(start));
+    printf("  %d %s\n", count, what);
+    TEST_ENSURE(failures == 0);
+    TEST_ENSURE(st->hits > 0 && st->misses > 0 && st->overlaps > 0);
+    return 0;
+}
+
 static int models_swept_against_each_other(void)
 { /* Pairs of models (the largest brute forces: 1368 x 3732 triangles), random rotations (some
        quarter turns: parallel faces), random approaches, leaf sizes 1, 4, 16: the query against the
@@ -176,8 +188,8 @@ static int models_swept_against_each_other(void)
             uint32_t la = (uint32_t)(test_case_rng_next(&rng) % 3), lb = (uint32_t)(test_case_rng_next(&rng) % 3);
             spx_mesh_instance *a = NULL, *b = NULL;
             spx_transform ta = centred(ma, ca, random_rotation(&rng)), tb = centred(mb, cb, random_rotation(&rng));
-            TEST_ENSURE_CODE(spx_mesh_instance_create(ma->mesh[la], &ta, NULL, &a), SPX_OK);
-            TEST_ENSURE_CODE(spx_mesh_instance_create(mb->mesh[lb], &tb, NULL, &b), SPX_OK);
+            TEST_ENSURE_CODE(test_place_mesh(ma->mesh[la], ta, &a), SPX_OK);
+            TEST_ENSURE_CODE(test_place_mesh(mb->mesh[lb], tb, &b), SPX_OK);
             char label[256];
             snprintf(label, sizeof label, "%s (leaf %u) against %s (leaf %u), case %d", ma->file, LEAVES[la], mb->file,
                      LEAVES[lb], c);
@@ -189,11 +201,7 @@ static int models_swept_against_each_other(void)
             spx_mesh_instance_destroy(b);
         }
     }
-    test_brute_print_stats("models", &st, seconds_since(start));
-    printf("  %d model pairs\n", total);
-    TEST_ENSURE(failures == 0);
-    TEST_ENSURE(st.hits > 0 && st.misses > 0 && st.overlaps > 0);
-    return 0;
+    return swept_comparison_passed("models", &st, start, failures, total, "model pairs");
 }
 
 static int boxes_swept_against_models(void)
@@ -217,7 +225,7 @@ static int boxes_swept_against_models(void)
             uint32_t lb = (uint32_t)(test_case_rng_next(&rng) % 3);
             spx_mesh_instance* b = NULL;
             spx_transform tb = centred(mb, cb, random_rotation(&rng));
-            TEST_ENSURE_CODE(spx_mesh_instance_create(mb->mesh[lb], &tb, NULL, &b), SPX_OK);
+            TEST_ENSURE_CODE(test_place_mesh(mb->mesh[lb], tb, &b), SPX_OK);
             char label[256];
             snprintf(label, sizeof label, "box against %s (leaf %u), case %d", mb->file, LEAVES[lb], c);
             test_brute_query q = { &box, NULL, b, va, vb, tmax };
@@ -225,11 +233,7 @@ static int boxes_swept_against_models(void)
             spx_mesh_instance_destroy(b);
         }
     }
-    test_brute_print_stats("boxes on models", &st, seconds_since(start));
-    printf("  %d boxes\n", total);
-    TEST_ENSURE(failures == 0);
-    TEST_ENSURE(st.hits > 0 && st.misses > 0 && st.overlaps > 0);
-    return 0;
+    return swept_comparison_passed("boxes on models", &st, start, failures, total, "boxes");
 }
 
 static int models_static(void)
@@ -253,8 +257,8 @@ static int models_static(void)
             random_motion(&rng, 0.6 * ma->radius, 0.6 * mb->radius, &ca, &cb, &va, &vb, &tmax);
             spx_mesh_instance *a = NULL, *b = NULL;
             spx_transform ta = centred(ma, ca, random_rotation(&rng)), tb = centred(mb, cb, random_rotation(&rng));
-            TEST_ENSURE_CODE(spx_mesh_instance_create(ma->mesh[c % 3], &ta, NULL, &a), SPX_OK);
-            TEST_ENSURE_CODE(spx_mesh_instance_create(mb->mesh[(c + 1) % 3], &tb, NULL, &b), SPX_OK);
+            TEST_ENSURE_CODE(test_place_mesh(ma->mesh[c % 3], ta, &a), SPX_OK);
+            TEST_ENSURE_CODE(test_place_mesh(mb->mesh[(c + 1) % 3], tb, &b), SPX_OK);
             char label[256];
             snprintf(label, sizeof label, "static %s against %s, case %d", ma->file, mb->file, c);
             test_brute_query q = { NULL, a, b, ZERO, ZERO, 0.0f };
@@ -349,7 +353,7 @@ static int box_dropped_on_repeated_face(void)
             }
             TEST_ENSURE(on_face == (drops[d].side < 0 ? 934u : 2u) && touching > 0);
             spx_mesh_instance* b = NULL;
-            TEST_ENSURE_CODE(spx_mesh_instance_create(md->mesh[l], &IDENTITY, NULL, &b), SPX_OK);
+            TEST_ENSURE_CODE(test_place_mesh(md->mesh[l], IDENTITY, &b), SPX_OK);
             spx_obb box;
             TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(3.0f * drops[d].side, drops[d].cy, drops[d].cz),
                                                spx_v3(0.5f, drops[d].half, drops[d].half), IDENTITY.q, &box),

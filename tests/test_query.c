@@ -5,6 +5,7 @@
  * queries reach the same shapes through their trees and must give the same answers. `--long` runs the
  * full sizes (1,000,000 rays at the icosphere); the default run a subset of each. */
 #include "support/test.h"
+#include "support/pieces.h"
 #include "support/cases.h"
 #include "support/query_scene.h"
 #include "dynamics/world.h"
@@ -170,7 +171,8 @@ static int ray_moves_with_the_problem(void)
 /* ---- watertight: rays through the icosphere's corners and edges ---------------------------------- */
 
 /* Rays from outside aimed at a vertex or at a point on an edge of the closed icosphere and going on
-   inside it: every one must hit. `count` rays, at the mesh posed at `pose`. */
+   inside it: every one must hit, alone (spx_ray_mesh) and in a world (the mesh on a static body at
+   `pose`, spx_world_cast_ray_closest: through the query tree and the root box's test). `count` rays. */
 static int icosphere_rays(uint32_t count, const spx_transform* pose, uint64_t seed)
 {
     test_shape sh;
@@ -180,6 +182,18 @@ static int icosphere_rays(uint32_t count, const spx_transform* pose, uint64_t se
     spx_mesh_info info;
     TEST_ENSURE_CODE(spx_mesh_get_info(m, &info), SPX_OK);
     TEST_ENSURE(info.closed && info.triangle_count == 1280);
+    spx_world_def wd = spx_default_world_def();
+    spx_world* world = NULL;
+    TEST_ENSURE_CODE(spx_world_create(&wd, &world), SPX_OK);
+    spx_shape_def sd = spx_default_shape_def();
+    sd.type = SPX_SHAPE_MESH;
+    sd.mesh = m;
+    spx_body_def bd = spx_default_body_def();
+    bd.position = pose->p, bd.rotation = pose->q;
+    bd.shapes = &sd, bd.shape_count = 1;
+    spx_body_id body;
+    TEST_ENSURE_CODE(spx_body_create(world, &bd, &body), SPX_OK);
+    uint32_t world_misses = 0;
     double r[3][3];
     {
         double x = pose->q.x, y = pose->q.y, z = pose->q.z, w = pose->q.w;
@@ -217,6 +231,9 @@ static int icosphere_rays(uint32_t count, const spx_transform* pose, uint64_t se
         }
         spx_ray_hit h;
         TEST_ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, pose, &h), SPX_OK);
+        spx_cast_result wh;
+        TEST_ENSURE_CODE(spx_world_cast_ray_closest(world, o, d, NULL, &wh), SPX_OK);
+        if (wh.state != SPX_SWEEP_HIT || wh.body.index != body.index) ++world_misses;
         if (h.state != SPX_SWEEP_HIT) {
             if (misses++ < 5)
                 fprintf(stderr, "missed: origin (%.9g %.9g %.9g) translation (%.9g %.9g %.9g)\n", o.x, o.y, o.z, d.x,
@@ -225,10 +242,12 @@ static int icosphere_rays(uint32_t count, const spx_transform* pose, uint64_t se
         }
         TEST_ENSURE(h.fraction <= 1.0f / 1.3f + 1e-3f);
     }
+    spx_world_destroy(world);
     spx_mesh_destroy(m);
     test_shape_free(&sh);
-    printf("  %u rays at the icosphere's corners and edges: %u missed\n", count, misses);
-    TEST_ENSURE(misses == 0);
+    printf("  %u rays at the icosphere's corners and edges: %u missed alone, %u in a world\n", count, misses,
+           world_misses);
+    TEST_ENSURE(misses == 0 && world_misses == 0);
     return 0;
 }
 
@@ -239,6 +258,80 @@ static int icosphere_watertight(void)
     const spx_transform turned = { { 3.25f, -1.5f, 7.0f }, { 0.1825742f, 0.3651484f, 0.5477226f, 0.7302967f } };
     if (icosphere_rays(n / 2, &identity, 1) != 0) return 1;
     return icosphere_rays(n / 2, &turned, 2);
+}
+
+static spx_vec3 random_displacement(test_case_rng* rng, double lo, double hi);
+
+/* Rays through the outer edges and corners of an open grid on a turned body, where the world's test
+   of the mesh's root box is tightest: the world answers what spx_ray_mesh answers at the pose the
+   world gives the mesh, hit or miss, to the bit. */
+static int world_mesh_boundary(void)
+{
+    test_shape sh;
+    TEST_ENSURE(test_shape_grid(&sh, 4, 4)); /* x and z in [0, 4], y = 0 */
+    spx_mesh* m = test_shape_mesh(&sh);
+    test_shape_free(&sh);
+    TEST_ENSURE(m);
+    spx_world_def wd = spx_default_world_def();
+    spx_world* w = NULL;
+    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    spx_shape_def sd = spx_default_shape_def();
+    sd.type = SPX_SHAPE_MESH;
+    sd.mesh = m;
+    spx_body_def bd = spx_default_body_def();
+    bd.shapes = &sd, bd.shape_count = 1;
+    test_case_rng rng = { 31 };
+    uint32_t hits = 0, rays = 0;
+    for (int placed = 0; placed < 20; ++placed) {
+        bd.position = spx_v3((float)test_case_uniform(&rng, -900, 900), (float)test_case_uniform(&rng, -900, 900),
+                             (float)test_case_uniform(&rng, -900, 900));
+        bd.rotation = test_case_random_quat(&rng);
+        spx_body_id id;
+        TEST_ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
+        const spx_body* b = &w->bodies[id.index - 1];
+        spx_transform pose;
+        TEST_ENSURE(spx_body_pose_mesh(b, &b->shapes[0]));
+        TEST_ENSURE_CODE(spx_mesh_instance_get_pose(b->shapes[0].instance, &pose), SPX_OK);
+        for (int n = 0; n < 400; ++n, ++rays) {
+            /* a corner, or a point of one of the four outer edges, in the grid's frame */
+            const double s = (n & 1) ? 0.0 : test_case_uniform(&rng, 0, 4);
+            const int edge = (int)(test_case_rng_next(&rng) % 4);
+            const double local[3] = { edge == 0   ? s
+                                      : edge == 1 ? 4.0
+                                      : edge == 2 ? 4.0 - s
+                                                  : 0.0,
+                                      0.0,
+                                      edge == 0   ? 0.0
+                                      : edge == 1 ? s
+                                      : edge == 2 ? 4.0
+                                                  : 4.0 - s };
+            const double x = pose.q.x, y = pose.q.y, z = pose.q.z, qw = pose.q.w;
+            const double R[3][3] = { { 1 - 2 * (y * y + z * z), 2 * (x * y - qw * z), 2 * (x * z + qw * y) },
+                                     { 2 * (x * y + qw * z), 1 - 2 * (x * x + z * z), 2 * (y * z - qw * x) },
+                                     { 2 * (x * z - qw * y), 2 * (y * z + qw * x), 1 - 2 * (x * x + y * y) } };
+            double target[3];
+            for (int k = 0; k < 3; ++k)
+                target[k] = R[k][0] * local[0] + R[k][1] * local[1] + R[k][2] * local[2] + (&pose.p.x)[k];
+            const spx_vec3 off = random_displacement(&rng, 0.5, 5);
+            const spx_vec3 o = { (float)(target[0] + off.x), (float)(target[1] + off.y), (float)(target[2] + off.z) };
+            const spx_vec3 d = { (float)(2.0 * (target[0] - o.x)), (float)(2.0 * (target[1] - o.y)),
+                                 (float)(2.0 * (target[2] - o.z)) };
+            spx_ray_hit alone;
+            spx_cast_result got;
+            TEST_ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, &pose, &alone), SPX_OK);
+            TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, o, d, NULL, &got), SPX_OK);
+            TEST_ENSURE(got.state == alone.state);
+            if (alone.state == SPX_SWEEP_MISS) continue;
+            ++hits;
+            TEST_ENSURE(got.body.index == id.index && got.fraction == alone.fraction && got.triangle == alone.triangle);
+        }
+        TEST_ENSURE_CODE(spx_body_destroy(w, id), SPX_OK);
+    }
+    printf("  %u rays at a turned grid's outer edges and corners: %u hit it, the world as spx_ray_mesh\n", rays, hits);
+    TEST_ENSURE(hits > rays / 4);
+    spx_world_destroy(w);
+    spx_mesh_destroy(m);
+    return 0;
 }
 
 /* spx_ray_mesh against every triangle of the mesh by spx_ray_triangle, the mesh's triangles moved to
@@ -259,7 +352,7 @@ static int ray_mesh_against_triangles(void)
                                  (float)test_case_uniform(&rng, -3, 3) },
                                test_case_random_quat(&rng) };
         spx_mesh_instance* inst;
-        TEST_ENSURE_CODE(spx_mesh_instance_create(m, &pose, NULL, &inst), SPX_OK);
+        TEST_ENSURE_CODE(test_place_mesh(m, pose, &inst), SPX_OK);
         spx_vec3 o = { (float)test_case_uniform(&rng, -6, 6), (float)test_case_uniform(&rng, -6, 6),
                        (float)test_case_uniform(&rng, -6, 6) };
         /* aimed within 2 m of the torus's centre, and on past it */
@@ -717,6 +810,48 @@ static int world_bad_input(void)
 
 /* The query tree follows the bodies: after steps, a body placed elsewhere, a body destroyed, a body
    made in its slot. */
+/* Half the bodies teleported at once: the query tree is made again top down (more than a quarter of
+   its leaves moved), then one body moved in the rebuilt tree; rays and overlaps still answer as brute
+   force. */
+static int rebuilt_tree_against_brute_force(void)
+{
+    spx_world* w = scene.world;
+    test_case_rng rng = { 41 };
+    for (uint32_t i = 0; i < scene.body_count; i += 2) {
+        spx_transform t = { { (float)test_case_uniform(&rng, -25, 25), (float)test_case_uniform(&rng, -25, 25),
+                              (float)test_case_uniform(&rng, -25, 25) },
+                            test_case_random_quat(&rng) };
+        if (spx_body_set_transform(w, scene.bodies[i].id, &t) == SPX_ERR_STALE_ID) continue; /* destroyed */
+    }
+    hit_list brute = { 0 }, world = { 0 };
+    uint32_t hits = 0;
+    for (int n = 0; n < 600; ++n) {
+        if (n == 300) {
+            spx_transform t = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
+            TEST_ENSURE_CODE(spx_body_set_transform(w, scene.bodies[1].id, &t), SPX_OK);
+        }
+        spx_vec3 o = { (float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30),
+                       (float)test_case_uniform(&rng, -30, 30) };
+        const spx_vec3 d = random_displacement(&rng, 1, 60);
+        brute_all(NULL, o, d, false, &brute);
+        const spx_cast_result* expect = brute_first(&brute);
+        spx_cast_result got;
+        TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, o, d, NULL, &got), SPX_OK);
+        TEST_ENSURE((got.state == SPX_SWEEP_MISS) == (expect == NULL));
+        if (expect) {
+            TEST_ENSURE(got.fraction == expect->fraction);
+            ++hits;
+        }
+        world.count = 0;
+        TEST_ENSURE_CODE(spx_world_cast_ray(w, o, d, NULL, collect, &world), SPX_OK);
+        if (same_set(&world, &brute) != 0) return 1;
+    }
+    printf("  600 rays after half the bodies were moved: %u hit something\n", hits);
+    TEST_ENSURE(hits > 100);
+    free(brute.items), free(world.items);
+    return 0;
+}
+
 static int world_changes_are_seen(void)
 {
     spx_world* w = scene.world;
@@ -1117,6 +1252,7 @@ int main(int argc, char** argv)
     TEST_RUN(ray_moves_with_the_problem, failures);
     TEST_RUN(icosphere_watertight, failures);
     TEST_RUN(ray_mesh_against_triangles, failures);
+    TEST_RUN(world_mesh_boundary, failures);
     TEST_RUN(contains_point, failures);
     TEST_RUN(worked_example, failures);
     TEST_RUN(shape_filters_and_sensors, failures);
@@ -1130,6 +1266,7 @@ int main(int argc, char** argv)
         TEST_RUN(overlaps_against_brute_force, failures);
         TEST_RUN(world_locked_in_callbacks, failures);
         TEST_RUN(world_changes_are_seen, failures);
+        TEST_RUN(rebuilt_tree_against_brute_force, failures);
     }
     test_query_scene_free(&scene);
     return failures ? 1 : 0;

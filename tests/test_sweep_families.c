@@ -25,37 +25,36 @@ static spx_obb box_q(spx_vec3 c, spx_vec3 h, spx_quat q)
 
 static spx_obb box_i(spx_vec3 c, spx_vec3 h) { return box_q(c, h, (spx_quat){ 0, 0, 0, 1 }); }
 
-static test_sweep_case boxes(spx_obb a, spx_vec3 va, spx_obb b, spx_vec3 vb, float tmax)
+/* A case of `kind` with its motion set and its pieces zero. */
+static test_sweep_case moving(test_case_kind kind, spx_vec3 va, spx_vec3 vb, float tmax)
 {
     test_sweep_case c;
     memset(&c, 0, sizeof c);
-    c.kind = TEST_CASE_OBB_OBB;
-    c.box[0] = a;
-    c.box[1] = b;
+    c.kind = kind;
     c.velocity[0] = va;
     c.velocity[1] = vb;
     c.tmax = tmax;
+    return c;
+}
+
+static test_sweep_case boxes(spx_obb a, spx_vec3 va, spx_obb b, spx_vec3 vb, float tmax)
+{
+    test_sweep_case c = moving(TEST_CASE_OBB_OBB, va, vb, tmax);
+    c.box[0] = a, c.box[1] = b;
     return c;
 }
 
 static test_sweep_case box_tri(spx_obb a, spx_vec3 va, spx_triangle b, spx_vec3 vb, float tmax)
 {
-    test_sweep_case c = boxes(a, va, a, vb, tmax);
-    c.kind = TEST_CASE_OBB_TRIANGLE;
-    c.tri[1] = b;
+    test_sweep_case c = moving(TEST_CASE_OBB_TRIANGLE, va, vb, tmax);
+    c.box[0] = a, c.tri[1] = b;
     return c;
 }
 
 static test_sweep_case tris(spx_triangle a, spx_vec3 va, spx_triangle b, spx_vec3 vb, float tmax)
 {
-    test_sweep_case c;
-    memset(&c, 0, sizeof c);
-    c.kind = TEST_CASE_TRIANGLE_TRIANGLE;
-    c.tri[0] = a;
-    c.tri[1] = b;
-    c.velocity[0] = va;
-    c.velocity[1] = vb;
-    c.tmax = tmax;
+    test_sweep_case c = moving(TEST_CASE_TRIANGLE_TRIANGLE, va, vb, tmax);
+    c.tri[0] = a, c.tri[1] = b;
     return c;
 }
 

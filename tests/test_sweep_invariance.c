@@ -20,6 +20,7 @@
 #include <float.h>
 #include <stdlib.h>
 #include "support/test.h"
+#include "support/pieces.h"
 #include "support/cases.h"
 #include "support/reference.h"
 #include "support/shapes.h"
@@ -768,8 +769,8 @@ static bool mesh_side_make(mesh_side* m, test_case_rng* rng, spx_transform pose)
     if (!mesh_shape(rng, &m->shape)) return false;
     m->plain = mesh_of(&m->shape, NULL);
     m->shuffled = mesh_of(&m->shape, rng);
-    return m->plain && m->shuffled && spx_mesh_instance_create(m->plain, &pose, NULL, &m->plain_at) == SPX_OK &&
-           spx_mesh_instance_create(m->shuffled, &pose, NULL, &m->shuffled_at) == SPX_OK;
+    return m->plain && m->shuffled && test_place_mesh(m->plain, pose, &m->plain_at) == SPX_OK &&
+           test_place_mesh(m->shuffled, pose, &m->shuffled_at) == SPX_OK;
 }
 
 static void mesh_side_free(mesh_side* m)

@@ -634,10 +634,7 @@ static int no_allocation_after_warm_up(void)
     wd.enable_sleep = false;
     test_scene scene;
     TEST_ENSURE(test_scene_pyramid(&scene, 1.0f, &wd) == SPX_OK);
-    for (int s = 0; s < 60; ++s) TEST_ENSURE(spx_world_step(scene.world, dt) == SPX_OK);
-    long before = c.calls;
-    for (int s = 0; s < 120; ++s) TEST_ENSURE(spx_world_step(scene.world, dt) == SPX_OK);
-    TEST_ENSURE(c.calls == before);
+    TEST_ENSURE(test_step_allocations(scene.world, dt, &c, 60, 120) == 0);
     test_scene_destroy(&scene);
     TEST_ENSURE(c.live == 0 && c.live_bytes == 0 && c.bad_alignment == 0); /* and nothing leaks */
     return 0;

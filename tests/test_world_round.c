@@ -4,6 +4,7 @@
    sheets, energy of a perfect bounce, the order of creation, compound bodies, bad input, and the
    world's queries and sensors seeing them. */
 #include "support/test.h"
+#include "support/scenes.h"
 #include "support/shapes.h"
 #include <sepax/sepax.h>
 #include <stdlib.h>
@@ -31,17 +32,9 @@ static spx_mesh* grid_mesh(uint32_t n)
 /* A static n x n grid of 1 m quads (two triangles each), top at y = 0, centred on the origin. */
 static spx_body_id add_grid(spx_world* w, const spx_mesh* grid, uint32_t n, float friction)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.type = SPX_SHAPE_MESH;
-    s.mesh = grid;
-    spx_body_def d = spx_default_body_def();
-    d.position = spx_v3(-0.5f * (float)n, 0.0f, -0.5f * (float)n);
+    spx_body_def d = test_body_def(SPX_BODY_STATIC, spx_v3(-0.5f * (float)n, 0.0f, -0.5f * (float)n));
     d.friction = friction;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, d, test_mesh_shape(grid), NULL);
 }
 
 static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_quat q, spx_vec3 half, float friction)
@@ -288,15 +281,9 @@ static int fast_ball_stops_at_thin_walls(void)
         if (kind % 2 == 0) {
             add_box(w, SPX_BODY_STATIC, spx_v3(0, 0, 0), identity(), spx_v3(2, 0.01f, 2), 0.6f);
         } else {
-            spx_shape_def s = spx_default_shape_def();
-            s.type = SPX_SHAPE_MESH;
-            s.mesh = sheet;
-            spx_body_def d = spx_default_body_def();
-            d.position = spx_v3(-2, 0, -2);
-            d.shapes = &s;
-            d.shape_count = 1;
-            spx_body_id id;
-            TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
+            spx_result made;
+            test_body_create(w, test_body_def(SPX_BODY_STATIC, spx_v3(-2, 0, -2)), test_mesh_shape(sheet), &made);
+            TEST_ENSURE(made == SPX_OK);
         }
         /* A ball (kinds 0, 1) or a capsule across its motion (2, 3), falling from 3 m at 200 m/s. */
         spx_body_id b =
@@ -460,13 +447,9 @@ static int compound_body(void)
     s[2].half_height = 0.3f;
     s[2].local.p = spx_v3(-0.6f, 0.0f, 0.0f);
     s[2].local.q = (spx_quat){ sinf(0.25f * PI_F), 0.0f, 0.0f, cosf(0.25f * PI_F) }; /* its axis along z */
-    spx_body_def d = spx_default_body_def();
-    d.type = SPX_BODY_DYNAMIC;
-    d.position = spx_v3(0, 1, 0);
-    d.shapes = s;
-    d.shape_count = 3;
-    spx_body_id id;
-    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
+    spx_result made;
+    const spx_body_id id = test_body_create_shapes(w, test_body_def(SPX_BODY_DYNAMIC, spx_v3(0, 1, 0)), s, 3, &made);
+    TEST_ENSURE(made == SPX_OK);
     const double rho = 1000.0;
     const double m_box = rho * 8.0 * 0.5 * 0.1 * 0.2, m_ball = rho * 4.0 / 3.0 * 3.14159265358979 * 0.008;
     const double m_cyl = rho * 3.14159265358979 * 0.01 * 0.6, m_caps = rho * 4.0 / 3.0 * 3.14159265358979 * 0.001;

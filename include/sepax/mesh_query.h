@@ -24,22 +24,32 @@ extern "C" {
 /// shared freely.
 typedef struct spx_mesh_instance spx_mesh_instance;
 
-/// Places `mesh` at `pose`. The mesh must outlive the instance. allocator: NULL for malloc/free
-/// (copied; its functions and context must outlive the instance).
-/// Errors: SPX_ERR_INVALID_ARGUMENT (NULL mesh, pose or out; an allocator without alloc or free),
+/// How to place a mesh. Start from spx_default_mesh_instance_def().
+typedef struct spx_mesh_instance_def {
+    const spx_mesh* mesh;           /* the mesh placed; must outlive the instance (no default: set it) */
+    spx_transform pose;             /* default: the identity */
+    const spx_allocator* allocator; /* NULL: malloc/free; copied, its functions and context must outlive the instance */
+    uint32_t internal_cookie;       /* set by spx_default_mesh_instance_def(); do not touch */
+} spx_mesh_instance_def;
+
+/// A def with every field at its default (no mesh, the identity pose, malloc/free).
+SPX_API spx_mesh_instance_def spx_default_mesh_instance_def(void);
+
+/// Places def->mesh at def->pose, with the instance's memory from def->allocator.
+/// Errors: SPX_ERR_INVALID_ARGUMENT (NULL def or out), SPX_ERR_UNINITIALIZED_DEF,
+/// SPX_ERR_INVALID_ARGUMENT (NULL mesh; an allocator without alloc or free),
 /// SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE (a position coordinate beyond SPX_MAX_COORDINATE; with
 /// the mesh's own vertices within it, every world corner stays within 2.8 times it),
 /// SPX_ERR_NOT_ORTHONORMAL (a quaternion off unit length by more than
 /// SPX_ROTATION_TOLERANCE), SPX_ERR_OUT_OF_MEMORY. *out is set only on success.
-SPX_API spx_result spx_mesh_instance_create(const spx_mesh* mesh, const spx_transform* pose,
-                                            const spx_allocator* allocator, spx_mesh_instance** out);
+SPX_API spx_result spx_mesh_instance_create(const spx_mesh_instance_def* def, spx_mesh_instance** out);
 
 /// Frees an instance (NULL is fine). The mesh is not touched.
 SPX_API void spx_mesh_instance_destroy(spx_mesh_instance* instance);
 
 /// Moves the instance to a new pose (the quaternion is normalised again after the check). Setting
-/// the pose it already has keeps its world-space cache. Errors as spx_mesh_instance_create; on error
-/// the instance keeps its old pose.
+/// the pose it already has keeps its world-space cache. Errors: SPX_ERR_INVALID_ARGUMENT (NULL), and
+/// those of spx_mesh_instance_create for the pose; on error the instance keeps its old pose.
 SPX_API spx_result spx_mesh_instance_set_pose(spx_mesh_instance* instance, const spx_transform* pose);
 
 /// The pose as stored (quaternion normalised). Errors: SPX_ERR_INVALID_ARGUMENT (NULL).

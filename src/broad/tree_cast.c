@@ -3,30 +3,43 @@
 #include "tree_cast.h"
 #include <math.h>
 
-/* Where the cast enters the node's box grown by `extent`: true with *out_t in [0, tmax]. inv[k] is
-   1 / d[k] (unused where d[k] is 0): a product rounds as the quotient does, to within a unit of the
-   last place in double, far inside the leaves' padding. */
-static bool entry(const spx_aabb* box, const double o[3], const double d[3], const double inv[3], const double e[3],
-                  double tmax, double* out_t)
+/* What the slab test needs of the cast, made once: for each axis which bound of a box the cast meets
+   first (min when it goes up the axis), that bound's offset less the origin, the far bound's, and the
+   inverse of the translation. A product by the inverse rounds as the quotient does, to within a unit
+   of the last place in double, far inside the leaves' padding. An axis the cast does not move along
+   has an infinite inverse: a bound on the origin's side gives an infinite time and one through it a
+   NaN, which the max and min below pass over (the slab then holds the whole cast). */
+typedef struct cast_setup {
+    int near[3], far[3]; /* index into the box's six floats (min x y z, max x y z) */
+    double near_shift[3], far_shift[3];
+    double inv[3];
+} cast_setup;
+
+static void setup(const double o[3], const double d[3], const double e[3], cast_setup* s)
 {
+    for (int k = 0; k < 3; ++k) {
+        const bool down = signbit(d[k]);
+        s->near[k] = down ? 3 + k : k, s->far[k] = down ? k : 3 + k;
+        s->near_shift[k] = (down ? e[k] : -e[k]) - o[k];
+        s->far_shift[k] = (down ? -e[k] : e[k]) - o[k];
+        s->inv[k] = 1.0 / d[k]; /* +-inf where d[k] is +-0 */
+    }
+}
+
+/* Where the cast enters `box` (grown by the extent): true with *out_t in [0, tmax]. No branch but
+   the answer: x > y ? x : y keeps y when x is a NaN. */
+static inline bool entry(const spx_aabb* box, const cast_setup* s, double tmax, double* out_t)
+{
+    const float* b = &box->min[0];
     double enter = 0.0, leave = tmax;
     for (int k = 0; k < 3; ++k) {
-        const double lo = (double)box->min[k] - e[k] - o[k], hi = (double)box->max[k] + e[k] - o[k];
-        if (d[k] == 0.0) {
-            if (lo > 0.0 || hi < 0.0) return false;
-            continue;
-        }
-        double t1 = lo * inv[k], t2 = hi * inv[k];
-        if (t1 > t2) {
-            double t = t1;
-            t1 = t2, t2 = t;
-        }
-        if (t1 > enter) enter = t1;
-        if (t2 < leave) leave = t2;
-        if (enter > leave) return false;
+        const double tn = ((double)b[s->near[k]] + s->near_shift[k]) * s->inv[k];
+        const double tf = ((double)b[s->far[k]] + s->far_shift[k]) * s->inv[k];
+        enter = tn > enter ? tn : enter;
+        leave = tf < leave ? tf : leave;
     }
     *out_t = enter;
-    return true;
+    return enter <= leave;
 }
 
 void spx_tree_cast(const spx_dynamic_tree* tree, int which, const double origin[3], const double translation[3],
@@ -37,12 +50,11 @@ void spx_tree_cast(const spx_dynamic_tree* tree, int which, const double origin[
         double t;
     } item;
     const double zero[3] = { 0.0, 0.0, 0.0 };
-    const double* e = extent ? extent : zero;
-    double inv[3];
-    for (int k = 0; k < 3; ++k) inv[k] = translation[k] != 0.0 ? 1.0 / translation[k] : 0.0;
+    cast_setup s;
+    setup(origin, translation, extent ? extent : zero, &s);
     const uint32_t root = tree->root[which];
     double t;
-    if (root == SPX_TREE_NULL || !entry(&tree->nodes[root].box, origin, translation, inv, e, max_fraction, &t)) return;
+    if (root == SPX_TREE_NULL || !entry(&tree->nodes[root].box, &s, max_fraction, &t)) return;
     /* Two pushed a pop, one taken: never more than height + 1 waiting. */
     item stack[SPX_TREE_MAX_HEIGHT + 2];
     int top = 0;
@@ -60,12 +72,14 @@ void spx_tree_cast(const spx_dynamic_tree* tree, int which, const double origin[
         }
         const uint32_t c0 = n->child[0], c1 = n->child[1];
         double t0, t1;
-        const bool h0 = entry(&nodes[c0].box, origin, translation, inv, e, max_fraction, &t0);
-        const bool h1 = entry(&nodes[c1].box, origin, translation, inv, e, max_fraction, &t1);
-        if (h0 && h1 && t0 < t1) stack[top++] = (item){ c1, t1 }, stack[top++] = (item){ c0, t0 };
-        else {
-            if (h0) stack[top++] = (item){ c0, t0 };
-            if (h1) stack[top++] = (item){ c1, t1 };
-        }
+        const bool h0 = entry(&nodes[c0].box, &s, max_fraction, &t0);
+        const bool h1 = entry(&nodes[c1].box, &s, max_fraction, &t1);
+        /* The farther pushed first, so that the nearer is opened next and shortens the cast sooner. */
+        if (h0 && h1) {
+            const bool first = t0 < t1;
+            stack[top++] = first ? (item){ c1, t1 } : (item){ c0, t0 };
+            stack[top++] = first ? (item){ c0, t0 } : (item){ c1, t1 };
+        } else if (h0) stack[top++] = (item){ c0, t0 };
+        else if (h1) stack[top++] = (item){ c1, t1 };
     }
 }

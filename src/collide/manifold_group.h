@@ -12,6 +12,7 @@
 
 #include "manifold_reduce.h"
 #include <sepax/collide.h>
+#include <sepax/mesh_query.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -127,6 +128,38 @@ static inline void spx_group_finish(const spx_point_group* g, spx_manifold* out)
     spx_reduce_to_four(x, y, gap, n, keep);
     out->point_count = SPX_MAX_MANIFOLD_POINTS;
     for (int i = 0; i < 4; ++i) out->points[i] = pts[keep[i]];
+}
+
+/* Groups led by the deepest pieces of a piece-mesh manifold, found pass by pass: a pass offers each
+   piece to the groups so far (spx_group_find), and one that none takes is a candidate for the next
+   leader (spx_leaders_offer) while there is room for another group. */
+typedef struct spx_group_leaders {
+    spx_point_group groups[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t count, max;
+    bool found; /* a candidate for the next leader: */
+    float found_depth;
+    uint32_t found_source;
+    spx_vec3 found_normal;
+} spx_group_leaders;
+
+/* The candidate is the deepest piece, ties to the lower source number (the mesh's own triangle
+   order), so that the leaders do not depend on the order the tree hands the pieces out. */
+static inline void spx_leaders_offer(spx_group_leaders* l, float deepest, uint32_t source, spx_vec3 normal)
+{
+    if (l->count < l->max &&
+        (!l->found || deepest > l->found_depth || (deepest == l->found_depth && source < l->found_source))) {
+        l->found = true;
+        l->found_depth = deepest;
+        l->found_source = source;
+        l->found_normal = normal;
+    }
+}
+
+/* Each group's points cut to 4, in the order the groups were led. */
+static inline void spx_leaders_finish(const spx_group_leaders* l, spx_manifold* out, uint32_t* out_count)
+{
+    for (uint32_t g = 0; g < l->count; ++g) spx_group_finish(&l->groups[g], &out[g]);
+    *out_count = l->count;
 }
 
 #endif

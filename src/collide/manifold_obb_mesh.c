@@ -41,12 +41,7 @@ typedef struct mesh_manifold {
     uint32_t cached;
     bool overflow;
     /* Leaders so far, and the best candidate for the next among the triangles none of them takes. */
-    spx_point_group groups[SPX_MAX_MESH_MANIFOLDS];
-    uint32_t group_count, group_max;
-    bool found;
-    float found_depth;
-    uint32_t found_source;
-    spx_vec3 found_normal;
+    spx_group_leaders leaders;
 } mesh_manifold;
 
 /* The contact plane's directions: the two box axes farthest from the normal. */
@@ -56,21 +51,14 @@ static void group_start(mesh_manifold* mm, spx_vec3 normal)
     int k = 0;
     for (int i = 1; i < 3; ++i)
         if (fabsf(spx_group_dot(ax[i], normal)) > fabsf(spx_group_dot(ax[k], normal))) k = i;
-    spx_group_init(&mm->groups[mm->group_count++], normal, ax[(k + 1) % 3], ax[(k + 2) % 3], mm->box->center);
+    spx_group_init(&mm->leaders.groups[mm->leaders.count++], normal, ax[(k + 1) % 3], ax[(k + 2) % 3], mm->box->center);
 }
 
 static void take(mesh_manifold* mm, const tri_entry* e)
 {
-    const uint32_t g = spx_group_find(mm->groups, mm->group_count, e->m.normal);
-    if (g == mm->group_count) {
-        /* No leader takes it: a candidate for the next one, while there is room for it. */
-        if (mm->group_count < mm->group_max && (!mm->found || e->deepest > mm->found_depth ||
-                                                (e->deepest == mm->found_depth && e->source < mm->found_source))) {
-            mm->found = true;
-            mm->found_depth = e->deepest;
-            mm->found_source = e->source;
-            mm->found_normal = e->m.normal;
-        }
+    const uint32_t g = spx_group_find(mm->leaders.groups, mm->leaders.count, e->m.normal);
+    if (g == mm->leaders.count) { /* no leader takes it: a candidate for the next one */
+        spx_leaders_offer(&mm->leaders, e->deepest, e->source, e->m.normal);
         return;
     }
     /* Offering a point again changes nothing, so later passes may collect into this group again. A
@@ -78,7 +66,7 @@ static void take(mesh_manifold* mm, const tri_entry* e)
        between two triangles, one of them has the corner and the other a crossing of the box's edge
        at the same place (to rounding); the corner, whose id does not change as the box slides on,
        is the one to keep. */
-    spx_point_group* gr = &mm->groups[g];
+    spx_point_group* gr = &mm->leaders.groups[g];
     const float scale = spx_group_dot(e->m.normal, gr->normal);
     for (int i = 0; i < e->m.point_count; ++i) {
         spx_manifold_point p = e->m.points[i];
@@ -127,17 +115,17 @@ void spx_manifold_obb_mesh_checked(const spx_obb* a, spx_mesh_instance* b, float
     mesh_manifold* mm = &state;
     mm->cached = 0;
     mm->overflow = false;
-    mm->group_count = 0;
-    mm->found = false;
+    mm->leaders.count = 0;
+    mm->leaders.found = false;
     mm->box = a;
     mm->inst = b;
     mm->margin = margin;
     mm->surface_edges = surface_edges;
     const float far = fmaxf(fabsf(a->center.x), fmaxf(fabsf(a->center.y), fabsf(a->center.z)));
     mm->same = (float)SPX_TRI_SAME_POINT * (far + a->half_extents.x + a->half_extents.y + a->half_extents.z);
-    mm->group_max = capacity < SPX_MAX_MESH_MANIFOLDS ? capacity : SPX_MAX_MESH_MANIFOLDS;
+    mm->leaders.max = capacity < SPX_MAX_MESH_MANIFOLDS ? capacity : SPX_MAX_MESH_MANIFOLDS;
     *out_count = 0;
-    if (mm->group_max == 0) return;
+    if (mm->leaders.max == 0) return;
 
     /* Every triangle the box grown by the margin reaches: a triangle within the margin of the box
        lies in it. */
@@ -152,13 +140,12 @@ void spx_manifold_obb_mesh_checked(const spx_obb* a, spx_mesh_instance* b, float
        further pass collects into the groups so far and finds the next leader among the rest. One
        group (a box on a flat or gently curved mesh) takes two passes. */
     spx_descend_visit(&grown, b, visit, mm);
-    while (mm->found) {
-        group_start(mm, mm->found_normal);
-        mm->found = false;
+    while (mm->leaders.found) {
+        group_start(mm, mm->leaders.found_normal);
+        mm->leaders.found = false;
         replay(mm, &grown);
     }
-    for (uint32_t g = 0; g < mm->group_count; ++g) spx_group_finish(&mm->groups[g], &out[g]);
-    *out_count = mm->group_count;
+    spx_leaders_finish(&mm->leaders, out, out_count);
 }
 
 SPX_API spx_result spx_manifold_obb_mesh(const spx_obb* a, spx_mesh_instance* b, float margin, spx_manifold* out,

@@ -35,6 +35,7 @@ static float next_up(float x)
 /* Latest entry time a node pair may have and still matter. */
 static double prune_bound(const spx_descent* d)
 {
+    if (d->mode == SPX_DESCENT_FIRST && d->gather && d->found) return spx_window_end(d->best.time, d->tmax);
     if (d->mode == SPX_DESCENT_FIRST) return d->found ? d->best.time : d->tmax;
     if (d->mode == SPX_DESCENT_COLLECT) return d->limit;
     return d->tmax;
@@ -44,7 +45,8 @@ static double prune_bound(const spx_descent* d)
 static float leaf_tmax(const spx_descent* d)
 {
     float t = d->tmax;
-    if (d->mode == SPX_DESCENT_FIRST && d->found) t = next_up(d->best.time);
+    if (d->mode == SPX_DESCENT_FIRST && d->found)
+        t = next_up(d->gather ? spx_window_end(d->best.time, d->tmax) : d->best.time);
     else if (d->mode == SPX_DESCENT_COLLECT) t = d->start_only ? 0.0f : next_up(d->limit);
     return t < d->tmax ? t : d->tmax;
 }
@@ -104,9 +106,60 @@ static double overlap_along(const spx_descent* d, const spx_triangle* ta, const 
     return hi - lo;
 }
 
-/* A leaf pair's answer; returns true when the descent can stop. */
+/* COLLECT: a pair in the set when it starts overlapping (start_only) or comes by the limit; the
+   depth pass measures it, the others count it, write it out and add it to the sums. */
+static void collect_pair(spx_descent* d, const spx_mesh_contact* pc, bool start, const spx_triangle* ta,
+                         const spx_triangle* tb)
+{
+    const spx_mesh_contact c = *pc;
+    if (d->start_only ? !start : c.time > d->limit) return;
+    if (d->measure_depth) {
+        d->depth = spx_dmax(d->depth, overlap_along(d, ta, tb));
+        return;
+    }
+    if (d->count < d->capacity) d->contacts[d->count] = c;
+    ++d->count;
+    d->normal_sum = spx_d3_add(d->normal_sum, spx_d3_from(c.normal));
+    d->point_sum = spx_d3_add(d->point_sum, spx_d3_from(c.point));
+    if (!start && c.time == d->tie_time) {
+        ++d->tie_count;
+        d->tie_normal_sum = spx_d3_add(d->tie_normal_sum, spx_d3_from(c.normal));
+        d->tie_point_sum = spx_d3_add(d->tie_point_sum, spx_d3_from(c.point));
+    }
+    if (!d->found || (start ? deeper(d, &c, &d->best) : earlier(&c, &d->best))) d->best = c;
+    d->found = true;
+}
+
+/* May a gathered pair still belong to the contact set, now that the first pair is d->best? */
+static bool may_belong(const spx_descent* d, const spx_gathered* g)
+{
+    return d->any_start ? g->start : g->c.time <= spx_window_end(d->best.time, d->tmax);
+}
+
+/* FIRST with a gather: keeps the pair when it may belong to the set, and when the room is full
+   drops those that no longer may (the best time has fallen since they came). */
+static void gather_pair(spx_descent* d, const spx_mesh_contact* c, bool start, uint32_t ia, uint32_t ib)
+{
+    if (d->gather_overflow) return;
+    spx_gathered g = { *c, ia, ib, start };
+    if (!may_belong(d, &g)) return;
+    if (d->gather_count == d->gather_capacity) {
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < d->gather_count; ++i)
+            if (may_belong(d, &d->gather[i])) d->gather[kept++] = d->gather[i];
+        d->gather_count = kept;
+        if (kept == d->gather_capacity) {
+            d->gather_overflow = true;
+            return;
+        }
+    }
+    d->gather[d->gather_count++] = g;
+}
+
+/* A leaf pair's answer; returns true when the descent can stop. ia, ib: the triangles in mesh
+   order (ia unused for a box). */
 static bool take_pair(spx_descent* d, const spx_sweep_hit* hit, uint32_t source_a, uint32_t source_b,
-                      const spx_triangle* ta, const spx_triangle* tb)
+                      const spx_triangle* ta, const spx_triangle* tb, uint32_t ia, uint32_t ib)
 {
     if (hit->state == SPX_SWEEP_MISS) return false;
     spx_mesh_contact c;
@@ -127,28 +180,13 @@ static bool take_pair(spx_descent* d, const spx_sweep_hit* hit, uint32_t source_
         if (hit->state == SPX_SWEEP_START_OVERLAP) d->any_start = true;
         if (!d->found || earlier(&c, &d->best)) d->best = c;
         d->found = true;
+        if (d->gather) gather_pair(d, &c, hit->state == SPX_SWEEP_START_OVERLAP, ia, ib);
         return d->any_start && d->stop_at_start;
     case SPX_DESCENT_COLLECT:
     case SPX_DESCENT_VISIT: /* never here: VISIT hands triangles to visit() before any leaf test */
         break;
     }
-    bool start = hit->state == SPX_SWEEP_START_OVERLAP;
-    if (d->start_only ? !start : c.time > d->limit) return false;
-    if (d->measure_depth) {
-        d->depth = spx_dmax(d->depth, overlap_along(d, ta, tb));
-        return false;
-    }
-    if (d->count < d->capacity) d->contacts[d->count] = c;
-    ++d->count;
-    d->normal_sum = spx_d3_add(d->normal_sum, spx_d3_from(c.normal));
-    d->point_sum = spx_d3_add(d->point_sum, spx_d3_from(c.point));
-    if (!start && c.time == d->tie_time) {
-        ++d->tie_count;
-        d->tie_normal_sum = spx_d3_add(d->tie_normal_sum, spx_d3_from(c.normal));
-        d->tie_point_sum = spx_d3_add(d->tie_point_sum, spx_d3_from(c.point));
-    }
-    if (!d->found || (start ? deeper(d, &c, &d->best) : earlier(&c, &d->best))) d->best = c;
-    d->found = true;
+    collect_pair(d, &c, hit->state == SPX_SWEEP_START_OVERLAP, ta, tb);
     return false;
 }
 
@@ -221,7 +259,7 @@ static void descend_box(spx_descent* d)
                 ++d->leaf_tests;
                 spx_sweep_obb_triangle_checked(d->box, d->velocity_a, &b->triangles[t], d->velocity_b, leaf_tmax(d),
                                                &hit);
-                if (take_pair(d, &hit, SPX_NO_TRIANGLE, b->mesh->source[t], NULL, &b->triangles[t])) return;
+                if (take_pair(d, &hit, SPX_NO_TRIANGLE, b->mesh->source[t], NULL, &b->triangles[t], 0, t)) return;
             }
             continue;
         }
@@ -290,7 +328,7 @@ static bool leaf_pair(spx_descent* d, const spx_obb_node* na, uint32_t ia, const
                 spx_sweep_triangle_triangle_margin_checked(ta, d->velocity_a, tb, d->velocity_b, leaf_tmax(d),
                                                            d->margin, &hit);
             else spx_sweep_triangle_triangle_checked(ta, d->velocity_a, tb, d->velocity_b, leaf_tmax(d), &hit);
-            if (take_pair(d, &hit, a->mesh->source[sa[i]], b->mesh->source[sb[j]], ta, tb)) return true;
+            if (take_pair(d, &hit, a->mesh->source[sa[i]], b->mesh->source[sb[j]], ta, tb, sa[i], sb[j])) return true;
         }
     }
     return false;
@@ -345,6 +383,21 @@ void spx_descend(spx_descent* d)
     d->count = 0;
     d->normal_sum = d->point_sum = spx_d3(0, 0, 0);
     d->depth = 0.0;
+    if (d->mode == SPX_DESCENT_FIRST) d->gather_count = 0, d->gather_overflow = false;
     if (d->box) descend_box(d);
     else descend_trees(d);
+}
+
+bool spx_descend_gathered(spx_descent* d)
+{
+    if (!d->gather || d->gather_overflow) return false;
+    d->found = false;
+    d->count = 0;
+    d->normal_sum = d->point_sum = spx_d3(0, 0, 0);
+    d->depth = 0.0;
+    for (uint32_t i = 0; i < d->gather_count; ++i) {
+        const spx_gathered* g = &d->gather[i];
+        collect_pair(d, &g->c, g->start, d->box ? NULL : &d->a->triangles[g->ia], &d->b->triangles[g->ib]);
+    }
+    return true;
 }

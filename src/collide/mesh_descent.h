@@ -16,6 +16,17 @@ typedef enum spx_descent_mode {
                             visit(), which runs its own test */
 } spx_descent_mode;
 
+/* A pair the first descent keeps for the contact set: its contact, its triangles (mesh order; ia
+   unused for a box) and whether it overlaps at t = 0. */
+typedef struct spx_gathered {
+    spx_mesh_contact c;
+    uint32_t ia, ib;
+    bool start;
+} spx_gathered;
+
+/* The end of the contact window that opens at `time`: the limit of the contact set. */
+static inline float spx_window_end(float time, float tmax) { return time + SPX_MESH_CONTACT_WINDOW * tmax; }
+
 typedef struct spx_descent {
     /* Set by the caller. */
     spx_descent_mode mode;
@@ -37,6 +48,13 @@ typedef struct spx_descent {
     spx_mesh_contact* contacts;
     uint32_t capacity;
     bool measure_depth; /* COLLECT a second time: the pairs' overlap along depth_normal */
+    /* FIRST: also keep, in descent order, every pair that may belong to the contact set (those
+       within the window of the best so far, or overlapping at t = 0), pruning at the window's end
+       rather than at the best time, so that the collecting descent need not run. NULL: none.
+       gather_overflow: more than gather_capacity at once; the collecting descent must run. */
+    spx_gathered* gather;
+    uint32_t gather_capacity, gather_count;
+    bool gather_overflow;
     spx_dvec3 depth_normal;
     /* B's position less A's (a mesh's pose, a box's centre) and the order of the two in (x, y, z)
        order (-1: A's first), which tell equally deep pairs apart whichever piece is A. */
@@ -61,6 +79,11 @@ typedef struct spx_descent {
 
 /* Runs the descent; d->found tells whether any pair was accepted. */
 void spx_descend(spx_descent* d);
+
+/* A COLLECT descent (its settings as for spx_descend) answered from the pairs gathered by the FIRST
+   descent before it, in the same order and with the same results as descending again; false, and
+   nothing done, when there is no gather or it overflowed. */
+bool spx_descend_gathered(spx_descent* d);
 
 /* A VISIT descent: visit(context, t) for every usable triangle t of every leaf of b that `box` reaches,
    until a visit returns true. */

@@ -29,12 +29,13 @@ static void fill_start(spx_descent* d, spx_mesh_hit* h)
     spx_dvec3 n = len >= SPX_MEAN_NORMAL_MIN ? spx_d3_scale(mean, 1.0 / len) : spx_d3_from(d->best.normal);
     h->normal = spx_d3_to_float(n);
     h->point = spx_d3_to_float(spx_d3_scale(d->point_sum, inv));
-    /* Third descent: how far each overlapping pair must move along the averaged normal. */
+    /* Third descent: how far each overlapping pair must move along the averaged normal (over the
+       gathered pairs when the first descent kept them all). */
     d->mode = SPX_DESCENT_COLLECT;
     d->measure_depth = true;
     d->depth_normal = n;
     spx_descent m = *d;
-    spx_descend(&m);
+    if (!spx_descend_gathered(&m)) spx_descend(&m);
     d->node_tests = m.node_tests, d->leaf_tests = m.leaf_tests;
     h->depth = (float)spx_dmax(m.depth, 0.0);
 }
@@ -53,12 +54,20 @@ static void keep_first(spx_descent* d, const spx_mesh_contact* first)
     d->found = true;
 }
 
+/* Pairs the first descent keeps for the contact set, so that the collecting descent need not run.
+   About 15 KB of stack, as a host stepping on 64 KB fiber stacks can afford; a larger tie (a mesh
+   landing flat on a mesh) falls back to the collecting descent. */
+#define GATHER_PAIRS 256
+
 /* The continuous query on a descent whose pieces and motion are set. */
 static void sweep(spx_descent* d, spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out)
 {
     spx_mesh_hit h;
     memset(&h, 0, sizeof h);
+    spx_gathered gathered[GATHER_PAIRS];
     d->mode = SPX_DESCENT_FIRST;
+    d->gather = gathered;
+    d->gather_capacity = GATHER_PAIRS;
     spx_descend(d);
     if (!d->found) {
         h.state = SPX_SWEEP_MISS;
@@ -72,14 +81,14 @@ static void sweep(spx_descent* d, spx_mesh_contact* contacts, uint32_t capacity,
     if (d->any_start) {
         d->start_only = true;
         d->limit = 0.0f;
-        spx_descend(d);
+        if (!spx_descend_gathered(d)) spx_descend(d);
         keep_first(d, &first);
         fill_start(d, &h);
     } else {
         d->start_only = false;
-        d->limit = first.time + SPX_MESH_CONTACT_WINDOW * d->tmax;
+        d->limit = spx_window_end(first.time, d->tmax);
         d->tie_time = first.time;
-        spx_descend(d);
+        if (!spx_descend_gathered(d)) spx_descend(d);
         keep_first(d, &first);
         h.state = SPX_SWEEP_HIT;
         h.time = first.time;
@@ -106,12 +115,19 @@ static void contacts_at_rest(spx_descent* d, spx_mesh_contact* contacts, uint32_
 {
     spx_mesh_hit h;
     memset(&h, 0, sizeof h);
+    /* With tmax 0 the first descent visits what the collecting one would, in the same order, and
+       keeps the pairs: the set and the depth estimate come from them. */
+    spx_gathered gathered[GATHER_PAIRS];
+    d->mode = SPX_DESCENT_FIRST;
+    d->gather = gathered;
+    d->gather_capacity = GATHER_PAIRS;
+    spx_descend(d);
     d->mode = SPX_DESCENT_COLLECT;
     d->start_only = true;
     d->limit = 0.0f;
     d->contacts = contacts;
     d->capacity = capacity;
-    spx_descend(d);
+    if (d->found && !spx_descend_gathered(d)) spx_descend(d);
     if (d->found) fill_start(d, &h);
     else h.state = SPX_SWEEP_MISS;
     *out = h;

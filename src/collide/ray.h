@@ -4,6 +4,7 @@
 #define SPX_COLLIDE_RAY_H
 
 #include <sepax/query.h>
+#include <math.h>
 #include <stdbool.h>
 
 /* A ray origin + t * dir, t in [0, tmax], made ready for the watertight triangle test of Woop,
@@ -37,6 +38,35 @@ bool spx_ray_triangle_t(const spx_ray* ray, const spx_vec3* a, const spx_vec3* b
 bool spx_ray_box_t(const spx_ray* ray, const double c[3], const double h[3], const double axis[3][3], double pad,
                    double tmax, double* out_t, int* out_axis, double* out_sign);
 
+/* Where the ray enters `box` grown on every side by pad_fraction of its reach from the origin (its
+   half extents and the size of its centre's coordinates, summed): true with *out_t in [0, tmax] when
+   it does. Grown past rounding, the test never misses what the box holds. */
+static inline bool spx_ray_obb_entry(const spx_ray* ray, const spx_obb* box, double pad_fraction, double tmax,
+                                     double* out_t)
+{
+    const double* org = ray->org;
+    const double* dir = ray->dir;
+    const double c[3] = { box->center.x, box->center.y, box->center.z };
+    const double rel[3] = { org[0] - c[0], org[1] - c[1], org[2] - c[2] };
+    const double pad =
+        pad_fraction * ((double)box->half_extents.x + box->half_extents.y + box->half_extents.z + fabs(c[0]) +
+                        fabs(c[1]) + fabs(c[2])); /* a bound on the box's reach from the origin */
+    double enter = 0.0, leave = tmax;
+    for (int i = 0; i < 3; ++i) {
+        const spx_vec3 a = box->rotation.col[i];
+        const double u[3] = { a.x, a.y, a.z };
+        const double o = rel[0] * u[0] + rel[1] * u[1] + rel[2] * u[2];
+        const double d = dir[0] * u[0] + dir[1] * u[1] + dir[2] * u[2];
+        const double hh = copysign((double)(&box->half_extents.x)[i] + pad, d);
+        const double inv = 1.0 / d; /* infinite along a slab: see spx_ray_box_t */
+        const double t1 = (-hh - o) * inv, t2 = (hh - o) * inv;
+        enter = t1 > enter ? t1 : enter;
+        leave = t2 < leave ? t2 : leave;
+    }
+    *out_t = enter;
+    return enter <= leave;
+}
+
 /* spx_ray_obb on a checked ray and box: the ray made by spx_ray_init from the query's origin and
    translation. */
 void spx_ray_obb_hit(const spx_ray* ray, const spx_obb* box, float max_fraction, spx_ray_hit* out);
@@ -49,6 +79,10 @@ spx_result spx_ray_check(spx_vec3 origin, spx_vec3 translation, float max_fracti
    lower number in the def. true with *out_t in [0, tmax], the triangle's index in mesh order and
    its normal (mesh frame, not unit, not turned) when it does. */
 bool spx_ray_mesh_local(const spx_mesh* mesh, const spx_ray* ray, double tmax, double* out_t, uint32_t* out_triangle);
+
+/* spx_ray_mesh on a checked ray (origin o, translation d: the query's, in double) and a checked pose. */
+void spx_ray_mesh_hit(const double o[3], const double d[3], float max_fraction, const spx_mesh* mesh,
+                      const spx_transform* pose, spx_ray_hit* out);
 
 /* A pose as a rotation matrix in double (r[i]: column i) and a position; false when the quaternion is
    zero. */

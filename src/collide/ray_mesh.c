@@ -14,18 +14,9 @@
 /* Most nodes waiting: one a level of the deepest tree a mesh can have (obb_tree.h), and one more. */
 #define RAY_STACK 96
 
-static bool node_entry(const spx_ray* ray, const spx_obb* box, double tmax, double* out_t)
+static inline bool node_entry(const spx_ray* ray, const spx_obb* box, double tmax, double* out_t)
 {
-    const double c[3] = { box->center.x, box->center.y, box->center.z };
-    const double h[3] = { box->half_extents.x, box->half_extents.y, box->half_extents.z };
-    double axis[3][3];
-    for (int i = 0; i < 3; ++i)
-        axis[i][0] = box->rotation.col[i].x, axis[i][1] = box->rotation.col[i].y, axis[i][2] = box->rotation.col[i].z;
-    double size = 0.0;
-    for (int k = 0; k < 3; ++k) size += h[k] + fabs(c[k]); /* a bound on the box's reach from the origin */
-    int axis_entered;
-    double sign;
-    return spx_ray_box_t(ray, c, h, (const double(*)[3])axis, NODE_PAD * size, tmax, out_t, &axis_entered, &sign);
+    return spx_ray_obb_entry(ray, box, NODE_PAD, tmax, out_t);
 }
 
 bool spx_ray_mesh_local(const spx_mesh* mesh, const spx_ray* ray, double tmax, double* out_t, uint32_t* out_triangle)
@@ -87,15 +78,11 @@ static void to_local(const double r[3][3], const double p[3], const double x[3],
     for (int i = 0; i < 3; ++i) out[i] = r[i][0] * v[0] + r[i][1] * v[1] + r[i][2] * v[2];
 }
 
-SPX_API spx_result spx_ray_mesh(spx_vec3 origin, spx_vec3 translation, float max_fraction, const spx_mesh* mesh,
-                                const spx_transform* pose, spx_ray_hit* out)
+void spx_ray_mesh_hit(const double o[3], const double d[3], float max_fraction, const spx_mesh* mesh,
+                      const spx_transform* pose, spx_ray_hit* out)
 {
-    if (!mesh || !pose || !out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = spx_first_error(spx_ray_check(origin, translation, max_fraction), check_pose(pose));
-    if (r != SPX_OK) return r;
     double rot[3][3], pos[3];
     spx_pose_matrix(pose, rot, pos);
-    const double o[3] = { origin.x, origin.y, origin.z }, d[3] = { translation.x, translation.y, translation.z };
     double lo[3], ld[3];
     to_local((const double(*)[3])rot, pos, o, true, lo);
     to_local((const double(*)[3])rot, pos, d, false, ld);
@@ -104,7 +91,7 @@ SPX_API spx_result spx_ray_mesh(spx_vec3 origin, spx_vec3 translation, float max
     *out = spx_ray_miss();
     double t;
     uint32_t i;
-    if (!spx_ray_mesh_local(mesh, &ray, max_fraction, &t, &i)) return SPX_OK;
+    if (!spx_ray_mesh_local(mesh, &ray, max_fraction, &t, &i)) return;
     const spx_triangle* tri = &mesh->triangles[i];
     double e1[3] = { (double)tri->v[1].x - tri->v[0].x, (double)tri->v[1].y - tri->v[0].y,
                      (double)tri->v[1].z - tri->v[0].z };
@@ -123,6 +110,16 @@ SPX_API spx_result spx_ray_mesh(spx_vec3 origin, spx_vec3 translation, float max
     out->normal = len != 0.0 ? spx_v3((float)(n[0] / len), (float)(n[1] / len), (float)(n[2] / len))
                              : spx_v3((float)(-d[0] / dl), (float)(-d[1] / dl), (float)(-d[2] / dl));
     out->triangle = mesh->source[i];
+}
+
+SPX_API spx_result spx_ray_mesh(spx_vec3 origin, spx_vec3 translation, float max_fraction, const spx_mesh* mesh,
+                                const spx_transform* pose, spx_ray_hit* out)
+{
+    if (!mesh || !pose || !out) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = spx_first_error(spx_ray_check(origin, translation, max_fraction), check_pose(pose));
+    if (r != SPX_OK) return r;
+    const double o[3] = { origin.x, origin.y, origin.z }, d[3] = { translation.x, translation.y, translation.z };
+    spx_ray_mesh_hit(o, d, max_fraction, mesh, pose, out);
     return SPX_OK;
 }
 

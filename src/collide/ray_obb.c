@@ -7,31 +7,24 @@ bool spx_ray_box_t(const spx_ray* ray, const double c[3], const double h[3], con
                    double tmax, double* out_t, int* out_axis, double* out_sign)
 {
     const double rel[3] = { ray->org[0] - c[0], ray->org[1] - c[1], ray->org[2] - c[2] };
-    double enter = -INFINITY, leave = INFINITY, sign = 0.0;
+    /* Entry starts at 0 and exit at tmax: the interval [0, tmax] clipped by the three slabs. A ray
+       parallel to a slab has an infinite inverse: outside the slab both times lie on one side of the
+       interval, inside they are -inf and +inf, on its face a NaN, which x > y ? x : y passes over. */
+    double enter = 0.0, leave = tmax, sign = 0.0;
     int entered = -1;
     for (int i = 0; i < 3; ++i) {
         const double* u = axis[i];
         const double o = rel[0] * u[0] + rel[1] * u[1] + rel[2] * u[2];
         const double d = ray->dir[0] * u[0] + ray->dir[1] * u[1] + ray->dir[2] * u[2];
-        const double hh = h[i] + pad;
-        if (d == 0.0) {
-            if (fabs(o) > hh) return false; /* parallel to the slab and outside it */
-            continue;
-        }
+        const double hh = copysign(h[i] + pad, d); /* the face met first is at -hh */
         const double inv = 1.0 / d;
-        double t1 = (-hh - o) * inv, t2 = (hh - o) * inv, s = -1.0; /* d > 0 enters through the face at -h */
-        if (t1 > t2) {
-            double t = t1;
-            t1 = t2, t2 = t, s = 1.0;
-        }
-        if (t1 > enter) enter = t1, entered = i, sign = s;
-        if (t2 < leave) leave = t2;
-        if (enter > leave || leave < 0.0) return false;
+        const double t1 = (-hh - o) * inv, t2 = (hh - o) * inv;
+        if (t1 > enter) enter = t1, entered = i, sign = signbit(d) ? 1.0 : -1.0;
+        leave = t2 < leave ? t2 : leave;
     }
-    if (enter > tmax) return false;
-    if (enter <= 0.0) enter = 0.0, entered = -1; /* the origin is in the box or on it */
+    if (!(enter <= leave)) return false;
     *out_t = enter;
-    *out_axis = entered;
+    *out_axis = enter > 0.0 ? entered : -1; /* 0: the origin is in the box or on it */
     *out_sign = sign;
     return true;
 }

@@ -118,12 +118,7 @@ typedef struct round_mesh {
     double margin;
     float same;            /* points closer than this are one */
     spx_vec3 center, axis; /* the piece's centre, and a capsule's direction (zero for a sphere) */
-    spx_point_group groups[SPX_MAX_MESH_MANIFOLDS];
-    uint32_t group_count, group_max;
-    bool found;
-    float found_depth;
-    uint32_t found_source;
-    spx_vec3 found_normal;
+    spx_group_leaders leaders;
 } round_mesh;
 
 static void group_start(round_mesh* rm, spx_vec3 normal)
@@ -134,7 +129,8 @@ static void group_start(round_mesh* rm, spx_vec3 normal)
     if (spx_d3_len2(u) < 1e-6) u = fabs(n.x) < 0.57735 ? spx_d3(0, -n.z, n.y) : spx_d3(-n.y, n.x, 0);
     u = spx_d3_scale(u, 1.0 / sqrt(spx_d3_len2(u)));
     const spx_dvec3 v = spx_d3_cross(n, u);
-    spx_group_init(&rm->groups[rm->group_count++], normal, spx_d3_to_float(u), spx_d3_to_float(v), rm->center);
+    spx_group_init(&rm->leaders.groups[rm->leaders.count++], normal, spx_d3_to_float(u), spx_d3_to_float(v),
+                   rm->center);
 }
 
 static bool visit_manifold(void* context, uint32_t t)
@@ -146,20 +142,14 @@ static bool visit_manifold(void* context, uint32_t t)
     const unsigned clipped = triangle_manifold(rm->a, &rm->inst->triangles[t], &edges, rm->margin, &m);
     if (m.point_count == 0) return false;
     const uint32_t source = mesh->source[t];
-    const uint32_t g = spx_group_find(rm->groups, rm->group_count, m.normal);
-    if (g == rm->group_count) {
+    const uint32_t g = spx_group_find(rm->leaders.groups, rm->leaders.count, m.normal);
+    if (g == rm->leaders.count) {
         float deepest = -FLT_MAX;
         for (int i = 0; i < m.point_count; ++i) deepest = fmaxf(deepest, m.points[i].depth);
-        if (rm->group_count < rm->group_max &&
-            (!rm->found || deepest > rm->found_depth || (deepest == rm->found_depth && source < rm->found_source))) {
-            rm->found = true;
-            rm->found_depth = deepest;
-            rm->found_source = source;
-            rm->found_normal = m.normal;
-        }
+        spx_leaders_offer(&rm->leaders, deepest, source, m.normal);
         return false;
     }
-    spx_point_group* gr = &rm->groups[g];
+    spx_point_group* gr = &rm->leaders.groups[g];
     const float scale = spx_group_dot(m.normal, gr->normal);
     for (int i = 0; i < m.point_count; ++i) {
         spx_manifold_point q = m.points[i];
@@ -192,19 +182,18 @@ static spx_result round_mesh_manifold(round_piece a, spx_mesh_instance* b, float
     }
     const float far = fmaxf(fabsf(grown.center.x), fmaxf(fabsf(grown.center.y), fabsf(grown.center.z)));
     rm.same = (float)SPX_TRI_SAME_POINT * (far + grown.half_extents.x + grown.half_extents.y + grown.half_extents.z);
-    rm.group_max = capacity < SPX_MAX_MESH_MANIFOLDS ? capacity : SPX_MAX_MESH_MANIFOLDS;
+    rm.leaders.max = capacity < SPX_MAX_MESH_MANIFOLDS ? capacity : SPX_MAX_MESH_MANIFOLDS;
     *out_count = 0;
-    if (rm.group_max == 0) return SPX_OK;
+    if (rm.leaders.max == 0) return SPX_OK;
     /* Leaders deepest first, each pass collecting into the groups so far and finding the next leader
        among the triangles none takes (the order the tree hands them out does not matter). */
     spx_descend_visit(&grown, b, visit_manifold, &rm);
-    while (rm.found) {
-        group_start(&rm, rm.found_normal);
-        rm.found = false;
+    while (rm.leaders.found) {
+        group_start(&rm, rm.leaders.found_normal);
+        rm.leaders.found = false;
         spx_descend_visit(&grown, b, visit_manifold, &rm);
     }
-    for (uint32_t g = 0; g < rm.group_count; ++g) spx_group_finish(&rm.groups[g], &out[g]);
-    *out_count = rm.group_count;
+    spx_leaders_finish(&rm.leaders, out, out_count);
     return SPX_OK;
 }
 

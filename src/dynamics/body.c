@@ -258,10 +258,10 @@ void spx_body_set_radii(spx_body* b)
 spx_result spx_body_make_instance(const spx_world* w, spx_body_shape* bs)
 {
     if (bs->type != SPX_SHAPE_MESH) return SPX_OK;
-    spx_transform pose = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
-    return spx_mesh_instance_create(bs->mesh, &pose, w->allocator.alloc ? &w->allocator : NULL, &bs->instance) == SPX_OK
-               ? SPX_OK
-               : SPX_ERR_OUT_OF_MEMORY;
+    spx_mesh_instance_def def = spx_default_mesh_instance_def(); /* at the identity until posed */
+    def.mesh = bs->mesh;
+    def.allocator = w->allocator.alloc ? &w->allocator : NULL;
+    return spx_mesh_instance_create(&def, &bs->instance) == SPX_OK ? SPX_OK : SPX_ERR_OUT_OF_MEMORY;
 }
 
 /* box_count, sensor_count (and the world's), the filtered flag, and the world's mesh pair cache
@@ -606,6 +606,14 @@ uint32_t spx_body_lookup(const spx_world* w, spx_body_id id)
 
 SPX_API bool spx_body_is_valid(const spx_world* w, spx_body_id id) { return spx_body_lookup(w, id) != SPX_NO_BODY; }
 
+spx_result spx_body_list_slot(const spx_world* w, spx_body_id id, const void* out, uint32_t capacity,
+                              const uint32_t* out_count, uint32_t* slot)
+{
+    if (!w || !out_count || (!out && capacity > 0)) return SPX_ERR_INVALID_ARGUMENT;
+    *slot = spx_body_lookup(w, id);
+    return *slot == SPX_NO_BODY ? SPX_ERR_STALE_ID : SPX_OK;
+}
+
 SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_body_id* out)
 {
     if (!w || !def || !out) return SPX_ERR_INVALID_ARGUMENT;
@@ -707,6 +715,11 @@ SPX_API spx_result spx_body_destroy(spx_world* w, spx_body_id id)
     uint32_t i = spx_body_lookup((w), (id));   \
     if (i == SPX_NO_BODY) return SPX_ERR_STALE_ID
 
+/* LOOKUP for a call that changes the body: refused inside a step's callbacks. */
+#define CHANGE(w, id, i) \
+    LOOKUP(w, id, i);    \
+    if ((w)->locked) return SPX_ERR_WORLD_LOCKED
+
 static spx_transform transform_of(const spx_body* b)
 {
     return (spx_transform){ spx_from_glm_vec3(b->origin),
@@ -753,8 +766,7 @@ SPX_API spx_result spx_body_get_velocity(const spx_world* w, spx_body_id id, spx
 
 SPX_API spx_result spx_body_set_velocity(spx_world* w, spx_body_id id, spx_vec3 linear, spx_vec3 angular)
 {
-    LOOKUP(w, id, i);
-    if (w->locked) return SPX_ERR_WORLD_LOCKED;
+    CHANGE(w, id, i);
     if (!spx_finite3(linear) || !spx_finite3(angular)) return SPX_ERR_NOT_FINITE;
     spx_body* b = &w->bodies[i];
     if (b->type == SPX_BODY_STATIC) return SPX_ERR_INVALID_ARGUMENT;
@@ -768,8 +780,7 @@ SPX_API spx_result spx_body_set_velocity(spx_world* w, spx_body_id id, spx_vec3 
 
 SPX_API spx_result spx_body_apply_impulse(spx_world* w, spx_body_id id, spx_vec3 impulse, spx_vec3 point)
 {
-    LOOKUP(w, id, i);
-    if (w->locked) return SPX_ERR_WORLD_LOCKED;
+    CHANGE(w, id, i);
     if (!spx_finite3(impulse) || !spx_finite3(point)) return SPX_ERR_NOT_FINITE;
     spx_body* b = &w->bodies[i];
     if (b->type != SPX_BODY_DYNAMIC) return SPX_ERR_INVALID_ARGUMENT;
@@ -788,8 +799,7 @@ SPX_API spx_result spx_body_apply_impulse(spx_world* w, spx_body_id id, spx_vec3
 
 SPX_API spx_result spx_body_set_awake(spx_world* w, spx_body_id id, bool awake)
 {
-    LOOKUP(w, id, i);
-    if (w->locked) return SPX_ERR_WORLD_LOCKED;
+    CHANGE(w, id, i);
     spx_body* b = &w->bodies[i];
     if (b->type == SPX_BODY_KINEMATIC) b->awake = awake;
     else if (b->type == SPX_BODY_DYNAMIC) {
@@ -815,8 +825,7 @@ spx_result spx_material_check(float friction, float restitution)
 
 SPX_API spx_result spx_body_set_material(spx_world* w, spx_body_id id, float friction, float restitution)
 {
-    LOOKUP(w, id, i);
-    if (w->locked) return SPX_ERR_WORLD_LOCKED;
+    CHANGE(w, id, i);
     const spx_result r = spx_material_check(friction, restitution);
     if (r != SPX_OK) return r;
     spx_body* b = &w->bodies[i];

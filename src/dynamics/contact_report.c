@@ -104,9 +104,9 @@ SPX_API spx_result spx_world_get_hit_events(const spx_world* w, const spx_contac
 SPX_API spx_result spx_body_get_contacts(const spx_world* w, spx_body_id body, spx_contact_data* out, uint32_t capacity,
                                          uint32_t* out_count)
 {
-    if (!w || !out_count || (!out && capacity > 0)) return SPX_ERR_INVALID_ARGUMENT;
-    const uint32_t i = spx_body_lookup(w, body);
-    if (i == SPX_NO_BODY) return SPX_ERR_STALE_ID;
+    uint32_t i;
+    const spx_result r = spx_body_list_slot(w, body, out, capacity, out_count, &i);
+    if (r != SPX_OK) return r;
     uint32_t n = 0;
     for (uint32_t k = 0; k < w->contacts.count; ++k) {
         const spx_contact* c = &w->contacts.list[k];

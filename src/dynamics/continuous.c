@@ -511,7 +511,9 @@ void spx_continuous_begin(spx_world* w)
        The solver keeps the rest: contacts that move together (a fast body resting on a fast one). */
     const float near = w->def.speculative_distance, slow = w->def.restitution_threshold;
     const float dt = c->dt;
-    if (!spx_reserve(&w->allocator, (void**)&c->taken, &c->taken_capacity, w->contacts.count, sizeof(uint64_t), 8)) {
+    /* Room for the contacts' whole list, not this step's count: it grows when that list grows, not
+       again at each new high of the count (a container past its warm-up would allocate here). */
+    if (!spx_reserve(&w->allocator, (void**)&c->taken, &c->taken_capacity, w->contacts.capacity, sizeof(uint64_t), 8)) {
         c->any_fast_pre = false; /* no room to say which: this step, the solver keeps them all */
         return;
     }

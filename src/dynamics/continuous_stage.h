@@ -21,6 +21,11 @@
 /* Of the pair's tolerance: a touching pair that could not close more than this in a whole step at
    the speed it approaches is no impact (continuous_toi.c, approaching). */
 #define SPX_CCD_SLOW_FRACTION 0.01f
+/* Of the speculative distance: how near a touching pair may come, at most, before the stage looks
+   at it again, when a body's frame bounds its closing (continuous_toi.c, pass_time). Such a bound is
+   tight, so the pair closes nearly that much unseen, and the overlaps a held contact leaves add up
+   from look to look. */
+#define SPX_CCD_FRAME_FRACTION 0.05f
 /* The most dynamic bodies one impact's impulse reaches (continuous_impact.c, an impact's group). */
 #define SPX_CCD_GROUP_BODIES 16
 

@@ -328,25 +328,21 @@ static void wake_joint(spx_world* w, const spx_joint* j)
     if ((w)->locked) return SPX_ERR_WORLD_LOCKED; \
     LOOKUP(w, id, j)
 
-SPX_API spx_result spx_joint_set_motor(spx_world* w, spx_joint_id id, spx_joint_motor motor)
-{
-    CHANGE(w, id, j);
-    spx_result r = check_motor(motor);
-    if (r != SPX_OK) return r;
-    j->motor = motor;
-    wake_joint(w, j);
-    return SPX_OK;
-}
+/* Defines the setter of a part every joint type has: checked as spx_joint_create checks it, stored,
+   and the joint's bodies woken. */
+#define PART_SETTER(function, part_type, part, check)                          \
+    SPX_API spx_result function(spx_world* w, spx_joint_id id, part_type part) \
+    {                                                                          \
+        CHANGE(w, id, j);                                                      \
+        const spx_result r = check(part);                                      \
+        if (r != SPX_OK) return r;                                             \
+        j->part = part;                                                        \
+        wake_joint(w, j);                                                      \
+        return SPX_OK;                                                         \
+    }
 
-SPX_API spx_result spx_joint_set_spring(spx_world* w, spx_joint_id id, spx_joint_spring spring)
-{
-    CHANGE(w, id, j);
-    spx_result r = check_spring(spring);
-    if (r != SPX_OK) return r;
-    j->spring = spring;
-    wake_joint(w, j);
-    return SPX_OK;
-}
+PART_SETTER(spx_joint_set_motor, spx_joint_motor, motor, check_motor)
+PART_SETTER(spx_joint_set_spring, spx_joint_spring, spring, check_spring)
 
 SPX_API spx_result spx_joint_set_limit(spx_world* w, spx_joint_id id, spx_joint_limit limit)
 {
@@ -397,6 +393,8 @@ void spx_joints_free(spx_joints* js, const spx_allocator* a)
     spx_free(a, js->pairs, sizeof(spx_pair) * (size_t)js->pair_capacity);
     spx_free(a, js->active, sizeof(uint32_t) * (size_t)js->active_capacity);
     spx_free(a, js->breaks, sizeof(spx_joint_break_event) * (size_t)js->break_capacity);
+    spx_free(a, js->movers, sizeof(uint32_t) * (size_t)js->mover_capacity);
+    spx_free(a, js->turns, sizeof(versors) * (size_t)js->turn_capacity);
 }
 
 static bool awake_dynamic(const spx_world* w, uint32_t body)

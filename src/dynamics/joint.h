@@ -18,7 +18,7 @@ typedef struct spx_joint_geom {
     vec3s d;              /* B's anchor less A's */
     versors RA, RB;       /* frames in the world (not for ball, distance, drag) */
     vec3s ax, ay, az, bx; /* A's frame axes, B's x axis (as RA, RB) */
-    mat3s point_inv;      /* inverse effective mass of the anchors' point rows (if it has them) */
+    float point_inv[6];   /* inverse effective mass of the anchors' point rows (if it has them), symmetric */
 } spx_joint_geom;
 
 typedef struct spx_joint {
@@ -49,10 +49,11 @@ typedef struct spx_joint {
     spx_solver_soft spring_soft;           /* the joint's own spring over a substep (weld: its softness) */
 
     /* Step data (joint_solver.c's prepare). */
-    uint32_t solver[2]; /* solver body indices (0: does not move) */
-    vec3s center0[2];   /* centres of mass at the step's start */
-    vec3s lever0[2];    /* anchors from the centres, world axes at the step's start */
-    versors frame0[2];  /* frame rotations in the world at the step's start */
+    uint32_t solver[2];   /* solver body indices (0: does not move) */
+    vec3s center0[2];     /* centres of mass at the step's start */
+    vec3s lever0[2];      /* anchors from the centres, world axes at the step's start */
+    versors frame0[2];    /* frame rotations in the world at the step's start */
+    float angular_inv[6]; /* inverse effective mass of three angular rows: the inertias are the step's */
     spx_joint_geom geom;
 } spx_joint;
 
@@ -71,9 +72,15 @@ typedef struct spx_joints {
     uint32_t active_capacity;
     uint32_t active_count;
     spx_solver_soft rigid; /* the step's softness of rigid rows (joint_solver.c) */
-    bool relax_geom;
-    spx_joint_break_event* breaks;        /* the last step's (capacity: the joint capacity) */
-    uint32_t break_capacity, break_count; /* the geometry is the relax passes' (made since the bodies last moved) */
+    /* The joints' bodies (solver indices, each once) and, by solver index, their turn so far as a
+       unit quaternion: made once each time the bodies move, for all their joints. */
+    uint32_t* movers;
+    uint32_t mover_capacity, mover_count;
+    versors* turns;
+    uint32_t turn_capacity;
+    bool geom_fresh;               /* every joint's geometry is where the bodies are (no move since it was made) */
+    spx_joint_break_event* breaks; /* the last step's (capacity: the joint capacity) */
+    uint32_t break_capacity, break_count;
 } spx_joints;
 
 typedef struct spx_world spx_world;

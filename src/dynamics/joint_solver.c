@@ -52,6 +52,50 @@ static inline vec3s inertia_mul(const float I[6], vec3s v)
    rotation the body will end with. */
 static versors turn_of(vec3s th) { return glms_quat_normalize(spx_solver_rotation(th)); }
 
+/* v turned by the unit quaternion q: v + 2 w (u x v) + 2 u x (u x v) (cglm's rotatev normalises q
+   first, a square root and a division for a quaternion that is unit already). */
+static inline vec3s rotate(versors q, vec3s v)
+{
+    const vec3s u = { { q.x, q.y, q.z } };
+    const vec3s t = glms_vec3_scale(glms_vec3_cross(u, v), 2.0f);
+    return glms_vec3_add(glms_vec3_add(v, glms_vec3_scale(t, q.w)), glms_vec3_cross(u, t));
+}
+
+/* The first column of the rotation of unit q: the frame's x axis (y and z below). */
+static inline vec3s axis_x(versors q)
+{
+    return (vec3s){ { 1.0f - 2.0f * (q.y * q.y + q.z * q.z), 2.0f * (q.x * q.y + q.w * q.z),
+                      2.0f * (q.x * q.z - q.w * q.y) } };
+}
+static inline vec3s axis_y(versors q)
+{
+    return (vec3s){ { 2.0f * (q.x * q.y - q.w * q.z), 1.0f - 2.0f * (q.x * q.x + q.z * q.z),
+                      2.0f * (q.y * q.z + q.w * q.x) } };
+}
+static inline vec3s axis_z(versors q)
+{
+    return (vec3s){ { 2.0f * (q.x * q.z + q.w * q.y), 2.0f * (q.y * q.z - q.w * q.x),
+                      1.0f - 2.0f * (q.x * q.x + q.y * q.y) } };
+}
+
+/* The inverse of a symmetric positive definite K (xx yy zz xy xz yz), zero if it is singular: its
+   adjugate, on K scaled by its trace so that the determinant neither overflows nor underflows for
+   any mass the world takes. */
+static void sym_inverse(const float K[6], float out[6])
+{
+    const float t = K[0] + K[1] + K[2];
+    memset(out, 0, 6 * sizeof(float));
+    if (!(t > 0.0f && t < INFINITY)) return;
+    const float s = 1.0f / t;
+    const float a = K[0] * s, b = K[1] * s, c = K[2] * s, d = K[3] * s, e = K[4] * s, f = K[5] * s;
+    const float i00 = b * c - f * f, i01 = e * f - d * c, i02 = d * f - b * e;
+    const float det = a * i00 + d * i01 + e * i02;
+    if (!(det > 0.0f)) return;
+    const float k = s / det;
+    out[0] = k * i00, out[1] = k * (a * c - e * e), out[2] = k * (a * b - d * d);
+    out[3] = k * i01, out[4] = k * i02, out[5] = k * (d * e - a * f);
+}
+
 /* One body as a joint sees it during a substep: its velocities (written back), its inverse mass
    and inertia, and its motion so far. */
 typedef struct jbody {
@@ -164,30 +208,35 @@ static void motor_solve(jbody* A, jbody* B, const row* r, const spx_joint_motor*
     row_solve(A, B, r, -m->speed, hard, acc, -most, most);
 }
 
-/* 3x3 symmetric K of a point constraint: (mA + mB) 1 + [rA]^T IA [rA] + [rB]^T IB [rB]. */
-static mat3s point_mass_matrix(const jbody* A, const jbody* B, vec3s rA, vec3s rB)
+/* K += [r]^T I [r] for the symmetric I (xx yy zz xy xz yz): entry ij is c_i . I c_j over the
+   columns c of the cross product matrix [r]. */
+static inline void add_lever_mass(float K[6], const float I[6], vec3s r)
 {
-    mat3s K = glms_mat3_zero();
-    for (int c = 0; c < 3; ++c) {
-        vec3s e = glms_vec3_zero();
-        e.raw[c] = 1.0f;
-        vec3s col = glms_vec3_scale(e, A->m + B->m);
-        col = glms_vec3_add(col, glms_vec3_cross(inertia_mul(A->I, glms_vec3_cross(rA, e)), rA));
-        col = glms_vec3_add(col, glms_vec3_cross(inertia_mul(B->I, glms_vec3_cross(rB, e)), rB));
-        K.col[c] = col;
-    }
-    return K;
+    const float a = I[0], b = I[1], c = I[2], d = I[3], e = I[4], f = I[5], x = r.x, y = r.y, z = r.z;
+    /* I c_k for c_0 = (0, z, -y), c_1 = (-z, 0, x), c_2 = (y, -x, 0), written without the zeros. */
+    const float t0y = b * z - f * y, t0z = f * z - c * y;
+    const float t1x = e * x - a * z, t1y = f * x - d * z, t1z = c * x - e * z;
+    const float t2x = a * y - d * x, t2y = d * y - b * x, t2z = e * y - f * x;
+    K[0] += z * t0y - y * t0z, K[1] += x * t1z - z * t1x, K[2] += y * t2x - x * t2y;
+    K[3] += z * t1y - y * t1z, K[4] += z * t2y - y * t2z, K[5] += x * t2z - z * t2x;
 }
 
-static mat3s angular_mass_matrix(const jbody* A, const jbody* B)
+/* Inverse of the point constraint's K: (mA + mB) 1 + [rA]^T IA [rA] + [rB]^T IB [rB]. */
+static void point_mass_inverse(const jbody* A, const jbody* B, vec3s rA, vec3s rB, float out[6])
 {
-    mat3s K;
-    for (int c = 0; c < 3; ++c) {
-        vec3s e = glms_vec3_zero();
-        e.raw[c] = 1.0f;
-        K.col[c] = glms_vec3_add(inertia_mul(A->I, e), inertia_mul(B->I, e));
-    }
-    return K;
+    const float m = A->m + B->m;
+    float K[6] = { m, m, m, 0.0f, 0.0f, 0.0f };
+    add_lever_mass(K, A->I, rA);
+    add_lever_mass(K, B->I, rB);
+    sym_inverse(K, out);
+}
+
+/* Inverse of three angular rows' K: IA + IB. */
+static void angular_mass_inverse(const jbody* A, const jbody* B, float out[6])
+{
+    float K[6];
+    for (int k = 0; k < 6; ++k) K[k] = A->I[k] + B->I[k];
+    sym_inverse(K, out);
 }
 
 static void apply_point(jbody* A, jbody* B, vec3s rA, vec3s rB, vec3s P)
@@ -212,23 +261,21 @@ static void point_solve(jbody* A, jbody* B, const spx_joint_geom* g, spx_solver_
     if (!use_bias) s = hard, sep = glms_vec3_zero();
     const vec3s cdot =
         glms_vec3_sub(glms_vec3_add(B->v, glms_vec3_cross(B->w, rB)), glms_vec3_add(A->v, glms_vec3_cross(A->w, rA)));
-    const mat3s Kinv = g->point_inv;
     const vec3s want = glms_vec3_add(cdot, glms_vec3_scale(sep, s.bias_rate));
-    const vec3s P = glms_vec3_sub(glms_vec3_scale(glms_mat3_mulv(Kinv, want), -s.mass_scale),
+    const vec3s P = glms_vec3_sub(glms_vec3_scale(inertia_mul(g->point_inv, want), -s.mass_scale),
                                   glms_vec3_scale(*acc, s.impulse_scale));
     *acc = glms_vec3_add(*acc, P);
     apply_point(A, B, rA, rB, P);
 }
 
 /* Rotations locked: error the rotation vector taking A's frame to B's (world axes). */
-static void angular_lock_solve(jbody* A, jbody* B, vec3s error, spx_solver_soft s, bool spring, bool use_bias,
-                               vec3s* acc)
+static void angular_lock_solve(jbody* A, jbody* B, const float Kinv[6], vec3s error, spx_solver_soft s, bool spring,
+                               bool use_bias, vec3s* acc)
 {
     if (!spring && !use_bias) s = hard, error = glms_vec3_zero();
     const vec3s cdot = glms_vec3_sub(B->w, A->w);
-    const mat3s Kinv = spx_mat3_inverse(angular_mass_matrix(A, B));
     const vec3s L = glms_vec3_sub(
-        glms_vec3_scale(glms_mat3_mulv(Kinv, glms_vec3_add(cdot, glms_vec3_scale(error, s.bias_rate))), -s.mass_scale),
+        glms_vec3_scale(inertia_mul(Kinv, glms_vec3_add(cdot, glms_vec3_scale(error, s.bias_rate))), -s.mass_scale),
         glms_vec3_scale(*acc, s.impulse_scale));
     *acc = glms_vec3_add(*acc, L);
     apply_angular(A, B, L);
@@ -268,27 +315,27 @@ typedef spx_joint_geom geom;
    and their axes for the joints that turn about them, and the point rows' inverse mass at these
    levers, made again for the relax pass: the warm start's mass is not exact there, and an undamped
    pendulum would slowly gain energy. */
-static void update_geom(spx_joint* j, const jbody* A, const jbody* B)
+static void update_geom(spx_joint* j, const versors* turns, const jbody* A, const jbody* B)
 {
     geom* g = &j->geom;
-    const versors qa = turn_of(A->dtheta), qb = turn_of(B->dtheta);
-    g->rA = glms_quat_rotatev(qa, j->lever0[0]);
-    g->rB = glms_quat_rotatev(qb, j->lever0[1]);
+    const versors qa = turns[j->solver[0]], qb = turns[j->solver[1]];
+    g->rA = rotate(qa, j->lever0[0]);
+    g->rB = rotate(qb, j->lever0[1]);
     g->d = glms_vec3_add(glms_vec3_add(glms_vec3_sub(j->center0[1], j->center0[0]), glms_vec3_sub(B->dp, A->dp)),
                          glms_vec3_sub(g->rB, g->rA));
     const bool frames = j->type != SPX_JOINT_BALL && j->type != SPX_JOINT_DRAG && j->type != SPX_JOINT_DISTANCE;
     if (frames) {
         g->RA = glms_quat_mul(qa, j->frame0[0]);
         g->RB = glms_quat_mul(qb, j->frame0[1]);
-        g->ax = glms_quat_rotatev(g->RA, (vec3s){ { 1, 0, 0 } });
-        g->ay = glms_quat_rotatev(g->RA, (vec3s){ { 0, 1, 0 } });
-        g->az = glms_quat_rotatev(g->RA, (vec3s){ { 0, 0, 1 } });
-        g->bx = glms_quat_rotatev(g->RB, (vec3s){ { 1, 0, 0 } });
+        g->ax = axis_x(g->RA);
+        g->ay = axis_y(g->RA);
+        g->az = axis_z(g->RA);
+        g->bx = axis_x(g->RB);
     } else if (j->type == SPX_JOINT_DISTANCE) {
-        g->ax = glms_quat_rotatev(glms_quat_mul(qa, j->frame0[0]), (vec3s){ { 1, 0, 0 } });
+        g->ax = axis_x(glms_quat_mul(qa, j->frame0[0]));
     }
     const bool point = j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL && j->type != SPX_JOINT_DISTANCE;
-    if (point) g->point_inv = spx_mat3_inverse(point_mass_matrix(A, B, g->rA, g->rB));
+    if (point) point_mass_inverse(A, B, g->rA, g->rB, g->point_inv);
 }
 
 /* Rotation vector from A's frame to B's (world axes), for an angular lock. */
@@ -338,16 +385,16 @@ typedef struct ctx {
 
 static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use_bias)
 {
-    const geom g = j->geom;
+    const geom* g = &j->geom;
     const spx_solver_soft rigid = c->rigid;
     const bool spring = j->spring.enable && j->spring.hertz > 0.0f;
     switch (j->type) {
     case SPX_JOINT_BALL:
-        point_solve(A, B, &g, rigid, use_bias, &j->linear_impulse);
+        point_solve(A, B, g, rigid, use_bias, &j->linear_impulse);
         break;
     case SPX_JOINT_HINGE: {
-        const row r = angular_row(A, B, g.ax);
-        const float angle = relative_angle(&g);
+        const row r = angular_row(A, B, g->ax);
+        const float angle = relative_angle(g);
         if (spring) equality_solve(A, B, &r, angle, j->spring_soft, true, use_bias, &j->axial_impulse);
         if (j->motor.enable) motor_solve(A, B, &r, &j->motor, c->h, &j->motor_impulse);
         if (j->limit.enable) {
@@ -355,15 +402,15 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
             const row up = negate_row(r);
             limit_solve(A, B, &up, j->limit.upper - angle, c->inv_h, rigid, use_bias, &j->upper_impulse);
         }
-        const vec3s e = glms_vec3_cross(g.ax, g.bx);
-        angular_pair_solve(A, B, g.ay, g.az, glms_vec3_dot(g.ay, e), glms_vec3_dot(g.az, e), rigid, use_bias,
+        const vec3s e = glms_vec3_cross(g->ax, g->bx);
+        angular_pair_solve(A, B, g->ay, g->az, glms_vec3_dot(g->ay, e), glms_vec3_dot(g->az, e), rigid, use_bias,
                            &j->angular_impulse);
-        point_solve(A, B, &g, rigid, use_bias, &j->linear_impulse);
+        point_solve(A, B, g, rigid, use_bias, &j->linear_impulse);
         break;
     }
     case SPX_JOINT_SLIDER: {
-        const row r = line_row(A, B, &g, g.ax);
-        const float x = glms_vec3_dot(g.d, g.ax);
+        const row r = line_row(A, B, g, g->ax);
+        const float x = glms_vec3_dot(g->d, g->ax);
         if (spring) equality_solve(A, B, &r, x, j->spring_soft, true, use_bias, &j->axial_impulse);
         if (j->motor.enable) motor_solve(A, B, &r, &j->motor, c->h, &j->motor_impulse);
         if (j->limit.enable) {
@@ -371,33 +418,33 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
             const row up = negate_row(r);
             limit_solve(A, B, &up, j->limit.upper - x, c->inv_h, rigid, use_bias, &j->upper_impulse);
         }
-        angular_lock_solve(A, B, frame_error(&g), rigid, false, use_bias, &j->angular_impulse);
-        lines_solve(A, B, &g, g.ay, g.az, rigid, use_bias, &j->linear_impulse);
+        angular_lock_solve(A, B, j->angular_inv, frame_error(g), rigid, false, use_bias, &j->angular_impulse);
+        lines_solve(A, B, g, g->ay, g->az, rigid, use_bias, &j->linear_impulse);
         break;
     }
     case SPX_JOINT_WELD: {
         const spx_solver_soft s = spring ? j->spring_soft : rigid;
-        angular_lock_solve(A, B, frame_error(&g), s, spring, use_bias, &j->angular_impulse);
+        angular_lock_solve(A, B, j->angular_inv, frame_error(g), s, spring, use_bias, &j->angular_impulse);
         if (spring) {
             /* A soft weld: the point is a spring too, stiff as the angular one. */
-            const vec3s cdot = glms_vec3_sub(glms_vec3_add(B->v, glms_vec3_cross(B->w, g.rB)),
-                                             glms_vec3_add(A->v, glms_vec3_cross(A->w, g.rA)));
+            const vec3s cdot = glms_vec3_sub(glms_vec3_add(B->v, glms_vec3_cross(B->w, g->rB)),
+                                             glms_vec3_add(A->v, glms_vec3_cross(A->w, g->rA)));
             const vec3s P = glms_vec3_sub(
-                glms_vec3_scale(glms_mat3_mulv(g.point_inv, glms_vec3_add(cdot, glms_vec3_scale(g.d, s.bias_rate))),
+                glms_vec3_scale(inertia_mul(g->point_inv, glms_vec3_add(cdot, glms_vec3_scale(g->d, s.bias_rate))),
                                 -s.mass_scale),
                 glms_vec3_scale(j->linear_impulse, s.impulse_scale));
             j->linear_impulse = glms_vec3_add(j->linear_impulse, P);
-            apply_point(A, B, g.rA, g.rB, P);
+            apply_point(A, B, g->rA, g->rB, P);
         } else {
-            point_solve(A, B, &g, rigid, use_bias, &j->linear_impulse);
+            point_solve(A, B, g, rigid, use_bias, &j->linear_impulse);
         }
         break;
     }
     case SPX_JOINT_DISTANCE: {
-        const float length = glms_vec3_norm(g.d);
+        const float length = glms_vec3_norm(g->d);
         /* Anchors together have no direction: hold them along A's x axis until they part. */
-        const vec3s n = length > 1e-6f ? glms_vec3_scale(g.d, 1.0f / length) : g.ax;
-        const row r = make_row(A, B, n, glms_vec3_cross(g.rA, n), glms_vec3_cross(g.rB, n));
+        const vec3s n = length > 1e-6f ? glms_vec3_scale(g->d, 1.0f / length) : g->ax;
+        const row r = make_row(A, B, n, glms_vec3_cross(g->rA, n), glms_vec3_cross(g->rB, n));
         if (!j->spring.enable) equality_solve(A, B, &r, length - j->length, rigid, false, use_bias, &j->axial_impulse);
         else if (spring)
             equality_solve(A, B, &r, length - j->length, j->spring_soft, true, use_bias, &j->axial_impulse);
@@ -411,44 +458,44 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     case SPX_JOINT_CONE_TWIST: {
         if (j->limit.enable) {
             /* Twist about the mean of the two x axes: the axis the twist angle turns about. */
-            const vec3s t = glms_vec3_normalize(glms_vec3_add(g.ax, g.bx));
+            const vec3s t = glms_vec3_normalize(glms_vec3_add(g->ax, g->bx));
             const row r = angular_row(A, B, t);
-            const float angle = relative_angle(&g);
+            const float angle = relative_angle(g);
             limit_solve(A, B, &r, angle - j->limit.lower, c->inv_h, rigid, use_bias, &j->lower_impulse);
             const row up = negate_row(r);
             limit_solve(A, B, &up, j->limit.upper - angle, c->inv_h, rigid, use_bias, &j->upper_impulse);
         }
-        const vec3s s = glms_vec3_cross(g.ax, g.bx);
+        const vec3s s = glms_vec3_cross(g->ax, g->bx);
         const float sin_swing = glms_vec3_norm(s);
         if (sin_swing > 1e-6f) {
             /* The swing grows as B turns about s: the row holds limit - swing >= 0. */
-            const float swing = atan2f(sin_swing, glms_vec3_dot(g.ax, g.bx));
+            const float swing = atan2f(sin_swing, glms_vec3_dot(g->ax, g->bx));
             const row r = angular_row(A, B, glms_vec3_scale(s, -1.0f / sin_swing));
             limit_solve(A, B, &r, j->swing_limit - swing, c->inv_h, rigid, use_bias, &j->swing_impulse);
         }
-        point_solve(A, B, &g, rigid, use_bias, &j->linear_impulse);
+        point_solve(A, B, g, rigid, use_bias, &j->linear_impulse);
         break;
     }
     case SPX_JOINT_WHEEL: {
-        const row r = line_row(A, B, &g, g.ay);
-        const float x = glms_vec3_dot(g.d, g.ay);
+        const row r = line_row(A, B, g, g->ay);
+        const float x = glms_vec3_dot(g->d, g->ay);
         if (spring) equality_solve(A, B, &r, x, j->spring_soft, true, use_bias, &j->axial_impulse);
         if (j->limit.enable) {
             limit_solve(A, B, &r, x - j->limit.lower, c->inv_h, rigid, use_bias, &j->lower_impulse);
             const row up = negate_row(r);
             limit_solve(A, B, &up, j->limit.upper - x, c->inv_h, rigid, use_bias, &j->upper_impulse);
         }
-        const vec3s axle = steered_axle(j, &g);
+        const vec3s axle = steered_axle(j, g);
         if (j->motor.enable) {
             const row m = angular_row(A, B, axle);
             motor_solve(A, B, &m, &j->motor, c->h, &j->motor_impulse);
         }
         /* B's axle held along the steered axle: rows about the suspension axis and the third axis. */
-        const vec3s third = glms_vec3_cross(axle, g.ay);
-        const vec3s e = glms_vec3_cross(axle, g.bx);
-        angular_pair_solve(A, B, g.ay, third, glms_vec3_dot(g.ay, e), glms_vec3_dot(third, e), rigid, use_bias,
+        const vec3s third = glms_vec3_cross(axle, g->ay);
+        const vec3s e = glms_vec3_cross(axle, g->bx);
+        angular_pair_solve(A, B, g->ay, third, glms_vec3_dot(g->ay, e), glms_vec3_dot(third, e), rigid, use_bias,
                            &j->angular_impulse);
-        lines_solve(A, B, &g, axle, third, rigid, use_bias, &j->linear_impulse);
+        lines_solve(A, B, g, axle, third, rigid, use_bias, &j->linear_impulse);
         break;
     }
     case SPX_JOINT_DRAG: {
@@ -456,10 +503,10 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
            then its turn damped, so that a body held by a corner does not swing about it for ever. */
         const float most = j->max_force * c->h;
         const spx_solver_soft s = j->spring_soft;
-        const vec3s cdot = glms_vec3_add(B->v, glms_vec3_cross(B->w, g.rB));
-        const vec3s sep = glms_vec3_sub(glms_vec3_add(glms_vec3_add(j->center0[1], B->dp), g.rB), j->target);
+        const vec3s cdot = glms_vec3_add(B->v, glms_vec3_cross(B->w, g->rB));
+        const vec3s sep = glms_vec3_sub(glms_vec3_add(glms_vec3_add(j->center0[1], B->dp), g->rB), j->target);
         vec3s P = glms_vec3_sub(
-            glms_vec3_scale(glms_mat3_mulv(g.point_inv, glms_vec3_add(cdot, glms_vec3_scale(sep, s.bias_rate))),
+            glms_vec3_scale(inertia_mul(g->point_inv, glms_vec3_add(cdot, glms_vec3_scale(sep, s.bias_rate))),
                             -s.mass_scale),
             glms_vec3_scale(j->linear_impulse, s.impulse_scale));
         const vec3s old = j->linear_impulse;
@@ -467,12 +514,12 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
         const float len = glms_vec3_norm(next);
         if (len > most) next = glms_vec3_scale(next, most / len);
         j->linear_impulse = next;
-        apply_point(A, B, g.rA, g.rB, glms_vec3_sub(next, old));
+        apply_point(A, B, g->rA, g->rB, glms_vec3_sub(next, old));
         /* The turn, damped as the spring is (no bias), within the torque the grip's force has about the centre. */
-        const float most_turn = most * glms_vec3_norm(g.rB);
-        const mat3s Ka = spx_mat3_inverse(angular_mass_matrix(A, B));
-        const vec3s L = glms_vec3_sub(glms_vec3_scale(glms_mat3_mulv(Ka, glms_vec3_sub(B->w, A->w)), -s.mass_scale),
-                                      glms_vec3_scale(j->angular_impulse, s.impulse_scale));
+        const float most_turn = most * glms_vec3_norm(g->rB);
+        const vec3s L =
+            glms_vec3_sub(glms_vec3_scale(inertia_mul(j->angular_inv, glms_vec3_sub(B->w, A->w)), -s.mass_scale),
+                          glms_vec3_scale(j->angular_impulse, s.impulse_scale));
         const vec3s old_turn = j->angular_impulse;
         vec3s turn = glms_vec3_add(old_turn, L);
         const float turn_len = glms_vec3_norm(turn);
@@ -490,8 +537,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
    on B about its anchor (store: N s of a substep). */
 static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s* out_torque)
 {
-    update_geom(j, A, B);
-    const geom g = j->geom;
+    const geom* g = &j->geom;
     vec3s P = glms_vec3_zero(), L = glms_vec3_zero(); /* linear impulse at the anchors, pure torque */
     vec3s Q = glms_vec3_zero();                       /* linear impulse along A's line (slider, wheel) */
     const float axial = j->axial_impulse + j->lower_impulse - j->upper_impulse;
@@ -503,28 +549,28 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
         break;
     case SPX_JOINT_HINGE:
         P = j->linear_impulse;
-        L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(g.ax, axial + j->motor_impulse));
+        L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(g->ax, axial + j->motor_impulse));
         break;
     case SPX_JOINT_SLIDER:
-        Q = glms_vec3_add(j->linear_impulse, glms_vec3_scale(g.ax, axial + j->motor_impulse));
+        Q = glms_vec3_add(j->linear_impulse, glms_vec3_scale(g->ax, axial + j->motor_impulse));
         L = j->angular_impulse;
         break;
     case SPX_JOINT_DISTANCE: {
-        const float length = glms_vec3_norm(g.d);
-        P = glms_vec3_scale(length > 1e-6f ? glms_vec3_scale(g.d, 1.0f / length) : g.ax, axial);
+        const float length = glms_vec3_norm(g->d);
+        P = glms_vec3_scale(length > 1e-6f ? glms_vec3_scale(g->d, 1.0f / length) : g->ax, axial);
         break;
     }
     case SPX_JOINT_CONE_TWIST: {
         P = j->linear_impulse;
-        L = glms_vec3_scale(glms_vec3_normalize(glms_vec3_add(g.ax, g.bx)), j->lower_impulse - j->upper_impulse);
-        const vec3s s = glms_vec3_cross(g.ax, g.bx);
+        L = glms_vec3_scale(glms_vec3_normalize(glms_vec3_add(g->ax, g->bx)), j->lower_impulse - j->upper_impulse);
+        const vec3s s = glms_vec3_cross(g->ax, g->bx);
         const float n = glms_vec3_norm(s);
         if (n > 1e-6f) L = glms_vec3_sub(L, glms_vec3_scale(s, j->swing_impulse / n));
         break;
     }
     case SPX_JOINT_WHEEL:
-        Q = glms_vec3_add(j->linear_impulse, glms_vec3_scale(g.ay, axial));
-        L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(steered_axle(j, &g), j->motor_impulse));
+        Q = glms_vec3_add(j->linear_impulse, glms_vec3_scale(g->ay, axial));
+        L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(steered_axle(j, g), j->motor_impulse));
         break;
     default:
         break;
@@ -535,20 +581,29 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
         *out_torque = L;
         return;
     }
-    apply_point(A, B, g.rA, g.rB, P);
-    /* Along A's line A turns about its centre: its lever is d + rA. */
-    A->v = glms_vec3_sub(A->v, glms_vec3_scale(Q, A->m));
-    A->w = glms_vec3_sub(A->w, inertia_mul(A->I, glms_vec3_cross(glms_vec3_add(g.d, g.rA), Q)));
-    B->v = glms_vec3_add(B->v, glms_vec3_scale(Q, B->m));
-    B->w = glms_vec3_add(B->w, inertia_mul(B->I, glms_vec3_cross(g.rB, Q)));
-    apply_angular(A, B, L);
+    /* Each part only for the joints that have it: a ball joint's warm start is its point alone. */
+    if (j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL) apply_point(A, B, g->rA, g->rB, P);
+    else {
+        /* Along A's line A turns about its centre: its lever is d + rA. */
+        A->v = glms_vec3_sub(A->v, glms_vec3_scale(Q, A->m));
+        A->w = glms_vec3_sub(A->w, inertia_mul(A->I, glms_vec3_cross(glms_vec3_add(g->d, g->rA), Q)));
+        B->v = glms_vec3_add(B->v, glms_vec3_scale(Q, B->m));
+        B->w = glms_vec3_add(B->w, inertia_mul(B->I, glms_vec3_cross(g->rB, Q)));
+    }
+    if (j->type != SPX_JOINT_BALL && j->type != SPX_JOINT_DISTANCE) apply_angular(A, B, L);
 }
 
 spx_result spx_joints_reserve(spx_world* w)
 {
     spx_joints* js = &w->joints;
-    if (!spx_reserve(&w->allocator, (void**)&js->active, &js->active_capacity, js->capacity + 1, sizeof(uint32_t), 8))
+    const uint32_t n = w->body_slots + 1; /* the solver's bodies at most (solver.c) */
+    const uint32_t turns_before = js->turn_capacity;
+    if (!spx_reserve(&w->allocator, (void**)&js->active, &js->active_capacity, js->capacity + 1, sizeof(uint32_t), 8) ||
+        !spx_reserve(&w->allocator, (void**)&js->movers, &js->mover_capacity, n, sizeof(uint32_t), 8) ||
+        !spx_reserve(&w->allocator, (void**)&js->turns, &js->turn_capacity, n, sizeof(versors), 16))
         return SPX_ERR_OUT_OF_MEMORY;
+    /* Unmarked (prepare's marks are a w of 2). */
+    for (uint32_t k = turns_before; k < js->turn_capacity; ++k) js->turns[k] = (versors){ { 0.0f, 0.0f, 0.0f, 1.0f } };
     return SPX_OK;
 }
 
@@ -564,7 +619,12 @@ void spx_joints_prepare(spx_world* w, float h)
     spx_joints* js = &w->joints;
     spx_solver_scratch* s = &w->solver;
     js->active_count = 0;
+    js->mover_count = 0;
+    js->geom_fresh = false;
     js->rigid = soft(SPX_JOINT_RIGID_RATE / h, SPX_JOINT_DAMPING_RATIO, h);
+    /* A solver body is listed once: its turn's w is marked (2, no unit quaternion's) when it is. */
+    static const versors unturned = { { 0.0f, 0.0f, 0.0f, 1.0f } };
+    if (js->turn_capacity > 0) js->turns[0] = unturned;
     for (uint32_t k = 0; k < js->slots; ++k) {
         spx_joint* j = &js->list[k];
         if (!j->alive || !(moves(w, j->body[0]) || moves(w, j->body[1]))) continue;
@@ -585,6 +645,14 @@ void spx_joints_prepare(spx_world* w, float h)
             j->frame0[e] = glms_quat_mul(body->rotation, j->local_frame[e]);
             /* Its turn is the joint's, not a free body's (solver.c, free_turn). */
             s->sims[j->solver[e]].touching = true;
+            if (j->solver[e] != 0 && js->turns[j->solver[e]].w != 2.0f) {
+                js->movers[js->mover_count++] = j->solver[e];
+                js->turns[j->solver[e]].w = 2.0f;
+            }
+        }
+        if (j->type == SPX_JOINT_WELD || j->type == SPX_JOINT_SLIDER || j->type == SPX_JOINT_DRAG) {
+            const jbody A = load(s->bodies, j->solver[0]), B = load(s->bodies, j->solver[1]);
+            angular_mass_inverse(&A, &B, j->angular_inv);
         }
         j->spring_soft = soft(j->spring.hertz, j->spring.damping_ratio, h);
         /* A body quarantined last step (world.c) may have left NaN here: warm-started, it would
@@ -602,10 +670,30 @@ void spx_joints_prepare(spx_world* w, float h)
     }
 }
 
+/* The joints' bodies' turns so far, then every joint's geometry there (the bodies have moved). */
+static void update_all(spx_world* w)
+{
+    spx_joints* js = &w->joints;
+    spx_solver_body* bodies = w->solver.bodies;
+    for (uint32_t i = 0; i < js->mover_count; ++i) {
+        const uint32_t k = js->movers[i];
+        js->turns[k] = turn_of(bodies[k].dtheta);
+    }
+    for (uint32_t i = 0; i < js->active_count; ++i) {
+        spx_joint* j = &js->list[js->active[i]];
+        const jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
+        update_geom(j, js->turns, &A, &B);
+    }
+    js->geom_fresh = true;
+}
+
+/* The geometry is made where the bodies are each time they have moved: at the first substep's warm
+   start and at each substep's first relax pass, which the next substep's warm start shares (the
+   velocities change in between, not the positions). Without relax passes, at every warm start. */
 void spx_joints_warm_start(spx_world* w)
 {
     spx_joints* js = &w->joints;
-    js->relax_geom = false;
+    if (!js->geom_fresh) update_all(w);
     spx_solver_body* bodies = w->solver.bodies;
     for (uint32_t i = 0; i < js->active_count; ++i) {
         spx_joint* j = &js->list[js->active[i]];
@@ -620,14 +708,12 @@ void spx_joints_solve(spx_world* w, float h, bool use_bias)
     spx_joints* js = &w->joints;
     spx_solver_body* bodies = w->solver.bodies;
     const ctx c = { h, 1.0f / h, js->rigid };
-    /* The biased passes follow the warm start, where the bodies are; the first relax pass follows
-       their move. */
-    const bool moved = !use_bias && !js->relax_geom;
-    js->relax_geom |= !use_bias;
+    /* The biased passes come before the bodies move in the substep, the relax passes after. */
+    if (use_bias) js->geom_fresh = false;
+    else if (!js->geom_fresh) update_all(w);
     for (uint32_t i = 0; i < js->active_count; ++i) {
         spx_joint* j = &js->list[js->active[i]];
         jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
-        if (moved) update_geom(j, &A, &B);
         solve_joint(j, &A, &B, &c, use_bias);
         save(&A), save(&B);
     }
@@ -636,6 +722,7 @@ void spx_joints_solve(spx_world* w, float h, bool use_bias)
 void spx_joints_store(spx_world* w, float h)
 {
     spx_joints* js = &w->joints;
+    if (!js->geom_fresh) update_all(w);
     spx_solver_body* bodies = w->solver.bodies;
     for (uint32_t i = 0; i < js->active_count; ++i) {
         spx_joint* j = &js->list[js->active[i]];

@@ -13,6 +13,12 @@
    the rounding of the shapes' placement and of the double tests against them. */
 #define QUERY_PAD 1e-5f
 
+/* When more than this share of the leaves were put in or moved by one update, the tree is made again
+   top down (a median split along the widest spread, spx_tree_build): a world loaded or teleported
+   gets a balanced tree instead of the one the insertions in their order made, which casts descend
+   through more nodes of. */
+#define QUERY_REBUILD_SHARE 0.25
+
 bool spx_query_shape_bounds(const spx_body* b, const spx_body_shape* s, spx_aabb* out)
 {
     const spx_obb o = spx_body_shape_box(b, s);
@@ -62,10 +68,14 @@ static spx_result grow(spx_world* w, struct spx_query_index* q, uint32_t slots)
     if (cap < 64) cap = 64;
     uint32_t* proxies = spx_alloc(&w->allocator, sizeof(uint32_t) * (size_t)cap, 16);
     spx_query_key* keys = spx_alloc(&w->allocator, sizeof(spx_query_key) * (size_t)cap, 16);
-    spx_result r = proxies && keys ? spx_tree_reserve(&q->tree, cap) : SPX_ERR_OUT_OF_MEMORY;
+    spx_aabb* boxes = spx_alloc(&w->allocator, sizeof(spx_aabb) * (size_t)cap, 16);
+    uint32_t* scratch = spx_alloc(&w->allocator, 3 * sizeof(uint32_t) * (size_t)cap, 16);
+    spx_result r = proxies && keys && boxes && scratch ? spx_tree_reserve(&q->tree, cap) : SPX_ERR_OUT_OF_MEMORY;
     if (r != SPX_OK) {
         spx_free(&w->allocator, proxies, sizeof(uint32_t) * (size_t)cap);
         spx_free(&w->allocator, keys, sizeof(spx_query_key) * (size_t)cap);
+        spx_free(&w->allocator, boxes, sizeof(spx_aabb) * (size_t)cap);
+        spx_free(&w->allocator, scratch, 3 * sizeof(uint32_t) * (size_t)cap);
         return r;
     }
     if (q->capacity) {
@@ -76,7 +86,10 @@ static spx_result grow(spx_world* w, struct spx_query_index* q, uint32_t slots)
     memset(keys + q->capacity, 0, sizeof(spx_query_key) * (size_t)(cap - q->capacity));
     spx_free(&w->allocator, q->proxies, sizeof(uint32_t) * (size_t)q->capacity);
     spx_free(&w->allocator, q->keys, sizeof(spx_query_key) * (size_t)q->capacity);
+    spx_free(&w->allocator, q->build_boxes, sizeof(spx_aabb) * (size_t)q->capacity);
+    spx_free(&w->allocator, q->build_scratch, 3 * sizeof(uint32_t) * (size_t)q->capacity);
     q->proxies = proxies, q->keys = keys, q->capacity = cap;
+    q->build_boxes = boxes, q->build_scratch = scratch;
     return SPX_OK;
 }
 
@@ -85,6 +98,24 @@ static void drop_leaf(struct spx_query_index* q, uint32_t slot)
     if (q->proxies[slot] != SPX_TREE_NULL) spx_tree_remove(&q->tree, q->proxies[slot]);
     q->proxies[slot] = SPX_TREE_NULL;
     memset(&q->keys[slot], 0, sizeof q->keys[slot]);
+}
+
+/* The tree made again from its leaves' boxes, top down. Never allocates: grow() reserved a node for
+   every leaf and the scratch, and the tree is emptied before it is filled. */
+static void rebuild(struct spx_query_index* q, uint32_t slots)
+{
+    uint32_t* users = q->build_scratch;
+    uint32_t* order = users + q->capacity;
+    uint32_t* made = order + q->capacity;
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < slots; ++i) {
+        if (q->proxies[i] == SPX_TREE_NULL) continue;
+        q->build_boxes[count] = q->tree.nodes[q->proxies[i]].box;
+        users[count++] = i;
+    }
+    spx_tree_clear(&q->tree, 0);
+    (void)spx_tree_build(&q->tree, 0, q->build_boxes, users, count, order, made); /* cannot fail: see above */
+    for (uint32_t k = 0; k < count; ++k) q->proxies[users[k]] = made[k];
 }
 
 spx_result spx_query_index_sync(spx_world* w, struct spx_query_index** out)
@@ -106,6 +137,7 @@ spx_result spx_query_index_sync(spx_world* w, struct spx_query_index** out)
     /* Room for a leaf a slot first: after it nothing below allocates, so a failure changes nothing. */
     spx_result r = grow(w, q, w->body_slots);
     if (r != SPX_OK) return r;
+    uint32_t leaves = 0, changed = 0;
     for (uint32_t i = 0; i < w->body_slots; ++i) {
         const spx_body* b = &w->bodies[i];
         if (!b->alive) {
@@ -113,7 +145,10 @@ spx_result spx_query_index_sync(spx_world* w, struct spx_query_index** out)
             continue;
         }
         const spx_query_key key = key_of(b);
-        if (q->proxies[i] != SPX_TREE_NULL && memcmp(&key, &q->keys[i], sizeof key) == 0) continue;
+        if (q->proxies[i] != SPX_TREE_NULL && memcmp(&key, &q->keys[i], sizeof key) == 0) {
+            ++leaves;
+            continue;
+        }
         spx_aabb box;
         if (!body_box(b, &box)) {
             drop_leaf(q, i); /* a body gone non-finite is met by no query */
@@ -121,14 +156,17 @@ spx_result spx_query_index_sync(spx_world* w, struct spx_query_index** out)
         }
         const float fraction = b->type == SPX_BODY_STATIC || !b->awake ? 0.0f : QUERY_FAT_FRACTION;
         if (q->proxies[i] != SPX_TREE_NULL && q->keys[i].generation == key.generation) {
-            spx_tree_move(&q->tree, q->proxies[i], &box, fraction, NULL);
+            changed += spx_tree_move(&q->tree, q->proxies[i], &box, fraction, NULL);
         } else {
             if (q->proxies[i] != SPX_TREE_NULL) drop_leaf(q, i); /* a new body in an old slot */
             const spx_aabb fat = spx_fat_box(&box, fraction, NULL);
             if ((r = spx_tree_insert(&q->tree, 0, &fat, i, &q->proxies[i])) != SPX_OK) return r;
+            ++changed;
         }
         q->keys[i] = key;
+        ++leaves;
     }
+    if (changed > 1 && changed > QUERY_REBUILD_SHARE * leaves) rebuild(q, w->body_slots);
     q->revision = w->query_revision;
     q->synced = true;
     return SPX_OK;
@@ -141,6 +179,8 @@ void spx_query_index_destroy(spx_world* w)
     spx_tree_destroy(&q->tree);
     spx_free(&w->allocator, q->proxies, sizeof(uint32_t) * (size_t)q->capacity);
     spx_free(&w->allocator, q->keys, sizeof(spx_query_key) * (size_t)q->capacity);
+    spx_free(&w->allocator, q->build_boxes, sizeof(spx_aabb) * (size_t)q->capacity);
+    spx_free(&w->allocator, q->build_scratch, 3 * sizeof(uint32_t) * (size_t)q->capacity);
     spx_free(&w->allocator, q, sizeof *q);
     w->query_index = NULL;
 }

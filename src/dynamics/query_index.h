@@ -22,6 +22,8 @@ struct spx_query_index {
     spx_dynamic_tree tree; /* tree 0: every body with finite bounds */
     uint32_t* proxies;     /* per body slot: its leaf, or SPX_TREE_NULL */
     spx_query_key* keys;   /* per body slot */
+    spx_aabb* build_boxes; /* scratch of a rebuild: capacity boxes, and 3 capacity values */
+    uint32_t* build_scratch;
     uint32_t capacity;
     uint64_t revision; /* the world->query_revision it matches */
     bool synced;       /* false until the first sync */

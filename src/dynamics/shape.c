@@ -155,6 +155,11 @@ SPX_API spx_result spx_shape_destroy(spx_world* w, spx_shape_id id)
     const uint32_t slot = spx_shape_lookup((w), (id)); \
     if (slot == SPX_NO_BODY) return SPX_ERR_STALE_ID
 
+/* SHAPE for a call that changes the shape: refused inside a step's callbacks. */
+#define CHANGE(w, id, slot) \
+    SHAPE(w, id, slot);     \
+    if ((w)->locked) return SPX_ERR_WORLD_LOCKED
+
 static spx_body_shape* shape_of(const spx_world* w, uint32_t slot)
 {
     const spx_shape_slot* s = &w->shape_slots[slot];
@@ -191,8 +196,7 @@ SPX_API spx_result spx_shape_get_material(const spx_world* w, spx_shape_id id, f
 
 SPX_API spx_result spx_shape_set_material(spx_world* w, spx_shape_id id, float friction, float restitution)
 {
-    SHAPE(w, id, slot);
-    if (w->locked) return SPX_ERR_WORLD_LOCKED;
+    CHANGE(w, id, slot);
     const spx_result r = spx_material_check(friction, restitution);
     if (r != SPX_OK) return r;
     spx_body_shape* s = shape_of(w, slot);
@@ -205,8 +209,7 @@ SHAPE_GETTER(spx_shape_get_filter, spx_filter, shape_of(w, slot)->filter)
 
 SPX_API spx_result spx_shape_set_filter(spx_world* w, spx_shape_id id, spx_filter filter)
 {
-    SHAPE(w, id, slot);
-    if (w->locked) return SPX_ERR_WORLD_LOCKED;
+    CHANGE(w, id, slot);
     const uint32_t i = w->shape_slots[slot].body, k = w->shape_slots[slot].index;
     spx_body_shape* s = shape_of(w, slot);
     const spx_filter before = s->filter;
@@ -225,8 +228,7 @@ SPX_API spx_result spx_shape_set_filter(spx_world* w, spx_shape_id id, spx_filte
 
 SPX_API spx_result spx_shape_set_sensor(spx_world* w, spx_shape_id id, bool sensor)
 {
-    SHAPE(w, id, slot);
-    if (w->locked) return SPX_ERR_WORLD_LOCKED;
+    CHANGE(w, id, slot);
     const uint32_t i = w->shape_slots[slot].body, k = w->shape_slots[slot].index;
     spx_body_shape* s = shape_of(w, slot);
     if (s->sensor == sensor) return SPX_OK;
@@ -248,9 +250,9 @@ SPX_API spx_result spx_shape_set_sensor(spx_world* w, spx_shape_id id, bool sens
 SPX_API spx_result spx_body_get_shapes(const spx_world* w, spx_body_id body, spx_shape_id* out, uint32_t capacity,
                                        uint32_t* out_count)
 {
-    if (!w || !out_count || (!out && capacity > 0)) return SPX_ERR_INVALID_ARGUMENT;
-    const uint32_t i = spx_body_lookup(w, body);
-    if (i == SPX_NO_BODY) return SPX_ERR_STALE_ID;
+    uint32_t i;
+    const spx_result r = spx_body_list_slot(w, body, out, capacity, out_count, &i);
+    if (r != SPX_OK) return r;
     const uint32_t n = w->bodies[i].shape_count;
     for (uint32_t k = 0; k < n && k < capacity; ++k) out[k] = spx_world_shape_id(w, i, k);
     *out_count = n;

@@ -9,6 +9,11 @@
 #include <float.h>
 #include <math.h>
 
+/* The root box's padding, as a fraction of its size and distance from the world's origin: far past
+   the float rounding of its placement (a few units in the last place, 1e-7) and the mesh descent's
+   own padding of its nodes (1e-5 of their reach in the mesh's frame). */
+#define ROOT_PAD 4e-5
+
 typedef struct ray_cast {
     spx_world* world;
     const spx_query_filter* filter;
@@ -40,9 +45,15 @@ static bool ray_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_ray
         if (!trusted && spx_obb_validate(&box) != SPX_OK) return false;
         spx_ray_obb_hit(ray, &box, max_fraction, &hit);
     } else {
+        /* A mesh whose root box the ray misses is passed over before it is posed: the box held for
+           the body (the root box at the body's pose, in float) grown past its rounding. */
+        const spx_obb* trusted = spx_body_trusted_box(b, s);
+        const spx_obb root = trusted ? *trusted : spx_body_shape_box(b, s);
+        double t;
+        if (!spx_ray_obb_entry(ray, &root, ROOT_PAD, max_fraction, &t)) return false;
         spx_transform pose;
         if (!spx_body_pose_mesh(b, s) || spx_mesh_instance_get_pose(s->instance, &pose) != SPX_OK) return false;
-        if (spx_ray_mesh(origin, translation, max_fraction, s->mesh, &pose, &hit) != SPX_OK) return false;
+        spx_ray_mesh_hit(ray->org, ray->dir, max_fraction, s->mesh, &pose, &hit); /* the pose checked when set */
     }
     if (hit.state == SPX_SWEEP_MISS) return false;
     out->body = spx_world_body_id(w, slot);

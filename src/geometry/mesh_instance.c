@@ -50,11 +50,23 @@ static void store_pose(spx_mesh_instance* inst, const spx_transform* pose)
 
 static size_t align_up(size_t x, size_t a) { return (x + a - 1) & ~(a - 1); }
 
-SPX_API spx_result spx_mesh_instance_create(const spx_mesh* mesh, const spx_transform* pose,
-                                            const spx_allocator* allocator, spx_mesh_instance** out)
+SPX_API spx_mesh_instance_def spx_default_mesh_instance_def(void)
 {
-    if (!mesh || !pose || !out) return SPX_ERR_INVALID_ARGUMENT;
-    if (allocator && (!allocator->alloc || !allocator->free)) return SPX_ERR_INVALID_ARGUMENT;
+    spx_mesh_instance_def def;
+    memset(&def, 0, sizeof def);
+    def.pose.q.w = 1.0f;
+    def.internal_cookie = SPX_MESH_INSTANCE_DEF_COOKIE;
+    return def;
+}
+
+SPX_API spx_result spx_mesh_instance_create(const spx_mesh_instance_def* def, spx_mesh_instance** out)
+{
+    if (!def || !out) return SPX_ERR_INVALID_ARGUMENT;
+    if (def->internal_cookie != SPX_MESH_INSTANCE_DEF_COOKIE) return SPX_ERR_UNINITIALIZED_DEF;
+    const spx_mesh* mesh = def->mesh;
+    const spx_allocator* allocator = def->allocator;
+    if (!mesh || (allocator && (!allocator->alloc || !allocator->free))) return SPX_ERR_INVALID_ARGUMENT;
+    const spx_transform* pose = &def->pose;
     spx_result r = check_pose(pose);
     if (r != SPX_OK) return r;
     spx_allocator a;

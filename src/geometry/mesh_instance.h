@@ -5,6 +5,8 @@
 #include <sepax/mesh_query.h>
 #include "mesh.h"
 
+#define SPX_MESH_INSTANCE_DEF_COOKIE 0x494E5354u /* "INST" */
+
 /* A tree node's box in world space, one cache line with its stamp. The half extents are the node's
    own grown by the rounding of the move into world space (spx_mesh_instance_node), so the box
    holds every world triangle below the node exactly as the queries see them. */

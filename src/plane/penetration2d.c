@@ -221,36 +221,23 @@ static bool overlap(const spx_plane_piece* a, const spx_plane_piece* b)
     return true;
 }
 
-static spx_result check_pair(const spx_piece2d* a, const spx_piece2d* b)
-{
-    for (int stage = 0; stage < 4; ++stage) {
-        spx_result r = spx_piece2d_check(a, stage);
-        if (r == SPX_OK) r = spx_piece2d_check(b, stage);
-        if (r != SPX_OK) return r;
-    }
-    return SPX_OK;
-}
-
 spx_result spx_overlap_2d(const spx_piece2d* a, const spx_piece2d* b, bool* out_overlap)
 {
     if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = check_pair(a, b);
-    if (r != SPX_OK) return r;
     spx_plane_piece pa, pb;
-    spx_plane_pieces(a, b, &pa, &pb);
-    *out_overlap = overlap(&pa, &pb);
-    return SPX_OK;
+    const spx_result r = spx_plane_prepare(a, b, NULL, &pa, &pb);
+    if (r == SPX_OK) *out_overlap = overlap(&pa, &pb);
+    return r;
 }
 
 spx_result spx_penetration_2d(const spx_piece2d* a, const spx_piece2d* b, spx_penetration2d* out)
 {
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = check_pair(a, b);
-    if (r != SPX_OK) return r;
     spx_plane_piece pa, pb;
+    const spx_result r = spx_plane_prepare(a, b, NULL, &pa, &pb);
+    if (r != SPX_OK) return r;
     spx_dvec2 point, normal;
     double depth;
-    spx_plane_pieces(a, b, &pa, &pb);
     spx_plane_penetration(&pa, &pb, out, &point, &normal, &depth);
     if (out->overlapping) {
         out->normal.x = (float)normal.x, out->normal.y = (float)normal.y;

@@ -19,8 +19,17 @@ typedef struct spx_plane_piece {
 /* Validation in the order of base.h; `stage` 0: arguments, 1: finite, 2: range, 3: shape. */
 spx_result spx_piece2d_check(const spx_piece2d* piece, int stage);
 
-/* Both pieces in working form. */
-void spx_plane_pieces(const spx_piece2d* a, const spx_piece2d* b, spx_plane_piece* pa, spx_plane_piece* pb);
+/* A sweep's motion: each piece's velocity over [0, tmax]. */
+typedef struct spx_plane_motion {
+    spx_vec2 velocity_a, velocity_b;
+    float tmax;
+} spx_plane_motion;
+
+/* The first fault of a query's pieces and, for a sweep, its motion (NULL at rest), in the order of
+ * base.h: stage by stage, A, then B, then the motion (finite, then travel in range), and a negative
+ * tmax last; with none, both pieces in working form. */
+spx_result spx_plane_prepare(const spx_piece2d* a, const spx_piece2d* b, const spx_plane_motion* motion,
+                             spx_plane_piece* pa, spx_plane_piece* pb);
 
 /* The size of the problem, for relative tolerances: the largest extent of either piece. */
 double spx_plane_scale(const spx_plane_piece* a, const spx_plane_piece* b);

@@ -196,10 +196,33 @@ static void working_form(const spx_piece2d* p, spx_plane_piece* out)
     out->radius = 0.0;
 }
 
-void spx_plane_pieces(const spx_piece2d* a, const spx_piece2d* b, spx_plane_piece* pa, spx_plane_piece* pb)
+static bool travel_in_range(spx_vec2 v, float tmax)
 {
+    return fabs((double)v.x * tmax) <= SPX_MAX_COORDINATE && fabs((double)v.y * tmax) <= SPX_MAX_COORDINATE;
+}
+
+static spx_result check_motion(const spx_plane_motion* m, int stage)
+{
+    if (stage == 1 && !(finite2(m->velocity_a) && finite2(m->velocity_b) && isfinite(m->tmax)))
+        return SPX_ERR_NOT_FINITE;
+    if (stage == 2 && !(travel_in_range(m->velocity_a, m->tmax) && travel_in_range(m->velocity_b, m->tmax)))
+        return SPX_ERR_OUT_OF_RANGE;
+    return SPX_OK;
+}
+
+spx_result spx_plane_prepare(const spx_piece2d* a, const spx_piece2d* b, const spx_plane_motion* motion,
+                             spx_plane_piece* pa, spx_plane_piece* pb)
+{
+    for (int stage = 0; stage < 4; ++stage) {
+        spx_result r = spx_piece2d_check(a, stage);
+        if (r == SPX_OK) r = spx_piece2d_check(b, stage);
+        if (r == SPX_OK && motion) r = check_motion(motion, stage);
+        if (r != SPX_OK) return r;
+    }
+    if (motion && motion->tmax < 0.0f) return SPX_ERR_BAD_TIME;
     working_form(a, pa);
     working_form(b, pb);
+    return SPX_OK;
 }
 
 static double piece_extent(const spx_plane_piece* p)

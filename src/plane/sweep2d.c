@@ -137,34 +137,16 @@ static void moved(const spx_plane_piece* p, spx_dvec2 shift, spx_plane_piece* ou
         for (uint32_t i = 0; i < p->count; ++i) out->v[i] = spx_d2_add(p->v[i], shift);
 }
 
-static bool velocity_finite(spx_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
-static bool travel_in_range(spx_vec2 v, float tmax)
-{
-    return fabs((double)v.x * tmax) <= SPX_MAX_COORDINATE && fabs((double)v.y * tmax) <= SPX_MAX_COORDINATE;
-}
-
-static spx_result check(const spx_piece2d* a, spx_vec2 va, const spx_piece2d* b, spx_vec2 vb, float tmax)
-{
-    for (int stage = 0; stage < 4; ++stage) {
-        spx_result r = spx_piece2d_check(a, stage);
-        if (r == SPX_OK) r = spx_piece2d_check(b, stage);
-        if (r != SPX_OK) return r;
-        if (stage == 1 && !(velocity_finite(va) && velocity_finite(vb) && isfinite(tmax))) return SPX_ERR_NOT_FINITE;
-        if (stage == 2 && !(travel_in_range(va, tmax) && travel_in_range(vb, tmax))) return SPX_ERR_OUT_OF_RANGE;
-    }
-    return tmax < 0.0f ? SPX_ERR_BAD_TIME : SPX_OK;
-}
-
 spx_result spx_sweep_2d(const spx_piece2d* a, spx_vec2 velocity_a, const spx_piece2d* b, spx_vec2 velocity_b,
                         float tmax, spx_sweep_hit2d* out)
 {
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = check(a, velocity_a, b, velocity_b, tmax);
+    const spx_plane_motion motion = { velocity_a, velocity_b, tmax };
+    spx_plane_piece pa, pb;
+    const spx_result r = spx_plane_prepare(a, b, &motion, &pa, &pb);
     if (r != SPX_OK) return r;
     memset(out, 0, sizeof *out);
 
-    spx_plane_piece pa, pb;
-    spx_plane_pieces(a, b, &pa, &pb);
     spx_penetration2d pen;
     spx_dvec2 point, normal;
     double depth;

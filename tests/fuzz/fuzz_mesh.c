@@ -44,11 +44,12 @@ static spx_mesh* make_mesh(fuzz_input* in)
 
 static spx_mesh_instance* place(fuzz_input* in, const spx_mesh* mesh)
 {
-    spx_transform pose;
-    pose.p = (fuzz_byte(in) & 3) ? spx_v3(0, 0, 0) : fuzz_vec3(in);
-    pose.q = fuzz_quat(in);
+    spx_mesh_instance_def def = spx_default_mesh_instance_def();
+    def.mesh = mesh;
+    def.pose.p = (fuzz_byte(in) & 3) ? spx_v3(0, 0, 0) : fuzz_vec3(in);
+    def.pose.q = fuzz_quat(in);
     spx_mesh_instance* inst = NULL;
-    const spx_result r = spx_mesh_instance_create(mesh, &pose, NULL, &inst);
+    const spx_result r = spx_mesh_instance_create(&def, &inst);
     FUZZ_CHECK(r == SPX_OK || fuzz_input_code(r));
     FUZZ_CHECK((r == SPX_OK) == (inst != NULL));
     return inst;

@@ -15,6 +15,16 @@ void* test_counting_alloc(size_t size, size_t alignment, void* context)
     return p;
 }
 
+long test_step_allocations(spx_world* world, float dt, const test_counting* c, int warm_up, int steps)
+{
+    for (int k = 0; k < warm_up; ++k)
+        if (spx_world_step(world, dt) != SPX_OK) return -1;
+    const long before = c->calls;
+    for (int k = 0; k < steps; ++k)
+        if (spx_world_step(world, dt) != SPX_OK) return -1;
+    return c->calls - before;
+}
+
 void test_counting_free(void* memory, size_t size, void* context)
 {
     test_counting* c = context;

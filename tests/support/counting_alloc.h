@@ -4,7 +4,7 @@
 #ifndef TEST_SUPPORT_COUNTING_ALLOC_H
 #define TEST_SUPPORT_COUNTING_ALLOC_H
 
-#include <sepax/base.h>
+#include <sepax/world.h>
 
 typedef struct test_counting {
     long calls;   /* alloc calls so far */
@@ -17,5 +17,9 @@ typedef struct test_counting {
 /* spx_allocator callbacks; context is a test_counting. */
 void* test_counting_alloc(size_t size, size_t alignment, void* context);
 void test_counting_free(void* memory, size_t size, void* context);
+
+/* Steps `world`, whose allocator counts into c, `warm_up` steps of dt, then `steps` more: the
+   allocations of those (0 when a step after warm-up allocates nothing), or -1 when a step fails. */
+long test_step_allocations(spx_world* world, float dt, const test_counting* c, int warm_up, int steps);
 
 #endif

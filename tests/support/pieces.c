@@ -39,6 +39,14 @@ spx_quat test_about(int axis, double angle)
     return q;
 }
 
+spx_result test_place_mesh(const spx_mesh* mesh, spx_transform pose, spx_mesh_instance** out)
+{
+    spx_mesh_instance_def def = spx_default_mesh_instance_def();
+    def.mesh = mesh;
+    def.pose = pose;
+    return spx_mesh_instance_create(&def, out);
+}
+
 float test_lcg_uniform(uint32_t* state, float lo, float hi)
 {
     *state = *state * 1664525u + 1013904223u;

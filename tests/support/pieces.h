@@ -12,6 +12,8 @@ spx_triangle test_tri(spx_vec3 a, spx_vec3 b, spx_vec3 c);
 spx_mat3 test_rot(int axis, float c, float s);
 /* Rotation by `angle` radians about axis 0 (x), 1 (y) or 2 (z), as a quaternion. */
 spx_quat test_about(int axis, double angle);
+/* spx_mesh_instance_create of a default def with this mesh and pose (malloc/free). */
+spx_result test_place_mesh(const spx_mesh* mesh, spx_transform pose, spx_mesh_instance** out);
 
 /* The next number of a linear congruential generator whose state is *state, as a float in [lo, hi). */
 float test_lcg_uniform(uint32_t* state, float lo, float hi);

@@ -565,31 +565,41 @@ double test_ref_first_time_below(const test_ref_problem* p, double level, double
     return hi;
 }
 
-/* Golden-section search for the minimum of the convex sd on [lo, hi]. */
-static double golden_min(const test_ref_problem* p, double lo, double hi, double* t_at, int* evals)
+test_ref_golden test_ref_golden_search(test_ref_time_fn* f, const void* context, double lo, double hi, int steps,
+                                       double width, bool ties_left, int* evals)
 {
     const double g = 0.5 * (sqrt(5.0) - 1.0);
-    double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
-    double f1 = test_ref_signed_distance(p, x1, NULL), f2 = test_ref_signed_distance(p, x2, NULL);
-    *evals += 2;
-    for (int i = 0; i < 80 && hi - lo > 1e-13 * p->tmax; ++i) {
-        if (f1 <= f2) {
-            hi = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = hi - g * (hi - lo);
-            f1 = test_ref_signed_distance(p, x1, NULL);
+    test_ref_golden s;
+    s.x1 = hi - g * (hi - lo), s.x2 = lo + g * (hi - lo);
+    s.f1 = f(context, s.x1), s.f2 = f(context, s.x2);
+    if (evals) *evals += 2;
+    for (int i = 0; i < steps && (width < 0.0 || hi - lo > width); ++i) {
+        if (ties_left ? s.f1 <= s.f2 : s.f1 < s.f2) {
+            hi = s.x2;
+            s.x2 = s.x1;
+            s.f2 = s.f1;
+            s.x1 = hi - g * (hi - lo);
+            s.f1 = f(context, s.x1);
         } else {
-            lo = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = lo + g * (hi - lo);
-            f2 = test_ref_signed_distance(p, x2, NULL);
+            lo = s.x1;
+            s.x1 = s.x2;
+            s.f1 = s.f2;
+            s.x2 = lo + g * (hi - lo);
+            s.f2 = f(context, s.x2);
         }
-        ++*evals;
+        if (evals) ++*evals;
     }
-    *t_at = f1 <= f2 ? x1 : x2;
-    return f1 <= f2 ? f1 : f2;
+    return s;
+}
+
+static double problem_sd(const void* p, double t) { return test_ref_signed_distance(p, t, NULL); }
+
+/* The minimum of the convex sd on [lo, hi], at *t_at. */
+static double golden_min(const test_ref_problem* p, double lo, double hi, double* t_at, int* evals)
+{
+    const test_ref_golden s = test_ref_golden_search(problem_sd, p, lo, hi, 80, 1e-13 * p->tmax, true, evals);
+    *t_at = s.f1 <= s.f2 ? s.x1 : s.x2;
+    return s.f1 <= s.f2 ? s.f1 : s.f2;
 }
 
 /* The contact normal is unique when no other candidate axis is (nearly) supporting too: a second

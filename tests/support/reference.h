@@ -118,6 +118,20 @@ void test_ref_sweep_solve(const test_ref_problem* p, double unique_tol, test_ref
 /* First time in [t0, t1] where sd(t) <= level, given sd(t0) > level and sd(t1) <= level. */
 double test_ref_first_time_below(const test_ref_problem* p, double level, double t0, double t1);
 
+/* A function of time searched by the references: f(context, t). */
+typedef double test_ref_time_fn(const void* context, double t);
+
+/* The last two probes of a golden-section search, x1 < x2 while the bracket is wide. */
+typedef struct test_ref_golden {
+    double x1, f1, x2, f2;
+} test_ref_golden;
+
+/* Golden-section search for the minimum of a convex f on [lo, hi]: `steps` steps at most, stopping
+   once the bracket is no wider than `width` (negative: never); on a tie of the two probes the left
+   part is kept when `ties_left`, else the right. *evals (may be NULL) counts the evaluations. */
+test_ref_golden test_ref_golden_search(test_ref_time_fn* f, const void* context, double lo, double hi, int steps,
+                                       double width, bool ties_left, int* evals);
+
 /* Small double vector helpers shared by the tests. */
 double test_ref_dot(const double a[3], const double b[3]);
 double test_ref_angle(const double a[3], const double b[3]); /* rad, between two nonzero vectors */

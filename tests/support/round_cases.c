@@ -420,6 +420,8 @@ static double bisect(const test_round_ref* r, double t0, double t1)
 
 #define REF_STEPS 96
 
+static double round_sd(const void* r, double t) { return test_round_ref_sd(r, t, NULL); }
+
 void test_round_ref_solve(const test_round_ref* r, test_round_ref_sweep* out)
 {
     memset(out, 0, sizeof *out);
@@ -457,25 +459,8 @@ void test_round_ref_solve(const test_round_ref* r, test_round_ref_sweep* out)
     }
     if (hit_at < 0.0 && T > 0.0) {
         double lo = fmax(0.0, tb - T / REF_STEPS), hi = fmin(T, tb + T / REF_STEPS);
-        const double g = 0.5 * (sqrt(5.0) - 1.0);
-        double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
-        double f1 = test_round_ref_sd(r, x1, NULL), f2 = test_round_ref_sd(r, x2, NULL);
-        for (int i = 0; i < 90; ++i) {
-            if (f1 < f2) {
-                hi = x2;
-                x2 = x1;
-                f2 = f1;
-                x1 = hi - g * (hi - lo);
-                f1 = test_round_ref_sd(r, x1, NULL);
-            } else {
-                lo = x1;
-                x1 = x2;
-                f1 = f2;
-                x2 = lo + g * (hi - lo);
-                f2 = test_round_ref_sd(r, x2, NULL);
-            }
-        }
-        double tm = f1 < f2 ? x1 : x2, fm = fmin(f1, f2);
+        const test_ref_golden s = test_ref_golden_search(round_sd, r, lo, hi, 90, -1.0, false, NULL);
+        double tm = s.f1 < s.f2 ? s.x1 : s.x2, fm = fmin(s.f1, s.f2);
         if (fm < best) {
             best = fm;
             tb = tm;

@@ -446,8 +446,10 @@ void test_scene_measure_meshes(const test_scene* scene, test_scene_quality* out)
         spx_body_get_velocity(scene->world, scene->bodies[i], &v, &w);
         if (pose[i].p.y < 0.0f) ++out->fallen;
         if (v.x * v.x + v.y * v.y + v.z * v.z > 0.0025f || w.x * w.x + w.y * w.y + w.z * w.z > 0.0025f) ++out->moving;
-        if (!scene->body_mesh[i] || spx_mesh_instance_create(scene->body_mesh[i], &pose[i], NULL, &inst[i]) != SPX_OK)
-            continue;
+        if (!scene->body_mesh[i]) continue;
+        spx_mesh_instance_def def = spx_default_mesh_instance_def();
+        def.mesh = scene->body_mesh[i], def.pose = pose[i];
+        if (spx_mesh_instance_create(&def, &inst[i]) != SPX_OK) continue;
         radius[i] = mesh_radius(scene->body_mesh[i]);
         spx_mesh_info info;
         spx_mesh_get_info(scene->body_mesh[i], &info);
@@ -532,8 +534,14 @@ spx_shape_def test_mesh_shape(const spx_mesh* mesh)
 
 spx_body_id test_body_create(spx_world* w, spx_body_def d, spx_shape_def s, spx_result* out_result)
 {
-    d.shapes = &s;
-    d.shape_count = 1;
+    return test_body_create_shapes(w, d, &s, 1, out_result);
+}
+
+spx_body_id test_body_create_shapes(spx_world* w, spx_body_def d, const spx_shape_def* shapes, uint32_t count,
+                                    spx_result* out_result)
+{
+    d.shapes = shapes;
+    d.shape_count = count;
     spx_body_id id = { 0 };
     const spx_result r = spx_body_create(w, &d, &id);
     if (out_result) *out_result = r;

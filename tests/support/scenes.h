@@ -173,9 +173,11 @@ spx_body_def test_body_def(spx_body_type type, spx_vec3 position);
 /* The default shape def as a box of these half extents, or as this mesh. */
 spx_shape_def test_box_shape(spx_vec3 half_extents);
 spx_shape_def test_mesh_shape(const spx_mesh* mesh);
-/* A body of def `d` with the one shape `s` (d's own shape list is not used): its id, or the null id
-   when creation fails; the result in *out_result when given. */
+/* A body of def `d` with the one shape `s`, or with `count` shapes (d's own shape list is not used):
+   its id, or the null id when creation fails; the result in *out_result when given. */
 spx_body_id test_body_create(spx_world* w, spx_body_def d, spx_shape_def s, spx_result* out_result);
+spx_body_id test_body_create_shapes(spx_world* w, spx_body_def d, const spx_shape_def* shapes, uint32_t count,
+                                    spx_result* out_result);
 /* A box body of the default defs with this type, position and half extents. */
 spx_body_id test_add_box(spx_world* w, spx_body_type type, spx_vec3 position, spx_vec3 half_extents);
 

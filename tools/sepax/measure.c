@@ -40,8 +40,6 @@ struct measure {
     float ground_y;
 };
 
-static const spx_transform identity = { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f, 1.0f } };
-
 void measure_destroy(measure* m)
 {
     if (!m) return;
@@ -127,8 +125,9 @@ measure* measure_create(const scene* s)
             }
             const scene_mesh* mesh = &s->meshes[p->shape->mesh];
             p->radius = mesh->radius_bound;
-            if (spx_mesh_instance_create(mesh->mesh, &identity, NULL, &p->instance) != SPX_OK)
-                return measure_destroy(m), NULL;
+            spx_mesh_instance_def def = spx_default_mesh_instance_def(); /* posed before each measure */
+            def.mesh = mesh->mesh;
+            if (spx_mesh_instance_create(&def, &p->instance) != SPX_OK) return measure_destroy(m), NULL;
         }
     }
     if (!place(m, s)) return measure_destroy(m), NULL;

@@ -1,0 +1,18 @@
+# Fails unless the page DOC shows the program SOURCE whole: the ```c block after the line
+# "<!-- example: <file name> -->" must be the file's text.
+file(READ "${DOC}" doc)
+file(READ "${SOURCE}" source)
+get_filename_component(name "${SOURCE}" NAME)
+set(marker "<!-- example: examples/${name} -->\n```c\n")
+string(FIND "${doc}" "${marker}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "${DOC}: no block after '<!-- example: examples/${name} -->'")
+endif()
+string(LENGTH "${marker}" marker_length)
+math(EXPR start "${at} + ${marker_length}")
+string(SUBSTRING "${doc}" ${start} -1 rest)
+string(FIND "${rest}" "```\n" end)
+string(SUBSTRING "${rest}" 0 ${end} shown)
+if(NOT shown STREQUAL source)
+  message(FATAL_ERROR "${DOC} does not show examples/${name} as it is: copy the file into the page")
+endif()
