@@ -425,6 +425,185 @@ static int every_scene_runs(void)
     return 0;
 }
 
+/* Two boxes (a static "wall", a dynamic "box") and the joints given (JOINTS: the array's items). */
+static const char* with_joints(const char* joints)
+{
+    static char text[8192];
+    snprintf(text, sizeof text,
+             "{ \"bodies\": [\n"
+             "    { \"name\": \"wall\", \"type\": \"static\", \"shapes\": [ { \"type\": \"box\", "
+             "\"half_extents\": [1, 1, 1] } ] },\n"
+             "    { \"name\": \"box\", \"position\": [2, 0, 0], \"shapes\": [ { \"type\": \"box\", "
+             "\"half_extents\": [0.5, 0.5, 0.5] } ] },\n"
+             "    { \"name\": \"box2\", \"position\": [3, 0, 0], \"shapes\": [ { \"type\": \"box\", "
+             "\"half_extents\": [0.5, 0.5, 0.5] } ] }\n"
+             "  ],\n"
+             "  \"joints\": [ %s ] }\n",
+             joints);
+    return text;
+}
+
+/* Every kind of joint reads with its fields, is built into the world with them, and steps. */
+static int joints_of_every_kind(void)
+{
+    const char* text = with_joints(
+        "{ \"type\": \"ball\", \"a\": \"wall\", \"b\": \"box\", \"anchor\": [1.5, 0, 0] },"
+        "{ \"type\": \"hinge\", \"a\": 1, \"b\": \"box2\", \"anchor\": [2.5, 0, 0], \"axis\": [0, 0, 1],"
+        "  \"limit\": { \"lower\": -0.5, \"upper\": 0.5 }, \"motor\": { \"speed\": 1, \"max_force\": 10 },"
+        "  \"spring\": { \"hertz\": 2, \"damping_ratio\": 0.5 }, \"break_torque\": 500 },"
+        "{ \"type\": \"slider\", \"b\": \"box\", \"rotation\": { \"axis\": [0, 1, 0], \"degrees\": 90 },"
+        "  \"limit\": { \"lower\": 0, \"upper\": 1 }, \"collide_connected\": true },"
+        "{ \"type\": \"weld\", \"a\": \"box\", \"b\": \"box2\", \"frame_a\": { \"position\": [0.5, 0, 0] },"
+        "  \"frame_b\": { \"position\": [-0.5, 0, 0] }, \"spring\": { \"hertz\": 5 }, \"break_force\": 1000 },"
+        "{ \"type\": \"distance\", \"a\": \"wall\", \"b\": \"box2\", \"anchor\": [1, 0, 0], \"anchor_b\": [3, 0, 0],"
+        "  \"min_length\": 1, \"spring\": { \"hertz\": 0 } },"
+        "{ \"type\": \"cone_twist\", \"a\": \"wall\", \"b\": \"box\", \"swing_limit\": 0.5,"
+        "  \"limit\": { \"lower\": -0.2, \"upper\": 0.2 } },"
+        "{ \"type\": \"wheel\", \"a\": \"box\", \"b\": \"box2\", \"axis\": [0, 0, 1], \"steering\": 0.1,"
+        "  \"spring\": { \"hertz\": 3 }, \"motor\": { \"speed\": 5, \"max_force\": 20 } },"
+        "{ \"type\": \"drag\", \"name\": \"grip\", \"b\": \"box\", \"anchor\": [2.5, 0.5, 0], \"target\": [2, 2, 0],"
+        "  \"max_force\": 50 }");
+    scene s;
+    TEST_ENSURE(scene_read_text(text, strlen(text), "j.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
+    TEST_ENSURE(s.joint_count == 8);
+    const scene_joint* j = s.joints;
+    TEST_ENSURE(j[0].def.type == SPX_JOINT_BALL && j[0].a == 0 && j[0].b == 1 && j[0].world_given);
+    TEST_ENSURE(j[1].def.type == SPX_JOINT_HINGE && j[1].a == 1 && j[1].def.limit.enable &&
+                j[1].def.limit.lower == -0.5f && j[1].def.motor.enable && j[1].def.motor.max_force == 10.0f &&
+                j[1].def.spring.hertz == 2.0f && j[1].def.break_torque == 500.0f);
+    /* axis z: the frame's x axis turned onto z, its y axis kept */
+    TEST_ENSURE(fabsf(j[1].rotation.y + 0.7071068f) < 1e-6f && fabsf(j[1].rotation.w - 0.7071068f) < 1e-6f);
+    TEST_ENSURE(j[2].a == -1 && j[2].def.collide_connected && !j[3].world_given && j[3].def.frame_a.p.x == 0.5f &&
+                j[3].def.frame_b.p.x == -0.5f && j[3].def.break_force == 1000.0f);
+    TEST_ENSURE(j[4].def.length == 2.0f && j[4].def.limit.enable && j[4].def.min_length == 1.0f &&
+                j[4].def.max_length == 2.0f && j[4].def.spring.enable);
+    TEST_ENSURE(j[5].def.swing_limit == 0.5f && j[6].def.steering == 0.1f && j[6].def.spring.hertz == 3.0f &&
+                j[6].def.spring.damping_ratio > 0.0f);
+    TEST_ENSURE(j[7].def.target.y == 2.0f && j[7].def.max_force == 50.0f && strcmp(j[7].name, "grip") == 0);
+    TEST_ENSURE(scene_build(&s, message, sizeof message));
+    for (uint32_t i = 0; i < s.joint_count; ++i) TEST_ENSURE(spx_joint_is_valid(s.w, s.joint_ids[i]));
+    /* The world frames became the bodies' frames: the ball's anchor 0.5 m to the box's -x. */
+    spx_joint_type type;
+    spx_body_id a, b;
+    TEST_ENSURE_CODE(spx_joint_get_bodies(s.w, s.joint_ids[0], &type, &a, &b), SPX_OK);
+    TEST_ENSURE(type == SPX_JOINT_BALL && a.index == s.ids[0].index && b.index == s.ids[1].index);
+    for (int k = 0; k < 10; ++k) TEST_ENSURE_CODE(spx_world_step(s.w, s.dt), SPX_OK);
+    scene_free(&s);
+    return 0;
+}
+
+static spx_vec3 rotate(spx_quat q, spx_vec3 v)
+{
+    /* v + 2 w (u x v) + 2 u x (u x v), u = q's vector part */
+    spx_vec3 u = spx_v3(q.x, q.y, q.z);
+    spx_vec3 t = spx_v3(2 * (u.y * v.z - u.z * v.y), 2 * (u.z * v.x - u.x * v.z), 2 * (u.x * v.y - u.y * v.x));
+    return spx_v3(v.x + q.w * t.x + (u.y * t.z - u.z * t.y), v.y + q.w * t.y + (u.z * t.x - u.x * t.z),
+                  v.z + q.w * t.z + (u.x * t.y - u.y * t.x));
+}
+
+/* A ball joint to the world given by a world anchor on a turned, spinning body: the frame made from
+   the starting pose puts the anchor where the file says, and the body turns about it. */
+static int joint_world_anchor_on_a_turned_body(void)
+{
+    const char* text =
+        "{ \"world\": { \"gravity\": [0, 0, 0] }, \"bodies\": [ { \"name\": \"b\", \"position\": [1, 2, 3],"
+        "  \"rotation\": { \"axis\": [1, 1, 0], \"degrees\": 70 }, \"angular_velocity\": [0, 3, 1],"
+        "  \"shapes\": [ { \"type\": \"box\", \"half_extents\": [0.5, 0.2, 0.3] } ] } ],"
+        "  \"joints\": [ { \"type\": \"ball\", \"b\": \"b\", \"anchor\": [1.4, 2.1, 3.2] } ] }";
+    scene s;
+    TEST_ENSURE(scene_read_text(text, strlen(text), "t.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
+    TEST_ENSURE(scene_build(&s, message, sizeof message));
+    float worst = 0.0f, turned = 0.0f;
+    spx_quat q0 = { 0, 0, 0, 1 };
+    for (int k = 0; k <= 60; ++k) {
+        spx_transform t;
+        spx_joint_type type;
+        spx_body_id a, b;
+        TEST_ENSURE_CODE(spx_joint_get_bodies(s.w, s.joint_ids[0], &type, &a, &b), SPX_OK);
+        TEST_ENSURE_CODE(spx_body_get_transform(s.w, b, &t), SPX_OK);
+        if (k == 0) q0 = t.q;
+        /* The body's point that started at the anchor, followed through the body's motion. */
+        spx_quat c = { -q0.x, -q0.y, -q0.z, q0.w };
+        spx_vec3 local = rotate(c, spx_v3(1.4f - 1.0f, 2.1f - 2.0f, 3.2f - 3.0f));
+        spx_vec3 w = rotate(t.q, local);
+        w = spx_v3(w.x + t.p.x, w.y + t.p.y, w.z + t.p.z);
+        float d = sqrtf((w.x - 1.4f) * (w.x - 1.4f) + (w.y - 2.1f) * (w.y - 2.1f) + (w.z - 3.2f) * (w.z - 3.2f));
+        if (d > worst) worst = d;
+        float dq = fabsf(t.q.x * q0.x + t.q.y * q0.y + t.q.z * q0.z + t.q.w * q0.w);
+        if (1.0f - dq > turned) turned = 1.0f - dq;
+        if (k < 60) TEST_ENSURE_CODE(spx_world_step(s.w, s.dt), SPX_OK);
+    }
+    printf("  anchor held within %.2e m while the body turned (1 - |q.q0| up to %.3f)\n", (double)worst,
+           (double)turned);
+    TEST_ENSURE(turned > 0.05f);
+    TEST_ENSURE(worst < 1e-3f);
+    scene_free(&s);
+    return 0;
+}
+
+/* Each bad joint gets its error with the joint's path. */
+static int bad_joints(void)
+{
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"spring\", \"b\": \"box\" }"),
+                        "joints[0].type: unknown joint type 'spring'") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"ball\" }"), "joints[0]: missing field 'b'") == 0);
+    TEST_ENSURE(
+        refused(with_joints("{ \"type\": \"ball\", \"b\": \"crate\" }"), "joints[0].b: no body named 'crate'") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"ball\", \"b\": 7 }"), "joints[0].b: must be a body's index 0..2") ==
+                0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"ball\", \"a\": \"box\", \"b\": \"box\" }"),
+                        "joints[0].b: a joint joins two different bodies") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"ball\", \"b\": \"wall\" }"), "joints[0]: neither body is dynamic") ==
+                0);
+    TEST_ENSURE(
+        refused(with_joints("{ \"type\": \"ball\", \"b\": \"box\", \"limit\": { \"lower\": 0, \"upper\": 1 } }"),
+                "joints[0].limit: unknown key") == 0);
+    TEST_ENSURE(
+        refused(with_joints("{ \"type\": \"hinge\", \"b\": \"box\", \"limit\": { \"lower\": 1, \"upper\": 0 } }"),
+                "joints[0].limit: lower (1) must not be above upper (0)") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"hinge\", \"b\": \"box\", \"motor\": { \"speed\": 1 } }"),
+                        "joints[0].motor: missing field 'max_force'") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"hinge\", \"b\": \"box\", \"motor\": { \"speed\": 1, "
+                                    "\"max_force\": -2 } }"),
+                        "joints[0].motor.max_force: must be >= 0") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"hinge\", \"b\": \"box\", \"spring\": { \"hertz\": -1 } }"),
+                        "joints[0].spring.hertz: must be >= 0") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"hinge\", \"b\": \"box\", \"axis\": [0, 0, 0] }"),
+                        "joints[0].axis: must not be the zero vector") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"hinge\", \"b\": \"box\", \"axis\": [0, 0, 1], "
+                                    "\"rotation\": [0, 0, 0, 1] }"),
+                        "joints[0].axis: give the joint's axis or its rotation, not both") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"weld\", \"b\": \"box\", \"anchor\": [0, 0, 0], "
+                                    "\"frame_b\": { \"position\": [0, 0, 0] } }"),
+                        "joints[0]: give the frames either in the bodies") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"distance\", \"b\": \"box\", \"length\": 0 }"),
+                        "joints[0].length: must be > 0") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"distance\", \"b\": \"box\", \"length\": 2, \"min_length\": 3 }"),
+                        "joints[0].min_length: must not be above max_length") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"cone_twist\", \"b\": \"box\", \"swing_limit\": 4 }"),
+                        "joints[0].swing_limit: must be at most") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"drag\", \"a\": \"wall\", \"b\": \"box\" }"),
+                        "joints[0].a: a drag joint pulls b to a world target") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"drag\", \"b\": \"box\", \"max_force\": 0 }"),
+                        "joints[0].max_force: must be > 0") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"ball\", \"b\": \"box\", \"break_force\": -1 }"),
+                        "joints[0].break_force: must be >= 0") == 0);
+    TEST_ENSURE(
+        refused(with_joints("{ \"type\": \"ball\", \"b\": \"box\", \"frame_b\": { \"rotation\": [0, 0, 0, 0] } }"),
+                "joints[0].frame_b.rotation: must not be the zero quaternion") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"ball\", \"b\": \"box\", \"anchor\": [1e300, 0, 0] }"),
+                        "joints[0].anchor[0]: must be at most") == 0);
+    TEST_ENSURE(refused(with_joints("{ \"type\": \"ball\", \"b\": \"box\" }, 3"), "joints[1]: must be an object") == 0);
+    TEST_ENSURE(refused("{ \"joints\": [ { \"type\": \"ball\", \"b\": 0 } ] }",
+                        "joints[0].b: names a body, but the scene has none") == 0);
+    /* Two bodies of one name: a joint naming them is ambiguous. */
+    TEST_ENSURE(refused("{ \"bodies\": [ { \"name\": \"x\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": "
+                        "[1, 1, 1] } ] }, { \"name\": \"x\", \"shapes\": [ { \"type\": \"box\", \"half_extents\": "
+                        "[1, 1, 1] } ] } ], \"joints\": [ { \"type\": \"ball\", \"b\": \"x\" } ] }",
+                        "joints[0].b: 'x' names more than one body") == 0);
+    return 0;
+}
+
 int main(void)
 {
     int failures = 0;
@@ -440,5 +619,8 @@ int main(void)
     TEST_RUN(shape_materials_sensors_filters, failures);
     TEST_RUN(standard_scenes_reproduced, failures);
     TEST_RUN(every_scene_runs, failures);
+    TEST_RUN(joints_of_every_kind, failures);
+    TEST_RUN(joint_world_anchor_on_a_turned_body, failures);
+    TEST_RUN(bad_joints, failures);
     return failures ? 1 : 0;
 }

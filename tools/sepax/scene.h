@@ -71,6 +71,20 @@ typedef struct scene_body {
     uint32_t first_shape, shape_count; /* into scene.shapes */
 } scene_body;
 
+/// A joint of the scene. Its frames are given either in the bodies' frames (frame_a, frame_b as the
+/// library takes them) or in the world at the bodies' starting poses (anchor, anchor_b, rotation),
+/// which scene_build turns into the bodies' frames.
+typedef struct scene_joint {
+    char name[SCENE_NAME_MAX];
+    char where[SCENE_WHERE_MAX];
+    spx_joint_def def; /* all but the body ids, and the frames when world_given */
+    int a, b;          /* body indices in file order; a = -1: the world */
+    bool world_given;  /* frames from anchor, anchor_b and rotation below */
+    spx_vec3 anchor;   /* world, m: A's anchor (and B's unless anchor_b differs) */
+    spx_vec3 anchor_b; /* world, m: B's anchor (the distance joint's other end) */
+    spx_quat rotation; /* world: the joint frame's axes at the start */
+} scene_joint;
+
 typedef struct scene_camera {
     bool given;
     spx_vec3 eye, target; /* m */
@@ -94,9 +108,12 @@ typedef struct scene {
     uint32_t body_count, body_capacity;
     scene_shape* shapes;
     uint32_t shape_count, shape_capacity;
+    scene_joint* joints;
+    uint32_t joint_count, joint_capacity;
     /* Built by scene_build: */
     spx_world* w;
-    spx_body_id* ids; /* one a body, in file order (generated bodies where their generator stands) */
+    spx_body_id* ids;        /* one a body, in file order (generated bodies where their generator stands) */
+    spx_joint_id* joint_ids; /* one a joint, in file order */
 } scene;
 
 /// How unknown keys are treated: an error (the default; a misspelt key would otherwise silently

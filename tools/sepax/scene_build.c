@@ -121,6 +121,53 @@ static bool build_mesh(scene* s, scene_mesh* m, char* message, size_t size)
     return true;
 }
 
+static spx_quat quat_mul(spx_quat a, spx_quat b)
+{
+    return (spx_quat){ a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                       a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z };
+}
+
+static spx_quat quat_conj(spx_quat q) { return (spx_quat){ -q.x, -q.y, -q.z, q.w }; }
+
+static spx_vec3 quat_rotate(spx_quat q, spx_vec3 v)
+{
+    spx_quat r = quat_mul(quat_mul(q, (spx_quat){ v.x, v.y, v.z, 0.0f }), quat_conj(q));
+    return spx_v3(r.x, r.y, r.z);
+}
+
+/* A world frame (point p, axes q) in the frame of a body at pose (bp, bq). */
+static spx_transform frame_in_body(spx_vec3 bp, spx_quat bq, spx_vec3 p, spx_quat q)
+{
+    spx_quat inv = quat_conj(bq);
+    spx_transform t = { quat_rotate(inv, spx_v3(p.x - bp.x, p.y - bp.y, p.z - bp.z)), quat_mul(inv, q) };
+    float n = sqrtf(t.q.x * t.q.x + t.q.y * t.q.y + t.q.z * t.q.z + t.q.w * t.q.w);
+    t.q = (spx_quat){ t.q.x / n, t.q.y / n, t.q.z / n, t.q.w / n };
+    return t;
+}
+
+static bool build_joints(scene* s, char* message, size_t size)
+{
+    if (!s->joint_count) return true;
+    if (!(s->joint_ids = calloc(s->joint_count, sizeof *s->joint_ids)))
+        return fail(s, message, size, "joints", "out of memory");
+    for (uint32_t i = 0; i < s->joint_count; ++i) {
+        scene_joint* j = &s->joints[i];
+        spx_joint_def d = j->def;
+        d.body_a = j->a >= 0 ? s->ids[j->a] : (spx_body_id){ 0 };
+        d.body_b = s->ids[j->b];
+        if (j->world_given) {
+            const spx_body_def* b = &s->bodies[j->b].def;
+            d.frame_a = j->a >= 0 ? frame_in_body(s->bodies[j->a].def.position, s->bodies[j->a].def.rotation, j->anchor,
+                                                  j->rotation)
+                                  : (spx_transform){ j->anchor, j->rotation };
+            d.frame_b = frame_in_body(b->position, b->rotation, j->anchor_b, j->rotation);
+        }
+        spx_result r = spx_joint_create(s->w, &d, &s->joint_ids[i]);
+        if (r != SPX_OK) return fail(s, message, size, j->where, "the joint cannot be made: %s", spx_result_string(r));
+    }
+    return true;
+}
+
 bool scene_build(scene* s, char* message, size_t size)
 {
     for (uint32_t i = 0; i < s->mesh_count; ++i)
@@ -182,7 +229,7 @@ bool scene_build(scene* s, char* message, size_t size)
         b->def.shapes = NULL;
         if (r != SPX_OK) return fail(s, message, size, b->where, "the body cannot be made: %s", spx_result_string(r));
     }
-    return true;
+    return build_joints(s, message, size);
 }
 
 void scene_free(scene* s)
@@ -197,6 +244,8 @@ void scene_free(scene* s)
     free(s->bodies);
     free(s->shapes);
     free(s->ids);
+    free(s->joints);
+    free(s->joint_ids);
     free(s->file);
     memset(s, 0, sizeof *s);
 }

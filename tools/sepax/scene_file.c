@@ -872,6 +872,244 @@ static bool read_generator(reader* r, const cJSON* v, const char* path)
     return true;
 }
 
+/* ---- joints ------------------------------------------------------------------------------------ */
+
+/* A body named by a joint: its name (a listed body without one is named by its path, "bodies[2]";
+   a generator's are "NAME[i]") or its index in file order. */
+static bool read_body_ref(reader* r, const cJSON* obj, const char* key, const char* path, int* out)
+{
+    const cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v) return true;
+    char p[PATH_MAX_LEN];
+    join_key(p, path, key);
+    const scene* s = r->s;
+    if (s->body_count == 0) return fail(r, p, "names a body, but the scene has none before its joints");
+    if (cJSON_IsNumber(v)) {
+        double x = v->valuedouble;
+        if (!(x >= 0.0 && x < (double)s->body_count && x == floor(x)))
+            return fail(r, p, "must be a body's index 0..%u or its name (found %g)", s->body_count - 1, x);
+        *out = (int)x;
+        return true;
+    }
+    if (!cJSON_IsString(v)) return fail(r, p, "must be a body's name or index (found %s)", kind_of(v));
+    int found = -1;
+    for (uint32_t i = 0; i < s->body_count; ++i)
+        if (strcmp(s->bodies[i].name, v->valuestring) == 0) {
+            if (found >= 0) return fail(r, p, "'%s' names more than one body: name them apart", v->valuestring);
+            found = (int)i;
+        }
+    if (found < 0) return fail(r, p, "no body named '%s'", v->valuestring);
+    *out = found;
+    return true;
+}
+
+/* A frame in a body's frame: {"position": [x, y, z], "rotation": ...}. */
+static bool read_frame(reader* r, const cJSON* obj, const char* key, const char* path, spx_transform* out)
+{
+    static const char* const keys[] = { "position", "rotation", NULL };
+    const cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v) return true;
+    char p[PATH_MAX_LEN];
+    join_key(p, path, key);
+    return expect_object(r, v, p) && check_keys(r, v, p, keys, NULL) &&
+           read_vec3(r, v, "position", p, -FAR, FAR, false, &out->p) && read_rotation(r, v, "rotation", p, &out->q);
+}
+
+/* The rotation taking the x axis onto the unit direction d (the shortest turn). */
+static spx_quat x_onto(spx_vec3 d)
+{
+    /* Half-way vector h = x + d: the turn is about x cross h by twice the angle between them. */
+    double hx = 1.0 + d.x, hy = d.y, hz = d.z;
+    if (hx < 1e-9) return (spx_quat){ 0.0f, 0.0f, 1.0f, 0.0f }; /* d = -x: half a turn about z */
+    double n = sqrt(hx * hx + hy * hy + hz * hz);
+    hx /= n, hy /= n, hz /= n;
+    /* q = (x cross h, x . h) */
+    return (spx_quat){ 0.0f, (float)-hz, (float)hy, (float)hx };
+}
+
+typedef struct joint_kind {
+    const char* name;
+    spx_joint_type type;
+    const char* const* keys; /* what this kind reads beyond the common keys */
+} joint_kind;
+
+static const char* const ball_keys[] = { NULL };
+static const char* const hinge_keys[] = { "limit", "motor", "spring", NULL };
+static const char* const weld_keys[] = { "spring", NULL };
+static const char* const distance_keys[] = { "anchor_b", "length", "min_length", "max_length", "spring", NULL };
+static const char* const cone_keys[] = { "swing_limit", "limit", NULL };
+static const char* const wheel_keys[] = { "limit", "motor", "spring", "steering", NULL };
+static const char* const drag_keys[] = { "target", "max_force", "spring", NULL };
+static const joint_kind joint_kinds[] = {
+    { "ball", SPX_JOINT_BALL, ball_keys },
+    { "hinge", SPX_JOINT_HINGE, hinge_keys },
+    { "slider", SPX_JOINT_SLIDER, hinge_keys },
+    { "weld", SPX_JOINT_WELD, weld_keys },
+    { "distance", SPX_JOINT_DISTANCE, distance_keys },
+    { "cone_twist", SPX_JOINT_CONE_TWIST, cone_keys },
+    { "wheel", SPX_JOINT_WHEEL, wheel_keys },
+    { "drag", SPX_JOINT_DRAG, drag_keys },
+};
+
+/* "limit": {"lower", "upper"}, "motor": {"speed", "max_force"}, "spring": {"hertz", "damping_ratio"}:
+   given, each is on; a spring's absent fields keep the kind's default. */
+static bool read_joint_parts(reader* r, const cJSON* v, const char* path, spx_joint_def* d)
+{
+    static const char* const limit_keys[] = { "lower", "upper", NULL };
+    static const char* const motor_keys[] = { "speed", "max_force", NULL };
+    static const char* const spring_keys[] = { "hertz", "damping_ratio", NULL };
+    const cJSON* limit = cJSON_GetObjectItemCaseSensitive(v, "limit");
+    const cJSON* motor = cJSON_GetObjectItemCaseSensitive(v, "motor");
+    const cJSON* spring = cJSON_GetObjectItemCaseSensitive(v, "spring");
+    char p[PATH_MAX_LEN];
+    if (limit) {
+        join_key(p, path, "limit");
+        d->limit.enable = true;
+        if (!expect_object(r, limit, p) || !check_keys(r, limit, p, limit_keys, NULL) ||
+            !require(r, limit, "lower", p) || !require(r, limit, "upper", p) ||
+            !read_float(r, limit, "lower", p, -BIG, BIG, false, &d->limit.lower) ||
+            !read_float(r, limit, "upper", p, -BIG, BIG, false, &d->limit.upper))
+            return false;
+        if (d->limit.lower > d->limit.upper)
+            return fail(r, p, "lower (%g) must not be above upper (%g)", d->limit.lower, d->limit.upper);
+    }
+    if (motor) {
+        join_key(p, path, "motor");
+        d->motor.enable = true;
+        if (!expect_object(r, motor, p) || !check_keys(r, motor, p, motor_keys, NULL) ||
+            !require(r, motor, "max_force", p) ||
+            !read_float(r, motor, "speed", p, -BIG, BIG, false, &d->motor.speed) ||
+            !read_float(r, motor, "max_force", p, 0.0, BIG, false, &d->motor.max_force))
+            return false;
+    }
+    if (spring) {
+        join_key(p, path, "spring");
+        d->spring.enable = true;
+        if (!expect_object(r, spring, p) || !check_keys(r, spring, p, spring_keys, NULL) ||
+            !read_float(r, spring, "hertz", p, 0.0, 1e6, false, &d->spring.hertz) ||
+            !read_float(r, spring, "damping_ratio", p, 0.0, 1e6, false, &d->spring.damping_ratio))
+            return false;
+    }
+    return true;
+}
+
+/* The fields of one kind: the distance joint's lengths, the cone's swing, the wheel's steering, the
+   drag joint's target and force. A distance joint given in the world is as long as its anchors are
+   apart unless told; a drag joint's target is its anchor unless told. */
+static bool read_kind_fields(reader* r, const cJSON* v, const char* path, scene_joint* j)
+{
+    spx_joint_def* d = &j->def;
+    char p[PATH_MAX_LEN];
+    switch (d->type) {
+    case SPX_JOINT_DISTANCE: {
+        if (j->world_given) {
+            float dx = j->anchor_b.x - j->anchor.x, dy = j->anchor_b.y - j->anchor.y, dz = j->anchor_b.z - j->anchor.z;
+            float apart = sqrtf(dx * dx + dy * dy + dz * dz);
+            if (apart > 0.0f) d->length = apart;
+        }
+        const bool min = cJSON_GetObjectItemCaseSensitive(v, "min_length") != NULL;
+        const bool max = cJSON_GetObjectItemCaseSensitive(v, "max_length") != NULL;
+        if (!read_float(r, v, "length", path, 0.0, FAR, true, &d->length)) return false;
+        d->min_length = 0.0f, d->max_length = d->length;
+        if (!read_float(r, v, "min_length", path, 0.0, FAR, false, &d->min_length) ||
+            !read_float(r, v, "max_length", path, 0.0, FAR, false, &d->max_length))
+            return false;
+        d->limit.enable = min || max;
+        join_key(p, path, "min_length");
+        if (d->min_length > d->max_length)
+            return fail(r, p, "must not be above max_length (%g > %g)", d->min_length, d->max_length);
+        return true;
+    }
+    case SPX_JOINT_CONE_TWIST:
+        return read_float(r, v, "swing_limit", path, 0.0, 3.14159265358979, false, &d->swing_limit);
+    case SPX_JOINT_WHEEL:
+        return read_float(r, v, "steering", path, -BIG, BIG, false, &d->steering);
+    case SPX_JOINT_DRAG:
+        if (j->world_given) d->target = j->anchor;
+        return read_vec3(r, v, "target", path, -FAR, FAR, false, &d->target) &&
+               read_float(r, v, "max_force", path, 0.0, BIG, true, &d->max_force);
+    default:
+        return true;
+    }
+}
+
+static bool read_joint(reader* r, const cJSON* v, const char* path)
+{
+    static const char* const common[] = { "name",        "type",         "a",       "b",       "anchor",
+                                          "axis",        "rotation",     "frame_a", "frame_b", "collide_connected",
+                                          "break_force", "break_torque", NULL };
+    char type[16] = "";
+    if (!expect_object(r, v, path) || !require(r, v, "type", path) ||
+        !read_string(r, v, "type", path, type, sizeof type))
+        return false;
+    char pt[PATH_MAX_LEN];
+    join_key(pt, path, "type");
+    const joint_kind* kind = NULL;
+    for (size_t i = 0; i < sizeof joint_kinds / sizeof joint_kinds[0]; ++i)
+        if (strcmp(joint_kinds[i].name, type) == 0) kind = &joint_kinds[i];
+    if (!kind)
+        return fail(r, pt, "unknown joint type '%s' (ball, hinge, slider, weld, distance, cone_twist, wheel, drag)",
+                    type);
+    scene_joint* j = PUSH(r, r->s, joints, joint_count, joint_capacity, path);
+    if (!j) return false;
+    copy_text(j->where, sizeof j->where, path);
+    j->def = spx_default_joint_def(kind->type);
+    j->a = -1, j->b = -1;
+    j->rotation = (spx_quat){ 0.0f, 0.0f, 0.0f, 1.0f };
+    spx_joint_def* d = &j->def;
+    if (!check_keys(r, v, path, common, kind->keys) || !read_string(r, v, "name", path, j->name, sizeof j->name) ||
+        !require(r, v, "b", path) || !read_body_ref(r, v, "a", path, &j->a) || !read_body_ref(r, v, "b", path, &j->b) ||
+        !read_bool(r, v, "collide_connected", path, &d->collide_connected) ||
+        !read_float(r, v, "break_force", path, 0.0, FLT_MAX, false, &d->break_force) ||
+        !read_float(r, v, "break_torque", path, 0.0, FLT_MAX, false, &d->break_torque) ||
+        !read_joint_parts(r, v, path, d))
+        return false;
+    if (!j->name[0]) copy_text(j->name, sizeof j->name, path);
+    char p[PATH_MAX_LEN];
+    const scene_body* bodies = r->s->bodies;
+    if (j->a == j->b) {
+        join_key(p, path, "b");
+        return fail(r, p, "a joint joins two different bodies (a and b are the same)");
+    }
+    if ((j->a < 0 || bodies[j->a].def.type != SPX_BODY_DYNAMIC) && bodies[j->b].def.type != SPX_BODY_DYNAMIC)
+        return fail(r, path, "neither body is dynamic: a joint must move at least one");
+    if (kind->type == SPX_JOINT_DRAG && j->a >= 0) {
+        join_key(p, path, "a");
+        return fail(r, p, "a drag joint pulls b to a world target: it takes no body a");
+    }
+
+    /* The frames: in the bodies' frames, or in the world at the start (the default: both frames
+       on B's origin, unturned). */
+    const bool frames =
+        cJSON_GetObjectItemCaseSensitive(v, "frame_a") || cJSON_GetObjectItemCaseSensitive(v, "frame_b");
+    const bool world = cJSON_GetObjectItemCaseSensitive(v, "anchor") || cJSON_GetObjectItemCaseSensitive(v, "axis") ||
+                       cJSON_GetObjectItemCaseSensitive(v, "rotation") ||
+                       cJSON_GetObjectItemCaseSensitive(v, "anchor_b");
+    if (frames && world)
+        return fail(r, path,
+                    "give the frames either in the bodies (frame_a, frame_b) or in the world (anchor, "
+                    "anchor_b, axis or rotation), not both");
+    if (frames)
+        return read_frame(r, v, "frame_a", path, &d->frame_a) && read_frame(r, v, "frame_b", path, &d->frame_b) &&
+               read_kind_fields(r, v, path, j);
+    j->world_given = true;
+    j->anchor = bodies[j->b].def.position;
+    if (!read_vec3(r, v, "anchor", path, -FAR, FAR, false, &j->anchor)) return false;
+    j->anchor_b = j->anchor;
+    if (!read_vec3(r, v, "anchor_b", path, -FAR, FAR, false, &j->anchor_b)) return false;
+    if (cJSON_GetObjectItemCaseSensitive(v, "axis")) {
+        join_key(p, path, "axis");
+        if (cJSON_GetObjectItemCaseSensitive(v, "rotation"))
+            return fail(r, p, "give the joint's axis or its rotation, not both");
+        spx_vec3 axis = spx_v3(1, 0, 0);
+        if (!read_vec3(r, v, "axis", path, -BIG, BIG, false, &axis)) return false;
+        float n = sqrtf(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
+        if (!(n > 1e-6f)) return fail(r, p, "must not be the zero vector");
+        j->rotation = x_onto(spx_v3(axis.x / n, axis.y / n, axis.z / n));
+    }
+    return read_rotation(r, v, "rotation", path, &j->rotation) && read_kind_fields(r, v, path, j);
+}
+
 /* ---- the file ------------------------------------------------------------------------------------ */
 
 static bool syntax_error(reader* r, const char* text, size_t length, const char* at)
@@ -947,13 +1185,13 @@ bool scene_read_text(const char* text, size_t length, const char* file, scene_un
     if (ok && !cJSON_IsObject(root))
         ok = fail(&r, "", "the file must hold one JSON object {...} (found %s)", kind_of(root));
     static const char* const top_keys[] = { "name",   "description", "world",      "camera", "materials",
-                                            "meshes", "bodies",      "generators", NULL };
+                                            "meshes", "bodies",      "generators", "joints", NULL };
     ok = ok && check_keys(&r, root, "", top_keys, NULL);
     char description[4096];
     ok = ok && read_string(&r, root, "name", "", out->name, sizeof out->name) &&
          read_string(&r, root, "description", "", description, sizeof description);
     /* Sections in dependency order: materials and meshes are named by bodies. */
-    static const char* const order[] = { "world", "camera", "materials", "meshes", "bodies", "generators" };
+    static const char* const order[] = { "world", "camera", "materials", "meshes", "bodies", "generators", "joints" };
     for (size_t i = 0; ok && i < sizeof order / sizeof order[0]; ++i) {
         const cJSON* v = cJSON_GetObjectItemCaseSensitive(root, order[i]);
         if (!v) continue;
@@ -973,8 +1211,11 @@ bool scene_read_text(const char* text, size_t length, const char* file, scene_un
         case 4:
             ok = read_array(&r, v, order[i], "bodies", read_listed_body);
             break;
-        default:
+        case 5:
             ok = read_array(&r, v, order[i], "generators", read_generator);
+            break;
+        default:
+            ok = read_array(&r, v, order[i], "joints", read_joint);
             break;
         }
     }
