@@ -143,6 +143,8 @@ static uint32_t gather_bodies(spx_world* w, float h)
     spx_solver_scratch* s = &w->solver;
     const vec3s g = { { w->def.gravity.x, w->def.gravity.y, w->def.gravity.z } };
     memset(&s->bodies[0], 0, sizeof s->bodies[0]);
+    memset(&s->sims[0], 0, sizeof s->sims[0]);
+    s->sims[0].least_inv_mass = INFINITY;
     uint32_t count = 1;
     for (uint32_t i = 0; i < w->body_slots; ++i) {
         const spx_body* b = &w->bodies[i];

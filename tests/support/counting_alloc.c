@@ -1,6 +1,7 @@
 /* The tests' counting allocator (counting_alloc.h). */
 #include "counting_alloc.h"
 #include <stdlib.h>
+#include <string.h>
 
 void* test_counting_alloc(size_t size, size_t alignment, void* context)
 {
@@ -10,6 +11,7 @@ void* test_counting_alloc(size_t size, size_t alignment, void* context)
     void* p = aligned_alloc(alignment, rounded);
     if (!p) return NULL;
     if ((uintptr_t)p % alignment) c->bad_alignment++;
+    if (c->fill) memset(p, c->fill_byte, rounded);
     c->live++;
     c->live_bytes += size;
     return p;

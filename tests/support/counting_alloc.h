@@ -5,6 +5,7 @@
 #define TEST_SUPPORT_COUNTING_ALLOC_H
 
 #include <sepax/world.h>
+#include <stdbool.h>
 
 typedef struct test_counting {
     long calls;   /* alloc calls so far */
@@ -12,6 +13,8 @@ typedef struct test_counting {
     long live;    /* blocks not yet freed */
     size_t live_bytes;
     int bad_alignment; /* blocks handed out off their requested alignment */
+    bool fill;         /* every block handed out is filled with fill_byte: answers must not depend on it */
+    unsigned char fill_byte;
 } test_counting;
 
 /* spx_allocator callbacks; context is a test_counting. */
