@@ -7,44 +7,29 @@
 
 volatile double bench_sink;
 
-static size_t overlap_obb_obb(const bench_pairs* set, uint8_t* out)
-{
-    size_t errors = 0;
-    for (size_t i = 0; i < set->count; ++i) {
-        bool overlap = false;
-        errors += spx_overlap_obb_obb(&set->box_a[i], &set->box_b[i], &overlap) != SPX_OK;
-        out[i] = overlap;
+/* Each kernel calls its query directly in the loop (no function pointer in the timed path): the
+   overlap flag goes to out[i]. */
+#define OVERLAP_KERNEL(name, call, a_field, b_field)                                \
+    static size_t name(const bench_pairs* set, uint8_t* out)                        \
+    {                                                                               \
+        size_t errors = 0;                                                          \
+        for (size_t i = 0; i < set->count; ++i) {                                   \
+            bool overlap = false;                                                   \
+            errors += call(&set->a_field[i], &set->b_field[i], &overlap) != SPX_OK; \
+            out[i] = overlap;                                                       \
+        }                                                                           \
+        return errors;                                                              \
     }
-    return errors;
-}
+
+OVERLAP_KERNEL(overlap_obb_obb, spx_overlap_obb_obb, box_a, box_b)
+OVERLAP_KERNEL(overlap_obb_tri, spx_overlap_obb_triangle, box_a, tri_b)
+OVERLAP_KERNEL(overlap_tri_tri, spx_overlap_triangle_triangle, tri_a, tri_b)
 
 static size_t overlap_obb_obb_batch(const bench_pairs* set, uint8_t* out)
 {
     if (spx_overlap_obb_obb_batch(&set->soa_a, &set->soa_b, set->count, out) == SPX_OK) return 0;
     for (size_t i = 0; i < set->count; ++i) out[i] = 0;
     return set->count;
-}
-
-static size_t overlap_obb_tri(const bench_pairs* set, uint8_t* out)
-{
-    size_t errors = 0;
-    for (size_t i = 0; i < set->count; ++i) {
-        bool overlap = false;
-        errors += spx_overlap_obb_triangle(&set->box_a[i], &set->tri_b[i], &overlap) != SPX_OK;
-        out[i] = overlap;
-    }
-    return errors;
-}
-
-static size_t overlap_tri_tri(const bench_pairs* set, uint8_t* out)
-{
-    size_t errors = 0;
-    for (size_t i = 0; i < set->count; ++i) {
-        bool overlap = false;
-        errors += spx_overlap_triangle_triangle(&set->tri_a[i], &set->tri_b[i], &overlap) != SPX_OK;
-        out[i] = overlap;
-    }
-    return errors;
 }
 
 /* Penetration, sweep and manifold share their bookkeeping: the answer's flag goes to out[i], one
@@ -113,35 +98,25 @@ static size_t sweep_obb_obb_batch(const bench_pairs* set, uint8_t* out)
     return 0;
 }
 
-/* Margin 0: points only where the boxes touch or overlap, as ODE's and Bullet's box-box. */
-static size_t manifold_obb_obb(const bench_pairs* set, uint8_t* out)
-{
-    size_t errors = 0;
-    double sum = 0.0;
-    for (size_t i = 0; i < set->count; ++i) {
-        spx_manifold m = { .point_count = 0 };
-        errors += spx_manifold_obb_obb(&set->box_a[i], &set->box_b[i], 0.0f, &m) != SPX_OK;
-        out[i] = (uint8_t)m.point_count;
-        sum += m.point_count > 0 ? m.points[0].depth : 0.0f;
+/* Margin 0: points only where the shapes touch or overlap, as ODE's and Bullet's box-box (and
+   beside Bullet's GJK/EPA on a box and a triangle shape); the point count goes to out[i]. */
+#define MANIFOLD_KERNEL(name, call, a_field, b_field)                               \
+    static size_t name(const bench_pairs* set, uint8_t* out)                        \
+    {                                                                               \
+        size_t errors = 0;                                                          \
+        double sum = 0.0;                                                           \
+        for (size_t i = 0; i < set->count; ++i) {                                   \
+            spx_manifold m = { .point_count = 0 };                                  \
+            errors += call(&set->a_field[i], &set->b_field[i], 0.0f, &m) != SPX_OK; \
+            out[i] = (uint8_t)m.point_count;                                        \
+            sum += m.point_count > 0 ? m.points[0].depth : 0.0f;                    \
+        }                                                                           \
+        bench_sink += sum;                                                          \
+        return errors;                                                              \
     }
-    bench_sink += sum;
-    return errors;
-}
 
-/* Margin 0, as for two boxes; beside Bullet's GJK/EPA on a box and a triangle shape. */
-static size_t manifold_obb_tri(const bench_pairs* set, uint8_t* out)
-{
-    size_t errors = 0;
-    double sum = 0.0;
-    for (size_t i = 0; i < set->count; ++i) {
-        spx_manifold m = { .point_count = 0 };
-        errors += spx_manifold_obb_triangle(&set->box_a[i], &set->tri_b[i], 0.0f, &m) != SPX_OK;
-        out[i] = (uint8_t)m.point_count;
-        sum += m.point_count > 0 ? m.points[0].depth : 0.0f;
-    }
-    bench_sink += sum;
-    return errors;
-}
+MANIFOLD_KERNEL(manifold_obb_obb, spx_manifold_obb_obb, box_a, box_b)
+MANIFOLD_KERNEL(manifold_obb_tri, spx_manifold_obb_triangle, box_a, tri_b)
 
 /* The box sets again with each box given as the hull of its 8 corners: the hull queries' cost on the
    same problems, their answers checked against the box queries'. The hulls are built at the first
