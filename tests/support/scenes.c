@@ -552,3 +552,9 @@ spx_body_id test_add_box(spx_world* w, spx_body_type type, spx_vec3 position, sp
 {
     return test_body_create(w, test_body_def(type, position), test_box_shape(half_extents), NULL);
 }
+
+spx_vec3 test_body_position(const spx_world* w, spx_body_id id)
+{
+    spx_transform t;
+    return spx_body_get_transform(w, id, &t) == SPX_OK ? t.p : spx_v3(0.0f, 0.0f, 0.0f);
+}
