@@ -392,6 +392,19 @@ typedef struct ctx {
     spx_solver_soft rigid;
 } ctx;
 
+/* A free axis's rows, in order: its spring, its motor (when `motor`: the wheel drives its axle
+   instead) and both ends of its limit, all on row r at the axis's position x. */
+static void axis_solve(spx_joint* j, jbody* A, jbody* B, const row* r, float x, const ctx* c, bool spring, bool motor,
+                       bool use_bias)
+{
+    if (spring) equality_solve(A, B, r, x, j->spring_soft, true, use_bias, &j->axial_impulse);
+    if (motor && j->motor.enable) motor_solve(A, B, r, &j->motor, c->h, &j->motor_impulse);
+    if (j->limit.enable) {
+        range_solve(A, B, r, x, j->limit.lower, j->limit.upper, c->inv_h, c->rigid, use_bias, &j->lower_impulse,
+                    &j->upper_impulse);
+    }
+}
+
 static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use_bias)
 {
     const geom* g = &j->geom;
@@ -404,12 +417,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     case SPX_JOINT_HINGE: {
         const row r = angular_row(A, B, g->ax);
         const float angle = relative_angle(g);
-        if (spring) equality_solve(A, B, &r, angle, j->spring_soft, true, use_bias, &j->axial_impulse);
-        if (j->motor.enable) motor_solve(A, B, &r, &j->motor, c->h, &j->motor_impulse);
-        if (j->limit.enable) {
-            range_solve(A, B, &r, angle, j->limit.lower, j->limit.upper, c->inv_h, rigid, use_bias, &j->lower_impulse,
-                        &j->upper_impulse);
-        }
+        axis_solve(j, A, B, &r, angle, c, spring, true, use_bias);
         const vec3s e = glms_vec3_cross(g->ax, g->bx);
         angular_pair_solve(A, B, g->ay, g->az, glms_vec3_dot(g->ay, e), glms_vec3_dot(g->az, e), rigid, use_bias,
                            &j->angular_impulse);
@@ -419,12 +427,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     case SPX_JOINT_SLIDER: {
         const row r = line_row(A, B, g, g->ax);
         const float x = glms_vec3_dot(g->d, g->ax);
-        if (spring) equality_solve(A, B, &r, x, j->spring_soft, true, use_bias, &j->axial_impulse);
-        if (j->motor.enable) motor_solve(A, B, &r, &j->motor, c->h, &j->motor_impulse);
-        if (j->limit.enable) {
-            range_solve(A, B, &r, x, j->limit.lower, j->limit.upper, c->inv_h, rigid, use_bias, &j->lower_impulse,
-                        &j->upper_impulse);
-        }
+        axis_solve(j, A, B, &r, x, c, spring, true, use_bias);
         angular_lock_solve(A, B, j->angular_inv, frame_error(g), rigid, false, use_bias, &j->angular_impulse);
         lines_solve(A, B, g, g->ay, g->az, rigid, use_bias, &j->linear_impulse);
         break;
@@ -484,11 +487,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     case SPX_JOINT_WHEEL: {
         const row r = line_row(A, B, g, g->ay);
         const float x = glms_vec3_dot(g->d, g->ay);
-        if (spring) equality_solve(A, B, &r, x, j->spring_soft, true, use_bias, &j->axial_impulse);
-        if (j->limit.enable) {
-            range_solve(A, B, &r, x, j->limit.lower, j->limit.upper, c->inv_h, rigid, use_bias, &j->lower_impulse,
-                        &j->upper_impulse);
-        }
+        axis_solve(j, A, B, &r, x, c, spring, false, use_bias);
         const vec3s axle = steered_axle(j, g);
         if (j->motor.enable) {
             const row m = angular_row(A, B, axle);
