@@ -7,16 +7,23 @@
 
 volatile double bench_sink;
 
-static size_t overlap_obb_obb(const bench_pairs* set, uint8_t* out)
-{
-    size_t errors = 0;
-    for (size_t i = 0; i < set->count; ++i) {
-        bool overlap = false;
-        errors += spx_overlap_obb_obb(&set->box_a[i], &set->box_b[i], &overlap) != SPX_OK;
-        out[i] = overlap;
+/* Each kernel calls its query directly in the loop (no function pointer in the timed path): the
+   overlap flag goes to out[i]. */
+#define OVERLAP_KERNEL(name, call, a_field, b_field)                                \
+    static size_t name(const bench_pairs* set, uint8_t* out)                        \
+    {                                                                               \
+        size_t errors = 0;                                                          \
+        for (size_t i = 0; i < set->count; ++i) {                                   \
+            bool overlap = false;                                                   \
+            errors += call(&set->a_field[i], &set->b_field[i], &overlap) != SPX_OK; \
+            out[i] = overlap;                                                       \
+        }                                                                           \
+        return errors;                                                              \
     }
-    return errors;
-}
+
+OVERLAP_KERNEL(overlap_obb_obb, spx_overlap_obb_obb, box_a, box_b)
+OVERLAP_KERNEL(overlap_obb_tri, spx_overlap_obb_triangle, box_a, tri_b)
+OVERLAP_KERNEL(overlap_tri_tri, spx_overlap_triangle_triangle, tri_a, tri_b)
 
 static size_t overlap_obb_obb_batch(const bench_pairs* set, uint8_t* out)
 {
@@ -25,64 +32,39 @@ static size_t overlap_obb_obb_batch(const bench_pairs* set, uint8_t* out)
     return set->count;
 }
 
-static size_t overlap_obb_tri(const bench_pairs* set, uint8_t* out)
-{
-    size_t errors = 0;
-    for (size_t i = 0; i < set->count; ++i) {
-        bool overlap = false;
-        errors += spx_overlap_obb_triangle(&set->box_a[i], &set->tri_b[i], &overlap) != SPX_OK;
-        out[i] = overlap;
+/* Penetration, sweep and manifold share their bookkeeping: the query `call` is called directly in
+   the loop (no function pointer in the timed path) with the arguments given and its answer `r`;
+   FLAG of r goes to out[i], VALUE of r to the sink. */
+#define ANSWER_KERNEL(name, type, init, flag, value, call, ...) \
+    static size_t name(const bench_pairs* set, uint8_t* out)    \
+    {                                                           \
+        size_t errors = 0;                                      \
+        double sum = 0.0;                                       \
+        for (size_t i = 0; i < set->count; ++i) {               \
+            type r = init;                                      \
+            errors += call(__VA_ARGS__, &r) != SPX_OK;          \
+            out[i] = (uint8_t)(flag);                           \
+            sum += (value);                                     \
+        }                                                       \
+        bench_sink += sum;                                      \
+        return errors;                                          \
     }
-    return errors;
-}
 
-static size_t overlap_tri_tri(const bench_pairs* set, uint8_t* out)
-{
-    size_t errors = 0;
-    for (size_t i = 0; i < set->count; ++i) {
-        bool overlap = false;
-        errors += spx_overlap_triangle_triangle(&set->tri_a[i], &set->tri_b[i], &overlap) != SPX_OK;
-        out[i] = overlap;
-    }
-    return errors;
-}
-
-/* Penetration, sweep and manifold share their bookkeeping: the answer's flag goes to out[i], one
-   float of it to the sink. */
-#define PENETRATION_KERNEL(name, call, a_field, b_field)                      \
-    static size_t name(const bench_pairs* set, uint8_t* out)                  \
-    {                                                                         \
-        size_t errors = 0;                                                    \
-        double sum = 0.0;                                                     \
-        for (size_t i = 0; i < set->count; ++i) {                             \
-            spx_penetration p = { .overlapping = false };                     \
-            errors += call(&set->a_field[i], &set->b_field[i], &p) != SPX_OK; \
-            out[i] = p.overlapping;                                           \
-            sum += p.depth;                                                   \
-        }                                                                     \
-        bench_sink += sum;                                                    \
-        return errors;                                                        \
-    }
+#define PENETRATION_KERNEL(name, call, a_field, b_field)                                                           \
+    ANSWER_KERNEL(name, spx_penetration, { .overlapping = false }, r.overlapping, r.depth, call, &set->a_field[i], \
+                  &set->b_field[i])
+#define SWEEP_KERNEL(name, call, a_field, b_field)                                                           \
+    ANSWER_KERNEL(name, spx_sweep_hit, { .state = SPX_SWEEP_MISS }, r.state, r.time, call, &set->a_field[i], \
+                  set->vel_a[i], &set->b_field[i], set->vel_b[i], set->tmax)
+/* Margin 0: points only where the shapes touch or overlap, as ODE's and Bullet's box-box (and
+   beside Bullet's GJK/EPA on a box and a triangle shape); the point count goes to out[i]. */
+#define MANIFOLD_KERNEL(name, call, a_field, b_field)                      \
+    ANSWER_KERNEL(name, spx_manifold, { .point_count = 0 }, r.point_count, \
+                  r.point_count > 0 ? r.points[0].depth : 0.0f, call, &set->a_field[i], &set->b_field[i], 0.0f)
 
 PENETRATION_KERNEL(penetration_obb_obb, spx_penetration_obb_obb, box_a, box_b)
 PENETRATION_KERNEL(penetration_obb_tri, spx_penetration_obb_triangle, box_a, tri_b)
 PENETRATION_KERNEL(penetration_tri_tri, spx_penetration_triangle_triangle, tri_a, tri_b)
-
-#define SWEEP_KERNEL(name, call, a_field, b_field)                                                                 \
-    static size_t name(const bench_pairs* set, uint8_t* out)                                                       \
-    {                                                                                                              \
-        size_t errors = 0;                                                                                         \
-        double sum = 0.0;                                                                                          \
-        for (size_t i = 0; i < set->count; ++i) {                                                                  \
-            spx_sweep_hit hit = { .state = SPX_SWEEP_MISS };                                                       \
-            errors +=                                                                                              \
-                call(&set->a_field[i], set->vel_a[i], &set->b_field[i], set->vel_b[i], set->tmax, &hit) != SPX_OK; \
-            out[i] = (uint8_t)hit.state;                                                                           \
-            sum += hit.time;                                                                                       \
-        }                                                                                                          \
-        bench_sink += sum;                                                                                         \
-        return errors;                                                                                             \
-    }
 
 SWEEP_KERNEL(sweep_obb_obb, spx_sweep_obb_obb, box_a, box_b)
 SWEEP_KERNEL(sweep_obb_tri, spx_sweep_obb_triangle, box_a, tri_b)
@@ -113,35 +95,8 @@ static size_t sweep_obb_obb_batch(const bench_pairs* set, uint8_t* out)
     return 0;
 }
 
-/* Margin 0: points only where the boxes touch or overlap, as ODE's and Bullet's box-box. */
-static size_t manifold_obb_obb(const bench_pairs* set, uint8_t* out)
-{
-    size_t errors = 0;
-    double sum = 0.0;
-    for (size_t i = 0; i < set->count; ++i) {
-        spx_manifold m = { .point_count = 0 };
-        errors += spx_manifold_obb_obb(&set->box_a[i], &set->box_b[i], 0.0f, &m) != SPX_OK;
-        out[i] = (uint8_t)m.point_count;
-        sum += m.point_count > 0 ? m.points[0].depth : 0.0f;
-    }
-    bench_sink += sum;
-    return errors;
-}
-
-/* Margin 0, as for two boxes; beside Bullet's GJK/EPA on a box and a triangle shape. */
-static size_t manifold_obb_tri(const bench_pairs* set, uint8_t* out)
-{
-    size_t errors = 0;
-    double sum = 0.0;
-    for (size_t i = 0; i < set->count; ++i) {
-        spx_manifold m = { .point_count = 0 };
-        errors += spx_manifold_obb_triangle(&set->box_a[i], &set->tri_b[i], 0.0f, &m) != SPX_OK;
-        out[i] = (uint8_t)m.point_count;
-        sum += m.point_count > 0 ? m.points[0].depth : 0.0f;
-    }
-    bench_sink += sum;
-    return errors;
-}
+MANIFOLD_KERNEL(manifold_obb_obb, spx_manifold_obb_obb, box_a, box_b)
+MANIFOLD_KERNEL(manifold_obb_tri, spx_manifold_obb_triangle, box_a, tri_b)
 
 /* The box sets again with each box given as the hull of its 8 corners: the hull queries' cost on the
    same problems, their answers checked against the box queries'. The hulls are built at the first

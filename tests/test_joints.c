@@ -30,13 +30,6 @@ static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_vec
     return test_body_create(w, d, s, NULL);
 }
 
-static spx_vec3 position(spx_world* w, spx_body_id id)
-{
-    spx_transform t;
-    spx_body_get_transform(w, id, &t);
-    return t.p;
-}
-
 /* Downward crossings of zero by a quantity sampled after each step, timed by linear interpolation
    within the step. */
 typedef struct crossings {
@@ -223,7 +216,7 @@ static int collide_connected_flag(void)
         spx_joint_id j;
         TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
         for (int i = 0; i < 30; ++i) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        const float gap = dist3(position(w, a), position(w, b));
+        const float gap = dist3(test_body_position(w, a), test_body_position(w, b));
         if (connected) TEST_ENSURE(gap > 0.99f);
         else TEST_ENSURE_NEAR(gap, 0.8f, 1e-4f);
         spx_world_destroy(w);
@@ -262,7 +255,8 @@ static int jointed_bodies_sleep_and_wake_together(void)
     spx_step_stats st;
     spx_world_get_stats(w, &st);
     TEST_ENSURE(st.island_count == 1); /* the last step saw one island of five links */
-    TEST_ENSURE_CODE(spx_body_apply_impulse(w, link[N - 1], spx_v3(1, 0, 0), position(w, link[N - 1])), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_apply_impulse(w, link[N - 1], spx_v3(1, 0, 0), test_body_position(w, link[N - 1])),
+                     SPX_OK);
     for (int i = 0; i < N; ++i) {
         spx_body_is_awake(w, link[i], &awake);
         TEST_ENSURE(awake);
@@ -304,10 +298,10 @@ static int pendulum_period(void)
     TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     const double I_pivot = (2.0 * half * half) / 3.0 + (double)L * L; /* per kg */
     const double period = 2.0 * 3.14159265358979 * sqrt(I_pivot / (9.81 * L));
-    crossings c = { -1.0, -1.0, 0.0, 0, position(w, bob).x }; /* of x = 0 */
+    crossings c = { -1.0, -1.0, 0.0, 0, test_body_position(w, bob).x }; /* of x = 0 */
     for (int s = 0; s < 60 * 25 && c.count < 11; ++s) {
         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        crossings_add(&c, position(w, bob).x);
+        crossings_add(&c, test_body_position(w, bob).x);
     }
     TEST_ENSURE(c.count == 11);
     const double measured = (c.last - c.first) / 10.0;
@@ -410,7 +404,7 @@ static int hanging_chain(int n, float last_mass, float kick, float tolerance, fl
         const float reach = dist3(world_point(w, link[n - 1], spx_v3(half, 0, 0)), spx_v3(0, top, 0));
         if (reach > worst_reach && s >= from * 60) worst_reach = reach;
         for (int i = 0; i < n; ++i) {
-            const spx_vec3 p = position(w, link[i]);
+            const spx_vec3 p = test_body_position(w, link[i]);
             TEST_ENSURE(isfinite(p.x) && isfinite(p.y) && isfinite(p.z));
         }
         if (s >= (seconds - 10) * 60) {
@@ -708,14 +702,14 @@ static int slider_stays_on_axis_and_its_motor_drives(void)
     float worst_off = 0.0f, speed_at_1s = 0.0f;
     for (int s = 0; s < 240; ++s) {
         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        const spx_vec3 p = position(w, box);
+        const spx_vec3 p = test_body_position(w, box);
         const spx_vec3 r = { p.x, p.y - 3.0f, p.z };
         const float along = r.x * axis.x + r.y * axis.y;
         const float off = dist3(r, spx_v3(along * axis.x, along * axis.y, 0));
         if (off > worst_off) worst_off = off;
         if (s == 59) speed_at_1s = speed_of(w, box);
     }
-    const spx_vec3 p = position(w, box);
+    const spx_vec3 p = test_body_position(w, box);
     const float along = p.x * axis.x + (p.y - 3.0f) * axis.y;
     spx_transform t;
     spx_body_get_transform(w, box, &t);
@@ -747,7 +741,7 @@ static int distance_spring_oscillates_at_its_frequency(void)
     crossings c = { -1, -1, 0, 0, 0.2f };
     for (int s = 0; s < 60 * 6; ++s) {
         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        crossings_add(&c, position(w, box).x - 1.0f);
+        crossings_add(&c, test_body_position(w, box).x - 1.0f);
     }
     TEST_ENSURE(c.count >= 6);
     const double frequency = (c.count - 1) / (c.last - c.first);
@@ -816,7 +810,7 @@ static int ragdoll_stays_finite_under_kicks(void)
     for (int s = 0; s < steps; ++s) {
         if (s % 20 == 0 && s < steps - 120) {
             const int k = (int)((rnd() * 0.5f + 0.5f) * LIMBS) % LIMBS;
-            const spx_vec3 p = position(w, limb[k]);
+            const spx_vec3 p = test_body_position(w, limb[k]);
             TEST_ENSURE_CODE(spx_body_apply_impulse(w, limb[k], spx_v3(rnd() * 20.0f, rnd() * 20.0f, rnd() * 20.0f), p),
                              SPX_OK);
         }
@@ -825,7 +819,7 @@ static int ragdoll_stays_finite_under_kicks(void)
         spx_world_get_stats(w, &st);
         TEST_ENSURE(!(st.flags & SPX_STEP_QUARANTINE));
         for (int i = 0; i < LIMBS; ++i) {
-            const spx_vec3 p = position(w, limb[i]);
+            const spx_vec3 p = test_body_position(w, limb[i]);
             TEST_ENSURE(isfinite(p.x) && isfinite(p.y) && isfinite(p.z));
             const float gap = dist3(world_point(w, torso, socket[i]), world_point(w, limb[i], spx_v3(-len[i], 0, 0)));
             if (gap > worst_gap) worst_gap = gap;
@@ -874,7 +868,7 @@ static int wheel_suspension_motor_and_steering(void)
     spx_joint_id j;
     TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     for (int s = 0; s < 180; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-    const float sag = 1.0f - position(w, wheel).y;
+    const float sag = 1.0f - test_body_position(w, wheel).y;
     const float expected = 9.81f / ((2.0f * pi * 2.0f) * (2.0f * pi * 2.0f));
     spx_vec3 v, av;
     spx_body_get_velocity(w, wheel, &v, &av);
@@ -962,7 +956,7 @@ static int pendulum_swap_and_move(void)
         spx_joint_id j;
         TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
         for (int s = 0; s < 300; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        const spx_vec3 p = position(w, bob);
+        const spx_vec3 p = test_body_position(w, bob);
         end[k] = spx_v3(p.x - o.x, p.y - o.y, p.z - o.z);
         spx_world_destroy(w);
     }
@@ -1017,7 +1011,7 @@ static int distance_rope_and_rigid(void)
         float at_half_second = 0.0f, worst = 0.0f;
         for (int s = 0; s < 180; ++s) {
             TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-            const float y = position(w, box).y;
+            const float y = test_body_position(w, box).y;
             if (s == 29) at_half_second = y;
             if (s > 60 && fabsf(5.0f - y - d.length) > worst) worst = fabsf(5.0f - y - d.length);
         }
@@ -1143,7 +1137,7 @@ static int out_of_memory_changes_nothing(void)
                 c.fail_at = 0;
             }
         }
-        const float x = position(w, link[3]).x;
+        const float x = test_body_position(w, link[3]).x;
         if (fail == 0) reference = x;
         else TEST_ENSURE(x == reference);
         spx_world_destroy(w);
@@ -1209,9 +1203,9 @@ static int weld_holds_then_breaks(void)
     TEST_ENSURE(broke);
     TEST_ENSURE(!spx_joint_is_valid(w, weld));
     TEST_ENSURE(spx_joint_is_valid(w, rope));
-    const float y0 = position(w, beam).y;
+    const float y0 = test_body_position(w, beam).y;
     for (int s = 0; s < 30; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-    TEST_ENSURE(position(w, beam).y < y0 - 0.5f); /* it falls */
+    TEST_ENSURE(test_body_position(w, beam).y < y0 - 0.5f); /* it falls */
     spx_world_destroy(w);
     return 0;
 }
@@ -1339,7 +1333,7 @@ static int car_drives_straight_and_brakes_on_a_slope(void)
     spx_world* w = make_car(spx_v3(0, -9.81f, 0), -10.0f, 200.0f, false, &chassis);
     TEST_ENSURE(w);
     for (int s = 0; s < 240; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-    const spx_vec3 p0 = position(w, chassis);
+    const spx_vec3 p0 = test_body_position(w, chassis);
     float slowest = 1e9f, fastest = 0.0f;
     for (int s = 0; s < 120; ++s) {
         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
@@ -1362,13 +1356,13 @@ static int car_drives_straight_and_brakes_on_a_slope(void)
     w = make_car(spx_v3(-9.81f * sinf(slope), -9.81f * cosf(slope), 0), 0.0f, 500.0f, true, &chassis);
     TEST_ENSURE(w);
     for (int s = 0; s < 240; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-    const float x0 = position(w, chassis).x;
+    const float x0 = test_body_position(w, chassis).x;
     float fastest_late = 0.0f;
     for (int s = 0; s < 60; ++s) {
         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         fastest_late = fmaxf(fastest_late, speed_of(w, chassis));
     }
-    const float slid = fabsf(position(w, chassis).x - x0);
+    const float slid = fabsf(test_body_position(w, chassis).x - x0);
     printf("  car braked on a 10 degree slope: at most %.2e m/s in its fifth second, slid %.2e m in it\n", fastest_late,
            slid);
     TEST_ENSURE(fastest_late < 1e-3f);
@@ -1401,14 +1395,14 @@ static int nan_in_a_chain_does_not_spread(void)
     spx_step_stats st;
     spx_world_get_stats(w, &st);
     TEST_ENSURE(st.flags & SPX_STEP_QUARANTINE);
-    TEST_ENSURE_CODE(spx_body_apply_impulse(w, link[3], spx_v3(1, 0, 0), position(w, link[3])), SPX_OK);
+    TEST_ENSURE_CODE(spx_body_apply_impulse(w, link[3], spx_v3(1, 0, 0), test_body_position(w, link[3])), SPX_OK);
     for (int s = 0; s < 60; ++s) {
         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         spx_world_get_stats(w, &st);
         TEST_ENSURE(!(st.flags & SPX_STEP_QUARANTINE));
     }
     for (int i = 0; i < 4; ++i) {
-        const spx_vec3 p = position(w, link[i]);
+        const spx_vec3 p = test_body_position(w, link[i]);
         TEST_ENSURE(isfinite(p.x) && isfinite(p.y) && isfinite(p.z));
     }
     /* The chain holds together again: the links' anchors within 1 cm. */

@@ -23,6 +23,16 @@ static spx_obb axis_box(spx_vec3 c, spx_vec3 h)
     return b;
 }
 
+/* A body def of one box shape with half extents h (sd holds the shape, so it must outlive bd). */
+static void one_box_def(spx_shape_def* sd, spx_body_def* bd, spx_vec3 h)
+{
+    *sd = spx_default_shape_def();
+    sd->half_extents = h;
+    *bd = spx_default_body_def();
+    bd->shapes = sd;
+    bd->shape_count = 1;
+}
+
 static int ray_obb_by_hand(void)
 { /* a unit box at x = 5: a ray from the origin 10 m along x enters at x = 4, fraction 0.4 */
     spx_obb box = axis_box(spx_v3(5, 0, 0), spx_v3(1, 1, 1));
@@ -869,12 +879,10 @@ static int world_changes_are_seen(void)
     TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, o, d, NULL, &r), SPX_OK);
     TEST_ENSURE(r.state == SPX_SWEEP_MISS);
     /* a new body, made there: found, with its own id */
-    spx_shape_def sd = spx_default_shape_def();
-    sd.half_extents = spx_v3(1, 1, 1);
-    spx_body_def bd = spx_default_body_def();
+    spx_shape_def sd;
+    spx_body_def bd;
+    one_box_def(&sd, &bd, spx_v3(1, 1, 1));
     bd.position = spx_v3(200, 120, 200);
-    bd.shapes = &sd;
-    bd.shape_count = 1;
     TEST_ENSURE_CODE(spx_body_create(w, &bd, &qb->id), SPX_OK);
     TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, o, d, NULL, &r), SPX_OK);
     TEST_ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == qb->id.index && r.body.generation == qb->id.generation);
@@ -909,11 +917,9 @@ static int shape_filters_and_sensors(void)
     spx_world_def wd = spx_default_world_def();
     spx_world* w = NULL;
     TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
-    spx_shape_def sd = spx_default_shape_def();
-    sd.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
-    spx_body_def bd = spx_default_body_def();
-    bd.shapes = &sd;
-    bd.shape_count = 1;
+    spx_shape_def sd;
+    spx_body_def bd;
+    one_box_def(&sd, &bd, spx_v3(0.5f, 0.5f, 0.5f));
     spx_body_id sensor, near, far;
     bd.position = spx_v3(3, 0, 0), sd.is_sensor = true;
     TEST_ENSURE_CODE(spx_body_create(w, &bd, &sensor), SPX_OK);
@@ -955,12 +961,10 @@ static int worked_example(void)
     spx_world_def wd = spx_default_world_def();
     spx_world* w = NULL;
     TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
-    spx_shape_def sd = spx_default_shape_def();
-    sd.half_extents = spx_v3(1, 1, 1);
-    spx_body_def bd = spx_default_body_def();
+    spx_shape_def sd;
+    spx_body_def bd;
+    one_box_def(&sd, &bd, spx_v3(1, 1, 1));
     bd.position = spx_v3(5, 0, 0);
-    bd.shapes = &sd;
-    bd.shape_count = 1;
     spx_body_id box_id, ball_id, grid_id;
     TEST_ENSURE_CODE(spx_body_create(w, &bd, &box_id), SPX_OK);
     spx_cast_result r;
@@ -1091,11 +1095,9 @@ static int queries_refused_during_a_step(void)
     wd.allocator = &a;
     spx_world* w = NULL;
     TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
-    spx_shape_def sd = spx_default_shape_def();
-    sd.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
-    spx_body_def bd = spx_default_body_def();
-    bd.shapes = &sd;
-    bd.shape_count = 1;
+    spx_shape_def sd;
+    spx_body_def bd;
+    one_box_def(&sd, &bd, spx_v3(0.5f, 0.5f, 0.5f));
     bd.position = spx_v3(0, -0.5f, 0);
     spx_body_id id;
     TEST_ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
@@ -1204,11 +1206,9 @@ static int query_out_of_memory(void)
     spx_world* w = NULL;
     fail_alloc = false;
     TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
-    spx_shape_def sd = spx_default_shape_def();
-    sd.half_extents = spx_v3(1, 1, 1);
-    spx_body_def bd = spx_default_body_def();
-    bd.shapes = &sd;
-    bd.shape_count = 1;
+    spx_shape_def sd;
+    spx_body_def bd;
+    one_box_def(&sd, &bd, spx_v3(1, 1, 1));
     spx_body_id id;
     TEST_ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
     fail_alloc = true;

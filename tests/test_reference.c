@@ -118,14 +118,21 @@ static int penetration_by_hand(void)
     return 0;
 }
 
+/* The reference sweep of two boxes, solved to 1e-5 of the problem's size; p keeps the problem. */
+static void sweep_boxes(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, float tmax, test_ref_problem* p,
+                        test_ref_sweep* s)
+{
+    test_ref_problem_obb_obb(a, va, b, vb, tmax, p);
+    test_ref_sweep_solve(p, 1e-5 * p->size, s);
+}
+
 static int sweeps_by_hand(void)
 {
     test_ref_problem p;
     test_ref_sweep s;
     /* Head on: gap 4 closing at 4 m/s meets at t = 1, normal +x. */
     spx_obb a = box_at(0, 0, 0, 1), b = box_at(6, 0, 0, 1);
-    test_ref_problem_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(-4, 0, 0), 2, &p);
-    test_ref_sweep_solve(&p, 1e-5 * p.size, &s);
+    sweep_boxes(&a, spx_v3(0, 0, 0), &b, spx_v3(-4, 0, 0), 2, &p, &s);
     TEST_ENSURE(s.state == TEST_REF_HIT);
     TEST_ENSURE_NEAR(s.time, 1.0, 1e-12);
     TEST_ENSURE_NEAR(s.normal[0], 1.0, 1e-9);
@@ -135,23 +142,20 @@ static int sweeps_by_hand(void)
     TEST_ENSURE_NEAR(p.size, 8.0, 1e-12);
 
     /* Both moving: A at +1, B at -3, the same gap closes at t = 1. */
-    test_ref_problem_obb_obb(&a, spx_v3(1, 0, 0), &b, spx_v3(-3, 0, 0), 2, &p);
-    test_ref_sweep_solve(&p, 1e-5 * p.size, &s);
+    sweep_boxes(&a, spx_v3(1, 0, 0), &b, spx_v3(-3, 0, 0), 2, &p, &s);
     TEST_ENSURE(s.state == TEST_REF_HIT);
     TEST_ENSURE_NEAR(s.time, 1.0, 1e-12);
     TEST_ENSURE_NEAR(s.point[0], 2.0, 1e-6);
 
     /* Too short an interval: miss, and the clearance is the gap left at tmax (4 - 4 * 0.75). */
-    test_ref_problem_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(-4, 0, 0), 0.75f, &p);
-    test_ref_sweep_solve(&p, 1e-5 * p.size, &s);
+    sweep_boxes(&a, spx_v3(0, 0, 0), &b, spx_v3(-4, 0, 0), 0.75f, &p, &s);
     TEST_ENSURE(s.state == TEST_REF_MISS);
     TEST_ENSURE_NEAR(s.sd_min, 1.0, 1e-9);
     TEST_ENSURE_NEAR(s.t_min, 0.75, 1e-9);
 
     /* Passing beside: 3 above on y, boxes 2 tall: clearance 1, reached over the whole overlap in x. */
     b = box_at(6, 3, 0, 1);
-    test_ref_problem_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(-4, 0, 0), 4, &p);
-    test_ref_sweep_solve(&p, 1e-5 * p.size, &s);
+    sweep_boxes(&a, spx_v3(0, 0, 0), &b, spx_v3(-4, 0, 0), 4, &p, &s);
     TEST_ENSURE(s.state == TEST_REF_MISS);
     TEST_ENSURE_NEAR(s.sd_min, 1.0, 1e-9);
 
@@ -159,8 +163,7 @@ static int sweeps_by_hand(void)
     spx_obb ea, eb;
     spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), test_about(0, REF_PI / 4), &ea);
     spx_obb_from_quat(spx_v3(0, 4, 0), spx_v3(1, 1, 1), test_about(2, REF_PI / 4), &eb);
-    test_ref_problem_obb_obb(&ea, spx_v3(0, 0, 0), &eb, spx_v3(0, -1, 0), 3, &p);
-    test_ref_sweep_solve(&p, 1e-5 * p.size, &s);
+    sweep_boxes(&ea, spx_v3(0, 0, 0), &eb, spx_v3(0, -1, 0), 3, &p, &s);
     TEST_ENSURE(s.state == TEST_REF_HIT);
     TEST_ENSURE_NEAR(s.time, 4.0 - 2.0 * sqrt(2.0), 1e-6);
     TEST_ENSURE_NEAR(s.normal[1], 1.0, 1e-6);
@@ -168,8 +171,7 @@ static int sweeps_by_hand(void)
 
     /* Parallel edges meeting (both turned 45 about z): a whole fan of normals is valid. */
     spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), test_about(2, REF_PI / 4), &ea);
-    test_ref_problem_obb_obb(&ea, spx_v3(0, 0, 0), &eb, spx_v3(0, -1, 0), 3, &p);
-    test_ref_sweep_solve(&p, 1e-5 * p.size, &s);
+    sweep_boxes(&ea, spx_v3(0, 0, 0), &eb, spx_v3(0, -1, 0), 3, &p, &s);
     TEST_ENSURE(s.state == TEST_REF_HIT);
     TEST_ENSURE_NEAR(s.time, 4.0 - 2.0 * sqrt(2.0), 1e-6);
     TEST_ENSURE(!s.normal_unique);
@@ -186,22 +188,19 @@ static int sweeps_by_hand(void)
 
     /* Start overlap and exact touching at 0. */
     b = box_at(1.5f, 0.5f, 0, 1);
-    test_ref_problem_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(1, 0, 0), 1, &p);
-    test_ref_sweep_solve(&p, 1e-5 * p.size, &s);
+    sweep_boxes(&a, spx_v3(0, 0, 0), &b, spx_v3(1, 0, 0), 1, &p, &s);
     TEST_ENSURE(s.state == TEST_REF_START_OVERLAP);
     TEST_ENSURE_NEAR(s.depth, 0.5, 1e-12);
     TEST_ENSURE_NEAR(s.normal[0], 1.0, 1e-12);
     TEST_ENSURE(s.normal_unique);
     b = box_at(2, 0.5f, 0, 1);
-    test_ref_problem_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(-1, 0, 0), 1, &p);
-    test_ref_sweep_solve(&p, 1e-5 * p.size, &s);
+    sweep_boxes(&a, spx_v3(0, 0, 0), &b, spx_v3(-1, 0, 0), 1, &p, &s);
     TEST_ENSURE(s.state != TEST_REF_MISS);
     TEST_ENSURE_NEAR(s.time, 0.0, 1e-12);
 
     /* Touching exactly at tmax: gap 2 closed at 1 m/s with tmax 2. */
     b = box_at(4, 0, 0, 1);
-    test_ref_problem_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(-1, 0, 0), 2, &p);
-    test_ref_sweep_solve(&p, 1e-5 * p.size, &s);
+    sweep_boxes(&a, spx_v3(0, 0, 0), &b, spx_v3(-1, 0, 0), 2, &p, &s);
     TEST_ENSURE(s.state == TEST_REF_HIT);
     TEST_ENSURE_NEAR(s.time, 2.0, 1e-12);
     return 0;

@@ -60,13 +60,6 @@ static spx_body_id add_unit_box(spx_world* w, spx_vec3 p, float mass)
     return test_body_create(w, d, s, NULL);
 }
 
-static spx_vec3 position(spx_world* w, spx_body_id id)
-{
-    spx_transform t;
-    spx_body_get_transform(w, id, &t);
-    return t.p;
-}
-
 static float distance(spx_vec3 a, spx_vec3 b)
 {
     const float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
@@ -92,11 +85,11 @@ static int tower(int n, float seconds, tower_figures* out)
     out->drift = 0.0f;
     for (int s = 1; s <= steps; ++s) {
         TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
-        const spx_vec3 top = position(w, ids[n - 1]);
+        const spx_vec3 top = test_body_position(w, ids[n - 1]);
         if (s == settle) settled = top;
         if (s > settle && distance(top, settled) > out->drift) out->drift = distance(top, settled);
     }
-    const spx_vec3 top = position(w, ids[n - 1]);
+    const spx_vec3 top = test_body_position(w, ids[n - 1]);
     out->sag = 0.5f + (float)(n - 1) - settled.y;
     out->sideways_at_end = sqrtf(top.x * top.x + top.z * top.z);
     printf("tower of %d, %.0f s: top drift %.5f m after settling, sag %.5f m, sideways at the end %.5f m\n", n,
@@ -146,7 +139,7 @@ static int ratio_stack(int count, float bottom, float other, float seconds, bool
     for (int s = 1; s <= steps; ++s) {
         TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
         for (int i = 0; i < count; ++i) {
-            const spx_vec3 p = position(w, ids[i]);
+            const spx_vec3 p = test_body_position(w, ids[i]);
             if (s == rest_step) at_rest[i] = p;
             if (s < rest_step) continue;
             spx_vec3 v, av;
@@ -198,11 +191,11 @@ static int heavy_dropped_on_light(void)
     float into_ground = 0.0f, into_light = 0.0f;
     for (int s = 0; s < 300; ++s) {
         TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
-        const spx_vec3 pl = position(w, light), ph = position(w, heavy);
+        const spx_vec3 pl = test_body_position(w, light), ph = test_body_position(w, heavy);
         if (0.5f - pl.y > into_ground) into_ground = 0.5f - pl.y;
         if (1.0f - (ph.y - pl.y) > into_light) into_light = 1.0f - (ph.y - pl.y);
     }
-    const spx_vec3 pl = position(w, light), ph = position(w, heavy);
+    const spx_vec3 pl = test_body_position(w, light), ph = test_body_position(w, heavy);
     printf("1,000 kg dropped 1 m on 1 kg: deepest light box into the ground %.5f m, heavy into light %.5f m; "
            "at the end light y %.4f, heavy y %.4f\n",
            (double)into_ground, (double)into_light, (double)pl.y, (double)ph.y);
@@ -229,7 +222,7 @@ static int pyramid_base_50(void)
         TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
         if (s < 120 || (s % 30 != 0 && s != 120)) continue;
         for (int i = 0; i < total; ++i) {
-            const spx_vec3 p = position(w, ids[i]);
+            const spx_vec3 p = test_body_position(w, ids[i]);
             if (s == 120) settled[i] = p;
             else if (distance(p, settled[i]) > drift) drift = distance(p, settled[i]);
         }

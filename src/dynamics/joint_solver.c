@@ -194,6 +194,15 @@ static void limit_solve(jbody* A, jbody* B, const row* r, float C, float inv_h, 
     row_solve(A, B, r, bias, s, acc, 0.0f, INFINITY);
 }
 
+/* Both ends of a range lower <= x <= upper on row r: the lower end on r, the upper on -r. */
+static void range_solve(jbody* A, jbody* B, const row* r, float x, float lower, float upper, float inv_h,
+                        spx_solver_soft rigid, bool use_bias, float* lower_acc, float* upper_acc)
+{
+    limit_solve(A, B, r, x - lower, inv_h, rigid, use_bias, lower_acc);
+    const row up = negate_row(*r);
+    limit_solve(A, B, &up, upper - x, inv_h, rigid, use_bias, upper_acc);
+}
+
 /* An equality C = 0 on row r, rigid (joint softness when biased) or a spring (always). */
 static void equality_solve(jbody* A, jbody* B, const row* r, float C, spx_solver_soft s, bool spring, bool use_bias,
                            float* acc)
@@ -383,6 +392,19 @@ typedef struct ctx {
     spx_solver_soft rigid;
 } ctx;
 
+/* A free axis's rows, in order: its spring, its motor (when `motor`: the wheel drives its axle
+   instead) and both ends of its limit, all on row r at the axis's position x. */
+static void axis_solve(spx_joint* j, jbody* A, jbody* B, const row* r, float x, const ctx* c, bool spring, bool motor,
+                       bool use_bias)
+{
+    if (spring) equality_solve(A, B, r, x, j->spring_soft, true, use_bias, &j->axial_impulse);
+    if (motor && j->motor.enable) motor_solve(A, B, r, &j->motor, c->h, &j->motor_impulse);
+    if (j->limit.enable) {
+        range_solve(A, B, r, x, j->limit.lower, j->limit.upper, c->inv_h, c->rigid, use_bias, &j->lower_impulse,
+                    &j->upper_impulse);
+    }
+}
+
 static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use_bias)
 {
     const geom* g = &j->geom;
@@ -395,13 +417,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     case SPX_JOINT_HINGE: {
         const row r = angular_row(A, B, g->ax);
         const float angle = relative_angle(g);
-        if (spring) equality_solve(A, B, &r, angle, j->spring_soft, true, use_bias, &j->axial_impulse);
-        if (j->motor.enable) motor_solve(A, B, &r, &j->motor, c->h, &j->motor_impulse);
-        if (j->limit.enable) {
-            limit_solve(A, B, &r, angle - j->limit.lower, c->inv_h, rigid, use_bias, &j->lower_impulse);
-            const row up = negate_row(r);
-            limit_solve(A, B, &up, j->limit.upper - angle, c->inv_h, rigid, use_bias, &j->upper_impulse);
-        }
+        axis_solve(j, A, B, &r, angle, c, spring, true, use_bias);
         const vec3s e = glms_vec3_cross(g->ax, g->bx);
         angular_pair_solve(A, B, g->ay, g->az, glms_vec3_dot(g->ay, e), glms_vec3_dot(g->az, e), rigid, use_bias,
                            &j->angular_impulse);
@@ -411,13 +427,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     case SPX_JOINT_SLIDER: {
         const row r = line_row(A, B, g, g->ax);
         const float x = glms_vec3_dot(g->d, g->ax);
-        if (spring) equality_solve(A, B, &r, x, j->spring_soft, true, use_bias, &j->axial_impulse);
-        if (j->motor.enable) motor_solve(A, B, &r, &j->motor, c->h, &j->motor_impulse);
-        if (j->limit.enable) {
-            limit_solve(A, B, &r, x - j->limit.lower, c->inv_h, rigid, use_bias, &j->lower_impulse);
-            const row up = negate_row(r);
-            limit_solve(A, B, &up, j->limit.upper - x, c->inv_h, rigid, use_bias, &j->upper_impulse);
-        }
+        axis_solve(j, A, B, &r, x, c, spring, true, use_bias);
         angular_lock_solve(A, B, j->angular_inv, frame_error(g), rigid, false, use_bias, &j->angular_impulse);
         lines_solve(A, B, g, g->ay, g->az, rigid, use_bias, &j->linear_impulse);
         break;
@@ -449,9 +459,8 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
         else if (spring)
             equality_solve(A, B, &r, length - j->length, j->spring_soft, true, use_bias, &j->axial_impulse);
         if (j->limit.enable) {
-            limit_solve(A, B, &r, length - j->min_length, c->inv_h, rigid, use_bias, &j->lower_impulse);
-            const row up = negate_row(r);
-            limit_solve(A, B, &up, j->max_length - length, c->inv_h, rigid, use_bias, &j->upper_impulse);
+            range_solve(A, B, &r, length, j->min_length, j->max_length, c->inv_h, rigid, use_bias, &j->lower_impulse,
+                        &j->upper_impulse);
         }
         break;
     }
@@ -461,9 +470,8 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
             const vec3s t = glms_vec3_normalize(glms_vec3_add(g->ax, g->bx));
             const row r = angular_row(A, B, t);
             const float angle = relative_angle(g);
-            limit_solve(A, B, &r, angle - j->limit.lower, c->inv_h, rigid, use_bias, &j->lower_impulse);
-            const row up = negate_row(r);
-            limit_solve(A, B, &up, j->limit.upper - angle, c->inv_h, rigid, use_bias, &j->upper_impulse);
+            range_solve(A, B, &r, angle, j->limit.lower, j->limit.upper, c->inv_h, rigid, use_bias, &j->lower_impulse,
+                        &j->upper_impulse);
         }
         const vec3s s = glms_vec3_cross(g->ax, g->bx);
         const float sin_swing = glms_vec3_norm(s);
@@ -479,12 +487,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     case SPX_JOINT_WHEEL: {
         const row r = line_row(A, B, g, g->ay);
         const float x = glms_vec3_dot(g->d, g->ay);
-        if (spring) equality_solve(A, B, &r, x, j->spring_soft, true, use_bias, &j->axial_impulse);
-        if (j->limit.enable) {
-            limit_solve(A, B, &r, x - j->limit.lower, c->inv_h, rigid, use_bias, &j->lower_impulse);
-            const row up = negate_row(r);
-            limit_solve(A, B, &up, j->limit.upper - x, c->inv_h, rigid, use_bias, &j->upper_impulse);
-        }
+        axis_solve(j, A, B, &r, x, c, spring, false, use_bias);
         const vec3s axle = steered_axle(j, g);
         if (j->motor.enable) {
             const row m = angular_row(A, B, axle);

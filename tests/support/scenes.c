@@ -36,6 +36,14 @@ static void common_layout(test_scene_layout* l)
     l->dt = 1.0f / 60.0f;
 }
 
+/* A layout with no boxes yet: the common ground, box and world, run for `steps` steps. */
+static void blank_layout(test_scene_layout* l, uint32_t steps)
+{
+    memset(l, 0, sizeof *l);
+    common_layout(l);
+    l->steps = steps;
+}
+
 void test_scene_falling_layout(test_scene_layout* out)
 {
     test_scene_falling_layout_seeded(out, TEST_SCENE_FALLING_SEED);
@@ -228,13 +236,11 @@ const float test_struck_speeds[TEST_STRUCK_SPEED_COUNT] = { 100.0f, 500.0f, 2000
 spx_result test_scene_struck_stack(test_scene* scene, const spx_world_def* def)
 {
     test_scene_layout l;
-    memset(&l, 0, sizeof l);
-    common_layout(&l);
+    blank_layout(&l, TEST_STRUCK_STEPS);
     l.box_friction = 0.6f;
     l.ground_center = spx_v3(0.0f, -0.5f, 0.0f);
     l.ground_half_extents = spx_v3(1000.0f, 0.5f, 1000.0f);
     l.sleep = true;
-    l.steps = TEST_STRUCK_STEPS;
     l.count = 5;
     for (uint32_t i = 0; i < l.count; ++i)
         l.start[i] = (spx_transform){ { 0.0f, 0.5f + (float)i, 0.0f }, { 0, 0, 0, 1 } };
@@ -302,9 +308,7 @@ static spx_result add_unit_box(test_scene* scene, spx_vec3 p, spx_quat q, float 
 spx_result test_scene_slope(test_scene* scene, float theta, float mu, const spx_world_def* def)
 {
     test_scene_layout l;
-    memset(&l, 0, sizeof l);
-    common_layout(&l);
-    l.steps = 90;
+    blank_layout(&l, 90);
     l.ground_friction = mu;
     /* The incline is the ground turned about z; the box sits on its top face, turned with it. */
     spx_quat q = { 0.0f, 0.0f, sinf(theta * 0.5f), cosf(theta * 0.5f) };
@@ -322,9 +326,7 @@ spx_result test_scene_slope(test_scene* scene, float theta, float mu, const spx_
 spx_result test_scene_bounce(test_scene* scene, float height, float e, const spx_world_def* def)
 {
     test_scene_layout l;
-    memset(&l, 0, sizeof l);
-    common_layout(&l);
-    l.steps = 240;
+    blank_layout(&l, 240);
     l.ground_friction = 0.5f;
     l.restitution = e;
     spx_result r = make_world(scene, def, &l);
@@ -551,4 +553,10 @@ spx_body_id test_body_create_shapes(spx_world* w, spx_body_def d, const spx_shap
 spx_body_id test_add_box(spx_world* w, spx_body_type type, spx_vec3 position, spx_vec3 half_extents)
 {
     return test_body_create(w, test_body_def(type, position), test_box_shape(half_extents), NULL);
+}
+
+spx_vec3 test_body_position(const spx_world* w, spx_body_id id)
+{
+    spx_transform t;
+    return spx_body_get_transform(w, id, &t) == SPX_OK ? t.p : spx_v3(0.0f, 0.0f, 0.0f);
 }

@@ -178,6 +178,8 @@ spx_shape_def test_mesh_shape(const spx_mesh* mesh);
 spx_body_id test_body_create(spx_world* w, spx_body_def d, spx_shape_def s, spx_result* out_result);
 spx_body_id test_body_create_shapes(spx_world* w, spx_body_def d, const spx_shape_def* shapes, uint32_t count,
                                     spx_result* out_result);
+/* The body's position (the origin when the id is stale). */
+spx_vec3 test_body_position(const spx_world* w, spx_body_id id);
 /* A box body of the default defs with this type, position and half extents. */
 spx_body_id test_add_box(spx_world* w, spx_body_type type, spx_vec3 position, spx_vec3 half_extents);
 

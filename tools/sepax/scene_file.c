@@ -113,22 +113,33 @@ static bool expect_object(reader* r, const cJSON* v, const char* path)
     return cJSON_IsObject(v) || fail(r, path, "must be an object {...} (found %s)", kind_of(v));
 }
 
-/* A number field: absent leaves *out alone and returns true; present must be finite and within
-   [lo, hi] (lo excluded when lo_open). */
-static bool read_number(reader* r, const cJSON* obj, const char* key, const char* path, double lo, double hi,
-                        bool lo_open, double* out)
+/* The field key of obj, or NULL when absent; p receives its path for messages. */
+static const cJSON* field(const cJSON* obj, const char* key, const char* path, char p[PATH_MAX_LEN])
 {
-    const cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) return true;
-    char p[PATH_MAX_LEN];
     join_key(p, path, key);
+    return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
+/* v, at path p, must be a finite number within [lo, hi] (lo excluded when lo_open). */
+static bool number_in(reader* r, const cJSON* v, const char* p, double lo, double hi, bool lo_open, double* out)
+{
     if (!cJSON_IsNumber(v)) return fail(r, p, "must be a number (found %s)", kind_of(v));
-    double x = v->valuedouble;
+    const double x = v->valuedouble;
     if (!isfinite(x)) return fail(r, p, "must be finite");
     if (lo_open ? !(x > lo) : !(x >= lo)) return fail(r, p, "must be %s %g (found %g)", lo_open ? ">" : ">=", lo, x);
     if (x > hi) return fail(r, p, "must be at most %g (found %g)", hi, x);
     *out = x;
     return true;
+}
+
+/* A number field: absent leaves *out alone and returns true; present must be finite and within
+   [lo, hi] (lo excluded when lo_open). */
+static bool read_number(reader* r, const cJSON* obj, const char* key, const char* path, double lo, double hi,
+                        bool lo_open, double* out)
+{
+    char p[PATH_MAX_LEN];
+    const cJSON* v = field(obj, key, path, p);
+    return !v || number_in(r, v, p, lo, hi, lo_open, out);
 }
 
 static bool read_float(reader* r, const cJSON* obj, const char* key, const char* path, double lo, double hi,
@@ -143,10 +154,9 @@ static bool read_float(reader* r, const cJSON* obj, const char* key, const char*
 static bool read_uint(reader* r, const cJSON* obj, const char* key, const char* path, uint32_t lo, uint32_t hi,
                       uint32_t* out)
 {
-    const cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) return true;
     char p[PATH_MAX_LEN];
-    join_key(p, path, key);
+    const cJSON* v = field(obj, key, path, p);
+    if (!v) return true;
     if (!cJSON_IsNumber(v)) return fail(r, p, "must be a whole number (found %s)", kind_of(v));
     double x = v->valuedouble;
     if (!isfinite(x) || x != floor(x)) return fail(r, p, "must be a whole number (found %g)", x);
@@ -157,10 +167,9 @@ static bool read_uint(reader* r, const cJSON* obj, const char* key, const char* 
 
 static bool read_bool(reader* r, const cJSON* obj, const char* key, const char* path, bool* out)
 {
-    const cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) return true;
     char p[PATH_MAX_LEN];
-    join_key(p, path, key);
+    const cJSON* v = field(obj, key, path, p);
+    if (!v) return true;
     if (!cJSON_IsBool(v)) return fail(r, p, "must be true or false (found %s)", kind_of(v));
     *out = cJSON_IsTrue(v);
     return true;
@@ -169,10 +178,9 @@ static bool read_bool(reader* r, const cJSON* obj, const char* key, const char* 
 /* A string field into out (size bytes); absent leaves it alone. */
 static bool read_string(reader* r, const cJSON* obj, const char* key, const char* path, char* out, size_t size)
 {
-    const cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) return true;
     char p[PATH_MAX_LEN];
-    join_key(p, path, key);
+    const cJSON* v = field(obj, key, path, p);
+    if (!v) return true;
     if (!cJSON_IsString(v)) return fail(r, p, "must be a string (found %s)", kind_of(v));
     if (strlen(v->valuestring) >= size) return fail(r, p, "longer than %zu characters", size - 1);
     memcpy(out, v->valuestring, strlen(v->valuestring) + 1);
@@ -183,10 +191,9 @@ static bool read_string(reader* r, const cJSON* obj, const char* key, const char
 static bool read_numbers(reader* r, const cJSON* obj, const char* key, const char* path, int n, double lo, double hi,
                          bool lo_open, double* out)
 {
-    const cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) return true;
     char p[PATH_MAX_LEN];
-    join_key(p, path, key);
+    const cJSON* v = field(obj, key, path, p);
+    if (!v) return true;
     if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != n)
         return fail(r, p, "must be an array of %d numbers (found %s%s)", n, kind_of(v),
                     cJSON_IsArray(v) ? " of another length" : "");
@@ -194,13 +201,7 @@ static bool read_numbers(reader* r, const cJSON* obj, const char* key, const cha
     for (const cJSON* e = v->child; e; e = e->next, ++i) {
         char pe[PATH_MAX_LEN];
         join_index(pe, p, (unsigned)i);
-        if (!cJSON_IsNumber(e)) return fail(r, pe, "must be a number (found %s)", kind_of(e));
-        double x = e->valuedouble;
-        if (!isfinite(x)) return fail(r, pe, "must be finite");
-        if (lo_open ? !(x > lo) : !(x >= lo))
-            return fail(r, pe, "must be %s %g (found %g)", lo_open ? ">" : ">=", lo, x);
-        if (x > hi) return fail(r, pe, "must be at most %g (found %g)", hi, x);
-        out[i] = x;
+        if (!number_in(r, e, pe, lo, hi, lo_open, &out[i])) return false;
     }
     return true;
 }
@@ -241,10 +242,9 @@ static bool require(reader* r, const cJSON* obj, const char* key, const char* pa
    "degrees": a}. */
 static bool read_rotation(reader* r, const cJSON* obj, const char* key, const char* path, spx_quat* out)
 {
-    const cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) return true;
     char p[PATH_MAX_LEN];
-    join_key(p, path, key);
+    const cJSON* v = field(obj, key, path, p);
+    if (!v) return true;
     double q[4];
     if (cJSON_IsArray(v)) {
         if (!read_numbers(r, obj, key, path, 4, -BIG, BIG, false, q)) return false;
@@ -497,10 +497,9 @@ static bool read_meshes(reader* r, const cJSON* v, const char* path)
 /* 64 filter bits: a whole number up to 2^53, or a string such as "0xFFFF0000FFFF0000" for all 64. */
 static bool read_bits(reader* r, const cJSON* obj, const char* key, const char* path, uint64_t* out)
 {
-    const cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) return true;
     char p[PATH_MAX_LEN];
-    join_key(p, path, key);
+    const cJSON* v = field(obj, key, path, p);
+    if (!v) return true;
     if (cJSON_IsNumber(v)) {
         const double x = v->valuedouble;
         if (!(x >= 0.0 && x <= 9007199254740992.0 && x == floor(x)))
@@ -878,10 +877,9 @@ static bool read_generator(reader* r, const cJSON* v, const char* path)
    a generator's are "NAME[i]") or its index in file order. */
 static bool read_body_ref(reader* r, const cJSON* obj, const char* key, const char* path, int* out)
 {
-    const cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) return true;
     char p[PATH_MAX_LEN];
-    join_key(p, path, key);
+    const cJSON* v = field(obj, key, path, p);
+    if (!v) return true;
     const scene* s = r->s;
     if (s->body_count == 0) return fail(r, p, "names a body, but the scene has none before its joints");
     if (cJSON_IsNumber(v)) {
@@ -907,10 +905,9 @@ static bool read_body_ref(reader* r, const cJSON* obj, const char* key, const ch
 static bool read_frame(reader* r, const cJSON* obj, const char* key, const char* path, spx_transform* out)
 {
     static const char* const keys[] = { "position", "rotation", NULL };
-    const cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) return true;
     char p[PATH_MAX_LEN];
-    join_key(p, path, key);
+    const cJSON* v = field(obj, key, path, p);
+    if (!v) return true;
     return expect_object(r, v, p) && check_keys(r, v, p, keys, NULL) &&
            read_vec3(r, v, "position", p, -FAR, FAR, false, &out->p) && read_rotation(r, v, "rotation", p, &out->q);
 }
