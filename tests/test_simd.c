@@ -198,6 +198,80 @@ static int lane_rows(void)
     return 0;
 }
 
+static uint64_t bits_of_double(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+/* Both lanes of r equal want[l] bit for bit (NaN results: any NaN). */
+static int same_doubles(spx_d2 r, const double want[2])
+{
+    double got[2];
+    spx_d2_store(got, r);
+    for (int l = 0; l < 2; ++l) {
+        const bool both_nan = got[l] != got[l] && want[l] != want[l];
+        if (!both_nan && bits_of_double(got[l]) != bits_of_double(want[l])) {
+            fprintf(stderr, "lane %d: got %.17g, want %.17g\n", l, got[l], want[l]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The two double lanes: conversions from float, arithmetic, SSE's min and max, the comparison mask,
+   on the specials and on doubles beyond float's precision and range made from them. */
+static int two_double_lanes(void)
+{
+    for (int i = 0; i < SPECIALS; ++i)
+        for (int j = 0; j < SPECIALS; ++j) {
+            const float fa[2] = { special(i), special(i + 7) }, fb[2] = { special(j), special(j + 3) };
+            TEST_ENSURE(same_doubles(spx_d2_of_floats(fa[0], fa[1]), (const double[2]){ fa[0], fa[1] }) == 0);
+            const spx_d2 x = spx_d2_mul(spx_d2_of_floats(fa[0], fa[1]), spx_d2_splat(1.0000001));
+            const spx_d2 y = spx_d2_mul(spx_d2_of_floats(fb[0], fb[1]), spx_d2_splat(3.0e40));
+            const double xl[2] = { (double)fa[0] * 1.0000001, (double)fa[1] * 1.0000001 };
+            const double yl[2] = { (double)fb[0] * 3.0e40, (double)fb[1] * 3.0e40 };
+            TEST_ENSURE(same_doubles(x, xl) == 0 && same_doubles(y, yl) == 0);
+            double w[2];
+            for (int l = 0; l < 2; ++l) w[l] = xl[l] + yl[l];
+            TEST_ENSURE(same_doubles(spx_d2_add(x, y), w) == 0);
+            for (int l = 0; l < 2; ++l) w[l] = xl[l] * yl[l];
+            TEST_ENSURE(same_doubles(spx_d2_mul(x, y), w) == 0);
+            for (int l = 0; l < 2; ++l) w[l] = xl[l] - yl[l];
+            TEST_ENSURE(same_doubles(spx_d2_sub(x, y), w) == 0);
+            for (int l = 0; l < 2; ++l) w[l] = xl[l] / yl[l];
+            TEST_ENSURE(same_doubles(spx_d2_div(x, y), w) == 0);
+            for (int l = 0; l < 2; ++l) w[l] = yl[l] / xl[l];
+            TEST_ENSURE(same_doubles(spx_d2_div(y, x), w) == 0);
+            for (int l = 0; l < 2; ++l) w[l] = fabs(xl[l]);
+            TEST_ENSURE(same_doubles(spx_d2_abs(x), w) == 0);
+            for (int l = 0; l < 2; ++l) w[l] = -xl[l];
+            TEST_ENSURE(same_doubles(spx_d2_neg(x), w) == 0);
+            for (int l = 0; l < 2; ++l) w[l] = copysign(xl[l], yl[l]);
+            TEST_ENSURE(same_doubles(spx_d2_copysign(x, y), w) == 0);
+            for (int l = 0; l < 2; ++l) w[l] = xl[l] < yl[l] ? xl[l] : yl[l];
+            TEST_ENSURE(same_doubles(spx_d2_min(x, y), w) == 0);
+            for (int l = 0; l < 2; ++l) w[l] = xl[l] > yl[l] ? xl[l] : yl[l];
+            TEST_ENSURE(same_doubles(spx_d2_max(x, y), w) == 0);
+            /* and with the operands the other way, so both NaN orders and both zero orders are met */
+            for (int l = 0; l < 2; ++l) w[l] = yl[l] < xl[l] ? yl[l] : xl[l];
+            TEST_ENSURE(same_doubles(spx_d2_min(y, x), w) == 0);
+            for (int l = 0; l < 2; ++l) w[l] = yl[l] > xl[l] ? yl[l] : xl[l];
+            TEST_ENSURE(same_doubles(spx_d2_max(y, x), w) == 0);
+            TEST_ENSURE(spx_d2_le_mask(x, y) == ((xl[0] <= yl[0]) | (xl[1] <= yl[1]) << 1));
+            TEST_ENSURE(same_doubles(spx_d2_splat(xl[1]), (const double[2]){ xl[1], xl[1] }) == 0);
+        }
+    /* min and max keep the second operand on NaN and on zeros of either sign */
+    const spx_d2 nan_zero = spx_d2_of_floats(NAN, -0.0f), one_zero = spx_d2_of_floats(1.0f, 0.0f);
+    double got[2];
+    spx_d2_store(got, spx_d2_max(nan_zero, one_zero));
+    TEST_ENSURE(got[0] == 1.0 && !signbit(got[1]));
+    spx_d2_store(got, spx_d2_min(one_zero, nan_zero));
+    TEST_ENSURE(got[0] != got[0] && signbit(got[1]));
+    return 0;
+}
+
 /* The build has the lanes its options ask for. */
 static int build_lanes(void)
 {
@@ -225,5 +299,6 @@ int main(void)
     TEST_RUN(four_lane_arithmetic, failures);
     TEST_RUN(four_lane_moves, failures);
     TEST_RUN(lane_rows, failures);
+    TEST_RUN(two_double_lanes, failures);
     return failures ? 1 : 0;
 }

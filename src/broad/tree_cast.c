@@ -1,6 +1,7 @@
 /* Ray and box casts through the dynamic trees, in double: a node's float box is tested exactly
    enough that a leaf is never missed by rounding (the leaves' boxes are padded by their owners). */
 #include "tree_cast.h"
+#include "math/simd.h"
 #include <math.h>
 
 /* What the slab test needs of the cast, made once: for each axis which bound of a box the cast meets
@@ -42,6 +43,30 @@ static inline bool entry(const spx_aabb* box, const cast_setup* s, double tmax, 
     return enter <= leave;
 }
 
+/* The cast's setup in both lanes, made once a cast. */
+typedef struct cast_lanes {
+    spx_d2 near_shift[3], far_shift[3], inv[3];
+} cast_lanes;
+
+/* entry on two boxes at once, lane l for box l: the same operations in the same order, so the same
+   bits. Bit l of the answer is set when the cast enters box l, at out_t[l]. */
+static inline int entry2(const spx_aabb* box0, const spx_aabb* box1, const cast_setup* s, const cast_lanes* l,
+                         double tmax, double out_t[2])
+{
+    const float* b0 = &box0->min[0];
+    const float* b1 = &box1->min[0];
+    spx_d2 enter = spx_d2_splat(0.0), leave = spx_d2_splat(tmax);
+    for (int k = 0; k < 3; ++k) {
+        const int n = s->near[k], f = s->far[k];
+        const spx_d2 tn = spx_d2_mul(spx_d2_add(spx_d2_of_floats(b0[n], b1[n]), l->near_shift[k]), l->inv[k]);
+        const spx_d2 tf = spx_d2_mul(spx_d2_add(spx_d2_of_floats(b0[f], b1[f]), l->far_shift[k]), l->inv[k]);
+        enter = spx_d2_max(tn, enter);
+        leave = spx_d2_min(tf, leave);
+    }
+    spx_d2_store(out_t, enter);
+    return spx_d2_le_mask(enter, leave);
+}
+
 void spx_tree_cast(const spx_dynamic_tree* tree, int which, const double origin[3], const double translation[3],
                    const double extent[3], double max_fraction, spx_tree_cast_fn* fn, void* context)
 {
@@ -52,6 +77,11 @@ void spx_tree_cast(const spx_dynamic_tree* tree, int which, const double origin[
     const double zero[3] = { 0.0, 0.0, 0.0 };
     cast_setup s;
     setup(origin, translation, extent ? extent : zero, &s);
+    cast_lanes lanes;
+    for (int k = 0; k < 3; ++k) {
+        lanes.near_shift[k] = spx_d2_splat(s.near_shift[k]), lanes.far_shift[k] = spx_d2_splat(s.far_shift[k]);
+        lanes.inv[k] = spx_d2_splat(s.inv[k]);
+    }
     const uint32_t root = tree->root[which];
     double t;
     if (root == SPX_TREE_NULL || !entry(&tree->nodes[root].box, &s, max_fraction, &t)) return;
@@ -71,9 +101,10 @@ void spx_tree_cast(const spx_dynamic_tree* tree, int which, const double origin[
             continue;
         }
         const uint32_t c0 = n->child[0], c1 = n->child[1];
-        double t0, t1;
-        const bool h0 = entry(&nodes[c0].box, &s, max_fraction, &t0);
-        const bool h1 = entry(&nodes[c1].box, &s, max_fraction, &t1);
+        double tc[2];
+        const int hit = entry2(&nodes[c0].box, &nodes[c1].box, &s, &lanes, max_fraction, tc);
+        const bool h0 = hit & 1, h1 = hit >> 1;
+        const double t0 = tc[0], t1 = tc[1];
         /* The farther pushed first, so that the nearer is opened next and shortens the cast sooner. */
         if (h0 && h1) {
             const bool first = t0 < t1;

@@ -5,6 +5,7 @@
 #include "ray.h"
 #include "geometry/mesh.h"
 #include "geometry/validate.h"
+#include "math/simd.h"
 #include <math.h>
 
 /* A node box grown by this much of its size and distance from the mesh's origin: it then surely holds
@@ -19,6 +20,44 @@ static inline bool node_entry(const spx_ray* ray, const spx_obb* box, double tma
     return spx_ray_obb_entry(ray, box, NODE_PAD, tmax, out_t);
 }
 
+/* The ray's origin and direction in both lanes, made once a descent. */
+typedef struct ray_lanes {
+    spx_d2 org[3], dir[3];
+} ray_lanes;
+
+/* node_entry on two boxes at once, lane l for box l: the operations of spx_ray_obb_entry in its order,
+   so the same bits. Bit l of the answer is set when the ray enters box l, at out_t[l]. */
+static inline int node_entry2(const ray_lanes* r, const spx_obb* b0, const spx_obb* b1, double tmax, double out_t[2])
+{
+    const spx_d2 c[3] = { spx_d2_of_floats(b0->center.x, b1->center.x), spx_d2_of_floats(b0->center.y, b1->center.y),
+                          spx_d2_of_floats(b0->center.z, b1->center.z) };
+    const spx_d2 h[3] = { spx_d2_of_floats(b0->half_extents.x, b1->half_extents.x),
+                          spx_d2_of_floats(b0->half_extents.y, b1->half_extents.y),
+                          spx_d2_of_floats(b0->half_extents.z, b1->half_extents.z) };
+    const spx_d2 rel[3] = { spx_d2_sub(r->org[0], c[0]), spx_d2_sub(r->org[1], c[1]), spx_d2_sub(r->org[2], c[2]) };
+    spx_d2 reach = spx_d2_add(spx_d2_add(h[0], h[1]), h[2]);
+    for (int k = 0; k < 3; ++k) reach = spx_d2_add(reach, spx_d2_abs(c[k]));
+    const spx_d2 pad = spx_d2_mul(spx_d2_splat(NODE_PAD), reach);
+    spx_d2 enter = spx_d2_splat(0.0), leave = spx_d2_splat(tmax);
+    for (int i = 0; i < 3; ++i) {
+        const spx_vec3 a0 = b0->rotation.col[i], a1 = b1->rotation.col[i];
+        const spx_d2 u[3] = { spx_d2_of_floats(a0.x, a1.x), spx_d2_of_floats(a0.y, a1.y),
+                              spx_d2_of_floats(a0.z, a1.z) };
+        const spx_d2 o =
+            spx_d2_add(spx_d2_add(spx_d2_mul(rel[0], u[0]), spx_d2_mul(rel[1], u[1])), spx_d2_mul(rel[2], u[2]));
+        const spx_d2 d = spx_d2_add(spx_d2_add(spx_d2_mul(r->dir[0], u[0]), spx_d2_mul(r->dir[1], u[1])),
+                                    spx_d2_mul(r->dir[2], u[2]));
+        const spx_d2 hh = spx_d2_copysign(spx_d2_add(h[i], pad), d);
+        const spx_d2 inv = spx_d2_div(spx_d2_splat(1.0), d);
+        const spx_d2 t1 = spx_d2_mul(spx_d2_sub(spx_d2_neg(hh), o), inv);
+        const spx_d2 t2 = spx_d2_mul(spx_d2_sub(hh, o), inv);
+        enter = spx_d2_max(t1, enter);
+        leave = spx_d2_min(t2, leave);
+    }
+    spx_d2_store(out_t, enter);
+    return spx_d2_le_mask(enter, leave);
+}
+
 bool spx_ray_mesh_local(const spx_mesh* mesh, const spx_ray* ray, double tmax, double* out_t, uint32_t* out_triangle)
 {
     typedef struct item {
@@ -30,6 +69,8 @@ bool spx_ray_mesh_local(const spx_mesh* mesh, const spx_ray* ray, double tmax, d
     double best = tmax, t;
     uint32_t found = UINT32_MAX;
     if (!node_entry(ray, &mesh->nodes[0].box, best, &t)) return false;
+    ray_lanes lanes;
+    for (int k = 0; k < 3; ++k) lanes.org[k] = spx_d2_splat(ray->org[k]), lanes.dir[k] = spx_d2_splat(ray->dir[k]);
     stack[top++] = (item){ 0, t };
     while (top > 0) {
         const item it = stack[--top];
@@ -43,9 +84,10 @@ bool spx_ray_mesh_local(const spx_mesh* mesh, const spx_ray* ray, double tmax, d
             }
             continue;
         }
-        double t0, t1;
-        const bool h0 = node_entry(ray, &mesh->nodes[n->first].box, best, &t0);
-        const bool h1 = node_entry(ray, &mesh->nodes[n->first + 1].box, best, &t1);
+        double tc[2];
+        const int hit = node_entry2(&lanes, &mesh->nodes[n->first].box, &mesh->nodes[n->first + 1].box, best, tc);
+        const bool h0 = hit & 1, h1 = hit >> 1;
+        const double t0 = tc[0], t1 = tc[1];
         if (top + 2 > RAY_STACK) return false; /* deeper than any tree obb_tree.c builds */
         /* The farther first, so the nearer is taken next and tightens `best` sooner. */
         if (h0 && h1 && t0 < t1) stack[top++] = (item){ n->first + 1, t1 }, stack[top++] = (item){ n->first, t0 };

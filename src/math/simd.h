@@ -17,6 +17,7 @@
 #ifndef SPX_SIMD_H
 #define SPX_SIMD_H
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -283,6 +284,98 @@ static inline spx_f4 spx_f4_pick(spx_f4 m, spx_f4 a, spx_f4 b)
 /* (a1, a2, a0, a3) and (a2, a0, a1, a3): lane j takes lane j + 1 or j + 2 (mod 3). */
 static inline spx_f4 spx_f4_rot1(spx_f4 a) { return SPX_F4_SWIZZLE(a, 1, 2, 0, 3); }
 static inline spx_f4 spx_f4_rot2(spx_f4 a) { return SPX_F4_SWIZZLE(a, 2, 0, 1, 3); }
+
+/* ---- Two double lanes ----
+   spx_d2: two doubles, for one test on two boxes at once in double (the trees' ray casts). SSE2's
+   __m128d, or a struct of two doubles with the same IEEE operations lane by lane; min and max follow
+   SSE (the second operand when either is NaN), so both builds give the same bits. */
+
+#if SPX_HAS_SIMD
+typedef __m128d spx_d2;
+
+/* ((double)a, (double)b): the conversion is exact. */
+static inline spx_d2 spx_d2_of_floats(float a, float b) { return _mm_cvtps_pd(_mm_setr_ps(a, b, 0.0f, 0.0f)); }
+static inline spx_d2 spx_d2_splat(double x) { return _mm_set1_pd(x); }
+static inline spx_d2 spx_d2_add(spx_d2 a, spx_d2 b) { return _mm_add_pd(a, b); }
+static inline spx_d2 spx_d2_sub(spx_d2 a, spx_d2 b) { return _mm_sub_pd(a, b); }
+static inline spx_d2 spx_d2_mul(spx_d2 a, spx_d2 b) { return _mm_mul_pd(a, b); }
+static inline spx_d2 spx_d2_div(spx_d2 a, spx_d2 b) { return _mm_div_pd(a, b); }
+static inline spx_d2 spx_d2_abs(spx_d2 a) { return _mm_andnot_pd(_mm_set1_pd(-0.0), a); }
+static inline spx_d2 spx_d2_neg(spx_d2 a) { return _mm_xor_pd(_mm_set1_pd(-0.0), a); }
+/* copysign lane by lane: a's magnitude with b's sign bit. */
+static inline spx_d2 spx_d2_copysign(spx_d2 a, spx_d2 b)
+{
+    const __m128d sign = _mm_set1_pd(-0.0);
+    return _mm_or_pd(_mm_andnot_pd(sign, a), _mm_and_pd(sign, b));
+}
+static inline spx_d2 spx_d2_min(spx_d2 a, spx_d2 b) { return _mm_min_pd(a, b); }
+static inline spx_d2 spx_d2_max(spx_d2 a, spx_d2 b) { return _mm_max_pd(a, b); }
+/* Bit l set when a[l] <= b[l]. */
+static inline int spx_d2_le_mask(spx_d2 a, spx_d2 b) { return _mm_movemask_pd(_mm_cmple_pd(a, b)); }
+static inline void spx_d2_store(double* p, spx_d2 a) { _mm_storeu_pd(p, a); }
+#else
+typedef struct spx_d2 {
+    double d[2];
+} spx_d2;
+
+static inline spx_d2 spx_d2_of_floats(float a, float b)
+{
+    spx_d2 r = { { a, b } };
+    return r;
+}
+static inline spx_d2 spx_d2_splat(double x)
+{
+    spx_d2 r = { { x, x } };
+    return r;
+}
+static inline spx_d2 spx_d2_add(spx_d2 a, spx_d2 b)
+{
+    spx_d2 r = { { a.d[0] + b.d[0], a.d[1] + b.d[1] } };
+    return r;
+}
+static inline spx_d2 spx_d2_mul(spx_d2 a, spx_d2 b)
+{
+    spx_d2 r = { { a.d[0] * b.d[0], a.d[1] * b.d[1] } };
+    return r;
+}
+static inline spx_d2 spx_d2_sub(spx_d2 a, spx_d2 b)
+{
+    spx_d2 r = { { a.d[0] - b.d[0], a.d[1] - b.d[1] } };
+    return r;
+}
+static inline spx_d2 spx_d2_div(spx_d2 a, spx_d2 b)
+{
+    spx_d2 r = { { a.d[0] / b.d[0], a.d[1] / b.d[1] } };
+    return r;
+}
+static inline spx_d2 spx_d2_abs(spx_d2 a)
+{
+    spx_d2 r = { { fabs(a.d[0]), fabs(a.d[1]) } };
+    return r;
+}
+static inline spx_d2 spx_d2_neg(spx_d2 a)
+{
+    spx_d2 r = { { -a.d[0], -a.d[1] } };
+    return r;
+}
+static inline spx_d2 spx_d2_copysign(spx_d2 a, spx_d2 b)
+{
+    spx_d2 r = { { copysign(a.d[0], b.d[0]), copysign(a.d[1], b.d[1]) } };
+    return r;
+}
+static inline spx_d2 spx_d2_min(spx_d2 a, spx_d2 b)
+{
+    spx_d2 r = { { a.d[0] < b.d[0] ? a.d[0] : b.d[0], a.d[1] < b.d[1] ? a.d[1] : b.d[1] } };
+    return r;
+}
+static inline spx_d2 spx_d2_max(spx_d2 a, spx_d2 b)
+{
+    spx_d2 r = { { a.d[0] > b.d[0] ? a.d[0] : b.d[0], a.d[1] > b.d[1] ? a.d[1] : b.d[1] } };
+    return r;
+}
+static inline int spx_d2_le_mask(spx_d2 a, spx_d2 b) { return (a.d[0] <= b.d[0]) | (a.d[1] <= b.d[1]) << 1; }
+static inline void spx_d2_store(double* p, spx_d2 a) { memcpy(p, a.d, sizeof a.d); }
+#endif
 
 /* ---- SPX_LANES lanes ---- */
 
