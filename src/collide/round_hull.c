@@ -264,6 +264,20 @@ static void take(span* s, bool met, const double* a, const double* b)
     s->t1 = spx_dmax(s->t1, *b);
 }
 
+/* Clips [*lo, *hi] to the times o + d t spends in the prism of half height r over face f. */
+static bool prism(const spx_hull_view* h, uint32_t f, double r, spx_dvec3 o, spx_dvec3 d, double* lo, double* hi)
+{
+    const spx_hull_plane* pl = &h->faces[f];
+    if (!round_clip_slab(o, d, pl->normal, pl->offset - r, pl->offset + r, lo, hi)) return false;
+    const uint8_t* c = h->corners + pl->first;
+    for (uint32_t k = 0; k < pl->count; ++k) {
+        const spx_dvec3 c0 = corner(h, c[k]);
+        const spx_dvec3 inward = spx_d3_cross(pl->normal, spx_d3_sub(corner(h, c[(k + 1) % pl->count]), c0));
+        if (!round_clip_slab(o, d, inward, spx_d3_dot(c0, inward), INFINITY, lo, hi)) return false;
+    }
+    return true;
+}
+
 /* Times in [lo, hi] at which o + d t is within r of the hull: the hull of its intervals in the balls
    at the corners, the cylinders along the edges and the prisms of half height r over the faces, which
    together hold the grown hull's boundary (round_line_interval's argument). */
@@ -281,16 +295,8 @@ static bool line_interval(const spx_hull_view* h, double r, spx_dvec3 o, spx_dve
         take(&s, round_line_cylinder(o, d, corner(h, ed->corner[0]), corner(h, ed->corner[1]), r, &a, &b), &a, &b);
     }
     for (uint32_t f = 0; f < h->face_count; ++f) {
-        const spx_hull_plane* pl = &h->faces[f];
         double a = lo, b = hi;
-        bool met = round_clip_slab(o, d, pl->normal, pl->offset - r, pl->offset + r, &a, &b);
-        const uint8_t* c = h->corners + pl->first;
-        for (uint32_t k = 0; k < pl->count && met; ++k) {
-            const spx_dvec3 c0 = corner(h, c[k]);
-            const spx_dvec3 inward = spx_d3_cross(pl->normal, spx_d3_sub(corner(h, c[(k + 1) % pl->count]), c0));
-            met = round_clip_slab(o, d, inward, spx_d3_dot(c0, inward), INFINITY, &a, &b);
-        }
-        take(&s, met, &a, &b);
+        take(&s, prism(h, f, r, o, d, &a, &b), &a, &b);
     }
     *t0 = s.t0;
     *t1 = s.t1;
@@ -323,9 +329,32 @@ static bool line_entry(const spx_hull_view* h, double r, spx_dvec3 o, spx_dvec3 
             return true;
         }
     }
-    double t0, t1;
-    if (!line_interval(h, r, o, d, lo, hi, &t0, &t1)) return false;
-    *out = t0;
+    /* The first point reached lies where the hull's outward normal opposes the motion (n . d <= 0):
+       on a face so turned, or on an edge or at a corner of one. */
+    bool facing[MAX_FACES], rim[SPX_HULL_MAX_CORNERS] = { false };
+    for (uint32_t f = 0; f < h->face_count; ++f) {
+        facing[f] = spx_d3_dot(h->faces[f].normal, d) <= 0.0;
+        const uint8_t* c = h->corners + h->faces[f].first;
+        for (uint32_t k = 0; k < h->faces[f].count && facing[f]; ++k) rim[c[k]] = true;
+    }
+    double best = INFINITY, a, b;
+    for (uint32_t i = 0; i < h->vertex_count; ++i) {
+        a = lo, b = spx_dmin(hi, best);
+        if (rim[i] && round_line_ball(o, d, corner(h, i), r, &a, &b)) best = a;
+    }
+    for (uint32_t e = 0; e < h->edge_count; ++e) {
+        const spx_hull_edge* ed = &h->edges[e];
+        a = lo, b = spx_dmin(hi, best);
+        if ((facing[ed->face[0]] || facing[ed->face[1]]) &&
+            round_line_cylinder(o, d, corner(h, ed->corner[0]), corner(h, ed->corner[1]), r, &a, &b))
+            best = a;
+    }
+    for (uint32_t f = 0; f < h->face_count; ++f) {
+        a = lo, b = spx_dmin(hi, best);
+        if (facing[f] && prism(h, f, r, o, d, &a, &b)) best = a;
+    }
+    if (!(best <= hi)) return false;
+    *out = best;
     return true;
 }
 
@@ -351,8 +380,11 @@ static bool first_time(const hull_round* q, spx_dvec3 v, double R, double tmax, 
         const spx_dvec3 u = spx_d3_sub(a->v[1], a->v[0]);
         bool rim[SPX_HULL_MAX_CORNERS] = { false };
         for (uint32_t e = 0; e < h->edge_count; ++e) {
-            if (!silhouette(h, e, u)) continue;
             const spx_hull_edge* ed = &h->edges[e];
+            /* As the ends: the contact's normal opposes the motion, so one of the edge's faces does. */
+            if (!silhouette(h, e, u) || (spx_d3_dot(h->faces[ed->face[0]].normal, back) > 0.0 &&
+                                         spx_d3_dot(h->faces[ed->face[1]].normal, back) > 0.0))
+                continue;
             rim[ed->corner[0]] = rim[ed->corner[1]] = true;
             const spx_dvec3 b0 = corner(h, ed->corner[0]);
             double t;
