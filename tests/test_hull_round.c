@@ -874,8 +874,8 @@ static int bad_input(void)
 int main(int argc, char** argv)
 {
     const bool long_run = test_long_run(argc, argv);
-    /* Per pair kind: 400 a family (2,000 a kind) by default; --long 2,500 a family (12,500 a kind). */
-    const int per_family = test_cases(long_run ? 2500 : 400);
+    /* Per pair kind: 400 a family (2,000 a kind) by default; --long 10,000 a family (50,000 a kind). */
+    const int per_family = test_cases(long_run ? 10000 : 400);
     int failures = exact_cases() + bad_input();
     printf("%-12s %6s %5s %5s %5s %4s | %-8s %-8s %-8s %-8s %-8s %-8s | %-8s %-8s %-8s | %-8s %-8s %-8s %-8s %-8s "
            "%-8s %-8s\n",
