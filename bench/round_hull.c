@@ -179,8 +179,8 @@ int bench_round_hull_table(int runs, double min_ms, bool peers)
         printf("\nround-hull: a hull could not be built\n");
         return 3;
     }
-    printf("\nspheres and capsules against hulls of %d random points (%d hulls, %d problems a kind)\n\n", POINTS,
-           HULLS, PROBLEMS);
+    printf("\nspheres and capsules against hulls of %d random points (%d hulls, %d problems a kind)\n\n", POINTS, HULLS,
+           PROBLEMS);
     printf("| pair | engine | query | ns | agrees with sepax |\n| --- | --- | --- | --- | --- |\n");
     for (int k = 0; k < 2; ++k) {
         const char* pair = k ? "capsule-hull" : "sphere-hull";

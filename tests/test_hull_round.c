@@ -260,7 +260,8 @@ static double core_sd(const hull_ref* r, vec a0, vec a1, vec* wa, vec* wb)
             if (!(l > 1e-9 * len(u) * len(sub(r->c[i], r->c[j])))) continue;
             m = scl(m, 1.0 / l);
         }
-        double amin = fmin(dot(m, a0), dot(m, a1)), amax = fmax(dot(m, a0), dot(m, a1)), bmin = INFINITY, bmax = -INFINITY;
+        double amin = fmin(dot(m, a0), dot(m, a1)), amax = fmax(dot(m, a0), dot(m, a1)), bmin = INFINITY,
+               bmax = -INFINITY;
         for (int i = 0; i < r->n; ++i) bmin = fmin(bmin, dot(m, r->c[i])), bmax = fmax(bmax, dot(m, r->c[i]));
         depth = fmin(depth, fmin(amax - bmin, bmax - amin));
     }
@@ -333,8 +334,8 @@ static void ref_solve(const hull_ref* r, answer* out)
         prev = t;
     }
     if (hit < 0 && T > 0) {
-        const test_ref_golden g =
-            test_ref_golden_search(sd_at, r, fmax(0, tb - T / REF_STEPS), fmin(T, tb + T / REF_STEPS), 90, -1, false, NULL);
+        const test_ref_golden g = test_ref_golden_search(sd_at, r, fmax(0, tb - T / REF_STEPS),
+                                                         fmin(T, tb + T / REF_STEPS), 90, -1, false, NULL);
         double tm = g.f1 < g.f2 ? g.x1 : g.x2, fm = fmin(g.f1, g.f2);
         if (fm < best) best = fm, tb = tm;
         if (best <= 0) hit = bisect(r, fmax(0, tb - T / REF_STEPS), tb);
@@ -396,7 +397,8 @@ static void make_problem(bool capsule, int family, uint64_t seed, problem* p)
         p->rotation = identity;
         p->box = (spx_obb){ p->position, h, identity };
         p->a.radius = (float)(0.25 * (int)uni(&g, 0, 3));
-        p->a.p[0] = spx_v3((float)grid(uni(&g, -2.5, 2.5)), (float)grid(uni(&g, -2.5, 2.5)), (float)grid(uni(&g, -2.5, 2.5)));
+        p->a.p[0] =
+            spx_v3((float)grid(uni(&g, -2.5, 2.5)), (float)grid(uni(&g, -2.5, 2.5)), (float)grid(uni(&g, -2.5, 2.5)));
         p->a.p[1] = p->a.p[0];
         if (capsule) {
             int axis = (int)uni(&g, 0, 3);
@@ -446,7 +448,8 @@ static void make_problem(bool capsule, int family, uint64_t seed, problem* p)
         p->a.p[0] = add3(on, sc3(n, p->a.radius + gap));
         if (capsule) {
             /* Along the edge (lying on the face's rim) or along the face across the edge. */
-            const spx_vec3 along = uni(&g, 0, 1) < 0.5 ? e : spx_v3(n.y * e.z - n.z * e.y, n.z * e.x - n.x * e.z, n.x * e.y - n.y * e.x);
+            const spx_vec3 along =
+                uni(&g, 0, 1) < 0.5 ? e : spx_v3(n.y * e.z - n.z * e.y, n.z * e.x - n.x * e.z, n.x * e.y - n.y * e.x);
             const float s = (float)uni(&g, -0.8, 0.2);
             p->a.p[1] = add3(p->a.p[0], sc3(along, 1.0f - s));
             p->a.p[0] = add3(p->a.p[0], sc3(along, s));
@@ -464,7 +467,8 @@ static void make_problem(bool capsule, int family, uint64_t seed, problem* p)
         if (k == 2) p->a.radius = 0.0f;
         if (k == 3) p->a.p[1] = p->a.p[0];
     } else if (family == FAM_FAR) {
-        const spx_vec3 off = spx_v3((float)uni(&g, 1000, 5000), (float)uni(&g, -5000, -1000), (float)uni(&g, 1000, 5000));
+        const spx_vec3 off =
+            spx_v3((float)uni(&g, 1000, 5000), (float)uni(&g, -5000, -1000), (float)uni(&g, 1000, 5000));
         p->position = add3(p->position, off);
         p->a.p[0] = add3(p->a.p[0], off);
         p->a.p[1] = add3(p->a.p[1], off);
@@ -659,9 +663,10 @@ static void check_properties(const problem* in, stats* st)
         built ob = b;
         ob.placed.position = o.position;
         if (ask_sweep(&o, &ob, &g) != SPX_OK) fail(st, &p, "moved problem refused", 0, 0);
-        else if (g.state != h.state || g.time != h.time || g.depth != h.depth || angle_to(g.normal, vf(h.normal)) > 1e-7)
-            fail(st, &p, "moved problem: state, time, depth or normal differs", g.state * 10.0 + g.time,
-                 h.state * 10.0 + h.time);
+        else if (g.state != h.state || g.time != h.time || g.depth != h.depth ||
+                 angle_to(g.normal, vf(h.normal)) > 1e-7)
+            fail(st, &p, "moved problem: state, time, depth or normal differs", (double)g.state * 10.0 + g.time,
+                 (double)h.state * 10.0 + h.time);
         else if (h.state != SPX_SWEEP_MISS) {
             vec back = sub(sub(vf(g.point), vf(off)), scl(vf(w), g.time));
             double e = len(sub(back, vf(h.point))), steps = 4.0 * FLT_EPSILON * (1500.0 + 10.0 * size);
@@ -898,10 +903,10 @@ int main(int argc, char** argv)
             }
         printf("%-12s %6d %5d %5d %5d %4d | %-8.2g %-8.2g %-8.2g %-8.2g %-8.2g %-8.2g | %-8.2g %-8.2g %-8.2g | %-8.2g "
                "%-8.2g %-8.2g %-8.2g %-8.2g %-8.2g %-8.2g\n",
-               kind ? "capsule-hull" : "sphere-hull", st.cases, st.states[0], st.states[1], st.states[2],
-               st.borderline, st.time, st.normal, st.depth, st.mtd, st.point, st.sphere_point, st.box_time,
-               st.box_normal, st.box_depth, st.move_point, st.shuffle_time, st.shuffle_depth, st.shuffle_normal,
-               st.mirror_time, st.mirror_depth, st.mirror_normal);
+               kind ? "capsule-hull" : "sphere-hull", st.cases, st.states[0], st.states[1], st.states[2], st.borderline,
+               st.time, st.normal, st.depth, st.mtd, st.point, st.sphere_point, st.box_time, st.box_normal,
+               st.box_depth, st.move_point, st.shuffle_time, st.shuffle_depth, st.shuffle_normal, st.mirror_time,
+               st.mirror_depth, st.mirror_normal);
         if (st.failures) {
             fprintf(stderr, "FAILED: %s: %d failures\n", kind ? "capsule-hull" : "sphere-hull", st.failures);
             ++failures;

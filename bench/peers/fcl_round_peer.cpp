@@ -72,7 +72,8 @@ extern "C" void* bench_round_hull_fcl_prepare(const bench_round_hull_problem* pr
             const Vec p0 = v(q.a.p[0]), p1 = v(q.a.p[1]), d = p1 - p0;
             if (q.capsule) {
                 p.a = std::make_shared<fcl::Capsuled>(q.a.radius, d.norm());
-                if (d.norm() > 0) p.pose_a.linear() = fcl::Quaterniond::FromTwoVectors(Vec(0, 0, 1), d).toRotationMatrix();
+                if (d.norm() > 0)
+                    p.pose_a.linear() = fcl::Quaterniond::FromTwoVectors(Vec(0, 0, 1), d).toRotationMatrix();
                 p.pose_a.translation() = 0.5 * (p0 + p1);
             } else {
                 p.a = std::make_shared<fcl::Sphered>(q.a.radius);

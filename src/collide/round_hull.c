@@ -458,8 +458,8 @@ static bool far_apart(const hull_round* q, double margin)
     return spx_d3_len2(spx_d3_sub(q->a.center, q->h->center)) > reach * reach;
 }
 
-static spx_result sweep(round_piece pa_, spx_vec3 velocity_a, const spx_placed_hull* b, spx_vec3 velocity_b,
-                        float tmax, spx_sweep_hit* out)
+static spx_result sweep(round_piece pa_, spx_vec3 velocity_a, const spx_placed_hull* b, spx_vec3 velocity_b, float tmax,
+                        spx_sweep_hit* out)
 {
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = check(pa_, b);
@@ -614,24 +614,24 @@ static spx_result manifold(round_piece pa_, const spx_placed_hull* b, float marg
 
 /* ---- entry points -------------------------------------------------------------------------------- */
 
-#define ROUND_HULL_QUERIES(name, TA, KA)                                                                             \
-    SPX_API spx_result spx_overlap_##name##_hull(const TA* a, const spx_placed_hull* b, bool* out)                   \
-    {                                                                                                                \
-        return out ? at_rest(ROUND_PIECE(KA, a), b, out, NULL) : SPX_ERR_INVALID_ARGUMENT;                           \
-    }                                                                                                                \
-    SPX_API spx_result spx_penetration_##name##_hull(const TA* a, const spx_placed_hull* b, spx_penetration* out)    \
-    {                                                                                                                \
-        return out ? at_rest(ROUND_PIECE(KA, a), b, NULL, out) : SPX_ERR_INVALID_ARGUMENT;                           \
-    }                                                                                                                \
-    SPX_API spx_result spx_sweep_##name##_hull(const TA* a, spx_vec3 velocity_a, const spx_placed_hull* b,           \
-                                               spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)                  \
-    {                                                                                                                \
-        return sweep(ROUND_PIECE(KA, a), velocity_a, b, velocity_b, tmax, out);                                      \
-    }                                                                                                                \
-    SPX_API spx_result spx_manifold_##name##_hull(const TA* a, const spx_placed_hull* b, float margin,               \
-                                                  spx_manifold* out)                                                 \
-    {                                                                                                                \
-        return manifold(ROUND_PIECE(KA, a), b, margin, out);                                                         \
+#define ROUND_HULL_QUERIES(name, TA, KA)                                                                          \
+    SPX_API spx_result spx_overlap_##name##_hull(const TA* a, const spx_placed_hull* b, bool* out)                \
+    {                                                                                                             \
+        return out ? at_rest(ROUND_PIECE(KA, a), b, out, NULL) : SPX_ERR_INVALID_ARGUMENT;                        \
+    }                                                                                                             \
+    SPX_API spx_result spx_penetration_##name##_hull(const TA* a, const spx_placed_hull* b, spx_penetration* out) \
+    {                                                                                                             \
+        return out ? at_rest(ROUND_PIECE(KA, a), b, NULL, out) : SPX_ERR_INVALID_ARGUMENT;                        \
+    }                                                                                                             \
+    SPX_API spx_result spx_sweep_##name##_hull(const TA* a, spx_vec3 velocity_a, const spx_placed_hull* b,        \
+                                               spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)               \
+    {                                                                                                             \
+        return sweep(ROUND_PIECE(KA, a), velocity_a, b, velocity_b, tmax, out);                                   \
+    }                                                                                                             \
+    SPX_API spx_result spx_manifold_##name##_hull(const TA* a, const spx_placed_hull* b, float margin,            \
+                                                  spx_manifold* out)                                              \
+    {                                                                                                             \
+        return manifold(ROUND_PIECE(KA, a), b, margin, out);                                                      \
     }
 
 ROUND_HULL_QUERIES(sphere, spx_sphere, ROUND_POINT)
