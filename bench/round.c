@@ -18,6 +18,7 @@
 #include "suite.h"
 #include "timer.h"
 #include "support/round_cases.h"
+#include "round_hull.h"
 #include <sepax/query.h>
 #include <math.h>
 #if defined(SPX_BENCH_HAVE_BULLET)
@@ -348,5 +349,6 @@ int bench_round(int argc, char** argv)
         printf("\n");
     }
     const int world_status = world_table(runs, min_ms);
-    return status ? status : world_status;
+    const int hull_status = bench_round_hull_table(runs, min_ms, common.peers);
+    return status ? status : (world_status ? world_status : hull_status);
 }

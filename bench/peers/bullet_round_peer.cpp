@@ -3,12 +3,17 @@
 // and btTriangleShape, each pose swept from t = 0 to tmax. Margins are Bullet's defaults except the
 // triangle's, set to 0 (a box's margin lies inside its half extents).
 #include "peers/round_peer.h"
+#include "round_hull.h"
 
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btCapsuleShape.h>
+#include <BulletCollision/CollisionShapes/btConvexHullShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletCollision/CollisionShapes/btTriangleShape.h>
 #include <BulletCollision/NarrowPhaseCollision/btGjkConvexCast.h>
+#include <BulletCollision/NarrowPhaseCollision/btGjkEpaPenetrationDepthSolver.h>
+#include <BulletCollision/NarrowPhaseCollision/btGjkPairDetector.h>
+#include <BulletCollision/NarrowPhaseCollision/btPointCollector.h>
 #include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
 
 #include <cmath>
@@ -107,3 +112,105 @@ extern "C" const char* bench_round_bullet_name(void)
     std::snprintf(name, sizeof name, "Bullet %d.%02d btGjkConvexCast", btGetVersion() / 100, btGetVersion() % 100);
     return name;
 }
+
+// Spheres and capsules against convex hulls (bench/round_hull.c): a btConvexHullShape of the hull's
+// corners (margin 0, so that its surface is the hull's) placed at the hull's pose; the static question
+// through btGjkPairDetector with Bullet's GJK/EPA penetration solver (touching or overlapping where
+// the distance it reports is <= 0), the swept one through btGjkConvexCast.
+namespace {
+
+struct HullProblem {
+    std::unique_ptr<btConvexShape> a;
+    btTransform from_a, to_a, from_b, to_b;
+    size_t hull; // into HullSet::hulls
+};
+
+struct HullSet {
+    std::vector<std::unique_ptr<btConvexHullShape>> hulls;
+    std::vector<const spx_hull*> sources;
+    std::vector<HullProblem> problems;
+};
+
+size_t hull_shape(HullSet& set, const spx_hull* h)
+{
+    for (size_t k = 0; k < set.sources.size(); ++k)
+        if (set.sources[k] == h) return k;
+    spx_hull_info info;
+    spx_hull_get_info(h, &info);
+    std::unique_ptr<btConvexHullShape> shape(new btConvexHullShape());
+    for (uint32_t i = 0; i < info.corner_count; ++i) {
+        spx_vec3 c;
+        spx_hull_get_corner(h, i, &c);
+        shape->addPoint(v(c), false);
+    }
+    shape->recalcLocalAabb();
+    shape->setMargin(0);
+    set.hulls.push_back(std::move(shape));
+    set.sources.push_back(h);
+    return set.hulls.size() - 1;
+}
+
+} // namespace
+
+extern "C" void* bench_round_hull_bullet_prepare(const bench_round_hull_problem* problems, size_t count)
+{
+    try {
+        auto* set = new HullSet;
+        set->problems.resize(count);
+        for (size_t i = 0; i < count; ++i) {
+            const bench_round_hull_problem& q = problems[i];
+            HullProblem& p = set->problems[i];
+            if (q.capsule) {
+                p.a = capsule(q.a, &p.from_a);
+            } else {
+                p.from_a.setIdentity();
+                p.from_a.setOrigin(v(q.a.p[0]));
+                p.a.reset(new btSphereShape(q.a.radius));
+            }
+            const spx_mat3& r = q.b.rotation;
+            p.from_b.setIdentity();
+            p.from_b.setBasis(btMatrix3x3(r.col[0].x, r.col[1].x, r.col[2].x, r.col[0].y, r.col[1].y, r.col[2].y,
+                                          r.col[0].z, r.col[1].z, r.col[2].z));
+            p.from_b.setOrigin(v(q.b.position));
+            p.hull = hull_shape(*set, q.b.hull);
+            p.to_a = p.from_a;
+            p.to_b = p.from_b;
+            p.to_a.setOrigin(p.from_a.getOrigin() + v(q.va) * q.tmax);
+            p.to_b.setOrigin(p.from_b.getOrigin() + v(q.vb) * q.tmax);
+        }
+        return set;
+    } catch (const std::bad_alloc&) {
+        return nullptr;
+    }
+}
+
+extern "C" void bench_round_hull_bullet_overlap(void* prepared, size_t count, uint8_t* out)
+{
+    auto& set = *static_cast<HullSet*>(prepared);
+    btVoronoiSimplexSolver simplex;
+    btGjkEpaPenetrationDepthSolver epa;
+    for (size_t i = 0; i < count; ++i) {
+        HullProblem& p = set.problems[i];
+        btGjkPairDetector gjk(p.a.get(), set.hulls[p.hull].get(), &simplex, &epa);
+        btGjkPairDetector::ClosestPointInput input;
+        input.m_transformA = p.from_a;
+        input.m_transformB = p.from_b;
+        btPointCollector result;
+        gjk.getClosestPoints(input, result, nullptr);
+        out[i] = result.m_hasResult && result.m_distance <= 0 ? 1 : 0;
+    }
+}
+
+extern "C" void bench_round_hull_bullet_sweep(void* prepared, size_t count, uint8_t* out)
+{
+    auto& set = *static_cast<HullSet*>(prepared);
+    btVoronoiSimplexSolver simplex;
+    for (size_t i = 0; i < count; ++i) {
+        HullProblem& p = set.problems[i];
+        btGjkConvexCast cast(p.a.get(), set.hulls[p.hull].get(), &simplex);
+        btConvexCast::CastResult result;
+        out[i] = cast.calcTimeOfImpact(p.from_a, p.to_a, p.from_b, p.to_b, result) ? 1 : 0;
+    }
+}
+
+extern "C" void bench_round_hull_bullet_free(void* prepared) { delete static_cast<HullSet*>(prepared); }

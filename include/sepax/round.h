@@ -142,6 +142,41 @@ SPX_API spx_result spx_manifold_sphere_mesh(const spx_sphere* a, spx_mesh_instan
 SPX_API spx_result spx_manifold_capsule_mesh(const spx_capsule* a, spx_mesh_instance* b, float margin,
                                              spx_manifold* out, uint32_t capacity, uint32_t* out_count);
 
+/* ---- against a convex hull (hull.h) ------------------------------------------------------------ */
+
+/* The sphere's or capsule's core (a point, a segment) against the placed hull, exact in double in the
+ * hull's frame (docs/collision.md, "Spheres and capsules against hulls"): the answers mean what they
+ * mean above. `axis`: 0 the closest points; where the cores meet, 1 + f for the hull's face f, or
+ * 1 + faces + e for the capsule's segment crossed with the hull's edge e (numbered as
+ * spx_hull_get_face and spx_hull_get_edge give them). Manifold: a capsule lying on a hull face (the
+ * normal within 0.8 degrees of the face's) gives its segment clipped to the face's loop, ids 0 and 1
+ * from p[0]; otherwise one point, id 2, and each capsule end still apart and within the margin as a
+ * speculative point, ids 0 and 1. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, a placed hull without its
+ * hull), then in the order of base.h the piece's validator and spx_obb_validate's checks of the placed
+ * hull's position and rotation; for the sweep then the velocities and tmax as spx_sweep_sphere_obb,
+ * for the manifold the margin as spx_manifold_sphere_obb. */
+
+/// A hull with its pose (hull.h, which defines it).
+typedef struct spx_placed_hull spx_placed_hull;
+
+/// Does the piece overlap or touch the hull?
+SPX_API spx_result spx_overlap_sphere_hull(const spx_sphere* a, const spx_placed_hull* b, bool* out_overlap);
+SPX_API spx_result spx_overlap_capsule_hull(const spx_capsule* a, const spx_placed_hull* b, bool* out_overlap);
+/// Overlap and, when they overlap, the minimum translation (normal from the piece to the hull, depth).
+SPX_API spx_result spx_penetration_sphere_hull(const spx_sphere* a, const spx_placed_hull* b, spx_penetration* out);
+SPX_API spx_result spx_penetration_capsule_hull(const spx_capsule* a, const spx_placed_hull* b, spx_penetration* out);
+/// First contact of the translating piece and the translating hull during [0, tmax]: time, normal,
+/// point; START_OVERLAP with the minimum translation when they overlap or touch at t = 0.
+SPX_API spx_result spx_sweep_sphere_hull(const spx_sphere* a, spx_vec3 velocity_a, const spx_placed_hull* b,
+                                         spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
+SPX_API spx_result spx_sweep_capsule_hull(const spx_capsule* a, spx_vec3 velocity_a, const spx_placed_hull* b,
+                                          spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
+/// Contact points of the resting pair within `margin` (m, >= 0), as described above.
+SPX_API spx_result spx_manifold_sphere_hull(const spx_sphere* a, const spx_placed_hull* b, float margin,
+                                            spx_manifold* out);
+SPX_API spx_result spx_manifold_capsule_hull(const spx_capsule* a, const spx_placed_hull* b, float margin,
+                                             spx_manifold* out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -502,3 +502,10 @@ void round_contact_normal(const round_pair* p, const round_core* b, spx_dvec3 hi
     round_core_penetration(&p->a, b, hint, out_normal, &depth, out_axis);
     *out_separation = -depth;
 }
+
+spx_dvec3 round_closest_on_segment(spx_dvec3 p, spx_dvec3 s0, spx_dvec3 s1) { return closest_on_segment(p, s0, s1); }
+
+double round_segments_closest(spx_dvec3 p1, spx_dvec3 q1, spx_dvec3 p2, spx_dvec3 q2, spx_dvec3* c1, spx_dvec3* c2)
+{
+    return closest_segments(p1, q1, p2, q2, c1, c2);
+}

@@ -61,6 +61,17 @@ bool round_line_interval(const round_core* c, double radius, spx_dvec3 o, spx_dv
 bool round_first_time(const round_core* a, const round_core* b, spx_dvec3 v, double radius, double tmax,
                       double* out_time);
 
+/* The pieces the queries against convex hulls (round_hull.c) share with these: the closest point of
+   segment s0-s1 to p; the closest points of two segments and their distance; and, clipping [*lo, *hi]
+   as round_line_interval does, the times the line o + d t is within r of point c or of segment c0-c1
+   (false when never), and the first time in [0, tmax] at which segment w0 + v t + [0, 1] ub comes
+   within r of the still segment [0, 1] ua. */
+spx_dvec3 round_closest_on_segment(spx_dvec3 p, spx_dvec3 s0, spx_dvec3 s1);
+double round_segments_closest(spx_dvec3 p1, spx_dvec3 q1, spx_dvec3 p2, spx_dvec3 q2, spx_dvec3* c1, spx_dvec3* c2);
+bool round_line_ball(spx_dvec3 o, spx_dvec3 d, spx_dvec3 c, double r, double* lo, double* hi);
+bool round_line_cylinder(spx_dvec3 o, spx_dvec3 d, spx_dvec3 c0, spx_dvec3 c1, double r, double* lo, double* hi);
+bool round_segment_pair_time(spx_dvec3 ua, spx_dvec3 ub, spx_dvec3 w0, spx_dvec3 v, double r, double tmax, double* t);
+
 /* Clips [*lo, *hi] to the t where a <= (o + d t) . m <= b (a, b may be infinite): false when empty. */
 static inline bool round_clip_slab(spx_dvec3 o, spx_dvec3 d, spx_dvec3 m, double a, double b, double* lo, double* hi)
 {

@@ -186,3 +186,18 @@ bool round_first_time(const round_core* a, const round_core* b, spx_dvec3 v, dou
     *out_time = best;
     return true;
 }
+
+bool round_line_ball(spx_dvec3 o, spx_dvec3 d, spx_dvec3 c, double r, double* lo, double* hi)
+{
+    return ball(o, d, c, r, lo, hi);
+}
+
+bool round_line_cylinder(spx_dvec3 o, spx_dvec3 d, spx_dvec3 c0, spx_dvec3 c1, double r, double* lo, double* hi)
+{
+    return cylinder(o, d, c0, c1, r, lo, hi);
+}
+
+bool round_segment_pair_time(spx_dvec3 ua, spx_dvec3 ub, spx_dvec3 w0, spx_dvec3 v, double r, double tmax, double* t)
+{
+    return segment_pair(ua, ub, w0, v, r, tmax, t);
+}
