@@ -27,28 +27,35 @@ static inline bool overlap_sse2(const spx_obb* a, const spx_obb* b, bool* out_ov
                                  spx_f4_mul(A.z, LANE(B.k1, 2)));
     const spx_f4 C2 = spx_f4_add(spx_f4_add(spx_f4_mul(A.x, LANE(B.k2, 0)), spx_f4_mul(A.y, LANE(B.k2, 1))),
                                  spx_f4_mul(A.z, LANE(B.k2, 2)));
-    spx_f4 R0, R1, R2;
-    spx_transpose3(C0, C1, C2, &R0, &R1, &R2);
     const spx_f4 d = spx_f4_sub(B.c, A.c);
     const spx_f4 t =
         spx_f4_add(spx_f4_add(spx_f4_mul(A.x, LANE(d, 0)), spx_f4_mul(A.y, LANE(d, 1))), spx_f4_mul(A.z, LANE(d, 2)));
     const spx_f4 AC0 = spx_f4_add(spx_f4_andnot(sign, C0), eps), AC1 = spx_f4_add(spx_f4_andnot(sign, C1), eps),
                  AC2 = spx_f4_add(spx_f4_andnot(sign, C2), eps);
-    const spx_f4 AR0 = spx_f4_add(spx_f4_andnot(sign, R0), eps), AR1 = spx_f4_add(spx_f4_andnot(sign, R1), eps),
-                 AR2 = spx_f4_add(spx_f4_andnot(sign, R2), eps);
     const spx_f4 ha = A.h, hb = B.h;
-    const spx_f4 t0 = LANE(t, 0), t1 = LANE(t, 1), t2 = LANE(t, 2);
-    const spx_f4 ha0 = LANE(ha, 0), ha1 = LANE(ha, 1), ha2 = LANE(ha, 2);
-    /* A's faces (lane i), then B's (lane j) */
+    /* A's faces (lane i): most pairs that are apart separate here, and leave. */
     spx_f4 apart =
         spx_f4_gt(spx_f4_andnot(sign, t),
                   spx_f4_add(spx_f4_add(spx_f4_add(ha, spx_f4_mul(LANE(hb, 0), AC0)), spx_f4_mul(LANE(hb, 1), AC1)),
                              spx_f4_mul(LANE(hb, 2), AC2)));
-    apart = spx_f4_or(
-        apart,
-        spx_f4_gt(
-            spx_f4_andnot(sign, spx_f4_add(spx_f4_add(spx_f4_mul(t0, R0), spx_f4_mul(t1, R1)), spx_f4_mul(t2, R2))),
-            spx_f4_add(spx_f4_add(spx_f4_add(hb, spx_f4_mul(ha0, AR0)), spx_f4_mul(ha1, AR1)), spx_f4_mul(ha2, AR2))));
+    if (spx_f4_mask(apart) & 7) {
+        *out_overlap = false;
+        return true;
+    }
+    spx_f4 R0, R1, R2;
+    spx_transpose3(C0, C1, C2, &R0, &R1, &R2);
+    const spx_f4 AR0 = spx_f4_add(spx_f4_andnot(sign, R0), eps), AR1 = spx_f4_add(spx_f4_andnot(sign, R1), eps),
+                 AR2 = spx_f4_add(spx_f4_andnot(sign, R2), eps);
+    const spx_f4 t0 = LANE(t, 0), t1 = LANE(t, 1), t2 = LANE(t, 2);
+    const spx_f4 ha0 = LANE(ha, 0), ha1 = LANE(ha, 1), ha2 = LANE(ha, 2);
+    /* B's faces (lane j), then the edges */
+    apart = spx_f4_gt(
+        spx_f4_andnot(sign, spx_f4_add(spx_f4_add(spx_f4_mul(t0, R0), spx_f4_mul(t1, R1)), spx_f4_mul(t2, R2))),
+        spx_f4_add(spx_f4_add(spx_f4_add(hb, spx_f4_mul(ha0, AR0)), spx_f4_mul(ha1, AR1)), spx_f4_mul(ha2, AR2)));
+    if (spx_f4_mask(apart) & 7) {
+        *out_overlap = false;
+        return true;
+    }
     /* Edge i of A x edge j of B (lane j); hb[j1] and AR[i][j1] are lanes rotated by one, j2 by two. */
     const spx_f4 hb1 = ROT1(hb), hb2 = ROT2(hb);
 #define EDGES(ti1, ti2, Ri1, Ri2, hai1, hai2, ARi, ARi1, ARi2)                                                  \
