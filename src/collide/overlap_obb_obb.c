@@ -72,14 +72,21 @@ static inline bool overlap_sse2(const spx_obb* a, const spx_obb* b, bool* out_ov
 }
 #endif
 
+/* Boxes that fail the fast checks (or no SIMD): the exact checks name the fault. Out of line, so
+   that the hot call saves no registers for it. */
+__attribute__((noinline)) static spx_result overlap_checked(const spx_obb* a, const spx_obb* b, bool* out_overlap)
+{
+    spx_result r = spx_first_error(spx_obb_validate(a), spx_obb_validate(b));
+    if (r != SPX_OK) return r;
+    *out_overlap = spx_overlap_obb_obb_unchecked(a, b);
+    return SPX_OK;
+}
+
 SPX_API spx_result spx_overlap_obb_obb(const spx_obb* a, const spx_obb* b, bool* out_overlap)
 {
     if (!a || !b || !out_overlap) return SPX_ERR_INVALID_ARGUMENT;
 #if SPX_HAS_SIMD
     if (overlap_sse2(a, b, out_overlap)) return SPX_OK;
 #endif
-    spx_result r = spx_first_error(spx_obb_validate(a), spx_obb_validate(b));
-    if (r != SPX_OK) return r;
-    *out_overlap = spx_overlap_obb_obb_unchecked(a, b);
-    return SPX_OK;
+    return overlap_checked(a, b, out_overlap);
 }

@@ -34,7 +34,8 @@ static inline spx_vi test_lanes(const spx_obb_soa* a, const spx_obb_soa* b, size
             apart |= spx_vf_abs(t[k2] * R[k1][m] - t[k1] * R[k2][m]) > ra + rb;
         }
     }
-    for (int l = 0; l < SPX_LANES; ++l) out[l] = apart[l] == 0;
+    const int bits = spx_vi_mask(apart);
+    for (int l = 0; l < SPX_LANES; ++l) out[l] = (uint8_t)(~bits >> l & 1);
     /* NaN or infinity anywhere reaches this sum; x * 0 is 0 only for finite x. */
     return spx_vf_not_finite(p.sum);
 }
