@@ -233,6 +233,65 @@ static void turn_corner(spx_obb* box, const double dir[3], double sign)
     }
 }
 
+/* Swept pairs that end their interval within 1e-4 of touching (B closing along a random direction
+   from 1.01 to 2 times its touching distance, with parallel and nearly parallel edges as in
+   touching_pairs), or start within it and leave: the single call, whose float screen answers
+   misses it can prove, gives exactly the exact path's answer, in both argument orders. */
+static int sweeps_ending_at_touch(void)
+{
+    test_case_rng rng = { 0x5EE9u };
+    int hits = 0, misses = 0;
+    for (long n = 0; n < 20000; ++n) {
+        spx_obb box[2] = { random_box(&rng, 5.0), random_box(&rng, 5.0) };
+        if (n % 4 == 1) box[1].rotation = box[0].rotation;
+        if (n % 4 == 2) {
+            spx_quat q = { 1e-6f * (float)test_case_uniform(&rng, -1, 1), 0.0f, 0.0f, 1.0f };
+            spx_obb t;
+            spx_obb_from_quat(box[0].center, box[1].half_extents, q, &t);
+            box[1].rotation = turned(&box[0].rotation, &t.rotation);
+        }
+        double dir[3], drift[3];
+        test_case_unit_vector(&rng, dir);
+        test_case_unit_vector(&rng, drift);
+        const double touch = touching_distance(&box[0], &box[1], dir);
+        double f0 = test_case_uniform(&rng, 1.01, 2.0), f1 = test_case_uniform(&rng, 0.9999, 1.0001);
+        if (n % 8 == 7) { /* leaving instead of closing */
+            const double f = f0;
+            f0 = f1, f1 = f;
+        }
+        const float tmax = (float)test_case_uniform(&rng, 0.01, 1.0);
+        box[1].center = along(&box[0], dir, f0 * touch);
+        const double speed = (f1 - f0) * touch / tmax, side = 0.01 * touch / tmax;
+        spx_vec3 v[2] = { { 0, 0, 0 },
+                          { (float)(speed * dir[0] + side * drift[0]), (float)(speed * dir[1] + side * drift[1]),
+                            (float)(speed * dir[2] + side * drift[2]) } };
+        if (n % 3 == 0) { /* both moving */
+            const spx_vec3 c = { (float)test_case_uniform(&rng, -3, 3), (float)test_case_uniform(&rng, -3, 3),
+                                 (float)test_case_uniform(&rng, -3, 3) };
+            v[0] = c;
+            v[1] = (spx_vec3){ v[1].x + c.x, v[1].y + c.y, v[1].z + c.z };
+        }
+        for (int swap = 0; swap < 2; ++swap) {
+            const spx_obb *a = &box[swap], *b = &box[1 - swap];
+            spx_sweep_hit got, want;
+            memset(&got, 0xAB, sizeof got);
+            memset(&want, 0xAB, sizeof want);
+            TEST_ENSURE_CODE(spx_sweep_obb_obb(a, v[swap], b, v[1 - swap], tmax, &got), SPX_OK);
+            spx_sweep_obb_obb_exact(a, v[swap], b, v[1 - swap], tmax, &want);
+            if (memcmp(&got, &want, sizeof got) != 0) {
+                fprintf(stderr, "case %ld swap %d: state %d (want %d) time %.9g (want %.9g)\n", n, swap, got.state,
+                        want.state, got.time, want.time);
+                return 1;
+            }
+            hits += want.state != SPX_SWEEP_MISS;
+            misses += want.state == SPX_SWEEP_MISS;
+        }
+    }
+    printf("  %d hits, %d misses\n", hits, misses);
+    TEST_ENSURE(hits > 5000 && misses > 5000);
+    return 0;
+}
+
 /* B's corner passes A's corner, each box's diagonal on the line between the centres at closest
    approach, at 0.9999 to 1.0001 of the distance where the corners (and the bounding spheres) meet;
    the columns of each rotation are stretched as far as the validator accepts, which puts the
@@ -377,6 +436,7 @@ int main(void)
     TEST_RUN(touching_pairs, failures);
     TEST_RUN(every_field, failures);
     TEST_RUN(corners_at_sphere_distance, failures);
+    TEST_RUN(sweeps_ending_at_touch, failures);
     TEST_RUN(penetration_screen, failures);
     return failures ? 1 : 0;
 }

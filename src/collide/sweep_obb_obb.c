@@ -8,6 +8,7 @@
 #include "box_features.h"
 #include "sweep_obb_obb.h"
 #include "penetration_screen.h"
+#include "sweep_screen.h"
 
 typedef spx_box_pair box_pair;
 
@@ -280,6 +281,23 @@ SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, cons
                                      float tmax, spx_sweep_hit* out)
 {
     if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
+#if SPX_HAS_SIMD
+    /* Both boxes pass the fast checks: misses that float can prove leave without the double test. */
+    spx_box_regs A, B;
+    if (spx_obb_pair_load_checked(a, b, &A, &B)) {
+        const spx_result r = spx_check_motion(velocity_a, velocity_b, tmax);
+        if (r != SPX_OK) return r;
+        const spx_f4 move = spx_f4_mul(
+            spx_f4_set(velocity_b.x - velocity_a.x, velocity_b.y - velocity_a.y, velocity_b.z - velocity_a.z, 0.0f),
+            spx_f4_splat(tmax));
+        if (spx_sweep_screen_miss(&A, &B, move) || spheres_miss(a, velocity_a, b, velocity_b, tmax)) {
+            *out = (spx_sweep_hit){ .state = SPX_SWEEP_MISS, .axis = -1 };
+            return SPX_OK;
+        }
+        spx_sweep_obb_obb_exact(a, velocity_a, b, velocity_b, tmax, out);
+        return SPX_OK;
+    }
+#endif
     spx_result r = spx_first_error(check_pair(a, b), spx_check_motion(velocity_a, velocity_b, tmax));
     if (r != SPX_OK) return r;
     if (spheres_miss(a, velocity_a, b, velocity_b, tmax)) {
