@@ -38,8 +38,8 @@ static void box_pair_make(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_v
  * projection is taken on the same L = e_i x b_j, including B's radius: b_k . L is the minor of R
  * (r[i1][j] r[i2][k] - r[i2][j] r[i1][k]), exact enough in double to keep the direction of nearly
  * parallel edges, where the usual identity with a single entry of R would only be as good as B's
- * orthonormality. */
-static inline bool box_pair_edge(const box_pair* p, spx_sat* s, int i, int j)
+ * orthonormality. Always inlined into box_pair_sat, with the axis test. */
+__attribute__((always_inline)) static inline bool box_pair_edge(const box_pair* p, spx_sat* s, int i, int j)
 {
     const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
     /* L = e_i x c_j has components L[i1] = -c_j[i2], L[i2] = c_j[i1] (and L[i] = 0). */

@@ -34,12 +34,12 @@ static inline bool spx_sweep_screen_miss(const spx_box_regs* A, const spx_box_re
     const spx_f4 sign = spx_f4_splat(-0.0f);
     const spx_f4 d = spx_f4_sub(B->c, A->c);
     /* B's offset and motion in A's frame */
-    const spx_f4 t = spx_f4_add(
-        spx_f4_add(spx_f4_mul(A->x, SPX_SWEEP_LANE(d, 0)), spx_f4_mul(A->y, SPX_SWEEP_LANE(d, 1))),
-        spx_f4_mul(A->z, SPX_SWEEP_LANE(d, 2)));
-    const spx_f4 u = spx_f4_add(
-        spx_f4_add(spx_f4_mul(A->x, SPX_SWEEP_LANE(move, 0)), spx_f4_mul(A->y, SPX_SWEEP_LANE(move, 1))),
-        spx_f4_mul(A->z, SPX_SWEEP_LANE(move, 2)));
+    const spx_f4 t =
+        spx_f4_add(spx_f4_add(spx_f4_mul(A->x, SPX_SWEEP_LANE(d, 0)), spx_f4_mul(A->y, SPX_SWEEP_LANE(d, 1))),
+                   spx_f4_mul(A->z, SPX_SWEEP_LANE(d, 2)));
+    const spx_f4 u =
+        spx_f4_add(spx_f4_add(spx_f4_mul(A->x, SPX_SWEEP_LANE(move, 0)), spx_f4_mul(A->y, SPX_SWEEP_LANE(move, 1))),
+                   spx_f4_mul(A->z, SPX_SWEEP_LANE(move, 2)));
     const spx_f4 ha = A->h, hb = B->h;
     const spx_f4 three = spx_i4_as_f4(spx_i4_set(-1, -1, -1, 0));
     /* The scale, in every lane: offsets, distance travelled and half extents. */
@@ -47,19 +47,20 @@ static inline bool spx_sweep_screen_miss(const spx_box_regs* A, const spx_box_re
         spx_f4_and(three, spx_f4_add(spx_f4_add(spx_f4_andnot(sign, t), spx_f4_andnot(sign, u)), spx_f4_add(ha, hb)));
     const spx_f4 scale = spx_f4_add(spx_f4_add(SPX_SWEEP_LANE(v, 0), SPX_SWEEP_LANE(v, 1)), SPX_SWEEP_LANE(v, 2));
     const spx_f4 bound = spx_f4_mul(scale, spx_f4_splat(SPX_SCREEN_BOUND));
-    const spx_f4 C0 = spx_f4_add(
-        spx_f4_add(spx_f4_mul(A->x, SPX_SWEEP_LANE(B->k0, 0)), spx_f4_mul(A->y, SPX_SWEEP_LANE(B->k0, 1))),
-        spx_f4_mul(A->z, SPX_SWEEP_LANE(B->k0, 2)));
-    const spx_f4 C1 = spx_f4_add(
-        spx_f4_add(spx_f4_mul(A->x, SPX_SWEEP_LANE(B->k1, 0)), spx_f4_mul(A->y, SPX_SWEEP_LANE(B->k1, 1))),
-        spx_f4_mul(A->z, SPX_SWEEP_LANE(B->k1, 2)));
-    const spx_f4 C2 = spx_f4_add(
-        spx_f4_add(spx_f4_mul(A->x, SPX_SWEEP_LANE(B->k2, 0)), spx_f4_mul(A->y, SPX_SWEEP_LANE(B->k2, 1))),
-        spx_f4_mul(A->z, SPX_SWEEP_LANE(B->k2, 2)));
+    const spx_f4 C0 =
+        spx_f4_add(spx_f4_add(spx_f4_mul(A->x, SPX_SWEEP_LANE(B->k0, 0)), spx_f4_mul(A->y, SPX_SWEEP_LANE(B->k0, 1))),
+                   spx_f4_mul(A->z, SPX_SWEEP_LANE(B->k0, 2)));
+    const spx_f4 C1 =
+        spx_f4_add(spx_f4_add(spx_f4_mul(A->x, SPX_SWEEP_LANE(B->k1, 0)), spx_f4_mul(A->y, SPX_SWEEP_LANE(B->k1, 1))),
+                   spx_f4_mul(A->z, SPX_SWEEP_LANE(B->k1, 2)));
+    const spx_f4 C2 =
+        spx_f4_add(spx_f4_add(spx_f4_mul(A->x, SPX_SWEEP_LANE(B->k2, 0)), spx_f4_mul(A->y, SPX_SWEEP_LANE(B->k2, 1))),
+                   spx_f4_mul(A->z, SPX_SWEEP_LANE(B->k2, 2)));
     { /* A's faces, lane i: most misses leave here */
-        const spx_f4 r = spx_f4_add(spx_f4_add(spx_f4_add(ha, spx_f4_mul(SPX_SWEEP_LANE(hb, 0), spx_f4_andnot(sign, C0))),
-                                               spx_f4_mul(SPX_SWEEP_LANE(hb, 1), spx_f4_andnot(sign, C1))),
-                                    spx_f4_mul(SPX_SWEEP_LANE(hb, 2), spx_f4_andnot(sign, C2)));
+        const spx_f4 r =
+            spx_f4_add(spx_f4_add(spx_f4_add(ha, spx_f4_mul(SPX_SWEEP_LANE(hb, 0), spx_f4_andnot(sign, C0))),
+                                  spx_f4_mul(SPX_SWEEP_LANE(hb, 1), spx_f4_andnot(sign, C1))),
+                       spx_f4_mul(SPX_SWEEP_LANE(hb, 2), spx_f4_andnot(sign, C2)));
         if (spx_sweep_screen_apart(t, spx_f4_add(t, u), r, bound)) return true;
     }
     spx_f4 R[3];
@@ -68,7 +69,8 @@ static inline bool spx_sweep_screen_miss(const spx_box_regs* A, const spx_box_re
     const spx_f4 U[3] = { SPX_SWEEP_LANE(u, 0), SPX_SWEEP_LANE(u, 1), SPX_SWEEP_LANE(u, 2) };
     const spx_f4 HA[3] = { SPX_SWEEP_LANE(ha, 0), SPX_SWEEP_LANE(ha, 1), SPX_SWEEP_LANE(ha, 2) };
     { /* B's faces, lane j */
-        const spx_f4 s0 = spx_f4_add(spx_f4_add(spx_f4_mul(T[0], R[0]), spx_f4_mul(T[1], R[1])), spx_f4_mul(T[2], R[2]));
+        const spx_f4 s0 =
+            spx_f4_add(spx_f4_add(spx_f4_mul(T[0], R[0]), spx_f4_mul(T[1], R[1])), spx_f4_mul(T[2], R[2]));
         const spx_f4 w = spx_f4_add(spx_f4_add(spx_f4_mul(U[0], R[0]), spx_f4_mul(U[1], R[1])), spx_f4_mul(U[2], R[2]));
         const spx_f4 r = spx_f4_add(spx_f4_add(spx_f4_add(hb, spx_f4_mul(HA[0], spx_f4_andnot(sign, R[0]))),
                                                spx_f4_mul(HA[1], spx_f4_andnot(sign, R[1]))),
