@@ -144,6 +144,8 @@ static int touching_pairs(void)
         overlaps += o;
     }
     TEST_ENSURE(overlaps > 5000 && overlaps < 15000); /* the boundary was met from both sides */
+    printf("  apart by A's faces %d, by B's faces %d, by an edge axis %d; overlapping %d\n", families[0], families[1],
+           families[2], families[3]);
     /* every exit of the single call was taken: apart by A's faces, by B's faces, by an edge axis */
     TEST_ENSURE(families[0] > 500 && families[1] > 500 && families[2] > 500);
     return 0;
