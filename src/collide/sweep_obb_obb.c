@@ -356,10 +356,13 @@ static void penetration_on_axis(const spx_obb* a, const spx_obb* b, int index, s
     }
     spx_sat s;
     spx_sat_init(&s, 0.0, true);
-    spx_sat_axis_test(&s, index, index < 6 ? SPX_AXIS_FACE : SPX_AXIS_EDGE, len2, gap_pos, gap_neg, 0.0);
+    /* The screen found this axis overlapping beyond doubt; its own answer still decides, so that no
+       slot is read unfilled. */
+    const bool touches =
+        spx_sat_axis_test(&s, index, index < 6 ? SPX_AXIS_FACE : SPX_AXIS_EDGE, len2, gap_pos, gap_neg, 0.0);
     spx_dvec3 frame[3];
     frame_of(a, frame);
-    spx_sat_fill_penetration(&s, true, box_pair_axis, &p, frame, out);
+    spx_sat_fill_penetration(&s, touches, box_pair_axis, &p, frame, out);
 }
 #endif
 
