@@ -12,7 +12,8 @@
 #define ROT1(v) SPX_F4_SWIZZLE((v), 1, 2, 0, 3) /* (v1, v2, v0, v3) */
 #define ROT2(v) SPX_F4_SWIZZLE((v), 2, 0, 1, 3) /* (v2, v0, v1, v3) */
 
-/* Both boxes checked and tested in one pass without a branch. False when a box fails the fast
+/* Both boxes checked in one branch-free pass, then the axes family by family (A's faces, B's faces,
+   the edges), leaving at the first family that separates them. False when a box fails the fast
    checks: the caller then names the fault. */
 static inline bool overlap_sse2(const spx_obb* a, const spx_obb* b, bool* out_overlap)
 {
