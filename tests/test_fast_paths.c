@@ -93,10 +93,35 @@ static double touching_distance(const spx_obb* a, const spx_obb* b, const double
     return lo;
 }
 
+/* Which family of axes first separates the pair in the order the single call tests them: 0 A's
+   faces, 1 B's faces, 2 edges, 3 none (they overlap). The sums of spx_overlap_obb_obb_unchecked. */
+static int separating_family(const spx_obb* a, const spx_obb* b)
+{
+    const spx_vec3 *A = a->rotation.col, *B = b->rotation.col;
+    const float ha[3] = { a->half_extents.x, a->half_extents.y, a->half_extents.z };
+    const float hb[3] = { b->half_extents.x, b->half_extents.y, b->half_extents.z };
+    const float dx = b->center.x - a->center.x, dy = b->center.y - a->center.y, dz = b->center.z - a->center.z;
+    float R[3][3], AR[3][3], t[3];
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            R[i][j] = A[i].x * B[j].x + A[i].y * B[j].y + A[i].z * B[j].z;
+            AR[i][j] = fabsf(R[i][j]) + SPX_OVERLAP_R_EPSILON;
+        }
+        t[i] = A[i].x * dx + A[i].y * dy + A[i].z * dz;
+    }
+    for (int i = 0; i < 3; ++i)
+        if (fabsf(t[i]) > ha[i] + hb[0] * AR[i][0] + hb[1] * AR[i][1] + hb[2] * AR[i][2]) return 0;
+    for (int j = 0; j < 3; ++j)
+        if (fabsf(t[0] * R[0][j] + t[1] * R[1][j] + t[2] * R[2][j]) >
+            hb[j] + ha[0] * AR[0][j] + ha[1] * AR[1][j] + ha[2] * AR[2][j])
+            return 1;
+    return spx_overlap_obb_obb_unchecked(a, b) ? 3 : 2;
+}
+
 static int touching_pairs(void)
 {
     test_case_rng rng = { 0x70C4u };
-    int overlaps = 0;
+    int overlaps = 0, families[4] = { 0 };
     for (long n = 0; n < 20000; ++n) {
         spx_obb a = random_box(&rng, 5.0), b = random_box(&rng, 5.0);
         if (n % 4 == 1) b.rotation = a.rotation; /* parallel edges everywhere */
@@ -113,11 +138,16 @@ static int touching_pairs(void)
         b.center = along(&a, dir, f);
         if (same_as_scalar(&a, &b, n)) return 1;
         if (same_as_scalar(&b, &a, n)) return 1;
+        ++families[separating_family(&a, &b)];
         bool o = false;
         spx_overlap_obb_obb(&a, &b, &o);
         overlaps += o;
     }
     TEST_ENSURE(overlaps > 5000 && overlaps < 15000); /* the boundary was met from both sides */
+    printf("  apart by A's faces %d, by B's faces %d, by an edge axis %d; overlapping %d\n", families[0], families[1],
+           families[2], families[3]);
+    /* every exit of the single call was taken: apart by A's faces, by B's faces, by an edge axis */
+    TEST_ENSURE(families[0] > 500 && families[1] > 500 && families[2] > 500);
     return 0;
 }
 
@@ -203,6 +233,65 @@ static void turn_corner(spx_obb* box, const double dir[3], double sign)
         col->y = (float)(x[1] + vx[1] + vvx[1] / (1.0 + c));
         col->z = (float)(x[2] + vx[2] + vvx[2] / (1.0 + c));
     }
+}
+
+/* Swept pairs that end their interval within 1e-4 of touching (B closing along a random direction
+   from 1.01 to 2 times its touching distance, with parallel and nearly parallel edges as in
+   touching_pairs), or start within it and leave: the single call, whose float screen answers
+   misses it can prove, gives exactly the exact path's answer, in both argument orders. */
+static int sweeps_ending_at_touch(void)
+{
+    test_case_rng rng = { 0x5EE9u };
+    int hits = 0, misses = 0;
+    for (long n = 0; n < 20000; ++n) {
+        spx_obb box[2] = { random_box(&rng, 5.0), random_box(&rng, 5.0) };
+        if (n % 4 == 1) box[1].rotation = box[0].rotation;
+        if (n % 4 == 2) {
+            spx_quat q = { 1e-6f * (float)test_case_uniform(&rng, -1, 1), 0.0f, 0.0f, 1.0f };
+            spx_obb t;
+            spx_obb_from_quat(box[0].center, box[1].half_extents, q, &t);
+            box[1].rotation = turned(&box[0].rotation, &t.rotation);
+        }
+        double dir[3], drift[3];
+        test_case_unit_vector(&rng, dir);
+        test_case_unit_vector(&rng, drift);
+        const double touch = touching_distance(&box[0], &box[1], dir);
+        double f0 = test_case_uniform(&rng, 1.01, 2.0), f1 = test_case_uniform(&rng, 0.9999, 1.0001);
+        if (n % 8 == 7) { /* leaving instead of closing */
+            const double f = f0;
+            f0 = f1, f1 = f;
+        }
+        const float tmax = (float)test_case_uniform(&rng, 0.01, 1.0);
+        box[1].center = along(&box[0], dir, f0 * touch);
+        const double speed = (f1 - f0) * touch / tmax, side = 0.01 * touch / tmax;
+        spx_vec3 v[2] = { { 0, 0, 0 },
+                          { (float)(speed * dir[0] + side * drift[0]), (float)(speed * dir[1] + side * drift[1]),
+                            (float)(speed * dir[2] + side * drift[2]) } };
+        if (n % 3 == 0) { /* both moving */
+            const spx_vec3 c = { (float)test_case_uniform(&rng, -3, 3), (float)test_case_uniform(&rng, -3, 3),
+                                 (float)test_case_uniform(&rng, -3, 3) };
+            v[0] = c;
+            v[1] = (spx_vec3){ v[1].x + c.x, v[1].y + c.y, v[1].z + c.z };
+        }
+        for (int swap = 0; swap < 2; ++swap) {
+            const spx_obb *a = &box[swap], *b = &box[1 - swap];
+            spx_sweep_hit got, want;
+            memset(&got, 0xAB, sizeof got);
+            memset(&want, 0xAB, sizeof want);
+            TEST_ENSURE_CODE(spx_sweep_obb_obb(a, v[swap], b, v[1 - swap], tmax, &got), SPX_OK);
+            spx_sweep_obb_obb_exact(a, v[swap], b, v[1 - swap], tmax, &want);
+            if (memcmp(&got, &want, sizeof got) != 0) {
+                fprintf(stderr, "case %ld swap %d: state %d (want %d) time %.9g (want %.9g)\n", n, swap, got.state,
+                        want.state, got.time, want.time);
+                return 1;
+            }
+            hits += want.state != SPX_SWEEP_MISS;
+            misses += want.state == SPX_SWEEP_MISS;
+        }
+    }
+    printf("  %d hits, %d misses\n", hits, misses);
+    TEST_ENSURE(hits > 5000 && misses > 5000);
+    return 0;
 }
 
 /* B's corner passes A's corner, each box's diagonal on the line between the centres at closest
@@ -349,6 +438,7 @@ int main(void)
     TEST_RUN(touching_pairs, failures);
     TEST_RUN(every_field, failures);
     TEST_RUN(corners_at_sphere_distance, failures);
+    TEST_RUN(sweeps_ending_at_touch, failures);
     TEST_RUN(penetration_screen, failures);
     return failures ? 1 : 0;
 }

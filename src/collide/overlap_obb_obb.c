@@ -12,7 +12,8 @@
 #define ROT1(v) SPX_F4_SWIZZLE((v), 1, 2, 0, 3) /* (v1, v2, v0, v3) */
 #define ROT2(v) SPX_F4_SWIZZLE((v), 2, 0, 1, 3) /* (v2, v0, v1, v3) */
 
-/* Both boxes checked and tested in one pass without a branch. False when a box fails the fast
+/* Both boxes checked in one branch-free pass, then the axes family by family (A's faces, B's faces,
+   the edges), leaving at the first family that separates them. False when a box fails the fast
    checks: the caller then names the fault. */
 static inline bool overlap_sse2(const spx_obb* a, const spx_obb* b, bool* out_overlap)
 {
@@ -27,28 +28,35 @@ static inline bool overlap_sse2(const spx_obb* a, const spx_obb* b, bool* out_ov
                                  spx_f4_mul(A.z, LANE(B.k1, 2)));
     const spx_f4 C2 = spx_f4_add(spx_f4_add(spx_f4_mul(A.x, LANE(B.k2, 0)), spx_f4_mul(A.y, LANE(B.k2, 1))),
                                  spx_f4_mul(A.z, LANE(B.k2, 2)));
-    spx_f4 R0, R1, R2;
-    spx_transpose3(C0, C1, C2, &R0, &R1, &R2);
     const spx_f4 d = spx_f4_sub(B.c, A.c);
     const spx_f4 t =
         spx_f4_add(spx_f4_add(spx_f4_mul(A.x, LANE(d, 0)), spx_f4_mul(A.y, LANE(d, 1))), spx_f4_mul(A.z, LANE(d, 2)));
     const spx_f4 AC0 = spx_f4_add(spx_f4_andnot(sign, C0), eps), AC1 = spx_f4_add(spx_f4_andnot(sign, C1), eps),
                  AC2 = spx_f4_add(spx_f4_andnot(sign, C2), eps);
-    const spx_f4 AR0 = spx_f4_add(spx_f4_andnot(sign, R0), eps), AR1 = spx_f4_add(spx_f4_andnot(sign, R1), eps),
-                 AR2 = spx_f4_add(spx_f4_andnot(sign, R2), eps);
     const spx_f4 ha = A.h, hb = B.h;
-    const spx_f4 t0 = LANE(t, 0), t1 = LANE(t, 1), t2 = LANE(t, 2);
-    const spx_f4 ha0 = LANE(ha, 0), ha1 = LANE(ha, 1), ha2 = LANE(ha, 2);
-    /* A's faces (lane i), then B's (lane j) */
+    /* A's faces (lane i): most pairs that are apart separate here, and leave. */
     spx_f4 apart =
         spx_f4_gt(spx_f4_andnot(sign, t),
                   spx_f4_add(spx_f4_add(spx_f4_add(ha, spx_f4_mul(LANE(hb, 0), AC0)), spx_f4_mul(LANE(hb, 1), AC1)),
                              spx_f4_mul(LANE(hb, 2), AC2)));
-    apart = spx_f4_or(
-        apart,
-        spx_f4_gt(
-            spx_f4_andnot(sign, spx_f4_add(spx_f4_add(spx_f4_mul(t0, R0), spx_f4_mul(t1, R1)), spx_f4_mul(t2, R2))),
-            spx_f4_add(spx_f4_add(spx_f4_add(hb, spx_f4_mul(ha0, AR0)), spx_f4_mul(ha1, AR1)), spx_f4_mul(ha2, AR2))));
+    if (spx_f4_mask(apart) & 7) {
+        *out_overlap = false;
+        return true;
+    }
+    spx_f4 R0, R1, R2;
+    spx_transpose3(C0, C1, C2, &R0, &R1, &R2);
+    const spx_f4 AR0 = spx_f4_add(spx_f4_andnot(sign, R0), eps), AR1 = spx_f4_add(spx_f4_andnot(sign, R1), eps),
+                 AR2 = spx_f4_add(spx_f4_andnot(sign, R2), eps);
+    const spx_f4 t0 = LANE(t, 0), t1 = LANE(t, 1), t2 = LANE(t, 2);
+    const spx_f4 ha0 = LANE(ha, 0), ha1 = LANE(ha, 1), ha2 = LANE(ha, 2);
+    /* B's faces (lane j), then the edges */
+    apart = spx_f4_gt(
+        spx_f4_andnot(sign, spx_f4_add(spx_f4_add(spx_f4_mul(t0, R0), spx_f4_mul(t1, R1)), spx_f4_mul(t2, R2))),
+        spx_f4_add(spx_f4_add(spx_f4_add(hb, spx_f4_mul(ha0, AR0)), spx_f4_mul(ha1, AR1)), spx_f4_mul(ha2, AR2)));
+    if (spx_f4_mask(apart) & 7) {
+        *out_overlap = false;
+        return true;
+    }
     /* Edge i of A x edge j of B (lane j); hb[j1] and AR[i][j1] are lanes rotated by one, j2 by two. */
     const spx_f4 hb1 = ROT1(hb), hb2 = ROT2(hb);
 #define EDGES(ti1, ti2, Ri1, Ri2, hai1, hai2, ARi, ARi1, ARi2)                                                  \
@@ -65,14 +73,21 @@ static inline bool overlap_sse2(const spx_obb* a, const spx_obb* b, bool* out_ov
 }
 #endif
 
+/* Boxes that fail the fast checks (or no SIMD): the exact checks name the fault. Out of line, so
+   that the hot call saves no registers for it. */
+__attribute__((noinline)) static spx_result overlap_checked(const spx_obb* a, const spx_obb* b, bool* out_overlap)
+{
+    spx_result r = spx_first_error(spx_obb_validate(a), spx_obb_validate(b));
+    if (r != SPX_OK) return r;
+    *out_overlap = spx_overlap_obb_obb_unchecked(a, b);
+    return SPX_OK;
+}
+
 SPX_API spx_result spx_overlap_obb_obb(const spx_obb* a, const spx_obb* b, bool* out_overlap)
 {
     if (!a || !b || !out_overlap) return SPX_ERR_INVALID_ARGUMENT;
 #if SPX_HAS_SIMD
     if (overlap_sse2(a, b, out_overlap)) return SPX_OK;
 #endif
-    spx_result r = spx_first_error(spx_obb_validate(a), spx_obb_validate(b));
-    if (r != SPX_OK) return r;
-    *out_overlap = spx_overlap_obb_obb_unchecked(a, b);
-    return SPX_OK;
+    return overlap_checked(a, b, out_overlap);
 }

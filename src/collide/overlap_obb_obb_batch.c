@@ -6,6 +6,14 @@
 #include "overlap_obb_obb.h"
 #include "obb_soa.h"
 #include "geometry/validate.h"
+#include <string.h>
+
+/* The four result bytes of four lanes from their bits of the apart mask: byte l is 1 when bit l is 0. */
+static const uint8_t overlap_bytes[16][4] = {
+    { 1, 1, 1, 1 }, { 0, 1, 1, 1 }, { 1, 0, 1, 1 }, { 0, 0, 1, 1 }, { 1, 1, 0, 1 }, { 0, 1, 0, 1 },
+    { 1, 0, 0, 1 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 }, { 0, 1, 1, 0 }, { 1, 0, 1, 0 }, { 0, 0, 1, 0 },
+    { 1, 1, 0, 0 }, { 0, 1, 0, 0 }, { 1, 0, 0, 0 }, { 0, 0, 0, 0 },
+};
 
 /* Writes 1 or 0 for SPX_LANES pairs starting at i; returns the lanes whose stored values are not
    finite or large enough to overflow. */
@@ -34,7 +42,12 @@ static inline spx_vi test_lanes(const spx_obb_soa* a, const spx_obb_soa* b, size
             apart |= spx_vf_abs(t[k2] * R[k1][m] - t[k1] * R[k2][m]) > ra + rb;
         }
     }
-    for (int l = 0; l < SPX_LANES; ++l) out[l] = apart[l] == 0;
+    const int bits = spx_vi_mask(apart);
+#if SPX_LANES % 4 == 0
+    for (int q = 0; q < SPX_LANES / 4; ++q) memcpy(out + 4 * q, overlap_bytes[bits >> 4 * q & 15], 4);
+#else
+    for (int l = 0; l < SPX_LANES; ++l) out[l] = (uint8_t)(~bits >> l & 1);
+#endif
     /* NaN or infinity anywhere reaches this sum; x * 0 is 0 only for finite x. */
     return spx_vf_not_finite(p.sum);
 }

@@ -87,6 +87,7 @@ static inline int spx_penetration_screen(const spx_box_regs* A, const spx_box_re
                                   spx_f4_mul(SPX_SCREEN_LANE(hb, 1), spx_f4_andnot(sign, C1))),
                        spx_f4_mul(SPX_SCREEN_LANE(hb, 2), spx_f4_andnot(sign, C2)));
         spx_screen_axes_make(spx_f4_sub(r, spx_f4_andnot(sign, t)), bound, one, all, zero, &ax[0]);
+        if (ax[0].apart) return SPX_SCREEN_APART; /* most pairs that are apart leave here */
     }
     { /* B's faces, lane j */
         const spx_f4 proj =
@@ -95,6 +96,7 @@ static inline int spx_penetration_screen(const spx_box_regs* A, const spx_box_re
                                                spx_f4_mul(HA[1], spx_f4_andnot(sign, R[1]))),
                                     spx_f4_mul(HA[2], spx_f4_andnot(sign, R[2])));
         spx_screen_axes_make(spx_f4_sub(r, spx_f4_andnot(sign, proj)), bound, one, all, zero, &ax[1]);
+        if (ax[1].apart) return SPX_SCREEN_APART;
     }
     const spx_f4 hb1 = SPX_ROT1_PS(hb), hb2 = SPX_SCREEN_ROT2(hb);
     for (int i = 0; i < 3; ++i) { /* A's edge i x B's edge j, lane j: L[i1] = -R[i2][j], L[i2] = R[i1][j] */

@@ -177,9 +177,10 @@ static inline bool spx_sat_tie_prefers(const spx_sat* s, int index, spx_axis_kin
 
 /* Tests one axis. gap_pos = b_lo - a_hi (> 0: B lies beyond A along +L), gap_neg = a_lo - b_hi
  * (> 0: B lies behind A), w = relative velocity of B along L. Returns false when the axis proves
- * that the pieces never touch during the interval. len2 = |L|^2 > 0. */
-static inline bool spx_sat_axis_test(spx_sat* s, int index, spx_axis_kind kind, double len2, double gap_pos,
-                                     double gap_neg, double w)
+ * that the pieces never touch during the interval. len2 = |L|^2 > 0. Always inlined: it runs once an
+ * axis in the sweeps' loops, where a call would cost about as much as the test. */
+__attribute__((always_inline)) static inline bool
+spx_sat_axis_test(spx_sat* s, int index, spx_axis_kind kind, double len2, double gap_pos, double gap_neg, double w)
 {
     if (gap_pos > 0.0) {
         /* B ahead: it must come back along -L, and it leaves when its far side passes A's near side. */

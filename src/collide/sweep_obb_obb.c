@@ -8,6 +8,7 @@
 #include "box_features.h"
 #include "sweep_obb_obb.h"
 #include "penetration_screen.h"
+#include "sweep_screen.h"
 
 typedef spx_box_pair box_pair;
 
@@ -37,8 +38,8 @@ static void box_pair_make(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_v
  * projection is taken on the same L = e_i x b_j, including B's radius: b_k . L is the minor of R
  * (r[i1][j] r[i2][k] - r[i2][j] r[i1][k]), exact enough in double to keep the direction of nearly
  * parallel edges, where the usual identity with a single entry of R would only be as good as B's
- * orthonormality. */
-static inline bool box_pair_edge(const box_pair* p, spx_sat* s, int i, int j)
+ * orthonormality. Always inlined into box_pair_sat, with the axis test. */
+__attribute__((always_inline)) static inline bool box_pair_edge(const box_pair* p, spx_sat* s, int i, int j)
 {
     const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
     /* L = e_i x c_j has components L[i1] = -c_j[i2], L[i2] = c_j[i1] (and L[i] = 0). */
@@ -280,6 +281,23 @@ SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, cons
                                      float tmax, spx_sweep_hit* out)
 {
     if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
+#if SPX_HAS_SIMD
+    /* Both boxes pass the fast checks: misses that float can prove leave without the double test. */
+    spx_box_regs A, B;
+    if (spx_obb_pair_load_checked(a, b, &A, &B)) {
+        const spx_result r = spx_check_motion(velocity_a, velocity_b, tmax);
+        if (r != SPX_OK) return r;
+        const spx_f4 move = spx_f4_mul(
+            spx_f4_set(velocity_b.x - velocity_a.x, velocity_b.y - velocity_a.y, velocity_b.z - velocity_a.z, 0.0f),
+            spx_f4_splat(tmax));
+        if (spx_sweep_screen_miss(&A, &B, move) || spheres_miss(a, velocity_a, b, velocity_b, tmax)) {
+            *out = (spx_sweep_hit){ .state = SPX_SWEEP_MISS, .axis = -1 };
+            return SPX_OK;
+        }
+        spx_sweep_obb_obb_exact(a, velocity_a, b, velocity_b, tmax, out);
+        return SPX_OK;
+    }
+#endif
     spx_result r = spx_first_error(check_pair(a, b), spx_check_motion(velocity_a, velocity_b, tmax));
     if (r != SPX_OK) return r;
     if (spheres_miss(a, velocity_a, b, velocity_b, tmax)) {
@@ -338,10 +356,13 @@ static void penetration_on_axis(const spx_obb* a, const spx_obb* b, int index, s
     }
     spx_sat s;
     spx_sat_init(&s, 0.0, true);
-    spx_sat_axis_test(&s, index, index < 6 ? SPX_AXIS_FACE : SPX_AXIS_EDGE, len2, gap_pos, gap_neg, 0.0);
+    /* The screen found this axis overlapping beyond doubt; its own answer still decides, so that no
+       slot is read unfilled. */
+    const bool touches =
+        spx_sat_axis_test(&s, index, index < 6 ? SPX_AXIS_FACE : SPX_AXIS_EDGE, len2, gap_pos, gap_neg, 0.0);
     spx_dvec3 frame[3];
     frame_of(a, frame);
-    spx_sat_fill_penetration(&s, true, box_pair_axis, &p, frame, out);
+    spx_sat_fill_penetration(&s, touches, box_pair_axis, &p, frame, out);
 }
 #endif
 

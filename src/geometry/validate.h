@@ -53,9 +53,9 @@ static inline spx_result spx_check_motion(spx_vec3 velocity_a, spx_vec3 velocity
 {
     if (!spx_finite3(velocity_a) || !spx_finite3(velocity_b) || !isfinite(tmax)) return SPX_ERR_NOT_FINITE;
     const float v[6] = { velocity_a.x, velocity_a.y, velocity_a.z, velocity_b.x, velocity_b.y, velocity_b.z };
-    double fastest = 0.0;
-    for (int i = 0; i < 6; ++i) fastest = fmax(fastest, fabs((double)v[i]));
-    if (fastest * fabs((double)tmax) > (double)SPX_MAX_COORDINATE) return SPX_ERR_OUT_OF_RANGE;
+    float fastest = 0.0f; /* the largest |component|, exact in float (all finite here) */
+    for (int i = 0; i < 6; ++i) fastest = fabsf(v[i]) > fastest ? fabsf(v[i]) : fastest;
+    if ((double)fastest * fabs((double)tmax) > (double)SPX_MAX_COORDINATE) return SPX_ERR_OUT_OF_RANGE;
     if (tmax < 0.0f) return SPX_ERR_BAD_TIME;
     return SPX_OK;
 }

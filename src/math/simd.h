@@ -445,6 +445,20 @@ static inline spx_vf spx_vf_sqrt(spx_vf x)
 }
 #endif
 
+/* Bit l set when lane l of the comparison mask m is set: one instruction where the target has it. */
+#if SPX_HAS_SIMD && SPX_LANES == 8 && defined(__AVX__)
+static inline int spx_vi_mask(spx_vi m) { return __builtin_ia32_movmskps256((spx_vf)m); }
+#elif SPX_HAS_SIMD && SPX_LANES == 4 && !defined(__clang__)
+static inline int spx_vi_mask(spx_vi m) { return __builtin_ia32_movmskps((spx_vf)m); }
+#else
+static inline int spx_vi_mask(spx_vi m)
+{
+    int bits = 0;
+    for (int l = 0; l < SPX_LANES; ++l) bits |= (m[l] != 0) << l;
+    return bits;
+}
+#endif
+
 /* Lanes where x is NaN or infinite: x * 0 is 0 only for finite x. */
 static inline spx_vi spx_vf_not_finite(spx_vf x) { return x * spx_vf_splat(0.0f) != spx_vf_splat(0.0f); }
 
