@@ -67,6 +67,39 @@ static int bad_boxes_get_their_codes(void)
     return 0;
 }
 
+/* The fast acceptance every query runs first (one SIMD pass over a box, or over two) and the exact
+   checks of spx_obb_from_matrix must give the same code for every box: rotations perturbed around
+   the orthonormality tolerance, one entry or all nine, so each residual crosses it on its own. */
+static int fast_and_exact_checks_agree(void)
+{
+    uint32_t rng = 0x0BB5EEDu;
+    const spx_obb good = { { 0, 0, 0 }, { 1, 1, 1 }, test_identity };
+    const float tol = SPX_ROTATION_TOLERANCE;
+    int rejected = 0;
+    for (int i = 0; i < test_cases(20000); ++i) {
+        spx_obb box;
+        TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), test_lcg_rotation(&rng), &box), SPX_OK);
+        float* m = &box.rotation.col[0].x;
+        if (i % 2) {
+            m[i % 9] += test_lcg_uniform(&rng, -4.0f * tol, 4.0f * tol);
+        } else {
+            for (int k = 0; k < 9; ++k) m[k] += test_lcg_uniform(&rng, -1.5f * tol, 1.5f * tol);
+        }
+        box.center =
+            spx_v3(test_lcg_uniform(&rng, -5, 5), test_lcg_uniform(&rng, -5, 5), test_lcg_uniform(&rng, -5, 5));
+        spx_obb built;
+        const spx_result exact = spx_obb_from_matrix(box.center, box.half_extents, &box.rotation, &built);
+        rejected += exact != SPX_OK;
+        TEST_ENSURE_CODE(spx_obb_validate(&box), exact);
+        bool hit;
+        TEST_ENSURE_CODE(spx_overlap_obb_obb(&box, &good, &hit), exact);
+        TEST_ENSURE_CODE(spx_overlap_obb_obb(&good, &box, &hit), exact);
+    }
+    /* Both answers must occur often, or the loop proves nothing. */
+    TEST_ENSURE(rejected > test_cases(20000) / 10 && rejected < test_cases(20000) * 9 / 10);
+    return 0;
+}
+
 static int triangles(void)
 {
     spx_triangle ok = { { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 } } };
@@ -102,6 +135,7 @@ int main(void)
     TEST_RUN(box_from_matrix_and_corners, failures);
     TEST_RUN(box_from_quaternion, failures);
     TEST_RUN(bad_boxes_get_their_codes, failures);
+    TEST_RUN(fast_and_exact_checks_agree, failures);
     TEST_RUN(triangles, failures);
     TEST_RUN(result_strings, failures);
     return failures ? 1 : 0;

@@ -60,8 +60,10 @@ static bool box_is_valid_fast(const spx_obb* box)
     const spx_f4 sign = spx_f4_splat(-0.0f);
     spx_f4 r0 = spx_f4_andnot(sign, spx_f4_sub(d0, spx_f4_set(1, 1, 1, 0)));
     spx_f4 r1 = spx_f4_andnot(sign, spx_f4_sub(d1, spx_f4_set(0, 0, 1, 0)));
-    /* det within tolerance of +1 also rules out reflections (det -1). */
-    spx_f4 ok = spx_f4_and(spx_f4_le(r0, tol), spx_f4_le(r1, spx_f4_splat(4.0f * SPX_ROTATION_TOLERANCE)));
+    /* The dot products within the tolerance, as check_rotation asks (same sums, same order); det
+       within four times it of +1 rules out reflections (det -1) and holds whenever the dots do. */
+    const spx_f4 tol1 = spx_f4_set(SPX_ROTATION_TOLERANCE, SPX_ROTATION_TOLERANCE, 4.0f * SPX_ROTATION_TOLERANCE, 0.0f);
+    spx_f4 ok = spx_f4_and(spx_f4_le(r0, tol), spx_f4_le(r1, tol1));
     /* centre and extents in range (which fails for NaN and inf), extents > 0 */
     const spx_f4 range = spx_f4_splat(SPX_MAX_COORDINATE);
     spx_f4 c = spx_f4_load(f), h = spx_f4_load(f + 2); /* c.xyz h.x / c.z h.xyz */

@@ -44,9 +44,9 @@ static inline void spx_box_regs_load(const spx_obb* box, spx_box_regs* r)
     spx_transpose3(r->k0, r->k1, r->k2, &r->x, &r->y, &r->z);
 }
 
-/* spx_obb_validate's fast acceptance, the same sums in the same order: unit axes within
-   SPX_ROTATION_TOLERANCE, a0.a1 too, a0.a2, a1.a2 and the determinant's distance from 1 within four
-   times it, centre and extents in range, extents positive. NaN and infinity fail a comparison. */
+/* spx_obb_validate's fast acceptance, the same sums in the same order as its exact checks: unit
+   axes and their three dot products within SPX_ROTATION_TOLERANCE, the determinant within four times
+   it of 1, centre and extents in range, extents positive. NaN and infinity fail a comparison. */
 static inline spx_f4 spx_box_regs_ok(const spx_box_regs* r, spx_f4 h_raw)
 {
     const spx_f4 sign = spx_f4_splat(-0.0f), one = spx_f4_splat(1.0f);
@@ -55,7 +55,7 @@ static inline spx_f4 spx_box_regs_ok(const spx_box_regs* r, spx_f4 h_raw)
     const spx_f4 off = spx_f4_add(spx_f4_add(spx_f4_mul(r->x, SPX_ROT1_PS(r->x)), spx_f4_mul(r->y, SPX_ROT1_PS(r->y))),
                                   spx_f4_mul(r->z, SPX_ROT1_PS(r->z))); /* a0.a1 a1.a2 a2.a0 0 */
     spx_f4 ok = spx_f4_le(spx_f4_andnot(sign, spx_f4_sub(diag, one)), spx_f4_set(tol, tol, tol, 2.0f));
-    ok = spx_f4_and(ok, spx_f4_le(spx_f4_andnot(sign, off), spx_f4_set(tol, 4.0f * tol, 4.0f * tol, 1.0f)));
+    ok = spx_f4_and(ok, spx_f4_le(spx_f4_andnot(sign, off), spx_f4_set(tol, tol, tol, 1.0f)));
     const spx_f4 range = spx_f4_splat(SPX_MAX_COORDINATE), zero = spx_f4_zero();
     ok = spx_f4_and(ok, spx_f4_le(spx_f4_andnot(sign, r->c), range));
     spx_f4 hok = spx_f4_and(spx_f4_gt(h_raw, zero), spx_f4_le(h_raw, range));
