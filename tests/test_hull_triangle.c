@@ -913,6 +913,49 @@ static int hull_lands_flat_on_mesh(void)
     return 0;
 }
 
+/* Random hulls sunk 1 mm into a flat grid at random places and turns: one manifold, its normal the
+   grid's (no ghost normal from an edge between two coplanar triangles). */
+static int no_ghost_normals_on_flat_mesh(void)
+{
+    spx_mesh* mesh;
+    spx_mesh_instance* inst = grid_mesh(8, 0.0, &mesh);
+    TEST_ENSURE(inst);
+    int cases = 0;
+    double worst_off = 0.0;
+    for (int c = 0; c < test_cases(1000) * scale_cases; ++c) {
+        spx_vec3 cloud[24];
+        const uint32_t n = random_cloud(uniform(0.3, 1.2), cloud);
+        spx_hull* hull = make_hull(cloud, n);
+        if (!hull) continue;
+        spx_placed_hull h = { hull, spx_v3(grid(-2, 2), grid(-2, 2), 0), random_rotation() };
+        /* Lowered until its lowest corner is 1 mm under the grid. */
+        spx_hull_info info;
+        spx_hull_get_info(hull, &info);
+        double low = DBL_MAX;
+        for (uint32_t i = 0; i < info.corner_count; ++i) {
+            spx_vec3 p;
+            spx_hull_get_corner(hull, i, &p);
+            low = fmin(low, (double)h.rotation.col[0].z * p.x + (double)h.rotation.col[1].z * p.y +
+                                (double)h.rotation.col[2].z * p.z);
+        }
+        h.position.z = (float)(-low - 0.001);
+        spx_manifold m[4];
+        uint32_t count;
+        TEST_ENSURE_CODE(spx_manifold_hull_mesh(&h, inst, 0.01f, m, 4, &count), SPX_OK);
+        TEST_ENSURE(count == 1);
+        TEST_ENSURE(m[0].point_count >= 1);
+        worst_off = fmax(worst_off, fabs(m[0].normal.z + 1.0));
+        TEST_ENSURE_NEAR(m[0].normal.z, -1, 1e-6);
+        for (int i = 0; i < m[0].point_count; ++i) TEST_ENSURE(m[0].points[i].depth <= 0.001f + 1e-5f);
+        ++cases;
+        spx_hull_destroy(hull);
+    }
+    printf("  %d hulls resting on the grid; worst normal off -z %.2g\n", cases, worst_off);
+    spx_mesh_instance_destroy(inst);
+    spx_mesh_destroy(mesh);
+    return 0;
+}
+
 /* A single-triangle mesh (every edge open) gives the hull-triangle answer. */
 static int one_triangle_mesh(void)
 {
@@ -1004,5 +1047,6 @@ int main(int argc, char** argv)
     TEST_RUN(one_triangle_mesh, failures);
     TEST_RUN(hull_mesh_against_brute_force, failures);
     TEST_RUN(hull_lands_flat_on_mesh, failures);
+    TEST_RUN(no_ghost_normals_on_flat_mesh, failures);
     return failures != 0;
 }
