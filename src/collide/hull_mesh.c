@@ -381,19 +381,20 @@ static unsigned triangle_manifold(const hull_manifold* hm, uint32_t t, spx_manif
     spx_hull_query_triangle(&tv, &q);
     /* Points a triangle's corners or edges make are its own: its number in the def goes in their ids. */
     q.b_salt = (mesh->source[t] + 1u) * 2654435761u;
-    unsigned corners = spx_hull_query_manifold(hm->a, &q, (float)hm->margin, out);
-    if (out->point_count == 0) return 0;
     const spx_dvec3 fn = tv.faces[0].normal;
     const int front = spx_d3_dot(spx_d3_sub(hm->center, tv.view.center), fn) >= 0.0 ? 0 : 1;
     const spx_dvec3 toward = front == 0 ? spx_d3_neg(fn) : fn; /* the face's normal from hull to triangle */
+    q.b_reference = front;
+    q.b_reference_cos = SPX_GROUP_COS;
+    unsigned corners = spx_hull_query_manifold(hm->a, &q, (float)hm->margin, out);
+    if (out->point_count == 0) return 0;
     const spx_dvec3 n = spx_d3_from(out->normal);
-    if (spx_d3_dot(n, toward) < SPX_GROUP_COS) {
-        const spx_triangle_edges edges = spx_mesh_edges_unpack(mesh->edges[t]);
-        if (admitted(&tv, &edges, n, hm->center)) return corners;
-    }
+    if (spx_d3_dot(n, toward) >= SPX_GROUP_COS) return corners;
+    const spx_triangle_edges edges = spx_mesh_edges_unpack(mesh->edges[t]);
+    if (admitted(&tv, &edges, n, hm->center)) return corners;
     float deepest = -FLT_MAX;
     for (int i = 0; i < out->point_count; ++i) deepest = fmaxf(deepest, out->points[i].depth);
-    q.b_reference = front;
+    q.b_reference_cos = -2.0;
     corners = spx_hull_query_manifold(hm->a, &q, (float)hm->margin, out);
     /* A face far deeper than the pair's least overlap (the hull beside the triangle, not on it): none. */
     double longest = 0.0;

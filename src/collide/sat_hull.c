@@ -32,7 +32,8 @@ typedef struct hull_pair {
     spx_dvec3 va;                           /* A's velocity in the world */
     spx_dvec3 frame[3];                     /* A's axes in the world */
     spx_dvec3 origin;                       /* A's position in the world */
-    int b_reference;                        /* manifold: B's face forced as the reference, or -1 */
+    int b_reference;                        /* manifold: B's face made the reference, or -1 */
+    double b_reference_cos;                 /* ... when the contact's normal is this near its own (< -1: always) */
     uint32_t b_salt;                        /* manifold: mixed into the ids of points B's features make */
 } hull_pair;
 
@@ -54,6 +55,7 @@ static void pair_make(hull_pair* p, const spx_hull_view* a, spx_vec3 pa, const s
     p->a = a;
     p->b = b;
     p->b_reference = -1;
+    p->b_reference_cos = -2.0;
     p->b_salt = 0;
     spx_dvec3 fb[3];
     for (int k = 0; k < 3; ++k) {
@@ -347,7 +349,7 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
     const spx_hull_view *a = p->a, *b = p->b;
     const int fa = (int)a->face_count, fb = (int)b->face_count, eb = (int)b->edge_count;
     spx_manifold m = { 0 };
-    if (p->b_reference >= 0) return face_manifold(p, fa + p->b_reference, margin, out);
+    if (p->b_reference >= 0 && p->b_reference_cos < -1.0) return face_manifold(p, fa + p->b_reference, margin, out);
     /* Largest separation over the faces of the Minkowski difference: A's faces, B's, edge pairs. */
     double face_sep = -DBL_MAX, edge_sep = -DBL_MAX;
     int face = -1, ei = -1, ej = -1;
@@ -384,7 +386,15 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
         *out = m;
         return 0;
     }
-    if (ei >= 0 && edge_sep > face_sep + EDGE_PREFERENCE * size) {
+    const bool edges = ei >= 0 && edge_sep > face_sep + EDGE_PREFERENCE * size;
+    if (p->b_reference >= 0) {
+        /* The contact's normal (A to B) near B's chosen face's: that face is the reference. */
+        spx_dvec3 n = edges ? edge_axis(p, ei, ej) : face < fa ? a->faces[face].normal : spx_d3_neg(p->bn[face - fa]);
+        n = spx_d3_scale(n, 1.0 / sqrt(spx_d3_len2(n)));
+        if (-spx_d3_dot(n, p->bn[p->b_reference]) >= p->b_reference_cos)
+            return face_manifold(p, fa + p->b_reference, margin, out);
+    }
+    if (edges) {
         /* Two edges: the midpoint of their closest points. */
         const spx_hull_edge *ea = &a->edges[ei], *e = &b->edges[ej];
         spx_dvec3 n = edge_axis(p, ei, ej);
@@ -521,6 +531,7 @@ static spx_result query_hull(const spx_placed_hull* a, const spx_placed_hull* b,
     if (!a->hull || !b->hull) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = spx_first_error(spx_hull_check_placed(a), spx_hull_check_placed(b));
     q->b_reference = -1;
+    q->b_reference_cos = -2.0;
     q->b_salt = 0;
     q->b = &b->hull->view;
     q->pb = b->position;
@@ -535,6 +546,7 @@ static spx_result query_box(const spx_placed_hull* a, const spx_obb* b, query* q
     if (r != SPX_OK) return r;
     spx_hull_box_view(b->half_extents, q->box_vertices, q->box_faces, &q->box_view);
     q->b_reference = -1;
+    q->b_reference_cos = -2.0;
     q->b_salt = 0;
     q->b = &q->box_view;
     q->pb = b->center;
@@ -676,6 +688,7 @@ unsigned spx_hull_query_manifold(const spx_placed_hull* a, const query* q, float
     const spx_vec3 zero = { 0, 0, 0 };
     pair_make(&p, &a->hull->view, a->position, &a->rotation, zero, q->b, q->pb, q->rb, zero);
     p.b_reference = q->b_reference;
+    p.b_reference_cos = q->b_reference_cos;
     p.b_salt = q->b_salt;
     return pair_manifold(&p, margin, out);
 }

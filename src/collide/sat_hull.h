@@ -14,7 +14,8 @@ typedef struct spx_hull_query {
     const spx_hull_view* b;
     spx_vec3 pb;
     const spx_mat3* rb;
-    int b_reference; /* manifold: B's face made the reference whatever separates most; -1: the best */
+    int b_reference;        /* manifold: B's face made the reference (-1: the one that separates most)... */
+    double b_reference_cos; /* ... when the contact's normal is within this cosine of its own; < -1: always */
     uint32_t b_salt; /* manifold: mixed into the ids of points that B's corners or sides make (0: none) */
 } spx_hull_query;
 

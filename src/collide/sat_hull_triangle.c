@@ -80,6 +80,7 @@ void spx_hull_query_triangle(spx_triangle_view* tv, spx_hull_query* q)
     q->pb = (spx_vec3){ 0.0f, 0.0f, 0.0f };
     q->rb = &world_axes;
     q->b_reference = -1;
+    q->b_reference_cos = -2.0;
     q->b_salt = 0;
 }
 
