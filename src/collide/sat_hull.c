@@ -86,12 +86,15 @@ static double least(const spx_dvec3* v, uint32_t count, spx_dvec3 n)
  * either side of the other's great circle, and the crossing must be the same point of the sphere,
  * not its antipode: which holds when c1 and a2 lie on the same side of the other arc's circle as
  * seen through the products below. Arcs are shorter than half a circle (a convex edge). */
-static bool arcs_cross(spx_dvec3 a1, spx_dvec3 a2, spx_dvec3 c1, spx_dvec3 c2)
+static bool arcs_cross(spx_dvec3 a1, spx_dvec3 a2, spx_dvec3 na, spx_dvec3 c1, spx_dvec3 c2)
 {
-    const spx_dvec3 na = spx_d3_cross(a1, a2), nc = spx_d3_cross(c1, c2);
+    /* na = a1 x a2, the same for every arc of B: the caller forms it once. Most pairs fail the first
+       test, before B's arc's own product is formed. */
     const double s1 = spx_d3_dot(c1, na), s2 = spx_d3_dot(c2, na);
+    if (!(s1 * s2 < 0.0)) return false;
+    const spx_dvec3 nc = spx_d3_cross(c1, c2);
     const double t1 = spx_d3_dot(a1, nc), t2 = spx_d3_dot(a2, nc);
-    return s1 * s2 < 0.0 && t1 * t2 < 0.0 && s1 * t2 > 0.0;
+    return t1 * t2 < 0.0 && s1 * t2 > 0.0;
 }
 
 /* Edge pair axis: ea x eb, pointing the way of A's arc (out of A across its edge i). Zero when the
@@ -145,11 +148,12 @@ static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_dep
     for (int i = 0; i < (int)a->edge_count; ++i) {
         const spx_hull_edge* ea = &a->edges[i];
         const spx_dvec3 a1 = a->faces[ea->face[0]].normal, a2 = a->faces[ea->face[1]].normal;
+        const spx_dvec3 na = spx_d3_cross(a1, a2);
         const spx_dvec3 pa0 = p->av[ea->corner[0]];
         const spx_dvec3 da = spx_d3_sub(p->av[ea->corner[1]], pa0);
         for (int j = 0; j < eb; ++j) {
             const spx_hull_edge* e = &b->edges[j];
-            if (!arcs_cross(a1, a2, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]))) continue;
+            if (!arcs_cross(a1, a2, na, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]))) continue;
             const spx_dvec3 pb0 = p->bv[e->corner[0]];
             const spx_dvec3 db = spx_d3_sub(p->bv[e->corner[1]], pb0);
             spx_dvec3 l = spx_d3_cross(da, db);
@@ -369,10 +373,11 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
     for (int i = 0; i < (int)a->edge_count; ++i) {
         const spx_hull_edge* ea = &a->edges[i];
         const spx_dvec3 a1 = a->faces[ea->face[0]].normal, a2 = a->faces[ea->face[1]].normal;
+        const spx_dvec3 na = spx_d3_cross(a1, a2);
         const spx_dvec3 pa0 = p->av[ea->corner[0]], da = spx_d3_sub(p->av[ea->corner[1]], pa0);
         for (int j = 0; j < eb; ++j) {
             const spx_hull_edge* e = &b->edges[j];
-            if (!arcs_cross(a1, a2, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]))) continue;
+            if (!arcs_cross(a1, a2, na, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]))) continue;
             const spx_dvec3 pb0 = p->bv[e->corner[0]], db = spx_d3_sub(p->bv[e->corner[1]], pb0);
             spx_dvec3 l = spx_d3_cross(da, db);
             const double len2 = spx_d3_len2(l);
