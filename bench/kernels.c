@@ -102,6 +102,7 @@ MANIFOLD_KERNEL(manifold_obb_tri, spx_manifold_obb_triangle, box_a, tri_b)
    same problems, their answers checked against the box queries'. The hulls are built at the first
    pass over a set and kept for the next passes, which time the queries alone. */
 typedef struct hull_cache {
+    bench_pair_kind kind;
     uint64_t seed;
     size_t count;
     bool swept;
@@ -121,22 +122,25 @@ static spx_hull* box_hull(spx_vec3 h)
     return spx_hull_create(&def, &out) == SPX_OK ? out : NULL;
 }
 
+/* Box-triangle sets have no B boxes: only A's hulls are built (at 2i). */
 static bool hulls_for(const bench_pairs* set)
 {
+    const bool with_b = set->kind != BENCH_OBB_TRI;
     hull_cache* c = &hulls_built;
-    if (c->hulls && c->seed == set->seed && c->count == set->count && c->swept == set->swept) return true;
+    if (c->hulls && c->kind == set->kind && c->seed == set->seed && c->count == set->count && c->swept == set->swept)
+        return true;
     if (c->hulls) {
         for (size_t i = 0; i < 2 * c->count; ++i) spx_hull_destroy(c->hulls[i]);
         free(c->hulls);
     }
     c->hulls = calloc(2 * set->count + 1, sizeof *c->hulls);
     if (!c->hulls) return false;
-    c->seed = set->seed, c->count = set->count, c->swept = set->swept;
+    c->kind = set->kind, c->seed = set->seed, c->count = set->count, c->swept = set->swept;
     bool ok = true;
     for (size_t i = 0; i < set->count; ++i) {
         c->hulls[2 * i] = box_hull(set->box_a[i].half_extents);
-        c->hulls[2 * i + 1] = box_hull(set->box_b[i].half_extents);
-        ok = ok && c->hulls[2 * i] && c->hulls[2 * i + 1];
+        c->hulls[2 * i + 1] = with_b ? box_hull(set->box_b[i].half_extents) : NULL;
+        ok = ok && c->hulls[2 * i] && (!with_b || c->hulls[2 * i + 1]);
     }
     return ok;
 }
@@ -211,6 +215,46 @@ static size_t sweep_hull_hull(const bench_pairs* set, uint8_t* out)
     return errors;
 }
 
+/* The box-triangle sets with each box as the hull of its corners: hull against triangle. */
+#define HULL_TRI_KERNEL(name, type, init, flag, value, call, ...)                                 \
+    static size_t name(const bench_pairs* set, uint8_t* out)                                       \
+    {                                                                                              \
+        if (!hulls_for(set)) return set->count;                                                    \
+        size_t errors = 0;                                                                         \
+        double sum = 0.0;                                                                          \
+        for (size_t i = 0; i < set->count; ++i) {                                                  \
+            const spx_placed_hull a = placed(hulls_built.hulls[2 * i], &set->box_a[i]);            \
+            type r = init;                                                                         \
+            errors += call(&a, __VA_ARGS__, &r) != SPX_OK;                                         \
+            out[i] = (uint8_t)(flag);                                                              \
+            sum += (value);                                                                        \
+        }                                                                                          \
+        bench_sink += sum;                                                                         \
+        return errors;                                                                             \
+    }
+
+HULL_TRI_KERNEL(overlap_hull_tri, bool, false, r, r ? 1.0 : 0.0, spx_overlap_hull_triangle, &set->tri_b[i])
+HULL_TRI_KERNEL(penetration_hull_tri, spx_penetration, { .overlapping = false }, r.overlapping, r.depth,
+                spx_penetration_hull_triangle, &set->tri_b[i])
+HULL_TRI_KERNEL(manifold_hull_tri, spx_manifold, { .point_count = 0 }, r.point_count,
+                r.point_count > 0 ? r.points[0].depth : 0.0f, spx_manifold_hull_triangle, &set->tri_b[i], 0.0f)
+/* The hull's velocity comes before the triangle: the call's own order. */
+static size_t sweep_hull_tri(const bench_pairs* set, uint8_t* out)
+{
+    if (!hulls_for(set)) return set->count;
+    size_t errors = 0;
+    double sum = 0.0;
+    for (size_t i = 0; i < set->count; ++i) {
+        const spx_placed_hull a = placed(hulls_built.hulls[2 * i], &set->box_a[i]);
+        spx_sweep_hit hit = { .state = SPX_SWEEP_MISS };
+        errors += spx_sweep_hull_triangle(&a, set->vel_a[i], &set->tri_b[i], set->vel_b[i], set->tmax, &hit) != SPX_OK;
+        out[i] = (uint8_t)hit.state;
+        sum += hit.time;
+    }
+    bench_sink += sum;
+    return errors;
+}
+
 static const bench_kernel kernels[] = {
     { "overlap_obb_obb", "sepax", BENCH_OBB_OBB, false, NULL, overlap_obb_obb },
     { "overlap_obb_obb", "sepax-batch", BENCH_OBB_OBB, false, "overlap_obb_obb", overlap_obb_obb_batch },
@@ -223,12 +267,16 @@ static const bench_kernel kernels[] = {
     { "overlap_obb_tri", "sepax", BENCH_OBB_TRI, false, NULL, overlap_obb_tri },
     { "penetration_obb_tri", "sepax", BENCH_OBB_TRI, false, "overlap_obb_tri", penetration_obb_tri },
     { "manifold_obb_tri", "sepax", BENCH_OBB_TRI, false, "overlap_obb_tri", manifold_obb_tri },
+    { "overlap_hull_tri", "sepax", BENCH_OBB_TRI, false, "overlap_obb_tri", overlap_hull_tri },
+    { "penetration_hull_tri", "sepax", BENCH_OBB_TRI, false, "overlap_obb_tri", penetration_hull_tri },
+    { "manifold_hull_tri", "sepax", BENCH_OBB_TRI, false, "overlap_obb_tri", manifold_hull_tri },
     { "overlap_tri_tri", "sepax", BENCH_TRI_TRI, false, NULL, overlap_tri_tri },
     { "penetration_tri_tri", "sepax", BENCH_TRI_TRI, false, "overlap_tri_tri", penetration_tri_tri },
     { "sweep_obb_obb", "sepax", BENCH_OBB_OBB, true, NULL, sweep_obb_obb },
     { "sweep_obb_obb", "sepax-batch", BENCH_OBB_OBB, true, "sweep_obb_obb", sweep_obb_obb_batch },
     { "sweep_hull_hull", "sepax", BENCH_OBB_OBB, true, "sweep_obb_obb", sweep_hull_hull },
     { "sweep_obb_tri", "sepax", BENCH_OBB_TRI, true, NULL, sweep_obb_tri },
+    { "sweep_hull_tri", "sepax", BENCH_OBB_TRI, true, "sweep_obb_tri", sweep_hull_tri },
     { "sweep_tri_tri", "sepax", BENCH_TRI_TRI, true, NULL, sweep_tri_tri },
 };
 

@@ -14,6 +14,7 @@
 #include "suite.h"
 #include "timer.h"
 #include "support/shapes.h"
+#include <sepax/hull.h>
 #if defined(SPX_BENCH_HAVE_FCL)
 #include "peers/fcl_mesh_peer.h"
 #endif
@@ -246,8 +247,11 @@ static spx_result place(test_shape* s, spx_transform pose, placed* out)
 /* One continuous question: a box or mesh A against mesh B. */
 typedef struct scene {
     const char* name;
-    bool box; /* A is `obb`, else the mesh `a` */
+    bool box; /* A is `obb` (or the hull `ph` when `hull` is set), else the mesh `a` */
     spx_obb obb;
+    spx_hull* hull;     /* A as a hull (owned), or NULL */
+    spx_placed_hull ph; /* its placement */
+    bool hull_is_box;   /* the hull is `obb`'s 8 corners: the box peers answer the same question */
     placed a, b;
     spx_vec3 va, vb;
     float tmax;
@@ -416,6 +420,63 @@ static bool scene_sphere_grid(scene* s, const options* o)
     return true;
 }
 
+/* The cube-grid box given as the hull of its 8 corners: the same question through the hull queries. */
+static bool scene_hull_grid(scene* s, const options* o)
+{
+    if (!scene_cube_grid(s, o)) return false;
+    s->name = "hull-grid";
+    spx_vec3 corners[8];
+    spx_obb_get_corners(&(spx_obb){ spx_v3(0, 0, 0), s->obb.half_extents, s->obb.rotation }, corners);
+    spx_hull_def def = spx_default_hull_def();
+    def.points = corners;
+    def.point_count = 8;
+    spx_result r = spx_hull_create(&def, &s->hull);
+    if (r != SPX_OK) return placed_free(&s->b), scene_failed("hull", r);
+    s->ph = (spx_placed_hull){ s->hull, s->obb.center, { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } } };
+    s->hull_is_box = true;
+    snprintf(s->what, sizeof s->what,
+             "the cube-grid box as a hull of its 8 corners, level at (4, 2, 4) falling at (0, -3, 0) m/s; B grid 8x8 "
+             "(%u triangles) in y = 0; its face lands flat at t = 0.5; tmax 1 s",
+             s->b.count);
+    return true;
+}
+
+/* A hull of 32 points spread over a sphere of radius 0.8 (golden spiral), turned, falling obliquely at
+   the 8 x 8 grid: a gem tumbling onto the ground. */
+static bool scene_gem_grid(scene* s, const options* o)
+{
+    (void)o;
+    memset(s, 0, sizeof *s);
+    s->name = "gem-grid";
+    test_shape sb;
+    if (!test_shape_grid(&sb, 8, 8)) return shape_failed("grid");
+    spx_transform pb = { zero_v, identity_q };
+    spx_result r = place(&sb, pb, &s->b);
+    if (r != SPX_OK) return scene_failed("grid", r);
+    spx_vec3 p[32];
+    for (int i = 0; i < 32; ++i) {
+        const double y = 1.0 - (i + 0.5) * (2.0 / 32.0), ring = sqrt(1.0 - y * y), phi = i * 2.399963229728653;
+        p[i] = spx_v3((float)(0.8 * ring * cos(phi)), (float)(0.8 * y), (float)(0.8 * ring * sin(phi)));
+    }
+    spx_hull_def def = spx_default_hull_def();
+    def.points = p;
+    def.point_count = 32;
+    if ((r = spx_hull_create(&def, &s->hull)) != SPX_OK) return placed_free(&s->b), scene_failed("hull", r);
+    const spx_quat q = quat_axis_angle(1.0 / 2.29128784747792, 2.0 / 2.29128784747792, 0.5 / 2.29128784747792, 37.0);
+    spx_obb pose; /* the rotation as a matrix, through the box builder */
+    if ((r = spx_obb_from_quat(spx_v3(3.3f, 2.0f, 4.1f), spx_v3(1, 1, 1), q, &pose)) != SPX_OK)
+        return placed_free(&s->b), scene_failed("pose", r);
+    s->box = true;
+    s->ph = (spx_placed_hull){ s->hull, pose.center, pose.rotation };
+    s->va = spx_v3(1.0f, -3.0f, 0.5f);
+    s->tmax = 1.0f;
+    snprintf(s->what, sizeof s->what,
+             "A hull of 32 points on a sphere r 0.8, turned 37 degrees, at (3.3, 2, 4.1) falling at (1, -3, 0.5) m/s; "
+             "B grid 8x8 (%u triangles) in y = 0; tmax 1 s",
+             s->b.count);
+    return true;
+}
+
 /* Is scene `name` among those asked for (--scenes)? */
 static bool wanted(const options* o, const char* name)
 {
@@ -433,6 +494,7 @@ static bool wanted(const options* o, const char* name)
 
 static void scene_free(scene* s)
 {
+    spx_hull_destroy(s->hull);
     placed_free(&s->a);
     placed_free(&s->b);
 }
@@ -457,7 +519,8 @@ static bool sepax_sweep(void* context)
         spx_mesh_instance_set_pose(s->b.instance, &s->b.pose);
     }
     c->result =
-        s->box ? spx_sweep_obb_mesh(&s->obb, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity, &c->hit)
+        s->hull  ? spx_sweep_hull_mesh(&s->ph, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity, &c->hit)
+        : s->box ? spx_sweep_obb_mesh(&s->obb, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity, &c->hit)
                : spx_sweep_mesh_mesh(s->a.instance, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity,
                                      &c->hit);
     return c->result == SPX_OK;
@@ -508,7 +571,8 @@ static bool brute_force(void* context)
     for (uint32_t i = 0; i < na; ++i)
         for (uint32_t j = 0; j < s->b.count; ++j) {
             spx_sweep_hit h;
-            spx_result r = s->box
+            spx_result r = s->hull ? spx_sweep_hull_triangle(&s->ph, s->va, &s->b.world[j], s->vb, s->tmax, &h)
+                           : s->box
                                ? spx_sweep_obb_triangle(&s->obb, s->va, &s->b.world[j], s->vb, s->tmax, &h)
                                : spx_sweep_triangle_triangle(&s->a.world[i], s->va, &s->b.world[j], s->vb, s->tmax, &h);
             if (r != SPX_OK) {
@@ -637,7 +701,7 @@ static void sweep_row(const report* rep, row* w, const sweep_call* c, const row*
 
 static void run_sweeps(const options* o, report* rep, scene* s, totals* sum, bool standard)
 {
-    const char* query = s->box ? "sweep_obb_mesh" : "sweep_mesh_mesh";
+    const char* query = s->hull ? "sweep_hull_mesh" : s->box ? "sweep_obb_mesh" : "sweep_mesh_mesh";
     spx_mesh_contact* contacts = malloc(sizeof(spx_mesh_contact) * CAPACITY);
     if (!contacts) {
         fprintf(stderr, "sepax_bench mesh-queries: out of memory\n");
@@ -722,7 +786,7 @@ static void run_sweeps(const options* o, report* rep, scene* s, totals* sum, boo
     }
 
 #if defined(SPX_BENCH_HAVE_FCL)
-    if (o->peers) {
+    if (o->peers && (!s->hull || s->hull_is_box)) {
         bench_fcl_mesh* fa = s->box ? fcl_box(&s->obb) : bench_fcl_mesh_create(s->a.world, s->a.count);
         bench_fcl_mesh* fb = bench_fcl_mesh_create(s->b.world, s->b.count);
         if (!fa || !fb) {
@@ -948,9 +1012,10 @@ int bench_mesh_queries(int argc, char** argv)
     } else {
         sum.failures++;
     }
-    static const char* const more_name[] = { "box-grid", "grid-grid", "cube-grid", "sphere-grid" };
+    static const char* const more_name[] = { "box-grid", "grid-grid", "cube-grid", "hull-grid", "gem-grid",
+                                              "sphere-grid" };
     bool (*const more[])(scene*, const options*) = { scene_box_grid, scene_grid_grid, scene_cube_grid,
-                                                     scene_sphere_grid };
+                                                     scene_hull_grid, scene_gem_grid, scene_sphere_grid };
     for (size_t k = 0; k < sizeof more / sizeof more[0]; ++k) {
         if (!wanted(&o, more_name[k])) continue;
         if (more[k](&s, &o)) {

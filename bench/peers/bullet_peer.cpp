@@ -3,11 +3,13 @@
 // on two btBoxShape, the two transforms in a ClosestPointInput, the points into a Result. And its
 // box-triangle contact: btConvexConvexAlgorithm's GJK with EPA (btGjkPairDetector on a btBoxShape and
 // a btTriangleShape, one point a call; Bullet gathers a manifold over frames), margins 0 and points
-// only where they overlap (maximum distance 0), as sepax's manifold at margin 0.
+// only where they overlap (maximum distance 0), as sepax's manifold at margin 0. The same with the box
+// given as a btConvexHullShape of its 8 corners: Bullet's convex hull against a triangle.
 #include "peers/peers.h"
 
 #include <BulletCollision/CollisionDispatch/btBoxBoxDetector.h>
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletCollision/CollisionShapes/btConvexHullShape.h>
 #include <BulletCollision/CollisionShapes/btTriangleShape.h>
 #include <BulletCollision/NarrowPhaseCollision/btGjkEpaPenetrationDepthSolver.h>
 #include <BulletCollision/NarrowPhaseCollision/btGjkPairDetector.h>
@@ -152,10 +154,69 @@ void run_triangle(void* prepared, size_t count, uint8_t* out)
     sink = sink + sum;
 }
 
+struct HullTrianglePairs {
+    std::vector<btConvexHullShape> hull;
+    std::vector<btTriangleShape> triangle;
+    std::vector<btTransform> pose;
+};
+
+void* prepare_hull_triangle(const spx_obb* a, const spx_triangle* b, size_t count)
+{
+    try {
+        auto* pairs = new HullTrianglePairs;
+        pairs->hull.reserve(count);
+        pairs->triangle.reserve(count);
+        pairs->pose.reserve(count);
+        for (size_t i = 0; i < count; ++i) {
+            const spx_vec3 h = a[i].half_extents;
+            btScalar corners[8 * 3];
+            for (int c = 0; c < 8; ++c) {
+                corners[3 * c] = c & 1 ? h.x : -h.x;
+                corners[3 * c + 1] = c & 2 ? h.y : -h.y;
+                corners[3 * c + 2] = c & 4 ? h.z : -h.z;
+            }
+            pairs->hull.emplace_back(corners, 8, int(3 * sizeof(btScalar)));
+            pairs->hull.back().setMargin(0);
+            const spx_vec3* v = b[i].v;
+            pairs->triangle.emplace_back(btVector3(v[0].x, v[0].y, v[0].z), btVector3(v[1].x, v[1].y, v[1].z),
+                                         btVector3(v[2].x, v[2].y, v[2].z));
+            pairs->triangle.back().setMargin(0);
+            pairs->pose.push_back(to_pose(a[i]));
+        }
+        return pairs;
+    } catch (const std::bad_alloc&) {
+        return nullptr;
+    }
+}
+
+void release_hull_triangle(void* prepared) { delete static_cast<HullTrianglePairs*>(prepared); }
+
+void run_hull_triangle(void* prepared, size_t count, uint8_t* out)
+{
+    HullTrianglePairs& pairs = *static_cast<HullTrianglePairs*>(prepared);
+    btScalar sum = 0;
+    btVoronoiSimplexSolver simplex;
+    btGjkEpaPenetrationDepthSolver epa;
+    btGjkPairDetector::ClosestPointInput input;
+    input.m_maximumDistanceSquared = 0;
+    input.m_transformB.setIdentity();
+    for (size_t i = 0; i < count; ++i) {
+        btGjkPairDetector detector(&pairs.hull[i], &pairs.triangle[i], &simplex, &epa);
+        input.m_transformA = pairs.pose[i];
+        Collect result;
+        detector.getClosestPoints(input, result, nullptr);
+        out[i] = uint8_t(result.count < 255 ? result.count : 255);
+        sum += result.count > 0 ? result.depth[0] : btScalar(0);
+    }
+    sink = sink + sum;
+}
+
 const bench_peer peers[] = {
     { "bullet", "manifold_obb_obb", "btBoxBoxDetector::getClosestPoints", prepare, run, release, nullptr },
     { "bullet", "manifold_obb_tri", "btGjkPairDetector::getClosestPoints (GJK/EPA, box and triangle)", nullptr,
       run_triangle, release_triangle, prepare_triangle },
+    { "bullet", "manifold_hull_tri", "btGjkPairDetector::getClosestPoints (GJK/EPA, btConvexHullShape and triangle)",
+      nullptr, run_hull_triangle, release_hull_triangle, prepare_hull_triangle },
 };
 
 } // namespace

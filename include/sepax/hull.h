@@ -10,6 +10,7 @@
 
 #include "collide.h"
 #include "mass.h"
+#include "mesh_query.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -148,6 +149,64 @@ SPX_API spx_result spx_sweep_hull_obb(const spx_placed_hull* a, spx_vec3 velocit
 SPX_API spx_result spx_manifold_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, float margin,
                                           spx_manifold* out);
 SPX_API spx_result spx_manifold_hull_obb(const spx_placed_hull* a, const spx_obb* b, float margin, spx_manifold* out);
+
+/* ---- queries: hull against triangle, hull against mesh ------------------------------------------ */
+
+/* A triangle is a flat hull to the same axis loop: its normal both ways (faces 0: (v1 - v0) x (v2 -
+ * v0), and 1: the opposite), the outward side of each edge j (face 2 + j, a face of two corners whose
+ * normal is a valid axis but never a manifold's reference), and each edge twice, between face 0 and
+ * its side (edge 2j) and between its side and face 1 (edge 2j + 1): numbered in `axis` as a hull B
+ * with 5 faces and 6 edges. It is two-sided: a hull meets it from either side, and the minimum
+ * translation takes the shallower. A segment-like triangle (corners on one line) is the segment.
+ * Errors: SPX_ERR_INVALID_ARGUMENT (NULL, a placed hull without its hull), then as spx_obb_validate
+ * for the placed hull's pose and spx_triangle_validate for the triangle, and for the sweep as
+ * spx_sweep_obb_obb for the velocities and tmax, for the manifold as spx_manifold_hull_hull for the
+ * margin. */
+
+/// Does the hull overlap or touch the triangle?
+SPX_API spx_result spx_overlap_hull_triangle(const spx_placed_hull* a, const spx_triangle* b, bool* out_overlap);
+/// Overlap and, when they overlap, the minimum translation (normal from the hull to the triangle).
+SPX_API spx_result spx_penetration_hull_triangle(const spx_placed_hull* a, const spx_triangle* b,
+                                                 spx_penetration* out);
+/// First contact of a translating hull and a translating triangle during [0, tmax], as spx_sweep_hull_hull.
+SPX_API spx_result spx_sweep_hull_triangle(const spx_placed_hull* a, spx_vec3 velocity_a, const spx_triangle* b,
+                                           spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
+/// Contact manifold of a hull and a triangle, as spx_manifold_hull_hull (the triangle's face is the
+/// reference, or the hull's face clips the triangle, or an edge pair gives one point).
+SPX_API spx_result spx_manifold_hull_triangle(const spx_placed_hull* a, const spx_triangle* b, float margin,
+                                              spx_manifold* out);
+
+/* The mesh queries descend the mesh's OBB tree with a box holding the hull (its corners' bounds in its
+ * own frame, placed with it; over a sweep, the world box of that box's motion relative to the mesh)
+ * and meet every triangle the box reaches by the hull-triangle query. The mesh is a two-sided soup, as
+ * for the box-mesh queries (mesh_query.h), and their answers mean the same: triangle_a is
+ * SPX_NO_TRIANGLE, triangle_b the triangle's number in the mesh's def. Errors: SPX_ERR_INVALID_ARGUMENT
+ * (NULL a, b or out, a placed hull without its hull, NULL contacts with capacity > 0), then as the
+ * hull-triangle queries. */
+
+/// Does the hull overlap or touch any triangle of the mesh? Stops at the first found.
+SPX_API spx_result spx_overlap_hull_mesh(const spx_placed_hull* a, spx_mesh_instance* b, bool* out_overlap);
+/// Every triangle overlapping or touching the hull, with its minimum translation, into `contacts`, as
+/// spx_penetration_obb_mesh: out->state START_OVERLAP (normal the mean of the pairs', depth the most
+/// any pair must move along it to come apart) or MISS.
+SPX_API spx_result spx_penetration_hull_mesh(const spx_placed_hull* a, spx_mesh_instance* b,
+                                             spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out);
+/// First contact of a translating hull and a translating mesh during [0, tmax] and the contact set at
+/// that time (every triangle whose first contact is within SPX_MESH_CONTACT_WINDOW of tmax after it, or
+/// that overlaps at t = 0), as spx_sweep_obb_mesh: ties at the first time to the lower triangle number.
+SPX_API spx_result spx_sweep_hull_mesh(const spx_placed_hull* a, spx_vec3 velocity_a, spx_mesh_instance* b,
+                                       spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
+                                       uint32_t capacity, spx_mesh_hit* out);
+/// Contact manifolds of a hull (A) and a mesh (B), as spx_manifold_obb_mesh: each triangle within the
+/// margin gives its hull-triangle manifold, the triangle's face the reference when its normal is
+/// within 5 degrees of the face's or when the contact is at an edge or corner the surface does not
+/// have (spx_mesh_get_triangle_edges: no ghost bumps between coplanar triangles), merged by normal,
+/// deepest first, each cut to 4 points; up to min(capacity, SPX_MAX_MESH_MANIFOLDS) into `out`, their
+/// number in *out_count. A hull corner on a triangle's face keeps its id from triangle to triangle;
+/// the ids of points a triangle's corners or edges make carry its number in the def. Errors as
+/// spx_manifold_obb_mesh, and SPX_ERR_INVALID_ARGUMENT for a placed hull without its hull.
+SPX_API spx_result spx_manifold_hull_mesh(const spx_placed_hull* a, spx_mesh_instance* b, float margin,
+                                          spx_manifold* out, uint32_t capacity, uint32_t* out_count);
 
 #ifdef __cplusplus
 }

@@ -12,8 +12,7 @@
  *
  * Work happens in A's frame with A's position at the origin, in double: B's corners and face planes
  * are moved there once per query. */
-#include <sepax/hull.h>
-#include "geometry/hull.h"
+#include "sat_hull.h"
 #include "geometry/validate.h"
 #include "sat_axes.h"
 #include "contact_point.h"
@@ -33,6 +32,9 @@ typedef struct hull_pair {
     spx_dvec3 va;                           /* A's velocity in the world */
     spx_dvec3 frame[3];                     /* A's axes in the world */
     spx_dvec3 origin;                       /* A's position in the world */
+    int b_reference;                        /* manifold: B's face made the reference, or -1 */
+    double b_reference_cos;                 /* ... when the contact's normal is this near its own (< -1: always) */
+    uint32_t b_salt;                        /* manifold: mixed into the ids of points B's features make */
 } hull_pair;
 
 static spx_dvec3 rotate(const spx_dvec3 m[3], spx_dvec3 v)
@@ -52,6 +54,9 @@ static void pair_make(hull_pair* p, const spx_hull_view* a, spx_vec3 pa, const s
 {
     p->a = a;
     p->b = b;
+    p->b_reference = -1;
+    p->b_reference_cos = -2.0;
+    p->b_salt = 0;
     spx_dvec3 fb[3];
     for (int k = 0; k < 3; ++k) {
         p->frame[k] = spx_d3_from(ra->col[k]);
@@ -81,12 +86,15 @@ static double least(const spx_dvec3* v, uint32_t count, spx_dvec3 n)
  * either side of the other's great circle, and the crossing must be the same point of the sphere,
  * not its antipode: which holds when c1 and a2 lie on the same side of the other arc's circle as
  * seen through the products below. Arcs are shorter than half a circle (a convex edge). */
-static bool arcs_cross(spx_dvec3 a1, spx_dvec3 a2, spx_dvec3 c1, spx_dvec3 c2)
+static bool arcs_cross(spx_dvec3 a1, spx_dvec3 a2, spx_dvec3 na, spx_dvec3 c1, spx_dvec3 c2)
 {
-    const spx_dvec3 na = spx_d3_cross(a1, a2), nc = spx_d3_cross(c1, c2);
+    /* na = a1 x a2, the same for every arc of B: the caller forms it once. Most pairs fail the first
+       test, before B's arc's own product is formed. */
     const double s1 = spx_d3_dot(c1, na), s2 = spx_d3_dot(c2, na);
+    if (!(s1 * s2 < 0.0)) return false;
+    const spx_dvec3 nc = spx_d3_cross(c1, c2);
     const double t1 = spx_d3_dot(a1, nc), t2 = spx_d3_dot(a2, nc);
-    return s1 * s2 < 0.0 && t1 * t2 < 0.0 && s1 * t2 > 0.0;
+    return t1 * t2 < 0.0 && s1 * t2 > 0.0;
 }
 
 /* Edge pair axis: ea x eb, pointing the way of A's arc (out of A across its edge i). Zero when the
@@ -140,11 +148,12 @@ static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_dep
     for (int i = 0; i < (int)a->edge_count; ++i) {
         const spx_hull_edge* ea = &a->edges[i];
         const spx_dvec3 a1 = a->faces[ea->face[0]].normal, a2 = a->faces[ea->face[1]].normal;
+        const spx_dvec3 na = spx_d3_cross(a1, a2);
         const spx_dvec3 pa0 = p->av[ea->corner[0]];
         const spx_dvec3 da = spx_d3_sub(p->av[ea->corner[1]], pa0);
         for (int j = 0; j < eb; ++j) {
             const spx_hull_edge* e = &b->edges[j];
-            if (!arcs_cross(a1, a2, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]))) continue;
+            if (!arcs_cross(a1, a2, na, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]))) continue;
             const spx_dvec3 pb0 = p->bv[e->corner[0]];
             const spx_dvec3 db = spx_d3_sub(p->bv[e->corner[1]], pb0);
             spx_dvec3 l = spx_d3_cross(da, db);
@@ -213,28 +222,54 @@ static void to_feature(const feature_set* f, spx_feature* out)
     for (int k = 0; k < out->count; ++k) out->p[k] = f->p[f->count <= 4 ? k : k * f->count / 4];
 }
 
+/* How far q lies outside a piece: its greatest face-plane distance (B's planes through its corners
+   bt, in A's frame). */
+static double outside_a(const hull_pair* p, spx_dvec3 q)
+{
+    double worst = -DBL_MAX;
+    for (uint32_t f = 0; f < p->a->face_count; ++f)
+        worst = spx_dmax(worst, spx_d3_dot(p->a->faces[f].normal, q) - p->a->faces[f].offset);
+    return worst;
+}
+
+static double outside_b(const hull_pair* p, const spx_dvec3* bt, spx_dvec3 q)
+{
+    double worst = -DBL_MAX;
+    for (uint32_t g = 0; g < p->b->face_count; ++g)
+        worst = spx_dmax(worst, spx_d3_dot(p->bn[g], spx_d3_sub(q, bt[p->b->corners[p->b->faces[g].first]])));
+    return worst;
+}
+
 /* Point, normal and features of a hit whose axis names the contact, at time tc: the corners of each
    piece extreme along the normal at that time, met by spx_contact_point (faces of more than four
-   corners enter by four of them spread round, so the point lies in the touching region). */
+   corners enter by four of them spread round, so the point lies in the touching region). When the
+   axis is a face's that ties with an edge pair of nearly parallel edges, the far end of an edge may
+   stand out alone by a hair while the edges touch elsewhere: the point must lie on both pieces, and
+   the corners within ten times the tolerance are taken until it does. */
 static void pair_contact(const hull_pair* p, const spx_sat_axis* axis, double tc, spx_sweep_hit* out)
 {
     spx_dvec3 n = pair_axis(p, axis->index);
     n = spx_d3_scale(n, axis->sign / sqrt(spx_d3_len2(n)));
     feature_set sa, sb;
-    const double slack = FEATURE_FRACTION * (p->a->radius + p->b->radius);
+    const double size = p->a->radius + p->b->radius;
     const spx_dvec3 shift = spx_d3_scale(p->u, tc);
     spx_dvec3 bt[SPX_HULL_MAX_CORNERS];
     for (uint32_t i = 0; i < p->b->vertex_count; ++i) bt[i] = spx_d3_add(p->bv[i], shift);
-    extreme_set(p->av, p->a->vertex_count, n, slack, &sa);
-    extreme_set(bt, p->b->vertex_count, spx_d3_neg(n), slack, &sb);
-    order_round(&sa, n);
-    order_round(&sb, n);
+    spx_dvec3 q;
+    for (double slack = FEATURE_FRACTION * size;; slack *= 10.0) {
+        extreme_set(p->av, p->a->vertex_count, n, slack, &sa);
+        extreme_set(bt, p->b->vertex_count, spx_d3_neg(n), slack, &sb);
+        order_round(&sa, n);
+        order_round(&sb, n);
+        spx_feature ka, kb;
+        to_feature(&sa, &ka);
+        to_feature(&sb, &kb);
+        q = spx_contact_point(&ka, &kb, n);
+        const double off = spx_dmax(outside_a(p, q), outside_b(p, bt, q)) - (out->state == SPX_SWEEP_START_OVERLAP ? out->depth : 0.0);
+        if (off <= 10.0 * FEATURE_FRACTION * size || slack >= 1e-2 * size) break;
+    }
     out->feature_a = kind_of(sa.count);
     out->feature_b = kind_of(sb.count);
-    spx_feature ka, kb;
-    to_feature(&sa, &ka);
-    to_feature(&sb, &kb);
-    const spx_dvec3 q = spx_contact_point(&ka, &kb, n);
     /* A has moved by its velocity times tc. */
     out->point = spx_d3_to_float(spx_d3_add(spx_d3_mad(p->origin, p->va, tc), rotate(p->frame, q)));
     const spx_dvec3 nw = rotate(p->frame, n);
@@ -279,11 +314,13 @@ typedef struct clip_point {
 } clip_point;
 
 /* Keeps the part of the polygon with dot(n, p) <= d (Sutherland-Hodgman); new points are tagged by the
-   incident edge they lie on and the side `side` that cut it. */
+   incident edge they lie on and the side `side` that cut it. Two points are a segment (a triangle's
+   side), one edge, not a loop that runs back over it. */
 static int clip_side(const clip_point* in, int n, spx_dvec3 nrm, double d, uint32_t side, clip_point* out)
 {
     int m = 0;
-    for (int i = 0; i < n; ++i) {
+    const int edges = n == 2 ? 1 : n;
+    for (int i = 0; i < edges; ++i) {
         const clip_point *a = &in[i], *b = &in[(i + 1) % n];
         const double da = spx_d3_dot(nrm, a->p) - d, db = spx_d3_dot(nrm, b->p) - d;
         if (da <= 0.0) out[m++] = *a;
@@ -292,6 +329,7 @@ static int clip_side(const clip_point* in, int n, spx_dvec3 nrm, double d, uint3
             out[m].p = spx_d3_add(a->p, spx_d3_scale(spx_d3_sub(b->p, a->p), t));
             out[m++].tag = 0x10000u | ((a->tag & 0xFFu) << 8) | side;
         }
+        if (edges == 1 && db <= 0.0) out[m++] = *b;
     }
     return m;
 }
@@ -307,11 +345,15 @@ static uint32_t feature_id(uint32_t ref_b, uint32_t ref, uint32_t inc, uint32_t 
     return h;
 }
 
-static void pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
+static unsigned face_manifold(const hull_pair* p, int face, double margin, spx_manifold* out);
+
+/* The manifold; the mask of face_manifold. */
+static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
 {
     const spx_hull_view *a = p->a, *b = p->b;
     const int fa = (int)a->face_count, fb = (int)b->face_count, eb = (int)b->edge_count;
     spx_manifold m = { 0 };
+    if (p->b_reference >= 0 && p->b_reference_cos < -1.0) return face_manifold(p, fa + p->b_reference, margin, out);
     /* Largest separation over the faces of the Minkowski difference: A's faces, B's, edge pairs. */
     double face_sep = -DBL_MAX, edge_sep = -DBL_MAX;
     int face = -1, ei = -1, ej = -1;
@@ -322,6 +364,8 @@ static void pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
     const double size = a->radius + b->radius;
     const double bias = 1e-6 * size; /* B's face only when it is clearly better: A's face wins ties */
     for (int g = 0; g < fb; ++g) {
+        /* A face of two corners (a triangle's side) bounds nothing to clip by: never the reference. */
+        if (b->faces[g].count < 3) continue;
         const spx_dvec3 mg = p->bn[g];
         const double sep = least(p->av, a->vertex_count, mg) - spx_d3_dot(mg, p->bv[b->corners[b->faces[g].first]]);
         if (sep > face_sep + bias) face_sep = sep, face = fa + g;
@@ -329,10 +373,11 @@ static void pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
     for (int i = 0; i < (int)a->edge_count; ++i) {
         const spx_hull_edge* ea = &a->edges[i];
         const spx_dvec3 a1 = a->faces[ea->face[0]].normal, a2 = a->faces[ea->face[1]].normal;
+        const spx_dvec3 na = spx_d3_cross(a1, a2);
         const spx_dvec3 pa0 = p->av[ea->corner[0]], da = spx_d3_sub(p->av[ea->corner[1]], pa0);
         for (int j = 0; j < eb; ++j) {
             const spx_hull_edge* e = &b->edges[j];
-            if (!arcs_cross(a1, a2, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]))) continue;
+            if (!arcs_cross(a1, a2, na, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]))) continue;
             const spx_dvec3 pb0 = p->bv[e->corner[0]], db = spx_d3_sub(p->bv[e->corner[1]], pb0);
             spx_dvec3 l = spx_d3_cross(da, db);
             const double len2 = spx_d3_len2(l);
@@ -344,9 +389,17 @@ static void pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
     }
     if (spx_dmax(face_sep, edge_sep) > margin) {
         *out = m;
-        return;
+        return 0;
     }
-    if (ei >= 0 && edge_sep > face_sep + EDGE_PREFERENCE * size) {
+    const bool edges = ei >= 0 && edge_sep > face_sep + EDGE_PREFERENCE * size;
+    if (p->b_reference >= 0) {
+        /* The contact's normal (A to B) near B's chosen face's: that face is the reference. */
+        spx_dvec3 n = edges ? edge_axis(p, ei, ej) : face < fa ? a->faces[face].normal : spx_d3_neg(p->bn[face - fa]);
+        n = spx_d3_scale(n, 1.0 / sqrt(spx_d3_len2(n)));
+        if (-spx_d3_dot(n, p->bn[p->b_reference]) >= p->b_reference_cos)
+            return face_manifold(p, fa + p->b_reference, margin, out);
+    }
+    if (edges) {
         /* Two edges: the midpoint of their closest points. */
         const spx_hull_edge *ea = &a->edges[ei], *e = &b->edges[ej];
         spx_dvec3 n = edge_axis(p, ei, ej);
@@ -358,10 +411,21 @@ static void pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
         m.point_count = 1;
         m.points[0].point = spx_d3_to_float(spx_d3_add(p->origin, rotate(p->frame, spx_d3_lerp_mid(ca, cb))));
         m.points[0].depth = (float)-edge_sep;
-        m.points[0].id = feature_id(2, (uint32_t)ei, (uint32_t)ej, 0);
+        m.points[0].id = feature_id(2, (uint32_t)ei, (uint32_t)ej, p->b_salt);
         *out = m;
-        return;
+        return 0;
     }
+    return face_manifold(p, face, margin, out);
+}
+
+/* The manifold with `face` (A's faces, then B's) as the reference: the other piece's most opposed face
+   clipped by its sides. Bit i of the result: point i is a corner of A on B's face, which keeps its
+   place on A as B changes. */
+static unsigned face_manifold(const hull_pair* p, int face, double margin, spx_manifold* out)
+{
+    const spx_hull_view *a = p->a, *b = p->b;
+    const int fa = (int)a->face_count;
+    spx_manifold m = { 0 };
     /* A face: the reference. The incident face is the other piece's most opposed one. */
     const bool ref_b = face >= fa;
     const spx_hull_view* rv = ref_b ? b : a;
@@ -404,9 +468,15 @@ static void pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
     spx_dvec3 ux = spx_d3_sub(rp[rc[1]], rp[rc[0]]);
     ux = spx_d3_scale(ux, 1.0 / sqrt(spx_d3_len2(ux)));
     const spx_dvec3 uy = spx_d3_cross(rn, ux);
+    /* A cut landing on a corner (a side through it, a segment's end) makes the point twice: once. */
+    const double same = 1e-9 * (a->radius + b->radius);
     for (int k = 0; k < n; ++k) {
         const double sep = spx_d3_dot(rn, buf[cur][k].p) - plane;
         if (sep > margin) continue;
+        bool repeated = false;
+        for (int j = 0; j < count && !repeated; ++j)
+            repeated = spx_d3_len2(spx_d3_sub(buf[cur][kept[j]].p, buf[cur][k].p)) <= same * same;
+        if (repeated) continue;
         x[count] = (float)spx_d3_dot(ux, buf[cur][k].p);
         y[count] = (float)spx_d3_dot(uy, buf[cur][k].p);
         gap[count] = (float)sep;
@@ -431,43 +501,43 @@ static void pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
     /* The normal from A to B: A's face normal, or minus B's. */
     const spx_dvec3 nab = ref_b ? spx_d3_neg(rn) : rn;
     m.normal = spx_d3_to_float(rotate(p->frame, nab));
+    unsigned mask = 0;
     for (int k = 0; k < count; ++k) {
         const clip_point* c = &buf[cur][kept[pick[k]]];
         const double sep = gap[pick[k]];
         const spx_dvec3 q = spx_d3_mad(c->p, rn, -0.5 * sep); /* midway to the reference plane */
         m.points[k].point = spx_d3_to_float(spx_d3_add(p->origin, rotate(p->frame, q)));
         m.points[k].depth = (float)-sep;
-        m.points[k].id = feature_id(ref_b, (uint32_t)rf, (uint32_t)inc, c->tag);
+        /* Points B's corners or sides make (B incident, or A's edge cut by B's side) carry B's salt. */
+        const bool of_b = !ref_b || (c->tag & 0x10000u);
+        if (!of_b) mask |= 1u << k;
+        m.points[k].id = feature_id(ref_b, (uint32_t)rf, (uint32_t)inc, c->tag ^ (of_b ? p->b_salt : 0u));
     }
     m.point_count = count;
     *out = m;
+    return mask;
 }
 
 /* ---- checks and entry points --------------------------------------------------------------------- */
 
 /* A placed hull: its hull, and its pose checked as a box's would be. */
-static spx_result check_placed(const spx_placed_hull* h)
+spx_result spx_hull_check_placed(const spx_placed_hull* h)
 {
     if (!h->hull) return SPX_ERR_INVALID_ARGUMENT;
     const spx_obb pose = { h->position, { 1.0f, 1.0f, 1.0f }, h->rotation };
     return spx_obb_validate(&pose);
 }
 
-/* The query's pieces as views with poses; B is a placed hull or a box. */
-typedef struct query {
-    spx_hull_view box_view;
-    spx_vec3 box_vertices[8];
-    spx_hull_plane box_faces[6];
-    const spx_hull_view* b;
-    spx_vec3 pb;
-    const spx_mat3* rb;
-} query;
+typedef spx_hull_query query;
 
 static spx_result query_hull(const spx_placed_hull* a, const spx_placed_hull* b, query* q)
 {
     if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
     if (!a->hull || !b->hull) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = spx_first_error(check_placed(a), check_placed(b));
+    spx_result r = spx_first_error(spx_hull_check_placed(a), spx_hull_check_placed(b));
+    q->b_reference = -1;
+    q->b_reference_cos = -2.0;
+    q->b_salt = 0;
     q->b = &b->hull->view;
     q->pb = b->position;
     q->rb = &b->rotation;
@@ -477,9 +547,12 @@ static spx_result query_hull(const spx_placed_hull* a, const spx_placed_hull* b,
 static spx_result query_box(const spx_placed_hull* a, const spx_obb* b, query* q)
 {
     if (!a || !b || !a->hull) return SPX_ERR_INVALID_ARGUMENT;
-    spx_result r = spx_first_error(check_placed(a), spx_obb_validate(b));
+    spx_result r = spx_first_error(spx_hull_check_placed(a), spx_obb_validate(b));
     if (r != SPX_OK) return r;
     spx_hull_box_view(b->half_extents, q->box_vertices, q->box_faces, &q->box_view);
+    q->b_reference = -1;
+    q->b_reference_cos = -2.0;
+    q->b_salt = 0;
     q->b = &q->box_view;
     q->pb = b->center;
     q->rb = &b->rotation;
@@ -510,7 +583,7 @@ static bool spheres_miss(const spx_placed_hull* a, spx_vec3 va, const query* q, 
 
 static const spx_vec3 still = { 0, 0, 0 };
 
-static void run_sweep(const spx_placed_hull* a, spx_vec3 va, const query* q, spx_vec3 vb, float tmax,
+void spx_hull_query_sweep(const spx_placed_hull* a, spx_vec3 va, const query* q, spx_vec3 vb, float tmax,
                       spx_sweep_hit* out)
 {
     if (spheres_miss(a, va, q, vb, tmax, 0.0)) {
@@ -522,7 +595,7 @@ static void run_sweep(const spx_placed_hull* a, spx_vec3 va, const query* q, spx
     pair_sweep(&p, tmax, out);
 }
 
-static void run_penetration(const spx_placed_hull* a, const query* q, spx_penetration* out)
+void spx_hull_query_penetration(const spx_placed_hull* a, const query* q, spx_penetration* out)
 {
     if (spheres_miss(a, still, q, still, 0.0, 0.0)) {
         *out = (spx_penetration){ .overlapping = false, .axis = -1 };
@@ -534,7 +607,7 @@ static void run_penetration(const spx_placed_hull* a, const query* q, spx_penetr
     pair_penetration(&p, out);
 }
 
-static bool run_overlap(const spx_placed_hull* a, const query* q)
+bool spx_hull_query_overlap(const spx_placed_hull* a, const query* q)
 {
     if (spheres_miss(a, still, q, still, 0.0, 0.0)) return false;
     hull_pair p;
@@ -553,7 +626,7 @@ SPX_API spx_result spx_sweep_hull_hull(const spx_placed_hull* a, spx_vec3 veloci
     if (r == SPX_ERR_INVALID_ARGUMENT) return r;
     r = spx_first_error(r, spx_check_motion(velocity_a, velocity_b, tmax));
     if (r != SPX_OK) return r;
-    run_sweep(a, velocity_a, &q, velocity_b, tmax, out);
+    spx_hull_query_sweep(a, velocity_a, &q, velocity_b, tmax, out);
     return SPX_OK;
 }
 
@@ -566,7 +639,7 @@ SPX_API spx_result spx_sweep_hull_obb(const spx_placed_hull* a, spx_vec3 velocit
     if (r == SPX_ERR_INVALID_ARGUMENT) return r;
     r = spx_first_error(r, spx_check_motion(velocity_a, velocity_b, tmax));
     if (r != SPX_OK) return r;
-    run_sweep(a, velocity_a, &q, velocity_b, tmax, out);
+    spx_hull_query_sweep(a, velocity_a, &q, velocity_b, tmax, out);
     return SPX_OK;
 }
 
@@ -576,7 +649,7 @@ SPX_API spx_result spx_penetration_hull_hull(const spx_placed_hull* a, const spx
     query q;
     spx_result r = query_hull(a, b, &q);
     if (r != SPX_OK) return r;
-    run_penetration(a, &q, out);
+    spx_hull_query_penetration(a, &q, out);
     return SPX_OK;
 }
 
@@ -586,7 +659,7 @@ SPX_API spx_result spx_penetration_hull_obb(const spx_placed_hull* a, const spx_
     query q;
     spx_result r = query_box(a, b, &q);
     if (r != SPX_OK) return r;
-    run_penetration(a, &q, out);
+    spx_hull_query_penetration(a, &q, out);
     return SPX_OK;
 }
 
@@ -596,7 +669,7 @@ SPX_API spx_result spx_overlap_hull_hull(const spx_placed_hull* a, const spx_pla
     query q;
     spx_result r = query_hull(a, b, &q);
     if (r != SPX_OK) return r;
-    *out_overlap = run_overlap(a, &q);
+    *out_overlap = spx_hull_query_overlap(a, &q);
     return SPX_OK;
 }
 
@@ -606,20 +679,23 @@ SPX_API spx_result spx_overlap_hull_obb(const spx_placed_hull* a, const spx_obb*
     query q;
     spx_result r = query_box(a, b, &q);
     if (r != SPX_OK) return r;
-    *out_overlap = run_overlap(a, &q);
+    *out_overlap = spx_hull_query_overlap(a, &q);
     return SPX_OK;
 }
 
-static void run_manifold(const spx_placed_hull* a, const query* q, float margin, spx_manifold* out)
+unsigned spx_hull_query_manifold(const spx_placed_hull* a, const query* q, float margin, spx_manifold* out)
 {
     if (spheres_miss(a, still, q, still, 0.0, margin)) {
         *out = (spx_manifold){ .point_count = 0 };
-        return;
+        return 0;
     }
     hull_pair p;
     const spx_vec3 zero = { 0, 0, 0 };
     pair_make(&p, &a->hull->view, a->position, &a->rotation, zero, q->b, q->pb, q->rb, zero);
-    pair_manifold(&p, margin, out);
+    p.b_reference = q->b_reference;
+    p.b_reference_cos = q->b_reference_cos;
+    p.b_salt = q->b_salt;
+    return pair_manifold(&p, margin, out);
 }
 
 SPX_API spx_result spx_manifold_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, float margin,
@@ -631,7 +707,7 @@ SPX_API spx_result spx_manifold_hull_hull(const spx_placed_hull* a, const spx_pl
     if (r == SPX_ERR_INVALID_ARGUMENT) return r;
     r = spx_first_error(r, spx_check_margin(margin));
     if (r != SPX_OK) return r;
-    run_manifold(a, &q, margin, out);
+    spx_hull_query_manifold(a, &q, margin, out);
     return SPX_OK;
 }
 
@@ -643,6 +719,6 @@ SPX_API spx_result spx_manifold_hull_obb(const spx_placed_hull* a, const spx_obb
     if (r == SPX_ERR_INVALID_ARGUMENT) return r;
     r = spx_first_error(r, spx_check_margin(margin));
     if (r != SPX_OK) return r;
-    run_manifold(a, &q, margin, out);
+    spx_hull_query_manifold(a, &q, margin, out);
     return SPX_OK;
 }

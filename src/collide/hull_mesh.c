@@ -1,0 +1,473 @@
+/* Hulls against triangle meshes through the mesh's OBB tree: overlap, the minimum translations at a
+ * pose, the first contact of a translating pair with its contact set, and resting manifolds.
+ *
+ * The triangles come from the tree descent (mesh_descent.c, VISIT) of a box holding the hull (its
+ * corners' bounds in its own frame; over a sweep the world box of that box's motion relative to the
+ * mesh), each met by the hull-triangle query (sat_hull_triangle.c) on the instance's world triangle.
+ *
+ * The continuous query keeps, in the first pass, every triangle that touches during the interval in
+ * the order the tree hands them out, so the contact set, its averages and the depth estimate come
+ * from those pairs without a second descent unless more touch than it has room for.
+ *
+ * Manifolds: the triangle's face is the reference when the pair's normal is within the merging angle
+ * of it (a hull resting on a mesh: its corners on the face keep their ids from triangle to triangle)
+ * or when the contact is at an edge or a corner the surface does not have there (two coplanar
+ * triangles' shared edge, a concave one): no ghost bumps. The triangles' manifolds are merged by
+ * normal, deepest first, as spx_manifold_obb_mesh merges its own (manifold_group.h). */
+#include "sat_hull_triangle.h"
+#include "manifold_group.h"
+#include "mesh_descent.h"
+#include "geometry/mesh.h"
+#include "geometry/validate.h"
+#include <float.h>
+#include <string.h>
+
+#define HULL_MESH_PI 3.14159265358979323846
+/* rad: a normal this far outside an edge's wedge still counts as inside it (rounding of the normal). */
+#define HULL_WEDGE_SLACK 1e-5
+/* A mean of unit normals shorter than this has no direction worth keeping (they cancel out). */
+#define HULL_MEAN_NORMAL_MIN 1e-3
+/* Pairs the first pass of a sweep keeps (about 20 KB of stack); more fall back to a second pass. */
+#define HULL_GATHER 192
+
+static spx_dvec3 rotate_f(const spx_mat3* r, spx_dvec3 v)
+{
+    return spx_d3_mad(spx_d3_mad(spx_d3_scale(spx_d3_from(r->col[0]), v.x), spx_d3_from(r->col[1]), v.y),
+                      spx_d3_from(r->col[2]), v.z);
+}
+
+/* A box holding the placed hull, grown by `grow`, rounded outwards. */
+static spx_obb bound_box(const spx_placed_hull* a, double grow)
+{
+    const spx_hull_view* v = &a->hull->view;
+    spx_dvec3 lo = spx_d3(DBL_MAX, DBL_MAX, DBL_MAX), hi = spx_d3(-DBL_MAX, -DBL_MAX, -DBL_MAX);
+    for (uint32_t i = 0; i < v->vertex_count; ++i) {
+        const spx_dvec3 p = spx_d3_from(v->vertices[i]);
+        lo = spx_d3(spx_dmin(lo.x, p.x), spx_dmin(lo.y, p.y), spx_dmin(lo.z, p.z));
+        hi = spx_d3(spx_dmax(hi.x, p.x), spx_dmax(hi.y, p.y), spx_dmax(hi.z, p.z));
+    }
+    const spx_dvec3 mid = spx_d3_scale(spx_d3_add(lo, hi), 0.5), half = spx_d3_scale(spx_d3_sub(hi, lo), 0.5);
+    spx_obb box;
+    box.center = spx_d3_to_float(spx_d3_add(spx_d3_from(a->position), rotate_f(&a->rotation, mid)));
+    box.rotation = a->rotation;
+    /* Rounded outwards: float's rounding of the centre and a rotation off orthonormal by up to its
+       tolerance must not lose a touching triangle. */
+    const double far = fmax(fabs(box.center.x), fmax(fabs(box.center.y), fabs(box.center.z)));
+    const double size = half.x + half.y + half.z + grow;
+    const double pad = 4.0 * FLT_EPSILON * far + 1e-3 * size + 1e-30;
+    const double h[3] = { half.x, half.y, half.z };
+    for (int k = 0; k < 3; ++k) {
+        const float e = (float)(h[k] + grow + pad);
+        (&box.half_extents.x)[k] = e <= FLT_MAX ? e : FLT_MAX;
+    }
+    return box;
+}
+
+/* The world box of `box` moved by d over the interval. */
+static spx_obb swept_box(const spx_obb* box, const double d[3])
+{
+    spx_obb swept;
+    memset(&swept, 0, sizeof swept);
+    swept.rotation.col[0] = spx_v3(1, 0, 0), swept.rotation.col[1] = spx_v3(0, 1, 0),
+    swept.rotation.col[2] = spx_v3(0, 0, 1);
+    for (int k = 0; k < 3; ++k) {
+        const double h = fabs((&box->rotation.col[0].x)[k]) * box->half_extents.x +
+                         fabs((&box->rotation.col[1].x)[k]) * box->half_extents.y +
+                         fabs((&box->rotation.col[2].x)[k]) * box->half_extents.z;
+        const double c = (&box->center.x)[k];
+        const double lo = c - h + fmin(d[k], 0.0), hi = c + h + fmax(d[k], 0.0);
+        (&swept.center.x)[k] = (float)(0.5 * (lo + hi));
+        const double half = 0.5 * (hi - lo);
+        (&swept.half_extents.x)[k] = (float)(half + 4.0 * FLT_EPSILON * (half + fabs(0.5 * (lo + hi))) + 1e-30);
+    }
+    return swept;
+}
+
+static spx_result check(const spx_placed_hull* a, const spx_mesh_instance* b, const void* out)
+{
+    if (!a || !b || !out || !a->hull) return SPX_ERR_INVALID_ARGUMENT;
+    return spx_hull_check_placed(a);
+}
+
+/* ---- overlap ------------------------------------------------------------------------------------- */
+
+typedef struct hull_overlap {
+    const spx_placed_hull* a;
+    spx_mesh_instance* inst;
+    bool hit;
+} hull_overlap;
+
+static bool visit_overlap(void* context, uint32_t t)
+{
+    hull_overlap* ho = context;
+    spx_triangle_view tv;
+    spx_hull_query q;
+    spx_triangle_view_make(&ho->inst->triangles[t], &tv);
+    spx_hull_query_triangle(&tv, &q);
+    ho->hit = spx_hull_query_overlap(ho->a, &q);
+    return ho->hit;
+}
+
+SPX_API spx_result spx_overlap_hull_mesh(const spx_placed_hull* a, spx_mesh_instance* b, bool* out_overlap)
+{
+    const spx_result r = check(a, b, out_overlap);
+    if (r != SPX_OK) return r;
+    hull_overlap ho = { a, b, false };
+    const spx_obb box = bound_box(a, 0.0);
+    spx_descend_visit(&box, b, visit_overlap, &ho);
+    *out_overlap = ho.hit;
+    return SPX_OK;
+}
+
+/* ---- sweep and penetration ---------------------------------------------------------------------- */
+
+typedef struct hull_sweep {
+    const spx_placed_hull* a;
+    spx_mesh_instance* inst;
+    spx_vec3 va, vb;
+    float tmax;
+    /* First pass: the first pair, and the pairs kept for the contact set. */
+    bool have, any_start;
+    spx_mesh_contact best;
+    spx_gathered gather[HULL_GATHER];
+    uint32_t gather_count;
+    bool overflow;
+    /* Second pass (only on overflow): the pairs accepted. */
+    bool collecting;
+    float limit;
+    spx_mesh_contact* contacts;
+    uint32_t capacity, count, tie_count;
+    spx_dvec3 normal_sum, point_sum, tie_normal_sum, tie_point_sum;
+    spx_dvec3 depth_normal;
+    double hull_top; /* the hull's highest projection on depth_normal */
+    double depth;
+} hull_sweep;
+
+/* Earlier first; at the start, deeper first; ties to the lower triangle number in the def. */
+static bool better(const spx_mesh_contact* c, bool start, const hull_sweep* hs)
+{
+    if (!hs->have) return true;
+    if (start != hs->any_start) return start;
+    if (start) return c->depth > hs->best.depth || (c->depth == hs->best.depth && c->triangle_b < hs->best.triangle_b);
+    return c->time < hs->best.time || (c->time == hs->best.time && c->triangle_b < hs->best.triangle_b);
+}
+
+/* The pair's contact and whether it overlaps at t = 0; false for a miss. */
+static bool pair_sweep(const hull_sweep* hs, uint32_t t, spx_mesh_contact* c, bool* start)
+{
+    spx_triangle_view tv;
+    spx_hull_query q;
+    spx_triangle_view_make(&hs->inst->triangles[t], &tv);
+    spx_hull_query_triangle(&tv, &q);
+    spx_sweep_hit h;
+    spx_hull_query_sweep(hs->a, hs->va, &q, hs->vb, hs->tmax, &h);
+    if (h.state == SPX_SWEEP_MISS) return false;
+    *start = h.state == SPX_SWEEP_START_OVERLAP;
+    *c = (spx_mesh_contact){ .point = h.point,
+                             .normal = h.normal,
+                             .time = *start ? 0.0f : h.time,
+                             .depth = *start ? h.depth : 0.0f,
+                             .triangle_a = SPX_NO_TRIANGLE,
+                             .triangle_b = hs->inst->mesh->source[t],
+                             .feature_a = h.feature_a,
+                             .feature_b = h.feature_b };
+    return true;
+}
+
+/* A pair of the contact set: written, counted, summed. */
+static void accept(hull_sweep* hs, const spx_mesh_contact* c, uint32_t t)
+{
+    if (hs->count < hs->capacity) hs->contacts[hs->count] = *c;
+    ++hs->count;
+    hs->normal_sum = spx_d3_add(hs->normal_sum, spx_d3_from(c->normal));
+    hs->point_sum = spx_d3_add(hs->point_sum, spx_d3_from(c->point));
+    if (!hs->any_start && c->time == hs->best.time) {
+        ++hs->tie_count;
+        hs->tie_normal_sum = spx_d3_add(hs->tie_normal_sum, spx_d3_from(c->normal));
+        hs->tie_point_sum = spx_d3_add(hs->tie_point_sum, spx_d3_from(c->point));
+    }
+    (void)t;
+}
+
+static bool in_set(const hull_sweep* hs, const spx_mesh_contact* c, bool start)
+{
+    return hs->any_start ? start : c->time <= hs->limit;
+}
+
+static bool visit_sweep(void* context, uint32_t t)
+{
+    hull_sweep* hs = context;
+    spx_mesh_contact c;
+    bool start;
+    if (!pair_sweep(hs, t, &c, &start)) return false;
+    if (hs->collecting) {
+        if (in_set(hs, &c, start)) accept(hs, &c, t);
+        return false;
+    }
+    if (better(&c, start, hs)) {
+        hs->have = true;
+        hs->any_start = hs->any_start || start;
+        hs->best = c;
+    }
+    if (hs->gather_count < HULL_GATHER) hs->gather[hs->gather_count++] = (spx_gathered){ c, SPX_NO_TRIANGLE, t, start };
+    else hs->overflow = true;
+    return false;
+}
+
+/* How far the triangle must move along the depth normal to clear the hull. */
+static double pair_depth(const hull_sweep* hs, uint32_t t)
+{
+    const spx_triangle* tri = &hs->inst->triangles[t];
+    double lo = DBL_MAX;
+    for (int k = 0; k < 3; ++k) lo = spx_dmin(lo, spx_d3_dot(spx_d3_from(tri->v[k]), hs->depth_normal));
+    return hs->hull_top - lo;
+}
+
+static bool visit_depth(void* context, uint32_t t)
+{
+    hull_sweep* hs = context;
+    spx_mesh_contact c;
+    bool start;
+    if (pair_sweep(hs, t, &c, &start) && start) hs->depth = spx_dmax(hs->depth, pair_depth(hs, t));
+    return false;
+}
+
+static spx_result hull_mesh_sweep(const spx_placed_hull* a, spx_vec3 velocity_a, spx_mesh_instance* b,
+                                  spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts, uint32_t capacity,
+                                  spx_mesh_hit* out)
+{
+    /* ~25 KB: the pairs of the first pass live on the stack, as the box-mesh query's do. */
+    hull_sweep hs;
+    memset(&hs, 0, sizeof hs);
+    hs.a = a, hs.inst = b, hs.va = velocity_a, hs.vb = velocity_b, hs.tmax = tmax;
+    const double d[3] = { ((double)velocity_a.x - velocity_b.x) * tmax, ((double)velocity_a.y - velocity_b.y) * tmax,
+                          ((double)velocity_a.z - velocity_b.z) * tmax };
+    const spx_obb box = bound_box(a, 0.0);
+    const spx_obb swept = swept_box(&box, d);
+    spx_descend_visit(&swept, b, visit_sweep, &hs);
+    spx_mesh_hit h;
+    memset(&h, 0, sizeof h);
+    if (!hs.have) {
+        h.state = SPX_SWEEP_MISS;
+        *out = h;
+        return SPX_OK;
+    }
+    /* The contact set: the gathered pairs, or a second pass when they did not fit. */
+    hs.limit = spx_window_end(hs.best.time, tmax);
+    hs.contacts = contacts;
+    hs.capacity = capacity;
+    hs.collecting = true;
+    if (!hs.overflow) {
+        for (uint32_t i = 0; i < hs.gather_count; ++i)
+            if (in_set(&hs, &hs.gather[i].c, hs.gather[i].start)) accept(&hs, &hs.gather[i].c, hs.gather[i].ib);
+    } else {
+        spx_descend_visit(&swept, b, visit_sweep, &hs);
+    }
+    h.first = hs.best;
+    h.contact_count = hs.count;
+    h.contacts_written = hs.count < capacity ? hs.count : capacity;
+    if (hs.any_start) {
+        h.state = SPX_SWEEP_START_OVERLAP;
+        const double inv = 1.0 / (double)hs.count;
+        const spx_dvec3 mean = spx_d3_scale(hs.normal_sum, inv);
+        const double len = sqrt(spx_d3_len2(mean));
+        const spx_dvec3 n = len >= HULL_MEAN_NORMAL_MIN ? spx_d3_scale(mean, 1.0 / len) : spx_d3_from(hs.best.normal);
+        h.normal = spx_d3_to_float(n);
+        h.point = spx_d3_to_float(spx_d3_scale(hs.point_sum, inv));
+        /* The depth estimate: the most any overlapping triangle must move along the mean normal. */
+        hs.depth_normal = n;
+        hs.hull_top = -DBL_MAX;
+        const spx_hull_view* v = &a->hull->view;
+        const spx_dvec3 pa = spx_d3_from(a->position);
+        for (uint32_t i = 0; i < v->vertex_count; ++i)
+            hs.hull_top = spx_dmax(
+                hs.hull_top, spx_d3_dot(spx_d3_add(pa, rotate_f(&a->rotation, spx_d3_from(v->vertices[i]))), n));
+        hs.depth = 0.0;
+        if (!hs.overflow) {
+            for (uint32_t i = 0; i < hs.gather_count; ++i)
+                if (hs.gather[i].start) hs.depth = spx_dmax(hs.depth, pair_depth(&hs, hs.gather[i].ib));
+        } else {
+            spx_descend_visit(&swept, b, visit_depth, &hs);
+        }
+        h.depth = (float)hs.depth;
+    } else {
+        h.state = SPX_SWEEP_HIT;
+        h.time = hs.best.time;
+        h.normal = hs.best.normal;
+        h.point = hs.best.point;
+        if (hs.tie_count > 1) {
+            /* Several triangles touch at exactly the first time: all of them, not the lowest-numbered. */
+            const double inv = 1.0 / (double)hs.tie_count;
+            const spx_dvec3 mean = spx_d3_scale(hs.tie_normal_sum, inv);
+            const double len = sqrt(spx_d3_len2(mean));
+            if (len >= HULL_MEAN_NORMAL_MIN) h.normal = spx_d3_to_float(spx_d3_scale(mean, 1.0 / len));
+            h.point = spx_d3_to_float(spx_d3_scale(hs.tie_point_sum, inv));
+        }
+    }
+    *out = h;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_sweep_hull_mesh(const spx_placed_hull* a, spx_vec3 velocity_a, spx_mesh_instance* b,
+                                       spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
+                                       uint32_t capacity, spx_mesh_hit* out)
+{
+    if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
+    spx_result r = check(a, b, out);
+    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
+    r = spx_first_error(r, spx_check_motion(velocity_a, velocity_b, tmax));
+    if (r != SPX_OK) return r;
+    return hull_mesh_sweep(a, velocity_a, b, velocity_b, tmax, contacts, capacity, out);
+}
+
+SPX_API spx_result spx_penetration_hull_mesh(const spx_placed_hull* a, spx_mesh_instance* b,
+                                             spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out)
+{
+    if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
+    const spx_result r = check(a, b, out);
+    if (r != SPX_OK) return r;
+    /* At the pose: a sweep of no length, whose pairs all start overlapping. */
+    const spx_vec3 still = { 0.0f, 0.0f, 0.0f };
+    return hull_mesh_sweep(a, still, b, still, 0.0f, contacts, capacity, out);
+}
+
+/* ---- manifold ------------------------------------------------------------------------------------ */
+
+typedef struct hull_manifold {
+    const spx_placed_hull* a;
+    spx_mesh_instance* inst;
+    double margin;
+    spx_dvec3 center; /* the hull's centre in the world */
+    float same;       /* a hull corner's bonus over a cut in the groups: far below any real depth */
+    spx_group_leaders leaders;
+} hull_manifold;
+
+/* May the normal n (hull towards the triangle) come from the triangle's feature nearest the hull?
+   The face always; an edge when the surface turns away across it from the hull's side (convex, or
+   open) and -n lies in the wedge between the edge's faces; a corner when the surface has one there. */
+static bool admitted(const spx_triangle_view* tv, const spx_triangle_edges* edges, spx_dvec3 n, spx_dvec3 center)
+{
+    const spx_dvec3 d = spx_d3_neg(n);
+    double pr[3], top = -INFINITY, size = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        top = spx_dmax(top, pr[k] = spx_d3_dot(spx_d3_from(tv->vertices[k]), d));
+        size = spx_dmax(size, sqrt(spx_d3_len2(spx_d3_sub(spx_d3_from(tv->vertices[k]), tv->view.center))));
+    }
+    unsigned near = 0;
+    for (int k = 0; k < 3; ++k)
+        if (top - pr[k] <= 1e-6 * size) near |= 1u << k;
+    if (near == 7u) return true;
+    if (near == 1u || near == 2u || near == 4u) return (edges->corners & near) != 0;
+    const int j = near == 3u ? 0 : (near == 6u ? 1 : 2);
+    const double a = edges->angle[j];
+    const spx_dvec3 fn = tv->faces[0].normal;
+    const double side = spx_d3_dot(spx_d3_sub(center, tv->view.center), fn) >= 0.0 ? 1.0 : -1.0;
+    const double wedge = fabs(a) >= SPX_EDGE_OPEN ? HULL_MESH_PI : side * a;
+    if (!(wedge > 0.0)) return false; /* flat or concave from the hull's side */
+    const spx_dvec3 up = spx_d3_scale(fn, side);
+    const double angle = atan2(sqrt(spx_d3_len2(spx_d3_cross(d, up))), spx_d3_dot(d, up));
+    return angle <= wedge + HULL_WEDGE_SLACK;
+}
+
+/* The hull's manifold with triangle t under the reference rule above, and the mask of the hull's
+   corners on the face (spx_hull_query_manifold); no points: apart beyond the margin, or a feature the
+   surface lacks with no part of the hull over the face. */
+static unsigned triangle_manifold(const hull_manifold* hm, uint32_t t, spx_manifold* out)
+{
+    const spx_mesh* mesh = hm->inst->mesh;
+    spx_triangle_view tv;
+    spx_hull_query q;
+    spx_triangle_view_make(&hm->inst->triangles[t], &tv);
+    spx_hull_query_triangle(&tv, &q);
+    /* Points a triangle's corners or edges make are its own: its number in the def goes in their ids. */
+    q.b_salt = (mesh->source[t] + 1u) * 2654435761u;
+    const spx_dvec3 fn = tv.faces[0].normal;
+    const int front = spx_d3_dot(spx_d3_sub(hm->center, tv.view.center), fn) >= 0.0 ? 0 : 1;
+    const spx_dvec3 toward = front == 0 ? spx_d3_neg(fn) : fn; /* the face's normal from hull to triangle */
+    q.b_reference = front;
+    q.b_reference_cos = SPX_GROUP_COS;
+    unsigned corners = spx_hull_query_manifold(hm->a, &q, (float)hm->margin, out);
+    if (out->point_count == 0) return 0;
+    const spx_dvec3 n = spx_d3_from(out->normal);
+    if (spx_d3_dot(n, toward) >= SPX_GROUP_COS) return corners;
+    const spx_triangle_edges edges = spx_mesh_edges_unpack(mesh->edges[t]);
+    if (admitted(&tv, &edges, n, hm->center)) return corners;
+    float deepest = -FLT_MAX;
+    for (int i = 0; i < out->point_count; ++i) deepest = fmaxf(deepest, out->points[i].depth);
+    q.b_reference_cos = -2.0;
+    corners = spx_hull_query_manifold(hm->a, &q, (float)hm->margin, out);
+    /* A face far deeper than the pair's least overlap (the hull beside the triangle, not on it): none. */
+    double longest = 0.0;
+    for (int k = 0; k < 3; ++k)
+        longest = spx_dmax(longest, sqrt(spx_d3_len2(spx_d3_sub(spx_d3_from(tv.vertices[k]),
+                                                                spx_d3_from(tv.vertices[(k + 1) % 3])))));
+    for (int i = 0; i < out->point_count; ++i)
+        if (out->points[i].depth > deepest + longest) out->point_count = 0;
+    return corners;
+}
+
+static void group_start(hull_manifold* hm, spx_vec3 normal)
+{
+    const spx_dvec3 n = spx_d3_from(normal);
+    spx_dvec3 u = fabs(n.x) < 0.57735 ? spx_d3(0, -n.z, n.y) : spx_d3(-n.y, n.x, 0);
+    u = spx_d3_scale(u, 1.0 / sqrt(spx_d3_len2(u)));
+    const spx_dvec3 v = spx_d3_cross(n, u);
+    spx_group_init(&hm->leaders.groups[hm->leaders.count++], normal, spx_d3_to_float(u), spx_d3_to_float(v),
+                   spx_d3_to_float(hm->center));
+}
+
+static bool visit_manifold(void* context, uint32_t t)
+{
+    hull_manifold* hm = context;
+    spx_manifold m;
+    const unsigned corners = triangle_manifold(hm, t, &m);
+    if (m.point_count == 0) return false;
+    const uint32_t g = spx_group_find(hm->leaders.groups, hm->leaders.count, m.normal);
+    if (g == hm->leaders.count) {
+        float deepest = -FLT_MAX;
+        for (int i = 0; i < m.point_count; ++i) deepest = fmaxf(deepest, m.points[i].depth);
+        spx_leaders_offer(&hm->leaders, deepest, hm->inst->mesh->source[t], m.normal);
+        return false;
+    }
+    spx_point_group* gr = &hm->leaders.groups[g];
+    const float scale = spx_group_dot(m.normal, gr->normal);
+    for (int i = 0; i < m.point_count; ++i) {
+        spx_manifold_point p = m.points[i];
+        p.depth *= scale;
+        /* A hull corner on the face wins over a cut naming the same depth or extreme: its id stays
+           as the hull slides from triangle to triangle. */
+        spx_group_offer(gr, &p, (corners >> i) & 1u ? hm->same : 0.0f);
+    }
+    return false;
+}
+
+SPX_API spx_result spx_manifold_hull_mesh(const spx_placed_hull* a, spx_mesh_instance* b, float margin,
+                                          spx_manifold* out, uint32_t capacity, uint32_t* out_count)
+{
+    if (!a || !b || !out_count || !a->hull || (!out && capacity > 0)) return SPX_ERR_INVALID_ARGUMENT;
+    const spx_result r = spx_first_error(spx_hull_check_placed(a), spx_check_margin(margin));
+    if (r != SPX_OK) return r;
+    /* ~3 KB of groups. */
+    hull_manifold hm;
+    memset(&hm, 0, sizeof hm);
+    hm.a = a;
+    hm.inst = b;
+    hm.margin = margin;
+    hm.center = spx_d3_add(spx_d3_from(a->position), rotate_f(&a->rotation, a->hull->view.center));
+    hm.leaders.max = capacity < SPX_MAX_MESH_MANIFOLDS ? capacity : SPX_MAX_MESH_MANIFOLDS;
+    *out_count = 0;
+    if (hm.leaders.max == 0) return SPX_OK;
+    const spx_obb grown = bound_box(a, margin);
+    const double far = fmax(fabs(hm.center.x), fmax(fabs(hm.center.y), fabs(hm.center.z)));
+    hm.same = (float)(1e-6 * (far + a->hull->view.radius));
+    /* Leaders deepest first, each pass collecting into the groups so far and finding the next leader
+       among the triangles none takes. */
+    spx_descend_visit(&grown, b, visit_manifold, &hm);
+    while (hm.leaders.found) {
+        group_start(&hm, hm.leaders.found_normal);
+        hm.leaders.found = false;
+        spx_descend_visit(&grown, b, visit_manifold, &hm);
+    }
+    spx_leaders_finish(&hm.leaders, out, out_count);
+    return SPX_OK;
+}

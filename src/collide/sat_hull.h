@@ -1,0 +1,33 @@
+/* The separating-axis loop of sat_hull.c for any piece that is a hull view: a hull, a box, a triangle.
+ * A is always a placed hull; B is a view with a pose. */
+#ifndef SPX_SAT_HULL_H
+#define SPX_SAT_HULL_H
+
+#include <sepax/hull.h>
+#include "geometry/hull.h"
+
+/* B as a view with its pose, and storage for a box's or a triangle's view. */
+typedef struct spx_hull_query {
+    spx_hull_view box_view;
+    spx_vec3 box_vertices[8];
+    spx_hull_plane box_faces[6];
+    const spx_hull_view* b;
+    spx_vec3 pb;
+    const spx_mat3* rb;
+    int b_reference;        /* manifold: B's face made the reference (-1: the one that separates most)... */
+    double b_reference_cos; /* ... when the contact's normal is within this cosine of its own; < -1: always */
+    uint32_t b_salt; /* manifold: mixed into the ids of points that B's corners or sides make (0: none) */
+} spx_hull_query;
+
+/* A placed hull's hull and pose (checked as a box's would be). */
+spx_result spx_hull_check_placed(const spx_placed_hull* h);
+
+/* The queries of checked pieces, as the public hull queries answer them. */
+void spx_hull_query_sweep(const spx_placed_hull* a, spx_vec3 va, const spx_hull_query* q, spx_vec3 vb, float tmax,
+                          spx_sweep_hit* out);
+void spx_hull_query_penetration(const spx_placed_hull* a, const spx_hull_query* q, spx_penetration* out);
+bool spx_hull_query_overlap(const spx_placed_hull* a, const spx_hull_query* q);
+/* Bit i of the result: point i is a corner of A lying on B's face (its place on A stays as B changes). */
+unsigned spx_hull_query_manifold(const spx_placed_hull* a, const spx_hull_query* q, float margin, spx_manifold* out);
+
+#endif

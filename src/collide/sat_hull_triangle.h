@@ -1,0 +1,28 @@
+/* A triangle as a hull view: a flat hull with two faces (its normal both ways), a side of two corners
+ * on each edge, and each edge twice (top to side, side to bottom), so that the separating-axis loop of
+ * sat_hull.c serves hull against triangle unchanged. */
+#ifndef SPX_SAT_HULL_TRIANGLE_H
+#define SPX_SAT_HULL_TRIANGLE_H
+
+#include "sat_hull.h"
+
+/* Face 0: the normal (v1 - v0) x (v2 - v0), 1: its opposite, 2 + j: the outward side of edge j
+   (v[j] to v[(j+1)%3]). Edge 2j: edge j between faces 0 and 2 + j; 2j + 1: between 2 + j and 1. */
+#define SPX_TRIANGLE_VIEW_FACES 5
+#define SPX_TRIANGLE_VIEW_EDGES 6
+
+typedef struct spx_triangle_view {
+    spx_vec3 vertices[3];
+    spx_hull_plane faces[SPX_TRIANGLE_VIEW_FACES];
+    uint8_t corners[12];
+    spx_hull_edge edges[SPX_TRIANGLE_VIEW_EDGES];
+    spx_hull_view view;
+} spx_triangle_view;
+
+/* The view of a checked triangle, in world coordinates (pose: the identity at the origin). */
+void spx_triangle_view_make(const spx_triangle* t, spx_triangle_view* out);
+
+/* A query whose B is the triangle's view (tv must outlive q's use). */
+void spx_hull_query_triangle(spx_triangle_view* tv, spx_hull_query* q);
+
+#endif
