@@ -1059,9 +1059,8 @@ static int soft_weld_springs(void)
 static int steps_allocate_nothing_once_warm(void)
 {
     test_counting c = { 0 };
-    spx_allocator a = { test_counting_alloc, test_counting_free, &c };
-    spx_world_def wd = spx_default_world_def();
-    wd.allocator = &a;
+    spx_allocator a;
+    spx_world_def wd = test_counting_world_def(&c, &a);
     wd.enable_sleep = false;
     spx_world* w = NULL;
     TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
@@ -1097,9 +1096,8 @@ static int out_of_memory_changes_nothing(void)
     for (long fail = 0; fail < 200; ++fail) {
         test_counting c = { 0 };
         c.fail_at = fail;
-        spx_allocator a = { test_counting_alloc, test_counting_free, &c };
-        spx_world_def wd = spx_default_world_def();
-        wd.allocator = &a;
+        spx_allocator a;
+        spx_world_def wd = test_counting_world_def(&c, &a);
         spx_world* w = NULL;
         if (spx_world_create(&wd, &w) != SPX_OK) {
             TEST_ENSURE(c.live == 0);

@@ -476,9 +476,8 @@ static int mesh_scene_repeats_without_allocating(void)
     uint64_t hash[2];
     for (int run = 0; run < 2; ++run) {
         test_counting c = { 0 };
-        spx_allocator a = { test_counting_alloc, test_counting_free, &c };
-        spx_world_def wd = spx_default_world_def();
-        wd.allocator = &a;
+        spx_allocator a;
+        spx_world_def wd = test_counting_world_def(&c, &a);
         test_scene scene;
         TEST_ENSURE(test_scene_falling_mesh(&scene, &wd) == SPX_OK);
         TEST_ENSURE(test_step_allocations(scene.world, scene.dt, &c, 60, 60) == 0);
