@@ -378,7 +378,7 @@ static int random_extremes_long(void) { return random_extremes_stay_finite(400);
 
 int main(int argc, char** argv)
 {
-    const bool long_run = argc > 1 && strcmp(argv[1], "--long") == 0;
+    const bool long_run = test_long_run(argc, argv);
     int failures = 0;
     TEST_RUN(tiny_bodies_fall_finitely, failures);
     TEST_RUN(small_body_on_a_grid, failures);

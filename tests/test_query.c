@@ -1244,7 +1244,7 @@ static int world_build(void)
 
 int main(int argc, char** argv)
 {
-    long_run = argc > 1 && strcmp(argv[1], "--long") == 0;
+    long_run = test_long_run(argc, argv);
     int failures = 0;
     TEST_RUN(ray_obb_by_hand, failures);
     TEST_RUN(ray_triangle_by_hand, failures);

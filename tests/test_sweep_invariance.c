@@ -902,7 +902,7 @@ static int mesh_invariance(void)
 
 int main(int argc, char** argv)
 {
-    if (argc > 1 && strcmp(argv[1], "--long") == 0) cases_per_family = mesh_cases = 10000;
+    if (test_long_run(argc, argv)) cases_per_family = mesh_cases = 10000;
     int failures = 0;
     TEST_RUN(segment_like_triangle_point, failures);
     TEST_RUN(coplanar_parallel_edges_point, failures);
