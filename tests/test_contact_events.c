@@ -369,9 +369,8 @@ static int one_way_platform(void)
    at the next step; a static body never appears. */
 static int body_move_and_sleep_events(void)
 {
-    spx_world_def wd = spx_default_world_def();
-    spx_world* w = NULL;
-    TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    spx_world* w = test_world_create(NULL);
+    TEST_ENSURE(w);
     static int tag;
     test_add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20));
     spx_body_id b = test_add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f));

@@ -5,6 +5,7 @@
  * queries reach the same shapes through their trees and must give the same answers. `--long` runs the
  * full sizes (1,000,000 rays at the icosphere); the default run a subset of each. */
 #include "support/test.h"
+#include "support/scenes.h"
 #include "support/pieces.h"
 #include "support/cases.h"
 #include "support/query_scene.h"
@@ -192,12 +193,9 @@ static int icosphere_rays(uint32_t count, const spx_transform* pose, uint64_t se
     spx_mesh_info info;
     TEST_ENSURE_CODE(spx_mesh_get_info(m, &info), SPX_OK);
     TEST_ENSURE(info.closed && info.triangle_count == 1280);
-    spx_world_def wd = spx_default_world_def();
-    spx_world* world = NULL;
-    TEST_ENSURE_CODE(spx_world_create(&wd, &world), SPX_OK);
-    spx_shape_def sd = spx_default_shape_def();
-    sd.type = SPX_SHAPE_MESH;
-    sd.mesh = m;
+    spx_world* world = test_world_create(NULL);
+    TEST_ENSURE(world);
+    spx_shape_def sd = test_mesh_shape(m);
     spx_body_def bd = spx_default_body_def();
     bd.position = pose->p, bd.rotation = pose->q;
     bd.shapes = &sd, bd.shape_count = 1;
@@ -282,12 +280,9 @@ static int world_mesh_boundary(void)
     spx_mesh* m = test_shape_mesh(&sh);
     test_shape_free(&sh);
     TEST_ENSURE(m);
-    spx_world_def wd = spx_default_world_def();
-    spx_world* w = NULL;
-    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
-    spx_shape_def sd = spx_default_shape_def();
-    sd.type = SPX_SHAPE_MESH;
-    sd.mesh = m;
+    spx_world* w = test_world_create(NULL);
+    TEST_ENSURE(w);
+    spx_shape_def sd = test_mesh_shape(m);
     spx_body_def bd = spx_default_body_def();
     bd.shapes = &sd, bd.shape_count = 1;
     test_case_rng rng = { 31 };
@@ -914,9 +909,8 @@ static bool count_shape(spx_shape_id shape, void* context)
    by id as spx_body_get_shape does. */
 static int shape_filters_and_sensors(void)
 {
-    spx_world_def wd = spx_default_world_def();
-    spx_world* w = NULL;
-    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    spx_world* w = test_world_create(NULL);
+    TEST_ENSURE(w);
     spx_shape_def sd;
     spx_body_def bd;
     one_box_def(&sd, &bd, spx_v3(0.5f, 0.5f, 0.5f));
@@ -958,9 +952,8 @@ static int shape_filters_and_sensors(void)
 /* The example of docs/queries.md, and a mesh's triangle numbers and inside, in a world of their own. */
 static int worked_example(void)
 {
-    spx_world_def wd = spx_default_world_def();
-    spx_world* w = NULL;
-    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    spx_world* w = test_world_create(NULL);
+    TEST_ENSURE(w);
     spx_shape_def sd;
     spx_body_def bd;
     one_box_def(&sd, &bd, spx_v3(1, 1, 1));
