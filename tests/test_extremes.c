@@ -232,10 +232,8 @@ static int world_refuses_bodies_beyond_the_range(void)
     spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
     spx_shape_def s = spx_default_shape_def();
-    spx_body_def d = spx_default_body_def();
-    d.type = SPX_BODY_DYNAMIC;
-    d.shapes = &s;
-    d.shape_count = 1;
+    spx_body_def d = test_body_def(SPX_BODY_DYNAMIC, spx_v3(0, 0, 0));
+    d.shapes = &s, d.shape_count = 1;
     spx_body_id id;
     d.position = spx_v3(0, 0, -2e7f);
     TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_OUT_OF_RANGE);

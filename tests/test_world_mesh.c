@@ -54,10 +54,8 @@ static int bad_mesh_shapes(void)
     TEST_ENSURE(grid && ball && inward);
     spx_shape_def s = spx_default_shape_def();
     s.type = SPX_SHAPE_MESH;
-    spx_body_def d = spx_default_body_def();
-    d.type = SPX_BODY_DYNAMIC;
-    d.shapes = &s;
-    d.shape_count = 1;
+    spx_body_def d = test_body_def(SPX_BODY_DYNAMIC, spx_v3(0, 0, 0));
+    d.shapes = &s, d.shape_count = 1;
     spx_body_id id = { 0 };
     s.mesh = NULL;
     TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_INVALID_ARGUMENT);

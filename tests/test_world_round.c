@@ -497,10 +497,8 @@ static int bad_round_shapes(void)
     spx_world* w = make_world(true);
     TEST_ENSURE(w);
     spx_shape_def s = spx_default_shape_def();
-    spx_body_def d = spx_default_body_def();
-    d.type = SPX_BODY_DYNAMIC;
-    d.shapes = &s;
-    d.shape_count = 1;
+    spx_body_def d = test_body_def(SPX_BODY_DYNAMIC, spx_v3(0, 0, 0));
+    d.shapes = &s, d.shape_count = 1;
     spx_body_id id;
     s.type = SPX_SHAPE_SPHERE;
     s.radius = 0.0f;
