@@ -353,6 +353,13 @@ static int find_material(const scene* s, const char* name)
     return -1;
 }
 
+/* A key of a table of named things ("materials", "meshes"): 1..SCENE_NAME_MAX - 1 characters. */
+static bool name_fits(reader* r, const char* name, const char* p, const char* what)
+{
+    return (strlen(name) < SCENE_NAME_MAX && name[0]) ||
+           fail(r, p, "a %s name must be 1..%d characters", what, SCENE_NAME_MAX - 1);
+}
+
 static bool read_materials(reader* r, const cJSON* v, const char* path)
 {
     static const char* const keys[] = { "friction", "restitution", "density", NULL };
@@ -361,8 +368,7 @@ static bool read_materials(reader* r, const cJSON* v, const char* path)
         char p[PATH_MAX_LEN];
         join_key(p, path, m->string);
         if (m->string[0] == '_') continue;
-        if (strlen(m->string) >= SCENE_NAME_MAX || !m->string[0])
-            return fail(r, p, "a material name must be 1..%d characters", SCENE_NAME_MAX - 1);
+        if (!name_fits(r, m->string, p, "material")) return false;
         for (const cJSON* d = m->next; d; d = d->next)
             if (strcmp(m->string, d->string) == 0) return fail(r, p, "key given twice");
         int found = find_material(r->s, m->string);
@@ -484,8 +490,7 @@ static bool read_meshes(reader* r, const cJSON* v, const char* path)
         char p[PATH_MAX_LEN];
         join_key(p, path, m->string);
         if (m->string[0] == '_') continue;
-        if (strlen(m->string) >= SCENE_NAME_MAX || !m->string[0])
-            return fail(r, p, "a mesh name must be 1..%d characters", SCENE_NAME_MAX - 1);
+        if (!name_fits(r, m->string, p, "mesh")) return false;
         if (find_mesh(r->s, m->string) >= 0) return fail(r, p, "key given twice");
         scene_mesh* mesh = PUSH(r, r->s, meshes, mesh_count, mesh_capacity, p);
         if (!mesh) return false;
