@@ -94,9 +94,7 @@ static int small_body_on_a_grid(void)
     for (int i = 0; i < 9; ++i) {
         spx_transform t;
         spx_body_get_transform(w, grid[i], &t);
-        TEST_ENSURE_NEAR(t.p.x, rest[i].p.x, 1e-3);
-        TEST_ENSURE_NEAR(t.p.y, rest[i].p.y, 1e-3);
-        TEST_ENSURE_NEAR(t.p.z, rest[i].p.z, 1e-3);
+        TEST_ENSURE_NEAR3(t.p, rest[i].p.x, rest[i].p.y, rest[i].p.z, 1e-3);
     }
     spx_transform t;
     spx_body_get_transform(w, small, &t);

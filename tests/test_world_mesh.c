@@ -121,9 +121,7 @@ static int mesh_body_mass(void)
     float total = mt.mass + mb.mass;
     TEST_ENSURE_NEAR(mass, total, 1e-5 * total);
     /* The torus's own centre (near its origin) turned and moved to (0, 2, 0); the box's at (1, 0, 0). */
-    TEST_ENSURE_NEAR(c.x, 5.0f + (mb.mass * 1.0f) / total, 1e-3);
-    TEST_ENSURE_NEAR(c.y, 1.0f + (mt.mass * 2.0f) / total, 1e-3);
-    TEST_ENSURE_NEAR(c.z, 0.0f, 1e-3);
+    TEST_ENSURE_NEAR3(c, 5.0f + (mb.mass * 1.0f) / total, 1.0f + (mt.mass * 2.0f) / total, 0.0f, 1e-3);
     spx_world_destroy(w);
     spx_mesh_destroy(torus);
     return 0;

@@ -25,6 +25,14 @@
         }                                                                                                              \
     } while (0)
 
+/* Each component of the vector v within tol of ex, ey, ez. */
+#define TEST_ENSURE_NEAR3(v, ex, ey, ez, tol) \
+    do {                                      \
+        TEST_ENSURE_NEAR((v).x, ex, tol);     \
+        TEST_ENSURE_NEAR((v).y, ey, tol);     \
+        TEST_ENSURE_NEAR((v).z, ez, tol);     \
+    } while (0)
+
 #define TEST_ENSURE_CODE(expr, code)                                                                                  \
     do {                                                                                                              \
         int ensure_r_ = (int)(expr);                                                                                  \
