@@ -175,13 +175,7 @@ static int batch_extreme_scales(void)
  * answers SPX_OK with finite output (single and batched), and the batched calls agree with the
  * single ones on every state. A fixed-seed xorshift keeps it reproducible. */
 static uint64_t wild_state = 88172645463325252ull;
-static uint64_t wild_next(void)
-{
-    wild_state ^= wild_state << 13;
-    wild_state ^= wild_state >> 7;
-    wild_state ^= wild_state << 17;
-    return wild_state;
-}
+static uint64_t wild_next(void) { return test_xorshift64(&wild_state); }
 static float wild_unit(void) { return (float)(wild_next() >> 40) / (float)(1 << 24); }
 static float wild_coordinate(void)
 {

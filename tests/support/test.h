@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,6 +58,16 @@
 
 /* A random test's case count: n, or a quarter of it under the sanitizers. */
 static inline int test_cases(int n) { return TEST_SANITIZED ? (n + 3) / 4 : n; }
+
+/* Marsaglia's xorshift64: the next of a fixed-seed stream (state not 0), for tests that draw
+   their own inputs. */
+static inline uint64_t test_xorshift64(uint64_t* state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
 
 /* The executable's --long argument: its long variant (ctest's <test>_long entries, label long) runs
    every random case and slow scene; the default entry (label quick) a sample of them. */
