@@ -7,23 +7,25 @@
 
 volatile double bench_sink;
 
-/* Each kernel calls its query directly in the loop (no function pointer in the timed path): the
-   overlap flag goes to out[i]. */
-#define OVERLAP_KERNEL(name, call, a_field, b_field)                                \
-    static size_t name(const bench_pairs* set, uint8_t* out)                        \
-    {                                                                               \
-        size_t errors = 0;                                                          \
-        for (size_t i = 0; i < set->count; ++i) {                                   \
-            bool overlap = false;                                                   \
-            errors += call(&set->a_field[i], &set->b_field[i], &overlap) != SPX_OK; \
-            out[i] = overlap;                                                       \
-        }                                                                           \
-        return errors;                                                              \
+/* Each kernel calls its query directly in the loop (no function pointer in the timed path) with the
+   arguments given (they may name the pair index i); the overlap flag goes to out[i]. A kernel whose
+   `ready` is false answers every pair as an error. */
+#define OVERLAP_KERNEL(name, ready, call, ...)               \
+    static size_t name(const bench_pairs* set, uint8_t* out) \
+    {                                                        \
+        if (!(ready)) return set->count;                     \
+        size_t errors = 0;                                   \
+        for (size_t i = 0; i < set->count; ++i) {            \
+            bool overlap = false;                            \
+            errors += call(__VA_ARGS__, &overlap) != SPX_OK; \
+            out[i] = overlap;                                \
+        }                                                    \
+        return errors;                                       \
     }
 
-OVERLAP_KERNEL(overlap_obb_obb, spx_overlap_obb_obb, box_a, box_b)
-OVERLAP_KERNEL(overlap_obb_tri, spx_overlap_obb_triangle, box_a, tri_b)
-OVERLAP_KERNEL(overlap_tri_tri, spx_overlap_triangle_triangle, tri_a, tri_b)
+OVERLAP_KERNEL(overlap_obb_obb, true, spx_overlap_obb_obb, &set->box_a[i], &set->box_b[i])
+OVERLAP_KERNEL(overlap_obb_tri, true, spx_overlap_obb_triangle, &set->box_a[i], &set->tri_b[i])
+OVERLAP_KERNEL(overlap_tri_tri, true, spx_overlap_triangle_triangle, &set->tri_a[i], &set->tri_b[i])
 
 static size_t overlap_obb_obb_batch(const bench_pairs* set, uint8_t* out)
 {
@@ -34,41 +36,42 @@ static size_t overlap_obb_obb_batch(const bench_pairs* set, uint8_t* out)
 
 /* Penetration, sweep and manifold share their bookkeeping: the query `call` is called directly in
    the loop (no function pointer in the timed path) with the arguments given and its answer `r`;
-   FLAG of r goes to out[i], VALUE of r to the sink. */
-#define ANSWER_KERNEL(name, type, init, flag, value, call, ...) \
-    static size_t name(const bench_pairs* set, uint8_t* out)    \
-    {                                                           \
-        size_t errors = 0;                                      \
-        double sum = 0.0;                                       \
-        for (size_t i = 0; i < set->count; ++i) {               \
-            type r = init;                                      \
-            errors += call(__VA_ARGS__, &r) != SPX_OK;          \
-            out[i] = (uint8_t)(flag);                           \
-            sum += (value);                                     \
-        }                                                       \
-        bench_sink += sum;                                      \
-        return errors;                                          \
+   FLAG of r goes to out[i], VALUE of r to the sink; `ready` as for OVERLAP_KERNEL. */
+#define ANSWER_KERNEL(name, ready, type, init, flag, value, call, ...) \
+    static size_t name(const bench_pairs* set, uint8_t* out)           \
+    {                                                                  \
+        if (!(ready)) return set->count;                               \
+        size_t errors = 0;                                             \
+        double sum = 0.0;                                              \
+        for (size_t i = 0; i < set->count; ++i) {                      \
+            type r = init;                                             \
+            errors += call(__VA_ARGS__, &r) != SPX_OK;                 \
+            out[i] = (uint8_t)(flag);                                  \
+            sum += (value);                                            \
+        }                                                              \
+        bench_sink += sum;                                             \
+        return errors;                                                 \
     }
 
-#define PENETRATION_KERNEL(name, call, a_field, b_field)                                                           \
-    ANSWER_KERNEL(name, spx_penetration, { .overlapping = false }, r.overlapping, r.depth, call, &set->a_field[i], \
-                  &set->b_field[i])
-#define SWEEP_KERNEL(name, call, a_field, b_field)                                                           \
-    ANSWER_KERNEL(name, spx_sweep_hit, { .state = SPX_SWEEP_MISS }, r.state, r.time, call, &set->a_field[i], \
-                  set->vel_a[i], &set->b_field[i], set->vel_b[i], set->tmax)
+/* a and b: the pair's two shapes, as pointer arguments (they may name i). */
+#define PENETRATION_KERNEL(name, ready, call, a, b) \
+    ANSWER_KERNEL(name, ready, spx_penetration, { .overlapping = false }, r.overlapping, r.depth, call, a, b)
+#define SWEEP_KERNEL(name, ready, call, a, b)                                                                          \
+    ANSWER_KERNEL(name, ready, spx_sweep_hit, { .state = SPX_SWEEP_MISS }, r.state, r.time, call, a, set->vel_a[i], b, \
+                  set->vel_b[i], set->tmax)
 /* Margin 0: points only where the shapes touch or overlap, as ODE's and Bullet's box-box (and
    beside Bullet's GJK/EPA on a box and a triangle shape); the point count goes to out[i]. */
-#define MANIFOLD_KERNEL(name, call, a_field, b_field)                      \
-    ANSWER_KERNEL(name, spx_manifold, { .point_count = 0 }, r.point_count, \
-                  r.point_count > 0 ? r.points[0].depth : 0.0f, call, &set->a_field[i], &set->b_field[i], 0.0f)
+#define MANIFOLD_KERNEL(name, ready, call, a, b)                                  \
+    ANSWER_KERNEL(name, ready, spx_manifold, { .point_count = 0 }, r.point_count, \
+                  r.point_count > 0 ? r.points[0].depth : 0.0f, call, a, b, 0.0f)
 
-PENETRATION_KERNEL(penetration_obb_obb, spx_penetration_obb_obb, box_a, box_b)
-PENETRATION_KERNEL(penetration_obb_tri, spx_penetration_obb_triangle, box_a, tri_b)
-PENETRATION_KERNEL(penetration_tri_tri, spx_penetration_triangle_triangle, tri_a, tri_b)
+PENETRATION_KERNEL(penetration_obb_obb, true, spx_penetration_obb_obb, &set->box_a[i], &set->box_b[i])
+PENETRATION_KERNEL(penetration_obb_tri, true, spx_penetration_obb_triangle, &set->box_a[i], &set->tri_b[i])
+PENETRATION_KERNEL(penetration_tri_tri, true, spx_penetration_triangle_triangle, &set->tri_a[i], &set->tri_b[i])
 
-SWEEP_KERNEL(sweep_obb_obb, spx_sweep_obb_obb, box_a, box_b)
-SWEEP_KERNEL(sweep_obb_tri, spx_sweep_obb_triangle, box_a, tri_b)
-SWEEP_KERNEL(sweep_tri_tri, spx_sweep_triangle_triangle, tri_a, tri_b)
+SWEEP_KERNEL(sweep_obb_obb, true, spx_sweep_obb_obb, &set->box_a[i], &set->box_b[i])
+SWEEP_KERNEL(sweep_obb_tri, true, spx_sweep_obb_triangle, &set->box_a[i], &set->tri_b[i])
+SWEEP_KERNEL(sweep_tri_tri, true, spx_sweep_triangle_triangle, &set->tri_a[i], &set->tri_b[i])
 
 /* The batched sweep writes full hits; the state goes to out[i] like the single call's. */
 static size_t sweep_obb_obb_batch(const bench_pairs* set, uint8_t* out)
@@ -95,8 +98,8 @@ static size_t sweep_obb_obb_batch(const bench_pairs* set, uint8_t* out)
     return 0;
 }
 
-MANIFOLD_KERNEL(manifold_obb_obb, spx_manifold_obb_obb, box_a, box_b)
-MANIFOLD_KERNEL(manifold_obb_tri, spx_manifold_obb_triangle, box_a, tri_b)
+MANIFOLD_KERNEL(manifold_obb_obb, true, spx_manifold_obb_obb, &set->box_a[i], &set->box_b[i])
+MANIFOLD_KERNEL(manifold_obb_tri, true, spx_manifold_obb_triangle, &set->box_a[i], &set->tri_b[i])
 
 /* The box sets again with each box given as the hull of its 8 corners: the hull queries' cost on the
    same problems, their answers checked against the box queries'. The hulls are built at the first
@@ -145,75 +148,16 @@ static bool hulls_for(const bench_pairs* set)
     return ok;
 }
 
-static spx_placed_hull placed(const spx_hull* h, const spx_obb* box)
-{
-    return (spx_placed_hull){ h, box->center, box->rotation };
-}
+/* Pair i's hull of side k (0: a, 1: b) placed at its box's pose, as a pointer argument. */
+#define PLACED_HULL(k, box) \
+    (&(spx_placed_hull){ hulls_built.hulls[2 * i + (k)], set->box[i].center, set->box[i].rotation })
 
-static size_t overlap_hull_hull(const bench_pairs* set, uint8_t* out)
-{
-    if (!hulls_for(set)) return set->count;
-    size_t errors = 0;
-    for (size_t i = 0; i < set->count; ++i) {
-        const spx_placed_hull a = placed(hulls_built.hulls[2 * i], &set->box_a[i]);
-        const spx_placed_hull b = placed(hulls_built.hulls[2 * i + 1], &set->box_b[i]);
-        bool overlap = false;
-        errors += spx_overlap_hull_hull(&a, &b, &overlap) != SPX_OK;
-        out[i] = overlap;
-    }
-    return errors;
-}
-
-static size_t penetration_hull_hull(const bench_pairs* set, uint8_t* out)
-{
-    if (!hulls_for(set)) return set->count;
-    size_t errors = 0;
-    double sum = 0.0;
-    for (size_t i = 0; i < set->count; ++i) {
-        const spx_placed_hull a = placed(hulls_built.hulls[2 * i], &set->box_a[i]);
-        const spx_placed_hull b = placed(hulls_built.hulls[2 * i + 1], &set->box_b[i]);
-        spx_penetration p = { .overlapping = false };
-        errors += spx_penetration_hull_hull(&a, &b, &p) != SPX_OK;
-        out[i] = p.overlapping;
-        sum += p.depth;
-    }
-    bench_sink += sum;
-    return errors;
-}
-
-static size_t manifold_hull_hull(const bench_pairs* set, uint8_t* out)
-{
-    if (!hulls_for(set)) return set->count;
-    size_t errors = 0;
-    double sum = 0.0;
-    for (size_t i = 0; i < set->count; ++i) {
-        const spx_placed_hull a = placed(hulls_built.hulls[2 * i], &set->box_a[i]);
-        const spx_placed_hull b = placed(hulls_built.hulls[2 * i + 1], &set->box_b[i]);
-        spx_manifold m = { .point_count = 0 };
-        errors += spx_manifold_hull_hull(&a, &b, 0.0f, &m) != SPX_OK;
-        out[i] = (uint8_t)m.point_count;
-        sum += m.point_count > 0 ? m.points[0].depth : 0.0f;
-    }
-    bench_sink += sum;
-    return errors;
-}
-
-static size_t sweep_hull_hull(const bench_pairs* set, uint8_t* out)
-{
-    if (!hulls_for(set)) return set->count;
-    size_t errors = 0;
-    double sum = 0.0;
-    for (size_t i = 0; i < set->count; ++i) {
-        const spx_placed_hull a = placed(hulls_built.hulls[2 * i], &set->box_a[i]);
-        const spx_placed_hull b = placed(hulls_built.hulls[2 * i + 1], &set->box_b[i]);
-        spx_sweep_hit hit = { .state = SPX_SWEEP_MISS };
-        errors += spx_sweep_hull_hull(&a, set->vel_a[i], &b, set->vel_b[i], set->tmax, &hit) != SPX_OK;
-        out[i] = (uint8_t)hit.state;
-        sum += hit.time;
-    }
-    bench_sink += sum;
-    return errors;
-}
+OVERLAP_KERNEL(overlap_hull_hull, hulls_for(set), spx_overlap_hull_hull, PLACED_HULL(0, box_a), PLACED_HULL(1, box_b))
+PENETRATION_KERNEL(penetration_hull_hull, hulls_for(set), spx_penetration_hull_hull, PLACED_HULL(0, box_a),
+                   PLACED_HULL(1, box_b))
+MANIFOLD_KERNEL(manifold_hull_hull, hulls_for(set), spx_manifold_hull_hull, PLACED_HULL(0, box_a),
+                PLACED_HULL(1, box_b))
+SWEEP_KERNEL(sweep_hull_hull, hulls_for(set), spx_sweep_hull_hull, PLACED_HULL(0, box_a), PLACED_HULL(1, box_b))
 
 /* The box-triangle sets with each box as the hull of its corners: hull against triangle. */
 #define HULL_TRI_KERNEL(name, type, init, flag, value, call, ...)                                 \

@@ -501,6 +501,13 @@ static void scene_free(scene* s)
 
 /* ---- the queries timed ------------------------------------------------------------------------ */
 
+/* The scene's poses set again (the same values): the instances' caches start empty. */
+static void set_poses_again(const scene* s)
+{
+    if (!s->box) spx_mesh_instance_set_pose(s->a.instance, &s->a.pose);
+    spx_mesh_instance_set_pose(s->b.instance, &s->b.pose);
+}
+
 typedef struct sweep_call {
     scene* s;
     spx_mesh_contact* contacts;
@@ -514,10 +521,7 @@ static bool sepax_sweep(void* context)
 {
     sweep_call* c = context;
     scene* s = c->s;
-    if (c->cold) {
-        if (!s->box) spx_mesh_instance_set_pose(s->a.instance, &s->a.pose);
-        spx_mesh_instance_set_pose(s->b.instance, &s->b.pose);
-    }
+    if (c->cold) set_poses_again(s);
     c->result =
         s->hull  ? spx_sweep_hull_mesh(&s->ph, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity, &c->hit)
         : s->box ? spx_sweep_obb_mesh(&s->obb, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity, &c->hit)
@@ -610,10 +614,7 @@ static bool sepax_static(void* context)
 {
     static_call* c = context;
     scene* s = c->s;
-    if (c->cold) {
-        spx_mesh_instance_set_pose(s->a.instance, &s->a.pose);
-        spx_mesh_instance_set_pose(s->b.instance, &s->b.pose);
-    }
+    if (c->cold) set_poses_again(s);
     c->result = c->overlap_only
                     ? spx_overlap_mesh_mesh(s->a.instance, s->b.instance, &c->overlap)
                     : spx_penetration_mesh_mesh(s->a.instance, s->b.instance, c->contacts, CAPACITY, &c->hit);

@@ -66,41 +66,24 @@ static double measure(int runs, double min_ms, pass_fn* pass, void* ctx, uint8_t
     return bench_median(per, (size_t)runs);
 }
 
-static size_t pass_sweep(void* p, uint8_t* out)
-{
-    context* c = p;
-    size_t errors = 0;
-    for (size_t i = 0; i < COUNT; ++i) {
-        spx_sweep_hit h;
-        if (test_round_case_sweep(&c->cases[i], &h) != SPX_OK) ++errors;
-        out[i] = (uint8_t)h.state;
+/* A pass calls its query directly in the loop (no function pointer in the timed path): `call`
+   names case i and the answer r, and FLAG of r goes to out[i]. */
+#define ROUND_PASS(name, type, flag, call)    \
+    static size_t name(void* p, uint8_t* out) \
+    {                                         \
+        context* c = p;                       \
+        size_t errors = 0;                    \
+        for (size_t i = 0; i < COUNT; ++i) {  \
+            type r;                           \
+            if ((call) != SPX_OK) ++errors;   \
+            out[i] = (uint8_t)(flag);         \
+        }                                     \
+        return errors;                        \
     }
-    return errors;
-}
 
-static size_t pass_penetration(void* p, uint8_t* out)
-{
-    context* c = p;
-    size_t errors = 0;
-    for (size_t i = 0; i < COUNT; ++i) {
-        spx_penetration pen;
-        if (test_round_case_penetration(&c->cases[i], &pen) != SPX_OK) ++errors;
-        out[i] = pen.overlapping;
-    }
-    return errors;
-}
-
-static size_t pass_manifold(void* p, uint8_t* out)
-{
-    context* c = p;
-    size_t errors = 0;
-    for (size_t i = 0; i < COUNT; ++i) {
-        spx_manifold m;
-        if (test_round_case_manifold(&c->cases[i], 0.01f, &m) != SPX_OK) ++errors;
-        out[i] = (uint8_t)m.point_count;
-    }
-    return errors;
-}
+ROUND_PASS(pass_sweep, spx_sweep_hit, r.state, test_round_case_sweep(&c->cases[i], &r))
+ROUND_PASS(pass_penetration, spx_penetration, r.overlapping, test_round_case_penetration(&c->cases[i], &r))
+ROUND_PASS(pass_manifold, spx_manifold, r.point_count, test_round_case_manifold(&c->cases[i], 0.01f, &r))
 
 /* ---- rays and meshes ---- */
 

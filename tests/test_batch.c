@@ -15,40 +15,45 @@ typedef struct soa_store {
 
 static void soa_init(soa_store* s) { test_soa_bind(&s->soa, &s->f[0][0], N); }
 
-/* N box-box problems from the shared generator, one tmax for all (velocities scaled to it). */
-static void make_problems(soa_store* a, soa_store* b, spx_obb* boxes_a, spx_obb* boxes_b, spx_vec3* va, spx_vec3* vb)
+/* N box-box problems from the shared generator, one tmax for all (velocities scaled to it): each
+   pair as single boxes and velocities, and in the SoA stores. */
+typedef struct problems {
+    soa_store a, b;
+    spx_obb ba[N], bb[N];
+    spx_vec3 va[N], vb[N];
+} problems;
+
+static void make_problems(problems* p)
 {
-    soa_init(a);
-    soa_init(b);
+    soa_init(&p->a);
+    soa_init(&p->b);
     for (int i = 0; i < N; ++i) {
         test_sweep_case c;
         test_case_make(TEST_CASE_OBB_OBB, 1000u + (uint64_t)i, &c);
-        boxes_a[i] = c.box[0];
-        boxes_b[i] = c.box[1];
-        va[i] = spx_v3(c.velocity[0].x * c.tmax, c.velocity[0].y * c.tmax, c.velocity[0].z * c.tmax);
-        vb[i] = spx_v3(c.velocity[1].x * c.tmax, c.velocity[1].y * c.tmax, c.velocity[1].z * c.tmax);
-        spx_obb_soa_set(&a->soa, (size_t)i, &boxes_a[i]);
-        spx_obb_soa_set(&b->soa, (size_t)i, &boxes_b[i]);
+        p->ba[i] = c.box[0];
+        p->bb[i] = c.box[1];
+        p->va[i] = spx_v3(c.velocity[0].x * c.tmax, c.velocity[0].y * c.tmax, c.velocity[0].z * c.tmax);
+        p->vb[i] = spx_v3(c.velocity[1].x * c.tmax, c.velocity[1].y * c.tmax, c.velocity[1].z * c.tmax);
+        spx_obb_soa_set(&p->a.soa, (size_t)i, &p->ba[i]);
+        spx_obb_soa_set(&p->b.soa, (size_t)i, &p->bb[i]);
     }
 }
 
 static int batch_matches_single_calls(void)
 {
-    static soa_store a, b;
-    spx_obb ba[N], bb[N];
-    spx_vec3 va[N], vb[N];
-    make_problems(&a, &b, ba, bb, va, vb);
+    static problems p;
+    make_problems(&p);
     uint8_t overlap[N];
     spx_sweep_hit hits[N];
-    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_OK);
-    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_OK);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&p.a.soa, &p.b.soa, N, overlap), SPX_OK);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, p.vb, N, 1.0f, hits), SPX_OK);
     int states[3] = { 0, 0, 0 };
     for (int i = 0; i < N; ++i) {
         bool o;
         spx_sweep_hit h;
-        TEST_ENSURE_CODE(spx_overlap_obb_obb(&ba[i], &bb[i], &o), SPX_OK);
+        TEST_ENSURE_CODE(spx_overlap_obb_obb(&p.ba[i], &p.bb[i], &o), SPX_OK);
         TEST_ENSURE(o == (overlap[i] != 0));
-        TEST_ENSURE_CODE(spx_sweep_obb_obb(&ba[i], va[i], &bb[i], vb[i], 1.0f, &h), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_obb_obb(&p.ba[i], p.va[i], &p.bb[i], p.vb[i], 1.0f, &h), SPX_OK);
         TEST_ENSURE((int)h.state == (int)hits[i].state);
         ++states[h.state];
         if (h.state == SPX_SWEEP_MISS) continue;
@@ -60,59 +65,57 @@ static int batch_matches_single_calls(void)
     printf("  %d pairs: %d misses, %d hits, %d start overlaps\n", N, states[0], states[1], states[2]);
     TEST_ENSURE(states[0] > 0 && states[1] > 0 && states[2] > 0);
     /* count 0 is fine and writes nothing */
-    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, 0, 1.0f, hits), SPX_OK);
-    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, 0, overlap), SPX_OK);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, p.vb, 0, 1.0f, hits), SPX_OK);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&p.a.soa, &p.b.soa, 0, overlap), SPX_OK);
     return 0;
 }
 
 static int batch_bad_input(void)
 {
-    static soa_store a, b;
-    spx_obb ba[N], bb[N];
-    spx_vec3 va[N], vb[N];
-    make_problems(&a, &b, ba, bb, va, vb);
+    static problems p;
+    make_problems(&p);
     uint8_t overlap[N];
     spx_sweep_hit hits[N];
-    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N + 1, overlap), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(NULL, &b.soa, N, overlap), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, NULL, N, 1.0f, hits), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_BAD_TIME);
-    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, NAN, hits), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&p.a.soa, &p.b.soa, N + 1, overlap), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(NULL, &p.b.soa, N, overlap), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, NULL, N, 1.0f, hits), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, p.vb, N, -1.0f, hits), SPX_ERR_BAD_TIME);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, p.vb, N, NAN, hits), SPX_ERR_NOT_FINITE);
     /* a non-finite velocity in a full lane group, then in the tail */
-    spx_vec3 keep = vb[2];
-    vb[2].y = INFINITY;
-    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_ERR_NOT_FINITE);
-    vb[2] = keep;
-    vb[N - 1].x = NAN;
-    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_ERR_NOT_FINITE);
-    vb[N - 1].x = 0.0f;
+    spx_vec3 keep = p.vb[2];
+    p.vb[2].y = INFINITY;
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, p.vb, N, 1.0f, hits), SPX_ERR_NOT_FINITE);
+    p.vb[2] = keep;
+    p.vb[N - 1].x = NAN;
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, p.vb, N, 1.0f, hits), SPX_ERR_NOT_FINITE);
+    p.vb[N - 1].x = 0.0f;
     /* several faults: the batch reports what the single call reports for the same input (base.h's
        order: not finite, then out of range, then the interval), wherever the pair sits */
     for (int at = 2; at < N; at += N - 3) {
         spx_sweep_hit h;
-        keep = vb[at];
-        vb[at].z = NAN;
-        TEST_ENSURE_CODE(spx_sweep_obb_obb(&ba[at], va[at], &bb[at], vb[at], -1.0f, &h), SPX_ERR_NOT_FINITE);
-        TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_NOT_FINITE);
-        vb[at].z = 2.0f * SPX_MAX_COORDINATE;
-        TEST_ENSURE_CODE(spx_sweep_obb_obb(&ba[at], va[at], &bb[at], vb[at], -1.0f, &h), SPX_ERR_OUT_OF_RANGE);
-        TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_OUT_OF_RANGE);
-        TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 0.25f, hits), SPX_OK);
-        vb[at] = keep;
+        keep = p.vb[at];
+        p.vb[at].z = NAN;
+        TEST_ENSURE_CODE(spx_sweep_obb_obb(&p.ba[at], p.va[at], &p.bb[at], p.vb[at], -1.0f, &h), SPX_ERR_NOT_FINITE);
+        TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, p.vb, N, -1.0f, hits), SPX_ERR_NOT_FINITE);
+        p.vb[at].z = 2.0f * SPX_MAX_COORDINATE;
+        TEST_ENSURE_CODE(spx_sweep_obb_obb(&p.ba[at], p.va[at], &p.bb[at], p.vb[at], -1.0f, &h), SPX_ERR_OUT_OF_RANGE);
+        TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, p.vb, N, -1.0f, hits), SPX_ERR_OUT_OF_RANGE);
+        TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, p.vb, N, 0.25f, hits), SPX_OK);
+        p.vb[at] = keep;
     }
     /* stored values overwritten behind spx_obb_soa_set's back: far out of range, then NaN */
-    a.soa.half_extents[0][4] = 1e20f;
-    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_ERR_OUT_OF_RANGE);
-    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_OUT_OF_RANGE);
-    a.soa.center[1][3] = NAN;
-    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_ERR_NOT_FINITE);
-    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, -1.0f, hits), SPX_ERR_NOT_FINITE);
+    p.a.soa.half_extents[0][4] = 1e20f;
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&p.a.soa, &p.b.soa, N, overlap), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, p.vb, N, -1.0f, hits), SPX_ERR_OUT_OF_RANGE);
+    p.a.soa.center[1][3] = NAN;
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&p.a.soa, &p.b.soa, N, overlap), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, p.vb, N, -1.0f, hits), SPX_ERR_NOT_FINITE);
     /* the way in validates */
-    spx_obb bad = ba[0];
+    spx_obb bad = p.ba[0];
     bad.half_extents.z = 0.0f;
-    TEST_ENSURE_CODE(spx_obb_soa_set(&a.soa, 0, &bad), SPX_ERR_BAD_EXTENT);
-    TEST_ENSURE_CODE(spx_obb_soa_set(&a.soa, N, &ba[0]), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_obb_soa_set(NULL, 0, &ba[0]), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_obb_soa_set(&p.a.soa, 0, &bad), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_obb_soa_set(&p.a.soa, N, &p.ba[0]), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_obb_soa_set(NULL, 0, &p.ba[0]), SPX_ERR_INVALID_ARGUMENT);
     return 0;
 }
 
@@ -122,44 +125,44 @@ static int batch_bad_input(void)
 static int batch_extreme_scales(void)
 {
     static const float scale[5] = { 1e4f, 1e-20f, 1e-14f, 1e-30f, 1e20f };
-    static soa_store a, b;
-    spx_obb ba[N], bb[N];
-    spx_vec3 va[N], vb[N];
+    static problems p;
     for (int sc = 0; sc < 5; ++sc) {
-        make_problems(&a, &b, ba, bb, va, vb);
+        make_problems(&p);
         const float k = scale[sc];
         for (int i = 0; i < N; ++i) { /* the whole problem scaled by k: the same answers, times unchanged */
-            spx_obb* boxes[2] = { &ba[i], &bb[i] };
+            spx_obb* boxes[2] = { &p.ba[i], &p.bb[i] };
             for (int j = 0; j < 2; ++j) {
                 boxes[j]->center = spx_v3(boxes[j]->center.x * k, boxes[j]->center.y * k, boxes[j]->center.z * k);
                 boxes[j]->half_extents =
                     spx_v3(boxes[j]->half_extents.x * k, boxes[j]->half_extents.y * k, boxes[j]->half_extents.z * k);
             }
-            va[i] = spx_v3(va[i].x * k, va[i].y * k, va[i].z * k);
-            vb[i] = spx_v3(vb[i].x * k, vb[i].y * k, vb[i].z * k);
+            p.va[i] = spx_v3(p.va[i].x * k, p.va[i].y * k, p.va[i].z * k);
+            p.vb[i] = spx_v3(p.vb[i].x * k, p.vb[i].y * k, p.vb[i].z * k);
             if (k > SPX_MAX_COORDINATE) {
                 spx_sweep_hit h;
-                TEST_ENSURE_CODE(spx_obb_soa_set(&a.soa, (size_t)i, &ba[i]), SPX_ERR_OUT_OF_RANGE);
-                TEST_ENSURE_CODE(spx_sweep_obb_obb(&ba[i], va[i], &bb[i], vb[i], 1.0f, &h), SPX_ERR_OUT_OF_RANGE);
+                TEST_ENSURE_CODE(spx_obb_soa_set(&p.a.soa, (size_t)i, &p.ba[i]), SPX_ERR_OUT_OF_RANGE);
+                TEST_ENSURE_CODE(spx_sweep_obb_obb(&p.ba[i], p.va[i], &p.bb[i], p.vb[i], 1.0f, &h),
+                                 SPX_ERR_OUT_OF_RANGE);
                 /* written behind spx_obb_soa_set's back */
-                const float* src[2] = { &ba[i].center.x, &ba[i].half_extents.x };
-                for (int m = 0; m < 3; ++m) a.soa.center[m][i] = src[0][m], a.soa.half_extents[m][i] = src[1][m];
+                const float* src[2] = { &p.ba[i].center.x, &p.ba[i].half_extents.x };
+                for (int m = 0; m < 3; ++m) p.a.soa.center[m][i] = src[0][m], p.a.soa.half_extents[m][i] = src[1][m];
                 continue;
             }
-            TEST_ENSURE_CODE(spx_obb_soa_set(&a.soa, (size_t)i, &ba[i]), SPX_OK);
-            TEST_ENSURE_CODE(spx_obb_soa_set(&b.soa, (size_t)i, &bb[i]), SPX_OK);
+            TEST_ENSURE_CODE(spx_obb_soa_set(&p.a.soa, (size_t)i, &p.ba[i]), SPX_OK);
+            TEST_ENSURE_CODE(spx_obb_soa_set(&p.b.soa, (size_t)i, &p.bb[i]), SPX_OK);
         }
         spx_sweep_hit hits[N];
         if (k > SPX_MAX_COORDINATE) {
             uint8_t overlap[N];
-            TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_ERR_OUT_OF_RANGE);
-            TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&a.soa, &b.soa, N, overlap), SPX_ERR_OUT_OF_RANGE);
+            TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, p.vb, N, 1.0f, hits),
+                             SPX_ERR_OUT_OF_RANGE);
+            TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&p.a.soa, &p.b.soa, N, overlap), SPX_ERR_OUT_OF_RANGE);
             continue;
         }
-        TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&a.soa, va, &b.soa, vb, N, 1.0f, hits), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, p.vb, N, 1.0f, hits), SPX_OK);
         for (int i = 0; i < N; ++i) {
             spx_sweep_hit h;
-            TEST_ENSURE_CODE(spx_sweep_obb_obb(&ba[i], va[i], &bb[i], vb[i], 1.0f, &h), SPX_OK);
+            TEST_ENSURE_CODE(spx_sweep_obb_obb(&p.ba[i], p.va[i], &p.bb[i], p.vb[i], 1.0f, &h), SPX_OK);
             TEST_ENSURE((int)h.state == (int)hits[i].state);
             if (h.state == SPX_SWEEP_HIT) TEST_ENSURE_NEAR(hits[i].time, h.time, 1e-5);
         }
@@ -172,13 +175,7 @@ static int batch_extreme_scales(void)
  * answers SPX_OK with finite output (single and batched), and the batched calls agree with the
  * single ones on every state. A fixed-seed xorshift keeps it reproducible. */
 static uint64_t wild_state = 88172645463325252ull;
-static uint64_t wild_next(void)
-{
-    wild_state ^= wild_state << 13;
-    wild_state ^= wild_state >> 7;
-    wild_state ^= wild_state << 17;
-    return wild_state;
-}
+static uint64_t wild_next(void) { return test_xorshift64(&wild_state); }
 static float wild_unit(void) { return (float)(wild_next() >> 40) / (float)(1 << 24); }
 static float wild_coordinate(void)
 {

@@ -20,9 +20,7 @@ static int swept_sphere_hand_cases(void)
     spx_sphere s;
     /* 2 m/s along x for 0.5 s: the centre moves 1 m, the middle is 0.5 m on; radius 0.5 + 0.5 + margin 0.1. */
     TEST_ENSURE_CODE(spx_swept_sphere(spx_v3(1, 2, 3), spx_v3(2, 0, 0), zero3, zero3, 0.5f, 0.1f, 0.5f, &s), SPX_OK);
-    TEST_ENSURE_NEAR(s.center.x, 1.5, 0);
-    TEST_ENSURE_NEAR(s.center.y, 2.0, 0);
-    TEST_ENSURE_NEAR(s.center.z, 3.0, 0);
+    TEST_ENSURE_NEAR3(s.center, 1.5, 2.0, 3.0, 0);
     TEST_ENSURE((double)s.radius >= 1.1 && s.radius <= 1.1f * (1.0f + 4e-7f));
 
     /* |v| = 5 m/s over 0.2 s: 1 m of travel, half of it on the radius. */

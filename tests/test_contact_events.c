@@ -3,6 +3,7 @@
    box's impulses carry its weight; a pre-solve callback makes a one-way platform, deterministically;
    body move and sleep events. */
 #include "support/test.h"
+#include "support/one_way.h"
 #include "support/scenes.h"
 #include "support/pieces.h"
 #include <sepax/sepax.h>
@@ -319,34 +320,16 @@ static int hit_speed_and_resting_impulse(void)
 /* One-way platform: the pre-solve callback switches off a platform manifold whose normal points
    down (the box below it). A box thrown up from under a thin platform passes through it, then lands
    and rests on it; without the callback it stays under it. Two runs give the same floats. */
-typedef struct platform {
-    spx_body_id body;
-    int calls, disabled;
-} platform;
-
-static bool one_way(const spx_contact_data* c, void* context)
-{
-    platform* p = context;
-    ++p->calls;
-    const bool mine = c->a.index == p->body.index || c->b.index == p->body.index;
-    /* Normal from a to b: the box is above when it points from the platform to the box upward. */
-    const float up = c->a.index == p->body.index ? c->normal.y : -c->normal.y;
-    if (mine && up < 0.5f) {
-        ++p->disabled;
-        return false;
-    }
-    return true;
-}
-
 static int run_platform(bool with_callback, spx_transform* out, int* disabled)
 {
-    platform p = { { 0 }, 0, 0 };
+    test_one_way o = { .min_up = 0.5f };
     spx_world_def wd = spx_default_world_def();
-    if (with_callback) wd.pre_solve = one_way, wd.pre_solve_context = &p;
+    if (with_callback) wd.pre_solve = test_one_way_pre_solve, wd.pre_solve_context = &o;
     spx_world* w = NULL;
     TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
     test_add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20));
-    p.body = test_add_box(w, SPX_BODY_STATIC, spx_v3(0, 2.5f, 0), spx_v3(3, 0.1f, 3));
+    const spx_body_id platform = test_add_box(w, SPX_BODY_STATIC, spx_v3(0, 2.5f, 0), spx_v3(3, 0.1f, 3));
+    TEST_ENSURE_CODE(spx_body_get_shape(w, platform, 0, &o.platform), SPX_OK);
     spx_body_id b = test_add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f));
     TEST_ENSURE_CODE(spx_body_set_velocity(w, b, spx_v3(0, 9, 0), spx_v3(0, 0, 0)), SPX_OK);
     for (int step = 0; step < 180; ++step) {
@@ -356,11 +339,11 @@ static int run_platform(bool with_callback, spx_transform* out, int* disabled)
         uint32_t n;
         spx_body_get_contacts(w, b, c, 4, &n);
         for (uint32_t k = 0; k < n; ++k)
-            if (c[k].a.index == p.body.index) TEST_ENSURE(c[k].enabled == (c[k].normal.y > 0.5f) || !with_callback);
+            if (c[k].a.index == platform.index) TEST_ENSURE(c[k].enabled == (c[k].normal.y > 0.5f) || !with_callback);
     }
     spx_body_get_transform(w, b, out);
-    *disabled = p.disabled;
-    if (with_callback) TEST_ENSURE(p.calls > 0);
+    *disabled = (int)o.refused;
+    if (with_callback) TEST_ENSURE(o.asked > 0);
     spx_world_destroy(w);
     return 0;
 }
@@ -386,9 +369,8 @@ static int one_way_platform(void)
    at the next step; a static body never appears. */
 static int body_move_and_sleep_events(void)
 {
-    spx_world_def wd = spx_default_world_def();
-    spx_world* w = NULL;
-    TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    spx_world* w = test_world_create(NULL);
+    TEST_ENSURE(w);
     static int tag;
     test_add_box(w, SPX_BODY_STATIC, spx_v3(0, -1, 0), spx_v3(20, 1, 20));
     spx_body_id b = test_add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.5f, 0), spx_v3(0.5f, 0.5f, 0.5f));

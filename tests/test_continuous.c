@@ -3,6 +3,7 @@
    closed container of fast boxes, a stack struck from the side, and the stage's own bookkeeping
    (stats, determinism, no allocation after warm-up). */
 #include "support/test.h"
+#include "support/one_way.h"
 #include "support/pieces.h"
 #include "support/container.h"
 #include "support/counting_alloc.h"
@@ -560,9 +561,8 @@ static int deterministic_and_no_allocation(void)
     spx_transform end[2];
     for (int run = 0; run < 2; ++run) {
         test_counting counter = { 0 };
-        spx_allocator al = { test_counting_alloc, test_counting_free, &counter };
-        spx_world_def wd = spx_default_world_def();
-        wd.allocator = &al;
+        spx_allocator al;
+        spx_world_def wd = test_counting_world_def(&counter, &al);
         test_container c;
         TEST_ENSURE_CODE(test_container_create(&c, 200, 250.0f, 3.0f, true, &wd), SPX_OK);
         const long allocations = test_step_allocations(c.world, c.dt, &counter, 120, 60);
@@ -1148,30 +1148,12 @@ static int impact_uses_shape_materials(void)
 /* A one-way platform: the host's pre_solve switches off the platform's contacts whose normal says
    the other body is below it, and the stage asks it for its impacts too. A small fast cube shot up
    at 100 m/s passes through the platform from below; shot down from above at 100 m/s it lands on it. */
-typedef struct one_way {
-    spx_shape_id platform;
-    uint32_t asked, refused;
-} one_way;
-
-static bool one_way_pre_solve(const spx_contact_data* c, void* context)
-{
-    one_way* o = context;
-    const bool a = c->shape_a.index == o->platform.index, b = c->shape_b.index == o->platform.index;
-    if (!a && !b) return true;
-    ++o->asked;
-    /* The normal from the platform to the other body: that body is below when it points down. */
-    const float up = a ? c->normal.y : -c->normal.y;
-    const bool keep = up > 0.0f;
-    o->refused += !keep;
-    return keep;
-}
-
 static int one_way_platform_for_fast_bodies(void)
 {
     for (int from_above = 0; from_above < 2; ++from_above) {
-        one_way o = { { 0 }, 0, 0 };
+        test_one_way o = { .min_up = 0.0f };
         spx_world_def wd = spx_default_world_def();
-        wd.pre_solve = one_way_pre_solve;
+        wd.pre_solve = test_one_way_pre_solve;
         wd.pre_solve_context = &o;
         spx_world* w = NULL;
         TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);

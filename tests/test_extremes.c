@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "collide/manifold_reduce.h"
 #include "support/test.h"
+#include "support/scenes.h"
 #include "support/pieces.h"
 
 static const spx_vec3 zero = { 0, 0, 0 };
@@ -228,14 +229,11 @@ static int overlapping_long_pieces_have_points(void)
 /* The world refuses bodies placed beyond the range, as the queries refuse such pieces. */
 static int world_refuses_bodies_beyond_the_range(void)
 {
-    spx_world_def wd = spx_default_world_def();
-    spx_world* w = NULL;
-    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    spx_world* w = test_world_create(NULL);
+    TEST_ENSURE(w);
     spx_shape_def s = spx_default_shape_def();
-    spx_body_def d = spx_default_body_def();
-    d.type = SPX_BODY_DYNAMIC;
-    d.shapes = &s;
-    d.shape_count = 1;
+    spx_body_def d = test_body_def(SPX_BODY_DYNAMIC, spx_v3(0, 0, 0));
+    d.shapes = &s, d.shape_count = 1;
     spx_body_id id;
     d.position = spx_v3(0, 0, -2e7f);
     TEST_ENSURE_CODE(spx_body_create(w, &d, &id), SPX_ERR_OUT_OF_RANGE);

@@ -94,9 +94,7 @@ static int small_body_on_a_grid(void)
     for (int i = 0; i < 9; ++i) {
         spx_transform t;
         spx_body_get_transform(w, grid[i], &t);
-        TEST_ENSURE_NEAR(t.p.x, rest[i].p.x, 1e-3);
-        TEST_ENSURE_NEAR(t.p.y, rest[i].p.y, 1e-3);
-        TEST_ENSURE_NEAR(t.p.z, rest[i].p.z, 1e-3);
+        TEST_ENSURE_NEAR3(t.p, rest[i].p.x, rest[i].p.y, rest[i].p.z, 1e-3);
     }
     spx_transform t;
     spx_body_get_transform(w, small, &t);
@@ -378,7 +376,7 @@ static int random_extremes_long(void) { return random_extremes_stay_finite(400);
 
 int main(int argc, char** argv)
 {
-    const bool long_run = argc > 1 && strcmp(argv[1], "--long") == 0;
+    const bool long_run = test_long_run(argc, argv);
     int failures = 0;
     TEST_RUN(tiny_bodies_fall_finitely, failures);
     TEST_RUN(small_body_on_a_grid, failures);

@@ -4,6 +4,7 @@
  * aborts with its line and writes the input to fuzz-failure-<name>.bin. `--long` runs a hundred
  * times as many random inputs; `test_fuzz_replay <name> <file>` runs one harness on one input. */
 #include "fuzz/fuzz.h"
+#include "support/test.h"
 #include <dirent.h>
 #include <signal.h>
 
@@ -86,13 +87,7 @@ static int replay_corpus(const harness* h)
 }
 
 static uint64_t stream = 0x9E3779B97F4A7C15ull;
-static uint64_t next(void)
-{
-    stream ^= stream << 13;
-    stream ^= stream >> 7;
-    stream ^= stream << 17;
-    return stream;
-}
+static uint64_t next(void) { return test_xorshift64(&stream); }
 
 static void replay_random(const harness* h, long inputs)
 {
@@ -123,7 +118,7 @@ int main(int argc, char** argv)
         }
         return 1;
     }
-    const bool long_run = argc > 1 && strcmp(argv[1], "--long") == 0;
+    const bool long_run = test_long_run(argc, argv);
     int failures = 0;
     for (size_t i = 0; i < sizeof harnesses / sizeof harnesses[0]; ++i) {
         const harness* h = &harnesses[i];

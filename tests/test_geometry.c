@@ -9,12 +9,8 @@ static int box_from_matrix_and_corners(void)
     TEST_ENSURE_CODE(spx_obb_from_matrix(spx_v3(1, 2, 3), spx_v3(1, 2, 3), &test_identity, &box), SPX_OK);
     spx_vec3 c[8];
     TEST_ENSURE_CODE(spx_obb_get_corners(&box, c), SPX_OK);
-    TEST_ENSURE_NEAR(c[0].x, 0, 0);
-    TEST_ENSURE_NEAR(c[0].y, 0, 0);
-    TEST_ENSURE_NEAR(c[0].z, 0, 0);
-    TEST_ENSURE_NEAR(c[7].x, 2, 0);
-    TEST_ENSURE_NEAR(c[7].y, 4, 0);
-    TEST_ENSURE_NEAR(c[7].z, 6, 0);
+    TEST_ENSURE_NEAR3(c[0], 0, 0, 0, 0);
+    TEST_ENSURE_NEAR3(c[7], 2, 4, 6, 0);
     TEST_ENSURE_NEAR(c[1].x, 2, 0);
     TEST_ENSURE_NEAR(c[1].y, 0, 0); /* bit 0 -> +x */
     TEST_ENSURE_NEAR(c[4].z, 6, 0);

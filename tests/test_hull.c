@@ -343,9 +343,7 @@ static int hull_mass_matches_box(void)
         spx_hull_destroy(h);
         const double scale = (double)mb.inertia.col[0].x + mb.inertia.col[1].y + mb.inertia.col[2].z;
         TEST_ENSURE_NEAR(mh.mass, mb.mass, 1e-3 * mb.mass);
-        TEST_ENSURE_NEAR(mh.center.x, at.x, 1e-3);
-        TEST_ENSURE_NEAR(mh.center.y, at.y, 1e-3);
-        TEST_ENSURE_NEAR(mh.center.z, at.z, 1e-3);
+        TEST_ENSURE_NEAR3(mh.center, at.x, at.y, at.z, 1e-3);
         const double ib[3] = { mb.inertia.col[0].x, mb.inertia.col[1].y, mb.inertia.col[2].z };
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 3; ++j) {

@@ -50,6 +50,28 @@ static void crossings_add(crossings* c, float x)
     c->prev = x;
 }
 
+/* What an oscillation test watches of its body: a turning speed, or an offset from rest. */
+typedef enum watched { SPIN_Y, SPIN_Z, X_PAST_1 } watched;
+
+static float watch(spx_world* w, spx_body_id body, watched what)
+{
+    spx_vec3 v, av;
+    spx_body_get_velocity(w, body, &v, &av);
+    return what == SPIN_Y ? av.y : what == SPIN_Z ? av.z : test_body_position(w, body).x - 1.0f;
+}
+
+/* Steps w up to `steps` times, or until `enough` downward zero crossings of what the body shows
+   (0: all the steps), recording them in c. */
+static int oscillate(spx_world* w, spx_body_id body, watched what, int steps, int enough, crossings* c)
+{
+    *c = (crossings){ -1, -1, 0, 0, watch(w, body, what) };
+    for (int s = 0; s < steps && (enough == 0 || c->count < enough); ++s) {
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        crossings_add(c, watch(w, body, what));
+    }
+    return 0;
+}
+
 /* A world without gravity or sleeping. */
 static spx_world* make_weightless_world(void)
 {
@@ -623,13 +645,8 @@ static int hinge_spring_oscillates(void)
     spx_joint_id j;
     TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     TEST_ENSURE_CODE(spx_body_set_velocity(w, plate, spx_v3(0, 0, 0), spx_v3(0, 0, 2.0f)), SPX_OK);
-    crossings c = { -1, -1, 0, 0, 2.0f }; /* of the turning speed: once a period */
-    spx_vec3 v, av;
-    for (int s = 0; s < 60 * 5 && c.count < 7; ++s) {
-        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        spx_body_get_velocity(w, plate, &v, &av);
-        crossings_add(&c, av.z);
-    }
+    crossings c; /* of the turning speed: once a period */
+    TEST_ENSURE(oscillate(w, plate, SPIN_Z, 60 * 5, 7, &c) == 0);
     TEST_ENSURE(c.count >= 5);
     const double period = (c.last - c.first) / (c.count - 1);
     printf("  hinge spring: period %.4f s, 2 Hz spring %.4f s\n", period, 0.5);
@@ -738,11 +755,8 @@ static int distance_spring_oscillates_at_its_frequency(void)
     d.spring = (spx_joint_spring){ true, 1.5f, 0.0f };
     spx_joint_id j;
     TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
-    crossings c = { -1, -1, 0, 0, 0.2f };
-    for (int s = 0; s < 60 * 6; ++s) {
-        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        crossings_add(&c, test_body_position(w, box).x - 1.0f);
-    }
+    crossings c;
+    TEST_ENSURE(oscillate(w, box, X_PAST_1, 60 * 6, 0, &c) == 0);
     TEST_ENSURE(c.count >= 6);
     const double frequency = (c.count - 1) / (c.last - c.first);
     printf("  distance spring: %.4f Hz (set 1.5)\n", frequency);
@@ -1038,13 +1052,8 @@ static int soft_weld_springs(void)
     spx_joint_id j;
     TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     TEST_ENSURE_CODE(spx_body_set_velocity(w, box, spx_v3(0, 0, 0), spx_v3(0, 1, 0)), SPX_OK);
-    crossings c = { -1, -1, 0, 0, 1.0f };
-    for (int s = 0; s < 60 * 4; ++s) {
-        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
-        spx_vec3 v, av;
-        spx_body_get_velocity(w, box, &v, &av);
-        crossings_add(&c, av.y);
-    }
+    crossings c;
+    TEST_ENSURE(oscillate(w, box, SPIN_Y, 60 * 4, 0, &c) == 0);
     TEST_ENSURE(c.count >= 5);
     const double period = (c.last - c.first) / (c.count - 1);
     printf("  soft weld: period %.4f s (2 Hz: 0.5)\n", period);
@@ -1059,9 +1068,8 @@ static int soft_weld_springs(void)
 static int steps_allocate_nothing_once_warm(void)
 {
     test_counting c = { 0 };
-    spx_allocator a = { test_counting_alloc, test_counting_free, &c };
-    spx_world_def wd = spx_default_world_def();
-    wd.allocator = &a;
+    spx_allocator a;
+    spx_world_def wd = test_counting_world_def(&c, &a);
     wd.enable_sleep = false;
     spx_world* w = NULL;
     TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
@@ -1097,9 +1105,8 @@ static int out_of_memory_changes_nothing(void)
     for (long fail = 0; fail < 200; ++fail) {
         test_counting c = { 0 };
         c.fail_at = fail;
-        spx_allocator a = { test_counting_alloc, test_counting_free, &c };
-        spx_world_def wd = spx_default_world_def();
-        wd.allocator = &a;
+        spx_allocator a;
+        spx_world_def wd = test_counting_world_def(&c, &a);
         spx_world* w = NULL;
         if (spx_world_create(&wd, &w) != SPX_OK) {
             TEST_ENSURE(c.live == 0);
@@ -1415,7 +1422,7 @@ static int nan_in_a_chain_does_not_spread(void)
 
 int main(int argc, char** argv)
 {
-    long_run = argc > 1 && strcmp(argv[1], "--long") == 0;
+    long_run = test_long_run(argc, argv);
     int failures = 0;
     TEST_RUN(bad_input_is_rejected, failures);
     TEST_RUN(collide_connected_flag, failures);

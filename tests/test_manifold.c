@@ -27,9 +27,7 @@ static int four_points_down(const spx_obb* a, const spx_obb* b, float margin, do
 static int same_set_flipped(const spx_manifold* m, const spx_manifold* w)
 {
     TEST_ENSURE(m->point_count == w->point_count);
-    TEST_ENSURE_NEAR(m->normal.x, -w->normal.x, TOL);
-    TEST_ENSURE_NEAR(m->normal.y, -w->normal.y, TOL);
-    TEST_ENSURE_NEAR(m->normal.z, -w->normal.z, TOL);
+    TEST_ENSURE_NEAR3(m->normal, -w->normal.x, -w->normal.y, -w->normal.z, TOL);
     for (int i = 0; i < w->point_count; ++i) {
         const spx_manifold_point* p = &w->points[i];
         TEST_ENSURE(test_manifold_has_point(m, p->point.x, p->point.y, p->point.z, p->depth, TOL));
@@ -46,9 +44,7 @@ static int flat_box_resting_on_box(void)
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.0f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 4);
-    TEST_ENSURE_NEAR(m.normal.x, 0, 0);
-    TEST_ENSURE_NEAR(m.normal.y, -1, 0);
-    TEST_ENSURE_NEAR(m.normal.z, 0, 0);
+    TEST_ENSURE_NEAR3(m.normal, 0, -1, 0, 0);
     TEST_ENSURE(test_manifold_has_point(&m, -0.4f, -0.005f, -0.7f, 0.01f, TOL));
     TEST_ENSURE(test_manifold_has_point(&m, 0.6f, -0.005f, -0.7f, 0.01f, TOL));
     TEST_ENSURE(test_manifold_has_point(&m, -0.4f, -0.005f, 0.3f, 0.01f, TOL));
@@ -140,9 +136,7 @@ static int crossed_edges_touch_at_one_point(void)
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.0f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 1);
-    TEST_ENSURE_NEAR(m.normal.x, 0, 1e-6);
-    TEST_ENSURE_NEAR(m.normal.y, -1, 1e-6);
-    TEST_ENSURE_NEAR(m.normal.z, 0, 1e-6);
+    TEST_ENSURE_NEAR3(m.normal, 0, -1, 0, 1e-6);
     TEST_ENSURE(test_manifold_has_point(&m, 0, 0, 0, 0.02f, TOL));
     TEST_ENSURE(m.points[0].id & (1u << 16));
     TEST_ENSURE((m.points[0].id & 3u) == 0u);      /* A's edge along its x axis */
@@ -170,9 +164,7 @@ static int box_tilted_on_an_edge_gives_two_points(void)
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_obb_obb(&a, &b, 0.05f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 2);
-    TEST_ENSURE_NEAR(m.normal.x, 0, 1e-6);
-    TEST_ENSURE_NEAR(m.normal.y, -1, 1e-6);
-    TEST_ENSURE_NEAR(m.normal.z, 0, 1e-6);
+    TEST_ENSURE_NEAR3(m.normal, 0, -1, 0, 1e-6);
     TEST_ENSURE(test_manifold_has_point(&m, -0.5f, -0.005f, 1, 0.01f, TOL));
     TEST_ENSURE(test_manifold_has_point(&m, -0.5f, -0.005f, -1, 0.01f, TOL));
     TEST_ENSURE(test_manifold_ids_distinct(&m));

@@ -200,9 +200,7 @@ static int box_rests_on_grid(void)
         uint32_t count = 99;
         TEST_ENSURE_CODE(manifolds_swapped(&grid, &cube, swap, 0.0f, m, &count), SPX_OK);
         TEST_ENSURE(count == 1);
-        TEST_ENSURE_NEAR(m[0].normal.x, 0.0f, TOL);
-        TEST_ENSURE_NEAR(m[0].normal.y, swap ? -1.0f : 1.0f, TOL);
-        TEST_ENSURE_NEAR(m[0].normal.z, 0.0f, TOL);
+        TEST_ENSURE_NEAR3(m[0].normal, 0.0f, swap ? -1.0f : 1.0f, 0.0f, TOL);
         TEST_ENSURE(m[0].point_count == 4);
         int corners = 0;
         for (int i = 0; i < 4; ++i) {

@@ -29,9 +29,7 @@ static int has_id(const spx_manifold* m, uint32_t id)
 
 static int normal_is(const spx_manifold* m, float x, float y, float z)
 {
-    TEST_ENSURE_NEAR(m->normal.x, x, TOL);
-    TEST_ENSURE_NEAR(m->normal.y, y, TOL);
-    TEST_ENSURE_NEAR(m->normal.z, z, TOL);
+    TEST_ENSURE_NEAR3(m->normal, x, y, z, TOL);
     return 0;
 }
 

@@ -93,9 +93,7 @@ static int ensure_same_mass(const spx_mass_properties* a, const spx_mass_propert
 {
     TEST_ENSURE_NEAR(a->mass, b->mass, rel * b->mass);
     TEST_ENSURE_NEAR(a->volume, b->volume, rel * b->volume);
-    TEST_ENSURE_NEAR(a->center.x, b->center.x, center_tol);
-    TEST_ENSURE_NEAR(a->center.y, b->center.y, center_tol);
-    TEST_ENSURE_NEAR(a->center.z, b->center.z, center_tol);
+    TEST_ENSURE_NEAR3(a->center, b->center.x, b->center.y, b->center.z, center_tol);
     const double trace = entry(&b->inertia, 0, 0) + entry(&b->inertia, 1, 1) + entry(&b->inertia, 2, 2);
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) TEST_ENSURE_NEAR(entry(&a->inertia, i, j), entry(&b->inertia, i, j), rel * trace);

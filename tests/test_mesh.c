@@ -349,9 +349,7 @@ static int fit_matches_box(spx_vec3 c, const float h[3], const spx_mat3* r)
     box_surface(c, h, r, t);
     spx_obb b = spx_obb_fit_triangles(t, NULL, NULL, 12);
     TEST_ENSURE_CODE(spx_obb_validate(&b), SPX_OK);
-    TEST_ENSURE_NEAR(b.center.x, c.x, 1e-5);
-    TEST_ENSURE_NEAR(b.center.y, c.y, 1e-5);
-    TEST_ENSURE_NEAR(b.center.z, c.z, 1e-5);
+    TEST_ENSURE_NEAR3(b.center, c.x, c.y, c.z, 1e-5);
     /* each fitted axis parallel to one box axis, with that axis' extent */
     int used[3] = { 0 };
     const float* fh = &b.half_extents.x;

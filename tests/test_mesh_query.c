@@ -1731,9 +1731,7 @@ static int instance_pose_round_trip(void)
         TEST_ENSURE_NEAR(gn, 1.0, 2.5e-7);
         double gl = sqrt((double)given.x * given.x + (double)given.y * given.y + (double)given.z * given.z +
                          (double)given.w * given.w);
-        TEST_ENSURE_NEAR(got.q.x, given.x / gl, 1.2e-7);
-        TEST_ENSURE_NEAR(got.q.y, given.y / gl, 1.2e-7);
-        TEST_ENSURE_NEAR(got.q.z, given.z / gl, 1.2e-7);
+        TEST_ENSURE_NEAR3(got.q, given.x / gl, given.y / gl, given.z / gl, 1.2e-7);
         TEST_ENSURE_NEAR(got.q.w, given.w / gl, 1.2e-7);
         /* setting the pose read back changes nothing */
         TEST_ENSURE_CODE(spx_mesh_instance_set_pose(inst, &got), SPX_OK);

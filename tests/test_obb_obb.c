@@ -48,9 +48,7 @@ static int offset_face_overlap_point(void)
     TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(-4, 0, 0), 1.0f, &hit), SPX_OK);
     TEST_ENSURE(hit.state == SPX_SWEEP_HIT);
     TEST_ENSURE_NEAR(hit.time, 0.5, 1e-6);
-    TEST_ENSURE_NEAR(hit.point.x, 0.5, 1e-6);
-    TEST_ENSURE_NEAR(hit.point.y, 0.3, 1e-6);
-    TEST_ENSURE_NEAR(hit.point.z, 0.0, 1e-6);
+    TEST_ENSURE_NEAR3(hit.point, 0.5, 0.3, 0.0, 1e-6);
     return 0;
 }
 

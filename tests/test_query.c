@@ -5,6 +5,7 @@
  * queries reach the same shapes through their trees and must give the same answers. `--long` runs the
  * full sizes (1,000,000 rays at the icosphere); the default run a subset of each. */
 #include "support/test.h"
+#include "support/scenes.h"
 #include "support/pieces.h"
 #include "support/cases.h"
 #include "support/query_scene.h"
@@ -24,6 +25,13 @@ static spx_obb axis_box(spx_vec3 c, spx_vec3 h)
 }
 
 /* A body def of one box shape with half extents h (sd holds the shape, so it must outlive bd). */
+/* A vector whose coordinates are uniform in [lo, hi], drawn x, y, z. */
+static spx_vec3 random_vec3(test_case_rng* rng, double lo, double hi)
+{
+    const float x = (float)test_case_uniform(rng, lo, hi), y = (float)test_case_uniform(rng, lo, hi);
+    return spx_v3(x, y, (float)test_case_uniform(rng, lo, hi));
+}
+
 static void one_box_def(spx_shape_def* sd, spx_body_def* bd, spx_vec3 h)
 {
     *sd = spx_default_shape_def();
@@ -153,8 +161,7 @@ static int ray_moves_with_the_problem(void)
     test_case_rng rng = { 77 };
     for (int n = 0; n < 2000; ++n) {
         spx_obb box;
-        spx_vec3 h = { (float)test_case_uniform(&rng, 0.2, 2), (float)test_case_uniform(&rng, 0.2, 2),
-                       (float)test_case_uniform(&rng, 0.2, 2) };
+        spx_vec3 h = random_vec3(&rng, 0.2, 2);
         TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(0, 0, 0), h, test_case_random_quat(&rng), &box), SPX_OK);
         double u[3];
         test_case_unit_vector(&rng, u);
@@ -192,12 +199,9 @@ static int icosphere_rays(uint32_t count, const spx_transform* pose, uint64_t se
     spx_mesh_info info;
     TEST_ENSURE_CODE(spx_mesh_get_info(m, &info), SPX_OK);
     TEST_ENSURE(info.closed && info.triangle_count == 1280);
-    spx_world_def wd = spx_default_world_def();
-    spx_world* world = NULL;
-    TEST_ENSURE_CODE(spx_world_create(&wd, &world), SPX_OK);
-    spx_shape_def sd = spx_default_shape_def();
-    sd.type = SPX_SHAPE_MESH;
-    sd.mesh = m;
+    spx_world* world = test_world_create(NULL);
+    TEST_ENSURE(world);
+    spx_shape_def sd = test_mesh_shape(m);
     spx_body_def bd = spx_default_body_def();
     bd.position = pose->p, bd.rotation = pose->q;
     bd.shapes = &sd, bd.shape_count = 1;
@@ -282,12 +286,9 @@ static int world_mesh_boundary(void)
     spx_mesh* m = test_shape_mesh(&sh);
     test_shape_free(&sh);
     TEST_ENSURE(m);
-    spx_world_def wd = spx_default_world_def();
-    spx_world* w = NULL;
-    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
-    spx_shape_def sd = spx_default_shape_def();
-    sd.type = SPX_SHAPE_MESH;
-    sd.mesh = m;
+    spx_world* w = test_world_create(NULL);
+    TEST_ENSURE(w);
+    spx_shape_def sd = test_mesh_shape(m);
     spx_body_def bd = spx_default_body_def();
     bd.shapes = &sd, bd.shape_count = 1;
     test_case_rng rng = { 31 };
@@ -358,13 +359,10 @@ static int ray_mesh_against_triangles(void)
     test_case_rng rng = { 21 };
     uint32_t hits = 0;
     for (int n = 0; n < 4000; ++n) {
-        spx_transform pose = { { (float)test_case_uniform(&rng, -3, 3), (float)test_case_uniform(&rng, -3, 3),
-                                 (float)test_case_uniform(&rng, -3, 3) },
-                               test_case_random_quat(&rng) };
+        spx_transform pose = { random_vec3(&rng, -3, 3), test_case_random_quat(&rng) };
         spx_mesh_instance* inst;
         TEST_ENSURE_CODE(test_place_mesh(m, pose, &inst), SPX_OK);
-        spx_vec3 o = { (float)test_case_uniform(&rng, -6, 6), (float)test_case_uniform(&rng, -6, 6),
-                       (float)test_case_uniform(&rng, -6, 6) };
+        spx_vec3 o = random_vec3(&rng, -6, 6);
         /* aimed within 2 m of the torus's centre, and on past it */
         spx_vec3 d = { 1.5f * (pose.p.x + (float)test_case_uniform(&rng, -2, 2) - o.x),
                        1.5f * (pose.p.y + (float)test_case_uniform(&rng, -2, 2) - o.y),
@@ -591,8 +589,7 @@ static int rays_against_brute_force(void)
     hit_list brute = { 0 }, world = { 0 };
     uint32_t hits = 0, total_hits = 0;
     for (uint32_t n = 0; n < rays; ++n) {
-        spx_vec3 o = { (float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30),
-                       (float)test_case_uniform(&rng, -30, 30) };
+        spx_vec3 o = random_vec3(&rng, -30, 30);
         const spx_vec3 d = random_displacement(&rng, 1, 60);
         brute_all(NULL, o, d, false, &brute);
         const spx_cast_result* expect = brute_first(&brute);
@@ -666,8 +663,7 @@ static int box_casts_against_brute_force(void)
         spx_obb box;
         spx_vec3 h = { (float)test_case_log_uniform(&rng, 0.05, 1.0), (float)test_case_log_uniform(&rng, 0.05, 1.0),
                        (float)test_case_log_uniform(&rng, 0.05, 1.0) };
-        spx_vec3 c = { (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28),
-                       (float)test_case_uniform(&rng, -28, 28) };
+        spx_vec3 c = random_vec3(&rng, -28, 28);
         TEST_ENSURE_CODE(spx_obb_from_quat(c, h, test_case_random_quat(&rng), &box), SPX_OK);
         const spx_vec3 d = random_displacement(&rng, 0.5, 30);
         brute_all(&box, c, d, false, &brute);
@@ -741,8 +737,7 @@ static int overlaps_against_brute_force(void)
     uint32_t found = 0;
     for (int n = 0; n < 3000; ++n) {
         const int kind = n % 3;
-        spx_vec3 c = { (float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28),
-                       (float)test_case_uniform(&rng, -28, 28) };
+        spx_vec3 c = random_vec3(&rng, -28, 28);
         spx_vec3 h = { (float)test_case_log_uniform(&rng, 0.1, 6), (float)test_case_log_uniform(&rng, 0.1, 6),
                        (float)test_case_log_uniform(&rng, 0.1, 6) };
         spx_obb box;
@@ -828,9 +823,7 @@ static int rebuilt_tree_against_brute_force(void)
     spx_world* w = scene.world;
     test_case_rng rng = { 41 };
     for (uint32_t i = 0; i < scene.body_count; i += 2) {
-        spx_transform t = { { (float)test_case_uniform(&rng, -25, 25), (float)test_case_uniform(&rng, -25, 25),
-                              (float)test_case_uniform(&rng, -25, 25) },
-                            test_case_random_quat(&rng) };
+        spx_transform t = { random_vec3(&rng, -25, 25), test_case_random_quat(&rng) };
         if (spx_body_set_transform(w, scene.bodies[i].id, &t) == SPX_ERR_STALE_ID) continue; /* destroyed */
     }
     hit_list brute = { 0 }, world = { 0 };
@@ -840,8 +833,7 @@ static int rebuilt_tree_against_brute_force(void)
             spx_transform t = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
             TEST_ENSURE_CODE(spx_body_set_transform(w, scene.bodies[1].id, &t), SPX_OK);
         }
-        spx_vec3 o = { (float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30),
-                       (float)test_case_uniform(&rng, -30, 30) };
+        spx_vec3 o = random_vec3(&rng, -30, 30);
         const spx_vec3 d = random_displacement(&rng, 1, 60);
         brute_all(NULL, o, d, false, &brute);
         const spx_cast_result* expect = brute_first(&brute);
@@ -914,9 +906,8 @@ static bool count_shape(spx_shape_id shape, void* context)
    by id as spx_body_get_shape does. */
 static int shape_filters_and_sensors(void)
 {
-    spx_world_def wd = spx_default_world_def();
-    spx_world* w = NULL;
-    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    spx_world* w = test_world_create(NULL);
+    TEST_ENSURE(w);
     spx_shape_def sd;
     spx_body_def bd;
     one_box_def(&sd, &bd, spx_v3(0.5f, 0.5f, 0.5f));
@@ -958,9 +949,8 @@ static int shape_filters_and_sensors(void)
 /* The example of docs/queries.md, and a mesh's triangle numbers and inside, in a world of their own. */
 static int worked_example(void)
 {
-    spx_world_def wd = spx_default_world_def();
-    spx_world* w = NULL;
-    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
+    spx_world* w = test_world_create(NULL);
+    TEST_ENSURE(w);
     spx_shape_def sd;
     spx_body_def bd;
     one_box_def(&sd, &bd, spx_v3(1, 1, 1));
@@ -1244,7 +1234,7 @@ static int world_build(void)
 
 int main(int argc, char** argv)
 {
-    long_run = argc > 1 && strcmp(argv[1], "--long") == 0;
+    long_run = test_long_run(argc, argv);
     int failures = 0;
     TEST_RUN(ray_obb_by_hand, failures);
     TEST_RUN(ray_triangle_by_hand, failures);

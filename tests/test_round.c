@@ -14,13 +14,6 @@ static spx_obb unit_box(void)
     return b;
 }
 
-#define ENSURE_VEC(v, X, Y, Z, tol)          \
-    do {                                     \
-        TEST_ENSURE_NEAR((v).x, (X), (tol)); \
-        TEST_ENSURE_NEAR((v).y, (Y), (tol)); \
-        TEST_ENSURE_NEAR((v).z, (Z), (tol)); \
-    } while (0)
-
 static int spheres_head_on(void)
 { /* radius 1 each, 5 m apart closing at 6 m/s: the 3 m gap closes at t = 0.5, touching at x = 1 */
     spx_sphere a = { { 0, 0, 0 }, 1 }, b = { { 5, 0, 0 }, 1 };
@@ -28,16 +21,16 @@ static int spheres_head_on(void)
     TEST_ENSURE_CODE(spx_sweep_sphere_sphere(&a, still, &b, spx_v3(-6, 0, 0), 1.0f, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_HIT);
     TEST_ENSURE_NEAR(h.time, 0.5, 1e-7);
-    ENSURE_VEC(h.normal, 1, 0, 0, 1e-7);
-    ENSURE_VEC(h.point, 1, 0, 0, 1e-6);
+    TEST_ENSURE_NEAR3(h.normal, 1, 0, 0, 1e-7);
+    TEST_ENSURE_NEAR3(h.point, 1, 0, 0, 1e-6);
     TEST_ENSURE(h.feature_a == SPX_FEATURE_VERTEX && h.feature_b == SPX_FEATURE_VERTEX);
     /* Swapped: the same time and point, the normal negated. */
     spx_sweep_hit g;
     TEST_ENSURE_CODE(spx_sweep_sphere_sphere(&b, spx_v3(-6, 0, 0), &a, still, 1.0f, &g), SPX_OK);
     TEST_ENSURE(g.state == SPX_SWEEP_HIT);
     TEST_ENSURE_NEAR(g.time, 0.5, 1e-7);
-    ENSURE_VEC(g.normal, -1, 0, 0, 1e-7);
-    ENSURE_VEC(g.point, 1, 0, 0, 1e-6);
+    TEST_ENSURE_NEAR3(g.normal, -1, 0, 0, 1e-7);
+    TEST_ENSURE_NEAR3(g.point, 1, 0, 0, 1e-6);
     /* Too short an interval: a miss with everything zero. */
     TEST_ENSURE_CODE(spx_sweep_sphere_sphere(&a, still, &b, spx_v3(-6, 0, 0), 0.49f, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_MISS && h.time == 0.0f && h.normal.x == 0.0f);
@@ -51,8 +44,8 @@ static int spheres_graze(void)
     TEST_ENSURE_CODE(spx_sweep_sphere_sphere(&a, still, &b, spx_v3(10, 0, 0), 1.0f, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_HIT);
     TEST_ENSURE_NEAR(h.time, 0.5, 1e-7);
-    ENSURE_VEC(h.normal, 0, 1, 0, 1e-7);
-    ENSURE_VEC(h.point, 0, 1, 0, 1e-6);
+    TEST_ENSURE_NEAR3(h.normal, 0, 1, 0, 1e-7);
+    TEST_ENSURE_NEAR3(h.point, 0, 1, 0, 1e-6);
     b.center.y = 2.0001f;
     TEST_ENSURE_CODE(spx_sweep_sphere_sphere(&a, still, &b, spx_v3(10, 0, 0), 1.0f, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_MISS);
@@ -68,8 +61,8 @@ static int sphere_grazes_box_edge(void)
     TEST_ENSURE_CODE(spx_sweep_sphere_obb(&a, spx_v3(4, 0, 0), &box, still, 1.0f, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_HIT);
     TEST_ENSURE_NEAR(h.time, 0.5, 1e-6);
-    ENSURE_VEC(h.normal, 0, -1, 0, 1e-6);
-    ENSURE_VEC(h.point, -1, 1, 0, 1e-6);
+    TEST_ENSURE_NEAR3(h.normal, 0, -1, 0, 1e-6);
+    TEST_ENSURE_NEAR3(h.point, -1, 1, 0, 1e-6);
     /* The feature extreme along the normal: the top face (the edge is part of it). */
     TEST_ENSURE(h.feature_a == SPX_FEATURE_VERTEX && h.feature_b == SPX_FEATURE_FACE);
     /* A hair higher: a miss. */
@@ -88,8 +81,8 @@ static int sphere_meets_box_corner(void)
     TEST_ENSURE_CODE(spx_sweep_sphere_obb(&a, spx_v3(-1, -1, -1), &box, still, 5.0f, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_HIT);
     TEST_ENSURE_NEAR(h.time, 2.0 - 0.5 / sqrt(3.0), 1e-6);
-    ENSURE_VEC(h.normal, -s, -s, -s, 1e-6);
-    ENSURE_VEC(h.point, 1, 1, 1, 1e-6);
+    TEST_ENSURE_NEAR3(h.normal, -s, -s, -s, 1e-6);
+    TEST_ENSURE_NEAR3(h.point, 1, 1, 1, 1e-6);
     TEST_ENSURE(h.feature_b == SPX_FEATURE_VERTEX);
     return 0;
 }
@@ -103,20 +96,20 @@ static int capsule_lands_flat_on_box(void)
     TEST_ENSURE_CODE(spx_sweep_capsule_obb(&a, spx_v3(0, -2, 0), &box, still, 1.0f, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_HIT);
     TEST_ENSURE_NEAR(h.time, 0.25, 1e-7);
-    ENSURE_VEC(h.normal, 0, -1, 0, 1e-7);
-    ENSURE_VEC(h.point, 0, 1, 0, 1e-6);
+    TEST_ENSURE_NEAR3(h.normal, 0, -1, 0, 1e-7);
+    TEST_ENSURE_NEAR3(h.point, 0, 1, 0, 1e-6);
     TEST_ENSURE(h.feature_a == SPX_FEATURE_EDGE && h.feature_b == SPX_FEATURE_FACE);
     /* Hanging over the box's edge by 1 m: the stretch on the face is x in [0.5, 1], point at 0.75. */
     spx_capsule over = { { { 0.5f, 2, 0 }, { 2.0f, 2, 0 } }, 0.5f };
     TEST_ENSURE_CODE(spx_sweep_capsule_obb(&over, spx_v3(0, -2, 0), &box, still, 1.0f, &h), SPX_OK);
     TEST_ENSURE_NEAR(h.time, 0.25, 1e-7);
-    ENSURE_VEC(h.point, 0.75, 1, 0, 1e-4);
+    TEST_ENSURE_NEAR3(h.point, 0.75, 1, 0, 1e-4);
     /* Its ends swapped: the same answer. */
     spx_capsule flipped = { { over.p[1], over.p[0] }, 0.5f };
     spx_sweep_hit g;
     TEST_ENSURE_CODE(spx_sweep_capsule_obb(&flipped, spx_v3(0, -2, 0), &box, still, 1.0f, &g), SPX_OK);
     TEST_ENSURE(g.time == h.time);
-    ENSURE_VEC(g.point, h.point.x, h.point.y, h.point.z, 1e-6);
+    TEST_ENSURE_NEAR3(g.point, h.point.x, h.point.y, h.point.z, 1e-6);
     return 0;
 }
 
@@ -127,8 +120,8 @@ static int capsules_cross(void)
     TEST_ENSURE_CODE(spx_sweep_capsule_capsule(&a, still, &b, spx_v3(0, -3, 0), 1.0f, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_HIT);
     TEST_ENSURE_NEAR(h.time, 0.5, 1e-7);
-    ENSURE_VEC(h.normal, 0, 1, 0, 1e-7);
-    ENSURE_VEC(h.point, 0, 0.25, 0, 1e-6);
+    TEST_ENSURE_NEAR3(h.normal, 0, 1, 0, 1e-7);
+    TEST_ENSURE_NEAR3(h.point, 0, 0.25, 0, 1e-6);
     /* Each segment square to the normal: both extreme along it as a whole, edges. */
     TEST_ENSURE(h.feature_a == SPX_FEATURE_EDGE && h.feature_b == SPX_FEATURE_EDGE);
     /* B shifted 1.5 m along x: it passes A's end x = 1 at 0.5 m, the radii's sum, from the time its
@@ -137,7 +130,7 @@ static int capsules_cross(void)
     TEST_ENSURE_CODE(spx_sweep_capsule_capsule(&a, still, &b, spx_v3(0, -3, 0), 1.0f, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_HIT);
     TEST_ENSURE_NEAR(h.time, 2.0 / 3.0, 1e-6);
-    ENSURE_VEC(h.normal, 1, 0, 0, 1e-5);
+    TEST_ENSURE_NEAR3(h.normal, 1, 0, 0, 1e-5);
     return 0;
 }
 
@@ -149,8 +142,8 @@ static int capsule_end_onto_triangle(void)
     TEST_ENSURE_CODE(spx_sweep_capsule_triangle(&a, spx_v3(0, -1.8f, 0), &t, still, 1.0f, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_HIT);
     TEST_ENSURE_NEAR(h.time, 0.5, 1e-6);
-    ENSURE_VEC(h.normal, 0, -1, 0, 1e-7);
-    ENSURE_VEC(h.point, 0.2, 0, 0.2, 1e-6);
+    TEST_ENSURE_NEAR3(h.normal, 0, -1, 0, 1e-7);
+    TEST_ENSURE_NEAR3(h.point, 0.2, 0, 0.2, 1e-6);
     TEST_ENSURE(h.feature_a == SPX_FEATURE_VERTEX && h.feature_b == SPX_FEATURE_FACE);
     /* Moving sideways past the triangle's plane edge-on, through the corner region: a miss. */
     spx_capsule beside = { { { -1, 0.5f, -1 }, { -1, 2, -1 } }, 0.1f };
@@ -169,8 +162,8 @@ static int degenerate_capsule_is_sphere(void)
     TEST_ENSURE_CODE(spx_sweep_sphere_obb(&s, spx_v3(0.2f, -3, 0.1f), &box, still, 1.0f, &hs), SPX_OK);
     TEST_ENSURE(hc.state == SPX_SWEEP_HIT && hs.state == SPX_SWEEP_HIT);
     TEST_ENSURE_NEAR(hc.time, hs.time, 1e-7);
-    ENSURE_VEC(hc.normal, hs.normal.x, hs.normal.y, hs.normal.z, 1e-7);
-    ENSURE_VEC(hc.point, hs.point.x, hs.point.y, hs.point.z, 1e-6);
+    TEST_ENSURE_NEAR3(hc.normal, hs.normal.x, hs.normal.y, hs.normal.z, 1e-7);
+    TEST_ENSURE_NEAR3(hc.point, hs.point.x, hs.point.y, hs.point.z, 1e-6);
     return 0;
 }
 
@@ -183,12 +176,12 @@ static int start_overlap_and_penetration(void)
     TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
     TEST_ENSURE(h.time == 0.0f);
     TEST_ENSURE_NEAR(h.depth, 0.35, 1e-6);
-    ENSURE_VEC(h.normal, 0, -1, 0, 1e-7);
+    TEST_ENSURE_NEAR3(h.normal, 0, -1, 0, 1e-7);
     spx_penetration p;
     TEST_ENSURE_CODE(spx_penetration_sphere_obb(&a, &box, &p), SPX_OK);
     TEST_ENSURE(p.overlapping);
     TEST_ENSURE_NEAR(p.depth, 0.35, 1e-6);
-    ENSURE_VEC(p.normal, 0, -1, 0, 1e-7);
+    TEST_ENSURE_NEAR3(p.normal, 0, -1, 0, 1e-7);
     /* Cores apart, surfaces overlapping by 0.05: depth and the closest points' direction. */
     a.center.y = 1.2f;
     TEST_ENSURE_CODE(spx_penetration_sphere_obb(&a, &box, &p), SPX_OK);
@@ -213,7 +206,7 @@ static int start_overlap_and_penetration(void)
     TEST_ENSURE_CODE(spx_penetration_capsule_triangle(&c, &t, &p), SPX_OK);
     TEST_ENSURE(p.overlapping && p.axis > 0);
     TEST_ENSURE_NEAR(p.depth, 0.4, 1e-6);
-    ENSURE_VEC(p.normal, 0, -1, 0, 1e-7);
+    TEST_ENSURE_NEAR3(p.normal, 0, -1, 0, 1e-7);
     return 0;
 }
 
@@ -224,7 +217,7 @@ static int common_motion_and_offset(void)
     TEST_ENSURE_CODE(spx_sweep_sphere_sphere(&a, spx_v3(0, 0, 3), &b, spx_v3(-6, 0, 3), 1.0f, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_HIT);
     TEST_ENSURE_NEAR(h.time, 0.5, 1e-7);
-    ENSURE_VEC(h.point, 1001, 1000, 1001.5, 1e-4);
+    TEST_ENSURE_NEAR3(h.point, 1001, 1000, 1001.5, 1e-4);
     return 0;
 }
 
@@ -325,7 +318,7 @@ static int manifolds(void)
     spx_capsule c = { { { -0.5f, 1.49f, 0 }, { 0.5f, 1.49f, 0 } }, 0.5f };
     TEST_ENSURE_CODE(spx_manifold_capsule_obb(&c, &box, 0.0f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 2);
-    ENSURE_VEC(m.normal, 0, -1, 0, 1e-7);
+    TEST_ENSURE_NEAR3(m.normal, 0, -1, 0, 1e-7);
     for (int i = 0; i < 2; ++i) {
         TEST_ENSURE_NEAR(m.points[i].depth, 0.01, 1e-6);
         TEST_ENSURE_NEAR(m.points[i].point.y, 0.995, 1e-6);
@@ -359,7 +352,7 @@ static int manifolds(void)
     spx_capsule other = { { { -2, -0.1f, 0 }, { 0.2f, -0.1f, 0 } }, 0.1f };
     TEST_ENSURE_CODE(spx_manifold_capsule_capsule(&lying, &other, 0.0f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 2);
-    ENSURE_VEC(m.normal, 0, -1, 0, 1e-6);
+    TEST_ENSURE_NEAR3(m.normal, 0, -1, 0, 1e-6);
     TEST_ENSURE_NEAR(m.points[0].point.x, -0.5, 1e-6);
     TEST_ENSURE_NEAR(m.points[1].point.x, 0.2, 1e-6);
     TEST_ENSURE_NEAR(m.points[1].depth, 0.01, 1e-6);
@@ -371,7 +364,7 @@ static int manifolds(void)
     TEST_ENSURE_CODE(spx_manifold_sphere_obb(&s, &box, 0.0f, &m), SPX_OK);
     TEST_ENSURE(m.point_count == 1);
     TEST_ENSURE_NEAR(m.points[0].depth, 0.1, 1e-6);
-    ENSURE_VEC(m.points[0].point, 0, 0.95, 0, 1e-6);
+    TEST_ENSURE_NEAR3(m.points[0].point, 0, 0.95, 0, 1e-6);
     /* Apart beyond the margin: none. */
     s.center.y = 1.6f;
     TEST_ENSURE_CODE(spx_manifold_sphere_obb(&s, &box, 0.05f, &m), SPX_OK);
@@ -461,7 +454,7 @@ static int mass_sphere_capsule(void)
     TEST_ENSURE_CODE(spx_mass_sphere(&s, 2.0f, &mp), SPX_OK);
     double m = 2.0 * 4.0 / 3.0 * pi * 0.125;
     TEST_ENSURE_NEAR(mp.mass, m, 1e-6 * m);
-    ENSURE_VEC(mp.center, 1, 2, 3, 0);
+    TEST_ENSURE_NEAR3(mp.center, 1, 2, 3, 0);
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
             TEST_ENSURE_NEAR((&mp.inertia.col[i].x)[j], i == j ? 0.4 * m * 0.25 : 0.0, 1e-6 * m);
@@ -487,7 +480,7 @@ static int mass_sphere_capsule(void)
                         { (float)(5 + 0.75 * u[0]), (float)(-1 + 0.75 * u[1]), (float)(2 + 0.75 * u[2]) } },
                       0.4f };
     TEST_ENSURE_CODE(spx_mass_capsule(&c, 1.0f, &mp), SPX_OK);
-    ENSURE_VEC(mp.center, 5, -1, 2, 1e-6);
+    TEST_ENSURE_NEAR3(mp.center, 5, -1, 2, 1e-6);
     for (int i = 0; i < 3; ++i) {
         double Iu = 0, Iw = 0;
         for (int j = 0; j < 3; ++j) {

@@ -234,7 +234,7 @@ static void check_properties(const test_round_case* in, uint64_t seed, stats* st
 
 int main(int argc, char** argv)
 {
-    const bool long_run = argc > 1 && strcmp(argv[1], "--long") == 0;
+    const bool long_run = test_long_run(argc, argv);
     /* Per kind: default 500 a family (2,000 a kind); --long 25,000 a family. */
     const int per_family = long_run ? 25000 : 500;
     int failures = 0;

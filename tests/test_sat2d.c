@@ -755,7 +755,7 @@ static int large_offsets(void)
 
 int main(int argc, char** argv)
 {
-    if (argc > 1 && strcmp(argv[1], "--long") == 0) cases_per_kind = 100000;
+    if (test_long_run(argc, argv)) cases_per_kind = 100000;
     int failures = 0;
     TEST_RUN(known_answers, failures);
     TEST_RUN(containment, failures);

@@ -347,9 +347,7 @@ static int compare_layout(const char* name, const test_scene_layout* l)
         /* One generator (test_scene_random_rotation) and the same seed, but scenes.c's loop inlines
            it and GCC (-O3 -fno-math-errno) then computes some sines and cosines 1-2 ulp apart from
            the call the scene reader makes, so the orientations agree to 1e-6, not bit for bit. */
-        TEST_ENSURE_NEAR(b->def.rotation.x, l->start[i].q.x, 1e-6);
-        TEST_ENSURE_NEAR(b->def.rotation.y, l->start[i].q.y, 1e-6);
-        TEST_ENSURE_NEAR(b->def.rotation.z, l->start[i].q.z, 1e-6);
+        TEST_ENSURE_NEAR3(b->def.rotation, l->start[i].q.x, l->start[i].q.y, l->start[i].q.z, 1e-6);
         TEST_ENSURE_NEAR(b->def.rotation.w, l->start[i].q.w, 1e-6);
         TEST_ENSURE(b->mass == l->box_mass && b->def.friction == l->box_friction &&
                     b->def.restitution == l->restitution);

@@ -90,13 +90,9 @@ static int every_order_hits(spx_triangle a, spx_vec3 va, spx_triangle b, spx_vec
                 else TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&pa, va, &pb, vb, tmax, &h), SPX_OK);
                 TEST_ENSURE(h.state == SPX_SWEEP_HIT);
                 TEST_ENSURE_NEAR(h.time, time, 1e-6);
-                TEST_ENSURE_NEAR(h.point.x, point.x, 1e-6);
-                TEST_ENSURE_NEAR(h.point.y, point.y, 1e-6);
-                TEST_ENSURE_NEAR(h.point.z, point.z, 1e-6);
+                TEST_ENSURE_NEAR3(h.point, point.x, point.y, point.z, 1e-6);
                 const double s = swap ? -1.0 : 1.0;
-                TEST_ENSURE_NEAR(h.normal.x, s * normal.x, 1e-6);
-                TEST_ENSURE_NEAR(h.normal.y, s * normal.y, 1e-6);
-                TEST_ENSURE_NEAR(h.normal.z, s * normal.z, 1e-6);
+                TEST_ENSURE_NEAR3(h.normal, s * normal.x, s * normal.y, s * normal.z, 1e-6);
             }
     return 0;
 }
@@ -902,7 +898,7 @@ static int mesh_invariance(void)
 
 int main(int argc, char** argv)
 {
-    if (argc > 1 && strcmp(argv[1], "--long") == 0) cases_per_family = mesh_cases = 10000;
+    if (test_long_run(argc, argv)) cases_per_family = mesh_cases = 10000;
     int failures = 0;
     TEST_RUN(segment_like_triangle_point, failures);
     TEST_RUN(coplanar_parallel_edges_point, failures);

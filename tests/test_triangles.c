@@ -39,9 +39,7 @@ static int triangle_corner_into_box_face(void)
     TEST_ENSURE_NEAR(hit.time, 1.0, 1e-6);
     TEST_ENSURE_NEAR(hit.normal.y, 1, 1e-6);
     TEST_ENSURE(hit.feature_b == SPX_FEATURE_VERTEX);
-    TEST_ENSURE_NEAR(hit.point.x, 0.3, 1e-6);
-    TEST_ENSURE_NEAR(hit.point.y, 1.0, 1e-6);
-    TEST_ENSURE_NEAR(hit.point.z, 0.4, 1e-6);
+    TEST_ENSURE_NEAR3(hit.point, 0.3, 1.0, 0.4, 1e-6);
     bool o;
     TEST_ENSURE_CODE(spx_overlap_obb_triangle(&a, &t, &o), SPX_OK);
     TEST_ENSURE(!o);
@@ -198,9 +196,7 @@ static int triangles_scaled_by_powers_of_two(void)
             TEST_ENSURE_CODE(spx_penetration_triangle_triangle(&bs, &as, &p3), SPX_OK);
             TEST_ENSURE(p2.overlapping == p1.overlapping && p3.overlapping == p1.overlapping);
             if (p1.overlapping) {
-                TEST_ENSURE_NEAR(p2.normal.x, p1.normal.x, 1e-5);
-                TEST_ENSURE_NEAR(p2.normal.y, p1.normal.y, 1e-5);
-                TEST_ENSURE_NEAR(p2.normal.z, p1.normal.z, 1e-5);
+                TEST_ENSURE_NEAR3(p2.normal, p1.normal.x, p1.normal.y, p1.normal.z, 1e-5);
                 TEST_ENSURE_NEAR(ldexp(p2.depth, -e), p1.depth, 1e-5);
                 TEST_ENSURE_NEAR(ldexp(p3.depth, -e), p1.depth, 1e-5);
             }
@@ -368,9 +364,7 @@ static int corners_meet_head_on(void)
     TEST_ENSURE_NEAR(ba.time, 1.0f, 1e-6);
     TEST_ENSURE_NEAR(ab.normal.x, 1.0f, 1e-6);
     TEST_ENSURE_NEAR(ba.normal.x, -1.0f, 1e-6);
-    TEST_ENSURE_NEAR(ab.point.x, 0.0f, 1e-6);
-    TEST_ENSURE_NEAR(ab.point.y, 0.0f, 1e-6);
-    TEST_ENSURE_NEAR(ab.point.z, 0.0f, 1e-6);
+    TEST_ENSURE_NEAR3(ab.point, 0.0f, 0.0f, 0.0f, 1e-6);
     return 0;
 }
 

@@ -629,9 +629,8 @@ static int free_spin_keeps_momentum(void)
 static int no_allocation_after_warm_up(void)
 {
     test_counting c = { 0 };
-    spx_allocator a = { test_counting_alloc, test_counting_free, &c };
-    spx_world_def wd = spx_default_world_def();
-    wd.allocator = &a;
+    spx_allocator a;
+    spx_world_def wd = test_counting_world_def(&c, &a);
     wd.enable_sleep = false;
     test_scene scene;
     TEST_ENSURE(test_scene_pyramid(&scene, 1.0f, &wd) == SPX_OK);
@@ -794,9 +793,8 @@ static int run_on_filled_memory(unsigned char byte, float* out, int count)
     test_counting c = { 0 };
     c.fill = true;
     c.fill_byte = byte;
-    const spx_allocator al = { test_counting_alloc, test_counting_free, &c };
-    spx_world_def wd = spx_default_world_def();
-    wd.allocator = &al;
+    spx_allocator al;
+    spx_world_def wd = test_counting_world_def(&c, &al);
     spx_world* w = NULL;
     TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
     test_add_box(w, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), spx_v3(20, 0.5f, 20));

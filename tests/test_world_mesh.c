@@ -54,10 +54,8 @@ static int bad_mesh_shapes(void)
     TEST_ENSURE(grid && ball && inward);
     spx_shape_def s = spx_default_shape_def();
     s.type = SPX_SHAPE_MESH;
-    spx_body_def d = spx_default_body_def();
-    d.type = SPX_BODY_DYNAMIC;
-    d.shapes = &s;
-    d.shape_count = 1;
+    spx_body_def d = test_body_def(SPX_BODY_DYNAMIC, spx_v3(0, 0, 0));
+    d.shapes = &s, d.shape_count = 1;
     spx_body_id id = { 0 };
     s.mesh = NULL;
     TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_INVALID_ARGUMENT);
@@ -123,9 +121,7 @@ static int mesh_body_mass(void)
     float total = mt.mass + mb.mass;
     TEST_ENSURE_NEAR(mass, total, 1e-5 * total);
     /* The torus's own centre (near its origin) turned and moved to (0, 2, 0); the box's at (1, 0, 0). */
-    TEST_ENSURE_NEAR(c.x, 5.0f + (mb.mass * 1.0f) / total, 1e-3);
-    TEST_ENSURE_NEAR(c.y, 1.0f + (mt.mass * 2.0f) / total, 1e-3);
-    TEST_ENSURE_NEAR(c.z, 0.0f, 1e-3);
+    TEST_ENSURE_NEAR3(c, 5.0f + (mb.mass * 1.0f) / total, 1.0f + (mt.mass * 2.0f) / total, 0.0f, 1e-3);
     spx_world_destroy(w);
     spx_mesh_destroy(torus);
     return 0;
@@ -476,20 +472,12 @@ static int mesh_scene_repeats_without_allocating(void)
     uint64_t hash[2];
     for (int run = 0; run < 2; ++run) {
         test_counting c = { 0 };
-        spx_allocator a = { test_counting_alloc, test_counting_free, &c };
-        spx_world_def wd = spx_default_world_def();
-        wd.allocator = &a;
+        spx_allocator a;
+        spx_world_def wd = test_counting_world_def(&c, &a);
         test_scene scene;
         TEST_ENSURE(test_scene_falling_mesh(&scene, &wd) == SPX_OK);
         TEST_ENSURE(test_step_allocations(scene.world, scene.dt, &c, 60, 60) == 0);
-        uint64_t h = 1469598103934665603ull;
-        for (uint32_t i = 0; i < scene.count; ++i) {
-            spx_transform t;
-            spx_body_get_transform(scene.world, scene.bodies[i], &t);
-            const unsigned char* bytes = (const unsigned char*)&t;
-            for (size_t k = 0; k < sizeof t; ++k) h = (h ^ bytes[k]) * 1099511628211ull;
-        }
-        hash[run] = h;
+        hash[run] = test_scene_bodies_hash(scene.world, scene.bodies, scene.count);
         spx_world_destroy(scene.world);
         scene.world = NULL;
         TEST_ENSURE(c.live == 0); /* the world's instances are gone with it; the meshes are the scene's */

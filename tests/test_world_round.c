@@ -459,9 +459,7 @@ static int compound_body(void)
     TEST_ENSURE_NEAR(mass, m, 1e-4 * m);
     spx_vec3 com;
     TEST_ENSURE(spx_body_get_center_of_mass(w, id, &com) == SPX_OK);
-    TEST_ENSURE_NEAR(com.x, (m_ball * 0.7 - (m_cyl + m_caps) * 0.6) / m, 1e-5);
-    TEST_ENSURE_NEAR(com.y, 1.0, 1e-5);
-    TEST_ENSURE_NEAR(com.z, 0.0, 1e-5);
+    TEST_ENSURE_NEAR3(com, (m_ball * 0.7 - (m_cyl + m_caps) * 0.6) / m, 1.0, 0.0, 1e-5);
     /* A push about y: the inertia about the vertical through the centre of mass, by the parallel-axis
        theorem, sets the spin an impulse pair gives. */
     const double cx = (m_ball * 0.7 - (m_cyl + m_caps) * 0.6) / m;
@@ -497,10 +495,8 @@ static int bad_round_shapes(void)
     spx_world* w = make_world(true);
     TEST_ENSURE(w);
     spx_shape_def s = spx_default_shape_def();
-    spx_body_def d = spx_default_body_def();
-    d.type = SPX_BODY_DYNAMIC;
-    d.shapes = &s;
-    d.shape_count = 1;
+    spx_body_def d = test_body_def(SPX_BODY_DYNAMIC, spx_v3(0, 0, 0));
+    d.shapes = &s, d.shape_count = 1;
     spx_body_id id;
     s.type = SPX_SHAPE_SPHERE;
     s.radius = 0.0f;

@@ -504,7 +504,7 @@ static void descend(const spx_tree_node* nodes, node_pair* stack, int top, spx_t
         } else if (lb || (!la && spx_aabb_half_area(&a->box) >= spx_aabb_half_area(&b->box))) {
             /* Open the larger side (it is the likelier to have parts that miss the other), never a
                leaf; each opening still lowers one height. Within a pair the side in `a` stays
-               first, which query_across relies on. */
+               first, which spx_tree_query_across relies on. */
             stack[top++] = (node_pair){ a->child[1], p.b };
             stack[top++] = (node_pair){ a->child[0], p.b };
         } else {

@@ -14,9 +14,8 @@
 #define SPX_TREE_COUNT 2
 
 /* The two children of a node differ in height by at most this. 1 would be an AVL tree; 3 leaves
-   room for rotations that shrink boxes (on 100,000 boxes at the benchmark's density a query
-   opened 238 nodes under the AVL rule, 90 with slack 3; bench/README.md) and still bounds the
-   height: a subtree of height h holds at least L(h) = L(h - 1) + L(max(0, h - 4)) leaves,
+   room for rotations that shrink boxes, so a query opens fewer nodes (bench/README.md), and still
+   bounds the height: a subtree of height h holds at least L(h) = L(h - 1) + L(max(0, h - 4)) leaves,
    L(0) = 1, so h <= 2.16 log2(leaves), at most 65 for the most leaves a pool can hold. */
 #define SPX_TREE_SLACK 3
 #define SPX_TREE_MAX_HEIGHT 72

@@ -60,8 +60,8 @@
  * than its triangles are tall reports the depth of the triangles still crossing the other surface,
  * and a corner sunk into a surface cut finer than the corner's own faces, whose faces leave through
  * the neighbours of the triangle above it, is not seen. Pairs apart are left out on purpose: a corner
- * behind a face is as often behind the far side of the other mesh (tried: a box sunk into a box then
- * had its corners pushed sideways by the other's side faces). */
+ * behind a face is as often behind the far side of the other mesh (with them, a box sunk into a box
+ * would have its corners pushed sideways by the other's side faces). */
 #include "manifold_mesh.h"
 #include "manifold_group.h"
 #include "manifold_triangle.h"

@@ -49,7 +49,7 @@
 #define TRI_EDGE_FACE_COS 0.99
 #define TRI_EDGE_FACE_TOL 1e-2
 /* An axis within this angle (rad) of an edge's wedge still counts as inside it: the wedge's angle
-   is stored rounded outward already (mesh_edges.c); this only absorbs the rounding of the axis. */
+   is stored rounded outward already (mesh_topology.c); this only absorbs the rounding of the axis. */
 #define TRI_WEDGE_SLACK 1e-5
 /* Below this sine between a box face and the triangle's plane the triangle is seen edge-on from the
    face: its shadow on the face is a sliver, and face corners inside it are left to the crossings. */

@@ -149,7 +149,7 @@ static inline bool spx_overlap_box_box_eps(const spx_world_box* a, const spx_wor
 }
 
 /* A world box (as A) and a triangle (as B) moving at u relative to the box: can they touch during
-   [0, bound]? 13 axes, worked in the box's frame. *entry as spx_bound_box_box. */
+   [0, bound]? 13 axes, worked in the box's frame. *entry as spx_bound_box_box_eps. */
 static inline bool spx_bound_box_triangle(const spx_world_box* a, const spx_triangle* tri, const double u[3],
                                           double bound, double* entry)
 {

@@ -396,7 +396,7 @@ static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_c
     /* A body of spheres and capsules alone carries its contact points with it: a round surface touches
        where it is nearest the other piece, under its own centre on a floor, so the solver's levers
        stay its own and do not shift halfway to the other body's move (shifted, the normal force on a
-       rolling ball acted ahead of its centre and braked it: 3% slow at 2 m/s). */
+       rolling ball would act ahead of its centre and brake it). */
     bool all_round = true;
     for (uint32_t i = 0; i < shape_count; ++i)
         all_round &= shapes[i].type == SPX_SHAPE_SPHERE || shapes[i].type == SPX_SHAPE_CAPSULE;

@@ -408,7 +408,7 @@ static void impact_now(spx_ccd_stage* s, uint32_t i)
     /* Their spins where they are now, on the solver's path. */
     if (a->stamp != 2) A->w = carry_spin(A, A->w, A->rotation, qa);
     if (b->stamp != 2) B->w = carry_spin(B, B->w, B->rotation, qb);
-    /* The record's point and normal are impact_point's already (approaching): for two meshes, whose
+    /* The record's point and normal are spx_ccd_impact_points' already (approaching): for two meshes, whose
        manifold is dear, they are taken as they are. */
     if (A->shapes[me->shape_lo].type != SPX_SHAPE_MESH || B->shapes[me->shape_hi].type != SPX_SHAPE_MESH)
         spx_ccd_impact_points(s->w, A, &A->shapes[me->shape_lo], ca, qa, B, &B->shapes[me->shape_hi], cb, qb,

@@ -179,7 +179,7 @@ static vec3s moved_since_start(spx_ccd_stage* s, uint32_t j)
 static float turned_by(versors q, versors q0) { return 2.0f * acosf(fminf(fabsf(glms_quat_dot(q, q0)), 1.0f)); }
 
 /* A link through which an impact reaches on: one of the solver's contacts (entry 2 k + side of
-   link_supports), or a body's latest impact (SPX_CCD_LINK_IMPACT | the body), where the two touched
+   spx_ccd_link_supports), or a body's latest impact (SPX_CCD_LINK_IMPACT | the body), where the two touched
    then. Its points at the stage's time: levers from each centre of mass, and the gap, which is the
    point's separation when the link was made less how far body a moved along the normal towards b
    since (their rotation since is small: SPX_CCD_SUPPORT_TURN). */

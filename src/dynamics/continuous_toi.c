@@ -268,7 +268,7 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body
 }
 
 /* A contact found at time t with point p and normal n (A to B) is an impact when the shapes
-   approach at one of the points where the impulse will act (impact_points): checked there, so that
+   approach at one of the points where the impulse will act (spx_ccd_impact_points): checked there, so that
    once an impact has acted the same contact no longer counts (checked at the query's point, a pair
    hit again and again at one instant, each impulse a little smaller). */
 static bool approaching(const spx_world* w, const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a,
@@ -490,7 +490,7 @@ void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body
     if (wrong_side_of_open(ha, ca, hb, cb, point, *n)) *n = glms_vec3_negate(*n);
     /* A box's sweep against a mesh that started overlapping gives only an estimate of the normal:
        the average of its triangle pairs' least overlaps, blind to the edges between coplanar
-       triangles (a cube sunk 1 mm into a sheet of two triangles took the axis of their shared
+       triangles (for a cube sunk 1 mm into a sheet of two triangles it is the axis of their shared
        edge). The manifold knows the surface: its normal is taken whenever it faces the same way. */
     int best = -1;
     const bool box_mesh = (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_MESH) ||

@@ -32,7 +32,7 @@ struct spx_world {
     spx_pair_finder* pairs;
     spx_step_stats stats;
     bool locked;
-    /* Scratch sized between steps (grown only when a step needs more; see spx_world_reserve). */
+    /* Scratch sized between steps (grown only when a step needs more; see spx_world_reserve_bodies). */
     uint32_t* island_parent;  /* union-find over bodies */
     float* island_min_sleep;  /* per island root: the least sleep time of its bodies */
     uint32_t* island_head;    /* per island root: first member of a rested island's chain */

@@ -34,3 +34,11 @@ void test_counting_free(void* memory, size_t size, void* context)
     c->live_bytes -= size;
     free(memory);
 }
+
+spx_world_def test_counting_world_def(test_counting* c, spx_allocator* a)
+{
+    *a = (spx_allocator){ test_counting_alloc, test_counting_free, c };
+    spx_world_def def = spx_default_world_def();
+    def.allocator = a;
+    return def;
+}

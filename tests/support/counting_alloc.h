@@ -21,6 +21,10 @@ typedef struct test_counting {
 void* test_counting_alloc(size_t size, size_t alignment, void* context);
 void test_counting_free(void* memory, size_t size, void* context);
 
+/* The default world def with *a set to an allocator counting into c; a must stay alive until the
+   world is created. */
+spx_world_def test_counting_world_def(test_counting* c, spx_allocator* a);
+
 /* Steps `world`, whose allocator counts into c, `warm_up` steps of dt, then `steps` more: the
    allocations of those (0 when a step after warm-up allocates nothing), or -1 when a step fails. */
 long test_step_allocations(spx_world* world, float dt, const test_counting* c, int warm_up, int steps);

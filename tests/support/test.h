@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +24,14 @@
                     #b, ensure_a_, ensure_b_, (double)(tol));                                                          \
             return 1;                                                                                                  \
         }                                                                                                              \
+    } while (0)
+
+/* Each component of the vector v within tol of ex, ey, ez. */
+#define TEST_ENSURE_NEAR3(v, ex, ey, ez, tol) \
+    do {                                      \
+        TEST_ENSURE_NEAR((v).x, ex, tol);     \
+        TEST_ENSURE_NEAR((v).y, ey, tol);     \
+        TEST_ENSURE_NEAR((v).z, ez, tol);     \
     } while (0)
 
 #define TEST_ENSURE_CODE(expr, code)                                                                                  \
@@ -49,6 +58,16 @@
 
 /* A random test's case count: n, or a quarter of it under the sanitizers. */
 static inline int test_cases(int n) { return TEST_SANITIZED ? (n + 3) / 4 : n; }
+
+/* Marsaglia's xorshift64: the next of a fixed-seed stream (state not 0), for tests that draw
+   their own inputs. */
+static inline uint64_t test_xorshift64(uint64_t* state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
 
 /* The executable's --long argument: its long variant (ctest's <test>_long entries, label long) runs
    every random case and slow scene; the default entry (label quick) a sample of them. */

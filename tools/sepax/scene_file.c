@@ -353,6 +353,13 @@ static int find_material(const scene* s, const char* name)
     return -1;
 }
 
+/* A key of a table of named things ("materials", "meshes"): 1..SCENE_NAME_MAX - 1 characters. */
+static bool name_fits(reader* r, const char* name, const char* p, const char* what)
+{
+    return (strlen(name) < SCENE_NAME_MAX && name[0]) ||
+           fail(r, p, "a %s name must be 1..%d characters", what, SCENE_NAME_MAX - 1);
+}
+
 static bool read_materials(reader* r, const cJSON* v, const char* path)
 {
     static const char* const keys[] = { "friction", "restitution", "density", NULL };
@@ -361,8 +368,7 @@ static bool read_materials(reader* r, const cJSON* v, const char* path)
         char p[PATH_MAX_LEN];
         join_key(p, path, m->string);
         if (m->string[0] == '_') continue;
-        if (strlen(m->string) >= SCENE_NAME_MAX || !m->string[0])
-            return fail(r, p, "a material name must be 1..%d characters", SCENE_NAME_MAX - 1);
+        if (!name_fits(r, m->string, p, "material")) return false;
         for (const cJSON* d = m->next; d; d = d->next)
             if (strcmp(m->string, d->string) == 0) return fail(r, p, "key given twice");
         int found = find_material(r->s, m->string);
@@ -393,6 +399,13 @@ static bool file_readable(const char* path, char* why, size_t size)
     return true;
 }
 
+/* An object's required "type" string into type; pt receives the key's path for messages. */
+static bool read_type(reader* r, const cJSON* v, const char* path, char type[16], char pt[PATH_MAX_LEN])
+{
+    join_key(pt, path, "type");
+    return expect_object(r, v, path) && require(r, v, "type", path) && read_string(r, v, "type", path, type, 16);
+}
+
 static bool read_mesh_def(reader* r, const cJSON* v, const char* path, scene_mesh* m)
 {
     static const char* const keys_file[] = { "type", "path", "scale", NULL };
@@ -401,12 +414,8 @@ static bool read_mesh_def(reader* r, const cJSON* v, const char* path, scene_mes
     static const char* const keys_sphere[] = { "type", "radius", "segments", NULL };
     static const char* const keys_box[] = { "type", "half_extents", NULL };
     copy_text(m->where, sizeof m->where, path);
-    char type[16] = "";
-    if (!expect_object(r, v, path) || !require(r, v, "type", path) ||
-        !read_string(r, v, "type", path, type, sizeof type))
-        return false;
-    char pt[PATH_MAX_LEN];
-    join_key(pt, path, "type");
+    char type[16] = "", pt[PATH_MAX_LEN];
+    if (!read_type(r, v, path, type, pt)) return false;
     if (strcmp(type, "file") == 0) {
         m->kind = SCENE_MESH_FILE;
         m->scale = 1.0f;
@@ -481,8 +490,7 @@ static bool read_meshes(reader* r, const cJSON* v, const char* path)
         char p[PATH_MAX_LEN];
         join_key(p, path, m->string);
         if (m->string[0] == '_') continue;
-        if (strlen(m->string) >= SCENE_NAME_MAX || !m->string[0])
-            return fail(r, p, "a mesh name must be 1..%d characters", SCENE_NAME_MAX - 1);
+        if (!name_fits(r, m->string, p, "mesh")) return false;
         if (find_mesh(r->s, m->string) >= 0) return fail(r, p, "key given twice");
         scene_mesh* mesh = PUSH(r, r->s, meshes, mesh_count, mesh_capacity, p);
         if (!mesh) return false;
@@ -494,16 +502,18 @@ static bool read_meshes(reader* r, const cJSON* v, const char* path)
 
 /* ---- bodies and shapes ----------------------------------------------------------------------- */
 
-/* 64 filter bits: a whole number up to 2^53, or a string such as "0xFFFF0000FFFF0000" for all 64. */
-static bool read_bits(reader* r, const cJSON* obj, const char* key, const char* path, uint64_t* out)
+/* A 64-bit whole number of at least `least` (0 or 1): a JSON number up to 2^53, or a string such as
+   `example` for all 64 bits (a JSON number is a double). */
+static bool read_u64(reader* r, const cJSON* obj, const char* key, const char* path, unsigned least,
+                     const char* example, uint64_t* out)
 {
     char p[PATH_MAX_LEN];
     const cJSON* v = field(obj, key, path, p);
     if (!v) return true;
     if (cJSON_IsNumber(v)) {
         const double x = v->valuedouble;
-        if (!(x >= 0.0 && x <= 9007199254740992.0 && x == floor(x)))
-            return fail(r, p, "must be a whole number 0..2^53, or a string such as \"0xFFFFFFFFFFFFFFFF\"");
+        if (!(x >= (double)least && x <= 9007199254740992.0 && x == floor(x)))
+            return fail(r, p, "must be a whole number %u..2^53, or a string such as \"%s\"", least, example);
         *out = (uint64_t)x;
         return true;
     }
@@ -511,10 +521,16 @@ static bool read_bits(reader* r, const cJSON* obj, const char* key, const char* 
     char* end;
     errno = 0;
     const unsigned long long x = strtoull(v->valuestring, &end, 0);
-    if (errno || end == v->valuestring || *end || v->valuestring[0] == '-')
-        return fail(r, p, "'%s' is not a 64-bit whole number", v->valuestring);
+    if (errno || end == v->valuestring || *end || x < least || v->valuestring[0] == '-')
+        return fail(r, p, "'%s' is not a %s64-bit whole number", v->valuestring, least ? "non-zero " : "");
     *out = x;
     return true;
+}
+
+/* 64 filter bits. */
+static bool read_bits(reader* r, const cJSON* obj, const char* key, const char* path, uint64_t* out)
+{
+    return read_u64(r, obj, key, path, 0, "0xFFFFFFFFFFFFFFFF", out);
 }
 
 /* A shape's "filter": { "category", "mask", "group" } (spx_filter; absent keys keep the default). */
@@ -746,28 +762,10 @@ static bool read_listed_body(reader* r, const cJSON* e, const char* p)
 
 /* ---- generators -------------------------------------------------------------------------------- */
 
-/* A seed: a whole number up to 2^53, or a string ("0x9E3779B97F4A7C15") for the full 64 bits. */
+/* A generator's seed: not zero. */
 static bool read_seed(reader* r, const cJSON* obj, const char* path, uint64_t* out)
 {
-    const cJSON* v = cJSON_GetObjectItemCaseSensitive(obj, "seed");
-    if (!v) return true;
-    char p[PATH_MAX_LEN];
-    join_key(p, path, "seed");
-    if (cJSON_IsNumber(v)) {
-        double x = v->valuedouble;
-        if (!(x >= 1.0 && x <= 9007199254740992.0 && x == floor(x)))
-            return fail(r, p, "must be a whole number 1..2^53, or a string such as \"0x9E3779B97F4A7C15\"");
-        *out = (uint64_t)x;
-        return true;
-    }
-    if (!cJSON_IsString(v)) return fail(r, p, "must be a number or a string (found %s)", kind_of(v));
-    char* end;
-    errno = 0;
-    unsigned long long x = strtoull(v->valuestring, &end, 0);
-    if (errno || end == v->valuestring || *end || x == 0 || v->valuestring[0] == '-')
-        return fail(r, p, "'%s' is not a non-zero 64-bit whole number", v->valuestring);
-    *out = x;
-    return true;
+    return read_u64(r, obj, "seed", path, 1, "0x9E3779B97F4A7C15", out);
 }
 
 /* Adds a copy of the template body at pose t; the copies share the template's shapes. */
@@ -1035,12 +1033,8 @@ static bool read_joint(reader* r, const cJSON* v, const char* path)
     static const char* const common[] = { "name",        "type",         "a",       "b",       "anchor",
                                           "axis",        "rotation",     "frame_a", "frame_b", "collide_connected",
                                           "break_force", "break_torque", NULL };
-    char type[16] = "";
-    if (!expect_object(r, v, path) || !require(r, v, "type", path) ||
-        !read_string(r, v, "type", path, type, sizeof type))
-        return false;
-    char pt[PATH_MAX_LEN];
-    join_key(pt, path, "type");
+    char type[16] = "", pt[PATH_MAX_LEN];
+    if (!read_type(r, v, path, type, pt)) return false;
     const joint_kind* kind = NULL;
     for (size_t i = 0; i < sizeof joint_kinds / sizeof joint_kinds[0]; ++i)
         if (strcmp(joint_kinds[i].name, type) == 0) kind = &joint_kinds[i];
