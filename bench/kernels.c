@@ -160,21 +160,21 @@ MANIFOLD_KERNEL(manifold_hull_hull, hulls_for(set), spx_manifold_hull_hull, PLAC
 SWEEP_KERNEL(sweep_hull_hull, hulls_for(set), spx_sweep_hull_hull, PLACED_HULL(0, box_a), PLACED_HULL(1, box_b))
 
 /* The box-triangle sets with each box as the hull of its corners: hull against triangle. */
-#define HULL_TRI_KERNEL(name, type, init, flag, value, call, ...)                                 \
-    static size_t name(const bench_pairs* set, uint8_t* out)                                       \
-    {                                                                                              \
-        if (!hulls_for(set)) return set->count;                                                    \
-        size_t errors = 0;                                                                         \
-        double sum = 0.0;                                                                          \
-        for (size_t i = 0; i < set->count; ++i) {                                                  \
-            const spx_placed_hull a = placed(hulls_built.hulls[2 * i], &set->box_a[i]);            \
-            type r = init;                                                                         \
-            errors += call(&a, __VA_ARGS__, &r) != SPX_OK;                                         \
-            out[i] = (uint8_t)(flag);                                                              \
-            sum += (value);                                                                        \
-        }                                                                                          \
-        bench_sink += sum;                                                                         \
-        return errors;                                                                             \
+#define HULL_TRI_KERNEL(name, type, init, flag, value, call, ...) \
+    static size_t name(const bench_pairs* set, uint8_t* out)      \
+    {                                                             \
+        if (!hulls_for(set)) return set->count;                   \
+        size_t errors = 0;                                        \
+        double sum = 0.0;                                         \
+        for (size_t i = 0; i < set->count; ++i) {                 \
+            const spx_placed_hull a = *PLACED_HULL(0, box_a);     \
+            type r = init;                                        \
+            errors += call(&a, __VA_ARGS__, &r) != SPX_OK;        \
+            out[i] = (uint8_t)(flag);                             \
+            sum += (value);                                       \
+        }                                                         \
+        bench_sink += sum;                                        \
+        return errors;                                            \
     }
 
 HULL_TRI_KERNEL(overlap_hull_tri, bool, false, r, r ? 1.0 : 0.0, spx_overlap_hull_triangle, &set->tri_b[i])
@@ -189,7 +189,7 @@ static size_t sweep_hull_tri(const bench_pairs* set, uint8_t* out)
     size_t errors = 0;
     double sum = 0.0;
     for (size_t i = 0; i < set->count; ++i) {
-        const spx_placed_hull a = placed(hulls_built.hulls[2 * i], &set->box_a[i]);
+        const spx_placed_hull a = *PLACED_HULL(0, box_a);
         spx_sweep_hit hit = { .state = SPX_SWEEP_MISS };
         errors += spx_sweep_hull_triangle(&a, set->vel_a[i], &set->tri_b[i], set->vel_b[i], set->tmax, &hit) != SPX_OK;
         out[i] = (uint8_t)hit.state;
