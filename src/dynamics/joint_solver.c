@@ -183,14 +183,15 @@ static void row_solve(jbody* A, jbody* B, const row* r, float bias, spx_solver_s
 }
 
 /* A one-sided limit C >= 0 on row r: speculative while C > 0 (the gap may close within the
-   substep), soft with the rigid softness when violated and biased, plain otherwise. */
+   substep); when violated, rigid (the full effective mass, not a spring of it, so a heavy body on
+   a light one cannot push through) with the rigid rows' bias rate in the biased pass. */
 static void limit_solve(jbody* A, jbody* B, const row* r, float C, float inv_h, spx_solver_soft rigid, bool use_bias,
                         float* acc)
 {
     float bias = 0.0f;
     spx_solver_soft s = hard;
     if (C > 0.0f) bias = C * inv_h;
-    else if (use_bias) bias = rigid.bias_rate * C, s = rigid;
+    else if (use_bias) bias = rigid.bias_rate * C;
     row_solve(A, B, r, bias, s, acc, 0.0f, INFINITY);
 }
 
