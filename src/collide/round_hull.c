@@ -18,6 +18,7 @@
 #include "round_core.h"
 #include "box_features.h"
 #include "sat_axes.h"
+#include "sat_hull.h"
 #include "geometry/hull.h"
 #include "geometry/validate.h"
 #include <string.h>
@@ -446,9 +447,8 @@ static spx_dvec3 contact_point(const hull_round* q, const round_core* a, spx_dve
 
 static spx_result check(round_piece a, const spx_placed_hull* b)
 {
-    if (!a.shape || !b || !b->hull) return SPX_ERR_INVALID_ARGUMENT;
-    const spx_obb pose = { b->position, { 1.0f, 1.0f, 1.0f }, b->rotation };
-    return spx_first_error(round_piece_check(a), spx_obb_validate(&pose));
+    if (!a.shape || !b) return SPX_ERR_INVALID_ARGUMENT;
+    return spx_first_error(round_piece_check(a), spx_hull_check_placed(b));
 }
 
 /* The bounding balls (the core's about its middle) farther apart than R + margin: apart. */
