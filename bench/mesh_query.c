@@ -525,8 +525,8 @@ static bool sepax_sweep(void* context)
     c->result =
         s->hull  ? spx_sweep_hull_mesh(&s->ph, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity, &c->hit)
         : s->box ? spx_sweep_obb_mesh(&s->obb, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity, &c->hit)
-               : spx_sweep_mesh_mesh(s->a.instance, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity,
-                                     &c->hit);
+                 : spx_sweep_mesh_mesh(s->a.instance, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity,
+                                       &c->hit);
     return c->result == SPX_OK;
 }
 
@@ -1013,10 +1013,10 @@ int bench_mesh_queries(int argc, char** argv)
     } else {
         sum.failures++;
     }
-    static const char* const more_name[] = { "box-grid", "grid-grid", "cube-grid", "hull-grid", "gem-grid",
-                                              "sphere-grid" };
-    bool (*const more[])(scene*, const options*) = { scene_box_grid, scene_grid_grid, scene_cube_grid,
-                                                     scene_hull_grid, scene_gem_grid, scene_sphere_grid };
+    static const char* const more_name[] = { "box-grid",  "grid-grid", "cube-grid",
+                                             "hull-grid", "gem-grid",  "sphere-grid" };
+    bool (*const more[])(scene*, const options*) = { scene_box_grid,  scene_grid_grid, scene_cube_grid,
+                                                     scene_hull_grid, scene_gem_grid,  scene_sphere_grid };
     for (size_t k = 0; k < sizeof more / sizeof more[0]; ++k) {
         if (!wanted(&o, more_name[k])) continue;
         if (more[k](&s, &o)) {

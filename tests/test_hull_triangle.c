@@ -63,7 +63,8 @@ static uint32_t random_cloud(double r, spx_vec3* p)
     const uint32_t n = 4 + (uint32_t)uniform(0, 21);
     const double sx = uniform(0.3, 1), sy = uniform(0.3, 1), sz = uniform(0.3, 1);
     for (uint32_t i = 0; i < n; ++i)
-        p[i] = spx_v3((float)(r * sx * uniform(-1, 1)), (float)(r * sy * uniform(-1, 1)), (float)(r * sz * uniform(-1, 1)));
+        p[i] = spx_v3((float)(r * sx * uniform(-1, 1)), (float)(r * sy * uniform(-1, 1)),
+                      (float)(r * sz * uniform(-1, 1)));
     return n;
 }
 
@@ -187,12 +188,10 @@ static void ref_sweep(const ref_pair* r, const double u[3], double tmax, ref_ans
                         if (bl[0] * l[0] + bl[1] * l[1] + bl[2] * l[2] < 1 - 1e-8) second = best_enter;
                         best_enter = te;
                         memcpy(bl, l, sizeof bl);
-                    } else if (te > second && bl[0] * l[0] + bl[1] * l[1] + bl[2] * l[2] < 1 - 1e-8)
-                        second = te;
+                    } else if (te > second && bl[0] * l[0] + bl[1] * l[1] + bl[2] * l[2] < 1 - 1e-8) second = te;
                     enter = fmax(enter, te);
                 }
-            } else if (speed > 0.0)
-                exit = fmin(exit, -gap / speed);
+            } else if (speed > 0.0) exit = fmin(exit, -gap / speed);
             const double over = -gap;
             if (over < depth) {
                 if (dl[0] * l[0] + dl[1] * l[1] + dl[2] * l[2] < 1 - 1e-8) second_depth = depth;
@@ -289,8 +288,7 @@ static spx_triangle random_triangle(double spread)
 }
 
 /* One problem's answers checked against the brute force. */
-static int check_pair(const spx_placed_hull* h, const spx_triangle* t, spx_vec3 va, spx_vec3 vb, float tmax,
-                      worst* w)
+static int check_pair(const spx_placed_hull* h, const spx_triangle* t, spx_vec3 va, spx_vec3 vb, float tmax, worst* w)
 {
     static ref_pair r;
     ref_make(h, t, &r);
@@ -339,8 +337,8 @@ static int check_pair(const spx_placed_hull* h, const spx_triangle* t, spx_vec3 
         ref_pair moved = r;
         for (int i = 0; i < r.nv; ++i)
             for (int k = 0; k < 3; ++k) moved.hv[i][k] += (double)(&va.x)[k] * hit.time;
-        for (int f = 0; f < r.nf; ++f) moved.hoff[f] += r.hn[f][0] * va.x * hit.time + r.hn[f][1] * va.y * hit.time +
-                                                     r.hn[f][2] * va.z * hit.time;
+        for (int f = 0; f < r.nf; ++f)
+            moved.hoff[f] += r.hn[f][0] * va.x * hit.time + r.hn[f][1] * va.y * hit.time + r.hn[f][2] * va.z * hit.time;
         double tri[3][3];
         for (int c = 0; c < 3; ++c)
             for (int k = 0; k < 3; ++k) tri[c][k] = r.tv[c][k] + (double)(&vb.x)[k] * hit.time;
@@ -370,7 +368,8 @@ static int random_against_brute_force(void)
         const uint32_t n = random_cloud(uniform(0.2, 1.5), cloud);
         spx_hull* hull = make_hull(cloud, n);
         if (!hull) continue;
-        const spx_placed_hull h = { hull, spx_v3(grid(-0.3, 0.3), grid(-0.3, 0.3), grid(-0.3, 0.3)), random_rotation() };
+        const spx_placed_hull h = { hull, spx_v3(grid(-0.3, 0.3), grid(-0.3, 0.3), grid(-0.3, 0.3)),
+                                    random_rotation() };
         const spx_triangle t = random_triangle(uniform(0, 1) < 0.25 ? 0.4 : 2.0);
         const spx_vec3 va = spx_v3((float)uniform(-1, 1), (float)uniform(-1, 1), (float)uniform(-1, 1));
         /* Mostly aimed at the hull, so that half the sweeps hit. */
@@ -493,8 +492,12 @@ static int answers_invariant(void)
             if (same_manifold(&mb, &mo, spx_v3(0, 0, 0), 1e-5)) {
                 fprintf(stderr, "  corners %d: %d / %d points, normals %g %g %g / %g %g %g\n", o, mb.point_count,
                         mo.point_count, mb.normal.x, mb.normal.y, mb.normal.z, mo.normal.x, mo.normal.y, mo.normal.z);
-                for (int i = 0; i < mb.point_count; ++i) fprintf(stderr, "   a %g %g %g d %g\n", mb.points[i].point.x, mb.points[i].point.y, mb.points[i].point.z, mb.points[i].depth);
-                for (int i = 0; i < mo.point_count; ++i) fprintf(stderr, "   b %g %g %g d %g\n", mo.points[i].point.x, mo.points[i].point.y, mo.points[i].point.z, mo.points[i].depth);
+                for (int i = 0; i < mb.point_count; ++i)
+                    fprintf(stderr, "   a %g %g %g d %g\n", mb.points[i].point.x, mb.points[i].point.y,
+                            mb.points[i].point.z, mb.points[i].depth);
+                for (int i = 0; i < mo.point_count; ++i)
+                    fprintf(stderr, "   b %g %g %g d %g\n", mo.points[i].point.x, mo.points[i].point.y,
+                            mo.points[i].point.z, mo.points[i].depth);
                 return 1;
             }
         }
@@ -541,11 +544,13 @@ static int face_parallel_to_triangle(void)
         spx_triangle t;
         for (int k = 0; k < 3; ++k) {
             const double* x = local[k];
-            t.v[k] = spx_v3((float)(R.col[0].x * x[0] + R.col[1].x * x[1]), (float)(R.col[0].y * x[0] + R.col[1].y * x[1]),
-                            (float)(R.col[0].z * x[0] + R.col[1].z * x[1]));
+            t.v[k] =
+                spx_v3((float)(R.col[0].x * x[0] + R.col[1].x * x[1]), (float)(R.col[0].y * x[0] + R.col[1].y * x[1]),
+                       (float)(R.col[0].z * x[0] + R.col[1].z * x[1]));
         }
         const double z = side * (0.5 + gap);
-        const spx_placed_hull h = { cube, spx_v3((float)(R.col[2].x * z), (float)(R.col[2].y * z), (float)(R.col[2].z * z)),
+        const spx_placed_hull h = { cube,
+                                    spx_v3((float)(R.col[2].x * z), (float)(R.col[2].y * z), (float)(R.col[2].z * z)),
                                     R };
         const spx_vec3 va = spx_v3((float)(-side * speed * R.col[2].x), (float)(-side * speed * R.col[2].y),
                                    (float)(-side * speed * R.col[2].z));
@@ -562,9 +567,9 @@ static int face_parallel_to_triangle(void)
         TEST_ENSURE(hit.feature_a == SPX_FEATURE_FACE && hit.feature_b == SPX_FEATURE_FACE);
         /* At rest on it, 1 mm in: the four corners of the foot. */
         const double zr = side * (0.5 - 0.001);
-        const spx_placed_hull rest = { cube,
-                                       spx_v3((float)(R.col[2].x * zr), (float)(R.col[2].y * zr), (float)(R.col[2].z * zr)),
-                                       R };
+        const spx_placed_hull rest = {
+            cube, spx_v3((float)(R.col[2].x * zr), (float)(R.col[2].y * zr), (float)(R.col[2].z * zr)), R
+        };
         spx_manifold m;
         TEST_ENSURE_CODE(spx_manifold_hull_triangle(&rest, &t, 0.01f, &m), SPX_OK);
         TEST_ENSURE(m.point_count == 4);
@@ -632,8 +637,9 @@ static int nearly_parallel_edges(void)
             const spx_placed_hull h = { cube, spx_v3(grid(-0.2, 0.2), grid(-0.2, 0.2), grid(1.0, 1.5)), R };
             /* A triangle standing up with its top edge along x turned by `angle` about z. */
             const double ca = cos(angle), sa = sin(angle);
-            spx_triangle t = { { { (float)(-2 * ca), (float)(-2 * sa), 0 }, { (float)(2 * ca), (float)(2 * sa), 0 },
-                                 { 0, 0, -2 } } };
+            spx_triangle t = {
+                { { (float)(-2 * ca), (float)(-2 * sa), 0 }, { (float)(2 * ca), (float)(2 * sa), 0 }, { 0, 0, -2 } }
+            };
             const spx_vec3 va = spx_v3((float)uniform(-0.1, 0.1), (float)uniform(-0.1, 0.1), (float)-uniform(1, 3));
             if (check_pair(&h, &t, va, spx_v3(0, 0, 0), 1.0f, &w)) {
                 fprintf(stderr, "  angle %g\n", angle);
@@ -659,8 +665,10 @@ static int large_offsets(void)
         spx_hull* hull = make_hull(cloud, n);
         if (!hull) continue;
         const double far = pow(10.0, uniform(3, 6));
-        const spx_vec3 d = spx_v3((float)(far * uniform(-1, 1)), (float)(far * uniform(-1, 1)), (float)(far * uniform(-1, 1)));
-        const spx_placed_hull h = { hull, spx_v3(d.x + grid(-0.3, 0.3), d.y + grid(-0.3, 0.3), d.z), random_rotation() };
+        const spx_vec3 d =
+            spx_v3((float)(far * uniform(-1, 1)), (float)(far * uniform(-1, 1)), (float)(far * uniform(-1, 1)));
+        const spx_placed_hull h = { hull, spx_v3(d.x + grid(-0.3, 0.3), d.y + grid(-0.3, 0.3), d.z),
+                                    random_rotation() };
         spx_triangle t = random_triangle(1.5);
         for (int k = 0; k < 3; ++k) t.v[k] = spx_v3(t.v[k].x + d.x, t.v[k].y + d.y, t.v[k].z + d.z);
         if (spx_triangle_validate(&t) != SPX_OK) {
@@ -808,7 +816,8 @@ static int mesh_against_all_triangles(spx_mesh_instance* inst, const spx_placed_
         spx_sweep_hit s;
         spx_sweep_hull_triangle(h, va, &t, vb, tmax, &s);
         if (s.state == SPX_SWEEP_MISS) continue;
-        if (any_start ? s.state == SPX_SWEEP_START_OVERLAP : s.time <= best.time + SPX_MESH_CONTACT_WINDOW * tmax) ++set;
+        if (any_start ? s.state == SPX_SWEEP_START_OVERLAP : s.time <= best.time + SPX_MESH_CONTACT_WINDOW * tmax)
+            ++set;
     }
     bool overlap;
     TEST_ENSURE_CODE(spx_overlap_hull_mesh(h, inst, &overlap), SPX_OK);
@@ -827,7 +836,8 @@ static int mesh_against_all_triangles(spx_mesh_instance* inst, const spx_placed_
     if (best.state == SPX_SWEEP_HIT) {
         ++*hits;
         TEST_ENSURE(mh.time == best.time);
-        for (uint32_t i = 0; i < mh.contacts_written; ++i) TEST_ENSURE(contacts[i].time <= mh.time + SPX_MESH_CONTACT_WINDOW * tmax);
+        for (uint32_t i = 0; i < mh.contacts_written; ++i)
+            TEST_ENSURE(contacts[i].time <= mh.time + SPX_MESH_CONTACT_WINDOW * tmax);
     } else {
         ++*overlaps;
         TEST_ENSURE(mh.first.depth == best.depth);

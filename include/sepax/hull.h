@@ -166,8 +166,7 @@ SPX_API spx_result spx_manifold_hull_obb(const spx_placed_hull* a, const spx_obb
 /// Does the hull overlap or touch the triangle?
 SPX_API spx_result spx_overlap_hull_triangle(const spx_placed_hull* a, const spx_triangle* b, bool* out_overlap);
 /// Overlap and, when they overlap, the minimum translation (normal from the hull to the triangle).
-SPX_API spx_result spx_penetration_hull_triangle(const spx_placed_hull* a, const spx_triangle* b,
-                                                 spx_penetration* out);
+SPX_API spx_result spx_penetration_hull_triangle(const spx_placed_hull* a, const spx_triangle* b, spx_penetration* out);
 /// First contact of a translating hull and a translating triangle during [0, tmax], as spx_sweep_hull_hull.
 SPX_API spx_result spx_sweep_hull_triangle(const spx_placed_hull* a, spx_vec3 velocity_a, const spx_triangle* b,
                                            spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
@@ -189,14 +188,14 @@ SPX_API spx_result spx_overlap_hull_mesh(const spx_placed_hull* a, spx_mesh_inst
 /// Every triangle overlapping or touching the hull, with its minimum translation, into `contacts`, as
 /// spx_penetration_obb_mesh: out->state START_OVERLAP (normal the mean of the pairs', depth the most
 /// any pair must move along it to come apart) or MISS.
-SPX_API spx_result spx_penetration_hull_mesh(const spx_placed_hull* a, spx_mesh_instance* b,
-                                             spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out);
+SPX_API spx_result spx_penetration_hull_mesh(const spx_placed_hull* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
+                                             uint32_t capacity, spx_mesh_hit* out);
 /// First contact of a translating hull and a translating mesh during [0, tmax] and the contact set at
 /// that time (every triangle whose first contact is within SPX_MESH_CONTACT_WINDOW of tmax after it, or
 /// that overlaps at t = 0), as spx_sweep_obb_mesh: ties at the first time to the lower triangle number.
 SPX_API spx_result spx_sweep_hull_mesh(const spx_placed_hull* a, spx_vec3 velocity_a, spx_mesh_instance* b,
-                                       spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
-                                       uint32_t capacity, spx_mesh_hit* out);
+                                       spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts, uint32_t capacity,
+                                       spx_mesh_hit* out);
 /// Contact manifolds of a hull (A) and a mesh (B), as spx_manifold_obb_mesh: each triangle within the
 /// margin gives its hull-triangle manifold, the triangle's face the reference when its normal is
 /// within 5 degrees of the face's or when the contact is at an edge or corner the surface does not

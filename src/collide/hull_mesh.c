@@ -280,8 +280,8 @@ static spx_result hull_mesh_sweep(const spx_placed_hull* a, spx_vec3 velocity_a,
         const spx_hull_view* v = &a->hull->view;
         const spx_dvec3 pa = spx_d3_from(a->position);
         for (uint32_t i = 0; i < v->vertex_count; ++i)
-            hs.hull_top = spx_dmax(
-                hs.hull_top, spx_d3_dot(spx_d3_add(pa, rotate_f(&a->rotation, spx_d3_from(v->vertices[i]))), n));
+            hs.hull_top = spx_dmax(hs.hull_top,
+                                   spx_d3_dot(spx_d3_add(pa, rotate_f(&a->rotation, spx_d3_from(v->vertices[i]))), n));
         hs.depth = 0.0;
         if (!hs.overflow) {
             for (uint32_t i = 0; i < hs.gather_count; ++i)
@@ -309,8 +309,8 @@ static spx_result hull_mesh_sweep(const spx_placed_hull* a, spx_vec3 velocity_a,
 }
 
 SPX_API spx_result spx_sweep_hull_mesh(const spx_placed_hull* a, spx_vec3 velocity_a, spx_mesh_instance* b,
-                                       spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts,
-                                       uint32_t capacity, spx_mesh_hit* out)
+                                       spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts, uint32_t capacity,
+                                       spx_mesh_hit* out)
 {
     if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = check(a, b, out);
@@ -320,8 +320,8 @@ SPX_API spx_result spx_sweep_hull_mesh(const spx_placed_hull* a, spx_vec3 veloci
     return hull_mesh_sweep(a, velocity_a, b, velocity_b, tmax, contacts, capacity, out);
 }
 
-SPX_API spx_result spx_penetration_hull_mesh(const spx_placed_hull* a, spx_mesh_instance* b,
-                                             spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out)
+SPX_API spx_result spx_penetration_hull_mesh(const spx_placed_hull* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
+                                             uint32_t capacity, spx_mesh_hit* out)
 {
     if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
     const spx_result r = check(a, b, out);
@@ -399,8 +399,8 @@ static unsigned triangle_manifold(const hull_manifold* hm, uint32_t t, spx_manif
     /* A face far deeper than the pair's least overlap (the hull beside the triangle, not on it): none. */
     double longest = 0.0;
     for (int k = 0; k < 3; ++k)
-        longest = spx_dmax(longest, sqrt(spx_d3_len2(spx_d3_sub(spx_d3_from(tv.vertices[k]),
-                                                                spx_d3_from(tv.vertices[(k + 1) % 3])))));
+        longest = spx_dmax(
+            longest, sqrt(spx_d3_len2(spx_d3_sub(spx_d3_from(tv.vertices[k]), spx_d3_from(tv.vertices[(k + 1) % 3])))));
     for (int i = 0; i < out->point_count; ++i)
         if (out->points[i].depth > deepest + longest) out->point_count = 0;
     return corners;

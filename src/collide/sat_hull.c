@@ -265,7 +265,8 @@ static void pair_contact(const hull_pair* p, const spx_sat_axis* axis, double tc
         to_feature(&sa, &ka);
         to_feature(&sb, &kb);
         q = spx_contact_point(&ka, &kb, n);
-        const double off = spx_dmax(outside_a(p, q), outside_b(p, bt, q)) - (out->state == SPX_SWEEP_START_OVERLAP ? out->depth : 0.0);
+        const double off =
+            spx_dmax(outside_a(p, q), outside_b(p, bt, q)) - (out->state == SPX_SWEEP_START_OVERLAP ? out->depth : 0.0);
         if (off <= 10.0 * FEATURE_FRACTION * size || slack >= 1e-2 * size) break;
     }
     out->feature_a = kind_of(sa.count);
@@ -584,7 +585,7 @@ static bool spheres_miss(const spx_placed_hull* a, spx_vec3 va, const query* q, 
 static const spx_vec3 still = { 0, 0, 0 };
 
 void spx_hull_query_sweep(const spx_placed_hull* a, spx_vec3 va, const query* q, spx_vec3 vb, float tmax,
-                      spx_sweep_hit* out)
+                          spx_sweep_hit* out)
 {
     if (spheres_miss(a, va, q, vb, tmax, 0.0)) {
         *out = (spx_sweep_hit){ .state = SPX_SWEEP_MISS, .axis = -1 };

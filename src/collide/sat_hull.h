@@ -16,7 +16,7 @@ typedef struct spx_hull_query {
     const spx_mat3* rb;
     int b_reference;        /* manifold: B's face made the reference (-1: the one that separates most)... */
     double b_reference_cos; /* ... when the contact's normal is within this cosine of its own; < -1: always */
-    uint32_t b_salt; /* manifold: mixed into the ids of points that B's corners or sides make (0: none) */
+    uint32_t b_salt;        /* manifold: mixed into the ids of points that B's corners or sides make (0: none) */
 } spx_hull_query;
 
 /* A placed hull's hull and pose (checked as a box's would be). */

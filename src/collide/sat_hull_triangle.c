@@ -103,8 +103,7 @@ SPX_API spx_result spx_overlap_hull_triangle(const spx_placed_hull* a, const spx
     return SPX_OK;
 }
 
-SPX_API spx_result spx_penetration_hull_triangle(const spx_placed_hull* a, const spx_triangle* b,
-                                                 spx_penetration* out)
+SPX_API spx_result spx_penetration_hull_triangle(const spx_placed_hull* a, const spx_triangle* b, spx_penetration* out)
 {
     spx_result r = check(a, b, out);
     if (r != SPX_OK) return r;
