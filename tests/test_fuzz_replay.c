@@ -46,6 +46,7 @@ static const harness harnesses[] = {
     { "triangle_triangle", fuzz_triangle_triangle },
     { "mesh", fuzz_mesh },
     { "round", fuzz_round },
+    { "hull", fuzz_hull },
     { "sat2d", fuzz_sat2d },
     { "query", fuzz_query },
 #if defined(SPX_FUZZ_HAVE_SCENE)

@@ -262,6 +262,7 @@ int fuzz_box_triangle(const uint8_t* data, size_t size);
 int fuzz_triangle_triangle(const uint8_t* data, size_t size);
 int fuzz_mesh(const uint8_t* data, size_t size);
 int fuzz_round(const uint8_t* data, size_t size);
+int fuzz_hull(const uint8_t* data, size_t size);
 int fuzz_sat2d(const uint8_t* data, size_t size);
 int fuzz_query(const uint8_t* data, size_t size);
 int fuzz_scene(const uint8_t* data, size_t size);
