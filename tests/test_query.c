@@ -110,6 +110,50 @@ static int ray_triangle_by_hand(void)
     return 0;
 }
 
+/* A ray lying in a triangle's plane, or along a segment-like triangle's line, does not meet it,
+   whatever the shear's rounding makes of the edge functions. Every coordinate is a small dyadic
+   number, so each problem is exactly as described: corners and origin on one plane (or line), the
+   ray's direction in it. */
+static int rays_in_a_triangles_plane_miss(void)
+{
+    uint32_t rng = 0x5E6A7u;
+    int lines = 0, planes = 0;
+    for (int i = 0; i < test_cases(20000); ++i) {
+        const spx_vec3 p =
+            spx_v3(floorf(test_lcg_uniform(&rng, -128, 128)) / 16.0f, floorf(test_lcg_uniform(&rng, -128, 128)) / 16.0f,
+                   floorf(test_lcg_uniform(&rng, -128, 128)) / 16.0f);
+        spx_vec3 e[2];
+        for (int k = 0; k < 2; ++k)
+            e[k] = spx_v3(floorf(test_lcg_uniform(&rng, -4, 5)), floorf(test_lcg_uniform(&rng, -4, 5)),
+                          floorf(test_lcg_uniform(&rng, -4, 5)));
+        const bool line = i % 2 == 0;
+        /* corners p + a e0 + b e1, the origin at p (outside the corners' span on a line), the
+           direction a combination of e0 and e1 (on a line: any direction, the ray leaves the line) */
+        spx_triangle t;
+        for (int c = 0; c < 3; ++c) {
+            const float a = floorf(test_lcg_uniform(&rng, 1, 9)),
+                        b = line ? 0.0f : floorf(test_lcg_uniform(&rng, -8, 9));
+            t.v[c] =
+                spx_v3(p.x + a * e[0].x + b * e[1].x, p.y + a * e[0].y + b * e[1].y, p.z + a * e[0].z + b * e[1].z);
+        }
+        const float s0 = floorf(test_lcg_uniform(&rng, -4, 5)), s1 = floorf(test_lcg_uniform(&rng, -4, 5));
+        spx_vec3 d = spx_v3(s0 * e[0].x + s1 * e[1].x, s0 * e[0].y + s1 * e[1].y, s0 * e[0].z + s1 * e[1].z);
+        if (line)
+            d = spx_v3(test_lcg_uniform(&rng, -8, 8), test_lcg_uniform(&rng, -8, 8), test_lcg_uniform(&rng, -8, 8));
+        if (spx_triangle_validate(&t) != SPX_OK || (d.x == 0.0f && d.y == 0.0f && d.z == 0.0f)) continue;
+        spx_ray_hit h;
+        TEST_ENSURE_CODE(spx_ray_triangle(p, d, 1.0f, &t, &h), SPX_OK);
+        if (h.state != SPX_SWEEP_MISS)
+            printf("  %s: ray from (%g, %g, %g) along (%g, %g, %g) meets it at %g\n", line ? "line" : "plane", p.x, p.y,
+                   p.z, d.x, d.y, d.z, h.fraction);
+        TEST_ENSURE(h.state == SPX_SWEEP_MISS);
+        lines += line, planes += !line;
+    }
+    printf("  %d rays along segment-like triangles' lines, %d in triangles' planes: every one misses\n", lines, planes);
+    TEST_ENSURE(lines > test_cases(20000) / 4 && planes > test_cases(20000) / 4);
+    return 0;
+}
+
 static int ray_bad_input(void)
 {
     spx_obb box = axis_box(spx_v3(5, 0, 0), spx_v3(1, 1, 1));
@@ -1238,6 +1282,7 @@ int main(int argc, char** argv)
     int failures = 0;
     TEST_RUN(ray_obb_by_hand, failures);
     TEST_RUN(ray_triangle_by_hand, failures);
+    TEST_RUN(rays_in_a_triangles_plane_miss, failures);
     TEST_RUN(ray_bad_input, failures);
     TEST_RUN(ray_moves_with_the_problem, failures);
     TEST_RUN(icosphere_watertight, failures);

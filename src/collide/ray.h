@@ -28,7 +28,8 @@ static inline spx_ray_hit spx_ray_miss(void)
 void spx_ray_init(spx_ray* ray, const double origin[3], const double dir[3]);
 
 /* Where the ray meets triangle (a, b, c), two-sided: true with *out_t in [0, tmax] when it does.
-   *out_grazes (may be NULL) is set when the ray passes exactly through an edge or corner of it. */
+   *out_grazes (may be NULL) is set when the ray passes exactly through an edge or corner of it, and
+   (with false) when it lies in the triangle's plane within rounding. */
 bool spx_ray_triangle_t(const spx_ray* ray, const spx_vec3* a, const spx_vec3* b, const spx_vec3* c, double tmax,
                         double* out_t, bool* out_grazes);
 

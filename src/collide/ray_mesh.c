@@ -181,8 +181,10 @@ static bool count_crossings(const spx_mesh* mesh, const spx_ray* ray, uint32_t* 
             for (uint32_t i = n->first; i < n->first + n->count; ++i) {
                 const spx_triangle* tri = &mesh->triangles[i];
                 bool grazes = false;
-                if (!spx_ray_triangle_t(ray, &tri->v[0], &tri->v[1], &tri->v[2], 1.0, &t, &grazes)) continue;
-                if (grazes || t == 0.0) return false;
+                const bool crosses = spx_ray_triangle_t(ray, &tri->v[0], &tri->v[1], &tri->v[2], 1.0, &t, &grazes);
+                if (grazes) return false; /* through an edge, a corner or in the plane: ask another ray */
+                if (!crosses) continue;
+                if (t == 0.0) return false;
                 ++count;
             }
             continue;

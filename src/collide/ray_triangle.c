@@ -40,8 +40,19 @@ bool spx_ray_triangle_t(const spx_ray* ray, const spx_vec3* a, const spx_vec3* b
     const double v = ax * cy - ay * cx;
     const double w = bx * ay - by * ax;
     if ((u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0)) return false;
+    /* The ray lies in the triangle's plane (or on a segment-like triangle's line) when all three are
+       zero, up to the rounding of the shear: each projected coordinate is off by about 2^-52 of the
+       corner's distance along the ray, so an edge function by that times the projected size. Such a
+       ray does not meet the triangle, rounding or not; it grazes it. */
+    const double size = fmax(fmax(fmax(fabs(ax), fabs(ay)), fmax(fabs(bx), fabs(by))), fmax(fabs(cx), fabs(cy)));
+    const double reach = fmax(fmax(fabs(A[0]) + fabs(A[1]) + fabs(A[2]), fabs(B[0]) + fabs(B[1]) + fabs(B[2])),
+                              fabs(C[0]) + fabs(C[1]) + fabs(C[2]));
+    const double rounding = 0x1p-46 * size * reach;
+    if (fabs(u) <= rounding && fabs(v) <= rounding && fabs(w) <= rounding) {
+        if (out_grazes) *out_grazes = true;
+        return false;
+    }
     const double det = u + v + w;
-    if (det == 0.0) return false; /* the ray lies in the triangle's plane */
     const double t = (u * ray->sz * A[kz] + v * ray->sz * B[kz] + w * ray->sz * C[kz]) / det;
     if (!(t >= 0.0 && t <= tmax)) return false;
     *out_t = t;
