@@ -4,6 +4,7 @@
  * families; the answers under reordering the hull's points, the triangle's corners (cyclic and
  * reversed) and moving the whole problem; the hull-mesh queries against every triangle of the mesh. */
 #include "support/test.h"
+#include "support/pieces.h"
 #include <sepax/hull.h>
 #include <float.h>
 #include <math.h>
@@ -22,21 +23,7 @@ static double uniform(double lo, double hi)
 /* A float on a 1/1024 m grid: problems moved by a grid offset stay exact. */
 static float grid(double lo, double hi) { return (float)(floor(uniform(lo, hi) * 1024.0) / 1024.0); }
 
-static spx_mat3 random_rotation(void)
-{
-    double q[4], n = 0;
-    do {
-        n = 0;
-        for (int k = 0; k < 4; ++k) q[k] = uniform(-1, 1), n += q[k] * q[k];
-    } while (n < 0.1 || n > 1.0);
-    n = sqrt(n);
-    const double x = q[0] / n, y = q[1] / n, z = q[2] / n, w = q[3] / n;
-    spx_mat3 m;
-    m.col[0] = spx_v3((float)(1 - 2 * (y * y + z * z)), (float)(2 * (x * y + w * z)), (float)(2 * (x * z - w * y)));
-    m.col[1] = spx_v3((float)(2 * (x * y - w * z)), (float)(1 - 2 * (x * x + z * z)), (float)(2 * (y * z + w * x)));
-    m.col[2] = spx_v3((float)(2 * (x * z + w * y)), (float)(2 * (y * z - w * x)), (float)(1 - 2 * (x * x + y * y)));
-    return m;
-}
+static spx_mat3 random_rotation(void) { return test_random_rotation_matrix(uniform); }
 
 static const spx_mat3 identity = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
 

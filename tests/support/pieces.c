@@ -79,3 +79,19 @@ bool test_manifold_ids_distinct(const spx_manifold* m)
             if (m->points[i].id == m->points[j].id) return false;
     return true;
 }
+
+spx_mat3 test_random_rotation_matrix(double (*uniform)(double lo, double hi))
+{
+    double q[4], n = 0;
+    do {
+        n = 0;
+        for (int k = 0; k < 4; ++k) q[k] = uniform(-1, 1), n += q[k] * q[k];
+    } while (n < 0.1 || n > 1.0);
+    n = sqrt(n);
+    const double x = q[0] / n, y = q[1] / n, z = q[2] / n, w = q[3] / n;
+    spx_mat3 m;
+    m.col[0] = spx_v3((float)(1 - 2 * (y * y + z * z)), (float)(2 * (x * y + w * z)), (float)(2 * (x * z - w * y)));
+    m.col[1] = spx_v3((float)(2 * (x * y - w * z)), (float)(1 - 2 * (x * x + z * z)), (float)(2 * (y * z + w * x)));
+    m.col[2] = spx_v3((float)(2 * (x * z + w * y)), (float)(2 * (y * z - w * x)), (float)(1 - 2 * (x * x + y * y)));
+    return m;
+}

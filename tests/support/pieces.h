@@ -19,6 +19,9 @@ spx_result test_place_mesh(const spx_mesh* mesh, spx_transform pose, spx_mesh_in
 float test_lcg_uniform(uint32_t* state, float lo, float hi);
 /* Four of those numbers in [-1, 1) normalised as a quaternion: a rotation (not uniform over them). */
 spx_quat test_lcg_rotation(uint32_t* state);
+/* A rotation matrix from four numbers of uniform(-1, 1) kept when inside the unit ball (and not near
+   its centre), normalised as a quaternion: uniform over rotations. */
+spx_mat3 test_random_rotation_matrix(double (*uniform)(double lo, double hi));
 
 /* A point of m within tol of (x, y, z) on every axis, at a depth within tol of `depth`. */
 bool test_manifold_has_point(const spx_manifold* m, float x, float y, float z, float depth, float tol);
