@@ -55,6 +55,7 @@ typedef struct spx_pair_finder_stats {
     uint32_t changed;             /* bodies whose fat pairs the next update finds anew */
     uint32_t fat_pairs;           /* pairs of overlapping fat boxes (with a moving body) after the last update */
     uint32_t queries;             /* bodies the last update queried the trees for (0: it descended them whole) */
+    uint64_t pairs_met;           /* leaf pairs the last update's descents and queries met: its cost */
     uint32_t pair_capacity;       /* pairs an update can hold before it has to grow */
     size_t bytes;                 /* everything the finder holds */
 } spx_pair_finder_stats;
