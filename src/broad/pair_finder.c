@@ -84,7 +84,7 @@ struct spx_pair_finder {
     uint64_t met;     /* leaf pairs the last update met */
     uint8_t* spent;   /* the descents' flag a tree node: every moving leaf below has its pairs */
     uint32_t spent_capacity;
-    bool crowded;     /* the last update left pairs of moving bodies out (SPX_PAIR_FINDER_BODY_PAIRS) */
+    bool crowded;     /* the last update that found pairs left pairs of moving bodies out (SPX_PAIR_FINDER_BODY_PAIRS) */
     uint32_t morton_counts[(1u << MORTON_BITS) + 1];
 };
 
@@ -473,8 +473,8 @@ typedef struct collect {
     const spx_dynamic_tree* tree;
     const uint32_t* proxies;
     uint8_t* spent; /* descents: a moving body's leaf is spent once it has its count */
-    bool stop_full;  /* after a crowded update, box queries of a moving body in the moving tree stop
-                        once it has its count */
+    bool stop_full;  /* once pairs were left out (by this update or the one that found the fat list),
+                        box queries of a moving body in the moving tree stop once it has its count */
     bool crowded;    /* pairs were left out */
 } collect;
 
@@ -546,7 +546,7 @@ static void find_fat_pairs(spx_pair_finder* f, collect* c, bool rebuild)
         const spx_aabb* fat = &f->fat_boxes[body];
         c->self = body;
         /* A moving body pairs with everything, a resting one with moving bodies only (all kept). */
-        c->stop_full = f->crowded && (f->flags[body] & IS_MOVING);
+        c->stop_full = (f->crowded || c->crowded) && (f->flags[body] & IS_MOVING);
         spx_tree_query(&f->tree, MOVING, fat, collect_near, c);
         c->stop_full = false;
         if (f->flags[body] & IS_MOVING) spx_tree_query(&f->tree, RESTING, fat, collect_near, c);
@@ -727,7 +727,8 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
     for (uint32_t k = 0; k < f->changed_count; ++k) f->flags[f->changed[k]] &= IS_MOVING;
     f->queries = rebuild ? 0u : f->changed_count;
     f->met = c.met;
-    f->crowded = c.crowded;
+    /* An update without changes finds nothing and leaves the fat list's crowd as it was. */
+    if (f->changed_count) f->crowded = c.crowded;
     f->changed_count = 0;
     f->out = f->last;
     f->last = pairs;
