@@ -89,8 +89,8 @@ spx_result spx_pair_finder_remove(spx_pair_finder* finder, uint32_t body);
 
 /* Moves the leaves that left their fat boxes, finds the pairs of the current boxes and compares
    them with the last update's. Grows its pair storage when more pairs are found than it holds (by
-   half again, so that the count may wander without another allocation); allocates nothing
-   otherwise. SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_OUT_OF_MEMORY: the last update's output is
+   half again, so that the count may wander without another allocation), and a flag a tree node
+   for the descents when the trees have grown since the last ones; allocates nothing otherwise. SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_OUT_OF_MEMORY: the last update's output is
    still valid and retrying is safe (it gives what a first success would have). */
 spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out);
 
