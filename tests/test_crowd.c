@@ -16,8 +16,9 @@
 /* s of processor time used so far (what a step costs, whatever else the machine runs). */
 static double cpu_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
 
-/* Leaf pairs an update may meet for n moving bodies in one spot: its descents stop at the first
-   pair left out, and each box query of a moving body at its SPX_PAIR_FINDER_BODY_PAIRS kept. */
+/* Leaf pairs an update may meet for n moving bodies in one spot: its descents skip the parts of the
+   tree whose bodies all have their SPX_PAIR_FINDER_BODY_PAIRS, and each box query of a moving body
+   stops at them. */
 static uint64_t pairs_met_bound(uint32_t n) { return 4u * (uint64_t)n * SPX_PAIR_FINDER_BODY_PAIRS; }
 
 static double seconds(void)
@@ -41,9 +42,9 @@ static uint32_t partners_of(const spx_world* w, uint32_t body)
     return n;
 }
 
-/* n unit boxes (1 kg) resting on a ground box, made `pitch` m apart along x (0: all at one spot),
-   `steps` steps of 1/60 s; `spread`: m the crowd must have spread along x by the end. */
-static int crowd(uint32_t n, uint32_t steps, float pitch, float spread)
+/* n unit boxes (1 kg) made at one spot resting on a ground box, `steps` steps of 1/60 s; `spread`: m
+   the crowd must have spread along x by the end. */
+static int crowd(uint32_t n, uint32_t steps, float spread)
 {
     spx_world_def wd = spx_default_world_def();
     spx_world* w = NULL;
@@ -64,7 +65,7 @@ static int crowd(uint32_t n, uint32_t steps, float pitch, float spread)
     for (uint32_t i = 0; i < n; ++i) {
         spx_body_def bd = spx_default_body_def();
         bd.type = SPX_BODY_DYNAMIC;
-        bd.position = spx_v3(pitch * ((float)i - 0.5f * (float)(n - 1)), 0.5f, 0.0f);
+        bd.position = spx_v3(0.0f, 0.5f, 0.0f);
         bd.shapes = &box;
         bd.shape_count = 1;
         TEST_ENSURE(spx_body_create(w, &bd, &ids[i]) == SPX_OK);
@@ -114,15 +115,15 @@ static int crowd(uint32_t n, uint32_t steps, float pitch, float spread)
         spx_body_get_transform(w, ids[i], &t);
         x0 = fminf(x0, t.p.x), x1 = fmaxf(x1, t.p.x), z0 = fminf(z0, t.p.z), z1 = fmaxf(z1, t.p.z);
     }
-    printf("  %u boxes %.2f m apart, %u steps: fastest %.2f m/s, sideways %.2f m/s (max_push_speed %.1f), highest "
+    printf("  %u boxes in one spot, %u steps: fastest %.2f m/s, sideways %.2f m/s (max_push_speed %.1f), highest "
            "centre %.2f m, at most %u partners a body (limit %u), %u manifolds at most, limit applied in %u steps, "
            "broad phase met %llu leaf pairs at most in a step, processor time of the first steps %.3f %.3f %.3f s, "
            "slowest step %.3f s, spread %.2f x %.2f m\n",
-           (unsigned)n, pitch, (unsigned)steps, fastest, fastest_sideways, wd.max_push_speed, top,
+           (unsigned)n, (unsigned)steps, fastest, fastest_sideways, wd.max_push_speed, top,
            (unsigned)most_partners, (unsigned)SPX_MAX_BODY_CONTACTS, (unsigned)most_manifolds, (unsigned)limited_steps,
            (unsigned long long)most_met, first_cpu[0], first_cpu[1], first_cpu[2], slowest_step, x1 - x0, z1 - z0);
     TEST_ENSURE(most_partners <= SPX_MAX_BODY_CONTACTS);
-    TEST_ENSURE(limited_steps > 0 || n <= SPX_MAX_BODY_CONTACTS);
+    TEST_ENSURE(limited_steps > 0);
     TEST_ENSURE(x1 - x0 > spread);
     free(ids);
     spx_world_destroy(w);
@@ -165,9 +166,9 @@ static int finder_crowd(void)
     return 0;
 }
 
-static int crowd_of_500(void) { return crowd(500, 60, 0.0f, 1.0f); }
-static int crowd_of_2000(void) { return crowd(2000, 60, 0.0f, 1.0f); }
-static int crowd_of_20000(void) { return crowd(20000, 10, 0.0f, 0.1f); }
+static int crowd_of_500(void) { return crowd(500, 60, 1.0f); }
+static int crowd_of_2000(void) { return crowd(2000, 60, 1.0f); }
+static int crowd_of_20000(void) { return crowd(20000, 10, 0.1f); }
 
 int main(int argc, char** argv)
 {
