@@ -1,16 +1,25 @@
 /* Bodies made overlapping in one spot (a crowd): every step succeeds, no dynamic body keeps contacts
    with more than SPX_MAX_BODY_CONTACTS others, the step's manifolds stay within bodies x that limit,
-   the bodies come apart no faster than max_push_speed sideways (the push-out speed is shared among a
-   body's overlapping manifolds, not summed over them; vertically gravity adds what boxes pushed up
-   onto others gain falling back), and the crowd spreads. 500 unit boxes for 60 steps by default;
-   `--long` adds 2,000 for 60 steps and 20,000 for 10 (the broad phase keeps
-   SPX_PAIR_FINDER_BODY_PAIRS pairs a body, where it held all 200 million and every step ran out of
-   memory). */
+   the broad phase meets at most a few times bodies x SPX_PAIR_FINDER_BODY_PAIRS leaf pairs in any
+   update (the first included: 20,000 boxes in one spot overlap in 200 million pairs), the bodies
+   come apart no faster than max_push_speed sideways (the push-out speed is shared among a body's
+   overlapping manifolds; vertically gravity adds what boxes pushed up onto others gain falling
+   back), and the crowd spreads. 500 unit boxes in one spot for 60 steps and the pair finder alone on
+   5,000 boxes in one spot by default; `--long` adds 2,000 for 60 steps and 20,000 for 10. */
 #include "support/test.h"
+#include "broad/pair_finder.h"
 #include "dynamics/world.h"
 
 #include <stdlib.h>
 #include <time.h>
+
+/* s of processor time used so far (what a step costs, whatever else the machine runs). */
+static double cpu_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+/* Leaf pairs an update may meet for n moving bodies in one spot: its descents skip the parts of the
+   tree whose bodies all have their SPX_PAIR_FINDER_BODY_PAIRS, and each box query of a moving body
+   stops at them. */
+static uint64_t pairs_met_bound(uint32_t n) { return 4u * (uint64_t)n * SPX_PAIR_FINDER_BODY_PAIRS; }
 
 static double seconds(void)
 {
@@ -66,11 +75,18 @@ static int crowd(uint32_t n, uint32_t steps, float spread)
        back: vertically gravity adds what a fall from the highest centre seen gives, and g dt. */
     float fastest = 0.0f, fastest_sideways = 0.0f, slowest_step = 0.0f, top = 0.5f;
     uint32_t most_partners = 0, most_manifolds = 0, limited_steps = 0;
+    uint64_t most_met = 0;
+    double first_cpu[3] = { 0, 0, 0 };
     for (uint32_t s = 0; s < steps; ++s) {
-        const double t0 = seconds();
+        const double t0 = seconds(), c0 = cpu_seconds();
         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
         const float took = (float)(seconds() - t0);
+        if (s < 3) first_cpu[s] = cpu_seconds() - c0;
         if (took > slowest_step) slowest_step = took;
+        spx_pair_finder_stats pf;
+        spx_pair_finder_get_stats(w->pairs, &pf);
+        if (pf.pairs_met > most_met) most_met = pf.pairs_met;
+        TEST_ENSURE(pf.pairs_met <= pairs_met_bound(n));
         spx_step_stats st;
         TEST_ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
         limited_steps += (st.flags & SPX_STEP_CONTACT_LIMIT) != 0;
@@ -100,16 +116,53 @@ static int crowd(uint32_t n, uint32_t steps, float spread)
         x0 = fminf(x0, t.p.x), x1 = fmaxf(x1, t.p.x), z0 = fminf(z0, t.p.z), z1 = fmaxf(z1, t.p.z);
     }
     printf("  %u boxes in one spot, %u steps: fastest %.2f m/s, sideways %.2f m/s (max_push_speed %.1f), highest "
-           "centre %.2f m, at most %u partners a body (limit %u), "
-           "%u manifolds at most, limit applied in %u steps, slowest step %.3f s, spread %.2f x %.2f m\n",
-           (unsigned)n, (unsigned)steps, fastest, fastest_sideways, wd.max_push_speed, top, (unsigned)most_partners,
-           (unsigned)SPX_MAX_BODY_CONTACTS, (unsigned)most_manifolds, (unsigned)limited_steps, slowest_step, x1 - x0,
-           z1 - z0);
+           "centre %.2f m, at most %u partners a body (limit %u), %u manifolds at most, limit applied in %u steps, "
+           "broad phase met %llu leaf pairs at most in a step, processor time of the first steps %.3f %.3f %.3f s, "
+           "slowest step %.3f s, spread %.2f x %.2f m\n",
+           (unsigned)n, (unsigned)steps, fastest, fastest_sideways, wd.max_push_speed, top,
+           (unsigned)most_partners, (unsigned)SPX_MAX_BODY_CONTACTS, (unsigned)most_manifolds, (unsigned)limited_steps,
+           (unsigned long long)most_met, first_cpu[0], first_cpu[1], first_cpu[2], slowest_step, x1 - x0, z1 - z0);
     TEST_ENSURE(most_partners <= SPX_MAX_BODY_CONTACTS);
     TEST_ENSURE(limited_steps > 0);
     TEST_ENSURE(x1 - x0 > spread);
     free(ids);
     spx_world_destroy(w);
+    return 0;
+}
+
+/* The pair finder alone, n boxes in one spot, moving. Its first update (descents) and a later one
+   in which a fifth of the boxes left their fat boxes (box queries), after one in which nothing
+   changed, each meet at most pairs_met_bound(n) leaf pairs, where the n (n - 1) / 2 overlapping
+   pairs are 5 times as many at n = 5,000; every box keeps pairs with others. */
+static int finder_crowd(void)
+{
+    const uint32_t n = 5000;
+    spx_pair_finder* f = NULL;
+    TEST_ENSURE(spx_pair_finder_create(NULL, n, &f) == SPX_OK);
+    for (int update = 0; update < 3; ++update) {
+        for (uint32_t i = 0; i < n; ++i) {
+            const float x = update == 2 && i % 5 == 0 ? 0.5f : 0.0f;
+            const spx_aabb box = { { x - 0.5f, 0.0f, -0.5f }, { x + 0.5f, 1.0f, 0.5f } };
+            TEST_ENSURE(spx_pair_finder_set(f, i, &box, true) == SPX_OK);
+        }
+        spx_pair_update u;
+        TEST_ENSURE(spx_pair_finder_update(f, &u) == SPX_OK);
+        spx_pair_finder_stats st;
+        spx_pair_finder_get_stats(f, &st);
+        printf("  %u boxes in one spot, update %d: %u pairs, %u box queries, %llu leaf pairs met (bound %llu)\n",
+               (unsigned)n, update, (unsigned)u.count, (unsigned)st.queries, (unsigned long long)st.pairs_met,
+               (unsigned long long)pairs_met_bound(n));
+        TEST_ENSURE(st.pairs_met <= pairs_met_bound(n));
+        TEST_ENSURE(u.count >= n / 2 && u.count <= (uint64_t)n * SPX_PAIR_FINDER_BODY_PAIRS);
+        uint8_t* paired = calloc(n, 1);
+        TEST_ENSURE(paired != NULL);
+        for (uint32_t k = 0; k < u.count; ++k) paired[u.pairs[k].a] = paired[u.pairs[k].b] = 1;
+        uint32_t alone = 0;
+        for (uint32_t i = 0; i < n; ++i) alone += !paired[i];
+        free(paired);
+        TEST_ENSURE(alone == 0);
+    }
+    spx_pair_finder_destroy(f);
     return 0;
 }
 
@@ -129,6 +182,7 @@ int main(int argc, char** argv)
         }
     }
     int failures = 0;
+    TEST_RUN(finder_crowd, failures);
     TEST_RUN(crowd_of_500, failures);
     if (long_run) {
         TEST_RUN(crowd_of_2000, failures);

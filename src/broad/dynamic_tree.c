@@ -483,13 +483,21 @@ typedef struct node_pair {
    siblings waiting: no more than 4h + 1 items are ever on the stack. */
 #define PAIR_STACK (4 * SPX_TREE_MAX_HEIGHT + 2)
 
-static void descend(const spx_tree_node* nodes, node_pair* stack, int top, spx_tree_pair_fn* fn, void* context)
+/* spent: NULL, or a flag a node (spx_tree_query_pairs_spent); returns whether it left out an item
+   whose boxes overlap. */
+static bool descend(const spx_tree_node* nodes, const uint8_t* spent, node_pair* stack, int top, spx_tree_pair_fn* fn,
+                    void* context)
 {
+    bool left_out = false;
     while (top > 0) {
         node_pair p = stack[--top];
         const spx_tree_node* a = &nodes[p.a];
         if (p.a == p.b) {
             if (is_leaf(a)) continue;
+            if (spent && spent[p.a]) {
+                left_out = true;
+                continue;
+            }
             uint32_t c0 = a->child[0], c1 = a->child[1];
             stack[top++] = (node_pair){ c0, c1 };
             stack[top++] = (node_pair){ c1, c1 };
@@ -498,6 +506,10 @@ static void descend(const spx_tree_node* nodes, node_pair* stack, int top, spx_t
         }
         const spx_tree_node* b = &nodes[p.b];
         if (!spx_aabb_overlap(&a->box, &b->box)) continue;
+        if (spent && spent[p.a] && spent[p.b]) {
+            left_out = true;
+            continue;
+        }
         bool la = is_leaf(a), lb = is_leaf(b);
         if (la && lb) {
             fn(context, a->child[1], b->child[1]);
@@ -512,6 +524,7 @@ static void descend(const spx_tree_node* nodes, node_pair* stack, int top, spx_t
             stack[top++] = (node_pair){ p.a, b->child[0] };
         }
     }
+    return left_out;
 }
 
 void spx_tree_query_pairs(const spx_dynamic_tree* tree, int which, spx_tree_pair_fn* fn, void* context)
@@ -519,7 +532,26 @@ void spx_tree_query_pairs(const spx_dynamic_tree* tree, int which, spx_tree_pair
     if (tree->root[which] == SPX_TREE_NULL) return;
     node_pair stack[PAIR_STACK];
     stack[0] = (node_pair){ tree->root[which], tree->root[which] };
-    descend(tree->nodes, stack, 1, fn, context);
+    descend(tree->nodes, NULL, stack, 1, fn, context);
+}
+
+bool spx_tree_query_pairs_spent(const spx_dynamic_tree* tree, int which, const uint8_t* spent, spx_tree_pair_fn* fn,
+                                void* context)
+{
+    if (tree->root[which] == SPX_TREE_NULL) return false;
+    node_pair stack[PAIR_STACK];
+    stack[0] = (node_pair){ tree->root[which], tree->root[which] };
+    return descend(tree->nodes, spent, stack, 1, fn, context);
+}
+
+void spx_tree_spend(const spx_dynamic_tree* tree, uint32_t leaf, uint8_t* spent)
+{
+    spent[leaf] = 1;
+    for (uint32_t p = tree->links[leaf].parent; p != SPX_TREE_NULL; p = tree->links[p].parent) {
+        const spx_tree_node* n = &tree->nodes[p];
+        if (!spent[n->child[0]] || !spent[n->child[1]]) return;
+        spent[p] = 1;
+    }
 }
 
 void spx_tree_query_across(const spx_dynamic_tree* tree, int a, int b, spx_tree_pair_fn* fn, void* context)
@@ -528,5 +560,5 @@ void spx_tree_query_across(const spx_dynamic_tree* tree, int a, int b, spx_tree_
     /* Two different roots: only items of the second kind, at most hA + hB + 1 waiting. */
     node_pair stack[PAIR_STACK];
     stack[0] = (node_pair){ tree->root[a], tree->root[b] };
-    descend(tree->nodes, stack, 1, fn, context);
+    descend(tree->nodes, NULL, stack, 1, fn, context);
 }

@@ -137,6 +137,17 @@ typedef void spx_tree_pair_fn(void* context, uint32_t user_a, uint32_t user_b);
    shape, which the sequence of calls fixes. */
 void spx_tree_query_pairs(const spx_dynamic_tree* tree, int which, spx_tree_pair_fn* fn, void* context);
 
+/* spx_tree_query_pairs without the parts whose pairs are all of spent leaves: `spent` holds a flag
+   a node (tree capacity), set with spx_tree_spend, which fn may call as it goes. An item of the
+   descent under spent nodes only is left out whole, so a descent over n leaves of which the caller
+   wants at most k pairs each meets about n k pairs, not every overlapping one (a crowd in one
+   spot). Returns whether it left out an item whose boxes overlap. */
+bool spx_tree_query_pairs_spent(const spx_dynamic_tree* tree, int which, const uint8_t* spent, spx_tree_pair_fn* fn,
+                                void* context);
+
+/* Marks leaf `leaf` spent, and each ancestor whose two children now are. */
+void spx_tree_spend(const spx_dynamic_tree* tree, uint32_t leaf, uint8_t* spent);
+
 /* Every pair of a leaf of tree `a` and a leaf of tree `b` (a != b) whose fat boxes overlap, each
    once; fn gets the user of the leaf in `a` first. */
 void spx_tree_query_across(const spx_dynamic_tree* tree, int a, int b, spx_tree_pair_fn* fn, void* context);

@@ -81,7 +81,10 @@ struct spx_pair_finder {
     uint32_t* ended;
 
     uint32_t queries; /* of the last update */
-    bool crowded;     /* the last update left pairs of moving bodies out (SPX_PAIR_FINDER_BODY_PAIRS) */
+    uint64_t met;     /* leaf pairs the last update met */
+    uint8_t* spent;   /* the descents' flag a tree node: every moving leaf below has its pairs */
+    uint32_t spent_capacity;
+    bool crowded;     /* the last update that found pairs left pairs of moving bodies out (SPX_PAIR_FINDER_BODY_PAIRS) */
     uint32_t morton_counts[(1u << MORTON_BITS) + 1];
 };
 
@@ -212,6 +215,7 @@ void spx_pair_finder_destroy(spx_pair_finder* finder)
     spx_tree_destroy(&finder->tree);
     spx_free(&finder->allocator, finder->body_block, finder->body_bytes);
     spx_free(&finder->allocator, finder->pair_block, finder->pair_bytes);
+    spx_free(&finder->allocator, finder->spent, finder->spent_capacity);
     spx_allocator a = finder->allocator;
     spx_free(&a, finder, sizeof *finder);
 }
@@ -463,10 +467,14 @@ typedef struct collect {
     spx_pair* out;
     uint32_t capacity;
     uint64_t count;
+    uint64_t met;    /* leaf pairs met: the update's cost */
     uint32_t self;   /* box queries: the changed body queried */
     uint32_t* found; /* per body: pairs of two moving bodies found so far */
-    bool stop_full;  /* after a crowded update, box queries of a moving body in the moving tree stop
-                        once it has its count */
+    const spx_dynamic_tree* tree;
+    const uint32_t* proxies;
+    uint8_t* spent; /* descents: a moving body's leaf is spent once it has its count */
+    bool stop_full;  /* once pairs were left out (by this update or the one that found the fat list),
+                        box queries of a moving body in the moving tree stop once it has its count */
     bool crowded;    /* pairs were left out */
 } collect;
 
@@ -480,7 +488,8 @@ static inline void put(collect* c, uint32_t a, uint32_t b)
             c->crowded = true;
             return;
         }
-        c->found[a]++, c->found[b]++;
+        if (++c->found[a] == SPX_PAIR_FINDER_BODY_PAIRS && c->spent) spx_tree_spend(c->tree, c->proxies[a], c->spent);
+        if (++c->found[b] == SPX_PAIR_FINDER_BODY_PAIRS && c->spent) spx_tree_spend(c->tree, c->proxies[b], c->spent);
     }
     if (c->count < c->capacity) {
         spx_pair* p = &c->out[c->count];
@@ -491,7 +500,12 @@ static inline void put(collect* c, uint32_t a, uint32_t b)
 }
 
 /* Descents: every leaf pair of overlapping fat boxes, once. */
-static void collect_pair(void* context, uint32_t a, uint32_t b) { put(context, a, b); }
+static void collect_pair(void* context, uint32_t a, uint32_t b)
+{
+    collect* c = context;
+    c->met++;
+    put(c, a, b);
+}
 
 /* Box query of a changed body's fat box: a pair with every other leaf met. A pair of two changed
    bodies is met from both: kept from the lower index's query only. */
@@ -499,6 +513,7 @@ static bool collect_near(void* context, uint32_t proxy, uint32_t other)
 {
     (void)proxy;
     collect* c = context;
+    c->met++;
     if (other == c->self || ((c->flags[other] & CHANGED) && other < c->self)) return true;
     put(c, c->self, other);
     if (c->stop_full && c->found[c->self] >= SPX_PAIR_FINDER_BODY_PAIRS) {
@@ -512,9 +527,16 @@ static void find_fat_pairs(spx_pair_finder* f, collect* c, bool rebuild)
 {
     /* The sort's buckets, free until the pairs are sorted, count each body's pairs. */
     memset(f->counts, 0, ((size_t)f->body_end + 1) * sizeof *f->counts);
-    *c = (collect){ f->flags, f->found, f->pair_capacity, 0, 0, f->counts, false, false };
+    *c = (collect){ .flags = f->flags, .out = f->found, .capacity = f->pair_capacity, .found = f->counts,
+                    .tree = &f->tree, .proxies = f->proxies };
     if (rebuild) {
-        spx_tree_query_pairs(&f->tree, MOVING, collect_pair, c);
+        /* The parts of the moving tree whose leaves all have their count are skipped: every pair
+           there would be left out, and a crowd in one spot has them all (20,000 bodies: 200
+           million). */
+        memset(f->spent, 0, f->tree.capacity);
+        c->spent = f->spent;
+        if (spx_tree_query_pairs_spent(&f->tree, MOVING, f->spent, collect_pair, c)) c->crowded = true;
+        c->spent = NULL;
         spx_tree_query_across(&f->tree, MOVING, RESTING, collect_pair, c);
         return;
     }
@@ -524,7 +546,7 @@ static void find_fat_pairs(spx_pair_finder* f, collect* c, bool rebuild)
         const spx_aabb* fat = &f->fat_boxes[body];
         c->self = body;
         /* A moving body pairs with everything, a resting one with moving bodies only (all kept). */
-        c->stop_full = f->crowded && (f->flags[body] & IS_MOVING);
+        c->stop_full = (f->crowded || c->crowded) && (f->flags[body] & IS_MOVING);
         spx_tree_query(&f->tree, MOVING, fat, collect_near, c);
         c->stop_full = false;
         if (f->flags[body] & IS_MOVING) spx_tree_query(&f->tree, RESTING, fat, collect_near, c);
@@ -607,6 +629,8 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
     bool rebuild =
         f->changed_count > 0 && (double)f->changed_count > REBUILD_FRACTION * (double)f->body_count && !f->crowded;
     collect c = { 0 };
+    if (rebuild && !spx_reserve(&f->allocator, (void**)&f->spent, &f->spent_capacity, f->tree.capacity, 1, 64))
+        return SPX_ERR_OUT_OF_MEMORY;
     if (f->changed_count) {
         find_fat_pairs(f, &c, rebuild);
         /* The merged fat list needs room for the old one and the new pairs at worst. Half again
@@ -702,7 +726,9 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
           readable as last_pairs. */
     for (uint32_t k = 0; k < f->changed_count; ++k) f->flags[f->changed[k]] &= IS_MOVING;
     f->queries = rebuild ? 0u : f->changed_count;
-    f->crowded = c.crowded;
+    f->met = c.met;
+    /* An update without changes finds nothing and leaves the fat list's crowd as it was. */
+    if (f->changed_count) f->crowded = c.crowded;
     f->changed_count = 0;
     f->out = f->last;
     f->last = pairs;
@@ -758,7 +784,8 @@ void spx_pair_finder_get_stats(const spx_pair_finder* finder, spx_pair_finder_st
     out->changed = finder->changed_count;
     out->fat_pairs = finder->fat_count;
     out->queries = finder->queries;
+    out->pairs_met = finder->met;
     out->pair_capacity = finder->pair_capacity;
-    out->bytes = sizeof *finder + finder->body_bytes + finder->pair_bytes +
+    out->bytes = sizeof *finder + finder->body_bytes + finder->pair_bytes + finder->spent_capacity +
                  (size_t)finder->tree.capacity * sizeof(spx_tree_node);
 }

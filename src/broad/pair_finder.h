@@ -55,6 +55,7 @@ typedef struct spx_pair_finder_stats {
     uint32_t changed;             /* bodies whose fat pairs the next update finds anew */
     uint32_t fat_pairs;           /* pairs of overlapping fat boxes (with a moving body) after the last update */
     uint32_t queries;             /* bodies the last update queried the trees for (0: it descended them whole) */
+    uint64_t pairs_met;           /* leaf pairs the last update's descents and queries met: its cost */
     uint32_t pair_capacity;       /* pairs an update can hold before it has to grow */
     size_t bytes;                 /* everything the finder holds */
 } spx_pair_finder_stats;
@@ -88,8 +89,8 @@ spx_result spx_pair_finder_remove(spx_pair_finder* finder, uint32_t body);
 
 /* Moves the leaves that left their fat boxes, finds the pairs of the current boxes and compares
    them with the last update's. Grows its pair storage when more pairs are found than it holds (by
-   half again, so that the count may wander without another allocation); allocates nothing
-   otherwise. SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_OUT_OF_MEMORY: the last update's output is
+   half again, so that the count may wander without another allocation), and a flag a tree node
+   for the descents when the trees have grown since the last ones; allocates nothing otherwise. SPX_ERR_INVALID_ARGUMENT (NULL), SPX_ERR_OUT_OF_MEMORY: the last update's output is
    still valid and retrying is safe (it gives what a first success would have). */
 spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out);
 
