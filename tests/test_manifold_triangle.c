@@ -909,6 +909,88 @@ static int mesh_manifold_does_not_depend_on_the_tree(void)
     return 0;
 }
 
+static int tumbling_box_keeps_the_corners_its_margin_holds(void)
+{ /* A unit box tilted 0.1 to 0.35 rad over a 20 x 20 grid, its lowest corner 0 to 2 cm above, with a
+       margin that holds all four of its bottom corners (a fast, turning body's: the solver must see
+       the corners its turn brings down within the step): the manifold has a point at each, at its
+       gap. The grid placed as it is, and turned and moved away. */
+    test_shape s;
+    TEST_ENSURE(test_shape_grid(&s, 20, 20));
+    const double shifts[2][3] = { { 0, 0, 0 }, { -3.0, 2.0, 1.0 } };
+    const dq turns[2] = { dq_axis(0, 1, 0, 0), dq_axis(1.0, 0.2, 0.1, 0.3) };
+    test_case_rng rng = { 11 };
+    const spx_vec3 h = spx_v3(0.5f, 0.5f, 0.5f);
+    double widest = 0.0;
+    for (int pl = 0; pl < 2; ++pl) {
+        placed p;
+        TEST_ENSURE(place(&s, 4, turns[pl], shifts[pl], &p) == 0);
+        const double up[3] = { 0, 1, 0 };
+        double n[3];
+        dq_rotate(p.q, up, n);
+        for (int k = 0; k < 300; ++k) {
+            const double axis = test_case_uniform(&rng, 0.0, 6.3);
+            const dq tilt = dq_axis(cos(axis), 0, sin(axis), test_case_uniform(&rng, 0.1, 0.35));
+            const dq q = dq_mul(p.q, dq_mul(tilt, dq_axis(0, 1, 0, test_case_uniform(&rng, 0.0, 6.3))));
+            const double m0[3] = { test_case_uniform(&rng, 3.0, 17.0), 1.0, test_case_uniform(&rng, 3.0, 17.0) };
+            double c[3];
+            to_world(&p, m0, c);
+            spx_obb a;
+            spx_vec3 corners[8];
+            double gap[8], lowest = INFINITY, fourth;
+            for (int pass = 0; pass < 2; ++pass) {
+                TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3((float)c[0], (float)c[1], (float)c[2]), h, dq_float(q), &a),
+                                 SPX_OK);
+                spx_obb_get_corners(&a, corners);
+                for (int i = 0; i < 8; ++i) {
+                    const double d[3] = { corners[i].x - p.shift[0], corners[i].y - p.shift[1],
+                                          corners[i].z - p.shift[2] };
+                    gap[i] = d[0] * n[0] + d[1] * n[1] + d[2] * n[2];
+                    if (pass == 0) lowest = fmin(lowest, gap[i]);
+                }
+                const double to = test_case_uniform(&rng, 0.0, 0.02) - lowest;
+                for (int i = 0; pass == 0 && i < 3; ++i) c[i] += n[i] * to;
+            }
+            double sorted[8];
+            memcpy(sorted, gap, sizeof sorted);
+            for (int i = 1; i < 8; ++i)
+                for (int j = i; j > 0 && sorted[j] < sorted[j - 1]; --j) {
+                    const double t = sorted[j];
+                    sorted[j] = sorted[j - 1], sorted[j - 1] = t;
+                }
+            fourth = sorted[3];
+            const float margin = (float)(fourth + test_case_uniform(&rng, 0.01, 0.1));
+            TEST_ENSURE(sorted[4] > (double)margin + 0.1); /* the top face is out of reach */
+            widest = fmax(widest, fourth - sorted[0]);
+            spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+            uint32_t count = 0;
+            TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, p.inst, margin, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
+            TEST_ENSURE(count == 1);
+            for (int i = 0; i < 8; ++i) {
+                if (gap[i] > (double)margin) continue;
+                int found = 0;
+                for (int j = 0; j < m[0].point_count; ++j) {
+                    const spx_manifold_point* mp = &m[0].points[j];
+                    /* The point lies midway between the corner and the plane. */
+                    const double half = 0.5 * gap[i];
+                    const double dx = mp->point.x + n[0] * half - corners[i].x,
+                                 dy = mp->point.y + n[1] * half - corners[i].y,
+                                 dz = mp->point.z + n[2] * half - corners[i].z;
+                    found |= sqrt(dx * dx + dy * dy + dz * dz) < 1e-3 && fabs((double)mp->depth + gap[i]) < 1e-4;
+                }
+                if (!found) {
+                    fprintf(stderr, "placement %d case %d: corner %d at gap %.4f m (margin %.3f) has no point\n", pl, k,
+                            i, gap[i], (double)margin);
+                    TEST_ENSURE(found);
+                }
+            }
+        }
+        unplace(&p);
+    }
+    printf("  600 tilted boxes: every bottom corner within the margin has its point (gaps up to %.3f m)\n", widest);
+    test_shape_free(&s);
+    return 0;
+}
+
 static int mesh_manifold_bad_input(void)
 {
     test_shape s;
@@ -958,6 +1040,7 @@ int main(int argc, char** argv)
     TEST_RUN(box_slides_over_a_flat_grid_without_bumps, failures);
     TEST_RUN(box_slides_over_a_roof, failures);
     TEST_RUN(box_in_a_concave_corner_gets_a_manifold_a_side, failures);
+    TEST_RUN(tumbling_box_keeps_the_corners_its_margin_holds, failures);
     TEST_RUN(mesh_manifold_does_not_depend_on_the_tree, failures);
     TEST_RUN(mesh_manifold_bad_input, failures);
     return failures ? 1 : 0;

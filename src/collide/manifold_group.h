@@ -14,6 +14,7 @@
 #include <sepax/collide.h>
 #include <sepax/mesh_query.h>
 #include <stdbool.h>
+#include <float.h>
 #include <string.h>
 
 /* Normals within 5 degrees of a group's leading normal share its manifold: a piece on a gently
@@ -21,6 +22,8 @@
 #define SPX_GROUP_COS 0.99619469809174553
 #define SPX_GROUP_EXTREMES 8
 #define SPX_GROUP_DEPTH_WEIGHT 10.0f
+/* m: the most gap a box-mesh group's lean towards depth counts (the default speculative distance) */
+#define SPX_GROUP_LEAN_GAP 0.04f
 
 typedef struct spx_group_slot {
     spx_manifold_point p;
@@ -34,6 +37,7 @@ typedef struct spx_point_group {
     spx_vec3 origin; /* projections are taken from here (near the points, for precision) */
     spx_vec3 tilt;   /* added to the deepest slot's key along the points (zero: none); a tiny one makes
                          points of equal depth give way to the most extreme, a corner of the outline */
+    float lean_gap;  /* m: the extremes' lean counts a gap up to this (spx_group_offer); FLT_MAX: all */
     spx_group_slot deepest;
     spx_group_slot extreme[SPX_GROUP_EXTREMES];
 } spx_point_group;
@@ -47,6 +51,7 @@ static inline void spx_group_init(spx_point_group* g, spx_vec3 normal, spx_vec3 
     g->u = u;
     g->v = v;
     g->origin = origin;
+    g->lean_gap = FLT_MAX;
 }
 
 /* The first of `count` groups whose normal is within 5 degrees of n, or count. */
@@ -79,8 +84,9 @@ static inline void spx_group_offer(spx_point_group* g, const spx_manifold_point*
     /* The extremes lean towards depth: a point SPX_GROUP_DEPTH_WEIGHT times deeper counts as far out.
        By projection alone, a curved surface within the margin (a torus's tube) gives its extremes
        to speculative points high up its sides, and the ring it rests on goes unseen: the torus
-       stood on one point and three gaps. */
-    const float lean = SPX_GROUP_DEPTH_WEIGHT * p->depth;
+       stood on one point and three gaps. A gap counts only up to g->lean_gap (a box's groups:
+       manifold_obb_mesh.c says why). */
+    const float lean = SPX_GROUP_DEPTH_WEIGHT * (p->depth > -g->lean_gap ? p->depth : -g->lean_gap);
     const float pu = spx_group_dot(r, g->u), pv = spx_group_dot(r, g->v);
     const float key[SPX_GROUP_EXTREMES] = { pu + lean,      -pu + lean,      pv + lean,      -pv + lean,
                                             pu + pv + lean, -pu - pv + lean, pu - pv + lean, pv - pu + lean };
