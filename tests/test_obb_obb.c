@@ -192,10 +192,11 @@ static int prechecked_same_answers(void)
             const spx_vec3 h = { (float)test_case_log_uniform(&rng, 0.01, 3.0),
                                  (float)test_case_log_uniform(&rng, 0.01, 3.0),
                                  (float)test_case_log_uniform(&rng, 0.01, 3.0) };
-            const float reach = s == 0 ? 0.0f : 1.2f * (sqrtf(h.x * h.x + h.y * h.y + h.z * h.z) +
-                                                        sqrtf(box[0].half_extents.x * box[0].half_extents.x +
-                                                              box[0].half_extents.y * box[0].half_extents.y +
-                                                              box[0].half_extents.z * box[0].half_extents.z));
+            const float reach = s == 0 ? 0.0f
+                                       : 1.2f * (sqrtf(h.x * h.x + h.y * h.y + h.z * h.z) +
+                                                 sqrtf(box[0].half_extents.x * box[0].half_extents.x +
+                                                       box[0].half_extents.y * box[0].half_extents.y +
+                                                       box[0].half_extents.z * box[0].half_extents.z));
             double dir[3];
             test_case_unit_vector(&rng, dir);
             const float f = reach * (float)test_case_uniform(&rng, 0.0, 1.0);

@@ -69,8 +69,7 @@ SPX_API spx_result spx_obb_check(const spx_obb* box, spx_obb_checked* out);
 /// spx_overlap_obb_obb on boxes made by spx_obb_check: the same answer, the boxes not checked again
 /// (one test of both marks). Errors: SPX_ERR_INVALID_ARGUMENT (NULL, or a box without the mark of
 /// spx_obb_check).
-SPX_API spx_result spx_overlap_obb_obb_checked(const spx_obb_checked* a, const spx_obb_checked* b,
-                                               bool* out_overlap);
+SPX_API spx_result spx_overlap_obb_obb_checked(const spx_obb_checked* a, const spx_obb_checked* b, bool* out_overlap);
 /// Does a box overlap or touch a triangle? 13 axes. Errors: as the validators of both pieces.
 SPX_API spx_result spx_overlap_obb_triangle(const spx_obb* a, const spx_triangle* b, bool* out_overlap);
 /// Do two triangles overlap or touch? 11 axes, plus in-plane axes for parallel planes and

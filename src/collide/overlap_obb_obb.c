@@ -106,8 +106,7 @@ SPX_API spx_result spx_obb_check(const spx_obb* box, spx_obb_checked* out)
     return SPX_OK;
 }
 
-SPX_API spx_result spx_overlap_obb_obb_checked(const spx_obb_checked* a, const spx_obb_checked* b,
-                                               bool* out_overlap)
+SPX_API spx_result spx_overlap_obb_obb_checked(const spx_obb_checked* a, const spx_obb_checked* b, bool* out_overlap)
 {
     /* one branch a condition: cheaper here than combining them */
     if (__builtin_expect(!a, 0) || __builtin_expect(!b, 0) || __builtin_expect(!out_overlap, 0) ||
