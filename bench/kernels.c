@@ -24,6 +24,7 @@ volatile double bench_sink;
     }
 
 OVERLAP_KERNEL(overlap_obb_obb, true, spx_overlap_obb_obb, &set->box_a[i], &set->box_b[i])
+OVERLAP_KERNEL(overlap_obb_obb_checked, true, spx_overlap_obb_obb_checked, &set->checked_a[i], &set->checked_b[i])
 OVERLAP_KERNEL(overlap_obb_tri, true, spx_overlap_obb_triangle, &set->box_a[i], &set->tri_b[i])
 OVERLAP_KERNEL(overlap_tri_tri, true, spx_overlap_triangle_triangle, &set->tri_a[i], &set->tri_b[i])
 
@@ -201,6 +202,7 @@ static size_t sweep_hull_tri(const bench_pairs* set, uint8_t* out)
 
 static const bench_kernel kernels[] = {
     { "overlap_obb_obb", "sepax", BENCH_OBB_OBB, false, NULL, overlap_obb_obb },
+    { "overlap_obb_obb", "sepax-checked", BENCH_OBB_OBB, false, "overlap_obb_obb", overlap_obb_obb_checked },
     { "overlap_obb_obb", "sepax-batch", BENCH_OBB_OBB, false, "overlap_obb_obb", overlap_obb_obb_batch },
     { "penetration_obb_obb", "sepax", BENCH_OBB_OBB, false, "overlap_obb_obb", penetration_obb_obb },
     { "manifold_obb_obb", "sepax", BENCH_OBB_OBB, false, "overlap_obb_obb", manifold_obb_obb },

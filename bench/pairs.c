@@ -499,14 +499,22 @@ bool bench_pairs_make_soa(bench_pairs* set)
             for (int k = 0; k < 3; ++k, next += stride) soa->axis[i][k] = next;
         soa->capacity = set->count;
     }
-    for (size_t i = 0; i < set->count; ++i)
-        if (spx_obb_soa_set(&set->soa_a, i, &set->box_a[i]) != SPX_OK ||
-            spx_obb_soa_set(&set->soa_b, i, &set->box_b[i]) != SPX_OK) {
-            free(set->soa_storage);
-            set->soa_storage = NULL;
-            return false;
-        }
-    return true;
+    set->checked_a = malloc((set->count + 1) * sizeof(spx_obb_checked));
+    set->checked_b = malloc((set->count + 1) * sizeof(spx_obb_checked));
+    bool ok = set->checked_a && set->checked_b;
+    for (size_t i = 0; ok && i < set->count; ++i)
+        ok = spx_obb_soa_set(&set->soa_a, i, &set->box_a[i]) == SPX_OK &&
+             spx_obb_soa_set(&set->soa_b, i, &set->box_b[i]) == SPX_OK &&
+             spx_obb_check(&set->box_a[i], &set->checked_a[i]) == SPX_OK &&
+             spx_obb_check(&set->box_b[i], &set->checked_b[i]) == SPX_OK;
+    if (!ok) {
+        free(set->soa_storage);
+        free(set->checked_a);
+        free(set->checked_b);
+        set->soa_storage = NULL;
+        set->checked_a = set->checked_b = NULL;
+    }
+    return ok;
 }
 
 size_t bench_pairs_bytes(const bench_pairs* set)
@@ -531,6 +539,8 @@ void bench_pairs_free(bench_pairs* set)
     free(set->built);
     free(set->exact);
     free(set->soa_storage);
+    free(set->checked_a);
+    free(set->checked_b);
     memset(set, 0, sizeof *set);
 }
 

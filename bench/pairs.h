@@ -46,13 +46,16 @@ typedef struct bench_pairs {
     size_t exact_hits;        /* pairs that do, on the stored floats */
     spx_obb_soa soa_a, soa_b; /* OBB_OBB: structure-of-arrays copies, after bench_pairs_make_soa */
     float* soa_storage;
+    spx_obb_checked* checked_a; /* OBB_OBB: the boxes through spx_obb_check, after bench_pairs_make_soa */
+    spx_obb_checked* checked_b;
 } bench_pairs;
 
 /// Builds a set. The content depends only on (seed, kind, swept, count). Returns false when out of
 /// memory or when the library rejects a generated piece (then the set is empty).
 bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t count, uint64_t seed);
 
-/// Fills soa_a/soa_b through spx_obb_soa_set. False when out of memory or a box is rejected.
+/// Fills soa_a/soa_b through spx_obb_soa_set and checked_a/checked_b through spx_obb_check. False
+/// when out of memory or a box is rejected.
 bool bench_pairs_make_soa(bench_pairs* set);
 
 /// Bytes the set's pieces and velocities occupy (not counting the structure-of-arrays copies).

@@ -29,7 +29,8 @@ echo "query,engine,function,calls,instructions,instructions_per_call,pairs_per_c
 # engine|function pattern (as callgrind_annotate names it)|pairs a call
 functions_of() {
     case "$1" in
-    overlap_obb_obb) printf '%s\n' 'sepax|spx_overlap_obb_obb|1' "sepax-batch|spx_overlap_obb_obb_batch|$hot" \
+    overlap_obb_obb) printf '%s\n' 'sepax|spx_overlap_obb_obb|1' 'sepax-checked|spx_overlap_obb_obb_checked|1' \
+        "sepax-batch|spx_overlap_obb_obb_batch|$hot" \
         'fcl-double|fcl::OBB<double>::overlap(|1' 'fcl-float|fcl::OBB<float>::overlap(|1' 'ode|dBoxTouchesBox|1' ;;
     manifold_obb_obb | manifold_obb_obb_resting) printf '%s\n' 'sepax|spx_manifold_obb_obb|1' 'ode|dBoxBox|1' \
         'bullet|btBoxBoxDetector::getClosestPoints(|1' ;;

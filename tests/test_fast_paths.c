@@ -1,6 +1,7 @@
 /* The box-box queries' fast paths give exactly the answers of the paths they stand in for.
    The single-pair static call checks both boxes and tests the 15 axes in one SIMD pass: exactly the
-   answer of the scalar test (spx_overlap_obb_obb_unchecked) and the error of the validator, on
+   answer of the scalar test (spx_overlap_obb_obb_unchecked) and the error of the validator (the
+   pre-checked call on boxes through spx_obb_check: the same answer, and the check the same error), on
    touching pairs, nearly parallel edges, rotations at the edge of the tolerance and bad values in
    every field (and the sweep's and penetration's codes, which check the pair the same way). The
    single-pair sweep answers pairs whose bounding spheres never meet without the 15
@@ -42,6 +43,16 @@ static int same_as_scalar(const spx_obb* a, const spx_obb* b, long n)
     const int s = (int)spx_overlap_obb_obb(a, b, &got);
     if (s != r || (r == SPX_OK && got != want)) {
         fprintf(stderr, "case %ld: code %d (want %d), overlap %d (want %d)\n", n, s, r, got, want);
+        return 1;
+    }
+    /* each box's own check gives the validator's code, and the pre-checked call the same answer */
+    spx_obb_checked ca, cb;
+    const int ka = (int)spx_obb_check(a, &ca), kb = (int)spx_obb_check(b, &cb);
+    bool pre = !want;
+    const int p = r == SPX_OK ? (int)spx_overlap_obb_obb_checked(&ca, &cb, &pre) : SPX_OK;
+    if (ka != (int)spx_obb_validate(a) || kb != (int)spx_obb_validate(b) || p != SPX_OK ||
+        (r == SPX_OK && pre != want)) {
+        fprintf(stderr, "case %ld: checks %d %d, pre-checked code %d, overlap %d (want %d)\n", n, ka, kb, p, pre, want);
         return 1;
     }
     /* the swept and penetration calls check the pair the same way */

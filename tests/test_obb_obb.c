@@ -1,6 +1,8 @@
 /* Box-box queries on cases worked out by hand. */
 #include <sepax/sepax.h>
 #include "support/test.h"
+#include "support/cases.h"
+#include <string.h>
 
 static const spx_mat3 I3 = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
 
@@ -176,6 +178,84 @@ static int bad_input(void)
     return 0;
 }
 
+/* 100,000 random pairs, B's centre within the sum of the two boxes' half diagonals of A's so that
+   about half overlap: the pre-checked call answers as the checked one, in both argument orders. */
+static int prechecked_same_answers(void)
+{
+    test_case_rng rng = { 0xC4EC7u };
+    const int n = test_cases(100000);
+    int overlaps = 0;
+    for (int k = 0; k < n; ++k) {
+        spx_obb box[2];
+        spx_obb_checked checked[2];
+        for (int s = 0; s < 2; ++s) {
+            const spx_vec3 h = { (float)test_case_log_uniform(&rng, 0.01, 3.0),
+                                 (float)test_case_log_uniform(&rng, 0.01, 3.0),
+                                 (float)test_case_log_uniform(&rng, 0.01, 3.0) };
+            const float reach = s == 0 ? 0.0f
+                                       : 1.2f * (sqrtf(h.x * h.x + h.y * h.y + h.z * h.z) +
+                                                 sqrtf(box[0].half_extents.x * box[0].half_extents.x +
+                                                       box[0].half_extents.y * box[0].half_extents.y +
+                                                       box[0].half_extents.z * box[0].half_extents.z));
+            double dir[3];
+            test_case_unit_vector(&rng, dir);
+            const float f = reach * (float)test_case_uniform(&rng, 0.0, 1.0);
+            const spx_vec3 c = { (float)dir[0] * f + 1.5f, (float)dir[1] * f - 2.0f, (float)dir[2] * f + 0.5f };
+            TEST_ENSURE_CODE(spx_obb_from_quat(c, h, test_case_random_quat(&rng), &box[s]), SPX_OK);
+            TEST_ENSURE_CODE(spx_obb_check(&box[s], &checked[s]), SPX_OK);
+            TEST_ENSURE(memcmp(&checked[s].box, &box[s], sizeof box[s]) == 0);
+        }
+        for (int s = 0; s < 2; ++s) {
+            bool want = false, got = true;
+            TEST_ENSURE_CODE(spx_overlap_obb_obb(&box[s], &box[1 - s], &want), SPX_OK);
+            TEST_ENSURE_CODE(spx_overlap_obb_obb_checked(&checked[s], &checked[1 - s], &got), SPX_OK);
+            if (got != want) {
+                fprintf(stderr, "pair %d (order %d): pre-checked %d, checked %d\n", k, s, got, want);
+                return 1;
+            }
+            overlaps += want;
+        }
+    }
+    TEST_ENSURE(overlaps > n / 2 && overlaps < 3 * n / 2); /* both answers are common */
+    return 0;
+}
+
+/* A box the check refuses keeps the output untouched and gives the validator's code; the pre-checked
+   call refuses NULL and any box spx_obb_check did not write (a zeroed or hand-filled struct). */
+static int prechecked_refuses(void)
+{
+    spx_obb a = box(0, 0, 0, 1, 1, 1), bad = a;
+    spx_obb_checked ca, cb, blank;
+    memset(&blank, 0, sizeof blank);
+    TEST_ENSURE_CODE(spx_obb_check(&a, &ca), SPX_OK);
+    cb = ca; /* a copy keeps its check */
+    bool o = false;
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_checked(&ca, &cb, &o), SPX_OK);
+    TEST_ENSURE(o);
+    const spx_obb_checked before = blank;
+    bad.half_extents.z = 0.0f;
+    TEST_ENSURE_CODE(spx_obb_check(&bad, &blank), SPX_ERR_BAD_EXTENT);
+    bad = a, bad.center.y = NAN;
+    TEST_ENSURE_CODE(spx_obb_check(&bad, &blank), SPX_ERR_NOT_FINITE);
+    bad = a, bad.rotation.col[1].y = 1.001f;
+    TEST_ENSURE_CODE(spx_obb_check(&bad, &blank), SPX_ERR_NOT_ORTHONORMAL);
+    bad = a, bad.rotation.col[2].z = -1.0f;
+    TEST_ENSURE_CODE(spx_obb_check(&bad, &blank), SPX_ERR_NOT_RIGHT_HANDED);
+    TEST_ENSURE(memcmp(&before, &blank, sizeof blank) == 0);
+    TEST_ENSURE_CODE(spx_obb_check(NULL, &blank), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_obb_check(&a, NULL), SPX_ERR_INVALID_ARGUMENT);
+
+    blank.box = a; /* the box is fine, but no check wrote it */
+    o = true;
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_checked(&blank, &cb, &o), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_checked(&ca, &blank, &o), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE(o); /* untouched */
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_checked(NULL, &cb, &o), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_checked(&ca, NULL, &o), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_overlap_obb_obb_checked(&ca, &cb, NULL), SPX_ERR_INVALID_ARGUMENT);
+    return 0;
+}
+
 int main(void)
 {
     int failures = 0;
@@ -187,5 +267,7 @@ int main(void)
     TEST_RUN(touching_counts, failures);
     TEST_RUN(passes_by, failures);
     TEST_RUN(bad_input, failures);
+    TEST_RUN(prechecked_same_answers, failures);
+    TEST_RUN(prechecked_refuses, failures);
     return failures ? 1 : 0;
 }

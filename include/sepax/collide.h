@@ -54,6 +54,22 @@ typedef struct spx_penetration {
 /// Do two boxes overlap or touch? 15 axes; answers "touching" up to a clearance of about 1e-6 of
 /// the boxes' size on nearly parallel edges. Errors: as spx_obb_validate for either box.
 SPX_API spx_result spx_overlap_obb_obb(const spx_obb* a, const spx_obb* b, bool* out_overlap);
+/// A box checked once by spx_obb_check, for the calls that then skip the checks: a host that tests
+/// each of its boxes against many others checks each box once, not once a pair. Read `box` freely;
+/// change it only through spx_obb_check again (a box changed after its check still gets an answer,
+/// never a crash, but not a meaningful one).
+typedef struct spx_obb_checked {
+    spx_obb box;
+    uint32_t mark; /* written by spx_obb_check: a zeroed or hand-filled struct lacks it */
+} spx_obb_checked;
+
+/// Checks a box as spx_obb_validate does and copies it, with the mark of the check, to `out`.
+/// Errors: SPX_ERR_INVALID_ARGUMENT (NULL), then as spx_obb_validate; `out` untouched on error.
+SPX_API spx_result spx_obb_check(const spx_obb* box, spx_obb_checked* out);
+/// spx_overlap_obb_obb on boxes made by spx_obb_check: the same answer, the boxes not checked again
+/// (one test of both marks). Errors: SPX_ERR_INVALID_ARGUMENT (NULL, or a box without the mark of
+/// spx_obb_check).
+SPX_API spx_result spx_overlap_obb_obb_checked(const spx_obb_checked* a, const spx_obb_checked* b, bool* out_overlap);
 /// Does a box overlap or touch a triangle? 13 axes. Errors: as the validators of both pieces.
 SPX_API spx_result spx_overlap_obb_triangle(const spx_obb* a, const spx_triangle* b, bool* out_overlap);
 /// Do two triangles overlap or touch? 11 axes, plus in-plane axes for parallel planes and

@@ -23,8 +23,8 @@ static inline void spx_obb_soa_get(const spx_obb_soa* soa, size_t index, spx_obb
    wrote the arrays after spx_obb_soa_set: SPX_ERR_NOT_FINITE, then SPX_ERR_OUT_OF_RANGE for a centre
    coordinate or half extent beyond SPX_MAX_COORDINATE, then SPX_ERR_NOT_ORTHONORMAL for an axis
    component beyond 1 + SPX_ROTATION_TOLERANCE (the rest of the shape is trusted). Within these, no
-   float product of the lanes overflows, so the batched calls run this scan only when a lane's sum
-   came out non-finite, to name the fault. */
+   float product of the lanes overflows, so the batched calls run this scan only when a lane's sums
+   show a value that is not finite or far out of range, to name the fault. */
 static inline spx_result spx_obb_soa_check_stored(const spx_obb_soa* a, const spx_obb_soa* b, size_t count)
 {
     const float limit = SPX_MAX_COORDINATE;

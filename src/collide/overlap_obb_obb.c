@@ -12,14 +12,11 @@
 #define ROT1(v) SPX_F4_SWIZZLE((v), 1, 2, 0, 3) /* (v1, v2, v0, v3) */
 #define ROT2(v) SPX_F4_SWIZZLE((v), 2, 0, 1, 3) /* (v2, v0, v1, v3) */
 
-/* Both boxes checked in one branch-free pass, then the axes family by family (A's faces, B's faces,
-   the edges), leaving at the first family that separates them. False when a box fails the fast
-   checks: the caller then names the fault. */
-static inline bool overlap_sse2(const spx_obb* a, const spx_obb* b, bool* out_overlap)
+/* The 15 axes on two boxes in registers, family by family (A's faces, B's faces, the edges), leaving
+   at the first family that separates them. */
+static inline bool boxes_overlap(const spx_box_regs* restrict pa, const spx_box_regs* restrict pb)
 {
-    spx_box_regs A, B;
-    if (!spx_obb_pair_load_checked(a, b, &A, &B)) return false;
-
+    const spx_box_regs A = *pa, B = *pb;
     /* The sums of spx_overlap_obb_obb_unchecked, in its order: C_j (lane i) = R[i][j], R_i (lane j). */
     const spx_f4 sign = spx_f4_splat(-0.0f), eps = spx_f4_splat(SPX_OVERLAP_R_EPSILON);
     const spx_f4 C0 = spx_f4_add(spx_f4_add(spx_f4_mul(A.x, LANE(B.k0, 0)), spx_f4_mul(A.y, LANE(B.k0, 1))),
@@ -39,10 +36,7 @@ static inline bool overlap_sse2(const spx_obb* a, const spx_obb* b, bool* out_ov
         spx_f4_gt(spx_f4_andnot(sign, t),
                   spx_f4_add(spx_f4_add(spx_f4_add(ha, spx_f4_mul(LANE(hb, 0), AC0)), spx_f4_mul(LANE(hb, 1), AC1)),
                              spx_f4_mul(LANE(hb, 2), AC2)));
-    if (spx_f4_mask(apart) & 7) {
-        *out_overlap = false;
-        return true;
-    }
+    if (spx_f4_mask(apart) & 7) return false;
     spx_f4 R0, R1, R2;
     spx_transpose3(C0, C1, C2, &R0, &R1, &R2);
     const spx_f4 AR0 = spx_f4_add(spx_f4_andnot(sign, R0), eps), AR1 = spx_f4_add(spx_f4_andnot(sign, R1), eps),
@@ -53,12 +47,10 @@ static inline bool overlap_sse2(const spx_obb* a, const spx_obb* b, bool* out_ov
     apart = spx_f4_gt(
         spx_f4_andnot(sign, spx_f4_add(spx_f4_add(spx_f4_mul(t0, R0), spx_f4_mul(t1, R1)), spx_f4_mul(t2, R2))),
         spx_f4_add(spx_f4_add(spx_f4_add(hb, spx_f4_mul(ha0, AR0)), spx_f4_mul(ha1, AR1)), spx_f4_mul(ha2, AR2)));
-    if (spx_f4_mask(apart) & 7) {
-        *out_overlap = false;
-        return true;
-    }
+    if (spx_f4_mask(apart) & 7) return false;
     /* Edge i of A x edge j of B (lane j); hb[j1] and AR[i][j1] are lanes rotated by one, j2 by two. */
     const spx_f4 hb1 = ROT1(hb), hb2 = ROT2(hb);
+    apart = spx_f4_zero(); /* B's faces left none of lanes 0..2 set */
 #define EDGES(ti1, ti2, Ri1, Ri2, hai1, hai2, ARi, ARi1, ARi2)                                                  \
     apart =                                                                                                     \
         spx_f4_or(apart, spx_f4_gt(spx_f4_andnot(sign, spx_f4_sub(spx_f4_mul(ti2, Ri1), spx_f4_mul(ti1, Ri2))), \
@@ -68,7 +60,16 @@ static inline bool overlap_sse2(const spx_obb* a, const spx_obb* b, bool* out_ov
     EDGES(t2, t0, R2, R0, ha2, ha0, AR1, AR2, AR0);
     EDGES(t0, t1, R0, R1, ha0, ha1, AR2, AR0, AR1);
 #undef EDGES
-    *out_overlap = (spx_f4_mask(apart) & 7) == 0;
+    return (spx_f4_mask(apart) & 7) == 0;
+}
+
+/* Both boxes checked in one branch-free pass, then the axes. False when a box fails the fast checks:
+   the caller then names the fault. */
+static inline bool overlap_sse2(const spx_obb* a, const spx_obb* b, bool* out_overlap)
+{
+    spx_box_regs A, B;
+    if (!spx_obb_pair_load_checked(a, b, &A, &B)) return false;
+    *out_overlap = boxes_overlap(&A, &B);
     return true;
 }
 #endif
@@ -90,4 +91,35 @@ SPX_API spx_result spx_overlap_obb_obb(const spx_obb* a, const spx_obb* b, bool*
     if (overlap_sse2(a, b, out_overlap)) return SPX_OK;
 #endif
     return overlap_checked(a, b, out_overlap);
+}
+
+/* Only spx_obb_check writes it; any other value (a zeroed struct) is refused. */
+#define OBB_CHECK_MARK 0x5350434Bu
+
+SPX_API spx_result spx_obb_check(const spx_obb* box, spx_obb_checked* out)
+{
+    if (!box || !out) return SPX_ERR_INVALID_ARGUMENT;
+    const spx_result r = spx_obb_validate(box);
+    if (r != SPX_OK) return r;
+    out->box = *box;
+    out->mark = OBB_CHECK_MARK;
+    return SPX_OK;
+}
+
+SPX_API spx_result spx_overlap_obb_obb_checked(const spx_obb_checked* a, const spx_obb_checked* b, bool* out_overlap)
+{
+    /* every fault marked unlikely: gcc then compares each mark in memory and keeps the refusals out
+       of the hot path (three instructions fewer than the plain condition) */
+    if (__builtin_expect(!a, 0) || __builtin_expect(!b, 0) || __builtin_expect(!out_overlap, 0) ||
+        __builtin_expect(a->mark != OBB_CHECK_MARK, 0) || __builtin_expect(b->mark != OBB_CHECK_MARK, 0))
+        return SPX_ERR_INVALID_ARGUMENT;
+#if SPX_HAS_SIMD
+    spx_box_regs A, B;
+    spx_box_regs_load(&a->box, &A);
+    spx_box_regs_load(&b->box, &B);
+    *out_overlap = boxes_overlap(&A, &B);
+#else
+    *out_overlap = spx_overlap_obb_obb_unchecked(&a->box, &b->box);
+#endif
+    return SPX_OK;
 }

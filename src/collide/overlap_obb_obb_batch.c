@@ -15,18 +15,32 @@ static const uint8_t overlap_bytes[16][4] = {
     { 1, 1, 0, 0 }, { 0, 1, 0, 0 }, { 1, 0, 0, 0 }, { 0, 0, 0, 0 },
 };
 
+/* Above this, the magnitude sum of test_lanes shows a stored value that is not finite or out of
+   range: boxes that pass spx_obb_soa_check_stored keep it below about 24 * SPX_MAX_COORDINATE + 27. */
+#define LANES_SIZE_LIMIT (32.0f * SPX_MAX_COORDINATE)
+
 /* Writes 1 or 0 for SPX_LANES pairs starting at i; returns the lanes whose stored values are not
-   finite or large enough to overflow. */
+   finite or far out of range. R = A^T B and t, B's offset in A's frame, are the sums of
+   spx_box_lanes_load; B's axes are loaded one at a time, as their column of R needs them. */
 static inline spx_vi test_lanes(const spx_obb_soa* a, const spx_obb_soa* b, size_t i, uint8_t* out)
 {
-    spx_box_lanes p;
-    spx_box_lanes_load(a, b, i, &p);
-    spx_vf(*R)[3] = p.r;
-    const spx_vf *t = p.t, *ha = p.ha, *hb = p.hb;
-    spx_vf AR[3][3];
+    spx_vf A[3][3], R[3][3], AR[3][3], t[3], d[3], ha[3], hb[3];
+    for (int k = 0; k < 3; ++k) {
+        for (int m = 0; m < 3; ++m) A[k][m] = spx_vf_load(a->axis[k][m] + i);
+        d[k] = spx_vf_load(b->center[k] + i) - spx_vf_load(a->center[k] + i);
+    }
+    for (int k = 0; k < 3; ++k) t[k] = A[k][0] * d[0] + A[k][1] * d[1] + A[k][2] * d[2];
+    for (int m = 0; m < 3; ++m) {
+        const spx_vf b0 = spx_vf_load(b->axis[m][0] + i), b1 = spx_vf_load(b->axis[m][1] + i),
+                     b2 = spx_vf_load(b->axis[m][2] + i);
+        for (int k = 0; k < 3; ++k) R[k][m] = A[k][0] * b0 + A[k][1] * b1 + A[k][2] * b2;
+    }
     const spx_vf eps = spx_vf_splat(SPX_OVERLAP_R_EPSILON);
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < 3; ++k) {
+        ha[k] = spx_vf_load(a->half_extents[k] + i);
+        hb[k] = spx_vf_load(b->half_extents[k] + i);
         for (int m = 0; m < 3; ++m) AR[k][m] = spx_vf_abs(R[k][m]) + eps;
+    }
     spx_vi apart = (spx_vi)spx_vf_splat(0.0f);
     for (int k = 0; k < 3; ++k) {
         apart |= spx_vf_abs(t[k]) > ha[k] + hb[0] * AR[k][0] + hb[1] * AR[k][1] + hb[2] * AR[k][2];
@@ -48,8 +62,12 @@ static inline spx_vi test_lanes(const spx_obb_soa* a, const spx_obb_soa* b, size
 #else
     for (int l = 0; l < SPX_LANES; ++l) out[l] = (uint8_t)(~bits >> l & 1);
 #endif
-    /* NaN or infinity anywhere reaches this sum; x * 0 is 0 only for finite x. */
-    return spx_vf_not_finite(p.sum);
+    /* Every stored value reaches this sum of magnitudes (A's axes and both centres through t, B's axes
+       through AR): NaN or infinity makes it NaN or infinite, and no term is negative, so nothing
+       cancels a value far out of range. */
+    spx_vf size = spx_vf_abs(t[0]) + spx_vf_abs(t[1]) + spx_vf_abs(t[2]);
+    for (int k = 0; k < 3; ++k) size += spx_vf_abs(ha[k]) + spx_vf_abs(hb[k]) + AR[k][0] + AR[k][1] + AR[k][2];
+    return ~(size <= spx_vf_splat(LANES_SIZE_LIMIT));
 }
 
 SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb_soa* b, size_t count,
