@@ -141,7 +141,7 @@ static int rays_in_a_triangles_plane_miss(void)
         }
         const float s0 = floorf(test_lcg_uniform(&rng, -4, 5)), s1 = floorf(test_lcg_uniform(&rng, -4, 5));
         spx_vec3 d = spx_v3(s0 * e[0].x + s1 * e[1].x, s0 * e[0].y + s1 * e[1].y, s0 * e[0].z + s1 * e[1].z);
-        if (line) d = test_lcg_vec3(&rng, -8, 8);
+        if (line) d = test_lcg_vec3(&rng, spx_v3(-8, -8, -8), spx_v3(8, 8, 8));
         if (spx_triangle_validate(&t) != SPX_OK || (d.x == 0.0f && d.y == 0.0f && d.z == 0.0f)) continue;
         spx_ray_hit h;
         TEST_ENSURE_CODE(spx_ray_triangle(p, d, 1.0f, &t, &h), SPX_OK);

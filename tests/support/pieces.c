@@ -53,10 +53,10 @@ float test_lcg_uniform(uint32_t* state, float lo, float hi)
     return lo + (hi - lo) * (float)(*state >> 8) / 16777216.0f;
 }
 
-spx_vec3 test_lcg_vec3(uint32_t* state, float lo, float hi)
+spx_vec3 test_lcg_vec3(uint32_t* state, spx_vec3 lo, spx_vec3 hi)
 {
-    const float z = test_lcg_uniform(state, lo, hi), y = test_lcg_uniform(state, lo, hi);
-    return spx_v3(test_lcg_uniform(state, lo, hi), y, z);
+    const float z = test_lcg_uniform(state, lo.z, hi.z), y = test_lcg_uniform(state, lo.y, hi.y);
+    return spx_v3(test_lcg_uniform(state, lo.x, hi.x), y, z);
 }
 
 spx_quat test_lcg_rotation(uint32_t* state)

@@ -17,8 +17,9 @@ spx_result test_place_mesh(const spx_mesh* mesh, spx_transform pose, spx_mesh_in
 
 /* The next number of a linear congruential generator whose state is *state, as a float in [lo, hi). */
 float test_lcg_uniform(uint32_t* state, float lo, float hi);
-/* Three of those numbers as a vector, drawn z first, then y, then x (as test_case_random_vec3). */
-spx_vec3 test_lcg_vec3(uint32_t* state, float lo, float hi);
+/* Three of those numbers as a vector, each in [lo, hi) of its axis, drawn z first, then y, then x (as
+   test_case_random_vec3). */
+spx_vec3 test_lcg_vec3(uint32_t* state, spx_vec3 lo, spx_vec3 hi);
 /* Four of those numbers in [-1, 1) normalised as a quaternion: a rotation (not uniform over them). */
 spx_quat test_lcg_rotation(uint32_t* state);
 /* A rotation matrix from four numbers of uniform(-1, 1) kept when inside the unit ball (and not near
