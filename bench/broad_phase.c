@@ -7,6 +7,7 @@
    Exit status: 0; 2 for a bad option; 3 when a sepax call fails. */
 #define _POSIX_C_SOURCE 200112L
 #include "machine.h"
+#include "random.h"
 #include "suite.h"
 #include "timer.h"
 #include "broad/pair_finder.h"
@@ -102,12 +103,11 @@ static bool scene_make(scene* s, uint32_t n, uint64_t seed, float awake)
     for (uint32_t i = s->tiles; i < n; ++i) {
         float hx = uniform(&seed, 0.2f, 0.8f), hy = uniform(&seed, 0.2f, 0.8f), hz = uniform(&seed, 0.2f, 0.8f);
         s->radius[i] = sqrtf(hx * hx + hy * hy + hz * hz);
-        s->p[i] =
-            spx_v3(uniform(&seed, 0, s->side), uniform(&seed, s->radius[i], s->height), uniform(&seed, 0, s->side));
+        s->p[i] = bench_random_vec3(uniform, &seed, spx_v3(0, s->radius[i], 0), spx_v3(s->side, s->height, s->side));
         float kind = uniform(&seed, 0, 1);
         float speed = kind < 0.5f ? 0.5f : kind < 0.9f ? 5.0f : 20.0f;
-        s->v[i] = spx_v3(uniform(&seed, -speed, speed), uniform(&seed, -speed, speed), uniform(&seed, -speed, speed));
-        s->w[i] = spx_v3(uniform(&seed, -3, 3), uniform(&seed, -3, 3), uniform(&seed, -3, 3));
+        s->v[i] = bench_random_vec3(uniform, &seed, spx_v3(-speed, -speed, -speed), spx_v3(speed, speed, speed));
+        s->w[i] = bench_random_vec3(uniform, &seed, spx_v3(-3, -3, -3), spx_v3(3, 3, 3));
         s->awake[i] = uniform(&seed, 0, 1) < awake;
         if (!s->awake[i]) s->v[i] = s->w[i] = spx_v3(0, 0, 0);
     }

@@ -106,7 +106,11 @@ typedef struct piece {
 } piece;
 
 /* Mixed sizes over almost two decades without exp(): 0.05 m times 2^k, k in 0..5, times [1, 2). */
-static double piece_size(rng* r) { return 0.05 * (double)(1u << (rng_next(r) % 6u)) * rng_range(r, 1.0, 2.0); }
+static double piece_size(rng* r)
+{
+    const double octave = (double)(1u << (rng_next(r) % 6u));
+    return 0.05 * octave * rng_range(r, 1.0, 2.0);
+}
 
 static double round_float(double x) { return (double)(float)x; }
 
@@ -191,7 +195,8 @@ static void make_resting_pair(rng* r, piece* a, piece* b, double u[3])
 {
     double size = piece_size(r);
     make_resting_box(r, a, size, 0.0005);
-    make_resting_box(r, b, size * rng_range(r, 0.67, 1.5), rng_next(r) % 4u == 0 ? 0.09 : 0.0005);
+    const double tilt = rng_next(r) % 4u == 0 ? 0.09 : 0.0005;
+    make_resting_box(r, b, size * rng_range(r, 0.67, 1.5), tilt);
     double lean[3];
     rng_ball(r, lean);
     for (int c = 0; c < 3; ++c) u[c] = a->axis[1][c] + 0.3 * (lean[0] * a->axis[0][c] + lean[2] * a->axis[2][c]);

@@ -15,6 +15,7 @@
    option; 3 a sepax call failed. */
 #define _POSIX_C_SOURCE 200112L
 #include "machine.h"
+#include "random.h"
 #include "suite.h"
 #include "timer.h"
 #include "support/round_cases.h"
@@ -117,8 +118,8 @@ static void make_world_cases(world_case* c)
     for (size_t i = 0; i < COUNT; ++i) {
         world_case* w = &c[i];
         /* Rays from a box of 6 m towards a point within 1 m of the pieces' centre (the origin): most hit. */
-        w->origin = spx_v3(uniform(&s, -3, 3), uniform(&s, -3, 3), uniform(&s, -3, 3));
-        const spx_vec3 aim = spx_v3(uniform(&s, -1, 1), uniform(&s, -1, 1), uniform(&s, -1, 1));
+        w->origin = bench_random_vec3(uniform, &s, spx_v3(-3, -3, -3), spx_v3(3, 3, 3));
+        const spx_vec3 aim = bench_random_vec3(uniform, &s, spx_v3(-1, -1, -1), spx_v3(1, 1, 1));
         w->translation =
             spx_v3(2.0f * (aim.x - w->origin.x), 2.0f * (aim.y - w->origin.y), 2.0f * (aim.z - w->origin.z));
         /* Over the grid (top y = 0, x and z in 0..32), 0.02 m into it up to 0.02 m above, tilted a little. */
@@ -129,7 +130,7 @@ static void make_world_cases(world_case* c)
         w->capsule.p[0] = spx_v3(x - h * cosf(a), y - h * tilt, z - h * sinf(a));
         w->capsule.p[1] = spx_v3(x + h * cosf(a), y + h * tilt, z + h * sinf(a));
         w->capsule.radius = r;
-        w->velocity = spx_v3(uniform(&s, -5, 5), uniform(&s, -20, -1), uniform(&s, -5, 5));
+        w->velocity = bench_random_vec3(uniform, &s, spx_v3(-5, -20, -5), spx_v3(5, -1, 5));
     }
 }
 

@@ -109,12 +109,6 @@ static size_t pass_fcl_overlap(void* v, uint8_t* out)
 }
 #endif
 
-static spx_vec3 rv3(test_case_rng* g, double s)
-{
-    return spx_v3((float)test_case_uniform(g, -s, s), (float)test_case_uniform(g, -s, s),
-                  (float)test_case_uniform(g, -s, s));
-}
-
 static spx_vec3 add3(spx_vec3 a, spx_vec3 b) { return spx_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
 static spx_vec3 sc3(spx_vec3 a, float s) { return spx_v3(a.x * s, a.y * s, a.z * s); }
 
@@ -125,9 +119,10 @@ static bool make_hulls(spx_hull* hulls[HULLS])
         spx_vec3 cloud[POINTS];
         const double sx = test_case_uniform(&g, 0.3, 1.0), sy = test_case_uniform(&g, 0.3, 1.0),
                      sz = test_case_uniform(&g, 0.2, 1.0);
-        for (int i = 0; i < POINTS; ++i)
-            cloud[i] = spx_v3((float)test_case_uniform(&g, -sx, sx), (float)test_case_uniform(&g, -sy, sy),
-                              (float)test_case_uniform(&g, -sz, sz));
+        for (int i = 0; i < POINTS; ++i) {
+            const float z = (float)test_case_uniform(&g, -sz, sz), y = (float)test_case_uniform(&g, -sy, sy);
+            cloud[i] = spx_v3((float)test_case_uniform(&g, -sx, sx), y, z);
+        }
         spx_hull_def def = spx_default_hull_def();
         def.points = cloud;
         def.point_count = POINTS;
@@ -141,17 +136,19 @@ static void make_problem(bool capsule, uint64_t seed, spx_hull* const hulls[HULL
 {
     test_case_rng g = { seed * 0x9E3779B97F4A7C15ull + (capsule ? 77u : 0u) };
     spx_obb pose;
-    spx_obb_from_quat(rv3(&g, 0.5), spx_v3(1, 1, 1), test_case_random_quat(&g), &pose);
+    const spx_quat turn = test_case_random_quat(&g);
+    spx_obb_from_quat(test_case_random_vec3(&g, -0.5, 0.5), spx_v3(1, 1, 1), turn, &pose);
     p->b = (spx_placed_hull){ hulls[seed % HULLS], pose.center, pose.rotation };
     p->capsule = capsule;
     p->a.radius = (float)test_case_uniform(&g, 0.05, 0.5);
-    spx_vec3 dir = rv3(&g, 1.0);
+    spx_vec3 dir = test_case_random_vec3(&g, -1.0, 1.0);
     dir = sc3(dir, 1.0f / (sqrtf(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z) + 1e-6f));
     const float away = (float)test_case_uniform(&g, 0.3, 3.0);
-    p->a.p[0] = add3(add3(pose.center, rv3(&g, 0.3)), sc3(dir, away));
-    p->a.p[1] = capsule ? add3(p->a.p[0], rv3(&g, 0.6)) : p->a.p[0];
-    p->va = add3(sc3(dir, -away * (float)test_case_uniform(&g, 0.3, 1.3)), rv3(&g, 0.3));
-    p->vb = rv3(&g, 0.3);
+    p->a.p[0] = add3(add3(pose.center, test_case_random_vec3(&g, -0.3, 0.3)), sc3(dir, away));
+    p->a.p[1] = capsule ? add3(p->a.p[0], test_case_random_vec3(&g, -0.6, 0.6)) : p->a.p[0];
+    const spx_vec3 drift = test_case_random_vec3(&g, -0.3, 0.3);
+    p->va = add3(sc3(dir, -away * (float)test_case_uniform(&g, 0.3, 1.3)), drift);
+    p->vb = test_case_random_vec3(&g, -0.3, 0.3);
     p->tmax = 1.0f;
 }
 

@@ -217,6 +217,13 @@ static int finite_hit(const spx_sweep_hit* h)
            isfinite(h->normal.z) && isfinite(h->point.x) && isfinite(h->point.y) && isfinite(h->point.z);
 }
 
+/* Three draws as a vector, z first, then y, then x. */
+static spx_vec3 wild_vec3(float (*draw)(void))
+{
+    const float z = draw(), y = draw();
+    return spx_v3(draw(), y, z);
+}
+
 static int wild_inputs(void)
 {
     static soa_store a, b;
@@ -227,17 +234,16 @@ static int wild_inputs(void)
         spx_obb ba[N], bb[N];
         spx_vec3 va[N], vb[N];
         for (int i = 0; i < N; ++i) {
-            TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(wild_coordinate(), wild_coordinate(), wild_coordinate()),
-                                               spx_v3(wild_extent(), wild_extent(), wild_extent()), wild_rotation(),
-                                               &ba[i]),
-                             SPX_OK);
-            TEST_ENSURE_CODE(spx_obb_from_quat(spx_v3(wild_coordinate(), wild_coordinate(), wild_coordinate()),
-                                               spx_v3(wild_extent(), wild_extent(), wild_extent()), wild_rotation(),
-                                               &bb[i]),
-                             SPX_OK);
+            for (int k = 0; k < 2; ++k) { /* rotation, extents, centre: in this order */
+                const spx_quat q = wild_rotation();
+                const spx_vec3 h = wild_vec3(wild_extent);
+                TEST_ENSURE_CODE(spx_obb_from_quat(wild_vec3(wild_coordinate), h, q, k == 0 ? &ba[i] : &bb[i]), SPX_OK);
+            }
             /* tmax is at most 10 s: a tenth of a coordinate is a speed that stays in range */
-            va[i] = spx_v3(wild_coordinate() * 0.1f, wild_coordinate() * 0.1f, wild_coordinate() * 0.1f);
-            vb[i] = spx_v3(wild_coordinate() * 0.1f, wild_coordinate() * 0.1f, wild_coordinate() * 0.1f);
+            for (int k = 0; k < 2; ++k) {
+                const spx_vec3 v = wild_vec3(wild_coordinate);
+                (k == 0 ? va : vb)[i] = spx_v3(v.x * 0.1f, v.y * 0.1f, v.z * 0.1f);
+            }
             TEST_ENSURE_CODE(spx_obb_soa_set(&a.soa, (size_t)i, &ba[i]), SPX_OK);
             TEST_ENSURE_CODE(spx_obb_soa_set(&b.soa, (size_t)i, &bb[i]), SPX_OK);
         }

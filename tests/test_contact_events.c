@@ -178,15 +178,12 @@ static int contact_scene(uint64_t* out_hash)
     uint32_t seed = 777;
     for (int i = 1; i <= 40; ++i) {
         spx_shape_def s = spx_default_shape_def();
-        s.half_extents = spx_v3(test_lcg_uniform(&seed, 0.2f, 0.6f), test_lcg_uniform(&seed, 0.2f, 0.6f),
-                                test_lcg_uniform(&seed, 0.2f, 0.6f));
+        s.half_extents = test_lcg_vec3(&seed, spx_v3(0.2f, 0.2f, 0.2f), spx_v3(0.6f, 0.6f, 0.6f));
         spx_body_def d = spx_default_body_def();
         d.type = SPX_BODY_DYNAMIC;
-        d.position =
-            spx_v3(test_lcg_uniform(&seed, -3, 3), test_lcg_uniform(&seed, 1, 10), test_lcg_uniform(&seed, -3, 3));
+        d.position = test_lcg_vec3(&seed, spx_v3(-3, 1, -3), spx_v3(3, 10, 3));
         d.rotation = test_lcg_rotation(&seed);
-        d.linear_velocity =
-            spx_v3(test_lcg_uniform(&seed, -2, 2), test_lcg_uniform(&seed, -2, 2), test_lcg_uniform(&seed, -2, 2));
+        d.linear_velocity = test_lcg_vec3(&seed, spx_v3(-2, -2, -2), spx_v3(2, 2, 2));
         d.restitution = 0.3f;
         d.shapes = &s;
         d.shape_count = 1;

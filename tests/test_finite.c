@@ -291,6 +291,12 @@ static float log_uniform(double lo_exp, double hi_exp)
     return (float)pow(10.0, lo_exp + (hi_exp - lo_exp) * uniform());
 }
 static float sign(void) { return uniform() < 0.5 ? -1.0f : 1.0f; }
+/* A sign, then a magnitude of log_uniform(lo_exp, hi_exp). */
+static float signed_log_uniform(double lo_exp, double hi_exp)
+{
+    const float s = sign();
+    return s * log_uniform(lo_exp, hi_exp);
+}
 
 /* Property: worlds of ordinary boxes among bodies of random size (1e-9 to 10 m) and density (1e-12 to
    1e12 kg/m^3), some with the continuous stage, thrown with random velocities and impulses up to
@@ -315,7 +321,8 @@ static int random_extremes_stay_finite(int worlds)
                                                   spx_v3(0.5f, 0.5f, 0.5f), 1000.0f, NULL);
         for (int i = 0; i < 16; ++i) {
             const float size = log_uniform(-9, 0);
-            const spx_vec3 half = { size * log_uniform(0, 1), size * log_uniform(0, 1), size * log_uniform(0, 1) };
+            const float hx = size * log_uniform(0, 1), hy = size * log_uniform(0, 1), hz = size * log_uniform(0, 1);
+            const spx_vec3 half = { hx, hy, hz };
             const float density = log_uniform(-12, 12);
             spx_shape_def s = spx_default_shape_def();
             s.half_extents = half;
@@ -323,17 +330,23 @@ static int random_extremes_stay_finite(int worlds)
             spx_body_def d = spx_default_body_def();
             d.type = uniform() < 0.9 ? SPX_BODY_DYNAMIC : SPX_BODY_KINEMATIC;
             /* On or near the boxes, or on the ground: contacts with everything. */
-            d.position = spx_v3((float)(4.0 * uniform() - 2.0), (float)(1.0 + uniform()) * fmaxf(half.y, 0.5f),
-                                (float)(2.0 * uniform() - 1.0));
-            const float q[4] = { sign() * (float)uniform(), sign() * (float)uniform(), sign() * (float)uniform(),
-                                 1.0f };
+            const float pz = (float)(2.0 * uniform() - 1.0), py = (float)(1.0 + uniform()) * fmaxf(half.y, 0.5f),
+                        px = (float)(4.0 * uniform() - 2.0);
+            d.position = spx_v3(px, py, pz);
+            float q[4] = { 0, 0, 0, 1.0f };
+            for (int k = 0; k < 3; ++k) {
+                const float flip = sign();
+                q[k] = flip * (float)uniform();
+            }
             const float qn = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
             d.rotation = (spx_quat){ q[0] / qn, q[1] / qn, q[2] / qn, q[3] / qn };
             /* Kinematic bodies stay put: one crossing touching boxes at kilometres a second stalls the
                continuous stage (a known limit of it, not of these checks). */
             if (d.type == SPX_BODY_DYNAMIC && uniform() < 0.5) {
-                d.linear_velocity = spx_v3(sign() * log_uniform(-3, 6), sign() * log_uniform(-3, 6), 0);
-                d.angular_velocity = spx_v3(0, sign() * log_uniform(-3, 6), sign() * log_uniform(-3, 6));
+                const float vy = signed_log_uniform(-3, 6), vx = signed_log_uniform(-3, 6);
+                d.linear_velocity = spx_v3(vx, vy, 0);
+                const float wz = signed_log_uniform(-3, 6), wy = signed_log_uniform(-3, 6);
+                d.angular_velocity = spx_v3(0, wy, wz);
             }
             d.restitution = (float)uniform();
             d.shapes = &s;
@@ -350,11 +363,12 @@ static int random_extremes_stay_finite(int worlds)
                 const int k = (int)(uniform() * n) % n;
                 const spx_body_id id = ids[k];
                 const float big = log_uniform(0, 38.5);
-                spx_result r = spx_body_apply_impulse(w, id, spx_v3(sign() * big, sign() * big, 0), spx_v3(0, 1, 0));
+                const float sy = sign(), sx = sign();
+                spx_result r = spx_body_apply_impulse(w, id, spx_v3(sx * big, sy * big, 0), spx_v3(0, 1, 0));
                 TEST_ENSURE(r == SPX_OK || r == SPX_ERR_SPEED_OUT_OF_RANGE || r == SPX_ERR_INVALID_ARGUMENT);
                 if (dynamic[k]) {
-                    r = spx_body_set_velocity(w, id, spx_v3(0, sign() * log_uniform(0, 38), 0),
-                                              spx_v3(log_uniform(0, 38), 0, 0));
+                    const float wx = log_uniform(0, 38), vy = signed_log_uniform(0, 38);
+                    r = spx_body_set_velocity(w, id, spx_v3(0, vy, 0), spx_v3(wx, 0, 0));
                     TEST_ENSURE(r == SPX_OK || r == SPX_ERR_SPEED_OUT_OF_RANGE);
                 }
             }

@@ -106,8 +106,10 @@ static int hull_of_cube_with_inside_points(void)
     spx_vec3* p = malloc(sizeof *p * (n + 8));
     TEST_ENSURE(p);
     cube_corners(spx_v3(1, 2, 0.5f), p);
-    for (uint32_t i = 8; i < n; ++i)
-        p[i] = spx_v3((float)uniform(-1, 1), (float)uniform(-2, 2), (float)uniform(-0.5, 0.5));
+    for (uint32_t i = 8; i < n; ++i) {
+        const float z = (float)uniform(-0.5, 0.5), y = (float)uniform(-2, 2), x = (float)uniform(-1, 1);
+        p[i] = spx_v3(x, y, z);
+    }
     for (uint32_t i = 0; i < 8; ++i) p[n + i] = p[i]; /* repeated corners */
     shuffle(p, n + 8);
     spx_hull* h = NULL;
@@ -157,8 +159,11 @@ static int hull_of_random_clouds(void)
         const int kind = c % 3;
         const uint32_t n = kind == 1 ? 4 + (uint32_t)uniform(0, 120) : 4 + (uint32_t)uniform(0, 390);
         const double r = uniform(0.01, 100);
-        const spx_vec3 at =
-            c % 5 == 0 ? spx_v3((float)uniform(-1e4, 1e4), (float)uniform(-1e4, 1e4), 0) : spx_v3(0, 0, 0);
+        spx_vec3 at = spx_v3(0, 0, 0);
+        if (c % 5 == 0) {
+            const float ay = (float)uniform(-1e4, 1e4), ax = (float)uniform(-1e4, 1e4);
+            at = spx_v3(ax, ay, 0);
+        }
         for (uint32_t i = 0; i < n; ++i) {
             double x, y, z, l;
             do {
@@ -311,9 +316,10 @@ static int hull_from_faces(void)
 static int hull_mass_matches_box(void)
 {
     for (int c = 0; c < test_cases(200); ++c) {
-        const spx_vec3 half = spx_v3((float)uniform(0.1, 3), (float)uniform(0.1, 3), (float)uniform(0.1, 3));
+        const spx_vec3 half = test_random_vec3(uniform, 0.1, 3);
         const spx_mat3 R = random_rotation();
-        const spx_vec3 at = spx_v3((float)uniform(-1000, 1000), (float)uniform(-1000, 1000), (float)uniform(-10, 10));
+        const float az = (float)uniform(-10, 10), ay = (float)uniform(-1000, 1000), ax = (float)uniform(-1000, 1000);
+        const spx_vec3 at = spx_v3(ax, ay, az);
         spx_vec3 local[8], p[8];
         cube_corners(half, local);
         for (int k = 0; k < 8; ++k) {
@@ -428,9 +434,11 @@ static spx_hull* random_hull(double r)
     for (;;) {
         const uint32_t n = 5 + (uint32_t)uniform(0, 35);
         const double sx = uniform(0.3, 1), sy = uniform(0.3, 1), sz = uniform(0.3, 1);
-        for (uint32_t i = 0; i < n; ++i)
-            p[i] = spx_v3((float)(r * sx * uniform(-1, 1)), (float)(r * sy * uniform(-1, 1)),
-                          (float)(r * sz * uniform(-1, 1)));
+        for (uint32_t i = 0; i < n; ++i) {
+            const float z = (float)(r * sz * uniform(-1, 1)), y = (float)(r * sy * uniform(-1, 1)),
+                        x = (float)(r * sx * uniform(-1, 1));
+            p[i] = spx_v3(x, y, z);
+        }
         spx_hull* h = NULL;
         if (make_hull(p, n, &h) == SPX_OK) return h;
     }
@@ -454,9 +462,8 @@ static double angle_gap(spx_vec3 a, spx_vec3 b)
 static spx_obb random_box(double spread)
 {
     spx_obb b;
-    b.center =
-        spx_v3((float)uniform(-spread, spread), (float)uniform(-spread, spread), (float)uniform(-spread, spread));
-    b.half_extents = spx_v3((float)uniform(0.1, 1.5), (float)uniform(0.1, 1.5), (float)uniform(0.1, 1.5));
+    b.center = test_random_vec3(uniform, -spread, spread);
+    b.half_extents = test_random_vec3(uniform, 0.1, 1.5);
     b.rotation = random_rotation();
     if (uniform(0, 1) < 0.2) b.rotation = identity;
     return b;
@@ -497,8 +504,8 @@ static int box_as_hull_matches_box(void)
             TEST_ENSURE(!hh_pen.overlapping || hh_pen.depth < near);
             TEST_ENSURE(!hb_pen.overlapping || hb_pen.depth < near);
         }
-        const spx_vec3 va = spx_v3((float)uniform(-2, 2), (float)uniform(-2, 2), (float)uniform(-2, 2));
-        const spx_vec3 vb = spx_v3((float)uniform(-4, 4), (float)uniform(-4, 4), (float)uniform(-4, 4));
+        const spx_vec3 va = test_random_vec3(uniform, -2, 2);
+        const spx_vec3 vb = test_random_vec3(uniform, -4, 4);
         spx_sweep_hit box_hit, hh_hit, hb_hit;
         TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, va, &b, vb, 1.0f, &box_hit), SPX_OK);
         TEST_ENSURE_CODE(spx_sweep_hull_hull(&pa, va, &pb, vb, 1.0f, &hh_hit), SPX_OK);
@@ -529,6 +536,12 @@ static int box_as_hull_matches_box(void)
 }
 
 static float grid(double lo, double hi) { return (float)(floor(uniform(lo, hi) * 1024.0) / 1024.0); }
+/* Three of those, z first, then y, then x. */
+static spx_vec3 grid3(double lo, double hi)
+{
+    const float z = grid(lo, hi), y = grid(lo, hi);
+    return spx_v3(grid(lo, hi), y, z);
+}
 
 /* Random hulls: overlap and depth against the brute force; the sweep time against the brute force's
    overlap just before and after it; the answers under swapping A and B and under a far shift. */
@@ -542,8 +555,10 @@ static int hulls_against_brute_force(void)
     for (int c = 0; c < cases; ++c) {
         spx_hull *ha = random_hull(uniform(0.2, 1.5)), *hb = random_hull(uniform(0.2, 1.5));
         /* Positions on a 1/1024 m grid: moved by the far shift below they stay exact. */
-        spx_placed_hull pa = { ha, spx_v3(grid(-0.3, 0.3), grid(-0.3, 0.3), 0), random_rotation() };
-        spx_placed_hull pb = { hb, spx_v3(grid(-1.8, 1.8), grid(-1.8, 1.8), grid(-1.8, 1.8)), random_rotation() };
+        const float ay = grid(-0.3, 0.3), ax = grid(-0.3, 0.3);
+        spx_placed_hull pa = { ha, spx_v3(ax, ay, 0), random_rotation() };
+        const spx_vec3 at_b = grid3(-1.8, 1.8);
+        spx_placed_hull pb = { hb, at_b, random_rotation() };
         ref_make(&pa, zero, &ra);
         ref_make(&pb, zero, &rb);
         const double ref = ref_depth(&ra, &rb);
@@ -572,8 +587,8 @@ static int hulls_against_brute_force(void)
             TEST_ENSURE(angle_gap(sw.normal, spx_v3(-pen.normal.x, -pen.normal.y, -pen.normal.z)) < 1e-4);
         }
         /* Swept, from a distance. */
-        const spx_vec3 va = spx_v3((float)uniform(-1, 1), (float)uniform(-1, 1), (float)uniform(-1, 1));
-        const spx_vec3 vb = spx_v3((float)uniform(-6, 6), (float)uniform(-6, 6), (float)uniform(-6, 6));
+        const spx_vec3 va = test_random_vec3(uniform, -1, 1);
+        const spx_vec3 vb = test_random_vec3(uniform, -6, 6);
         spx_sweep_hit hit, back, far_hit;
         TEST_ENSURE_CODE(spx_sweep_hull_hull(&pa, va, &pb, vb, 1.0f, &hit), SPX_OK);
         TEST_ENSURE_CODE(spx_sweep_hull_hull(&pb, vb, &pa, va, 1.0f, &back), SPX_OK);
@@ -684,7 +699,8 @@ static int hull_manifold_resting(void)
         spx_mat3 R = identity;
         R.col[0] = spx_v3((float)cos(yaw), 0, (float)-sin(yaw));
         R.col[2] = spx_v3((float)sin(yaw), 0, (float)cos(yaw));
-        const spx_placed_hull a = { h, spx_v3((float)uniform(-3, 3), 0.24f, (float)uniform(-3, 3)), R };
+        const float az = (float)uniform(-3, 3), ax = (float)uniform(-3, 3);
+        const spx_placed_hull a = { h, spx_v3(ax, 0.24f, az), R };
         spx_manifold m, m2, sw;
         TEST_ENSURE_CODE(spx_manifold_hull_obb(&a, &ground, 0.02f, &m), SPX_OK);
         TEST_ENSURE(m.point_count == 4);
@@ -735,7 +751,8 @@ static int hull_manifold_random(void)
     for (int c = 0; c < cases; ++c) {
         spx_hull *ha = random_hull(uniform(0.3, 1.5)), *hb = random_hull(uniform(0.3, 1.5));
         const spx_placed_hull pa = { ha, spx_v3(0, 0, 0), random_rotation() };
-        const spx_placed_hull pb = { hb, spx_v3(grid(-1.5, 1.5), grid(-1.5, 1.5), grid(-1.5, 1.5)), random_rotation() };
+        const spx_vec3 at_b = grid3(-1.5, 1.5);
+        const spx_placed_hull pb = { hb, at_b, random_rotation() };
         spx_penetration pen;
         spx_manifold m, sw;
         TEST_ENSURE_CODE(spx_penetration_hull_hull(&pa, &pb, &pen), SPX_OK);

@@ -355,11 +355,14 @@ static void ref_solve(const hull_ref* r, answer* out)
 /* ---- problems ----------------------------------------------------------------------------------- */
 
 static double uni(test_case_rng* g, double lo, double hi) { return test_case_uniform(g, lo, hi); }
-static spx_vec3 rv3(test_case_rng* g, double s)
-{
-    return spx_v3((float)uni(g, -s, s), (float)uni(g, -s, s), (float)uni(g, -s, s));
-}
+static spx_vec3 rv3(test_case_rng* g, double s) { return test_case_random_vec3(g, -s, s); }
 static double grid(double x) { return 0.25 * floor(x / 0.25 + 0.5); }
+/* Three numbers of uni(g, -s, s) on the grid, z first, then y, then x. */
+static spx_vec3 grid_rv3(test_case_rng* g, double s)
+{
+    const float z = (float)grid(uni(g, -s, s)), y = (float)grid(uni(g, -s, s));
+    return spx_v3((float)grid(uni(g, -s, s)), y, z);
+}
 
 static spx_mat3 rotation_of(test_case_rng* g)
 {
@@ -388,31 +391,33 @@ static void make_problem(bool capsule, int family, uint64_t seed, problem* p)
     p->tmax = 1.0f;
     const spx_mat3 identity = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
     if (family == FAM_GRID) {
-        spx_vec3 h = spx_v3((float)(0.25 * (1 + (int)uni(&g, 0, 4))), (float)(0.25 * (1 + (int)uni(&g, 0, 4))),
-                            (float)(0.25 * (1 + (int)uni(&g, 0, 4))));
+        const float hz = (float)(0.25 * (1 + (int)uni(&g, 0, 4))), hy = (float)(0.25 * (1 + (int)uni(&g, 0, 4))),
+                    hx = (float)(0.25 * (1 + (int)uni(&g, 0, 4)));
+        spx_vec3 h = spx_v3(hx, hy, hz);
         p->count = 8;
         for (int c = 0; c < 8; ++c) p->cloud[c] = spx_v3(c & 1 ? h.x : -h.x, c & 2 ? h.y : -h.y, c & 4 ? h.z : -h.z);
         p->is_box = true;
-        p->position = spx_v3((float)grid(uni(&g, -1, 1)), (float)grid(uni(&g, -1, 1)), (float)grid(uni(&g, -1, 1)));
+        p->position = grid_rv3(&g, 1);
         p->rotation = identity;
         p->box = (spx_obb){ p->position, h, identity };
         p->a.radius = (float)(0.25 * (int)uni(&g, 0, 3));
-        p->a.p[0] =
-            spx_v3((float)grid(uni(&g, -2.5, 2.5)), (float)grid(uni(&g, -2.5, 2.5)), (float)grid(uni(&g, -2.5, 2.5)));
+        p->a.p[0] = grid_rv3(&g, 2.5);
         p->a.p[1] = p->a.p[0];
         if (capsule) {
             int axis = (int)uni(&g, 0, 3);
             (&p->a.p[1].x)[axis] += (float)(0.25 * (1 + (int)uni(&g, 0, 6)));
         }
-        p->va = spx_v3((float)grid(uni(&g, -2, 2)), (float)grid(uni(&g, -2, 2)), (float)grid(uni(&g, -2, 2)));
+        p->va = grid_rv3(&g, 2);
         return;
     }
     /* A random cloud in a squashed, turned box. */
     const double sx = uni(&g, 0.2, 1.2), sy = uni(&g, 0.2, 1.2), sz = uni(&g, 0.05, 1.2);
     p->count = 4 + (int)uni(&g, 0, MAX_POINTS - 4 + 1);
     if (p->count > MAX_POINTS) p->count = MAX_POINTS;
-    for (int i = 0; i < p->count; ++i)
-        p->cloud[i] = spx_v3((float)uni(&g, -sx, sx), (float)uni(&g, -sy, sy), (float)uni(&g, -sz, sz));
+    for (int i = 0; i < p->count; ++i) {
+        const float z = (float)uni(&g, -sz, sz), y = (float)uni(&g, -sy, sy), x = (float)uni(&g, -sx, sx);
+        p->cloud[i] = spx_v3(x, y, z);
+    }
     p->rotation = rotation_of(&g);
     p->position = rv3(&g, 0.5);
     const double reach = sqrt(sx * sx + sy * sy + sz * sz);
@@ -467,8 +472,8 @@ static void make_problem(bool capsule, int family, uint64_t seed, problem* p)
         if (k == 2) p->a.radius = 0.0f;
         if (k == 3) p->a.p[1] = p->a.p[0];
     } else if (family == FAM_FAR) {
-        const spx_vec3 off =
-            spx_v3((float)uni(&g, 1000, 5000), (float)uni(&g, -5000, -1000), (float)uni(&g, 1000, 5000));
+        const float z = (float)uni(&g, 1000, 5000), y = (float)uni(&g, -5000, -1000), x = (float)uni(&g, 1000, 5000);
+        const spx_vec3 off = spx_v3(x, y, z);
         p->position = add3(p->position, off);
         p->a.p[0] = add3(p->a.p[0], off);
         p->a.p[1] = add3(p->a.p[1], off);
@@ -651,10 +656,8 @@ static void check_properties(const problem* in, stats* st)
     test_case_rng rng = { p.seed ^ 0xD1B54A32D192ED03ull };
     {
         problem o = p;
-        const spx_vec3 off = spx_v3((float)floor(uni(&rng, -1000, 1000)), (float)floor(uni(&rng, -1000, 1000)),
-                                    (float)floor(uni(&rng, -1000, 1000)));
-        const spx_vec3 w = spx_v3((float)(floor(uni(&rng, -512, 512)) / 64), (float)(floor(uni(&rng, -512, 512)) / 64),
-                                  (float)(floor(uni(&rng, -512, 512)) / 64));
+        spx_vec3 off, w;
+        test_case_random_shift(&rng, &off, &w);
         o.position = add3(o.position, off);
         o.a.p[0] = add3(o.a.p[0], off);
         o.a.p[1] = add3(o.a.p[1], off);

@@ -22,6 +22,12 @@ static double uniform(double lo, double hi)
 
 /* A float on a 1/1024 m grid: problems moved by a grid offset stay exact. */
 static float grid(double lo, double hi) { return (float)(floor(uniform(lo, hi) * 1024.0) / 1024.0); }
+/* Three of those, z first, then y, then x. */
+static spx_vec3 grid3(double lo, double hi)
+{
+    const float z = grid(lo, hi), y = grid(lo, hi);
+    return spx_v3(grid(lo, hi), y, z);
+}
 
 static spx_mat3 random_rotation(void) { return test_random_rotation_matrix(uniform); }
 
@@ -49,9 +55,11 @@ static uint32_t random_cloud(double r, spx_vec3* p)
 {
     const uint32_t n = 4 + (uint32_t)uniform(0, 21);
     const double sx = uniform(0.3, 1), sy = uniform(0.3, 1), sz = uniform(0.3, 1);
-    for (uint32_t i = 0; i < n; ++i)
-        p[i] = spx_v3((float)(r * sx * uniform(-1, 1)), (float)(r * sy * uniform(-1, 1)),
-                      (float)(r * sz * uniform(-1, 1)));
+    for (uint32_t i = 0; i < n; ++i) {
+        const float z = (float)(r * sz * uniform(-1, 1)), y = (float)(r * sy * uniform(-1, 1)),
+                    x = (float)(r * sx * uniform(-1, 1));
+        p[i] = spx_v3(x, y, z);
+    }
     return n;
 }
 
@@ -264,9 +272,13 @@ static spx_triangle random_triangle(double spread)
 {
     spx_triangle t;
     const double size = uniform(0.2, 3.0);
-    const double c[3] = { uniform(-spread, spread), uniform(-spread, spread), uniform(-spread, spread) };
-    for (int k = 0; k < 3; ++k)
-        t.v[k] = spx_v3(grid(c[0] - size, c[0] + size), grid(c[1] - size, c[1] + size), grid(c[2] - size, c[2] + size));
+    double c[3];
+    for (int k = 0; k < 3; ++k) c[k] = uniform(-spread, spread);
+    for (int k = 0; k < 3; ++k) {
+        const float z = grid(c[2] - size, c[2] + size), y = grid(c[1] - size, c[1] + size),
+                    x = grid(c[0] - size, c[0] + size);
+        t.v[k] = spx_v3(x, y, z);
+    }
     if (uniform(0, 1) < 0.1) {
         /* Corners on one line, exactly: the middle one halfway. */
         t.v[2] = spx_v3((t.v[0].x + t.v[1].x) * 0.5f, (t.v[0].y + t.v[1].y) * 0.5f, (t.v[0].z + t.v[1].z) * 0.5f);
@@ -355,15 +367,16 @@ static int random_against_brute_force(void)
         const uint32_t n = random_cloud(uniform(0.2, 1.5), cloud);
         spx_hull* hull = make_hull(cloud, n);
         if (!hull) continue;
-        const spx_placed_hull h = { hull, spx_v3(grid(-0.3, 0.3), grid(-0.3, 0.3), grid(-0.3, 0.3)),
-                                    random_rotation() };
+        const spx_vec3 at = grid3(-0.3, 0.3);
+        const spx_placed_hull h = { hull, at, random_rotation() };
         const spx_triangle t = random_triangle(uniform(0, 1) < 0.25 ? 0.4 : 2.0);
-        const spx_vec3 va = spx_v3((float)uniform(-1, 1), (float)uniform(-1, 1), (float)uniform(-1, 1));
+        const spx_vec3 va = test_random_vec3(uniform, -1, 1);
         /* Mostly aimed at the hull, so that half the sweeps hit. */
         const double aim = uniform(0, 1) < 0.6 ? uniform(1, 4) : 0.0;
-        const spx_vec3 vb = spx_v3((float)(uniform(-2, 2) - aim * (t.v[0].x + t.v[1].x + t.v[2].x) / 3),
-                                   (float)(uniform(-2, 2) - aim * (t.v[0].y + t.v[1].y + t.v[2].y) / 3),
-                                   (float)(uniform(-2, 2) - aim * (t.v[0].z + t.v[1].z + t.v[2].z) / 3));
+        const float z = (float)(uniform(-2, 2) - aim * (t.v[0].z + t.v[1].z + t.v[2].z) / 3),
+                    y = (float)(uniform(-2, 2) - aim * (t.v[0].y + t.v[1].y + t.v[2].y) / 3),
+                    x = (float)(uniform(-2, 2) - aim * (t.v[0].x + t.v[1].x + t.v[2].x) / 3);
+        const spx_vec3 vb = spx_v3(x, y, z);
         const int bad = check_pair(&h, &t, va, vb, 1.0f, &w);
         spx_hull_destroy(hull);
         if (bad) {
@@ -446,12 +459,12 @@ static int answers_invariant(void)
             spx_hull_destroy(ha), spx_hull_destroy(hb);
             continue;
         }
-        const spx_vec3 pos = spx_v3(grid(-0.3, 0.3), grid(-0.3, 0.3), grid(-0.3, 0.3));
+        const spx_vec3 pos = grid3(-0.3, 0.3);
         const spx_mat3 rot = uniform(0, 1) < 0.2 ? identity : random_rotation();
         const spx_placed_hull h = { ha, pos, rot }, hs = { hb, pos, rot };
         const spx_triangle t = random_triangle(1.5);
-        const spx_vec3 va = spx_v3((float)uniform(-1, 1), (float)uniform(-1, 1), (float)uniform(-1, 1));
-        const spx_vec3 vb = spx_v3((float)uniform(-4, 4), (float)uniform(-4, 4), (float)uniform(-4, 4));
+        const spx_vec3 va = test_random_vec3(uniform, -1, 1);
+        const spx_vec3 vb = test_random_vec3(uniform, -4, 4);
         const spx_vec3 rel = spx_v3(vb.x - va.x, vb.y - va.y, vb.z - va.z);
         spx_sweep_hit base, other;
         spx_manifold mb, mo;
@@ -621,13 +634,15 @@ static int nearly_parallel_edges(void)
             spx_mat3 R = identity;
             R.col[1] = spx_v3(0, (float)c, (float)s);
             R.col[2] = spx_v3(0, (float)-s, (float)c);
-            const spx_placed_hull h = { cube, spx_v3(grid(-0.2, 0.2), grid(-0.2, 0.2), grid(1.0, 1.5)), R };
+            const float hz = grid(1.0, 1.5), hy = grid(-0.2, 0.2), hx = grid(-0.2, 0.2);
+            const spx_placed_hull h = { cube, spx_v3(hx, hy, hz), R };
             /* A triangle standing up with its top edge along x turned by `angle` about z. */
             const double ca = cos(angle), sa = sin(angle);
             spx_triangle t = {
                 { { (float)(-2 * ca), (float)(-2 * sa), 0 }, { (float)(2 * ca), (float)(2 * sa), 0 }, { 0, 0, -2 } }
             };
-            const spx_vec3 va = spx_v3((float)uniform(-0.1, 0.1), (float)uniform(-0.1, 0.1), (float)-uniform(1, 3));
+            const float vz = (float)-uniform(1, 3), vy = (float)uniform(-0.1, 0.1), vx = (float)uniform(-0.1, 0.1);
+            const spx_vec3 va = spx_v3(vx, vy, vz);
             if (check_pair(&h, &t, va, spx_v3(0, 0, 0), 1.0f, &w)) {
                 fprintf(stderr, "  angle %g\n", angle);
                 return 1;
@@ -652,10 +667,11 @@ static int large_offsets(void)
         spx_hull* hull = make_hull(cloud, n);
         if (!hull) continue;
         const double far = pow(10.0, uniform(3, 6));
-        const spx_vec3 d =
-            spx_v3((float)(far * uniform(-1, 1)), (float)(far * uniform(-1, 1)), (float)(far * uniform(-1, 1)));
-        const spx_placed_hull h = { hull, spx_v3(d.x + grid(-0.3, 0.3), d.y + grid(-0.3, 0.3), d.z),
-                                    random_rotation() };
+        const float dz = (float)(far * uniform(-1, 1)), dy = (float)(far * uniform(-1, 1)),
+                    dx = (float)(far * uniform(-1, 1));
+        const spx_vec3 d = spx_v3(dx, dy, dz);
+        const float hy = d.y + grid(-0.3, 0.3), hx = d.x + grid(-0.3, 0.3);
+        const spx_placed_hull h = { hull, spx_v3(hx, hy, d.z), random_rotation() };
         spx_triangle t = random_triangle(1.5);
         for (int k = 0; k < 3; ++k) t.v[k] = spx_v3(t.v[k].x + d.x, t.v[k].y + d.y, t.v[k].z + d.z);
         if (spx_triangle_validate(&t) != SPX_OK) {
@@ -663,7 +679,7 @@ static int large_offsets(void)
             spx_hull_destroy(hull);
             continue;
         }
-        const spx_vec3 vb = spx_v3((float)uniform(-5, 5), (float)uniform(-5, 5), (float)uniform(-5, 5));
+        const spx_vec3 vb = test_random_vec3(uniform, -5, 5);
         /* The brute force sees the same floats; its tolerance grows with the coordinates' spacing. */
         static ref_pair r;
         ref_make(&h, &t, &r);
@@ -855,8 +871,13 @@ static int hull_mesh_against_brute_force(void)
         const bool flat_case = c % 5 == 0;
         spx_mat3 R = identity;
         if (!flat_case) R = random_rotation();
-        const spx_placed_hull h = { hull, spx_v3(grid(-3, 3), grid(-3, 3), flat_case ? 1.5f : grid(-1, 2)), R };
-        const spx_vec3 va = flat_case ? spx_v3(0, 0, -2) : spx_v3(grid(-2, 2), grid(-2, 2), grid(-3, 1));
+        const float hz = flat_case ? 1.5f : grid(-1, 2), hy = grid(-3, 3), hx = grid(-3, 3);
+        const spx_placed_hull h = { hull, spx_v3(hx, hy, hz), R };
+        spx_vec3 va = spx_v3(0, 0, -2);
+        if (!flat_case) {
+            const float vz = grid(-3, 1), vy = grid(-2, 2), vx = grid(-2, 2);
+            va = spx_v3(vx, vy, vz);
+        }
         const spx_vec3 vb = spx_v3(0, 0, 0);
         if (mesh_against_all_triangles(c % 2 ? bumpy : flat, &h, va, vb, 1.0f, &hits, &overlaps)) {
             fprintf(stderr, "  case %d\n", c);
@@ -937,7 +958,8 @@ static int no_ghost_normals_on_flat_mesh(void)
         const uint32_t n = random_cloud(uniform(0.3, 1.2), cloud);
         spx_hull* hull = make_hull(cloud, n);
         if (!hull) continue;
-        spx_placed_hull h = { hull, spx_v3(grid(-2, 2), grid(-2, 2), 0), random_rotation() };
+        const float hy = grid(-2, 2), hx = grid(-2, 2);
+        spx_placed_hull h = { hull, spx_v3(hx, hy, 0), random_rotation() };
         /* Lowered until its lowest corner is 1 mm under the grid. */
         spx_hull_info info;
         spx_hull_get_info(hull, &info);
@@ -987,7 +1009,8 @@ static int one_triangle_mesh(void)
         const uint32_t n = random_cloud(uniform(0.3, 1.2), cloud);
         spx_hull* hull = make_hull(cloud, n);
         if (!hull) continue;
-        const spx_placed_hull h = { hull, spx_v3(grid(-2, 2), grid(-2, 2), grid(-1, 1)), random_rotation() };
+        const float hz = grid(-1, 1), hy = grid(-2, 2), hx = grid(-2, 2);
+        const spx_placed_hull h = { hull, spx_v3(hx, hy, hz), random_rotation() };
         spx_manifold single, multi[4];
         uint32_t count;
         TEST_ENSURE_CODE(spx_manifold_hull_triangle(&h, &t, 0.05f, &single), SPX_OK);

@@ -881,10 +881,12 @@ static int mesh_manifold_does_not_depend_on_the_tree(void)
     for (int k = 0; k < 400; ++k) {
         const bool big = k % 2;
         const spx_vec3 h = big ? spx_v3(2.7f, 0.4f, 2.2f) : spx_v3(0.4f, 0.3f, 0.3f);
-        const double m0[3] = { test_case_uniform(&rng, 6.0, 14.0), 0.0, test_case_uniform(&rng, 6.0, 14.0) };
+        const double mx = test_case_uniform(&rng, 6.0, 14.0), mz = test_case_uniform(&rng, 6.0, 14.0);
+        const double m0[3] = { mx, 0.0, mz };
+        const double depth = test_case_uniform(&rng, -0.01, 0.02), yaw = test_case_uniform(&rng, 0.0, 6.3),
+                     tilt = test_case_uniform(&rng, -0.1, 0.1);
         spx_obb a;
-        TEST_ENSURE(resting_box(&p1, m0, dq_axis(1, 0, 0, test_case_uniform(&rng, -0.1, 0.1)),
-                                test_case_uniform(&rng, 0.0, 6.3), h, test_case_uniform(&rng, -0.01, 0.02), &a) == 0);
+        TEST_ENSURE(resting_box(&p1, m0, dq_axis(1, 0, 0, tilt), yaw, h, depth, &a) == 0);
         spx_manifold m1[SPX_MAX_MESH_MANIFOLDS], m16[SPX_MAX_MESH_MANIFOLDS];
         uint32_t c1 = 99, c16 = 98;
         TEST_ENSURE_CODE(spx_manifold_obb_mesh(&a, p1.inst, 0.015f, m1, SPX_MAX_MESH_MANIFOLDS, &c1), SPX_OK);

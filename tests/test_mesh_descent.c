@@ -124,9 +124,9 @@ static int gathered_set_is_the_collected_set(void)
         const int ka = (int)(test_case_rng_next(&rng) % 4), kb = (int)(test_case_rng_next(&rng) % 4);
         const bool far = c % 3 == 2;
         const float off = far ? 1500.0f : 0.0f;
-        spx_transform pa = { { off + (float)test_case_uniform(&rng, -1, 1), (float)test_case_uniform(&rng, -1, 1),
-                               off + (float)test_case_uniform(&rng, -1, 1) },
-                             test_case_random_quat(&rng) },
+        const float ax = off + (float)test_case_uniform(&rng, -1, 1), ay = (float)test_case_uniform(&rng, -1, 1),
+                    az = off + (float)test_case_uniform(&rng, -1, 1);
+        spx_transform pa = { { ax, ay, az }, test_case_random_quat(&rng) },
                       pb = { { off, 0.0f, off }, test_case_random_quat(&rng) };
         if (c % 4 == 0) { /* level grids, one landing flat or nearly flat on the other */
             const double tilt = c % 8 == 0 ? 0.0 : test_case_log_uniform(&rng, 1e-6, 1e-2);
@@ -139,9 +139,7 @@ static int gathered_set_is_the_collected_set(void)
         spx_mesh* mb = flat ? meshes[2 + (c / 4) % 2] : meshes[kb];
         spx_mesh_instance *a = place(ma, pa), *b = place(mb, pb);
         TEST_ENSURE(a && b);
-        spx_vec3 va = flat ? spx_v3(0.0f, -2.0f, 0.0f)
-                           : spx_v3((float)test_case_uniform(&rng, -2, 2), (float)test_case_uniform(&rng, -2, 2),
-                                    (float)test_case_uniform(&rng, -2, 2));
+        spx_vec3 va = flat ? spx_v3(0.0f, -2.0f, 0.0f) : test_case_random_vec3(&rng, -2, 2);
         const spx_vec3 still = { 0.0f, 0.0f, 0.0f };
         spx_obb box;
         TEST_ENSURE_CODE(spx_obb_from_quat(pa.p, spx_v3(0.9f, 0.2f, 0.6f), pa.q, &box), SPX_OK);

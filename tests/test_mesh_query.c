@@ -105,10 +105,11 @@ static bool random_shape(test_case_rng* rng, int kind, uint32_t target, double r
     case SHAPE_STRIP:
         ok = test_shape_strip(s, 3.0f, (float)test_case_log_uniform(rng, 0.01, 0.5), at_least(half, 1));
         break;
-    default:
-        ok = test_shape_random(s, at_least(target, 1), 2.0f, (float)test_case_uniform(rng, 0.2, 1.0),
-                               test_case_rng_next(rng));
+    default: {
+        const uint64_t seed = test_case_rng_next(rng);
+        ok = test_shape_random(s, at_least(target, 1), 2.0f, (float)test_case_uniform(rng, 0.2, 1.0), seed);
         break;
+    }
     }
     if (!ok) return false;
     double lo[3] = { DBL_MAX, DBL_MAX, DBL_MAX }, hi[3] = { -DBL_MAX, -DBL_MAX, -DBL_MAX };
@@ -1712,9 +1713,9 @@ static int instance_pose_round_trip(void)
     spx_mesh_info info;
     TEST_ENSURE_CODE(spx_mesh_get_info(mesh, &info), SPX_OK);
     for (int k = 0; k < 200; ++k) {
-        spx_transform t = { { (float)test_case_uniform(&rng, -1e3, 1e3), (float)test_case_uniform(&rng, -10, 10),
-                              (float)test_case_uniform(&rng, -1, 1) },
-                            test_case_random_quat(&rng) };
+        const float x = (float)test_case_uniform(&rng, -1e3, 1e3), y = (float)test_case_uniform(&rng, -10, 10),
+                    z = (float)test_case_uniform(&rng, -1, 1);
+        spx_transform t = { { x, y, z }, test_case_random_quat(&rng) };
         /* make the quaternion unit in double, then off by up to 8e-6 (inside the tolerance) */
         double qq[4] = { t.q.x, t.q.y, t.q.z, t.q.w }, n = 0;
         for (int i = 0; i < 4; ++i) n += qq[i] * qq[i];
@@ -1796,12 +1797,12 @@ static int moved_instance_answers_as_fresh(void)
                      SPX_OK);
     int compared = 0;
     for (int k = 0; k < 60; ++k) {
-        spx_transform pa = { { (float)test_case_uniform(&rng, -1.5, 1.5), (float)test_case_uniform(&rng, -1, 1),
-                               (float)test_case_uniform(&rng, -1.5, 1.5) },
-                             test_case_random_quat(&rng) };
-        spx_transform pb = { { (float)test_case_uniform(&rng, -0.5, 0.5), (float)test_case_uniform(&rng, -0.5, 0.5),
-                               (float)test_case_uniform(&rng, -0.5, 0.5) },
-                             test_case_random_quat(&rng) };
+        const float ax = (float)test_case_uniform(&rng, -1.5, 1.5), ay = (float)test_case_uniform(&rng, -1, 1),
+                    az = (float)test_case_uniform(&rng, -1.5, 1.5);
+        spx_transform pa = { { ax, ay, az }, test_case_random_quat(&rng) };
+        const float bx = (float)test_case_uniform(&rng, -0.5, 0.5), by = (float)test_case_uniform(&rng, -0.5, 0.5),
+                    bz = (float)test_case_uniform(&rng, -0.5, 0.5);
+        spx_transform pb = { { bx, by, bz }, test_case_random_quat(&rng) };
         if (k % 3 == 2) pa.p.x += 20.0f; /* away */
         if (k % 2 == 0) TEST_ENSURE_CODE(spx_mesh_instance_set_pose(a, &pa), SPX_OK);
         else TEST_ENSURE_CODE(spx_mesh_instance_get_pose(a, &pa), SPX_OK);
@@ -1809,7 +1810,8 @@ static int moved_instance_answers_as_fresh(void)
         else TEST_ENSURE_CODE(spx_mesh_instance_get_pose(b, &pb), SPX_OK);
         spx_mesh_instance *fa = place(ms, pa), *fb = place(mt, pb);
         TEST_ENSURE(fa && fb);
-        const spx_vec3 va = { (float)test_case_uniform(&rng, -2, 2), (float)test_case_uniform(&rng, -2, 2), 0.0f };
+        const float vx = (float)test_case_uniform(&rng, -2, 2), vy = (float)test_case_uniform(&rng, -2, 2);
+        const spx_vec3 va = { vx, vy, 0.0f };
         query used_mm = { NULL, a, b, va, ZERO, 1.0f }, fresh_mm = { NULL, fa, fb, va, ZERO, 1.0f };
         query used_bm = { &box, NULL, b, spx_v3(0, -2, 0), ZERO, 1.0f },
               fresh_bm = { &box, NULL, fb, spx_v3(0, -2, 0), ZERO, 1.0f };

@@ -214,9 +214,10 @@ static int boxes_swept_against_models(void)
         const model* mb = &MODELS_USED[k];
         for (int c = 0; c < cases(40); ++c, ++total) {
             double base = mb->radius * test_case_uniform(&rng, 0.05, 0.8);
-            spx_vec3 h = { (float)(base * test_case_log_uniform(&rng, 0.05, 1)),
-                           (float)(base * test_case_log_uniform(&rng, 0.05, 1)),
-                           (float)(base * test_case_log_uniform(&rng, 0.05, 1)) };
+            const float hx = (float)(base * test_case_log_uniform(&rng, 0.05, 1)),
+                        hy = (float)(base * test_case_log_uniform(&rng, 0.05, 1)),
+                        hz = (float)(base * test_case_log_uniform(&rng, 0.05, 1));
+            spx_vec3 h = { hx, hy, hz };
             spx_vec3 ca, cb, va, vb;
             float tmax;
             random_motion(&rng, test_brute_len3(h), mb->radius, &ca, &cb, &va, &vb, &tmax);

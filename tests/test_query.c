@@ -119,13 +119,16 @@ static int rays_in_a_triangles_plane_miss(void)
     uint32_t rng = 0x5E6A7u;
     int lines = 0, planes = 0;
     for (int i = 0; i < test_cases(20000); ++i) {
-        const spx_vec3 p =
-            spx_v3(floorf(test_lcg_uniform(&rng, -128, 128)) / 16.0f, floorf(test_lcg_uniform(&rng, -128, 128)) / 16.0f,
-                   floorf(test_lcg_uniform(&rng, -128, 128)) / 16.0f);
+        const float pz = floorf(test_lcg_uniform(&rng, -128, 128)) / 16.0f,
+                    py = floorf(test_lcg_uniform(&rng, -128, 128)) / 16.0f,
+                    px = floorf(test_lcg_uniform(&rng, -128, 128)) / 16.0f;
+        const spx_vec3 p = spx_v3(px, py, pz);
         spx_vec3 e[2];
-        for (int k = 0; k < 2; ++k)
-            e[k] = spx_v3(floorf(test_lcg_uniform(&rng, -4, 5)), floorf(test_lcg_uniform(&rng, -4, 5)),
-                          floorf(test_lcg_uniform(&rng, -4, 5)));
+        for (int k = 0; k < 2; ++k) {
+            const float ez = floorf(test_lcg_uniform(&rng, -4, 5)), ey = floorf(test_lcg_uniform(&rng, -4, 5)),
+                        ex = floorf(test_lcg_uniform(&rng, -4, 5));
+            e[k] = spx_v3(ex, ey, ez);
+        }
         const bool line = i % 2 == 0;
         /* corners p + a e0 + b e1, the origin at p (outside the corners' span on a line), the
            direction a combination of e0 and e1 (on a line: any direction, the ray leaves the line) */
@@ -138,8 +141,7 @@ static int rays_in_a_triangles_plane_miss(void)
         }
         const float s0 = floorf(test_lcg_uniform(&rng, -4, 5)), s1 = floorf(test_lcg_uniform(&rng, -4, 5));
         spx_vec3 d = spx_v3(s0 * e[0].x + s1 * e[1].x, s0 * e[0].y + s1 * e[1].y, s0 * e[0].z + s1 * e[1].z);
-        if (line)
-            d = spx_v3(test_lcg_uniform(&rng, -8, 8), test_lcg_uniform(&rng, -8, 8), test_lcg_uniform(&rng, -8, 8));
+        if (line) d = test_lcg_vec3(&rng, spx_v3(-8, -8, -8), spx_v3(8, 8, 8));
         if (spx_triangle_validate(&t) != SPX_OK || (d.x == 0.0f && d.y == 0.0f && d.z == 0.0f)) continue;
         spx_ray_hit h;
         TEST_ENSURE_CODE(spx_ray_triangle(p, d, 1.0f, &t, &h), SPX_OK);
@@ -212,9 +214,10 @@ static int ray_moves_with_the_problem(void)
         /* on a grid of 1/1024 m, so that the shifted coordinates below are exact */
         spx_vec3 o = { (float)(round(u[0] * 6 * 1024) / 1024), (float)(round(u[1] * 6 * 1024) / 1024),
                        (float)(round(u[2] * 6 * 1024) / 1024) };
-        spx_vec3 d = { (float)(-u[0] * 12 + test_case_uniform(&rng, -2, 2)),
-                       (float)(-u[1] * 12 + test_case_uniform(&rng, -2, 2)),
-                       (float)(-u[2] * 12 + test_case_uniform(&rng, -2, 2)) };
+        const float dx = (float)(-u[0] * 12 + test_case_uniform(&rng, -2, 2)),
+                    dy = (float)(-u[1] * 12 + test_case_uniform(&rng, -2, 2)),
+                    dz = (float)(-u[2] * 12 + test_case_uniform(&rng, -2, 2));
+        spx_vec3 d = { dx, dy, dz };
         spx_ray_hit a, b;
         TEST_ENSURE_CODE(spx_ray_obb(o, d, 1.0f, &box, &a), SPX_OK);
         const spx_vec3 shift = { 1024.0f, -512.0f, 256.0f };
@@ -338,8 +341,7 @@ static int world_mesh_boundary(void)
     test_case_rng rng = { 31 };
     uint32_t hits = 0, rays = 0;
     for (int placed = 0; placed < 20; ++placed) {
-        bd.position = spx_v3((float)test_case_uniform(&rng, -900, 900), (float)test_case_uniform(&rng, -900, 900),
-                             (float)test_case_uniform(&rng, -900, 900));
+        bd.position = test_case_random_vec3(&rng, -900, 900);
         bd.rotation = test_case_random_quat(&rng);
         spx_body_id id;
         TEST_ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
@@ -403,14 +405,16 @@ static int ray_mesh_against_triangles(void)
     test_case_rng rng = { 21 };
     uint32_t hits = 0;
     for (int n = 0; n < 4000; ++n) {
-        spx_transform pose = { random_vec3(&rng, -3, 3), test_case_random_quat(&rng) };
+        const spx_vec3 at = random_vec3(&rng, -3, 3);
+        spx_transform pose = { at, test_case_random_quat(&rng) };
         spx_mesh_instance* inst;
         TEST_ENSURE_CODE(test_place_mesh(m, pose, &inst), SPX_OK);
         spx_vec3 o = random_vec3(&rng, -6, 6);
         /* aimed within 2 m of the torus's centre, and on past it */
-        spx_vec3 d = { 1.5f * (pose.p.x + (float)test_case_uniform(&rng, -2, 2) - o.x),
-                       1.5f * (pose.p.y + (float)test_case_uniform(&rng, -2, 2) - o.y),
-                       1.5f * (pose.p.z + (float)test_case_uniform(&rng, -2, 2) - o.z) };
+        const float dx = 1.5f * (pose.p.x + (float)test_case_uniform(&rng, -2, 2) - o.x),
+                    dy = 1.5f * (pose.p.y + (float)test_case_uniform(&rng, -2, 2) - o.y),
+                    dz = 1.5f * (pose.p.z + (float)test_case_uniform(&rng, -2, 2) - o.z);
+        spx_vec3 d = { dx, dy, dz };
         spx_ray_hit h;
         TEST_ENSURE_CODE(spx_ray_mesh(o, d, 1.0f, m, &pose, &h), SPX_OK);
         float best = INFINITY;
@@ -705,8 +709,10 @@ static int box_casts_against_brute_force(void)
     uint32_t hits = 0, overlaps = 0;
     for (uint32_t n = 0; n < casts; ++n) {
         spx_obb box;
-        spx_vec3 h = { (float)test_case_log_uniform(&rng, 0.05, 1.0), (float)test_case_log_uniform(&rng, 0.05, 1.0),
-                       (float)test_case_log_uniform(&rng, 0.05, 1.0) };
+        const float hx = (float)test_case_log_uniform(&rng, 0.05, 1.0),
+                    hy = (float)test_case_log_uniform(&rng, 0.05, 1.0),
+                    hz = (float)test_case_log_uniform(&rng, 0.05, 1.0);
+        spx_vec3 h = { hx, hy, hz };
         spx_vec3 c = random_vec3(&rng, -28, 28);
         TEST_ENSURE_CODE(spx_obb_from_quat(c, h, test_case_random_quat(&rng), &box), SPX_OK);
         const spx_vec3 d = random_displacement(&rng, 0.5, 30);
@@ -782,8 +788,9 @@ static int overlaps_against_brute_force(void)
     for (int n = 0; n < 3000; ++n) {
         const int kind = n % 3;
         spx_vec3 c = random_vec3(&rng, -28, 28);
-        spx_vec3 h = { (float)test_case_log_uniform(&rng, 0.1, 6), (float)test_case_log_uniform(&rng, 0.1, 6),
-                       (float)test_case_log_uniform(&rng, 0.1, 6) };
+        const float hx = (float)test_case_log_uniform(&rng, 0.1, 6), hy = (float)test_case_log_uniform(&rng, 0.1, 6),
+                    hz = (float)test_case_log_uniform(&rng, 0.1, 6);
+        spx_vec3 h = { hx, hy, hz };
         spx_obb box;
         TEST_ENSURE_CODE(spx_obb_from_quat(c, h, test_case_random_quat(&rng), &box), SPX_OK);
         const spx_vec3 lo = { c.x - h.x, c.y - h.y, c.z - h.z }, hi = { c.x + h.x, c.y + h.y, c.z + h.z };
@@ -867,7 +874,8 @@ static int rebuilt_tree_against_brute_force(void)
     spx_world* w = scene.world;
     test_case_rng rng = { 41 };
     for (uint32_t i = 0; i < scene.body_count; i += 2) {
-        spx_transform t = { random_vec3(&rng, -25, 25), test_case_random_quat(&rng) };
+        const spx_vec3 at = random_vec3(&rng, -25, 25);
+        spx_transform t = { at, test_case_random_quat(&rng) };
         if (spx_body_set_transform(w, scene.bodies[i].id, &t) == SPX_ERR_STALE_ID) continue; /* destroyed */
     }
     hit_list brute = { 0 }, world = { 0 };

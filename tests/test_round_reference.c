@@ -161,12 +161,8 @@ static void check_properties(const test_round_case* in, uint64_t seed, stats* st
     const bool borderline = fabs(ref.sd0) <= CLEAR_FRACTION * size || fabs(ref.sd_min) <= CLEAR_FRACTION * size;
 
     test_case_rng rng = { seed ^ 0xD1B54A32D192ED03ull };
-    spx_vec3 offset =
-        spx_v3((float)floor(test_case_uniform(&rng, -1000, 1000)), (float)floor(test_case_uniform(&rng, -1000, 1000)),
-               (float)floor(test_case_uniform(&rng, -1000, 1000)));
-    spx_vec3 vel = spx_v3((float)(floor(test_case_uniform(&rng, -512, 512)) / 64.0),
-                          (float)(floor(test_case_uniform(&rng, -512, 512)) / 64.0),
-                          (float)(floor(test_case_uniform(&rng, -512, 512)) / 64.0));
+    spx_vec3 offset, vel;
+    test_case_random_shift(&rng, &offset, &vel);
     test_round_case_move(&c, offset, vel, &other);
     if (test_round_case_sweep(&other, &g) != SPX_OK) {
         fail(st, &c, "moved problem refused", 0, 0);

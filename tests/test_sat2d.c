@@ -21,6 +21,12 @@ static double uniform(double lo, double hi)
     rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
     return lo + (hi - lo) * (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
 }
+/* Two numbers of uniform(lo, hi) as a vector, x first. */
+static spx_vec2 uniform2(double lo, double hi)
+{
+    const float x = (float)uniform(lo, hi);
+    return (spx_vec2){ x, (float)uniform(lo, hi) };
+}
 
 /* ---- the reference --------------------------------------------------------------------------------- */
 
@@ -227,13 +233,18 @@ static void random_circle(piece_store* s, dv at, double size)
 /* Pair kinds: 0 polygon-polygon, 1 polygon-circle, 2 circle-polygon, 3 circle-circle. */
 static bool random_pair(int kind, piece_store* a, piece_store* b, double spread)
 {
-    dv ca = { uniform(-spread, spread), uniform(-spread, spread) };
-    dv cb = { uniform(-spread, spread), uniform(-spread, spread) };
+    dv ca, cb;
+    ca.x = uniform(-spread, spread), ca.y = uniform(-spread, spread);
+    cb.x = uniform(-spread, spread), cb.y = uniform(-spread, spread);
     int family = (int)uniform(0, 3);
     if (kind == 0 || kind == 1) random_polygon(a, ca, uniform(0.1, 2), family);
     else random_circle(a, ca, uniform(0.1, 2));
-    if (kind == 0 || kind == 2) random_polygon(b, cb, uniform(0.1, 2), (int)uniform(0, 3));
-    else random_circle(b, cb, uniform(0.1, 2));
+    if (kind == 0 || kind == 2) {
+        const int family_b = (int)uniform(0, 3);
+        random_polygon(b, cb, uniform(0.1, 2), family_b);
+    } else {
+        random_circle(b, cb, uniform(0.1, 2));
+    }
     return make_piece(a) && make_piece(b);
 }
 
@@ -432,8 +443,8 @@ static int check_invariance(piece_store* a, spx_vec2 va, piece_store* b, spx_vec
 
     /* Moved by an offset of up to 1e3 m, with a common velocity: the same answers, within the
      * rounding of the moved corners; the time within it over the speed along the normal. */
-    spx_vec2 offset = { (float)uniform(-1e3, 1e3), (float)uniform(-1e3, 1e3) };
-    spx_vec2 common = { (float)uniform(-10, 10), (float)uniform(-10, 10) };
+    spx_vec2 offset = uniform2(-1e3, 1e3);
+    spx_vec2 common = uniform2(-10, 10);
     piece_store ma = *a, mb = *b;
     piece_store* both[2] = { &ma, &mb };
     for (int k = 0; k < 2; ++k) {
@@ -473,9 +484,9 @@ static int random_against_reference(void)
             piece_store a, b;
             if (!random_pair(kind, &a, &b, 3)) continue;
             ++run;
-            spx_vec2 va = { (float)uniform(-5, 5), (float)uniform(-5, 5) };
+            spx_vec2 va = uniform2(-5, 5);
             /* Aim B roughly at A half the time, so that many sweeps hit. */
-            spx_vec2 vb = { (float)uniform(-5, 5), (float)uniform(-5, 5) };
+            spx_vec2 vb = uniform2(-5, 5);
             if (c % 2 == 0) {
                 double ax = 0, ay = 0, bx = 0, by = 0;
                 const spx_piece2d* pa = &a.piece;
@@ -714,8 +725,9 @@ static int adversarial_families(void)
             s->piece.kind = SPX_PIECE2D_POLYGON;
             if (!make_piece(s)) return 1;
         }
-        spx_vec2 va = { 0.5f * (float)(int)uniform(-6, 6), 0.5f * (float)(int)uniform(-6, 6) };
-        spx_vec2 vb = { 0.5f * (float)(int)uniform(-6, 6), 0.5f * (float)(int)uniform(-6, 6) };
+        spx_vec2 va, vb;
+        va.x = 0.5f * (float)(int)uniform(-6, 6), va.y = 0.5f * (float)(int)uniform(-6, 6);
+        vb.x = 0.5f * (float)(int)uniform(-6, 6), vb.y = 0.5f * (float)(int)uniform(-6, 6);
         if (c % 5 == 0) vb.y = va.y; /* sliding along a face */
         if (check_static(&a.piece, &b.piece) || check_sweep(&a.piece, va, &b.piece, vb, 1.0f, &hits) ||
             check_invariance(&a, va, &b, vb, 1.0f)) {
@@ -744,7 +756,8 @@ static int large_offsets(void)
                 for (uint32_t i = 0; i < s->corner_count; ++i) s->corners[i].x += (float)far;
         }
         if (!make_piece(&a) || !make_piece(&b)) continue;
-        spx_vec2 va = { (float)uniform(-5, 5), (float)uniform(-5, 5) }, vb = { (float)uniform(-5, 5), 0 };
+        const spx_vec2 va = uniform2(-5, 5);
+        const spx_vec2 vb = { (float)uniform(-5, 5), 0 };
         if (check_static(&a.piece, &b.piece) || check_sweep(&a.piece, va, &b.piece, vb, 1.0f, &hits)) {
             fprintf(stderr, "large offset case %d\n", c);
             return 1;

@@ -167,19 +167,15 @@ static int run_scene(scene* s, int* total_events)
     spx_body_set_velocity(s->w, c, spx_v3(-2, 0, 0), spx_v3(0, 0, 0));
     uint32_t seed = 12345;
     for (int i = 0; i < 30; ++i) {
-        spx_shape_def b = box(spx_v3(test_lcg_uniform(&seed, 0.15f, 0.5f), test_lcg_uniform(&seed, 0.15f, 0.5f),
-                                     test_lcg_uniform(&seed, 0.15f, 0.5f)),
-                              spx_v3(0, 0, 0), false);
+        spx_shape_def b =
+            box(test_lcg_vec3(&seed, spx_v3(0.15f, 0.15f, 0.15f), spx_v3(0.5f, 0.5f, 0.5f)), spx_v3(0, 0, 0), false);
         if (i % 3 == 0) b.filter.category_bits = 2;
         spx_body_def d = spx_default_body_def();
         d.type = SPX_BODY_DYNAMIC;
-        d.position =
-            spx_v3(test_lcg_uniform(&seed, -6, 4), test_lcg_uniform(&seed, 1, 8), test_lcg_uniform(&seed, -4, 4));
+        d.position = test_lcg_vec3(&seed, spx_v3(-6, 1, -4), spx_v3(4, 8, 4));
         d.rotation = test_lcg_rotation(&seed);
-        d.linear_velocity =
-            spx_v3(test_lcg_uniform(&seed, -3, 3), test_lcg_uniform(&seed, -2, 2), test_lcg_uniform(&seed, -3, 3));
-        d.angular_velocity =
-            spx_v3(test_lcg_uniform(&seed, -2, 2), test_lcg_uniform(&seed, -2, 2), test_lcg_uniform(&seed, -2, 2));
+        d.linear_velocity = test_lcg_vec3(&seed, spx_v3(-3, -2, -3), spx_v3(3, 2, 3));
+        d.angular_velocity = test_lcg_vec3(&seed, spx_v3(-2, -2, -2), spx_v3(2, 2, 2));
         d.shapes = &b;
         d.shape_count = 1;
         spx_body_id id;

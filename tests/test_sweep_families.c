@@ -580,9 +580,12 @@ static int degenerate_triangles(void)
         test_case_make(i % 2 ? TEST_CASE_OBB_TRIANGLE : TEST_CASE_TRIANGLE_TRIANGLE, 170000 + (uint64_t)i, &c);
         /* Corners on one line, exactly: small integers times a power of two along an integer
            direction, so every coordinate is a float with no rounding. */
-        int d[3] = { (int)(test_case_rng_next(&rng) % 7) - 3, (int)(test_case_rng_next(&rng) % 7) - 3,
-                     1 + (int)(test_case_rng_next(&rng) % 3) };
-        int s[3] = { 0, 1 + (int)(test_case_rng_next(&rng) % 4), -1 - (int)(test_case_rng_next(&rng) % 4) };
+        int d[3], s[3] = { 0, 0, 0 };
+        d[0] = (int)(test_case_rng_next(&rng) % 7) - 3;
+        d[1] = (int)(test_case_rng_next(&rng) % 7) - 3;
+        d[2] = 1 + (int)(test_case_rng_next(&rng) % 3);
+        s[1] = 1 + (int)(test_case_rng_next(&rng) % 4);
+        s[2] = -1 - (int)(test_case_rng_next(&rng) % 4);
         float unit = ldexpf(1.0f, -(int)(test_case_rng_next(&rng) % 3));
         spx_vec3 base = c.tri[1].v[0];
         base = spx_v3(roundf(base.x), roundf(base.y), roundf(base.z));

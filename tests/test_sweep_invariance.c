@@ -242,15 +242,17 @@ static double grid_value(test_case_rng* rng, int lo, int hi)
 
 static spx_vec3 grid_vec(test_case_rng* rng, int lo, int hi)
 {
-    return spx_v3((float)grid_value(rng, lo, hi), (float)grid_value(rng, lo, hi), (float)grid_value(rng, lo, hi));
+    const float z = (float)grid_value(rng, lo, hi), y = (float)grid_value(rng, lo, hi);
+    return spx_v3((float)grid_value(rng, lo, hi), y, z);
 }
 
 /* A box whose axes are a quarter turn apart from the world's (or 45 degrees about one axis). */
 static spx_obb grid_box(test_case_rng* rng, spx_vec3 centre)
 {
-    spx_vec3 h =
-        spx_v3(0.25f * (float)(1 + test_case_rng_next(rng) % 8), 0.25f * (float)(1 + test_case_rng_next(rng) % 8),
-               0.25f * (float)(1 + test_case_rng_next(rng) % 8));
+    const float hz = 0.25f * (float)(1 + test_case_rng_next(rng) % 8),
+                hy = 0.25f * (float)(1 + test_case_rng_next(rng) % 8),
+                hx = 0.25f * (float)(1 + test_case_rng_next(rng) % 8);
+    spx_vec3 h = spx_v3(hx, hy, hz);
     spx_quat q = { 0, 0, 0, 1 };
     uint64_t turn = test_case_rng_next(rng) % 4;
     if (turn == 1) q = (spx_quat){ 0, 0, 0.70710678f, 0.70710678f };
@@ -592,7 +594,8 @@ static void check_case(tally* t, test_case_kind kind, family f, uint64_t seed)
     if (kind != TEST_CASE_OBB_TRIANGLE) {
         test_sweep_case s, o;
         test_case_swap(&c, &s);
-        reorder_case(&s, (int)(test_case_rng_next(&rng) % 6), (int)(test_case_rng_next(&rng) % 6), &o);
+        const int order_b = (int)(test_case_rng_next(&rng) % 6), order_a = (int)(test_case_rng_next(&rng) % 6);
+        reorder_case(&s, order_a, order_b, &o);
         if (kind == TEST_CASE_OBB_OBB) o = s;
         answers b;
         ask(&o, &b);
@@ -669,14 +672,15 @@ static spx_mesh* mesh_of(const test_shape* s, test_case_rng* rng)
 static bool mesh_shape(test_case_rng* rng, test_shape* s)
 {
     if (test_case_rng_next(rng) % 2) {
-        if (!test_shape_grid(s, 1 + (uint32_t)(test_case_rng_next(rng) % 5),
-                             1 + (uint32_t)(test_case_rng_next(rng) % 5)))
-            return false;
+        const uint32_t nz = 1 + (uint32_t)(test_case_rng_next(rng) % 5),
+                       nx = 1 + (uint32_t)(test_case_rng_next(rng) % 5);
+        if (!test_shape_grid(s, nx, nz)) return false;
         for (uint32_t i = 0; i < s->vertex_count; ++i)
             s->vertices[i] = spx_v3(0.25f * s->vertices[i].x, 0.25f * s->vertices[i].y, 0.25f * s->vertices[i].z);
         return true;
     }
-    return test_shape_random(s, 4 + (uint32_t)(test_case_rng_next(rng) % 30), 1.0f, 0.5f, test_case_rng_next(rng));
+    const uint64_t seed = test_case_rng_next(rng);
+    return test_shape_random(s, 4 + (uint32_t)(test_case_rng_next(rng) % 30), 1.0f, 0.5f, seed);
 }
 
 static spx_quat mesh_turn(test_case_rng* rng)
@@ -835,7 +839,8 @@ static int mesh_invariance(void)
         const uint64_t seed = 900000u + (uint64_t)i;
         test_case_rng rng = { seed * 0x9E3779B97F4A7C15ull };
         mesh_side b;
-        spx_transform pose_b = { grid_vec(&rng, -1, 1), mesh_turn(&rng) };
+        const spx_vec3 at_b = grid_vec(&rng, -1, 1);
+        spx_transform pose_b = { at_b, mesh_turn(&rng) };
         TEST_ENSURE(mesh_side_make(&b, &rng, pose_b));
         const spx_vec3 va = grid_vec(&rng, -2, 2), vb = grid_vec(&rng, -2, 2);
         const float tmax = 0.5f * (float)(1 + test_case_rng_next(&rng) % 4);
@@ -859,7 +864,8 @@ static int mesh_invariance(void)
 
         /* Mesh against mesh: both reordered, and A and B swapped as well. */
         mesh_side a;
-        spx_transform pose_a = { grid_vec(&rng, -1, 1), mesh_turn(&rng) };
+        const spx_vec3 at_a = grid_vec(&rng, -1, 1);
+        spx_transform pose_a = { at_a, mesh_turn(&rng) };
         TEST_ENSURE(mesh_side_make(&a, &rng, pose_a));
         ++mesh_t.cases;
         TEST_ENSURE_CODE(spx_sweep_mesh_mesh(a.plain_at, va, b.plain_at, vb, tmax, contacts, MESH_CAPACITY, &h0),

@@ -156,10 +156,16 @@ static float grid(int steps, float step)
     rng_state = rng_state * 1664525u + 1013904223u;
     return (float)((int)(rng_state >> 8) % (2 * steps + 1) - steps) * step;
 }
+/* Three of those, z first, then y, then x. */
+static spx_vec3 grid3(int steps, float step)
+{
+    const float z = grid(steps, step), y = grid(steps, step);
+    return spx_v3(grid(steps, step), y, z);
+}
 static spx_triangle grid_triangle(int steps, float step)
 {
     spx_triangle t;
-    for (int k = 0; k < 3; ++k) t.v[k] = spx_v3(grid(steps, step), grid(steps, step), grid(steps, step));
+    for (int k = 0; k < 3; ++k) t.v[k] = grid3(steps, step);
     return t;
 }
 static spx_triangle scaled(const spx_triangle* t, int e)
@@ -178,7 +184,7 @@ static int triangles_scaled_by_powers_of_two(void)
     int compared = 0;
     for (int c = 0; c < 2000; ++c) {
         const spx_triangle a = grid_triangle(16, 1.0f / 16), b = grid_triangle(16, 1.0f / 16);
-        const spx_vec3 v = spx_v3(grid(16, 1.0f / 16), grid(16, 1.0f / 16), grid(16, 1.0f / 16));
+        const spx_vec3 v = grid3(16, 1.0f / 16);
         spx_penetration p1;
         spx_sweep_hit h1;
         if (spx_penetration_triangle_triangle(&a, &b, &p1) != SPX_OK) continue;
@@ -253,7 +259,8 @@ static int nearly_parallel_segments_swapped(void)
         spx_triangle a = { { { 0, 0, 0 }, { len_a, 0, 0 }, { len_a, 0, 0 } } };
         spx_triangle b = { { { start, across, 0 }, { start + len_b, across + tilt, 0 }, { start, across, 0 } } };
         if (c & 1) b.v[1].z = b.v[1].y, b.v[1].y = across; /* tilted out of the plane instead */
-        const spx_vec3 va = spx_v3(grid(4, 0.5f), grid(4, 0.5f) * tilt, 0), vb = spx_v3(0, 0, grid(2, 0.5f) * tilt);
+        const float vy = grid(4, 0.5f) * tilt, vx = grid(4, 0.5f);
+        const spx_vec3 va = spx_v3(vx, vy, 0), vb = spx_v3(0, 0, grid(2, 0.5f) * tilt);
         spx_sweep_hit ab, ba;
         TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&a, va, &b, vb, 1.0f, &ab), SPX_OK);
         TEST_ENSURE_CODE(spx_sweep_triangle_triangle(&b, vb, &a, va, 1.0f, &ba), SPX_OK);

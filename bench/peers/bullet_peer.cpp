@@ -104,22 +104,39 @@ void run(void* prepared, size_t count, uint8_t* out)
 
 void release(void* prepared) { delete static_cast<Pairs*>(prepared); }
 
-struct TrianglePairs {
-    std::vector<btBoxShape> box;
+// A convex shape (a box, or the same box as a btConvexHullShape of its corners) against a triangle
+// whose corners are in world space, through btGjkPairDetector.
+template <class Shape> struct ShapeTrianglePairs {
+    std::vector<Shape> shape;
     std::vector<btTriangleShape> triangle;
     std::vector<btTransform> pose;
 };
 
-void* prepare_triangle(const spx_obb* a, const spx_triangle* b, size_t count)
+btConvexHullShape hull_of(const spx_obb& a)
+{
+    const spx_vec3 h = a.half_extents;
+    btScalar corners[8 * 3];
+    for (int c = 0; c < 8; ++c) {
+        corners[3 * c] = c & 1 ? h.x : -h.x;
+        corners[3 * c + 1] = c & 2 ? h.y : -h.y;
+        corners[3 * c + 2] = c & 4 ? h.z : -h.z;
+    }
+    return btConvexHullShape(corners, 8, int(3 * sizeof(btScalar)));
+}
+
+btBoxShape box_of(const spx_obb& a) { return btBoxShape(half_extents(a)); }
+
+template <class Shape, Shape (*make)(const spx_obb&)>
+void* prepare_shape_triangle(const spx_obb* a, const spx_triangle* b, size_t count)
 {
     try {
-        auto* pairs = new TrianglePairs;
-        pairs->box.reserve(count);
+        auto* pairs = new ShapeTrianglePairs<Shape>;
+        pairs->shape.reserve(count);
         pairs->triangle.reserve(count);
         pairs->pose.reserve(count);
         for (size_t i = 0; i < count; ++i) {
-            pairs->box.emplace_back(half_extents(a[i]));
-            pairs->box.back().setMargin(0);
+            pairs->shape.push_back(make(a[i]));
+            pairs->shape.back().setMargin(0);
             const spx_vec3* v = b[i].v;
             pairs->triangle.emplace_back(btVector3(v[0].x, v[0].y, v[0].z), btVector3(v[1].x, v[1].y, v[1].z),
                                          btVector3(v[2].x, v[2].y, v[2].z));
@@ -132,11 +149,14 @@ void* prepare_triangle(const spx_obb* a, const spx_triangle* b, size_t count)
     }
 }
 
-void release_triangle(void* prepared) { delete static_cast<TrianglePairs*>(prepared); }
-
-void run_triangle(void* prepared, size_t count, uint8_t* out)
+template <class Shape> void release_shape_triangle(void* prepared)
 {
-    TrianglePairs& pairs = *static_cast<TrianglePairs*>(prepared);
+    delete static_cast<ShapeTrianglePairs<Shape>*>(prepared);
+}
+
+template <class Shape> void run_shape_triangle(void* prepared, size_t count, uint8_t* out)
+{
+    ShapeTrianglePairs<Shape>& pairs = *static_cast<ShapeTrianglePairs<Shape>*>(prepared);
     btScalar sum = 0;
     btVoronoiSimplexSolver simplex;
     btGjkEpaPenetrationDepthSolver epa;
@@ -144,64 +164,7 @@ void run_triangle(void* prepared, size_t count, uint8_t* out)
     input.m_maximumDistanceSquared = 0;
     input.m_transformB.setIdentity(); // the triangle's corners are in world space
     for (size_t i = 0; i < count; ++i) {
-        btGjkPairDetector detector(&pairs.box[i], &pairs.triangle[i], &simplex, &epa);
-        input.m_transformA = pairs.pose[i];
-        Collect result;
-        detector.getClosestPoints(input, result, nullptr);
-        out[i] = uint8_t(result.count < 255 ? result.count : 255);
-        sum += result.count > 0 ? result.depth[0] : btScalar(0);
-    }
-    sink = sink + sum;
-}
-
-struct HullTrianglePairs {
-    std::vector<btConvexHullShape> hull;
-    std::vector<btTriangleShape> triangle;
-    std::vector<btTransform> pose;
-};
-
-void* prepare_hull_triangle(const spx_obb* a, const spx_triangle* b, size_t count)
-{
-    try {
-        auto* pairs = new HullTrianglePairs;
-        pairs->hull.reserve(count);
-        pairs->triangle.reserve(count);
-        pairs->pose.reserve(count);
-        for (size_t i = 0; i < count; ++i) {
-            const spx_vec3 h = a[i].half_extents;
-            btScalar corners[8 * 3];
-            for (int c = 0; c < 8; ++c) {
-                corners[3 * c] = c & 1 ? h.x : -h.x;
-                corners[3 * c + 1] = c & 2 ? h.y : -h.y;
-                corners[3 * c + 2] = c & 4 ? h.z : -h.z;
-            }
-            pairs->hull.emplace_back(corners, 8, int(3 * sizeof(btScalar)));
-            pairs->hull.back().setMargin(0);
-            const spx_vec3* v = b[i].v;
-            pairs->triangle.emplace_back(btVector3(v[0].x, v[0].y, v[0].z), btVector3(v[1].x, v[1].y, v[1].z),
-                                         btVector3(v[2].x, v[2].y, v[2].z));
-            pairs->triangle.back().setMargin(0);
-            pairs->pose.push_back(to_pose(a[i]));
-        }
-        return pairs;
-    } catch (const std::bad_alloc&) {
-        return nullptr;
-    }
-}
-
-void release_hull_triangle(void* prepared) { delete static_cast<HullTrianglePairs*>(prepared); }
-
-void run_hull_triangle(void* prepared, size_t count, uint8_t* out)
-{
-    HullTrianglePairs& pairs = *static_cast<HullTrianglePairs*>(prepared);
-    btScalar sum = 0;
-    btVoronoiSimplexSolver simplex;
-    btGjkEpaPenetrationDepthSolver epa;
-    btGjkPairDetector::ClosestPointInput input;
-    input.m_maximumDistanceSquared = 0;
-    input.m_transformB.setIdentity();
-    for (size_t i = 0; i < count; ++i) {
-        btGjkPairDetector detector(&pairs.hull[i], &pairs.triangle[i], &simplex, &epa);
+        btGjkPairDetector detector(&pairs.shape[i], &pairs.triangle[i], &simplex, &epa);
         input.m_transformA = pairs.pose[i];
         Collect result;
         detector.getClosestPoints(input, result, nullptr);
@@ -214,9 +177,10 @@ void run_hull_triangle(void* prepared, size_t count, uint8_t* out)
 const bench_peer peers[] = {
     { "bullet", "manifold_obb_obb", "btBoxBoxDetector::getClosestPoints", prepare, run, release, nullptr },
     { "bullet", "manifold_obb_tri", "btGjkPairDetector::getClosestPoints (GJK/EPA, box and triangle)", nullptr,
-      run_triangle, release_triangle, prepare_triangle },
+      run_shape_triangle<btBoxShape>, release_shape_triangle<btBoxShape>, prepare_shape_triangle<btBoxShape, box_of> },
     { "bullet", "manifold_hull_tri", "btGjkPairDetector::getClosestPoints (GJK/EPA, btConvexHullShape and triangle)",
-      nullptr, run_hull_triangle, release_hull_triangle, prepare_hull_triangle },
+      nullptr, run_shape_triangle<btConvexHullShape>, release_shape_triangle<btConvexHullShape>,
+      prepare_shape_triangle<btConvexHullShape, hull_of> },
 };
 
 } // namespace

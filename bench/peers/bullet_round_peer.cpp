@@ -2,6 +2,7 @@
 // btSphereShape, btCapsuleShape (its axis along local y, turned onto the capsule's segment), btBoxShape
 // and btTriangleShape, each pose swept from t = 0 to tmax. Margins are Bullet's defaults except the
 // triangle's, set to 0 (a box's margin lies inside its half extents).
+#include "peers/hull_cache.h"
 #include "peers/round_peer.h"
 #include "round_hull.h"
 
@@ -122,32 +123,21 @@ namespace {
 struct HullProblem {
     std::unique_ptr<btConvexShape> a;
     btTransform from_a, to_a, from_b, to_b;
-    size_t hull; // into HullSet::hulls
+    size_t hull; // into HullSet::hulls.shapes
 };
 
 struct HullSet {
-    std::vector<std::unique_ptr<btConvexHullShape>> hulls;
-    std::vector<const spx_hull*> sources;
+    HullCache<std::unique_ptr<btConvexHullShape>> hulls;
     std::vector<HullProblem> problems;
 };
 
-size_t hull_shape(HullSet& set, const spx_hull* h)
+std::unique_ptr<btConvexHullShape> hull_shape(const spx_hull* h)
 {
-    for (size_t k = 0; k < set.sources.size(); ++k)
-        if (set.sources[k] == h) return k;
-    spx_hull_info info;
-    spx_hull_get_info(h, &info);
     std::unique_ptr<btConvexHullShape> shape(new btConvexHullShape());
-    for (uint32_t i = 0; i < info.corner_count; ++i) {
-        spx_vec3 c;
-        spx_hull_get_corner(h, i, &c);
-        shape->addPoint(v(c), false);
-    }
+    for (const spx_vec3& c : hull_corners(h)) shape->addPoint(v(c), false);
     shape->recalcLocalAabb();
     shape->setMargin(0);
-    set.hulls.push_back(std::move(shape));
-    set.sources.push_back(h);
-    return set.hulls.size() - 1;
+    return shape;
 }
 
 } // namespace
@@ -172,7 +162,7 @@ extern "C" void* bench_round_hull_bullet_prepare(const bench_round_hull_problem*
             p.from_b.setBasis(btMatrix3x3(r.col[0].x, r.col[1].x, r.col[2].x, r.col[0].y, r.col[1].y, r.col[2].y,
                                           r.col[0].z, r.col[1].z, r.col[2].z));
             p.from_b.setOrigin(v(q.b.position));
-            p.hull = hull_shape(*set, q.b.hull);
+            p.hull = set->hulls.index(q.b.hull, hull_shape);
             p.to_a = p.from_a;
             p.to_b = p.from_b;
             p.to_a.setOrigin(p.from_a.getOrigin() + v(q.va) * q.tmax);
@@ -191,7 +181,7 @@ extern "C" void bench_round_hull_bullet_overlap(void* prepared, size_t count, ui
     btGjkEpaPenetrationDepthSolver epa;
     for (size_t i = 0; i < count; ++i) {
         HullProblem& p = set.problems[i];
-        btGjkPairDetector gjk(p.a.get(), set.hulls[p.hull].get(), &simplex, &epa);
+        btGjkPairDetector gjk(p.a.get(), set.hulls.shapes[p.hull].get(), &simplex, &epa);
         btGjkPairDetector::ClosestPointInput input;
         input.m_transformA = p.from_a;
         input.m_transformB = p.from_b;
@@ -207,7 +197,7 @@ extern "C" void bench_round_hull_bullet_sweep(void* prepared, size_t count, uint
     btVoronoiSimplexSolver simplex;
     for (size_t i = 0; i < count; ++i) {
         HullProblem& p = set.problems[i];
-        btGjkConvexCast cast(p.a.get(), set.hulls[p.hull].get(), &simplex);
+        btGjkConvexCast cast(p.a.get(), set.hulls.shapes[p.hull].get(), &simplex);
         btConvexCast::CastResult result;
         out[i] = cast.calcTimeOfImpact(p.from_a, p.to_a, p.from_b, p.to_b, result) ? 1 : 0;
     }

@@ -2,6 +2,7 @@
 // fcl::Convex<double> of the hull's corners and faces, fcl::Sphere<double> or fcl::Capsule<double> (its
 // axis along local z, turned onto the capsule's segment), fcl::collide with its default request (one
 // contact, no contact data; GJK by libccd).
+#include "peers/hull_cache.h"
 #include "round_hull.h"
 
 #include <fcl/geometry/shape/capsule.h>
@@ -27,23 +28,16 @@ struct Problem {
 };
 
 struct Set {
-    std::vector<std::shared_ptr<fcl::Convexd>> hulls;
-    std::vector<const spx_hull*> sources;
+    HullCache<std::shared_ptr<fcl::Convexd>> hulls;
     std::vector<Problem> problems;
 };
 
-size_t convex(Set& set, const spx_hull* h)
+std::shared_ptr<fcl::Convexd> convex(const spx_hull* h)
 {
-    for (size_t k = 0; k < set.sources.size(); ++k)
-        if (set.sources[k] == h) return k;
     spx_hull_info info;
     spx_hull_get_info(h, &info);
     auto corners = std::make_shared<std::vector<Vec>>();
-    for (uint32_t i = 0; i < info.corner_count; ++i) {
-        spx_vec3 c;
-        spx_hull_get_corner(h, i, &c);
-        corners->push_back(v(c));
-    }
+    for (const spx_vec3& c : hull_corners(h)) corners->push_back(v(c));
     auto faces = std::make_shared<std::vector<int>>();
     for (uint32_t f = 0; f < info.face_count; ++f) {
         spx_hull_face face;
@@ -53,9 +47,7 @@ size_t convex(Set& set, const spx_hull* h)
     }
     auto shape = std::make_shared<fcl::Convexd>(corners, int(info.face_count), faces);
     shape->computeLocalAABB();
-    set.hulls.push_back(shape);
-    set.sources.push_back(h);
-    return set.hulls.size() - 1;
+    return shape;
 }
 
 } // namespace
@@ -82,7 +74,7 @@ extern "C" void* bench_round_hull_fcl_prepare(const bench_round_hull_problem* pr
             p.pose_b = fcl::Transform3d::Identity();
             for (int c = 0; c < 3; ++c) p.pose_b.linear().col(c) = v(q.b.rotation.col[c]);
             p.pose_b.translation() = v(q.b.position);
-            p.hull = convex(*set, q.b.hull);
+            p.hull = set->hulls.index(q.b.hull, convex);
         }
         return set;
     } catch (const std::bad_alloc&) {
@@ -97,7 +89,8 @@ extern "C" void bench_round_hull_fcl_overlap(void* prepared, size_t count, uint8
     for (size_t i = 0; i < count; ++i) {
         const Problem& p = set.problems[i];
         fcl::CollisionResultd result;
-        out[i] = fcl::collide(p.a.get(), p.pose_a, set.hulls[p.hull].get(), p.pose_b, request, result) > 0 ? 1 : 0;
+        out[i] =
+            fcl::collide(p.a.get(), p.pose_a, set.hulls.shapes[p.hull].get(), p.pose_b, request, result) > 0 ? 1 : 0;
     }
 }
 

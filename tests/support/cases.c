@@ -44,6 +44,24 @@ spx_quat test_case_random_quat(test_case_rng* rng)
     return q;
 }
 
+spx_vec3 test_case_random_vec3(test_case_rng* rng, double lo, double hi)
+{
+    const float z = (float)test_case_uniform(rng, lo, hi), y = (float)test_case_uniform(rng, lo, hi);
+    return spx_v3((float)test_case_uniform(rng, lo, hi), y, z);
+}
+
+void test_case_random_shift(test_case_rng* rng, spx_vec3* out_offset, spx_vec3* out_velocity)
+{
+    const float oz = (float)floor(test_case_uniform(rng, -1000, 1000)),
+                oy = (float)floor(test_case_uniform(rng, -1000, 1000)),
+                ox = (float)floor(test_case_uniform(rng, -1000, 1000));
+    *out_offset = spx_v3(ox, oy, oz);
+    const float vz = (float)(floor(test_case_uniform(rng, -512, 512)) / 64.0),
+                vy = (float)(floor(test_case_uniform(rng, -512, 512)) / 64.0),
+                vx = (float)(floor(test_case_uniform(rng, -512, 512)) / 64.0);
+    *out_velocity = spx_v3(vx, vy, vz);
+}
+
 const char* test_case_kind_name(test_case_kind kind)
 {
     switch (kind) {
@@ -174,8 +192,8 @@ void test_case_make(test_case_kind kind, uint64_t seed, test_sweep_case* out)
     if (out->aim == TEST_CASE_AIM_OVERLAP) {
         if (test_case_uniform(&rng, 0, 1) < 0.75) {
             /* B's centre (or centroid) at a point of A: certainly overlapping. */
-            double u[3] = { test_case_uniform(&rng, -1, 1), test_case_uniform(&rng, -1, 1),
-                            test_case_uniform(&rng, -1, 1) };
+            double u[3];
+            for (int i = 0; i < 3; ++i) u[i] = test_case_uniform(&rng, -1, 1);
             for (int i = 0; i < 3; ++i) cb[i] = ca[i];
             if (test_case_piece_is_box(kind, 0)) {
                 const float* h = &out->box[0].half_extents.x;

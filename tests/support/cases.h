@@ -28,6 +28,12 @@ double test_case_uniform(test_case_rng* rng, double lo, double hi);
 double test_case_log_uniform(test_case_rng* rng, double lo, double hi);
 void test_case_unit_vector(test_case_rng* rng, double out[3]); /* uniform on the sphere */
 spx_quat test_case_random_quat(test_case_rng* rng);            /* uniform rotation (Shoemake) */
+/* A vector of three numbers of test_case_uniform(rng, lo, hi) as floats, drawn z first, then y, then x:
+   an order fixed here, not by the compiler, as every draw of a test is (one draw a statement). */
+spx_vec3 test_case_random_vec3(test_case_rng* rng, double lo, double hi);
+/* A move that keeps a problem's floats exact: an offset of whole metres within 1 km and a velocity on
+   a 1/64 m/s grid within 8 m/s, each drawn z first, then y, then x. */
+void test_case_random_shift(test_case_rng* rng, spx_vec3* out_offset, spx_vec3* out_velocity);
 
 /* One swept problem. Piece 0 is A, piece 1 is B; kind says which of box/tri each one is
    (OBB-triangle: A is the box, B the triangle). */

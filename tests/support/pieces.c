@@ -53,6 +53,12 @@ float test_lcg_uniform(uint32_t* state, float lo, float hi)
     return lo + (hi - lo) * (float)(*state >> 8) / 16777216.0f;
 }
 
+spx_vec3 test_lcg_vec3(uint32_t* state, spx_vec3 lo, spx_vec3 hi)
+{
+    const float z = test_lcg_uniform(state, lo.z, hi.z), y = test_lcg_uniform(state, lo.y, hi.y);
+    return spx_v3(test_lcg_uniform(state, lo.x, hi.x), y, z);
+}
+
 spx_quat test_lcg_rotation(uint32_t* state)
 {
     const float ax = test_lcg_uniform(state, -1, 1), ay = test_lcg_uniform(state, -1, 1),
@@ -78,6 +84,12 @@ bool test_manifold_ids_distinct(const spx_manifold* m)
         for (int j = i + 1; j < m->point_count; ++j)
             if (m->points[i].id == m->points[j].id) return false;
     return true;
+}
+
+spx_vec3 test_random_vec3(double (*uniform)(double lo, double hi), double lo, double hi)
+{
+    const float z = (float)uniform(lo, hi), y = (float)uniform(lo, hi);
+    return spx_v3((float)uniform(lo, hi), y, z);
 }
 
 spx_mat3 test_random_rotation_matrix(double (*uniform)(double lo, double hi))

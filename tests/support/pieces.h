@@ -17,11 +17,17 @@ spx_result test_place_mesh(const spx_mesh* mesh, spx_transform pose, spx_mesh_in
 
 /* The next number of a linear congruential generator whose state is *state, as a float in [lo, hi). */
 float test_lcg_uniform(uint32_t* state, float lo, float hi);
+/* Three of those numbers as a vector, each in [lo, hi) of its axis, drawn z first, then y, then x (as
+   test_case_random_vec3). */
+spx_vec3 test_lcg_vec3(uint32_t* state, spx_vec3 lo, spx_vec3 hi);
 /* Four of those numbers in [-1, 1) normalised as a quaternion: a rotation (not uniform over them). */
 spx_quat test_lcg_rotation(uint32_t* state);
 /* A rotation matrix from four numbers of uniform(-1, 1) kept when inside the unit ball (and not near
    its centre), normalised as a quaternion: uniform over rotations. */
 spx_mat3 test_random_rotation_matrix(double (*uniform)(double lo, double hi));
+/* Three numbers of uniform(lo, hi) as a float vector, drawn z first, then y, then x (as
+   test_case_random_vec3), from the test's own generator. */
+spx_vec3 test_random_vec3(double (*uniform)(double lo, double hi), double lo, double hi);
 
 /* A point of m within tol of (x, y, z) on every axis, at a depth within tol of `depth`. */
 bool test_manifold_has_point(const spx_manifold* m, float x, float y, float z, float depth, float tol);

@@ -101,10 +101,12 @@ bool test_query_scene_build(test_query_scene* s, uint32_t count, uint64_t seed)
         qb->mesh_index[0] = qb->mesh_index[1] = UINT32_MAX;
         qb->shape_count = 1;
         if (kind < 0.6) {
-            for (int k = 0; k < 2; ++k)
-                sd[k].half_extents =
-                    spx_v3((float)test_case_log_uniform(&rng, 0.1, 2.0), (float)test_case_log_uniform(&rng, 0.1, 2.0),
-                           (float)test_case_log_uniform(&rng, 0.1, 2.0));
+            for (int k = 0; k < 2; ++k) {
+                const float z = (float)test_case_log_uniform(&rng, 0.1, 2.0),
+                            y = (float)test_case_log_uniform(&rng, 0.1, 2.0),
+                            x = (float)test_case_log_uniform(&rng, 0.1, 2.0);
+                sd[k].half_extents = spx_v3(x, y, z);
+            }
             if (kind < 0.1) { /* a second box beside the first, turned */
                 qb->shape_count = 2;
                 sd[1].local.p = spx_v3(sd[0].half_extents.x + sd[1].half_extents.x, 0.0f, 0.0f);
@@ -120,8 +122,7 @@ bool test_query_scene_build(test_query_scene* s, uint32_t count, uint64_t seed)
         spx_body_def bd = spx_default_body_def();
         bd.type = qb->type;
         bd.awake = qb->awake;
-        bd.position = spx_v3((float)test_case_uniform(&rng, -half, half), (float)test_case_uniform(&rng, -half, half),
-                             (float)test_case_uniform(&rng, -half, half));
+        bd.position = test_case_random_vec3(&rng, -half, half);
         bd.rotation = test_case_random_quat(&rng);
         bd.shapes = sd;
         bd.shape_count = qb->shape_count;

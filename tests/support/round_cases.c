@@ -63,8 +63,9 @@ static void make_piece(test_round_case* o, int i, int shape, test_case_rng* g, c
         o->capsule[i].p[1] = v3(p1);
         o->capsule[i].radius = (float)test_case_log_uniform(g, 0.02, 1.0);
     } else if (shape == 2) {
-        spx_vec3 he = spx_v3((float)test_case_log_uniform(g, 0.05, 1), (float)test_case_log_uniform(g, 0.05, 1),
-                             (float)test_case_log_uniform(g, 0.05, 1));
+        const float z = (float)test_case_log_uniform(g, 0.05, 1), y = (float)test_case_log_uniform(g, 0.05, 1),
+                    x = (float)test_case_log_uniform(g, 0.05, 1);
+        const spx_vec3 he = spx_v3(x, y, z);
         spx_obb_from_quat(v3(c), he, test_case_random_quat(g), &o->box);
     } else {
         bool segment_like = test_case_uniform(g, 0, 1) < 0.05;

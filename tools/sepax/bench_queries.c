@@ -59,8 +59,7 @@ static void make_cases(cast_case* rays, cast_case* boxes)
     test_case_rng rng = { 11 };
     for (int n = 0; n < CASTS; ++n) {
         cast_case* c = &rays[n];
-        c->origin = spx_v3((float)test_case_uniform(&rng, -30, 30), (float)test_case_uniform(&rng, -30, 30),
-                           (float)test_case_uniform(&rng, -30, 30));
+        c->origin = test_case_random_vec3(&rng, -30, 30);
         double u[3];
         test_case_unit_vector(&rng, u);
         const double len = test_case_uniform(&rng, 1, 60);
@@ -69,10 +68,11 @@ static void make_cases(cast_case* rays, cast_case* boxes)
     rng.state = 12;
     for (int n = 0; n < CASTS; ++n) {
         cast_case* c = &boxes[n];
-        spx_vec3 h = { (float)test_case_log_uniform(&rng, 0.05, 1.0), (float)test_case_log_uniform(&rng, 0.05, 1.0),
-                       (float)test_case_log_uniform(&rng, 0.05, 1.0) };
-        c->origin = spx_v3((float)test_case_uniform(&rng, -28, 28), (float)test_case_uniform(&rng, -28, 28),
-                           (float)test_case_uniform(&rng, -28, 28));
+        const float hx = (float)test_case_log_uniform(&rng, 0.05, 1.0),
+                    hy = (float)test_case_log_uniform(&rng, 0.05, 1.0),
+                    hz = (float)test_case_log_uniform(&rng, 0.05, 1.0);
+        const spx_vec3 h = { hx, hy, hz };
+        c->origin = test_case_random_vec3(&rng, -28, 28);
         spx_obb_from_quat(c->origin, h, test_case_random_quat(&rng), &c->box);
         double u[3];
         test_case_unit_vector(&rng, u);
