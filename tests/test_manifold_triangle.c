@@ -933,7 +933,9 @@ static int tumbling_box_keeps_the_corners_its_margin_holds(void)
             const double axis = test_case_uniform(&rng, 0.0, 6.3);
             const dq tilt = dq_axis(cos(axis), 0, sin(axis), test_case_uniform(&rng, 0.1, 0.35));
             const dq q = dq_mul(p.q, dq_mul(tilt, dq_axis(0, 1, 0, test_case_uniform(&rng, 0.0, 6.3))));
-            const double m0[3] = { test_case_uniform(&rng, 3.0, 17.0), 1.0, test_case_uniform(&rng, 3.0, 17.0) };
+            const double m0x = test_case_uniform(&rng, 3.0, 17.0);
+            const double m0z = test_case_uniform(&rng, 3.0, 17.0);
+            const double m0[3] = { m0x, 1.0, m0z };
             double c[3];
             to_world(&p, m0, c);
             spx_obb a;

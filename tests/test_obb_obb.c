@@ -189,9 +189,10 @@ static int prechecked_same_answers(void)
         spx_obb box[2];
         spx_obb_checked checked[2];
         for (int s = 0; s < 2; ++s) {
-            const spx_vec3 h = { (float)test_case_log_uniform(&rng, 0.01, 3.0),
-                                 (float)test_case_log_uniform(&rng, 0.01, 3.0),
-                                 (float)test_case_log_uniform(&rng, 0.01, 3.0) };
+            const float hx = (float)test_case_log_uniform(&rng, 0.01, 3.0);
+            const float hy = (float)test_case_log_uniform(&rng, 0.01, 3.0);
+            const float hz = (float)test_case_log_uniform(&rng, 0.01, 3.0);
+            const spx_vec3 h = { hx, hy, hz };
             const float reach = s == 0 ? 0.0f
                                        : 1.2f * (sqrtf(h.x * h.x + h.y * h.y + h.z * h.z) +
                                                  sqrtf(box[0].half_extents.x * box[0].half_extents.x +
