@@ -66,6 +66,7 @@
 #include "manifold_group.h"
 #include "manifold_triangle.h"
 #include "mesh_descent.h"
+#include "sweep_bound.h"
 #include "sweep_pieces.h"
 #include "triangle_shape.h"
 #include <float.h>
@@ -106,6 +107,8 @@ typedef struct mesh_pairs {
     void (*pair)(void* context, uint32_t ta, uint32_t tb);
     void* context;
     uint32_t ta;     /* A's triangle whose neighbours in B the inner descent visits */
+    spx_world_box near_a; /* B's root box grown by the margin, as the outer descent reads it */
+    spx_world_box near_b; /* ta's box grown by the margin, as the inner descent reads it */
     uint32_t budget; /* pairs handed out at most; UINT32_MAX: all */
     uint32_t handed;
     bool cut; /* the budget ran out with pairs left */
@@ -198,9 +201,30 @@ static spx_obb triangle_box(const spx_triangle* t, float margin)
     return b;
 }
 
+/* The query box as the descent reads it (mesh_descent.c): grown for axes off orthonormal. */
+static spx_world_box query_world_box(const spx_obb* box)
+{
+    spx_world_box w;
+    const float* c = &box->center.x;
+    const float* h = &box->half_extents.x;
+    const double grow = 4.0 * SPX_ROTATION_TOLERANCE * ((double)h[0] + h[1] + h[2]);
+    for (int i = 0; i < 3; ++i) {
+        w.center[i] = c[i];
+        w.half[i] = (float)(h[i] + grow);
+        const float* col = &box->rotation.col[i].x;
+        for (int k = 0; k < 3; ++k) w.axis[i][k] = col[k];
+    }
+    w.stamp = 0;
+    return w;
+}
+
+/* A leaf hands all its triangles; only those that meet the query box itself can come within the
+   margin (the box holds every point within the margin of what it was made around), and the box test
+   costs a tenth of a pair's. Reached over threaded rings, nine leaf triangles in ten fail it. */
 static bool visit_b(void* context, uint32_t tb)
 {
     mesh_pairs* mp = context;
+    if (!spx_overlap_box_triangle(&mp->near_b, &mp->b->triangles[tb])) return false;
     if (mp->handed == mp->budget) {
         mp->cut = true;
         return true;
@@ -229,6 +253,7 @@ static void run_batch(mesh_pairs* mp)
         const uint32_t ta = mp->batch[k];
         const spx_obb box = triangle_box(&mp->a->triangles[ta], mp->margin);
         mp->ta = ta;
+        mp->near_b = query_world_box(&box);
         spx_descend_visit(&box, mp->b, visit_b, mp);
     }
     mp->batch_count = 0;
@@ -237,6 +262,7 @@ static void run_batch(mesh_pairs* mp)
 static bool visit_a(void* context, uint32_t ta)
 {
     mesh_pairs* mp = context;
+    if (!spx_overlap_box_triangle(&mp->near_a, &mp->a->triangles[ta])) return false;
     mp->batch[mp->batch_count++] = ta;
     if (mp->batch_count == BATCH_TRIANGLES) run_batch(mp);
     return mp->cut;
@@ -249,6 +275,7 @@ static bool mesh_pairs_run(mesh_pairs* mp)
     mp->cut = false;
     mp->batch_count = 0;
     const spx_obb root = grown_box(spx_mesh_instance_node(mp->b, 0), mp->margin);
+    mp->near_a = query_world_box(&root);
     spx_descend_visit(&root, mp->a, visit_a, mp);
     if (!mp->cut && mp->batch_count > 0) run_batch(mp);
     return mp->cut;
