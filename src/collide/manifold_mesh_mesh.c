@@ -268,8 +268,122 @@ static bool visit_a(void* context, uint32_t ta)
     return mp->cut;
 }
 
-/* Hands pair() at most `budget` pairs; true when some were left out. */
-static bool mesh_pairs_run(mesh_pairs* mp)
+/* Node pairs waiting in the descent of both trees: one sibling a level of either tree, plus one
+   (tree depths are at most 79, obb_tree.h). */
+#define JOINT_STACK 192
+
+/* A's world node box grown by the margin (rounded up: the float sum may round down). */
+static spx_world_box grown_node(spx_mesh_instance* m, uint32_t i, float margin)
+{
+    spx_world_box w = *spx_mesh_instance_node(m, i);
+    const float g = margin * (1.0f + 1e-5f);
+    for (int k = 0; k < 3; ++k) w.half[k] += g;
+    return w;
+}
+
+static double world_size2(const spx_world_box* w)
+{
+    return (double)w->half[0] * w->half[0] + (double)w->half[1] * w->half[1] + (double)w->half[2] * w->half[2];
+}
+
+/* The descent of both trees: the boxes of A's triangles in the leaf last met, made once for all the
+   leaves of B it meets. */
+typedef struct joint_walk {
+    mesh_pairs* mp;
+    bool hand;      /* give the pairs to pair(), else only count them */
+    uint32_t count; /* pairs found */
+    uint32_t leaf;  /* A's leaf whose boxes are below, UINT32_MAX: none */
+    uint32_t made;  /* bit k: boxes[k] is made */
+    spx_world_box boxes[16];
+} joint_walk;
+
+/* A leaf of A against a leaf of B: A's triangles that meet B's leaf box grown by the margin, and for
+   each, B's triangles that meet its own box (triangle_box). A triangle within the margin of another
+   lies in the other's leaf box grown by it, so every pair the descents of B for each of A's
+   triangles find (visit_a, visit_b) within the margin is here. false: past the budget. */
+static bool joint_leaves(joint_walk* j, uint32_t la, uint32_t lb)
+{
+    mesh_pairs* mp = j->mp;
+    spx_mesh_instance *a = mp->a, *b = mp->b;
+    const spx_obb_node* na = &a->mesh->nodes[la];
+    const spx_obb_node* nb = &b->mesh->nodes[lb];
+    const spx_world_box leaf_b = grown_node(b, lb, mp->margin);
+    if (j->leaf != la) j->leaf = la, j->made = 0;
+    for (uint32_t k = 0; k < na->count; ++k) {
+        const uint32_t ta = na->first + k;
+        if (!a->usable[ta] || !spx_overlap_box_triangle(&leaf_b, &a->triangles[ta])) continue;
+        if (!(j->made & 1u << k)) {
+            const spx_obb box = triangle_box(&a->triangles[ta], mp->margin);
+            j->boxes[k] = query_world_box(&box);
+            j->made |= 1u << k;
+        }
+        for (uint32_t tb = nb->first; tb < nb->first + nb->count; ++tb) {
+            if (!b->usable[tb] || !spx_overlap_box_triangle(&j->boxes[k], &b->triangles[tb])) continue;
+            if (++j->count > mp->budget) return false;
+            if (j->hand) {
+                ++mp->handed;
+                mp->pair(mp->context, ta, tb);
+            }
+        }
+    }
+    return true;
+}
+
+/* Both trees descended together, node pair by node pair (A's boxes grown by the margin), the larger
+   box split: the upper levels of B are tested once for a whole subtree of A, not once for each of
+   its triangles. false: more pairs than the budget (the walk stops there). */
+static bool joint_pairs(mesh_pairs* mp, bool hand)
+{
+    spx_mesh_instance *a = mp->a, *b = mp->b;
+    joint_walk j;
+    j.mp = mp, j.hand = hand, j.count = 0, j.leaf = UINT32_MAX, j.made = 0;
+    uint32_t stack[JOINT_STACK][2];
+    int sp = 0;
+    {
+        const spx_world_box ra = grown_node(a, 0, mp->margin);
+        if (!spx_overlap_box_box_eps(&ra, spx_mesh_instance_node(b, 0), SPX_BOUND_EPS)) return true;
+    }
+    stack[sp][0] = 0, stack[sp][1] = 0, ++sp;
+    while (sp > 0) {
+        --sp;
+        const uint32_t ia = stack[sp][0], ib = stack[sp][1];
+        const spx_obb_node* na = &a->mesh->nodes[ia];
+        const spx_obb_node* nb = &b->mesh->nodes[ib];
+        const bool leaf_a = spx_obb_node_is_leaf(na), leaf_b = spx_obb_node_is_leaf(nb);
+        if (leaf_a && leaf_b) {
+            if (!joint_leaves(&j, ia, ib)) return false;
+            continue;
+        }
+        const bool split_a = !leaf_a && (leaf_b || world_size2(spx_mesh_instance_node(a, ia)) >=
+                                                       world_size2(spx_mesh_instance_node(b, ib)));
+        /* The second child is pushed first, so that the walk goes through each tree in order. */
+        for (int k = 1; k >= 0; --k) {
+            const uint32_t ca = split_a ? na->first + (uint32_t)k : ia, cb = split_a ? ib : nb->first + (uint32_t)k;
+            const spx_world_box ga = grown_node(a, ca, mp->margin);
+            if (!spx_overlap_box_box_eps(&ga, spx_mesh_instance_node(b, cb), SPX_BOUND_EPS)) continue;
+            stack[sp][0] = ca, stack[sp][1] = cb, ++sp;
+        }
+    }
+    return true;
+}
+
+/* The pairs of A's triangles in B's root box with the triangles of B near each (grown by the
+   margin), at most `budget` of them: those of the descent of both trees when they fit, handed as
+   found (count_first: counted first, handing none when they do not fit). Returns false when they do
+   not fit, with mp->handed pairs handed already (none when count_first). Below the budget the
+   answer does not depend on the order in which the pairs come. */
+static bool mesh_pairs_joint(mesh_pairs* mp, bool count_first)
+{
+    mp->handed = 0;
+    mp->cut = false;
+    mp->batch_count = 0;
+    if (count_first && mp->budget != UINT32_MAX && !joint_pairs(mp, false)) return false;
+    return joint_pairs(mp, true);
+}
+
+/* Past the budget: A's triangles in B's root box taken 256 at a time in a spread order, each
+   descending B's tree, until `budget` pairs are handed; true when some were left out. */
+static bool mesh_pairs_sample(mesh_pairs* mp)
 {
     mp->handed = 0;
     mp->cut = false;
@@ -292,7 +406,7 @@ void spx_mesh_mesh_pairs(spx_mesh_instance* a, spx_mesh_instance* b, float margi
     mp.pair = pair;
     mp.context = context;
     mp.budget = UINT32_MAX;
-    mesh_pairs_run(&mp);
+    mesh_pairs_joint(&mp, false);
 }
 
 /* ---- one pair ------------------------------------------------------------------------------- */
@@ -723,11 +837,25 @@ static void visit_pair(void* context, uint32_t ta, uint32_t tb)
     take(mm, &e);
 }
 
+/* The pairs into the cache and the groups. Within a margin the pairs are handed as the descent
+   finds them, and past the budget the meshes are sunk (the caller looks again without the margin);
+   without one they are counted first, and past the budget the spread sample is taken. */
 static void run_pairs(mm_state* mm)
 {
-    mm->cut = mesh_pairs_run(&mm->pairs);
+    mesh_pairs* mp = &mm->pairs;
     ++mm->runs;
-    mm->handed += mm->pairs.handed;
+    const bool counted = !(mp->margin > 0.0f);
+    mm->cut = !mesh_pairs_joint(mp, counted);
+    mm->handed += mp->handed;
+    if (!mm->cut) return;
+    /* What the walk handed before it ran past the budget is dropped. */
+    mm->cached = 0;
+    mm->overflow = false;
+    mm->found = false;
+    if (!counted) return;
+    ++mm->runs;
+    mm->cut = mesh_pairs_sample(mp);
+    mm->handed += mp->handed;
 }
 
 /* The contact plane's directions: a fixed function of the normal's line, so that -n gives the very
