@@ -866,8 +866,11 @@ static int sunk_scene_pairs_tested(void)
     test_shape_free(&ring);
     const struct {
         spx_mesh_instance *a, *b;
-    } pairs[] = { { balls[0].inst, balls[1].inst }, { balls[1].inst, balls[2].inst }, { balls[0].inst, balls[2].inst },
-                  { rings[0].inst, rings[1].inst }, { rings[0].inst, balls[0].inst } };
+    } pairs[] = { { balls[0].inst, balls[1].inst },
+                  { balls[1].inst, balls[2].inst },
+                  { balls[0].inst, balls[2].inst },
+                  { rings[0].inst, rings[1].inst },
+                  { rings[0].inst, balls[0].inst } };
     const size_t bytes = 2048 * spx_manifold_mesh_mesh_pair_bytes();
     void* buffer = aligned_alloc(16, bytes);
     TEST_ENSURE(buffer);

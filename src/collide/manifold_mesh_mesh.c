@@ -106,10 +106,10 @@ typedef struct mesh_pairs {
     /* Called for every pair reached (mesh order numbers). */
     void (*pair)(void* context, uint32_t ta, uint32_t tb);
     void* context;
-    uint32_t ta;     /* A's triangle whose neighbours in B the inner descent visits */
+    uint32_t ta;          /* A's triangle whose neighbours in B the inner descent visits */
     spx_world_box near_a; /* B's root box grown by the margin, as the outer descent reads it */
     spx_world_box near_b; /* ta's box grown by the margin, as the inner descent reads it */
-    uint32_t budget; /* pairs handed out at most; UINT32_MAX: all */
+    uint32_t budget;      /* pairs handed out at most; UINT32_MAX: all */
     uint32_t handed;
     bool cut; /* the budget ran out with pairs left */
     uint32_t batch[BATCH_TRIANGLES];

@@ -317,8 +317,8 @@ static bool sunk_meshes(const spx_world* w, uint32_t ia, uint32_t sa, uint32_t i
     while (lo < hi) {
         const uint32_t mid = lo + (hi - lo) / 2;
         const spx_contact* c = &list[mid];
-        const bool before = c->body_a != ia ? c->body_a < ia
-                            : c->body_b != ib ? c->body_b < ib
+        const bool before = c->body_a != ia    ? c->body_a < ia
+                            : c->body_b != ib  ? c->body_b < ib
                             : c->shape_a != sa ? c->shape_a < sa
                                                : c->shape_b < sb;
         if (before) lo = mid + 1;
