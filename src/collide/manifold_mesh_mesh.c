@@ -2,12 +2,13 @@
  * within the margin, with the meshes' surface edges, merged by normal into a few manifolds of at
  * most 4 points.
  *
- * Pairs. A's tree is descended with B's root box grown by the margin (mesh_descent.c, VISIT), and
- * for each of A's triangles reached, B's tree with that triangle's own box (its plane, its longest
- * edge) grown by the margin. Every pair within the margin is reached (a triangle within the margin
- * of another lies in its grown box); most others are not, since a triangle's box is flat. Each pair
- * is then checked exactly: overlapping or touching (the single-pair separating-axis test), or apart
- * by at most the margin (closest points: corner against face, edge against edge).
+ * Pairs. Both trees are descended together, node pair by node pair (A's boxes grown by the margin),
+ * and at a pair of leaves each of A's triangles that meets B's leaf box grown by the margin is paired
+ * with B's triangles that meet its own box (its plane, its longest edge) grown by the margin. Every
+ * pair within the margin is reached (a triangle within the margin of another lies in both boxes);
+ * most others are not, since a triangle's box is flat. Each pair is then checked exactly:
+ * overlapping or touching (the single-pair separating-axis test), or apart by at most the margin
+ * (closest points: corner against face, edge against edge).
  *
  * A pair's contact: face clipping, one-sided. Each triangle's face may be the reference, with its
  * front normal (a closed mesh's winding; an open mesh's side towards the other mesh, mesh_side)
@@ -52,9 +53,9 @@
  * A corner point wins over a crossing at the same place to rounding (its id stays as it slides).
  *
  * Budget. Sunk meshes meet in pairs by the product of their sizes: a call tests at most
- * SPX_MESH_PAIR_BUDGET pairs a descent, A's triangles taken in batches in a spread order; past the
- * budget within the margin it looks again without it (a sunk pair's overlap matters, not its gaps),
- * and past it even then, the manifolds come from the spread sample.
+ * SPX_MESH_PAIR_BUDGET pairs a descent; past the budget within the margin it looks again without it
+ * (a sunk pair's overlap matters, not its gaps), and past it even then, the manifolds come from a
+ * spread sample: A's triangles taken in batches in a spread order, each descending B's tree.
  *
  * Limits. Depth is seen only through pairs that touch or come within the margin: a mesh sunk deeper
  * than its triangles are tall reports the depth of the triangles still crossing the other surface,
