@@ -509,10 +509,11 @@ static int struck_shot(float speed, int target, int phase, int window, struck_re
    (an impact's group); struck one pair at a time, the impacts ran up and down the stack to the
    per-body limit step after step, and boxes frozen there were driven up to 0.52 m into each other.
    Over the strike and the stack's answer (the first 24 steps, 0.4 s: a box knocked out from the
-   lowest seam lands after 0.45 s): no two bodies overlap by 1 cm. Over the whole run the energy
-   never rises, no overlap reaches 1 cm but in one landing of the long sweep (boxes knocked out at
-   up to 220 m/s land spinning and rocking, each corner met as it comes down: docs/continuous.md), and the impact limit is reached in
-   no step but one of one shot of the long sweep (a cube pressed between two tilting boxes, sliding).
+   lowest seam lands after 0.45 s): no two bodies overlap by 1 cm. Over the whole run (boxes knocked
+   out at up to 220 m/s land spinning and rocking, each corner met as it comes down) the energy never
+   rises, no overlap reaches 1 cm, and the impact limit is reached in no step but one of one shot of
+   the long sweep (the cube pressed on a turning box's face, its approach renewed every millisecond).
+   A pair struck again in a step is searched on until it truly touches (docs/continuous.md).
    The cube riding on the face of a box knocked out, tumbling, is looked at as that box's frame
    bounds its closing: bounded in the world's frame, by the box's corners, it is looked at and
    struck every 0.35 ms, up to the limit in 88 steps of the long sweep. Default: 500 m/s at every
@@ -546,9 +547,7 @@ static int struck_stack(void)
            shots, window, (double)worst, limited, TEST_STRUCK_STEPS, (double)worst_all, limited_all, rise);
     TEST_ENSURE(worst < 0.01f);
     TEST_ENSURE(limited_all <= 1);
-    /* The goal is 1 cm over the whole run too; one landing of the long sweep (100 m/s, target 3,
-       phase 1: a knocked-out box coming down spinning, after the first 24 steps) reaches 1.06 cm. */
-    TEST_ENSURE(worst_all < (long_run ? 0.011f : 0.01f));
+    TEST_ENSURE(worst_all < 0.01f);
     TEST_ENSURE(rise < 1e-6);
     return 0;
 }
@@ -653,7 +652,8 @@ static void mesh_extent(spx_world* w, spx_body_id id, const test_shape* shape, s
 /* The turned cube of turned_bullets (0.1 m, restitution 0; 16 turns, 64 with --long; 8 phases) shot
    at 10 and 100 m/s at a sheet, a static mesh of two triangles 2 x 2 m across the shot wound either
    way, their shared edge through the point aimed at; and at a static box wall 0.1 m thick. Struck on
-   one corner, the cube rocks onto the next: no corner may end a step more than 1 mm past the face.
+   one corner, the cube rocks onto the next: no corner in front of the face (the sheet and the wall
+   are 2 m square) may end a step more than 1 mm past it; one that slid off the edge is beside it.
    Traps: a contact that parts, stepped past by half the tolerance (a quarter of the cube here), lets
    the next corner of the manifold go 4 mm through meanwhile; and a sweep's overlap normal at the
    sheet, along the two triangles' shared edge, hides the manifold's points. */
@@ -694,7 +694,8 @@ static int turned_cubes_at_sheet(void)
                         TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
                         spx_vec3 cs[8];
                         body_corners(w, cube, half, cs);
-                        for (int i = 0; i < 8; ++i) worst = fmaxf(worst, cs[i].x);
+                        for (int i = 0; i < 8; ++i)
+                            if (fabsf(cs[i].y) <= 1.0f && fabsf(cs[i].z) <= 1.0f) worst = fmaxf(worst, cs[i].x);
                     }
                     passes += pos(w, cube).x > 0.0f;
                     ++runs;

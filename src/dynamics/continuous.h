@@ -13,6 +13,8 @@
 typedef struct spx_ccd_points {
     vec3s p[SPX_CCD_IMPACT_POINTS];
     float gap[SPX_CCD_IMPACT_POINTS];
+    float separation; /* m, >= 0: how far apart the touching points still are (the search stops within
+                         the rotation tolerance); 0 where not known */
     uint32_t count;
 } spx_ccd_points;
 
