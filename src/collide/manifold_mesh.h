@@ -20,8 +20,9 @@ typedef struct spx_mesh_pair_stats {
     uint32_t pairs; /* triangle pairs tested to find the pairs (at most 2 SPX_MESH_PAIR_BUDGET) */
     bool cut;       /* the budget ran out with pairs left untested, even without the margin */
     float margin;   /* the margin used: the one given, or 0 when the pairs within it passed the budget */
-    uint32_t runs;  /* descents made, each at most SPX_MESH_PAIR_BUDGET pairs: 1 or 2 to find the
-                         pairs, and one a manifold after the first when the cache overflowed */
+    uint32_t runs;  /* descents made, each at most SPX_MESH_PAIR_BUDGET pairs: 1 to 3 to find the
+                         pairs (within the margin, without it, its spread sample), and one a manifold
+                         after the first when the cache overflowed */
 } spx_mesh_pair_stats;
 
 /* As spx_manifold_mesh_mesh_checked with a buffer (16-byte aligned; NULL for none) that caches the

@@ -198,4 +198,42 @@ static inline bool spx_bound_box_triangle(const spx_world_box* a, const spx_tria
     return true;
 }
 
+/* A world box and a triangle at rest: do they touch? spx_bound_box_triangle's 13 axes with no speed
+   (an axis keeps them apart when the gap on it is positive), without the entry time. */
+static inline bool spx_overlap_box_triangle(const spx_world_box* a, const spx_triangle* tri)
+{
+    spx_dvec3 p[3], e[3];
+    const spx_dvec3 ax[3] = { spx_d3(a->axis[0][0], a->axis[0][1], a->axis[0][2]),
+                              spx_d3(a->axis[1][0], a->axis[1][1], a->axis[1][2]),
+                              spx_d3(a->axis[2][0], a->axis[2][1], a->axis[2][2]) };
+    const spx_dvec3 c = spx_d3(a->center[0], a->center[1], a->center[2]);
+    const double h[3] = { a->half[0], a->half[1], a->half[2] };
+    for (int k = 0; k < 3; ++k) {
+        const spx_dvec3 q = spx_d3_sub(spx_d3_from(tri->v[k]), c);
+        p[k] = spx_d3(spx_d3_dot(ax[0], q), spx_d3_dot(ax[1], q), spx_d3_dot(ax[2], q));
+    }
+    const double* pc[3] = { &p[0].x, &p[1].x, &p[2].x };
+    for (int i = 0; i < 3; ++i) {
+        const double lo = spx_dmin(pc[0][i], spx_dmin(pc[1][i], pc[2][i]));
+        const double hi = spx_dmax(pc[0][i], spx_dmax(pc[1][i], pc[2][i]));
+        if (lo - h[i] > 0.0 || -h[i] - hi > 0.0) return false;
+    }
+    for (int j = 0; j < 3; ++j) e[j] = spx_d3_sub(p[(j + 1) % 3], p[j]);
+    const spx_dvec3 n = spx_d3_cross(e[0], e[1]);
+    const double rn = h[0] * fabs(n.x) + h[1] * fabs(n.y) + h[2] * fabs(n.z);
+    const double dn = spx_d3_dot(p[0], n);
+    if (dn - rn > 0.0 || -rn - dn > 0.0) return false;
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            const spx_dvec3 f = e[j];
+            const spx_dvec3 l = i == 0 ? spx_d3(0, -f.z, f.y) : (i == 1 ? spx_d3(f.z, 0, -f.x) : spx_d3(-f.y, f.x, 0));
+            const double r = h[0] * fabs(l.x) + h[1] * fabs(l.y) + h[2] * fabs(l.z);
+            const double a0 = spx_d3_dot(p[0], l), a1 = spx_d3_dot(p[1], l), a2 = spx_d3_dot(p[2], l);
+            const double lo = spx_dmin(a0, spx_dmin(a1, a2)), hi = spx_dmax(a0, spx_dmax(a1, a2));
+            if (lo - r > 0.0 || -r - hi > 0.0) return false;
+        }
+    }
+    return true;
+}
+
 #endif

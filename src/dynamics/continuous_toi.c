@@ -316,6 +316,34 @@ static bool approaching(const spx_world* w, const spx_body* A, const spx_body_sh
     return true;
 }
 
+/* Were two meshes sunk into each other at the step's start, deeper than the pair's tolerance? The
+   narrow phase's manifolds of the shape pair say (the list is sorted by bodies, then shapes). Such a
+   pair is the solver's to push apart: the stage stops meshes within the tolerance of touching, so
+   it could not have left them that deep, and an impact would only strike the overlap, each at the
+   cost of a manifold of two sunk meshes. */
+static bool sunk_meshes(const spx_world* w, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t sb, float tol)
+{
+    const spx_contact* list = w->contacts.list;
+    uint32_t lo = 0, hi = w->contacts.count;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        const spx_contact* c = &list[mid];
+        const bool before = c->body_a != ia    ? c->body_a < ia
+                            : c->body_b != ib  ? c->body_b < ib
+                            : c->shape_a != sa ? c->shape_a < sa
+                                               : c->shape_b < sb;
+        if (before) lo = mid + 1;
+        else hi = mid;
+    }
+    for (uint32_t k = lo; k < w->contacts.count; ++k) {
+        const spx_contact* c = &list[k];
+        if (c->body_a != ia || c->body_b != ib || c->shape_a != sa || c->shape_b != sb) break;
+        for (int i = 0; i < c->point_count; ++i)
+            if (c->points[i].separation < -tol) return true;
+    }
+    return false;
+}
+
 /* First time in [t0, t_end] at which shape sa of body ia (< ib) and shape sb of body ib touch,
    within the rotation tolerance, while approaching. A pair touching at t0 counts when approaching
    where it touches; at the step's start only if a body was fast before the solver (otherwise the
@@ -351,10 +379,13 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
     /* Struck against each other already this step (either's latest impact). */
     const bool again = (A->type == SPX_BODY_DYNAMIC && a->last_partner == ib) ||
                        (B->type == SPX_BODY_DYNAMIC && b->last_partner == ia);
-    const float ra = spin_reach(A, ha, a), rb = spin_reach(B, hb, b);
-    const float spin = glms_vec3_norm(a->w) * ra + glms_vec3_norm(b->w) * rb; /* m/s */
     /* The tolerance comes from the boxes, or the meshes' thickness (a mesh may be a sheet). */
     const float tol = spx_ccd_pair_tolerance(ha, hb);
+    if (ha->type == SPX_SHAPE_MESH && hb->type == SPX_SHAPE_MESH && !spx_ccd_owns_pair(s->c, ia, ib) &&
+        sunk_meshes(s->w, ia, sa, ib, sb, tol))
+        return false;
+    const float ra = spin_reach(A, ha, a), rb = spin_reach(B, hb, b);
+    const float spin = glms_vec3_norm(a->w) * ra + glms_vec3_norm(b->w) * rb; /* m/s */
     /* Sub-intervals this short keep the rotation's growth within the tolerance (with room for
        rounding). */
     const float fine = spin > 0.0f ? 0.9f * tol / spin : INFINITY;
