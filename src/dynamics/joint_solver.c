@@ -96,13 +96,12 @@ static void sym_inverse(const float K[6], float out[6])
     out[3] = k * i01, out[4] = k * i02, out[5] = k * (d * e - a * f);
 }
 
-/* One body as a joint sees it during a substep: its velocities (written back), its inverse mass
-   and inertia, and its motion so far. */
+/* One body as a joint sees it during a pass: its velocities (written back), its inverse mass and
+   inertia. */
 typedef struct jbody {
     vec3s v, w;
     float m;
     const float* I;
-    vec3s dp, dtheta;
     spx_solver_body* target; /* NULL: does not move (static, the world) */
 } jbody;
 
@@ -112,14 +111,14 @@ static jbody load(spx_solver_body* bodies, uint32_t k)
 {
     jbody b;
     if (k == 0) {
-        b.v = b.w = b.dp = b.dtheta = glms_vec3_zero();
+        b.v = b.w = glms_vec3_zero();
         b.m = 0.0f;
         b.I = no_inertia;
         b.target = NULL;
         return b;
     }
     spx_solver_body* s = &bodies[k];
-    b.v = s->v, b.w = s->w, b.m = s->inv_mass, b.I = s->inv_inertia, b.dp = s->dp, b.dtheta = s->dtheta;
+    b.v = s->v, b.w = s->w, b.m = s->inv_mass, b.I = s->inv_inertia;
     b.target = s;
     return b;
 }
@@ -131,11 +130,7 @@ static void save(const jbody* b)
     b->target->w = b->w;
 }
 
-/* A scalar row: Cdot = n . (vB - vA) + gb . wB - ga . wA, and its effective mass. */
-typedef struct row {
-    vec3s n, ga, gb;
-    float mass;
-} row;
+typedef spx_joint_row row;
 
 static row make_row(const jbody* A, const jbody* B, vec3s n, vec3s ga, vec3s gb)
 {
@@ -291,23 +286,30 @@ static void angular_lock_solve(jbody* A, jbody* B, const float Kinv[6], vec3s er
     apply_angular(A, B, L);
 }
 
-/* Two angular rows about u and v (perpendicular to the free axis): error C, accumulated as a world
-   vector. */
-static void angular_pair_solve(jbody* A, jbody* B, vec3s u, vec3s v, float cu, float cv, spx_solver_soft s,
-                               bool use_bias, vec3s* acc)
+/* Two angular rows about u and v (perpendicular to the free axis) with errors cu and cv: their K
+   at the step's inertias. */
+static spx_joint_pair make_pair(const jbody* A, const jbody* B, vec3s u, vec3s v, float cu, float cv)
 {
+    spx_joint_pair p = { u, v, cu, cv, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
+    p.ku = glms_vec3_dot(u, glms_vec3_add(inertia_mul(A->I, u), inertia_mul(B->I, u)));
+    p.kv = glms_vec3_dot(v, glms_vec3_add(inertia_mul(A->I, v), inertia_mul(B->I, v)));
+    p.kuv = glms_vec3_dot(u, glms_vec3_add(inertia_mul(A->I, v), inertia_mul(B->I, v)));
+    p.det = p.ku * p.kv - p.kuv * p.kuv;
+    if (p.det > 0.0f) p.inv_det = 1.0f / p.det;
+    return p;
+}
+
+/* The pair solved together, accumulated as a world vector. */
+static void pair_solve(jbody* A, jbody* B, const spx_joint_pair* p, spx_solver_soft s, bool use_bias, vec3s* acc)
+{
+    if (!(p->det > 0.0f)) return;
+    float cu = p->cu, cv = p->cv;
     if (!use_bias) s = hard, cu = cv = 0.0f;
     const vec3s dw = glms_vec3_sub(B->w, A->w);
-    const float ku = glms_vec3_dot(u, glms_vec3_add(inertia_mul(A->I, u), inertia_mul(B->I, u)));
-    const float kv = glms_vec3_dot(v, glms_vec3_add(inertia_mul(A->I, v), inertia_mul(B->I, v)));
-    const float kuv = glms_vec3_dot(u, glms_vec3_add(inertia_mul(A->I, v), inertia_mul(B->I, v)));
-    const float det = ku * kv - kuv * kuv;
-    if (!(det > 0.0f)) return;
-    const float ru = glms_vec3_dot(u, dw) + s.bias_rate * cu, rv = glms_vec3_dot(v, dw) + s.bias_rate * cv;
-    const float inv = 1.0f / det;
-    const float lu = -s.mass_scale * inv * (kv * ru - kuv * rv) - s.impulse_scale * glms_vec3_dot(u, *acc);
-    const float lv = -s.mass_scale * inv * (ku * rv - kuv * ru) - s.impulse_scale * glms_vec3_dot(v, *acc);
-    const vec3s L = glms_vec3_add(glms_vec3_scale(u, lu), glms_vec3_scale(v, lv));
+    const float ru = glms_vec3_dot(p->u, dw) + s.bias_rate * cu, rv = glms_vec3_dot(p->v, dw) + s.bias_rate * cv;
+    const float lu = -s.mass_scale * p->inv_det * (p->kv * ru - p->kuv * rv) - s.impulse_scale * glms_vec3_dot(p->u, *acc);
+    const float lv = -s.mass_scale * p->inv_det * (p->ku * rv - p->kuv * ru) - s.impulse_scale * glms_vec3_dot(p->v, *acc);
+    const vec3s L = glms_vec3_add(glms_vec3_scale(p->u, lu), glms_vec3_scale(p->v, lv));
     *acc = glms_vec3_add(*acc, L);
     apply_angular(A, B, L);
 }
@@ -320,33 +322,6 @@ static float angle_about_x(versors q)
 }
 
 typedef spx_joint_geom geom;
-
-/* The joint's geometry where the bodies are now, into j->geom: levers, the anchors' gap, the frames
-   and their axes for the joints that turn about them, and the point rows' inverse mass at these
-   levers, made again for the relax pass: the warm start's mass is not exact there, and an undamped
-   pendulum would slowly gain energy. */
-static void update_geom(spx_joint* j, const versors* turns, const jbody* A, const jbody* B)
-{
-    geom* g = &j->geom;
-    const versors qa = turns[j->solver[0]], qb = turns[j->solver[1]];
-    g->rA = rotate(qa, j->lever0[0]);
-    g->rB = rotate(qb, j->lever0[1]);
-    g->d = glms_vec3_add(glms_vec3_add(glms_vec3_sub(j->center0[1], j->center0[0]), glms_vec3_sub(B->dp, A->dp)),
-                         glms_vec3_sub(g->rB, g->rA));
-    const bool frames = j->type != SPX_JOINT_BALL && j->type != SPX_JOINT_DRAG && j->type != SPX_JOINT_DISTANCE;
-    if (frames) {
-        g->RA = glms_quat_mul(qa, j->frame0[0]);
-        g->RB = glms_quat_mul(qb, j->frame0[1]);
-        g->ax = axis_x(g->RA);
-        g->ay = axis_y(g->RA);
-        g->az = axis_z(g->RA);
-        g->bx = axis_x(g->RB);
-    } else if (j->type == SPX_JOINT_DISTANCE) {
-        g->ax = axis_x(glms_quat_mul(qa, j->frame0[0]));
-    }
-    const bool point = j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL && j->type != SPX_JOINT_DISTANCE;
-    if (point) point_mass_inverse(A, B, g->rA, g->rB, g->point_inv);
-}
 
 /* Rotation vector from A's frame to B's (world axes), for an angular lock. */
 static vec3s frame_error(const geom* g)
@@ -363,30 +338,119 @@ static row line_row(const jbody* A, const jbody* B, const geom* g, vec3s n)
     return make_row(A, B, n, glms_vec3_cross(glms_vec3_add(g->d, g->rA), n), glms_vec3_cross(g->rB, n));
 }
 
-/* The anchors held on the joint's line by two rows across it (u, v), each keeping its share of the
-   world-vector impulse acc. */
-static void lines_solve(jbody* A, jbody* B, const geom* g, vec3s u, vec3s v, spx_solver_soft rigid, bool use_bias,
-                        vec3s* acc)
+/* The rows holding the anchors on the joint's line, across it along u and v, and their errors. */
+static void make_lines(geom* g, const jbody* A, const jbody* B, vec3s u, vec3s v)
 {
-    const vec3s across[2] = { u, v };
-    for (int k = 0; k < 2; ++k) {
-        const row p = line_row(A, B, g, across[k]);
-        float part = glms_vec3_dot(*acc, across[k]);
-        const float before = part;
-        equality_solve(A, B, &p, glms_vec3_dot(g->d, across[k]), rigid, false, use_bias, &part);
-        *acc = glms_vec3_add(*acc, glms_vec3_scale(across[k], part - before));
-    }
-}
-
-/* The wheel's axle as A wants it: A's x axis turned by the steering angle about A's y. */
-static vec3s steered_axle(const spx_joint* j, const geom* g)
-{
-    const float c = cosf(j->steering), s = sinf(j->steering);
-    return glms_vec3_sub(glms_vec3_scale(g->ax, c), glms_vec3_scale(g->az, s));
+    g->line[0] = line_row(A, B, g, u);
+    g->line[1] = line_row(A, B, g, v);
+    g->line_error[0] = glms_vec3_dot(g->d, u);
+    g->line_error[1] = glms_vec3_dot(g->d, v);
 }
 
 /* Twist of B's frame about A's x axis (swing-twist split of the relative turn), -pi..pi. */
 static float relative_angle(const geom* g) { return angle_about_x(glms_quat_mul(glms_quat_conjugate(g->RA), g->RB)); }
+
+/* The rows of the joint's kind at the geometry just made: none of them changes until the bodies
+   move again, so the passes only read them. */
+static void make_rows(const spx_joint* j, geom* g, const jbody* A, const jbody* B)
+{
+    switch (j->type) {
+    case SPX_JOINT_HINGE: {
+        g->axis = angular_row(A, B, g->ax);
+        g->x = relative_angle(g);
+        const vec3s e = glms_vec3_cross(g->ax, g->bx);
+        g->pair = make_pair(A, B, g->ay, g->az, glms_vec3_dot(g->ay, e), glms_vec3_dot(g->az, e));
+        break;
+    }
+    case SPX_JOINT_SLIDER:
+        g->axis = line_row(A, B, g, g->ax);
+        g->x = glms_vec3_dot(g->d, g->ax);
+        g->lock_error = frame_error(g);
+        make_lines(g, A, B, g->ay, g->az);
+        break;
+    case SPX_JOINT_WELD:
+        g->lock_error = frame_error(g);
+        break;
+    case SPX_JOINT_DISTANCE: {
+        const float length = glms_vec3_norm(g->d);
+        /* Anchors together have no direction: hold them along A's x axis until they part. */
+        const vec3s n = length > 1e-6f ? glms_vec3_scale(g->d, 1.0f / length) : g->ax;
+        g->axis = make_row(A, B, n, glms_vec3_cross(g->rA, n), glms_vec3_cross(g->rB, n));
+        g->x = length;
+        break;
+    }
+    case SPX_JOINT_CONE_TWIST: {
+        /* Twist about the mean of the two x axes: the axis the twist angle turns about. */
+        g->axis = angular_row(A, B, glms_vec3_normalize(glms_vec3_add(g->ax, g->bx)));
+        if (j->limit.enable) g->x = relative_angle(g);
+        g->swing_cross = glms_vec3_cross(g->ax, g->bx);
+        g->swing_sin = glms_vec3_norm(g->swing_cross);
+        if (g->swing_sin > 1e-6f) {
+            /* The swing grows as B turns about ax x bx: the row holds limit - swing >= 0. */
+            g->swing = atan2f(g->swing_sin, glms_vec3_dot(g->ax, g->bx));
+            g->turn = angular_row(A, B, glms_vec3_scale(g->swing_cross, -1.0f / g->swing_sin));
+        }
+        break;
+    }
+    case SPX_JOINT_WHEEL: {
+        g->axis = line_row(A, B, g, g->ay);
+        g->x = glms_vec3_dot(g->d, g->ay);
+        /* The axle as A wants it: A's x axis turned by the steering angle about A's y. */
+        const float c = cosf(j->steering), s = sinf(j->steering);
+        g->axle = glms_vec3_sub(glms_vec3_scale(g->ax, c), glms_vec3_scale(g->az, s));
+        if (j->motor.enable) g->turn = angular_row(A, B, g->axle);
+        /* B's axle held along the steered axle: rows about the suspension axis and the third axis. */
+        const vec3s third = glms_vec3_cross(g->axle, g->ay);
+        const vec3s e = glms_vec3_cross(g->axle, g->bx);
+        g->pair = make_pair(A, B, g->ay, third, glms_vec3_dot(g->ay, e), glms_vec3_dot(third, e));
+        make_lines(g, A, B, g->axle, third);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* The joint's geometry where the bodies are now (moved by dpA, dpB so far), into j->geom: levers,
+   the anchors' gap, the frames and their axes for the joints that turn about them, the point rows'
+   inverse mass at these levers, and the kind's rows. Made again for the relax pass: the warm
+   start's mass is not exact there, and an undamped pendulum would slowly gain energy. */
+static void update_geom(spx_joint* j, const versors* turns, const jbody* A, const jbody* B, vec3s dpA, vec3s dpB)
+{
+    geom* g = &j->geom;
+    const versors qa = turns[j->solver[0]], qb = turns[j->solver[1]];
+    g->rA = rotate(qa, j->lever0[0]);
+    g->rB = rotate(qb, j->lever0[1]);
+    g->d = glms_vec3_add(glms_vec3_add(glms_vec3_sub(j->center0[1], j->center0[0]), glms_vec3_sub(dpB, dpA)),
+                         glms_vec3_sub(g->rB, g->rA));
+    const bool frames = j->type != SPX_JOINT_BALL && j->type != SPX_JOINT_DRAG && j->type != SPX_JOINT_DISTANCE;
+    if (frames) {
+        g->RA = glms_quat_mul(qa, j->frame0[0]);
+        g->RB = glms_quat_mul(qb, j->frame0[1]);
+        g->ax = axis_x(g->RA);
+        g->ay = axis_y(g->RA);
+        g->az = axis_z(g->RA);
+        g->bx = axis_x(g->RB);
+    } else if (j->type == SPX_JOINT_DISTANCE) {
+        g->ax = axis_x(glms_quat_mul(qa, j->frame0[0]));
+    }
+    const bool point = j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL && j->type != SPX_JOINT_DISTANCE;
+    if (point) point_mass_inverse(A, B, g->rA, g->rB, g->point_inv);
+    make_rows(j, g, A, B);
+}
+
+/* The anchors held on the joint's line by the two rows across it, each keeping its share of the
+   world-vector impulse acc. */
+static void lines_solve(jbody* A, jbody* B, const geom* g, spx_solver_soft rigid, bool use_bias, vec3s* acc)
+{
+    for (int k = 0; k < 2; ++k) {
+        const row* p = &g->line[k];
+        float part = glms_vec3_dot(*acc, p->n);
+        const float before = part;
+        equality_solve(A, B, p, g->line_error[k], rigid, false, use_bias, &part);
+        *acc = glms_vec3_add(*acc, glms_vec3_scale(p->n, part - before));
+    }
+}
 
 typedef struct ctx {
     float h, inv_h;
@@ -394,10 +458,11 @@ typedef struct ctx {
 } ctx;
 
 /* A free axis's rows, in order: its spring, its motor (when `motor`: the wheel drives its axle
-   instead) and both ends of its limit, all on row r at the axis's position x. */
-static void axis_solve(spx_joint* j, jbody* A, jbody* B, const row* r, float x, const ctx* c, bool spring, bool motor,
-                       bool use_bias)
+   instead) and both ends of its limit, all on the geometry's axis row at its coordinate x. */
+static void axis_solve(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool spring, bool motor, bool use_bias)
 {
+    const row* r = &j->geom.axis;
+    const float x = j->geom.x;
     if (spring) equality_solve(A, B, r, x, j->spring_soft, true, use_bias, &j->axial_impulse);
     if (motor && j->motor.enable) motor_solve(A, B, r, &j->motor, c->h, &j->motor_impulse);
     if (j->limit.enable) {
@@ -415,27 +480,19 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     case SPX_JOINT_BALL:
         point_solve(A, B, g, rigid, use_bias, &j->linear_impulse);
         break;
-    case SPX_JOINT_HINGE: {
-        const row r = angular_row(A, B, g->ax);
-        const float angle = relative_angle(g);
-        axis_solve(j, A, B, &r, angle, c, spring, true, use_bias);
-        const vec3s e = glms_vec3_cross(g->ax, g->bx);
-        angular_pair_solve(A, B, g->ay, g->az, glms_vec3_dot(g->ay, e), glms_vec3_dot(g->az, e), rigid, use_bias,
-                           &j->angular_impulse);
+    case SPX_JOINT_HINGE:
+        axis_solve(j, A, B, c, spring, true, use_bias);
+        pair_solve(A, B, &g->pair, rigid, use_bias, &j->angular_impulse);
         point_solve(A, B, g, rigid, use_bias, &j->linear_impulse);
         break;
-    }
-    case SPX_JOINT_SLIDER: {
-        const row r = line_row(A, B, g, g->ax);
-        const float x = glms_vec3_dot(g->d, g->ax);
-        axis_solve(j, A, B, &r, x, c, spring, true, use_bias);
-        angular_lock_solve(A, B, j->angular_inv, frame_error(g), rigid, false, use_bias, &j->angular_impulse);
-        lines_solve(A, B, g, g->ay, g->az, rigid, use_bias, &j->linear_impulse);
+    case SPX_JOINT_SLIDER:
+        axis_solve(j, A, B, c, spring, true, use_bias);
+        angular_lock_solve(A, B, j->angular_inv, g->lock_error, rigid, false, use_bias, &j->angular_impulse);
+        lines_solve(A, B, g, rigid, use_bias, &j->linear_impulse);
         break;
-    }
     case SPX_JOINT_WELD: {
         const spx_solver_soft s = spring ? j->spring_soft : rigid;
-        angular_lock_solve(A, B, j->angular_inv, frame_error(g), s, spring, use_bias, &j->angular_impulse);
+        angular_lock_solve(A, B, j->angular_inv, g->lock_error, s, spring, use_bias, &j->angular_impulse);
         if (spring) {
             /* A soft weld: the point is a spring too, stiff as the angular one. */
             const vec3s cdot = glms_vec3_sub(glms_vec3_add(B->v, glms_vec3_cross(B->w, g->rB)),
@@ -452,63 +509,40 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
         break;
     }
     case SPX_JOINT_DISTANCE: {
-        const float length = glms_vec3_norm(g->d);
-        /* Anchors together have no direction: hold them along A's x axis until they part. */
-        const vec3s n = length > 1e-6f ? glms_vec3_scale(g->d, 1.0f / length) : g->ax;
-        const row r = make_row(A, B, n, glms_vec3_cross(g->rA, n), glms_vec3_cross(g->rB, n));
-        if (!j->spring.enable) equality_solve(A, B, &r, length - j->length, rigid, false, use_bias, &j->axial_impulse);
+        const row* r = &g->axis;
+        const float length = g->x;
+        if (!j->spring.enable) equality_solve(A, B, r, length - j->length, rigid, false, use_bias, &j->axial_impulse);
         else if (spring)
-            equality_solve(A, B, &r, length - j->length, j->spring_soft, true, use_bias, &j->axial_impulse);
+            equality_solve(A, B, r, length - j->length, j->spring_soft, true, use_bias, &j->axial_impulse);
         if (j->limit.enable) {
-            range_solve(A, B, &r, length, j->min_length, j->max_length, c->inv_h, rigid, use_bias, &j->lower_impulse,
+            range_solve(A, B, r, length, j->min_length, j->max_length, c->inv_h, rigid, use_bias, &j->lower_impulse,
                         &j->upper_impulse);
         }
         break;
     }
-    case SPX_JOINT_CONE_TWIST: {
+    case SPX_JOINT_CONE_TWIST:
         if (j->limit.enable) {
-            /* Twist about the mean of the two x axes: the axis the twist angle turns about. */
-            const vec3s t = glms_vec3_normalize(glms_vec3_add(g->ax, g->bx));
-            const row r = angular_row(A, B, t);
-            const float angle = relative_angle(g);
-            range_solve(A, B, &r, angle, j->limit.lower, j->limit.upper, c->inv_h, rigid, use_bias, &j->lower_impulse,
-                        &j->upper_impulse);
+            range_solve(A, B, &g->axis, g->x, j->limit.lower, j->limit.upper, c->inv_h, rigid, use_bias,
+                        &j->lower_impulse, &j->upper_impulse);
         }
-        const vec3s s = glms_vec3_cross(g->ax, g->bx);
-        const float sin_swing = glms_vec3_norm(s);
-        if (sin_swing > 1e-6f) {
-            /* The swing grows as B turns about s: the row holds limit - swing >= 0. */
-            const float swing = atan2f(sin_swing, glms_vec3_dot(g->ax, g->bx));
-            const row r = angular_row(A, B, glms_vec3_scale(s, -1.0f / sin_swing));
-            limit_solve(A, B, &r, j->swing_limit - swing, c->inv_h, rigid, use_bias, &j->swing_impulse);
-        }
+        if (g->swing_sin > 1e-6f)
+            limit_solve(A, B, &g->turn, j->swing_limit - g->swing, c->inv_h, rigid, use_bias, &j->swing_impulse);
         point_solve(A, B, g, rigid, use_bias, &j->linear_impulse);
         break;
-    }
-    case SPX_JOINT_WHEEL: {
-        const row r = line_row(A, B, g, g->ay);
-        const float x = glms_vec3_dot(g->d, g->ay);
-        axis_solve(j, A, B, &r, x, c, spring, false, use_bias);
-        const vec3s axle = steered_axle(j, g);
-        if (j->motor.enable) {
-            const row m = angular_row(A, B, axle);
-            motor_solve(A, B, &m, &j->motor, c->h, &j->motor_impulse);
-        }
-        /* B's axle held along the steered axle: rows about the suspension axis and the third axis. */
-        const vec3s third = glms_vec3_cross(axle, g->ay);
-        const vec3s e = glms_vec3_cross(axle, g->bx);
-        angular_pair_solve(A, B, g->ay, third, glms_vec3_dot(g->ay, e), glms_vec3_dot(third, e), rigid, use_bias,
-                           &j->angular_impulse);
-        lines_solve(A, B, g, axle, third, rigid, use_bias, &j->linear_impulse);
+    case SPX_JOINT_WHEEL:
+        axis_solve(j, A, B, c, spring, false, use_bias);
+        if (j->motor.enable) motor_solve(A, B, &g->turn, &j->motor, c->h, &j->motor_impulse);
+        pair_solve(A, B, &g->pair, rigid, use_bias, &j->angular_impulse);
+        lines_solve(A, B, g, rigid, use_bias, &j->linear_impulse);
         break;
-    }
     case SPX_JOINT_DRAG: {
         /* B's anchor to the target by the joint's spring, the accumulated force within max_force;
            then its turn damped, so that a body held by a corner does not swing about it for ever. */
         const float most = j->max_force * c->h;
         const spx_solver_soft s = j->spring_soft;
         const vec3s cdot = glms_vec3_add(B->v, glms_vec3_cross(B->w, g->rB));
-        const vec3s sep = glms_vec3_sub(glms_vec3_add(glms_vec3_add(j->center0[1], B->dp), g->rB), j->target);
+        const vec3s dp = B->target ? B->target->dp : glms_vec3_zero();
+        const vec3s sep = glms_vec3_sub(glms_vec3_add(glms_vec3_add(j->center0[1], dp), g->rB), j->target);
         vec3s P = glms_vec3_sub(
             glms_vec3_scale(inertia_mul(g->point_inv, glms_vec3_add(cdot, glms_vec3_scale(sep, s.bias_rate))),
                             -s.mass_scale),
@@ -559,22 +593,17 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
         Q = glms_vec3_add(j->linear_impulse, glms_vec3_scale(g->ax, axial + j->motor_impulse));
         L = j->angular_impulse;
         break;
-    case SPX_JOINT_DISTANCE: {
-        const float length = glms_vec3_norm(g->d);
-        P = glms_vec3_scale(length > 1e-6f ? glms_vec3_scale(g->d, 1.0f / length) : g->ax, axial);
+    case SPX_JOINT_DISTANCE:
+        P = glms_vec3_scale(g->axis.n, axial);
         break;
-    }
-    case SPX_JOINT_CONE_TWIST: {
+    case SPX_JOINT_CONE_TWIST:
         P = j->linear_impulse;
-        L = glms_vec3_scale(glms_vec3_normalize(glms_vec3_add(g->ax, g->bx)), j->lower_impulse - j->upper_impulse);
-        const vec3s s = glms_vec3_cross(g->ax, g->bx);
-        const float n = glms_vec3_norm(s);
-        if (n > 1e-6f) L = glms_vec3_sub(L, glms_vec3_scale(s, j->swing_impulse / n));
+        L = glms_vec3_scale(g->axis.ga, j->lower_impulse - j->upper_impulse);
+        if (g->swing_sin > 1e-6f) L = glms_vec3_sub(L, glms_vec3_scale(g->swing_cross, j->swing_impulse / g->swing_sin));
         break;
-    }
     case SPX_JOINT_WHEEL:
         Q = glms_vec3_add(j->linear_impulse, glms_vec3_scale(g->ay, axial));
-        L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(steered_axle(j, g), j->motor_impulse));
+        L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(g->axle, j->motor_impulse));
         break;
     default:
         break;
@@ -686,7 +715,8 @@ static void update_all(spx_world* w)
     for (uint32_t i = 0; i < js->active_count; ++i) {
         spx_joint* j = &js->list[js->active[i]];
         const jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
-        update_geom(j, js->turns, &A, &B);
+        /* Solver body 0 (does not move) has no motion. */
+        update_geom(j, js->turns, &A, &B, bodies[j->solver[0]].dp, bodies[j->solver[1]].dp);
     }
     js->geom_fresh = true;
 }
