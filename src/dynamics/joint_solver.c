@@ -146,12 +146,6 @@ static row angular_row(const jbody* A, const jbody* B, vec3s axis)
     return make_row(A, B, glms_vec3_zero(), axis, axis);
 }
 
-static row negate_row(row r)
-{
-    r.n = glms_vec3_scale(r.n, -1.0f), r.ga = glms_vec3_scale(r.ga, -1.0f), r.gb = glms_vec3_scale(r.gb, -1.0f);
-    return r;
-}
-
 static inline float row_cdot(const jbody* A, const jbody* B, const row* r)
 {
     return glms_vec3_dot(r->n, glms_vec3_sub(B->v, A->v)) + glms_vec3_dot(r->gb, B->w) - glms_vec3_dot(r->ga, A->w);
@@ -165,38 +159,54 @@ static inline void row_apply(jbody* A, jbody* B, const row* r, float lambda)
     B->w = glms_vec3_add(B->w, inertia_mul(B->I, glms_vec3_scale(r->gb, lambda)));
 }
 
-/* lambda = -mass_scale m (Cdot + bias) - impulse_scale acc, accumulated into *acc within [lo, hi]. */
-static void row_solve(jbody* A, jbody* B, const row* r, float bias, spx_solver_soft s, float* acc, float lo, float hi)
+/* lambda = -mass_scale m (Cdot + bias) - impulse_scale acc on the row sign * r (sign +-1), whose
+   Cdot is given, accumulated into *acc within [lo, hi]. Returns whether the impulse changed: an
+   idle row (a limit far from its end, a motor at its bound) moves no body. */
+static bool row_solve_at(jbody* A, jbody* B, const row* r, float sign, float cdot, float bias, spx_solver_soft s,
+                         float* acc, float lo, float hi)
 {
-    const float cdot = row_cdot(A, B, r);
-    float lambda = -s.mass_scale * r->mass * (cdot + bias) - s.impulse_scale * *acc;
+    const float lambda = -s.mass_scale * r->mass * (cdot + bias) - s.impulse_scale * *acc;
     const float old = *acc;
     float next = old + lambda;
     next = next < lo ? lo : next > hi ? hi : next;
     *acc = next;
-    row_apply(A, B, r, next - old);
+    if (next == old) return false;
+    row_apply(A, B, r, sign * (next - old));
+    return true;
 }
 
-/* A one-sided limit C >= 0 on row r: speculative while C > 0 (the gap may close within the
-   substep); when violated, rigid (the full effective mass, not a spring of it, so a heavy body on
-   a light one cannot push through) with the rigid rows' bias rate in the biased pass. */
+static void row_solve(jbody* A, jbody* B, const row* r, float bias, spx_solver_soft s, float* acc, float lo, float hi)
+{
+    row_solve_at(A, B, r, 1.0f, row_cdot(A, B, r), bias, s, acc, lo, hi);
+}
+
+/* A one-sided limit C >= 0 on the row sign * r, its Cdot given: speculative while C > 0 (the gap
+   may close within the substep); when violated, rigid (the full effective mass, not a spring of
+   it, so a heavy body on a light one cannot push through) with the rigid rows' bias rate in the
+   biased pass. Returns whether it moved the bodies. */
+static bool limit_solve_at(jbody* A, jbody* B, const row* r, float sign, float cdot, float C, float inv_h,
+                           spx_solver_soft rigid, bool use_bias, float* acc)
+{
+    float bias = 0.0f;
+    if (C > 0.0f) bias = C * inv_h;
+    else if (use_bias) bias = rigid.bias_rate * C;
+    return row_solve_at(A, B, r, sign, cdot, bias, hard, acc, 0.0f, INFINITY);
+}
+
 static void limit_solve(jbody* A, jbody* B, const row* r, float C, float inv_h, spx_solver_soft rigid, bool use_bias,
                         float* acc)
 {
-    float bias = 0.0f;
-    spx_solver_soft s = hard;
-    if (C > 0.0f) bias = C * inv_h;
-    else if (use_bias) bias = rigid.bias_rate * C;
-    row_solve(A, B, r, bias, s, acc, 0.0f, INFINITY);
+    limit_solve_at(A, B, r, 1.0f, row_cdot(A, B, r), C, inv_h, rigid, use_bias, acc);
 }
 
-/* Both ends of a range lower <= x <= upper on row r: the lower end on r, the upper on -r. */
+/* Both ends of a range lower <= x <= upper on row r: the lower end on r, the upper on -r, whose
+   Cdot is the lower's negated unless the lower end moved the bodies. */
 static void range_solve(jbody* A, jbody* B, const row* r, float x, float lower, float upper, float inv_h,
                         spx_solver_soft rigid, bool use_bias, float* lower_acc, float* upper_acc)
 {
-    limit_solve(A, B, r, x - lower, inv_h, rigid, use_bias, lower_acc);
-    const row up = negate_row(*r);
-    limit_solve(A, B, &up, upper - x, inv_h, rigid, use_bias, upper_acc);
+    float cdot = row_cdot(A, B, r);
+    if (limit_solve_at(A, B, r, 1.0f, cdot, x - lower, inv_h, rigid, use_bias, lower_acc)) cdot = row_cdot(A, B, r);
+    limit_solve_at(A, B, r, -1.0f, -cdot, upper - x, inv_h, rigid, use_bias, upper_acc);
 }
 
 /* An equality C = 0 on row r, rigid (joint softness when biased) or a spring (always). */
