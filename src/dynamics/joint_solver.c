@@ -268,19 +268,55 @@ static void apply_angular(jbody* A, jbody* B, vec3s L)
     B->w = glms_vec3_add(B->w, inertia_mul(B->I, L));
 }
 
-/* Anchors together: three rows at once. sep is B's anchor less A's. */
+/* The point rows run on 3-vectors held in the first three lanes of an spx_f4, the fourth 0. Every
+   operation is lane by lane (simd.h), so the scalar fallback gives the same bits. */
+static inline spx_f4 f4_of(vec3s v) { return spx_f4_set(v.x, v.y, v.z, 0.0f); }
+
+static inline vec3s vec3_of(spx_f4 a)
+{
+    float f[4];
+    spx_f4_store(f, a);
+    return (vec3s){ { f[0], f[1], f[2] } };
+}
+
+static inline spx_f4 f4_cross(spx_f4 a, spx_f4 b)
+{
+    const spx_f4 t = spx_f4_sub(spx_f4_mul(a, SPX_F4_SHUFFLE(b, b, 1, 2, 0, 3)), spx_f4_mul(SPX_F4_SHUFFLE(a, a, 1, 2, 0, 3), b));
+    return SPX_F4_SHUFFLE(t, t, 1, 2, 0, 3);
+}
+
+/* The symmetric matrix of columns c times v. */
+static inline spx_f4 f4_sym_mul(const spx_f4 c[3], spx_f4 v)
+{
+    return spx_f4_add(spx_f4_add(spx_f4_mul(c[0], SPX_F4_SHUFFLE(v, v, 0, 0, 0, 0)),
+                                 spx_f4_mul(c[1], SPX_F4_SHUFFLE(v, v, 1, 1, 1, 1))),
+                      spx_f4_mul(c[2], SPX_F4_SHUFFLE(v, v, 2, 2, 2, 2)));
+}
+
+/* The columns of the symmetric S (xx yy zz xy xz yz). */
+static inline void f4_sym_columns(const float S[6], spx_f4 c[3])
+{
+    c[0] = spx_f4_set(S[0], S[3], S[4], 0.0f);
+    c[1] = spx_f4_set(S[3], S[1], S[5], 0.0f);
+    c[2] = spx_f4_set(S[4], S[5], S[2], 0.0f);
+}
+
+/* Anchors together: three rows at once, on the geometry's lanes (the bias pulls B's anchor onto
+   A's). */
 static void point_solve(jbody* A, jbody* B, const spx_joint_geom* g, spx_solver_soft s, bool use_bias, vec3s* acc)
 {
-    const vec3s rA = g->rA, rB = g->rB;
-    vec3s sep = g->d;
-    if (!use_bias) s = hard, sep = glms_vec3_zero();
-    const vec3s cdot =
-        glms_vec3_sub(glms_vec3_add(B->v, glms_vec3_cross(B->w, rB)), glms_vec3_add(A->v, glms_vec3_cross(A->w, rA)));
-    const vec3s want = glms_vec3_add(cdot, glms_vec3_scale(sep, s.bias_rate));
-    const vec3s P = glms_vec3_sub(glms_vec3_scale(inertia_mul(g->point_inv, want), -s.mass_scale),
-                                  glms_vec3_scale(*acc, s.impulse_scale));
-    *acc = glms_vec3_add(*acc, P);
-    apply_point(A, B, rA, rB, P);
+    const spx_f4 vA = f4_of(A->v), wA = f4_of(A->w), vB = f4_of(B->v), wB = f4_of(B->w);
+    spx_f4 want = spx_f4_sub(spx_f4_add(vB, f4_cross(wB, g->rB4)), spx_f4_add(vA, f4_cross(wA, g->rA4)));
+    if (use_bias) want = spx_f4_add(want, spx_f4_mul(g->d4, spx_f4_splat(s.bias_rate)));
+    else s = hard;
+    const spx_f4 old = f4_of(*acc);
+    const spx_f4 P = spx_f4_sub(spx_f4_mul(f4_sym_mul(g->point_inv4, want), spx_f4_splat(-s.mass_scale)),
+                                spx_f4_mul(old, spx_f4_splat(s.impulse_scale)));
+    *acc = vec3_of(spx_f4_add(old, P));
+    A->v = vec3_of(spx_f4_sub(vA, spx_f4_mul(P, spx_f4_splat(A->m))));
+    A->w = vec3_of(spx_f4_sub(wA, f4_sym_mul(g->inertia_a4, f4_cross(g->rA4, P))));
+    B->v = vec3_of(spx_f4_add(vB, spx_f4_mul(P, spx_f4_splat(B->m))));
+    B->w = vec3_of(spx_f4_add(wB, f4_sym_mul(g->inertia_b4, f4_cross(g->rB4, P))));
 }
 
 /* Rotations locked: error the rotation vector taking A's frame to B's (world axes). */
@@ -445,7 +481,13 @@ static void update_geom(spx_joint* j, const versors* turns, const jbody* A, cons
         g->ax = axis_x(glms_quat_mul(qa, j->frame0[0]));
     }
     const bool point = j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL && j->type != SPX_JOINT_DISTANCE;
-    if (point) point_mass_inverse(A, B, g->rA, g->rB, g->point_inv);
+    if (point) {
+        point_mass_inverse(A, B, g->rA, g->rB, g->point_inv);
+        g->rA4 = f4_of(g->rA), g->rB4 = f4_of(g->rB), g->d4 = f4_of(g->d);
+        f4_sym_columns(g->point_inv, g->point_inv4);
+        f4_sym_columns(A->I, g->inertia_a4);
+        f4_sym_columns(B->I, g->inertia_b4);
+    }
     make_rows(j, g, A, B);
 }
 
