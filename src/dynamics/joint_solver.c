@@ -667,15 +667,31 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
         return;
     }
     /* Each part only for the joints that have it: a ball joint's warm start is its point alone. */
-    if (j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL) apply_point(A, B, g->rA, g->rB, P);
-    else {
+    const bool angular = j->type != SPX_JOINT_BALL && j->type != SPX_JOINT_DISTANCE;
+    if (j->type == SPX_JOINT_DISTANCE) apply_point(A, B, g->rA, g->rB, P);
+    else if (j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL) {
+        /* The point kinds, on the geometry's lanes as point_solve. */
+        const spx_f4 p = f4_of(P);
+        spx_f4 wA = spx_f4_sub(f4_of(A->w), f4_sym_mul(g->inertia_a4, f4_cross(g->rA4, p)));
+        spx_f4 wB = spx_f4_add(f4_of(B->w), f4_sym_mul(g->inertia_b4, f4_cross(g->rB4, p)));
+        if (angular) {
+            const spx_f4 l = f4_of(L);
+            wA = spx_f4_sub(wA, f4_sym_mul(g->inertia_a4, l));
+            wB = spx_f4_add(wB, f4_sym_mul(g->inertia_b4, l));
+        }
+        A->v = vec3_of(spx_f4_sub(f4_of(A->v), spx_f4_mul(p, spx_f4_splat(A->m))));
+        A->w = vec3_of(wA);
+        B->v = vec3_of(spx_f4_add(f4_of(B->v), spx_f4_mul(p, spx_f4_splat(B->m))));
+        B->w = vec3_of(wB);
+        return;
+    } else {
         /* Along A's line A turns about its centre: its lever is d + rA. */
         A->v = glms_vec3_sub(A->v, glms_vec3_scale(Q, A->m));
         A->w = glms_vec3_sub(A->w, inertia_mul(A->I, glms_vec3_cross(glms_vec3_add(g->d, g->rA), Q)));
         B->v = glms_vec3_add(B->v, glms_vec3_scale(Q, B->m));
         B->w = glms_vec3_add(B->w, inertia_mul(B->I, glms_vec3_cross(g->rB, Q)));
     }
-    if (j->type != SPX_JOINT_BALL && j->type != SPX_JOINT_DISTANCE) apply_angular(A, B, L);
+    if (angular) apply_angular(A, B, L);
 }
 
 spx_result spx_joints_reserve(spx_world* w)
