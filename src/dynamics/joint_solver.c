@@ -302,21 +302,40 @@ static inline void f4_sym_columns(const float S[6], spx_f4 c[3])
 }
 
 /* Anchors together: three rows at once, on the geometry's lanes (the bias pulls B's anchor onto
-   A's). */
-static void point_solve(jbody* A, jbody* B, const spx_joint_geom* g, spx_solver_soft s, bool use_bias, vec3s* acc)
+   A's), with the bodies' velocities as lanes. */
+static inline void point_solve4(spx_f4* vA, spx_f4* wA, float mA, spx_f4* vB, spx_f4* wB, float mB,
+                                const spx_joint_geom* g, spx_solver_soft s, bool use_bias, vec3s* acc)
 {
-    const spx_f4 vA = f4_of(A->v), wA = f4_of(A->w), vB = f4_of(B->v), wB = f4_of(B->w);
-    spx_f4 want = spx_f4_sub(spx_f4_add(vB, f4_cross(wB, g->rB4)), spx_f4_add(vA, f4_cross(wA, g->rA4)));
+    spx_f4 want = spx_f4_sub(spx_f4_add(*vB, f4_cross(*wB, g->rB4)), spx_f4_add(*vA, f4_cross(*wA, g->rA4)));
     if (use_bias) want = spx_f4_add(want, spx_f4_mul(g->d4, spx_f4_splat(s.bias_rate)));
     else s = hard;
     const spx_f4 old = f4_of(*acc);
     const spx_f4 P = spx_f4_sub(spx_f4_mul(f4_sym_mul(g->point_inv4, want), spx_f4_splat(-s.mass_scale)),
                                 spx_f4_mul(old, spx_f4_splat(s.impulse_scale)));
     *acc = vec3_of(spx_f4_add(old, P));
-    A->v = vec3_of(spx_f4_sub(vA, spx_f4_mul(P, spx_f4_splat(A->m))));
-    A->w = vec3_of(spx_f4_sub(wA, f4_sym_mul(g->inertia_a4, f4_cross(g->rA4, P))));
-    B->v = vec3_of(spx_f4_add(vB, spx_f4_mul(P, spx_f4_splat(B->m))));
-    B->w = vec3_of(spx_f4_add(wB, f4_sym_mul(g->inertia_b4, f4_cross(g->rB4, P))));
+    *vA = spx_f4_sub(*vA, spx_f4_mul(P, spx_f4_splat(mA)));
+    *wA = spx_f4_sub(*wA, f4_sym_mul(g->inertia_a4, f4_cross(g->rA4, P)));
+    *vB = spx_f4_add(*vB, spx_f4_mul(P, spx_f4_splat(mB)));
+    *wB = spx_f4_add(*wB, f4_sym_mul(g->inertia_b4, f4_cross(g->rB4, P)));
+}
+
+static void point_solve(jbody* A, jbody* B, const spx_joint_geom* g, spx_solver_soft s, bool use_bias, vec3s* acc)
+{
+    spx_f4 vA = f4_of(A->v), wA = f4_of(A->w), vB = f4_of(B->v), wB = f4_of(B->w);
+    point_solve4(&vA, &wA, A->m, &vB, &wB, B->m, g, s, use_bias, acc);
+    A->v = vec3_of(vA), A->w = vec3_of(wA), B->v = vec3_of(vB), B->w = vec3_of(wB);
+}
+
+/* A ball joint's pass, its point rows alone, read from and written to the solver's bodies (solver
+   body 0, which does not move, is all zero and not written). */
+static void ball_solve(spx_solver_body* bodies, spx_joint* j, spx_solver_soft s, bool use_bias)
+{
+    spx_solver_body* a = &bodies[j->solver[0]];
+    spx_solver_body* b = &bodies[j->solver[1]];
+    spx_f4 vA = f4_of(a->v), wA = f4_of(a->w), vB = f4_of(b->v), wB = f4_of(b->w);
+    point_solve4(&vA, &wA, a->inv_mass, &vB, &wB, b->inv_mass, &j->geom, s, use_bias, &j->linear_impulse);
+    if (j->solver[0] != 0) a->v = vec3_of(vA), a->w = vec3_of(wA);
+    if (j->solver[1] != 0) b->v = vec3_of(vB), b->w = vec3_of(wB);
 }
 
 /* Rotations locked: error the rotation vector taking A's frame to B's (world axes). */
@@ -815,6 +834,10 @@ void spx_joints_solve(spx_world* w, float h, bool use_bias)
     else if (!js->geom_fresh) update_all(w);
     for (uint32_t i = 0; i < js->active_count; ++i) {
         spx_joint* j = &js->list[js->active[i]];
+        if (j->type == SPX_JOINT_BALL) {
+            ball_solve(bodies, j, c.rigid, use_bias);
+            continue;
+        }
         jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
         solve_joint(j, &A, &B, &c, use_bias);
         save(&A), save(&B);
