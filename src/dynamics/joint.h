@@ -33,8 +33,8 @@ typedef struct spx_joint_geom {
     versors RA, RB;       /* frames in the world (not for ball, distance, drag) */
     vec3s ax, ay, az, bx; /* A's frame axes, B's x axis (as RA, RB) */
     float point_inv[6];   /* inverse effective mass of the anchors' point rows (if it has them), symmetric */
-    /* The point rows' data as four lanes (x y z 0) for point_solve: levers, gap, and the columns of
-       their inverse effective mass and of each body's inverse inertia. */
+    /* The levers and the gap as four lanes (x y z 0), and for the point rows the columns of their
+       inverse effective mass and of each body's inverse inertia. */
     spx_f4 rA4, rB4, d4;
     spx_f4 point_inv4[3], inertia_a4[3], inertia_b4[3];
     /* The free axis's row and coordinate: a hinge's turn about ax and its angle, a slider's travel

@@ -52,15 +52,6 @@ static inline vec3s inertia_mul(const float I[6], vec3s v)
    rotation the body will end with. */
 static versors turn_of(vec3s th) { return glms_quat_normalize(spx_solver_rotation(th)); }
 
-/* v turned by the unit quaternion q: v + 2 w (u x v) + 2 u x (u x v) (cglm's rotatev normalises q
-   first, a square root and a division for a quaternion that is unit already). */
-static inline vec3s rotate(versors q, vec3s v)
-{
-    const vec3s u = { { q.x, q.y, q.z } };
-    const vec3s t = glms_vec3_scale(glms_vec3_cross(u, v), 2.0f);
-    return glms_vec3_add(glms_vec3_add(v, glms_vec3_scale(t, q.w)), glms_vec3_cross(u, t));
-}
-
 /* The first column of the rotation of unit q: the frame's x axis (y and z below). */
 static inline vec3s axis_x(versors q)
 {
@@ -285,6 +276,15 @@ static inline spx_f4 f4_cross(spx_f4 a, spx_f4 b)
     return SPX_F4_SHUFFLE(t, t, 1, 2, 0, 3);
 }
 
+/* v turned by the unit quaternion q: v + 2 w (u x v) + 2 u x (u x v) (cglm's rotatev normalises q
+   first, a square root and a division for a quaternion that is unit already). */
+static inline spx_f4 f4_rotate(versors q, spx_f4 v)
+{
+    const spx_f4 u = spx_f4_set(q.x, q.y, q.z, 0.0f);
+    const spx_f4 t = spx_f4_mul(f4_cross(u, v), spx_f4_splat(2.0f));
+    return spx_f4_add(spx_f4_add(v, spx_f4_mul(t, spx_f4_splat(q.w))), f4_cross(u, t));
+}
+
 /* The symmetric matrix of columns c times v. */
 static inline spx_f4 f4_sym_mul(const spx_f4 c[3], spx_f4 v)
 {
@@ -484,10 +484,12 @@ static void update_geom(spx_joint* j, const versors* turns, const jbody* A, cons
 {
     geom* g = &j->geom;
     const versors qa = turns[j->solver[0]], qb = turns[j->solver[1]];
-    g->rA = rotate(qa, j->lever0[0]);
-    g->rB = rotate(qb, j->lever0[1]);
-    g->d = glms_vec3_add(glms_vec3_add(glms_vec3_sub(j->center0[1], j->center0[0]), glms_vec3_sub(dpB, dpA)),
-                         glms_vec3_sub(g->rB, g->rA));
+    g->rA4 = f4_rotate(qa, f4_of(j->lever0[0]));
+    g->rB4 = f4_rotate(qb, f4_of(j->lever0[1]));
+    g->d4 = spx_f4_add(spx_f4_add(spx_f4_sub(f4_of(j->center0[1]), f4_of(j->center0[0])),
+                                  spx_f4_sub(f4_of(dpB), f4_of(dpA))),
+                       spx_f4_sub(g->rB4, g->rA4));
+    g->rA = vec3_of(g->rA4), g->rB = vec3_of(g->rB4), g->d = vec3_of(g->d4);
     const bool frames = j->type != SPX_JOINT_BALL && j->type != SPX_JOINT_DRAG && j->type != SPX_JOINT_DISTANCE;
     if (frames) {
         g->RA = glms_quat_mul(qa, j->frame0[0]);
@@ -502,7 +504,6 @@ static void update_geom(spx_joint* j, const versors* turns, const jbody* A, cons
     const bool point = j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL && j->type != SPX_JOINT_DISTANCE;
     if (point) {
         point_mass_inverse(A, B, g->rA, g->rB, g->point_inv);
-        g->rA4 = f4_of(g->rA), g->rB4 = f4_of(g->rB), g->d4 = f4_of(g->d);
         f4_sym_columns(g->point_inv, g->point_inv4);
         f4_sym_columns(A->I, g->inertia_a4);
         f4_sym_columns(B->I, g->inertia_b4);
