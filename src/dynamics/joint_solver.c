@@ -643,6 +643,23 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     }
 }
 
+/* A ball joint's warm start, its point impulse alone, on the solver's bodies as ball_solve. */
+static void ball_warm_start(spx_solver_body* bodies, const spx_joint* j)
+{
+    const spx_joint_geom* g = &j->geom;
+    spx_solver_body* a = &bodies[j->solver[0]];
+    spx_solver_body* b = &bodies[j->solver[1]];
+    const spx_f4 p = f4_of(j->linear_impulse);
+    if (j->solver[0] != 0) {
+        a->v = vec3_of(spx_f4_sub(f4_of(a->v), spx_f4_mul(p, spx_f4_splat(a->inv_mass))));
+        a->w = vec3_of(spx_f4_sub(f4_of(a->w), f4_sym_mul(g->inertia_a4, f4_cross(g->rA4, p))));
+    }
+    if (j->solver[1] != 0) {
+        b->v = vec3_of(spx_f4_add(f4_of(b->v), spx_f4_mul(p, spx_f4_splat(b->inv_mass))));
+        b->w = vec3_of(spx_f4_add(f4_of(b->w), f4_sym_mul(g->inertia_b4, f4_cross(g->rB4, p))));
+    }
+}
+
 /* The accumulated impulses along the current rows (warm start), or the force and torque they put
    on B about its anchor (store: N s of a substep). */
 static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s* out_torque)
@@ -819,6 +836,10 @@ void spx_joints_warm_start(spx_world* w)
     spx_solver_body* bodies = w->solver.bodies;
     for (uint32_t i = 0; i < js->active_count; ++i) {
         spx_joint* j = &js->list[js->active[i]];
+        if (j->type == SPX_JOINT_BALL) {
+            ball_warm_start(bodies, j);
+            continue;
+        }
         jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
         warm_joint(j, &A, &B, NULL, NULL);
         save(&A), save(&B);
