@@ -45,11 +45,11 @@ typedef struct spx_joint_geom {
     spx_joint_row turn;    /* a cone-twist's swing row (when swing_sin > 1e-6), a wheel's motor about its axle */
     spx_joint_row line[2]; /* slider, wheel: the anchors held on A's line by two rows across it */
     float line_error[2];
-    spx_joint_pair pair;   /* hinge, wheel: the two angular rows holding B's axis to A's */
-    vec3s lock_error;      /* weld, slider: the rotation vector from A's frame to B's */
-    vec3s swing_cross;     /* cone-twist: ax x bx, its norm and the swing angle */
+    spx_joint_pair pair; /* hinge, wheel: the two angular rows holding B's axis to A's */
+    vec3s lock_error;    /* weld, slider: the rotation vector from A's frame to B's */
+    vec3s swing_cross;   /* cone-twist: ax x bx, its norm and the swing angle */
     float swing_sin, swing;
-    vec3s axle;            /* wheel: A's x axis turned by the steering about A's y */
+    vec3s axle; /* wheel: A's x axis turned by the steering about A's y */
 } spx_joint_geom;
 
 typedef struct spx_joint {

@@ -11,8 +11,10 @@
  * not yet reached lets the joint close the gap within the substep and no more.
  *
  * Rows of two or three (a point, an angular lock) keep their accumulated impulse as a world vector,
- * so that a basis turning between substeps does not scramble them. Joints are solved one after the
- * other in slot order, before the contacts: few scenes have enough joints to colour. */
+ * so that a basis turning between substeps does not scramble them. A joint's rows (axes, effective
+ * masses, angles) are made with its geometry each time the bodies move; the passes only read them.
+ * Joints are solved one after the other in slot order, before the contacts: few scenes have enough
+ * joints to colour. */
 #include "world.h"
 #include "joint.h"
 #include "core/allocator.h"
@@ -272,7 +274,8 @@ static inline vec3s vec3_of(spx_f4 a)
 
 static inline spx_f4 f4_cross(spx_f4 a, spx_f4 b)
 {
-    const spx_f4 t = spx_f4_sub(spx_f4_mul(a, SPX_F4_SHUFFLE(b, b, 1, 2, 0, 3)), spx_f4_mul(SPX_F4_SHUFFLE(a, a, 1, 2, 0, 3), b));
+    const spx_f4 t =
+        spx_f4_sub(spx_f4_mul(a, SPX_F4_SHUFFLE(b, b, 1, 2, 0, 3)), spx_f4_mul(SPX_F4_SHUFFLE(a, a, 1, 2, 0, 3), b));
     return SPX_F4_SHUFFLE(t, t, 1, 2, 0, 3);
 }
 
@@ -372,8 +375,10 @@ static void pair_solve(jbody* A, jbody* B, const spx_joint_pair* p, spx_solver_s
     if (!use_bias) s = hard, cu = cv = 0.0f;
     const vec3s dw = glms_vec3_sub(B->w, A->w);
     const float ru = glms_vec3_dot(p->u, dw) + s.bias_rate * cu, rv = glms_vec3_dot(p->v, dw) + s.bias_rate * cv;
-    const float lu = -s.mass_scale * p->inv_det * (p->kv * ru - p->kuv * rv) - s.impulse_scale * glms_vec3_dot(p->u, *acc);
-    const float lv = -s.mass_scale * p->inv_det * (p->ku * rv - p->kuv * ru) - s.impulse_scale * glms_vec3_dot(p->v, *acc);
+    const float lu =
+        -s.mass_scale * p->inv_det * (p->kv * ru - p->kuv * rv) - s.impulse_scale * glms_vec3_dot(p->u, *acc);
+    const float lv =
+        -s.mass_scale * p->inv_det * (p->ku * rv - p->kuv * ru) - s.impulse_scale * glms_vec3_dot(p->v, *acc);
     const vec3s L = glms_vec3_add(glms_vec3_scale(p->u, lu), glms_vec3_scale(p->v, lv));
     *acc = glms_vec3_add(*acc, L);
     apply_angular(A, B, L);
@@ -486,9 +491,9 @@ static void update_geom(spx_joint* j, const versors* turns, const jbody* A, cons
     const versors qa = turns[j->solver[0]], qb = turns[j->solver[1]];
     g->rA4 = f4_rotate(qa, f4_of(j->lever0[0]));
     g->rB4 = f4_rotate(qb, f4_of(j->lever0[1]));
-    g->d4 = spx_f4_add(spx_f4_add(spx_f4_sub(f4_of(j->center0[1]), f4_of(j->center0[0])),
-                                  spx_f4_sub(f4_of(dpB), f4_of(dpA))),
-                       spx_f4_sub(g->rB4, g->rA4));
+    g->d4 = spx_f4_add(
+        spx_f4_add(spx_f4_sub(f4_of(j->center0[1]), f4_of(j->center0[0])), spx_f4_sub(f4_of(dpB), f4_of(dpA))),
+        spx_f4_sub(g->rB4, g->rA4));
     g->rA = vec3_of(g->rA4), g->rB = vec3_of(g->rB4), g->d = vec3_of(g->d4);
     const bool frames = j->type != SPX_JOINT_BALL && j->type != SPX_JOINT_DRAG && j->type != SPX_JOINT_DISTANCE;
     if (frames) {
@@ -584,8 +589,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
         const row* r = &g->axis;
         const float length = g->x;
         if (!j->spring.enable) equality_solve(A, B, r, length - j->length, rigid, false, use_bias, &j->axial_impulse);
-        else if (spring)
-            equality_solve(A, B, r, length - j->length, j->spring_soft, true, use_bias, &j->axial_impulse);
+        else if (spring) equality_solve(A, B, r, length - j->length, j->spring_soft, true, use_bias, &j->axial_impulse);
         if (j->limit.enable) {
             range_solve(A, B, r, length, j->min_length, j->max_length, c->inv_h, rigid, use_bias, &j->lower_impulse,
                         &j->upper_impulse);
@@ -688,7 +692,8 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
     case SPX_JOINT_CONE_TWIST:
         P = j->linear_impulse;
         L = glms_vec3_scale(g->axis.ga, j->lower_impulse - j->upper_impulse);
-        if (g->swing_sin > 1e-6f) L = glms_vec3_sub(L, glms_vec3_scale(g->swing_cross, j->swing_impulse / g->swing_sin));
+        if (g->swing_sin > 1e-6f)
+            L = glms_vec3_sub(L, glms_vec3_scale(g->swing_cross, j->swing_impulse / g->swing_sin));
         break;
     case SPX_JOINT_WHEEL:
         Q = glms_vec3_add(j->linear_impulse, glms_vec3_scale(g->ay, axial));
