@@ -11,14 +11,45 @@
 #define SPX_JOINT_DEF_COOKIE 0x4A4F4E54u /* "JONT" */
 #define SPX_NO_JOINT 0xFFFFFFFFu
 
+/* A scalar row: Cdot = n . (vB - vA) + gb . wB - ga . wA, and its effective mass. */
+typedef struct spx_joint_row {
+    vec3s n, ga, gb;
+    float mass;
+} spx_joint_row;
+
+/* Two angular rows about u and v, solved together: their 2x2 K (ku kuv; kuv kv), 1 / its
+   determinant (det <= 0: not solved) and their errors. */
+typedef struct spx_joint_pair {
+    vec3s u, v;
+    float cu, cv, ku, kv, kuv, det, inv_det;
+} spx_joint_pair;
+
 /* Where a joint's frames are at the current point of the substep (joint_solver.c): made when the
-   bodies have moved (the warm start, the first relax pass), read by every pass until they move. */
+   bodies have moved (the warm start, the first relax pass), read by every pass until they move,
+   with the rows the joint's kind solves there (their masses: the step's inertias). */
 typedef struct spx_joint_geom {
     vec3s rA, rB;         /* levers from the centres of mass */
     vec3s d;              /* B's anchor less A's */
     versors RA, RB;       /* frames in the world (not for ball, distance, drag) */
     vec3s ax, ay, az, bx; /* A's frame axes, B's x axis (as RA, RB) */
     float point_inv[6];   /* inverse effective mass of the anchors' point rows (if it has them), symmetric */
+    /* The levers and the gap as four lanes (x y z 0), and for the point rows the columns of their
+       inverse effective mass and of each body's inverse inertia. */
+    spx_f4 rA4, rB4, d4;
+    spx_f4 point_inv4[3], inertia_a4[3], inertia_b4[3];
+    /* The free axis's row and coordinate: a hinge's turn about ax and its angle, a slider's travel
+       along ax, a wheel's along ay, a distance joint's along the anchors' line and its length, a
+       cone-twist's twist about the mean x axis and its angle. */
+    spx_joint_row axis;
+    float x;
+    spx_joint_row turn;    /* a cone-twist's swing row (when swing_sin > 1e-6), a wheel's motor about its axle */
+    spx_joint_row line[2]; /* slider, wheel: the anchors held on A's line by two rows across it */
+    float line_error[2];
+    spx_joint_pair pair; /* hinge, wheel: the two angular rows holding B's axis to A's */
+    vec3s lock_error;    /* weld, slider: the rotation vector from A's frame to B's */
+    vec3s swing_cross;   /* cone-twist: ax x bx, its norm and the swing angle */
+    float swing_sin, swing;
+    vec3s axle; /* wheel: A's x axis turned by the steering about A's y */
 } spx_joint_geom;
 
 typedef struct spx_joint {

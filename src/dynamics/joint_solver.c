@@ -11,8 +11,10 @@
  * not yet reached lets the joint close the gap within the substep and no more.
  *
  * Rows of two or three (a point, an angular lock) keep their accumulated impulse as a world vector,
- * so that a basis turning between substeps does not scramble them. Joints are solved one after the
- * other in slot order, before the contacts: few scenes have enough joints to colour. */
+ * so that a basis turning between substeps does not scramble them. A joint's rows (axes, effective
+ * masses, angles) are made with its geometry each time the bodies move; the passes only read them.
+ * Joints are solved one after the other in slot order, before the contacts: few scenes have enough
+ * joints to colour. */
 #include "world.h"
 #include "joint.h"
 #include "core/allocator.h"
@@ -52,15 +54,6 @@ static inline vec3s inertia_mul(const float I[6], vec3s v)
    rotation the body will end with. */
 static versors turn_of(vec3s th) { return glms_quat_normalize(spx_solver_rotation(th)); }
 
-/* v turned by the unit quaternion q: v + 2 w (u x v) + 2 u x (u x v) (cglm's rotatev normalises q
-   first, a square root and a division for a quaternion that is unit already). */
-static inline vec3s rotate(versors q, vec3s v)
-{
-    const vec3s u = { { q.x, q.y, q.z } };
-    const vec3s t = glms_vec3_scale(glms_vec3_cross(u, v), 2.0f);
-    return glms_vec3_add(glms_vec3_add(v, glms_vec3_scale(t, q.w)), glms_vec3_cross(u, t));
-}
-
 /* The first column of the rotation of unit q: the frame's x axis (y and z below). */
 static inline vec3s axis_x(versors q)
 {
@@ -96,13 +89,12 @@ static void sym_inverse(const float K[6], float out[6])
     out[3] = k * i01, out[4] = k * i02, out[5] = k * (d * e - a * f);
 }
 
-/* One body as a joint sees it during a substep: its velocities (written back), its inverse mass
-   and inertia, and its motion so far. */
+/* One body as a joint sees it during a pass: its velocities (written back), its inverse mass and
+   inertia. */
 typedef struct jbody {
     vec3s v, w;
     float m;
     const float* I;
-    vec3s dp, dtheta;
     spx_solver_body* target; /* NULL: does not move (static, the world) */
 } jbody;
 
@@ -112,14 +104,14 @@ static jbody load(spx_solver_body* bodies, uint32_t k)
 {
     jbody b;
     if (k == 0) {
-        b.v = b.w = b.dp = b.dtheta = glms_vec3_zero();
+        b.v = b.w = glms_vec3_zero();
         b.m = 0.0f;
         b.I = no_inertia;
         b.target = NULL;
         return b;
     }
     spx_solver_body* s = &bodies[k];
-    b.v = s->v, b.w = s->w, b.m = s->inv_mass, b.I = s->inv_inertia, b.dp = s->dp, b.dtheta = s->dtheta;
+    b.v = s->v, b.w = s->w, b.m = s->inv_mass, b.I = s->inv_inertia;
     b.target = s;
     return b;
 }
@@ -131,11 +123,7 @@ static void save(const jbody* b)
     b->target->w = b->w;
 }
 
-/* A scalar row: Cdot = n . (vB - vA) + gb . wB - ga . wA, and its effective mass. */
-typedef struct row {
-    vec3s n, ga, gb;
-    float mass;
-} row;
+typedef spx_joint_row row;
 
 static row make_row(const jbody* A, const jbody* B, vec3s n, vec3s ga, vec3s gb)
 {
@@ -151,12 +139,6 @@ static row angular_row(const jbody* A, const jbody* B, vec3s axis)
     return make_row(A, B, glms_vec3_zero(), axis, axis);
 }
 
-static row negate_row(row r)
-{
-    r.n = glms_vec3_scale(r.n, -1.0f), r.ga = glms_vec3_scale(r.ga, -1.0f), r.gb = glms_vec3_scale(r.gb, -1.0f);
-    return r;
-}
-
 static inline float row_cdot(const jbody* A, const jbody* B, const row* r)
 {
     return glms_vec3_dot(r->n, glms_vec3_sub(B->v, A->v)) + glms_vec3_dot(r->gb, B->w) - glms_vec3_dot(r->ga, A->w);
@@ -170,38 +152,54 @@ static inline void row_apply(jbody* A, jbody* B, const row* r, float lambda)
     B->w = glms_vec3_add(B->w, inertia_mul(B->I, glms_vec3_scale(r->gb, lambda)));
 }
 
-/* lambda = -mass_scale m (Cdot + bias) - impulse_scale acc, accumulated into *acc within [lo, hi]. */
-static void row_solve(jbody* A, jbody* B, const row* r, float bias, spx_solver_soft s, float* acc, float lo, float hi)
+/* lambda = -mass_scale m (Cdot + bias) - impulse_scale acc on the row sign * r (sign +-1), whose
+   Cdot is given, accumulated into *acc within [lo, hi]. Returns whether the impulse changed: an
+   idle row (a limit far from its end, a motor at its bound) moves no body. */
+static bool row_solve_at(jbody* A, jbody* B, const row* r, float sign, float cdot, float bias, spx_solver_soft s,
+                         float* acc, float lo, float hi)
 {
-    const float cdot = row_cdot(A, B, r);
-    float lambda = -s.mass_scale * r->mass * (cdot + bias) - s.impulse_scale * *acc;
+    const float lambda = -s.mass_scale * r->mass * (cdot + bias) - s.impulse_scale * *acc;
     const float old = *acc;
     float next = old + lambda;
     next = next < lo ? lo : next > hi ? hi : next;
     *acc = next;
-    row_apply(A, B, r, next - old);
+    if (next == old) return false;
+    row_apply(A, B, r, sign * (next - old));
+    return true;
 }
 
-/* A one-sided limit C >= 0 on row r: speculative while C > 0 (the gap may close within the
-   substep); when violated, rigid (the full effective mass, not a spring of it, so a heavy body on
-   a light one cannot push through) with the rigid rows' bias rate in the biased pass. */
+static void row_solve(jbody* A, jbody* B, const row* r, float bias, spx_solver_soft s, float* acc, float lo, float hi)
+{
+    row_solve_at(A, B, r, 1.0f, row_cdot(A, B, r), bias, s, acc, lo, hi);
+}
+
+/* A one-sided limit C >= 0 on the row sign * r, its Cdot given: speculative while C > 0 (the gap
+   may close within the substep); when violated, rigid (the full effective mass, not a spring of
+   it, so a heavy body on a light one cannot push through) with the rigid rows' bias rate in the
+   biased pass. Returns whether it moved the bodies. */
+static bool limit_solve_at(jbody* A, jbody* B, const row* r, float sign, float cdot, float C, float inv_h,
+                           spx_solver_soft rigid, bool use_bias, float* acc)
+{
+    float bias = 0.0f;
+    if (C > 0.0f) bias = C * inv_h;
+    else if (use_bias) bias = rigid.bias_rate * C;
+    return row_solve_at(A, B, r, sign, cdot, bias, hard, acc, 0.0f, INFINITY);
+}
+
 static void limit_solve(jbody* A, jbody* B, const row* r, float C, float inv_h, spx_solver_soft rigid, bool use_bias,
                         float* acc)
 {
-    float bias = 0.0f;
-    spx_solver_soft s = hard;
-    if (C > 0.0f) bias = C * inv_h;
-    else if (use_bias) bias = rigid.bias_rate * C;
-    row_solve(A, B, r, bias, s, acc, 0.0f, INFINITY);
+    limit_solve_at(A, B, r, 1.0f, row_cdot(A, B, r), C, inv_h, rigid, use_bias, acc);
 }
 
-/* Both ends of a range lower <= x <= upper on row r: the lower end on r, the upper on -r. */
+/* Both ends of a range lower <= x <= upper on row r: the lower end on r, the upper on -r, whose
+   Cdot is the lower's negated unless the lower end moved the bodies. */
 static void range_solve(jbody* A, jbody* B, const row* r, float x, float lower, float upper, float inv_h,
                         spx_solver_soft rigid, bool use_bias, float* lower_acc, float* upper_acc)
 {
-    limit_solve(A, B, r, x - lower, inv_h, rigid, use_bias, lower_acc);
-    const row up = negate_row(*r);
-    limit_solve(A, B, &up, upper - x, inv_h, rigid, use_bias, upper_acc);
+    float cdot = row_cdot(A, B, r);
+    if (limit_solve_at(A, B, r, 1.0f, cdot, x - lower, inv_h, rigid, use_bias, lower_acc)) cdot = row_cdot(A, B, r);
+    limit_solve_at(A, B, r, -1.0f, -cdot, upper - x, inv_h, rigid, use_bias, upper_acc);
 }
 
 /* An equality C = 0 on row r, rigid (joint softness when biased) or a spring (always). */
@@ -263,19 +261,84 @@ static void apply_angular(jbody* A, jbody* B, vec3s L)
     B->w = glms_vec3_add(B->w, inertia_mul(B->I, L));
 }
 
-/* Anchors together: three rows at once. sep is B's anchor less A's. */
+/* The point rows run on 3-vectors held in the first three lanes of an spx_f4, the fourth 0. Every
+   operation is lane by lane (simd.h), so the scalar fallback gives the same bits. */
+static inline spx_f4 f4_of(vec3s v) { return spx_f4_set(v.x, v.y, v.z, 0.0f); }
+
+static inline vec3s vec3_of(spx_f4 a)
+{
+    float f[4];
+    spx_f4_store(f, a);
+    return (vec3s){ { f[0], f[1], f[2] } };
+}
+
+static inline spx_f4 f4_cross(spx_f4 a, spx_f4 b)
+{
+    const spx_f4 t =
+        spx_f4_sub(spx_f4_mul(a, SPX_F4_SHUFFLE(b, b, 1, 2, 0, 3)), spx_f4_mul(SPX_F4_SHUFFLE(a, a, 1, 2, 0, 3), b));
+    return SPX_F4_SHUFFLE(t, t, 1, 2, 0, 3);
+}
+
+/* v turned by the unit quaternion q: v + 2 w (u x v) + 2 u x (u x v) (cglm's rotatev normalises q
+   first, a square root and a division for a quaternion that is unit already). */
+static inline spx_f4 f4_rotate(versors q, spx_f4 v)
+{
+    const spx_f4 u = spx_f4_set(q.x, q.y, q.z, 0.0f);
+    const spx_f4 t = spx_f4_mul(f4_cross(u, v), spx_f4_splat(2.0f));
+    return spx_f4_add(spx_f4_add(v, spx_f4_mul(t, spx_f4_splat(q.w))), f4_cross(u, t));
+}
+
+/* The symmetric matrix of columns c times v. */
+static inline spx_f4 f4_sym_mul(const spx_f4 c[3], spx_f4 v)
+{
+    return spx_f4_add(spx_f4_add(spx_f4_mul(c[0], SPX_F4_SHUFFLE(v, v, 0, 0, 0, 0)),
+                                 spx_f4_mul(c[1], SPX_F4_SHUFFLE(v, v, 1, 1, 1, 1))),
+                      spx_f4_mul(c[2], SPX_F4_SHUFFLE(v, v, 2, 2, 2, 2)));
+}
+
+/* The columns of the symmetric S (xx yy zz xy xz yz). */
+static inline void f4_sym_columns(const float S[6], spx_f4 c[3])
+{
+    c[0] = spx_f4_set(S[0], S[3], S[4], 0.0f);
+    c[1] = spx_f4_set(S[3], S[1], S[5], 0.0f);
+    c[2] = spx_f4_set(S[4], S[5], S[2], 0.0f);
+}
+
+/* Anchors together: three rows at once, on the geometry's lanes (the bias pulls B's anchor onto
+   A's), with the bodies' velocities as lanes. */
+static inline void point_solve4(spx_f4* vA, spx_f4* wA, float mA, spx_f4* vB, spx_f4* wB, float mB,
+                                const spx_joint_geom* g, spx_solver_soft s, bool use_bias, vec3s* acc)
+{
+    spx_f4 want = spx_f4_sub(spx_f4_add(*vB, f4_cross(*wB, g->rB4)), spx_f4_add(*vA, f4_cross(*wA, g->rA4)));
+    if (use_bias) want = spx_f4_add(want, spx_f4_mul(g->d4, spx_f4_splat(s.bias_rate)));
+    else s = hard;
+    const spx_f4 old = f4_of(*acc);
+    const spx_f4 P = spx_f4_sub(spx_f4_mul(f4_sym_mul(g->point_inv4, want), spx_f4_splat(-s.mass_scale)),
+                                spx_f4_mul(old, spx_f4_splat(s.impulse_scale)));
+    *acc = vec3_of(spx_f4_add(old, P));
+    *vA = spx_f4_sub(*vA, spx_f4_mul(P, spx_f4_splat(mA)));
+    *wA = spx_f4_sub(*wA, f4_sym_mul(g->inertia_a4, f4_cross(g->rA4, P)));
+    *vB = spx_f4_add(*vB, spx_f4_mul(P, spx_f4_splat(mB)));
+    *wB = spx_f4_add(*wB, f4_sym_mul(g->inertia_b4, f4_cross(g->rB4, P)));
+}
+
 static void point_solve(jbody* A, jbody* B, const spx_joint_geom* g, spx_solver_soft s, bool use_bias, vec3s* acc)
 {
-    const vec3s rA = g->rA, rB = g->rB;
-    vec3s sep = g->d;
-    if (!use_bias) s = hard, sep = glms_vec3_zero();
-    const vec3s cdot =
-        glms_vec3_sub(glms_vec3_add(B->v, glms_vec3_cross(B->w, rB)), glms_vec3_add(A->v, glms_vec3_cross(A->w, rA)));
-    const vec3s want = glms_vec3_add(cdot, glms_vec3_scale(sep, s.bias_rate));
-    const vec3s P = glms_vec3_sub(glms_vec3_scale(inertia_mul(g->point_inv, want), -s.mass_scale),
-                                  glms_vec3_scale(*acc, s.impulse_scale));
-    *acc = glms_vec3_add(*acc, P);
-    apply_point(A, B, rA, rB, P);
+    spx_f4 vA = f4_of(A->v), wA = f4_of(A->w), vB = f4_of(B->v), wB = f4_of(B->w);
+    point_solve4(&vA, &wA, A->m, &vB, &wB, B->m, g, s, use_bias, acc);
+    A->v = vec3_of(vA), A->w = vec3_of(wA), B->v = vec3_of(vB), B->w = vec3_of(wB);
+}
+
+/* A ball joint's pass, its point rows alone, read from and written to the solver's bodies (solver
+   body 0, which does not move, is all zero and not written). */
+static void ball_solve(spx_solver_body* bodies, spx_joint* j, spx_solver_soft s, bool use_bias)
+{
+    spx_solver_body* a = &bodies[j->solver[0]];
+    spx_solver_body* b = &bodies[j->solver[1]];
+    spx_f4 vA = f4_of(a->v), wA = f4_of(a->w), vB = f4_of(b->v), wB = f4_of(b->w);
+    point_solve4(&vA, &wA, a->inv_mass, &vB, &wB, b->inv_mass, &j->geom, s, use_bias, &j->linear_impulse);
+    if (j->solver[0] != 0) a->v = vec3_of(vA), a->w = vec3_of(wA);
+    if (j->solver[1] != 0) b->v = vec3_of(vB), b->w = vec3_of(wB);
 }
 
 /* Rotations locked: error the rotation vector taking A's frame to B's (world axes). */
@@ -291,23 +354,32 @@ static void angular_lock_solve(jbody* A, jbody* B, const float Kinv[6], vec3s er
     apply_angular(A, B, L);
 }
 
-/* Two angular rows about u and v (perpendicular to the free axis): error C, accumulated as a world
-   vector. */
-static void angular_pair_solve(jbody* A, jbody* B, vec3s u, vec3s v, float cu, float cv, spx_solver_soft s,
-                               bool use_bias, vec3s* acc)
+/* Two angular rows about u and v (perpendicular to the free axis) with errors cu and cv: their K
+   at the step's inertias. */
+static spx_joint_pair make_pair(const jbody* A, const jbody* B, vec3s u, vec3s v, float cu, float cv)
 {
+    spx_joint_pair p = { u, v, cu, cv, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
+    p.ku = glms_vec3_dot(u, glms_vec3_add(inertia_mul(A->I, u), inertia_mul(B->I, u)));
+    p.kv = glms_vec3_dot(v, glms_vec3_add(inertia_mul(A->I, v), inertia_mul(B->I, v)));
+    p.kuv = glms_vec3_dot(u, glms_vec3_add(inertia_mul(A->I, v), inertia_mul(B->I, v)));
+    p.det = p.ku * p.kv - p.kuv * p.kuv;
+    if (p.det > 0.0f) p.inv_det = 1.0f / p.det;
+    return p;
+}
+
+/* The pair solved together, accumulated as a world vector. */
+static void pair_solve(jbody* A, jbody* B, const spx_joint_pair* p, spx_solver_soft s, bool use_bias, vec3s* acc)
+{
+    if (!(p->det > 0.0f)) return;
+    float cu = p->cu, cv = p->cv;
     if (!use_bias) s = hard, cu = cv = 0.0f;
     const vec3s dw = glms_vec3_sub(B->w, A->w);
-    const float ku = glms_vec3_dot(u, glms_vec3_add(inertia_mul(A->I, u), inertia_mul(B->I, u)));
-    const float kv = glms_vec3_dot(v, glms_vec3_add(inertia_mul(A->I, v), inertia_mul(B->I, v)));
-    const float kuv = glms_vec3_dot(u, glms_vec3_add(inertia_mul(A->I, v), inertia_mul(B->I, v)));
-    const float det = ku * kv - kuv * kuv;
-    if (!(det > 0.0f)) return;
-    const float ru = glms_vec3_dot(u, dw) + s.bias_rate * cu, rv = glms_vec3_dot(v, dw) + s.bias_rate * cv;
-    const float inv = 1.0f / det;
-    const float lu = -s.mass_scale * inv * (kv * ru - kuv * rv) - s.impulse_scale * glms_vec3_dot(u, *acc);
-    const float lv = -s.mass_scale * inv * (ku * rv - kuv * ru) - s.impulse_scale * glms_vec3_dot(v, *acc);
-    const vec3s L = glms_vec3_add(glms_vec3_scale(u, lu), glms_vec3_scale(v, lv));
+    const float ru = glms_vec3_dot(p->u, dw) + s.bias_rate * cu, rv = glms_vec3_dot(p->v, dw) + s.bias_rate * cv;
+    const float lu =
+        -s.mass_scale * p->inv_det * (p->kv * ru - p->kuv * rv) - s.impulse_scale * glms_vec3_dot(p->u, *acc);
+    const float lv =
+        -s.mass_scale * p->inv_det * (p->ku * rv - p->kuv * ru) - s.impulse_scale * glms_vec3_dot(p->v, *acc);
+    const vec3s L = glms_vec3_add(glms_vec3_scale(p->u, lu), glms_vec3_scale(p->v, lv));
     *acc = glms_vec3_add(*acc, L);
     apply_angular(A, B, L);
 }
@@ -320,33 +392,6 @@ static float angle_about_x(versors q)
 }
 
 typedef spx_joint_geom geom;
-
-/* The joint's geometry where the bodies are now, into j->geom: levers, the anchors' gap, the frames
-   and their axes for the joints that turn about them, and the point rows' inverse mass at these
-   levers, made again for the relax pass: the warm start's mass is not exact there, and an undamped
-   pendulum would slowly gain energy. */
-static void update_geom(spx_joint* j, const versors* turns, const jbody* A, const jbody* B)
-{
-    geom* g = &j->geom;
-    const versors qa = turns[j->solver[0]], qb = turns[j->solver[1]];
-    g->rA = rotate(qa, j->lever0[0]);
-    g->rB = rotate(qb, j->lever0[1]);
-    g->d = glms_vec3_add(glms_vec3_add(glms_vec3_sub(j->center0[1], j->center0[0]), glms_vec3_sub(B->dp, A->dp)),
-                         glms_vec3_sub(g->rB, g->rA));
-    const bool frames = j->type != SPX_JOINT_BALL && j->type != SPX_JOINT_DRAG && j->type != SPX_JOINT_DISTANCE;
-    if (frames) {
-        g->RA = glms_quat_mul(qa, j->frame0[0]);
-        g->RB = glms_quat_mul(qb, j->frame0[1]);
-        g->ax = axis_x(g->RA);
-        g->ay = axis_y(g->RA);
-        g->az = axis_z(g->RA);
-        g->bx = axis_x(g->RB);
-    } else if (j->type == SPX_JOINT_DISTANCE) {
-        g->ax = axis_x(glms_quat_mul(qa, j->frame0[0]));
-    }
-    const bool point = j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL && j->type != SPX_JOINT_DISTANCE;
-    if (point) point_mass_inverse(A, B, g->rA, g->rB, g->point_inv);
-}
 
 /* Rotation vector from A's frame to B's (world axes), for an angular lock. */
 static vec3s frame_error(const geom* g)
@@ -363,30 +408,126 @@ static row line_row(const jbody* A, const jbody* B, const geom* g, vec3s n)
     return make_row(A, B, n, glms_vec3_cross(glms_vec3_add(g->d, g->rA), n), glms_vec3_cross(g->rB, n));
 }
 
-/* The anchors held on the joint's line by two rows across it (u, v), each keeping its share of the
-   world-vector impulse acc. */
-static void lines_solve(jbody* A, jbody* B, const geom* g, vec3s u, vec3s v, spx_solver_soft rigid, bool use_bias,
-                        vec3s* acc)
+/* The rows holding the anchors on the joint's line, across it along u and v, and their errors. */
+static void make_lines(geom* g, const jbody* A, const jbody* B, vec3s u, vec3s v)
 {
-    const vec3s across[2] = { u, v };
-    for (int k = 0; k < 2; ++k) {
-        const row p = line_row(A, B, g, across[k]);
-        float part = glms_vec3_dot(*acc, across[k]);
-        const float before = part;
-        equality_solve(A, B, &p, glms_vec3_dot(g->d, across[k]), rigid, false, use_bias, &part);
-        *acc = glms_vec3_add(*acc, glms_vec3_scale(across[k], part - before));
-    }
-}
-
-/* The wheel's axle as A wants it: A's x axis turned by the steering angle about A's y. */
-static vec3s steered_axle(const spx_joint* j, const geom* g)
-{
-    const float c = cosf(j->steering), s = sinf(j->steering);
-    return glms_vec3_sub(glms_vec3_scale(g->ax, c), glms_vec3_scale(g->az, s));
+    g->line[0] = line_row(A, B, g, u);
+    g->line[1] = line_row(A, B, g, v);
+    g->line_error[0] = glms_vec3_dot(g->d, u);
+    g->line_error[1] = glms_vec3_dot(g->d, v);
 }
 
 /* Twist of B's frame about A's x axis (swing-twist split of the relative turn), -pi..pi. */
 static float relative_angle(const geom* g) { return angle_about_x(glms_quat_mul(glms_quat_conjugate(g->RA), g->RB)); }
+
+/* The rows of the joint's kind at the geometry just made: none of them changes until the bodies
+   move again, so the passes only read them. */
+static void make_rows(const spx_joint* j, geom* g, const jbody* A, const jbody* B)
+{
+    switch (j->type) {
+    case SPX_JOINT_HINGE: {
+        g->axis = angular_row(A, B, g->ax);
+        g->x = relative_angle(g);
+        const vec3s e = glms_vec3_cross(g->ax, g->bx);
+        g->pair = make_pair(A, B, g->ay, g->az, glms_vec3_dot(g->ay, e), glms_vec3_dot(g->az, e));
+        break;
+    }
+    case SPX_JOINT_SLIDER:
+        g->axis = line_row(A, B, g, g->ax);
+        g->x = glms_vec3_dot(g->d, g->ax);
+        g->lock_error = frame_error(g);
+        make_lines(g, A, B, g->ay, g->az);
+        break;
+    case SPX_JOINT_WELD:
+        g->lock_error = frame_error(g);
+        break;
+    case SPX_JOINT_DISTANCE: {
+        const float length = glms_vec3_norm(g->d);
+        /* Anchors together have no direction: hold them along A's x axis until they part. */
+        const vec3s n = length > 1e-6f ? glms_vec3_scale(g->d, 1.0f / length) : g->ax;
+        g->axis = make_row(A, B, n, glms_vec3_cross(g->rA, n), glms_vec3_cross(g->rB, n));
+        g->x = length;
+        break;
+    }
+    case SPX_JOINT_CONE_TWIST: {
+        /* Twist about the mean of the two x axes: the axis the twist angle turns about. */
+        g->axis = angular_row(A, B, glms_vec3_normalize(glms_vec3_add(g->ax, g->bx)));
+        if (j->limit.enable) g->x = relative_angle(g);
+        g->swing_cross = glms_vec3_cross(g->ax, g->bx);
+        g->swing_sin = glms_vec3_norm(g->swing_cross);
+        if (g->swing_sin > 1e-6f) {
+            /* The swing grows as B turns about ax x bx: the row holds limit - swing >= 0. */
+            g->swing = atan2f(g->swing_sin, glms_vec3_dot(g->ax, g->bx));
+            g->turn = angular_row(A, B, glms_vec3_scale(g->swing_cross, -1.0f / g->swing_sin));
+        }
+        break;
+    }
+    case SPX_JOINT_WHEEL: {
+        g->axis = line_row(A, B, g, g->ay);
+        g->x = glms_vec3_dot(g->d, g->ay);
+        /* The axle as A wants it: A's x axis turned by the steering angle about A's y. */
+        const float c = cosf(j->steering), s = sinf(j->steering);
+        g->axle = glms_vec3_sub(glms_vec3_scale(g->ax, c), glms_vec3_scale(g->az, s));
+        if (j->motor.enable) g->turn = angular_row(A, B, g->axle);
+        /* B's axle held along the steered axle: rows about the suspension axis and the third axis. */
+        const vec3s third = glms_vec3_cross(g->axle, g->ay);
+        const vec3s e = glms_vec3_cross(g->axle, g->bx);
+        g->pair = make_pair(A, B, g->ay, third, glms_vec3_dot(g->ay, e), glms_vec3_dot(third, e));
+        make_lines(g, A, B, g->axle, third);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* The joint's geometry where the bodies are now (moved by dpA, dpB so far), into j->geom: levers,
+   the anchors' gap, the frames and their axes for the joints that turn about them, the point rows'
+   inverse mass at these levers, and the kind's rows. Made again for the relax pass: the warm
+   start's mass is not exact there, and an undamped pendulum would slowly gain energy. */
+static void update_geom(spx_joint* j, const versors* turns, const jbody* A, const jbody* B, vec3s dpA, vec3s dpB)
+{
+    geom* g = &j->geom;
+    const versors qa = turns[j->solver[0]], qb = turns[j->solver[1]];
+    g->rA4 = f4_rotate(qa, f4_of(j->lever0[0]));
+    g->rB4 = f4_rotate(qb, f4_of(j->lever0[1]));
+    g->d4 = spx_f4_add(
+        spx_f4_add(spx_f4_sub(f4_of(j->center0[1]), f4_of(j->center0[0])), spx_f4_sub(f4_of(dpB), f4_of(dpA))),
+        spx_f4_sub(g->rB4, g->rA4));
+    g->rA = vec3_of(g->rA4), g->rB = vec3_of(g->rB4), g->d = vec3_of(g->d4);
+    const bool frames = j->type != SPX_JOINT_BALL && j->type != SPX_JOINT_DRAG && j->type != SPX_JOINT_DISTANCE;
+    if (frames) {
+        g->RA = glms_quat_mul(qa, j->frame0[0]);
+        g->RB = glms_quat_mul(qb, j->frame0[1]);
+        g->ax = axis_x(g->RA);
+        g->ay = axis_y(g->RA);
+        g->az = axis_z(g->RA);
+        g->bx = axis_x(g->RB);
+    } else if (j->type == SPX_JOINT_DISTANCE) {
+        g->ax = axis_x(glms_quat_mul(qa, j->frame0[0]));
+    }
+    const bool point = j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL && j->type != SPX_JOINT_DISTANCE;
+    if (point) {
+        point_mass_inverse(A, B, g->rA, g->rB, g->point_inv);
+        f4_sym_columns(g->point_inv, g->point_inv4);
+        f4_sym_columns(A->I, g->inertia_a4);
+        f4_sym_columns(B->I, g->inertia_b4);
+    }
+    make_rows(j, g, A, B);
+}
+
+/* The anchors held on the joint's line by the two rows across it, each keeping its share of the
+   world-vector impulse acc. */
+static void lines_solve(jbody* A, jbody* B, const geom* g, spx_solver_soft rigid, bool use_bias, vec3s* acc)
+{
+    for (int k = 0; k < 2; ++k) {
+        const row* p = &g->line[k];
+        float part = glms_vec3_dot(*acc, p->n);
+        const float before = part;
+        equality_solve(A, B, p, g->line_error[k], rigid, false, use_bias, &part);
+        *acc = glms_vec3_add(*acc, glms_vec3_scale(p->n, part - before));
+    }
+}
 
 typedef struct ctx {
     float h, inv_h;
@@ -394,10 +535,11 @@ typedef struct ctx {
 } ctx;
 
 /* A free axis's rows, in order: its spring, its motor (when `motor`: the wheel drives its axle
-   instead) and both ends of its limit, all on row r at the axis's position x. */
-static void axis_solve(spx_joint* j, jbody* A, jbody* B, const row* r, float x, const ctx* c, bool spring, bool motor,
-                       bool use_bias)
+   instead) and both ends of its limit, all on the geometry's axis row at its coordinate x. */
+static void axis_solve(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool spring, bool motor, bool use_bias)
 {
+    const row* r = &j->geom.axis;
+    const float x = j->geom.x;
     if (spring) equality_solve(A, B, r, x, j->spring_soft, true, use_bias, &j->axial_impulse);
     if (motor && j->motor.enable) motor_solve(A, B, r, &j->motor, c->h, &j->motor_impulse);
     if (j->limit.enable) {
@@ -415,27 +557,19 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     case SPX_JOINT_BALL:
         point_solve(A, B, g, rigid, use_bias, &j->linear_impulse);
         break;
-    case SPX_JOINT_HINGE: {
-        const row r = angular_row(A, B, g->ax);
-        const float angle = relative_angle(g);
-        axis_solve(j, A, B, &r, angle, c, spring, true, use_bias);
-        const vec3s e = glms_vec3_cross(g->ax, g->bx);
-        angular_pair_solve(A, B, g->ay, g->az, glms_vec3_dot(g->ay, e), glms_vec3_dot(g->az, e), rigid, use_bias,
-                           &j->angular_impulse);
+    case SPX_JOINT_HINGE:
+        axis_solve(j, A, B, c, spring, true, use_bias);
+        pair_solve(A, B, &g->pair, rigid, use_bias, &j->angular_impulse);
         point_solve(A, B, g, rigid, use_bias, &j->linear_impulse);
         break;
-    }
-    case SPX_JOINT_SLIDER: {
-        const row r = line_row(A, B, g, g->ax);
-        const float x = glms_vec3_dot(g->d, g->ax);
-        axis_solve(j, A, B, &r, x, c, spring, true, use_bias);
-        angular_lock_solve(A, B, j->angular_inv, frame_error(g), rigid, false, use_bias, &j->angular_impulse);
-        lines_solve(A, B, g, g->ay, g->az, rigid, use_bias, &j->linear_impulse);
+    case SPX_JOINT_SLIDER:
+        axis_solve(j, A, B, c, spring, true, use_bias);
+        angular_lock_solve(A, B, j->angular_inv, g->lock_error, rigid, false, use_bias, &j->angular_impulse);
+        lines_solve(A, B, g, rigid, use_bias, &j->linear_impulse);
         break;
-    }
     case SPX_JOINT_WELD: {
         const spx_solver_soft s = spring ? j->spring_soft : rigid;
-        angular_lock_solve(A, B, j->angular_inv, frame_error(g), s, spring, use_bias, &j->angular_impulse);
+        angular_lock_solve(A, B, j->angular_inv, g->lock_error, s, spring, use_bias, &j->angular_impulse);
         if (spring) {
             /* A soft weld: the point is a spring too, stiff as the angular one. */
             const vec3s cdot = glms_vec3_sub(glms_vec3_add(B->v, glms_vec3_cross(B->w, g->rB)),
@@ -452,63 +586,39 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
         break;
     }
     case SPX_JOINT_DISTANCE: {
-        const float length = glms_vec3_norm(g->d);
-        /* Anchors together have no direction: hold them along A's x axis until they part. */
-        const vec3s n = length > 1e-6f ? glms_vec3_scale(g->d, 1.0f / length) : g->ax;
-        const row r = make_row(A, B, n, glms_vec3_cross(g->rA, n), glms_vec3_cross(g->rB, n));
-        if (!j->spring.enable) equality_solve(A, B, &r, length - j->length, rigid, false, use_bias, &j->axial_impulse);
-        else if (spring)
-            equality_solve(A, B, &r, length - j->length, j->spring_soft, true, use_bias, &j->axial_impulse);
+        const row* r = &g->axis;
+        const float length = g->x;
+        if (!j->spring.enable) equality_solve(A, B, r, length - j->length, rigid, false, use_bias, &j->axial_impulse);
+        else if (spring) equality_solve(A, B, r, length - j->length, j->spring_soft, true, use_bias, &j->axial_impulse);
         if (j->limit.enable) {
-            range_solve(A, B, &r, length, j->min_length, j->max_length, c->inv_h, rigid, use_bias, &j->lower_impulse,
+            range_solve(A, B, r, length, j->min_length, j->max_length, c->inv_h, rigid, use_bias, &j->lower_impulse,
                         &j->upper_impulse);
         }
         break;
     }
-    case SPX_JOINT_CONE_TWIST: {
+    case SPX_JOINT_CONE_TWIST:
         if (j->limit.enable) {
-            /* Twist about the mean of the two x axes: the axis the twist angle turns about. */
-            const vec3s t = glms_vec3_normalize(glms_vec3_add(g->ax, g->bx));
-            const row r = angular_row(A, B, t);
-            const float angle = relative_angle(g);
-            range_solve(A, B, &r, angle, j->limit.lower, j->limit.upper, c->inv_h, rigid, use_bias, &j->lower_impulse,
-                        &j->upper_impulse);
+            range_solve(A, B, &g->axis, g->x, j->limit.lower, j->limit.upper, c->inv_h, rigid, use_bias,
+                        &j->lower_impulse, &j->upper_impulse);
         }
-        const vec3s s = glms_vec3_cross(g->ax, g->bx);
-        const float sin_swing = glms_vec3_norm(s);
-        if (sin_swing > 1e-6f) {
-            /* The swing grows as B turns about s: the row holds limit - swing >= 0. */
-            const float swing = atan2f(sin_swing, glms_vec3_dot(g->ax, g->bx));
-            const row r = angular_row(A, B, glms_vec3_scale(s, -1.0f / sin_swing));
-            limit_solve(A, B, &r, j->swing_limit - swing, c->inv_h, rigid, use_bias, &j->swing_impulse);
-        }
+        if (g->swing_sin > 1e-6f)
+            limit_solve(A, B, &g->turn, j->swing_limit - g->swing, c->inv_h, rigid, use_bias, &j->swing_impulse);
         point_solve(A, B, g, rigid, use_bias, &j->linear_impulse);
         break;
-    }
-    case SPX_JOINT_WHEEL: {
-        const row r = line_row(A, B, g, g->ay);
-        const float x = glms_vec3_dot(g->d, g->ay);
-        axis_solve(j, A, B, &r, x, c, spring, false, use_bias);
-        const vec3s axle = steered_axle(j, g);
-        if (j->motor.enable) {
-            const row m = angular_row(A, B, axle);
-            motor_solve(A, B, &m, &j->motor, c->h, &j->motor_impulse);
-        }
-        /* B's axle held along the steered axle: rows about the suspension axis and the third axis. */
-        const vec3s third = glms_vec3_cross(axle, g->ay);
-        const vec3s e = glms_vec3_cross(axle, g->bx);
-        angular_pair_solve(A, B, g->ay, third, glms_vec3_dot(g->ay, e), glms_vec3_dot(third, e), rigid, use_bias,
-                           &j->angular_impulse);
-        lines_solve(A, B, g, axle, third, rigid, use_bias, &j->linear_impulse);
+    case SPX_JOINT_WHEEL:
+        axis_solve(j, A, B, c, spring, false, use_bias);
+        if (j->motor.enable) motor_solve(A, B, &g->turn, &j->motor, c->h, &j->motor_impulse);
+        pair_solve(A, B, &g->pair, rigid, use_bias, &j->angular_impulse);
+        lines_solve(A, B, g, rigid, use_bias, &j->linear_impulse);
         break;
-    }
     case SPX_JOINT_DRAG: {
         /* B's anchor to the target by the joint's spring, the accumulated force within max_force;
            then its turn damped, so that a body held by a corner does not swing about it for ever. */
         const float most = j->max_force * c->h;
         const spx_solver_soft s = j->spring_soft;
         const vec3s cdot = glms_vec3_add(B->v, glms_vec3_cross(B->w, g->rB));
-        const vec3s sep = glms_vec3_sub(glms_vec3_add(glms_vec3_add(j->center0[1], B->dp), g->rB), j->target);
+        const vec3s dp = B->target ? B->target->dp : glms_vec3_zero();
+        const vec3s sep = glms_vec3_sub(glms_vec3_add(glms_vec3_add(j->center0[1], dp), g->rB), j->target);
         vec3s P = glms_vec3_sub(
             glms_vec3_scale(inertia_mul(g->point_inv, glms_vec3_add(cdot, glms_vec3_scale(sep, s.bias_rate))),
                             -s.mass_scale),
@@ -537,6 +647,23 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
     }
 }
 
+/* A ball joint's warm start, its point impulse alone, on the solver's bodies as ball_solve. */
+static void ball_warm_start(spx_solver_body* bodies, const spx_joint* j)
+{
+    const spx_joint_geom* g = &j->geom;
+    spx_solver_body* a = &bodies[j->solver[0]];
+    spx_solver_body* b = &bodies[j->solver[1]];
+    const spx_f4 p = f4_of(j->linear_impulse);
+    if (j->solver[0] != 0) {
+        a->v = vec3_of(spx_f4_sub(f4_of(a->v), spx_f4_mul(p, spx_f4_splat(a->inv_mass))));
+        a->w = vec3_of(spx_f4_sub(f4_of(a->w), f4_sym_mul(g->inertia_a4, f4_cross(g->rA4, p))));
+    }
+    if (j->solver[1] != 0) {
+        b->v = vec3_of(spx_f4_add(f4_of(b->v), spx_f4_mul(p, spx_f4_splat(b->inv_mass))));
+        b->w = vec3_of(spx_f4_add(f4_of(b->w), f4_sym_mul(g->inertia_b4, f4_cross(g->rB4, p))));
+    }
+}
+
 /* The accumulated impulses along the current rows (warm start), or the force and torque they put
    on B about its anchor (store: N s of a substep). */
 static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s* out_torque)
@@ -559,22 +686,18 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
         Q = glms_vec3_add(j->linear_impulse, glms_vec3_scale(g->ax, axial + j->motor_impulse));
         L = j->angular_impulse;
         break;
-    case SPX_JOINT_DISTANCE: {
-        const float length = glms_vec3_norm(g->d);
-        P = glms_vec3_scale(length > 1e-6f ? glms_vec3_scale(g->d, 1.0f / length) : g->ax, axial);
+    case SPX_JOINT_DISTANCE:
+        P = glms_vec3_scale(g->axis.n, axial);
         break;
-    }
-    case SPX_JOINT_CONE_TWIST: {
+    case SPX_JOINT_CONE_TWIST:
         P = j->linear_impulse;
-        L = glms_vec3_scale(glms_vec3_normalize(glms_vec3_add(g->ax, g->bx)), j->lower_impulse - j->upper_impulse);
-        const vec3s s = glms_vec3_cross(g->ax, g->bx);
-        const float n = glms_vec3_norm(s);
-        if (n > 1e-6f) L = glms_vec3_sub(L, glms_vec3_scale(s, j->swing_impulse / n));
+        L = glms_vec3_scale(g->axis.ga, j->lower_impulse - j->upper_impulse);
+        if (g->swing_sin > 1e-6f)
+            L = glms_vec3_sub(L, glms_vec3_scale(g->swing_cross, j->swing_impulse / g->swing_sin));
         break;
-    }
     case SPX_JOINT_WHEEL:
         Q = glms_vec3_add(j->linear_impulse, glms_vec3_scale(g->ay, axial));
-        L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(steered_axle(j, g), j->motor_impulse));
+        L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(g->axle, j->motor_impulse));
         break;
     default:
         break;
@@ -586,15 +709,31 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
         return;
     }
     /* Each part only for the joints that have it: a ball joint's warm start is its point alone. */
-    if (j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL) apply_point(A, B, g->rA, g->rB, P);
-    else {
+    const bool angular = j->type != SPX_JOINT_BALL && j->type != SPX_JOINT_DISTANCE;
+    if (j->type == SPX_JOINT_DISTANCE) apply_point(A, B, g->rA, g->rB, P);
+    else if (j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL) {
+        /* The point kinds, on the geometry's lanes as point_solve. */
+        const spx_f4 p = f4_of(P);
+        spx_f4 wA = spx_f4_sub(f4_of(A->w), f4_sym_mul(g->inertia_a4, f4_cross(g->rA4, p)));
+        spx_f4 wB = spx_f4_add(f4_of(B->w), f4_sym_mul(g->inertia_b4, f4_cross(g->rB4, p)));
+        if (angular) {
+            const spx_f4 l = f4_of(L);
+            wA = spx_f4_sub(wA, f4_sym_mul(g->inertia_a4, l));
+            wB = spx_f4_add(wB, f4_sym_mul(g->inertia_b4, l));
+        }
+        A->v = vec3_of(spx_f4_sub(f4_of(A->v), spx_f4_mul(p, spx_f4_splat(A->m))));
+        A->w = vec3_of(wA);
+        B->v = vec3_of(spx_f4_add(f4_of(B->v), spx_f4_mul(p, spx_f4_splat(B->m))));
+        B->w = vec3_of(wB);
+        return;
+    } else {
         /* Along A's line A turns about its centre: its lever is d + rA. */
         A->v = glms_vec3_sub(A->v, glms_vec3_scale(Q, A->m));
         A->w = glms_vec3_sub(A->w, inertia_mul(A->I, glms_vec3_cross(glms_vec3_add(g->d, g->rA), Q)));
         B->v = glms_vec3_add(B->v, glms_vec3_scale(Q, B->m));
         B->w = glms_vec3_add(B->w, inertia_mul(B->I, glms_vec3_cross(g->rB, Q)));
     }
-    if (j->type != SPX_JOINT_BALL && j->type != SPX_JOINT_DISTANCE) apply_angular(A, B, L);
+    if (angular) apply_angular(A, B, L);
 }
 
 spx_result spx_joints_reserve(spx_world* w)
@@ -686,7 +825,8 @@ static void update_all(spx_world* w)
     for (uint32_t i = 0; i < js->active_count; ++i) {
         spx_joint* j = &js->list[js->active[i]];
         const jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
-        update_geom(j, js->turns, &A, &B);
+        /* Solver body 0 (does not move) has no motion. */
+        update_geom(j, js->turns, &A, &B, bodies[j->solver[0]].dp, bodies[j->solver[1]].dp);
     }
     js->geom_fresh = true;
 }
@@ -701,6 +841,10 @@ void spx_joints_warm_start(spx_world* w)
     spx_solver_body* bodies = w->solver.bodies;
     for (uint32_t i = 0; i < js->active_count; ++i) {
         spx_joint* j = &js->list[js->active[i]];
+        if (j->type == SPX_JOINT_BALL) {
+            ball_warm_start(bodies, j);
+            continue;
+        }
         jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
         warm_joint(j, &A, &B, NULL, NULL);
         save(&A), save(&B);
@@ -717,6 +861,10 @@ void spx_joints_solve(spx_world* w, float h, bool use_bias)
     else if (!js->geom_fresh) update_all(w);
     for (uint32_t i = 0; i < js->active_count; ++i) {
         spx_joint* j = &js->list[js->active[i]];
+        if (j->type == SPX_JOINT_BALL) {
+            ball_solve(bodies, j, c.rigid, use_bias);
+            continue;
+        }
         jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
         solve_joint(j, &A, &B, &c, use_bias);
         save(&A), save(&B);
