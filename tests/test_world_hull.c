@@ -29,15 +29,16 @@ static spx_hull* hull_of(const spx_vec3* points, uint32_t count)
 static spx_hull* cube_hull(spx_vec3 h)
 {
     spx_vec3 p[8];
-    for (int i = 0; i < 8; ++i)
-        p[i] = spx_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
+    for (int i = 0; i < 8; ++i) p[i] = spx_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
     return hull_of(p, 8);
 }
 
 /* A tetrahedron of edge about 0.6 m, its frame's origin off its centre (the shape's box is too). */
 static spx_hull* tetra_hull(void)
 {
-    const spx_vec3 p[4] = { { 0.3f, 0.5f, 0.3f }, { 0.3f, -0.1f, -0.3f }, { -0.3f, 0.5f, -0.3f }, { -0.3f, -0.1f, 0.3f } };
+    const spx_vec3 p[4] = {
+        { 0.3f, 0.5f, 0.3f }, { 0.3f, -0.1f, -0.3f }, { -0.3f, 0.5f, -0.3f }, { -0.3f, -0.1f, 0.3f }
+    };
     return hull_of(p, 4);
 }
 
@@ -117,7 +118,8 @@ static int hull_cube_is_a_box(void)
     TEST_ENSURE(spx_body_apply_impulse(w, box, j, spx_v3(-2 + off.x, 1.0f + off.y, off.z)) == SPX_OK);
     TEST_ENSURE(spx_body_apply_impulse(w, hull, j, spx_v3(2 + off.x, 1.0f + off.y, off.z)) == SPX_OK);
     spx_vec3 vb, wb, vh, wh;
-    TEST_ENSURE(spx_body_get_velocity(w, box, &vb, &wb) == SPX_OK && spx_body_get_velocity(w, hull, &vh, &wh) == SPX_OK);
+    TEST_ENSURE(spx_body_get_velocity(w, box, &vb, &wb) == SPX_OK &&
+                spx_body_get_velocity(w, hull, &vh, &wh) == SPX_OK);
     TEST_ENSURE_NEAR3(wh, wb.x, wb.y, wb.z, 1e-4f * (fabsf(wb.x) + fabsf(wb.y) + fabsf(wb.z)));
     TEST_ENSURE_NEAR3(vh, vb.x, vb.y, vb.z, 1e-6f);
     bool asleep = false;
@@ -154,14 +156,18 @@ static int hulls_settle_on_grounds(void)
         spx_world* w = test_world_create(NULL);
         TEST_ENSURE(w);
         if (ground == 0) test_add_box(w, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), spx_v3(6, 0.5f, 6));
-        else TEST_ENSURE(test_body_create(w, test_body_def(SPX_BODY_STATIC, spx_v3(-6, 0, -6)), test_mesh_shape(grid), NULL).index);
+        else
+            TEST_ENSURE(
+                test_body_create(w, test_body_def(SPX_BODY_STATIC, spx_v3(-6, 0, -6)), test_mesh_shape(grid), NULL)
+                    .index);
         spx_body_id bodies[12];
         int count = 0;
         for (int i = 0; i < 4; ++i)
             for (int k = 0; k < 3; ++k) {
                 const spx_vec3 p = spx_v3(-3.0f + 2.0f * (float)i, 0.8f + 0.5f * (float)k, -2.0f + 2.0f * (float)k);
-                bodies[count] = add_body(w, SPX_BODY_DYNAMIC, p, about(spx_v3(1.0f, (float)i, (float)k), 0.4f + 0.7f * (float)i),
-                                         hull_shape(kinds[k]));
+                bodies[count] =
+                    add_body(w, SPX_BODY_DYNAMIC, p, about(spx_v3(1.0f, (float)i, (float)k), 0.4f + 0.7f * (float)i),
+                             hull_shape(kinds[k]));
                 TEST_ENSURE(bodies[count].index);
                 ++count;
             }
@@ -205,7 +211,8 @@ static int hulls_carry_other_shapes(void)
     spx_body_id bodies[8];
     int count = 0;
     bodies[count++] = add_body(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.35f, 0), identity(), hull_shape(cube));
-    bodies[count++] = add_body(w, SPX_BODY_DYNAMIC, spx_v3(0.05f, 1.0f, 0), about(spx_v3(0, 1, 0), 0.5f), hull_shape(cube));
+    bodies[count++] =
+        add_body(w, SPX_BODY_DYNAMIC, spx_v3(0.05f, 1.0f, 0), about(spx_v3(0, 1, 0), 0.5f), hull_shape(cube));
     bodies[count++] = add_body(w, SPX_BODY_DYNAMIC, spx_v3(2, 0.4f, 0), identity(), hull_shape(round));
     spx_shape_def ball = spx_default_shape_def();
     ball.type = SPX_SHAPE_SPHERE;
@@ -234,7 +241,8 @@ static int hulls_carry_other_shapes(void)
     return 0;
 }
 
-/* A hull shot at 100 m/s does not pass a 0.1 m box wall, a mesh sheet, or a static hull slab. */
+/* A hull shot at 100 m/s (1.7 m a step) does not pass a 0.1 m box wall, a mesh sheet, or a 0.1 m
+   static hull slab, and the continuous stage is what stops it (its impacts). */
 static int fast_hull_stops_at_walls(void)
 {
     spx_hull* tetra = tetra_hull();
@@ -250,18 +258,25 @@ static int fast_hull_stops_at_walls(void)
             TEST_ENSURE(w);
             if (wall == 0) test_add_box(w, SPX_BODY_STATIC, spx_v3(0, 0, 0), spx_v3(2, 0.05f, 2));
             else if (wall == 1)
-                TEST_ENSURE(test_body_create(w, test_body_def(SPX_BODY_STATIC, spx_v3(-2, 0, -2)), test_mesh_shape(sheet), NULL).index);
+                TEST_ENSURE(
+                    test_body_create(w, test_body_def(SPX_BODY_STATIC, spx_v3(-2, 0, -2)), test_mesh_shape(sheet), NULL)
+                        .index);
             else TEST_ENSURE(add_body(w, SPX_BODY_STATIC, spx_v3(0, 0, 0), identity(), hull_shape(slab)).index);
             spx_body_id b = add_body(w, SPX_BODY_DYNAMIC, spx_v3(0.3f, 3.0f, 0.1f), about(spx_v3(1, 2, 3), 0.7f),
                                      hull_shape(kind ? round : tetra));
             TEST_ENSURE(b.index);
             TEST_ENSURE(spx_body_set_velocity(w, b, spx_v3(0, -100.0f, 0), spx_v3(3, 0, 5)) == SPX_OK);
+            uint32_t impacts = 0;
             for (int s = 0; s < 30; ++s) {
                 TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+                spx_step_stats st;
+                TEST_ENSURE(spx_world_get_stats(w, &st) == SPX_OK);
+                impacts += st.impact_count;
                 const spx_vec3 p = test_body_position(w, b);
                 if (!(p.y > 0.0f)) printf("wall %d kind %d: through at step %d (y %.3f)\n", wall, kind, s, (double)p.y);
                 TEST_ENSURE(p.y > 0.0f);
             }
+            TEST_ENSURE(impacts > 0); /* the continuous stage met the hull, not only the speculative contacts */
             spx_world_destroy(w);
         }
     spx_mesh_destroy(sheet);
@@ -320,8 +335,8 @@ static int world_queries_see_hulls(void)
     count = 0;
     TEST_ENSURE(spx_world_overlap_box(w, &box, &f, count_fn, &count) == SPX_OK && count == 1);
     /* A box cast down onto the top edge: stops with its bottom face at y = 1 (fraction (4.9 - 1) / 10). */
-    TEST_ENSURE(spx_obb_from_quat(spx_v3(10, 5, 0), spx_v3(0.1f, 0.1f, 0.1f), about(spx_v3(0, 1, 0), 0.785398163f), &box) ==
-                SPX_OK);
+    TEST_ENSURE(spx_obb_from_quat(spx_v3(10, 5, 0), spx_v3(0.1f, 0.1f, 0.1f), about(spx_v3(0, 1, 0), 0.785398163f),
+                                  &box) == SPX_OK);
     TEST_ENSURE(spx_world_cast_box_closest(w, &box, spx_v3(0, -10, 0), &f, &hit) == SPX_OK);
     TEST_ENSURE(hit.state == SPX_SWEEP_HIT && hit.body.index == body.index);
     TEST_ENSURE_NEAR(hit.fraction, 0.39f, 1e-4f);
@@ -355,6 +370,52 @@ static int hull_sensor(void)
     TEST_ENSURE(spx_world_get_sensor_events(w, &begin, &n, NULL, NULL) == SPX_OK);
     TEST_ENSURE(n == 1);
     TEST_ENSURE(begin[0].visitor_body.index == inside.index);
+    spx_world_destroy(w);
+    spx_hull_destroy(tetra);
+    return 0;
+}
+
+typedef struct draw_count {
+    int segments, hulls;
+    const spx_hull* hull;
+    spx_transform pose;
+} draw_count;
+
+static void on_segment(spx_vec3 a, spx_vec3 b, uint32_t color, void* context)
+{
+    (void)a, (void)b, (void)color;
+    ++((draw_count*)context)->segments;
+}
+
+static void on_hull(const spx_hull* hull, const spx_transform* pose, const spx_debug_shape* shape, void* context)
+{
+    (void)shape;
+    draw_count* c = context;
+    ++c->hulls, c->hull = hull, c->pose = *pose;
+}
+
+/* Debug draw: a hull shape is given whole to draw_hull at its frame's pose, or, without it, as its
+   edges to draw_segment (a tetrahedron's 6). */
+static int hull_debug_draw(void)
+{
+    spx_hull* tetra = tetra_hull();
+    TEST_ENSURE(tetra);
+    spx_world* w = test_world_create(NULL);
+    TEST_ENSURE(w);
+    spx_shape_def s = hull_shape(tetra);
+    s.local.p = spx_v3(0, 1, 0);
+    TEST_ENSURE(add_body(w, SPX_BODY_STATIC, spx_v3(2, 0, 0), identity(), s).index);
+    spx_debug_draw d = spx_default_debug_draw();
+    draw_count count = { 0 };
+    d.context = &count;
+    d.draw_segment = on_segment;
+    TEST_ENSURE(spx_world_draw(w, &d) == SPX_OK);
+    TEST_ENSURE(count.segments == 6 && count.hulls == 0);
+    d.draw_hull = on_hull;
+    memset(&count, 0, sizeof count);
+    TEST_ENSURE(spx_world_draw(w, &d) == SPX_OK);
+    TEST_ENSURE(count.segments == 0 && count.hulls == 1 && count.hull == tetra);
+    TEST_ENSURE_NEAR3(count.pose.p, 2.0f, 1.0f, 0.0f, 1e-6f);
     spx_world_destroy(w);
     spx_hull_destroy(tetra);
     return 0;
@@ -407,6 +468,7 @@ int main(void)
     TEST_RUN(bad_hull_shapes, failures);
     TEST_RUN(world_queries_see_hulls, failures);
     TEST_RUN(hull_sensor, failures);
+    TEST_RUN(hull_debug_draw, failures);
     TEST_RUN(hull_cube_is_a_box, failures);
     TEST_RUN(hulls_settle_on_grounds, failures);
     TEST_RUN(hulls_carry_other_shapes, failures);

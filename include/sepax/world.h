@@ -135,8 +135,8 @@ typedef struct spx_world_def {
 /// What a shape is.
 typedef enum spx_shape_type {
     SPX_SHAPE_BOX = 0,
-    SPX_SHAPE_MESH,   /* a triangle mesh (spx_mesh); on a dynamic body it must be closed (spx_mass_mesh) */
-    SPX_SHAPE_SPHERE, /* a ball of `radius` about the shape's origin (docs/shapes.md) */
+    SPX_SHAPE_MESH,    /* a triangle mesh (spx_mesh); on a dynamic body it must be closed (spx_mass_mesh) */
+    SPX_SHAPE_SPHERE,  /* a ball of `radius` about the shape's origin (docs/shapes.md) */
     SPX_SHAPE_CAPSULE, /* the points within `radius` of the segment from -half_height to +half_height along
                           the shape's local y axis (docs/shapes.md) */
     SPX_SHAPE_HULL     /* a convex hull (spx_hull, hull.h) in the shape's frame (docs/shapes.md) */

@@ -41,7 +41,6 @@ void spx_ray_hull_hit(const spx_ray* ray, const spx_placed_hull* h, float max_fr
     } else {
         out->state = SPX_SWEEP_HIT;
         const spx_dvec3 n = v->faces[entered].normal;
-        out->normal = spx_d3_to_float(
-            spx_d3_mad(spx_d3_mad(spx_d3_scale(axis[0], n.x), axis[1], n.y), axis[2], n.z));
+        out->normal = spx_d3_to_float(spx_d3_mad(spx_d3_mad(spx_d3_scale(axis[0], n.x), axis[1], n.y), axis[2], n.z));
     }
 }

@@ -88,8 +88,8 @@ spx_result spx_shape_check_def(const spx_shape_def* s, spx_body_type type)
     /* The bounding box's half length, radius + half height, must stay within range too. */
     if (round && !(fabsf(s->radius) + fabsf(half_height) <= SPX_MAX_COORDINATE)) return SPX_ERR_OUT_OF_RANGE;
     /* A hull's corners lie within range of its own origin; placed by the offset they must stay so. */
-    if (s->type == SPX_SHAPE_HULL && !(hull_reach(s->hull) + glms_vec3_norm(spx_to_glm_vec3(s->local.p)) <=
-                                       SPX_MAX_COORDINATE))
+    if (s->type == SPX_SHAPE_HULL &&
+        !(hull_reach(s->hull) + glms_vec3_norm(spx_to_glm_vec3(s->local.p)) <= SPX_MAX_COORDINATE))
         return SPX_ERR_OUT_OF_RANGE;
     if (s->type == SPX_SHAPE_BOX) {
         if (!(s->half_extents.x > 0.0f && s->half_extents.y > 0.0f && s->half_extents.z > 0.0f))

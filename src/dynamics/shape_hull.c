@@ -34,8 +34,12 @@ uint32_t spx_hull_pair_manifolds(const spx_placed_shape* a, const spx_placed_sha
     spx_result r;
     uint32_t n = 1;
     switch (p.y->shape->type) {
-    case SPX_SHAPE_BOX: r = spx_manifold_hull_obb(&p.hx, &p.y->box, margin, out); break;
-    case SPX_SHAPE_MESH: r = spx_manifold_hull_mesh(&p.hx, p.y->shape->instance, margin, out, capacity, &n); break;
+    case SPX_SHAPE_BOX:
+        r = spx_manifold_hull_obb(&p.hx, &p.y->box, margin, out);
+        break;
+    case SPX_SHAPE_MESH:
+        r = spx_manifold_hull_mesh(&p.hx, p.y->shape->instance, margin, out, capacity, &n);
+        break;
     case SPX_SHAPE_HULL: {
         const spx_placed_hull hy = spx_placed_shape_hull(p.y);
         r = spx_manifold_hull_hull(&p.hx, &hy, margin, out);
@@ -63,8 +67,12 @@ bool spx_hull_pair_overlap(const spx_placed_shape* a, const spx_placed_shape* b)
     bool hit = false;
     spx_result r;
     switch (p.y->shape->type) {
-    case SPX_SHAPE_BOX: r = spx_overlap_hull_obb(&p.hx, &p.y->box, &hit); break;
-    case SPX_SHAPE_MESH: r = spx_overlap_hull_mesh(&p.hx, p.y->shape->instance, &hit); break;
+    case SPX_SHAPE_BOX:
+        r = spx_overlap_hull_obb(&p.hx, &p.y->box, &hit);
+        break;
+    case SPX_SHAPE_MESH:
+        r = spx_overlap_hull_mesh(&p.hx, p.y->shape->instance, &hit);
+        break;
     case SPX_SHAPE_HULL: {
         const spx_placed_hull hy = spx_placed_shape_hull(p.y);
         r = spx_overlap_hull_hull(&p.hx, &hy, &hit);
@@ -129,8 +137,12 @@ bool spx_hull_pair_sweep(const spx_placed_shape* a, spx_vec3 va, const spx_place
         } else {
             spx_mesh_hit mh;
             spx_sweep_hull_mesh_margin(&p.hx, vx, p.y->shape->instance, vy, tmax, grow, &mh);
-            *out = (spx_sweep_hit){ .state = mh.state, .time = mh.time, .point = mh.point, .normal = mh.normal,
-                                    .depth = mh.depth, .axis = -1 };
+            *out = (spx_sweep_hit){ .state = mh.state,
+                                    .time = mh.time,
+                                    .point = mh.point,
+                                    .normal = mh.normal,
+                                    .depth = mh.depth,
+                                    .axis = -1 };
         }
         break;
     }

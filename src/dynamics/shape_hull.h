@@ -19,8 +19,8 @@ static inline spx_placed_hull spx_placed_shape_hull(const spx_placed_shape* p)
     h.hull = p->shape->hull;
     h.rotation = b->rotation;
     for (int k = 0; k < 3; ++k)
-        (&h.position.x)[k] = (&b->center.x)[k] - (&b->rotation.col[0].x)[k] * c.x -
-                             (&b->rotation.col[1].x)[k] * c.y - (&b->rotation.col[2].x)[k] * c.z;
+        (&h.position.x)[k] = (&b->center.x)[k] - (&b->rotation.col[0].x)[k] * c.x - (&b->rotation.col[1].x)[k] * c.y -
+                             (&b->rotation.col[2].x)[k] * c.z;
     return h;
 }
 

@@ -59,8 +59,8 @@ static bool shape_overlaps(const overlap* q, const spx_body* b, const spx_body_s
         const spx_placed_hull h = spx_placed_shape_hull(&p);
         const spx_sphere dot = { q->point, 0.0f };
         bool in = false;
-        const spx_result r = q->kind == BY_POINT ? spx_overlap_sphere_hull(&dot, &h, &in)
-                                                 : spx_overlap_hull_obb(&h, q->box, &in);
+        const spx_result r =
+            q->kind == BY_POINT ? spx_overlap_sphere_hull(&dot, &h, &in) : spx_overlap_hull_obb(&h, q->box, &in);
         return r == SPX_OK && in;
     }
     if (s->type == SPX_SHAPE_BOX) {
