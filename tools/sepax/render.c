@@ -718,6 +718,12 @@ int command_render(int argc, char** argv)
         snprintf(path, sizeof path, "%s/plot.png", dir);
         if (write_plot(path, &s, t, energy, depth, samples, (double)steps * (double)s.dt))
             printf("%s  (kinetic energy and deepest penetration over time)\n", path);
+        size_t worst = 0;
+        for (size_t k = 1; k < samples; ++k)
+            if (depth[k] > depth[worst]) worst = k;
+        if (samples > 0)
+            printf("deepest penetration %.2f mm at t = %.2f s (measured every %u step%s)\n", 1000.0 * depth[worst],
+                   t[worst], every, every > 1 ? "s" : "");
         else status = EXIT_FAILED, fprintf(stderr, "sepax render: cannot write %s\n", path);
     }
     for (long i = 0; pictures && i < frames; ++i)
