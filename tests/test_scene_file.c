@@ -90,7 +90,51 @@ static int round_shapes(void)
     TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"sphere\", \"radius\": 1, \"half_height\": 1 } ] }"),
                         "bodies[1].shapes[0].half_height: only a capsule takes a half_height") == 0);
     TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"cone\" } ] }"),
-                        "unknown shape type 'cone' (box, sphere, capsule, mesh)") == 0);
+                        "unknown shape type 'cone' (box, sphere, capsule, hull, mesh)") == 0);
+    return 0;
+}
+
+/* Hulls: "points" built by quickhull into a body with the hull's mass; the keys a hull does not take,
+   and clouds the library refuses, named by their path. */
+static int hull_shapes(void)
+{
+    /* A 1 m cube's corners with a repeated and an inside point, of density 2000: 2000 kg. */
+    const char* text =
+        with_body("{ \"material\": \"heavy\", \"shapes\": [ { \"type\": \"hull\", \"points\": [ [-0.5, -0.5, -0.5], "
+                  "[0.5, -0.5, -0.5], [-0.5, 0.5, -0.5], [0.5, 0.5, -0.5], [-0.5, -0.5, 0.5], [0.5, -0.5, 0.5], "
+                  "[-0.5, 0.5, 0.5], [0.5, 0.5, 0.5], [0.5, 0.5, 0.5], [0.1, 0, 0] ] } ] }");
+    scene s;
+    TEST_ENSURE(
+        scene_read_text(text, strlen(text), "dir/good.json", SCENE_UNKNOWN_KEY_ERROR, &s, message, sizeof message));
+    TEST_ENSURE(s.hull_count == 1 && s.hulls[0].point_count == 10);
+    TEST_ENSURE(scene_build(&s, message, sizeof message));
+    float mass = 0.0f;
+    TEST_ENSURE(spx_body_get_mass(s.w, s.ids[1], &mass) == SPX_OK);
+    TEST_ENSURE_NEAR(mass, 2000.0f, 1e-2f);
+    for (int k = 0; k < 30; ++k) TEST_ENSURE(spx_world_step(s.w, s.dt) == SPX_OK);
+    spx_transform t;
+    TEST_ENSURE(spx_body_get_transform(s.w, s.ids[1], &t) == SPX_OK && t.p.y > 0.3f); /* on the box ground */
+    scene_free(&s);
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"hull\" } ] }"),
+                        "bodies[1].shapes[0]: missing field 'points'") == 0);
+    TEST_ENSURE(
+        refused(
+            with_body("{ \"shapes\": [ { \"type\": \"hull\", \"points\": [ [0, 0, 0], [1, 0, 0], [0, 1, 0] ] } ] }"),
+            "bodies[1].shapes[0].points: must be an array of 4..65536 points") == 0);
+    TEST_ENSURE(
+        refused(
+            with_body(
+                "{ \"shapes\": [ { \"type\": \"hull\", \"points\": [ [0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0] ] } ] }"),
+            "bodies[1].shapes[0].points[3]: must be a point [x, y, z]") == 0);
+    TEST_ENSURE(refused(with_body("{ \"shapes\": [ { \"type\": \"hull\", \"points\": [ [0, 0, 0], [1, 0, 0], [0, 1, "
+                                  "0], [1, 1, 0] ] } ] }"),
+                        "bodies[1].shapes[0].points: the hull cannot be made") == 0);
+    TEST_ENSURE(
+        refused(with_body("{ \"shapes\": [ { \"type\": \"box\", \"half_extents\": [1, 1, 1], \"points\": [] } ] }"),
+                "bodies[1].shapes[0].points: only a hull takes points") == 0);
+    TEST_ENSURE(
+        refused(with_body("{ \"shapes\": [ { \"type\": \"hull\", \"half_extents\": [1, 1, 1], \"points\": [] } ] }"),
+                "bodies[1].shapes[0].half_extents: a hull takes points, not half_extents") == 0);
     return 0;
 }
 
@@ -608,6 +652,7 @@ int main(void)
     TEST_RUN(a_valid_scene_reads, failures);
     TEST_RUN(missing_field, failures);
     TEST_RUN(round_shapes, failures);
+    TEST_RUN(hull_shapes, failures);
     TEST_RUN(wrong_type, failures);
     TEST_RUN(out_of_range, failures);
     TEST_RUN(missing_mesh_file, failures);

@@ -51,6 +51,10 @@ typedef struct spx_debug_draw {
        (m), the segment along the frame's y axis (0 for a sphere). */
     void (*draw_round)(const spx_transform* pose, float radius, float half_height, const spx_debug_shape* shape,
                        void* context);
+    /* A convex hull shape whole, at the pose of the hull's frame (hull.h gives its corners, faces and
+       edges). When NULL, its edges are drawn by draw_segment in the shape's colour. */
+    void (*draw_hull)(const struct spx_hull* hull, const spx_transform* pose, const spx_debug_shape* shape,
+                      void* context);
     /* One triangle of a mesh shape, corners in the world (m); `triangle` is its number in the mesh's
        def (indices[3 * triangle]). Within the drawing bounds (when used), only triangles whose
        bounds meet them, found through the mesh's OBB tree: a large terrain costs what is in view. */
@@ -63,7 +67,8 @@ typedef struct spx_debug_draw {
     void (*draw_bounds)(spx_vec3 lower, spx_vec3 upper, uint32_t color, void* context);
     void* context; /* passed to every function */
 
-    bool draw_shapes;          /* default true: draw_box, draw_round, draw_mesh or draw_triangle */
+    bool draw_shapes;          /* default true: draw_box, draw_round, draw_hull (or its edges), draw_mesh or
+                                       draw_triangle */
     bool draw_shape_bounds;    /* each shape's world bounds (as spx_world_overlap_aabb sees them); default false */
     bool draw_broad_phase;     /* each body's box in the broad phase; default false */
     bool draw_contacts;        /* the last step's contact points; default false */

@@ -1,7 +1,8 @@
-/* sepax: the rigid-body world. Bodies with shapes (boxes, spheres, capsules, triangle meshes), advanced by
- * spx_world_step(world, elapsed): broad phase of swept spheres, narrow phase through the collision
- * queries, persistent contact manifolds, a warm-started sequential-impulse solver with soft
- * contacts and substeps, islands and sleeping. docs/world.md explains the step and its settings.
+/* sepax: the rigid-body world. Bodies with shapes (boxes, spheres, capsules, convex hulls, triangle
+ * meshes), advanced by spx_world_step(world, elapsed): broad phase of swept spheres, narrow phase
+ * through the collision queries, persistent contact manifolds, a warm-started sequential-impulse
+ * solver with soft contacts and substeps, islands and sleeping. docs/world.md explains the step and
+ * its settings.
  *
  * Units: metres, kilograms, seconds, radians; y up. The world never creates threads and, after the
  * first steps have sized its buffers, a step allocates nothing. */
@@ -134,10 +135,11 @@ typedef struct spx_world_def {
 /// What a shape is.
 typedef enum spx_shape_type {
     SPX_SHAPE_BOX = 0,
-    SPX_SHAPE_MESH,   /* a triangle mesh (spx_mesh); on a dynamic body it must be closed (spx_mass_mesh) */
-    SPX_SHAPE_SPHERE, /* a ball of `radius` about the shape's origin (docs/shapes.md) */
-    SPX_SHAPE_CAPSULE /* the points within `radius` of the segment from -half_height to +half_height along
+    SPX_SHAPE_MESH,    /* a triangle mesh (spx_mesh); on a dynamic body it must be closed (spx_mass_mesh) */
+    SPX_SHAPE_SPHERE,  /* a ball of `radius` about the shape's origin (docs/shapes.md) */
+    SPX_SHAPE_CAPSULE, /* the points within `radius` of the segment from -half_height to +half_height along
                           the shape's local y axis (docs/shapes.md) */
+    SPX_SHAPE_HULL     /* a convex hull (spx_hull, hull.h) in the shape's frame (docs/shapes.md) */
 } spx_shape_type;
 
 /// One shape of a body. Start from spx_default_shape_def().
@@ -148,6 +150,8 @@ typedef struct spx_shape_def {
     float half_height;           /* m, >= 0: SPX_SHAPE_CAPSULE, half its segment's length (the capsule is
                                        2 (half_height + radius) long); default 0.5 */
     const struct spx_mesh* mesh; /* SPX_SHAPE_MESH: the host's mesh, unchanged and alive while the body lives */
+    const struct spx_hull* hull; /* SPX_SHAPE_HULL: the host's hull, alive while the body lives (one hull may
+                                       serve any number of shapes) */
     spx_transform local;         /* the shape's placement in the body's frame; default identity */
     float density;               /* kg/m^3, > 0 on a dynamic body; default 1000 */
     float friction;    /* Coulomb coefficient, >= 0; default -1 (any negative): the body's (spx_body_def.friction).
@@ -358,12 +362,13 @@ SPX_API spx_result spx_world_get_sensor_events(const spx_world* world, const spx
 SPX_API spx_result spx_world_get_quarantined(const spx_world* world, const spx_body_id** out, uint32_t* out_count);
 
 /// Creates a body with its shapes. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, no shapes or too many, a
-/// negative damping or friction, restitution outside 0..1, an unknown shape type, a density that is
-/// not positive on a dynamic body), SPX_ERR_UNINITIALIZED_DEF (the body def or a shape def),
-/// SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE (a position, shape offset, half extent, radius or half
-/// height beyond SPX_MAX_COORDINATE; a body that later moves beyond it is still simulated, at float's precision),
-/// SPX_ERR_BAD_EXTENT (a half extent or radius not positive, a negative half height),
-/// SPX_ERR_NOT_ORTHONORMAL (a rotation not unit), SPX_ERR_MASS_OUT_OF_RANGE (a
+/// negative damping or friction, restitution outside 0..1, an unknown shape type, a mesh shape without
+/// its mesh or a hull shape without its hull, a density that is not positive on a dynamic body),
+/// SPX_ERR_UNINITIALIZED_DEF (the body def or a shape def), SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE
+/// (a position, shape offset, half extent, radius or half height beyond SPX_MAX_COORDINATE, or a hull
+/// reaching beyond it from its shape's offset; a body that later moves beyond it is still simulated,
+/// at float's precision), SPX_ERR_BAD_EXTENT (a half extent or radius not positive, a negative half
+/// height), SPX_ERR_NOT_ORTHONORMAL (a rotation not unit), SPX_ERR_MASS_OUT_OF_RANGE (a
 /// dynamic body's mass or inertia beyond the limits above, or a shape's beyond float),
 /// SPX_ERR_SPEED_OUT_OF_RANGE (a velocity beyond SPX_MAX_LINEAR_SPEED or SPX_MAX_ANGULAR_SPEED),
 /// SPX_ERR_OUT_OF_MEMORY, SPX_ERR_WORLD_LOCKED. *out set only on success.

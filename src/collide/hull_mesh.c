@@ -14,6 +14,7 @@
  * or when the contact is at an edge or a corner the surface does not have there (two coplanar
  * triangles' shared edge, a concave one): no ghost bumps. The triangles' manifolds are merged by
  * normal, deepest first, as spx_manifold_obb_mesh merges its own (manifold_group.h). */
+#include "hull_mesh.h"
 #include "sat_hull_triangle.h"
 #include "manifold_group.h"
 #include "mesh_descent.h"
@@ -126,6 +127,7 @@ typedef struct hull_sweep {
     spx_mesh_instance* inst;
     spx_vec3 va, vb;
     float tmax;
+    double margin; /* m: the hull taken as grown by it (spx_hull_query_sweep_margin) */
     /* First pass: the first pair, and the pairs kept for the contact set. */
     bool have, any_start;
     spx_mesh_contact best;
@@ -160,7 +162,7 @@ static bool pair_sweep(const hull_sweep* hs, uint32_t t, spx_mesh_contact* c, bo
     spx_triangle_view_make(&hs->inst->triangles[t], &tv);
     spx_hull_query_triangle(&tv, &q);
     spx_sweep_hit h;
-    spx_hull_query_sweep(hs->a, hs->va, &q, hs->vb, hs->tmax, &h);
+    spx_hull_query_sweep_margin(hs->a, hs->va, &q, hs->vb, hs->tmax, hs->margin, &h);
     if (h.state == SPX_SWEEP_MISS) return false;
     *start = h.state == SPX_SWEEP_START_OVERLAP;
     *c = (spx_mesh_contact){ .point = h.point,
@@ -233,16 +235,16 @@ static bool visit_depth(void* context, uint32_t t)
 }
 
 static spx_result hull_mesh_sweep(const spx_placed_hull* a, spx_vec3 velocity_a, spx_mesh_instance* b,
-                                  spx_vec3 velocity_b, float tmax, spx_mesh_contact* contacts, uint32_t capacity,
-                                  spx_mesh_hit* out)
+                                  spx_vec3 velocity_b, float tmax, double margin, spx_mesh_contact* contacts,
+                                  uint32_t capacity, spx_mesh_hit* out)
 {
     /* ~25 KB: the pairs of the first pass live on the stack, as the box-mesh query's do. */
     hull_sweep hs;
     memset(&hs, 0, sizeof hs);
-    hs.a = a, hs.inst = b, hs.va = velocity_a, hs.vb = velocity_b, hs.tmax = tmax;
+    hs.a = a, hs.inst = b, hs.va = velocity_a, hs.vb = velocity_b, hs.tmax = tmax, hs.margin = margin;
     const double d[3] = { ((double)velocity_a.x - velocity_b.x) * tmax, ((double)velocity_a.y - velocity_b.y) * tmax,
                           ((double)velocity_a.z - velocity_b.z) * tmax };
-    const spx_obb box = bound_box(a, 0.0);
+    const spx_obb box = bound_box(a, margin);
     const spx_obb swept = swept_box(&box, d);
     spx_descend_visit(&swept, b, visit_sweep, &hs);
     spx_mesh_hit h;
@@ -317,7 +319,13 @@ SPX_API spx_result spx_sweep_hull_mesh(const spx_placed_hull* a, spx_vec3 veloci
     if (r == SPX_ERR_INVALID_ARGUMENT) return r;
     r = spx_first_error(r, spx_check_motion(velocity_a, velocity_b, tmax));
     if (r != SPX_OK) return r;
-    return hull_mesh_sweep(a, velocity_a, b, velocity_b, tmax, contacts, capacity, out);
+    return hull_mesh_sweep(a, velocity_a, b, velocity_b, tmax, 0.0, contacts, capacity, out);
+}
+
+void spx_sweep_hull_mesh_margin(const spx_placed_hull* a, spx_vec3 velocity_a, spx_mesh_instance* b,
+                                spx_vec3 velocity_b, float tmax, float margin, spx_mesh_hit* out)
+{
+    hull_mesh_sweep(a, velocity_a, b, velocity_b, tmax, margin, NULL, 0, out);
 }
 
 SPX_API spx_result spx_penetration_hull_mesh(const spx_placed_hull* a, spx_mesh_instance* b, spx_mesh_contact* contacts,
@@ -328,7 +336,7 @@ SPX_API spx_result spx_penetration_hull_mesh(const spx_placed_hull* a, spx_mesh_
     if (r != SPX_OK) return r;
     /* At the pose: a sweep of no length, whose pairs all start overlapping. */
     const spx_vec3 still = { 0.0f, 0.0f, 0.0f };
-    return hull_mesh_sweep(a, still, b, still, 0.0f, contacts, capacity, out);
+    return hull_mesh_sweep(a, still, b, still, 0.0f, 0.0, contacts, capacity, out);
 }
 
 /* ---- manifold ------------------------------------------------------------------------------------ */

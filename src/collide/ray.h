@@ -72,6 +72,11 @@ static inline bool spx_ray_obb_entry(const spx_ray* ray, const spx_obb* box, dou
    translation. */
 void spx_ray_obb_hit(const spx_ray* ray, const spx_obb* box, float max_fraction, spx_ray_hit* out);
 
+/* A ray made by spx_ray_init from a query's origin and translation against a placed hull whose pose
+   passes spx_hull_check_placed: where it enters the solid hull within max_fraction, START_OVERLAP at
+   0 when the origin is inside or on it, as spx_ray_obb_hit answers for a box. */
+void spx_ray_hull_hit(const spx_ray* ray, const struct spx_placed_hull* h, float max_fraction, spx_ray_hit* out);
+
 /* The ray of a query: an origin and a translation, both checked as the plain-data queries check
    them (query.h), and max_fraction in [0, 1]. */
 spx_result spx_ray_check(spx_vec3 origin, spx_vec3 translation, float max_fraction);

@@ -35,6 +35,7 @@ typedef struct hull_pair {
     int b_reference;                        /* manifold: B's face made the reference, or -1 */
     double b_reference_cos;                 /* ... when the contact's normal is this near its own (< -1: always) */
     uint32_t b_salt;                        /* manifold: mixed into the ids of points B's features make */
+    double margin; /* sweep: every face of the Minkowski difference pushed out this far (m), else 0 */
 } hull_pair;
 
 static spx_dvec3 rotate(const spx_dvec3 m[3], spx_dvec3 v)
@@ -57,6 +58,7 @@ static void pair_make(hull_pair* p, const spx_hull_view* a, spx_vec3 pa, const s
     p->b_reference = -1;
     p->b_reference_cos = -2.0;
     p->b_salt = 0;
+    p->margin = 0.0;
     spx_dvec3 fb[3];
     for (int k = 0; k < 3; ++k) {
         p->frame[k] = spx_d3_from(ra->col[k]);
@@ -134,7 +136,7 @@ static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_dep
     s->tie_frame = p->frame;
     for (int f = 0; f < fa; ++f) {
         const spx_dvec3 n = a->faces[f].normal;
-        const double gap = least(p->bv, b->vertex_count, n) - a->faces[f].offset;
+        const double gap = least(p->bv, b->vertex_count, n) - a->faces[f].offset - p->margin;
         if (!spx_sat_axis_test(s, f, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, spx_d3_dot(n, p->u))) return false;
     }
     for (int g = 0; g < fb; ++g) {
@@ -142,7 +144,7 @@ static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_dep
            its face. B's offset in A's frame is that of any corner of the face. */
         const spx_dvec3 m = p->bn[g];
         const double boff = spx_d3_dot(m, p->bv[b->corners[b->faces[g].first]]);
-        const double gap = least(p->av, a->vertex_count, m) - boff;
+        const double gap = least(p->av, a->vertex_count, m) - boff - p->margin;
         if (!spx_sat_axis_test(s, fa + g, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, -spx_d3_dot(m, p->u))) return false;
     }
     for (int i = 0; i < (int)a->edge_count; ++i) {
@@ -160,7 +162,7 @@ static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_dep
             const double len2 = spx_d3_len2(l);
             if (!spx_edge_axis_usable(len2, spx_d3_len2(da), spx_d3_len2(db))) continue;
             if (spx_d3_dot(l, spx_d3_add(a1, a2)) < 0.0) l = spx_d3_neg(l);
-            const double gap = spx_d3_dot(l, spx_d3_sub(pb0, pa0));
+            const double gap = spx_d3_dot(l, spx_d3_sub(pb0, pa0)) - (p->margin > 0.0 ? p->margin * sqrt(len2) : 0.0);
             if (!spx_sat_axis_test(s, fa + fb + i * eb + j, SPX_AXIS_EDGE, len2, gap, -DBL_MAX, spx_d3_dot(l, p->u)))
                 return false;
         }
@@ -265,8 +267,8 @@ static void pair_contact(const hull_pair* p, const spx_sat_axis* axis, double tc
         to_feature(&sa, &ka);
         to_feature(&sb, &kb);
         q = spx_contact_point(&ka, &kb, n);
-        const double off =
-            spx_dmax(outside_a(p, q), outside_b(p, bt, q)) - (out->state == SPX_SWEEP_START_OVERLAP ? out->depth : 0.0);
+        const double off = spx_dmax(outside_a(p, q), outside_b(p, bt, q)) - p->margin -
+                           (out->state == SPX_SWEEP_START_OVERLAP ? out->depth : 0.0);
         if (off <= 10.0 * FEATURE_FRACTION * size || slack >= 1e-2 * size) break;
     }
     out->feature_a = kind_of(sa.count);
@@ -584,16 +586,23 @@ static bool spheres_miss(const spx_placed_hull* a, spx_vec3 va, const query* q, 
 
 static const spx_vec3 still = { 0, 0, 0 };
 
-void spx_hull_query_sweep(const spx_placed_hull* a, spx_vec3 va, const query* q, spx_vec3 vb, float tmax,
-                          spx_sweep_hit* out)
+void spx_hull_query_sweep_margin(const spx_placed_hull* a, spx_vec3 va, const query* q, spx_vec3 vb, float tmax,
+                                 double margin, spx_sweep_hit* out)
 {
-    if (spheres_miss(a, va, q, vb, tmax, 0.0)) {
+    if (spheres_miss(a, va, q, vb, tmax, margin)) {
         *out = (spx_sweep_hit){ .state = SPX_SWEEP_MISS, .axis = -1 };
         return;
     }
     hull_pair p;
     pair_make(&p, &a->hull->view, a->position, &a->rotation, va, q->b, q->pb, q->rb, vb);
+    p.margin = margin;
     pair_sweep(&p, tmax, out);
+}
+
+void spx_hull_query_sweep(const spx_placed_hull* a, spx_vec3 va, const query* q, spx_vec3 vb, float tmax,
+                          spx_sweep_hit* out)
+{
+    spx_hull_query_sweep_margin(a, va, q, vb, tmax, 0.0, out);
 }
 
 void spx_hull_query_penetration(const spx_placed_hull* a, const query* q, spx_penetration* out)

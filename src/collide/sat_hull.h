@@ -25,6 +25,12 @@ spx_result spx_hull_check_placed(const spx_placed_hull* h);
 /* The queries of checked pieces, as the public hull queries answer them. */
 void spx_hull_query_sweep(const spx_placed_hull* a, spx_vec3 va, const spx_hull_query* q, spx_vec3 vb, float tmax,
                           spx_sweep_hit* out);
+/* The sweep with every face of the Minkowski difference pushed out by `margin` (m, >= 0): that
+   polytope holds the difference grown by a ball of the margin, so the time found is never later than
+   the first time the pieces come within the margin. With 0, spx_hull_query_sweep. For the continuous
+   stage: a hull cannot take the growth that bounds its rotation on its own corners. */
+void spx_hull_query_sweep_margin(const spx_placed_hull* a, spx_vec3 va, const spx_hull_query* q, spx_vec3 vb,
+                                 float tmax, double margin, spx_sweep_hit* out);
 void spx_hull_query_penetration(const spx_placed_hull* a, const spx_hull_query* q, spx_penetration* out);
 bool spx_hull_query_overlap(const spx_placed_hull* a, const spx_hull_query* q);
 /* Bit i of the result: point i is a corner of A lying on B's face (its place on A stays as B changes). */

@@ -8,8 +8,10 @@
 #include "core/allocator.h"
 #include "geometry/validate.h"
 #include "geometry/mesh.h"
+#include "geometry/hull.h"
 #include "math/simd.h"
 #include <sepax/mass.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -54,13 +56,26 @@ static spx_result check_rotation(spx_quat q)
     return fabs(n2 - 1.0) > 2.0 * SPX_ROTATION_TOLERANCE ? SPX_ERR_NOT_ORTHONORMAL : SPX_OK;
 }
 
+/* m: the farthest corner of a hull from its frame's origin. */
+static float hull_reach(const spx_hull* h)
+{
+    const spx_hull_view* v = &h->view;
+    double far2 = 0.0;
+    for (uint32_t i = 0; i < v->vertex_count; ++i) {
+        const spx_vec3 p = v->vertices[i];
+        far2 = fmax(far2, (double)p.x * p.x + (double)p.y * p.y + (double)p.z * p.z);
+    }
+    return (float)sqrt(far2);
+}
+
 spx_result spx_shape_check_def(const spx_shape_def* s, spx_body_type type)
 {
     if (s->internal_cookie != SPX_SHAPE_DEF_COOKIE) return SPX_ERR_UNINITIALIZED_DEF;
     if (s->type != SPX_SHAPE_BOX && s->type != SPX_SHAPE_MESH && s->type != SPX_SHAPE_SPHERE &&
-        s->type != SPX_SHAPE_CAPSULE)
+        s->type != SPX_SHAPE_CAPSULE && s->type != SPX_SHAPE_HULL)
         return SPX_ERR_INVALID_ARGUMENT;
     if (s->type == SPX_SHAPE_MESH && !s->mesh) return SPX_ERR_INVALID_ARGUMENT;
+    if (s->type == SPX_SHAPE_HULL && !s->hull) return SPX_ERR_INVALID_ARGUMENT;
     if (!spx_finite3(s->local.p) || !isfinite(s->density) || !isfinite(s->friction) || !isfinite(s->restitution))
         return SPX_ERR_NOT_FINITE;
     if (s->restitution > 1.0f) return SPX_ERR_INVALID_ARGUMENT; /* a negative friction or restitution: the body's */
@@ -72,6 +87,10 @@ spx_result spx_shape_check_def(const spx_shape_def* s, spx_body_type type)
         return SPX_ERR_OUT_OF_RANGE;
     /* The bounding box's half length, radius + half height, must stay within range too. */
     if (round && !(fabsf(s->radius) + fabsf(half_height) <= SPX_MAX_COORDINATE)) return SPX_ERR_OUT_OF_RANGE;
+    /* A hull's corners lie within range of its own origin; placed by the offset they must stay so. */
+    if (s->type == SPX_SHAPE_HULL &&
+        !(hull_reach(s->hull) + glms_vec3_norm(spx_to_glm_vec3(s->local.p)) <= SPX_MAX_COORDINATE))
+        return SPX_ERR_OUT_OF_RANGE;
     if (s->type == SPX_SHAPE_BOX) {
         if (!(s->half_extents.x > 0.0f && s->half_extents.y > 0.0f && s->half_extents.z > 0.0f))
             return SPX_ERR_BAD_EXTENT;
@@ -175,6 +194,25 @@ void spx_body_shape_init(spx_body_shape* bs, const spx_shape_def* s, float body_
         bs->local_center = spx_to_glm_vec3(s->local.p);
         bs->local_rotation = rot;
         bs->axes_aligned = q.x == 0.0f && q.y == 0.0f && q.z == 0.0f;
+    } else if (s->type == SPX_SHAPE_HULL) {
+        /* The box of its corners in its own frame, placed and turned with it. */
+        const spx_hull_view* v = &s->hull->view;
+        vec3s lo = { { FLT_MAX, FLT_MAX, FLT_MAX } }, hi = { { -FLT_MAX, -FLT_MAX, -FLT_MAX } };
+        for (uint32_t i = 0; i < v->vertex_count; ++i) {
+            lo = glms_vec3_minv(lo, spx_to_glm_vec3(v->vertices[i]));
+            hi = glms_vec3_maxv(hi, spx_to_glm_vec3(v->vertices[i]));
+        }
+        bs->hull = s->hull;
+        bs->hull_center = glms_vec3_scale(glms_vec3_add(lo, hi), 0.5f);
+        /* Grown by the rounding of the centre's halving so that the box holds every corner. */
+        const vec3s half = glms_vec3_scale(glms_vec3_sub(hi, lo), 0.5f);
+        float far = 0.0f;
+        for (int k = 0; k < 3; ++k) far = fmaxf(far, fmaxf(fabsf(lo.raw[k]), fabsf(hi.raw[k])));
+        const float pad = 4.0f * FLT_EPSILON * far;
+        bs->half_extents = glms_vec3_adds(half, pad);
+        bs->local_center = glms_vec3_add(spx_to_glm_vec3(s->local.p), glms_mat3_mulv(rot, bs->hull_center));
+        bs->local_rotation = rot;
+        bs->axes_aligned = q.x == 0.0f && q.y == 0.0f && q.z == 0.0f;
     } else {
         bs->mesh = s->mesh;
         bs->mesh_local.p = s->local.p;
@@ -209,6 +247,7 @@ spx_shape_def spx_body_shape_def(const spx_body_shape* bs)
     d.is_sensor = bs->sensor;
     if (bs->type == SPX_SHAPE_BOX) d.half_extents = spx_from_glm_vec3(bs->half_extents);
     else if (bs->type == SPX_SHAPE_MESH) d.mesh = bs->mesh;
+    else if (bs->type == SPX_SHAPE_HULL) d.hull = bs->hull;
     else d.radius = bs->round_radius, d.half_height = bs->half_height;
     return d;
 }
@@ -230,6 +269,17 @@ void spx_body_set_radii(spx_body* b)
             /* Sphere about the centre of mass: the box's centre offset plus its half diagonal. */
             bs->radius =
                 glms_vec3_norm(glms_vec3_sub(bs->local_center, b->local_center)) + glms_vec3_norm(bs->half_extents);
+        } else if (bs->type == SPX_SHAPE_HULL) {
+            /* Sphere about the centre of mass through the farthest corner. */
+            const mat3s rot = glms_quat_mat3(glms_quat_normalize(spx_to_glm_quat(bs->local.q)));
+            const spx_hull_view* v = &bs->hull->view;
+            float far2 = 0.0f;
+            for (uint32_t k = 0; k < v->vertex_count; ++k) {
+                const vec3s p =
+                    glms_vec3_add(spx_to_glm_vec3(bs->local.p), glms_mat3_mulv(rot, spx_to_glm_vec3(v->vertices[k])));
+                far2 = fmaxf(far2, glms_vec3_norm2(glms_vec3_sub(p, b->local_center)));
+            }
+            bs->radius = sqrtf(far2) * (1.0f + 4.0f * FLT_EPSILON);
         } else if (bs->type != SPX_SHAPE_MESH) {
             /* A sphere or capsule: its centre's offset plus half its length, a little grown for rounding. */
             bs->radius = (glms_vec3_norm(glms_vec3_sub(bs->local_center, b->local_center)) + bs->half_extents.y) *
@@ -335,6 +385,8 @@ static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_c
         spx_result r;
         if (sd->type == SPX_SHAPE_MESH) {
             r = spx_mass_mesh(sd->mesh, sd->density, &parts[i]);
+        } else if (sd->type == SPX_SHAPE_HULL) {
+            r = spx_mass_hull(sd->hull, sd->density, &parts[i]); /* in the hull's frame, turned below */
         } else if (sd->type == SPX_SHAPE_SPHERE) {
             const spx_sphere ball = { { 0.0f, 0.0f, 0.0f }, sd->radius };
             r = spx_mass_sphere(&ball, sd->density, &parts[i]);

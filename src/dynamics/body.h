@@ -5,11 +5,13 @@
 #include <sepax/world.h>
 #include <sepax/geometry.h>
 #include <sepax/mesh_query.h>
+#include <sepax/hull.h>
 #include <cglm/struct.h>
 #include <string.h>
 
 /* A shape as the step uses it. A box is its box in the body's frame; a sphere or capsule its
-   bounding box (the capsule's segment along axis 1, shape_round.h); a mesh is the mesh's frame in
+   bounding box (the capsule's segment along axis 1, shape_round.h); a hull the box of its corners in
+   its own frame, turned with it (shape_hull.h); a mesh is the mesh's frame in
    the body's frame, with the box of its tree's root standing for it where a bound is enough. */
 typedef struct spx_body_shape {
     spx_shape_type type;
@@ -21,6 +23,8 @@ typedef struct spx_body_shape {
     float round_radius;          /* sphere, capsule: its radius (half_extents: radius, half height + radius, radius) */
     float half_height;           /* capsule: half its segment's length; sphere 0 */
     const spx_mesh* mesh;        /* mesh: the host's */
+    const spx_hull* hull;        /* hull: the host's */
+    vec3s hull_center;           /* hull: its box's centre in the hull's frame (the box's axes are the frame's) */
     spx_transform mesh_local;    /* mesh: its frame in the body's frame */
     spx_mesh_instance* instance; /* mesh: the world-space cache, owned by the body; posed on demand */
     spx_obb world_box;           /* its box at the body's pose boxes_origin, boxes_rotation (spx_body_update_boxes) */

@@ -3,7 +3,7 @@
    swept queries (spx_sweep_obb_obb, spx_sweep_obb_mesh) with the shape at rest and tmax 1, so that
    time is the fraction of the translation. */
 #include "query_index.h"
-#include "shape_round.h"
+#include "shape_hull.h"
 #include "broad/tree_cast.h"
 #include "geometry/validate.h"
 #include "math/glm_bridge.h"
@@ -39,6 +39,18 @@ static bool cast_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_ob
                                  ? spx_sweep_sphere_obb(&ball, still, box, translation, 1.0f, &hit)
                                  : spx_sweep_capsule_obb(&cap, still, box, translation, 1.0f, &hit);
         if (r != SPX_OK || hit.state == SPX_SWEEP_MISS || hit.time > max_fraction) return false;
+        out->triangle = SPX_NO_TRIANGLE;
+        out->state = hit.state, out->fraction = hit.time, out->point = hit.point;
+        out->normal = hit.normal, out->depth = hit.depth;
+        return true;
+    }
+    if (spx_shape_is_hull(s)) {
+        /* The hull is A, still, the box B: the normal runs from the hull to the box, back at the caster. */
+        const spx_placed_shape p = { s, spx_body_shape_box(b, s), 0.0f };
+        const spx_placed_hull h = spx_placed_shape_hull(&p);
+        spx_sweep_hit hit;
+        if (spx_sweep_hull_obb(&h, still, box, translation, 1.0f, &hit) != SPX_OK) return false;
+        if (hit.state == SPX_SWEEP_MISS || hit.time > max_fraction) return false;
         out->triangle = SPX_NO_TRIANGLE;
         out->state = hit.state, out->fraction = hit.time, out->point = hit.point;
         out->normal = hit.normal, out->depth = hit.depth;

@@ -4,6 +4,7 @@
 #include "math/glm_bridge.h"
 #include "world.h"
 #include "query_index.h"
+#include "geometry/hull.h"
 #include "geometry/mesh.h"
 #include "geometry/obb_tree.h"
 #include <sepax/debug_draw.h>
@@ -133,6 +134,20 @@ static void mesh_triangles(const drawing* g, const spx_mesh* m, const spx_transf
     }
 }
 
+/* A hull's edges as segments, at the pose of its frame. */
+static void hull_edges(const drawing* g, const spx_hull* h, const spx_transform* pose, uint32_t color)
+{
+    const versors q = spx_to_glm_quat(pose->q);
+    const vec3s p = spx_to_glm_vec3(pose->p);
+    const spx_hull_view* v = &h->view;
+    for (uint32_t e = 0; e < v->edge_count; ++e) {
+        const spx_hull_edge* edge = &v->edges[e];
+        const vec3s a = glms_vec3_add(p, glms_quat_rotatev(q, spx_to_glm_vec3(v->vertices[edge->corner[0]])));
+        const vec3s c = glms_vec3_add(p, glms_quat_rotatev(q, spx_to_glm_vec3(v->vertices[edge->corner[1]])));
+        segment(g, a, c, color);
+    }
+}
+
 static uint32_t shape_color(const spx_body* b, const spx_body_shape* s)
 {
     if (s->sensor) return SPX_COLOR_SENSOR;
@@ -171,6 +186,10 @@ static void draw_shape(const drawing* g, uint32_t i, uint32_t k)
         if (!d->draw_round) return;
         const spx_transform pose = compose(b, &s->local);
         d->draw_round(&pose, s->round_radius, s->type == SPX_SHAPE_CAPSULE ? s->half_height : 0.0f, &info, d->context);
+    } else if (s->type == SPX_SHAPE_HULL) {
+        const spx_transform pose = compose(b, &s->local);
+        if (d->draw_hull) d->draw_hull(s->hull, &pose, &info, d->context);
+        else hull_edges(g, s->hull, &pose, info.color);
     }
 }
 

@@ -1,7 +1,8 @@
 /* Overlap queries of the world: the query tree's leaves whose boxes meet the query's bounds, then each
    shape of their bodies by its bounds (spx_world_overlap_aabb) or exactly (a box, a point). */
 #include "query_index.h"
-#include "shape_round.h"
+#include "shape_hull.h"
+#include "collide/sat_hull.h"
 #include "collide/ray.h"
 #include "geometry/validate.h"
 #include <math.h>
@@ -50,6 +51,16 @@ static bool shape_overlaps(const overlap* q, const spx_body* b, const spx_body_s
         if (q->kind == BY_POINT)
             r = sphere ? spx_overlap_sphere_sphere(&dot, &ball, &in) : spx_overlap_sphere_capsule(&dot, &cap, &in);
         else r = sphere ? spx_overlap_sphere_obb(&ball, q->box, &in) : spx_overlap_capsule_obb(&cap, q->box, &in);
+        return r == SPX_OK && in;
+    }
+    if (spx_shape_is_hull(s)) {
+        /* A point is a sphere of radius 0. */
+        const spx_placed_shape p = { s, spx_body_shape_box(b, s), 0.0f };
+        const spx_placed_hull h = spx_placed_shape_hull(&p);
+        const spx_sphere dot = { q->point, 0.0f };
+        bool in = false;
+        const spx_result r =
+            q->kind == BY_POINT ? spx_overlap_sphere_hull(&dot, &h, &in) : spx_overlap_hull_obb(&h, q->box, &in);
         return r == SPX_OK && in;
     }
     if (s->type == SPX_SHAPE_BOX) {

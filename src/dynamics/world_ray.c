@@ -2,9 +2,10 @@
    cast's current length; each shape of a leaf's body by spx_ray_obb or spx_ray_mesh, as a host would
    call them. */
 #include "query_index.h"
-#include "shape_round.h"
+#include "shape_hull.h"
 #include "broad/tree_cast.h"
 #include "collide/ray.h"
+#include "collide/sat_hull.h"
 #include "geometry/validate.h"
 #include <float.h>
 #include <math.h>
@@ -37,6 +38,11 @@ static bool ray_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_ray
         if (spx_capsule_validate(&cap) != SPX_OK) return false;
         spx_ray_round_hit(origin, translation, max_fraction, cap.p, s->type == SPX_SHAPE_SPHERE ? 1 : 2, cap.radius,
                           &hit);
+    } else if (spx_shape_is_hull(s)) {
+        const spx_placed_shape p = { s, spx_body_shape_box(b, s), 0.0f };
+        const spx_placed_hull h = spx_placed_shape_hull(&p);
+        if (spx_hull_check_placed(&h) != SPX_OK) return false;
+        spx_ray_hull_hit(ray, &h, max_fraction, &hit);
     } else if (s->type == SPX_SHAPE_BOX) {
         /* What spx_ray_obb does, without checking the ray again for every box, or a box checked when
            it was stored */

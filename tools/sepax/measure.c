@@ -2,7 +2,8 @@
  * every body becomes a piece in world space; pieces whose bounding spheres meet (a sweep along x)
  * are asked for their penetration and contact points: box-box by spx_penetration_obb_obb and
  * spx_manifold_obb_obb, box-mesh by spx_manifold_obb_mesh, mesh-mesh by spx_penetration_mesh_mesh; a sphere
- * or capsule (as a capsule: a sphere's two ends meet) by the capsule queries of round.h. */
+ * or capsule (as a capsule: a sphere's two ends meet) by the capsule queries of round.h; a convex hull
+ * by the hull queries of hull.h (or round.h's capsule-hull). */
 #include "measure.h"
 #include "tool_math.h"
 
@@ -20,6 +21,7 @@ typedef struct piece {
     spx_mesh_instance* instance; /* MESH */
     bool round;                  /* SPHERE, CAPSULE: */
     spx_capsule capsule;         /* its core and radius (a sphere's ends at its centre) */
+    spx_placed_hull hull;        /* HULL when hull.hull is set */
     spx_vec3 center;             /* bounding sphere */
     float radius;
     bool dynamic;
@@ -55,6 +57,17 @@ static float piece_top(const piece* p)
 {
     float top = -FLT_MAX;
     if (p->round) return fmaxf(p->capsule.p[0].y, p->capsule.p[1].y) + p->capsule.radius;
+    if (p->hull.hull) {
+        spx_hull_info info;
+        spx_hull_get_info(p->hull.hull, &info);
+        for (uint32_t i = 0; i < info.corner_count; ++i) {
+            spx_vec3 c;
+            spx_hull_get_corner(p->hull.hull, i, &c);
+            const spx_mat3* r = &p->hull.rotation;
+            top = fmaxf(top, p->hull.position.y + r->col[0].y * c.x + r->col[1].y * c.y + r->col[2].y * c.z);
+        }
+        return top;
+    }
     if (!p->instance) {
         spx_vec3 c[8];
         spx_obb_get_corners(&p->box, c);
@@ -89,6 +102,10 @@ static bool place(measure* m, const scene* s)
             p->capsule.p[0] = tm_apply(t, spx_v3(0.0f, -h, 0.0f));
             p->capsule.p[1] = tm_apply(t, spx_v3(0.0f, h, 0.0f));
             p->capsule.radius = p->shape->radius;
+        } else if (p->hull.hull) {
+            spx_obb frame; /* the pose as a box's axes */
+            if (spx_obb_from_quat(t.p, spx_v3(1, 1, 1), t.q, &frame) != SPX_OK) return false;
+            p->hull.position = t.p, p->hull.rotation = frame.rotation;
         } else if (p->instance) {
             if (spx_mesh_instance_set_pose(p->instance, &t) != SPX_OK) return false;
         } else if (spx_obb_from_quat(t.p, p->shape->half_extents, t.q, &p->box) != SPX_OK) {
@@ -121,6 +138,17 @@ measure* measure_create(const scene* s)
             if (p->shape->type == SPX_SHAPE_SPHERE || p->shape->type == SPX_SHAPE_CAPSULE) {
                 p->round = true;
                 p->radius = p->shape->radius + (p->shape->type == SPX_SHAPE_CAPSULE ? p->shape->half_height : 0.0f);
+                continue;
+            }
+            if (p->shape->type == SPX_SHAPE_HULL) {
+                p->hull.hull = s->hulls[p->shape->hull].hull;
+                spx_hull_info info;
+                if (spx_hull_get_info(p->hull.hull, &info) != SPX_OK) return measure_destroy(m), NULL;
+                for (uint32_t c = 0; c < info.corner_count; ++c) {
+                    spx_vec3 v;
+                    spx_hull_get_corner(p->hull.hull, c, &v);
+                    p->radius = fmaxf(p->radius, tm_length(v));
+                }
                 continue;
             }
             const scene_mesh* mesh = &s->meshes[p->shape->mesh];
@@ -169,6 +197,27 @@ static bool measure_pair(measure* m, const piece* a, const piece* b, bool with_p
 {
     *depth = 0.0f;
     *touching = false;
+    if (a->hull.hull || b->hull.hull) {
+        /* The hull first, or the capsule before it. */
+        const piece* h = a->hull.hull ? a : b;
+        const piece* o = h == a ? b : a;
+        spx_manifold man[SPX_MAX_MESH_MANIFOLDS];
+        uint32_t count = 1;
+        spx_result r;
+        if (o->round) r = spx_manifold_capsule_hull(&o->capsule, &h->hull, MARGIN, &man[0]);
+        else if (o->hull.hull) r = spx_manifold_hull_hull(&h->hull, &o->hull, MARGIN, &man[0]);
+        else if (o->instance)
+            r = spx_manifold_hull_mesh(&h->hull, o->instance, MARGIN, man, SPX_MAX_MESH_MANIFOLDS, &count);
+        else r = spx_manifold_hull_obb(&h->hull, &o->box, MARGIN, &man[0]);
+        if (r != SPX_OK) return false;
+        for (uint32_t i = 0; i < count; ++i)
+            for (int k = 0; k < man[i].point_count; ++k) {
+                *touching = true;
+                if (man[i].points[k].depth > *depth) *depth = man[i].points[k].depth;
+                if (with_points) add_point(m, man[i].points[k].point, man[i].points[k].depth);
+            }
+        return true;
+    }
     if (b->round && !a->round) {
         const piece* t = a;
         a = b, b = t;

@@ -213,6 +213,29 @@ static bool add_mesh(canvas* cv, spx_transform t, const spx_mesh* m, const float
     return true;
 }
 
+/* A convex hull: each face a fan of triangles from its first corner, lit by the face's normal. */
+static bool add_hull(canvas* cv, spx_transform t, const spx_hull* h, const float color[3])
+{
+    spx_hull_info info;
+    if (spx_hull_get_info(h, &info) != SPX_OK) return false;
+    for (uint32_t i = 0; i < info.face_count; ++i) {
+        spx_hull_face f;
+        if (spx_hull_get_face(h, i, &f) != SPX_OK) return false;
+        const spx_vec3 normal = tm_rotate(t.q, f.normal);
+        spx_vec3 p[3], c;
+        if (spx_hull_get_corner(h, f.corners[0], &c) != SPX_OK) return false;
+        p[0] = tm_apply(t, c);
+        for (uint32_t k = 1; k + 1 < f.corner_count; ++k) {
+            for (int m = 0; m < 2; ++m) {
+                if (spx_hull_get_corner(h, f.corners[k + (uint32_t)m], &c) != SPX_OK) return false;
+                p[1 + m] = tm_apply(t, c);
+            }
+            if (!add_polygon(cv, p, 3, normal, color, 1.0f, false, false, false)) return false;
+        }
+    }
+    return true;
+}
+
 /* A sphere (half_height 0) or a capsule along the shape's y axis: rings of latitude from pole to
    pole, the two half balls apart by the segment, each quad lit by the surface's normal at its middle. */
 static bool add_round(canvas* cv, spx_transform t, float radius, float half_height, const float color[3])
@@ -321,6 +344,13 @@ static void on_round(const spx_transform* pose, float radius, float half_height,
     if (!shape_color(cv, sh, color) || !add_round(cv, *pose, radius, half_height, color)) cv->failed = true;
 }
 
+static void on_hull(const spx_hull* hull, const spx_transform* pose, const spx_debug_shape* sh, void* context)
+{
+    canvas* cv = context;
+    float color[3];
+    if (!shape_color(cv, sh, color) || !add_hull(cv, *pose, hull, color)) cv->failed = true;
+}
+
 static void push_mark(canvas* cv, spx_vec3 a, spx_vec3 b, uint32_t color, bool point)
 {
     if (cv->mark_count == cv->mark_capacity) {
@@ -387,8 +417,8 @@ static bool draw_frame(canvas* cv, const scene* s, measure* m, cairo_surface_t* 
     cv->mark_count = 0;
     cv->failed = false;
     spx_debug_draw d = *extra;
-    d.draw_box = on_box, d.draw_mesh = on_mesh, d.draw_round = on_round, d.draw_segment = on_segment,
-    d.draw_point = on_point;
+    d.draw_box = on_box, d.draw_mesh = on_mesh, d.draw_round = on_round, d.draw_hull = on_hull,
+    d.draw_segment = on_segment, d.draw_point = on_point;
     d.draw_triangle = NULL, d.draw_bounds = NULL;
     d.context = cv;
     d.draw_shapes = true;
@@ -688,6 +718,12 @@ int command_render(int argc, char** argv)
         snprintf(path, sizeof path, "%s/plot.png", dir);
         if (write_plot(path, &s, t, energy, depth, samples, (double)steps * (double)s.dt))
             printf("%s  (kinetic energy and deepest penetration over time)\n", path);
+        size_t worst = 0;
+        for (size_t k = 1; k < samples; ++k)
+            if (depth[k] > depth[worst]) worst = k;
+        if (samples > 0)
+            printf("deepest penetration %.2f mm at t = %.2f s (measured every %u step%s)\n", 1000.0 * depth[worst],
+                   t[worst], every, every > 1 ? "s" : "");
         else status = EXIT_FAILED, fprintf(stderr, "sepax render: cannot write %s\n", path);
     }
     for (long i = 0; pictures && i < frames; ++i)

@@ -42,6 +42,14 @@ typedef struct scene_mesh {
     float radius_bound;    /* built: largest distance of a vertex from the mesh's origin, m */
 } scene_mesh;
 
+/// A convex hull of the scene: a shape's "points", built by quickhull in scene_build.
+typedef struct scene_hull {
+    char where[SCENE_WHERE_MAX];
+    spx_vec3* points; /* malloc'd */
+    uint32_t point_count;
+    spx_hull* hull; /* built by scene_build */
+} scene_hull;
+
 typedef struct scene_shape {
     char where[SCENE_WHERE_MAX];
     spx_shape_type type;
@@ -49,6 +57,7 @@ typedef struct scene_shape {
     float radius;          /* SPHERE, CAPSULE */
     float half_height;     /* CAPSULE: half its segment's length, along the shape's y axis */
     uint32_t mesh;         /* MESH: index into scene.meshes */
+    uint32_t hull;         /* HULL: index into scene.hulls */
     spx_transform local;
     float density; /* kg/m^3; 0: its material's */
     int material;  /* index into scene.materials; -1: the body's */
@@ -104,6 +113,8 @@ typedef struct scene {
     uint32_t material_count, material_capacity;
     scene_mesh* meshes;
     uint32_t mesh_count, mesh_capacity;
+    scene_hull* hulls;
+    uint32_t hull_count, hull_capacity;
     scene_body* bodies;
     uint32_t body_count, body_capacity;
     scene_shape* shapes;

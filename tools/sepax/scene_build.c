@@ -172,6 +172,14 @@ bool scene_build(scene* s, char* message, size_t size)
 {
     for (uint32_t i = 0; i < s->mesh_count; ++i)
         if (!build_mesh(s, &s->meshes[i], message, size)) return false;
+    for (uint32_t i = 0; i < s->hull_count; ++i) {
+        scene_hull* h = &s->hulls[i];
+        spx_hull_def hd = spx_default_hull_def();
+        hd.points = h->points;
+        hd.point_count = h->point_count;
+        const spx_result r = spx_hull_create(&hd, &h->hull);
+        if (r != SPX_OK) return fail(s, message, size, h->where, "the hull cannot be made: %s", spx_result_string(r));
+    }
     spx_world_def wd = s->world;
     wd.body_capacity = s->body_count;
     spx_result r = spx_world_create(&wd, &s->w);
@@ -208,6 +216,13 @@ bool scene_build(scene* s, char* message, size_t size)
                 volume += 3.14159265358979 * rr * rr * (4.0 / 3.0 * rr + 2.0 * hh);
                 continue;
             }
+            if (sh->type == SPX_SHAPE_HULL) {
+                const spx_hull* h = s->hulls[sh->hull].hull;
+                spx_mass_properties unit; /* at density 1 its mass is its volume */
+                d->hull = h;
+                if (spx_mass_hull(h, 1.0f, &unit) == SPX_OK) volume += unit.mass;
+                continue;
+            }
             const scene_mesh* m = &s->meshes[sh->mesh];
             d->mesh = m->mesh;
             if (dynamic && !m->closed)
@@ -240,6 +255,11 @@ void scene_free(scene* s)
         free(s->meshes[i].path);
     }
     free(s->meshes);
+    for (uint32_t i = 0; i < s->hull_count; ++i) {
+        spx_hull_destroy(s->hulls[i].hull);
+        free(s->hulls[i].points);
+    }
+    free(s->hulls);
     free(s->materials);
     free(s->bodies);
     free(s->shapes);

@@ -564,10 +564,40 @@ static void shape_defaults(scene_shape* sh, const char* path)
     sh->filter = spx_default_filter();
 }
 
+/* A hull's cloud: an array of 4 to SCENE_HULL_MAX_POINTS points [x, y, z] (quickhull keeps the
+   corners; repeated and inside points are fine). */
+#define SCENE_HULL_MAX_POINTS 65536
+static bool read_points(reader* r, const cJSON* v, const char* path, scene_hull* h)
+{
+    const int n = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : -1;
+    if (n < 4 || n > SCENE_HULL_MAX_POINTS)
+        return fail(r, path, "must be an array of 4..%d points [x, y, z] (found %s%s)", SCENE_HULL_MAX_POINTS,
+                    kind_of(v), cJSON_IsArray(v) ? " of another length" : "");
+    if (!(h->points = malloc((size_t)n * sizeof *h->points))) return fail(r, path, "out of memory");
+    int i = 0;
+    for (const cJSON* e = v->child; e; e = e->next, ++i) {
+        char pe[PATH_MAX_LEN];
+        join_index(pe, path, (unsigned)i);
+        double x[3] = { 0, 0, 0 };
+        if (!cJSON_IsArray(e) || cJSON_GetArraySize(e) != 3)
+            return fail(r, pe, "must be a point [x, y, z] (found %s)", kind_of(e));
+        int k = 0;
+        for (const cJSON* c = e->child; c; c = c->next, ++k) {
+            char pc[PATH_MAX_LEN];
+            join_index(pc, pe, (unsigned)k);
+            if (!number_in(r, c, pc, -FAR, FAR, false, &x[k])) return false;
+        }
+        h->points[i] = spx_v3((float)x[0], (float)x[1], (float)x[2]);
+        h->point_count = (uint32_t)i + 1;
+    }
+    return true;
+}
+
 static bool read_shape(reader* r, const cJSON* v, const char* path, scene_shape* sh)
 {
-    static const char* const keys[] = { "type",     "half_extents", "mesh",     "radius", "half_height", "position",
-                                        "rotation", "density",      "material", "sensor", "filter",      NULL };
+    static const char* const keys[] = { "type",   "half_extents", "mesh",     "radius",  "half_height",
+                                        "points", "position",     "rotation", "density", "material",
+                                        "sensor", "filter",       NULL };
     shape_defaults(sh, path);
     char type[16] = "", material[SCENE_NAME_MAX] = "";
     if (!expect_object(r, v, path) || !check_keys(r, v, path, keys, NULL) || !require(r, v, "type", path) ||
@@ -597,6 +627,22 @@ static bool read_shape(reader* r, const cJSON* v, const char* path, scene_shape*
         return fail(r, pr, "only a sphere or a capsule takes a radius");
     if (!capsule && cJSON_GetObjectItemCaseSensitive(v, "half_height"))
         return fail(r, phh, "only a capsule takes a half_height");
+    const bool hull = strcmp(type, "hull") == 0;
+    char pp[PATH_MAX_LEN];
+    join_key(pp, path, "points");
+    if (!hull && cJSON_GetObjectItemCaseSensitive(v, "points")) return fail(r, pp, "only a hull takes points");
+    if (hull) {
+        sh->type = SPX_SHAPE_HULL;
+        if (mesh) return fail(r, pm, "a hull takes points, not a mesh");
+        if (cJSON_GetObjectItemCaseSensitive(v, "half_extents"))
+            return fail(r, ph, "a hull takes points, not half_extents");
+        if (!require(r, v, "points", path)) return false;
+        scene_hull* h = PUSH(r, r->s, hulls, hull_count, hull_capacity, pp);
+        if (!h) return false;
+        sh->hull = r->s->hull_count - 1;
+        copy_text(h->where, sizeof h->where, pp);
+        return read_points(r, cJSON_GetObjectItemCaseSensitive(v, "points"), pp, h);
+    }
     if (sphere || capsule) {
         sh->type = sphere ? SPX_SHAPE_SPHERE : SPX_SHAPE_CAPSULE;
         if (mesh) return fail(r, pm, "a %s takes a radius, not a mesh", type);
@@ -612,7 +658,8 @@ static bool read_shape(reader* r, const cJSON* v, const char* path, scene_shape*
         return require(r, v, "half_extents", path) &&
                read_vec3(r, v, "half_extents", path, 0.0, FAR, true, &sh->half_extents);
     }
-    if (strcmp(type, "mesh") != 0) return fail(r, pt, "unknown shape type '%s' (box, sphere, capsule, mesh)", type);
+    if (strcmp(type, "mesh") != 0)
+        return fail(r, pt, "unknown shape type '%s' (box, sphere, capsule, hull, mesh)", type);
     sh->type = SPX_SHAPE_MESH;
     if (cJSON_GetObjectItemCaseSensitive(v, "half_extents"))
         return fail(r, ph, "a mesh shape takes a mesh, not half_extents");
