@@ -119,8 +119,8 @@ static int crowd(uint32_t n, uint32_t steps, float spread)
            "centre %.2f m, at most %u partners a body (limit %u), %u manifolds at most, limit applied in %u steps, "
            "broad phase met %llu leaf pairs at most in a step, processor time of the first steps %.3f %.3f %.3f s, "
            "slowest step %.3f s, spread %.2f x %.2f m\n",
-           (unsigned)n, (unsigned)steps, fastest, fastest_sideways, wd.max_push_speed, top,
-           (unsigned)most_partners, (unsigned)SPX_MAX_BODY_CONTACTS, (unsigned)most_manifolds, (unsigned)limited_steps,
+           (unsigned)n, (unsigned)steps, fastest, fastest_sideways, wd.max_push_speed, top, (unsigned)most_partners,
+           (unsigned)SPX_MAX_BODY_CONTACTS, (unsigned)most_manifolds, (unsigned)limited_steps,
            (unsigned long long)most_met, first_cpu[0], first_cpu[1], first_cpu[2], slowest_step, x1 - x0, z1 - z0);
     TEST_ENSURE(most_partners <= SPX_MAX_BODY_CONTACTS);
     TEST_ENSURE(limited_steps > 0);

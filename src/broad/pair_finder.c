@@ -84,7 +84,7 @@ struct spx_pair_finder {
     uint64_t met;     /* leaf pairs the last update met */
     uint8_t* spent;   /* the descents' flag a tree node: every moving leaf below has its pairs */
     uint32_t spent_capacity;
-    bool crowded;     /* the last update that found pairs left pairs of moving bodies out (SPX_PAIR_FINDER_BODY_PAIRS) */
+    bool crowded; /* the last update that found pairs left pairs of moving bodies out (SPX_PAIR_FINDER_BODY_PAIRS) */
     uint32_t morton_counts[(1u << MORTON_BITS) + 1];
 };
 
@@ -473,9 +473,9 @@ typedef struct collect {
     const spx_dynamic_tree* tree;
     const uint32_t* proxies;
     uint8_t* spent; /* descents: a moving body's leaf is spent once it has its count */
-    bool stop_full;  /* once pairs were left out (by this update or the one that found the fat list),
+    bool stop_full; /* once pairs were left out (by this update or the one that found the fat list),
                         box queries of a moving body in the moving tree stop once it has its count */
-    bool crowded;    /* pairs were left out */
+    bool crowded;   /* pairs were left out */
 } collect;
 
 static inline void put(collect* c, uint32_t a, uint32_t b)
@@ -527,8 +527,12 @@ static void find_fat_pairs(spx_pair_finder* f, collect* c, bool rebuild)
 {
     /* The sort's buckets, free until the pairs are sorted, count each body's pairs. */
     memset(f->counts, 0, ((size_t)f->body_end + 1) * sizeof *f->counts);
-    *c = (collect){ .flags = f->flags, .out = f->found, .capacity = f->pair_capacity, .found = f->counts,
-                    .tree = &f->tree, .proxies = f->proxies };
+    *c = (collect){ .flags = f->flags,
+                    .out = f->found,
+                    .capacity = f->pair_capacity,
+                    .found = f->counts,
+                    .tree = &f->tree,
+                    .proxies = f->proxies };
     if (rebuild) {
         /* The parts of the moving tree whose leaves all have their count are skipped: every pair
            there would be left out, and a crowd in one spot has them all (20,000 bodies: 200
