@@ -192,6 +192,19 @@ static bool add_point(measure* m, spx_vec3 point, float depth)
     return true;
 }
 
+/* The deepest point of `count` manifolds into *depth, whether any has a point into *touching, and
+   their points into m when with_points. */
+static void take_manifolds(measure* m, const spx_manifold* man, uint32_t count, bool with_points, float* depth,
+                           bool* touching)
+{
+    for (uint32_t i = 0; i < count; ++i)
+        for (int k = 0; k < man[i].point_count; ++k) {
+            *touching = true;
+            if (man[i].points[k].depth > *depth) *depth = man[i].points[k].depth;
+            if (with_points) add_point(m, man[i].points[k].point, man[i].points[k].depth);
+        }
+}
+
 /* Depth and points of one pair; false when a query failed. */
 static bool measure_pair(measure* m, const piece* a, const piece* b, bool with_points, float* depth, bool* touching)
 {
@@ -210,12 +223,7 @@ static bool measure_pair(measure* m, const piece* a, const piece* b, bool with_p
             r = spx_manifold_hull_mesh(&h->hull, o->instance, MARGIN, man, SPX_MAX_MESH_MANIFOLDS, &count);
         else r = spx_manifold_hull_obb(&h->hull, &o->box, MARGIN, &man[0]);
         if (r != SPX_OK) return false;
-        for (uint32_t i = 0; i < count; ++i)
-            for (int k = 0; k < man[i].point_count; ++k) {
-                *touching = true;
-                if (man[i].points[k].depth > *depth) *depth = man[i].points[k].depth;
-                if (with_points) add_point(m, man[i].points[k].point, man[i].points[k].depth);
-            }
+        take_manifolds(m, man, count, with_points, depth, touching);
         return true;
     }
     if (b->round && !a->round) {
@@ -231,12 +239,7 @@ static bool measure_pair(measure* m, const piece* a, const piece* b, bool with_p
             r = spx_manifold_capsule_mesh(&a->capsule, b->instance, MARGIN, man, SPX_MAX_MESH_MANIFOLDS, &count);
         else r = spx_manifold_capsule_obb(&a->capsule, &b->box, MARGIN, &man[0]);
         if (r != SPX_OK) return false;
-        for (uint32_t i = 0; i < count; ++i)
-            for (int k = 0; k < man[i].point_count; ++k) {
-                *touching = true;
-                if (man[i].points[k].depth > *depth) *depth = man[i].points[k].depth;
-                if (with_points) add_point(m, man[i].points[k].point, man[i].points[k].depth);
-            }
+        take_manifolds(m, man, count, with_points, depth, touching);
         return true;
     }
     if (!a->instance && b->instance) {
