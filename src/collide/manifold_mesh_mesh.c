@@ -202,23 +202,6 @@ static spx_obb triangle_box(const spx_triangle* t, float margin)
     return b;
 }
 
-/* The query box as the descent reads it (mesh_descent.c): grown for axes off orthonormal. */
-static spx_world_box query_world_box(const spx_obb* box)
-{
-    spx_world_box w;
-    const float* c = &box->center.x;
-    const float* h = &box->half_extents.x;
-    const double grow = 4.0 * SPX_ROTATION_TOLERANCE * ((double)h[0] + h[1] + h[2]);
-    for (int i = 0; i < 3; ++i) {
-        w.center[i] = c[i];
-        w.half[i] = (float)(h[i] + grow);
-        const float* col = &box->rotation.col[i].x;
-        for (int k = 0; k < 3; ++k) w.axis[i][k] = col[k];
-    }
-    w.stamp = 0;
-    return w;
-}
-
 /* A leaf hands all its triangles; only those that meet the query box itself can come within the
    margin (the box holds every point within the margin of what it was made around), and the box test
    costs a tenth of a pair's. Reached over threaded rings, nine leaf triangles in ten fail it. */
@@ -254,7 +237,7 @@ static void run_batch(mesh_pairs* mp)
         const uint32_t ta = mp->batch[k];
         const spx_obb box = triangle_box(&mp->a->triangles[ta], mp->margin);
         mp->ta = ta;
-        mp->near_b = query_world_box(&box);
+        mp->near_b = spx_descent_query_box(&box);
         spx_descend_visit(&box, mp->b, visit_b, mp);
     }
     mp->batch_count = 0;
@@ -315,7 +298,7 @@ static bool joint_leaves(joint_walk* j, uint32_t la, uint32_t lb)
         if (!a->usable[ta] || !spx_overlap_box_triangle(&leaf_b, &a->triangles[ta])) continue;
         if (!(j->made & 1u << k)) {
             const spx_obb box = triangle_box(&a->triangles[ta], mp->margin);
-            j->boxes[k] = query_world_box(&box);
+            j->boxes[k] = spx_descent_query_box(&box);
             j->made |= 1u << k;
         }
         for (uint32_t tb = nb->first; tb < nb->first + nb->count; ++tb) {
@@ -390,7 +373,7 @@ static bool mesh_pairs_sample(mesh_pairs* mp)
     mp->cut = false;
     mp->batch_count = 0;
     const spx_obb root = grown_box(spx_mesh_instance_node(mp->b, 0), mp->margin);
-    mp->near_a = query_world_box(&root);
+    mp->near_a = spx_descent_query_box(&root);
     spx_descend_visit(&root, mp->a, visit_a, mp);
     if (!mp->cut && mp->batch_count > 0) run_batch(mp);
     return mp->cut;

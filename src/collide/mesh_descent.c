@@ -210,7 +210,7 @@ static void push_ordered(pending* stack, int* sp, const uint32_t pa[2], const ui
 
 /* The query box as a world box, grown for the leaf tests' own reading of it: its rotation may be
    off orthonormal by SPX_ROTATION_TOLERANCE, which moves a corner by that much of the box. */
-static spx_world_box query_box(const spx_obb* box)
+spx_world_box spx_descent_query_box(const spx_obb* box)
 {
     spx_world_box w;
     const float* c = &box->center.x;
@@ -230,7 +230,7 @@ static void descend_box(spx_descent* d)
 {
     spx_mesh_instance* b = d->b;
     const spx_obb_node* nodes = b->mesh->nodes;
-    const spx_world_box qa = query_box(d->box);
+    const spx_world_box qa = spx_descent_query_box(d->box);
     const double u[3] = { (double)d->velocity_b.x - d->velocity_a.x, (double)d->velocity_b.y - d->velocity_a.y,
                           (double)d->velocity_b.z - d->velocity_a.z };
     pending stack[STACK_SIZE];

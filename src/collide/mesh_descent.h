@@ -77,6 +77,9 @@ typedef struct spx_descent {
     uint64_t node_tests, leaf_tests; /* statistics, for the benchmark */
 } spx_descent;
 
+/* A box as the descents read it, grown for axes off orthonormal by SPX_ROTATION_TOLERANCE. */
+spx_world_box spx_descent_query_box(const spx_obb* box);
+
 /* Runs the descent; d->found tells whether any pair was accepted. */
 void spx_descend(spx_descent* d);
 
