@@ -116,13 +116,15 @@ static bool capsule_stretch(const round_pair* p, spx_dvec3 n, double depth, doub
     return true;
 }
 
-/* A capsule touching at one point (across an edge, tilted on a face) turns about it, and its far end
-   may land within the step: each end of its segment apart from B and away from the contact point is
-   a speculative point too while within the margin, its gap the end's offset to B's nearest point
-   taken along the normal (no more than the true gap: the solver then holds the end off a little
-   early, never late). An end whose offset does not point along the normal (hanging past B's side)
-   gives none. Ids 0 and 1: the end; B a capsule too, its ends likewise against A, ids 3 and 4 (so
-   that the pair gives the same points either way round). */
+/* A capsule touching at one point (across an edge, tilted on a face, crossing another capsule) turns
+   about it, and its far end may land within the step: each end of its segment apart from B and away
+   from the contact point is a speculative point too while within the margin, its gap the distance the
+   end travels along the normal before it meets B (the solver's constraint is along the normal, so
+   that is the gap it must hold; the end's offset to B's nearest point taken along the normal is no
+   measure of it: for crossing capsules the normal is square to both segments and every end's offset
+   along it is the contact's own gap). An end that passes B moving along the normal (hanging past B's
+   side) gives none. Ids 0 and 1: the end; B a capsule too, its ends likewise against A, ids 3 and 4
+   (so that the pair gives the same points either way round). */
 static void capsule_ends(const round_pair* p, spx_dvec3 n, double margin, spx_dvec3 pa, spx_dvec3 pb, spx_manifold* out)
 {
     const double R = p->ra + p->rb, tiny = 1e-6 * p->size;
@@ -134,15 +136,14 @@ static void capsule_ends(const round_pair* p, spx_dvec3 n, double margin, spx_dv
         for (int k = 0; k < 2; ++k) {
             const spx_dvec3 x = mine->v[k];
             if (spx_d3_len2(spx_d3_sub(x, touch)) <= tiny * tiny) continue;
-            const spx_dvec3 q = round_closest_to_point(other, x);
-            if (!(spx_d3_len2(spx_d3_sub(q, x)) > R * R)) continue;
-            /* The end's offset to the other core along the normal, from A towards B. */
-            const double gap = (side ? spx_d3_dot(spx_d3_sub(x, q), n) : spx_d3_dot(spx_d3_sub(q, x), n)) - R;
-            if (!(gap > 0.0) || gap > margin) continue;
-            const spx_dvec3 on_a = side ? q : x, on_b = side ? x : q;
-            /* Midway between A's surface and B's along the normal. */
-            const spx_dvec3 mid =
-                spx_d3_scale(spx_d3_add(spx_d3_mad(on_a, n, p->ra), spx_d3_mad(on_b, n, -p->rb)), 0.5);
+            if (!(spx_d3_len2(spx_d3_sub(round_closest_to_point(other, x), x)) > R * R)) continue;
+            /* A's end moves towards B along n, B's towards A along -n, until it is within R of the
+               other core. */
+            const spx_dvec3 dir = side ? spx_d3_neg(n) : n;
+            double gap, t1;
+            if (!round_line_interval(other, R, x, dir, 0.0, margin, &gap, &t1) || !(gap > 0.0)) continue;
+            /* Midway between the end's surface and the other piece's, met after the gap. */
+            const spx_dvec3 mid = spx_d3_mad(x, dir, (side ? p->rb : p->ra) + 0.5 * gap);
             if (out->point_count == SPX_MAX_MANIFOLD_POINTS) {
                 /* Full (two crossing capsules, all four ends near): the nearer ends are kept. */
                 int far = 1;

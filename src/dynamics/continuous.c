@@ -132,6 +132,29 @@ static float turn_radius(const spx_body* b)
     return far * (1.0f + 1e-5f);
 }
 
+/* m: as turn_radius, for a turn about w's axis: a body of spheres and capsules moves its surface by
+   no more than its cores' reach from that axis (a capsule rolling about its own axis moves none, as
+   a rolling ball does not: counted at its full length it would be fast and spinning, and its
+   contacts would go to the stage, which holds nothing up). */
+static float turn_reach(const spx_body* b, vec3s w)
+{
+    const float wn = glms_vec3_norm(w);
+    const float radius = turn_radius(b);
+    if (!(wn > 0.0f)) return radius;
+    for (uint32_t k = 0; k < b->shape_count; ++k)
+        if (!spx_shape_is_round(&b->shapes[k])) return radius;
+    const vec3s u = glms_vec3_scale(w, 1.0f / wn);
+    const mat3s r = spx_body_matrix(b);
+    float far = 0.0f;
+    for (uint32_t k = 0; k < b->shape_count; ++k) {
+        const spx_body_shape* s = &b->shapes[k];
+        const vec3s o = glms_mat3_mulv(r, glms_vec3_sub(s->local_center, b->local_center));
+        const mat3s axes = s->axes_aligned ? r : glms_mat3_mul(r, s->local_rotation);
+        far = fmaxf(far, spx_round_spin_reach(s, o, axes.col[1], u));
+    }
+    return fminf(radius, far * (1.0f + 1e-5f) + 1e-6f);
+}
+
 static float body_least_half(const spx_body* b)
 {
     float h = INFINITY;
@@ -460,7 +483,7 @@ static void impact_now(spx_ccd_stage* s, uint32_t i)
 
 static bool fast_pre(const spx_body* b, vec3s v_pre, float dt)
 {
-    float reach = (glms_vec3_norm(v_pre) + glms_vec3_norm(b->w) * turn_radius(b)) * dt;
+    float reach = (glms_vec3_norm(v_pre) + glms_vec3_norm(b->w) * turn_reach(b, b->w)) * dt;
     return reach > SPX_CCD_FAST_FRACTION * body_least_half(b);
 }
 
@@ -482,7 +505,11 @@ void spx_continuous_prepare(spx_world* w, float dt)
         cb->q0 = b->rotation;
         cb->v_pre = b->type == SPX_BODY_DYNAMIC ? glms_vec3_add(b->v, glms_vec3_scale(g, dt * b->gravity_scale)) : b->v;
         cb->fast_pre = fast_pre(b, cb->v_pre, dt) && !spx_joints_has(&w->joints, i);
-        cb->spinning = glms_vec3_norm(b->w) * dt > SPX_CCD_SOLVER_TURN && turn_radius(b) > 0.0f;
+        /* The turn counted in the share of the body's reach it moves: a capsule turning about
+           its own axis is not spinning, its contacts are round and follow it to first order. */
+        const float radius = turn_radius(b);
+        cb->spinning =
+            radius > 0.0f && glms_vec3_norm(b->w) * dt * turn_reach(b, b->w) > SPX_CCD_SOLVER_TURN * radius;
         c->any_fast_pre |= cb->fast_pre;
     }
 }
@@ -579,7 +606,7 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
         vec3s d = glms_vec3_sub(b->center, cb->c0);
         /* The broad phase swept it at v_pre and grew the sphere by the speculative distance. */
         float off = glms_vec3_norm(glms_vec3_sub(d, glms_vec3_scale(cb->v_pre, dt))) - spec;
-        float reach = fmaxf(glms_vec3_norm(d), glms_vec3_norm(b->v) * dt) + glms_vec3_norm(b->w) * turn_radius(b) * dt;
+        float reach = fmaxf(glms_vec3_norm(d), glms_vec3_norm(b->v) * dt) + glms_vec3_norm(b->w) * turn_reach(b, b->w) * dt;
         if (cb->fast_pre || (reach > SPX_CCD_FAST_FRACTION * body_least_half(b) && !spx_joints_has(&w->joints, i))) {
             c->fast[fast_count++] = i;
         } else {
