@@ -508,8 +508,7 @@ void spx_continuous_prepare(spx_world* w, float dt)
         /* The turn counted in the share of the body's reach it moves: a capsule turning about
            its own axis is not spinning, its contacts are round and follow it to first order. */
         const float radius = turn_radius(b);
-        cb->spinning =
-            radius > 0.0f && glms_vec3_norm(b->w) * dt * turn_reach(b, b->w) > SPX_CCD_SOLVER_TURN * radius;
+        cb->spinning = radius > 0.0f && glms_vec3_norm(b->w) * dt * turn_reach(b, b->w) > SPX_CCD_SOLVER_TURN * radius;
         c->any_fast_pre |= cb->fast_pre;
     }
 }
@@ -606,7 +605,8 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
         vec3s d = glms_vec3_sub(b->center, cb->c0);
         /* The broad phase swept it at v_pre and grew the sphere by the speculative distance. */
         float off = glms_vec3_norm(glms_vec3_sub(d, glms_vec3_scale(cb->v_pre, dt))) - spec;
-        float reach = fmaxf(glms_vec3_norm(d), glms_vec3_norm(b->v) * dt) + glms_vec3_norm(b->w) * turn_reach(b, b->w) * dt;
+        float reach =
+            fmaxf(glms_vec3_norm(d), glms_vec3_norm(b->v) * dt) + glms_vec3_norm(b->w) * turn_reach(b, b->w) * dt;
         if (cb->fast_pre || (reach > SPX_CCD_FAST_FRACTION * body_least_half(b) && !spx_joints_has(&w->joints, i))) {
             c->fast[fast_count++] = i;
         } else {
