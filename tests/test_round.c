@@ -375,6 +375,43 @@ static int manifolds(void)
     return 0;
 }
 
+/* A capsule landing across another near one of its ends turns about the one point where they touch,
+   and its ends come down onto the other: each end within the margin is a speculative point whose gap
+   is the way it travels along the normal (-y) until it meets the other capsule grown by both radii
+   (here y = sqrt(0.4^2 - z^2) over A's axis), the same either way round. */
+static int crossing_capsule_ends(void)
+{
+    const spx_capsule a = { { { -1, 0, 0 }, { 1, 0, 0 } }, 0.2f };
+    /* B level at y = 0.425, crossing A's axis at x = 0: the normal is y, the gap 0.025. */
+    const spx_capsule b = { { { 0.5f, 0.425f, -0.3f }, { -0.4f, 0.425f, 0.24f } }, 0.2f };
+    const double end_gap[2] = { 0.425 - sqrt(0.16 - 0.09), 0.425 - sqrt(0.16 - 0.0576) };
+    for (int swap = 0; swap < 2; ++swap) {
+        spx_manifold m;
+        TEST_ENSURE_CODE(swap ? spx_manifold_capsule_capsule(&b, &a, 0.2f, &m)
+                              : spx_manifold_capsule_capsule(&a, &b, 0.2f, &m),
+                         SPX_OK);
+        TEST_ENSURE(m.point_count == 3);
+        TEST_ENSURE_NEAR3(m.normal, 0, swap ? -1 : 1, 0, 1e-6);
+        TEST_ENSURE(m.points[0].id == 2);
+        TEST_ENSURE_NEAR(m.points[0].depth, -0.025, 1e-6);
+        for (int k = 0; k < 2; ++k) {
+            const spx_manifold_point* q = &m.points[1 + k];
+            /* B's end k: ids 3 and 4 with B second, 0 and 1 with B first. */
+            TEST_ENSURE(q->id == (uint32_t)(swap ? k : 3 + k));
+            TEST_ENSURE_NEAR(q->depth, -end_gap[k], 1e-5);
+            TEST_ENSURE_NEAR(q->point.x, b.p[k].x, 1e-6);
+            TEST_ENSURE_NEAR(q->point.y, b.p[k].y - 0.2 - 0.5 * end_gap[k], 1e-5);
+        }
+        /* Within a smaller margin only the nearer end. */
+        TEST_ENSURE_CODE(swap ? spx_manifold_capsule_capsule(&b, &a, 0.13f, &m)
+                              : spx_manifold_capsule_capsule(&a, &b, 0.13f, &m),
+                         SPX_OK);
+        TEST_ENSURE(m.point_count == 2);
+        TEST_ENSURE_NEAR(m.points[1].depth, -end_gap[1], 1e-5);
+    }
+    return 0;
+}
+
 static int bad_input(void)
 {
     spx_sphere s = { { 0, 0, 0 }, 1 }, nan_s = { { NAN, 0, 0 }, 1 }, neg = { { 0, 0, 0 }, -1 },
@@ -519,6 +556,7 @@ int main(void)
     TEST_RUN(capsule_ends_swapped_crossing_near_an_end, failures);
     TEST_RUN(asked_two_ways_bit_for_bit, failures);
     TEST_RUN(manifolds, failures);
+    TEST_RUN(crossing_capsule_ends, failures);
     TEST_RUN(bad_input, failures);
     TEST_RUN(mass_sphere_capsule, failures);
     return failures ? 1 : 0;
