@@ -55,23 +55,26 @@ __attribute__((always_inline)) static inline bool box_pair_edge(const box_pair* 
 }
 
 /* Axis `index` alone, with the sums of box_pair_sat and box_pair_edge (so the same bits): |L|^2,
- * the gaps ahead and behind, and B's speed along L relative to A. */
-static void box_pair_gaps(const box_pair* p, int index, double* len2, double* gap_pos, double* gap_neg, double* w)
+ * the gaps ahead and behind, and B's speed along L relative to A (0 unless `moving`). Inlined, so
+ * that a caller at rest carries no speed. */
+__attribute__((always_inline)) static inline void box_pair_gaps(const box_pair* p, int index, bool moving, double* len2,
+                                                                double* gap_pos, double* gap_neg, double* w)
 {
+    *w = 0.0;
     *len2 = 1.0;
     if (index < 3) {
         const int i = index;
         const double rb = p->hb[0] * fabs(p->r[i][0]) + p->hb[1] * fabs(p->r[i][1]) + p->hb[2] * fabs(p->r[i][2]);
         *gap_pos = p->t[i] - rb - p->ha[i];
         *gap_neg = -p->ha[i] - p->t[i] - rb;
-        *w = p->u[i];
+        if (moving) *w = p->u[i];
     } else if (index < 6) {
         const int j = index - 3;
         const double ra = p->ha[0] * fabs(p->r[0][j]) + p->ha[1] * fabs(p->r[1][j]) + p->ha[2] * fabs(p->r[2][j]);
         const double c = p->t[0] * p->r[0][j] + p->t[1] * p->r[1][j] + p->t[2] * p->r[2][j];
         *gap_pos = c - p->hb[j] - ra;
         *gap_neg = -ra - c - p->hb[j];
-        *w = p->u[0] * p->r[0][j] + p->u[1] * p->r[1][j] + p->u[2] * p->r[2][j];
+        if (moving) *w = p->u[0] * p->r[0][j] + p->u[1] * p->r[1][j] + p->u[2] * p->r[2][j];
     } else {
         const int i = (index - 6) / 3, j = (index - 6) % 3;
         const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
@@ -83,7 +86,7 @@ static void box_pair_gaps(const box_pair* p, int index, double* len2, double* ga
         const double d = p->t[i1] * l1 + p->t[i2] * l2;
         *gap_pos = d - rb - ra;
         *gap_neg = -ra - d - rb;
-        *w = p->u[i1] * l1 + p->u[i2] * l2;
+        if (moving) *w = p->u[i1] * l1 + p->u[i2] * l2;
     }
 }
 
@@ -320,7 +323,7 @@ static bool sweep_on_axis(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_v
     box_pair p;
     box_pair_make(a, va, b, vb, &p);
     double len2, gap_pos, gap_neg, w;
-    box_pair_gaps(&p, index, &len2, &gap_pos, &gap_neg, &w);
+    box_pair_gaps(&p, index, true, &len2, &gap_pos, &gap_neg, &w);
     const double gap = ahead ? gap_pos : gap_neg, speed = ahead ? -w : w;
     if (!(gap > 0.0 && speed > 0.0)) return false;
     spx_sweep_hit hit = { 0 };
@@ -394,7 +397,7 @@ static void penetration_on_axis(const spx_obb* a, const spx_obb* b, int index, s
     spx_vec3 zero = { 0, 0, 0 };
     box_pair_make(a, zero, b, zero, &p);
     double len2, gap_pos, gap_neg, w;
-    box_pair_gaps(&p, index, &len2, &gap_pos, &gap_neg, &w);
+    box_pair_gaps(&p, index, false, &len2, &gap_pos, &gap_neg, &w);
     spx_sat s;
     spx_sat_init(&s, 0.0, true);
     /* The screen found this axis overlapping beyond doubt; its own answer still decides, so that no
