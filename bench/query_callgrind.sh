@@ -14,7 +14,8 @@
 # call (a batch answers every pair of the set in one call), instructions a pair, and sepax's
 # single call over this row per pair. A second table counts the pairs handed to the exact double
 # path: of spx_penetration_obb_obb (its float screen undecided: calls of
-# spx_penetration_obb_obb_exact) and of the batched sweep (calls of spx_sweep_obb_obb_exact from
+# spx_penetration_obb_obb_exact), of the single sweep (its float screen undecided: calls of
+# spx_sweep_obb_obb_exact from spx_sweep_obb_obb) and of the batched sweep (from
 # spx_sweep_obb_obb_batch).
 set -euo pipefail
 
@@ -87,7 +88,11 @@ for query in $queries; do
     if [ "$query" = sweep_obb_obb ]; then
         exact=$(awk '/  < .*spx_sweep_obb_obb_batch/ { if (match($0, /\(([0-9]+)x\)/)) c = substr($0, RSTART + 1, RLENGTH - 3) }
                      /  \*  .*spx_sweep_obb_obb_exact/ { print c + 0; exit } /^$/ { c = 0 }' "$work/tree")
-        exact_rows="sweep_obb_obb,hot,$((3 * hot)),${exact:-0}"
+        exact_rows="sweep_obb_obb-batch,hot,$((3 * hot)),${exact:-0}"
+        single=$(awk '/  < .*:spx_sweep_obb_obb \(/ { if (match($0, /\(([0-9]+)x\)/)) c = substr($0, RSTART + 1, RLENGTH - 3) }
+                      /  \*  .*spx_sweep_obb_obb_exact/ { print c + 0; exit } /^$/ { c = 0 }' "$work/tree")
+        exact_rows="sweep_obb_obb,hot,$((3 * hot)),${single:-0}
+$exact_rows"
     fi
 done
 if [ -n "$exact_rows$penetration_row" ]; then

@@ -5,7 +5,8 @@
    touching pairs, nearly parallel edges, rotations at the edge of the tolerance and bad values in
    every field (and the sweep's and penetration's codes, which check the pair the same way). The
    single-pair sweep answers pairs whose bounding spheres never meet without the 15
-   axes: exactly the exact path's answer, on pairs whose corners pass at the spheres' distance. The
+   axes: exactly the exact path's answer, on pairs whose corners pass at the spheres' distance; and
+   hits whose axis its float screen names, with that axis alone in double: exactly that answer. The
    minimum translation takes its axis from a float screen where float can tell: exactly the answer
    of the 15 axes in double. */
 #include <sepax/sepax.h>
@@ -14,6 +15,7 @@
 #include "collide/overlap_obb_obb.h"
 #include "geometry/validate.h"
 #include "collide/sweep_obb_obb.h"
+#include "collide/sweep_screen.h"
 #include "math/simd.h"
 #include <float.h>
 
@@ -380,6 +382,79 @@ static int corners_at_sphere_distance(void)
     return 0;
 }
 
+/* Hits at any time of the interval, as a broad phase's swept pairs give them: B closing along a
+   random direction from 1.02 to 2 times its touching distance, touching at 0.05 to 1.95 of tmax,
+   with ties the screen must leave to double (the same rotation, the same box, nearly parallel edges
+   from 1e-8 to 1e-1 rad, B moving straight along a face normal of A), far from the origin, in both
+   argument orders: exactly the exact path's answer. The float screen must name the axis of most of
+   the hits among the random pairs, and never of a pair the exact path does not hit. */
+static int sweeps_hitting_anywhere(void)
+{
+    test_case_rng rng = { 0x5A1Du };
+    int hits = 0, misses = 0, named = 0, random_hits = 0;
+    for (long n = 0; n < 40000; ++n) {
+        const double spread = n % 5 == 4 ? 1e5 : 5.0;
+        spx_obb box[2];
+        for (int k = 0; k < 2; ++k) box[k] = random_box(&rng, spread);
+        const int kind = (int)(n % 8);
+        if (kind == 1) box[1].rotation = box[0].rotation;
+        if (kind == 2) box[1].half_extents = box[0].half_extents, box[1].rotation = box[0].rotation;
+        if (kind == 3) { /* B's rotation: A's turned by an angle from 1e-8 to 1e-1 */
+            const float angle = (float)test_case_log_uniform(&rng, 1e-8, 1e-1);
+            double axis[3];
+            test_case_unit_vector(&rng, axis);
+            spx_quat q = { (float)axis[0] * sinf(angle / 2), (float)axis[1] * sinf(angle / 2),
+                           (float)axis[2] * sinf(angle / 2), cosf(angle / 2) };
+            spx_obb t;
+            spx_obb_from_quat(box[0].center, box[1].half_extents, q, &t);
+            box[1].rotation = turned(&box[0].rotation, &t.rotation);
+        }
+        double dir[3], drift[3];
+        test_case_unit_vector(&rng, dir);
+        test_case_unit_vector(&rng, drift);
+        if (kind == 4) { /* along A's first axis, no drift */
+            const spx_vec3 c = box[0].rotation.col[0];
+            dir[0] = c.x, dir[1] = c.y, dir[2] = c.z;
+            drift[0] = drift[1] = drift[2] = 0.0;
+        }
+        const double touch = touching_distance(&box[0], &box[1], dir);
+        const double f = test_case_uniform(&rng, 1.02, 2.0), g = test_case_uniform(&rng, 0.05, 1.95);
+        const float tmax = (float)test_case_uniform(&rng, 0.01, 1.0);
+        box[1].center = along(&box[0], dir, f * touch);
+        const double speed = (f - 1.0) * touch / (g * tmax), side = 0.5 * speed;
+        spx_vec3 v[2] = { { (float)(side * drift[0]), (float)(side * drift[1]), (float)(side * drift[2]) },
+                          { 0, 0, 0 } };
+        v[1] = (spx_vec3){ (float)(v[0].x - speed * dir[0]), (float)(v[0].y - speed * dir[1]),
+                           (float)(v[0].z - speed * dir[2]) };
+        if (same_sweep_both_ways(box, v, tmax, n, false, &hits, &misses)) return 1;
+#if SPX_HAS_SIMD
+        for (int swap = 0; swap < 2; ++swap) {
+            const spx_obb *a = &box[swap], *b = &box[1 - swap];
+            const spx_vec3 va = v[swap], vb = v[1 - swap];
+            spx_box_regs A, B;
+            TEST_ENSURE(spx_obb_pair_load_checked(a, b, &A, &B));
+            const spx_f4 move = spx_f4_mul(spx_f4_set(vb.x - va.x, vb.y - va.y, vb.z - va.z, 0.0f), spx_f4_splat(tmax));
+            bool ahead = false;
+            const int axis = spx_sweep_screen(&A, &B, move, &ahead);
+            spx_sweep_hit want;
+            spx_sweep_obb_obb_exact(a, va, b, vb, tmax, &want);
+            if (axis >= 0 && (want.state != SPX_SWEEP_HIT || want.axis != axis)) {
+                fprintf(stderr, "case %ld swap %d: screen named axis %d, exact state %d axis %d\n", n, swap, axis,
+                        want.state, want.axis);
+                return 1;
+            }
+            if (kind == 0 || kind >= 5) named += axis >= 0, random_hits += want.state == SPX_SWEEP_HIT;
+        }
+#endif
+    }
+    printf("  %d hits, %d misses; the screen named %d of %d hits of random pairs\n", hits, misses, named, random_hits);
+    TEST_ENSURE(hits > 20000 && misses > 20000);
+#if SPX_HAS_SIMD
+    TEST_ENSURE(named > 0.9 * random_hits);
+#endif
+    return 0;
+}
+
 static int same_penetration(const spx_obb* a, const spx_obb* b, long n, int* decided_apart, int* overlapping)
 {
     spx_penetration got, want;
@@ -451,6 +526,7 @@ int main(void)
     TEST_RUN(every_field, failures);
     TEST_RUN(corners_at_sphere_distance, failures);
     TEST_RUN(sweeps_ending_at_touch, failures);
+    TEST_RUN(sweeps_hitting_anywhere, failures);
     TEST_RUN(penetration_screen, failures);
     return failures ? 1 : 0;
 }

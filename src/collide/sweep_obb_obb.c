@@ -54,6 +54,42 @@ __attribute__((always_inline)) static inline bool box_pair_edge(const box_pair* 
     return spx_sat_axis_test(s, 6 + 3 * i + j, SPX_AXIS_EDGE, len2, d - rb - ra, -ra - d - rb, w);
 }
 
+/* Axis `index` alone, with the sums of box_pair_sat and box_pair_edge (so the same bits): |L|^2,
+ * the gaps ahead and behind, and B's speed along L relative to A (0 unless `moving`). Inlined, so
+ * that a caller at rest carries no speed. */
+__attribute__((always_inline)) static inline void box_pair_gaps(const box_pair* p, int index, bool moving, double* len2,
+                                                                double* gap_pos, double* gap_neg, double* w)
+{
+    *w = 0.0;
+    *len2 = 1.0;
+    if (index < 3) {
+        const int i = index;
+        const double rb = p->hb[0] * fabs(p->r[i][0]) + p->hb[1] * fabs(p->r[i][1]) + p->hb[2] * fabs(p->r[i][2]);
+        *gap_pos = p->t[i] - rb - p->ha[i];
+        *gap_neg = -p->ha[i] - p->t[i] - rb;
+        if (moving) *w = p->u[i];
+    } else if (index < 6) {
+        const int j = index - 3;
+        const double ra = p->ha[0] * fabs(p->r[0][j]) + p->ha[1] * fabs(p->r[1][j]) + p->ha[2] * fabs(p->r[2][j]);
+        const double c = p->t[0] * p->r[0][j] + p->t[1] * p->r[1][j] + p->t[2] * p->r[2][j];
+        *gap_pos = c - p->hb[j] - ra;
+        *gap_neg = -ra - c - p->hb[j];
+        if (moving) *w = p->u[0] * p->r[0][j] + p->u[1] * p->r[1][j] + p->u[2] * p->r[2][j];
+    } else {
+        const int i = (index - 6) / 3, j = (index - 6) % 3;
+        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+        const double l1 = -p->r[i2][j], l2 = p->r[i1][j];
+        *len2 = l1 * l1 + l2 * l2;
+        const double ra = p->ha[i1] * fabs(l1) + p->ha[i2] * fabs(l2);
+        const double rb = p->hb[j1] * fabs(p->r[i1][j1] * l1 + p->r[i2][j1] * l2) +
+                          p->hb[j2] * fabs(p->r[i1][j2] * l1 + p->r[i2][j2] * l2);
+        const double d = p->t[i1] * l1 + p->t[i2] * l2;
+        *gap_pos = d - rb - ra;
+        *gap_neg = -ra - d - rb;
+        if (moving) *w = p->u[i1] * l1 + p->u[i2] * l2;
+    }
+}
+
 /* Unnormalised direction of axis `index`, in A's frame (an spx_axis_dir_fn). */
 static spx_dvec3 box_pair_axis(const void* pair, int index)
 {
@@ -277,6 +313,33 @@ void spx_sweep_obb_obb_exact(const spx_obb* a, spx_vec3 va, const spx_obb* b, sp
     *out = hit;
 }
 
+#if SPX_HAS_SIMD
+/* A hit whose axis the float screen named beyond doubt: that axis alone in double, with the sums of
+   the 15-axis test, gives its time, and the contact is built as the exact path builds it, so the
+   answer is the same to the bit. False (nothing written) if double sees the axis otherwise. */
+static bool sweep_on_axis(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, int index, bool ahead,
+                          spx_sweep_hit* out)
+{
+    box_pair p;
+    box_pair_make(a, va, b, vb, &p);
+    double len2, gap_pos, gap_neg, w;
+    box_pair_gaps(&p, index, true, &len2, &gap_pos, &gap_neg, &w);
+    const double gap = ahead ? gap_pos : gap_neg, speed = ahead ? -w : w;
+    if (!(gap > 0.0 && speed > 0.0)) return false;
+    spx_sweep_hit hit = { 0 };
+    const double tc = gap / speed; /* the latest entry, as spx_sat_fill_hit divides it */
+    hit.state = SPX_SWEEP_HIT;
+    hit.time = (float)tc;
+    hit.depth = 0.0f;
+    spx_dvec3 frame[3];
+    frame_of(a, frame);
+    const spx_dvec3 origin = spx_d3_mad(spx_d3_from(a->center), spx_d3_from(va), tc);
+    spx_box_box_contact(frame, origin, &p, index, ahead ? 1.0 : -1.0, -1, 1.0, tc, &hit);
+    *out = hit;
+    return true;
+}
+#endif
+
 SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, const spx_obb* b, spx_vec3 velocity_b,
                                      float tmax, spx_sweep_hit* out)
 {
@@ -290,7 +353,10 @@ SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, cons
         const spx_f4 move = spx_f4_mul(
             spx_f4_set(velocity_b.x - velocity_a.x, velocity_b.y - velocity_a.y, velocity_b.z - velocity_a.z, 0.0f),
             spx_f4_splat(tmax));
-        if (spx_sweep_screen_miss(&A, &B, move) || spheres_miss(a, velocity_a, b, velocity_b, tmax)) {
+        bool ahead = false;
+        const int axis = spx_sweep_screen(&A, &B, move, &ahead);
+        if (axis >= 0 && sweep_on_axis(a, velocity_a, b, velocity_b, axis, ahead, out)) return SPX_OK;
+        if (axis == SPX_SCREEN_APART || spheres_miss(a, velocity_a, b, velocity_b, tmax)) {
             *out = (spx_sweep_hit){ .state = SPX_SWEEP_MISS, .axis = -1 };
             return SPX_OK;
         }
@@ -330,30 +396,8 @@ static void penetration_on_axis(const spx_obb* a, const spx_obb* b, int index, s
     box_pair p;
     spx_vec3 zero = { 0, 0, 0 };
     box_pair_make(a, zero, b, zero, &p);
-    double len2 = 1.0, gap_pos, gap_neg;
-    if (index < 3) {
-        const int i = index;
-        const double rb = p.hb[0] * fabs(p.r[i][0]) + p.hb[1] * fabs(p.r[i][1]) + p.hb[2] * fabs(p.r[i][2]);
-        gap_pos = p.t[i] - rb - p.ha[i];
-        gap_neg = -p.ha[i] - p.t[i] - rb;
-    } else if (index < 6) {
-        const int j = index - 3;
-        const double ra = p.ha[0] * fabs(p.r[0][j]) + p.ha[1] * fabs(p.r[1][j]) + p.ha[2] * fabs(p.r[2][j]);
-        const double c = p.t[0] * p.r[0][j] + p.t[1] * p.r[1][j] + p.t[2] * p.r[2][j];
-        gap_pos = c - p.hb[j] - ra;
-        gap_neg = -ra - c - p.hb[j];
-    } else {
-        const int i = (index - 6) / 3, j = (index - 6) % 3;
-        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-        const double l1 = -p.r[i2][j], l2 = p.r[i1][j];
-        len2 = l1 * l1 + l2 * l2;
-        const double ra = p.ha[i1] * fabs(l1) + p.ha[i2] * fabs(l2);
-        const double rb =
-            p.hb[j1] * fabs(p.r[i1][j1] * l1 + p.r[i2][j1] * l2) + p.hb[j2] * fabs(p.r[i1][j2] * l1 + p.r[i2][j2] * l2);
-        const double d = p.t[i1] * l1 + p.t[i2] * l2;
-        gap_pos = d - rb - ra;
-        gap_neg = -ra - d - rb;
-    }
+    double len2, gap_pos, gap_neg, w;
+    box_pair_gaps(&p, index, false, &len2, &gap_pos, &gap_neg, &w);
     spx_sat s;
     spx_sat_init(&s, 0.0, true);
     /* The screen found this axis overlapping beyond doubt; its own answer still decides, so that no

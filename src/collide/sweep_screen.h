@@ -1,14 +1,21 @@
-/* Box-box sweep: misses found in float when float can tell.
+/* Box-box sweep: misses, and most hits, found in float when float can tell.
  *
  * The exact answer (sweep_obb_obb.c) runs the 15 axes in double over [0, tmax]. Here every axis is
  * worked out in float lanes in the layout of the penetration screen (A's faces, B's faces, A's edge
- * i against B's three edges: five vectors), at both ends of the interval: the offset of B along the
- * axis at t = 0 and at t = tmax against the sum of the radii. An axis on which B lies beyond that
- * sum on the same side at both ends, by more than the screen's bound (SPX_SCREEN_BOUND of the scale,
- * now with the distance travelled in it), separates the pair over the whole interval in double
- * too: the double test then stops on some axis, and its answer is the miss this returns. Edge axes
- * count only where the double test surely uses them (|L|^2 above 1e-4). Anything else goes to the
- * double test. */
+ * i against B's three edges: five vectors), at both ends of the interval: the offset s0 of B along
+ * the axis at t = 0, its displacement w over the interval, and the sum r of the radii. Each of s0,
+ * r and w is within E = SPX_SCREEN_BOUND of the scale (offsets, distance travelled and half
+ * extents) of the double value, 2E for w. The screen answers only where those bounds decide:
+ *   - apart: on some axis B lies beyond r + E on the same side at both ends, or some axis enters
+ *     after tmax taken low: the double test stops on some axis, and its answer is the miss;
+ *   - axis k: every axis is apart or overlapping at t = 0 by more than E, every apart one closes
+ *     faster than 2E, and the entry time on k, taken low, is later than every other axis's entry
+ *     taken high, and earlier taken high than every exit taken low and than tmax: the double test
+ *     then names k (no tie, and k is no edge axis along a face), with its time;
+ * and otherwise (near touching, near ties, near-parallel edges, a start overlap) says unsure, and
+ * the double test runs. Edge axes count only where the double test surely uses them (|L|^2 above
+ * 1e-4) or surely skips them (below 4.9e-13, as in the penetration screen). Times are fractions of
+ * the interval and carry a relative margin of 1e-5 for float's own rounding of the ratios. */
 #ifndef SPX_SWEEP_SCREEN_H
 #define SPX_SWEEP_SCREEN_H
 
@@ -27,9 +34,62 @@ static inline int spx_sweep_screen_apart(spx_f4 s0, spx_f4 s1, spx_f4 r, spx_f4 
     return spx_f4_mask(spx_f4_gt(spx_f4_max(ahead, behind), reach)) & 7;
 }
 
-/* True when B, moving at `move` (its velocity relative to A times tmax, lanes 0..2) over the
-   interval, surely never touches A; false: ask the double test. */
-static inline bool spx_sweep_screen_miss(const spx_box_regs* A, const spx_box_regs* B, spx_f4 move)
+/* Entry and exit times of one vector of axes (lanes 0..2 where `part` is set), in fractions of the
+   interval, bounded as the header says: the entry's bounds (-FLT_MAX where the axis overlaps at
+   t = 0 or takes no part) and a lower bound of the exit (FLT_MAX where none). */
+typedef struct spx_sweep_times {
+    spx_f4 enter_lo, enter_hi, exit_lo;
+    int ahead;  /* lanes where B lies along +axis at t = 0 */
+    int unsure; /* lanes that take part and that float cannot settle */
+} spx_sweep_times;
+
+static inline void spx_sweep_times_make(spx_f4 s0, spx_f4 w, spx_f4 r, spx_f4 e, spx_f4 part, spx_f4 unsure,
+                                        spx_sweep_times* out)
+{
+    const spx_f4 e2 = spx_f4_add(e, e), ne = spx_f4_neg(e), none = spx_f4_splat(-FLT_MAX);
+    const spx_f4 tiny = spx_f4_splat(FLT_MIN);
+    const spx_f4 gp = spx_f4_sub(s0, r), gn = spx_f4_sub(spx_f4_neg(s0), r); /* gaps ahead and behind */
+    const spx_f4 ahead = spx_f4_gt(gp, e), behind = spx_f4_gt(gn, e);
+    const spx_f4 over = spx_f4_and(spx_f4_lt(gp, ne), spx_f4_lt(gn, ne));
+    const spx_f4 sep = spx_f4_or(ahead, behind);
+    /* Apart: the gap, the distance to the far side and the closing displacement. */
+    const spx_f4 gap = spx_f4_max(gp, gn), far = spx_f4_neg(spx_f4_min(gp, gn));
+    const spx_f4 close = spx_f4_pick(ahead, spx_f4_neg(w), w);
+    const spx_f4 c_lo = spx_f4_sub(close, e2), c_hi = spx_f4_add(close, e2);
+    const spx_f4 slow = spx_f4_and(sep, spx_f4_le(c_lo, spx_f4_zero()));
+    /* Three reciprocals a family rather than four quotients: one rounding more a time, well
+       inside the margin. */
+    const spx_f4 one = spx_f4_splat(1.0f);
+    const spx_f4 inv_hi = spx_f4_div(one, c_hi), inv_lo = spx_f4_div(one, spx_f4_max(c_lo, tiny));
+    const spx_f4 enter_lo = spx_f4_mul(spx_f4_sub(gap, e), inv_hi), enter_hi = spx_f4_mul(spx_f4_add(gap, e), inv_lo);
+    const spx_f4 leave_sep = spx_f4_mul(spx_f4_sub(far, e), inv_hi);
+    /* Overlapping: B leaves through the side it moves towards, or either if float cannot tell. */
+    const spx_f4 way_out = spx_f4_pick(spx_f4_gt(w, e2), spx_f4_neg(gp),
+                                       spx_f4_pick(spx_f4_lt(w, spx_f4_neg(e2)), spx_f4_neg(gn), spx_f4_neg(gap)));
+    const spx_f4 leave_over = spx_f4_div(spx_f4_sub(way_out, e), spx_f4_add(spx_f4_abs(w), e2));
+    const spx_f4 in = spx_f4_and(spx_f4_andnot(unsure, part), sep);
+    out->enter_lo = spx_f4_pick(in, enter_lo, none);
+    out->enter_hi = spx_f4_pick(in, enter_hi, none);
+    out->exit_lo = spx_f4_pick(in, leave_sep, spx_f4_pick(part, leave_over, spx_f4_splat(FLT_MAX)));
+    out->ahead = spx_f4_mask(spx_f4_and(part, ahead));
+    const spx_f4 settled = spx_f4_andnot(spx_f4_or(unsure, slow), spx_f4_or(sep, over));
+    out->unsure = spx_f4_mask(spx_f4_andnot(settled, part)) & 7;
+}
+
+/* Largest lane of four, in every lane. */
+static inline spx_f4 spx_sweep_hmax(spx_f4 v)
+{
+    v = spx_f4_max(v, SPX_F4_SWIZZLE(v, 1, 0, 3, 2));
+    return spx_f4_max(v, SPX_F4_SWIZZLE(v, 2, 3, 0, 1));
+}
+
+/* The relative margin between float times that the double test surely orders the same way. */
+#define SPX_SWEEP_TIME_MARGIN (1.0f + 1e-5f)
+
+/* SPX_SCREEN_APART when B, moving at `move` (its velocity relative to A times tmax, lanes 0..2),
+   surely never touches A; the axis (0..14) that surely names the first contact, with *ahead set
+   when B lies along +axis; SPX_SCREEN_UNSURE: ask the double test. */
+static inline int spx_sweep_screen(const spx_box_regs* A, const spx_box_regs* B, spx_f4 move, bool* ahead)
 {
     const spx_f4 sign = spx_f4_splat(-0.0f);
     const spx_f4 d = spx_f4_sub(B->c, A->c);
@@ -56,12 +116,13 @@ static inline bool spx_sweep_screen_miss(const spx_box_regs* A, const spx_box_re
     const spx_f4 C2 =
         spx_f4_add(spx_f4_add(spx_f4_mul(A->x, SPX_SWEEP_LANE(B->k2, 0)), spx_f4_mul(A->y, SPX_SWEEP_LANE(B->k2, 1))),
                    spx_f4_mul(A->z, SPX_SWEEP_LANE(B->k2, 2)));
+    spx_f4 s0[5], w[5], r[5], part[5], unsure[5];
     { /* A's faces, lane i: most misses leave here */
-        const spx_f4 r =
-            spx_f4_add(spx_f4_add(spx_f4_add(ha, spx_f4_mul(SPX_SWEEP_LANE(hb, 0), spx_f4_andnot(sign, C0))),
-                                  spx_f4_mul(SPX_SWEEP_LANE(hb, 1), spx_f4_andnot(sign, C1))),
-                       spx_f4_mul(SPX_SWEEP_LANE(hb, 2), spx_f4_andnot(sign, C2)));
-        if (spx_sweep_screen_apart(t, spx_f4_add(t, u), r, bound)) return true;
+        r[0] = spx_f4_add(spx_f4_add(spx_f4_add(ha, spx_f4_mul(SPX_SWEEP_LANE(hb, 0), spx_f4_andnot(sign, C0))),
+                                     spx_f4_mul(SPX_SWEEP_LANE(hb, 1), spx_f4_andnot(sign, C1))),
+                          spx_f4_mul(SPX_SWEEP_LANE(hb, 2), spx_f4_andnot(sign, C2)));
+        s0[0] = t, w[0] = u;
+        if (spx_sweep_screen_apart(t, spx_f4_add(t, u), r[0], bound)) return SPX_SCREEN_APART;
     }
     spx_f4 R[3];
     spx_transpose3(C0, C1, C2, &R[0], &R[1], &R[2]);
@@ -69,13 +130,12 @@ static inline bool spx_sweep_screen_miss(const spx_box_regs* A, const spx_box_re
     const spx_f4 U[3] = { SPX_SWEEP_LANE(u, 0), SPX_SWEEP_LANE(u, 1), SPX_SWEEP_LANE(u, 2) };
     const spx_f4 HA[3] = { SPX_SWEEP_LANE(ha, 0), SPX_SWEEP_LANE(ha, 1), SPX_SWEEP_LANE(ha, 2) };
     { /* B's faces, lane j */
-        const spx_f4 s0 =
-            spx_f4_add(spx_f4_add(spx_f4_mul(T[0], R[0]), spx_f4_mul(T[1], R[1])), spx_f4_mul(T[2], R[2]));
-        const spx_f4 w = spx_f4_add(spx_f4_add(spx_f4_mul(U[0], R[0]), spx_f4_mul(U[1], R[1])), spx_f4_mul(U[2], R[2]));
-        const spx_f4 r = spx_f4_add(spx_f4_add(spx_f4_add(hb, spx_f4_mul(HA[0], spx_f4_andnot(sign, R[0]))),
-                                               spx_f4_mul(HA[1], spx_f4_andnot(sign, R[1]))),
-                                    spx_f4_mul(HA[2], spx_f4_andnot(sign, R[2])));
-        if (spx_sweep_screen_apart(s0, spx_f4_add(s0, w), r, bound)) return true;
+        s0[1] = spx_f4_add(spx_f4_add(spx_f4_mul(T[0], R[0]), spx_f4_mul(T[1], R[1])), spx_f4_mul(T[2], R[2]));
+        w[1] = spx_f4_add(spx_f4_add(spx_f4_mul(U[0], R[0]), spx_f4_mul(U[1], R[1])), spx_f4_mul(U[2], R[2]));
+        r[1] = spx_f4_add(spx_f4_add(spx_f4_add(hb, spx_f4_mul(HA[0], spx_f4_andnot(sign, R[0]))),
+                                     spx_f4_mul(HA[1], spx_f4_andnot(sign, R[1]))),
+                          spx_f4_mul(HA[2], spx_f4_andnot(sign, R[2])));
+        if (spx_sweep_screen_apart(s0[1], spx_f4_add(s0[1], w[1]), r[1], bound)) return SPX_SCREEN_APART;
     }
     const spx_f4 hb1 = SPX_ROT1_PS(hb), hb2 = SPX_SWEEP_ROT2(hb), usable = spx_f4_splat(1e-4f);
     int apart = 0;
@@ -83,8 +143,8 @@ static inline bool spx_sweep_screen_miss(const spx_box_regs* A, const spx_box_re
         const int i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
         const spx_f4 l1 = spx_f4_xor(sign, R[i2]), l2 = R[i1];
         const spx_f4 len2 = spx_f4_add(spx_f4_mul(l1, l1), spx_f4_mul(l2, l2));
-        const spx_f4 s0 = spx_f4_add(spx_f4_mul(T[i1], l1), spx_f4_mul(T[i2], l2));
-        const spx_f4 w = spx_f4_add(spx_f4_mul(U[i1], l1), spx_f4_mul(U[i2], l2));
+        s0[2 + i] = spx_f4_add(spx_f4_mul(T[i1], l1), spx_f4_mul(T[i2], l2));
+        w[2 + i] = spx_f4_add(spx_f4_mul(U[i1], l1), spx_f4_mul(U[i2], l2));
         const spx_f4 ra =
             spx_f4_add(spx_f4_mul(HA[i1], spx_f4_andnot(sign, l1)), spx_f4_mul(HA[i2], spx_f4_andnot(sign, l2)));
         /* B's other two axes on L: minors of R, as the double test takes them */
@@ -92,10 +152,61 @@ static inline bool spx_sweep_screen_miss(const spx_box_regs* A, const spx_box_re
         const spx_f4 m2 = spx_f4_add(spx_f4_mul(SPX_SWEEP_ROT2(R[i1]), l1), spx_f4_mul(SPX_SWEEP_ROT2(R[i2]), l2));
         const spx_f4 rb =
             spx_f4_add(spx_f4_mul(hb1, spx_f4_andnot(sign, m1)), spx_f4_mul(hb2, spx_f4_andnot(sign, m2)));
-        apart |= spx_sweep_screen_apart(s0, spx_f4_add(s0, w), spx_f4_add(ra, rb), bound) &
+        r[2 + i] = spx_f4_add(ra, rb);
+        /* Used by the double test surely above 1e-4, surely not below 4.9e-13; between, unsure. */
+        part[2 + i] = spx_f4_ge(len2, spx_f4_splat(4.9e-13f));
+        unsure[2 + i] = spx_f4_le(len2, usable);
+        apart |= spx_sweep_screen_apart(s0[2 + i], spx_f4_add(s0[2 + i], w[2 + i]), r[2 + i], bound) &
                  spx_f4_mask(spx_f4_gt(len2, usable));
     }
-    return apart != 0;
+    if (apart) return SPX_SCREEN_APART;
+
+    /* A hit float can name. Outside these scales a product may leave float's normal range. */
+    const float size = spx_f4_first(scale);
+    if (!(size > 1e-15f && size < 1e17f)) return SPX_SCREEN_UNSURE;
+    part[0] = part[1] = three;
+    unsure[0] = unsure[1] = spx_f4_zero();
+    spx_sweep_times st[5];
+    int doubt = 0;
+    for (int k = 0; k < 5; ++k) {
+        spx_sweep_times_make(s0[k], w[k], r[k], bound, spx_f4_and(part[k], three), unsure[k], &st[k]);
+        doubt |= st[k].unsure;
+    }
+    const spx_f4 lo = spx_sweep_hmax(
+        spx_f4_max(spx_f4_max(spx_f4_max(st[0].enter_lo, st[1].enter_lo), spx_f4_max(st[2].enter_lo, st[3].enter_lo)),
+                   st[4].enter_lo));
+    const spx_f4 hi = spx_f4_mul(spx_sweep_hmax(spx_f4_max(spx_f4_max(spx_f4_max(st[0].enter_hi, st[1].enter_hi),
+                                                                      spx_f4_max(st[2].enter_hi, st[3].enter_hi)),
+                                                           st[4].enter_hi)),
+                                 spx_f4_splat(SPX_SWEEP_TIME_MARGIN));
+    /* An axis the double test surely uses enters after tmax: the miss it finds. */
+    if (spx_f4_first(lo) > SPX_SWEEP_TIME_MARGIN) return SPX_SCREEN_APART;
+    if (doubt) return SPX_SCREEN_UNSURE;
+    /* Some axis enters after t = 0 (else the pair starts overlapping), and before tmax. */
+    if (!(spx_f4_first(lo) > 0.0f && spx_f4_first(hi) < 1.0f)) return SPX_SCREEN_UNSURE;
+    int winner = -1, count = 0, before_exit = 0;
+    for (int k = 0; k < 5; ++k) {
+        /* lanes whose entry may be as late as the latest low entry (NaN counts) */
+        const int m = ~spx_f4_mask(spx_f4_lt(spx_f4_mul(st[k].enter_hi, spx_f4_splat(SPX_SWEEP_TIME_MARGIN)), lo)) & 7;
+        if (m) {
+            count += (m & 1) + ((m >> 1) & 1) + (m >> 2);
+            winner = 3 * k + (m & 1 ? 0 : m & 2 ? 1 : 2);
+        }
+        before_exit += (spx_f4_mask(spx_f4_lt(hi, st[k].exit_lo)) & 7) == 7;
+    }
+    if (count != 1 || before_exit != 5) return SPX_SCREEN_UNSURE;
+    if (winner >= 6) {
+        /* An edge axis a_i x b_j within 1e-4 of a face axis (R[k][j] or R[i][m] near zero) might be
+           that face's direction for the double test, which then reports the face: unsure. */
+        const int i = (winner - 6) / 3, j = (winner - 6) % 3;
+        float rows[3][4];
+        for (int k = 0; k < 3; ++k) spx_f4_store(rows[k], R[k]);
+        for (int k = 0; k < 3; ++k)
+            if ((k != i && fabsf(rows[k][j]) < 1e-4f) || (k != j && fabsf(rows[i][k]) < 1e-4f))
+                return SPX_SCREEN_UNSURE;
+    }
+    *ahead = (st[winner / 3].ahead >> (winner % 3)) & 1;
+    return winner;
 }
 
 #undef SPX_SWEEP_LANE
