@@ -422,8 +422,9 @@ static spx_result solve_deep(spx_world* w, uint32_t nb, uint32_t* nc, float dt, 
         if (count == UINT32_MAX) break;
         last = count;
         const float h = dt / (float)count, hertz = spx_stack_hertz(count, dt);
-        const spx_solver_soft dynamic_soft = make_soft(hertz, w->def.contact_damping_ratio, h);
-        const spx_solver_soft static_soft = make_soft(2.0f * hertz, w->def.contact_damping_ratio, h);
+        const float zeta = fminf(w->def.contact_damping_ratio, SPX_STACK_DAMPING_RATIO);
+        const spx_solver_soft dynamic_soft = make_soft(hertz, zeta, h);
+        const spx_solver_soft static_soft = make_soft(2.0f * hertz, zeta, h);
         uint32_t n = 0;
         for (uint32_t k = 1; k < nb; ++k) {
             if (plan[k] == count) {

@@ -30,6 +30,10 @@ float spx_stack_standing_depth(float hertz, float gravity);
    island 0. Returns the largest count given, 0 when every island keeps the world's own. */
 uint32_t spx_stack_plan(spx_world* w, uint32_t nb, uint32_t nc, float dt, float hertz);
 
+/* A deep island's spring is damped at this ratio at most: at the world's default of 5 the top of the
+   pyramid of base 50 creeps 2 cm in 10 s, at 1 under 0.3 mm. */
+#define SPX_STACK_DAMPING_RATIO 1.0f
+
 /* Hz: the contact spring of an island solved in `substeps` substeps of dt: a quarter of that rate. */
 static inline float spx_stack_hertz(uint32_t substeps, float dt) { return 0.25f * (float)substeps / dt; }
 
