@@ -352,6 +352,21 @@ static spx_result prepare_pass(spx_world* w, uint32_t nb, uint32_t nc, spx_solve
     return SPX_OK;
 }
 
+/* v = (v + g h) / (1 + h damping), w = w / (1 + h damping), two rows of four at a time. */
+static inline void integrate_velocity(spx_solver_body* b, const spx_solver_body_sim* sim)
+{
+    set_row(b, 0, spx_f4_mul(spx_f4_add(row_of(b, 0), sim->add), sim->scale0));
+    set_row(b, 1, spx_f4_mul(row_of(b, 1), sim->scale1));
+}
+
+/* dp += v h, dtheta += w h: rows 2 and 3 (dp, dtheta and two inverse inertia terms, which get
+   inv_mass and the pad times 0) from rows 0 and 1; h2 = (h, h, 0, 0). */
+static inline void integrate_position(spx_solver_body* b, spx_f4 h4, spx_f4 h2)
+{
+    set_row(b, 2, spx_f4_add(row_of(b, 2), spx_f4_mul(row_of(b, 0), h4)));
+    set_row(b, 3, spx_f4_add(row_of(b, 3), spx_f4_mul(row_of(b, 1), h2)));
+}
+
 /* The substeps over the prepared blocks, and the bodies `list[0 .. n)` (NULL: every one, 1 .. n)
    with them; joints too where `joints`. Then restitution, and the impulses back to the manifolds. */
 static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nblocks, bool uneven, uint32_t substeps,
@@ -368,14 +383,11 @@ static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nb
                        offsetof(spx_solver_body, dtheta) == 11 * sizeof(float),
                    "rows: v w.x | w.yz inv_mass pad | dp dtheta.x | dtheta.yz inertia");
     const spx_f4 h4 = spx_f4_splat(h), h2 = spx_f4_set(h, h, 0.0f, 0.0f);
-    const uint32_t first = list ? 0 : 1;
     for (uint32_t step = 0; step < substeps; ++step) {
-        /* v = (v + g h) / (1 + h damping), w = w / (1 + h damping), two rows of four at a time. */
-        for (uint32_t j = first; j < n; ++j) {
-            const uint32_t k = list ? list[j] : j;
-            set_row(&sb[k], 0, spx_f4_mul(spx_f4_add(row_of(&sb[k], 0), sims[k].add), sims[k].scale0));
-            set_row(&sb[k], 1, spx_f4_mul(row_of(&sb[k], 1), sims[k].scale1));
-        }
+        if (list)
+            for (uint32_t j = 0; j < n; ++j) integrate_velocity(&sb[list[j]], &sims[list[j]]);
+        else
+            for (uint32_t k = 1; k < n; ++k) integrate_velocity(&sb[k], &sims[k]);
         if (joints) spx_joints_warm_start(w);
         kern->warm_start(sb, blocks, nblocks, step > 0 && relax_iterations == 0);
         for (uint32_t it = 0; it < solve_iterations; ++it) {
@@ -386,13 +398,10 @@ static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nb
             kern->solve_uneven(sb, blocks, nblocks, inv_h);
         /* The contacts follow the bodies by dp and dtheta alone; the world's bodies move once, after
            the substeps. */
-        /* dp += v h, dtheta += w h: rows 2 and 3 (dp, dtheta and two inverse inertia terms, which
-           get inv_mass and the pad times 0) from rows 0 and 1. */
-        for (uint32_t j = first; j < n; ++j) {
-            const uint32_t k = list ? list[j] : j;
-            set_row(&sb[k], 2, spx_f4_add(row_of(&sb[k], 2), spx_f4_mul(row_of(&sb[k], 0), h4)));
-            set_row(&sb[k], 3, spx_f4_add(row_of(&sb[k], 3), spx_f4_mul(row_of(&sb[k], 1), h2)));
-        }
+        if (list)
+            for (uint32_t j = 0; j < n; ++j) integrate_position(&sb[list[j]], h4, h2);
+        else
+            for (uint32_t k = 1; k < n; ++k) integrate_position(&sb[k], h4, h2);
         for (uint32_t it = 0; it < relax_iterations; ++it) {
             if (joints) spx_joints_solve(w, h, false);
             kern->relax(sb, blocks, nblocks, inv_h);
@@ -440,7 +449,7 @@ static spx_result solve_deep(spx_world* w, uint32_t nb, uint32_t* nc, float dt, 
             s->pass_manifolds[m++] = *c;
             const bool deep = overlapping(w, &w->contacts.list[c->contact], max_push / dynamic_soft.bias_rate,
                                           max_push / static_soft.bias_rate);
-            sims[c->a].overlaps += deep, sims[c->b].overlaps += deep;
+            sims[c->a].overlaps += deep && plan[c->a] == count, sims[c->b].overlaps += deep && plan[c->b] == count;
         }
         spx_solver_manifold* all = s->manifolds;
         s->manifolds = s->pass_manifolds;

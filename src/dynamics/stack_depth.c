@@ -51,24 +51,27 @@ uint32_t spx_stack_plan(spx_world* w, uint32_t nb, uint32_t nc, float dt, float 
     uint32_t* start = st->start;
     uint32_t* depth = st->depth;
     uint32_t* queue = st->queue;
-    /* Who touches whom, dynamic bodies only: counts, then offsets, then the lists. */
+    /* One sweep over the manifolds: how many dynamic bodies each touches, and the bodies resting on
+       one that does not move (depth 1, the breadth-first search's start). */
     memset(start, 0, sizeof(uint32_t) * (nb + 1));
-    for (uint32_t k = 0; k < nc; ++k)
-        if (sims[ms[k].a].dynamic && sims[ms[k].b].dynamic) ++start[ms[k].a + 1], ++start[ms[k].b + 1];
-    for (uint32_t i = 0; i < nb; ++i) start[i + 1] += start[i];
-    memcpy(queue, start, sizeof(uint32_t) * nb); /* each body's next free entry */
-    for (uint32_t k = 0; k < nc; ++k)
-        if (sims[ms[k].a].dynamic && sims[ms[k].b].dynamic)
-            st->adjacent[queue[ms[k].a]++] = ms[k].b, st->adjacent[queue[ms[k].b]++] = ms[k].a;
-    /* Breadth first from the bodies resting on one that does not move. */
     memset(depth, 0, sizeof(uint32_t) * nb);
     uint32_t head = 0, tail = 0, deepest = 0;
     for (uint32_t k = 0; k < nc; ++k) {
         const uint32_t a = ms[k].a, b = ms[k].b;
-        if (sims[a].dynamic == sims[b].dynamic) continue;
-        const uint32_t on = sims[a].dynamic ? a : b;
-        if (depth[on] == 0) depth[on] = 1, queue[tail++] = on;
+        const bool da = sims[a].dynamic, db = sims[b].dynamic;
+        if (da && db) {
+            ++start[a], ++start[b];
+        } else if (da || db) {
+            const uint32_t on = da ? a : b;
+            if (depth[on] == 0) depth[on] = 1, queue[tail++] = on;
+        }
     }
+    /* Each body's list ends where the running sum says; filled from the end, start[i] is then its
+       first entry and start[i + 1] one past its last. */
+    for (uint32_t i = 0, sum = 0; i <= nb; ++i) sum += start[i], start[i] = sum;
+    for (uint32_t k = 0; k < nc; ++k)
+        if (sims[ms[k].a].dynamic && sims[ms[k].b].dynamic)
+            st->adjacent[--start[ms[k].a]] = ms[k].b, st->adjacent[--start[ms[k].b]] = ms[k].a;
     while (head < tail) {
         const uint32_t i = queue[head++];
         deepest = depth[i];
