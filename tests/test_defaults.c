@@ -37,6 +37,7 @@ static const field fields[] = {
     W(relax_iterations, K_U32),
     W(contact_hertz, K_F32),
     W(contact_damping_ratio, K_F32),
+    W(max_stack_substeps, K_U32),
     W(max_push_speed, K_F32),
     W(restitution_threshold, K_F32),
     W(speculative_distance, K_F32),

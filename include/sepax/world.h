@@ -110,6 +110,8 @@ typedef struct spx_world_def {
     uint32_t relax_iterations;       /* passes without it (after moving the bodies) a substep, 0..16; default 1 */
     float contact_hertz;             /* stiffness of contact position correction, Hz; default 60 */
     float contact_damping_ratio;     /* damping of that correction, non-dimensional; default 5 */
+    uint32_t max_stack_substeps;     /* 0..64: most substeps a step for an island stacked too deep for the contact
+                                       spring (docs/world.md, "Tall stacks"); <= substeps: none; default 48 */
     float max_push_speed;            /* m/s: fastest the correction separates overlapping bodies, shared among
                                        a body's overlapping manifolds; default 3 */
     float restitution_threshold;     /* m/s: closing speeds below this do not bounce; default 1 */

@@ -137,6 +137,17 @@ static inline void set_row(spx_solver_body* b, int r, spx_f4 x) { spx_f4_store((
 /* A manifold the solver works on: a dynamic body of it moves, and the host's pre_solve left it on. */
 static bool active(const spx_world* w, const spx_contact* c) { return spx_contact_active(w, c); }
 
+/* A dynamic body's gravity and damping over a substep h, as spx_solver_body_sim's add and scales. */
+static void set_substep(spx_solver_body_sim* sim, const spx_body* b, vec3s g, float h)
+{
+    const vec3s dv = glms_vec3_scale(g, h * b->gravity_scale);
+    const float ls = 1.0f / (1.0f + h * b->linear_damping), as = 1.0f / (1.0f + h * b->angular_damping);
+    /* -0 leaves w.x as it is (x + -0 is x for every x, -0 included). */
+    sim->add = spx_f4_set(dv.x, dv.y, dv.z, -0.0f);
+    sim->scale0 = spx_f4_set(ls, ls, ls, as);
+    sim->scale1 = spx_f4_set(as, as, 1.0f, 1.0f);
+}
+
 /* The moving bodies into the packed array; returns how many (index 0, the immovable body, included). */
 static uint32_t gather_bodies(spx_world* w, float h)
 {
@@ -175,12 +186,7 @@ static uint32_t gather_bodies(spx_world* w, float h)
             } else {
                 rotate_symmetric(b->rotation, &b->inv_inertia_local, sb->inv_inertia);
             }
-            const vec3s dv = glms_vec3_scale(g, h * b->gravity_scale);
-            const float ls = 1.0f / (1.0f + h * b->linear_damping), as = 1.0f / (1.0f + h * b->angular_damping);
-            /* -0 leaves w.x as it is (x + -0 is x for every x, -0 included). */
-            sim->add = spx_f4_set(dv.x, dv.y, dv.z, -0.0f);
-            sim->scale0 = spx_f4_set(ls, ls, ls, as);
-            sim->scale1 = spx_f4_set(as, as, 1.0f, 1.0f);
+            set_substep(sim, b, g, h);
         } else {
             /* Kinematic: keeps its velocities (v + -0, times 1, is v exactly). */
             sim->add = spx_f4_splat(-0.0f);
@@ -193,6 +199,17 @@ static uint32_t gather_bodies(spx_world* w, float h)
 /* Sweeps over the bouncing points: one sweep leaves a box that lands flat spinning, its four corners
    solved one after the other; a few sweeps settle the four on one rebound speed. */
 #define SPX_RESTITUTION_SWEEPS 4
+
+/* Does a manifold overlap deeper than the spring pushes out at max_push_speed (push_depth, against a
+   dynamic body and against one that cannot move)? */
+static bool overlapping(const spx_world* w, const spx_contact* c, float push_depth_dynamic, float push_depth_fixed)
+{
+    const bool fixed_side = w->bodies[c->body_a].inv_mass == 0.0f || w->bodies[c->body_b].inv_mass == 0.0f;
+    const float deep = -(fixed_side ? push_depth_fixed : push_depth_dynamic);
+    bool over = false;
+    for (int i = 0; i < c->point_count && c->owner == SPX_CONTACT_SOLVER; ++i) over |= c->points[i].separation < deep;
+    return over;
+}
 
 /* The active manifolds, in the contacts' (sorted, deterministic) order; returns how many. Counts each
    body's manifolds that overlap deeper than the spring pushes out at max_push_speed (push_depth,
@@ -210,12 +227,8 @@ static uint32_t collect_manifolds(spx_world* w, float push_depth_dynamic, float 
         m->contact = k;
         m->point_count = (uint32_t)c->point_count;
         s->sims[m->a].touching = s->sims[m->b].touching = true;
-        const bool fixed_side = w->bodies[c->body_a].inv_mass == 0.0f || w->bodies[c->body_b].inv_mass == 0.0f;
-        const float deep = -(fixed_side ? push_depth_fixed : push_depth_dynamic);
-        bool overlapping = false;
-        for (int i = 0; i < c->point_count && c->owner == SPX_CONTACT_SOLVER; ++i)
-            overlapping |= c->points[i].separation < deep;
-        s->sims[m->a].overlaps += overlapping, s->sims[m->b].overlaps += overlapping;
+        const bool deep = overlapping(w, c, push_depth_dynamic, push_depth_fixed);
+        s->sims[m->a].overlaps += deep, s->sims[m->b].overlaps += deep;
         const float ia = s->bodies[m->a].inv_mass, ib = s->bodies[m->b].inv_mass;
         if (ia > 0.0f && ib > 0.0f) {
             if (ib < s->sims[m->a].least_inv_mass) s->sims[m->a].least_inv_mass = ib;
@@ -285,9 +298,11 @@ static spx_result reserve(spx_world* w)
         !spx_reserve(al, (void**)&s->sims, &s->sim_capacity, n, sizeof(spx_solver_body_sim), 16) ||
         !spx_reserve(al, (void**)&s->manifolds, &s->manifold_capacity, nc, sizeof(spx_solver_manifold), 8) ||
         !spx_reserve(al, (void**)&s->color_used, &s->color_used_capacity, n, sizeof(uint64_t), 8) ||
-        !spx_reserve(al, (void**)&s->order, &s->order_capacity, 2 * nc, sizeof(uint32_t), 8))
+        !spx_reserve(al, (void**)&s->order, &s->order_capacity, 2 * nc, sizeof(uint32_t), 8) ||
+        !spx_reserve(al, (void**)&s->pass_manifolds, &s->pass_manifold_capacity, nc, sizeof(spx_solver_manifold), 8) ||
+        !spx_reserve(al, (void**)&s->pass_bodies, &s->pass_body_capacity, n, sizeof(uint32_t), 8))
         return SPX_ERR_OUT_OF_MEMORY;
-    return SPX_OK;
+    return spx_stack_reserve(&s->stack, al, n, nc);
 }
 
 void spx_solver_free(spx_solver_scratch* s, const spx_allocator* al)
@@ -298,6 +313,9 @@ void spx_solver_free(spx_solver_scratch* s, const spx_allocator* al)
     spx_free(al, s->manifolds, sizeof(spx_solver_manifold) * (size_t)s->manifold_capacity);
     spx_free(al, s->color_used, sizeof(uint64_t) * (size_t)s->color_used_capacity);
     spx_free(al, s->order, sizeof(uint32_t) * (size_t)s->order_capacity);
+    spx_free(al, s->pass_manifolds, sizeof(spx_solver_manifold) * (size_t)s->pass_manifold_capacity);
+    spx_free(al, s->pass_bodies, sizeof(uint32_t) * (size_t)s->pass_body_capacity);
+    spx_stack_free(&s->stack, al);
     if (s->kernels) spx_free(al, s->blocks, s->kernels->block_size * (size_t)s->block_capacity);
 }
 
@@ -314,30 +332,13 @@ const spx_solver_kernels* spx_solver_pick(spx_world_simd simd)
     return &spx_solver_kernels_baseline;
 }
 
-spx_result spx_solve(spx_world* w, float dt)
+/* The blocks of s->manifolds[0 .. nc): coloured, room made, prepared with these springs. */
+static spx_result prepare_pass(spx_world* w, uint32_t nb, uint32_t nc, spx_solver_soft dynamic_soft,
+                               spx_solver_soft static_soft, uint32_t* out_blocks, bool* out_uneven)
 {
-    if (reserve(w) != SPX_OK || spx_joints_reserve(w) != SPX_OK) return SPX_ERR_OUT_OF_MEMORY;
-    if (dt == 0.0f) return SPX_OK;
     spx_solver_scratch* s = &w->solver;
-    const uint32_t substeps = w->def.substeps;
-    const uint32_t solve_iterations = w->def.solve_iterations, relax_iterations = w->def.relax_iterations;
-    const float h = dt / (float)substeps;
-    const float inv_h = 1.0f / h;
-    /* The spring may not be stiffer than a quarter of the substep rate, or it rings. */
-    float hertz = w->def.contact_hertz;
-    if (hertz > 0.25f * inv_h) hertz = 0.25f * inv_h;
-    const spx_solver_soft dynamic_soft = make_soft(hertz, w->def.contact_damping_ratio, h);
-    const spx_solver_soft static_soft = make_soft(2.0f * hertz, w->def.contact_damping_ratio, h);
     const spx_solver_kernels* kern = s->kernels;
     const uint32_t lanes = kern->lanes;
-
-    const uint32_t nb = gather_bodies(w, h);
-    /* The depth at which the spring's push reaches max_push_speed: shallower overlaps (a resting
-       pile's) push slower than any share of it and are not counted. */
-    const float max_push = w->def.max_push_speed;
-    const uint32_t nc = collect_manifolds(w, dynamic_soft.bias_rate > 0.0f ? max_push / dynamic_soft.bias_rate : 0.0f,
-                                          static_soft.bias_rate > 0.0f ? max_push / static_soft.bias_rate : 0.0f);
-    spx_joints_prepare(w, h);
     uint32_t counts[SPX_SOLVER_COLORS];
     const uint32_t colored = color_manifolds(s, nb, nc, counts);
     /* The blocks (a few kB each) are counted once coloured: every colour's manifolds `lanes` to a
@@ -346,8 +347,35 @@ spx_result spx_solve(spx_world* w, float dt)
     for (int col = 0; col < SPX_SOLVER_COLORS; ++col) needed += (counts[col] + lanes - 1) / lanes;
     if (!spx_reserve(&w->allocator, &s->blocks, &s->block_capacity, needed, kern->block_size, 32))
         return SPX_ERR_OUT_OF_MEMORY;
-    bool uneven = false;
-    const uint32_t nblocks = kern->prepare(w, nc, colored, counts, dynamic_soft, static_soft, &uneven);
+    *out_uneven = false;
+    *out_blocks = kern->prepare(w, nc, colored, counts, dynamic_soft, static_soft, out_uneven);
+    return SPX_OK;
+}
+
+/* v = (v + g h) / (1 + h damping), w = w / (1 + h damping), two rows of four at a time. */
+static inline void integrate_velocity(spx_solver_body* b, const spx_solver_body_sim* sim)
+{
+    set_row(b, 0, spx_f4_mul(spx_f4_add(row_of(b, 0), sim->add), sim->scale0));
+    set_row(b, 1, spx_f4_mul(row_of(b, 1), sim->scale1));
+}
+
+/* dp += v h, dtheta += w h: rows 2 and 3 (dp, dtheta and two inverse inertia terms, which get
+   inv_mass and the pad times 0) from rows 0 and 1; h2 = (h, h, 0, 0). */
+static inline void integrate_position(spx_solver_body* b, spx_f4 h4, spx_f4 h2)
+{
+    set_row(b, 2, spx_f4_add(row_of(b, 2), spx_f4_mul(row_of(b, 0), h4)));
+    set_row(b, 3, spx_f4_add(row_of(b, 3), spx_f4_mul(row_of(b, 1), h2)));
+}
+
+/* The substeps over the prepared blocks, and the bodies `list[0 .. n)` (NULL: every one, 1 .. n)
+   with them; joints too where `joints`. Then restitution, and the impulses back to the manifolds. */
+static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nblocks, bool uneven, uint32_t substeps,
+                     float h, bool joints)
+{
+    spx_solver_scratch* s = &w->solver;
+    const spx_solver_kernels* kern = s->kernels;
+    const uint32_t solve_iterations = w->def.solve_iterations, relax_iterations = w->def.relax_iterations;
+    const float inv_h = 1.0f / h;
     spx_solver_body* sb = s->bodies;
     const spx_solver_body_sim* sims = s->sims;
     void* blocks = s->blocks;
@@ -356,37 +384,136 @@ spx_result spx_solve(spx_world* w, float dt)
                    "rows: v w.x | w.yz inv_mass pad | dp dtheta.x | dtheta.yz inertia");
     const spx_f4 h4 = spx_f4_splat(h), h2 = spx_f4_set(h, h, 0.0f, 0.0f);
     for (uint32_t step = 0; step < substeps; ++step) {
-        /* v = (v + g h) / (1 + h damping), w = w / (1 + h damping), two rows of four at a time. */
-        for (uint32_t k = 1; k < nb; ++k) {
-            set_row(&sb[k], 0, spx_f4_mul(spx_f4_add(row_of(&sb[k], 0), sims[k].add), sims[k].scale0));
-            set_row(&sb[k], 1, spx_f4_mul(row_of(&sb[k], 1), sims[k].scale1));
-        }
-        spx_joints_warm_start(w);
+        if (list)
+            for (uint32_t j = 0; j < n; ++j) integrate_velocity(&sb[list[j]], &sims[list[j]]);
+        else
+            for (uint32_t k = 1; k < n; ++k) integrate_velocity(&sb[k], &sims[k]);
+        if (joints) spx_joints_warm_start(w);
         kern->warm_start(sb, blocks, nblocks, step > 0 && relax_iterations == 0);
         for (uint32_t it = 0; it < solve_iterations; ++it) {
-            spx_joints_solve(w, h, true);
+            if (joints) spx_joints_solve(w, h, true);
             kern->solve(sb, blocks, nblocks, inv_h);
         }
         for (uint32_t it = 0; uneven && it < SPX_SOLVER_UNEVEN_PASSES; ++it)
             kern->solve_uneven(sb, blocks, nblocks, inv_h);
         /* The contacts follow the bodies by dp and dtheta alone; the world's bodies move once, after
            the substeps. */
-        /* dp += v h, dtheta += w h: rows 2 and 3 (dp, dtheta and two inverse inertia terms, which
-           get inv_mass and the pad times 0) from rows 0 and 1. */
-        for (uint32_t k = 1; k < nb; ++k) {
-            set_row(&sb[k], 2, spx_f4_add(row_of(&sb[k], 2), spx_f4_mul(row_of(&sb[k], 0), h4)));
-            set_row(&sb[k], 3, spx_f4_add(row_of(&sb[k], 3), spx_f4_mul(row_of(&sb[k], 1), h2)));
-        }
+        if (list)
+            for (uint32_t j = 0; j < n; ++j) integrate_position(&sb[list[j]], h4, h2);
+        else
+            for (uint32_t k = 1; k < n; ++k) integrate_position(&sb[k], h4, h2);
         for (uint32_t it = 0; it < relax_iterations; ++it) {
-            spx_joints_solve(w, h, false);
+            if (joints) spx_joints_solve(w, h, false);
             kern->relax(sb, blocks, nblocks, inv_h);
         }
     }
-    spx_joints_store(w, h);
+    if (joints) spx_joints_store(w, h);
     for (int sweep = 0; sweep < SPX_RESTITUTION_SWEEPS; ++sweep)
         kern->restitution(sb, blocks, nblocks, w->def.restitution_threshold);
     kern->store(w, blocks, nblocks);
+}
 
+/* The islands spx_stack_plan gave more substeps, one pass a substep count, each with the spring of
+   its count; then s->manifolds keeps the other islands' alone (*nc), and s->pass_bodies lists
+   their bodies (returned: how many). Kinematic bodies go with every pass and start each again. */
+static spx_result solve_deep(spx_world* w, uint32_t nb, uint32_t* nc, float dt, uint32_t* out_bodies)
+{
+    spx_solver_scratch* s = &w->solver;
+    spx_solver_body_sim* sims = s->sims;
+    const uint32_t* plan = s->stack.substeps;
+    uint32_t* list = s->pass_bodies;
+    const vec3s g = { { w->def.gravity.x, w->def.gravity.y, w->def.gravity.z } };
+    const float max_push = w->def.max_push_speed;
+    for (uint32_t last = 0;;) {
+        uint32_t count = UINT32_MAX; /* the least substep count above the last pass's */
+        for (uint32_t k = 1; k < nb; ++k)
+            if (plan[k] > last && plan[k] < count) count = plan[k];
+        if (count == UINT32_MAX) break;
+        last = count;
+        const float h = dt / (float)count, hertz = spx_stack_hertz(count, dt);
+        const float zeta = fminf(w->def.contact_damping_ratio, SPX_STACK_DAMPING_RATIO);
+        const spx_solver_soft dynamic_soft = make_soft(hertz, zeta, h);
+        const spx_solver_soft static_soft = make_soft(2.0f * hertz, zeta, h);
+        uint32_t n = 0;
+        for (uint32_t k = 1; k < nb; ++k) {
+            if (plan[k] == count) {
+                set_substep(&sims[k], &w->bodies[sims[k].body], g, h);
+                sims[k].overlaps = 0;
+            }
+            if (plan[k] == count || !sims[k].dynamic) list[n++] = k;
+        }
+        uint32_t m = 0;
+        for (uint32_t j = 0; j < *nc; ++j) {
+            const spx_solver_manifold* c = &s->manifolds[j];
+            if (plan[sims[c->a].dynamic ? c->a : c->b] != count) continue;
+            s->pass_manifolds[m++] = *c;
+            const bool deep = overlapping(w, &w->contacts.list[c->contact], max_push / dynamic_soft.bias_rate,
+                                          max_push / static_soft.bias_rate);
+            sims[c->a].overlaps += deep && plan[c->a] == count, sims[c->b].overlaps += deep && plan[c->b] == count;
+        }
+        spx_solver_manifold* all = s->manifolds;
+        s->manifolds = s->pass_manifolds;
+        uint32_t nblocks = 0;
+        bool uneven = false;
+        const spx_result r = prepare_pass(w, nb, m, dynamic_soft, static_soft, &nblocks, &uneven);
+        if (r == SPX_OK) run_pass(w, list, n, nblocks, uneven, count, h, false);
+        s->manifolds = all;
+        if (r != SPX_OK) return r;
+        for (uint32_t j = 0; j < n; ++j)
+            if (!sims[list[j]].dynamic) {
+                set_row(&s->bodies[list[j]], 2, spx_f4_splat(0.0f));
+                set_row(&s->bodies[list[j]], 3, spx_f4_splat(0.0f));
+            }
+    }
+    uint32_t kept = 0;
+    for (uint32_t j = 0; j < *nc; ++j) {
+        const spx_solver_manifold* c = &s->manifolds[j];
+        if (plan[sims[c->a].dynamic ? c->a : c->b] == 0) s->manifolds[kept++] = *c;
+    }
+    *nc = kept;
+    uint32_t n = 0;
+    for (uint32_t k = 1; k < nb; ++k)
+        if (plan[k] == 0) list[n++] = k;
+    *out_bodies = n;
+    return SPX_OK;
+}
+
+spx_result spx_solve(spx_world* w, float dt)
+{
+    if (reserve(w) != SPX_OK || spx_joints_reserve(w) != SPX_OK) return SPX_ERR_OUT_OF_MEMORY;
+    if (dt == 0.0f) return SPX_OK;
+    spx_solver_scratch* s = &w->solver;
+    const uint32_t substeps = w->def.substeps;
+    const float h = dt / (float)substeps;
+    const float inv_h = 1.0f / h;
+    /* The spring may not be stiffer than a quarter of the substep rate, or it rings. */
+    float hertz = w->def.contact_hertz;
+    if (hertz > 0.25f * inv_h) hertz = 0.25f * inv_h;
+    const spx_solver_soft dynamic_soft = make_soft(hertz, w->def.contact_damping_ratio, h);
+    const spx_solver_soft static_soft = make_soft(2.0f * hertz, w->def.contact_damping_ratio, h);
+
+    const uint32_t nb = gather_bodies(w, h);
+    /* The depth at which the spring's push reaches max_push_speed: shallower overlaps (a resting
+       pile's) push slower than any share of it and are not counted. */
+    const float max_push = w->def.max_push_speed;
+    uint32_t nc = collect_manifolds(w, dynamic_soft.bias_rate > 0.0f ? max_push / dynamic_soft.bias_rate : 0.0f,
+                                    static_soft.bias_rate > 0.0f ? max_push / static_soft.bias_rate : 0.0f);
+    spx_joints_prepare(w, h);
+    /* Islands stacked deeper than this spring holds first, apart; then every other one. */
+    uint32_t n = nb;
+    const uint32_t* list = NULL;
+    if (spx_stack_plan(w, nb, nc, dt, hertz) > 0) {
+        const spx_result r = solve_deep(w, nb, &nc, dt, &n);
+        if (r != SPX_OK) return r;
+        list = s->pass_bodies;
+    }
+    uint32_t nblocks = 0;
+    bool uneven = false;
+    if (prepare_pass(w, nb, nc, dynamic_soft, static_soft, &nblocks, &uneven) != SPX_OK) return SPX_ERR_OUT_OF_MEMORY;
+    run_pass(w, list, n, nblocks, uneven, substeps, h, true);
+
+    spx_solver_body* sb = s->bodies;
+    const spx_solver_body_sim* sims = s->sims;
     /* The bodies move by the step's motion: the centre by dp, the rotation by the rotation vector
        dtheta (the sum of the substeps' w h, the turn the contacts followed).
        The step worked with the inertia of its start; the body has turned since. Keeping w would

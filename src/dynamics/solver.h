@@ -6,6 +6,7 @@
 #include <sepax/world.h>
 #include <cglm/struct.h>
 #include "math/simd.h"
+#include "stack_depth.h"
 #include <math.h>
 #include <stdint.h>
 
@@ -112,6 +113,12 @@ typedef struct spx_solver_scratch {
     uint32_t order_capacity;
     void* blocks; /* the kernels' blocks, kernels->block_size bytes each */
     uint32_t block_capacity;
+    /* Deep stacks' islands, solved apart with more substeps (stack_depth.h): the islands' plan, and
+       one substep count's manifolds and moving bodies. */
+    spx_stack_scratch stack;
+    spx_solver_manifold* pass_manifolds;
+    uint32_t* pass_bodies;
+    uint32_t pass_manifold_capacity, pass_body_capacity;
 } spx_solver_scratch;
 
 /* Advances every awake body by dt: gravity and damping, the contacts of spx_contacts_update, and

@@ -23,6 +23,7 @@ SPX_API spx_world_def spx_default_world_def(void)
     def.relax_iterations = 1;
     def.contact_hertz = 60.0f;
     def.contact_damping_ratio = 5.0f;
+    def.max_stack_substeps = 48;
     def.max_push_speed = 3.0f;
     def.restitution_threshold = 1.0f;
     def.speculative_distance = 0.04f;
@@ -50,7 +51,7 @@ static spx_result check_def(const spx_world_def* d)
         if (f[i] < 0.0f) return SPX_ERR_INVALID_ARGUMENT;
     }
     if (!spx_finite3(d->gravity)) return SPX_ERR_NOT_FINITE;
-    if (d->substeps < 1 || d->substeps > 64) return SPX_ERR_INVALID_ARGUMENT;
+    if (d->substeps < 1 || d->substeps > 64 || d->max_stack_substeps > 64) return SPX_ERR_INVALID_ARGUMENT;
     if (d->solve_iterations < 1 || d->solve_iterations > 16 || d->relax_iterations > 16)
         return SPX_ERR_INVALID_ARGUMENT;
     if (d->body_capacity >= SPX_PAIR_FINDER_MAX_BODIES) return SPX_ERR_INVALID_ARGUMENT;

@@ -297,6 +297,7 @@ static bool read_world(reader* r, const cJSON* v, const char* path)
                                         "dt",
                                         "steps",
                                         "substeps",
+                                        "max_stack_substeps",
                                         "contact_hertz",
                                         "contact_damping_ratio",
                                         "max_push_speed",
@@ -316,6 +317,7 @@ static bool read_world(reader* r, const cJSON* v, const char* path)
               read_float(r, v, "dt", path, 0.0, 1.0, true, &s->dt) &&
               read_uint(r, v, "steps", path, 0, 100000000u, &s->steps) &&
               read_uint(r, v, "substeps", path, 1, 64, &w->substeps) &&
+              read_uint(r, v, "max_stack_substeps", path, 0, 64, &w->max_stack_substeps) &&
               read_float(r, v, "contact_hertz", path, 0.0, 1e6, true, &w->contact_hertz) &&
               read_float(r, v, "contact_damping_ratio", path, 0.0, 1e6, false, &w->contact_damping_ratio) &&
               read_float(r, v, "max_push_speed", path, 0.0, 1e6, false, &w->max_push_speed) &&
