@@ -848,9 +848,11 @@ static spx_vec3 quat_column(const float q[4], int i)
 /* The mesh pairs of scenes/sunk-meshes.json at the world's margin (0.04 m) and with its cache: three
    balls (spheres of radius 5.35 cut 10 x 20) 2.5 m apart, sunk metres into each other; two rings
    (tori R 0.45, r 0.16, cut 24 x 12) 0.5 m apart, threaded; a ring across a ball's surface. The
-   triangle pairs tested are the narrow phase's work there: only pairs whose triangles meet each
-   other's boxes grown by the margin are tested, 2,037 in all; a descent that handed every triangle
-   of each leaf it reaches would test 7,089. */
+   triangle pairs tested exactly are the narrow phase's work there: the descents hand only pairs
+   whose triangles meet each other's boxes grown by the margin (2,037; a descent that handed every
+   triangle of each leaf it reaches would hand 7,089), and of those the exact test runs only on the
+   pairs within the margin of each other's planes whose front normals some admitted contact normal
+   can join (1,839: where the balls cross, deep inside each other, their surfaces face alike). */
 static int sunk_scene_pairs_tested(void)
 {
     test_shape ball, ring;
@@ -885,7 +887,7 @@ static int sunk_scene_pairs_tested(void)
         tested += st.pairs;
     }
     printf("  sunk scene: %u triangle pairs tested\n", tested);
-    TEST_ENSURE(tested <= 3000);
+    TEST_ENSURE(tested <= 1900);
     free(buffer);
     for (int i = 0; i < 3; ++i) free_placed(&balls[i]);
     for (int i = 0; i < 2; ++i) free_placed(&rings[i]);

@@ -130,7 +130,8 @@ typedef struct mm_state {
     mesh_side side_a, side_b;
     bool cut;        /* the pair budget ran out */
     uint32_t runs;   /* descents for pairs */
-    uint32_t handed; /* pairs tested, over all descents */
+    uint32_t handed; /* pairs handed by the descents, over all of them */
+    uint32_t tested; /* of those, pairs that reached the exact test */
     pair_entry local[CACHE_PAIRS];
     pair_entry* cache; /* local, or the caller's larger buffer */
     uint32_t cache_capacity;
@@ -683,8 +684,29 @@ static bool beyond_plane(const spx_tri_shape* p, spx_dvec3 m, const spx_tri_shap
 
 static const spx_triangle_edges all_open = { { SPX_EDGE_OPEN, SPX_EDGE_OPEN, SPX_EDGE_OPEN }, 7 };
 
-/* The contact of A's triangle ia and B's triangle ib (mesh order): out->point_count 0 for none. */
-static void pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia, uint32_t ib, float margin,
+/* The least d . m over the directions d a triangle with front normal m admits at any of its features
+   (face_admits, edge_admits, across_admits, corner_admits), less a rounding allowance: a contact
+   normal farther from m than this is refused wherever it meets the triangle. A corner of the surface
+   admits anything up to square to m; an edge its wedge, leaning by up to 5 degrees along it. */
+static double admit_floor(const spx_triangle_edges* e)
+{
+    double least = e->corners ? -ADMIT_SLACK : cos(ADMIT_SLACK);
+    const double lean = sqrt(1.0 - ACROSS_SINE * ACROSS_SINE);
+    for (int j = 0; j < 3; ++j) {
+        const double a = e->angle[j];
+        const double reach = (fabs(a) >= SPX_EDGE_OPEN ? MM_PI : spx_dmax(a, 0.0)) + ADMIT_SLACK;
+        if (reach <= 0.5 * MM_PI && least <= 0.0) continue; /* no lower than a corner's */
+        /* Up to square, 1 - x^2 / 2 (never above cos x) spares the cosine. */
+        const double f =
+            reach >= MM_PI ? -1.0 : (reach <= 0.5 * MM_PI ? lean * (1.0 - 0.5 * reach * reach) : cos(reach));
+        least = spx_dmin(least, f);
+    }
+    return least - 1e-9;
+}
+
+/* The contact of A's triangle ia and B's triangle ib (mesh order): out->point_count 0 for none.
+   Returns whether the exact test ran (false: rejected by the plane and normal tests before it). */
+static bool pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia, uint32_t ib, float margin,
                          bool surface_edges, const mesh_side* side_a, const mesh_side* side_b, pair_entry* out)
 {
     out->point_count = 0;
@@ -695,7 +717,7 @@ static void pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia
     spx_tri_shape_make(ta, origin, NULL, &sa);
     spx_tri_shape_make(tb, origin, NULL, &sb);
     /* A segment-like triangle has no face to clip with or against; its neighbours carry the surface. */
-    if (sa.segment || sb.segment) return;
+    if (sa.segment || sb.segment) return false;
     spx_triangle_edges ea = all_open, eb = all_open;
     if (surface_edges) {
         ea = spx_mesh_edges_unpack(a->mesh->edges[ia]);
@@ -713,7 +735,18 @@ static void pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia
     const double same = SPX_TRI_SAME_POINT * (far + sa.longest + sb.longest);
     /* Most pairs the descents reach are apart: one triangle wholly beyond the margin on one side of
        the other's plane is, and costs six products to tell, where the tests below cost hundreds. */
-    if (beyond_plane(&sa, ma, &sb, margin + same) || beyond_plane(&sb, mb, &sa, margin + same)) return;
+    if (beyond_plane(&sa, ma, &sb, margin + same) || beyond_plane(&sb, mb, &sa, margin + same)) return false;
+    /* Every point's normal is admitted by both surfaces: B's face as the reference needs A to admit
+       -m_B, A's face B to admit -m_A, an edge-edge point n admitted by A and -n by B, so that n lies
+       within acos(floor_a) of m_A and within acos(floor_b) of -m_B. Pairs whose normals cannot meet
+       so (two surfaces crossing deep inside each other, facing alike) give none, whatever they touch. */
+    const double floor_a = admit_floor(&ea), floor_b = admit_floor(&eb);
+    const double facing = -spx_d3_dot(ma, mb); /* cosine between m_A and -m_B */
+    const bool face_b = facing >= floor_a, face_a = facing >= floor_b;
+    if (!face_a && !face_b &&
+        acos(spx_dmax(-1.0, spx_dmin(1.0, facing))) >
+            acos(spx_dmax(-1.0, floor_a)) + acos(spx_dmax(-1.0, floor_b)) + 1e-9)
+        return false;
     /* Only pairs that touch or come within the margin: the depth behind a reference's plane says
        nothing about a triangle that is not near it. */
     const spx_vec3 still = { 0.0f, 0.0f, 0.0f };
@@ -723,12 +756,13 @@ static void pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia
     double dist = 0.0;
     if (hit.state == SPX_SWEEP_MISS) {
         dist = sqrt(triangle_closest(&sa, &sb, &ca, &cb));
-        if (!(dist <= margin)) return;
+        if (!(dist <= margin)) return true;
     }
 
     face_contact fb, fa;
-    face_contact_of(&sb, mb, &sa, ma, &ea, true, margin, same, &fb);
-    face_contact_of(&sa, ma, &sb, mb, &eb, false, margin, same, &fa);
+    fb.any = fa.any = false;
+    if (face_b) face_contact_of(&sb, mb, &sa, ma, &ea, true, margin, same, &fb);
+    if (face_a) face_contact_of(&sa, ma, &sb, mb, &eb, false, margin, same, &fa);
     const face_contact* f = NULL;
     if (fa.any && fb.any) {
         if (fabs(fa.deepest - fb.deepest) > same) f = fa.deepest < fb.deepest ? &fa : &fb;
@@ -765,7 +799,7 @@ static void pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia
     } else {
         spx_dvec3 n, p;
         double depth;
-        if (!edge_contact(&hit, ca, cb, dist, &sa, ma, &ea, &sb, mb, &eb, origin, &n, &p, &depth)) return;
+        if (!edge_contact(&hit, ca, cb, dist, &sa, ma, &ea, &sb, mb, &eb, origin, &n, &p, &depth)) return true;
         out->normal = spx_d3_to_float(n);
         out->points[0].point = spx_d3_to_float(spx_d3_add(origin, p));
         out->points[0].depth = (float)depth;
@@ -775,6 +809,7 @@ static void pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia
     out->deepest = -FLT_MAX;
     for (int i = 0; i < out->point_count; ++i)
         out->deepest = out->points[i].depth > out->deepest ? out->points[i].depth : out->deepest;
+    return true;
 }
 
 /* ---- grouping ------------------------------------------------------------------------------- */
@@ -813,8 +848,8 @@ static void visit_pair(void* context, uint32_t ta, uint32_t tb)
 {
     mm_state* mm = context;
     pair_entry e;
-    pair_contact(mm->pairs.a, mm->pairs.b, ta, tb, mm->pairs.margin, mm->pairs.surface_edges, &mm->side_a, &mm->side_b,
-                 &e);
+    mm->tested += pair_contact(mm->pairs.a, mm->pairs.b, ta, tb, mm->pairs.margin, mm->pairs.surface_edges, &mm->side_a,
+                               &mm->side_b, &e);
     if (e.point_count == 0) return;
     if (mm->cached < mm->cache_capacity) mm->cache[mm->cached++] = e;
     else mm->overflow = true;
@@ -915,6 +950,7 @@ void spx_manifold_mesh_mesh_buffered(spx_mesh_instance* a, spx_mesh_instance* b,
     mm->cut = false;
     mm->runs = 0;
     mm->handed = 0;
+    mm->tested = 0;
     if (stats) memset(stats, 0, sizeof *stats);
     mm->cached = 0;
     mm->overflow = false;
@@ -955,7 +991,7 @@ void spx_manifold_mesh_mesh_buffered(spx_mesh_instance* a, spx_mesh_instance* b,
         run_pairs(mm);
     }
     if (stats) {
-        stats->pairs = mm->handed;
+        stats->pairs = mm->tested;
         stats->cut = mm->cut;
         stats->margin = mm->pairs.margin;
     }
