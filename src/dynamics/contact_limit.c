@@ -19,6 +19,24 @@ static uint32_t float_order(float x)
 
 static bool limited_body(const spx_world* w, uint32_t body) { return w->bodies[body].type == SPX_BODY_DYNAMIC; }
 
+/* Counts into partners[] the body pairs of last step's manifolds that neither body moves now
+   (sleeping against sleeping or static): the broad phase does not pair them, and the step keeps
+   their manifolds as they are (contact.c), so they take their share of the limit before any pair
+   it chooses. Returns whether a dynamic body has any. */
+static bool count_resting(const spx_world* w, uint32_t* partners)
+{
+    const spx_contact* list = w->contacts.list;
+    bool any = false;
+    for (uint32_t k = 0; k < w->contacts.count; ++k) {
+        const uint32_t a = list[k].body_a, b = list[k].body_b;
+        if (k > 0 && list[k - 1].body_a == a && list[k - 1].body_b == b) continue; /* one a body pair */
+        if (spx_body_moves(&w->bodies[a]) || spx_body_moves(&w->bodies[b])) continue;
+        ++partners[a], ++partners[b];
+        any = true;
+    }
+    return any;
+}
+
 spx_result spx_contact_limit_apply(spx_world* w, const spx_pair* pairs, uint32_t n, const spx_pair** out,
                                    uint32_t* out_count, bool* limited)
 {
@@ -29,6 +47,7 @@ spx_result spx_contact_limit_apply(spx_world* w, const spx_pair* pairs, uint32_t
         return SPX_ERR_OUT_OF_MEMORY;
     uint32_t* partners = l->partners;
     memset(partners, 0, sizeof(uint32_t) * w->body_slots);
+    const bool resting = count_resting(w, partners);
     bool over = false;
     for (uint32_t i = 0; i < n; ++i) {
         over |= ++partners[pairs[i].a] > SPX_MAX_BODY_CONTACTS && limited_body(w, pairs[i].a);
@@ -47,8 +66,10 @@ spx_result spx_contact_limit_apply(spx_world* w, const spx_pair* pairs, uint32_t
         keys[i] = (uint64_t)float_order(gap) << 32 | i;
     }
     spx_radix_sort_u64(keys, NULL, l->keys[1], NULL, n);
-    /* Greedy, deepest first; then the kept ones back in pair order (the contacts merge by it). */
+    /* Greedy, deepest first, after the resting pairs; then the kept ones back in pair order (the
+       contacts merge by it). */
     memset(partners, 0, sizeof(uint32_t) * w->body_slots);
+    if (resting) count_resting(w, partners);
     uint8_t* keep = (uint8_t*)l->keys[1]; /* the sort is done with its scratch: n bytes of it */
     memset(keep, 0, n);
     for (uint32_t k = 0; k < n; ++k) {
