@@ -32,7 +32,9 @@ struct World : BenchBulletWorld {
     std::unique_ptr<btBoxShape> box_shape;
     std::unique_ptr<btTriangleMesh> ground_mesh;
     std::unique_ptr<btRigidBody> ground;
-    std::vector<std::unique_ptr<btRigidBody>> boxes;
+    std::vector<std::unique_ptr<btRigidBody>> boxes;       // every dynamic body, in creation order
+    std::vector<std::unique_ptr<btCollisionShape>> shapes; // create_bodies: one a body or a hull
+    std::vector<btVector3> centers;                        // create_bodies: sepax's body frame to the centre
     btScalar dt = 0;
 
     ~World()
@@ -41,6 +43,30 @@ struct World : BenchBulletWorld {
         if (ground) world.removeRigidBody(ground.get());
     }
 };
+
+// The scene's mesh ground: 100x100 quads of 1 m, top at y = 0, wound counter-clockwise from above.
+void add_mesh_ground(World& w)
+{
+    w.ground_mesh = std::make_unique<btTriangleMesh>();
+    auto corner = [](int i, int j) { return btVector3(btScalar(i - 50), 0, btScalar(j - 50)); };
+    for (int i = 0; i < 100; ++i)
+        for (int j = 0; j < 100; ++j) {
+            w.ground_mesh->addTriangle(corner(i, j), corner(i, j + 1), corner(i + 1, j + 1));
+            w.ground_mesh->addTriangle(corner(i, j), corner(i + 1, j + 1), corner(i + 1, j));
+        }
+    w.ground_shape = std::make_unique<btBvhTriangleMeshShape>(w.ground_mesh.get(), true);
+}
+
+void add_ground(World& w, btVector3 origin, float friction, float restitution)
+{
+    btRigidBody::btRigidBodyConstructionInfo ground_info(0, nullptr, w.ground_shape.get());
+    ground_info.m_startWorldTransform.setIdentity();
+    ground_info.m_startWorldTransform.setOrigin(origin);
+    ground_info.m_friction = std::sqrt(friction);
+    ground_info.m_restitution = restitution;
+    w.ground = std::make_unique<btRigidBody>(ground_info);
+    w.world.addRigidBody(w.ground.get());
+}
 
 void* create(const test_scene_layout* scene)
 {
@@ -51,26 +77,12 @@ void* create(const test_scene_layout* scene)
 
         btVector3 ground_origin = bench_to_bt(scene->ground_center);
         if (scene->mesh_ground) {
-            // The scene's grid: 100x100 quads of 1 m, top at y = 0, wound counter-clockwise from above.
-            w->ground_mesh = std::make_unique<btTriangleMesh>();
-            auto corner = [](int i, int j) { return btVector3(btScalar(i - 50), 0, btScalar(j - 50)); };
-            for (int i = 0; i < 100; ++i)
-                for (int j = 0; j < 100; ++j) {
-                    w->ground_mesh->addTriangle(corner(i, j), corner(i, j + 1), corner(i + 1, j + 1));
-                    w->ground_mesh->addTriangle(corner(i, j), corner(i + 1, j + 1), corner(i + 1, j));
-                }
-            w->ground_shape = std::make_unique<btBvhTriangleMeshShape>(w->ground_mesh.get(), true);
+            add_mesh_ground(*w);
             ground_origin = btVector3(0, 0, 0);
         } else {
             w->ground_shape = std::make_unique<btBoxShape>(bench_to_bt(scene->ground_half_extents));
         }
-        btRigidBody::btRigidBodyConstructionInfo ground_info(0, nullptr, w->ground_shape.get());
-        ground_info.m_startWorldTransform.setIdentity();
-        ground_info.m_startWorldTransform.setOrigin(ground_origin);
-        ground_info.m_friction = std::sqrt(scene->ground_friction);
-        ground_info.m_restitution = scene->restitution;
-        w->ground = std::make_unique<btRigidBody>(ground_info);
-        w->world.addRigidBody(w->ground.get());
+        add_ground(*w, ground_origin, scene->ground_friction, scene->restitution);
 
         // btBoxShape keeps its margin (0.04) inside the given half extents: the box is 1 m wide.
         w->box_shape = std::make_unique<btBoxShape>(bench_to_bt(scene->box_half_extents));
@@ -95,6 +107,81 @@ void* create(const test_scene_layout* scene)
     }
 }
 
+// Mixed bodies: btBoxShape (its margin inside the half extents), btSphereShape, btCapsuleShape
+// (axis y, its height the segment's length, as sepax's), btConvexHullShape of the sepax hull's
+// corners (Bullet's default margin, 0.04 m, outside them). Bullet puts a body's centre of mass at
+// its origin: the shapes are moved by sepax's centre of mass, and read back in sepax's body frame.
+// Masses are sepax's, inertia Bullet's own for its shapes (calculateLocalInertia).
+void* create_bodies(const bench_world_bodies* scene)
+{
+    try {
+        auto w = std::make_unique<World>();
+        w->dt = scene->dt;
+        w->world.setGravity(bench_to_bt(scene->gravity));
+        add_mesh_ground(*w);
+        add_ground(*w, btVector3(0, 0, 0), scene->ground_friction, scene->ground_restitution);
+        w->boxes.reserve(scene->count);
+        w->centers.reserve(scene->count);
+        std::vector<std::pair<const spx_vec3*, btCollisionShape*>> hulls; // one Bullet hull a sepax hull
+        for (uint32_t i = 0; i < scene->count; ++i) {
+            const bench_world_body& b = scene->bodies[i];
+            const btVector3 c = bench_to_bt(b.center_of_mass);
+            btCollisionShape* shape = nullptr;
+            for (auto& h : hulls)
+                if (b.shape == BENCH_BODY_HULL && h.first == b.points) shape = h.second;
+            if (!shape) {
+                std::unique_ptr<btCollisionShape> own;
+                switch (b.shape) {
+                case BENCH_BODY_BOX:
+                    own = std::make_unique<btBoxShape>(bench_to_bt(b.half_extents));
+                    break;
+                case BENCH_BODY_SPHERE:
+                    own = std::make_unique<btSphereShape>(b.radius);
+                    break;
+                case BENCH_BODY_CAPSULE:
+                    own = std::make_unique<btCapsuleShape>(b.radius, 2 * b.half_height);
+                    break;
+                case BENCH_BODY_HULL: {
+                    auto hull = std::make_unique<btConvexHullShape>();
+                    for (uint32_t k = 0; k < b.point_count; ++k) hull->addPoint(bench_to_bt(b.points[k]) - c, false);
+                    hull->recalcLocalAabb();
+                    own = std::move(hull);
+                    break;
+                }
+                }
+                if (!own) return nullptr;
+                shape = own.get();
+                if (b.shape == BENCH_BODY_HULL) hulls.emplace_back(b.points, shape);
+                w->shapes.push_back(std::move(own));
+            }
+            // Boxes, spheres and capsules are centred on their body frame (c is zero for them).
+            btVector3 inertia(0, 0, 0);
+            shape->calculateLocalInertia(b.mass, inertia);
+            const btQuaternion q(b.start.q.x, b.start.q.y, b.start.q.z, b.start.q.w);
+            btRigidBody::btRigidBodyConstructionInfo info(b.mass, nullptr, shape, inertia);
+            info.m_startWorldTransform = btTransform(q, bench_to_bt(b.start.p) + quatRotate(q, c));
+            info.m_friction = std::sqrt(b.friction);
+            info.m_restitution = b.restitution;
+            auto body = std::make_unique<btRigidBody>(info);
+            if (!scene->sleep) body->setActivationState(DISABLE_DEACTIVATION);
+            w->world.addRigidBody(body.get());
+            w->boxes.push_back(std::move(body));
+            w->centers.push_back(c);
+        }
+        return w.release();
+    } catch (const std::bad_alloc&) {
+        return nullptr;
+    }
+}
+
+uint32_t asleep(const void* world)
+{
+    const World& w = *static_cast<const World*>(world);
+    uint32_t n = 0;
+    for (const auto& b : w.boxes) n += b->getActivationState() == ISLAND_SLEEPING;
+    return n;
+}
+
 void step(void* world)
 {
     World& w = *static_cast<World*>(world);
@@ -109,7 +196,8 @@ void read(const void* world, spx_transform* poses, spx_vec3* v, spx_vec3* av)
         if (poses) {
             const btTransform& t = b.getWorldTransform();
             btQuaternion q = t.getRotation();
-            poses[i].p = from_bt(t.getOrigin());
+            const btVector3 c = w.centers.empty() ? btVector3(0, 0, 0) : w.centers[i];
+            poses[i].p = from_bt(t.getOrigin() - quatRotate(q, c));
             poses[i].q = spx_quat{ float(q.x()), float(q.y()), float(q.z()), float(q.w()) };
         }
         if (v) v[i] = from_bt(b.getLinearVelocity());
@@ -171,8 +259,9 @@ const char* describe_ccd(void)
     return text;
 }
 
-const bench_world_peer peer = { "bullet", describe, create, step, read, contacts, destroy };
-const bench_world_peer peer_ccd = { "bullet-ccd", describe_ccd, create_ccd, step, read, contacts, destroy };
+const bench_world_peer peer = { "bullet", describe, create, step, read, contacts, destroy, create_bodies, asleep };
+const bench_world_peer peer_ccd = { "bullet-ccd", describe_ccd, create_ccd, step,  read,
+                                    contacts,     destroy,      nullptr,    asleep };
 
 } // namespace
 

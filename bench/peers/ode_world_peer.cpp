@@ -183,7 +183,15 @@ const char* describe(void)
     return text;
 }
 
-const bench_world_peer peer = { "ode", describe, create, step, read, contacts, destroy };
+uint32_t asleep(const void* world)
+{
+    const World& w = *static_cast<const World*>(world);
+    uint32_t n = 0;
+    for (dBodyID b : w.bodies) n += !dBodyIsEnabled(b);
+    return n;
+}
+
+const bench_world_peer peer = { "ode", describe, create, step, read, contacts, destroy, nullptr, asleep };
 
 } // namespace
 
