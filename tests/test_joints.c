@@ -1381,6 +1381,49 @@ static int car_drives_straight_and_brakes_on_a_slope(void)
 /* A chain's middle link gone NaN (as a solver fault would leave it): that step quarantines what the
    fault reached (through the joints, the whole chain), and once a push wakes the chain no later step
    finds anything non-finite: the joints' impulses that held the NaN are not warm-started. */
+/* Nine chains of two links hung from the world, the first link of the eighth gone NaN: the world's
+   side of every joint (the solver's immovable body) stays zero, so the other chains step on while
+   the NaN chain is quarantined. Eight of the nine world joints fill a block of 8 lanes or two
+   of 4, the eighth chain's last in it; the ninth's comes in the next. */
+static int nan_at_the_world_reaches_no_other_chain(void)
+{
+    spx_world* w = make_world(false);
+    TEST_ENSURE(w);
+    enum { CHAINS = 9, BAD = 7 };
+    spx_body_id link[CHAINS][2];
+    for (int c = 0; c < CHAINS; ++c) {
+        for (int i = 0; i < 2; ++i) {
+            const float x = 2.0f * (float)c;
+            link[c][i] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(x, 9.5f - (float)i, 0), spx_v3(0.1f, 0.5f, 0.1f), 1.0f);
+            spx_joint_def d = spx_default_joint_def(SPX_JOINT_BALL);
+            if (i > 0) d.body_a = link[c][0], d.frame_a = at(0, -0.5f, 0);
+            else d.frame_a = at(x, 10, 0);
+            d.body_b = link[c][i], d.frame_b = at(0, 0.5f, 0);
+            spx_joint_id j;
+            TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
+        }
+        TEST_ENSURE_CODE(spx_body_set_velocity(w, link[c][1], spx_v3(1, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
+    }
+    for (int s = 0; s < 10; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    w->bodies[link[BAD][0].index - 1].v = (vec3s){ { NAN, 0.0f, 0.0f } };
+    TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    /* A chain the NaN reached would be quarantined too: stopped where the step began. */
+    spx_step_stats st;
+    spx_world_get_stats(w, &st);
+    int moving = 0;
+    for (int c = 0; c < CHAINS; ++c) {
+        spx_vec3 v, av;
+        spx_body_get_velocity(w, link[c][1], &v, &av);
+        if (c != BAD) moving += v.x != 0.0f;
+    }
+    printf("  NaN link at the world: %u bodies quarantined, %d of the %d other chains moving after the step\n",
+           (unsigned)st.quarantined_body_count, moving, CHAINS - 1);
+    TEST_ENSURE(st.quarantined_body_count <= 2);
+    TEST_ENSURE(moving == CHAINS - 1);
+    spx_world_destroy(w);
+    return 0;
+}
+
 static int nan_in_a_chain_does_not_spread(void)
 {
     spx_world* w = make_world(false);
@@ -1449,6 +1492,7 @@ int main(int argc, char** argv)
     TEST_RUN(out_of_memory_changes_nothing, failures);
     TEST_RUN(weld_holds_then_breaks, failures);
     TEST_RUN(nan_in_a_chain_does_not_spread, failures);
+    TEST_RUN(nan_at_the_world_reaches_no_other_chain, failures);
     TEST_RUN(chain_of_20_swinging_keeps_its_energy, failures);
     TEST_RUN(weld_beam_of_ten_sags_then_breaks, failures);
     TEST_RUN(car_drives_straight_and_brakes_on_a_slope, failures);

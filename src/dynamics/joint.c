@@ -395,6 +395,10 @@ void spx_joints_free(spx_joints* js, const spx_allocator* a)
     spx_free(a, js->breaks, sizeof(spx_joint_break_event) * (size_t)js->break_capacity);
     spx_free(a, js->movers, sizeof(uint32_t) * (size_t)js->mover_capacity);
     spx_free(a, js->turns, sizeof(versors) * (size_t)js->turn_capacity);
+    if (js->kernels) spx_free(a, js->ball_blocks, js->kernels->block_size * (size_t)js->ball_block_capacity);
+    spx_free(a, js->ball_order, sizeof(uint32_t) * (size_t)js->ball_order_capacity);
+    spx_free(a, js->color_used, sizeof(uint64_t) * (size_t)js->color_used_capacity);
+    spx_free(a, js->rest, sizeof(uint32_t) * (size_t)js->rest_capacity);
 }
 
 static bool awake_dynamic(const spx_world* w, uint32_t body)

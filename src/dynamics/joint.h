@@ -85,6 +85,7 @@ typedef struct spx_joint {
     vec3s lever0[2];      /* anchors from the centres, world axes at the step's start */
     versors frame0[2];    /* frame rotations in the world at the step's start */
     float angular_inv[6]; /* inverse effective mass of three angular rows: the inertias are the step's */
+    uint8_t color;        /* a ball joint's colour on the lanes; SPX_SOLVER_COLORS: solved alone */
     spx_joint_geom geom;
 } spx_joint;
 
@@ -112,9 +113,38 @@ typedef struct spx_joints {
     bool geom_fresh;               /* every joint's geometry is where the bodies are (no move since it was made) */
     spx_joint_break_event* breaks; /* the last step's (capacity: the joint capacity) */
     uint32_t break_capacity, break_count;
+    /* The step's ball joints coloured (no two of a colour share a dynamic body) in blocks of the
+       lanes' width (joint_wide.inc), solved before the rest; `rest` the other active joints, in
+       slot order, one at a time. */
+    const struct spx_joint_kernels* kernels;
+    void* ball_blocks;
+    uint32_t ball_block_capacity, ball_block_count;
+    uint32_t* ball_order; /* scratch: the ball joints by colour */
+    uint32_t ball_order_capacity;
+    uint64_t* color_used; /* scratch: by solver body, the colours its ball joints have */
+    uint32_t color_used_capacity;
+    uint32_t* rest;
+    uint32_t rest_capacity, rest_count;
 } spx_joints;
 
 typedef struct spx_world spx_world;
+
+/* Ball joints on lanes (joint_wide.inc): one table a lane width, picked with the contacts'. */
+typedef struct spx_joint_kernels {
+    uint32_t lanes;
+    size_t block_size; /* bytes a block */
+    /* The ball joints `order`, counts[c] of colour c, into blocks; their number (0: no memory). */
+    uint32_t (*prepare)(spx_world* w, const uint32_t* order, const uint32_t* counts, uint32_t colors);
+    void (*geometry)(spx_world* w); /* the blocks' geometry where the bodies are now */
+    void (*warm_start)(spx_world* w);
+    void (*solve)(spx_world* w, spx_solver_soft rigid, bool use_bias);
+    void (*store)(spx_world* w); /* the impulses back to the joints */
+} spx_joint_kernels;
+
+extern const spx_joint_kernels spx_joint_kernels_baseline;
+#if defined(SPX_SOLVER_AVX2_DISPATCH)
+extern const spx_joint_kernels spx_joint_kernels_avx2;
+#endif
 
 void spx_joints_free(spx_joints* j, const spx_allocator* allocator);
 

@@ -13,8 +13,9 @@
  * Rows of two or three (a point, an angular lock) keep their accumulated impulse as a world vector,
  * so that a basis turning between substeps does not scramble them. A joint's rows (axes, effective
  * masses, angles) are made with its geometry each time the bodies move; the passes only read them.
- * Joints are solved one after the other in slot order, before the contacts: few scenes have enough
- * joints to colour. */
+ * Ball joints, the commonest (chains, ropes, bridges), are coloured as the contacts are and solved
+ * in blocks on SIMD lanes (joint_wide.inc); the other joints after them, one after the other in
+ * slot order; all before the contacts. */
 #include "world.h"
 #include "joint.h"
 #include "core/allocator.h"
@@ -742,6 +743,10 @@ spx_result spx_joints_reserve(spx_world* w)
     const uint32_t n = w->body_slots + 1; /* the solver's bodies at most (solver.c) */
     const uint32_t turns_before = js->turn_capacity;
     if (!spx_reserve(&w->allocator, (void**)&js->active, &js->active_capacity, js->capacity + 1, sizeof(uint32_t), 8) ||
+        !spx_reserve(&w->allocator, (void**)&js->rest, &js->rest_capacity, js->capacity + 1, sizeof(uint32_t), 8) ||
+        !spx_reserve(&w->allocator, (void**)&js->ball_order, &js->ball_order_capacity, js->capacity + 1,
+                     sizeof(uint32_t), 8) ||
+        !spx_reserve(&w->allocator, (void**)&js->color_used, &js->color_used_capacity, n, sizeof(uint64_t), 8) ||
         !spx_reserve(&w->allocator, (void**)&js->movers, &js->mover_capacity, n, sizeof(uint32_t), 8) ||
         !spx_reserve(&w->allocator, (void**)&js->turns, &js->turn_capacity, n, sizeof(versors), 16))
         return SPX_ERR_OUT_OF_MEMORY;
@@ -755,6 +760,60 @@ static bool moves(const spx_world* w, uint32_t body)
     if (body == SPX_NO_BODY) return false;
     const spx_body* b = &w->bodies[body];
     return b->alive && b->awake && b->type != SPX_BODY_STATIC;
+}
+
+/* The lane kernels of the world's contact solver's width, so that a world's joints and contacts
+   run on the same instruction set. */
+static const spx_joint_kernels* pick_kernels(const spx_world* w)
+{
+#if defined(SPX_SOLVER_AVX2_DISPATCH)
+    if (w->solver.kernels == &spx_solver_kernels_avx2) return &spx_joint_kernels_avx2;
+#endif
+    (void)w;
+    return &spx_joint_kernels_baseline;
+}
+
+/* The active ball joints coloured greedily in slot order (the first colour neither dynamic body
+   has; bodies that do not move block none) and put in blocks by colour; the other joints, and
+   ball joints past the last colour, into js->rest in slot order. */
+static void split_joints(spx_world* w)
+{
+    spx_joints* js = &w->joints;
+    const spx_solver_body* bodies = w->solver.bodies;
+    uint32_t counts[SPX_SOLVER_COLORS] = { 0 };
+    for (uint32_t i = 0; i < js->active_count; ++i) {
+        const spx_joint* j = &js->list[js->active[i]];
+        if (j->type == SPX_JOINT_BALL) js->color_used[j->solver[0]] = js->color_used[j->solver[1]] = 0;
+    }
+    const uint64_t all = (1ull << SPX_SOLVER_COLORS) - 1u;
+    uint32_t colored = 0;
+    for (uint32_t i = 0; i < js->active_count; ++i) {
+        spx_joint* j = &js->list[js->active[i]];
+        j->color = SPX_SOLVER_COLORS;
+        if (j->type != SPX_JOINT_BALL) continue;
+        const uint32_t a = j->solver[0], b = j->solver[1];
+        const bool da = bodies[a].inv_mass > 0.0f, db = bodies[b].inv_mass > 0.0f;
+        const uint64_t free = all & ~((da ? js->color_used[a] : 0u) | (db ? js->color_used[b] : 0u));
+        if (!free) continue;
+        j->color = (uint8_t)__builtin_ctzll(free);
+        if (da) js->color_used[a] |= 1ull << j->color;
+        if (db) js->color_used[b] |= 1ull << j->color;
+        ++counts[j->color];
+        ++colored;
+    }
+    uint32_t start[SPX_SOLVER_COLORS], at = 0;
+    for (uint32_t c = 0; c < SPX_SOLVER_COLORS; ++c) start[c] = at, at += counts[c];
+    for (uint32_t i = 0; i < js->active_count; ++i) {
+        const spx_joint* j = &js->list[js->active[i]];
+        if (j->color < SPX_SOLVER_COLORS) js->ball_order[start[j->color]++] = js->active[i];
+    }
+    js->ball_block_count = colored ? js->kernels->prepare(w, js->ball_order, counts, SPX_SOLVER_COLORS) : 0;
+    const bool lanes = js->ball_block_count > 0; /* none without memory for the blocks */
+    js->rest_count = 0;
+    for (uint32_t i = 0; i < js->active_count; ++i) {
+        const spx_joint* j = &js->list[js->active[i]];
+        if (!lanes || j->color == SPX_SOLVER_COLORS) js->rest[js->rest_count++] = js->active[i];
+    }
 }
 
 void spx_joints_prepare(spx_world* w, float h)
@@ -811,6 +870,8 @@ void spx_joints_prepare(spx_world* w, float h)
         if (!j->limit.enable) j->lower_impulse = j->upper_impulse = 0.0f;
         if (!(j->spring.enable && j->spring.hertz > 0.0f) && j->type != SPX_JOINT_DISTANCE) j->axial_impulse = 0.0f;
     }
+    js->kernels = pick_kernels(w);
+    split_joints(w);
 }
 
 /* The joints' bodies' turns so far, then every joint's geometry there (the bodies have moved). */
@@ -822,8 +883,9 @@ static void update_all(spx_world* w)
         const uint32_t k = js->movers[i];
         js->turns[k] = turn_of(bodies[k].dtheta);
     }
-    for (uint32_t i = 0; i < js->active_count; ++i) {
-        spx_joint* j = &js->list[js->active[i]];
+    if (js->ball_block_count) js->kernels->geometry(w);
+    for (uint32_t i = 0; i < js->rest_count; ++i) {
+        spx_joint* j = &js->list[js->rest[i]];
         const jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
         /* Solver body 0 (does not move) has no motion. */
         update_geom(j, js->turns, &A, &B, bodies[j->solver[0]].dp, bodies[j->solver[1]].dp);
@@ -839,8 +901,9 @@ void spx_joints_warm_start(spx_world* w)
     spx_joints* js = &w->joints;
     if (!js->geom_fresh) update_all(w);
     spx_solver_body* bodies = w->solver.bodies;
-    for (uint32_t i = 0; i < js->active_count; ++i) {
-        spx_joint* j = &js->list[js->active[i]];
+    if (js->ball_block_count) js->kernels->warm_start(w);
+    for (uint32_t i = 0; i < js->rest_count; ++i) {
+        spx_joint* j = &js->list[js->rest[i]];
         if (j->type == SPX_JOINT_BALL) {
             ball_warm_start(bodies, j);
             continue;
@@ -859,8 +922,9 @@ void spx_joints_solve(spx_world* w, float h, bool use_bias)
     /* The biased passes come before the bodies move in the substep, the relax passes after. */
     if (use_bias) js->geom_fresh = false;
     else if (!js->geom_fresh) update_all(w);
-    for (uint32_t i = 0; i < js->active_count; ++i) {
-        spx_joint* j = &js->list[js->active[i]];
+    if (js->ball_block_count) js->kernels->solve(w, c.rigid, use_bias);
+    for (uint32_t i = 0; i < js->rest_count; ++i) {
+        spx_joint* j = &js->list[js->rest[i]];
         if (j->type == SPX_JOINT_BALL) {
             ball_solve(bodies, j, c.rigid, use_bias);
             continue;
@@ -875,6 +939,7 @@ void spx_joints_store(spx_world* w, float h)
 {
     spx_joints* js = &w->joints;
     if (!js->geom_fresh) update_all(w);
+    if (js->ball_block_count) js->kernels->store(w);
     spx_solver_body* bodies = w->solver.bodies;
     for (uint32_t i = 0; i < js->active_count; ++i) {
         spx_joint* j = &js->list[js->active[i]];
