@@ -3,6 +3,7 @@
    honoured, nothing drawn through a NULL function, a mesh's triangles within the drawing bounds
    equal to brute force, bad input refused. */
 #include "support/test.h"
+#include "support/scenes.h"
 #include <sepax/sepax.h>
 #include <stdlib.h>
 
@@ -80,17 +81,9 @@ typedef struct scene {
 
 static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 at, spx_vec3 half, bool sensor)
 {
-    spx_shape_def sd = spx_default_shape_def();
-    sd.half_extents = half;
+    spx_shape_def sd = test_box_shape(half);
     sd.is_sensor = sensor;
-    spx_body_def bd = spx_default_body_def();
-    bd.type = type;
-    bd.position = at;
-    bd.shapes = &sd;
-    bd.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &bd, &id);
-    return id;
+    return test_body_create(w, test_body_def(type, at), sd, NULL);
 }
 
 /* The scene after one step: 6 bodies, 6 shapes (5 boxes and the terrain), one manifold of 4 points
