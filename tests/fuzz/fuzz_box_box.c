@@ -19,7 +19,7 @@ static void soa_put(float store[15][LANES], spx_obb_soa* soa, const spx_obb* box
         for (int m = 0; m < 3; ++m) soa->axis[k][m] = store[6 + 3 * k + m];
     }
     soa->capacity = LANES;
-    /* behind spx_obb_soa_set's back, so that the batch sees the faulty boxes too */
+    /* behind spx_obb_soa_set_box's back, so that the batch sees the faulty boxes too */
     for (size_t i = 0; i < LANES; ++i) {
         const float* c = &box->center.x;
         const float* h = &box->half_extents.x;
@@ -73,7 +73,7 @@ int fuzz_box_box(const uint8_t* data, size_t size)
     FUZZ_CHECK(r_manifold == fuzz_first(r_pieces, r_margin));
 
     /* The batch: the same codes as the single call for the velocities, the interval and stored values
-       that are not finite; it trusts the stored boxes as spx_obb_soa_set left them beyond that (the
+       that are not finite; it trusts the stored boxes as spx_obb_soa_set_box left them beyond that (the
        harness writes the arrays itself). The same states on success. */
     static float store_a[15][LANES], store_b[15][LANES];
     spx_obb_soa sa, sb;
