@@ -341,7 +341,8 @@ static void run_kernel(set_run* s, const bench_kernel* k)
     }
     if (k->run == NULL ||
         (strcmp(k->engine, "sepax") != 0 && set->kind == BENCH_OBB_OBB && !bench_pairs_make_soa(set))) {
-        bench_report_remark(s->report, "  %s %s: could not build its input (spx_obb_soa_set or spx_obb_check failed)",
+        bench_report_remark(s->report,
+                            "  %s %s: could not build its input (spx_obb_soa_set_box or spx_obb_check failed)",
                             k->query, k->engine);
         s->totals->failures++;
         free(out);

@@ -272,6 +272,32 @@ static bool scene_failed(const char* what, spx_result r)
     return false;
 }
 
+/* B as a grid of n x n unit squares in y = 0, its corner at `corner`, at rest. */
+static bool place_grid(scene* s, uint32_t n, spx_vec3 corner)
+{
+    test_shape sb;
+    if (!test_shape_grid(&sb, n, n)) return shape_failed("grid");
+    const spx_result r = place(&sb, (spx_transform){ corner, identity_q }, &s->b);
+    return r == SPX_OK || scene_failed("grid", r);
+}
+
+/* A as the box of this centre, half extents and rotation (B is placed already). */
+static bool set_box(scene* s, spx_vec3 center, spx_vec3 half_extents, spx_quat q)
+{
+    const spx_result r = spx_obb_from_quat(center, half_extents, q, &s->obb);
+    return r == SPX_OK || (placed_free(&s->b), scene_failed("box", r));
+}
+
+/* A's hull of these points (B is placed already). */
+static bool set_hull(scene* s, const spx_vec3* points, uint32_t count)
+{
+    spx_hull_def def = spx_default_hull_def();
+    def.points = points;
+    def.point_count = count;
+    const spx_result r = spx_hull_create(&def, &s->hull);
+    return r == SPX_OK || (placed_free(&s->b), scene_failed("hull", r));
+}
+
 /* The standard case: A (torus R 0.6, r 0.2) turned 70 degrees about x then 20 about y,
    sliding from (-3, 0.15, 0.1) to (-1, 0.15, 0.1) over tmax = 1 s into B (torus R 1, r 0.3) at the
    origin. --quick: the same tori, coarser. */
@@ -311,8 +337,7 @@ static bool scene_box_torus(scene* s, const options* o)
     spx_result r = place(&sb, pb, &s->b);
     if (r != SPX_OK) return scene_failed("torus B", r);
     spx_quat q = quat_mul(quat_axis_angle(0, 1, 0, 30.0), quat_axis_angle(1, 0, 0, 45.0));
-    if ((r = spx_obb_from_quat(spx_v3(-3.0f, 0.15f, 0.1f), spx_v3(0.15f, 0.1f, 0.2f), q, &s->obb)) != SPX_OK)
-        return placed_free(&s->b), scene_failed("box", r);
+    if (!set_box(s, spx_v3(-3.0f, 0.15f, 0.1f), spx_v3(0.15f, 0.1f, 0.2f), q)) return false;
     s->va = spx_v3(2.0f, 0.0f, 0.0f);
     s->tmax = 1.0f;
     snprintf(s->what, sizeof s->what,
@@ -330,14 +355,9 @@ static bool scene_box_grid(scene* s, const options* o)
     s->name = "box-grid";
     s->box = true;
     uint32_t n = o->quick ? 20 : 100;
-    test_shape sb;
-    if (!test_shape_grid(&sb, n, n)) return shape_failed("grid");
-    spx_transform pb = { spx_v3(-0.5f * (float)n, 0.0f, -0.5f * (float)n), identity_q };
-    spx_result r = place(&sb, pb, &s->b);
-    if (r != SPX_OK) return scene_failed("grid", r);
+    if (!place_grid(s, n, spx_v3(-0.5f * (float)n, 0.0f, -0.5f * (float)n))) return false;
     spx_quat q = quat_mul(quat_axis_angle(0, 0, 1, 15.0), quat_axis_angle(1, 0, 0, 35.0));
-    if ((r = spx_obb_from_quat(spx_v3(0.3f, 1.0f, 0.7f), spx_v3(0.15f, 0.1f, 0.2f), q, &s->obb)) != SPX_OK)
-        return placed_free(&s->b), scene_failed("box", r);
+    if (!set_box(s, spx_v3(0.3f, 1.0f, 0.7f), spx_v3(0.15f, 0.1f, 0.2f), q)) return false;
     s->va = spx_v3(0.0f, -2.0f, 0.0f);
     s->tmax = 1.0f;
     snprintf(s->what, sizeof s->what,
@@ -379,13 +399,8 @@ static bool scene_cube_grid(scene* s, const options* o)
     memset(s, 0, sizeof *s);
     s->name = "cube-grid";
     s->box = true;
-    test_shape sb;
-    if (!test_shape_grid(&sb, 8, 8)) return shape_failed("grid");
-    spx_transform pb = { zero_v, identity_q };
-    spx_result r = place(&sb, pb, &s->b);
-    if (r != SPX_OK) return scene_failed("grid", r);
-    if ((r = spx_obb_from_quat(spx_v3(4.0f, 2.0f, 4.0f), spx_v3(1.5f, 0.5f, 1.5f), identity_q, &s->obb)) != SPX_OK)
-        return placed_free(&s->b), scene_failed("box", r);
+    if (!place_grid(s, 8, zero_v) || !set_box(s, spx_v3(4.0f, 2.0f, 4.0f), spx_v3(1.5f, 0.5f, 1.5f), identity_q))
+        return false;
     s->va = spx_v3(0.0f, -3.0f, 0.0f);
     s->tmax = 1.0f;
     snprintf(s->what, sizeof s->what,
@@ -427,11 +442,7 @@ static bool scene_hull_grid(scene* s, const options* o)
     s->name = "hull-grid";
     spx_vec3 corners[8];
     spx_obb_get_corners(&(spx_obb){ spx_v3(0, 0, 0), s->obb.half_extents, s->obb.rotation }, corners);
-    spx_hull_def def = spx_default_hull_def();
-    def.points = corners;
-    def.point_count = 8;
-    spx_result r = spx_hull_create(&def, &s->hull);
-    if (r != SPX_OK) return placed_free(&s->b), scene_failed("hull", r);
+    if (!set_hull(s, corners, 8)) return false;
     s->ph = (spx_placed_hull){ s->hull, s->obb.center, { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } } };
     s->hull_is_box = true;
     snprintf(s->what, sizeof s->what,
@@ -448,22 +459,16 @@ static bool scene_gem_grid(scene* s, const options* o)
     (void)o;
     memset(s, 0, sizeof *s);
     s->name = "gem-grid";
-    test_shape sb;
-    if (!test_shape_grid(&sb, 8, 8)) return shape_failed("grid");
-    spx_transform pb = { zero_v, identity_q };
-    spx_result r = place(&sb, pb, &s->b);
-    if (r != SPX_OK) return scene_failed("grid", r);
+    if (!place_grid(s, 8, zero_v)) return false;
     spx_vec3 p[32];
     for (int i = 0; i < 32; ++i) {
         const double y = 1.0 - (i + 0.5) * (2.0 / 32.0), ring = sqrt(1.0 - y * y), phi = i * 2.399963229728653;
         p[i] = spx_v3((float)(0.8 * ring * cos(phi)), (float)(0.8 * y), (float)(0.8 * ring * sin(phi)));
     }
-    spx_hull_def def = spx_default_hull_def();
-    def.points = p;
-    def.point_count = 32;
-    if ((r = spx_hull_create(&def, &s->hull)) != SPX_OK) return placed_free(&s->b), scene_failed("hull", r);
+    if (!set_hull(s, p, 32)) return false;
     const spx_quat q = quat_axis_angle(1.0 / 2.29128784747792, 2.0 / 2.29128784747792, 0.5 / 2.29128784747792, 37.0);
     spx_obb pose; /* the rotation as a matrix, through the box builder */
+    spx_result r;
     if ((r = spx_obb_from_quat(spx_v3(3.3f, 2.0f, 4.1f), spx_v3(1, 1, 1), q, &pose)) != SPX_OK)
         return placed_free(&s->b), scene_failed("pose", r);
     s->box = true;
@@ -497,6 +502,12 @@ static void scene_free(scene* s)
     spx_hull_destroy(s->hull);
     placed_free(&s->a);
     placed_free(&s->b);
+}
+
+/* How far A moves against B over time t (m). */
+static spx_vec3 a_moved_by(const scene* s, float t)
+{
+    return spx_v3((s->va.x - s->vb.x) * t, (s->va.y - s->vb.y) * t, (s->va.z - s->vb.z) * t);
 }
 
 /* ---- the queries timed ------------------------------------------------------------------------ */
@@ -793,8 +804,7 @@ static void run_sweeps(const options* o, report* rep, scene* s, totals* sum, boo
         if (!fa || !fb) {
             fprintf(stderr, "sepax_bench mesh-queries: %s: FCL could not build the models\n", s->name);
         } else {
-            spx_vec3 d =
-                spx_v3((s->va.x - s->vb.x) * s->tmax, (s->va.y - s->vb.y) * s->tmax, (s->va.z - s->vb.z) * s->tmax);
+            spx_vec3 d = a_moved_by(s, s->tmax);
             fcl_call fc = { fa, fb, d, 0, 0, 0.0, 0 };
             row w = new_row(s, query, s->box ? "fcl-ca-rss-boxmesh" : "fcl-ca-rss");
             if (!time_query(fcl_query, &fc, o, &w)) {
@@ -821,7 +831,7 @@ static void run_sweeps(const options* o, report* rep, scene* s, totals* sum, boo
 static void run_static(const options* o, report* rep, scene* s, totals* sum, float t, const char* label)
 {
     spx_transform moved = s->a.pose;
-    spx_vec3 d = spx_v3((s->va.x - s->vb.x) * t, (s->va.y - s->vb.y) * t, (s->va.z - s->vb.z) * t);
+    spx_vec3 d = a_moved_by(s, t);
     moved.p = spx_v3(moved.p.x + d.x, moved.p.y + d.y, moved.p.z + d.z);
     spx_transform start = s->a.pose;
     scene at = *s;

@@ -508,8 +508,8 @@ bool bench_pairs_make_soa(bench_pairs* set)
     set->checked_b = malloc((set->count + 1) * sizeof(spx_obb_checked));
     bool ok = set->checked_a && set->checked_b;
     for (size_t i = 0; ok && i < set->count; ++i)
-        ok = spx_obb_soa_set(&set->soa_a, i, &set->box_a[i]) == SPX_OK &&
-             spx_obb_soa_set(&set->soa_b, i, &set->box_b[i]) == SPX_OK &&
+        ok = spx_obb_soa_set_box(&set->soa_a, i, &set->box_a[i]) == SPX_OK &&
+             spx_obb_soa_set_box(&set->soa_b, i, &set->box_b[i]) == SPX_OK &&
              spx_obb_check(&set->box_a[i], &set->checked_a[i]) == SPX_OK &&
              spx_obb_check(&set->box_b[i], &set->checked_b[i]) == SPX_OK;
     if (!ok) {

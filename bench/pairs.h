@@ -54,7 +54,7 @@ typedef struct bench_pairs {
 /// memory or when the library rejects a generated piece (then the set is empty).
 bool bench_pairs_make(bench_pairs* out, bench_pair_kind kind, bool swept, size_t count, uint64_t seed);
 
-/// Fills soa_a/soa_b through spx_obb_soa_set and checked_a/checked_b through spx_obb_check. False
+/// Fills soa_a/soa_b through spx_obb_soa_set_box and checked_a/checked_b through spx_obb_check. False
 /// when out of memory or a box is rejected.
 bool bench_pairs_make_soa(bench_pairs* set);
 

@@ -26,68 +26,59 @@ static double sink;
 
 static spx_sphere sphere_of(const bench_round_hull_problem* p) { return (spx_sphere){ p->a.p[0], p->a.radius }; }
 
-static size_t pass_sweep(void* v, uint8_t* out)
+typedef enum query_kind { QUERY_SWEEP, QUERY_PENETRATION, QUERY_OVERLAP, QUERY_MANIFOLD } query_kind;
+
+/* Every problem through one query, sphere or capsule as the problem has it: out[i] the answer's kind
+   (sweep state, overlapping, point count), a number of it into the sink; the failed calls counted. */
+static size_t pass_query(const context* c, query_kind kind, uint8_t* out)
 {
-    const context* c = v;
     size_t errors = 0;
     for (size_t i = 0; i < PROBLEMS; ++i) {
         const bench_round_hull_problem* p = &c->p[i];
-        spx_sweep_hit h = { .state = SPX_SWEEP_MISS };
         const spx_sphere s = sphere_of(p);
-        errors += (p->capsule ? spx_sweep_capsule_hull(&p->a, p->va, &p->b, p->vb, p->tmax, &h)
-                              : spx_sweep_sphere_hull(&s, p->va, &p->b, p->vb, p->tmax, &h)) != SPX_OK;
-        out[i] = (uint8_t)h.state;
-        sink += h.time;
+        spx_result r = SPX_OK;
+        switch (kind) {
+        case QUERY_SWEEP: {
+            spx_sweep_hit h = { .state = SPX_SWEEP_MISS };
+            r = p->capsule ? spx_sweep_capsule_hull(&p->a, p->va, &p->b, p->vb, p->tmax, &h)
+                           : spx_sweep_sphere_hull(&s, p->va, &p->b, p->vb, p->tmax, &h);
+            out[i] = (uint8_t)h.state;
+            sink += h.time;
+            break;
+        }
+        case QUERY_PENETRATION: {
+            spx_penetration pen = { .overlapping = false };
+            r = p->capsule ? spx_penetration_capsule_hull(&p->a, &p->b, &pen)
+                           : spx_penetration_sphere_hull(&s, &p->b, &pen);
+            out[i] = pen.overlapping;
+            sink += pen.depth;
+            break;
+        }
+        case QUERY_OVERLAP: {
+            bool overlap = false;
+            r = p->capsule ? spx_overlap_capsule_hull(&p->a, &p->b, &overlap)
+                           : spx_overlap_sphere_hull(&s, &p->b, &overlap);
+            out[i] = overlap;
+            break;
+        }
+        case QUERY_MANIFOLD: {
+            spx_manifold m = { .point_count = 0 };
+            r = p->capsule ? spx_manifold_capsule_hull(&p->a, &p->b, 0.0f, &m)
+                           : spx_manifold_sphere_hull(&s, &p->b, 0.0f, &m);
+            out[i] = (uint8_t)m.point_count;
+            sink += m.point_count ? m.points[0].depth : 0.0f;
+            break;
+        }
+        }
+        errors += r != SPX_OK;
     }
     return errors;
 }
 
-static size_t pass_penetration(void* v, uint8_t* out)
-{
-    const context* c = v;
-    size_t errors = 0;
-    for (size_t i = 0; i < PROBLEMS; ++i) {
-        const bench_round_hull_problem* p = &c->p[i];
-        spx_penetration r = { .overlapping = false };
-        const spx_sphere s = sphere_of(p);
-        errors += (p->capsule ? spx_penetration_capsule_hull(&p->a, &p->b, &r)
-                              : spx_penetration_sphere_hull(&s, &p->b, &r)) != SPX_OK;
-        out[i] = r.overlapping;
-        sink += r.depth;
-    }
-    return errors;
-}
-
-static size_t pass_overlap(void* v, uint8_t* out)
-{
-    const context* c = v;
-    size_t errors = 0;
-    for (size_t i = 0; i < PROBLEMS; ++i) {
-        const bench_round_hull_problem* p = &c->p[i];
-        bool r = false;
-        const spx_sphere s = sphere_of(p);
-        errors += (p->capsule ? spx_overlap_capsule_hull(&p->a, &p->b, &r) : spx_overlap_sphere_hull(&s, &p->b, &r)) !=
-                  SPX_OK;
-        out[i] = r;
-    }
-    return errors;
-}
-
-static size_t pass_manifold(void* v, uint8_t* out)
-{
-    const context* c = v;
-    size_t errors = 0;
-    for (size_t i = 0; i < PROBLEMS; ++i) {
-        const bench_round_hull_problem* p = &c->p[i];
-        spx_manifold m = { .point_count = 0 };
-        const spx_sphere s = sphere_of(p);
-        errors += (p->capsule ? spx_manifold_capsule_hull(&p->a, &p->b, 0.0f, &m)
-                              : spx_manifold_sphere_hull(&s, &p->b, 0.0f, &m)) != SPX_OK;
-        out[i] = (uint8_t)m.point_count;
-        sink += m.point_count ? m.points[0].depth : 0.0f;
-    }
-    return errors;
-}
+static size_t pass_sweep(void* v, uint8_t* out) { return pass_query(v, QUERY_SWEEP, out); }
+static size_t pass_penetration(void* v, uint8_t* out) { return pass_query(v, QUERY_PENETRATION, out); }
+static size_t pass_overlap(void* v, uint8_t* out) { return pass_query(v, QUERY_OVERLAP, out); }
+static size_t pass_manifold(void* v, uint8_t* out) { return pass_query(v, QUERY_MANIFOLD, out); }
 
 #if defined(SPX_BENCH_HAVE_BULLET)
 static size_t pass_bullet_overlap(void* v, uint8_t* out)

@@ -34,8 +34,8 @@ static void make_problems(problems* p)
         p->bb[i] = c.box[1];
         p->va[i] = spx_v3(c.velocity[0].x * c.tmax, c.velocity[0].y * c.tmax, c.velocity[0].z * c.tmax);
         p->vb[i] = spx_v3(c.velocity[1].x * c.tmax, c.velocity[1].y * c.tmax, c.velocity[1].z * c.tmax);
-        spx_obb_soa_set(&p->a.soa, (size_t)i, &p->ba[i]);
-        spx_obb_soa_set(&p->b.soa, (size_t)i, &p->bb[i]);
+        spx_obb_soa_set_box(&p->a.soa, (size_t)i, &p->ba[i]);
+        spx_obb_soa_set_box(&p->b.soa, (size_t)i, &p->bb[i]);
     }
 }
 
@@ -103,7 +103,7 @@ static int batch_bad_input(void)
         TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, p.vb, N, 0.25f, hits), SPX_OK);
         p.vb[at] = keep;
     }
-    /* stored values overwritten behind spx_obb_soa_set's back: far out of range, then NaN */
+    /* stored values overwritten behind spx_obb_soa_set_box's back: far out of range, then NaN */
     p.a.soa.half_extents[0][4] = 1e20f;
     TEST_ENSURE_CODE(spx_overlap_obb_obb_batch(&p.a.soa, &p.b.soa, N, overlap), SPX_ERR_OUT_OF_RANGE);
     TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&p.a.soa, p.va, &p.b.soa, p.vb, N, -1.0f, hits), SPX_ERR_OUT_OF_RANGE);
@@ -113,9 +113,9 @@ static int batch_bad_input(void)
     /* the way in validates */
     spx_obb bad = p.ba[0];
     bad.half_extents.z = 0.0f;
-    TEST_ENSURE_CODE(spx_obb_soa_set(&p.a.soa, 0, &bad), SPX_ERR_BAD_EXTENT);
-    TEST_ENSURE_CODE(spx_obb_soa_set(&p.a.soa, N, &p.ba[0]), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_obb_soa_set(NULL, 0, &p.ba[0]), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_obb_soa_set_box(&p.a.soa, 0, &bad), SPX_ERR_BAD_EXTENT);
+    TEST_ENSURE_CODE(spx_obb_soa_set_box(&p.a.soa, N, &p.ba[0]), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_obb_soa_set_box(NULL, 0, &p.ba[0]), SPX_ERR_INVALID_ARGUMENT);
     return 0;
 }
 
@@ -140,16 +140,16 @@ static int batch_extreme_scales(void)
             p.vb[i] = spx_v3(p.vb[i].x * k, p.vb[i].y * k, p.vb[i].z * k);
             if (k > SPX_MAX_COORDINATE) {
                 spx_sweep_hit h;
-                TEST_ENSURE_CODE(spx_obb_soa_set(&p.a.soa, (size_t)i, &p.ba[i]), SPX_ERR_OUT_OF_RANGE);
+                TEST_ENSURE_CODE(spx_obb_soa_set_box(&p.a.soa, (size_t)i, &p.ba[i]), SPX_ERR_OUT_OF_RANGE);
                 TEST_ENSURE_CODE(spx_sweep_obb_obb(&p.ba[i], p.va[i], &p.bb[i], p.vb[i], 1.0f, &h),
                                  SPX_ERR_OUT_OF_RANGE);
-                /* written behind spx_obb_soa_set's back */
+                /* written behind spx_obb_soa_set_box's back */
                 const float* src[2] = { &p.ba[i].center.x, &p.ba[i].half_extents.x };
                 for (int m = 0; m < 3; ++m) p.a.soa.center[m][i] = src[0][m], p.a.soa.half_extents[m][i] = src[1][m];
                 continue;
             }
-            TEST_ENSURE_CODE(spx_obb_soa_set(&p.a.soa, (size_t)i, &p.ba[i]), SPX_OK);
-            TEST_ENSURE_CODE(spx_obb_soa_set(&p.b.soa, (size_t)i, &p.bb[i]), SPX_OK);
+            TEST_ENSURE_CODE(spx_obb_soa_set_box(&p.a.soa, (size_t)i, &p.ba[i]), SPX_OK);
+            TEST_ENSURE_CODE(spx_obb_soa_set_box(&p.b.soa, (size_t)i, &p.bb[i]), SPX_OK);
         }
         spx_sweep_hit hits[N];
         if (k > SPX_MAX_COORDINATE) {
@@ -244,8 +244,8 @@ static int wild_inputs(void)
                 const spx_vec3 v = wild_vec3(wild_coordinate);
                 (k == 0 ? va : vb)[i] = spx_v3(v.x * 0.1f, v.y * 0.1f, v.z * 0.1f);
             }
-            TEST_ENSURE_CODE(spx_obb_soa_set(&a.soa, (size_t)i, &ba[i]), SPX_OK);
-            TEST_ENSURE_CODE(spx_obb_soa_set(&b.soa, (size_t)i, &bb[i]), SPX_OK);
+            TEST_ENSURE_CODE(spx_obb_soa_set_box(&a.soa, (size_t)i, &ba[i]), SPX_OK);
+            TEST_ENSURE_CODE(spx_obb_soa_set_box(&b.soa, (size_t)i, &bb[i]), SPX_OK);
         }
         float tmax = wild_next() % 4 == 0 ? 0.0f : wild_unit() * 10.0f;
         spx_sweep_hit hits_batch[N];

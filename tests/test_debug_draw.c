@@ -3,6 +3,8 @@
    honoured, nothing drawn through a NULL function, a mesh's triangles within the drawing bounds
    equal to brute force, bad input refused. */
 #include "support/test.h"
+#include "support/scenes.h"
+#include "support/shapes.h"
 #include <sepax/sepax.h>
 #include <stdlib.h>
 
@@ -80,17 +82,9 @@ typedef struct scene {
 
 static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 at, spx_vec3 half, bool sensor)
 {
-    spx_shape_def sd = spx_default_shape_def();
-    sd.half_extents = half;
+    spx_shape_def sd = test_box_shape(half);
     sd.is_sensor = sensor;
-    spx_body_def bd = spx_default_body_def();
-    bd.type = type;
-    bd.position = at;
-    bd.shapes = &sd;
-    bd.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &bd, &id);
-    return id;
+    return test_body_create(w, test_body_def(type, at), sd, NULL);
 }
 
 /* The scene after one step: 6 bodies, 6 shapes (5 boxes and the terrain), one manifold of 4 points
@@ -107,29 +101,11 @@ static int make_scene(scene* s)
     s->sleeper = add_box(s->w, SPX_BODY_DYNAMIC, spx_v3(20, 30, 0), spx_v3(0.5f, 0.5f, 0.5f), false);
     TEST_ENSURE(spx_body_set_awake(s->w, s->sleeper, false) == SPX_OK);
     /* A flat terrain of CELLS x CELLS squares, its corner at terrain_at. */
-    static spx_vec3 v[(CELLS + 1) * (CELLS + 1)];
-    static uint32_t idx[3 * TRIANGLES];
-    for (int z = 0; z <= CELLS; ++z)
-        for (int x = 0; x <= CELLS; ++x) v[z * (CELLS + 1) + x] = spx_v3((float)x, 0, (float)z);
-    uint32_t n = 0;
-    for (uint32_t z = 0; z < CELLS; ++z)
-        for (uint32_t x = 0; x < CELLS; ++x) {
-            const uint32_t a = z * (CELLS + 1) + x, b = a + 1, c = a + CELLS + 1, d = c + 1;
-            idx[n++] = a, idx[n++] = c, idx[n++] = b;
-            idx[n++] = b, idx[n++] = c, idx[n++] = d;
-        }
-    spx_mesh_def md = spx_default_mesh_def();
-    md.vertices = v, md.vertex_count = (CELLS + 1) * (CELLS + 1), md.indices = idx, md.triangle_count = TRIANGLES;
-    TEST_ENSURE(spx_mesh_create(&md, &s->terrain) == SPX_OK);
-    spx_shape_def sd = spx_default_shape_def();
-    sd.type = SPX_SHAPE_MESH;
-    sd.mesh = s->terrain;
-    spx_body_def bd = spx_default_body_def();
+    TEST_ENSURE((s->terrain = test_shape_grid_mesh(CELLS, CELLS)) != NULL);
     s->terrain_at = spx_v3(100, -2, 100);
-    bd.position = s->terrain_at;
-    bd.shapes = &sd;
-    bd.shape_count = 1;
-    TEST_ENSURE(spx_body_create(s->w, &bd, &s->land) == SPX_OK);
+    spx_result r;
+    s->land = test_body_create(s->w, test_body_def(SPX_BODY_STATIC, s->terrain_at), test_mesh_shape(s->terrain), &r);
+    TEST_ENSURE(r == SPX_OK);
     spx_joint_def jd = spx_default_joint_def(SPX_JOINT_BALL);
     jd.body_b = s->hanging;
     jd.frame_a.p = spx_v3(-20, 5.25f, 0);

@@ -107,35 +107,10 @@ static double touching_distance(const spx_obb* a, const spx_obb* b, const double
     return lo;
 }
 
-/* Which family of axes first separates the pair in the order the single call tests them: 0 A's
-   faces, 1 B's faces, 2 edges, 3 none (they overlap). The sums of spx_overlap_obb_obb_unchecked. */
-static int separating_family(const spx_obb* a, const spx_obb* b)
-{
-    const spx_vec3 *A = a->rotation.col, *B = b->rotation.col;
-    const float ha[3] = { a->half_extents.x, a->half_extents.y, a->half_extents.z };
-    const float hb[3] = { b->half_extents.x, b->half_extents.y, b->half_extents.z };
-    const float dx = b->center.x - a->center.x, dy = b->center.y - a->center.y, dz = b->center.z - a->center.z;
-    float R[3][3], AR[3][3], t[3];
-    for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) {
-            R[i][j] = A[i].x * B[j].x + A[i].y * B[j].y + A[i].z * B[j].z;
-            AR[i][j] = fabsf(R[i][j]) + SPX_OVERLAP_R_EPSILON;
-        }
-        t[i] = A[i].x * dx + A[i].y * dy + A[i].z * dz;
-    }
-    for (int i = 0; i < 3; ++i)
-        if (fabsf(t[i]) > ha[i] + hb[0] * AR[i][0] + hb[1] * AR[i][1] + hb[2] * AR[i][2]) return 0;
-    for (int j = 0; j < 3; ++j)
-        if (fabsf(t[0] * R[0][j] + t[1] * R[1][j] + t[2] * R[2][j]) >
-            hb[j] + ha[0] * AR[0][j] + ha[1] * AR[1][j] + ha[2] * AR[2][j])
-            return 1;
-    return spx_overlap_obb_obb_unchecked(a, b) ? 3 : 2;
-}
-
 static int touching_pairs(void)
 {
     test_case_rng rng = { 0x70C4u };
-    int overlaps = 0, families[4] = { 0 };
+    int overlaps = 0, families[SPX_OBB_AXES_NONE + 1] = { 0 };
     for (long n = 0; n < 20000; ++n) {
         spx_obb a = random_box(&rng, 5.0), b = random_box(&rng, 5.0);
         if (n % 4 == 1) b.rotation = a.rotation; /* parallel edges everywhere */
@@ -152,16 +127,18 @@ static int touching_pairs(void)
         b.center = along(&a, dir, f);
         if (same_as_scalar(&a, &b, n)) return 1;
         if (same_as_scalar(&b, &a, n)) return 1;
-        ++families[separating_family(&a, &b)];
+        ++families[spx_obb_obb_separating_axes(&a, &b)];
         bool o = false;
         spx_overlap_obb_obb(&a, &b, &o);
         overlaps += o;
     }
     TEST_ENSURE(overlaps > 5000 && overlaps < 15000); /* the boundary was met from both sides */
-    printf("  apart by A's faces %d, by B's faces %d, by an edge axis %d; overlapping %d\n", families[0], families[1],
-           families[2], families[3]);
+    printf("  apart by A's faces %d, by B's faces %d, by an edge axis %d; overlapping %d\n",
+           families[SPX_OBB_AXES_A_FACES], families[SPX_OBB_AXES_B_FACES], families[SPX_OBB_AXES_EDGES],
+           families[SPX_OBB_AXES_NONE]);
     /* every exit of the single call was taken: apart by A's faces, by B's faces, by an edge axis */
-    TEST_ENSURE(families[0] > 500 && families[1] > 500 && families[2] > 500);
+    TEST_ENSURE(families[SPX_OBB_AXES_A_FACES] > 500 && families[SPX_OBB_AXES_B_FACES] > 500 &&
+                families[SPX_OBB_AXES_EDGES] > 500);
     return 0;
 }
 

@@ -24,8 +24,6 @@ static double uniform(double lo, double hi)
 
 static spx_mat3 random_rotation(void) { return test_random_rotation_matrix(uniform); }
 
-static const spx_mat3 identity = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
-
 static spx_result make_hull(const spx_vec3* p, uint32_t n, spx_hull** out)
 {
     spx_hull_def def = spx_default_hull_def();
@@ -444,14 +442,6 @@ static spx_hull* random_hull(double r)
     }
 }
 
-static spx_hull* box_hull(spx_vec3 half)
-{
-    spx_vec3 p[8];
-    cube_corners(half, p);
-    spx_hull* h = NULL;
-    return make_hull(p, 8, &h) == SPX_OK ? h : NULL;
-}
-
 /* Distance of two unit vectors (about the angle between them). */
 static double angle_gap(spx_vec3 a, spx_vec3 b)
 {
@@ -465,7 +455,7 @@ static spx_obb random_box(double spread)
     b.center = test_random_vec3(uniform, -spread, spread);
     b.half_extents = test_random_vec3(uniform, 0.1, 1.5);
     b.rotation = random_rotation();
-    if (uniform(0, 1) < 0.2) b.rotation = identity;
+    if (uniform(0, 1) < 0.2) b.rotation = test_identity;
     return b;
 }
 
@@ -478,7 +468,7 @@ static int box_as_hull_matches_box(void)
     double worst_depth = 0, worst_time = 0, worst_normal = 0;
     for (int c = 0; c < cases; ++c) {
         spx_obb a = random_box(0.2), b = random_box(2.5);
-        spx_hull *ha = box_hull(a.half_extents), *hb = box_hull(b.half_extents);
+        spx_hull *ha = test_hull_box(a.half_extents), *hb = test_hull_box(b.half_extents);
         TEST_ENSURE(ha && hb);
         const spx_placed_hull pa = { ha, a.center, a.rotation }, pb = { hb, b.center, b.rotation };
         spx_penetration box_pen, hh_pen, hb_pen;
@@ -644,10 +634,10 @@ static int hulls_against_brute_force(void)
 
 static int hull_query_bad_input(void)
 {
-    spx_hull* h = box_hull(spx_v3(1, 1, 1));
+    spx_hull* h = test_hull_box(spx_v3(1, 1, 1));
     TEST_ENSURE(h);
-    spx_placed_hull a = { h, spx_v3(0, 0, 0), identity }, b = a;
-    spx_obb box = { spx_v3(0, 0, 0), spx_v3(1, 1, 1), identity };
+    spx_placed_hull a = { h, spx_v3(0, 0, 0), test_identity }, b = a;
+    spx_obb box = { spx_v3(0, 0, 0), spx_v3(1, 1, 1), test_identity };
     spx_sweep_hit hit;
     spx_penetration pen;
     bool ov;
@@ -689,14 +679,14 @@ static int hull_query_bad_input(void)
    normal straight down (A to B), ids kept while the box slides a little; swapped, the same points. */
 static int hull_manifold_resting(void)
 {
-    spx_hull* h = box_hull(spx_v3(0.5f, 0.25f, 0.75f));
+    spx_hull* h = test_hull_box(spx_v3(0.5f, 0.25f, 0.75f));
     TEST_ENSURE(h);
-    const spx_obb ground = { spx_v3(0, -1, 0), spx_v3(10, 1, 10), identity };
-    spx_hull* gh = box_hull(ground.half_extents);
+    const spx_obb ground = { spx_v3(0, -1, 0), spx_v3(10, 1, 10), test_identity };
+    spx_hull* gh = test_hull_box(ground.half_extents);
     TEST_ENSURE(gh);
     for (int c = 0; c < 50; ++c) {
         const double yaw = uniform(0, 6.283185307179586);
-        spx_mat3 R = identity;
+        spx_mat3 R = test_identity;
         R.col[0] = spx_v3((float)cos(yaw), 0, (float)-sin(yaw));
         R.col[2] = spx_v3((float)sin(yaw), 0, (float)cos(yaw));
         const float az = (float)uniform(-3, 3), ax = (float)uniform(-3, 3);
@@ -731,7 +721,7 @@ static int hull_manifold_resting(void)
     }
     TEST_ENSURE_CODE(spx_manifold_hull_obb(NULL, &ground, 0.02f, NULL), SPX_ERR_INVALID_ARGUMENT);
     spx_manifold m;
-    const spx_placed_hull a = { h, spx_v3(0, 0, 0), identity };
+    const spx_placed_hull a = { h, spx_v3(0, 0, 0), test_identity };
     TEST_ENSURE_CODE(spx_manifold_hull_obb(&a, &ground, -1.0f, &m), SPX_ERR_INVALID_ARGUMENT);
     TEST_ENSURE_CODE(spx_manifold_hull_obb(&a, &ground, NAN, &m), SPX_ERR_NOT_FINITE);
     spx_hull_destroy(h);

@@ -19,6 +19,7 @@
  * Accepted as docs/tolerances.md, "Spheres and capsules"; every worst value is printed. */
 #include "support/test.h"
 #include "support/cases.h"
+#include "support/pieces.h"
 #include "support/reference.h"
 #include <sepax/hull.h>
 #include <sepax/round.h>
@@ -742,24 +743,11 @@ done:
 
 /* ---- hand-made cases ---------------------------------------------------------------------------- */
 
-static spx_hull* unit_cube(void)
-{
-    spx_vec3 c[8];
-    for (int i = 0; i < 8; ++i) c[i] = spx_v3(i & 1 ? 1.0f : -1.0f, i & 2 ? 1.0f : -1.0f, i & 4 ? 1.0f : -1.0f);
-    spx_hull_def def = spx_default_hull_def();
-    def.points = c;
-    def.point_count = 8;
-    spx_hull* h = NULL;
-    return spx_hull_create(&def, &h) == SPX_OK ? h : NULL;
-}
-
-static const spx_mat3 identity3 = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
-
 static int exact_cases(void)
 {
-    spx_hull* cube = unit_cube();
+    spx_hull* cube = test_hull_box(spx_v3(1, 1, 1));
     TEST_ENSURE(cube);
-    const spx_placed_hull b = { cube, spx_v3(0, 0, 0), identity3 };
+    const spx_placed_hull b = { cube, spx_v3(0, 0, 0), test_identity };
     spx_sweep_hit h;
     /* A ball of radius 0.5 at (3, 0, 0) moving at -2 m/s along x meets the face x = 1 at t = 0.75. */
     spx_sphere s = { spx_v3(3, 0, 0), 0.5f };
@@ -842,10 +830,10 @@ static int exact_cases(void)
 
 static int bad_input(void)
 {
-    spx_hull* cube = unit_cube();
+    spx_hull* cube = test_hull_box(spx_v3(1, 1, 1));
     TEST_ENSURE(cube);
-    spx_placed_hull b = { cube, spx_v3(0, 0, 0), identity3 };
-    const spx_placed_hull none = { NULL, spx_v3(0, 0, 0), identity3 };
+    spx_placed_hull b = { cube, spx_v3(0, 0, 0), test_identity };
+    const spx_placed_hull none = { NULL, spx_v3(0, 0, 0), test_identity };
     spx_sphere s = { spx_v3(3, 0, 0), 0.5f };
     spx_capsule c = { { spx_v3(3, 0, 0), spx_v3(4, 0, 0) }, 0.5f };
     spx_sweep_hit h;

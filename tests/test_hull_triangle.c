@@ -31,25 +31,6 @@ static spx_vec3 grid3(double lo, double hi)
 
 static spx_mat3 random_rotation(void) { return test_random_rotation_matrix(uniform); }
 
-static const spx_mat3 identity = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
-
-static spx_hull* make_hull(const spx_vec3* p, uint32_t n)
-{
-    spx_hull_def def = spx_default_hull_def();
-    def.points = p;
-    def.point_count = n;
-    spx_hull* h = NULL;
-    return spx_hull_create(&def, &h) == SPX_OK ? h : NULL;
-}
-
-static spx_hull* box_hull(double hx, double hy, double hz)
-{
-    spx_vec3 p[8];
-    for (int c = 0; c < 8; ++c)
-        p[c] = spx_v3((float)(c & 1 ? hx : -hx), (float)(c & 2 ? hy : -hy), (float)(c & 4 ? hz : -hz));
-    return make_hull(p, 8);
-}
-
 /* A random cloud of 4 to 24 points about the origin (the points kept for reordering). */
 static uint32_t random_cloud(double r, spx_vec3* p)
 {
@@ -365,7 +346,7 @@ static int random_against_brute_force(void)
     for (int c = 0; c < cases; ++c) {
         spx_vec3 cloud[24];
         const uint32_t n = random_cloud(uniform(0.2, 1.5), cloud);
-        spx_hull* hull = make_hull(cloud, n);
+        spx_hull* hull = test_hull_of(cloud, n);
         if (!hull) continue;
         const spx_vec3 at = grid3(-0.3, 0.3);
         const spx_placed_hull h = { hull, at, random_rotation() };
@@ -454,13 +435,13 @@ static int answers_invariant(void)
             const spx_vec3 x = shuffled[i];
             shuffled[i] = shuffled[j], shuffled[j] = x;
         }
-        spx_hull *ha = make_hull(cloud, n), *hb = make_hull(shuffled, n);
+        spx_hull *ha = test_hull_of(cloud, n), *hb = test_hull_of(shuffled, n);
         if (!ha || !hb) {
             spx_hull_destroy(ha), spx_hull_destroy(hb);
             continue;
         }
         const spx_vec3 pos = grid3(-0.3, 0.3);
-        const spx_mat3 rot = uniform(0, 1) < 0.2 ? identity : random_rotation();
+        const spx_mat3 rot = uniform(0, 1) < 0.2 ? test_identity : random_rotation();
         const spx_placed_hull h = { ha, pos, rot }, hs = { hb, pos, rot };
         const spx_triangle t = random_triangle(1.5);
         const spx_vec3 va = test_random_vec3(uniform, -1, 1);
@@ -533,10 +514,10 @@ static int answers_invariant(void)
    problem turned at random. Exact time, the face normal, face features, four points at rest. */
 static int face_parallel_to_triangle(void)
 {
-    spx_hull* cube = box_hull(0.5, 0.5, 0.5);
+    spx_hull* cube = test_hull_box(spx_v3(0.5f, 0.5f, 0.5f));
     TEST_ENSURE(cube);
     for (int c = 0; c < test_cases(200); ++c) {
-        const spx_mat3 R = c == 0 ? identity : random_rotation();
+        const spx_mat3 R = c == 0 ? test_identity : random_rotation();
         const double gap = uniform(0.1, 2.0), speed = uniform(0.5, 8.0);
         const double side = c % 2 ? 1.0 : -1.0; /* from above (+1) or below */
         /* In the turned frame: triangle in z = 0 covering the box's foot, box above/below. */
@@ -589,9 +570,9 @@ static int face_parallel_to_triangle(void)
    gives the two ends of the edge, not the edge twice. */
 static int touching_and_standing(void)
 {
-    spx_hull* cube = box_hull(1, 1, 1);
+    spx_hull* cube = test_hull_box(spx_v3(1, 1, 1));
     TEST_ENSURE(cube);
-    const spx_placed_hull h = { cube, spx_v3(0, 0, 0), identity };
+    const spx_placed_hull h = { cube, spx_v3(0, 0, 0), test_identity };
     const spx_triangle flat = { { { -0.5f, -0.5f, 1 }, { 0.5f, -0.5f, 1 }, { 0, 0.5f, 1 } } };
     bool overlap;
     TEST_ENSURE_CODE(spx_overlap_hull_triangle(&h, &flat, &overlap), SPX_OK);
@@ -622,7 +603,7 @@ static int touching_and_standing(void)
    at angles from 1e-7 to 1e-1 rad. */
 static int nearly_parallel_edges(void)
 {
-    spx_hull* cube = box_hull(0.5, 0.5, 0.5);
+    spx_hull* cube = test_hull_box(spx_v3(0.5f, 0.5f, 0.5f));
     TEST_ENSURE(cube);
     worst w = { 0 };
     int cases = 0;
@@ -631,7 +612,7 @@ static int nearly_parallel_edges(void)
             const double angle = pow(10.0, -e) * uniform(0.5, 1.5) * (k % 2 ? 1 : -1);
             /* The cube turned 45 degrees about x: its lowest edge runs along x. */
             const double turn = 0.7853981633974483 + uniform(-1e-3, 1e-3), c = cos(turn), s = sin(turn);
-            spx_mat3 R = identity;
+            spx_mat3 R = test_identity;
             R.col[1] = spx_v3(0, (float)c, (float)s);
             R.col[2] = spx_v3(0, (float)-s, (float)c);
             const float hz = grid(1.0, 1.5), hy = grid(-0.2, 0.2), hx = grid(-0.2, 0.2);
@@ -664,7 +645,7 @@ static int large_offsets(void)
     for (int c = 0; c < test_cases(500) * scale_cases; ++c) {
         spx_vec3 cloud[24];
         const uint32_t n = random_cloud(uniform(0.5, 1.5), cloud);
-        spx_hull* hull = make_hull(cloud, n);
+        spx_hull* hull = test_hull_of(cloud, n);
         if (!hull) continue;
         const double far = pow(10.0, uniform(3, 6));
         const float dz = (float)(far * uniform(-1, 1)), dy = (float)(far * uniform(-1, 1)),
@@ -713,9 +694,9 @@ static int large_offsets(void)
 
 static int bad_input(void)
 {
-    spx_hull* cube = box_hull(1, 1, 1);
+    spx_hull* cube = test_hull_box(spx_v3(1, 1, 1));
     TEST_ENSURE(cube);
-    const spx_placed_hull h = { cube, spx_v3(0, 0, 0), identity }, none = { NULL, spx_v3(0, 0, 0), identity };
+    const spx_placed_hull h = { cube, spx_v3(0, 0, 0), test_identity }, none = { NULL, spx_v3(0, 0, 0), test_identity };
     spx_placed_hull nan_pose = h;
     nan_pose.position.x = NAN;
     const spx_triangle t = { { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 } } };
@@ -864,12 +845,12 @@ static int hull_mesh_against_brute_force(void)
     for (int c = 0; c < cases; ++c) {
         spx_vec3 cloud[24];
         const uint32_t n = random_cloud(uniform(0.3, 1.5), cloud);
-        spx_hull* hull = c % 5 == 0 ? box_hull(0.5, 0.5, 0.5) : make_hull(cloud, n);
+        spx_hull* hull = c % 5 == 0 ? test_hull_box(spx_v3(0.5f, 0.5f, 0.5f)) : test_hull_of(cloud, n);
         if (!hull) continue;
         /* Every fifth a box turned only about z over the flat grid: its foot lands flat, on many
            triangles at once (ties). */
         const bool flat_case = c % 5 == 0;
-        spx_mat3 R = identity;
+        spx_mat3 R = test_identity;
         if (!flat_case) R = random_rotation();
         const float hz = flat_case ? 1.5f : grid(-1, 2), hy = grid(-3, 3), hx = grid(-3, 3);
         const spx_placed_hull h = { hull, spx_v3(hx, hy, hz), R };
@@ -901,9 +882,9 @@ static int hull_lands_flat_on_mesh(void)
 {
     spx_mesh* mesh;
     spx_mesh_instance* inst = grid_mesh(8, 0.0, &mesh);
-    spx_hull* cube = box_hull(0.75, 0.75, 0.5);
+    spx_hull* cube = test_hull_box(spx_v3(0.75f, 0.75f, 0.5f));
     TEST_ENSURE(inst && cube);
-    const spx_placed_hull drop = { cube, spx_v3(0.25f, 0.25f, 1.5f), identity };
+    const spx_placed_hull drop = { cube, spx_v3(0.25f, 0.25f, 1.5f), test_identity };
     spx_mesh_contact contacts[32];
     spx_mesh_hit mh;
     TEST_ENSURE_CODE(spx_sweep_hull_mesh(&drop, spx_v3(0, 0, -2), inst, spx_v3(0, 0, 0), 1.0f, contacts, 32, &mh),
@@ -919,7 +900,7 @@ static int hull_lands_flat_on_mesh(void)
     uint32_t ids[4] = { 0 };
     for (int s = 0; s <= 200; ++s) {
         const float x = -1.5f + 3.0f * (float)s / 200.0f;
-        const spx_placed_hull rest = { cube, spx_v3(x, 0.3f * x, 0.499f), identity };
+        const spx_placed_hull rest = { cube, spx_v3(x, 0.3f * x, 0.499f), test_identity };
         spx_manifold m[4];
         uint32_t count;
         TEST_ENSURE_CODE(spx_manifold_hull_mesh(&rest, inst, 0.01f, m, 4, &count), SPX_OK);
@@ -956,7 +937,7 @@ static int no_ghost_normals_on_flat_mesh(void)
     for (int c = 0; c < test_cases(1000) * scale_cases; ++c) {
         spx_vec3 cloud[24];
         const uint32_t n = random_cloud(uniform(0.3, 1.2), cloud);
-        spx_hull* hull = make_hull(cloud, n);
+        spx_hull* hull = test_hull_of(cloud, n);
         if (!hull) continue;
         const float hy = grid(-2, 2), hx = grid(-2, 2);
         spx_placed_hull h = { hull, spx_v3(hx, hy, 0), random_rotation() };
@@ -1007,7 +988,7 @@ static int one_triangle_mesh(void)
     for (int c = 0; c < test_cases(500); ++c) {
         spx_vec3 cloud[24];
         const uint32_t n = random_cloud(uniform(0.3, 1.2), cloud);
-        spx_hull* hull = make_hull(cloud, n);
+        spx_hull* hull = test_hull_of(cloud, n);
         if (!hull) continue;
         const float hz = grid(-1, 1), hy = grid(-2, 2), hx = grid(-2, 2);
         const spx_placed_hull h = { hull, spx_v3(hx, hy, hz), random_rotation() };
@@ -1042,9 +1023,9 @@ static int mesh_bad_input(void)
 {
     spx_mesh* mesh;
     spx_mesh_instance* inst = grid_mesh(2, 0.0, &mesh);
-    spx_hull* cube = box_hull(1, 1, 1);
+    spx_hull* cube = test_hull_box(spx_v3(1, 1, 1));
     TEST_ENSURE(inst && cube);
-    const spx_placed_hull h = { cube, spx_v3(0, 0, 0), identity }, none = { NULL, spx_v3(0, 0, 0), identity };
+    const spx_placed_hull h = { cube, spx_v3(0, 0, 0), test_identity }, none = { NULL, spx_v3(0, 0, 0), test_identity };
     bool o;
     spx_mesh_hit mh;
     spx_manifold m;

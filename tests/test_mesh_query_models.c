@@ -10,6 +10,7 @@
 #include "support/cases.h"
 #include "support/mesh_brute.h"
 #include "support/test.h"
+#include "support/models.h"
 #include "support/pieces.h"
 
 #include <stdint.h>
@@ -386,16 +387,7 @@ static int box_dropped_on_repeated_face(void)
 int main(int argc, char** argv)
 {
     long_run = test_long_run(argc, argv);
-    FILE* probe = fopen(MODELS "/invalid/readme.txt", "rb");
-    if (probe == NULL) {
-        fprintf(stderr,
-                "test_mesh_query_models: assimp's test models are not in %s.\n"
-                "Install them (as root): apt-get install -y assimp-testmodels\n"
-                "or point CMake at them: -DSEPAX_ASSIMP_MODELS_DIR=<folder holding OBJ/ STL/ PLY/>\n",
-                MODELS);
-        return 1;
-    }
-    fclose(probe);
+    if (!test_models_found("test_mesh_query_models", MODELS)) return 1;
     int failures = 0;
     clock_t start = clock();
     TEST_RUN(load_models, failures);

@@ -15,6 +15,7 @@
 
 #include "meshio.h"
 #include "support/test.h"
+#include "support/models.h"
 
 #include <dirent.h>
 #include <float.h>
@@ -459,18 +460,7 @@ static int bad_arguments(void)
 
 int main(void)
 {
-    /* The models come from a Debian package, not from this repository: say so plainly if it is
-       missing rather than failing on the first model. */
-    FILE* probe = fopen(MODELS "/invalid/readme.txt", "rb");
-    if (probe == NULL) {
-        fprintf(stderr,
-                "test_meshio: assimp's test models are not in %s.\n"
-                "Install them (as root): apt-get install -y assimp-testmodels\n"
-                "or point CMake at them: -DSEPAX_ASSIMP_MODELS_DIR=<folder holding OBJ/ STL/ PLY/ glTF2/ invalid/>\n",
-                MODELS);
-        return 1;
-    }
-    fclose(probe);
+    if (!test_models_found("test_meshio", MODELS)) return 1;
 
     int failures = 0;
     TEST_RUN(stl_ascii_spider, failures);

@@ -220,14 +220,14 @@ static void random_polygon(piece_store* s, dv at, double size, int family)
 static bool make_piece(piece_store* s)
 {
     if (s->piece.kind == SPX_PIECE2D_CIRCLE) return true;
-    if (spx_polygon_make(s->corners, s->corner_count, &s->polygon) != SPX_OK) return false;
-    s->piece = spx_piece2d_polygon(&s->polygon);
+    if (spx_polygon_from_corners(s->corners, s->corner_count, &s->polygon) != SPX_OK) return false;
+    s->piece = spx_piece2d_from_polygon(&s->polygon);
     return true;
 }
 
 static void random_circle(piece_store* s, dv at, double size)
 {
-    s->piece = spx_piece2d_circle((spx_vec2){ (float)at.x, (float)at.y }, (float)(size * uniform(0.05, 1)));
+    s->piece = spx_piece2d_from_circle((spx_vec2){ (float)at.x, (float)at.y }, (float)(size * uniform(0.05, 1)));
 }
 
 /* Pair kinds: 0 polygon-polygon, 1 polygon-circle, 2 circle-polygon, 3 circle-circle. */
@@ -520,7 +520,7 @@ static spx_polygon box(float lo_x, float lo_y, float hi_x, float hi_y)
 {
     spx_vec2 c[4] = { { lo_x, lo_y }, { hi_x, lo_y }, { hi_x, hi_y }, { lo_x, hi_y } };
     spx_polygon p;
-    spx_polygon_make(c, 4, &p);
+    spx_polygon_from_corners(c, 4, &p);
     return p;
 }
 
@@ -529,7 +529,7 @@ static int known_answers(void)
     /* Two unit squares, B 3 m to the right closing at 2 m/s: faces meet at t = 0.5 along x = 1 (A
      * at rest), over the whole face, whose middle is the point. */
     spx_polygon pa = box(-1, -1, 1, 1), pb = box(2, -1, 4, 1);
-    spx_piece2d a = spx_piece2d_polygon(&pa), b = spx_piece2d_polygon(&pb);
+    spx_piece2d a = spx_piece2d_from_polygon(&pa), b = spx_piece2d_from_polygon(&pb);
     spx_sweep_hit2d h;
     TEST_ENSURE_CODE(spx_sweep_2d(&a, (spx_vec2){ 0, 0 }, &b, (spx_vec2){ -2, 0 }, 1, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_HIT);
@@ -547,7 +547,7 @@ static int known_answers(void)
 
     /* A circle falling onto a corner: centre (3, 3) towards (1, 1) along the diagonal, radius 1:
      * it touches when the centre is 1 from the corner, at distance 2 sqrt 2 - 1 along the way. */
-    b = spx_piece2d_circle((spx_vec2){ 3, 3 }, 1);
+    b = spx_piece2d_from_circle((spx_vec2){ 3, 3 }, 1);
     TEST_ENSURE_CODE(spx_sweep_2d(&a, (spx_vec2){ 0, 0 }, &b, (spx_vec2){ -1, -1 }, 10, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_HIT);
     TEST_ENSURE_NEAR(h.time * sqrt(2.0), 2 * sqrt(2.0) - 1, 1e-6);
@@ -558,20 +558,21 @@ static int known_answers(void)
 
     /* The example of docs/2d.md. */
     spx_polygon unit = box(0, 0, 1, 1);
-    spx_piece2d u = spx_piece2d_polygon(&unit), ball = spx_piece2d_circle((spx_vec2){ 3, 0.5f }, 0.5f);
+    spx_piece2d u = spx_piece2d_from_polygon(&unit), ball = spx_piece2d_from_circle((spx_vec2){ 3, 0.5f }, 0.5f);
     TEST_ENSURE_CODE(spx_sweep_2d(&u, (spx_vec2){ 0, 0 }, &ball, (spx_vec2){ -2, 0 }, 1, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_HIT && h.time == 0.75f && h.normal.x == 1 && h.normal.y == 0);
     TEST_ENSURE(h.point.x == 1 && h.point.y == 0.5f);
 
     /* Two circles head on: gap 2 at 4 m/s. */
-    spx_piece2d c1 = spx_piece2d_circle((spx_vec2){ 0, 0 }, 1), c2 = spx_piece2d_circle((spx_vec2){ 5, 0 }, 2);
+    spx_piece2d c1 = spx_piece2d_from_circle((spx_vec2){ 0, 0 }, 1),
+                c2 = spx_piece2d_from_circle((spx_vec2){ 5, 0 }, 2);
     TEST_ENSURE_CODE(spx_sweep_2d(&c1, (spx_vec2){ 1, 0 }, &c2, (spx_vec2){ -3, 0 }, 1, &h), SPX_OK);
     TEST_ENSURE_NEAR(h.time, 0.5, 1e-7);
     TEST_ENSURE_NEAR(h.point.x, 1.5, 1e-6);
 
     /* Touching at t = 0 is a start overlap of depth 0. */
     pb = box(1, -1, 3, 1);
-    b = spx_piece2d_polygon(&pb);
+    b = spx_piece2d_from_polygon(&pb);
     TEST_ENSURE_CODE(spx_sweep_2d(&a, (spx_vec2){ 0, 0 }, &b, (spx_vec2){ 0, 1 }, 1, &h), SPX_OK);
     TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP && h.depth == 0);
     TEST_ENSURE(h.normal.x == 1 && h.normal.y == 0);
@@ -582,7 +583,7 @@ static int known_answers(void)
 static int containment(void)
 {
     spx_polygon big = box(-2, -2, 2, 2), small = box(0.5f, -0.5f, 1.5f, 0.5f);
-    spx_piece2d a = spx_piece2d_polygon(&big), b = spx_piece2d_polygon(&small);
+    spx_piece2d a = spx_piece2d_from_polygon(&big), b = spx_piece2d_from_polygon(&small);
     spx_penetration2d p;
     TEST_ENSURE_CODE(spx_penetration_2d(&a, &b, &p), SPX_OK);
     TEST_ENSURE(p.overlapping && p.contained);
@@ -594,13 +595,13 @@ static int containment(void)
 
     /* A circle inside a polygon, near its right side: out through it, by the whole diameter less
      * the distance to that side. */
-    spx_piece2d c = spx_piece2d_circle((spx_vec2){ 1.25f, 0 }, 0.5f);
+    spx_piece2d c = spx_piece2d_from_circle((spx_vec2){ 1.25f, 0 }, 0.5f);
     TEST_ENSURE_CODE(spx_penetration_2d(&a, &c, &p), SPX_OK);
     TEST_ENSURE(p.contained);
     TEST_ENSURE_NEAR(p.depth, 0.75 + 0.5, 1e-6);
     TEST_ENSURE(p.normal.x == 1 && p.normal.y == 0);
     /* A polygon inside a circle. */
-    c = spx_piece2d_circle((spx_vec2){ 0, 0 }, 10);
+    c = spx_piece2d_from_circle((spx_vec2){ 0, 0 }, 10);
     TEST_ENSURE_CODE(spx_penetration_2d(&c, &b, &p), SPX_OK);
     TEST_ENSURE(p.contained);
     /* The far corner (1.5, 0.5) must leave the circle: 10 - |(0.5, 0.5)| pushed along... check the
@@ -620,7 +621,7 @@ static int polygon_making(void)
     /* Clockwise, a repeated corner, a corner on an edge's line: three corners of a triangle left,
      * counter-clockwise from the first. */
     spx_vec2 cw[6] = { { 0, 0 }, { 0, 2 }, { 0, 2 }, { 1, 1 }, { 2, 0 }, { 1, 0 } };
-    TEST_ENSURE_CODE(spx_polygon_make(cw, 6, &p), SPX_OK);
+    TEST_ENSURE_CODE(spx_polygon_from_corners(cw, 6, &p), SPX_OK);
     TEST_ENSURE(p.count == 3);
     TEST_ENSURE(p.corners[0].x == 0 && p.corners[0].y == 0);
     TEST_ENSURE(p.corners[1].x == 2 && p.corners[1].y == 0);
@@ -632,30 +633,30 @@ static int polygon_making(void)
     spx_polygon untouched;
     memset(&untouched, 0x5a, sizeof untouched);
     spx_vec2 dent[5] = { { 0, 0 }, { 2, 0 }, { 1, 0.5f }, { 2, 2 }, { 0, 2 } };
-    TEST_ENSURE_CODE(spx_polygon_make(dent, 5, &untouched), SPX_ERR_NOT_CONVEX);
+    TEST_ENSURE_CODE(spx_polygon_from_corners(dent, 5, &untouched), SPX_ERR_NOT_CONVEX);
     TEST_ENSURE(((unsigned char*)&untouched)[7] == 0x5a);
     spx_vec2 line[3] = { { 0, 0 }, { 1, 1 }, { 3, 3 } };
-    TEST_ENSURE_CODE(spx_polygon_make(line, 3, &p), SPX_ERR_ZERO_AREA);
+    TEST_ENSURE_CODE(spx_polygon_from_corners(line, 3, &p), SPX_ERR_ZERO_AREA);
     spx_vec2 back[4] = { { 0, 0 }, { 2, 0 }, { 1, 0 }, { 1, 1 } };
-    TEST_ENSURE_CODE(spx_polygon_make(back, 4, &p), SPX_ERR_NOT_CONVEX);
+    TEST_ENSURE_CODE(spx_polygon_from_corners(back, 4, &p), SPX_ERR_NOT_CONVEX);
     spx_vec2 two[3] = { { 0, 0 }, { 1, 1 }, { 0, 0 } };
-    TEST_ENSURE_CODE(spx_polygon_make(two, 3, &p), SPX_ERR_ZERO_AREA);
+    TEST_ENSURE_CODE(spx_polygon_from_corners(two, 3, &p), SPX_ERR_ZERO_AREA);
     /* A pentagram: every turn to the left, twice round. */
     spx_vec2 star[5];
     for (int i = 0; i < 5; ++i) star[i] = (spx_vec2){ (float)cos(i * 4 * PI / 5), (float)sin(i * 4 * PI / 5) };
-    TEST_ENSURE_CODE(spx_polygon_make(star, 5, &p), SPX_ERR_NOT_CONVEX);
+    TEST_ENSURE_CODE(spx_polygon_from_corners(star, 5, &p), SPX_ERR_NOT_CONVEX);
     spx_vec2 many[SPX_POLYGON_MAX_CORNERS + 1];
     for (int i = 0; i <= SPX_POLYGON_MAX_CORNERS; ++i)
         many[i] = (spx_vec2){ (float)cos(i * 2 * PI / 65), (float)sin(i * 2 * PI / 65) };
-    TEST_ENSURE_CODE(spx_polygon_make(many, SPX_POLYGON_MAX_CORNERS + 1, &p), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_polygon_make(many, SPX_POLYGON_MAX_CORNERS, &p), SPX_OK);
+    TEST_ENSURE_CODE(spx_polygon_from_corners(many, SPX_POLYGON_MAX_CORNERS + 1, &p), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_polygon_from_corners(many, SPX_POLYGON_MAX_CORNERS, &p), SPX_OK);
     TEST_ENSURE(p.count == SPX_POLYGON_MAX_CORNERS);
-    TEST_ENSURE_CODE(spx_polygon_make(NULL, 3, &p), SPX_ERR_INVALID_ARGUMENT);
-    TEST_ENSURE_CODE(spx_polygon_make(cw, 0, &p), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_polygon_from_corners(NULL, 3, &p), SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE_CODE(spx_polygon_from_corners(cw, 0, &p), SPX_ERR_INVALID_ARGUMENT);
     spx_vec2 bad[3] = { { 0, 0 }, { 1, NAN }, { 1e8f, 0 } };
-    TEST_ENSURE_CODE(spx_polygon_make(bad, 3, &p), SPX_ERR_NOT_FINITE);
+    TEST_ENSURE_CODE(spx_polygon_from_corners(bad, 3, &p), SPX_ERR_NOT_FINITE);
     bad[1].y = 1;
-    TEST_ENSURE_CODE(spx_polygon_make(bad, 3, &p), SPX_ERR_OUT_OF_RANGE);
+    TEST_ENSURE_CODE(spx_polygon_from_corners(bad, 3, &p), SPX_ERR_OUT_OF_RANGE);
     return 0;
 }
 
@@ -664,7 +665,7 @@ static int bad_input(void)
 {
     spx_polygon good = box(0, 0, 1, 1), cw = good;
     for (int i = 0; i < 4; ++i) cw.corners[i] = good.corners[3 - i];
-    spx_piece2d g = spx_piece2d_polygon(&good), c = spx_piece2d_polygon(&cw);
+    spx_piece2d g = spx_piece2d_from_polygon(&good), c = spx_piece2d_from_polygon(&cw);
     bool o;
     spx_penetration2d p;
     spx_sweep_hit2d h;
@@ -676,13 +677,13 @@ static int bad_input(void)
     TEST_ENSURE_CODE(spx_overlap_2d(&g, &g, NULL), SPX_ERR_INVALID_ARGUMENT);
     spx_polygon few = good;
     few.count = 2;
-    spx_piece2d f = spx_piece2d_polygon(&few);
+    spx_piece2d f = spx_piece2d_from_polygon(&few);
     TEST_ENSURE_CODE(spx_overlap_2d(&g, &f, &o), SPX_ERR_INVALID_ARGUMENT);
-    spx_piece2d none = spx_piece2d_polygon(NULL);
+    spx_piece2d none = spx_piece2d_from_polygon(NULL);
     TEST_ENSURE_CODE(spx_overlap_2d(&none, &g, &o), SPX_ERR_INVALID_ARGUMENT);
-    spx_piece2d neg = spx_piece2d_circle(zero, -1);
+    spx_piece2d neg = spx_piece2d_from_circle(zero, -1);
     TEST_ENSURE_CODE(spx_overlap_2d(&g, &neg, &o), SPX_ERR_BAD_EXTENT);
-    spx_piece2d nan_circle = spx_piece2d_circle((spx_vec2){ NAN, 0 }, 1);
+    spx_piece2d nan_circle = spx_piece2d_from_circle((spx_vec2){ NAN, 0 }, 1);
     /* NOT_FINITE in B before NOT_CONVEX in A, and before BAD_EXTENT. */
     TEST_ENSURE_CODE(spx_overlap_2d(&c, &nan_circle, &o), SPX_ERR_NOT_FINITE);
     TEST_ENSURE_CODE(spx_sweep_2d(&neg, (spx_vec2){ INFINITY, 0 }, &g, zero, 1, &h), SPX_ERR_NOT_FINITE);
@@ -691,7 +692,7 @@ static int bad_input(void)
     TEST_ENSURE_CODE(spx_sweep_2d(&g, zero, &g, zero, -1, &h), SPX_ERR_BAD_TIME);
     TEST_ENSURE_CODE(spx_sweep_2d(&g, zero, &g, zero, NAN, &h), SPX_ERR_NOT_FINITE);
     /* A point circle is valid. */
-    spx_piece2d point = spx_piece2d_circle((spx_vec2){ 0.5f, 0.5f }, 0);
+    spx_piece2d point = spx_piece2d_from_circle((spx_vec2){ 0.5f, 0.5f }, 0);
     TEST_ENSURE_CODE(spx_penetration_2d(&g, &point, &p), SPX_OK);
     TEST_ENSURE(p.overlapping && p.contained);
     TEST_ENSURE_NEAR(p.depth, 0.5, 1e-7);
@@ -711,7 +712,7 @@ static int adversarial_families(void)
             float x = 0.25f * (float)(int)uniform(-8, 8), y = 0.25f * (float)(int)uniform(-8, 8);
             bool round = (kind == 1 && k == 1) || (kind == 2 && k == 0) || kind == 3;
             if (round) {
-                s->piece = spx_piece2d_circle((spx_vec2){ x, y }, 0.25f * (float)(int)uniform(0, 6));
+                s->piece = spx_piece2d_from_circle((spx_vec2){ x, y }, 0.25f * (float)(int)uniform(0, 6));
                 continue;
             }
             float w = 0.25f * (float)(int)uniform(1, 8), hgt = 0.25f * (float)(int)uniform(1, 8);

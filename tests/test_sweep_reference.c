@@ -68,7 +68,7 @@ typedef struct batch_soa {
 static void batch_fill(batch_soa* b, const spx_obb* box)
 {
     test_soa_bind(&b->soa, &b->f[0][0], BATCH);
-    for (int l = 0; l < BATCH; ++l) spx_obb_soa_set(&b->soa, (size_t)l, box);
+    for (int l = 0; l < BATCH; ++l) spx_obb_soa_set_box(&b->soa, (size_t)l, box);
 }
 
 static spx_result run_batch_sweep(const test_sweep_case* c, spx_sweep_hit* hit)

@@ -3,6 +3,7 @@
    and fall asleep; hulls stack on hulls and carry balls and capsules; a hull at 100 m/s stops at a
    thin wall and at a mesh sheet; the world's queries and sensors see hulls; bad defs give their codes. */
 #include "support/test.h"
+#include "support/pieces.h"
 #include "support/scenes.h"
 #include "support/shapes.h"
 #include <sepax/sepax.h>
@@ -16,30 +17,13 @@ static spx_quat about(spx_vec3 axis, float angle)
     return (spx_quat){ axis.x * s, axis.y * s, axis.z * s, cosf(0.5f * angle) };
 }
 
-static spx_hull* hull_of(const spx_vec3* points, uint32_t count)
-{
-    spx_hull_def d = spx_default_hull_def();
-    d.points = points;
-    d.point_count = count;
-    spx_hull* h = NULL;
-    return spx_hull_create(&d, &h) == SPX_OK ? h : NULL;
-}
-
-/* The 8 corners of a box of half extents h. */
-static spx_hull* cube_hull(spx_vec3 h)
-{
-    spx_vec3 p[8];
-    for (int i = 0; i < 8; ++i) p[i] = spx_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
-    return hull_of(p, 8);
-}
-
 /* A tetrahedron of edge about 0.6 m, its frame's origin off its centre (the shape's box is too). */
 static spx_hull* tetra_hull(void)
 {
     const spx_vec3 p[4] = {
         { 0.3f, 0.5f, 0.3f }, { 0.3f, -0.1f, -0.3f }, { -0.3f, 0.5f, -0.3f }, { -0.3f, -0.1f, 0.3f }
     };
-    return hull_of(p, 4);
+    return test_hull_of(p, 4);
 }
 
 /* 32 corners on a rounded box: points of a Fibonacci sphere pushed towards a cube's corners. */
@@ -54,15 +38,7 @@ static spx_hull* rounded_hull(float size)
         const float k = 0.5f / sqrtf(u.x * u.x + u.y * u.y + u.z * u.z) + 0.5f / m; /* between sphere and cube */
         p[i] = spx_v3(size * k * u.x, size * k * u.y, size * k * u.z);
     }
-    return hull_of(p, 32);
-}
-
-static spx_shape_def hull_shape(const spx_hull* h)
-{
-    spx_shape_def s = spx_default_shape_def();
-    s.type = SPX_SHAPE_HULL;
-    s.hull = h;
-    return s;
+    return test_hull_of(p, 32);
 }
 
 static spx_body_id add_body(spx_world* w, spx_body_type type, spx_vec3 p, spx_quat q, spx_shape_def s)
@@ -72,42 +48,19 @@ static spx_body_id add_body(spx_world* w, spx_body_type type, spx_vec3 p, spx_qu
     return test_body_create(w, d, s, NULL);
 }
 
-static spx_mesh* grid_mesh(uint32_t n)
-{
-    test_shape g;
-    if (!test_shape_grid(&g, n, n)) return NULL;
-    spx_mesh* m = test_shape_mesh(&g);
-    test_shape_free(&g);
-    return m;
-}
-
-/* The deepest overlap of any contact point of these bodies (m, >= 0). */
-static float deepest_overlap(const spx_world* w, const spx_body_id* bodies, int count)
-{
-    float deepest = 0.0f;
-    spx_contact_data cs[64];
-    for (int i = 0; i < count; ++i) {
-        uint32_t n = 0;
-        if (spx_body_get_contacts(w, bodies[i], cs, 64, &n) != SPX_OK) return INFINITY;
-        for (uint32_t k = 0; k < n && k < 64; ++k)
-            for (uint32_t p = 0; p < cs[k].point_count; ++p) deepest = fmaxf(deepest, -cs[k].points[p].separation);
-    }
-    return deepest;
-}
-
 /* A hull of a box's 8 corners has the box's mass and inertia (the same spin from the same impulse)
    and, dropped turned beside the box, rests at the same height within a millimetre. */
 static int hull_cube_is_a_box(void)
 {
     const spx_vec3 half = { 0.4f, 0.25f, 0.3f };
-    spx_hull* cube = cube_hull(half);
+    spx_hull* cube = test_hull_box(half);
     TEST_ENSURE(cube);
     spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
     test_add_box(w, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), spx_v3(10, 0.5f, 10));
     const spx_quat tilt = about(spx_v3(1, 0, 1), 0.3f);
     spx_body_id box = add_body(w, SPX_BODY_DYNAMIC, spx_v3(-2, 1.0f, 0), tilt, test_box_shape(half));
-    spx_body_id hull = add_body(w, SPX_BODY_DYNAMIC, spx_v3(2, 1.0f, 0), tilt, hull_shape(cube));
+    spx_body_id hull = add_body(w, SPX_BODY_DYNAMIC, spx_v3(2, 1.0f, 0), tilt, test_hull_shape(cube));
     TEST_ENSURE(box.index && hull.index);
     float mb, mh;
     TEST_ENSURE(spx_body_get_mass(w, box, &mb) == SPX_OK && spx_body_get_mass(w, hull, &mh) == SPX_OK);
@@ -146,8 +99,8 @@ static int hulls_settle_on_grounds(void)
 {
     spx_hull* tetra = tetra_hull();
     spx_hull* round = rounded_hull(0.25f);
-    spx_hull* cube = cube_hull(spx_v3(0.2f, 0.2f, 0.2f));
-    spx_mesh* grid = grid_mesh(12);
+    spx_hull* cube = test_hull_box(spx_v3(0.2f, 0.2f, 0.2f));
+    spx_mesh* grid = test_shape_grid_mesh(12, 12);
     TEST_ENSURE(tetra && round && cube && grid);
     spx_hull_info info;
     TEST_ENSURE(spx_hull_get_info(round, &info) == SPX_OK && info.corner_count == 32);
@@ -167,7 +120,7 @@ static int hulls_settle_on_grounds(void)
                 const spx_vec3 p = spx_v3(-3.0f + 2.0f * (float)i, 0.8f + 0.5f * (float)k, -2.0f + 2.0f * (float)k);
                 bodies[count] =
                     add_body(w, SPX_BODY_DYNAMIC, p, about(spx_v3(1.0f, (float)i, (float)k), 0.4f + 0.7f * (float)i),
-                             hull_shape(kinds[k]));
+                             test_hull_shape(kinds[k]));
                 TEST_ENSURE(bodies[count].index);
                 ++count;
             }
@@ -175,7 +128,7 @@ static int hulls_settle_on_grounds(void)
         int awake_at = -1;
         for (int s = 0; s < 480; ++s) {
             TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
-            worst = fmaxf(worst, deepest_overlap(w, bodies, count));
+            worst = fmaxf(worst, test_deepest_overlap(w, bodies, count));
             bool any = false;
             for (int i = 0; i < count; ++i) {
                 bool awake = true;
@@ -203,17 +156,17 @@ static int hulls_settle_on_grounds(void)
 static int hulls_carry_other_shapes(void)
 {
     spx_hull* round = rounded_hull(0.3f);
-    spx_hull* cube = cube_hull(spx_v3(0.3f, 0.3f, 0.3f));
+    spx_hull* cube = test_hull_box(spx_v3(0.3f, 0.3f, 0.3f));
     TEST_ENSURE(round && cube);
     spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
     test_add_box(w, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), spx_v3(6, 0.5f, 6));
     spx_body_id bodies[8];
     int count = 0;
-    bodies[count++] = add_body(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.35f, 0), identity(), hull_shape(cube));
+    bodies[count++] = add_body(w, SPX_BODY_DYNAMIC, spx_v3(0, 0.35f, 0), identity(), test_hull_shape(cube));
     bodies[count++] =
-        add_body(w, SPX_BODY_DYNAMIC, spx_v3(0.05f, 1.0f, 0), about(spx_v3(0, 1, 0), 0.5f), hull_shape(cube));
-    bodies[count++] = add_body(w, SPX_BODY_DYNAMIC, spx_v3(2, 0.4f, 0), identity(), hull_shape(round));
+        add_body(w, SPX_BODY_DYNAMIC, spx_v3(0.05f, 1.0f, 0), about(spx_v3(0, 1, 0), 0.5f), test_hull_shape(cube));
+    bodies[count++] = add_body(w, SPX_BODY_DYNAMIC, spx_v3(2, 0.4f, 0), identity(), test_hull_shape(round));
     spx_shape_def ball = spx_default_shape_def();
     ball.type = SPX_SHAPE_SPHERE;
     ball.radius = 0.15f;
@@ -227,7 +180,7 @@ static int hulls_carry_other_shapes(void)
     float worst = 0.0f;
     for (int s = 0; s < 300; ++s) {
         TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
-        worst = fmaxf(worst, deepest_overlap(w, bodies, count));
+        worst = fmaxf(worst, test_deepest_overlap(w, bodies, count));
     }
     /* The top cube on the bottom one, the ball and the capsule lying on the top cube (its top at 1.2 m). */
     TEST_ENSURE_NEAR(test_body_position(w, bodies[1]).y, 0.9f, 0.005f);
@@ -247,8 +200,8 @@ static int fast_hull_stops_at_walls(void)
 {
     spx_hull* tetra = tetra_hull();
     spx_hull* round = rounded_hull(0.1f);
-    spx_hull* slab = cube_hull(spx_v3(2, 0.05f, 2));
-    spx_mesh* sheet = grid_mesh(4);
+    spx_hull* slab = test_hull_box(spx_v3(2, 0.05f, 2));
+    spx_mesh* sheet = test_shape_grid_mesh(4, 4);
     TEST_ENSURE(tetra && round && slab && sheet);
     for (int wall = 0; wall < 3; ++wall)
         for (int kind = 0; kind < 2; ++kind) {
@@ -261,9 +214,9 @@ static int fast_hull_stops_at_walls(void)
                 TEST_ENSURE(
                     test_body_create(w, test_body_def(SPX_BODY_STATIC, spx_v3(-2, 0, -2)), test_mesh_shape(sheet), NULL)
                         .index);
-            else TEST_ENSURE(add_body(w, SPX_BODY_STATIC, spx_v3(0, 0, 0), identity(), hull_shape(slab)).index);
+            else TEST_ENSURE(add_body(w, SPX_BODY_STATIC, spx_v3(0, 0, 0), identity(), test_hull_shape(slab)).index);
             spx_body_id b = add_body(w, SPX_BODY_DYNAMIC, spx_v3(0.3f, 3.0f, 0.1f), about(spx_v3(1, 2, 3), 0.7f),
-                                     hull_shape(kind ? round : tetra));
+                                     test_hull_shape(kind ? round : tetra));
             TEST_ENSURE(b.index);
             TEST_ENSURE(spx_body_set_velocity(w, b, spx_v3(0, -100.0f, 0), spx_v3(3, 0, 5)) == SPX_OK);
             uint32_t impacts = 0;
@@ -298,11 +251,11 @@ static bool count_fn(spx_shape_id shape, void* context)
 static int world_queries_see_hulls(void)
 {
     const spx_vec3 p[4] = { { 1, 1, 1 }, { 1, -1, -1 }, { -1, 1, -1 }, { -1, -1, 1 } };
-    spx_hull* tetra = hull_of(p, 4);
+    spx_hull* tetra = test_hull_of(p, 4);
     TEST_ENSURE(tetra);
     spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
-    spx_shape_def s = hull_shape(tetra);
+    spx_shape_def s = test_hull_shape(tetra);
     s.local.p = spx_v3(0, 1, 0); /* the hull 1 m above the body's origin */
     const spx_body_id body = add_body(w, SPX_BODY_STATIC, spx_v3(10, -1, 0), identity(), s);
     TEST_ENSURE(body.index);
@@ -350,13 +303,13 @@ static int world_queries_see_hulls(void)
 static int hull_sensor(void)
 {
     const spx_vec3 p[4] = { { 1, 1, 1 }, { 1, -1, -1 }, { -1, 1, -1 }, { -1, -1, 1 } };
-    spx_hull* tetra = hull_of(p, 4);
+    spx_hull* tetra = test_hull_of(p, 4);
     TEST_ENSURE(tetra);
     spx_world_def wd = spx_default_world_def();
     wd.gravity = spx_v3(0, 0, 0);
     spx_world* w = test_world_create(&wd);
     TEST_ENSURE(w);
-    spx_shape_def s = hull_shape(tetra);
+    spx_shape_def s = test_hull_shape(tetra);
     s.is_sensor = true;
     TEST_ENSURE(add_body(w, SPX_BODY_STATIC, spx_v3(0, 0, 0), identity(), s).index);
     spx_shape_def ball = spx_default_shape_def();
@@ -402,7 +355,7 @@ static int hull_debug_draw(void)
     TEST_ENSURE(tetra);
     spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
-    spx_shape_def s = hull_shape(tetra);
+    spx_shape_def s = test_hull_shape(tetra);
     s.local.p = spx_v3(0, 1, 0);
     TEST_ENSURE(add_body(w, SPX_BODY_STATIC, spx_v3(2, 0, 0), identity(), s).index);
     spx_debug_draw d = spx_default_debug_draw();
@@ -424,34 +377,34 @@ static int hull_debug_draw(void)
 /* Bad hull shapes give their codes and make no body. */
 static int bad_hull_shapes(void)
 {
-    spx_hull* cube = cube_hull(spx_v3(0.5f, 0.5f, 0.5f));
+    spx_hull* cube = test_hull_box(spx_v3(0.5f, 0.5f, 0.5f));
     TEST_ENSURE(cube);
     spx_world* w = test_world_create(NULL);
     TEST_ENSURE(w);
     spx_result r;
-    spx_shape_def s = hull_shape(NULL);
+    spx_shape_def s = test_hull_shape(NULL);
     TEST_ENSURE(test_body_create(w, test_body_def(SPX_BODY_DYNAMIC, spx_v3(0, 0, 0)), s, &r).index == 0);
     TEST_ENSURE_CODE(r, SPX_ERR_INVALID_ARGUMENT);
     TEST_ENSURE(test_body_create(w, test_body_def(SPX_BODY_STATIC, spx_v3(0, 0, 0)), s, &r).index == 0);
     TEST_ENSURE_CODE(r, SPX_ERR_INVALID_ARGUMENT);
-    s = hull_shape(cube);
+    s = test_hull_shape(cube);
     s.density = 0.0f;
     TEST_ENSURE(test_body_create(w, test_body_def(SPX_BODY_DYNAMIC, spx_v3(0, 0, 0)), s, &r).index == 0);
     TEST_ENSURE_CODE(r, SPX_ERR_BAD_DENSITY);
-    s = hull_shape(cube);
+    s = test_hull_shape(cube);
     s.density = 1e30f; /* a 1 m^3 hull of 1e30 kg */
     TEST_ENSURE(test_body_create(w, test_body_def(SPX_BODY_DYNAMIC, spx_v3(0, 0, 0)), s, &r).index == 0);
     TEST_ENSURE_CODE(r, SPX_ERR_MASS_OUT_OF_RANGE);
-    s = hull_shape(cube);
+    s = test_hull_shape(cube);
     s.local.p = spx_v3(SPX_MAX_COORDINATE, 0, 0); /* in range itself, its corners beyond */
     TEST_ENSURE(test_body_create(w, test_body_def(SPX_BODY_STATIC, spx_v3(0, 0, 0)), s, &r).index == 0);
     TEST_ENSURE_CODE(r, SPX_ERR_OUT_OF_RANGE);
-    s = hull_shape(cube);
+    s = test_hull_shape(cube);
     s.local.q = (spx_quat){ 0, 0, 0, 2 };
     TEST_ENSURE(test_body_create(w, test_body_def(SPX_BODY_DYNAMIC, spx_v3(0, 0, 0)), s, &r).index == 0);
     TEST_ENSURE_CODE(r, SPX_ERR_NOT_ORTHONORMAL);
     /* A good one after them all; its mass is the cube's. */
-    s = hull_shape(cube);
+    s = test_hull_shape(cube);
     const spx_body_id b = test_body_create(w, test_body_def(SPX_BODY_DYNAMIC, spx_v3(0, 0, 0)), s, &r);
     TEST_ENSURE_CODE(r, SPX_OK);
     float m = 0.0f;

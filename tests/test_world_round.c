@@ -20,15 +20,6 @@ static spx_world* make_world(bool sleep)
     return spx_world_create(&wd, &w) == SPX_OK ? w : NULL;
 }
 
-static spx_mesh* grid_mesh(uint32_t n)
-{
-    test_shape g;
-    if (!test_shape_grid(&g, n, n)) return NULL;
-    spx_mesh* m = test_shape_mesh(&g);
-    test_shape_free(&g);
-    return m;
-}
-
 /* A static n x n grid of 1 m quads (two triangles each), top at y = 0, centred on the origin. */
 static spx_body_id add_grid(spx_world* w, const spx_mesh* grid, uint32_t n, float friction)
 {
@@ -39,18 +30,10 @@ static spx_body_id add_grid(spx_world* w, const spx_mesh* grid, uint32_t n, floa
 
 static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_quat q, spx_vec3 half, float friction)
 {
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = half;
-    spx_body_def d = spx_default_body_def();
-    d.type = type;
-    d.position = p;
+    spx_body_def d = test_body_def(type, p);
     d.rotation = q;
     d.friction = friction;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, d, test_box_shape(half), NULL);
 }
 
 /* A dynamic ball or capsule (half_height < 0: a ball); a capsule lies along the rotation's image of y. */
@@ -61,18 +44,12 @@ static spx_body_id add_round(spx_world* w, spx_vec3 p, spx_quat q, float radius,
     s.type = half_height < 0.0f ? SPX_SHAPE_SPHERE : SPX_SHAPE_CAPSULE;
     s.radius = radius;
     s.half_height = half_height < 0.0f ? 0.0f : half_height;
-    spx_body_def d = spx_default_body_def();
-    d.type = SPX_BODY_DYNAMIC;
-    d.position = p;
+    spx_body_def d = test_body_def(SPX_BODY_DYNAMIC, p);
     d.rotation = q;
     d.friction = friction;
     d.restitution = restitution;
     d.angular_damping = 0.0f;
-    d.shapes = &s;
-    d.shape_count = 1;
-    spx_body_id id = { 0 };
-    spx_body_create(w, &d, &id);
-    return id;
+    return test_body_create(w, d, s, NULL);
 }
 
 static spx_quat about_z(float angle) { return (spx_quat){ 0.0f, 0.0f, sinf(0.5f * angle), cosf(0.5f * angle) }; }
@@ -81,22 +58,6 @@ static spx_quat identity(void) { return (spx_quat){ 0.0f, 0.0f, 0.0f, 1.0f }; }
 
 static float dot3(spx_vec3 a, spx_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 static float len3(spx_vec3 a) { return sqrtf(dot3(a, a)); }
-
-/* The deepest overlap of any contact point in the world (m, >= 0). */
-static float deepest_overlap(const spx_world* w, const spx_body_id* bodies, int count)
-{
-    float deepest = 0.0f;
-    spx_contact_data cs[64];
-    for (int i = 0; i < count; ++i) {
-        uint32_t n = 0;
-        if (spx_body_get_contacts(w, bodies[i], cs, 64, &n) != SPX_OK) return INFINITY;
-        for (uint32_t k = 0; k < n && k < 64; ++k)
-            for (uint32_t p = 0; p < cs[k].point_count; ++p) {
-                deepest = fmaxf(deepest, -cs[k].points[p].separation);
-            }
-    }
-    return deepest;
-}
 
 /* A ball rolls down a slope (a static box turned by a) without slipping: its centre accelerates at
    5/7 g sin(a) (a solid ball's I = 2/5 m r^2), and its spin keeps up with its speed (w r = v). */
@@ -149,7 +110,7 @@ static int ball_rolls_down_slope(void)
 static int capsule_slides_across_mesh(void)
 {
     const uint32_t n = 40;
-    spx_mesh* grid = grid_mesh(n);
+    spx_mesh* grid = test_shape_grid_mesh(n, n);
     TEST_ENSURE(grid);
     for (int rough = 0; rough < 2; ++rough) {
         const float mu = rough ? 0.3f : 0.0f, g = 9.81f, v0 = 6.0f, r = 0.25f;
@@ -344,7 +305,7 @@ static int capsule_rests_on_box(void)
 static int round_shapes_settle(void)
 {
     const uint32_t n = 16;
-    spx_mesh* grid = grid_mesh(n);
+    spx_mesh* grid = test_shape_grid_mesh(n, n);
     TEST_ENSURE(grid);
     for (int ground = 0; ground < 2; ++ground) {
         spx_world* w = make_world(true);
@@ -367,7 +328,7 @@ static int round_shapes_settle(void)
         float worst = 0.0f;
         for (int s = 0; s < 240; ++s) {
             TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
-            worst = fmaxf(worst, deepest_overlap(w, bodies, count));
+            worst = fmaxf(worst, test_deepest_overlap(w, bodies, count));
         }
         /* Nothing fell through. */
         for (int i = 0; i < count; ++i) {
@@ -386,7 +347,7 @@ static int round_shapes_settle(void)
 /* A ball at 200 m/s does not pass through a 2 cm box wall or a one-layer mesh sheet. */
 static int fast_ball_stops_at_thin_walls(void)
 {
-    spx_mesh* sheet = grid_mesh(4);
+    spx_mesh* sheet = test_shape_grid_mesh(4, 4);
     TEST_ENSURE(sheet);
     for (int kind = 0; kind < 4; ++kind) {
         spx_world_def wd = spx_default_world_def();
@@ -423,7 +384,7 @@ static int fast_ball_stops_at_thin_walls(void)
    surface. */
 static int fast_ball_rolls_on(void)
 {
-    spx_mesh* grid = grid_mesh(60);
+    spx_mesh* grid = test_shape_grid_mesh(60, 60);
     TEST_ENSURE(grid);
     for (int run = 0; run < 6; ++run) {
         const bool mesh = run & 1, spin = run < 4;

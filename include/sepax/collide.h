@@ -151,7 +151,7 @@ SPX_API spx_result spx_manifold_obb_mesh_triangle(const spx_obb* a, const spx_tr
 /* ---- batched static test: structure of arrays ------------------------------------------------ */
 
 /// Boxes as structure of arrays, for testing many pairs at once. Each pointer addresses `capacity`
-/// floats the host owns. Fill it with spx_obb_soa_set, which validates each box on the way in.
+/// floats the host owns. Fill it with spx_obb_soa_set_box, which validates each box on the way in.
 typedef struct spx_obb_soa {
     float* center[3]; /* x, y, z arrays */
     float* half_extents[3];
@@ -161,12 +161,12 @@ typedef struct spx_obb_soa {
 
 /// Stores one validated box at `index`. Errors: as spx_obb_validate; SPX_ERR_INVALID_ARGUMENT
 /// for a NULL soa or an index past capacity.
-SPX_API spx_result spx_obb_soa_set(spx_obb_soa* soa, size_t index, const spx_obb* box);
+SPX_API spx_result spx_obb_soa_set_box(spx_obb_soa* soa, size_t index, const spx_obb* box);
 
 /// Tests pairs (a[i], b[i]) for i < count, writing 1 (overlap or touch) or 0 to out_overlap[i].
 /// Same answers as spx_overlap_obb_obb. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, count past a
 /// capacity), SPX_ERR_NOT_FINITE when a stored value is not finite, SPX_ERR_OUT_OF_RANGE when one
-/// written since spx_obb_soa_set is far enough beyond SPX_MAX_COORDINATE to overflow the float lanes
+/// written since spx_obb_soa_set_box is far enough beyond SPX_MAX_COORDINATE to overflow the float lanes
 /// (then out_overlap is undefined).
 SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb_soa* b, size_t count,
                                              uint8_t* out_overlap);

@@ -22,7 +22,7 @@ typedef struct spx_vec2 {
 /// The most corners a polygon keeps.
 #define SPX_POLYGON_MAX_CORNERS 64
 
-/// A convex polygon in world coordinates, its corners counter-clockwise. Made by spx_polygon_make,
+/// A convex polygon in world coordinates, its corners counter-clockwise. Made by spx_polygon_from_corners,
 /// which accepts either winding and checks convexity; a polygon filled by hand is checked by every
 /// query (count, finite corners, every turn to the left, one turn round in all).
 typedef struct spx_polygon {
@@ -77,7 +77,7 @@ typedef struct spx_sweep_hit2d {
 /// SPX_MAX_COORDINATE), SPX_ERR_ZERO_AREA (fewer than 3 corners left, or all on one line),
 /// SPX_ERR_NOT_CONVEX (a corner turning the other way, or a boundary that winds round more than
 /// once). On error `out` is unchanged.
-SPX_API spx_result spx_polygon_make(const spx_vec2* corners, uint32_t count, spx_polygon* out);
+SPX_API spx_result spx_polygon_from_corners(const spx_vec2* corners, uint32_t count, spx_polygon* out);
 
 /// Checks a polygon as the queries do (see spx_polygon). Errors: SPX_ERR_INVALID_ARGUMENT (NULL,
 /// count out of 3..SPX_POLYGON_MAX_CORNERS), SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_RANGE,
@@ -90,8 +90,8 @@ SPX_API spx_result spx_polygon_validate(const spx_polygon* polygon);
 SPX_API spx_result spx_piece2d_validate(const spx_piece2d* piece);
 
 /// Builds a piece that borrows `polygon`, or a circle.
-SPX_API spx_piece2d spx_piece2d_polygon(const spx_polygon* polygon);
-SPX_API spx_piece2d spx_piece2d_circle(spx_vec2 center, float radius);
+SPX_API spx_piece2d spx_piece2d_from_polygon(const spx_polygon* polygon);
+SPX_API spx_piece2d spx_piece2d_from_circle(spx_vec2 center, float radius);
 
 /// Do the pieces overlap or touch? Stops at the first separating axis. Errors in the order of base.h
 /// over both pieces: SPX_ERR_INVALID_ARGUMENT (NULL, a bad kind or count), SPX_ERR_NOT_FINITE,

@@ -2,7 +2,7 @@
 #include <sepax/collide.h>
 #include "obb_soa.h"
 
-SPX_API spx_result spx_obb_soa_set(spx_obb_soa* soa, size_t index, const spx_obb* box)
+SPX_API spx_result spx_obb_soa_set_box(spx_obb_soa* soa, size_t index, const spx_obb* box)
 {
     if (!soa || index >= soa->capacity) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = spx_obb_validate(box);

@@ -20,7 +20,7 @@ static inline void spx_obb_soa_get(const spx_obb_soa* soa, size_t index, spx_obb
 }
 
 /* The checks of the single-pair calls that stored values of pairs i < count can fail when the host
-   wrote the arrays after spx_obb_soa_set: SPX_ERR_NOT_FINITE, then SPX_ERR_OUT_OF_RANGE for a centre
+   wrote the arrays after spx_obb_soa_set_box: SPX_ERR_NOT_FINITE, then SPX_ERR_OUT_OF_RANGE for a centre
    coordinate or half extent beyond SPX_MAX_COORDINATE, then SPX_ERR_NOT_ORTHONORMAL for an axis
    component beyond 1 + SPX_ROTATION_TOLERANCE (the rest of the shape is trusted). Within these, no
    float product of the lanes overflows, so the batched calls run this scan only when a lane's sums
@@ -102,7 +102,7 @@ static inline void spx_box_lanes_load(const spx_obb_soa* a, const spx_obb_soa* b
         p->t[k] = p->a[k][0] * d[0] + p->a[k][1] * d[1] + p->a[k][2] * d[2];
         p->sum += p->t[k] + p->ha[k] + p->hb[k];
     }
-    /* Values written after spx_obb_soa_set far beyond the range (where float products overflow) count
+    /* Values written after spx_obb_soa_set_box far beyond the range (where float products overflow) count
        as faults too: the sum turns NaN, and the caller names the fault by a scan. In-range boxes
        give offsets below 3.5 * SPX_MAX_COORDINATE. */
     spx_vf big = spx_vf_splat(0.0f);

@@ -27,6 +27,15 @@ static inline spx_ray_hit spx_ray_miss(void)
 /* A ray through origin along dir (not all zero). */
 void spx_ray_init(spx_ray* ray, const double origin[3], const double dir[3]);
 
+/* The ray of a query: from origin along translation (m; not all zero), in double. */
+static inline spx_ray spx_ray_from(spx_vec3 origin, spx_vec3 translation)
+{
+    const double o[3] = { origin.x, origin.y, origin.z }, d[3] = { translation.x, translation.y, translation.z };
+    spx_ray ray;
+    spx_ray_init(&ray, o, d);
+    return ray;
+}
+
 /* Where the ray meets triangle (a, b, c), two-sided: true with *out_t in [0, tmax] when it does.
    *out_grazes (may be NULL) is set when the ray passes exactly through an edge or corner of it, and
    (with false) when it lies in the triangle's plane within rounding. */

@@ -72,9 +72,7 @@ SPX_API spx_result spx_ray_obb(spx_vec3 origin, spx_vec3 translation, float max_
     if (!box || !out) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = spx_first_error(spx_ray_check(origin, translation, max_fraction), spx_obb_validate(box));
     if (r != SPX_OK) return r;
-    const double o[3] = { origin.x, origin.y, origin.z }, d[3] = { translation.x, translation.y, translation.z };
-    spx_ray ray;
-    spx_ray_init(&ray, o, d);
+    const spx_ray ray = spx_ray_from(origin, translation);
     spx_ray_obb_hit(&ray, box, max_fraction, out);
     return SPX_OK;
 }

@@ -93,15 +93,14 @@ SPX_API spx_result spx_ray_triangle(spx_vec3 origin, spx_vec3 translation, float
     if (!triangle || !out) return SPX_ERR_INVALID_ARGUMENT;
     spx_result r = spx_first_error(spx_ray_check(origin, translation, max_fraction), spx_triangle_validate(triangle));
     if (r != SPX_OK) return r;
-    const double o[3] = { origin.x, origin.y, origin.z }, d[3] = { translation.x, translation.y, translation.z };
-    spx_ray ray;
-    spx_ray_init(&ray, o, d);
+    const spx_ray ray = spx_ray_from(origin, translation);
     *out = spx_ray_miss();
     double t;
     if (!spx_ray_triangle_t(&ray, &triangle->v[0], &triangle->v[1], &triangle->v[2], max_fraction, &t, NULL))
         return SPX_OK;
     out->state = SPX_SWEEP_HIT;
     out->fraction = (float)t;
+    const double *o = ray.org, *d = ray.dir;
     out->point = spx_v3((float)(o[0] + t * d[0]), (float)(o[1] + t * d[1]), (float)(o[2] + t * d[2]));
     out->normal = facing_normal(triangle, d);
     return SPX_OK;

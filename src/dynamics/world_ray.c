@@ -101,13 +101,15 @@ SPX_API spx_result spx_world_cast_ray(spx_world* w, spx_vec3 origin, spx_vec3 tr
     if (w->locked) return SPX_ERR_WORLD_LOCKED;
     struct spx_query_index* q;
     if ((r = spx_query_index_sync(w, &q)) != SPX_OK) return r;
-    const double o[3] = { origin.x, origin.y, origin.z }, d[3] = { translation.x, translation.y, translation.z };
-    ray_cast c = {
-        .world = w, .filter = filter, .origin = origin, .translation = translation, .fn = fn, .context = context
-    };
-    spx_ray_init(&c.ray, o, d);
+    ray_cast c = { .world = w,
+                   .filter = filter,
+                   .origin = origin,
+                   .translation = translation,
+                   .ray = spx_ray_from(origin, translation),
+                   .fn = fn,
+                   .context = context };
     w->locked = true; /* the callbacks may not change the world, nor query it again */
-    spx_tree_cast(&q->tree, 0, o, d, NULL, 1.0, visit, &c);
+    spx_tree_cast(&q->tree, 0, c.ray.org, c.ray.dir, NULL, 1.0, visit, &c);
     w->locked = false;
     return SPX_OK;
 }

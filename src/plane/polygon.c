@@ -29,7 +29,7 @@ static bool convex_once_round(const spx_vec2* c, uint32_t n)
 
 spx_result spx_polygon_validate(const spx_polygon* polygon)
 {
-    spx_piece2d piece = spx_piece2d_polygon(polygon);
+    spx_piece2d piece = spx_piece2d_from_polygon(polygon);
     return spx_piece2d_validate(&piece);
 }
 
@@ -67,7 +67,7 @@ spx_result spx_piece2d_validate(const spx_piece2d* piece)
     return SPX_OK;
 }
 
-spx_piece2d spx_piece2d_polygon(const spx_polygon* polygon)
+spx_piece2d spx_piece2d_from_polygon(const spx_polygon* polygon)
 {
     spx_piece2d piece;
     memset(&piece, 0, sizeof piece);
@@ -76,7 +76,7 @@ spx_piece2d spx_piece2d_polygon(const spx_polygon* polygon)
     return piece;
 }
 
-spx_piece2d spx_piece2d_circle(spx_vec2 center, float radius)
+spx_piece2d spx_piece2d_from_circle(spx_vec2 center, float radius)
 {
     spx_piece2d piece;
     memset(&piece, 0, sizeof piece);
@@ -93,7 +93,7 @@ static void drop_corner(spx_vec2* c, uint32_t* n, uint32_t k)
     --*n;
 }
 
-spx_result spx_polygon_make(const spx_vec2* corners, uint32_t count, spx_polygon* out)
+spx_result spx_polygon_from_corners(const spx_vec2* corners, uint32_t count, spx_polygon* out)
 {
     if (!corners || !out || count == 0 || count > SPX_POLYGON_MAX_CORNERS) return SPX_ERR_INVALID_ARGUMENT;
     for (uint32_t i = 0; i < count; ++i)

@@ -243,6 +243,34 @@ static inline bool fuzz_states_may_differ(const spx_sweep_hit* x, const spx_swee
     return hit->time <= slack;
 }
 
+/* The pair's depth of overlap with both pieces moved to time t (0 when apart). */
+typedef float fuzz_depth_fn(const void* pair, float t);
+
+/* A graze: a contact that never gets deeper than rounding after `t0` (two faces sliding flush with
+   no speed along their normal), sampled at 8 times up to tmax. Whether it counts is decided by
+   rounding, so two answers may differ on it; a contact that does get deeper may not be missed. */
+static inline bool fuzz_grazes(fuzz_depth_fn* depth_at, const void* pair, float t0, float tmax, float rounding)
+{
+    for (int k = 1; k <= 8; ++k)
+        if (depth_at(pair, t0 + (tmax - t0) * (float)k / 8.0f) > rounding) return false;
+    return true;
+}
+
+/* A sweep and the same sweep with A and B swapped: states that differ only where rounding decides
+   (fuzz_states_may_differ) or the first contact grazes, and times within the slack unless the
+   earlier contact grazes. */
+static inline void fuzz_check_swapped(const spx_sweep_hit* hit, const spx_sweep_hit* swapped, bool touching,
+                                      float slack, float tmax, float rounding, fuzz_depth_fn* depth_at,
+                                      const void* pair)
+{
+    const spx_sweep_hit* first = hit->state == SPX_SWEEP_HIT ? hit : swapped;
+    FUZZ_CHECK(fuzz_states_may_differ(hit, swapped, touching, slack, tmax) ||
+               (first->state == SPX_SWEEP_HIT && fuzz_grazes(depth_at, pair, first->time, tmax, rounding)));
+    if (hit->state == SPX_SWEEP_HIT && swapped->state == SPX_SWEEP_HIT &&
+        !fuzz_grazes(depth_at, pair, fminf(hit->time, swapped->time), tmax, rounding))
+        FUZZ_CHECK(fabsf(swapped->time - hit->time) <= slack);
+}
+
 /* Largest |coordinate| of a box (centre plus extents) and of a triangle. */
 static inline float fuzz_box_reach(const spx_obb* b)
 {

@@ -19,7 +19,7 @@ static void soa_put(float store[15][LANES], spx_obb_soa* soa, const spx_obb* box
         for (int m = 0; m < 3; ++m) soa->axis[k][m] = store[6 + 3 * k + m];
     }
     soa->capacity = LANES;
-    /* behind spx_obb_soa_set's back, so that the batch sees the faulty boxes too */
+    /* behind spx_obb_soa_set_box's back, so that the batch sees the faulty boxes too */
     for (size_t i = 0; i < LANES; ++i) {
         const float* c = &box->center.x;
         const float* h = &box->half_extents.x;
@@ -31,20 +31,20 @@ static void soa_put(float store[15][LANES], spx_obb_soa* soa, const spx_obb* box
     }
 }
 
-/* A graze: a contact that never gets deeper than rounding after `t0` (two faces sliding flush
-   with no speed along their normal). Whether it counts is decided by rounding, so two answers may
-   differ on it; a contact that does get deeper, sampled at 8 times up to tmax, may not be missed. */
-static bool grazes(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, float t0, float tmax, float rounding)
+/* Two boxes moving at constant velocities, as fuzz_grazes samples them. */
+typedef struct moving_boxes {
+    spx_obb a, b;
+    spx_vec3 va, vb;
+} moving_boxes;
+
+static float boxes_depth(const void* pair, float t)
 {
-    for (int k = 1; k <= 8; ++k) {
-        const float t = t0 + (tmax - t0) * (float)k / 8.0f;
-        spx_obb x = *a, y = *b;
-        x.center = fuzz_moved(a->center, va, t);
-        y.center = fuzz_moved(b->center, vb, t);
-        spx_penetration p;
-        if (spx_penetration_obb_obb(&x, &y, &p) == SPX_OK && p.overlapping && p.depth > rounding) return false;
-    }
-    return true;
+    const moving_boxes* m = pair;
+    spx_obb x = m->a, y = m->b;
+    x.center = fuzz_moved(m->a.center, m->va, t);
+    y.center = fuzz_moved(m->b.center, m->vb, t);
+    spx_penetration p;
+    return spx_penetration_obb_obb(&x, &y, &p) == SPX_OK && p.overlapping ? p.depth : 0.0f;
 }
 
 int fuzz_box_box(const uint8_t* data, size_t size)
@@ -73,7 +73,7 @@ int fuzz_box_box(const uint8_t* data, size_t size)
     FUZZ_CHECK(r_manifold == fuzz_first(r_pieces, r_margin));
 
     /* The batch: the same codes as the single call for the velocities, the interval and stored values
-       that are not finite; it trusts the stored boxes as spx_obb_soa_set left them beyond that (the
+       that are not finite; it trusts the stored boxes as spx_obb_soa_set_box left them beyond that (the
        harness writes the arrays itself). The same states on success. */
     static float store_a[15][LANES], store_b[15][LANES];
     spx_obb_soa sa, sb;
@@ -105,17 +105,13 @@ int fuzz_box_box(const uint8_t* data, size_t size)
             (pen.overlapping && pen.depth <= rounding) || (pen_ba.overlapping && pen_ba.depth <= rounding);
         const spx_vec3 v_rel = spx_v3(vb.x - va.x, vb.y - va.y, vb.z - va.z);
         const float slack = fuzz_time_slack(tmax, reach, v_rel, hit.normal, swapped.normal);
-        const spx_sweep_hit* first = hit.state == SPX_SWEEP_HIT ? &hit : &swapped;
-        FUZZ_CHECK(fuzz_states_may_differ(&hit, &swapped, touching, slack, tmax) ||
-                   (first->state == SPX_SWEEP_HIT && grazes(&a, va, &b, vb, first->time, tmax, rounding)));
-        if (hit.state == SPX_SWEEP_HIT && swapped.state == SPX_SWEEP_HIT &&
-            !grazes(&a, va, &b, vb, fminf(hit.time, swapped.time), tmax, rounding))
-            FUZZ_CHECK(fabsf(swapped.time - hit.time) <= slack);
+        const moving_boxes pair = { a, b, va, vb };
+        fuzz_check_swapped(&hit, &swapped, touching, slack, tmax, rounding, boxes_depth, &pair);
         for (int i = 0; i < LANES; ++i) {
             const spx_sweep_hit* lane_first = hit.state == SPX_SWEEP_HIT ? &hit : &hits[i];
-            FUZZ_CHECK(
-                fuzz_states_may_differ(&hit, &hits[i], touching, slack, tmax) ||
-                (lane_first->state == SPX_SWEEP_HIT && grazes(&a, va, &b, vb, lane_first->time, tmax, rounding)));
+            FUZZ_CHECK(fuzz_states_may_differ(&hit, &hits[i], touching, slack, tmax) ||
+                       (lane_first->state == SPX_SWEEP_HIT &&
+                        fuzz_grazes(boxes_depth, &pair, lane_first->time, tmax, rounding)));
             FUZZ_CHECK(overlaps[i] == overlap);
             fuzz_check_hit(&hits[i], tmax);
         }

@@ -169,16 +169,18 @@ static hull_problem moved(const hull_problem* p, spx_vec3 va, spx_vec3 vb, float
     return q;
 }
 
-/* A graze: a contact that never gets deeper than rounding after t0, sampled at 8 times up to tmax.
-   Whether it counts is decided by rounding, so two answers may differ on it. */
-static bool grazes(const hull_problem* p, spx_vec3 va, spx_vec3 vb, float t0, float tmax, float rounding)
+/* A hull problem moving at constant velocities, as fuzz_grazes samples it. */
+typedef struct moving_problem {
+    const hull_problem* p;
+    spx_vec3 va, vb;
+} moving_problem;
+
+static float problem_depth(const void* pair, float t)
 {
-    for (int k = 1; k <= 8; ++k) {
-        const hull_problem q = moved(p, va, vb, t0 + (tmax - t0) * (float)k / 8.0f);
-        spx_penetration pen;
-        if (q_penetration(&q, &pen) == SPX_OK && pen.overlapping && pen.depth > rounding) return false;
-    }
-    return true;
+    const moving_problem* m = pair;
+    const hull_problem q = moved(m->p, m->va, m->vb, t);
+    spx_penetration pen;
+    return q_penetration(&q, &pen) == SPX_OK && pen.overlapping ? pen.depth : 0.0f;
 }
 
 int fuzz_hull(const uint8_t* data, size_t size)
@@ -310,9 +312,11 @@ int fuzz_hull(const uint8_t* data, size_t size)
         fuzz_check_hit(&other, tmax);
         const spx_vec3 v_rel = spx_v3(vb.x - va.x, vb.y - va.y, vb.z - va.z);
         const float slack = fuzz_time_slack(tmax, reach, v_rel, hit.normal, other.normal);
-        const bool touching = pen.overlapping ? pen.depth <= rounding : grazes(&p, va, vb, 0.0f, slack, rounding);
+        const moving_problem pair = { &p, va, vb };
+        const bool touching =
+            pen.overlapping ? pen.depth <= rounding : fuzz_grazes(problem_depth, &pair, 0.0f, slack, rounding);
         const spx_sweep_hit* h = hit.state == SPX_SWEEP_HIT ? &hit : &other;
-        const bool graze = h->state == SPX_SWEEP_HIT && grazes(&p, va, vb, h->time, tmax, rounding);
+        const bool graze = h->state == SPX_SWEEP_HIT && fuzz_grazes(problem_depth, &pair, h->time, tmax, rounding);
         if (!graze) {
             FUZZ_CHECK(fuzz_states_may_differ(&hit, &other, touching, slack, tmax));
             if (hit.state == SPX_SWEEP_HIT && other.state == SPX_SWEEP_HIT)

@@ -27,7 +27,7 @@ static void fuzz_piece(fuzz_input* in, plane_piece* p)
     p->made = SPX_OK;
     if (kind & 1) {
         const float radius = (fuzz_byte(in) & 7) ? fabsf(fuzz_float(in)) : fuzz_float(in);
-        p->piece = spx_piece2d_circle(fuzz_vec2(in), radius);
+        p->piece = spx_piece2d_from_circle(fuzz_vec2(in), radius);
         return;
     }
     spx_vec2 corners[12];
@@ -37,12 +37,12 @@ static void fuzz_piece(fuzz_input* in, plane_piece* p)
         p->polygon.count = n < 3 ? 3 : n;
         for (uint32_t i = 0; i < n; ++i) p->polygon.corners[i] = corners[i];
     } else {
-        p->made = spx_polygon_make(corners, n, &p->polygon);
+        p->made = spx_polygon_from_corners(corners, n, &p->polygon);
         FUZZ_CHECK(p->made == SPX_OK || p->made == SPX_ERR_NOT_FINITE || p->made == SPX_ERR_OUT_OF_RANGE ||
                    p->made == SPX_ERR_ZERO_AREA || p->made == SPX_ERR_NOT_CONVEX);
         if (p->made == SPX_OK) FUZZ_CHECK(spx_polygon_validate(&p->polygon) == SPX_OK);
     }
-    p->piece = spx_piece2d_polygon(&p->polygon);
+    p->piece = spx_piece2d_from_polygon(&p->polygon);
 }
 
 static bool finite2(spx_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
@@ -131,7 +131,7 @@ int fuzz_sat2d(const uint8_t* data, size_t size)
         plane_piece turned = a;
         const uint32_t n = a.polygon.count;
         for (uint32_t i = 0; i < n; ++i) turned.polygon.corners[i] = a.polygon.corners[(i + 1) % n];
-        turned.piece = spx_piece2d_polygon(&turned.polygon);
+        turned.piece = spx_piece2d_from_polygon(&turned.polygon);
         spx_sweep_hit2d hit_turned;
         FUZZ_CHECK(spx_sweep_2d(&turned.piece, va, &b.piece, vb, tmax, &hit_turned) == SPX_OK);
         FUZZ_CHECK(hit_turned.state == hit.state && hit_turned.time == hit.time && hit_turned.depth == hit.depth);

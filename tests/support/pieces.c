@@ -47,6 +47,22 @@ spx_result test_place_mesh(const spx_mesh* mesh, spx_transform pose, spx_mesh_in
     return spx_mesh_instance_create(&def, out);
 }
 
+spx_hull* test_hull_of(const spx_vec3* points, uint32_t count)
+{
+    spx_hull_def def = spx_default_hull_def();
+    def.points = points;
+    def.point_count = count;
+    spx_hull* h = NULL;
+    return spx_hull_create(&def, &h) == SPX_OK ? h : NULL;
+}
+
+spx_hull* test_hull_box(spx_vec3 h)
+{
+    spx_vec3 p[8];
+    for (int i = 0; i < 8; ++i) p[i] = spx_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
+    return test_hull_of(p, 8);
+}
+
 float test_lcg_uniform(uint32_t* state, float lo, float hi)
 {
     *state = *state * 1664525u + 1013904223u;

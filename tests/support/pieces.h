@@ -14,6 +14,11 @@ spx_mat3 test_rot(int axis, float c, float s);
 spx_quat test_about(int axis, double angle);
 /* spx_mesh_instance_create of a default def with this mesh and pose (malloc/free). */
 spx_result test_place_mesh(const spx_mesh* mesh, spx_transform pose, spx_mesh_instance** out);
+/* spx_hull_create of a default def with these points: the hull, or NULL when creation fails. */
+spx_hull* test_hull_of(const spx_vec3* points, uint32_t count);
+/* The hull of a box's 8 corners about the origin (corner i has +x for bit 0, +y for bit 1, +z for
+   bit 2 of i), or NULL. */
+spx_hull* test_hull_box(spx_vec3 half_extents);
 
 /* The next number of a linear congruential generator whose state is *state, as a float in [lo, hi). */
 float test_lcg_uniform(uint32_t* state, float lo, float hi);

@@ -534,6 +534,14 @@ spx_shape_def test_mesh_shape(const spx_mesh* mesh)
     return s;
 }
 
+spx_shape_def test_hull_shape(const spx_hull* hull)
+{
+    spx_shape_def s = spx_default_shape_def();
+    s.type = SPX_SHAPE_HULL;
+    s.hull = hull;
+    return s;
+}
+
 spx_body_id test_body_create(spx_world* w, spx_body_def d, spx_shape_def s, spx_result* out_result)
 {
     return test_body_create_shapes(w, d, &s, 1, out_result);
@@ -559,4 +567,17 @@ spx_vec3 test_body_position(const spx_world* w, spx_body_id id)
 {
     spx_transform t;
     return spx_body_get_transform(w, id, &t) == SPX_OK ? t.p : spx_v3(0.0f, 0.0f, 0.0f);
+}
+
+float test_deepest_overlap(const spx_world* w, const spx_body_id* bodies, int count)
+{
+    float deepest = 0.0f;
+    spx_contact_data cs[64];
+    for (int i = 0; i < count; ++i) {
+        uint32_t n = 0;
+        if (spx_body_get_contacts(w, bodies[i], cs, 64, &n) != SPX_OK) return INFINITY;
+        for (uint32_t k = 0; k < n && k < 64; ++k)
+            for (uint32_t p = 0; p < cs[k].point_count; ++p) deepest = fmaxf(deepest, -cs[k].points[p].separation);
+    }
+    return deepest;
 }

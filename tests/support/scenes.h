@@ -170,9 +170,10 @@ uint64_t test_scene_bodies_hash(const spx_world* world, const spx_body_id* ids, 
 spx_world* test_world_create(const spx_world_def* def);
 /* The default body def with this type and position. */
 spx_body_def test_body_def(spx_body_type type, spx_vec3 position);
-/* The default shape def as a box of these half extents, or as this mesh. */
+/* The default shape def as a box of these half extents, as this mesh, or as this hull. */
 spx_shape_def test_box_shape(spx_vec3 half_extents);
 spx_shape_def test_mesh_shape(const spx_mesh* mesh);
+spx_shape_def test_hull_shape(const spx_hull* hull);
 /* A body of def `d` with the one shape `s`, or with `count` shapes (d's own shape list is not used):
    its id, or the null id when creation fails; the result in *out_result when given. */
 spx_body_id test_body_create(spx_world* w, spx_body_def d, spx_shape_def s, spx_result* out_result);
@@ -182,5 +183,7 @@ spx_body_id test_body_create_shapes(spx_world* w, spx_body_def d, const spx_shap
 spx_vec3 test_body_position(const spx_world* w, spx_body_id id);
 /* A box body of the default defs with this type, position and half extents. */
 spx_body_id test_add_box(spx_world* w, spx_body_type type, spx_vec3 position, spx_vec3 half_extents);
+/* The deepest overlap of any contact point of these bodies (m, >= 0); INFINITY when an id is stale. */
+float test_deepest_overlap(const spx_world* w, const spx_body_id* bodies, int count);
 
 #endif

@@ -165,3 +165,12 @@ spx_mesh* test_shape_mesh(const test_shape* s)
 {
     return test_shape_mesh_leaf(s, spx_default_mesh_def().leaf_triangles);
 }
+
+spx_mesh* test_shape_grid_mesh(uint32_t nx, uint32_t nz)
+{
+    test_shape g;
+    if (!test_shape_grid(&g, nx, nz)) return NULL;
+    spx_mesh* m = test_shape_mesh(&g);
+    test_shape_free(&g);
+    return m;
+}
