@@ -183,7 +183,7 @@ static float ground_depth(const spx_capsule* c) { return fmaxf(0.0f, c->radius -
 static int capsule_rolls_on_floor(void)
 {
     const uint32_t n = 32;
-    spx_mesh* grid = grid_mesh(n);
+    spx_mesh* grid = test_shape_grid_mesh(n, n);
     TEST_ENSURE(grid);
     const float radius = 0.18f, half_height = 0.3f, spin = 40.0f;
     for (int ground = 0; ground < 2; ++ground) {
@@ -222,7 +222,7 @@ static int capsule_pile_stays_up(int count)
 {
     enum { MAX_PILE = 256 };
     const uint32_t n = 64; /* capsules roll far: the grounds reach 32 m from the pile, both the same */
-    spx_mesh* grid = grid_mesh(n);
+    spx_mesh* grid = test_shape_grid_mesh(n, n);
     TEST_ENSURE(grid && count <= MAX_PILE);
     const float radius = 0.18f, half_height = 0.3f;
     for (int ground = 0; ground < 2; ++ground) {
