@@ -72,9 +72,12 @@ static int same_as_scalar(const spx_obb* a, const spx_obb* b, long n)
 
 /* Random pairs placed at 0.9999 to 1.0001 of their touching distance along a random direction,
    measured by bisection on the scalar test itself, so both answers occur at the boundary. */
-/* r times t: the rotation t taken into r's frame. */
-static spx_mat3 turned(const spx_mat3* r, const spx_mat3* t)
+/* r times q's rotation: the turn q taken into r's frame. */
+static spx_mat3 turned(const spx_mat3* r, spx_quat q)
 {
+    spx_obb turn;
+    spx_obb_from_quat(spx_v3(0, 0, 0), spx_v3(1, 1, 1), q, &turn);
+    const spx_mat3* t = &turn.rotation;
     spx_mat3 m;
     for (int j = 0; j < 3; ++j) {
         const spx_vec3 c = t->col[j];
@@ -116,9 +119,7 @@ static int touching_pairs(void)
         if (n % 4 == 1) b.rotation = a.rotation; /* parallel edges everywhere */
         if (n % 4 == 2) {                        /* nearly parallel: one column tilted by ~1e-6 */
             spx_quat q = { 1e-6f * (float)test_case_uniform(&rng, -1, 1), 0.0f, 0.0f, 1.0f };
-            spx_obb t;
-            spx_obb_from_quat(a.center, b.half_extents, q, &t);
-            b.rotation = turned(&a.rotation, &t.rotation);
+            b.rotation = turned(&a.rotation, q);
         }
         double dir[3];
         test_case_unit_vector(&rng, dir);
@@ -266,9 +267,7 @@ static int sweeps_ending_at_touch(void)
         if (n % 4 == 1) box[1].rotation = box[0].rotation;
         if (n % 4 == 2) {
             spx_quat q = { 1e-6f * (float)test_case_uniform(&rng, -1, 1), 0.0f, 0.0f, 1.0f };
-            spx_obb t;
-            spx_obb_from_quat(box[0].center, box[1].half_extents, q, &t);
-            box[1].rotation = turned(&box[0].rotation, &t.rotation);
+            box[1].rotation = turned(&box[0].rotation, q);
         }
         double dir[3], drift[3];
         test_case_unit_vector(&rng, dir);
@@ -382,9 +381,7 @@ static int sweeps_hitting_anywhere(void)
             test_case_unit_vector(&rng, axis);
             spx_quat q = { (float)axis[0] * sinf(angle / 2), (float)axis[1] * sinf(angle / 2),
                            (float)axis[2] * sinf(angle / 2), cosf(angle / 2) };
-            spx_obb t;
-            spx_obb_from_quat(box[0].center, box[1].half_extents, q, &t);
-            box[1].rotation = turned(&box[0].rotation, &t.rotation);
+            box[1].rotation = turned(&box[0].rotation, q);
         }
         double dir[3], drift[3];
         test_case_unit_vector(&rng, dir);
@@ -472,9 +469,7 @@ static int penetration_screen(void)
             test_case_unit_vector(&rng, axis);
             spx_quat q = { (float)axis[0] * sinf(angle / 2), (float)axis[1] * sinf(angle / 2),
                            (float)axis[2] * sinf(angle / 2), cosf(angle / 2) };
-            spx_obb t;
-            spx_obb_from_quat(a.center, b.half_extents, q, &t);
-            b.rotation = turned(&a.rotation, &t.rotation);
+            b.rotation = turned(&a.rotation, q);
         }
         double dir[3];
         test_case_unit_vector(&rng, dir);
