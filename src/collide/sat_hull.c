@@ -586,6 +586,12 @@ static bool spheres_miss(const spx_placed_hull* a, spx_vec3 va, const query* q, 
 
 static const spx_vec3 still = { 0, 0, 0 };
 
+/* The pair of A and the query's B, both at rest: the static questions. */
+static void pair_at_rest(hull_pair* p, const spx_placed_hull* a, const query* q)
+{
+    pair_make(p, &a->hull->view, a->position, &a->rotation, still, q->b, q->pb, q->rb, still);
+}
+
 void spx_hull_query_sweep_margin(const spx_placed_hull* a, spx_vec3 va, const query* q, spx_vec3 vb, float tmax,
                                  double margin, spx_sweep_hit* out)
 {
@@ -612,8 +618,7 @@ void spx_hull_query_penetration(const spx_placed_hull* a, const query* q, spx_pe
         return;
     }
     hull_pair p;
-    const spx_vec3 zero = { 0, 0, 0 };
-    pair_make(&p, &a->hull->view, a->position, &a->rotation, zero, q->b, q->pb, q->rb, zero);
+    pair_at_rest(&p, a, q);
     pair_penetration(&p, out);
 }
 
@@ -621,10 +626,33 @@ bool spx_hull_query_overlap(const spx_placed_hull* a, const query* q)
 {
     if (spheres_miss(a, still, q, still, 0.0, 0.0)) return false;
     hull_pair p;
-    const spx_vec3 zero = { 0, 0, 0 };
-    pair_make(&p, &a->hull->view, a->position, &a->rotation, zero, q->b, q->pb, q->rb, zero);
+    pair_at_rest(&p, a, q);
     spx_sat s;
     return pair_sat(&p, 0.0, &s, false);
+}
+
+spx_result spx_hull_answer_sweep(const spx_placed_hull* a, spx_vec3 va, spx_result built, const query* q, spx_vec3 vb,
+                                 float tmax, spx_sweep_hit* out)
+{
+    if (built == SPX_ERR_INVALID_ARGUMENT) return built;
+    const spx_result r = spx_first_error(built, spx_check_motion(va, vb, tmax));
+    if (r != SPX_OK) return r;
+    spx_hull_query_sweep(a, va, q, vb, tmax, out);
+    return SPX_OK;
+}
+
+spx_result spx_hull_answer_penetration(const spx_placed_hull* a, spx_result built, const query* q, spx_penetration* out)
+{
+    if (built != SPX_OK) return built;
+    spx_hull_query_penetration(a, q, out);
+    return SPX_OK;
+}
+
+spx_result spx_hull_answer_overlap(const spx_placed_hull* a, spx_result built, const query* q, bool* out_overlap)
+{
+    if (built != SPX_OK) return built;
+    *out_overlap = spx_hull_query_overlap(a, q);
+    return SPX_OK;
 }
 
 SPX_API spx_result spx_sweep_hull_hull(const spx_placed_hull* a, spx_vec3 velocity_a, const spx_placed_hull* b,
@@ -632,12 +660,7 @@ SPX_API spx_result spx_sweep_hull_hull(const spx_placed_hull* a, spx_vec3 veloci
 {
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
     query q;
-    spx_result r = query_hull(a, b, &q);
-    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
-    r = spx_first_error(r, spx_check_motion(velocity_a, velocity_b, tmax));
-    if (r != SPX_OK) return r;
-    spx_hull_query_sweep(a, velocity_a, &q, velocity_b, tmax, out);
-    return SPX_OK;
+    return spx_hull_answer_sweep(a, velocity_a, query_hull(a, b, &q), &q, velocity_b, tmax, out);
 }
 
 SPX_API spx_result spx_sweep_hull_obb(const spx_placed_hull* a, spx_vec3 velocity_a, const spx_obb* b,
@@ -645,52 +668,35 @@ SPX_API spx_result spx_sweep_hull_obb(const spx_placed_hull* a, spx_vec3 velocit
 {
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
     query q;
-    spx_result r = query_box(a, b, &q);
-    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
-    r = spx_first_error(r, spx_check_motion(velocity_a, velocity_b, tmax));
-    if (r != SPX_OK) return r;
-    spx_hull_query_sweep(a, velocity_a, &q, velocity_b, tmax, out);
-    return SPX_OK;
+    return spx_hull_answer_sweep(a, velocity_a, query_box(a, b, &q), &q, velocity_b, tmax, out);
 }
 
 SPX_API spx_result spx_penetration_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, spx_penetration* out)
 {
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
     query q;
-    spx_result r = query_hull(a, b, &q);
-    if (r != SPX_OK) return r;
-    spx_hull_query_penetration(a, &q, out);
-    return SPX_OK;
+    return spx_hull_answer_penetration(a, query_hull(a, b, &q), &q, out);
 }
 
 SPX_API spx_result spx_penetration_hull_obb(const spx_placed_hull* a, const spx_obb* b, spx_penetration* out)
 {
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
     query q;
-    spx_result r = query_box(a, b, &q);
-    if (r != SPX_OK) return r;
-    spx_hull_query_penetration(a, &q, out);
-    return SPX_OK;
+    return spx_hull_answer_penetration(a, query_box(a, b, &q), &q, out);
 }
 
 SPX_API spx_result spx_overlap_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, bool* out_overlap)
 {
     if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
     query q;
-    spx_result r = query_hull(a, b, &q);
-    if (r != SPX_OK) return r;
-    *out_overlap = spx_hull_query_overlap(a, &q);
-    return SPX_OK;
+    return spx_hull_answer_overlap(a, query_hull(a, b, &q), &q, out_overlap);
 }
 
 SPX_API spx_result spx_overlap_hull_obb(const spx_placed_hull* a, const spx_obb* b, bool* out_overlap)
 {
     if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
     query q;
-    spx_result r = query_box(a, b, &q);
-    if (r != SPX_OK) return r;
-    *out_overlap = spx_hull_query_overlap(a, &q);
-    return SPX_OK;
+    return spx_hull_answer_overlap(a, query_box(a, b, &q), &q, out_overlap);
 }
 
 unsigned spx_hull_query_manifold(const spx_placed_hull* a, const query* q, float margin, spx_manifold* out)
@@ -700,12 +706,21 @@ unsigned spx_hull_query_manifold(const spx_placed_hull* a, const query* q, float
         return 0;
     }
     hull_pair p;
-    const spx_vec3 zero = { 0, 0, 0 };
-    pair_make(&p, &a->hull->view, a->position, &a->rotation, zero, q->b, q->pb, q->rb, zero);
+    pair_at_rest(&p, a, q);
     p.b_reference = q->b_reference;
     p.b_reference_cos = q->b_reference_cos;
     p.b_salt = q->b_salt;
     return pair_manifold(&p, margin, out);
+}
+
+spx_result spx_hull_answer_manifold(const spx_placed_hull* a, spx_result built, const query* q, float margin,
+                                    spx_manifold* out)
+{
+    if (built == SPX_ERR_INVALID_ARGUMENT) return built;
+    const spx_result r = spx_first_error(built, spx_check_margin(margin));
+    if (r != SPX_OK) return r;
+    spx_hull_query_manifold(a, q, margin, out);
+    return SPX_OK;
 }
 
 SPX_API spx_result spx_manifold_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, float margin,
@@ -713,22 +728,12 @@ SPX_API spx_result spx_manifold_hull_hull(const spx_placed_hull* a, const spx_pl
 {
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
     query q;
-    spx_result r = query_hull(a, b, &q);
-    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
-    r = spx_first_error(r, spx_check_margin(margin));
-    if (r != SPX_OK) return r;
-    spx_hull_query_manifold(a, &q, margin, out);
-    return SPX_OK;
+    return spx_hull_answer_manifold(a, query_hull(a, b, &q), &q, margin, out);
 }
 
 SPX_API spx_result spx_manifold_hull_obb(const spx_placed_hull* a, const spx_obb* b, float margin, spx_manifold* out)
 {
     if (!out) return SPX_ERR_INVALID_ARGUMENT;
     query q;
-    spx_result r = query_box(a, b, &q);
-    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
-    r = spx_first_error(r, spx_check_margin(margin));
-    if (r != SPX_OK) return r;
-    spx_hull_query_manifold(a, &q, margin, out);
-    return SPX_OK;
+    return spx_hull_answer_manifold(a, query_box(a, b, &q), &q, margin, out);
 }

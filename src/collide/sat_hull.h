@@ -36,4 +36,16 @@ bool spx_hull_query_overlap(const spx_placed_hull* a, const spx_hull_query* q);
 /* Bit i of the result: point i is a corner of A lying on B's face (its place on A stays as B changes). */
 unsigned spx_hull_query_manifold(const spx_placed_hull* a, const spx_hull_query* q, float margin, spx_manifold* out);
 
+/* The public queries' answers once their query is built (`built`: the result of building it, the
+   pieces' faults): the faults in the order of base.h with the motion's or the margin's, then the
+   question asked of q, which is read only when every check passed. */
+spx_result spx_hull_answer_sweep(const spx_placed_hull* a, spx_vec3 va, spx_result built, const spx_hull_query* q,
+                                 spx_vec3 vb, float tmax, spx_sweep_hit* out);
+spx_result spx_hull_answer_penetration(const spx_placed_hull* a, spx_result built, const spx_hull_query* q,
+                                       spx_penetration* out);
+spx_result spx_hull_answer_overlap(const spx_placed_hull* a, spx_result built, const spx_hull_query* q,
+                                   bool* out_overlap);
+spx_result spx_hull_answer_manifold(const spx_placed_hull* a, spx_result built, const spx_hull_query* q, float margin,
+                                    spx_manifold* out);
+
 #endif
