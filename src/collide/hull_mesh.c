@@ -103,8 +103,7 @@ static bool visit_overlap(void* context, uint32_t t)
     hull_overlap* ho = context;
     spx_triangle_view tv;
     spx_hull_query q;
-    spx_triangle_view_make(&ho->inst->triangles[t], &tv);
-    spx_hull_query_triangle(&tv, &q);
+    spx_hull_query_triangle(&ho->inst->triangles[t], &tv, &q);
     ho->hit = spx_hull_query_overlap(ho->a, &q);
     return ho->hit;
 }
@@ -159,8 +158,7 @@ static bool pair_sweep(const hull_sweep* hs, uint32_t t, spx_mesh_contact* c, bo
 {
     spx_triangle_view tv;
     spx_hull_query q;
-    spx_triangle_view_make(&hs->inst->triangles[t], &tv);
-    spx_hull_query_triangle(&tv, &q);
+    spx_hull_query_triangle(&hs->inst->triangles[t], &tv, &q);
     spx_sweep_hit h;
     spx_hull_query_sweep_margin(hs->a, hs->va, &q, hs->vb, hs->tmax, hs->margin, &h);
     if (h.state == SPX_SWEEP_MISS) return false;
@@ -385,8 +383,7 @@ static unsigned triangle_manifold(const hull_manifold* hm, uint32_t t, spx_manif
     const spx_mesh* mesh = hm->inst->mesh;
     spx_triangle_view tv;
     spx_hull_query q;
-    spx_triangle_view_make(&hm->inst->triangles[t], &tv);
-    spx_hull_query_triangle(&tv, &q);
+    spx_hull_query_triangle(&hm->inst->triangles[t], &tv, &q);
     /* Points a triangle's corners or edges make are its own: its number in the def goes in their ids. */
     q.b_salt = (mesh->source[t] + 1u) * 2654435761u;
     const spx_dvec3 fn = tv.faces[0].normal;

@@ -20,7 +20,8 @@ static spx_dvec3 square_to(spx_dvec3 u)
     return spx_d3_scale(v, 1.0 / sqrt(spx_d3_len2(v)));
 }
 
-void spx_triangle_view_make(const spx_triangle* t, spx_triangle_view* out)
+/* The view of a checked triangle, in world coordinates. */
+static void triangle_view(const spx_triangle* t, spx_triangle_view* out)
 {
     spx_dvec3 p[3], e[3];
     for (int k = 0; k < 3; ++k) out->vertices[k] = t->v[k], p[k] = spx_d3_from(t->v[k]);
@@ -74,8 +75,9 @@ void spx_triangle_view_make(const spx_triangle* t, spx_triangle_view* out)
                                  .radius = sqrt(r2) };
 }
 
-void spx_hull_query_triangle(spx_triangle_view* tv, spx_hull_query* q)
+void spx_hull_query_triangle(const spx_triangle* t, spx_triangle_view* tv, spx_hull_query* q)
 {
+    triangle_view(t, tv);
     q->b = &tv->view;
     q->pb = (spx_vec3){ 0.0f, 0.0f, 0.0f };
     q->rb = &world_axes;
@@ -84,63 +86,43 @@ void spx_hull_query_triangle(spx_triangle_view* tv, spx_hull_query* q)
     q->b_salt = 0;
 }
 
-/* Pointers, then the hull's pose, then the triangle, in the order of base.h. */
-static spx_result check(const spx_placed_hull* a, const spx_triangle* b, const void* out)
+/* Pointers, then the hull's pose, then the triangle, in the order of base.h; when all pass, the
+   triangle's view in *tv and the query of it in *q. */
+static spx_result triangle_query(const spx_placed_hull* a, const spx_triangle* b, const void* out,
+                                 spx_triangle_view* tv, spx_hull_query* q)
 {
     if (!a || !b || !out || !a->hull) return SPX_ERR_INVALID_ARGUMENT;
-    return spx_first_error(spx_hull_check_placed(a), spx_triangle_validate(b));
+    const spx_result r = spx_first_error(spx_hull_check_placed(a), spx_triangle_validate(b));
+    if (r == SPX_OK) spx_hull_query_triangle(b, tv, q);
+    return r;
 }
 
 SPX_API spx_result spx_overlap_hull_triangle(const spx_placed_hull* a, const spx_triangle* b, bool* out_overlap)
 {
-    spx_result r = check(a, b, out_overlap);
-    if (r != SPX_OK) return r;
     spx_triangle_view tv;
     spx_hull_query q;
-    spx_triangle_view_make(b, &tv);
-    spx_hull_query_triangle(&tv, &q);
-    *out_overlap = spx_hull_query_overlap(a, &q);
-    return SPX_OK;
+    return spx_hull_answer_overlap(a, triangle_query(a, b, out_overlap, &tv, &q), &q, out_overlap);
 }
 
 SPX_API spx_result spx_penetration_hull_triangle(const spx_placed_hull* a, const spx_triangle* b, spx_penetration* out)
 {
-    spx_result r = check(a, b, out);
-    if (r != SPX_OK) return r;
     spx_triangle_view tv;
     spx_hull_query q;
-    spx_triangle_view_make(b, &tv);
-    spx_hull_query_triangle(&tv, &q);
-    spx_hull_query_penetration(a, &q, out);
-    return SPX_OK;
+    return spx_hull_answer_penetration(a, triangle_query(a, b, out, &tv, &q), &q, out);
 }
 
 SPX_API spx_result spx_sweep_hull_triangle(const spx_placed_hull* a, spx_vec3 velocity_a, const spx_triangle* b,
                                            spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
 {
-    spx_result r = check(a, b, out);
-    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
-    r = spx_first_error(r, spx_check_motion(velocity_a, velocity_b, tmax));
-    if (r != SPX_OK) return r;
     spx_triangle_view tv;
     spx_hull_query q;
-    spx_triangle_view_make(b, &tv);
-    spx_hull_query_triangle(&tv, &q);
-    spx_hull_query_sweep(a, velocity_a, &q, velocity_b, tmax, out);
-    return SPX_OK;
+    return spx_hull_answer_sweep(a, velocity_a, triangle_query(a, b, out, &tv, &q), &q, velocity_b, tmax, out);
 }
 
 SPX_API spx_result spx_manifold_hull_triangle(const spx_placed_hull* a, const spx_triangle* b, float margin,
                                               spx_manifold* out)
 {
-    spx_result r = check(a, b, out);
-    if (r == SPX_ERR_INVALID_ARGUMENT) return r;
-    r = spx_first_error(r, spx_check_margin(margin));
-    if (r != SPX_OK) return r;
     spx_triangle_view tv;
     spx_hull_query q;
-    spx_triangle_view_make(b, &tv);
-    spx_hull_query_triangle(&tv, &q);
-    spx_hull_query_manifold(a, &q, margin, out);
-    return SPX_OK;
+    return spx_hull_answer_manifold(a, triangle_query(a, b, out, &tv, &q), &q, margin, out);
 }

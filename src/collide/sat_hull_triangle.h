@@ -19,10 +19,8 @@ typedef struct spx_triangle_view {
     spx_hull_view view;
 } spx_triangle_view;
 
-/* The view of a checked triangle, in world coordinates (pose: the identity at the origin). */
-void spx_triangle_view_make(const spx_triangle* t, spx_triangle_view* out);
-
-/* A query whose B is the triangle's view (tv must outlive q's use). */
-void spx_hull_query_triangle(spx_triangle_view* tv, spx_hull_query* q);
+/* The view of checked triangle t in *tv, in world coordinates (pose: the identity at the origin), and
+   a query whose B is it (tv must outlive q's use). */
+void spx_hull_query_triangle(const spx_triangle* t, spx_triangle_view* tv, spx_hull_query* q);
 
 #endif
