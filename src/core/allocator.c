@@ -25,6 +25,12 @@ void spx_free(const spx_allocator* allocator, void* memory, size_t size)
     free(memory);
 }
 
+void spx_free_self(const spx_allocator* inside, void* block, size_t size)
+{
+    const spx_allocator allocator = *inside;
+    spx_free(&allocator, block, size);
+}
+
 bool spx_reserve(const spx_allocator* allocator, void** array, uint32_t* capacity, uint32_t needed, size_t element,
                  size_t alignment)
 {

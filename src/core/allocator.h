@@ -10,6 +10,9 @@ void* spx_alloc(const spx_allocator* allocator, size_t size, size_t alignment);
 /* Gives back a block from spx_alloc with the same size (NULL is fine). */
 void spx_free(const spx_allocator* allocator, void* memory, size_t size);
 
+/* spx_free for a block that holds its own allocator at `inside`: the allocator is copied out first. */
+void spx_free_self(const spx_allocator* inside, void* block, size_t size);
+
 /* Grows an array to hold at least `needed` elements of `element` bytes (doubling, at least 16),
    keeping its contents; *array may be NULL with *capacity 0. false when memory runs out: the
    array and its capacity are then unchanged. */

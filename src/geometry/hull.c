@@ -276,8 +276,7 @@ SPX_API spx_result spx_hull_create(const spx_hull_def* def, spx_hull** out)
 SPX_API void spx_hull_destroy(spx_hull* hull)
 {
     if (!hull) return;
-    spx_allocator allocator = hull->allocator; /* the block holds it: copy before freeing */
-    spx_free(&allocator, hull, hull->bytes);
+    spx_free_self(&hull->allocator, hull, hull->bytes);
 }
 
 SPX_API spx_result spx_hull_get_info(const spx_hull* hull, spx_hull_info* out)

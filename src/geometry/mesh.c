@@ -164,8 +164,7 @@ SPX_API spx_result spx_mesh_create(const spx_mesh_def* def, spx_mesh** out)
 SPX_API void spx_mesh_destroy(spx_mesh* mesh)
 {
     if (!mesh) return;
-    spx_allocator allocator = mesh->allocator; /* the block holds it: copy before freeing */
-    spx_free(&allocator, mesh, mesh->bytes);
+    spx_free_self(&mesh->allocator, mesh, mesh->bytes);
 }
 
 SPX_API spx_result spx_mesh_get_info(const spx_mesh* mesh, spx_mesh_info* out)

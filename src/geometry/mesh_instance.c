@@ -96,8 +96,7 @@ SPX_API spx_result spx_mesh_instance_create(const spx_mesh_instance_def* def, sp
 SPX_API void spx_mesh_instance_destroy(spx_mesh_instance* instance)
 {
     if (!instance) return;
-    spx_allocator a = instance->allocator; /* the block holds it: copy before freeing */
-    spx_free(&a, instance, instance->bytes);
+    spx_free_self(&instance->allocator, instance, instance->bytes);
 }
 
 SPX_API spx_result spx_mesh_instance_set_pose(spx_mesh_instance* instance, const spx_transform* pose)
