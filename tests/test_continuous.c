@@ -31,11 +31,7 @@ static spx_world* make_world(bool continuous)
 static spx_body_id add_body(spx_world* w, spx_body_type type, const spx_shape_def* s, spx_vec3 p, spx_quat q,
                             float friction, float restitution, spx_vec3 v, spx_vec3 omega)
 {
-    spx_body_def d = test_body_def(type, p);
-    d.rotation = q;
-    d.friction = friction;
-    d.restitution = restitution;
-    d.angular_damping = 0.0f;
+    spx_body_def d = test_undamped_body_def(type, p, q, friction, restitution);
     d.linear_velocity = v;
     d.angular_velocity = omega;
     return test_body_create(w, d, *s, NULL);

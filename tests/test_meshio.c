@@ -337,21 +337,23 @@ static int write_noise(const char* path, size_t bytes, uint64_t seed)
 static int truncated_files(void)
 { /* real files cut short. Without meshio's guards, the PLY header cut before end_header
        hangs assimp 5.2 for good, and the PLY cut inside its lists aborts it in Triangulate. */
-    TEST_ENSURE(write_prefix(MODELS "/STL/Spider_binary.stl", WORK "/meshio_cut.stl", 300) == 0);
-    TEST_ENSURE(expect_failure(WORK "/meshio_cut.stl", SPX_MESHIO_ERR_MALFORMED) == 0);
-    TEST_ENSURE(write_prefix(MODELS "/STL/Spider_ascii.stl", WORK "/meshio_cut_ascii.stl", 71) == 0);
-    TEST_ENSURE(expect_failure(WORK "/meshio_cut_ascii.stl", SPX_MESHIO_ERR_MALFORMED) == 0);
-    TEST_ENSURE(write_prefix(MODELS "/PLY/cube.ply", WORK "/meshio_cut_header.ply", 100) == 0);
-    TEST_ENSURE(expect_failure(WORK "/meshio_cut_header.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
-    TEST_ENSURE(write_prefix(MODELS "/PLY/Wuson.ply", WORK "/meshio_cut_body.ply", 100000) == 0);
-    TEST_ENSURE(expect_failure(WORK "/meshio_cut_body.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
-    TEST_ENSURE(write_prefix(MODELS "/PLY/Wuson.ply", WORK "/meshio_cut_early.ply", 3000) == 0);
-    TEST_ENSURE(expect_failure(WORK "/meshio_cut_early.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
-    TEST_ENSURE(write_prefix(MODELS "/PLY/cube_binary.ply", WORK "/meshio_cut_binary.ply", 250) == 0);
-    TEST_ENSURE(expect_failure(WORK "/meshio_cut_binary.ply", SPX_MESHIO_ERR_MALFORMED) == 0);
-    TEST_ENSURE(write_prefix(MODELS "/glTF2/BoxTextured-glTF-Binary/BoxTextured.glb", WORK "/meshio_cut.glb", 2000) ==
-                0);
-    TEST_ENSURE(expect_failure(WORK "/meshio_cut.glb", SPX_MESHIO_ERR_MALFORMED) == 0);
+    static const struct {
+        const char* source;
+        const char* cut;
+        long keep; /* bytes kept */
+    } cuts[] = {
+        { MODELS "/STL/Spider_binary.stl", WORK "/meshio_cut.stl", 300 },
+        { MODELS "/STL/Spider_ascii.stl", WORK "/meshio_cut_ascii.stl", 71 },
+        { MODELS "/PLY/cube.ply", WORK "/meshio_cut_header.ply", 100 },
+        { MODELS "/PLY/Wuson.ply", WORK "/meshio_cut_body.ply", 100000 },
+        { MODELS "/PLY/Wuson.ply", WORK "/meshio_cut_early.ply", 3000 },
+        { MODELS "/PLY/cube_binary.ply", WORK "/meshio_cut_binary.ply", 250 },
+        { MODELS "/glTF2/BoxTextured-glTF-Binary/BoxTextured.glb", WORK "/meshio_cut.glb", 2000 },
+    };
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; ++i) {
+        TEST_ENSURE(write_prefix(cuts[i].source, cuts[i].cut, cuts[i].keep) == 0);
+        TEST_ENSURE(expect_failure(cuts[i].cut, SPX_MESHIO_ERR_MALFORMED) == 0);
+    }
     return 0;
 }
 

@@ -23,12 +23,7 @@ static spx_body_id add_box(spx_world* w, spx_body_type type, spx_vec3 p, spx_qua
 {
     spx_shape_def s = test_box_shape(half);
     s.density = density;
-    spx_body_def d = test_body_def(type, p);
-    d.rotation = q;
-    d.friction = friction;
-    d.restitution = restitution;
-    d.angular_damping = 0.0f;
-    return test_body_create(w, d, s, NULL);
+    return test_body_create(w, test_undamped_body_def(type, p, q, friction, restitution), s, NULL);
 }
 
 static const spx_quat identity = { 0, 0, 0, 1 };

@@ -44,12 +44,7 @@ static spx_body_id add_round(spx_world* w, spx_vec3 p, spx_quat q, float radius,
     s.type = half_height < 0.0f ? SPX_SHAPE_SPHERE : SPX_SHAPE_CAPSULE;
     s.radius = radius;
     s.half_height = half_height < 0.0f ? 0.0f : half_height;
-    spx_body_def d = test_body_def(SPX_BODY_DYNAMIC, p);
-    d.rotation = q;
-    d.friction = friction;
-    d.restitution = restitution;
-    d.angular_damping = 0.0f;
-    return test_body_create(w, d, s, NULL);
+    return test_body_create(w, test_undamped_body_def(SPX_BODY_DYNAMIC, p, q, friction, restitution), s, NULL);
 }
 
 static spx_quat about_z(float angle) { return (spx_quat){ 0.0f, 0.0f, sinf(0.5f * angle), cosf(0.5f * angle) }; }

@@ -519,6 +519,17 @@ spx_body_def test_body_def(spx_body_type type, spx_vec3 position)
     return d;
 }
 
+spx_body_def test_undamped_body_def(spx_body_type type, spx_vec3 position, spx_quat rotation, float friction,
+                                    float restitution)
+{
+    spx_body_def d = test_body_def(type, position);
+    d.rotation = rotation;
+    d.friction = friction;
+    d.restitution = restitution;
+    d.angular_damping = 0.0f;
+    return d;
+}
+
 spx_shape_def test_box_shape(spx_vec3 half_extents)
 {
     spx_shape_def s = spx_default_shape_def();

@@ -170,6 +170,10 @@ uint64_t test_scene_bodies_hash(const spx_world* world, const spx_body_id* ids, 
 spx_world* test_world_create(const spx_world_def* def);
 /* The default body def with this type and position. */
 spx_body_def test_body_def(spx_body_type type, spx_vec3 position);
+/* test_body_def turned by `rotation`, with this friction and restitution and no angular damping
+   (the tests' free tumbling and rolling). */
+spx_body_def test_undamped_body_def(spx_body_type type, spx_vec3 position, spx_quat rotation, float friction,
+                                    float restitution);
 /* The default shape def as a box of these half extents, as this mesh, or as this hull. */
 spx_shape_def test_box_shape(spx_vec3 half_extents);
 spx_shape_def test_mesh_shape(const spx_mesh* mesh);
