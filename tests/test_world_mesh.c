@@ -15,6 +15,26 @@ static spx_mesh* mesh_of(test_shape* s)
     return m;
 }
 
+/* The mesh of test_shape_grid (n x n quads), test_shape_solid_sphere or test_shape_torus; NULL when
+   it cannot be made. */
+static spx_mesh* grid_mesh(uint32_t n)
+{
+    test_shape s;
+    return test_shape_grid(&s, n, n) ? mesh_of(&s) : NULL;
+}
+
+static spx_mesh* ball_mesh(float radius, uint32_t nlat, uint32_t nlon)
+{
+    test_shape s;
+    return test_shape_solid_sphere(&s, radius, nlat, nlon) ? mesh_of(&s) : NULL;
+}
+
+static spx_mesh* torus_mesh(float R, float r, uint32_t nu, uint32_t nv)
+{
+    test_shape s;
+    return test_shape_torus(&s, R, r, nu, nv) ? mesh_of(&s) : NULL;
+}
+
 /* A static ground: a grid of n x n quads of 1 m, top at y = 0, centred on the origin. */
 static spx_body_id add_mesh_ground(spx_world* w, const spx_mesh* grid, uint32_t n, float friction)
 {
@@ -43,32 +63,28 @@ static int bad_mesh_shapes(void)
 {
     spx_world* w = make_world(true);
     TEST_ENSURE(w);
-    test_shape grid_shape, ball_shape, inside_out;
-    TEST_ENSURE(test_shape_grid(&grid_shape, 4, 4));
-    TEST_ENSURE(test_shape_solid_sphere(&ball_shape, 0.5f, 8, 16));
+    test_shape inside_out;
     TEST_ENSURE(test_shape_sphere(&inside_out, 0.5f, 8, 16));
     test_shape_snap_sphere_poles(&inside_out, 0.5f, 8, 16); /* closed, but wound inward */
-    spx_mesh* grid = mesh_of(&grid_shape);
-    spx_mesh* ball = mesh_of(&ball_shape);
+    spx_mesh* grid = grid_mesh(4);
+    spx_mesh* ball = ball_mesh(0.5f, 8, 16);
     spx_mesh* inward = mesh_of(&inside_out);
     TEST_ENSURE(grid && ball && inward);
     spx_shape_def s = spx_default_shape_def();
     s.type = SPX_SHAPE_MESH;
     spx_body_def d = test_body_def(SPX_BODY_DYNAMIC, spx_v3(0, 0, 0));
-    d.shapes = &s, d.shape_count = 1;
-    spx_body_id id = { 0 };
     s.mesh = NULL;
-    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_INVALID_ARGUMENT);
+    TEST_ENSURE(test_body_try(w, d, s, NULL) == SPX_ERR_INVALID_ARGUMENT);
     s.mesh = grid;
-    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_MESH_NOT_CLOSED);
+    TEST_ENSURE(test_body_try(w, d, s, NULL) == SPX_ERR_MESH_NOT_CLOSED);
     s.mesh = inward;
-    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_MESH_INSIDE_OUT);
+    TEST_ENSURE(test_body_try(w, d, s, NULL) == SPX_ERR_MESH_INSIDE_OUT);
     s.mesh = ball;
     s.density = 0.0f;
-    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_BAD_DENSITY);
+    TEST_ENSURE(test_body_try(w, d, s, NULL) == SPX_ERR_BAD_DENSITY);
     s.density = 1000.0f;
     s.local.p.x = NAN;
-    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_ERR_NOT_FINITE);
+    TEST_ENSURE(test_body_try(w, d, s, NULL) == SPX_ERR_NOT_FINITE);
     s.local.p.x = 0.0f;
     TEST_ENSURE(spx_world_get_stats(w, &(spx_step_stats){ 0 }) == SPX_OK);
     /* Nothing was made by the failures. */
@@ -79,9 +95,9 @@ static int bad_mesh_shapes(void)
     s.mesh = grid;
     s.density = 0.0f;
     d.type = SPX_BODY_STATIC;
-    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
+    TEST_ENSURE(test_body_try(w, d, s, NULL) == SPX_OK);
     d.type = SPX_BODY_KINEMATIC;
-    TEST_ENSURE(spx_body_create(w, &d, &id) == SPX_OK);
+    TEST_ENSURE(test_body_try(w, d, s, NULL) == SPX_OK);
     spx_world_destroy(w);
     spx_mesh_destroy(grid);
     spx_mesh_destroy(ball);
@@ -95,9 +111,7 @@ static int mesh_body_mass(void)
 {
     spx_world* w = make_world(true);
     TEST_ENSURE(w);
-    test_shape torus_shape;
-    TEST_ENSURE(test_shape_torus(&torus_shape, 1.0f, 0.3f, 32, 16));
-    spx_mesh* torus = mesh_of(&torus_shape);
+    spx_mesh* torus = torus_mesh(1.0f, 0.3f, 32, 16);
     TEST_ENSURE(torus);
     spx_mass_properties mt, mb;
     TEST_ENSURE(spx_mass_mesh(torus, 700.0f, &mt) == SPX_OK);
@@ -131,10 +145,8 @@ static int mesh_body_mass(void)
    (the mesh-box pair with the mesh first). */
 static int boxes_and_meshes_rest(void)
 {
-    test_shape grid_shape, ball_shape;
-    TEST_ENSURE(test_shape_grid(&grid_shape, 20, 20) && test_shape_solid_sphere(&ball_shape, 0.5f, 12, 24));
-    spx_mesh* grid = mesh_of(&grid_shape);
-    spx_mesh* ball = mesh_of(&ball_shape);
+    spx_mesh* grid = grid_mesh(20);
+    spx_mesh* ball = ball_mesh(0.5f, 12, 24);
     TEST_ENSURE(grid && ball);
     /* Box on mesh. */
     spx_world* w = make_world(true);
@@ -186,10 +198,8 @@ static int boxes_and_meshes_rest(void)
    at its curved sides. */
 static int torus_comes_to_rest(void)
 {
-    test_shape torus_shape, grid_shape;
-    TEST_ENSURE(test_shape_torus(&torus_shape, 0.45f, 0.15f, 24, 12) && test_shape_grid(&grid_shape, 20, 20));
-    spx_mesh* torus = mesh_of(&torus_shape);
-    spx_mesh* grid = mesh_of(&grid_shape);
+    spx_mesh* torus = torus_mesh(0.45f, 0.15f, 24, 12);
+    spx_mesh* grid = grid_mesh(20);
     TEST_ENSURE(torus && grid);
     for (int mesh_ground = 0; mesh_ground < 2; ++mesh_ground) {
         spx_world* w = make_world(true);
@@ -251,11 +261,8 @@ static spx_body_id add_mesh_body(spx_world* w, const spx_mesh* mesh, spx_vec3 p,
    rather than a sheet. */
 static int open_ground_of_either_winding(void)
 {
-    test_shape ball_shape, torus_shape;
-    TEST_ENSURE(test_shape_solid_sphere(&ball_shape, 0.5f, 12, 24) &&
-                test_shape_torus(&torus_shape, 0.45f, 0.15f, 24, 12));
-    spx_mesh* ball = mesh_of(&ball_shape);
-    spx_mesh* torus = mesh_of(&torus_shape);
+    spx_mesh* ball = ball_mesh(0.5f, 12, 24);
+    spx_mesh* torus = torus_mesh(0.45f, 0.15f, 24, 12);
     TEST_ENSURE(ball && torus);
     for (int variant = 0; variant < 4; ++variant) {
         const int flip = variant & 1, hill = variant >> 1;
@@ -340,12 +347,9 @@ static int open_ground_of_either_winding(void)
    (scenes/sunk-meshes.json). */
 static int sunk_meshes_scene(void)
 {
-    test_shape grid_shape, ball_shape, ring_shape;
-    TEST_ENSURE(test_shape_grid(&grid_shape, 32, 32) && test_shape_solid_sphere(&ball_shape, 5.35f, 10, 20) &&
-                test_shape_torus(&ring_shape, 0.45f, 0.16f, 24, 12));
-    spx_mesh* grid = mesh_of(&grid_shape);
-    spx_mesh* ball = mesh_of(&ball_shape);
-    spx_mesh* ring = mesh_of(&ring_shape);
+    spx_mesh* grid = grid_mesh(32);
+    spx_mesh* ball = ball_mesh(5.35f, 10, 20);
+    spx_mesh* ring = torus_mesh(0.45f, 0.16f, 24, 12);
     TEST_ENSURE(grid && ball && ring);
     spx_world* w = make_world(false);
     TEST_ENSURE(w);
@@ -402,11 +406,8 @@ static int sunk_meshes_struck(void)
 {
     uint32_t impacts[2] = { 0, 0 };
     for (int with_ball = 0; with_ball < 2; ++with_ball) {
-        test_shape ball_shape, ring_shape;
-        TEST_ENSURE(test_shape_solid_sphere(&ball_shape, 2.0f, 16, 32) &&
-                    test_shape_torus(&ring_shape, 0.45f, 0.16f, 24, 12));
-        spx_mesh* ball = mesh_of(&ball_shape);
-        spx_mesh* ring = mesh_of(&ring_shape);
+        spx_mesh* ball = ball_mesh(2.0f, 16, 32);
+        spx_mesh* ring = torus_mesh(0.45f, 0.16f, 24, 12);
         TEST_ENSURE(ball && ring);
         spx_world_def wd = spx_default_world_def();
         wd.enable_sleep = false;
@@ -441,9 +442,7 @@ static int sunk_meshes_struck(void)
    30 triangle edges, its height stays within 2 mm of resting, its vertical speed and spin tiny. */
 static int no_ghost_bumps(void)
 {
-    test_shape grid_shape;
-    TEST_ENSURE(test_shape_grid(&grid_shape, 40, 40));
-    spx_mesh* grid = mesh_of(&grid_shape);
+    spx_mesh* grid = grid_mesh(40);
     TEST_ENSURE(grid);
     spx_world* w = make_world(false);
     TEST_ENSURE(w);

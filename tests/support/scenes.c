@@ -558,6 +558,14 @@ spx_body_id test_body_create(spx_world* w, spx_body_def d, spx_shape_def s, spx_
     return test_body_create_shapes(w, d, &s, 1, out_result);
 }
 
+spx_result test_body_try(spx_world* w, spx_body_def d, spx_shape_def s, spx_body_id* out_id)
+{
+    spx_result r;
+    const spx_body_id id = test_body_create(w, d, s, &r);
+    if (out_id) *out_id = id;
+    return r;
+}
+
 spx_body_id test_body_create_shapes(spx_world* w, spx_body_def d, const spx_shape_def* shapes, uint32_t count,
                                     spx_result* out_result)
 {

@@ -183,6 +183,8 @@ spx_shape_def test_hull_shape(const spx_hull* hull);
 spx_body_id test_body_create(spx_world* w, spx_body_def d, spx_shape_def s, spx_result* out_result);
 spx_body_id test_body_create_shapes(spx_world* w, spx_body_def d, const spx_shape_def* shapes, uint32_t count,
                                     spx_result* out_result);
+/* test_body_create's result, for the tests of refused defs; the id in *out_id when given. */
+spx_result test_body_try(spx_world* w, spx_body_def d, spx_shape_def s, spx_body_id* out_id);
 /* The body's position (the origin when the id is stale). */
 spx_vec3 test_body_position(const spx_world* w, spx_body_id id);
 /* A box body of the default defs with this type, position and half extents. */
