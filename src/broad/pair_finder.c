@@ -738,14 +738,14 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
     f->last = pairs;
     f->last_count = n;
 
-    out->pairs = pairs;
-    out->previous = f->previous;
-    out->count = n;
-    out->begun_count = begun;
-    out->last_pairs = last;
-    out->last_count = m;
-    out->ended = f->ended;
-    out->ended_count = ended;
+    *out = (spx_pair_update){ .pairs = pairs,
+                              .previous = f->previous,
+                              .count = n,
+                              .begun_count = begun,
+                              .last_pairs = last,
+                              .last_count = m,
+                              .ended = f->ended,
+                              .ended_count = ended };
     return SPX_OK;
 }
 
@@ -778,18 +778,21 @@ bool spx_pair_finder_get_box(const spx_pair_finder* finder, uint32_t body, spx_a
 
 void spx_pair_finder_get_stats(const spx_pair_finder* finder, spx_pair_finder_stats* out)
 {
-    memset(out, 0, sizeof *out);
-    if (!finder) return;
-    out->bodies = finder->body_count;
-    out->moving = finder->moving_count;
-    out->tree_height = spx_tree_height(&finder->tree, MOVING);
-    out->resting_tree_height = spx_tree_height(&finder->tree, RESTING);
-    out->reinserts = finder->reinserts;
-    out->changed = finder->changed_count;
-    out->fat_pairs = finder->fat_count;
-    out->queries = finder->queries;
-    out->pairs_met = finder->met;
-    out->pair_capacity = finder->pair_capacity;
-    out->bytes = sizeof *finder + finder->body_bytes + finder->pair_bytes + finder->spent_capacity +
-                 (size_t)finder->tree.capacity * sizeof(spx_tree_node);
+    if (!finder) {
+        *out = (spx_pair_finder_stats){ 0 };
+        return;
+    }
+    *out = (spx_pair_finder_stats){ .bodies = finder->body_count,
+                                    .moving = finder->moving_count,
+                                    .tree_height = spx_tree_height(&finder->tree, MOVING),
+                                    .resting_tree_height = spx_tree_height(&finder->tree, RESTING),
+                                    .reinserts = finder->reinserts,
+                                    .changed = finder->changed_count,
+                                    .fat_pairs = finder->fat_count,
+                                    .queries = finder->queries,
+                                    .pairs_met = finder->met,
+                                    .pair_capacity = finder->pair_capacity,
+                                    .bytes = sizeof *finder + finder->body_bytes + finder->pair_bytes +
+                                             finder->spent_capacity +
+                                             (size_t)finder->tree.capacity * sizeof(spx_tree_node) };
 }

@@ -672,11 +672,22 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
     if (w->locked) return SPX_ERR_WORLD_LOCKED;
     spx_result r = check_def(def);
     if (r != SPX_OK) return r;
-    spx_body b;
-    memset(&b, 0, sizeof b);
-    b.type = def->type;
-    b.inertia_local = b.inv_inertia_local = glms_mat3_zero();
-    b.lever_limit = INFINITY;
+    const bool awake = def->type != SPX_BODY_STATIC && def->awake;
+    spx_body b = { .type = def->type,
+                   .inertia_local = glms_mat3_zero(),
+                   .inv_inertia_local = glms_mat3_zero(),
+                   .lever_limit = INFINITY,
+                   .linear_damping = def->linear_damping,
+                   .angular_damping = def->angular_damping,
+                   .gravity_scale = def->gravity_scale,
+                   .friction = def->friction,
+                   .restitution = def->restitution,
+                   .enable_sleep = def->enable_sleep,
+                   .awake = awake,
+                   .was_awake = awake,
+                   .user_data = def->user_data,
+                   .island_next = SPX_NO_BODY,
+                   .alive = true };
     if (def->type == SPX_BODY_DYNAMIC && (r = mass_from_shapes(def->shapes, def->shape_count, &b)) != SPX_OK) return r;
     /* A slot, and room for everything a step sizes per body, before anything changes. */
     uint32_t slot = w->free_list != SPX_NO_BODY ? w->free_list : w->body_slots;
@@ -701,17 +712,6 @@ SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_bo
         b.v = spx_to_glm_vec3(def->linear_velocity);
         b.w = spx_to_glm_vec3(def->angular_velocity);
     }
-    b.linear_damping = def->linear_damping;
-    b.angular_damping = def->angular_damping;
-    b.gravity_scale = def->gravity_scale;
-    b.friction = def->friction;
-    b.restitution = def->restitution;
-    b.enable_sleep = def->enable_sleep;
-    b.awake = def->type != SPX_BODY_STATIC && def->awake;
-    b.was_awake = b.awake;
-    b.user_data = def->user_data;
-    b.island_next = SPX_NO_BODY;
-    b.alive = true;
     if ((r = spx_shape_slots_reserve(w, b.shape_count)) != SPX_OK ||
         (r = spx_world_track_body(w, slot, &b)) != SPX_OK) {
         spx_body_free_shapes(&w->allocator, &b);

@@ -170,12 +170,24 @@ SPX_API spx_result spx_joint_create(spx_world* w, const spx_joint_def* d, spx_jo
     if (slot == js->free_list) js->free_list = j->next_free;
     else ++js->slots;
     const uint16_t generation = (uint16_t)(j->generation % 0xFFFFu + 1u);
-    memset(j, 0, sizeof *j);
-    j->generation = generation;
-    j->alive = true;
-    j->type = d->type;
-    j->collide_connected = d->collide_connected;
-    j->body[0] = a, j->body[1] = b;
+    *j = (spx_joint){ .generation = generation,
+                      .alive = true,
+                      .type = d->type,
+                      .collide_connected = d->collide_connected,
+                      .body = { a, b },
+                      .limit = d->limit,
+                      .motor = d->motor,
+                      .spring = d->spring,
+                      .length = d->length,
+                      .min_length = d->min_length,
+                      .max_length = d->max_length,
+                      .swing_limit = d->swing_limit,
+                      .steering = d->steering,
+                      .max_force = d->max_force,
+                      .break_force = d->break_force,
+                      .break_torque = d->break_torque,
+                      .target = spx_to_glm_vec3(d->target),
+                      .user_data = d->user_data };
     const spx_transform frames[2] = { d->frame_a, d->frame_b };
     for (int k = 0; k < 2; ++k) {
         /* Anchors are kept from the centre of mass, as the solver moves bodies about it. */
@@ -189,19 +201,6 @@ SPX_API spx_result spx_joint_create(spx_world* w, const spx_joint_def* d, spx_jo
             js->body_head[j->body[k]] = slot;
         }
     }
-    j->limit = d->limit;
-    j->motor = d->motor;
-    j->spring = d->spring;
-    j->length = d->length;
-    j->min_length = d->min_length;
-    j->max_length = d->max_length;
-    j->swing_limit = d->swing_limit;
-    j->steering = d->steering;
-    j->max_force = d->max_force;
-    j->break_force = d->break_force;
-    j->break_torque = d->break_torque;
-    j->target = spx_to_glm_vec3(d->target);
-    j->user_data = d->user_data;
     ++js->count;
     wake(w, a);
     wake(w, b);

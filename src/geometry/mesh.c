@@ -144,19 +144,19 @@ SPX_API spx_result spx_mesh_create(const spx_mesh_def* def, spx_mesh** out)
        queries still bound the solid. O(n), no allocation. */
     spx_unit_mass unit_mass;
     spx_mass_integrate(def, closed, &unit_mass);
-    mesh->nodes = nodes;
-    mesh->triangles = tris;
-    mesh->source = source;
-    mesh->edges = edges;
-    mesh->triangle_count = n;
-    mesh->degenerate_count = def->triangle_count - n;
-    mesh->node_count = node_count;
-    mesh->depth = depth;
-    mesh->leaf_triangles = def->leaf_triangles;
-    mesh->closed = closed;
-    mesh->mass = unit_mass;
-    mesh->bytes = bytes;
-    mesh->allocator = allocator;
+    *mesh = (spx_mesh){ .nodes = nodes,
+                        .triangles = tris,
+                        .source = source,
+                        .edges = edges,
+                        .triangle_count = n,
+                        .degenerate_count = def->triangle_count - n,
+                        .node_count = node_count,
+                        .depth = depth,
+                        .leaf_triangles = def->leaf_triangles,
+                        .closed = closed,
+                        .mass = unit_mass,
+                        .bytes = bytes,
+                        .allocator = allocator };
     *out = mesh;
     return SPX_OK;
 }
@@ -170,12 +170,12 @@ SPX_API void spx_mesh_destroy(spx_mesh* mesh)
 SPX_API spx_result spx_mesh_get_info(const spx_mesh* mesh, spx_mesh_info* out)
 {
     if (!mesh || !out) return SPX_ERR_INVALID_ARGUMENT;
-    out->triangle_count = mesh->triangle_count;
-    out->degenerate_count = mesh->degenerate_count;
-    out->node_count = mesh->node_count;
-    out->depth = mesh->depth;
-    out->bytes = mesh->bytes;
-    out->closed = mesh->closed;
+    *out = (spx_mesh_info){ .triangle_count = mesh->triangle_count,
+                            .degenerate_count = mesh->degenerate_count,
+                            .node_count = mesh->node_count,
+                            .depth = mesh->depth,
+                            .bytes = mesh->bytes,
+                            .closed = mesh->closed };
     return SPX_OK;
 }
 
