@@ -170,8 +170,16 @@ enum {
     KIND_WAKE,
     KIND_COUNT
 };
-static const char* const kind_names[KIND_COUNT] = { "contact_begin", "contact_end", "hit",   "sensor_begin",
-                                                    "sensor_end",    "move",        "sleep", "wake" };
+static const char* const kind_names[KIND_COUNT] = {
+    [KIND_CONTACT_BEGIN] = "contact_begin",
+    [KIND_CONTACT_END] = "contact_end",
+    [KIND_HIT] = "hit",
+    [KIND_SENSOR_BEGIN] = "sensor_begin",
+    [KIND_SENSOR_END] = "sensor_end",
+    [KIND_MOVE] = "move",
+    [KIND_SLEEP] = "sleep",
+    [KIND_WAKE] = "wake",
+};
 #define EVENT_STEPS 240
 
 static int run_prints_events(void)

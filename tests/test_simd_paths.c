@@ -65,8 +65,16 @@ enum {
     SCENE_MESH_PILE,
     SCENE_KINDS
 };
-static const char* const scene_names[SCENE_KINDS] = { "falling", "falling_mesh", "pyramid 1.0",      "pyramid 1.1",
-                                                      "slope",   "bounce",       "paper at 100 m/s", "mesh_pile" };
+static const char* const scene_names[SCENE_KINDS] = {
+    [SCENE_FALLING] = "falling",
+    [SCENE_FALLING_MESH] = "falling_mesh",
+    [SCENE_PYRAMID] = "pyramid 1.0",
+    [SCENE_PYRAMID_SPACED] = "pyramid 1.1",
+    [SCENE_SLOPE] = "slope",
+    [SCENE_BOUNCE] = "bounce",
+    [SCENE_PAPER] = "paper at 100 m/s",
+    [SCENE_MESH_PILE] = "mesh_pile",
+};
 
 static spx_result make_scene(int kind, spx_world_simd simd, test_scene* out)
 {

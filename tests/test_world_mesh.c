@@ -15,14 +15,7 @@ static spx_mesh* mesh_of(test_shape* s)
     return m;
 }
 
-/* The mesh of test_shape_grid (n x n quads), test_shape_solid_sphere or test_shape_torus; NULL when
-   it cannot be made. */
-static spx_mesh* grid_mesh(uint32_t n)
-{
-    test_shape s;
-    return test_shape_grid(&s, n, n) ? mesh_of(&s) : NULL;
-}
-
+/* The mesh of test_shape_solid_sphere or test_shape_torus; NULL when it cannot be made. */
 static spx_mesh* ball_mesh(float radius, uint32_t nlat, uint32_t nlon)
 {
     test_shape s;
@@ -66,7 +59,7 @@ static int bad_mesh_shapes(void)
     test_shape inside_out;
     TEST_ENSURE(test_shape_sphere(&inside_out, 0.5f, 8, 16));
     test_shape_snap_sphere_poles(&inside_out, 0.5f, 8, 16); /* closed, but wound inward */
-    spx_mesh* grid = grid_mesh(4);
+    spx_mesh* grid = test_shape_grid_mesh(4, 4);
     spx_mesh* ball = ball_mesh(0.5f, 8, 16);
     spx_mesh* inward = mesh_of(&inside_out);
     TEST_ENSURE(grid && ball && inward);
@@ -145,7 +138,7 @@ static int mesh_body_mass(void)
    (the mesh-box pair with the mesh first). */
 static int boxes_and_meshes_rest(void)
 {
-    spx_mesh* grid = grid_mesh(20);
+    spx_mesh* grid = test_shape_grid_mesh(20, 20);
     spx_mesh* ball = ball_mesh(0.5f, 12, 24);
     TEST_ENSURE(grid && ball);
     /* Box on mesh. */
@@ -199,7 +192,7 @@ static int boxes_and_meshes_rest(void)
 static int torus_comes_to_rest(void)
 {
     spx_mesh* torus = torus_mesh(0.45f, 0.15f, 24, 12);
-    spx_mesh* grid = grid_mesh(20);
+    spx_mesh* grid = test_shape_grid_mesh(20, 20);
     TEST_ENSURE(torus && grid);
     for (int mesh_ground = 0; mesh_ground < 2; ++mesh_ground) {
         spx_world* w = make_world(true);
@@ -347,7 +340,7 @@ static int open_ground_of_either_winding(void)
    (scenes/sunk-meshes.json). */
 static int sunk_meshes_scene(void)
 {
-    spx_mesh* grid = grid_mesh(32);
+    spx_mesh* grid = test_shape_grid_mesh(32, 32);
     spx_mesh* ball = ball_mesh(5.35f, 10, 20);
     spx_mesh* ring = torus_mesh(0.45f, 0.16f, 24, 12);
     TEST_ENSURE(grid && ball && ring);
@@ -442,7 +435,7 @@ static int sunk_meshes_struck(void)
    30 triangle edges, its height stays within 2 mm of resting, its vertical speed and spin tiny. */
 static int no_ghost_bumps(void)
 {
-    spx_mesh* grid = grid_mesh(40);
+    spx_mesh* grid = test_shape_grid_mesh(40, 40);
     TEST_ENSURE(grid);
     spx_world* w = make_world(false);
     TEST_ENSURE(w);
