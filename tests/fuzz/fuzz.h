@@ -81,6 +81,14 @@ static inline float fuzz_mostly_positive(fuzz_input* in)
     return (fuzz_byte(in) & 7) ? fabsf(fuzz_float(in)) : fuzz_float(in);
 }
 
+/* A swept pair's motion, read in this order: A's velocity, B's, the interval. */
+static inline void fuzz_motion(fuzz_input* in, spx_vec3* va, spx_vec3* vb, float* tmax)
+{
+    *va = fuzz_vec3(in);
+    *vb = fuzz_vec3(in);
+    *tmax = fuzz_mostly_positive(in);
+}
+
 /* p moved by v for time t: where a sweep's piece is at t. */
 static inline spx_vec3 fuzz_moved(spx_vec3 p, spx_vec3 v, float t)
 {
@@ -245,6 +253,12 @@ static inline bool fuzz_states_may_differ(const spx_sweep_hit* x, const spx_swee
 
 /* The pair's depth of overlap with both pieces moved to time t (0 when apart). */
 typedef float fuzz_depth_fn(const void* pair, float t);
+
+/* The depth of a penetration query's answer r, p: 0 when it failed or found them apart. */
+static inline float fuzz_depth(spx_result r, const spx_penetration* p)
+{
+    return r == SPX_OK && p->overlapping ? p->depth : 0.0f;
+}
 
 /* A graze: a contact that never gets deeper than rounding after `t0` (two faces sliding flush with
    no speed along their normal), sampled at 8 times up to tmax. Whether it counts is decided by

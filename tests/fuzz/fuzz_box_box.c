@@ -44,15 +44,16 @@ static float boxes_depth(const void* pair, float t)
     x.center = fuzz_moved(m->a.center, m->va, t);
     y.center = fuzz_moved(m->b.center, m->vb, t);
     spx_penetration p;
-    return spx_penetration_obb_obb(&x, &y, &p) == SPX_OK && p.overlapping ? p.depth : 0.0f;
+    return fuzz_depth(spx_penetration_obb_obb(&x, &y, &p), &p);
 }
 
 int fuzz_box_box(const uint8_t* data, size_t size)
 {
     fuzz_input in = { data, size };
     const spx_obb a = fuzz_obb(&in), b = fuzz_obb(&in);
-    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
-    const float tmax = fuzz_mostly_positive(&in);
+    spx_vec3 va, vb;
+    float tmax;
+    fuzz_motion(&in, &va, &vb, &tmax);
     const float margin = fuzz_mostly_positive(&in);
 
     bool overlap = false;

@@ -180,7 +180,7 @@ static float problem_depth(const void* pair, float t)
     const moving_problem* m = pair;
     const hull_problem q = moved(m->p, m->va, m->vb, t);
     spx_penetration pen;
-    return q_penetration(&q, &pen) == SPX_OK && pen.overlapping ? pen.depth : 0.0f;
+    return fuzz_depth(q_penetration(&q, &pen), &pen);
 }
 
 int fuzz_hull(const uint8_t* data, size_t size)
@@ -204,8 +204,9 @@ int fuzz_hull(const uint8_t* data, size_t size)
     if (p.kind == KIND_SPHERE) p.sphere = (spx_sphere){ fuzz_vec3(&in), fuzz_mostly_positive(&in) };
     if (p.kind == KIND_CAPSULE)
         p.capsule = (spx_capsule){ { fuzz_vec3(&in), fuzz_vec3(&in) }, fuzz_mostly_positive(&in) };
-    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
-    const float tmax = fuzz_mostly_positive(&in);
+    spx_vec3 va, vb;
+    float tmax;
+    fuzz_motion(&in, &va, &vb, &tmax);
     const float margin = fuzz_mostly_positive(&in);
 
     if (ha) { /* a built hull's facts: Euler's formula, finite corners in range, a mass or its code */

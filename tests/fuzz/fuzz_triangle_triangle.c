@@ -24,15 +24,16 @@ static float triangles_depth(const void* pair, float t)
         y.v[i] = fuzz_moved(m->b.v[i], m->vb, t);
     }
     spx_penetration p;
-    return spx_penetration_triangle_triangle(&x, &y, &p) == SPX_OK && p.overlapping ? p.depth : 0.0f;
+    return fuzz_depth(spx_penetration_triangle_triangle(&x, &y, &p), &p);
 }
 
 int fuzz_triangle_triangle(const uint8_t* data, size_t size)
 {
     fuzz_input in = { data, size };
     const spx_triangle a = fuzz_triangle(&in), b = fuzz_triangle(&in);
-    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
-    const float tmax = fuzz_mostly_positive(&in);
+    spx_vec3 va, vb;
+    float tmax;
+    fuzz_motion(&in, &va, &vb, &tmax);
 
     bool overlap = false, overlap_ba = false;
     spx_penetration pen;
