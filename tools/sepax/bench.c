@@ -500,6 +500,11 @@ static bool write_csv(const char* path, const row* rows, int n)
     return fclose(f) == 0;
 }
 
+void bench_json_add_numbers(cJSON* o, const bench_json_number* numbers, int n)
+{
+    for (int k = 0; k < n; ++k) cJSON_AddNumberToObject(o, numbers[k].key, numbers[k].value);
+}
+
 cJSON* bench_json_root(const bench_machine* m, int reps)
 {
     cJSON* root = cJSON_CreateObject();
@@ -537,13 +542,16 @@ static bool write_json(const char* path, const bench_machine* m, int reps, const
         cJSON* o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "scene", r->scene);
         cJSON_AddStringToObject(o, "engine", r->e->name);
-        cJSON_AddNumberToObject(o, "steps", r->steps);
-        cJSON_AddNumberToObject(o, "reps", r->reps);
-        cJSON_AddNumberToObject(o, "ms_step_median", r->ms_median);
-        cJSON_AddNumberToObject(o, "ms_step_min", r->ms_min);
-        cJSON_AddNumberToObject(o, "ms_step_median_of_steps", r->ms_step_median);
-        cJSON_AddNumberToObject(o, "cpu_ms_step_median", r->cpu_median);
-        cJSON_AddNumberToObject(o, "cpu_ms_step_median_of_steps", r->cpu_step_median);
+        const bench_json_number times[] = {
+            { "steps", r->steps },
+            { "reps", r->reps },
+            { "ms_step_median", r->ms_median },
+            { "ms_step_min", r->ms_min },
+            { "ms_step_median_of_steps", r->ms_step_median },
+            { "cpu_ms_step_median", r->cpu_median },
+            { "cpu_ms_step_median_of_steps", r->cpu_step_median },
+        };
+        bench_json_add_numbers(o, times, BENCH_COUNT(times));
         if (!r->e->peer) {
             cJSON* st = cJSON_AddObjectToObject(o, "stage_ms_median");
             for (int k = 0; k < STAGE_COUNT; ++k) cJSON_AddNumberToObject(st, stage_names[k], r->stage_median[k]);
@@ -555,14 +563,20 @@ static bool write_json(const char* path, const bench_machine* m, int reps, const
             cJSON_AddNumberToObject(o, "box_overlap_m", r->box_overlap);
         }
         if (r->every_step) {
-            cJSON_AddNumberToObject(o, "deepest_step_median_m", r->deepest_median);
-            cJSON_AddNumberToObject(o, "deepest_step_p99_m", r->deepest_p99);
-            cJSON_AddNumberToObject(o, "deepest_step_max_m", r->deepest_max);
+            const bench_json_number deepest[] = {
+                { "deepest_step_median_m", r->deepest_median },
+                { "deepest_step_p99_m", r->deepest_p99 },
+                { "deepest_step_max_m", r->deepest_max },
+            };
+            bench_json_add_numbers(o, deepest, BENCH_COUNT(deepest));
         }
-        cJSON_AddNumberToObject(o, "asleep", r->asleep);
-        cJSON_AddNumberToObject(o, "fallen", r->fallen);
-        cJSON_AddNumberToObject(o, "moving", r->moving);
-        cJSON_AddNumberToObject(o, "bodies", r->bodies);
+        const bench_json_number bodies[] = {
+            { "asleep", r->asleep },
+            { "fallen", r->fallen },
+            { "moving", r->moving },
+            { "bodies", r->bodies },
+        };
+        bench_json_add_numbers(o, bodies, BENCH_COUNT(bodies));
         cJSON_AddItemToArray(results, o);
     }
     return bench_json_write(path, root);

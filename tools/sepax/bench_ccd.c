@@ -285,12 +285,15 @@ static bool write_json(const bench_suite_options* o, const void* all, int n)
         cJSON_AddStringToObject(j, "body", spin_body_name(r->body));
         cJSON_AddStringToObject(j, "target", spin_target_name(r->target));
         cJSON_AddStringToObject(j, "engine", r->e->name);
-        cJSON_AddNumberToObject(j, "runs", r->runs);
-        cJSON_AddNumberToObject(j, "through", r->through);
-        cJSON_AddNumberToObject(j, "energy_growth", r->growth);
-        cJSON_AddNumberToObject(j, "deepest_overlap_m", r->deepest);
-        cJSON_AddNumberToObject(j, "ms_step_median", r->ms_median);
-        cJSON_AddNumberToObject(j, "impacts", r->impacts);
+        const bench_json_number numbers[] = {
+            { "runs", r->runs },
+            { "through", r->through },
+            { "energy_growth", r->growth },
+            { "deepest_overlap_m", r->deepest },
+            { "ms_step_median", r->ms_median },
+            { "impacts", r->impacts },
+        };
+        bench_json_add_numbers(j, numbers, BENCH_COUNT(numbers));
         cJSON_AddItemToArray(spinning, j);
     }
     return bench_json_write(o->json, root);

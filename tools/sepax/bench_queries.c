@@ -250,12 +250,15 @@ static bool write_json(const bench_suite_options* o, const void* all, int n)
         cJSON* j = cJSON_CreateObject();
         cJSON_AddStringToObject(j, "query", r->query);
         cJSON_AddStringToObject(j, "engine", r->engine);
-        cJSON_AddNumberToObject(j, "casts", CASTS);
-        cJSON_AddNumberToObject(j, "hits", r->hits);
-        cJSON_AddNumberToObject(j, "disagreements", r->disagreements);
-        cJSON_AddNumberToObject(j, "casts_per_s", 1e9 / r->ns_median);
-        cJSON_AddNumberToObject(j, "median_error_m", r->err_median);
-        cJSON_AddNumberToObject(j, "max_error_m", r->err_max);
+        const bench_json_number numbers[] = {
+            { "casts", CASTS },
+            { "hits", r->hits },
+            { "disagreements", r->disagreements },
+            { "casts_per_s", 1e9 / r->ns_median },
+            { "median_error_m", r->err_median },
+            { "max_error_m", r->err_max },
+        };
+        bench_json_add_numbers(j, numbers, BENCH_COUNT(numbers));
         cJSON_AddItemToArray(results, j);
     }
     return bench_json_write(o->json, root);

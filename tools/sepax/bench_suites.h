@@ -32,6 +32,15 @@ int bench_write_files(const bench_suite_options* o, int status, bool (*csv)(cons
 
 /// A JSON report's root with the machine and repetitions filled in (bench.c).
 cJSON* bench_json_root(const bench_machine* m, int reps);
+/// A number of a JSON row: its key and value.
+typedef struct bench_json_number {
+    const char* key;
+    double value;
+} bench_json_number;
+/// Adds the n numbers to object o in their order (bench.c).
+void bench_json_add_numbers(cJSON* o, const bench_json_number* numbers, int n);
+/// The number of elements of array a.
+#define BENCH_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 /// Writes and frees the root; false (errno set) when the file cannot be written.
 bool bench_json_write(const char* path, cJSON* root);
 

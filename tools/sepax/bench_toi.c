@@ -277,12 +277,15 @@ static bool write_json(const bench_suite_options* o, const void* all, int n)
         cJSON* j = cJSON_CreateObject();
         cJSON_AddStringToObject(j, "family", family_names[r->f]);
         cJSON_AddStringToObject(j, "engine", r->engine);
-        cJSON_AddNumberToObject(j, "cases", CASES);
-        cJSON_AddNumberToObject(j, "hits", r->hits);
-        cJSON_AddNumberToObject(j, "ns_query_median", r->ns_median);
-        cJSON_AddNumberToObject(j, "max_abs_toi_error_s", r->max_err);
-        cJSON_AddNumberToObject(j, "max_rel_toi_error", r->max_rel);
-        cJSON_AddNumberToObject(j, "max_toi_error_m", r->max_err_m);
+        const bench_json_number numbers[] = {
+            { "cases", CASES },
+            { "hits", r->hits },
+            { "ns_query_median", r->ns_median },
+            { "max_abs_toi_error_s", r->max_err },
+            { "max_rel_toi_error", r->max_rel },
+            { "max_toi_error_m", r->max_err_m },
+        };
+        bench_json_add_numbers(j, numbers, BENCH_COUNT(numbers));
         cJSON_AddItemToArray(results, j);
     }
     return bench_json_write(o->json, root);
