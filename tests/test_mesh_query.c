@@ -807,11 +807,9 @@ static int grid_falls_flat_onto_grid(void)
        square so that its triangles land exactly on A's (identical triangles, shared edges and corners),
        and B sliding as it falls. Each contact set is also worked out exactly from above, without the
        library's tests (flat_set_is_exact); every leaf size. */
-    test_shape ga, gb;
-    TEST_ENSURE(test_shape_grid(&ga, 6, 6) && test_shape_grid(&gb, 3, 3));
     for (int l = 0; l < 3; ++l) {
-        spx_mesh *ma = test_shape_mesh_leaf(&ga, LEAF_SIZES[l]),
-                 *mb = test_shape_mesh_leaf(&gb, LEAF_SIZES[(l + 1) % 3]);
+        spx_mesh *ma = test_shape_grid_mesh_leaf(6, 6, LEAF_SIZES[l]),
+                 *mb = test_shape_grid_mesh_leaf(3, 3, LEAF_SIZES[(l + 1) % 3]);
         TEST_ENSURE(ma && mb);
         spx_mesh_instance *a = place(ma, IDENTITY), *b = place(mb, pose_at(1.5f, 1.0f, 1.5f));
         TEST_ENSURE(a && b);
@@ -870,8 +868,6 @@ static int grid_falls_flat_onto_grid(void)
         spx_mesh_destroy(ma);
         spx_mesh_destroy(mb);
     }
-    test_shape_free(&ga);
-    test_shape_free(&gb);
     return 0;
 }
 
@@ -888,9 +884,8 @@ static int large_tied_sets_match_brute_force(void)
     test_brute_stats st = { 0 };
     int failed = 0;
     for (int k = 0; k < 2; ++k) {
-        test_shape ga, gb;
-        TEST_ENSURE(test_shape_grid(&ga, sizes[k], sizes[k]) && test_shape_grid(&gb, sizes[k] + 2, sizes[k] + 2));
-        spx_mesh *ma = test_shape_mesh_leaf(&ga, 4), *mb = test_shape_mesh_leaf(&gb, 4);
+        spx_mesh *ma = test_shape_grid_mesh_leaf(sizes[k], sizes[k], 4),
+                 *mb = test_shape_grid_mesh_leaf(sizes[k] + 2, sizes[k] + 2, 4);
         TEST_ENSURE(ma && mb);
         for (int t = 0; t < 4; ++t)
             for (int f = 0; f < 2; ++f) {
@@ -919,8 +914,6 @@ static int large_tied_sets_match_brute_force(void)
             }
         spx_mesh_destroy(ma);
         spx_mesh_destroy(mb);
-        test_shape_free(&ga);
-        test_shape_free(&gb);
     }
     test_brute_print_stats("large tied sets", &st, 0.0);
     TEST_ENSURE(!failed);

@@ -168,9 +168,14 @@ spx_mesh* test_shape_mesh(const test_shape* s)
 
 spx_mesh* test_shape_grid_mesh(uint32_t nx, uint32_t nz)
 {
+    return test_shape_grid_mesh_leaf(nx, nz, spx_default_mesh_def().leaf_triangles);
+}
+
+spx_mesh* test_shape_grid_mesh_leaf(uint32_t nx, uint32_t nz, uint32_t leaf)
+{
     test_shape g;
     if (!test_shape_grid(&g, nx, nz)) return NULL;
-    spx_mesh* m = test_shape_mesh(&g);
+    spx_mesh* m = test_shape_mesh_leaf(&g, leaf);
     test_shape_free(&g);
     return m;
 }

@@ -37,7 +37,8 @@ spx_mesh_def test_shape_mesh_def(const test_shape* s, uint32_t leaf);
    or NULL when spx_mesh_create refuses it; test_shape_mesh_leaf with `leaf` triangles a leaf. */
 spx_mesh* test_shape_mesh(const test_shape* s);
 spx_mesh* test_shape_mesh_leaf(const test_shape* s, uint32_t leaf);
-/* The mesh of test_shape_grid(nx, nz), or NULL when either fails. */
+/* The mesh of test_shape_grid(nx, nz), or NULL when either fails; _leaf with `leaf` triangles a leaf. */
 spx_mesh* test_shape_grid_mesh(uint32_t nx, uint32_t nz);
+spx_mesh* test_shape_grid_mesh_leaf(uint32_t nx, uint32_t nz, uint32_t leaf);
 
 #endif
