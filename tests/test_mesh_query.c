@@ -968,12 +968,11 @@ static int torus_dropped_onto_grid(void)
     return 0;
 }
 
-/* The grid as a mesh of `leaf` triangles a leaf, placed where it was made, and a 3 x 1 x 3 box level
-   over its middle, centred at height y. */
-static int box_over_grid(const test_shape* grid, uint32_t leaf, float y, spx_mesh** m, spx_mesh_instance** b,
-                         spx_obb* box)
+/* The 8 x 8 grid as a mesh of `leaf` triangles a leaf, placed where it was made, and a 3 x 1 x 3 box
+   level over its middle, centred at height y. */
+static int box_over_grid(uint32_t leaf, float y, spx_mesh** m, spx_mesh_instance** b, spx_obb* box)
 {
-    *m = test_shape_mesh_leaf(grid, leaf);
+    *m = test_shape_grid_mesh_leaf(8, 8, leaf);
     TEST_ENSURE(*m);
     *b = place(*m, IDENTITY);
     TEST_ENSURE(*b);
@@ -987,13 +986,11 @@ static int box_dropped_flat_onto_grid(void)
        and z, partly at the border; every triangle of those 16 squares has a leg along each axis, so it
        reaches into the face (the corner squares' triangles at least at a point): 32 triangles, all
        at the same time, first by the tie rule the lowest: square (2,2) gives 2 * (2 * 8 + 2) = 36. */
-    test_shape grid;
-    TEST_ENSURE(test_shape_grid(&grid, 8, 8));
     for (int l = 0; l < 3; ++l) {
         spx_mesh* m;
         spx_mesh_instance* b;
         spx_obb box;
-        TEST_ENSURE(box_over_grid(&grid, LEAF_SIZES[l], 2.0f, &m, &b, &box) == 0);
+        TEST_ENSURE(box_over_grid(LEAF_SIZES[l], 2.0f, &m, &b, &box) == 0);
         query q = { &box, NULL, b, spx_v3(0, -3, 0), ZERO, 1.0f };
         spx_mesh_hit h;
         TEST_ENSURE(check_against_brute(&q, "box on grid", &h) == 0);
@@ -1010,7 +1007,6 @@ static int box_dropped_flat_onto_grid(void)
         spx_mesh_instance_destroy(b);
         spx_mesh_destroy(m);
     }
-    test_shape_free(&grid);
     return 0;
 }
 
@@ -1066,13 +1062,11 @@ static int box_sliding_along_grid(void)
        in square (2, 5) only triangle 43 now, as 42 (z >= x + 3) ends at the corner (2.5, 5.5) that has
        left: 31. Both grid and box sliding, the
        grid rotated a quarter turn about y, every leaf size; each against the brute force. */
-    test_shape grid;
-    TEST_ENSURE(test_shape_grid(&grid, 8, 8));
     for (int l = 0; l < 3; ++l) {
         spx_mesh* m;
         spx_mesh_instance* b;
         spx_obb box;
-        TEST_ENSURE(box_over_grid(&grid, LEAF_SIZES[l], 0.5f, &m, &b, &box) == 0);
+        TEST_ENSURE(box_over_grid(LEAF_SIZES[l], 0.5f, &m, &b, &box) == 0);
         query q = { &box, NULL, b, spx_v3(3, 0, 0), ZERO, 1.0f };
         spx_mesh_hit h;
         TEST_ENSURE(check_against_brute(&q, "box resting, sliding", &h) == 0);
@@ -1102,7 +1096,6 @@ static int box_sliding_along_grid(void)
         spx_mesh_instance_destroy(b);
         spx_mesh_destroy(m);
     }
-    test_shape_free(&grid);
     return 0;
 }
 

@@ -81,14 +81,6 @@ static inline float fuzz_mostly_positive(fuzz_input* in)
     return (fuzz_byte(in) & 7) ? fabsf(fuzz_float(in)) : fuzz_float(in);
 }
 
-/* A swept pair's motion, read in this order: A's velocity, B's, the interval. */
-static inline void fuzz_motion(fuzz_input* in, spx_vec3* va, spx_vec3* vb, float* tmax)
-{
-    *va = fuzz_vec3(in);
-    *vb = fuzz_vec3(in);
-    *tmax = fuzz_mostly_positive(in);
-}
-
 /* p moved by v for time t: where a sweep's piece is at t. */
 static inline spx_vec3 fuzz_moved(spx_vec3 p, spx_vec3 v, float t)
 {

@@ -51,9 +51,8 @@ int fuzz_box_box(const uint8_t* data, size_t size)
 {
     fuzz_input in = { data, size };
     const spx_obb a = fuzz_obb(&in), b = fuzz_obb(&in);
-    spx_vec3 va, vb;
-    float tmax;
-    fuzz_motion(&in, &va, &vb, &tmax);
+    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
+    const float tmax = fuzz_mostly_positive(&in);
     const float margin = fuzz_mostly_positive(&in);
 
     bool overlap = false;

@@ -12,9 +12,8 @@ int fuzz_box_triangle(const uint8_t* data, size_t size)
     fuzz_input in = { data, size };
     const spx_obb a = fuzz_obb(&in);
     const spx_triangle b = fuzz_triangle(&in);
-    spx_vec3 va, vb;
-    float tmax;
-    fuzz_motion(&in, &va, &vb, &tmax);
+    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
+    const float tmax = fuzz_mostly_positive(&in);
     const float margin = fuzz_mostly_positive(&in);
     spx_triangle_edges edges;
     for (int j = 0; j < 3; ++j)

@@ -204,9 +204,8 @@ int fuzz_hull(const uint8_t* data, size_t size)
     if (p.kind == KIND_SPHERE) p.sphere = (spx_sphere){ fuzz_vec3(&in), fuzz_mostly_positive(&in) };
     if (p.kind == KIND_CAPSULE)
         p.capsule = (spx_capsule){ { fuzz_vec3(&in), fuzz_vec3(&in) }, fuzz_mostly_positive(&in) };
-    spx_vec3 va, vb;
-    float tmax;
-    fuzz_motion(&in, &va, &vb, &tmax);
+    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
+    const float tmax = fuzz_mostly_positive(&in);
     const float margin = fuzz_mostly_positive(&in);
 
     if (ha) { /* a built hull's facts: Euler's formula, finite corners in range, a mass or its code */

@@ -205,9 +205,8 @@ int fuzz_mesh(const uint8_t* data, size_t size)
     spx_mesh_instance* a = mesh_a ? place(&in, mesh_a) : NULL;
     spx_mesh_instance* b = mesh_b ? place(&in, mesh_b) : NULL;
     const spx_obb box = fuzz_obb(&in);
-    spx_vec3 va, vb;
-    float tmax;
-    fuzz_motion(&in, &va, &vb, &tmax);
+    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
+    const float tmax = fuzz_mostly_positive(&in);
     const float margin = fuzz_mostly_positive(&in);
     if (b) box_against_mesh(&box, b, va, vb, tmax, margin);
     if (a && b) mesh_against_mesh(a, b, va, vb, tmax, margin);

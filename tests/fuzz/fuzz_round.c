@@ -168,9 +168,8 @@ int fuzz_round(const uint8_t* data, size_t size)
     else if (p.kind <= 2) p.c[1] = fuzz_capsule(&in);
     else if (p.kind <= 4) p.box = fuzz_obb(&in);
     else p.tri = fuzz_triangle(&in);
-    spx_vec3 va, vb;
-    float tmax;
-    fuzz_motion(&in, &va, &vb, &tmax);
+    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
+    const float tmax = fuzz_mostly_positive(&in);
     const float margin = fuzz_mostly_positive(&in);
 
     bool overlap = false;

@@ -31,9 +31,8 @@ int fuzz_triangle_triangle(const uint8_t* data, size_t size)
 {
     fuzz_input in = { data, size };
     const spx_triangle a = fuzz_triangle(&in), b = fuzz_triangle(&in);
-    spx_vec3 va, vb;
-    float tmax;
-    fuzz_motion(&in, &va, &vb, &tmax);
+    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
+    const float tmax = fuzz_mostly_positive(&in);
 
     bool overlap = false, overlap_ba = false;
     spx_penetration pen;
