@@ -213,6 +213,19 @@ static bool overlapping(const spx_world* w, const spx_contact* c, float push_dep
     return over;
 }
 
+/* m: the push's reach for a manifold (overlapping's push_depth for its bodies) over its deepest
+   point's overlap, 0 when no point overlaps (or the continuous stage owns it). */
+static float overlap_depth(const spx_world* w, const spx_contact* c, float push_depth_dynamic, float push_depth_fixed,
+                           float* out_reach)
+{
+    const bool fixed_side = w->bodies[c->body_a].inv_mass == 0.0f || w->bodies[c->body_b].inv_mass == 0.0f;
+    *out_reach = fixed_side ? push_depth_fixed : push_depth_dynamic;
+    float deepest = 0.0f;
+    for (int i = 0; i < c->point_count && c->owner == SPX_CONTACT_SOLVER; ++i)
+        if (-c->points[i].separation > deepest) deepest = -c->points[i].separation; /* not fmaxf: a call */
+    return deepest;
+}
+
 /* A group in the split pass (solve_split) stays there while one of its manifolds overlaps deeper than
    this part of the push's reach: let go at the reach, the overlaps it leaves (a line of boxes each
    8 cm into the next) spring apart in the soft step, and along a line those springs add up again. */
@@ -237,9 +250,9 @@ static uint32_t collect_manifolds(spx_world* w, float push_depth_dynamic, float 
         m->contact = k;
         m->point_count = (uint32_t)c->point_count;
         s->sims[m->a].touching = s->sims[m->b].touching = true;
-        const bool deep = overlapping(w, c, push_depth_dynamic, push_depth_fixed);
-        const bool lingering =
-            overlapping(w, c, SPX_SPLIT_RELEASE * push_depth_dynamic, SPX_SPLIT_RELEASE * push_depth_fixed);
+        float reach;
+        const float depth = overlap_depth(w, c, push_depth_dynamic, push_depth_fixed, &reach);
+        const bool deep = depth > reach, lingering = depth > SPX_SPLIT_RELEASE * reach;
         s->sims[m->a].overlaps += deep, s->sims[m->b].overlaps += deep;
         s->sims[m->a].lingering |= lingering, s->sims[m->b].lingering |= lingering;
         const bool partner = deep && (c->body_a != deep_a || c->body_b != deep_b);
