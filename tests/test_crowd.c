@@ -3,9 +3,12 @@
    limit, the broad phase meets at most a few times bodies x SPX_PAIR_FINDER_BODY_PAIRS leaf pairs in
    any update (the first included: 20,000 boxes in one spot overlap in 200 million pairs), no body is
    faster than max_push_speed sideways at any step (the push-out speed is shared among a body's
-   overlapping manifolds; vertically gravity adds what boxes pushed up onto others gain falling
-   back), and the bodies spread. By default: 500 unit boxes in one spot for 400 steps and the pair
-   finder alone on 5,000 boxes in one spot; `--long` adds 2,000 for 60 steps and 20,000 for 10. */
+   overlapping manifolds, and a group pushed from many sides is solved split, its push leaving no
+   speed; vertically gravity adds what boxes pushed up onto others gain falling back), the kinetic
+   energy stays within what that allows, and the bodies spread. By default: 500 unit boxes in one
+   spot for 60 and 400 steps, 50 in a line and 20 x 20 in a grid, each overlapping its neighbours,
+   and the pair finder alone on 5,000 boxes in one spot; `--long` adds 2,000 in one spot for 60 steps
+   and 20,000 for 10. */
 #include "support/test.h"
 #include "broad/pair_finder.h"
 #include "dynamics/world.h"
@@ -209,7 +212,7 @@ static int crowd_of_500_resting(void) { return crowd(500, 1, 400, 0.0f, 2.0f, tr
 static int line_of_50(void) { return crowd(50, 50, 300, 0.2f, 12.0f, true); }
 /* 20 x 20 boxes 0.25 m apart: each overlaps up to 48 others, the corners are pushed through them all. */
 static int grid_of_400(void) { return crowd(400, 20, 300, 0.25f, 6.0f, true); }
-static int crowd_of_2000(void) { return crowd(2000, 1, 60, 0.0f, 1.0f, true); }
+static int crowd_of_2000(void) { return crowd(2000, 1, 60, 0.0f, 0.5f, true); }
 static int crowd_of_20000(void) { return crowd(20000, 1, 10, 0.0f, 0.1f, true); }
 
 int main(int argc, char** argv)
