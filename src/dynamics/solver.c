@@ -333,15 +333,21 @@ static spx_result reserve(spx_world* w)
         !spx_reserve(al, (void**)&s->split_bodies, &s->split_body_capacity, n, sizeof(uint32_t), 8) ||
         !spx_reserve(al, (void**)&s->split_rows, &s->split_row_capacity, 2 * n, sizeof(spx_f4), 16))
         return SPX_ERR_OUT_OF_MEMORY;
-    /* The blocks of any pass over some of the manifolds (the deep, split and soft passes share them):
-       a colour's blocks are full but its last, so at most nc / lanes and one a colour used. Made
-       here, so that a step whose manifolds part into passes another way allocates nothing; only the
-       overflow (one manifold a block, past SPX_SOLVER_COLORS) may still grow them (prepare_pass). */
+    return spx_stack_reserve(&s->stack, al, n, nc);
+}
+
+/* Room for the blocks of any pass over some of the step's nc manifolds (the deep, split and soft
+   passes take turns in them): a colour's blocks are full but its last, so at most nc / lanes and
+   one a colour. Made before the passes, so that a step whose manifolds part into passes another way
+   than before allocates nothing; only the overflow (one manifold a block, past SPX_SOLVER_COLORS)
+   may still grow them (prepare_pass). */
+static bool reserve_blocks(spx_world* w, uint32_t nc)
+{
+    spx_solver_scratch* s = &w->solver;
     const uint32_t lanes = s->kernels->lanes;
     const uint32_t blocks = (nc + lanes - 1) / lanes + (nc < SPX_SOLVER_COLORS ? nc : SPX_SOLVER_COLORS);
-    if (!spx_reserve(al, &s->blocks, &s->block_capacity, blocks < nc ? blocks : nc, s->kernels->block_size, 32))
-        return SPX_ERR_OUT_OF_MEMORY;
-    return spx_stack_reserve(&s->stack, al, n, nc);
+    return spx_reserve(&w->allocator, &s->blocks, &s->block_capacity, blocks < nc ? blocks : nc, s->kernels->block_size,
+                       32);
 }
 
 void spx_solver_free(spx_solver_scratch* s, const spx_allocator* al)
@@ -674,6 +680,7 @@ spx_result spx_solve(spx_world* w, float dt)
     const float push_depth_dynamic = dynamic_soft.bias_rate > 0.0f ? max_push / dynamic_soft.bias_rate : 0.0f;
     const float push_depth_fixed = static_soft.bias_rate > 0.0f ? max_push / static_soft.bias_rate : 0.0f;
     uint32_t nc = collect_manifolds(w, push_depth_dynamic, push_depth_fixed);
+    if (!reserve_blocks(w, nc)) return SPX_ERR_OUT_OF_MEMORY;
     spx_joints_prepare(w, h);
     /* Islands stacked deeper than this spring holds first, apart; then every other one. */
     uint32_t n = nb;
