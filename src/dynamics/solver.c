@@ -213,8 +213,8 @@ static bool overlapping(const spx_world* w, const spx_contact* c, float push_dep
     return over;
 }
 
-/* m: the push's reach for a manifold (overlapping's push_depth for its bodies) over its deepest
-   point's overlap, 0 when no point overlaps (or the continuous stage owns it). */
+/* m: a manifold's deepest overlap (0 when no point overlaps, or the continuous stage owns it), and in
+   *out_reach the push's reach for its bodies (overlapping's push_depth). */
 static float overlap_depth(const spx_world* w, const spx_contact* c, float push_depth_dynamic, float push_depth_fixed,
                            float* out_reach)
 {
@@ -556,10 +556,12 @@ static uint32_t find_root(uint32_t* parent, uint32_t k)
    pushes its neighbour at its share and the ends leave at the sum (50 boxes made 0.2 m apart, 22
    m/s). Here the biased passes move the bodies and the velocities are relaxed from the warm start
    (run_pass, split), so the push leaves no speed. It takes whole groups (bodies joined by manifolds
-   between dynamic bodies) with a body deep in SPX_SPLIT_OVERLAPS others, or split last step and
-   with a manifold deeper than SPX_SPLIT_RELEASE of the reach; not groups with a joint (their
-   impulses are not put back) or uneven masses (the biased passes carry a heavy body on a light one,
-   which relax alone lets sink): the soft step holds those. Its blocks hold its manifolds alone, so
+   between dynamic bodies) with a body deep in SPX_SPLIT_OVERLAPS others and whose deep manifolds'
+   shares of max_push_speed sum over one (a chain of them could add up to more), and keeps groups
+   whose bodies were all split last step while one of their manifolds is deeper than
+   SPX_SPLIT_RELEASE of the reach (a group that meets other bodies goes back); not groups with a
+   joint (their impulses are not put back) or uneven masses (the biased passes carry a heavy body on
+   a light one, which relax alone lets sink): the soft step holds those. Its blocks hold its manifolds alone, so
    no lane's result depends on which path groups it with which. The bodies `*list` (NULL: 1 .. *n)
    and the manifolds (*nc) not split are left for the soft step, in s->pass_bodies and s->manifolds. */
 static spx_result solve_split(spx_world* w, uint32_t nb, const uint32_t** list, uint32_t* n, uint32_t* nc,
