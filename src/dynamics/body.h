@@ -54,6 +54,7 @@ typedef struct spx_body {
     bool awake;
     bool enable_sleep;
     bool was_awake; /* awake after the last step (or when made): its sleep events (world.c) */
+    bool split;     /* the last step solved it in the split pass (solver.c, solve_split) */
     /* Placement: the origin and rotation the host sees, and the centre of mass the solver moves. */
     vec3s origin;
     versors rotation;

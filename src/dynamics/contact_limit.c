@@ -43,7 +43,12 @@ spx_result spx_contact_limit_apply(spx_world* w, const spx_pair* pairs, uint32_t
     spx_contact_limit* l = &w->contact_limit;
     const spx_allocator* al = &w->allocator;
     *out = pairs, *out_count = n, *limited = false;
-    if (!spx_reserve(al, (void**)&l->partners, &l->partner_capacity, w->body_slots + 1, sizeof(uint32_t), 8))
+    /* The sort's arrays grow with the pairs, in every step, not at the first step a body goes over
+       the limit (a step allocates nothing once the pairs stop growing). */
+    if (!spx_reserve(al, (void**)&l->partners, &l->partner_capacity, w->body_slots + 1, sizeof(uint32_t), 8) ||
+        !spx_reserve(al, (void**)&l->keys[0], &l->key_capacity[0], n, sizeof(uint64_t), 8) ||
+        !spx_reserve(al, (void**)&l->keys[1], &l->key_capacity[1], n, sizeof(uint64_t), 8) ||
+        !spx_reserve(al, (void**)&l->kept, &l->kept_capacity, n, sizeof(spx_pair), 8))
         return SPX_ERR_OUT_OF_MEMORY;
     uint32_t* partners = l->partners;
     memset(partners, 0, sizeof(uint32_t) * w->body_slots);
@@ -54,10 +59,6 @@ spx_result spx_contact_limit_apply(spx_world* w, const spx_pair* pairs, uint32_t
         over |= ++partners[pairs[i].b] > SPX_MAX_BODY_CONTACTS && limited_body(w, pairs[i].b);
     }
     if (!over) return SPX_OK;
-    if (!spx_reserve(al, (void**)&l->keys[0], &l->key_capacity[0], n, sizeof(uint64_t), 8) ||
-        !spx_reserve(al, (void**)&l->keys[1], &l->key_capacity[1], n, sizeof(uint64_t), 8) ||
-        !spx_reserve(al, (void**)&l->kept, &l->kept_capacity, n, sizeof(spx_pair), 8))
-        return SPX_ERR_OUT_OF_MEMORY;
     uint64_t* keys = l->keys[0];
     for (uint32_t i = 0; i < n; ++i) {
         const spx_body* a = &w->bodies[pairs[i].a];

@@ -175,6 +175,8 @@ static uint32_t gather_bodies(spx_world* w, float h)
         sim->isotropic = false;
         sim->touching = false;
         sim->overlaps = 0;
+        sim->deep_pairs = 0;
+        sim->lingering = sim->split = false;
         sim->least_inv_mass = INFINITY;
         if (sim->dynamic) {
             sb->inv_mass = b->inv_mass;
@@ -211,13 +213,34 @@ static bool overlapping(const spx_world* w, const spx_contact* c, float push_dep
     return over;
 }
 
+/* m: a manifold's deepest overlap (0 when no point overlaps, or the continuous stage owns it), and in
+   *out_reach the push's reach for its bodies (overlapping's push_depth). */
+static float overlap_depth(const spx_world* w, const spx_contact* c, float push_depth_dynamic, float push_depth_fixed,
+                           float* out_reach)
+{
+    const bool fixed_side = w->bodies[c->body_a].inv_mass == 0.0f || w->bodies[c->body_b].inv_mass == 0.0f;
+    *out_reach = fixed_side ? push_depth_fixed : push_depth_dynamic;
+    float deepest = 0.0f;
+    for (int i = 0; i < c->point_count && c->owner == SPX_CONTACT_SOLVER; ++i)
+        if (-c->points[i].separation > deepest) deepest = -c->points[i].separation; /* not fmaxf: a call */
+    return deepest;
+}
+
+/* A group in the split pass (solve_split) stays there while one of its manifolds overlaps deeper than
+   this part of the push's reach: let go at the reach, the overlaps it leaves (a line of boxes each
+   8 cm into the next) spring apart in the soft step, and along a line those springs add up again. */
+#define SPX_SPLIT_RELEASE 0.125f
+
 /* The active manifolds, in the contacts' (sorted, deterministic) order; returns how many. Counts each
    body's manifolds that overlap deeper than the spring pushes out at max_push_speed (push_depth,
-   against a dynamic body and against one that cannot move): they share that speed (prepare_lane). */
+   against a dynamic body and against one that cannot move): they share that speed (prepare_lane).
+   Counts the partners each body has such a manifold with (solve_split), and marks the bodies of a
+   manifold deeper than SPX_SPLIT_RELEASE of that depth as lingering. */
 static uint32_t collect_manifolds(spx_world* w, float push_depth_dynamic, float push_depth_fixed)
 {
     spx_solver_scratch* s = &w->solver;
     uint32_t count = 0;
+    uint32_t deep_a = UINT32_MAX, deep_b = UINT32_MAX; /* the last deep manifold's bodies (a pair's are adjacent) */
     for (uint32_t k = 0; k < w->contacts.count; ++k) {
         const spx_contact* c = &w->contacts.list[k];
         if (!active(w, c)) continue;
@@ -227,8 +250,14 @@ static uint32_t collect_manifolds(spx_world* w, float push_depth_dynamic, float 
         m->contact = k;
         m->point_count = (uint32_t)c->point_count;
         s->sims[m->a].touching = s->sims[m->b].touching = true;
-        const bool deep = overlapping(w, c, push_depth_dynamic, push_depth_fixed);
+        float reach;
+        const float depth = overlap_depth(w, c, push_depth_dynamic, push_depth_fixed, &reach);
+        const bool deep = depth > reach, lingering = depth > SPX_SPLIT_RELEASE * reach;
         s->sims[m->a].overlaps += deep, s->sims[m->b].overlaps += deep;
+        s->sims[m->a].lingering |= lingering, s->sims[m->b].lingering |= lingering;
+        const bool partner = deep && (c->body_a != deep_a || c->body_b != deep_b);
+        s->sims[m->a].deep_pairs += partner, s->sims[m->b].deep_pairs += partner;
+        if (deep) deep_a = c->body_a, deep_b = c->body_b;
         const float ia = s->bodies[m->a].inv_mass, ib = s->bodies[m->b].inv_mass;
         if (ia > 0.0f && ib > 0.0f) {
             if (ib < s->sims[m->a].least_inv_mass) s->sims[m->a].least_inv_mass = ib;
@@ -300,9 +329,25 @@ static spx_result reserve(spx_world* w)
         !spx_reserve(al, (void**)&s->color_used, &s->color_used_capacity, n, sizeof(uint64_t), 8) ||
         !spx_reserve(al, (void**)&s->order, &s->order_capacity, 2 * nc, sizeof(uint32_t), 8) ||
         !spx_reserve(al, (void**)&s->pass_manifolds, &s->pass_manifold_capacity, nc, sizeof(spx_solver_manifold), 8) ||
-        !spx_reserve(al, (void**)&s->pass_bodies, &s->pass_body_capacity, n, sizeof(uint32_t), 8))
+        !spx_reserve(al, (void**)&s->pass_bodies, &s->pass_body_capacity, n, sizeof(uint32_t), 8) ||
+        !spx_reserve(al, (void**)&s->split_bodies, &s->split_body_capacity, n, sizeof(uint32_t), 8) ||
+        !spx_reserve(al, (void**)&s->split_rows, &s->split_row_capacity, 2 * n, sizeof(spx_f4), 16))
         return SPX_ERR_OUT_OF_MEMORY;
     return spx_stack_reserve(&s->stack, al, n, nc);
+}
+
+/* Room for the blocks of any pass over some of the step's nc manifolds (the deep, split and soft
+   passes take turns in them): a colour's blocks are full but its last, so at most nc / lanes and
+   one a colour. Made before the passes, so that a step whose manifolds part into passes another way
+   than before allocates nothing; only the overflow (one manifold a block, past SPX_SOLVER_COLORS)
+   may still grow them (prepare_pass). */
+static bool reserve_blocks(spx_world* w, uint32_t nc)
+{
+    spx_solver_scratch* s = &w->solver;
+    const uint32_t lanes = s->kernels->lanes;
+    const uint32_t blocks = (nc + lanes - 1) / lanes + (nc < SPX_SOLVER_COLORS ? nc : SPX_SOLVER_COLORS);
+    return spx_reserve(&w->allocator, &s->blocks, &s->block_capacity, blocks < nc ? blocks : nc, s->kernels->block_size,
+                       32);
 }
 
 void spx_solver_free(spx_solver_scratch* s, const spx_allocator* al)
@@ -315,6 +360,8 @@ void spx_solver_free(spx_solver_scratch* s, const spx_allocator* al)
     spx_free(al, s->order, sizeof(uint32_t) * (size_t)s->order_capacity);
     spx_free(al, s->pass_manifolds, sizeof(spx_solver_manifold) * (size_t)s->pass_manifold_capacity);
     spx_free(al, s->pass_bodies, sizeof(uint32_t) * (size_t)s->pass_body_capacity);
+    spx_free(al, s->split_bodies, sizeof(uint32_t) * (size_t)s->split_body_capacity);
+    spx_free(al, s->split_rows, sizeof(spx_f4) * (size_t)s->split_row_capacity);
     spx_stack_free(&s->stack, al);
     if (s->kernels) spx_free(al, s->blocks, s->kernels->block_size * (size_t)s->block_capacity);
 }
@@ -368,9 +415,12 @@ static inline void integrate_position(spx_solver_body* b, spx_f4 h4, spx_f4 h2)
 }
 
 /* The substeps over the prepared blocks, and the bodies `list[0 .. n)` (NULL: every one, 1 .. n)
-   with them; joints too where `joints`. Then restitution, and the impulses back to the manifolds. */
+   with them; joints too where `joints`. Then restitution, and the impulses back to the manifolds.
+   `split` (solve_split; a list, no joints): the biased passes move the bodies, then their velocities
+   and impulses go back to where the warm start left them, and relax passes alone make the velocities,
+   as many as the biased and relax passes of the soft step. */
 static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nblocks, bool uneven, uint32_t substeps,
-                     float h, bool joints)
+                     float h, bool joints, bool split)
 {
     spx_solver_scratch* s = &w->solver;
     const spx_solver_kernels* kern = s->kernels;
@@ -389,7 +439,12 @@ static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nb
         else
             for (uint32_t k = 1; k < n; ++k) integrate_velocity(&sb[k], &sims[k]);
         if (joints) spx_joints_warm_start(w);
-        kern->warm_start(sb, blocks, nblocks, step > 0 && relax_iterations == 0);
+        kern->warm_start(sb, blocks, nblocks, step > 0 && relax_iterations == 0 && !split);
+        if (split) {
+            for (uint32_t j = 0; j < n; ++j)
+                s->split_rows[2 * j] = row_of(&sb[list[j]], 0), s->split_rows[2 * j + 1] = row_of(&sb[list[j]], 1);
+            kern->keep(blocks, nblocks, false);
+        }
         for (uint32_t it = 0; it < solve_iterations; ++it) {
             if (joints) spx_joints_solve(w, h, true);
             kern->solve(sb, blocks, nblocks, inv_h);
@@ -402,7 +457,13 @@ static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nb
             for (uint32_t j = 0; j < n; ++j) integrate_position(&sb[list[j]], h4, h2);
         else
             for (uint32_t k = 1; k < n; ++k) integrate_position(&sb[k], h4, h2);
-        for (uint32_t it = 0; it < relax_iterations; ++it) {
+        if (split) {
+            for (uint32_t j = 0; j < n; ++j)
+                set_row(&sb[list[j]], 0, s->split_rows[2 * j]), set_row(&sb[list[j]], 1, s->split_rows[2 * j + 1]);
+            kern->keep(blocks, nblocks, true);
+        }
+        const uint32_t relaxes = split ? relax_iterations + solve_iterations : relax_iterations;
+        for (uint32_t it = 0; it < relaxes; ++it) {
             if (joints) spx_joints_solve(w, h, false);
             kern->relax(sb, blocks, nblocks, inv_h);
         }
@@ -456,7 +517,7 @@ static spx_result solve_deep(spx_world* w, uint32_t nb, uint32_t* nc, float dt, 
         uint32_t nblocks = 0;
         bool uneven = false;
         const spx_result r = prepare_pass(w, nb, m, dynamic_soft, static_soft, &nblocks, &uneven);
-        if (r == SPX_OK) run_pass(w, list, n, nblocks, uneven, count, h, false);
+        if (r == SPX_OK) run_pass(w, list, n, nblocks, uneven, count, h, false, false);
         s->manifolds = all;
         if (r != SPX_OK) return r;
         for (uint32_t j = 0; j < n; ++j)
@@ -478,6 +539,128 @@ static spx_result solve_deep(spx_world* w, uint32_t nb, uint32_t* nc, float dt, 
     return SPX_OK;
 }
 
+/* A group of bodies goes to the split pass when one of them overlaps this many others deeper than the
+   push's reach: pushes add up only through a body pushed from two sides; one deep overlap alone (a
+   box tumbling into a pile, or sunk into a mesh ground across two triangles) is the soft step's, its
+   push at most max_push_speed. */
+#define SPX_SPLIT_OVERLAPS 2u
+
+static uint32_t find_root(uint32_t* parent, uint32_t k)
+{
+    while (parent[k] != k) k = parent[k] = parent[parent[k]];
+    return k;
+}
+
+/* The split pass. In the soft step the push stays in the velocity as far as the relax pass does not
+   take it back, and relax cannot pull two bodies together: along a line of overlapping bodies each
+   pushes its neighbour at its share and the ends leave at the sum (50 boxes made 0.2 m apart, 22
+   m/s). Here the biased passes move the bodies and the velocities are relaxed from the warm start
+   (run_pass, split), so the push leaves no speed. It takes whole groups (bodies joined by manifolds
+   between dynamic bodies) with a body deep in SPX_SPLIT_OVERLAPS others and whose deep manifolds'
+   shares of max_push_speed sum over one (a chain of them could add up to more), and keeps groups
+   whose bodies were all split last step while one of their manifolds is deeper than
+   SPX_SPLIT_RELEASE of the reach (a group that meets other bodies goes back); not groups with a
+   joint (their impulses are not put back) or uneven masses (the biased passes carry a heavy body on
+   a light one, which relax alone lets sink): the soft step holds those. Its blocks hold its manifolds alone, so
+   no lane's result depends on which path groups it with which. The bodies `*list` (NULL: 1 .. *n)
+   and the manifolds (*nc) not split are left for the soft step, in s->pass_bodies and s->manifolds. */
+static spx_result solve_split(spx_world* w, uint32_t nb, const uint32_t** list, uint32_t* n, uint32_t* nc,
+                              uint32_t substeps, float h, spx_solver_soft dynamic_soft, spx_solver_soft static_soft,
+                              float push_depth_dynamic, float push_depth_fixed)
+{
+    spx_solver_scratch* s = &w->solver;
+    spx_solver_body_sim* sims = s->sims;
+    const uint32_t* in = *list;
+    const uint32_t first = in ? 0 : 1, end = *n;
+    bool any = false;
+    for (uint32_t j = first; j < end && !any; ++j) {
+        const spx_solver_body_sim* sim = &sims[in ? in[j] : j];
+        any = sim->dynamic && (sim->deep_pairs >= SPX_SPLIT_OVERLAPS || (sim->lingering && w->bodies[sim->body].split));
+    }
+    if (!any) return SPX_OK;
+    uint32_t* parent = s->split_bodies;
+    uint64_t* flags = s->color_used;       /* scratch until the colouring */
+    float* pushes = (float*)s->split_rows; /* scratch until run_pass: 8 floats a body */
+    enum { DEEP = 1, JOINED = 2, LINGERING = 4, SOFT = 8 };
+    for (uint32_t k = 0; k < nb; ++k) parent[k] = k, flags[k] = 0, pushes[k] = 0.0f;
+    for (uint32_t j = 0; j < *nc; ++j) {
+        const spx_solver_manifold* m = &s->manifolds[j];
+        if (sims[m->a].dynamic && sims[m->b].dynamic) parent[find_root(parent, m->a)] = find_root(parent, m->b);
+    }
+    const spx_joints* js = &w->joints;
+    for (uint32_t i = 0; i < js->active_count; ++i) {
+        const spx_joint* jt = &js->list[js->active[i]];
+        const uint32_t a = jt->solver[0], b = jt->solver[1];
+        if (sims[a].dynamic && sims[b].dynamic) parent[find_root(parent, a)] = find_root(parent, b);
+    }
+    for (uint32_t i = 0; i < js->active_count; ++i) {
+        const spx_joint* jt = &js->list[js->active[i]];
+        flags[find_root(parent, jt->solver[0])] |= SOFT, flags[find_root(parent, jt->solver[1])] |= SOFT;
+    }
+    for (uint32_t j = first; j < end; ++j) {
+        const uint32_t k = in ? in[j] : j;
+        const spx_solver_body_sim* sim = &sims[k];
+        if (!sim->dynamic) continue;
+        const bool uneven = s->bodies[k].inv_mass > SPX_SOLVER_UNEVEN_RATIO * sim->least_inv_mass;
+        flags[find_root(parent, k)] |= (sim->deep_pairs >= SPX_SPLIT_OVERLAPS ? DEEP : 0u) |
+                                       (sim->lingering ? LINGERING : 0u) | (w->bodies[sim->body].split ? 0u : JOINED) |
+                                       (uneven ? SOFT : 0u);
+    }
+    /* Each deep manifold separates its bodies at most at its share of max_push_speed (prepare_lane):
+       no chain of them in a group adds up to more than the group's sum of shares. */
+    for (uint32_t j = 0; j < *nc; ++j) {
+        const spx_solver_manifold* m = &s->manifolds[j];
+        if (!overlapping(w, &w->contacts.list[m->contact], push_depth_dynamic, push_depth_fixed)) continue;
+        uint32_t share = 1;
+        if (s->bodies[m->a].inv_mass > 0.0f && sims[m->a].overlaps > share) share = sims[m->a].overlaps;
+        if (s->bodies[m->b].inv_mass > 0.0f && sims[m->b].overlaps > share) share = sims[m->b].overlaps;
+        pushes[find_root(parent, sims[m->a].dynamic ? m->a : m->b)] += 1.0f / (float)share;
+    }
+    uint32_t split = 0;
+    for (uint32_t j = first; j < end; ++j) {
+        const uint32_t k = in ? in[j] : j;
+        const uint32_t root = find_root(parent, k);
+        const uint64_t f = flags[root];
+        const bool deep = (f & DEEP) && pushes[root] > 1.0f, held = (f & LINGERING) && !(f & JOINED);
+        sims[k].split = sims[k].dynamic && !(f & SOFT) && (deep || held);
+        split += sims[k].split;
+    }
+    if (split == 0) return SPX_OK;
+    /* parent[] is read no more: the pass's bodies (the split ones and the kinematic ones, which go
+       with every pass and start each again) overwrite it, and the rest go to s->pass_bodies (in
+       place when they are already there: an entry is written no later than it is read). */
+    uint32_t* rest = s->pass_bodies;
+    uint32_t np = 0, nr = 0;
+    for (uint32_t j = first; j < end; ++j) {
+        const uint32_t k = in ? in[j] : j;
+        if (sims[k].split || !sims[k].dynamic) parent[np++] = k;
+        if (!sims[k].split) rest[nr++] = k;
+    }
+    uint32_t mp = 0, mr = 0;
+    for (uint32_t j = 0; j < *nc; ++j) {
+        const spx_solver_manifold c = s->manifolds[j];
+        if (sims[c.a].split || sims[c.b].split) s->pass_manifolds[mp++] = c;
+        else s->manifolds[mr++] = c;
+    }
+    spx_solver_manifold* all = s->manifolds;
+    s->manifolds = s->pass_manifolds;
+    uint32_t nblocks = 0;
+    bool uneven = false;
+    const spx_result r = prepare_pass(w, nb, mp, dynamic_soft, static_soft, &nblocks, &uneven);
+    if (r == SPX_OK) run_pass(w, parent, np, nblocks, uneven, substeps, h, false, true);
+    s->manifolds = all;
+    if (r != SPX_OK) return r;
+    for (uint32_t j = 0; j < np; ++j)
+        if (!sims[parent[j]].dynamic) {
+            set_row(&s->bodies[parent[j]], 2, spx_f4_splat(0.0f));
+            set_row(&s->bodies[parent[j]], 3, spx_f4_splat(0.0f));
+        }
+    *list = rest;
+    *n = nr;
+    *nc = mr;
+    return SPX_OK;
+}
+
 spx_result spx_solve(spx_world* w, float dt)
 {
     if (reserve(w) != SPX_OK || spx_joints_reserve(w) != SPX_OK) return SPX_ERR_OUT_OF_MEMORY;
@@ -496,8 +679,10 @@ spx_result spx_solve(spx_world* w, float dt)
     /* The depth at which the spring's push reaches max_push_speed: shallower overlaps (a resting
        pile's) push slower than any share of it and are not counted. */
     const float max_push = w->def.max_push_speed;
-    uint32_t nc = collect_manifolds(w, dynamic_soft.bias_rate > 0.0f ? max_push / dynamic_soft.bias_rate : 0.0f,
-                                    static_soft.bias_rate > 0.0f ? max_push / static_soft.bias_rate : 0.0f);
+    const float push_depth_dynamic = dynamic_soft.bias_rate > 0.0f ? max_push / dynamic_soft.bias_rate : 0.0f;
+    const float push_depth_fixed = static_soft.bias_rate > 0.0f ? max_push / static_soft.bias_rate : 0.0f;
+    uint32_t nc = collect_manifolds(w, push_depth_dynamic, push_depth_fixed);
+    if (!reserve_blocks(w, nc)) return SPX_ERR_OUT_OF_MEMORY;
     spx_joints_prepare(w, h);
     /* Islands stacked deeper than this spring holds first, apart; then every other one. */
     uint32_t n = nb;
@@ -507,10 +692,14 @@ spx_result spx_solve(spx_world* w, float dt)
         if (r != SPX_OK) return r;
         list = s->pass_bodies;
     }
+    /* Then the groups pushed apart from many sides, split; then every other one. */
+    if (solve_split(w, nb, &list, &n, &nc, substeps, h, dynamic_soft, static_soft, push_depth_dynamic,
+                    push_depth_fixed) != SPX_OK)
+        return SPX_ERR_OUT_OF_MEMORY;
     uint32_t nblocks = 0;
     bool uneven = false;
     if (prepare_pass(w, nb, nc, dynamic_soft, static_soft, &nblocks, &uneven) != SPX_OK) return SPX_ERR_OUT_OF_MEMORY;
-    run_pass(w, list, n, nblocks, uneven, substeps, h, true);
+    run_pass(w, list, n, nblocks, uneven, substeps, h, true, false);
 
     spx_solver_body* sb = s->bodies;
     const spx_solver_body_sim* sims = s->sims;
@@ -527,6 +716,7 @@ spx_result spx_solve(spx_world* w, float dt)
         b->rotation = turn(q0, sb[k].dtheta);
         b->v = sb[k].v;
         b->w = sb[k].w;
+        b->split = sims[k].split;
         if (sims[k].dynamic && !sims[k].isotropic) {
             const vec3s l = rotate(q0, glms_mat3_mulv(b->inertia_local, rotate(q0, b->w, -1.0f)), 1.0f);
             if (!sims[k].touching && glms_vec3_norm2(sb[k].dtheta) > SPX_SOLVER_FREE_TURN * SPX_SOLVER_FREE_TURN)

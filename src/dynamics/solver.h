@@ -35,6 +35,9 @@ typedef struct spx_solver_body_sim {
     bool isotropic;       /* dynamic, inertia a multiple of the identity (cubes, balls): turning changes nothing */
     bool touching;        /* in an active manifold this step (its turn is the contacts', not a free body's) */
     uint32_t overlaps;    /* its active manifolds overlapping deeper than the push's reach: they share max_push_speed */
+    uint32_t deep_pairs;  /* the bodies it has such manifolds with (the split pass's trigger, solver.c) */
+    bool lingering;       /* in an active manifold deeper than a split group lets go at (SPX_SPLIT_RELEASE) */
+    bool split;           /* solved in the split pass: its push moves it and leaves its velocity (solver.c) */
     float least_inv_mass; /* the least inverse mass of the dynamic bodies it touches (INFINITY: none) */
 } spx_solver_body_sim;
 
@@ -85,6 +88,8 @@ typedef struct spx_solver_kernels {
     void (*relax)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h);
     void (*restitution)(spx_solver_body* bodies, void* blocks, uint32_t count, float threshold); /* one sweep */
     void (*store)(spx_world* w, const void* blocks, uint32_t count); /* impulses back to the manifolds */
+    /* Every lane's impulses kept in its block (restore false), or put back as they were kept. */
+    void (*keep)(void* blocks, uint32_t count, bool restore);
 } spx_solver_kernels;
 
 extern const spx_solver_kernels spx_solver_kernels_baseline;
@@ -119,6 +124,11 @@ typedef struct spx_solver_scratch {
     spx_solver_manifold* pass_manifolds;
     uint32_t* pass_bodies;
     uint32_t pass_manifold_capacity, pass_body_capacity;
+    /* The split pass (solver.c, solve_split): union-find parents, then its bodies; and their
+       velocities after the warm start, two rows a body. */
+    uint32_t* split_bodies;
+    spx_f4* split_rows;
+    uint32_t split_body_capacity, split_row_capacity;
 } spx_solver_scratch;
 
 /* Advances every awake body by dt: gravity and damping, the contacts of spx_contacts_update, and
