@@ -430,8 +430,10 @@ static spx_result solve_deep(spx_world* w, uint32_t nb, uint32_t* nc, float dt, 
             if (plan[k] > last && plan[k] < count) count = plan[k];
         if (count == UINT32_MAX) break;
         last = count;
-        const float h = dt / (float)count, hertz = spx_stack_hertz(count, dt);
-        const float zeta = fminf(w->def.contact_damping_ratio, SPX_STACK_DAMPING_RATIO);
+        const uint32_t substeps = count & ~SPX_STACK_LOADED;
+        const float h = dt / (float)substeps, hertz = spx_stack_hertz(substeps, dt);
+        const float zeta = count & SPX_STACK_LOADED ? SPX_STACK_LOAD_DAMPING_RATIO
+                                                    : fminf(w->def.contact_damping_ratio, SPX_STACK_DAMPING_RATIO);
         const spx_solver_soft dynamic_soft = make_soft(hertz, zeta, h);
         const spx_solver_soft static_soft = make_soft(2.0f * hertz, zeta, h);
         uint32_t n = 0;
@@ -456,7 +458,7 @@ static spx_result solve_deep(spx_world* w, uint32_t nb, uint32_t* nc, float dt, 
         uint32_t nblocks = 0;
         bool uneven = false;
         const spx_result r = prepare_pass(w, nb, m, dynamic_soft, static_soft, &nblocks, &uneven);
-        if (r == SPX_OK) run_pass(w, list, n, nblocks, uneven, count, h, false);
+        if (r == SPX_OK) run_pass(w, list, n, nblocks, uneven, substeps, h, false);
         s->manifolds = all;
         if (r != SPX_OK) return r;
         for (uint32_t j = 0; j < n; ++j)
