@@ -369,8 +369,8 @@ static inline void integrate_position(spx_solver_body* b, spx_f4 h4, spx_f4 h2)
 
 /* The substeps over the prepared blocks, and the bodies `list[0 .. n)` (NULL: every one, 1 .. n)
    with them; joints too where `joints`. Then restitution, and the impulses back to the manifolds. */
-static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nblocks, bool uneven, uint32_t substeps,
-                     float h, bool joints)
+static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nblocks, uint32_t uneven_passes,
+                     uint32_t substeps, float h, bool joints)
 {
     spx_solver_scratch* s = &w->solver;
     const spx_solver_kernels* kern = s->kernels;
@@ -394,8 +394,7 @@ static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nb
             if (joints) spx_joints_solve(w, h, true);
             kern->solve(sb, blocks, nblocks, inv_h);
         }
-        for (uint32_t it = 0; uneven && it < SPX_SOLVER_UNEVEN_PASSES; ++it)
-            kern->solve_uneven(sb, blocks, nblocks, inv_h);
+        for (uint32_t it = 0; it < uneven_passes; ++it) kern->solve_uneven(sb, blocks, nblocks, inv_h);
         /* The contacts follow the bodies by dp and dtheta alone; the world's bodies move once, after
            the substeps. */
         if (list)
@@ -458,7 +457,8 @@ static spx_result solve_deep(spx_world* w, uint32_t nb, uint32_t* nc, float dt, 
         uint32_t nblocks = 0;
         bool uneven = false;
         const spx_result r = prepare_pass(w, nb, m, dynamic_soft, static_soft, &nblocks, &uneven);
-        if (r == SPX_OK) run_pass(w, list, n, nblocks, uneven, substeps, h, false);
+        const uint32_t passes = count & SPX_STACK_LOADED ? SPX_STACK_LOAD_PASSES : SPX_SOLVER_UNEVEN_PASSES;
+        if (r == SPX_OK) run_pass(w, list, n, nblocks, uneven ? passes : 0u, substeps, h, false);
         s->manifolds = all;
         if (r != SPX_OK) return r;
         for (uint32_t j = 0; j < n; ++j)
@@ -512,7 +512,7 @@ spx_result spx_solve(spx_world* w, float dt)
     uint32_t nblocks = 0;
     bool uneven = false;
     if (prepare_pass(w, nb, nc, dynamic_soft, static_soft, &nblocks, &uneven) != SPX_OK) return SPX_ERR_OUT_OF_MEMORY;
-    run_pass(w, list, n, nblocks, uneven, substeps, h, true);
+    run_pass(w, list, n, nblocks, uneven ? SPX_SOLVER_UNEVEN_PASSES : 0u, substeps, h, true);
 
     spx_solver_body* sb = s->bodies;
     const spx_solver_body_sim* sims = s->sims;
