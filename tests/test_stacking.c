@@ -237,9 +237,9 @@ static int mass_ratios(void)
         float bottom, other;
         bool reached;
     } cases[] = {
-        { 2, 1, 10, true },    { 2, 10, 1, true },   { 5, 1, 10, true },    { 5, 10, 1, true },
-        { 2, 1, 100, true },   { 2, 100, 1, true },  { 5, 1, 100, true },   { 5, 100, 1, true },
-        { 2, 1, 1000, false }, { 2, 1000, 1, true }, { 5, 1, 1000, false }, { 5, 1000, 1, false },
+        { 2, 1, 10, true },   { 2, 10, 1, true },   { 5, 1, 10, true },   { 5, 10, 1, true },
+        { 2, 1, 100, true },  { 2, 100, 1, true },  { 5, 1, 100, true },  { 5, 100, 1, true },
+        { 2, 1, 1000, true }, { 2, 1000, 1, true }, { 5, 1, 1000, true }, { 5, 1000, 1, true },
     };
     int failed = 0;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
@@ -247,8 +247,9 @@ static int mass_ratios(void)
     return failed;
 }
 
-/* A 1,000 kg unit box dropped from 1 m above a 1 kg unit box resting on the ground: the light box
-   is never pushed into the ground, nor the heavy one into it, by more than 1 cm, at any step. */
+/* A 1,000 kg unit box dropped from 1 m above a 1 kg unit box resting on the ground does not push it
+   through (reached: at no step is the light box over 1 cm into the ground, nor the heavy one over
+   5 cm into it); the goal: neither over 1 cm. */
 static int heavy_dropped_on_light(void)
 {
     spx_world* w = make_world();
@@ -268,7 +269,9 @@ static int heavy_dropped_on_light(void)
            "at the end light y %.4f, heavy y %.4f\n",
            (double)into_ground, (double)into_light, (double)pl.y, (double)ph.y);
     spx_world_destroy(w);
-    return verdict(into_ground < 0.01f && into_light < 0.01f, false, "1,000 kg on 1 kg: neither sinks over 1 cm");
+    return verdict(into_ground < 0.01f && into_light < 0.05f, true,
+                   "1,000 kg on 1 kg: the light box under 1 cm into the ground, the heavy under 5 cm into it") |
+           verdict(into_ground < 0.01f && into_light < 0.01f, false, "1,000 kg on 1 kg: neither sinks over 1 cm");
 }
 
 /* The pyramid of base 50 (1,275 unit boxes) stands 30 s: every box within 1 cm of where it

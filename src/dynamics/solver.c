@@ -419,8 +419,8 @@ static inline void integrate_position(spx_solver_body* b, spx_f4 h4, spx_f4 h2)
    `split` (solve_split; a list, no joints): the biased passes move the bodies, then their velocities
    and impulses go back to where the warm start left them, and relax passes alone make the velocities,
    as many as the biased and relax passes of the soft step. */
-static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nblocks, bool uneven, uint32_t substeps,
-                     float h, bool joints, bool split)
+static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nblocks, uint32_t uneven_passes,
+                     uint32_t substeps, float h, bool joints, bool split)
 {
     spx_solver_scratch* s = &w->solver;
     const spx_solver_kernels* kern = s->kernels;
@@ -449,8 +449,7 @@ static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nb
             if (joints) spx_joints_solve(w, h, true);
             kern->solve(sb, blocks, nblocks, inv_h);
         }
-        for (uint32_t it = 0; uneven && it < SPX_SOLVER_UNEVEN_PASSES; ++it)
-            kern->solve_uneven(sb, blocks, nblocks, inv_h);
+        for (uint32_t it = 0; it < uneven_passes; ++it) kern->solve_uneven(sb, blocks, nblocks, inv_h);
         /* The contacts follow the bodies by dp and dtheta alone; the world's bodies move once, after
            the substeps. */
         if (list)
@@ -491,8 +490,10 @@ static spx_result solve_deep(spx_world* w, uint32_t nb, uint32_t* nc, float dt, 
             if (plan[k] > last && plan[k] < count) count = plan[k];
         if (count == UINT32_MAX) break;
         last = count;
-        const float h = dt / (float)count, hertz = spx_stack_hertz(count, dt);
-        const float zeta = fminf(w->def.contact_damping_ratio, SPX_STACK_DAMPING_RATIO);
+        const uint32_t substeps = count & ~SPX_STACK_LOADED;
+        const float h = dt / (float)substeps, hertz = spx_stack_hertz(substeps, dt);
+        const float zeta = count & SPX_STACK_LOADED ? SPX_STACK_LOAD_DAMPING_RATIO
+                                                    : fminf(w->def.contact_damping_ratio, SPX_STACK_DAMPING_RATIO);
         const spx_solver_soft dynamic_soft = make_soft(hertz, zeta, h);
         const spx_solver_soft static_soft = make_soft(2.0f * hertz, zeta, h);
         uint32_t n = 0;
@@ -517,7 +518,8 @@ static spx_result solve_deep(spx_world* w, uint32_t nb, uint32_t* nc, float dt, 
         uint32_t nblocks = 0;
         bool uneven = false;
         const spx_result r = prepare_pass(w, nb, m, dynamic_soft, static_soft, &nblocks, &uneven);
-        if (r == SPX_OK) run_pass(w, list, n, nblocks, uneven, count, h, false, false);
+        const uint32_t passes = count & SPX_STACK_LOADED ? SPX_STACK_LOAD_PASSES : SPX_SOLVER_UNEVEN_PASSES;
+        if (r == SPX_OK) run_pass(w, list, n, nblocks, uneven ? passes : 0u, substeps, h, false, false);
         s->manifolds = all;
         if (r != SPX_OK) return r;
         for (uint32_t j = 0; j < n; ++j)
@@ -647,7 +649,7 @@ static spx_result solve_split(spx_world* w, uint32_t nb, const uint32_t** list, 
     uint32_t nblocks = 0;
     bool uneven = false;
     const spx_result r = prepare_pass(w, nb, mp, dynamic_soft, static_soft, &nblocks, &uneven);
-    if (r == SPX_OK) run_pass(w, parent, np, nblocks, uneven, substeps, h, false, true);
+    if (r == SPX_OK) run_pass(w, parent, np, nblocks, uneven ? SPX_SOLVER_UNEVEN_PASSES : 0u, substeps, h, false, true);
     s->manifolds = all;
     if (r != SPX_OK) return r;
     for (uint32_t j = 0; j < np; ++j)
@@ -699,7 +701,7 @@ spx_result spx_solve(spx_world* w, float dt)
     uint32_t nblocks = 0;
     bool uneven = false;
     if (prepare_pass(w, nb, nc, dynamic_soft, static_soft, &nblocks, &uneven) != SPX_OK) return SPX_ERR_OUT_OF_MEMORY;
-    run_pass(w, list, n, nblocks, uneven, substeps, h, true, false);
+    run_pass(w, list, n, nblocks, uneven ? SPX_SOLVER_UNEVEN_PASSES : 0u, substeps, h, true, false);
 
     spx_solver_body* sb = s->bodies;
     const spx_solver_body_sim* sims = s->sims;

@@ -18,6 +18,12 @@
 #define SPX_STACK_MARGIN 1.25f
 /* 7.84 k_r / (m g omega^2) for unit cubes: the standing depth is (this omega^2 / g)^(1/3). */
 #define SPX_STACK_BEND 0.98f
+/* A body holding up more than this many times its own mass makes its island loaded. Up to 100:1 (a
+   1 kg box holds 201 kg in five alternating boxes) the world's passes with the uneven ones hold a
+   stack at rest, and a loaded pass does not (a 100 kg box on a 1 kg box jitters there). */
+#define SPX_STACK_LOAD_RATIO 500.0f
+/* m: a loaded island's spring keeps the sag of its most loaded body under this. */
+#define SPX_STACK_LOAD_SAG 0.001f
 
 float spx_stack_standing_depth(float hertz, float gravity)
 {
@@ -25,15 +31,50 @@ float spx_stack_standing_depth(float hertz, float gravity)
     return gravity > 0.0f ? cbrtf(SPX_STACK_BEND * omega * omega / gravity) : INFINITY;
 }
 
-/* The fewest substeps of dt whose quarter rate holds a column of `depth` bodies, in [least, most]. */
-static uint32_t substeps_for(float depth, float gravity, float dt, uint32_t least, uint32_t most)
+/* The fewest substeps of dt whose quarter rate gives a spring of omega^2 at least `stiffness`
+   (1/s^2), in [least, most]. */
+static uint32_t substeps_for(float stiffness, float dt, uint32_t least, uint32_t most)
+{
+    const float hertz = sqrtf(stiffness) / (2.0f * 3.14159265358979f);
+    const float want = ceilf(4.0f * hertz * dt);
+    return want <= (float)least ? least : want >= (float)most ? most : (uint32_t)want;
+}
+
+/* omega^2 that holds a column of `depth` bodies: it would hold one SPX_STACK_MARGIN times deeper,
+   and sags under SPX_STACK_SAG. */
+static float depth_stiffness(float depth, float gravity)
 {
     const float margin = SPX_STACK_MARGIN * depth;
     const float bend = gravity * margin * margin * margin / SPX_STACK_BEND,
                 sag = gravity * depth * depth / SPX_STACK_SAG;
-    const float hertz = sqrtf(bend > sag ? bend : sag) / (2.0f * 3.14159265358979f);
-    const float want = ceilf(4.0f * hertz * dt);
-    return want <= (float)least ? least : want >= (float)most ? most : (uint32_t)want;
+    return bend > sag ? bend : sag;
+}
+
+/* omega^2 under which a body holding up `ratio` times its own mass sags under SPX_STACK_LOAD_SAG:
+   the spring of its contact with the load has its own effective mass, and carries ratio m g. */
+static float load_stiffness(float ratio, float gravity) { return gravity * ratio / SPX_STACK_LOAD_SAG; }
+
+/* Each body's load (its mass and a share of what rests on it) from the breadth-first order of
+   depth, deepest first: a body hands its load in equal shares to the bodies it touches one contact
+   nearer the support. Returns the largest load over its own mass, less its own. */
+static float spread_load(spx_stack_scratch* st, const spx_solver_body* bodies, uint32_t reached)
+{
+    float* load = st->load;
+    const uint32_t* depth = st->depth;
+    for (uint32_t q = 0; q < reached; ++q) load[st->queue[q]] = 1.0f / bodies[st->queue[q]].inv_mass;
+    float largest = 0.0f;
+    for (uint32_t q = reached; q-- > 0;) {
+        const uint32_t i = st->queue[q];
+        const float ratio = load[i] * bodies[i].inv_mass - 1.0f;
+        if (ratio > largest) largest = ratio;
+        uint32_t below = 0;
+        for (uint32_t e = st->start[i]; e < st->start[i + 1]; ++e) below += depth[st->adjacent[e]] < depth[i];
+        if (below == 0) continue; /* on a support alone */
+        const float share = load[i] / (float)below;
+        for (uint32_t e = st->start[i]; e < st->start[i + 1]; ++e)
+            if (depth[st->adjacent[e]] < depth[i]) load[st->adjacent[e]] += share;
+    }
+    return largest;
 }
 
 uint32_t spx_stack_plan(spx_world* w, uint32_t nb, uint32_t nc, float dt, float hertz)
@@ -44,10 +85,15 @@ uint32_t spx_stack_plan(spx_world* w, uint32_t nb, uint32_t nc, float dt, float 
     const float gravity = sqrtf(gv.x * gv.x + gv.y * gv.y + gv.z * gv.z);
     const float standing = spx_stack_standing_depth(hertz, gravity);
     const uint32_t least = w->def.substeps, most = w->def.max_stack_substeps;
-    /* No island can be deeper than the moving bodies are many. */
-    if (most <= least || !((float)(nb - 1) > standing)) return 0;
-    const spx_solver_manifold* ms = s->manifolds;
     const spx_solver_body_sim* sims = s->sims;
+    /* A body touching one SPX_SOLVER_UNEVEN_RATIO times heavier or more may hold up more than its
+       spring carries; in a scene of like masses only the depth can ask for more. */
+    bool uneven = false;
+    for (uint32_t k = 1; k < nb && !uneven; ++k)
+        uneven = s->bodies[k].inv_mass > SPX_SOLVER_UNEVEN_RATIO * sims[k].least_inv_mass;
+    /* No island can be deeper than the moving bodies are many. */
+    if (most <= least || (!uneven && !((float)(nb - 1) > standing))) return 0;
+    const spx_solver_manifold* ms = s->manifolds;
     uint32_t* start = st->start;
     uint32_t* depth = st->depth;
     uint32_t* queue = st->queue;
@@ -78,8 +124,10 @@ uint32_t spx_stack_plan(spx_world* w, uint32_t nb, uint32_t nc, float dt, float 
         for (uint32_t e = start[i]; e < start[i + 1]; ++e)
             if (depth[st->adjacent[e]] == 0) depth[st->adjacent[e]] = depth[i] + 1, queue[tail++] = st->adjacent[e];
     }
-    if (!((float)deepest > standing)) return 0;
-    /* Each island (reached from a support or not) walked whole: its deepest body decides. */
+    const float heaviest = uneven ? spread_load(st, s->bodies, tail) : 0.0f;
+    if (!((float)deepest > standing) && !(heaviest > SPX_STACK_LOAD_RATIO)) return 0;
+    /* Each island (reached from a support or not) walked whole: its deepest body and its most loaded
+       one decide. */
     uint32_t* plan = st->substeps;
     for (uint32_t i = 0; i < nb; ++i) plan[i] = UINT32_MAX; /* not yet walked */
     uint32_t largest = 0;
@@ -90,20 +138,27 @@ uint32_t spx_stack_plan(spx_world* w, uint32_t nb, uint32_t nc, float dt, float 
             continue;
         }
         uint32_t n = 0, island_depth = 0;
+        float island_load = 0.0f; /* the largest load over a body's own mass, less its own */
         bool jointed = false;
         queue[n++] = root, plan[root] = 0;
         for (uint32_t q = 0; q < n; ++q) {
             const uint32_t i = queue[q];
             if (depth[i] > island_depth) island_depth = depth[i];
+            const float held = uneven && depth[i] > 0 ? st->load[i] * s->bodies[i].inv_mass - 1.0f : 0.0f;
+            if (held > island_load) island_load = held;
             jointed |= spx_joints_has(&w->joints, sims[i].body);
             for (uint32_t e = start[i]; e < start[i + 1]; ++e)
                 if (plan[st->adjacent[e]] == UINT32_MAX) plan[st->adjacent[e]] = 0, queue[n++] = st->adjacent[e];
         }
         /* Joints are solved with the world's substeps: a jointed island stays there. */
-        if (jointed || !((float)island_depth > standing)) continue;
-        const uint32_t count = substeps_for((float)island_depth, gravity, dt, least, most);
+        const bool deep = (float)island_depth > standing, loaded = island_load > SPX_STACK_LOAD_RATIO;
+        if (jointed || !(deep || loaded)) continue;
+        const float by_depth = deep ? depth_stiffness((float)island_depth, gravity) : 0.0f,
+                    by_load = loaded ? load_stiffness(island_load, gravity) : 0.0f;
+        const uint32_t count = substeps_for(by_depth > by_load ? by_depth : by_load, dt, least, most) |
+                               (loaded && !deep ? SPX_STACK_LOADED : 0u);
         for (uint32_t q = 0; q < n; ++q) plan[queue[q]] = count;
-        if (count > largest) largest = count;
+        if ((count & ~SPX_STACK_LOADED) > largest) largest = count & ~SPX_STACK_LOADED;
     }
     return largest;
 }
@@ -114,7 +169,8 @@ spx_result spx_stack_reserve(spx_stack_scratch* s, const spx_allocator* al, uint
         !spx_reserve(al, (void**)&s->adjacent, &s->adjacent_capacity, 2 * manifolds, sizeof(uint32_t), 8) ||
         !spx_reserve(al, (void**)&s->depth, &s->depth_capacity, bodies, sizeof(uint32_t), 8) ||
         !spx_reserve(al, (void**)&s->queue, &s->queue_capacity, bodies, sizeof(uint32_t), 8) ||
-        !spx_reserve(al, (void**)&s->substeps, &s->substeps_capacity, bodies, sizeof(uint32_t), 8))
+        !spx_reserve(al, (void**)&s->substeps, &s->substeps_capacity, bodies, sizeof(uint32_t), 8) ||
+        !spx_reserve(al, (void**)&s->load, &s->load_capacity, bodies, sizeof(float), 8))
         return SPX_ERR_OUT_OF_MEMORY;
     return SPX_OK;
 }
@@ -126,4 +182,5 @@ void spx_stack_free(spx_stack_scratch* s, const spx_allocator* al)
     spx_free(al, s->depth, sizeof(uint32_t) * (size_t)s->depth_capacity);
     spx_free(al, s->queue, sizeof(uint32_t) * (size_t)s->queue_capacity);
     spx_free(al, s->substeps, sizeof(uint32_t) * (size_t)s->substeps_capacity);
+    spx_free(al, s->load, sizeof(float) * (size_t)s->load_capacity);
 }
