@@ -57,7 +57,7 @@ static inline void axis_test(lanes_state* s, int axis, vf d, vf r, vf w)
     /* The entry's error: tol on the offset and the radius, twice tol on the displacement (an entry
        inside the interval moves by at most that much), over the speed. */
     const vf slack = spx_vf_splat(3.0f) * s->tol * aw * inv;
-    s->late[axis] = spx_vf_pick(apart, enter + slack, spx_vf_splat(-FLT_MAX));
+    s->late[axis] = s->enter[axis] + slack; /* stays -FLT_MAX where the axis overlaps */
     s->slack = spx_vf_pick(apart, spx_vf_max(s->slack, slack), s->slack);
     s->ahead[axis] = d > r;
 }
