@@ -12,6 +12,7 @@
 #include <sepax/sepax.h>
 #include "support/test.h"
 #include "support/cases.h"
+#include "support/soa_store.h"
 #include "collide/overlap_obb_obb.h"
 #include "geometry/validate.h"
 #include "collide/sweep_obb_obb.h"
@@ -364,42 +365,53 @@ static int corners_at_sphere_distance(void)
    from 1e-8 to 1e-1 rad, B moving straight along a face normal of A), far from the origin, in both
    argument orders: exactly the exact path's answer. The float screen must name the axis of most of
    the hits among the random pairs, and never of a pair the exact path does not hit. */
+/* Sweep n of a random set that hits anywhere in the interval: B closing on A along a random direction
+   (along A's first axis for kind 4) from 1.02 to 2 times its touching distance, with a sideways
+   drift; kinds 1 to 3 share A's rotation or turn B from it by 1e-8 to 1e-1 rad; one pair in five
+   lies 1e5 m from the origin. Returns the kind (n % 8). */
+static int hitting_case(test_case_rng* rng, long n, spx_obb box[2], spx_vec3 v[2], float* tmax)
+{
+    const double spread = n % 5 == 4 ? 1e5 : 5.0;
+    for (int k = 0; k < 2; ++k) box[k] = random_box(rng, spread);
+    const int kind = (int)(n % 8);
+    if (kind == 1) box[1].rotation = box[0].rotation;
+    if (kind == 2) box[1].half_extents = box[0].half_extents, box[1].rotation = box[0].rotation;
+    if (kind == 3) { /* B's rotation: A's turned by an angle from 1e-8 to 1e-1 */
+        const float angle = (float)test_case_log_uniform(rng, 1e-8, 1e-1);
+        double axis[3];
+        test_case_unit_vector(rng, axis);
+        spx_quat q = { (float)axis[0] * sinf(angle / 2), (float)axis[1] * sinf(angle / 2),
+                       (float)axis[2] * sinf(angle / 2), cosf(angle / 2) };
+        box[1].rotation = turned(&box[0].rotation, q);
+    }
+    double dir[3], drift[3];
+    test_case_unit_vector(rng, dir);
+    test_case_unit_vector(rng, drift);
+    if (kind == 4) { /* along A's first axis, no drift */
+        const spx_vec3 c = box[0].rotation.col[0];
+        dir[0] = c.x, dir[1] = c.y, dir[2] = c.z;
+        drift[0] = drift[1] = drift[2] = 0.0;
+    }
+    const double touch = touching_distance(&box[0], &box[1], dir);
+    const double f = test_case_uniform(rng, 1.02, 2.0), g = test_case_uniform(rng, 0.05, 1.95);
+    *tmax = (float)test_case_uniform(rng, 0.01, 1.0);
+    box[1].center = along(&box[0], dir, f * touch);
+    const double speed = (f - 1.0) * touch / (g * *tmax), side = 0.5 * speed;
+    v[0] = (spx_vec3){ (float)(side * drift[0]), (float)(side * drift[1]), (float)(side * drift[2]) };
+    v[1] = (spx_vec3){ (float)(v[0].x - speed * dir[0]), (float)(v[0].y - speed * dir[1]),
+                       (float)(v[0].z - speed * dir[2]) };
+    return kind;
+}
+
 static int sweeps_hitting_anywhere(void)
 {
     test_case_rng rng = { 0x5A1Du };
     int hits = 0, misses = 0, named = 0, random_hits = 0;
     for (long n = 0; n < 40000; ++n) {
-        const double spread = n % 5 == 4 ? 1e5 : 5.0;
         spx_obb box[2];
-        for (int k = 0; k < 2; ++k) box[k] = random_box(&rng, spread);
-        const int kind = (int)(n % 8);
-        if (kind == 1) box[1].rotation = box[0].rotation;
-        if (kind == 2) box[1].half_extents = box[0].half_extents, box[1].rotation = box[0].rotation;
-        if (kind == 3) { /* B's rotation: A's turned by an angle from 1e-8 to 1e-1 */
-            const float angle = (float)test_case_log_uniform(&rng, 1e-8, 1e-1);
-            double axis[3];
-            test_case_unit_vector(&rng, axis);
-            spx_quat q = { (float)axis[0] * sinf(angle / 2), (float)axis[1] * sinf(angle / 2),
-                           (float)axis[2] * sinf(angle / 2), cosf(angle / 2) };
-            box[1].rotation = turned(&box[0].rotation, q);
-        }
-        double dir[3], drift[3];
-        test_case_unit_vector(&rng, dir);
-        test_case_unit_vector(&rng, drift);
-        if (kind == 4) { /* along A's first axis, no drift */
-            const spx_vec3 c = box[0].rotation.col[0];
-            dir[0] = c.x, dir[1] = c.y, dir[2] = c.z;
-            drift[0] = drift[1] = drift[2] = 0.0;
-        }
-        const double touch = touching_distance(&box[0], &box[1], dir);
-        const double f = test_case_uniform(&rng, 1.02, 2.0), g = test_case_uniform(&rng, 0.05, 1.95);
-        const float tmax = (float)test_case_uniform(&rng, 0.01, 1.0);
-        box[1].center = along(&box[0], dir, f * touch);
-        const double speed = (f - 1.0) * touch / (g * tmax), side = 0.5 * speed;
-        spx_vec3 v[2] = { { (float)(side * drift[0]), (float)(side * drift[1]), (float)(side * drift[2]) },
-                          { 0, 0, 0 } };
-        v[1] = (spx_vec3){ (float)(v[0].x - speed * dir[0]), (float)(v[0].y - speed * dir[1]),
-                           (float)(v[0].z - speed * dir[2]) };
+        spx_vec3 v[2];
+        float tmax;
+        const int kind = hitting_case(&rng, n, box, v, &tmax);
         if (same_sweep_both_ways(box, v, tmax, n, false, &hits, &misses)) return 1;
 #if SPX_HAS_SIMD
         for (int swap = 0; swap < 2; ++swap) {
@@ -426,6 +438,78 @@ static int sweeps_hitting_anywhere(void)
 #if SPX_HAS_SIMD
     TEST_ENSURE(named > 0.9 * random_hits);
 #endif
+    return 0;
+}
+
+/* The batched sweep against the exact path, pair for pair: the random sweeps of hitting_case in
+   calls of GROUP pairs (no multiple of 4 or 8: every pair position meets every lane, and the scalar
+   tail runs), both argument orders, each sweep over [0, 1] with its velocities scaled to it. Misses
+   and start overlaps agree; a hit names the exact path's axis and features, with the time, normal
+   and point within float's rounding of the lanes. A lane that answers with another lane's values,
+   or with a wrong sign or axis, fails here. */
+enum { GROUP = 13 };
+
+static int batch_case(const spx_sweep_hit* got, const spx_sweep_hit* want, const spx_obb* a, long n, int swap,
+                      float* worst_time, float* worst_point)
+{
+    if (got->state != want->state || (want->state != SPX_SWEEP_MISS && got->axis != want->axis)) {
+        fprintf(stderr, "case %ld swap %d: batch state %d axis %d, exact state %d axis %d\n", n, swap, got->state,
+                got->axis, want->state, want->axis);
+        return 1;
+    }
+    if (want->state != SPX_SWEEP_HIT) return 0;
+    const float scale = fabsf(a->center.x) + fabsf(a->center.y) + fabsf(a->center.z) + 10.0f;
+    const float dt = fabsf(got->time - want->time);
+    const float dp =
+        fabsf(got->point.x - want->point.x) + fabsf(got->point.y - want->point.y) + fabsf(got->point.z - want->point.z);
+    const float dn = got->normal.x * want->normal.x + got->normal.y * want->normal.y + got->normal.z * want->normal.z;
+    *worst_time = fmaxf(*worst_time, dt);
+    *worst_point = fmaxf(*worst_point, dp / scale);
+    if (got->feature_a != want->feature_a || got->feature_b != want->feature_b || dt > 1e-5f || dp > 1e-5f * scale ||
+        !(dn > 1.0f - 1e-5f)) {
+        fprintf(stderr, "case %ld swap %d: batch time %.9g features %d %d, exact time %.9g features %d %d\n", n, swap,
+                got->time, got->feature_a, got->feature_b, want->time, want->feature_a, want->feature_b);
+        return 1;
+    }
+    return 0;
+}
+
+static int batch_lanes_match_exact(void)
+{
+    static float store[2][15 * GROUP];
+    spx_obb_soa soa[2];
+    for (int k = 0; k < 2; ++k) test_soa_bind(&soa[k], store[k], GROUP);
+    test_case_rng rng = { 0xBA7C4u };
+    int states[3] = { 0, 0, 0 };
+    float worst_time = 0.0f, worst_point = 0.0f;
+    for (long n0 = 0; n0 < 13000; n0 += GROUP) {
+        spx_obb box[GROUP][2];
+        spx_vec3 v[GROUP][2];
+        for (int i = 0; i < GROUP; ++i) {
+            float tmax;
+            hitting_case(&rng, n0 + i, box[i], v[i], &tmax);
+            for (int k = 0; k < 2; ++k) v[i][k] = spx_v3(v[i][k].x * tmax, v[i][k].y * tmax, v[i][k].z * tmax);
+        }
+        for (int swap = 0; swap < 2; ++swap) {
+            spx_vec3 va[GROUP], vb[GROUP];
+            for (int i = 0; i < GROUP; ++i) {
+                TEST_ENSURE_CODE(spx_obb_soa_set_box(&soa[0], (size_t)i, &box[i][swap]), SPX_OK);
+                TEST_ENSURE_CODE(spx_obb_soa_set_box(&soa[1], (size_t)i, &box[i][1 - swap]), SPX_OK);
+                va[i] = v[i][swap], vb[i] = v[i][1 - swap];
+            }
+            spx_sweep_hit got[GROUP];
+            TEST_ENSURE_CODE(spx_sweep_obb_obb_batch(&soa[0], va, &soa[1], vb, GROUP, 1.0f, got), SPX_OK);
+            for (int i = 0; i < GROUP; ++i) {
+                spx_sweep_hit want;
+                spx_sweep_obb_obb_exact(&box[i][swap], va[i], &box[i][1 - swap], vb[i], 1.0f, &want);
+                if (batch_case(&got[i], &want, &box[i][swap], n0 + i, swap, &worst_time, &worst_point)) return 1;
+                ++states[want.state];
+            }
+        }
+    }
+    printf("  batched: %d misses, %d hits, %d start overlaps; worst time %.3g, worst point %.3g of the scale\n",
+           states[SPX_SWEEP_MISS], states[SPX_SWEEP_HIT], states[SPX_SWEEP_START_OVERLAP], worst_time, worst_point);
+    TEST_ENSURE(states[SPX_SWEEP_MISS] > 5000 && states[SPX_SWEEP_HIT] > 5000);
     return 0;
 }
 
@@ -499,6 +583,7 @@ int main(void)
     TEST_RUN(corners_at_sphere_distance, failures);
     TEST_RUN(sweeps_ending_at_touch, failures);
     TEST_RUN(sweeps_hitting_anywhere, failures);
+    TEST_RUN(batch_lanes_match_exact, failures);
     TEST_RUN(penetration_screen, failures);
     return failures ? 1 : 0;
 }

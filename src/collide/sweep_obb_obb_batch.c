@@ -16,12 +16,19 @@
 typedef spx_vf vf;
 typedef spx_vi vi;
 
+/* Float's error on an offset, a radius or a displacement, relative to the pair's scale: the bound
+   of the single-pair screens (penetration_screen.h), whose arithmetic the lanes repeat. */
+#define LANES_BOUND 3e-5f
+
 /* Per axis and lane, what choosing the normal needs afterwards: kept in memory rather than as
  * running maxima, so the axis loop keeps few vectors live (SSE2 has 16 registers). */
 typedef struct lanes_state {
     vi miss, sep, exact;
     vf first, last;
+    vf tol;       /* float's error bound on an offset, a radius or a displacement over the interval */
+    vf slack;     /* the largest error bound of an entry time */
     vf enter[15]; /* entry time, -FLT_MAX where the axis overlaps at t = 0 */
+    vf late[15];  /* the entry time plus its error bound */
     vi ahead[15]; /* B lies along +axis from A */
 } lanes_state;
 
@@ -47,6 +54,11 @@ static inline void axis_test(lanes_state* s, int axis, vf d, vf r, vf w)
     s->last = spx_vf_min(s->last, exit);
     s->first = spx_vf_max(s->first, enter);
     s->enter[axis] = spx_vf_pick(apart, enter, spx_vf_splat(-FLT_MAX));
+    /* The entry's error: tol on the offset and the radius, twice tol on the displacement (an entry
+       inside the interval moves by at most that much), over the speed. */
+    const vf slack = spx_vf_splat(3.0f) * s->tol * aw * inv;
+    s->late[axis] = s->enter[axis] + slack; /* stays -FLT_MAX where the axis overlaps */
+    s->slack = spx_vf_pick(apart, spx_vf_max(s->slack, slack), s->slack);
     s->ahead[axis] = d > r;
 }
 
@@ -205,6 +217,11 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     big = spx_vf_max(big, size);
     lanes_state s;
     s.miss = s.sep = (vi){ 0 };
+    /* The pair's scale (offsets, half extents, distance travelled) times the float screen's bound. */
+    vf scale = spx_vf_splat(0.0f);
+    for (int k = 0; k < 3; ++k) scale += spx_vf_abs(t[k]) + ha[k] + hb[k] + spx_vf_abs(u[k]) * spx_vf_splat(tmax);
+    s.tol = scale * spx_vf_splat(LANES_BOUND);
+    s.slack = spx_vf_splat(0.0f);
     /* A speed near FLT_MAX over a tmax short enough to keep it in range can overflow a product here:
        that lane goes to the double path too. */
     s.exact = (big > spx_vf_splat(1e17f)) | (size < spx_vf_splat(1e-15f)) | spx_vf_not_finite(speeds);
@@ -252,6 +269,13 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
         }
     }
 
+    /* Another axis entering within float's error of the latest entry: which of them names the contact
+       is the exact path's tie rule (spx_sat_names_contact), which float cannot follow. */
+    vi entries = spx_vi_splat(0);
+    const vf near = s.first - s.slack;
+    for (int k = 0; k < 15; ++k) entries -= s.late[k] >= near;
+    const vi tied = entries > spx_vi_splat(1);
+
     /* Hits on an edge axis take the double contact now; hits on a face axis wait for the float
        corner contact of the whole group below, which most of them end with. */
     vi corner = spx_vi_splat(0), corner_axis = spx_vi_splat(0);
@@ -275,6 +299,13 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
         if (s.miss[l] || !(first <= s.last[l])) {
             *hit = (spx_sweep_hit){ 0 };
             hit->axis = -1;
+            continue;
+        }
+        if (tied[l]) {
+            spx_obb x, y;
+            spx_obb_soa_get(a, i + l, &x);
+            spx_obb_soa_get(b, i + l, &y);
+            spx_sweep_obb_obb_exact(&x, va[i + l], &y, vb[i + l], tmax, hit);
             continue;
         }
         /* The first axis (in order: faces before edges) that gave the latest entry names the normal;
