@@ -87,16 +87,21 @@ static double least(const spx_dvec3* v, uint32_t count, spx_dvec3 n)
 /* Do the arcs a1-a2 (A's Gauss map) and c1-c2 (B's, negated) cross? Each arc's ends must lie on
  * either side of the other's great circle, and the crossing must be the same point of the sphere,
  * not its antipode: which holds when c1 and a2 lie on the same side of the other arc's circle as
- * seen through the products below. Arcs are shorter than half a circle (a convex edge). */
-static bool arcs_cross(spx_dvec3 a1, spx_dvec3 a2, spx_dvec3 na, spx_dvec3 c1, spx_dvec3 c2)
+ * seen through the products below. Arcs are shorter than half a circle (a convex edge). s1, s2: c1
+ * and c2 on a1 x a2, which the caller may form once for every arc ending at the same normal. */
+static bool arcs_cross_sides(spx_dvec3 a1, spx_dvec3 a2, double s1, double s2, spx_dvec3 c1, spx_dvec3 c2)
 {
-    /* na = a1 x a2, the same for every arc of B: the caller forms it once. Most pairs fail the first
-       test, before B's arc's own product is formed. */
-    const double s1 = spx_d3_dot(c1, na), s2 = spx_d3_dot(c2, na);
     if (!(s1 * s2 < 0.0)) return false;
     const spx_dvec3 nc = spx_d3_cross(c1, c2);
     const double t1 = spx_d3_dot(a1, nc), t2 = spx_d3_dot(a2, nc);
     return t1 * t2 < 0.0 && s1 * t2 > 0.0;
+}
+
+/* na = a1 x a2, the same for every arc of B: the caller forms it once. Most pairs fail the first
+   test, before B's arc's own product is formed. */
+static bool arcs_cross(spx_dvec3 a1, spx_dvec3 a2, spx_dvec3 na, spx_dvec3 c1, spx_dvec3 c2)
+{
+    return arcs_cross_sides(a1, a2, spx_d3_dot(c1, na), spx_d3_dot(c2, na), c1, c2);
 }
 
 /* Edge pair axis: ea x eb, pointing the way of A's arc (out of A across its edge i). Zero when the
@@ -147,15 +152,22 @@ static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_dep
         const double gap = least(p->av, a->vertex_count, m) - boff - p->margin;
         if (!spx_sat_axis_test(s, fa + g, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, -spx_d3_dot(m, p->u))) return false;
     }
+    double side[2 * SPX_HULL_MAX_CORNERS];
     for (int i = 0; i < (int)a->edge_count; ++i) {
         const spx_hull_edge* ea = &a->edges[i];
         const spx_dvec3 a1 = a->faces[ea->face[0]].normal, a2 = a->faces[ea->face[1]].normal;
         const spx_dvec3 na = spx_d3_cross(a1, a2);
         const spx_dvec3 pa0 = p->av[ea->corner[0]];
         const spx_dvec3 da = spx_d3_sub(p->av[ea->corner[1]], pa0);
+        /* Each of B's normals on this arc's great circle once, not once for every edge ending there
+           (an edge count is about 1.5 times the face count). */
+        for (int g = 0; g < fb; ++g) side[g] = spx_d3_dot(spx_d3_neg(p->bn[g]), na);
         for (int j = 0; j < eb; ++j) {
             const spx_hull_edge* e = &b->edges[j];
-            if (!arcs_cross(a1, a2, na, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]))) continue;
+            const double s1 = side[e->face[0]], s2 = side[e->face[1]];
+            if (!(s1 * s2 < 0.0)) continue; /* the usual answer: before the arc's own product is formed */
+            if (!arcs_cross_sides(a1, a2, s1, s2, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]])))
+                continue;
             const spx_dvec3 pb0 = p->bv[e->corner[0]];
             const spx_dvec3 db = spx_d3_sub(p->bv[e->corner[1]], pb0);
             spx_dvec3 l = spx_d3_cross(da, db);
