@@ -352,7 +352,8 @@ static uint32_t feature_id(uint32_t ref_b, uint32_t ref, uint32_t inc, uint32_t 
     return h;
 }
 
-static unsigned face_manifold(const hull_pair* p, int face, int inc, double margin, spx_manifold* out);
+static unsigned face_manifold(const hull_pair* p, int face, int inc, double margin, spx_manifold* out,
+                              spx_dvec3* local);
 
 /* The manifold; the mask of face_manifold. */
 static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
@@ -360,7 +361,8 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
     const spx_hull_view *a = p->a, *b = p->b;
     const int fa = (int)a->face_count, fb = (int)b->face_count, eb = (int)b->edge_count;
     spx_manifold m = { 0 };
-    if (p->b_reference >= 0 && p->b_reference_cos < -1.0) return face_manifold(p, fa + p->b_reference, -1, margin, out);
+    if (p->b_reference >= 0 && p->b_reference_cos < -1.0)
+        return face_manifold(p, fa + p->b_reference, -1, margin, out, NULL);
     /* Largest separation over the faces of the Minkowski difference: A's faces, B's, edge pairs. */
     double face_sep = -DBL_MAX, edge_sep = -DBL_MAX;
     int face = -1, ei = -1, ej = -1;
@@ -404,7 +406,7 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
         spx_dvec3 n = edges ? edge_axis(p, ei, ej) : face < fa ? a->faces[face].normal : spx_d3_neg(p->bn[face - fa]);
         n = spx_d3_scale(n, 1.0 / sqrt(spx_d3_len2(n)));
         if (-spx_d3_dot(n, p->bn[p->b_reference]) >= p->b_reference_cos)
-            return face_manifold(p, fa + p->b_reference, -1, margin, out);
+            return face_manifold(p, fa + p->b_reference, -1, margin, out, NULL);
     }
     if (edges) {
         /* Two edges: the midpoint of their closest points. */
@@ -425,7 +427,8 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
            less: the solver pushes again next step), and no face point is deeper. */
         int turn = -1;
         double turn_cos = EDGE_TURN_COS;
-        for (int k = 0; k < 2; ++k) {
+        /* Against a triangle (three corners) the edges' point alone: it has no volume to turn onto. */
+        for (int k = 0; k < 2 && b->vertex_count > 3; ++k) {
             const double ca_cos = spx_d3_dot(n, a->faces[ea->face[k]].normal);
             if (ca_cos > turn_cos) turn_cos = ca_cos, turn = ea->face[k];
             const uint32_t g = e->face[k];
@@ -442,15 +445,14 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
                                            : spx_d3_dot(p->bn[turn - fa], a->faces[g].normal);
                 if ((turn < fa ? b : a)->faces[g].count >= 3 && d < most) most = d, inc = g;
             }
-            unsigned mask = face_manifold(p, turn, inc, margin, &m);
+            spx_dvec3 local[SPX_MAX_MANIFOLD_POINTS];
+            unsigned mask = face_manifold(p, turn, inc, margin, &m, local);
             if (m.point_count >= 1) {
                 /* A face point where the edges cross is the edges' point. */
                 int slot = m.point_count;
                 const double same = 1e-3 * size;
                 for (int k = 0; k < m.point_count && slot == m.point_count; ++k)
-                    if (spx_d3_len2(spx_d3_sub(spx_d3_from(m.points[k].point), spx_d3_from(edge_point.point))) <=
-                        same * same)
-                        slot = k;
+                    if (spx_d3_len2(spx_d3_sub(local[k], spx_d3_lerp_mid(ca, cb))) <= same * same) slot = k;
                 if (slot < m.point_count) {
                     mask &= ~(1u << slot);
                 } else if (slot == SPX_MAX_MANIFOLD_POINTS) {
@@ -476,13 +478,14 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
         *out = m;
         return 0;
     }
-    return face_manifold(p, face, -1, margin, out);
+    return face_manifold(p, face, -1, margin, out, NULL);
 }
 
 /* The manifold with `face` (A's faces, then B's) as the reference: the other piece's face `inc` (-1:
-   its most opposed face) clipped by its sides. Bit i of the result: point i is a corner of A on B's
+   its most opposed face) clipped by its sides; `local` (or NULL) takes the points in A's frame. Bit i of the result: point i is a corner of A on B's
    face, which keeps its place on A as B changes. */
-static unsigned face_manifold(const hull_pair* p, int face, int inc_face, double margin, spx_manifold* out)
+static unsigned face_manifold(const hull_pair* p, int face, int inc_face, double margin, spx_manifold* out,
+                              spx_dvec3* local)
 {
     const spx_hull_view *a = p->a, *b = p->b;
     const int fa = (int)a->face_count;
@@ -568,6 +571,7 @@ static unsigned face_manifold(const hull_pair* p, int face, int inc_face, double
         const double sep = gap[pick[k]];
         const spx_dvec3 q = spx_d3_mad(c->p, rn, -0.5 * sep); /* midway to the reference plane */
         m.points[k].point = spx_d3_to_float(spx_d3_add(p->origin, rotate(p->frame, q)));
+        if (local) local[k] = q;
         m.points[k].depth = (float)-sep;
         /* Points B's corners or sides make (B incident, or A's edge cut by B's side) carry B's salt. */
         const bool of_b = !ref_b || (c->tag & 0x10000u);
