@@ -796,6 +796,57 @@ static int hull_manifold_random(void)
     return 0;
 }
 
+/* A cube resting edge across another's ridge, turned about the ridge's normal plane so that one of the
+   lower cube's faces beside the ridge comes within 2 to 4 degrees of the contact normal: the manifold
+   is that face's, with points within the margin past the crossing and none deeper than the overlap;
+   swapped, the same count and the opposite normal. */
+static int hull_manifold_edge_turning_onto_face(void)
+{
+    spx_hull* h = test_hull_box(spx_v3(0.5f, 0.5f, 0.5f));
+    TEST_ENSURE(h);
+    const float c = 0.70710678f;
+    spx_mat3 ra = test_identity; /* turned 45 degrees about z: a ridge along z at y = 0.5 sqrt 2 */
+    ra.col[0] = spx_v3(c, c, 0);
+    ra.col[1] = spx_v3(-c, c, 0);
+    const spx_placed_hull a = { h, spx_v3(0, 0, 0), ra };
+    const float margin = 0.04f, depth = 0.002f;
+    for (int deg = 41; deg <= 43; ++deg) {
+        const float phi = (float)deg * 0.017453293f, cp = cosf(phi), sp = sinf(phi);
+        /* B: 45 degrees about x (an edge along x underneath), then phi about z; its edge crosses the
+           ridge at (0, 0.5 sqrt 2, 0), the normal n = (-sin phi, cos phi, 0). */
+        spx_mat3 rb;
+        rb.col[0] = spx_v3(cp, sp, 0);
+        rb.col[1] = spx_v3(-sp * c, cp * c, c);
+        rb.col[2] = spx_v3(sp * c, -cp * c, c);
+        const spx_vec3 n = spx_v3(-sp, cp, 0);
+        const float up = c - depth; /* B's edge lies 0.5 sqrt 2 below its centre */
+        const spx_placed_hull b = { h, spx_v3(n.x * up, c + n.y * up, 0), rb };
+        spx_penetration pen;
+        TEST_ENSURE_CODE(spx_penetration_hull_hull(&a, &b, &pen), SPX_OK);
+        TEST_ENSURE(pen.overlapping);
+        TEST_ENSURE_NEAR(pen.depth, depth, 1e-5);
+        spx_manifold m, sw;
+        TEST_ENSURE_CODE(spx_manifold_hull_hull(&a, &b, margin, &m), SPX_OK);
+        TEST_ENSURE_CODE(spx_manifold_hull_hull(&b, &a, margin, &sw), SPX_OK);
+        TEST_ENSURE(m.point_count == 2 && sw.point_count == 2);
+        /* A's face beside the ridge towards B's lower end: normal (-1, 1, 0) / sqrt 2. */
+        TEST_ENSURE(angle_gap(m.normal, spx_v3(-c, c, 0)) < 1e-5);
+        TEST_ENSURE(angle_gap(sw.normal, spx_v3(c, -c, 0)) < 1e-5);
+        float deepest = -1.0f, farthest = 0.0f;
+        for (int k = 0; k < m.point_count; ++k) {
+            TEST_ENSURE(m.points[k].depth <= pen.depth + 1e-6f && m.points[k].depth >= -margin);
+            deepest = fmaxf(deepest, m.points[k].depth);
+            const spx_vec3 q = m.points[k].point;
+            farthest = fmaxf(farthest, sqrtf(q.x * q.x + (q.y - c) * (q.y - c) + q.z * q.z));
+        }
+        TEST_ENSURE(deepest > 0.0f);
+        /* The face's points reach along B's edge past the crossing, where the face would land. */
+        TEST_ENSURE(farthest > 0.05f);
+    }
+    spx_hull_destroy(h);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     if (test_long_run(argc, argv)) scale_cases = 10;
@@ -811,5 +862,6 @@ int main(int argc, char** argv)
     TEST_RUN(hulls_against_brute_force, failures);
     TEST_RUN(hull_manifold_resting, failures);
     TEST_RUN(hull_manifold_random, failures);
+    TEST_RUN(hull_manifold_edge_turning_onto_face, failures);
     return failures != 0;
 }

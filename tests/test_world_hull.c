@@ -415,6 +415,76 @@ static int bad_hull_shapes(void)
     return 0;
 }
 
+/* The rotation matrix of a unit quaternion (columns: the turned axes). */
+static spx_mat3 matrix_of(spx_quat q)
+{
+    const float x = q.x, y = q.y, z = q.z, w = q.w;
+    spx_mat3 m;
+    m.col[0] = spx_v3(1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w));
+    m.col[1] = spx_v3(2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w));
+    m.col[2] = spx_v3(2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y));
+    return m;
+}
+
+/* The 16-point stone of scenes/hulls.json. */
+static spx_hull* stone_hull(void)
+{
+    const spx_vec3 p[16] = {
+        { 0.35f, 0.0f, 0.0f },     { -0.32f, 0.02f, 0.05f },  { 0.02f, 0.2f, 0.0f },   { 0.0f, -0.18f, 0.03f },
+        { 0.05f, 0.0f, 0.28f },    { 0.0f, 0.03f, -0.26f },   { 0.22f, 0.12f, 0.15f }, { -0.2f, 0.11f, 0.14f },
+        { 0.21f, -0.1f, 0.16f },   { -0.22f, -0.1f, 0.13f },  { 0.2f, 0.12f, -0.15f }, { -0.21f, 0.1f, -0.16f },
+        { 0.22f, -0.11f, -0.14f }, { -0.2f, -0.12f, -0.15f }, { 0.0f, 0.0f, 0.0f },    { 0.1f, 0.05f, 0.05f },
+    };
+    return test_hull_of(p, 16);
+}
+
+/* Two layers of stones turned at random (16 draws), the upper dropped onto the lower: at every step
+   the deepest stone-on-stone overlap by spx_penetration_hull_hull stays under 1.5 cm. A stone landing
+   edge across edge turns about that one point onto a face, which must be in the manifold before it
+   lands. */
+static int stone_layers_land_shallow(void)
+{
+    spx_hull* stone = stone_hull();
+    TEST_ENSURE(stone);
+    float worst = 0.0f;
+    int worst_step = -1;
+    for (uint64_t seed = 1; seed <= 16; ++seed) {
+        spx_world* w = test_world_create(NULL);
+        TEST_ENSURE(w);
+        test_add_box(w, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), spx_v3(8, 0.5f, 8));
+        enum { COUNT = 18 };
+        spx_body_id bodies[COUNT];
+        uint64_t state = 0x9E3779B97F4A7C15ull * seed;
+        for (int i = 0; i < COUNT; ++i) {
+            const int layer = i / 9, x = i % 3, z = (i / 3) % 3;
+            const float off = layer ? 0.25f : 0.0f; /* the upper layer lands across the lower's gaps and tops */
+            const spx_vec3 p = spx_v3(0.7f * (float)x + off, 0.3f + 0.9f * (float)layer, 0.7f * (float)z + off);
+            bodies[i] = add_body(w, SPX_BODY_DYNAMIC, p, test_scene_random_rotation(&state), test_hull_shape(stone));
+            TEST_ENSURE(bodies[i].index);
+        }
+        for (int s = 0; s < 150; ++s) {
+            TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
+            spx_placed_hull placed[COUNT];
+            for (int i = 0; i < COUNT; ++i) {
+                spx_transform t;
+                TEST_ENSURE(spx_body_get_transform(w, bodies[i], &t) == SPX_OK);
+                placed[i] = (spx_placed_hull){ stone, t.p, matrix_of(t.q) };
+            }
+            for (int i = 0; i < COUNT; ++i)
+                for (int j = i + 1; j < COUNT; ++j) {
+                    spx_penetration pen;
+                    if (spx_penetration_hull_hull(&placed[i], &placed[j], &pen) != SPX_OK || !pen.overlapping) continue;
+                    if (pen.depth > worst) worst = pen.depth, worst_step = s;
+                }
+        }
+        spx_world_destroy(w);
+    }
+    printf("stone on stone: deepest overlap %.2f mm (step %d)\n", 1e3 * (double)worst, worst_step);
+    TEST_ENSURE(worst < 0.015f);
+    spx_hull_destroy(stone);
+    return 0;
+}
+
 int main(void)
 {
     int failures = 0;
@@ -426,5 +496,6 @@ int main(void)
     TEST_RUN(hulls_settle_on_grounds, failures);
     TEST_RUN(hulls_carry_other_shapes, failures);
     TEST_RUN(fast_hull_stops_at_walls, failures);
+    TEST_RUN(stone_layers_land_shallow, failures);
     return failures ? 1 : 0;
 }

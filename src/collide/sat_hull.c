@@ -320,6 +320,10 @@ static void pair_penetration(const hull_pair* p, spx_penetration* out)
    frame, where a near tie flipping between a face and an edge would make the points jump. */
 #define EDGE_PREFERENCE 1e-3
 
+/* A face beside either edge of an edge contact, its normal within this cosine of the contact's (about 8
+   degrees, as for two boxes), is the one the pieces turn onto. */
+#define EDGE_TURN_COS 0.99
+
 /* Most points a clipped polygon can have: the incident face's corners plus one per side plane. */
 #define CLIP_MAX (2 * SPX_HULL_MAX_CORNERS + 8)
 
@@ -360,7 +364,8 @@ static uint32_t feature_id(uint32_t ref_b, uint32_t ref, uint32_t inc, uint32_t 
     return h;
 }
 
-static unsigned face_manifold(const hull_pair* p, int face, double margin, spx_manifold* out);
+static unsigned face_manifold(const hull_pair* p, int face, int inc, double margin, spx_manifold* out,
+                              spx_dvec3* local);
 
 /* The manifold; the mask of face_manifold. */
 static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
@@ -368,7 +373,8 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
     const spx_hull_view *a = p->a, *b = p->b;
     const int fa = (int)a->face_count, fb = (int)b->face_count, eb = (int)b->edge_count;
     spx_manifold m = { 0 };
-    if (p->b_reference >= 0 && p->b_reference_cos < -1.0) return face_manifold(p, fa + p->b_reference, margin, out);
+    if (p->b_reference >= 0 && p->b_reference_cos < -1.0)
+        return face_manifold(p, fa + p->b_reference, -1, margin, out, NULL);
     /* Largest separation over the faces of the Minkowski difference: A's faces, B's, edge pairs. */
     double face_sep = -DBL_MAX, edge_sep = -DBL_MAX;
     int face = -1, ei = -1, ej = -1;
@@ -412,7 +418,7 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
         spx_dvec3 n = edges ? edge_axis(p, ei, ej) : face < fa ? a->faces[face].normal : spx_d3_neg(p->bn[face - fa]);
         n = spx_d3_scale(n, 1.0 / sqrt(spx_d3_len2(n)));
         if (-spx_d3_dot(n, p->bn[p->b_reference]) >= p->b_reference_cos)
-            return face_manifold(p, fa + p->b_reference, margin, out);
+            return face_manifold(p, fa + p->b_reference, -1, margin, out, NULL);
     }
     if (edges) {
         /* Two edges: the midpoint of their closest points. */
@@ -422,21 +428,76 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
         spx_dvec3 ca, cb;
         spx_segments_closest_3d(p->av[ea->corner[0]], p->av[ea->corner[1]], p->bv[e->corner[0]], p->bv[e->corner[1]],
                                 &ca, &cb);
+        const spx_manifold_point edge_point = {
+            spx_d3_to_float(spx_d3_add(p->origin, rotate(p->frame, spx_d3_lerp_mid(ca, cb)))),
+            (float)-edge_sep,
+            feature_id(2, (uint32_t)ei, (uint32_t)ej, p->b_salt),
+        };
+        /* The pieces turn about that one point onto a face beside either edge: the face nearest the
+           normal joins in while it clips points within the margin, so it is held before it lands. The
+           edges' point keeps its depth along the face's normal (a push along it parts the edges by
+           less: the solver pushes again next step), and no face point is deeper. */
+        int turn = -1;
+        double turn_cos = EDGE_TURN_COS;
+        /* Against a triangle (three corners) the edges' point alone: it has no volume to turn onto. */
+        for (int k = 0; k < 2 && b->vertex_count > 3; ++k) {
+            const double ca_cos = spx_d3_dot(n, a->faces[ea->face[k]].normal);
+            if (ca_cos > turn_cos) turn_cos = ca_cos, turn = ea->face[k];
+            const uint32_t g = e->face[k];
+            const double cb_cos = -spx_d3_dot(n, p->bn[g]);
+            if (b->faces[g].count >= 3 && cb_cos > turn_cos) turn_cos = cb_cos, turn = fa + (int)g;
+        }
+        if (turn >= 0) {
+            /* The incident face: the other edge's face most opposed to the reference. */
+            int inc = -1;
+            double most = DBL_MAX;
+            for (int k = 0; k < 2; ++k) {
+                const int g = turn < fa ? (int)e->face[k] : (int)ea->face[k];
+                const double d = turn < fa ? spx_d3_dot(a->faces[turn].normal, p->bn[g])
+                                           : spx_d3_dot(p->bn[turn - fa], a->faces[g].normal);
+                if ((turn < fa ? b : a)->faces[g].count >= 3 && d < most) most = d, inc = g;
+            }
+            spx_dvec3 local[SPX_MAX_MANIFOLD_POINTS];
+            unsigned mask = face_manifold(p, turn, inc, margin, &m, local);
+            if (m.point_count >= 1) {
+                /* A face point where the edges cross is the edges' point. */
+                int slot = m.point_count;
+                const double same = 1e-3 * size;
+                for (int k = 0; k < m.point_count && slot == m.point_count; ++k)
+                    if (spx_d3_len2(spx_d3_sub(local[k], spx_d3_lerp_mid(ca, cb))) <= same * same) slot = k;
+                if (slot < m.point_count) {
+                    mask &= ~(1u << slot);
+                } else if (slot == SPX_MAX_MANIFOLD_POINTS) {
+                    /* Full: the edges' point takes the place of the face point farthest out. */
+                    slot = 0;
+                    for (int k = 1; k < m.point_count; ++k)
+                        if (m.points[k].depth < m.points[slot].depth) slot = k;
+                    mask &= ~(1u << slot);
+                } else {
+                    ++m.point_count;
+                }
+                for (int k = 0; k < m.point_count; ++k)
+                    if (k != slot) m.points[k].depth = fminf(m.points[k].depth, edge_point.depth);
+                m.points[slot] = edge_point;
+                *out = m;
+                return mask;
+            }
+            m = (spx_manifold){ 0 };
+        }
         m.normal = spx_d3_to_float(rotate(p->frame, n));
         m.point_count = 1;
-        m.points[0].point = spx_d3_to_float(spx_d3_add(p->origin, rotate(p->frame, spx_d3_lerp_mid(ca, cb))));
-        m.points[0].depth = (float)-edge_sep;
-        m.points[0].id = feature_id(2, (uint32_t)ei, (uint32_t)ej, p->b_salt);
+        m.points[0] = edge_point;
         *out = m;
         return 0;
     }
-    return face_manifold(p, face, margin, out);
+    return face_manifold(p, face, -1, margin, out, NULL);
 }
 
-/* The manifold with `face` (A's faces, then B's) as the reference: the other piece's most opposed face
-   clipped by its sides. Bit i of the result: point i is a corner of A on B's face, which keeps its
-   place on A as B changes. */
-static unsigned face_manifold(const hull_pair* p, int face, double margin, spx_manifold* out)
+/* The manifold with `face` (A's faces, then B's) as the reference: the other piece's face `inc` (-1:
+   its most opposed face) clipped by its sides; `local` (or NULL) takes the points in A's frame. Bit i of the result: point i is a corner of A on B's
+   face, which keeps its place on A as B changes. */
+static unsigned face_manifold(const hull_pair* p, int face, int inc_face, double margin, spx_manifold* out,
+                              spx_dvec3* local)
 {
     const spx_hull_view *a = p->a, *b = p->b;
     const int fa = (int)a->face_count;
@@ -453,9 +514,9 @@ static unsigned face_manifold(const hull_pair* p, int face, double margin, spx_m
     int deepest = 0;
     for (uint32_t k = 1; k < iv->vertex_count; ++k)
         if (spx_d3_dot(rn, ip[k]) < spx_d3_dot(rn, ip[deepest])) deepest = (int)k;
-    int inc = 0;
+    int inc = inc_face < 0 ? 0 : inc_face;
     double most = DBL_MAX;
-    for (uint32_t g = 0; g < iv->face_count; ++g) {
+    for (uint32_t g = 0; g < iv->face_count && inc_face < 0; ++g) {
         const uint8_t* c = iv->corners + iv->faces[g].first;
         bool round = false;
         for (uint32_t k = 0; k < iv->faces[g].count && !round; ++k) round = c[k] == deepest;
@@ -522,6 +583,7 @@ static unsigned face_manifold(const hull_pair* p, int face, double margin, spx_m
         const double sep = gap[pick[k]];
         const spx_dvec3 q = spx_d3_mad(c->p, rn, -0.5 * sep); /* midway to the reference plane */
         m.points[k].point = spx_d3_to_float(spx_d3_add(p->origin, rotate(p->frame, q)));
+        if (local) local[k] = q;
         m.points[k].depth = (float)-sep;
         /* Points B's corners or sides make (B incident, or A's edge cut by B's side) carry B's salt. */
         const bool of_b = !ref_b || (c->tag & 0x10000u);
