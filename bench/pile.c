@@ -184,7 +184,8 @@ static int bench_every_step(const char* program, int seed_count, bool csv)
         fprintf(stderr, "%s: terrain failed\n", program);
         return 1;
     }
-    if (test_scene_dominoes(&box, NULL) != SPX_OK || !run_every_step("dominoes", 1, false, 0, &box, 1, 300, csv)) {
+    if (test_scene_dominoes(&box, NULL, 0.5f, 2.0f) != SPX_OK ||
+        !run_every_step("dominoes", 1, false, 0, &box, 1, 300, csv)) {
         fprintf(stderr, "%s: dominoes failed\n", program);
         return 1;
     }

@@ -87,17 +87,17 @@ spx_result test_scene_terrain(test_box_scene* out, const spx_world_def* def)
     return r;
 }
 
-spx_result test_scene_dominoes(test_box_scene* out, const spx_world_def* def)
+spx_result test_scene_dominoes(test_box_scene* out, const spx_world_def* def, float spacing, float spin)
 {
     spx_result r = make_world(out, def, 1.0f / 60.0f, 300);
     if (r == SPX_OK) r = add_boxes_ground(out);
     out->half_extents = spx_v3(0.05f, 0.5f, 0.25f);
     const spx_quat identity = { 0.0f, 0.0f, 0.0f, 1.0f };
-    const float spin = 2.0f; /* rad/s about the bottom edge: the centre moves at spin x 0.5 m */
     for (int i = 0; i < 20 && r == SPX_OK; ++i) {
+        /* Turning about the bottom edge: the centre, 0.5 m above it, moves at spin x 0.5. */
         spx_vec3 v = spx_v3(i == 0 ? 0.5f * spin : 0.0f, 0.0f, 0.0f);
         spx_vec3 w = spx_v3(0.0f, 0.0f, i == 0 ? -spin : 0.0f);
-        r = add_box(out, spx_v3(0.5f * (float)i, 0.5f, 0.0f), identity, v, w);
+        r = add_box(out, spx_v3(spacing * (float)i, 0.5f, 0.0f), identity, v, w);
     }
     return r;
 }

@@ -20,10 +20,11 @@ typedef struct test_box_scene {
    0.1 sin(2.1 x + 1.3 z); 1/60 s, 600 steps, sleeping as the default world has it. */
 spx_result test_scene_terrain(test_box_scene* out, const spx_world_def* def);
 
-/* dominoes: 20 boxes 0.1 x 1 x 0.5 m (mass 1, friction 0.5) standing on the box ground 0.5 m apart
-   along x (the first at x = 0); the first is pushed, turning at 2 rad/s about its bottom edge
-   towards +x; 1/60 s, 300 steps, sleeping as the default world has it. */
-spx_result test_scene_dominoes(test_box_scene* out, const spx_world_def* def);
+/* dominoes: 20 boxes 0.1 x 1 x 0.5 m (mass 1, friction 0.5) standing on the box ground `spacing` m
+   apart along x (the first at x = 0); the first is pushed, turning at `spin` rad/s about its bottom
+   edge towards +x; 1/60 s, 300 steps, sleeping as the default world has it. The benchmark's row is
+   spacing 0.5, spin 2. */
+spx_result test_scene_dominoes(test_box_scene* out, const spx_world_def* def, float spacing, float spin);
 
 /* Deepest box-box overlap (spx_penetration_obb_obb over pairs whose bounding spheres meet) and
    deepest penetration of a box into the ground (the lowest corner below y = 0 on the box ground;
