@@ -48,14 +48,12 @@ static uint32_t most_partners(const spx_world* w, uint32_t* scratch)
     return most;
 }
 
-/* n unit boxes (1 kg) resting on a ground box, made `spacing` m apart in rows of `row` along x, the
-   rows `spacing` apart along z (0: all at one spot), `steps` steps of 1/60 s; `spread`: m the boxes
-   must have spread along x by the end. */
-static int crowd(uint32_t n, uint32_t row, uint32_t steps, float spacing, float spread, bool speed_checked)
+/* A default world with a static ground box 200 x 2 x 200 m, its top at y = 0; NULL if it fails. */
+static spx_world* world_on_ground(void)
 {
     spx_world_def wd = spx_default_world_def();
     spx_world* w = NULL;
-    TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
+    if (spx_world_create(&wd, &w) != SPX_OK) return NULL;
     spx_shape_def ground = spx_default_shape_def();
     ground.half_extents = spx_v3(100.0f, 1.0f, 100.0f);
     spx_body_def gd = spx_default_body_def();
@@ -63,7 +61,19 @@ static int crowd(uint32_t n, uint32_t row, uint32_t steps, float spacing, float 
     gd.shapes = &ground;
     gd.shape_count = 1;
     spx_body_id ground_id;
-    TEST_ENSURE(spx_body_create(w, &gd, &ground_id) == SPX_OK);
+    if (spx_body_create(w, &gd, &ground_id) == SPX_OK) return w;
+    spx_world_destroy(w);
+    return NULL;
+}
+
+/* n unit boxes (1 kg) resting on a ground box, made `spacing` m apart in rows of `row` along x, the
+   rows `spacing` apart along z (0: all at one spot), `steps` steps of 1/60 s; `spread`: m the boxes
+   must have spread along x by the end. */
+static int crowd(uint32_t n, uint32_t row, uint32_t steps, float spacing, float spread, bool speed_checked)
+{
+    const spx_world_def wd = spx_default_world_def();
+    spx_world* w = world_on_ground();
+    TEST_ENSURE(w != NULL);
     spx_shape_def box = spx_default_shape_def();
     box.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
     box.density = 1.0f;
@@ -171,17 +181,9 @@ static int crowd(uint32_t n, uint32_t row, uint32_t steps, float spacing, float 
    the line's boxes stay under max_push_speed sideways at every step and the tower's top within 1 cm. */
 static int line_beside_tower(void)
 {
-    spx_world_def wd = spx_default_world_def();
-    spx_world* w = NULL;
-    TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
-    spx_shape_def ground = spx_default_shape_def();
-    ground.half_extents = spx_v3(100.0f, 1.0f, 100.0f);
-    spx_body_def gd = spx_default_body_def();
-    gd.position = spx_v3(0.0f, -1.0f, 0.0f);
-    gd.shapes = &ground;
-    gd.shape_count = 1;
-    spx_body_id ground_id;
-    TEST_ENSURE(spx_body_create(w, &gd, &ground_id) == SPX_OK);
+    const spx_world_def wd = spx_default_world_def();
+    spx_world* w = world_on_ground();
+    TEST_ENSURE(w != NULL);
     spx_shape_def box = spx_default_shape_def();
     box.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
     box.density = 1.0f;
