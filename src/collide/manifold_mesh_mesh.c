@@ -352,7 +352,7 @@ static bool joint_pairs(mesh_pairs* mp, bool hand, uint32_t* found)
         for (int k = 1; k >= 0; --k) {
             const uint32_t ca = split_a ? na->first + (uint32_t)k : ia, cb = split_a ? ib : nb->first + (uint32_t)k;
             const spx_world_box ga = grown_node(a, ca, mp->margin);
-            if (!spx_overlap_box_box_eps(&ga, spx_mesh_instance_node(b, cb), SPX_BOUND_EPS)) continue;
+            if (!spx_overlap_box_box_faces(&ga, spx_mesh_instance_node(b, cb), SPX_BOUND_EPS)) continue;
             stack[sp][0] = ca, stack[sp][1] = cb, ++sp;
         }
     }
