@@ -18,7 +18,8 @@ void spx_manifold_mesh_mesh_checked(spx_mesh_instance* a, spx_mesh_instance* b, 
 /* The work of one mesh-mesh manifold. */
 typedef struct spx_mesh_pair_stats {
     uint32_t pairs; /* triangle pairs the exact test ran on (at most 2 SPX_MESH_PAIR_BUDGET): those
-                         the descents handed, less those the plane and normal tests ruled out */
+                         the descents handed (a descent past its budget hands none), less those the
+                         plane and normal tests ruled out */
     bool cut;       /* the budget ran out with pairs left untested, even without the margin */
     float margin;   /* the margin used: the one given, or 0 when the pairs within it passed the budget */
     uint32_t runs;  /* descents made, each at most SPX_MESH_PAIR_BUDGET pairs: 1 to 3 to find the

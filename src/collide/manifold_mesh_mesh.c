@@ -115,6 +115,9 @@ typedef struct mesh_pairs {
     bool cut; /* the budget ran out with pairs left */
     uint32_t batch[BATCH_TRIANGLES];
     uint32_t batch_count;
+    /* Where the descent of both trees gathers its pairs (room for `budget`) before any is handed, so
+       that a descent that runs past the budget costs no pair test; NULL: hand them as found. */
+    uint32_t (*gathered)[2];
 } mesh_pairs;
 /* Which way one mesh's triangles face in its pairs. A closed mesh's winding says where its outside is
    (outward for a solid, into the cavity for a room wound inward). An open mesh has no inside: each
@@ -133,7 +136,8 @@ typedef struct mm_state {
     uint32_t handed; /* pairs handed by the descents, over all of them */
     uint32_t tested; /* of those, pairs that reached the exact test */
     pair_entry local[CACHE_PAIRS];
-    pair_entry* cache; /* local, or the caller's larger buffer */
+    uint32_t gathered[SPX_MESH_PAIR_BUDGET][2]; /* the pairs of a descent, before they are handed */
+    pair_entry* cache;                          /* local, or the caller's larger buffer */
     uint32_t cache_capacity;
     uint32_t cached;
     bool overflow;
@@ -305,7 +309,9 @@ static bool joint_leaves(joint_walk* j, uint32_t la, uint32_t lb)
         for (uint32_t tb = nb->first; tb < nb->first + nb->count; ++tb) {
             if (!b->usable[tb] || !spx_overlap_box_triangle(&j->boxes[k], &b->triangles[tb])) continue;
             if (++j->count > mp->budget) return false;
-            if (j->hand) {
+            if (mp->gathered) {
+                mp->gathered[j->count - 1][0] = ta, mp->gathered[j->count - 1][1] = tb;
+            } else if (j->hand) {
                 ++mp->handed;
                 mp->pair(mp->context, ta, tb);
             }
@@ -317,11 +323,12 @@ static bool joint_leaves(joint_walk* j, uint32_t la, uint32_t lb)
 /* Both trees descended together, node pair by node pair (A's boxes grown by the margin), the larger
    box split: the upper levels of B are tested once for a whole subtree of A, not once for each of
    its triangles. false: more pairs than the budget (the walk stops there). */
-static bool joint_pairs(mesh_pairs* mp, bool hand)
+static bool joint_pairs(mesh_pairs* mp, bool hand, uint32_t* found)
 {
     spx_mesh_instance *a = mp->a, *b = mp->b;
     joint_walk j;
     j.mp = mp, j.hand = hand, j.count = 0, j.leaf = UINT32_MAX, j.made = 0;
+    *found = 0;
     uint32_t stack[JOINT_STACK][2];
     int sp = 0;
     {
@@ -345,25 +352,38 @@ static bool joint_pairs(mesh_pairs* mp, bool hand)
         for (int k = 1; k >= 0; --k) {
             const uint32_t ca = split_a ? na->first + (uint32_t)k : ia, cb = split_a ? ib : nb->first + (uint32_t)k;
             const spx_world_box ga = grown_node(a, ca, mp->margin);
-            if (!spx_overlap_box_box_eps(&ga, spx_mesh_instance_node(b, cb), SPX_BOUND_EPS)) continue;
+            if (!spx_overlap_box_box_faces(&ga, spx_mesh_instance_node(b, cb), SPX_BOUND_EPS)) continue;
             stack[sp][0] = ca, stack[sp][1] = cb, ++sp;
         }
     }
+    *found = j.count;
     return true;
 }
 
 /* The pairs of A's triangles in B's root box with the triangles of B near each (grown by the
-   margin), at most `budget` of them: those of the descent of both trees when they fit, handed as
-   found (count_first: counted first, handing none when they do not fit). Returns false when they do
-   not fit, with mp->handed pairs handed already (none when count_first). Below the budget the
-   answer does not depend on the order in which the pairs come. */
+   margin), at most `budget` of them: those of the descent of both trees when they fit. With a
+   gathering buffer they are handed after the descent, none when they do not fit; without one they
+   are handed as found (count_first: counted first, handing none when they do not fit). Returns
+   false when they do not fit. Below the budget the answer does not depend on the order in which the
+   pairs come. */
 static bool mesh_pairs_joint(mesh_pairs* mp, bool count_first)
 {
     mp->handed = 0;
     mp->cut = false;
     mp->batch_count = 0;
-    if (count_first && mp->budget != UINT32_MAX && !joint_pairs(mp, false)) return false;
-    return joint_pairs(mp, true);
+    if (mp->gathered) {
+        /* One descent gathers them all: past the budget none is handed, whether counted first or not. */
+        uint32_t found;
+        if (!joint_pairs(mp, false, &found)) return false;
+        for (uint32_t k = 0; k < found; ++k) {
+            ++mp->handed;
+            mp->pair(mp->context, mp->gathered[k][0], mp->gathered[k][1]);
+        }
+        return true;
+    }
+    uint32_t found;
+    if (count_first && mp->budget != UINT32_MAX && !joint_pairs(mp, false, &found)) return false;
+    return joint_pairs(mp, true, &found);
 }
 
 /* Past the budget: A's triangles in B's root box taken 256 at a time in a spread order, each
@@ -391,6 +411,7 @@ void spx_mesh_mesh_pairs(spx_mesh_instance* a, spx_mesh_instance* b, float margi
     mp.pair = pair;
     mp.context = context;
     mp.budget = UINT32_MAX;
+    mp.gathered = NULL;
     mesh_pairs_joint(&mp, false);
 }
 
@@ -856,9 +877,8 @@ static void visit_pair(void* context, uint32_t ta, uint32_t tb)
     take(mm, &e);
 }
 
-/* The pairs into the cache and the groups. Within a margin the pairs are handed as the descent
-   finds them, and past the budget the meshes are sunk (the caller looks again without the margin);
-   without one they are counted first, and past the budget the spread sample is taken. */
+/* The pairs into the cache and the groups. Past the budget within a margin the meshes are sunk (the
+   caller looks again without the margin); past it without one the spread sample is taken. */
 static void run_pairs(mm_state* mm)
 {
     mesh_pairs* mp = &mm->pairs;
@@ -866,12 +886,7 @@ static void run_pairs(mm_state* mm)
     const bool counted = !(mp->margin > 0.0f);
     mm->cut = !mesh_pairs_joint(mp, counted);
     mm->handed += mp->handed;
-    if (!mm->cut) return;
-    /* What the walk handed before it ran past the budget is dropped. */
-    mm->cached = 0;
-    mm->overflow = false;
-    mm->found = false;
-    if (!counted) return;
+    if (!mm->cut || !counted) return;
     ++mm->runs;
     mm->cut = mesh_pairs_sample(mp);
     mm->handed += mp->handed;
@@ -947,6 +962,7 @@ void spx_manifold_mesh_mesh_buffered(spx_mesh_instance* a, spx_mesh_instance* b,
     mm->pairs.pair = visit_pair;
     mm->pairs.context = mm;
     mm->pairs.budget = SPX_MESH_PAIR_BUDGET;
+    mm->pairs.gathered = mm->gathered;
     mm->cut = false;
     mm->runs = 0;
     mm->handed = 0;

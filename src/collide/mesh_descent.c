@@ -270,7 +270,7 @@ static void descend_box(spx_descent* d)
         for (int k = 0; k < 2; ++k) {
             ++d->node_tests;
             e[k] = 0.0;
-            hit[k] = still ? spx_overlap_box_box_eps(&qa, spx_mesh_instance_node(b, pb[k]), SPX_BOUND_EPS_QUERY)
+            hit[k] = still ? spx_overlap_box_box_faces(&qa, spx_mesh_instance_node(b, pb[k]), SPX_BOUND_EPS_QUERY)
                            : spx_bound_box_box_eps(&qa, spx_mesh_instance_node(b, pb[k]), u, bound, SPX_BOUND_EPS_QUERY,
                                                    &e[k]);
         }
