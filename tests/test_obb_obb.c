@@ -1,6 +1,7 @@
 /* Box-box queries on cases worked out by hand. */
 #include <sepax/sepax.h>
 #include "support/test.h"
+#include "support/pieces.h"
 #include "support/cases.h"
 #include <string.h>
 
@@ -48,9 +49,7 @@ static int offset_face_overlap_point(void)
     spx_obb a = box(0, 0, 0, 0.5f, 0.5f, 0.5f), b = box(3, 0.6f, 0, 0.5f, 0.5f, 0.5f);
     spx_sweep_hit hit;
     TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(-4, 0, 0), 1.0f, &hit), SPX_OK);
-    TEST_ENSURE(hit.state == SPX_SWEEP_HIT);
-    TEST_ENSURE_NEAR(hit.time, 0.5, 1e-6);
-    TEST_ENSURE_NEAR3(hit.point, 0.5, 0.3, 0.0, 1e-6);
+    TEST_ENSURE(test_hit_is(&hit, 0.5, 1e-6, NULL, 0, (const double[]){ 0.5, 0.3, 0.0 }, 1e-6));
     return 0;
 }
 

@@ -524,7 +524,7 @@ static int mesh_scene_repeats_without_allocating(void)
 
 int main(int argc, char** argv)
 {
-    const bool long_run = test_long_run(argc, argv); /* the 1,000-box scenes */
+    const bool long_run = test_long_run(argc, argv); /* the falling mesh scene */
     int failures = 0;
     TEST_RUN(bad_mesh_shapes, failures);
     TEST_RUN(mesh_body_mass, failures);
