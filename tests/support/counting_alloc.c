@@ -1,5 +1,6 @@
 /* The tests' counting allocator (counting_alloc.h). */
 #include "counting_alloc.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,4 +42,22 @@ spx_world_def test_counting_world_def(test_counting* c, spx_allocator* a)
     spx_world_def def = spx_default_world_def();
     def.allocator = a;
     return def;
+}
+
+int test_runs_repeat(test_counted_run* run, void* out0, void* out1, size_t size)
+{
+    void* out[2] = { out0, out1 };
+    for (int k = 0; k < 2; ++k) {
+        test_counting c = { 0 };
+        spx_allocator a;
+        const spx_world_def wd = test_counting_world_def(&c, &a);
+        if (run(&wd, &c, out[k]) != 0) return 1;
+        if (c.live != 0) {
+            fprintf(stderr, "  run %d left %ld blocks\n", k, c.live);
+            return 1;
+        }
+    }
+    if (memcmp(out0, out1, size) == 0) return 0;
+    fprintf(stderr, "  the two runs ended in different states\n");
+    return 1;
 }

@@ -29,4 +29,12 @@ spx_world_def test_counting_world_def(test_counting* c, spx_allocator* a);
    allocations of those (0 when a step after warm-up allocates nothing), or -1 when a step fails. */
 long test_step_allocations(spx_world* world, float dt, const test_counting* c, int warm_up, int steps);
 
+/* One run of a scene for test_runs_repeat: made with `def` (whose allocator counts into c), stepped,
+   its end state written to `out`, and everything it made destroyed; 0 on success. */
+typedef int test_counted_run(const spx_world_def* def, const test_counting* c, void* out);
+
+/* The same run twice, each with a fresh counting allocator: 0 when both succeed, each gives back
+   every block it took, and their end states (`size` bytes at out0 and out1) are the same bits. */
+int test_runs_repeat(test_counted_run* run, void* out0, void* out1, size_t size);
+
 #endif
