@@ -151,3 +151,25 @@ bool test_hit_is(const spx_sweep_hit* h, double time, double time_tol, const dou
     return (!normal || near3("normal", h->normal, normal, normal_tol)) &&
            (!point || near3("point", h->point, point, point_tol));
 }
+
+bool test_overlapping_by(const spx_penetration* p, double depth, double tol)
+{
+    if (!p->overlapping) {
+        fprintf(stderr, "  not overlapping, expected a depth of %.9g\n", depth);
+        return false;
+    }
+    if (fabs((double)p->depth - depth) <= tol) return true;
+    fprintf(stderr, "  depth %.9g, expected %.9g (tol %g)\n", (double)p->depth, depth, tol);
+    return false;
+}
+
+bool test_starts_overlapping_by(const spx_sweep_hit* h, double depth, double tol)
+{
+    if (h->state != SPX_SWEEP_START_OVERLAP) {
+        fprintf(stderr, "  sweep state %d, expected a start in overlap\n", (int)h->state);
+        return false;
+    }
+    if (fabs((double)h->depth - depth) <= tol) return true;
+    fprintf(stderr, "  start depth %.9g, expected %.9g (tol %g)\n", (double)h->depth, depth, tol);
+    return false;
+}

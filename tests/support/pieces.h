@@ -43,5 +43,11 @@ bool test_manifold_ids_distinct(const spx_manifold* m);
    first that differs. Compared in double, as TEST_ENSURE_NEAR does. */
 bool test_hit_is(const spx_sweep_hit* h, double time, double time_tol, const double normal[3], double normal_tol,
                  const double point[3], double point_tol);
+/* p says the pieces overlap, at a depth within tol of `depth` (compared in double); false after
+   printing what differs. */
+bool test_overlapping_by(const spx_penetration* p, double depth, double tol);
+/* h says the sweep starts in overlap, at a depth within tol of `depth` (compared in double); false
+   after printing what differs. */
+bool test_starts_overlapping_by(const spx_sweep_hit* h, double depth, double tol);
 
 #endif
