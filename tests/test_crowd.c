@@ -271,15 +271,7 @@ static int crowd_of_20000(void) { return crowd(20000, 1, 10, 0.0f, 0.1f, true); 
 
 int main(int argc, char** argv)
 {
-    bool long_run = false;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--long") == 0) {
-            long_run = true;
-        } else {
-            fprintf(stderr, "usage: %s [--long]\n", argv[0]);
-            return 2;
-        }
-    }
+    const bool long_run = test_long_run(argc, argv); /* the crowds of 2,000 and 20,000 */
     int failures = 0;
     TEST_RUN(finder_crowd, failures);
     TEST_RUN(crowd_of_500, failures);
