@@ -18,6 +18,18 @@ void* test_counting_alloc(size_t size, size_t alignment, void* context)
     return p;
 }
 
+void* test_plain_alloc(size_t size, size_t alignment)
+{
+    if (alignment < sizeof(void*)) alignment = sizeof(void*);
+    return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+}
+
+void test_plain_free(void* memory, size_t size, void* context)
+{
+    (void)size, (void)context;
+    free(memory);
+}
+
 long test_step_allocations(spx_world* world, float dt, const test_counting* c, int warm_up, int steps)
 {
     for (int k = 0; k < warm_up; ++k)

@@ -21,6 +21,11 @@ typedef struct test_counting {
 void* test_counting_alloc(size_t size, size_t alignment, void* context);
 void test_counting_free(void* memory, size_t size, void* context);
 
+/* An allocator's plain part for tests that wrap one: aligned_alloc with the alignment at least a
+   pointer's and the size rounded up to it, and its free (an spx_allocator free callback). */
+void* test_plain_alloc(size_t size, size_t alignment);
+void test_plain_free(void* memory, size_t size, void* context);
+
 /* The default world def with *a set to an allocator counting into c; a must stay alive until the
    world is created. */
 spx_world_def test_counting_world_def(test_counting* c, spx_allocator* a);
