@@ -1105,8 +1105,6 @@ static int worked_example(void)
 /* A query made from inside a step (from the host's allocator, the one host code a step runs) is
    refused: the step is moving the bodies the query tree follows. */
 typedef struct locked_probe {
-    spx_world* world;
-    bool stepping;
     uint32_t tried, refused;
 } locked_probe;
 
@@ -1116,56 +1114,38 @@ static bool never(spx_shape_id shape, void* context)
     return false;
 }
 
-static void* probe_alloc(size_t size, size_t alignment, void* context)
+/* Every query, made on the world from inside its own step. */
+static void query_into(spx_world* w, void* context)
 {
     locked_probe* p = context;
-    if (p->stepping && p->world) {
-        p->stepping = false;
-        spx_cast_result r;
-        const spx_obb box = axis_box(spx_v3(0, 2, 0), spx_v3(0.5f, 0.5f, 0.5f));
-        const spx_result got[6] = {
-            spx_world_cast_ray_closest(p->world, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r),
-            spx_world_cast_ray_any(p->world, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r),
-            spx_world_cast_box_closest(p->world, &box, spx_v3(0, -3, 0), NULL, &r),
-            spx_world_overlap_aabb(p->world, spx_v3(-1, -1, -1), spx_v3(1, 1, 1), NULL, never, NULL),
-            spx_world_overlap_box(p->world, &box, NULL, never, NULL),
-            spx_world_overlap_point(p->world, spx_v3(0, 0, 0), NULL, never, NULL),
-        };
-        for (int k = 0; k < 6; ++k) p->tried++, p->refused += got[k] == SPX_ERR_WORLD_LOCKED;
-        p->stepping = true;
-    }
-    return test_plain_alloc(size, alignment);
+    spx_cast_result r;
+    const spx_obb box = axis_box(spx_v3(0, 2, 0), spx_v3(0.5f, 0.5f, 0.5f));
+    const spx_result got[6] = {
+        spx_world_cast_ray_closest(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r),
+        spx_world_cast_ray_any(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r),
+        spx_world_cast_box_closest(w, &box, spx_v3(0, -3, 0), NULL, &r),
+        spx_world_overlap_aabb(w, spx_v3(-1, -1, -1), spx_v3(1, 1, 1), NULL, never, NULL),
+        spx_world_overlap_box(w, &box, NULL, never, NULL),
+        spx_world_overlap_point(w, spx_v3(0, 0, 0), NULL, never, NULL),
+    };
+    for (int k = 0; k < 6; ++k) p->tried++, p->refused += got[k] == SPX_ERR_WORLD_LOCKED;
 }
 
 static int queries_refused_during_a_step(void)
 {
     static locked_probe p;
-    const spx_allocator a = { probe_alloc, test_plain_free, &p };
-    spx_world_def wd = spx_default_world_def();
-    wd.allocator = &a;
-    spx_world* w = NULL;
-    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
-    spx_shape_def sd;
-    spx_body_def bd;
-    one_box_def(&sd, &bd, spx_v3(0.5f, 0.5f, 0.5f));
-    bd.position = spx_v3(0, -0.5f, 0);
+    static test_reentrant alloc;
+    alloc.call = query_into, alloc.context = &p;
     spx_body_id id;
-    TEST_ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
-    bd.type = SPX_BODY_DYNAMIC;
-    bd.position = spx_v3(0, 0.51f, 0);
-    TEST_ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
-    p.world = w;
-    for (int k = 0; k < 3; ++k) {
-        p.stepping = true;
-        TEST_ENSURE_CODE(spx_world_step(w, 1.0f / 60.0f), SPX_OK);
-        p.stepping = false;
-    }
+    TEST_ENSURE_CODE(test_reentrant_scene(&alloc, &id), SPX_OK);
+    spx_world* w = alloc.world;
+    TEST_ENSURE_CODE(test_reentrant_steps(&alloc, 3), SPX_OK);
     TEST_ENSURE(p.tried > 0 && p.refused == p.tried);
     /* after the step they answer, the tree made through the host's allocator */
     spx_cast_result r;
     TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r), SPX_OK);
     TEST_ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == id.index);
-    p.world = NULL;
+    alloc.world = NULL;
     spx_world_destroy(w);
     return 0;
 }

@@ -26,6 +26,25 @@ void test_counting_free(void* memory, size_t size, void* context);
 void* test_plain_alloc(size_t size, size_t alignment);
 void test_plain_free(void* memory, size_t size, void* context);
 
+/* An allocator that calls into its own world: each allocation made while `stepping` is set calls
+   call(world, context) (with stepping cleared meanwhile, so the world's own allocations there do not
+   recurse), then allocates plainly. How host code reached from inside a step meets the world. */
+typedef struct test_reentrant {
+    void (*call)(spx_world* world, void* context);
+    void* context;
+    spx_allocator allocator; /* the world's: kept here as long as the world lives */
+    spx_world* world;        /* set once the scene is made; NULL: no calls */
+    bool stepping;
+    uint32_t calls; /* allocations made while stepping */
+} test_reentrant;
+
+/* A world allocating through r (r->call, r->context set by the caller, the rest cleared): a static
+   1 m box whose top is y = 0 and a dynamic one resting on it, centre y = 0.51, whose id goes to
+   *box. The world is r->world; SPX_OK or the first failure. */
+spx_result test_reentrant_scene(test_reentrant* r, spx_body_id* box);
+/* `steps` steps of 1/60 s with r->stepping set: SPX_OK or the first failure. */
+spx_result test_reentrant_steps(test_reentrant* r, int steps);
+
 /* The default world def with *a set to an allocator counting into c; a must stay alive until the
    world is created. */
 spx_world_def test_counting_world_def(test_counting* c, spx_allocator* a);
