@@ -89,11 +89,8 @@ typedef struct fuzz_motion {
 
 static inline fuzz_motion fuzz_read_motion(fuzz_input* in)
 {
-    fuzz_motion m;
-    m.va = fuzz_vec3(in);
-    m.vb = fuzz_vec3(in);
-    m.tmax = fuzz_mostly_positive(in);
-    return m;
+    const spx_vec3 va = fuzz_vec3(in), vb = fuzz_vec3(in); /* the end of each declarator is a sequence point */
+    return (fuzz_motion){ va, vb, fuzz_mostly_positive(in) };
 }
 
 /* p moved by v for time t: where a sweep's piece is at t. */
