@@ -272,6 +272,16 @@ static bool scene_failed(const char* what, spx_result r)
     return false;
 }
 
+/* Both shapes placed as the scene's A and B (place frees each): false after a message when either fails. */
+static bool place_both(scene* s, test_shape* sa, spx_transform pa, const char* name_a, test_shape* sb, spx_transform pb,
+                       const char* name_b)
+{
+    spx_result r = place(sa, pa, &s->a);
+    if (r != SPX_OK) return test_shape_free(sb), scene_failed(name_a, r);
+    if ((r = place(sb, pb, &s->b)) != SPX_OK) return placed_free(&s->a), scene_failed(name_b, r);
+    return true;
+}
+
 /* B as a grid of n x n unit squares in y = 0, its corner at `corner`, at rest. */
 static bool place_grid(scene* s, uint32_t n, spx_vec3 corner)
 {
@@ -312,9 +322,7 @@ static bool scene_tori(scene* s, const options* o)
     spx_transform pa = { spx_v3(-3.0f, 0.15f, 0.1f),
                          quat_mul(quat_axis_angle(0, 1, 0, 20.0), quat_axis_angle(1, 0, 0, 70.0)) };
     spx_transform pb = { zero_v, identity_q };
-    spx_result r = place(&sa, pa, &s->a);
-    if (r != SPX_OK) return test_shape_free(&sb), scene_failed("torus A", r);
-    if ((r = place(&sb, pb, &s->b)) != SPX_OK) return placed_free(&s->a), scene_failed("torus B", r);
+    if (!place_both(s, &sa, pa, "torus A", &sb, pb, "torus B")) return false;
     s->va = spx_v3(2.0f, 0.0f, 0.0f);
     s->tmax = 1.0f;
     snprintf(s->what, sizeof s->what,
@@ -379,9 +387,7 @@ static bool scene_grid_grid(scene* s, const options* o)
     if (!test_shape_grid(&sa, na, na)) return shape_failed("grid A");
     if (!test_shape_grid(&sb, nb, nb)) return test_shape_free(&sa), shape_failed("grid B");
     spx_transform pa = { spx_v3(0.5f, 1.0f, 0.5f), identity_q }, pb = { zero_v, identity_q };
-    spx_result r = place(&sa, pa, &s->a);
-    if (r != SPX_OK) return test_shape_free(&sb), scene_failed("grid A", r);
-    if ((r = place(&sb, pb, &s->b)) != SPX_OK) return placed_free(&s->a), scene_failed("grid B", r);
+    if (!place_both(s, &sa, pa, "grid A", &sb, pb, "grid B")) return false;
     s->va = spx_v3(0.0f, -2.0f, 0.0f);
     s->tmax = 1.0f;
     snprintf(s->what, sizeof s->what,
@@ -423,9 +429,7 @@ static bool scene_sphere_grid(scene* s, const options* o)
     if (!test_shape_grid(&sb, n, n)) return test_shape_free(&sa), shape_failed("grid");
     const float c = (float)(n / 2);
     spx_transform pa = { spx_v3(c, 0.5f, c), identity_q }, pb = { zero_v, identity_q };
-    spx_result r = place(&sa, pa, &s->a);
-    if (r != SPX_OK) return test_shape_free(&sb), scene_failed("sphere", r);
-    if ((r = place(&sb, pb, &s->b)) != SPX_OK) return placed_free(&s->a), scene_failed("grid", r);
+    if (!place_both(s, &sa, pa, "sphere", &sb, pb, "grid")) return false;
     s->va = spx_v3(0.0f, -1.0f, 0.0f);
     s->tmax = 1.0f;
     snprintf(s->what, sizeof s->what,
