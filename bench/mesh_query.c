@@ -272,6 +272,16 @@ static bool scene_failed(const char* what, spx_result r)
     return false;
 }
 
+/* Both shapes placed as the scene's A and B (place frees each): false after a message when either fails. */
+static bool place_both(scene* s, test_shape* sa, spx_transform pa, const char* name_a, test_shape* sb, spx_transform pb,
+                       const char* name_b)
+{
+    spx_result r = place(sa, pa, &s->a);
+    if (r != SPX_OK) return test_shape_free(sb), scene_failed(name_a, r);
+    if ((r = place(sb, pb, &s->b)) != SPX_OK) return placed_free(&s->a), scene_failed(name_b, r);
+    return true;
+}
+
 /* B as a grid of n x n unit squares in y = 0, its corner at `corner`, at rest. */
 static bool place_grid(scene* s, uint32_t n, spx_vec3 corner)
 {
@@ -312,9 +322,7 @@ static bool scene_tori(scene* s, const options* o)
     spx_transform pa = { spx_v3(-3.0f, 0.15f, 0.1f),
                          quat_mul(quat_axis_angle(0, 1, 0, 20.0), quat_axis_angle(1, 0, 0, 70.0)) };
     spx_transform pb = { zero_v, identity_q };
-    spx_result r = place(&sa, pa, &s->a);
-    if (r != SPX_OK) return test_shape_free(&sb), scene_failed("torus A", r);
-    if ((r = place(&sb, pb, &s->b)) != SPX_OK) return placed_free(&s->a), scene_failed("torus B", r);
+    if (!place_both(s, &sa, pa, "torus A", &sb, pb, "torus B")) return false;
     s->va = spx_v3(2.0f, 0.0f, 0.0f);
     s->tmax = 1.0f;
     snprintf(s->what, sizeof s->what,
@@ -379,9 +387,7 @@ static bool scene_grid_grid(scene* s, const options* o)
     if (!test_shape_grid(&sa, na, na)) return shape_failed("grid A");
     if (!test_shape_grid(&sb, nb, nb)) return test_shape_free(&sa), shape_failed("grid B");
     spx_transform pa = { spx_v3(0.5f, 1.0f, 0.5f), identity_q }, pb = { zero_v, identity_q };
-    spx_result r = place(&sa, pa, &s->a);
-    if (r != SPX_OK) return test_shape_free(&sb), scene_failed("grid A", r);
-    if ((r = place(&sb, pb, &s->b)) != SPX_OK) return placed_free(&s->a), scene_failed("grid B", r);
+    if (!place_both(s, &sa, pa, "grid A", &sb, pb, "grid B")) return false;
     s->va = spx_v3(0.0f, -2.0f, 0.0f);
     s->tmax = 1.0f;
     snprintf(s->what, sizeof s->what,
@@ -423,9 +429,7 @@ static bool scene_sphere_grid(scene* s, const options* o)
     if (!test_shape_grid(&sb, n, n)) return test_shape_free(&sa), shape_failed("grid");
     const float c = (float)(n / 2);
     spx_transform pa = { spx_v3(c, 0.5f, c), identity_q }, pb = { zero_v, identity_q };
-    spx_result r = place(&sa, pa, &s->a);
-    if (r != SPX_OK) return test_shape_free(&sb), scene_failed("sphere", r);
-    if ((r = place(&sb, pb, &s->b)) != SPX_OK) return placed_free(&s->a), scene_failed("grid", r);
+    if (!place_both(s, &sa, pa, "sphere", &sb, pb, "grid")) return false;
     s->va = spx_v3(0.0f, -1.0f, 0.0f);
     s->tmax = 1.0f;
     snprintf(s->what, sizeof s->what,
@@ -519,25 +523,35 @@ static void set_poses_again(const scene* s)
     spx_mesh_instance_set_pose(s->b.instance, &s->b.pose);
 }
 
-typedef struct sweep_call {
+/* One sepax call on a scene, as time_query runs it: the sweep of its pieces, or on a scene at rest the
+   penetration (overlap_only: the overlap test). contacts, capacity: the contact array (NULL, 0: none). */
+typedef struct sepax_call {
     scene* s;
+    bool at_rest, overlap_only;
+    bool cold; /* a new pose (the same values) before each query: an empty cache */
     spx_mesh_contact* contacts;
     uint32_t capacity;
-    bool cold; /* a new pose (the same values) before each query: an empty cache */
     spx_result result;
     spx_mesh_hit hit;
-} sweep_call;
+    bool overlap;
+} sepax_call;
 
-static bool sepax_sweep(void* context)
+static bool sepax_query(void* context)
 {
-    sweep_call* c = context;
+    sepax_call* c = context;
     scene* s = c->s;
     if (c->cold) set_poses_again(s);
-    c->result =
-        s->hull  ? spx_sweep_hull_mesh(&s->ph, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity, &c->hit)
-        : s->box ? spx_sweep_obb_mesh(&s->obb, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity, &c->hit)
-                 : spx_sweep_mesh_mesh(s->a.instance, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity,
-                                       &c->hit);
+    if (c->overlap_only) c->result = spx_overlap_mesh_mesh(s->a.instance, s->b.instance, &c->overlap);
+    else if (c->at_rest)
+        c->result = spx_penetration_mesh_mesh(s->a.instance, s->b.instance, c->contacts, c->capacity, &c->hit);
+    else
+        c->result =
+            s->hull
+                ? spx_sweep_hull_mesh(&s->ph, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity, &c->hit)
+            : s->box
+                ? spx_sweep_obb_mesh(&s->obb, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity, &c->hit)
+                : spx_sweep_mesh_mesh(s->a.instance, s->va, s->b.instance, s->vb, s->tmax, c->contacts, c->capacity,
+                                      &c->hit);
     return c->result == SPX_OK;
 }
 
@@ -612,26 +626,6 @@ static bool brute_force(void* context)
     return true;
 }
 
-typedef struct static_call {
-    scene* s;
-    bool overlap_only, cold;
-    spx_mesh_contact* contacts;
-    spx_result result;
-    spx_mesh_hit hit;
-    bool overlap;
-} static_call;
-
-static bool sepax_static(void* context)
-{
-    static_call* c = context;
-    scene* s = c->s;
-    if (c->cold) set_poses_again(s);
-    c->result = c->overlap_only
-                    ? spx_overlap_mesh_mesh(s->a.instance, s->b.instance, &c->overlap)
-                    : spx_penetration_mesh_mesh(s->a.instance, s->b.instance, c->contacts, CAPACITY, &c->hit);
-    return c->result == SPX_OK;
-}
-
 #if defined(SPX_BENCH_HAVE_FCL)
 typedef struct fcl_call {
     const bench_fcl_mesh* a; /* a box as its 12 triangles */
@@ -694,7 +688,7 @@ static row new_row(const scene* s, const char* query, const char* engine)
     return w;
 }
 
-static void sweep_row(const report* rep, row* w, const sweep_call* c, const row* ref)
+static void sweep_row(const report* rep, row* w, const sepax_call* c, const row* ref)
 {
     if (c->hit.state != SPX_SWEEP_MISS) w->toc = c->hit.time;
     w->contacts = (long)c->hit.contact_count;
@@ -724,22 +718,22 @@ static void run_sweeps(const options* o, report* rep, scene* s, totals* sum, boo
     columns(rep);
 
     /* sepax: contact array, the cache warm (the same pose every query) and cold (a new one). */
-    sweep_call warm = { s, contacts, CAPACITY, false, SPX_OK, { 0 } };
+    sepax_call warm = { .s = s, .contacts = contacts, .capacity = CAPACITY, .result = SPX_OK };
     row ref = new_row(s, query, "sepax");
-    if (!time_query(sepax_sweep, &warm, o, &ref)) {
+    if (!time_query(sepax_query, &warm, o, &ref)) {
         fprintf(stderr, "sepax_bench mesh-queries: %s %s: %s\n", s->name, query, spx_result_string(warm.result));
         sum->failures++;
         free(contacts);
         return;
     }
     sweep_row(rep, &ref, &warm, &ref);
-    sweep_call cold = { s, contacts, CAPACITY, true, SPX_OK, { 0 } };
+    sepax_call cold = { .s = s, .cold = true, .contacts = contacts, .capacity = CAPACITY, .result = SPX_OK };
     row wc = new_row(s, query, "sepax-newpose");
-    if (time_query(sepax_sweep, &cold, o, &wc)) sweep_row(rep, &wc, &cold, &ref);
+    if (time_query(sepax_query, &cold, o, &wc)) sweep_row(rep, &wc, &cold, &ref);
     else sum->failures++;
-    sweep_call bare = { s, NULL, 0, false, SPX_OK, { 0 } };
+    sepax_call bare = { .s = s, .result = SPX_OK };
     row wb = new_row(s, query, "sepax-nocontacts");
-    if (time_query(sepax_sweep, &bare, o, &wb)) sweep_row(rep, &wb, &bare, &ref);
+    if (time_query(sepax_query, &bare, o, &wb)) sweep_row(rep, &wb, &bare, &ref);
     else sum->failures++;
     if (standard) sum->sepax_ns = ref.ns_median, sum->sepax_cold_ns = wc.ns_median;
     const spx_mesh_hit hit = warm.hit;
@@ -862,9 +856,15 @@ static void run_static(const options* o, report* rep, scene* s, totals* sum, flo
     };
     row refs[2];
     for (int k = 0; k < 4; ++k) {
-        static_call c = { &at, cases[k].overlap, cases[k].cold, contacts, SPX_OK, { 0 }, false };
+        sepax_call c = { .s = &at,
+                         .at_rest = true,
+                         .overlap_only = cases[k].overlap,
+                         .cold = cases[k].cold,
+                         .contacts = contacts,
+                         .capacity = CAPACITY,
+                         .result = SPX_OK };
         row w = new_row(&at, cases[k].query, cases[k].engine);
-        if (!time_query(sepax_static, &c, o, &w)) {
+        if (!time_query(sepax_query, &c, o, &w)) {
             fprintf(stderr, "sepax_bench mesh-queries: %s %s: %s\n", label, cases[k].query,
                     spx_result_string(c.result));
             sum->failures++;
@@ -1006,8 +1006,8 @@ int bench_mesh_queries(int argc, char** argv)
         /* The static queries where the sweep says A first touches B, and 1 cm further in. At the
            time of contact itself, A's position rounded to float lands either side of touching (on
            the standard case 4e-8 m short: apart); 1e-6 of tmax later (2 um) it touches for sure. */
-        sweep_call c = { &s, NULL, 0, false, SPX_OK, { 0 } };
-        if (sepax_sweep(&c) && c.hit.state == SPX_SWEEP_HIT) {
+        sepax_call c = { .s = &s, .result = SPX_OK };
+        if (sepax_query(&c) && c.hit.state == SPX_SWEEP_HIT) {
             run_static(&o, &rep, &s, &sum, c.hit.time + 1e-6f * s.tmax, "at-contact");
             float speed = sqrtf(s.va.x * s.va.x + s.va.y * s.va.y + s.va.z * s.va.z);
             run_static(&o, &rep, &s, &sum, c.hit.time + 0.01f / speed, "1cm-deeper");

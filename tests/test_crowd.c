@@ -10,6 +10,7 @@
    and the pair finder alone on 5,000 boxes in one spot; `--long` adds 2,000 in one spot for 60 steps
    and 20,000 for 10. */
 #include "support/test.h"
+#include "support/scenes.h"
 #include "broad/pair_finder.h"
 #include "dynamics/world.h"
 
@@ -54,16 +55,20 @@ static spx_world* world_on_ground(void)
     spx_world_def wd = spx_default_world_def();
     spx_world* w = NULL;
     if (spx_world_create(&wd, &w) != SPX_OK) return NULL;
-    spx_shape_def ground = spx_default_shape_def();
-    ground.half_extents = spx_v3(100.0f, 1.0f, 100.0f);
-    spx_body_def gd = spx_default_body_def();
-    gd.position = spx_v3(0.0f, -1.0f, 0.0f);
-    gd.shapes = &ground;
-    gd.shape_count = 1;
     spx_body_id ground_id;
-    if (spx_body_create(w, &gd, &ground_id) == SPX_OK) return w;
+    if (test_ground_box(w, spx_v3(100.0f, 1.0f, 100.0f), spx_default_body_def().friction, &ground_id) == SPX_OK)
+        return w;
     spx_world_destroy(w);
     return NULL;
+}
+
+/* A unit box of density 1: 1 kg. */
+static spx_shape_def unit_box_shape(void)
+{
+    spx_shape_def box = spx_default_shape_def();
+    box.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
+    box.density = 1.0f;
+    return box;
 }
 
 /* n unit boxes (1 kg) resting on a ground box, made `spacing` m apart in rows of `row` along x, the
@@ -74,9 +79,7 @@ static int crowd(uint32_t n, uint32_t row, uint32_t steps, float spacing, float 
     const spx_world_def wd = spx_default_world_def();
     spx_world* w = world_on_ground();
     TEST_ENSURE(w != NULL);
-    spx_shape_def box = spx_default_shape_def();
-    box.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
-    box.density = 1.0f;
+    const spx_shape_def box = unit_box_shape();
     spx_body_id* ids = malloc(sizeof *ids * n);
     TEST_ENSURE(ids != NULL);
     for (uint32_t i = 0; i < n; ++i) {
@@ -184,9 +187,7 @@ static int line_beside_tower(void)
     const spx_world_def wd = spx_default_world_def();
     spx_world* w = world_on_ground();
     TEST_ENSURE(w != NULL);
-    spx_shape_def box = spx_default_shape_def();
-    box.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
-    box.density = 1.0f;
+    const spx_shape_def box = unit_box_shape();
     enum { TOWER = 50, LINE = 30 };
     spx_body_id ids[TOWER + LINE];
     for (int i = 0; i < TOWER + LINE; ++i) {
@@ -270,15 +271,7 @@ static int crowd_of_20000(void) { return crowd(20000, 1, 10, 0.0f, 0.1f, true); 
 
 int main(int argc, char** argv)
 {
-    bool long_run = false;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--long") == 0) {
-            long_run = true;
-        } else {
-            fprintf(stderr, "usage: %s [--long]\n", argv[0]);
-            return 2;
-        }
-    }
+    const bool long_run = test_long_run(argc, argv); /* the crowds of 2,000 and 20,000 */
     int failures = 0;
     TEST_RUN(finder_crowd, failures);
     TEST_RUN(crowd_of_500, failures);

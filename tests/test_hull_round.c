@@ -789,8 +789,7 @@ static int exact_cases(void)
     TEST_ENSURE(m.points[0].id == 0 && m.points[1].id == 1);
     spx_penetration pen;
     TEST_ENSURE_CODE(spx_penetration_capsule_hull(&c, &b, &pen), SPX_OK);
-    TEST_ENSURE(pen.overlapping);
-    TEST_ENSURE_NEAR(pen.depth, 0.1, 1e-6);
+    TEST_ENSURE(test_overlapping_by(&pen, 0.1, 1e-6));
     /* Hanging past the face's side: clipped to the face, the clipped end at x = 1. */
     c.p[1].x = 2.0f;
     TEST_ENSURE_CODE(spx_manifold_capsule_hull(&c, &b, 0.01f, &m), SPX_OK);
@@ -799,8 +798,7 @@ static int exact_cases(void)
     /* Through the cube along x: the cores meet, the least way out is up or down by 1 + radius less 0. */
     c = (spx_capsule){ { spx_v3(-3, 0.4f, 0), spx_v3(3, 0.4f, 0) }, 0.25f };
     TEST_ENSURE_CODE(spx_penetration_capsule_hull(&c, &b, &pen), SPX_OK);
-    TEST_ENSURE(pen.overlapping);
-    TEST_ENSURE_NEAR(pen.depth, 0.6 + 0.25, 1e-6);
+    TEST_ENSURE(test_overlapping_by(&pen, 0.6 + 0.25, 1e-6));
     TEST_ENSURE_NEAR(pen.normal.y, -1, 1e-6);
     /* A capsule swept parallel to an edge at it: it touches along the edge, the point in the middle of
        their common part. */

@@ -558,8 +558,7 @@ static int face_parallel_to_triangle(void)
         for (int i = 0; i < 4; ++i) TEST_ENSURE_NEAR(m.points[i].depth, 0.001, 1e-5);
         spx_penetration pen;
         TEST_ENSURE_CODE(spx_penetration_hull_triangle(&rest, &t, &pen), SPX_OK);
-        TEST_ENSURE(pen.overlapping);
-        TEST_ENSURE_NEAR(pen.depth, 0.001, 1e-5);
+        TEST_ENSURE(test_overlapping_by(&pen, 0.001, 1e-5));
         TEST_ENSURE(normal_gap(pen.normal, want) < 1e-5);
     }
     spx_hull_destroy(cube);
@@ -579,8 +578,7 @@ static int touching_and_standing(void)
     TEST_ENSURE(overlap);
     spx_sweep_hit hit;
     TEST_ENSURE_CODE(spx_sweep_hull_triangle(&h, spx_v3(0, 0, 0), &flat, spx_v3(0, 0, 1), 1.0f, &hit), SPX_OK);
-    TEST_ENSURE(hit.state == SPX_SWEEP_START_OVERLAP);
-    TEST_ENSURE_NEAR(hit.depth, 0, 1e-7);
+    TEST_ENSURE(test_starts_overlapping_by(&hit, 0, 1e-7));
     /* Standing: its edge from (-0.5, 0, 0.999) to (0.5, 0, 0.999), the third corner straight up. */
     const spx_triangle standing = { { { -0.5f, 0, 0.999f }, { 0.5f, 0, 0.999f }, { 0, 0, 2 } } };
     spx_manifold m;

@@ -81,6 +81,15 @@ static spx_world* make_weightless_world(void)
     return test_world_create(&wd);
 }
 
+/* A joint of `type` from the world to `body` with an undamped spring of `hertz`, the rest default. */
+static spx_joint_def spring_to_world(spx_joint_type type, spx_body_id body, float hertz)
+{
+    spx_joint_def d = spx_default_joint_def(type);
+    d.body_b = body;
+    d.spring = (spx_joint_spring){ true, hertz, 0.0f };
+    return d;
+}
+
 static float dist3(spx_vec3 a, spx_vec3 b)
 {
     const float x = a.x - b.x, y = a.y - b.y, z = a.z - b.z;
@@ -637,11 +646,9 @@ static int hinge_spring_oscillates(void)
     TEST_ENSURE(w);
     const spx_body_id plate = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.05f), 6.0f);
     const spx_quat x_to_z = { 0, -0.70710678f, 0, 0.70710678f };
-    spx_joint_def d = spx_default_joint_def(SPX_JOINT_HINGE);
+    spx_joint_def d = spring_to_world(SPX_JOINT_HINGE, plate, 2.0f);
     d.frame_a = (spx_transform){ { 0, 0, 0 }, x_to_z };
-    d.body_b = plate;
     d.frame_b = (spx_transform){ { 0, 0, 0 }, x_to_z };
-    d.spring = (spx_joint_spring){ true, 2.0f, 0.0f };
     spx_joint_id j;
     TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     TEST_ENSURE_CODE(spx_body_set_velocity(w, plate, spx_v3(0, 0, 0), spx_v3(0, 0, 2.0f)), SPX_OK);
@@ -749,10 +756,8 @@ static int distance_spring_oscillates_at_its_frequency(void)
     spx_world* w = make_weightless_world();
     TEST_ENSURE(w);
     const spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(1.2f, 0, 0), spx_v3(0.1f, 0.1f, 0.1f), 1.0f);
-    spx_joint_def d = spx_default_joint_def(SPX_JOINT_DISTANCE);
-    d.body_b = box;
+    spx_joint_def d = spring_to_world(SPX_JOINT_DISTANCE, box, 1.5f);
     d.length = 1.0f;
-    d.spring = (spx_joint_spring){ true, 1.5f, 0.0f };
     spx_joint_id j;
     TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     crossings c;
@@ -1046,9 +1051,7 @@ static int soft_weld_springs(void)
     spx_world* w = make_weightless_world();
     TEST_ENSURE(w);
     const spx_body_id box = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 0, 0), spx_v3(0.2f, 0.2f, 0.2f), 1.0f);
-    spx_joint_def d = spx_default_joint_def(SPX_JOINT_WELD);
-    d.body_b = box;
-    d.spring = (spx_joint_spring){ true, 2.0f, 0.0f };
+    const spx_joint_def d = spring_to_world(SPX_JOINT_WELD, box, 2.0f);
     spx_joint_id j;
     TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     TEST_ENSURE_CODE(spx_body_set_velocity(w, box, spx_v3(0, 0, 0), spx_v3(0, 1, 0)), SPX_OK);

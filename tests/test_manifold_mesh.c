@@ -135,6 +135,23 @@ static int make_box(uint32_t leaf, spx_vec3 h, uint32_t n, spx_vec3 at, spx_quat
     return r;
 }
 
+/* The 8 x 8 grid and a box made as make_box makes it, both with leaves of 4 triangles. */
+static int grid_and_box(spx_vec3 h, uint32_t n, spx_vec3 at, spx_quat q, placed* grid, placed* cube)
+{
+    TEST_ENSURE(make_grid(4, grid) == 0);
+    return make_box(4, h, n, at, q, cube);
+}
+
+/* The test torus (ring radius 1, tube 0.3, 32 x 16 segments, closed, leaves of 4) at this pose. */
+static int make_torus(spx_vec3 at, spx_quat q, placed* out)
+{
+    test_shape s;
+    TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 32, 16));
+    int r = make_placed(&s, 4, true, at, q, out);
+    test_shape_free(&s);
+    return r;
+}
+
 static double angle_to(spx_vec3 n, double x, double y, double z)
 {
     const double c = (n.x * x + n.y * y + n.z * z) / sqrt((double)n.x * n.x + (double)n.y * n.y + (double)n.z * n.z);
@@ -193,8 +210,7 @@ static spx_result manifolds_swapped(const placed* a, const placed* b, int swap, 
 static int box_rests_on_grid(void)
 {
     placed grid, cube;
-    TEST_ENSURE(make_grid(4, &grid) == 0);
-    TEST_ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 3, spx_v3(3.3f, 0.49f, 4.2f), no_turn, &cube) == 0);
+    TEST_ENSURE(grid_and_box(spx_v3(0.5f, 0.5f, 0.5f), 3, spx_v3(3.3f, 0.49f, 4.2f), no_turn, &grid, &cube) == 0);
     for (int swap = 0; swap < 2; ++swap) {
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 99;
@@ -225,8 +241,7 @@ static int box_rests_on_grid(void)
 static int box_above_grid_is_speculative(void)
 {
     placed grid, cube;
-    TEST_ENSURE(make_grid(4, &grid) == 0);
-    TEST_ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 2, spx_v3(5.5f, 0.503f, 2.5f), no_turn, &cube) == 0);
+    TEST_ENSURE(grid_and_box(spx_v3(0.5f, 0.5f, 0.5f), 2, spx_v3(5.5f, 0.503f, 2.5f), no_turn, &grid, &cube) == 0);
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;
     TEST_ENSURE_CODE(spx_manifold_mesh_mesh(grid.inst, cube.inst, 0.01f, m, SPX_MAX_MESH_MANIFOLDS, &count), SPX_OK);
@@ -309,8 +324,7 @@ static int box_slides_across_grid_edges(void)
 static int resting_box_keeps_its_ids(void)
 {
     placed grid, cube;
-    TEST_ENSURE(make_grid(4, &grid) == 0);
-    TEST_ENSURE(make_box(4, spx_v3(0.4f, 0.4f, 0.4f), 2, spx_v3(2, 1, 2), test_about(1, 0.2), &cube) == 0);
+    TEST_ENSURE(grid_and_box(spx_v3(0.4f, 0.4f, 0.4f), 2, spx_v3(2, 1, 2), test_about(1, 0.2), &grid, &cube) == 0);
     uint32_t ids[4] = { 0 };
     for (int step = 0; step <= 60; ++step) {
         TEST_ENSURE(move(&cube, spx_v3(2.7f + 0.01f * step, 0.395f, 3.6f), test_about(1, 0.2)) == 0);
@@ -338,10 +352,7 @@ static int torus_lies_on_grid(void)
 {
     placed grid, torus;
     TEST_ENSURE(make_grid(4, &grid) == 0);
-    test_shape s;
-    TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 32, 16));
-    TEST_ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.294f, 3.9f), no_turn, &torus) == 0);
-    test_shape_free(&s);
+    TEST_ENSURE(make_torus(spx_v3(4.1f, 0.294f, 3.9f), no_turn, &torus) == 0);
     for (int swap = 0; swap < 2; ++swap) {
         spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
         uint32_t count = 0;
@@ -501,10 +512,7 @@ static int interpenetrating_pairs_separate(void)
     TEST_ENSURE(angle_to(m[0].normal, 0, 1, 0) <= 1e-3);
     TEST_ENSURE_NEAR(m[0].points[0].depth, 0.03f, 1e-4f);
     TEST_ENSURE(make_grid(4, &grid) == 0);
-    test_shape s;
-    TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 32, 16));
-    TEST_ENSURE(make_placed(&s, 4, true, spx_v3(4, 3, 4), no_turn, &torus) == 0);
-    test_shape_free(&s);
+    TEST_ENSURE(make_torus(spx_v3(4, 3, 4), no_turn, &torus) == 0);
     TEST_ENSURE(separates(&grid, &torus, spx_v3(4.0f, 0.285f, 4.0f), no_turn, "torus 0.015 m into the grid") == 0);
     /* Sunk 0.08 m, deeper than its lowest triangles are tall (0.023 m): those lie wholly under the
        grid and touch none of its triangles, so the depth is what the triangles still crossing the
@@ -567,12 +575,9 @@ static int same_swapped(placed* a, placed* b, float margin, const char* label)
 static int swapped_arguments_negate_normals(void)
 {
     placed grid, cube, torus;
-    TEST_ENSURE(make_grid(4, &grid) == 0);
-    TEST_ENSURE(make_box(4, spx_v3(0.5f, 0.25f, 0.4f), 3, spx_v3(3.3f, 0.245f, 4.2f), test_about(1, 0.4), &cube) == 0);
-    test_shape s;
-    TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 32, 16));
-    TEST_ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.295f, 3.9f), no_turn, &torus) == 0);
-    test_shape_free(&s);
+    TEST_ENSURE(
+        grid_and_box(spx_v3(0.5f, 0.25f, 0.4f), 3, spx_v3(3.3f, 0.245f, 4.2f), test_about(1, 0.4), &grid, &cube) == 0);
+    TEST_ENSURE(make_torus(spx_v3(4.1f, 0.295f, 3.9f), no_turn, &torus) == 0);
     TEST_ENSURE(same_swapped(&grid, &cube, 0.01f, "box on grid") == 0);
     TEST_ENSURE(same_swapped(&grid, &torus, 0.01f, "torus on grid") == 0);
     TEST_ENSURE(move(&cube, spx_v3(4.0f, 0.55f, 4.8f), quat_mul(test_about(0, 0.3), test_about(2, 0.2))) == 0);
@@ -722,11 +727,8 @@ static int buffered_same_answer(void)
 {
     placed grid, torus;
     TEST_ENSURE(make_grid(4, &grid) == 0);
-    test_shape s;
-    TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 32, 16));
     const spx_quat tilt = { 0.0f, 0.0f, sinf(0.05f), cosf(0.05f) };
-    TEST_ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.25f, 3.9f), tilt, &torus) == 0);
-    test_shape_free(&s);
+    TEST_ENSURE(make_torus(spx_v3(4.1f, 0.25f, 3.9f), tilt, &torus) == 0);
     const size_t bytes = 4096 * spx_manifold_mesh_mesh_pair_bytes();
     void* buffer = aligned_alloc(16, (bytes + 15) / 16 * 16);
     TEST_ENSURE(buffer);
@@ -809,13 +811,10 @@ static int sunk_meshes_bounded_work(void)
         free_placed(&a);
         free_placed(&b);
     }
-    test_shape s;
     /* A resting torus: within the budget. */
     placed grid, torus;
     TEST_ENSURE(make_grid(4, &grid) == 0);
-    TEST_ENSURE(test_shape_torus(&s, 1.0f, 0.3f, 32, 16));
-    TEST_ENSURE(make_placed(&s, 4, true, spx_v3(4.1f, 0.298f, 3.9f), no_turn, &torus) == 0);
-    test_shape_free(&s);
+    TEST_ENSURE(make_torus(spx_v3(4.1f, 0.298f, 3.9f), no_turn, &torus) == 0);
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;
     spx_mesh_pair_stats st;
@@ -981,8 +980,7 @@ static int capacity_limits_the_manifolds(void)
 static int bad_input(void)
 {
     placed grid, cube;
-    TEST_ENSURE(make_grid(4, &grid) == 0);
-    TEST_ENSURE(make_box(4, spx_v3(0.5f, 0.5f, 0.5f), 1, spx_v3(3, 0.49f, 3), no_turn, &cube) == 0);
+    TEST_ENSURE(grid_and_box(spx_v3(0.5f, 0.5f, 0.5f), 1, spx_v3(3, 0.49f, 3), no_turn, &grid, &cube) == 0);
     spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 7;
     TEST_ENSURE_CODE(spx_manifold_mesh_mesh(NULL, cube.inst, 0.0f, m, 8, &count), SPX_ERR_INVALID_ARGUMENT);

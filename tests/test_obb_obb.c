@@ -1,6 +1,7 @@
 /* Box-box queries on cases worked out by hand. */
 #include <sepax/sepax.h>
 #include "support/test.h"
+#include "support/pieces.h"
 #include "support/cases.h"
 #include <string.h>
 
@@ -48,9 +49,7 @@ static int offset_face_overlap_point(void)
     spx_obb a = box(0, 0, 0, 0.5f, 0.5f, 0.5f), b = box(3, 0.6f, 0, 0.5f, 0.5f, 0.5f);
     spx_sweep_hit hit;
     TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(-4, 0, 0), 1.0f, &hit), SPX_OK);
-    TEST_ENSURE(hit.state == SPX_SWEEP_HIT);
-    TEST_ENSURE_NEAR(hit.time, 0.5, 1e-6);
-    TEST_ENSURE_NEAR3(hit.point, 0.5, 0.3, 0.0, 1e-6);
+    TEST_ENSURE(test_hit_is(&hit, 0.5, 1e-6, NULL, 0, (const double[]){ 0.5, 0.3, 0.0 }, 1e-6));
     return 0;
 }
 
@@ -112,8 +111,7 @@ static int start_overlap_depth(void)
     TEST_ENSURE_NEAR(hit.normal.x, 1, 1e-6);
     spx_penetration pen;
     TEST_ENSURE_CODE(spx_penetration_obb_obb(&a, &b, &pen), SPX_OK);
-    TEST_ENSURE(pen.overlapping);
-    TEST_ENSURE_NEAR(pen.depth, 0.2, 1e-6);
+    TEST_ENSURE(test_overlapping_by(&pen, 0.2, 1e-6));
     TEST_ENSURE_NEAR(pen.normal.x, 1, 1e-6);
     TEST_ENSURE_CODE(spx_penetration_obb_obb(&b, &a, &pen), SPX_OK);
     TEST_ENSURE_NEAR(pen.normal.x, -1, 1e-6);
@@ -131,8 +129,7 @@ static int touching_counts(void)
     TEST_ENSURE(o);
     spx_sweep_hit hit;
     TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, spx_v3(0, 0, 0), &b, spx_v3(0, 0, 0), 0.0f, &hit), SPX_OK);
-    TEST_ENSURE(hit.state == SPX_SWEEP_START_OVERLAP);
-    TEST_ENSURE_NEAR(hit.depth, 0, 0);
+    TEST_ENSURE(test_starts_overlapping_by(&hit, 0, 0));
     TEST_ENSURE_NEAR(hit.normal.x, 1, 0);
     /* touching exactly at tmax */
     spx_obb c = box(4, 0, 0, 1, 1, 1);

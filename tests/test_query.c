@@ -5,6 +5,7 @@
  * queries reach the same shapes through their trees and must give the same answers. `--long` runs the
  * full sizes (1,000,000 rays at the icosphere); the default run a subset of each. */
 #include "support/test.h"
+#include "support/counting_alloc.h"
 #include "support/scenes.h"
 #include "support/pieces.h"
 #include "support/cases.h"
@@ -39,6 +40,13 @@ static void one_box_def(spx_shape_def* sd, spx_body_def* bd, spx_vec3 h)
     *bd = spx_default_body_def();
     bd->shapes = sd;
     bd->shape_count = 1;
+}
+
+/* A default world (NULL if it cannot be made), and sd, bd set by one_box_def. */
+static spx_world* world_and_box_def(spx_shape_def* sd, spx_body_def* bd, spx_vec3 h)
+{
+    one_box_def(sd, bd, h);
+    return test_world_create(NULL);
 }
 
 static int ray_obb_by_hand(void)
@@ -630,17 +638,27 @@ static spx_vec3 random_displacement(test_case_rng* rng, double lo, double hi)
     return (spx_vec3){ (float)(u[0] * len), (float)(u[1] * len), (float)(u[2] * len) };
 }
 
+/* A comparison of random casts with the brute force: how many, the seeded stream they are drawn
+   from, and the hits the brute force and the world report for each. */
+typedef struct compared {
+    uint32_t casts;
+    test_case_rng rng;
+    hit_list brute, world;
+} compared;
+
+static compared compared_casts(uint64_t seed) { return (compared){ long_run ? 10000 : 2000, { seed }, { 0 }, { 0 } }; }
+
+static void compared_free(compared* c) { free(c->brute.items), free(c->world.items); }
+
 static int rays_against_brute_force(void)
 {
-    const uint32_t rays = long_run ? 10000 : 2000;
-    test_case_rng rng = { 11 };
-    hit_list brute = { 0 }, world = { 0 };
+    compared cmp = compared_casts(11);
     uint32_t hits = 0, total_hits = 0;
-    for (uint32_t n = 0; n < rays; ++n) {
-        spx_vec3 o = random_vec3(&rng, -30, 30);
-        const spx_vec3 d = random_displacement(&rng, 1, 60);
-        brute_all(NULL, o, d, false, &brute);
-        const spx_cast_result* expect = brute_first(&brute);
+    for (uint32_t n = 0; n < cmp.casts; ++n) {
+        spx_vec3 o = random_vec3(&cmp.rng, -30, 30);
+        const spx_vec3 d = random_displacement(&cmp.rng, 1, 60);
+        brute_all(NULL, o, d, false, &cmp.brute);
+        const spx_cast_result* expect = brute_first(&cmp.brute);
         spx_cast_result got;
         TEST_ENSURE_CODE(spx_world_cast_ray_closest(scene.world, o, d, NULL, &got), SPX_OK);
         TEST_ENSURE((got.state == SPX_SWEEP_MISS) == (expect == NULL));
@@ -654,22 +672,23 @@ static int rays_against_brute_force(void)
         TEST_ENSURE_CODE(spx_world_cast_ray_any(scene.world, o, d, NULL, &any), SPX_OK);
         TEST_ENSURE((any.state == SPX_SWEEP_MISS) == (expect == NULL));
         /* all hits */
-        world.count = 0;
-        TEST_ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, NULL, collect, &world), SPX_OK);
-        if (same_set(&world, &brute) != 0) return 1;
-        total_hits += brute.count;
+        cmp.world.count = 0;
+        TEST_ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, NULL, collect, &cmp.world), SPX_OK);
+        if (same_set(&cmp.world, &cmp.brute) != 0) return 1;
+        total_hits += cmp.brute.count;
         /* clipping honoured: no hit reported beyond the last clip, and the least is the closest */
         clipper c = { 1.0f, 0, false, { .state = SPX_SWEEP_MISS }, UINT32_MAX };
         TEST_ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, NULL, clip_to_hit, &c), SPX_OK);
-        TEST_ENSURE(!c.broken && c.calls <= brute.count);
+        TEST_ENSURE(!c.broken && c.calls <= cmp.brute.count);
         if (expect) TEST_ENSURE(c.best.fraction == expect->fraction);
         /* ignoring the closest body: the closest of the others */
         if (expect) {
             clipper ig = { 1.0f, 0, false, { .state = SPX_SWEEP_MISS }, expect->body.index - 1 };
             TEST_ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, NULL, clip_to_hit, &ig), SPX_OK);
             float next = INFINITY;
-            for (uint32_t k = 0; k < brute.count; ++k)
-                if (brute.items[k].body.index != expect->body.index) next = fminf(next, brute.items[k].fraction);
+            for (uint32_t k = 0; k < cmp.brute.count; ++k)
+                if (cmp.brute.items[k].body.index != expect->body.index)
+                    next = fminf(next, cmp.brute.items[k].fraction);
             if (isinf(next)) TEST_ENSURE(ig.best.state == SPX_SWEEP_MISS);
             else TEST_ENSURE(ig.best.fraction == next);
             /* stopping: one call */
@@ -681,10 +700,10 @@ static int rays_against_brute_force(void)
         if (n % 4 == 0) {
             spx_query_filter f = spx_default_query_filter();
             f.fn = skip_odd;
-            brute_all(NULL, o, d, true, &brute);
-            world.count = 0;
-            TEST_ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, &f, collect, &world), SPX_OK);
-            if (same_set(&world, &brute) != 0) return 1;
+            brute_all(NULL, o, d, true, &cmp.brute);
+            cmp.world.count = 0;
+            TEST_ENSURE_CODE(spx_world_cast_ray(scene.world, o, d, &f, collect, &cmp.world), SPX_OK);
+            if (same_set(&cmp.world, &cmp.brute) != 0) return 1;
             f = spx_default_query_filter();
             f.mask_bits = 0;
             TEST_ENSURE_CODE(spx_world_cast_ray_closest(scene.world, o, d, &f, &got), SPX_OK);
@@ -695,29 +714,27 @@ static int rays_against_brute_force(void)
             TEST_ENSURE(got.state == SPX_SWEEP_MISS);
         }
     }
-    printf("  %u rays: %u hit something, %u shape hits in all\n", rays, hits, total_hits);
-    TEST_ENSURE(hits > rays / 3);
-    free(brute.items), free(world.items);
+    printf("  %u rays: %u hit something, %u shape hits in all\n", cmp.casts, hits, total_hits);
+    TEST_ENSURE(hits > cmp.casts / 3);
+    compared_free(&cmp);
     return 0;
 }
 
 static int box_casts_against_brute_force(void)
 {
-    const uint32_t casts = long_run ? 10000 : 2000;
-    test_case_rng rng = { 12 };
-    hit_list brute = { 0 }, world = { 0 };
+    compared cmp = compared_casts(12);
     uint32_t hits = 0, overlaps = 0;
-    for (uint32_t n = 0; n < casts; ++n) {
+    for (uint32_t n = 0; n < cmp.casts; ++n) {
         spx_obb box;
-        const float hx = (float)test_case_log_uniform(&rng, 0.05, 1.0),
-                    hy = (float)test_case_log_uniform(&rng, 0.05, 1.0),
-                    hz = (float)test_case_log_uniform(&rng, 0.05, 1.0);
+        const float hx = (float)test_case_log_uniform(&cmp.rng, 0.05, 1.0),
+                    hy = (float)test_case_log_uniform(&cmp.rng, 0.05, 1.0),
+                    hz = (float)test_case_log_uniform(&cmp.rng, 0.05, 1.0);
         spx_vec3 h = { hx, hy, hz };
-        spx_vec3 c = random_vec3(&rng, -28, 28);
-        TEST_ENSURE_CODE(spx_obb_from_quat(c, h, test_case_random_quat(&rng), &box), SPX_OK);
-        const spx_vec3 d = random_displacement(&rng, 0.5, 30);
-        brute_all(&box, c, d, false, &brute);
-        const spx_cast_result* expect = brute_first(&brute);
+        spx_vec3 c = random_vec3(&cmp.rng, -28, 28);
+        TEST_ENSURE_CODE(spx_obb_from_quat(c, h, test_case_random_quat(&cmp.rng), &box), SPX_OK);
+        const spx_vec3 d = random_displacement(&cmp.rng, 0.5, 30);
+        brute_all(&box, c, d, false, &cmp.brute);
+        const spx_cast_result* expect = brute_first(&cmp.brute);
         spx_cast_result got;
         TEST_ENSURE_CODE(spx_world_cast_box_closest(scene.world, &box, d, NULL, &got), SPX_OK);
         TEST_ENSURE((got.state == SPX_SWEEP_MISS) == (expect == NULL));
@@ -728,17 +745,17 @@ static int box_casts_against_brute_force(void)
             TEST_ENSURE(got.fraction == expect->fraction);
             if (got.state == SPX_SWEEP_START_OVERLAP) TEST_ENSURE(got.depth == expect->depth); /* the deepest */
         }
-        world.count = 0;
-        TEST_ENSURE_CODE(spx_world_cast_box(scene.world, &box, d, NULL, collect, &world), SPX_OK);
-        if (same_set(&world, &brute) != 0) return 1;
+        cmp.world.count = 0;
+        TEST_ENSURE_CODE(spx_world_cast_box(scene.world, &box, d, NULL, collect, &cmp.world), SPX_OK);
+        if (same_set(&cmp.world, &cmp.brute) != 0) return 1;
         clipper cl = { 1.0f, 0, false, { .state = SPX_SWEEP_MISS }, UINT32_MAX };
         TEST_ENSURE_CODE(spx_world_cast_box(scene.world, &box, d, NULL, clip_to_hit, &cl), SPX_OK);
         TEST_ENSURE(!cl.broken);
         if (expect) TEST_ENSURE(cl.best.fraction <= expect->fraction || expect->state == SPX_SWEEP_START_OVERLAP);
     }
-    printf("  %u box casts: %u met something (%u starting in overlap)\n", casts, hits, overlaps);
-    TEST_ENSURE(hits > casts / 3 && overlaps > casts / 50);
-    free(brute.items), free(world.items);
+    printf("  %u box casts: %u met something (%u starting in overlap)\n", cmp.casts, hits, overlaps);
+    TEST_ENSURE(hits > cmp.casts / 3 && overlaps > cmp.casts / 50);
+    compared_free(&cmp);
     return 0;
 }
 
@@ -958,11 +975,10 @@ static bool count_shape(spx_shape_id shape, void* context)
    by id as spx_body_get_shape does. */
 static int shape_filters_and_sensors(void)
 {
-    spx_world* w = test_world_create(NULL);
-    TEST_ENSURE(w);
     spx_shape_def sd;
     spx_body_def bd;
-    one_box_def(&sd, &bd, spx_v3(0.5f, 0.5f, 0.5f));
+    spx_world* w = world_and_box_def(&sd, &bd, spx_v3(0.5f, 0.5f, 0.5f));
+    TEST_ENSURE(w);
     spx_body_id sensor, near, far;
     bd.position = spx_v3(3, 0, 0), sd.is_sensor = true;
     TEST_ENSURE_CODE(spx_body_create(w, &bd, &sensor), SPX_OK);
@@ -1001,11 +1017,10 @@ static int shape_filters_and_sensors(void)
 /* The example of docs/queries.md, and a mesh's triangle numbers and inside, in a world of their own. */
 static int worked_example(void)
 {
-    spx_world* w = test_world_create(NULL);
-    TEST_ENSURE(w);
     spx_shape_def sd;
     spx_body_def bd;
-    one_box_def(&sd, &bd, spx_v3(1, 1, 1));
+    spx_world* w = world_and_box_def(&sd, &bd, spx_v3(1, 1, 1));
+    TEST_ENSURE(w);
     bd.position = spx_v3(5, 0, 0);
     spx_body_id box_id, ball_id, grid_id;
     TEST_ENSURE_CODE(spx_body_create(w, &bd, &box_id), SPX_OK);
@@ -1090,8 +1105,6 @@ static int worked_example(void)
 /* A query made from inside a step (from the host's allocator, the one host code a step runs) is
    refused: the step is moving the bodies the query tree follows. */
 typedef struct locked_probe {
-    spx_world* world;
-    bool stepping;
     uint32_t tried, refused;
 } locked_probe;
 
@@ -1101,63 +1114,38 @@ static bool never(spx_shape_id shape, void* context)
     return false;
 }
 
-static void* probe_alloc(size_t size, size_t alignment, void* context)
+/* Every query, made on the world from inside its own step. */
+static void query_into(spx_world* w, void* context)
 {
     locked_probe* p = context;
-    if (p->stepping && p->world) {
-        p->stepping = false;
-        spx_cast_result r;
-        const spx_obb box = axis_box(spx_v3(0, 2, 0), spx_v3(0.5f, 0.5f, 0.5f));
-        const spx_result got[6] = {
-            spx_world_cast_ray_closest(p->world, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r),
-            spx_world_cast_ray_any(p->world, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r),
-            spx_world_cast_box_closest(p->world, &box, spx_v3(0, -3, 0), NULL, &r),
-            spx_world_overlap_aabb(p->world, spx_v3(-1, -1, -1), spx_v3(1, 1, 1), NULL, never, NULL),
-            spx_world_overlap_box(p->world, &box, NULL, never, NULL),
-            spx_world_overlap_point(p->world, spx_v3(0, 0, 0), NULL, never, NULL),
-        };
-        for (int k = 0; k < 6; ++k) p->tried++, p->refused += got[k] == SPX_ERR_WORLD_LOCKED;
-        p->stepping = true;
-    }
-    if (alignment < sizeof(void*)) alignment = sizeof(void*);
-    return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
-}
-
-static void probe_free(void* memory, size_t size, void* context)
-{
-    (void)size, (void)context;
-    free(memory);
+    spx_cast_result r;
+    const spx_obb box = axis_box(spx_v3(0, 2, 0), spx_v3(0.5f, 0.5f, 0.5f));
+    const spx_result got[6] = {
+        spx_world_cast_ray_closest(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r),
+        spx_world_cast_ray_any(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r),
+        spx_world_cast_box_closest(w, &box, spx_v3(0, -3, 0), NULL, &r),
+        spx_world_overlap_aabb(w, spx_v3(-1, -1, -1), spx_v3(1, 1, 1), NULL, never, NULL),
+        spx_world_overlap_box(w, &box, NULL, never, NULL),
+        spx_world_overlap_point(w, spx_v3(0, 0, 0), NULL, never, NULL),
+    };
+    for (int k = 0; k < 6; ++k) p->tried++, p->refused += got[k] == SPX_ERR_WORLD_LOCKED;
 }
 
 static int queries_refused_during_a_step(void)
 {
     static locked_probe p;
-    const spx_allocator a = { probe_alloc, probe_free, &p };
-    spx_world_def wd = spx_default_world_def();
-    wd.allocator = &a;
-    spx_world* w = NULL;
-    TEST_ENSURE_CODE(spx_world_create(&wd, &w), SPX_OK);
-    spx_shape_def sd;
-    spx_body_def bd;
-    one_box_def(&sd, &bd, spx_v3(0.5f, 0.5f, 0.5f));
-    bd.position = spx_v3(0, -0.5f, 0);
+    static test_reentrant alloc;
+    alloc.call = query_into, alloc.context = &p;
     spx_body_id id;
-    TEST_ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
-    bd.type = SPX_BODY_DYNAMIC;
-    bd.position = spx_v3(0, 0.51f, 0);
-    TEST_ENSURE_CODE(spx_body_create(w, &bd, &id), SPX_OK);
-    p.world = w;
-    for (int k = 0; k < 3; ++k) {
-        p.stepping = true;
-        TEST_ENSURE_CODE(spx_world_step(w, 1.0f / 60.0f), SPX_OK);
-        p.stepping = false;
-    }
+    TEST_ENSURE_CODE(test_reentrant_scene(&alloc, &id), SPX_OK);
+    spx_world* w = alloc.world;
+    TEST_ENSURE_CODE(test_reentrant_steps(&alloc, 3), SPX_OK);
     TEST_ENSURE(p.tried > 0 && p.refused == p.tried);
     /* after the step they answer, the tree made through the host's allocator */
     spx_cast_result r;
     TEST_ENSURE_CODE(spx_world_cast_ray_closest(w, spx_v3(0, 5, 0), spx_v3(0, -10, 0), NULL, &r), SPX_OK);
     TEST_ENSURE(r.state == SPX_SWEEP_HIT && r.body.index == id.index);
-    p.world = NULL;
+    alloc.world = NULL;
     spx_world_destroy(w);
     return 0;
 }
@@ -1236,13 +1224,12 @@ static void* flaky_alloc(size_t size, size_t alignment, void* context)
 {
     (void)context;
     if (fail_alloc) return NULL;
-    if (alignment < sizeof(void*)) alignment = sizeof(void*);
-    return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+    return test_plain_alloc(size, alignment);
 }
 
 static int query_out_of_memory(void)
 {
-    const spx_allocator a = { flaky_alloc, probe_free, NULL };
+    const spx_allocator a = { flaky_alloc, test_plain_free, NULL };
     spx_world_def wd = spx_default_world_def();
     wd.allocator = &a;
     spx_world* w = NULL;

@@ -644,13 +644,11 @@ static int coincident_and_nested_boxes(void)
     spx_obb big = box_i(still, spx_v3(4, 3, 2)), small = box_i(spx_v3(1, 0, 0.5f), spx_v3(0.5f, 0.5f, 0.5f));
     c = boxes(big, still, small, spx_v3(0, 0, 0), 1);
     TEST_ENSURE_CODE(sweep(&c, &h), SPX_OK);
-    TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
-    TEST_ENSURE_NEAR(h.depth, 2.0, 1e-5);
+    TEST_ENSURE(test_starts_overlapping_by(&h, 2.0, 1e-5));
     TEST_ENSURE_NEAR(h.normal.z, 1.0, 1e-5);
     c = boxes(small, still, big, spx_v3(0, 0, 0), 1); /* swapped: the normal flips */
     TEST_ENSURE_CODE(sweep(&c, &h), SPX_OK);
-    TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
-    TEST_ENSURE_NEAR(h.depth, 2.0, 1e-5);
+    TEST_ENSURE(test_starts_overlapping_by(&h, 2.0, 1e-5));
     TEST_ENSURE_NEAR(h.normal.z, -1.0, 1e-5);
     /* Random nested and coincident boxes against the exact depth. */
     int bad = 0, borderline = 0;

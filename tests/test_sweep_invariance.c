@@ -144,8 +144,7 @@ static int faces_meeting_along_a_line(void)
         spx_sweep_hit h;
         if (swap) TEST_ENSURE_CODE(spx_sweep_obb_obb(&b, vb, &a, va, 1, &h), SPX_OK);
         else TEST_ENSURE_CODE(spx_sweep_obb_obb(&a, va, &b, vb, 1, &h), SPX_OK);
-        TEST_ENSURE(h.state == SPX_SWEEP_START_OVERLAP);
-        TEST_ENSURE_NEAR(h.depth, 0.0, 1e-6);
+        TEST_ENSURE(test_starts_overlapping_by(&h, 0.0, 1e-6));
         TEST_ENSURE_NEAR(h.normal.z, swap ? 1.0 : -1.0, 1e-6);
         TEST_ENSURE_NEAR(h.point.x, 2.5, 1e-5);
         TEST_ENSURE_NEAR(h.point.y, -1.625, 1e-5);

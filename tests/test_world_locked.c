@@ -2,15 +2,13 @@
    host code a step runs, and an allocator that calls back into the world mid-step gets
    SPX_ERR_WORLD_LOCKED from each such call, while the step carries on unharmed. */
 #include "support/test.h"
+#include "support/counting_alloc.h"
 #include <sepax/sepax.h>
 #include <stdlib.h>
 
 typedef struct reentrant {
-    spx_world* world; /* set once the world exists */
     spx_body_id box;
-    bool stepping;    /* set by the test around spx_world_step */
-    uint32_t calls;   /* allocations made during a step */
-    uint32_t refused; /* calls made from them that returned SPX_ERR_WORLD_LOCKED */
+    uint32_t refused; /* calls made from the allocator that returned SPX_ERR_WORLD_LOCKED */
     uint32_t tried;
     int wrong_call;   /* the first call (1..8, in call_into's order) that answered otherwise; 0: none */
     spx_result wrong; /* its answer */
@@ -25,9 +23,9 @@ static void expect_locked(reentrant* r, spx_result got)
 }
 
 /* Every call that changes a world, made on it from inside its own step. */
-static void call_into(reentrant* r)
+static void call_into(spx_world* w, void* context)
 {
-    spx_world* w = r->world;
+    reentrant* r = context;
     spx_shape_def s = spx_default_shape_def();
     s.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
     spx_body_def d = spx_default_body_def();
@@ -50,56 +48,20 @@ static void call_into(reentrant* r)
     if (spx_body_get_transform(w, r->box, &now) != SPX_OK && !r->wrong_call) r->wrong_call = 9;
 }
 
-static void* alloc_fn(size_t size, size_t alignment, void* context)
-{
-    reentrant* r = context;
-    if (r->stepping && r->world) {
-        ++r->calls;
-        r->stepping = false; /* no recursion through the world's own allocations */
-        call_into(r);
-        r->stepping = true;
-    }
-    if (alignment < sizeof(void*)) alignment = sizeof(void*);
-    return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
-}
-
-static void free_fn(void* memory, size_t size, void* context)
-{
-    (void)size, (void)context;
-    free(memory);
-}
-
 static int calls_from_the_allocator_are_refused(void)
 {
     static reentrant r;
-    const spx_allocator a = { alloc_fn, free_fn, &r };
-    spx_world_def wd = spx_default_world_def();
-    wd.allocator = &a;
-    spx_world* w = NULL;
-    TEST_ENSURE(spx_world_create(&wd, &w) == SPX_OK);
-    spx_shape_def s = spx_default_shape_def();
-    s.half_extents = spx_v3(0.5f, 0.5f, 0.5f);
-    spx_body_def d = spx_default_body_def();
-    d.shapes = &s;
-    d.shape_count = 1;
-    d.position = spx_v3(0, -0.5f, 0);
-    spx_body_id ground;
-    TEST_ENSURE(spx_body_create(w, &d, &ground) == SPX_OK);
-    d.type = SPX_BODY_DYNAMIC;
-    d.position = spx_v3(0, 0.51f, 0);
-    TEST_ENSURE(spx_body_create(w, &d, &r.box) == SPX_OK);
-    r.world = w;
+    static test_reentrant alloc;
+    alloc.call = call_into, alloc.context = &r;
+    TEST_ENSURE(test_reentrant_scene(&alloc, &r.box) == SPX_OK);
+    spx_world* w = alloc.world;
     /* The first step with a contact grows the contact and solver buffers: the allocator runs. */
-    for (int i = 0; i < 3; ++i) {
-        r.stepping = true;
-        TEST_ENSURE(spx_world_step(w, 1.0f / 60.0f) == SPX_OK);
-        r.stepping = false;
-    }
-    printf("allocations during steps: %u; calls from them: %u, refused %u\n", r.calls, r.tried, r.refused);
-    TEST_ENSURE(r.calls > 0);
+    TEST_ENSURE(test_reentrant_steps(&alloc, 3) == SPX_OK);
+    printf("allocations during steps: %u; calls from them: %u, refused %u\n", alloc.calls, r.tried, r.refused);
+    TEST_ENSURE(alloc.calls > 0);
     if (r.wrong_call) printf("call %d of call_into answered %s\n", r.wrong_call, spx_result_string(r.wrong));
     TEST_ENSURE(r.wrong_call == 0);
-    TEST_ENSURE(r.refused == r.tried && r.tried == 8 * r.calls);
+    TEST_ENSURE(r.refused == r.tried && r.tried == 8 * alloc.calls);
     /* Nothing the refused calls asked for happened: one box resting on the ground, as it would. */
     spx_step_stats st;
     TEST_ENSURE(spx_world_get_stats(w, &st) == SPX_OK && st.body_count == 2 && st.manifold_count == 1);
@@ -110,7 +72,7 @@ static int calls_from_the_allocator_are_refused(void)
     TEST_ENSURE(t.p.y > 0.45f && t.p.y < 0.52f && fabsf(t.p.x) < 1e-3f);
     TEST_ENSURE(spx_body_get_velocity(w, r.box, &v, &av) == SPX_OK && fabsf(v.y) < 0.5f);
     /* After the step, the same calls work. */
-    r.world = NULL;
+    alloc.world = NULL;
     TEST_ENSURE(spx_body_set_velocity(w, r.box, spx_v3(0, 1, 0), spx_v3(0, 0, 0)) == SPX_OK);
     TEST_ENSURE(spx_body_set_material(w, r.box, 0.5f, 0.0f) == SPX_OK);
     spx_world_destroy(w);

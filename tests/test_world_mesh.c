@@ -502,29 +502,29 @@ static int falling_mesh_scene(void)
 
 /* The same mesh scene twice gives bit-identical states, and after warm-up a step allocates nothing
    (the mesh instances' caches are made with the bodies). */
+static int mesh_scene_run(const spx_world_def* wd, const test_counting* c, void* hash)
+{
+    test_scene scene;
+    TEST_ENSURE(test_scene_falling_mesh(&scene, wd) == SPX_OK);
+    TEST_ENSURE(test_step_allocations(scene.world, scene.dt, c, 60, 60) == 0);
+    *(uint64_t*)hash = test_scene_bodies_hash(scene.world, scene.bodies, scene.count);
+    spx_world_destroy(scene.world);
+    scene.world = NULL;
+    TEST_ENSURE(c->live == 0); /* the world's instances are gone with it; the meshes are the scene's */
+    test_scene_destroy(&scene);
+    return 0;
+}
+
 static int mesh_scene_repeats_without_allocating(void)
 {
     uint64_t hash[2];
-    for (int run = 0; run < 2; ++run) {
-        test_counting c = { 0 };
-        spx_allocator a;
-        spx_world_def wd = test_counting_world_def(&c, &a);
-        test_scene scene;
-        TEST_ENSURE(test_scene_falling_mesh(&scene, &wd) == SPX_OK);
-        TEST_ENSURE(test_step_allocations(scene.world, scene.dt, &c, 60, 60) == 0);
-        hash[run] = test_scene_bodies_hash(scene.world, scene.bodies, scene.count);
-        spx_world_destroy(scene.world);
-        scene.world = NULL;
-        TEST_ENSURE(c.live == 0); /* the world's instances are gone with it; the meshes are the scene's */
-        test_scene_destroy(&scene);
-    }
-    TEST_ENSURE(hash[0] == hash[1]);
+    TEST_ENSURE(test_runs_repeat(mesh_scene_run, &hash[0], &hash[1], sizeof hash[0]) == 0);
     return 0;
 }
 
 int main(int argc, char** argv)
 {
-    const bool long_run = test_long_run(argc, argv); /* the 1,000-box scenes */
+    const bool long_run = test_long_run(argc, argv); /* the falling mesh scene */
     int failures = 0;
     TEST_RUN(bad_mesh_shapes, failures);
     TEST_RUN(mesh_body_mass, failures);

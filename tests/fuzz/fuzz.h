@@ -81,6 +81,18 @@ static inline float fuzz_mostly_positive(fuzz_input* in)
     return (fuzz_byte(in) & 7) ? fabsf(fuzz_float(in)) : fuzz_float(in);
 }
 
+/* A swept pair's motion: A's velocity, B's, and the interval, read in that order. */
+typedef struct fuzz_motion {
+    spx_vec3 va, vb;
+    float tmax;
+} fuzz_motion;
+
+static inline fuzz_motion fuzz_read_motion(fuzz_input* in)
+{
+    const spx_vec3 va = fuzz_vec3(in), vb = fuzz_vec3(in); /* the end of each declarator is a sequence point */
+    return (fuzz_motion){ va, vb, fuzz_mostly_positive(in) };
+}
+
 /* p moved by v for time t: where a sweep's piece is at t. */
 static inline spx_vec3 fuzz_moved(spx_vec3 p, spx_vec3 v, float t)
 {
@@ -218,14 +230,22 @@ static inline spx_result fuzz_first(spx_result a, spx_result b) { return fuzz_ra
    clearance exceeds that; size here is twice the reach, at least a diameter). The slower of the two
    normals' closing speeds: either may be the contact's, and a motion nearly along the contact plane
    makes its time ill-conditioned. */
-static inline float fuzz_time_slack(float tmax, float reach, spx_vec3 v_rel, spx_vec3 n1, spx_vec3 n2)
+static inline float fuzz_time_slack(float tmax, float reach, spx_vec3 va, spx_vec3 vb, spx_vec3 n1, spx_vec3 n2)
 {
+    const spx_vec3 v_rel = spx_v3(vb.x - va.x, vb.y - va.y, vb.z - va.z); /* B's motion seen from A */
     /* a miss has no normal (zero): only the other answer's counts */
     const bool has1 = n1.x != 0.0f || n1.y != 0.0f || n1.z != 0.0f, has2 = n2.x != 0.0f || n2.y != 0.0f || n2.z != 0.0f;
     const float c1 = has1 ? fabsf(v_rel.x * n1.x + v_rel.y * n1.y + v_rel.z * n1.z) : INFINITY;
     const float c2 = has2 ? fabsf(v_rel.x * n2.x + v_rel.y * n2.y + v_rel.z * n2.z) : INFINITY;
     const float closing = fminf(c1, c2);
     return 1e-4f * tmax + 1e-5f + 1e-5f * 2.0f * reach / closing;
+}
+
+/* A and B touching within rounding at t = 0, as the penetration reads in either order: overlapping
+   no deeper than `rounding`. */
+static inline bool fuzz_touching(const spx_penetration* ab, const spx_penetration* ba, float rounding)
+{
+    return (ab->overlapping && ab->depth <= rounding) || (ba->overlapping && ba->depth <= rounding);
 }
 
 /* Two answers to the same problem (A and B swapped, or batched and single) whose states differ:
@@ -243,8 +263,15 @@ static inline bool fuzz_states_may_differ(const spx_sweep_hit* x, const spx_swee
     return hit->time <= slack;
 }
 
+/* Two pieces moving at constant velocities, as fuzz_grazes samples them: a and b point at the
+   harness's pieces (b NULL where a holds both). */
+typedef struct fuzz_moving {
+    const void *a, *b;
+    spx_vec3 va, vb;
+} fuzz_moving;
+
 /* The pair's depth of overlap with both pieces moved to time t (0 when apart). */
-typedef float fuzz_depth_fn(const void* pair, float t);
+typedef float fuzz_depth_fn(const fuzz_moving* pair, float t);
 
 /* The depth of a penetration query's answer r, p: 0 when it failed or found them apart. */
 static inline float fuzz_depth(spx_result r, const spx_penetration* p)
@@ -255,7 +282,7 @@ static inline float fuzz_depth(spx_result r, const spx_penetration* p)
 /* A graze: a contact that never gets deeper than rounding after `t0` (two faces sliding flush with
    no speed along their normal), sampled at 8 times up to tmax. Whether it counts is decided by
    rounding, so two answers may differ on it; a contact that does get deeper may not be missed. */
-static inline bool fuzz_grazes(fuzz_depth_fn* depth_at, const void* pair, float t0, float tmax, float rounding)
+static inline bool fuzz_grazes(fuzz_depth_fn* depth_at, const fuzz_moving* pair, float t0, float tmax, float rounding)
 {
     for (int k = 1; k <= 8; ++k)
         if (depth_at(pair, t0 + (tmax - t0) * (float)k / 8.0f) > rounding) return false;
@@ -267,7 +294,7 @@ static inline bool fuzz_grazes(fuzz_depth_fn* depth_at, const void* pair, float 
    earlier contact grazes. */
 static inline void fuzz_check_swapped(const spx_sweep_hit* hit, const spx_sweep_hit* swapped, bool touching,
                                       float slack, float tmax, float rounding, fuzz_depth_fn* depth_at,
-                                      const void* pair)
+                                      const fuzz_moving* pair)
 {
     const spx_sweep_hit* first = hit->state == SPX_SWEEP_HIT ? hit : swapped;
     FUZZ_CHECK(fuzz_states_may_differ(hit, swapped, touching, slack, tmax) ||

@@ -31,18 +31,12 @@ static void soa_put(float store[15][LANES], spx_obb_soa* soa, const spx_obb* box
     }
 }
 
-/* Two boxes moving at constant velocities, as fuzz_grazes samples them. */
-typedef struct moving_boxes {
-    spx_obb a, b;
-    spx_vec3 va, vb;
-} moving_boxes;
-
-static float boxes_depth(const void* pair, float t)
+/* The depth of the two boxes with their centres moved to time t. */
+static float boxes_depth(const fuzz_moving* m, float t)
 {
-    const moving_boxes* m = pair;
-    spx_obb x = m->a, y = m->b;
-    x.center = fuzz_moved(m->a.center, m->va, t);
-    y.center = fuzz_moved(m->b.center, m->vb, t);
+    spx_obb x = *(const spx_obb*)m->a, y = *(const spx_obb*)m->b;
+    x.center = fuzz_moved(x.center, m->va, t);
+    y.center = fuzz_moved(y.center, m->vb, t);
     spx_penetration p;
     return fuzz_depth(spx_penetration_obb_obb(&x, &y, &p), &p);
 }
@@ -51,8 +45,7 @@ int fuzz_box_box(const uint8_t* data, size_t size)
 {
     fuzz_input in = { data, size };
     const spx_obb a = fuzz_obb(&in), b = fuzz_obb(&in);
-    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
-    const float tmax = fuzz_mostly_positive(&in);
+    const fuzz_motion mo = fuzz_read_motion(&in);
     const float margin = fuzz_mostly_positive(&in);
 
     bool overlap = false;
@@ -64,8 +57,8 @@ int fuzz_box_box(const uint8_t* data, size_t size)
 
     /* The motion's own code, seen through two good boxes; then the sweep must give the first of both. */
     spx_sweep_hit hit, swapped;
-    const spx_result r_motion = spx_sweep_obb_obb(&unit_box, va, &far_box, vb, tmax, &hit);
-    const spx_result r_sweep = spx_sweep_obb_obb(&a, va, &b, vb, tmax, &hit);
+    const spx_result r_motion = spx_sweep_obb_obb(&unit_box, mo.va, &far_box, mo.vb, mo.tmax, &hit);
+    const spx_result r_sweep = spx_sweep_obb_obb(&a, mo.va, &b, mo.vb, mo.tmax, &hit);
     FUZZ_CHECK(r_sweep == fuzz_first(r_pieces, r_motion));
     spx_manifold m;
     const spx_result r_margin = spx_manifold_obb_obb(&unit_box, &far_box, margin, &m);
@@ -80,10 +73,10 @@ int fuzz_box_box(const uint8_t* data, size_t size)
     soa_put(store_a, &sa, &a);
     soa_put(store_b, &sb, &b);
     spx_vec3 vas[LANES], vbs[LANES];
-    for (int i = 0; i < LANES; ++i) vas[i] = va, vbs[i] = vb;
+    for (int i = 0; i < LANES; ++i) vas[i] = mo.va, vbs[i] = mo.vb;
     spx_sweep_hit hits[LANES];
     uint8_t overlaps[LANES];
-    const spx_result r_batch = spx_sweep_obb_obb_batch(&sa, vas, &sb, vbs, LANES, tmax, hits);
+    const spx_result r_batch = spx_sweep_obb_obb_batch(&sa, vas, &sb, vbs, LANES, mo.tmax, hits);
     const spx_result r_obatch = spx_overlap_obb_obb_batch(&sa, &sb, LANES, overlaps);
     if (r_pieces == SPX_OK || r_pieces == SPX_ERR_NOT_FINITE) {
         FUZZ_CHECK(r_batch == r_sweep);
@@ -91,29 +84,27 @@ int fuzz_box_box(const uint8_t* data, size_t size)
     }
 
     if (r_sweep == SPX_OK) {
-        fuzz_check_hit(&hit, tmax);
+        fuzz_check_hit(&hit, mo.tmax);
         fuzz_check_penetration(&pen);
         FUZZ_CHECK(pen.overlapping == (hit.state == SPX_SWEEP_START_OVERLAP));
-        FUZZ_CHECK(spx_sweep_obb_obb(&b, vb, &a, va, tmax, &swapped) == SPX_OK);
-        fuzz_check_hit(&swapped, tmax);
+        FUZZ_CHECK(spx_sweep_obb_obb(&b, mo.vb, &a, mo.va, mo.tmax, &swapped) == SPX_OK);
+        fuzz_check_hit(&swapped, mo.tmax);
         const float reach = fmaxf(fuzz_box_reach(&a), fuzz_box_reach(&b));
         /* A touch within rounding (1e-6 of the size, docs/tolerances.md) may read either way. */
         spx_penetration pen_ba;
         FUZZ_CHECK(spx_penetration_obb_obb(&b, &a, &pen_ba) == SPX_OK);
         const float rounding = 1e-6f * reach;
-        const bool touching =
-            (pen.overlapping && pen.depth <= rounding) || (pen_ba.overlapping && pen_ba.depth <= rounding);
-        const spx_vec3 v_rel = spx_v3(vb.x - va.x, vb.y - va.y, vb.z - va.z);
-        const float slack = fuzz_time_slack(tmax, reach, v_rel, hit.normal, swapped.normal);
-        const moving_boxes pair = { a, b, va, vb };
-        fuzz_check_swapped(&hit, &swapped, touching, slack, tmax, rounding, boxes_depth, &pair);
+        const bool touching = fuzz_touching(&pen, &pen_ba, rounding);
+        const float slack = fuzz_time_slack(mo.tmax, reach, mo.va, mo.vb, hit.normal, swapped.normal);
+        const fuzz_moving pair = { &a, &b, mo.va, mo.vb };
+        fuzz_check_swapped(&hit, &swapped, touching, slack, mo.tmax, rounding, boxes_depth, &pair);
         for (int i = 0; i < LANES; ++i) {
             const spx_sweep_hit* lane_first = hit.state == SPX_SWEEP_HIT ? &hit : &hits[i];
-            FUZZ_CHECK(fuzz_states_may_differ(&hit, &hits[i], touching, slack, tmax) ||
+            FUZZ_CHECK(fuzz_states_may_differ(&hit, &hits[i], touching, slack, mo.tmax) ||
                        (lane_first->state == SPX_SWEEP_HIT &&
-                        fuzz_grazes(boxes_depth, &pair, lane_first->time, tmax, rounding)));
+                        fuzz_grazes(boxes_depth, &pair, lane_first->time, mo.tmax, rounding)));
             FUZZ_CHECK(overlaps[i] == overlap);
-            fuzz_check_hit(&hits[i], tmax);
+            fuzz_check_hit(&hits[i], mo.tmax);
         }
         /* The float overlap test answers "touching" up to ~1e-6 of the size; beyond it, it agrees. */
         const float tol = 1e-5f * reach;

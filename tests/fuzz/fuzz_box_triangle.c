@@ -12,8 +12,7 @@ int fuzz_box_triangle(const uint8_t* data, size_t size)
     fuzz_input in = { data, size };
     const spx_obb a = fuzz_obb(&in);
     const spx_triangle b = fuzz_triangle(&in);
-    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
-    const float tmax = fuzz_mostly_positive(&in);
+    const fuzz_motion mo = fuzz_read_motion(&in);
     const float margin = fuzz_mostly_positive(&in);
     spx_triangle_edges edges;
     for (int j = 0; j < 3; ++j)
@@ -28,8 +27,8 @@ int fuzz_box_triangle(const uint8_t* data, size_t size)
     FUZZ_CHECK(fuzz_first(spx_obb_validate(&a), spx_triangle_validate(&b)) == r_pieces);
 
     spx_sweep_hit hit;
-    const spx_result r_motion = spx_sweep_obb_triangle(&unit_box, va, &far_triangle, vb, tmax, &hit);
-    const spx_result r_sweep = spx_sweep_obb_triangle(&a, va, &b, vb, tmax, &hit);
+    const spx_result r_motion = spx_sweep_obb_triangle(&unit_box, mo.va, &far_triangle, mo.vb, mo.tmax, &hit);
+    const spx_result r_sweep = spx_sweep_obb_triangle(&a, mo.va, &b, mo.vb, mo.tmax, &hit);
     FUZZ_CHECK(r_sweep == fuzz_first(r_pieces, r_motion));
     spx_manifold m, mx;
     const spx_result r_margin = spx_manifold_obb_triangle(&unit_box, &far_triangle, margin, &m);
@@ -38,7 +37,7 @@ int fuzz_box_triangle(const uint8_t* data, size_t size)
 
     const float reach = fmaxf(fuzz_box_reach(&a), fuzz_triangle_reach(&b));
     if (r_sweep == SPX_OK) {
-        fuzz_check_hit(&hit, tmax);
+        fuzz_check_hit(&hit, mo.tmax);
         fuzz_check_penetration(&pen);
         FUZZ_CHECK(pen.overlapping == (hit.state == SPX_SWEEP_START_OVERLAP));
         if (pen.overlapping && pen.depth > 1e-5f * reach) FUZZ_CHECK(overlap);

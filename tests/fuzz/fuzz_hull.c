@@ -169,16 +169,10 @@ static hull_problem moved(const hull_problem* p, spx_vec3 va, spx_vec3 vb, float
     return q;
 }
 
-/* A hull problem moving at constant velocities, as fuzz_grazes samples it. */
-typedef struct moving_problem {
-    const hull_problem* p;
-    spx_vec3 va, vb;
-} moving_problem;
-
-static float problem_depth(const void* pair, float t)
+/* The depth of a hull problem (m->a) moving at constant velocities, as fuzz_grazes samples it. */
+static float problem_depth(const fuzz_moving* m, float t)
 {
-    const moving_problem* m = pair;
-    const hull_problem q = moved(m->p, m->va, m->vb, t);
+    const hull_problem q = moved(m->a, m->va, m->vb, t);
     spx_penetration pen;
     return fuzz_depth(q_penetration(&q, &pen), &pen);
 }
@@ -204,8 +198,7 @@ int fuzz_hull(const uint8_t* data, size_t size)
     if (p.kind == KIND_SPHERE) p.sphere = (spx_sphere){ fuzz_vec3(&in), fuzz_mostly_positive(&in) };
     if (p.kind == KIND_CAPSULE)
         p.capsule = (spx_capsule){ { fuzz_vec3(&in), fuzz_vec3(&in) }, fuzz_mostly_positive(&in) };
-    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
-    const float tmax = fuzz_mostly_positive(&in);
+    const fuzz_motion mo = fuzz_read_motion(&in);
     const float margin = fuzz_mostly_positive(&in);
 
     if (ha) { /* a built hull's facts: Euler's formula, finite corners in range, a mass or its code */
@@ -255,8 +248,8 @@ int fuzz_hull(const uint8_t* data, size_t size)
     else FUZZ_CHECK(r_pieces != SPX_OK);
 
     spx_sweep_hit hit;
-    const spx_result r_motion = spx_sweep_obb_obb(&unit_box, va, &far_box, vb, tmax, &hit);
-    const spx_result r_sweep = q_sweep(&p, va, vb, tmax, &hit);
+    const spx_result r_motion = spx_sweep_obb_obb(&unit_box, mo.va, &far_box, mo.vb, mo.tmax, &hit);
+    const spx_result r_sweep = q_sweep(&p, mo.va, mo.vb, mo.tmax, &hit);
     spx_manifold m;
     const spx_result r_margin = spx_manifold_obb_obb(&unit_box, &far_box, margin, &m);
     const spx_result r_manifold = q_manifold(&p, margin, &m);
@@ -274,7 +267,7 @@ int fuzz_hull(const uint8_t* data, size_t size)
         if (pen.overlapping && pen.depth > rounding) FUZZ_CHECK(overlap);
     }
     if (r_sweep == SPX_OK) {
-        fuzz_check_hit(&hit, tmax);
+        fuzz_check_hit(&hit, mo.tmax);
         if (pen.overlapping && pen.depth > rounding) FUZZ_CHECK(hit.state == SPX_SWEEP_START_OVERLAP);
     }
     if (r_manifold == SPX_OK) {
@@ -308,17 +301,16 @@ int fuzz_hull(const uint8_t* data, size_t size)
         hull_problem q = p;
         q.a = p.b, q.b = p.a;
         spx_sweep_hit other;
-        FUZZ_CHECK(q_sweep(&q, vb, va, tmax, &other) == SPX_OK);
-        fuzz_check_hit(&other, tmax);
-        const spx_vec3 v_rel = spx_v3(vb.x - va.x, vb.y - va.y, vb.z - va.z);
-        const float slack = fuzz_time_slack(tmax, reach, v_rel, hit.normal, other.normal);
-        const moving_problem pair = { &p, va, vb };
+        FUZZ_CHECK(q_sweep(&q, mo.vb, mo.va, mo.tmax, &other) == SPX_OK);
+        fuzz_check_hit(&other, mo.tmax);
+        const float slack = fuzz_time_slack(mo.tmax, reach, mo.va, mo.vb, hit.normal, other.normal);
+        const fuzz_moving pair = { &p, NULL, mo.va, mo.vb };
         const bool touching =
             pen.overlapping ? pen.depth <= rounding : fuzz_grazes(problem_depth, &pair, 0.0f, slack, rounding);
         const spx_sweep_hit* h = hit.state == SPX_SWEEP_HIT ? &hit : &other;
-        const bool graze = h->state == SPX_SWEEP_HIT && fuzz_grazes(problem_depth, &pair, h->time, tmax, rounding);
+        const bool graze = h->state == SPX_SWEEP_HIT && fuzz_grazes(problem_depth, &pair, h->time, mo.tmax, rounding);
         if (!graze) {
-            FUZZ_CHECK(fuzz_states_may_differ(&hit, &other, touching, slack, tmax));
+            FUZZ_CHECK(fuzz_states_may_differ(&hit, &other, touching, slack, mo.tmax));
             if (hit.state == SPX_SWEEP_HIT && other.state == SPX_SWEEP_HIT)
                 FUZZ_CHECK(fabsf(hit.time - other.time) <= slack);
         }

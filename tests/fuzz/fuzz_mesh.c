@@ -205,11 +205,10 @@ int fuzz_mesh(const uint8_t* data, size_t size)
     spx_mesh_instance* a = mesh_a ? place(&in, mesh_a) : NULL;
     spx_mesh_instance* b = mesh_b ? place(&in, mesh_b) : NULL;
     const spx_obb box = fuzz_obb(&in);
-    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
-    const float tmax = fuzz_mostly_positive(&in);
+    const fuzz_motion mo = fuzz_read_motion(&in);
     const float margin = fuzz_mostly_positive(&in);
-    if (b) box_against_mesh(&box, b, va, vb, tmax, margin);
-    if (a && b) mesh_against_mesh(a, b, va, vb, tmax, margin);
+    if (b) box_against_mesh(&box, b, mo.va, mo.vb, mo.tmax, margin);
+    if (a && b) mesh_against_mesh(a, b, mo.va, mo.vb, mo.tmax, margin);
     spx_mesh_instance_destroy(a);
     spx_mesh_instance_destroy(b);
     spx_mesh_destroy(mesh_a);

@@ -144,9 +144,9 @@ static bool within_at(const round_problem* p, spx_vec3 va, spx_vec3 vb, float t,
    other answer misses may be a graze within rounding (the pieces within 1e-6 of the reach at its time:
    docs/tolerances.md, a graze that never gets deeper). */
 static void check_same(const round_problem* p, spx_vec3 va, spx_vec3 vb, const spx_sweep_hit* x, const spx_sweep_hit* y,
-                       float tmax, float reach, spx_vec3 v_rel, bool touching)
+                       float tmax, float reach, bool touching)
 {
-    const float slack = fuzz_time_slack(tmax, reach, v_rel, x->normal, y->normal);
+    const float slack = fuzz_time_slack(tmax, reach, va, vb, x->normal, y->normal);
     const spx_sweep_hit* hit = x->state == SPX_SWEEP_HIT ? x : y;
     const spx_sweep_hit* other = hit == x ? y : x;
     if (hit->state == SPX_SWEEP_HIT && other->state == SPX_SWEEP_MISS && within_at(p, va, vb, hit->time, 1e-6f * reach))
@@ -168,8 +168,7 @@ int fuzz_round(const uint8_t* data, size_t size)
     else if (p.kind <= 2) p.c[1] = fuzz_capsule(&in);
     else if (p.kind <= 4) p.box = fuzz_obb(&in);
     else p.tri = fuzz_triangle(&in);
-    const spx_vec3 va = fuzz_vec3(&in), vb = fuzz_vec3(&in);
-    const float tmax = fuzz_mostly_positive(&in);
+    const fuzz_motion mo = fuzz_read_motion(&in);
     const float margin = fuzz_mostly_positive(&in);
 
     bool overlap = false;
@@ -185,8 +184,8 @@ int fuzz_round(const uint8_t* data, size_t size)
     FUZZ_CHECK(fuzz_first(r_a, r_b) == r_pieces);
 
     spx_sweep_hit hit;
-    const spx_result r_motion = spx_sweep_sphere_sphere(&home_sphere, va, &far_sphere, vb, tmax, &hit);
-    const spx_result r_sweep = q_sweep(&p, va, vb, tmax, &hit);
+    const spx_result r_motion = spx_sweep_sphere_sphere(&home_sphere, mo.va, &far_sphere, mo.vb, mo.tmax, &hit);
+    const spx_result r_sweep = q_sweep(&p, mo.va, mo.vb, mo.tmax, &hit);
     FUZZ_CHECK(r_sweep == fuzz_first(r_pieces, r_motion));
     spx_manifold m;
     const spx_result r_margin = spx_manifold_sphere_sphere(&home_sphere, &far_sphere, margin, &m);
@@ -198,25 +197,25 @@ int fuzz_round(const uint8_t* data, size_t size)
         FUZZ_CHECK(overlap == pen.overlapping);
     }
     if (r_sweep == SPX_OK) {
-        fuzz_check_hit(&hit, tmax);
+        fuzz_check_hit(&hit, mo.tmax);
         FUZZ_CHECK(pen.overlapping == (hit.state == SPX_SWEEP_START_OVERLAP));
-        const spx_vec3 v_rel = spx_v3(vb.x - va.x, vb.y - va.y, vb.z - va.z);
         /* Touching within rounding at t = 0, overlapping or apart: either state may come out. */
-        const bool touching = pen.overlapping ? pen.depth <= 1e-6f * reach : within_at(&p, va, vb, 0.0f, 1e-6f * reach);
+        const bool touching =
+            pen.overlapping ? pen.depth <= 1e-6f * reach : within_at(&p, mo.va, mo.vb, 0.0f, 1e-6f * reach);
         spx_sweep_hit other;
         round_problem q = p;
         if (p.kind == 0 || p.kind == 2) {
             q.s[0] = p.s[1], q.s[1] = p.s[0], q.c[0] = p.c[1], q.c[1] = p.c[0];
-            FUZZ_CHECK(q_sweep(&q, vb, va, tmax, &other) == SPX_OK);
-            fuzz_check_hit(&other, tmax);
-            check_same(&p, va, vb, &hit, &other, tmax, reach, v_rel, touching);
+            FUZZ_CHECK(q_sweep(&q, mo.vb, mo.va, mo.tmax, &other) == SPX_OK);
+            fuzz_check_hit(&other, mo.tmax);
+            check_same(&p, mo.va, mo.vb, &hit, &other, mo.tmax, reach, touching);
         }
         if (p.kind == 1 || p.kind == 2 || p.kind == 4 || p.kind == 6) {
             q = p;
             for (int i = 0; i < 2; ++i) q.c[i].p[0] = p.c[i].p[1], q.c[i].p[1] = p.c[i].p[0];
-            FUZZ_CHECK(q_sweep(&q, va, vb, tmax, &other) == SPX_OK);
-            fuzz_check_hit(&other, tmax);
-            check_same(&p, va, vb, &hit, &other, tmax, reach, v_rel, touching);
+            FUZZ_CHECK(q_sweep(&q, mo.va, mo.vb, mo.tmax, &other) == SPX_OK);
+            fuzz_check_hit(&other, mo.tmax);
+            check_same(&p, mo.va, mo.vb, &hit, &other, mo.tmax, reach, touching);
         }
     }
     if (r_pieces == SPX_OK && r_margin == SPX_OK) {

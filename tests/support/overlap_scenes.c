@@ -22,14 +22,7 @@ static spx_result make_world(test_box_scene* out, const spx_world_def* def, floa
 
 static spx_result add_boxes_ground(test_box_scene* out)
 {
-    spx_shape_def gs = spx_default_shape_def();
-    gs.half_extents = spx_v3(50.0f, 1.0f, 50.0f);
-    spx_body_def gd = spx_default_body_def();
-    gd.position = spx_v3(0.0f, -1.0f, 0.0f);
-    gd.shapes = &gs;
-    gd.shape_count = 1;
-    gd.friction = 0.5f;
-    return spx_body_create(out->scene.world, &gd, &out->scene.ground);
+    return test_ground_box(out->scene.world, spx_v3(50.0f, 1.0f, 50.0f), 0.5f, &out->scene.ground);
 }
 
 static spx_result add_box(test_box_scene* out, spx_vec3 p, spx_quat q, spx_vec3 v, spx_vec3 w)

@@ -2,6 +2,7 @@
 #include "pieces.h"
 
 #include <math.h>
+#include <stdio.h>
 
 const spx_mat3 test_identity = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
 
@@ -122,4 +123,53 @@ spx_mat3 test_random_rotation_matrix(double (*uniform)(double lo, double hi))
     m.col[1] = spx_v3((float)(2 * (x * y - w * z)), (float)(1 - 2 * (x * x + z * z)), (float)(2 * (y * z + w * x)));
     m.col[2] = spx_v3((float)(2 * (x * z + w * y)), (float)(2 * (y * z - w * x)), (float)(1 - 2 * (x * x + y * y)));
     return m;
+}
+
+/* v within tol of e on every axis; otherwise prints what differs. */
+static bool near3(const char* what, spx_vec3 v, const double e[3], double tol)
+{
+    const double got[3] = { v.x, v.y, v.z };
+    for (int k = 0; k < 3; ++k)
+        if (!(fabs(got[k] - e[k]) <= tol)) {
+            fprintf(stderr, "  hit %s[%d] %.9g, expected %.9g (tol %g)\n", what, k, got[k], e[k], tol);
+            return false;
+        }
+    return true;
+}
+
+bool test_hit_is(const spx_sweep_hit* h, double time, double time_tol, const double normal[3], double normal_tol,
+                 const double point[3], double point_tol)
+{
+    if (h->state != SPX_SWEEP_HIT) {
+        fprintf(stderr, "  sweep state %d, expected a hit\n", (int)h->state);
+        return false;
+    }
+    if (!(fabs((double)h->time - time) <= time_tol)) {
+        fprintf(stderr, "  hit time %.9g, expected %.9g (tol %g)\n", (double)h->time, time, time_tol);
+        return false;
+    }
+    return (!normal || near3("normal", h->normal, normal, normal_tol)) &&
+           (!point || near3("point", h->point, point, point_tol));
+}
+
+bool test_overlapping_by(const spx_penetration* p, double depth, double tol)
+{
+    if (!p->overlapping) {
+        fprintf(stderr, "  not overlapping, expected a depth of %.9g\n", depth);
+        return false;
+    }
+    if (fabs((double)p->depth - depth) <= tol) return true;
+    fprintf(stderr, "  depth %.9g, expected %.9g (tol %g)\n", (double)p->depth, depth, tol);
+    return false;
+}
+
+bool test_starts_overlapping_by(const spx_sweep_hit* h, double depth, double tol)
+{
+    if (h->state != SPX_SWEEP_START_OVERLAP) {
+        fprintf(stderr, "  sweep state %d, expected a start in overlap\n", (int)h->state);
+        return false;
+    }
+    if (fabs((double)h->depth - depth) <= tol) return true;
+    fprintf(stderr, "  start depth %.9g, expected %.9g (tol %g)\n", (double)h->depth, depth, tol);
+    return false;
 }

@@ -38,5 +38,16 @@ spx_vec3 test_random_vec3(double (*uniform)(double lo, double hi), double lo, do
 bool test_manifold_has_point(const spx_manifold* m, float x, float y, float z, float depth, float tol);
 /* No two points of m share an id. */
 bool test_manifold_ids_distinct(const spx_manifold* m);
+/* A sweep worked by hand: h is a hit at `time` within time_tol, its normal within normal_tol of
+   `normal` and its point within point_tol of `point` (each unless NULL); false after printing the
+   first that differs. Compared in double, as TEST_ENSURE_NEAR does. */
+bool test_hit_is(const spx_sweep_hit* h, double time, double time_tol, const double normal[3], double normal_tol,
+                 const double point[3], double point_tol);
+/* p says the pieces overlap, at a depth within tol of `depth` (compared in double); false after
+   printing what differs. */
+bool test_overlapping_by(const spx_penetration* p, double depth, double tol);
+/* h says the sweep starts in overlap, at a depth within tol of `depth` (compared in double); false
+   after printing what differs. */
+bool test_starts_overlapping_by(const spx_sweep_hit* h, double depth, double tol);
 
 #endif

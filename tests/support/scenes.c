@@ -600,3 +600,15 @@ float test_deepest_overlap(const spx_world* w, const spx_body_id* bodies, int co
     }
     return deepest;
 }
+
+spx_result test_ground_box(spx_world* world, spx_vec3 half_extents, float friction, spx_body_id* out)
+{
+    spx_shape_def gs = spx_default_shape_def();
+    gs.half_extents = half_extents;
+    spx_body_def gd = spx_default_body_def();
+    gd.position = spx_v3(0.0f, -half_extents.y, 0.0f);
+    gd.shapes = &gs;
+    gd.shape_count = 1;
+    gd.friction = friction;
+    return spx_body_create(world, &gd, out);
+}

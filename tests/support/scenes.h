@@ -101,6 +101,9 @@ typedef struct test_struck_state {
 } test_struck_state;
 void test_scene_struck_stack_measure(const test_scene* scene, test_struck_state* out);
 
+/* A static box of these half extents and friction, centred on the y axis with its top face at y = 0. */
+spx_result test_ground_box(spx_world* world, spx_vec3 half_extents, float friction, spx_body_id* out);
+
 /* falling: 1,000 boxes of half extent 0.5, mass 1, friction 0.5, no restitution, in a 10x10x10 grid
    of pitch 1.5 (centres x,z = (i-4.5) 1.5, y = 2 + 1.5 j), orientations random from a fixed seed,
    on a static 100x2x100 box whose top is y = 0; gravity -9.81; 1/60 s; 300 steps. `def` may be NULL
