@@ -42,14 +42,15 @@ typedef struct spx_joint_geom {
        cone-twist's twist about the mean x axis and its angle. */
     spx_joint_row axis;
     float x;
+    float x0;              /* x at the step's first geometry: later ones move it by the bodies' turns (angles) */
     spx_joint_row turn;    /* a cone-twist's swing row (when swing_sin > 1e-6), a wheel's motor about its axle */
     spx_joint_row line[2]; /* slider, wheel: the anchors held on A's line by two rows across it */
     float line_error[2];
-    spx_joint_pair pair; /* hinge, wheel: the two angular rows holding B's axis to A's */
-    vec3s lock_error;    /* weld, slider: the rotation vector from A's frame to B's */
-    vec3s swing_cross;   /* cone-twist: ax x bx, its norm and the swing angle */
-    float swing_sin, swing;
-    vec3s axle; /* wheel: A's x axis turned by the steering about A's y */
+    spx_joint_pair pair;            /* hinge, wheel: the two angular rows holding B's axis to A's */
+    vec3s lock_error;               /* weld, slider: the rotation vector from A's frame to B's */
+    vec3s swing_cross;              /* cone-twist: ax x bx, its norm and the swing angle */
+    float swing_sin, swing, swing0; /* swing0: the swing at the step's first geometry */
+    vec3s axle;                     /* wheel: A's x axis turned by the steering about A's y */
 } spx_joint_geom;
 
 typedef struct spx_joint {
@@ -111,6 +112,7 @@ typedef struct spx_joints {
     versors* turns;
     uint32_t turn_capacity;
     bool geom_fresh;               /* every joint's geometry is where the bodies are (no move since it was made) */
+    bool angles_measured;          /* this step's first geometry made: its angles measured (atan2f) */
     spx_joint_break_event* breaks; /* the last step's (capacity: the joint capacity) */
     uint32_t break_capacity, break_count;
     /* The step's ball joints coloured (no two of a colour share a dynamic body) in blocks of the
