@@ -1424,6 +1424,49 @@ static int nan_at_the_world_reaches_no_other_chain(void)
     return 0;
 }
 
+/* A joint made in the slot of one just destroyed, between steps, on other bodies: the step's split
+   of the joints (colours, blocks) must follow it, not be kept from the step before. Two links hang
+   from the world; the joint between them goes, and a new one (the freed slot) hangs the lower link
+   from the world where its top is: the lower link must hang there, the upper still from its own. */
+static int joint_remade_in_a_freed_slot_holds_its_own_bodies(void)
+{
+    spx_world* w = make_world(false);
+    TEST_ENSURE(w);
+    spx_body_id link[2];
+    spx_joint_id joint[2];
+    for (int i = 0; i < 2; ++i) {
+        link[i] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 9.5f - (float)i, 0), spx_v3(0.1f, 0.5f, 0.1f), 1.0f);
+        spx_joint_def d = spx_default_joint_def(SPX_JOINT_BALL);
+        if (i > 0) d.body_a = link[0], d.frame_a = at(0, -0.5f, 0);
+        else d.frame_a = at(0, 10, 0);
+        d.body_b = link[i], d.frame_b = at(0, 0.5f, 0);
+        TEST_ENSURE_CODE(spx_joint_create(w, &d, &joint[i]), SPX_OK);
+    }
+    TEST_ENSURE_CODE(spx_body_set_velocity(w, link[1], spx_v3(1, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
+    for (int s = 0; s < 30; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    const spx_vec3 top = world_point(w, link[1], spx_v3(0, 0.5f, 0));
+    TEST_ENSURE_CODE(spx_joint_destroy(w, joint[1]), SPX_OK);
+    spx_joint_def d = spx_default_joint_def(SPX_JOINT_BALL);
+    d.frame_a = at(top.x, top.y, top.z);
+    d.body_b = link[1], d.frame_b = at(0, 0.5f, 0);
+    spx_joint_id remade;
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &remade), SPX_OK);
+    TEST_ENSURE(remade.index == joint[1].index);
+    float worst_new = 0.0f, worst_old = 0.0f;
+    for (int s = 0; s < 120; ++s) {
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        const float g_new = dist3(world_point(w, link[1], spx_v3(0, 0.5f, 0)), top);
+        const float g_old = dist3(world_point(w, link[0], spx_v3(0, 0.5f, 0)), spx_v3(0, 10, 0));
+        if (g_new > worst_new) worst_new = g_new;
+        if (g_old > worst_old) worst_old = g_old;
+    }
+    printf("  joint remade in a freed slot: worst gap %.2e m (new joint), %.2e m (the other)\n", worst_new, worst_old);
+    TEST_ENSURE(worst_new < 0.01f);
+    TEST_ENSURE(worst_old < 0.01f);
+    spx_world_destroy(w);
+    return 0;
+}
+
 static int nan_in_a_chain_does_not_spread(void)
 {
     spx_world* w = make_world(false);
@@ -1491,6 +1534,7 @@ int main(int argc, char** argv)
     TEST_RUN(steps_allocate_nothing_once_warm, failures);
     TEST_RUN(out_of_memory_changes_nothing, failures);
     TEST_RUN(weld_holds_then_breaks, failures);
+    TEST_RUN(joint_remade_in_a_freed_slot_holds_its_own_bodies, failures);
     TEST_RUN(nan_in_a_chain_does_not_spread, failures);
     TEST_RUN(nan_at_the_world_reaches_no_other_chain, failures);
     TEST_RUN(chain_of_20_swinging_keeps_its_energy, failures);

@@ -87,6 +87,7 @@ typedef struct spx_joint {
     versors frame0[2];    /* frame rotations in the world at the step's start */
     float angular_inv[6]; /* inverse effective mass of three angular rows: the inertias are the step's */
     uint8_t color;        /* a ball joint's colour on the lanes; SPX_SOLVER_COLORS: solved alone */
+    uint8_t mobile;       /* which ends move (bit 0: A, bit 1: B), as the colouring saw them */
     spx_joint_geom geom;
 } spx_joint;
 
@@ -127,6 +128,10 @@ typedef struct spx_joints {
     uint32_t color_used_capacity;
     uint32_t* rest;
     uint32_t rest_capacity, rest_count;
+    /* The colouring, the blocks' layout and `rest` are kept from the last step while the active
+       joints, their solver bodies, which of those move and the kernels are the same (prepare checks
+       them); false until made, or when the blocks found no memory. */
+    bool split_kept;
 } spx_joints;
 
 typedef struct spx_world spx_world;
@@ -137,6 +142,7 @@ typedef struct spx_joint_kernels {
     size_t block_size; /* bytes a block */
     /* The ball joints `order`, counts[c] of colour c, into blocks; their number (0: no memory). */
     uint32_t (*prepare)(spx_world* w, const uint32_t* order, const uint32_t* counts, uint32_t colors);
+    void (*refresh)(spx_world* w);  /* the blocks laid out last step: this step's levers, masses, impulses */
     void (*geometry)(spx_world* w); /* the blocks' geometry where the bodies are now */
     void (*warm_start)(spx_world* w);
     void (*solve)(spx_world* w, spx_solver_soft rigid, bool use_bias);

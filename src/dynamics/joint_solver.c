@@ -792,8 +792,9 @@ static const spx_joint_kernels* pick_kernels(const spx_world* w)
 
 /* The active ball joints coloured greedily in slot order (the first colour neither dynamic body
    has; bodies that do not move block none) and put in blocks by colour; the other joints, and
-   ball joints past the last colour, into js->rest in slot order. */
-static void split_joints(spx_world* w)
+   ball joints past the last colour, into js->rest in slot order. Returns false when the blocks
+   found no memory. */
+static bool split_joints(spx_world* w)
 {
     spx_joints* js = &w->joints;
     const spx_solver_body* bodies = w->solver.bodies;
@@ -831,12 +832,17 @@ static void split_joints(spx_world* w)
         const spx_joint* j = &js->list[js->active[i]];
         if (!lanes || j->color == SPX_SOLVER_COLORS) js->rest[js->rest_count++] = js->active[i];
     }
+    return lanes || colored == 0;
 }
 
 void spx_joints_prepare(spx_world* w, float h)
 {
     spx_joints* js = &w->joints;
     spx_solver_scratch* s = &w->solver;
+    /* The split is kept while every active joint is where it was in the list, on the same solver
+       bodies, the same of them moving: the colouring would come out the same. */
+    const uint32_t active_before = js->active_count;
+    bool same = js->split_kept;
     js->active_count = 0;
     js->mover_count = 0;
     js->geom_fresh = false;
@@ -848,7 +854,9 @@ void spx_joints_prepare(spx_world* w, float h)
     for (uint32_t k = 0; k < js->slots; ++k) {
         spx_joint* j = &js->list[k];
         if (!j->alive || !(moves(w, j->body[0]) || moves(w, j->body[1]))) continue;
+        if (js->active_count >= active_before || js->active[js->active_count] != k) same = false;
         js->active[js->active_count++] = k;
+        const uint32_t solver_before[2] = { j->solver[0], j->solver[1] };
         for (int e = 0; e < 2; ++e) {
             const uint32_t b = j->body[e];
             if (b == SPX_NO_BODY) {
@@ -862,7 +870,8 @@ void spx_joints_prepare(spx_world* w, float h)
             j->solver[e] = s->body_map[b];
             j->center0[e] = body->center;
             j->lever0[e] = glms_quat_rotatev(body->rotation, j->local_anchor[e]);
-            j->frame0[e] = glms_quat_mul(body->rotation, j->local_frame[e]);
+            /* A ball joint has no frames. */
+            if (j->type != SPX_JOINT_BALL) j->frame0[e] = glms_quat_mul(body->rotation, j->local_frame[e]);
             /* Its turn is the joint's, not a free body's (solver.c, free_turn). */
             s->sims[j->solver[e]].touching = true;
             if (j->solver[e] != 0 && js->turns[j->solver[e]].w != 2.0f) {
@@ -870,6 +879,10 @@ void spx_joints_prepare(spx_world* w, float h)
                 js->turns[j->solver[e]].w = 2.0f;
             }
         }
+        const uint8_t mobile = (uint8_t)((s->bodies[j->solver[0]].inv_mass > 0.0f ? 1u : 0u) |
+                                         (s->bodies[j->solver[1]].inv_mass > 0.0f ? 2u : 0u));
+        if (j->solver[0] != solver_before[0] || j->solver[1] != solver_before[1] || j->mobile != mobile) same = false;
+        j->mobile = mobile;
         if (j->type == SPX_JOINT_WELD || j->type == SPX_JOINT_SLIDER || j->type == SPX_JOINT_DRAG) {
             const jbody A = load(s->bodies, j->solver[0]), B = load(s->bodies, j->solver[1]);
             angular_mass_inverse(&A, &B, j->angular_inv);
@@ -888,8 +901,14 @@ void spx_joints_prepare(spx_world* w, float h)
         if (!j->limit.enable) j->lower_impulse = j->upper_impulse = 0.0f;
         if (!(j->spring.enable && j->spring.hertz > 0.0f) && j->type != SPX_JOINT_DISTANCE) j->axial_impulse = 0.0f;
     }
-    js->kernels = pick_kernels(w);
-    split_joints(w);
+    const spx_joint_kernels* kernels = pick_kernels(w);
+    if (js->active_count != active_before || kernels != js->kernels) same = false;
+    js->kernels = kernels;
+    if (!same) {
+        js->split_kept = split_joints(w);
+    } else if (js->ball_block_count) {
+        js->kernels->refresh(w);
+    }
 }
 
 /* The joints' bodies' turns so far, then every joint's geometry there (the bodies have moved). */
