@@ -345,17 +345,20 @@ static int pendulum_period(void)
 /* The same pendulum at 60 degrees, undamped, for 60 s: the soft step's integrator lets the energy
    wobble within a swing (about 1% of the swing's 4.9 J, of the order of h w E for substep h) but it never grows: the highest energy of
    the last 10 s is no higher than that of the first 10 s. The string keeps its length within 1 mm. */
-static int pendulum_energy_never_grows(void)
+/* A ball joint's pendulum (on the lanes), or a hinge's about the world z axis (its free x axis
+   turned onto z: one joint at a time, its rows' masses the step's). */
+static int pendulum_energy_kept(spx_joint_type type)
 {
     spx_world* w = make_world(false);
     TEST_ENSURE(w);
     const float angle = 60.0f * pi / 180.0f;
     const spx_body_id bob =
         add_box(w, SPX_BODY_DYNAMIC, spx_v3(sinf(angle), 2.0f - cosf(angle), 0), spx_v3(0.05f, 0.05f, 0.05f), 1.0f);
-    spx_joint_def d = spx_default_joint_def(SPX_JOINT_BALL);
+    spx_joint_def d = spx_default_joint_def(type);
     d.frame_a = at(0, 2, 0);
     d.body_b = bob;
     d.frame_b = at(-sinf(angle), cosf(angle), 0);
+    if (type == SPX_JOINT_HINGE) d.frame_a.q = d.frame_b.q = (spx_quat){ 0, -0.70710678f, 0, 0.70710678f };
     spx_joint_id j;
     TEST_ENSURE_CODE(spx_joint_create(w, &d, &j), SPX_OK);
     const double e0 = energy(w, &bob, 1), swing = 9.81 * (1.0 - cos(angle));
@@ -372,14 +375,20 @@ static int pendulum_energy_never_grows(void)
         const float gap = dist3(world_point(w, bob, d.frame_b.p), spx_v3(0, 2, 0));
         if (gap > worst_gap) worst_gap = gap;
     }
-    printf("  pendulum 60 s: energy %.5f J, within %.5f .. %.5f (%.3f%% of the swing's); highest in the first 10 s "
+    printf("  %s pendulum 60 s: energy %.5f J, within %.5f .. %.5f (%.3f%% of the swing's); highest in the first 10 s "
            "%.5f, in the last %.5f; anchor gap at most %.2e m\n",
-           e0, e_min, e_max, 100.0 * (e_max - e_min) / swing, first_max, last_max, worst_gap);
+           type == SPX_JOINT_HINGE ? "hinge" : "ball", e0, e_min, e_max, 100.0 * (e_max - e_min) / swing, first_max,
+           last_max, worst_gap);
     TEST_ENSURE(e_max - e_min < 0.02 * swing);
     TEST_ENSURE(last_max <= first_max + 1e-5 * swing);
     TEST_ENSURE(worst_gap < 1e-3f);
     spx_world_destroy(w);
     return 0;
+}
+
+static int pendulum_energy_never_grows(void)
+{
+    return pendulum_energy_kept(SPX_JOINT_BALL) || pendulum_energy_kept(SPX_JOINT_HINGE);
 }
 
 /* ---- chains ---- */
@@ -1427,6 +1436,49 @@ static int nan_at_the_world_reaches_no_other_chain(void)
     return 0;
 }
 
+/* A joint made in the slot of one just destroyed, between steps, on other bodies: the step's split
+   of the joints (colours, blocks) must follow it, not be kept from the step before. Two links hang
+   from the world; the joint between them goes, and a new one (the freed slot) hangs the lower link
+   from the world where its top is: the lower link must hang there, the upper still from its own. */
+static int joint_remade_in_a_freed_slot_holds_its_own_bodies(void)
+{
+    spx_world* w = make_world(false);
+    TEST_ENSURE(w);
+    spx_body_id link[2];
+    spx_joint_id joint[2];
+    for (int i = 0; i < 2; ++i) {
+        link[i] = add_box(w, SPX_BODY_DYNAMIC, spx_v3(0, 9.5f - (float)i, 0), spx_v3(0.1f, 0.5f, 0.1f), 1.0f);
+        spx_joint_def d = spx_default_joint_def(SPX_JOINT_BALL);
+        if (i > 0) d.body_a = link[0], d.frame_a = at(0, -0.5f, 0);
+        else d.frame_a = at(0, 10, 0);
+        d.body_b = link[i], d.frame_b = at(0, 0.5f, 0);
+        TEST_ENSURE_CODE(spx_joint_create(w, &d, &joint[i]), SPX_OK);
+    }
+    TEST_ENSURE_CODE(spx_body_set_velocity(w, link[1], spx_v3(1, 0, 0), spx_v3(0, 0, 0)), SPX_OK);
+    for (int s = 0; s < 30; ++s) TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+    const spx_vec3 top = world_point(w, link[1], spx_v3(0, 0.5f, 0));
+    TEST_ENSURE_CODE(spx_joint_destroy(w, joint[1]), SPX_OK);
+    spx_joint_def d = spx_default_joint_def(SPX_JOINT_BALL);
+    d.frame_a = at(top.x, top.y, top.z);
+    d.body_b = link[1], d.frame_b = at(0, 0.5f, 0);
+    spx_joint_id remade;
+    TEST_ENSURE_CODE(spx_joint_create(w, &d, &remade), SPX_OK);
+    TEST_ENSURE(remade.index == joint[1].index);
+    float worst_new = 0.0f, worst_old = 0.0f;
+    for (int s = 0; s < 120; ++s) {
+        TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+        const float g_new = dist3(world_point(w, link[1], spx_v3(0, 0.5f, 0)), top);
+        const float g_old = dist3(world_point(w, link[0], spx_v3(0, 0.5f, 0)), spx_v3(0, 10, 0));
+        if (g_new > worst_new) worst_new = g_new;
+        if (g_old > worst_old) worst_old = g_old;
+    }
+    printf("  joint remade in a freed slot: worst gap %.2e m (new joint), %.2e m (the other)\n", worst_new, worst_old);
+    TEST_ENSURE(worst_new < 0.01f);
+    TEST_ENSURE(worst_old < 0.01f);
+    spx_world_destroy(w);
+    return 0;
+}
+
 static int nan_in_a_chain_does_not_spread(void)
 {
     spx_world* w = make_world(false);
@@ -1494,6 +1546,7 @@ int main(int argc, char** argv)
     TEST_RUN(steps_allocate_nothing_once_warm, failures);
     TEST_RUN(out_of_memory_changes_nothing, failures);
     TEST_RUN(weld_holds_then_breaks, failures);
+    TEST_RUN(joint_remade_in_a_freed_slot_holds_its_own_bodies, failures);
     TEST_RUN(nan_in_a_chain_does_not_spread, failures);
     TEST_RUN(nan_at_the_world_reaches_no_other_chain, failures);
     TEST_RUN(chain_of_20_swinging_keeps_its_energy, failures);

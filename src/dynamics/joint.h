@@ -42,14 +42,15 @@ typedef struct spx_joint_geom {
        cone-twist's twist about the mean x axis and its angle. */
     spx_joint_row axis;
     float x;
+    float x0;              /* x at the step's first geometry: later ones move it by the bodies' turns (angles) */
     spx_joint_row turn;    /* a cone-twist's swing row (when swing_sin > 1e-6), a wheel's motor about its axle */
     spx_joint_row line[2]; /* slider, wheel: the anchors held on A's line by two rows across it */
     float line_error[2];
-    spx_joint_pair pair; /* hinge, wheel: the two angular rows holding B's axis to A's */
-    vec3s lock_error;    /* weld, slider: the rotation vector from A's frame to B's */
-    vec3s swing_cross;   /* cone-twist: ax x bx, its norm and the swing angle */
-    float swing_sin, swing;
-    vec3s axle; /* wheel: A's x axis turned by the steering about A's y */
+    spx_joint_pair pair;            /* hinge, wheel: the two angular rows holding B's axis to A's */
+    vec3s lock_error;               /* weld, slider: the rotation vector from A's frame to B's */
+    vec3s swing_cross;              /* cone-twist: ax x bx, its norm and the swing angle */
+    float swing_sin, swing, swing0; /* swing0: the swing at the step's first geometry */
+    vec3s axle;                     /* wheel: A's x axis turned by the steering about A's y */
 } spx_joint_geom;
 
 typedef struct spx_joint {
@@ -86,6 +87,7 @@ typedef struct spx_joint {
     versors frame0[2];    /* frame rotations in the world at the step's start */
     float angular_inv[6]; /* inverse effective mass of three angular rows: the inertias are the step's */
     uint8_t color;        /* a ball joint's colour on the lanes; SPX_SOLVER_COLORS: solved alone */
+    uint8_t mobile;       /* which ends move (bit 0: A, bit 1: B), as the colouring saw them */
     spx_joint_geom geom;
 } spx_joint;
 
@@ -111,6 +113,7 @@ typedef struct spx_joints {
     versors* turns;
     uint32_t turn_capacity;
     bool geom_fresh;               /* every joint's geometry is where the bodies are (no move since it was made) */
+    bool angles_measured;          /* this step's first geometry made: its angles measured (atan2f) */
     spx_joint_break_event* breaks; /* the last step's (capacity: the joint capacity) */
     uint32_t break_capacity, break_count;
     /* The step's ball joints coloured (no two of a colour share a dynamic body) in blocks of the
@@ -125,6 +128,10 @@ typedef struct spx_joints {
     uint32_t color_used_capacity;
     uint32_t* rest;
     uint32_t rest_capacity, rest_count;
+    /* The colouring, the blocks' layout and `rest` are kept from the last step while the active
+       joints, their solver bodies, which of those move and the kernels are the same (prepare checks
+       them); false until made, or when the blocks found no memory. */
+    bool split_kept;
 } spx_joints;
 
 typedef struct spx_world spx_world;
@@ -135,6 +142,7 @@ typedef struct spx_joint_kernels {
     size_t block_size; /* bytes a block */
     /* The ball joints `order`, counts[c] of colour c, into blocks; their number (0: no memory). */
     uint32_t (*prepare)(spx_world* w, const uint32_t* order, const uint32_t* counts, uint32_t colors);
+    void (*refresh)(spx_world* w);  /* the blocks laid out last step: this step's levers, masses, impulses */
     void (*geometry)(spx_world* w); /* the blocks' geometry where the bodies are now */
     void (*warm_start)(spx_world* w);
     void (*solve)(spx_world* w, spx_solver_soft rigid, bool use_bias);

@@ -421,14 +421,24 @@ static void make_lines(geom* g, const jbody* A, const jbody* B, vec3s u, vec3s v
 /* Twist of B's frame about A's x axis (swing-twist split of the relative turn), -pi..pi. */
 static float relative_angle(const geom* g) { return angle_about_x(glms_quat_mul(glms_quat_conjugate(g->RA), g->RB)); }
 
+/* A joint's angle at the step's first geometry (exact), or later that angle moved by the relative
+   turn dth (B's rotation vector so far less A's) about the axis it turns about: first order in
+   dth, so that the passes need no atan2f. */
+static float step_angle(float* at_start, bool exact, float angle, vec3s axis, vec3s dth)
+{
+    if (exact) return *at_start = angle;
+    return *at_start + glms_vec3_dot(axis, dth);
+}
+
 /* The rows of the joint's kind at the geometry just made: none of them changes until the bodies
-   move again, so the passes only read them. */
-static void make_rows(const spx_joint* j, geom* g, const jbody* A, const jbody* B)
+   move again, so the passes only read them. exact: the step's first geometry, whose angles are
+   measured (later ones move them by dth, the bodies' relative turn since). */
+static void make_rows(const spx_joint* j, geom* g, const jbody* A, const jbody* B, bool exact, vec3s dth)
 {
     switch (j->type) {
     case SPX_JOINT_HINGE: {
         g->axis = angular_row(A, B, g->ax);
-        g->x = relative_angle(g);
+        g->x = step_angle(&g->x0, exact, exact ? relative_angle(g) : 0.0f, g->ax, dth);
         const vec3s e = glms_vec3_cross(g->ax, g->bx);
         g->pair = make_pair(A, B, g->ay, g->az, glms_vec3_dot(g->ay, e), glms_vec3_dot(g->az, e));
         break;
@@ -453,13 +463,17 @@ static void make_rows(const spx_joint* j, geom* g, const jbody* A, const jbody* 
     case SPX_JOINT_CONE_TWIST: {
         /* Twist about the mean of the two x axes: the axis the twist angle turns about. */
         g->axis = angular_row(A, B, glms_vec3_normalize(glms_vec3_add(g->ax, g->bx)));
-        if (j->limit.enable) g->x = relative_angle(g);
+        if (j->limit.enable) g->x = step_angle(&g->x0, exact, exact ? relative_angle(g) : 0.0f, g->axis.ga, dth);
         g->swing_cross = glms_vec3_cross(g->ax, g->bx);
         g->swing_sin = glms_vec3_norm(g->swing_cross);
+        const float swing = exact ? atan2f(g->swing_sin, glms_vec3_dot(g->ax, g->bx)) : 0.0f;
         if (g->swing_sin > 1e-6f) {
             /* The swing grows as B turns about ax x bx: the row holds limit - swing >= 0. */
-            g->swing = atan2f(g->swing_sin, glms_vec3_dot(g->ax, g->bx));
-            g->turn = angular_row(A, B, glms_vec3_scale(g->swing_cross, -1.0f / g->swing_sin));
+            const vec3s n = glms_vec3_scale(g->swing_cross, 1.0f / g->swing_sin);
+            g->swing = step_angle(&g->swing0, exact, swing, n, dth);
+            g->turn = angular_row(A, B, glms_vec3_scale(n, -1.0f));
+        } else if (exact) {
+            g->swing0 = swing;
         }
         break;
     }
@@ -486,8 +500,11 @@ static void make_rows(const spx_joint* j, geom* g, const jbody* A, const jbody* 
    the anchors' gap, the frames and their axes for the joints that turn about them, the point rows'
    inverse mass at these levers, and the kind's rows. Made again for the relax pass: the warm
    start's mass is not exact there, and an undamped pendulum would slowly gain energy. */
-static void update_geom(spx_joint* j, const versors* turns, const jbody* A, const jbody* B, vec3s dpA, vec3s dpB)
+static void update_geom(spx_joint* j, const versors* turns, const jbody* A, const jbody* B,
+                        const spx_solver_body* bodies, bool exact)
 {
+    const vec3s dpA = bodies[j->solver[0]].dp, dpB = bodies[j->solver[1]].dp;
+    const vec3s dth = glms_vec3_sub(bodies[j->solver[1]].dtheta, bodies[j->solver[0]].dtheta);
     geom* g = &j->geom;
     const versors qa = turns[j->solver[0]], qb = turns[j->solver[1]];
     g->rA4 = f4_rotate(qa, f4_of(j->lever0[0]));
@@ -514,7 +531,7 @@ static void update_geom(spx_joint* j, const versors* turns, const jbody* A, cons
         f4_sym_columns(A->I, g->inertia_a4);
         f4_sym_columns(B->I, g->inertia_b4);
     }
-    make_rows(j, g, A, B);
+    make_rows(j, g, A, B, exact, dth);
 }
 
 /* The anchors held on the joint's line by the two rows across it, each keeping its share of the
@@ -775,8 +792,9 @@ static const spx_joint_kernels* pick_kernels(const spx_world* w)
 
 /* The active ball joints coloured greedily in slot order (the first colour neither dynamic body
    has; bodies that do not move block none) and put in blocks by colour; the other joints, and
-   ball joints past the last colour, into js->rest in slot order. */
-static void split_joints(spx_world* w)
+   ball joints past the last colour, into js->rest in slot order. Returns false when the blocks
+   found no memory. */
+static bool split_joints(spx_world* w)
 {
     spx_joints* js = &w->joints;
     const spx_solver_body* bodies = w->solver.bodies;
@@ -814,15 +832,21 @@ static void split_joints(spx_world* w)
         const spx_joint* j = &js->list[js->active[i]];
         if (!lanes || j->color == SPX_SOLVER_COLORS) js->rest[js->rest_count++] = js->active[i];
     }
+    return lanes || colored == 0;
 }
 
 void spx_joints_prepare(spx_world* w, float h)
 {
     spx_joints* js = &w->joints;
     spx_solver_scratch* s = &w->solver;
+    /* The split is kept while every active joint is where it was in the list, on the same solver
+       bodies, the same of them moving: the colouring would come out the same. */
+    const uint32_t active_before = js->active_count;
+    bool same = js->split_kept;
     js->active_count = 0;
     js->mover_count = 0;
     js->geom_fresh = false;
+    js->angles_measured = false;
     js->rigid = soft(SPX_JOINT_RIGID_RATE / h, SPX_JOINT_DAMPING_RATIO, h);
     /* A solver body is listed once: its turn's w is marked (2, no unit quaternion's) when it is. */
     static const versors unturned = { { 0.0f, 0.0f, 0.0f, 1.0f } };
@@ -830,7 +854,9 @@ void spx_joints_prepare(spx_world* w, float h)
     for (uint32_t k = 0; k < js->slots; ++k) {
         spx_joint* j = &js->list[k];
         if (!j->alive || !(moves(w, j->body[0]) || moves(w, j->body[1]))) continue;
+        if (js->active_count >= active_before || js->active[js->active_count] != k) same = false;
         js->active[js->active_count++] = k;
+        const uint32_t solver_before[2] = { j->solver[0], j->solver[1] };
         for (int e = 0; e < 2; ++e) {
             const uint32_t b = j->body[e];
             if (b == SPX_NO_BODY) {
@@ -844,7 +870,8 @@ void spx_joints_prepare(spx_world* w, float h)
             j->solver[e] = s->body_map[b];
             j->center0[e] = body->center;
             j->lever0[e] = glms_quat_rotatev(body->rotation, j->local_anchor[e]);
-            j->frame0[e] = glms_quat_mul(body->rotation, j->local_frame[e]);
+            /* A ball joint has no frames. */
+            if (j->type != SPX_JOINT_BALL) j->frame0[e] = glms_quat_mul(body->rotation, j->local_frame[e]);
             /* Its turn is the joint's, not a free body's (solver.c, free_turn). */
             s->sims[j->solver[e]].touching = true;
             if (j->solver[e] != 0 && js->turns[j->solver[e]].w != 2.0f) {
@@ -852,6 +879,10 @@ void spx_joints_prepare(spx_world* w, float h)
                 js->turns[j->solver[e]].w = 2.0f;
             }
         }
+        const uint8_t mobile = (uint8_t)((s->bodies[j->solver[0]].inv_mass > 0.0f ? 1u : 0u) |
+                                         (s->bodies[j->solver[1]].inv_mass > 0.0f ? 2u : 0u));
+        if (j->solver[0] != solver_before[0] || j->solver[1] != solver_before[1] || j->mobile != mobile) same = false;
+        j->mobile = mobile;
         if (j->type == SPX_JOINT_WELD || j->type == SPX_JOINT_SLIDER || j->type == SPX_JOINT_DRAG) {
             const jbody A = load(s->bodies, j->solver[0]), B = load(s->bodies, j->solver[1]);
             angular_mass_inverse(&A, &B, j->angular_inv);
@@ -870,8 +901,14 @@ void spx_joints_prepare(spx_world* w, float h)
         if (!j->limit.enable) j->lower_impulse = j->upper_impulse = 0.0f;
         if (!(j->spring.enable && j->spring.hertz > 0.0f) && j->type != SPX_JOINT_DISTANCE) j->axial_impulse = 0.0f;
     }
-    js->kernels = pick_kernels(w);
-    split_joints(w);
+    const spx_joint_kernels* kernels = pick_kernels(w);
+    if (js->active_count != active_before || kernels != js->kernels) same = false;
+    js->kernels = kernels;
+    if (!same) {
+        js->split_kept = split_joints(w);
+    } else if (js->ball_block_count) {
+        js->kernels->refresh(w);
+    }
 }
 
 /* The joints' bodies' turns so far, then every joint's geometry there (the bodies have moved). */
@@ -888,9 +925,10 @@ static void update_all(spx_world* w)
         spx_joint* j = &js->list[js->rest[i]];
         const jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
         /* Solver body 0 (does not move) has no motion. */
-        update_geom(j, js->turns, &A, &B, bodies[j->solver[0]].dp, bodies[j->solver[1]].dp);
+        update_geom(j, js->turns, &A, &B, bodies, !js->angles_measured);
     }
     js->geom_fresh = true;
+    js->angles_measured = true;
 }
 
 /* The geometry is made where the bodies are each time they have moved: at the first substep's warm
