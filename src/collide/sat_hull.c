@@ -708,7 +708,7 @@ bool spx_hull_query_overlap(const spx_placed_hull* a, const query* q)
 spx_result spx_hull_answer_sweep(const spx_placed_hull* a, spx_vec3 va, spx_result built, const query* q, spx_vec3 vb,
                                  float tmax, spx_sweep_hit* out)
 {
-    if (built == SPX_ERR_INVALID_ARGUMENT) return built;
+    if (!out || built == SPX_ERR_INVALID_ARGUMENT) return SPX_ERR_INVALID_ARGUMENT;
     const spx_result r = spx_first_error(built, spx_check_motion(va, vb, tmax));
     if (r != SPX_OK) return r;
     spx_hull_query_sweep(a, va, q, vb, tmax, out);
@@ -717,6 +717,7 @@ spx_result spx_hull_answer_sweep(const spx_placed_hull* a, spx_vec3 va, spx_resu
 
 spx_result spx_hull_answer_penetration(const spx_placed_hull* a, spx_result built, const query* q, spx_penetration* out)
 {
+    if (!out) return SPX_ERR_INVALID_ARGUMENT;
     if (built != SPX_OK) return built;
     spx_hull_query_penetration(a, q, out);
     return SPX_OK;
@@ -724,6 +725,7 @@ spx_result spx_hull_answer_penetration(const spx_placed_hull* a, spx_result buil
 
 spx_result spx_hull_answer_overlap(const spx_placed_hull* a, spx_result built, const query* q, bool* out_overlap)
 {
+    if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
     if (built != SPX_OK) return built;
     *out_overlap = spx_hull_query_overlap(a, q);
     return SPX_OK;
@@ -732,7 +734,6 @@ spx_result spx_hull_answer_overlap(const spx_placed_hull* a, spx_result built, c
 SPX_API spx_result spx_sweep_hull_hull(const spx_placed_hull* a, spx_vec3 velocity_a, const spx_placed_hull* b,
                                        spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
 {
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
     query q;
     return spx_hull_answer_sweep(a, velocity_a, query_hull(a, b, &q), &q, velocity_b, tmax, out);
 }
@@ -740,35 +741,30 @@ SPX_API spx_result spx_sweep_hull_hull(const spx_placed_hull* a, spx_vec3 veloci
 SPX_API spx_result spx_sweep_hull_obb(const spx_placed_hull* a, spx_vec3 velocity_a, const spx_obb* b,
                                       spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
 {
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
     query q;
     return spx_hull_answer_sweep(a, velocity_a, query_box(a, b, &q), &q, velocity_b, tmax, out);
 }
 
 SPX_API spx_result spx_penetration_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, spx_penetration* out)
 {
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
     query q;
     return spx_hull_answer_penetration(a, query_hull(a, b, &q), &q, out);
 }
 
 SPX_API spx_result spx_penetration_hull_obb(const spx_placed_hull* a, const spx_obb* b, spx_penetration* out)
 {
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
     query q;
     return spx_hull_answer_penetration(a, query_box(a, b, &q), &q, out);
 }
 
 SPX_API spx_result spx_overlap_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, bool* out_overlap)
 {
-    if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
     query q;
     return spx_hull_answer_overlap(a, query_hull(a, b, &q), &q, out_overlap);
 }
 
 SPX_API spx_result spx_overlap_hull_obb(const spx_placed_hull* a, const spx_obb* b, bool* out_overlap)
 {
-    if (!out_overlap) return SPX_ERR_INVALID_ARGUMENT;
     query q;
     return spx_hull_answer_overlap(a, query_box(a, b, &q), &q, out_overlap);
 }
@@ -790,7 +786,7 @@ unsigned spx_hull_query_manifold(const spx_placed_hull* a, const query* q, float
 spx_result spx_hull_answer_manifold(const spx_placed_hull* a, spx_result built, const query* q, float margin,
                                     spx_manifold* out)
 {
-    if (built == SPX_ERR_INVALID_ARGUMENT) return built;
+    if (!out || built == SPX_ERR_INVALID_ARGUMENT) return SPX_ERR_INVALID_ARGUMENT;
     const spx_result r = spx_first_error(built, spx_check_margin(margin));
     if (r != SPX_OK) return r;
     spx_hull_query_manifold(a, q, margin, out);
@@ -800,14 +796,12 @@ spx_result spx_hull_answer_manifold(const spx_placed_hull* a, spx_result built, 
 SPX_API spx_result spx_manifold_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, float margin,
                                           spx_manifold* out)
 {
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
     query q;
     return spx_hull_answer_manifold(a, query_hull(a, b, &q), &q, margin, out);
 }
 
 SPX_API spx_result spx_manifold_hull_obb(const spx_placed_hull* a, const spx_obb* b, float margin, spx_manifold* out)
 {
-    if (!out) return SPX_ERR_INVALID_ARGUMENT;
     query q;
     return spx_hull_answer_manifold(a, query_box(a, b, &q), &q, margin, out);
 }

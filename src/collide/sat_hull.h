@@ -37,8 +37,9 @@ bool spx_hull_query_overlap(const spx_placed_hull* a, const spx_hull_query* q);
 unsigned spx_hull_query_manifold(const spx_placed_hull* a, const spx_hull_query* q, float margin, spx_manifold* out);
 
 /* The public queries' answers once their query is built (`built`: the result of building it, the
-   pieces' faults): the faults in the order of base.h with the motion's or the margin's, then the
-   question asked of q, which is read only when every check passed. */
+   pieces' faults): SPX_ERR_INVALID_ARGUMENT for a NULL out, the faults in the order of base.h with
+   the motion's or the margin's, then the question asked of q, which is read only when every check
+   passed. */
 spx_result spx_hull_answer_sweep(const spx_placed_hull* a, spx_vec3 va, spx_result built, const spx_hull_query* q,
                                  spx_vec3 vb, float tmax, spx_sweep_hit* out);
 spx_result spx_hull_answer_penetration(const spx_placed_hull* a, spx_result built, const spx_hull_query* q,
