@@ -49,4 +49,14 @@ static inline const spx_body* spx_query_body(const spx_world* w, uint32_t slot)
     return slot < w->body_slots && w->bodies[slot].alive ? &w->bodies[slot] : NULL;
 }
 
+/* Takes a cast callback's answer: 0 stops the cast (returns false), a fraction below the clip
+   becomes the clip, a negative or NaN answer leaves it as it was. */
+static inline bool spx_query_clip(float next, double* max_fraction)
+{
+    if (!(next >= 0.0f)) return true;
+    if (next == 0.0f) return false;
+    if (next < *max_fraction) *max_fraction = next;
+    return true;
+}
+
 #endif

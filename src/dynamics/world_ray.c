@@ -84,10 +84,7 @@ static double visit(void* context, uint32_t proxy, uint32_t slot, double max_fra
         if (!spx_query_filter_accepts(c->world, c->filter, slot, i)) continue;
         spx_cast_result r;
         if (!ray_shape(c->world, slot, i, &c->ray, c->origin, c->translation, (float)max_fraction, &r)) continue;
-        const float next = c->fn(&r, c->context);
-        if (!(next >= 0.0f)) continue; /* ignore (NaN too) */
-        if (next == 0.0f) return -1.0;
-        if (next < max_fraction) max_fraction = next;
+        if (!spx_query_clip(c->fn(&r, c->context), &max_fraction)) return -1.0;
     }
     return max_fraction;
 }
