@@ -444,7 +444,9 @@ static void impact_now(spx_ccd_stage* s, uint32_t i)
     for (int k = 0; k < 2; ++k) {
         if ((k ? B : A)->type != SPX_BODY_DYNAMIC) continue;
         spx_ccd_body* x = seg(s, k ? hi : lo);
+        x->repeats = x->last_partner == (k ? lo : hi) ? x->repeats + 1 : 1;
         x->last_partner = k ? lo : hi;
+        x->last_t = t;
         x->last_shape[0] = k ? me->shape_hi : me->shape_lo, x->last_shape[1] = k ? me->shape_lo : me->shape_hi;
         x->last_n = k ? glms_vec3_negate(n) : n;
         x->last_points = points;

@@ -47,8 +47,10 @@ typedef struct spx_ccd_body {
     /* Its latest impact this step, which a later impact on it acts through too (continuous_impact.c, an
        impact's group): the other body (UINT32_MAX: none yet), the normal from this body
        to the other, the points and their gaps, and both centres of mass and rotations then (this
-       body's first). */
+       body's first), its time, and how many impacts in a row it had with that body. */
     uint32_t last_partner;
+    float last_t;
+    uint32_t repeats;
     uint16_t last_shape[2]; /* its shape in that impact, and the other body's */
     vec3s last_n;
     spx_ccd_points last_points;

@@ -26,6 +26,13 @@
    tight, so the pair closes nearly that much unseen, and the overlaps a held contact leaves add up
    from look to look. */
 #define SPX_CCD_FRAME_FRACTION 0.05f
+/* A pair struck this many times in a row in a step whose touching points, approaching as fast as
+   they came to since its last impact and gathering speed at that rate, cannot overlap more than
+   SPX_CCD_LASTING_FRACTION of the speculative distance before the step ends is a lasting contact,
+   the solver's at the next step (continuous_toi.c, approaching), not an impact every millisecond
+   to the impact limit. */
+#define SPX_CCD_LASTING_REPEATS 4
+#define SPX_CCD_LASTING_FRACTION 0.05f
 /* The most dynamic bodies one impact's impulse reaches (continuous_impact.c, an impact's group). */
 #define SPX_CCD_GROUP_BODIES 16
 

@@ -281,9 +281,12 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body
    hit again and again at one instant, each impulse a little smaller). */
 static bool approaching(const spx_world* w, const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a,
                         const spx_body* B, const spx_body_shape* hb, const spx_ccd_body* b, float t, float dt, vec3s p,
-                        vec3s n, bool overlap, float growth, bool again, spx_ccd_impact* out, float* closes_in)
+                        vec3s n, bool overlap, float growth, float struck_at, uint32_t repeats, spx_ccd_impact* out,
+                        float* closes_in, bool* lasting)
 {
     *closes_in = INFINITY;
+    *lasting = false;
+    const bool again = struck_at >= 0.0f;
     vec3s ca = center_at(a, t), cb = center_at(b, t);
     /* An approach within the float rounding of the velocities it comes from is none: an impulse
        leaves that much (a pair of spinning tori was struck again and again at one instant, each
@@ -313,13 +316,30 @@ static bool approaching(const spx_world* w, const spx_body* A, const spx_body_sh
         *closes_in = reach > 0.0f ? sep / reach : INFINITY;
         return false;
     }
-    float fastest = INFINITY;
+    float fastest = INFINITY, speeds[SPX_CCD_IMPACT_POINTS];
     for (uint32_t k = 0; k < out->points.count; ++k) {
         const float speed = normal_speed(a, b, ca, cb, out->points.p[k], n), gap = out->points.gap[k];
+        speeds[k] = speed;
         if (gap == 0.0f) fastest = fminf(fastest, speed);
         else if (speed < slow) *closes_in = fminf(*closes_in, gap / -speed);
     }
     if (!(fastest < slow)) return false;
+    /* Struck again: the impulse left no point approaching, so what approaches now has gathered
+       since, and keeps gathering (a face turning into a point sliding on it). Where no point can
+       overlap by more than SPX_CCD_LASTING_FRACTION by the step's end at that rate, the contact
+       lasts: the solver's at the next step. */
+    if (again && repeats >= SPX_CCD_LASTING_REPEATS && t > struck_at) {
+        const float left = dt - t, grow = left * (1.0f + 0.5f * left / (t - struck_at));
+        const float allowed =
+            fminf(SPX_CCD_LASTING_FRACTION * w->def.speculative_distance, 0.5f * spx_ccd_pair_tolerance(ha, hb));
+        float deepest = -INFINITY;
+        for (uint32_t k = 0; k < out->points.count; ++k)
+            deepest = fmaxf(deepest, -speeds[k] * grow - out->points.gap[k]);
+        if (deepest <= allowed) {
+            *lasting = true;
+            return false;
+        }
+    }
     out->t = t, out->normal = n;
     return true;
 }
@@ -384,9 +404,13 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
                     return false;
         }
     }
-    /* Struck against each other already this step (either's latest impact). */
-    const bool again = (A->type == SPX_BODY_DYNAMIC && a->last_partner == ib) ||
-                       (B->type == SPX_BODY_DYNAMIC && b->last_partner == ia);
+    /* Struck against each other already this step (either's latest impact): when, else -1. */
+    float struck_at = -1.0f;
+    uint32_t repeats = 0;
+    if (A->type == SPX_BODY_DYNAMIC && a->last_partner == ib) struck_at = a->last_t, repeats = a->repeats;
+    if (B->type == SPX_BODY_DYNAMIC && b->last_partner == ia)
+        struck_at = fmaxf(struck_at, b->last_t), repeats = repeats > b->repeats ? repeats : b->repeats;
+    bool lasting;
     /* The tolerance comes from the boxes, or the meshes' thickness (a mesh may be a sheet). */
     const float tol = spx_ccd_pair_tolerance(ha, hb);
     if (ha->type == SPX_SHAPE_MESH && hb->type == SPX_SHAPE_MESH && !spx_ccd_owns_pair(s->c, ia, ib) &&
@@ -414,11 +438,12 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
         spx_ccd_impact found;
         float closes_in;
         if (approaching(s->w, A, ha, a, B, hb, b, t0, s->dt, spx_to_glm_vec3(hit.point), spx_to_glm_vec3(hit.normal),
-                        true, 0.0f, again, &found, &closes_in)) {
+                        true, 0.0f, struck_at, repeats, &found, &closes_in, &lasting)) {
             *out = found;
             out->shape_a = sa, out->shape_b = sb;
             return true;
         }
+        if (lasting) return false;
         /* Touching and parting where they touch: the search below steps past (with rotation
            another point may come round; without, it finds them parting). */
     }
@@ -445,10 +470,11 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
                look again. */
             float th = t + tau, closes_in;
             if (approaching(s->w, A, ha, a, B, hb, b, th, s->dt, p, n, hit.state == SPX_SWEEP_START_OVERLAP, ga + gb,
-                            again, out, &closes_in)) {
+                            struck_at, repeats, out, &closes_in, &lasting)) {
                 out->shape_a = sa, out->shape_b = sb;
                 return true;
             }
+            if (lasting) return false;
             /* Passed by the time in which no point can come nearer the other shape than half the
                tolerance: sliding along the contact plane (translation with no part against the
                normal) cannot make them overlap, so only the closing part of the velocity and the
