@@ -46,12 +46,6 @@ static inline float spx_ts_dot(spx_tri_screen_vec a, spx_tri_screen_vec b) { ret
 
 static inline float spx_ts_norm1(spx_tri_screen_vec a) { return fabsf(a.x) + fabsf(a.y) + fabsf(a.z); }
 
-static inline spx_tri_screen_vec spx_ts_cross(spx_tri_screen_vec a, spx_tri_screen_vec b)
-{
-    spx_tri_screen_vec r = { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x };
-    return r;
-}
-
 /* Is B, over [lo, hi] at t = 0 and shifted by w at tmax, beyond A's [alo, ahi] by more than e on
    one side at both ends? sc = T * A must lie where float's relative error holds. */
 static inline bool spx_ts_apart(float alo, float ahi, float lo, float hi, float w, float sc)
@@ -68,19 +62,6 @@ static inline void spx_ts_project(const spx_tri_screen_vec p[3], spx_tri_screen_
     *lo = spx_ts_min(a, spx_ts_min(b, c));
     *hi = spx_ts_max(a, spx_ts_max(b, c));
 }
-
-/* The triangle's normal e[0] x (p[2] - p[0]) as the double test takes it, and whether the triangle is
-   surely not segment-like there (spx_tri_shape_finish). */
-static inline bool spx_ts_normal(const spx_tri_screen_vec e[3], spx_tri_screen_vec* n)
-{
-    const spx_tri_screen_vec back = { -e[2].x, -e[2].y, -e[2].z };
-    *n = spx_ts_cross(e[0], back);
-    const float l0 = spx_ts_dot(e[0], e[0]), l1 = spx_ts_dot(e[1], e[1]), l2 = spx_ts_dot(e[2], e[2]);
-    const float best = spx_ts_max(l0, spx_ts_max(l1, l2));
-    return spx_ts_dot(*n, *n) > SPX_TRI_SCREEN_USABLE * best * best;
-}
-
-static inline spx_f4 spx_ts_v4(spx_tri_screen_vec v) { return spx_f4_set(v.x, v.y, v.z, 0.0f); }
 
 /* The lanes of four axes at once where B, over [lo, hi] at t = 0 and shifted by w at tmax, lies
    beyond A's [alo, ahi] by more than the bound of scale sc on one side at both ends (spx_ts_apart). */
