@@ -53,6 +53,15 @@ static spx_triangle random_triangle(test_case_rng* rng, spx_vec3 at, double s, b
     return t;
 }
 
+/* B's first corner on `at` at a random time t of [0, tmax]: the whole triangle moved back along its
+   motion relative to A. */
+static void touch_at(test_case_rng* rng, spx_vec3 at, spx_vec3 va, spx_vec3 vb, float tmax, spx_triangle* b)
+{
+    const spx_vec3 shift = v3_add(at, v3_scale(b->v[0], -1.0f));
+    const float t = (float)test_case_uniform(rng, 0.0, 1.0) * tmax;
+    for (int k = 0; k < 3; ++k) b->v[k] = v3_add(v3_add(b->v[k], shift), v3_scale(v3_add(vb, v3_scale(va, -1.0f)), -t));
+}
+
 /* The bound's factor for case n: from well inside to well outside the screen's margin. */
 static float bound_factor(long n)
 {
@@ -88,11 +97,7 @@ static void box_case(long n, spx_obb* a, spx_vec3* va, spx_triangle* b, spx_vec3
     const spx_vec3 out = v3_scale(a->rotation.col[face], side);
     *b = random_triangle(&rng, v3_add(at, v3_scale(out, (float)size)), size, kind == 6);
     if (kind == 1 || kind == 5) {
-        /* a corner on the surface at time t: the whole triangle moved back along B's motion */
-        const spx_vec3 shift = v3_add(at, v3_scale(b->v[0], -1.0f));
-        const float t = (float)test_case_uniform(&rng, 0.0, 1.0) * *tmax;
-        for (int k = 0; k < 3; ++k)
-            b->v[k] = v3_add(v3_add(b->v[k], shift), v3_scale(v3_add(*vb, v3_scale(*va, -1.0f)), -t));
+        touch_at(&rng, at, *va, *vb, *tmax, b);
     } else if (kind == 2) {
         /* every corner beyond the face by factor x the screen's bound, moving along the face */
         const float T = 12.0f * (float)size + h.x + h.y + h.z + 3.0f * (fabsf(h.x) + fabsf(h.y) + fabsf(h.z));
@@ -163,10 +168,7 @@ static void tri_case(long n, spx_triangle* a, spx_vec3* va, spx_triangle* b, spx
     nrm = len > 0 ? v3_scale(nrm, 1.0f / len) : unit_vec(&rng);
     *b = random_triangle(&rng, v3_add(at, v3_scale(nrm, (float)sb)), sb, kind == 6);
     if (kind == 1 || kind == 5) {
-        const spx_vec3 shift = v3_add(at, v3_scale(b->v[0], -1.0f));
-        const float t = (float)test_case_uniform(&rng, 0.0, 1.0) * *tmax;
-        for (int k = 0; k < 3; ++k)
-            b->v[k] = v3_add(v3_add(b->v[k], shift), v3_scale(v3_add(*vb, v3_scale(*va, -1.0f)), -t));
+        touch_at(&rng, at, *va, *vb, *tmax, b);
     } else if (kind == 2) {
         /* B in a plane parallel to A's, apart by factor x the bound, moving along it */
         float T = 0;
