@@ -3,6 +3,7 @@
 #include "box_triangle.h"
 #include "box_features.h"
 #include "sweep_pieces.h"
+#include "triangle_screen.h"
 
 static bool box_tri_axis(const box_tri* p, spx_sat* s, int index, spx_axis_kind kind, spx_dvec3 l, double len2)
 {
@@ -73,8 +74,8 @@ static spx_result check_pair(const spx_obb* a, const spx_triangle* b)
     return spx_first_error(spx_obb_validate(a), spx_triangle_validate(b));
 }
 
-void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,
-                                    float tmax, spx_sweep_hit* out)
+void spx_sweep_obb_triangle_exact(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,
+                                  float tmax, spx_sweep_hit* out)
 {
     box_tri p;
     box_tri_make(a, velocity_a, b, velocity_b, &p);
@@ -91,6 +92,17 @@ void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const
         box_tri_contact(a, velocity_a, &p, axis, tc, &hit);
     }
     *out = hit;
+}
+
+void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,
+                                    float tmax, spx_sweep_hit* out)
+{
+    if (spx_box_tri_screen_apart(a, velocity_a, b, velocity_b, tmax)) {
+        *out = (spx_sweep_hit){ 0 };
+        out->axis = -1;
+        return;
+    }
+    spx_sweep_obb_triangle_exact(a, velocity_a, b, velocity_b, tmax, out);
 }
 
 SPX_SAT_PAIR_QUERIES(obb, triangle, box_tri, box_tri_make, box_tri_sat, box_tri_settle, box_tri_axis_dir, p.axes)

@@ -23,6 +23,14 @@ void spx_sweep_triangle_triangle_margin_checked(const spx_triangle* a, spx_vec3 
 void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,
                                     float tmax, spx_sweep_hit* out);
 
+/* The double tests alone, without the float screen that answers the misses it can prove in front of
+   them (triangle_screen.h): the same answers, for the tests that check the screen. A margin <= 0
+   counts as none. */
+void spx_sweep_obb_triangle_exact(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,
+                                  float tmax, spx_sweep_hit* out);
+void spx_sweep_triangle_triangle_exact(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
+                                       spx_vec3 velocity_b, float tmax, float margin, spx_sweep_hit* out);
+
 /* The public sweep, penetration and overlap of spx_<A> against spx_<B>, defined once for both SAT
    pair kinds of this file. The including file provides check_pair(a, b) (NULL and validators) and
    the pair's steps: make(a, va, b, vb, &p), sat(&p, tmax, &s, track_depth), settle(&p, a, b, &s),

@@ -7,6 +7,7 @@
 #include "sat_axes.h"
 #include "triangle_shape.h"
 #include "sweep_pieces.h"
+#include "triangle_screen.h"
 
 /* Sine of the angle below which two planes count as parallel and in-plane axes join the test:
  * generous, because extra axes are always valid and only cost time. */
@@ -194,12 +195,12 @@ static spx_result check_pair(const spx_triangle* a, const spx_triangle* b)
     return spx_first_error(spx_triangle_validate(a), spx_triangle_validate(b));
 }
 
-static void sweep_pair(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,
-                       float tmax, double margin, spx_sweep_hit* out)
+void spx_sweep_triangle_triangle_exact(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
+                                       spx_vec3 velocity_b, float tmax, float margin, spx_sweep_hit* out)
 {
     tri_pair p;
     tri_pair_make(a, velocity_a, b, velocity_b, &p);
-    p.margin = margin;
+    p.margin = margin > 0.0f ? margin : 0.0;
     spx_sat s;
     spx_sweep_hit hit = { 0 };
     hit.axis = -1;
@@ -217,16 +218,27 @@ static void sweep_pair(const spx_triangle* a, spx_vec3 velocity_a, const spx_tri
     *out = hit;
 }
 
+static void sweep_pair(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,
+                       float tmax, float margin, spx_sweep_hit* out)
+{
+    if (spx_tri_tri_screen_apart(a, velocity_a, b, velocity_b, tmax, margin > 0.0f ? margin : 0.0f)) {
+        *out = (spx_sweep_hit){ 0 };
+        out->axis = -1;
+        return;
+    }
+    spx_sweep_triangle_triangle_exact(a, velocity_a, b, velocity_b, tmax, margin, out);
+}
+
 void spx_sweep_triangle_triangle_checked(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
                                          spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
 {
-    sweep_pair(a, velocity_a, b, velocity_b, tmax, 0.0, out);
+    sweep_pair(a, velocity_a, b, velocity_b, tmax, 0.0f, out);
 }
 
 void spx_sweep_triangle_triangle_margin_checked(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
                                                 spx_vec3 velocity_b, float tmax, float margin, spx_sweep_hit* out)
 {
-    sweep_pair(a, velocity_a, b, velocity_b, tmax, margin > 0.0f ? margin : 0.0, out);
+    sweep_pair(a, velocity_a, b, velocity_b, tmax, margin, out);
 }
 
 SPX_SAT_PAIR_QUERIES(triangle, triangle, tri_pair, tri_pair_make, tri_pair_sat, tri_pair_settle, tri_pair_axis, NULL)
