@@ -202,6 +202,7 @@ SPX_API spx_result spx_joint_create(spx_world* w, const spx_joint_def* d, spx_jo
         }
     }
     ++js->count;
+    js->turning_count += j->type == SPX_JOINT_HINGE || j->type == SPX_JOINT_CONE_TWIST;
     wake(w, a);
     wake(w, b);
     *out = (spx_joint_id){ slot + 1, w->number, generation };
@@ -232,6 +233,7 @@ static void destroy_joint(spx_world* w, uint32_t slot)
         unlink_joint(js, j->body[k], slot);
         wake(w, j->body[k]);
     }
+    js->turning_count -= j->type == SPX_JOINT_HINGE || j->type == SPX_JOINT_CONE_TWIST;
     const uint16_t generation = j->generation;
     memset(j, 0, sizeof *j);
     j->generation = generation;
@@ -396,6 +398,8 @@ void spx_joints_free(spx_joints* js, const spx_allocator* a)
     spx_free(a, js->turns, sizeof(versors) * (size_t)js->turn_capacity);
     if (js->kernels) spx_free(a, js->ball_blocks, js->kernels->block_size * (size_t)js->ball_block_capacity);
     spx_free(a, js->ball_order, sizeof(uint32_t) * (size_t)js->ball_order_capacity);
+    spx_free(a, js->angular_blocks, js->angular_block_bytes * (size_t)js->angular_block_capacity);
+    spx_free(a, js->angular_order, sizeof(uint32_t) * (size_t)js->angular_order_capacity);
     spx_free(a, js->color_used, sizeof(uint64_t) * (size_t)js->color_used_capacity);
     spx_free(a, js->rest, sizeof(uint32_t) * (size_t)js->rest_capacity);
 }

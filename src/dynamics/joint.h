@@ -86,7 +86,7 @@ typedef struct spx_joint {
     vec3s lever0[2];      /* anchors from the centres, world axes at the step's start */
     versors frame0[2];    /* frame rotations in the world at the step's start */
     float angular_inv[6]; /* inverse effective mass of three angular rows: the inertias are the step's */
-    uint8_t color;        /* a ball joint's colour on the lanes; SPX_SOLVER_COLORS: solved alone */
+    uint8_t color;        /* its colour on the lanes (ball, hinge, cone-twist); SPX_SOLVER_COLORS: solved alone */
     uint8_t mobile;       /* which ends move (bit 0: A, bit 1: B), as the colouring saw them */
     spx_joint_geom geom;
 } spx_joint;
@@ -98,7 +98,8 @@ typedef struct spx_joints {
     uint32_t slots; /* slots ever used */
     uint32_t free_list;
     uint32_t count;
-    uint32_t* body_head; /* per body slot: first joint naming it, or SPX_NO_JOINT */
+    uint32_t turning_count; /* of them hinges and cone-twists */
+    uint32_t* body_head;    /* per body slot: first joint naming it, or SPX_NO_JOINT */
     uint32_t body_head_capacity;
     spx_pair* pairs; /* the step's body pairs without those whose joint keeps them apart */
     uint32_t pair_capacity;
@@ -126,6 +127,14 @@ typedef struct spx_joints {
     uint32_t ball_order_capacity;
     uint64_t* color_used; /* scratch: by solver body, the colours its ball joints have */
     uint32_t color_used_capacity;
+    /* The step's hinges and cone-twists that fit a lane (no motor, no spring), coloured apart from
+       the ball joints and solved in blocks after them; their geometry is made one joint at a time
+       and copied into the blocks' lanes. */
+    void* angular_blocks; /* reserved for every hinge and cone-twist (spx_joints_reserve) */
+    uint32_t angular_block_capacity, angular_block_count;
+    size_t angular_block_bytes;
+    uint32_t* angular_order; /* the joints of the blocks, by colour */
+    uint32_t angular_order_capacity, angular_count;
     uint32_t* rest;
     uint32_t rest_capacity, rest_count;
     /* The colouring, the blocks' layout and `rest` are kept from the last step while the active
@@ -147,6 +156,15 @@ typedef struct spx_joint_kernels {
     void (*warm_start)(spx_world* w);
     void (*solve)(spx_world* w, spx_solver_soft rigid, bool use_bias);
     void (*store)(spx_world* w); /* the impulses back to the joints */
+    /* The same for the hinges and cone-twists on lanes: their geometry is each joint's spx_joint_geom,
+       copied into the lanes by `geometry`. */
+    size_t angular_block_size;
+    uint32_t (*angular_prepare)(spx_world* w, const uint32_t* order, const uint32_t* counts, uint32_t colors);
+    void (*angular_refresh)(spx_world* w);
+    void (*angular_geometry)(spx_world* w);
+    void (*angular_warm_start)(spx_world* w);
+    void (*angular_solve)(spx_world* w, spx_solver_soft rigid, float inv_h, bool use_bias);
+    void (*angular_store)(spx_world* w);
 } spx_joint_kernels;
 
 extern const spx_joint_kernels spx_joint_kernels_baseline;

@@ -14,8 +14,9 @@
  * so that a basis turning between substeps does not scramble them. A joint's rows (axes, effective
  * masses, angles) are made with its geometry each time the bodies move; the passes only read them.
  * Ball joints, the commonest (chains, ropes, bridges), are coloured as the contacts are and solved
- * in blocks on SIMD lanes (joint_wide.inc); the other joints after them, one after the other in
- * slot order; all before the contacts. */
+ * in blocks on SIMD lanes (joint_wide.inc); then the joints that fit no lane one after the other in
+ * slot order; then hinges and cone-twists without motor or spring, coloured apart and on lanes as
+ * the ball joints (their geometry still made one joint at a time); all before the contacts. */
 #include "world.h"
 #include "joint.h"
 #include "core/allocator.h"
@@ -754,6 +755,8 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
     if (angular) apply_angular(A, B, L);
 }
 
+static const spx_joint_kernels* pick_kernels(const spx_world* w);
+
 spx_result spx_joints_reserve(spx_world* w)
 {
     spx_joints* js = &w->joints;
@@ -763,10 +766,27 @@ spx_result spx_joints_reserve(spx_world* w)
         !spx_reserve(&w->allocator, (void**)&js->rest, &js->rest_capacity, js->capacity + 1, sizeof(uint32_t), 8) ||
         !spx_reserve(&w->allocator, (void**)&js->ball_order, &js->ball_order_capacity, js->capacity + 1,
                      sizeof(uint32_t), 8) ||
+        !spx_reserve(&w->allocator, (void**)&js->angular_order, &js->angular_order_capacity, js->capacity + 1,
+                     sizeof(uint32_t), 8) ||
         !spx_reserve(&w->allocator, (void**)&js->color_used, &js->color_used_capacity, n, sizeof(uint64_t), 8) ||
         !spx_reserve(&w->allocator, (void**)&js->movers, &js->mover_capacity, n, sizeof(uint32_t), 8) ||
         !spx_reserve(&w->allocator, (void**)&js->turns, &js->turn_capacity, n, sizeof(versors), 16))
         return SPX_ERR_OUT_OF_MEMORY;
+    /* The hinges' and cone-twists' blocks at most (one a colour over the full ones), so that a step
+       finds them without allocating: a step short of them would solve its joints in another order. */
+    const uint32_t angular = js->turning_count;
+    const spx_joint_kernels* kernels = pick_kernels(w);
+    const uint32_t blocks = angular / kernels->lanes + (angular < SPX_SOLVER_COLORS ? angular : SPX_SOLVER_COLORS);
+    if (blocks > js->angular_block_capacity) {
+        if (js->angular_block_capacity)
+            spx_free(&w->allocator, js->angular_blocks, js->angular_block_bytes * (size_t)js->angular_block_capacity);
+        js->angular_blocks = NULL, js->angular_block_capacity = 0;
+        if (!spx_reserve(&w->allocator, &js->angular_blocks, &js->angular_block_capacity, blocks,
+                         kernels->angular_block_size, 32))
+            return SPX_ERR_OUT_OF_MEMORY;
+        js->angular_block_bytes = kernels->angular_block_size;
+        js->split_kept = false;
+    }
     /* Unmarked (prepare's marks are a w of 2). */
     for (uint32_t k = turns_before; k < js->turn_capacity; ++k) js->turns[k] = (versors){ { 0.0f, 0.0f, 0.0f, 1.0f } };
     return SPX_OK;
@@ -790,25 +810,29 @@ static const spx_joint_kernels* pick_kernels(const spx_world* w)
     return &spx_joint_kernels_baseline;
 }
 
-/* The active ball joints coloured greedily in slot order (the first colour neither dynamic body
-   has; bodies that do not move block none) and put in blocks by colour; the other joints, and
-   ball joints past the last colour, into js->rest in slot order. Returns false when the blocks
-   found no memory. */
-static bool split_joints(spx_world* w)
+/* Hinges and cone-twists fit a lane unless they have a motor or a spring (solved one by one). */
+static bool fits_angular_lane(const spx_joint* j)
+{
+    if (j->type == SPX_JOINT_CONE_TWIST) return true;
+    return j->type == SPX_JOINT_HINGE && !j->motor.enable && !(j->spring.enable && j->spring.hertz > 0.0f);
+}
+
+/* The active joints of `kind` (ball, or those fitting an angular lane) coloured greedily in slot
+   order (the first colour neither dynamic body has; bodies that do not move block none), into
+   order by colour, counts[c] of colour c. Returns how many have a colour. */
+static uint32_t color_joints(spx_world* w, bool angular, uint32_t* order, uint32_t counts[SPX_SOLVER_COLORS])
 {
     spx_joints* js = &w->joints;
     const spx_solver_body* bodies = w->solver.bodies;
-    uint32_t counts[SPX_SOLVER_COLORS] = { 0 };
     for (uint32_t i = 0; i < js->active_count; ++i) {
         const spx_joint* j = &js->list[js->active[i]];
-        if (j->type == SPX_JOINT_BALL) js->color_used[j->solver[0]] = js->color_used[j->solver[1]] = 0;
+        js->color_used[j->solver[0]] = js->color_used[j->solver[1]] = 0;
     }
     const uint64_t all = (1ull << SPX_SOLVER_COLORS) - 1u;
     uint32_t colored = 0;
     for (uint32_t i = 0; i < js->active_count; ++i) {
         spx_joint* j = &js->list[js->active[i]];
-        j->color = SPX_SOLVER_COLORS;
-        if (j->type != SPX_JOINT_BALL) continue;
+        if (angular ? !fits_angular_lane(j) : j->type != SPX_JOINT_BALL) continue;
         const uint32_t a = j->solver[0], b = j->solver[1];
         const bool da = bodies[a].inv_mass > 0.0f, db = bodies[b].inv_mass > 0.0f;
         const uint64_t free = all & ~((da ? js->color_used[a] : 0u) | (db ? js->color_used[b] : 0u));
@@ -823,16 +847,34 @@ static bool split_joints(spx_world* w)
     for (uint32_t c = 0; c < SPX_SOLVER_COLORS; ++c) start[c] = at, at += counts[c];
     for (uint32_t i = 0; i < js->active_count; ++i) {
         const spx_joint* j = &js->list[js->active[i]];
-        if (j->color < SPX_SOLVER_COLORS) js->ball_order[start[j->color]++] = js->active[i];
+        const bool kind = angular ? fits_angular_lane(j) : j->type == SPX_JOINT_BALL;
+        if (kind && j->color < SPX_SOLVER_COLORS) order[start[j->color]++] = js->active[i];
     }
+    return colored;
+}
+
+/* The active ball joints, then the hinges and cone-twists that fit a lane, coloured and put in
+   blocks by colour; the other joints, and those past the last colour, into js->rest in slot order.
+   Returns false when the blocks found no memory. */
+static bool split_joints(spx_world* w)
+{
+    spx_joints* js = &w->joints;
+    for (uint32_t i = 0; i < js->active_count; ++i) js->list[js->active[i]].color = SPX_SOLVER_COLORS;
+    uint32_t counts[SPX_SOLVER_COLORS] = { 0 }, angular_counts[SPX_SOLVER_COLORS] = { 0 };
+    const uint32_t colored = color_joints(w, false, js->ball_order, counts);
     js->ball_block_count = colored ? js->kernels->prepare(w, js->ball_order, counts, SPX_SOLVER_COLORS) : 0;
-    const bool lanes = js->ball_block_count > 0; /* none without memory for the blocks */
+    const uint32_t angular_colored = color_joints(w, true, js->angular_order, angular_counts);
+    js->angular_block_count =
+        angular_colored ? js->kernels->angular_prepare(w, js->angular_order, angular_counts, SPX_SOLVER_COLORS) : 0;
+    js->angular_count = js->angular_block_count ? angular_colored : 0;
+    const bool lanes = js->ball_block_count > 0, angular_lanes = js->angular_block_count > 0;
     js->rest_count = 0;
     for (uint32_t i = 0; i < js->active_count; ++i) {
         const spx_joint* j = &js->list[js->active[i]];
-        if (!lanes || j->color == SPX_SOLVER_COLORS) js->rest[js->rest_count++] = js->active[i];
+        const bool on_lanes = j->color < SPX_SOLVER_COLORS && (j->type == SPX_JOINT_BALL ? lanes : angular_lanes);
+        if (!on_lanes) js->rest[js->rest_count++] = js->active[i];
     }
-    return lanes || colored == 0;
+    return (lanes || colored == 0) && (angular_lanes || angular_colored == 0);
 }
 
 void spx_joints_prepare(spx_world* w, float h)
@@ -882,6 +924,8 @@ void spx_joints_prepare(spx_world* w, float h)
         const uint8_t mobile = (uint8_t)((s->bodies[j->solver[0]].inv_mass > 0.0f ? 1u : 0u) |
                                          (s->bodies[j->solver[1]].inv_mass > 0.0f ? 2u : 0u));
         if (j->solver[0] != solver_before[0] || j->solver[1] != solver_before[1] || j->mobile != mobile) same = false;
+        /* A hinge on a lane given a motor or a spring since leaves it. */
+        if (j->type == SPX_JOINT_HINGE && j->color < SPX_SOLVER_COLORS && !fits_angular_lane(j)) same = false;
         j->mobile = mobile;
         if (j->type == SPX_JOINT_WELD || j->type == SPX_JOINT_SLIDER || j->type == SPX_JOINT_DRAG) {
             const jbody A = load(s->bodies, j->solver[0]), B = load(s->bodies, j->solver[1]);
@@ -906,8 +950,9 @@ void spx_joints_prepare(spx_world* w, float h)
     js->kernels = kernels;
     if (!same) {
         js->split_kept = split_joints(w);
-    } else if (js->ball_block_count) {
-        js->kernels->refresh(w);
+    } else {
+        if (js->ball_block_count) js->kernels->refresh(w);
+        if (js->angular_block_count) js->kernels->angular_refresh(w);
     }
 }
 
@@ -927,6 +972,12 @@ static void update_all(spx_world* w)
         /* Solver body 0 (does not move) has no motion. */
         update_geom(j, js->turns, &A, &B, bodies, !js->angles_measured);
     }
+    for (uint32_t i = 0; i < js->angular_count; ++i) {
+        spx_joint* j = &js->list[js->angular_order[i]];
+        const jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
+        update_geom(j, js->turns, &A, &B, bodies, !js->angles_measured);
+    }
+    if (js->angular_block_count) js->kernels->angular_geometry(w);
     js->geom_fresh = true;
     js->angles_measured = true;
 }
@@ -950,6 +1001,7 @@ void spx_joints_warm_start(spx_world* w)
         warm_joint(j, &A, &B, NULL, NULL);
         save(&A), save(&B);
     }
+    if (js->angular_block_count) js->kernels->angular_warm_start(w);
 }
 
 void spx_joints_solve(spx_world* w, float h, bool use_bias)
@@ -971,6 +1023,9 @@ void spx_joints_solve(spx_world* w, float h, bool use_bias)
         solve_joint(j, &A, &B, &c, use_bias);
         save(&A), save(&B);
     }
+    /* After the joints one at a time, the motors' and springs' among them, as in slot order a
+       limited hinge after the motor that holds it. */
+    if (js->angular_block_count) js->kernels->angular_solve(w, c.rigid, c.inv_h, use_bias);
 }
 
 void spx_joints_store(spx_world* w, float h)
@@ -978,6 +1033,7 @@ void spx_joints_store(spx_world* w, float h)
     spx_joints* js = &w->joints;
     if (!js->geom_fresh) update_all(w);
     if (js->ball_block_count) js->kernels->store(w);
+    if (js->angular_block_count) js->kernels->angular_store(w);
     spx_solver_body* bodies = w->solver.bodies;
     for (uint32_t i = 0; i < js->active_count; ++i) {
         spx_joint* j = &js->list[js->active[i]];
