@@ -731,42 +731,57 @@ spx_result spx_hull_answer_overlap(const spx_placed_hull* a, spx_result built, c
     return SPX_OK;
 }
 
+/* The questions the public hull-against-hull and hull-against-box functions ask. */
+typedef enum { ASK_SWEEP, ASK_PENETRATION, ASK_OVERLAP } question;
+
+/* One public hull query: built against b_box when it is set, else against b_hull (NULL there too is
+   SPX_ERR_INVALID_ARGUMENT, as query_box's), then answered as
+   `ask` says into `out` (the motions and tmax are read by a sweep only). */
+static spx_result ask(question ask, const spx_placed_hull* a, spx_vec3 va, const spx_placed_hull* b_hull,
+                      const spx_obb* b_box, spx_vec3 vb, float tmax, void* out)
+{
+    query q;
+    const spx_result built = b_box ? query_box(a, b_box, &q) : query_hull(a, b_hull, &q);
+    switch (ask) {
+    case ASK_SWEEP:
+        return spx_hull_answer_sweep(a, va, built, &q, vb, tmax, out);
+    case ASK_PENETRATION:
+        return spx_hull_answer_penetration(a, built, &q, out);
+    default:
+        return spx_hull_answer_overlap(a, built, &q, out);
+    }
+}
+
 SPX_API spx_result spx_sweep_hull_hull(const spx_placed_hull* a, spx_vec3 velocity_a, const spx_placed_hull* b,
                                        spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
 {
-    query q;
-    return spx_hull_answer_sweep(a, velocity_a, query_hull(a, b, &q), &q, velocity_b, tmax, out);
+    return ask(ASK_SWEEP, a, velocity_a, b, NULL, velocity_b, tmax, out);
 }
 
 SPX_API spx_result spx_sweep_hull_obb(const spx_placed_hull* a, spx_vec3 velocity_a, const spx_obb* b,
                                       spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)
 {
-    query q;
-    return spx_hull_answer_sweep(a, velocity_a, query_box(a, b, &q), &q, velocity_b, tmax, out);
+    return ask(ASK_SWEEP, a, velocity_a, NULL, b, velocity_b, tmax, out);
 }
 
 SPX_API spx_result spx_penetration_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, spx_penetration* out)
 {
-    query q;
-    return spx_hull_answer_penetration(a, query_hull(a, b, &q), &q, out);
+    return ask(ASK_PENETRATION, a, still, b, NULL, still, 0.0f, out);
 }
 
 SPX_API spx_result spx_penetration_hull_obb(const spx_placed_hull* a, const spx_obb* b, spx_penetration* out)
 {
-    query q;
-    return spx_hull_answer_penetration(a, query_box(a, b, &q), &q, out);
+    return ask(ASK_PENETRATION, a, still, NULL, b, still, 0.0f, out);
 }
 
 SPX_API spx_result spx_overlap_hull_hull(const spx_placed_hull* a, const spx_placed_hull* b, bool* out_overlap)
 {
-    query q;
-    return spx_hull_answer_overlap(a, query_hull(a, b, &q), &q, out_overlap);
+    return ask(ASK_OVERLAP, a, still, b, NULL, still, 0.0f, out_overlap);
 }
 
 SPX_API spx_result spx_overlap_hull_obb(const spx_placed_hull* a, const spx_obb* b, bool* out_overlap)
 {
-    query q;
-    return spx_hull_answer_overlap(a, query_box(a, b, &q), &q, out_overlap);
+    return ask(ASK_OVERLAP, a, still, NULL, b, still, 0.0f, out_overlap);
 }
 
 unsigned spx_hull_query_manifold(const spx_placed_hull* a, const query* q, float margin, spx_manifold* out)

@@ -658,12 +658,14 @@ uint32_t spx_body_lookup(const spx_world* w, spx_body_id id)
 
 SPX_API bool spx_body_is_valid(const spx_world* w, spx_body_id id) { return spx_body_lookup(w, id) != SPX_NO_BODY; }
 
-spx_result spx_body_list_slot(const spx_world* w, spx_body_id id, const void* out, uint32_t capacity,
-                              const uint32_t* out_count, uint32_t* slot)
+spx_result spx_body_list(const spx_world* w, spx_body_id id, void* out, uint32_t capacity, uint32_t* out_count,
+                         spx_body_fill fill)
 {
     if (!w || !out_count || (!out && capacity > 0)) return SPX_ERR_INVALID_ARGUMENT;
-    *slot = spx_body_lookup(w, id);
-    return *slot == SPX_NO_BODY ? SPX_ERR_STALE_ID : SPX_OK;
+    const uint32_t slot = spx_body_lookup(w, id);
+    if (slot == SPX_NO_BODY) return SPX_ERR_STALE_ID;
+    *out_count = fill(w, slot, out, capacity);
+    return SPX_OK;
 }
 
 SPX_API spx_result spx_body_create(spx_world* w, const spx_body_def* def, spx_body_id* out)

@@ -162,11 +162,13 @@ void spx_body_count_shapes(spx_world* w, spx_body* b);
 spx_result spx_material_check(float friction, float restitution);
 /* Index of a live body of this world named by id, or SPX_NO_BODY (null, destroyed, or another world's). */
 uint32_t spx_body_lookup(const spx_world* w, spx_body_id id);
-/* The checks of a call that lists a body's things into the caller's array (docs/api.md): a NULL world
-   or count, or a NULL array given room, SPX_ERR_INVALID_ARGUMENT; a stale id SPX_ERR_STALE_ID; else
-   the body's slot in *slot. */
-spx_result spx_body_list_slot(const spx_world* w, spx_body_id id, const void* out, uint32_t capacity,
-                              const uint32_t* out_count, uint32_t* slot);
+/* Writes up to `capacity` of the things of the body in `slot` to `out` and returns how many it has. */
+typedef uint32_t (*spx_body_fill)(const spx_world* w, uint32_t slot, void* out, uint32_t capacity);
+/* A call that lists a body's things into the caller's array (docs/api.md): a NULL world or count, or
+   a NULL array given room, SPX_ERR_INVALID_ARGUMENT; a stale id SPX_ERR_STALE_ID; else `fill` writes
+   up to capacity of them and *out_count is how many there are. */
+spx_result spx_body_list(const spx_world* w, spx_body_id id, void* out, uint32_t capacity, uint32_t* out_count,
+                         spx_body_fill fill);
 
 /* Frees what a body's shapes own (mesh instances) and the shape array. */
 void spx_body_free_shapes(const spx_allocator* allocator, spx_body* b);

@@ -101,19 +101,22 @@ SPX_API spx_result spx_world_get_hit_events(const spx_world* w, const spx_contac
     return SPX_OK;
 }
 
-SPX_API spx_result spx_body_get_contacts(const spx_world* w, spx_body_id body, spx_contact_data* out, uint32_t capacity,
-                                         uint32_t* out_count)
+/* The contacts of the body in slot i, in the contact list's order. */
+static uint32_t fill_contacts(const spx_world* w, uint32_t i, void* out, uint32_t capacity)
 {
-    uint32_t i;
-    const spx_result r = spx_body_list_slot(w, body, out, capacity, out_count, &i);
-    if (r != SPX_OK) return r;
+    spx_contact_data* data = out;
     uint32_t n = 0;
     for (uint32_t k = 0; k < w->contacts.count; ++k) {
         const spx_contact* c = &w->contacts.list[k];
         if (c->body_a != i && c->body_b != i) continue;
-        if (n < capacity) contact_data(w, c, true, &out[n]);
+        if (n < capacity) contact_data(w, c, true, &data[n]);
         ++n;
     }
-    *out_count = n;
-    return SPX_OK;
+    return n;
+}
+
+SPX_API spx_result spx_body_get_contacts(const spx_world* w, spx_body_id body, spx_contact_data* out, uint32_t capacity,
+                                         uint32_t* out_count)
+{
+    return spx_body_list(w, body, out, capacity, out_count, fill_contacts);
 }

@@ -247,16 +247,19 @@ SPX_API spx_result spx_shape_set_sensor(spx_world* w, spx_shape_id id, bool sens
     return SPX_OK;
 }
 
+/* The shapes of the body in slot i, in the body's order. */
+static uint32_t fill_shapes(const spx_world* w, uint32_t i, void* out, uint32_t capacity)
+{
+    spx_shape_id* ids = out;
+    const uint32_t n = w->bodies[i].shape_count;
+    for (uint32_t k = 0; k < n && k < capacity; ++k) ids[k] = spx_world_shape_id(w, i, k);
+    return n;
+}
+
 SPX_API spx_result spx_body_get_shapes(const spx_world* w, spx_body_id body, spx_shape_id* out, uint32_t capacity,
                                        uint32_t* out_count)
 {
-    uint32_t i;
-    const spx_result r = spx_body_list_slot(w, body, out, capacity, out_count, &i);
-    if (r != SPX_OK) return r;
-    const uint32_t n = w->bodies[i].shape_count;
-    for (uint32_t k = 0; k < n && k < capacity; ++k) out[k] = spx_world_shape_id(w, i, k);
-    *out_count = n;
-    return SPX_OK;
+    return spx_body_list(w, body, out, capacity, out_count, fill_shapes);
 }
 
 SPX_API spx_result spx_body_get_shape(const spx_world* w, spx_body_id body, uint32_t index, spx_shape_id* out)
