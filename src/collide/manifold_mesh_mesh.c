@@ -279,7 +279,6 @@ static double world_size2(const spx_world_box* w)
    leaves of B it meets. */
 typedef struct joint_walk {
     mesh_pairs* mp;
-    bool hand;      /* give the pairs to pair(), else only count them */
     uint32_t count; /* pairs found */
     uint32_t leaf;  /* A's leaf whose boxes are below, UINT32_MAX: none */
     uint32_t made;  /* bit k: boxes[k] is made */
@@ -311,7 +310,7 @@ static bool joint_leaves(joint_walk* j, uint32_t la, uint32_t lb)
             if (++j->count > mp->budget) return false;
             if (mp->gathered) {
                 mp->gathered[j->count - 1][0] = ta, mp->gathered[j->count - 1][1] = tb;
-            } else if (j->hand) {
+            } else {
                 ++mp->handed;
                 mp->pair(mp->context, ta, tb);
             }
@@ -323,11 +322,11 @@ static bool joint_leaves(joint_walk* j, uint32_t la, uint32_t lb)
 /* Both trees descended together, node pair by node pair (A's boxes grown by the margin), the larger
    box split: the upper levels of B are tested once for a whole subtree of A, not once for each of
    its triangles. false: more pairs than the budget (the walk stops there). */
-static bool joint_pairs(mesh_pairs* mp, bool hand, uint32_t* found)
+static bool joint_pairs(mesh_pairs* mp, uint32_t* found)
 {
     spx_mesh_instance *a = mp->a, *b = mp->b;
     joint_walk j;
-    j.mp = mp, j.hand = hand, j.count = 0, j.leaf = UINT32_MAX, j.made = 0;
+    j.mp = mp, j.count = 0, j.leaf = UINT32_MAX, j.made = 0;
     *found = 0;
     uint32_t stack[JOINT_STACK][2];
     int sp = 0;
@@ -362,19 +361,18 @@ static bool joint_pairs(mesh_pairs* mp, bool hand, uint32_t* found)
 
 /* The pairs of A's triangles in B's root box with the triangles of B near each (grown by the
    margin), at most `budget` of them: those of the descent of both trees when they fit. With a
-   gathering buffer they are handed after the descent, none when they do not fit; without one they
-   are handed as found (count_first: counted first, handing none when they do not fit). Returns
-   false when they do not fit. Below the budget the answer does not depend on the order in which the
-   pairs come. */
-static bool mesh_pairs_joint(mesh_pairs* mp, bool count_first)
+   gathering buffer they are handed after the descent, none when they do not fit; without one (no
+   budget) they are handed as found. Returns false when they do not fit. Below the budget the answer
+   does not depend on the order in which the pairs come. */
+static bool mesh_pairs_joint(mesh_pairs* mp)
 {
     mp->handed = 0;
     mp->cut = false;
     mp->batch_count = 0;
     if (mp->gathered) {
-        /* One descent gathers them all: past the budget none is handed, whether counted first or not. */
+        /* One descent gathers them all: past the budget none is handed. */
         uint32_t found;
-        if (!joint_pairs(mp, false, &found)) return false;
+        if (!joint_pairs(mp, &found)) return false;
         for (uint32_t k = 0; k < found; ++k) {
             ++mp->handed;
             mp->pair(mp->context, mp->gathered[k][0], mp->gathered[k][1]);
@@ -382,8 +380,7 @@ static bool mesh_pairs_joint(mesh_pairs* mp, bool count_first)
         return true;
     }
     uint32_t found;
-    if (count_first && mp->budget != UINT32_MAX && !joint_pairs(mp, false, &found)) return false;
-    return joint_pairs(mp, true, &found);
+    return joint_pairs(mp, &found);
 }
 
 /* Past the budget: A's triangles in B's root box taken 256 at a time in a spread order, each
@@ -412,7 +409,7 @@ void spx_mesh_mesh_pairs(spx_mesh_instance* a, spx_mesh_instance* b, float margi
     mp.context = context;
     mp.budget = UINT32_MAX;
     mp.gathered = NULL;
-    mesh_pairs_joint(&mp, false);
+    mesh_pairs_joint(&mp);
 }
 
 /* ---- one pair ------------------------------------------------------------------------------- */
@@ -884,7 +881,7 @@ static void run_pairs(mm_state* mm)
     mesh_pairs* mp = &mm->pairs;
     ++mm->runs;
     const bool counted = !(mp->margin > 0.0f);
-    mm->cut = !mesh_pairs_joint(mp, counted);
+    mm->cut = !mesh_pairs_joint(mp);
     mm->handed += mp->handed;
     if (!mm->cut || !counted) return;
     ++mm->runs;
