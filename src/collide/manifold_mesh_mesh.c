@@ -275,14 +275,17 @@ static double world_size2(const spx_world_box* w)
     return (double)w->half[0] * w->half[0] + (double)w->half[1] * w->half[1] + (double)w->half[2] * w->half[2];
 }
 
-/* The descent of both trees: the boxes of A's triangles in the leaf last met, made once for all the
-   leaves of B it meets. */
+/* Triangle boxes kept by a descent of both trees, direct-mapped by A's triangle number (a power of
+   two): a leaf of A met again under another node of B finds its boxes made. */
+#define JOINT_BOXES 256
+
+/* The descent of both trees: the boxes of A's triangles (triangle_box as the descent reads it), each
+   made once for all the leaves of B its leaf meets. */
 typedef struct joint_walk {
     mesh_pairs* mp;
-    uint32_t count; /* pairs found */
-    uint32_t leaf;  /* A's leaf whose boxes are below, UINT32_MAX: none */
-    uint32_t made;  /* bit k: boxes[k] is made */
-    spx_world_box boxes[16];
+    uint32_t count;              /* pairs found */
+    uint32_t owner[JOINT_BOXES]; /* A's triangle whose box is in boxes[], UINT32_MAX: none */
+    spx_world_box boxes[JOINT_BOXES];
 } joint_walk;
 
 /* A leaf of A against a leaf of B: A's triangles that meet B's leaf box grown by the margin, and for
@@ -296,17 +299,17 @@ static bool joint_leaves(joint_walk* j, uint32_t la, uint32_t lb)
     const spx_obb_node* na = &a->mesh->nodes[la];
     const spx_obb_node* nb = &b->mesh->nodes[lb];
     const spx_world_box leaf_b = grown_node(b, lb, mp->margin);
-    if (j->leaf != la) j->leaf = la, j->made = 0;
     for (uint32_t k = 0; k < na->count; ++k) {
         const uint32_t ta = na->first + k;
         if (!a->usable[ta] || !spx_overlap_box_triangle(&leaf_b, &a->triangles[ta])) continue;
-        if (!(j->made & 1u << k)) {
+        const uint32_t slot = ta & (JOINT_BOXES - 1);
+        if (j->owner[slot] != ta) {
             const spx_obb box = triangle_box(&a->triangles[ta], mp->margin);
-            j->boxes[k] = spx_descent_query_box(&box);
-            j->made |= 1u << k;
+            j->boxes[slot] = spx_descent_query_box(&box);
+            j->owner[slot] = ta;
         }
         for (uint32_t tb = nb->first; tb < nb->first + nb->count; ++tb) {
-            if (!b->usable[tb] || !spx_overlap_box_triangle(&j->boxes[k], &b->triangles[tb])) continue;
+            if (!b->usable[tb] || !spx_overlap_box_triangle(&j->boxes[slot], &b->triangles[tb])) continue;
             if (++j->count > mp->budget) return false;
             if (mp->gathered) {
                 mp->gathered[j->count - 1][0] = ta, mp->gathered[j->count - 1][1] = tb;
@@ -326,7 +329,8 @@ static bool joint_pairs(mesh_pairs* mp, uint32_t* found)
 {
     spx_mesh_instance *a = mp->a, *b = mp->b;
     joint_walk j;
-    j.mp = mp, j.count = 0, j.leaf = UINT32_MAX, j.made = 0;
+    j.mp = mp, j.count = 0;
+    memset(j.owner, 0xff, sizeof j.owner);
     *found = 0;
     uint32_t stack[JOINT_STACK][2];
     int sp = 0;
