@@ -351,12 +351,22 @@ static bool joint_pairs(mesh_pairs* mp, uint32_t* found)
         }
         const bool split_a = !leaf_a && (leaf_b || world_size2(spx_mesh_instance_node(a, ia)) >=
                                                        world_size2(spx_mesh_instance_node(b, ib)));
-        /* The second child is pushed first, so that the walk goes through each tree in order. */
-        for (int k = 1; k >= 0; --k) {
-            const uint32_t ca = split_a ? na->first + (uint32_t)k : ia, cb = split_a ? ib : nb->first + (uint32_t)k;
-            const spx_world_box ga = grown_node(a, ca, mp->margin);
-            if (!spx_overlap_box_box_faces(&ga, spx_mesh_instance_node(b, cb), SPX_BOUND_EPS)) continue;
-            stack[sp][0] = ca, stack[sp][1] = cb, ++sp;
+        /* The second child is pushed first, so that the walk goes through each tree in order; the
+           node not split is looked up (A's grown) once for both children. */
+        if (split_a) {
+            const spx_world_box* wb = spx_mesh_instance_node(b, ib);
+            for (int k = 1; k >= 0; --k) {
+                const spx_world_box ga = grown_node(a, na->first + (uint32_t)k, mp->margin);
+                if (!spx_overlap_box_box_faces(&ga, wb, SPX_BOUND_EPS)) continue;
+                stack[sp][0] = na->first + (uint32_t)k, stack[sp][1] = ib, ++sp;
+            }
+        } else {
+            const spx_world_box ga = grown_node(a, ia, mp->margin);
+            for (int k = 1; k >= 0; --k) {
+                if (!spx_overlap_box_box_faces(&ga, spx_mesh_instance_node(b, nb->first + (uint32_t)k), SPX_BOUND_EPS))
+                    continue;
+                stack[sp][0] = ia, stack[sp][1] = nb->first + (uint32_t)k, ++sp;
+            }
         }
     }
     *found = j.count;
