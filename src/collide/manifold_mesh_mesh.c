@@ -275,15 +275,17 @@ static double world_size2(const spx_world_box* w)
     return (double)w->half[0] * w->half[0] + (double)w->half[1] * w->half[1] + (double)w->half[2] * w->half[2];
 }
 
-/* The descent of both trees: the boxes of A's triangles in the leaf last met, made once for all the
-   leaves of B it meets. */
+/* Triangle boxes kept by a descent of both trees, direct-mapped by A's triangle number (a power of
+   two): a leaf of A met again under another node of B finds its boxes made. */
+#define JOINT_BOXES 256
+
+/* The descent of both trees: the boxes of A's triangles (triangle_box as the descent reads it), each
+   made once for all the leaves of B its leaf meets. */
 typedef struct joint_walk {
     mesh_pairs* mp;
-    bool hand;      /* give the pairs to pair(), else only count them */
-    uint32_t count; /* pairs found */
-    uint32_t leaf;  /* A's leaf whose boxes are below, UINT32_MAX: none */
-    uint32_t made;  /* bit k: boxes[k] is made */
-    spx_world_box boxes[16];
+    uint32_t count;              /* pairs found */
+    uint32_t owner[JOINT_BOXES]; /* A's triangle whose box is in boxes[], UINT32_MAX: none */
+    spx_world_box boxes[JOINT_BOXES];
 } joint_walk;
 
 /* A leaf of A against a leaf of B: A's triangles that meet B's leaf box grown by the margin, and for
@@ -297,21 +299,21 @@ static bool joint_leaves(joint_walk* j, uint32_t la, uint32_t lb)
     const spx_obb_node* na = &a->mesh->nodes[la];
     const spx_obb_node* nb = &b->mesh->nodes[lb];
     const spx_world_box leaf_b = grown_node(b, lb, mp->margin);
-    if (j->leaf != la) j->leaf = la, j->made = 0;
     for (uint32_t k = 0; k < na->count; ++k) {
         const uint32_t ta = na->first + k;
         if (!a->usable[ta] || !spx_overlap_box_triangle(&leaf_b, &a->triangles[ta])) continue;
-        if (!(j->made & 1u << k)) {
+        const uint32_t slot = ta & (JOINT_BOXES - 1);
+        if (j->owner[slot] != ta) {
             const spx_obb box = triangle_box(&a->triangles[ta], mp->margin);
-            j->boxes[k] = spx_descent_query_box(&box);
-            j->made |= 1u << k;
+            j->boxes[slot] = spx_descent_query_box(&box);
+            j->owner[slot] = ta;
         }
         for (uint32_t tb = nb->first; tb < nb->first + nb->count; ++tb) {
-            if (!b->usable[tb] || !spx_overlap_box_triangle(&j->boxes[k], &b->triangles[tb])) continue;
+            if (!b->usable[tb] || !spx_overlap_box_triangle(&j->boxes[slot], &b->triangles[tb])) continue;
             if (++j->count > mp->budget) return false;
             if (mp->gathered) {
                 mp->gathered[j->count - 1][0] = ta, mp->gathered[j->count - 1][1] = tb;
-            } else if (j->hand) {
+            } else {
                 ++mp->handed;
                 mp->pair(mp->context, ta, tb);
             }
@@ -323,11 +325,12 @@ static bool joint_leaves(joint_walk* j, uint32_t la, uint32_t lb)
 /* Both trees descended together, node pair by node pair (A's boxes grown by the margin), the larger
    box split: the upper levels of B are tested once for a whole subtree of A, not once for each of
    its triangles. false: more pairs than the budget (the walk stops there). */
-static bool joint_pairs(mesh_pairs* mp, bool hand, uint32_t* found)
+static bool joint_pairs(mesh_pairs* mp, uint32_t* found)
 {
     spx_mesh_instance *a = mp->a, *b = mp->b;
     joint_walk j;
-    j.mp = mp, j.hand = hand, j.count = 0, j.leaf = UINT32_MAX, j.made = 0;
+    j.mp = mp, j.count = 0;
+    memset(j.owner, 0xff, sizeof j.owner);
     *found = 0;
     uint32_t stack[JOINT_STACK][2];
     int sp = 0;
@@ -348,12 +351,22 @@ static bool joint_pairs(mesh_pairs* mp, bool hand, uint32_t* found)
         }
         const bool split_a = !leaf_a && (leaf_b || world_size2(spx_mesh_instance_node(a, ia)) >=
                                                        world_size2(spx_mesh_instance_node(b, ib)));
-        /* The second child is pushed first, so that the walk goes through each tree in order. */
-        for (int k = 1; k >= 0; --k) {
-            const uint32_t ca = split_a ? na->first + (uint32_t)k : ia, cb = split_a ? ib : nb->first + (uint32_t)k;
-            const spx_world_box ga = grown_node(a, ca, mp->margin);
-            if (!spx_overlap_box_box_faces(&ga, spx_mesh_instance_node(b, cb), SPX_BOUND_EPS)) continue;
-            stack[sp][0] = ca, stack[sp][1] = cb, ++sp;
+        /* The second child is pushed first, so that the walk goes through each tree in order; the
+           node not split is looked up (A's grown) once for both children. */
+        if (split_a) {
+            const spx_world_box* wb = spx_mesh_instance_node(b, ib);
+            for (int k = 1; k >= 0; --k) {
+                const spx_world_box ga = grown_node(a, na->first + (uint32_t)k, mp->margin);
+                if (!spx_overlap_box_box_faces(&ga, wb, SPX_BOUND_EPS)) continue;
+                stack[sp][0] = na->first + (uint32_t)k, stack[sp][1] = ib, ++sp;
+            }
+        } else {
+            const spx_world_box ga = grown_node(a, ia, mp->margin);
+            for (int k = 1; k >= 0; --k) {
+                if (!spx_overlap_box_box_faces(&ga, spx_mesh_instance_node(b, nb->first + (uint32_t)k), SPX_BOUND_EPS))
+                    continue;
+                stack[sp][0] = ia, stack[sp][1] = nb->first + (uint32_t)k, ++sp;
+            }
         }
     }
     *found = j.count;
@@ -362,19 +375,18 @@ static bool joint_pairs(mesh_pairs* mp, bool hand, uint32_t* found)
 
 /* The pairs of A's triangles in B's root box with the triangles of B near each (grown by the
    margin), at most `budget` of them: those of the descent of both trees when they fit. With a
-   gathering buffer they are handed after the descent, none when they do not fit; without one they
-   are handed as found (count_first: counted first, handing none when they do not fit). Returns
-   false when they do not fit. Below the budget the answer does not depend on the order in which the
-   pairs come. */
-static bool mesh_pairs_joint(mesh_pairs* mp, bool count_first)
+   gathering buffer they are handed after the descent, none when they do not fit; without one (no
+   budget) they are handed as found. Returns false when they do not fit. Below the budget the answer
+   does not depend on the order in which the pairs come. */
+static bool mesh_pairs_joint(mesh_pairs* mp)
 {
     mp->handed = 0;
     mp->cut = false;
     mp->batch_count = 0;
     if (mp->gathered) {
-        /* One descent gathers them all: past the budget none is handed, whether counted first or not. */
+        /* One descent gathers them all: past the budget none is handed. */
         uint32_t found;
-        if (!joint_pairs(mp, false, &found)) return false;
+        if (!joint_pairs(mp, &found)) return false;
         for (uint32_t k = 0; k < found; ++k) {
             ++mp->handed;
             mp->pair(mp->context, mp->gathered[k][0], mp->gathered[k][1]);
@@ -382,8 +394,7 @@ static bool mesh_pairs_joint(mesh_pairs* mp, bool count_first)
         return true;
     }
     uint32_t found;
-    if (count_first && mp->budget != UINT32_MAX && !joint_pairs(mp, false, &found)) return false;
-    return joint_pairs(mp, true, &found);
+    return joint_pairs(mp, &found);
 }
 
 /* Past the budget: A's triangles in B's root box taken 256 at a time in a spread order, each
@@ -412,7 +423,7 @@ void spx_mesh_mesh_pairs(spx_mesh_instance* a, spx_mesh_instance* b, float margi
     mp.context = context;
     mp.budget = UINT32_MAX;
     mp.gathered = NULL;
-    mesh_pairs_joint(&mp, false);
+    mesh_pairs_joint(&mp);
 }
 
 /* ---- one pair ------------------------------------------------------------------------------- */
@@ -884,7 +895,7 @@ static void run_pairs(mm_state* mm)
     mesh_pairs* mp = &mm->pairs;
     ++mm->runs;
     const bool counted = !(mp->margin > 0.0f);
-    mm->cut = !mesh_pairs_joint(mp, counted);
+    mm->cut = !mesh_pairs_joint(mp);
     mm->handed += mp->handed;
     if (!mm->cut || !counted) return;
     ++mm->runs;

@@ -151,10 +151,9 @@ SPX_API spx_result spx_mesh_instance_get_triangle(const spx_mesh_instance* insta
 
 static double max3(double a, double b, double c) { return spx_dmax(a, spx_dmax(b, c)); }
 
-const spx_world_box* spx_mesh_instance_node(spx_mesh_instance* inst, uint32_t i)
+const spx_world_box* spx_mesh_instance_node_fill(spx_mesh_instance* inst, uint32_t i)
 {
     spx_world_box* w = &inst->boxes[i];
-    if (w->stamp == inst->stamp) return w;
     const spx_obb_node* node = &inst->mesh->nodes[i];
     const spx_obb* b = &node->box;
     const double(*r)[3] = (const double(*)[3])inst->rotation;

@@ -30,9 +30,16 @@ struct spx_mesh_instance {
     spx_allocator allocator;
 };
 
+/* Fills node i's world box (and a leaf's world triangles) at the current pose. */
+const spx_world_box* spx_mesh_instance_node_fill(spx_mesh_instance* inst, uint32_t i);
+
 /* Node i's box in world space at the current pose, computed on first use. A leaf's world triangles
-   are filled at the same time. */
-const spx_world_box* spx_mesh_instance_node(spx_mesh_instance* inst, uint32_t i);
+   are filled at the same time. Inline: the descents ask for boxes already filled far more often. */
+static inline const spx_world_box* spx_mesh_instance_node(spx_mesh_instance* inst, uint32_t i)
+{
+    const spx_world_box* w = &inst->boxes[i];
+    return w->stamp == inst->stamp ? w : spx_mesh_instance_node_fill(inst, i);
+}
 
 /* Triangle i (mesh order) moved to the current pose: the one rounding every query sees. */
 spx_triangle spx_mesh_instance_world_triangle(const spx_mesh_instance* inst, uint32_t i);
