@@ -98,8 +98,7 @@ void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const
                                     float tmax, spx_sweep_hit* out)
 {
     if (spx_box_tri_screen_apart(a, velocity_a, b, velocity_b, tmax)) {
-        *out = (spx_sweep_hit){ 0 };
-        out->axis = -1;
+        *out = (spx_sweep_hit){ .state = SPX_SWEEP_MISS, .axis = -1 };
         return;
     }
     spx_sweep_obb_triangle_exact(a, velocity_a, b, velocity_b, tmax, out);

@@ -222,8 +222,7 @@ static void sweep_pair(const spx_triangle* a, spx_vec3 velocity_a, const spx_tri
                        float tmax, float margin, spx_sweep_hit* out)
 {
     if (spx_tri_tri_screen_apart(a, velocity_a, b, velocity_b, tmax, margin > 0.0f ? margin : 0.0f)) {
-        *out = (spx_sweep_hit){ 0 };
-        out->axis = -1;
+        *out = (spx_sweep_hit){ .state = SPX_SWEEP_MISS, .axis = -1 };
         return;
     }
     spx_sweep_triangle_triangle_exact(a, velocity_a, b, velocity_b, tmax, margin, out);

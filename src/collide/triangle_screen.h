@@ -27,13 +27,9 @@
    normals where |n|^2 > this times the longest edge's |e|^4 (its threshold is 1e-12 too). */
 #define SPX_TRI_SCREEN_USABLE 1e-4f
 
-typedef struct spx_tri_screen_vec {
-    float x, y, z;
-} spx_tri_screen_vec;
-
-static inline spx_tri_screen_vec spx_ts_sub(spx_vec3 a, spx_vec3 b)
+static inline spx_vec3 spx_ts_sub(spx_vec3 a, spx_vec3 b)
 {
-    spx_tri_screen_vec r = { a.x - b.x, a.y - b.y, a.z - b.z };
+    spx_vec3 r = { a.x - b.x, a.y - b.y, a.z - b.z };
     return r;
 }
 
@@ -42,9 +38,9 @@ static inline spx_tri_screen_vec spx_ts_sub(spx_vec3 a, spx_vec3 b)
 static inline float spx_ts_min(float a, float b) { return a < b ? a : b; }
 static inline float spx_ts_max(float a, float b) { return a > b ? a : b; }
 
-static inline float spx_ts_dot(spx_tri_screen_vec a, spx_tri_screen_vec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline float spx_ts_dot(spx_vec3 a, spx_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
-static inline float spx_ts_norm1(spx_tri_screen_vec a) { return fabsf(a.x) + fabsf(a.y) + fabsf(a.z); }
+static inline float spx_ts_norm1(spx_vec3 a) { return fabsf(a.x) + fabsf(a.y) + fabsf(a.z); }
 
 /* Is B, over [lo, hi] at t = 0 and shifted by w at tmax, beyond A's [alo, ahi] by more than e on
    one side at both ends? sc = T * A must lie where float's relative error holds. */
@@ -56,7 +52,7 @@ static inline bool spx_ts_apart(float alo, float ahi, float lo, float hi, float 
 }
 
 /* Triangle corners p[] projected on l: lo and hi. */
-static inline void spx_ts_project(const spx_tri_screen_vec p[3], spx_tri_screen_vec l, float* lo, float* hi)
+static inline void spx_ts_project(const spx_vec3 p[3], spx_vec3 l, float* lo, float* hi)
 {
     const float a = spx_ts_dot(p[0], l), b = spx_ts_dot(p[1], l), c = spx_ts_dot(p[2], l);
     *lo = spx_ts_min(a, spx_ts_min(b, c));
@@ -90,8 +86,8 @@ static inline spx_f4 spx_ts_cross4(spx_f4 f, spx_f4 p)
 static inline bool spx_box_tri_screen_apart(const spx_obb* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb,
                                             float tmax)
 {
-    const spx_tri_screen_vec mw = { (vb.x - va.x) * tmax, (vb.y - va.y) * tmax, (vb.z - va.z) * tmax };
-    spx_tri_screen_vec d[3], f[3];
+    const spx_vec3 mw = { (vb.x - va.x) * tmax, (vb.y - va.y) * tmax, (vb.z - va.z) * tmax };
+    spx_vec3 d[3], f[3];
     float corner = 0.0f;
     for (int k = 0; k < 3; ++k) {
         /* corners from the box's centre, edges from the corners (as spx_tri_shape_make) */
@@ -120,7 +116,7 @@ static inline bool spx_box_tri_screen_apart(const spx_obb* a, spx_vec3 va, const
         float v[7][4];
         spx_f4_store(v[0], n), spx_f4_store(v[1], p0), spx_f4_store(v[2], p1), spx_f4_store(v[3], p2);
         spx_f4_store(v[4], m), spx_f4_store(v[5], spx_f4_abs(e[0])), spx_f4_store(v[6], spx_f4_abs(e[2]));
-        const spx_tri_screen_vec nn = { v[0][0], v[0][1], v[0][2] };
+        const spx_vec3 nn = { v[0][0], v[0][1], v[0][2] };
         float best = 0.0f;
         const spx_f4 len2[3] = { e0, e1, e2 };
         for (int k = 0; k < 3; ++k) {
@@ -129,10 +125,10 @@ static inline bool spx_box_tri_screen_apart(const spx_obb* a, spx_vec3 va, const
             best = spx_ts_max(best, l[0] + l[1] + l[2]);
         }
         if (spx_ts_dot(nn, nn) > SPX_TRI_SCREEN_USABLE * best * best) {
-            const spx_tri_screen_vec pk[3] = { { v[1][0], v[1][1], v[1][2] },
-                                               { v[2][0], v[2][1], v[2][2] },
-                                               { v[3][0], v[3][1], v[3][2] } };
-            const spx_tri_screen_vec mm = { v[4][0], v[4][1], v[4][2] };
+            const spx_vec3 pk[3] = { { v[1][0], v[1][1], v[1][2] },
+                                     { v[2][0], v[2][1], v[2][2] },
+                                     { v[3][0], v[3][1], v[3][2] } };
+            const spx_vec3 mm = { v[4][0], v[4][1], v[4][2] };
             const float r = hv.x * fabsf(nn.x) + hv.y * fabsf(nn.y) + hv.z * fabsf(nn.z);
             float lo, hi;
             spx_ts_project(pk, nn, &lo, &hi);
