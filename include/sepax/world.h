@@ -272,7 +272,8 @@ typedef enum spx_step_flag {
     SPX_STEP_REDUCED_MANIFOLD = 1u << 0,
     /// More impacts than continuous_max_impacts (or than SPX_CONTINUOUS_BODY_IMPACTS for one body):
     /// the bodies of the later ones stopped where they touched and lost the rest of the step's motion
-    /// (their velocities still changed). Nothing passed through anything.
+    /// (their velocities still changed, and of what they did not move with, each keeps the share its
+    /// restitution gives back: docs/continuous.md). Nothing passed through anything.
     SPX_STEP_IMPACT_LIMIT = 1u << 1,
     /// A dynamic body met more than SPX_MAX_BODY_CONTACTS other bodies (bodies made overlapping in
     /// one spot, a crowd): it kept the nearest that many, the rest passed through it this step. Its

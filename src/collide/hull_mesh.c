@@ -417,8 +417,10 @@ static void group_start(hull_manifold* hm, spx_vec3 normal)
     spx_dvec3 u = fabs(n.x) < 0.57735 ? spx_d3(0, -n.z, n.y) : spx_d3(-n.y, n.x, 0);
     u = spx_d3_scale(u, 1.0 / sqrt(spx_d3_len2(u)));
     const spx_dvec3 v = spx_d3_cross(n, u);
+    /* Every gap leans, as for two meshes: capped as a box's, hulls landing on a mesh ground went
+       deeper, their deepest corners losing places to gaps. */
     spx_group_init(&hm->leaders.groups[hm->leaders.count++], normal, spx_d3_to_float(u), spx_d3_to_float(v),
-                   spx_d3_to_float(hm->center));
+                   spx_d3_to_float(hm->center), SPX_GROUP_LEAN_ALL);
 }
 
 static bool visit_manifold(void* context, uint32_t t)

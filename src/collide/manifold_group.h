@@ -22,8 +22,14 @@
 #define SPX_GROUP_COS 0.99619469809174553
 #define SPX_GROUP_EXTREMES 8
 #define SPX_GROUP_DEPTH_WEIGHT 10.0f
-/* m: the most gap a box-mesh group's lean towards depth counts (the default speculative distance) */
+/* m: the most gap the lean towards depth counts in the group of a box on a mesh: the default
+   speculative distance. The margin of a fast or tumbling box holds the gaps its motion closes within
+   the step, and the corners it swings down must keep their place (spx_group_offer). */
 #define SPX_GROUP_LEAN_GAP 0.04f
+/* The lean of two meshes' groups, and of a hull's or a round piece's on a mesh, counts every gap: a
+   curved mesh's speculative points high on its sides (a torus's tube) would otherwise win the
+   extremes from the ring it rests on. A capsule's own ends are kept besides (round_mesh.c). */
+#define SPX_GROUP_LEAN_ALL FLT_MAX
 
 typedef struct spx_group_slot {
     spx_manifold_point p;
@@ -44,14 +50,15 @@ typedef struct spx_point_group {
 
 static inline float spx_group_dot(spx_vec3 a, spx_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
-static inline void spx_group_init(spx_point_group* g, spx_vec3 normal, spx_vec3 u, spx_vec3 v, spx_vec3 origin)
+static inline void spx_group_init(spx_point_group* g, spx_vec3 normal, spx_vec3 u, spx_vec3 v, spx_vec3 origin,
+                                  float lean_gap)
 {
     memset(g, 0, sizeof *g);
     g->normal = normal;
     g->u = u;
     g->v = v;
     g->origin = origin;
-    g->lean_gap = FLT_MAX;
+    g->lean_gap = lean_gap;
 }
 
 /* The first of `count` groups whose normal is within 5 degrees of n, or count. */

@@ -924,7 +924,7 @@ static void group_start(mm_state* mm, spx_vec3 n)
     const spx_dvec3 u = spx_d3_add(spx_d3_scale(u0, c), spx_d3_scale(v0, s));
     const spx_dvec3 v = spx_d3_sub(spx_d3_scale(v0, c), spx_d3_scale(u0, s));
     spx_point_group* g = &mm->groups[mm->group_count++];
-    spx_group_init(g, n, spx_d3_to_float(u), spx_d3_to_float(v), mm->origin);
+    spx_group_init(g, n, spx_d3_to_float(u), spx_d3_to_float(v), mm->origin, SPX_GROUP_LEAN_ALL);
     g->tilt = spx_d3_to_float(spx_d3_scale(spx_d3_mad(u, v, 0.5), 1e-6));
 }
 

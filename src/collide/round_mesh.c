@@ -118,7 +118,11 @@ typedef struct round_mesh {
     double margin;
     float same;            /* points closer than this are one */
     spx_vec3 center, axis; /* the piece's centre, and a capsule's direction (zero for a sphere) */
+    bool capsule;
     spx_group_leaders leaders;
+    /* Each group's nearest point at each of the capsule's own ends (ids 0 and 1, not cut by a
+       triangle's side), which the group's extremes may pass over (keep_ends). */
+    spx_group_slot ends[SPX_MAX_MESH_MANIFOLDS][2];
 } round_mesh;
 
 static void group_start(round_mesh* rm, spx_vec3 normal)
@@ -129,8 +133,8 @@ static void group_start(round_mesh* rm, spx_vec3 normal)
     if (spx_d3_len2(u) < 1e-6) u = fabs(n.x) < 0.57735 ? spx_d3(0, -n.z, n.y) : spx_d3(-n.y, n.x, 0);
     u = spx_d3_scale(u, 1.0 / sqrt(spx_d3_len2(u)));
     const spx_dvec3 v = spx_d3_cross(n, u);
-    spx_group_init(&rm->leaders.groups[rm->leaders.count++], normal, spx_d3_to_float(u), spx_d3_to_float(v),
-                   rm->center);
+    spx_group_init(&rm->leaders.groups[rm->leaders.count++], normal, spx_d3_to_float(u), spx_d3_to_float(v), rm->center,
+                   SPX_GROUP_LEAN_ALL);
 }
 
 static bool visit_manifold(void* context, uint32_t t)
@@ -156,11 +160,32 @@ static bool visit_manifold(void* context, uint32_t t)
         q.depth *= scale;
         const bool cut = (clipped >> i) & 1u;
         if (cut) q.id = (3u + q.id) | source << 6;
+        else if (rm->capsule && q.id < 2u) spx_group_slot_offer(&rm->ends[g][q.id], &q, q.depth, 0.0f);
         /* The piece's own end wins over a cut end naming the same place (where it lies on the edge
            between two triangles): its id does not change as it slides on. */
         spx_group_offer(gr, &q, cut ? 0.0f : rm->same);
     }
     return false;
+}
+
+/* A capsule's own ends within the margin stay in its manifold, room allowing: the extremes lean
+   towards depth, so a capsule landing on one end would keep that end alone, and the other, swinging
+   down over another triangle within the step, would meet no point there and go into the mesh. */
+static void keep_ends(spx_manifold* m, const spx_group_slot ends[2])
+{
+    for (int k = 0; k < 2; ++k) {
+        if (!ends[k].used || m->point_count == SPX_MAX_MANIFOLD_POINTS) continue;
+        int j = 0;
+        while (j < m->point_count && m->points[j].id != ends[k].p.id) ++j;
+        if (j < m->point_count) continue;
+        /* In id order, as spx_group_finish writes them. */
+        j = m->point_count++;
+        while (j > 0 && m->points[j - 1].id > ends[k].p.id) {
+            m->points[j] = m->points[j - 1];
+            --j;
+        }
+        m->points[j] = ends[k].p;
+    }
 }
 
 static spx_result round_mesh_manifold(round_piece a, spx_mesh_instance* b, float margin, spx_manifold* out,
@@ -179,6 +204,7 @@ static spx_result round_mesh_manifold(round_piece a, spx_mesh_instance* b, float
     if (a.kind == ROUND_SEGMENT) {
         const spx_capsule* c = a.shape;
         rm.axis = spx_v3(c->p[1].x - c->p[0].x, c->p[1].y - c->p[0].y, c->p[1].z - c->p[0].z);
+        rm.capsule = true;
     }
     const float far = fmaxf(fabsf(grown.center.x), fmaxf(fabsf(grown.center.y), fabsf(grown.center.z)));
     rm.same = (float)SPX_TRI_SAME_POINT * (far + grown.half_extents.x + grown.half_extents.y + grown.half_extents.z);
@@ -194,6 +220,7 @@ static spx_result round_mesh_manifold(round_piece a, spx_mesh_instance* b, float
         spx_descend_visit(&grown, b, visit_manifold, &rm);
     }
     spx_leaders_finish(&rm.leaders, out, out_count);
+    for (uint32_t g = 0; g < rm.leaders.count; ++g) keep_ends(&out[g], rm.ends[g]);
     return SPX_OK;
 }
 

@@ -649,6 +649,18 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
         b->center = center_at(cb, dt);
         b->rotation = rotation_at(cb, dt);
         spx_body_sync_origin(b);
+        /* A body frozen at the impact limit stood still for the rest of the step: of the velocities
+           it did not move with, it keeps the share its last impact's restitution gives back (an
+           elastic body all of them, energy kept). Kept whole, an inelastic chain of bodies that the
+           limit cut off kept pressing into what held it, was frozen there again at the next step and
+           gathered gravity step after step, until it was let go and thrown. */
+        if (cb->frozen && cb->last_partner != UINT32_MAX) {
+            const spx_body* o = &w->bodies[cb->last_partner];
+            const float e = fmaxf(b->shapes[cb->last_shape[0]].restitution, o->shapes[cb->last_shape[1]].restitution);
+            const float made = cb->t / dt, keep = made + (1.0f - made) * e;
+            b->v = glms_vec3_scale(b->v, keep);
+            b->w = glms_vec3_scale(b->w, keep);
+        }
     }
     for (uint32_t k = 0; k < c->leaf_count; ++k) c->bodies[c->leaves[k]].proxy = SPX_TREE_NULL;
     spx_tree_clear(&c->tree, 0);
