@@ -380,9 +380,10 @@ static int pyramid_base_50(void)
 }
 
 /* The passes only uneven contacts get leave every other lane of their block as it was: a stack of
-   1 kg and 10 kg boxes among stacks of like boxes comes out the same bit for bit with the solver's
-   4-lane and 8-lane paths, which group the manifolds into blocks differently (test_simd_paths). */
-static int uneven_lanes_alone(void)
+   1 kg and `heavy` kg boxes among stacks of like boxes comes out the same bit for bit with the
+   solver's 4-lane and 8-lane paths, which group the manifolds into blocks differently
+   (test_simd_paths). At 1,000 kg the stack's island is loaded and has the shock pass too. */
+static int uneven_lanes_with(float heavy)
 {
     spx_world* w[2];
     enum { columns = 12, count = 4 * columns };
@@ -400,7 +401,7 @@ static int uneven_lanes_alone(void)
         int n = 0;
         for (int col = 0; col < columns; ++col)
             for (int i = 0; i < 4; ++i) {
-                const float mass = col == 5 && i % 2 ? 10.0f : 1.0f;
+                const float mass = col == 5 && i % 2 ? heavy : 1.0f;
                 ids[k][n++] = add_unit_box(w[k], spx_v3(1.5f * (float)col, 0.5f + (float)i, 0.01f * (float)i), mass);
             }
     }
@@ -417,6 +418,9 @@ static int uneven_lanes_alone(void)
     return 0;
 }
 
+static int uneven_lanes_alone(void) { return uneven_lanes_with(10.0f); }
+static int loaded_lanes_alone(void) { return uneven_lanes_with(1000.0f); }
+
 int main(int argc, char** argv)
 {
     const bool long_run = test_long_run(argc, argv);
@@ -427,6 +431,7 @@ int main(int argc, char** argv)
     TEST_RUN(heavy_dropped_on_light, failures);
     TEST_RUN(heavy_drop_variants, failures);
     TEST_RUN(uneven_lanes_alone, failures);
+    TEST_RUN(loaded_lanes_alone, failures);
     TEST_RUN(deep_islands_off, failures);
     TEST_RUN(deep_island_alone, failures);
     if (long_run) TEST_RUN(towers_60s, failures);
