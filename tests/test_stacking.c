@@ -248,8 +248,7 @@ static int mass_ratios(void)
 }
 
 /* A 1,000 kg unit box dropped from 1 m above a 1 kg unit box resting on the ground does not push it
-   through (reached: at no step is the light box over 1 cm into the ground, nor the heavy one over
-   5 cm into it); the goal: neither over 1 cm. */
+   through: at no step is the light box over 1 cm into the ground, nor the heavy one into it. */
 static int heavy_dropped_on_light(void)
 {
     spx_world* w = make_world();
@@ -269,9 +268,84 @@ static int heavy_dropped_on_light(void)
            "at the end light y %.4f, heavy y %.4f\n",
            (double)into_ground, (double)into_light, (double)pl.y, (double)ph.y);
     spx_world_destroy(w);
-    return verdict(into_ground < 0.01f && into_light < 0.05f, true,
-                   "1,000 kg on 1 kg: the light box under 1 cm into the ground, the heavy under 5 cm into it") |
-           verdict(into_ground < 0.01f && into_light < 0.01f, false, "1,000 kg on 1 kg: neither sinks over 1 cm");
+    return verdict(into_ground < 0.01f && into_light < 0.01f, true, "1,000 kg on 1 kg: neither sinks over 1 cm");
+}
+
+/* The heavy drop again in variants that must not change it: the heavy box made first or last (which
+   body is a and which b in the manifolds), the whole scene moved along the ground, and both boxes
+   turned a quarter about the vertical (the face's corners in another order). Both made at once, the
+   heavy box 1 m above the light one. At every step neither sinks over 1 cm into what is below it;
+   from the first step they are within 1 cm of touching, neither rises over 1 cm above where it was
+   then (the push that clears an overlap left in the velocity would throw them up), and the energy
+   never grows over its value then by more than the heavy box's weight times 1 mm. Not reached: at
+   x = 31.25 the box-box manifold of the two coinciding faces has two points, one edge (the light box
+   has moved off by rounding, and the corners exactly on a side of the other face are not kept), and
+   the heavy box sinks 6.8 cm over that edge into the light one (docs/world.md, "Mass ratios"). */
+static int heavy_drop_variants(void)
+{
+    const float quarter = 0.70710678f;
+    const struct {
+        bool heavy_first;
+        spx_vec3 offset;
+        spx_quat turn;
+        bool reached;
+    } cases[] = {
+        { false, { 0, 0, 0 }, { 0, 0, 0, 1 }, true },
+        { true, { 0, 0, 0 }, { 0, 0, 0, 1 }, true },
+        { false, { -7.25f, 0, 5.125f }, { 0, 0, 0, 1 }, true },
+        { true, { -23.5f, 0, 41.0f }, { 0, 0, 0, 1 }, true },
+        { false, { 31.25f, 0, -17.5f }, { 0, 0, 0, 1 }, false },
+        { false, { 0, 0, 0 }, { 0, quarter, 0, quarter }, true },
+        { true, { 0, 0, 0 }, { 0, quarter, 0, quarter }, true },
+    };
+    const float g = 9.81f, masses[2] = { 1.0f, 1000.0f };
+    int failed = 0;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        spx_world* w = make_world();
+        TEST_ENSURE(w);
+        spx_body_id ids[2]; /* light, heavy */
+        for (int i = 0; i < 2; ++i) {
+            const int which = cases[k].heavy_first ? 1 - i : i;
+            const spx_vec3 o = cases[k].offset;
+            const spx_transform t = { spx_v3(o.x, 0.5f + 2.0f * (float)which, o.z), cases[k].turn };
+            ids[which] = add_unit_box(w, t.p, masses[which]);
+            TEST_ENSURE(spx_body_set_transform(w, ids[which], &t) == SPX_OK);
+        }
+        float into_ground = 0.0f, into_light = 0.0f, rise = 0.0f, gain = 0.0f, at_contact[2] = { 0, 0 }, energy0 = 0;
+        bool touched = false;
+        for (int s = 0; s < 300; ++s) {
+            TEST_ENSURE(spx_world_step(w, dt) == SPX_OK);
+            float y[2], energy = 0.0f;
+            for (int i = 0; i < 2; ++i) {
+                spx_vec3 v, av;
+                spx_body_get_velocity(w, ids[i], &v, &av);
+                y[i] = test_body_position(w, ids[i]).y;
+                /* Unit cubes: I = m / 6 about every axis. */
+                energy += masses[i] * (g * y[i] + 0.5f * (v.x * v.x + v.y * v.y + v.z * v.z) +
+                                       0.5f / 6.0f * (av.x * av.x + av.y * av.y + av.z * av.z));
+            }
+            TEST_ENSURE(isfinite(energy));
+            if (0.5f - y[0] > into_ground) into_ground = 0.5f - y[0];
+            if (1.0f - (y[1] - y[0]) > into_light) into_light = 1.0f - (y[1] - y[0]);
+            if (!touched && y[1] - y[0] < 1.01f)
+                touched = true, at_contact[0] = y[0], at_contact[1] = y[1], energy0 = energy;
+            if (!touched) continue;
+            for (int i = 0; i < 2; ++i)
+                if (y[i] - at_contact[i] > rise) rise = y[i] - at_contact[i];
+            if (energy - energy0 > gain) gain = energy - energy0;
+        }
+        printf("heavy drop, heavy made %s, moved (%g, %g), turned %s: light into the ground %.5f m, heavy into light "
+               "%.5f m, rise after contact %.5f m, energy gained %.3f J\n",
+               cases[k].heavy_first ? "first" : "last", (double)cases[k].offset.x, (double)cases[k].offset.z,
+               cases[k].turn.w < 1.0f ? "a quarter" : "not", (double)into_ground, (double)into_light, (double)rise,
+               (double)gain);
+        spx_world_destroy(w);
+        TEST_ENSURE(touched);
+        failed |=
+            verdict(into_ground < 0.01f && into_light < 0.01f && rise < 0.01f && gain < masses[1] * g * 0.001f,
+                    cases[k].reached, "heavy drop variants: no overlap over 1 cm, no rise over 1 cm, no energy gained");
+    }
+    return failed;
 }
 
 /* The pyramid of base 50 (1,275 unit boxes) stands 30 s: every box within 1 cm of where it
@@ -306,9 +380,10 @@ static int pyramid_base_50(void)
 }
 
 /* The passes only uneven contacts get leave every other lane of their block as it was: a stack of
-   1 kg and 10 kg boxes among stacks of like boxes comes out the same bit for bit with the solver's
-   4-lane and 8-lane paths, which group the manifolds into blocks differently (test_simd_paths). */
-static int uneven_lanes_alone(void)
+   1 kg and `heavy` kg boxes among stacks of like boxes comes out the same bit for bit with the
+   solver's 4-lane and 8-lane paths, which group the manifolds into blocks differently
+   (test_simd_paths). At 1,000 kg the stack's island is loaded and has the shock pass too. */
+static int uneven_lanes_with(float heavy)
 {
     spx_world* w[2];
     enum { columns = 12, count = 4 * columns };
@@ -326,7 +401,7 @@ static int uneven_lanes_alone(void)
         int n = 0;
         for (int col = 0; col < columns; ++col)
             for (int i = 0; i < 4; ++i) {
-                const float mass = col == 5 && i % 2 ? 10.0f : 1.0f;
+                const float mass = col == 5 && i % 2 ? heavy : 1.0f;
                 ids[k][n++] = add_unit_box(w[k], spx_v3(1.5f * (float)col, 0.5f + (float)i, 0.01f * (float)i), mass);
             }
     }
@@ -343,6 +418,9 @@ static int uneven_lanes_alone(void)
     return 0;
 }
 
+static int uneven_lanes_alone(void) { return uneven_lanes_with(10.0f); }
+static int loaded_lanes_alone(void) { return uneven_lanes_with(1000.0f); }
+
 int main(int argc, char** argv)
 {
     const bool long_run = test_long_run(argc, argv);
@@ -351,7 +429,9 @@ int main(int argc, char** argv)
     TEST_RUN(towers, failures);
     TEST_RUN(mass_ratios, failures);
     TEST_RUN(heavy_dropped_on_light, failures);
+    TEST_RUN(heavy_drop_variants, failures);
     TEST_RUN(uneven_lanes_alone, failures);
+    TEST_RUN(loaded_lanes_alone, failures);
     TEST_RUN(deep_islands_off, failures);
     TEST_RUN(deep_island_alone, failures);
     if (long_run) TEST_RUN(towers_60s, failures);

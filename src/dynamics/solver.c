@@ -418,9 +418,11 @@ static inline void integrate_position(spx_solver_body* b, spx_f4 h4, spx_f4 h2)
    with them; joints too where `joints`. Then restitution, and the impulses back to the manifolds.
    `split` (solve_split; a list, no joints): the biased passes move the bodies, then their velocities
    and impulses go back to where the warm start left them, and relax passes alone make the velocities,
-   as many as the biased and relax passes of the soft step. */
+   as many as the biased and relax passes of the soft step. `shock_levels` (a loaded island's deepest
+   body, solve_deep; 0: none): after the relax passes, one more from the support up, each contact's
+   lower body held still (relax_shock). */
 static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nblocks, uint32_t uneven_passes,
-                     uint32_t substeps, float h, bool joints, bool split)
+                     uint32_t substeps, float h, bool joints, bool split, uint32_t shock_levels)
 {
     spx_solver_scratch* s = &w->solver;
     const spx_solver_kernels* kern = s->kernels;
@@ -466,6 +468,7 @@ static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nb
             if (joints) spx_joints_solve(w, h, false);
             kern->relax(sb, blocks, nblocks, inv_h);
         }
+        if (shock_levels) kern->relax_shock(sb, blocks, nblocks, inv_h, s->stack.depth, shock_levels, relaxes == 0);
     }
     if (joints) spx_joints_store(w, h);
     for (int sweep = 0; sweep < SPX_RESTITUTION_SWEEPS; ++sweep)
@@ -496,11 +499,12 @@ static spx_result solve_deep(spx_world* w, uint32_t nb, uint32_t* nc, float dt, 
                                                     : fminf(w->def.contact_damping_ratio, SPX_STACK_DAMPING_RATIO);
         const spx_solver_soft dynamic_soft = make_soft(hertz, zeta, h);
         const spx_solver_soft static_soft = make_soft(2.0f * hertz, zeta, h);
-        uint32_t n = 0;
+        uint32_t n = 0, levels = 0;
         for (uint32_t k = 1; k < nb; ++k) {
             if (plan[k] == count) {
                 set_substep(&sims[k], &w->bodies[sims[k].body], g, h);
                 sims[k].overlaps = 0;
+                if (s->stack.depth[k] > levels) levels = s->stack.depth[k];
             }
             if (plan[k] == count || !sims[k].dynamic) list[n++] = k;
         }
@@ -518,8 +522,10 @@ static spx_result solve_deep(spx_world* w, uint32_t nb, uint32_t* nc, float dt, 
         uint32_t nblocks = 0;
         bool uneven = false;
         const spx_result r = prepare_pass(w, nb, m, dynamic_soft, static_soft, &nblocks, &uneven);
-        const uint32_t passes = count & SPX_STACK_LOADED ? SPX_STACK_LOAD_PASSES : SPX_SOLVER_UNEVEN_PASSES;
-        if (r == SPX_OK) run_pass(w, list, n, nblocks, uneven ? passes : 0u, substeps, h, false, false);
+        const bool loaded = count & SPX_STACK_LOADED;
+        const uint32_t passes = loaded ? SPX_STACK_LOAD_PASSES : SPX_SOLVER_UNEVEN_PASSES;
+        if (r == SPX_OK)
+            run_pass(w, list, n, nblocks, uneven ? passes : 0u, substeps, h, false, false, loaded ? levels : 0u);
         s->manifolds = all;
         if (r != SPX_OK) return r;
         for (uint32_t j = 0; j < n; ++j)
@@ -649,7 +655,8 @@ static spx_result solve_split(spx_world* w, uint32_t nb, const uint32_t** list, 
     uint32_t nblocks = 0;
     bool uneven = false;
     const spx_result r = prepare_pass(w, nb, mp, dynamic_soft, static_soft, &nblocks, &uneven);
-    if (r == SPX_OK) run_pass(w, parent, np, nblocks, uneven ? SPX_SOLVER_UNEVEN_PASSES : 0u, substeps, h, false, true);
+    if (r == SPX_OK)
+        run_pass(w, parent, np, nblocks, uneven ? SPX_SOLVER_UNEVEN_PASSES : 0u, substeps, h, false, true, 0u);
     s->manifolds = all;
     if (r != SPX_OK) return r;
     for (uint32_t j = 0; j < np; ++j)
@@ -701,7 +708,7 @@ spx_result spx_solve(spx_world* w, float dt)
     uint32_t nblocks = 0;
     bool uneven = false;
     if (prepare_pass(w, nb, nc, dynamic_soft, static_soft, &nblocks, &uneven) != SPX_OK) return SPX_ERR_OUT_OF_MEMORY;
-    run_pass(w, list, n, nblocks, uneven ? SPX_SOLVER_UNEVEN_PASSES : 0u, substeps, h, true, false);
+    run_pass(w, list, n, nblocks, uneven ? SPX_SOLVER_UNEVEN_PASSES : 0u, substeps, h, true, false, 0u);
 
     spx_solver_body* sb = s->bodies;
     const spx_solver_body_sim* sims = s->sims;

@@ -86,6 +86,11 @@ typedef struct spx_solver_kernels {
     /* A biased pass over the blocks prepare marked uneven (a lane's body touches a much heavier one). */
     void (*solve_uneven)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h);
     void (*relax)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h);
+    /* A loaded island's last relax, level by level from the support up, each lane's lower body held
+       still (shock propagation, solver.c's solve_deep); depth: stack_depth.c's, levels: the deepest;
+       refresh: no relax pass followed the move (the separations are made again first). */
+    void (*relax_shock)(spx_solver_body* bodies, void* blocks, uint32_t count, float inv_h, const uint32_t* depth,
+                        uint32_t levels, bool refresh);
     void (*restitution)(spx_solver_body* bodies, void* blocks, uint32_t count, float threshold); /* one sweep */
     void (*store)(spx_world* w, const void* blocks, uint32_t count); /* impulses back to the manifolds */
     /* Every lane's impulses kept in its block (restore false), or put back as they were kept. */

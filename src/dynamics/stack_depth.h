@@ -53,6 +53,14 @@ uint32_t spx_stack_plan(spx_world* w, uint32_t nb, uint32_t nc, float dt, float 
    with 1 kg at the bottom and two 1,000 kg boxes slide sideways at 8.8 times the sleep thresholds. */
 #define SPX_STACK_LOAD_PASSES 8
 
+/* A loaded island's last relax is solved from the support up along the normals, each contact's lower
+   body held still (shock propagation, solver.c): this many sweeps a level, since a sweep over a
+   face's four points one after the other leaves the heavy body part of what they need. */
+#define SPX_STACK_SHOCK_SWEEPS 8
+/* The fewest points a contact needs for the shock relax: three fix the upper body's motion along the
+   normal to the lower one's, fewer leave it a turn about an edge or a corner (solver_wide.inc). */
+#define SPX_STACK_SHOCK_POINTS 3
+
 /* Hz: the contact spring of an island solved in `substeps` substeps of dt: a quarter of that rate. */
 static inline float spx_stack_hertz(uint32_t substeps, float dt) { return 0.25f * (float)substeps / dt; }
 
