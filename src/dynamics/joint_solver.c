@@ -703,6 +703,13 @@ static void ball_warm_start(spx_solver_body* bodies, const spx_joint* j)
     }
 }
 
+/* The pair rows' world-vector impulse L without its part along the free axis: kept as the axis
+   turned, that part would drive the free turn at the next warm start. */
+static inline vec3s across(vec3s L, vec3s axis)
+{
+    return glms_vec3_sub(L, glms_vec3_scale(axis, glms_vec3_dot(axis, L)));
+}
+
 /* The accumulated impulses along the current rows (warm start), or the force and torque they put
    on B about its anchor (store: N s of a substep). */
 static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s* out_torque)
@@ -719,6 +726,7 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
         break;
     case SPX_JOINT_HINGE:
         P = j->linear_impulse;
+        if (!out_force) j->angular_impulse = across(j->angular_impulse, g->ax);
         L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(g->ax, axial + j->motor_impulse));
         break;
     case SPX_JOINT_SLIDER:
@@ -736,6 +744,7 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
         break;
     case SPX_JOINT_WHEEL:
         Q = glms_vec3_add(j->linear_impulse, glms_vec3_scale(g->ay, axial));
+        if (!out_force) j->angular_impulse = across(j->angular_impulse, g->axle);
         L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(g->axle, j->motor_impulse));
         break;
     default:
