@@ -391,10 +391,10 @@ static int pendulum_energy_never_grows(void)
     return pendulum_energy_kept(SPX_JOINT_BALL) || pendulum_energy_kept(SPX_JOINT_HINGE);
 }
 
-/* Two unequal boxes joined by a hinge or a cone-twist, tumbling without gravity for 20 s: the joint's
-   axes turn within every step (the angular rows' masses are the step's first geometry's, the hinge
-   pair's impulse is a world vector), and the kinetic energy never grows: the highest of the last
-   5 s at most that of the first 5 s. */
+/* Two unequal boxes joined by a hinge, a cone-twist or a wheel, tumbling without gravity for 20 s:
+   the joint's axes turn within every step (the angular rows' masses are the step's first
+   geometry's, the hinge's and wheel's pair impulse is a world vector), and the kinetic energy never
+   grows: the highest of the last 5 s at most that of the first 5 s. */
 static int tumbling_pair_keeps_energy(spx_joint_type type)
 {
     spx_world_def wd = spx_default_world_def();
@@ -427,7 +427,10 @@ static int tumbling_pair_keeps_energy(spx_joint_type type)
     }
     printf("  tumbling %s pair 20 s: kinetic energy highest in the first 5 s %.5f J, in the last %.5f, at the end "
            "%.5f\n",
-           type == SPX_JOINT_HINGE ? "hinge" : "cone-twist", first_max, last_max, e_end);
+           type == SPX_JOINT_HINGE   ? "hinge"
+           : type == SPX_JOINT_WHEEL ? "wheel"
+                                     : "cone-twist",
+           first_max, last_max, e_end);
     TEST_ENSURE(last_max <= first_max * (1.0 + 1e-5));
     spx_world_destroy(w);
     return 0;
@@ -435,7 +438,8 @@ static int tumbling_pair_keeps_energy(spx_joint_type type)
 
 static int tumbling_pairs_keep_their_energy(void)
 {
-    return tumbling_pair_keeps_energy(SPX_JOINT_HINGE) || tumbling_pair_keeps_energy(SPX_JOINT_CONE_TWIST);
+    return tumbling_pair_keeps_energy(SPX_JOINT_HINGE) || tumbling_pair_keeps_energy(SPX_JOINT_CONE_TWIST) ||
+           tumbling_pair_keeps_energy(SPX_JOINT_WHEEL);
 }
 
 /* ---- chains ---- */
