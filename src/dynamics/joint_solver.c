@@ -11,8 +11,9 @@
  * not yet reached lets the joint close the gap within the substep and no more.
  *
  * Rows of two or three (a point, an angular lock) keep their accumulated impulse as a world vector,
- * so that a basis turning between substeps does not scramble them. A joint's rows (axes, effective
- * masses, angles) are made with its geometry each time the bodies move; the passes only read them.
+ * so that a basis turning between substeps does not scramble them. A joint's rows (axes, the point
+ * rows' effective mass, angles) are made with its geometry each time the bodies move, the angular
+ * rows' masses at the step's first geometry only; the passes only read them.
  * Ball joints, the commonest (chains, ropes, bridges), are coloured as the contacts are and solved
  * in blocks on SIMD lanes (joint_wide.inc); then the joints that fit no lane one after the other in
  * slot order; then hinges and cone-twists without motor or spring, coloured apart and on lanes as
@@ -431,6 +432,13 @@ static float step_angle(float* at_start, bool exact, float angle, vec3s axis, ve
     return *at_start + glms_vec3_dot(axis, dth);
 }
 
+/* An angular row about axis: with its mass when made (remade), else the axis alone, the mass kept. */
+static void set_angular_row(row* r, const jbody* A, const jbody* B, vec3s axis, bool remade)
+{
+    if (remade) *r = angular_row(A, B, axis);
+    else r->ga = r->gb = axis;
+}
+
 /* The rows of the joint's kind at the geometry just made: none of them changes until the bodies
    move again, so the passes only read them. exact: the step's first geometry, whose angles are
    measured (later ones move them by dth, the bodies' relative turn since). */
@@ -438,10 +446,14 @@ static void make_rows(const spx_joint* j, geom* g, const jbody* A, const jbody* 
 {
     switch (j->type) {
     case SPX_JOINT_HINGE: {
-        g->axis = angular_row(A, B, g->ax);
+        /* The angular rows' masses at the step's first geometry, later ones turning only their axes:
+           the inertias are the step's, and the axes turn little within it. */
+        set_angular_row(&g->axis, A, B, g->ax, exact);
         g->x = step_angle(&g->x0, exact, exact ? relative_angle(g) : 0.0f, g->ax, dth);
         const vec3s e = glms_vec3_cross(g->ax, g->bx);
-        g->pair = make_pair(A, B, g->ay, g->az, glms_vec3_dot(g->ay, e), glms_vec3_dot(g->az, e));
+        const float cu = glms_vec3_dot(g->ay, e), cv = glms_vec3_dot(g->az, e);
+        if (exact) g->pair = make_pair(A, B, g->ay, g->az, cu, cv);
+        else g->pair.u = g->ay, g->pair.v = g->az, g->pair.cu = cu, g->pair.cv = cv;
         break;
     }
     case SPX_JOINT_SLIDER:
@@ -463,7 +475,7 @@ static void make_rows(const spx_joint* j, geom* g, const jbody* A, const jbody* 
     }
     case SPX_JOINT_CONE_TWIST: {
         /* Twist about the mean of the two x axes: the axis the twist angle turns about. */
-        g->axis = angular_row(A, B, glms_vec3_normalize(glms_vec3_add(g->ax, g->bx)));
+        set_angular_row(&g->axis, A, B, glms_vec3_normalize(glms_vec3_add(g->ax, g->bx)), exact);
         if (j->limit.enable) g->x = step_angle(&g->x0, exact, exact ? relative_angle(g) : 0.0f, g->axis.ga, dth);
         g->swing_cross = glms_vec3_cross(g->ax, g->bx);
         g->swing_sin = glms_vec3_norm(g->swing_cross);
@@ -472,9 +484,11 @@ static void make_rows(const spx_joint* j, geom* g, const jbody* A, const jbody* 
             /* The swing grows as B turns about ax x bx: the row holds limit - swing >= 0. */
             const vec3s n = glms_vec3_scale(g->swing_cross, 1.0f / g->swing_sin);
             g->swing = step_angle(&g->swing0, exact, swing, n, dth);
-            g->turn = angular_row(A, B, glms_vec3_scale(n, -1.0f));
+            /* Its mass made once a step, when the swing first has a direction. */
+            set_angular_row(&g->turn, A, B, glms_vec3_scale(n, -1.0f), exact || !(g->turn.mass > 0.0f));
         } else if (exact) {
             g->swing0 = swing;
+            g->turn.mass = 0.0f;
         }
         break;
     }
@@ -500,9 +514,10 @@ static void make_rows(const spx_joint* j, geom* g, const jbody* A, const jbody* 
 /* The joint's geometry where the bodies are now (moved by dpA, dpB so far), into j->geom: levers,
    the anchors' gap, the frames and their axes for the joints that turn about them, the point rows'
    inverse mass at these levers, and the kind's rows. Made again for the relax pass: the warm
-   start's mass is not exact there, and an undamped pendulum would slowly gain energy. */
+   start's mass is not exact there, and an undamped pendulum would slowly gain energy. on_lanes: the
+   joint is solved on the angular lanes, which read neither the 4-lane columns nor the inertias. */
 static void update_geom(spx_joint* j, const versors* turns, const jbody* A, const jbody* B,
-                        const spx_solver_body* bodies, bool exact)
+                        const spx_solver_body* bodies, bool exact, bool on_lanes)
 {
     const vec3s dpA = bodies[j->solver[0]].dp, dpB = bodies[j->solver[1]].dp;
     const vec3s dth = glms_vec3_sub(bodies[j->solver[1]].dtheta, bodies[j->solver[0]].dtheta);
@@ -519,18 +534,23 @@ static void update_geom(spx_joint* j, const versors* turns, const jbody* A, cons
         g->RA = glms_quat_mul(qa, j->frame0[0]);
         g->RB = glms_quat_mul(qb, j->frame0[1]);
         g->ax = axis_x(g->RA);
-        g->ay = axis_y(g->RA);
-        g->az = axis_z(g->RA);
         g->bx = axis_x(g->RB);
+        /* A's y and z axes only for the kinds whose rows run along them. */
+        if (j->type == SPX_JOINT_HINGE || j->type == SPX_JOINT_SLIDER || j->type == SPX_JOINT_WHEEL) {
+            g->ay = axis_y(g->RA);
+            g->az = axis_z(g->RA);
+        }
     } else if (j->type == SPX_JOINT_DISTANCE) {
         g->ax = axis_x(glms_quat_mul(qa, j->frame0[0]));
     }
     const bool point = j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL && j->type != SPX_JOINT_DISTANCE;
     if (point) {
         point_mass_inverse(A, B, g->rA, g->rB, g->point_inv);
-        f4_sym_columns(g->point_inv, g->point_inv4);
-        f4_sym_columns(A->I, g->inertia_a4);
-        f4_sym_columns(B->I, g->inertia_b4);
+        if (!on_lanes) {
+            f4_sym_columns(g->point_inv, g->point_inv4);
+            f4_sym_columns(A->I, g->inertia_a4);
+            f4_sym_columns(B->I, g->inertia_b4);
+        }
     }
     make_rows(j, g, A, B, exact, dth);
 }
@@ -683,6 +703,13 @@ static void ball_warm_start(spx_solver_body* bodies, const spx_joint* j)
     }
 }
 
+/* The pair rows' world-vector impulse L without its part along the free axis: kept as the axis
+   turned, that part would drive the free turn at the next warm start. */
+static inline vec3s across(vec3s L, vec3s axis)
+{
+    return glms_vec3_sub(L, glms_vec3_scale(axis, glms_vec3_dot(axis, L)));
+}
+
 /* The accumulated impulses along the current rows (warm start), or the force and torque they put
    on B about its anchor (store: N s of a substep). */
 static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s* out_torque)
@@ -699,6 +726,7 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
         break;
     case SPX_JOINT_HINGE:
         P = j->linear_impulse;
+        if (!out_force) j->angular_impulse = across(j->angular_impulse, g->ax);
         L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(g->ax, axial + j->motor_impulse));
         break;
     case SPX_JOINT_SLIDER:
@@ -716,6 +744,7 @@ static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s
         break;
     case SPX_JOINT_WHEEL:
         Q = glms_vec3_add(j->linear_impulse, glms_vec3_scale(g->ay, axial));
+        if (!out_force) j->angular_impulse = across(j->angular_impulse, g->axle);
         L = glms_vec3_add(j->angular_impulse, glms_vec3_scale(g->axle, j->motor_impulse));
         break;
     default:
@@ -970,12 +999,12 @@ static void update_all(spx_world* w)
         spx_joint* j = &js->list[js->rest[i]];
         const jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
         /* Solver body 0 (does not move) has no motion. */
-        update_geom(j, js->turns, &A, &B, bodies, !js->angles_measured);
+        update_geom(j, js->turns, &A, &B, bodies, !js->angles_measured, false);
     }
     for (uint32_t i = 0; i < js->angular_count; ++i) {
         spx_joint* j = &js->list[js->angular_order[i]];
         const jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
-        update_geom(j, js->turns, &A, &B, bodies, !js->angles_measured);
+        update_geom(j, js->turns, &A, &B, bodies, !js->angles_measured, true);
     }
     if (js->angular_block_count) js->kernels->angular_geometry(w);
     js->geom_fresh = true;
