@@ -5,7 +5,7 @@
 #include "world.h"
 #include "island.h"
 #include "filter.h"
-#include "shape_hull.h"
+#include "shape_pair.h"
 #include "core/allocator.h"
 #include "collide/manifold_mesh.h"
 #include "collide/manifold_box.h"
@@ -265,15 +265,13 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
     uint32_t n = 0;
     bool flip = false;
     spx_result r;
-    if (spx_shape_is_round(xa) || spx_shape_is_round(xb) || spx_shape_is_hull(xa) || spx_shape_is_hull(xb)) {
+    if (spx_shape_pair_placed(xa, xb)) {
         const spx_placed_shape pa = { xa, spx_body_shape_box(a, xa), 0.0f },
                                pb = { xb, spx_body_shape_box(b, xb), 0.0f };
         if ((xa->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(a, xa)) ||
             (xb->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(b, xb)))
             return 0;
-        n = spx_shape_is_hull(xa) || spx_shape_is_hull(xb)
-                ? spx_hull_pair_manifolds(&pa, &pb, margin, ms, SPX_MAX_MESH_MANIFOLDS, &flip)
-                : spx_round_pair_manifolds(&pa, &pb, margin, ms, SPX_MAX_MESH_MANIFOLDS, &flip);
+        n = spx_shape_pair_manifolds(&pa, &pb, margin, ms, SPX_MAX_MESH_MANIFOLDS, &flip);
         r = SPX_OK;
     } else if (xa->type == SPX_SHAPE_BOX && xb->type == SPX_SHAPE_BOX) {
         const spx_obb *ta = spx_body_trusted_box(a, xa), *tb = spx_body_trusted_box(b, xb);

@@ -8,7 +8,7 @@
 #include "world.h"
 #include "math/glm_bridge.h"
 #include "continuous.h"
-#include "shape_hull.h"
+#include "shape_pair.h"
 #include <math.h>
 
 /* Rotation is bounded to this fraction of the thinner shape's least half extent per sub-interval:

@@ -218,23 +218,14 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body
                        float t, float ga, float gb, float d, spx_sweep_hit* out)
 {
     const spx_vec3 va = spx_from_glm_vec3(a->v), vb = spx_from_glm_vec3(b->v);
-    if (spx_shape_is_hull(ha) || spx_shape_is_hull(hb)) {
-        /* The partner takes both growths if it can (a box, a round shape), else the hull's faces do. */
+    if (spx_shape_pair_placed(ha, hb)) {
+        /* A round shape grows its radius, a box its half extents; a hull or a mesh gives its growth to
+           the other (spx_shape_pair_sweep). */
         const spx_placed_shape pa = { ha, box_at(A, ha, a, t, 0.0f), ga }, pb = { hb, box_at(B, hb, b, t, 0.0f), gb };
         if ((ha->type == SPX_SHAPE_MESH && !pose_mesh(A, ha, a, t)) ||
             (hb->type == SPX_SHAPE_MESH && !pose_mesh(B, hb, b, t)))
             return false;
-        return spx_hull_pair_sweep(&pa, va, &pb, vb, d, out);
-    }
-    if (spx_shape_is_round(ha) || spx_shape_is_round(hb)) {
-        /* A round shape grows its radius, a box its half extents; a mesh gives its growth to the other. */
-        spx_placed_shape pa = { ha, box_at(A, ha, a, t, 0.0f), ga }, pb = { hb, box_at(B, hb, b, t, 0.0f), gb };
-        if (ha->type == SPX_SHAPE_MESH) pb.grow += ga, pa.grow = 0.0f;
-        if (hb->type == SPX_SHAPE_MESH) pa.grow += gb, pb.grow = 0.0f;
-        if ((ha->type == SPX_SHAPE_MESH && !pose_mesh(A, ha, a, t)) ||
-            (hb->type == SPX_SHAPE_MESH && !pose_mesh(B, hb, b, t)))
-            return false;
-        return spx_round_pair_sweep(&pa, va, &pb, vb, d, out);
+        return spx_shape_pair_sweep(&pa, va, &pb, vb, d, out);
     }
     if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
         spx_obb oa = fixed_a ? *fixed_a : box_at(A, ha, a, t, ga);
@@ -534,7 +525,7 @@ void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body
     spx_manifold ms[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count = 0;
     bool flip = false;
-    if (spx_shape_is_round(ha) || spx_shape_is_round(hb) || spx_shape_is_hull(ha) || spx_shape_is_hull(hb)) {
+    if (spx_shape_pair_placed(ha, hb)) {
         const spx_placed_shape pa = { ha, shape_box(A, ha, ca, qa, 0.0f), 0.0f },
                                pb = { hb, shape_box(B, hb, cb, qb, 0.0f), 0.0f };
         spx_ccd_body pose;
@@ -543,9 +534,7 @@ void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body
         const spx_body* mb = ha->type == SPX_SHAPE_MESH ? A : B;
         const spx_body_shape* mesh = ha->type == SPX_SHAPE_MESH ? ha : (hb->type == SPX_SHAPE_MESH ? hb : NULL);
         if (!mesh || pose_mesh(mb, mesh, &pose, 0.0f))
-            count = spx_shape_is_hull(ha) || spx_shape_is_hull(hb)
-                        ? spx_hull_pair_manifolds(&pa, &pb, tol, ms, SPX_MAX_MESH_MANIFOLDS, &flip)
-                        : spx_round_pair_manifolds(&pa, &pb, tol, ms, SPX_MAX_MESH_MANIFOLDS, &flip);
+            count = spx_shape_pair_manifolds(&pa, &pb, tol, ms, SPX_MAX_MESH_MANIFOLDS, &flip);
     } else if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
         spx_obb oa = shape_box(A, ha, ca, qa, 0.0f), ob = shape_box(B, hb, cb, qb, 0.0f);
         if (spx_manifold_obb_obb(&oa, &ob, tol, &ms[0]) == SPX_OK) count = 1;

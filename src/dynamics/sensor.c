@@ -6,7 +6,7 @@
 #include "shape.h"
 #include "filter.h"
 #include "island.h"
-#include "shape_hull.h"
+#include "shape_pair.h"
 #include "core/allocator.h"
 #include <sepax/collide.h>
 #include <sepax/mesh_query.h>
@@ -31,14 +31,13 @@ static bool overlap(const spx_body* a, const spx_body_shape* sa, const spx_body*
 {
     bool hit = false;
     spx_result r;
-    if (spx_shape_is_round(sa) || spx_shape_is_round(sb) || spx_shape_is_hull(sa) || spx_shape_is_hull(sb)) {
+    if (spx_shape_pair_placed(sa, sb)) {
         const spx_placed_shape pa = { sa, spx_body_shape_box(a, sa), 0.0f },
                                pb = { sb, spx_body_shape_box(b, sb), 0.0f };
         if ((sa->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(a, sa)) ||
             (sb->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(b, sb)))
             return false;
-        return spx_shape_is_hull(sa) || spx_shape_is_hull(sb) ? spx_hull_pair_overlap(&pa, &pb)
-                                                              : spx_round_pair_overlap(&pa, &pb);
+        return spx_shape_pair_overlap(&pa, &pb);
     }
     if (sa->type == SPX_SHAPE_BOX && sb->type == SPX_SHAPE_BOX) {
         const spx_obb ba = spx_body_shape_box(a, sa), bb = spx_body_shape_box(b, sb);

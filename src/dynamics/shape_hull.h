@@ -1,7 +1,7 @@
-/* Convex hulls as shapes of the world: the placed hull a shape is at a pose, and the queries of a
- * shape pair with a hull in it (hull.h, and round.h for a sphere or a capsule against a hull) for the
- * contacts, the continuous stage, sensors and the world's queries. A hull shape's box (spx_body_shape's
- * half extents and local rotation) is the box of its corners in its own frame: its axes are the hull's. */
+/* Convex hulls as shapes of the world: the placed hull a shape is at a pose, and the sweep of a hull
+ * against a piece that cannot grow (shape_pair.c dispatches the pairs). A hull shape's box
+ * (spx_body_shape's half extents and local rotation) is the box of its corners in its own frame: its
+ * axes are the hull's. */
 #ifndef SPX_DYNAMICS_SHAPE_HULL_H
 #define SPX_DYNAMICS_SHAPE_HULL_H
 
@@ -24,19 +24,10 @@ static inline spx_placed_hull spx_placed_shape_hull(const spx_placed_shape* p)
     return h;
 }
 
-/* Manifolds of a shape pair at least one of which is a hull, into out[0 .. capacity); returns how
-   many. *flip: the normals point from b to a. A mesh in the pair must be posed by the caller. No
-   manifold for a pose the queries refuse. */
-uint32_t spx_hull_pair_manifolds(const spx_placed_shape* a, const spx_placed_shape* b, float margin, spx_manifold* out,
-                                 uint32_t capacity, bool* flip);
-
-/* Do they overlap or touch? false for a pose the queries refuse. */
-bool spx_hull_pair_overlap(const spx_placed_shape* a, const spx_placed_shape* b);
-
-/* First contact of the pair translating at va and vb over [0, tmax], normal from a to b, each grown
-   by its `grow`: a box or a round partner takes both growths, else the hull's faces are pushed out by
-   them (spx_hull_query_sweep_margin). false for a pose or motion the queries refuse. */
-bool spx_hull_pair_sweep(const spx_placed_shape* a, spx_vec3 va, const spx_placed_shape* b, spx_vec3 vb, float tmax,
-                         spx_sweep_hit* out);
+/* First contact of hull x translating at vx and y (a hull or a mesh, posed by the caller) at vy over
+   [0, tmax], normal from x to y: neither can grow, so x's faces are pushed out by `grow`
+   (spx_hull_query_sweep_margin). An error for a hull, a motion or a growth the queries refuse. */
+spx_result spx_hull_sweep_margin(const spx_placed_hull* x, spx_vec3 vx, const spx_placed_shape* y, spx_vec3 vy,
+                                 float tmax, float grow, spx_sweep_hit* out);
 
 #endif

@@ -1,8 +1,7 @@
-/* Spheres and capsules as shapes of the world: the piece of round.h a shape is at a pose, and the
- * queries of a shape pair with a round shape in it, for the contacts, the continuous stage, sensors
- * and the world's queries. A round shape's box (spx_body_shape's half extents and local rotation)
- * bounds it: half extents (radius, half height + radius, radius), the capsule's segment along the
- * box's axis 1. */
+/* Spheres and capsules as shapes of the world: the piece of round.h a shape is at a pose, and how far
+ * one sweeps as its body turns (shape_pair.c dispatches the pairs). A round shape's box
+ * (spx_body_shape's half extents and local rotation) bounds it: half extents (radius, half height +
+ * radius, radius), the capsule's segment along the box's axis 1. */
 #ifndef SPX_DYNAMICS_SHAPE_ROUND_H
 #define SPX_DYNAMICS_SHAPE_ROUND_H
 
@@ -43,20 +42,6 @@ static inline spx_sphere spx_placed_sphere(const spx_placed_shape* p)
     s.radius = p->shape->round_radius + p->grow;
     return s;
 }
-
-/* Manifolds of a shape pair at least one of which is round, into out[0 .. capacity); returns how
-   many. *flip: the normals point from b to a (the query had b first). No manifold for a pose the
-   queries refuse. */
-uint32_t spx_round_pair_manifolds(const spx_placed_shape* a, const spx_placed_shape* b, float margin, spx_manifold* out,
-                                  uint32_t capacity, bool* flip);
-
-/* Do they overlap or touch? false for a pose the queries refuse. */
-bool spx_round_pair_overlap(const spx_placed_shape* a, const spx_placed_shape* b);
-
-/* First contact of the pair translating at va and vb over [0, tmax], normal from a to b; false for
-   a pose or motion the queries refuse. */
-bool spx_round_pair_sweep(const spx_placed_shape* a, spx_vec3 va, const spx_placed_shape* b, spx_vec3 vb, float tmax,
-                          spx_sweep_hit* out);
 
 /* How far rotation about a unit axis u through the body's centre of mass (at `offset` from it, world,
    the shape's centre) moves a round shape's surface a radian at most: its core's reach across u (the
