@@ -66,10 +66,14 @@ static inline int spx_f4_mask(spx_f4 a) { return _mm_movemask_ps(a); }
 
 /* (a[x], a[y], b[z], b[w]); the indices must be constants. */
 #define SPX_F4_SHUFFLE(a, b, x, y, z, w) _mm_shuffle_ps((a), (b), _MM_SHUFFLE((w), (z), (y), (x)))
-/* One source's lanes in any order by the integer shuffle: it writes a new register, where SSE2's
-   shufps overwrites its source and so costs a copy when the source lives on (the same bits). */
+/* One source's lanes in any order. SSE2's shufps overwrites its source, so a source that lives on
+   costs a copy: the integer shuffle writes a new register (the same bits). With AVX, vshufps does. */
+#ifdef __AVX__
+#define SPX_F4_PERMUTE(a, x, y, z, w) SPX_F4_SHUFFLE(a, a, x, y, z, w)
+#else
 #define SPX_F4_PERMUTE(a, x, y, z, w) \
     _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(a), _MM_SHUFFLE((w), (z), (y), (x))))
+#endif
 /* (a0, b0, a1, b1), (a2, b2, a3, b3), (a0, a1, b0, b1), (b2, b3, a2, a3) */
 static inline spx_f4 spx_f4_unpacklo(spx_f4 a, spx_f4 b) { return _mm_unpacklo_ps(a, b); }
 static inline spx_f4 spx_f4_unpackhi(spx_f4 a, spx_f4 b) { return _mm_unpackhi_ps(a, b); }
