@@ -86,7 +86,8 @@ __attribute__((noinline)) static spx_result overlap_checked(const spx_obb* a, co
 
 SPX_API spx_result spx_overlap_obb_obb(const spx_obb* a, const spx_obb* b, bool* out_overlap)
 {
-    if (!a || !b || !out_overlap) return SPX_ERR_INVALID_ARGUMENT;
+    if (__builtin_expect(!a, 0) || __builtin_expect(!b, 0) || __builtin_expect(!out_overlap, 0))
+        return SPX_ERR_INVALID_ARGUMENT;
 #if SPX_HAS_SIMD
     if (overlap_sse2(a, b, out_overlap)) return SPX_OK;
 #endif
