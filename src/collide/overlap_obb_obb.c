@@ -8,9 +8,9 @@
 #include "geometry/obb_pair_check.h"
 
 #if SPX_HAS_SIMD
-#define LANE(v, k) SPX_F4_LANE((v), k)
-#define ROT1(v) SPX_F4_SWIZZLE((v), 1, 2, 0, 3) /* (v1, v2, v0, v3) */
-#define ROT2(v) SPX_F4_SWIZZLE((v), 2, 0, 1, 3) /* (v2, v0, v1, v3) */
+#define LANE(v, k) SPX_F4_PERMUTE((v), k, k, k, k)
+#define ROT1(v) SPX_F4_PERMUTE((v), 1, 2, 0, 3) /* (v1, v2, v0, v3) */
+#define ROT2(v) SPX_F4_PERMUTE((v), 2, 0, 1, 3) /* (v2, v0, v1, v3) */
 
 /* The 15 axes on two boxes in registers, family by family (A's faces, B's faces, the edges), leaving
    at the first family that separates them. */
@@ -86,7 +86,8 @@ __attribute__((noinline)) static spx_result overlap_checked(const spx_obb* a, co
 
 SPX_API spx_result spx_overlap_obb_obb(const spx_obb* a, const spx_obb* b, bool* out_overlap)
 {
-    if (!a || !b || !out_overlap) return SPX_ERR_INVALID_ARGUMENT;
+    if (__builtin_expect(!a, 0) || __builtin_expect(!b, 0) || __builtin_expect(!out_overlap, 0))
+        return SPX_ERR_INVALID_ARGUMENT;
 #if SPX_HAS_SIMD
     if (overlap_sse2(a, b, out_overlap)) return SPX_OK;
 #endif

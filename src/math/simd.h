@@ -66,6 +66,14 @@ static inline int spx_f4_mask(spx_f4 a) { return _mm_movemask_ps(a); }
 
 /* (a[x], a[y], b[z], b[w]); the indices must be constants. */
 #define SPX_F4_SHUFFLE(a, b, x, y, z, w) _mm_shuffle_ps((a), (b), _MM_SHUFFLE((w), (z), (y), (x)))
+/* One source's lanes in any order. SSE2's shufps overwrites its source, so a source that lives on
+   costs a copy: the integer shuffle writes a new register (the same bits). With AVX, vshufps does. */
+#ifdef __AVX__
+#define SPX_F4_PERMUTE(a, x, y, z, w) SPX_F4_SHUFFLE(a, a, x, y, z, w)
+#else
+#define SPX_F4_PERMUTE(a, x, y, z, w) \
+    _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(a), _MM_SHUFFLE((w), (z), (y), (x))))
+#endif
 /* (a0, b0, a1, b1), (a2, b2, a3, b3), (a0, a1, b0, b1), (b2, b3, a2, a3) */
 static inline spx_f4 spx_f4_unpacklo(spx_f4 a, spx_f4 b) { return _mm_unpacklo_ps(a, b); }
 static inline spx_f4 spx_f4_unpackhi(spx_f4 a, spx_f4 b) { return _mm_unpackhi_ps(a, b); }
@@ -253,6 +261,7 @@ static inline spx_f4 spx_f4_shuffle_(spx_f4 a, spx_f4 b, int x, int y, int z, in
     return spx_f4_set(a.f[x], a.f[y], b.f[z], b.f[w]);
 }
 #define SPX_F4_SHUFFLE(a, b, x, y, z, w) spx_f4_shuffle_((a), (b), (x), (y), (z), (w))
+#define SPX_F4_PERMUTE(a, x, y, z, w) spx_f4_shuffle_((a), (a), (x), (y), (z), (w))
 static inline spx_f4 spx_f4_unpacklo(spx_f4 a, spx_f4 b) { return spx_f4_set(a.f[0], b.f[0], a.f[1], b.f[1]); }
 static inline spx_f4 spx_f4_unpackhi(spx_f4 a, spx_f4 b) { return spx_f4_set(a.f[2], b.f[2], a.f[3], b.f[3]); }
 static inline spx_f4 spx_f4_movelh(spx_f4 a, spx_f4 b) { return spx_f4_set(a.f[0], a.f[1], b.f[0], b.f[1]); }
