@@ -4,6 +4,7 @@
 #include "support/test.h"
 #include "support/pieces.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #define TOL 2e-5f
@@ -78,6 +79,53 @@ static int flat_box_resting_on_box(void)
         }
         TEST_ENSURE(found);
     }
+    return 0;
+}
+
+/* Two boxes of the same width resting face on face, one moved along a side of the face: the overlap
+   is a rectangle two of whose sides run along both boxes' sides, and the manifold is its four
+   corners, whichever face axis (x, y, z) the boxes meet along, whichever side axis the offset is on,
+   whichever box comes first. Two incident edges then lie exactly on side planes of the reference
+   face and cross no other plane: an offset along one of the face's two axes once gave the two
+   corners of one edge alone, and the top box rested on a line. */
+static int equal_faces_offset_along_a_side(void)
+{
+    const float offsets[] = { 1e-7f, 1e-5f, 0.05f, 0.3f, -0.3f, 0.45f };
+    for (int k = 0; k < 3; ++k)                /* the axis the faces meet along */
+        for (int side = 1; side < 3; ++side) { /* the offset's axis: k + 1 or k + 2 */
+            const int j = (k + side) % 3, other = (k + 3 - side) % 3;
+            for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; ++o)
+                for (int swap = 0; swap < 2; ++swap) {
+                    float lower[3] = { 0, 0, 0 }, upper[3] = { 0, 0, 0 };
+                    upper[k] = 0.999f; /* 1 mm into the lower box */
+                    upper[j] = offsets[o];
+                    const spx_obb lo =
+                        test_box(spx_v3(lower[0], lower[1], lower[2]), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
+                    const spx_obb up =
+                        test_box(spx_v3(upper[0], upper[1], upper[2]), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
+                    spx_manifold m;
+                    TEST_ENSURE_CODE(spx_manifold_obb_obb(swap ? &up : &lo, swap ? &lo : &up, 0.0f, &m), SPX_OK);
+                    if (m.point_count != 4) {
+                        fprintf(stderr, "faces along %d, offset %g along %d, %s first: %d points\n", k,
+                                (double)offsets[o], j, swap ? "upper" : "lower", m.point_count);
+                        return 1;
+                    }
+                    /* The corners: the offset axis spans [offset - 0.5, 0.5] (or [-0.5, offset + 0.5]),
+                       the other side axis [-0.5, 0.5]. */
+                    const float lo_j = fmaxf(-0.5f, offsets[o] - 0.5f), hi_j = fminf(0.5f, offsets[o] + 0.5f);
+                    float min_j = INFINITY, max_j = -INFINITY, min_o = INFINITY, max_o = -INFINITY;
+                    for (int i = 0; i < 4; ++i) {
+                        const float* p = &m.points[i].point.x;
+                        min_j = fminf(min_j, p[j]), max_j = fmaxf(max_j, p[j]);
+                        min_o = fminf(min_o, p[other]), max_o = fmaxf(max_o, p[other]);
+                        TEST_ENSURE_NEAR(m.points[i].depth, 0.001f, TOL);
+                    }
+                    TEST_ENSURE_NEAR(min_j, lo_j, TOL);
+                    TEST_ENSURE_NEAR(max_j, hi_j, TOL);
+                    TEST_ENSURE_NEAR(min_o, -0.5f, TOL);
+                    TEST_ENSURE_NEAR(max_o, 0.5f, TOL);
+                }
+        }
     return 0;
 }
 
@@ -482,6 +530,7 @@ int main(void)
 {
     int failures = 0;
     TEST_RUN(flat_box_resting_on_box, failures);
+    TEST_RUN(equal_faces_offset_along_a_side, failures);
     TEST_RUN(rotated_box_clips_to_octagon_reduced_to_four, failures);
     TEST_RUN(crossed_edges_touch_at_one_point, failures);
     TEST_RUN(box_tilted_on_an_edge_gives_two_points, failures);

@@ -2,6 +2,8 @@
    agreement with spx_penetration_obb_triangle, bad input; the surface-edge rule on single
    triangles. Answers worked out by hand in the comments. */
 #include <sepax/sepax.h>
+#include <math.h>
+#include <stdio.h>
 #include "collide/manifold_mesh.h"
 #include "support/cases.h"
 #include "support/shapes.h"
@@ -145,6 +147,54 @@ static int triangle_poking_into_a_box_face(void)
        the apex turned upside down is the same problem with the +y face as reference: f = 2, id 16. */
     spx_obb flipped = test_box(spx_v3(0, 0, 0), spx_v3(0.5f, 0.5f, 0.5f), test_rot(2, -1, 0));
     TEST_ENSURE(one_point_below(&flipped, &b, 0.1f, -0.495f, 0.05f, 0.01f, 16u) == 0);
+    return 0;
+}
+
+/* A unit box resting 1 mm deep on a unit square of two triangles (split along a diagonal), moved
+   along x or along z: each triangle's manifold holds every corner of its part of the box's
+   footprint (3 or 4 corners, so at least 3 points), and together they hold the footprint's four
+   corners, whichever axis the offset is on and either winding. Box edges there lie exactly on the
+   triangles' outer sides, and triangle corners exactly on the box's sides: a corner where such an
+   edge crosses another side plane was counted by neither rule, and an offset along z left a corner
+   of the footprint without a point (along x, one triangle gave two points). */
+static int box_moved_along_a_side_of_a_square(void)
+{
+    const float offsets[] = { 1e-6f, 0.05f, 0.3f, -0.3f, 0.45f };
+    const spx_vec3 c[4] = { spx_v3(-0.5f, 0, -0.5f), spx_v3(-0.5f, 0, 0.5f), spx_v3(0.5f, 0, 0.5f),
+                            spx_v3(0.5f, 0, -0.5f) };
+    for (int axis = 0; axis < 2; ++axis)
+        for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; ++o)
+            for (int wind = 0; wind < 2; ++wind) {
+                const float ox = axis ? 0.0f : offsets[o], oz = axis ? offsets[o] : 0.0f;
+                const spx_obb box = test_box(spx_v3(ox, 0.499f, oz), spx_v3(0.5f, 0.5f, 0.5f), test_identity);
+                const spx_triangle t[2] = { wind ? test_tri(c[0], c[2], c[1]) : test_tri(c[0], c[1], c[2]),
+                                            wind ? test_tri(c[0], c[3], c[2]) : test_tri(c[0], c[2], c[3]) };
+                spx_manifold m[2];
+                for (int i = 0; i < 2; ++i) {
+                    TEST_ENSURE_CODE(spx_manifold_obb_triangle(&box, &t[i], 0.0f, &m[i]), SPX_OK);
+                    if (m[i].point_count < 3) {
+                        fprintf(stderr, "offset %g along %c, winding %d: triangle %d gave %d points\n",
+                                (double)offsets[o], axis ? 'z' : 'x', wind, i, m[i].point_count);
+                        return 1;
+                    }
+                    TEST_ENSURE(normal_is(&m[i], 0, -1, 0) == 0);
+                }
+                const float x0 = fmaxf(-0.5f, ox - 0.5f), x1 = fminf(0.5f, ox + 0.5f);
+                const float z0 = fmaxf(-0.5f, oz - 0.5f), z1 = fminf(0.5f, oz + 0.5f);
+                const float corner[4][2] = { { x0, z0 }, { x0, z1 }, { x1, z1 }, { x1, z0 } };
+                for (int k = 0; k < 4; ++k) {
+                    bool found = false;
+                    for (int i = 0; i < 2; ++i)
+                        for (int j = 0; j < m[i].point_count; ++j)
+                            found |= fabsf(m[i].points[j].point.x - corner[k][0]) <= TOL &&
+                                     fabsf(m[i].points[j].point.z - corner[k][1]) <= TOL;
+                    if (!found) {
+                        fprintf(stderr, "offset %g along %c, winding %d: no point at the corner (%g, %g)\n",
+                                (double)offsets[o], axis ? 'z' : 'x', wind, (double)corner[k][0], (double)corner[k][1]);
+                        return 1;
+                    }
+                }
+            }
     return 0;
 }
 
@@ -1034,6 +1084,7 @@ int main(int argc, char** argv)
     TEST_RUN(box_edge_across_a_triangle_edge, failures);
     TEST_RUN(triangle_poking_into_a_box_face, failures);
     TEST_RUN(small_triangle_under_a_box_face, failures);
+    TEST_RUN(box_moved_along_a_side_of_a_square, failures);
     TEST_RUN(clipped_polygon_is_cut_to_four, failures);
     TEST_RUN(margins_decide_speculative_points, failures);
     TEST_RUN(flat_edge_gives_no_sideways_normal, failures);

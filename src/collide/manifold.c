@@ -171,7 +171,11 @@ static inline int crossings(v4 c, v4 cn, v4 o, v4 on, v4 z, v4 zn, float sign, f
     v4 oi = spx_f4_add(o, spx_f4_mul(s, spx_f4_sub(on, o)));
     v4 zi = spx_f4_add(z, spx_f4_mul(s, spx_f4_sub(zn, z)));
     v4 ot = spx_f4_splat(other);
-    int inside = strict ? spx_f4_mask(spx_f4_lt(spx_f4_abs(oi), ot)) : spx_f4_mask(spx_f4_le(spx_f4_abs(oi), ot));
+    /* Strictly: a crossing at a corner of the face comes from the other planes, unless the edge runs
+       along the other side itself (both ends on it), which crosses no other plane. */
+    int inside = strict ? spx_f4_mask(spx_f4_lt(spx_f4_abs(oi), ot)) |
+                              (spx_f4_mask(spx_f4_le(spx_f4_abs(oi), ot)) & spx_f4_mask(spx_f4_eq(o, on)))
+                        : spx_f4_mask(spx_f4_le(spx_f4_abs(oi), ot));
     spx_f4_store(out_c, spx_f4_splat(sign * limit));
     spx_f4_store(out_o, oi);
     spx_f4_store(out_z, zi);

@@ -142,7 +142,8 @@ static void clip_on_triangle(const box_tri* p, spx_dvec3 N, clip* c)
             clip_add(c, spx_d3_mad(q, N, 0.5 * s), s, CODE_TRI_CORNER + 3 * f + i);
     }
     /* Face edges (corner q to q + 1) crossing side plane j strictly, inside plane j + 1 (boundary
-       included) and strictly inside plane j + 2, so a crossing at a triangle corner counts once. */
+       included) and strictly inside plane j + 2, so a crossing at a triangle corner counts once; on
+       plane j + 2 too when the edge runs along it (both ends on it), which crosses it nowhere. */
     for (int q = 0; q < 4; ++q) {
         const int q1 = (q + 1) & 3;
         const int along = q % 2 == 0 ? u : v;
@@ -154,7 +155,7 @@ static void clip_on_triangle(const box_tri* p, spx_dvec3 N, clip* c)
             const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
             const double d1 = dist[q][j1] + s * (dist[q1][j1] - dist[q][j1]);
             const double d2 = dist[q][j2] + s * (dist[q1][j2] - dist[q][j2]);
-            if (!(d1 >= 0.0 && d2 > 0.0)) continue;
+            if (!(d1 >= 0.0 && (d2 > 0.0 || (d2 >= 0.0 && dist[q][j2] == dist[q1][j2])))) continue;
             const spx_dvec3 xx = spx_d3_mad(x[q], spx_d3_sub(x[q1], x[q]), s);
             const double depth = spx_d3_dot(N, xx) - plane;
             clip_add(c, spx_d3_mad(xx, N, -0.5 * depth), depth, CODE_EDGE_PAIR + 3 * e + j);
@@ -207,8 +208,9 @@ static void clip_on_box_face(const box_tri* p, int k, int s, clip* c)
     }
     /* Triangle edge j crossing side plane (axis a, sign g) strictly; the other coordinate strictly
        inside for the u planes and boundary included for the v planes, so that a crossing at a face
-       corner counts once. The side plane and the reference face meet in a box edge along the
-       other axis. */
+       corner counts once, and boundary included for the u planes too when the edge runs along a v
+       plane (which it crosses nowhere). The side plane and the reference face meet in a box edge
+       along the other axis. */
     for (int j = 0; j < 3; ++j) {
         const spx_dvec3 A = t->p[j], B = t->p[(j + 1) % 3];
         for (int plane = 0; plane < 4; ++plane) {
@@ -217,7 +219,7 @@ static void clip_on_box_face(const box_tri* p, int k, int s, clip* c)
             if (!((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0))) continue;
             const spx_dvec3 x = spx_d3_mad(A, spx_d3_sub(B, A), da / (da - db));
             const double xo = fabs(coord(x, o));
-            if (!(plane < 2 ? xo < h[o] : xo <= h[o])) continue;
+            if (!(xo < h[o] || (xo <= h[o] && (plane >= 2 || coord(A, o) == coord(B, o))))) continue;
             int sg[3];
             sg[k] = s, sg[a] = g, sg[o] = 1;
             const double depth = h[k] - s * coord(x, k);
