@@ -651,9 +651,9 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
         spx_body_sync_origin(b);
         /* A body frozen at the impact limit stood still for the rest of the step: of the velocities
            it did not move with, it keeps the share its last impact's restitution gives back (an
-           elastic body all of them, energy kept). Kept whole, an inelastic chain of bodies that the
-           limit cut off kept pressing into what held it, was frozen there again at the next step and
-           gathered gravity step after step, until it was let go and thrown. */
+           elastic body all of them, energy kept). Kept whole, an inelastic chain that the limit cuts
+           off would press on into what holds it, be frozen there again at the next step and gather
+           gravity while standing still, until let go and thrown. */
         if (cb->frozen && cb->last_partner != UINT32_MAX) {
             const spx_body* o = &w->bodies[cb->last_partner];
             const float e = fmaxf(b->shapes[cb->last_shape[0]].restitution, o->shapes[cb->last_shape[1]].restitution);
