@@ -208,6 +208,16 @@ static int capsule_rolls_on_floor(void)
     return 0;
 }
 
+/* The ground of the pile and landing tests: the n x n grid mesh, or (grid NULL) a static box of the
+   same top and extent; friction 0.6. */
+static void add_ground(spx_world* w, const spx_mesh* grid, uint32_t n)
+{
+    if (grid) add_grid(w, grid, n, 0.6f);
+    else
+        add_box(w, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), identity(), spx_v3(0.5f * (float)n, 0.5f, 0.5f * (float)n),
+                0.6f);
+}
+
 /* Capsules dropped turned in a pile onto a box ground and onto a mesh ground, measured by the plain-data
    penetration queries (capsule-capsule, and the core's height over the flat ground) at every step:
    the pile comes to rest with every overlap under 1 cm (over its last second, into the ground too),
@@ -223,10 +233,7 @@ static int capsule_pile_stays_up(int count)
     for (int ground = 0; ground < 2; ++ground) {
         spx_world* w = make_world(true);
         TEST_ENSURE(w);
-        if (ground == 0) add_grid(w, grid, n, 0.6f);
-        else
-            add_box(w, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), identity(), spx_v3(0.5f * (float)n, 0.5f, 0.5f * (float)n),
-                    0.6f);
+        add_ground(w, ground == 0 ? grid : NULL, n);
         static spx_body_id bodies[MAX_PILE];
         uint64_t state = 0x2545F4914F6CDD1Dull;
         for (int i = 0; i < count; ++i) {
@@ -307,10 +314,7 @@ static int capsules_land_on_an_end(void)
     for (int ground = 0; ground < 2; ++ground) {
         spx_world* w = make_world(true);
         TEST_ENSURE(w);
-        if (ground == 0) add_grid(w, grid, n, 0.6f);
-        else
-            add_box(w, SPX_BODY_STATIC, spx_v3(0, -0.5f, 0), identity(), spx_v3(0.5f * (float)n, 0.5f, 0.5f * (float)n),
-                    0.6f);
+        add_ground(w, ground == 0 ? grid : NULL, n);
         spx_body_id ids[COUNT];
         uint64_t state = 0x2545F4914F6CDD1Dull;
         for (int i = 0; i < COUNT; ++i) {
