@@ -52,10 +52,9 @@ static void group_start(mesh_manifold* mm, spx_vec3 normal)
     for (int i = 1; i < 3; ++i)
         if (fabsf(spx_group_dot(ax[i], normal)) > fabsf(spx_group_dot(ax[k], normal))) k = i;
     spx_point_group* g = &mm->leaders.groups[mm->leaders.count++];
-    /* A gap leans by at most SPX_GROUP_LEAN_GAP: leaning by every gap, a box at 8 m/s turning at
-       12 rad/s over a mesh ground kept only its two lowest bottom corners (0.2 and 4.5 cm up) and
-       lost those at 11 and 15 cm, within its 37 cm margin; one swung 8.6 cm into the ground within
-       the step (a box ground's face clipping keeps all four). */
+    /* A gap leans by at most SPX_GROUP_LEAN_GAP: leaning by every gap, a fast tumbling box would keep
+       only its lowest corners, and the others within its margin, dropped, would swing into the ground
+       within the step (a box ground's face clipping keeps all four). */
     spx_group_init(g, normal, ax[(k + 1) % 3], ax[(k + 2) % 3], mm->box->center, SPX_GROUP_LEAN_GAP);
 }
 
