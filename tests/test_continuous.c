@@ -3,6 +3,7 @@
    closed container of fast boxes, a stack struck from the side, and the stage's own bookkeeping
    (stats, determinism, no allocation after warm-up). */
 #include "support/test.h"
+#include "support/cases.h"
 #include "support/one_way.h"
 #include "support/pieces.h"
 #include "support/container.h"
@@ -623,14 +624,6 @@ static spx_body_id add_mesh(spx_world* w, spx_body_type type, const spx_mesh* me
     return add_body(w, type, &s, p, q, 0.6f, restitution, v, omega);
 }
 
-static spx_vec3 rotate(spx_quat q, spx_vec3 v)
-{
-    /* v + 2 w (u x v) + 2 u x (u x v), u the vector part */
-    spx_vec3 c = spx_v3(q.y * v.z - q.z * v.y, q.z * v.x - q.x * v.z, q.x * v.y - q.y * v.x);
-    spx_vec3 cc = spx_v3(q.y * c.z - q.z * c.y, q.z * c.x - q.x * c.z, q.x * c.y - q.y * c.x);
-    return spx_v3(v.x + 2.0f * (q.w * c.x + cc.x), v.y + 2.0f * (q.w * c.y + cc.y), v.z + 2.0f * (q.w * c.z + cc.z));
-}
-
 /* The farthest any vertex of a body's mesh reaches along `axis` (unit), and the least. */
 static void mesh_extent(spx_world* w, spx_body_id id, const test_shape* shape, spx_vec3 axis, float* lo, float* hi)
 {
@@ -638,7 +631,7 @@ static void mesh_extent(spx_world* w, spx_body_id id, const test_shape* shape, s
     spx_body_get_transform(w, id, &t);
     *lo = INFINITY, *hi = -INFINITY;
     for (uint32_t k = 0; k < shape->vertex_count; ++k) {
-        spx_vec3 v = rotate(t.q, shape->vertices[k]);
+        spx_vec3 v = test_case_turn(t.q, shape->vertices[k]);
         float x = (t.p.x + v.x) * axis.x + (t.p.y + v.y) * axis.y + (t.p.z + v.z) * axis.z;
         if (x < *lo) *lo = x;
         if (x > *hi) *hi = x;
