@@ -215,11 +215,10 @@ static int bullet_passes_without_continuous(void)
 /* The bullet through paper with the cube turned (4 rotations, uniformly random from a fixed seed, as
    `sepax bench ccd`), 10 to 10,000 m/s, 8 phases each. It strikes with a corner or an edge and
    turns; restitution 0 stops each contact, but the spin the first gave can carry the cube off the
-   wall (bench ccd at 10 m/s, where the peers hold: Bullet with CCD 7.5%, ODE 15%, sepax 9.7% of
-   the speed; the same 9.4 to 9.7% at every speed). With the stage: 0 passes, under 1 mm deep, the
-   energy never grows, the rebound under 12%. Without it (the control), the world stays finite and
-   its energy never grows: before the solver's lever shift was limited, a cube at 10,000 m/s met
-   the wall's speculative contact 5 m away, spun up to 10^13 rad/s in the next step and became NaN. */
+   wall (`sepax bench ccd` compares the rebound with the peers'). With the stage: 0 passes, under
+   1 mm deep, the energy never grows, the rebound under 12%. Without it (the control), the world
+   stays finite and its energy never grows: a cube at 10,000 m/s meets the wall's speculative
+   contact 5 m away, and an unlimited lever shift would spin it to non-finite values. */
 static int turned_bullets(void)
 {
     for (int on = 1; on >= 0; --on) {
@@ -391,9 +390,8 @@ static int container(void)
     printf("  container: %u impacts, %u fast body-steps, %u steps over the limit, energy %.6g of %.6g J\n", impacts,
            fast, limited, energy, energy0);
     TEST_ENSURE(impacts > 0);
-    /* Elastic: kept within 0.1% (measured 0.0001%; an impulse that fell back to inelastic too often
-       lost 0.16%, one that lost restitution at one point 99.96%, and stopping a fast point within
-       the tolerance with a slow touching one, inelastic, 0.28%). */
+    /* Elastic: kept within 0.1%, which an impulse that falls back to inelastic too often, or stops
+       a fast point together with a slow touching one, exceeds. */
     TEST_ENSURE(fabs(energy - energy0) < 1e-3 * energy0);
     test_container_destroy(&c);
     return 0;
