@@ -101,11 +101,10 @@ static void rotate(const double w[3], double t, const double q[3], double out[3]
     for (int i = 0; i < 3; ++i) out[i] = q[i] * c + x[i] * s + k[i] * kq * (1.0 - c);
 }
 
-/* x rounded to float, for certain. GCC 12.2 at -O2 (its basic-block vectorizer) kept the unrounded
-   doubles of such draws and used them where this test reads (double)p.x back: the test then followed
-   a body up to half a float step (0.1 mm, 2 km from the origin) from the one the library was given,
-   2% of a 1 mm body's radius, and failed at -O2 only.
-   The volatile store makes the rounding a value in memory the compiler must read back. */
+/* x rounded to float, for certain: an optimizer may keep the unrounded double of a draw and use it
+   where this test reads (double)p.x back, and the test would then follow a body up to half a float
+   step (0.1 mm, 2 km from the origin) from the one the library was given. The volatile store makes
+   the rounding a value in memory the compiler must read back. */
 static float round_to_float(double x)
 {
     volatile float f = (float)x;

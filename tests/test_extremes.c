@@ -1,7 +1,7 @@
 /* Extreme and faulty input: the accepted range (SPX_MAX_COORDINATE), the one order in which errors
  * are reported (base.h), and answers that stay finite and consistent at the edges of the range.
  * The fuzz harnesses (tests/fuzz, test_fuzz_replay) check the same properties on random input;
- * these are the cases worked out by hand, and the inputs the harnesses once broke. */
+ * these are the cases worked out by hand, and inputs on which the harnesses found faults. */
 #include <sepax/sepax.h>
 #include <float.h>
 #include <stdlib.h>

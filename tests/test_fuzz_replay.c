@@ -1,5 +1,5 @@
 /* The fuzz harnesses of tests/fuzz/ as an ordinary test, in every build (gcc too): each runs on its
- * seed corpus (tests/fuzz/corpus/<name>/, the inputs that once broke a property among them) and on
+ * seed corpus (tests/fuzz/corpus/<name>/, which keeps every input found to break a property) and on
  * a fixed-seed stream of random inputs, so a run is the same every time. A property that fails
  * aborts with its line and writes the input to fuzz-failure-<name>.bin. `--long` runs a hundred
  * times as many random inputs; `test_fuzz_replay <name> <file>` runs one harness on one input. */

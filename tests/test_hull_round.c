@@ -379,7 +379,6 @@ static spx_vec3 rotate(const spx_mat3* m, spx_vec3 v)
                   m->col[0].z * v.x + m->col[1].z * v.y + m->col[2].z * v.z);
 }
 
-static spx_vec3 add3(spx_vec3 a, spx_vec3 b) { return spx_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
 static spx_vec3 sc3(spx_vec3 a, float s) { return spx_v3(a.x * s, a.y * s, a.z * s); }
 
 static void make_problem(bool capsule, int family, uint64_t seed, problem* p)
@@ -423,17 +422,17 @@ static void make_problem(bool capsule, int family, uint64_t seed, problem* p)
     p->position = rv3(&g, 0.5);
     const double reach = sqrt(sx * sx + sy * sy + sz * sz);
     p->a.radius = (float)uni(&g, 0.02, 0.6);
-    const spx_vec3 target = add3(p->position, rv3(&g, 0.5 * reach));
+    const spx_vec3 target = test_add3(p->position, rv3(&g, 0.5 * reach));
     spx_vec3 dir = rv3(&g, 1.0);
     float dl = sqrtf(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z) + 1e-6f;
     dir = sc3(dir, 1.0f / dl);
     const float away = (float)uni(&g, 0.0, 2.0 * reach + 1.0);
-    p->a.p[0] = add3(target, sc3(dir, away));
+    p->a.p[0] = test_add3(target, sc3(dir, away));
     p->a.p[1] = p->a.p[0];
-    if (capsule) p->a.p[1] = add3(p->a.p[0], rv3(&g, 0.8));
+    if (capsule) p->a.p[1] = test_add3(p->a.p[0], rv3(&g, 0.8));
     /* Aimed: B still, A moving at the target over about tmax, a third overshooting or falling short. */
     p->va = sc3(dir, -away * (float)uni(&g, 0.5, 1.5));
-    p->va = add3(p->va, rv3(&g, 0.3));
+    p->va = test_add3(p->va, rv3(&g, 0.3));
     p->vb = rv3(&g, 0.3);
     if (family == FAM_PARALLEL) {
         spx_hull_def def = spx_default_hull_def();
@@ -448,19 +447,19 @@ static void make_problem(bool capsule, int family, uint64_t seed, problem* p)
         spx_vec3 c0, c1;
         spx_hull_get_corner(h, f.corners[0], &c0);
         spx_hull_get_corner(h, f.corners[1], &c1);
-        const spx_vec3 n = rotate(&p->rotation, f.normal), e = rotate(&p->rotation, add3(c1, sc3(c0, -1)));
-        const spx_vec3 on = add3(p->position, rotate(&p->rotation, add3(sc3(c0, 0.5f), sc3(c1, 0.5f))));
+        const spx_vec3 n = rotate(&p->rotation, f.normal), e = rotate(&p->rotation, test_add3(c1, sc3(c0, -1)));
+        const spx_vec3 on = test_add3(p->position, rotate(&p->rotation, test_add3(sc3(c0, 0.5f), sc3(c1, 0.5f))));
         const float gap = (float)uni(&g, 0.0, 0.5);
-        p->a.p[0] = add3(on, sc3(n, p->a.radius + gap));
+        p->a.p[0] = test_add3(on, sc3(n, p->a.radius + gap));
         if (capsule) {
             /* Along the edge (lying on the face's rim) or along the face across the edge. */
             const spx_vec3 along =
                 uni(&g, 0, 1) < 0.5 ? e : spx_v3(n.y * e.z - n.z * e.y, n.z * e.x - n.x * e.z, n.x * e.y - n.y * e.x);
             const float s = (float)uni(&g, -0.8, 0.2);
-            p->a.p[1] = add3(p->a.p[0], sc3(along, 1.0f - s));
-            p->a.p[0] = add3(p->a.p[0], sc3(along, s));
+            p->a.p[1] = test_add3(p->a.p[0], sc3(along, 1.0f - s));
+            p->a.p[0] = test_add3(p->a.p[0], sc3(along, s));
         } else {
-            p->a.p[0] = add3(p->a.p[0], sc3(e, (float)uni(&g, -0.6, 0.6)));
+            p->a.p[0] = test_add3(p->a.p[0], sc3(e, (float)uni(&g, -0.6, 0.6)));
             p->a.p[1] = p->a.p[0];
         }
         p->va = sc3(n, -(float)uni(&g, 0.0, 2.0 * gap + 0.05));
@@ -475,9 +474,9 @@ static void make_problem(bool capsule, int family, uint64_t seed, problem* p)
     } else if (family == FAM_FAR) {
         const float z = (float)uni(&g, 1000, 5000), y = (float)uni(&g, -5000, -1000), x = (float)uni(&g, 1000, 5000);
         const spx_vec3 off = spx_v3(x, y, z);
-        p->position = add3(p->position, off);
-        p->a.p[0] = add3(p->a.p[0], off);
-        p->a.p[1] = add3(p->a.p[1], off);
+        p->position = test_add3(p->position, off);
+        p->a.p[0] = test_add3(p->a.p[0], off);
+        p->a.p[1] = test_add3(p->a.p[1], off);
     }
 }
 
@@ -659,11 +658,11 @@ static void check_properties(const problem* in, stats* st)
         problem o = p;
         spx_vec3 off, w;
         test_case_random_shift(&rng, &off, &w);
-        o.position = add3(o.position, off);
-        o.a.p[0] = add3(o.a.p[0], off);
-        o.a.p[1] = add3(o.a.p[1], off);
-        o.va = add3(o.va, w);
-        o.vb = add3(o.vb, w);
+        o.position = test_add3(o.position, off);
+        o.a.p[0] = test_add3(o.a.p[0], off);
+        o.a.p[1] = test_add3(o.a.p[1], off);
+        o.va = test_add3(o.va, w);
+        o.vb = test_add3(o.vb, w);
         built ob = b;
         ob.placed.position = o.position;
         if (ask_sweep(&o, &ob, &g) != SPX_OK) fail(st, &p, "moved problem refused", 0, 0);

@@ -86,8 +86,8 @@ static int flat_box_resting_on_box(void)
    is a rectangle two of whose sides run along both boxes' sides, and the manifold is its four
    corners, whichever face axis (x, y, z) the boxes meet along, whichever side axis the offset is on,
    whichever box comes first. Two incident edges then lie exactly on side planes of the reference
-   face and cross no other plane: an offset along one of the face's two axes once gave the two
-   corners of one edge alone, and the top box rested on a line. */
+   face and cross no other plane: both corners of each such edge must stay, or the top box rests on
+   a line. */
 static int equal_faces_offset_along_a_side(void)
 {
     const float offsets[] = { 1e-7f, 1e-5f, 0.05f, 0.3f, -0.3f, 0.45f };
@@ -441,8 +441,7 @@ static spx_mat3 random_rotation(uint64_t* state)
    spx_penetration_obb_obb), or within the 8 degrees by which an edge axis hands over to a nearby
    face, or an axis as shallow within the hysteresis between axes. Unit cubes at random
    orientations, B's centre in a random direction at the distance that makes them overlap by 1 to
-   5 cm. The rule before the near face (the best face of either box) broke this on about 1% of
-   such pairs, with normals up to about 45 degrees off and points that part while the edges sink. */
+   5 cm. A normal far off that axis gives points that part while the edges sink. */
 static int normal_follows_the_least_overlap(void)
 {
     uint64_t state = 0x2545F4914F6CDD1Dull;

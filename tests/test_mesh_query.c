@@ -44,13 +44,6 @@ static spx_transform pose_at(float x, float y, float z) { return (spx_transform)
 
 static spx_vec3 vec_of(const double d[3]) { return spx_v3((float)d[0], (float)d[1], (float)d[2]); }
 
-static spx_vec3 rotate(spx_quat q, spx_vec3 v)
-{
-    double in[3] = { v.x, v.y, v.z }, out[3];
-    test_case_rotate(q, in, out);
-    return vec_of(out);
-}
-
 /* q * r in double, normalised, rounded to float. */
 static spx_quat quat_mul(spx_quat q, spx_quat r)
 {
@@ -591,7 +584,9 @@ static int far_and_rotated_problem_same_answer(void)
             TEST_ENSURE_CODE(spx_obb_from_quat(fbox.p, box.half_extents, fbox.q, &far_box), SPX_OK);
             if (!box_case) TEST_ENSURE_CODE(spx_mesh_instance_set_pose(A.inst, &fa), SPX_OK);
             TEST_ENSURE_CODE(spx_mesh_instance_set_pose(B.inst, &fb), SPX_OK);
-            query f = { box_case ? &far_box : NULL, A.inst, B.inst, rotate(Q, va), rotate(Q, vb), tmax };
+            query f = {
+                box_case ? &far_box : NULL, A.inst, B.inst, test_case_turn(Q, va), test_case_turn(Q, vb), tmax
+            };
             char label[256];
             snprintf(label, sizeof label, "%s case %d moved %.0f m and rotated", box_case ? "box-mesh" : "mesh-mesh", c,
                      dist);
@@ -954,7 +949,7 @@ static int torus_dropped_onto_grid(void)
         spx_transform ta = move_pose(pose_at(2.0f, 0.75f, 2.0f), tilt, ZERO), tb = move_pose(IDENTITY, tilt, ZERO);
         TEST_ENSURE_CODE(spx_mesh_instance_set_pose(a, &ta), SPX_OK);
         TEST_ENSURE_CODE(spx_mesh_instance_set_pose(b, &tb), SPX_OK);
-        q.va = rotate(tilt, spx_v3(0, -1, 0));
+        q.va = test_case_turn(tilt, spx_v3(0, -1, 0));
         TEST_ENSURE(check_against_brute(&q, "torus on grid, tilted", &h) == 0);
         TEST_ENSURE(h.state == SPX_SWEEP_HIT);
         TEST_ENSURE_NEAR(h.time, 0.5, 1e-5);
@@ -1734,7 +1729,7 @@ static int instance_pose_round_trip(void)
             TEST_ENSURE_CODE(spx_mesh_instance_get_triangle(inst, i, &world, &s2), SPX_OK);
             TEST_ENSURE(s1 == s2);
             for (int cc = 0; cc < 3; ++cc) {
-                spx_vec3 r = rotate(got.q, local.v[cc]);
+                spx_vec3 r = test_case_turn(got.q, local.v[cc]);
                 TEST_ENSURE_NEAR(world.v[cc].x, (double)r.x + got.p.x, 2e-4);
                 TEST_ENSURE_NEAR(world.v[cc].y, (double)r.y + got.p.y, 2e-6);
                 TEST_ENSURE_NEAR(world.v[cc].z, (double)r.z + got.p.z, 2e-6);

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "support/test.h"
 #include "scene.h"
+#include "support/cases.h"
 #include "support/scenes.h"
 
 #include <dirent.h>
@@ -534,15 +535,6 @@ static int joints_of_every_kind(void)
     return 0;
 }
 
-static spx_vec3 rotate(spx_quat q, spx_vec3 v)
-{
-    /* v + 2 w (u x v) + 2 u x (u x v), u = q's vector part */
-    spx_vec3 u = spx_v3(q.x, q.y, q.z);
-    spx_vec3 t = spx_v3(2 * (u.y * v.z - u.z * v.y), 2 * (u.z * v.x - u.x * v.z), 2 * (u.x * v.y - u.y * v.x));
-    return spx_v3(v.x + q.w * t.x + (u.y * t.z - u.z * t.y), v.y + q.w * t.y + (u.z * t.x - u.x * t.z),
-                  v.z + q.w * t.z + (u.x * t.y - u.y * t.x));
-}
-
 /* A ball joint to the world given by a world anchor on a turned, spinning body: the frame made from
    the starting pose puts the anchor where the file says, and the body turns about it. */
 static int joint_world_anchor_on_a_turned_body(void)
@@ -566,8 +558,8 @@ static int joint_world_anchor_on_a_turned_body(void)
         if (k == 0) q0 = t.q;
         /* The body's point that started at the anchor, followed through the body's motion. */
         spx_quat c = { -q0.x, -q0.y, -q0.z, q0.w };
-        spx_vec3 local = rotate(c, spx_v3(1.4f - 1.0f, 2.1f - 2.0f, 3.2f - 3.0f));
-        spx_vec3 w = rotate(t.q, local);
+        spx_vec3 local = test_case_turn(c, spx_v3(1.4f - 1.0f, 2.1f - 2.0f, 3.2f - 3.0f));
+        spx_vec3 w = test_case_turn(t.q, local);
         w = spx_v3(w.x + t.p.x, w.y + t.p.y, w.z + t.p.z);
         float d = sqrtf((w.x - 1.4f) * (w.x - 1.4f) + (w.y - 2.1f) * (w.y - 2.1f) + (w.z - 3.2f) * (w.z - 3.2f));
         if (d > worst) worst = d;

@@ -194,16 +194,14 @@ static void snap_case(test_sweep_case* c, spx_vec3* offset, spx_vec3* common)
     }
 }
 
-static spx_vec3 add3(spx_vec3 a, spx_vec3 b) { return spx_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
-
 static void move_case(const test_sweep_case* in, spx_vec3 offset, spx_vec3 common, test_sweep_case* out)
 {
     *out = *in;
     for (int i = 0; i < 2; ++i) {
-        if (test_case_piece_is_box(in->kind, i)) out->box[i].center = add3(in->box[i].center, offset);
+        if (test_case_piece_is_box(in->kind, i)) out->box[i].center = test_add3(in->box[i].center, offset);
         else
-            for (int k = 0; k < 3; ++k) out->tri[i].v[k] = add3(in->tri[i].v[k], offset);
-        out->velocity[i] = add3(in->velocity[i], common);
+            for (int k = 0; k < 3; ++k) out->tri[i].v[k] = test_add3(in->tri[i].v[k], offset);
+        out->velocity[i] = test_add3(in->velocity[i], common);
     }
 }
 
@@ -283,7 +281,7 @@ static void make_family_case(test_case_kind kind, family f, uint64_t seed, test_
             spx_vec3 centre = grid_vec(&rng, -3, 3);
             if (test_case_piece_is_box(kind, i)) c->box[i] = grid_box(&rng, centre);
             else
-                for (int k = 0; k < 3; ++k) c->tri[i].v[k] = add3(centre, grid_vec(&rng, -2, 2));
+                for (int k = 0; k < 3; ++k) c->tri[i].v[k] = test_add3(centre, grid_vec(&rng, -2, 2));
             c->velocity[i] = grid_vec(&rng, -4, 4);
         }
         c->tmax = (float)(0.5 * (double)(1 + test_case_rng_next(&rng) % 4));
@@ -338,7 +336,7 @@ static void make_family_case(test_case_kind kind, family f, uint64_t seed, test_
             float l = 0.5f * b->half_extents.x + 0.5f;
             spx_vec3 p = c->tri[1].v[0];
             for (int k = 1; k < 3; ++k) {
-                spx_vec3 d = k == 1 ? b->rotation.col[0] : add3(b->rotation.col[0], b->rotation.col[1]);
+                spx_vec3 d = k == 1 ? b->rotation.col[0] : test_add3(b->rotation.col[0], b->rotation.col[1]);
                 c->tri[1].v[k] = spx_v3(p.x + l * d.x * (float)k, p.y + l * d.y * (float)k, p.z + l * d.z * (float)k);
             }
         } else if (kind == TEST_CASE_OBB_OBB) {
@@ -348,7 +346,7 @@ static void make_family_case(test_case_kind kind, family f, uint64_t seed, test_
         } else {
             spx_vec3 d = spx_v3(c->tri[1].v[0].x - c->tri[0].v[0].x, c->tri[1].v[0].y - c->tri[0].v[0].y,
                                 c->tri[1].v[0].z - c->tri[0].v[0].z);
-            for (int k = 0; k < 3; ++k) c->tri[1].v[k] = add3(c->tri[0].v[k], d);
+            for (int k = 0; k < 3; ++k) c->tri[1].v[k] = test_add3(c->tri[0].v[k], d);
         }
         break;
     }

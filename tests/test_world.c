@@ -557,12 +557,11 @@ static void box_spin(spx_quat q, spx_vec3 h, float m, spx_vec3 av, double out[3]
 
 /* A free plank (2 x 0.1 x 0.02 m) spinning at 200 rad/s about an axis between its two large
    principal axes, no gravity, nothing near, 10 s: a free body keeps its angular momentum and its
-   energy. The turn of a step is 3.3 rad. Carrying the angular momentum over such a turn at one w
-   once let the spin energy grow 190 times in 10 s; held to its energy, it then lost 72% of its
-   angular momentum (the spin went to the long axis at 3,600 rad/s); the turn now follows the free
-   body's motion (solver.c, free_turn): measured |L| 0.3% and the energy 0.5% under the start's.
-   Twice: the box the body's only shape, and the box turned in the body's frame (the body's
-   principal axes are then not its frame's, so its inertia is a full matrix). */
+   energy. The turn of a step is 3.3 rad: carried over such a turn at one w, the angular momentum
+   would gain energy, and held to its energy it would drift to the long axis; the turn follows the
+   free body's motion (solver.c, free_turn). Twice: the box the body's only shape, and the box
+   turned in the body's frame (the body's principal axes are then not its frame's, so its inertia
+   is a full matrix). */
 static int free_spin_keeps_momentum(void)
 {
     const spx_vec3 half = { 1.0f, 0.05f, 0.01f };

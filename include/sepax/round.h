@@ -165,8 +165,7 @@ SPX_API spx_result spx_overlap_capsule_hull(const spx_capsule* a, const spx_plac
 /// Overlap and, when they overlap, the minimum translation (normal from the piece to the hull, depth).
 SPX_API spx_result spx_penetration_sphere_hull(const spx_sphere* a, const spx_placed_hull* b, spx_penetration* out);
 SPX_API spx_result spx_penetration_capsule_hull(const spx_capsule* a, const spx_placed_hull* b, spx_penetration* out);
-/// First contact of the translating piece and the translating hull during [0, tmax]: time, normal,
-/// point; START_OVERLAP with the minimum translation when they overlap or touch at t = 0.
+/// First contact of the translating piece and the translating hull during [0, tmax], as the sweeps above.
 SPX_API spx_result spx_sweep_sphere_hull(const spx_sphere* a, spx_vec3 velocity_a, const spx_placed_hull* b,
                                          spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
 SPX_API spx_result spx_sweep_capsule_hull(const spx_capsule* a, spx_vec3 velocity_a, const spx_placed_hull* b,

@@ -1,5 +1,6 @@
 /* Contact point finder: the features extreme on the normal, met in the plane across it. */
 #include "contact_point.h"
+#include "math/dvec2.h"
 #include <stdbool.h>
 
 /* Features overlap up to this fraction of their size beyond their edges (SPX_FEATURE_FLAT_SINE's
@@ -9,17 +10,6 @@
 /* Twice the area, as a fraction of the squared diameter, below which an overlap polygon is a
  * segment: a sliver a few slacks wide, two faces meeting along a line. */
 #define SPX_CONTACT_FLAT_AREA 8e-6
-
-typedef struct vec2d {
-    double x, y;
-} vec2d;
-
-static double cross2(vec2d a, vec2d b) { return a.x * b.y - a.y * b.x; }
-static vec2d sub2(vec2d a, vec2d b)
-{
-    vec2d r = { a.x - b.x, a.y - b.y };
-    return r;
-}
 
 /* Any unit vector perpendicular to unit n. */
 static void plane_basis(spx_dvec3 n, spx_dvec3* u, spx_dvec3* v)
@@ -33,18 +23,20 @@ static void plane_basis(spx_dvec3 n, spx_dvec3* u, spx_dvec3* v)
 /* Clips the convex polygon `poly` (count points) to the half-plane on the inner side of edge
  * (e0, e1) of a polygon with orientation `orient` (+1 counter-clockwise, -1 clockwise), moved out
  * by `slack` (a length). */
-static int clip_half_plane(const vec2d* poly, int count, vec2d e0, vec2d e1, double orient, double slack, vec2d* out)
+static int clip_half_plane(const spx_dvec2* poly, int count, spx_dvec2 e0, spx_dvec2 e1, double orient, double slack,
+                           spx_dvec2* out)
 {
     int n = 0;
-    vec2d edge = sub2(e1, e0);
+    spx_dvec2 edge = spx_d2_sub(e1, e0);
     double grow = slack * sqrt(edge.x * edge.x + edge.y * edge.y);
     for (int i = 0; i < count; ++i) {
-        vec2d p = poly[i], q = poly[(i + 1) % count];
-        double sp = orient * cross2(edge, sub2(p, e0)) + grow, sq = orient * cross2(edge, sub2(q, e0)) + grow;
+        spx_dvec2 p = poly[i], q = poly[(i + 1) % count];
+        double sp = orient * spx_d2_cross(edge, spx_d2_sub(p, e0)) + grow,
+               sq = orient * spx_d2_cross(edge, spx_d2_sub(q, e0)) + grow;
         if (sp >= 0.0) out[n++] = p;
         if ((sp >= 0.0) != (sq >= 0.0) && count > 1) {
             double s = sp / (sp - sq);
-            vec2d r = { p.x + (q.x - p.x) * s, p.y + (q.y - p.y) * s };
+            spx_dvec2 r = { p.x + (q.x - p.x) * s, p.y + (q.y - p.y) * s };
             out[n++] = r;
         }
     }
@@ -52,9 +44,9 @@ static int clip_half_plane(const vec2d* poly, int count, vec2d e0, vec2d e1, dou
 }
 
 /* Closest points of segments p0p1 and q0q1 (2D), returned as their midpoint. */
-static vec2d segment_segment_mid(vec2d p0, vec2d p1, vec2d q0, vec2d q1)
+static spx_dvec2 segment_segment_mid(spx_dvec2 p0, spx_dvec2 p1, spx_dvec2 q0, spx_dvec2 q1)
 {
-    vec2d d1 = sub2(p1, p0), d2 = sub2(q1, q0), r = sub2(p0, q0);
+    spx_dvec2 d1 = spx_d2_sub(p1, p0), d2 = spx_d2_sub(q1, q0), r = spx_d2_sub(p0, q0);
     double a = d1.x * d1.x + d1.y * d1.y, e = d2.x * d2.x + d2.y * d2.y;
     double f = d2.x * r.x + d2.y * r.y, c = d1.x * r.x + d1.y * r.y, b = d1.x * d2.x + d1.y * d2.y;
     double denom = a * e - b * b;
@@ -76,8 +68,8 @@ static vec2d segment_segment_mid(vec2d p0, vec2d p1, vec2d q0, vec2d q1)
         s = a > 0 ? (b * t - c) / a : 0;
         s = s < 0 ? 0 : (s > 1 ? 1 : s);
     }
-    vec2d pa = { p0.x + d1.x * s, p0.y + d1.y * s }, pb = { q0.x + d2.x * t, q0.y + d2.y * t };
-    vec2d m = { 0.5 * (pa.x + pb.x), 0.5 * (pa.y + pb.y) };
+    spx_dvec2 pa = { p0.x + d1.x * s, p0.y + d1.y * s }, pb = { q0.x + d2.x * t, q0.y + d2.y * t };
+    spx_dvec2 m = { 0.5 * (pa.x + pb.x), 0.5 * (pa.y + pb.y) };
     return m;
 }
 
@@ -85,9 +77,9 @@ static vec2d segment_segment_mid(vec2d p0, vec2d p1, vec2d q0, vec2d q1)
  * line: two faces touching edge to edge) is a segment, and its centroid the middle of its two
  * farthest corners. The vertex mean would depend on how clipping repeated corners, so on the order
  * of the pieces and their corners. */
-static vec2d centroid(const vec2d* p, int n)
+static spx_dvec2 centroid(const spx_dvec2* p, int n)
 {
-    vec2d c = { 0, 0 };
+    spx_dvec2 c = { 0, 0 };
     for (int i = 0; i < n; ++i) {
         c.x += p[i].x;
         c.y += p[i].y;
@@ -98,13 +90,13 @@ static vec2d centroid(const vec2d* p, int n)
     double area = 0, cx = 0, cy = 0, far2 = 0;
     int i0 = 0, i1 = 0;
     for (int i = 0; i < n; ++i) {
-        vec2d a = sub2(p[i], c), b = sub2(p[(i + 1) % n], c); /* about the mean, for precision */
-        double w = cross2(a, b);
+        spx_dvec2 a = spx_d2_sub(p[i], c), b = spx_d2_sub(p[(i + 1) % n], c); /* about the mean, for precision */
+        double w = spx_d2_cross(a, b);
         area += w;
         cx += (a.x + b.x) * w;
         cy += (a.y + b.y) * w;
         for (int j = i + 1; j < n; ++j) {
-            vec2d d = sub2(p[j], p[i]);
+            spx_dvec2 d = spx_d2_sub(p[j], p[i]);
             double d2 = d.x * d.x + d.y * d.y;
             if (d2 > far2) {
                 far2 = d2;
@@ -114,7 +106,7 @@ static vec2d centroid(const vec2d* p, int n)
         }
     }
     if (fabs(area) <= SPX_CONTACT_FLAT_AREA * far2) {
-        vec2d m = { 0.5 * (p[i0].x + p[i1].x), 0.5 * (p[i0].y + p[i1].y) };
+        spx_dvec2 m = { 0.5 * (p[i0].x + p[i1].x), 0.5 * (p[i0].y + p[i1].y) };
         return m;
     }
     c.x += cx / (3.0 * area);
@@ -126,29 +118,30 @@ static vec2d centroid(const vec2d* p, int n)
  * of `s` after clipping; false when nothing is left (numerical near-miss). `poly` counts as grown
  * by SPX_CONTACT_SLACK of the features' size: two faces that meet along a line overlap in a sliver
  * as wide as rounding, whose extent (and centroid) rounding would otherwise decide. */
-static bool clip_centroid(const vec2d* s, int ns, const vec2d* poly, int np, vec2d* out)
+static bool clip_centroid(const spx_dvec2* s, int ns, const spx_dvec2* poly, int np, spx_dvec2* out)
 {
     double size2 = 0;
     for (int i = 0; i < ns; ++i)
         for (int j = 0; j < np; ++j) {
-            vec2d d = sub2(s[i], poly[j]);
+            spx_dvec2 d = spx_d2_sub(s[i], poly[j]);
             size2 = fmax(size2, d.x * d.x + d.y * d.y);
         }
     const double slack = SPX_CONTACT_SLACK * sqrt(size2);
-    vec2d buf[2][16];
+    spx_dvec2 buf[2][16];
     int n = ns;
     for (int i = 0; i < ns; ++i) buf[0][i] = s[i];
     double area2 = 0;
-    for (int i = 0; i < np; ++i) area2 += cross2(poly[i], poly[(i + 1) % np]);
+    for (int i = 0; i < np; ++i) area2 += spx_d2_cross(poly[i], poly[(i + 1) % np]);
     double orient = area2 >= 0 ? 1.0 : -1.0;
     int cur = 0;
     for (int i = 0; i < np && n > 0; ++i) {
         if (n == 2) {
             /* A segment stays a segment: clip its two ends. */
-            vec2d e0 = poly[i], e1 = poly[(i + 1) % np], edge = sub2(e1, e0);
-            vec2d p = buf[cur][0], q = buf[cur][1];
+            spx_dvec2 e0 = poly[i], e1 = poly[(i + 1) % np], edge = spx_d2_sub(e1, e0);
+            spx_dvec2 p = buf[cur][0], q = buf[cur][1];
             double grow = slack * sqrt(edge.x * edge.x + edge.y * edge.y);
-            double sp = orient * cross2(edge, sub2(p, e0)) + grow, sq = orient * cross2(edge, sub2(q, e0)) + grow;
+            double sp = orient * spx_d2_cross(edge, spx_d2_sub(p, e0)) + grow,
+                   sq = orient * spx_d2_cross(edge, spx_d2_sub(q, e0)) + grow;
             if (sp < 0 && sq < 0) {
                 n = 0;
                 break;
@@ -175,12 +168,12 @@ static bool clip_centroid(const vec2d* s, int ns, const vec2d* poly, int np, vec
 }
 
 /* Twice the area over the perimeter: about the width of a convex polygon. */
-static double fatness(const vec2d* p, int n)
+static double fatness(const spx_dvec2* p, int n)
 {
     double area2 = 0, perimeter = 0;
     for (int i = 0; i < n; ++i) {
-        vec2d d = sub2(p[(i + 1) % n], p[i]);
-        area2 += cross2(p[i], p[(i + 1) % n]);
+        spx_dvec2 d = spx_d2_sub(p[(i + 1) % n], p[i]);
+        area2 += spx_d2_cross(p[i], p[(i + 1) % n]);
         perimeter += sqrt(d.x * d.x + d.y * d.y);
     }
     return perimeter > 0 ? fabs(area2) / perimeter : 0;
@@ -190,7 +183,7 @@ static double fatness(const vec2d* p, int n)
  * clips, whichever piece it belongs to. The grown clipper reaches beyond a sharp corner by the slack
  * over the corner's half-angle, so a sliver must not clip, and the choice must not depend on the
  * order of the pieces. */
-static bool clip_by_a(const vec2d* pa, int na, const vec2d* pb, int nb)
+static bool clip_by_a(const spx_dvec2* pa, int na, const spx_dvec2* pb, int nb)
 {
     if (na == 2 || nb == 2) return nb == 2;
     return fatness(pa, na) >= fatness(pb, nb);
@@ -213,7 +206,7 @@ spx_dvec3 spx_contact_point(const spx_feature* a, const spx_feature* b, spx_dvec
     plane_basis(n, &u, &v);
     /* Heights along n: the point sits midway between the two features. */
     double ha = 0, hb = 0;
-    vec2d pa[4], pb[4];
+    spx_dvec2 pa[4], pb[4];
     for (int i = 0; i < a->count; ++i) {
         ha += spx_d3_dot(a->p[i], n);
         pa[i].x = spx_d3_dot(a->p[i], u);
@@ -226,7 +219,7 @@ spx_dvec3 spx_contact_point(const spx_feature* a, const spx_feature* b, spx_dvec
     }
     double h = 0.5 * (ha / a->count + hb / b->count);
 
-    vec2d q;
+    spx_dvec2 q;
     if (a->count == 1 && b->count == 1) {
         q.x = 0.5 * (pa[0].x + pb[0].x);
         q.y = 0.5 * (pa[0].y + pb[0].y);
@@ -239,7 +232,7 @@ spx_dvec3 spx_contact_point(const spx_feature* a, const spx_feature* b, spx_dvec
     } else if (clip_by_a(pa, a->count, pb, b->count) ? !clip_centroid(pb, b->count, pa, a->count, &q)
                                                      : !clip_centroid(pa, a->count, pb, b->count, &q)) {
         /* Clipping lost everything to rounding: the middle of the two features. */
-        vec2d ca = centroid(pa, a->count), cb = centroid(pb, b->count);
+        spx_dvec2 ca = centroid(pa, a->count), cb = centroid(pb, b->count);
         q.x = 0.5 * (ca.x + cb.x);
         q.y = 0.5 * (ca.y + cb.y);
     }

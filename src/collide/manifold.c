@@ -77,25 +77,24 @@
 
 /* The SAT runs on rows of R = A^T B in four float lanes (math/simd.h): lane j of row i is a_i . b_j;
    lane 3 is padding that the code keeps out of every answer. */
-typedef spx_f4 v4;
 /* (a1, a2, a3, a0): lane e takes lane e+1 (mod 4), the next corner of a quad. */
-static inline v4 v4_next(v4 a) { return SPX_F4_SWIZZLE(a, 1, 2, 3, 0); }
+static inline spx_f4 lanes_next(spx_f4 a) { return SPX_F4_SWIZZLE(a, 1, 2, 3, 0); }
 /* Lanes 0..2 of a, lane 3 replaced by w. */
-static inline v4 v4_pad(v4 a, float w)
+static inline spx_f4 lanes_pad(spx_f4 a, float w)
 {
     return spx_f4_pick(spx_i4_as_f4(spx_i4_set(-1, -1, -1, 0)), a, spx_f4_splat(w));
 }
 /* The 9 floats of a rotation (columns c0, c1, c2) as x = (c0.x, c1.x, c2.x, 0), y, z. */
-static inline void v4_columns_t(const float* m, v4* x, v4* y, v4* z)
+static inline void lanes_columns_t(const float* m, spx_f4* x, spx_f4* y, spx_f4* z)
 {
-    const v4 lo = spx_i4_as_f4(spx_i4_set(-1, -1, -1, 0));
-    const v4 c0 = spx_f4_load(m), c1 = spx_f4_load(m + 3), c2 = spx_f4_load(m + 5); /* c2: (c1.z, c2.xyz) */
-    const v4 xy = spx_f4_unpacklo(c0, c1), zz = spx_f4_unpackhi(c0, c1);            /* (x0 x1 y0 y1), (z0 z1 . .) */
+    const spx_f4 lo = spx_i4_as_f4(spx_i4_set(-1, -1, -1, 0));
+    const spx_f4 c0 = spx_f4_load(m), c1 = spx_f4_load(m + 3), c2 = spx_f4_load(m + 5); /* c2: (c1.z, c2.xyz) */
+    const spx_f4 xy = spx_f4_unpacklo(c0, c1), zz = spx_f4_unpackhi(c0, c1);            /* (x0 x1 y0 y1), (z0 z1 . .) */
     *x = spx_f4_and(lo, SPX_F4_SHUFFLE(xy, c2, 0, 1, 1, 1));
     *y = spx_f4_and(lo, SPX_F4_SHUFFLE(xy, c2, 2, 3, 2, 2));
     *z = spx_f4_and(lo, SPX_F4_SHUFFLE(zz, c2, 0, 1, 3, 3));
 }
-static inline v4 v4_hmax(v4 a) /* every lane: the largest lane */
+static inline spx_f4 lanes_hmax(spx_f4 a) /* every lane: the largest lane */
 {
     a = spx_f4_max(a, SPX_F4_SWIZZLE(a, 1, 0, 3, 2));
     return spx_f4_max(a, SPX_F4_SWIZZLE(a, 2, 3, 0, 1));
@@ -111,12 +110,12 @@ static const int8_t first_lane[16] = { 0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0,
    point's position and depth, the first 16 bytes of spx_manifold_point, go out in one store. */
 _Static_assert(offsetof(spx_manifold_point, point) == 0 && offsetof(spx_manifold_point, depth) == 12,
                "spx_manifold_point starts with point then depth");
-static inline int v4_store_points(spx_manifold_point* pts, int lanes, v4 x, v4 y, v4 z, v4 d, uint32_t bits,
-                                  const uint8_t* code)
+static inline int lanes_store_points(spx_manifold_point* pts, int lanes, spx_f4 x, spx_f4 y, spx_f4 z, spx_f4 d,
+                                     uint32_t bits, const uint8_t* code)
 {
     int n = 0;
     spx_f4_transpose(&x, &y, &z, &d);
-    const v4 row[4] = { x, y, z, d };
+    const spx_f4 row[4] = { x, y, z, d };
     for (; lanes; lanes &= lanes - 1, ++n) {
         const int l = first_lane[lanes];
         spx_f4_store((float*)&pts[n], row[l]);
@@ -134,17 +133,18 @@ static inline int v4_store_points(spx_manifold_point* pts, int lanes, v4 x, v4 y
    orthonormality test catches it too. Handedness: lane i is a_{i+2} . (a_i x a_{i+1}), within
    3e-5 of +1 or -1 once the axes are orthonormal, so every lane has the sign of the determinant;
    lanes instead of three scalar cross products keep the whole check in registers. */
-static inline int box_ok(const spx_obb* box, v4 x, v4 y, v4 z, v4 x1, v4 y1, v4 z1, v4 x2, v4 y2, v4 z2)
+static inline int box_ok(const spx_obb* box, spx_f4 x, spx_f4 y, spx_f4 z, spx_f4 x1, spx_f4 y1, spx_f4 z1, spx_f4 x2,
+                         spx_f4 y2, spx_f4 z2)
 {
-    v4 len2 = spx_f4_add(spx_f4_add(spx_f4_mul(x, x), spx_f4_mul(y, y)), spx_f4_mul(z, z));
-    v4 dots = spx_f4_add(spx_f4_add(spx_f4_mul(x, x1), spx_f4_mul(y, y1)), spx_f4_mul(z, z1));
-    v4 dev = spx_f4_max(spx_f4_abs(spx_f4_sub(len2, spx_f4_splat(1.0f))), spx_f4_abs(dots));
-    v4 cx = spx_f4_sub(spx_f4_mul(y, z1), spx_f4_mul(z, y1));
-    v4 cy = spx_f4_sub(spx_f4_mul(z, x1), spx_f4_mul(x, z1));
-    v4 cz = spx_f4_sub(spx_f4_mul(x, y1), spx_f4_mul(y, x1));
-    v4 det = spx_f4_add(spx_f4_add(spx_f4_mul(cx, x2), spx_f4_mul(cy, y2)), spx_f4_mul(cz, z2));
-    v4 big = spx_f4_splat(SPX_MAX_COORDINATE), zero = spx_f4_splat(0.0f);
-    v4 c = spx_f4_load(&box->center.x), h = spx_f4_load(&box->half_extents.x); /* lane 3: neighbours */
+    spx_f4 len2 = spx_f4_add(spx_f4_add(spx_f4_mul(x, x), spx_f4_mul(y, y)), spx_f4_mul(z, z));
+    spx_f4 dots = spx_f4_add(spx_f4_add(spx_f4_mul(x, x1), spx_f4_mul(y, y1)), spx_f4_mul(z, z1));
+    spx_f4 dev = spx_f4_max(spx_f4_abs(spx_f4_sub(len2, spx_f4_splat(1.0f))), spx_f4_abs(dots));
+    spx_f4 cx = spx_f4_sub(spx_f4_mul(y, z1), spx_f4_mul(z, y1));
+    spx_f4 cy = spx_f4_sub(spx_f4_mul(z, x1), spx_f4_mul(x, z1));
+    spx_f4 cz = spx_f4_sub(spx_f4_mul(x, y1), spx_f4_mul(y, x1));
+    spx_f4 det = spx_f4_add(spx_f4_add(spx_f4_mul(cx, x2), spx_f4_mul(cy, y2)), spx_f4_mul(cz, z2));
+    spx_f4 big = spx_f4_splat(SPX_MAX_COORDINATE), zero = spx_f4_splat(0.0f);
+    spx_f4 c = spx_f4_load(&box->center.x), h = spx_f4_load(&box->half_extents.x); /* lane 3: neighbours */
     return spx_f4_mask(spx_f4_le(dev, spx_f4_splat(SPX_ROTATION_TOLERANCE))) & spx_f4_mask(spx_f4_gt(det, zero)) &
            spx_f4_mask(spx_f4_le(spx_f4_abs(c), big)) & spx_f4_mask(spx_f4_le(h, big)) &
            spx_f4_mask(spx_f4_gt(h, zero));
@@ -159,18 +159,18 @@ typedef struct candidates {
 /* Incident edges (c_e to c_e+1, lanes e) crossing the side plane sign * coordinate = limit:
    crossing strictly, the other coordinate inside the face (strictly when `strict`, so a crossing
    at a corner of the face is counted once). */
-static inline int crossings(v4 c, v4 cn, v4 o, v4 on, v4 z, v4 zn, float sign, float limit, float other, int strict,
-                            float* out_c, float* out_o, float* out_z)
+static inline int crossings(spx_f4 c, spx_f4 cn, spx_f4 o, spx_f4 on, spx_f4 z, spx_f4 zn, float sign, float limit,
+                            float other, int strict, float* out_c, float* out_o, float* out_z)
 {
-    v4 sg = spx_f4_splat(sign), lim = spx_f4_splat(limit), zero = spx_f4_splat(0.0f);
-    v4 d0 = spx_f4_sub(spx_f4_mul(sg, c), lim), d1 = spx_f4_sub(spx_f4_mul(sg, cn), lim);
+    spx_f4 sg = spx_f4_splat(sign), lim = spx_f4_splat(limit), zero = spx_f4_splat(0.0f);
+    spx_f4 d0 = spx_f4_sub(spx_f4_mul(sg, c), lim), d1 = spx_f4_sub(spx_f4_mul(sg, cn), lim);
     int cross = (spx_f4_mask(spx_f4_lt(d0, zero)) & spx_f4_mask(spx_f4_gt(d1, zero))) |
                 (spx_f4_mask(spx_f4_gt(d0, zero)) & spx_f4_mask(spx_f4_lt(d1, zero)));
     if (!cross) return 0;
-    v4 s = spx_f4_div(d0, spx_f4_sub(d0, d1));
-    v4 oi = spx_f4_add(o, spx_f4_mul(s, spx_f4_sub(on, o)));
-    v4 zi = spx_f4_add(z, spx_f4_mul(s, spx_f4_sub(zn, z)));
-    v4 ot = spx_f4_splat(other);
+    spx_f4 s = spx_f4_div(d0, spx_f4_sub(d0, d1));
+    spx_f4 oi = spx_f4_add(o, spx_f4_mul(s, spx_f4_sub(on, o)));
+    spx_f4 zi = spx_f4_add(z, spx_f4_mul(s, spx_f4_sub(zn, z)));
+    spx_f4 ot = spx_f4_splat(other);
     /* Strictly: a crossing at a corner of the face comes from the other planes, unless the edge runs
        along the other side itself (both ends on it), which crosses no other plane. */
     int inside = strict ? spx_f4_mask(spx_f4_lt(spx_f4_abs(oi), ot)) |
@@ -186,7 +186,7 @@ static inline int crossings(v4 c, v4 cn, v4 o, v4 on, v4 z, v4 zn, float sign, f
    the incident centre in the reference frame (lanes 0..2); k: the reference axis. Writes the
    manifold: up to 4 points halfway between the incident surface and the reference face, world
    frame, ids with ref_bit; the normal is left to the caller, which gets the side s of the face. */
-MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc, v4 inc_cv, int k, float margin,
+MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc, spx_f4 inc_cv, int k, float margin,
                                           uint32_t ref_bit, spx_manifold* out, float* out_s)
 {
     const int k1 = k == 2 ? 0 : k + 1, k2 = k == 0 ? 2 : k - 1;
@@ -199,15 +199,17 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
 
     /* The incident axes on the reference axes, one vector each (lane r: ref_r . inc_c), summed
        x + y + z as R = A^T B is, so these are the very entries of R (or of R^T for ref = B). */
-    v4 refx, refy, refz, ix, iy, iz;
-    v4_columns_t(&ref->rotation.col[0].x, &refx, &refy, &refz);
-    v4_columns_t(&inc->rotation.col[0].x, &ix, &iy, &iz);
-    const v4 I[3] = { spx_f4_add(spx_f4_add(spx_f4_mul(refx, SPX_F4_LANE(ix, 0)), spx_f4_mul(refy, SPX_F4_LANE(iy, 0))),
-                                 spx_f4_mul(refz, SPX_F4_LANE(iz, 0))),
-                      spx_f4_add(spx_f4_add(spx_f4_mul(refx, SPX_F4_LANE(ix, 1)), spx_f4_mul(refy, SPX_F4_LANE(iy, 1))),
-                                 spx_f4_mul(refz, SPX_F4_LANE(iz, 1))),
-                      spx_f4_add(spx_f4_add(spx_f4_mul(refx, SPX_F4_LANE(ix, 2)), spx_f4_mul(refy, SPX_F4_LANE(iy, 2))),
-                                 spx_f4_mul(refz, SPX_F4_LANE(iz, 2))) };
+    spx_f4 refx, refy, refz, ix, iy, iz;
+    lanes_columns_t(&ref->rotation.col[0].x, &refx, &refy, &refz);
+    lanes_columns_t(&inc->rotation.col[0].x, &ix, &iy, &iz);
+    const spx_f4 I[3] = {
+        spx_f4_add(spx_f4_add(spx_f4_mul(refx, SPX_F4_LANE(ix, 0)), spx_f4_mul(refy, SPX_F4_LANE(iy, 0))),
+                   spx_f4_mul(refz, SPX_F4_LANE(iz, 0))),
+        spx_f4_add(spx_f4_add(spx_f4_mul(refx, SPX_F4_LANE(ix, 1)), spx_f4_mul(refy, SPX_F4_LANE(iy, 1))),
+                   spx_f4_mul(refz, SPX_F4_LANE(iz, 1))),
+        spx_f4_add(spx_f4_add(spx_f4_mul(refx, SPX_F4_LANE(ix, 2)), spx_f4_mul(refy, SPX_F4_LANE(iy, 2))),
+                   spx_f4_mul(refz, SPX_F4_LANE(iz, 2)))
+    };
     float Ik[3][4];
     spx_f4_store(Ik[0], I[0]);
     spx_f4_store(Ik[1], I[1]);
@@ -229,20 +231,20 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
        fc - u - v, fc + u - v, fc + u + v, fc - u + v, each sum grouped as fc + (+-u +- v) and
        with -u - v taken as (-u) - v, -u + v as v - u, which round (and sign zeros) exactly as
        the products by +-1 would. Transposed, lanes become corners: row r is coordinate r. */
-    const v4 fcv = spx_f4_add(inc_cv, spx_f4_mul(spx_f4_splat(sigma * inc_h[f]), I[f]));
-    const v4 uv = spx_f4_mul(spx_f4_splat(inc_h[f1]), I[f1]), vv = spx_f4_mul(spx_f4_splat(inc_h[f2]), I[f2]);
-    v4 T[4] = { spx_f4_add(fcv, spx_f4_sub(spx_f4_neg(uv), vv)), spx_f4_add(fcv, spx_f4_sub(uv, vv)),
-                spx_f4_add(fcv, spx_f4_add(uv, vv)), spx_f4_add(fcv, spx_f4_sub(vv, uv)) };
+    const spx_f4 fcv = spx_f4_add(inc_cv, spx_f4_mul(spx_f4_splat(sigma * inc_h[f]), I[f]));
+    const spx_f4 uv = spx_f4_mul(spx_f4_splat(inc_h[f1]), I[f1]), vv = spx_f4_mul(spx_f4_splat(inc_h[f2]), I[f2]);
+    spx_f4 T[4] = { spx_f4_add(fcv, spx_f4_sub(spx_f4_neg(uv), vv)), spx_f4_add(fcv, spx_f4_sub(uv, vv)),
+                    spx_f4_add(fcv, spx_f4_add(uv, vv)), spx_f4_add(fcv, spx_f4_sub(vv, uv)) };
     spx_f4_transpose(&T[0], &T[1], &T[2], &T[3]);
-    const v4 X = T[k1], Y = T[k2], Z = T[k];
+    const spx_f4 X = T[k1], Y = T[k2], Z = T[k];
     const float hx = h[k1], hy = h[k2];
-    const v4 hxv = spx_f4_splat(hx), hyv = spx_f4_splat(hy);
+    const spx_f4 hxv = spx_f4_splat(hx), hyv = spx_f4_splat(hy);
 
     /* Incident corners inside the reference face (boundary included), and their gaps above it. */
     const int inside = spx_f4_mask(spx_f4_le(spx_f4_abs(X), hxv)) & spx_f4_mask(spx_f4_le(spx_f4_abs(Y), hyv));
-    const v4 sv4 = spx_f4_splat(s), hk = spx_f4_splat(h[k]), mg = spx_f4_splat(margin), zero = spx_f4_splat(0.0f);
-    const v4 zgap = spx_f4_sub(spx_f4_mul(sv4, Z), hk);
-    v4 PX, PY, PZ, G;
+    const spx_f4 sv4 = spx_f4_splat(s), hk = spx_f4_splat(h[k]), mg = spx_f4_splat(margin), zero = spx_f4_splat(0.0f);
+    const spx_f4 zgap = spx_f4_sub(spx_f4_mul(sv4, Z), hk);
+    spx_f4 PX, PY, PZ, G;
     uint8_t code[28];
     int lanes; /* which of the four slots are points */
     if (inside == 15) {
@@ -264,7 +266,7 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
         spx_f4_store(cd.y[0], Y);
         spx_f4_store(cd.z[0], Z);
         {
-            const v4 Xn = v4_next(X), Yn = v4_next(Y), Zn = v4_next(Z);
+            const spx_f4 Xn = lanes_next(X), Yn = lanes_next(Y), Zn = lanes_next(Z);
             float fcs[4], us[4], vs[4];
             spx_f4_store(fcs, fcv);
             spx_f4_store(us, uv);
@@ -275,18 +277,18 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
                plane. The quad c0..c3 turns counter-clockwise when u x v > 0. */
             cd.mask[1] = 0;
             const float turn = u[0] * v[1] - u[1] * v[0] >= 0.0f ? 1.0f : -1.0f;
-            const v4 ex = spx_f4_mul(spx_f4_splat(turn), spx_f4_sub(Xn, X)),
-                     ey = spx_f4_mul(spx_f4_splat(turn), spx_f4_sub(Yn, Y));
+            const spx_f4 ex = spx_f4_mul(spx_f4_splat(turn), spx_f4_sub(Xn, X)),
+                         ey = spx_f4_mul(spx_f4_splat(turn), spx_f4_sub(Yn, Y));
             const float rx[4] = { -hx, hx, -hx, hx }, ry[4] = { -hy, -hy, hy, hy };
             int m = 0;
             for (int c = 0; c < 4; ++c) {
-                v4 side = spx_f4_sub(spx_f4_mul(ex, spx_f4_sub(spx_f4_splat(ry[c]), Y)),
-                                     spx_f4_mul(ey, spx_f4_sub(spx_f4_splat(rx[c]), X)));
+                spx_f4 side = spx_f4_sub(spx_f4_mul(ex, spx_f4_sub(spx_f4_splat(ry[c]), Y)),
+                                         spx_f4_mul(ey, spx_f4_sub(spx_f4_splat(rx[c]), X)));
                 m |= (spx_f4_mask(spx_f4_gt(side, zero)) == 15) << c;
             }
             if (m) {
-                const v4 RX = spx_f4_load(rx), RY = spx_f4_load(ry);
-                const v4 RZ = spx_f4_sub(
+                const spx_f4 RX = spx_f4_load(rx), RY = spx_f4_load(ry);
+                const spx_f4 RZ = spx_f4_sub(
                     spx_f4_splat(fc[2]),
                     spx_f4_div(spx_f4_add(spx_f4_mul(spx_f4_splat(nf[0]), spx_f4_sub(RX, spx_f4_splat(fc[0]))),
                                           spx_f4_mul(spx_f4_splat(nf[1]), spx_f4_sub(RY, spx_f4_splat(fc[1])))),
@@ -318,7 +320,7 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
         int n = 0;
         for (int g = 0; g < 6; ++g) {
             if (!cd.mask[g]) continue;
-            v4 gv = g == 0 ? zgap : spx_f4_sub(spx_f4_mul(sv4, spx_f4_load(cd.z[g])), hk);
+            spx_f4 gv = g == 0 ? zgap : spx_f4_sub(spx_f4_mul(sv4, spx_f4_load(cd.z[g])), hk);
             int m = cd.mask[g] & spx_f4_mask(spx_f4_le(gv, mg));
             if (!m) continue;
             float gs[4];
@@ -358,21 +360,21 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
 
     /* The four slots as lanes: halfway down to the reference face, then to the world frame with
        the same sums in the same order as a point at a time, origin + c0 p0 + c1 p1 + c2 p2. */
-    v4 P[3];
+    spx_f4 P[3];
     P[k1] = PX;
     P[k2] = PY;
     P[k] = spx_f4_sub(PZ, spx_f4_mul(spx_f4_splat(0.5f * s), G));
-    const v4 cv = spx_f4_load(&ref->center.x);
-    const v4 W[3] = { spx_f4_add(spx_f4_add(spx_f4_add(SPX_F4_LANE(cv, 0), spx_f4_mul(SPX_F4_LANE(refx, 0), P[0])),
-                                            spx_f4_mul(SPX_F4_LANE(refx, 1), P[1])),
-                                 spx_f4_mul(SPX_F4_LANE(refx, 2), P[2])),
-                      spx_f4_add(spx_f4_add(spx_f4_add(SPX_F4_LANE(cv, 1), spx_f4_mul(SPX_F4_LANE(refy, 0), P[0])),
-                                            spx_f4_mul(SPX_F4_LANE(refy, 1), P[1])),
-                                 spx_f4_mul(SPX_F4_LANE(refy, 2), P[2])),
-                      spx_f4_add(spx_f4_add(spx_f4_add(SPX_F4_LANE(cv, 2), spx_f4_mul(SPX_F4_LANE(refz, 0), P[0])),
-                                            spx_f4_mul(SPX_F4_LANE(refz, 1), P[1])),
-                                 spx_f4_mul(SPX_F4_LANE(refz, 2), P[2])) };
-    out->point_count = v4_store_points(out->points, lanes, W[0], W[1], W[2], spx_f4_neg(G), face_bits, code);
+    const spx_f4 cv = spx_f4_load(&ref->center.x);
+    const spx_f4 W[3] = { spx_f4_add(spx_f4_add(spx_f4_add(SPX_F4_LANE(cv, 0), spx_f4_mul(SPX_F4_LANE(refx, 0), P[0])),
+                                                spx_f4_mul(SPX_F4_LANE(refx, 1), P[1])),
+                                     spx_f4_mul(SPX_F4_LANE(refx, 2), P[2])),
+                          spx_f4_add(spx_f4_add(spx_f4_add(SPX_F4_LANE(cv, 1), spx_f4_mul(SPX_F4_LANE(refy, 0), P[0])),
+                                                spx_f4_mul(SPX_F4_LANE(refy, 1), P[1])),
+                                     spx_f4_mul(SPX_F4_LANE(refy, 2), P[2])),
+                          spx_f4_add(spx_f4_add(spx_f4_add(SPX_F4_LANE(cv, 2), spx_f4_mul(SPX_F4_LANE(refz, 0), P[0])),
+                                                spx_f4_mul(SPX_F4_LANE(refz, 1), P[1])),
+                                     spx_f4_mul(SPX_F4_LANE(refz, 2), P[2])) };
+    out->point_count = lanes_store_points(out->points, lanes, W[0], W[1], W[2], spx_f4_neg(G), face_bits, code);
 }
 
 static inline spx_vec3 to_world(spx_vec3 origin, const spx_mat3* rot, const float p[3])
@@ -390,11 +392,11 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
                                                                          float margin, spx_manifold* out, bool check)
 {
     /* Axes as lanes: ax = (a0.x, a1.x, a2.x, 0), ...; ax1 = rot1(ax) = (a1.x, a2.x, a0.x, 0). */
-    v4 ax, ay, az, bx, by, bz;
-    v4_columns_t(&a->rotation.col[0].x, &ax, &ay, &az);
-    v4_columns_t(&b->rotation.col[0].x, &bx, &by, &bz);
-    const v4 ax1 = spx_f4_rot1(ax), ay1 = spx_f4_rot1(ay), az1 = spx_f4_rot1(az);
-    const v4 ax2 = spx_f4_rot2(ax), ay2 = spx_f4_rot2(ay), az2 = spx_f4_rot2(az);
+    spx_f4 ax, ay, az, bx, by, bz;
+    lanes_columns_t(&a->rotation.col[0].x, &ax, &ay, &az);
+    lanes_columns_t(&b->rotation.col[0].x, &bx, &by, &bz);
+    const spx_f4 ax1 = spx_f4_rot1(ax), ay1 = spx_f4_rot1(ay), az1 = spx_f4_rot1(az);
+    const spx_f4 ax2 = spx_f4_rot2(ax), ay2 = spx_f4_rot2(ay), az2 = spx_f4_rot2(az);
     if (check) {
         spx_result r = spx_check_margin(margin);
         if ((box_ok(a, ax, ay, az, ax1, ay1, az1, ax2, ay2, az2) &
@@ -408,29 +410,29 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
     /* Everything in A's frame: R = A^T B, R[i][j] = a_i . b_j (column j is B's axis j), kept as
        three diagonals D_m (lane j: R[(j+m)%3][j]) because every SAT term then lines up lane by
        lane with a rotation of some other vector. t = B's centre, tb = t along B's axes. */
-    const v4 D[3] = { spx_f4_add(spx_f4_add(spx_f4_mul(ax, bx), spx_f4_mul(ay, by)), spx_f4_mul(az, bz)),
-                      spx_f4_add(spx_f4_add(spx_f4_mul(ax1, bx), spx_f4_mul(ay1, by)), spx_f4_mul(az1, bz)),
-                      spx_f4_add(spx_f4_add(spx_f4_mul(ax2, bx), spx_f4_mul(ay2, by)), spx_f4_mul(az2, bz)) };
-    const v4 Q[3] = { spx_f4_abs(D[0]), spx_f4_abs(D[1]), spx_f4_abs(D[2]) };
-    const v4 Q1[3] = { spx_f4_rot1(Q[0]), spx_f4_rot1(Q[1]), spx_f4_rot1(Q[2]) };
-    const v4 Q2[3] = { spx_f4_rot2(Q[0]), spx_f4_rot2(Q[1]), spx_f4_rot2(Q[2]) };
-    const v4 dv = spx_f4_sub(spx_f4_load(&b->center.x), spx_f4_load(&a->center.x));
-    const v4 tv = spx_f4_add(spx_f4_add(spx_f4_mul(SPX_F4_LANE(dv, 0), ax), spx_f4_mul(SPX_F4_LANE(dv, 1), ay)),
-                             spx_f4_mul(SPX_F4_LANE(dv, 2), az));
-    const v4 T[3] = { tv, spx_f4_rot1(tv), spx_f4_rot2(tv) };
+    const spx_f4 D[3] = { spx_f4_add(spx_f4_add(spx_f4_mul(ax, bx), spx_f4_mul(ay, by)), spx_f4_mul(az, bz)),
+                          spx_f4_add(spx_f4_add(spx_f4_mul(ax1, bx), spx_f4_mul(ay1, by)), spx_f4_mul(az1, bz)),
+                          spx_f4_add(spx_f4_add(spx_f4_mul(ax2, bx), spx_f4_mul(ay2, by)), spx_f4_mul(az2, bz)) };
+    const spx_f4 Q[3] = { spx_f4_abs(D[0]), spx_f4_abs(D[1]), spx_f4_abs(D[2]) };
+    const spx_f4 Q1[3] = { spx_f4_rot1(Q[0]), spx_f4_rot1(Q[1]), spx_f4_rot1(Q[2]) };
+    const spx_f4 Q2[3] = { spx_f4_rot2(Q[0]), spx_f4_rot2(Q[1]), spx_f4_rot2(Q[2]) };
+    const spx_f4 dv = spx_f4_sub(spx_f4_load(&b->center.x), spx_f4_load(&a->center.x));
+    const spx_f4 tv = spx_f4_add(spx_f4_add(spx_f4_mul(SPX_F4_LANE(dv, 0), ax), spx_f4_mul(SPX_F4_LANE(dv, 1), ay)),
+                                 spx_f4_mul(SPX_F4_LANE(dv, 2), az));
+    const spx_f4 T[3] = { tv, spx_f4_rot1(tv), spx_f4_rot2(tv) };
     /* Lane 3 of the half extents is FLT_MAX so that padding lanes of the face separations read
        -FLT_MAX and never win; every other padding lane is 0. */
-    const v4 hav = v4_pad(spx_f4_load(&a->half_extents.x), FLT_MAX),
-             hbv = v4_pad(spx_f4_load(&b->half_extents.x), FLT_MAX);
-    const v4 HA[3] = { hav, spx_f4_rot1(hav), spx_f4_rot2(hav) };
-    const v4 hb1 = spx_f4_rot1(hbv), hb2 = spx_f4_rot2(hbv);
+    const spx_f4 hav = lanes_pad(spx_f4_load(&a->half_extents.x), FLT_MAX),
+                 hbv = lanes_pad(spx_f4_load(&b->half_extents.x), FLT_MAX);
+    const spx_f4 HA[3] = { hav, spx_f4_rot1(hav), spx_f4_rot2(hav) };
+    const spx_f4 hb1 = spx_f4_rot1(hbv), hb2 = spx_f4_rot2(hbv);
 
     /* Face axes of A (lane i: sum over j of hb_j |R[i][j]|) and of B (lane j). */
     /* Most separated pairs are separated along a face axis (these 6 cost no division or square
        root): leave before the 9 edge axes, and before B's faces when A's separate. The answer is
        the same as after all 15, as the margin test below is only reached when no axis separates. */
-    const v4 mv = spx_f4_splat(margin);
-    const v4 sep_av = spx_f4_sub(
+    const spx_f4 mv = spx_f4_splat(margin);
+    const spx_f4 sep_av = spx_f4_sub(
         spx_f4_abs(tv),
         spx_f4_add(hav, spx_f4_add(spx_f4_add(spx_f4_mul(hbv, Q[0]), spx_f4_mul(hb2, Q2[1])), spx_f4_mul(hb1, Q1[2]))));
     if (spx_f4_mask(spx_f4_gt(sep_av, mv))) {
@@ -438,8 +440,8 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
         out->point_count = 0;
         return SPX_OK;
     }
-    const v4 tbv = spx_f4_add(spx_f4_add(spx_f4_mul(T[0], D[0]), spx_f4_mul(T[1], D[1])), spx_f4_mul(T[2], D[2]));
-    const v4 sep_bv = spx_f4_sub(
+    const spx_f4 tbv = spx_f4_add(spx_f4_add(spx_f4_mul(T[0], D[0]), spx_f4_mul(T[1], D[1])), spx_f4_mul(T[2], D[2]));
+    const spx_f4 sep_bv = spx_f4_sub(
         spx_f4_abs(tbv), spx_f4_add(hbv, spx_f4_add(spx_f4_add(spx_f4_mul(HA[0], Q[0]), spx_f4_mul(HA[1], Q[1])),
                                                     spx_f4_mul(HA[2], Q[2]))));
     if (spx_f4_mask(spx_f4_gt(sep_bv, mv))) {
@@ -453,17 +455,17 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
        query does): the identity |L . b_k| = |R[i][k']| holds only as far as B is orthonormal
        (1e-5), an error that the division by |L| (down to 1e-3) makes up to 1e-3 of B's size, enough
        to part a long plate from a box it overlaps. */
-    const v4 par = spx_f4_splat(MANIFOLD_PARALLEL_SIN2), skip = spx_f4_splat(-FLT_MAX);
-    v4 sep_ev[3];
+    const spx_f4 par = spx_f4_splat(MANIFOLD_PARALLEL_SIN2), skip = spx_f4_splat(-FLT_MAX);
+    spx_f4 sep_ev[3];
     for (int m = 0; m < 3; ++m) {
         const int m1 = m == 2 ? 0 : m + 1, m2 = m == 0 ? 2 : m - 1;
-        v4 len2 = spx_f4_add(spx_f4_mul(D[m1], D[m1]), spx_f4_mul(D[m2], D[m2]));
-        v4 tn = spx_f4_sub(spx_f4_mul(T[m2], D[m1]), spx_f4_mul(T[m1], D[m2]));
-        v4 lb1 = spx_f4_sub(spx_f4_mul(spx_f4_rot1(D[m1]), D[m1]), spx_f4_mul(spx_f4_rot1(D[m]), D[m2]));
-        v4 lb2 = spx_f4_sub(spx_f4_mul(spx_f4_rot2(D[m]), D[m1]), spx_f4_mul(spx_f4_rot2(D[m2]), D[m2]));
-        v4 rad = spx_f4_add(spx_f4_add(spx_f4_mul(HA[m1], Q[m2]), spx_f4_mul(HA[m2], Q[m1])),
-                            spx_f4_add(spx_f4_mul(hb1, spx_f4_abs(lb1)), spx_f4_mul(hb2, spx_f4_abs(lb2))));
-        v4 sep = spx_f4_div(spx_f4_sub(spx_f4_abs(tn), rad), spx_f4_sqrt(len2));
+        spx_f4 len2 = spx_f4_add(spx_f4_mul(D[m1], D[m1]), spx_f4_mul(D[m2], D[m2]));
+        spx_f4 tn = spx_f4_sub(spx_f4_mul(T[m2], D[m1]), spx_f4_mul(T[m1], D[m2]));
+        spx_f4 lb1 = spx_f4_sub(spx_f4_mul(spx_f4_rot1(D[m1]), D[m1]), spx_f4_mul(spx_f4_rot1(D[m]), D[m2]));
+        spx_f4 lb2 = spx_f4_sub(spx_f4_mul(spx_f4_rot2(D[m]), D[m1]), spx_f4_mul(spx_f4_rot2(D[m2]), D[m2]));
+        spx_f4 rad = spx_f4_add(spx_f4_add(spx_f4_mul(HA[m1], Q[m2]), spx_f4_mul(HA[m2], Q[m1])),
+                                spx_f4_add(spx_f4_mul(hb1, spx_f4_abs(lb1)), spx_f4_mul(hb2, spx_f4_abs(lb2))));
+        spx_f4 sep = spx_f4_div(spx_f4_sub(spx_f4_abs(tn), rad), spx_f4_sqrt(len2));
         sep_ev[m] = spx_f4_pick(spx_f4_ge(len2, par), sep, skip);
     }
 
@@ -473,9 +475,9 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
         out->point_count = 0;
         return SPX_OK;
     }
-    const v4 max_a = v4_hmax(sep_av), max_b = v4_hmax(sep_bv);
+    const spx_f4 max_a = lanes_hmax(sep_av), max_b = lanes_hmax(sep_bv);
     const float sep_a = spx_f4_first(max_a), sep_b = spx_f4_first(max_b);
-    const v4 max_e = v4_hmax(spx_f4_max(spx_f4_max(sep_ev[0], sep_ev[1]), sep_ev[2]));
+    const spx_f4 max_e = lanes_hmax(spx_f4_max(spx_f4_max(sep_ev[0], sep_ev[1]), sep_ev[2]));
     const float sep_e = spx_f4_first(max_e);
 
     const float ha[3] = { a->half_extents.x, a->half_extents.y, a->half_extents.z };

@@ -110,7 +110,7 @@ SPX_API spx_result spx_obb_check(const spx_obb* box, spx_obb_checked* out)
 SPX_API spx_result spx_overlap_obb_obb_checked(const spx_obb_checked* a, const spx_obb_checked* b, bool* out_overlap)
 {
     /* every fault marked unlikely: gcc then compares each mark in memory and keeps the refusals out
-       of the hot path (three instructions fewer than the plain condition) */
+       of the hot path */
     if (__builtin_expect(!a, 0) || __builtin_expect(!b, 0) || __builtin_expect(!out_overlap, 0) ||
         __builtin_expect(a->mark != OBB_CHECK_MARK, 0) || __builtin_expect(b->mark != OBB_CHECK_MARK, 0))
         return SPX_ERR_INVALID_ARGUMENT;

@@ -13,9 +13,6 @@
 #include <float.h>
 #include <math.h>
 
-typedef spx_vf vf;
-typedef spx_vi vi;
-
 /* Float's error on an offset, a radius or a displacement, relative to the pair's scale: the bound
    of the single-pair screens (penetration_screen.h), whose arithmetic the lanes repeat. */
 #define LANES_BOUND 3e-5f
@@ -23,31 +20,31 @@ typedef spx_vi vi;
 /* Per axis and lane, what choosing the normal needs afterwards: kept in memory rather than as
  * running maxima, so the axis loop keeps few vectors live (SSE2 has 16 registers). */
 typedef struct lanes_state {
-    vi miss, sep, exact;
-    vf first, last;
-    vf tol;       /* float's error bound on an offset, a radius or a displacement over the interval */
-    vf slack;     /* the largest error bound of an entry time */
-    vf enter[15]; /* entry time, -FLT_MAX where the axis overlaps at t = 0 */
-    vf late[15];  /* the entry time plus its error bound */
-    vi ahead[15]; /* B lies along +axis from A */
+    spx_vi miss, sep, exact;
+    spx_vf first, last;
+    spx_vf tol;       /* float's error bound on an offset, a radius or a displacement over the interval */
+    spx_vf slack;     /* the largest error bound of an entry time */
+    spx_vf enter[15]; /* entry time, -FLT_MAX where the axis overlaps at t = 0 */
+    spx_vf late[15];  /* the entry time plus its error bound */
+    spx_vi ahead[15]; /* B lies along +axis from A */
 } lanes_state;
 
 /* One axis, all lanes. Boxes project symmetrically: B's centre lies at d from A's along the axis,
  * the two half-widths add to r, and B moves at w relative to A. With s = sign(w) the lane enters
  * at -(r + s d) / |w| and leaves at (r - s d) / |w|; multiplying through by |w| gives one formula
  * for every lane, with entries <= 0 for lanes already overlapping (or moving apart), no branch. */
-static inline void axis_test(lanes_state* s, int axis, vf d, vf r, vf w)
+static inline void axis_test(lanes_state* s, int axis, spx_vf d, spx_vf r, spx_vf w)
 {
-    const vf aw = spx_vf_abs(w), dw = d * w, raw = r * aw;
+    const spx_vf aw = spx_vf_abs(w), dw = d * w, raw = r * aw;
     /* Speeds under 1e-18 count as standing still (w^2 stays a normal float): such a lane that is
        apart is a miss, one that overlaps never leaves. */
-    const vi still = aw <= spx_vf_splat(1e-18f);
+    const spx_vi still = aw <= spx_vf_splat(1e-18f);
     /* Moving, but too slowly for float to tell how long a gap takes: the double path decides. */
     s->exact |= still & (aw != spx_vf_splat(0.0f));
-    const vf inv = spx_vf_splat(1.0f) / spx_vf_max(w * w, spx_vf_splat(1e-36f));
-    const vf enter = -(raw + dw) * inv;
-    const vf exit = spx_vf_pick(still, spx_vf_splat(FLT_MAX), (raw - dw) * inv);
-    const vi apart = spx_vf_abs(d) > r;
+    const spx_vf inv = spx_vf_splat(1.0f) / spx_vf_max(w * w, spx_vf_splat(1e-36f));
+    const spx_vf enter = -(raw + dw) * inv;
+    const spx_vf exit = spx_vf_pick(still, spx_vf_splat(FLT_MAX), (raw - dw) * inv);
+    const spx_vi apart = spx_vf_abs(d) > r;
     /* apart and standing still, or apart and moving away (entry in the past): never touches */
     s->miss |= apart & (still | (enter < spx_vf_splat(0.0f)));
     s->sep |= apart;
@@ -56,7 +53,7 @@ static inline void axis_test(lanes_state* s, int axis, vf d, vf r, vf w)
     s->enter[axis] = spx_vf_pick(apart, enter, spx_vf_splat(-FLT_MAX));
     /* The entry's error: tol on the offset and the radius, twice tol on the displacement (an entry
        inside the interval moves by at most that much), over the speed. */
-    const vf slack = spx_vf_splat(3.0f) * s->tol * aw * inv;
+    const spx_vf slack = spx_vf_splat(3.0f) * s->tol * aw * inv;
     s->late[axis] = s->enter[axis] + slack; /* stays -FLT_MAX where the axis overlaps */
     s->slack = spx_vf_pick(apart, spx_vf_max(s->slack, slack), s->slack);
     s->ahead[axis] = d > r;
@@ -65,7 +62,7 @@ static inline void axis_test(lanes_state* s, int axis, vf d, vf r, vf w)
 /* B's velocity relative to A's for SPX_LANES pairs, as x, y and z lanes: whole vectors loaded and
    transposed (built lane by lane, the compiler wrote halves to the stack and read them back as
    one vector, a store-forwarding stall every lane group). */
-static inline void velocities_load(const spx_vec3* va, const spx_vec3* vb, vf w[3])
+static inline void velocities_load(const spx_vec3* va, const spx_vec3* vb, spx_vf w[3])
 {
     _Static_assert(sizeof(spx_vec3) == 12, "spx_vec3 is three packed floats");
 #if SPX_HAS_SIMD
@@ -100,51 +97,53 @@ static inline void velocities_load(const spx_vec3* va, const spx_vec3* vb, vf w[
    face axis (0..5) that names the contact, sign: +1 when B lies along +axis, time: the contact
    time. Lanes that are not such hits get values no one reads. */
 typedef struct corner_lanes {
-    vf point[3];  /* the point relative to A's centre at `time`, world axes */
-    vf normal[3]; /* unit, world, from A towards B */
-    vi flat;      /* the other box touches with an edge or a face: spx_box_box_contact decides */
+    spx_vf point[3];  /* the point relative to A's centre at `time`, world axes */
+    spx_vf normal[3]; /* unit, world, from A towards B */
+    spx_vi flat;      /* the other box touches with an edge or a face: spx_box_box_contact decides */
 } corner_lanes;
 
-static void corner_contacts(const spx_box_lanes* p, const vf u[3], vf time, vi axis, vf sign, bool any_a, bool any_b,
-                            corner_lanes* out)
+static void corner_contacts(const spx_box_lanes* p, const spx_vf u[3], spx_vf time, spx_vi axis, spx_vf sign,
+                            bool any_a, bool any_b, corner_lanes* out)
 {
-    const vf(*R)[3] = p->r;
-    const vf *t = p->t, *ha = p->ha, *hb = p->hb;
-    const vf zero = spx_vf_splat(0.0f), half = spx_vf_splat(0.5f);
+    const spx_vf(*R)[3] = p->r;
+    const spx_vf *t = p->t, *ha = p->ha, *hb = p->hb;
+    const spx_vf zero = spx_vf_splat(0.0f), half = spx_vf_splat(0.5f);
     /* |R| < 1e-6 (SPX_FEATURE_FLAT_SINE, compared in double) for a float R is |R| <= 1e-6f. */
-    const vf flat_sine = spx_vf_splat(1e-6f);
-    vf cb[3], n[3] = { zero, zero, zero }, q[3] = { zero, zero, zero };
+    const spx_vf flat_sine = spx_vf_splat(1e-6f);
+    spx_vf cb[3], n[3] = { zero, zero, zero }, q[3] = { zero, zero, zero };
     for (int c = 0; c < 3; ++c) cb[c] = t[c] + u[c] * time; /* B's centre at the time, in A's frame */
-    const vi on_a = axis < spx_vi_splat(3);
-    vi flat = on_a;
+    const spx_vi on_a = axis < spx_vi_splat(3);
+    spx_vi flat = on_a;
     if (any_a) {
         /* A face k: n = sign e_k; B's corner extreme along -n, with d_m = -sign R[k][m]. */
-        vf row[3], h[3], corner[3];
-        for (int m = 0; m < 3; ++m) n[m] = (vf)((vi)sign & (axis == spx_vi_splat(m)));
+        spx_vf row[3], h[3], corner[3];
+        for (int m = 0; m < 3; ++m) n[m] = (spx_vf)((spx_vi)sign & (axis == spx_vi_splat(m)));
         for (int m = 0; m < 3; ++m) row[m] = n[0] * R[0][m] + n[1] * R[1][m] + n[2] * R[2][m]; /* sign R[k][m] */
         flat =
             (spx_vf_abs(row[0]) <= flat_sine) | (spx_vf_abs(row[1]) <= flat_sine) | (spx_vf_abs(row[2]) <= flat_sine);
         for (int m = 0; m < 3; ++m) h[m] = spx_vf_pick(row[m] < zero, hb[m], -hb[m]);
         for (int c = 0; c < 3; ++c) corner[c] = cb[c] + R[c][0] * h[0] + R[c][1] * h[1] + R[c][2] * h[2];
-        const vf ha_k = spx_vf_pick(axis == spx_vi_splat(0), ha[0], spx_vf_pick(axis == spx_vi_splat(1), ha[1], ha[2]));
-        const vf lift = half * (ha_k - (n[0] * corner[0] + n[1] * corner[1] + n[2] * corner[2]));
+        const spx_vf ha_k =
+            spx_vf_pick(axis == spx_vi_splat(0), ha[0], spx_vf_pick(axis == spx_vi_splat(1), ha[1], ha[2]));
+        const spx_vf lift = half * (ha_k - (n[0] * corner[0] + n[1] * corner[1] + n[2] * corner[2]));
         for (int c = 0; c < 3; ++c) q[c] = corner[c] + n[c] * lift;
     }
     if (any_b) {
         /* B face j: n = sign b_j, unit; A's corner extreme along n. */
-        const vi j0 = axis == spx_vi_splat(3), j1 = axis == spx_vi_splat(4), j2 = axis == spx_vi_splat(5);
-        vf col[3], nb[3], corner[3], qb[3];
-        for (int m = 0; m < 3; ++m) col[m] = (vf)(((vi)R[m][0] & j0) | ((vi)R[m][1] & j1) | ((vi)R[m][2] & j2));
-        const vf len2 = spx_vf_pick(on_a, spx_vf_splat(1.0f), col[0] * col[0] + col[1] * col[1] + col[2] * col[2]);
-        const vf scale = sign / spx_vf_sqrt(len2);
+        const spx_vi j0 = axis == spx_vi_splat(3), j1 = axis == spx_vi_splat(4), j2 = axis == spx_vi_splat(5);
+        spx_vf col[3], nb[3], corner[3], qb[3];
+        for (int m = 0; m < 3; ++m)
+            col[m] = (spx_vf)(((spx_vi)R[m][0] & j0) | ((spx_vi)R[m][1] & j1) | ((spx_vi)R[m][2] & j2));
+        const spx_vf len2 = spx_vf_pick(on_a, spx_vf_splat(1.0f), col[0] * col[0] + col[1] * col[1] + col[2] * col[2]);
+        const spx_vf scale = sign / spx_vf_sqrt(len2);
         for (int m = 0; m < 3; ++m) nb[m] = col[m] * scale;
-        const vi flat_b =
+        const spx_vi flat_b =
             (spx_vf_abs(nb[0]) < flat_sine) | (spx_vf_abs(nb[1]) < flat_sine) | (spx_vf_abs(nb[2]) < flat_sine);
         for (int m = 0; m < 3; ++m) corner[m] = spx_vf_pick(nb[m] > zero, ha[m], -ha[m]);
-        const vf hb_j = spx_vf_pick(j0, hb[0], spx_vf_pick(j1, hb[1], hb[2]));
-        const vf plane = (nb[0] * cb[0] + nb[1] * cb[1] + nb[2] * cb[2]) -
-                         hb_j * spx_vf_abs(nb[0] * col[0] + nb[1] * col[1] + nb[2] * col[2]);
-        const vf lift = half * (plane - (nb[0] * corner[0] + nb[1] * corner[1] + nb[2] * corner[2]));
+        const spx_vf hb_j = spx_vf_pick(j0, hb[0], spx_vf_pick(j1, hb[1], hb[2]));
+        const spx_vf plane = (nb[0] * cb[0] + nb[1] * cb[1] + nb[2] * cb[2]) -
+                             hb_j * spx_vf_abs(nb[0] * col[0] + nb[1] * col[1] + nb[2] * col[2]);
+        const spx_vf lift = half * (plane - (nb[0] * corner[0] + nb[1] * corner[1] + nb[2] * corner[2]));
         for (int c = 0; c < 3; ++c) qb[c] = corner[c] + nb[c] * lift;
         for (int c = 0; c < 3; ++c) {
             n[c] = any_a ? spx_vf_pick(on_a, n[c], nb[c]) : nb[c];
@@ -153,19 +152,19 @@ static void corner_contacts(const spx_box_lanes* p, const vf u[3], vf time, vi a
         flat = spx_vi_pick(on_a, flat, flat_b);
     }
     /* To world axes: component c of A's axis k is p->a[k][c]. */
-    vf nw[3];
+    spx_vf nw[3];
     for (int c = 0; c < 3; ++c) {
         out->point[c] = p->a[0][c] * q[0] + p->a[1][c] * q[1] + p->a[2][c] * q[2];
         nw[c] = p->a[0][c] * n[0] + p->a[1][c] * n[1] + p->a[2][c] * n[2];
     }
-    const vf inv = spx_vf_splat(1.0f) / spx_vf_sqrt(nw[0] * nw[0] + nw[1] * nw[1] + nw[2] * nw[2]);
+    const spx_vf inv = spx_vf_splat(1.0f) / spx_vf_sqrt(nw[0] * nw[0] + nw[1] * nw[1] + nw[2] * nw[2]);
     for (int c = 0; c < 3; ++c) out->normal[c] = nw[c] * inv;
     out->flat = flat;
 }
 
 /* The contact of one hit lane through spx_box_box_contact (double), from the lane's float values. */
 static void lane_contact(const spx_obb_soa* a, const spx_vec3* va, size_t i, int l, const spx_box_lanes* p,
-                         const vf u[3], float first, int axis, double sign, int face, double face_sign,
+                         const spx_vf u[3], float first, int axis, double sign, int face, double face_sign,
                          spx_sweep_hit* hit)
 {
     /* The pair as seen from A, from this lane's float values. */
@@ -189,19 +188,19 @@ static void lane_contact(const spx_obb_soa* a, const spx_vec3* va, size_t i, int
 }
 
 static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_soa* b, const spx_vec3* vb, size_t i,
-                        float tmax, spx_sweep_hit* out, vi* bad)
+                        float tmax, spx_sweep_hit* out, spx_vi* bad)
 {
     spx_box_lanes p;
     spx_box_lanes_load(a, b, i, &p);
-    vf(*R)[3] = p.r;
-    const vf *t = p.t, *ha = p.ha, *hb = p.hb;
-    vf w[3], u[3];
+    spx_vf(*R)[3] = p.r;
+    const spx_vf *t = p.t, *ha = p.ha, *hb = p.hb;
+    spx_vf w[3], u[3];
     velocities_load(va + i, vb + i, w);
     /* A lane whose stored values are not finite (or would overflow) is answered by nothing: the call
        fails, and the exact path must never see such a box (it indexes by the axis found). */
-    const vi lane_bad = spx_vf_not_finite(p.sum);
+    const spx_vi lane_bad = spx_vf_not_finite(p.sum);
     *bad |= lane_bad;
-    vf speeds = spx_vf_splat(0.0f);
+    spx_vf speeds = spx_vf_splat(0.0f);
     for (int k = 0; k < 3; ++k) {
         u[k] = p.a[k][0] * w[0] + p.a[k][1] * w[1] + p.a[k][2] * w[2];
         speeds += u[k];
@@ -209,16 +208,16 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
 
     /* Float is trusted between these scales: every product below stays a normal float (under
        about 1e36 and over 1e-30). Anything larger or smaller takes the double path. */
-    vf big = spx_vf_splat(0.0f), size = spx_vf_splat(0.0f);
+    spx_vf big = spx_vf_splat(0.0f), size = spx_vf_splat(0.0f);
     for (int k = 0; k < 3; ++k) {
         big = spx_vf_max(big, spx_vf_max(spx_vf_abs(t[k]), spx_vf_abs(u[k])));
         size = spx_vf_max(size, spx_vf_max(ha[k], hb[k]));
     }
     big = spx_vf_max(big, size);
     lanes_state s;
-    s.miss = s.sep = (vi){ 0 };
+    s.miss = s.sep = (spx_vi){ 0 };
     /* The pair's scale (offsets, half extents, distance travelled) times the float screen's bound. */
-    vf scale = spx_vf_splat(0.0f);
+    spx_vf scale = spx_vf_splat(0.0f);
     for (int k = 0; k < 3; ++k) scale += spx_vf_abs(t[k]) + ha[k] + hb[k] + spx_vf_abs(u[k]) * spx_vf_splat(tmax);
     s.tol = scale * spx_vf_splat(LANES_BOUND);
     s.slack = spx_vf_splat(0.0f);
@@ -227,7 +226,7 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     s.exact = (big > spx_vf_splat(1e17f)) | (size < spx_vf_splat(1e-15f)) | spx_vf_not_finite(speeds);
     s.last = spx_vf_splat(tmax);
     s.first = spx_vf_splat(-FLT_MAX);
-    vf AR[3][3], minor[3][3];
+    spx_vf AR[3][3], minor[3][3];
     for (int k = 0; k < 3; ++k)
         for (int m = 0; m < 3; ++m) {
             AR[k][m] = spx_vf_abs(R[k][m]);
@@ -238,13 +237,13 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
             minor[k][m] = spx_vf_abs(R[k1][m1] * R[k2][m2] - R[k1][m2] * R[k2][m1]);
         }
     for (int k = 0; k < 3; ++k) { /* faces of A */
-        vf rb = hb[0] * AR[k][0] + hb[1] * AR[k][1] + hb[2] * AR[k][2];
+        spx_vf rb = hb[0] * AR[k][0] + hb[1] * AR[k][1] + hb[2] * AR[k][2];
         axis_test(&s, k, t[k], rb + ha[k], u[k]);
     }
     for (int k = 0; k < 3; ++k) { /* faces of B */
-        vf ra = ha[0] * AR[0][k] + ha[1] * AR[1][k] + ha[2] * AR[2][k];
-        vf c = t[0] * R[0][k] + t[1] * R[1][k] + t[2] * R[2][k];
-        vf wk = u[0] * R[0][k] + u[1] * R[1][k] + u[2] * R[2][k];
+        spx_vf ra = ha[0] * AR[0][k] + ha[1] * AR[1][k] + ha[2] * AR[2][k];
+        spx_vf c = t[0] * R[0][k] + t[1] * R[1][k] + t[2] * R[2][k];
+        spx_vf wk = u[0] * R[0][k] + u[1] * R[1][k] + u[2] * R[2][k];
         axis_test(&s, 3 + k, c, ra + hb[k], wk);
     }
     /* Unrolled, so that every index is a constant. */
@@ -254,32 +253,32 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
 #pragma GCC unroll 3
         for (int m = 0; m < 3; ++m) {
             const int m1 = (m + 1) % 3, m2 = (m + 2) % 3;
-            const vf l1 = -R[k2][m], l2 = R[k1][m];
-            const vf len2 = l1 * l1 + l2 * l2;
-            const vi usable = len2 > spx_vf_splat(1e-12f);
+            const spx_vf l1 = -R[k2][m], l2 = R[k1][m];
+            const spx_vf len2 = l1 * l1 + l2 * l2;
+            const spx_vi usable = len2 > spx_vf_splat(1e-12f);
             s.exact |= usable & (len2 < spx_vf_splat(1e-4f));
             /* b_m1 . L is the minor of columns m, m1 (which leaves out m2), and so on. */
-            const vf ra = ha[k1] * AR[k2][m] + ha[k2] * AR[k1][m];
-            const vf rb = hb[m1] * minor[k][m2] + hb[m2] * minor[k][m1];
-            const vf dl = t[k1] * l1 + t[k2] * l2, wl = u[k1] * l1 + u[k2] * l2;
+            const spx_vf ra = ha[k1] * AR[k2][m] + ha[k2] * AR[k1][m];
+            const spx_vf rb = hb[m1] * minor[k][m2] + hb[m2] * minor[k][m1];
+            const spx_vf dl = t[k1] * l1 + t[k2] * l2, wl = u[k1] * l1 + u[k2] * l2;
             /* An unusable lane (L is rounding noise) gets a radius of 1e30: overlapping throughout,
                never the latest entry, never leaving. */
-            const vf huge = (vf)(~usable & (vi)spx_vf_splat(1e30f));
+            const spx_vf huge = (spx_vf)(~usable & (spx_vi)spx_vf_splat(1e30f));
             axis_test(&s, 6 + 3 * k + m, dl, ra + rb + huge, wl);
         }
     }
 
     /* Another axis entering within float's error of the latest entry: which of them names the contact
        is the exact path's tie rule (spx_sat_names_contact), which float cannot follow. */
-    vi entries = spx_vi_splat(0);
-    const vf near = s.first - s.slack;
+    spx_vi entries = spx_vi_splat(0);
+    const spx_vf near = s.first - s.slack;
     for (int k = 0; k < 15; ++k) entries -= s.late[k] >= near;
-    const vi tied = entries > spx_vi_splat(1);
+    const spx_vi tied = entries > spx_vi_splat(1);
 
     /* Hits on an edge axis take the double contact now; hits on a face axis wait for the float
        corner contact of the whole group below, which most of them end with. */
-    vi corner = spx_vi_splat(0), corner_axis = spx_vi_splat(0);
-    vf corner_sign = spx_vf_splat(1.0f);
+    spx_vi corner = spx_vi_splat(0), corner_axis = spx_vi_splat(0);
+    spx_vf corner_sign = spx_vf_splat(1.0f);
     bool any_a = false, any_b = false;
     for (int l = 0; l < SPX_LANES; ++l) {
         spx_sweep_hit* hit = &out[l];
@@ -367,7 +366,7 @@ SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3*
        the stored values, which are scanned only then (or when a lane's sum shows one). */
     spx_result r = spx_check_velocities(velocity_a, velocity_b, count, tmax);
     if (r != SPX_OK) return spx_first_error(spx_obb_soa_check_stored(a, b, count), r);
-    vi bad = { 0 };
+    spx_vi bad = { 0 };
     size_t i = 0;
     for (; i + SPX_LANES <= count; i += SPX_LANES) sweep_lanes(a, velocity_a, b, velocity_b, i, tmax, out + i, &bad);
     for (; i < count; ++i) {

@@ -6,7 +6,7 @@
 #include <sepax/geometry.h>
 #include <sepax/mesh_query.h>
 #include <sepax/hull.h>
-#include <cglm/struct.h>
+#include "math/glm_bridge.h"
 #include <string.h>
 
 /* A shape as the step uses it. A box is its box in the body's frame; a sphere or capsule its

@@ -314,8 +314,9 @@ static bool group_add(spx_ccd_stage* s, impact_group* g, uint32_t id, vec3s c, v
 /* The dynamic bodies at the group's edge that its bodies now push join it: a link's point that
    touches and approaches, or would close its gap before the step ends, faster than an approach the
    stage takes for an impact (approaching): otherwise their turn would come as an impact of their
-   own a moment later, one pair at a time (in a stack struck from the side, the impacts went up and
-   down the stack to the per-body limit, and the boxes frozen there were driven into each other).
+   own a moment later, one pair at a time (in a stack struck from the side, the impacts would go up
+   and down the stack to the per-body limit, and the boxes frozen there would be driven into each
+   other).
    True when any joined. */
 static bool group_grow(spx_ccd_stage* s, impact_group* g)
 {
@@ -384,8 +385,8 @@ static float group_energy(const impact_group* g)
    gap g may still approach, but not by more than g in the rest of the step. Coulomb friction acts
    up to mu times each point's normal impulse. The impulses are accumulated and clamped over several
    passes, friction and normal together (a friction impulse turns the bodies and can bring a point
-   back to approaching: applied once each, a spinning pair was hit again and again at one instant),
-   the normal last.
+   back to approaching: applied once each, a spinning pair would be hit again and again at one
+   instant), the normal last.
    Inelastic, the impulse is first found at the centre of the touching points (a face landing on a
    face, struck there, stays level to the bit), then shared over them and solved on all the points
    together: struck at the centre alone, a ring landing flat after rocking on its rim kept its spin;

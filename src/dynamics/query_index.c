@@ -154,7 +154,7 @@ spx_result spx_query_index_sync(spx_world* w, struct spx_query_index** out)
             drop_leaf(q, i); /* a body gone non-finite is met by no query */
             continue;
         }
-        const float fraction = b->type == SPX_BODY_STATIC || !b->awake ? 0.0f : QUERY_FAT_FRACTION;
+        const float fraction = spx_body_moves(b) ? QUERY_FAT_FRACTION : 0.0f;
         if (q->proxies[i] != SPX_TREE_NULL && q->keys[i].generation == key.generation) {
             changed += spx_tree_move(&q->tree, q->proxies[i], &box, fraction, NULL);
         } else {

@@ -4,7 +4,7 @@
 
 #include <sepax/base.h>
 #include <sepax/world.h>
-#include <cglm/struct.h>
+#include "math/glm_bridge.h"
 #include "math/simd.h"
 #include "stack_depth.h"
 #include <math.h>

@@ -273,7 +273,7 @@ static spx_vec3 move_point(spx_quat q, const double shift[3], spx_vec3 p)
     return to_spx(r);
 }
 
-static spx_vec3 turn_vector(spx_quat q, spx_vec3 p)
+spx_vec3 test_case_turn(spx_quat q, spx_vec3 p)
 {
     double in[3] = { p.x, p.y, p.z }, r[3];
     test_case_rotate(q, in, r);
@@ -290,7 +290,7 @@ void test_case_transform(const test_sweep_case* in, spx_quat q, const double shi
         } else {
             for (int k = 0; k < 3; ++k) c.tri[i].v[k] = move_point(q, shift, in->tri[i].v[k]);
         }
-        c.velocity[i] = turn_vector(q, in->velocity[i]);
+        c.velocity[i] = test_case_turn(q, in->velocity[i]);
     }
     *out = c;
 }

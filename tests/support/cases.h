@@ -65,6 +65,8 @@ void test_case_reference_problem(const test_sweep_case* c, test_ref_problem* out
 
 /* Rotates a double vector by q (for comparing normals after test_case_transform). */
 void test_case_rotate(spx_quat q, const double in[3], double out[3]);
+/* The same for a float vector: turned in double, rounded once. */
+spx_vec3 test_case_turn(spx_quat q, spx_vec3 v);
 
 /* Prints the case so it can be pasted back into a test: floats in %a with %.9g beside them. */
 void test_case_print(FILE* f, const test_sweep_case* c);

@@ -8,6 +8,8 @@ extern const spx_mat3 test_identity;
 
 spx_obb test_box(spx_vec3 center, spx_vec3 half_extents, spx_mat3 rotation);
 spx_triangle test_tri(spx_vec3 a, spx_vec3 b, spx_vec3 c);
+/* a + b, in float (inline: round_cases.c, which bench/ also builds, uses it without pieces.c). */
+static inline spx_vec3 test_add3(spx_vec3 a, spx_vec3 b) { return spx_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
 /* Rotation by the angle with cosine c and sine s about axis 0 (x), 1 (y) or 2 (z). */
 spx_mat3 test_rot(int axis, float c, float s);
 /* Rotation by `angle` radians about axis 0 (x), 1 (y) or 2 (z), as a quaternion. */

@@ -1,5 +1,6 @@
 /* Sphere and capsule problems, and their brute-force reference (round_cases.h). */
 #include "round_cases.h"
+#include "pieces.h"
 #include <math.h>
 #include <string.h>
 
@@ -40,7 +41,6 @@ static spx_vec3 grid3(spx_vec3 v, double step)
 {
     return spx_v3((float)grid(v.x, step), (float)grid(v.y, step), (float)grid(v.z, step));
 }
-static spx_vec3 add3(spx_vec3 a, spx_vec3 b) { return spx_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
 static spx_vec3 sub3(spx_vec3 a, spx_vec3 b) { return spx_v3(a.x - b.x, a.y - b.y, a.z - b.z); }
 static spx_vec3 scale3(spx_vec3 a, double s) { return spx_v3((float)(a.x * s), (float)(a.y * s), (float)(a.z * s)); }
 
@@ -75,8 +75,8 @@ static void make_piece(test_round_case* o, int i, int shape, test_case_rng* g, c
             for (int k = 0; k < 3; ++k) q[k] += c[k];
             o->tri.v[j] = v3(q);
         }
-        if (segment_like) o->tri.v[2] = add3(o->tri.v[0], scale3(sub3(o->tri.v[1], o->tri.v[0]), 0.3));
-        if (spx_triangle_validate(&o->tri) != SPX_OK) o->tri.v[2] = add3(o->tri.v[2], spx_v3(0.5f, 0.25f, 0.125f));
+        if (segment_like) o->tri.v[2] = test_add3(o->tri.v[0], scale3(sub3(o->tri.v[1], o->tri.v[0]), 0.3));
+        if (spx_triangle_validate(&o->tri) != SPX_OK) o->tri.v[2] = test_add3(o->tri.v[2], spx_v3(0.5f, 0.25f, 0.125f));
     }
 }
 
@@ -93,7 +93,7 @@ static spx_vec3 feature_direction(const test_round_case* o, test_case_rng* g)
         if (test_case_uniform(g, 0, 1) < 0.5)
             return test_case_uniform(g, 0, 1) < 0.5 ? e0 : sub3(o->tri.v[2], o->tri.v[1]);
         double s = test_case_uniform(g, -1, 1);
-        return add3(e0, scale3(e1, s));
+        return test_add3(e0, scale3(e1, s));
     }
     if (b == 1) return sub3(o->capsule[1].p[1], o->capsule[1].p[0]);
     double d[3];
@@ -143,7 +143,7 @@ void test_round_case_make(test_round_pair_kind kind, test_round_family family, u
         he = spx_v3(fmaxf(he.x, 0.25f), fmaxf(he.y, 0.25f), fmaxf(he.z, 0.25f));
         spx_obb_from_quat(grid3(o->box.center, q), he, (spx_quat){ 0, 0, 0, 1 }, &o->box);
         for (int j = 0; j < 3; ++j) o->tri.v[j] = grid3(o->tri.v[j], q);
-        if (spx_triangle_validate(&o->tri) != SPX_OK) o->tri.v[2] = add3(o->tri.v[2], spx_v3(0.25f, 0.5f, 0.0f));
+        if (spx_triangle_validate(&o->tri) != SPX_OK) o->tri.v[2] = test_add3(o->tri.v[2], spx_v3(0.25f, 0.5f, 0.0f));
         o->tmax = 1.0f;
     } else if (family == TEST_RF_PARALLEL) {
         if (sa == 1) {
@@ -151,14 +151,14 @@ void test_round_case_make(test_round_pair_kind kind, test_round_family family, u
             spx_vec3 d = feature_direction(o, &g);
             double l = sqrt((double)d.x * d.x + (double)d.y * d.y + (double)d.z * d.z);
             spx_capsule* c = &o->capsule[0];
-            spx_vec3 mid = scale3(add3(c->p[0], c->p[1]), 0.5);
+            spx_vec3 mid = scale3(test_add3(c->p[0], c->p[1]), 0.5);
             if (!(l > 0.0)) {
                 d = spx_v3(1, 0, 0);
                 l = 1.0;
             }
             double h = test_case_uniform(&g, 0.1, 1.0) / l;
             c->p[0] = sub3(mid, scale3(d, h));
-            c->p[1] = add3(mid, scale3(d, h));
+            c->p[1] = test_add3(mid, scale3(d, h));
         } else {
             /* B's vertex or an edge's middle heading straight for the sphere's centre. */
             spx_vec3 target = o->sphere[0].center, from;
@@ -166,12 +166,13 @@ void test_round_case_make(test_round_pair_kind kind, test_round_family family, u
                 spx_vec3 corners[8];
                 spx_obb_get_corners(&o->box, corners);
                 int k = (int)(test_case_rng_next(&g) % 8), m = (int)(test_case_rng_next(&g) % 8);
-                from = test_case_uniform(&g, 0, 1) < 0.5 ? corners[k]
-                                                         : scale3(add3(corners[k], corners[k ^ (1 << (m % 3))]), 0.5);
+                from = test_case_uniform(&g, 0, 1) < 0.5
+                           ? corners[k]
+                           : scale3(test_add3(corners[k], corners[k ^ (1 << (m % 3))]), 0.5);
             } else if (sb == 3) {
                 int k = (int)(test_case_rng_next(&g) % 3);
                 from = test_case_uniform(&g, 0, 1) < 0.5 ? o->tri.v[k]
-                                                         : scale3(add3(o->tri.v[k], o->tri.v[(k + 1) % 3]), 0.5);
+                                                         : scale3(test_add3(o->tri.v[k], o->tri.v[(k + 1) % 3]), 0.5);
             } else if (sb == 1) {
                 from = o->capsule[1].p[test_case_rng_next(&g) % 2];
             } else {
@@ -295,12 +296,12 @@ void test_round_case_move(const test_round_case* in, spx_vec3 offset, spx_vec3 v
 {
     *out = *in;
     for (int i = 0; i < 2; ++i) {
-        out->sphere[i].center = add3(in->sphere[i].center, offset);
-        for (int j = 0; j < 2; ++j) out->capsule[i].p[j] = add3(in->capsule[i].p[j], offset);
-        out->velocity[i] = add3(in->velocity[i], velocity);
+        out->sphere[i].center = test_add3(in->sphere[i].center, offset);
+        for (int j = 0; j < 2; ++j) out->capsule[i].p[j] = test_add3(in->capsule[i].p[j], offset);
+        out->velocity[i] = test_add3(in->velocity[i], velocity);
     }
-    out->box.center = add3(in->box.center, offset);
-    for (int j = 0; j < 3; ++j) out->tri.v[j] = add3(in->tri.v[j], offset);
+    out->box.center = test_add3(in->box.center, offset);
+    for (int j = 0; j < 3; ++j) out->tri.v[j] = test_add3(in->tri.v[j], offset);
 }
 
 void test_round_case_flip_capsules(const test_round_case* in, test_round_case* out)
