@@ -1,11 +1,11 @@
 /* Many box pairs at once: the 15-axis static test on structure-of-arrays data, one pair per SIMD
  * lane, no early exit (a lane that separates early still runs to the end; branches would cost more
- * than the arithmetic). Written with GCC vector extensions, so the same source gives 4 lanes on the
- * SSE2 baseline and 8 lanes when the library is built with -DSEPAX_AVX2=ON. */
+ * than the arithmetic), and the last pairs as one more lane group. Written with GCC vector
+ * extensions, so the same source gives 4 lanes on the SSE2 baseline and 8 lanes when the library is
+ * built with -DSEPAX_AVX2=ON. */
 #include <sepax/collide.h>
 #include "overlap_obb_obb.h"
 #include "obb_soa.h"
-#include "geometry/validate.h"
 #include <string.h>
 
 /* The four result bytes of four lanes from their bits of the apart mask: byte l is 1 when bit l is 0. */
@@ -22,7 +22,8 @@ static const uint8_t overlap_bytes[16][4] = {
 /* Writes 1 or 0 for SPX_LANES pairs starting at i; returns the lanes whose stored values are not
    finite or far out of range. R = A^T B and t, B's offset in A's frame, are the sums of
    spx_box_lanes_load; B's axes are loaded one at a time, as their column of R needs them. */
-static inline spx_vi test_lanes(const spx_obb_soa* a, const spx_obb_soa* b, size_t i, uint8_t* out)
+static inline __attribute__((always_inline)) spx_vi test_lanes(const spx_obb_soa* a, const spx_obb_soa* b, size_t i,
+                                                               uint8_t* out)
 {
     spx_vf A[3][3], R[3][3], AR[3][3], t[3], d[3], ha[3], hb[3];
     for (int k = 0; k < 3; ++k) {
@@ -70,25 +71,51 @@ static inline spx_vi test_lanes(const spx_obb_soa* a, const spx_obb_soa* b, size
     return ~(size <= spx_vf_splat(LANES_SIZE_LIMIT));
 }
 
+/* The 15 arrays of a structure of arrays, in one order. */
+static void soa_arrays(const spx_obb_soa* soa, float* array[15])
+{
+    for (int k = 0; k < 3; ++k) {
+        array[k] = soa->center[k];
+        array[3 + k] = soa->half_extents[k];
+        for (int m = 0; m < 3; ++m) array[6 + 3 * k + m] = soa->axis[k][m];
+    }
+}
+
+/* Boxes i..count-1 copied into one lane group of `store`, the lanes past count repeating the last box. */
+static void tail_lanes(const spx_obb_soa* soa, size_t i, size_t count, float store[15][SPX_LANES], spx_obb_soa* tail)
+{
+    float* from[15];
+    soa_arrays(soa, from);
+    for (int f = 0; f < 15; ++f)
+        for (size_t l = 0; l < SPX_LANES; ++l) store[f][l] = from[f][i + l < count ? i + l : count - 1];
+    for (int k = 0; k < 3; ++k) {
+        tail->center[k] = store[k];
+        tail->half_extents[k] = store[3 + k];
+        for (int m = 0; m < 3; ++m) tail->axis[k][m] = store[6 + 3 * k + m];
+    }
+    tail->capacity = SPX_LANES;
+}
+
 SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb_soa* b, size_t count,
                                              uint8_t* out_overlap)
 {
     if (!a || !b || !out_overlap || count > a->capacity || count > b->capacity) return SPX_ERR_INVALID_ARGUMENT;
     spx_vi bad = (spx_vi)spx_vf_splat(0.0f);
-    spx_result r = SPX_OK;
     size_t i = 0;
     for (; i + SPX_LANES <= count; i += SPX_LANES) bad |= test_lanes(a, b, i, out_overlap + i);
-    for (; i < count; ++i) {
-        spx_obb x, y;
-        spx_obb_soa_get(a, i, &x);
-        spx_obb_soa_get(b, i, &y);
-        const spx_result ri = spx_first_error(spx_obb_validate(&x), spx_obb_validate(&y));
-        if (ri == SPX_OK) out_overlap[i] = spx_overlap_obb_obb_unchecked(&x, &y);
-        r = spx_first_error(r, ri);
+    if (i < count) {
+        /* The last pairs run as one more lane group, the lanes past count repeating the last pair:
+           the same arithmetic and the same checks as every other lane. */
+        float store[2][15][SPX_LANES];
+        spx_obb_soa tail[2];
+        tail_lanes(a, i, count, store[0], &tail[0]);
+        tail_lanes(b, i, count, store[1], &tail[1]);
+        uint8_t out[SPX_LANES];
+        bad |= test_lanes(&tail[0], &tail[1], 0, out);
+        memcpy(out_overlap + i, out, count - i);
     }
-    for (int l = 0; l < SPX_LANES; ++l) r = spx_first_error(r, bad[l] ? SPX_ERR_NOT_FINITE : SPX_OK);
-    if (r == SPX_OK) return SPX_OK;
+    if (!spx_vi_mask(bad)) return SPX_OK;
     /* Name the fault of the stored values as the single call would. */
     const spx_result stored = spx_obb_soa_check_stored(a, b, count);
-    return stored != SPX_OK ? stored : r;
+    return stored != SPX_OK ? stored : SPX_ERR_NOT_FINITE;
 }
