@@ -164,10 +164,12 @@ typedef struct spx_obb_soa {
 SPX_API spx_result spx_obb_soa_set_box(spx_obb_soa* soa, size_t index, const spx_obb* box);
 
 /// Tests pairs (a[i], b[i]) for i < count, writing 1 (overlap or touch) or 0 to out_overlap[i].
-/// Same answers as spx_overlap_obb_obb. Errors: SPX_ERR_INVALID_ARGUMENT (NULL, count past a
-/// capacity), SPX_ERR_NOT_FINITE when a stored value is not finite, SPX_ERR_OUT_OF_RANGE when one
-/// written since spx_obb_soa_set_box is far enough beyond SPX_MAX_COORDINATE to overflow the float lanes
-/// (then out_overlap is undefined).
+/// Same answers as spx_overlap_obb_obb, wherever a pair sits in the arrays. Errors:
+/// SPX_ERR_INVALID_ARGUMENT (NULL, count past a capacity), SPX_ERR_NOT_FINITE when a stored value is
+/// not finite, SPX_ERR_OUT_OF_RANGE when a centre coordinate or half extent written since
+/// spx_obb_soa_set_box is far enough beyond SPX_MAX_COORDINATE to overflow the float lanes,
+/// SPX_ERR_NOT_ORTHONORMAL when an axis component so written is far beyond 1 (then out_overlap is
+/// undefined). Other values written behind spx_obb_soa_set_box's back are trusted.
 SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb_soa* b, size_t count,
                                              uint8_t* out_overlap);
 
@@ -177,7 +179,9 @@ SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb
 /// the exact double path of the single-pair call. Errors, in the order of base.h over all pairs (out
 /// is then unspecified): SPX_ERR_INVALID_ARGUMENT (NULL, count past a capacity), SPX_ERR_NOT_FINITE
 /// (tmax, or a stored value or velocity), SPX_ERR_OUT_OF_RANGE (a velocity component times tmax beyond
-/// SPX_MAX_COORDINATE, or a stored value as for spx_overlap_obb_obb_batch), SPX_ERR_BAD_TIME (tmax < 0).
+/// SPX_MAX_COORDINATE, or a stored value as for spx_overlap_obb_obb_batch), SPX_ERR_NOT_ORTHONORMAL (as
+/// for spx_overlap_obb_obb_batch), SPX_ERR_BAD_TIME (tmax < 0). Each pair's answer is the same wherever
+/// it sits in the arrays.
 SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3* velocity_a, const spx_obb_soa* b,
                                            const spx_vec3* velocity_b, size_t count, float tmax, spx_sweep_hit* out);
 

@@ -19,6 +19,29 @@ static inline void spx_obb_soa_get(const spx_obb_soa* soa, size_t index, spx_obb
     }
 }
 
+/* Boxes i..count-1 of a structure of arrays copied into one lane group (`store`, viewed as `tail`), the
+   lanes past count repeating the last box: the batched calls run their last pairs as one more lane
+   group, with the same arithmetic and checks as every other lane, so no answer or error code depends
+   on where a pair sits. */
+static inline void spx_obb_soa_tail(const spx_obb_soa* soa, size_t i, size_t count, float store[15][SPX_LANES],
+                                    spx_obb_soa* tail)
+{
+    for (size_t l = 0; l < SPX_LANES; ++l) {
+        const size_t at = i + l < count ? i + l : count - 1;
+        for (int k = 0; k < 3; ++k) {
+            store[k][l] = soa->center[k][at];
+            store[3 + k][l] = soa->half_extents[k][at];
+            for (int m = 0; m < 3; ++m) store[6 + 3 * k + m][l] = soa->axis[k][m][at];
+        }
+    }
+    for (int k = 0; k < 3; ++k) {
+        tail->center[k] = store[k];
+        tail->half_extents[k] = store[3 + k];
+        for (int m = 0; m < 3; ++m) tail->axis[k][m] = store[6 + 3 * k + m];
+    }
+    tail->capacity = SPX_LANES;
+}
+
 /* The checks of the single-pair calls that stored values of pairs i < count can fail when the host
    wrote the arrays after spx_obb_soa_set_box: SPX_ERR_NOT_FINITE, then SPX_ERR_OUT_OF_RANGE for a centre
    coordinate or half extent beyond SPX_MAX_COORDINATE, then SPX_ERR_NOT_ORTHONORMAL for an axis

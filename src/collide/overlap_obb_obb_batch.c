@@ -71,31 +71,6 @@ static inline __attribute__((always_inline)) spx_vi test_lanes(const spx_obb_soa
     return ~(size <= spx_vf_splat(LANES_SIZE_LIMIT));
 }
 
-/* The 15 arrays of a structure of arrays, in one order. */
-static void soa_arrays(const spx_obb_soa* soa, float* array[15])
-{
-    for (int k = 0; k < 3; ++k) {
-        array[k] = soa->center[k];
-        array[3 + k] = soa->half_extents[k];
-        for (int m = 0; m < 3; ++m) array[6 + 3 * k + m] = soa->axis[k][m];
-    }
-}
-
-/* Boxes i..count-1 copied into one lane group of `store`, the lanes past count repeating the last box. */
-static void tail_lanes(const spx_obb_soa* soa, size_t i, size_t count, float store[15][SPX_LANES], spx_obb_soa* tail)
-{
-    float* from[15];
-    soa_arrays(soa, from);
-    for (int f = 0; f < 15; ++f)
-        for (size_t l = 0; l < SPX_LANES; ++l) store[f][l] = from[f][i + l < count ? i + l : count - 1];
-    for (int k = 0; k < 3; ++k) {
-        tail->center[k] = store[k];
-        tail->half_extents[k] = store[3 + k];
-        for (int m = 0; m < 3; ++m) tail->axis[k][m] = store[6 + 3 * k + m];
-    }
-    tail->capacity = SPX_LANES;
-}
-
 SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb_soa* b, size_t count,
                                              uint8_t* out_overlap)
 {
@@ -108,8 +83,8 @@ SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb
            the same arithmetic and the same checks as every other lane. */
         float store[2][15][SPX_LANES];
         spx_obb_soa tail[2];
-        tail_lanes(a, i, count, store[0], &tail[0]);
-        tail_lanes(b, i, count, store[1], &tail[1]);
+        spx_obb_soa_tail(a, i, count, store[0], &tail[0]);
+        spx_obb_soa_tail(b, i, count, store[1], &tail[1]);
         uint8_t out[SPX_LANES];
         bad |= test_lanes(&tail[0], &tail[1], 0, out);
         memcpy(out_overlap + i, out, count - i);

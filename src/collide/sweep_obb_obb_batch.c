@@ -12,6 +12,7 @@
 #include "geometry/validate.h"
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 /* Float's error on an offset, a radius or a displacement, relative to the pair's scale: the bound
    of the single-pair screens (penetration_screen.h), whose arithmetic the lanes repeat. */
@@ -369,14 +370,24 @@ SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3*
     spx_vi bad = { 0 };
     size_t i = 0;
     for (; i + SPX_LANES <= count; i += SPX_LANES) sweep_lanes(a, velocity_a, b, velocity_b, i, tmax, out + i, &bad);
-    for (; i < count; ++i) {
-        spx_obb x, y;
-        spx_obb_soa_get(a, i, &x);
-        spx_obb_soa_get(b, i, &y);
-        r = spx_first_error(r, spx_sweep_obb_obb(&x, velocity_a[i], &y, velocity_b[i], tmax, &out[i]));
+    if (i < count) {
+        /* The last pairs run as one more lane group, the lanes past count repeating the last pair:
+           the same arithmetic and the same checks as every other lane. */
+        float store[2][15][SPX_LANES];
+        spx_obb_soa tail[2];
+        spx_vec3 va[SPX_LANES], vb[SPX_LANES];
+        spx_sweep_hit hits[SPX_LANES];
+        spx_obb_soa_tail(a, i, count, store[0], &tail[0]);
+        spx_obb_soa_tail(b, i, count, store[1], &tail[1]);
+        for (size_t l = 0; l < SPX_LANES; ++l) {
+            va[l] = velocity_a[i + l < count ? i + l : count - 1];
+            vb[l] = velocity_b[i + l < count ? i + l : count - 1];
+        }
+        sweep_lanes(&tail[0], va, &tail[1], vb, 0, tmax, hits, &bad);
+        memcpy(out + i, hits, (count - i) * sizeof hits[0]);
     }
-    for (int l = 0; l < SPX_LANES; ++l) r = spx_first_error(r, bad[l] ? SPX_ERR_NOT_FINITE : SPX_OK);
-    if (r == SPX_OK) return SPX_OK;
+    if (!spx_vi_mask(bad)) return SPX_OK;
+    /* Name the fault of the stored values as the single call would. */
     const spx_result stored = spx_obb_soa_check_stored(a, b, count);
-    return stored != SPX_OK ? stored : r;
+    return stored != SPX_OK ? stored : SPX_ERR_NOT_FINITE;
 }
