@@ -130,20 +130,22 @@ typedef struct edge_arc {
     double side[2 * SPX_HULL_MAX_CORNERS];
 } edge_arc;
 
-static void edge_arc_of(const hull_pair* p, int i, edge_arc* out)
+static inline __attribute__((always_inline)) void edge_arc_of(const hull_pair* p, int i, edge_arc* out)
 {
     const spx_hull_edge* ea = &p->a->edges[i];
     out->a1 = p->a->faces[ea->face[0]].normal, out->a2 = p->a->faces[ea->face[1]].normal;
     const spx_dvec3 na = spx_d3_cross(out->a1, out->a2);
     out->pa0 = p->av[ea->corner[0]];
     out->da = spx_d3_sub(p->av[ea->corner[1]], out->pa0);
-    for (uint32_t g = 0; g < p->b->face_count; ++g) out->side[g] = spx_d3_dot(spx_d3_neg(p->bn[g]), na);
+    const uint32_t fb = p->b->face_count;
+    for (uint32_t g = 0; g < fb; ++g) out->side[g] = spx_d3_dot(spx_d3_neg(p->bn[g]), na);
 }
 
 /* The face of the Minkowski difference that A's edge (its arc) and B's edge j make, when their arcs
    cross and the edges are not parallel: its direction l (unnormalised, out of A across its edge),
    |l|^2 and the gap along l (times |l|). */
-static bool edge_pair_face(const hull_pair* p, const edge_arc* arc, int j, spx_dvec3* l, double* len2, double* gap)
+static inline __attribute__((always_inline)) bool edge_pair_face(const hull_pair* p, const edge_arc* arc, int j,
+                                                                 spx_dvec3* l, double* len2, double* gap)
 {
     const spx_hull_edge* e = &p->b->edges[j];
     const double s1 = arc->side[e->face[0]], s2 = arc->side[e->face[1]];
