@@ -97,13 +97,6 @@ static bool arcs_cross_sides(spx_dvec3 a1, spx_dvec3 a2, double s1, double s2, s
     return t1 * t2 < 0.0 && s1 * t2 > 0.0;
 }
 
-/* na = a1 x a2, the same for every arc of B: the caller forms it once. Most pairs fail the first
-   test, before B's arc's own product is formed. */
-static bool arcs_cross(spx_dvec3 a1, spx_dvec3 a2, spx_dvec3 na, spx_dvec3 c1, spx_dvec3 c2)
-{
-    return arcs_cross_sides(a1, a2, spx_d3_dot(c1, na), spx_d3_dot(c2, na), c1, c2);
-}
-
 /* Edge pair axis: ea x eb, pointing the way of A's arc (out of A across its edge i). Zero when the
    edges are parallel. */
 static spx_dvec3 edge_axis(const hull_pair* p, int i, int j)
@@ -126,6 +119,47 @@ static spx_dvec3 pair_axis(const void* pair, int index)
     if (index < fa + fb) return spx_d3_neg(p->bn[index - fa]);
     const int e = index - fa - fb;
     return edge_axis(p, e / (int)p->b->edge_count, e % (int)p->b->edge_count);
+}
+
+/* A's edge i as the arc of its two face normals on the Gauss map, with each of B's normals' side of
+   the arc's great circle formed once, not once for every edge ending there (an edge count is about
+   1.5 times the face count). */
+typedef struct edge_arc {
+    spx_dvec3 a1, a2;  /* the arc's ends: the normals of the edge's faces */
+    spx_dvec3 pa0, da; /* the edge: its first corner, and to its second */
+    double side[2 * SPX_HULL_MAX_CORNERS];
+} edge_arc;
+
+static inline __attribute__((always_inline)) void edge_arc_of(const hull_pair* p, int i, edge_arc* out)
+{
+    const spx_hull_edge* ea = &p->a->edges[i];
+    out->a1 = p->a->faces[ea->face[0]].normal, out->a2 = p->a->faces[ea->face[1]].normal;
+    const spx_dvec3 na = spx_d3_cross(out->a1, out->a2);
+    out->pa0 = p->av[ea->corner[0]];
+    out->da = spx_d3_sub(p->av[ea->corner[1]], out->pa0);
+    const uint32_t fb = p->b->face_count;
+    for (uint32_t g = 0; g < fb; ++g) out->side[g] = spx_d3_dot(spx_d3_neg(p->bn[g]), na);
+}
+
+/* The face of the Minkowski difference that A's edge (its arc) and B's edge j make, when their arcs
+   cross and the edges are not parallel: its direction l (unnormalised, out of A across its edge),
+   |l|^2 and the gap along l (times |l|). */
+static inline __attribute__((always_inline)) bool edge_pair_face(const hull_pair* p, const edge_arc* arc, int j,
+                                                                 spx_dvec3* l, double* len2, double* gap)
+{
+    const spx_hull_edge* e = &p->b->edges[j];
+    const double s1 = arc->side[e->face[0]], s2 = arc->side[e->face[1]];
+    if (!(s1 * s2 < 0.0)) return false; /* the usual answer: before the arc's own product is formed */
+    if (!arcs_cross_sides(arc->a1, arc->a2, s1, s2, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]])))
+        return false;
+    const spx_dvec3 pb0 = p->bv[e->corner[0]];
+    const spx_dvec3 db = spx_d3_sub(p->bv[e->corner[1]], pb0);
+    *l = spx_d3_cross(arc->da, db);
+    *len2 = spx_d3_len2(*l);
+    if (!spx_edge_axis_usable(*len2, spx_d3_len2(arc->da), spx_d3_len2(db))) return false;
+    if (spx_d3_dot(*l, spx_d3_add(arc->a1, arc->a2)) < 0.0) *l = spx_d3_neg(*l);
+    *gap = spx_d3_dot(*l, spx_d3_sub(pb0, arc->pa0));
+    return true;
 }
 
 /* Every face of the Minkowski difference through the interval logic; false once one separates for
@@ -152,29 +186,14 @@ static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_dep
         const double gap = least(p->av, a->vertex_count, m) - boff - p->margin;
         if (!spx_sat_axis_test(s, fa + g, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, -spx_d3_dot(m, p->u))) return false;
     }
-    double side[2 * SPX_HULL_MAX_CORNERS];
+    edge_arc arc;
     for (int i = 0; i < (int)a->edge_count; ++i) {
-        const spx_hull_edge* ea = &a->edges[i];
-        const spx_dvec3 a1 = a->faces[ea->face[0]].normal, a2 = a->faces[ea->face[1]].normal;
-        const spx_dvec3 na = spx_d3_cross(a1, a2);
-        const spx_dvec3 pa0 = p->av[ea->corner[0]];
-        const spx_dvec3 da = spx_d3_sub(p->av[ea->corner[1]], pa0);
-        /* Each of B's normals on this arc's great circle once, not once for every edge ending there
-           (an edge count is about 1.5 times the face count). */
-        for (int g = 0; g < fb; ++g) side[g] = spx_d3_dot(spx_d3_neg(p->bn[g]), na);
+        edge_arc_of(p, i, &arc);
         for (int j = 0; j < eb; ++j) {
-            const spx_hull_edge* e = &b->edges[j];
-            const double s1 = side[e->face[0]], s2 = side[e->face[1]];
-            if (!(s1 * s2 < 0.0)) continue; /* the usual answer: before the arc's own product is formed */
-            if (!arcs_cross_sides(a1, a2, s1, s2, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]])))
-                continue;
-            const spx_dvec3 pb0 = p->bv[e->corner[0]];
-            const spx_dvec3 db = spx_d3_sub(p->bv[e->corner[1]], pb0);
-            spx_dvec3 l = spx_d3_cross(da, db);
-            const double len2 = spx_d3_len2(l);
-            if (!spx_edge_axis_usable(len2, spx_d3_len2(da), spx_d3_len2(db))) continue;
-            if (spx_d3_dot(l, spx_d3_add(a1, a2)) < 0.0) l = spx_d3_neg(l);
-            const double gap = spx_d3_dot(l, spx_d3_sub(pb0, pa0)) - (p->margin > 0.0 ? p->margin * sqrt(len2) : 0.0);
+            spx_dvec3 l;
+            double len2, gap;
+            if (!edge_pair_face(p, &arc, j, &l, &len2, &gap)) continue;
+            if (p->margin > 0.0) gap -= p->margin * sqrt(len2);
             if (!spx_sat_axis_test(s, fa + fb + i * eb + j, SPX_AXIS_EDGE, len2, gap, -DBL_MAX, spx_d3_dot(l, p->u)))
                 return false;
         }
@@ -382,6 +401,11 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
         const double sep = least(p->bv, b->vertex_count, a->faces[f].normal) - a->faces[f].offset;
         if (sep > face_sep) face_sep = sep, face = f;
     }
+    /* Apart by more than the margin along one face: no points, whatever the other faces say. */
+    if (face_sep > margin) {
+        *out = m;
+        return 0;
+    }
     const double size = a->radius + b->radius;
     const double bias = 1e-6 * size; /* B's face only when it is clearly better: A's face wins ties */
     for (int g = 0; g < fb; ++g) {
@@ -391,20 +415,18 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
         const double sep = least(p->av, a->vertex_count, mg) - spx_d3_dot(mg, p->bv[b->corners[b->faces[g].first]]);
         if (sep > face_sep + bias) face_sep = sep, face = fa + g;
     }
+    if (face_sep > margin) {
+        *out = m;
+        return 0;
+    }
+    edge_arc arc;
     for (int i = 0; i < (int)a->edge_count; ++i) {
-        const spx_hull_edge* ea = &a->edges[i];
-        const spx_dvec3 a1 = a->faces[ea->face[0]].normal, a2 = a->faces[ea->face[1]].normal;
-        const spx_dvec3 na = spx_d3_cross(a1, a2);
-        const spx_dvec3 pa0 = p->av[ea->corner[0]], da = spx_d3_sub(p->av[ea->corner[1]], pa0);
+        edge_arc_of(p, i, &arc);
         for (int j = 0; j < eb; ++j) {
-            const spx_hull_edge* e = &b->edges[j];
-            if (!arcs_cross(a1, a2, na, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]))) continue;
-            const spx_dvec3 pb0 = p->bv[e->corner[0]], db = spx_d3_sub(p->bv[e->corner[1]], pb0);
-            spx_dvec3 l = spx_d3_cross(da, db);
-            const double len2 = spx_d3_len2(l);
-            if (!spx_edge_axis_usable(len2, spx_d3_len2(da), spx_d3_len2(db))) continue;
-            if (spx_d3_dot(l, spx_d3_add(a1, a2)) < 0.0) l = spx_d3_neg(l);
-            const double sep = spx_d3_dot(l, spx_d3_sub(pb0, pa0)) / sqrt(len2);
+            spx_dvec3 l;
+            double len2, gap;
+            if (!edge_pair_face(p, &arc, j, &l, &len2, &gap)) continue;
+            const double sep = gap / sqrt(len2);
             if (sep > edge_sep) edge_sep = sep, ei = i, ej = j;
         }
     }
