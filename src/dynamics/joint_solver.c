@@ -17,7 +17,7 @@
  * Ball joints, the commonest (chains, ropes, bridges), are coloured as the contacts are and solved
  * in blocks on SIMD lanes (joint_wide.inc); then the joints that fit no lane one after the other in
  * slot order; then hinges and cone-twists without motor or spring, coloured apart and on lanes as
- * the ball joints (their geometry still made one joint at a time); all before the contacts. */
+ * the ball joints (their geometry made on the lanes too); all before the contacts. */
 #include "world.h"
 #include "joint.h"
 #include "core/allocator.h"
@@ -514,10 +514,9 @@ static void make_rows(const spx_joint* j, geom* g, const jbody* A, const jbody* 
 /* The joint's geometry where the bodies are now (moved by dpA, dpB so far), into j->geom: levers,
    the anchors' gap, the frames and their axes for the joints that turn about them, the point rows'
    inverse mass at these levers, and the kind's rows. Made again for the relax pass: the warm
-   start's mass is not exact there, and an undamped pendulum would slowly gain energy. on_lanes: the
-   joint is solved on the angular lanes, which read neither the 4-lane columns nor the inertias. */
+   start's mass is not exact there, and an undamped pendulum would slowly gain energy. */
 static void update_geom(spx_joint* j, const versors* turns, const jbody* A, const jbody* B,
-                        const spx_solver_body* bodies, bool exact, bool on_lanes)
+                        const spx_solver_body* bodies, bool exact)
 {
     const vec3s dpA = bodies[j->solver[0]].dp, dpB = bodies[j->solver[1]].dp;
     const vec3s dth = glms_vec3_sub(bodies[j->solver[1]].dtheta, bodies[j->solver[0]].dtheta);
@@ -546,11 +545,9 @@ static void update_geom(spx_joint* j, const versors* turns, const jbody* A, cons
     const bool point = j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL && j->type != SPX_JOINT_DISTANCE;
     if (point) {
         point_mass_inverse(A, B, g->rA, g->rB, g->point_inv);
-        if (!on_lanes) {
-            f4_sym_columns(g->point_inv, g->point_inv4);
-            f4_sym_columns(A->I, g->inertia_a4);
-            f4_sym_columns(B->I, g->inertia_b4);
-        }
+        f4_sym_columns(g->point_inv, g->point_inv4);
+        f4_sym_columns(A->I, g->inertia_a4);
+        f4_sym_columns(B->I, g->inertia_b4);
     }
     make_rows(j, g, A, B, exact, dth);
 }
@@ -999,12 +996,7 @@ static void update_all(spx_world* w)
         spx_joint* j = &js->list[js->rest[i]];
         const jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
         /* Solver body 0 (does not move) has no motion. */
-        update_geom(j, js->turns, &A, &B, bodies, !js->angles_measured, false);
-    }
-    for (uint32_t i = 0; i < js->angular_count; ++i) {
-        spx_joint* j = &js->list[js->angular_order[i]];
-        const jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
-        update_geom(j, js->turns, &A, &B, bodies, !js->angles_measured, true);
+        update_geom(j, js->turns, &A, &B, bodies, !js->angles_measured);
     }
     if (js->angular_block_count) js->kernels->angular_geometry(w);
     js->geom_fresh = true;
