@@ -128,8 +128,7 @@ typedef struct spx_joints {
     uint64_t* color_used; /* scratch: by solver body, the colours its ball joints have */
     uint32_t color_used_capacity;
     /* The step's hinges and cone-twists that fit a lane (no motor, no spring), coloured apart from
-       the ball joints and solved in blocks after them; their geometry is made one joint at a time
-       and copied into the blocks' lanes. */
+       the ball joints and solved in blocks after them, their geometry made on the lanes. */
     void* angular_blocks; /* reserved for every hinge and cone-twist (spx_joints_reserve) */
     uint32_t angular_block_capacity, angular_block_count;
     size_t angular_block_bytes;
@@ -156,8 +155,8 @@ typedef struct spx_joint_kernels {
     void (*warm_start)(spx_world* w);
     void (*solve)(spx_world* w, spx_solver_soft rigid, bool use_bias);
     void (*store)(spx_world* w); /* the impulses back to the joints */
-    /* The same for the hinges and cone-twists on lanes: their geometry is each joint's spx_joint_geom,
-       copied into the lanes by `geometry`. */
+    /* The same for the hinges and cone-twists on lanes; `store` also leaves in each joint's
+       spx_joint_geom the axes its reaction is measured along. */
     size_t angular_block_size;
     uint32_t (*angular_prepare)(spx_world* w, const uint32_t* order, const uint32_t* counts, uint32_t colors);
     void (*angular_refresh)(spx_world* w);

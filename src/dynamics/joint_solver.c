@@ -17,7 +17,7 @@
  * Ball joints, the commonest (chains, ropes, bridges), are coloured as the contacts are and solved
  * in blocks on SIMD lanes (joint_wide.inc); then the joints that fit no lane one after the other in
  * slot order; then hinges and cone-twists without motor or spring, coloured apart and on lanes as
- * the ball joints (their geometry still made one joint at a time); all before the contacts. */
+ * the ball joints (their geometry made on the lanes too); all before the contacts. */
 #include "world.h"
 #include "joint.h"
 #include "core/allocator.h"
@@ -514,10 +514,9 @@ static void make_rows(const spx_joint* j, geom* g, const jbody* A, const jbody* 
 /* The joint's geometry where the bodies are now (moved by dpA, dpB so far), into j->geom: levers,
    the anchors' gap, the frames and their axes for the joints that turn about them, the point rows'
    inverse mass at these levers, and the kind's rows. Made again for the relax pass: the warm
-   start's mass is not exact there, and an undamped pendulum would slowly gain energy. on_lanes: the
-   joint is solved on the angular lanes, which read neither the 4-lane columns nor the inertias. */
+   start's mass is not exact there, and an undamped pendulum would slowly gain energy. */
 static void update_geom(spx_joint* j, const versors* turns, const jbody* A, const jbody* B,
-                        const spx_solver_body* bodies, bool exact, bool on_lanes)
+                        const spx_solver_body* bodies, bool exact)
 {
     const vec3s dpA = bodies[j->solver[0]].dp, dpB = bodies[j->solver[1]].dp;
     const vec3s dth = glms_vec3_sub(bodies[j->solver[1]].dtheta, bodies[j->solver[0]].dtheta);
@@ -546,11 +545,9 @@ static void update_geom(spx_joint* j, const versors* turns, const jbody* A, cons
     const bool point = j->type != SPX_JOINT_SLIDER && j->type != SPX_JOINT_WHEEL && j->type != SPX_JOINT_DISTANCE;
     if (point) {
         point_mass_inverse(A, B, g->rA, g->rB, g->point_inv);
-        if (!on_lanes) {
-            f4_sym_columns(g->point_inv, g->point_inv4);
-            f4_sym_columns(A->I, g->inertia_a4);
-            f4_sym_columns(B->I, g->inertia_b4);
-        }
+        f4_sym_columns(g->point_inv, g->point_inv4);
+        f4_sym_columns(A->I, g->inertia_a4);
+        f4_sym_columns(B->I, g->inertia_b4);
     }
     make_rows(j, g, A, B, exact, dth);
 }
@@ -985,26 +982,58 @@ void spx_joints_prepare(spx_world* w, float h)
     }
 }
 
+/* The joints' bodies' turns so far, four bodies a time on the lanes with turn_of's operations in
+   its order (its series, then cglm's normalisation: the dot as (x x + z z) + (y y + w w), the
+   parts divided by its root), so the same bits; a turn past the series (a/2 >= 0.25 rad), the
+   last bodies, and all of them without SIMD by turn_of itself. */
+static void make_turns(spx_joints* js, const spx_solver_body* bodies)
+{
+    const uint32_t n = js->mover_count;
+    uint32_t i = 0;
+#if SPX_HAS_SIMD
+    for (; i + 4 <= n; i += 4) {
+        const uint32_t* m = &js->movers[i];
+        spx_f4 x = spx_f4_load(&bodies[m[0]].dtheta.x), y = spx_f4_load(&bodies[m[1]].dtheta.x);
+        spx_f4 z = spx_f4_load(&bodies[m[2]].dtheta.x), t = spx_f4_load(&bodies[m[3]].dtheta.x);
+        spx_f4_transpose(&x, &y, &z, &t);
+        const spx_f4 h2 = spx_f4_mul(spx_f4_splat(0.25f),
+                                     spx_f4_add(spx_f4_add(spx_f4_mul(x, x), spx_f4_mul(y, y)), spx_f4_mul(z, z)));
+        const spx_f4 one = spx_f4_splat(1.0f);
+        const spx_f4 c =
+            spx_f4_sub(one, spx_f4_mul(h2, spx_f4_sub(spx_f4_splat(0.5f), spx_f4_mul(h2, spx_f4_splat(1.0f / 24.0f)))));
+        const spx_f4 k =
+            spx_f4_mul(spx_f4_splat(0.5f),
+                       spx_f4_sub(one, spx_f4_mul(h2, spx_f4_sub(spx_f4_splat(1.0f / 6.0f),
+                                                                 spx_f4_mul(h2, spx_f4_splat(1.0f / 120.0f))))));
+        spx_f4 q[4] = { spx_f4_mul(k, x), spx_f4_mul(k, y), spx_f4_mul(k, z), c };
+        const spx_f4 dot = spx_f4_add(spx_f4_add(spx_f4_mul(q[0], q[0]), spx_f4_mul(q[2], q[2])),
+                                      spx_f4_add(spx_f4_mul(q[1], q[1]), spx_f4_mul(q[3], q[3])));
+        const int series =
+            spx_f4_mask(spx_f4_lt(h2, spx_f4_splat(0.0625f))) & ~spx_f4_mask(spx_f4_le(dot, spx_f4_splat(0.0f)));
+        const spx_f4 root = spx_f4_sqrt(dot);
+        for (int e = 0; e < 4; ++e) q[e] = spx_f4_div(q[e], root);
+        spx_f4_transpose(&q[0], &q[1], &q[2], &q[3]);
+        for (int l = 0; l < 4; ++l) {
+            if (series >> l & 1) spx_f4_store(js->turns[m[l]].raw, q[l]);
+            else js->turns[m[l]] = turn_of(bodies[m[l]].dtheta);
+        }
+    }
+#endif
+    for (; i < n; ++i) js->turns[js->movers[i]] = turn_of(bodies[js->movers[i]].dtheta);
+}
+
 /* The joints' bodies' turns so far, then every joint's geometry there (the bodies have moved). */
 static void update_all(spx_world* w)
 {
     spx_joints* js = &w->joints;
     spx_solver_body* bodies = w->solver.bodies;
-    for (uint32_t i = 0; i < js->mover_count; ++i) {
-        const uint32_t k = js->movers[i];
-        js->turns[k] = turn_of(bodies[k].dtheta);
-    }
+    make_turns(js, bodies);
     if (js->ball_block_count) js->kernels->geometry(w);
     for (uint32_t i = 0; i < js->rest_count; ++i) {
         spx_joint* j = &js->list[js->rest[i]];
         const jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
         /* Solver body 0 (does not move) has no motion. */
-        update_geom(j, js->turns, &A, &B, bodies, !js->angles_measured, false);
-    }
-    for (uint32_t i = 0; i < js->angular_count; ++i) {
-        spx_joint* j = &js->list[js->angular_order[i]];
-        const jbody A = load(bodies, j->solver[0]), B = load(bodies, j->solver[1]);
-        update_geom(j, js->turns, &A, &B, bodies, !js->angles_measured, true);
+        update_geom(j, js->turns, &A, &B, bodies, !js->angles_measured);
     }
     if (js->angular_block_count) js->kernels->angular_geometry(w);
     js->geom_fresh = true;
