@@ -408,7 +408,7 @@ static bool awake_dynamic(const spx_world* w, uint32_t body)
 {
     if (body == SPX_NO_BODY) return false;
     const spx_body* b = &w->bodies[body];
-    return b->type == SPX_BODY_DYNAMIC && b->awake;
+    return b->type == SPX_BODY_DYNAMIC && spx_body_moves(b);
 }
 
 /* Awake and dynamic, or a kinematic body in motion: a still kinematic body lets its partner sleep. */
@@ -417,7 +417,7 @@ static bool moving(const spx_world* w, uint32_t body)
     if (body == SPX_NO_BODY) return false;
     const spx_body* b = &w->bodies[body];
     if (b->type == SPX_BODY_KINEMATIC) return glms_vec3_norm2(b->v) > 0.0f || glms_vec3_norm2(b->w) > 0.0f;
-    return b->type == SPX_BODY_DYNAMIC && b->awake;
+    return b->type == SPX_BODY_DYNAMIC && spx_body_moves(b);
 }
 
 void spx_joints_wake_step(spx_world* w)

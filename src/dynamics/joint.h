@@ -4,7 +4,7 @@
 #define SPX_DYNAMICS_JOINT_H
 
 #include <sepax/joint.h>
-#include <cglm/struct.h>
+#include "math/glm_bridge.h"
 #include "broad/pair_finder.h"
 #include "solver.h"
 
@@ -133,7 +133,7 @@ typedef struct spx_joints {
     uint32_t angular_block_capacity, angular_block_count;
     size_t angular_block_bytes;
     uint32_t* angular_order; /* the joints of the blocks, by colour */
-    uint32_t angular_order_capacity, angular_count;
+    uint32_t angular_order_capacity;
     uint32_t* rest;
     uint32_t rest_capacity, rest_count;
     /* The colouring, the blocks' layout and `rest` are kept from the last step while the active

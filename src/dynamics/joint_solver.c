@@ -818,12 +818,7 @@ spx_result spx_joints_reserve(spx_world* w)
     return SPX_OK;
 }
 
-static bool moves(const spx_world* w, uint32_t body)
-{
-    if (body == SPX_NO_BODY) return false;
-    const spx_body* b = &w->bodies[body];
-    return b->alive && b->awake && b->type != SPX_BODY_STATIC;
-}
+static bool moves(const spx_world* w, uint32_t body) { return body != SPX_NO_BODY && spx_body_moves(&w->bodies[body]); }
 
 /* The lane kernels of the world's contact solver's width, so that a world's joints and contacts
    run on the same instruction set. */
@@ -892,7 +887,6 @@ static bool split_joints(spx_world* w)
     const uint32_t angular_colored = color_joints(w, true, js->angular_order, angular_counts);
     js->angular_block_count =
         angular_colored ? js->kernels->angular_prepare(w, js->angular_order, angular_counts, SPX_SOLVER_COLORS) : 0;
-    js->angular_count = js->angular_block_count ? angular_colored : 0;
     const bool lanes = js->ball_block_count > 0, angular_lanes = js->angular_block_count > 0;
     js->rest_count = 0;
     for (uint32_t i = 0; i < js->active_count; ++i) {
