@@ -2,6 +2,7 @@
    in (-DSEPAX_BENCH_PEERS=ON). See bench/README.md.
 
    sepax_bench [suite...] [options]      the suites named (all without one), each given the options
+   sepax_bench standard [scene,...] [options]   scene files or compiled-in scenes instead of the standard
    sepax_bench --list                    the suites
    sepax_bench <suite> --help            a suite's own options
 
@@ -14,18 +15,43 @@
 
 #define MAX_ARGS 256
 
+/* The scene-file suites read scenes through sepax_scene (tools/sepax/), which needs cJSON and cairo;
+   without it they are listed with what to install. */
+#if defined(SPX_BENCH_HAVE_SCENE)
+#define SCENE_SUITE(name, description)             \
+    {                                              \
+        name, description, bench_scene_suite, NULL \
+    }
+#else
+#ifndef SPX_BENCH_SCENE_MISSING
+#define SPX_BENCH_SCENE_MISSING "needs the sepax program's scene library (-DSEPAX_BUILD_TOOLS=ON)"
+#endif
+#define SCENE_SUITE(name, description)                                    \
+    {                                                                     \
+        name, description, NULL, "not built in: " SPX_BENCH_SCENE_MISSING \
+    }
+#endif
+
 /* Quick suites first: a run of everything shows the short tables before the long ones. */
 static const bench_suite suites[] = {
-    { "collide", "each query of collide.h alone, ns a query on random pair sets (hot and streamed)", bench_collide },
-    { "round", "sphere and capsule queries (round.h), ns a query on the tests' random problems", bench_round },
-    { "mesh-build", "spx_mesh_create on a generated torus: build time and memory kept", bench_mesh_build },
-    { "mesh-queries", "mesh_query.h on the standard mesh scenes, beside a brute force and FCL", bench_mesh_queries },
-    { "broad", "the broad phase as a step drives it, at 1k, 10k and 100k bodies (internal API)", bench_broad },
-    { "world", "the world scenes step by step with their end state, beside Bullet and ODE", bench_world },
-    { "joints", "chains and a bridge of ball joints: time a step and the joints' gap, beside Bullet", bench_joints },
-    { "continuous", "fast bodies: the closed container, the falling scenes with the stage on and off",
-      bench_continuous },
-    { "pile", "the falling piles' box-box overlap over their whole settling, on several seeds", bench_pile },
+    { "collide", "each query of collide.h alone, ns a query on random pair sets (hot and streamed)", bench_collide,
+      NULL },
+    { "round", "sphere and capsule queries (round.h), ns a query on the tests' random problems", bench_round, NULL },
+    { "mesh-build", "spx_mesh_create on a generated torus: build time and memory kept", bench_mesh_build, NULL },
+    { "mesh-queries", "mesh_query.h on the standard mesh scenes, beside a brute force and FCL", bench_mesh_queries,
+      NULL },
+    { "broad", "the broad phase as a step drives it, at 1k, 10k and 100k bodies (internal API)", bench_broad, NULL },
+    { "world", "the world scenes step by step with their end state, beside Bullet and ODE", bench_world, NULL },
+    { "joints", "chains and a bridge of ball joints: time a step and the joints' gap, beside Bullet", bench_joints,
+      NULL },
+    { "continuous", "fast bodies: the closed container, the falling scenes with the stage on and off", bench_continuous,
+      NULL },
+    { "pile", "the falling piles' box-box overlap over their whole settling, on several seeds", bench_pile, NULL },
+    SCENE_SUITE("standard", "the standard scenes stage by stage, or the scene files named after it (`sepax bench`)"),
+    SCENE_SUITE("ccd", "the bullet through paper at 10 to 10,000 m/s, beside Bullet (with and without its CCD) "
+                       "and ODE"),
+    SCENE_SUITE("toi", "swept box-box queries against their closed-form time of impact, beside FCL"),
+    SCENE_SUITE("queries", "world ray and box casts on the world-query scene, beside Bullet's"),
 };
 #define SUITE_COUNT (sizeof suites / sizeof suites[0])
 
@@ -44,7 +70,10 @@ static const bench_suite* find(const char* name, size_t len)
 
 static void list(FILE* f)
 {
-    for (size_t i = 0; i < SUITE_COUNT; ++i) fprintf(f, "  %-14s %s\n", suites[i].name, suites[i].description);
+    for (size_t i = 0; i < SUITE_COUNT; ++i) {
+        fprintf(f, "  %-14s %s\n", suites[i].name, suites[i].description);
+        if (!suites[i].run) fprintf(f, "  %-14s (%s)\n", "", suites[i].unavailable);
+    }
 }
 
 static void usage(FILE* f)
@@ -64,6 +93,8 @@ int main(int argc, char** argv)
     bool any = false;
     int first_option = 1;
     for (; first_option < argc && argv[first_option][0] != '-'; ++first_option) {
+        /* After the suites, a word that names none is the suite's own (standard's scenes). */
+        if (any && !find(argv[first_option], strcspn(argv[first_option], ","))) break;
         for (const char* p = argv[first_option]; *p;) {
             size_t len = strcspn(p, ",");
             const bench_suite* s = find(p, len);
@@ -97,6 +128,12 @@ int main(int argc, char** argv)
         /* Several suites: a heading each, on stderr, out of the way of a CSV on stdout. */
         fflush(stdout);
         if (selected > 1) fprintf(stderr, "%s== %s: %s\n", ran++ ? "\n" : "", program, suites[i].description);
+        if (!suites[i].run) {
+            /* Named, it fails; in a run of every suite, it is skipped. */
+            fprintf(stderr, "%s: %s\n", program, suites[i].unavailable);
+            if (any && status == 0) status = 1;
+            continue;
+        }
         int s = suites[i].run(option_count + 1, args);
         if (s != 0 && status == 0) status = s;
         if (s == 2) break; /* a bad option is bad for the suites after it too */

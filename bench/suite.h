@@ -22,7 +22,8 @@ typedef int bench_suite_fn(int argc, char** argv);
 typedef struct bench_suite {
     const char* name;
     const char* description; /* one line for --list */
-    bench_suite_fn* run;
+    bench_suite_fn* run;     /* NULL when the suite is not built in: */
+    const char* unavailable; /* why, and the packages that bring it in */
 } bench_suite;
 
 /// The suites' entries (bench/<file>.c; bench/main.c holds the table).
@@ -35,6 +36,8 @@ bench_suite_fn bench_world;        /* world_scenes.c */
 bench_suite_fn bench_pile;         /* pile.c */
 bench_suite_fn bench_continuous;   /* continuous.c */
 bench_suite_fn bench_joints;       /* joints.c */
+/* standard, ccd, toi and queries (standard.c): the suite named by argv[0]; with sepax_scene only. */
+bench_suite_fn bench_scene_suite;
 
 /// The suites in the order `sepax_bench` runs them; *out_count gets their number.
 const bench_suite* bench_suites(size_t* out_count);

@@ -28,7 +28,7 @@ typedef struct bench_peer {
 } bench_peer;
 
 /// One peer way of answering spx_sweep_obb_obb on pairs: a[i] moving at va[i], b[i] at vb[i], both
-/// translating over [0, tmax]. Used by `sepax bench toi` (tools/sepax/bench_toi.c).
+/// translating over [0, tmax]. Used by `sepax bench toi` (bench/toi.c).
 typedef struct bench_sweep_peer {
     const char* engine; /* "fcl-ca", "fcl-naive" */
     const char* call;   /* the peer's function and settings, for the report */

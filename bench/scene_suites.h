@@ -1,7 +1,8 @@
-/* sepax bench's suites beside the scenes (tools/sepax/bench.c): the bullet through paper (ccd) and
- * the swept box-box queries against their analytic time of impact (toi). */
-#ifndef SEPAX_TOOL_BENCH_SUITES_H
-#define SEPAX_TOOL_BENCH_SUITES_H
+/* sepax_bench's scene-file suites: the standard scenes (standard.c), the bullet through paper (ccd.c),
+ * the swept box-box queries against their analytic time of impact (toi.c), the world casts (queries.c).
+ * They read scene files through sepax_scene (tools/sepax/) and write JSON through cJSON. */
+#ifndef SPX_BENCH_SCENE_SUITES_H
+#define SPX_BENCH_SCENE_SUITES_H
 
 #include "machine.h"
 
@@ -30,14 +31,14 @@ int bench_queries(const bench_suite_options* o);
 int bench_write_files(const bench_suite_options* o, int status, bool (*csv)(const char* path, const void* rows, int n),
                       bool (*json)(const bench_suite_options* o, const void* rows, int n), const void* rows, int n);
 
-/// A JSON report's root with the machine and repetitions filled in (bench.c).
+/// A JSON report's root with the machine and repetitions filled in (standard.c).
 cJSON* bench_json_root(const bench_machine* m, int reps);
 /// A number of a JSON row: its key and value.
 typedef struct bench_json_number {
     const char* key;
     double value;
 } bench_json_number;
-/// Adds the n numbers to object o in their order (bench.c).
+/// Adds the n numbers to object o in their order (standard.c).
 void bench_json_add_numbers(cJSON* o, const bench_json_number* numbers, int n);
 /// The number of elements of array a.
 #define BENCH_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))

@@ -12,7 +12,7 @@
  * hit, and its largest |t - t*| (s) and |t - t*| / t* over the hits. The comparison build adds
  * FCL's continuousCollide (bench/peers/fcl_peer.cpp) on the same boxes and motions. */
 #define _POSIX_C_SOURCE 200809L
-#include "bench_suites.h"
+#include "scene_suites.h"
 #include "commands.h"
 #include "timer.h"
 #include "support/cases.h"

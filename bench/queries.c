@@ -10,7 +10,7 @@
  * its first root). A miss where the reference hits, or a hit where sepax found nothing, counts as a
  * disagreement. */
 #define _POSIX_C_SOURCE 200809L
-#include "bench_suites.h"
+#include "scene_suites.h"
 #include "commands.h"
 #include "timer.h"
 #include "support/cases.h"

@@ -19,7 +19,7 @@
  * the kinetic energy rose over its start, the deepest any corner got past the target's near face,
  * and the time a step. */
 #define _POSIX_C_SOURCE 200809L
-#include "bench_suites.h"
+#include "scene_suites.h"
 #include "commands.h"
 #include "timer.h"
 #include "support/scenes.h"
