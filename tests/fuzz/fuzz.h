@@ -248,6 +248,22 @@ static inline bool fuzz_touching(const spx_penetration* ab, const spx_penetratio
     return (ab->overlapping && ab->depth <= rounding) || (ba->overlapping && ba->depth <= rounding);
 }
 
+/* How far a rotation is from orthonormal: the largest |c_i . c_j - delta_ij| of its columns. The
+   queries accept up to SPX_ROTATION_TOLERANCE; a box is then a slightly different solid seen from
+   its own frame (R^T as the inverse) and from the other piece's (R), by about that much of its
+   extents along each axis. */
+static inline float fuzz_rotation_error(const spx_mat3* r)
+{
+    float worst = 0.0f;
+    for (int i = 0; i < 3; ++i)
+        for (int j = i; j < 3; ++j) {
+            const spx_vec3 a = r->col[i], b = r->col[j];
+            const float d = a.x * b.x + a.y * b.y + a.z * b.z - (i == j ? 1.0f : 0.0f);
+            worst = fmaxf(worst, fabsf(d));
+        }
+    return worst;
+}
+
 /* Two answers to the same problem (A and B swapped, or batched and single) whose states differ:
    only where rounding can decide. A touch within `rounding` may read as overlapping or not; a hit
    within `slack` of t = 0 may read as a start overlap, or as a graze that is over before it starts
