@@ -5,13 +5,12 @@
 #include "contact_point.h"
 #include <sepax/collide.h>
 
-/* A box axis within this sine of perpendicular to the normal counts as lying in the contact plane,
- * so the box touches with an edge or a face along it rather than a single corner. */
+/* A box axis within this sine of perpendicular to the normal lies in the contact plane: an edge or
+ * face touches along it. */
 #define SPX_FEATURE_FLAT_SINE 1e-6
 
-/* Box with centre c, axes x[3] (unit) and half extents h: its feature extreme along s (unit).
- * Axes whose bit is set in `force_flat` count as flat whatever their angle (the axis that gave the
- * normal already says which feature touches). Face corners come in order around the face. */
+/* The feature of a box (centre c, unit axes x, half extents h) extreme along unit s; axes set in
+ * `force_flat` count as flat (the axis that gave the normal says so). Face corners in order. */
 static inline spx_feature_kind spx_box_feature(spx_dvec3 c, const spx_dvec3 x[3], const double h[3], spx_dvec3 s,
                                                unsigned force_flat, spx_feature* out)
 {

@@ -1,9 +1,6 @@
-/* A box and a triangle prepared for the separating-axis tests, in the box's frame: the 13 axes
- * (the triangle's normal, 3 box faces, 9 box-axis x triangle-edge products) and the two pieces'
- * shadows on them. The swept tests (sweep_obb_triangle.c) and the contact manifold
- * (manifold_obb_triangle.c) both work on this, so they agree on every axis. A segment-like
- * triangle has no normal; the other 12 axes still cover a box against a segment (the Minkowski sum
- * has no other facets). */
+/* A box and a triangle prepared for the 13 SAT axes (normal, 3 box faces, 9 edge products) in the
+ * box's frame, shared by the sweeps and the manifold so they agree on every axis. A segment-like
+ * triangle has no normal; the other 12 cover it (the Minkowski sum has no other facets). */
 #ifndef SPX_BOX_TRIANGLE_H
 #define SPX_BOX_TRIANGLE_H
 
@@ -28,8 +25,7 @@ static inline void box_tri_make(const spx_obb* a, spx_vec3 va, const spx_triangl
     p->u = spx_d3(spx_d3_dot(p->axes[0], w), spx_d3_dot(p->axes[1], w), spx_d3_dot(p->axes[2], w));
 }
 
-/* The gaps on axis l at t = 0: *gap_pos = b_lo - a_hi (> 0: the triangle lies beyond the box along
-   +l), *gap_neg = a_lo - b_hi (> 0: behind it). */
+/* Gaps on l at t = 0: *gap_pos = b_lo - a_hi (> 0: beyond along +l), *gap_neg = a_lo - b_hi. */
 static inline void box_tri_gaps(const box_tri* p, spx_dvec3 l, double* gap_pos, double* gap_neg)
 {
     double r = p->h[0] * fabs(l.x) + p->h[1] * fabs(l.y) + p->h[2] * fabs(l.z);
@@ -55,8 +51,8 @@ static inline spx_dvec3 box_tri_axis_dir(const void* pair, int index)
     return box_tri_edge_axis(p, (index - 4) / 3, (index - 4) % 3);
 }
 
-/* Axis `index` and |axis|^2, or false when the pair has no such axis: the normal of a segment-like
-   triangle, or an edge product of (nearly) parallel edges, which the face axes cover. */
+/* Axis `index` and |axis|^2; false for a segment-like triangle's normal or a (nearly) parallel edge
+   product, which the face axes cover. */
 static inline bool box_tri_axis_usable(const box_tri* p, int index, spx_dvec3* l, double* len2)
 {
     if (index == 0) {

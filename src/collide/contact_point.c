@@ -3,12 +3,11 @@
 #include "math/dvec2.h"
 #include <stdbool.h>
 
-/* Features overlap up to this fraction of their size beyond their edges (SPX_FEATURE_FLAT_SINE's
- * tolerance, as a length): faces meeting along a line overlap along all of it. */
+/* Features overlap this fraction of their size beyond their edges: faces meeting along a line overlap
+ * along all of it. */
 #define SPX_CONTACT_SLACK 1e-6
 
-/* Twice the area, as a fraction of the squared diameter, below which an overlap polygon is a
- * segment: a sliver a few slacks wide, two faces meeting along a line. */
+/* Twice the area over the squared diameter below which an overlap polygon is a segment. */
 #define SPX_CONTACT_FLAT_AREA 8e-6
 
 /* Any unit vector perpendicular to unit n. */
@@ -20,9 +19,8 @@ static void plane_basis(spx_dvec3 n, spx_dvec3* u, spx_dvec3* v)
     *v = spx_d3_cross(n, *u);
 }
 
-/* Clips the convex polygon `poly` (count points) to the half-plane on the inner side of edge
- * (e0, e1) of a polygon with orientation `orient` (+1 counter-clockwise, -1 clockwise), moved out
- * by `slack` (a length). */
+/* Clips convex `poly` to the inner side of edge (e0, e1), orientation `orient` (+1 ccw), moved out by
+ * `slack` (a length). */
 static int clip_half_plane(const spx_dvec2* poly, int count, spx_dvec2 e0, spx_dvec2 e1, double orient, double slack,
                            spx_dvec2* out)
 {
@@ -43,7 +41,7 @@ static int clip_half_plane(const spx_dvec2* poly, int count, spx_dvec2 e0, spx_d
     return n;
 }
 
-/* Closest points of segments p0p1 and q0q1 (2D), returned as their midpoint. */
+/* Closest points of 2D segments p0p1 and q0q1, as their midpoint. */
 static spx_dvec2 segment_segment_mid(spx_dvec2 p0, spx_dvec2 p1, spx_dvec2 q0, spx_dvec2 q1)
 {
     spx_dvec2 d1 = spx_d2_sub(p1, p0), d2 = spx_d2_sub(q1, q0), r = spx_d2_sub(p0, q0);
@@ -73,10 +71,8 @@ static spx_dvec2 segment_segment_mid(spx_dvec2 p0, spx_dvec2 p1, spx_dvec2 q0, s
     return m;
 }
 
-/* Area centroid of a convex polygon; a polygon with no area to speak of (pieces meeting along a
- * line: two faces touching edge to edge) is a segment, and its centroid the middle of its two
- * farthest corners. The vertex mean would depend on how clipping repeated corners, so on the order
- * of the pieces and their corners. */
+/* Area centroid; with no area, the middle of the farthest corners. Not the vertex mean: clipping's
+ * repeated corners would make it order-dependent. */
 static spx_dvec2 centroid(const spx_dvec2* p, int n)
 {
     spx_dvec2 c = { 0, 0 };
@@ -114,10 +110,8 @@ static spx_dvec2 centroid(const spx_dvec2* p, int n)
     return c;
 }
 
-/* Overlap of a segment or polygon `s` with convex polygon `poly`, as the centroid of what is left
- * of `s` after clipping; false when nothing is left (numerical near-miss). `poly` counts as grown
- * by SPX_CONTACT_SLACK of the features' size: two faces that meet along a line overlap in a sliver
- * as wide as rounding, whose extent (and centroid) rounding would otherwise decide. */
+/* Centroid of what is left of `s` (segment or polygon) clipped by convex `poly` grown by
+ * SPX_CONTACT_SLACK of the size (a rounding-wide sliver gets a defined extent); false: nothing left. */
 static bool clip_centroid(const spx_dvec2* s, int ns, const spx_dvec2* poly, int np, spx_dvec2* out)
 {
     double size2 = 0;
@@ -136,7 +130,6 @@ static bool clip_centroid(const spx_dvec2* s, int ns, const spx_dvec2* poly, int
     int cur = 0;
     for (int i = 0; i < np && n > 0; ++i) {
         if (n == 2) {
-            /* A segment stays a segment: clip its two ends. */
             spx_dvec2 e0 = poly[i], e1 = poly[(i + 1) % np], edge = spx_d2_sub(e1, e0);
             spx_dvec2 p = buf[cur][0], q = buf[cur][1];
             double grow = slack * sqrt(edge.x * edge.x + edge.y * edge.y);
@@ -167,7 +160,7 @@ static bool clip_centroid(const spx_dvec2* s, int ns, const spx_dvec2* poly, int
     return true;
 }
 
-/* Twice the area over the perimeter: about the width of a convex polygon. */
+/* Twice the area over the perimeter: about a convex polygon's width. */
 static double fatness(const spx_dvec2* p, int n)
 {
     double area2 = 0, perimeter = 0;
@@ -179,10 +172,8 @@ static double fatness(const spx_dvec2* p, int n)
     return perimeter > 0 ? fabs(area2) / perimeter : 0;
 }
 
-/* Which feature clips the other: a segment is always clipped, and of two polygons the wider one
- * clips, whichever piece it belongs to. The grown clipper reaches beyond a sharp corner by the slack
- * over the corner's half-angle, so a sliver must not clip, and the choice must not depend on the
- * order of the pieces. */
+/* A segment is always clipped; of two polygons the wider clips (a grown clipper overreaches a sharp
+ * corner, so a sliver must not). */
 static bool clip_by_a(const spx_dvec2* pa, int na, const spx_dvec2* pb, int nb)
 {
     if (na == 2 || nb == 2) return nb == 2;
@@ -191,8 +182,7 @@ static bool clip_by_a(const spx_dvec2* pa, int na, const spx_dvec2* pb, int nb)
 
 spx_dvec3 spx_contact_point(const spx_feature* a, const spx_feature* b, spx_dvec3 n)
 {
-    /* A lone corner is the contact (moved halfway to the other feature along n); two crossing edges
-       meet at their closest points. Both need no projection. */
+    /* A lone corner (moved halfway along n) or two crossing edges' closest points: no projection. */
     if (a->count == 1 || b->count == 1) {
         spx_dvec3 pa = a->p[0], pb = b->p[0];
         if (a->count == 1 && b->count == 1) return spx_d3_lerp_mid(pa, pb);
@@ -204,7 +194,6 @@ spx_dvec3 spx_contact_point(const spx_feature* a, const spx_feature* b, spx_dvec
 
     spx_dvec3 u, v;
     plane_basis(n, &u, &v);
-    /* Heights along n: the point sits midway between the two features. */
     double ha = 0, hb = 0;
     spx_dvec2 pa[4], pb[4];
     for (int i = 0; i < a->count; ++i) {

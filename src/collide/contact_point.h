@@ -5,22 +5,19 @@
 #include "math/dvec3.h"
 #include <stdbool.h>
 
-/* A feature: 1 vertex, 2 (edge) or up to 4 corners of a convex face, in order around it. */
+/* 1 vertex, 2 (edge) or up to 4 corners of a convex face, in order. */
 typedef struct spx_feature {
     spx_dvec3 p[4];
     int count;
 } spx_feature;
 
-/* Contact point of feature a (extreme on +n in A) and feature b (extreme on -n in B); n unit.
- * Vertex against anything: the vertex. Edge against edge: the closest points of the two edges
- * (the middle of their overlap when parallel). Otherwise the centroid of the overlap of the two
- * features seen along n. Along n the point sits midway between the two features, so for
- * overlapping pieces it lies inside the overlap. */
+/* Contact point of feature a (extreme on +n in A) and b (on -n in B), n unit: a vertex; two edges'
+ * closest points (overlap middle when parallel); else the centroid of their overlap along n. Midway
+ * between them along n, so inside overlapping pieces. */
 spx_dvec3 spx_contact_point(const spx_feature* a, const spx_feature* b, spx_dvec3 n);
 
-/* Closest points of two 3D segments p0p1 and q0q1 (Ericson, Real-Time Collision Detection 5.1.9).
- * False when they are (nearly) parallel: the points are then one closest pair of many (from p0's
- * end), and spx_contact_point finds the middle of their overlap instead. */
+/* Closest points of 3D segments (Ericson 5.1.9); false when (nearly) parallel: then one pair of many
+ * (from p0's end), and spx_contact_point takes the overlap's middle instead. */
 static inline bool spx_segments_closest_3d(spx_dvec3 p0, spx_dvec3 p1, spx_dvec3 q0, spx_dvec3 q1, spx_dvec3* cp,
                                            spx_dvec3* cq)
 {

@@ -1,19 +1,5 @@
-/* Hulls against triangle meshes through the mesh's OBB tree: overlap, the minimum translations at a
- * pose, the first contact of a translating pair with its contact set, and resting manifolds.
- *
- * The triangles come from the tree descent (mesh_descent.c, VISIT) of a box holding the hull (its
- * corners' bounds in its own frame; over a sweep the world box of that box's motion relative to the
- * mesh), each met by the hull-triangle query (sat_hull_triangle.c) on the instance's world triangle.
- *
- * The continuous query keeps, in the first pass, every triangle that touches during the interval in
- * the order the tree hands them out, so the contact set, its averages and the depth estimate come
- * from those pairs without a second descent unless more touch than it has room for.
- *
- * Manifolds: the triangle's face is the reference when the pair's normal is within the merging angle
- * of it (a hull resting on a mesh: its corners on the face keep their ids from triangle to triangle)
- * or when the contact is at an edge or a corner the surface does not have there (two coplanar
- * triangles' shared edge, a concave one): no ghost bumps. The triangles' manifolds are merged by
- * normal, deepest first, as spx_manifold_obb_mesh merges its own (manifold_group.h). */
+/* Hulls against triangle meshes: the tree descent (VISIT) of a box holding the hull hands each
+ * triangle to the hull-triangle query. See docs/collision.md#hulls-against-triangles-and-meshes. */
 #include "hull_mesh.h"
 #include "sat_hull_triangle.h"
 #include "manifold_group.h"
@@ -24,11 +10,11 @@
 #include <string.h>
 
 #define HULL_MESH_PI 3.14159265358979323846
-/* rad: a normal this far outside an edge's wedge still counts as inside it (rounding of the normal). */
+/* rad: the normal's rounding against an edge's wedge */
 #define HULL_WEDGE_SLACK 1e-5
-/* A mean of unit normals shorter than this has no direction worth keeping (they cancel out). */
+/* A mean of unit normals shorter than this has no direction (they cancel). */
 #define HULL_MEAN_NORMAL_MIN 1e-3
-/* Pairs the first pass of a sweep keeps (about 20 KB of stack); more fall back to a second pass. */
+/* Pairs a sweep's first pass keeps (~20 KB of stack); more: a second pass. */
 #define HULL_GATHER 192
 
 static spx_dvec3 rotate_f(const spx_mat3* r, spx_dvec3 v)
@@ -51,8 +37,7 @@ static spx_obb bound_box(const spx_placed_hull* a, double grow)
     spx_obb box;
     box.center = spx_d3_to_float(spx_d3_add(spx_d3_from(a->position), rotate_f(&a->rotation, mid)));
     box.rotation = a->rotation;
-    /* Rounded outwards: float's rounding of the centre and a rotation off orthonormal by up to its
-       tolerance must not lose a touching triangle. */
+    /* Out: centre rounding and a rotation off by its tolerance must not lose a touching triangle. */
     const double far = fmax(fabs(box.center.x), fmax(fabs(box.center.y), fabs(box.center.z)));
     const double size = half.x + half.y + half.z + grow;
     const double pad = 4.0 * FLT_EPSILON * far + 1e-3 * size + 1e-30;
@@ -90,7 +75,7 @@ static spx_result check(const spx_placed_hull* a, const spx_mesh_instance* b, co
     return spx_hull_check_placed(a);
 }
 
-/* ---- overlap ------------------------------------------------------------------------------------- */
+/* ---- overlap ---- */
 
 typedef struct hull_overlap {
     const spx_placed_hull* a;
@@ -119,7 +104,7 @@ SPX_API spx_result spx_overlap_hull_mesh(const spx_placed_hull* a, spx_mesh_inst
     return SPX_OK;
 }
 
-/* ---- sweep and penetration ---------------------------------------------------------------------- */
+/* ---- sweep and penetration ---- */
 
 typedef struct hull_sweep {
     const spx_placed_hull* a;
@@ -127,24 +112,24 @@ typedef struct hull_sweep {
     spx_vec3 va, vb;
     float tmax;
     double margin; /* m: the hull taken as grown by it (spx_hull_query_sweep_margin) */
-    /* First pass: the first pair, and the pairs kept for the contact set. */
+    /* First pass: the first pair and the pairs kept for the contact set. */
     bool have, any_start;
     spx_mesh_contact best;
     spx_gathered gather[HULL_GATHER];
     uint32_t gather_count;
     bool overflow;
-    /* Second pass (only on overflow): the pairs accepted. */
+    /* Second pass (on overflow only). */
     bool collecting;
     float limit;
     spx_mesh_contact* contacts;
     uint32_t capacity, count, tie_count;
     spx_dvec3 normal_sum, point_sum, tie_normal_sum, tie_point_sum;
     spx_dvec3 depth_normal;
-    double hull_top; /* the hull's highest projection on depth_normal */
+    double hull_top; /* hull's highest projection on depth_normal */
     double depth;
 } hull_sweep;
 
-/* Earlier first; at the start, deeper first; ties to the lower triangle number in the def. */
+/* Earlier first; at the start deeper first; ties to the lower triangle number. */
 static bool better(const spx_mesh_contact* c, bool start, const hull_sweep* hs)
 {
     if (!hs->have) return true;
@@ -153,7 +138,7 @@ static bool better(const spx_mesh_contact* c, bool start, const hull_sweep* hs)
     return c->time < hs->best.time || (c->time == hs->best.time && c->triangle_b < hs->best.triangle_b);
 }
 
-/* The pair's contact and whether it overlaps at t = 0; false for a miss. */
+/* The pair's contact and whether it overlaps at t = 0; false: a miss. */
 static bool pair_sweep(const hull_sweep* hs, uint32_t t, spx_mesh_contact* c, bool* start)
 {
     spx_triangle_view tv;
@@ -236,7 +221,7 @@ static spx_result hull_mesh_sweep(const spx_placed_hull* a, spx_vec3 velocity_a,
                                   spx_vec3 velocity_b, float tmax, double margin, spx_mesh_contact* contacts,
                                   uint32_t capacity, spx_mesh_hit* out)
 {
-    /* ~25 KB: the pairs of the first pass live on the stack, as the box-mesh query's do. */
+    /* ~25 KB of pairs on the stack, as the box-mesh query. */
     hull_sweep hs;
     memset(&hs, 0, sizeof hs);
     hs.a = a, hs.inst = b, hs.va = velocity_a, hs.vb = velocity_b, hs.tmax = tmax, hs.margin = margin;
@@ -252,7 +237,6 @@ static spx_result hull_mesh_sweep(const spx_placed_hull* a, spx_vec3 velocity_a,
         *out = h;
         return SPX_OK;
     }
-    /* The contact set: the gathered pairs, or a second pass when they did not fit. */
     hs.limit = spx_window_end(hs.best.time, tmax);
     hs.contacts = contacts;
     hs.capacity = capacity;
@@ -274,7 +258,7 @@ static spx_result hull_mesh_sweep(const spx_placed_hull* a, spx_vec3 velocity_a,
         const spx_dvec3 n = len >= HULL_MEAN_NORMAL_MIN ? spx_d3_scale(mean, 1.0 / len) : spx_d3_from(hs.best.normal);
         h.normal = spx_d3_to_float(n);
         h.point = spx_d3_to_float(spx_d3_scale(hs.point_sum, inv));
-        /* The depth estimate: the most any overlapping triangle must move along the mean normal. */
+        /* Depth estimate: the most any overlapping triangle must move along the mean normal. */
         hs.depth_normal = n;
         hs.hull_top = -DBL_MAX;
         const spx_hull_view* v = &a->hull->view;
@@ -296,7 +280,7 @@ static spx_result hull_mesh_sweep(const spx_placed_hull* a, spx_vec3 velocity_a,
         h.normal = hs.best.normal;
         h.point = hs.best.point;
         if (hs.tie_count > 1) {
-            /* Several triangles touch at exactly the first time: all of them, not the lowest-numbered. */
+            /* All triangles touching at exactly the first time, not the lowest-numbered. */
             const double inv = 1.0 / (double)hs.tie_count;
             const spx_dvec3 mean = spx_d3_scale(hs.tie_normal_sum, inv);
             const double len = sqrt(spx_d3_len2(mean));
@@ -332,25 +316,23 @@ SPX_API spx_result spx_penetration_hull_mesh(const spx_placed_hull* a, spx_mesh_
     if (!contacts && capacity > 0) return SPX_ERR_INVALID_ARGUMENT;
     const spx_result r = check(a, b, out);
     if (r != SPX_OK) return r;
-    /* At the pose: a sweep of no length, whose pairs all start overlapping. */
+    /* At the pose: a sweep of no length. */
     const spx_vec3 still = { 0.0f, 0.0f, 0.0f };
     return hull_mesh_sweep(a, still, b, still, 0.0f, 0.0, contacts, capacity, out);
 }
 
-/* ---- manifold ------------------------------------------------------------------------------------ */
+/* ---- manifold ---- */
 
 typedef struct hull_manifold {
     const spx_placed_hull* a;
     spx_mesh_instance* inst;
     double margin;
     spx_dvec3 center; /* the hull's centre in the world */
-    float same;       /* a hull corner's bonus over a cut in the groups: far below any real depth */
+    float same;       /* hull corner's bonus over a cut: far below any depth */
     spx_group_leaders leaders;
 } hull_manifold;
 
-/* May the normal n (hull towards the triangle) come from the triangle's feature nearest the hull?
-   The face always; an edge when the surface turns away across it from the hull's side (convex, or
-   open) and -n lies in the wedge between the edge's faces; a corner when the surface has one there. */
+/* May n (hull to triangle) come from the triangle's feature nearest the hull (the surface-edge rule)? */
 static bool admitted(const spx_triangle_view* tv, const spx_triangle_edges* edges, spx_dvec3 n, spx_dvec3 center)
 {
     const spx_dvec3 d = spx_d3_neg(n);
@@ -375,16 +357,14 @@ static bool admitted(const spx_triangle_view* tv, const spx_triangle_edges* edge
     return angle <= wedge + HULL_WEDGE_SLACK;
 }
 
-/* The hull's manifold with triangle t under the reference rule above, and the mask of the hull's
-   corners on the face (spx_hull_query_manifold); no points: apart beyond the margin, or a feature the
-   surface lacks with no part of the hull over the face. */
+/* The hull's manifold with t under that rule, and the mask of hull corners on the face. */
 static unsigned triangle_manifold(const hull_manifold* hm, uint32_t t, spx_manifold* out)
 {
     const spx_mesh* mesh = hm->inst->mesh;
     spx_triangle_view tv;
     spx_hull_query q;
     spx_hull_query_triangle(&hm->inst->triangles[t], &tv, &q);
-    /* Points a triangle's corners or edges make are its own: its number in the def goes in their ids. */
+    /* Points of a triangle's corners or edges carry its def number in their ids. */
     q.b_salt = (mesh->source[t] + 1u) * 2654435761u;
     const spx_dvec3 fn = tv.faces[0].normal;
     const int front = spx_d3_dot(spx_d3_sub(hm->center, tv.view.center), fn) >= 0.0 ? 0 : 1;
@@ -401,7 +381,7 @@ static unsigned triangle_manifold(const hull_manifold* hm, uint32_t t, spx_manif
     for (int i = 0; i < out->point_count; ++i) deepest = fmaxf(deepest, out->points[i].depth);
     q.b_reference_cos = -2.0;
     corners = spx_hull_query_manifold(hm->a, &q, (float)hm->margin, out);
-    /* A face far deeper than the pair's least overlap (the hull beside the triangle, not on it): none. */
+    /* A face far deeper than the least overlap (the hull beside the triangle, not on it): none. */
     double longest = 0.0;
     for (int k = 0; k < 3; ++k)
         longest = spx_dmax(
@@ -417,8 +397,7 @@ static void group_start(hull_manifold* hm, spx_vec3 normal)
     spx_dvec3 u = fabs(n.x) < 0.57735 ? spx_d3(0, -n.z, n.y) : spx_d3(-n.y, n.x, 0);
     u = spx_d3_scale(u, 1.0 / sqrt(spx_d3_len2(u)));
     const spx_dvec3 v = spx_d3_cross(n, u);
-    /* Every gap leans, as for two meshes: capped as a box's, hulls landing on a mesh ground went
-       deeper, their deepest corners losing places to gaps. */
+    /* Every gap leans, as for two meshes: capped, deepest corners lost places to gaps. */
     spx_group_init(&hm->leaders.groups[hm->leaders.count++], normal, spx_d3_to_float(u), spx_d3_to_float(v),
                    spx_d3_to_float(hm->center), SPX_GROUP_LEAN_ALL);
 }
@@ -441,8 +420,7 @@ static bool visit_manifold(void* context, uint32_t t)
     for (int i = 0; i < m.point_count; ++i) {
         spx_manifold_point p = m.points[i];
         p.depth *= scale;
-        /* A hull corner on the face wins over a cut naming the same depth or extreme: its id stays
-           as the hull slides from triangle to triangle. */
+        /* A hull corner on the face beats a cut of equal key: its id stays as it slides. */
         spx_group_offer(gr, &p, (corners >> i) & 1u ? hm->same : 0.0f);
     }
     return false;
@@ -467,8 +445,7 @@ SPX_API spx_result spx_manifold_hull_mesh(const spx_placed_hull* a, spx_mesh_ins
     const spx_obb grown = bound_box(a, margin);
     const double far = fmax(fabs(hm.center.x), fmax(fabs(hm.center.y), fabs(hm.center.z)));
     hm.same = (float)(1e-6 * (far + a->hull->view.radius));
-    /* Leaders deepest first, each pass collecting into the groups so far and finding the next leader
-       among the triangles none takes. */
+    /* Leaders deepest first; each pass finds the next among triangles no group takes. */
     spx_descend_visit(&grown, b, visit_manifold, &hm);
     while (hm.leaders.found) {
         group_start(&hm, hm.leaders.found_normal);

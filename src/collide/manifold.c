@@ -1,36 +1,5 @@
-/* Box-box contact manifold for resting contact (DESIGN.md, step 4).
- *
- * The axis of least penetration (or largest separation, down to -margin) over the 15 SAT axes
- * picks the contact type: a face axis gives reference-face / incident-face clipping, an edge axis
- * the closest points of the two edges. Float throughout: this feeds a sequential-impulse solver
- * at rest, not the exact time of impact, and it runs for every touching pair every step, so the
- * axes are tested four at a time and the clipping has no data-dependent loops.
- *
- * Clipping the incident quad against the reference rectangle: the vertices of the overlap are
- * the incident corners inside the rectangle, the rectangle's corners inside the quad, and the
- * crossings of incident edges with the rectangle's sides (Sutherland-Hodgman gives the same
- * polygon; listing the three kinds directly names every point by the features that made it).
- *
- * Feature ids (spx_manifold_point.id), the same while the same features make the point:
- *   face contact (bit 16 clear)
- *     bits 0-2   reference face: 2 * axis + (1 if the face is on the axis' negative side)
- *     bit  3     reference box: 0 = A, 1 = B
- *     bits 4-6   incident face of the other box, numbered the same way
- *     bits 8-13  point code:
- *                  0..3       incident corner c. With f the incident face's axis, u = axis (f+1)%3,
- *                             v = axis (f+2)%3: c0 = -u-v, c1 = +u-v, c2 = +u+v, c3 = -u+v;
- *                             incident edge e runs from corner e to corner (e+1)%4
- *                  4..7       reference face corner 4 + bu + 2 bv, where bu, bv are 1 on the +
- *                             side of the reference face's axes u' = (k+1)%3, v' = (k+2)%3 (k:
- *                             reference axis)
- *                  8 + 4e + p incident edge e crossing side plane p of the reference face:
- *                             p = 0 at +u', 1 at -u', 2 at +v', 3 at -v'
- *   edge contact (bit 16 set)
- *     bits 0-1   direction of A's edge (axis i)
- *     bits 2-3   which of the 4 parallel edges: bit 2 set when on the + side of axis (i+1)%3,
- *                bit 3 when on the + side of axis (i+2)%3
- *     bits 4-5   direction of B's edge (axis j), bits 6-7 which one, as for A
- * The box-triangle and box-mesh ids: manifold_obb_triangle.c. */
+/* Box-box contact manifold: the least-penetration SAT axis picks face clipping or an edge-edge point,
+ * in float lanes. Rules and ids: docs/collision.md#box-box-contact-manifold, docs/collision.md#feature-ids. */
 #include <sepax/collide.h>
 #include "geometry/validate.h"
 #include "manifold_reduce.h"
@@ -40,51 +9,35 @@
 #include <math.h>
 #include <stddef.h>
 
-/* Edge pairs closer to parallel than sin(angle)^2 < 1e-6 give a cross product made of rounding:
-   skip them, the face axes cover such pairs (they touch along a face or not by an edge). */
+/* Edge pairs with sin^2 < 1e-6 have a cross product of rounding; the face axes cover them. */
 #define MANIFOLD_PARALLEL_SIN2 1e-6f
-/* Hysteresis between axes whose separations are nearly equal, so the manifold does not flicker:
-   another axis must beat the preferred one by 2% of its depth plus a size-relative slack (which
-   also swallows the rounding of an edge axis that coincides with a face axis). */
+/* Hysteresis against flicker: another axis must beat the preferred one by 2% of its depth plus a
+   size-relative slack (which also absorbs an edge axis equal to a face axis). */
 #define MANIFOLD_REL_TOL 0.02f
 #define MANIFOLD_ABS_TOL 1e-5f
-/* An edge axis must beat the faces by more: a face manifold clips up to four points, an edge one
-   gives one, and two boxes resting face on face with a small tilt have edge axes within a few
-   degrees of the face normal whose separations differ from the face's by that tilt times the size.
-   With the face tolerance alone such a pair flipped to a one-point edge manifold and a stack of
-   boxes standing on it shuddered. 1e-3 of the boxes' size (0.5 mm for two unit cubes) is far below
-   what a real edge-on-edge contact gains over the faces. */
+/* An edge axis must beat the faces by 1e-3 of the size more, or a tilted resting box rocks on one point. */
 #define MANIFOLD_EDGE_ABS_TOL 1e-3f
-/* An edge axis within about 8 degrees of a face normal of either box is a face contact seen edge-on
-   (a box resting tilted on another): its one point lets the box rock, where the face clipping gives
-   the points along the touching edge. Such pairs take the face axis, whose depth exceeds the edge
-   axis's by at most (1 - cos 8 deg) of the size. */
+/* An edge axis within ~8 degrees of a face normal is that face's contact seen edge-on: the face answers. */
 #define MANIFOLD_EDGE_FACE_COS 0.99f
-/* Such a pair takes that face: the face of either box whose normal the edge axis is within 8
-   degrees of. Not the best face of either box: for a box struck edge-first that can point far
-   from the contact, and the points part along it while the edges sink into each other with no
-   impulse (docs/collision.md). */
 
 #define MANIFOLD_EDGE_BIT (1u << 16)
 
-/* The face and edge cases kept out of line: inlined, their registers and stack frame weigh on
-   the separated pairs, which leave after the face axes and need none of it. */
+/* Kept out of line: inlined, their registers and frame weigh on the separated pairs. */
 #if defined(__GNUC__)
 #define MANIFOLD_NOINLINE __attribute__((noinline))
 #else
 #define MANIFOLD_NOINLINE
 #endif
 
-/* The SAT runs on rows of R = A^T B in four float lanes (math/simd.h): lane j of row i is a_i . b_j;
-   lane 3 is padding that the code keeps out of every answer. */
-/* (a1, a2, a3, a0): lane e takes lane e+1 (mod 4), the next corner of a quad. */
+/* SAT rows of R = A^T B in float lanes: lane j of row i is a_i . b_j; lane 3 is padding. */
+/* the next corner of a quad */
 static inline spx_f4 lanes_next(spx_f4 a) { return SPX_F4_SWIZZLE(a, 1, 2, 3, 0); }
 /* Lanes 0..2 of a, lane 3 replaced by w. */
 static inline spx_f4 lanes_pad(spx_f4 a, float w)
 {
     return spx_f4_pick(spx_i4_as_f4(spx_i4_set(-1, -1, -1, 0)), a, spx_f4_splat(w));
 }
-/* The 9 floats of a rotation (columns c0, c1, c2) as x = (c0.x, c1.x, c2.x, 0), y, z. */
+/* A rotation's 9 floats as x = (c0.x, c1.x, c2.x, 0), y, z. */
 static inline void lanes_columns_t(const float* m, spx_f4* x, spx_f4* y, spx_f4* z)
 {
     const spx_f4 lo = spx_i4_as_f4(spx_i4_set(-1, -1, -1, 0));
@@ -94,20 +47,18 @@ static inline void lanes_columns_t(const float* m, spx_f4* x, spx_f4* y, spx_f4*
     *y = spx_f4_and(lo, SPX_F4_SHUFFLE(xy, c2, 2, 3, 2, 2));
     *z = spx_f4_and(lo, SPX_F4_SHUFFLE(zz, c2, 0, 1, 3, 3));
 }
-static inline spx_f4 lanes_hmax(spx_f4 a) /* every lane: the largest lane */
+static inline spx_f4 lanes_hmax(spx_f4 a) /* every lane: the largest */
 {
     a = spx_f4_max(a, SPX_F4_SWIZZLE(a, 1, 0, 3, 2));
     return spx_f4_max(a, SPX_F4_SWIZZLE(a, 2, 3, 0, 1));
 }
 
-/* Lowest set bit of a 4-bit lane mask (0 for an empty mask, which only NaN could make). A mask
-   that names an axis is cut to lanes 0..2 first: lane 3 is padding, and an index 3 would read
-   past every 3-element array. */
+/* Lowest set bit of a 4-bit mask (0 for empty: NaN only). Masks naming an axis are cut to lanes
+   0..2 first: index 3 would read past every 3-element array. */
 static const int8_t first_lane[16] = { 0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0 };
 
-/* Writes one point per lane set in `lanes`, in lane order: lane l is (x_l, y_l, z_l), depth d_l,
-   id bits | code[l] << 8. Returns how many. With SSE2 the lanes are transposed so that each
-   point's position and depth, the first 16 bytes of spx_manifold_point, go out in one store. */
+/* One point per lane set, in lane order, id bits | code[l] << 8; returns how many. Position and
+   depth go out in one 16-byte store. */
 _Static_assert(offsetof(spx_manifold_point, point) == 0 && offsetof(spx_manifold_point, depth) == 12,
                "spx_manifold_point starts with point then depth");
 static inline int lanes_store_points(spx_manifold_point* pts, int lanes, spx_f4 x, spx_f4 y, spx_f4 z, spx_f4 d,
@@ -124,15 +75,8 @@ static inline int lanes_store_points(spx_manifold_point* pts, int lanes, spx_f4 
     return n;
 }
 
-/* The tests of spx_obb_validate (geometry/obb.c) in float, without early exits, on the box's axes
-   already laid out as lanes (x, y, z: lane i is the component of axis i; x1 = rot1(x), x2 =
-   rot2(x)). Returns a lane mask: lanes 0..2 all set when the box passes, and then it passes
-   spx_obb_validate too; one that fails goes there for its exact error code. The lengths and dot
-   products are summed x + y + z as glms_vec3_dot does, so the tolerance test is the same test.
-   A non-finite axis component makes its squared length and its dot products non-finite, so the
-   orthonormality test catches it too. Handedness: lane i is a_{i+2} . (a_i x a_{i+1}), within
-   3e-5 of +1 or -1 once the axes are orthonormal, so every lane has the sign of the determinant;
-   lanes instead of three scalar cross products keep the whole check in registers. */
+/* spx_obb_validate's tests in float, branch-free, same sums and order: lanes 0..2 all set, it passes
+   there too; a failure goes there for its code. Handedness lane i: a_{i+2} . (a_i x a_{i+1}). */
 static inline int box_ok(const spx_obb* box, spx_f4 x, spx_f4 y, spx_f4 z, spx_f4 x1, spx_f4 y1, spx_f4 z1, spx_f4 x2,
                          spx_f4 y2, spx_f4 z2)
 {
@@ -150,15 +94,13 @@ static inline int box_ok(const spx_obb* box, spx_f4 x, spx_f4 y, spx_f4 z, spx_f
            spx_f4_mask(spx_f4_gt(h, zero));
 }
 
-/* Candidate points of the overlap, 4 per group (one lane each), and which lanes are real. */
 typedef struct candidates {
     float x[6][4], y[6][4], z[6][4];
     int mask[6];
 } candidates;
 
-/* Incident edges (c_e to c_e+1, lanes e) crossing the side plane sign * coordinate = limit:
-   crossing strictly, the other coordinate inside the face (strictly when `strict`, so a crossing
-   at a corner of the face is counted once). */
+/* Incident edges (lane e: c_e to c_e+1) crossing side plane sign * coordinate = limit, the other
+   coordinate inside (strictly when `strict`, so a face-corner crossing counts once). */
 static inline int crossings(spx_f4 c, spx_f4 cn, spx_f4 o, spx_f4 on, spx_f4 z, spx_f4 zn, float sign, float limit,
                             float other, int strict, float* out_c, float* out_o, float* out_z)
 {
@@ -171,8 +113,7 @@ static inline int crossings(spx_f4 c, spx_f4 cn, spx_f4 o, spx_f4 on, spx_f4 z, 
     spx_f4 oi = spx_f4_add(o, spx_f4_mul(s, spx_f4_sub(on, o)));
     spx_f4 zi = spx_f4_add(z, spx_f4_mul(s, spx_f4_sub(zn, z)));
     spx_f4 ot = spx_f4_splat(other);
-    /* Strictly: a crossing at a corner of the face comes from the other planes, unless the edge runs
-       along the other side itself (both ends on it), which crosses no other plane. */
+    /* Strict, unless the edge runs along the other side itself (it crosses no other plane). */
     int inside = strict ? spx_f4_mask(spx_f4_lt(spx_f4_abs(oi), ot)) |
                               (spx_f4_mask(spx_f4_le(spx_f4_abs(oi), ot)) & spx_f4_mask(spx_f4_eq(o, on)))
                         : spx_f4_mask(spx_f4_le(spx_f4_abs(oi), ot));
@@ -182,10 +123,8 @@ static inline int crossings(spx_f4 c, spx_f4 cn, spx_f4 o, spx_f4 on, spx_f4 z, 
     return cross & inside;
 }
 
-/* Face contact, in the reference box's frame. ref, inc: the reference and incident boxes; inc_cv:
-   the incident centre in the reference frame (lanes 0..2); k: the reference axis. Writes the
-   manifold: up to 4 points halfway between the incident surface and the reference face, world
-   frame, ids with ref_bit; the normal is left to the caller, which gets the side s of the face. */
+/* Face contact in the reference frame (k: its axis): up to 4 points halfway between the surfaces,
+   world frame, ids with ref_bit; the caller sets the normal from the side *out_s. */
 MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc, spx_f4 inc_cv, int k, float margin,
                                           uint32_t ref_bit, spx_manifold* out, float* out_s)
 {
@@ -197,8 +136,7 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
     const float s = inc_c[k] >= 0.0f ? 1.0f : -1.0f;
     *out_s = s;
 
-    /* The incident axes on the reference axes, one vector each (lane r: ref_r . inc_c), summed
-       x + y + z as R = A^T B is, so these are the very entries of R (or of R^T for ref = B). */
+    /* Summed x + y + z as R is: the very entries of R (or R^T). */
     spx_f4 refx, refy, refz, ix, iy, iz;
     lanes_columns_t(&ref->rotation.col[0].x, &refx, &refy, &refz);
     lanes_columns_t(&inc->rotation.col[0].x, &ix, &iy, &iz);
@@ -215,7 +153,7 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
     spx_f4_store(Ik[1], I[1]);
     spx_f4_store(Ik[2], I[2]);
 
-    /* Incident face: the one whose normal is most anti-parallel to the reference normal s e_k. */
+    /* Incident face: the most anti-parallel to s e_k. */
     int f = 0;
     float fa = fabsf(Ik[0][k]);
     if (fabsf(Ik[1][k]) > fa) {
@@ -227,10 +165,8 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
     const int f1 = f == 2 ? 0 : f + 1, f2 = f == 0 ? 2 : f - 1;
     const uint32_t face_bits = (uint32_t)(2 * k + (s < 0.0f)) | (uint32_t)(2 * f + (sigma < 0.0f)) << 4 | ref_bit;
 
-    /* Face centre and half-edge vectors u, v on the reference axes; the corners c0..c3 are
-       fc - u - v, fc + u - v, fc + u + v, fc - u + v, each sum grouped as fc + (+-u +- v) and
-       with -u - v taken as (-u) - v, -u + v as v - u, which round (and sign zeros) exactly as
-       the products by +-1 would. Transposed, lanes become corners: row r is coordinate r. */
+    /* Corners fc + (+-u +- v), with -u - v as (-u) - v and -u + v as v - u: rounded and signed exactly
+       as products by +-1. Transposed: lane = corner. */
     const spx_f4 fcv = spx_f4_add(inc_cv, spx_f4_mul(spx_f4_splat(sigma * inc_h[f]), I[f]));
     const spx_f4 uv = spx_f4_mul(spx_f4_splat(inc_h[f1]), I[f1]), vv = spx_f4_mul(spx_f4_splat(inc_h[f2]), I[f2]);
     spx_f4 T[4] = { spx_f4_add(fcv, spx_f4_sub(spx_f4_neg(uv), vv)), spx_f4_add(fcv, spx_f4_sub(uv, vv)),
@@ -240,18 +176,14 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
     const float hx = h[k1], hy = h[k2];
     const spx_f4 hxv = spx_f4_splat(hx), hyv = spx_f4_splat(hy);
 
-    /* Incident corners inside the reference face (boundary included), and their gaps above it. */
     const int inside = spx_f4_mask(spx_f4_le(spx_f4_abs(X), hxv)) & spx_f4_mask(spx_f4_le(spx_f4_abs(Y), hyv));
     const spx_f4 sv4 = spx_f4_splat(s), hk = spx_f4_splat(h[k]), mg = spx_f4_splat(margin), zero = spx_f4_splat(0.0f);
     const spx_f4 zgap = spx_f4_sub(spx_f4_mul(sv4, Z), hk);
     spx_f4 PX, PY, PZ, G;
     uint8_t code[28];
-    int lanes; /* which of the four slots are points */
+    int lanes; /* which slots are points */
     if (inside == 15) {
-        /* All four corners inside: no reference corner is strictly inside the quad and no edge
-           between two inside corners crosses a side plane strictly, so the overlap is the
-           incident face itself, and the points are the corners within the margin, in lane order
-           (the common resting case). They stay in their lanes: no gathering. */
+        /* All four inside: the overlap is the incident face (the common resting case). */
         PX = X;
         PY = Y;
         PZ = Z;
@@ -260,7 +192,6 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
         lanes = spx_f4_mask(spx_f4_le(zgap, mg));
     } else {
         candidates cd;
-        /* Group 0: the inside corners. */
         cd.mask[0] = inside;
         spx_f4_store(cd.x[0], X);
         spx_f4_store(cd.y[0], Y);
@@ -273,8 +204,7 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
             spx_f4_store(vs, vv);
             const float fc[3] = { fcs[k1], fcs[k2], fcs[k] }, nf[3] = { Ik[f][k1], Ik[f][k2], Ik[f][k] };
             const float u[2] = { us[k1], us[k2] }, v[2] = { vs[k1], vs[k2] };
-            /* Group 1: reference corners strictly inside the incident quad, lifted onto its
-               plane. The quad c0..c3 turns counter-clockwise when u x v > 0. */
+            /* Group 1: reference corners strictly inside the incident quad, lifted onto its plane. */
             cd.mask[1] = 0;
             const float turn = u[0] * v[1] - u[1] * v[0] >= 0.0f ? 1.0f : -1.0f;
             const spx_f4 ex = spx_f4_mul(spx_f4_splat(turn), spx_f4_sub(Xn, X)),
@@ -298,18 +228,14 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
                 spx_f4_store(cd.z[1], RZ);
                 cd.mask[1] = m;
             }
-            /* Groups 2..5: incident edges crossing side planes +u', -u' (other coordinate
-               strictly inside, so a crossing exactly at a face corner comes from the v' planes
-               only), +v', -v'. */
+            /* Groups 2..5: edges crossing +u', -u' (strictly: a face-corner crossing comes from v'), +v', -v'. */
             cd.mask[2] = crossings(X, Xn, Y, Yn, Z, Zn, 1.0f, hx, hy, 1, cd.x[2], cd.y[2], cd.z[2]);
             cd.mask[3] = crossings(X, Xn, Y, Yn, Z, Zn, -1.0f, hx, hy, 1, cd.x[3], cd.y[3], cd.z[3]);
             cd.mask[4] = crossings(Y, Yn, X, Xn, Z, Zn, 1.0f, hy, hx, 0, cd.y[4], cd.x[4], cd.z[4]);
             cd.mask[5] = crossings(Y, Yn, X, Xn, Z, Zn, -1.0f, hy, hx, 0, cd.y[5], cd.x[5], cd.z[5]);
         }
 
-        /* Keep points at most `margin` above the reference face, visiting only the lanes kept.
-           The first four slots start defined because the output below runs on four lanes
-           whatever n. */
+        /* Points at most `margin` above; slots 0..3 start defined (the output runs on four lanes). */
         float px[28], py[28], pz[28], gap[28];
         static const uint8_t base[6] = { 0, 4, 8, 9, 10, 11 };
         static const uint8_t step[6] = { 1, 1, 4, 4, 4, 4 };
@@ -339,8 +265,7 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
         if (n > SPX_MAX_MANIFOLD_POINTS) {
             int keep[4];
             spx_reduce_to_four(px, py, gap, n, keep);
-            /* keep[] is increasing, so moving slot keep[i] down to slot i never overwrites a
-               slot still to be read. */
+            /* keep[] increases: moving slot keep[i] down to i never overwrites one still to be read. */
             for (int i = 0; i < 4; ++i) {
                 const int q = keep[i];
                 px[i] = px[q];
@@ -358,8 +283,7 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
         G = spx_f4_load(gap);
     }
 
-    /* The four slots as lanes: halfway down to the reference face, then to the world frame with
-       the same sums in the same order as a point at a time, origin + c0 p0 + c1 p1 + c2 p2. */
+    /* Halfway down to the face, then to world with the same sums, same order, as per point. */
     spx_f4 P[3];
     P[k1] = PX;
     P[k2] = PY;
@@ -386,12 +310,10 @@ static inline spx_vec3 to_world(spx_vec3 origin, const spx_mat3* rot, const floa
     return r;
 }
 
-/* The manifold; `check`: validate the boxes first (a constant in each caller, so the trusted entry
-   carries no validation code). */
+/* `check`: validate first (constant per caller, so the trusted entry has no checks). */
 static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const spx_obb* a, const spx_obb* b,
                                                                          float margin, spx_manifold* out, bool check)
 {
-    /* Axes as lanes: ax = (a0.x, a1.x, a2.x, 0), ...; ax1 = rot1(ax) = (a1.x, a2.x, a0.x, 0). */
     spx_f4 ax, ay, az, bx, by, bz;
     lanes_columns_t(&a->rotation.col[0].x, &ax, &ay, &az);
     lanes_columns_t(&b->rotation.col[0].x, &bx, &by, &bz);
@@ -407,9 +329,8 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
         if (r != SPX_OK) return r;
     }
 
-    /* Everything in A's frame: R = A^T B, R[i][j] = a_i . b_j (column j is B's axis j), kept as
-       three diagonals D_m (lane j: R[(j+m)%3][j]) because every SAT term then lines up lane by
-       lane with a rotation of some other vector. t = B's centre, tb = t along B's axes. */
+    /* R kept as diagonals D_m (lane j: R[(j+m)%3][j]) so every SAT term lines up lane by lane with a
+       rotation of another vector. */
     const spx_f4 D[3] = { spx_f4_add(spx_f4_add(spx_f4_mul(ax, bx), spx_f4_mul(ay, by)), spx_f4_mul(az, bz)),
                           spx_f4_add(spx_f4_add(spx_f4_mul(ax1, bx), spx_f4_mul(ay1, by)), spx_f4_mul(az1, bz)),
                           spx_f4_add(spx_f4_add(spx_f4_mul(ax2, bx), spx_f4_mul(ay2, by)), spx_f4_mul(az2, bz)) };
@@ -420,17 +341,13 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
     const spx_f4 tv = spx_f4_add(spx_f4_add(spx_f4_mul(SPX_F4_LANE(dv, 0), ax), spx_f4_mul(SPX_F4_LANE(dv, 1), ay)),
                                  spx_f4_mul(SPX_F4_LANE(dv, 2), az));
     const spx_f4 T[3] = { tv, spx_f4_rot1(tv), spx_f4_rot2(tv) };
-    /* Lane 3 of the half extents is FLT_MAX so that padding lanes of the face separations read
-       -FLT_MAX and never win; every other padding lane is 0. */
+    /* Padding lane FLT_MAX: the face separations' padding never wins. */
     const spx_f4 hav = lanes_pad(spx_f4_load(&a->half_extents.x), FLT_MAX),
                  hbv = lanes_pad(spx_f4_load(&b->half_extents.x), FLT_MAX);
     const spx_f4 HA[3] = { hav, spx_f4_rot1(hav), spx_f4_rot2(hav) };
     const spx_f4 hb1 = spx_f4_rot1(hbv), hb2 = spx_f4_rot2(hbv);
 
-    /* Face axes of A (lane i: sum over j of hb_j |R[i][j]|) and of B (lane j). */
-    /* Most separated pairs are separated along a face axis (these 6 cost no division or square
-       root): leave before the 9 edge axes, and before B's faces when A's separate. The answer is
-       the same as after all 15, as the margin test below is only reached when no axis separates. */
+    /* Face axes first: most separated pairs leave with no division or root; same answer as all 15. */
     const spx_f4 mv = spx_f4_splat(margin);
     const spx_f4 sep_av = spx_f4_sub(
         spx_f4_abs(tv),
@@ -450,11 +367,9 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
         return SPX_OK;
     }
 
-    /* Edge axes L = a_i x b_j on diagonal m (i = j + m): |L|^2 = sin^2 of their angle. B's axes
-       are projected on L itself, by the minors R[i2][k] R[i1][j] - R[i1][k] R[i2][j] (as the exact
-       query does): the identity |L . b_k| = |R[i][k']| holds only as far as B is orthonormal
-       (1e-5), an error that the division by |L| (down to 1e-3) makes up to 1e-3 of B's size, enough
-       to part a long plate from a box it overlaps. */
+    /* Edge axes L = a_i x b_j. B's axes projected on L by minors, as the exact query: |L . b_k| =
+       |R[i][k']| holds only to B's orthonormality (1e-5), which / |L| (down to 1e-3) makes 1e-3 of B's
+       size, enough to part a long plate from a box. */
     const spx_f4 par = spx_f4_splat(MANIFOLD_PARALLEL_SIN2), skip = spx_f4_splat(-FLT_MAX);
     spx_f4 sep_ev[3];
     for (int m = 0; m < 3; ++m) {
@@ -487,21 +402,17 @@ static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const s
     const float sep_f = ref_is_b ? sep_b : sep_a;
 
     const float edge_slack = MANIFOLD_EDGE_ABS_TOL / 6.0f * (ha[0] + ha[1] + ha[2] + hb[0] + hb[1] + hb[2]);
-    /* An edge axis near a face normal hands over to that face (below), not to the best face of
-       either box: that one can lie far from the contact's direction. */
     int near_face = -1;
     bool near_face_of_b = false;
-    bool edge_fallback = false; /* the face clipped to nothing: the edge pair answers (below) */
+    bool edge_fallback = false; /* the face clipped to nothing: the edge pair answers */
 edge_contact:
     if (edge_fallback || sep_e > sep_f + MANIFOLD_REL_TOL * fabsf(sep_f) + slack + edge_slack) {
-        /* Edge contact, in A's frame: n = a_i x b_j, oriented from A to B. */
         float Dm[3][4], t[4];
         spx_f4_store(Dm[0], D[0]);
         spx_f4_store(Dm[1], D[1]);
         spx_f4_store(Dm[2], D[2]);
         spx_f4_store(t, tv);
-        /* R's columns (B's axes in A's frame) as plain arrays: indexing the diagonals with the
-           runtime i and j cost a modulo a read. */
+        /* R's columns as arrays: runtime indexing of the diagonals costs a modulo a read. */
         float col[3][3];
         for (int c = 0; c < 3; ++c)
             for (int m = 0; m < 3; ++m) col[c][(c + m) % 3] = Dm[m][c];
@@ -532,12 +443,11 @@ edge_contact:
         else if (fabsf(nbj1) > MANIFOLD_EDGE_FACE_COS) near_face = j1, near_face_of_b = true;
         else if (fabsf(nbj2) > MANIFOLD_EDGE_FACE_COS) near_face = j2, near_face_of_b = true;
         if (near_face >= 0 && !edge_fallback) goto face_contact;
-        /* A's edge: the one of the four along a_i that is farthest along n. */
+        /* A's edge along a_i farthest along n; B's along b_j farthest along -n. */
         float pa[3];
         pa[i] = 0.0f;
         pa[i1] = n[i1] > 0.0f ? ha[i1] : -ha[i1];
         pa[i2] = n[i2] > 0.0f ? ha[i2] : -ha[i2];
-        /* B's edge: the one along b_j that is farthest along -n. */
         float sb1 = nbj1 < 0.0f ? hb[j1] : -hb[j1], sb2 = nbj2 < 0.0f ? hb[j2] : -hb[j2];
         float pb[3], w[3], bj[3];
         for (int r = 0; r < 3; ++r) {
@@ -545,10 +455,8 @@ edge_contact:
             w[r] = pa[r] - pb[r];
             bj[r] = RIJ(r, j);
         }
-        /* Closest points pa + u a_i and pb + v b_j of the two lines (Ericson 5.1.8), clamped to
-           the edges; the denominator is sin^2 of their angle, taken as |a_i x b_j|^2 as the axis
-           test took it (above MANIFOLD_PARALLEL_SIN2): 1 - c^2 rounds to 0 for a b_j a rounding
-           longer than 1 lying within 1e-3 rad of a_i. */
+        /* Closest points of the lines (Ericson 5.1.8), clamped. Denominator |a_i x b_j|^2 as the axis test:
+           1 - c^2 rounds to 0 for a b_j a rounding long within 1e-3 rad of a_i. */
         float c = bj[i], d1 = w[i], d2 = w[0] * bj[0] + w[1] * bj[1] + w[2] * bj[2];
         float den = len_e * len_e;
         float u = (c * d2 - d1) / den, v = (d2 - c * d1) / den;
@@ -569,7 +477,6 @@ edge_contact:
     }
 
 face_contact:;
-    /* Face contact: the incident box's centre in the reference box's frame. */
     const bool use_b = near_face >= 0 ? near_face_of_b : ref_is_b;
     const spx_obb* ref = use_b ? b : a;
     const int k = near_face >= 0 ? near_face
@@ -577,14 +484,13 @@ face_contact:;
                                  : first_lane[spx_f4_mask(spx_f4_eq(sep_av, max_a)) & 7];
     float s;
     face_points(ref, use_b ? a : b, use_b ? spx_f4_neg(tbv) : tv, k, margin, use_b ? 8u : 0u, out, &s);
-    /* No incident point over the face although an edge axis shows contact within the margin: the
-       boxes meet edge to edge beside the face (the edge tolerance grows with the boxes' size, so a
-       long box can prefer its face), and the edges' closest points are the contact. */
+    /* No point over the face but an edge axis within the margin: the boxes meet edge to edge beside it
+       (the edge tolerance grows with size); the edges' closest points answer. */
     if (out->point_count == 0 && !edge_fallback && sep_e > -FLT_MAX && sep_e <= margin) {
         edge_fallback = true;
         goto edge_contact;
     }
-    /* The reference normal s * ref_k points towards the incident box; A to B flips it for B. */
+    /* A to B flips the reference normal for B. */
     const float ns = use_b ? -s : s;
     const spx_vec3 axis = ref->rotation.col[k];
     out->normal = spx_v3(ns * axis.x, ns * axis.y, ns * axis.z);

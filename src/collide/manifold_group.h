@@ -1,12 +1,8 @@
-/* Merging many small manifolds (one a triangle, or a triangle pair) into a few of at most 4 points,
- * shared by the box-mesh and mesh-mesh manifolds.
- *
- * A group is led by one normal and takes the points of every piece whose normal is within 5 degrees
- * of it. Its points are reduced as they arrive, without memory for all of them, and independently
- * of their order: a group keeps its deepest point and its extreme points along eight directions in
- * the contact plane (u, v and their diagonals), each chosen by value with ties to the lower id; at
- * the end those (at most 9) are cut to 4 by the rule of the other manifolds (manifold_reduce.h).
- * The corners of the overlap outline are what the extremes keep. */
+/* Merging many small manifolds (one a triangle or a triangle pair) into a few of at most 4 points,
+ * for the box-mesh and mesh-mesh manifolds. A group keeps, by value with ties to the lower id, its
+ * deepest point and its extremes along eight contact-plane directions, so the result needs no memory
+ * for all points and does not depend on their order; those (at most 9) are cut to 4 by
+ * manifold_reduce.h. See docs/meshes.md#contact-manifolds. */
 #ifndef SPX_MANIFOLD_GROUP_H
 #define SPX_MANIFOLD_GROUP_H
 
@@ -17,18 +13,15 @@
 #include <float.h>
 #include <string.h>
 
-/* Normals within 5 degrees of a group's leading normal share its manifold: a piece on a gently
-   curved mesh gets one manifold, one across a ridge or in a corner one for each side. */
+/* cos(5 degrees): normals this close to a leader share its manifold. */
 #define SPX_GROUP_COS 0.99619469809174553
 #define SPX_GROUP_EXTREMES 8
 #define SPX_GROUP_DEPTH_WEIGHT 10.0f
-/* m: the most gap the lean towards depth counts in the group of a box on a mesh: the default
-   speculative distance. The margin of a fast or tumbling box holds the gaps its motion closes within
-   the step, and the corners it swings down must keep their place (spx_group_offer). */
+/* m: the most gap a box-on-mesh group's lean counts, the default speculative distance: a fast or
+   tumbling box's margin holds gaps its motion closes, and corners it swings down must keep place. */
 #define SPX_GROUP_LEAN_GAP 0.04f
-/* The lean of two meshes' groups, and of a hull's or a round piece's on a mesh, counts every gap: a
-   curved mesh's speculative points high on its sides (a torus's tube) would otherwise win the
-   extremes from the ring it rests on. A capsule's own ends are kept besides (round_mesh.c). */
+/* Two meshes, and hulls and round pieces on a mesh, lean by every gap: otherwise a curved mesh's
+   speculative points high on its sides (a torus's tube) win the extremes from the ring it rests on. */
 #define SPX_GROUP_LEAN_ALL FLT_MAX
 
 typedef struct spx_group_slot {
@@ -41,9 +34,9 @@ typedef struct spx_point_group {
     spx_vec3 normal;
     spx_vec3 u, v;   /* the contact plane's directions */
     spx_vec3 origin; /* projections are taken from here (near the points, for precision) */
-    spx_vec3 tilt;   /* added to the deepest slot's key along the points (zero: none); a tiny one makes
-                         points of equal depth give way to the most extreme, a corner of the outline */
-    float lean_gap;  /* m: the extremes' lean counts a gap up to this (spx_group_offer); FLT_MAX: all */
+    spx_vec3 tilt;   /* added to the deepest slot's key along the points: a tiny one lets
+                        equal depths give way to the most extreme, a corner of the outline */
+    float lean_gap;  /* m: the lean counts a gap up to this; FLT_MAX: all */
     spx_group_slot deepest;
     spx_group_slot extreme[SPX_GROUP_EXTREMES];
 } spx_point_group;
@@ -69,9 +62,9 @@ static inline uint32_t spx_group_find(const spx_point_group* groups, uint32_t co
     return count;
 }
 
-/* Keeps p in s when its key (plus `bonus`) is larger, or equal with a lower id: the result does not
-   depend on the order the points come in. The bonus lets a point whose id stays as the pieces slide
-   (a corner on a face) win over another naming the same place to rounding (an edge crossing). */
+/* Keeps p when its key (plus `bonus`) is larger, or equal with a lower id: order-independent. The
+   bonus lets a point whose id stays as pieces slide (a corner on a face) beat an edge crossing at
+   the same place to rounding. */
 static inline void spx_group_slot_offer(spx_group_slot* s, const spx_manifold_point* p, float key, float bonus)
 {
     key += bonus;
@@ -82,17 +75,13 @@ static inline void spx_group_slot_offer(spx_group_slot* s, const spx_manifold_po
     }
 }
 
-/* Offers p to the group's slots; offering a point again changes nothing. `bonus` (0 for none) is
-   added to its depth, twice over to its extremes, as spx_group_slot_offer says. */
+/* Offering a point again changes nothing. `bonus` goes to its depth, twice to its extremes. */
 static inline void spx_group_offer(spx_point_group* g, const spx_manifold_point* p, float bonus)
 {
     const spx_vec3 r = { p->point.x - g->origin.x, p->point.y - g->origin.y, p->point.z - g->origin.z };
     spx_group_slot_offer(&g->deepest, p, p->depth + spx_group_dot(r, g->tilt), bonus);
-    /* The extremes lean towards depth: a point SPX_GROUP_DEPTH_WEIGHT times deeper counts as far out.
-       By projection alone, a curved surface within the margin (a torus's tube) gives its extremes
-       to speculative points high up its sides, and the ring it rests on goes unseen: the torus
-       stood on one point and three gaps. A gap counts only up to g->lean_gap (a box's groups:
-       manifold_obb_mesh.c says why). */
+    /* The extremes lean towards depth (SPX_GROUP_DEPTH_WEIGHT times deeper counts as far out): by
+       projection alone a torus's tube gives its extremes to speculative points up its sides. */
     const float lean = SPX_GROUP_DEPTH_WEIGHT * (p->depth > -g->lean_gap ? p->depth : -g->lean_gap);
     const float pu = spx_group_dot(r, g->u), pv = spx_group_dot(r, g->v);
     const float key[SPX_GROUP_EXTREMES] = { pu + lean,      -pu + lean,      pv + lean,      -pv + lean,
@@ -116,7 +105,6 @@ static inline void spx_group_finish(const spx_point_group* g, spx_manifold* out)
             if (all[s]->p.depth > pts[j].depth) pts[j] = all[s]->p; /* the same feature pair from two pieces */
             continue;
         }
-        /* Insert in id order. */
         j = n++;
         while (j > 0 && pts[j - 1].id > all[s]->p.id) {
             pts[j] = pts[j - 1];
@@ -143,20 +131,18 @@ static inline void spx_group_finish(const spx_point_group* g, spx_manifold* out)
     for (int i = 0; i < 4; ++i) out->points[i] = pts[keep[i]];
 }
 
-/* Groups led by the deepest pieces of a piece-mesh manifold, found pass by pass: a pass offers each
-   piece to the groups so far (spx_group_find), and one that none takes is a candidate for the next
-   leader (spx_leaders_offer) while there is room for another group. */
+/* Groups led by the deepest pieces, pass by pass: each pass offers every piece to the groups so far,
+   and one none takes is a candidate for the next leader while there is room. */
 typedef struct spx_group_leaders {
     spx_point_group groups[SPX_MAX_MESH_MANIFOLDS];
     uint32_t count, max;
-    bool found; /* a candidate for the next leader: */
+    bool found; /* a candidate for the next leader */
     float found_depth;
     uint32_t found_source;
     spx_vec3 found_normal;
 } spx_group_leaders;
 
-/* The candidate is the deepest piece, ties to the lower source number (the mesh's own triangle
-   order), so that the leaders do not depend on the order the tree hands the pieces out. */
+/* The deepest piece, ties to the lower source number (mesh order): independent of the tree's order. */
 static inline void spx_leaders_offer(spx_group_leaders* l, float deepest, uint32_t source, spx_vec3 normal)
 {
     if (l->count < l->max &&

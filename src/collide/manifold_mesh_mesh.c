@@ -1,68 +1,5 @@
-/* Mesh-mesh contact manifolds: the contact points of every pair of triangles that touch or come
- * within the margin, with the meshes' surface edges, merged by normal into a few manifolds of at
- * most 4 points.
- *
- * Pairs. Both trees are descended together, node pair by node pair (A's boxes grown by the margin),
- * and at a pair of leaves each of A's triangles that meets B's leaf box grown by the margin is paired
- * with B's triangles that meet its own box (its plane, its longest edge) grown by the margin. Every
- * pair within the margin is reached (a triangle within the margin of another lies in both boxes);
- * most others are not, since a triangle's box is flat. Each pair is then checked exactly:
- * overlapping or touching (the single-pair separating-axis test), or apart by at most the margin
- * (closest points: corner against face, edge against edge).
- *
- * A pair's contact: face clipping, one-sided. Each triangle's face may be the reference, with its
- * front normal (a closed mesh's winding; an open mesh's side towards the other mesh, mesh_side)
- * pushing the other piece out: B's face gives
- * the normal -m_B (A is to stay in front of B), A's face +m_A. The other triangle is clipped by the
- * reference's side planes (the prism over it) and each corner of what is left is a point, its depth
- * how far behind the reference's plane it lies (negative in front: speculative, kept down to
- * -margin), placed midway between the two surfaces. Of the two references the one with the smaller
- * deepest point wins (the separating-axis rule: least overlap, or largest gap); equal to rounding,
- * the larger triangle is the reference (then the one with the lower first corner), so a box on a
- * ground of large triangles clips against the ground the same way every step, whichever mesh is A.
- * Why faces and clipping: a resting contact is a face on a face, an edge or a corner on a face, and
- * clipping gives the whole patch with points named by the features that make them (a corner in a
- * face, an edge over an edge), the same whichever face is the reference, so ids stay from step to
- * step. The minimum translation of two thin triangles (spx_penetration_triangle_triangle) is
- * two-sided: a box's bottom sunk a little into a ground lies wholly under the ground's triangles, and
- * the least translation would push it out through the ground's back.
- *
- * Surface edges (no ghost bumps). A clipped point is kept only when the other surface has the
- * reference's normal at the feature that makes the point: its inside (a reference corner seen on
- * it) only its own normal; one of its edges (where the edge crosses a side plane) a normal across
- * the edge, leaning along it by at most 5 degrees, inside the edge's wedge (flat and concave edges:
- * none but the face's); one of its corners, any direction the triangle does not turn its back on
- * when the surface has a corner there, else what one of its two edges takes. A grid triangle whose
- * corner pokes under a box's side face has neither that corner nor a vertical edge there, so the side
- * face never pushes the ground sideways; two edges crossing at an angle give no face normal, and the
- * edge-edge contact below gives theirs.
- *
- * When neither face keeps a point, the pair may still be an edge on an edge (two convex edges
- * crossing, or passing within the margin): the minimum translation (overlapping) or the closest
- * points (apart) give one point, again only where both surfaces have the features it meets.
- *
- * Grouping as the box-mesh manifold (manifold_group.h): deepest pair first, ties to the lower
- * (triangle_a, triangle_b), every pair within 5 degrees joins, each group cut to 4; the contact
- * plane's directions depend only on the normal's line. Point ids (bits 0-3: the feature code below,
- * bits 4-31: a key):
- *   0           A's corner inside B's face; key a hash of the corner's coordinates in A's own frame,
- *               the same from every triangle sharing the vertex, at any pose
- *   3           B's corner inside A's face; likewise in B's frame
- *   6 + 3i + j  A's edge i over B's edge j; key a hash of both triangle numbers in their defs
- *   15          the single point of an edge-edge pair; key as above
- * A corner point wins over a crossing at the same place to rounding (its id stays as it slides).
- *
- * Budget. Sunk meshes meet in pairs by the product of their sizes: a call tests at most
- * SPX_MESH_PAIR_BUDGET pairs a descent; past the budget within the margin it looks again without it
- * (a sunk pair's overlap matters, not its gaps), and past it even then, the manifolds come from a
- * spread sample: A's triangles taken in batches in a spread order, each descending B's tree.
- *
- * Limits. Depth is seen only through pairs that touch or come within the margin: a mesh sunk deeper
- * than its triangles are tall reports the depth of the triangles still crossing the other surface,
- * and a corner sunk into a surface cut finer than the corner's own faces, whose faces leave through
- * the neighbours of the triangle above it, is not seen. Pairs apart are left out on purpose: a corner
- * behind a face is as often behind the far side of the other mesh (with them, a box sunk into a box
- * would have its corners pushed sideways by the other's side faces). */
+/* Mesh-mesh contact manifolds: one-sided face clipping (or an edge-edge point) of every triangle pair
+ * within the margin, merged by normal. Ids and rules: docs/meshes.md#mesh-against-mesh. */
 #include "manifold_mesh.h"
 #include "manifold_group.h"
 #include "manifold_triangle.h"
@@ -75,11 +12,10 @@
 #define PAIR_POINTS 8
 #define CACHE_PAIRS 64
 #define CLIP_MAX 12
-/* rad: a direction this far outside a feature's wedge of normals still counts as inside it; absorbs
-   the rounding of the directions only (as TRI_WEDGE_SLACK for box-triangle). */
+/* rad: rounding slack of directions against a feature's wedge. */
 #define ADMIT_SLACK 1e-5
 #define MM_PI 3.14159265358979323846
-/* sin(5 degrees): how far from across an edge a normal at one of its inner corners may lean. */
+/* sin(5 degrees): how far a normal across an edge may lean along it. */
 #define ACROSS_SINE 0.087155742747658166
 
 #define CODE_A_CORNER 0u
@@ -95,34 +31,28 @@ typedef struct pair_entry {
     float deepest;
 } pair_entry;
 
-/* A's triangles reached by B's root box are gathered this many at a time, and each batch hands out
-   its pairs in a spread order (spread_index), so that a budget running out leaves pairs from all
-   over the batch rather than from one corner of A's tree. */
+/* A's triangles go in spread batches, so a spent budget leaves pairs from all over a batch. */
 #define BATCH_TRIANGLES 256
 
 typedef struct mesh_pairs {
     spx_mesh_instance *a, *b;
     float margin;
     bool surface_edges;
-    /* Called for every pair reached (mesh order numbers). */
     void (*pair)(void* context, uint32_t ta, uint32_t tb);
     void* context;
-    uint32_t ta;          /* A's triangle whose neighbours in B the inner descent visits */
-    spx_world_box near_a; /* B's root box grown by the margin, as the outer descent reads it */
-    spx_world_box near_b; /* ta's box grown by the margin, as the inner descent reads it */
+    uint32_t ta;          /* A's triangle the inner descent pairs */
+    spx_world_box near_a; /* B's root box grown by the margin */
+    spx_world_box near_b; /* ta's box grown by the margin */
     uint32_t budget;      /* pairs handed out at most; UINT32_MAX: all */
     uint32_t handed;
     bool cut; /* the budget ran out with pairs left */
     uint32_t batch[BATCH_TRIANGLES];
     uint32_t batch_count;
-    /* Where the descent of both trees gathers its pairs (room for `budget`) before any is handed, so
-       that a descent that runs past the budget costs no pair test; NULL: hand them as found. */
+    /* Room for `budget` pairs gathered before any is handed (a descent past the budget costs no pair
+       test); NULL: hand as found. */
     uint32_t (*gathered)[2];
 } mesh_pairs;
-/* Which way one mesh's triangles face in its pairs. A closed mesh's winding says where its outside is
-   (outward for a solid, into the cavity for a room wound inward). An open mesh has no inside: each
-   of its triangles faces the side of its plane that holds the other mesh's centre, the side the
-   other mesh touches it from. */
+/* Which way a mesh's triangles face: by winding if closed, else towards the other mesh's centre. */
 typedef struct mesh_side {
     bool open;
     spx_dvec3 toward; /* world: the other mesh's centre (open only) */
@@ -133,27 +63,26 @@ typedef struct mm_state {
     mesh_side side_a, side_b;
     bool cut;        /* the pair budget ran out */
     uint32_t runs;   /* descents for pairs */
-    uint32_t handed; /* pairs handed by the descents, over all of them */
+    uint32_t handed; /* pairs handed, over all descents */
     uint32_t tested; /* of those, pairs that reached the exact test */
     pair_entry local[CACHE_PAIRS];
-    uint32_t gathered[SPX_MESH_PAIR_BUDGET][2]; /* the pairs of a descent, before they are handed */
-    pair_entry* cache;                          /* local, or the caller's larger buffer */
+    uint32_t gathered[SPX_MESH_PAIR_BUDGET][2];
+    pair_entry* cache; /* local, or the caller's larger buffer */
     uint32_t cache_capacity;
     uint32_t cached;
     bool overflow;
     spx_point_group groups[SPX_MAX_MESH_MANIFOLDS];
     uint32_t group_count, group_max;
     spx_vec3 origin;
-    float bonus; /* corners win over crossings this close (SPX_TRI_SAME_POINT of the points' reach) */
+    float bonus; /* corners win over crossings this close */
     bool found;
     float found_depth;
     uint32_t found_a, found_b;
     spx_vec3 found_normal;
 } mm_state;
 
-/* ---- pairs: two descents, one inside the other ------------------------------------------------ */
+/* ---- pairs: two descents, one inside the other ---- */
 
-/* A world box as a query box grown by `grow` on every side. */
 static spx_obb grown_box(const spx_world_box* w, float grow)
 {
     spx_obb o;
@@ -167,8 +96,8 @@ static spx_obb grown_box(const spx_world_box* w, float grow)
     return o;
 }
 
-/* A box around triangle t (axes: its longest edge, its normal) grown by `margin`. The extents are
-   measured on the float axes the descent will read, and grown by the rounding of the centre. */
+/* A box around t (axes: longest edge, normal) grown by `margin`, on the float axes the descent
+   reads, grown by the centre's rounding. */
 static spx_obb triangle_box(const spx_triangle* t, float margin)
 {
     spx_tri_shape s;
@@ -177,7 +106,6 @@ static spx_obb triangle_box(const spx_triangle* t, float margin)
     spx_dvec3 u = spx_d3_scale(s.e[s.long_edge], 1.0 / s.longest);
     spx_dvec3 n = s.n;
     if (s.segment || !(spx_d3_len2(n) > 0.0)) {
-        /* No plane: any direction across the edge. */
         const spx_dvec3 t0 =
             fabs(u.x) < 0.57735 ? spx_d3(1, 0, 0) : (fabs(u.y) < 0.57735 ? spx_d3(0, 1, 0) : spx_d3(0, 0, 1));
         n = spx_d3_cross(u, t0);
@@ -207,9 +135,7 @@ static spx_obb triangle_box(const spx_triangle* t, float margin)
     return b;
 }
 
-/* A leaf hands all its triangles; only those that meet the query box itself can come within the
-   margin (the box holds every point within the margin of what it was made around), and the box test
-   costs a tenth of a pair's. Reached over threaded rings, nine leaf triangles in ten fail it. */
+/* Only leaf triangles meeting the query box can be within the margin; the test costs a tenth of a pair's. */
 static bool visit_b(void* context, uint32_t tb)
 {
     mesh_pairs* mp = context;
@@ -223,8 +149,7 @@ static bool visit_b(void* context, uint32_t tb)
     return false;
 }
 
-/* The i-th of n in an order that halves the gaps as it goes: the bits of i reversed over the next
-   power of two, those past n skipped (the caller steps i until one is in range). */
+/* i's bits reversed over `bits`: an order that halves the gaps (the caller skips those past n). */
 static uint32_t spread_index(uint32_t i, uint32_t bits)
 {
     uint32_t r = 0;
@@ -257,11 +182,10 @@ static bool visit_a(void* context, uint32_t ta)
     return mp->cut;
 }
 
-/* Node pairs waiting in the descent of both trees: one sibling a level of either tree, plus one
-   (tree depths are at most 79, obb_tree.h). */
+/* One waiting sibling a level of either tree, plus one (depth at most 79, obb_tree.h). */
 #define JOINT_STACK 192
 
-/* A's world node box grown by the margin (rounded up: the float sum may round down). */
+/* Rounded up: the float sum may round down. */
 static spx_world_box grown_node(spx_mesh_instance* m, uint32_t i, float margin)
 {
     spx_world_box w = *spx_mesh_instance_node(m, i);
@@ -275,12 +199,9 @@ static double world_size2(const spx_world_box* w)
     return (double)w->half[0] * w->half[0] + (double)w->half[1] * w->half[1] + (double)w->half[2] * w->half[2];
 }
 
-/* Triangle boxes kept by a descent of both trees, direct-mapped by A's triangle number (a power of
-   two): a leaf of A met again under another node of B finds its boxes made. */
+/* A's triangle boxes, direct-mapped by triangle number: a leaf of A met again finds its boxes made. */
 #define JOINT_BOXES 256
 
-/* The descent of both trees: the boxes of A's triangles (triangle_box as the descent reads it), each
-   made once for all the leaves of B its leaf meets. */
 typedef struct joint_walk {
     mesh_pairs* mp;
     uint32_t count;              /* pairs found */
@@ -288,9 +209,8 @@ typedef struct joint_walk {
     spx_world_box boxes[JOINT_BOXES];
 } joint_walk;
 
-/* Does triangle t lie beyond box w on its axis i? One of spx_overlap_box_triangle's face axes with
-   its own arithmetic, so a true here is its false. Asked first on a triangle box's normal (its thin
-   side), where most misses show, for a third of the corner products. */
+/* Is t beyond w on axis i? spx_overlap_box_triangle's face axis, same arithmetic (true here implies
+   its false); asked first on the thin side, where most misses show. */
 static bool beyond_axis(const spx_world_box* w, int i, const spx_triangle* t)
 {
     const spx_dvec3 ax = spx_d3(w->axis[i][0], w->axis[i][1], w->axis[i][2]);
@@ -302,10 +222,8 @@ static bool beyond_axis(const spx_world_box* w, int i, const spx_triangle* t)
     return lo - h > 0.0 || -h - hi > 0.0;
 }
 
-/* A leaf of A against a leaf of B: A's triangles that meet B's leaf box grown by the margin, and for
-   each, B's triangles that meet its own box (triangle_box). A triangle within the margin of another
-   lies in the other's leaf box grown by it, so every pair the descents of B for each of A's
-   triangles find (visit_a, visit_b) within the margin is here. false: past the budget. */
+/* A leaf pair: a triangle within the margin of another lies in its grown leaf box, so every pair
+   within the margin is here. false: over budget. */
 static bool joint_leaves(joint_walk* j, uint32_t la, uint32_t lb)
 {
     mesh_pairs* mp = j->mp;
@@ -338,9 +256,8 @@ static bool joint_leaves(joint_walk* j, uint32_t la, uint32_t lb)
     return true;
 }
 
-/* Both trees descended together, node pair by node pair (A's boxes grown by the margin), the larger
-   box split: the upper levels of B are tested once for a whole subtree of A, not once for each of
-   its triangles. false: more pairs than the budget (the walk stops there). */
+/* Both trees together, the larger box split: B's upper levels once per subtree of A. false: over
+   budget. */
 static bool joint_pairs(mesh_pairs* mp, uint32_t* found)
 {
     spx_mesh_instance *a = mp->a, *b = mp->b;
@@ -367,8 +284,6 @@ static bool joint_pairs(mesh_pairs* mp, uint32_t* found)
         }
         const bool split_a = !leaf_a && (leaf_b || world_size2(spx_mesh_instance_node(a, ia)) >=
                                                        world_size2(spx_mesh_instance_node(b, ib)));
-        /* The second child is pushed first, so that the walk goes through each tree in order; the
-           node not split is looked up (A's grown) once for both children. */
         if (split_a) {
             const spx_world_box* wb = spx_mesh_instance_node(b, ib);
             for (int k = 1; k >= 0; --k) {
@@ -389,18 +304,14 @@ static bool joint_pairs(mesh_pairs* mp, uint32_t* found)
     return true;
 }
 
-/* The pairs of A's triangles in B's root box with the triangles of B near each (grown by the
-   margin), at most `budget` of them: those of the descent of both trees when they fit. With a
-   gathering buffer they are handed after the descent, none when they do not fit; without one (no
-   budget) they are handed as found. Returns false when they do not fit. Below the budget the answer
-   does not depend on the order in which the pairs come. */
+/* The near pairs, at most `budget`: gathered then handed, or handed as found. false: over budget.
+   Below it the answer does not depend on the pairs' order. */
 static bool mesh_pairs_joint(mesh_pairs* mp)
 {
     mp->handed = 0;
     mp->cut = false;
     mp->batch_count = 0;
     if (mp->gathered) {
-        /* One descent gathers them all: past the budget none is handed. */
         uint32_t found;
         if (!joint_pairs(mp, &found)) return false;
         for (uint32_t k = 0; k < found; ++k) {
@@ -413,8 +324,7 @@ static bool mesh_pairs_joint(mesh_pairs* mp)
     return joint_pairs(mp, &found);
 }
 
-/* Past the budget: A's triangles in B's root box taken 256 at a time in a spread order, each
-   descending B's tree, until `budget` pairs are handed; true when some were left out. */
+/* Past the budget: spread batches of A's triangles, each descending B; true: some left out. */
 static bool mesh_pairs_sample(mesh_pairs* mp)
 {
     mp->handed = 0;
@@ -442,11 +352,10 @@ void spx_mesh_mesh_pairs(spx_mesh_instance* a, spx_mesh_instance* b, float margi
     mesh_pairs_joint(&mp);
 }
 
-/* ---- one pair ------------------------------------------------------------------------------- */
+/* ---- one pair ---- */
 
-/* May unit d (out of the surface, at the triangle's edge j, across it) be a normal of the surface
-   there? The surface's normals along a convex edge fill the wedge between the triangle's front
-   normal m and its neighbour's; an open edge takes any, a flat or concave one only m itself. */
+/* May unit d (outward, across edge j) be a surface normal there? Convex: the wedge between front
+   normal m and the neighbour's; open: any; flat or concave: only m. */
 static bool edge_admits(spx_dvec3 m, const spx_triangle_edges* e, int j, spx_dvec3 d)
 {
     const double a = e->angle[j];
@@ -455,9 +364,8 @@ static bool edge_admits(spx_dvec3 m, const spx_triangle_edges* e, int j, spx_dve
     return angle <= wedge + ADMIT_SLACK;
 }
 
-/* A point of edge j: d may lean along the edge by at most 5 degrees (so that an edge resting tilted a
-   little on a face keeps its points, but two edges crossing at an angle do not take a face's normal:
-   the edge-edge contact gives theirs), and across it must lie in the edge's wedge. */
+/* Edge j: d may lean along it up to 5 degrees (crossing edges take the edge-edge normal) and across
+   it must lie in the wedge. */
 static bool across_admits(const spx_tri_shape* t, spx_dvec3 m, const spx_triangle_edges* e, int j, spx_dvec3 d)
 {
     const spx_dvec3 along = spx_d3_scale(t->e[j], 1.0 / sqrt(spx_d3_len2(t->e[j])));
@@ -467,8 +375,7 @@ static bool across_admits(const spx_tri_shape* t, spx_dvec3 m, const spx_triangl
     return edge_admits(m, e, j, spx_d3_scale(across, 1.0 / sqrt(spx_d3_len2(across))));
 }
 
-/* Corner k: a corner of the surface takes any direction its triangle does not turn its back on;
-   another corner (a point of a straight edge, or of a flat patch) what one of its two edges takes. */
+/* Corner k: a surface corner admits what its triangle does not turn its back on; else what an edge does. */
 static bool corner_admits(const spx_tri_shape* t, spx_dvec3 m, const spx_triangle_edges* e, int k, spx_dvec3 d)
 {
     if (e->corners & (1u << k)) return spx_d3_dot(d, m) >= -ADMIT_SLACK;
@@ -481,8 +388,7 @@ static bool face_admits(spx_dvec3 m, spx_dvec3 d)
     return atan2(sqrt(spx_d3_len2(spx_d3_cross(d, m))), spx_d3_dot(d, m)) <= ADMIT_SLACK;
 }
 
-/* May unit d be the surface's outward normal at the triangle's feature extreme along d (the corners
-   within the tie tolerance of spx_tri_feature)? */
+/* May unit d be the outward normal at the triangle's feature extreme along d? */
 static bool admits(const spx_tri_shape* t, spx_dvec3 m, const spx_triangle_edges* e, spx_dvec3 d)
 {
     const unsigned near = spx_tri_extreme_corners(t, d);
@@ -491,27 +397,26 @@ static bool admits(const spx_tri_shape* t, spx_dvec3 m, const spx_triangle_edges
     return edge_admits(m, e, near == 3u ? 0 : (near == 6u ? 1 : 2), d);
 }
 
-/* The incident triangle clipped by the reference's side planes. Codes: 0..2 the incident's corner
-   k, 3..5 the reference's corner k, 6 + 3i + j the incident's edge i over the reference's edge j. */
+/* Codes: 0..2 incident corner, 3..5 reference corner, 6 + 3i + j incident edge i over reference j. */
 typedef struct clip_poly {
     spx_dvec3 p[CLIP_MAX];
     int code[CLIP_MAX];
-    int src[CLIP_MAX]; /* the edge leaving p[i]: 0..2 the incident's edge, 3..5 the reference's side plane */
+    int src[CLIP_MAX]; /* edge leaving p[i]: 0..2 incident's, 3..5 reference's side */
     int n;
 } clip_poly;
 
-/* The corner shared by edges x and y (x != y) of a triangle: edge j runs from corner j to j + 1. */
+/* Edge j runs from corner j to j + 1. */
 static int shared_corner(int x, int y) { return (x + 1) % 3 == y ? y : x; }
 
-/* Sutherland-Hodgman over the three side planes, each moved out by `same` (a corner on the edge
-   between two coplanar reference triangles, whose side planes part by rounding, is inside both). */
+/* Side planes moved out by `same`: a corner on the edge between coplanar references (planes parting
+   by rounding) is inside both. */
 static void clip_by_prism(const spx_tri_shape* ref, const spx_tri_shape* inc, double same, clip_poly* out)
 {
     clip_poly cur, next;
     cur.n = 3;
     for (int k = 0; k < 3; ++k) cur.p[k] = inc->p[k], cur.code[k] = k, cur.src[k] = k;
     for (int j = 0; j < 3 && cur.n > 0; ++j) {
-        const spx_dvec3 c = spx_d3_cross(ref->n, ref->e[j]); /* inward, for the reference's own winding */
+        const spx_dvec3 c = spx_d3_cross(ref->n, ref->e[j]); /* inward */
         const double shift = same * sqrt(spx_d3_len2(c));
         double f[CLIP_MAX];
         for (int i = 0; i < cur.n; ++i) f[i] = spx_d3_dot(c, spx_d3_sub(cur.p[i], ref->p[j])) + shift;
@@ -543,18 +448,17 @@ typedef struct face_contact {
     int n;
     spx_dvec3 point[CLIP_MAX];
     double depth[CLIP_MAX];
-    uint32_t code[CLIP_MAX]; /* in A/B terms: CODE_A_CORNER + k, CODE_B_CORNER + k, CODE_EDGES + 3i + j */
+    uint32_t code[CLIP_MAX];
 } face_contact;
 
-/* The contact with `ref`'s face as the reference (ref_is_b: B's), if the incident surface admits its
-   normal. Points deeper than -margin, one per place (the lower code where two fall within `same`). */
+/* `ref`'s face as reference (ref_is_b: B's) where the incident admits the normal: points deeper
+   than -margin, one per place (lower code within `same`). */
 static void face_contact_of(const spx_tri_shape* ref, spx_dvec3 m_ref, const spx_tri_shape* inc, spx_dvec3 m_inc,
                             const spx_triangle_edges* e_inc, bool ref_is_b, double margin, double same,
                             face_contact* out)
 {
     out->any = false;
     out->n = 0;
-    /* The incident piece must move out along m_ref: its outward normal at each point is to be -m_ref. */
     const spx_dvec3 d = spx_d3_neg(m_ref);
     clip_poly cp;
     clip_by_prism(ref, inc, same, &cp);
@@ -563,15 +467,12 @@ static void face_contact_of(const spx_tri_shape* ref, spx_dvec3 m_ref, const spx
     for (int i = 0; i < cp.n; ++i) {
         spx_dvec3 x = cp.p[i];
         const int code = cp.code[i];
-        /* The incident surface's feature at the point: its corner, its inside (under the reference's
-           corner), or its edge (where one of its edges crosses a side plane). */
         const bool admitted = code < 3   ? corner_admits(inc, m_inc, e_inc, code, d)
                               : code < 6 ? face_admits(m_inc, d)
                                          : across_admits(inc, m_inc, e_inc, (code - 6) / 3, d);
         if (!admitted) continue;
         if (code >= 3 && code < 6 && fabs(cos_ri) > 1e-6) {
-            /* The reference's corner seen on the incident plane, from the corner itself: the same
-               place and depth whichever face is the reference. */
+            /* Projected from the reference corner itself: the same whichever face is the reference. */
             const spx_dvec3 r = ref->p[code - 3];
             x = spx_d3_mad(r, m_ref, spx_d3_dot(spx_d3_sub(inc->p[0], r), m_inc) / cos_ri);
         }
@@ -581,7 +482,7 @@ static void face_contact_of(const spx_tri_shape* ref, spx_dvec3 m_ref, const spx
         if (code < 3) c = (ref_is_b ? CODE_A_CORNER : CODE_B_CORNER) + (uint32_t)code;
         else if (code < 6) c = (ref_is_b ? CODE_B_CORNER : CODE_A_CORNER) + (uint32_t)(code - 3);
         else {
-            const int ie = (code - 6) / 3, je = (code - 6) % 3; /* incident's edge, reference's edge */
+            const int ie = (code - 6) / 3, je = (code - 6) % 3;
             c = CODE_EDGES + (uint32_t)(ref_is_b ? 3 * ie + je : 3 * je + ie);
         }
         const spx_dvec3 mid = spx_d3_mad(x, m_ref, 0.5 * depth);
@@ -618,8 +519,7 @@ static uint32_t pair_key(uint32_t sa, uint32_t sb)
     return mix(sa * 0x9E3779B1u ^ mix(sb + 0x7F4A7C15u)) & 0x0FFFFFFFu;
 }
 
-/* A corner's key: its coordinates in its mesh's own frame, so that every triangle sharing the vertex
-   names it alike, at any pose. */
+/* From the corner's coordinates in its mesh's frame: alike from every triangle sharing it. */
 static uint32_t vertex_key(spx_vec3 v)
 {
     uint32_t x, y, z;
@@ -653,8 +553,7 @@ static spx_dvec3 point_triangle_closest(spx_dvec3 p, const spx_tri_shape* t)
     return spx_d3_add(a, spx_d3_add(spx_d3_scale(ab, vb * denom), spx_d3_scale(ac, vc * denom)));
 }
 
-/* Squared distance of two triangles that do not intersect, and its closest points: the nearest pair
-   is a corner against the other's face (or its boundary) or an edge against an edge. */
+/* Squared distance of disjoint triangles and its closest points. */
 static double triangle_closest(const spx_tri_shape* a, const spx_tri_shape* b, spx_dvec3* pa, spx_dvec3* pb)
 {
     double best = INFINITY;
@@ -674,9 +573,7 @@ static double triangle_closest(const spx_tri_shape* a, const spx_tri_shape* b, s
     return best;
 }
 
-/* The contact of a pair no face admits, from the single-pair answer: the minimum translation when the
-   triangles overlap (hit), else the closest points (ca, cb at distance dist). One point where both
-   surfaces have the features it meets, or none. */
+/* A pair no face admits: one point from the minimum translation or closest points, if admitted. */
 static bool edge_contact(const spx_sweep_hit* hit, spx_dvec3 ca, spx_dvec3 cb, double dist, const spx_tri_shape* sa,
                          spx_dvec3 ma, const spx_triangle_edges* ea, const spx_tri_shape* sb, spx_dvec3 mb,
                          const spx_triangle_edges* eb, spx_dvec3 origin, spx_dvec3* normal, spx_dvec3* point,
@@ -704,9 +601,7 @@ static bool edge_contact(const spx_sweep_hit* hit, spx_dvec3 ca, spx_dvec3 cb, d
     return true;
 }
 
-/* An open mesh's triangle turned to face side->toward: its front normal m negated when the point lies
-   behind its plane, and with it the turns across its edges (convex seen from one side is concave seen
-   from the other). A point on the plane keeps the winding. */
+/* An open mesh's triangle turned to face side->toward (m and edge turns negated when behind). */
 static void face_other_side(const mesh_side* side, spx_dvec3 origin, const spx_tri_shape* t, spx_dvec3* m,
                             spx_triangle_edges* e)
 {
@@ -717,7 +612,7 @@ static void face_other_side(const mesh_side* side, spx_dvec3 origin, const spx_t
         if (fabsf(e->angle[j]) < SPX_EDGE_OPEN) e->angle[j] = -e->angle[j];
 }
 
-/* Do t's corners all lie farther than `gap` from the plane of p (unit normal m), on one side? */
+/* Do t's corners all lie beyond `gap` of p's plane, on one side? */
 static bool beyond_plane(const spx_tri_shape* p, spx_dvec3 m, const spx_tri_shape* t, double gap)
 {
     const double o = spx_d3_dot(p->p[0], m);
@@ -732,10 +627,7 @@ static bool beyond_plane(const spx_tri_shape* p, spx_dvec3 m, const spx_tri_shap
 
 static const spx_triangle_edges all_open = { { SPX_EDGE_OPEN, SPX_EDGE_OPEN, SPX_EDGE_OPEN }, 7 };
 
-/* The least d . m over the directions d a triangle with front normal m admits at any of its features
-   (face_admits, edge_admits, across_admits, corner_admits), less a rounding allowance: a contact
-   normal farther from m than this is refused wherever it meets the triangle. A corner of the surface
-   admits anything up to square to m; an edge its wedge, leaning by up to 5 degrees along it. */
+/* Least d . m over directions the triangle admits, less rounding: a normal farther is refused. */
 static double admit_floor(const spx_triangle_edges* e)
 {
     double least = e->corners ? -ADMIT_SLACK : cos(ADMIT_SLACK);
@@ -752,8 +644,7 @@ static double admit_floor(const spx_triangle_edges* e)
     return least - 1e-9;
 }
 
-/* The contact of A's triangle ia and B's triangle ib (mesh order): out->point_count 0 for none.
-   Returns whether the exact test ran (false: rejected by the plane and normal tests before it). */
+/* A's ia against B's ib (mesh order); point_count 0: none. Returns whether the exact test ran. */
 static bool pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia, uint32_t ib, float margin,
                          bool surface_edges, const mesh_side* side_a, const mesh_side* side_b, pair_entry* out)
 {
@@ -764,7 +655,7 @@ static bool pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia
     spx_tri_shape sa, sb;
     spx_tri_shape_make(ta, origin, NULL, &sa);
     spx_tri_shape_make(tb, origin, NULL, &sb);
-    /* A segment-like triangle has no face to clip with or against; its neighbours carry the surface. */
+    /* A segment-like triangle has no face; its neighbours carry the surface. */
     if (sa.segment || sb.segment) return false;
     spx_triangle_edges ea = all_open, eb = all_open;
     if (surface_edges) {
@@ -781,22 +672,18 @@ static bool pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia
         far = spx_dmax(far, spx_dmax(fabs(vb.x), spx_dmax(fabs(vb.y), fabs(vb.z))));
     }
     const double same = SPX_TRI_SAME_POINT * (far + sa.longest + sb.longest);
-    /* Most pairs the descents reach are apart: one triangle wholly beyond the margin on one side of
-       the other's plane is, and costs six products to tell, where the tests below cost hundreds. */
+    /* Most pairs are apart, and a plane side costs six products against hundreds. */
     if (beyond_plane(&sa, ma, &sb, margin + same) || beyond_plane(&sb, mb, &sa, margin + same)) return false;
-    /* Every point's normal is admitted by both surfaces: B's face as the reference needs A to admit
-       -m_B, A's face B to admit -m_A, an edge-edge point n admitted by A and -n by B, so that n lies
-       within acos(floor_a) of m_A and within acos(floor_b) of -m_B. Pairs whose normals cannot meet
-       so (two surfaces crossing deep inside each other, facing alike) give none, whatever they touch. */
+    /* Normals lie within acos(floor_a) of m_A and acos(floor_b) of -m_B: pairs whose front normals
+       cannot meet so (crossing deep inside, facing alike) give none. */
     const double floor_a = admit_floor(&ea), floor_b = admit_floor(&eb);
-    const double facing = -spx_d3_dot(ma, mb); /* cosine between m_A and -m_B */
+    const double facing = -spx_d3_dot(ma, mb); /* cos(m_A, -m_B) */
     const bool face_b = facing >= floor_a, face_a = facing >= floor_b;
     if (!face_a && !face_b &&
         acos(spx_dmax(-1.0, spx_dmin(1.0, facing))) >
             acos(spx_dmax(-1.0, floor_a)) + acos(spx_dmax(-1.0, floor_b)) + 1e-9)
         return false;
-    /* Only pairs that touch or come within the margin: the depth behind a reference's plane says
-       nothing about a triangle that is not near it. */
+    /* Depth behind a plane says nothing of a triangle not near it. */
     const spx_vec3 still = { 0.0f, 0.0f, 0.0f };
     spx_sweep_hit hit;
     spx_sweep_triangle_triangle_checked(ta, still, tb, still, 0.0f, &hit);
@@ -815,8 +702,7 @@ static bool pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia
     if (fa.any && fb.any) {
         if (fabs(fa.deepest - fb.deepest) > same) f = fa.deepest < fb.deepest ? &fa : &fb;
         else {
-            /* Equal to rounding (coplanar faces): the larger triangle is the reference, then the one
-               with the lower first corner; neither depends on which mesh is A. */
+            /* Equal to rounding: the larger triangle, then the lower first corner: independent of which is A. */
             const double area_a = spx_d3_len2(sa.n), area_b = spx_d3_len2(sb.n);
             if (area_a != area_b) f = area_a > area_b ? &fa : &fb;
             else {
@@ -833,7 +719,7 @@ static bool pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia
     out->source_b = src_b;
     if (f) {
         out->normal = spx_d3_to_float(f->normal);
-        const int n = f->n < PAIR_POINTS ? f->n : PAIR_POINTS; /* at most 6: a triangle cut by three planes */
+        const int n = f->n < PAIR_POINTS ? f->n : PAIR_POINTS; /* at most 6 */
         for (int i = 0; i < n; ++i) {
             const uint32_t c = f->code[i];
             out->points[i].point = spx_d3_to_float(spx_d3_add(origin, f->point[i]));
@@ -860,9 +746,9 @@ static bool pair_contact(spx_mesh_instance* a, spx_mesh_instance* b, uint32_t ia
     return true;
 }
 
-/* ---- grouping ------------------------------------------------------------------------------- */
+/* ---- grouping ---- */
 
-/* Pair (x) before pair (y) as a leader: deeper, then the lower (triangle_a, triangle_b). */
+/* Leader order: deeper, then the lower (triangle_a, triangle_b). */
 static bool leads(float dx, uint32_t ax, uint32_t bx, float dy, uint32_t ay, uint32_t by)
 {
     if (dx != dy) return dx > dy;
@@ -904,8 +790,7 @@ static void visit_pair(void* context, uint32_t ta, uint32_t tb)
     take(mm, &e);
 }
 
-/* The pairs into the cache and the groups. Past the budget within a margin the meshes are sunk (the
-   caller looks again without the margin); past it without one the spread sample is taken. */
+/* Over budget within a margin: sunk, retried without it; without one: the spread sample. */
 static void run_pairs(mm_state* mm)
 {
     mesh_pairs* mp = &mm->pairs;
@@ -919,12 +804,8 @@ static void run_pairs(mm_state* mm)
     mm->handed += mp->handed;
 }
 
-/* The contact plane's directions: a fixed function of the normal's line, so that -n gives the very
-   same ones and swapped meshes keep the same points. They are turned by 0.3 rad from the world axes:
-   a mesh standing square to the axes (the common case) then has no edge square to any of the eight
-   directions, and each extreme is a corner of the outline rather than a tie along an edge. The
-   deepest slot leans by 1e-6 m a metre towards u + v / 2 for the same reason: a face lying flat has
-   all its points equally deep. */
+/* Directions a function of the normal's line (-n and swapped meshes agree), 0.3 rad off the world
+   axes so a mesh square to them has corners, not ties, at the extremes; the 1e-6 tilt likewise. */
 static void group_start(mm_state* mm, spx_vec3 n)
 {
     spx_dvec3 nd = spx_d3_from(n);
@@ -944,8 +825,7 @@ static void group_start(mm_state* mm, spx_vec3 n)
     g->tilt = spx_d3_to_float(spx_d3_scale(spx_d3_mad(u, v, 0.5), 1e-6));
 }
 
-/* Where a mesh is, for an open mesh facing it: the centre of its solid in world space when it encloses
-   one (a dynamic body's centre of mass), else the centre of its root box. */
+/* A closed mesh's solid centre in world space, else its root box centre. */
 static spx_dvec3 mesh_centre(spx_mesh_instance* m)
 {
     if (m->mesh->mass.status == SPX_OK) {
@@ -973,8 +853,7 @@ void spx_manifold_mesh_mesh_buffered(spx_mesh_instance* a, spx_mesh_instance* b,
 {
     mm_state state; /* the cache is written before it is read */
     mm_state* mm = &state;
-    /* Pairs past the cache make every further manifold descend both trees again (same answer, about
-       twice the time in a pile of tori): a caller that can keep a larger buffer gives it. */
+    /* Past the cache each later manifold descends both trees again; a larger buffer avoids it. */
     mm->cache = mm->local;
     mm->cache_capacity = CACHE_PAIRS;
     if (buffer && buffer_bytes / sizeof(pair_entry) > CACHE_PAIRS) {
@@ -1002,9 +881,8 @@ void spx_manifold_mesh_mesh_buffered(spx_mesh_instance* a, spx_mesh_instance* b,
     mm->origin =
         spx_v3((float)(0.5 * (a->position[0] + b->position[0])), (float)(0.5 * (a->position[1] + b->position[1])),
                (float)(0.5 * (a->position[2] + b->position[2])));
-    /* One bonus for the whole query, so that of two corners at one place (a corner of several of a
-       mesh's triangles) the lower id wins, not the one from the pair with the larger reach. The
-       points lie in both root boxes. */
+    /* One bonus for the query (the points lie in both root boxes): of two corners at one place the
+       lower id wins. */
     double reach[2];
     for (int i = 0; i < 2; ++i) {
         const spx_world_box* w = spx_mesh_instance_node(i == 0 ? a : b, 0);
@@ -1020,13 +898,10 @@ void spx_manifold_mesh_mesh_buffered(spx_mesh_instance* a, spx_mesh_instance* b,
     *out_count = 0;
     if (mm->group_max == 0) return;
 
-    /* Leaders deepest first, as spx_manifold_obb_mesh: each pass collects into the groups so far and
-       finds the next leader among the pairs none of them takes. */
+    /* Leaders deepest first; each pass finds the next among the pairs no group takes. */
     run_pairs(mm);
     if (mm->cut && mm->pairs.margin > 0.0f) {
-        /* More pairs within the margin than the budget: the meshes are sunk into each other, and
-           their overlap matters, not their gaps. Without the margin far fewer pairs come near
-           (two rings sunk through each other: 47,613 within 0.24 m, 808 touching). */
+        /* Sunk: overlap matters, not gaps, and far fewer pairs touch than come within the margin. */
         mm->pairs.margin = 0.0f;
         mm->cached = 0;
         mm->overflow = false;

@@ -1,19 +1,6 @@
-/* Box-mesh contact manifolds: the box-triangle manifolds of the triangles near the box, with the
- * mesh's surface edges, merged by normal into a few manifolds of at most 4 points.
- *
- * The triangles come from the tree descent (mesh_descent.c, VISIT) of the box grown by the margin.
- * The grouping must not depend on the order the tree hands triangles out, or a box resting on a
- * mesh would get different manifolds from two meshes with the same triangles: so the leading
- * normals are chosen deepest first (a triangle manifold's depth is its deepest point's; ties go to
- * the lower triangle number in the def), each from the triangles not within 5 degrees of an earlier
- * one, and every triangle then joins the first leader within 5 degrees. That takes one pass over the
- * triangles per leader and one more; the triangle manifolds are kept from the first pass when they
- * fit (CACHE_TRIANGLES), otherwise each pass descends and computes them again.
- *
- * The points of a group are reduced as they arrive and independently of their order
- * (manifold_group.h), along the two box axes across the normal and their diagonals; a box corner
- * wins within a few float steps (see take()). A point's depth is measured along its own triangle's
- * normal and scaled by the cosine to the group's. */
+/* Box-mesh contact manifolds: the box-triangle manifolds (surface edges) of the triangles the grown
+ * box reaches, merged by normal; leaders deepest first (ties to the lower def number), so the result
+ * does not depend on the tree's order. See docs/meshes.md#contact-manifolds. */
 #include "manifold_mesh.h"
 #include "manifold_triangle.h"
 #include "manifold_group.h"
@@ -40,11 +27,11 @@ typedef struct mesh_manifold {
     tri_entry cache[CACHE_TRIANGLES];
     uint32_t cached;
     bool overflow;
-    /* Leaders so far, and the best candidate for the next among the triangles none of them takes. */
+    /* Leaders, and the best next one among triangles none takes. */
     spx_group_leaders leaders;
 } mesh_manifold;
 
-/* The contact plane's directions: the two box axes farthest from the normal. */
+/* Contact plane directions: the box axes farthest from the normal. */
 static void group_start(mesh_manifold* mm, spx_vec3 normal)
 {
     const spx_vec3* ax = mm->box->rotation.col;
@@ -52,9 +39,8 @@ static void group_start(mesh_manifold* mm, spx_vec3 normal)
     for (int i = 1; i < 3; ++i)
         if (fabsf(spx_group_dot(ax[i], normal)) > fabsf(spx_group_dot(ax[k], normal))) k = i;
     spx_point_group* g = &mm->leaders.groups[mm->leaders.count++];
-    /* A gap leans by at most SPX_GROUP_LEAN_GAP: leaning by every gap, a fast tumbling box would keep
-       only its lowest corners, and the others within its margin, dropped, would swing into the ground
-       within the step (a box ground's face clipping keeps all four). */
+    /* Lean capped: leaning by every gap, a tumbling box keeps only its lowest corners and the dropped
+       ones swing into the ground within the step. */
     spx_group_init(g, normal, ax[(k + 1) % 3], ax[(k + 2) % 3], mm->box->center, SPX_GROUP_LEAN_GAP);
 }
 
@@ -65,11 +51,8 @@ static void take(mesh_manifold* mm, const tri_entry* e)
         spx_leaders_offer(&mm->leaders, e->deepest, e->source, e->m.normal);
         return;
     }
-    /* Offering a point again changes nothing, so later passes may collect into this group again. A
-       box corner on a face wins within a few float steps: where a corner of the box lies on an edge
-       between two triangles, one of them has the corner and the other a crossing of the box's edge
-       at the same place (to rounding); the corner, whose id does not change as the box slides on,
-       is the one to keep. */
+    /* Re-offering changes nothing. A box corner beats a crossing at the same place within a few float
+       steps: its id stays. */
     spx_point_group* gr = &mm->leaders.groups[g];
     const float scale = spx_group_dot(e->m.normal, gr->normal);
     for (int i = 0; i < e->m.point_count; ++i) {
@@ -81,7 +64,7 @@ static void take(mesh_manifold* mm, const tri_entry* e)
     }
 }
 
-/* One triangle of the mesh (leaf order), during a descent; the descent goes on. */
+/* One triangle (leaf order) during a descent. */
 static bool visit(void* context, uint32_t t)
 {
     mesh_manifold* mm = context;
@@ -101,7 +84,7 @@ static bool visit(void* context, uint32_t t)
     return false;
 }
 
-/* Re-offers every triangle manifold found: from the cache, or by descending again. */
+/* Re-offers every triangle manifold: from the cache, or by descending again. */
 static void replay(mesh_manifold* mm, const spx_obb* grown)
 {
     if (!mm->overflow) {
@@ -115,7 +98,7 @@ static void replay(mesh_manifold* mm, const spx_obb* grown)
 void spx_manifold_obb_mesh_checked(const spx_obb* a, spx_mesh_instance* b, float margin, bool surface_edges,
                                    spx_manifold* out, uint32_t capacity, uint32_t* out_count)
 {
-    mesh_manifold state; /* the cache is written before it is read: no need to clear its 6 KB */
+    mesh_manifold state; /* written before read: no need to clear its 6 KB */
     mesh_manifold* mm = &state;
     mm->cached = 0;
     mm->overflow = false;
@@ -131,8 +114,7 @@ void spx_manifold_obb_mesh_checked(const spx_obb* a, spx_mesh_instance* b, float
     *out_count = 0;
     if (mm->leaders.max == 0) return;
 
-    /* Every triangle the box grown by the margin reaches: a triangle within the margin of the box
-       lies in it. */
+    /* A triangle within the margin of the box lies in the grown box. */
     spx_obb grown = *a;
     float* h = &grown.half_extents.x;
     for (int i = 0; i < 3; ++i) {
@@ -140,9 +122,7 @@ void spx_manifold_obb_mesh_checked(const spx_obb* a, spx_mesh_instance* b, float
         if (!(h[i] <= FLT_MAX)) h[i] = FLT_MAX;
     }
 
-    /* Leaders, deepest first: the first pass finds the deepest of all and keeps the triangles; each
-       further pass collects into the groups so far and finds the next leader among the rest. One
-       group (a box on a flat or gently curved mesh) takes two passes. */
+    /* Leaders deepest first; each pass collects and finds the next; one group takes two passes. */
     spx_descend_visit(&grown, b, visit, mm);
     while (mm->leaders.found) {
         group_start(mm, mm->leaders.found_normal);

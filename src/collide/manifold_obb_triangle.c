@@ -1,58 +1,22 @@
-/* Box-triangle contact manifold for resting contact (DESIGN.md, step 4), and the edge rule that
- * keeps a box from catching on the inside edges of a flat mesh.
- *
- * The separation on each of the 13 axes of box_triangle.h (largest gap, or least overlap as a
- * negative gap) picks the contact: the triangle's face, a box face, or an edge pair. Face contacts
- * clip: the triangle's face against the box's incident face (the one turned most towards the
- * triangle), or a box face against the triangle; the overlap's corners are listed by kind, as in
- * manifold.c, so that every point is named by the features that made it. Double throughout, like
- * the other box-triangle queries: the triangle may be far from the box's centre and thin.
- *
- * Surface edges (spx_triangle_edges). A triangle of a mesh has edges the surface does not have: two
- * coplanar triangles share an edge across which nothing turns. The per-triangle SAT does not know
- * it, and where a box overhangs such an edge by less than it sinks into the face, an axis through
- * the edge (a box face turned sideways, or an edge product) wins with a normal tilted from the face:
- * the box bumps. So an axis may name the normal only when the triangle's feature nearest the box
- * along it (the corners extreme along the axis) is one the surface has: the face always; an edge
- * when, seen from the box's side, the surface turns away across it (convex, or open) and the axis
- * lies within the wedge between the edge's two faces; a corner when the surface has a corner there.
- * Otherwise the next best axis does, in the end the triangle's face. An axis that separates the
- * pieces beyond the margin still proves them apart, whatever feature it meets.
- *
- * Feature ids (spx_manifold_point.id, bits 0-5; spx_manifold_obb_mesh adds the triangle above):
- *   0..7         box corner c against the triangle's face; bit i of c set when the corner is on the
- *                + side of box axis i (as spx_obb_get_corners)
- *   8 + 3f + k   triangle corner k against box face f = 2 * axis + (1 on the axis' negative side)
- *   26 + 3e + j  box edge e against triangle edge j (v[j] to v[(j+1)%3]); e = 4i + b1 + 2 b2 for the
- *                edge along box axis i, b1 (b2) set when it is on the + side of axis (i+1)%3 ((i+2)%3)
- * A pair names the same point whichever face is the reference (the point where box edge e crosses
- * over triangle edge j is that pair's in both clippings), so a switch of reference keeps the ids. */
+/* Box-triangle contact manifold, in double, with the surface-edge rule against ghost bumps. Rules and
+ * ids: docs/collision.md#box-triangle-contact-manifold, docs/collision.md#feature-ids. */
 #include "manifold_triangle.h"
 #include "box_triangle.h"
 #include "manifold_reduce.h"
 #include "geometry/validate.h"
 
 #define TRI_PI 3.14159265358979323846
-/* Hysteresis between nearly equal axes, as in manifold.c: the triangle's face is preferred, then
-   the box's faces, then edges; another axis must beat the preferred one by 2% of its separation
-   plus a size-relative slack (which also swallows an edge axis that coincides with a face axis). */
+/* Hysteresis as in manifold.c: triangle face, then box faces, then edges. */
 #define TRI_REL_TOL 0.02
 #define TRI_ABS_TOL 1e-5
-/* As in manifold.c: an edge axis must beat the faces by a further 1e-3 of the size, and one within
-   about 8 degrees of a face normal (the triangle's or a box face's) does not name the contact when
-   the faces are at most 1e-2 of the size deeper. A box resting a little tilted on a triangle, or
-   across a ridge, is a face contact seen edge-on: one edge point would let it rock, the face
-   clipping gives the points along the touching edge. Unlike two boxes, a long triangle edge can
-   make such an axis far shallower than any face (seen on random pairs: 0.59 against 1.04 m), and
-   then the edge is the contact. "Size" here is the mean of the half extents and the longest edge. */
+/* As in manifold.c, plus: a near-face edge axis yields only when the faces are within 1e-2 of the
+   size (a long triangle edge can make it far shallower). Size: mean half extent and longest edge. */
 #define TRI_EDGE_ABS_TOL 1e-3
 #define TRI_EDGE_FACE_COS 0.99
 #define TRI_EDGE_FACE_TOL 1e-2
-/* An axis within this angle (rad) of an edge's wedge still counts as inside it: the wedge's angle
-   is stored rounded outward already (mesh_topology.c); this only absorbs the rounding of the axis. */
+/* rad: the axis's rounding; wedges are stored rounded outward (mesh_topology.c). */
 #define TRI_WEDGE_SLACK 1e-5
-/* Below this sine between a box face and the triangle's plane the triangle is seen edge-on from the
-   face: its shadow on the face is a sliver, and face corners inside it are left to the crossings. */
+/* Below this sine a box face sees the triangle as a sliver: face corners inside go to the crossings. */
 #define TRI_EDGE_ON_SINE 1e-6
 
 #define CODE_TRI_CORNER 8
@@ -64,7 +28,7 @@ static int box_corner(const int s[3]) { return (s[0] > 0) | (s[1] > 0) << 1 | (s
 /* Box edge along axis i, on the sides s[] of the other two axes. */
 static int box_edge(int i, const int s[3]) { return 4 * i + (s[(i + 1) % 3] > 0) + 2 * (s[(i + 2) % 3] > 0); }
 
-/* Points in the box's frame: midway between the two surfaces, with their depth and feature code. */
+/* Box-frame points midway between the surfaces, with depth and feature code. */
 typedef struct clip {
     spx_dvec3 p[CLIP_MAX];
     double depth[CLIP_MAX];
@@ -75,9 +39,8 @@ typedef struct clip {
     double same2;
 } clip;
 
-/* A box corner lying on a side plane to rounding is inside it, and the crossing of its edges with
-   that plane lands on it again: one point twice, named two ways. The first one added stays: box
-   corners come first, then triangle corners, then crossings. */
+/* A box corner on a side plane and its edges' crossing there are one point; the first added (box
+   corners, triangle corners, crossings) stays. */
 static void clip_add(clip* c, spx_dvec3 mid, double depth, int code)
 {
     if (!(-depth <= c->margin) || c->n == CLIP_MAX) return;
@@ -91,9 +54,7 @@ static void clip_add(clip* c, spx_dvec3 mid, double depth, int code)
 
 static double coord(spx_dvec3 v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
 
-/* The triangle's face is the reference (N: its normal from the box towards it). The box's incident
-   face is clipped by the triangle's side planes: its corners inside them, the triangle's corners
-   over the face (seen along N), and the crossings of the face's edges with the side planes. */
+/* Triangle face as reference (N: box towards it): the box's incident face clipped by its sides. */
 static void clip_on_triangle(const box_tri* p, spx_dvec3 N, clip* c)
 {
     const spx_tri_shape* t = &p->t;
@@ -103,11 +64,8 @@ static void clip_on_triangle(const box_tri* p, spx_dvec3 N, clip* c)
     if (fabs(n3[2]) > fabs(n3[k])) k = 2;
     const int sk = n3[k] > 0.0 ? 1 : -1, u = (k + 1) % 3, v = (k + 2) % 3, f = 2 * k + (sk < 0);
     const double plane = spx_d3_dot(N, t->p[0]);
-    /* Inward side normals: n x e_j points into the triangle for its own winding, from either side.
-       A box corner counts as inside up to `same` outside: two triangles of a mesh that share an edge
-       are coplanar only to the rounding of their float corners, so their side planes on that edge
-       part by some 1e-7 rad, and a box corner lying on the edge (a box resting on a grid with a corner
-       on a diagonal) can fall into the gap between them and be nobody's. */
+    /* Inward n x e_j. A corner up to `same` outside is inside: coplanar mesh triangles' side planes
+       part by ~1e-7 rad, and a corner on their shared edge must not fall between them. */
     spx_dvec3 m[3];
     double slack[3];
     for (int j = 0; j < 3; ++j) {
@@ -115,7 +73,7 @@ static void clip_on_triangle(const box_tri* p, spx_dvec3 N, clip* c)
         slack[j] = -c->same * sqrt(spx_d3_len2(m[j]));
     }
 
-    /* The incident face's corners in order around it: (u, v) signs (-,-), (+,-), (+,+), (-,+). */
+    /* (u, v) signs in order: (-,-), (+,-), (+,+), (-,+). */
     static const int su[4] = { -1, 1, 1, -1 }, sv[4] = { -1, -1, 1, 1 };
     spx_dvec3 x[4];
     double dist[4][3];
@@ -133,7 +91,7 @@ static void clip_on_triangle(const box_tri* p, spx_dvec3 N, clip* c)
             clip_add(c, spx_d3_mad(x[q], N, -0.5 * depth), depth, box_corner(sgn[q]));
         }
     }
-    /* Triangle corners strictly over the face, moved along N onto it: the depth is how far. */
+    /* Triangle corners strictly over the face, moved along N onto it. */
     for (int i = 0; i < 3; ++i) {
         const spx_dvec3 q = t->p[i];
         const double s = (sk * p->h[k] - coord(q, k)) / n3[k];
@@ -141,9 +99,8 @@ static void clip_on_triangle(const box_tri* p, spx_dvec3 N, clip* c)
         if (fabs(coord(on, u)) < p->h[u] && fabs(coord(on, v)) < p->h[v])
             clip_add(c, spx_d3_mad(q, N, 0.5 * s), s, CODE_TRI_CORNER + 3 * f + i);
     }
-    /* Face edges (corner q to q + 1) crossing side plane j strictly, inside plane j + 1 (boundary
-       included) and strictly inside plane j + 2, so a crossing at a triangle corner counts once; on
-       plane j + 2 too when the edge runs along it (both ends on it), which crosses it nowhere. */
+    /* Edges crossing plane j strictly, inside j + 1 and strictly inside j + 2 (a triangle-corner crossing
+       counts once); on j + 2 too when the edge runs along it. */
     for (int q = 0; q < 4; ++q) {
         const int q1 = (q + 1) & 3;
         const int along = q % 2 == 0 ? u : v;
@@ -163,9 +120,7 @@ static void clip_on_triangle(const box_tri* p, spx_dvec3 N, clip* c)
     }
 }
 
-/* Box face k on side s (normal s e_k, towards the triangle) is the reference: the triangle is
-   clipped by the face's side planes. Its corners over the face, the face's corners inside the
-   triangle (seen along e_k), and the crossings of its edges with the side planes. */
+/* Box face k on side s (normal s e_k) as reference: the triangle clipped by the face's sides. */
 static void clip_on_box_face(const box_tri* p, int k, int s, clip* c)
 {
     const spx_tri_shape* t = &p->t;
@@ -206,11 +161,8 @@ static void clip_on_box_face(const box_tri* p, int k, int s, clip* c)
             }
         }
     }
-    /* Triangle edge j crossing side plane (axis a, sign g) strictly; the other coordinate strictly
-       inside for the u planes and boundary included for the v planes, so that a crossing at a face
-       corner counts once, and boundary included for the u planes too when the edge runs along a v
-       plane (which it crosses nowhere). The side plane and the reference face meet in a box edge
-       along the other axis. */
+    /* Triangle edge j crossing side plane (a, g) strictly; the other coordinate strictly inside for u,
+       boundary included for v (and u when the edge runs along v): a face-corner crossing counts once. */
     for (int j = 0; j < 3; ++j) {
         const spx_dvec3 A = t->p[j], B = t->p[(j + 1) % 3];
         for (int plane = 0; plane < 4; ++plane) {
@@ -228,8 +180,8 @@ static void clip_on_box_face(const box_tri* p, int k, int s, clip* c)
     }
 }
 
-/* Edge contact on axis 4 + 3i + j: the box edge along axis i that is extreme towards the triangle
-   against triangle edge j, one point between their closest points. */
+/* Edge axis 4 + 3i + j: one point between box edge (along i, extreme towards the triangle) and
+   triangle edge j. */
 static void clip_edges(const box_tri* p, int index, spx_dvec3 N, double sep, clip* c)
 {
     const int i = (index - 4) / 3, j = (index - 4) % 3;
@@ -249,13 +201,12 @@ static void clip_edges(const box_tri* p, int index, spx_dvec3 N, double sep, cli
     clip_add(c, mid, -sep, CODE_EDGE_PAIR + 3 * box_edge(i, sg) + j);
 }
 
-/* May the unit direction N (box towards triangle, box frame) name the normal? side: +1 when the box
-   is on the triangle's front, -1 behind it. */
+/* May unit N (box towards triangle, box frame) name the normal? side: +1 box in front. */
 static bool admitted(const box_tri* p, const spx_triangle_edges* edges, double side, spx_dvec3 N)
 {
     const spx_tri_shape* t = &p->t;
     const spx_dvec3 d = spx_d3_neg(N); /* from the triangle towards the box */
-    /* The corners nearest the box along N, with the tie tolerance of spx_tri_feature. */
+    /* nearest corners along N (spx_tri_feature's ties) */
     const unsigned near = spx_tri_extreme_corners(t, d);
     if (near == 7u) return true; /* the face itself */
     if (near == 1u || near == 2u || near == 4u) return (edges->corners & near) != 0;
@@ -269,7 +220,7 @@ static bool admitted(const box_tri* p, const spx_triangle_edges* edges, double s
 }
 
 typedef struct separation {
-    double sep;    /* largest gap on the axis, or minus the least overlap */
+    double sep;    /* largest gap, or minus the least overlap */
     spx_dvec3 dir; /* unit, box towards triangle */
     bool usable;
 } separation;
@@ -297,7 +248,7 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
         s[i].dir = spx_d3_scale(l, (ahead ? 1.0 : -1.0) / len);
     }
 
-    /* Which side of the triangle the box is on: the one its face axis pushes the box to. */
+    /* The box's side: where the face axis pushes it. */
     const bool use_edges = edges != NULL && !p.t.segment;
     const double side = use_edges && spx_d3_dot(s[0].dir, p.t.n) < 0.0 ? 1.0 : -1.0;
     const double slack = TRI_ABS_TOL * (p.h[0] + p.h[1] + p.h[2] + p.t.longest);
@@ -307,7 +258,7 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
         int* best = i < 4 ? &box_face : &edge;
         if (*best < 0 || s[i].sep > s[*best].sep) *best = i;
     }
-    /* A segment-like triangle has no face axis, but is never given edges: its box faces are admitted. */
+    /* Segment-like: no face axis and no edges; box faces admitted. */
     if (face < 0 || (box_face >= 0 && s[box_face].sep > s[0].sep + TRI_REL_TOL * fabs(s[0].sep) + slack))
         face = box_face;
     const double size = (p.h[0] + p.h[1] + p.h[2] + p.t.longest) / 4.0;
@@ -320,12 +271,8 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
                     (p.t.segment || fabs(spx_d3_dot(d, p.t.n)) <= TRI_EDGE_FACE_COS * sqrt(spx_d3_len2(p.t.n)));
     }
     int axis = edge_wins ? edge : face;
-    /* The surface's features decide the normal, but not a depth beyond what the triangle can hold:
-       when every real axis is deeper than the least overlap over all axes by more than the triangle is
-       long, the touch is by features the surface does not have (a floor much larger than a torus
-       meets the torus's curved side, whose own face normal would read the floor's whole depth, 27 m).
-       Such a triangle gives nothing; its neighbours, where the surface has the feature, give the
-       contact. */
+    /* The features decide the normal, not a depth beyond the triangle: every real axis deeper than the
+       least overlap by more than the triangle is long gives nothing (docs/meshes.md#limits). */
     if (use_edges) {
         double least = -INFINITY;
         for (int i = 0; i < 13; ++i)
@@ -336,17 +283,15 @@ void spx_manifold_obb_triangle_checked(const spx_obb* a, const spx_triangle* b, 
     clip c;
     c.n = 0;
     c.margin = margin;
-    /* The inputs are floats: a point's place is known to a few float steps of the coordinates. */
+    /* Float inputs: a point's place is known to a few float steps. */
     const double far = spx_dmax(fabs(a->center.x), spx_dmax(fabs(a->center.y), fabs(a->center.z)));
     const double same = SPX_TRI_SAME_POINT * (far + p.h[0] + p.h[1] + p.h[2]);
     c.same = same;
     c.same2 = same * same;
     if (axis == 0) clip_on_triangle(&p, s[0].dir, &c);
     else if (axis < 4) clip_on_box_face(&p, axis - 1, coord(s[axis].dir, axis - 1) > 0.0 ? 1 : -1, &c);
-    /* A face that clips to nothing while an edge axis shows contact within the margin: the pieces
-       meet edge to edge beside the face (the tolerances grow with the pieces' size, so a long
-       triangle can prefer a face), and the edges' closest points are the contact. Not for a
-       triangle of a surface: there its neighbours give the points the face did not. */
+    /* Nothing over the face but an edge axis within the margin: edge to edge beside the face. Not for a
+       surface triangle: its neighbours answer. */
     if (!edges && axis < 4 && c.n == 0 && edge >= 0 && s[edge].sep <= (double)margin) axis = edge;
     const spx_dvec3 N = s[axis].dir;
     if (axis >= 4) clip_edges(&p, axis, N, s[axis].sep, &c);

@@ -1,6 +1,5 @@
-/* Cutting a clipped contact polygon down to the 4 points a manifold holds: the deepest, and the
- * ones spanning the largest area, so that the kept points still hold the piece up where the whole
- * polygon did. Shared by the box-box, box-triangle and box-mesh manifolds. */
+/* Cutting a clipped contact polygon to a manifold's 4 points: the deepest and those spanning the
+ * most area, so they hold the piece up where the polygon did. */
 #ifndef SPX_MANIFOLD_REDUCE_H
 #define SPX_MANIFOLD_REDUCE_H
 
@@ -13,12 +12,9 @@ static inline float spx_area2(const float* x, const float* y, int a, int b, int 
     return (x[b] - x[a]) * (y[c] - y[a]) - (y[b] - y[a]) * (x[c] - x[a]);
 }
 
-/* Picks 4 of n > 4 points (x, y: coordinates in the contact plane; gap: smaller is deeper): the
-   deepest, the one farthest from it, the one spanning the largest triangle with those two, and the
-   one adding the most area outside that triangle. Ties go to the lower index, so the choice depends
-   on the order of the points only through ties. Writes the chosen indices in increasing order.
-   Every pick starts from an eligible index, so a NaN coordinate (which fails every comparison)
-   still gives four distinct indices in range. */
+/* Picks 4 of n > 4 points (gap: smaller is deeper): the deepest, the farthest from it, the largest
+   triangle with those, and the most area outside it; ties to the lower index; indices written in
+   increasing order. Each pick starts eligible, so NaN still gives four distinct indices in range. */
 static inline void spx_reduce_to_four(const float* x, const float* y, const float* gap, int n, int keep[4])
 {
     int i0 = 0;
@@ -46,7 +42,7 @@ static inline void spx_reduce_to_four(const float* x, const float* y, const floa
             i2 = i;
         }
     }
-    /* Orient the triangle counter-clockwise; a point outside edge (p, q) adds -area2(p, q, x). */
+    /* Counter-clockwise; a point outside edge (p, q) adds -area2(p, q, x). */
     int t1 = a2 >= 0.0f ? i1 : i2, t2 = a2 >= 0.0f ? i2 : i1;
     int i3 = 0;
     while (i3 == i0 || i3 == i1 || i3 == i2) ++i3;

@@ -1,19 +1,11 @@
-/* Tree descent for the mesh queries.
- *
- * Depth first with an explicit stack: a node pair is split on the side with the larger box, both
- * children are tested against the other side with the swept bound test, and the one that can touch
- * earlier is visited first, its sibling kept on the stack with its entry time. Whatever enters
- * later than the current bound (the best time so far, or the fixed limit) is dropped, when tested
- * and again when popped, since the bound may have shrunk meanwhile. At a pair of leaves each
- * triangle is first tested against the other leaf's box, and only the survivors meet each other in
- * the exact swept triangle test. */
+/* Tree descent for the mesh queries: depth first on a fixed stack, pruned by the current bound when
+ * a pair is tested and when popped. See docs/meshes.md#continuous-queries. */
 #include "mesh_descent.h"
 #include "sweep_bound.h"
 #include "sweep_pieces.h"
 #include <string.h>
 
-/* Node pairs waiting on the stack: at most one sibling a level of either tree, plus the pair being
-   split. Tree depths are at most 79 (obb_tree.h), so 2 * 79 + 2 fits with room. */
+/* One sibling a level of either tree plus the pair split; depth <= 79 (obb_tree.h): 2 * 79 + 2 fits. */
 #define STACK_SIZE 192
 
 typedef struct pending {
@@ -21,8 +13,8 @@ typedef struct pending {
     double entry;
 } pending;
 
-/* The next float above x (x >= 0, finite): a leaf test bounded by it still finds every pair whose
-   float time equals x, so ties are seen whatever the rounding of their double times. */
+/* The next float above x (x >= 0, finite): a leaf test bounded by it finds every pair whose float
+   time is x, whatever their double times' rounding. */
 static float next_up(float x)
 {
     uint32_t bits;
@@ -32,7 +24,6 @@ static float next_up(float x)
     return x;
 }
 
-/* Latest entry time a node pair may have and still matter. */
 static double prune_bound(const spx_descent* d)
 {
     if (d->mode == SPX_DESCENT_FIRST && d->gather && d->found) return spx_window_end(d->best.time, d->tmax);
@@ -41,7 +32,7 @@ static double prune_bound(const spx_descent* d)
     return d->tmax;
 }
 
-/* tmax for the exact leaf tests: nothing after the bound is wanted. */
+/* Leaf tests' tmax: nothing after the bound is wanted. */
 static float leaf_tmax(const spx_descent* d)
 {
     float t = d->tmax;
@@ -59,9 +50,8 @@ static bool earlier(const spx_mesh_contact* x, const spx_mesh_contact* y)
     return x->triangle_b < y->triangle_b;
 }
 
-/* How far a pair's normal leans from A towards B: along the offset between the pieces' positions,
-   or, when it is across it, by the sign of its first coordinate, positive when A's position comes
-   first in (x, y, z) order. Swapping A and B negates it. */
+/* A pair normal's lean from A to B: along the pieces' offset, else by its first coordinate's sign (+
+   when A is first in (x, y, z)). Swapping negates it. */
 static double lean(const spx_descent* d, spx_vec3 normal)
 {
     const spx_dvec3 n = spx_d3_from(normal);
@@ -71,10 +61,8 @@ static double lean(const spx_descent* d, spx_vec3 normal)
     return -lead * (double)d->side_order;
 }
 
-/* (depth, point in (x, y, z) order, lean of the normal, triangle_a, triangle_b): of equally deep
-   pairs the one whose point comes first, then the one whose normal leans most from A towards B, so
-   that the deepest pair (whose normal a start overlap falls back on) depends neither on the order of
-   the triangles in the def nor on which piece is A. */
+/* (depth, point in (x, y, z), lean, triangle_a, triangle_b): the deepest pair (a start overlap's
+   fallback normal) depends on neither the def's order nor which piece is A. */
 static bool deeper(const spx_descent* d, const spx_mesh_contact* x, const spx_mesh_contact* y)
 {
     if (x->depth != y->depth) return x->depth > y->depth;
@@ -87,7 +75,7 @@ static bool deeper(const spx_descent* d, const spx_mesh_contact* x, const spx_me
     return x->triangle_b < y->triangle_b;
 }
 
-/* How far B's piece must move along n to leave A's: A's highest point on n less B's lowest. */
+/* How far B must move along n to leave A: A's highest point on n less B's lowest. */
 static double overlap_along(const spx_descent* d, const spx_triangle* ta, const spx_triangle* tb)
 {
     const spx_dvec3 n = d->depth_normal;
@@ -106,8 +94,7 @@ static double overlap_along(const spx_descent* d, const spx_triangle* ta, const 
     return hi - lo;
 }
 
-/* COLLECT: a pair in the set when it starts overlapping (start_only) or comes by the limit; the
-   depth pass measures it, the others count it, write it out and add it to the sums. */
+/* COLLECT: in the set when it starts overlapping (start_only) or comes by the limit. */
 static void collect_pair(spx_descent* d, const spx_mesh_contact* pc, bool start, const spx_triangle* ta,
                          const spx_triangle* tb)
 {
@@ -130,14 +117,13 @@ static void collect_pair(spx_descent* d, const spx_mesh_contact* pc, bool start,
     d->found = true;
 }
 
-/* May a gathered pair still belong to the contact set, now that the first pair is d->best? */
 static bool may_belong(const spx_descent* d, const spx_gathered* g)
 {
     return d->any_start ? g->start : g->c.time <= spx_window_end(d->best.time, d->tmax);
 }
 
-/* FIRST with a gather: keeps the pair when it may belong to the set, and when the room is full
-   drops those that no longer may (the best time has fallen since they came). */
+/* FIRST with a gather: keeps a pair that may join the set; when full, drops those the best time has
+   since passed. */
 static void gather_pair(spx_descent* d, const spx_mesh_contact* c, bool start, uint32_t ia, uint32_t ib)
 {
     if (d->gather_overflow) return;
@@ -156,8 +142,7 @@ static void gather_pair(spx_descent* d, const spx_mesh_contact* c, bool start, u
     d->gather[d->gather_count++] = g;
 }
 
-/* A leaf pair's answer; returns true when the descent can stop. ia, ib: the triangles in mesh
-   order (ia unused for a box). */
+/* A leaf pair's answer; true: stop. ia, ib in mesh order (ia unused for a box). */
 static bool take_pair(spx_descent* d, const spx_sweep_hit* hit, uint32_t source_a, uint32_t source_b,
                       const spx_triangle* ta, const spx_triangle* tb, uint32_t ia, uint32_t ib)
 {
@@ -190,15 +175,14 @@ static bool take_pair(spx_descent* d, const spx_sweep_hit* hit, uint32_t source_
     return false;
 }
 
-/* Never full: each pop pushes at most two, so the stack holds at most one waiting sibling a level of
-   the two trees together, plus one. */
+/* Never full: each pop pushes at most two. */
 static void push(pending* stack, int* sp, uint32_t a, uint32_t b, double entry)
 {
     stack[*sp].a = a, stack[*sp].b = b, stack[*sp].entry = entry;
     ++*sp;
 }
 
-/* Pushes the children that can touch, the earlier one last so that it is popped first. */
+/* The earlier child pushed last, so it pops first. */
 static void push_ordered(pending* stack, int* sp, const uint32_t pa[2], const uint32_t pb[2], const bool hit[2],
                          const double entry[2])
 {
@@ -208,8 +192,8 @@ static void push_ordered(pending* stack, int* sp, const uint32_t pa[2], const ui
     if (hit[first]) push(stack, sp, pa[first], pb[first], entry[first]);
 }
 
-/* The query box as a world box, grown for the leaf tests' own reading of it: its rotation may be
-   off orthonormal by SPX_ROTATION_TOLERANCE, which moves a corner by that much of the box. */
+/* Grown for the leaf tests' reading: a rotation off by SPX_ROTATION_TOLERANCE moves a corner by that
+   much of the box. */
 spx_world_box spx_descent_query_box(const spx_obb* box)
 {
     spx_world_box w;
@@ -236,7 +220,7 @@ static void descend_box(spx_descent* d)
     pending stack[STACK_SIZE];
     int sp = 0;
     double entry = 0.0;
-    /* A visit is at rest (t = 0): the static test answers as the swept one with u = 0, entry 0. */
+    /* A visit is at rest: the static test answers as the swept one with u = 0, entry 0. */
     const bool still = d->mode == SPX_DESCENT_VISIT;
     ++d->node_tests;
     if (still
@@ -284,8 +268,7 @@ static double node_size2(const spx_obb_node* n)
     return (double)h.x * h.x + (double)h.y * h.y + (double)h.z * h.z;
 }
 
-/* A's node box grown by the descent's margin (rounded up: the float sum may round down), or the box
-   itself when there is none. */
+/* A's node box grown by the margin (rounded up), or the box itself. */
 static const spx_world_box* grown(const spx_descent* d, const spx_world_box* box, spx_world_box* room)
 {
     if (!(d->margin > 0.0f)) return box;
@@ -295,13 +278,11 @@ static const spx_world_box* grown(const spx_descent* d, const spx_world_box* box
     return room;
 }
 
-/* A pair of leaves: triangles against the other leaf's box, then survivors against each other. */
 static bool leaf_pair(spx_descent* d, const spx_obb_node* na, uint32_t ia, const spx_obb_node* nb, uint32_t ib,
                       const double u[3])
 {
     spx_mesh_instance *a = d->a, *b = d->b;
-    /* With a margin, a triangle of A grown by it meets B's box when A's triangle meets B's box
-       grown by it; both leaf boxes take it. */
+    /* A's triangle grown by the margin meets B's box iff it meets B's box grown by it. */
     spx_world_box room_a, room_b;
     const spx_world_box* la = grown(d, &a->boxes[ia], &room_a);
     const spx_world_box* lb = grown(d, &b->boxes[ib], &room_b);

@@ -1,19 +1,13 @@
-/* The mesh queries: checks, then up to three descents of the trees (mesh_descent.c).
- *
- * 1. FIRST finds the first time of contact, pruning with the best time so far.
- * 2. COLLECT, with that time known, visits only what can touch within the contact window (or, for a
- *    start overlap, at t = 0) and writes out the contact set. Two descents, not one that collects
- *    as it goes: while the best time still falls, pairs collected early would have to be thrown
- *    out again, and the count of the final set would need memory the query does not have.
- * 3. For a start overlap only, the pairs' overlap along the averaged normal, which is known only
- *    once every pair is in: the depth estimate. */
+/* The mesh queries: checks, then up to three descents (mesh_descent.c): FIRST, COLLECT for the
+ * contact set (separate: while the best time falls, early pairs would be thrown out), and a depth
+ * pass for a start overlap. See docs/meshes.md#continuous-queries. */
 #include "mesh_descent.h"
 #include "sat_axes.h"
 #include "sweep_mesh_margin.h"
 #include "geometry/validate.h"
 #include <string.h>
 
-/* A mean of unit normals shorter than this has no direction worth keeping (they cancel out). */
+/* A mean of unit normals shorter than this has no direction (they cancel). */
 #define SPX_MEAN_NORMAL_MIN 1e-3
 
 static void fill_start(spx_descent* d, spx_mesh_hit* h)
@@ -29,8 +23,7 @@ static void fill_start(spx_descent* d, spx_mesh_hit* h)
     spx_dvec3 n = len >= SPX_MEAN_NORMAL_MIN ? spx_d3_scale(mean, 1.0 / len) : spx_d3_from(d->best.normal);
     h->normal = spx_d3_to_float(n);
     h->point = spx_d3_to_float(spx_d3_scale(d->point_sum, inv));
-    /* Third descent: how far each overlapping pair must move along the averaged normal (over the
-       gathered pairs when the first descent kept them all). */
+    /* Depth pass (over the gathered pairs when the first descent kept them all). */
     d->mode = SPX_DESCENT_COLLECT;
     d->measure_depth = true;
     d->depth_normal = n;
@@ -40,9 +33,8 @@ static void fill_start(spx_descent* d, spx_mesh_hit* h)
     h->depth = (float)spx_dmax(m.depth, 0.0);
 }
 
-/* The collecting descent prunes node pairs against a tighter bound than the first one did, and far
-   from the origin the rounding of the float node boxes can drop the very pair that was found first.
-   The contact set is never empty when there is a contact: that pair is the set then. */
+/* COLLECT prunes tighter, and far out the node boxes' rounding can drop the first pair itself; a
+   contact's set is never empty, so that pair is then the set. */
 static void keep_first(spx_descent* d, const spx_mesh_contact* first)
 {
     if (d->count > 0) return;
@@ -54,12 +46,9 @@ static void keep_first(spx_descent* d, const spx_mesh_contact* first)
     d->found = true;
 }
 
-/* Pairs the first descent keeps for the contact set, so that the collecting descent need not run.
-   About 15 KB of stack, as a host stepping on 64 KB fiber stacks can afford; a larger tie (a mesh
-   landing flat on a mesh) falls back to the collecting descent. */
+/* ~15 KB of stack (fine on 64 KB fibers) so COLLECT need not run; a larger tie falls back to it. */
 #define GATHER_PAIRS 256
 
-/* The continuous query on a descent whose pieces and motion are set. */
 static void sweep(spx_descent* d, spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out)
 {
     spx_mesh_hit h;
@@ -95,8 +84,7 @@ static void sweep(spx_descent* d, spx_mesh_contact* contacts, uint32_t capacity,
         h.normal = first.normal;
         h.point = first.point;
         if (d->tie_count > 1) {
-            /* Several pairs touch at exactly the first time: all of them, not the lowest-numbered,
-               so that the answer does not depend on the order of the triangles in the def. */
+            /* All pairs at exactly the first time: independent of the def's order. */
             const double inv = 1.0 / (double)d->tie_count;
             spx_dvec3 mean = spx_d3_scale(d->tie_normal_sum, inv);
             double len = sqrt(spx_d3_len2(mean));
@@ -110,13 +98,11 @@ static void sweep(spx_descent* d, spx_mesh_contact* contacts, uint32_t capacity,
     *out = h;
 }
 
-/* Every pair overlapping at the poses. */
 static void contacts_at_rest(spx_descent* d, spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out)
 {
     spx_mesh_hit h;
     memset(&h, 0, sizeof h);
-    /* With tmax 0 the first descent visits what the collecting one would, in the same order, and
-       keeps the pairs: the set and the depth estimate come from them. */
+    /* With tmax 0 FIRST visits what COLLECT would, in order, and keeps them. */
     spx_gathered gathered[GATHER_PAIRS];
     d->mode = SPX_DESCENT_FIRST;
     d->gather = gathered;
@@ -148,7 +134,7 @@ static spx_descent descent_for(const spx_obb* box, spx_mesh_instance* a, spx_mes
 
 static const spx_vec3 zero = { 0.0f, 0.0f, 0.0f };
 
-/* Pointers first, then the box (the instance's pose and mesh were checked when they were set). */
+/* Pointers, then the box (the instance's pose and mesh were checked when set). */
 static spx_result check_box_mesh(const spx_obb* a, const spx_mesh_instance* b, const void* out)
 {
     if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
@@ -237,7 +223,7 @@ void spx_sweep_mesh_mesh_margin(spx_mesh_instance* a, spx_vec3 velocity_a, spx_m
     spx_descent d = descent_for(NULL, a, b, velocity_a, velocity_b, tmax);
     d.margin = margin > 0.0f ? margin : 0.0f;
     d.mode = SPX_DESCENT_FIRST;
-    d.stop_at_start = true; /* the stage wants only whether, and looks at the pose itself */
+    d.stop_at_start = true; /* the stage wants only whether */
     spx_descend(&d);
     spx_mesh_hit h;
     memset(&h, 0, sizeof h);

@@ -1,17 +1,9 @@
-/* Box-box minimum translation: which of the 15 axes wins, found in float when float can tell.
- *
- * The exact answer (sweep_obb_obb.c) runs all 15 axes in double. Here the overlap on every axis is
- * worked out in float lanes (A's faces, B's faces, and A's edge i against B's three edges: five
- * vectors), each with a bound on how far float can be from the double value: 3e-5 of the pair's
- * scale S = sum |t| + sum of the half extents, divided by the axis length (float's own error is
- * under 1e-6 of S / |L|: three float roundings of products of values up to S and axis components up
- * to 1 + 1e-5). The screen answers only where those bounds decide:
- *   - apart: some axis separates by more than its bound (the double test finds a separating axis);
- *   - axis k: every axis overlaps by more than its bound and k's depth plus bound is below every
- *     other axis's depth minus bound (the double test picks k: no tie, no edge axis along a face);
- * and otherwise (a near tie, near touching, an edge pair between 4e-7 and 1e-2 of parallel, where
- * float cannot say whether the double test skips the axis or how deep it is) says unsure, and the
- * double test runs. The depth and normal always come from double, on the winning axis. */
+/* Box-box minimum translation: the winning axis of the 15, found in float when float can tell. Each
+ * axis's float overlap is within 3e-5 of the scale S = sum |t| + sum of half extents, over |L|, of
+ * the double value (float's own error is under 1e-6 S / |L|: three roundings of products of values up
+ * to S by axis components up to 1 + 1e-5). Apart: an axis separates beyond its bound; axis k: k's
+ * depth + bound is below every other's depth - bound; else unsure and the double test runs. Depth and
+ * normal always come from double. See docs/collision.md#how-the-speed-is-reached. */
 #ifndef SPX_PENETRATION_SCREEN_H
 #define SPX_PENETRATION_SCREEN_H
 
@@ -29,10 +21,9 @@
 #define SPX_SCREEN_LANE(v, k) SPX_F4_LANE((v), k)
 #define SPX_SCREEN_ROT2(v) SPX_F4_SWIZZLE((v), 2, 0, 1, 3) /* (v2, v0, v1, v3) */
 
-/* One vector of axes: lanes 0..2 of depth (overlap / |L|) and its bound; the masks: lanes that
-   separate beyond the bound, that cannot be decided, and that take part (not skipped). */
+/* Lanes 0..2: depth (overlap / |L|) and its bound; masks: separate beyond the bound, undecided. */
 typedef struct spx_screen_axes {
-    spx_f4 lo, hi; /* depth - bound, depth + bound (FLT_MAX where not taking part) */
+    spx_f4 lo, hi; /* depth -+ bound; FLT_MAX where not taking part */
     int apart, unsure;
 } spx_screen_axes;
 
@@ -45,7 +36,7 @@ static inline void spx_screen_axes_make(spx_f4 overlap, spx_f4 bound, spx_f4 len
     const spx_f4 depth = spx_f4_div(overlap, len);
     out->lo = spx_f4_or(spx_f4_and(part, spx_f4_sub(depth, bound)), off);
     out->hi = spx_f4_or(spx_f4_and(part, spx_f4_add(depth, bound)), off);
-    /* apart: overlap below -bound (in overlap units: bound * len) on an axis that takes part and is trusted */
+    /* apart: overlap below -bound * len on a trusted axis that takes part */
     const spx_f4 b = spx_f4_mul(bound, len);
     const spx_f4 trusted = spx_f4_andnot(unsure, part);
     out->apart = spx_f4_mask(spx_f4_and(trusted, spx_f4_lt(overlap, spx_f4_sub(spx_f4_zero(), b))));
@@ -74,7 +65,6 @@ static inline int spx_penetration_screen(const spx_box_regs* A, const spx_box_re
     const spx_f4 ha = A->h, hb = B->h;
     const spx_f4 T[3] = { SPX_SCREEN_LANE(t, 0), SPX_SCREEN_LANE(t, 1), SPX_SCREEN_LANE(t, 2) };
     const spx_f4 HA[3] = { SPX_SCREEN_LANE(ha, 0), SPX_SCREEN_LANE(ha, 1), SPX_SCREEN_LANE(ha, 2) };
-    /* The scale, in every lane. */
     const spx_f4 v = spx_f4_add(spx_f4_add(spx_f4_andnot(sign, t), ha), hb);
     const spx_f4 scale = spx_f4_add(spx_f4_add(SPX_SCREEN_LANE(v, 0), SPX_SCREEN_LANE(v, 1)), SPX_SCREEN_LANE(v, 2));
     const spx_f4 bound = spx_f4_mul(scale, spx_f4_splat(SPX_SCREEN_BOUND));
@@ -87,7 +77,7 @@ static inline int spx_penetration_screen(const spx_box_regs* A, const spx_box_re
                                   spx_f4_mul(SPX_SCREEN_LANE(hb, 1), spx_f4_andnot(sign, C1))),
                        spx_f4_mul(SPX_SCREEN_LANE(hb, 2), spx_f4_andnot(sign, C2)));
         spx_screen_axes_make(spx_f4_sub(r, spx_f4_andnot(sign, t)), bound, one, all, zero, &ax[0]);
-        if (ax[0].apart) return SPX_SCREEN_APART; /* most pairs that are apart leave here */
+        if (ax[0].apart) return SPX_SCREEN_APART; /* most pairs apart leave here */
     }
     { /* B's faces, lane j */
         const spx_f4 proj =
@@ -106,13 +96,13 @@ static inline int spx_penetration_screen(const spx_box_regs* A, const spx_box_re
         const spx_f4 proj = spx_f4_add(spx_f4_mul(T[i1], l1), spx_f4_mul(T[i2], l2));
         const spx_f4 ra =
             spx_f4_add(spx_f4_mul(HA[i1], spx_f4_andnot(sign, l1)), spx_f4_mul(HA[i2], spx_f4_andnot(sign, l2)));
-        /* B's other two axes on L: minors of R, as the double test takes them */
+        /* B's other axes on L by minors of R, as the double test */
         const spx_f4 m1 = spx_f4_add(spx_f4_mul(SPX_ROT1_PS(R[i1]), l1), spx_f4_mul(SPX_ROT1_PS(R[i2]), l2));
         const spx_f4 m2 = spx_f4_add(spx_f4_mul(SPX_SCREEN_ROT2(R[i1]), l1), spx_f4_mul(SPX_SCREEN_ROT2(R[i2]), l2));
         const spx_f4 rb =
             spx_f4_add(spx_f4_mul(hb1, spx_f4_andnot(sign, m1)), spx_f4_mul(hb2, spx_f4_andnot(sign, m2)));
-        /* Below 4.9e-13 the double test surely skips the axis (|L| < 1e-6 there, float's error on
-           |L| being under 3e-7); above 1e-4 float's depth is trusted; between, unsure. */
+        /* Below 4.9e-13 double surely skips the axis (|L| < 1e-6, float's error on |L| < 3e-7); above 1e-4
+           float's depth is trusted; between, unsure. */
         const spx_f4 part = spx_f4_ge(len2, spx_f4_splat(4.9e-13f));
         const spx_f4 unsure = spx_f4_le(len2, spx_f4_splat(1e-4f));
         const spx_f4 len = spx_f4_sqrt(spx_f4_max(len2, spx_f4_splat(1e-30f)));
@@ -123,7 +113,7 @@ static inline int spx_penetration_screen(const spx_box_regs* A, const spx_box_re
     for (int k = 0; k < 5; ++k) apart |= ax[k].apart, unsure |= ax[k].unsure;
     if (apart) return SPX_SCREEN_APART;
     if (unsure) return SPX_SCREEN_UNSURE;
-    /* The least depth plus bound; the winner is the one axis whose depth minus bound is below it. */
+    /* The winner: the one axis whose depth - bound is below the least depth + bound. */
     spx_f4 h = spx_f4_min(spx_f4_min(spx_f4_min(ax[0].hi, ax[1].hi), spx_f4_min(ax[2].hi, ax[3].hi)), ax[4].hi);
     h = spx_f4_min(h, SPX_F4_SWIZZLE(h, 1, 0, 3, 2));
     h = spx_f4_min(h, SPX_F4_SWIZZLE(h, 2, 3, 0, 1));

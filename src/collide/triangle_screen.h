@@ -1,19 +1,11 @@
-/* Box-triangle and triangle-triangle sweeps: misses proved in float before the double test.
- *
- * Each screened axis is one the double test surely uses (a box face; a triangle's normal when the
- * triangle is surely not segment-like; an edge product surely above the parallel threshold), worked
- * out in float from the float inputs: A's interval, B's at t = 0 and B's shift over [0, tmax]. The
- * pair is apart when B lies beyond A by more than the bound on one side at both ends of the interval:
- * the double test's gaps then surely say the same, so it stops on that axis (or an earlier one) with
- * a miss. Every other pair goes to the double test, so the answers are its own.
- *
- * The bound: every float value here is a short chain (at most about 25 roundings) of sums of
- * products of the float inputs, so its error is below 25 * 2^-24 * 3 times the sum of the
- * magnitudes it is made of: T (the largest 1-norm of a corner's offset, plus the shift's, the
- * box's half extents and the margin) times the axis's size A (1 for a box face, |e|_1 for an edge
- * axis, |e|_1 |f|_1 for a cross product). SPX_TRI_SCREEN_BOUND (2^-14) is above twenty times that.
- * Axes whose T * A leaves [1e-25, 1e30] are not screened: below, float's subnormals lose the
- * relative error; above, a product may overflow. NaN never reads as apart. */
+/* Box-triangle and triangle-triangle sweeps: misses proved in float before the double test. Only axes
+ * the double test surely uses are screened; B beyond A by more than the bound on one side at both ends
+ * of the interval makes the double test stop with a miss too, and every other pair runs it.
+ * The bound: each float value is a chain of at most ~25 roundings of sums of products, so its error
+ * is below 25 * 2^-24 * 3 * T * A (T: largest corner offset 1-norm plus shift, half extents, margin;
+ * A: the axis's size, 1, |e|_1 or |e|_1 |f|_1); SPX_TRI_SCREEN_BOUND (2^-14) is over twenty times
+ * that. T * A outside [1e-25, 1e30] is not screened (subnormals, overflow); NaN never reads as apart.
+ * See docs/collision.md#how-the-speed-is-reached. */
 #ifndef SPX_TRIANGLE_SCREEN_H
 #define SPX_TRIANGLE_SCREEN_H
 
@@ -23,8 +15,8 @@
 #include <stdbool.h>
 
 #define SPX_TRI_SCREEN_BOUND (1.0f / 16384.0f)
-/* Edge products count where |l|^2 > this times |e|^2 |f|^2 (the double test's threshold is 1e-12);
-   normals where |n|^2 > this times the longest edge's |e|^4 (its threshold is 1e-12 too). */
+/* Edge products count where |l|^2 > this |e|^2 |f|^2, normals where |n|^2 > this |e_max|^4 (the
+   double test's thresholds are 1e-12). */
 #define SPX_TRI_SCREEN_USABLE 1e-4f
 
 static inline spx_vec3 spx_ts_sub(spx_vec3 a, spx_vec3 b)
@@ -33,8 +25,7 @@ static inline spx_vec3 spx_ts_sub(spx_vec3 a, spx_vec3 b)
     return r;
 }
 
-/* Minimum and maximum as one instruction each (fminf and fmaxf are calls); no NaN reaches them on an
-   axis whose scale passes the range check. */
+/* One instruction each (fminf, fmaxf are calls); no NaN reaches them on a range-checked axis. */
 static inline float spx_ts_min(float a, float b) { return a < b ? a : b; }
 static inline float spx_ts_max(float a, float b) { return a > b ? a : b; }
 
@@ -42,8 +33,8 @@ static inline float spx_ts_dot(spx_vec3 a, spx_vec3 b) { return a.x * b.x + a.y 
 
 static inline float spx_ts_norm1(spx_vec3 a) { return fabsf(a.x) + fabsf(a.y) + fabsf(a.z); }
 
-/* Is B, over [lo, hi] at t = 0 and shifted by w at tmax, beyond A's [alo, ahi] by more than e on
-   one side at both ends? sc = T * A must lie where float's relative error holds. */
+/* Is B ([lo, hi] at t = 0, shifted by w at tmax) beyond A's [alo, ahi] by more than e on one side at
+   both ends? sc = T * A must lie where float's relative error holds. */
 static inline bool spx_ts_apart(float alo, float ahi, float lo, float hi, float w, float sc)
 {
     if (!(sc > 1e-25f && sc < 1e30f)) return false;
@@ -59,8 +50,7 @@ static inline void spx_ts_project(const spx_vec3 p[3], spx_vec3 l, float* lo, fl
     *hi = spx_ts_max(a, spx_ts_max(b, c));
 }
 
-/* The lanes of four axes at once where B, over [lo, hi] at t = 0 and shifted by w at tmax, lies
-   beyond A's [alo, ahi] by more than the bound of scale sc on one side at both ends (spx_ts_apart). */
+/* spx_ts_apart on four axes' lanes at once. */
 static inline int spx_ts_apart4(spx_f4 alo, spx_f4 ahi, spx_f4 lo, spx_f4 hi, spx_f4 w, spx_f4 sc)
 {
     const spx_f4 e = spx_f4_mul(sc, spx_f4_splat(SPX_TRI_SCREEN_BOUND));
@@ -71,8 +61,7 @@ static inline int spx_ts_apart4(spx_f4 alo, spx_f4 ahi, spx_f4 lo, spx_f4 hi, sp
     return spx_f4_mask(spx_f4_and(apart, in_range));
 }
 
-/* f x p in lanes 0..2: p's projections on the box axes x f (box_tri_edge_axis: axis i x f is the
-   i-th coordinate of f x p on p). */
+/* f x p in lanes 0..2: p's projections on box axis i x f (box_tri_edge_axis). */
 static inline spx_f4 spx_ts_cross4(spx_f4 f, spx_f4 p)
 {
     const spx_f4 c =
@@ -80,9 +69,8 @@ static inline spx_f4 spx_ts_cross4(spx_f4 f, spx_f4 p)
     return SPX_F4_SWIZZLE(c, 1, 2, 0, 3);
 }
 
-/* True when box A moving at va and triangle B at vb surely do not touch over [0, tmax]: the double
-   test (sweep_obb_triangle.c) then answers a miss. The box's faces, then the triangle's normal, then
-   the nine edge products, three (one triangle edge against the box's axes) to a vector. */
+/* True when box A (velocity va) and triangle B (vb) surely do not touch over [0, tmax], so the double
+   test (sweep_obb_triangle.c) answers a miss: box faces, the normal, then three edge products a vector. */
 static inline bool spx_box_tri_screen_apart(const spx_obb* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb,
                                             float tmax)
 {
@@ -98,7 +86,7 @@ static inline bool spx_box_tri_screen_apart(const spx_obb* a, spx_vec3 va, const
     const spx_vec3 hv = a->half_extents;
     const float T = corner + spx_ts_norm1(mw) + hv.x + hv.y + hv.z;
     const spx_vec3* c = a->rotation.col;
-    /* rows of the box's rotation: a world vector v in the box's frame is x v.x + y v.y + z v.z */
+    /* box rotation rows: v in the box's frame is x v.x + y v.y + z v.z */
     const spx_f4 x = spx_f4_set(c[0].x, c[1].x, c[2].x, 0.0f), y = spx_f4_set(c[0].y, c[1].y, c[2].y, 0.0f),
                  z = spx_f4_set(c[0].z, c[1].z, c[2].z, 0.0f);
 #define SPX_TS_FRAME(v)                                                                            \
@@ -136,7 +124,7 @@ static inline bool spx_box_tri_screen_apart(const spx_obb* a, spx_vec3 va, const
             if (spx_ts_apart(-r, r, lo, hi, spx_ts_dot(mm, nn), T * size)) return true;
         }
     }
-    /* lanes i of edge j: |axis i x f|^2 = |f|^2 - f_i^2, and the box's radius on it */
+    /* lane i of edge j: |axis i x f|^2 = |f|^2 - f_i^2, and the box's radius on it */
     const spx_f4 hyxx = SPX_F4_SWIZZLE(h, 1, 0, 0, 3), hzzy = SPX_F4_SWIZZLE(h, 2, 2, 1, 3);
     for (int j = 0; j < 3; ++j) {
         const spx_f4 fj = e[j], af = spx_f4_abs(fj), f2 = spx_f4_mul(fj, fj);
@@ -164,14 +152,13 @@ static inline spx_f4 spx_ts_sum3(spx_f4 v)
 
 static inline spx_f4 spx_ts_load(spx_vec3 v) { return spx_f4_set(v.x, v.y, v.z, 0.0f); }
 
-/* One vector of four triangle-triangle axes, l = F x G lane by lane: A's edge f against B's three
-   edges and, in lane 3, F3 x G3. Lanes 0..2 count where |l|^2 > 1e-4 |F|^2 |G|^2, lane 3 where it is
-   above 1e-4 times normal_limit; A's corners (its first at the origin), B's and B's shift m are
-   splat in pts. */
+/* Four triangle-triangle axes l = F x G: A's edge f against B's three edges, lane 3 F3 x G3. Lanes
+   0..2 count where |l|^2 > 1e-4 |F|^2 |G|^2, lane 3 above 1e-4 normal_limit; pts: A's corners (first
+   at the origin), B's, B's shift m, splat. */
 static inline bool spx_ts_tri_axes(spx_f4 f, spx_f4 F3, spx_f4 ebx, spx_f4 eby, spx_f4 ebz, spx_f4 G3,
                                    float normal_limit, const spx_f4 pts[6][3], spx_f4 T, spx_f4 grow)
 {
-    /* (f, f, f, F3) and (B's three edges, G3), a coordinate a vector */
+    /* (f, f, f, F3) and (B's edges, G3), a coordinate a vector */
     const spx_f4 fxx = SPX_F4_SHUFFLE(f, F3, 0, 0, 0, 0), fyy = SPX_F4_SHUFFLE(f, F3, 1, 1, 1, 1),
                  fzz = SPX_F4_SHUFFLE(f, F3, 2, 2, 2, 2);
     const spx_f4 fx = SPX_F4_SWIZZLE(fxx, 0, 0, 0, 2), fy = SPX_F4_SWIZZLE(fyy, 0, 0, 0, 2),
@@ -204,11 +191,9 @@ static inline bool spx_ts_tri_axes(spx_f4 f, spx_f4 F3, spx_f4 ebx, spx_f4 eby, 
                          on[5], sc);
 }
 
-/* True when triangles A (grown by margin >= 0) moving at va and B at vb surely do not touch over
-   [0, tmax]: the double test (sweep_triangle_triangle.c) then answers a miss. Three vectors of axes:
-   A's edge i against B's three edges, and in lane 3 A's normal (i = 0: ea0 x -ea2, as
-   spx_tri_shape_finish takes it), B's (i = 1) or none. A's growth is taken as margin |l|_1, at least
-   the test's margin |l|. */
+/* True when triangles A (grown by margin >= 0, velocity va) and B (vb) surely do not touch over
+   [0, tmax] (sweep_triangle_triangle.c then misses). Lane 3 holds A's normal (i = 0: ea0 x -ea2, as
+   spx_tri_shape_finish), B's (i = 1) or none. A's growth is margin |l|_1 >= the test's margin |l|. */
 static inline bool spx_tri_tri_screen_apart(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb,
                                             float tmax, float margin)
 {
@@ -235,14 +220,14 @@ static inline bool spx_tri_tri_screen_apart(const spx_triangle* a, spx_vec3 va, 
         pts[k][1] = SPX_F4_LANE(src[k], 1);
         pts[k][2] = SPX_F4_LANE(src[k], 2);
     }
-    /* the longest edge's |e|^2 of each triangle */
+    /* each triangle's longest |e|^2 */
     const float besta =
         spx_f4_first(spx_f4_max(spx_ts_sum3(spx_f4_mul(ea0, ea0)),
                                 spx_f4_max(spx_ts_sum3(spx_f4_mul(ea1, ea1)), spx_ts_sum3(spx_f4_mul(ea2, ea2)))));
     const float bestb =
         spx_f4_first(spx_f4_max(spx_ts_sum3(spx_f4_mul(ebx, ebx)),
                                 spx_f4_max(spx_ts_sum3(spx_f4_mul(eby, eby)), spx_ts_sum3(spx_f4_mul(ebz, ebz)))));
-    spx_f4_transpose(&ebx, &eby, &ebz, &ebw); /* now B's edges' x, y and z across lanes */
+    spx_f4_transpose(&ebx, &eby, &ebz, &ebw); /* B's edges' x, y, z across lanes */
     const spx_f4 grow = spx_f4_splat(margin), zero = spx_f4_zero();
     return spx_ts_tri_axes(ea0, ea0, ebx, eby, ebz, ea2n, besta * besta, (const spx_f4(*)[3])pts, T, grow) ||
            spx_ts_tri_axes(ea1, eb0, ebx, eby, ebz, nb, bestb * bestb, (const spx_f4(*)[3])pts, T, grow) ||

@@ -28,14 +28,12 @@ static inline void spx_tri_shape_finish(spx_tri_shape* t)
     }
     t->longest = sqrt(best);
     t->n = spx_d3_cross(t->e[0], spx_d3_neg(t->e[2])); /* e[0] x (p[2] - p[0]) */
-    /* |n| is twice the area; flat when it is tiny against the longest edge squared. */
+    /* |n| is twice the area: flat when tiny against the longest edge squared. */
     t->segment = !(spx_d3_len2(t->n) > SPX_TRIANGLE_FLAT_RATIO * SPX_TRIANGLE_FLAT_RATIO * best * best);
 }
 
-/* Triangle corners relative to `origin`, optionally expressed in a frame with axes x[3]. The edges
- * (and so the normal and whether it is segment-like) come from the corners themselves, not from
- * their differences to `origin`: a triangle far smaller than its distance to the origin (which is
- * the other piece's) keeps its shape, and the same shape whatever the other piece is. */
+/* Corners relative to `origin`, optionally in frame x[3]. Edges come from the corners themselves, not
+ * their offsets to `origin`, so a small far triangle keeps its shape, the same whatever the other piece. */
 static inline void spx_tri_shape_make(const spx_triangle* tri, spx_dvec3 origin, const spx_dvec3* frame,
                                       spx_tri_shape* t)
 {
@@ -48,11 +46,9 @@ static inline void spx_tri_shape_make(const spx_triangle* tri, spx_dvec3 origin,
     spx_tri_shape_finish(t);
 }
 
-/* The origin of a pair of pieces' coordinates: the first corner of A or of B nearer the world origin
- * (largest |coordinate|; of equally near ones, the first in (x, y, z) order). Differences to the
- * origin round at its scale, so a piece much smaller than its distance from the origin would lose
- * its shape, and the two roundings of two origins decide a touch within rounding differently: the
- * same point whichever piece is A gives the same answer both ways. */
+/* The pair's coordinate origin: A's or B's first corner, the one nearer the world origin (largest
+ * |coordinate|; ties to the first in (x, y, z)). Offsets round at the origin's scale, so the choice
+ * must not depend on which piece is A, or a touch within rounding reads differently swapped. */
 static inline spx_dvec3 spx_pair_origin(spx_vec3 a, spx_vec3 b)
 {
     const float ma = fmaxf(fabsf(a.x), fmaxf(fabsf(a.y), fabsf(a.z)));
@@ -70,8 +66,7 @@ static inline void spx_tri_project(const spx_tri_shape* t, spx_dvec3 l, double* 
     *hi = spx_dmax(a, spx_dmax(b, c));
 }
 
-/* Which corners are extreme along d (bit k for corner k): those within 1e-6 of the longest edge of
-   the most extreme one, the tie tolerance of spx_tri_feature. 7: the face. */
+/* Corners extreme along d (bit k: corner k) within spx_tri_feature's tie tolerance; 7: the face. */
 static inline unsigned spx_tri_extreme_corners(const spx_tri_shape* t, spx_dvec3 d)
 {
     double pr[3], top = -INFINITY;
@@ -85,12 +80,9 @@ static inline unsigned spx_tri_extreme_corners(const spx_tri_shape* t, spx_dvec3
     return near;
 }
 
-/* The triangle's feature extreme along unit s, moved by `shift`: the corners within 1e-6 of the
- * longest edge of the most extreme one (the same angle tolerance as SPX_FEATURE_FLAT_SINE). It
- * depends on s and the corners alone, never on which axis gave s: several axes may tie for the
- * contact (parallel edges of both pieces, an edge lying in a face), and the one that wins the tie
- * may name an edge on the far side of its piece. Three corners of a segment-like triangle give the
- * two ends of its long edge, the whole segment, whichever edge an axis came from. */
+/* The feature extreme along unit s, moved by `shift`: corners within 1e-6 of the longest edge of the
+ * top one (SPX_FEATURE_FLAT_SINE's angle). Depends on s and the corners only, never on the axis that
+ * gave s (tied axes may name a far edge); a segment-like triangle's face is its long edge. */
 static inline spx_feature_kind spx_tri_feature(const spx_tri_shape* t, spx_dvec3 s, spx_dvec3 shift, spx_feature* out)
 {
     int idx[3], n = 0;
