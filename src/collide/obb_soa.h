@@ -6,7 +6,7 @@
 #include "math/simd.h"
 #include <math.h>
 
-/* Copies box `index` out of a structure of arrays (no validation). */
+/* Box `index` out of the arrays (no validation). */
 static inline void spx_obb_soa_get(const spx_obb_soa* soa, size_t index, spx_obb* box)
 {
     float* c = &box->center.x;
@@ -19,10 +19,8 @@ static inline void spx_obb_soa_get(const spx_obb_soa* soa, size_t index, spx_obb
     }
 }
 
-/* Boxes i..count-1 of a structure of arrays copied into one lane group (`store`, viewed as `tail`), the
-   lanes past count repeating the last box: the batched calls run their last pairs as one more lane
-   group, with the same arithmetic and checks as every other lane, so no answer or error code depends
-   on where a pair sits. */
+/* Boxes i..count-1 into one lane group (`store`, viewed as `tail`), spare lanes repeating the last box, so the last
+   pairs get the same arithmetic and checks and no answer depends on where a pair sits. */
 static inline void spx_obb_soa_tail(const spx_obb_soa* soa, size_t i, size_t count, float store[15][SPX_LANES],
                                     spx_obb_soa* tail)
 {
@@ -42,12 +40,9 @@ static inline void spx_obb_soa_tail(const spx_obb_soa* soa, size_t i, size_t cou
     tail->capacity = SPX_LANES;
 }
 
-/* The checks of the single-pair calls that stored values of pairs i < count can fail when the host
-   wrote the arrays after spx_obb_soa_set_box: SPX_ERR_NOT_FINITE, then SPX_ERR_OUT_OF_RANGE for a centre
-   coordinate or half extent beyond SPX_MAX_COORDINATE, then SPX_ERR_NOT_ORTHONORMAL for an axis
-   component beyond 1 + SPX_ROTATION_TOLERANCE (the rest of the shape is trusted). Within these, no
-   float product of the lanes overflows, so the batched calls run this scan only when a lane's sums
-   show a value that is not finite or far out of range, to name the fault. */
+/* The single-pair checks that values written after spx_obb_soa_set_box can fail, in order: NOT_FINITE, OUT_OF_RANGE
+   (centre or half extent), NOT_ORTHONORMAL (an axis component past 1 + SPX_ROTATION_TOLERANCE). Within them no lane
+   product overflows, so the batched calls scan only when a lane's sums show a fault. */
 static inline spx_result spx_obb_soa_check_stored(const spx_obb_soa* a, const spx_obb_soa* b, size_t count)
 {
     const float limit = SPX_MAX_COORDINATE;
@@ -74,8 +69,7 @@ static inline spx_result spx_obb_soa_check_stored(const spx_obb_soa* a, const sp
                           : SPX_OK;
 }
 
-/* The velocities and interval of a batched sweep, as spx_check_motion checks one pair's: one pass
-   over 6 floats a pair. */
+/* A batched sweep's velocities and interval, as spx_check_motion checks one pair's. */
 static inline spx_result spx_check_velocities(const spx_vec3* velocity_a, const spx_vec3* velocity_b, size_t count,
                                               float tmax)
 {
@@ -95,11 +89,11 @@ static inline spx_result spx_check_velocities(const spx_vec3* velocity_a, const 
                           : SPX_OK;
 }
 
-/* SPX_LANES pairs (a[i + l], b[i + l]) seen from A: R = A^T B, B's offset in A's frame. */
+/* SPX_LANES pairs (a[i + l], b[i + l]) seen from A. */
 typedef struct spx_box_lanes {
     spx_vf a[3][3]; /* a[k][m]: component m of A's axis k */
     spx_vf r[3][3]; /* r[k][m] = a_k . b_m */
-    spx_vf t[3];    /* B's centre minus A's, in A's frame */
+    spx_vf t[3];    /* in A's frame */
     spx_vf ha[3], hb[3];
     spx_vf sum; /* of everything above: NaN or infinite when a stored value is not finite or very large */
 } spx_box_lanes;
@@ -125,9 +119,8 @@ static inline void spx_box_lanes_load(const spx_obb_soa* a, const spx_obb_soa* b
         p->t[k] = p->a[k][0] * d[0] + p->a[k][1] * d[1] + p->a[k][2] * d[2];
         p->sum += p->t[k] + p->ha[k] + p->hb[k];
     }
-    /* Values written after spx_obb_soa_set_box far beyond the range (where float products overflow) count
-       as faults too: the sum turns NaN, and the caller names the fault by a scan. In-range boxes
-       give offsets below 3.5 * SPX_MAX_COORDINATE. */
+    /* Values far beyond the range (where float products overflow) are faults too: the sum turns NaN and the caller
+       scans. In-range boxes give offsets below 3.5 * SPX_MAX_COORDINATE. */
     spx_vf big = spx_vf_splat(0.0f);
     for (int k = 0; k < 3; ++k)
         big = spx_vf_max(big, spx_vf_max(spx_vf_abs(p->t[k]), spx_vf_max(spx_vf_abs(p->ha[k]), spx_vf_abs(p->hb[k]))));

@@ -1,7 +1,6 @@
-/* Static box-box overlap: the 15-axis test of Gottschalk, Lin and Manocha (OBBTree, 1996) in float,
- * with |R| + epsilon so that nearly parallel edges, whose cross products are rounding noise, can
- * never make touching boxes look apart. The price is a touch tolerance of about 1e-6 of the boxes'
- * size (docs/tolerances.md). This is the hot yes/no call; the exact answers live in sweep_obb_obb.c. */
+/* Static box-box overlap: the 15-axis test (Gottschalk, Lin, Manocha) in float with |R| + epsilon, so near-parallel
+ * edges' noisy cross products never make touching boxes look apart (a touch tolerance of ~1e-6 of the size,
+ * docs/tolerances.md). The hot yes/no call; exact answers are in sweep_obb_obb.c. */
 #include <sepax/collide.h>
 #include "geometry/validate.h"
 #include "overlap_obb_obb.h"
@@ -12,8 +11,7 @@
 #define ROT1(v) SPX_F4_PERMUTE((v), 1, 2, 0, 3) /* (v1, v2, v0, v3) */
 #define ROT2(v) SPX_F4_PERMUTE((v), 2, 0, 1, 3) /* (v2, v0, v1, v3) */
 
-/* The 15 axes on two boxes in registers, family by family (A's faces, B's faces, the edges), leaving
-   at the first family that separates them. */
+/* The 15 axes on two boxes in registers, family by family, leaving at the first family that separates. */
 static inline bool boxes_overlap(const spx_box_regs* restrict pa, const spx_box_regs* restrict pb)
 {
     const spx_box_regs A = *pa, B = *pb;
@@ -31,7 +29,7 @@ static inline bool boxes_overlap(const spx_box_regs* restrict pa, const spx_box_
     const spx_f4 AC0 = spx_f4_add(spx_f4_andnot(sign, C0), eps), AC1 = spx_f4_add(spx_f4_andnot(sign, C1), eps),
                  AC2 = spx_f4_add(spx_f4_andnot(sign, C2), eps);
     const spx_f4 ha = A.h, hb = B.h;
-    /* A's faces (lane i): most pairs that are apart separate here, and leave. */
+    /* A's faces (lane i): most apart pairs leave here. */
     spx_f4 apart =
         spx_f4_gt(spx_f4_andnot(sign, t),
                   spx_f4_add(spx_f4_add(spx_f4_add(ha, spx_f4_mul(LANE(hb, 0), AC0)), spx_f4_mul(LANE(hb, 1), AC1)),
@@ -48,7 +46,7 @@ static inline bool boxes_overlap(const spx_box_regs* restrict pa, const spx_box_
         spx_f4_andnot(sign, spx_f4_add(spx_f4_add(spx_f4_mul(t0, R0), spx_f4_mul(t1, R1)), spx_f4_mul(t2, R2))),
         spx_f4_add(spx_f4_add(spx_f4_add(hb, spx_f4_mul(ha0, AR0)), spx_f4_mul(ha1, AR1)), spx_f4_mul(ha2, AR2)));
     if (spx_f4_mask(apart) & 7) return false;
-    /* Edge i of A x edge j of B (lane j); hb[j1] and AR[i][j1] are lanes rotated by one, j2 by two. */
+    /* Edge i of A x edge j of B (lane j); j1, j2 lanes rotated by one and two. */
     const spx_f4 hb1 = ROT1(hb), hb2 = ROT2(hb);
     apart = spx_f4_zero(); /* B's faces left none of lanes 0..2 set */
 #define EDGES(ti1, ti2, Ri1, Ri2, hai1, hai2, ARi, ARi1, ARi2)                                                  \
@@ -63,8 +61,8 @@ static inline bool boxes_overlap(const spx_box_regs* restrict pa, const spx_box_
     return (spx_f4_mask(apart) & 7) == 0;
 }
 
-/* Both boxes checked in one branch-free pass, then the axes. False when a box fails the fast checks:
-   the caller then names the fault. */
+/* Both boxes checked in one branch-free pass, then the axes; false on a failed fast check (the caller names the
+   fault). */
 static inline bool overlap_sse2(const spx_obb* a, const spx_obb* b, bool* out_overlap)
 {
     spx_box_regs A, B;
@@ -74,8 +72,8 @@ static inline bool overlap_sse2(const spx_obb* a, const spx_obb* b, bool* out_ov
 }
 #endif
 
-/* Boxes that fail the fast checks (or no SIMD): the exact checks name the fault. Out of line, so
-   that the hot call saves no registers for it. */
+/* Failed fast checks (or no SIMD): the exact checks name the fault; out of line so the hot call saves no
+   registers. */
 __attribute__((noinline)) static spx_result overlap_checked(const spx_obb* a, const spx_obb* b, bool* out_overlap)
 {
     spx_result r = spx_first_error(spx_obb_validate(a), spx_obb_validate(b));
@@ -109,8 +107,7 @@ SPX_API spx_result spx_obb_check(const spx_obb* box, spx_obb_checked* out)
 
 SPX_API spx_result spx_overlap_obb_obb_checked(const spx_obb_checked* a, const spx_obb_checked* b, bool* out_overlap)
 {
-    /* every fault marked unlikely: gcc then compares each mark in memory and keeps the refusals out
-       of the hot path */
+    /* every fault unlikely: gcc keeps the refusals out of the hot path */
     if (__builtin_expect(!a, 0) || __builtin_expect(!b, 0) || __builtin_expect(!out_overlap, 0) ||
         __builtin_expect(a->mark != OBB_CHECK_MARK, 0) || __builtin_expect(b->mark != OBB_CHECK_MARK, 0))
         return SPX_ERR_INVALID_ARGUMENT;

@@ -1,12 +1,11 @@
-/* The static box-box test on boxes already validated (shared by the checked call and the world). */
+/* The static box-box test on validated boxes (the checked call and the world share it). */
 #ifndef SPX_OVERLAP_OBB_OBB_H
 #define SPX_OVERLAP_OBB_OBB_H
 
 #include <sepax/collide.h>
 #include <math.h>
 
-/* Added to every |R_ij|: absorbs rounding in R (a few 1e-7) so edge axes of parallel edges read
- * as overlapping. */
+/* Added to every |R_ij|: absorbs R's rounding (a few 1e-7) so parallel edges' axes read as overlapping. */
 #define SPX_OVERLAP_R_EPSILON 1e-6f
 
 /* The family of axes that first separates two boxes, in the order they are tested. */

@@ -1,27 +1,24 @@
-/* Many box pairs at once: the 15-axis static test on structure-of-arrays data, one pair per SIMD
- * lane, no early exit (a lane that separates early still runs to the end; branches would cost more
- * than the arithmetic), and the last pairs as one more lane group. Written with GCC vector
- * extensions, so the same source gives 4 lanes on the SSE2 baseline and 8 lanes when the library is
- * built with -DSEPAX_AVX2=ON. */
+/* Many box pairs at once: the 15-axis static test on structure-of-arrays data, one pair per SIMD lane (4 on SSE2, 8
+ * with SEPAX_AVX2), no early exit: branches would cost more than the arithmetic. See
+ * docs/collision.md#batched-box-box-queries. */
 #include <sepax/collide.h>
 #include "overlap_obb_obb.h"
 #include "obb_soa.h"
 #include <string.h>
 
-/* The four result bytes of four lanes from their bits of the apart mask: byte l is 1 when bit l is 0. */
+/* Four lanes' result bytes from the apart mask: byte l is 1 when bit l is 0. */
 static const uint8_t overlap_bytes[16][4] = {
     { 1, 1, 1, 1 }, { 0, 1, 1, 1 }, { 1, 0, 1, 1 }, { 0, 0, 1, 1 }, { 1, 1, 0, 1 }, { 0, 1, 0, 1 },
     { 1, 0, 0, 1 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 }, { 0, 1, 1, 0 }, { 1, 0, 1, 0 }, { 0, 0, 1, 0 },
     { 1, 1, 0, 0 }, { 0, 1, 0, 0 }, { 1, 0, 0, 0 }, { 0, 0, 0, 0 },
 };
 
-/* Above this, the magnitude sum of test_lanes shows a stored value that is not finite or out of
-   range: boxes that pass spx_obb_soa_check_stored keep it below about 24 * SPX_MAX_COORDINATE + 27. */
+/* Above this, the magnitude sum of test_lanes shows a non-finite or out-of-range stored value: checked boxes stay
+   below about 24 * SPX_MAX_COORDINATE + 27. */
 #define LANES_SIZE_LIMIT (32.0f * SPX_MAX_COORDINATE)
 
-/* Writes 1 or 0 for SPX_LANES pairs starting at i; returns the lanes whose stored values are not
-   finite or far out of range. R = A^T B and t, B's offset in A's frame, are the sums of
-   spx_box_lanes_load; B's axes are loaded one at a time, as their column of R needs them. */
+/* Writes 1 or 0 for SPX_LANES pairs from i; returns the lanes with non-finite or far out-of-range stored values. R
+   and t are spx_box_lanes_load's sums; B's axes load one at a time. */
 static inline __attribute__((always_inline)) spx_vi test_lanes(const spx_obb_soa* a, const spx_obb_soa* b, size_t i,
                                                                uint8_t* out)
 {
@@ -63,9 +60,8 @@ static inline __attribute__((always_inline)) spx_vi test_lanes(const spx_obb_soa
 #else
     for (int l = 0; l < SPX_LANES; ++l) out[l] = (uint8_t)(~bits >> l & 1);
 #endif
-    /* Every stored value reaches this sum of magnitudes (A's axes and both centres through t, B's axes
-       through AR): NaN or infinity makes it NaN or infinite, and no term is negative, so nothing
-       cancels a value far out of range. */
+    /* Every stored value reaches this sum of non-negative magnitudes: NaN or infinity makes it non-finite, and
+       nothing cancels a value far out of range. */
     spx_vf size = spx_vf_abs(t[0]) + spx_vf_abs(t[1]) + spx_vf_abs(t[2]);
     for (int k = 0; k < 3; ++k) size += spx_vf_abs(ha[k]) + spx_vf_abs(hb[k]) + AR[k][0] + AR[k][1] + AR[k][2];
     return ~(size <= spx_vf_splat(LANES_SIZE_LIMIT));
@@ -79,8 +75,7 @@ SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb
     size_t i = 0;
     for (; i + SPX_LANES <= count; i += SPX_LANES) bad |= test_lanes(a, b, i, out_overlap + i);
     if (i < count) {
-        /* The last pairs run as one more lane group, the lanes past count repeating the last pair:
-           the same arithmetic and the same checks as every other lane. */
+        /* The last pairs as one more group, spare lanes repeating the last pair: same arithmetic and checks. */
         float store[2][15][SPX_LANES];
         spx_obb_soa tail[2];
         spx_obb_soa_tail(a, i, count, store[0], &tail[0]);
@@ -90,7 +85,6 @@ SPX_API spx_result spx_overlap_obb_obb_batch(const spx_obb_soa* a, const spx_obb
         memcpy(out_overlap + i, out, count - i);
     }
     if (!spx_vi_mask(bad)) return SPX_OK;
-    /* Name the fault of the stored values as the single call would. */
     const spx_result stored = spx_obb_soa_check_stored(a, b, count);
     return stored != SPX_OK ? stored : SPX_ERR_NOT_FINITE;
 }

@@ -1,18 +1,16 @@
-/* A ray against a placed mesh: the ray is taken into the mesh's own frame once, then down the OBB
-   tree, nearer child first, pruned by the nearest triangle so far; the triangles are tested as stored
-   (spx_ray_triangle_t), so the test is watertight on the mesh itself whatever its pose. Also whether a
-   closed mesh holds a point, by the parity of the crossings of a ray from it. */
+/* A ray against a placed mesh, taken into the mesh's frame once and down the OBB tree nearer child first; triangles
+   are tested as stored, so watertight at any pose. Also point-in-closed-mesh by crossing parity. */
 #include "ray.h"
 #include "geometry/mesh.h"
 #include "geometry/validate.h"
 #include "math/simd.h"
 #include <math.h>
 
-/* A node box grown by this much of its size and distance from the mesh's origin: it then surely holds
-   its triangles as the double ray test sees them, and pruning never drops a hit. */
+/* A node box grown by this much of its size and distance from the origin surely holds its triangles as the double
+   test sees them: pruning never drops a hit. */
 #define NODE_PAD 1e-5
 
-/* Most nodes waiting: one a level of the deepest tree a mesh can have (obb_tree.h), and one more. */
+/* One per level of the deepest tree (obb_tree.h), plus one. */
 #define RAY_STACK 96
 
 static inline bool node_entry(const spx_ray* ray, const spx_obb* box, double tmax, double* out_t)
@@ -20,13 +18,12 @@ static inline bool node_entry(const spx_ray* ray, const spx_obb* box, double tma
     return spx_ray_obb_entry(ray, box, NODE_PAD, tmax, out_t);
 }
 
-/* The ray's origin and direction in both lanes, made once a descent. */
 typedef struct ray_lanes {
     spx_d2 org[3], dir[3];
 } ray_lanes;
 
-/* node_entry on two boxes at once, lane l for box l: the operations of spx_ray_obb_entry in its order,
-   so the same bits. Bit l of the answer is set when the ray enters box l, at out_t[l]. */
+/* node_entry on two boxes, lane l for box l, in spx_ray_obb_entry's order (the same bits). Bit l: the ray enters box
+   l, at out_t[l]. */
 static inline int node_entry2(const ray_lanes* r, const spx_obb* b0, const spx_obb* b1, double tmax, double out_t[2])
 {
     const spx_d2 c[3] = { spx_d2_of_floats(b0->center.x, b1->center.x), spx_d2_of_floats(b0->center.y, b1->center.y),
@@ -89,7 +86,7 @@ bool spx_ray_mesh_local(const spx_mesh* mesh, const spx_ray* ray, double tmax, d
         const bool h0 = hit & 1, h1 = hit >> 1;
         const double t0 = tc[0], t1 = tc[1];
         if (top + 2 > RAY_STACK) return false; /* deeper than any tree obb_tree.c builds */
-        /* The farther first, so the nearer is taken next and tightens `best` sooner. */
+        /* Farther first, so the nearer is taken next and tightens `best` sooner. */
         if (h0 && h1 && t0 < t1) stack[top++] = (item){ n->first + 1, t1 }, stack[top++] = (item){ n->first, t0 };
         else {
             if (h0) stack[top++] = (item){ n->first, t0 };
@@ -113,7 +110,6 @@ static spx_result check_pose(const spx_transform* pose)
     return SPX_OK;
 }
 
-/* A world point or direction into the mesh's frame: r^T (x - p), or r^T x for a direction. */
 static void to_local(const double r[3][3], const double p[3], const double x[3], bool point, double out[3])
 {
     const double v[3] = { x[0] - (point ? p[0] : 0.0), x[1] - (point ? p[1] : 0.0), x[2] - (point ? p[2] : 0.0) };
@@ -147,7 +143,7 @@ void spx_ray_mesh_hit(const double o[3], const double d[3], float max_fraction, 
     out->state = SPX_SWEEP_HIT;
     out->fraction = (float)t;
     out->point = spx_v3((float)(o[0] + t * d[0]), (float)(o[1] + t * d[1]), (float)(o[2] + t * d[2]));
-    /* A triangle with its corners on one line has no plane: the normal faces the ray (as spx_ray_triangle). */
+    /* A triangle with corners on one line has no plane: the normal faces the ray. */
     const double dl = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     out->normal = len != 0.0 ? spx_v3((float)(n[0] / len), (float)(n[1] / len), (float)(n[2] / len))
                              : spx_v3((float)(-d[0] / dl), (float)(-d[1] / dl), (float)(-d[2] / dl));
@@ -165,8 +161,8 @@ SPX_API spx_result spx_ray_mesh(spx_vec3 origin, spx_vec3 translation, float max
     return SPX_OK;
 }
 
-/* Crossings of the ray with the mesh over [0, 1]; false when the ray passes exactly through an edge or
-   corner, or starts on a triangle, where a crossing may count twice or not at all. */
+/* Crossings over [0, 1]; false when the ray passes exactly through an edge or corner or starts on a triangle, where a
+   crossing may count twice or not at all. */
 static bool count_crossings(const spx_mesh* mesh, const spx_ray* ray, uint32_t* out_count)
 {
     uint32_t stack[RAY_STACK];
@@ -212,8 +208,8 @@ SPX_API spx_result spx_mesh_contains_point(const spx_mesh* mesh, const spx_trans
     spx_pose_matrix(pose, rot, pos);
     const double o[3] = { point.x, point.y, point.z };
     to_local((const double(*)[3])rot, pos, o, true, lo);
-    /* Outside the root box is outside. Else rays long enough to leave it, along directions no mesh
-       made of round numbers lines up with; one that grazes an edge gives way to the next. */
+    /* Outside the root box is outside. Else long rays along directions no round-number mesh lines up with; a grazing
+       one gives way to the next. */
     const spx_obb* root = &mesh->nodes[0].box;
     double t;
     spx_ray probe;
@@ -233,7 +229,7 @@ SPX_API spx_result spx_mesh_contains_point(const spx_mesh* mesh, const spx_trans
         spx_ray ray;
         spx_ray_init(&ray, lo, d);
         if (count_crossings(mesh, &ray, &count)) break;
-        count = 0; /* every direction grazed: the point is on the surface, either answer will do */
+        count = 0; /* every direction grazed: on the surface, either answer will do */
     }
     *out_inside = (count & 1u) != 0;
     return SPX_OK;

@@ -7,9 +7,8 @@ bool spx_ray_box_t(const spx_ray* ray, const double c[3], const double h[3], con
                    double tmax, double* out_t, int* out_axis, double* out_sign)
 {
     const double rel[3] = { ray->org[0] - c[0], ray->org[1] - c[1], ray->org[2] - c[2] };
-    /* Entry starts at 0 and exit at tmax: the interval [0, tmax] clipped by the three slabs. A ray
-       parallel to a slab has an infinite inverse: outside the slab both times lie on one side of the
-       interval, inside they are -inf and +inf, on its face a NaN, which x > y ? x : y passes over. */
+    /* [0, tmax] clipped by the three slabs. A ray parallel to a slab has an infinite inverse: outside, both times
+       fall on one side; inside, -inf and +inf; on its face a NaN, which x > y ? x : y passes over. */
     double enter = 0.0, leave = tmax, sign = 0.0;
     int entered = -1;
     for (int i = 0; i < 3; ++i) {

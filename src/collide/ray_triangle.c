@@ -1,9 +1,6 @@
-/* A ray against a triangle, watertight: the test of Woop, Benthin and Wald, "Watertight Ray/Triangle
-   Intersection" (JCGT 2(1), 2013), written in double. The triangle's corners are moved into a frame
-   where the ray is the +z axis through the origin (a shear, the same for every corner, so a corner
-   shared by two triangles lands on the same point in both); the three edge functions then depend on
-   an edge's two corners alone and change sign exactly when the corners swap, so along a shared edge
-   the two triangles see the same value with opposite signs and no ray passes between them. */
+/* A ray against a triangle, watertight (Woop, Benthin, Wald, JCGT 2013) in double: one shear puts the ray on +z, so
+   shared corners land alike and a shared edge's function flips sign exactly, letting no ray pass between triangles.
+   See docs/queries.md#rays. */
 #include "ray.h"
 #include "geometry/validate.h"
 #include <math.h>
@@ -35,15 +32,12 @@ bool spx_ray_triangle_t(const spx_ray* ray, const spx_vec3* a, const spx_vec3* b
     const double ax = A[kx] - ray->sx * A[kz], ay = A[ky] - ray->sy * A[kz];
     const double bx = B[kx] - ray->sx * B[kz], by = B[ky] - ray->sy * B[kz];
     const double cx = C[kx] - ray->sx * C[kz], cy = C[ky] - ray->sy * C[kz];
-    /* Edge functions: twice the signed area the ray's foot makes with each edge. */
     const double u = cx * by - cy * bx;
     const double v = ax * cy - ay * cx;
     const double w = bx * ay - by * ax;
     if ((u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0)) return false;
-    /* The ray lies in the triangle's plane (or on a segment-like triangle's line) when all three are
-       zero, up to the rounding of the shear: each projected coordinate is off by about 2^-52 of the
-       corner's distance along the ray, so an edge function by that times the projected size. Such a
-       ray does not meet the triangle, rounding or not; it grazes it. */
+    /* All three zero up to the shear's rounding (about 2^-52 of the corner's distance along the ray, times the
+       projected size): the ray lies in the plane and grazes, not meets, the triangle. */
     const double size = fmax(fmax(fmax(fabs(ax), fabs(ay)), fmax(fabs(bx), fabs(by))), fmax(fabs(cx), fabs(cy)));
     const double reach = fmax(fmax(fabs(A[0]) + fabs(A[1]) + fabs(A[2]), fabs(B[0]) + fabs(B[1]) + fabs(B[2])),
                               fabs(C[0]) + fabs(C[1]) + fabs(C[2]));
@@ -66,12 +60,10 @@ spx_result spx_ray_check(spx_vec3 origin, spx_vec3 translation, float max_fracti
 {
     if (!spx_finite3(origin) || !spx_finite3(translation) || !isfinite(max_fraction)) return SPX_ERR_NOT_FINITE;
     if (!spx_in_range3(origin) || !spx_in_range3(translation)) return SPX_ERR_OUT_OF_RANGE;
-    /* The ray's length and reach rank with a sweep's interval, last. */
     if (zero3(translation) || !(max_fraction >= 0.0f && max_fraction <= 1.0f)) return SPX_ERR_INVALID_ARGUMENT;
     return SPX_OK;
 }
 
-/* The triangle's plane normal turned to face the ray's origin, unit, in float. */
 static spx_vec3 facing_normal(const spx_triangle* t, const double dir[3])
 {
     const double e1[3] = { (double)t->v[1].x - t->v[0].x, (double)t->v[1].y - t->v[0].y,

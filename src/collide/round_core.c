@@ -56,8 +56,8 @@ void round_core_triangle(const spx_triangle* tri, spx_dvec3 origin, round_core* 
     out->size = sqrt(longest2);
     spx_dvec3 n = spx_d3_cross(spx_d3_sub(out->v[1], out->v[0]), spx_d3_sub(out->v[2], out->v[0]));
     double nl = spx_d3_len(n);
-    /* Segment-like (area below SPX_TRIANGLE_FLAT_RATIO of the longest edge squared): no plane whose
-       direction rounding leaves alone; its edges alone make it up. */
+    /* Segment-like (area below SPX_TRIANGLE_FLAT_RATIO of the longest edge squared): no reliable plane; its edges
+       make it up. */
     if (nl > 2.0 * SPX_TRIANGLE_FLAT_RATIO * longest2) out->normal = spx_d3_scale(n, 1.0 / nl);
 }
 
@@ -98,7 +98,7 @@ int round_core_edges(const round_core* c, int out[12][2])
     return 0;
 }
 
-/* ---- closest points ------------------------------------------------------------------------------ */
+/* ---- closest points ---- */
 
 static spx_dvec3 closest_on_segment(spx_dvec3 p, spx_dvec3 s0, spx_dvec3 s1)
 {
@@ -108,8 +108,8 @@ static spx_dvec3 closest_on_segment(spx_dvec3 p, spx_dvec3 s0, spx_dvec3 s1)
     return spx_d3_mad(s0, e, clamp01(spx_d3_dot(spx_d3_sub(p, s0), e) / ee));
 }
 
-/* Closest points of two segments (Ericson, Real-Time Collision Detection 5.1.9); the denominator is
-   |d1 x d2|^2 rather than a e - b^2, which cancels for nearly parallel segments. */
+/* Closest points of two segments (Ericson 5.1.9), denominator |d1 x d2|^2, not a e - b^2, which cancels for nearly
+   parallel segments. */
 static double closest_segments(spx_dvec3 p1, spx_dvec3 q1, spx_dvec3 p2, spx_dvec3 q2, spx_dvec3* c1, spx_dvec3* c2)
 {
     spx_dvec3 d1 = spx_d3_sub(q1, p1), d2 = spx_d3_sub(q2, p2), r = spx_d3_sub(p1, p2);
@@ -140,8 +140,7 @@ static double closest_segments(spx_dvec3 p1, spx_dvec3 q1, spx_dvec3 p2, spx_dve
     return spx_d3_len(spx_d3_sub(*c2, *c1));
 }
 
-/* p moved back by its excess over each slab: a point inside stays exactly itself, whatever rounding
-   the (float, nearly orthonormal) axes carry. */
+/* A point inside stays exactly itself, whatever rounding the nearly orthonormal axes carry. */
 static spx_dvec3 closest_on_box(const round_core* b, spx_dvec3 p)
 {
     spx_dvec3 d = spx_d3_sub(p, b->center), q = p;
@@ -153,7 +152,6 @@ static spx_dvec3 closest_on_box(const round_core* b, spx_dvec3 p)
     return q;
 }
 
-/* Inside the triangle's prism: on the inner side of every edge's in-plane normal. */
 static bool in_prism(const round_core* t, spx_dvec3 p)
 {
     for (int j = 0; j < 3; ++j) {
@@ -165,7 +163,6 @@ static bool in_prism(const round_core* t, spx_dvec3 p)
 
 static bool has_plane(const round_core* t) { return spx_d3_len2(t->normal) > 0.0; }
 
-/* Closest point on core b (any kind) to p. */
 static spx_dvec3 closest_to_point(const round_core* b, spx_dvec3 p)
 {
     switch (b->kind) {
@@ -195,9 +192,8 @@ static spx_dvec3 closest_to_point(const round_core* b, spx_dvec3 p)
     return p;
 }
 
-/* Where a segment meets a box or a triangle, if it does: the middle of its part inside the box, or
-   where it crosses the triangle's plane inside the triangle. Coplanar crossings are left to the
-   closest points of the edges, which find them at distance 0. */
+/* Where a segment meets a box or triangle: the middle of its part inside the box, or its crossing inside the
+   triangle. Coplanar crossings are left to the edges' closest points (distance 0). */
 static bool segment_meets(const round_core* b, spx_dvec3 a0, spx_dvec3 a1, spx_dvec3* out)
 {
     spx_dvec3 u = spx_d3_sub(a1, a0);
@@ -227,7 +223,7 @@ static bool segment_meets(const round_core* b, spx_dvec3 a0, spx_dvec3 a1, spx_d
         double da = spx_d3_dot(spx_d3_sub(a0, b->v[0]), b->normal), db = spx_d3_dot(spx_d3_sub(a1, b->v[0]), b->normal);
         if ((da > 0.0 && db > 0.0) || (da < 0.0 && db < 0.0)) return false;
         if (da == 0.0 && db == 0.0) {
-            /* In the plane: the middle of its part inside the triangle's three edges. */
+            /* In the plane: the middle of its part inside the three edges. */
             double lo = 0.0, hi = 1.0;
             for (int j = 0; j < 3; ++j) {
                 spx_dvec3 m = spx_d3_cross(b->normal, spx_d3_sub(b->v[(j + 1) % 3], b->v[j]));
@@ -271,7 +267,7 @@ double round_closest(const round_core* a, const round_core* b, spx_dvec3* out_pa
         return spx_d3_len(spx_d3_sub(*out_pb, *out_pa));
     }
     double best = INFINITY;
-    /* Apart: an end of the segment, or the segment against an edge of b, is closest. */
+    /* Apart: a segment end, or the segment against an edge of b, is closest. */
     for (int k = 0; k < 2; ++k) {
         spx_dvec3 q = closest_to_point(b, a->v[k]);
         double d = spx_d3_len(spx_d3_sub(q, a->v[k]));
@@ -305,7 +301,7 @@ double round_closest(const round_core* a, const round_core* b, spx_dvec3* out_pa
     return best;
 }
 
-/* ---- least overlap of cores that meet ------------------------------------------------------------ */
+/* ---- least overlap of cores that meet ---- */
 
 static void project(const round_core* c, spx_dvec3 m, double* lo, double* hi)
 {
@@ -334,7 +330,7 @@ static spx_dvec3 any_perpendicular(spx_dvec3 u)
     return spx_d3_scale(p, 1.0 / spx_d3_len(p));
 }
 
-/* Sign so that the first nonzero coordinate is positive: a fixed choice that does not depend on order. */
+/* First nonzero coordinate positive: a choice independent of order. */
 static spx_dvec3 canonical_sign(spx_dvec3 n)
 {
     double s = n.x != 0.0 ? n.x : (n.y != 0.0 ? n.y : n.z);
@@ -343,7 +339,6 @@ static spx_dvec3 canonical_sign(spx_dvec3 n)
 
 static spx_dvec3 fallback_direction(const round_core* a, const round_core* b, spx_dvec3 hint)
 {
-    /* The directions the answer may take: across a segment of either core, or any. */
     spx_dvec3 u = spx_d3(0, 0, 0);
     if (a->kind == ROUND_SEGMENT) u = spx_d3_sub(a->v[1], a->v[0]);
     if (spx_d3_len2(u) == 0.0 && b->kind == ROUND_SEGMENT) u = spx_d3_sub(b->v[1], b->v[0]);
@@ -353,7 +348,7 @@ static spx_dvec3 fallback_direction(const round_core* a, const round_core* b, sp
         spx_dvec3 w = tries[k];
         if (uu > 0.0) w = spx_d3_mad(w, u, -spx_d3_dot(w, u) / uu);
         double l = spx_d3_len(w);
-        /* Only a direction well above rounding of the coordinates counts. */
+        /* Only a direction well above the coordinates' rounding counts. */
         if (l > 1e-12 * (spx_d3_len(tries[k]) + 1e-300)) return spx_d3_scale(w, 1.0 / l);
     }
     return uu > 0.0 ? canonical_sign(any_perpendicular(u)) : spx_d3(1, 0, 0);
@@ -403,7 +398,7 @@ void round_core_penetration(const round_core* a, const round_core* b, spx_dvec3 
         project(a, m, &alo, &ahi);
         project(b, m, &blo, &bhi);
         double pos = ahi - blo, neg = bhi - alo, d = spx_dmin(pos, neg);
-        /* Least overlaps within 1e-12 of each other tie; the earlier axis keeps it. */
+        /* Overlaps within 1e-12 tie; the earlier axis keeps it. */
         if (d < best - 1e-12 * (fabs(best) + fabs(d) + 1e-300) || best_axis < 0) {
             spx_dvec3 n = m;
             if (neg < pos) n = spx_d3_neg(m);
@@ -429,7 +424,7 @@ void round_core_penetration(const round_core* a, const round_core* b, spx_dvec3 
     *out_axis = 1 + best_axis;
 }
 
-/* ---- a pair of pieces ------------------------------------------------------------------------- */
+/* ---- a pair of pieces ---- */
 
 spx_result round_piece_check(round_piece p)
 {
@@ -487,9 +482,8 @@ void round_contact_normal(const round_pair* p, const round_core* b, spx_dvec3 hi
                           double* out_separation, int* out_axis, spx_dvec3* out_pa, spx_dvec3* out_pb)
 {
     double d = round_closest(&p->a, b, out_pa, out_pb);
-    /* Cores closer than rounding of their coordinates meet: their difference has no direction. The
-       coordinates' magnitude is taken in the world, so that it does not depend on which point of A
-       is the origin (a capsule's ends swapped, A and B swapped). */
+    /* Cores closer than their coordinates' rounding (magnitude taken in the world, independent of the origin) meet:
+       no direction. */
     double scale =
         p->size + spx_d3_len(spx_d3_add(p->origin, p->a.center)) + spx_d3_len(spx_d3_add(p->origin, b->center));
     if (d > 1e-12 * scale) {

@@ -1,20 +1,5 @@
-/* Spheres and capsules against convex hulls (round.h): the round piece's core, a point or a segment,
- * against the hull, exact in double in the hull's frame (its position the origin).
- *
- * Static. A point outside the hull is closest to a face it sees (n . p > offset): at its projection
- * when that falls inside the face's loop, else at the nearest point of the loop's edges. A segment
- * that enters the hull (clipped by every face's plane) meets it; one that misses it is closest at one
- * of its ends or to one of the hull's edges, and only edges of faces an end sees can be closest.
- * Cores that meet overlap least along a face of their Minkowski difference: a hull face's normal, or
- * the segment crossed with a silhouette edge (whose two faces the segment's direction sees from
- * opposite sides: its Gauss-map arc crosses the great circle square to the segment), each one-sided.
- *
- * Swept. The cores' distance is convex in time; the first time it reaches R (the radius) is found per
- * pair of features, as round_line.c does for boxes: each end of the core against the hull grown by R
- * (a ball at each corner, a cylinder along each edge, a prism over each face), each corner on the
- * silhouette against the capsule grown by R, and the capsule's segment against each silhouette edge.
- * An end first meets the hull with its planes pushed out by R; where it enters that over the face
- * it enters by, that is the answer, and the corner and edge pieces are not needed. */
+/* Spheres and capsules against convex hulls: the round piece's core (point or segment) against the hull, exact in
+ * double in the hull's frame. See docs/collision.md#spheres-and-capsules-against-hulls. */
 #include "round_core.h"
 #include "box_features.h"
 #include "sat_axes.h"
@@ -29,9 +14,9 @@
 /* The problem in the hull's frame: A's core, its radius, the relative motion. */
 typedef struct hull_round {
     const spx_hull_view* h;
-    spx_dvec3 axis[3]; /* the hull's rotation, columns */
-    spx_dvec3 origin;  /* the hull's position */
-    round_core a;      /* A's core, hull frame */
+    spx_dvec3 axis[3]; /* columns */
+    spx_dvec3 origin;
+    round_core a;
     double ra;
     double size; /* m: the larger of the pieces' diameters */
 } hull_round;
@@ -63,8 +48,8 @@ static int order3(spx_vec3 p, spx_vec3 q)
     return 0;
 }
 
-/* A's core in the hull's frame. `canonical`: a capsule's ends in (x, y, z) order, so that the problem
-   asked with its ends swapped is one computation (the manifold keeps them as given: its ids name them). */
+/* A's core in the hull's frame. `canonical`: a capsule's ends in (x, y, z) order, so swapped ends are one computation
+   (the manifold keeps them as given: its ids name them). */
 static void make(hull_round* q, round_piece a, const spx_placed_hull* b, bool canonical)
 {
     q->h = &b->hull->view;
@@ -92,9 +77,8 @@ static void make(hull_round* q, round_piece a, const spx_placed_hull* b, bool ca
     q->size = spx_dmax(c->size + 2.0 * q->ra, 2.0 * q->h->radius);
 }
 
-/* ---- closest points ------------------------------------------------------------------------------ */
+/* ---- closest points ---- */
 
-/* Is x (on face f's plane) inside the face's loop? */
 static bool in_face(const spx_hull_view* h, uint32_t f, spx_dvec3 x)
 {
     const spx_hull_plane* pl = &h->faces[f];
@@ -106,7 +90,7 @@ static bool in_face(const spx_hull_view* h, uint32_t f, spx_dvec3 x)
     return true;
 }
 
-/* Closest point of the hull to p; the distance, 0 (and p itself) when p is inside or on it. */
+/* Closest point of the hull to p and its distance; 0 (and p) when p is inside or on it. */
 static double closest_to_point(const spx_hull_view* h, spx_dvec3 p, spx_dvec3* out)
 {
     double best = INFINITY;
@@ -135,8 +119,8 @@ static double closest_to_point(const spx_hull_view* h, spx_dvec3 p, spx_dvec3* o
     return best == INFINITY ? 0.0 : best;
 }
 
-/* Closest points of A's core and the hull: the distance; where they meet, 0 and one common point (for
-   a segment, the middle of its part inside). */
+/* Closest points of A's core and the hull and their distance; where they meet, 0 and one common point (a segment: the
+   middle of its part inside). */
 static double closest(const spx_hull_view* h, const round_core* a, spx_dvec3* pa, spx_dvec3* pb)
 {
     if (a->kind == ROUND_POINT) {
@@ -180,17 +164,15 @@ static double closest(const spx_hull_view* h, const round_core* a, spx_dvec3* pa
     return best;
 }
 
-/* Does edge e's Gauss-map arc cross the great circle square to u (its faces seen from opposite sides
-   along u, or one edge-on)? */
+/* Does edge e's Gauss-map arc cross the great circle square to u (a silhouette edge along u)? */
 static bool silhouette(const spx_hull_view* h, uint32_t e, spx_dvec3 u)
 {
     const spx_hull_edge* ed = &h->edges[e];
     return spx_d3_dot(h->faces[ed->face[0]].normal, u) * spx_d3_dot(h->faces[ed->face[1]].normal, u) <= 0.0;
 }
 
-/* The least overlap of cores that meet, over the faces of their Minkowski difference: the direction
-   (A to B) to move the hull along, the overlap, and 1 + the axis (face f: f; the segment crossed with
-   edge e: faces + e). Equal overlaps within 1e-12 keep the earlier axis. */
+/* Least overlap of meeting cores over their Minkowski faces: direction (A to B), overlap, and 1 + axis (face f: f;
+   segment x edge e: faces + e). Overlaps within 1e-12 keep the earlier axis. */
 static void core_penetration(const spx_hull_view* h, const round_core* a, spx_dvec3* out_n, double* out_depth,
                              int* out_axis)
 {
@@ -232,8 +214,8 @@ static void core_penetration(const spx_hull_view* h, const round_core* a, spx_dv
     *out_axis = 1 + axis;
 }
 
-/* The contact of A's core `a` with the hull: the unit normal (A to B), the cores' separation along it
-   (their distance, or minus their least overlap where they meet), the axis, a closest point of each. */
+/* The contact of A's core with the hull: unit normal (A to B), separation along it (distance, or minus the least
+   overlap), axis, a closest point of each. */
 static void contact(const hull_round* q, const round_core* a, spx_dvec3* n, double* sep, int* axis, spx_dvec3* pa,
                     spx_dvec3* pb)
 {
@@ -250,14 +232,13 @@ static void contact(const hull_round* q, const round_core* a, spx_dvec3* n, doub
     *sep = -depth;
 }
 
-/* ---- a line against the grown hull -------------------------------------------------------------- */
+/* ---- a line against the grown hull ---- */
 
 typedef struct span {
     double t0, t1; /* hull of the pieces' intervals; t0 > t1 while empty */
 } span;
 
-/* Adds a piece's interval [*a, *b] (already clipped) when the line meets the piece; read through
-   pointers, after the call that clips them. */
+/* Adds a piece's clipped interval [*a, *b] when the line meets it; read through pointers after the clipping call. */
 static void take(span* s, bool met, const double* a, const double* b)
 {
     if (!met) return;
@@ -265,7 +246,6 @@ static void take(span* s, bool met, const double* a, const double* b)
     s->t1 = spx_dmax(s->t1, *b);
 }
 
-/* Clips [*lo, *hi] to the times o + d t spends in the prism of half height r over face f. */
 static bool prism(const spx_hull_view* h, uint32_t f, double r, spx_dvec3 o, spx_dvec3 d, double* lo, double* hi)
 {
     const spx_hull_plane* pl = &h->faces[f];
@@ -279,9 +259,8 @@ static bool prism(const spx_hull_view* h, uint32_t f, double r, spx_dvec3 o, spx
     return true;
 }
 
-/* Times in [lo, hi] at which o + d t is within r of the hull: the hull of its intervals in the balls
-   at the corners, the cylinders along the edges and the prisms of half height r over the faces, which
-   together hold the grown hull's boundary (round_line_interval's argument). */
+/* Times in [lo, hi] at which o + d t is within r of the hull: the hull of its intervals in the corner balls, edge
+   cylinders and face prisms, which hold the grown hull's boundary. */
 static bool line_interval(const spx_hull_view* h, double r, spx_dvec3 o, spx_dvec3 d, double lo, double hi, double* t0,
                           double* t1)
 {
@@ -304,9 +283,8 @@ static bool line_interval(const spx_hull_view* h, double r, spx_dvec3 o, spx_dve
     return s.t0 <= s.t1;
 }
 
-/* First time in [0, hi] at which o + d t (outside the grown hull at 0) comes within r of the hull. The
-   grown hull lies inside the hull with its planes pushed out by r, so the line's entry into that is a
-   lower bound; it is the answer where the entry point lies over the face it enters by. */
+/* First time in [0, hi] at which o + d t (outside at 0) comes within r of the hull. The hull with planes pushed out
+   by r holds the grown hull: its entry is a lower bound, and the answer where it lies over the face entered. */
 static bool line_entry(const spx_hull_view* h, double r, spx_dvec3 o, spx_dvec3 d, double hi, double* out)
 {
     double lo = 0.0;
@@ -330,8 +308,7 @@ static bool line_entry(const spx_hull_view* h, double r, spx_dvec3 o, spx_dvec3 
             return true;
         }
     }
-    /* The first point reached lies where the hull's outward normal opposes the motion (n . d <= 0):
-       on a face so turned, or on an edge or at a corner of one. */
+    /* The first point reached has the hull's normal opposing the motion: a face so turned, or its edge or corner. */
     bool facing[MAX_FACES], rim[SPX_HULL_MAX_CORNERS] = { false };
     for (uint32_t f = 0; f < h->face_count; ++f) {
         facing[f] = spx_d3_dot(h->faces[f].normal, d) <= 0.0;
@@ -359,13 +336,11 @@ static bool line_entry(const spx_hull_view* h, double r, spx_dvec3 o, spx_dvec3 
     return true;
 }
 
-/* First time in [0, tmax] at which A's core and the hull moving at v relative to it come within R. */
 static bool first_time(const hull_round* q, spx_dvec3 v, double R, double tmax, double* out)
 {
     const spx_hull_view* h = q->h;
     const round_core* a = &q->a;
-    /* The bounding balls (the hull's about its mean corner, the core's about its middle), grown by R,
-       must meet: a bound only, grown by 1e-9. */
+    /* Bounding balls grown by R (and 1e-9) must meet: a bound only. */
     {
         const double reach = (h->radius + 0.5 * a->size + R) * (1.0 + 1e-9) + 1e-9 * spx_d3_len(a->center);
         double lo = 0.0, hi = tmax;
@@ -382,7 +357,6 @@ static bool first_time(const hull_round* q, spx_dvec3 v, double R, double tmax, 
         bool rim[SPX_HULL_MAX_CORNERS] = { false };
         for (uint32_t e = 0; e < h->edge_count; ++e) {
             const spx_hull_edge* ed = &h->edges[e];
-            /* As the ends: the contact's normal opposes the motion, so one of the edge's faces does. */
             if (!silhouette(h, e, u) || (spx_d3_dot(h->faces[ed->face[0]].normal, back) > 0.0 &&
                                          spx_d3_dot(h->faces[ed->face[1]].normal, back) > 0.0))
                 continue;
@@ -393,8 +367,7 @@ static bool first_time(const hull_round* q, spx_dvec3 v, double R, double tmax, 
                                         spx_dmin(tmax, best), &t))
                 best = spx_dmin(best, t);
         }
-        /* A corner meets the capsule's side only along a normal square to the segment, in its normal
-           cone: the corner is on the silhouette. */
+        /* A corner meets the capsule's side only along a normal square to the segment: a silhouette corner. */
         for (uint32_t i = 0; i < h->vertex_count; ++i) {
             double t0, t1;
             if (rim[i] && round_line_interval(a, R, corner(h, i), v, 0.0, spx_dmin(tmax, best), &t0, &t1))
@@ -406,9 +379,8 @@ static bool first_time(const hull_round* q, spx_dvec3 v, double R, double tmax, 
     return true;
 }
 
-/* ---- answers ------------------------------------------------------------------------------------- */
+/* ---- answers ---- */
 
-/* Which feature of the hull is extreme along m: its corners within 1e-6 of the size of the most. */
 static spx_feature_kind hull_feature(const hull_round* q, spx_dvec3 m)
 {
     double top = -INFINITY;
@@ -427,9 +399,8 @@ static bool lies_along(const round_core* a, spx_dvec3 n)
     return l2 > 0.0 && fabs(spx_d3_dot(u, n)) <= SPX_FEATURE_FLAT_SINE * sqrt(l2);
 }
 
-/* Where they touch (midway between A's surface and the hull along n), or where the cores meet. A
-   capsule lying along the contact touches along a stretch: the part of its segment within the
-   separation plus 1e-9 of the size of the hull, whose middle gives the point. */
+/* Where they touch: midway between A's surface and the hull along n, or where the cores meet. A capsule lying along
+   the contact: the middle of its stretch within the separation plus 1e-9 of the size. */
 static spx_dvec3 contact_point(const hull_round* q, const round_core* a, spx_dvec3 n, double sep, spx_dvec3 pa,
                                spx_dvec3 pb)
 {
@@ -451,7 +422,6 @@ static spx_result check(round_piece a, const spx_placed_hull* b)
     return spx_first_error(round_piece_check(a), spx_hull_check_placed(b));
 }
 
-/* The bounding balls (the core's about its middle) farther apart than R + margin: apart. */
 static bool far_apart(const hull_round* q, double margin)
 {
     const double reach = (q->h->radius + 0.5 * q->a.size + q->ra) * (1.0 + 1e-9) + margin;
@@ -491,7 +461,6 @@ static spx_result sweep(round_piece pa_, spx_vec3 velocity_a, const spx_placed_h
         out->time = (float)t;
     }
     const spx_dvec3 x = contact_point(&q, &a, n, sep, pa, pb);
-    /* The hull has moved by its velocity times t. */
     out->point = spx_d3_to_float(spx_d3_add(spx_d3_mad(q.origin, spx_d3_from(velocity_b), t), world_dir(&q, x)));
     out->normal = spx_d3_to_float(world_dir(&q, n));
     out->axis = axis;
@@ -524,7 +493,7 @@ static spx_result at_rest(round_piece pa_, const spx_placed_hull* b, bool* out_o
     return SPX_OK;
 }
 
-/* ---- manifolds ----------------------------------------------------------------------------------- */
+/* ---- manifolds ---- */
 
 static void add_point(const hull_round* q, spx_manifold* m, spx_dvec3 local, double depth, uint32_t id)
 {
@@ -534,10 +503,9 @@ static void add_point(const hull_round* q, spx_manifold* m, spx_dvec3 local, dou
     p->id = id;
 }
 
-/* A capsule lying on the hull face that n (A to B) comes square to, within MANIFOLD_FACE_COS: its
-   segment clipped to the face's loop, each end a point with its own depth (ids 0, 1 from p[0]). A
-   stretch whose deepest end falls short of the pair's least overlap by more than 1e-3 of it (a segment
-   through the hull, deepest past the face's sides) is not the contact: false, and one point is. */
+/* A capsule lying on the face n comes square to (within MANIFOLD_FACE_COS): its segment clipped to the face's loop,
+   one point per end (ids 0, 1). False, for one point, when the deepest end falls short of the least overlap by over
+   1e-3 of it (a segment through the hull). */
 static bool capsule_on_face(const hull_round* q, spx_dvec3 n, double depth, double margin, spx_manifold* out)
 {
     const spx_hull_view* h = q->h;
@@ -568,7 +536,6 @@ static bool capsule_on_face(const hull_round* q, spx_dvec3 n, double depth, doub
     out->normal = spx_d3_to_float(world_dir(q, normal));
     for (int k = 0; k < 2; ++k) {
         if (R - gap[k] < -margin) continue;
-        /* Midway between A's surface (x + ra normal) and the face (x + gap normal). */
         add_point(q, out, spx_d3_mad(x[k], normal, 0.5 * (R + gap[k])), R - gap[k], (uint32_t)k);
     }
     return out->point_count > 0;
@@ -596,9 +563,8 @@ static spx_result manifold(round_piece pa_, const spx_placed_hull* b, float marg
     out->normal = spx_d3_to_float(world_dir(&q, n));
     add_point(&q, out, sep > 0.0 ? spx_d3_scale(spx_d3_add(spx_d3_mad(pa, n, R), pb), 0.5) : pa, R - sep, 2u);
     if (q.a.kind != ROUND_SEGMENT) return SPX_OK;
-    /* A capsule touching at one point turns about it: each end apart from the hull and within the
-       margin is a speculative point, its gap the end's offset to the hull's nearest point along n
-       (no more than the true gap). */
+    /* A capsule touching at one point turns about it: each end apart and within the margin is a speculative point,
+       its gap a lower bound of the true one. */
     const double tiny = 1e-6 * q.size;
     for (int k = 0; k < 2; ++k) {
         const spx_dvec3 x = q.a.v[k];
@@ -612,7 +578,7 @@ static spx_result manifold(round_piece pa_, const spx_placed_hull* b, float marg
     return SPX_OK;
 }
 
-/* ---- entry points -------------------------------------------------------------------------------- */
+/* ---- entry points ---- */
 
 #define ROUND_HULL_QUERIES(name, TA, KA)                                                                          \
     SPX_API spx_result spx_overlap_##name##_hull(const TA* a, const spx_placed_hull* b, bool* out)                \

@@ -1,16 +1,9 @@
-/* A line against a grown core, and the first time two cores come within a distance.
- *
- * A core grown by r (its Minkowski sum with a ball) is the union of convex pieces: a ball at each
- * vertex, a solid cylinder along each edge, and the core grown along its faces only (a box's three
- * plates, each the box lengthened by r along one axis; a triangle's prism of half height r). The
- * times a line o + d t spends in a convex piece form an interval, in closed form (slabs divide, a
- * ball or a cylinder is a quadratic), and since the grown core is convex the line's interval in it
- * is the hull of the pieces' intervals. */
+/* A line against a grown core (the hull of its convex pieces' intervals: vertex balls, edge cylinders, face plates or
+ * prisms), and the first time two cores come within a distance. See docs/collision.md#spheres-and-capsules. */
 #include "round_core.h"
 #include "sat_axes.h"
 
-/* Clips [*lo, *hi] to the times when A t^2 + 2 B t + C <= 0 (A >= 0; B = 0 where A = 0). The roots
-   are taken in the form that does not cancel. */
+/* Clips [*lo, *hi] to A t^2 + 2 B t + C <= 0 (A >= 0; B = 0 where A = 0), roots in the non-cancelling form. */
 static bool clip_quadratic(double A, double B, double C, double* lo, double* hi)
 {
     if (A == 0.0) return C <= 0.0;
@@ -38,8 +31,7 @@ static bool ball(spx_dvec3 o, spx_dvec3 d, spx_dvec3 c, double r, double* lo, do
     return clip_quadratic(spx_d3_len2(d), spx_d3_dot(q, d), spx_d3_len2(q) - r * r, lo, hi);
 }
 
-/* The solid cylinder of radius r about the segment c0-c1: |(x - c0) x e|^2 <= r^2 |e|^2 and
-   0 <= (x - c0) . e <= |e|^2. Its caps lie inside the balls at the ends, which are tested anyway. */
+/* The solid cylinder of radius r about c0-c1; its caps lie inside the end balls, tested anyway. */
 static bool cylinder(spx_dvec3 o, spx_dvec3 d, spx_dvec3 c0, spx_dvec3 c1, double r, double* lo, double* hi)
 {
     spx_dvec3 e = spx_d3_sub(c1, c0), q = spx_d3_sub(o, c0);
@@ -72,11 +64,10 @@ static bool triangle_prism(const round_core* c, spx_dvec3 o, spx_dvec3 d, double
 }
 
 typedef struct hull {
-    double lo, hi; /* the clip range */
+    double lo, hi;
     double t0, t1; /* hull of the pieces' intervals so far; t0 > t1 while empty */
 } hull;
 
-/* Adds a piece's interval [*lo, *hi] (already clipped) when the line meets the piece. */
 static void take(hull* h, bool inside, const double* lo, const double* hi)
 {
     if (!inside) return;
@@ -87,9 +78,8 @@ static void take(hull* h, bool inside, const double* lo, const double* hi)
 bool round_line_interval(const round_core* c, double radius, spx_dvec3 o, spx_dvec3 d, double lo, double hi, double* t0,
                          double* t1)
 {
-    /* Every piece lies in the box grown by radius along all its axes (and by 1e-6 of its size for
-       axes off orthonormal by rounding), or within radius of the triangle's plane: a line that misses
-       that misses them all. */
+    /* Every piece lies in the box grown by radius (and 1e-6 of its size for rounded axes) or within radius of the
+       triangle's plane: missing that misses all. */
     if (c->kind == ROUND_BOX) {
         double a = lo, b = hi, slack = radius + 1e-6 * c->size;
         spx_dvec3 q = spx_d3_sub(o, c->center);
@@ -124,11 +114,9 @@ bool round_line_interval(const round_core* c, double radius, spx_dvec3 o, spx_dv
     return h.t0 <= h.t1;
 }
 
-/* Segment a0 + s ua (s in [0, 1]) against segment w + u ub (u in [0, 1]) with w = w0 + v t, apart by
-   at most r between their insides: w lies in the prism over the parallelogram { s ua - u ub } of half
-   height r. With n = ua x ub / |ua x ub|, the coordinates of w are s = w.(ub x n)/|ua x ub|,
-   u = w.(ua x n)/|ua x ub|, h = w.n, each linear in t. Segments within SPX_PARALLEL_SINE of parallel
-   have no inside pair that their ends do not cover to within that much of their length. */
+/* Segment a0 + s ua against w + u ub (w = w0 + v t), s, u in [0, 1], within r between their insides: w in the prism
+   of half height r over { s ua - u ub }, whose coordinates are linear in t. Within SPX_PARALLEL_SINE of parallel, the
+   ends cover every inside pair. */
 static bool segment_pair(spx_dvec3 ua, spx_dvec3 ub, spx_dvec3 w0, spx_dvec3 v, double r, double tmax, double* t)
 {
     spx_dvec3 L = spx_d3_cross(ua, ub);
@@ -144,7 +132,6 @@ static bool segment_pair(spx_dvec3 ua, spx_dvec3 ub, spx_dvec3 w0, spx_dvec3 v, 
     return true;
 }
 
-/* Largest distance of a vertex from the core's centre. */
 static double core_reach(const round_core* c)
 {
     double r2 = 0.0;
@@ -155,7 +142,7 @@ static double core_reach(const round_core* c)
 bool round_first_time(const round_core* a, const round_core* b, spx_dvec3 v, double radius, double tmax,
                       double* out_time)
 {
-    /* The cores' bounding balls, grown by radius, must meet within [0, tmax] (slightly grown: a bound only). */
+    /* Bounding balls grown by radius (slightly more) must meet in [0, tmax]: a bound only. */
     const double bound = (core_reach(a) + core_reach(b) + radius) * (1.0 + 1e-9);
     double lo = 0.0, hi = tmax;
     if (!clip_quadratic(spx_d3_len2(v), spx_d3_dot(spx_d3_sub(b->center, a->center), v),
@@ -163,8 +150,7 @@ bool round_first_time(const round_core* a, const round_core* b, spx_dvec3 v, dou
         return false;
     double best = INFINITY, t0, t1;
     const spx_dvec3 back = spx_d3_neg(v);
-    /* A's vertices against B grown: B moves at v, so relative to B they move at -v. Each search ends at
-       the best time so far: a piece entered later cannot be first. */
+    /* A's vertices against B grown, moving at -v. Each search ends at the best time so far. */
     for (int i = 0; i < a->vertex_count; ++i)
         if (round_line_interval(b, radius, a->v[i], back, 0.0, spx_dmin(tmax, best), &t0, &t1))
             best = spx_dmin(best, t0);

@@ -1,10 +1,5 @@
-/* Contact manifolds of spheres and capsules (round.h).
- *
- * A sphere touches anything at one point. A capsule touches a face, or another capsule lying along
- * it, along a stretch, and one point would let it rock: where the contact normal is a box face's or
- * the triangle's (within MANIFOLD_FACE_COS), or the two capsules are nearly parallel (within
- * MANIFOLD_PARALLEL_SINE), the capsule's segment is clipped to the face (to the other segment's
- * extent) and each end of the clipped part is a point with its own depth. */
+/* Contact manifolds of spheres and capsules: one point, or a capsule's segment clipped to a face or a parallel
+ * capsule (two points with their own depths) so it cannot rock. See docs/shapes.md#contacts. */
 #include "round_core.h"
 #include "geometry/validate.h"
 #include <string.h>
@@ -13,14 +8,13 @@
 #define MANIFOLD_PARALLEL_SINE 0.0175 /* about 1 degree */
 
 typedef struct clip_face {
-    spx_dvec3 normal; /* unit, B's face towards A (the manifold normal is its opposite) */
-    double height;    /* the face's plane: x . normal = height */
+    spx_dvec3 normal; /* unit, B's face towards A (opposite the manifold normal) */
+    double height;    /* x . normal = height */
     int side_count;
-    spx_dvec3 side[3]; /* the face region: x . side[k] in [side_lo[k], side_hi[k]] */
+    spx_dvec3 side[3]; /* x . side[k] in [side_lo[k], side_hi[k]] */
     double side_lo[3], side_hi[3];
 } clip_face;
 
-/* B's face the contact normal n (A to B) comes square to, if any. */
 static bool face_of(const round_core* b, spx_dvec3 n, clip_face* f)
 {
     if (b->kind == ROUND_BOX) {
@@ -65,10 +59,9 @@ static void add_point(spx_manifold* m, spx_dvec3 origin, spx_dvec3 local, double
     q->id = id;
 }
 
-/* Two points along a capsule (A) lying on B's face or along B's segment; false to fall back to one.
-   `depth`: the pair's least overlap. A stretch whose deepest end falls short of it by more than 1e-3
-   of it (a segment through the box whose deepest part sticks out past the face's sides) is not the
-   contact: one point at the least overlap is. Bit k of *clipped: point k's end was cut by B. */
+/* Two points along capsule A lying on B's face or segment; false for one point. A stretch whose deepest end falls
+   short of the least overlap `depth` by over 1e-3 of it (a segment through the box) is not the contact. Bit k of
+   *clipped: end k was cut by B. */
 static bool capsule_stretch(const round_pair* p, spx_dvec3 n, double depth, double margin, spx_manifold* out,
                             unsigned* clipped)
 {
@@ -110,21 +103,14 @@ static bool capsule_stretch(const round_pair* p, spx_dvec3 n, double depth, doub
     for (int k = 0; k < 2; ++k) {
         if (R - gap[k] < -margin) continue;
         if ((k ? s1 : s0) != (double)k) *clipped |= 1u << out->point_count;
-        /* Midway between A's surface (x + ra n) and B's (x + (gap - rb) n). */
         add_point(out, p->origin, spx_d3_mad(x[k], normal, 0.5 * (p->ra + gap[k] - p->rb)), R - gap[k], (uint32_t)k);
     }
     return true;
 }
 
-/* A capsule touching at one point (across an edge, tilted on a face, crossing another capsule) turns
-   about it, and its far end may land within the step: each end of its segment apart from B and away
-   from the contact point is a speculative point too while within the margin, its gap the distance the
-   end travels along the normal before it meets B (the solver's constraint is along the normal, so
-   that is the gap it must hold; the end's offset to B's nearest point taken along the normal is no
-   measure of it: for crossing capsules the normal is square to both segments and every end's offset
-   along it is the contact's own gap). An end that passes B moving along the normal (hanging past B's
-   side) gives none. Ids 0 and 1: the end; B a capsule too, its ends likewise against A, ids 3 and 4
-   (so that the pair gives the same points either way round). */
+/* A capsule touching at one point turns about it: each far end apart and within the margin is a speculative point,
+   its gap the travel along the normal before it meets B (the solver's constraint direction); ends passing B's side
+   give none. Ids 0, 1: A's ends; 3, 4: B's when a capsule, so either order gives the same points. */
 static void capsule_ends(const round_pair* p, spx_dvec3 n, double margin, spx_dvec3 pa, spx_dvec3 pb, spx_manifold* out)
 {
     const double R = p->ra + p->rb, tiny = 1e-6 * p->size;
@@ -137,15 +123,13 @@ static void capsule_ends(const round_pair* p, spx_dvec3 n, double margin, spx_dv
             const spx_dvec3 x = mine->v[k];
             if (spx_d3_len2(spx_d3_sub(x, touch)) <= tiny * tiny) continue;
             if (!(spx_d3_len2(spx_d3_sub(round_closest_to_point(other, x), x)) > R * R)) continue;
-            /* A's end moves towards B along n, B's towards A along -n, until it is within R of the
-               other core. */
+            /* Each end moves along the normal until within R of the other core. */
             const spx_dvec3 dir = side ? spx_d3_neg(n) : n;
             double gap, t1;
             if (!round_line_interval(other, R, x, dir, 0.0, margin, &gap, &t1) || !(gap > 0.0)) continue;
-            /* Midway between the end's surface and the other piece's, met after the gap. */
             const spx_dvec3 mid = spx_d3_mad(x, dir, (side ? p->rb : p->ra) + 0.5 * gap);
             if (out->point_count == SPX_MAX_MANIFOLD_POINTS) {
-                /* Full (two crossing capsules, all four ends near): the nearer ends are kept. */
+                /* Full (two crossing capsules): the nearer ends are kept. */
                 int far = 1;
                 for (int i = 2; i < out->point_count; ++i)
                     if (out->points[i].depth < out->points[far].depth) far = i;
@@ -180,7 +164,7 @@ unsigned round_pair_face_manifold(const round_pair* p, double margin, spx_manifo
     memset(out, 0, sizeof *out);
     clip_face f;
     if (p->b.kind != ROUND_TRIANGLE || spx_d3_len2(p->b.normal) == 0.0) return 0;
-    /* The side of the plane A's core is on (its first point), the face's normal towards A. */
+    /* The face turned towards A's core (its first point's side). */
     const double above = spx_d3_dot(spx_d3_sub(p->a.v[0], p->b.v[0]), p->b.normal);
     if (!face_of(&p->b, above >= 0.0 ? spx_d3_neg(p->b.normal) : p->b.normal, &f)) return 0;
     const spx_dvec3 a0 = p->a.v[0];

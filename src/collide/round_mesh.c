@@ -1,21 +1,6 @@
-/* Spheres and capsules against a triangle mesh through its OBB tree (round.h): overlap, the first
- * contact of a translating pair, and resting manifolds.
- *
- * The triangles come from the tree descent (mesh_descent.c, VISIT) of a box holding the round piece
- * (grown by the margin, or swept over the motion), each met by the round piece's triangle query.
- *
- * Surface edges (spx_triangle_edges), as the box-mesh manifold has them: a triangle's contact normal
- * may come from its edge or corner only where the surface has one (a convex or open edge whose
- * wedge holds the normal, a corner of the surface). Elsewhere (two coplanar triangles' shared edge, a
- * concave one) the contact is the triangle's face over the part of the round piece above it, and
- * nothing where no part is: the triangle next to it has the piece above its face. A sphere rolling
- * or a capsule sliding across a flat mesh then sees one plane, with no bump at the inner edges.
- *
- * The triangle manifolds are merged by normal, deepest first, as spx_manifold_obb_mesh merges its
- * own (manifold_group.h). Point ids: a sphere's point 2; a capsule's own end k (0, 1) lying on a
- * face, or its single point 2, keep those ids from triangle to triangle, so they stay as the piece
- * slides on; a stretch's end cut by a triangle's side is 3 + k with the triangle's number in the def
- * in bits 6-31 (mod 2^26). */
+/* Spheres and capsules against a triangle mesh through its OBB tree: overlap, sweep and manifolds, with the
+ * surface-edge rule (no ghost bumps) and ids stable across triangles. See docs/shapes.md#contacts and
+ * docs/meshes.md#contact-manifolds. */
 #include "round_core.h"
 #include "manifold_group.h"
 #include "manifold_triangle.h"
@@ -27,10 +12,10 @@
 #include <string.h>
 
 #define ROUND_MESH_PI 3.14159265358979323846
-/* rad: a normal this far outside an edge's wedge still counts as inside it (rounding of the normal). */
+/* rad: slack outside an edge's wedge for the normal's rounding */
 #define ROUND_WEDGE_SLACK 1e-5
 
-/* A box holding the piece (the capsule's segment along axis 0), its half extents grown by `grow`. */
+/* A box holding the piece (a capsule's segment along axis 0), half extents grown by `grow`. */
 static spx_obb bound_box(round_piece a, double grow)
 {
     spx_obb box;
@@ -50,12 +35,11 @@ static spx_obb bound_box(round_piece a, double grow)
     spx_dvec3 u = spx_d3_sub(p1, p0);
     const double len = sqrt(spx_d3_len2(u));
     u = len > 0.0 ? spx_d3_scale(u, 1.0 / len) : spx_d3(1, 0, 0);
-    /* Two unit vectors square to u complete the frame. */
     spx_dvec3 v = fabs(u.x) < 0.57735 ? spx_d3(0, -u.z, u.y) : spx_d3(-u.y, u.x, 0);
     v = spx_d3_scale(v, 1.0 / sqrt(spx_d3_len2(v)));
     const spx_dvec3 w = spx_d3_cross(u, v);
     box.center = spx_d3_to_float(spx_d3_scale(spx_d3_add(p0, p1), 0.5));
-    /* Rounded outwards: float's rounding of the centre and the axes must not lose a touching triangle. */
+    /* Rounded outwards: float rounding must not lose a touching triangle. */
     const double far = fmax(fabs(box.center.x), fmax(fabs(box.center.y), fabs(box.center.z)));
     const double pad = 4.0 * FLT_EPSILON * (far + 0.5 * len + r + grow) + 1e-30;
     box.half_extents = spx_v3((float)(0.5 * len + r + grow + pad), (float)(r + grow + pad), (float)(r + grow + pad));
@@ -67,10 +51,8 @@ static spx_obb bound_box(round_piece a, double grow)
     return box;
 }
 
-/* May the normal n (round piece towards the triangle) come from the triangle's feature nearest the
-   piece along -n? The face always; an edge when the surface turns away across it from the piece's
-   side (convex, or open) and -n lies in the wedge between the edge's faces; a corner when the
-   surface has one there. */
+/* May normal n (piece to triangle) come from the triangle's feature nearest the piece? The face always; an edge where
+   the surface turns away (convex, open) and -n is in its wedge; a corner the surface has. */
 static bool admitted(const round_core* t, const spx_triangle_edges* edges, spx_dvec3 n, spx_dvec3 core_point)
 {
     const spx_dvec3 d = spx_d3_neg(n);
@@ -91,9 +73,7 @@ static bool admitted(const round_core* t, const spx_triangle_edges* edges, spx_d
     return angle <= wedge + ROUND_WEDGE_SLACK;
 }
 
-/* The round piece's manifold with one triangle of the mesh, under the surface-edge rule; the mask of
-   round_pair_manifold. No points: apart beyond the margin, or a feature the surface lacks with no
-   part of the piece over the face. */
+/* The piece's manifold with one triangle under the surface-edge rule; the mask of round_pair_manifold. */
 static unsigned triangle_manifold(round_piece a, const spx_triangle* tri, const spx_triangle_edges* edges,
                                   double margin, spx_manifold* out)
 {
@@ -110,24 +90,22 @@ static unsigned triangle_manifold(round_piece a, const spx_triangle* tri, const 
     return round_pair_face_manifold(&p, margin, out);
 }
 
-/* ---- manifold ------------------------------------------------------------------------------------- */
+/* ---- manifold ---- */
 
 typedef struct round_mesh {
     round_piece a;
     spx_mesh_instance* inst;
     double margin;
     float same;            /* points closer than this are one */
-    spx_vec3 center, axis; /* the piece's centre, and a capsule's direction (zero for a sphere) */
+    spx_vec3 center, axis; /* a capsule's direction is zero for a sphere */
     bool capsule;
     spx_group_leaders leaders;
-    /* Each group's nearest point at each of the capsule's own ends (ids 0 and 1, not cut by a
-       triangle's side), which the group's extremes may pass over (keep_ends). */
+    /* Each group's nearest point at the capsule's own ends (ids 0, 1), which the extremes may pass over. */
     spx_group_slot ends[SPX_MAX_MESH_MANIFOLDS][2];
 } round_mesh;
 
 static void group_start(round_mesh* rm, spx_vec3 normal)
 {
-    /* The contact plane's directions: a capsule's axis laid in the plane, else any. */
     spx_dvec3 n = spx_d3_from(normal), u = spx_d3_from(rm->axis);
     u = spx_d3_sub(u, spx_d3_scale(n, spx_d3_dot(u, n)));
     if (spx_d3_len2(u) < 1e-6) u = fabs(n.x) < 0.57735 ? spx_d3(0, -n.z, n.y) : spx_d3(-n.y, n.x, 0);
@@ -161,16 +139,14 @@ static bool visit_manifold(void* context, uint32_t t)
         const bool cut = (clipped >> i) & 1u;
         if (cut) q.id = (3u + q.id) | source << 6;
         else if (rm->capsule && q.id < 2u) spx_group_slot_offer(&rm->ends[g][q.id], &q, q.depth, 0.0f);
-        /* The piece's own end wins over a cut end naming the same place (where it lies on the edge
-           between two triangles): its id does not change as it slides on. */
+        /* The piece's own end wins over a cut end at the same place: its id stays as it slides. */
         spx_group_offer(gr, &q, cut ? 0.0f : rm->same);
     }
     return false;
 }
 
-/* A capsule's own ends within the margin stay in its manifold, room allowing: the extremes lean
-   towards depth, so a capsule landing on one end would keep that end alone, and the other, swinging
-   down over another triangle within the step, would meet no point there and go into the mesh. */
+/* A capsule's own ends within the margin stay, room allowing: kept to one end by depth, a capsule landing on it would
+   let the other swing down into the mesh with no point. */
 static void keep_ends(spx_manifold* m, const spx_group_slot ends[2])
 {
     for (int k = 0; k < 2; ++k) {
@@ -178,7 +154,6 @@ static void keep_ends(spx_manifold* m, const spx_group_slot ends[2])
         int j = 0;
         while (j < m->point_count && m->points[j].id != ends[k].p.id) ++j;
         if (j < m->point_count) continue;
-        /* In id order, as spx_group_finish writes them. */
         j = m->point_count++;
         while (j > 0 && m->points[j - 1].id > ends[k].p.id) {
             m->points[j] = m->points[j - 1];
@@ -211,8 +186,7 @@ static spx_result round_mesh_manifold(round_piece a, spx_mesh_instance* b, float
     rm.leaders.max = capacity < SPX_MAX_MESH_MANIFOLDS ? capacity : SPX_MAX_MESH_MANIFOLDS;
     *out_count = 0;
     if (rm.leaders.max == 0) return SPX_OK;
-    /* Leaders deepest first, each pass collecting into the groups so far and finding the next leader
-       among the triangles none takes (the order the tree hands them out does not matter). */
+    /* Leaders deepest first, each pass grouping into the groups so far, so the tree's order does not matter. */
     spx_descend_visit(&grown, b, visit_manifold, &rm);
     while (rm.leaders.found) {
         group_start(&rm, rm.leaders.found_normal);
@@ -224,7 +198,7 @@ static spx_result round_mesh_manifold(round_piece a, spx_mesh_instance* b, float
     return SPX_OK;
 }
 
-/* ---- overlap ------------------------------------------------------------------------------------- */
+/* ---- overlap ---- */
 
 typedef struct round_overlap {
     round_piece a;
@@ -257,7 +231,7 @@ static spx_result round_mesh_overlap(round_piece a, spx_mesh_instance* b, bool* 
     return SPX_OK;
 }
 
-/* ---- sweep --------------------------------------------------------------------------------------- */
+/* ---- sweep ---- */
 
 typedef struct round_sweep {
     round_piece a;
@@ -308,7 +282,6 @@ static spx_result round_mesh_sweep(round_piece a, spx_vec3 velocity_a, spx_mesh_
     round_sweep rs;
     memset(&rs, 0, sizeof rs);
     rs.a = a, rs.inst = b, rs.va = velocity_a, rs.vb = velocity_b, rs.tmax = tmax;
-    /* The mesh stays at its pose; the piece's box covers its motion relative to the mesh. */
     const double dx = ((double)velocity_a.x - velocity_b.x) * tmax, dy = ((double)velocity_a.y - velocity_b.y) * tmax,
                  dz = ((double)velocity_a.z - velocity_b.z) * tmax;
     spx_obb box = bound_box(a, 0.0);
@@ -318,7 +291,6 @@ static spx_result round_mesh_sweep(round_piece a, spx_vec3 velocity_a, spx_mesh_
     swept.rotation.col[2] = spx_v3(0, 0, 1);
     const double d[3] = { dx, dy, dz };
     for (int k = 0; k < 3; ++k) {
-        /* The box's half width along world axis k, then over the motion. */
         const double h = fabs((&box.rotation.col[0].x)[k]) * box.half_extents.x +
                          fabs((&box.rotation.col[1].x)[k]) * box.half_extents.y +
                          fabs((&box.rotation.col[2].x)[k]) * box.half_extents.z;

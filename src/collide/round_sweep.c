@@ -1,16 +1,12 @@
-/* Spheres and capsules: overlap, minimum translation and swept first contact (round.h).
- *
- * Everything is a question about the pieces' cores and the sum of the radii R: they overlap where
- * the cores are within R, the minimum translation is R less the cores' distance (plus the cores'
- * own least overlap where they meet), and the first contact is the first time the cores come within
- * R, found exactly per pair of features (round_line.c). */
+/* Spheres and capsules: overlap, minimum translation and swept first contact, as questions on the cores and the radii
+ * sum R (first contact per feature pair in round_line.c). See docs/collision.md#spheres-and-capsules. */
 #include "round_core.h"
 #include "geometry/validate.h"
 #include "box_features.h"
 #include <string.h>
 
-/* Which feature of core c is extreme along m: the vertices within 1e-6 of its size of the most
-   extreme, one a vertex, two an edge, more a face. */
+/* Core c's feature extreme along m: its vertices within 1e-6 of its size of the most (1 vertex, 2 edge, more
+   face). */
 static spx_feature_kind extreme_feature(const round_core* c, spx_dvec3 m)
 {
     double top = -INFINITY;
@@ -21,8 +17,8 @@ static spx_feature_kind extreme_feature(const round_core* c, spx_dvec3 m)
     return count >= 3 ? SPX_FEATURE_FACE : (count == 2 ? SPX_FEATURE_EDGE : SPX_FEATURE_VERTEX);
 }
 
-/* The middle of the part of segment c (lying along the contact: within SPX_FEATURE_FLAT_SINE of square
-   to n) within `reach` of core o, or false. */
+/* The middle of the part of segment c (within SPX_FEATURE_FLAT_SINE of square to n) within `reach` of core o, or
+   false. */
 static bool stretch_middle(const round_core* c, const round_core* o, spx_dvec3 n, double reach, spx_dvec3* out)
 {
     if (c->kind != ROUND_SEGMENT) return false;
@@ -34,12 +30,9 @@ static bool stretch_middle(const round_core* c, const round_core* o, spx_dvec3 n
     return true;
 }
 
-/* Where the pieces touch, or for an overlap the middle of the segment between A's and B's surface
-   points along the normal. A capsule lying along the contact touches along a stretch: the part of its
-   segment within the separation plus 1e-9 of the size of the other core, whose middle is the point
-   (past a rounded end of the other the stretch reaches sqrt(2 separation 1e-9 size) further, a few
-   1e-5 of the size). Two capsules lying along each other give the mean of both stretches' points, so
-   that swapping them gives the same. Cores that meet give the common point. */
+/* Where the pieces touch, or midway between the surfaces for an overlap. A capsule along the contact: the middle of
+   its stretch within the separation plus 1e-9 of the size (a few 1e-5 further past a rounded end); two such capsules:
+   the mean of both, so a swap agrees. */
 static spx_dvec3 contact_point(const round_pair* p, const round_core* b, spx_dvec3 n, double separation, spx_dvec3 pa,
                                spx_dvec3 pb)
 {
@@ -60,7 +53,6 @@ static spx_dvec3 contact_point(const round_pair* p, const round_core* b, spx_dve
     return spx_d3_scale(sum, 0.5 / count);
 }
 
-/* -1, 0 or +1 as p comes before, with or after q in (x, y, z) order. */
 static int order3(spx_vec3 p, spx_vec3 q)
 {
     if (p.x != q.x) return p.x < q.x ? -1 : 1;
@@ -69,11 +61,9 @@ static int order3(spx_vec3 p, spx_vec3 q)
     return 0;
 }
 
-/* One problem asked two ways (a capsule's ends swapped, two spheres or two capsules swapped) is
- * worked on in one canonical order, so that the same arithmetic answers both: relative to another
- * first point, or with the pieces' roles exchanged, a touch within rounding (a segment crossing a
- * triangle's plane 6e-16 m from its end) can be decided otherwise, and the first contact move by
- * far more than rounding. A capsule takes its ends in (x, y, z) order (copied into `room`). */
+/* One problem asked two ways (ends or pieces swapped) is worked in one canonical order: otherwise a touch within
+ * rounding can flip and move the first contact by far more than rounding. A capsule's ends go in (x, y, z) order
+ * (copied into `room`). */
 static round_piece canonical_ends(round_piece p, spx_capsule* room)
 {
     if (p.kind != ROUND_SEGMENT) return p;
@@ -86,8 +76,7 @@ static round_piece canonical_ends(round_piece p, spx_capsule* room)
     return p;
 }
 
-/* Two pieces of one kind are taken in the order of their shapes (a capsule's canonical ends, then
-   the radius), then of their velocities: true when B comes first, and the pair is to be swapped. */
+/* Same-kind pieces ordered by shape (canonical ends, radius), then velocity: true when B comes first. */
 static bool b_first(round_piece a, spx_vec3 va, round_piece b, spx_vec3 vb)
 {
     if (a.kind != b.kind) return false;
@@ -108,7 +97,6 @@ static bool b_first(round_piece a, spx_vec3 va, round_piece b, spx_vec3 vb)
     return o > 0;
 }
 
-/* Both pieces in canonical form; true when they are to be worked on as (B, A). */
 static bool canonical_pair(round_piece* a, spx_vec3 va, round_piece* b, spx_vec3 vb, spx_capsule room[2])
 {
     *a = canonical_ends(*a, &room[0]);
@@ -142,7 +130,7 @@ static void sweep_checked(round_piece pa_, spx_vec3 velocity_a, round_piece pb_,
     } else {
         if (!round_first_time(&p.a, &p.b, v, R, (double)tmax, &t)) return;
         round_core_shift(&p.b, spx_d3_scale(v, t), &b);
-        /* Touching at t: a normal from the closest points, or (radii summing to nothing) the way B came. */
+        /* Touching at t: a normal from the closest points, or (zero radii) the way B came. */
         round_contact_normal(&p, &b, spx_d3_neg(v), &n, &sep, &axis, &pa, &pb);
         out->state = SPX_SWEEP_HIT;
         out->time = (float)t;
@@ -176,8 +164,8 @@ static spx_result sweep(round_piece a, spx_vec3 velocity_a, round_piece b, spx_v
     return SPX_OK;
 }
 
-/* The static queries, with the separation of the sweep so that all three agree (cores closer than
-   rounding meet, even where the radii sum to 0); out, when not NULL, gets the penetration. */
+/* The static queries with the sweep's separation so all three agree (cores closer than rounding meet); out, if not
+   NULL, gets the penetration. */
 static spx_result at_rest(round_piece a, round_piece b, bool* out_overlap, spx_penetration* out)
 {
     spx_result r = check_pieces(a, b);

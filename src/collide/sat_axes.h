@@ -1,18 +1,7 @@
-/* The swept separating-axis test, one axis at a time.
- *
- * On an axis L the two pieces project to intervals [a_lo, a_hi] and [b_lo, b_hi] at t = 0, and B
- * slides along L at w = (v_B - v_A) . L relative to A. They overlap on L at time t exactly when
- * b_lo + w t <= a_hi and b_hi + w t >= a_lo (touching counts). Every axis thus gives an interval
- * of times; the pieces touch when all intervals meet, so the first contact is the latest entry and
- * the last contact the earliest exit. L need not be unit length: times are ratios of projections on
- * the same L, so its length cancels. Only depths are divided by |L|.
- *
- * Nothing is divided while axes are tested: a gap that the motion cannot close within the interval
- * is a miss found by multiplying, so a tiny |w| never overflows anything.
- *
- * Slots keep an axis number and a sign, not the direction: each pair kind rebuilds the direction of
- * the one axis that wins. Everything is double: inputs are floats, so products are exact and
- * cancellation stays honest (docs/tolerances.md). */
+/* The swept separating-axis test, one axis at a time: each axis gives an interval of times, the first contact is the
+ * latest entry and the last the earliest exit. Axes need not be unit (times are ratios on one axis); nothing is
+ * divided while testing; all in double, so float inputs multiply exactly. See docs/collision.md#swept-queries and
+ * docs/tolerances.md#time. */
 #ifndef SPX_SAT_AXES_H
 #define SPX_SAT_AXES_H
 
@@ -23,39 +12,36 @@
 
 typedef enum spx_axis_kind { SPX_AXIS_FACE = 0, SPX_AXIS_EDGE = 1 } spx_axis_kind;
 
-/* Times and depths are kept as fractions num/den and compared by cross-multiplying, so the loop
- * over axes has no division and no square root; only the winning axes are divided at the end. */
+/* Times and depths as fractions num/den compared by cross-multiplying: only the winning axes are divided. */
 typedef struct spx_sat_axis {
-    int index; /* axis number as documented in spx_sweep_hit */
+    int index; /* as numbered in spx_sweep_hit */
     spx_axis_kind kind;
-    double sign;     /* +1 or -1: the axis direction times sign points from A to B */
+    double sign;     /* +1 or -1: direction times sign points from A to B */
     double len2;     /* |axis|^2 */
-    double num, den; /* entry: time = num / den, den = closing speed along the axis (> 0);
-                           least: depth = num / |axis|, so den is unused */
-    bool either_way; /* least: B leaves exactly as shallowly along -axis as along +axis (spx_sat_settle) */
+    double num, den; /* entry: time = num / den, den the closing speed (> 0); least: depth = num / |axis| */
+    bool either_way; /* least: B leaves exactly as shallowly along -axis as along +axis */
 } spx_sat_axis;
 
 /* Unnormalised direction of an axis by number; each pair kind supplies one. */
 typedef spx_dvec3 spx_axis_dir_fn(const void* pair, int index);
 
 typedef struct spx_sat {
-    double last_num, last_den;   /* earliest exit so far, as a fraction; starts at tmax / 1 */
-    double entry_num, entry_den; /* latest entry so far, as a fraction (the time of contact) */
+    double last_num, last_den;   /* earliest exit, starts at tmax / 1 */
+    double entry_num, entry_den; /* latest entry (the time of contact) */
     bool separated_at_start;     /* some axis has a positive gap at t = 0 */
-    bool track_depth;            /* keep the least-overlap axis (only wanted when the pieces start overlapping) */
-    spx_sat_axis first;      /* axis of the latest entry, of axes tied with it the most head-on (the contact normal) */
-    spx_sat_axis first_face; /* the same of the face axes, reported instead when the edge axis is the same direction */
-    spx_sat_axis least;      /* axis of least overlap at t = 0 (minimum translation) */
+    bool track_depth;            /* keep the least-overlap axis (wanted only when the pieces start overlapping) */
+    spx_sat_axis first;          /* latest entry; of tied axes the most head-on (the contact normal) */
+    spx_sat_axis first_face;     /* the same over face axes, reported when the edge axis shares its direction */
+    spx_sat_axis least;          /* least overlap at t = 0 (minimum translation) */
     spx_sat_axis least_face;
-    /* Optional (NULL: ties go to the earlier axis): the pair's axis directions and its frame (NULL:
-       world directions), with which equally shallow axes are told apart (spx_sat_tie_prefers). */
+    /* Optional (NULL: ties to the earlier axis): the pair's axis directions and frame (NULL: world), to part equally
+       shallow axes. */
     spx_axis_dir_fn* tie_dir;
     const void* tie_pair;
     const spx_dvec3* tie_frame;
 } spx_sat;
 
-/* track_depth: a sweep first runs without it (most sweeps start apart) and runs again with it
- * only when the pieces turn out to overlap at t = 0. */
+/* track_depth: a sweep runs without it first (most start apart), again with it only on overlap at t = 0. */
 static inline void spx_sat_init(spx_sat* s, double tmax, bool track_depth)
 {
     s->track_depth = track_depth;
@@ -83,15 +69,11 @@ static inline void spx_sat_take(spx_sat_axis* slot, int index, spx_axis_kind kin
     *slot = (spx_sat_axis){ index, kind, sign, len2, num, den, false };
 }
 
-/* Entry and exit times are fractions worked out on different axes, each rounded; for pieces of zero
- * thickness along some axis (two parallel triangles, a triangle moving in its own plane's normal)
- * the exact entry equals the exact exit, and rounding alone could put the entry a few ulps after
- * it: a flat pass-through read as a miss, in one argument order and not the other. Entry counts as
- * after the exit only beyond this relative slack, some 10^4 ulps: a clearance of 1e-12 of the
- * displacement, far below every tolerance of docs/tolerances.md. */
+/* Entry after exit means a miss only beyond this slack (~10^4 ulps, 1e-12 of the displacement): zero-thickness pieces
+ * enter and leave at the same exact time, and rounding on different axes could lose a flat pass-through in one
+ * argument order. */
 #define SPX_SAT_TIME_SLACK (1.0 + 1e-12)
 
-/* Lowers the exit time to num/den when that is earlier; den > 0, num >= 0. */
 static inline void spx_sat_exit(spx_sat* s, double num, double den)
 {
     if (num * s->last_den < s->last_num * den) {
@@ -100,27 +82,24 @@ static inline void spx_sat_exit(spx_sat* s, double num, double den)
     }
 }
 
-/* An entry num/den (den > 0) later than the slot's? */
 static inline bool spx_sat_later(double num, double den, const spx_sat_axis* slot)
 {
     return num * slot->den > slot->num * den;
 }
 
-/* A depth num / sqrt(len2) shallower than the slot's? (num >= 0; an empty slot has len2 = 0.) */
+/* num >= 0; an empty slot has len2 = 0. */
 static inline bool spx_sat_shallower(double num, double len2, const spx_sat_axis* slot)
 {
     return num * num * slot->len2 < slot->num * slot->num * len2;
 }
 
-/* Entries within this of each other (relative) tie: where a corner meets a corner or an edge, many
- * axes enter at the same exact time, and the rounding of each axis's projections alone would pick
- * one, in one argument order an axis almost across the motion, in the other another. */
+/* Entries within this (relative) tie: a corner meeting a corner or edge enters many axes at one exact time, and
+ * rounding alone would pick one per argument order. */
 #define SPX_SAT_ENTRY_TIE 1e-9
 
-/* Should an axis entering at gap / speed (len2 = |axis|^2) name the contact instead of the slot's?
- * When it enters later, beyond the tie; when it ties, when B closes on it faster per unit length:
- * the most head-on of the equally valid normals, which does not depend on rounding or on the order
- * of the axes, and along which an impulse stops the approach. */
+/* Should an axis entering at gap / speed name the contact instead of the slot's? If later beyond the tie; on a tie,
+ * if B closes faster per unit length: the most head-on normal, independent of rounding and order, along which an
+ * impulse stops the approach. */
 static inline bool spx_sat_names_contact(double gap, double speed, double len2, const spx_sat_axis* slot)
 {
     if (slot->index < 0) return true;
@@ -129,7 +108,6 @@ static inline bool spx_sat_names_contact(double gap, double speed, double len2, 
     return speed * speed * slot->len2 > slot->den * slot->den * len2;
 }
 
-/* Entry on an axis where B is apart by gap > 0 and closes at speed > 0 (both along dir). */
 static inline bool spx_sat_enter(spx_sat* s, int index, spx_axis_kind kind, double sign, double len2, double gap,
                                  double speed)
 {
@@ -144,8 +122,8 @@ static inline bool spx_sat_enter(spx_sat* s, int index, spx_axis_kind kind, doub
     return true;
 }
 
-/* The unit direction of axis `index` in the world, its sign chosen so that its first coordinate
- * off zero (by more than 1e-9) is positive: the same for the axis of A and the parallel one of B. */
+/* Unit world direction of axis `index`, its first coordinate off zero (beyond 1e-9) positive: the same for A's axis
+ * and B's parallel one. */
 static inline spx_dvec3 spx_sat_canonical_dir(const spx_sat* s, int index)
 {
     spx_dvec3 l = s->tie_dir(s->tie_pair, index);
@@ -156,11 +134,9 @@ static inline spx_dvec3 spx_sat_canonical_dir(const spx_sat* s, int index)
     return lead < 0.0 ? spx_d3_neg(l) : l;
 }
 
-/* Of two axes whose overlaps at t = 0 are equal within 1e-12 of the deeper, is the new one (index,
- * kind, depth num / sqrt(len2)) preferred to the slot's? A face over an edge, then the
- * direction larger in (x, y, z) order, each coordinate equal within 1e-9: a rule on directions
- * alone, so the minimum translation does not depend on which piece is A or on the order of the
- * corners. Called only while depths are tracked (pieces overlapping at t = 0). */
+/* Of two axes overlapping equally within 1e-12, is the new one preferred? A face over an edge, then the larger
+ * direction in (x, y, z) order (1e-9 per coordinate): independent of which piece is A or of corner order. Only while
+ * tracking depth. */
 static inline bool spx_sat_tie_prefers(const spx_sat* s, int index, spx_axis_kind kind, double num, double len2,
                                        const spx_sat_axis* slot)
 {
@@ -175,15 +151,14 @@ static inline bool spx_sat_tie_prefers(const spx_sat* s, int index, spx_axis_kin
     return false;
 }
 
-/* Tests one axis. gap_pos = b_lo - a_hi (> 0: B lies beyond A along +L), gap_neg = a_lo - b_hi
- * (> 0: B lies behind A), w = relative velocity of B along L. Returns false when the axis proves
- * that the pieces never touch during the interval. len2 = |L|^2 > 0. Always inlined: it runs once an
- * axis in the sweeps' loops, where a call would cost about as much as the test. */
+/* Tests one axis: gap_pos = b_lo - a_hi (> 0: B beyond A along +L), gap_neg = a_lo - b_hi, w = B's relative speed
+ * along L, len2 = |L|^2 > 0. False when the pieces never touch in the interval. Always inlined: a call would cost as
+ * much as the test. */
 __attribute__((always_inline)) static inline bool
 spx_sat_axis_test(spx_sat* s, int index, spx_axis_kind kind, double len2, double gap_pos, double gap_neg, double w)
 {
     if (gap_pos > 0.0) {
-        /* B ahead: it must come back along -L, and it leaves when its far side passes A's near side. */
+        /* B ahead: it must come back along -L, and leaves when its far side passes A's near side. */
         if (!(w < 0.0)) return false;
         spx_sat_exit(s, -gap_neg, -w);
         return spx_sat_enter(s, index, kind, 1.0, len2, gap_pos, -w);
@@ -193,14 +168,12 @@ spx_sat_axis_test(spx_sat* s, int index, spx_axis_kind kind, double len2, double
         spx_sat_exit(s, -gap_pos, w);
         return spx_sat_enter(s, index, kind, -1.0, len2, gap_neg, w);
     }
-    /* Overlapping on this axis at t = 0: when does it leave, and how deep is it now? */
     if (w > 0.0) spx_sat_exit(s, -gap_pos, w);
     else if (w < 0.0) spx_sat_exit(s, -gap_neg, -w);
     if (!s->track_depth) return true;
-    /* Pushing B along +L by -gap_pos separates it, or along -L by -gap_neg. */
     bool forward = -gap_pos <= -gap_neg;
     double depth = forward ? -gap_pos : -gap_neg;
-    const bool either_way = gap_pos == gap_neg; /* both ways out exactly as deep */
+    const bool either_way = gap_pos == gap_neg;
     if (spx_sat_shallower(depth, len2, &s->least) || spx_sat_tie_prefers(s, index, kind, depth, len2, &s->least)) {
         spx_sat_take(&s->least, index, kind, forward ? 1.0 : -1.0, len2, depth, 1.0);
         s->least.either_way = either_way;
@@ -213,8 +186,6 @@ spx_sat_axis_test(spx_sat* s, int index, spx_axis_kind kind, double len2, double
     return true;
 }
 
-/* After all axes: the pieces touch during [0, tmax] when the latest entry is not after the
- * earliest exit. */
 static inline bool spx_sat_touches(const spx_sat* s)
 {
     return !s->separated_at_start || s->entry_num * s->last_den <= s->last_num * s->entry_den * SPX_SAT_TIME_SLACK;
@@ -222,23 +193,18 @@ static inline bool spx_sat_touches(const spx_sat* s)
 
 static inline double spx_sat_depth(const spx_sat_axis* a) { return a->num / sqrt(a->len2); }
 
-/* What decides the way out along an axis when both ways are equally deep (a flat piece at the
- * middle of the other, coplanar triangles): in the pair's frame, B's velocity relative to A, the
- * offset from A's centre to B's, and their size; in the world, whether A's centre comes before B's
- * in (x, y, z) order (-1), after it (+1) or is the same (0). */
+/* What settles the way out when both are equally deep (a flat piece at the other's middle): in the pair's frame the
+ * relative velocity, centre offset and size; in the world the centres' (x, y, z) order (-1, 0, +1). */
 typedef struct spx_sat_tie {
     spx_dvec3 u, offset;
     double size;
     int order;
-    const spx_dvec3* frame; /* the pair's axes in the world; NULL: world directions */
+    const spx_dvec3* frame; /* NULL: world directions */
 } spx_sat_tie;
 
-/* Settles the sign of a least-overlap axis whose two ways out are equally deep, so that the normal
- * depends on the pieces, not on how they were given: the way B moves along the axis relative to A;
- * if it does not, the way from A's centre to B's; if that is across the axis, the way whose first
- * nonzero coordinate is positive when A's centre comes first in (x, y, z) order, negative when B's
- * does. Swapping A and B flips each,
- * reordering corners changes none. Quantities within 1e-12 of their scale count as zero. */
+/* Signs an either-way least-overlap axis by the pieces, not their order: B's relative motion, else the centre offset,
+ * else the first nonzero coordinate by the centres' order. A swap flips each, corner order changes none; below 1e-12
+ * of scale is zero. */
 static inline void spx_sat_settle_slot(spx_sat_axis* a, spx_axis_dir_fn* dir, const void* pair, const spx_sat_tie* t)
 {
     if (a->index < 0 || !a->either_way) return;
@@ -263,7 +229,6 @@ static inline void spx_sat_settle(spx_sat* s, spx_axis_dir_fn* dir, const void* 
     spx_sat_settle_slot(&s->least_face, dir, pair, t);
 }
 
-/* -1, 0 or +1 as p comes before, with or after q in (x, y, z) order. */
 static inline int spx_d3_order(spx_dvec3 p, spx_dvec3 q)
 {
     if (p.x != q.x) return p.x < q.x ? -1 : 1;
@@ -272,13 +237,10 @@ static inline int spx_d3_order(spx_dvec3 p, spx_dvec3 q)
     return 0;
 }
 
-/* Sine of the angle under which an edge axis is the same direction as a face axis. */
 #define SPX_SAME_AXIS_SINE 1e-6
 
-/* An edge axis that points the same way as a face axis (an edge lying in the face's plane) is that
- * face: report the face, whose features give the whole touching region. Only then: an edge axis
- * merely close to a face axis names a real edge-edge contact, and the face's features would put
- * the point off the pieces. */
+/* An edge axis along a face axis (an edge in the face's plane) is that face, whose features give the whole touching
+ * region; an edge merely close to it is a real edge-edge contact. */
 static inline bool spx_sat_same_as_face(const spx_sat_axis* edge, const spx_sat_axis* face, spx_axis_dir_fn* dir,
                                         const void* pair)
 {
@@ -288,33 +250,30 @@ static inline bool spx_sat_same_as_face(const spx_sat_axis* edge, const spx_sat_
     return c2 <= SPX_SAME_AXIS_SINE * SPX_SAME_AXIS_SINE * spx_d3_len2(e) * spx_d3_len2(f);
 }
 
-/* The axis that names the contact: the latest entry, or the face it coincides with. */
 static inline const spx_sat_axis* spx_sat_contact_axis(const spx_sat* s, spx_axis_dir_fn* dir, const void* pair)
 {
     return spx_sat_same_as_face(&s->first, &s->first_face, dir, pair) ? &s->first_face : &s->first;
 }
 
-/* The axis of minimum translation at t = 0, with the same rule. */
 static inline const spx_sat_axis* spx_sat_least_axis(const spx_sat* s, spx_axis_dir_fn* dir, const void* pair)
 {
     return spx_sat_same_as_face(&s->least, &s->least_face, dir, pair) ? &s->least_face : &s->least;
 }
 
-/* Unit normal from A to B of a slot whose unnormalised axis is `dir`. */
 static inline spx_dvec3 spx_sat_unit(const spx_sat_axis* a, spx_dvec3 dir)
 {
     return spx_d3_scale(dir, a->sign / sqrt(a->len2));
 }
 
-/* After a test that touches: state, time or depth and axis number into `hit`; returns the axis
- * that names the normal and sets *tc to the time of contact (0 for a start overlap). */
+/* After a touching test: state, time or depth and axis into `hit`; returns the normal's axis and sets *tc (0 for a
+ * start overlap). */
 static inline const spx_sat_axis* spx_sat_fill_hit(const spx_sat* s, spx_axis_dir_fn* dir, const void* pair,
                                                    spx_sweep_hit* hit, double* tc)
 {
     const spx_sat_axis* axis;
     if (s->separated_at_start) {
         axis = spx_sat_contact_axis(s, dir, pair);
-        *tc = s->entry_num / s->entry_den; /* the latest entry, whichever axis names the normal */
+        *tc = s->entry_num / s->entry_den;
         hit->state = SPX_SWEEP_HIT;
         hit->time = (float)*tc;
         hit->depth = 0.0f;
@@ -329,9 +288,8 @@ static inline const spx_sat_axis* spx_sat_fill_hit(const spx_sat* s, spx_axis_di
     return axis;
 }
 
-/* The static answer after a test at t = 0 with depth tracking: overlapping, the least-overlap axis
- * and its depth. `frame` (three unit axes) takes the axis direction from the pair's frame to the
- * world; NULL when the pair already works in world directions. */
+/* The static answer after a depth-tracking test at t = 0; `frame` takes the axis to the world (NULL: already
+ * world). */
 static inline void spx_sat_fill_penetration(const spx_sat* s, bool touches, spx_axis_dir_fn* dir, const void* pair,
                                             const spx_dvec3* frame, spx_penetration* out)
 {
@@ -349,8 +307,8 @@ static inline void spx_sat_fill_penetration(const spx_sat* s, bool touches, spx_
     *out = pen;
 }
 
-/* Cross products of edges closer to parallel than this (sine of the angle) are skipped: the face
- * axes then decide, with an error below 1e-6 of the pieces' size (docs/tolerances.md). */
+/* Edges closer to parallel than this sine give no axis: the face axes decide, within 1e-6 of the size
+ * (docs/tolerances.md). */
 #define SPX_PARALLEL_SINE 1e-6
 
 static inline bool spx_edge_axis_usable(double cross_len2, double len2_a, double len2_b)

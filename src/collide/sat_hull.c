@@ -1,17 +1,5 @@
-/* Hull against hull and hull against box: the separating-axis test over the faces of the Minkowski
- * difference, static and swept.
- *
- * Two convex polyhedra overlap exactly when their Minkowski difference holds the origin, and it is
- * the intersection of its faces' half-spaces. Its faces are the faces of A, the faces of B, and the
- * pairs of an edge of A and an edge of B whose arcs cross on the Gauss map (A's map against B's
- * negated): the face normals at an edge are the ends of its arc (Gregorius, "The Separating Axis
- * Test between Convex Polyhedra", GDC 2013). Every other edge pair gives a plane that cuts nothing
- * off, so it is skipped. On each face the gap is one-sided (the face's own direction), and the swept
- * form of sat_axes.h (latest entry, earliest exit) over these faces alone is the exact first contact
- * of two translating pieces, as for boxes.
- *
- * Work happens in A's frame with A's position at the origin, in double: B's corners and face planes
- * are moved there once per query. */
+/* Hull against hull or box: the separating-axis test over the faces of the Minkowski difference (A's faces, B's, edge
+ * pairs whose Gauss-map arcs cross), static and swept, in double in A's frame. See docs/collision.md#convex-hulls. */
 #include "sat_hull.h"
 #include "geometry/validate.h"
 #include "sat_axes.h"
@@ -25,17 +13,17 @@
 typedef struct hull_pair {
     const spx_hull_view* a;
     const spx_hull_view* b;
-    spx_dvec3 av[SPX_HULL_MAX_CORNERS];     /* A's corners */
-    spx_dvec3 bv[SPX_HULL_MAX_CORNERS];     /* B's corners, in A's frame */
-    spx_dvec3 bn[2 * SPX_HULL_MAX_CORNERS]; /* B's face normals, in A's frame */
-    spx_dvec3 u;                            /* B's velocity relative to A, in A's frame */
-    spx_dvec3 va;                           /* A's velocity in the world */
-    spx_dvec3 frame[3];                     /* A's axes in the world */
-    spx_dvec3 origin;                       /* A's position in the world */
+    spx_dvec3 av[SPX_HULL_MAX_CORNERS];
+    spx_dvec3 bv[SPX_HULL_MAX_CORNERS];     /* in A's frame */
+    spx_dvec3 bn[2 * SPX_HULL_MAX_CORNERS]; /* in A's frame */
+    spx_dvec3 u;                            /* B relative to A, in A's frame */
+    spx_dvec3 va;                           /* world */
+    spx_dvec3 frame[3];                     /* world */
+    spx_dvec3 origin;                       /* world */
     int b_reference;                        /* manifold: B's face made the reference, or -1 */
-    double b_reference_cos;                 /* ... when the contact's normal is this near its own (< -1: always) */
+    double b_reference_cos;                 /* ... when the normal is this near its own (< -1: always) */
     uint32_t b_salt;                        /* manifold: mixed into the ids of points B's features make */
-    double margin; /* sweep: every face of the Minkowski difference pushed out this far (m), else 0 */
+    double margin;                          /* sweep: Minkowski faces pushed out this far (m) */
 } hull_pair;
 
 static spx_dvec3 rotate(const spx_dvec3 m[3], spx_dvec3 v)
@@ -49,7 +37,7 @@ static spx_dvec3 unrotate(const spx_dvec3 m[3], spx_dvec3 v)
     return spx_d3(spx_d3_dot(m[0], v), spx_d3_dot(m[1], v), spx_d3_dot(m[2], v));
 }
 
-/* The pair in A's frame. pa, pb: positions; ra, rb: rotations (columns); va, vb: velocities. */
+/* The pair in A's frame; ra, rb: rotations (columns). */
 static void pair_make(hull_pair* p, const spx_hull_view* a, spx_vec3 pa, const spx_mat3* ra, spx_vec3 va,
                       const spx_hull_view* b, spx_vec3 pb, const spx_mat3* rb, spx_vec3 vb)
 {
@@ -66,7 +54,6 @@ static void pair_make(hull_pair* p, const spx_hull_view* a, spx_vec3 pa, const s
     }
     p->origin = spx_d3_from(pa);
     p->va = spx_d3_from(va);
-    /* B's axes and position in A's frame. */
     spx_dvec3 rel[3];
     for (int k = 0; k < 3; ++k) rel[k] = unrotate(p->frame, fb[k]);
     const spx_dvec3 t = unrotate(p->frame, spx_d3_sub(spx_d3_from(pb), p->origin));
@@ -76,7 +63,6 @@ static void pair_make(hull_pair* p, const spx_hull_view* a, spx_vec3 pa, const s
     for (uint32_t f = 0; f < b->face_count; ++f) p->bn[f] = rotate(rel, b->faces[f].normal);
 }
 
-/* Least projection of a set of corners on n. */
 static double least(const spx_dvec3* v, uint32_t count, spx_dvec3 n)
 {
     double lo = DBL_MAX;
@@ -84,11 +70,8 @@ static double least(const spx_dvec3* v, uint32_t count, spx_dvec3 n)
     return lo;
 }
 
-/* Do the arcs a1-a2 (A's Gauss map) and c1-c2 (B's, negated) cross? Each arc's ends must lie on
- * either side of the other's great circle, and the crossing must be the same point of the sphere,
- * not its antipode: which holds when c1 and a2 lie on the same side of the other arc's circle as
- * seen through the products below. Arcs are shorter than half a circle (a convex edge). s1, s2: c1
- * and c2 on a1 x a2, which the caller may form once for every arc ending at the same normal. */
+/* Do arcs a1-a2 (A's Gauss map) and c1-c2 (B's, negated) cross at the same point, not its antipode? Arcs are under
+ * half a circle; s1, s2: c1 and c2 on a1 x a2, formed once by the caller. */
 static bool arcs_cross_sides(spx_dvec3 a1, spx_dvec3 a2, double s1, double s2, spx_dvec3 c1, spx_dvec3 c2)
 {
     if (!(s1 * s2 < 0.0)) return false;
@@ -97,8 +80,7 @@ static bool arcs_cross_sides(spx_dvec3 a1, spx_dvec3 a2, double s1, double s2, s
     return t1 * t2 < 0.0 && s1 * t2 > 0.0;
 }
 
-/* Edge pair axis: ea x eb, pointing the way of A's arc (out of A across its edge i). Zero when the
-   edges are parallel. */
+/* ea x eb, pointing out of A across its edge i; zero for parallel edges. */
 static spx_dvec3 edge_axis(const hull_pair* p, int i, int j)
 {
     const spx_hull_edge* ea = &p->a->edges[i];
@@ -110,7 +92,7 @@ static spx_dvec3 edge_axis(const hull_pair* p, int i, int j)
     return spx_d3_dot(l, mid) < 0.0 ? spx_d3_neg(l) : l;
 }
 
-/* Unnormalised direction of axis `index`, in A's frame, pointing from A to B when it separates. */
+/* Unnormalised axis `index` in A's frame, from A to B when it separates. */
 static spx_dvec3 pair_axis(const void* pair, int index)
 {
     const hull_pair* p = pair;
@@ -121,12 +103,10 @@ static spx_dvec3 pair_axis(const void* pair, int index)
     return edge_axis(p, e / (int)p->b->edge_count, e % (int)p->b->edge_count);
 }
 
-/* A's edge i as the arc of its two face normals on the Gauss map, with each of B's normals' side of
-   the arc's great circle formed once, not once for every edge ending there (an edge count is about
-   1.5 times the face count). */
+/* A's edge i as its Gauss-map arc, with B's normals' sides of its great circle formed once per edge. */
 typedef struct edge_arc {
-    spx_dvec3 a1, a2;  /* the arc's ends: the normals of the edge's faces */
-    spx_dvec3 pa0, da; /* the edge: its first corner, and to its second */
+    spx_dvec3 a1, a2;
+    spx_dvec3 pa0, da; /* the edge's first corner, and to its second */
     double side[2 * SPX_HULL_MAX_CORNERS];
 } edge_arc;
 
@@ -141,15 +121,14 @@ static inline __attribute__((always_inline)) void edge_arc_of(const hull_pair* p
     for (uint32_t g = 0; g < fb; ++g) out->side[g] = spx_d3_dot(spx_d3_neg(p->bn[g]), na);
 }
 
-/* The face of the Minkowski difference that A's edge (its arc) and B's edge j make, when their arcs
-   cross and the edges are not parallel: its direction l (unnormalised, out of A across its edge),
-   |l|^2 and the gap along l (times |l|). */
+/* The Minkowski face of A's edge and B's edge j when their arcs cross and the edges are not parallel: l
+   (unnormalised, out of A), |l|^2, and the gap times |l|. */
 static inline __attribute__((always_inline)) bool edge_pair_face(const hull_pair* p, const edge_arc* arc, int j,
                                                                  spx_dvec3* l, double* len2, double* gap)
 {
     const spx_hull_edge* e = &p->b->edges[j];
     const double s1 = arc->side[e->face[0]], s2 = arc->side[e->face[1]];
-    if (!(s1 * s2 < 0.0)) return false; /* the usual answer: before the arc's own product is formed */
+    if (!(s1 * s2 < 0.0)) return false; /* the usual exit, before the arc's own product */
     if (!arcs_cross_sides(arc->a1, arc->a2, s1, s2, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]])))
         return false;
     const spx_dvec3 pb0 = p->bv[e->corner[0]];
@@ -162,14 +141,14 @@ static inline __attribute__((always_inline)) bool edge_pair_face(const hull_pair
     return true;
 }
 
-/* Every face of the Minkowski difference through the interval logic; false once one separates for
-   the whole interval. Faces first: they separate most pairs that miss, and win ties. */
+/* Every Minkowski face through the interval logic; false once one separates throughout. Faces first: they separate
+   most misses and win ties. */
 static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_depth)
 {
     const spx_hull_view *a = p->a, *b = p->b;
     const int fa = (int)a->face_count, fb = (int)b->face_count, eb = (int)b->edge_count;
     spx_sat_init(s, tmax, track_depth);
-    /* Equally shallow axes are told apart by direction, not by their order (swap A and B). */
+    /* Ties are told apart by direction, not order, so swapping A and B agrees. */
     s->tie_dir = pair_axis;
     s->tie_pair = p;
     s->tie_frame = p->frame;
@@ -179,8 +158,7 @@ static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_dep
         if (!spx_sat_axis_test(s, f, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, spx_d3_dot(n, p->u))) return false;
     }
     for (int g = 0; g < fb; ++g) {
-        /* Along -m (m: B's outward normal): A's far side is its least projection on m, B's near side
-           its face. B's offset in A's frame is that of any corner of the face. */
+        /* Along -m (B's outward normal); B's offset is that of any corner of the face. */
         const spx_dvec3 m = p->bn[g];
         const double boff = spx_d3_dot(m, p->bv[b->corners[b->faces[g].first]]);
         const double gap = least(p->av, a->vertex_count, m) - boff - p->margin;
@@ -201,8 +179,7 @@ static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_dep
     return spx_sat_touches(s);
 }
 
-/* The corners of a piece within the feature tolerance of its extreme along n (at most 4 kept, in
-   order round the face for spx_contact_point), or false when more touch: a face of many corners. */
+/* Corners within the tolerance of a piece's extreme along n, ordered round for spx_contact_point. */
 typedef struct feature_set {
     spx_dvec3 p[SPX_HULL_MAX_CORNERS];
     int count;
@@ -217,7 +194,7 @@ static void extreme_set(const spx_dvec3* v, uint32_t count, spx_dvec3 n, double 
         if (spx_d3_dot(v[i], n) >= hi - slack) out->p[out->count++] = v[i];
 }
 
-/* Corners of a face-like set in order round their mean, seen along n (insertion sort by angle). */
+/* Corners in order round their mean, seen along n. */
 static void order_round(feature_set* f, spx_dvec3 n)
 {
     if (f->count < 3) return;
@@ -248,15 +225,14 @@ static spx_feature_kind kind_of(int count)
     return count == 1 ? SPX_FEATURE_VERTEX : (count == 2 ? SPX_FEATURE_EDGE : SPX_FEATURE_FACE);
 }
 
-/* Up to four corners of a set, spread round it (every count/4-th), for spx_contact_point. */
+/* Up to four corners spread round the set (every count/4-th). */
 static void to_feature(const feature_set* f, spx_feature* out)
 {
     out->count = f->count < 4 ? f->count : 4;
     for (int k = 0; k < out->count; ++k) out->p[k] = f->p[f->count <= 4 ? k : k * f->count / 4];
 }
 
-/* How far q lies outside a piece: its greatest face-plane distance (B's planes through its corners
-   bt, in A's frame). */
+/* How far q lies outside a piece: its greatest face-plane distance (B's planes through corners bt). */
 static double outside_a(const hull_pair* p, spx_dvec3 q)
 {
     double worst = -DBL_MAX;
@@ -273,12 +249,9 @@ static double outside_b(const hull_pair* p, const spx_dvec3* bt, spx_dvec3 q)
     return worst;
 }
 
-/* Point, normal and features of a hit whose axis names the contact, at time tc: the corners of each
-   piece extreme along the normal at that time, met by spx_contact_point (faces of more than four
-   corners enter by four of them spread round, so the point lies in the touching region). When the
-   axis is a face's that ties with an edge pair of nearly parallel edges, the far end of an edge may
-   stand out alone by a hair while the edges touch elsewhere: the point must lie on both pieces, and
-   the corners within ten times the tolerance are taken until it does. */
+/* Point, normal and features at time tc from each piece's extreme corners along the axis. A face tied with nearly
+   parallel edges can leave one far corner standing out by a hair: the slack grows tenfold until the point lies on
+   both pieces. */
 static void pair_contact(const hull_pair* p, const spx_sat_axis* axis, double tc, spx_sweep_hit* out)
 {
     spx_dvec3 n = pair_axis(p, axis->index);
@@ -304,13 +277,12 @@ static void pair_contact(const hull_pair* p, const spx_sat_axis* axis, double tc
     }
     out->feature_a = kind_of(sa.count);
     out->feature_b = kind_of(sb.count);
-    /* A has moved by its velocity times tc. */
     out->point = spx_d3_to_float(spx_d3_add(spx_d3_mad(p->origin, p->va, tc), rotate(p->frame, q)));
     const spx_dvec3 nw = rotate(p->frame, n);
     out->normal = spx_d3_to_float(spx_d3_scale(nw, 1.0 / sqrt(spx_d3_len2(nw))));
 }
 
-/* Ways out of equal depth are not possible on one-sided faces: nothing to settle. */
+/* One-sided faces leave no equal-depth ways out to settle. */
 static void pair_sweep(const hull_pair* p, float tmax, spx_sweep_hit* out)
 {
     spx_sweep_hit hit = { 0 };
@@ -332,28 +304,26 @@ static void pair_penetration(const hull_pair* p, spx_penetration* out)
     spx_sat_fill_penetration(&s, touches, pair_axis, p, p->frame, out);
 }
 
-/* ---- manifold by face clipping ------------------------------------------------------------------ */
+/* ---- manifold by face clipping ---- */
 
-/* An edge axis names the contact only when it separates (or overlaps less) than the best face by more
-   than this fraction of the pieces' size: face contacts give several points and stay put from frame to
-   frame, where a near tie flipping between a face and an edge would make the points jump. */
+/* An edge pair names the contact only when better than the best face by this fraction of the size: near ties flipping
+   face/edge would make points jump. */
 #define EDGE_PREFERENCE 1e-3
 
-/* A face beside either edge of an edge contact, its normal within this cosine of the contact's (about 8
-   degrees, as for two boxes), is the one the pieces turn onto. */
+/* cos of about 8 degrees (as for boxes): a face beside an edge contact this near the normal is the one the pieces
+   turn onto. */
 #define EDGE_TURN_COS 0.99
 
-/* Most points a clipped polygon can have: the incident face's corners plus one per side plane. */
+/* the incident face's corners plus one per side plane */
 #define CLIP_MAX (2 * SPX_HULL_MAX_CORNERS + 8)
 
 typedef struct clip_point {
     spx_dvec3 p;
-    uint32_t tag; /* the features that made it: an incident corner, or an incident edge cut by a side */
+    uint32_t tag; /* an incident corner, or an incident edge cut by a side */
 } clip_point;
 
-/* Keeps the part of the polygon with dot(n, p) <= d (Sutherland-Hodgman); new points are tagged by the
-   incident edge they lie on and the side `side` that cut it. Two points are a segment (a triangle's
-   side), one edge, not a loop that runs back over it. */
+/* Keeps dot(n, p) <= d (Sutherland-Hodgman), tagging new points by incident edge and `side`. Two points are one
+   segment, not a loop. */
 static int clip_side(const clip_point* in, int n, spx_dvec3 nrm, double d, uint32_t side, clip_point* out)
 {
     int m = 0;
@@ -372,8 +342,7 @@ static int clip_side(const clip_point* in, int n, spx_dvec3 nrm, double d, uint3
     return m;
 }
 
-/* Feature key of a point: the reference side (A or B), the reference and incident faces, the point's
-   own tag, mixed into 32 bits (FNV-1a). */
+/* FNV-1a of the reference side, reference and incident faces, and the point's tag. */
 static uint32_t feature_id(uint32_t ref_b, uint32_t ref, uint32_t inc, uint32_t tag)
 {
     const uint32_t w[4] = { ref_b, ref, inc, tag };
@@ -386,7 +355,6 @@ static uint32_t feature_id(uint32_t ref_b, uint32_t ref, uint32_t inc, uint32_t 
 static unsigned face_manifold(const hull_pair* p, int face, int inc, double margin, spx_manifold* out,
                               spx_dvec3* local);
 
-/* The manifold; the mask of face_manifold. */
 static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
 {
     const spx_hull_view *a = p->a, *b = p->b;
@@ -394,22 +362,21 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
     spx_manifold m = { 0 };
     if (p->b_reference >= 0 && p->b_reference_cos < -1.0)
         return face_manifold(p, fa + p->b_reference, -1, margin, out, NULL);
-    /* Largest separation over the faces of the Minkowski difference: A's faces, B's, edge pairs. */
     double face_sep = -DBL_MAX, edge_sep = -DBL_MAX;
     int face = -1, ei = -1, ej = -1;
     for (int f = 0; f < fa; ++f) {
         const double sep = least(p->bv, b->vertex_count, a->faces[f].normal) - a->faces[f].offset;
         if (sep > face_sep) face_sep = sep, face = f;
     }
-    /* Apart by more than the margin along one face: no points, whatever the other faces say. */
+    /* Apart by more than the margin along one face: no points. */
     if (face_sep > margin) {
         *out = m;
         return 0;
     }
     const double size = a->radius + b->radius;
-    const double bias = 1e-6 * size; /* B's face only when it is clearly better: A's face wins ties */
+    const double bias = 1e-6 * size; /* A's face wins ties */
     for (int g = 0; g < fb; ++g) {
-        /* A face of two corners (a triangle's side) bounds nothing to clip by: never the reference. */
+        /* A face of two corners (a triangle's side) cannot clip: never the reference. */
         if (b->faces[g].count < 3) continue;
         const spx_dvec3 mg = p->bn[g];
         const double sep = least(p->av, a->vertex_count, mg) - spx_d3_dot(mg, p->bv[b->corners[b->faces[g].first]]);
@@ -436,14 +403,12 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
     }
     const bool edges = ei >= 0 && edge_sep > face_sep + EDGE_PREFERENCE * size;
     if (p->b_reference >= 0) {
-        /* The contact's normal (A to B) near B's chosen face's: that face is the reference. */
         spx_dvec3 n = edges ? edge_axis(p, ei, ej) : face < fa ? a->faces[face].normal : spx_d3_neg(p->bn[face - fa]);
         n = spx_d3_scale(n, 1.0 / sqrt(spx_d3_len2(n)));
         if (-spx_d3_dot(n, p->bn[p->b_reference]) >= p->b_reference_cos)
             return face_manifold(p, fa + p->b_reference, -1, margin, out, NULL);
     }
     if (edges) {
-        /* Two edges: the midpoint of their closest points. */
         const spx_hull_edge *ea = &a->edges[ei], *e = &b->edges[ej];
         spx_dvec3 n = edge_axis(p, ei, ej);
         n = spx_d3_scale(n, 1.0 / sqrt(spx_d3_len2(n)));
@@ -455,13 +420,12 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
             (float)-edge_sep,
             feature_id(2, (uint32_t)ei, (uint32_t)ej, p->b_salt),
         };
-        /* The pieces turn about that one point onto a face beside either edge: the face nearest the
-           normal joins in while it clips points within the margin, so it is held before it lands. The
-           edges' point keeps its depth along the face's normal (a push along it parts the edges by
-           less: the solver pushes again next step), and no face point is deeper. */
+        /* The pieces turn about the edges' point onto the face beside an edge nearest the normal, held within the
+           margin before it lands. The edges' point keeps its depth along that face's normal (a push there parts the
+           edges by less; the solver pushes again next step), and no face point is deeper. */
         int turn = -1;
         double turn_cos = EDGE_TURN_COS;
-        /* Against a triangle (three corners) the edges' point alone: it has no volume to turn onto. */
+        /* A triangle has no volume to turn onto: the edges' point alone. */
         for (int k = 0; k < 2 && b->vertex_count > 3; ++k) {
             const double ca_cos = spx_d3_dot(n, a->faces[ea->face[k]].normal);
             if (ca_cos > turn_cos) turn_cos = ca_cos, turn = ea->face[k];
@@ -470,7 +434,6 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
             if (b->faces[g].count >= 3 && cb_cos > turn_cos) turn_cos = cb_cos, turn = fa + (int)g;
         }
         if (turn >= 0) {
-            /* The incident face: the other edge's face most opposed to the reference. */
             int inc = -1;
             double most = DBL_MAX;
             for (int k = 0; k < 2; ++k) {
@@ -490,7 +453,7 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
                 if (slot < m.point_count) {
                     mask &= ~(1u << slot);
                 } else if (slot == SPX_MAX_MANIFOLD_POINTS) {
-                    /* Full: the edges' point takes the place of the face point farthest out. */
+                    /* Full: the edges' point replaces the face point farthest out. */
                     slot = 0;
                     for (int k = 1; k < m.point_count; ++k)
                         if (m.points[k].depth < m.points[slot].depth) slot = k;
@@ -515,24 +478,22 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
     return face_manifold(p, face, -1, margin, out, NULL);
 }
 
-/* The manifold with `face` (A's faces, then B's) as the reference: the other piece's face `inc` (-1:
-   its most opposed face) clipped by its sides; `local` (or NULL) takes the points in A's frame. Bit i of the result: point i is a corner of A on B's
-   face, which keeps its place on A as B changes. */
+/* The manifold with `face` (A's, then B's) as the reference, clipping face `inc` (-1: most opposed); `local` (or
+   NULL) takes the points in A's frame. Bit i: point i is a corner of A on B's face. */
 static unsigned face_manifold(const hull_pair* p, int face, int inc_face, double margin, spx_manifold* out,
                               spx_dvec3* local)
 {
     const spx_hull_view *a = p->a, *b = p->b;
     const int fa = (int)a->face_count;
     spx_manifold m = { 0 };
-    /* A face: the reference. The incident face is the other piece's most opposed one. */
     const bool ref_b = face >= fa;
     const spx_hull_view* rv = ref_b ? b : a;
     const spx_hull_view* iv = ref_b ? a : b;
     const spx_dvec3* rp = ref_b ? p->bv : p->av;
     const spx_dvec3* ip = ref_b ? p->av : p->bv;
     const int rf = ref_b ? face - fa : face;
-    const spx_dvec3 rn = ref_b ? p->bn[rf] : a->faces[rf].normal; /* outward of the reference piece */
-    /* The incident face: of the faces round the other piece's deepest corner, the most opposed. */
+    const spx_dvec3 rn = ref_b ? p->bn[rf] : a->faces[rf].normal;
+    /* The incident face: of those round the other piece's deepest corner, the most opposed. */
     int deepest = 0;
     for (uint32_t k = 1; k < iv->vertex_count; ++k)
         if (spx_d3_dot(rn, ip[k]) < spx_d3_dot(rn, ip[deepest])) deepest = (int)k;
@@ -555,18 +516,17 @@ static unsigned face_manifold(const hull_pair* p, int face, int inc_face, double
     int cur = 0;
     for (int k = 0; k < rn_count && n > 0; ++k) {
         const spx_dvec3 q0 = rp[rc[k]], q1 = rp[rc[(k + 1) % rn_count]];
-        const spx_dvec3 side = spx_d3_cross(spx_d3_sub(q1, q0), rn); /* outward of the face's edge k */
+        const spx_dvec3 side = spx_d3_cross(spx_d3_sub(q1, q0), rn);
         n = clip_side(buf[cur], n, side, spx_d3_dot(side, q0), (uint32_t)k, buf[1 - cur]);
         cur = 1 - cur;
     }
-    /* Keep what lies within the margin of the reference plane. */
     const double plane = spx_d3_dot(rn, rp[rc[0]]);
     float x[CLIP_MAX], y[CLIP_MAX], gap[CLIP_MAX];
     int kept[CLIP_MAX], count = 0;
     spx_dvec3 ux = spx_d3_sub(rp[rc[1]], rp[rc[0]]);
     ux = spx_d3_scale(ux, 1.0 / sqrt(spx_d3_len2(ux)));
     const spx_dvec3 uy = spx_d3_cross(rn, ux);
-    /* A cut landing on a corner (a side through it, a segment's end) makes the point twice: once. */
+    /* A cut on a corner makes the point twice: keep it once. */
     const double same = 1e-9 * (a->radius + b->radius);
     for (int k = 0; k < n; ++k) {
         const double sep = spx_d3_dot(rn, buf[cur][k].p) - plane;
@@ -581,8 +541,7 @@ static unsigned face_manifold(const hull_pair* p, int face, int inc_face, double
         kept[count++] = k;
     }
     if (count == 0) {
-        /* The incident face lies beside the reference face's prism (a corner reaching in past its
-           edge): the incident piece's deepest corner alone. */
+        /* Clipped away (a corner reaching past the reference's edge): the deepest corner alone. */
         const double sep = spx_d3_dot(rn, ip[deepest]) - plane;
         if (sep <= margin) {
             buf[cur][0] = (clip_point){ ip[deepest], 0x20000u | (uint32_t)deepest };
@@ -596,18 +555,17 @@ static unsigned face_manifold(const hull_pair* p, int face, int inc_face, double
         spx_reduce_to_four(x, y, gap, count, pick);
         count = 4;
     }
-    /* The normal from A to B: A's face normal, or minus B's. */
     const spx_dvec3 nab = ref_b ? spx_d3_neg(rn) : rn;
     m.normal = spx_d3_to_float(rotate(p->frame, nab));
     unsigned mask = 0;
     for (int k = 0; k < count; ++k) {
         const clip_point* c = &buf[cur][kept[pick[k]]];
         const double sep = gap[pick[k]];
-        const spx_dvec3 q = spx_d3_mad(c->p, rn, -0.5 * sep); /* midway to the reference plane */
+        const spx_dvec3 q = spx_d3_mad(c->p, rn, -0.5 * sep);
         m.points[k].point = spx_d3_to_float(spx_d3_add(p->origin, rotate(p->frame, q)));
         if (local) local[k] = q;
         m.points[k].depth = (float)-sep;
-        /* Points B's corners or sides make (B incident, or A's edge cut by B's side) carry B's salt. */
+        /* Points B's corners or sides make carry B's salt. */
         const bool of_b = !ref_b || (c->tag & 0x10000u);
         if (!of_b) mask |= 1u << k;
         m.points[k].id = feature_id(ref_b, (uint32_t)rf, (uint32_t)inc, c->tag ^ (of_b ? p->b_salt : 0u));
@@ -617,9 +575,8 @@ static unsigned face_manifold(const hull_pair* p, int face, int inc_face, double
     return mask;
 }
 
-/* ---- checks and entry points --------------------------------------------------------------------- */
+/* ---- checks and entry points ---- */
 
-/* A placed hull: its hull, and its pose checked as a box's would be. */
 spx_result spx_hull_check_placed(const spx_placed_hull* h)
 {
     if (!h->hull) return SPX_ERR_INVALID_ARGUMENT;
@@ -658,10 +615,8 @@ static spx_result query_box(const spx_placed_hull* a, const spx_obb* b, query* q
     return SPX_OK;
 }
 
-/* True when the pieces' bounding spheres (about each hull's mean corner, through its farthest corner)
-   stay farther apart than `margin` over [0, tmax] as B moves relative to A: then every axis would say
-   so too, and the answer is a miss found without them. The spheres are grown by 1e-6 of their radii
-   and the distances by 1e-9 (the rounding of these double sums), so a pair this rejects is apart. */
+/* True when the bounding spheres stay farther apart than `margin` over [0, tmax]: a miss without the axes. Radii grow
+   by 1e-6 and distances by 1e-9 (the double rounding), so a rejected pair is apart. */
 static bool spheres_miss(const spx_placed_hull* a, spx_vec3 va, const query* q, spx_vec3 vb, double tmax, double margin)
 {
     const spx_hull_view* av = &a->hull->view;
@@ -682,7 +637,6 @@ static bool spheres_miss(const spx_placed_hull* a, spx_vec3 va, const query* q, 
 
 static const spx_vec3 still = { 0, 0, 0 };
 
-/* The pair of A and the query's B, both at rest: the static questions. */
 static void pair_at_rest(hull_pair* p, const spx_placed_hull* a, const query* q)
 {
     pair_make(p, &a->hull->view, a->position, &a->rotation, still, q->b, q->pb, q->rb, still);
@@ -753,12 +707,10 @@ spx_result spx_hull_answer_overlap(const spx_placed_hull* a, spx_result built, c
     return SPX_OK;
 }
 
-/* The questions the public hull-against-hull and hull-against-box functions ask. */
 typedef enum { ASK_SWEEP, ASK_PENETRATION, ASK_OVERLAP } question;
 
-/* One public hull query: built against b_box when it is set, else against b_hull (NULL there too is
-   SPX_ERR_INVALID_ARGUMENT, as query_box's), then answered as
-   `ask` says into `out` (the motions and tmax are read by a sweep only). */
+/* One public hull query against b_box if set, else b_hull (both NULL: SPX_ERR_INVALID_ARGUMENT), answered as `ask`
+   says (motions read by a sweep only). */
 static spx_result ask(question ask, const spx_placed_hull* a, spx_vec3 va, const spx_placed_hull* b_hull,
                       const spx_obb* b_box, spx_vec3 vb, float tmax, void* out)
 {

@@ -1,26 +1,18 @@
-/* Hull against triangle: the triangle as a flat hull view (sat_hull_triangle.h), through the one
- * separating-axis loop of sat_hull.c.
- *
- * A triangle's Gauss map is two points (its normal both ways) and, for each edge, the half circle
- * between them through the edge's outward direction in the plane. An arc of half a circle has no
- * plane of its own, so each edge is split at that direction into two quarter arcs, with a face of two
- * corners (the side) between them. The side's normal is an axis the loop also tests; it is a valid
- * axis (it never separates pieces that touch), and it never makes the manifold's reference face.
- * Both faces of the triangle are faces of the pair, so a hull meets it from either side. */
+/* Hull against triangle: the triangle as a flat hull view (each edge's half-circle arc split at its side's normal
+ * into two quarter arcs), through sat_hull.c's loop, two-sided. See
+ * docs/collision.md#hulls-against-triangles-and-meshes. */
 #include "sat_hull_triangle.h"
 #include "geometry/validate.h"
 #include <string.h>
 
 static const spx_mat3 world_axes = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
 
-/* A unit vector square to the unit vector u. */
 static spx_dvec3 square_to(spx_dvec3 u)
 {
     const spx_dvec3 v = fabs(u.x) < 0.57735 ? spx_d3(0, -u.z, u.y) : spx_d3(-u.y, u.x, 0);
     return spx_d3_scale(v, 1.0 / sqrt(spx_d3_len2(v)));
 }
 
-/* The view of a checked triangle, in world coordinates. */
 static void triangle_view(const spx_triangle* t, spx_triangle_view* out)
 {
     spx_dvec3 p[3], e[3];
@@ -33,10 +25,8 @@ static void triangle_view(const spx_triangle* t, spx_triangle_view* out)
     const double l2 = spx_d3_len2(e[longest]);
     const spx_dvec3 along = spx_d3_scale(e[longest], 1.0 / sqrt(l2));
     spx_dvec3 n = spx_d3_cross(e[0], spx_d3_sub(p[2], p[0]));
-    /* Corners on one line (as the other triangle queries tell it): a segment, whose plane may be any
-       through it; the normal both ways and the sides both ways still span its Gauss map. Every edge is
-       then the whole segment (its longest edge, each edge's way), so that an edge pair's closest points
-       do not depend on which of the three overlapping edges the loop met first. */
+    /* Corners on one line: a segment, any plane through it; the normal and sides both ways still span its Gauss map.
+       Every edge is the whole segment, so edge-pair closest points do not depend on which edge the loop met first. */
     const bool segment = !(spx_d3_len2(n) > SPX_TRIANGLE_FLAT_RATIO * SPX_TRIANGLE_FLAT_RATIO * l2 * l2);
     n = segment ? square_to(along) : spx_d3_scale(n, 1.0 / sqrt(spx_d3_len2(n)));
     const double offset = spx_d3_dot(n, p[0]);
@@ -86,8 +76,8 @@ void spx_hull_query_triangle(const spx_triangle* t, spx_triangle_view* tv, spx_h
     q->b_salt = 0;
 }
 
-/* Pointers, then the hull's pose, then the triangle, in the order of base.h; when all pass, the
-   triangle's view in *tv and the query of it in *q. */
+/* Checks in base.h's order (pointers, the hull's pose, the triangle); when all pass, the view in *tv and its query in
+   *q. */
 static spx_result triangle_query(const spx_placed_hull* a, const spx_triangle* b, const void* out,
                                  spx_triangle_view* tv, spx_hull_query* q)
 {

@@ -1,13 +1,12 @@
-/* A triangle as a hull view: a flat hull with two faces (its normal both ways), a side of two corners
- * on each edge, and each edge twice (top to side, side to bottom), so that the separating-axis loop of
- * sat_hull.c serves hull against triangle unchanged. */
+/* A triangle as a flat hull view (two faces, a two-corner side per edge, each edge split in two), so sat_hull.c's
+ * loop serves hull against triangle. See docs/collision.md#hulls-against-triangles-and-meshes. */
 #ifndef SPX_SAT_HULL_TRIANGLE_H
 #define SPX_SAT_HULL_TRIANGLE_H
 
 #include "sat_hull.h"
 
-/* Face 0: the normal (v1 - v0) x (v2 - v0), 1: its opposite, 2 + j: the outward side of edge j
-   (v[j] to v[(j+1)%3]). Edge 2j: edge j between faces 0 and 2 + j; 2j + 1: between 2 + j and 1. */
+/* Faces: 0 the normal (v1 - v0) x (v2 - v0), 1 its opposite, 2 + j edge j's outward side. Edges: 2j between faces 0
+   and 2 + j, 2j + 1 between 2 + j and 1. */
 #define SPX_TRIANGLE_VIEW_FACES 5
 #define SPX_TRIANGLE_VIEW_EDGES 6
 
@@ -19,8 +18,7 @@ typedef struct spx_triangle_view {
     spx_hull_view view;
 } spx_triangle_view;
 
-/* The view of checked triangle t in *tv, in world coordinates (pose: the identity at the origin), and
-   a query whose B is it (tv must outlive q's use). */
+/* The view of checked triangle t in *tv (world coordinates) and a query whose B is it; tv must outlive q's use. */
 void spx_hull_query_triangle(const spx_triangle* t, spx_triangle_view* tv, spx_hull_query* q);
 
 #endif

@@ -1,12 +1,6 @@
-/* Swept tests of bounding boxes for the tree descent: only "can they touch during [0, bound], and
- * from when at the earliest". No normal, no point, no depth: the leaves answer those exactly.
- *
- * They must never miss a contact the leaf tests would find, so they err towards touching: the
- * world boxes are grown by their rounding (mesh_instance.c), B's radius on an edge axis uses
- * |R| + SPX_BOUND_EPS as in Gottschalk's test (the shortcut that gives it assumes orthonormal
- * axes, which float axes are only to about 1e-7), and near-parallel edges need no special case
- * (their axis is tiny, and so are the gap and the radii measured on it: no division by it, and a
- * zero axis reads as overlapping). The times are lower bounds of the leaves' times. */
+/* Swept bounding-box tests for the tree descent: can they touch in [0, bound], and from when at the earliest. They
+ * never miss what the leaves would find: grown boxes, |R| + SPX_BOUND_EPS on edge axes (float axes are orthonormal to
+ * ~1e-7), a zero axis reads as overlapping, times are lower bounds. See docs/meshes.md#continuous-queries. */
 #ifndef SPX_SWEEP_BOUND_H
 #define SPX_SWEEP_BOUND_H
 
@@ -14,16 +8,15 @@
 #include "math/dvec3.h"
 #include "sat_axes.h"
 
-/* Added to |R| where a radius leans on orthonormal axes: node boxes have float axes, orthonormal to
-   about 1e-7; a query box may be off by SPX_ROTATION_TOLERANCE. */
+/* Added to |R| where a radius leans on orthonormal axes: node axes are orthonormal to ~1e-7; a query box may be off
+   by SPX_ROTATION_TOLERANCE. */
 #define SPX_BOUND_EPS 1e-6
 #define SPX_BOUND_EPS_QUERY (4.0 * SPX_ROTATION_TOLERANCE)
 
-/* Entry and exit times as fractions num/den (den > 0), compared by cross-multiplying: one division
-   at the end instead of two an axis. */
+/* Times as fractions num/den (den > 0) compared by cross-multiplying: one division at the end. */
 typedef struct spx_bound {
-    double enter_num, enter_den; /* latest entry so far */
-    double exit_num, exit_den;   /* earliest exit so far; starts at the bound */
+    double enter_num, enter_den;
+    double exit_num, exit_den; /* starts at the bound */
 } spx_bound;
 
 static inline void spx_bound_init(spx_bound* s, double bound)
@@ -32,8 +25,8 @@ static inline void spx_bound_init(spx_bound* s, double bound)
     s->exit_num = bound, s->exit_den = 1.0;
 }
 
-/* One axis: gp = b_lo - a_hi (> 0: B ahead of A), gn = a_lo - b_hi (> 0: B behind), w = B's speed
-   along the axis relative to A. False when the axis keeps them apart during [0, bound]. */
+/* One axis: gp = b_lo - a_hi (> 0: B ahead), gn = a_lo - b_hi (> 0: B behind), w = B's relative speed. False when it
+   keeps them apart throughout. */
 static inline bool spx_bound_axis(spx_bound* s, double gp, double gn, double w)
 {
     double enter, exit, speed;
@@ -46,20 +39,20 @@ static inline bool spx_bound_axis(spx_bound* s, double gp, double gn, double w)
     } else {
         if (w > 0.0) exit = -gp, speed = w;
         else if (w < 0.0) exit = -gn, speed = -w;
-        else return true; /* overlapping and not moving along this axis: no limit */
+        else return true;
         if (exit * s->exit_den < s->exit_num * speed) s->exit_num = exit, s->exit_den = speed;
         return s->enter_num * s->exit_den <= s->exit_num * s->enter_den * SPX_SAT_TIME_SLACK;
     }
     if (enter * s->enter_den > s->enter_num * speed) s->enter_num = enter, s->enter_den = speed;
     if (exit * s->exit_den < s->exit_num * speed) s->exit_num = exit, s->exit_den = speed;
-    /* As the leaf tests (sat_axes.h): a flat contact's entry may round past its exit. */
+    /* As sat_axes.h: a flat contact's entry may round past its exit. */
     return s->enter_num * s->exit_den <= s->exit_num * s->enter_den * SPX_SAT_TIME_SLACK;
 }
 
 static inline double spx_bound_entry(const spx_bound* s) { return s->enter_num / s->enter_den; }
 
-/* Two world boxes, B moving at u relative to A: can they touch during [0, bound]? *entry gets the
-   latest entry over the 15 axes (0 when they overlap at t = 0). eps: SPX_BOUND_EPS or _QUERY. */
+/* Two world boxes, B moving at u relative to A: can they touch in [0, bound]? *entry: the latest entry over 15 axes
+   (0 if overlapping at t = 0). eps: SPX_BOUND_EPS or _QUERY. */
 static inline bool spx_bound_box_box_eps(const spx_world_box* a, const spx_world_box* b, const double u[3],
                                          double bound, double eps, double* entry)
 {
@@ -78,13 +71,12 @@ static inline bool spx_bound_box_box_eps(const spx_world_box* a, const spx_world
     }
     spx_bound s;
     spx_bound_init(&s, bound);
-    /* A's faces. */
     for (int i = 0; i < 3; ++i) {
         double r = ha[i] + hb[0] * AR[i][0] + hb[1] * AR[i][1] + hb[2] * AR[i][2];
         if (!spx_bound_axis(&s, t[i] - r, -t[i] - r, w[i])) return false;
     }
-    /* B's faces. The offset and speed are projected in world space: going through A's frame would
-       assume A's float axes exactly orthonormal, an error that grows with the distance. */
+    /* B's faces, projected in world space: through A's frame would assume A's float axes orthonormal, an error
+       growing with distance. */
     for (int j = 0; j < 3; ++j) {
         const double bj[3] = { b->axis[j][0], b->axis[j][1], b->axis[j][2] };
         double r = ha[0] * AR[0][j] + ha[1] * AR[1][j] + ha[2] * AR[2][j] + hb[j];
@@ -92,7 +84,7 @@ static inline bool spx_bound_box_box_eps(const spx_world_box* a, const spx_world
         double wj = bj[0] * u[0] + bj[1] * u[1] + bj[2] * u[2];
         if (!spx_bound_axis(&s, tj - r, -tj - r, wj)) return false;
     }
-    /* a_i x b_j, in A's frame: components (i+1, i+2) are (-R[i+2][j], R[i+1][j]). */
+    /* a_i x b_j in A's frame: components (i+1, i+2) are (-R[i+2][j], R[i+1][j]). */
     for (int i = 0; i < 3; ++i) {
         int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
         for (int j = 0; j < 3; ++j) {
@@ -109,10 +101,9 @@ static inline bool spx_bound_box_box_eps(const spx_world_box* a, const spx_world
     return true;
 }
 
-/* Two world boxes at rest: do they touch? The test of spx_bound_box_box_eps with u = 0, its
-   arithmetic the same to the bit (an axis keeps them apart when |t| > r), without the speeds and
-   entry times: a third of its cost where a descent visits every node a sunk mesh overlaps. With
-   `edges` false only the six face axes are tried: the test then errs further towards touching. */
+/* Two world boxes at rest: spx_bound_box_box_eps with u = 0, the same bits, without speeds: a third of the cost where
+   a descent visits every node of a sunk mesh. `edges` false tries the face axes only, erring further towards
+   touching. */
 static inline bool spx_overlap_box_box_axes(const spx_world_box* a, const spx_world_box* b, double eps, bool edges)
 {
     double R[3][3], AR[3][3], t[3];
@@ -155,16 +146,15 @@ static inline bool spx_overlap_box_box_eps(const spx_world_box* a, const spx_wor
     return spx_overlap_box_box_axes(a, b, eps, true);
 }
 
-/* The pruning test of a descent's inner nodes: the face axes only. A node pair it keeps that the
-   edge axes would have parted costs one more level of descent; the nine edge axes cost more than
-   that over the node pairs of meshes lying on or in each other, and the leaves answer exactly. */
+/* Inner nodes' pruning test, face axes only: a kept pair costs one more level, cheaper than nine edge axes over
+   meshes lying on or in each other. */
 static inline bool spx_overlap_box_box_faces(const spx_world_box* a, const spx_world_box* b, double eps)
 {
     return spx_overlap_box_box_axes(a, b, eps, false);
 }
 
-/* A world box (as A) and a triangle (as B) moving at u relative to the box: can they touch during
-   [0, bound]? 13 axes, worked in the box's frame. *entry as spx_bound_box_box_eps. */
+/* A world box (A) and a triangle (B) moving at u relative to it: can they touch in [0, bound]? 13 axes in the box's
+   frame; *entry as spx_bound_box_box_eps. */
 static inline bool spx_bound_box_triangle(const spx_world_box* a, const spx_triangle* tri, const double u[3],
                                           double bound, double* entry)
 {
@@ -182,7 +172,6 @@ static inline bool spx_bound_box_triangle(const spx_world_box* a, const spx_tria
     const double h[3] = { a->half[0], a->half[1], a->half[2] };
     spx_bound s;
     spx_bound_init(&s, bound);
-    /* The box's faces. */
     const double* pc[3] = { &p[0].x, &p[1].x, &p[2].x };
     const double* wc = &wv.x;
     for (int i = 0; i < 3; ++i) {
@@ -191,14 +180,13 @@ static inline bool spx_bound_box_triangle(const spx_world_box* a, const spx_tria
         if (!spx_bound_axis(&s, lo - h[i], -h[i] - hi, wc[i])) return false;
     }
     for (int j = 0; j < 3; ++j) e[j] = spx_d3_sub(p[(j + 1) % 3], p[j]);
-    /* The triangle's normal (zero for a segment-like one, which then reads as overlapping). */
+    /* zero for a segment-like triangle, which reads as overlapping */
     spx_dvec3 n = spx_d3_cross(e[0], e[1]);
     {
         double r = h[0] * fabs(n.x) + h[1] * fabs(n.y) + h[2] * fabs(n.z);
         double d = spx_d3_dot(p[0], n);
         if (!spx_bound_axis(&s, d - r, -r - d, spx_d3_dot(wv, n))) return false;
     }
-    /* Box axis i x edge j. */
     for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j) {
             spx_dvec3 f = e[j];
@@ -213,8 +201,7 @@ static inline bool spx_bound_box_triangle(const spx_world_box* a, const spx_tria
     return true;
 }
 
-/* A world box and a triangle at rest: do they touch? spx_bound_box_triangle's 13 axes with no speed
-   (an axis keeps them apart when the gap on it is positive), without the entry time. */
+/* A world box and a triangle at rest: the 13 axes with no speed, without the entry time. */
 static inline bool spx_overlap_box_triangle(const spx_world_box* a, const spx_triangle* tri)
 {
     spx_dvec3 p[3], e[3];

@@ -1,6 +1,5 @@
-/* Box against box: static overlap, minimum translation, and the swept test with time, normal and
- * point. Work happens in A's frame, where A's axes are the unit vectors and B's are the columns of
- * R = A^T B (Eberly, "Dynamic Collision Detection using Oriented Bounding Boxes"). */
+/* Box against box: overlap, minimum translation and sweep (time, normal, point), in A's frame where B's axes are the
+ * columns of R = A^T B (Eberly). See docs/collision.md#swept-queries. */
 #include <sepax/collide.h>
 #include "geometry/validate.h"
 #include "geometry/obb_pair_check.h"
@@ -34,15 +33,13 @@ static void box_pair_make(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_v
     p->hb[2] = b->half_extents.z;
 }
 
-/* Edge i of A x edge j of B, with i1, i2 and j1, j2 the other two indices in cyclic order. Every
- * projection is taken on the same L = e_i x b_j, including B's radius: b_k . L is the minor of R
- * (r[i1][j] r[i2][k] - r[i2][j] r[i1][k]), exact enough in double to keep the direction of nearly
- * parallel edges, where the usual identity with a single entry of R would only be as good as B's
- * orthonormality. Always inlined into box_pair_sat, with the axis test. */
+/* Edge i of A x edge j of B (i1, i2, j1, j2 the others, cyclic). Every projection, B's radius included, uses L = e_i
+ * x b_j with b_k . L the minor of R: it keeps the direction of nearly parallel edges where the one-entry identity is
+ * only as good as B's orthonormality. See docs/tolerances.md#nearly-parallel-edges. */
 __attribute__((always_inline)) static inline bool box_pair_edge(const box_pair* p, spx_sat* s, int i, int j)
 {
     const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-    /* L = e_i x c_j has components L[i1] = -c_j[i2], L[i2] = c_j[i1] (and L[i] = 0). */
+    /* L = e_i x c_j: L[i1] = -c_j[i2], L[i2] = c_j[i1], L[i] = 0. */
     const double l1 = -p->r[i2][j], l2 = p->r[i1][j];
     const double len2 = l1 * l1 + l2 * l2;
     if (!spx_edge_axis_usable(len2, 1.0, 1.0)) return true;
@@ -54,9 +51,8 @@ __attribute__((always_inline)) static inline bool box_pair_edge(const box_pair* 
     return spx_sat_axis_test(s, 6 + 3 * i + j, SPX_AXIS_EDGE, len2, d - rb - ra, -ra - d - rb, w);
 }
 
-/* Axis `index` alone, with the sums of box_pair_sat and box_pair_edge (so the same bits): |L|^2,
- * the gaps ahead and behind, and B's speed along L relative to A (0 unless `moving`). Inlined, so
- * that a caller at rest carries no speed. */
+/* Axis `index` alone with the sums of box_pair_sat and box_pair_edge (the same bits): |L|^2, gaps ahead and behind,
+ * B's relative speed along L (0 unless `moving`). */
 __attribute__((always_inline)) static inline void box_pair_gaps(const box_pair* p, int index, bool moving, double* len2,
                                                                 double* gap_pos, double* gap_neg, double* w)
 {
@@ -90,7 +86,7 @@ __attribute__((always_inline)) static inline void box_pair_gaps(const box_pair* 
     }
 }
 
-/* Unnormalised direction of axis `index`, in A's frame (an spx_axis_dir_fn). */
+/* Unnormalised axis `index` in A's frame (an spx_axis_dir_fn). */
 static spx_dvec3 box_pair_axis(const void* pair, int index)
 {
     const box_pair* p = pair;
@@ -101,20 +97,20 @@ static spx_dvec3 box_pair_axis(const void* pair, int index)
     return i == 0 ? spx_d3(0, -c.z, c.y) : (i == 1 ? spx_d3(c.z, 0, -c.x) : spx_d3(-c.y, c.x, 0));
 }
 
-/* All 15 axes through the interval logic; false as soon as one separates for the whole interval.
- * Faces first: they separate most pairs that miss, and win ties for the normal. */
+/* All 15 axes through the interval logic; false once one separates throughout. Faces first: they separate most misses
+ * and win ties. */
 static bool box_pair_sat(const box_pair* p, double tmax, spx_sat* s, bool track_depth)
 {
     double ar[3][3];
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) ar[i][j] = fabs(p->r[i][j]);
     spx_sat_init(s, tmax, track_depth);
-    for (int i = 0; i < 3; ++i) { /* faces of A */
+    for (int i = 0; i < 3; ++i) {
         double rb = p->hb[0] * ar[i][0] + p->hb[1] * ar[i][1] + p->hb[2] * ar[i][2];
         if (!spx_sat_axis_test(s, i, SPX_AXIS_FACE, 1.0, p->t[i] - rb - p->ha[i], -p->ha[i] - p->t[i] - rb, p->u[i]))
             return false;
     }
-    for (int j = 0; j < 3; ++j) { /* faces of B */
+    for (int j = 0; j < 3; ++j) {
         double ra = p->ha[0] * ar[0][j] + p->ha[1] * ar[1][j] + p->ha[2] * ar[2][j];
         double c = p->t[0] * p->r[0][j] + p->t[1] * p->r[1][j] + p->t[2] * p->r[2][j];
         double w = p->u[0] * p->r[0][j] + p->u[1] * p->r[1][j] + p->u[2] * p->r[2][j];
@@ -127,19 +123,17 @@ static bool box_pair_sat(const box_pair* p, double tmax, spx_sat* s, bool track_
     return spx_sat_touches(s);
 }
 
-/* A's axes in double: the way from A's frame to the world. */
 static void frame_of(const spx_obb* a, spx_dvec3 frame[3])
 {
     for (int i = 0; i < 3; ++i) frame[i] = spx_d3_from(a->rotation.col[i]);
 }
 
-/* A vector in A's frame, in world space. */
 static spx_dvec3 to_world(const spx_dvec3 frame[3], spx_dvec3 v)
 {
     return spx_d3_mad(spx_d3_mad(spx_d3_scale(frame[0], v.x), frame[1], v.y), frame[2], v.z);
 }
 
-/* Unnormalised direction of axis `index`, in A's frame, for the contact (box_pair_axis inlined). */
+/* Unnormalised axis `index` in A's frame, for the contact (box_pair_axis inlined). */
 static inline spx_dvec3 contact_axis(const box_pair* p, int index)
 {
     if (index < 3) return spx_d3(index == 0, index == 1, index == 2);
@@ -149,12 +143,9 @@ static inline spx_dvec3 contact_axis(const box_pair* p, int index)
     return i == 0 ? spx_d3(0, -c.z, c.y) : (i == 1 ? spx_d3(c.z, 0, -c.x) : spx_d3(-c.y, c.x, 0));
 }
 
-/* Contact on face `k` of A (normal n = sign e_k): when B touches with a lone corner, the point
-   halfway between that corner and the face's plane. False when B touches with an edge or a face
-   (some axis of B within SPX_FEATURE_FLAT_SINE of the plane): the general path builds those.
-   The sums are those of spx_box_feature and of the general path, in their order; the corner's
-   dot products with -n are single products here (-sign r[k][m]), which differ from the general
-   path's three-term sums only by added signed zeros, invisible to the comparisons they feed. */
+/* Contact on face `k` of A (n = sign e_k): a lone corner of B moved halfway to the plane; false when B touches with
+   an edge or face (the general path). Its sums are those of the general path, differing only by signed zeros the
+   comparisons cannot see. */
 static inline bool a_face_corner(const box_pair* p, int k, double sign, spx_dvec3 cb, spx_dvec3 n, spx_dvec3* q)
 {
     const double* rk = p->r[k];
@@ -168,9 +159,8 @@ static inline bool a_face_corner(const box_pair* p, int k, double sign, spx_dvec
     return true;
 }
 
-/* The same on face `j` of B (n: B's axis j in A's frame, unit, from A to B): A's corner. On A's
-   unit axes the general path's sums from the origin come to exactly (+-ha[0], +-ha[1], +-ha[2])
-   (each adds signed zeros to a nonzero half extent). */
+/* The same on face `j` of B (n unit, A to B): A's corner, whose general-path sums come to exactly (+-ha[0], +-ha[1],
+   +-ha[2]). */
 static inline bool b_face_corner(const box_pair* p, int j, spx_dvec3 cb, spx_dvec3 n, spx_dvec3* q)
 {
     if (fabs(n.x) < SPX_FEATURE_FLAT_SINE || fabs(n.y) < SPX_FEATURE_FLAT_SINE || fabs(n.z) < SPX_FEATURE_FLAT_SINE)
@@ -183,11 +173,8 @@ static inline bool b_face_corner(const box_pair* p, int j, spx_dvec3 cb, spx_dve
     return true;
 }
 
-/* Contact on edge axis a_i x b_j (n unit, from A to B): when each box touches with an edge (no other
-   axis within SPX_FEATURE_FLAT_SINE of the contact plane) and the edges are not parallel, the
-   midpoint of their closest points. The edges are spx_box_feature's, with its sums: on A's unit
-   axes they come to exactly (+-ha) with +-ha[i] along the edge. False otherwise: the general path
-   builds the faces, or the overlap of parallel edges. */
+/* Contact on edge axis a_i x b_j (n unit, A to B): the midpoint of two non-parallel touching edges' closest points,
+   with spx_box_feature's sums (exact +-ha on A's axes). False otherwise: the general path. */
 static inline bool edge_edge_point(const box_pair* p, int i, int j, spx_dvec3 cb, spx_dvec3 n, spx_dvec3* q)
 {
     const double nc[3] = { n.x, n.y, n.z };
@@ -219,7 +206,6 @@ void spx_box_box_contact(const spx_dvec3 frame[3], spx_dvec3 origin, const spx_b
     static const spx_dvec3 unit[3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
     spx_dvec3 n = contact_axis(p, index);
     if (index >= 6 && face_index >= 0) {
-        /* An edge axis pointing the same way as a face axis is that face (sat_axes.h). */
         spx_dvec3 f = contact_axis(p, face_index);
         if (spx_d3_len2(spx_d3_cross(n, f)) <=
             SPX_SAME_AXIS_SINE * SPX_SAME_AXIS_SINE * spx_d3_len2(n) * spx_d3_len2(f)) {
@@ -228,24 +214,20 @@ void spx_box_box_contact(const spx_dvec3 frame[3], spx_dvec3 origin, const spx_b
             sign = face_sign;
         }
     }
-    /* A's face normals are unit vectors: sign / sqrt(1) is sign, without the wait for a square
-       root and a division. */
+    /* A's face normals are unit: no square root or division. */
     n = spx_d3_scale(n, index < 3 ? sign : sign / sqrt(spx_d3_len2(n)));
     out->axis = index;
-    /* In A's frame at time tc: A sits at the origin on the unit axes, B at t + u tc on R's columns. */
+    /* In A's frame at tc: A at the origin on unit axes, B at t + u tc on R's columns. */
     const spx_dvec3 cb = spx_d3(p->t[0] + p->u[0] * tc, p->t[1] + p->u[1] * tc, p->t[2] + p->u[2] * tc);
     spx_dvec3 q;
-    /* A face axis: the other box touches with a corner, an edge or a face. A lone corner is the
-       point (moved halfway to the face's plane), and the face itself need not be built. */
+    /* A lone corner on a face axis is the point, without building the face. */
     if (index < 3 ? a_face_corner(p, index, sign, cb, n, &q) : index < 6 && b_face_corner(p, index - 3, cb, n, &q)) {
         out->feature_a = index < 3 ? SPX_FEATURE_FACE : SPX_FEATURE_VERTEX;
         out->feature_b = index < 3 ? SPX_FEATURE_VERTEX : SPX_FEATURE_FACE;
     } else if (index >= 6 && edge_edge_point(p, (index - 6) / 3, (index - 6) % 3, cb, n, &q)) {
-        /* Two edges crossing: their closest points. */
         out->feature_a = SPX_FEATURE_EDGE;
         out->feature_b = SPX_FEATURE_EDGE;
     } else {
-        /* The axis says which features touch: a face of A or B, or an edge of each. */
         unsigned flat_a = 0, flat_b = 0;
         if (index < 3) flat_a = 7u & ~(1u << index);
         else if (index < 6) flat_b = 7u & ~(1u << (index - 3));
@@ -266,12 +248,9 @@ void spx_box_box_contact(const spx_dvec3 frame[3], spx_dvec3 origin, const spx_b
     out->normal = spx_d3_to_float(spx_d3_scale(nw, 1.0 / sqrt(spx_d3_len2(nw))));
 }
 
-/* True when the boxes' bounding spheres never meet during [0, tmax]: B's centre moves relative to A's
-   along d + w t, and a miss is |d + w t| > r_a + r_b for every t. The spheres are grown by 1e-4 of
-   the radii (a box's float axes are orthonormal only within SPX_ROTATION_TOLERANCE, which moves its
-   corners by up to 6e-5 of |h|) and by 1e-9 of the distances (the rounding of these double sums), so
-   a pair this rejects is one the 15 axes would reject too: the answer is the same miss, found
-   without them. Most pairs a broad phase hands over that do not touch end here. */
+/* True when the bounding spheres never meet in [0, tmax]: |d + w t| > r_a + r_b throughout. Radii grow by 1e-4 (float
+   axes are orthonormal within SPX_ROTATION_TOLERANCE, moving corners up to 6e-5 of |h|) and distances by 1e-9, so a
+   rejected pair is one the 15 axes reject. */
 static bool spheres_miss(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, double tmax)
 {
     const spx_dvec3 d = spx_d3_sub(spx_d3_from(b->center), spx_d3_from(a->center));
@@ -314,9 +293,8 @@ void spx_sweep_obb_obb_exact(const spx_obb* a, spx_vec3 va, const spx_obb* b, sp
 }
 
 #if SPX_HAS_SIMD
-/* A hit whose axis the float screen named beyond doubt: that axis alone in double, with the sums of
-   the 15-axis test, gives its time, and the contact is built as the exact path builds it, so the
-   answer is the same to the bit. False (nothing written) if double sees the axis otherwise. */
+/* A hit whose axis the float screen named beyond doubt: that axis alone in double, with the 15-axis sums, gives the
+   same answer to the bit. False (nothing written) if double disagrees. */
 static bool sweep_on_axis(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, int index, bool ahead,
                           spx_sweep_hit* out)
 {
@@ -327,7 +305,7 @@ static bool sweep_on_axis(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_v
     const double gap = ahead ? gap_pos : gap_neg, speed = ahead ? -w : w;
     if (!(gap > 0.0 && speed > 0.0)) return false;
     spx_sweep_hit hit = { 0 };
-    const double tc = gap / speed; /* the latest entry, as spx_sat_fill_hit divides it */
+    const double tc = gap / speed;
     hit.state = SPX_SWEEP_HIT;
     hit.time = (float)tc;
     hit.depth = 0.0f;
@@ -345,7 +323,7 @@ SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, cons
 {
     if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
 #if SPX_HAS_SIMD
-    /* Both boxes pass the fast checks: misses that float can prove leave without the double test. */
+    /* Misses float can prove leave without the double test. */
     spx_box_regs A, B;
     if (spx_obb_pair_load_checked(a, b, &A, &B)) {
         const spx_result r = spx_check_motion(velocity_a, velocity_b, tmax);
@@ -374,7 +352,6 @@ SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, cons
     return SPX_OK;
 }
 
-/* The minimum translation by the 15 axes in double. */
 static void penetration_exact(const spx_obb* a, const spx_obb* b, spx_penetration* out)
 {
     box_pair p;
@@ -388,9 +365,8 @@ static void penetration_exact(const spx_obb* a, const spx_obb* b, spx_penetratio
 }
 
 #if SPX_HAS_SIMD
-/* The minimum translation along axis `index`, which the float screen found to be the least overlap
-   beyond doubt: that axis alone in double, with the sums of box_pair_sat and box_pair_edge, so the
-   depth and normal are those of the 15-axis test. */
+/* The minimum translation along axis `index`, the float screen's certain least overlap: that axis alone in double,
+   with the 15-axis sums, so depth and normal match. */
 static void penetration_on_axis(const spx_obb* a, const spx_obb* b, int index, spx_penetration* out)
 {
     box_pair p;
@@ -400,8 +376,7 @@ static void penetration_on_axis(const spx_obb* a, const spx_obb* b, int index, s
     box_pair_gaps(&p, index, false, &len2, &gap_pos, &gap_neg, &w);
     spx_sat s;
     spx_sat_init(&s, 0.0, true);
-    /* The screen found this axis overlapping beyond doubt; its own answer still decides, so that no
-       slot is read unfilled. */
+    /* Its own answer still decides, so no slot is read unfilled. */
     const bool touches =
         spx_sat_axis_test(&s, index, index < 6 ? SPX_AXIS_FACE : SPX_AXIS_EDGE, len2, gap_pos, gap_neg, 0.0);
     spx_dvec3 frame[3];
@@ -422,7 +397,6 @@ SPX_API spx_result spx_penetration_obb_obb(const spx_obb* a, const spx_obb* b, s
 {
     if (!out || !a || !b) return SPX_ERR_INVALID_ARGUMENT;
 #if SPX_HAS_SIMD
-    /* Most pairs are decided by the float screen; near ties and near touching go to double. */
     spx_box_regs A, B;
     if (spx_obb_pair_load_checked(a, b, &A, &B)) {
         const int axis = spx_penetration_screen(&A, &B);

@@ -1,10 +1,6 @@
-/* Many box pairs swept at once: the 15-axis interval test of sat_axes.h in float, one pair per
- * SIMD lane, on structure-of-arrays boxes. A lane whose answer float cannot be trusted goes to the
- * exact double path of sweep_obb_obb.c: an edge pair between 1e-6 and 1e-2 rad of parallel (float
- * rounding turns the direction of their cross product sin^-1 times worse), or boxes that overlap at
- * t = 0 (the minimum translation is found there). A hit where a corner meets a face gets its
- * point in the float lanes too (corner_contacts); every other hit gets it from the same double
- * function as the single-pair call. */
+/* Many box pairs swept at once: the 15-axis interval test in float, one pair per SIMD lane; lanes float cannot settle
+ * (near-parallel edges, overlap at t = 0, entry ties) take the exact double path. See
+ * docs/collision.md#batched-box-box-queries. */
 #include <sepax/collide.h>
 #include "math/simd.h"
 #include "obb_soa.h"
@@ -14,62 +10,57 @@
 #include <math.h>
 #include <string.h>
 
-/* Float's error on an offset, a radius or a displacement, relative to the pair's scale: the bound
-   of the single-pair screens (penetration_screen.h), whose arithmetic the lanes repeat. */
+/* Float's error on an offset, radius or displacement relative to the pair's scale: the single-pair screens' bound
+   (penetration_screen.h), whose arithmetic the lanes repeat. */
 #define LANES_BOUND 3e-5f
 
-/* Per axis and lane, what choosing the normal needs afterwards: kept in memory rather than as
- * running maxima, so the axis loop keeps few vectors live (SSE2 has 16 registers). */
+/* Per axis and lane, what choosing the normal needs, kept in memory so the axis loop keeps few vectors live (SSE2 has
+ * 16 registers). */
 typedef struct lanes_state {
     spx_vi miss, sep, exact;
     spx_vf first, last;
-    spx_vf tol;       /* float's error bound on an offset, a radius or a displacement over the interval */
-    spx_vf slack;     /* the largest error bound of an entry time */
-    spx_vf enter[15]; /* entry time, -FLT_MAX where the axis overlaps at t = 0 */
-    spx_vf late[15];  /* the entry time plus its error bound */
+    spx_vf tol;       /* error bound on an offset, radius or displacement */
+    spx_vf slack;     /* largest error bound of an entry time */
+    spx_vf enter[15]; /* -FLT_MAX where the axis overlaps at t = 0 */
+    spx_vf late[15];  /* entry plus its error bound */
     spx_vi ahead[15]; /* B lies along +axis from A */
 } lanes_state;
 
-/* One axis, all lanes. Boxes project symmetrically: B's centre lies at d from A's along the axis,
- * the two half-widths add to r, and B moves at w relative to A. With s = sign(w) the lane enters
- * at -(r + s d) / |w| and leaves at (r - s d) / |w|; multiplying through by |w| gives one formula
- * for every lane, with entries <= 0 for lanes already overlapping (or moving apart), no branch. */
+/* One axis, all lanes: B's centre at d from A's, half-widths summing to r, relative speed w. Entry -(r + s d) / |w|,
+ * exit (r - s d) / |w| with s = sign(w); scaled by |w| it is one branch-free formula, entries <= 0 for overlapping
+ * lanes. */
 static inline void axis_test(lanes_state* s, int axis, spx_vf d, spx_vf r, spx_vf w)
 {
     const spx_vf aw = spx_vf_abs(w), dw = d * w, raw = r * aw;
-    /* Speeds under 1e-18 count as standing still (w^2 stays a normal float): such a lane that is
-       apart is a miss, one that overlaps never leaves. */
+    /* Speeds under 1e-18 stand still (w^2 stays a normal float): apart is a miss, overlapping never leaves. */
     const spx_vi still = aw <= spx_vf_splat(1e-18f);
-    /* Moving, but too slowly for float to tell how long a gap takes: the double path decides. */
+    /* Too slow for float to time the gap: the double path decides. */
     s->exact |= still & (aw != spx_vf_splat(0.0f));
     const spx_vf inv = spx_vf_splat(1.0f) / spx_vf_max(w * w, spx_vf_splat(1e-36f));
     const spx_vf enter = -(raw + dw) * inv;
     const spx_vf exit = spx_vf_pick(still, spx_vf_splat(FLT_MAX), (raw - dw) * inv);
     const spx_vi apart = spx_vf_abs(d) > r;
-    /* apart and standing still, or apart and moving away (entry in the past): never touches */
+    /* apart and still or moving away: never touches */
     s->miss |= apart & (still | (enter < spx_vf_splat(0.0f)));
     s->sep |= apart;
     s->last = spx_vf_min(s->last, exit);
     s->first = spx_vf_max(s->first, enter);
     s->enter[axis] = spx_vf_pick(apart, enter, spx_vf_splat(-FLT_MAX));
-    /* The entry's error: tol on the offset and the radius, twice tol on the displacement (an entry
-       inside the interval moves by at most that much), over the speed. */
+    /* The entry's error: tol on offset and radius, twice tol on displacement, over the speed. */
     const spx_vf slack = spx_vf_splat(3.0f) * s->tol * aw * inv;
-    s->late[axis] = s->enter[axis] + slack; /* stays -FLT_MAX where the axis overlaps */
+    s->late[axis] = s->enter[axis] + slack;
     s->slack = spx_vf_pick(apart, spx_vf_max(s->slack, slack), s->slack);
     s->ahead[axis] = d > r;
 }
 
-/* B's velocity relative to A's for SPX_LANES pairs, as x, y and z lanes: whole vectors loaded and
-   transposed (built lane by lane, the compiler wrote halves to the stack and read them back as
-   one vector, a store-forwarding stall every lane group). */
+/* B's velocity relative to A's for SPX_LANES pairs as x, y, z lanes, transposed from whole vectors: built lane by
+   lane, halves pass through the stack (a store-forwarding stall per group). */
 static inline void velocities_load(const spx_vec3* va, const spx_vec3* vb, spx_vf w[3])
 {
     _Static_assert(sizeof(spx_vec3) == 12, "spx_vec3 is three packed floats");
 #if SPX_HAS_SIMD
     spx_f4 x[SPX_LANES / 4], y[SPX_LANES / 4], z[SPX_LANES / 4];
     for (int h = 0; h < SPX_LANES / 4; ++h) {
-        /* Four relative velocities, x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3. */
         const float *pa = &va[4 * h].x, *pb = &vb[4 * h].x;
         const spx_f4 v0 = spx_f4_sub(spx_f4_load(pb), spx_f4_load(pa));
         const spx_f4 v1 = spx_f4_sub(spx_f4_load(pb + 4), spx_f4_load(pa + 4));
@@ -92,15 +83,13 @@ static inline void velocities_load(const spx_vec3* va, const spx_vec3* vb, spx_v
 #endif
 }
 
-/* Corner-on-face contacts of a lane group, in float lanes: the cheap common case of a hit on a
-   face axis, where the other box touches the face with one corner and the point is that corner
-   moved halfway to the face's plane (as spx_box_box_contact does in double). axis: per lane the
-   face axis (0..5) that names the contact, sign: +1 when B lies along +axis, time: the contact
-   time. Lanes that are not such hits get values no one reads. */
+/* Corner-on-face contacts of a lane group in float: a hit on a face axis where the other box touches with one corner,
+   the point that corner moved halfway to the face (as spx_box_box_contact). axis: face 0..5 per lane, sign: +1 when B
+   lies along +axis. Other lanes get unread values. */
 typedef struct corner_lanes {
-    spx_vf point[3];  /* the point relative to A's centre at `time`, world axes */
-    spx_vf normal[3]; /* unit, world, from A towards B */
-    spx_vi flat;      /* the other box touches with an edge or a face: spx_box_box_contact decides */
+    spx_vf point[3];  /* relative to A's centre at `time`, world axes */
+    spx_vf normal[3]; /* unit, world, A to B */
+    spx_vi flat;      /* edge or face contact: spx_box_box_contact decides */
 } corner_lanes;
 
 static void corner_contacts(const spx_box_lanes* p, const spx_vf u[3], spx_vf time, spx_vi axis, spx_vf sign,
@@ -109,17 +98,17 @@ static void corner_contacts(const spx_box_lanes* p, const spx_vf u[3], spx_vf ti
     const spx_vf(*R)[3] = p->r;
     const spx_vf *t = p->t, *ha = p->ha, *hb = p->hb;
     const spx_vf zero = spx_vf_splat(0.0f), half = spx_vf_splat(0.5f);
-    /* |R| < 1e-6 (SPX_FEATURE_FLAT_SINE, compared in double) for a float R is |R| <= 1e-6f. */
+    /* |R| < 1e-6 (SPX_FEATURE_FLAT_SINE, in double) for a float R is |R| <= 1e-6f. */
     const spx_vf flat_sine = spx_vf_splat(1e-6f);
     spx_vf cb[3], n[3] = { zero, zero, zero }, q[3] = { zero, zero, zero };
-    for (int c = 0; c < 3; ++c) cb[c] = t[c] + u[c] * time; /* B's centre at the time, in A's frame */
+    for (int c = 0; c < 3; ++c) cb[c] = t[c] + u[c] * time;
     const spx_vi on_a = axis < spx_vi_splat(3);
     spx_vi flat = on_a;
     if (any_a) {
-        /* A face k: n = sign e_k; B's corner extreme along -n, with d_m = -sign R[k][m]. */
+        /* A face k: n = sign e_k; B's corner extreme along -n, d_m = -sign R[k][m]. */
         spx_vf row[3], h[3], corner[3];
         for (int m = 0; m < 3; ++m) n[m] = (spx_vf)((spx_vi)sign & (axis == spx_vi_splat(m)));
-        for (int m = 0; m < 3; ++m) row[m] = n[0] * R[0][m] + n[1] * R[1][m] + n[2] * R[2][m]; /* sign R[k][m] */
+        for (int m = 0; m < 3; ++m) row[m] = n[0] * R[0][m] + n[1] * R[1][m] + n[2] * R[2][m];
         flat =
             (spx_vf_abs(row[0]) <= flat_sine) | (spx_vf_abs(row[1]) <= flat_sine) | (spx_vf_abs(row[2]) <= flat_sine);
         for (int m = 0; m < 3; ++m) h[m] = spx_vf_pick(row[m] < zero, hb[m], -hb[m]);
@@ -130,7 +119,7 @@ static void corner_contacts(const spx_box_lanes* p, const spx_vf u[3], spx_vf ti
         for (int c = 0; c < 3; ++c) q[c] = corner[c] + n[c] * lift;
     }
     if (any_b) {
-        /* B face j: n = sign b_j, unit; A's corner extreme along n. */
+        /* B face j: n = sign b_j; A's corner extreme along n. */
         const spx_vi j0 = axis == spx_vi_splat(3), j1 = axis == spx_vi_splat(4), j2 = axis == spx_vi_splat(5);
         spx_vf col[3], nb[3], corner[3], qb[3];
         for (int m = 0; m < 3; ++m)
@@ -152,7 +141,6 @@ static void corner_contacts(const spx_box_lanes* p, const spx_vf u[3], spx_vf ti
         }
         flat = spx_vi_pick(on_a, flat, flat_b);
     }
-    /* To world axes: component c of A's axis k is p->a[k][c]. */
     spx_vf nw[3];
     for (int c = 0; c < 3; ++c) {
         out->point[c] = p->a[0][c] * q[0] + p->a[1][c] * q[1] + p->a[2][c] * q[2];
@@ -163,12 +151,11 @@ static void corner_contacts(const spx_box_lanes* p, const spx_vf u[3], spx_vf ti
     out->flat = flat;
 }
 
-/* The contact of one hit lane through spx_box_box_contact (double), from the lane's float values. */
+/* One hit lane's contact through spx_box_box_contact (double), from its float values. */
 static void lane_contact(const spx_obb_soa* a, const spx_vec3* va, size_t i, int l, const spx_box_lanes* p,
                          const spx_vf u[3], float first, int axis, double sign, int face, double face_sign,
                          spx_sweep_hit* hit)
 {
-    /* The pair as seen from A, from this lane's float values. */
     spx_box_pair pair;
     for (int k = 0; k < 3; ++k) {
         for (int m = 0; m < 3; ++m) pair.r[k][m] = p->r[k][m][l];
@@ -177,7 +164,6 @@ static void lane_contact(const spx_obb_soa* a, const spx_vec3* va, size_t i, int
         pair.ha[k] = p->ha[k][l];
         pair.hb[k] = p->hb[k][l];
     }
-    /* A's axes and its centre at the time of contact, straight from the arrays. */
     spx_dvec3 frame[3];
     for (int k = 0; k < 3; ++k) frame[k] = spx_d3(a->axis[k][0][i + l], a->axis[k][1][i + l], a->axis[k][2][i + l]);
     const spx_dvec3 origin = spx_d3_mad(spx_d3(a->center[0][i + l], a->center[1][i + l], a->center[2][i + l]),
@@ -197,8 +183,8 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     const spx_vf *t = p.t, *ha = p.ha, *hb = p.hb;
     spx_vf w[3], u[3];
     velocities_load(va + i, vb + i, w);
-    /* A lane whose stored values are not finite (or would overflow) is answered by nothing: the call
-       fails, and the exact path must never see such a box (it indexes by the axis found). */
+    /* A lane with non-finite (or overflowing) stored values fails the call: the exact path indexes by the axis found
+       and must never see it. */
     const spx_vi lane_bad = spx_vf_not_finite(p.sum);
     *bad |= lane_bad;
     spx_vf speeds = spx_vf_splat(0.0f);
@@ -207,8 +193,7 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
         speeds += u[k];
     }
 
-    /* Float is trusted between these scales: every product below stays a normal float (under
-       about 1e36 and over 1e-30). Anything larger or smaller takes the double path. */
+    /* Float is trusted where every product below stays a normal float (about 1e-30 to 1e36); else the double path. */
     spx_vf big = spx_vf_splat(0.0f), size = spx_vf_splat(0.0f);
     for (int k = 0; k < 3; ++k) {
         big = spx_vf_max(big, spx_vf_max(spx_vf_abs(t[k]), spx_vf_abs(u[k])));
@@ -217,13 +202,11 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     big = spx_vf_max(big, size);
     lanes_state s;
     s.miss = s.sep = (spx_vi){ 0 };
-    /* The pair's scale (offsets, half extents, distance travelled) times the float screen's bound. */
     spx_vf scale = spx_vf_splat(0.0f);
     for (int k = 0; k < 3; ++k) scale += spx_vf_abs(t[k]) + ha[k] + hb[k] + spx_vf_abs(u[k]) * spx_vf_splat(tmax);
     s.tol = scale * spx_vf_splat(LANES_BOUND);
     s.slack = spx_vf_splat(0.0f);
-    /* A speed near FLT_MAX over a tmax short enough to keep it in range can overflow a product here:
-       that lane goes to the double path too. */
+    /* A speed near FLT_MAX can overflow a product here even with tmax in range: double path. */
     s.exact = (big > spx_vf_splat(1e17f)) | (size < spx_vf_splat(1e-15f)) | spx_vf_not_finite(speeds);
     s.last = spx_vf_splat(tmax);
     s.first = spx_vf_splat(-FLT_MAX);
@@ -231,23 +214,22 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     for (int k = 0; k < 3; ++k)
         for (int m = 0; m < 3; ++m) {
             AR[k][m] = spx_vf_abs(R[k][m]);
-            /* |minor of rows k+1, k+2 and columns m+1, m+2|: B's axis m+1 (or m+2) on the edge axes
-               of edge k with B's other two edges, worked out from R itself (exact for the
-               parallelepiped the floats describe, unlike the cofactor identity of a rotation). */
+            /* |minor of rows k+1, k+2, columns m+1, m+2|: exact for the parallelepiped the floats describe, unlike a
+               rotation's cofactor identity. */
             const int k1 = (k + 1) % 3, k2 = (k + 2) % 3, m1 = (m + 1) % 3, m2 = (m + 2) % 3;
             minor[k][m] = spx_vf_abs(R[k1][m1] * R[k2][m2] - R[k1][m2] * R[k2][m1]);
         }
-    for (int k = 0; k < 3; ++k) { /* faces of A */
+    for (int k = 0; k < 3; ++k) {
         spx_vf rb = hb[0] * AR[k][0] + hb[1] * AR[k][1] + hb[2] * AR[k][2];
         axis_test(&s, k, t[k], rb + ha[k], u[k]);
     }
-    for (int k = 0; k < 3; ++k) { /* faces of B */
+    for (int k = 0; k < 3; ++k) {
         spx_vf ra = ha[0] * AR[0][k] + ha[1] * AR[1][k] + ha[2] * AR[2][k];
         spx_vf c = t[0] * R[0][k] + t[1] * R[1][k] + t[2] * R[2][k];
         spx_vf wk = u[0] * R[0][k] + u[1] * R[1][k] + u[2] * R[2][k];
         axis_test(&s, 3 + k, c, ra + hb[k], wk);
     }
-    /* Unrolled, so that every index is a constant. */
+    /* Unrolled: every index constant. */
 #pragma GCC unroll 3
     for (int k = 0; k < 3; ++k) { /* edge k of A x edge m of B: L[k1] = -R[k2][m], L[k2] = R[k1][m] */
         const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
@@ -258,26 +240,24 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
             const spx_vf len2 = l1 * l1 + l2 * l2;
             const spx_vi usable = len2 > spx_vf_splat(1e-12f);
             s.exact |= usable & (len2 < spx_vf_splat(1e-4f));
-            /* b_m1 . L is the minor of columns m, m1 (which leaves out m2), and so on. */
             const spx_vf ra = ha[k1] * AR[k2][m] + ha[k2] * AR[k1][m];
             const spx_vf rb = hb[m1] * minor[k][m2] + hb[m2] * minor[k][m1];
             const spx_vf dl = t[k1] * l1 + t[k2] * l2, wl = u[k1] * l1 + u[k2] * l2;
-            /* An unusable lane (L is rounding noise) gets a radius of 1e30: overlapping throughout,
-               never the latest entry, never leaving. */
+            /* An unusable lane (L is rounding noise) gets radius 1e30: overlapping throughout, never the latest
+               entry. */
             const spx_vf huge = (spx_vf)(~usable & (spx_vi)spx_vf_splat(1e30f));
             axis_test(&s, 6 + 3 * k + m, dl, ra + rb + huge, wl);
         }
     }
 
-    /* Another axis entering within float's error of the latest entry: which of them names the contact
-       is the exact path's tie rule (spx_sat_names_contact), which float cannot follow. */
+    /* Another axis entering within float's error of the latest: the exact tie rule (spx_sat_names_contact)
+       decides. */
     spx_vi entries = spx_vi_splat(0);
     const spx_vf near = s.first - s.slack;
     for (int k = 0; k < 15; ++k) entries -= s.late[k] >= near;
     const spx_vi tied = entries > spx_vi_splat(1);
 
-    /* Hits on an edge axis take the double contact now; hits on a face axis wait for the float
-       corner contact of the whole group below, which most of them end with. */
+    /* Edge-axis hits take the double contact at once; face-axis hits wait for the group's float corner contact. */
     spx_vi corner = spx_vi_splat(0), corner_axis = spx_vi_splat(0);
     spx_vf corner_sign = spx_vf_splat(1.0f);
     bool any_a = false, any_b = false;
@@ -308,8 +288,8 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
             spx_sweep_obb_obb_exact(&x, va[i + l], &y, vb[i + l], tmax, hit);
             continue;
         }
-        /* The first axis (in order: faces before edges) that gave the latest entry names the normal;
-           an edge axis pointing the same way as the latest-entering face is that face (sat_axes.h). */
+        /* The first axis (faces before edges) with the latest entry names the normal; an edge axis along the latest
+           face is that face (sat_axes.h). */
         int axis = 0;
         while (axis < 14 && s.enter[axis][l] != first) ++axis;
         if (axis < 6) {
@@ -343,8 +323,8 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
             lane_contact(a, va, i, l, &p, u, first, axis, corner_sign[l], -1, 1.0, hit);
             continue;
         }
-        /* The world point: A's centre at the time plus the offset, summed in double as the single
-           call does, so that far from the origin the point keeps float's precision. */
+        /* A's centre plus the offset summed in double, as the single call, to keep float precision far from the
+           origin. */
         const spx_vec3 c = { a->center[0][i + l], a->center[1][i + l], a->center[2][i + l] };
         const spx_dvec3 origin = spx_d3_mad(spx_d3_from(c), spx_d3_from(va[i + l]), first);
         *hit = (spx_sweep_hit){ 0 };
@@ -363,16 +343,15 @@ SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3*
 {
     if (!a || !b || !velocity_a || !velocity_b || !out || count > a->capacity || count > b->capacity)
         return SPX_ERR_INVALID_ARGUMENT;
-    /* The order of base.h over all pairs: a fault of the velocities or the interval yields to one of
-       the stored values, which are scanned only then (or when a lane's sum shows one). */
+    /* The order of base.h: a velocity or interval fault yields to one of the stored values, which are scanned only
+       then (or when a lane's sum shows one). */
     spx_result r = spx_check_velocities(velocity_a, velocity_b, count, tmax);
     if (r != SPX_OK) return spx_first_error(spx_obb_soa_check_stored(a, b, count), r);
     spx_vi bad = { 0 };
     size_t i = 0;
     for (; i + SPX_LANES <= count; i += SPX_LANES) sweep_lanes(a, velocity_a, b, velocity_b, i, tmax, out + i, &bad);
     if (i < count) {
-        /* The last pairs run as one more lane group, the lanes past count repeating the last pair:
-           the same arithmetic and the same checks as every other lane. */
+        /* The last pairs as one more group, spare lanes repeating the last pair: same arithmetic and checks. */
         float store[2][15][SPX_LANES];
         spx_obb_soa tail[2];
         spx_vec3 va[SPX_LANES], vb[SPX_LANES];
@@ -387,7 +366,6 @@ SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3*
         memcpy(out + i, hits, (count - i) * sizeof hits[0]);
     }
     if (!spx_vi_mask(bad)) return SPX_OK;
-    /* Name the fault of the stored values as the single call would. */
     const spx_result stored = spx_obb_soa_check_stored(a, b, count);
     return stored != SPX_OK ? stored : SPX_ERR_NOT_FINITE;
 }

@@ -1,41 +1,34 @@
-/* The swept tests of a box or triangle against a triangle, on input already checked: the mesh
- * descent calls them for every leaf pair and has validated the pieces once, not once a pair. */
+/* Box or triangle against triangle sweeps on checked input: the mesh descent validates the pieces once, not once a
+ * leaf pair. */
 #ifndef SPX_SWEEP_PIECES_H
 #define SPX_SWEEP_PIECES_H
 
 #include <sepax/collide.h>
 
-/* As spx_sweep_triangle_triangle, for triangles that pass spx_triangle_validate, finite velocities
-   and a finite tmax >= 0. */
+/* spx_sweep_triangle_triangle for validated triangles, finite velocities and finite tmax >= 0. */
 void spx_sweep_triangle_triangle_checked(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
                                          spx_vec3 velocity_b, float tmax, spx_sweep_hit* out);
 
-/* As spx_sweep_triangle_triangle_checked with A grown by `margin` (m, >= 0) on every axis of the
-   test: the first time at which the triangles may come within margin of each other, never later
-   than it (the axes are the exact test's, each a necessary condition for the grown pair to touch;
-   with no axis between corners, two corners meeting end to end read as touching up to about
-   margin / sin(angle) early). For the world's continuous stage, where the margin bounds rotation. */
+/* The same with A grown by `margin` (m, >= 0) on every axis: never later than the first time within margin (each axis
+   is a necessary condition; corners meeting end to end may read as touching up to margin / sin(angle) early). For the
+   continuous stage, where the margin bounds rotation. */
 void spx_sweep_triangle_triangle_margin_checked(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
                                                 spx_vec3 velocity_b, float tmax, float margin, spx_sweep_hit* out);
 
-/* As spx_sweep_obb_triangle, for a box that passes spx_obb_validate and a triangle that passes
-   spx_triangle_validate, finite velocities and a finite tmax >= 0. */
+/* spx_sweep_obb_triangle for a validated box and triangle, finite velocities and finite tmax >= 0. */
 void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,
                                     float tmax, spx_sweep_hit* out);
 
-/* The double tests alone, without the float screen that answers the misses it can prove in front of
-   them (triangle_screen.h): the same answers, for the tests that check the screen. A margin <= 0
-   counts as none. */
+/* The double tests without the float screen in front (triangle_screen.h): the same answers, for the tests that check
+   the screen. A margin <= 0 is none. */
 void spx_sweep_obb_triangle_exact(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,
                                   float tmax, spx_sweep_hit* out);
 void spx_sweep_triangle_triangle_exact(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
                                        spx_vec3 velocity_b, float tmax, float margin, spx_sweep_hit* out);
 
-/* The public sweep, penetration and overlap of spx_<A> against spx_<B>, defined once for both SAT
-   pair kinds of this file. The including file provides check_pair(a, b) (NULL and validators) and
-   the pair's steps: make(a, va, b, vb, &p), sat(&p, tmax, &s, track_depth), settle(&p, a, b, &s),
-   and axis_dir, its axes in `frame` (an expression of the pair p; NULL: world axes). The static
-   queries run the sweep's axes with both pieces at rest at t = 0. */
+/* The public sweep, penetration and overlap of spx_<A> against spx_<B> for both SAT pair kinds. The includer provides
+   check_pair(a, b) and the steps make, sat, settle and axis_dir with `frame` (NULL: world). The static queries run
+   the sweep's axes at rest at t = 0. */
 #define SPX_SAT_PAIR_QUERIES(A, B, pair, make, sat, settle, axis_dir, frame)                               \
     SPX_API spx_result spx_sweep_##A##_##B(const spx_##A* a, spx_vec3 velocity_a, const spx_##B* b,        \
                                            spx_vec3 velocity_b, float tmax, spx_sweep_hit* out)            \

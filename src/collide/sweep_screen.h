@@ -1,21 +1,8 @@
-/* Box-box sweep: misses, and most hits, found in float when float can tell.
- *
- * The exact answer (sweep_obb_obb.c) runs the 15 axes in double over [0, tmax]. Here every axis is
- * worked out in float lanes in the layout of the penetration screen (A's faces, B's faces, A's edge
- * i against B's three edges: five vectors), at both ends of the interval: the offset s0 of B along
- * the axis at t = 0, its displacement w over the interval, and the sum r of the radii. Each of s0,
- * r and w is within E = SPX_SCREEN_BOUND of the scale (offsets, distance travelled and half
- * extents) of the double value, 2E for w. The screen answers only where those bounds decide:
- *   - apart: on some axis B lies beyond r + E on the same side at both ends, or some axis enters
- *     after tmax taken low: the double test stops on some axis, and its answer is the miss;
- *   - axis k: every axis is apart or overlapping at t = 0 by more than E, every apart one closes
- *     faster than 2E, and the entry time on k, taken low, is later than every other axis's entry
- *     taken high, and earlier taken high than every exit taken low and than tmax: the double test
- *     then names k (no tie, and k is no edge axis along a face), with its time;
- * and otherwise (near touching, near ties, near-parallel edges, a start overlap) says unsure, and
- * the double test runs. Edge axes count only where the double test surely uses them (|L|^2 above
- * 1e-4) or surely skips them (below 4.9e-13, as in the penetration screen). Times are fractions of
- * the interval and carry a relative margin of 1e-5 for float's own rounding of the ratios. */
+/* Box-box sweep screen in float: every axis's offset at t = 0, displacement and radii sum, each within E =
+ * SPX_SCREEN_BOUND of the scale (2E for the displacement). It answers only where the bounds decide (apart beyond r +
+ * E at both ends, or one axis surely entering last, before every exit and tmax); else unsure, and the double test
+ * runs. Edge axes count only where double surely uses (|L|^2 > 1e-4) or skips (< 4.9e-13) them. See
+ * docs/collision.md#how-the-speed-is-reached. */
 #ifndef SPX_SWEEP_SCREEN_H
 #define SPX_SWEEP_SCREEN_H
 
@@ -34,9 +21,8 @@ static inline int spx_sweep_screen_apart(spx_f4 s0, spx_f4 s1, spx_f4 r, spx_f4 
     return spx_f4_mask(spx_f4_gt(spx_f4_max(ahead, behind), reach)) & 7;
 }
 
-/* Entry and exit times of one vector of axes (lanes 0..2 where `part` is set), in fractions of the
-   interval, bounded as the header says: the entry's bounds (-FLT_MAX where the axis overlaps at
-   t = 0 or takes no part) and a lower bound of the exit (FLT_MAX where none). */
+/* Entry and exit times of one vector of axes (lanes 0..2 where `part` is set), as interval fractions: the entry's
+   bounds (-FLT_MAX when overlapping at t = 0 or not taking part) and a low bound of the exit (FLT_MAX where none). */
 typedef struct spx_sweep_times {
     spx_f4 enter_lo, enter_hi, exit_lo;
     int ahead;  /* lanes where B lies along +axis at t = 0 */
@@ -48,17 +34,15 @@ static inline void spx_sweep_times_make(spx_f4 s0, spx_f4 w, spx_f4 r, spx_f4 e,
 {
     const spx_f4 e2 = spx_f4_add(e, e), ne = spx_f4_neg(e), none = spx_f4_splat(-FLT_MAX);
     const spx_f4 tiny = spx_f4_splat(FLT_MIN);
-    const spx_f4 gp = spx_f4_sub(s0, r), gn = spx_f4_sub(spx_f4_neg(s0), r); /* gaps ahead and behind */
+    const spx_f4 gp = spx_f4_sub(s0, r), gn = spx_f4_sub(spx_f4_neg(s0), r);
     const spx_f4 ahead = spx_f4_gt(gp, e), behind = spx_f4_gt(gn, e);
     const spx_f4 over = spx_f4_and(spx_f4_lt(gp, ne), spx_f4_lt(gn, ne));
     const spx_f4 sep = spx_f4_or(ahead, behind);
-    /* Apart: the gap, the distance to the far side and the closing displacement. */
     const spx_f4 gap = spx_f4_max(gp, gn), far = spx_f4_neg(spx_f4_min(gp, gn));
     const spx_f4 close = spx_f4_pick(ahead, spx_f4_neg(w), w);
     const spx_f4 c_lo = spx_f4_sub(close, e2), c_hi = spx_f4_add(close, e2);
     const spx_f4 slow = spx_f4_and(sep, spx_f4_le(c_lo, spx_f4_zero()));
-    /* Three reciprocals a family rather than four quotients: one rounding more a time, well
-       inside the margin. */
+    /* Three reciprocals a family, not four quotients: one rounding more, well inside the margin. */
     const spx_f4 one = spx_f4_splat(1.0f);
     const spx_f4 inv_hi = spx_f4_div(one, c_hi), inv_lo = spx_f4_div(one, spx_f4_max(c_lo, tiny));
     const spx_f4 enter_lo = spx_f4_mul(spx_f4_sub(gap, e), inv_hi), enter_hi = spx_f4_mul(spx_f4_add(gap, e), inv_lo);
@@ -76,24 +60,23 @@ static inline void spx_sweep_times_make(spx_f4 s0, spx_f4 w, spx_f4 r, spx_f4 e,
     out->unsure = spx_f4_mask(spx_f4_andnot(settled, part)) & 7;
 }
 
-/* Largest lane of four, in every lane. */
 static inline spx_f4 spx_sweep_hmax(spx_f4 v)
 {
     v = spx_f4_max(v, SPX_F4_SWIZZLE(v, 1, 0, 3, 2));
     return spx_f4_max(v, SPX_F4_SWIZZLE(v, 2, 3, 0, 1));
 }
 
-/* The relative margin between float times that the double test surely orders the same way. */
+/* Relative margin between float times that double surely orders alike (far beyond its 1e-9 ties), covering float's
+   rounding of the ratios. */
 #define SPX_SWEEP_TIME_MARGIN (1.0f + 1e-5f)
 
-/* SPX_SCREEN_APART when B, moving at `move` (its velocity relative to A times tmax, lanes 0..2),
-   surely never touches A; the axis (0..14) that surely names the first contact, with *ahead set
-   when B lies along +axis; SPX_SCREEN_UNSURE: ask the double test. */
+/* SPX_SCREEN_APART when B, moving by `move` (relative velocity times tmax, lanes 0..2), surely never touches A; the
+   axis (0..14) that surely names the first contact, *ahead when B lies along +axis; SPX_SCREEN_UNSURE: ask the double
+   test. */
 static inline int spx_sweep_screen(const spx_box_regs* A, const spx_box_regs* B, spx_f4 move, bool* ahead)
 {
     const spx_f4 sign = spx_f4_splat(-0.0f);
     const spx_f4 d = spx_f4_sub(B->c, A->c);
-    /* B's offset and motion in A's frame */
     const spx_f4 t =
         spx_f4_add(spx_f4_add(spx_f4_mul(A->x, SPX_SWEEP_LANE(d, 0)), spx_f4_mul(A->y, SPX_SWEEP_LANE(d, 1))),
                    spx_f4_mul(A->z, SPX_SWEEP_LANE(d, 2)));
@@ -102,7 +85,7 @@ static inline int spx_sweep_screen(const spx_box_regs* A, const spx_box_regs* B,
                    spx_f4_mul(A->z, SPX_SWEEP_LANE(move, 2)));
     const spx_f4 ha = A->h, hb = B->h;
     const spx_f4 three = spx_i4_as_f4(spx_i4_set(-1, -1, -1, 0));
-    /* The scale, in every lane: offsets, distance travelled and half extents. */
+    /* The scale in every lane: offsets, distance travelled, half extents. */
     const spx_f4 v =
         spx_f4_and(three, spx_f4_add(spx_f4_add(spx_f4_andnot(sign, t), spx_f4_andnot(sign, u)), spx_f4_add(ha, hb)));
     const spx_f4 scale = spx_f4_add(spx_f4_add(SPX_SWEEP_LANE(v, 0), SPX_SWEEP_LANE(v, 1)), SPX_SWEEP_LANE(v, 2));
@@ -147,13 +130,12 @@ static inline int spx_sweep_screen(const spx_box_regs* A, const spx_box_regs* B,
         w[2 + i] = spx_f4_add(spx_f4_mul(U[i1], l1), spx_f4_mul(U[i2], l2));
         const spx_f4 ra =
             spx_f4_add(spx_f4_mul(HA[i1], spx_f4_andnot(sign, l1)), spx_f4_mul(HA[i2], spx_f4_andnot(sign, l2)));
-        /* B's other two axes on L: minors of R, as the double test takes them */
+        /* B's other two axes on L: minors of R, as double takes them */
         const spx_f4 m1 = spx_f4_add(spx_f4_mul(SPX_ROT1_PS(R[i1]), l1), spx_f4_mul(SPX_ROT1_PS(R[i2]), l2));
         const spx_f4 m2 = spx_f4_add(spx_f4_mul(SPX_SWEEP_ROT2(R[i1]), l1), spx_f4_mul(SPX_SWEEP_ROT2(R[i2]), l2));
         const spx_f4 rb =
             spx_f4_add(spx_f4_mul(hb1, spx_f4_andnot(sign, m1)), spx_f4_mul(hb2, spx_f4_andnot(sign, m2)));
         r[2 + i] = spx_f4_add(ra, rb);
-        /* Used by the double test surely above 1e-4, surely not below 4.9e-13; between, unsure. */
         part[2 + i] = spx_f4_ge(len2, spx_f4_splat(4.9e-13f));
         unsure[2 + i] = spx_f4_le(len2, usable);
         apart |= spx_sweep_screen_apart(s0[2 + i], spx_f4_add(s0[2 + i], w[2 + i]), r[2 + i], bound) &
@@ -179,10 +161,10 @@ static inline int spx_sweep_screen(const spx_box_regs* A, const spx_box_regs* B,
                                                                       spx_f4_max(st[2].enter_hi, st[3].enter_hi)),
                                                            st[4].enter_hi)),
                                  spx_f4_splat(SPX_SWEEP_TIME_MARGIN));
-    /* An axis the double test surely uses enters after tmax: the miss it finds. */
+    /* An axis double surely uses enters after tmax: its miss. */
     if (spx_f4_first(lo) > SPX_SWEEP_TIME_MARGIN) return SPX_SCREEN_APART;
     if (doubt) return SPX_SCREEN_UNSURE;
-    /* Some axis enters after t = 0 (else the pair starts overlapping), and before tmax. */
+    /* Some axis enters after t = 0 (else a start overlap) and before tmax. */
     if (!(spx_f4_first(lo) > 0.0f && spx_f4_first(hi) < 1.0f)) return SPX_SCREEN_UNSURE;
     int winner = -1, count = 0, before_exit = 0;
     for (int k = 0; k < 5; ++k) {
@@ -196,8 +178,8 @@ static inline int spx_sweep_screen(const spx_box_regs* A, const spx_box_regs* B,
     }
     if (count != 1 || before_exit != 5) return SPX_SCREEN_UNSURE;
     if (winner >= 6) {
-        /* An edge axis a_i x b_j within 1e-4 of a face axis (R[k][j] or R[i][m] near zero) might be
-           that face's direction for the double test, which then reports the face: unsure. */
+        /* An edge axis within 1e-4 of a face axis might be that face for double, which then reports the face:
+           unsure. */
         const int i = (winner - 6) / 3, j = (winner - 6) % 3;
         float rows[3][4];
         for (int k = 0; k < 3; ++k) spx_f4_store(rows[k], R[k]);

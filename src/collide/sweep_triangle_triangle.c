@@ -1,16 +1,14 @@
-/* Triangle against triangle: the two normals and the 9 edge-edge products, plus the in-plane edge
- * normals whenever the Minkowski sum of the two is flat or nearly so: parallel planes (coplanar or
- * not), a segment-like triangle lying parallel to the other's plane, two segment-like triangles.
- * Two parallel segments need axes that follow the motion (numbers 17..21). Works in world
- * directions, relative to the first corner of A or of B (spx_pair_origin). */
+/* Triangle against triangle: two normals, 9 edge products, in-plane edge normals when the Minkowski sum is (nearly)
+ * flat, and motion-following axes 17..21 for parallel segments; world directions relative to spx_pair_origin. See
+ * docs/collision.md#swept-queries. */
 #include <sepax/collide.h>
 #include "sat_axes.h"
 #include "triangle_shape.h"
 #include "sweep_pieces.h"
 #include "triangle_screen.h"
 
-/* Sine of the angle below which two planes count as parallel and in-plane axes join the test:
- * generous, because extra axes are always valid and only cost time. */
+/* Sine below which planes count as parallel and in-plane axes join: generous, as extra axes are valid and only cost
+ * time. */
 #define SPX_NEAR_PARALLEL_SINE 1e-3
 
 typedef struct tri_pair {
@@ -18,9 +16,8 @@ typedef struct tri_pair {
     spx_tri_shape a, b;
     spx_dvec3 u;                    /* B's velocity relative to A */
     spx_dvec3 plane;                /* normal of a flat Minkowski sum (axes 11..16) */
-    spx_dvec3 line, across, moving; /* two parallel segments: their direction, across it at rest, across
-                                       it and the motion (17..21) */
-    double margin;                  /* A grown by this (m) on every axis: spx_sweep_triangle_triangle_margin_checked */
+    spx_dvec3 line, across, moving; /* parallel segments: the line, across it at rest, across it and motion (17..21) */
+    double margin;                  /* A grown by this (m) on every axis */
 } tri_pair;
 
 static void tri_pair_make(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, tri_pair* p)
@@ -40,14 +37,12 @@ static bool tri_axis(const tri_pair* p, spx_sat* s, int index, spx_axis_kind kin
     spx_tri_project(&p->a, l, &alo, &ahi);
     spx_tri_project(&p->b, l, &blo, &bhi);
     if (p->margin > 0.0) {
-        /* A grown by a ball of radius margin reaches that much further on the unit axis. */
         double r = p->margin * sqrt(len2);
         alo -= r, ahi += r;
     }
     return spx_sat_axis_test(s, index, kind, len2, blo - ahi, alo - bhi, spx_d3_dot(p->u, l));
 }
 
-/* Unnormalised direction of axis `index`. */
 static spx_dvec3 tri_pair_axis(const void* pair, int index)
 {
     const tri_pair* p = pair;
@@ -69,9 +64,8 @@ static bool nearly_parallel(spx_dvec3 x, spx_dvec3 y)
     return c2 <= SPX_NEAR_PARALLEL_SINE * SPX_NEAR_PARALLEL_SINE * spx_d3_len2(x) * spx_d3_len2(y);
 }
 
-/* The line of two parallel segments: the longer of their long edges (of equal ones, the one whose
-   first end comes first in (x, y, z) order), the same edge whichever piece is A. They are parallel
-   only to within SPX_PARALLEL_SINE, so A's edge and B's may give different axes. */
+/* The line of two parallel segments: the longer long edge (ties: first end first in (x, y, z)), the same whichever
+   piece is A; parallel only within SPX_PARALLEL_SINE, A's and B's edges may differ. */
 static spx_dvec3 parallel_line(const spx_tri_shape* a, const spx_tri_shape* b)
 {
     const double la = spx_d3_len2(a->e[a->long_edge]), lb = spx_d3_len2(b->e[b->long_edge]);
@@ -99,7 +93,6 @@ static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
         }
     }
 
-    /* The plane of a flat Minkowski sum, if there is one. */
     spx_dvec3 da = a->e[a->long_edge], db = b->e[b->long_edge];
     bool flat = false;
     spx_dvec3 m = { 0, 0, 0 };
@@ -116,18 +109,15 @@ static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
         flat = true;
         m = spx_d3_cross(da, db);
     } else {
-        /* Two parallel segments: the sum is a segment along d. Across d, B's offset moves on a line;
-         * the axis across that line (and d) never changes its projection, the axis along it gives
-         * the times (20, 21). */
+        /* Two parallel segments: the sum is a segment along d; the axis across d and B's offset line keeps its
+         * projection, the one along it gives the times (20, 21). */
         spx_dvec3 d = parallel_line(a, b);
-        /* The axes of the pair at rest (the static queries' only ones): across d and the offset at
-           t = 0, and along the offset's part across d. The segments are parallel only to within
-           SPX_PARALLEL_SINE, so the moving axes alone could miss a gap the static test finds. */
+        /* The at-rest axes (the static queries' only ones): the moving axes alone could miss a gap the static test
+           finds, as the segments are parallel only within SPX_PARALLEL_SINE. */
         spx_dvec3 offset = spx_d3_sub(b->p[0], a->p[0]);
         spx_dvec3 still = spx_d3_cross(d, offset);
         if (!(spx_d3_len2(still) > 1e-24 * spx_d3_len2(d) * spx_d3_len2(offset))) {
-            /* On one line: every direction across it is as good; one fixed by d alone, so that
-               the depth across (zero) is measured and not only the overlap along the line. */
+            /* On one line: an axis fixed by d alone, so the (zero) depth across is measured. */
             const double x = fabs(d.x), y = fabs(d.y), z = fabs(d.z);
             still = spx_d3_cross(d, x <= y && x <= z ? spx_d3(1, 0, 0) : (y <= z ? spx_d3(0, 1, 0) : spx_d3(0, 0, 1)));
         }
@@ -153,8 +143,8 @@ static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
     return spx_sat_touches(s);
 }
 
-/* The point comes from the features extreme along the normal, not from the axis that won: at the
- * contact every valid normal meets both pieces in the same region (docs/collision.md). */
+/* The point comes from the features extreme along the normal, not the winning axis: every valid normal meets both
+ * pieces in the same region. */
 static void tri_pair_contact(const tri_pair* p, const spx_sat_axis* axis, double tc, spx_sweep_hit* out)
 {
     spx_dvec3 n = spx_sat_unit(axis, tri_pair_axis(p, axis->index));
@@ -166,14 +156,13 @@ static void tri_pair_contact(const tri_pair* p, const spx_sat_axis* axis, double
     out->normal = spx_d3_to_float(n);
 }
 
-/* The sum of a triangle's corners in the world, in double: exact for floats of nearby magnitude, so
-   the same whatever the order of the corners or of the pieces. */
+/* A triangle's corner sum in double: exact for floats of nearby magnitude, so independent of corner and piece
+   order. */
 static spx_dvec3 corner_sum(const spx_triangle* t)
 {
     return spx_d3_add(spx_d3_add(spx_d3_from(t->v[0]), spx_d3_from(t->v[1])), spx_d3_from(t->v[2]));
 }
 
-/* Settles a least-overlap axis whose two ways out are equally deep (sat_axes.h). */
 static void tri_pair_settle(const tri_pair* p, const spx_triangle* a, const spx_triangle* b, spx_sat* s)
 {
     spx_sat_tie t;
@@ -211,7 +200,7 @@ void spx_sweep_triangle_triangle_exact(const spx_triangle* a, spx_vec3 velocity_
         }
         double tc;
         const spx_sat_axis* axis = spx_sat_fill_hit(&s, tri_pair_axis, &p, &hit, &tc);
-        /* A's corners stay put in this frame; B's move by u * tc. A moves in the world, though. */
+        /* A's corners stay put in this frame; B's move by u * tc; A moves in the world. */
         p.origin = spx_d3_mad(p.origin, spx_d3_from(velocity_a), tc);
         tri_pair_contact(&p, axis, tc, &hit);
     }
