@@ -1,7 +1,5 @@
-/* Narrow phase of the world: body pairs from the broad phase become shape-pair manifolds, merged
- * with last step's so that impulses carry over (warm starting) and begin/end events fall out of
- * the merge. Both lists are sorted by (body_a, body_b, shape_a, shape_b), so the merge is linear
- * and its order, like everything else in a step, a function of the input alone. */
+/* Narrow phase: shape-pair manifolds merged with last step's (sorted, so linear and deterministic)
+ * for warm starting and begin/end events. */
 #include "world.h"
 #include "island.h"
 #include "filter.h"
@@ -20,7 +18,6 @@ typedef struct pair_key {
 static bool key_less(pair_key x, pair_key y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
 static bool key_equal(pair_key x, pair_key y) { return x.a == y.a && x.b == y.b; }
 
-/* An event of manifold m's shape pair. */
 static spx_contact_event* push_event(const spx_world* w, spx_contact_event* events, uint32_t* count, uint32_t capacity,
                                      const spx_contact* m)
 {
@@ -35,7 +32,7 @@ static spx_contact_event* push_event(const spx_world* w, spx_contact_event* even
     return e;
 }
 
-/* Manifold k of list starts a shape pair: the first, or another pair than k - 1's (lists are sorted). */
+/* Manifold k starts a shape pair (lists are sorted). */
 static bool first_of_shape_pair(const spx_contact* list, uint32_t k)
 {
     if (k == 0) return true;
@@ -45,8 +42,7 @@ static bool first_of_shape_pair(const spx_contact* list, uint32_t k)
 
 static uint32_t shape_key(const spx_contact* m) { return (uint32_t)m->shape_a << 16 | m->shape_b; }
 
-/* Begin events for the shape pairs of now[0 .. now_count) missing from was[0 .. was_count), end
-   events for those of was missing from now: two lists of one body pair's manifolds, sorted. */
+/* Begin events for now's shape pairs missing from was, end events for the reverse (one body pair). */
 static void shape_pair_events(const spx_world* w, spx_contacts* c, const spx_contact* was, uint32_t was_count,
                               const spx_contact* now, uint32_t now_count)
 {
@@ -69,8 +65,7 @@ static void shape_pair_events(const spx_world* w, spx_contacts* c, const spx_con
     }
 }
 
-/* How far apart two shapes may be and still make (speculative) contact points: the speculative
-   distance, plus what the relative motion can close during the step. */
+/* Speculative distance plus what the relative motion can close this step. */
 static float pair_margin(const spx_world* w, const spx_body* a, const spx_body* b, float dt)
 {
     float closing =
@@ -78,15 +73,11 @@ static float pair_margin(const spx_world* w, const spx_body* a, const spx_body* 
     return w->def.speculative_distance + closing * dt;
 }
 
-/* A body pair's manifolds depend only on the pair's relative pose (and the margin they were made
-   with): while neither body has moved against the other by more than this (m, at any point of B
-   seen from A; Jolt's body pair cache reuses at 1 mm and 2 degrees), last step's manifolds are
-   moved with the bodies instead of made again. Resting piles and stacks make most of their
-   manifolds this way. */
+/* m, at any point of B seen from A: within it last step's manifolds are moved, not remade
+   (docs/world.md, "Manifolds reused while a pair rests"). */
 #define SPX_CONTACT_REUSE_DISTANCE 0.001f
 
-/* R v and R^T v for a rotation matrix R (cglm's columns): v from a body's frame to the world's
-   axes, and back. */
+/* R v and R^T v (cglm's columns): body frame to world and back. */
 static inline vec3s to_world(const mat3s* r, vec3s v)
 {
     return (vec3s){ { r->col[0].x * v.x + r->col[1].x * v.y + r->col[2].x * v.z,
@@ -99,7 +90,6 @@ static inline vec3s to_body(const mat3s* r, vec3s v)
     return (vec3s){ { glms_vec3_dot(r->col[0], v), glms_vec3_dot(r->col[1], v), glms_vec3_dot(r->col[2], v) } };
 }
 
-/* B's centre of mass and rotation in A's frame (A's rotation qa, as the matrix ra). */
 static inline void relative_pose(vec3s ca, versors qa, const mat3s* ra, vec3s cb, versors qb, vec3s* position,
                                  versors* rotation)
 {
@@ -107,26 +97,13 @@ static inline void relative_pose(vec3s ca, versors qa, const mat3s* ra, vec3s cb
     *rotation = glms_quat_mul(glms_quat_conjugate(qa), qb);
 }
 
-/* Last step's manifolds old[0 .. count) of bodies a and b, all of them, can stand for this step's:
-   made at one placement (reused manifolds keep the placement they were first made at, so small
-   moves do not add up unseen), all the solver's (not taken by the continuous stage), and B moved in A's frame
-   by no more than the reuse distance at any of its points. B's move is the shift of its centre
-   plus the chord of the rotation between, 2 sin(angle / 2) times its radius; sin(angle / 2) is the
-   length of the vector part of the quaternion between the two rotations, which keeps its
-   precision at small angles (the cosine in the scalar part does not).
-   A point missing from the old manifolds was farther apart than the margin they were made with,
-   and is now at least that less B's move: reuse also asks that this be beyond `reach`, this
-   step's margin less half the speculative distance. A reused manifold may lack points in the
-   outer half of the speculative distance, which no approach this step can close (the margin's
-   other part, the closing speed times the step, is whole). Made with no wider margin: a wider
-   one would add points the solver must work on every step, reused or not.
-   ra: A's rotation matrix, made here once the cheap tests pass (the reuse wants it too). */
+/* Last step's manifolds of a and b stand for this step's when made at one placement, all the
+   solver's, and B moved in A's frame by at most the reuse distance (docs/world.md, "Manifolds
+   reused while a pair rests", has why). ra: A's rotation, made once the cheap tests pass. */
 static bool can_reuse(const spx_body* a, mat3s* ra, const spx_body* b, float distance, float reach,
                       const spx_contact* old, uint32_t count)
 {
-    /* The distance between the centres is the same in any frame: a pair whose distance changed by
-       more than the reuse distance has moved too far, and most pairs of a pile that still settles
-       end here, before any rotation is worked out. */
+    /* Frame-free test first: most of a settling pile's pairs end here. */
     if (fabsf(distance - old[0].made_distance) > SPX_CONTACT_REUSE_DISTANCE) return false;
     for (uint32_t k = 0; k < count; ++k)
         if (old[k].owner != SPX_CONTACT_SOLVER || !old[k].reusable || old[k].made_margin != old[0].made_margin ||
@@ -143,10 +120,8 @@ static bool can_reuse(const spx_body* a, mat3s* ra, const spx_body* b, float dis
     return change <= SPX_CONTACT_REUSE_DISTANCE && reach + change <= old[0].made_margin;
 }
 
-/* A manifold of last step moved with the bodies: its normal turned with A and each point's ends
-   placed with their bodies (the points were kept in the bodies' frames), each point's separation
-   from how far its two ends (together when made) have moved apart along the normal since. The
-   impulses stay with their points. ra, rb: the bodies' rotations as matrices. */
+/* Last step's manifold moved with the bodies: normal turned with A, points placed from their body
+   frames, separations from how far their ends moved apart along the normal. Impulses stay. */
 static void reuse_contact(const spx_world* w, const spx_contact* old, const mat3s* ra, const mat3s* rb,
                           spx_contact* out)
 {
@@ -170,18 +145,15 @@ static void reuse_contact(const spx_world* w, const spx_contact* old, const mat3
     }
 }
 
-/* A point whose feature id is new this step may still be last step's point under another name:
-   two nearly parallel faces of a resting pair can swap which one is the reference from one step to
-   the next, which renames every point. Lost impulses make tall stacks jitter, so such a point takes
-   over the impulse of the nearest unclaimed old point within this distance (m), with normals that
-   agree. */
+/* A new id may be an old point renamed (near-parallel faces swap reference); lost impulses make
+   stacks jitter, so it takes the nearest unclaimed old point's within this distance (m). */
 #define SPX_WARM_MATCH_DISTANCE 0.01f
 
 static void warm_start_from(const spx_contact* old, spx_contact* c)
 {
     bool taken[SPX_MAX_MANIFOLD_POINTS] = { false };
     int source[SPX_MAX_MANIFOLD_POINTS];
-    /* Ids first: they are exact. */
+    /* Ids first: exact. */
     for (int k = 0; k < c->point_count; ++k) {
         source[k] = -1;
         for (int j = 0; j < old->point_count; ++j)
@@ -190,7 +162,7 @@ static void warm_start_from(const spx_contact* old, spx_contact* c)
                 break;
             }
     }
-    /* Then proximity, for renamed points of a manifold whose normal stayed put. */
+    /* Then proximity, if the normal stayed put. */
     if (glms_vec3_dot(old->normal, c->normal) > 0.999f) {
         for (int k = 0; k < c->point_count; ++k) {
             if (source[k] >= 0) continue;
@@ -212,8 +184,7 @@ static void warm_start_from(const spx_contact* old, spx_contact* c)
     }
 }
 
-/* Fills one contact from manifold m of bodies ia and ib; normal flipped when the query had B first.
-   ra, rb: the bodies' rotations as matrices. */
+/* Normal flipped when the query had B first. */
 static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t sa, uint16_t sb, const spx_manifold* m,
                          bool flip, float margin, const mat3s* ra, const mat3s* rb, spx_contact* out)
 {
@@ -251,9 +222,8 @@ static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
     }
 }
 
-/* The manifolds of one shape pair into out[0..), warm-started from last step's manifolds of the same
-   pair (old[0 .. old_count), any shape pair: those of this one are picked out). Returns how many. A
-   body gone non-finite or degenerate fails validation and touches nothing. */
+/* One shape pair's manifolds into out, warm-started from old (any shape pair). Returns how many; a
+   non-finite or degenerate body fails validation and touches nothing. */
 static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t sa, uint16_t sb, float margin,
                               const spx_contact* old, uint32_t old_count, spx_contact* out)
 {
@@ -300,15 +270,14 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
         r = SPX_OK;
     }
     if (r != SPX_OK) return 0;
-    mat3s ra, rb; /* made for the first manifold with points: most shape pairs have none */
+    mat3s ra, rb; /* made at the first manifold with points: most pairs have none */
     uint32_t made = 0;
     for (uint32_t k = 0; k < n; ++k) {
         if (ms[k].point_count == 0) continue;
         if (made == 0) ra = spx_body_matrix(a), rb = spx_body_matrix(b);
         spx_contact* c = &out[made++];
         fill_contact(w, ia, ib, sa, sb, &ms[k], flip, margin, &ra, &rb, c);
-        /* Last step's manifold of this shape pair whose normal is closest to this one's (within about
-           25 degrees): a mesh pair's several manifolds are told apart by their normals. */
+        /* Old manifold with the closest normal (~25 degrees): a mesh pair's are told apart by normal. */
         const spx_contact* prior = NULL;
         float best = 0.9f;
         for (uint32_t j = 0; j < old_count; ++j) {
@@ -321,15 +290,12 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
     return made;
 }
 
-/* Room for this step: the new list can hold every shape pair of every body pair plus every kept
-   manifold of last step; the events, one a manifold of either list. */
+/* Room: every shape pair's manifolds plus last step's kept ones; events one a manifold. */
 static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n)
 {
     spx_contacts* c = &w->contacts;
     uint64_t need = c->count;
-    /* A shape pair gives one manifold at most when both are boxes, SPX_MAX_MESH_MANIFOLDS when a
-       mesh is in it (a box in a corner of a mesh room touches it along several normals): summed
-       over a body pair's shape pairs from the bodies' counts, without reading their shapes. */
+    /* One a box pair, SPX_MAX_MESH_MANIFOLDS with a mesh (a box in a room's corner), from counts. */
     for (uint32_t i = 0; i < n; ++i) {
         const spx_body* a = &w->bodies[pairs[i].a];
         const spx_body* b = &w->bodies[pairs[i].b];
@@ -349,7 +315,6 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
 {
     spx_contacts* c = &w->contacts;
     if (!reserve(w, pairs, n)) return SPX_ERR_OUT_OF_MEMORY;
-    /* Last step's list becomes prev; the new one is built in the other buffer. */
     spx_contact* old = c->list;
     uint32_t old_count = c->count, old_capacity = c->capacity;
     c->list = c->prev, c->capacity = c->prev_capacity;
@@ -365,15 +330,13 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
         pair_key kp = { UINT32_MAX, UINT32_MAX }, ko = { UINT32_MAX, UINT32_MAX };
         if (i < n) kp.a = pairs[i].a, kp.b = pairs[i].b;
         if (j < old_count) ko.a = old[j].body_a, ko.b = old[j].body_b;
-        /* Last step's manifolds of this body pair: old[j .. j_end). */
         uint32_t j_end = j;
         bool old_first = j < old_count && (i == n || key_less(ko, kp));
         bool matched = j < old_count && i < n && key_equal(ko, kp);
         if (old_first || matched)
             while (j_end < old_count && old[j_end].body_a == ko.a && old[j_end].body_b == ko.b) ++j_end;
         if (old_first) {
-            /* The broad phase no longer pairs them. Neither moves (sleeping against sleeping or
-               static): keep their manifolds for when they wake. Otherwise they parted. */
+            /* No longer paired: both still (sleeping or static) keep their manifolds; else they parted. */
             const spx_body* a = &w->bodies[ko.a];
             const spx_body* b = &w->bodies[ko.b];
             if (!spx_body_moves(a) && !spx_body_moves(b)) {
@@ -388,17 +351,14 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
         const spx_body* b = &w->bodies[kp.b];
         float margin = pair_margin(w, a, b, dt);
         uint32_t before = c->count;
-        /* Bodies whose bounding spheres are farther apart than the margin cannot touch. The broad
-           phase's boxes hold a whole step's motion and more, so in a pile about half its pairs
-           end here, before any shape is placed. */
+        /* Bounding spheres beyond the margin: about half a pile's pairs end here. */
         float reach = a->radius + b->radius + margin;
         const float distance2 = glms_vec3_norm2(glms_vec3_sub(a->center, b->center));
         if (distance2 <= reach * reach) {
             mat3s ra;
-            /* The pair's manifolds of last step; none (and old may be NULL) for a new pair. */
+            /* old may be NULL for a new pair. */
             const spx_contact* pair_old = j_end > j ? &old[j] : NULL;
-            /* Filters and the host's callback are asked again each step: a pair they now forbid
-               loses its manifolds, reused or not. */
+            /* Filters are asked each step: a forbidden pair loses its manifolds, reused or not. */
             const bool ask = spx_bodies_filtered(w, kp.a, kp.b);
             if (pair_old && can_reuse(a, &ra, b, sqrtf(distance2), margin - 0.5f * w->def.speculative_distance,
                                       pair_old, j_end - j)) {
@@ -419,9 +379,8 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
         ++i;
         j = j_end;
     }
-    /* Touching a sleeping body wakes its island: it must answer this step. Only now: woken during
-       the merge, the island's kept manifolds that come later in the order were taken for pairs
-       that parted (a stack struck at its foot lost its upper contacts for a step and sagged). */
+    /* Wake after the merge: woken during it, the island's later kept manifolds would be taken for
+       parted pairs (a struck stack lost its upper contacts for a step). */
     for (uint32_t k = 0; k < c->count; ++k) {
         const spx_body* a = &w->bodies[c->list[k].body_a];
         const spx_body* b = &w->bodies[c->list[k].body_b];
@@ -437,8 +396,8 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
 /* Which manifolds remove_manifolds drops. */
 typedef enum removal {
     REMOVE_BODY,   /* all of the body's */
-    REMOVE_SHAPE,  /* the shape's; the body's later shapes move down one index */
-    REFILTER_SHAPE /* the shape's whose pair its filter or sensor flag now forbids */
+    REMOVE_SHAPE,  /* later shapes move down one */
+    REFILTER_SHAPE /* filter or sensor now forbids */
 } removal;
 
 static bool picked(const spx_world* w, const spx_contact* m, uint32_t body, uint32_t shape, removal how)
@@ -451,12 +410,12 @@ static bool picked(const spx_world* w, const spx_contact* m, uint32_t body, uint
     return a->sensor || b->sensor || !spx_filter_should_collide(a->filter, b->filter);
 }
 
-/* Drops the manifolds `how` picks, with an end event a shape pair for the next step; marks the
-   body's others to be made again (but for REMOVE_BODY). Nothing changes on SPX_ERR_OUT_OF_MEMORY. */
+/* With end events for the next step; the body's others are remade (but for REMOVE_BODY).
+   SPX_ERR_OUT_OF_MEMORY changes nothing. */
 static spx_result remove_manifolds(spx_world* w, uint32_t body, uint32_t shape, removal how)
 {
     spx_contacts* c = &w->contacts;
-    /* Room for one end event a shape pair first, so that a failure changes nothing. */
+    /* Events' room first, so failure changes nothing. */
     uint32_t ends = 0;
     for (uint32_t k = 0; k < c->count; ++k)
         ends += picked(w, &c->list[k], body, shape, how) && first_of_shape_pair(c->list, k);
@@ -466,7 +425,7 @@ static spx_result remove_manifolds(spx_world* w, uint32_t body, uint32_t shape, 
     uint32_t kept = 0;
     bool first = true;
     for (uint32_t k = 0; k < c->count; ++k) {
-        /* A copy: compaction overwrites the list behind us (and first_of_shape_pair reads k - 1). */
+        /* A copy: compaction overwrites behind us (and first_of_shape_pair reads k - 1). */
         spx_contact m = c->list[k];
         const bool next_first = k + 1 < c->count && first_of_shape_pair(c->list, k + 1);
         if (!picked(w, &m, body, shape, how)) {

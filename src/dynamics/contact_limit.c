@@ -1,15 +1,12 @@
-/* At most SPX_MAX_BODY_CONTACTS partners a dynamic body: a crowd made in one spot pairs every body
-   with every other, and its step would cost the square of its number in manifolds and solver work.
-   The choice is by the gap between bounding spheres (deepest first), ties in pair order, so it is
-   a function of the poses alone; static and kinematic bodies take any number (a ground holds a
-   whole pile). */
+/* At most SPX_MAX_BODY_CONTACTS partners a dynamic body, by bounding-sphere gap (ties in pair order:
+   poses alone decide); static and kinematic bodies take any number. See docs/world.md. */
 #include "contact_limit.h"
 #include "world.h"
 #include "core/allocator.h"
 #include "core/radix_sort.h"
 #include <string.h>
 
-/* An order-preserving unsigned image of a float (negative ones below positive ones). */
+/* Order-preserving unsigned image of a float. */
 static uint32_t float_order(float x)
 {
     uint32_t u;
@@ -19,10 +16,8 @@ static uint32_t float_order(float x)
 
 static bool limited_body(const spx_world* w, uint32_t body) { return w->bodies[body].type == SPX_BODY_DYNAMIC; }
 
-/* Counts into partners[] the body pairs of last step's manifolds that neither body moves now
-   (sleeping against sleeping or static): the broad phase does not pair them, and the step keeps
-   their manifolds as they are (contact.c), so they take their share of the limit before any pair
-   it chooses. Returns whether a dynamic body has any. */
+/* Counts last step's pairs neither body moves now (kept as they are, unpaired by the broad phase):
+   they take their share first. Returns whether a dynamic body has any. */
 static bool count_resting(const spx_world* w, uint32_t* partners)
 {
     const spx_contact* list = w->contacts.list;
@@ -43,8 +38,7 @@ spx_result spx_contact_limit_apply(spx_world* w, const spx_pair* pairs, uint32_t
     spx_contact_limit* l = &w->contact_limit;
     const spx_allocator* al = &w->allocator;
     *out = pairs, *out_count = n, *limited = false;
-    /* The sort's arrays grow with the pairs, in every step, not at the first step a body goes over
-       the limit (a step allocates nothing once the pairs stop growing). */
+    /* Grown every step with the pairs, so a warm step allocates nothing. */
     if (!spx_reserve(al, (void**)&l->partners, &l->partner_capacity, w->body_slots + 1, sizeof(uint32_t), 8) ||
         !spx_reserve(al, (void**)&l->keys[0], &l->key_capacity[0], n, sizeof(uint64_t), 8) ||
         !spx_reserve(al, (void**)&l->keys[1], &l->key_capacity[1], n, sizeof(uint64_t), 8) ||
@@ -67,11 +61,10 @@ spx_result spx_contact_limit_apply(spx_world* w, const spx_pair* pairs, uint32_t
         keys[i] = (uint64_t)float_order(gap) << 32 | i;
     }
     spx_radix_sort_u64(keys, NULL, l->keys[1], NULL, n);
-    /* Greedy, deepest first, after the resting pairs; then the kept ones back in pair order (the
-       contacts merge by it). */
+    /* Greedy after the resting pairs; then back in pair order for the merge. */
     memset(partners, 0, sizeof(uint32_t) * w->body_slots);
     if (resting) count_resting(w, partners);
-    uint8_t* keep = (uint8_t*)l->keys[1]; /* the sort is done with its scratch: n bytes of it */
+    uint8_t* keep = (uint8_t*)l->keys[1]; /* n bytes of the sort's scratch */
     memset(keep, 0, n);
     for (uint32_t k = 0; k < n; ++k) {
         const uint32_t i = (uint32_t)keys[k];

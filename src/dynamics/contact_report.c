@@ -1,5 +1,5 @@
-/* What the host learns of contacts: the pre-solve callback, hit events, a body's manifolds after a
-   step (docs/world.md, "Events"). Everything runs on the calling thread in the manifolds' order. */
+/* Pre-solve, hit events and a body's contacts for the host (docs/world.md, "Events"), on the
+   calling thread in manifold order. */
 #include "world.h"
 #include "math/glm_bridge.h"
 #include <math.h>
@@ -13,8 +13,7 @@ float spx_contact_approach(const spx_world* w, const spx_contact* c, const spx_c
     return -glms_vec3_dot(glms_vec3_sub(vb, va), c->normal);
 }
 
-/* Manifold c as the host sees it; `now`: its points moved with the bodies to where they are (after a
-   step), else where the step found them. */
+/* `now`: points moved with the bodies to where they are (after a step). */
 static void contact_data(const spx_world* w, const spx_contact* c, bool now, spx_contact_data* out)
 {
     const spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
@@ -32,7 +31,7 @@ static void contact_data(const spx_world* w, const spx_contact* c, bool now, spx
         const spx_contact_point* p = &c->points[k];
         spx_contact_point_data* o = &out->points[k];
         vec3s at;
-        if (now) { /* the middle of its two ends, each carried by its body (as contact.c reuses points) */
+        if (now) { /* mid of its ends, each carried by its body */
             const vec3s on_a = glms_vec3_add(a->center, glms_mat3_mulv(ra, p->made_anchor_a));
             const vec3s on_b = glms_vec3_add(b->center, glms_mat3_mulv(rb, p->made_anchor_b));
             at = glms_vec3_scale(glms_vec3_add(on_a, on_b), 0.5f);
@@ -101,7 +100,6 @@ SPX_API spx_result spx_world_get_hit_events(const spx_world* w, const spx_contac
     return SPX_OK;
 }
 
-/* The contacts of the body in slot i, in the contact list's order. */
 static uint32_t fill_contacts(const spx_world* w, uint32_t i, void* out, uint32_t capacity)
 {
     spx_contact_data* data = out;

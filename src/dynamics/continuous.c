@@ -1,28 +1,17 @@
-/* The continuous stage of a step, after the solver (docs/continuous.md): which bodies are fast, and
- * their impacts taken in time order.
- *
- * The solver has moved every body from its start pose to its end pose. A body is fast when that
- * motion, or what its final velocity would make of it, exceeds SPX_CCD_FAST_FRACTION of its
- * thinnest half extent; slower bodies cannot pass through anything in one step (docs). Each fast
- * body's motion is a segment (constant velocities from a pose at a time); its first impact with
- * anything its path meets (continuous_toi.c) waits in a queue. Impacts are taken in time order:
- * both bodies are brought to the impact, an impulse with restitution and friction changes their
- * velocities (continuous_impact.c), and each goes on from there with its new velocity for the rest
- * of the step, so no time is lost. Each impact makes the bodies it moved search again; records
- * naming a body whose motion changed since are searched again when they come up. */
+/* The continuous stage, after the solver: which bodies are fast, and their impacts in time order.
+ * See docs/continuous.md, "The stage". */
 #include "continuous_stage.h"
 #include "island.h"
 #include "filter.h"
 #include "core/allocator.h"
 #include <string.h>
 
-/* A body is fast when it may move more than this fraction of its thinnest half extent in a step.
-   Slower, its centre cannot cross the middle of anything it did not already overlap (docs). */
+/* Of the thinnest half extent: slower, the centre cannot cross anything's middle in a step. */
 #define SPX_CCD_FAST_FRACTION 1.0f
-/* rad: a fast body turning more than this in a step leaves all its contacts to the stage (begin). */
+/* rad: turning more than this a step leaves all contacts to the stage (begin). */
 #define SPX_CCD_SOLVER_TURN 0.5f
-/* rad: the solver's turn of a body stands for its motion when it ends within this of the body's
-   end rotation (the two differ by rounding: under 5e-7 rad for turns up to 40 rad). */
+/* rad: the solver's turn stands for the motion when it ends within this of the end rotation
+   (rounding: under 5e-7 rad for turns up to 40 rad). */
 #define SPX_CCD_TURN_MATCH 1e-5f
 
 /* ---- storage ------------------------------------------------------------------------------------ */
@@ -39,8 +28,7 @@ spx_result spx_continuous_reserve(spx_world* w)
     if (need <= c->capacity) return SPX_OK;
     uint32_t cap = need > 2 * c->capacity ? need : 2 * c->capacity;
     if (cap < 16) cap = 16;
-    /* Between steps nothing of the old arrays is live but the tree's leaves, which the stage
-       empties at the end of every run: free them first, and all that was taken if one fails. */
+    /* Only the tree's leaves are live between steps (emptied each run): free first; on failure all. */
     spx_continuous_free(c, NULL);
     size_t n = cap;
     c->capacity = cap;
@@ -90,11 +78,8 @@ void spx_continuous_free(spx_continuous* c, const spx_allocator* a)
 
 /* ---- segments ---------------------------------------------------------------------------------- */
 
-/* The rotation vector turning q0 into q1 that is nearest to `hint`, the solver's own turn: the
-   solver's turn itself when it ends at q1 (within SPX_CCD_TURN_MATCH: rounding), else (a free
-   body's turn, solver.c) the short way round plus the whole turns, either way, that bring it
-   nearest the hint. Taken from the two rotations alone, a turn is at most half a turn: a body
-   spinning faster would be followed backwards and struck on the wrong side of its blade. */
+/* The rotation from q0 to q1 nearest the solver's turn `hint`, whole turns included (from the
+   rotations alone a fast spinner would be followed backwards). */
 static vec3s turn_between(versors q0, versors q1, vec3s hint)
 {
     const versors r = glms_quat_mul(q1, glms_quat_conjugate(glms_quat_mul(turn(hint, 1.0f), q0)));
@@ -108,7 +93,7 @@ static vec3s turn_between(versors q0, versors q1, vec3s hint)
     if (s > 0.0f) {
         axis = glms_vec3_scale(axis, 1.0f / s);
     } else {
-        /* No turn but whole ones: about the hint's axis. */
+        /* Only whole turns: about the hint's axis. */
         const float h = glms_vec3_norm(hint);
         if (!(h > 0.0f)) return glms_vec3_zero();
         axis = glms_vec3_scale(hint, 1.0f / h), angle = 0.0f;
@@ -118,9 +103,8 @@ static vec3s turn_between(versors q0, versors q1, vec3s hint)
     return glms_vec3_scale(axis, angle + two_pi * whole);
 }
 
-/* m: how far the body's turning can move its surface, at most, per radian: its radius, but for a body
-   of spheres and capsules alone the farthest point of their cores from the centre of mass (a ball
-   turning about its centre moves no surface at all: a rolling ball is not fast for its spin). */
+/* m per radian the surface can move: the radius, or for spheres and capsules only their cores'
+   reach (a rolling ball is not fast for its spin). */
 static float turn_radius(const spx_body* b)
 {
     float far = 0.0f;
@@ -132,10 +116,8 @@ static float turn_radius(const spx_body* b)
     return far * (1.0f + 1e-5f);
 }
 
-/* m: as turn_radius, for a turn about w's axis: a body of spheres and capsules moves its surface by
-   no more than its cores' reach from that axis (a capsule rolling about its own axis moves none, as
-   a rolling ball does not: counted at its full length it would be fast and spinning, and its
-   contacts would go to the stage, which holds nothing up). */
+/* As turn_radius about w's axis: a capsule rolling about its own axis moves no surface (else it
+   would be fast and its contacts the stage's, which holds nothing up). */
 static float turn_reach(const spx_body* b, vec3s w)
 {
     const float wn = glms_vec3_norm(w);
@@ -159,15 +141,14 @@ static float body_least_half(const spx_body* b)
 {
     float h = INFINITY;
     for (uint32_t k = 0; k < b->shape_count; ++k) {
-        /* A mesh's root box stands for it (a closed mesh on a dynamic body has thickness). */
+        /* A closed mesh on a dynamic body has thickness. */
         float s = least_half(&b->shapes[k]);
         if (s < h) h = s;
     }
     return h;
 }
 
-/* Body i's segment at its first use this step (seg): the solver's motion for a body that moved, rest
-   for one that did not. */
+/* The solver's motion for a body that moved, rest for one that did not. */
 spx_ccd_body* spx_ccd_segment_start(spx_ccd_stage* s, uint32_t i)
 {
     spx_ccd_body* cb = &s->c->bodies[i];
@@ -183,7 +164,7 @@ spx_ccd_body* spx_ccd_segment_start(spx_ccd_stage* s, uint32_t i)
         cb->c = cb->c0;
         cb->q = cb->q0;
         cb->v = s->dt > 0.0f ? glms_vec3_scale(glms_vec3_sub(b->center, cb->c0), 1.0f / s->dt) : glms_vec3_zero();
-        /* Turning the way the solver turned it, whole turns included. */
+        /* Whole turns included. */
         const vec3s th = turn_between(cb->q0, b->rotation, spx_solver_turn(&s->w->solver, i));
         cb->w = s->dt > 0.0f ? glms_vec3_scale(th, 1.0f / s->dt) : glms_vec3_zero();
     } else {
@@ -194,11 +175,8 @@ spx_ccd_body* spx_ccd_segment_start(spx_ccd_stage* s, uint32_t i)
     return cb;
 }
 
-/* Dynamic body b's angular velocity w at rotation `from` (the solver's end rotation), as it is at
-   rotation `to` on the solver's path: its angular momentum's direction kept, as a free body's, and
-   its energy (the solver's w moved to another rotation unchanged has another energy when the
-   inertia is not a multiple of the identity: a tumbling plank's, many times its own). Along a
-   segment the stage started, w is constant and so is its energy: w there is the segment's own. */
+/* b's w moved from `from` to `to` on the solver's path keeping angular momentum direction and energy
+   (a plain copy changes energy unless inertia is isotropic). */
 static vec3s carry_spin(const spx_body* b, vec3s w, versors from, versors to)
 {
     const mat3s* I = &b->inertia_local;
@@ -211,7 +189,6 @@ static vec3s carry_spin(const spx_body* b, vec3s w, versors from, versors to)
     return e1 > 0.0f ? glms_vec3_scale(w1, sqrtf(e0 / e1)) : w;
 }
 
-/* Whether begin gave the contacts of bodies ia < ib to the stage. */
 bool spx_ccd_owns_pair(const spx_continuous* c, uint32_t ia, uint32_t ib)
 {
     uint64_t key = (uint64_t)ia << 32 | ib;
@@ -250,13 +227,12 @@ static bool collect_leaf(void* context, uint32_t proxy, uint32_t body)
     return collect(context, body);
 }
 
-/* Box holding body i's path from t to the step's end. */
 static spx_aabb path_box(spx_ccd_stage* s, uint32_t i, float t, float grow)
 {
     const spx_body* b = &s->w->bodies[i];
     const spx_ccd_body* cb = seg(s, i);
     if (stationary(cb)) {
-        /* Its shapes' own boxes: a wall's sphere would reach everything near it. */
+        /* Shapes' own boxes: a wall's sphere would reach everything near it. */
         spx_aabb box = spx_ccd_shape_aabb(b, &b->shapes[0], cb);
         for (uint32_t k = 1; k < b->shape_count; ++k) {
             spx_aabb o = spx_ccd_shape_aabb(b, &b->shapes[k], cb);
@@ -275,9 +251,8 @@ static spx_aabb path_box(spx_ccd_stage* s, uint32_t i, float t, float grow)
     return box;
 }
 
-/* The host's pre_solve on an impact a search found, as a manifold of the shape pair at the impact
-   (its points and their gaps, the normal from lo to hi, no impulses): false passes the pair over in
-   this search, so a fast body goes through a one-way platform from below as a slow one does. */
+/* pre_solve on a found impact as a manifold (no impulses): false skips the pair in this search,
+   so one-way platforms work for fast bodies too. */
 static bool impact_wanted(spx_ccd_stage* s, uint32_t lo, uint32_t sa, uint32_t hi, uint32_t sb, const spx_ccd_impact* h)
 {
     const spx_world* w = s->w;
@@ -299,15 +274,14 @@ static bool impact_wanted(spx_ccd_stage* s, uint32_t lo, uint32_t sa, uint32_t h
     return w->def.pre_solve(&d, w->def.pre_solve_context);
 }
 
-/* Body i's first impact from time `now` with anything its path meets; into its record and the queue. */
+/* From `now`; into its record and the queue. */
 static void search(spx_ccd_stage* s, uint32_t i)
 {
     spx_continuous* c = s->c;
     spx_world* w = s->w;
     spx_ccd_body* me = seg(s, i);
     me->toi = INFINITY;
-    /* A frozen body searches too, for what strikes it where it stays: found by no one's search
-       (the others searched when its path led elsewhere), a body falling onto it went through. */
+    /* A frozen body searches too: nobody else's search finds what falls onto it. */
     if (w->bodies[i].type == SPX_BODY_STATIC) {
         spx_index_heap_remove(&c->events, i);
         return;
@@ -316,8 +290,7 @@ static void search(spx_ccd_stage* s, uint32_t i)
     c->candidate_count = 0;
     me->seen = c->search;
     spx_aabb box = path_box(s, i, s->now, c->pad);
-    /* Moving bodies of the broad phase's tree only when some are not fast (the fast ones are all in
-       the stage's tree, with their paths). */
+    /* The broad phase's moving bodies only if some are slow (fast ones are in the stage's tree). */
     spx_pair_finder_query(w->pairs, &box, c->slow_movers > 0, collect, s);
     spx_aabb tight = path_box(s, i, s->now, 0.0f);
     if (c->leaf_count > 0) {
@@ -373,8 +346,7 @@ static void touch(spx_ccd_stage* s, uint32_t i)
     s->c->touched[s->c->touched_count++] = i;
 }
 
-/* Body i's path from now on into the stage's tree (where searches find it whatever the broad
-   phase's tree holds). */
+/* From now on into the stage's tree, found whatever the broad phase's tree holds. */
 static void track(spx_ccd_stage* s, uint32_t i)
 {
     spx_continuous* cc = s->c;
@@ -385,14 +357,13 @@ static void track(spx_ccd_stage* s, uint32_t i)
     } else if (spx_tree_insert(&cc->tree, 0, &box, i, &cb->proxy) == SPX_OK) {
         cc->leaves[cc->leaf_count++] = i;
     } else {
-        /* No room (never: the tree is reserved for every body): the padding must cover it. */
+        /* Never (reserved for every body): the padding must cover it. */
         vec3s a = center_at(cb, s->now), b = center_at(cb, s->dt);
         cc->pad += glms_vec3_norm(glms_vec3_sub(b, a)) + glms_vec3_norm(glms_vec3_sub(a, seg(s, i)->c0));
     }
 }
 
-/* Body i (dynamic) goes on from time t at its pose there with its velocities (none when frozen);
-   its path may now leave its box in the broad phase's trees, so it goes into the stage's tree. */
+/* Body i goes on from t with its velocities (none when frozen), into the stage's tree. */
 static void restart(spx_ccd_stage* s, uint32_t i, float t, vec3s c, versors q)
 {
     spx_ccd_body* cb = seg(s, i);
@@ -428,11 +399,9 @@ static void impact_now(spx_ccd_stage* s, uint32_t i)
     /* A sleeping body that is hit wakes (with its island) and answers. */
     if (A->type == SPX_BODY_DYNAMIC && !A->awake) spx_island_wake(s->w, lo);
     if (B->type == SPX_BODY_DYNAMIC && !B->awake) spx_island_wake(s->w, hi);
-    /* Their spins where they are now, on the solver's path. */
     if (a->stamp != 2) A->w = carry_spin(A, A->w, A->rotation, qa);
     if (b->stamp != 2) B->w = carry_spin(B, B->w, B->rotation, qb);
-    /* The record's point and normal are spx_ccd_impact_points' already (approaching): for two meshes, whose
-       manifold is dear, they are taken as they are. */
+    /* Already from spx_ccd_impact_points: for two meshes (a costly manifold) taken as they are. */
     if (A->shapes[me->shape_lo].type != SPX_SHAPE_MESH || B->shapes[me->shape_hi].type != SPX_SHAPE_MESH)
         spx_ccd_impact_points(s->w, A, &A->shapes[me->shape_lo], ca, qa, B, &B->shapes[me->shape_hi], cb, qb,
                               points.p[0], &n, false, 0.0f, &points);
@@ -440,7 +409,7 @@ static void impact_now(spx_ccd_stage* s, uint32_t i)
     spx_ccd_resolve(s, lo, A, qa, ca, hi, B, qb, cb, &A->shapes[me->shape_lo], &B->shapes[me->shape_hi], &points, n,
                     &pushed);
     s->impacts++;
-    /* The impact is each dynamic body's latest: a later impact on it acts through this one too. */
+    /* Each dynamic body's latest: a later impact acts through it too. */
     for (int k = 0; k < 2; ++k) {
         if ((k ? B : A)->type != SPX_BODY_DYNAMIC) continue;
         spx_ccd_body* x = seg(s, k ? hi : lo);
@@ -467,15 +436,13 @@ static void impact_now(spx_ccd_stage* s, uint32_t i)
         }
         restart(s, ids[k], t, cs[k], qs[k]);
     }
-    /* The other bodies of the group that the impulse moved go on from here too (not counted as
-       impacts of theirs: they were not struck, only pushed). */
+    /* Pushed group bodies go on from here too (not counted as their impacts). */
     for (uint32_t m = 0; m < pushed.count; ++m) {
         if (!s->w->bodies[pushed.id[m]].awake) spx_island_wake(s->w, pushed.id[m]);
         restart(s, pushed.id[m], t, pushed.c[m], pushed.q[m]);
     }
-    /* All look ahead again from here (a kinematic body's motion did not change, but its record
-       was this impact). Other records naming a body that restarted are stale: searched again when
-       they come up. */
+    /* All search again (a kinematic one's record was this impact); others' stale records are
+       searched again when they come up. */
     for (int k = 0; k < 2; ++k)
         if (both[k]->type != SPX_BODY_STATIC) search(s, ids[k]);
     for (uint32_t m = 0; m < pushed.count; ++m) search(s, pushed.id[m]);
@@ -507,8 +474,7 @@ void spx_continuous_prepare(spx_world* w, float dt)
         cb->q0 = b->rotation;
         cb->v_pre = b->type == SPX_BODY_DYNAMIC ? glms_vec3_add(b->v, glms_vec3_scale(g, dt * b->gravity_scale)) : b->v;
         cb->fast_pre = fast_pre(b, cb->v_pre, dt) && !spx_joints_has(&w->joints, i);
-        /* The turn counted in the share of the body's reach it moves: a capsule turning about
-           its own axis is not spinning, its contacts are round and follow it to first order. */
+        /* Turn as a share of the body's reach: a capsule turning about its axis is not spinning. */
         const float radius = turn_radius(b);
         cb->spinning = radius > 0.0f && glms_vec3_norm(b->w) * dt * turn_reach(b, b->w) > SPX_CCD_SOLVER_TURN * radius;
         c->any_fast_pre |= cb->fast_pre;
@@ -520,27 +486,11 @@ void spx_continuous_begin(spx_world* w)
     spx_continuous* c = &w->ccd;
     c->taken_count = 0;
     if (!w->def.enable_continuous || !c->bodies || !c->any_fast_pre) return;
-    /* Which contacts of fast bodies go to the stage below, whole body pairs at a time (their owner
-       set here: the solver's impulses no longer act at their points), and which stay with the
-       solver. The stage's:
-       - beyond the speculative distance: the solver would stop the body at the gap's end and drop
-         the rest of its motion (time lost, a bounce from a place reached early), and a far point
-         is a long lever on a small body (the solver's rotation from one ran away to 10^11 rad/s);
-       - approached faster than the restitution threshold: an impact, whose time matters;
-       - two dynamic bodies sliding (or turning) past each other by more than the thinner one's
-         least half extent in the step: the solver's anchors stay where they were at the step's
-         start, and a fast box sliding past a resting one pressed it 5 cm into the floor. Against
-         a static or kinematic body the anchors travel with the moving body and sliding is fine:
-         a fast box sliding on the floor stays the solver's, whose position correction holds it
-         up (the stage has none: given to the stage, such a box sank through the floor over 70
-         steps);
-       - every contact of a body turning more than SPX_CCD_SOLVER_TURN in the step: the solver's
-         contacts follow rotation to first order and fed energy into fast-spinning boxes.
-       The solver keeps the rest: contacts that move together (a fast body resting on a fast one). */
+    /* Fast bodies' contacts the stage takes, whole body pairs: far, fast-approaching, dynamic pairs
+       sliding past, or a fast spinner's (docs/continuous.md, "Where it sits in a step"). */
     const float near = w->def.speculative_distance, slow = w->def.restitution_threshold;
     const float dt = c->dt;
-    /* Room for the contacts' whole list, not this step's count: it grows when that list grows, not
-       again at each new high of the count (a container past its warm-up would allocate here). */
+    /* Sized to the whole list, so it grows with it, not at each new high of the count. */
     if (!spx_reserve(&w->allocator, (void**)&c->taken, &c->taken_capacity, w->contacts.capacity, sizeof(uint64_t), 8)) {
         c->any_fast_pre = false; /* no room to say which: this step, the solver keeps them all */
         return;
@@ -593,7 +543,7 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
     spx_continuous* c = &w->ccd;
     if (!w->def.enable_continuous || !c->bodies || !(dt > 0.0f)) return SPX_OK;
     spx_ccd_stage s = { w, c, dt, 0.0f, w->def.continuous_max_impacts, 0, false, w->def.continuous_static_only, false };
-    /* Which bodies are fast, and how far any slow one may have left its box in the broad phase. */
+    /* Which bodies are fast, and how far a slow one may have left its broad-phase box. */
     c->pad = 0.0f;
     c->slow_movers = 0;
     spx_index_heap_clear(&c->events);
@@ -605,7 +555,7 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
         if (!cb->moved) continue;
         const spx_body* b = &w->bodies[i];
         vec3s d = glms_vec3_sub(b->center, cb->c0);
-        /* The broad phase swept it at v_pre and grew the sphere by the speculative distance. */
+        /* Swept at v_pre, sphere grown by the speculative distance. */
         float off = glms_vec3_norm(glms_vec3_sub(d, glms_vec3_scale(cb->v_pre, dt))) - spec;
         float reach =
             fmaxf(glms_vec3_norm(d), glms_vec3_norm(b->v) * dt) + glms_vec3_norm(b->w) * turn_reach(b, b->w) * dt;
@@ -619,8 +569,7 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
     st->fast_body_count = fast_count;
     if (fast_count == 0) return SPX_OK;
     spx_ccd_link_supports(w);
-    /* Fast bodies' paths go into the stage's tree: the broad phase's holds only a fast body's box
-       at the step's start (world.c), or its sweep at the velocity before the solver. */
+    /* The broad phase holds only a fast body's step-start box or its pre-solver sweep. */
     for (uint32_t k = 0; k < fast_count; ++k) c->paths[k] = path_box(&s, c->fast[k], 0.0f, 0.0f);
     uint32_t* proxies = c->build + c->capacity;
     if (c->leaf_count == 0 && spx_tree_build(&c->tree, 0, c->paths, c->fast, fast_count, c->build, proxies) == SPX_OK) {
@@ -641,7 +590,6 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
         }
         impact_now(&s, i);
     }
-    /* End poses of the bodies whose motion the stage changed. */
     for (uint32_t k = 0; k < c->touched_count; ++k) {
         uint32_t i = c->touched[k];
         spx_body* b = &w->bodies[i];
@@ -649,11 +597,8 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
         b->center = center_at(cb, dt);
         b->rotation = rotation_at(cb, dt);
         spx_body_sync_origin(b);
-        /* A body frozen at the impact limit stood still for the rest of the step: of the velocities
-           it did not move with, it keeps the share its last impact's restitution gives back (an
-           elastic body all of them, energy kept). Kept whole, an inelastic chain that the limit cuts
-           off would press on into what holds it, be frozen there again at the next step and gather
-           gravity while standing still, until let go and thrown. */
+        /* A frozen body keeps only the restitution share of its unused velocities (docs/continuous.md,
+           "The impact limit"). */
         if (cb->frozen && cb->last_partner != UINT32_MAX) {
             const spx_body* o = &w->bodies[cb->last_partner];
             const float e = fmaxf(b->shapes[cb->last_shape[0]].restitution, o->shapes[cb->last_shape[1]].restitution);

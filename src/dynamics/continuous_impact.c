@@ -1,7 +1,5 @@
-/* Impacts of the continuous stage (docs/continuous.md): the impulse of one impact with restitution
- * and friction, acting through the contacts that support its bodies (their group): the solver's
- * contacts of the struck bodies with static and kinematic bodies, and with the dynamic bodies they
- * push, and so on, and each body's latest impact this step. */
+/* Continuous-stage impacts: one impact's impulse with restitution and friction, acting through the
+ * contacts that support its bodies (its group). See docs/continuous.md, "Resolution". */
 #include "continuous_stage.h"
 #include "island.h"
 #include <string.h>
@@ -26,21 +24,16 @@ static void push_impulse(spx_body* b, mat3s ii, vec3s r, vec3s p, float sign)
     b->w = glms_vec3_add(b->w, glms_mat3_mulv(ii, glms_vec3_scale(glms_vec3_cross(r, p), sign)));
 }
 
-/* Passes of the impulse at the centre of an impact's points over its normal and friction parts;
-   then at most this many over the points themselves and the supports, until they change the
-   impulses by under SPX_CCD_RESOLVE_SETTLED of the whole. A box struck onto another resting on the
-   floor needs them: each pass takes about half of what is left of the upper box's approach, so a
-   few passes leave both rising and the upper one sliding off sideways. */
+/* Passes over the points and supports after the centre's (a box struck onto a resting one needs
+   them), until they change by under SPX_CCD_RESOLVE_SETTLED. */
 #define SPX_CCD_RESOLVE_PASSES 4
 #define SPX_CCD_RESOLVE_POINT_PASSES 64
 #define SPX_CCD_RESOLVE_SETTLED 1e-6f
-/* Restitution from which a point that is within the tolerance but not touching keeps its own,
-   later impact instead of being stopped with the touching ones (resolve). */
+/* From this restitution a non-touching point within the tolerance keeps its own later impact. */
 #define SPX_CCD_DEFER_RESTITUTION 0.1f
 
-/* Not spx_body_kinetic_energy: resolve() compares energies before and after an impulse within
-   1e-6, and this form (the world inverse inertia the impulse used, inverted) rounds with it; in the
-   body's frame elastic impacts would fall back to inelastic more often and lose energy. */
+/* Not spx_body_kinetic_energy: resolve() compares energies within 1e-6, and this form (the world
+   inverse inertia the impulse used) rounds with it; the body-frame form loses elastic impacts. */
 static float kinetic_energy(const spx_body* b, mat3s inv_inertia)
 {
     if (b->type != SPX_BODY_DYNAMIC) return 0.0f;
@@ -48,10 +41,8 @@ static float kinetic_energy(const spx_body* b, mat3s inv_inertia)
     return 0.5f * b->mass * glms_vec3_norm2(b->v) + 0.5f * glms_vec3_dot(b->w, l);
 }
 
-/* One point of an impulse: its bodies (x pushed along -n, y along +n), their inverse inertias, its
-   normal, tangents and friction, its levers, effective masses, target normal speed and the impulses
-   accumulated on it. An impact's own points are between its two bodies; a support's between one of
-   them and a static or kinematic body. */
+/* One point of an impulse: x pushed along -n, y along +n. An impact's own points join its two
+   bodies; a support's one of them and a static or kinematic body. */
 typedef struct impact_row {
     spx_body *x, *y;
     const mat3s *ix, *iy;
@@ -59,8 +50,8 @@ typedef struct impact_row {
     float mu;
     vec3s ra, rb;
     float kn, kt[2];
-    float approach; /* its normal speed before the impact */
-    float target;   /* the normal speed it leaves at, at least */
+    float approach; /* before the impact */
+    float target;   /* at least */
     float jn, jt[2];
 } impact_row;
 
@@ -77,7 +68,6 @@ static void row_push(const impact_row* r, vec3s P)
     push_impulse(r->y, *r->iy, r->rb, P, 1.0f);
 }
 
-/* A row between x and y at levers ra, rb along n with tangents tang and friction mu. */
 static void row_init(impact_row* r, spx_body* x, const mat3s* ix, spx_body* y, const mat3s* iy, vec3s n,
                      const vec3s tang[2], float mu, vec3s ra, vec3s rb)
 {
@@ -90,10 +80,7 @@ static void row_init(impact_row* r, spx_body* x, const mat3s* ix, spx_body* y, c
     r->target = 0.0f;
 }
 
-/* Passes of accumulated, clamped impulses over rows: each pass the normal of every row, then (but
-   in the last) Coulomb friction in the disk mu jn of every row, so the pass that ends leaves every
-   row's normal speed at its target, within what the rows do to each other. Stops early once a pass
-   changes the impulses by under `settled` of their sum. */
+/* Accumulated, clamped passes: normals, then friction (not in the last), so normals end at target. */
 static void solve_rows(impact_row* rows, uint32_t count, int passes, float settled)
 {
     for (int pass = 0; pass <= passes; ++pass) {
@@ -126,14 +113,11 @@ static void solve_rows(impact_row* rows, uint32_t count, int passes, float settl
     }
 }
 
-/* An impact's group: its dynamic bodies and the dynamic bodies resting against them that its impulse
-   reaches through the solver's contacts, at most SPX_CCD_GROUP_BODIES bodies and this many rows
-   (four points each of sixteen contacts), with at most this many contacts waiting at its edge. What
-   lies beyond, the stage meets one impact at a time. */
+/* An impact's group: bodies its impulse reaches through the solver's contacts; capped (rows: four
+   points of sixteen contacts), what lies beyond is met one impact at a time. */
 #define SPX_CCD_GROUP_ROWS 64
 #define SPX_CCD_GROUP_EDGES 64
-/* A body turned more than this (rad) since the step's start: its contacts' levers and normals no
-   longer stand for where it touches, and they carry no impulse. */
+/* rad since step start: beyond, a contact's levers and normal no longer hold; it carries nothing. */
 #define SPX_CCD_SUPPORT_TURN 0.05f
 
 static const mat3s zero_inertia;
@@ -141,7 +125,7 @@ static const mat3s zero_inertia;
 typedef struct group_body {
     spx_body* b;
     uint32_t id;
-    vec3s c; /* centre of mass and rotation at the impact's time */
+    vec3s c; /* at the impact's time */
     versors q;
     mat3s ii;     /* world inverse inertia there */
     vec3s v0, w0; /* velocities before the impact */
@@ -150,13 +134,13 @@ typedef struct group_body {
 typedef struct impact_group {
     group_body bodies[SPX_CCD_GROUP_BODIES];
     uint32_t count;
-    impact_row rows[SPX_CCD_GROUP_ROWS]; /* the links' points, impulses unset */
+    impact_row rows[SPX_CCD_GROUP_ROWS]; /* impulses unset */
     uint32_t row_count;
-    uint32_t edges[SPX_CCD_GROUP_EDGES]; /* links (below) from a body of the group to a dynamic body outside */
+    uint32_t edges[SPX_CCD_GROUP_EDGES]; /* to a dynamic body outside */
     uint32_t edge_count;
-    uint32_t pair[2]; /* the impact's bodies: their impact's points stand for their links */
-    bool dynamic;     /* links to dynamic bodies count (not for an elastic impact) */
-    float energy0;    /* kinetic energy of the group's bodies before the impact */
+    uint32_t pair[2]; /* the impact's bodies: its points stand for their links */
+    bool dynamic;     /* links to dynamic bodies count (not when elastic) */
+    float energy0;    /* before the impact */
 } impact_group;
 
 static int group_find(const impact_group* g, uint32_t id)
@@ -166,8 +150,7 @@ static int group_find(const impact_group* g, uint32_t id)
     return -1;
 }
 
-/* How far body j's centre of mass has moved since its contacts were made (the step's start, or
-   where a body asleep then still was), at the stage's current time. */
+/* Since body j's contacts were made, at the stage's current time. */
 static vec3s moved_since_start(spx_ccd_stage* s, uint32_t j)
 {
     const spx_body* b = &s->w->bodies[j];
@@ -178,15 +161,11 @@ static vec3s moved_since_start(spx_ccd_stage* s, uint32_t j)
 
 static float turned_by(versors q, versors q0) { return 2.0f * acosf(fminf(fabsf(glms_quat_dot(q, q0)), 1.0f)); }
 
-/* A link through which an impact reaches on: one of the solver's contacts (entry 2 k + side of
-   spx_ccd_link_supports), or a body's latest impact (SPX_CCD_LINK_IMPACT | the body), where the two touched
-   then. Its points at the stage's time: levers from each centre of mass, and the gap, which is the
-   point's separation when the link was made less how far body a moved along the normal towards b
-   since (their rotation since is small: SPX_CCD_SUPPORT_TURN). */
+/* A solver contact (entry 2 k + side) or a body's latest impact (SPX_CCD_LINK_IMPACT | body). */
 #define SPX_CCD_LINK_IMPACT 0x80000000u
 typedef struct impact_link {
     uint32_t a, b;
-    vec3s n; /* from a to b */
+    vec3s n; /* a to b */
     const vec3s* tang;
     vec3s own_tang[2];
     float mu;
@@ -196,12 +175,12 @@ typedef struct impact_link {
     const spx_body_shape *sa, *sb;
 } impact_link;
 
-/* The link of entry e; false when it cannot carry an impulse (a body turned too far since). */
+/* false: a body turned too far since. */
 static bool link_of(spx_ccd_stage* s, uint32_t e, impact_link* out)
 {
     if (!(e & SPX_CCD_LINK_IMPACT)) {
         const spx_contact* ct = &s->w->contacts.list[e >> 1];
-        if (!ct->enabled) return false; /* switched off by the host's pre_solve */
+        if (!ct->enabled) return false; /* pre_solve refused */
         const uint32_t ends[2] = { ct->body_a, ct->body_b };
         for (int k = 0; k < 2; ++k) {
             const spx_body* b = &s->w->bodies[ends[k]];
@@ -248,8 +227,7 @@ static bool link_of(spx_ccd_stage* s, uint32_t e, impact_link* out)
     return true;
 }
 
-/* Whether a point with this gap acts in the impact: it touches, or it is within the speculative
-   distance (then closing its gap by the step's end, not sooner: target -gap / left). */
+/* Touching, or within the speculative distance (closing by the step's end: target -gap / left). */
 static bool gap_acts(float gap, float left, float spec) { return gap <= 0.0f || (left > 0.0f && gap < spec); }
 
 /* The rows of link l, whose bodies are in the group or static or kinematic. */
@@ -268,9 +246,8 @@ static void group_rows(spx_ccd_stage* s, impact_group* g, const impact_link* l)
     }
 }
 
-/* One link of member m into the group: rows when its other body is static, kinematic or in the
-   group (not between the impact's two bodies, whose impact's points stand for it); at the edge
-   (group_grow) when that body is dynamic and outside. */
+/* Rows when the other body is static, kinematic or in the group (not the impact's pair); at the
+   edge when dynamic and outside. */
 static void group_take(spx_ccd_stage* s, impact_group* g, uint32_t m, uint32_t e)
 {
     const uint32_t id = g->bodies[m].id;
@@ -287,7 +264,7 @@ static void group_take(spx_ccd_stage* s, impact_group* g, uint32_t m, uint32_t e
     group_rows(s, g, &l);
 }
 
-/* Member m's links into the group: the solver's contacts it kept, and its latest impact. */
+/* Its kept solver contacts and its latest impact. */
 static void group_gather(spx_ccd_stage* s, impact_group* g, uint32_t m)
 {
     const spx_continuous* cc = s->c;
@@ -298,7 +275,7 @@ static void group_gather(spx_ccd_stage* s, impact_group* g, uint32_t m)
         group_take(s, g, m, SPX_CCD_LINK_IMPACT | gm->id);
 }
 
-/* Dynamic body id (not in the group) joins it with its contacts; false when the group is full. */
+/* false: the group is full. */
 static bool group_add(spx_ccd_stage* s, impact_group* g, uint32_t id, vec3s c, versors q)
 {
     if (g->count == SPX_CCD_GROUP_BODIES) return false;
@@ -311,13 +288,7 @@ static bool group_add(spx_ccd_stage* s, impact_group* g, uint32_t id, vec3s c, v
     return true;
 }
 
-/* The dynamic bodies at the group's edge that its bodies now push join it: a link's point that
-   touches and approaches, or would close its gap before the step ends, faster than an approach the
-   stage takes for an impact (approaching): otherwise their turn would come as an impact of their
-   own a moment later, one pair at a time (in a stack struck from the side, the impacts would go up
-   and down the stack to the per-body limit, and the boxes frozen there would be driven into each
-   other).
-   True when any joined. */
+/* Edge bodies the group pushes faster than an impact's approach join it. True when any joined. */
 static bool group_grow(spx_ccd_stage* s, impact_group* g)
 {
     bool grew = false;
@@ -346,8 +317,7 @@ static bool group_grow(spx_ccd_stage* s, impact_group* g)
     return grew;
 }
 
-/* The impact's rows `head` solved with the group's, the group growing while the impulse pushes
-   bodies at its edge; the head's impulses as given, the group's from zero. */
+/* head's impulses as given, the group's from zero; the group grows while the impulse pushes its edge. */
 static void solve_group(spx_ccd_stage* s, impact_group* g, const impact_row* head, uint32_t head_count, int passes,
                         float settled)
 {
@@ -372,30 +342,9 @@ static float group_energy(const impact_group* g)
     return e;
 }
 
-/* The impulse of an impact at its points (normal n, A to B) on the bodies' velocities, acting
-   through the contacts of its group (above) too: the solver's contacts of the struck bodies with
-   static and kinematic bodies, and with the dynamic bodies they push, and so on. Those contacts'
-   points touch, or are within the speculative distance and then close that gap by the step's end,
-   not sooner; each gap is the point's separation at the step's start moved by the bodies' motion
-   since along the normal. A box resting on the floor, struck from above, is held by the floor in
-   the same impulse (struck alone, it would be driven into the floor, stopped there and struck again
-   until the impact limit). With restitution
-   e (the approach above the restitution threshold) the centre of the touching points leaves at -e
-   times its approach. Inelastic, every touching point leaves not approaching, and a point with a
-   gap g may still approach, but not by more than g in the rest of the step. Coulomb friction acts
-   up to mu times each point's normal impulse. The impulses are accumulated and clamped over several
-   passes, friction and normal together (a friction impulse turns the bodies and can bring a point
-   back to approaching: applied once each, a spinning pair would be hit again and again at one
-   instant), the normal last.
-   Inelastic, the impulse is first found at the centre of the touching points (a face landing on a
-   face, struck there, stays level to the bit), then shared over them and solved on all the points
-   together: struck at the centre alone, a ring landing flat after rocking on its rim kept its spin;
-   struck at the touching points alone, the side a millimetre up still came down; either way a
-   chain of impacts threw it up.
-   Energy: with e = 0 and no gap every update is a projection in the bodies' mass metric, so it
-   adds no kinetic energy (but a kinematic body's push); an impulse that ends with more than it
-   began with is done again with e = 0, then with the touching points alone, which stands. The
-   group's bodies are in g when it returns. */
+/* An impact's impulse at its points (n: A to B), acting through its group's contacts too, with
+   restitution, friction and the energy check of docs/continuous.md, "Resolution" and "No energy
+   added". The group's bodies are in g on return. */
 static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A, versors qa, vec3s ca, uint32_t ib,
                     spx_body* B, versors qb, vec3s cb, const spx_body_shape* ha, const spx_body_shape* hb,
                     const spx_ccd_points* pts, vec3s n)
@@ -406,7 +355,7 @@ static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A,
     const mat3s ii_a = inv_inertia_at(A, qa), ii_b = inv_inertia_at(B, qb);
     vec3s tang[2];
     spx_contact_tangents(n, tang);
-    /* The shapes' materials, mixed as the contacts mix them (contact.c). */
+    /* Mixed as contact.c mixes them. */
     const float mu = sqrtf(ha->friction * hb->friction);
     /* The touching points first, then those with a gap. */
     impact_row centre, rows[SPX_CCD_IMPACT_POINTS];
@@ -432,21 +381,15 @@ static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A,
     row_init(&centre, A, &ii_a, B, &ii_b, n, tang, mu, glms_vec3_sub(at, ca), glms_vec3_sub(at, cb));
     const float left = s->dt - s->now; /* s: the rest of the step */
     const float e0 = ha->restitution > hb->restitution ? ha->restitution : hb->restitution;
-    /* Elastic also when the touching points approach slowly but a point within the tolerance
-       closes fast enough to reach the other shape within the step: it is the impact to come, and
-       the inelastic impulse would stop it now, with most of its energy. The one point struck now
-       leaves, and the closing point's own impact, later, keeps its restitution. Below
-       SPX_CCD_DEFER_RESTITUTION the early stop takes under 1% of that point's energy (e^2) more
-       than its own impact would, and saves an event. */
+    /* Elastic too when a point within the tolerance will hit this step: stopping it now would take its
+       energy (below SPX_CCD_DEFER_RESTITUTION that loss is < 1% and saves an event). */
     float closing = -fastest;
     if (e0 >= SPX_CCD_DEFER_RESTITUTION)
         for (uint32_t k = touching; k < count; ++k)
             if (left > 0.0f && rows[k].approach < -gaps[k] / left) closing = fmaxf(closing, -rows[k].approach);
     const bool elastic = e0 > 0.0f && closing >= s->w->def.restitution_threshold;
-    /* An elastic impact reaches only through the solver's contacts with static and kinematic
-       bodies: a dynamic neighbour, or a body the struck one met earlier in the step, taken into it
-       would be stopped with it, inelastic, and lose its energy; its own impact, found next, keeps
-       its restitution. */
+    /* Elastic: only static and kinematic supports; a dynamic body taken in would be stopped
+       inelastic with it; its own impact, next, keeps its restitution. */
     g->dynamic = !elastic;
     if (A->type == SPX_BODY_DYNAMIC) group_add(s, g, ia, ca, qa);
     if (B->type == SPX_BODY_DYNAMIC) group_add(s, g, ib, cb, qb);
@@ -457,9 +400,8 @@ static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A,
         centre.jn = centre.jt[0] = centre.jt[1] = 0.0f;
         for (uint32_t k = 0; k < count; ++k) rows[k].jn = rows[k].jt[0] = rows[k].jt[1] = 0.0f;
         if (attempt == 0) {
-            /* With restitution, at the centre alone (Newton's law at several points at once gains
-               energy, and done again inelastic it loses some), or where
-               the centre does not approach, at the point that approaches most; and the group. */
+            /* Elastic at the centre alone (Newton's law at several points gains energy), or at the most
+               approaching point if the centre does not approach; and the group. */
             impact_row* one = &centre;
             if (touching == 1 || !(centre.approach < 0.0f))
                 for (uint32_t k = 0; k < touching; ++k)
@@ -490,7 +432,7 @@ static void resolve(spx_ccd_stage* s, impact_group* g, uint32_t ia, spx_body* A,
             }
         }
         if (attempt == 2 || group_energy(g) <= g->energy0 * (1.0f + 1e-6f)) break;
-        for (uint32_t k = 0; k < g->count; ++k) /* it added energy: again, as said above */
+        for (uint32_t k = 0; k < g->count; ++k) /* it added energy: again, as above */
             g->bodies[k].b->v = g->bodies[k].v0, g->bodies[k].b->w = g->bodies[k].w0;
     }
 }
@@ -503,7 +445,7 @@ void spx_ccd_resolve(spx_ccd_stage* s, uint32_t ia, spx_body* A, versors qa, vec
 {
     impact_group g;
     resolve(s, &g, ia, A, qa, ca, ib, B, qb, cb, ha, hb, pts, n);
-    /* Its other bodies that the impulse moved go on from the impact too (not struck, only pushed). */
+    /* Pushed bodies go on from the impact too. */
     pushed->count = 0;
     for (uint32_t m = 0; m < g.count; ++m) {
         const group_body* gm = &g.bodies[m];
@@ -513,15 +455,13 @@ void spx_ccd_resolve(spx_ccd_stage* s, uint32_t ia, spx_body* A, versors qa, vec
     }
 }
 
-/* Each dynamic body's contacts that the solver owns, for an impact's group: entry
-   2 k is contact k in body_a's list, 2 k + 1 in body_b's (a dynamic body's only). No room: no group
-   this step (impacts then act on the pair alone). */
+/* Entry 2 k: contact k in body_a's list, 2 k + 1 in body_b's. No room: no groups this step. */
 void spx_ccd_link_supports(spx_world* w)
 {
     spx_continuous* c = &w->ccd;
     const uint32_t n = w->contacts.count;
     c->supports_ready = false;
-    /* Sized by the contacts' own capacity: it grows in the same steps as they do. */
+    /* Grows with the contacts' own capacity. */
     const uint64_t entries = 2u * (uint64_t)(w->contacts.capacity > n ? w->contacts.capacity : n);
     if (entries >= SPX_CCD_LINK_IMPACT || !spx_reserve(&w->allocator, (void**)&c->support_next, &c->support_capacity,
                                                        (uint32_t)entries, sizeof(uint32_t), 8))

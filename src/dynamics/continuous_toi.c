@@ -1,11 +1,4 @@
-/* Times of impact of the continuous stage (docs/continuous.md): the first time a fast body's shape
- * meets another body's shape along their segments. Each body's path (constant velocities from its
- * segment's start) is swept against the other's with the exact linear swept query; rotation is
- * bounded by growing both boxes by what their rotation can move any of their points over a
- * sub-interval (two meshes: one grown by both in the tree descent, spx_sweep_mesh_mesh_margin), the
- * sub-intervals shortened until that growth is within a quarter of the thinner shape (a tenth for
- * two meshes). A contact found is an impact where the shapes approach at the points its impulse will
- * act on: the manifold at the impact's pose (impact points). */
+/* Continuous-stage times of impact. See docs/continuous.md, "Time of impact of a shape pair". */
 #include "continuous_stage.h"
 #include "collide/manifold_mesh.h"
 #include "geometry/mesh.h"
@@ -14,12 +7,11 @@
 #include <sepax/collide.h>
 #include <string.h>
 
-/* Sweeps one shape pair may take; past it the pair counts as touching where the search stands. */
+/* Past it the pair counts as touching where the search stands. */
 #define SPX_CCD_PAIR_ITERATIONS 4096
 
-/* The thickness a mesh lends the tolerance of a pair of meshes: its root box's least half extent,
-   none (INFINITY) for a sheet (a ground, a wall of one layer of triangles): passing is ruled out by
-   the growth whatever the tolerance, which sets how far short of touching an impact may be found. */
+/* A mesh's thickness for a mesh pair's tolerance: root box's least half extent, INFINITY for a
+   sheet (the growth rules out passing; the tolerance only sets how early an impact is found). */
 static float mesh_thickness(const spx_body_shape* s)
 {
     float most = fmaxf(s->half_extents.x, fmaxf(s->half_extents.y, s->half_extents.z));
@@ -27,11 +19,8 @@ static float mesh_thickness(const spx_body_shape* s)
     return h > 0.01f * most ? h : INFINITY;
 }
 
-/* How far apart a shape pair may be when its contact is taken as an impact under rotation, and the
-   margin of the manifold that places the impact: a quarter of the thinner box (a sphere's or
-   capsule's radius is its least half extent); for two meshes a
-   tenth of the thinner mesh that is not a sheet, and for two sheets a tenth of 1% of the larger
-   half extent of the smaller one. */
+/* A quarter of the thinner box (a round shape's radius); two meshes: a tenth of the thinner
+   non-sheet, two sheets a tenth of 1% of the smaller one's larger half extent. */
 float spx_ccd_pair_tolerance(const spx_body_shape* ha, const spx_body_shape* hb)
 {
     if (ha->type != SPX_SHAPE_MESH || hb->type != SPX_SHAPE_MESH) {
@@ -48,8 +37,7 @@ float spx_ccd_pair_tolerance(const spx_body_shape* ha, const spx_body_shape* hb)
     return SPX_CCD_MESH_FRACTION * h;
 }
 
-/* Whether every number of the box is finite: their sum times 0 is 0 only then (a sum that
-   overflows says no, for a box no query could take anyway). */
+/* Sum times 0 is 0 only when all are finite (overflow says no: no query could take it). */
 static float sum3(spx_vec3 v) { return v.x + v.y + v.z; }
 static bool finite_box(const spx_obb* o)
 {
@@ -58,7 +46,7 @@ static bool finite_box(const spx_obb* o)
     return sum * 0.0f == 0.0f;
 }
 
-/* Box of shape k of body b at centre c and rotation matrix r, half extents grown by `grow`. */
+/* Half extents grown by `grow`. */
 static spx_obb shape_box_m(const spx_body* b, const spx_body_shape* sh, vec3s c, mat3s r, float grow)
 {
     spx_obb o;
@@ -74,7 +62,7 @@ static spx_obb shape_box(const spx_body* b, const spx_body_shape* sh, vec3s c, v
     return shape_box_m(b, sh, c, glms_quat_mat3(q), grow);
 }
 
-/* The box of shape sh of body b (segment cb) at time t, its pose kept for the next call at t. */
+/* Pose kept for the next call at t. */
 static spx_obb box_at(const spx_body* b, const spx_body_shape* sh, spx_ccd_body* cb, float t, float grow)
 {
     if (cb->pose_t != t) {
@@ -85,7 +73,6 @@ static spx_obb box_at(const spx_body* b, const spx_body_shape* sh, spx_ccd_body*
     return shape_box_m(b, sh, cb->pose_c, cb->pose_r, grow);
 }
 
-/* World box of shape sh (a box, or a mesh's root box) of a stationary body, rounded outwards. */
 spx_aabb spx_ccd_shape_aabb(const spx_body* b, const spx_body_shape* sh, const spx_ccd_body* cb)
 {
     spx_obb o = shape_box(b, sh, cb->c, cb->q, 0.0f);
@@ -102,7 +89,7 @@ spx_aabb spx_ccd_shape_aabb(const spx_body* b, const spx_body_shape* sh, const s
     return box;
 }
 
-/* Speed at which b's point p approaches a's along n (negative: approaching). */
+/* negative: approaching */
 static float normal_speed(const spx_ccd_body* a, const spx_ccd_body* b, vec3s ca, vec3s cb, vec3s p, vec3s n)
 {
     vec3s va = glms_vec3_add(a->v, glms_vec3_cross(a->w, glms_vec3_sub(p, ca)));
@@ -116,17 +103,9 @@ static float shape_reach(const spx_body* b, const spx_body_shape* sh)
     return (glms_vec3_norm(glms_vec3_sub(sh->local_center, b->local_center)) + sh->radius) * (1.0f + 1e-5f) + 1e-6f;
 }
 
-/* The time from t in which no point of a pair touching at time t with normal n (A to B) can come
-   nearer the other shape than h (hf where a body's frame bounds it: a tight bound, so the pair may
-   close nearly that much unseen, and a contact held from look to look adds those up), taken in
-   whichever frame bounds it best. In the world's frame:
-   the closing part of the relative velocity (sliding along the contact plane cannot make them
-   overlap) and both spins (`spin`). In one body's frame, for two boxes or round shapes (convex:
-   that body lies behind the contact plane, which stays put there): the other's centre moves at
-   dv - w x d (d from A's centre to B's), changing at most at 2 |w| |dv| + |w|^2 |d| (Coriolis and
-   centrifugal), and the other turns at the difference of the two spins. A small cube riding on the
-   face of a tumbling box closes on it far slower than the box's corners move in the world: taken in
-   the world's frame alone it is looked at, and struck, every 0.35 ms up to the impact limit. */
+/* Time from t in which a pair touching at t with normal n can come no nearer than h (hf when a
+   body's frame bounds it), in the world's frame or a convex body's, whichever bounds it better
+   (docs/continuous.md, "Time of impact of a shape pair"). */
 static float pass_time(const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a, const spx_body* B,
                        const spx_body_shape* hb, const spx_ccd_body* b, float t, float t_end, vec3s n, float spin,
                        float h, float hf)
@@ -152,7 +131,6 @@ static float pass_time(const spx_body* A, const spx_body_shape* ha, const spx_cc
     return best;
 }
 
-/* Places a mesh shape's instance where body b is with its centre of mass at c and rotation q. */
 static bool pose_mesh_at(const spx_body* b, const spx_body_shape* sh, vec3s c, versors q)
 {
     vec3s origin = glms_vec3_sub(c, glms_quat_rotatev(q, b->local_center));
@@ -164,19 +142,13 @@ static bool pose_mesh_at(const spx_body* b, const spx_body_shape* sh, vec3s c, v
     return spx_mesh_instance_set_pose(sh->instance, &pose) == SPX_OK;
 }
 
-/* Places a mesh shape's instance where body b's segment has it at time t. */
 static bool pose_mesh(const spx_body* b, const spx_body_shape* sh, const spx_ccd_body* cb, float t)
 {
     return pose_mesh_at(b, sh, center_at(cb, t), rotation_at(cb, t));
 }
 
-/* The most a box need grow to hold its shape however the body turns: then it holds the sphere
-   about the centre of mass that holds the shape. The box stays centred on the shape's centre, off
-   that sphere's centre by the shape's offset, so it grows by the sphere's radius plus the offset
-   less its least half extent (with room for rounding). A turning cube's box grows by 0.37 of its
-   half extent at most, not by twice its radius: over a whole step the boxes of two fast-spinning
-   cubes that pass near each other then miss instead of touching, and the sub-intervals are spent
-   only where they come near. A mesh is not grown (its box is, by both growths): no cap. */
+/* Growth that holds the shape however the body turns (a cube: 0.37 half extent, not twice its
+   radius). A mesh is not grown (its partner takes both): no cap. */
 static float growth_cap(const spx_body* b, const spx_body_shape* sh)
 {
     if (sh->type != SPX_SHAPE_BOX) return INFINITY;
@@ -184,12 +156,8 @@ static float growth_cap(const spx_body* b, const spx_body_shape* sh)
     return (sh->radius + off - least_half(sh)) * (1.0f + 1e-5f) + 1e-6f;
 }
 
-/* m: how far shape sh of body b (segment cb) reaches from its segment's spin axis through the
-   centre of mass, at most: a turn by angle a moves a point at distance r from that axis by
-   2 sin(a / 2) r, so this, not the shape's radius, bounds the rotation's growth (a plank spinning
-   about its long axis reaches 0.06 m from it, not its 1 m radius). Its box's offset and half
-   extents across the axis, no more than the radius. The same over the whole segment: the turn is
-   about that axis. */
+/* m: the reach from the segment's spin axis through the centre of mass, which bounds the turn's
+   growth (2 sin(a / 2) r): a plank spinning about its long axis reaches 0.06 m, not 1 m. */
 static float spin_reach(const spx_body* b, const spx_body_shape* sh, const spx_ccd_body* cb)
 {
     const float wn = glms_vec3_norm(cb->w);
@@ -208,19 +176,15 @@ static float spin_reach(const spx_body* b, const spx_body_shape* sh, const spx_c
     return fminf(sh->radius, reach * (1.0f + 1e-5f) + 1e-6f);
 }
 
-/* One shape pair of bodies A (segment a) and B (segment b) swept from time t for d seconds, each
-   box grown by g (a mesh cannot grow: the box of a box-mesh pair takes both growths, which covers
-   both rotations; of two meshes, A is grown by both in the descent, spx_sweep_mesh_mesh_margin).
-   d = 0: whether they touch at t. Normal from A to B. fixed_a, fixed_b: the box of a body that does
-   not move, made once by the caller (NULL otherwise). false: a query refused the pose. */
+/* One shape pair swept from t for d s, boxes grown by g. d = 0: touching at t. fixed_a/b: a still
+   body's box or NULL. false: a query refused the pose. */
 static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body* a, const spx_body* B,
                        const spx_body_shape* hb, spx_ccd_body* b, const spx_obb* fixed_a, const spx_obb* fixed_b,
                        float t, float ga, float gb, float d, spx_sweep_hit* out)
 {
     const spx_vec3 va = spx_from_glm_vec3(a->v), vb = spx_from_glm_vec3(b->v);
     if (spx_shape_pair_placed(ha, hb)) {
-        /* A round shape grows its radius, a box its half extents; a hull or a mesh gives its growth to
-           the other (spx_shape_pair_sweep). */
+        /* Hulls and meshes give their growth to the other (spx_shape_pair_sweep). */
         const spx_placed_shape pa = { ha, box_at(A, ha, a, t, 0.0f), ga }, pb = { hb, box_at(B, hb, b, t, 0.0f), gb };
         if ((ha->type == SPX_SHAPE_MESH && !pose_mesh(A, ha, a, t)) ||
             (hb->type == SPX_SHAPE_MESH && !pose_mesh(B, hb, b, t)))
@@ -230,8 +194,7 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body
     if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
         spx_obb oa = fixed_a ? *fixed_a : box_at(A, ha, a, t, ga);
         spx_obb ob = fixed_b ? *fixed_b : box_at(B, hb, b, t, gb);
-        /* The boxes come from normalised rotations, so only finiteness is checked, not the whole
-           validation of the public call. */
+        /* From normalised rotations: only finiteness is checked. */
         if (!finite_box(&oa) || !finite_box(&ob) || (sum3(va) + sum3(vb) + d) * 0.0f != 0.0f || !(d >= 0.0f))
             return false;
         spx_sweep_obb_obb_exact(&oa, va, &ob, vb, d, out);
@@ -266,10 +229,8 @@ static bool sweep_pair(const spx_body* A, const spx_body_shape* ha, spx_ccd_body
     return true;
 }
 
-/* A contact found at time t with point p and normal n (A to B) is an impact when the shapes
-   approach at one of the points where the impulse will act (spx_ccd_impact_points): checked there, so that
-   once an impact has acted the same contact no longer counts (checked at the query's point, a pair
-   hit again and again at one instant, each impulse a little smaller). */
+/* An impact when the shapes approach at a point the impulse will act on: once it has acted the
+   contact no longer counts. */
 static bool approaching(const spx_world* w, const spx_body* A, const spx_body_shape* ha, const spx_ccd_body* a,
                         const spx_body* B, const spx_body_shape* hb, const spx_ccd_body* b, float t, float dt, vec3s p,
                         vec3s n, bool overlap, float growth, float struck_at, uint32_t repeats, spx_ccd_impact* out,
@@ -279,27 +240,18 @@ static bool approaching(const spx_world* w, const spx_body* A, const spx_body_sh
     *lasting = false;
     const bool again = struck_at >= 0.0f;
     vec3s ca = center_at(a, t), cb = center_at(b, t);
-    /* An approach within the float rounding of the velocities it comes from is none: an impulse
-       leaves that much (a pair of spinning tori was struck again and again at one instant, each
-       impulse leaving -4e-7 m/s, until the impact limit froze them). Nor is one that could not close
-       SPX_CCD_SLOW_FRACTION of the pair's tolerance in a whole step: what an impulse over a struck
-       box and its supports leaves unsettled, or a box turning slowly on another. The solver's
-       contact takes it at the next step. (In a settling pile of fast boxes nearly three impacts in
-       four were such, each with its searches: 800 a step for 40 fast boxes.) */
+    /* No impact: an approach within the velocities' rounding, or too slow to close
+       SPX_CCD_SLOW_FRACTION of the tolerance this step; the solver takes it next step. */
     const float slow = -fmaxf(1e-6f * (glms_vec3_norm(a->v) + glms_vec3_norm(b->v) + glms_vec3_norm(a->w) * ha->radius +
                                        glms_vec3_norm(b->w) * hb->radius),
                               SPX_CCD_SLOW_FRACTION * spx_ccd_pair_tolerance(ha, hb) / dt);
-    /* Two meshes: their manifold costs milliseconds where they touch over a wide patch, and a
-       spinning pair that touches and parts is checked every few sub-intervals; the query's own
-       point, in the same patch, says first whether it is worth it. */
+    /* Two meshes: the query's own point first, since their manifold can cost milliseconds. */
     if (ha->type == SPX_SHAPE_MESH && hb->type == SPX_SHAPE_MESH && !(normal_speed(a, b, ca, cb, p, n) < slow))
         return false;
     spx_ccd_impact_points(w, A, ha, ca, rotation_at(a, t), B, hb, cb, rotation_at(b, t), p, &n, overlap, growth,
                           &out->points);
-    /* Found within the rotation tolerance, the shapes may still be apart: then no point can touch
-       before the separation is closed at the fastest any point of one moves against the other, and
-       the search steps on to then (a cube spinning 5 mm from a tilting box's face was struck every
-       0.6 ms, each impulse leaving its next corner coming round, to the impact limit). */
+    /* Within tolerance but apart: no point can touch before the separation closes at the fastest
+       relative point speed, so step on to then (else a spinner is struck each corner). */
     const float sep = out->points.separation;
     if (again && sep > SPX_CCD_SLOW_FRACTION * spx_ccd_pair_tolerance(ha, hb)) {
         const float reach = glms_vec3_norm(glms_vec3_sub(a->v, b->v)) + glms_vec3_norm(a->w) * ha->radius +
@@ -315,10 +267,8 @@ static bool approaching(const spx_world* w, const spx_body* A, const spx_body_sh
         else if (speed < slow) *closes_in = fminf(*closes_in, gap / -speed);
     }
     if (!(fastest < slow)) return false;
-    /* Struck again: the impulse left no point approaching, so what approaches now has gathered
-       since, and keeps gathering (a face turning into a point sliding on it). Where no point can
-       overlap by more than SPX_CCD_LASTING_FRACTION by the step's end at that rate, the contact
-       lasts: the solver's at the next step. */
+    /* Struck again: if no point can overlap more than SPX_CCD_LASTING_FRACTION by the step's end at
+       the gathering rate, the contact lasts: the solver's next step. */
     if (again && repeats >= SPX_CCD_LASTING_REPEATS && t > struck_at) {
         const float left = dt - t, grow = left * (1.0f + 0.5f * left / (t - struck_at));
         const float allowed =
@@ -335,11 +285,8 @@ static bool approaching(const spx_world* w, const spx_body* A, const spx_body_sh
     return true;
 }
 
-/* Were two meshes sunk into each other at the step's start, deeper than the pair's tolerance? The
-   narrow phase's manifolds of the shape pair say (the list is sorted by bodies, then shapes). Such a
-   pair is the solver's to push apart: the stage stops meshes within the tolerance of touching, so
-   it could not have left them that deep, and an impact would only strike the overlap, each at the
-   cost of a manifold of two sunk meshes. */
+/* Meshes sunk deeper than the tolerance at the step's start (from the sorted narrow-phase list):
+   the solver's to push apart, since the stage never leaves them so deep. */
 static bool sunk_meshes(const spx_world* w, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t sb, float tol)
 {
     const spx_contact* list = w->contacts.list;
@@ -363,10 +310,8 @@ static bool sunk_meshes(const spx_world* w, uint32_t ia, uint32_t sa, uint32_t i
     return false;
 }
 
-/* First time in [t0, t_end] at which shape sa of body ia (< ib) and shape sb of body ib touch,
-   within the rotation tolerance, while approaching. A pair touching at t0 counts when approaching
-   where it touches; at the step's start only if a body was fast before the solver (otherwise the
-   solver's contacts own it). */
+/* A pair touching at t0 counts when approaching there; at the step's start only if a body was fast
+   before the solver (else the solver's contacts own it). */
 bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, uint32_t sb, float t0, float t_end,
                       spx_ccd_impact* out)
 {
@@ -374,14 +319,13 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
     const spx_body_shape *ha = &A->shapes[sa], *hb = &B->shapes[sb];
     spx_ccd_body *a = seg(s, ia), *b = seg(s, ib);
     {
-        /* The shapes stay within their spheres about the centres of mass, which move linearly:
-           if those never meet over [t0, t_end], neither do the shapes. */
+        /* Spheres about the centres move linearly: if they never meet, neither do the shapes. */
         vec3s d0 = glms_vec3_sub(center_at(b, t0), center_at(a, t0)), dv = glms_vec3_sub(b->v, a->v);
         float vv = glms_vec3_dot(dv, dv), tc = 0.0f;
         if (vv > 0.0f) tc = fminf(fmaxf(-glms_vec3_dot(d0, dv) / vv, 0.0f), t_end - t0);
         float reach = (ha->radius + hb->radius) * (1.0f + 1e-5f) + 1e-6f;
         if (glms_vec3_norm2(glms_vec3_add(d0, glms_vec3_scale(dv, tc))) > reach * reach) return false;
-        /* Against a shape that does not move, its own box against the other's swept sphere. */
+        /* Against a still shape: its own box against the other's swept sphere. */
         const spx_ccd_body* still = stationary(a) ? a : stationary(b) ? b : NULL;
         if (still) {
             const spx_ccd_body* mover = still == a ? b : a;
@@ -395,22 +339,21 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
                     return false;
         }
     }
-    /* Struck against each other already this step (either's latest impact): when, else -1. */
+    /* When either's latest impact was this pair, else -1. */
     float struck_at = -1.0f;
     uint32_t repeats = 0;
     if (A->type == SPX_BODY_DYNAMIC && a->last_partner == ib) struck_at = a->last_t, repeats = a->repeats;
     if (B->type == SPX_BODY_DYNAMIC && b->last_partner == ia)
         struck_at = fmaxf(struck_at, b->last_t), repeats = repeats > b->repeats ? repeats : b->repeats;
     bool lasting;
-    /* The tolerance comes from the boxes, or the meshes' thickness (a mesh may be a sheet). */
+    /* Boxes, or the meshes' thickness (a mesh may be a sheet). */
     const float tol = spx_ccd_pair_tolerance(ha, hb);
     if (ha->type == SPX_SHAPE_MESH && hb->type == SPX_SHAPE_MESH && !spx_ccd_owns_pair(s->c, ia, ib) &&
         sunk_meshes(s->w, ia, sa, ib, sb, tol))
         return false;
     const float ra = spin_reach(A, ha, a), rb = spin_reach(B, hb, b);
     const float spin = glms_vec3_norm(a->w) * ra + glms_vec3_norm(b->w) * rb; /* m/s */
-    /* Sub-intervals this short keep the rotation's growth within the tolerance (with room for
-       rounding). */
+    /* Keeps the rotation's growth within the tolerance (room for rounding). */
     const float fine = spin > 0.0f ? 0.9f * tol / spin : INFINITY;
     const float cap_a = growth_cap(A, ha), cap_b = growth_cap(B, hb);
     spx_obb still_a, still_b;
@@ -421,10 +364,8 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
     spx_sweep_hit hit;
     if (!sweep_pair(A, ha, a, B, hb, b, fa, fb, t0, 0.0f, 0.0f, 0.0f, &hit)) return false;
     if (hit.state == SPX_SWEEP_START_OVERLAP) {
-        /* At the step's start a touching pair is the solver's unless begin gave it to the stage,
-           or an impact at time 0 changed a body's motion after the solver had answered (a box
-           resting on the floor, struck from above at time 0, went through the floor). Told before
-           the impact's points are made: for two meshes sunk into each other they cost most. */
+        /* At t = 0 a touching pair is the solver's unless the stage took it or a t = 0 impact changed a
+           body after the solver. Told first: for sunk meshes the points cost most. */
         if (t0 == 0.0f && !spx_ccd_owns_pair(s->c, ia, ib) && a->stamp != 2 && b->stamp != 2) return false;
         spx_ccd_impact found;
         float closes_in;
@@ -435,8 +376,7 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
             return true;
         }
         if (lasting) return false;
-        /* Touching and parting where they touch: the search below steps past (with rotation
-           another point may come round; without, it finds them parting). */
+        /* Touching and parting: step past (rotation may bring another point round). */
     }
     float t = t0, span = t_end - t0;
     bool have = false;
@@ -456,9 +396,7 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
         vec3s n = spx_to_glm_vec3(hit.normal), p = spx_to_glm_vec3(hit.point);
         have = true, last_n = n, last_p = p;
         if (ga + gb <= tol) {
-            /* Touching within the tolerance. A pair that does not approach where it touches is
-               grazing or turning away: without rotation it never meets; with it, step past and
-               look again. */
+            /* Not approaching where it touches: grazing or turning away; with rotation step past. */
             float th = t + tau, closes_in;
             if (approaching(s->w, A, ha, a, B, hb, b, th, s->dt, p, n, hit.state == SPX_SWEEP_START_OVERLAP, ga + gb,
                             struck_at, repeats, out, &closes_in, &lasting)) {
@@ -466,30 +404,23 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
                 return true;
             }
             if (lasting) return false;
-            /* Passed by the time in which no point can come nearer the other shape than half the
-               tolerance: sliding along the contact plane (translation with no part against the
-               normal) cannot make them overlap, so only the closing part of the velocity and the
-               rotation count (the full relative speed made a sliding pair take hundreds of tiny
-               steps to the end of the step). */
+            /* Pass the time in which no point comes nearer than half the tolerance; sliding along the
+               plane cannot overlap, so only the closing velocity and rotation count. */
             const float pass = pass_time(A, ha, a, B, hb, b, th, t_end, n, spin, 0.5f * tol,
                                          fminf(0.5f * tol, SPX_CCD_FRAME_FRACTION * s->w->def.speculative_distance));
             if (!(pass < INFINITY)) return false;
-            /* No further than the moment a point of the manifold not yet touching would touch at
-               its own approach: half the tolerance is more than its gap where a box rocks on the
-               corner just struck onto the next one (a turned cube on a thick wall or a sheet, whose
-               tolerance is a quarter of the cube, had that corner 4 mm through by then). */
+            /* No further than when a not-yet-touching manifold point would touch at its own approach
+               (a rocking box's next corner would else be 4 mm through). */
             t = th + fminf(pass, closes_in);
             span = fine;
             continue;
         }
-        /* Under the growth they touch at tau: the real shapes do not before. Go on from there with
-           sub-intervals short enough to meet the tolerance. */
+        /* Under the growth they touch at tau, the real shapes not before: go on in short sub-intervals. */
         t += tau;
         span = fine;
     }
     if (t >= t_end || !have) return false;
-    /* Out of iterations: count them as touching here, as the last sweep saw them (safe: the
-       impulse stops them moving into each other at that point). */
+    /* Out of iterations: touching here (safe, the impulse stops the approach there). */
     out->t = t, out->normal = last_n, out->points.p[0] = last_p, out->points.gap[0] = 0.0f, out->points.count = 1;
     out->points.separation = 0.0f;
     out->shape_a = sa, out->shape_b = sb;
@@ -499,11 +430,8 @@ bool spx_ccd_pair_toi(spx_ccd_stage* s, uint32_t ia, uint32_t sa, uint32_t ib, u
 /* An open mesh (a ground, a terrain, a wall) has no inside, so two sides. */
 static bool is_open(const spx_body_shape* s) { return s->type == SPX_SHAPE_MESH && !s->mesh->closed; }
 
-/* An open mesh has two sides, and a shape that sank into one touches both: the normal n (A to B) at
-   point p is on the wrong side when it points away from the other body's centre (a sphere mesh
-   6 mm into a ground sheet was struck up and down in turn, 17 impacts at one instant, until the
-   impact limit froze it, step after step). The side is the one the mesh-mesh manifold gives an open
-   mesh: towards the other body. */
+/* A shape sunk into an open mesh touches both sides: n (A to B) at p is wrong when it points away
+   from the other body's centre (else struck up and down to the impact limit). */
 static bool wrong_side_of_open(const spx_body_shape* ha, vec3s ca, const spx_body_shape* hb, vec3s cb, vec3s p, vec3s n)
 {
     const bool open_a = is_open(ha), open_b = is_open(hb);
@@ -511,12 +439,8 @@ static bool wrong_side_of_open(const spx_body_shape* ha, vec3s ca, const spx_bod
     return open_a ? glms_vec3_dot(n, glms_vec3_sub(cb, p)) < 0.0f : glms_vec3_dot(n, glms_vec3_sub(p, ca)) < 0.0f;
 }
 
-/* Where an impact acts: the points of the shape pair's manifold at the impact's pose, when the
-   manifold's normal agrees with the impact's; otherwise the impact's own point. Those that touch
-   first (within 1e-4 of the smaller box of the closest) have gap 0; the others within the
-   tolerance keep their gap to the closest. A swept query names one point of a face landing on a
-   face (for a mesh, one triangle's), and an impulse there turned a level box over. Normal from A to
-   B into *n. */
+/* The pair's manifold points at the impact pose when its normal agrees, else the impact's point
+   (docs/continuous.md, "Resolution"). */
 void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body_shape* ha, vec3s ca, versors qa,
                            const spx_body* B, const spx_body_shape* hb, vec3s cb, versors qb, vec3s point, vec3s* n,
                            bool overlap, float growth, spx_ccd_points* out)
@@ -550,19 +474,15 @@ void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body
             spx_manifold_obb_mesh(&box, msh->instance, tol, ms, SPX_MAX_MESH_MANIFOLDS, &count) != SPX_OK)
             count = 0;
     } else {
-        /* Two meshes: only pairs about as near as the sweep's growth can be the contact, and a
-           wider margin over two curved meshes costs milliseconds. The world's pair cache spares a
-           descent a manifold. */
+        /* Only pairs about as near as the growth can be the contact; a wider margin costs milliseconds. */
         const float margin = fminf(tol, 2.0f * growth + 0.05f * tol);
         if (pose_mesh_at(A, ha, ca, qa) && pose_mesh_at(B, hb, cb, qb) && margin >= 0.0f && isfinite(margin))
             spx_manifold_mesh_mesh_buffered(ha->instance, hb->instance, margin, true, w->contacts.mesh_pairs,
                                             w->contacts.mesh_pairs_bytes, ms, SPX_MAX_MESH_MANIFOLDS, &count, NULL);
     }
     if (wrong_side_of_open(ha, ca, hb, cb, point, *n)) *n = glms_vec3_negate(*n);
-    /* A box's sweep against a mesh that started overlapping gives only an estimate of the normal:
-       the average of its triangle pairs' least overlaps, blind to the edges between coplanar
-       triangles (for a cube sunk 1 mm into a sheet of two triangles it is the axis of their shared
-       edge). The manifold knows the surface: its normal is taken whenever it faces the same way. */
+    /* An overlapping box-mesh sweep's normal is an estimate, blind to coplanar triangles' edges; the
+       manifold's is taken when it faces the same way. */
     int best = -1;
     const bool box_mesh = (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_MESH) ||
                           (ha->type == SPX_SHAPE_MESH && hb->type == SPX_SHAPE_BOX);
@@ -576,9 +496,8 @@ void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body
     out->p[0] = point, out->gap[0] = 0.0f, out->count = 1, out->separation = 0.0f;
     if (best < 0) return;
     const spx_manifold* m = &ms[best];
-    /* Two meshes' points differ in depth by their tessellation and rounding where they lie flat
-       on each other (two tori rim to rim): within a twentieth of the tolerance they count as one
-       face, struck at its middle (struck at the deepest few, the rings turned into each other). */
+    /* Depths within a twentieth of the tolerance count as one face, struck at its middle (tessellation
+       and rounding; at the deepest few, rings turned into each other). */
     const bool flat = ha->type == SPX_SHAPE_MESH && hb->type == SPX_SHAPE_MESH;
     float deepest = -INFINITY;
     for (int k = 0; k < m->point_count; ++k) deepest = fmaxf(deepest, m->points[k].depth);
@@ -592,9 +511,8 @@ void spx_ccd_impact_points(const spx_world* w, const spx_body* A, const spx_body
     out->count = used;
     vec3s mn = spx_to_glm_vec3(m->normal);
     *n = flip ? glms_vec3_negate(mn) : mn;
-    /* Two boxes are at least their gap along the normal apart: the distance between their centres
-       along it less both boxes' reach along it (the points' depths are no bound: a clipped point
-       may lie farther than the nearest corner). */
+    /* Two boxes are at least their gap apart: centre distance along n less both reaches (a clipped
+       point's depth is no bound). */
     if (ha->type == SPX_SHAPE_BOX && hb->type == SPX_SHAPE_BOX) {
         const spx_obb oa = shape_box(A, ha, ca, qa, 0.0f), ob = shape_box(B, hb, cb, qb, 0.0f);
         float gap = glms_vec3_dot(glms_vec3_sub(spx_to_glm_vec3(ob.center), spx_to_glm_vec3(oa.center)), *n);

@@ -1,10 +1,4 @@
-/* Islands and sleeping.
- *
- * Islands are found anew each step by union-find over the manifolds (with path halving and union
- * by index, so the result depends on the input only). A body is "resting" while its speeds stay
- * under the sleep thresholds; an island sleeps when its least rested body has rested
- * time_to_sleep. A sleeping island keeps its bodies chained (island_next), so that one touch wakes
- * all of them together: waking half a stack would let it fall through the sleeping half. */
+/* Islands (union-find each step) and sleeping; see docs/world.md, "One step". */
 #include "world.h"
 #include "island.h"
 
@@ -31,8 +25,7 @@ void spx_island_wake(spx_world* w, uint32_t body)
 {
     spx_body* b = &w->bodies[body];
     if (b->type != SPX_BODY_DYNAMIC || b->awake) return;
-    /* The island's members form a cycle through island_next (put_to_sleep): walking it from the
-       member that was touched reaches every one and comes back. */
+    /* Members form a cycle through island_next: any member reaches all. */
     uint32_t k = body;
     do {
         spx_body* m = &w->bodies[k];
@@ -44,7 +37,7 @@ void spx_island_wake(spx_world* w, uint32_t body)
     } while (k != SPX_NO_BODY && k != body);
 }
 
-/* Stops the bodies chained from `head` through island_next and closes the chain into a cycle. */
+/* Closes the chain into a cycle. */
 static void put_to_sleep(spx_world* w, uint32_t head)
 {
     uint32_t k = head;
@@ -54,8 +47,7 @@ static void put_to_sleep(spx_world* w, uint32_t head)
         m->sleep_time = 0.0f;
         m->v = glms_vec3_zero();
         m->w = glms_vec3_zero();
-        /* It leaves the broad phase's moving set now, with its resting box; cannot fail: the
-           finder has room for every body from spx_world_reserve_bodies. */
+        /* Cannot fail: the finder has room for every body (spx_world_reserve_bodies). */
         spx_world_track_body(w, k, m);
         if (m->island_next == SPX_NO_BODY) {
             m->island_next = head;
@@ -89,15 +81,12 @@ uint32_t spx_islands_update(spx_world* w, float dt)
         if (!awake_dynamic(b)) continue;
         bool slow = glms_vec3_norm2(b->v) <= d->sleep_linear_speed * d->sleep_linear_speed &&
                     glms_vec3_norm2(b->w) <= d->sleep_angular_speed * d->sleep_angular_speed;
-        /* A body rocking in place (on three supports, say) can show speeds above the thresholds
-           for ever while going nowhere: it rests too while it stays within half the distance (and
-           turn) the thresholds allow over time_to_sleep of where it began resting. Its pose says
-           so only while it turns less than half a turn a step: one spinning at whole turns a step
-           is back at its resting pose after each (3,600 rpm at 60 Hz). */
+        /* A body rocking in place rests too while it stays near where it began resting; its pose says so
+           only while it turns under half a turn a step (docs/world.md, "One step"). */
         if (!slow && b->sleep_time > 0.0f && glms_vec3_norm(b->w) * dt < 3.14159265f) {
             float reach = 0.5f * d->sleep_linear_speed * d->time_to_sleep;
             float turn = 0.5f * d->sleep_angular_speed * d->time_to_sleep;
-            /* The angle between two unit quaternions: 2 acos |q0 . q1|, compared through the cosine. */
+            /* 2 acos |q0 . q1|, compared through the cosine. */
             float c = fabsf(glms_quat_dot(b->rotation, b->rest_rotation));
             slow = glms_vec3_norm2(glms_vec3_sub(b->center, b->rest_center)) <= reach * reach && c >= cosf(0.5f * turn);
         }
@@ -110,7 +99,7 @@ uint32_t spx_islands_update(spx_world* w, float dt)
         uint32_t r = find(parent, i);
         if (b->sleep_time < least[r]) least[r] = b->sleep_time;
     }
-    /* A body resting on a moving kinematic body is carried, not resting. */
+    /* Carried by a moving kinematic body is not resting. */
     for (uint32_t k = 0; k < w->contacts.count; ++k) {
         const spx_contact* c = &w->contacts.list[k];
         const spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
@@ -119,8 +108,7 @@ uint32_t spx_islands_update(spx_world* w, float dt)
         if (kin_a && awake_dynamic(b)) least[find(parent, c->body_b)] = 0.0f;
         if (kin_b && awake_dynamic(a)) least[find(parent, c->body_a)] = 0.0f;
     }
-    /* Count islands, and chain the members of each rested one (in index order: walking down and
-       pushing onto the island's list) before putting it to sleep. */
+    /* Chain each rested island's members in index order before sleeping it. */
     uint32_t islands = 0;
     uint32_t* head = w->island_head;
     for (uint32_t i = 0; i < w->body_slots; ++i) head[i] = SPX_NO_BODY;

@@ -7,15 +7,13 @@
 
 typedef struct spx_world spx_world;
 
-/* Wakes a sleeping dynamic body and every body of the island it fell asleep with. */
+/* Wakes a body's whole island. */
 void spx_island_wake(spx_world* world, uint32_t body);
 
-/* After the solver: islands of awake dynamic bodies joined by manifolds (static and kinematic bodies
-   do not join islands), each body's rest time advanced by dt, and every island whose bodies have
-   all rested time_to_sleep put to sleep. Returns the number of islands. Uses the world's scratch. */
+/* After the solver: islands, rest times, sleep. Returns the island count. */
 uint32_t spx_islands_update(spx_world* world, float dt);
 
-/* Puts the island of a body to sleep now (spx_body_set_awake(false)); islands as last found. */
+/* Puts the body's island, as last found, to sleep now. */
 void spx_island_sleep_now(spx_world* world, uint32_t body);
 
 #endif

@@ -1,26 +1,5 @@
-/* The contact solver: soft step with substeps (Catto, "Solver2D" and Box2D v3), in 3D.
- *
- * Each substep integrates velocities, applies last substep's impulses again (warm start), solves
- * the contacts with a soft position bias, moves the bodies, then solves again without the bias
- * ("relax"). The bias pushes overlapping bodies apart as a damped spring would, no faster than
- * max_push_speed, and the relax pass takes its velocity back out, so position correction adds no
- * kinetic energy (docs/world.md). A speculative point (a gap) allows exactly the closing speed
- * that closes the gap within the substep. Restitution is one pass after the substeps, against the
- * normal speed the point had before the solve.
- *
- * Anchors stay fixed for the step; the separation of each point follows the bodies by their
- * accumulated motion: s = s0 + n . ((dp_B + dtheta_B x r_B) - (dp_A + dtheta_A x r_A)), first
- * order in the step's rotation (the manifold is rebuilt every step).
- *
- * Layout: the step copies what the contact loops need into packed arrays once: spx_solver_body for
- * the moving bodies, and the active manifolds, coloured so that no two of a colour share a dynamic
- * body, into blocks of SPX_LANES manifolds (one a lane) with r x n, r x t, I^-1 (r x d) and the
- * effective masses prepared. The passes then read no world body, test no manifold for being
- * active, make no cross or 3x3 product per point, and solve SPX_LANES manifolds at once.
- *
- * This file drives the step and does the lane-independent work (bodies, colouring, moving the
- * bodies); the blocks and the passes over them are solver_wide.inc's, compiled once a SIMD width,
- * and the world's `kernels` (picked at creation) says which copy runs. */
+/* The contact solver: soft step with substeps (Catto's Solver2D, Box2D v3) in 3D, driving the step;
+ * solver_wide.inc holds the per-lane-width blocks and passes. See docs/world.md, "The solver". */
 #include "world.h"
 #include "solver.h"
 #include "core/allocator.h"
@@ -28,7 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
-/* A damped spring of frequency hertz and damping ratio zeta, implicit over a substep h. */
+/* Implicit over a substep h. */
 static spx_solver_soft make_soft(float hertz, float zeta, float h)
 {
     spx_solver_soft s = { 0.0f, 1.0f, 0.0f };
@@ -43,7 +22,7 @@ static spx_solver_soft make_soft(float hertz, float zeta, float h)
     return s;
 }
 
-/* v turned by the unit quaternion q, or by its inverse (sign -1): v + 2 w (u x v) + 2 u x (u x v). */
+/* v + 2 w (u x v) + 2 u x (u x v); sign -1: by the inverse. */
 static inline vec3s rotate(versors q, vec3s v, float sign)
 {
     const vec3s u = { { sign * q.x, sign * q.y, sign * q.z } };
@@ -51,15 +30,15 @@ static inline vec3s rotate(versors q, vec3s v, float sign)
     return glms_vec3_add(glms_vec3_add(v, glms_vec3_scale(t, q.w)), glms_vec3_cross(u, t));
 }
 
-/* q turned by the rotation vector th (world axes), normalised. */
+/* th in world axes; normalised. */
 static versors turn(versors q, vec3s th) { return glms_quat_normalize(glms_quat_mul(spx_solver_rotation(th), q)); }
 
-/* rad: a body of unequal principal inertias in no contact that turns more than this in a step turns
-   as a free body would with its angular momentum (free_turn), not at one w. */
+/* rad: a free body of unequal inertias turning more than this a step turns by its angular momentum
+   (free_turn), not at one w. */
 #define SPX_SOLVER_FREE_TURN 0.05f
 #define SPX_SOLVER_FREE_PIECES 128
 
-/* q turned by angle about principal axis i of the frame q stands for (q times the axis's turn). */
+/* q times the turn about q's principal axis i. */
 static versors turn_about(versors q, int i, float angle)
 {
     const float h = 0.5f * angle, sh = sinf(h);
@@ -68,22 +47,18 @@ static versors turn_about(versors q, int i, float angle)
     return glms_quat_mul(q, r);
 }
 
-/* Body b's rotation after a step of dt from q0 as a free body with world angular momentum l: the
-   split of Dullweber, Leimkuhler and McLachlan (1997), in pieces of at most SPX_SOLVER_FREE_TURN,
-   each the exact turns about the principal axes x, y for half the piece, z for all of it, then y
-   and x for half. Each turn keeps |l| exactly and the energy to second order, however unequal the
-   inertias (a thin plank's differ hundreds of times: turned at one w near its intermediate axis,
-   it would lose most of its angular momentum in a few steps). */
+/* Free-body rotation with world angular momentum l (Dullweber, Leimkuhler, McLachlan 1997): keeps
+   |l| exactly and energy to second order, where one w would drain a plank's spin. */
 static versors free_turn(const spx_body* b, versors q0, vec3s l, float dt, versors otherwise)
 {
     const vec3s I = b->principal_inertia;
     if (!(I.x > 0.0f && I.y > 0.0f && I.z > 0.0f)) return otherwise; /* no inertia to turn with */
     versors q = glms_quat_mul(q0, b->principal);                     /* the principal frame in the world */
     vec3s m = rotate(q, l, -1.0f);                                   /* l in it */
-    /* w = m / I per axis before squaring: I^2 underflows for the smallest inertias the world takes. */
+    /* m / I before squaring: I^2 underflows for the smallest inertias the world takes. */
     const float wx = m.x / I.x, wy = m.y / I.y, wz = m.z / I.z;
     const float want = ceilf(sqrtf(wx * wx + wy * wy + wz * wz) * dt / SPX_SOLVER_FREE_TURN);
-    /* NaN (a body the step's guard quarantines) takes one piece: no float-to-int of NaN. */
+    /* NaN (quarantined later) takes one piece: no float-to-int of NaN. */
     const int pieces = !(want >= 1.0f) ? 1 : want > (float)SPX_SOLVER_FREE_PIECES ? SPX_SOLVER_FREE_PIECES : (int)want;
     const float h = dt / (float)pieces;
     static const int axis[5] = { 0, 1, 2, 1, 0 };
@@ -93,16 +68,14 @@ static versors free_turn(const spx_body* b, versors q0, vec3s l, float dt, verso
             const int i = axis[k], j = (i + 1) % 3, n = (i + 2) % 3;
             const float angle = part[k] * h * m.raw[i] / I.raw[i];
             q = turn_about(q, i, angle);
-            /* The body turned by angle about i: l in its frame turns the other way. */
             const float c = cosf(angle), s = sinf(angle), mj = m.raw[j], mn = m.raw[n];
             m.raw[j] = c * mj + s * mn, m.raw[n] = -s * mj + c * mn;
         }
     return glms_quat_normalize(glms_quat_mul(q, glms_quat_inv(b->principal)));
 }
 
-/* R A R^T for the rotation of the unit quaternion q and a symmetric A, as the 6 floats of
-   spx_solver_body's inverse inertia (xx yy zz xy xz yz): the 6 products wanted and no more (the
-   three matrix products of spx_body_inv_inertia_world cost 3.5 times as much). */
+/* R A R^T as spx_solver_body's 6 floats: only the products needed (3.5x cheaper than
+   spx_body_inv_inertia_world). */
 static void rotate_symmetric(versors q, const mat3s* a, float out[6])
 {
     const float x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z;
@@ -121,8 +94,7 @@ static void rotate_symmetric(versors q, const mat3s* a, float out[6])
     }
 }
 
-/* A multiple of the identity, exactly, judged on the bits without the float compares' branches
-   (off the diagonal +-0, which a box's inertia has; a diagonal of equal bits). */
+/* Exactly a multiple of the identity, from the bits without branches (off-diagonal +-0). */
 static bool isotropic(const mat3s* m)
 {
     uint32_t u[9];
@@ -130,25 +102,24 @@ static bool isotropic(const mat3s* m)
     return (((u[1] | u[2] | u[3] | u[5] | u[6] | u[7]) & 0x7fffffffu) | (u[0] ^ u[4]) | (u[0] ^ u[8])) == 0;
 }
 
-/* Row r (four floats) of a packed body. */
 static inline spx_f4 row_of(const spx_solver_body* b, int r) { return spx_f4_load((const float*)b + 4 * r); }
 static inline void set_row(spx_solver_body* b, int r, spx_f4 x) { spx_f4_store((float*)b + 4 * r, x); }
 
-/* A manifold the solver works on: a dynamic body of it moves, and the host's pre_solve left it on. */
+/* A dynamic body of it moves, and pre_solve left it on. */
 static bool active(const spx_world* w, const spx_contact* c) { return spx_contact_active(w, c); }
 
-/* A dynamic body's gravity and damping over a substep h, as spx_solver_body_sim's add and scales. */
+/* As spx_solver_body_sim's add and scales. */
 static void set_substep(spx_solver_body_sim* sim, const spx_body* b, vec3s g, float h)
 {
     const vec3s dv = glms_vec3_scale(g, h * b->gravity_scale);
     const float ls = 1.0f / (1.0f + h * b->linear_damping), as = 1.0f / (1.0f + h * b->angular_damping);
-    /* -0 leaves w.x as it is (x + -0 is x for every x, -0 included). */
+    /* -0: x + -0 is x for every x, -0 included. */
     sim->add = spx_f4_set(dv.x, dv.y, dv.z, -0.0f);
     sim->scale0 = spx_f4_set(ls, ls, ls, as);
     sim->scale1 = spx_f4_set(as, as, 1.0f, 1.0f);
 }
 
-/* The moving bodies into the packed array; returns how many (index 0, the immovable body, included). */
+/* Returns how many, index 0 (immovable) included. */
 static uint32_t gather_bodies(spx_world* w, float h)
 {
     spx_solver_scratch* s = &w->solver;
@@ -190,7 +161,7 @@ static uint32_t gather_bodies(spx_world* w, float h)
             }
             set_substep(sim, b, g, h);
         } else {
-            /* Kinematic: keeps its velocities (v + -0, times 1, is v exactly). */
+            /* v + -0, times 1, is v exactly. */
             sim->add = spx_f4_splat(-0.0f);
             sim->scale0 = sim->scale1 = spx_f4_splat(1.0f);
         }
@@ -198,12 +169,10 @@ static uint32_t gather_bodies(spx_world* w, float h)
     return count;
 }
 
-/* Sweeps over the bouncing points: one sweep leaves a box that lands flat spinning, its four corners
-   solved one after the other; a few sweeps settle the four on one rebound speed. */
+/* One sweep leaves a box landing flat spinning (corners solved in turn); a few agree on one rebound. */
 #define SPX_RESTITUTION_SWEEPS 4
 
-/* Does a manifold overlap deeper than the spring pushes out at max_push_speed (push_depth, against a
-   dynamic body and against one that cannot move)? */
+/* Deeper than the spring pushes out at max_push_speed (push_depth, dynamic and immovable)? */
 static bool overlapping(const spx_world* w, const spx_contact* c, float push_depth_dynamic, float push_depth_fixed)
 {
     const bool fixed_side = w->bodies[c->body_a].inv_mass == 0.0f || w->bodies[c->body_b].inv_mass == 0.0f;
@@ -213,8 +182,7 @@ static bool overlapping(const spx_world* w, const spx_contact* c, float push_dep
     return over;
 }
 
-/* m: a manifold's deepest overlap (0 when no point overlaps, or the continuous stage owns it), and in
-   *out_reach the push's reach for its bodies (overlapping's push_depth). */
+/* m: deepest overlap (0: none, or the stage owns it); *out_reach: the push's reach. */
 static float overlap_depth(const spx_world* w, const spx_contact* c, float push_depth_dynamic, float push_depth_fixed,
                            float* out_reach)
 {
@@ -226,21 +194,17 @@ static float overlap_depth(const spx_world* w, const spx_contact* c, float push_
     return deepest;
 }
 
-/* A group in the split pass (solve_split) stays there while one of its manifolds overlaps deeper than
-   this part of the push's reach: let go at the reach, the overlaps it leaves (a line of boxes each
-   8 cm into the next) spring apart in the soft step, and along a line those springs add up again. */
+/* A split group stays split while a manifold overlaps deeper than this share of the reach: let go at
+   the reach, a line's leftover overlaps spring apart and add up again. */
 #define SPX_SPLIT_RELEASE 0.125f
 
-/* The active manifolds, in the contacts' (sorted, deterministic) order; returns how many. Counts each
-   body's manifolds that overlap deeper than the spring pushes out at max_push_speed (push_depth,
-   against a dynamic body and against one that cannot move): they share that speed (prepare_lane).
-   Counts the partners each body has such a manifold with (solve_split), and marks the bodies of a
-   manifold deeper than SPX_SPLIT_RELEASE of that depth as lingering. */
+/* Active manifolds in contact order. Counts each body's deep ones (sharing max_push_speed,
+   prepare_lane) and deep partners (solve_split); marks bodies past SPX_SPLIT_RELEASE lingering. */
 static uint32_t collect_manifolds(spx_world* w, float push_depth_dynamic, float push_depth_fixed)
 {
     spx_solver_scratch* s = &w->solver;
     uint32_t count = 0;
-    uint32_t deep_a = UINT32_MAX, deep_b = UINT32_MAX; /* the last deep manifold's bodies (a pair's are adjacent) */
+    uint32_t deep_a = UINT32_MAX, deep_b = UINT32_MAX; /* a pair's manifolds are adjacent */
     for (uint32_t k = 0; k < w->contacts.count; ++k) {
         const spx_contact* c = &w->contacts.list[k];
         if (!active(w, c)) continue;
@@ -267,10 +231,7 @@ static uint32_t collect_manifolds(spx_world* w, float push_depth_dynamic, float 
     return count;
 }
 
-/* Colours the manifolds greedily in their order: the first colour whose manifolds touch neither
-   of its dynamic bodies. Bodies that do not move under impulses (the immovable body 0, kinematic
-   bodies) never block a colour: every lane leaves them unchanged. Fills s->order (by colour, then
-   the overflow) and returns the number of coloured manifolds; counts[c] those of colour c. */
+/* Greedy colouring; immovable and kinematic bodies never block. Returns the coloured count. */
 static uint32_t color_manifolds(spx_solver_scratch* s, uint32_t nb, uint32_t nc, uint32_t counts[SPX_SOLVER_COLORS])
 {
     uint64_t* used = s->color_used;
@@ -281,7 +242,7 @@ static uint32_t color_manifolds(spx_solver_scratch* s, uint32_t nb, uint32_t nc,
     for (uint32_t k = 0; k < nc; ++k) {
         const spx_solver_manifold* c = &s->manifolds[k];
         const bool da = s->bodies[c->a].inv_mass > 0.0f, db = s->bodies[c->b].inv_mass > 0.0f;
-        /* The lowest colour neither dynamic body is in: a find-first-set, not a walk over colours. */
+        /* A find-first-set, not a walk over colours. */
         const uint64_t free = all & ~((da ? used[c->a] : 0u) | (db ? used[c->b] : 0u));
         uint8_t chosen = SPX_SOLVER_COLORS;
         if (free) {
@@ -292,9 +253,7 @@ static uint32_t color_manifolds(spx_solver_scratch* s, uint32_t nb, uint32_t nc,
         }
         color[k] = chosen;
     }
-    /* By colour, and within a colour by point count, most first: a block costs as much as its
-       fullest lane, and manifolds of like counts side by side leave fewer empty point slots.
-       Counting sort: stable. */
+    /* Within a colour by point count, most first: a block costs its fullest lane. Counting sort: stable. */
     enum { KEYS = SPX_SOLVER_COLORS * SPX_MAX_MANIFOLD_POINTS };
     uint32_t start[KEYS + 1];
     memset(start, 0, sizeof start);
@@ -319,8 +278,7 @@ static spx_result reserve(spx_world* w)
     spx_solver_scratch* s = &w->solver;
     const spx_allocator* al = &w->allocator;
     const uint32_t n = w->body_slots + 1;
-    /* By the contact list's capacity, not its count: these arrays grow when it does, not at the
-       first step that happens to have more manifolds (a step allocates nothing once warm). */
+    /* By the list's capacity: grows with it, so a warm step allocates nothing. */
     const uint32_t nc = w->contacts.capacity + 1;
     if (!spx_reserve(al, (void**)&s->body_map, &s->map_capacity, n, sizeof(uint32_t), 8) ||
         !spx_reserve(al, (void**)&s->bodies, &s->body_capacity, n, sizeof(spx_solver_body), 16) ||
@@ -336,11 +294,8 @@ static spx_result reserve(spx_world* w)
     return spx_stack_reserve(&s->stack, al, n, nc);
 }
 
-/* Room for the blocks of any pass over some of the step's nc manifolds (the deep, split and soft
-   passes take turns in them): a colour's blocks are full but its last, so at most nc / lanes and
-   one a colour. Made before the passes, so that a step whose manifolds part into passes another way
-   than before allocates nothing; only the overflow (one manifold a block, past SPX_SOLVER_COLORS)
-   may still grow them (prepare_pass). */
+/* Room for any pass's blocks: a colour's are full but its last, so nc / lanes plus one a colour.
+   Made before the passes so a different split allocates nothing; only overflow grows them. */
 static bool reserve_blocks(spx_world* w, uint32_t nc)
 {
     spx_solver_scratch* s = &w->solver;
@@ -379,7 +334,7 @@ const spx_solver_kernels* spx_solver_pick(spx_world_simd simd)
     return &spx_solver_kernels_baseline;
 }
 
-/* The blocks of s->manifolds[0 .. nc): coloured, room made, prepared with these springs. */
+/* Coloured, room made, prepared with these springs. */
 static spx_result prepare_pass(spx_world* w, uint32_t nb, uint32_t nc, spx_solver_soft dynamic_soft,
                                spx_solver_soft static_soft, uint32_t* out_blocks, bool* out_uneven)
 {
@@ -388,8 +343,7 @@ static spx_result prepare_pass(spx_world* w, uint32_t nb, uint32_t nc, spx_solve
     const uint32_t lanes = kern->lanes;
     uint32_t counts[SPX_SOLVER_COLORS];
     const uint32_t colored = color_manifolds(s, nb, nc, counts);
-    /* The blocks (a few kB each) are counted once coloured: every colour's manifolds `lanes` to a
-       block, and one a block in the overflow. Nothing in the world has changed yet. */
+    /* Counted once coloured; nothing in the world has changed yet. */
     uint32_t needed = nc - colored;
     for (int col = 0; col < SPX_SOLVER_COLORS; ++col) needed += (counts[col] + lanes - 1) / lanes;
     if (!spx_reserve(&w->allocator, &s->blocks, &s->block_capacity, needed, kern->block_size, 32))
@@ -399,28 +353,22 @@ static spx_result prepare_pass(spx_world* w, uint32_t nb, uint32_t nc, spx_solve
     return SPX_OK;
 }
 
-/* v = (v + g h) / (1 + h damping), w = w / (1 + h damping), two rows of four at a time. */
+/* v = (v + g h) / (1 + h damping), w = w / (1 + h damping), two rows at a time. */
 static inline void integrate_velocity(spx_solver_body* b, const spx_solver_body_sim* sim)
 {
     set_row(b, 0, spx_f4_mul(spx_f4_add(row_of(b, 0), sim->add), sim->scale0));
     set_row(b, 1, spx_f4_mul(row_of(b, 1), sim->scale1));
 }
 
-/* dp += v h, dtheta += w h: rows 2 and 3 (dp, dtheta and two inverse inertia terms, which get
-   inv_mass and the pad times 0) from rows 0 and 1; h2 = (h, h, 0, 0). */
+/* Rows 2, 3 from rows 0, 1 (inv_mass and pad times 0); h2 = (h, h, 0, 0). */
 static inline void integrate_position(spx_solver_body* b, spx_f4 h4, spx_f4 h2)
 {
     set_row(b, 2, spx_f4_add(row_of(b, 2), spx_f4_mul(row_of(b, 0), h4)));
     set_row(b, 3, spx_f4_add(row_of(b, 3), spx_f4_mul(row_of(b, 1), h2)));
 }
 
-/* The substeps over the prepared blocks, and the bodies `list[0 .. n)` (NULL: every one, 1 .. n)
-   with them; joints too where `joints`. Then restitution, and the impulses back to the manifolds.
-   `split` (solve_split; a list, no joints): the biased passes move the bodies, then their velocities
-   and impulses go back to where the warm start left them, and relax passes alone make the velocities,
-   as many as the biased and relax passes of the soft step. `shock_levels` (a loaded island's deepest
-   body, solve_deep; 0: none): after the relax passes, one more from the support up, each contact's
-   lower body held still (relax_shock). */
+/* Substeps over the prepared blocks and bodies `list` (NULL: 1 .. n), then restitution and impulses
+   back. `split`: see solve_split. `shock_levels` > 0: a final relax_shock pass. */
 static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nblocks, uint32_t uneven_passes,
                      uint32_t substeps, float h, bool joints, bool split, uint32_t shock_levels)
 {
@@ -452,8 +400,7 @@ static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nb
             kern->solve(sb, blocks, nblocks, inv_h);
         }
         for (uint32_t it = 0; it < uneven_passes; ++it) kern->solve_uneven(sb, blocks, nblocks, inv_h);
-        /* The contacts follow the bodies by dp and dtheta alone; the world's bodies move once, after
-           the substeps. */
+        /* Contacts follow dp and dtheta; world bodies move once, after the substeps. */
         if (list)
             for (uint32_t j = 0; j < n; ++j) integrate_position(&sb[list[j]], h4, h2);
         else
@@ -476,9 +423,8 @@ static void run_pass(spx_world* w, const uint32_t* list, uint32_t n, uint32_t nb
     kern->store(w, blocks, nblocks);
 }
 
-/* The islands spx_stack_plan gave more substeps, one pass a substep count, each with the spring of
-   its count; then s->manifolds keeps the other islands' alone (*nc), and s->pass_bodies lists
-   their bodies (returned: how many). Kinematic bodies go with every pass and start each again. */
+/* One pass per substep count for the islands spx_stack_plan deepened; leaves the rest in
+   s->manifolds (*nc) and s->pass_bodies (returned count). Kinematic bodies go with every pass. */
 static spx_result solve_deep(spx_world* w, uint32_t nb, uint32_t* nc, float dt, uint32_t* out_bodies)
 {
     spx_solver_scratch* s = &w->solver;
@@ -547,10 +493,8 @@ static spx_result solve_deep(spx_world* w, uint32_t nb, uint32_t* nc, float dt, 
     return SPX_OK;
 }
 
-/* A group of bodies goes to the split pass when one of them overlaps this many others deeper than the
-   push's reach: pushes add up only through a body pushed from two sides; one deep overlap alone (a
-   box tumbling into a pile, or sunk into a mesh ground across two triangles) is the soft step's, its
-   push at most max_push_speed. */
+/* Split when a body overlaps this many others deeply: pushes add up only from two sides; one deep
+   overlap alone is the soft step's. */
 #define SPX_SPLIT_OVERLAPS 2u
 
 static uint32_t find_root(uint32_t* parent, uint32_t k)
@@ -559,19 +503,8 @@ static uint32_t find_root(uint32_t* parent, uint32_t k)
     return k;
 }
 
-/* The split pass. In the soft step the push stays in the velocity as far as the relax pass does not
-   take it back, and relax cannot pull two bodies together: along a line of overlapping bodies each
-   pushes its neighbour at its share and the ends leave at the sum (50 boxes made 0.2 m apart, 22
-   m/s). Here the biased passes move the bodies and the velocities are relaxed from the warm start
-   (run_pass, split), so the push leaves no speed. It takes whole groups (bodies joined by manifolds
-   between dynamic bodies) with a body deep in SPX_SPLIT_OVERLAPS others and whose deep manifolds'
-   shares of max_push_speed sum over one (a chain of them could add up to more), and keeps groups
-   whose bodies were all split last step while one of their manifolds is deeper than
-   SPX_SPLIT_RELEASE of the reach (a group that meets other bodies goes back); not groups with a
-   joint (their impulses are not put back) or uneven masses (the biased passes carry a heavy body on
-   a light one, which relax alone lets sink): the soft step holds those. Its blocks hold its manifolds alone, so
-   no lane's result depends on which path groups it with which. The bodies `*list` (NULL: 1 .. *n)
-   and the manifolds (*nc) not split are left for the soft step, in s->pass_bodies and s->manifolds. */
+/* The split pass (docs/world.md, "The split pass"): whole groups, never jointed or uneven ones; its
+   own blocks, for path-independent results. The rest is left in s->pass_bodies and s->manifolds. */
 static spx_result solve_split(spx_world* w, uint32_t nb, const uint32_t** list, uint32_t* n, uint32_t* nc,
                               uint32_t substeps, float h, spx_solver_soft dynamic_soft, spx_solver_soft static_soft,
                               float push_depth_dynamic, float push_depth_fixed)
@@ -614,8 +547,7 @@ static spx_result solve_split(spx_world* w, uint32_t nb, const uint32_t** list, 
                                        (sim->lingering ? LINGERING : 0u) | (w->bodies[sim->body].split ? 0u : JOINED) |
                                        (uneven ? SOFT : 0u);
     }
-    /* Each deep manifold separates its bodies at most at its share of max_push_speed (prepare_lane):
-       no chain of them in a group adds up to more than the group's sum of shares. */
+    /* Each deep manifold separates at most at its share: no chain exceeds the group's sum. */
     for (uint32_t j = 0; j < *nc; ++j) {
         const spx_solver_manifold* m = &s->manifolds[j];
         if (!overlapping(w, &w->contacts.list[m->contact], push_depth_dynamic, push_depth_fixed)) continue;
@@ -634,9 +566,8 @@ static spx_result solve_split(spx_world* w, uint32_t nb, const uint32_t** list, 
         split += sims[k].split;
     }
     if (split == 0) return SPX_OK;
-    /* parent[] is read no more: the pass's bodies (the split ones and the kinematic ones, which go
-       with every pass and start each again) overwrite it, and the rest go to s->pass_bodies (in
-       place when they are already there: an entry is written no later than it is read). */
+    /* parent[] is dead: the pass's bodies overwrite it; the rest go to s->pass_bodies (in place: an
+       entry is written no later than it is read). */
     uint32_t* rest = s->pass_bodies;
     uint32_t np = 0, nr = 0;
     for (uint32_t j = first; j < end; ++j) {
@@ -678,15 +609,14 @@ spx_result spx_solve(spx_world* w, float dt)
     const uint32_t substeps = w->def.substeps;
     const float h = dt / (float)substeps;
     const float inv_h = 1.0f / h;
-    /* The spring may not be stiffer than a quarter of the substep rate, or it rings. */
+    /* Stiffer than a quarter of the substep rate rings. */
     float hertz = w->def.contact_hertz;
     if (hertz > 0.25f * inv_h) hertz = 0.25f * inv_h;
     const spx_solver_soft dynamic_soft = make_soft(hertz, w->def.contact_damping_ratio, h);
     const spx_solver_soft static_soft = make_soft(2.0f * hertz, w->def.contact_damping_ratio, h);
 
     const uint32_t nb = gather_bodies(w, h);
-    /* The depth at which the spring's push reaches max_push_speed: shallower overlaps (a resting
-       pile's) push slower than any share of it and are not counted. */
+    /* Shallower overlaps push slower than any share and are not counted. */
     const float max_push = w->def.max_push_speed;
     const float push_depth_dynamic = dynamic_soft.bias_rate > 0.0f ? max_push / dynamic_soft.bias_rate : 0.0f;
     const float push_depth_fixed = static_soft.bias_rate > 0.0f ? max_push / static_soft.bias_rate : 0.0f;
@@ -712,12 +642,8 @@ spx_result spx_solve(spx_world* w, float dt)
 
     spx_solver_body* sb = s->bodies;
     const spx_solver_body_sim* sims = s->sims;
-    /* The bodies move by the step's motion: the centre by dp, the rotation by the rotation vector
-       dtheta (the sum of the substeps' w h, the turn the contacts followed).
-       The step worked with the inertia of its start; the body has turned since. Keeping w would
-       change the angular momentum I w of a free asymmetric body as it turns; carrying I w over to
-       the new rotation keeps it (the impulses above conserved it with the start's inertia), in the
-       body's frame: L = R0 I (R0^T w), w' = R1 I^-1 (R1^T L). With isotropic inertia that is w. */
+    /* Centre by dp, rotation by dtheta (the turn the contacts followed). The step used the start's
+       inertia: carry L = R0 I (R0^T w) over as w' = R1 I^-1 (R1^T L) (isotropic: w). */
     for (uint32_t k = 1; k < nb; ++k) {
         spx_body* b = &w->bodies[sims[k].body];
         const versors q0 = b->rotation;
@@ -732,17 +658,12 @@ spx_result spx_solve(spx_world* w, float dt)
                 b->rotation = free_turn(b, q0, l, dt, b->rotation);
             const vec3s w1 =
                 rotate(b->rotation, glms_mat3_mulv(b->inv_inertia_local, rotate(b->rotation, l, -1.0f)), 1.0f);
-            /* A body in contact turns at constant w (the contacts' turn), which a free asymmetric
-               body does not keep: over a large turn in one step (a plank at 200 rad/s turns 3 rad)
-               the carried momentum can land on a small principal inertia and the spin energy
-               w . L / 2 grew 190 times in 10 s. The energy is never let rise: w1 is scaled back to
-               the energy of w, which keeps L's direction and shortens it (after free_turn, only
-               what its second-order error would add). */
+            /* In contact it turned at constant w, so carried L may land on a small inertia: w1 is scaled
+               back to w's energy, keeping L's direction. */
             const float e0 = glms_vec3_dot(b->w, l), e1 = glms_vec3_dot(w1, l);
             b->w = e1 > e0 && e1 > 0.0f ? glms_vec3_scale(w1, sqrtf(e0 / e1)) : w1;
         }
-        /* The origin follows the centre; with the centre of mass at the origin (every box) it is
-           the centre, without turning the offset. */
+        /* With the centre of mass at the origin (every box) skip turning the offset. */
         const vec3s lc = b->local_center;
         if (lc.x == 0.0f && lc.y == 0.0f && lc.z == 0.0f) b->origin = b->center;
         else spx_body_sync_origin(b);

@@ -1,8 +1,5 @@
-/* The solver's blocks and passes at 8 lanes with AVX2, beside the baseline copy (solver_baseline.c)
- * in a baseline build, for the worlds that spx_solver_pick sends here when the CPU has AVX2. This
- * file alone is built with -mavx2 (src/CMakeLists.txt): only the table's functions run its code.
- * Builds without the dispatch (non-x86, or -DSEPAX_AVX2=ON, already 8 lanes throughout) leave it
- * empty. */
+/* The 8-lane AVX2 solver kernels beside the baseline, for worlds spx_solver_pick sends here. Only this
+ * file gets -mavx2; builds without the dispatch leave it empty. */
 #if defined(SPX_SOLVER_AVX2_DISPATCH)
 #if !defined(__AVX2__)
 #error "solver_avx2.c needs -mavx2 (src/CMakeLists.txt sets it with SPX_SOLVER_AVX2_DISPATCH)"

@@ -1,28 +1,21 @@
-/* Stack depth and the substeps a deep stack needs.
- *
- * A column of boxes on soft contacts is an elastic column on its contact springs: tilted by theta,
- * a box's springs restore k_r theta (k_r = 0.125 m omega^2 for unit cubes), while the weight above
- * leans it further, and the column buckles above (7.84 k_r / (m g))^(1/3) boxes: 24 at 60 Hz. The
- * limit grows as omega^(2/3), and the spring may be no stiffer than a quarter of the substep rate,
- * so a deeper stack needs more substeps. Islands are independent: each deep one is solved apart
- * with what it needs, and every other island keeps the world's settings. */
+/* Stack depth and the substeps a deep or loaded island needs; other islands keep the world's
+ * settings. See docs/world.md, "Tall stacks and mass ratios". */
 #include "world.h"
 #include "stack_depth.h"
 #include "core/allocator.h"
 #include <math.h>
 #include <string.h>
 
-/* m: a deep island's spring keeps the sag of its column (g n^2 / omega^2 for n boxes) under this. */
+/* m: most sag of a deep island's column (g n^2 / omega^2 for n boxes). */
 #define SPX_STACK_SAG 0.005f
-/* A deep island's spring would hold a column this many times deeper (the buckling depth). */
+/* A deep island's spring holds a column this many times deeper. */
 #define SPX_STACK_MARGIN 1.25f
-/* 7.84 k_r / (m g omega^2) for unit cubes: the standing depth is (this omega^2 / g)^(1/3). */
+/* Standing depth = (this omega^2 / g)^(1/3) for unit cubes. */
 #define SPX_STACK_BEND 0.98f
-/* A body holding up more than this many times its own mass makes its island loaded. Up to 100:1 (a
-   1 kg box holds 201 kg in five alternating boxes) the world's passes with the uneven ones hold a
-   stack at rest, and a loaded pass does not (a 100 kg box on a 1 kg box jitters there). */
+/* Loaded above this load-to-mass ratio; up to 100:1 the world's passes hold and a loaded pass
+   jitters. */
 #define SPX_STACK_LOAD_RATIO 500.0f
-/* m: a loaded island's spring keeps the sag of its most loaded body under this. */
+/* m: most sag of a loaded island's most loaded body. */
 #define SPX_STACK_LOAD_SAG 0.001f
 
 float spx_stack_standing_depth(float hertz, float gravity)
@@ -31,8 +24,7 @@ float spx_stack_standing_depth(float hertz, float gravity)
     return gravity > 0.0f ? cbrtf(SPX_STACK_BEND * omega * omega / gravity) : INFINITY;
 }
 
-/* The fewest substeps of dt whose quarter rate gives a spring of omega^2 at least `stiffness`
-   (1/s^2), in [least, most]. */
+/* Fewest substeps of dt whose quarter rate gives omega^2 >= `stiffness` (1/s^2), in [least, most]. */
 static uint32_t substeps_for(float stiffness, float dt, uint32_t least, uint32_t most)
 {
     const float hertz = sqrtf(stiffness) / (2.0f * 3.14159265358979f);
@@ -40,8 +32,7 @@ static uint32_t substeps_for(float stiffness, float dt, uint32_t least, uint32_t
     return want <= (float)least ? least : want >= (float)most ? most : (uint32_t)want;
 }
 
-/* omega^2 that holds a column of `depth` bodies: it would hold one SPX_STACK_MARGIN times deeper,
-   and sags under SPX_STACK_SAG. */
+/* Holds a column SPX_STACK_MARGIN times deeper, sagging under SPX_STACK_SAG. */
 static float depth_stiffness(float depth, float gravity)
 {
     const float margin = SPX_STACK_MARGIN * depth;
@@ -50,13 +41,11 @@ static float depth_stiffness(float depth, float gravity)
     return bend > sag ? bend : sag;
 }
 
-/* omega^2 under which a body holding up `ratio` times its own mass sags under SPX_STACK_LOAD_SAG:
-   the spring of its contact with the load has its own effective mass, and carries ratio m g. */
+/* The load's contact spring has the light body's effective mass and carries ratio m g. */
 static float load_stiffness(float ratio, float gravity) { return gravity * ratio / SPX_STACK_LOAD_SAG; }
 
-/* Each body's load (its mass and a share of what rests on it) from the breadth-first order of
-   depth, deepest first: a body hands its load in equal shares to the bodies it touches one contact
-   nearer the support. Returns the largest load over its own mass, less its own. */
+/* Loads handed deepest first, in equal shares, to the bodies one contact nearer the support.
+   Returns the largest load over own mass, less own. */
 static float spread_load(spx_stack_scratch* st, const spx_solver_body* bodies, uint32_t reached)
 {
     float* load = st->load;
@@ -86,8 +75,7 @@ uint32_t spx_stack_plan(spx_world* w, uint32_t nb, uint32_t nc, float dt, float 
     const float standing = spx_stack_standing_depth(hertz, gravity);
     const uint32_t least = w->def.substeps, most = w->def.max_stack_substeps;
     const spx_solver_body_sim* sims = s->sims;
-    /* A body touching one SPX_SOLVER_UNEVEN_RATIO times heavier or more may hold up more than its
-       spring carries; in a scene of like masses only the depth can ask for more. */
+    /* Only mass ratios make loads; like masses need only the depth. */
     bool uneven = false;
     for (uint32_t k = 1; k < nb && !uneven; ++k)
         uneven = s->bodies[k].inv_mass > SPX_SOLVER_UNEVEN_RATIO * sims[k].least_inv_mass;
@@ -97,8 +85,7 @@ uint32_t spx_stack_plan(spx_world* w, uint32_t nb, uint32_t nc, float dt, float 
     uint32_t* start = st->start;
     uint32_t* depth = st->depth;
     uint32_t* queue = st->queue;
-    /* One sweep over the manifolds: how many dynamic bodies each touches, and the bodies resting on
-       one that does not move (depth 1, the breadth-first search's start). */
+    /* Degrees, and the bodies on an immovable one (depth 1, the BFS start). */
     memset(start, 0, sizeof(uint32_t) * (nb + 1));
     memset(depth, 0, sizeof(uint32_t) * nb);
     uint32_t head = 0, tail = 0, deepest = 0;
@@ -112,8 +99,7 @@ uint32_t spx_stack_plan(spx_world* w, uint32_t nb, uint32_t nc, float dt, float 
             if (depth[on] == 0) depth[on] = 1, queue[tail++] = on;
         }
     }
-    /* Each body's list ends where the running sum says; filled from the end, start[i] is then its
-       first entry and start[i + 1] one past its last. */
+    /* Filled from the end: start[i] then is the first entry, start[i + 1] one past the last. */
     for (uint32_t i = 0, sum = 0; i <= nb; ++i) sum += start[i], start[i] = sum;
     for (uint32_t k = 0; k < nc; ++k)
         if (sims[ms[k].a].dynamic && sims[ms[k].b].dynamic)
@@ -126,8 +112,7 @@ uint32_t spx_stack_plan(spx_world* w, uint32_t nb, uint32_t nc, float dt, float 
     }
     const float heaviest = uneven ? spread_load(st, s->bodies, tail) : 0.0f;
     if (!((float)deepest > standing) && !(heaviest > SPX_STACK_LOAD_RATIO)) return 0;
-    /* Each island (reached from a support or not) walked whole: its deepest body and its most loaded
-       one decide. */
+    /* Each island walked whole: its deepest and most loaded bodies decide. */
     uint32_t* plan = st->substeps;
     for (uint32_t i = 0; i < nb; ++i) plan[i] = UINT32_MAX; /* not yet walked */
     uint32_t largest = 0;
@@ -138,7 +123,7 @@ uint32_t spx_stack_plan(spx_world* w, uint32_t nb, uint32_t nc, float dt, float 
             continue;
         }
         uint32_t n = 0, island_depth = 0;
-        float island_load = 0.0f; /* the largest load over a body's own mass, less its own */
+        float island_load = 0.0f;
         bool jointed = false;
         queue[n++] = root, plan[root] = 0;
         for (uint32_t q = 0; q < n; ++q) {
@@ -150,7 +135,7 @@ uint32_t spx_stack_plan(spx_world* w, uint32_t nb, uint32_t nc, float dt, float 
             for (uint32_t e = start[i]; e < start[i + 1]; ++e)
                 if (plan[st->adjacent[e]] == UINT32_MAX) plan[st->adjacent[e]] = 0, queue[n++] = st->adjacent[e];
         }
-        /* Joints are solved with the world's substeps: a jointed island stays there. */
+        /* Joints are solved with the world's substeps. */
         const bool deep = (float)island_depth > standing, loaded = island_load > SPX_STACK_LOAD_RATIO;
         if (jointed || !(deep || loaded)) continue;
         const float by_depth = deep ? depth_stiffness((float)island_depth, gravity) : 0.0f,
