@@ -86,8 +86,7 @@ spx_result spx_tree_insert(spx_dynamic_tree* tree, int which, const spx_aabb* fa
 
 void spx_tree_remove(spx_dynamic_tree* tree, uint32_t proxy);
 
-/* Fills the empty tree `which` top down, split at the median centre along the widest spread: a
-   few sorts' cost instead of count inserts. `order`: scratch of count. On error nothing changes. */
+/* Fills an empty tree top down at median splits. `order`: scratch of count. On error nothing changes. */
 spx_result spx_tree_build(spx_dynamic_tree* tree, int which, const spx_aabb* boxes, const uint32_t* users,
                           uint32_t count, uint32_t* order, uint32_t* out_proxies);
 
@@ -112,9 +111,8 @@ typedef void spx_tree_pair_fn(void* context, uint32_t user_a, uint32_t user_b);
    on the sequence of calls. */
 void spx_tree_query_pairs(const spx_dynamic_tree* tree, int which, spx_tree_pair_fn* fn, void* context);
 
-/* As spx_tree_query_pairs, skipping subtrees whose leaves are all spent (flags a node, set by
-   spx_tree_spend, also from fn): a crowd costs about n k pairs, not all. Returns whether it
-   skipped an overlapping item. */
+/* Skips subtrees whose leaves are all spent (spx_tree_spend, also from fn): a crowd costs about
+   n k pairs. Returns whether it skipped an overlapping item. */
 bool spx_tree_query_pairs_spent(const spx_dynamic_tree* tree, int which, const uint8_t* spent, spx_tree_pair_fn* fn,
                                 void* context);
 

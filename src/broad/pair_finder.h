@@ -19,9 +19,8 @@ typedef struct spx_pair {
 /* Fat box growth as a fraction of the largest extent (docs/decisions.md#broad-phase). */
 #define SPX_PAIR_FINDER_FAT_FRACTION 0.125f
 
-/* Moving-moving pairs an update finds for one body, in tree order, before it stops: bounds the
-   pairs of a crowd in one spot. Static and sleeping pairs are all kept; a pair left out is looked
-   for again when either body leaves its fat box. */
+/* Moving-moving pairs found per body before it stops, bounding a crowd's pairs; resting pairs are
+   all kept, and one left out is sought again when a body leaves its fat box. */
 #define SPX_PAIR_FINDER_BODY_PAIRS 128u
 
 /* Valid until the next successful spx_pair_finder_update (set and remove leave it). */
@@ -61,10 +60,8 @@ void spx_pair_finder_destroy(spx_pair_finder* finder);
 /* Room so updates up to these sizes allocate nothing. On error nothing changes. */
 spx_result spx_pair_finder_reserve(spx_pair_finder* finder, uint32_t body_count, uint32_t pair_count);
 
-/* Adds a body or updates its box. Not `moving` (static, sleeping): exact box, pairs only with
-   moving bodies. A body added again after a remove is new: all its pairs begin. Allocates only
-   beyond the reserved room. SPX_ERR_INVALID_ARGUMENT, SPX_ERR_NOT_FINITE, SPX_ERR_OUT_OF_MEMORY
-   (nothing changed). */
+/* Adds or updates. Not `moving`: exact box, pairs with moving bodies only. A body re-added after a
+   remove is new. Allocates only beyond the reserved room; on error nothing changes. */
 spx_result spx_pair_finder_set(spx_pair_finder* finder, uint32_t body, const spx_aabb* box, bool moving);
 
 /* Its pairs end at the next update. SPX_ERR_INVALID_ARGUMENT when it is not in. */

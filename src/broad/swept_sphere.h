@@ -5,10 +5,8 @@
 #include <sepax/round.h>
 #include "aabb.h"
 
-/* Holds every position over dt of a body moving at v and turning at w (world) about its centre of
-   mass p, bound by a sphere of `radius` at p + offset, grown by `margin`; rounded outwards.
-   See docs/decisions.md#broad-phase. Errors: INVALID_ARGUMENT, NOT_FINITE, BAD_EXTENT, BAD_TIME;
-   *out written only on success. */
+/* Every position over dt of a body at v, w about centre of mass p, bound by `radius` at p + offset,
+   plus `margin`, rounded outwards (docs/decisions.md#broad-phase). *out written only on success. */
 spx_result spx_swept_sphere(spx_vec3 p, spx_vec3 v, spx_vec3 w, spx_vec3 offset, float radius, float margin, float dt,
                             spx_sphere* out);
 
