@@ -85,8 +85,7 @@ static size_t align_up(size_t n) { return (n + 63u) & ~(size_t)63u; }
 
 #define BODY_ARRAYS 8
 
-/* Byte offsets of the per-body arrays in a block for `cap` bodies; returns the block size, 0 when
-   it does not fit a size_t. */
+/* Offsets for `cap` bodies; returns the block size, 0 when it overflows size_t. */
 static size_t body_layout(uint64_t cap, size_t off[BODY_ARRAYS])
 {
     if (cap > SIZE_MAX / 256u) return 0;
@@ -214,8 +213,7 @@ spx_result spx_pair_finder_reserve(spx_pair_finder* finder, uint32_t body_count,
 {
     if (!finder || body_count > SPX_PAIR_FINDER_MAX_BODIES || pair_count > UINT32_MAX - 1u)
         return SPX_ERR_INVALID_ARGUMENT;
-    /* Each step either succeeds whole or leaves only unused room behind: nothing observable changes
-       on failure. */
+    /* Each step succeeds whole or leaves only unused room: nothing observable changes on failure. */
     spx_result r = grow_bodies(finder, body_count);
     if (r == SPX_OK) r = spx_tree_reserve(&finder->tree, body_count);
     if (r == SPX_OK) r = grow_pairs(finder, pair_count, pair_count);
@@ -418,8 +416,7 @@ static void order_changed(spx_pair_finder* f)
         src[k] = (uint64_t)code << 32 | body;
     }
     if (n <= SMALL_SORT) {
-        /* Few bodies (the common step): insertion by code, stable like the passes below, and
-           without their 3 x 1024 buckets. */
+        /* Few bodies (the common step): stable insertion, without 3 x 1024 buckets. */
         for (uint32_t k = 1; k < n; ++k) {
             const uint64_t x = src[k];
             uint32_t at = k;
@@ -455,8 +452,7 @@ typedef struct collect {
     const spx_dynamic_tree* tree;
     const uint32_t* proxies;
     uint8_t* spent; /* descents: a moving body's leaf is spent once it has its count */
-    bool stop_full; /* once pairs were left out (by this update or the one that found the fat list),
-                        box queries of a moving body in the moving tree stop once it has its count */
+    bool stop_full; /* after pairs were left out, moving-tree queries stop at each body's count */
     bool crowded;   /* pairs were left out */
 } collect;
 
