@@ -1,24 +1,22 @@
-/* Axis-aligned boxes of the broad phase: the box of a swept sphere, a tree node's box. */
+/* Axis-aligned boxes of the broad phase. */
 #ifndef SPX_BROAD_AABB_H
 #define SPX_BROAD_AABB_H
 
 #include <stdbool.h>
 
-/* World-axis box in metres; min <= max on every axis (a point is a valid box). */
+/* min <= max on every axis. */
 typedef struct spx_aabb {
     float min[3];
     float max[3];
 } spx_aabb;
 
-/* Touching counts as overlapping: two bodies whose swept boxes share only a face can still meet
-   in the narrow phase (contact has zero thickness), so the broad phase must not drop them. */
+/* Touching counts: contact has zero thickness, so face-sharing boxes may still meet. */
 static inline bool spx_aabb_overlap(const spx_aabb* a, const spx_aabb* b)
 {
     return a->min[0] <= b->max[0] && b->min[0] <= a->max[0] && a->min[1] <= b->max[1] && b->min[1] <= a->max[1] &&
            a->min[2] <= b->max[2] && b->min[2] <= a->max[2];
 }
 
-/* `inner` lies inside `outer` (faces may coincide). */
 static inline bool spx_aabb_contains(const spx_aabb* outer, const spx_aabb* inner)
 {
     return outer->min[0] <= inner->min[0] && outer->min[1] <= inner->min[1] && outer->min[2] <= inner->min[2] &&
@@ -35,8 +33,7 @@ static inline spx_aabb spx_aabb_union(const spx_aabb* a, const spx_aabb* b)
     return u;
 }
 
-/* Largest half extent, taken per half so that boxes near FLT_MAX give infinities at worst, never
-   NaN. */
+/* Halved before subtracting: near FLT_MAX infinity at worst, never NaN. */
 static inline float spx_aabb_largest_half(const spx_aabb* b)
 {
     float e = 0.0f;
@@ -47,8 +44,7 @@ static inline float spx_aabb_largest_half(const spx_aabb* b)
     return e;
 }
 
-/* Half the surface area: the insertion cost of the tree (the chance that a random ray or box
-   meets a box grows with its area). Float is enough: it only orders choices. */
+/* The tree's insertion cost; float is enough as it only orders choices. */
 static inline float spx_aabb_half_area(const spx_aabb* a)
 {
     float dx = a->max[0] - a->min[0], dy = a->max[1] - a->min[1], dz = a->max[2] - a->min[2];

@@ -1,5 +1,5 @@
-/* Dynamic AABB trees: surface-area insertion, rotations by area within a height bound, fat leaves,
-   box queries and pair descents. */
+/* Dynamic AABB trees: surface-area insertion, rotations within a height bound, queries and pair
+   descents. See docs/decisions.md#broad-phase. */
 #include "dynamic_tree.h"
 #include "core/allocator.h"
 
@@ -14,8 +14,7 @@ static inline bool is_leaf(const spx_tree_node* n) { return n->child[0] == SPX_T
 
 _Static_assert(sizeof(spx_tree_node) == 32, "a node is half a cache line");
 
-/* Grows the pool to at least `need` nodes; new nodes go on the free list in index order, so the
-   nodes handed out depend only on the sequence of calls. Nodes and links share one block. */
+/* Free nodes in index order, so the nodes handed out depend only on the sequence of calls. */
 static spx_result grow(spx_dynamic_tree* t, uint64_t need)
 {
     if (need <= t->capacity) return SPX_OK;
@@ -92,8 +91,7 @@ void spx_tree_destroy(spx_dynamic_tree* tree)
 spx_result spx_tree_reserve(spx_dynamic_tree* tree, uint32_t leaf_count)
 {
     if (leaf_count > SPX_TREE_MAX_LEAVES) return SPX_ERR_INVALID_ARGUMENT;
-    /* l leaves in one tree need 2l - 1 nodes, in two non-empty trees 2l - 2. A leaf passing from a
-       tree it is alone in to the other frees no node and takes one: 2l always suffice. */
+    /* 2l - 1 nodes for one tree; a lone leaf passing trees takes one more: 2l always suffice. */
     return leaf_count ? grow(tree, 2ull * leaf_count) : SPX_OK;
 }
 
@@ -123,19 +121,9 @@ static void replace_child(spx_dynamic_tree* t, uint32_t parent, uint32_t old, ui
     t->links[now].parent = parent;
 }
 
-/* Node a's child x (in `slot`) is more than SPX_TREE_SLACK levels taller than the other child y:
-   lift it. One of x's children, g, goes down with a (as a's child in `slot`), the other, f, stays
-   under x:
-           a                 x
-         /   \             /   \
-        y     x    ->     a     f
-             / \         / \
-            f   g       y   g
-   With slack K, y of height h and x of h + K + 1 (a change below moves a height by one at most),
-   sending down x's shorter child always leaves both a and x balanced (a: h against at most
-   h + K; x: a at h + 1 .. h + K + 1 against h + K) and the subtree no taller than before the
-   change. The taller child may do too; of the choices that balance, the one that gives a the
-   smaller box is taken. The children of a node have no order, so no double rotation is needed. */
+/* Child x (in `slot`) is over SPX_TREE_SLACK taller than its sibling: x takes a's place, one of
+   x's children g goes under a. Sending the shorter child always rebalances; of the balanced
+   choices the smaller box for a wins. See docs/decisions.md#broad-phase, "Tree invariants". */
 static uint32_t lift(spx_dynamic_tree* t, uint32_t a, int slot)
 {
     spx_tree_node* na = &t->nodes[a];
@@ -160,8 +148,7 @@ static uint32_t lift(spx_dynamic_tree* t, uint32_t a, int slot)
     return x;
 }
 
-/* Node i's children are right; lifts one if they differ in height by more than the slack.
-   Returns the node now at i's place, refitted. */
+/* Returns the node now at i's place, refitted. */
 static uint32_t balance(spx_dynamic_tree* t, uint32_t i)
 {
     const spx_tree_node* n = &t->nodes[i];
@@ -172,13 +159,8 @@ static uint32_t balance(spx_dynamic_tree* t, uint32_t i)
     return i;
 }
 
-/* Insertion one leaf at a time leaves loose boxes; a rotation by area tightens them (after
-   Kensler, "Tree rotations for improving bounding volume hierarchies", 2008). At node a with
-   children p and q, swapping q with one of p's children f makes p's box the union of q and f's
-   sibling g; a's own box holds the same leaves either way. The swap that shrinks p's box most is
-   made, if any, and only when every height stays balanced and a's height does not change: a change
-   below then still moves each ancestor's height by one at most, and one lift a node keeps the
-   bound. */
+/* Kensler's rotation (2008): swap a's child q with a grandchild f under p when it shrinks p's box
+   most, keeping balance and a's height, so one lift a node still keeps the bound. */
 static void tighten(spx_dynamic_tree* t, uint32_t a)
 {
     spx_tree_node* na = &t->nodes[a];
@@ -213,9 +195,8 @@ static void tighten(spx_dynamic_tree* t, uint32_t a)
     refit(t, a);
 }
 
-/* From node i up: rebalance, tighten and refit each ancestor of a change, until one comes out with
-   the box and height it had (those are all its parent reads, so nothing above changes). Node i
-   itself is always done: after an insertion it is new. */
+/* Up from i (always done: it may be new), until an ancestor keeps its box and height: nothing
+   above reads more. */
 static void walk_up(spx_dynamic_tree* t, uint32_t i)
 {
     bool first = true;
@@ -232,15 +213,8 @@ static void walk_up(spx_dynamic_tree* t, uint32_t i)
 
 /* ---- insertion and removal ------------------------------------------------------------------- */
 
-/* Where to put a leaf with box b: start at the root and go down the child that costs less, by the
-   surface area heuristic (a box's chance of being opened by a query grows with its area). Making a
-   new parent for node i and the leaf costs area(i + b) for the parent; going down instead costs
-   the growth of the child, area(child + b) - area(child), plus the growth that every node on the
-   way down suffers anyway, area(i + b) - area(i). A leaf child counts whole: going below it makes a
-   new parent of the leaf and b. The search stops only at a node no higher than the slack: a new
-   parent there is balanced, the subtree grows by one level at most, and one lift per ancestor keeps
-   the bound (hanging a leaf beside a tall subtree would unbalance the new parent by more than one
-   lift can mend, and the traversals' fixed stacks rely on the height bound). */
+/* Surface area descent to the cheaper child. Stops only at a node no higher than the slack, so
+   one lift per ancestor keeps the height bound. See docs/decisions.md#broad-phase. */
 static uint32_t pick_sibling(const spx_dynamic_tree* t, uint32_t root, const spx_aabb* b)
 {
     uint32_t i = root;
@@ -262,8 +236,7 @@ static uint32_t pick_sibling(const spx_dynamic_tree* t, uint32_t root, const spx
     return i;
 }
 
-/* Hangs a detached leaf (box and tree set) into its tree; takes one free node unless the tree is
-   empty. */
+/* Takes one free node unless the tree is empty. */
 static void attach(spx_dynamic_tree* t, uint32_t leaf)
 {
     int which = t->links[leaf].tree;
@@ -331,9 +304,7 @@ void spx_tree_remove(spx_dynamic_tree* tree, uint32_t proxy)
 
 static float centre_along(const spx_aabb* b, int axis) { return b->min[axis] + b->max[axis]; }
 
-/* Puts the k-th smallest centre along axis at order[k], smaller ones before, larger after
-   (Hoare's selection; ties broken by position in `order`, so the result depends only on the
-   input). */
+/* Hoare's selection of the k-th centre; ties by position, so deterministic. */
 static void select_kth(const spx_aabb* boxes, uint32_t* order, uint32_t count, uint32_t k, int axis)
 {
     uint32_t lo = 0, hi = count - 1;
@@ -452,9 +423,7 @@ void spx_tree_query(const spx_dynamic_tree* tree, int which, const spx_aabb* box
 {
     uint32_t root = tree->root[which];
     if (root == SPX_TREE_NULL || !spx_aabb_overlap(&tree->nodes[root].box, box)) return;
-    /* Depth first over nodes known to overlap. A node's two children are read and tested together:
-       the two loads overlap in time, where testing each child when it is popped would wait for one
-       cache miss after the other. At most two pushed a pop: never more than height + 1 waiting. */
+    /* Both children tested together so their cache misses overlap; at most height + 1 wait. */
     uint32_t stack[SPX_TREE_MAX_HEIGHT + 1];
     const spx_tree_node* nodes = tree->nodes;
     int top = 0;
@@ -477,14 +446,11 @@ typedef struct node_pair {
     uint32_t a, b;
 } node_pair;
 
-/* Items (a, a) stand for "pairs within subtree a" and open into three; (a, b) for "pairs across
-   two subtrees" and open into two. Along any path of the descent there are at most h items of the
-   first kind and 2h of the second (each opening lowers a height), each leaving at most 2 resp. 1
-   siblings waiting: no more than 4h + 1 items are ever on the stack. */
+/* Items (a, a): pairs within a, open into three; (a, b): across, open into two. At most 4h + 1
+   wait on the stack (docs/decisions.md#broad-phase). */
 #define PAIR_STACK (4 * SPX_TREE_MAX_HEIGHT + 2)
 
-/* spent: NULL, or a flag a node (spx_tree_query_pairs_spent); returns whether it left out an item
-   whose boxes overlap. */
+/* spent: NULL or a flag a node. Returns whether it skipped an overlapping item. */
 static bool descend(const spx_tree_node* nodes, const uint8_t* spent, node_pair* stack, int top, spx_tree_pair_fn* fn,
                     void* context)
 {
@@ -514,9 +480,7 @@ static bool descend(const spx_tree_node* nodes, const uint8_t* spent, node_pair*
         if (la && lb) {
             fn(context, a->child[1], b->child[1]);
         } else if (lb || (!la && spx_aabb_half_area(&a->box) >= spx_aabb_half_area(&b->box))) {
-            /* Open the larger side (it is the likelier to have parts that miss the other), never a
-               leaf; each opening still lowers one height. Within a pair the side in `a` stays
-               first, which spx_tree_query_across relies on. */
+            /* Open the larger non-leaf side; the side in `a` stays first (spx_tree_query_across). */
             stack[top++] = (node_pair){ a->child[1], p.b };
             stack[top++] = (node_pair){ a->child[0], p.b };
         } else {

@@ -1,7 +1,5 @@
-/* Pair finder: moving bodies in one dynamic tree, static and sleeping ones in another; a sorted list
-   of the pairs whose fat boxes overlap, kept from update to update and redone only for the bodies
-   whose fat box changed; the exact boxes to keep only true overlaps; one merge with the last
-   update for what began and ended. */
+/* Pair finder: fat pairs kept between updates and redone for changed bodies only, filtered by the
+   exact boxes, merged with the last update. See docs/decisions.md#broad-phase. */
 #include "pair_finder.h"
 #include "dynamic_tree.h"
 #include "core/allocator.h"
@@ -20,27 +18,20 @@
 #define REINSERT 4u /* its leaf takes fat_boxes[] (and the tree its flag says) at the next update */
 #define IS_MOVING 8u
 
-/* A moving body's fat box reaches this many steps ahead along its last step's displacement (the
-   swept box of a body at constant velocity slides by that much a step), at most this many of its
-   own largest half extents. */
+/* Look-ahead of a fat box: steps of its last displacement, capped at half extents. */
 #define PREDICT_STEPS 16.0f
 #define PREDICT_CAP 4.0f
 
-/* An update finds the fat pairs anew with two descents of the trees, instead of box queries for
-   each changed body, when more than this fraction of the bodies changed (the first update, a scene
-   loaded at once). Both give the same list; this only picks the quicker (bench/README.md). */
+/* Above this fraction of bodies changed, tree descents replace per-body queries: same list, quicker. */
 #define REBUILD_FRACTION 0.25
 
-/* Changed bodies are handled in the order of a 30-bit Morton code of their fat box's centre:
-   neighbours in space meet the same tree nodes, which are then still in cache. */
+/* Changed bodies go in Morton order of their fat centre: neighbours reuse cached tree nodes. */
 #define MORTON_BITS 10
 
-/* Lists up to this long are sorted by insertion: below it, clearing and summing the buckets of a
-   counting sort costs more than the comparisons. */
+/* Shorter lists sort by insertion: cheaper than a counting sort's buckets. */
 #define SMALL_SORT 48
 
-/* A body's exact box as the update reads it for every fat pair: min and max each padded to four
-   floats (the fourth 0, and 0 <= 0), so that one SSE2 comparison covers the three axes. */
+/* min and max padded to four floats (fourth 0), so one SSE2 comparison covers three axes. */
 typedef struct exact_box {
     float min[4];
     float max[4];
@@ -65,7 +56,7 @@ struct spx_pair_finder {
     uint64_t* order[2]; /* Morton code << 32 | body, and the radix sort's other buffer */
     uint32_t body_count, moving_count, changed_count, reinserts;
 
-    /* Pairs: one block, pair_capacity entries in each array; the roles of the pair arrays rotate. */
+    /* One block; the pair arrays' roles rotate. */
     void* pair_block;
     size_t pair_bytes;
     uint32_t pair_capacity;
@@ -94,8 +85,7 @@ static size_t align_up(size_t n) { return (n + 63u) & ~(size_t)63u; }
 
 #define BODY_ARRAYS 8
 
-/* Byte offsets of the per-body arrays in a block for `cap` bodies; returns the block size, 0 when
-   it does not fit a size_t. */
+/* Offsets for `cap` bodies; returns the block size, 0 when it overflows size_t. */
 static size_t body_layout(uint64_t cap, size_t off[BODY_ARRAYS])
 {
     if (cap > SIZE_MAX / 256u) return 0;
@@ -164,8 +154,7 @@ static size_t pair_layout(uint64_t cap, size_t off[PAIR_ARRAYS + 2])
     return at;
 }
 
-/* Room for `need` pairs in every array (`cap` if larger). What lives across updates moves along:
-   the fat list and the last output; the rest is scratch. */
+/* Copies the fat list and the last output across; the rest is scratch. */
 static spx_result grow_pairs(spx_pair_finder* f, uint64_t need, uint64_t cap)
 {
     if (need <= f->pair_capacity) return SPX_OK;
@@ -224,8 +213,7 @@ spx_result spx_pair_finder_reserve(spx_pair_finder* finder, uint32_t body_count,
 {
     if (!finder || body_count > SPX_PAIR_FINDER_MAX_BODIES || pair_count > UINT32_MAX - 1u)
         return SPX_ERR_INVALID_ARGUMENT;
-    /* Each step either succeeds whole or leaves only unused room behind: nothing observable changes
-       on failure. */
+    /* Each step succeeds whole or leaves only unused room: nothing observable changes on failure. */
     spx_result r = grow_bodies(finder, body_count);
     if (r == SPX_OK) r = spx_tree_reserve(&finder->tree, body_count);
     if (r == SPX_OK) r = grow_pairs(finder, pair_count, pair_count);
@@ -254,18 +242,15 @@ static void mark_changed(spx_pair_finder* f, uint32_t body)
 }
 
 #if SPX_HAS_SIMD
-/* Largest of lanes 0..2 (lane 3 holds 0 or less): the maximum, as spx_aabb_largest_half's
-   comparisons give it on values that are never below +0. */
+/* Lanes 0..2 (lane 3 <= 0), as spx_aabb_largest_half on values never below +0. */
 static inline float max3(spx_f4 v)
 {
     v = spx_f4_max(v, SPX_F4_SWIZZLE(v, 1, 0, 3, 2));
     return spx_f4_first(spx_f4_max(v, SPX_F4_SWIZZLE(v, 2, 3, 0, 1)));
 }
 
-/* The call of every step for every moving body that was moving, in SSE2 lanes: the same floats as
-   the general path below (each lane the same operations; clamps and maxima ordered as there).
-   false: a box that is not finite or not ordered, left to the general path for its error (nothing
-   is changed then). */
+/* SSE2 path of a moving body's set: the same floats as the general path (same order of clamps and
+   maxima). false: bad box, nothing changed; the general path reports it. */
 static bool set_moving(spx_pair_finder* f, uint32_t body, const spx_aabb* box)
 {
     const spx_f4 keep3 = spx_i4_as_f4(spx_i4_set(-1, -1, -1, 0)), zero = spx_f4_zero();
@@ -324,8 +309,7 @@ spx_result spx_pair_finder_set(spx_pair_finder* finder, uint32_t body, const spx
     float fraction = moving ? finder->fat_fraction : 0.0f;
 
     if (body < finder->body_capacity && finder->proxies[body] != SPX_TREE_NULL) {
-        /* The call of every step for every moving body: store the box, and only when it left its
-           fat box (or the body fell asleep or woke up) note a new fat box for the next update. */
+        /* A new fat box only when it left the old one or the body slept or woke. */
         uint8_t* flags = &finder->flags[body];
         float sweep[3] = { 0, 0, 0 };
         if (moving) {
@@ -351,8 +335,7 @@ spx_result spx_pair_finder_set(spx_pair_finder* finder, uint32_t body, const spx
         return SPX_OK;
     }
 
-    /* A new body: room first (bodies doubling, the tree's nodes for one more leaf), then the
-       insert, which cannot fail once the room is there. */
+    /* Room first, so the insert cannot fail. */
     spx_result r = grow_bodies(finder, body + 1u);
     if (r == SPX_OK) r = spx_tree_reserve(&finder->tree, finder->body_count + 1u);
     if (r != SPX_OK) return r;
@@ -399,9 +382,7 @@ static uint32_t spread3(uint32_t x)
     return x;
 }
 
-/* Reorders the changed list by the Morton code of each body's fat box centre, quantised on the box
-   around them all. LSD radix sort, 10 bits a pass, stable: the order is a function of the boxes
-   and the list alone. */
+/* Stable LSD radix sort, 10 bits a pass: the order depends on the boxes and the list alone. */
 static void order_changed(spx_pair_finder* f)
 {
     uint32_t n = f->changed_count;
@@ -435,8 +416,7 @@ static void order_changed(spx_pair_finder* f)
         src[k] = (uint64_t)code << 32 | body;
     }
     if (n <= SMALL_SORT) {
-        /* Few bodies (the common step): insertion by code, stable like the passes below, and
-           without their 3 x 1024 buckets. */
+        /* Few bodies (the common step): stable insertion, without 3 x 1024 buckets. */
         for (uint32_t k = 1; k < n; ++k) {
             const uint64_t x = src[k];
             uint32_t at = k;
@@ -460,8 +440,7 @@ static void order_changed(spx_pair_finder* f)
     for (uint32_t k = 0; k < n; ++k) f->changed[k] = (uint32_t)src[k];
 }
 
-/* Fat pairs found by this update, written while there is room and counted past it, so that a
-   second pass after growing can write them all. */
+/* Counted past the room, so a second pass after growing writes them all. */
 typedef struct collect {
     const uint8_t* flags;
     spx_pair* out;
@@ -473,16 +452,14 @@ typedef struct collect {
     const spx_dynamic_tree* tree;
     const uint32_t* proxies;
     uint8_t* spent; /* descents: a moving body's leaf is spent once it has its count */
-    bool stop_full; /* once pairs were left out (by this update or the one that found the fat list),
-                        box queries of a moving body in the moving tree stop once it has its count */
+    bool stop_full; /* after pairs were left out, moving-tree queries stop at each body's count */
     bool crowded;   /* pairs were left out */
 } collect;
 
 static inline void put(collect* c, uint32_t a, uint32_t b)
 {
-    /* Two moving bodies that both have their SPX_PAIR_FINDER_BODY_PAIRS are not paired (a crowd in
-       one spot would have every pair): each pair kept is charged to a body below its count, so an
-       update holds at most bodies x that many such pairs. A pair with a resting body always counts. */
+    /* Two moving bodies both at SPX_PAIR_FINDER_BODY_PAIRS are not paired: each kept pair is
+       charged to a body below its count. Resting pairs always count. */
     if ((c->flags[a] & IS_MOVING) && (c->flags[b] & IS_MOVING)) {
         if (c->found[a] >= SPX_PAIR_FINDER_BODY_PAIRS && c->found[b] >= SPX_PAIR_FINDER_BODY_PAIRS) {
             c->crowded = true;
@@ -507,8 +484,7 @@ static void collect_pair(void* context, uint32_t a, uint32_t b)
     put(c, a, b);
 }
 
-/* Box query of a changed body's fat box: a pair with every other leaf met. A pair of two changed
-   bodies is met from both: kept from the lower index's query only. */
+/* Two changed bodies meet from both queries: kept from the lower index's. */
 static bool collect_near(void* context, uint32_t proxy, uint32_t other)
 {
     (void)proxy;
@@ -534,9 +510,7 @@ static void find_fat_pairs(spx_pair_finder* f, collect* c, bool rebuild)
                     .tree = &f->tree,
                     .proxies = f->proxies };
     if (rebuild) {
-        /* The parts of the moving tree whose leaves all have their count are skipped: every pair
-           there would be left out, and a crowd in one spot has them all (20,000 bodies: 200
-           million). */
+        /* Subtrees whose leaves all have their count are skipped: a crowd would meet every pair. */
         memset(f->spent, 0, f->tree.capacity);
         c->spent = f->spent;
         if (spx_tree_query_pairs_spent(&f->tree, MOVING, f->spent, collect_pair, c)) c->crowded = true;
@@ -557,9 +531,7 @@ static void find_fat_pairs(spx_pair_finder* f, collect* c, bool rebuild)
     }
 }
 
-/* Stable counting sort of n pairs by one member (b when by_b, else a), src to dst. Two passes,
-   by b then by a, sort by (a, b) in O(pairs + bodies) whatever the pairs: no worst case, and the
-   order depends on the values alone. */
+/* Stable counting sort by one member; by b then by a sorts by (a, b) with no worst case. */
 static void counting_pass(const spx_pair* src, spx_pair* dst, uint32_t n, uint32_t* counts, uint32_t range, bool by_b)
 {
     memset(counts, 0, ((size_t)range + 1) * sizeof *counts);
@@ -568,8 +540,7 @@ static void counting_pass(const spx_pair* src, spx_pair* dst, uint32_t n, uint32
     for (uint32_t i = 0; i < n; ++i) dst[counts[by_b ? src[i].b : src[i].a]++] = src[i];
 }
 
-/* spx_aabb_overlap on exact boxes (the same comparisons, so the same answer): two SSE2 comparisons
-   where there is SSE2, a's min against b's max and b's min against a's max. */
+/* spx_aabb_overlap's comparisons, as two SSE2 compares. */
 static inline bool exact_overlap(const exact_box* a, const exact_box* b)
 {
 #if SPX_HAS_SIMD
@@ -613,9 +584,8 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
     if (!finder || !out) return SPX_ERR_INVALID_ARGUMENT;
     spx_pair_finder* f = finder;
 
-    /* 1. The leaves that left their fat boxes take their new ones, in space order. This touches the
-          trees before anything can fail, but only as the changed list asks; the list and its flags
-          stay until the update succeeds, so a retry finds the same pairs. */
+    /* 1. Reinsert the changed leaves. The changed list stays until success, so a retry finds the
+          same pairs. */
     order_changed(f);
     for (uint32_t k = 0; k < f->changed_count; ++k) {
         uint32_t body = f->changed[k];
@@ -626,10 +596,9 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
     }
     f->reinserts = 0;
 
-    /* 2. Fat pairs of the changed bodies (or of all, when many changed), into `found`. Nothing that
-          lives across updates is touched until every allocation is done. */
-    /* Not after a crowded update: the descents meet every pair of overlapping boxes, where the box
-       queries of a crowd stop at each body's count. */
+    /* 2. Fat pairs of the changed bodies into `found`; nothing lasting is touched before the
+          allocations are done. */
+    /* Not after a crowded update: descents meet every pair, queries stop at the count. */
     bool rebuild =
         f->changed_count > 0 && (double)f->changed_count > REBUILD_FRACTION * (double)f->body_count && !f->crowded;
     collect c = { 0 };
@@ -637,8 +606,7 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
         return SPX_ERR_OUT_OF_MEMORY;
     if (f->changed_count) {
         find_fat_pairs(f, &c, rebuild);
-        /* The merged fat list needs room for the old one and the new pairs at worst. Half again
-           as much as needed: the next steps may find a few more without growing. */
+        /* Half again the worst need, so later steps need not grow. */
         uint64_t need = c.count + (rebuild ? 0u : f->fat_count);
         if (need > f->pair_capacity) {
             spx_result r = grow_pairs(f, need, need + need / 2u + 64u);
@@ -653,8 +621,7 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
         counting_pass(f->found, f->sort_tmp, n_found, f->counts, f->body_end, true);
         counting_pass(f->sort_tmp, f->found, n_found, f->counts, f->body_end, false);
     } else {
-        /* A few pairs: insertion, without the passes' buckets for every body. The pairs are
-           distinct, so any sort gives the same list. */
+        /* Pairs are distinct, so insertion gives the same list. */
         spx_pair* p = f->found;
         for (uint32_t k = 1; k < n_found; ++k) {
             const spx_pair x = p[k];
@@ -664,9 +631,8 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
         }
     }
 
-    /* 4. The fat list, in order, without the changed bodies' old pairs and with the ones just found
-          merged in; the exact boxes keep the pairs that overlap, in the same order. Merging and
-          keeping in one pass read each fat pair once a step. */
+    /* 4. One pass: merge the new fat pairs in, drop the changed bodies' old ones, filter by the
+          exact boxes. */
     const exact_box* boxes = f->boxes;
     spx_pair* pairs = f->out;
     uint32_t n = 0;
@@ -699,10 +665,7 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
         f->fat_count = k;
     }
 
-    /* 5. Both outputs sorted: one merge tells new, persisting and ended apart. A pair with a body
-          added since the last update is new even when the same two indices were paired then. Most
-          pairs persist: equal pairs are met first, as one 64-bit comparison, and the added bodies
-          are looked for only when there are any. */
+    /* 5. One merge of the sorted outputs: new, kept, ended. A re-added body's pairs are new. */
     const spx_pair* last = f->last;
     uint32_t m = f->last_count, i = 0, j = 0, ended = 0, begun = 0;
     const uint8_t* flags = f->flags;
@@ -726,8 +689,7 @@ spx_result spx_pair_finder_update(spx_pair_finder* finder, spx_pair_update* out)
     for (; i < n; ++i, ++begun) f->previous[i] = SPX_PAIR_NEW;
     for (; j < m; ++j) f->ended[ended++] = j;
 
-    /* 6. Every change is accounted for; the new output becomes the last one, the old one stays
-          readable as last_pairs. */
+    /* 6. The old output stays readable as last_pairs. */
     for (uint32_t k = 0; k < f->changed_count; ++k) f->flags[f->changed[k]] &= IS_MOVING;
     f->queries = rebuild ? 0u : f->changed_count;
     f->met = c.met;

@@ -9,8 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The next float above (below) x, by its bits: no libm call (the library calls none). Infinities
-   stay; NaN never gets here (inputs are checked). */
+/* By the bits, without libm. Infinities stay; NaN never gets here. */
 static float float_up(float x)
 {
     if (x == 0.0f) return FLT_TRUE_MIN;
@@ -43,20 +42,12 @@ spx_result spx_swept_sphere(spx_vec3 p, spx_vec3 v, spx_vec3 w, spx_vec3 offset,
     if (radius < 0.0f || margin < 0.0f) return SPX_ERR_BAD_EXTENT;
     if (dt < 0.0f) return SPX_ERR_BAD_TIME;
 
-    /* Over [0, dt] a point q of the body is at x(t) + R(t)(q0 - p), with x(t) = p + v t and R(t)
-       the turn by w t. Every point of the body is within `radius` of the sphere centre
-       s(t) = x(t) + R(t) offset, since a rotation keeps distances. From the middle of the motion,
-       c = p + offset + v dt/2:
-           |s(t) - c| <= |v| |t - dt/2| + |R(t) offset - offset| <= |v| dt/2 + |offset| min(2, |w| dt),
-       the second term being the chord of a turn of angle |w| t <= |w| dt (2 |offset| sin(angle/2),
-       at most the arc and at most the diameter). With the bounding sphere centred at the centre of
-       mass (offset 0) rotation costs nothing: a body turning about its centre of mass keeps every
-       point within `radius` of it, whatever the angle. */
+    /* |s(t) - c| <= |v| dt/2 + |offset| min(2, |w| dt): the second term bounds the chord of the
+       turn. See docs/decisions.md#broad-phase, "Swept sphere". */
     double h = 0.5 * (double)dt;
     double c[3] = { (double)p.x + (double)offset.x + (double)v.x * h, (double)p.y + (double)offset.y + (double)v.y * h,
                     (double)p.z + (double)offset.z + (double)v.z * h };
-    /* A sphere about the centre of mass (offset zero, the world's case) adds exactly +0 for the
-       turn and nothing to `terms` below: leave out its two square roots. */
+    /* offset zero (the world's case) adds exactly +0: skip two square roots. */
     const bool centred = offset.x == 0.0f && offset.y == 0.0f && offset.z == 0.0f;
     double spin = 0.0;
     if (!centred) {
@@ -65,10 +56,8 @@ spx_result spx_swept_sphere(spx_vec3 p, spx_vec3 v, spx_vec3 w, spx_vec3 offset,
     }
     double r = (double)radius + spx_d3_len(spx_d3_from(v)) * h + spin + (double)margin;
 
-    /* The float centre is off the double one by up to half a float step: grow the radius by the
-       distance actually made, plus the double roundings above (a few, each at most 2^-53 of the
-       terms' magnitudes; 2^-48 of their sum covers them all), then round up to a float. The
-       radius is therefore a float step or so larger than the exact one. */
+    /* Grow the radius by the float centre's actual offset plus 2^-48 of the terms (covers the few
+       2^-53 double roundings), then round up. */
     spx_vec3 cf = { (float)c[0], (float)c[1], (float)c[2] };
     if (!spx_finite3(cf)) return SPX_ERR_NOT_FINITE;
     double shift = spx_d3_len(spx_d3_sub(spx_d3_from(cf), spx_d3(c[0], c[1], c[2])));
@@ -85,13 +74,11 @@ spx_result spx_swept_sphere(spx_vec3 p, spx_vec3 v, spx_vec3 w, spx_vec3 offset,
 
 spx_aabb spx_sphere_aabb(const spx_sphere* s)
 {
-    /* c + r rounded to nearest is off by at most half a step at the result, so one step further
-       out is always outside the exact face. */
+    /* Rounded to nearest is within half a step, so one step out is outside the exact face. */
     spx_aabb box;
 #if SPX_HAS_SIMD
-    /* float_down and float_up on three lanes at once, by the bits as they do: a step of the
-       integer away from zero for a float moving away from zero (towards it otherwise), zero to the
-       smallest denormal, the infinity on the outer side kept. spx_sphere is 16 bytes: centre, radius. */
+    /* float_down and float_up on three lanes, by the bits as they do (zero to the smallest
+       denormal, outer infinity kept). spx_sphere is 16 bytes. */
     const spx_f4 c = spx_f4_load(&s->center.x), r = spx_f4_splat(s->radius), zero = spx_f4_zero();
     const spx_f4 lo = spx_f4_sub(c, r), hi = spx_f4_add(c, r);
     const spx_i4 one = spx_i4_splat(1);

@@ -1,15 +1,10 @@
-/* Ray and box casts through the dynamic trees, in double: a node's float box is tested exactly
-   enough that a leaf is never missed by rounding (the leaves' boxes are padded by their owners). */
+/* Ray and box casts through the dynamic trees, in double, so rounding never misses a (padded) leaf. */
 #include "tree_cast.h"
 #include "math/simd.h"
 #include <math.h>
 
-/* What the slab test needs of the cast, made once: for each axis which bound of a box the cast meets
-   first (min when it goes up the axis), that bound's offset less the origin, the far bound's, and the
-   inverse of the translation. A product by the inverse rounds as the quotient does, to within a unit
-   of the last place in double, far inside the leaves' padding. An axis the cast does not move along
-   has an infinite inverse: a bound on the origin's side gives an infinite time and one through it a
-   NaN, which the max and min below pass over (the slab then holds the whole cast). */
+/* The slab test's per-axis near bound and inverse, made once; the inverse's rounding is far inside
+   the leaves' padding. A still axis gives infinities or NaN, which the max and min pass over. */
 typedef struct cast_setup {
     int near[3], far[3]; /* index into the box's six floats (min x y z, max x y z) */
     double near_shift[3], far_shift[3];
@@ -27,8 +22,7 @@ static void setup(const double o[3], const double d[3], const double e[3], cast_
     }
 }
 
-/* Where the cast enters `box` (grown by the extent): true with *out_t in [0, tmax]. No branch but
-   the answer: x > y ? x : y keeps y when x is a NaN. */
+/* true with *out_t in [0, tmax]. Branch-free; x > y ? x : y keeps y when x is NaN. */
 static inline bool entry(const spx_aabb* box, const cast_setup* s, double tmax, double* out_t)
 {
     const float* b = &box->min[0];
@@ -48,8 +42,7 @@ typedef struct cast_lanes {
     spx_d2 near_shift[3], far_shift[3], inv[3];
 } cast_lanes;
 
-/* entry on two boxes at once, lane l for box l: the same operations in the same order, so the same
-   bits. Bit l of the answer is set when the cast enters box l, at out_t[l]. */
+/* entry on two boxes, the same operations so the same bits; bit l: box l entered at out_t[l]. */
 static inline int entry2(const spx_aabb* box0, const spx_aabb* box1, const cast_setup* s, const cast_lanes* l,
                          double tmax, double out_t[2])
 {

@@ -1,5 +1,5 @@
-/* A min-heap of item indices 0 .. capacity - 1 on a float key, ties to the lower index, that finds
- * an item's place in O(1): for an event queue whose events change as it runs. */
+/* Min-heap of item indices on a float key (ties to the lower index) with O(1) item lookup, for an
+ * event queue whose events change. */
 #ifndef SPX_CORE_INDEX_HEAP_H
 #define SPX_CORE_INDEX_HEAP_H
 
@@ -8,26 +8,25 @@
 #include <stdint.h>
 
 typedef struct spx_index_heap {
-    uint32_t* items;    /* the heap */
-    uint32_t* position; /* per item: its index in items, or UINT32_MAX when out */
-    float* key;         /* per item: its key while in */
+    uint32_t* items;
+    uint32_t* position; /* per item; UINT32_MAX when out */
+    float* key;
     uint32_t count, capacity;
 } spx_index_heap;
 
-/* Room for items 0 .. capacity - 1, the heap emptied. Nothing changes on SPX_ERR_OUT_OF_MEMORY. */
+/* Empties it. On SPX_ERR_OUT_OF_MEMORY nothing changes. */
 spx_result spx_index_heap_reserve(spx_index_heap* h, const spx_allocator* allocator, uint32_t capacity);
 void spx_index_heap_free(spx_index_heap* h, const spx_allocator* allocator);
 
-/* Empties the heap (O(items in it)). */
 void spx_index_heap_clear(spx_index_heap* h);
 
-/* Puts the item in with this key, or moves it to the key when it is in. */
+/* Inserts or rekeys. */
 void spx_index_heap_set(spx_index_heap* h, uint32_t item, float key);
 
-/* Takes the item out; nothing when it is not in. */
+/* Nothing when absent. */
 void spx_index_heap_remove(spx_index_heap* h, uint32_t item);
 
-/* The item of the least key (the heap is not empty). */
+/* Not empty. */
 static inline uint32_t spx_index_heap_top(const spx_index_heap* h) { return h->items[0]; }
 
 #endif

@@ -1,5 +1,4 @@
-/* Least-significant-byte-first radix sort of 64-bit keys: eight counting passes at most, each one
-   stable, so that the last pass (the most significant byte) leaves the keys in order. */
+/* LSD radix sort: up to eight stable byte passes. */
 #include "radix_sort.h"
 #include <string.h>
 
@@ -17,8 +16,7 @@ void spx_radix_sort_u64(uint64_t* keys, uint32_t* payload, uint64_t* tmp_keys, u
     uint32_t *psrc = payload, *pdst = tmp_payload;
     for (int b = 0; b < 8; ++b) {
         const unsigned shift = 8u * (unsigned)b;
-        /* A byte that is the same in every key (small vertex numbers leave the high bytes zero)
-           would copy the array unchanged: skip its pass. */
+        /* A byte equal in every key would copy unchanged: skip it. */
         if (count[b][(src[0] >> shift) & 0xFF] == n) continue;
         size_t offset[256], sum = 0;
         for (int d = 0; d < 256; ++d) offset[d] = sum, sum += count[b][d];

@@ -1,6 +1,5 @@
-/* World numbers: a process-wide table of which numbers live worlds hold (one bit each, 8 kB) and a
- * turning cursor. The only state sepax shares between worlds; atomics keep worlds made and
- * destroyed on different threads apart. */
+/* A process-wide bit table of live world numbers and a turning cursor: sepax's only shared
+ * state, hence atomic. */
 #include "world_number.h"
 #include <stdatomic.h>
 

@@ -130,10 +130,8 @@ static spx_result check_def(const spx_body_def* d)
     return r;
 }
 
-/* The principal axes of a symmetric inertia I = P diag(m) P^T (cyclic Jacobi rotations in double,
-   converged to rounding in a few sweeps for 3x3): the moments into *moments, P (a rotation: a
-   reflection's last column is negated) as a quaternion into *frame. A diagonal I gives the
-   identity and its diagonal. */
+/* I = P diag(moments) P^T by Jacobi in double; P made a rotation (a reflection's last column
+   negated). A diagonal I gives the identity. */
 static void principal_axes(const mat3s* I, vec3s* moments, versors* frame)
 {
     double a[3][3], v[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
@@ -314,8 +312,6 @@ spx_result spx_body_make_instance(const spx_world* w, spx_body_shape* bs)
     return spx_mesh_instance_create(&def, &bs->instance) == SPX_OK ? SPX_OK : SPX_ERR_OUT_OF_MEMORY;
 }
 
-/* box_count, sensor_count (and the world's), the filtered flag, and the world's mesh pair cache
-   with the first mesh. */
 void spx_body_count_shapes(spx_world* w, spx_body* b)
 {
     uint32_t boxes = 0, sensors = 0;
@@ -328,8 +324,7 @@ void spx_body_count_shapes(spx_world* w, spx_body* b)
     b->box_count = boxes;
     w->sensor_shape_count = w->sensor_shape_count - b->sensor_count + sensors;
     b->sensor_count = sensors;
-    /* The first mesh body makes the contacts' mesh-mesh pair cache; without it the queries are
-       slower, not wrong, so a failure here is no error. */
+    /* Without the mesh pair cache queries are slower, not wrong: failure is no error. */
     if (boxes < b->shape_count) spx_contacts_reserve_mesh_pairs(&w->contacts, &w->allocator);
 }
 
@@ -344,10 +339,8 @@ mat3s spx_mat3_inverse(mat3s m)
     return glms_mat3_scale(glms_mat3_inv(glms_mat3_scale(m, down)), down);
 }
 
-/* The inverse inertia, and the inertia it inverts, from the tensor I with principal moments
-   `moments` about the axes `frame`. A moment below SPX_BODY_MIN_INERTIA or SPX_BODY_MIN_INERTIA_RATIO
-   of the largest (float rounding can even leave a rotated needle's one negative) is raised to that
-   floor, and both tensors are made from the moments in double. Otherwise I is inverted as it is. */
+/* Moments below SPX_BODY_MIN_INERTIA or SPX_BODY_MIN_INERTIA_RATIO of the largest (rounding can
+   leave a needle's negative) are floored and both tensors remade in double; else I is inverted. */
 static void invert_inertia(spx_body* b, mat3s I)
 {
     vec3s* m = &b->principal_inertia;
@@ -372,8 +365,6 @@ static void invert_inertia(spx_body* b, mat3s I)
         }
 }
 
-/* Mass, centre of mass and inverse inertia of a dynamic body from its shapes (parallel axis theorem
-   about the common centre), within the limits of world.h. */
 static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_count, spx_body* b)
 {
     double mass = 0.0, c[3] = { 0, 0, 0 };
@@ -439,16 +430,13 @@ static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_c
     b->local_center = (vec3s){ { (float)c[0], (float)c[1], (float)c[2] } };
     principal_axes(&Im, &b->principal_inertia, &b->principal);
     invert_inertia(b, Im);
-    /* The solver's lever shift limit, 0.5 sqrt(1 / (mass |I^-1|)) with |I^-1| the Frobenius norm
-       (solver_wide.inc, make_wide_shift's comment). */
+    /* 0.5 sqrt(1 / (mass |I^-1|_F)): see solver_wide.inc, make_wide_shift. */
     double f2 = 0.0; /* in double: a small body's I^-1 squared is beyond float */
     for (int k = 0; k < 9; ++k)
         f2 += (double)b->inv_inertia_local.raw[k / 3][k % 3] * b->inv_inertia_local.raw[k / 3][k % 3];
     b->lever_limit = f2 > 0.0 ? (float)(0.5 * sqrt(b->inv_mass / sqrt(f2))) : INFINITY;
-    /* A body of spheres and capsules alone carries its contact points with it: a round surface touches
-       where it is nearest the other piece, under its own centre on a floor, so the solver's levers
-       stay its own and do not shift halfway to the other body's move (shifted, the normal force on a
-       rolling ball would act ahead of its centre and brake it). */
+    /* All round: contacts stay under its centre, so no lever shift (shifted, the normal force
+       would act ahead of a rolling ball's centre and brake it). */
     bool all_round = true;
     for (uint32_t i = 0; i < shape_count; ++i)
         all_round &= shapes[i].type == SPX_SHAPE_SPHERE || shapes[i].type == SPX_SHAPE_CAPSULE;
@@ -457,8 +445,7 @@ static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_c
 }
 
 #if SPX_HAS_SIMD
-/* Column k of the rotation of a quaternion (lanes x, y, z, w), as the scalar formula below makes it:
-   lane i is 2 (p_i +- q_i) for products p and q of its lanes, or 1 minus that in lane k. */
+/* Column k as the scalar formula below: lane i is 2 (p_i +- q_i), or 1 minus that in lane k. */
 static inline spx_f4 quat_column(spx_f4 p, spx_f4 q, spx_f4 negate, spx_f4 k)
 {
     /* p - q as p + (-q): the same float. */
@@ -470,8 +457,7 @@ static inline spx_f4 quat_column(spx_f4 p, spx_f4 q, spx_f4 negate, spx_f4 k)
 spx_obb spx_body_make_box(const spx_body* b, const spx_body_shape* s)
 {
 #if SPX_HAS_SIMD
-    /* The scalar formula below in SSE2 columns: every entry by the same operations, so the same
-       floats; made for every moving body's shapes every step. */
+    /* SSE2 columns, the same operations as the scalar formula, so the same floats. */
     const spx_f4 q = spx_f4_load(&b->rotation.x);
     const spx_f4 neg2 = spx_i4_as_f4(spx_i4_set(0, 0, (int)0x80000000u, 0));
     const spx_f4 neg1 = spx_i4_as_f4(spx_i4_set(0, (int)0x80000000u, 0, 0));
@@ -572,17 +558,14 @@ void spx_body_free_shapes(const spx_allocator* allocator, spx_body* b)
 }
 
 #if SPX_HAS_SIMD && defined(CGLM_SSE_FP) && defined(CGLM_SIMD) && !defined(__FMA__)
-/* Column i of the product m1 m2 as cglm's SSE2 glm_mat3_mul makes it, given m1's columns c0..c2
-   and m2's column i (m0, m1, m2): row j is (m1[0][j] m2[i][0] + m1[1][j] m2[i][1]) + m1[2][j] m2[i][2]. */
+/* Column i of m1 m2 as cglm's SSE2 glm_mat3_mul: row j is (a0 b0 + a1 b1) + a2 b2. */
 static inline spx_f4 mul_column(spx_f4 c0, spx_f4 c1, spx_f4 c2, float m0, float m1, float m2)
 {
     const spx_f4 head = spx_f4_add(spx_f4_mul(c0, spx_f4_splat(m0)), spx_f4_mul(c1, spx_f4_splat(m1)));
     return spx_f4_add(head, spx_f4_mul(c2, spx_f4_splat(m2)));
 }
 
-/* Column 2 as cglm makes it: its entry [2][2] is a horizontal sum, (m1[0][2] m2[2][0] +
-   m1[1][2] m2[2][1]) + (m1[2][2] m2[2][2] + 0). Adding -0 leaves every float as it is and adding +0
-   turns -0 into +0, so the last product plus (-0, -0, +0) is exactly that. */
+/* cglm's [2][2] is a horizontal sum (p0 + p1) + (p2 + 0); adding (-0, -0, +0) reproduces its +0. */
 static inline spx_f4 mul_column2(spx_f4 c0, spx_f4 c1, spx_f4 c2, float m0, float m1, float m2)
 {
     const spx_f4 head = spx_f4_add(spx_f4_mul(c0, spx_f4_splat(m0)), spx_f4_mul(c1, spx_f4_splat(m1)));
@@ -600,10 +583,8 @@ float spx_body_kinetic_energy(const spx_body* b, versors q)
 mat3s spx_body_inv_inertia_world(const spx_body* b)
 {
 #if SPX_HAS_SIMD && defined(CGLM_SSE_FP) && defined(CGLM_SIMD) && !defined(__FMA__)
-    /* glms_mat3_mul(glms_mat3_mul(r, I^-1), glms_mat3_transpose(r)) for r = glms_quat_mat3(rotation),
-       operation for operation as cglm does them under SSE2, so the same floats, in columns kept in
-       registers: the solver asks twice a body a step, and the general products with their
-       shuffles and transposes cost twice as much. */
+    /* r I^-1 r^T operation for operation as cglm under SSE2 (same floats), kept in registers: half
+       the cost of the general products, asked twice a body a step. */
     const float norm = glms_quat_norm(b->rotation);
     const float s = norm > 0.0f ? 2.0f / norm : 0.0f;
     const float x = b->rotation.x, y = b->rotation.y, z = b->rotation.z, w = b->rotation.w;
@@ -838,8 +819,7 @@ SPX_API spx_result spx_body_apply_impulse(spx_world* w, spx_body_id id, spx_vec3
     if (!spx_finite3(impulse) || !spx_finite3(point)) return SPX_ERR_NOT_FINITE;
     spx_body* b = &w->bodies[i];
     if (b->type != SPX_BODY_DYNAMIC) return SPX_ERR_INVALID_ARGUMENT;
-    /* Refused, not clamped, when the body would leave the speed limits: a clamp would change the
-       impulse's direction of effect. A non-finite product (FLT_MAX at a lever) is beyond them. */
+    /* Refused, not clamped: a clamp would change the impulse's effect. Non-finite is beyond. */
     const vec3s p = spx_to_glm_vec3(impulse), r = glms_vec3_sub(spx_to_glm_vec3(point), b->center);
     const vec3s v = glms_vec3_add(b->v, glms_vec3_scale(p, b->inv_mass));
     const vec3s av = glms_vec3_add(b->w, glms_mat3_mulv(spx_body_inv_inertia_world(b), glms_vec3_cross(r, p)));

@@ -1,6 +1,5 @@
-/* Collision filtering (docs/world.md, "Filtering"; sensors make no contact): category and mask bits and groups per shape, as
-   Box2D has them, then the host's callback. Applied where body pairs become shape pairs: before the
-   contact limit, in the narrow phase, and in the continuous stage. */
+/* Category, mask and group per shape, then the host's callback; applied wherever body pairs become
+   shape pairs. See docs/world.md#filtering. */
 #include "filter.h"
 #include "core/allocator.h"
 

@@ -1,8 +1,5 @@
-/* Joints: defs, creation and destruction, ids, per-body lists, islands, collision filtering.
- *
- * Each joint sits in a slot of the world's joint array, named by a generational id like a body's.
- * Each body slot heads a singly linked list of the joints that name it (joint.next[k] follows the
- * list of the joint's end k); bodies have a handful of joints, so unlinking walks the list. */
+/* Joints' API and bookkeeping: generational slots, and per body a singly linked list through
+ * joint.next[k] (a body has few joints, so unlinking walks it). See docs/joints.md. */
 #include "world.h"
 #include "math/glm_bridge.h"
 #include "joint.h"
@@ -329,8 +326,7 @@ static void wake_joint(spx_world* w, const spx_joint* j)
     if ((w)->locked) return SPX_ERR_WORLD_LOCKED; \
     LOOKUP(w, id, j)
 
-/* Defines the setter of a part every joint type has: checked as spx_joint_create checks it, stored,
-   and the joint's bodies woken. */
+/* A common part's setter: checked as at create, stored, bodies woken. */
 #define PART_SETTER(function, part_type, part, check)                          \
     SPX_API spx_result function(spx_world* w, spx_joint_id id, part_type part) \
     {                                                                          \

@@ -1,31 +1,12 @@
-/* Joint rows in the soft step (Catto's Solver2D and Box2D v3's joints, in 3D).
- *
- * Within a step the joints see the bodies as the contacts do: each body's motion so far, dp and
- * dtheta (solver.h), applied to its pose at the step's start. A lever r0 (anchor from the centre of
- * mass, world axes at the start) is now dq r0, dq the turn of dtheta, the same turn the solver gives
- * the body at the end of the step. Each substep:
- *   warm start: the accumulated impulses applied along the current rows;
- *   solve (use_bias): springs and motors, then limits, then the rigid rows with a soft position bias;
- *   relax (no bias): the same, the rigid rows only holding velocities, so the bias adds no energy.
- * Springs act in both passes: they are forces, not error correction. Limits are speculative: a limit
- * not yet reached lets the joint close the gap within the substep and no more.
- *
- * Rows of two or three (a point, an angular lock) keep their accumulated impulse as a world vector,
- * so that a basis turning between substeps does not scramble them. A joint's rows (axes, the point
- * rows' effective mass, angles) are made with its geometry each time the bodies move, the angular
- * rows' masses at the step's first geometry only; the passes only read them.
- * Ball joints, the commonest (chains, ropes, bridges), are coloured as the contacts are and solved
- * in blocks on SIMD lanes (joint_wide.inc); then the joints that fit no lane one after the other in
- * slot order; then hinges and cone-twists without motor or spring, coloured apart and on lanes as
- * the ball joints (their geometry made on the lanes too); all before the contacts. */
+/* Joint rows in the soft step (after Solver2D and Box2D v3, in 3D): warm start, biased passes,
+ * relax passes; ball joints and simple hinges on lanes. See docs/joints.md#how-they-are-solved. */
 #include "world.h"
 #include "joint.h"
 #include "core/allocator.h"
 #include <math.h>
 #include <string.h>
 
-/* A damped spring of frequency hertz and damping ratio zeta, implicit over a substep h: the same
-   soft constraint as the contacts' (solver.c). */
+/* Implicit over substep h, as the contacts' soft constraint. */
 static spx_solver_soft soft(float hertz, float zeta, float h)
 {
     spx_solver_soft s = { 0.0f, 1.0f, 0.0f };
@@ -40,9 +21,7 @@ static spx_solver_soft soft(float hertz, float zeta, float h)
 
 static const spx_solver_soft hard = { 0.0f, 1.0f, 0.0f };
 
-/* Rigid rows are springs of a third of the substep rate (120 Hz at 60 Hz and 6 substeps), damping
-   ratio 2. Stiffer, a chain of light links holding a heavy weight gains energy and flies apart;
-   softer, it stretches visibly. */
+/* Rigid rows: a third of the substep rate, damping 2; stiffer gains energy under heavy loads. */
 #define SPX_JOINT_RIGID_RATE (1.0f / 3.0f)
 #define SPX_JOINT_DAMPING_RATIO 2.0f
 
@@ -53,8 +32,7 @@ static inline vec3s inertia_mul(const float I[6], vec3s v)
                       I[4] * v.x + I[5] * v.y + I[2] * v.z } };
 }
 
-/* The unit quaternion of the rotation vector th, as solver.c turns a body, so the joints see the
-   rotation the body will end with. */
+/* As solver.c turns a body, so joints see the rotation it ends with. */
 static versors turn_of(vec3s th) { return glms_quat_normalize(spx_solver_rotation(th)); }
 
 /* The first column of the rotation of unit q: the frame's x axis (y and z below). */
@@ -74,9 +52,8 @@ static inline vec3s axis_z(versors q)
                       1.0f - 2.0f * (q.x * q.x + q.y * q.y) } };
 }
 
-/* The inverse of a symmetric positive definite K (xx yy zz xy xz yz), zero if it is singular: its
-   adjugate, on K scaled by its trace so that the determinant neither overflows nor underflows for
-   any mass the world takes. */
+/* Of symmetric K (xx yy zz xy xz yz), zero if singular; scaled by its trace so the determinant
+   stays in range for any mass the world takes. */
 static void sym_inverse(const float K[6], float out[6])
 {
     const float t = K[0] + K[1] + K[2];
@@ -92,8 +69,7 @@ static void sym_inverse(const float K[6], float out[6])
     out[3] = k * i01, out[4] = k * i02, out[5] = k * (d * e - a * f);
 }
 
-/* One body as a joint sees it during a pass: its velocities (written back), its inverse mass and
-   inertia. */
+/* A body during a pass; velocities are written back. */
 typedef struct jbody {
     vec3s v, w;
     float m;
@@ -155,9 +131,8 @@ static inline void row_apply(jbody* A, jbody* B, const row* r, float lambda)
     B->w = glms_vec3_add(B->w, inertia_mul(B->I, glms_vec3_scale(r->gb, lambda)));
 }
 
-/* lambda = -mass_scale m (Cdot + bias) - impulse_scale acc on the row sign * r (sign +-1), whose
-   Cdot is given, accumulated into *acc within [lo, hi]. Returns whether the impulse changed: an
-   idle row (a limit far from its end, a motor at its bound) moves no body. */
+/* lambda = -mass_scale m (Cdot + bias) - impulse_scale acc on sign * r, clamped into [lo, hi].
+   Returns whether it changed: an idle row moves no body. */
 static bool row_solve_at(jbody* A, jbody* B, const row* r, float sign, float cdot, float bias, spx_solver_soft s,
                          float* acc, float lo, float hi)
 {
@@ -176,10 +151,8 @@ static void row_solve(jbody* A, jbody* B, const row* r, float bias, spx_solver_s
     row_solve_at(A, B, r, 1.0f, row_cdot(A, B, r), bias, s, acc, lo, hi);
 }
 
-/* A one-sided limit C >= 0 on the row sign * r, its Cdot given: speculative while C > 0 (the gap
-   may close within the substep); when violated, rigid (the full effective mass, not a spring of
-   it, so a heavy body on a light one cannot push through) with the rigid rows' bias rate in the
-   biased pass. Returns whether it moved the bodies. */
+/* C >= 0 on sign * r: speculative while C > 0; violated, the full mass (not a spring, so a heavy
+   body cannot push through) with the rigid bias. Returns whether it moved the bodies. */
 static bool limit_solve_at(jbody* A, jbody* B, const row* r, float sign, float cdot, float C, float inv_h,
                            spx_solver_soft rigid, bool use_bias, float* acc)
 {
@@ -195,8 +168,7 @@ static void limit_solve(jbody* A, jbody* B, const row* r, float C, float inv_h, 
     limit_solve_at(A, B, r, 1.0f, row_cdot(A, B, r), C, inv_h, rigid, use_bias, acc);
 }
 
-/* Both ends of a range lower <= x <= upper on row r: the lower end on r, the upper on -r, whose
-   Cdot is the lower's negated unless the lower end moved the bodies. */
+/* The upper end on -r reuses the lower's Cdot unless the lower moved the bodies. */
 static void range_solve(jbody* A, jbody* B, const row* r, float x, float lower, float upper, float inv_h,
                         spx_solver_soft rigid, bool use_bias, float* lower_acc, float* upper_acc)
 {
@@ -219,8 +191,7 @@ static void motor_solve(jbody* A, jbody* B, const row* r, const spx_joint_motor*
     row_solve(A, B, r, -m->speed, hard, acc, -most, most);
 }
 
-/* K += [r]^T I [r] for the symmetric I (xx yy zz xy xz yz): entry ij is c_i . I c_j over the
-   columns c of the cross product matrix [r]. */
+/* K += [r]^T I [r]: entry ij is c_i . I c_j over the columns of [r]. */
 static inline void add_lever_mass(float K[6], const float I[6], vec3s r)
 {
     const float a = I[0], b = I[1], c = I[2], d = I[3], e = I[4], f = I[5], x = r.x, y = r.y, z = r.z;
@@ -264,8 +235,7 @@ static void apply_angular(jbody* A, jbody* B, vec3s L)
     B->w = glms_vec3_add(B->w, inertia_mul(B->I, L));
 }
 
-/* The point rows run on 3-vectors held in the first three lanes of an spx_f4, the fourth 0. Every
-   operation is lane by lane (simd.h), so the scalar fallback gives the same bits. */
+/* Point rows on (x y z 0) spx_f4 lanes; lane-wise, so the scalar fallback gives the same bits. */
 static inline spx_f4 f4_of(vec3s v) { return spx_f4_set(v.x, v.y, v.z, 0.0f); }
 
 static inline vec3s vec3_of(spx_f4 a)
@@ -282,8 +252,7 @@ static inline spx_f4 f4_cross(spx_f4 a, spx_f4 b)
     return SPX_F4_SHUFFLE(t, t, 1, 2, 0, 3);
 }
 
-/* v turned by the unit quaternion q: v + 2 w (u x v) + 2 u x (u x v) (cglm's rotatev normalises q
-   first, a square root and a division for a quaternion that is unit already). */
+/* v + 2 w (u x v) + 2 u x (u x v): cglm's rotatev renormalises an already unit q. */
 static inline spx_f4 f4_rotate(versors q, spx_f4 v)
 {
     const spx_f4 u = spx_f4_set(q.x, q.y, q.z, 0.0f);
@@ -307,8 +276,7 @@ static inline void f4_sym_columns(const float S[6], spx_f4 c[3])
     c[2] = spx_f4_set(S[4], S[5], S[2], 0.0f);
 }
 
-/* Anchors together: three rows at once, on the geometry's lanes (the bias pulls B's anchor onto
-   A's), with the bodies' velocities as lanes. */
+/* Anchors together: three rows at once on lanes. */
 static inline void point_solve4(spx_f4* vA, spx_f4* wA, float mA, spx_f4* vB, spx_f4* wB, float mB,
                                 const spx_joint_geom* g, spx_solver_soft s, bool use_bias, vec3s* acc)
 {
@@ -332,8 +300,7 @@ static void point_solve(jbody* A, jbody* B, const spx_joint_geom* g, spx_solver_
     A->v = vec3_of(vA), A->w = vec3_of(wA), B->v = vec3_of(vB), B->w = vec3_of(wB);
 }
 
-/* A ball joint's pass, its point rows alone, read from and written to the solver's bodies (solver
-   body 0, which does not move, is all zero and not written). */
+/* On the solver's bodies; body 0 (does not move) is zero and not written. */
 static void ball_solve(spx_solver_body* bodies, spx_joint* j, spx_solver_soft s, bool use_bias)
 {
     spx_solver_body* a = &bodies[j->solver[0]];
@@ -357,8 +324,7 @@ static void angular_lock_solve(jbody* A, jbody* B, const float Kinv[6], vec3s er
     apply_angular(A, B, L);
 }
 
-/* Two angular rows about u and v (perpendicular to the free axis) with errors cu and cv: their K
-   at the step's inertias. */
+/* u, v across the free axis; K at the step's inertias. */
 static spx_joint_pair make_pair(const jbody* A, const jbody* B, vec3s u, vec3s v, float cu, float cv)
 {
     spx_joint_pair p = { u, v, cu, cv, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
@@ -404,8 +370,7 @@ static vec3s frame_error(const geom* g)
     return (vec3s){ { 2.0f * q.x, 2.0f * q.y, 2.0f * q.z } };
 }
 
-/* A linear row along unit n from A's anchor line (slider, wheel): A turns about its centre, so its
-   lever is d + rA. */
+/* A turns about its centre, so its lever is d + rA. */
 static row line_row(const jbody* A, const jbody* B, const geom* g, vec3s n)
 {
     return make_row(A, B, n, glms_vec3_cross(glms_vec3_add(g->d, g->rA), n), glms_vec3_cross(g->rB, n));
@@ -423,9 +388,8 @@ static void make_lines(geom* g, const jbody* A, const jbody* B, vec3s u, vec3s v
 /* Twist of B's frame about A's x axis (swing-twist split of the relative turn), -pi..pi. */
 static float relative_angle(const geom* g) { return angle_about_x(glms_quat_mul(glms_quat_conjugate(g->RA), g->RB)); }
 
-/* A joint's angle at the step's first geometry (exact), or later that angle moved by the relative
-   turn dth (B's rotation vector so far less A's) about the axis it turns about: first order in
-   dth, so that the passes need no atan2f. */
+/* Exact at the step's first geometry, later moved to first order by the relative turn dth: no
+   atan2f in the passes. */
 static float step_angle(float* at_start, bool exact, float angle, vec3s axis, vec3s dth)
 {
     if (exact) return *at_start = angle;
@@ -439,15 +403,13 @@ static void set_angular_row(row* r, const jbody* A, const jbody* B, vec3s axis, 
     else r->ga = r->gb = axis;
 }
 
-/* The rows of the joint's kind at the geometry just made: none of them changes until the bodies
-   move again, so the passes only read them. exact: the step's first geometry, whose angles are
-   measured (later ones move them by dth, the bodies' relative turn since). */
+/* The kind's rows, read by the passes until the bodies move. exact: the step's first geometry,
+   whose angles are measured. */
 static void make_rows(const spx_joint* j, geom* g, const jbody* A, const jbody* B, bool exact, vec3s dth)
 {
     switch (j->type) {
     case SPX_JOINT_HINGE: {
-        /* The angular rows' masses at the step's first geometry, later ones turning only their axes:
-           the inertias are the step's, and the axes turn little within it. */
+        /* Masses once a step: the inertias are the step's and the axes turn little. */
         set_angular_row(&g->axis, A, B, g->ax, exact);
         g->x = step_angle(&g->x0, exact, exact ? relative_angle(g) : 0.0f, g->ax, dth);
         const vec3s e = glms_vec3_cross(g->ax, g->bx);
@@ -511,10 +473,8 @@ static void make_rows(const spx_joint* j, geom* g, const jbody* A, const jbody* 
     }
 }
 
-/* The joint's geometry where the bodies are now (moved by dpA, dpB so far), into j->geom: levers,
-   the anchors' gap, the frames and their axes for the joints that turn about them, the point rows'
-   inverse mass at these levers, and the kind's rows. Made again for the relax pass: the warm
-   start's mass is not exact there, and an undamped pendulum would slowly gain energy. */
+/* j->geom where the bodies are now. Remade for the relax pass: the warm start's mass is not exact
+   there, and an undamped pendulum would gain energy. */
 static void update_geom(spx_joint* j, const versors* turns, const jbody* A, const jbody* B,
                         const spx_solver_body* bodies, bool exact)
 {
@@ -552,8 +512,7 @@ static void update_geom(spx_joint* j, const versors* turns, const jbody* A, cons
     make_rows(j, g, A, B, exact, dth);
 }
 
-/* The anchors held on the joint's line by the two rows across it, each keeping its share of the
-   world-vector impulse acc. */
+/* Each row keeps its share of the world-vector impulse acc. */
 static void lines_solve(jbody* A, jbody* B, const geom* g, spx_solver_soft rigid, bool use_bias, vec3s* acc)
 {
     for (int k = 0; k < 2; ++k) {
@@ -570,8 +529,7 @@ typedef struct ctx {
     spx_solver_soft rigid;
 } ctx;
 
-/* A free axis's rows, in order: its spring, its motor (when `motor`: the wheel drives its axle
-   instead) and both ends of its limit, all on the geometry's axis row at its coordinate x. */
+/* Spring, motor (unless `motor` is false: a wheel drives its axle), then the limit. */
 static void axis_solve(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool spring, bool motor, bool use_bias)
 {
     const row* r = &j->geom.axis;
@@ -648,8 +606,7 @@ static void solve_joint(spx_joint* j, jbody* A, jbody* B, const ctx* c, bool use
         lines_solve(A, B, g, rigid, use_bias, &j->linear_impulse);
         break;
     case SPX_JOINT_DRAG: {
-        /* B's anchor to the target by the joint's spring, the accumulated force within max_force;
-           then its turn damped, so that a body held by a corner does not swing about it for ever. */
+        /* Spring to the target within max_force, then the turn damped so it does not swing forever. */
         const float most = j->max_force * c->h;
         const spx_solver_soft s = j->spring_soft;
         const vec3s cdot = glms_vec3_add(B->v, glms_vec3_cross(B->w, g->rB));
@@ -700,15 +657,13 @@ static void ball_warm_start(spx_solver_body* bodies, const spx_joint* j)
     }
 }
 
-/* The pair rows' world-vector impulse L without its part along the free axis: kept as the axis
-   turned, that part would drive the free turn at the next warm start. */
+/* Drops L's part along the free axis: kept as the axis turns, it would drive the free turn. */
 static inline vec3s across(vec3s L, vec3s axis)
 {
     return glms_vec3_sub(L, glms_vec3_scale(axis, glms_vec3_dot(axis, L)));
 }
 
-/* The accumulated impulses along the current rows (warm start), or the force and torque they put
-   on B about its anchor (store: N s of a substep). */
+/* Applies the impulses (warm start), or gives their force and torque on B about its anchor (store). */
 static void warm_joint(spx_joint* j, jbody* A, jbody* B, vec3s* out_force, vec3s* out_torque)
 {
     const geom* g = &j->geom;
@@ -798,8 +753,7 @@ spx_result spx_joints_reserve(spx_world* w)
         !spx_reserve(&w->allocator, (void**)&js->movers, &js->mover_capacity, n, sizeof(uint32_t), 8) ||
         !spx_reserve(&w->allocator, (void**)&js->turns, &js->turn_capacity, n, sizeof(versors), 16))
         return SPX_ERR_OUT_OF_MEMORY;
-    /* The hinges' and cone-twists' blocks at most (one a colour over the full ones), so that a step
-       finds them without allocating: a step short of them would solve its joints in another order. */
+    /* Reserved so a step never lacks them: that would change the solve order. */
     const uint32_t angular = js->turning_count;
     const spx_joint_kernels* kernels = pick_kernels(w);
     const uint32_t blocks = angular / kernels->lanes + (angular < SPX_SOLVER_COLORS ? angular : SPX_SOLVER_COLORS);
@@ -820,8 +774,7 @@ spx_result spx_joints_reserve(spx_world* w)
 
 static bool moves(const spx_world* w, uint32_t body) { return body != SPX_NO_BODY && spx_body_moves(&w->bodies[body]); }
 
-/* The lane kernels of the world's contact solver's width, so that a world's joints and contacts
-   run on the same instruction set. */
+/* The contact solver's width, so joints and contacts use one instruction set. */
 static const spx_joint_kernels* pick_kernels(const spx_world* w)
 {
 #if defined(SPX_SOLVER_AVX2_DISPATCH)
@@ -838,9 +791,7 @@ static bool fits_angular_lane(const spx_joint* j)
     return j->type == SPX_JOINT_HINGE && !j->motor.enable && !(j->spring.enable && j->spring.hertz > 0.0f);
 }
 
-/* The active joints of `kind` (ball, or those fitting an angular lane) coloured greedily in slot
-   order (the first colour neither dynamic body has; bodies that do not move block none), into
-   order by colour, counts[c] of colour c. Returns how many have a colour. */
+/* Greedy colouring in slot order (unmoving bodies block none). Returns how many got a colour. */
 static uint32_t color_joints(spx_world* w, bool angular, uint32_t* order, uint32_t counts[SPX_SOLVER_COLORS])
 {
     spx_joints* js = &w->joints;
@@ -874,9 +825,7 @@ static uint32_t color_joints(spx_world* w, bool angular, uint32_t* order, uint32
     return colored;
 }
 
-/* The active ball joints, then the hinges and cone-twists that fit a lane, coloured and put in
-   blocks by colour; the other joints, and those past the last colour, into js->rest in slot order.
-   Returns false when the blocks found no memory. */
+/* Lane joints into blocks by colour, the rest into js->rest in slot order. false: no memory. */
 static bool split_joints(spx_world* w)
 {
     spx_joints* js = &w->joints;
@@ -901,8 +850,7 @@ void spx_joints_prepare(spx_world* w, float h)
 {
     spx_joints* js = &w->joints;
     spx_solver_scratch* s = &w->solver;
-    /* The split is kept while every active joint is where it was in the list, on the same solver
-       bodies, the same of them moving: the colouring would come out the same. */
+    /* Same joints, bodies and movers: the colouring would come out the same. */
     const uint32_t active_before = js->active_count;
     bool same = js->split_kept;
     js->active_count = 0;
@@ -976,10 +924,8 @@ void spx_joints_prepare(spx_world* w, float h)
     }
 }
 
-/* The joints' bodies' turns so far, four bodies a time on the lanes with turn_of's operations in
-   its order (its series, then cglm's normalisation: the dot as (x x + z z) + (y y + w w), the
-   parts divided by its root), so the same bits; a turn past the series (a/2 >= 0.25 rad), the
-   last bodies, and all of them without SIMD by turn_of itself. */
+/* Four bodies a time with turn_of's operations in its order, so the same bits; turns past the
+   series (a/2 >= 0.25 rad), the tail and non-SIMD builds use turn_of. */
 static void make_turns(spx_joints* js, const spx_solver_body* bodies)
 {
     const uint32_t n = js->mover_count;
@@ -1034,9 +980,8 @@ static void update_all(spx_world* w)
     js->angles_measured = true;
 }
 
-/* The geometry is made where the bodies are each time they have moved: at the first substep's warm
-   start and at each substep's first relax pass, which the next substep's warm start shares (the
-   velocities change in between, not the positions). Without relax passes, at every warm start. */
+/* Geometry is remade after the bodies move: the first warm start and each first relax pass (shared
+   with the next warm start); without relax passes, every warm start. */
 void spx_joints_warm_start(spx_world* w)
 {
     spx_joints* js = &w->joints;

@@ -4,19 +4,14 @@
 #include <math.h>
 #include <string.h>
 
-/* Fat boxes of bodies that move: pushed out by this fraction of their size, so that a body resting or
-   moving slowly keeps its leaf across steps. Static and sleeping bodies' boxes are kept tight (a
-   sleeping body that wakes and moves is put back with a fat box). */
+/* Moving bodies' fat margin, so slow bodies keep their leaf; static and sleeping boxes stay tight. */
 #define QUERY_FAT_FRACTION 0.1f
 
-/* Every box is grown by this fraction of its size and of its distance from the world's origin, past
-   the rounding of the shapes' placement and of the double tests against them. */
+/* Relative growth of every box (size and distance from the origin), past placement rounding. */
 #define QUERY_PAD 1e-5f
 
-/* When more than this share of the leaves were put in or moved by one update, the tree is made again
-   top down (a median split along the widest spread, spx_tree_build): a world loaded or teleported
-   gets a balanced tree instead of the one the insertions in their order made, which casts descend
-   through more nodes of. */
+/* Above this share of leaves changed in one update, rebuild top down: a loaded or teleported world
+   gets a balanced tree. */
 #define QUERY_REBUILD_SHARE 0.25
 
 bool spx_query_shape_bounds(const spx_body* b, const spx_body_shape* s, spx_aabb* out)
@@ -100,8 +95,7 @@ static void drop_leaf(struct spx_query_index* q, uint32_t slot)
     memset(&q->keys[slot], 0, sizeof q->keys[slot]);
 }
 
-/* The tree made again from its leaves' boxes, top down. Never allocates: grow() reserved a node for
-   every leaf and the scratch, and the tree is emptied before it is filled. */
+/* Never allocates: grow() reserved the nodes and scratch. */
 static void rebuild(struct spx_query_index* q, uint32_t slots)
 {
     uint32_t* users = q->build_scratch;

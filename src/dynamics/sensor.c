@@ -1,7 +1,5 @@
-/* Sensors (docs/world.md, "Sensors"): a sensor shape makes no contact; each step finds the shapes
-   that overlap it, by the exact overlap queries at the poses the step starts from, and compares
-   them with the last step's. Both lists are sorted by the shapes' slots, so the events come in an
-   order that depends on the input alone. */
+/* Sensor overlaps by exact queries at the step's start, sorted by slots so the events' order
+   depends on the input alone. See docs/world.md#sensors. */
 #include "sensor.h"
 #include "shape.h"
 #include "filter.h"
@@ -13,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Does sensor shape ss of body is see shape vs of body iv: not a sensor, the filters' rule both
-   ways, the host's callback (with the lower body first, as for contacts). */
+/* Not a sensor, filters both ways, then the callback with the lower body first. */
 static bool sees(const spx_world* w, uint32_t is, uint32_t ss, uint32_t iv, uint32_t vs)
 {
     const spx_body_shape* s = &w->bodies[is].shapes[ss];
@@ -89,8 +86,7 @@ static uint32_t test_bodies(spx_world* w, uint32_t is, uint32_t iv, spx_sensor_o
 
 static bool same_shape(spx_shape_id a, spx_shape_id b) { return a.index == b.index && a.generation == b.generation; }
 
-/* Last step's overlap o holds on untested: both shapes live, neither body moving, and the sensor
-   still sees the visitor (the host may have changed either's sensor flag or filter since). */
+/* Kept untested: both live, neither moving, still seen (flags and filters may have changed). */
 static bool holds(const spx_world* w, const spx_sensor_overlap* o)
 {
     const uint32_t s = spx_shape_lookup(w, o->ids.sensor), v = spx_shape_lookup(w, o->ids.visitor);

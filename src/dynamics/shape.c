@@ -1,5 +1,4 @@
-/* Shapes as objects of their own: ids, creation on a body and destruction alone (the body's mass
-   made again), material and user data. The step reads shapes through their bodies. */
+/* The shape API: ids, create and destroy (the body's mass remade), material, user data. */
 #include "shape.h"
 #include "id_getter.h"
 #include "island.h"
@@ -62,10 +61,8 @@ static void wake_around(spx_world* w, uint32_t i)
     if (w->bodies[i].type == SPX_BODY_DYNAMIC) spx_island_wake(w, i);
 }
 
-/* Body i with its shapes replaced by `shapes` (count of them, owned by the world's allocator):
-   mass, centre, radii and boxes made again into a copy, the broad phase told, then committed and
-   the old array freed (not what its shapes own: those that stay were moved into `shapes`). On an
-   error nothing changes and the caller frees `shapes`. */
+/* Replaces body i's shapes, remade on a copy then committed; the old array is freed, not what its
+   shapes own (moved into `shapes`). On error nothing changes and the caller frees `shapes`. */
 static spx_result replace_shapes(spx_world* w, uint32_t i, spx_body_shape* shapes, uint32_t count)
 {
     spx_body copy = w->bodies[i];
@@ -130,8 +127,7 @@ SPX_API spx_result spx_shape_destroy(spx_world* w, spx_shape_id id)
     memcpy(shapes, b->shapes, sizeof(spx_body_shape) * k);
     memcpy(shapes + k, b->shapes + k + 1, sizeof(spx_body_shape) * (count - k));
     spx_body_shape gone = b->shapes[k];
-    /* The mass first (it can fail), then the contacts (they can fail, and need the old indices), then
-       the body: the broad phase already holds it, so giving it a new box cannot fail. */
+    /* Failing steps first (mass, then contacts, which need the old indices); the new box cannot fail. */
     spx_body copy = *b;
     copy.shapes = shapes, copy.shape_count = count;
     spx_result r = spx_body_update_mass(&copy);
@@ -213,8 +209,7 @@ SPX_API spx_result spx_shape_set_filter(spx_world* w, spx_shape_id id, spx_filte
     const uint32_t i = w->shape_slots[slot].body, k = w->shape_slots[slot].index;
     spx_body_shape* s = shape_of(w, slot);
     const spx_filter before = s->filter;
-    /* Woken before the manifolds the filter forbids go: a body asleep on this shape loses its support
-       with them, and waking follows the manifolds. */
+    /* Woken before the forbidden manifolds go: waking follows manifolds, and they are support. */
     wake_around(w, i);
     s->filter = filter;
     spx_result r = spx_contacts_refilter_shape(w, i, k);
@@ -232,8 +227,7 @@ SPX_API spx_result spx_shape_set_sensor(spx_world* w, spx_shape_id id, bool sens
     const uint32_t i = w->shape_slots[slot].body, k = w->shape_slots[slot].index;
     spx_body_shape* s = shape_of(w, slot);
     if (s->sensor == sensor) return SPX_OK;
-    /* What touches or visits it, resting or asleep, must meet it anew at the next step: woken before
-       its manifolds go (waking follows them). */
+    /* Woken before its manifolds go, so what touches it meets it anew next step. */
     wake_around(w, i);
     spx_sensors_wake_visitors(w, slot);
     s->sensor = sensor;

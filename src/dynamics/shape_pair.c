@@ -1,7 +1,5 @@
-/* One dispatch over the kinds of a shape pair. The queries of round.h and hull.h take the kinds in one
-   order (sphere, capsule, hull, box, mesh: sphere-hull, never hull-sphere), so a pair the other way
-   round is swapped here, once for every kind: the query runs with b first, then the manifold is
-   flagged flipped or the sweep's normal negated. A new kind takes its rank and its cases here. */
+/* One dispatch over shape pair kinds. Queries take the order sphere, capsule, hull, box, mesh; a pair
+   the other way is swapped here (manifold flipped, sweep normal negated). New kinds go here. */
 #include "shape_pair.h"
 #include "collide/hull_mesh.h"
 #include "collide/sat_hull.h"
@@ -26,8 +24,7 @@ static int kind(const spx_placed_shape* p)
 
 #define PAIR(x, y) ((x)*KINDS + (y))
 
-/* A shape as the queries take it: its sphere, capsule or hull at the pose, its radius grown by
-   `grow`; a box or a mesh is read from the placed shape itself. */
+/* Round and hull shapes posed, radius grown; boxes and meshes are read from the placed shape. */
 typedef struct piece {
     spx_sphere s;
     spx_capsule c;

@@ -1,7 +1,5 @@
-/* Spheres and capsules as shapes of the world: the piece of round.h a shape is at a pose, and how far
- * one sweeps as its body turns (shape_pair.c dispatches the pairs). A round shape's box
- * (spx_body_shape's half extents and local rotation) bounds it: half extents (radius, half height +
- * radius, radius), the capsule's segment along the box's axis 1. */
+/* Spheres and capsules as world shapes; the capsule's segment lies along its box's axis 1.
+ * See docs/shapes.md. */
 #ifndef SPX_DYNAMICS_SHAPE_ROUND_H
 #define SPX_DYNAMICS_SHAPE_ROUND_H
 
@@ -13,16 +11,14 @@ static inline bool spx_shape_is_round(const spx_body_shape* s)
     return s->type == SPX_SHAPE_SPHERE || s->type == SPX_SHAPE_CAPSULE;
 }
 
-/* A shape placed for a pair query: its box at the pose (a box's own, a round shape's bound, a mesh's
-   root box) and, for a mesh, its instance already posed there. `grow` (m): a box grows its half
-   extents by it, a round shape its radius; a mesh cannot (its partner takes it). */
+/* A shape's box at its pose (a mesh's instance posed too); `grow` (m) for boxes and round shapes. */
 typedef struct spx_placed_shape {
     const spx_body_shape* shape;
     spx_obb box;
     float grow;
 } spx_placed_shape;
 
-/* The capsule of a placed round shape (a sphere's two ends at its centre), its radius grown. */
+/* A sphere gives both ends at its centre. */
 static inline spx_capsule spx_placed_capsule(const spx_placed_shape* p)
 {
     const spx_obb* b = &p->box;
@@ -43,9 +39,8 @@ static inline spx_sphere spx_placed_sphere(const spx_placed_shape* p)
     return s;
 }
 
-/* How far rotation about a unit axis u through the body's centre of mass (at `offset` from it, world,
-   the shape's centre) moves a round shape's surface a radian at most: its core's reach across u (the
-   radius turns into itself). */
+/* Most a radian about unit u through the centre of mass moves the surface: the core's reach across
+   u (`offset`: the shape's centre from it; the radius turns into itself). */
 float spx_round_spin_reach(const spx_body_shape* s, vec3s offset, vec3s axis1, vec3s u);
 
 #endif

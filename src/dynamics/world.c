@@ -245,9 +245,8 @@ static spx_result broad_phase(spx_world* w, float dt, spx_pair_update* out)
 
 static bool finite_vec(vec3s v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
-/* Sets a body that came out of the step non-finite aside: back to its pose at the step's start
-   (broad_phase stored it in boxes_origin and boxes_rotation), stopped, asleep alone, without
-   contacts (whose impulses hold its NaN and would warm-start its partners with it next step). */
+/* Back to its step-start pose (boxes_origin, boxes_rotation), stopped, asleep alone, and without
+   contacts, whose NaN impulses would warm-start its partners. */
 static void quarantine(spx_world* w, uint32_t i)
 {
     spx_body* b = &w->bodies[i];
@@ -272,9 +271,8 @@ static void quarantine(spx_world* w, uint32_t i)
     w->quarantined[w->quarantined_count++] = spx_world_body_id(w, i);
 }
 
-/* The last line of defence after the solver and the continuous stage: a moving body with a NaN or an
-   infinity in its state is quarantined, and one faster than the limits is slowed to them. Nothing
-   non-finite leaves the step, so the next broad phase and solver see finite bodies only. */
+/* Last defence: non-finite bodies are quarantined, too-fast ones slowed, so nothing non-finite
+   leaves the step. See docs/world.md#limits. */
 static void guard_bodies(spx_world* w, spx_step_stats* st)
 {
     w->quarantined_count = 0;
@@ -370,8 +368,7 @@ SPX_API spx_result spx_world_step(spx_world* w, float elapsed)
     }
     spx_sensors_commit(w);
     double t3a = now_ms();
-    /* Fast bodies' impacts along their motion, after the solver chose it (docs/continuous.md). A
-       search that could not grow its buffer is not an error of the step: it retries next step. */
+    /* A search short of buffer is no step error: it retries next step (docs/continuous.md). */
     (void)spx_continuous_run(w, elapsed, &st);
     double t3 = now_ms();
     st.continuous_ms = (t3 - t3a) + (tp - t0);

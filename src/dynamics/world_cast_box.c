@@ -1,7 +1,5 @@
-/* Box casts through the world: the box's world-axis bounds swept along the translation through the
-   query tree, nearer leaves first, pruned by the cast's current length; each shape met by the exact
-   swept queries (spx_sweep_obb_obb, spx_sweep_obb_mesh) with the shape at rest and tmax 1, so that
-   time is the fraction of the translation. */
+/* Box casts: the box's bounds swept through the query tree, each shape by the exact sweeps with the
+   shape at rest and tmax 1, so time is the fraction. */
 #include "query_index.h"
 #include "shape_hull.h"
 #include "broad/tree_cast.h"
@@ -119,8 +117,7 @@ SPX_API spx_result spx_world_cast_box(spx_world* w, const spx_obb* box, spx_vec3
     return SPX_OK;
 }
 
-/* Keeps the first contact: any start overlap before any hit, the deepest of them; then the earliest
-   hit. Clips to it, but not to 0 (that would stop the cast before the deepest overlap is known). */
+/* Deepest start overlap first, else the earliest hit; never clips to 0 (the deepest is unknown yet). */
 static float keep_first(const spx_cast_result* r, void* context)
 {
     spx_cast_result* best = context;

@@ -1,6 +1,4 @@
-/* Debug drawing (debug_draw.h): the world visits what the host switched on and hands each piece to
-   the host's functions. Reads the world only, in slot and manifold order, so two draws of one state
-   make the same calls. */
+/* Debug drawing: read only, in slot and manifold order, so one state always draws the same calls. */
 #include "math/glm_bridge.h"
 #include "world.h"
 #include "query_index.h"
@@ -87,8 +85,7 @@ static spx_transform compose(const spx_body* b, const spx_transform* local)
     return t;
 }
 
-/* The triangles of a mesh shape at `pose` whose bounds meet the view, through the mesh's OBB tree:
-   a node whose world bounds miss the view is passed over whole. */
+/* Through the OBB tree: a node outside the view is skipped whole. */
 static void mesh_triangles(const drawing* g, const spx_mesh* m, const spx_transform* pose, const spx_debug_shape* info)
 {
     const versors q = { { pose->q.x, pose->q.y, pose->q.z, pose->q.w } };
@@ -202,8 +199,7 @@ static void draw_contacts(const drawing* g)
         const spx_body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
         const mat3s ra = spx_body_matrix(a), rb = spx_body_matrix(b);
         for (int p = 0; p < c->point_count; ++p) {
-            /* Where the bodies are now, as spx_body_get_contacts gives it: the middle of the point's
-               two ends, each carried by its body since the narrow phase made it. */
+            /* As spx_body_get_contacts: the middle of the point's two ends, each carried by its body. */
             const vec3s on_a = glms_vec3_add(a->center, glms_mat3_mulv(ra, c->points[p].made_anchor_a));
             const vec3s on_b = glms_vec3_add(b->center, glms_mat3_mulv(rb, c->points[p].made_anchor_b));
             const vec3s at = glms_vec3_scale(glms_vec3_add(on_a, on_b), 0.5f);

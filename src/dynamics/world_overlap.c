@@ -1,5 +1,4 @@
-/* Overlap queries of the world: the query tree's leaves whose boxes meet the query's bounds, then each
-   shape of their bodies by its bounds (spx_world_overlap_aabb) or exactly (a box, a point). */
+/* Overlap queries: tree leaves first, then each shape by bounds (aabb) or exactly (box, point). */
 #include "query_index.h"
 #include "shape_hull.h"
 #include "collide/sat_hull.h"

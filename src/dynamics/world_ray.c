@@ -1,6 +1,4 @@
-/* Ray casts through the world: the query tree's leaves the ray reaches, nearer first, pruned by the
-   cast's current length; each shape of a leaf's body by spx_ray_obb or spx_ray_mesh, as a host would
-   call them. */
+/* Ray casts: the query tree's leaves nearer first, each shape by spx_ray_obb or spx_ray_mesh. */
 #include "query_index.h"
 #include "shape_hull.h"
 #include "broad/tree_cast.h"
@@ -10,9 +8,7 @@
 #include <float.h>
 #include <math.h>
 
-/* The root box's padding, as a fraction of its size and distance from the world's origin: far past
-   the float rounding of its placement (a few units in the last place, 1e-7) and the mesh descent's
-   own padding of its nodes (1e-5 of their reach in the mesh's frame). */
+/* Relative root box padding: past placement rounding (~1e-7) and the descent's node padding (1e-5). */
 #define ROOT_PAD 4e-5
 
 typedef struct ray_cast {
@@ -24,8 +20,7 @@ typedef struct ray_cast {
     void* context;
 } ray_cast;
 
-/* Where the ray meets shape `index` of body `slot` within max_fraction: a box by the slab test, a
-   mesh through its OBB tree at the pose the world's mesh queries use. */
+/* A mesh is cast at the pose the world's mesh queries use. */
 static bool ray_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_ray* ray, spx_vec3 origin,
                       spx_vec3 translation, float max_fraction, spx_cast_result* out)
 {
@@ -51,8 +46,7 @@ static bool ray_shape(spx_world* w, uint32_t slot, uint32_t index, const spx_ray
         if (!trusted && spx_obb_validate(&box) != SPX_OK) return false;
         spx_ray_obb_hit(ray, &box, max_fraction, &hit);
     } else {
-        /* A mesh whose root box the ray misses is passed over before it is posed: the box held for
-           the body (the root box at the body's pose, in float) grown past its rounding. */
+        /* Skipped before posing when the ray misses the padded root box. */
         const spx_obb* trusted = spx_body_trusted_box(b, s);
         const spx_obb root = trusted ? *trusted : spx_body_shape_box(b, s);
         double t;
@@ -118,8 +112,7 @@ static void clear_result(spx_cast_result* out)
     out->triangle = SPX_NO_TRIANGLE;
 }
 
-/* Keeps the nearest; clips the ray to it, but not to 0, which would stop it: shapes the ray starts in
-   tie at 0, and the first found is kept. */
+/* Keeps the nearest; never clips to 0, which would stop the cast (starts-inside tie at 0). */
 static float keep_closest(const spx_cast_result* r, void* context)
 {
     spx_cast_result* best = context;

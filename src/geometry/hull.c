@@ -1,9 +1,5 @@
-/* Convex hulls: the def, the checks of a hull given by its faces, and the one block a hull owns
- * (corners, face planes and loops, edges with their two faces, mass properties).
- *
- * Mass properties are exact for the polyhedron: every face is cut into a fan of triangles, each
- * spanning a tetrahedron with the mean of the corners, and their signed moments add up (the same
- * formulas as the closed mesh's in mass.c, in double about a point inside the hull). */
+/* Convex hulls: the def, the face checks and the block a hull owns. Mass is exact: face fans as
+ * signed tetrahedra about the mean corner, as mass.c does for meshes. See docs/shapes.md#convex-hulls. */
 #include "hull.h"
 #include "core/allocator.h"
 #include "validate.h"
@@ -172,8 +168,7 @@ spx_result spx_hull_from_loops(const spx_hull_loops* loops, bool check, double s
     if (r == SPX_OK && fabs(volume) <= tol * size * size) r = SPX_ERR_FLAT_HULL;
     else if (r == SPX_OK && volume < 0.0) r = SPX_ERR_MESH_INSIDE_OUT;
 
-    /* Planes: Newell's normal, and the offset of the farthest corner of the whole hull, so every
-       corner lies on or below every plane. Given faces must be flat, convex and hold the hull. */
+    /* Newell's normal, offset by the farthest corner, so every corner is on or below every plane. */
     for (uint32_t f = 0; f < F && r == SPX_OK; ++f) {
         const uint8_t* c = corners + faces[f].first;
         const uint32_t n = faces[f].count;
@@ -334,8 +329,7 @@ SPX_API spx_result spx_mass_hull(const spx_hull* hull, float density, spx_mass_p
     return SPX_OK;
 }
 
-/* The box's topology, fixed: loops counter-clockwise seen from outside, and the edges in the order
-   the loops first meet them. */
+/* Loops counter-clockwise from outside; edges in the loops' order of first meeting. */
 static const uint8_t box_corners[24] = { 1, 3, 7, 5, 0, 4, 6, 2, 2, 6, 7, 3, 0, 1, 5, 4, 4, 5, 7, 6, 0, 2, 3, 1 };
 static const spx_hull_edge box_edges[12] = {
     { { 1, 3 }, { 0, 5 } }, { { 3, 7 }, { 0, 2 } }, { { 7, 5 }, { 0, 4 } }, { { 5, 1 }, { 0, 3 } },

@@ -1,16 +1,5 @@
-/* Mass properties: the box, the sphere and the capsule in closed form; a closed mesh by exact polyhedral integration.
- *
- * The mesh integral (divergence theorem; the signed-tetrahedra form of Mirtich's "Fast and Accurate
- * Computation of Polyhedral Mass Properties" and Tonon's "Explicit Exact Formulas for the 3-D
- * Tetrahedron Inertia Tensor"): each triangle (a, b, c) of a closed, outward-wound surface spans a
- * tetrahedron with a fixed reference point r, whose signed volume det(a - r, b - r, c - r) / 6 is
- * positive where the triangle faces away from r. The signed tetrahedra add up to the enclosed
- * solid, and so do their exact moments: for a tetrahedron (0, p0, p1, p2) of signed volume V, with
- * s = p0 + p1 + p2,
- *     integral of x        = V s / 4
- *     integral of x x^T    = V (p0 p0^T + p1 p1^T + p2 p2^T + s s^T) / 20.
- * Everything runs in double about r, the centre of the mesh's bounding box: a mesh far from the
- * origin would otherwise lose its inertia to the cancellation of (distance)^2 terms. */
+/* Mass properties: box, sphere and capsule in closed form; a closed mesh by signed tetrahedra about
+ * its bounding-box centre, in double. See docs/decisions.md#mass-properties for the moments. */
 #include "mass.h"
 #include "mesh.h"
 #include "math/dvec3.h"
@@ -28,8 +17,7 @@ static spx_result check_density(float density)
 /* Within float's range, compared in double before converting (a double beyond FLT_MAX has no float). */
 static bool fits_float(double x) { return x <= FLT_MAX && x >= -FLT_MAX; }
 
-/* Fills *out from unit-density figures scaled by the density, when every one fits a float. A mass,
-   volume or diagonal moment below FLT_MIN would be denormal or zero, which a body cannot invert. */
+/* Only when all fit a float: below FLT_MIN a body cannot invert them. */
 static spx_result finish(double volume, float density, const double center[3], const double inertia[3][3],
                          spx_mass_properties* out)
 {
@@ -175,8 +163,7 @@ SPX_API spx_result spx_mass_capsule(const spx_capsule* capsule, float density, s
     const spx_dvec3 p0 = spx_d3_from(capsule->p[0]), p1 = spx_d3_from(capsule->p[1]), u = spx_d3_sub(p1, p0);
     const double rr = capsule->radius, L = sqrt(spx_d3_len2(u));
     const double cylinder = spx_pi * rr * rr * L, balls = 4.0 / 3.0 * spx_pi * rr * rr * rr;
-    /* About the segment, and across it through the middle (each half ball's own 2/5 r^2 about its flat
-       face, moved by the parallel axis theorem from its centre of mass 3/8 r off that face). */
+    /* Along and across the segment; across, each half ball's 2/5 r^2 moves from 3/8 r off its face. */
     const double along = 0.5 * cylinder * rr * rr + 0.4 * balls * rr * rr;
     const double across =
         cylinder * (L * L / 12.0 + rr * rr / 4.0) + balls * (0.4 * rr * rr + L * L / 4.0 + 0.375 * L * rr);

@@ -4,22 +4,18 @@
 
 #include <sepax/mass.h>
 
-/* A closed surface's enclosed volume with |volume| at most this fraction of the summed absolute
-   volumes of its signed tetrahedra is zero: what cancels to that level is rounding (a doubled-back
-   sheet gives about 1e-16), while the thinnest solid float coordinates can describe is near 1e-7. */
+/* |volume| below this fraction of the summed |tetrahedra| is zero: rounding cancels to ~1e-16,
+   the thinnest float solid is ~1e-7. */
 #define SPX_MASS_ZERO_VOLUME_RATIO 1e-9
 
 typedef struct spx_unit_mass {
-    spx_result status;    /* SPX_OK, or why there are no mass properties: SPX_ERR_MESH_NOT_CLOSED,
-                              SPX_ERR_MESH_INSIDE_OUT, SPX_ERR_ZERO_VOLUME */
-    double volume;        /* m^3, > 0 when status is SPX_OK */
-    double center[3];     /* m, centre of the enclosed volume */
-    double inertia[3][3]; /* m^5: inertia tensor about center at density 1 kg/m^3 (symmetric) */
+    spx_result status; /* or MESH_NOT_CLOSED, MESH_INSIDE_OUT, ZERO_VOLUME */
+    double volume;     /* m^3 */
+    double center[3];
+    double inertia[3][3]; /* m^5 about center, density 1 */
 } spx_unit_mass;
 
-/* Integrates the solid bounded by every triangle of the def (those the mesh skips as degenerate too;
-   a triangle with two equal corners adds nothing). Without `closed` the status is
-   SPX_ERR_MESH_NOT_CLOSED and nothing is integrated. The def must have passed the mesh's checks. */
+/* Over every def triangle, degenerate ones too. Not `closed`: MESH_NOT_CLOSED. Def must be valid. */
 void spx_mass_integrate(const spx_mesh_def* def, bool closed, spx_unit_mass* out);
 
 #endif

@@ -131,17 +131,15 @@ SPX_API spx_result spx_mesh_create(const spx_mesh_def* def, spx_mesh** out)
     memcpy(source, s.source, sizeof(uint32_t) * (size_t)n);
     spx_free(&allocator, s.block, s.bytes);
 
-    /* How the triangles meet, from the def's index arrays (the mesh keeps corner copies, so the
-       connectivity is gone afterwards): closedness, and the edges' turns in leaf order. Its scratch
-       is taken after the build's is freed, so the peak is the larger of the two beside the block. */
+    /* From the def's indices (the mesh keeps no connectivity); after the build's scratch is
+           freed, so the peak is the larger of the two. */
     bool closed = false;
     r = spx_mesh_topology(def, source, n, &allocator, &closed, edges);
     if (r != SPX_OK) {
         spx_free(&allocator, block, bytes);
         return r;
     }
-    /* Mass properties need the def's triangles, all of them: those skipped as degenerate for the
-       queries still bound the solid. O(n), no allocation. */
+    /* All def triangles: degenerate ones still bound the solid. */
     spx_unit_mass unit_mass;
     spx_mass_integrate(def, closed, &unit_mass);
     *mesh = (spx_mesh){ .nodes = nodes,

@@ -1,10 +1,5 @@
-/* Mesh instances: a pose, and the world-space node boxes and triangles filled lazily at that pose.
- *
- * Why a cache stamped per node: a descent visits a small part of a tree, and visits some of its
- * nodes many times (once for every node of the other tree they meet). Moving every node at each
- * pose wastes work on nodes no query reaches; moving a node at each visit repeats it. A stamp per
- * node, compared with the instance's, moves each node once per pose and only if it is reached, and
- * a new pose costs one increment (the seeds' cache stamp). */
+/* Mesh instances: a pose and world-space nodes filled lazily, stamped per node so each reached node
+ * moves once a pose. See docs/meshes.md#placing-a-mesh-instances. */
 #include "mesh_instance.h"
 #include "core/allocator.h"
 #include "validate.h"
@@ -165,10 +160,8 @@ const spx_world_box* spx_mesh_instance_node_fill(spx_mesh_instance* inst, uint32
         for (int k = 0; k < 3; ++k) w->axis[a][k] = (float)(r[0][k] * l.x + r[1][k] * l.y + r[2][k] * l.z);
         w->center[a] = (float)c[a];
     }
-    /* Grow the box by what rounding can move a corner: the world triangles are rounded to float
-       (half an ulp of their coordinates), and so are this box's centre and axes (an axis rounded by
-       2^-24 turns a far corner by that much of the box's size). 2^-20 of the coordinates' and the
-       box's size covers both with room to spare; the descent only ever gets more conservative. */
+    /* 2^-20 of the coordinates' and box's size covers the float rounding of the triangles and of
+           the box's centre and axes (2^-24 of its size). */
     double size = (double)b->half_extents.x + b->half_extents.y + b->half_extents.z;
     double reach =
         max3(fabs(c[0]), fabs(c[1]), fabs(c[2])) + size + max3(fabs(b->center.x), fabs(b->center.y), fabs(b->center.z));

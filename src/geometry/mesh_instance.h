@@ -7,41 +7,38 @@
 
 #define SPX_MESH_INSTANCE_DEF_COOKIE 0x494E5354u /* "INST" */
 
-/* A tree node's box in world space, one cache line with its stamp. The half extents are the node's
-   own grown by the rounding of the move into world space (spx_mesh_instance_node), so the box
-   holds every world triangle below the node exactly as the queries see them. */
+/* A node's world box, one cache line; grown by the move's rounding so it holds the world
+   triangles below as the queries see them. */
 typedef struct spx_world_box {
     float center[3];
     float half[3];
-    float axis[3][3]; /* axis[i]: box axis i in world coordinates */
-    uint32_t stamp;   /* equal to the instance's stamp: this entry is at the current pose */
+    float axis[3][3];
+    uint32_t stamp; /* == instance stamp: current */
 } spx_world_box;
 
 struct spx_mesh_instance {
     const spx_mesh* mesh;
-    spx_transform pose;    /* as stored: quaternion normalised */
-    double rotation[3][3]; /* rotation[i]: column i, the image of the mesh's axis i */
+    spx_transform pose;    /* quaternion normalised */
+    double rotation[3][3]; /* rotation[i]: column i */
     double position[3];
-    uint32_t stamp;          /* bumped by every pose; never 0 (0 marks an entry never filled) */
-    spx_world_box* boxes;    /* node_count */
-    spx_triangle* triangles; /* triangle_count world triangles, filled with their leaf's box */
-    uint8_t* usable;         /* triangle_count: 0 for a triangle the pose's rounding made degenerate */
+    uint32_t stamp; /* bumped by every pose; never 0 (never filled) */
+    spx_world_box* boxes;
+    spx_triangle* triangles; /* filled with their leaf's box */
+    uint8_t* usable;         /* 0: the pose's rounding made it degenerate */
     size_t bytes;
     spx_allocator allocator;
 };
 
-/* Fills node i's world box (and a leaf's world triangles) at the current pose. */
 const spx_world_box* spx_mesh_instance_node_fill(spx_mesh_instance* inst, uint32_t i);
 
-/* Node i's box in world space at the current pose, computed on first use. A leaf's world triangles
-   are filled at the same time. Inline: the descents ask for boxes already filled far more often. */
+/* Filled on first use at the pose (a leaf's triangles too); inline for the common filled case. */
 static inline const spx_world_box* spx_mesh_instance_node(spx_mesh_instance* inst, uint32_t i)
 {
     const spx_world_box* w = &inst->boxes[i];
     return w->stamp == inst->stamp ? w : spx_mesh_instance_node_fill(inst, i);
 }
 
-/* Triangle i (mesh order) moved to the current pose: the one rounding every query sees. */
+/* The one rounding every query sees. */
 spx_triangle spx_mesh_instance_world_triangle(const spx_mesh_instance* inst, uint32_t i);
 
 #endif

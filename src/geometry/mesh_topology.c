@@ -1,8 +1,5 @@
-/* How a mesh's triangles meet: weld vertices by their coordinates, then sort every edge by its two
-   welded ends, so that the triangles sharing an edge end up side by side. Both steps sort 64-bit
-   keys, so the cost is linear in the input (a few radix passes) and the answer depends on the input
-   alone. From the sorted edges: closedness (each edge used twice, once each way) and, for each
-   triangle's edge, the turn to its neighbour; from the sharp edges, the surface's corners. */
+/* Weld vertices, radix-sort edges by welded ends: closedness, edge turns and corners in linear,
+   deterministic time. See docs/decisions.md#contact-manifolds-for-meshes. */
 #include "mesh_topology.h"
 #include "core/allocator.h"
 #include "core/radix_sort.h"
@@ -12,8 +9,7 @@
 
 #define TOPO_PI 3.14159265358979323846
 
-/* The bits of a coordinate as a key: equal floats, equal keys (-0 and +0 are one point; NaN was
-   rejected before). */
+/* Equal floats, equal keys (-0 is +0; NaN rejected before). */
 static uint64_t coord_key(float f)
 {
     if (f == 0.0f) f = 0.0f;
@@ -24,8 +20,7 @@ static uint64_t coord_key(float f)
 
 static uint64_t xy_key(spx_vec3 v) { return coord_key(v.x) << 32 | coord_key(v.y); }
 
-/* rep[i] = a number shared by exactly the vertices with vertex i's coordinates. Sorted by z, then
-   stably by (x, y): equal points end up side by side. */
+/* rep[i]: shared by exactly the vertices at vertex i's coordinates. */
 static void weld(const spx_vec3* v, uint32_t n, uint32_t* rep, uint64_t* keys, uint64_t* tmp_keys, uint32_t* order,
                  uint32_t* tmp_order)
 {
@@ -55,11 +50,8 @@ static bool segment_like(const spx_mesh_def* def, uint32_t t)
              SPX_TRIANGLE_FLAT_RATIO * SPX_TRIANGLE_FLAT_RATIO * l2 * l2);
 }
 
-/* Edge k of def triangle t (corner k to k + 1), whose other triangle has its third corner at w: how
-   far the surface turns away across the edge, seen from t's front (rad, > 0 convex, (-pi, pi]). In
-   the plane across the edge, with x outwards from t in its plane and y along its normal, the
-   neighbour leaves the edge towards w: flat at angle 0, convex below, concave above, folded back
-   onto t at +-pi. The neighbour's own winding plays no part, as the queries are two-sided. */
+/* The turn across edge k of t toward the neighbour's corner w, from t's front (rad, (-pi, pi],
+   > 0 convex). The neighbour's winding plays no part: the queries are two-sided. */
 static double turn(const spx_mesh_def* def, uint32_t t, int k, spx_dvec3 w)
 {
     const spx_dvec3 a = vertex(def, t, k), b = vertex(def, t, (k + 1) % 3), c = vertex(def, t, (k + 2) % 3);
@@ -107,8 +99,7 @@ spx_result spx_mesh_topology(const spx_mesh_def* def, const uint32_t* source, ui
 {
     const size_t nv = def->vertex_count, nt = def->triangle_count, ne = 3 * nt;
     if (nv > SIZE_MAX / 64 || ne > SIZE_MAX / 64) return SPX_ERR_OUT_OF_MEMORY;
-    /* rep and the def-to-mesh map, then one region used twice: the weld's keys and orders, later
-       the edge keys with their triangles and the corner states. */
+    /* One region serves the weld's keys, then the edge keys and corner states. */
     const size_t off_kept = align8(sizeof(uint32_t) * nv);
     const size_t off_region = align8(off_kept + sizeof(uint32_t) * nt);
     const size_t weld_bytes = 24 * nv;
@@ -136,8 +127,7 @@ spx_result spx_mesh_topology(const spx_mesh_def* def, const uint32_t* source, ui
         out_edges[i].unused = 0;
     }
 
-    /* Every edge of every triangle whose welded corners differ, keyed by its ends (lower first),
-       with its triangle: after the sort the triangles sharing an edge are side by side. */
+    /* Edges keyed by welded ends (lower first): sorted, sharing triangles are side by side. */
     uint64_t* keys = (uint64_t*)(void*)region;
     uint64_t* tmp_keys = keys + ne;
     uint32_t* tri = (uint32_t*)(void*)(region + off_tri);
@@ -164,8 +154,7 @@ spx_result spx_mesh_topology(const spx_mesh_def* def, const uint32_t* source, ui
         size_t end = r + 1;
         while (end < m && keys[end] == keys[r]) ++end;
         const uint32_t lo = (uint32_t)(keys[r] >> 32), hi = (uint32_t)keys[r];
-        /* The edge's place in each triangle of the run: corner k to k + 1, and whether it runs
-           lo -> hi. Closed needs two of them, running opposite ways. */
+        /* Closed needs exactly two, running opposite ways. */
         int usable = 0;
         size_t use[2] = { 0, 0 };
         bool forward_seen = false, backward_seen = false;
@@ -194,8 +183,7 @@ spx_result spx_mesh_topology(const spx_mesh_def* def, const uint32_t* source, ui
                 out_edges[mesh_index[t]].angle[k] = pack_turn(turn(def, t, k, vertex(def, other, w)));
             }
         }
-        /* A sharp edge (open, folded or turning) marks both its ends. Each usable triangle on it
-           says so for its own side; a turn is the same size seen from either. */
+        /* A sharp edge marks both ends; a turn is the same seen from either side. */
         for (size_t q = r; q < end; ++q) {
             const uint32_t t = tri[q];
             if (mesh_index[t] == none) continue;

@@ -32,9 +32,8 @@ static spx_result check_box(spx_vec3 center, spx_vec3 half, const spx_mat3* rota
 
 #if SPX_HAS_SIMD
 
-/* Every query validates its boxes, so the common case (a good box) is one branch-free pass: all
- * six orthonormality residuals, the handedness and the extents in SSE2. NaN or infinity anywhere
- * makes a comparison false and sends the box to the slow path, which names the problem. */
+/* The common good box in one branch-free SSE2 pass; NaN fails a comparison and the slow path
+ * names the problem. */
 static bool box_is_valid_fast(const spx_obb* box)
 {
     const float* f = &box->center.x;
@@ -60,8 +59,7 @@ static bool box_is_valid_fast(const spx_obb* box)
     const spx_f4 sign = spx_f4_splat(-0.0f);
     spx_f4 r0 = spx_f4_andnot(sign, spx_f4_sub(d0, spx_f4_set(1, 1, 1, 0)));
     spx_f4 r1 = spx_f4_andnot(sign, spx_f4_sub(d1, spx_f4_set(0, 0, 1, 0)));
-    /* The dot products within the tolerance, as check_rotation asks (same sums, same order); det
-       within four times it of +1 rules out reflections (det -1) and holds whenever the dots do. */
+    /* As check_rotation (same sums, order); det within 4x tolerance of +1 rules out reflections. */
     const spx_f4 tol1 = spx_f4_set(SPX_ROTATION_TOLERANCE, SPX_ROTATION_TOLERANCE, 4.0f * SPX_ROTATION_TOLERANCE, 0.0f);
     spx_f4 ok = spx_f4_and(spx_f4_le(r0, tol), spx_f4_le(r1, tol1));
     /* centre and extents in range (which fails for NaN and inf), extents > 0 */

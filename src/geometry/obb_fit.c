@@ -1,6 +1,5 @@
-/* Oriented boxes fitted to triangles: area-weighted covariance of the triangles' surfaces, its
- * eigenvectors by Jacobi rotations, extents from the corners' shadows. All sums in double: the
- * covariance of a node far from the origin, or of a sliver, loses its direction in float. */
+/* OBB fit by area-weighted covariance (OBBTree). Sums in double: far from the origin or on a
+ * sliver, float loses the direction. See docs/decisions.md#meshes. */
 #include "obb_fit.h"
 #include "math/dvec3.h"
 #include <float.h>
@@ -21,8 +20,7 @@ static void jacobi_rotate(double a[3][3], double v[3][3], int p, int q)
 {
     double apq = a[p][q];
     if (apq == 0.0) return;
-    /* The smaller root of t^2 + 2 theta t - 1 = 0 keeps the rotation under 45 degrees, which is what
-       makes cyclic Jacobi converge (Golub and Van Loan, 8.4). For huge theta, t ~ 1/(2 theta). */
+    /* The smaller root keeps the rotation under 45 degrees, so Jacobi converges (Golub, Van Loan 8.4). */
     double theta = (a[q][q] - a[p][p]) / (2.0 * apq);
     double t =
         fabs(theta) > 1e150 ? 0.5 / theta : (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
@@ -54,8 +52,7 @@ void spx_sym3_eigen(const double in[3][3], double values[3], double vectors[3][3
     for (int sweep = 0; sweep < 32; ++sweep) {
         double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
         double diag = a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2];
-        /* Off-diagonal mass below 1e-24 of the diagonal's: the axes are good to about 1e-12, far below
-           the float they are stored in. Also stops on off == 0 and on NaN. */
+        /* Off-diagonal below 1e-24 of the diagonal: axes to ~1e-12, beyond float. Stops on NaN too. */
         if (!(off > 1e-24 * diag)) break;
         jacobi_rotate(a, v, 0, 1);
         jacobi_rotate(a, v, 0, 2);
@@ -74,8 +71,7 @@ void spx_sym3_eigen(const double in[3][3], double values[3], double vectors[3][3
         values[j] = a[order[j]][order[j]];
         for (int i = 0; i < 3; ++i) vectors[i][j] = v[i][order[j]];
     }
-    /* Rotations give det +1, the permutation may flip it: the third axis is the cross of the first
-       two, so the box's rotation is proper whatever the order. */
+    /* The sort may flip det: the third axis is the first two's cross, so the rotation is proper. */
     spx_dvec3 e0 = spx_d3(vectors[0][0], vectors[1][0], vectors[2][0]);
     spx_dvec3 e1 = spx_d3(vectors[0][1], vectors[1][1], vectors[2][1]);
     spx_dvec3 e2 = spx_d3_cross(e0, e1);
@@ -112,8 +108,7 @@ static float round_up_float(double x)
 spx_obb spx_obb_fit_triangles(const spx_triangle* tris, const spx_tri_moment* moments, const uint32_t* index,
                               uint32_t count)
 {
-    /* Area-weighted mean of the centroids: the centroid of the surface. A set of segment-like
-       triangles has no area; then every triangle weighs the same. */
+    /* Surface centroid; with no area (all segment-like) the triangles weigh the same. */
     double area = 0.0, mean[3] = { 0, 0, 0 };
     for (uint32_t k = 0; k < count; ++k) area += moment_at(tris, moments, index, k).area;
     bool uniform = !(area > 0.0);
@@ -125,10 +120,8 @@ spx_obb spx_obb_fit_triangles(const spx_triangle* tris, const spx_tri_moment* mo
     }
     for (int i = 0; i < 3; ++i) mean[i] /= total;
 
-    /* Covariance of a uniform density on the triangles (Gottschalk, Lin, Manocha, OBBTree): a triangle
-       of area a, corners p q r and centroid c adds a/12 (9 c c^T + p p^T + q q^T + r r^T). Taken
-       about the mean, so no large terms cancel and nothing is subtracted afterwards. Vertex
-       covariance would let a densely tessellated patch pull the axes towards itself. */
+    /* a/12 (9 c c^T + p p^T + q q^T + r r^T) a triangle, about the mean so nothing cancels; by
+       area, not vertices, so dense patches do not pull the axes. */
     double sxx = 0, sxy = 0, sxz = 0, syy = 0, syz = 0, szz = 0; /* six accumulators stay in registers */
     for (uint32_t k = 0; k < count; ++k) {
         const spx_triangle* t = tri_at(tris, index, k);
@@ -152,8 +145,7 @@ spx_obb spx_obb_fit_triangles(const spx_triangle* tris, const spx_tri_moment* mo
     double values[3], vec[3][3];
     spx_sym3_eigen(cov, values, vec);
 
-    /* The axes are stored in float; extents are measured on the float axes, so the stored box holds
-       every corner whatever the rounding of the rotation. */
+    /* Extents measured on the stored float axes, so the box holds every corner. */
     spx_obb box;
     spx_dvec3 axis[3];
     for (int j = 0; j < 3; ++j) {
@@ -175,8 +167,7 @@ spx_obb spx_obb_fit_triangles(const spx_triangle* tris, const spx_tri_moment* mo
     spx_dvec3 center = spx_d3(0, 0, 0);
     for (int j = 0; j < 3; ++j) center = spx_d3_mad(center, axis[j], 0.5 * (lo[j] + hi[j]));
     box.center = spx_d3_to_float(center);
-    /* Half extents about the centre actually stored (rounded to float, and the float axes are only
-       nearly orthogonal): the larger side of the shadow around the centre's own shadow. */
+    /* About the stored float centre: the larger side of the shadow around its own. */
     spx_dvec3 cf = spx_d3_from(box.center);
     double half[3], largest = 0.0;
     for (int j = 0; j < 3; ++j) {
@@ -186,8 +177,7 @@ spx_obb spx_obb_fit_triangles(const spx_triangle* tris, const spx_tri_moment* mo
     }
     float* h = &box.half_extents.x;
     for (int j = 0; j < 3; ++j) {
-        /* Flat or segment-like sets: a thin slab, not a zero extent. The 2^-22 relative pad covers
-           the double rounding of the shadows above (about 1e-16) many times over. */
+        /* Flat sets get a slab; the 2^-22 pad covers the shadows' double rounding many times. */
         double e = spx_dmax(spx_dmax(half[j], SPX_OBB_FIT_MIN_RATIO * largest), (double)FLT_MIN);
         h[j] = round_up_float(e * (1.0 + 0x1p-22));
     }

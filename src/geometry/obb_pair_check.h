@@ -1,6 +1,5 @@
-/* Two boxes checked in one branch-free SSE2 pass: spx_obb_validate's fast acceptance for both, and
- * the boxes left in registers for a query that goes on with them (the static box-box test). A pair
- * that fails goes to spx_obb_validate for its exact error code. */
+/* spx_obb_validate's fast acceptance of two boxes in one SSE2 pass, leaving them in registers; a
+ * failing pair goes to spx_obb_validate for its error code. */
 #ifndef SPX_OBB_PAIR_CHECK_H
 #define SPX_OBB_PAIR_CHECK_H
 
@@ -13,7 +12,7 @@
 /* (v1, v2, v0, v3): lane j takes lane j + 1 (mod 3) */
 #define SPX_ROT1_PS(v) SPX_F4_SWIZZLE((v), 1, 2, 0, 3)
 
-/* Three vectors whose lanes 0..2 are the rows of a 3x3 matrix, turned into its columns (lane 3: 0). */
+/* Rows to columns of a 3x3 (lane 3: 0). */
 static inline void spx_transpose3(spx_f4 k0, spx_f4 k1, spx_f4 k2, spx_f4* x, spx_f4* y, spx_f4* z)
 {
     const spx_f4 zero = spx_f4_zero();
@@ -24,8 +23,7 @@ static inline void spx_transpose3(spx_f4 k0, spx_f4 k1, spx_f4 k2, spx_f4* x, sp
     *z = spx_f4_movelh(t1, t3);
 }
 
-/* One box in registers: centre (lane 3: extent x), extents (lane 3: centre z), its axes as columns
-   k0..k2 and, lane i being axis i, their x, y and z components. */
+/* c (lane 3: extent x), h (lane 3: centre z), axes k0..k2, and x/y/z with lane i axis i. */
 typedef struct spx_box_regs {
     spx_f4 c, h, k0, k1, k2, x, y, z;
 } spx_box_regs;
@@ -44,9 +42,7 @@ static inline void spx_box_regs_load(const spx_obb* box, spx_box_regs* r)
     spx_transpose3(r->k0, r->k1, r->k2, &r->x, &r->y, &r->z);
 }
 
-/* spx_obb_validate's fast acceptance, the same sums in the same order as its exact checks: unit
-   axes and their three dot products within SPX_ROTATION_TOLERANCE, the determinant within four times
-   it of 1, centre and extents in range, extents positive. NaN and infinity fail a comparison. */
+/* The same sums in the same order as spx_obb_validate's exact checks; NaN fails a comparison. */
 static inline spx_f4 spx_box_regs_ok(const spx_box_regs* r, spx_f4 h_raw)
 {
     const spx_f4 sign = spx_f4_splat(-0.0f), one = spx_f4_splat(1.0f);
@@ -71,7 +67,6 @@ static inline spx_f4 spx_box_regs_det(const spx_box_regs* r)
     return spx_f4_mul(SPX_ROT1_PS(cr), r->k0);
 }
 
-/* Loads both boxes into A and B; true when both pass the fast checks. */
 static inline bool spx_obb_pair_load_checked(const spx_obb* a, const spx_obb* b, spx_box_regs* A, spx_box_regs* B)
 {
     spx_box_regs_load(a, A);
@@ -88,7 +83,7 @@ static inline bool spx_obb_pair_load_checked(const spx_obb* a, const spx_obb* b,
     return spx_f4_mask(ok) == 0xF;
 }
 
-/* True when both boxes pass the fast checks (and so spx_obb_validate); false: ask it. */
+/* false: ask spx_obb_validate. */
 static inline bool spx_obb_pair_fast_ok(const spx_obb* a, const spx_obb* b)
 {
     spx_box_regs A, B;

@@ -1,18 +1,16 @@
-/* Top-down OBB tree build (Gottschalk, Lin, Manocha, OBBTree, 1996): fit a box to a node's
- * triangles, cut across its longest axis at the mean of their centroids, recurse on both sides. */
+/* Top-down OBB tree build (OBBTree, 1996): cut across the longest axis at the mean centroid.
+ * See docs/decisions.md#meshes. */
 #include "obb_tree.h"
 #include "math/dvec3.h"
 
-/* The smaller side of every split is built first and the larger one waits on the stack, so the stack
-   never holds more than log2(n) + 1 ranges: 33 for 2^32 triangles. */
+/* Smaller side first, so at most log2(n) + 1 ranges wait (33 for 2^32 triangles). */
 #define STACK_CAPACITY 64
 
 typedef struct range {
     uint32_t node, lo, hi, depth;
 } range;
 
-/* The arrays the build reorders together: a node's triangles always lie in one contiguous run, so
-   every pass over a node reads memory in order. */
+/* Reordered together, so a node's triangles are one contiguous run. */
 typedef struct arrays {
     spx_triangle* tris;
     spx_tri_moment* moments;
@@ -38,8 +36,7 @@ static void swap(const arrays* a, uint32_t i, uint32_t j)
     a->source[j] = s;
 }
 
-/* Wirth's selection: afterwards triangles [lo, k) have keys <= triangle k's <= those of (k, hi). The pivot is
-   the middle element, chosen by position only, so the result depends on the input alone. */
+/* Wirth's selection around k; the pivot by position, so the result depends on the input alone. */
 static void select_kth(const arrays* a, uint32_t lo, uint32_t hi, uint32_t k, spx_dvec3 axis)
 {
     int64_t l = lo, r = (int64_t)hi - 1;
@@ -60,9 +57,7 @@ static void select_kth(const arrays* a, uint32_t lo, uint32_t hi, uint32_t k, sp
     }
 }
 
-/* Splits triangles [lo, hi) (at least two) across axis, at the mean of the centroids or, when
-   median_only, at their median; returns the first index of the right side, strictly between lo
-   and hi. */
+/* At the mean centroid, or the median when median_only; returns a split strictly inside (lo, hi). */
 static uint32_t split(const arrays* a, uint32_t lo, uint32_t hi, spx_dvec3 axis, bool median_only)
 {
     uint32_t mid = lo + (hi - lo) / 2;
@@ -83,8 +78,7 @@ static uint32_t split(const arrays* a, uint32_t lo, uint32_t hi, spx_dvec3 axis,
         }
     }
     if (i > lo && i < hi) return i;
-    /* Every centroid on one side of the mean (all equal along the axis, or rounding): the median
-       still halves the set, so the build always ends. */
+    /* All on one side of the mean: the median still halves, so the build ends. */
     select_kth(a, lo, hi, mid, axis);
     return mid;
 }

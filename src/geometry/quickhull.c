@@ -1,21 +1,13 @@
-/* Quickhull (Barber, Dobkin, Huhdanpaa 1996) in double precision, then coplanar triangles merged.
- *
- * Start from the largest tetrahedron of extreme points; every other point goes to the outside set of
- * one triangle it lies above by more than the tolerance (SPX_HULL_PLANE_TOLERANCE of the cloud's
- * size); the farthest point of a set is added by replacing the triangles it sees with a cone from
- * the horizon. A triangle "sees" the point when it lies above it by more than rounding (a tolerance
- * a million times finer), so the triangle mesh stays convex to rounding; the coarse tolerance only
- * decides which points are worth a corner. Afterwards triangles within the coarse tolerance of one
- * plane (of their largest triangle) become one face, and corners left on a straight edge or inside
- * a face are dropped. */
+/* Quickhull (Barber, Dobkin, Huhdanpaa 1996) in double, then coplanar triangles merged. Visibility
+ * uses a tolerance a million times finer than the corner tolerance, so the mesh stays convex.
+ * See docs/tolerances.md#convex-hulls. */
 #include "hull.h"
 #include "core/allocator.h"
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Corners the triangle mesh may reach before merging drops the coplanar ones: points scattered over
-   a face more than rounding off it become corners until the faces merge. */
+/* Before merging, points just off a face are corners too. */
 #define BUILD_CORNERS 1024
 #define MAX_TRIS (4 * BUILD_CORNERS + 16)
 
@@ -95,8 +87,7 @@ static void assign(qh* q, int i, const int* list, int count)
 /* Edge index of triangle t that runs a -> b. */
 static int edge_of(const tri* t, int a) { return t->v[0] == a ? 0 : (t->v[1] == a ? 1 : 2); }
 
-/* Adds point `eye` seen from triangle `start`. False when rounding leaves no simple horizon: the
-   point is then dropped (it lies within rounding of the hull's surface there). */
+/* false: rounding leaves no simple horizon; the point, within rounding of the surface, is dropped. */
 static bool add_point(qh* q, int start, int eye)
 {
     const spx_dvec3 pe = q->p[eye];
@@ -415,8 +406,7 @@ spx_result spx_quickhull(const spx_vec3* points, uint32_t count, const spx_alloc
         }
     }
     if (r == SPX_OK) {
-        /* Corners in fewer than three faces lie on a straight edge or inside a face: drop them, unless a
-           face would be left with fewer than three. horizon_from counts the faces of each point. */
+        /* Corners in fewer than three faces are dropped unless a face would keep under three. */
         for (uint32_t k = 0; k < total; ++k) horizon_from[loop_corners[k]] = 0;
         for (uint32_t k = 0; k < total; ++k) horizon_from[loop_corners[k]]++;
         bool can_drop = true;

@@ -6,9 +6,7 @@
 SPX_API spx_result spx_triangle_validate(const spx_triangle* t)
 {
     if (!t) return SPX_ERR_INVALID_ARGUMENT;
-    /* One pass over the nine coordinates, without branches: each |c| <= SPX_MAX_COORDINATE (false
-       for NaN), and the largest. Only a triangle that fails looks again, for the documented order
-       of its faults. */
+    /* Branch-free pass (NaN fails); only a failing triangle looks again for the fault order. */
     const spx_vec3* v = t->v;
     bool in_range = true;
     float largest = 0.0f;
@@ -23,9 +21,8 @@ SPX_API spx_result spx_triangle_validate(const spx_triangle* t)
         if (!spx_finite3(v[0]) || !spx_finite3(v[1]) || !spx_finite3(v[2])) return SPX_ERR_NOT_FINITE;
         return SPX_ERR_OUT_OF_RANGE;
     }
-    /* Coincident corners: every edge shorter than 1e-6 of the largest coordinate (a relative test,
-       so a small triangle near the origin is still a triangle), or than SPX_TRIANGLE_MIN_EDGE, below
-       which the queries' products of lengths leave double's normal range (docs/tolerances.md). */
+    /* Coincident: every edge under 1e-6 of the largest coordinate or under SPX_TRIANGLE_MIN_EDGE
+       (docs/tolerances.md#the-smallest-triangle). */
     double longest2 = 0.0;
     for (int i = 0; i < 3; ++i) {
         const spx_vec3 p = v[i], q = v[i == 2 ? 0 : i + 1];

@@ -1,5 +1,4 @@
-/* Double-precision 2-vectors for the plane queries: a product of two floats is exact in double, so
- * the turn of two edges keeps its sign (as dvec3.h for 3D). */
+/* Double 2-vectors: products of floats are exact, so edge turns keep their sign. */
 #ifndef SPX_DVEC2_H
 #define SPX_DVEC2_H
 

@@ -1,8 +1,5 @@
-/* Double-precision 3-vectors for the narrow phase.
- *
- * Why double: a product of two floats is exact in double, so cross products of nearly parallel
- * edges keep their direction instead of turning into rounding noise, and scalar double costs the
- * same as scalar float on x86-64. Inputs and outputs stay float (docs/tolerances.md). */
+/* Double 3-vectors: products of floats are exact, so near-parallel edge crosses keep their
+ * direction. See docs/tolerances.md#where-the-arithmetic-happens. */
 #ifndef SPX_DVEC3_H
 #define SPX_DVEC3_H
 
@@ -28,8 +25,7 @@ static inline spx_dvec3 spx_d3_add(spx_dvec3 a, spx_dvec3 b) { return spx_d3(a.x
 static inline spx_dvec3 spx_d3_sub(spx_dvec3 a, spx_dvec3 b) { return spx_d3(a.x - b.x, a.y - b.y, a.z - b.z); }
 static inline spx_dvec3 spx_d3_scale(spx_dvec3 a, double s) { return spx_d3(a.x * s, a.y * s, a.z * s); }
 static inline spx_dvec3 spx_d3_neg(spx_dvec3 a) { return spx_d3(-a.x, -a.y, -a.z); }
-/* max and min of values known not to be NaN: a compare and a select, where fmax and fmin would
- * be library calls (their NaN rules keep the compiler from inlining them). */
+/* For non-NaN values: inline, where fmax and fmin are library calls. */
 static inline double spx_dmax(double a, double b) { return a > b ? a : b; }
 static inline double spx_dmin(double a, double b) { return a < b ? a : b; }
 

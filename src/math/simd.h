@@ -1,19 +1,7 @@
-/* The library's one SIMD vocabulary, and the only file that includes intrinsics headers.
- *
- * Two kinds of vector:
- *  - spx_f4 / spx_i4: four float (int32) lanes, for a 3-vector or a 3x3 row in one register (the
- *    static box-box test, the penetration screen, the box-box manifold, the broad phase's boxes).
- *    SSE2 on x86-64; otherwise, and with SEPAX_DISABLE_SIMD, a struct of four floats whose functions
- *    do the same IEEE operations lane by lane, so both give the same bits. The operations follow
- *    SSE's meaning: comparisons give all-ones or all-zero lanes, min and max return the second
- *    operand when either is NaN.
- *  - spx_vf / spx_vi: SPX_LANES lanes, one pair of boxes or one manifold a lane (the batched
- *    queries, the solver's blocks), with C operators (GCC vector extensions). 4 lanes by default,
- *    8 in a -DSEPAX_AVX2=ON build or a file that defines SPX_LANES 8 before including this
- *    (solver_avx2.c, built with -mavx2), 1 with SEPAX_DISABLE_SIMD: plain scalar code.
- *
- * SPX_HAS_SIMD is 1 when spx_f4 is an SSE2 register. The fast paths that exist only to use SIMD (a
- * scalar path beside them gives the same answer) compile under SPX_HAS_SIMD alone. */
+/* The library's one SIMD vocabulary; the only includer of intrinsics headers.
+ * spx_f4/spx_i4: four lanes, SSE2 or a scalar struct with the same IEEE bits (SSE semantics: masks
+ * all-ones/zero, min/max give the second operand on NaN). spx_vf/spx_vi: SPX_LANES lanes (4; 8 when
+ * defined before including, with -mavx2; 1 without SIMD). SPX_HAS_SIMD: spx_f4 is an SSE2 register. */
 #ifndef SPX_SIMD_H
 #define SPX_SIMD_H
 
@@ -66,8 +54,7 @@ static inline int spx_f4_mask(spx_f4 a) { return _mm_movemask_ps(a); }
 
 /* (a[x], a[y], b[z], b[w]); the indices must be constants. */
 #define SPX_F4_SHUFFLE(a, b, x, y, z, w) _mm_shuffle_ps((a), (b), _MM_SHUFFLE((w), (z), (y), (x)))
-/* One source's lanes in any order. SSE2's shufps overwrites its source, so a source that lives on
-   costs a copy: the integer shuffle writes a new register (the same bits). With AVX, vshufps does. */
+/* One source's lanes in any order; without AVX via pshufd, which spares the copy shufps needs. */
 #ifdef __AVX__
 #define SPX_F4_PERMUTE(a, x, y, z, w) SPX_F4_SHUFFLE(a, a, x, y, z, w)
 #else
@@ -295,9 +282,7 @@ static inline spx_f4 spx_f4_rot1(spx_f4 a) { return SPX_F4_SWIZZLE(a, 1, 2, 0, 3
 static inline spx_f4 spx_f4_rot2(spx_f4 a) { return SPX_F4_SWIZZLE(a, 2, 0, 1, 3); }
 
 /* ---- Two double lanes ----
-   spx_d2: two doubles, for one test on two boxes at once in double (the trees' ray casts). SSE2's
-   __m128d, or a struct of two doubles with the same IEEE operations lane by lane; min and max follow
-   SSE (the second operand when either is NaN), so both builds give the same bits. */
+   spx_d2: SSE2 or a scalar struct, the same bits (min/max as SSE). */
 
 #if SPX_HAS_SIMD
 typedef __m128d spx_d2;
@@ -505,9 +490,7 @@ static inline __attribute__((always_inline)) void spx_vf_transpose8_(__m256 r[8]
 }
 #endif
 
-/* out[k] lane l = row[l][k] for k < n: SPX_LANES rows (16-byte aligned, n a multiple of 4) turned
-   into n lane vectors. SSE2: 4x4 transposes (a load and a quarter of a transpose a float instead of
-   a scalar move each); AVX: 8x8 transposes, and a last four floats as two 4x4 joined. */
+/* out[k] lane l = row[l][k], k < n: rows 16-byte aligned, n a multiple of 4; by transposes. */
 static inline __attribute__((always_inline)) void spx_vf_gather_rows(const float* const* row, int n, spx_vf* out)
 {
 #if SPX_HAS_SIMD && SPX_LANES == 4

@@ -35,8 +35,7 @@ static bool polygon_holds(const spx_plane_piece* outer, const spx_plane_piece* i
     return true;
 }
 
-/* The stretch a piece's feature extreme along `d` covers on the tangent `t` (A's along +d when
- * `upper`, else B's along -d), and how far along d that feature lies. */
+/* The tangent stretch and depth of the feature extreme along d (A's along +d if `upper`, else B's). */
 static void feature(const spx_plane_piece* p, spx_dvec2 d, spx_dvec2 t, bool upper, double tol, double* level,
                     double* lo, double* hi)
 {

@@ -12,9 +12,8 @@ static spx_dvec2 d2_of(spx_vec2 p) { return spx_d2(p.x, p.y); }
 /* Which half of the turn a direction points into: 0 for angles in [0, pi), 1 for [pi, 2 pi). */
 static int half_turn(spx_dvec2 d) { return (d.y > 0.0 || (d.y == 0.0 && d.x > 0.0)) ? 0 : 1; }
 
-/* Every turn strictly to the left and one turn round in all. Each turn is below pi (a left turn),
- * so the edge direction passes the angle pi once per turn round: counting those passes tells a
- * convex boundary from one that winds round twice with left turns only. */
+/* Every turn strictly left, and the edge direction passes angle pi once: left turns alone cannot
+ * tell a convex boundary from one that winds round twice. */
 static bool convex_once_round(const spx_vec2* c, uint32_t n)
 {
     uint32_t passes = 0;
@@ -178,8 +177,7 @@ static spx_dvec2 bounds_center(const spx_piece2d* p)
     return spx_d2(0.5 * ((double)lo_x + hi_x), 0.5 * ((double)lo_y + hi_y));
 }
 
-/* A piece in double, on the float coordinates as given: a shift to a nearer origin would round a
- * piece smaller than the shift's last bit to a point, where here each edge is exact as the check saw it. */
+/* On the coordinates as given: a shift of origin could round a small piece to a point. */
 static void working_form(const spx_piece2d* p, spx_plane_piece* out)
 {
     out->round = p->kind == SPX_PIECE2D_CIRCLE;
@@ -243,8 +241,7 @@ double spx_plane_scale(const spx_plane_piece* a, const spx_plane_piece* b)
 
 static int compare(double p, double q) { return p < q ? -1 : p > q; }
 
-/* An order of the pieces that does not depend on where a polygon's list starts: polygons before
- * circles, fewer corners first, then the corners from the least one. */
+/* Independent of a polygon's starting corner: polygons first, fewer corners, then from the least. */
 static int piece_order(const spx_plane_piece* a, const spx_plane_piece* b)
 {
     if (a->round != b->round) return a->round ? 1 : -1;

@@ -1,6 +1,4 @@
-/* Plane pieces translating over [0, tmax]: the first time they touch. Two polygons by the time
- * each edge normal stops separating them; a circle by the first time its centre comes within the
- * radius of a polygon's edge or corner, or of the other circle's centre. */
+/* First touch of two translating plane pieces over [0, tmax]. See docs/2d.md. */
 #include "plane.h"
 #include <sepax/geometry.h>
 #include <float.h>
@@ -40,8 +38,7 @@ static void offer(first_touch* f, double time, spx_dvec2 normal, bool later)
     }
 }
 
-/* Two polygons, B moving at `w` relative to A, apart at t = 0: the time the last separating axis
- * stops separating, if that comes before any axis separates them for good. */
+/* B at `w` relative to A, apart at t = 0: when the last separating axis stops separating. */
 static bool polygons(const spx_plane_piece* a, const spx_plane_piece* b, spx_dvec2 w, double tmax, first_touch* f)
 {
     f->from = a, f->to = b;
@@ -67,9 +64,8 @@ static bool polygons(const spx_plane_piece* a, const spx_plane_piece* b, spx_dve
     return f->have && f->time <= exit && f->time <= tmax && f->time >= 0.0;
 }
 
-/* The quarter discriminant of |d + w t| = radius: (d.w)^2 - |w|^2 (|d|^2 - radius^2), written as
- * |w|^2 radius^2 - (d x w)^2, which does not cancel: a point passing a corner by a hair's breadth
- * is a miss, not a touch at a time made of rounding. */
+/* Quarter discriminant of |d + w t| = radius as |w|^2 r^2 - (d x w)^2, which does not cancel: a
+ * hair's-breadth pass is a miss, not a rounding-made touch. */
 static double discriminant(spx_dvec2 d, spx_dvec2 w, double a2, double radius)
 {
     const double cross = spx_d2_cross(d, w);
