@@ -430,7 +430,7 @@ static spx_result mass_from_shapes(const spx_shape_def* shapes, uint32_t shape_c
     b->local_center = (vec3s){ { (float)c[0], (float)c[1], (float)c[2] } };
     principal_axes(&Im, &b->principal_inertia, &b->principal);
     invert_inertia(b, Im);
-    /* 0.5 sqrt(1 / (mass |I^-1|_F)): see solver_wide.inc, make_wide_shift. */
+    /* 0.5 sqrt(1 / (mass |I^-1|_F)): docs/world.md, "How the solver is laid out". */
     double f2 = 0.0; /* in double: a small body's I^-1 squared is beyond float */
     for (int k = 0; k < 9; ++k)
         f2 += (double)b->inv_inertia_local.raw[k / 3][k % 3] * b->inv_inertia_local.raw[k / 3][k % 3];
