@@ -231,23 +231,10 @@ typedef struct hull_bound {
     double reach, speed, tmax;
 } hull_bound;
 
-/* Conservative advancement from `time`: distance_below(q) never exceeds the distance from q to the
-   piece, so the sphere cannot touch it sooner. INFINITY: not within tmax. */
-#define ADVANCE(bound, time, distance_below)                                                  \
-    do {                                                                                      \
-        for (int step_ = 0; step_ < HULL_ADVANCE_STEPS && (time) <= (bound)->tmax; ++step_) { \
-            const spx_dvec3 q = spx_d3_mad((bound)->center, (bound)->velocity, (time));       \
-            const double d_ = (distance_below);                                               \
-            if (d_ <= (bound)->reach) return (time);                                          \
-            if (!((bound)->speed > 0.0)) return INFINITY;                                     \
-            (time) += (d_ - (bound)->reach) / (bound)->speed;                                 \
-        }                                                                                     \
-        return (time) <= (bound)->tmax ? (time) : INFINITY;                                   \
-    } while (0)
-
 /* From q to a tree node's box, less the box's rounding. */
-static double box_distance_below(spx_dvec3 q, const spx_world_box* w)
+static double box_distance_below(const void* piece, spx_dvec3 q)
 {
+    const spx_world_box* w = piece;
     double d2 = 0.0, size = 0.0;
     for (int i = 0; i < 3; ++i) {
         const double along = (q.x - w->center[0]) * w->axis[i][0] + (q.y - w->center[1]) * w->axis[i][1] +
@@ -259,44 +246,61 @@ static double box_distance_below(spx_dvec3 q, const spx_world_box* w)
     return sqrt(d2) - 1e-6 * size;
 }
 
-static double node_lower(const hull_bound* o, const spx_world_box* w)
+typedef double (*hull_distance)(const void* piece, spx_dvec3 q);
+
+/* Conservative advancement from `time`: distance(q) never exceeds the distance from q to the piece, so
+   the sphere cannot touch it sooner. INFINITY: not within tmax. */
+static inline double advance(const hull_bound* o, double time, hull_distance distance, const void* piece)
 {
-    double time = 0.0;
-    ADVANCE(o, time, box_distance_below(q, w));
+    for (int step = 0; step < HULL_ADVANCE_STEPS && time <= o->tmax; ++step) {
+        const double d = distance(piece, spx_d3_mad(o->center, o->velocity, time));
+        if (d <= o->reach) return time;
+        if (!(o->speed > 0.0)) return INFINITY;
+        time += (d - o->reach) / o->speed;
+    }
+    return time <= o->tmax ? time : INFINITY;
 }
 
+static double node_lower(const hull_bound* o, const spx_world_box* w) { return advance(o, 0.0, box_distance_below, w); }
+
+/* A triangle's corners, unit normal and edges' outward unit normals in its plane. */
+typedef struct hull_face {
+    spx_dvec3 v[3], n, side[3];
+} hull_face;
+
 /* From q to the triangle: its plane's distance and, within the plane, the farthest any edge's outer side
-   is (the two at right angles; side[k]: edge k's outward unit normal). */
-static double triangle_distance_below(spx_dvec3 q, const spx_dvec3 v[3], spx_dvec3 n, const spx_dvec3 side[3])
+   is (the two at right angles). */
+static double triangle_distance_below(const void* piece, spx_dvec3 q)
 {
-    const double h = spx_d3_dot(spx_d3_sub(q, v[0]), n);
+    const hull_face* f = piece;
+    const double h = spx_d3_dot(spx_d3_sub(q, f->v[0]), f->n);
     double out = 0.0;
-    for (int k = 0; k < 3; ++k) out = spx_dmax(out, spx_d3_dot(spx_d3_sub(q, v[k]), side[k]));
+    for (int k = 0; k < 3; ++k) out = spx_dmax(out, spx_d3_dot(spx_d3_sub(q, f->v[k]), f->side[k]));
     return sqrt(h * h + out * out);
 }
 
 /* The triangle's plane first (the sphere reaches it by a formula), then conservative advancement. */
 static double triangle_lower(const hull_bound* o, const spx_triangle* tri)
 {
-    const spx_dvec3 v[3] = { spx_d3_from(tri->v[0]), spx_d3_from(tri->v[1]), spx_d3_from(tri->v[2]) };
-    spx_dvec3 n = spx_d3_cross(spx_d3_sub(v[1], v[0]), spx_d3_sub(v[2], v[0]));
+    hull_face f;
+    for (int k = 0; k < 3; ++k) f.v[k] = spx_d3_from(tri->v[k]);
+    const spx_dvec3 n = spx_d3_cross(spx_d3_sub(f.v[1], f.v[0]), spx_d3_sub(f.v[2], f.v[0]));
     const double len = spx_d3_len(n);
     if (!(len > 0.0)) return 0.0;
-    n = spx_d3_scale(n, 1.0 / len);
-    double s = spx_d3_dot(spx_d3_sub(o->center, v[0]), n), vn = spx_d3_dot(o->velocity, n);
+    f.n = spx_d3_scale(n, 1.0 / len);
+    double s = spx_d3_dot(spx_d3_sub(o->center, f.v[0]), f.n), vn = spx_d3_dot(o->velocity, f.n);
     if (s < 0.0) s = -s, vn = -vn;
     double time = 0.0;
     if (s > o->reach) {
         if (vn >= 0.0) return INFINITY;
         time = (s - o->reach) / -vn;
     }
-    spx_dvec3 side[3];
     for (int k = 0; k < 3; ++k) {
-        side[k] = spx_d3_cross(spx_d3_sub(v[(k + 1) % 3], v[k]), n); /* out of the triangle wound about n */
-        const double s2 = spx_d3_len2(side[k]);
-        side[k] = s2 > 0.0 ? spx_d3_scale(side[k], 1.0 / sqrt(s2)) : spx_d3(0, 0, 0);
+        const spx_dvec3 side = spx_d3_cross(spx_d3_sub(f.v[(k + 1) % 3], f.v[k]), f.n); /* out, wound about n */
+        const double s2 = spx_d3_len2(side);
+        f.side[k] = s2 > 0.0 ? spx_d3_scale(side, 1.0 / sqrt(s2)) : spx_d3(0, 0, 0);
     }
-    ADVANCE(o, time, triangle_distance_below(q, v, n, side));
+    return advance(o, time, triangle_distance_below, &f);
 }
 
 /* Nothing can join the contact set after this time. */
