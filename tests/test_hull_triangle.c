@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int scale_cases = 1;
 
@@ -40,6 +41,17 @@ static uint32_t random_cloud(double r, spx_vec3* p)
         const float z = (float)(r * sz * uniform(-1, 1)), y = (float)(r * sy * uniform(-1, 1)),
                     x = (float)(r * sx * uniform(-1, 1));
         p[i] = spx_v3(x, y, z);
+    }
+    return n;
+}
+
+/* 8 to 24 points on a sphere of radius r about the origin: the hull's bounding sphere is tight. */
+static uint32_t random_gem(double r, spx_vec3* p)
+{
+    const uint32_t n = 8 + (uint32_t)uniform(0, 17);
+    for (uint32_t i = 0; i < n; ++i) {
+        const double z = uniform(-1, 1), phi = uniform(0, 6.283185307179586), ring = sqrt(1.0 - z * z);
+        p[i] = spx_v3((float)(r * ring * cos(phi)), (float)(r * ring * sin(phi)), (float)(r * z));
     }
     return n;
 }
@@ -815,6 +827,29 @@ static int mesh_against_all_triangles(spx_mesh_instance* inst, const spx_placed_
     TEST_ENSURE(mh.first.triangle_b == best_source);
     TEST_ENSURE(mh.contact_count == set);
     TEST_ENSURE(mh.contacts_written == (set < 64 ? set : 64));
+    /* Each contact written is its own triangle's single-pair answer, bit for bit, once, in the mesh's order
+       (the descent's: a node's triangles are a range, the left child's first). */
+    uint32_t last = 0;
+    for (uint32_t i = 0; i < mh.contacts_written; ++i) {
+        uint32_t found = 0;
+        for (uint32_t k = 0; k < info.triangle_count; ++k) {
+            spx_triangle t;
+            uint32_t source;
+            spx_mesh_instance_get_triangle(inst, k, &t, &source);
+            if (source != contacts[i].triangle_b || spx_triangle_validate(&t) != SPX_OK) continue;
+            spx_sweep_hit s;
+            spx_sweep_hull_triangle(h, va, &t, vb, tmax, &s);
+            TEST_ENSURE(s.state != SPX_SWEEP_MISS);
+            TEST_ENSURE(memcmp(&s.normal, &contacts[i].normal, sizeof s.normal) == 0);
+            TEST_ENSURE(memcmp(&s.point, &contacts[i].point, sizeof s.point) == 0);
+            TEST_ENSURE(s.state == SPX_SWEEP_START_OVERLAP ? contacts[i].time == 0.0f : contacts[i].time == s.time);
+            TEST_ENSURE(i == 0 || k > last);
+            last = k;
+            ++found;
+        }
+        TEST_ENSURE(found == 1);
+        for (uint32_t j = 0; j < i; ++j) TEST_ENSURE(contacts[j].triangle_b != contacts[i].triangle_b);
+    }
     if (best.state == SPX_SWEEP_HIT) {
         ++*hits;
         TEST_ENSURE(mh.time == best.time);
@@ -842,7 +877,8 @@ static int hull_mesh_against_brute_force(void)
     const int cases = test_cases(600) * scale_cases;
     for (int c = 0; c < cases; ++c) {
         spx_vec3 cloud[24];
-        const uint32_t n = random_cloud(uniform(0.3, 1.5), cloud);
+        /* Every fifth (from the third) a gem: its first point of contact is on its bounding sphere. */
+        const uint32_t n = c % 5 == 2 ? random_gem(uniform(0.3, 1.5), cloud) : random_cloud(uniform(0.3, 1.5), cloud);
         spx_hull* hull = c % 5 == 0 ? test_hull_box(spx_v3(0.5f, 0.5f, 0.5f)) : test_hull_of(cloud, n);
         if (!hull) continue;
         /* Every fifth a box turned only about z over the flat grid: its foot lands flat, on many

@@ -4,9 +4,11 @@
 #include "sat_hull_triangle.h"
 #include "manifold_group.h"
 #include "mesh_descent.h"
+#include "sweep_bound.h"
 #include "geometry/mesh.h"
 #include "geometry/validate.h"
 #include <float.h>
+#include <stddef.h>
 #include <string.h>
 
 #define HULL_MESH_PI 3.14159265358979323846
@@ -115,7 +117,6 @@ typedef struct hull_sweep {
     /* First pass: the first pair and the pairs kept for the contact set. */
     bool have, any_start;
     spx_mesh_contact best;
-    spx_gathered gather[HULL_GATHER];
     uint32_t gather_count;
     bool overflow;
     /* Second pass (on overflow only). */
@@ -127,6 +128,7 @@ typedef struct hull_sweep {
     spx_dvec3 depth_normal;
     double hull_top; /* hull's highest projection on depth_normal */
     double depth;
+    spx_gathered gather[HULL_GATHER]; /* last: not cleared, read only below gather_count */
 } hull_sweep;
 
 /* Earlier first; at the start deeper first; ties to the lower triangle number. */
@@ -217,19 +219,219 @@ static bool visit_depth(void* context, uint32_t t)
     return false;
 }
 
+/* ---- a descent pruned by a lower bound on the time ---- */
+
+/* Steps of conservative advancement past a plane. */
+#define HULL_ADVANCE_STEPS 2
+
+/* The hull's bounding sphere moving against the mesh, grown for rounding; what it cannot reach before a
+   time, the hull cannot. */
+typedef struct hull_bound {
+    spx_dvec3 center, velocity;
+    double reach, speed, tmax;
+} hull_bound;
+
+/* From q to a tree node's box, less the box's rounding. */
+static double box_distance_below(const void* piece, spx_dvec3 q)
+{
+    const spx_world_box* w = piece;
+    double d2 = 0.0, size = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        const double along = (q.x - w->center[0]) * w->axis[i][0] + (q.y - w->center[1]) * w->axis[i][1] +
+                             (q.z - w->center[2]) * w->axis[i][2];
+        const double out = fabs(along) - w->half[i];
+        if (out > 0.0) d2 += out * out;
+        size += fabs(along) + w->half[i];
+    }
+    return sqrt(d2) - 1e-6 * size;
+}
+
+typedef double (*hull_distance)(const void* piece, spx_dvec3 q);
+
+/* Conservative advancement from `time`: distance(q) never exceeds the distance from q to the piece, so
+   the sphere cannot touch it sooner. INFINITY: not within tmax. */
+static inline double advance(const hull_bound* o, double time, hull_distance distance, const void* piece)
+{
+    for (int step = 0; step < HULL_ADVANCE_STEPS && time <= o->tmax; ++step) {
+        const double d = distance(piece, spx_d3_mad(o->center, o->velocity, time));
+        if (d <= o->reach) return time;
+        if (!(o->speed > 0.0)) return INFINITY;
+        time += (d - o->reach) / o->speed;
+    }
+    return time <= o->tmax ? time : INFINITY;
+}
+
+static double node_lower(const hull_bound* o, const spx_world_box* w) { return advance(o, 0.0, box_distance_below, w); }
+
+/* A triangle's corners, unit normal and edges' outward unit normals in its plane. */
+typedef struct hull_face {
+    spx_dvec3 v[3], n, side[3];
+} hull_face;
+
+/* From q to the triangle: its plane's distance and, within the plane, the farthest any edge's outer side
+   is (the two at right angles). */
+static double triangle_distance_below(const void* piece, spx_dvec3 q)
+{
+    const hull_face* f = piece;
+    const double h = spx_d3_dot(spx_d3_sub(q, f->v[0]), f->n);
+    double out = 0.0;
+    for (int k = 0; k < 3; ++k) out = spx_dmax(out, spx_d3_dot(spx_d3_sub(q, f->v[k]), f->side[k]));
+    return sqrt(h * h + out * out);
+}
+
+/* The triangle's plane first (the sphere reaches it by a formula), then conservative advancement. */
+static double triangle_lower(const hull_bound* o, const spx_triangle* tri)
+{
+    hull_face f;
+    for (int k = 0; k < 3; ++k) f.v[k] = spx_d3_from(tri->v[k]);
+    const spx_dvec3 n = spx_d3_cross(spx_d3_sub(f.v[1], f.v[0]), spx_d3_sub(f.v[2], f.v[0]));
+    const double len = spx_d3_len(n);
+    if (!(len > 0.0)) return 0.0;
+    f.n = spx_d3_scale(n, 1.0 / len);
+    double s = spx_d3_dot(spx_d3_sub(o->center, f.v[0]), f.n), vn = spx_d3_dot(o->velocity, f.n);
+    if (s < 0.0) s = -s, vn = -vn;
+    double time = 0.0;
+    if (s > o->reach) {
+        if (vn >= 0.0) return INFINITY;
+        time = (s - o->reach) / -vn;
+    }
+    for (int k = 0; k < 3; ++k) {
+        const spx_dvec3 side = spx_d3_cross(spx_d3_sub(f.v[(k + 1) % 3], f.v[k]), f.n); /* out, wound about n */
+        const double s2 = spx_d3_len2(side);
+        f.side[k] = s2 > 0.0 ? spx_d3_scale(side, 1.0 / sqrt(s2)) : spx_d3(0, 0, 0);
+    }
+    return advance(o, time, triangle_distance_below, &f);
+}
+
+/* Nothing can join the contact set after this time. */
+static double hull_prune(const hull_sweep* hs)
+{
+    if (!hs->have) return hs->tmax;
+    return hs->any_start ? 0.0 : spx_window_end(hs->best.time, hs->tmax) + 1e-6 * hs->tmax;
+}
+
+/* Insertion sort: a few dozen pairs. */
+static void sort_by_triangle(spx_gathered* g, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; ++i) {
+        const spx_gathered x = g[i];
+        uint32_t j = i;
+        for (; j > 0 && g[j - 1].ib > x.ib; --j) g[j] = g[j - 1];
+        g[j] = x;
+    }
+}
+
+/* Nodes and triangles waiting, least bound on top (~6 KB of stack); more: the plain pass. */
+#define HULL_HEAP 384
+#define HULL_TRIANGLE 0x80000000u /* an item's bit for a triangle, else a node */
+
+typedef struct hull_item {
+    double lower;
+    uint32_t what;
+} hull_item;
+
+typedef struct hull_heap {
+    hull_item items[HULL_HEAP];
+    uint32_t count;
+} hull_heap;
+
+static bool heap_push(hull_heap* h, double lower, uint32_t what)
+{
+    if (h->count == HULL_HEAP) return false;
+    uint32_t i = h->count++;
+    while (i > 0 && h->items[(i - 1) / 2].lower > lower) {
+        h->items[i] = h->items[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->items[i] = (hull_item){ lower, what };
+    return true;
+}
+
+static hull_item heap_pop(hull_heap* h)
+{
+    const hull_item top = h->items[0], last = h->items[--h->count];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= h->count) break;
+        if (c + 1 < h->count && h->items[c + 1].lower < h->items[c].lower) ++c;
+        if (!(h->items[c].lower < last.lower)) break;
+        h->items[i] = h->items[c];
+        i = c;
+    }
+    if (h->count > 0) h->items[i] = last;
+    return top;
+}
+
+/* The first pass best first: nodes the swept box reaches (as the plain pass's) and their triangles in the
+   order of the time the bounding sphere could first reach them, ending at the first bound past the contact
+   window of the first time found: the same first pair and contact set from fewer sweeps, kept back in
+   triangle order (the plain pass's leaf order: a node's triangles are a range, the left child's first).
+   Exact hulls only: a margin pushes the axes out past the sphere. False, hs as it was: the heap filled. */
+static bool bounded_pass(hull_sweep* hs, const spx_obb* swept)
+{
+    spx_mesh_instance* b = hs->inst;
+    const spx_placed_hull* a = hs->a;
+    const spx_hull_view* v = &a->hull->view;
+    hull_bound o;
+    o.center = spx_d3_add(spx_d3_from(a->position), rotate_f(&a->rotation, v->center));
+    o.velocity = spx_d3_sub(spx_d3_from(hs->va), spx_d3_from(hs->vb));
+    o.speed = spx_d3_len(o.velocity);
+    o.tmax = hs->tmax;
+    /* Slack for a rotation off orthonormal by its tolerance and for the rounding of positions. */
+    const double far = fabs(o.center.x) + fabs(o.center.y) + fabs(o.center.z) + o.speed * o.tmax;
+    o.reach = v->radius * (1.0 + 1e-4) + 1e-7 * far + 1e-30;
+    const spx_world_box qa = spx_descent_query_box(swept);
+    const spx_obb_node* nodes = b->mesh->nodes;
+    hull_heap heap;
+    heap.count = 0;
+    const spx_world_box* root = spx_mesh_instance_node(b, 0);
+    if (spx_overlap_box_box_eps(&qa, root, SPX_BOUND_EPS_QUERY)) heap_push(&heap, node_lower(&o, root), 0);
+    bool full = false;
+    while (heap.count > 0 && !full) {
+        const hull_item it = heap_pop(&heap);
+        if (it.lower > hull_prune(hs)) break;
+        if (it.what & HULL_TRIANGLE) {
+            visit_sweep(hs, it.what & ~HULL_TRIANGLE);
+            continue;
+        }
+        const spx_obb_node* n = &nodes[it.what];
+        if (spx_obb_node_is_leaf(n)) {
+            for (uint32_t t = n->first; t < n->first + n->count && !full; ++t) {
+                if (!b->usable[t]) continue;
+                const double lower = triangle_lower(&o, &b->triangles[t]);
+                if (lower <= hull_prune(hs)) full = !heap_push(&heap, lower, t | HULL_TRIANGLE);
+            }
+            continue;
+        }
+        for (uint32_t k = 0; k < 2 && !full; ++k) {
+            const spx_world_box* w = spx_mesh_instance_node(b, n->first + k);
+            if (!spx_overlap_box_box_faces(&qa, w, SPX_BOUND_EPS_QUERY)) continue;
+            const double lower = node_lower(&o, w);
+            if (lower <= hull_prune(hs)) full = !heap_push(&heap, lower, n->first + k);
+        }
+    }
+    if (full) {
+        memset(&hs->have, 0, offsetof(hull_sweep, gather) - offsetof(hull_sweep, have)); /* as first set */
+        return false;
+    }
+    if (!hs->overflow) sort_by_triangle(hs->gather, hs->gather_count);
+    return true;
+}
+
 static spx_result hull_mesh_sweep(const spx_placed_hull* a, spx_vec3 velocity_a, spx_mesh_instance* b,
                                   spx_vec3 velocity_b, float tmax, double margin, spx_mesh_contact* contacts,
                                   uint32_t capacity, spx_mesh_hit* out)
 {
     /* ~25 KB of pairs on the stack, as the box-mesh query. */
     hull_sweep hs;
-    memset(&hs, 0, sizeof hs);
+    memset(&hs, 0, offsetof(hull_sweep, gather));
     hs.a = a, hs.inst = b, hs.va = velocity_a, hs.vb = velocity_b, hs.tmax = tmax, hs.margin = margin;
     const double d[3] = { ((double)velocity_a.x - velocity_b.x) * tmax, ((double)velocity_a.y - velocity_b.y) * tmax,
                           ((double)velocity_a.z - velocity_b.z) * tmax };
     const spx_obb box = bound_box(a, margin);
     const spx_obb swept = swept_box(&box, d);
-    spx_descend_visit(&swept, b, visit_sweep, &hs);
+    if (margin > 0.0 || !bounded_pass(&hs, &swept)) spx_descend_visit(&swept, b, visit_sweep, &hs);
     spx_mesh_hit h;
     memset(&h, 0, sizeof h);
     if (!hs.have) {
