@@ -71,11 +71,10 @@ static inline bool same_shape_pairs(const spx_contact* was, uint32_t was_count, 
     return true;
 }
 
-/* Speculative distance plus what the relative motion can close this step. */
-static float pair_margin(const spx_world* w, const spx_body* a, const spx_body* b, float dt)
+/* Speculative distance plus what the relative motion can close this step (spin: c->spin's). */
+static float pair_margin(const spx_world* w, const spx_body* a, float spin_a, const spx_body* b, float spin_b, float dt)
 {
-    float closing =
-        glms_vec3_norm(glms_vec3_sub(a->v, b->v)) + glms_vec3_norm(a->w) * a->radius + glms_vec3_norm(b->w) * b->radius;
+    float closing = glms_vec3_norm(glms_vec3_sub(a->v, b->v)) + spin_a + spin_b;
     return w->def.speculative_distance + closing * dt;
 }
 
@@ -314,7 +313,8 @@ static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n)
     return spx_reserve(al, (void**)&c->prev, &c->prev_capacity, (uint32_t)need, sizeof(spx_contact), 16) &&
            spx_reserve(al, (void**)&c->begin, &c->begin_capacity, (uint32_t)events, sizeof(spx_contact_event), 8) &&
            spx_reserve(al, (void**)&c->end, &c->end_capacity, (uint32_t)events, sizeof(spx_contact_event), 8) &&
-           spx_reserve(al, (void**)&c->hits, &c->hit_capacity, (uint32_t)need, sizeof(spx_contact_hit_event), 8);
+           spx_reserve(al, (void**)&c->hits, &c->hit_capacity, (uint32_t)need, sizeof(spx_contact_hit_event), 8) &&
+           spx_reserve(al, (void**)&c->spin, &c->spin_capacity, w->body_slots, sizeof(float), 16);
 }
 
 spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, float dt)
@@ -330,6 +330,8 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
     c->end_count = 0;
     c->reduced = 0;
     c->reused = 0;
+    /* Once a body, not once each of its pairs. */
+    for (uint32_t k = 0; k < w->body_slots; ++k) c->spin[k] = glms_vec3_norm(w->bodies[k].w) * w->bodies[k].radius;
 
     uint32_t i = 0, j = 0;
     while (i < n || j < old_count) {
@@ -354,7 +356,7 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
         const uint32_t ia = pairs[i].a, ib = pairs[i].b;
         const spx_body* a = &w->bodies[ia];
         const spx_body* b = &w->bodies[ib];
-        float margin = pair_margin(w, a, b, dt);
+        float margin = pair_margin(w, a, c->spin[ia], b, c->spin[ib], dt);
         uint32_t before = c->count;
         /* Bounding spheres beyond the margin: about half a pile's pairs end here. */
         float reach = a->radius + b->radius + margin;
@@ -488,4 +490,5 @@ void spx_contacts_free(spx_contacts* c, const spx_allocator* al)
     spx_free(al, c->end, sizeof(spx_contact_event) * (size_t)c->end_capacity);
     spx_free(al, c->pending_end, sizeof(spx_contact_event) * (size_t)c->pending_end_capacity);
     spx_free(al, c->hits, sizeof(spx_contact_hit_event) * (size_t)c->hit_capacity);
+    spx_free(al, c->spin, sizeof(float) * (size_t)c->spin_capacity);
 }
