@@ -295,13 +295,14 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
     return made;
 }
 
-/* Room: every shape pair's manifolds plus last step's kept ones; events one a manifold. */
-static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n)
+/* Room: every shape pair's manifolds plus last step's kept ones; events one a manifold. one_shape:
+   no body has a second shape or a mesh, so a pair makes one manifold at most. */
+static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n, bool one_shape)
 {
     spx_contacts* c = &w->contacts;
-    uint64_t need = c->count;
+    uint64_t need = (uint64_t)c->count + (one_shape ? n : 0);
     /* One a box pair, SPX_MAX_MESH_MANIFOLDS with a mesh (a box in a room's corner), from counts. */
-    for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t i = 0; i < n && !one_shape; ++i) {
         const spx_body* a = &w->bodies[pairs[i].a];
         const spx_body* b = &w->bodies[pairs[i].b];
         const uint64_t all = (uint64_t)a->shape_count * b->shape_count, boxes = (uint64_t)a->box_count * b->box_count;
@@ -313,14 +314,22 @@ static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n)
     return spx_reserve(al, (void**)&c->prev, &c->prev_capacity, (uint32_t)need, sizeof(spx_contact), 16) &&
            spx_reserve(al, (void**)&c->begin, &c->begin_capacity, (uint32_t)events, sizeof(spx_contact_event), 8) &&
            spx_reserve(al, (void**)&c->end, &c->end_capacity, (uint32_t)events, sizeof(spx_contact_event), 8) &&
-           spx_reserve(al, (void**)&c->hits, &c->hit_capacity, (uint32_t)need, sizeof(spx_contact_hit_event), 8) &&
-           spx_reserve(al, (void**)&c->spin, &c->spin_capacity, w->body_slots, sizeof(float), 16);
+           spx_reserve(al, (void**)&c->hits, &c->hit_capacity, (uint32_t)need, sizeof(spx_contact_hit_event), 8);
 }
 
 spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, float dt)
 {
     spx_contacts* c = &w->contacts;
-    if (!reserve(w, pairs, n)) return SPX_ERR_OUT_OF_MEMORY;
+    if (!spx_reserve(&w->allocator, (void**)&c->spin, &c->spin_capacity, w->body_slots, sizeof(float), 16))
+        return SPX_ERR_OUT_OF_MEMORY;
+    /* Once a body, not once each of its pairs. */
+    bool one_shape = true;
+    for (uint32_t k = 0; k < w->body_slots; ++k) {
+        const spx_body* b = &w->bodies[k];
+        c->spin[k] = glms_vec3_norm(b->w) * b->radius;
+        one_shape &= b->shape_count <= 1 && b->box_count == b->shape_count;
+    }
+    if (!reserve(w, pairs, n, one_shape)) return SPX_ERR_OUT_OF_MEMORY;
     spx_contact* old = c->list;
     uint32_t old_count = c->count, old_capacity = c->capacity;
     c->list = c->prev, c->capacity = c->prev_capacity;
@@ -330,8 +339,6 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
     c->end_count = 0;
     c->reduced = 0;
     c->reused = 0;
-    /* Once a body, not once each of its pairs. */
-    for (uint32_t k = 0; k < w->body_slots; ++k) c->spin[k] = glms_vec3_norm(w->bodies[k].w) * w->bodies[k].radius;
 
     uint32_t i = 0, j = 0;
     while (i < n || j < old_count) {
