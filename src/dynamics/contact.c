@@ -11,12 +11,8 @@
 #include <sepax/mesh_query.h>
 #include <math.h>
 
-typedef struct pair_key {
-    uint32_t a, b;
-} pair_key;
-
-static bool key_less(pair_key x, pair_key y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
-static bool key_equal(pair_key x, pair_key y) { return x.a == y.a && x.b == y.b; }
+/* (a, b) as one number: the lists' order is this key's. */
+static inline uint64_t body_key(uint32_t a, uint32_t b) { return (uint64_t)a << 32 | b; }
 
 static spx_contact_event* push_event(const spx_world* w, spx_contact_event* events, uint32_t* count, uint32_t capacity,
                                      const spx_contact* m)
@@ -65,11 +61,20 @@ static void shape_pair_events(const spx_world* w, spx_contacts* c, const spx_con
     }
 }
 
-/* Speculative distance plus what the relative motion can close this step. */
-static float pair_margin(const spx_world* w, const spx_body* a, const spx_body* b, float dt)
+/* Same shape pairs in both (most resting and most apart pairs): no events, no call. */
+static inline bool same_shape_pairs(const spx_contact* was, uint32_t was_count, const spx_contact* now,
+                                    uint32_t now_count)
 {
-    float closing =
-        glms_vec3_norm(glms_vec3_sub(a->v, b->v)) + glms_vec3_norm(a->w) * a->radius + glms_vec3_norm(b->w) * b->radius;
+    if (was_count != now_count) return false;
+    for (uint32_t k = 0; k < now_count; ++k)
+        if (shape_key(&was[k]) != shape_key(&now[k])) return false;
+    return true;
+}
+
+/* Speculative distance plus what the relative motion can close this step (spin: c->spin's). */
+static float pair_margin(const spx_world* w, const spx_body* a, float spin_a, const spx_body* b, float spin_b, float dt)
+{
+    float closing = glms_vec3_norm(glms_vec3_sub(a->v, b->v)) + spin_a + spin_b;
     return w->def.speculative_distance + closing * dt;
 }
 
@@ -290,13 +295,14 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
     return made;
 }
 
-/* Room: every shape pair's manifolds plus last step's kept ones; events one a manifold. */
-static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n)
+/* Room: every shape pair's manifolds plus last step's kept ones; events one a manifold. one_shape:
+   no body has a second shape or a mesh, so a pair makes one manifold at most. */
+static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n, bool one_shape)
 {
     spx_contacts* c = &w->contacts;
-    uint64_t need = c->count;
+    uint64_t need = (uint64_t)c->count + (one_shape ? n : 0);
     /* One a box pair, SPX_MAX_MESH_MANIFOLDS with a mesh (a box in a room's corner), from counts. */
-    for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t i = 0; i < n && !one_shape; ++i) {
         const spx_body* a = &w->bodies[pairs[i].a];
         const spx_body* b = &w->bodies[pairs[i].b];
         const uint64_t all = (uint64_t)a->shape_count * b->shape_count, boxes = (uint64_t)a->box_count * b->box_count;
@@ -314,7 +320,16 @@ static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n)
 spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, float dt)
 {
     spx_contacts* c = &w->contacts;
-    if (!reserve(w, pairs, n)) return SPX_ERR_OUT_OF_MEMORY;
+    if (!spx_reserve(&w->allocator, (void**)&c->spin, &c->spin_capacity, w->body_slots, sizeof(float), 16))
+        return SPX_ERR_OUT_OF_MEMORY;
+    /* Once a body, not once each of its pairs. */
+    bool one_shape = true;
+    for (uint32_t k = 0; k < w->body_slots; ++k) {
+        const spx_body* b = &w->bodies[k];
+        c->spin[k] = glms_vec3_norm(b->w) * b->radius;
+        one_shape &= b->shape_count <= 1 && b->box_count == b->shape_count;
+    }
+    if (!reserve(w, pairs, n, one_shape)) return SPX_ERR_OUT_OF_MEMORY;
     spx_contact* old = c->list;
     uint32_t old_count = c->count, old_capacity = c->capacity;
     c->list = c->prev, c->capacity = c->prev_capacity;
@@ -327,18 +342,16 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
 
     uint32_t i = 0, j = 0;
     while (i < n || j < old_count) {
-        pair_key kp = { UINT32_MAX, UINT32_MAX }, ko = { UINT32_MAX, UINT32_MAX };
-        if (i < n) kp.a = pairs[i].a, kp.b = pairs[i].b;
-        if (j < old_count) ko.a = old[j].body_a, ko.b = old[j].body_b;
+        const uint64_t kp = i < n ? body_key(pairs[i].a, pairs[i].b) : UINT64_MAX;
+        const uint64_t ko = j < old_count ? body_key(old[j].body_a, old[j].body_b) : UINT64_MAX;
         uint32_t j_end = j;
-        bool old_first = j < old_count && (i == n || key_less(ko, kp));
-        bool matched = j < old_count && i < n && key_equal(ko, kp);
-        if (old_first || matched)
-            while (j_end < old_count && old[j_end].body_a == ko.a && old[j_end].body_b == ko.b) ++j_end;
+        const bool old_first = j < old_count && (i == n || ko < kp);
+        if (old_first || (j < old_count && ko == kp))
+            while (j_end < old_count && body_key(old[j_end].body_a, old[j_end].body_b) == ko) ++j_end;
         if (old_first) {
             /* No longer paired: both still (sleeping or static) keep their manifolds; else they parted. */
-            const spx_body* a = &w->bodies[ko.a];
-            const spx_body* b = &w->bodies[ko.b];
+            const spx_body* a = &w->bodies[old[j].body_a];
+            const spx_body* b = &w->bodies[old[j].body_b];
             if (!spx_body_moves(a) && !spx_body_moves(b)) {
                 for (uint32_t k = j; k < j_end; ++k) c->list[c->count++] = old[k];
             } else {
@@ -347,9 +360,10 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
             j = j_end;
             continue;
         }
-        const spx_body* a = &w->bodies[kp.a];
-        const spx_body* b = &w->bodies[kp.b];
-        float margin = pair_margin(w, a, b, dt);
+        const uint32_t ia = pairs[i].a, ib = pairs[i].b;
+        const spx_body* a = &w->bodies[ia];
+        const spx_body* b = &w->bodies[ib];
+        float margin = pair_margin(w, a, c->spin[ia], b, c->spin[ib], dt);
         uint32_t before = c->count;
         /* Bounding spheres beyond the margin: about half a pile's pairs end here. */
         float reach = a->radius + b->radius + margin;
@@ -359,23 +373,25 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
             /* old may be NULL for a new pair. */
             const spx_contact* pair_old = j_end > j ? &old[j] : NULL;
             /* Filters are asked each step: a forbidden pair loses its manifolds, reused or not. */
-            const bool ask = spx_bodies_filtered(w, kp.a, kp.b);
+            const bool ask = spx_bodies_filtered(w, ia, ib);
             if (pair_old && can_reuse(a, &ra, b, sqrtf(distance2), margin - 0.5f * w->def.speculative_distance,
                                       pair_old, j_end - j)) {
                 const mat3s rb = spx_body_matrix(b);
                 for (uint32_t k = j; k < j_end; ++k)
-                    if (!ask || spx_shapes_collide(w, kp.a, old[k].shape_a, kp.b, old[k].shape_b))
+                    if (!ask || spx_shapes_collide(w, ia, old[k].shape_a, ib, old[k].shape_b))
                         reuse_contact(w, &old[k], &ra, &rb, &c->list[c->count++]);
                 ++c->reused;
             } else {
                 for (uint16_t sa = 0; sa < a->shape_count; ++sa)
                     for (uint16_t sb = 0; sb < b->shape_count; ++sb)
-                        if (!ask || spx_shapes_collide(w, kp.a, sa, kp.b, sb))
+                        if (!ask || spx_shapes_collide(w, ia, sa, ib, sb))
                             c->count +=
-                                make_contacts(w, kp.a, kp.b, sa, sb, margin, pair_old, j_end - j, &c->list[c->count]);
+                                make_contacts(w, ia, ib, sa, sb, margin, pair_old, j_end - j, &c->list[c->count]);
             }
         }
-        shape_pair_events(w, c, j_end > j ? &old[j] : NULL, j_end - j, &c->list[before], c->count - before);
+        const spx_contact* was = j_end > j ? &old[j] : NULL;
+        if (!same_shape_pairs(was, j_end - j, &c->list[before], c->count - before))
+            shape_pair_events(w, c, was, j_end - j, &c->list[before], c->count - before);
         ++i;
         j = j_end;
     }
@@ -481,4 +497,5 @@ void spx_contacts_free(spx_contacts* c, const spx_allocator* al)
     spx_free(al, c->end, sizeof(spx_contact_event) * (size_t)c->end_capacity);
     spx_free(al, c->pending_end, sizeof(spx_contact_event) * (size_t)c->pending_end_capacity);
     spx_free(al, c->hits, sizeof(spx_contact_hit_event) * (size_t)c->hit_capacity);
+    spx_free(al, c->spin, sizeof(float) * (size_t)c->spin_capacity);
 }

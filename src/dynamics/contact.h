@@ -67,6 +67,8 @@ typedef struct spx_contacts {
     uint32_t hit_count, hit_capacity;
     spx_contact_event* pending_end; /* reported next step */
     uint32_t pending_end_count, pending_end_capacity;
+    float* spin; /* m/s: each body slot's |w| radius, this step's */
+    uint32_t spin_capacity;
     uint32_t reduced;
     uint32_t reused;
     /* Mesh-mesh triangle pairs; NULL: the query's own. */
