@@ -70,6 +70,24 @@ static double least(const spx_dvec3* v, uint32_t count, spx_dvec3 n)
     return lo;
 }
 
+/* least(v, n) for face f (normal n) of a piece whose first `pairs` face pairs are opposite: an even face keeps the
+   negated greatest for the odd one in *next. -x rounds as x does, so that is the odd face's least to the bit but for a
+   zero's sign: a zero is formed again. */
+static inline __attribute__((always_inline)) double least_of_face(const spx_dvec3* v, uint32_t count, spx_dvec3 n,
+                                                                  int f, uint32_t pairs, double* next)
+{
+    if ((uint32_t)f >= 2 * pairs) return least(v, count, n);
+    if (f & 1) return *next != 0.0 ? *next : least(v, count, n);
+    double lo = DBL_MAX, hi = -DBL_MAX;
+    for (uint32_t i = 0; i < count; ++i) {
+        const double d = spx_d3_dot(v[i], n);
+        lo = spx_dmin(lo, d);
+        hi = spx_dmax(hi, d);
+    }
+    *next = -hi;
+    return lo;
+}
+
 /* Do arcs a1-a2 (A's Gauss map) and c1-c2 (B's, negated) cross at the same point, not its antipode? Arcs are under
  * half a circle; s1, s2: c1 and c2 on a1 x a2, formed once by the caller. */
 static bool arcs_cross_sides(spx_dvec3 a1, spx_dvec3 a2, double s1, double s2, spx_dvec3 c1, spx_dvec3 c2)
@@ -117,8 +135,13 @@ static inline __attribute__((always_inline)) void edge_arc_of(const hull_pair* p
     const spx_dvec3 na = spx_d3_cross(out->a1, out->a2);
     out->pa0 = p->av[ea->corner[0]];
     out->da = spx_d3_sub(p->av[ea->corner[1]], out->pa0);
-    const uint32_t fb = p->b->face_count;
-    for (uint32_t g = 0; g < fb; ++g) out->side[g] = spx_d3_dot(spx_d3_neg(p->bn[g]), na);
+    const uint32_t fb = p->b->face_count, paired = 2 * p->b->opposite_pairs;
+    /* An opposite face's side is the negation (a zero's sign aside, which no test reads). */
+    for (uint32_t g = 0; g < paired; g += 2) {
+        out->side[g] = spx_d3_dot(spx_d3_neg(p->bn[g]), na);
+        out->side[g + 1] = -out->side[g];
+    }
+    for (uint32_t g = paired; g < fb; ++g) out->side[g] = spx_d3_dot(spx_d3_neg(p->bn[g]), na);
 }
 
 /* The Minkowski face of A's edge and B's edge j when their arcs cross and the edges are not parallel: l
@@ -152,16 +175,18 @@ static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_dep
     s->tie_dir = pair_axis;
     s->tie_pair = p;
     s->tie_frame = p->frame;
+    double next = 0.0;
     for (int f = 0; f < fa; ++f) {
         const spx_dvec3 n = a->faces[f].normal;
-        const double gap = least(p->bv, b->vertex_count, n) - a->faces[f].offset - p->margin;
+        const double lo = least_of_face(p->bv, b->vertex_count, n, f, a->opposite_pairs, &next);
+        const double gap = lo - a->faces[f].offset - p->margin;
         if (!spx_sat_axis_test(s, f, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, spx_d3_dot(n, p->u))) return false;
     }
     for (int g = 0; g < fb; ++g) {
         /* Along -m (B's outward normal); B's offset is that of any corner of the face. */
         const spx_dvec3 m = p->bn[g];
         const double boff = spx_d3_dot(m, p->bv[b->corners[b->faces[g].first]]);
-        const double gap = least(p->av, a->vertex_count, m) - boff - p->margin;
+        const double gap = least_of_face(p->av, a->vertex_count, m, g, b->opposite_pairs, &next) - boff - p->margin;
         if (!spx_sat_axis_test(s, fa + g, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, -spx_d3_dot(m, p->u))) return false;
     }
     edge_arc arc;
@@ -364,8 +389,10 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
         return face_manifold(p, fa + p->b_reference, -1, margin, out, NULL);
     double face_sep = -DBL_MAX, edge_sep = -DBL_MAX;
     int face = -1, ei = -1, ej = -1;
+    double next = 0.0;
     for (int f = 0; f < fa; ++f) {
-        const double sep = least(p->bv, b->vertex_count, a->faces[f].normal) - a->faces[f].offset;
+        const double lo = least_of_face(p->bv, b->vertex_count, a->faces[f].normal, f, a->opposite_pairs, &next);
+        const double sep = lo - a->faces[f].offset;
         if (sep > face_sep) face_sep = sep, face = f;
     }
     /* Apart by more than the margin along one face: no points. */
@@ -377,9 +404,13 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
     const double bias = 1e-6 * size; /* A's face wins ties */
     for (int g = 0; g < fb; ++g) {
         /* A face of two corners (a triangle's side) cannot clip: never the reference. */
-        if (b->faces[g].count < 3) continue;
+        if (b->faces[g].count < 3) {
+            next = 0.0; /* the odd face after it forms its own */
+            continue;
+        }
         const spx_dvec3 mg = p->bn[g];
-        const double sep = least(p->av, a->vertex_count, mg) - spx_d3_dot(mg, p->bv[b->corners[b->faces[g].first]]);
+        const double lo = least_of_face(p->av, a->vertex_count, mg, g, b->opposite_pairs, &next);
+        const double sep = lo - spx_d3_dot(mg, p->bv[b->corners[b->faces[g].first]]);
         if (sep > face_sep + bias) face_sep = sep, face = fa + g;
     }
     if (face_sep > margin) {
