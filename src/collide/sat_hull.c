@@ -89,11 +89,10 @@ static inline __attribute__((always_inline)) double least_of_face(const spx_dvec
 }
 
 /* Do arcs a1-a2 (A's Gauss map) and c1-c2 (B's, negated) cross at the same point, not its antipode? Arcs are under
- * half a circle; s1, s2: c1 and c2 on a1 x a2, formed once by the caller. */
-static bool arcs_cross_sides(spx_dvec3 a1, spx_dvec3 a2, double s1, double s2, spx_dvec3 c1, spx_dvec3 c2)
+ * half a circle; s1, s2: c1 and c2 on a1 x a2, and nc = c1 x c2, formed once by the caller. */
+static bool arcs_cross_sides(spx_dvec3 a1, spx_dvec3 a2, double s1, double s2, spx_dvec3 nc)
 {
     if (!(s1 * s2 < 0.0)) return false;
-    const spx_dvec3 nc = spx_d3_cross(c1, c2);
     const double t1 = spx_d3_dot(a1, nc), t2 = spx_d3_dot(a2, nc);
     return t1 * t2 < 0.0 && s1 * t2 > 0.0;
 }
@@ -125,8 +124,27 @@ static spx_dvec3 pair_axis(const void* pair, int index)
 typedef struct edge_arc {
     spx_dvec3 a1, a2;
     spx_dvec3 pa0, da; /* the edge's first corner, and to its second */
+    double da2;        /* |da|^2 */
     double side[2 * SPX_HULL_MAX_CORNERS];
 } edge_arc;
+
+/* B's edges, formed once per pair rather than once per A edge they meet: the normal of each one's Gauss-map arc
+   (negated normals' cross product), and the edge's vector and its length squared. */
+typedef struct b_edges {
+    spx_dvec3 nc[3 * SPX_HULL_MAX_CORNERS];
+    spx_dvec3 db[3 * SPX_HULL_MAX_CORNERS];
+    double db2[3 * SPX_HULL_MAX_CORNERS];
+} b_edges;
+
+static void b_edges_of(const hull_pair* p, b_edges* out)
+{
+    for (uint32_t j = 0; j < p->b->edge_count; ++j) {
+        const spx_hull_edge* e = &p->b->edges[j];
+        out->nc[j] = spx_d3_cross(spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]));
+        out->db[j] = spx_d3_sub(p->bv[e->corner[1]], p->bv[e->corner[0]]);
+        out->db2[j] = spx_d3_len2(out->db[j]);
+    }
+}
 
 static inline __attribute__((always_inline)) void edge_arc_of(const hull_pair* p, int i, edge_arc* out)
 {
@@ -135,6 +153,7 @@ static inline __attribute__((always_inline)) void edge_arc_of(const hull_pair* p
     const spx_dvec3 na = spx_d3_cross(out->a1, out->a2);
     out->pa0 = p->av[ea->corner[0]];
     out->da = spx_d3_sub(p->av[ea->corner[1]], out->pa0);
+    out->da2 = spx_d3_len2(out->da);
     const uint32_t fb = p->b->face_count, paired = 2 * p->b->opposite_pairs;
     /* An opposite face's side is the negation (a zero's sign aside, which no test reads). */
     for (uint32_t g = 0; g < paired; g += 2) {
@@ -146,19 +165,18 @@ static inline __attribute__((always_inline)) void edge_arc_of(const hull_pair* p
 
 /* The Minkowski face of A's edge and B's edge j when their arcs cross and the edges are not parallel: l
    (unnormalised, out of A), |l|^2, and the gap times |l|. */
-static inline __attribute__((always_inline)) bool edge_pair_face(const hull_pair* p, const edge_arc* arc, int j,
-                                                                 spx_dvec3* l, double* len2, double* gap)
+static inline __attribute__((always_inline)) bool edge_pair_face(const hull_pair* p, const b_edges* be,
+                                                                 const edge_arc* arc, int j, spx_dvec3* l, double* len2,
+                                                                 double* gap)
 {
     const spx_hull_edge* e = &p->b->edges[j];
     const double s1 = arc->side[e->face[0]], s2 = arc->side[e->face[1]];
     if (!(s1 * s2 < 0.0)) return false; /* the usual exit, before the arc's own product */
-    if (!arcs_cross_sides(arc->a1, arc->a2, s1, s2, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]])))
-        return false;
+    if (!arcs_cross_sides(arc->a1, arc->a2, s1, s2, be->nc[j])) return false;
     const spx_dvec3 pb0 = p->bv[e->corner[0]];
-    const spx_dvec3 db = spx_d3_sub(p->bv[e->corner[1]], pb0);
-    *l = spx_d3_cross(arc->da, db);
+    *l = spx_d3_cross(arc->da, be->db[j]);
     *len2 = spx_d3_len2(*l);
-    if (!spx_edge_axis_usable(*len2, spx_d3_len2(arc->da), spx_d3_len2(db))) return false;
+    if (!spx_edge_axis_usable(*len2, arc->da2, be->db2[j])) return false;
     if (spx_d3_dot(*l, spx_d3_add(arc->a1, arc->a2)) < 0.0) *l = spx_d3_neg(*l);
     *gap = spx_d3_dot(*l, spx_d3_sub(pb0, arc->pa0));
     return true;
@@ -189,13 +207,15 @@ static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_dep
         const double gap = least_of_face(p->av, a->vertex_count, m, g, b->opposite_pairs, &next) - boff - p->margin;
         if (!spx_sat_axis_test(s, fa + g, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, -spx_d3_dot(m, p->u))) return false;
     }
+    b_edges be;
+    b_edges_of(p, &be);
     edge_arc arc;
     for (int i = 0; i < (int)a->edge_count; ++i) {
         edge_arc_of(p, i, &arc);
         for (int j = 0; j < eb; ++j) {
             spx_dvec3 l;
             double len2, gap;
-            if (!edge_pair_face(p, &arc, j, &l, &len2, &gap)) continue;
+            if (!edge_pair_face(p, &be, &arc, j, &l, &len2, &gap)) continue;
             if (p->margin > 0.0) gap -= p->margin * sqrt(len2);
             if (!spx_sat_axis_test(s, fa + fb + i * eb + j, SPX_AXIS_EDGE, len2, gap, -DBL_MAX, spx_d3_dot(l, p->u)))
                 return false;
@@ -417,13 +437,15 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
         *out = m;
         return 0;
     }
+    b_edges be;
+    b_edges_of(p, &be);
     edge_arc arc;
     for (int i = 0; i < (int)a->edge_count; ++i) {
         edge_arc_of(p, i, &arc);
         for (int j = 0; j < eb; ++j) {
             spx_dvec3 l;
             double len2, gap;
-            if (!edge_pair_face(p, &arc, j, &l, &len2, &gap)) continue;
+            if (!edge_pair_face(p, &be, &arc, j, &l, &len2, &gap)) continue;
             const double sep = gap / sqrt(len2);
             if (sep > edge_sep) edge_sep = sep, ei = i, ej = j;
         }
