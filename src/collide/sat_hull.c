@@ -128,20 +128,35 @@ typedef struct edge_arc {
     double side[2 * SPX_HULL_MAX_CORNERS];
 } edge_arc;
 
+/* B's edges held for the pair when it has at most this many (7 KB of stack: hosts step on 64 KB fiber stacks). */
+#define B_EDGES_HELD 128
+
 /* B's edges, formed once per pair rather than once per A edge they meet: the normal of each one's Gauss-map arc
    (negated normals' cross product), and the edge's vector and its length squared. */
 typedef struct b_edges {
-    spx_dvec3 nc[3 * SPX_HULL_MAX_CORNERS];
-    spx_dvec3 db[3 * SPX_HULL_MAX_CORNERS];
-    double db2[3 * SPX_HULL_MAX_CORNERS];
+    bool held;
+    spx_dvec3 nc[B_EDGES_HELD], db[B_EDGES_HELD];
+    double db2[B_EDGES_HELD];
 } b_edges;
+
+static inline __attribute__((always_inline)) spx_dvec3 b_arc_normal(const hull_pair* p, int j)
+{
+    const spx_hull_edge* e = &p->b->edges[j];
+    return spx_d3_cross(spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]));
+}
+
+static inline __attribute__((always_inline)) spx_dvec3 b_edge_vector(const hull_pair* p, int j)
+{
+    const spx_hull_edge* e = &p->b->edges[j];
+    return spx_d3_sub(p->bv[e->corner[1]], p->bv[e->corner[0]]);
+}
 
 static void b_edges_of(const hull_pair* p, b_edges* out)
 {
-    for (uint32_t j = 0; j < p->b->edge_count; ++j) {
-        const spx_hull_edge* e = &p->b->edges[j];
-        out->nc[j] = spx_d3_cross(spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]));
-        out->db[j] = spx_d3_sub(p->bv[e->corner[1]], p->bv[e->corner[0]]);
+    out->held = p->b->edge_count <= B_EDGES_HELD;
+    for (int j = 0; out->held && j < (int)p->b->edge_count; ++j) {
+        out->nc[j] = b_arc_normal(p, j);
+        out->db[j] = b_edge_vector(p, j);
         out->db2[j] = spx_d3_len2(out->db[j]);
     }
 }
@@ -165,20 +180,41 @@ static inline __attribute__((always_inline)) void edge_arc_of(const hull_pair* p
 
 /* The Minkowski face of A's edge and B's edge j when their arcs cross and the edges are not parallel: l
    (unnormalised, out of A), |l|^2, and the gap times |l|. */
-static inline __attribute__((always_inline)) bool edge_pair_face(const hull_pair* p, const b_edges* be,
+static inline __attribute__((always_inline)) bool edge_pair_face(const hull_pair* p, const b_edges* be, bool held,
                                                                  const edge_arc* arc, int j, spx_dvec3* l, double* len2,
                                                                  double* gap)
 {
     const spx_hull_edge* e = &p->b->edges[j];
     const double s1 = arc->side[e->face[0]], s2 = arc->side[e->face[1]];
     if (!(s1 * s2 < 0.0)) return false; /* the usual exit, before the arc's own product */
-    if (!arcs_cross_sides(arc->a1, arc->a2, s1, s2, be->nc[j])) return false;
+    if (!arcs_cross_sides(arc->a1, arc->a2, s1, s2, held ? be->nc[j] : b_arc_normal(p, j))) return false;
     const spx_dvec3 pb0 = p->bv[e->corner[0]];
-    *l = spx_d3_cross(arc->da, be->db[j]);
+    const spx_dvec3 db = held ? be->db[j] : b_edge_vector(p, j);
+    *l = spx_d3_cross(arc->da, db);
     *len2 = spx_d3_len2(*l);
-    if (!spx_edge_axis_usable(*len2, arc->da2, be->db2[j])) return false;
+    if (!spx_edge_axis_usable(*len2, arc->da2, held ? be->db2[j] : spx_d3_len2(db))) return false;
     if (spx_d3_dot(*l, spx_d3_add(arc->a1, arc->a2)) < 0.0) *l = spx_d3_neg(*l);
     *gap = spx_d3_dot(*l, spx_d3_sub(pb0, arc->pa0));
+    return true;
+}
+
+/* pair_sat's edge pairs; `held` a constant, so each case compiles without the other's branch. */
+static inline __attribute__((always_inline)) bool sat_edges(const hull_pair* p, const b_edges* be, bool held,
+                                                            spx_sat* s)
+{
+    const int fa = (int)p->a->face_count, fb = (int)p->b->face_count, eb = (int)p->b->edge_count;
+    edge_arc arc;
+    for (int i = 0; i < (int)p->a->edge_count; ++i) {
+        edge_arc_of(p, i, &arc);
+        for (int j = 0; j < eb; ++j) {
+            spx_dvec3 l;
+            double len2, gap;
+            if (!edge_pair_face(p, be, held, &arc, j, &l, &len2, &gap)) continue;
+            if (p->margin > 0.0) gap -= p->margin * sqrt(len2);
+            if (!spx_sat_axis_test(s, fa + fb + i * eb + j, SPX_AXIS_EDGE, len2, gap, -DBL_MAX, spx_d3_dot(l, p->u)))
+                return false;
+        }
+    }
     return true;
 }
 
@@ -187,7 +223,7 @@ static inline __attribute__((always_inline)) bool edge_pair_face(const hull_pair
 static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_depth)
 {
     const spx_hull_view *a = p->a, *b = p->b;
-    const int fa = (int)a->face_count, fb = (int)b->face_count, eb = (int)b->edge_count;
+    const int fa = (int)a->face_count, fb = (int)b->face_count;
     spx_sat_init(s, tmax, track_depth);
     /* Ties are told apart by direction, not order, so swapping A and B agrees. */
     s->tie_dir = pair_axis;
@@ -209,18 +245,7 @@ static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_dep
     }
     b_edges be;
     b_edges_of(p, &be);
-    edge_arc arc;
-    for (int i = 0; i < (int)a->edge_count; ++i) {
-        edge_arc_of(p, i, &arc);
-        for (int j = 0; j < eb; ++j) {
-            spx_dvec3 l;
-            double len2, gap;
-            if (!edge_pair_face(p, &be, &arc, j, &l, &len2, &gap)) continue;
-            if (p->margin > 0.0) gap -= p->margin * sqrt(len2);
-            if (!spx_sat_axis_test(s, fa + fb + i * eb + j, SPX_AXIS_EDGE, len2, gap, -DBL_MAX, spx_d3_dot(l, p->u)))
-                return false;
-        }
-    }
+    if (!(be.held ? sat_edges(p, &be, true, s) : sat_edges(p, &be, false, s))) return false;
     return spx_sat_touches(s);
 }
 
@@ -400,10 +425,28 @@ static uint32_t feature_id(uint32_t ref_b, uint32_t ref, uint32_t inc, uint32_t 
 static unsigned face_manifold(const hull_pair* p, int face, int inc, double margin, spx_manifold* out,
                               spx_dvec3* local);
 
+/* The edge pair of greatest separation (above *sep: *sep, *ei, *ej); `held` as for sat_edges. */
+static inline __attribute__((always_inline)) void manifold_edges(const hull_pair* p, const b_edges* be, bool held,
+                                                                 double* sep, int* ei, int* ej)
+{
+    const int eb = (int)p->b->edge_count;
+    edge_arc arc;
+    for (int i = 0; i < (int)p->a->edge_count; ++i) {
+        edge_arc_of(p, i, &arc);
+        for (int j = 0; j < eb; ++j) {
+            spx_dvec3 l;
+            double len2, gap;
+            if (!edge_pair_face(p, be, held, &arc, j, &l, &len2, &gap)) continue;
+            const double d = gap / sqrt(len2);
+            if (d > *sep) *sep = d, *ei = i, *ej = j;
+        }
+    }
+}
+
 static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
 {
     const spx_hull_view *a = p->a, *b = p->b;
-    const int fa = (int)a->face_count, fb = (int)b->face_count, eb = (int)b->edge_count;
+    const int fa = (int)a->face_count, fb = (int)b->face_count;
     spx_manifold m = { 0 };
     if (p->b_reference >= 0 && p->b_reference_cos < -1.0)
         return face_manifold(p, fa + p->b_reference, -1, margin, out, NULL);
@@ -439,17 +482,8 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
     }
     b_edges be;
     b_edges_of(p, &be);
-    edge_arc arc;
-    for (int i = 0; i < (int)a->edge_count; ++i) {
-        edge_arc_of(p, i, &arc);
-        for (int j = 0; j < eb; ++j) {
-            spx_dvec3 l;
-            double len2, gap;
-            if (!edge_pair_face(p, &be, &arc, j, &l, &len2, &gap)) continue;
-            const double sep = gap / sqrt(len2);
-            if (sep > edge_sep) edge_sep = sep, ei = i, ej = j;
-        }
-    }
+    if (be.held) manifold_edges(p, &be, true, &edge_sep, &ei, &ej);
+    else manifold_edges(p, &be, false, &edge_sep, &ei, &ej);
     if (spx_dmax(face_sep, edge_sep) > margin) {
         *out = m;
         return 0;
