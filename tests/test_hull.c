@@ -847,6 +847,49 @@ static int hull_manifold_edge_turning_onto_face(void)
     return 0;
 }
 
+/* A hull with more edges than a pair holds for its B (they are then formed per edge pair): the depth agrees with the
+   brute force and with the pieces swapped, and its edge count is checked to be past the pair's block. */
+static int many_edged_hull_against_brute_force(void)
+{
+    const int cases = test_cases(200) * scale_cases;
+    const double zero[3] = { 0, 0, 0 };
+    static ref_piece ra, rb;
+    spx_vec3 p[90];
+    int overlaps = 0;
+    for (int c = 0; c < cases; ++c) {
+        for (int i = 0; i < 90; ++i) {
+            const double z = uniform(-1, 1), t = uniform(0, 6.283185307179586), r = sqrt(1 - z * z);
+            p[i] = spx_v3((float)(r * cos(t)), (float)(r * sin(t)), (float)z);
+        }
+        spx_hull* big = NULL;
+        TEST_ENSURE_CODE(make_hull(p, 90, &big), SPX_OK);
+        spx_hull_info info;
+        spx_hull_get_info(big, &info);
+        TEST_ENSURE(info.edge_count > 128);
+        spx_hull* small = random_hull(uniform(0.3, 1.2));
+        const spx_vec3 at = grid3(-1.8, 1.8);
+        spx_placed_hull pa = { small, spx_v3(0, 0, 0), random_rotation() };
+        spx_placed_hull pb = { big, at, random_rotation() };
+        ref_make(&pa, zero, &ra);
+        ref_make(&pb, zero, &rb);
+        const double ref = ref_depth(&ra, &rb);
+        spx_penetration pen, sw;
+        TEST_ENSURE_CODE(spx_penetration_hull_hull(&pa, &pb, &pen), SPX_OK);
+        TEST_ENSURE_CODE(spx_penetration_hull_hull(&pb, &pa, &sw), SPX_OK);
+        if (fabs(ref) > 1e-5) TEST_ENSURE(pen.overlapping == (ref > 0) && sw.overlapping == pen.overlapping);
+        if (pen.overlapping && ref > 0) {
+            TEST_ENSURE_NEAR(pen.depth, ref, 1e-5);
+            TEST_ENSURE_NEAR(sw.depth, ref, 1e-5);
+            ++overlaps;
+        }
+        spx_hull_destroy(small);
+        spx_hull_destroy(big);
+    }
+    printf("  %d of %d overlapping\n", overlaps, cases);
+    TEST_ENSURE(overlaps > cases / 10);
+    return 0;
+}
+
 /* The shortcut for faces whose normals are exact opposites (one dot product serves both) changes no answer: each
    query to the bit against the same pieces with it switched off, on boxes and box-shaped hulls (the pairs) and random
    hulls, on a grid and square to the axes often so that many sides come out exactly zero. */
@@ -928,5 +971,6 @@ int main(int argc, char** argv)
     TEST_RUN(hull_manifold_random, failures);
     TEST_RUN(hull_manifold_edge_turning_onto_face, failures);
     TEST_RUN(opposite_faces_change_no_answer, failures);
+    TEST_RUN(many_edged_hull_against_brute_force, failures);
     return failures != 0;
 }
