@@ -198,9 +198,11 @@ static inline __attribute__((always_inline)) bool edge_pair_face(const hull_pair
     return true;
 }
 
-/* pair_sat's edge pairs; `held` a constant, so each case compiles without the other's branch. */
-static inline __attribute__((always_inline)) bool sat_edges(const hull_pair* p, const b_edges* be, bool held,
-                                                            spx_sat* s)
+/* The edge pairs, for pair_sat when s is given (false once one separates throughout), else for the manifold (the
+   greatest separation above *sep: *sep, *ei, *ej). `held` and s are constants at each call, so each case compiles
+   without the others' branches. */
+static inline __attribute__((always_inline)) bool edge_pairs(const hull_pair* p, const b_edges* be, bool held,
+                                                             spx_sat* s, double* sep, int* ei, int* ej)
 {
     const int fa = (int)p->a->face_count, fb = (int)p->b->face_count, eb = (int)p->b->edge_count;
     edge_arc arc;
@@ -210,6 +212,11 @@ static inline __attribute__((always_inline)) bool sat_edges(const hull_pair* p, 
             spx_dvec3 l;
             double len2, gap;
             if (!edge_pair_face(p, be, held, &arc, j, &l, &len2, &gap)) continue;
+            if (!s) {
+                const double d = gap / sqrt(len2);
+                if (d > *sep) *sep = d, *ei = i, *ej = j;
+                continue;
+            }
             if (p->margin > 0.0) gap -= p->margin * sqrt(len2);
             if (!spx_sat_axis_test(s, fa + fb + i * eb + j, SPX_AXIS_EDGE, len2, gap, -DBL_MAX, spx_d3_dot(l, p->u)))
                 return false;
@@ -245,7 +252,9 @@ static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_dep
     }
     b_edges be;
     b_edges_of(p, &be);
-    if (!(be.held ? sat_edges(p, &be, true, s) : sat_edges(p, &be, false, s))) return false;
+    const bool apart =
+        !(be.held ? edge_pairs(p, &be, true, s, NULL, NULL, NULL) : edge_pairs(p, &be, false, s, NULL, NULL, NULL));
+    if (apart) return false;
     return spx_sat_touches(s);
 }
 
@@ -425,24 +434,6 @@ static uint32_t feature_id(uint32_t ref_b, uint32_t ref, uint32_t inc, uint32_t 
 static unsigned face_manifold(const hull_pair* p, int face, int inc, double margin, spx_manifold* out,
                               spx_dvec3* local);
 
-/* The edge pair of greatest separation (above *sep: *sep, *ei, *ej); `held` as for sat_edges. */
-static inline __attribute__((always_inline)) void manifold_edges(const hull_pair* p, const b_edges* be, bool held,
-                                                                 double* sep, int* ei, int* ej)
-{
-    const int eb = (int)p->b->edge_count;
-    edge_arc arc;
-    for (int i = 0; i < (int)p->a->edge_count; ++i) {
-        edge_arc_of(p, i, &arc);
-        for (int j = 0; j < eb; ++j) {
-            spx_dvec3 l;
-            double len2, gap;
-            if (!edge_pair_face(p, be, held, &arc, j, &l, &len2, &gap)) continue;
-            const double d = gap / sqrt(len2);
-            if (d > *sep) *sep = d, *ei = i, *ej = j;
-        }
-    }
-}
-
 static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
 {
     const spx_hull_view *a = p->a, *b = p->b;
@@ -482,8 +473,8 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
     }
     b_edges be;
     b_edges_of(p, &be);
-    if (be.held) manifold_edges(p, &be, true, &edge_sep, &ei, &ej);
-    else manifold_edges(p, &be, false, &edge_sep, &ei, &ej);
+    if (be.held) edge_pairs(p, &be, true, NULL, &edge_sep, &ei, &ej);
+    else edge_pairs(p, &be, false, NULL, &edge_sep, &ei, &ej);
     if (spx_dmax(face_sep, edge_sep) > margin) {
         *out = m;
         return 0;
