@@ -70,9 +70,8 @@ static double least(const spx_dvec3* v, uint32_t count, spx_dvec3 n)
     return lo;
 }
 
-/* least(v, n) for face f (normal n) of a piece whose first `pairs` face pairs are opposite: an even face keeps the
-   negated greatest for the odd one in *next. -x rounds as x does, so that is the odd face's least to the bit but for a
-   zero's sign: a zero is formed again. */
+/* least(v, n) for face f of a piece whose first `pairs` face pairs are opposite: an even face leaves -greatest in *next
+   for the odd one (the same bits, negation rounding alike, but for a zero's sign: a zero is formed again). */
 static inline __attribute__((always_inline)) double least_of_face(const spx_dvec3* v, uint32_t count, spx_dvec3 n,
                                                                   int f, uint32_t pairs, double* next)
 {
@@ -198,9 +197,8 @@ static inline __attribute__((always_inline)) bool edge_pair_face(const hull_pair
     return true;
 }
 
-/* The edge pairs, for pair_sat when s is given (false once one separates throughout), else for the manifold (the
-   greatest separation above *sep: *sep, *ei, *ej). `held` and s are constants at each call, so each case compiles
-   without the others' branches. */
+/* The edge pairs: for pair_sat given s (false once one separates throughout), else the manifold's greatest separation
+   above *sep (*sep, *ei, *ej). `held` and s are constants at each call, so each case compiles without the others. */
 static inline __attribute__((always_inline)) bool edge_pairs(const hull_pair* p, const b_edges* be, bool held,
                                                              spx_sat* s, double* sep, int* ei, int* ej)
 {
