@@ -8,7 +8,9 @@
 #include "support/test.h"
 #include "support/pieces.h"
 #include <sepax/hull.h>
+#include "collide/sat_hull.h"
 #include <float.h>
+#include <string.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -845,6 +847,114 @@ static int hull_manifold_edge_turning_onto_face(void)
     return 0;
 }
 
+/* A hull with more edges than a pair holds for its B (they are then formed per edge pair): the depth agrees with the
+   brute force and with the pieces swapped, and its edge count is checked to be past the pair's block. */
+static int many_edged_hull_against_brute_force(void)
+{
+    const int cases = test_cases(200) * scale_cases;
+    const double zero[3] = { 0, 0, 0 };
+    static ref_piece ra, rb;
+    spx_vec3 p[90];
+    int overlaps = 0;
+    for (int c = 0; c < cases; ++c) {
+        for (int i = 0; i < 90; ++i) {
+            const double z = uniform(-1, 1), t = uniform(0, 6.283185307179586), r = sqrt(1 - z * z);
+            p[i] = spx_v3((float)(r * cos(t)), (float)(r * sin(t)), (float)z);
+        }
+        spx_hull* big = NULL;
+        TEST_ENSURE_CODE(make_hull(p, 90, &big), SPX_OK);
+        spx_hull_info info;
+        spx_hull_get_info(big, &info);
+        TEST_ENSURE(info.edge_count > 128);
+        spx_hull* small = random_hull(uniform(0.3, 1.2));
+        const spx_vec3 at = grid3(-1.8, 1.8);
+        const spx_mat3 ra_small = random_rotation();
+        const spx_mat3 ra_big = random_rotation();
+        const spx_placed_hull pieces[2] = { { small, spx_v3(0, 0, 0), ra_small }, { big, at, ra_big } };
+        ref_make(&pieces[0], zero, &ra);
+        ref_make(&pieces[1], zero, &rb);
+        const double ref = ref_depth(&ra, &rb);
+        for (int k = 0; k < 2; ++k) {
+            spx_penetration pen;
+            TEST_ENSURE_CODE(spx_penetration_hull_hull(&pieces[k], &pieces[1 - k], &pen), SPX_OK);
+            if (fabs(ref) > 1e-5) TEST_ENSURE(pen.overlapping == (ref > 0));
+            if (pen.overlapping && ref > 0) TEST_ENSURE_NEAR(pen.depth, ref, 1e-4);
+            overlaps += k == 0 && pen.overlapping && ref > 0;
+        }
+        spx_hull_destroy(small);
+        spx_hull_destroy(big);
+    }
+    printf("  %d of %d overlapping\n", overlaps, cases);
+    TEST_ENSURE(overlaps > cases / 10);
+    return 0;
+}
+
+/* The shortcut for faces whose normals are exact opposites (one dot product serves both) changes no answer: each
+   query to the bit against the same pieces with it switched off, on boxes and box-shaped hulls (the pairs) and random
+   hulls, on a grid and square to the axes often so that many sides come out exactly zero. */
+static int opposite_faces_change_no_answer(void)
+{
+    /* Faces +x, -x, +y, -y, +z, -z, as a box's view has them. */
+    static const uint32_t loops[24] = { 1, 3, 7, 5, 0, 4, 6, 2, 2, 6, 7, 3, 0, 1, 5, 4, 4, 5, 7, 6, 0, 2, 3, 1 };
+    static const uint32_t fours[6] = { 4, 4, 4, 4, 4, 4 };
+    spx_vec3 p[8];
+    cube_corners(spx_v3(0.5f, 0.25f, 0.75f), p);
+    spx_hull_def def = spx_default_hull_def();
+    def.points = p, def.point_count = 8, def.face_count = 6;
+    def.face_corners = loops, def.face_sizes = fours;
+    spx_hull* boxy = NULL;
+    TEST_ENSURE_CODE(spx_hull_create(&def, &boxy), SPX_OK);
+    TEST_ENSURE(boxy->view.opposite_pairs == 3);
+    const int cases = test_cases(4000) * scale_cases;
+    int zero_gaps = 0, manifolds = 0, hits = 0;
+    for (int c = 0; c < cases; ++c) {
+        spx_hull* random = c % 2 ? random_hull(0.8) : NULL;
+        const spx_hull* a = random ? random : boxy;
+        spx_hull plain = *a;
+        plain.view.opposite_pairs = 0;
+        const bool square = uniform(0, 1) < 0.5;
+        const spx_vec3 at = grid3(-1, 1);
+        spx_placed_hull pa = { a, at, square ? test_identity : random_rotation() };
+        spx_placed_hull pa0 = pa;
+        pa0.hull = &plain;
+        const spx_vec3 box_at = grid3(-1, 1);
+        spx_obb box = { box_at, spx_v3(0.5f, 0.5f, 0.5f), square ? test_identity : random_rotation() };
+        spx_hull_query q = { 0 }, q0;
+        spx_hull_box_view(box.half_extents, q.box_vertices, q.box_faces, &q.box_view);
+        q.b = &q.box_view, q.pb = box.center, q.rb = &box.rotation, q.b_reference = -1, q.b_reference_cos = -2.0;
+        q0 = q;
+        q0.box_view.opposite_pairs = 0;
+        q0.b = &q0.box_view;
+        const spx_vec3 va = grid3(-2, 2), vb = c % 3 ? grid3(-2, 2) : spx_v3(0, 0, 0);
+        const double margin = c % 4 ? 0.0 : 0.01;
+        spx_sweep_hit h1, h0;
+        memset(&h1, 0, sizeof h1), memset(&h0, 0, sizeof h0);
+        spx_hull_query_sweep_margin(&pa, va, &q, vb, 1.0f, margin, &h1);
+        spx_hull_query_sweep_margin(&pa0, va, &q0, vb, 1.0f, margin, &h0);
+        TEST_ENSURE(memcmp(&h1, &h0, sizeof h1) == 0);
+        hits += h1.state != SPX_SWEEP_MISS;
+        spx_penetration n1, n0;
+        spx_hull_query_penetration(&pa, &q, &n1);
+        spx_hull_query_penetration(&pa0, &q0, &n0);
+        TEST_ENSURE(n1.overlapping == n0.overlapping && n1.axis == n0.axis);
+        TEST_ENSURE(memcmp(&n1.normal, &n0.normal, sizeof n1.normal) == 0 &&
+                    memcmp(&n1.depth, &n0.depth, sizeof n1.depth) == 0);
+        zero_gaps += n1.overlapping && n1.depth == 0.0f;
+        TEST_ENSURE(spx_hull_query_overlap(&pa, &q) == spx_hull_query_overlap(&pa0, &q0));
+        spx_manifold m1, m0;
+        memset(&m1, 0, sizeof m1), memset(&m0, 0, sizeof m0);
+        const unsigned k1 = spx_hull_query_manifold(&pa, &q, 0.02f, &m1);
+        const unsigned k0 = spx_hull_query_manifold(&pa0, &q0, 0.02f, &m0);
+        TEST_ENSURE(k1 == k0 && memcmp(&m1, &m0, sizeof m1) == 0);
+        manifolds += m1.point_count > 0;
+        spx_hull_destroy(random);
+    }
+    spx_hull_destroy(boxy);
+    printf("  %d cases: %d sweeps hit, %d manifolds, %d touching at depth 0\n", cases, hits, manifolds, zero_gaps);
+    TEST_ENSURE(hits > cases / 10 && manifolds > cases / 10);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     if (test_long_run(argc, argv)) scale_cases = 10;
@@ -861,5 +971,7 @@ int main(int argc, char** argv)
     TEST_RUN(hull_manifold_resting, failures);
     TEST_RUN(hull_manifold_random, failures);
     TEST_RUN(hull_manifold_edge_turning_onto_face, failures);
+    TEST_RUN(opposite_faces_change_no_answer, failures);
+    TEST_RUN(many_edged_hull_against_brute_force, failures);
     return failures != 0;
 }

@@ -70,12 +70,28 @@ static double least(const spx_dvec3* v, uint32_t count, spx_dvec3 n)
     return lo;
 }
 
+/* least(v, n) for face f of a piece whose first `pairs` face pairs are opposite: an even face leaves -greatest in *next
+   for the odd one (the same bits, negation rounding alike, but for a zero's sign: a zero is formed again). */
+static inline __attribute__((always_inline)) double least_of_face(const spx_dvec3* v, uint32_t count, spx_dvec3 n,
+                                                                  int f, uint32_t pairs, double* next)
+{
+    if ((uint32_t)f >= 2 * pairs) return least(v, count, n);
+    if (f & 1) return *next != 0.0 ? *next : least(v, count, n);
+    double lo = DBL_MAX, hi = -DBL_MAX;
+    for (uint32_t i = 0; i < count; ++i) {
+        const double d = spx_d3_dot(v[i], n);
+        lo = spx_dmin(lo, d);
+        hi = spx_dmax(hi, d);
+    }
+    *next = -hi;
+    return lo;
+}
+
 /* Do arcs a1-a2 (A's Gauss map) and c1-c2 (B's, negated) cross at the same point, not its antipode? Arcs are under
- * half a circle; s1, s2: c1 and c2 on a1 x a2, formed once by the caller. */
-static bool arcs_cross_sides(spx_dvec3 a1, spx_dvec3 a2, double s1, double s2, spx_dvec3 c1, spx_dvec3 c2)
+ * half a circle; s1, s2: c1 and c2 on a1 x a2, and nc = c1 x c2, formed once by the caller. */
+static bool arcs_cross_sides(spx_dvec3 a1, spx_dvec3 a2, double s1, double s2, spx_dvec3 nc)
 {
     if (!(s1 * s2 < 0.0)) return false;
-    const spx_dvec3 nc = spx_d3_cross(c1, c2);
     const double t1 = spx_d3_dot(a1, nc), t2 = spx_d3_dot(a2, nc);
     return t1 * t2 < 0.0 && s1 * t2 > 0.0;
 }
@@ -107,8 +123,42 @@ static spx_dvec3 pair_axis(const void* pair, int index)
 typedef struct edge_arc {
     spx_dvec3 a1, a2;
     spx_dvec3 pa0, da; /* the edge's first corner, and to its second */
+    double da2;        /* |da|^2 */
     double side[2 * SPX_HULL_MAX_CORNERS];
 } edge_arc;
+
+/* B's edges held for the pair when it has at most this many (7 KB of stack: hosts step on 64 KB fiber stacks). */
+#define B_EDGES_HELD 128
+
+/* B's edges, formed once per pair rather than once per A edge they meet: the normal of each one's Gauss-map arc
+   (negated normals' cross product), and the edge's vector and its length squared. */
+typedef struct b_edges {
+    bool held;
+    spx_dvec3 nc[B_EDGES_HELD], db[B_EDGES_HELD];
+    double db2[B_EDGES_HELD];
+} b_edges;
+
+static inline __attribute__((always_inline)) spx_dvec3 b_arc_normal(const hull_pair* p, int j)
+{
+    const spx_hull_edge* e = &p->b->edges[j];
+    return spx_d3_cross(spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]));
+}
+
+static inline __attribute__((always_inline)) spx_dvec3 b_edge_vector(const hull_pair* p, int j)
+{
+    const spx_hull_edge* e = &p->b->edges[j];
+    return spx_d3_sub(p->bv[e->corner[1]], p->bv[e->corner[0]]);
+}
+
+static void b_edges_of(const hull_pair* p, b_edges* out)
+{
+    out->held = p->b->edge_count <= B_EDGES_HELD;
+    for (int j = 0; out->held && j < (int)p->b->edge_count; ++j) {
+        out->nc[j] = b_arc_normal(p, j);
+        out->db[j] = b_edge_vector(p, j);
+        out->db2[j] = spx_d3_len2(out->db[j]);
+    }
+}
 
 static inline __attribute__((always_inline)) void edge_arc_of(const hull_pair* p, int i, edge_arc* out)
 {
@@ -117,27 +167,59 @@ static inline __attribute__((always_inline)) void edge_arc_of(const hull_pair* p
     const spx_dvec3 na = spx_d3_cross(out->a1, out->a2);
     out->pa0 = p->av[ea->corner[0]];
     out->da = spx_d3_sub(p->av[ea->corner[1]], out->pa0);
-    const uint32_t fb = p->b->face_count;
-    for (uint32_t g = 0; g < fb; ++g) out->side[g] = spx_d3_dot(spx_d3_neg(p->bn[g]), na);
+    out->da2 = spx_d3_len2(out->da);
+    const uint32_t fb = p->b->face_count, paired = 2 * p->b->opposite_pairs;
+    /* An opposite face's side is the negation (a zero's sign aside, which no test reads). */
+    for (uint32_t g = 0; g < paired; g += 2) {
+        out->side[g] = spx_d3_dot(spx_d3_neg(p->bn[g]), na);
+        out->side[g + 1] = -out->side[g];
+    }
+    for (uint32_t g = paired; g < fb; ++g) out->side[g] = spx_d3_dot(spx_d3_neg(p->bn[g]), na);
 }
 
 /* The Minkowski face of A's edge and B's edge j when their arcs cross and the edges are not parallel: l
    (unnormalised, out of A), |l|^2, and the gap times |l|. */
-static inline __attribute__((always_inline)) bool edge_pair_face(const hull_pair* p, const edge_arc* arc, int j,
-                                                                 spx_dvec3* l, double* len2, double* gap)
+static inline __attribute__((always_inline)) bool edge_pair_face(const hull_pair* p, const b_edges* be, bool held,
+                                                                 const edge_arc* arc, int j, spx_dvec3* l, double* len2,
+                                                                 double* gap)
 {
     const spx_hull_edge* e = &p->b->edges[j];
     const double s1 = arc->side[e->face[0]], s2 = arc->side[e->face[1]];
     if (!(s1 * s2 < 0.0)) return false; /* the usual exit, before the arc's own product */
-    if (!arcs_cross_sides(arc->a1, arc->a2, s1, s2, spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]])))
-        return false;
+    if (!arcs_cross_sides(arc->a1, arc->a2, s1, s2, held ? be->nc[j] : b_arc_normal(p, j))) return false;
     const spx_dvec3 pb0 = p->bv[e->corner[0]];
-    const spx_dvec3 db = spx_d3_sub(p->bv[e->corner[1]], pb0);
+    const spx_dvec3 db = held ? be->db[j] : b_edge_vector(p, j);
     *l = spx_d3_cross(arc->da, db);
     *len2 = spx_d3_len2(*l);
-    if (!spx_edge_axis_usable(*len2, spx_d3_len2(arc->da), spx_d3_len2(db))) return false;
+    if (!spx_edge_axis_usable(*len2, arc->da2, held ? be->db2[j] : spx_d3_len2(db))) return false;
     if (spx_d3_dot(*l, spx_d3_add(arc->a1, arc->a2)) < 0.0) *l = spx_d3_neg(*l);
     *gap = spx_d3_dot(*l, spx_d3_sub(pb0, arc->pa0));
+    return true;
+}
+
+/* The edge pairs: for pair_sat given s (false once one separates throughout), else the manifold's greatest separation
+   above *sep (*sep, *ei, *ej). `held` and s are constants at each call, so each case compiles without the others. */
+static inline __attribute__((always_inline)) bool edge_pairs(const hull_pair* p, const b_edges* be, bool held,
+                                                             spx_sat* s, double* sep, int* ei, int* ej)
+{
+    const int fa = (int)p->a->face_count, fb = (int)p->b->face_count, eb = (int)p->b->edge_count;
+    edge_arc arc;
+    for (int i = 0; i < (int)p->a->edge_count; ++i) {
+        edge_arc_of(p, i, &arc);
+        for (int j = 0; j < eb; ++j) {
+            spx_dvec3 l;
+            double len2, gap;
+            if (!edge_pair_face(p, be, held, &arc, j, &l, &len2, &gap)) continue;
+            if (!s) {
+                const double d = gap / sqrt(len2);
+                if (d > *sep) *sep = d, *ei = i, *ej = j;
+                continue;
+            }
+            if (p->margin > 0.0) gap -= p->margin * sqrt(len2);
+            if (!spx_sat_axis_test(s, fa + fb + i * eb + j, SPX_AXIS_EDGE, len2, gap, -DBL_MAX, spx_d3_dot(l, p->u)))
+                return false;
+        }
+    }
     return true;
 }
 
@@ -146,36 +228,31 @@ static inline __attribute__((always_inline)) bool edge_pair_face(const hull_pair
 static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_depth)
 {
     const spx_hull_view *a = p->a, *b = p->b;
-    const int fa = (int)a->face_count, fb = (int)b->face_count, eb = (int)b->edge_count;
+    const int fa = (int)a->face_count, fb = (int)b->face_count;
     spx_sat_init(s, tmax, track_depth);
     /* Ties are told apart by direction, not order, so swapping A and B agrees. */
     s->tie_dir = pair_axis;
     s->tie_pair = p;
     s->tie_frame = p->frame;
+    double next = 0.0;
     for (int f = 0; f < fa; ++f) {
         const spx_dvec3 n = a->faces[f].normal;
-        const double gap = least(p->bv, b->vertex_count, n) - a->faces[f].offset - p->margin;
+        const double lo = least_of_face(p->bv, b->vertex_count, n, f, a->opposite_pairs, &next);
+        const double gap = lo - a->faces[f].offset - p->margin;
         if (!spx_sat_axis_test(s, f, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, spx_d3_dot(n, p->u))) return false;
     }
     for (int g = 0; g < fb; ++g) {
         /* Along -m (B's outward normal); B's offset is that of any corner of the face. */
         const spx_dvec3 m = p->bn[g];
         const double boff = spx_d3_dot(m, p->bv[b->corners[b->faces[g].first]]);
-        const double gap = least(p->av, a->vertex_count, m) - boff - p->margin;
+        const double gap = least_of_face(p->av, a->vertex_count, m, g, b->opposite_pairs, &next) - boff - p->margin;
         if (!spx_sat_axis_test(s, fa + g, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, -spx_d3_dot(m, p->u))) return false;
     }
-    edge_arc arc;
-    for (int i = 0; i < (int)a->edge_count; ++i) {
-        edge_arc_of(p, i, &arc);
-        for (int j = 0; j < eb; ++j) {
-            spx_dvec3 l;
-            double len2, gap;
-            if (!edge_pair_face(p, &arc, j, &l, &len2, &gap)) continue;
-            if (p->margin > 0.0) gap -= p->margin * sqrt(len2);
-            if (!spx_sat_axis_test(s, fa + fb + i * eb + j, SPX_AXIS_EDGE, len2, gap, -DBL_MAX, spx_d3_dot(l, p->u)))
-                return false;
-        }
-    }
+    b_edges be;
+    b_edges_of(p, &be);
+    const bool apart =
+        !(be.held ? edge_pairs(p, &be, true, s, NULL, NULL, NULL) : edge_pairs(p, &be, false, s, NULL, NULL, NULL));
+    if (apart) return false;
     return spx_sat_touches(s);
 }
 
@@ -358,14 +435,16 @@ static unsigned face_manifold(const hull_pair* p, int face, int inc, double marg
 static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* out)
 {
     const spx_hull_view *a = p->a, *b = p->b;
-    const int fa = (int)a->face_count, fb = (int)b->face_count, eb = (int)b->edge_count;
+    const int fa = (int)a->face_count, fb = (int)b->face_count;
     spx_manifold m = { 0 };
     if (p->b_reference >= 0 && p->b_reference_cos < -1.0)
         return face_manifold(p, fa + p->b_reference, -1, margin, out, NULL);
     double face_sep = -DBL_MAX, edge_sep = -DBL_MAX;
     int face = -1, ei = -1, ej = -1;
+    double next = 0.0;
     for (int f = 0; f < fa; ++f) {
-        const double sep = least(p->bv, b->vertex_count, a->faces[f].normal) - a->faces[f].offset;
+        const double lo = least_of_face(p->bv, b->vertex_count, a->faces[f].normal, f, a->opposite_pairs, &next);
+        const double sep = lo - a->faces[f].offset;
         if (sep > face_sep) face_sep = sep, face = f;
     }
     /* Apart by more than the margin along one face: no points. */
@@ -377,26 +456,23 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
     const double bias = 1e-6 * size; /* A's face wins ties */
     for (int g = 0; g < fb; ++g) {
         /* A face of two corners (a triangle's side) cannot clip: never the reference. */
-        if (b->faces[g].count < 3) continue;
+        if (b->faces[g].count < 3) {
+            next = 0.0; /* the odd face after it forms its own */
+            continue;
+        }
         const spx_dvec3 mg = p->bn[g];
-        const double sep = least(p->av, a->vertex_count, mg) - spx_d3_dot(mg, p->bv[b->corners[b->faces[g].first]]);
+        const double lo = least_of_face(p->av, a->vertex_count, mg, g, b->opposite_pairs, &next);
+        const double sep = lo - spx_d3_dot(mg, p->bv[b->corners[b->faces[g].first]]);
         if (sep > face_sep + bias) face_sep = sep, face = fa + g;
     }
     if (face_sep > margin) {
         *out = m;
         return 0;
     }
-    edge_arc arc;
-    for (int i = 0; i < (int)a->edge_count; ++i) {
-        edge_arc_of(p, i, &arc);
-        for (int j = 0; j < eb; ++j) {
-            spx_dvec3 l;
-            double len2, gap;
-            if (!edge_pair_face(p, &arc, j, &l, &len2, &gap)) continue;
-            const double sep = gap / sqrt(len2);
-            if (sep > edge_sep) edge_sep = sep, ei = i, ej = j;
-        }
-    }
+    b_edges be;
+    b_edges_of(p, &be);
+    if (be.held) edge_pairs(p, &be, true, NULL, &edge_sep, &ei, &ej);
+    else edge_pairs(p, &be, false, NULL, &edge_sep, &ei, &ej);
     if (spx_dmax(face_sep, edge_sep) > margin) {
         *out = m;
         return 0;

@@ -62,7 +62,8 @@ static void triangle_view(const spx_triangle* t, spx_triangle_view* out)
                                  .face_count = SPX_TRIANGLE_VIEW_FACES,
                                  .edge_count = SPX_TRIANGLE_VIEW_EDGES,
                                  .center = c,
-                                 .radius = sqrt(r2) };
+                                 .radius = sqrt(r2),
+                                 .opposite_pairs = 1 };
 }
 
 void spx_hull_query_triangle(const spx_triangle* t, spx_triangle_view* tv, spx_hull_query* q)

@@ -36,6 +36,17 @@ static spx_dvec3 loop_area(const spx_dvec3* v, const uint8_t* c, uint32_t n)
     return s;
 }
 
+uint32_t spx_hull_opposite_pairs(const spx_hull_plane* faces, uint32_t count)
+{
+    uint32_t k = 0;
+    while (2 * k + 1 < count) {
+        const spx_dvec3 n = faces[2 * k].normal, m = faces[2 * k + 1].normal;
+        if (!(m.x == -n.x && m.y == -n.y && m.z == -n.z)) break;
+        ++k;
+    }
+    return k;
+}
+
 spx_result spx_hull_from_loops(const spx_hull_loops* loops, bool check, double size, const spx_allocator* allocator,
                                spx_hull** out)
 {
@@ -207,7 +218,8 @@ spx_result spx_hull_from_loops(const spx_hull_loops* loops, bool check, double s
         return r;
     }
 
-    hull->view = (spx_hull_view){ vertices, faces, corners, edges, V, F, E, center, radius };
+    hull->view =
+        (spx_hull_view){ vertices, faces, corners, edges, V, F, E, center, radius, spx_hull_opposite_pairs(faces, F) };
     hull->volume = volume;
     const spx_dvec3 c = spx_d3(first[0] / volume, first[1] / volume, first[2] / volume);
     const double cv[3] = { c.x, c.y, c.z };
@@ -354,5 +366,6 @@ void spx_hull_box_view(spx_vec3 h, spx_vec3 vertices[8], spx_hull_plane faces[6]
                             6,
                             12,
                             spx_d3(0, 0, 0),
-                            sqrt((double)h.x * h.x + (double)h.y * h.y + (double)h.z * h.z) };
+                            sqrt((double)h.x * h.x + (double)h.y * h.y + (double)h.z * h.z),
+                            3 };
 }

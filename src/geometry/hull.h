@@ -24,6 +24,7 @@ typedef struct spx_hull_view {
     uint32_t vertex_count, face_count, edge_count;
     spx_dvec3 center; /* mean of the corners */
     double radius;
+    uint32_t opposite_pairs; /* faces 2k and 2k + 1 below twice this: normals exact negations (one dot serves both) */
 } spx_hull_view;
 
 struct spx_hull {
@@ -42,6 +43,9 @@ typedef struct spx_hull_loops {
     uint32_t loop_count;
     uint32_t point_count;
 } spx_hull_loops;
+
+/* How many leading face pairs (2k, 2k + 1) have exactly opposite normals (== compares, so a zero's sign is free). */
+uint32_t spx_hull_opposite_pairs(const spx_hull_plane* faces, uint32_t count);
 
 /* `check` for a def's loops; quickhull's are known good. */
 spx_result spx_hull_from_loops(const spx_hull_loops* loops, bool check, double size, const spx_allocator* allocator,
