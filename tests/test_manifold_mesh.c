@@ -827,48 +827,6 @@ static int sunk_meshes_bounded_work(void)
     return 0;
 }
 
-/* Within the margin and the budget, a pair whose triangles cross each other's planes with a point
-   deeper than the margin makes the pair sunk: only the crossing pairs count. The same whichever
-   mesh is A; a torus resting shallower than the margin still tests every pair. */
-static int sunk_within_margin_tests_crossing_pairs(void)
-{
-    test_shape ring;
-    TEST_ENSURE(test_shape_torus(&ring, 0.45f, 0.16f, 24, 12));
-    placed rings[2];
-    const spx_quat tilt = { sinf(0.2f), 0.0f, 0.0f, cosf(0.2f) }, turn = { 0.0f, 0.0f, sinf(0.5f), cosf(0.5f) };
-    TEST_ENSURE(make_placed(&ring, 4, true, spx_v3(-3.0f, 4.0f, 3.5f), tilt, &rings[0]) == 0);
-    TEST_ENSURE(make_placed(&ring, 4, true, spx_v3(-2.5f, 4.0f, 3.5f), turn, &rings[1]) == 0);
-    test_shape_free(&ring);
-    for (int swap = 0; swap < 2; ++swap) {
-        spx_mesh_instance *a = rings[swap].inst, *b = rings[1 - swap].inst;
-        spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
-        uint32_t count = 0, near = 0;
-        spx_mesh_pair_stats st;
-        spx_manifold_mesh_mesh_buffered(a, b, 0.04f, true, NULL, 0, m, SPX_MAX_MESH_MANIFOLDS, &count, &st);
-        spx_mesh_mesh_pairs(a, b, 0.04f, count_pair, &near);
-        printf("  rings sunk within the margin%s: %u of %u pairs tested, %u manifolds\n", swap ? " (swapped)" : "",
-               st.pairs, near, count);
-        TEST_ENSURE(st.sunk_deep && !st.cut && st.margin == 0.04f && count > 0);
-        TEST_ENSURE(near <= SPX_MESH_PAIR_BUDGET && 2 * st.pairs < near);
-    }
-    TEST_ENSURE(same_swapped(&rings[0], &rings[1], 0.04f, "rings sunk within the margin") == 0);
-    free_placed(&rings[0]);
-    free_placed(&rings[1]);
-
-    placed grid, torus;
-    TEST_ENSURE(make_grid(4, &grid) == 0);
-    TEST_ENSURE(make_torus(spx_v3(4.1f, 0.298f, 3.9f), no_turn, &torus) == 0);
-    spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
-    uint32_t count = 0;
-    spx_mesh_pair_stats st;
-    spx_manifold_mesh_mesh_buffered(grid.inst, torus.inst, 0.05f, true, NULL, 0, m, SPX_MAX_MESH_MANIFOLDS, &count,
-                                    &st);
-    TEST_ENSURE(!st.sunk_deep && st.pairs == 569 && count == 1);
-    free_placed(&torus);
-    free_placed(&grid);
-    return 0;
-}
-
 /* The descents' static box test answers as the swept one at rest (u = 0), bit for bit: 200,000 pairs
    of random boxes, flat ones and ones on the edge of touching among them, both tolerances. */
 static double box_uniform(uint64_t* s)
@@ -893,7 +851,7 @@ static spx_vec3 quat_column(const float q[4], int i)
    whose triangles meet each other's boxes grown by the margin (2,037; a descent that handed every
    triangle of each leaf it reaches would hand 7,089), and of those the exact test runs only on the
    pairs within the margin of each other's planes whose front normals some admitted contact normal
-   can join, and of sunk pairs only those crossing each other's planes (1,150). */
+   can join (1,839: where the balls cross, deep inside each other, their surfaces face alike). */
 static int sunk_scene_pairs_tested(void)
 {
     test_shape ball, ring;
@@ -1060,7 +1018,6 @@ int main(void)
     TEST_RUN(buffered_same_answer, failures);
     TEST_RUN(sunk_meshes_bounded_work, failures);
     TEST_RUN(sunk_scene_pairs_tested, failures);
-    TEST_RUN(sunk_within_margin_tests_crossing_pairs, failures);
     TEST_RUN(static_box_test_as_swept, failures);
     TEST_RUN(large_box_under_torus, failures);
     TEST_RUN(capacity_limits_the_manifolds, failures);

@@ -20,8 +20,6 @@ typedef struct spx_mesh_pair_stats {
                        the descents less those the plane and normal tests ruled out */
     bool cut;       /* the budget ran out with pairs left untested, even without the margin */
     float margin;   /* the margin given, or 0 when the pairs within it passed the budget */
-    bool sunk_deep; /* within the margin, only the pairs crossing each other's planes: one gave a
-                       point deeper than the margin */
     uint32_t runs;  /* descents: 1 to 3 to find the pairs (within the margin, without, sampled),
                        plus one a later manifold when the cache overflowed */
 } spx_mesh_pair_stats;
