@@ -3,6 +3,7 @@
 #include "box_triangle.h"
 #include "box_features.h"
 #include "sweep_pieces.h"
+#include "triangle_check.h"
 #include "triangle_screen.h"
 
 static bool box_tri_axis(const box_tri* p, spx_sat* s, int index, spx_axis_kind kind, spx_dvec3 l, double len2)
@@ -71,7 +72,7 @@ static void box_tri_settle(const box_tri* p, const spx_obb* a, const spx_triangl
 static spx_result check_pair(const spx_obb* a, const spx_triangle* b)
 {
     if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
-    return spx_first_error(spx_obb_validate(a), spx_triangle_validate(b));
+    return spx_first_error(spx_obb_validate(a), spx_triangle_check(b));
 }
 
 void spx_sweep_obb_triangle_exact(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,

@@ -5,6 +5,7 @@
 #include "sat_axes.h"
 #include "triangle_shape.h"
 #include "sweep_pieces.h"
+#include "triangle_check.h"
 #include "triangle_screen.h"
 
 /* Sine below which planes count as parallel and in-plane axes join: generous, as extra axes are valid and only cost
@@ -181,7 +182,7 @@ static void tri_pair_settle(const tri_pair* p, const spx_triangle* a, const spx_
 static spx_result check_pair(const spx_triangle* a, const spx_triangle* b)
 {
     if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
-    return spx_first_error(spx_triangle_validate(a), spx_triangle_validate(b));
+    return spx_first_error(spx_triangle_check(a), spx_triangle_check(b));
 }
 
 void spx_sweep_triangle_triangle_exact(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,
