@@ -52,10 +52,13 @@ static inline void spx_tri_shape_make(const spx_triangle* tri, spx_dvec3 origin,
 /* The pair's coordinate origin: A's or B's first corner, the one nearer the world origin (largest
  * |coordinate|; ties to the first in (x, y, z)). Offsets round at the origin's scale, so the choice
  * must not depend on which piece is A, or a touch within rounding reads differently swapped. */
+/* fmaxf without its library call: the other operand when one is NaN. */
+static inline float spx_pair_fmax(float x, float y) { return x > y || y != y ? x : y; }
+
 static inline spx_dvec3 spx_pair_origin(spx_vec3 a, spx_vec3 b)
 {
-    const float ma = fmaxf(fabsf(a.x), fmaxf(fabsf(a.y), fabsf(a.z)));
-    const float mb = fmaxf(fabsf(b.x), fmaxf(fabsf(b.y), fabsf(b.z)));
+    const float ma = spx_pair_fmax(fabsf(a.x), spx_pair_fmax(fabsf(a.y), fabsf(a.z)));
+    const float mb = spx_pair_fmax(fabsf(b.x), spx_pair_fmax(fabsf(b.y), fabsf(b.z)));
     if (ma != mb) return spx_d3_from(mb < ma ? b : a);
     const bool a_first = a.x != b.x ? a.x < b.x : (a.y != b.y ? a.y < b.y : a.z <= b.z);
     return spx_d3_from(a_first ? a : b);
