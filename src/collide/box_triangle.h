@@ -69,7 +69,7 @@ static inline bool box_tri_axis_usable(const box_tri* p, int index, spx_dvec3* l
     const int j = (index - 4) % 3;
     *l = box_tri_edge_axis(p, (index - 4) / 3, j);
     *len2 = spx_d3_len2(*l);
-    double f2 = spx_d3_len2(p->t.e[j]);
+    double f2 = p->t.e2[j];
     return f2 != 0.0 && spx_edge_axis_usable(*len2, 1.0, f2);
 }
 

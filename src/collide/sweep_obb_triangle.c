@@ -3,9 +3,11 @@
 #include "box_triangle.h"
 #include "box_features.h"
 #include "sweep_pieces.h"
+#include "triangle_check.h"
 #include "triangle_screen.h"
 
-static bool box_tri_axis(const box_tri* p, spx_sat* s, int index, spx_axis_kind kind, spx_dvec3 l, double len2)
+__attribute__((always_inline)) static inline bool box_tri_axis(const box_tri* p, spx_sat* s, int index,
+                                                               spx_axis_kind kind, spx_dvec3 l, double len2)
 {
     double gap_pos, gap_neg;
     box_tri_gaps(p, l, &gap_pos, &gap_neg);
@@ -18,13 +20,13 @@ static bool box_tri_sat(const box_tri* p, double tmax, spx_sat* s, bool track_de
     s->tie_dir = box_tri_axis_dir;
     s->tie_pair = p;
     s->tie_frame = p->axes;
-    if (!p->t.segment && !box_tri_axis(p, s, 0, SPX_AXIS_FACE, p->t.n, spx_d3_len2(p->t.n))) return false;
+    if (!p->t.segment && !box_tri_axis(p, s, 0, SPX_AXIS_FACE, p->t.n, p->t.n2)) return false;
     for (int i = 0; i < 3; ++i)
         if (!box_tri_axis(p, s, 1 + i, SPX_AXIS_FACE, spx_d3(i == 0, i == 1, i == 2), 1.0)) return false;
     for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j) {
             spx_dvec3 l = box_tri_edge_axis(p, i, j);
-            double len2 = spx_d3_len2(l), f2 = spx_d3_len2(p->t.e[j]);
+            double len2 = spx_d3_len2(l), f2 = p->t.e2[j];
             if (f2 == 0.0 || !spx_edge_axis_usable(len2, 1.0, f2)) continue;
             if (!box_tri_axis(p, s, 4 + 3 * i + j, SPX_AXIS_EDGE, l, len2)) return false;
         }
@@ -71,7 +73,7 @@ static void box_tri_settle(const box_tri* p, const spx_obb* a, const spx_triangl
 static spx_result check_pair(const spx_obb* a, const spx_triangle* b)
 {
     if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
-    return spx_first_error(spx_obb_validate(a), spx_triangle_validate(b));
+    return spx_first_error(spx_obb_validate(a), spx_triangle_check(b));
 }
 
 void spx_sweep_obb_triangle_exact(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,

@@ -5,6 +5,7 @@
 #include "sat_axes.h"
 #include "triangle_shape.h"
 #include "sweep_pieces.h"
+#include "triangle_check.h"
 #include "triangle_screen.h"
 
 /* Sine below which planes count as parallel and in-plane axes join: generous, as extra axes are valid and only cost
@@ -29,9 +30,10 @@ static void tri_pair_make(const spx_triangle* a, spx_vec3 va, const spx_triangle
     p->margin = 0.0;
 }
 
-static bool tri_axis(const tri_pair* p, spx_sat* s, int index, spx_axis_kind kind, spx_dvec3 l)
+/* len2 = |l|^2, as the caller has it. */
+__attribute__((always_inline)) static inline bool tri_axis(const tri_pair* p, spx_sat* s, int index, spx_axis_kind kind,
+                                                           spx_dvec3 l, double len2)
 {
-    double len2 = spx_d3_len2(l);
     if (len2 == 0.0) return true;
     double alo, ahi, blo, bhi;
     spx_tri_project(&p->a, l, &alo, &ahi);
@@ -41,6 +43,12 @@ static bool tri_axis(const tri_pair* p, spx_sat* s, int index, spx_axis_kind kin
         alo -= r, ahi += r;
     }
     return spx_sat_axis_test(s, index, kind, len2, blo - ahi, alo - bhi, spx_d3_dot(p->u, l));
+}
+
+/* A face-kind axis the caller has no |l|^2 of. */
+static bool tri_face_axis(const tri_pair* p, spx_sat* s, int index, spx_dvec3 l)
+{
+    return tri_axis(p, s, index, SPX_AXIS_FACE, l, spx_d3_len2(l));
 }
 
 static spx_dvec3 tri_pair_axis(const void* pair, int index)
@@ -79,17 +87,18 @@ static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
     spx_sat_init(s, tmax, track_depth);
     s->tie_dir = tri_pair_axis;
     s->tie_pair = p;
-    if (!a->segment && !tri_axis(p, s, 0, SPX_AXIS_FACE, a->n)) return false;
-    if (!b->segment && !tri_axis(p, s, 1, SPX_AXIS_FACE, b->n)) return false;
+    if (!a->segment && !tri_axis(p, s, 0, SPX_AXIS_FACE, a->n, a->n2)) return false;
+    if (!b->segment && !tri_axis(p, s, 1, SPX_AXIS_FACE, b->n, b->n2)) return false;
     bool any_cross = false;
     for (int i = 0; i < 3; ++i) {
-        double ea2 = spx_d3_len2(a->e[i]);
+        const double ea2 = a->e2[i];
+        if (ea2 == 0.0) continue;
         for (int j = 0; j < 3; ++j) {
-            spx_dvec3 l = spx_d3_cross(a->e[i], b->e[j]);
-            double eb2 = spx_d3_len2(b->e[j]);
-            if (ea2 == 0.0 || eb2 == 0.0 || !spx_edge_axis_usable(spx_d3_len2(l), ea2, eb2)) continue;
+            const spx_dvec3 l = spx_d3_cross(a->e[i], b->e[j]);
+            const double eb2 = b->e2[j], l2 = spx_d3_len2(l);
+            if (eb2 == 0.0 || !spx_edge_axis_usable(l2, ea2, eb2)) continue;
             any_cross = true;
-            if (!tri_axis(p, s, 2 + 3 * i + j, SPX_AXIS_EDGE, l)) return false;
+            if (!tri_axis(p, s, 2 + 3 * i + j, SPX_AXIS_EDGE, l, l2)) return false;
         }
     }
 
@@ -124,21 +133,21 @@ static bool tri_pair_sat(tri_pair* p, double tmax, spx_sat* s, bool track_depth)
         p->line = d;
         p->across = still;
         p->moving = spx_d3_cross(d, p->u);
-        if (!tri_axis(p, s, 17, SPX_AXIS_FACE, d)) return false;
-        if (!tri_axis(p, s, 18, SPX_AXIS_FACE, still)) return false;
-        if (!tri_axis(p, s, 19, SPX_AXIS_FACE, spx_d3_cross(still, d))) return false;
+        if (!tri_face_axis(p, s, 17, d)) return false;
+        if (!tri_face_axis(p, s, 18, still)) return false;
+        if (!tri_face_axis(p, s, 19, spx_d3_cross(still, d))) return false;
         if (spx_d3_len2(p->moving) > 1e-24 * spx_d3_len2(d) * spx_d3_len2(p->u)) {
-            if (!tri_axis(p, s, 20, SPX_AXIS_FACE, p->moving)) return false;
-            if (!tri_axis(p, s, 21, SPX_AXIS_FACE, spx_d3_cross(p->moving, d))) return false;
+            if (!tri_face_axis(p, s, 20, p->moving)) return false;
+            if (!tri_face_axis(p, s, 21, spx_d3_cross(p->moving, d))) return false;
         }
         return spx_sat_touches(s);
     }
     if (flat) {
         p->plane = m;
         for (int i = 0; i < 3; ++i)
-            if (!tri_axis(p, s, 11 + i, SPX_AXIS_FACE, spx_d3_cross(m, a->e[i]))) return false;
+            if (!tri_face_axis(p, s, 11 + i, spx_d3_cross(m, a->e[i]))) return false;
         for (int j = 0; j < 3; ++j)
-            if (!tri_axis(p, s, 14 + j, SPX_AXIS_FACE, spx_d3_cross(m, b->e[j]))) return false;
+            if (!tri_face_axis(p, s, 14 + j, spx_d3_cross(m, b->e[j]))) return false;
     }
     return spx_sat_touches(s);
 }
@@ -181,7 +190,7 @@ static void tri_pair_settle(const tri_pair* p, const spx_triangle* a, const spx_
 static spx_result check_pair(const spx_triangle* a, const spx_triangle* b)
 {
     if (!a || !b) return SPX_ERR_INVALID_ARGUMENT;
-    return spx_first_error(spx_triangle_validate(a), spx_triangle_validate(b));
+    return spx_first_error(spx_triangle_check(a), spx_triangle_check(b));
 }
 
 void spx_sweep_triangle_triangle_exact(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b,

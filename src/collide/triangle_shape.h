@@ -10,6 +10,8 @@ typedef struct spx_tri_shape {
     spx_dvec3 p[3]; /* corners */
     spx_dvec3 e[3]; /* e[j] = p[(j+1)%3] - p[j] */
     spx_dvec3 n;    /* e[0] x (p[2] - p[0]); meaningful only when !segment */
+    double e2[3];   /* |e[j]|^2, |n|^2: computed once for the axis loops */
+    double n2;
     double longest; /* longest edge length */
     int long_edge;  /* its index */
     bool segment;   /* corners on one line (within SPX_TRIANGLE_FLAT_RATIO) */
@@ -20,7 +22,7 @@ static inline void spx_tri_shape_finish(spx_tri_shape* t)
 {
     double best = -1;
     for (int j = 0; j < 3; ++j) {
-        double l2 = spx_d3_len2(t->e[j]);
+        double l2 = t->e2[j] = spx_d3_len2(t->e[j]);
         if (l2 > best) {
             best = l2;
             t->long_edge = j;
@@ -29,7 +31,8 @@ static inline void spx_tri_shape_finish(spx_tri_shape* t)
     t->longest = sqrt(best);
     t->n = spx_d3_cross(t->e[0], spx_d3_neg(t->e[2])); /* e[0] x (p[2] - p[0]) */
     /* |n| is twice the area: flat when tiny against the longest edge squared. */
-    t->segment = !(spx_d3_len2(t->n) > SPX_TRIANGLE_FLAT_RATIO * SPX_TRIANGLE_FLAT_RATIO * best * best);
+    t->n2 = spx_d3_len2(t->n);
+    t->segment = !(t->n2 > SPX_TRIANGLE_FLAT_RATIO * SPX_TRIANGLE_FLAT_RATIO * best * best);
 }
 
 /* Corners relative to `origin`, optionally in frame x[3]. Edges come from the corners themselves, not
@@ -49,10 +52,13 @@ static inline void spx_tri_shape_make(const spx_triangle* tri, spx_dvec3 origin,
 /* The pair's coordinate origin: A's or B's first corner, the one nearer the world origin (largest
  * |coordinate|; ties to the first in (x, y, z)). Offsets round at the origin's scale, so the choice
  * must not depend on which piece is A, or a touch within rounding reads differently swapped. */
+/* fmaxf without its library call: the other operand when one is NaN. */
+static inline float spx_pair_fmax(float x, float y) { return x > y || y != y ? x : y; }
+
 static inline spx_dvec3 spx_pair_origin(spx_vec3 a, spx_vec3 b)
 {
-    const float ma = fmaxf(fabsf(a.x), fmaxf(fabsf(a.y), fabsf(a.z)));
-    const float mb = fmaxf(fabsf(b.x), fmaxf(fabsf(b.y), fabsf(b.z)));
+    const float ma = spx_pair_fmax(fabsf(a.x), spx_pair_fmax(fabsf(a.y), fabsf(a.z)));
+    const float mb = spx_pair_fmax(fabsf(b.x), spx_pair_fmax(fabsf(b.y), fabsf(b.z)));
     if (ma != mb) return spx_d3_from(mb < ma ? b : a);
     const bool a_first = a.x != b.x ? a.x < b.x : (a.y != b.y ? a.y < b.y : a.z <= b.z);
     return spx_d3_from(a_first ? a : b);
