@@ -8,8 +8,8 @@
 
 static spx_dvec3 random_point(test_case_rng* rng, double half)
 {
-    return spx_d3(test_case_uniform(rng, -half, half), test_case_uniform(rng, -half, half),
-                  test_case_uniform(rng, -half, half));
+    const double x = test_case_uniform(rng, -half, half), y = test_case_uniform(rng, -half, half);
+    return spx_d3(x, y, test_case_uniform(rng, -half, half));
 }
 
 static double dist2(spx_dvec3 a, spx_dvec3 b) { return spx_d3_len2(spx_d3_sub(a, b)); }
