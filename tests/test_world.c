@@ -833,6 +833,41 @@ static int fresh_memory_does_not_matter(void)
     return 0;
 }
 
+/* Sleep off, for the world or for one body, holds at every time_to_sleep, 0 included: a box
+   dropped from 5 m falls and stays awake for 20 steps; with the world's sleep on and
+   time_to_sleep 0, a box that may sleep and rests on the ground is asleep by then. */
+static int sleep_off_holds_at_any_time_to_sleep(void)
+{
+    for (int world_sleep = 0; world_sleep < 2; ++world_sleep)
+        for (int quick = 0; quick < 2; ++quick) {
+            spx_world_def wd = spx_default_world_def();
+            wd.enable_sleep = world_sleep;
+            wd.time_to_sleep = quick ? 0.0f : 0.5f;
+            spx_world* w = test_world_create(&wd);
+            TEST_ENSURE(w);
+            add_ground(w, 0.6f, 0.0f);
+            spx_shape_def s = test_box_shape(spx_v3(0.5f, 0.5f, 0.5f));
+            spx_body_def d = test_undamped_body_def(SPX_BODY_DYNAMIC, spx_v3(0, 5.5f, 0), identity, 0.6f, 0.0f);
+            d.enable_sleep = false;
+            const spx_body_id dropped = test_body_create(w, d, s, NULL);
+            const spx_body_id resting =
+                add_box(w, SPX_BODY_DYNAMIC, spx_v3(4, 0.5f, 0), identity, spx_v3(0.5f, 0.5f, 0.5f), 1.0f, 0.6f, 0.0f);
+            for (int k = 0; k < 20; ++k) {
+                TEST_ENSURE_CODE(spx_world_step(w, dt), SPX_OK);
+                bool awake = false;
+                TEST_ENSURE_CODE(spx_body_is_awake(w, dropped, &awake), SPX_OK);
+                TEST_ENSURE(awake);
+            }
+            /* A third of a second of free fall: 0.5 m down. */
+            TEST_ENSURE(test_body_position(w, dropped).y < 5.2f);
+            bool awake = true;
+            TEST_ENSURE_CODE(spx_body_is_awake(w, resting, &awake), SPX_OK);
+            TEST_ENSURE(awake == !(world_sleep && quick));
+            spx_world_destroy(w);
+        }
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     const bool long_run = test_long_run(argc, argv); /* the 1,000-box scenes */
@@ -845,6 +880,7 @@ int main(int argc, char** argv)
     TEST_RUN(stack_stands_and_sleeps, failures);
     TEST_RUN(spinning_in_place_stays_awake, failures);
     TEST_RUN(stack_woken_at_its_foot, failures);
+    TEST_RUN(sleep_off_holds_at_any_time_to_sleep, failures);
     TEST_RUN(events_and_ids, failures);
     TEST_RUN(bad_input, failures);
     TEST_RUN(manifolds_reused_while_resting, failures);

@@ -473,11 +473,19 @@ void spx_continuous_prepare(spx_world* w, float dt)
         cb->c0 = b->center;
         cb->q0 = b->rotation;
         cb->v_pre = b->type == SPX_BODY_DYNAMIC ? glms_vec3_add(b->v, glms_vec3_scale(g, dt * b->gravity_scale)) : b->v;
-        cb->fast_pre = fast_pre(b, cb->v_pre, dt) && !spx_joints_has(&w->joints, i);
+        /* A jointed body is never fast: its reach is not measured. */
+        cb->fast_pre = !spx_joints_has(&w->joints, i) && fast_pre(b, cb->v_pre, dt);
+        c->any_fast_pre |= cb->fast_pre;
+    }
+    /* Only spx_continuous_begin reads the spin, and only when a body is fast. */
+    if (!c->any_fast_pre) return;
+    for (uint32_t i = 0; i < w->body_slots; ++i) {
+        const spx_body* b = &w->bodies[i];
+        spx_ccd_body* cb = &c->bodies[i];
+        if (!cb->moved) continue;
         /* Turn as a share of the body's reach: a capsule turning about its axis is not spinning. */
         const float radius = turn_radius(b);
         cb->spinning = radius > 0.0f && glms_vec3_norm(b->w) * dt * turn_reach(b, b->w) > SPX_CCD_SOLVER_TURN * radius;
-        c->any_fast_pre |= cb->fast_pre;
     }
 }
 
@@ -557,9 +565,14 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
         vec3s d = glms_vec3_sub(b->center, cb->c0);
         /* Swept at v_pre, sphere grown by the speculative distance. */
         float off = glms_vec3_norm(glms_vec3_sub(d, glms_vec3_scale(cb->v_pre, dt))) - spec;
-        float reach =
-            fmaxf(glms_vec3_norm(d), glms_vec3_norm(b->v) * dt) + glms_vec3_norm(b->w) * turn_reach(b, b->w) * dt;
-        if (cb->fast_pre || (reach > SPX_CCD_FAST_FRACTION * body_least_half(b) && !spx_joints_has(&w->joints, i))) {
+        /* A jointed body is never fast: its reach is not measured. */
+        bool fast = cb->fast_pre;
+        if (!fast && !spx_joints_has(&w->joints, i)) {
+            const float reach =
+                fmaxf(glms_vec3_norm(d), glms_vec3_norm(b->v) * dt) + glms_vec3_norm(b->w) * turn_reach(b, b->w) * dt;
+            fast = reach > SPX_CCD_FAST_FRACTION * body_least_half(b);
+        }
+        if (fast) {
             c->fast[fast_count++] = i;
         } else {
             c->slow_movers++;

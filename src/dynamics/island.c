@@ -74,6 +74,17 @@ uint32_t spx_islands_update(spx_world* w, float dt)
     float* least = w->island_min_sleep;
     const spx_world_def* d = &w->def;
     link_islands(w, parent);
+    if (!d->enable_sleep) {
+        /* No island may sleep: no rest to measure, only the islands to count. */
+        uint32_t islands = 0;
+        for (uint32_t i = 0; i < w->body_slots; ++i) {
+            spx_body* b = &w->bodies[i];
+            if (!awake_dynamic(b)) continue;
+            b->sleep_time = 0.0f;
+            islands += find(parent, i) == i;
+        }
+        return islands;
+    }
     /* Rest times, and each island's least. */
     for (uint32_t i = 0; i < w->body_slots; ++i) least[i] = INFINITY;
     for (uint32_t i = 0; i < w->body_slots; ++i) {
@@ -116,7 +127,9 @@ uint32_t spx_islands_update(spx_world* w, float dt)
         if (!awake_dynamic(&w->bodies[i])) continue;
         uint32_t r = find(parent, i);
         islands += r == i;
-        if (!(least[r] >= d->time_to_sleep)) continue;
+        /* A member that may not sleep, or is not resting, keeps its rest time at 0: with
+           time_to_sleep 0 too, the island stays awake. */
+        if (!(least[r] > 0.0f && least[r] >= d->time_to_sleep)) continue;
         w->bodies[i].island_next = head[r];
         head[r] = i;
     }
