@@ -255,9 +255,9 @@ static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_dep
         if (!spx_sat_axis_test(s, f, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, spx_d3_dot(n, p->u))) return false;
     }
     for (int g = 0; g < fb; ++g) {
-        /* Along -m (B's outward normal); B's offset is that of any corner of the face. */
+        /* Along -m (B's outward normal); B's offset is that of the corner its plane passes through. */
         const spx_dvec3 m = p->bn[g];
-        const double boff = spx_d3_dot(m, p->bv[b->corners[b->faces[g].first]]);
+        const double boff = spx_d3_dot(m, p->bv[b->faces[g].far]);
         const double gap = least_of_face(p->av, a->vertex_count, m, g, b->opposite_pairs, &next) - boff - p->margin;
         if (!spx_sat_axis_test(s, fa + g, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, -spx_d3_dot(m, p->u))) return false;
     }
@@ -335,7 +335,7 @@ static double outside_b(const hull_pair* p, const spx_dvec3* bt, spx_dvec3 q)
 {
     double worst = -DBL_MAX;
     for (uint32_t g = 0; g < p->b->face_count; ++g)
-        worst = spx_dmax(worst, spx_d3_dot(p->bn[g], spx_d3_sub(q, bt[p->b->corners[p->b->faces[g].first]])));
+        worst = spx_dmax(worst, spx_d3_dot(p->bn[g], spx_d3_sub(q, bt[p->b->faces[g].far])));
     return worst;
 }
 
@@ -475,7 +475,7 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
         }
         const spx_dvec3 mg = p->bn[g];
         const double lo = least_of_face(p->av, a->vertex_count, mg, g, b->opposite_pairs, &next);
-        const double sep = lo - spx_d3_dot(mg, p->bv[b->corners[b->faces[g].first]]);
+        const double sep = lo - spx_d3_dot(mg, p->bv[b->faces[g].far]);
         if (sep > face_sep + bias) face_sep = sep, face = fa + g;
     }
     if (face_sep > margin) {

@@ -30,8 +30,8 @@ static void triangle_view(const spx_triangle* t, spx_triangle_view* out)
     const bool segment = !(spx_d3_len2(n) > SPX_TRIANGLE_FLAT_RATIO * SPX_TRIANGLE_FLAT_RATIO * l2 * l2);
     n = segment ? square_to(along) : spx_d3_scale(n, 1.0 / sqrt(spx_d3_len2(n)));
     const double offset = spx_d3_dot(n, p[0]);
-    out->faces[0] = (spx_hull_plane){ n, offset, 0, 3 };
-    out->faces[1] = (spx_hull_plane){ spx_d3_neg(n), -offset, 3, 3 };
+    out->faces[0] = (spx_hull_plane){ n, offset, 0, 3, 0 };
+    out->faces[1] = (spx_hull_plane){ spx_d3_neg(n), -offset, 3, 3, 0 };
     static const uint8_t loops[6] = { 0, 1, 2, 0, 2, 1 };
     memcpy(out->corners, loops, sizeof loops);
     for (int j = 0; j < 3; ++j) {
@@ -45,7 +45,7 @@ static void triangle_view(const spx_triangle* t, spx_triangle_view* out)
         /* A side of no length (two corners at one point) still gets a direction square to the normal. */
         const double s2 = spx_d3_len2(s);
         s = s2 > 0.0 ? spx_d3_scale(s, 1.0 / sqrt(s2)) : spx_d3_cross(along, n);
-        out->faces[2 + j] = (spx_hull_plane){ s, spx_d3_dot(s, p[i0]), (uint16_t)(6 + 2 * j), 2 };
+        out->faces[2 + j] = (spx_hull_plane){ s, spx_d3_dot(s, p[i0]), (uint16_t)(6 + 2 * j), 2, i1 };
         out->corners[6 + 2 * j] = i1;
         out->corners[7 + 2 * j] = i0;
         out->edges[2 * j] = (spx_hull_edge){ { i0, i1 }, { 0, (uint16_t)(2 + j) } };
