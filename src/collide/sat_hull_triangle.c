@@ -41,7 +41,9 @@ static void triangle_view(const spx_triangle* t, spx_triangle_view* out)
             i0 = (uint8_t)(same_way ? longest : (longest + 1) % 3);
             i1 = (uint8_t)(same_way ? (longest + 1) % 3 : longest);
         }
-        spx_dvec3 s = spx_d3_cross(e[j], n);
+        /* A segment's sides face square to it (its edges are all the segment): from a short side's own direction
+           they would not, and an edge pair's arcs would cross where the pieces' Minkowski faces do not. */
+        spx_dvec3 s = spx_d3_cross(segment ? spx_d3_sub(p[i1], p[i0]) : e[j], n);
         /* A side of no length (two corners at one point) still gets a direction square to the normal. */
         const double s2 = spx_d3_len2(s);
         s = s2 > 0.0 ? spx_d3_scale(s, 1.0 / sqrt(s2)) : spx_d3_cross(along, n);
