@@ -847,15 +847,38 @@ static int hull_manifold_edge_turning_onto_face(void)
     return 0;
 }
 
+/* Two placed hulls' depth asked both ways round against the brute force: the same overlap wherever the brute force
+   is beyond `gate` of touching, and the depth within 1e-6 m. *ref: the brute force; *worst takes the largest
+   difference. */
+static int depth_both_ways(const spx_placed_hull pieces[2], double gate, double* ref, double* worst)
+{
+    static ref_piece ra, rb;
+    const double zero[3] = { 0, 0, 0 };
+    ref_make(&pieces[0], zero, &ra);
+    ref_make(&pieces[1], zero, &rb);
+    *ref = ref_depth(&ra, &rb);
+    for (int k = 0; k < 2; ++k) {
+        spx_penetration pen;
+        TEST_ENSURE_CODE(spx_penetration_hull_hull(&pieces[k], &pieces[1 - k], &pen), SPX_OK);
+        if (fabs(*ref) > gate) TEST_ENSURE(pen.overlapping == (*ref > 0));
+        if (pen.overlapping && *ref > 0) {
+            TEST_ENSURE_NEAR(pen.depth, *ref, 1e-6);
+            *worst = fmax(*worst, fabs(pen.depth - *ref));
+        }
+    }
+    return 0;
+}
+
 /* A hull with more edges than a pair holds for its B (they are then formed per edge pair): the depth agrees with the
-   brute force and with the pieces swapped, and its edge count is checked to be past the pair's block. */
+   brute force within 1e-6 m and with the pieces swapped, and its edge count is checked to be past the pair's block.
+   Its faces are merged within the build tolerance, so not flat: each way round, a face's plane is that of its
+   farthest corner. */
 static int many_edged_hull_against_brute_force(void)
 {
     const int cases = test_cases(200) * scale_cases;
-    const double zero[3] = { 0, 0, 0 };
-    static ref_piece ra, rb;
     spx_vec3 p[90];
     int overlaps = 0;
+    double worst = 0.0;
     for (int c = 0; c < cases; ++c) {
         for (int i = 0; i < 90; ++i) {
             const double z = uniform(-1, 1), t = uniform(0, 6.283185307179586), r = sqrt(1 - z * z);
@@ -871,20 +894,13 @@ static int many_edged_hull_against_brute_force(void)
         const spx_mat3 ra_small = random_rotation();
         const spx_mat3 ra_big = random_rotation();
         const spx_placed_hull pieces[2] = { { small, spx_v3(0, 0, 0), ra_small }, { big, at, ra_big } };
-        ref_make(&pieces[0], zero, &ra);
-        ref_make(&pieces[1], zero, &rb);
-        const double ref = ref_depth(&ra, &rb);
-        for (int k = 0; k < 2; ++k) {
-            spx_penetration pen;
-            TEST_ENSURE_CODE(spx_penetration_hull_hull(&pieces[k], &pieces[1 - k], &pen), SPX_OK);
-            if (fabs(ref) > 1e-5) TEST_ENSURE(pen.overlapping == (ref > 0));
-            if (pen.overlapping && ref > 0) TEST_ENSURE_NEAR(pen.depth, ref, 1e-4);
-            overlaps += k == 0 && pen.overlapping && ref > 0;
-        }
+        double ref;
+        TEST_ENSURE(depth_both_ways(pieces, 1e-5, &ref, &worst) == 0);
+        overlaps += ref > 1e-5;
         spx_hull_destroy(small);
         spx_hull_destroy(big);
     }
-    printf("  %d of %d overlapping\n", overlaps, cases);
+    printf("  %d of %d overlapping; worst depth against the brute force %.2g m\n", overlaps, cases, worst);
     TEST_ENSURE(overlaps > cases / 10);
     return 0;
 }
@@ -955,6 +971,99 @@ static int opposite_faces_change_no_answer(void)
     return 0;
 }
 
+/* A cube whose top face has one corner raised by 2e-5 m (within the build tolerance, so the face stays one, not flat),
+   pressed by a small hull from above: the depth agrees with a brute force within 1e-6 m each way round, whichever
+   corner is raised (the face's plane is that of its farthest corner, not of the first of its loop). */
+static int bulged_face_against_brute_force(void)
+{
+    int overlaps = 0;
+    double worst = 0.0;
+    for (int raised = 0; raised < 4; ++raised) {
+        spx_vec3 p[8];
+        cube_corners(spx_v3(1, 1, 1), p);
+        int top = 0;
+        for (int i = 0; i < 8; ++i)
+            if (p[i].z > 0 && top++ == raised) p[i].z += 2e-5f;
+        spx_hull* cube = NULL;
+        TEST_ENSURE_CODE(make_hull(p, 8, &cube), SPX_OK);
+        spx_hull_info info;
+        spx_hull_get_info(cube, &info);
+        TEST_ENSURE(info.face_count == 6);
+        for (int c = 0; c < test_cases(50); ++c) {
+            spx_hull* small = random_hull(0.3);
+            const float x = grid(-0.5, 0.5), y = grid(-0.5, 0.5);
+            const spx_placed_hull pieces[2] = { { cube, spx_v3(0, 0, 0), test_identity },
+                                                { small, spx_v3(x, y, 1.2f), random_rotation() } };
+            double ref;
+            TEST_ENSURE(depth_both_ways(pieces, 1e-6, &ref, &worst) == 0);
+            overlaps += ref > 1e-6;
+            spx_hull_destroy(small);
+        }
+        spx_hull_destroy(cube);
+    }
+    printf("  %d of %d overlapping; worst depth against the brute force %.2g m\n", overlaps, 4 * test_cases(50), worst);
+    TEST_ENSURE(overlaps > test_cases(50));
+    return 0;
+}
+
+/* A hull far smaller than its distance from the other's origin (1e-30 to 1e-4 m across, in and about a hull of a
+   metre): in the larger one's frame its corners round to a point or a segment, while its faces keep their normals.
+   Asked either way round, the same state, and the depth of its deepest corner below the larger one's faces (a
+   brute force that needs no edges) within 1e-6 m; swept, the same state and time. */
+static int small_hull_against_large_swapped(void)
+{
+    const int cases = test_cases(1000) * scale_cases;
+    int overlaps = 0, hits = 0;
+    for (int c = 0; c < cases; ++c) {
+        const double size = pow(10.0, uniform(-30, -4));
+        spx_hull *big = random_hull(uniform(0.5, 1.5)), *small = random_hull(size);
+        const spx_vec3 at_big = grid3(-1, 1);
+        const spx_placed_hull pb = { big, at_big, random_rotation() };
+        const spx_vec3 at = grid3(-0.6, 0.6);
+        const spx_placed_hull ps = { small, spx_v3(pb.position.x + at.x, pb.position.y + at.y, pb.position.z + at.z),
+                                     random_rotation() };
+        /* The small hull's deepest corner below the large one's faces (world, double). */
+        static ref_piece rb, rs;
+        const double zero[3] = { 0, 0, 0 };
+        ref_make(&pb, zero, &rb);
+        ref_make(&ps, zero, &rs);
+        double ref = -DBL_MAX;
+        for (int i = 0; i < rs.nv; ++i) {
+            double d = DBL_MAX;
+            for (int f = 0; f < rb.nf; ++f) {
+                double hi = -DBL_MAX;
+                for (int v = 0; v < rb.nv; ++v)
+                    hi = fmax(hi, rb.v[v][0] * rb.n[f][0] + rb.v[v][1] * rb.n[f][1] + rb.v[v][2] * rb.n[f][2]);
+                d = fmin(d, hi - (rs.v[i][0] * rb.n[f][0] + rs.v[i][1] * rb.n[f][1] + rs.v[i][2] * rb.n[f][2]));
+            }
+            ref = fmax(ref, d);
+        }
+        spx_penetration pen[2];
+        TEST_ENSURE_CODE(spx_penetration_hull_hull(&ps, &pb, &pen[0]), SPX_OK);
+        TEST_ENSURE_CODE(spx_penetration_hull_hull(&pb, &ps, &pen[1]), SPX_OK);
+        for (int k = 0; k < 2; ++k) {
+            if (fabs(ref) > 1e-6) TEST_ENSURE(pen[k].overlapping == (ref > 0));
+            if (pen[k].overlapping && ref > 1e-6) TEST_ENSURE_NEAR(pen[k].depth, ref, 1e-6);
+        }
+        overlaps += ref > 1e-6;
+        const spx_vec3 vs = test_random_vec3(uniform, -2, 2), vb = test_random_vec3(uniform, -2, 2);
+        spx_sweep_hit hit, back;
+        TEST_ENSURE_CODE(spx_sweep_hull_hull(&ps, vs, &pb, vb, 1.0f, &hit), SPX_OK);
+        TEST_ENSURE_CODE(spx_sweep_hull_hull(&pb, vb, &ps, vs, 1.0f, &back), SPX_OK);
+        if (fabs(ref) > 1e-6) TEST_ENSURE(hit.state == back.state || hit.time < 1e-5f || hit.time > 1.0f - 1e-5f);
+        if (hit.state == SPX_SWEEP_HIT && back.state == SPX_SWEEP_HIT) {
+            TEST_ENSURE_NEAR(back.time, hit.time, 1e-5);
+            TEST_ENSURE(angle_gap(back.normal, spx_v3(-hit.normal.x, -hit.normal.y, -hit.normal.z)) < 1e-3);
+        }
+        hits += hit.state == SPX_SWEEP_HIT;
+        spx_hull_destroy(big);
+        spx_hull_destroy(small);
+    }
+    printf("  %d of %d overlapping, %d sweeps hit\n", overlaps, cases, hits);
+    TEST_ENSURE(overlaps > cases / 10 && hits > cases / 10);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     if (test_long_run(argc, argv)) scale_cases = 10;
@@ -973,5 +1082,7 @@ int main(int argc, char** argv)
     TEST_RUN(hull_manifold_edge_turning_onto_face, failures);
     TEST_RUN(opposite_faces_change_no_answer, failures);
     TEST_RUN(many_edged_hull_against_brute_force, failures);
+    TEST_RUN(bulged_face_against_brute_force, failures);
+    TEST_RUN(small_hull_against_large_swapped, failures);
     return failures != 0;
 }

@@ -1080,6 +1080,55 @@ static int mesh_bad_input(void)
     return 0;
 }
 
+/* A segment-like triangle far smaller than its distance from the hull's origin (1e-30 to 1e-6 m long, its third
+   corner off the line by 1e-15 of that, at the world origin where such floats exist) in and about a box's hull: the
+   depth is the deepest corner's below the hull's faces within 1e-6 m, the overlap the same wherever that is beyond
+   1e-6 m, and the manifold's points finite. */
+static int tiny_segment_like_triangles(void)
+{
+    const int cases = test_cases(2000) * scale_cases;
+    spx_hull* h = test_hull_box(spx_v3(0.5f, 0.5f, 0.5f));
+    TEST_ENSURE(h);
+    int overlaps = 0;
+    for (int c = 0; c < cases; ++c) {
+        const double len = pow(10.0, uniform(-30, -6));
+        const spx_vec3 d = test_random_vec3(uniform, -1, 1), o = test_random_vec3(uniform, -1, 1);
+        spx_triangle t;
+        t.v[0] = spx_v3(0, 0, 0);
+        t.v[1] = spx_v3((float)(len * d.x), (float)(len * d.y), (float)(len * d.z));
+        t.v[2] = spx_v3((float)(len * 1e-15 * o.x), (float)(len * 1e-15 * o.y), (float)(len * 1e-15 * o.z));
+        const spx_vec3 at = grid3(-0.7, 0.7);
+        const spx_placed_hull ph = { h, at, random_rotation() };
+        double ref = -DBL_MAX; /* the deepest corner below the box's faces */
+        for (int k = 0; k < 3; ++k) {
+            double below = DBL_MAX;
+            for (int a = 0; a < 3; ++a) {
+                const spx_vec3 n = ph.rotation.col[a];
+                const double x =
+                    ((double)t.v[k].x - at.x) * n.x + ((double)t.v[k].y - at.y) * n.y + ((double)t.v[k].z - at.z) * n.z;
+                below = fmin(below, 0.5 - fabs(x));
+            }
+            ref = fmax(ref, below);
+        }
+        spx_penetration pen;
+        spx_manifold m;
+        const spx_result r = spx_penetration_hull_triangle(&ph, &t, &pen);
+        if (r == SPX_ERR_DEGENERATE_TRIANGLE) continue;
+        TEST_ENSURE_CODE(r, SPX_OK);
+        if (fabs(ref) > 1e-6) TEST_ENSURE(pen.overlapping == (ref > 0));
+        if (pen.overlapping && ref > 1e-6) TEST_ENSURE_NEAR(pen.depth, ref, 1e-6);
+        TEST_ENSURE_CODE(spx_manifold_hull_triangle(&ph, &t, 0.01f, &m), SPX_OK);
+        for (int k = 0; k < m.point_count; ++k)
+            TEST_ENSURE(isfinite(m.points[k].point.x) && isfinite(m.points[k].point.y) &&
+                        isfinite(m.points[k].point.z) && isfinite(m.points[k].depth));
+        overlaps += ref > 1e-6;
+    }
+    spx_hull_destroy(h);
+    printf("  %d of %d overlapping\n", overlaps, cases);
+    TEST_ENSURE(overlaps > cases / 10);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     if (test_long_run(argc, argv)) scale_cases = 10;
@@ -1096,5 +1145,6 @@ int main(int argc, char** argv)
     TEST_RUN(hull_mesh_against_brute_force, failures);
     TEST_RUN(hull_lands_flat_on_mesh, failures);
     TEST_RUN(no_ghost_normals_on_flat_mesh, failures);
+    TEST_RUN(tiny_segment_like_triangles, failures);
     return failures != 0;
 }

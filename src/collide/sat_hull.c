@@ -16,6 +16,7 @@ typedef struct hull_pair {
     spx_dvec3 av[SPX_HULL_MAX_CORNERS];
     spx_dvec3 bv[SPX_HULL_MAX_CORNERS];     /* in A's frame */
     spx_dvec3 bn[2 * SPX_HULL_MAX_CORNERS]; /* in A's frame */
+    spx_dvec3 rel[3];                       /* B's axes in A's frame */
     spx_dvec3 u;                            /* B relative to A, in A's frame */
     spx_dvec3 va;                           /* world */
     spx_dvec3 frame[3];                     /* world */
@@ -54,13 +55,13 @@ static void pair_make(hull_pair* p, const spx_hull_view* a, spx_vec3 pa, const s
     }
     p->origin = spx_d3_from(pa);
     p->va = spx_d3_from(va);
-    spx_dvec3 rel[3];
-    for (int k = 0; k < 3; ++k) rel[k] = unrotate(p->frame, fb[k]);
+    for (int k = 0; k < 3; ++k) p->rel[k] = unrotate(p->frame, fb[k]);
     const spx_dvec3 t = unrotate(p->frame, spx_d3_sub(spx_d3_from(pb), p->origin));
     p->u = unrotate(p->frame, spx_d3_sub(spx_d3_from(vb), spx_d3_from(va)));
     for (uint32_t i = 0; i < a->vertex_count; ++i) p->av[i] = spx_d3_from(a->vertices[i]);
-    for (uint32_t i = 0; i < b->vertex_count; ++i) p->bv[i] = spx_d3_add(t, rotate(rel, spx_d3_from(b->vertices[i])));
-    for (uint32_t f = 0; f < b->face_count; ++f) p->bn[f] = rotate(rel, b->faces[f].normal);
+    for (uint32_t i = 0; i < b->vertex_count; ++i)
+        p->bv[i] = spx_d3_add(t, rotate(p->rel, spx_d3_from(b->vertices[i])));
+    for (uint32_t f = 0; f < b->face_count; ++f) p->bn[f] = rotate(p->rel, b->faces[f].normal);
 }
 
 static double least(const spx_dvec3* v, uint32_t count, spx_dvec3 n)
@@ -96,14 +97,27 @@ static bool arcs_cross_sides(spx_dvec3 a1, spx_dvec3 a2, double s1, double s2, s
     return t1 * t2 < 0.0 && s1 * t2 > 0.0;
 }
 
+/* B's corner i turned into A's frame about B's own origin, not yet placed. */
+static inline __attribute__((always_inline)) spx_dvec3 b_turned(const hull_pair* p, uint32_t i)
+{
+    return rotate(p->rel, spx_d3_from(p->b->vertices[i]));
+}
+
+/* B's edge from its corners turned but not placed: the direction its faces' normals (bn) agree with. Placed corners
+   would lose a piece much smaller than its distance from A's origin to rounding, and an axis crossed with such an edge
+   matches neither piece's Gauss map, reading a gap where there is none. */
+static inline __attribute__((always_inline)) spx_dvec3 b_edge_vector(const hull_pair* p, const spx_hull_edge* e)
+{
+    return spx_d3_sub(b_turned(p, e->corner[1]), b_turned(p, e->corner[0]));
+}
+
 /* ea x eb, pointing out of A across its edge i; zero for parallel edges. */
 static spx_dvec3 edge_axis(const hull_pair* p, int i, int j)
 {
     const spx_hull_edge* ea = &p->a->edges[i];
     const spx_hull_edge* eb = &p->b->edges[j];
     const spx_dvec3 da = spx_d3_sub(p->av[ea->corner[1]], p->av[ea->corner[0]]);
-    const spx_dvec3 db = spx_d3_sub(p->bv[eb->corner[1]], p->bv[eb->corner[0]]);
-    const spx_dvec3 l = spx_d3_cross(da, db);
+    const spx_dvec3 l = spx_d3_cross(da, b_edge_vector(p, eb));
     const spx_dvec3 mid = spx_d3_add(p->a->faces[ea->face[0]].normal, p->a->faces[ea->face[1]].normal);
     return spx_d3_dot(l, mid) < 0.0 ? spx_d3_neg(l) : l;
 }
@@ -127,7 +141,8 @@ typedef struct edge_arc {
     double side[2 * SPX_HULL_MAX_CORNERS];
 } edge_arc;
 
-/* B's edges held for the pair when it has at most this many (7 KB of stack: hosts step on 64 KB fiber stacks). */
+/* B's edges held for the pair when it has at most this many (7 KB of stack, and 3 KB while they are formed: hosts step
+   on 64 KB fiber stacks). */
 #define B_EDGES_HELD 128
 
 /* B's edges, formed once per pair rather than once per A edge they meet: the normal of each one's Gauss-map arc
@@ -144,18 +159,16 @@ static inline __attribute__((always_inline)) spx_dvec3 b_arc_normal(const hull_p
     return spx_d3_cross(spx_d3_neg(p->bn[e->face[0]]), spx_d3_neg(p->bn[e->face[1]]));
 }
 
-static inline __attribute__((always_inline)) spx_dvec3 b_edge_vector(const hull_pair* p, int j)
-{
-    const spx_hull_edge* e = &p->b->edges[j];
-    return spx_d3_sub(p->bv[e->corner[1]], p->bv[e->corner[0]]);
-}
-
 static void b_edges_of(const hull_pair* p, b_edges* out)
 {
     out->held = p->b->edge_count <= B_EDGES_HELD;
-    for (int j = 0; out->held && j < (int)p->b->edge_count; ++j) {
+    if (!out->held) return;
+    spx_dvec3 turned[B_EDGES_HELD]; /* a hull has no more corners than edges */
+    for (uint32_t i = 0; i < p->b->vertex_count; ++i) turned[i] = b_turned(p, i);
+    for (int j = 0; j < (int)p->b->edge_count; ++j) {
+        const spx_hull_edge* e = &p->b->edges[j];
         out->nc[j] = b_arc_normal(p, j);
-        out->db[j] = b_edge_vector(p, j);
+        out->db[j] = spx_d3_sub(turned[e->corner[1]], turned[e->corner[0]]);
         out->db2[j] = spx_d3_len2(out->db[j]);
     }
 }
@@ -188,7 +201,7 @@ static inline __attribute__((always_inline)) bool edge_pair_face(const hull_pair
     if (!(s1 * s2 < 0.0)) return false; /* the usual exit, before the arc's own product */
     if (!arcs_cross_sides(arc->a1, arc->a2, s1, s2, held ? be->nc[j] : b_arc_normal(p, j))) return false;
     const spx_dvec3 pb0 = p->bv[e->corner[0]];
-    const spx_dvec3 db = held ? be->db[j] : b_edge_vector(p, j);
+    const spx_dvec3 db = held ? be->db[j] : b_edge_vector(p, e);
     *l = spx_d3_cross(arc->da, db);
     *len2 = spx_d3_len2(*l);
     if (!spx_edge_axis_usable(*len2, arc->da2, held ? be->db2[j] : spx_d3_len2(db))) return false;
@@ -242,9 +255,9 @@ static bool pair_sat(const hull_pair* p, double tmax, spx_sat* s, bool track_dep
         if (!spx_sat_axis_test(s, f, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, spx_d3_dot(n, p->u))) return false;
     }
     for (int g = 0; g < fb; ++g) {
-        /* Along -m (B's outward normal); B's offset is that of any corner of the face. */
+        /* Along -m (B's outward normal); B's offset is that of the corner its plane passes through. */
         const spx_dvec3 m = p->bn[g];
-        const double boff = spx_d3_dot(m, p->bv[b->corners[b->faces[g].first]]);
+        const double boff = spx_d3_dot(m, p->bv[b->faces[g].far]);
         const double gap = least_of_face(p->av, a->vertex_count, m, g, b->opposite_pairs, &next) - boff - p->margin;
         if (!spx_sat_axis_test(s, fa + g, SPX_AXIS_FACE, 1.0, gap, -DBL_MAX, -spx_d3_dot(m, p->u))) return false;
     }
@@ -322,7 +335,7 @@ static double outside_b(const hull_pair* p, const spx_dvec3* bt, spx_dvec3 q)
 {
     double worst = -DBL_MAX;
     for (uint32_t g = 0; g < p->b->face_count; ++g)
-        worst = spx_dmax(worst, spx_d3_dot(p->bn[g], spx_d3_sub(q, bt[p->b->corners[p->b->faces[g].first]])));
+        worst = spx_dmax(worst, spx_d3_dot(p->bn[g], spx_d3_sub(q, bt[p->b->faces[g].far])));
     return worst;
 }
 
@@ -462,7 +475,7 @@ static unsigned pair_manifold(const hull_pair* p, double margin, spx_manifold* o
         }
         const spx_dvec3 mg = p->bn[g];
         const double lo = least_of_face(p->av, a->vertex_count, mg, g, b->opposite_pairs, &next);
-        const double sep = lo - spx_d3_dot(mg, p->bv[b->corners[b->faces[g].first]]);
+        const double sep = lo - spx_d3_dot(mg, p->bv[b->faces[g].far]);
         if (sep > face_sep + bias) face_sep = sep, face = fa + g;
     }
     if (face_sep > margin) {

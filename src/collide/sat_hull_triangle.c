@@ -30,8 +30,8 @@ static void triangle_view(const spx_triangle* t, spx_triangle_view* out)
     const bool segment = !(spx_d3_len2(n) > SPX_TRIANGLE_FLAT_RATIO * SPX_TRIANGLE_FLAT_RATIO * l2 * l2);
     n = segment ? square_to(along) : spx_d3_scale(n, 1.0 / sqrt(spx_d3_len2(n)));
     const double offset = spx_d3_dot(n, p[0]);
-    out->faces[0] = (spx_hull_plane){ n, offset, 0, 3 };
-    out->faces[1] = (spx_hull_plane){ spx_d3_neg(n), -offset, 3, 3 };
+    out->faces[0] = (spx_hull_plane){ n, offset, 0, 3, 0 };
+    out->faces[1] = (spx_hull_plane){ spx_d3_neg(n), -offset, 3, 3, 0 };
     static const uint8_t loops[6] = { 0, 1, 2, 0, 2, 1 };
     memcpy(out->corners, loops, sizeof loops);
     for (int j = 0; j < 3; ++j) {
@@ -41,11 +41,13 @@ static void triangle_view(const spx_triangle* t, spx_triangle_view* out)
             i0 = (uint8_t)(same_way ? longest : (longest + 1) % 3);
             i1 = (uint8_t)(same_way ? (longest + 1) % 3 : longest);
         }
-        spx_dvec3 s = spx_d3_cross(e[j], n);
+        /* A segment's sides face square to it (its edges are all the segment): from a short side's own direction
+           they would not, and an edge pair's arcs would cross where the pieces' Minkowski faces do not. */
+        spx_dvec3 s = spx_d3_cross(segment ? spx_d3_sub(p[i1], p[i0]) : e[j], n);
         /* A side of no length (two corners at one point) still gets a direction square to the normal. */
         const double s2 = spx_d3_len2(s);
         s = s2 > 0.0 ? spx_d3_scale(s, 1.0 / sqrt(s2)) : spx_d3_cross(along, n);
-        out->faces[2 + j] = (spx_hull_plane){ s, spx_d3_dot(s, p[i0]), (uint16_t)(6 + 2 * j), 2 };
+        out->faces[2 + j] = (spx_hull_plane){ s, spx_d3_dot(s, p[i0]), (uint16_t)(6 + 2 * j), 2, i1 };
         out->corners[6 + 2 * j] = i1;
         out->corners[7 + 2 * j] = i0;
         out->edges[2 * j] = (spx_hull_edge){ { i0, i1 }, { 0, (uint16_t)(2 + j) } };

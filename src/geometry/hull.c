@@ -196,8 +196,15 @@ spx_result spx_hull_from_loops(const spx_hull_loops* loops, bool check, double s
             lo = spx_dmin(lo, d);
             hi = spx_dmax(hi, d);
         }
-        double offset = hi;
-        for (uint32_t i = 0; i < V; ++i) offset = spx_dmax(offset, spx_d3_dot(nrm, dv[i]));
+        double best = -DBL_MAX;
+        uint32_t top = 0;
+        for (uint32_t i = 0; i < V; ++i) {
+            const double d = spx_d3_dot(nrm, dv[i]);
+            if (d > best) best = d, top = i;
+        }
+        const double offset = spx_dmax(hi, best);
+        /* Faces merged within the build tolerance are not flat: the plane passes through the farthest corner. */
+        faces[f].far = (uint8_t)(offset - spx_d3_dot(nrm, dv[c[0]]) > 1e-12 * size ? top : c[0]);
         if (check) {
             if (len <= tol * size) r = SPX_ERR_ZERO_AREA;
             else if (hi - lo > tol || offset - hi > tol) r = SPX_ERR_NOT_CONVEX;
@@ -355,8 +362,8 @@ void spx_hull_box_view(spx_vec3 h, spx_vec3 vertices[8], spx_hull_plane faces[6]
     const double hh[3] = { h.x, h.y, h.z };
     for (int k = 0; k < 3; ++k) {
         const spx_dvec3 e = spx_d3(k == 0, k == 1, k == 2);
-        faces[2 * k] = (spx_hull_plane){ e, hh[k], (uint16_t)(8 * k), 4 };
-        faces[2 * k + 1] = (spx_hull_plane){ spx_d3_neg(e), hh[k], (uint16_t)(8 * k + 4), 4 };
+        faces[2 * k] = (spx_hull_plane){ e, hh[k], (uint16_t)(8 * k), 4, box_corners[8 * k] };
+        faces[2 * k + 1] = (spx_hull_plane){ spx_d3_neg(e), hh[k], (uint16_t)(8 * k + 4), 4, box_corners[8 * k + 4] };
     }
     *out = (spx_hull_view){ vertices,
                             faces,

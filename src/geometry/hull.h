@@ -13,6 +13,7 @@ typedef struct spx_hull_plane {
     double offset;
     uint16_t first; /* into corners */
     uint16_t count;
+    uint8_t far; /* a corner on the plane: the loop's first, unless a corner lies beyond that by more than rounding */
 } spx_hull_plane;
 
 /* In the hull's frame. */

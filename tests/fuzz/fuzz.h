@@ -34,7 +34,7 @@ typedef struct fuzz_input {
 } fuzz_input;
 
 /* The next byte, 0 once the input is used up (so every input decodes to something). */
-static inline uint8_t fuzz_byte(fuzz_input* in)
+static inline uint8_t fuzz_next_byte(fuzz_input* in)
 {
     if (!in->n) return 0;
     --in->n;
@@ -43,18 +43,21 @@ static inline uint8_t fuzz_byte(fuzz_input* in)
 
 static inline float fuzz_float(fuzz_input* in)
 {
-    const uint8_t kind = fuzz_byte(in);
-    const int8_t b = (int8_t)fuzz_byte(in);
+    const uint8_t kind = fuzz_next_byte(in);
+    const int8_t b = (int8_t)fuzz_next_byte(in);
     switch (kind & 15) {
     case 0: { /* raw bits */
-        uint32_t u = (uint32_t)(uint8_t)b | (uint32_t)fuzz_byte(in) << 8 | (uint32_t)fuzz_byte(in) << 16 |
-                     (uint32_t)fuzz_byte(in) << 24;
+        /* low byte first, one statement each: the operands of | have no order */
+        uint32_t u = (uint32_t)(uint8_t)b;
+        u |= (uint32_t)fuzz_next_byte(in) << 8;
+        u |= (uint32_t)fuzz_next_byte(in) << 16;
+        u |= (uint32_t)fuzz_next_byte(in) << 24;
         float f;
         memcpy(&f, &u, sizeof f);
         return f;
     }
     case 1: /* a power of ten from 1e-38 to 1e38 */
-        return (float)((double)b / 16.0 * pow(10.0, (double)(fuzz_byte(in) % 77) - 38.0));
+        return (float)((double)b / 16.0 * pow(10.0, (double)(fuzz_next_byte(in) % 77) - 38.0));
     case 2: /* the edge of the accepted range, on either side */
         return (b < 0 ? -1.0f : 1.0f) * SPX_MAX_COORDINATE * (1.0f + (float)(b & 7) * 0.25f - 0.5f);
     case 3:
@@ -78,7 +81,7 @@ static inline spx_vec3 fuzz_vec3(fuzz_input* in)
 /* Mostly a non-negative float, as a time or a margin is; one in eight any float at all. */
 static inline float fuzz_mostly_positive(fuzz_input* in)
 {
-    return (fuzz_byte(in) & 7) ? fabsf(fuzz_float(in)) : fuzz_float(in);
+    return (fuzz_next_byte(in) & 7) ? fabsf(fuzz_float(in)) : fuzz_float(in);
 }
 
 /* A swept pair's motion: A's velocity, B's, and the interval, read in that order. */
@@ -103,13 +106,13 @@ static inline spx_vec3 fuzz_moved(spx_vec3 p, spx_vec3 v, float t)
 static inline spx_quat fuzz_quat(fuzz_input* in)
 {
     spx_quat q;
-    if ((fuzz_byte(in) & 15) == 0) {
+    if ((fuzz_next_byte(in) & 15) == 0) {
         q.x = fuzz_float(in), q.y = fuzz_float(in), q.z = fuzz_float(in), q.w = fuzz_float(in);
         return q;
     }
     double c[4], n2 = 0.0;
     for (int i = 0; i < 4; ++i) {
-        c[i] = (double)(int8_t)fuzz_byte(in);
+        c[i] = (double)(int8_t)fuzz_next_byte(in);
         n2 += c[i] * c[i];
     }
     if (n2 == 0.0) c[3] = 1.0, n2 = 1.0;
@@ -124,7 +127,7 @@ static inline spx_obb fuzz_obb(fuzz_input* in)
 {
     const spx_vec3 c = fuzz_vec3(in);
     spx_vec3 h = fuzz_vec3(in);
-    if ((fuzz_byte(in) & 7) != 0) h = spx_v3(fabsf(h.x), fabsf(h.y), fabsf(h.z)); /* mostly positive */
+    if ((fuzz_next_byte(in) & 7) != 0) h = spx_v3(fabsf(h.x), fabsf(h.y), fabsf(h.z)); /* mostly positive */
     const spx_quat q = fuzz_quat(in);
     spx_obb box;
     if (spx_obb_from_quat(c, h, q, &box) == SPX_OK) return box;

@@ -16,8 +16,8 @@ int fuzz_box_triangle(const uint8_t* data, size_t size)
     const float margin = fuzz_mostly_positive(&in);
     spx_triangle_edges edges;
     for (int j = 0; j < 3; ++j)
-        edges.angle[j] = (fuzz_byte(&in) & 3) ? (float)(int8_t)fuzz_byte(&in) / 40.0f : SPX_EDGE_OPEN;
-    edges.corners = fuzz_byte(&in) & 7;
+        edges.angle[j] = (fuzz_next_byte(&in) & 3) ? (float)(int8_t)fuzz_next_byte(&in) / 40.0f : SPX_EDGE_OPEN;
+    edges.corners = fuzz_next_byte(&in) & 7;
 
     bool overlap = false;
     spx_penetration pen;

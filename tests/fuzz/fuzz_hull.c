@@ -28,14 +28,17 @@ static spx_result fuzz_hull_cloud(fuzz_input* in, spx_hull** out)
 {
     spx_vec3 p[MAX_POINTS];
     uint32_t n = 0;
-    const uint8_t mode = fuzz_byte(in);
+    const uint8_t mode = fuzz_next_byte(in);
     if (mode & 3) { /* half extents of 1/16 to 8 m, or (one in three) any floats */
-        spx_vec3 h = spx_v3((float)(fuzz_byte(in) % 128 + 1) / 16.0f, (float)(fuzz_byte(in) % 128 + 1) / 16.0f,
-                            (float)(fuzz_byte(in) % 128 + 1) / 16.0f);
+        /* x, y, z read in turn: arguments of one call would be read in the order each compiler chooses */
+        const float hx = (float)(fuzz_next_byte(in) % 128 + 1) / 16.0f;
+        const float hy = (float)(fuzz_next_byte(in) % 128 + 1) / 16.0f;
+        const float hz = (float)(fuzz_next_byte(in) % 128 + 1) / 16.0f;
+        spx_vec3 h = spx_v3(hx, hy, hz);
         if ((mode & 3) == 3) h = fuzz_vec3(in);
         for (int k = 0; k < 8; ++k) p[n++] = spx_v3((k & 1) ? h.x : -h.x, (k & 2) ? h.y : -h.y, (k & 4) ? h.z : -h.z);
     }
-    const uint32_t extra = (uint32_t)(fuzz_byte(in) % (MAX_POINTS - 8 + 1));
+    const uint32_t extra = (uint32_t)(fuzz_next_byte(in) % (MAX_POINTS - 8 + 1));
     for (uint32_t k = 0; k < extra && n < MAX_POINTS; ++k) p[n++] = fuzz_vec3(in);
     spx_hull_def def = spx_default_hull_def();
     def.points = p;
@@ -182,7 +185,7 @@ int fuzz_hull(const uint8_t* data, size_t size)
     fuzz_input in = { data, size };
     hull_problem p;
     memset(&p, 0, sizeof p);
-    p.kind = fuzz_byte(&in) % KINDS;
+    p.kind = fuzz_next_byte(&in) % KINDS;
     spx_hull *ha = NULL, *hb = NULL, *box_hull = NULL;
     const spx_result built = fuzz_hull_cloud(&in, &ha);
     FUZZ_CHECK(built == SPX_OK || fuzz_input_code(built) || built == SPX_ERR_FLAT_HULL ||
@@ -195,9 +198,15 @@ int fuzz_hull(const uint8_t* data, size_t size)
     }
     if (p.kind == KIND_BOX) p.box = fuzz_obb(&in);
     if (p.kind == KIND_TRIANGLE) p.tri = fuzz_triangle(&in);
-    if (p.kind == KIND_SPHERE) p.sphere = (spx_sphere){ fuzz_vec3(&in), fuzz_mostly_positive(&in) };
-    if (p.kind == KIND_CAPSULE)
-        p.capsule = (spx_capsule){ { fuzz_vec3(&in), fuzz_vec3(&in) }, fuzz_mostly_positive(&in) };
+    if (p.kind == KIND_SPHERE) { /* one statement a read: an initializer's elements have no order */
+        p.sphere.center = fuzz_vec3(&in);
+        p.sphere.radius = fuzz_mostly_positive(&in);
+    }
+    if (p.kind == KIND_CAPSULE) {
+        p.capsule.p[0] = fuzz_vec3(&in);
+        p.capsule.p[1] = fuzz_vec3(&in);
+        p.capsule.radius = fuzz_mostly_positive(&in);
+    }
     const fuzz_motion mo = fuzz_read_motion(&in);
     const float margin = fuzz_mostly_positive(&in);
 

@@ -23,10 +23,10 @@ static spx_mesh* make_mesh(fuzz_input* in)
 {
     spx_vec3 vertices[8];
     uint32_t indices[18];
-    const uint32_t vertex_count = 3 + fuzz_byte(in) % 6, triangle_count = 1 + fuzz_byte(in) % 6;
+    const uint32_t vertex_count = 3 + fuzz_next_byte(in) % 6, triangle_count = 1 + fuzz_next_byte(in) % 6;
     for (uint32_t i = 0; i < vertex_count; ++i) vertices[i] = fuzz_vec3(in);
     for (uint32_t i = 0; i < 3 * triangle_count; ++i) {
-        const uint8_t k = fuzz_byte(in);
+        const uint8_t k = fuzz_next_byte(in);
         indices[i] = k == 255 ? vertex_count : k % vertex_count; /* now and then an index past the end */
     }
     spx_mesh_def def = spx_default_mesh_def();
@@ -34,7 +34,7 @@ static spx_mesh* make_mesh(fuzz_input* in)
     def.vertex_count = vertex_count;
     def.indices = indices;
     def.triangle_count = triangle_count;
-    def.leaf_triangles = 1 + fuzz_byte(in) % 4;
+    def.leaf_triangles = 1 + fuzz_next_byte(in) % 4;
     spx_mesh* mesh = NULL;
     const spx_result r = spx_mesh_create(&def, &mesh);
     FUZZ_CHECK(r == SPX_OK || mesh_code(r));
@@ -46,7 +46,7 @@ static spx_mesh_instance* place(fuzz_input* in, const spx_mesh* mesh)
 {
     spx_mesh_instance_def def = spx_default_mesh_instance_def();
     def.mesh = mesh;
-    def.pose.p = (fuzz_byte(in) & 3) ? spx_v3(0, 0, 0) : fuzz_vec3(in);
+    def.pose.p = (fuzz_next_byte(in) & 3) ? spx_v3(0, 0, 0) : fuzz_vec3(in);
     def.pose.q = fuzz_quat(in);
     spx_mesh_instance* inst = NULL;
     const spx_result r = spx_mesh_instance_create(&def, &inst);

@@ -53,10 +53,10 @@ static bool count_overlap(spx_shape_id shape, void* context)
 
 static spx_mesh* make_mesh(fuzz_input* in, spx_vec3* vertices, uint32_t* indices, uint32_t* triangle_count)
 {
-    const uint32_t vertex_count = 3 + fuzz_byte(in) % 6;
-    *triangle_count = 1 + fuzz_byte(in) % 6;
+    const uint32_t vertex_count = 3 + fuzz_next_byte(in) % 6;
+    *triangle_count = 1 + fuzz_next_byte(in) % 6;
     for (uint32_t i = 0; i < vertex_count; ++i) vertices[i] = fuzz_vec3(in);
-    for (uint32_t i = 0; i < 3 * *triangle_count; ++i) indices[i] = fuzz_byte(in) % vertex_count;
+    for (uint32_t i = 0; i < 3 * *triangle_count; ++i) indices[i] = fuzz_next_byte(in) % vertex_count;
     spx_mesh_def def = spx_default_mesh_def();
     def.vertices = vertices;
     def.vertex_count = vertex_count;
@@ -112,7 +112,7 @@ static void world_queries(fuzz_input* in, const spx_mesh* mesh, spx_vec3 origin,
     spx_world_def wdef = spx_default_world_def();
     spx_world* world = NULL;
     FUZZ_CHECK(spx_world_create(&wdef, &world) == SPX_OK);
-    const uint32_t boxes = 1 + fuzz_byte(in) % MAX_BOXES;
+    const uint32_t boxes = 1 + fuzz_next_byte(in) % MAX_BOXES;
     for (uint32_t k = 0; k <= boxes; ++k) {
         spx_shape_def shape = spx_default_shape_def();
         if (k == boxes) {
@@ -170,7 +170,7 @@ int fuzz_query(const uint8_t* data, size_t size)
 {
     fuzz_input in = { data, size };
     const spx_vec3 origin = fuzz_vec3(&in), translation = fuzz_vec3(&in);
-    const float max_fraction = (fuzz_byte(&in) & 3) ? 1.0f : fuzz_float(&in);
+    const float max_fraction = (fuzz_next_byte(&in) & 3) ? 1.0f : fuzz_float(&in);
     const spx_obb box = fuzz_obb(&in);
     spx_vec3 vertices[8];
     uint32_t indices[18], triangles = 0;

@@ -17,13 +17,22 @@ typedef struct round_problem {
     spx_triangle tri;
 } round_problem;
 
-static float fuzz_radius(fuzz_input* in) { return (fuzz_byte(in) & 7) ? fabsf(fuzz_float(in)) : fuzz_float(in); }
+static float fuzz_radius(fuzz_input* in) { return (fuzz_next_byte(in) & 7) ? fabsf(fuzz_float(in)) : fuzz_float(in); }
+
+/* Centre, then radius (one statement each: an initializer's elements have no order). */
+static spx_sphere fuzz_sphere(fuzz_input* in)
+{
+    spx_sphere s;
+    s.center = fuzz_vec3(in);
+    s.radius = fuzz_radius(in);
+    return s;
+}
 
 static spx_capsule fuzz_capsule(fuzz_input* in)
 {
     spx_capsule c;
     c.p[0] = fuzz_vec3(in);
-    c.p[1] = (fuzz_byte(in) & 7) ? fuzz_vec3(in) : c.p[0];
+    c.p[1] = (fuzz_next_byte(in) & 7) ? fuzz_vec3(in) : c.p[0];
     c.radius = fuzz_radius(in);
     return c;
 }
@@ -161,10 +170,10 @@ int fuzz_round(const uint8_t* data, size_t size)
     fuzz_input in = { data, size };
     round_problem p;
     memset(&p, 0, sizeof p);
-    p.kind = fuzz_byte(&in) % 7;
+    p.kind = fuzz_next_byte(&in) % 7;
     if (a_is_capsule(p.kind)) p.c[0] = fuzz_capsule(&in);
-    else p.s[0] = (spx_sphere){ fuzz_vec3(&in), fuzz_radius(&in) };
-    if (p.kind == 0) p.s[1] = (spx_sphere){ fuzz_vec3(&in), fuzz_radius(&in) };
+    else p.s[0] = fuzz_sphere(&in);
+    if (p.kind == 0) p.s[1] = fuzz_sphere(&in);
     else if (p.kind <= 2) p.c[1] = fuzz_capsule(&in);
     else if (p.kind <= 4) p.box = fuzz_obb(&in);
     else p.tri = fuzz_triangle(&in);

@@ -22,16 +22,16 @@ static spx_vec2 fuzz_vec2(fuzz_input* in)
 /* A polygon made from up to 12 corners, one filled by hand (unchecked), or a circle. */
 static void fuzz_piece(fuzz_input* in, plane_piece* p)
 {
-    const uint8_t kind = fuzz_byte(in);
+    const uint8_t kind = fuzz_next_byte(in);
     memset(p, 0, sizeof *p);
     p->made = SPX_OK;
     if (kind & 1) {
-        const float radius = (fuzz_byte(in) & 7) ? fabsf(fuzz_float(in)) : fuzz_float(in);
+        const float radius = (fuzz_next_byte(in) & 7) ? fabsf(fuzz_float(in)) : fuzz_float(in);
         p->piece = spx_piece2d_from_circle(fuzz_vec2(in), radius);
         return;
     }
     spx_vec2 corners[12];
-    const uint32_t n = 1 + fuzz_byte(in) % 12;
+    const uint32_t n = 1 + fuzz_next_byte(in) % 12;
     for (uint32_t i = 0; i < n; ++i) corners[i] = fuzz_vec2(in);
     if (kind & 2) { /* by hand: the queries check it */
         p->polygon.count = n < 3 ? 3 : n;
@@ -90,7 +90,7 @@ int fuzz_sat2d(const uint8_t* data, size_t size)
     fuzz_piece(&in, &a);
     fuzz_piece(&in, &b);
     const spx_vec2 va = fuzz_vec2(&in), vb = fuzz_vec2(&in);
-    const float tmax = (fuzz_byte(&in) & 7) ? fabsf(fuzz_float(&in)) : fuzz_float(&in);
+    const float tmax = (fuzz_next_byte(&in) & 7) ? fabsf(fuzz_float(&in)) : fuzz_float(&in);
 
     bool overlap = false;
     spx_penetration2d pen, pen_swapped;
