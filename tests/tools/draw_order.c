@@ -5,7 +5,8 @@
  * every figure printed from them, would then differ between compilers.
  *
  * A generator is a function whose name has a part (between underscores) rand, random, rnd, uniform,
- * draw, next, xorshift64 or lcg, or that calls one (any function defined in the files read).
+ * draw, next, xorshift64 or lcg, or that calls one (any function defined in the files read; a static
+ * one counts in its own file, or everywhere when that file is a header).
  * Draws stay sequenced when written as separate statements or declarators, or with &&, ||, ?: or a
  * comma operator between them, or one inside the other's arguments.
  *
@@ -31,11 +32,13 @@ typedef struct tokens {
     int n, cap;
 } tokens;
 
-/* Generators found by what they call; a static one is known in its own file only. */
+/* Generators found by what they call; a static one is known in its own file only, unless that file
+   is a header (its static inline functions reach every file that includes it). */
 typedef struct names {
     char (*name)[64];
     int* file; /* the file that defines it when static, or -1 */
     int n, cap, current;
+    bool header; /* the current file is a header */
 } names;
 
 static bool push_token(tokens* ts, const char* s, size_t len, int line, bool ident)
@@ -227,7 +230,7 @@ static bool add_generators(const tokens* ts, names* g)
             bool file_static = false;
             for (int j = i - 1; j >= 0 && ts->t[j].group == -1 && !is(&ts->t[j], ";") && !is(&ts->t[j], "}"); --j)
                 file_static |= is(&ts->t[j], "static");
-            g->file[g->n] = file_static ? g->current : -1;
+            g->file[g->n] = file_static && !g->header ? g->current : -1;
             memcpy(g->name[g->n++], t->text, sizeof t->text);
             added = true;
             break;
@@ -350,6 +353,20 @@ static int self_test(void)
         if (check("passed", passed[k], &g, true) != 0) fprintf(stderr, "flagged: %s\n", passed[k]), ++failures;
         free(g.name), free(g.file);
     }
+    /* A static inline reader of a header is a generator in the files that include it. */
+    {
+        names g = { 0 };
+        tokens ts = { 0 };
+        const char* header = "static inline float read_float(S* s) { return (float)next_byte(s) / 255.0f; }";
+        const char* user = "void f(S* s) { v = spx_v3(read_float(s), read_float(s), 0); }";
+        g.current = 1, g.header = true;
+        if (tokenize(header, &ts) && structure(&ts)) add_generators(&ts, &g);
+        free(ts.t);
+        g.current = 2, g.header = false;
+        if (check("user", user, &g, true) <= 0)
+            fprintf(stderr, "not flagged: a header's reader in %s\n", user), ++failures;
+        free(g.name), free(g.file);
+    }
     printf("draw_order self-test: %d failure(s)\n", failures);
     return failures ? 1 : 0;
 }
@@ -378,7 +395,12 @@ int main(int argc, char** argv)
     }
     for (bool more = true; more && status == 0;) {
         more = false;
-        for (int i = 1; i < argc; ++i) g.current = i, more |= add_generators(&parsed[i], &g);
+        for (int i = 1; i < argc; ++i) {
+            const size_t len = strlen(argv[i]);
+            g.current = i, g.header = len > 2 && strcmp(argv[i] + len - 2, ".h") == 0;
+            more |= add_generators(&parsed[i], &g);
+        }
+        g.header = false;
     }
     for (int i = 1; i < argc && status == 0; ++i) {
         g.current = i;
