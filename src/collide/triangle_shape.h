@@ -10,8 +10,8 @@ typedef struct spx_tri_shape {
     spx_dvec3 p[3]; /* corners */
     spx_dvec3 e[3]; /* e[j] = p[(j+1)%3] - p[j] */
     spx_dvec3 n;    /* e[0] x (p[2] - p[0]); meaningful only when !segment */
-    double e2[3];   /* |e[j]|^2, |n|^2: computed once for the axis loops */
-    double n2;
+    double e2[3];   /* |e[j]|^2, computed once for the axis loops */
+    double n2;      /* |n|^2 */
     double longest; /* longest edge length */
     int long_edge;  /* its index */
     bool segment;   /* corners on one line (within SPX_TRIANGLE_FLAT_RATIO) */
@@ -49,12 +49,12 @@ static inline void spx_tri_shape_make(const spx_triangle* tri, spx_dvec3 origin,
     spx_tri_shape_finish(t);
 }
 
-/* The pair's coordinate origin: A's or B's first corner, the one nearer the world origin (largest
- * |coordinate|; ties to the first in (x, y, z)). Offsets round at the origin's scale, so the choice
- * must not depend on which piece is A, or a touch within rounding reads differently swapped. */
 /* fmaxf without its library call: the other operand when one is NaN. */
 static inline float spx_pair_fmax(float x, float y) { return x > y || y != y ? x : y; }
 
+/* The pair's coordinate origin: A's or B's first corner, the one nearer the world origin (largest
+ * |coordinate|; ties to the first in (x, y, z)). Offsets round at the origin's scale, so the choice
+ * must not depend on which piece is A, or a touch within rounding reads differently swapped. */
 static inline spx_dvec3 spx_pair_origin(spx_vec3 a, spx_vec3 b)
 {
     const float ma = spx_pair_fmax(fabsf(a.x), spx_pair_fmax(fabsf(a.y), fabsf(a.z)));
