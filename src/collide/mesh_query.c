@@ -46,7 +46,7 @@ static void keep_first(spx_descent* d, const spx_mesh_contact* first)
     d->found = true;
 }
 
-/* ~15 KB of stack (fine on 64 KB fibers) so COLLECT need not run; a larger tie falls back to it. */
+/* ~15 KB of stack (docs/decisions.md has the budget) so COLLECT need not run; a larger tie falls back to it. */
 #define GATHER_PAIRS 256
 
 static void sweep(spx_descent* d, spx_mesh_contact* contacts, uint32_t capacity, spx_mesh_hit* out)

@@ -141,8 +141,8 @@ typedef struct edge_arc {
     double side[2 * SPX_HULL_MAX_CORNERS];
 } edge_arc;
 
-/* B's edges held for the pair when it has at most this many (7 KB of stack, and 3 KB while they are formed: hosts step
-   on 64 KB fiber stacks). */
+/* B's edges held for the pair when it has at most this many (7 KB of stack, and 3 KB while they are formed; the stack
+   budget is in docs/decisions.md). */
 #define B_EDGES_HELD 128
 
 /* B's edges, formed once per pair rather than once per A edge they meet: the normal of each one's Gauss-map arc
