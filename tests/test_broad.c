@@ -374,7 +374,10 @@ static int tree_random_operations(void)
     TEST_ENSURE(tree_start(&f, USERS) == 0);
     const float fraction[2] = { 0.125f, 0.0f }; /* tree 0 fat, tree 1 exact: as the pair finder uses them */
     test_case_rng rng = { 0x7EE5u };
-    uint32_t max_height = 0, reinserts = 0, stays = 0, switches = 0;
+    uint32_t max_height = 0, reinserts = 0, stays = 0, switches = 0, kept = 0;
+    /* The pool, doubled to hold a leaf and a parent each, stays below this. */
+    spx_tree_link* links = malloc(4u * USERS * sizeof *links);
+    TEST_ENSURE(links);
     for (int round = 0; round < ROUNDS; ++round) {
         /* Early rounds mostly insert, later ones mostly move; every tenth round removes a lot. */
         for (int op = 0; op < 40; ++op) {
@@ -426,6 +429,8 @@ static int tree_random_operations(void)
                 spx_tree_node before = f.t.nodes[f.m.proxy[u]];
                 spx_tree_link before_link = f.t.links[f.m.proxy[u]];
                 uint32_t root0 = f.t.root[0], root1 = f.t.root[1];
+                TEST_ENSURE(f.t.capacity <= 4u * USERS);
+                memcpy(links, f.t.links, (size_t)f.t.capacity * sizeof *links);
                 if (!spx_tree_move(&f.t, f.m.proxy[u], &b, fraction[f.m.which[u]], sweep)) {
                     TEST_ENSURE(memcmp(&before, &f.t.nodes[f.m.proxy[u]], sizeof before) == 0);
                     TEST_ENSURE(memcmp(&before_link, &f.t.links[f.m.proxy[u]], sizeof before_link) == 0);
@@ -433,6 +438,8 @@ static int tree_random_operations(void)
                     stays++;
                 } else {
                     reinserts++;
+                    /* Within a near ancestor's box the leaf keeps its place: no link changes. */
+                    kept += memcmp(links, f.t.links, (size_t)f.t.capacity * sizeof *links) == 0;
                 }
                 f.m.tight[u] = b;
             }
@@ -442,7 +449,8 @@ static int tree_random_operations(void)
             if (spx_tree_height(&f.t, w) > max_height) max_height = spx_tree_height(&f.t, w);
         if (round % 25 == 0 && check_queries(&f.t, &f.m, &rng, &f.log)) return fprintf(stderr, "round %d\n", round), 1;
     }
-    TEST_ENSURE(stays > 0 && reinserts > 0 && switches > 0);
+    TEST_ENSURE(stays > 0 && reinserts > kept && kept > 0 && switches > 0);
+    free(links);
     /* A tight box far smaller than its fat box: put back with a fresh fat box. */
     uint32_t u = 0;
     while (f.m.proxy[u] == SPX_TREE_NULL || f.m.which[u] != 0) ++u;
@@ -461,8 +469,9 @@ static int tree_random_operations(void)
     for (uint32_t v = 0; v < USERS; ++v)
         if (f.m.proxy[v] != SPX_TREE_NULL) spx_tree_remove(&f.t, f.m.proxy[v]), f.m.proxy[v] = SPX_TREE_NULL;
     TEST_ENSURE(check_tree(&f.t, &f.m) == 0 && f.t.root[0] == SPX_TREE_NULL && f.t.root[1] == SPX_TREE_NULL);
-    printf("  %d rounds: max height %u, %u moves stayed in their fat box, %u put back, %u changed tree\n", ROUNDS,
-           max_height, stays, reinserts, switches);
+    printf("  %d rounds: max height %u, %u moves stayed in their fat box, %u put back (%u in place), %u changed "
+           "tree\n",
+           ROUNDS, max_height, stays, reinserts, kept, switches);
     spx_tree_destroy(&f.t);
     TEST_ENSURE(f.c.live == 0 && f.c.bad_alignment == 0);
     model_free(&f.m);

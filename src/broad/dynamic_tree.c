@@ -8,6 +8,10 @@
 
 #define TREE_ALIGN 64
 
+/* A moved leaf stays in place while one of this many nearest ancestors holds its new box: the boxes
+   it stretches lie under one that already held it. */
+#define KEEP_LEVELS 6
+
 static inline bool is_leaf(const spx_tree_node* n) { return n->child[0] == SPX_TREE_NULL; }
 
 /* ---- the node pool --------------------------------------------------------------------------- */
@@ -401,8 +405,36 @@ void spx_tree_clear(spx_dynamic_tree* tree, int which)
     }
 }
 
+/* The boxes from i up, each the union of its children, until one is unchanged. */
+static void refit_boxes(spx_dynamic_tree* t, uint32_t i)
+{
+    for (; i != SPX_TREE_NULL; i = t->links[i].parent) {
+        spx_tree_node* n = &t->nodes[i];
+        const spx_aabb u = spx_aabb_union(&t->nodes[n->child[0]].box, &t->nodes[n->child[1]].box);
+        if (memcmp(&u, &n->box, sizeof u) == 0) return;
+        n->box = u;
+    }
+}
+
+/* Whether the box lies within one of the leaf's KEEP_LEVELS nearest ancestors' boxes. */
+static bool near_ancestor_holds(const spx_dynamic_tree* t, uint32_t leaf, const spx_aabb* box)
+{
+    uint32_t a = t->links[leaf].parent;
+    for (int up = 0; up < KEEP_LEVELS && a != SPX_TREE_NULL; ++up, a = t->links[a].parent)
+        if (spx_aabb_contains(&t->nodes[a].box, box)) return true;
+    return false;
+}
+
 void spx_tree_reinsert(spx_dynamic_tree* tree, uint32_t proxy, int which, const spx_aabb* fat)
 {
+    /* A leaf moving within a near ancestor's box keeps its place: boxes are refitted, no height
+       changes, and the removal, the descent and the rotations are spared. */
+    if (which == tree->links[proxy].tree &&
+        (tree->links[proxy].parent == SPX_TREE_NULL || near_ancestor_holds(tree, proxy, fat))) {
+        tree->nodes[proxy].box = *fat;
+        refit_boxes(tree, tree->links[proxy].parent);
+        return;
+    }
     detach(tree, proxy);
     tree->links[proxy].tree = (uint8_t)which;
     tree->nodes[proxy].box = *fat;

@@ -93,7 +93,8 @@ spx_result spx_tree_build(spx_dynamic_tree* tree, int which, const spx_aabb* box
 /* Empties tree `which`; the other is untouched. */
 void spx_tree_clear(spx_dynamic_tree* tree, int which);
 
-/* Puts a leaf back into tree `which` (either). Never allocates after spx_tree_reserve. */
+/* Puts a leaf back into tree `which` (either): in place while it stays in that tree and a near
+   ancestor's box holds `fat`, else removed and inserted again. Never allocates after spx_tree_reserve. */
 void spx_tree_reinsert(spx_dynamic_tree* tree, uint32_t proxy, int which, const spx_aabb* fat);
 
 /* Reinserts with spx_fat_box only when the fat box no longer fits; returns whether it did. */
