@@ -221,6 +221,27 @@ static bool collect(void* context, uint32_t body)
     return true;
 }
 
+static int body_order(const void* a, const void* b)
+{
+    const uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+    return (x > y) - (x < y);
+}
+
+/* Ascending; the lists are short, and long ones (a body crossing a crowd) go to qsort. */
+static void sort_bodies(uint32_t* v, uint32_t n)
+{
+    if (n > 32) {
+        qsort(v, n, sizeof *v, body_order);
+        return;
+    }
+    for (uint32_t k = 1; k < n; ++k) {
+        const uint32_t x = v[k];
+        uint32_t j = k;
+        for (; j > 0 && v[j - 1] > x; --j) v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
 static bool collect_leaf(void* context, uint32_t proxy, uint32_t body)
 {
     (void)proxy;
@@ -296,6 +317,9 @@ static void search(spx_ccd_stage* s, uint32_t i)
     if (c->leaf_count > 0) {
         spx_tree_query(&c->tree, 0, &tight, collect_leaf, s);
     }
+    /* By body number, not in the trees' order: each pair's search ends at the best time so far, so the
+       order the candidates come in would reach the answer's bits, and any change to a tree's shape with it. */
+    sort_bodies(c->candidates, c->candidate_count);
     const spx_body* bi = &w->bodies[i];
     spx_ccd_impact best;
     best.t = INFINITY;
