@@ -8,22 +8,32 @@
 #include "sweep_obb_obb.h"
 #include "penetration_screen.h"
 #include "sweep_screen.h"
+#include "math/simd.h"
 
 typedef spx_box_pair box_pair;
 
+/* Two sums a lane, each the spx_d3_dot of the scalar form in its order (the same bits): row i of R in pairs
+   (r_i0, r_i1), (r_i2, t_i), (u_i, -). Products of floats are exact in double. */
 static void box_pair_make(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, box_pair* p)
 {
-    spx_dvec3 ax[3], bx[3];
-    for (int i = 0; i < 3; ++i) {
-        ax[i] = spx_d3_from(a->rotation.col[i]);
-        bx[i] = spx_d3_from(b->rotation.col[i]);
+    const float *b0 = &b->rotation.col[0].x, *b1 = &b->rotation.col[1].x, *b2 = &b->rotation.col[2].x;
+    const float *ca = &a->center.x, *cb = &b->center.x, *wa = &va.x, *wb = &vb.x;
+    spx_d2 x[3], y[3], z[3];
+    for (int c = 0; c < 3; ++c) {
+        x[c] = spx_d2_of_floats(b0[c], b1[c]);
+        y[c] = spx_d2_sub(spx_d2_of_floats(b2[c], cb[c]), spx_d2_of_floats(0.0f, ca[c])); /* b2 - 0 is b2 */
+        z[c] = spx_d2_sub(spx_d2_of_floats(wb[c], 0.0f), spx_d2_of_floats(wa[c], 0.0f));
     }
-    spx_dvec3 d = spx_d3_sub(spx_d3_from(b->center), spx_d3_from(a->center));
-    spx_dvec3 w = spx_d3_sub(spx_d3_from(vb), spx_d3_from(va));
     for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) p->r[i][j] = spx_d3_dot(ax[i], bx[j]);
-        p->t[i] = spx_d3_dot(ax[i], d);
-        p->u[i] = spx_d3_dot(ax[i], w);
+        const float* ai = &a->rotation.col[i].x;
+        const spx_d2 a0 = spx_d2_splat(ai[0]), a1 = spx_d2_splat(ai[1]), a2 = spx_d2_splat(ai[2]);
+        double r2t[2], u[2];
+        spx_d2_store(p->r[i], spx_d2_add(spx_d2_add(spx_d2_mul(a0, x[0]), spx_d2_mul(a1, x[1])), spx_d2_mul(a2, x[2])));
+        spx_d2_store(r2t, spx_d2_add(spx_d2_add(spx_d2_mul(a0, y[0]), spx_d2_mul(a1, y[1])), spx_d2_mul(a2, y[2])));
+        spx_d2_store(u, spx_d2_add(spx_d2_add(spx_d2_mul(a0, z[0]), spx_d2_mul(a1, z[1])), spx_d2_mul(a2, z[2])));
+        p->r[i][2] = r2t[0];
+        p->t[i] = r2t[1];
+        p->u[i] = u[0];
     }
     p->ha[0] = a->half_extents.x;
     p->ha[1] = a->half_extents.y;
