@@ -303,6 +303,19 @@ void spx_sweep_obb_obb_exact(const spx_obb* a, spx_vec3 va, const spx_obb* b, sp
 }
 
 #if SPX_HAS_SIMD
+/* spx_check_motion's acceptance in one pass: every |speed| times tmax, in float, at most SPX_MAX_COORDINATE less
+   2^-20 of it (so the exact product is inside it; NaN and infinity fail the comparison), tmax finite and not
+   negative. False: spx_check_motion names the fault, if any. *move: B's displacement relative to A over tmax. */
+static inline bool motion_fast_ok(spx_vec3 va, spx_vec3 vb, float tmax, spx_f4* move)
+{
+    const spx_f4 a = spx_f4_set(va.x, va.y, va.z, 0.0f), b = spx_f4_set(vb.x, vb.y, vb.z, 0.0f);
+    const spx_f4 t = spx_f4_splat(tmax), limit = spx_f4_splat(SPX_MAX_COORDINATE * (1.0f - 0x1p-20f));
+    *move = spx_f4_mul(spx_f4_sub(b, a), t);
+    const spx_f4 ok =
+        spx_f4_and(spx_f4_le(spx_f4_mul(spx_f4_abs(a), t), limit), spx_f4_le(spx_f4_mul(spx_f4_abs(b), t), limit));
+    return spx_f4_mask(ok) == 0xF && tmax >= 0.0f && tmax <= FLT_MAX;
+}
+
 /* A hit whose axis the float screen named beyond doubt: that axis alone in double, with the 15-axis sums, gives the
    same answer to the bit. False (nothing written) if double disagrees. */
 static bool sweep_on_axis(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, int index, bool ahead,
@@ -335,12 +348,12 @@ SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, cons
 #if SPX_HAS_SIMD
     /* Misses float can prove leave without the double test. */
     spx_box_regs A, B;
+    spx_f4 move;
     if (spx_obb_pair_load_checked(a, b, &A, &B)) {
-        const spx_result r = spx_check_motion(velocity_a, velocity_b, tmax);
-        if (r != SPX_OK) return r;
-        const spx_f4 move = spx_f4_mul(
-            spx_f4_set(velocity_b.x - velocity_a.x, velocity_b.y - velocity_a.y, velocity_b.z - velocity_a.z, 0.0f),
-            spx_f4_splat(tmax));
+        if (!motion_fast_ok(velocity_a, velocity_b, tmax, &move)) {
+            const spx_result r = spx_check_motion(velocity_a, velocity_b, tmax);
+            if (r != SPX_OK) return r;
+        }
         bool ahead = false;
         const int axis = spx_sweep_screen(&A, &B, move, &ahead);
         if (axis >= 0 && sweep_on_axis(a, velocity_a, b, velocity_b, axis, ahead, out)) return SPX_OK;
