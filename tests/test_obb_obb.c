@@ -3,6 +3,8 @@
 #include "support/test.h"
 #include "support/pieces.h"
 #include "support/cases.h"
+#include "geometry/validate.h"
+#include <float.h>
 #include <string.h>
 
 static const spx_mat3 I3 = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
@@ -175,6 +177,44 @@ static int bad_input(void)
     return 0;
 }
 
+/* The sweep's code for a motion at the limits is spx_check_motion's: speeds whose |v| tmax lies within a few float
+   steps of SPX_MAX_COORDINATE, in every component of either box, either sign; non-finite speeds; tmax zero, signed,
+   tiny, huge, infinite or NaN. */
+static int motion_codes_at_limits(void)
+{
+    const spx_obb a = box(0, 0, 0, 1, 1, 1), b = box(3, 0, 0, 1, 1, 1);
+    const float times[] = { 1.0f,    0.5f,    1.0f / 60.0f, 0.0f,    -0.0f,    -1.0f,     1e-30f,
+                            -1e-30f, FLT_MIN, 1e-40f,       FLT_MAX, INFINITY, -INFINITY, NAN };
+    long cases = 0, refused = 0;
+    for (size_t k = 0; k < sizeof times / sizeof times[0]; ++k) {
+        const float tmax = times[k];
+        const float base = isfinite(tmax) && tmax > 0.0f ? SPX_MAX_COORDINATE / tmax : SPX_MAX_COORDINATE;
+        float speeds[24];
+        int n = 0;
+        for (int step = -8; step <= 8; ++step) speeds[n++] = base * (1.0f + (float)step * 0x1p-23f);
+        speeds[n++] = 0.0f, speeds[n++] = 1.0f, speeds[n++] = FLT_MAX, speeds[n++] = INFINITY, speeds[n++] = NAN;
+        for (int m = 0; m < n; ++m)
+            for (int slot = 0; slot < 12; ++slot) {
+                float v[6] = { 0.5f, -0.25f, 0.0f, -1.0f, 0.0f, 2.0f };
+                v[slot % 6] = slot < 6 ? speeds[m] : -speeds[m];
+                const spx_vec3 va = spx_v3(v[0], v[1], v[2]), vb = spx_v3(v[3], v[4], v[5]);
+                const spx_result want = spx_check_motion(va, vb, tmax);
+                spx_sweep_hit hit;
+                const spx_result got = spx_sweep_obb_obb(&a, va, &b, vb, tmax, &hit);
+                if (got != want) {
+                    fprintf(stderr, "tmax %a, speed %a in slot %d: code %d, spx_check_motion %d\n", (double)tmax,
+                            (double)speeds[m], slot, (int)got, (int)want);
+                    return 1;
+                }
+                ++cases;
+                refused += want != SPX_OK;
+            }
+    }
+    /* both sides of the range occur */
+    TEST_ENSURE(refused > 0 && refused < cases);
+    return 0;
+}
+
 /* 100,000 random pairs, B's centre within the sum of the two boxes' half diagonals of A's so that
    about half overlap: the pre-checked call answers as the checked one, in both argument orders. */
 static int prechecked_same_answers(void)
@@ -265,6 +305,7 @@ int main(void)
     TEST_RUN(touching_counts, failures);
     TEST_RUN(passes_by, failures);
     TEST_RUN(bad_input, failures);
+    TEST_RUN(motion_codes_at_limits, failures);
     TEST_RUN(prechecked_same_answers, failures);
     TEST_RUN(prechecked_refuses, failures);
     return failures ? 1 : 0;

@@ -18,8 +18,10 @@
 /* The overlap bound, relative to the scale. */
 #define SPX_SCREEN_BOUND 3e-5f
 
-#define SPX_SCREEN_LANE(v, k) SPX_F4_LANE((v), k)
-#define SPX_SCREEN_ROT2(v) SPX_F4_SWIZZLE((v), 2, 0, 1, 3) /* (v2, v0, v1, v3) */
+/* pshufd on SSE2: no copy of a source still needed (SPX_F4_PERMUTE) */
+#define SPX_SCREEN_LANE(v, k) SPX_F4_PERMUTE((v), k, k, k, k)
+#define SPX_SCREEN_ROT1(v) SPX_F4_PERMUTE((v), 1, 2, 0, 3) /* (v1, v2, v0, v3) */
+#define SPX_SCREEN_ROT2(v) SPX_F4_PERMUTE((v), 2, 0, 1, 3) /* (v2, v0, v1, v3) */
 
 /* Lanes 0..2: depth (overlap / |L|) and its bound; masks: separate beyond the bound, undecided. */
 typedef struct spx_screen_axes {
@@ -88,7 +90,7 @@ static inline int spx_penetration_screen(const spx_box_regs* A, const spx_box_re
         spx_screen_axes_make(spx_f4_sub(r, spx_f4_andnot(sign, proj)), bound, one, all, zero, &ax[1]);
         if (ax[1].apart) return SPX_SCREEN_APART;
     }
-    const spx_f4 hb1 = SPX_ROT1_PS(hb), hb2 = SPX_SCREEN_ROT2(hb);
+    const spx_f4 hb1 = SPX_SCREEN_ROT1(hb), hb2 = SPX_SCREEN_ROT2(hb);
     for (int i = 0; i < 3; ++i) { /* A's edge i x B's edge j, lane j: L[i1] = -R[i2][j], L[i2] = R[i1][j] */
         const int i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
         const spx_f4 l1 = spx_f4_xor(sign, R[i2]), l2 = R[i1];
@@ -97,7 +99,7 @@ static inline int spx_penetration_screen(const spx_box_regs* A, const spx_box_re
         const spx_f4 ra =
             spx_f4_add(spx_f4_mul(HA[i1], spx_f4_andnot(sign, l1)), spx_f4_mul(HA[i2], spx_f4_andnot(sign, l2)));
         /* B's other axes on L by minors of R, as the double test */
-        const spx_f4 m1 = spx_f4_add(spx_f4_mul(SPX_ROT1_PS(R[i1]), l1), spx_f4_mul(SPX_ROT1_PS(R[i2]), l2));
+        const spx_f4 m1 = spx_f4_add(spx_f4_mul(SPX_SCREEN_ROT1(R[i1]), l1), spx_f4_mul(SPX_SCREEN_ROT1(R[i2]), l2));
         const spx_f4 m2 = spx_f4_add(spx_f4_mul(SPX_SCREEN_ROT2(R[i1]), l1), spx_f4_mul(SPX_SCREEN_ROT2(R[i2]), l2));
         const spx_f4 rb =
             spx_f4_add(spx_f4_mul(hb1, spx_f4_andnot(sign, m1)), spx_f4_mul(hb2, spx_f4_andnot(sign, m2)));
@@ -115,8 +117,8 @@ static inline int spx_penetration_screen(const spx_box_regs* A, const spx_box_re
     if (unsure) return SPX_SCREEN_UNSURE;
     /* The winner: the one axis whose depth - bound is below the least depth + bound. */
     spx_f4 h = spx_f4_min(spx_f4_min(spx_f4_min(ax[0].hi, ax[1].hi), spx_f4_min(ax[2].hi, ax[3].hi)), ax[4].hi);
-    h = spx_f4_min(h, SPX_F4_SWIZZLE(h, 1, 0, 3, 2));
-    h = spx_f4_min(h, SPX_F4_SWIZZLE(h, 2, 3, 0, 1));
+    h = spx_f4_min(h, SPX_F4_PERMUTE(h, 1, 0, 3, 2));
+    h = spx_f4_min(h, SPX_F4_PERMUTE(h, 2, 3, 0, 1));
     int winner = SPX_SCREEN_UNSURE, count = 0;
     static const int base[5] = { 0, 3, 6, 9, 12 };
     for (int k = 0; k < 5; ++k) {
@@ -130,6 +132,7 @@ static inline int spx_penetration_screen(const spx_box_regs* A, const spx_box_re
 }
 
 #undef SPX_SCREEN_LANE
+#undef SPX_SCREEN_ROT1
 #undef SPX_SCREEN_ROT2
 #endif
 

@@ -8,22 +8,32 @@
 #include "sweep_obb_obb.h"
 #include "penetration_screen.h"
 #include "sweep_screen.h"
+#include "math/simd.h"
 
 typedef spx_box_pair box_pair;
 
+/* Two sums a lane, each the spx_d3_dot of the scalar form in its order (the same bits): row i of R in pairs
+   (r_i0, r_i1), (r_i2, t_i), (u_i, -). Products of floats are exact in double. */
 static void box_pair_make(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, box_pair* p)
 {
-    spx_dvec3 ax[3], bx[3];
-    for (int i = 0; i < 3; ++i) {
-        ax[i] = spx_d3_from(a->rotation.col[i]);
-        bx[i] = spx_d3_from(b->rotation.col[i]);
+    const float *b0 = &b->rotation.col[0].x, *b1 = &b->rotation.col[1].x, *b2 = &b->rotation.col[2].x;
+    const float *ca = &a->center.x, *cb = &b->center.x, *wa = &va.x, *wb = &vb.x;
+    spx_d2 x[3], y[3], z[3];
+    for (int c = 0; c < 3; ++c) {
+        x[c] = spx_d2_of_floats(b0[c], b1[c]);
+        y[c] = spx_d2_sub(spx_d2_of_floats(b2[c], cb[c]), spx_d2_of_floats(0.0f, ca[c])); /* b2 - 0 is b2 */
+        z[c] = spx_d2_sub(spx_d2_of_floats(wb[c], 0.0f), spx_d2_of_floats(wa[c], 0.0f));
     }
-    spx_dvec3 d = spx_d3_sub(spx_d3_from(b->center), spx_d3_from(a->center));
-    spx_dvec3 w = spx_d3_sub(spx_d3_from(vb), spx_d3_from(va));
     for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) p->r[i][j] = spx_d3_dot(ax[i], bx[j]);
-        p->t[i] = spx_d3_dot(ax[i], d);
-        p->u[i] = spx_d3_dot(ax[i], w);
+        const float* ai = &a->rotation.col[i].x;
+        const spx_d2 a0 = spx_d2_splat(ai[0]), a1 = spx_d2_splat(ai[1]), a2 = spx_d2_splat(ai[2]);
+        double r2t[2], u[2];
+        spx_d2_store(p->r[i], spx_d2_add(spx_d2_add(spx_d2_mul(a0, x[0]), spx_d2_mul(a1, x[1])), spx_d2_mul(a2, x[2])));
+        spx_d2_store(r2t, spx_d2_add(spx_d2_add(spx_d2_mul(a0, y[0]), spx_d2_mul(a1, y[1])), spx_d2_mul(a2, y[2])));
+        spx_d2_store(u, spx_d2_add(spx_d2_add(spx_d2_mul(a0, z[0]), spx_d2_mul(a1, z[1])), spx_d2_mul(a2, z[2])));
+        p->r[i][2] = r2t[0];
+        p->t[i] = r2t[1];
+        p->u[i] = u[0];
     }
     p->ha[0] = a->half_extents.x;
     p->ha[1] = a->half_extents.y;
@@ -293,6 +303,19 @@ void spx_sweep_obb_obb_exact(const spx_obb* a, spx_vec3 va, const spx_obb* b, sp
 }
 
 #if SPX_HAS_SIMD
+/* spx_check_motion's acceptance in one pass: every |speed| times tmax, in float, at most SPX_MAX_COORDINATE less
+   2^-20 of it (so the exact product is inside it; NaN and infinity fail the comparison), tmax finite and not
+   negative. False: spx_check_motion names the fault, if any. *move: B's displacement relative to A over tmax. */
+static inline bool motion_fast_ok(spx_vec3 va, spx_vec3 vb, float tmax, spx_f4* move)
+{
+    const spx_f4 a = spx_f4_set(va.x, va.y, va.z, 0.0f), b = spx_f4_set(vb.x, vb.y, vb.z, 0.0f);
+    const spx_f4 t = spx_f4_splat(tmax), limit = spx_f4_splat(SPX_MAX_COORDINATE * (1.0f - 0x1p-20f));
+    *move = spx_f4_mul(spx_f4_sub(b, a), t);
+    const spx_f4 ok =
+        spx_f4_and(spx_f4_le(spx_f4_mul(spx_f4_abs(a), t), limit), spx_f4_le(spx_f4_mul(spx_f4_abs(b), t), limit));
+    return spx_f4_mask(ok) == 0xF && tmax >= 0.0f && tmax <= FLT_MAX;
+}
+
 /* A hit whose axis the float screen named beyond doubt: that axis alone in double, with the 15-axis sums, gives the
    same answer to the bit. False (nothing written) if double disagrees. */
 static bool sweep_on_axis(const spx_obb* a, spx_vec3 va, const spx_obb* b, spx_vec3 vb, int index, bool ahead,
@@ -325,12 +348,12 @@ SPX_API spx_result spx_sweep_obb_obb(const spx_obb* a, spx_vec3 velocity_a, cons
 #if SPX_HAS_SIMD
     /* Misses float can prove leave without the double test. */
     spx_box_regs A, B;
+    spx_f4 move;
     if (spx_obb_pair_load_checked(a, b, &A, &B)) {
-        const spx_result r = spx_check_motion(velocity_a, velocity_b, tmax);
-        if (r != SPX_OK) return r;
-        const spx_f4 move = spx_f4_mul(
-            spx_f4_set(velocity_b.x - velocity_a.x, velocity_b.y - velocity_a.y, velocity_b.z - velocity_a.z, 0.0f),
-            spx_f4_splat(tmax));
+        if (!motion_fast_ok(velocity_a, velocity_b, tmax, &move)) {
+            const spx_result r = spx_check_motion(velocity_a, velocity_b, tmax);
+            if (r != SPX_OK) return r;
+        }
         bool ahead = false;
         const int axis = spx_sweep_screen(&A, &B, move, &ahead);
         if (axis >= 0 && sweep_on_axis(a, velocity_a, b, velocity_b, axis, ahead, out)) return SPX_OK;

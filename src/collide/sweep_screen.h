@@ -10,8 +10,10 @@
 
 #if SPX_HAS_SIMD
 
-#define SPX_SWEEP_LANE(v, k) SPX_F4_LANE((v), k)
-#define SPX_SWEEP_ROT2(v) SPX_F4_SWIZZLE((v), 2, 0, 1, 3) /* (v2, v0, v1, v3) */
+/* pshufd on SSE2: no copy of a source still needed (SPX_F4_PERMUTE) */
+#define SPX_SWEEP_LANE(v, k) SPX_F4_PERMUTE((v), k, k, k, k)
+#define SPX_SWEEP_ROT1(v) SPX_F4_PERMUTE((v), 1, 2, 0, 3) /* (v1, v2, v0, v3) */
+#define SPX_SWEEP_ROT2(v) SPX_F4_PERMUTE((v), 2, 0, 1, 3) /* (v2, v0, v1, v3) */
 
 /* Lanes 0..2 where offsets s0 (t = 0) and s1 (t = tmax) both lie beyond r + bound on one side. */
 static inline int spx_sweep_screen_apart(spx_f4 s0, spx_f4 s1, spx_f4 r, spx_f4 bound)
@@ -29,32 +31,30 @@ typedef struct spx_sweep_times {
     int unsure; /* lanes that take part and that float cannot settle */
 } spx_sweep_times;
 
+/* Two reciprocals a family: an axis that enters closes at |w| (exactly so where it surely closes, |w| > 2E), so
+   1 / (|w| + 2E) bounds its entry from below and every exit from below, and 1 / (|w| - 2E) its entry from above.
+   The exit side is the one B moves towards (for an axis that enters, the far side), either if float cannot tell. */
 static inline void spx_sweep_times_make(spx_f4 s0, spx_f4 w, spx_f4 r, spx_f4 e, spx_f4 part, spx_f4 unsure,
                                         spx_sweep_times* out)
 {
-    const spx_f4 e2 = spx_f4_add(e, e), ne = spx_f4_neg(e), none = spx_f4_splat(-FLT_MAX);
-    const spx_f4 tiny = spx_f4_splat(FLT_MIN);
+    const spx_f4 e2 = spx_f4_add(e, e), ne2 = spx_f4_neg(e2), none = spx_f4_splat(-FLT_MAX);
     const spx_f4 gp = spx_f4_sub(s0, r), gn = spx_f4_sub(spx_f4_neg(s0), r);
-    const spx_f4 ahead = spx_f4_gt(gp, e), behind = spx_f4_gt(gn, e);
-    const spx_f4 over = spx_f4_and(spx_f4_lt(gp, ne), spx_f4_lt(gn, ne));
-    const spx_f4 sep = spx_f4_or(ahead, behind);
-    const spx_f4 gap = spx_f4_max(gp, gn), far = spx_f4_neg(spx_f4_min(gp, gn));
-    const spx_f4 close = spx_f4_pick(ahead, spx_f4_neg(w), w);
-    const spx_f4 c_lo = spx_f4_sub(close, e2), c_hi = spx_f4_add(close, e2);
-    const spx_f4 slow = spx_f4_and(sep, spx_f4_le(c_lo, spx_f4_zero()));
-    /* Three reciprocals a family, not four quotients: one rounding more, well inside the margin. */
+    const spx_f4 gap = spx_f4_max(gp, gn), aw = spx_f4_abs(w);
+    const spx_f4 ahead = spx_f4_gt(gp, e), sep = spx_f4_gt(gap, e), over = spx_f4_lt(gap, spx_f4_neg(e));
+    const spx_f4 wpos = spx_f4_gt(w, e2), wneg = spx_f4_lt(w, ne2);
+    /* Separated and surely closing: B ahead moving along -axis, or behind along +axis. */
+    const spx_f4 closing = spx_f4_or(spx_f4_and(ahead, wneg), spx_f4_andnot(ahead, wpos));
+    const spx_f4 slow = spx_f4_andnot(closing, sep);
     const spx_f4 one = spx_f4_splat(1.0f);
-    const spx_f4 inv_hi = spx_f4_div(one, c_hi), inv_lo = spx_f4_div(one, spx_f4_max(c_lo, tiny));
-    const spx_f4 enter_lo = spx_f4_mul(spx_f4_sub(gap, e), inv_hi), enter_hi = spx_f4_mul(spx_f4_add(gap, e), inv_lo);
-    const spx_f4 leave_sep = spx_f4_mul(spx_f4_sub(far, e), inv_hi);
-    /* Overlapping: B leaves through the side it moves towards, or either if float cannot tell. */
-    const spx_f4 way_out = spx_f4_pick(spx_f4_gt(w, e2), spx_f4_neg(gp),
-                                       spx_f4_pick(spx_f4_lt(w, spx_f4_neg(e2)), spx_f4_neg(gn), spx_f4_neg(gap)));
-    const spx_f4 leave_over = spx_f4_div(spx_f4_sub(way_out, e), spx_f4_add(spx_f4_abs(w), e2));
+    const spx_f4 inv_hi = spx_f4_div(one, spx_f4_add(aw, e2));
+    const spx_f4 inv_lo = spx_f4_div(one, spx_f4_max(spx_f4_sub(aw, e2), spx_f4_splat(FLT_MIN)));
+    const spx_f4 neg_inf = spx_f4_splat(-INFINITY);
+    const spx_f4 g_exit = spx_f4_max(spx_f4_pick(wneg, neg_inf, gp), spx_f4_pick(wpos, neg_inf, gn));
+    const spx_f4 leave = spx_f4_mul(spx_f4_neg(spx_f4_add(g_exit, e)), inv_hi);
     const spx_f4 in = spx_f4_and(spx_f4_andnot(unsure, part), sep);
-    out->enter_lo = spx_f4_pick(in, enter_lo, none);
-    out->enter_hi = spx_f4_pick(in, enter_hi, none);
-    out->exit_lo = spx_f4_pick(in, leave_sep, spx_f4_pick(part, leave_over, spx_f4_splat(FLT_MAX)));
+    out->enter_lo = spx_f4_pick(in, spx_f4_mul(spx_f4_sub(gap, e), inv_hi), none);
+    out->enter_hi = spx_f4_pick(in, spx_f4_mul(spx_f4_add(gap, e), inv_lo), none);
+    out->exit_lo = spx_f4_pick(part, leave, spx_f4_splat(FLT_MAX));
     out->ahead = spx_f4_mask(spx_f4_and(part, ahead));
     const spx_f4 settled = spx_f4_andnot(spx_f4_or(unsure, slow), spx_f4_or(sep, over));
     out->unsure = spx_f4_mask(spx_f4_andnot(settled, part)) & 7;
@@ -62,8 +62,8 @@ static inline void spx_sweep_times_make(spx_f4 s0, spx_f4 w, spx_f4 r, spx_f4 e,
 
 static inline spx_f4 spx_sweep_hmax(spx_f4 v)
 {
-    v = spx_f4_max(v, SPX_F4_SWIZZLE(v, 1, 0, 3, 2));
-    return spx_f4_max(v, SPX_F4_SWIZZLE(v, 2, 3, 0, 1));
+    v = spx_f4_max(v, SPX_F4_PERMUTE(v, 1, 0, 3, 2));
+    return spx_f4_max(v, SPX_F4_PERMUTE(v, 2, 3, 0, 1));
 }
 
 /* Relative margin between float times that double surely orders alike (far beyond its 1e-9 ties), covering float's
@@ -120,7 +120,7 @@ static inline int spx_sweep_screen(const spx_box_regs* A, const spx_box_regs* B,
                           spx_f4_mul(HA[2], spx_f4_andnot(sign, R[2])));
         if (spx_sweep_screen_apart(s0[1], spx_f4_add(s0[1], w[1]), r[1], bound)) return SPX_SCREEN_APART;
     }
-    const spx_f4 hb1 = SPX_ROT1_PS(hb), hb2 = SPX_SWEEP_ROT2(hb), usable = spx_f4_splat(1e-4f);
+    const spx_f4 hb1 = SPX_SWEEP_ROT1(hb), hb2 = SPX_SWEEP_ROT2(hb), usable = spx_f4_splat(1e-4f);
     int apart = 0;
     for (int i = 0; i < 3; ++i) { /* A's edge i x B's edge j, lane j: L[i1] = -R[i2][j], L[i2] = R[i1][j] */
         const int i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
@@ -131,7 +131,7 @@ static inline int spx_sweep_screen(const spx_box_regs* A, const spx_box_regs* B,
         const spx_f4 ra =
             spx_f4_add(spx_f4_mul(HA[i1], spx_f4_andnot(sign, l1)), spx_f4_mul(HA[i2], spx_f4_andnot(sign, l2)));
         /* B's other two axes on L: minors of R, as double takes them */
-        const spx_f4 m1 = spx_f4_add(spx_f4_mul(SPX_ROT1_PS(R[i1]), l1), spx_f4_mul(SPX_ROT1_PS(R[i2]), l2));
+        const spx_f4 m1 = spx_f4_add(spx_f4_mul(SPX_SWEEP_ROT1(R[i1]), l1), spx_f4_mul(SPX_SWEEP_ROT1(R[i2]), l2));
         const spx_f4 m2 = spx_f4_add(spx_f4_mul(SPX_SWEEP_ROT2(R[i1]), l1), spx_f4_mul(SPX_SWEEP_ROT2(R[i2]), l2));
         const spx_f4 rb =
             spx_f4_add(spx_f4_mul(hb1, spx_f4_andnot(sign, m1)), spx_f4_mul(hb2, spx_f4_andnot(sign, m2)));
@@ -192,6 +192,7 @@ static inline int spx_sweep_screen(const spx_box_regs* A, const spx_box_regs* B,
 }
 
 #undef SPX_SWEEP_LANE
+#undef SPX_SWEEP_ROT1
 #undef SPX_SWEEP_ROT2
 #endif
 
