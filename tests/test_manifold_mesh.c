@@ -840,7 +840,7 @@ static float kept_query(spx_mesh_instance* a, spx_mesh_instance* b, float margin
 
 /* The sunk rule kept between steps. Threaded rings, a point of crossing triangles deeper than the
    margin: sunk, under half the pairs within the margin tested, either mesh A. Barely threaded, the
-   deepest point between a quarter of the margin and the margin: the state held, in or out, over
+   deepest point overlapping but shallower than the margin: the state held, in or out, over
    repeated queries (no flip at the threshold). Apart, it leaves. A torus resting shallower than the
    margin: not sunk, and the answer is the query's without state. */
 static int sunk_state_kept(void)
