@@ -3,7 +3,7 @@
    arguments; every pair within the margin reached (against all pairs by GJK); stable ids; the same
    answer from any tree; bad input. Answers worked out by hand in the comments. */
 #include <sepax/sepax.h>
-#include "collide/manifold_mesh.h"
+#include "collide/manifold_mesh_kept.h"
 #include "collide/sweep_bound.h"
 #include "support/reference.h"
 #include "support/shapes.h"
@@ -827,6 +827,91 @@ static int sunk_meshes_bounded_work(void)
     return 0;
 }
 
+/* One kept-state query: its manifolds' deepest point, the pairs tested, the state out. */
+static float kept_query(spx_mesh_instance* a, spx_mesh_instance* b, float margin, bool* sunk, spx_mesh_pair_stats* st)
+{
+    spx_manifold m[SPX_MAX_MESH_MANIFOLDS];
+    uint32_t count = 0;
+    spx_manifold_mesh_mesh_kept(a, b, margin, true, NULL, 0, m, SPX_MAX_MESH_MANIFOLDS, &count, st, sunk);
+    float d = -INFINITY;
+    for (uint32_t k = 0; k < count; ++k) d = deepest(&m[k]) > d ? deepest(&m[k]) : d;
+    return d;
+}
+
+/* The sunk rule kept between steps. Threaded rings, a point of crossing triangles deeper than the
+   margin: sunk, under half the pairs within the margin tested, either mesh A. Barely threaded, the
+   deepest point overlapping but shallower than the margin: the state held, in or out, over
+   repeated queries (no flip at the threshold). Apart, it leaves. A torus resting shallower than the
+   margin: not sunk, and the answer is the query's without state. */
+static int sunk_state_kept(void)
+{
+    test_shape ring;
+    TEST_ENSURE(test_shape_torus(&ring, 0.45f, 0.16f, 24, 12));
+    placed rings[2];
+    const spx_quat tilt = { sinf(0.2f), 0.0f, 0.0f, cosf(0.2f) }, turn = { 0.0f, 0.0f, sinf(0.5f), cosf(0.5f) };
+    TEST_ENSURE(make_placed(&ring, 4, true, spx_v3(-3.0f, 4.0f, 3.5f), tilt, &rings[0]) == 0);
+    TEST_ENSURE(make_placed(&ring, 4, true, spx_v3(-2.5f, 4.0f, 3.5f), turn, &rings[1]) == 0);
+    test_shape_free(&ring);
+    for (int swap = 0; swap < 2; ++swap) {
+        spx_mesh_instance *a = rings[swap].inst, *b = rings[1 - swap].inst;
+        spx_mesh_pair_stats st, all;
+        uint32_t near = 0;
+        bool sunk = false;
+        const float d = kept_query(a, b, 0.04f, &sunk, &st);
+        spx_mesh_mesh_pairs(a, b, 0.04f, count_pair, &near);
+        (void)kept_query(a, b, 0.04f, NULL, &all);
+        printf("  rings%s: deepest %.4f m, sunk %d, %u of %u pairs tested (%u without state)\n",
+               swap ? " (swapped)" : "", (double)d, (int)sunk, st.pairs, near, all.pairs);
+        TEST_ENSURE(sunk && !st.cut && st.margin == 0.04f && near <= SPX_MESH_PAIR_BUDGET);
+        TEST_ENSURE(2 * st.pairs < near && st.pairs < all.pairs);
+    }
+    /* Barely threaded: the deepest crossing point between the leaving and the entering depth. */
+    TEST_ENSURE(move(&rings[1], spx_v3(-2.24f, 4.0f, 3.5f), turn) == 0);
+    for (int swap = 0; swap < 2; ++swap)
+        for (int in = 0; in < 2; ++in) {
+            bool state = in == 1;
+            for (int step = 0; step < 4; ++step) {
+                spx_mesh_pair_stats st;
+                const float d = kept_query(rings[swap].inst, rings[1 - swap].inst, 0.04f, &state, &st);
+                TEST_ENSURE(d > 0.01f && d < 0.04f && !st.cut);
+                TEST_ENSURE(state == (in == 1));
+            }
+        }
+    /* Apart within the margin: it leaves at once, with the answer of the query without state. */
+    TEST_ENSURE(move(&rings[1], spx_v3(-2.16f, 4.0f, 3.5f), turn) == 0);
+    {
+        spx_manifold left[SPX_MAX_MESH_MANIFOLDS], own[SPX_MAX_MESH_MANIFOLDS];
+        memset(left, 0, sizeof left);
+        memset(own, 0, sizeof own);
+        uint32_t n_left = 0, n_own = 0;
+        bool state = true;
+        spx_manifold_mesh_mesh_kept(rings[0].inst, rings[1].inst, 0.04f, true, NULL, 0, left, SPX_MAX_MESH_MANIFOLDS,
+                                    &n_left, NULL, &state);
+        spx_manifold_mesh_mesh_checked(rings[0].inst, rings[1].inst, 0.04f, true, own, SPX_MAX_MESH_MANIFOLDS, &n_own);
+        TEST_ENSURE(!state && n_left > 0 && n_left == n_own && memcmp(left, own, sizeof own) == 0);
+    }
+    free_placed(&rings[0]);
+    free_placed(&rings[1]);
+
+    placed grid, torus;
+    TEST_ENSURE(make_grid(4, &grid) == 0);
+    TEST_ENSURE(make_torus(spx_v3(4.1f, 0.298f, 3.9f), no_turn, &torus) == 0);
+    spx_manifold kept[SPX_MAX_MESH_MANIFOLDS], own[SPX_MAX_MESH_MANIFOLDS];
+    memset(kept, 0, sizeof kept);
+    memset(own, 0, sizeof own);
+    uint32_t n_kept = 0, n_own = 0;
+    bool sunk = false;
+    spx_mesh_pair_stats st;
+    spx_manifold_mesh_mesh_kept(grid.inst, torus.inst, 0.05f, true, NULL, 0, kept, SPX_MAX_MESH_MANIFOLDS, &n_kept, &st,
+                                &sunk);
+    spx_manifold_mesh_mesh_checked(grid.inst, torus.inst, 0.05f, true, own, SPX_MAX_MESH_MANIFOLDS, &n_own);
+    TEST_ENSURE(!sunk && st.pairs == 569 && n_kept == 1 && n_own == 1);
+    TEST_ENSURE(memcmp(kept, own, sizeof own) == 0);
+    free_placed(&torus);
+    free_placed(&grid);
+    return 0;
+}
+
 /* The descents' static box test answers as the swept one at rest (u = 0), bit for bit: 200,000 pairs
    of random boxes, flat ones and ones on the edge of touching among them, both tolerances. */
 static double box_uniform(uint64_t* s)
@@ -1018,6 +1103,7 @@ int main(void)
     TEST_RUN(buffered_same_answer, failures);
     TEST_RUN(sunk_meshes_bounded_work, failures);
     TEST_RUN(sunk_scene_pairs_tested, failures);
+    TEST_RUN(sunk_state_kept, failures);
     TEST_RUN(static_box_test_as_swept, failures);
     TEST_RUN(large_box_under_torus, failures);
     TEST_RUN(capacity_limits_the_manifolds, failures);

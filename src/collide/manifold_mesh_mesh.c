@@ -2,6 +2,7 @@
  * within the margin, merged by normal. Ids and rules: docs/meshes.md#mesh-against-mesh. */
 #include "manifold_mesh.h"
 #include "manifold_group.h"
+#include "manifold_mesh_kept.h"
 #include "manifold_triangle.h"
 #include "mesh_descent.h"
 #include "sweep_bound.h"
@@ -51,6 +52,10 @@ typedef struct mesh_pairs {
     /* Room for `budget` pairs gathered before any is handed (a descent past the budget costs no pair
        test); NULL: hand as found. */
     uint32_t (*gathered)[2];
+    /* Gathered within a margin: asked after the pairs crossing each other's planes are handed; true:
+       sunk, the others are left out. NULL: all handed in the descent's order. */
+    bool (*sunk)(void* context);
+    uint8_t* crossing; /* room for `budget` flags */
 } mesh_pairs;
 /* Which way a mesh's triangles face: by winding if closed, else towards the other mesh's centre. */
 typedef struct mesh_side {
@@ -67,6 +72,10 @@ typedef struct mm_state {
     uint32_t tested; /* of those, pairs that reached the exact test */
     pair_entry local[CACHE_PAIRS];
     uint32_t gathered[SPX_MESH_PAIR_BUDGET][2];
+    uint8_t crossing[SPX_MESH_PAIR_BUDGET];
+    float deepest;     /* of the points handed this descent */
+    bool sunk_deep;    /* the descent within the margin left the pairs not crossing out */
+    bool remember;     /* the caller keeps the sunk state: the crossing rule applies */
     pair_entry* cache; /* local, or the caller's larger buffer */
     uint32_t cache_capacity;
     uint32_t cached;
@@ -304,8 +313,33 @@ static bool joint_pairs(mesh_pairs* mp, uint32_t* found)
     return true;
 }
 
+/* Does each triangle have corners on both sides of the other's plane (or on it)? Two triangles that
+   cross do; the same answer whichever is A. */
+static bool planes_crossed(const spx_triangle* ta, const spx_triangle* tb)
+{
+    const spx_dvec3 o = spx_pair_origin(ta->v[0], tb->v[0]);
+    const spx_triangle* t[2] = { ta, tb };
+    spx_dvec3 p[2][3];
+    for (int i = 0; i < 2; ++i)
+        for (int k = 0; k < 3; ++k) p[i][k] = spx_d3_sub(spx_d3_from(t[i]->v[k]), o);
+    for (int i = 0; i < 2; ++i) {
+        const spx_dvec3* s = p[i];
+        const spx_dvec3* q = p[1 - i];
+        const spx_dvec3 n = spx_d3_cross(spx_d3_sub(s[1], s[0]), spx_d3_sub(s[2], s[0]));
+        double lo = INFINITY, hi = -INFINITY;
+        for (int k = 0; k < 3; ++k) {
+            const double h = spx_d3_dot(n, spx_d3_sub(q[k], s[0]));
+            lo = spx_dmin(lo, h);
+            hi = spx_dmax(hi, h);
+        }
+        if (lo > 0.0 || hi < 0.0) return false;
+    }
+    return true;
+}
+
 /* The near pairs, at most `budget`: gathered then handed, or handed as found. false: over budget.
-   Below it the answer does not depend on the pairs' order. */
+   Below it the answer does not depend on the pairs' order; with mp->sunk the pairs crossing each
+   other's planes go first, and the others only if mp->sunk says no. */
 static bool mesh_pairs_joint(mesh_pairs* mp)
 {
     mp->handed = 0;
@@ -314,7 +348,19 @@ static bool mesh_pairs_joint(mesh_pairs* mp)
     if (mp->gathered) {
         uint32_t found;
         if (!joint_pairs(mp, &found)) return false;
+        const bool split = mp->sunk != NULL;
         for (uint32_t k = 0; k < found; ++k) {
+            if (split) {
+                const spx_triangle* ta = &mp->a->triangles[mp->gathered[k][0]];
+                mp->crossing[k] = planes_crossed(ta, &mp->b->triangles[mp->gathered[k][1]]);
+                if (!mp->crossing[k]) continue;
+            }
+            ++mp->handed;
+            mp->pair(mp->context, mp->gathered[k][0], mp->gathered[k][1]);
+        }
+        if (!split || mp->sunk(mp->context)) return true;
+        for (uint32_t k = 0; k < found; ++k) {
+            if (mp->crossing[k]) continue;
             ++mp->handed;
             mp->pair(mp->context, mp->gathered[k][0], mp->gathered[k][1]);
         }
@@ -349,6 +395,7 @@ void spx_mesh_mesh_pairs(spx_mesh_instance* a, spx_mesh_instance* b, float margi
     mp.context = context;
     mp.budget = UINT32_MAX;
     mp.gathered = NULL;
+    mp.sunk = NULL;
     mesh_pairs_joint(&mp);
 }
 
@@ -785,9 +832,18 @@ static void visit_pair(void* context, uint32_t ta, uint32_t tb)
     mm->tested += pair_contact(mm->pairs.a, mm->pairs.b, ta, tb, mm->pairs.margin, mm->pairs.surface_edges, &mm->side_a,
                                &mm->side_b, &e);
     if (e.point_count == 0) return;
+    if (e.deepest > mm->deepest) mm->deepest = e.deepest;
     if (mm->cached < mm->cache_capacity) mm->cache[mm->cached++] = e;
     else mm->overflow = true;
     take(mm, &e);
+}
+
+/* Sunk within the margin: a pair crossing the other's plane gave a point deeper than the margin. */
+static bool sunk_deep(void* context)
+{
+    mm_state* mm = context;
+    mm->sunk_deep = mm->deepest > mm->pairs.margin;
+    return mm->sunk_deep;
 }
 
 /* Over budget within a margin: sunk, retried without it; without one: the spread sample. */
@@ -796,6 +852,8 @@ static void run_pairs(mm_state* mm)
     mesh_pairs* mp = &mm->pairs;
     ++mm->runs;
     const bool counted = !(mp->margin > 0.0f);
+    mp->sunk = counted || !mm->remember ? NULL : sunk_deep;
+    mm->deepest = -FLT_MAX;
     mm->cut = !mesh_pairs_joint(mp);
     mm->handed += mp->handed;
     if (!mm->cut || !counted) return;
@@ -851,6 +909,14 @@ void spx_manifold_mesh_mesh_buffered(spx_mesh_instance* a, spx_mesh_instance* b,
                                      void* buffer, size_t buffer_bytes, spx_manifold* out, uint32_t capacity,
                                      uint32_t* out_count, spx_mesh_pair_stats* stats)
 {
+    spx_manifold_mesh_mesh_kept(a, b, margin, surface_edges, buffer, buffer_bytes, out, capacity, out_count, stats,
+                                NULL);
+}
+
+void spx_manifold_mesh_mesh_kept(spx_mesh_instance* a, spx_mesh_instance* b, float margin, bool surface_edges,
+                                 void* buffer, size_t buffer_bytes, spx_manifold* out, uint32_t capacity,
+                                 uint32_t* out_count, spx_mesh_pair_stats* stats, bool* sunk)
+{
     mm_state state; /* the cache is written before it is read */
     mm_state* mm = &state;
     /* Past the cache each later manifold descends both trees again; a larger buffer avoids it. */
@@ -869,6 +935,9 @@ void spx_manifold_mesh_mesh_buffered(spx_mesh_instance* a, spx_mesh_instance* b,
     mm->pairs.context = mm;
     mm->pairs.budget = SPX_MESH_PAIR_BUDGET;
     mm->pairs.gathered = mm->gathered;
+    mm->pairs.crossing = mm->crossing;
+    mm->remember = sunk != NULL;
+    mm->sunk_deep = false;
     mm->cut = false;
     mm->runs = 0;
     mm->handed = 0;
@@ -899,8 +968,25 @@ void spx_manifold_mesh_mesh_buffered(spx_mesh_instance* a, spx_mesh_instance* b,
     if (mm->group_max == 0) return;
 
     /* Leaders deepest first; each pass finds the next among the pairs no group takes. */
-    run_pairs(mm);
-    if (mm->cut && mm->pairs.margin > 0.0f) {
+    /* Sunk last step: the touching pairs only, as past the budget, for as long as any overlaps (a
+       state flipping step to step shakes threaded rings); once none does, those within the margin. */
+    bool held = sunk && *sunk && margin > 0.0f;
+    if (held) {
+        mm->pairs.margin = 0.0f;
+        run_pairs(mm);
+        held = mm->deepest > 0.0f;
+        if (!held) {
+            mm->pairs.margin = margin;
+            mm->cached = 0;
+            mm->overflow = false;
+            mm->found = false;
+        }
+    }
+    if (!held) {
+        run_pairs(mm);
+        if (sunk) *sunk = mm->sunk_deep || (mm->cut && mm->pairs.margin > 0.0f);
+    }
+    if (!held && mm->cut && mm->pairs.margin > 0.0f) {
         /* Sunk: overlap matters, not gaps, and far fewer pairs touch than come within the margin. */
         mm->pairs.margin = 0.0f;
         mm->cached = 0;

@@ -5,7 +5,7 @@
 #include "filter.h"
 #include "shape_pair.h"
 #include "core/allocator.h"
-#include "collide/manifold_mesh.h"
+#include "collide/manifold_mesh_kept.h"
 #include "collide/manifold_box.h"
 #include <sepax/collide.h>
 #include <sepax/mesh_query.h>
@@ -200,6 +200,7 @@ static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
     out->made_margin = margin;
     out->reusable = true;
     out->enabled = true;
+    out->mesh_sunk = false;
     out->owner = SPX_CONTACT_SOLVER;
     out->body_a = ia;
     out->body_b = ib;
@@ -240,6 +241,7 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
     uint32_t n = 0;
     bool flip = false;
     spx_result r;
+    bool sunk = false;
     if (spx_shape_pair_placed(xa, xb)) {
         const spx_placed_shape pa = { xa, spx_body_shape_box(a, xa), 0.0f },
                                pb = { xb, spx_body_shape_box(b, xb), 0.0f };
@@ -270,8 +272,10 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
     } else {
         if (!spx_body_pose_mesh(a, xa) || !spx_body_pose_mesh(b, xb) || !(margin >= 0.0f) || !isfinite(margin))
             return 0;
-        spx_manifold_mesh_mesh_buffered(xa->instance, xb->instance, margin, true, w->contacts.mesh_pairs,
-                                        w->contacts.mesh_pairs_bytes, ms, SPX_MAX_MESH_MANIFOLDS, &n, NULL);
+        for (uint32_t j = 0; j < old_count; ++j)
+            if (old[j].shape_a == sa && old[j].shape_b == sb) sunk |= old[j].mesh_sunk;
+        spx_manifold_mesh_mesh_kept(xa->instance, xb->instance, margin, true, w->contacts.mesh_pairs,
+                                    w->contacts.mesh_pairs_bytes, ms, SPX_MAX_MESH_MANIFOLDS, &n, NULL, &sunk);
         r = SPX_OK;
     }
     if (r != SPX_OK) return 0;
@@ -282,6 +286,7 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
         if (made == 0) ra = spx_body_matrix(a), rb = spx_body_matrix(b);
         spx_contact* c = &out[made++];
         fill_contact(w, ia, ib, sa, sb, &ms[k], flip, margin, &ra, &rb, c);
+        c->mesh_sunk = sunk;
         /* Old manifold with the closest normal (~25 degrees): a mesh pair's are told apart by normal. */
         const spx_contact* prior = NULL;
         float best = 0.9f;

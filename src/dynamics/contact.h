@@ -51,6 +51,8 @@ typedef struct spx_contact {
     uint8_t owner; /* spx_contact_owner */
     bool reusable; /* false: host changed it */
     bool enabled;  /* false: pre_solve refused */
+    /* Mesh-mesh: the shape pair's sunk state, the next step's query starts from it. */
+    bool mesh_sunk;
     spx_contact_point points[SPX_MAX_MANIFOLD_POINTS];
 } spx_contact;
 
