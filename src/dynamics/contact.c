@@ -227,93 +227,10 @@ static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
     }
 }
 
-/* A box whose spin swings a corner farther than this within a step (m): its corners near the
-   other shape's surface join its manifold as speculative points, for a tumbling box lands on a
-   corner its one edge point does not hold. */
-#define SPX_CONTACT_SWING 0.01f
-/* Point ids of those corners: above every manifold query's ids. */
-#define SPX_CONTACT_CORNER_ID (1u << 24)
-
-/* The stretch [*t0, *t1] of the line q + t n inside box; false when the line misses it. */
-static bool line_in_box(const spx_obb* box, vec3s q, vec3s n, float* t0, float* t1)
-{
-    const vec3s d = glms_vec3_sub(q, (vec3s){ { box->center.x, box->center.y, box->center.z } });
-    const float h[3] = { box->half_extents.x, box->half_extents.y, box->half_extents.z };
-    float lo = -INFINITY, hi = INFINITY;
-    for (int k = 0; k < 3; ++k) {
-        const vec3s x = { { box->rotation.col[k].x, box->rotation.col[k].y, box->rotation.col[k].z } };
-        const float o = glms_vec3_dot(d, x), v = glms_vec3_dot(n, x);
-        if (fabsf(v) < 1e-6f) {
-            if (fabsf(o) > h[k]) return false;
-            continue;
-        }
-        const float e0 = (-h[k] - o) / v, e1 = (h[k] - o) / v;
-        lo = fmaxf(lo, fminf(e0, e1));
-        hi = fminf(hi, fmaxf(e0, e1));
-    }
-    *t0 = lo, *t1 = hi;
-    return lo <= hi;
-}
-
-/* Corners of `box` (of A when from_a) within the margin of the other side along c's normal, into
-   c's free slots, nearest first. Against a box (`other`) the gap is along the normal to where that
-   box is, and a corner over no part of it is left out (it would hold the box on a plane that is not
-   there); against a mesh, to the surface the manifold's points lie on (midway between the two). */
-static void add_swing_corners(const spx_world* w, spx_contact* c, const spx_obb* box, bool from_a, const spx_obb* other,
-                              float margin, const mat3s* ra, const mat3s* rb)
-{
-    const vec3s n = c->normal;
-    const spx_body* a = &w->bodies[c->body_a];
-    const spx_body* b = &w->bodies[c->body_b];
-    /* The mesh side's surface level along n (A's: highest, B's: lowest). */
-    float level = from_a ? INFINITY : -INFINITY;
-    for (int k = 0; k < c->point_count && !other; ++k) {
-        const float mid = glms_vec3_dot(n, glms_vec3_add(a->center, c->points[k].anchor_a));
-        level = from_a ? fminf(level, mid + 0.5f * c->points[k].separation)
-                       : fmaxf(level, mid - 0.5f * c->points[k].separation);
-    }
-    spx_vec3 corners[8];
-    spx_obb_get_corners(box, corners);
-    const float near = 0.25f * fminf(box->half_extents.x, fminf(box->half_extents.y, box->half_extents.z));
-    float gap[8];
-    for (int i = 0; i < 8; ++i) {
-        const vec3s q = { { corners[i].x, corners[i].y, corners[i].z } };
-        float t0, t1;
-        if (!other) gap[i] = from_a ? level - glms_vec3_dot(n, q) : glms_vec3_dot(n, q) - level;
-        else if (!line_in_box(other, q, n, &t0, &t1) || (from_a ? t1 < 0.0f : t0 > 0.0f)) gap[i] = INFINITY;
-        else gap[i] = from_a ? t0 : -t1;
-        if (!(gap[i] <= margin)) gap[i] = INFINITY;
-        /* Not a point the manifold has. */
-        for (int k = 0; k < c->point_count && gap[i] < INFINITY; ++k) {
-            const vec3s d = glms_vec3_sub(q, glms_vec3_add(a->center, c->points[k].anchor_a));
-            const vec3s side = glms_vec3_sub(d, glms_vec3_scale(n, glms_vec3_dot(n, d)));
-            if (glms_vec3_norm2(side) < near * near) gap[i] = INFINITY;
-        }
-    }
-    while (c->point_count < SPX_MAX_MANIFOLD_POINTS) {
-        int best = -1;
-        for (int i = 0; i < 8; ++i)
-            if (gap[i] < INFINITY && (best < 0 || gap[i] < gap[best])) best = i;
-        if (best < 0) return;
-        const vec3s corner = { { corners[best].x, corners[best].y, corners[best].z } };
-        const vec3s q = glms_vec3_add(corner, glms_vec3_scale(n, (from_a ? 0.5f : -0.5f) * gap[best]));
-        spx_contact_point* p = &c->points[c->point_count++];
-        p->anchor_a = glms_vec3_sub(q, a->center);
-        p->anchor_b = glms_vec3_sub(q, b->center);
-        p->separation = gap[best];
-        p->made_anchor_a = to_body(ra, p->anchor_a);
-        p->made_anchor_b = to_body(rb, p->anchor_b);
-        p->made_separation = p->separation;
-        p->id = SPX_CONTACT_CORNER_ID | (uint32_t)from_a << 3 | (uint32_t)best;
-        p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
-        gap[best] = INFINITY;
-    }
-}
-
 /* One shape pair's manifolds into out, warm-started from old (any shape pair). Returns how many; a
    non-finite or degenerate body fails validation and touches nothing. */
 static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t sa, uint16_t sb, float margin,
-                              float dt, const spx_contact* old, uint32_t old_count, spx_contact* out)
+                              const spx_contact* old, uint32_t old_count, spx_contact* out)
 {
     const spx_body* a = &w->bodies[ia];
     const spx_body* b = &w->bodies[ib];
@@ -358,13 +275,6 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
         r = SPX_OK;
     }
     if (r != SPX_OK) return 0;
-    /* A box tumbling fast enough against a box or a mesh, whose surfaces are flat: its corners near
-       the surface too. */
-    const float swing = SPX_CONTACT_SWING / dt;
-    const bool flat_a = xa->type == SPX_SHAPE_BOX || xa->type == SPX_SHAPE_MESH,
-               flat_b = xb->type == SPX_SHAPE_BOX || xb->type == SPX_SHAPE_MESH;
-    const bool boxes = flat_a && flat_b && (xa->type == SPX_SHAPE_BOX || xb->type == SPX_SHAPE_BOX);
-    const bool swing_a = boxes && w->contacts.spin[ia] > swing, swing_b = boxes && w->contacts.spin[ib] > swing;
     mat3s ra, rb; /* made at the first manifold with points: most pairs have none */
     uint32_t made = 0;
     for (uint32_t k = 0; k < n; ++k) {
@@ -372,13 +282,6 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
         if (made == 0) ra = spx_body_matrix(a), rb = spx_body_matrix(b);
         spx_contact* c = &out[made++];
         fill_contact(w, ia, ib, sa, sb, &ms[k], flip, margin, &ra, &rb, c);
-        if ((swing_a || swing_b) && c->point_count <= 2) {
-            spx_obb box_a, box_b;
-            const spx_obb* on_a = xa->type == SPX_SHAPE_BOX ? (box_a = spx_body_shape_box(a, xa), &box_a) : NULL;
-            const spx_obb* on_b = xb->type == SPX_SHAPE_BOX ? (box_b = spx_body_shape_box(b, xb), &box_b) : NULL;
-            if (swing_a && on_a) add_swing_corners(w, c, on_a, true, on_b, margin, &ra, &rb);
-            if (swing_b && on_b) add_swing_corners(w, c, on_b, false, on_a, margin, &ra, &rb);
-        }
         /* Old manifold with the closest normal (~25 degrees): a mesh pair's are told apart by normal. */
         const spx_contact* prior = NULL;
         float best = 0.9f;
@@ -483,7 +386,7 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
                     for (uint16_t sb = 0; sb < b->shape_count; ++sb)
                         if (!ask || spx_shapes_collide(w, ia, sa, ib, sb))
                             c->count +=
-                                make_contacts(w, ia, ib, sa, sb, margin, dt, pair_old, j_end - j, &c->list[c->count]);
+                                make_contacts(w, ia, ib, sa, sb, margin, pair_old, j_end - j, &c->list[c->count]);
             }
         }
         const spx_contact* was = j_end > j ? &old[j] : NULL;
