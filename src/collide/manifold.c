@@ -174,7 +174,8 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
                     spx_f4_add(fcv, spx_f4_add(uv, vv)), spx_f4_add(fcv, spx_f4_sub(vv, uv)) };
     spx_f4_transpose(&T[0], &T[1], &T[2], &T[3]);
     const spx_f4 X = T[k1], Y = T[k2], Z = T[k];
-    const float hx = h[k1] + grow, hy = h[k2] + grow;
+    /* At most doubled: a travel of kilometres a step must not put points kilometres away. */
+    const float hx = h[k1] + fminf(grow, h[k1]), hy = h[k2] + fminf(grow, h[k2]);
     const spx_f4 hxv = spx_f4_splat(hx), hyv = spx_f4_splat(hy);
 
     const int inside = spx_f4_mask(spx_f4_le(spx_f4_abs(X), hxv)) & spx_f4_mask(spx_f4_le(spx_f4_abs(Y), hyv));
