@@ -124,9 +124,10 @@ static inline int crossings(spx_f4 c, spx_f4 cn, spx_f4 o, spx_f4 on, spx_f4 z, 
 }
 
 /* Face contact in the reference frame (k: its axis): up to 4 points halfway between the surfaces,
-   world frame, ids with ref_bit; the caller sets the normal from the side *out_s. */
+   world frame, ids with ref_bit; the caller sets the normal from the side *out_s. The face is
+   clipped with its sides moved out by `grow` (m; 0 but for the world's sliding pairs). */
 MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc, spx_f4 inc_cv, int k, float margin,
-                                          uint32_t ref_bit, spx_manifold* out, float* out_s)
+                                          float grow, uint32_t ref_bit, spx_manifold* out, float* out_s)
 {
     const int k1 = k == 2 ? 0 : k + 1, k2 = k == 0 ? 2 : k - 1;
     const float h[3] = { ref->half_extents.x, ref->half_extents.y, ref->half_extents.z };
@@ -173,7 +174,8 @@ MANIFOLD_NOINLINE static void face_points(const spx_obb* ref, const spx_obb* inc
                     spx_f4_add(fcv, spx_f4_add(uv, vv)), spx_f4_add(fcv, spx_f4_sub(vv, uv)) };
     spx_f4_transpose(&T[0], &T[1], &T[2], &T[3]);
     const spx_f4 X = T[k1], Y = T[k2], Z = T[k];
-    const float hx = h[k1], hy = h[k2];
+    /* At most doubled: a travel of kilometres a step must not put points kilometres away. */
+    const float hx = h[k1] + fminf(grow, h[k1]), hy = h[k2] + fminf(grow, h[k2]);
     const spx_f4 hxv = spx_f4_splat(hx), hyv = spx_f4_splat(hy);
 
     const int inside = spx_f4_mask(spx_f4_le(spx_f4_abs(X), hxv)) & spx_f4_mask(spx_f4_le(spx_f4_abs(Y), hyv));
@@ -311,8 +313,8 @@ static inline spx_vec3 to_world(spx_vec3 origin, const spx_mat3* rot, const floa
 }
 
 /* `check`: validate first (constant per caller, so the trusted entry has no checks). */
-static inline __attribute__((always_inline)) spx_result manifold_obb_obb(const spx_obb* a, const spx_obb* b,
-                                                                         float margin, spx_manifold* out, bool check)
+static inline __attribute__((always_inline)) spx_result
+manifold_obb_obb(const spx_obb* a, const spx_obb* b, float margin, float grow, spx_manifold* out, bool check)
 {
     spx_f4 ax, ay, az, bx, by, bz;
     lanes_columns_t(&a->rotation.col[0].x, &ax, &ay, &az);
@@ -483,7 +485,7 @@ face_contact:;
                   : ref_is_b     ? first_lane[spx_f4_mask(spx_f4_eq(sep_bv, max_b)) & 7]
                                  : first_lane[spx_f4_mask(spx_f4_eq(sep_av, max_a)) & 7];
     float s;
-    face_points(ref, use_b ? a : b, use_b ? spx_f4_neg(tbv) : tv, k, margin, use_b ? 8u : 0u, out, &s);
+    face_points(ref, use_b ? a : b, use_b ? spx_f4_neg(tbv) : tv, k, margin, grow, use_b ? 8u : 0u, out, &s);
     /* No point over the face but an edge axis within the margin: the boxes meet edge to edge beside it
        (the edge tolerance grows with size); the edges' closest points answer. */
     if (out->point_count == 0 && !edge_fallback && sep_e > -FLT_MAX && sep_e <= margin) {
@@ -500,10 +502,11 @@ face_contact:;
 SPX_API spx_result spx_manifold_obb_obb(const spx_obb* a, const spx_obb* b, float margin, spx_manifold* out)
 {
     if (!a || !b || !out) return SPX_ERR_INVALID_ARGUMENT;
-    return manifold_obb_obb(a, b, margin, out, true);
+    return manifold_obb_obb(a, b, margin, 0.0f, out, true);
 }
 
-spx_result spx_manifold_obb_obb_trusted(const spx_obb* a, const spx_obb* b, float margin, spx_manifold* out)
+spx_result spx_manifold_obb_obb_trusted(const spx_obb* a, const spx_obb* b, float margin, float slide,
+                                        spx_manifold* out)
 {
-    return manifold_obb_obb(a, b, margin, out, false);
+    return manifold_obb_obb(a, b, margin, slide, out, false);
 }

@@ -5,7 +5,9 @@
 
 #include <sepax/collide.h>
 
-/* spx_manifold_obb_obb without validating a and b (they must be valid); margin still checked. */
-spx_result spx_manifold_obb_obb_trusted(const spx_obb* a, const spx_obb* b, float margin, spx_manifold* out);
+/* spx_manifold_obb_obb without validating a and b (they must be valid); margin still checked. The
+   reference face is clipped grown by `slide` (m, >= 0): what slides over its rim within the step. */
+spx_result spx_manifold_obb_obb_trusted(const spx_obb* a, const spx_obb* b, float margin, float slide,
+                                        spx_manifold* out);
 
 #endif
