@@ -513,9 +513,9 @@ static int struck_shot(float speed, int target, int phase, int window, struck_re
    The cube riding on the face of a box knocked out, tumbling, is looked at as that box's frame
    bounds its closing: bounded in the world's frame, by the box's corners, it is looked at and
    struck every 0.35 ms, up to the limit in 88 steps of the long sweep. The landings after the strike
-   are the solver's, not the stage's: a knocked-out unit box coming down at 5 m/s and 5 rad/s onto
-   its neighbour sinks 11 to 12 mm for a step whatever order the stage takes its candidates in, the
-   piles' open limit in docs/world.md ("Overlap at every step"). Default: 500 m/s at every
+   are the solver's, not the stage's: a knocked-out unit box coming down turning onto its neighbour
+   can sink over 1 cm for a step whatever order the stage takes its candidates in (docs/continuous.md
+   has the figure), the piles' open limit in docs/world.md ("Overlap at every step"). Default: 500 m/s at every
    target from phases 0 and 5; --long: 100, 500 and 2,000 m/s, every target, 8 phases. */
 static int struck_stack(void)
 {
