@@ -139,24 +139,20 @@ static spx_placed_hull placed(const spx_hull* hull, spx_vec3 at)
     return p;
 }
 
-static int ball_manifold(void* c)
-{
-    const hulls* h = c;
-    const spx_placed_hull a = placed(h->ball, (spx_vec3){ 0, 0, 0 }), b = placed(h->ball, (spx_vec3){ 0.3f, 1.9f, 0 });
-    spx_manifold m;
-    TEST_ENSURE_CODE(spx_manifold_hull_hull(&a, &b, 0.05f, &m), SPX_OK);
-    TEST_ENSURE(m.point_count >= 1);
-    return 0;
-}
+/* Two copies of one hull, the second at `offset`, touching: at least `points` manifold points. */
+typedef struct hull_touch {
+    const spx_hull* hull;
+    spx_vec3 offset;
+    int points;
+} hull_touch;
 
-static int prism_manifold(void* c)
+static int hull_manifold(void* c)
 {
-    const hulls* h = c;
-    const spx_placed_hull a = placed(h->prism, (spx_vec3){ 0, 0, 0 });
-    const spx_placed_hull b = placed(h->prism, (spx_vec3){ 0.5f, 0.49f, 0.2f });
+    const hull_touch* t = c;
+    const spx_placed_hull a = placed(t->hull, (spx_vec3){ 0, 0, 0 }), b = placed(t->hull, t->offset);
     spx_manifold m;
     TEST_ENSURE_CODE(spx_manifold_hull_hull(&a, &b, 0.05f, &m), SPX_OK);
-    TEST_ENSURE(m.point_count >= 3);
+    TEST_ENSURE(m.point_count >= t->points);
     return 0;
 }
 
@@ -205,8 +201,9 @@ static int largest_hull_queries(void)
     int failures = 0;
     printf("queries on hulls of %d corners (budget %d bytes%s):\n", SPX_HULL_MAX_CORNERS, STACK_BUDGET,
            STACK_CHECKED ? "" : ", not checked in this build");
-    stack_of("spx_manifold_hull_hull, balls", ball_manifold, &h, &failures);
-    stack_of("spx_manifold_hull_hull, prisms' caps", prism_manifold, &h, &failures);
+    hull_touch balls = { h.ball, { 0.3f, 1.9f, 0 }, 1 }, caps = { h.prism, { 0.5f, 0.49f, 0.2f }, 3 };
+    stack_of("spx_manifold_hull_hull, balls", hull_manifold, &balls, &failures);
+    stack_of("spx_manifold_hull_hull, prisms' caps", hull_manifold, &caps, &failures);
     stack_of("spx_sweep_hull_hull", ball_sweep, &h, &failures);
     stack_of("spx_penetration_hull_hull", ball_penetration, &h, &failures);
     stack_of("hull on a mesh: manifold, sweep", prism_on_grid, &h, &failures);
