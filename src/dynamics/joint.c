@@ -416,6 +416,12 @@ static bool moving(const spx_world* w, uint32_t body)
     return b->type == SPX_BODY_DYNAMIC && spx_body_moves(b);
 }
 
+/* A dynamic body asleep: the only kind spx_island_wake changes. */
+static bool asleep(const spx_world* w, uint32_t body)
+{
+    return body != SPX_NO_BODY && w->bodies[body].type == SPX_BODY_DYNAMIC && !w->bodies[body].awake;
+}
+
 void spx_joints_wake_step(spx_world* w)
 {
     spx_joints* js = &w->joints;
@@ -423,8 +429,10 @@ void spx_joints_wake_step(spx_world* w)
     for (uint32_t k = 0; k < js->slots; ++k) {
         const spx_joint* j = &js->list[k];
         if (!j->alive) continue;
-        if (moving(w, j->body[0])) wake(w, j->body[1]);
-        if (moving(w, j->body[1])) wake(w, j->body[0]);
+        /* Nothing to wake where neither body sleeps (every joint of an awake island). */
+        const bool sleep0 = asleep(w, j->body[0]), sleep1 = asleep(w, j->body[1]);
+        if (sleep1 && moving(w, j->body[0])) wake(w, j->body[1]);
+        if (sleep0 && moving(w, j->body[1])) wake(w, j->body[0]);
     }
 }
 
