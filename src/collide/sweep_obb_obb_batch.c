@@ -210,23 +210,16 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     s.exact = (big > spx_vf_splat(1e17f)) | (size < spx_vf_splat(1e-15f)) | spx_vf_not_finite(speeds);
     s.last = spx_vf_splat(tmax);
     s.first = spx_vf_splat(-FLT_MAX);
-    spx_vf AR[3][3], minor[3][3];
-    for (int k = 0; k < 3; ++k)
-        for (int m = 0; m < 3; ++m) {
-            AR[k][m] = spx_vf_abs(R[k][m]);
-            /* |minor of rows k+1, k+2, columns m+1, m+2|: exact for the parallelepiped the floats describe, unlike a
-               rotation's cofactor identity. */
-            const int k1 = (k + 1) % 3, k2 = (k + 2) % 3, m1 = (m + 1) % 3, m2 = (m + 2) % 3;
-            minor[k][m] = spx_vf_abs(R[k1][m1] * R[k2][m2] - R[k1][m2] * R[k2][m1]);
-        }
+    /* Passes of three axes, each reading what it needs from p: A's faces, B's faces, then A's edge k against B's
+       three. */
     for (int k = 0; k < 3; ++k) {
-        spx_vf rb = hb[0] * AR[k][0] + hb[1] * AR[k][1] + hb[2] * AR[k][2];
+        const spx_vf rb = hb[0] * spx_vf_abs(R[k][0]) + hb[1] * spx_vf_abs(R[k][1]) + hb[2] * spx_vf_abs(R[k][2]);
         axis_test(&s, k, t[k], rb + ha[k], u[k]);
     }
     for (int k = 0; k < 3; ++k) {
-        spx_vf ra = ha[0] * AR[0][k] + ha[1] * AR[1][k] + ha[2] * AR[2][k];
-        spx_vf c = t[0] * R[0][k] + t[1] * R[1][k] + t[2] * R[2][k];
-        spx_vf wk = u[0] * R[0][k] + u[1] * R[1][k] + u[2] * R[2][k];
+        const spx_vf ra = ha[0] * spx_vf_abs(R[0][k]) + ha[1] * spx_vf_abs(R[1][k]) + ha[2] * spx_vf_abs(R[2][k]);
+        const spx_vf c = t[0] * R[0][k] + t[1] * R[1][k] + t[2] * R[2][k];
+        const spx_vf wk = u[0] * R[0][k] + u[1] * R[1][k] + u[2] * R[2][k];
         axis_test(&s, 3 + k, c, ra + hb[k], wk);
     }
     /* Unrolled: every index constant. */
@@ -240,8 +233,12 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
             const spx_vf len2 = l1 * l1 + l2 * l2;
             const spx_vi usable = len2 > spx_vf_splat(1e-12f);
             s.exact |= usable & (len2 < spx_vf_splat(1e-4f));
-            const spx_vf ra = ha[k1] * AR[k2][m] + ha[k2] * AR[k1][m];
-            const spx_vf rb = hb[m1] * minor[k][m2] + hb[m2] * minor[k][m1];
+            /* |minors of rows k1, k2|: exact for the parallelepiped the floats describe, unlike a rotation's
+               cofactor identity. */
+            const spx_vf minor1 = spx_vf_abs(R[k1][m2] * R[k2][m] - R[k1][m] * R[k2][m2]);
+            const spx_vf minor2 = spx_vf_abs(R[k1][m] * R[k2][m1] - R[k1][m1] * R[k2][m]);
+            const spx_vf ra = ha[k1] * spx_vf_abs(R[k2][m]) + ha[k2] * spx_vf_abs(R[k1][m]);
+            const spx_vf rb = hb[m1] * minor2 + hb[m2] * minor1;
             const spx_vf dl = t[k1] * l1 + t[k2] * l2, wl = u[k1] * l1 + u[k2] * l2;
             /* An unusable lane (L is rounding noise) gets radius 1e30: overlapping throughout, never the latest
                entry. */
