@@ -335,6 +335,25 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     }
 }
 
+/* spx_check_velocities' acceptance as one vector scan of the components: every |v| tmax at most SPX_MAX_COORDINATE
+   (NaN and infinity fail the comparison, also at tmax 0), tmax finite and not negative. False:
+   spx_check_velocities names the fault, if any. */
+static bool velocities_fast_ok(const spx_vec3* va, const spx_vec3* vb, size_t count, float tmax)
+{
+    if (!(tmax >= 0.0f && tmax <= FLT_MAX)) return false;
+    const float* v[2] = { &va->x, &vb->x };
+    const size_t n = 3 * count;
+    const spx_vf t = spx_vf_splat(tmax), limit = spx_vf_splat(SPX_MAX_COORDINATE);
+    spx_vi fault = spx_vi_splat(0);
+    for (int s = 0; s < 2; ++s) {
+        size_t k = 0;
+        for (; k + SPX_LANES <= n; k += SPX_LANES) fault |= ~(spx_vf_abs(spx_vf_load(v[s] + k)) * t <= limit);
+        for (; k < n; ++k)
+            if (!(fabsf(v[s][k]) * tmax <= SPX_MAX_COORDINATE)) return false;
+    }
+    return !spx_vi_mask(fault);
+}
+
 SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3* velocity_a, const spx_obb_soa* b,
                                            const spx_vec3* velocity_b, size_t count, float tmax, spx_sweep_hit* out)
 {
@@ -342,8 +361,10 @@ SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3*
         return SPX_ERR_INVALID_ARGUMENT;
     /* The order of base.h: a velocity or interval fault yields to one of the stored values, which are scanned only
        then (or when a lane's sum shows one). */
-    spx_result r = spx_check_velocities(velocity_a, velocity_b, count, tmax);
-    if (r != SPX_OK) return spx_first_error(spx_obb_soa_check_stored(a, b, count), r);
+    if (!velocities_fast_ok(velocity_a, velocity_b, count, tmax)) {
+        const spx_result r = spx_check_velocities(velocity_a, velocity_b, count, tmax);
+        if (r != SPX_OK) return spx_first_error(spx_obb_soa_check_stored(a, b, count), r);
+    }
     spx_vi bad = { 0 };
     size_t i = 0;
     for (; i + SPX_LANES <= count; i += SPX_LANES) sweep_lanes(a, velocity_a, b, velocity_b, i, tmax, out + i, &bad);
