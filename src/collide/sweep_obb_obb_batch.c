@@ -174,6 +174,55 @@ static void lane_contact(const spx_obb_soa* a, const spx_vec3* va, size_t i, int
     spx_box_box_contact(frame, origin, &pair, axis, sign, face, face_sign, first, hit);
 }
 
+/* The marks for the double path that the nine edge axes' tests set (nearly parallel edges, a closing speed too slow
+   for float), without the tests. */
+static inline spx_vi edge_marks(spx_vf (*R)[3], const spx_vf u[3])
+{
+    spx_vi exact = spx_vi_splat(0);
+#pragma GCC unroll 3
+    for (int k = 0; k < 3; ++k)
+#pragma GCC unroll 3
+        for (int m = 0; m < 3; ++m) {
+            const spx_vf l1 = -R[(k + 2) % 3][m], l2 = R[(k + 1) % 3][m];
+            const spx_vf len2 = l1 * l1 + l2 * l2, aw = spx_vf_abs(u[(k + 1) % 3] * l1 + u[(k + 2) % 3] * l2);
+            exact |= (len2 > spx_vf_splat(1e-12f)) & (len2 < spx_vf_splat(1e-4f));
+            exact |= (aw <= spx_vf_splat(1e-18f)) & (aw != spx_vf_splat(0.0f));
+        }
+    return exact;
+}
+
+/* The nine edge axes: edge k of A against B's three, one pass a k. Out of line: allocated apart from the face axes,
+   it costs fewer instructions than inlined under sweep_lanes' branch. */
+__attribute__((noinline)) static void edge_axes(lanes_state* s, const spx_box_lanes* p, const spx_vf u[3])
+{
+    const spx_vf(*R)[3] = p->r;
+    const spx_vf *t = p->t, *ha = p->ha, *hb = p->hb;
+    /* Unrolled: every index constant. */
+#pragma GCC unroll 3
+    for (int k = 0; k < 3; ++k) { /* edge k of A x edge m of B: L[k1] = -R[k2][m], L[k2] = R[k1][m] */
+        const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+#pragma GCC unroll 3
+        for (int m = 0; m < 3; ++m) {
+            const int m1 = (m + 1) % 3, m2 = (m + 2) % 3;
+            const spx_vf l1 = -R[k2][m], l2 = R[k1][m];
+            const spx_vf len2 = l1 * l1 + l2 * l2;
+            const spx_vi usable = len2 > spx_vf_splat(1e-12f);
+            s->exact |= usable & (len2 < spx_vf_splat(1e-4f));
+            /* |minors of rows k1, k2|: exact for the parallelepiped the floats describe, unlike a rotation's
+               cofactor identity. */
+            const spx_vf minor1 = spx_vf_abs(R[k1][m2] * R[k2][m] - R[k1][m] * R[k2][m2]);
+            const spx_vf minor2 = spx_vf_abs(R[k1][m] * R[k2][m1] - R[k1][m1] * R[k2][m]);
+            const spx_vf ra = ha[k1] * spx_vf_abs(R[k2][m]) + ha[k2] * spx_vf_abs(R[k1][m]);
+            const spx_vf rb = hb[m1] * minor2 + hb[m2] * minor1;
+            const spx_vf dl = t[k1] * l1 + t[k2] * l2, wl = u[k1] * l1 + u[k2] * l2;
+            /* An unusable lane (L is rounding noise) gets radius 1e30: overlapping throughout, never the latest
+               entry. */
+            const spx_vf huge = (spx_vf)(~usable & (spx_vi)spx_vf_splat(1e30f));
+            axis_test(s, 6 + 3 * k + m, dl, ra + rb + huge, wl);
+        }
+    }
+}
+
 static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_soa* b, const spx_vec3* vb, size_t i,
                         float tmax, spx_sweep_hit* out, spx_vi* bad)
 {
@@ -222,37 +271,21 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
         const spx_vf wk = u[0] * R[0][k] + u[1] * R[1][k] + u[2] * R[2][k];
         axis_test(&s, 3 + k, c, ra + hb[k], wk);
     }
-    /* Unrolled: every index constant. */
-#pragma GCC unroll 3
-    for (int k = 0; k < 3; ++k) { /* edge k of A x edge m of B: L[k1] = -R[k2][m], L[k2] = R[k1][m] */
-        const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-#pragma GCC unroll 3
-        for (int m = 0; m < 3; ++m) {
-            const int m1 = (m + 1) % 3, m2 = (m + 2) % 3;
-            const spx_vf l1 = -R[k2][m], l2 = R[k1][m];
-            const spx_vf len2 = l1 * l1 + l2 * l2;
-            const spx_vi usable = len2 > spx_vf_splat(1e-12f);
-            s.exact |= usable & (len2 < spx_vf_splat(1e-4f));
-            /* |minors of rows k1, k2|: exact for the parallelepiped the floats describe, unlike a rotation's
-               cofactor identity. */
-            const spx_vf minor1 = spx_vf_abs(R[k1][m2] * R[k2][m] - R[k1][m] * R[k2][m2]);
-            const spx_vf minor2 = spx_vf_abs(R[k1][m] * R[k2][m1] - R[k1][m1] * R[k2][m]);
-            const spx_vf ra = ha[k1] * spx_vf_abs(R[k2][m]) + ha[k2] * spx_vf_abs(R[k1][m]);
-            const spx_vf rb = hb[m1] * minor2 + hb[m2] * minor1;
-            const spx_vf dl = t[k1] * l1 + t[k2] * l2, wl = u[k1] * l1 + u[k2] * l2;
-            /* An unusable lane (L is rounding noise) gets radius 1e30: overlapping throughout, never the latest
-               entry. */
-            const spx_vf huge = (spx_vf)(~usable & (spx_vi)spx_vf_splat(1e30f));
-            axis_test(&s, 6 + 3 * k + m, dl, ra + rb + huge, wl);
-        }
+    /* A lane is settled once it has a fault, takes the double path, misses, or is apart with its entry past its exit
+       (first only grows, last only falls): the edge axes change nothing read for it but their marks for the double
+       path. A group whose every lane the faces settle takes those marks alone. */
+    spx_vi tied = spx_vi_splat(0);
+    if (__builtin_expect(!spx_vi_mask(~(lane_bad | s.exact | s.miss | (s.sep & (s.first > s.last)))), 0)) {
+        s.exact |= edge_marks(R, u);
+    } else {
+        edge_axes(&s, &p, u);
+        /* Another axis entering within float's error of the latest: the exact tie rule (spx_sat_names_contact)
+           decides. */
+        spx_vi entries = spx_vi_splat(0);
+        const spx_vf near = s.first - s.slack;
+        for (int k = 0; k < 15; ++k) entries -= s.late[k] >= near;
+        tied = entries > spx_vi_splat(1);
     }
-
-    /* Another axis entering within float's error of the latest: the exact tie rule (spx_sat_names_contact)
-       decides. */
-    spx_vi entries = spx_vi_splat(0);
-    const spx_vf near = s.first - s.slack;
-    for (int k = 0; k < 15; ++k) entries -= s.late[k] >= near;
-    const spx_vi tied = entries > spx_vi_splat(1);
 
     /* Edge-axis hits take the double contact at once; face-axis hits wait for the group's float corner contact. */
     spx_vi corner = spx_vi_splat(0), corner_axis = spx_vi_splat(0);
