@@ -15,8 +15,8 @@
 # single call over this row per pair. A second table counts the pairs handed to the exact double
 # path: of spx_penetration_obb_obb (its float screen undecided: calls of
 # spx_penetration_obb_obb_exact), of the single sweep (its float screen undecided: calls of
-# spx_sweep_obb_obb_exact from spx_sweep_obb_obb) and of the batched sweep (from
-# spx_sweep_obb_obb_batch).
+# spx_sweep_obb_obb_exact from spx_sweep_obb_obb) and of the batched sweep (its calls from every
+# other caller: the batch's own functions, whichever of them the compiler kept).
 set -euo pipefail
 
 program=${1:-build-bench/bench/sepax_bench}
@@ -86,11 +86,18 @@ for query in $queries; do
         penetration_row="penetration_obb_obb,hot,$((3 * hot)),${exact:-0}"
     fi
     if [ "$query" = sweep_obb_obb ]; then
-        exact=$(awk '/  < .*spx_sweep_obb_obb_batch/ { if (match($0, /\(([0-9]+)x\)/)) c = substr($0, RSTART + 1, RLENGTH - 3) }
-                     /  \*  .*spx_sweep_obb_obb_exact/ { print c + 0; exit } /^$/ { c = 0 }' "$work/tree")
-        exact_rows="sweep_obb_obb-batch,hot,$((3 * hot)),${exact:-0}"
-        single=$(awk '/  < .*:spx_sweep_obb_obb \(/ { if (match($0, /\(([0-9]+)x\)/)) c = substr($0, RSTART + 1, RLENGTH - 3) }
-                      /  \*  .*spx_sweep_obb_obb_exact/ { print c + 0; exit } /^$/ { c = 0 }' "$work/tree")
+        # The "<" lines above spx_sweep_obb_obb_exact's "*" line: the single call's, and the batch's (the query
+        # runs nothing else) from whichever of its functions calls it.
+        read -r single batch < <(awk '
+            /^ *[0-9,]+ .*  < / { caller[n++] = $0; next }
+            /  \*  .*spx_sweep_obb_obb_exact/ {
+                for (k = 0; k < n; ++k) if (match(caller[k], /\(([0-9]+)x\)/)) {
+                    c = substr(caller[k], RSTART + 1, RLENGTH - 3)
+                    if (caller[k] ~ /:spx_sweep_obb_obb \(/) s += c; else b += c
+                }
+                print s + 0, b + 0; exit }
+            { n = 0 }' "$work/tree")
+        exact_rows="sweep_obb_obb-batch,hot,$((3 * hot)),${batch:-0}"
         exact_rows="sweep_obb_obb,hot,$((3 * hot)),${single:-0}
 $exact_rows"
     fi

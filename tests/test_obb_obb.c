@@ -3,6 +3,7 @@
 #include "support/test.h"
 #include "support/pieces.h"
 #include "support/cases.h"
+#include "support/soa_store.h"
 #include "geometry/validate.h"
 #include <float.h>
 #include <string.h>
@@ -215,6 +216,54 @@ static int motion_codes_at_limits(void)
     return 0;
 }
 
+/* The same speeds in a batch of 1 to 9 pairs, at every pair and component (the vector body and the tail of any lane
+   width): the batch's code is spx_check_motion's over its pairs, the first in base.h's order. */
+static int batch_motion_codes_at_limits(void)
+{
+    enum { N = 9 };
+    const spx_obb a = box(0, 0, 0, 1, 1, 1), b = box(3, 0, 0, 1, 1, 1);
+    float store[2][15 * N];
+    spx_obb_soa sa, sb;
+    test_soa_bind(&sa, store[0], N);
+    test_soa_bind(&sb, store[1], N);
+    for (size_t i = 0; i < N; ++i) {
+        TEST_ENSURE_CODE(spx_obb_soa_set_box(&sa, i, &a), SPX_OK);
+        TEST_ENSURE_CODE(spx_obb_soa_set_box(&sb, i, &b), SPX_OK);
+    }
+    const float times[] = { 1.0f, 1.0f / 60.0f, 0.0f, -1.0f, FLT_MIN, FLT_MAX, INFINITY, NAN };
+    long cases = 0, refused = 0;
+    for (size_t k = 0; k < sizeof times / sizeof times[0]; ++k) {
+        const float tmax = times[k];
+        const float base = isfinite(tmax) && tmax > 0.0f ? SPX_MAX_COORDINATE / tmax : SPX_MAX_COORDINATE;
+        const float speeds[] = {
+            base * (1.0f - 0x1p-23f), base, base * (1.0f + 0x1p-23f), 1.0f, FLT_MAX, INFINITY, NAN
+        };
+        for (size_t m = 0; m < sizeof speeds / sizeof speeds[0]; ++m)
+            for (size_t count = 1; count <= N; ++count)
+                for (size_t at = 0; at < 6 * count; ++at) {
+                    spx_vec3 va[N], vb[N];
+                    for (size_t i = 0; i < N; ++i)
+                        va[i] = spx_v3(0.5f, -0.25f, 0.0f), vb[i] = spx_v3(-1.0f, 0.0f, 2.0f);
+                    float* slot = at % 6 < 3 ? &va[at / 6].x + at % 3 : &vb[at / 6].x + at % 3;
+                    *slot = at % 2 ? -speeds[m] : speeds[m];
+                    spx_result want = SPX_OK;
+                    for (size_t i = 0; i < count; ++i)
+                        want = spx_first_error(want, spx_check_motion(va[i], vb[i], tmax));
+                    spx_sweep_hit hits[N];
+                    const spx_result got = spx_sweep_obb_obb_batch(&sa, va, &sb, vb, count, tmax, hits);
+                    if (got != want) {
+                        fprintf(stderr, "tmax %a, speed %a at component %zu of %zu pairs: code %d, want %d\n",
+                                (double)tmax, (double)speeds[m], at, count, (int)got, (int)want);
+                        return 1;
+                    }
+                    ++cases;
+                    refused += want != SPX_OK;
+                }
+    }
+    TEST_ENSURE(refused > 0 && refused < cases);
+    return 0;
+}
+
 /* 100,000 random pairs, B's centre within the sum of the two boxes' half diagonals of A's so that
    about half overlap: the pre-checked call answers as the checked one, in both argument orders. */
 static int prechecked_same_answers(void)
@@ -306,6 +355,7 @@ int main(void)
     TEST_RUN(passes_by, failures);
     TEST_RUN(bad_input, failures);
     TEST_RUN(motion_codes_at_limits, failures);
+    TEST_RUN(batch_motion_codes_at_limits, failures);
     TEST_RUN(prechecked_same_answers, failures);
     TEST_RUN(prechecked_refuses, failures);
     return failures ? 1 : 0;

@@ -174,6 +174,55 @@ static void lane_contact(const spx_obb_soa* a, const spx_vec3* va, size_t i, int
     spx_box_box_contact(frame, origin, &pair, axis, sign, face, face_sign, first, hit);
 }
 
+/* The marks for the double path that the nine edge axes' tests set (nearly parallel edges, a closing speed too slow
+   for float), without the tests. */
+static inline spx_vi edge_marks(spx_vf (*R)[3], const spx_vf u[3])
+{
+    spx_vi exact = spx_vi_splat(0);
+#pragma GCC unroll 3
+    for (int k = 0; k < 3; ++k)
+#pragma GCC unroll 3
+        for (int m = 0; m < 3; ++m) {
+            const spx_vf l1 = -R[(k + 2) % 3][m], l2 = R[(k + 1) % 3][m];
+            const spx_vf len2 = l1 * l1 + l2 * l2, aw = spx_vf_abs(u[(k + 1) % 3] * l1 + u[(k + 2) % 3] * l2);
+            exact |= (len2 > spx_vf_splat(1e-12f)) & (len2 < spx_vf_splat(1e-4f));
+            exact |= (aw <= spx_vf_splat(1e-18f)) & (aw != spx_vf_splat(0.0f));
+        }
+    return exact;
+}
+
+/* The nine edge axes: edge k of A against B's three, one pass a k. Out of line: allocated apart from the face axes,
+   it costs fewer instructions than inlined under sweep_lanes' branch. */
+__attribute__((noinline)) static void edge_axes(lanes_state* s, const spx_box_lanes* p, const spx_vf u[3])
+{
+    const spx_vf(*R)[3] = p->r;
+    const spx_vf *t = p->t, *ha = p->ha, *hb = p->hb;
+    /* Unrolled: every index constant. */
+#pragma GCC unroll 3
+    for (int k = 0; k < 3; ++k) { /* edge k of A x edge m of B: L[k1] = -R[k2][m], L[k2] = R[k1][m] */
+        const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+#pragma GCC unroll 3
+        for (int m = 0; m < 3; ++m) {
+            const int m1 = (m + 1) % 3, m2 = (m + 2) % 3;
+            const spx_vf l1 = -R[k2][m], l2 = R[k1][m];
+            const spx_vf len2 = l1 * l1 + l2 * l2;
+            const spx_vi usable = len2 > spx_vf_splat(1e-12f);
+            s->exact |= usable & (len2 < spx_vf_splat(1e-4f));
+            /* |minors of rows k1, k2|: exact for the parallelepiped the floats describe, unlike a rotation's
+               cofactor identity. */
+            const spx_vf minor1 = spx_vf_abs(R[k1][m2] * R[k2][m] - R[k1][m] * R[k2][m2]);
+            const spx_vf minor2 = spx_vf_abs(R[k1][m] * R[k2][m1] - R[k1][m1] * R[k2][m]);
+            const spx_vf ra = ha[k1] * spx_vf_abs(R[k2][m]) + ha[k2] * spx_vf_abs(R[k1][m]);
+            const spx_vf rb = hb[m1] * minor2 + hb[m2] * minor1;
+            const spx_vf dl = t[k1] * l1 + t[k2] * l2, wl = u[k1] * l1 + u[k2] * l2;
+            /* An unusable lane (L is rounding noise) gets radius 1e30: overlapping throughout, never the latest
+               entry. */
+            const spx_vf huge = (spx_vf)(~usable & (spx_vi)spx_vf_splat(1e30f));
+            axis_test(s, 6 + 3 * k + m, dl, ra + rb + huge, wl);
+        }
+    }
+}
+
 static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_soa* b, const spx_vec3* vb, size_t i,
                         float tmax, spx_sweep_hit* out, spx_vi* bad)
 {
@@ -210,52 +259,33 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     s.exact = (big > spx_vf_splat(1e17f)) | (size < spx_vf_splat(1e-15f)) | spx_vf_not_finite(speeds);
     s.last = spx_vf_splat(tmax);
     s.first = spx_vf_splat(-FLT_MAX);
-    spx_vf AR[3][3], minor[3][3];
-    for (int k = 0; k < 3; ++k)
-        for (int m = 0; m < 3; ++m) {
-            AR[k][m] = spx_vf_abs(R[k][m]);
-            /* |minor of rows k+1, k+2, columns m+1, m+2|: exact for the parallelepiped the floats describe, unlike a
-               rotation's cofactor identity. */
-            const int k1 = (k + 1) % 3, k2 = (k + 2) % 3, m1 = (m + 1) % 3, m2 = (m + 2) % 3;
-            minor[k][m] = spx_vf_abs(R[k1][m1] * R[k2][m2] - R[k1][m2] * R[k2][m1]);
-        }
+    /* Passes of three axes, each reading what it needs from p: A's faces, B's faces, then A's edge k against B's
+       three. */
     for (int k = 0; k < 3; ++k) {
-        spx_vf rb = hb[0] * AR[k][0] + hb[1] * AR[k][1] + hb[2] * AR[k][2];
+        const spx_vf rb = hb[0] * spx_vf_abs(R[k][0]) + hb[1] * spx_vf_abs(R[k][1]) + hb[2] * spx_vf_abs(R[k][2]);
         axis_test(&s, k, t[k], rb + ha[k], u[k]);
     }
     for (int k = 0; k < 3; ++k) {
-        spx_vf ra = ha[0] * AR[0][k] + ha[1] * AR[1][k] + ha[2] * AR[2][k];
-        spx_vf c = t[0] * R[0][k] + t[1] * R[1][k] + t[2] * R[2][k];
-        spx_vf wk = u[0] * R[0][k] + u[1] * R[1][k] + u[2] * R[2][k];
+        const spx_vf ra = ha[0] * spx_vf_abs(R[0][k]) + ha[1] * spx_vf_abs(R[1][k]) + ha[2] * spx_vf_abs(R[2][k]);
+        const spx_vf c = t[0] * R[0][k] + t[1] * R[1][k] + t[2] * R[2][k];
+        const spx_vf wk = u[0] * R[0][k] + u[1] * R[1][k] + u[2] * R[2][k];
         axis_test(&s, 3 + k, c, ra + hb[k], wk);
     }
-    /* Unrolled: every index constant. */
-#pragma GCC unroll 3
-    for (int k = 0; k < 3; ++k) { /* edge k of A x edge m of B: L[k1] = -R[k2][m], L[k2] = R[k1][m] */
-        const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-#pragma GCC unroll 3
-        for (int m = 0; m < 3; ++m) {
-            const int m1 = (m + 1) % 3, m2 = (m + 2) % 3;
-            const spx_vf l1 = -R[k2][m], l2 = R[k1][m];
-            const spx_vf len2 = l1 * l1 + l2 * l2;
-            const spx_vi usable = len2 > spx_vf_splat(1e-12f);
-            s.exact |= usable & (len2 < spx_vf_splat(1e-4f));
-            const spx_vf ra = ha[k1] * AR[k2][m] + ha[k2] * AR[k1][m];
-            const spx_vf rb = hb[m1] * minor[k][m2] + hb[m2] * minor[k][m1];
-            const spx_vf dl = t[k1] * l1 + t[k2] * l2, wl = u[k1] * l1 + u[k2] * l2;
-            /* An unusable lane (L is rounding noise) gets radius 1e30: overlapping throughout, never the latest
-               entry. */
-            const spx_vf huge = (spx_vf)(~usable & (spx_vi)spx_vf_splat(1e30f));
-            axis_test(&s, 6 + 3 * k + m, dl, ra + rb + huge, wl);
-        }
+    /* A lane is settled once it has a fault, takes the double path, misses, or is apart with its entry past its exit
+       (first only grows, last only falls): the edge axes change nothing read for it but their marks for the double
+       path. A group whose every lane the faces settle takes those marks alone. */
+    spx_vi tied = spx_vi_splat(0);
+    if (__builtin_expect(!spx_vi_mask(~(lane_bad | s.exact | s.miss | (s.sep & (s.first > s.last)))), 0)) {
+        s.exact |= edge_marks(R, u);
+    } else {
+        edge_axes(&s, &p, u);
+        /* Another axis entering within float's error of the latest: the exact tie rule (spx_sat_names_contact)
+           decides. */
+        spx_vi entries = spx_vi_splat(0);
+        const spx_vf near = s.first - s.slack;
+        for (int k = 0; k < 15; ++k) entries -= s.late[k] >= near;
+        tied = entries > spx_vi_splat(1);
     }
-
-    /* Another axis entering within float's error of the latest: the exact tie rule (spx_sat_names_contact)
-       decides. */
-    spx_vi entries = spx_vi_splat(0);
-    const spx_vf near = s.first - s.slack;
-    for (int k = 0; k < 15; ++k) entries -= s.late[k] >= near;
-    const spx_vi tied = entries > spx_vi_splat(1);
 
     /* Edge-axis hits take the double contact at once; face-axis hits wait for the group's float corner contact. */
     spx_vi corner = spx_vi_splat(0), corner_axis = spx_vi_splat(0);
@@ -338,6 +368,25 @@ static void sweep_lanes(const spx_obb_soa* a, const spx_vec3* va, const spx_obb_
     }
 }
 
+/* spx_check_velocities' acceptance as one vector scan of the components: every |v| tmax at most SPX_MAX_COORDINATE
+   (NaN and infinity fail the comparison, also at tmax 0), tmax finite and not negative. False:
+   spx_check_velocities names the fault, if any. */
+static bool velocities_fast_ok(const spx_vec3* va, const spx_vec3* vb, size_t count, float tmax)
+{
+    if (!(tmax >= 0.0f && tmax <= FLT_MAX)) return false;
+    const float* v[2] = { &va->x, &vb->x };
+    const size_t n = 3 * count;
+    const spx_vf t = spx_vf_splat(tmax), limit = spx_vf_splat(SPX_MAX_COORDINATE);
+    spx_vi fault = spx_vi_splat(0);
+    for (int s = 0; s < 2; ++s) {
+        size_t k = 0;
+        for (; k + SPX_LANES <= n; k += SPX_LANES) fault |= ~(spx_vf_abs(spx_vf_load(v[s] + k)) * t <= limit);
+        for (; k < n; ++k)
+            if (!(fabsf(v[s][k]) * tmax <= SPX_MAX_COORDINATE)) return false;
+    }
+    return !spx_vi_mask(fault);
+}
+
 SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3* velocity_a, const spx_obb_soa* b,
                                            const spx_vec3* velocity_b, size_t count, float tmax, spx_sweep_hit* out)
 {
@@ -345,8 +394,10 @@ SPX_API spx_result spx_sweep_obb_obb_batch(const spx_obb_soa* a, const spx_vec3*
         return SPX_ERR_INVALID_ARGUMENT;
     /* The order of base.h: a velocity or interval fault yields to one of the stored values, which are scanned only
        then (or when a lane's sum shows one). */
-    spx_result r = spx_check_velocities(velocity_a, velocity_b, count, tmax);
-    if (r != SPX_OK) return spx_first_error(spx_obb_soa_check_stored(a, b, count), r);
+    if (!velocities_fast_ok(velocity_a, velocity_b, count, tmax)) {
+        const spx_result r = spx_check_velocities(velocity_a, velocity_b, count, tmax);
+        if (r != SPX_OK) return spx_first_error(spx_obb_soa_check_stored(a, b, count), r);
+    }
     spx_vi bad = { 0 };
     size_t i = 0;
     for (; i + SPX_LANES <= count; i += SPX_LANES) sweep_lanes(a, velocity_a, b, velocity_b, i, tmax, out + i, &bad);
