@@ -237,6 +237,11 @@ static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
    step's velocities predict are asked too (docs/world.md, "Overlap at every step"). */
 #define SPX_CONTACT_PREDICT 0.1f
 
+static inline bool in_range(spx_vec3 p)
+{
+    return fabsf(p.x) <= SPX_MAX_COORDINATE && fabsf(p.y) <= SPX_MAX_COORDINATE && fabsf(p.z) <= SPX_MAX_COORDINATE;
+}
+
 /* A box of body b moved on by the body's velocities over dt, turned about the body's centre; the
    body's predicted centre and its turn are given back for carry_back. */
 static spx_obb predicted_box(const spx_body* b, const spx_obb* box, float dt, vec3s* center, mat3s* turn)
@@ -282,6 +287,7 @@ static bool predicted_manifold(const spx_world* w, const spx_body* a, const spx_
     vec3s ca, cb;
     mat3s turn_a, turn_b;
     const spx_obb pa = predicted_box(a, ta, dt, &ca, &turn_a), pb = predicted_box(b, tb, dt, &cb, &turn_b);
+    if (!in_range(pa.center) || !in_range(pb.center)) return false; /* the manifold takes valid boxes only */
     if (spx_manifold_obb_obb_trusted(&pa, &pb, w->def.speculative_distance, slide, out) != SPX_OK ||
         out->point_count == 0)
         return false;
