@@ -513,10 +513,11 @@ static int struck_shot(float speed, int target, int phase, int window, struck_re
    The cube riding on the face of a box knocked out, tumbling, is looked at as that box's frame
    bounds its closing: bounded in the world's frame, by the box's corners, it is looked at and
    struck every 0.35 ms, up to the limit in 88 steps of the long sweep. The landings after the strike
-   are the solver's, not the stage's: a knocked-out unit box coming down turning onto its neighbour
-   can sink over 1 cm for a step whatever order the stage takes its candidates in (docs/continuous.md
-   has the figure), the piles' open limit in docs/world.md ("Overlap at every step"). Default: 500 m/s at every
-   target from phases 0 and 5; --long: 100, 500 and 2,000 m/s, every target, 8 phases. */
+   are the solver's, not the stage's: a knocked-out unit box coming down at 7.7 m/s onto a corner of
+   its tilted neighbour turns onto the neighbour's side within the step, which the manifold of the
+   predicted poses holds (docs/world.md, "Overlap at every step"). Default:
+   500 m/s at every target from phases 0 and 5, and that landing (100 m/s, target 3, phase 3);
+   --long: 100, 500 and 2,000 m/s, every target, 8 phases. */
 static int struck_stack(void)
 {
     const int window = 24;
@@ -525,10 +526,10 @@ static int struck_stack(void)
     double rise = 0.0;
     for (int si = 0; si < TEST_STRUCK_SPEED_COUNT; ++si) {
         const float v = test_struck_speeds[si];
-        if (!long_run && v != 500.0f) continue;
         for (int t = 0; t < TEST_STRUCK_TARGETS; ++t)
             for (int p = 0; p < TEST_PAPER_PHASES; ++p) {
-                if (!long_run && p != 0 && p != 5) continue;
+                const bool landing = v == 100.0f && t == 3 && p == 3;
+                if (!long_run && !landing && (v != 500.0f || (p != 0 && p != 5))) continue;
                 struck_result r;
                 TEST_ENSURE(struck_shot(v, t, p, window, &r) == 0);
                 if (r.overlap >= 0.01f || r.overlap_all >= 0.01f || r.limited > 0)
@@ -546,7 +547,7 @@ static int struck_stack(void)
            shots, window, (double)worst, limited, TEST_STRUCK_STEPS, (double)worst_all, limited_all, rise);
     TEST_ENSURE(worst < 0.01f);
     TEST_ENSURE(limited_all == 0);
-    TEST_ENSURE(worst_all < 0.015f);
+    TEST_ENSURE(worst_all < 0.01f);
     TEST_ENSURE(rise < 1e-6);
     return 0;
 }

@@ -2,6 +2,7 @@
  * for warm starting and begin/end events. */
 #include "world.h"
 #include "island.h"
+#include "solver.h"
 #include "filter.h"
 #include "shape_pair.h"
 #include "core/allocator.h"
@@ -231,6 +232,70 @@ static void fill_contact(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t 
 /* m a step: box pairs sliding less keep the reference face as it is. */
 #define SPX_CONTACT_SLIDE 0.001f
 
+/* A box pair met at one point (a corner, or two edges) turns about it within the step; where it can
+   close by more than this share of the smaller body's bounding radius in the step, the poses the
+   step's velocities predict are asked too (docs/world.md, "Overlap at every step"). */
+#define SPX_CONTACT_PREDICT 0.1f
+
+static inline bool in_range(spx_vec3 p)
+{
+    return fabsf(p.x) <= SPX_MAX_COORDINATE && fabsf(p.y) <= SPX_MAX_COORDINATE && fabsf(p.z) <= SPX_MAX_COORDINATE;
+}
+
+/* A box of body b moved on by the body's velocities over dt, turned about the body's centre; the
+   body's predicted centre and its turn are given back for carry_back. */
+static spx_obb predicted_box(const spx_body* b, const spx_obb* box, float dt, vec3s* center, mat3s* turn)
+{
+    *turn = glms_quat_mat3(glms_quat_normalize(spx_solver_rotation(glms_vec3_scale(b->w, dt))));
+    *center = glms_vec3_add(b->center, glms_vec3_scale(b->v, dt));
+    const vec3s offset = glms_vec3_sub(spx_to_glm_vec3(box->center), b->center);
+    spx_obb out = *box;
+    out.center = spx_from_glm_vec3(glms_vec3_add(*center, to_world(turn, offset)));
+    for (int k = 0; k < 3; ++k)
+        out.rotation.col[k] = spx_from_glm_vec3(to_world(turn, spx_to_glm_vec3(box->rotation.col[k])));
+    return out;
+}
+
+/* A manifold of the predicted poses carried back to the step's start: each point's two surface
+   points ride their bodies back, and the gap between them along the predicted normal is the
+   point's separation. Only points apart there are kept: a point that already overlaps along
+   another normal than the pair's own is not a contact the pair has. */
+static void carry_back(const spx_body* a, vec3s ca, const mat3s* turn_a, const spx_body* b, vec3s cb,
+                       const mat3s* turn_b, spx_manifold* m)
+{
+    const vec3s n = spx_to_glm_vec3(m->normal);
+    int kept = 0;
+    for (int k = 0; k < m->point_count; ++k) {
+        const spx_manifold_point* p = &m->points[k];
+        const vec3s q = spx_to_glm_vec3(p->point), half_gap = glms_vec3_scale(n, -0.5f * p->depth);
+        const vec3s on_a = glms_vec3_add(a->center, to_body(turn_a, glms_vec3_sub(glms_vec3_sub(q, half_gap), ca)));
+        const vec3s on_b = glms_vec3_add(b->center, to_body(turn_b, glms_vec3_sub(glms_vec3_add(q, half_gap), cb)));
+        const float gap = glms_vec3_dot(glms_vec3_sub(on_b, on_a), n);
+        if (!(gap >= 0.0f)) continue;
+        m->points[kept] = *p;
+        m->points[kept].point = spx_from_glm_vec3(glms_vec3_scale(glms_vec3_add(on_a, on_b), 0.5f));
+        m->points[kept++].depth = -gap;
+    }
+    m->point_count = kept;
+}
+
+/* Box pair a, b met at one point by `first`: the manifold of the predicted poses into *out when its
+   normal differs from first's by over 14 degrees and a point of it closes within the step. */
+static bool predicted_manifold(const spx_world* w, const spx_body* a, const spx_obb* ta, const spx_body* b,
+                               const spx_obb* tb, float slide, float dt, const spx_manifold* first, spx_manifold* out)
+{
+    vec3s ca, cb;
+    mat3s turn_a, turn_b;
+    const spx_obb pa = predicted_box(a, ta, dt, &ca, &turn_a), pb = predicted_box(b, tb, dt, &cb, &turn_b);
+    if (!in_range(pa.center) || !in_range(pb.center)) return false; /* the manifold takes valid boxes only */
+    if (spx_manifold_obb_obb_trusted(&pa, &pb, w->def.speculative_distance, slide, out) != SPX_OK ||
+        out->point_count == 0)
+        return false;
+    if (glms_vec3_dot(spx_to_glm_vec3(first->normal), spx_to_glm_vec3(out->normal)) >= 0.97f) return false;
+    carry_back(a, ca, &turn_a, b, cb, &turn_b, out);
+    return out->point_count > 0;
+}
+
 /* One shape pair's manifolds into out, warm-started from old (any shape pair). Returns how many; a
    non-finite or degenerate body fails validation and touches nothing. */
 static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint16_t sa, uint16_t sb, float margin,
@@ -260,11 +325,17 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
             float slide = glms_vec3_norm(glms_vec3_sub(a->v, b->v)) * dt;
             if (!(slide > SPX_CONTACT_SLIDE)) slide = 0.0f;
             r = spx_manifold_obb_obb_trusted(ta, tb, margin, slide, &ms[0]);
+            n = r == SPX_OK && ms[0].point_count > 0;
+            const float closing = margin - w->def.speculative_distance;
+            const float smaller = a->radius < b->radius ? a->radius : b->radius;
+            if (n == 1 && ms[0].point_count == 1 && closing > SPX_CONTACT_PREDICT * smaller &&
+                predicted_manifold(w, a, ta, b, tb, slide, dt, &ms[0], &ms[1]))
+                n = 2;
         } else {
             spx_obb box_a = spx_body_shape_box(a, xa), box_b = spx_body_shape_box(b, xb);
             r = spx_manifold_obb_obb(&box_a, &box_b, margin, &ms[0]);
+            n = r == SPX_OK && ms[0].point_count > 0;
         }
-        n = r == SPX_OK && ms[0].point_count > 0;
     } else if (xa->type == SPX_SHAPE_BOX || xb->type == SPX_SHAPE_BOX) {
         /* The box is the manifold's A either way. */
         const spx_body* box_body = xa->type == SPX_SHAPE_BOX ? a : b;
@@ -311,13 +382,13 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
 static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n, bool one_shape)
 {
     spx_contacts* c = &w->contacts;
-    uint64_t need = (uint64_t)c->count + (one_shape ? n : 0);
+    uint64_t need = (uint64_t)c->count + (one_shape ? 2 * (uint64_t)n : 0);
     /* One a box pair, SPX_MAX_MESH_MANIFOLDS with a mesh (a box in a room's corner), from counts. */
     for (uint32_t i = 0; i < n && !one_shape; ++i) {
         const spx_body* a = &w->bodies[pairs[i].a];
         const spx_body* b = &w->bodies[pairs[i].b];
         const uint64_t all = (uint64_t)a->shape_count * b->shape_count, boxes = (uint64_t)a->box_count * b->box_count;
-        need += boxes + SPX_MAX_MESH_MANIFOLDS * (all - boxes);
+        need += 2 * boxes + SPX_MAX_MESH_MANIFOLDS * (all - boxes);
     }
     uint64_t events = need + c->pending_end_count;
     if (need > UINT32_MAX || events > UINT32_MAX) return false;
