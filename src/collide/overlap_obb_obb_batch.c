@@ -6,12 +6,14 @@
 #include "obb_soa.h"
 #include <string.h>
 
+#if SPX_LANES % 4 == 0
 /* Four lanes' result bytes from the apart mask: byte l is 1 when bit l is 0. */
 static const uint8_t overlap_bytes[16][4] = {
     { 1, 1, 1, 1 }, { 0, 1, 1, 1 }, { 1, 0, 1, 1 }, { 0, 0, 1, 1 }, { 1, 1, 0, 1 }, { 0, 1, 0, 1 },
     { 1, 0, 0, 1 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 }, { 0, 1, 1, 0 }, { 1, 0, 1, 0 }, { 0, 0, 1, 0 },
     { 1, 1, 0, 0 }, { 0, 1, 0, 0 }, { 1, 0, 0, 0 }, { 0, 0, 0, 0 },
 };
+#endif
 
 /* Above this, the magnitude sum of test_lanes shows a non-finite or out-of-range stored value: checked boxes stay
    below about 24 * SPX_MAX_COORDINATE + 27. */
