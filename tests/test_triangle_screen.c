@@ -2,8 +2,9 @@
    on random and adversarial pairs (touching, apart by about the screen's bound on a face or normal,
    nearly parallel edges, offsets up to 1e4, tiny triangles, segment-like ones), the screened calls
    give exactly the answer of the double tests alone, field by field to the bit, and every pair the
-   screen calls apart is a miss of the double test. The screen must also answer some pairs, near
-   its bound among them, or it is checked on nothing. */
+   screen calls apart is a miss of the double test; the hits the screen decides (spx_ts_decide) are
+   the double test's too. The screen must also answer some pairs, near its bound among them, and
+   decide some hits, or it is checked on nothing. */
 #include <sepax/sepax.h>
 #include "support/test.h"
 #include "support/cases.h"
@@ -13,7 +14,7 @@
 #include <string.h>
 
 typedef struct screen_counts {
-    long cases, screened, near_bound, hits;
+    long cases, screened, near_bound, hits, decided;
 } screen_counts;
 
 static bool same_hit(const spx_sweep_hit* x, const spx_sweep_hit* y)
@@ -132,12 +133,15 @@ static int check_box(long n, screen_counts* counts)
     spx_sweep_hit got, want;
     TEST_ENSURE(spx_sweep_obb_triangle(&a, va, &b, vb, tmax, &got) == SPX_OK);
     spx_sweep_obb_triangle_exact(&a, va, &b, vb, tmax, &want);
-    const bool apart = spx_box_tri_screen_apart(&a, va, &b, vb, tmax);
+    spx_ts_axes seen;
+    const bool apart = spx_box_tri_screen(&a, va, &b, vb, tmax, &seen);
+    const bool decided = !apart && tmax > 0.0f && spx_ts_decide(&seen, 4) >= 0;
     ++counts->cases;
+    counts->decided += decided && want.state == SPX_SWEEP_HIT;
     counts->screened += apart;
     counts->near_bound += apart && n % 7 == 2 && bound_factor(n / 7) <= 2.0f;
     counts->hits += want.state != SPX_SWEEP_MISS;
-    if (!same_hit(&got, &want) || (apart && want.state != SPX_SWEEP_MISS)) {
+    if (!same_hit(&got, &want) || (apart && want.state != SPX_SWEEP_MISS) || (decided && want.state != SPX_SWEEP_HIT)) {
         fprintf(stderr, "box case %ld: screen %d, state %d axis %d time %.9g (double: state %d axis %d time %.9g)\n", n,
                 apart, got.state, got.axis, got.time, want.state, want.axis, want.time);
         return 1;
@@ -208,12 +212,16 @@ static int check_tri(long n, screen_counts* counts)
         if (margin > 0.0f) spx_sweep_triangle_triangle_margin_checked(p, vp, r, vr, tmax, margin, &got);
         else TEST_ENSURE(spx_sweep_triangle_triangle(p, vp, r, vr, tmax, &got) == SPX_OK);
         spx_sweep_triangle_triangle_exact(p, vp, r, vr, tmax, margin, &want);
-        const bool apart = spx_tri_tri_screen_apart(p, vp, r, vr, tmax, margin);
+        spx_ts_axes seen;
+        const bool apart = spx_tri_tri_screen(p, vp, r, vr, tmax, margin, &seen);
+        const bool decided = !apart && tmax > 0.0f && spx_ts_decide(&seen, 3) >= 0;
         ++counts->cases;
+        counts->decided += decided && want.state == SPX_SWEEP_HIT;
         counts->screened += apart;
         counts->near_bound += apart && n % 7 == 2 && bound_factor(n / 7) <= 2.0f;
         counts->hits += want.state != SPX_SWEEP_MISS;
-        if (!same_hit(&got, &want) || (apart && want.state != SPX_SWEEP_MISS)) {
+        if (!same_hit(&got, &want) || (apart && want.state != SPX_SWEEP_MISS) ||
+            (decided && want.state != SPX_SWEEP_HIT)) {
             fprintf(stderr,
                     "triangle case %ld (swap %d): screen %d, state %d axis %d time %.9g (double: state %d axis %d "
                     "time %.9g)\n",
@@ -228,10 +236,12 @@ static long case_count;
 
 static int report(const char* what, const screen_counts* c)
 {
-    printf("%s: %ld pairs, %ld hits or overlaps, %ld screened as misses (%ld apart by at most twice the bound)\n", what,
-           c->cases, c->hits, c->screened, c->near_bound);
+    printf("%s: %ld pairs, %ld hits or overlaps, %ld screened as misses (%ld apart by at most twice the bound), %ld "
+           "hits decided in float\n",
+           what, c->cases, c->hits, c->screened, c->near_bound, c->decided);
     /* a screen that answers nothing, or nothing near its bound, is checked on nothing */
-    return c->screened > c->cases / 10 && c->near_bound > 0 && c->hits > c->cases / 10 ? 0 : 1;
+    return c->screened > c->cases / 10 && c->near_bound > 0 && c->hits > c->cases / 10 && c->decided > c->hits / 10 ? 0
+                                                                                                                    : 1;
 }
 
 static int test_box_triangle(void)

@@ -96,13 +96,51 @@ void spx_sweep_obb_triangle_exact(const spx_obb* a, spx_vec3 velocity_a, const s
     *out = hit;
 }
 
+/* Screen lane (spx_box_tri_screen) to axis number. */
+static int box_tri_lane_axis(int lane)
+{
+    const int group = lane >> 2, i = lane & 3;
+    if (group == 0) return i == 3 ? 0 : 1 + i;
+    return 4 + 3 * i + (group - 1);
+}
+
+/* The hit the float screen decided on `index`: that axis's time and sign as the double test takes them, its
+   contact as spx_sweep_obb_triangle_exact makes it. False (to the double test) for an edge axis along a face
+   axis, whose face the double test would name. */
+__attribute__((noinline)) static bool box_tri_decided(const spx_obb* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb,
+                                                      float tmax, int index, spx_sweep_hit* out)
+{
+    box_tri p;
+    box_tri_make(a, va, b, vb, &p);
+    spx_dvec3 l;
+    double len2;
+    if (!box_tri_axis_usable(&p, index, &l, &len2)) return false;
+    const spx_axis_kind kind = index < 4 ? SPX_AXIS_FACE : SPX_AXIS_EDGE;
+    spx_sat s;
+    spx_sat_init(&s, tmax, false);
+    if (!box_tri_axis(&p, &s, index, kind, l, index == 0 ? p.t.n2 : len2) || !s.separated_at_start) return false;
+    for (int k = p.t.segment ? 1 : 0; kind == SPX_AXIS_EDGE && k < 4; ++k) {
+        const spx_sat_axis face = { .index = k, .kind = SPX_AXIS_FACE };
+        if (spx_sat_same_as_face(&s.first, &face, box_tri_axis_dir, &p)) return false;
+    }
+    spx_sweep_hit hit = { 0 };
+    double tc;
+    const spx_sat_axis* axis = spx_sat_fill_hit(&s, box_tri_axis_dir, &p, &hit, &tc);
+    box_tri_contact(a, va, &p, axis, tc, &hit);
+    *out = hit;
+    return true;
+}
+
 void spx_sweep_obb_triangle_checked(const spx_obb* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,
                                     float tmax, spx_sweep_hit* out)
 {
-    if (spx_box_tri_screen_apart(a, velocity_a, b, velocity_b, tmax)) {
+    spx_ts_axes x;
+    if (spx_box_tri_screen(a, velocity_a, b, velocity_b, tmax, &x)) {
         *out = (spx_sweep_hit){ .state = SPX_SWEEP_MISS, .axis = -1 };
         return;
     }
+    const int lane = tmax > 0.0f ? spx_ts_decide(&x, 4) : -1;
+    if (lane >= 0 && box_tri_decided(a, velocity_a, b, velocity_b, tmax, box_tri_lane_axis(lane), out)) return;
     spx_sweep_obb_triangle_exact(a, velocity_a, b, velocity_b, tmax, out);
 }
 

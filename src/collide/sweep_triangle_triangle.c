@@ -216,13 +216,55 @@ void spx_sweep_triangle_triangle_exact(const spx_triangle* a, spx_vec3 velocity_
     *out = hit;
 }
 
+/* The hit the float screen decided on `index` (0..10): that axis's time and sign as the double test takes them,
+   its contact as spx_sweep_triangle_triangle_exact makes it. False (to the double test) when the double test
+   adds axes (a segment-like triangle, planes nearly parallel) or an edge axis lies along a normal. */
+__attribute__((noinline)) static bool tri_pair_decided(const spx_triangle* a, spx_vec3 va, const spx_triangle* b,
+                                                       spx_vec3 vb, float tmax, float margin, int index,
+                                                       spx_sweep_hit* out)
+{
+    tri_pair p;
+    tri_pair_make(a, va, b, vb, &p);
+    p.margin = margin > 0.0f ? margin : 0.0;
+    if (p.a.segment || p.b.segment || nearly_parallel(p.a.n, p.b.n)) return false;
+    spx_sat s;
+    spx_sat_init(&s, tmax, false);
+    bool touches;
+    if (index < 2) {
+        touches = tri_axis(&p, &s, index, SPX_AXIS_FACE, index == 0 ? p.a.n : p.b.n, index == 0 ? p.a.n2 : p.b.n2);
+    } else {
+        const int i = (index - 2) / 3, j = (index - 2) % 3;
+        const spx_dvec3 l = spx_d3_cross(p.a.e[i], p.b.e[j]);
+        const double l2 = spx_d3_len2(l);
+        if (p.a.e2[i] == 0.0 || p.b.e2[j] == 0.0 || !spx_edge_axis_usable(l2, p.a.e2[i], p.b.e2[j])) return false;
+        touches = tri_axis(&p, &s, index, SPX_AXIS_EDGE, l, l2);
+    }
+    if (!touches || !s.separated_at_start) return false;
+    for (int k = 0; s.first.kind == SPX_AXIS_EDGE && k < 2; ++k) {
+        const spx_sat_axis face = { .index = k, .kind = SPX_AXIS_FACE };
+        if (spx_sat_same_as_face(&s.first, &face, tri_pair_axis, &p)) return false;
+    }
+    spx_sweep_hit hit = { 0 };
+    double tc;
+    const spx_sat_axis* axis = spx_sat_fill_hit(&s, tri_pair_axis, &p, &hit, &tc);
+    p.origin = spx_d3_mad(p.origin, spx_d3_from(va), tc);
+    tri_pair_contact(&p, axis, tc, &hit);
+    *out = hit;
+    return true;
+}
+
 static void sweep_pair(const spx_triangle* a, spx_vec3 velocity_a, const spx_triangle* b, spx_vec3 velocity_b,
                        float tmax, float margin, spx_sweep_hit* out)
 {
-    if (spx_tri_tri_screen_apart(a, velocity_a, b, velocity_b, tmax, margin > 0.0f ? margin : 0.0f)) {
+    spx_ts_axes x;
+    if (spx_tri_tri_screen(a, velocity_a, b, velocity_b, tmax, margin > 0.0f ? margin : 0.0f, &x)) {
         *out = (spx_sweep_hit){ .state = SPX_SWEEP_MISS, .axis = -1 };
         return;
     }
+    const int lane = tmax > 0.0f ? spx_ts_decide(&x, 3) : -1;
+    /* lane 4g + j: A's edge g x B's edge j, lane 3 of groups 0 and 1 the normals */
+    const int index = lane < 0 ? -1 : ((lane & 3) == 3 ? lane >> 2 : 2 + 3 * (lane >> 2) + (lane & 3));
+    if (index >= 0 && tri_pair_decided(a, velocity_a, b, velocity_b, tmax, margin, index, out)) return;
     spx_sweep_triangle_triangle_exact(a, velocity_a, b, velocity_b, tmax, margin, out);
 }
 

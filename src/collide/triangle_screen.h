@@ -61,6 +61,82 @@ static inline int spx_ts_apart4(spx_f4 alo, spx_f4 ahi, spx_f4 lo, spx_f4 hi, sp
     return spx_f4_mask(spx_f4_and(apart, in_range));
 }
 
+/* What the screen saw on up to 16 axes (4 lanes a group), for spx_ts_decide: gaps at t = 0 as the double
+   test takes them (gp = B's low - A's high, gn = A's low - B's high), B's shift over [0, tmax] and the
+   scale T * A (0: not screened). A lane that is no axis reads as overlapping and never leaving. */
+typedef struct spx_ts_axes {
+    spx_f4 gp[4], gn[4], w[4], sc[4];
+} spx_ts_axes;
+
+static inline void spx_ts_keep(spx_ts_axes* x, int g, spx_f4 alo, spx_f4 ahi, spx_f4 lo, spx_f4 hi, spx_f4 w, spx_f4 sc)
+{
+    x->gp[g] = spx_f4_sub(lo, ahi);
+    x->gn[g] = spx_f4_sub(alo, hi);
+    x->w[g] = w;
+    x->sc[g] = sc;
+}
+
+static inline void spx_ts_keep_lane3(spx_ts_axes* x, int g, float gp, float gn, float w, float sc)
+{
+    const spx_f4 lane3 = spx_i4_as_f4(spx_i4_set(0, 0, 0, -1));
+    x->gp[g] = spx_f4_pick(lane3, spx_f4_splat(gp), x->gp[g]);
+    x->gn[g] = spx_f4_pick(lane3, spx_f4_splat(gn), x->gn[g]);
+    x->w[g] = spx_f4_pick(lane3, spx_f4_splat(w), x->w[g]);
+    x->sc[g] = spx_f4_pick(lane3, spx_f4_splat(sc), x->sc[g]);
+}
+
+/* Lane 3 of group g: no axis. */
+static inline void spx_ts_no_axis(spx_ts_axes* x, int g) { spx_ts_keep_lane3(x, g, -1.0f, -1.0f, 0.0f, 1.0f); }
+
+/* The axis (group * 4 + lane) that surely gives the double test's hit, or -1 when the float values
+   cannot tell. Each gap and shift is within e = sc * SPX_TRI_SCREEN_BOUND of the exact one, so every
+   axis's side at t = 0 must be clear by e, each entering axis's entry time (in units of tmax) is
+   bounded by [(g - e) / (s + e), (g + e) / (s - e)] and each exit from below by (x - e) / (s + e);
+   1e-5 more on each covers the divisions' rounding and the double test's 1e-9 entry tie. Decided: one
+   axis enters surely later than every other, before tmax and before every exit. */
+static inline int spx_ts_decide(const spx_ts_axes* x, int groups)
+{
+    const spx_f4 one = spx_f4_splat(1.0f), none = spx_f4_splat(-1.0f);
+    const spx_f4 below = spx_f4_splat(1.0f - 1e-5f), above = spx_f4_splat(1.0f + 1e-5f);
+    spx_f4 elo[4], ehi[4], clear = spx_f4_eq(one, one), exits = one, best = none;
+    for (int g = 0; g < groups; ++g) {
+        const spx_f4 sc = x->sc[g], gp = x->gp[g], gn = x->gn[g], w = x->w[g];
+        const spx_f4 e = spx_f4_mul(sc, spx_f4_splat(SPX_TRI_SCREEN_BOUND)), ne = spx_f4_neg(e);
+        const spx_f4 in_range = spx_f4_and(spx_f4_gt(sc, spx_f4_splat(1e-25f)), spx_f4_lt(sc, spx_f4_splat(1e30f)));
+        const spx_f4 closing = spx_f4_lt(w, ne), opening = spx_f4_gt(w, e);
+        const spx_f4 ahead = spx_f4_and(spx_f4_gt(gp, e), closing), behind = spx_f4_and(spx_f4_gt(gn, e), opening);
+        const spx_f4 enters = spx_f4_or(ahead, behind);
+        const spx_f4 overlap = spx_f4_and(spx_f4_lt(gp, ne), spx_f4_lt(gn, ne));
+        clear = spx_f4_and(clear, spx_f4_and(in_range, spx_f4_or(enters, overlap)));
+        /* B leaves through A's far side: moving along +l past A's high end, along -l past its low end */
+        const spx_f4 out =
+            spx_f4_pick(opening, spx_f4_neg(gp), spx_f4_pick(closing, spx_f4_neg(gn), spx_f4_neg(spx_f4_max(gp, gn))));
+        const spx_f4 s = spx_f4_abs(w), g0 = spx_f4_pick(ahead, gp, gn);
+        const spx_f4 exit_lo = spx_f4_mul(spx_f4_div(spx_f4_sub(out, e), spx_f4_add(s, e)), below);
+        elo[g] = spx_f4_pick(enters, spx_f4_mul(spx_f4_div(spx_f4_sub(g0, e), spx_f4_add(s, e)), below), none);
+        ehi[g] = spx_f4_pick(enters, spx_f4_mul(spx_f4_div(spx_f4_add(g0, e), spx_f4_sub(s, e)), above), none);
+        exits = spx_f4_min(exits, exit_lo);
+        best = spx_f4_max(best, elo[g]);
+    }
+    if (spx_f4_mask(clear) != 0xF) return -1;
+    best = spx_f4_max(best, SPX_F4_SWIZZLE(best, 2, 3, 0, 1));
+    best = spx_f4_max(best, SPX_F4_SWIZZLE(best, 1, 0, 3, 2));
+    exits = spx_f4_min(exits, SPX_F4_SWIZZLE(exits, 2, 3, 0, 1));
+    exits = spx_f4_min(exits, SPX_F4_SWIZZLE(exits, 1, 0, 3, 2));
+    /* the latest surely-later entry: the only lane whose entry may reach it */
+    int lane = -1;
+    for (int g = 0; g < groups; ++g) {
+        const int m = spx_f4_mask(spx_f4_ge(ehi[g], best));
+        if (m == 0) continue;
+        if (lane >= 0 || (m & (m - 1))) return -1;
+        lane = 4 * g + (m & 1 ? 0 : (m & 2 ? 1 : (m & 4 ? 2 : 3)));
+    }
+    if (lane < 0 || !(spx_f4_first(best) > 0.0f)) return -1;
+    float hi[4];
+    spx_f4_store(hi, ehi[lane >> 2]);
+    return hi[lane & 3] <= spx_f4_first(exits) ? lane : -1;
+}
+
 /* f x p in lanes 0..2: p's projections on box axis i x f (box_tri_edge_axis). */
 static inline spx_f4 spx_ts_cross4(spx_f4 f, spx_f4 p)
 {
@@ -70,9 +146,11 @@ static inline spx_f4 spx_ts_cross4(spx_f4 f, spx_f4 p)
 }
 
 /* True when box A (velocity va) and triangle B (vb) surely do not touch over [0, tmax], so the double
-   test (sweep_obb_triangle.c) answers a miss: box faces, the normal, then three edge products a vector. */
-static inline bool spx_box_tri_screen_apart(const spx_obb* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb,
-                                            float tmax)
+   test (sweep_obb_triangle.c) answers a miss: box faces, the normal, then three edge products a vector.
+   Otherwise, when `seen` is given, what it saw: group 0 the box faces (lanes 0..2, indices 1..3) and the
+   normal (lane 3, index 0), group 1 + j box axis i x edge j (lane i, index 4 + 3i + j). */
+static inline bool spx_box_tri_screen(const spx_obb* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb, float tmax,
+                                      spx_ts_axes* seen)
 {
     const spx_vec3 mw = { (vb.x - va.x) * tmax, (vb.y - va.y) * tmax, (vb.z - va.z) * tmax };
     spx_vec3 d[3], f[3];
@@ -94,8 +172,9 @@ static inline bool spx_box_tri_screen_apart(const spx_obb* a, spx_vec3 va, const
                spx_f4_mul(z, spx_f4_splat((v).z)))
     const spx_f4 p0 = SPX_TS_FRAME(d[0]), p1 = SPX_TS_FRAME(d[1]), p2 = SPX_TS_FRAME(d[2]), m = SPX_TS_FRAME(mw);
     const spx_f4 h = spx_f4_set(hv.x, hv.y, hv.z, 0.0f), nh = spx_f4_neg(h), scale = spx_f4_splat(T);
-    if (spx_ts_apart4(nh, h, spx_f4_min(p0, spx_f4_min(p1, p2)), spx_f4_max(p0, spx_f4_max(p1, p2)), m, scale))
-        return true;
+    const spx_f4 plo = spx_f4_min(p0, spx_f4_min(p1, p2)), phi = spx_f4_max(p0, spx_f4_max(p1, p2));
+    if (spx_ts_apart4(nh, h, plo, phi, m, scale)) return true;
+    if (seen) spx_ts_keep(seen, 0, nh, h, plo, phi, m, scale);
     spx_f4 e[3] = { SPX_TS_FRAME(f[0]), SPX_TS_FRAME(f[1]), SPX_TS_FRAME(f[2]) };
 #undef SPX_TS_FRAME
     { /* the normal e[0] x (p[2] - p[0]), in lanes 0..2 and then summed */
@@ -112,6 +191,7 @@ static inline bool spx_box_tri_screen_apart(const spx_obb* a, spx_vec3 va, const
             spx_f4_store(l, len2[k]);
             best = spx_ts_max(best, l[0] + l[1] + l[2]);
         }
+        if (seen) spx_ts_keep_lane3(seen, 0, 0.0f, 0.0f, 0.0f, 0.0f); /* not screened unless usable */
         if (spx_ts_dot(nn, nn) > SPX_TRI_SCREEN_USABLE * best * best) {
             const spx_vec3 pk[3] = { { v[1][0], v[1][1], v[1][2] },
                                      { v[2][0], v[2][1], v[2][2] },
@@ -121,7 +201,9 @@ static inline bool spx_box_tri_screen_apart(const spx_obb* a, spx_vec3 va, const
             float lo, hi;
             spx_ts_project(pk, nn, &lo, &hi);
             const float size = (v[5][0] + v[5][1] + v[5][2]) * (v[6][0] + v[6][1] + v[6][2]);
-            if (spx_ts_apart(-r, r, lo, hi, spx_ts_dot(mm, nn), T * size)) return true;
+            const float wn = spx_ts_dot(mm, nn);
+            if (spx_ts_apart(-r, r, lo, hi, wn, T * size)) return true;
+            if (seen) spx_ts_keep_lane3(seen, 0, lo - r, -r - hi, wn, T * size);
         }
     }
     /* lane i of edge j: |axis i x f|^2 = |f|^2 - f_i^2, and the box's radius on it */
@@ -137,11 +219,21 @@ static inline bool spx_box_tri_screen_apart(const spx_obb* a, spx_vec3 va, const
         /* an unusable lane gets scale 0, outside the screened range */
         const spx_f4 usable = spx_f4_gt(len2, spx_f4_mul(spx_f4_splat(SPX_TRI_SCREEN_USABLE), all2));
         const spx_f4 sc = spx_f4_and(usable, spx_f4_mul(scale, size));
-        if (spx_ts_apart4(spx_f4_neg(r), r, spx_f4_min(q0, spx_f4_min(q1, q2)), spx_f4_max(q0, spx_f4_max(q1, q2)),
-                          spx_ts_cross4(fj, m), sc))
-            return true;
+        const spx_f4 qlo = spx_f4_min(q0, spx_f4_min(q1, q2)), qhi = spx_f4_max(q0, spx_f4_max(q1, q2));
+        const spx_f4 qm = spx_ts_cross4(fj, m), nr = spx_f4_neg(r);
+        if (spx_ts_apart4(nr, r, qlo, qhi, qm, sc)) return true;
+        if (seen) {
+            spx_ts_keep(seen, 1 + j, nr, r, qlo, qhi, qm, sc);
+            spx_ts_no_axis(seen, 1 + j);
+        }
     }
     return false;
+}
+
+static inline bool spx_box_tri_screen_apart(const spx_obb* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb,
+                                            float tmax)
+{
+    return spx_box_tri_screen(a, va, b, vb, tmax, NULL);
 }
 
 /* x + y + z of lanes 0..2, in every lane. */
@@ -154,9 +246,11 @@ static inline spx_f4 spx_ts_load(spx_vec3 v) { return spx_f4_set(v.x, v.y, v.z, 
 
 /* Four triangle-triangle axes l = F x G: A's edge f against B's three edges, lane 3 F3 x G3. Lanes
    0..2 count where |l|^2 > 1e-4 |F|^2 |G|^2, lane 3 above 1e-4 normal_limit; pts: A's corners (first
-   at the origin), B's, B's shift m, splat. */
+   at the origin), B's, B's shift m, splat. Not apart: kept as group g of x when given, with A grown by
+   the double test's margin |l|. */
 static inline bool spx_ts_tri_axes(spx_f4 f, spx_f4 F3, spx_f4 ebx, spx_f4 eby, spx_f4 ebz, spx_f4 G3,
-                                   float normal_limit, const spx_f4 pts[6][3], spx_f4 T, spx_f4 grow)
+                                   float normal_limit, const spx_f4 pts[6][3], spx_f4 T, spx_f4 grow, spx_ts_axes* x,
+                                   int g)
 {
     /* (f, f, f, F3) and (B's edges, G3), a coordinate a vector */
     const spx_f4 fxx = SPX_F4_SHUFFLE(f, F3, 0, 0, 0, 0), fyy = SPX_F4_SHUFFLE(f, F3, 1, 1, 1, 1),
@@ -185,17 +279,23 @@ static inline bool spx_ts_tri_axes(spx_f4 f, spx_f4 F3, spx_f4 ebx, spx_f4 eby, 
     /* an unusable lane gets scale 0, outside the screened range */
     const spx_f4 sc = spx_f4_and(spx_f4_gt(l2, limit), spx_f4_mul(T, spx_f4_mul(f1, g1)));
     const spx_f4 r = spx_f4_mul(grow, l1), zero = spx_f4_zero();
-    return spx_ts_apart4(spx_f4_sub(spx_f4_min(zero, spx_f4_min(on[0], on[1])), r),
-                         spx_f4_add(spx_f4_max(zero, spx_f4_max(on[0], on[1])), r),
-                         spx_f4_min(on[2], spx_f4_min(on[3], on[4])), spx_f4_max(on[2], spx_f4_max(on[3], on[4])),
-                         on[5], sc);
+    const spx_f4 alo = spx_f4_min(zero, spx_f4_min(on[0], on[1])), ahi = spx_f4_max(zero, spx_f4_max(on[0], on[1]));
+    const spx_f4 blo = spx_f4_min(on[2], spx_f4_min(on[3], on[4])), bhi = spx_f4_max(on[2], spx_f4_max(on[3], on[4]));
+    if (spx_ts_apart4(spx_f4_sub(alo, r), spx_f4_add(ahi, r), blo, bhi, on[5], sc)) return true;
+    if (x) {
+        const spx_f4 grown = spx_f4_mul(grow, spx_f4_sqrt(l2));
+        spx_ts_keep(x, g, spx_f4_sub(alo, grown), spx_f4_add(ahi, grown), blo, bhi, on[5], sc);
+    }
+    return false;
 }
 
 /* True when triangles A (grown by margin >= 0, velocity va) and B (vb) surely do not touch over
    [0, tmax] (sweep_triangle_triangle.c then misses). Lane 3 holds A's normal (i = 0: ea0 x -ea2, as
-   spx_tri_shape_finish), B's (i = 1) or none. A's growth is margin |l|_1 >= the test's margin |l|. */
-static inline bool spx_tri_tri_screen_apart(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb,
-                                            float tmax, float margin)
+   spx_tri_shape_finish), B's (i = 1) or none. A's growth is margin |l|_1 >= the test's margin |l|.
+   Otherwise, when x is given, what it saw: group i lane j A's edge i x B's edge j (index 2 + 3i + j),
+   lane 3 of groups 0 and 1 the normals (indices 0 and 1). */
+static inline bool spx_tri_tri_screen(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb,
+                                      float tmax, float margin, spx_ts_axes* x)
 {
     const spx_f4 A0 = spx_ts_load(a->v[0]), A1 = spx_ts_load(a->v[1]), A2 = spx_ts_load(a->v[2]);
     const spx_f4 B0 = spx_ts_load(b->v[0]), B1 = spx_ts_load(b->v[1]), B2 = spx_ts_load(b->v[2]);
@@ -229,9 +329,19 @@ static inline bool spx_tri_tri_screen_apart(const spx_triangle* a, spx_vec3 va, 
                                 spx_f4_max(spx_ts_sum3(spx_f4_mul(eby, eby)), spx_ts_sum3(spx_f4_mul(ebz, ebz)))));
     spx_f4_transpose(&ebx, &eby, &ebz, &ebw); /* B's edges' x, y, z across lanes */
     const spx_f4 grow = spx_f4_splat(margin), zero = spx_f4_zero();
-    return spx_ts_tri_axes(ea0, ea0, ebx, eby, ebz, ea2n, besta * besta, (const spx_f4(*)[3])pts, T, grow) ||
-           spx_ts_tri_axes(ea1, eb0, ebx, eby, ebz, nb, bestb * bestb, (const spx_f4(*)[3])pts, T, grow) ||
-           spx_ts_tri_axes(ea2, zero, ebx, eby, ebz, zero, 0.0f, (const spx_f4(*)[3])pts, T, grow);
+    const spx_f4(*p)[3] = (const spx_f4(*)[3])pts;
+    if (spx_ts_tri_axes(ea0, ea0, ebx, eby, ebz, ea2n, besta * besta, p, T, grow, x, 0) ||
+        spx_ts_tri_axes(ea1, eb0, ebx, eby, ebz, nb, bestb * bestb, p, T, grow, x, 1) ||
+        spx_ts_tri_axes(ea2, zero, ebx, eby, ebz, zero, 0.0f, p, T, grow, x, 2))
+        return true;
+    if (x) spx_ts_no_axis(x, 2);
+    return false;
+}
+
+static inline bool spx_tri_tri_screen_apart(const spx_triangle* a, spx_vec3 va, const spx_triangle* b, spx_vec3 vb,
+                                            float tmax, float margin)
+{
+    return spx_tri_tri_screen(a, va, b, vb, tmax, margin, NULL);
 }
 
 #endif
