@@ -79,6 +79,30 @@ static float pair_margin(const spx_world* w, const spx_body* a, float spin_a, co
     return w->def.speculative_distance + closing * dt;
 }
 
+/* spx_body_matrix's and spx_body_trusted_box's pose test, made at a body's first pair of the step. */
+static inline const spx_contact_pose* body_pose(const spx_world* w, uint32_t body)
+{
+    spx_contact_pose* p = &w->contacts.poses[body];
+    if (p->stamp != w->contacts.stamp) {
+        const spx_body* b = &w->bodies[body];
+        p->stamp = w->contacts.stamp;
+        p->turn_stored = memcmp(&b->rotation, &b->boxes_rotation, sizeof(float) * 4) == 0;
+        p->placed_stored = p->turn_stored && memcmp(&b->origin, &b->boxes_origin, sizeof(float) * 3) == 0;
+    }
+    return p;
+}
+
+static inline mat3s body_matrix(const spx_world* w, uint32_t body)
+{
+    const spx_body* b = &w->bodies[body];
+    return body_pose(w, body)->turn_stored ? b->boxes_matrix : glms_quat_mat3(b->rotation);
+}
+
+static inline const spx_obb* trusted_box(const spx_world* w, uint32_t body, const spx_body_shape* s)
+{
+    return s->world_box_valid && body_pose(w, body)->placed_stored ? &s->world_box : NULL;
+}
+
 /* m, at any point of B seen from A: within it last step's manifolds are moved, not remade
    (docs/world.md, "Manifolds reused while a pair rests"). */
 #define SPX_CONTACT_REUSE_DISTANCE 0.001f
@@ -106,9 +130,10 @@ static inline void relative_pose(vec3s ca, versors qa, const mat3s* ra, vec3s cb
 /* Last step's manifolds of a and b stand for this step's when made at one placement, all the
    solver's, and B moved in A's frame by at most the reuse distance (docs/world.md, "Manifolds
    reused while a pair rests", has why). ra: A's rotation, made once the cheap tests pass. */
-static bool can_reuse(const spx_body* a, mat3s* ra, const spx_body* b, float distance, float reach,
+static bool can_reuse(const spx_world* w, uint32_t ia, mat3s* ra, uint32_t ib, float distance, float reach,
                       const spx_contact* old, uint32_t count)
 {
+    const spx_body *a = &w->bodies[ia], *b = &w->bodies[ib];
     /* Frame-free test first: most of a settling pile's pairs end here. */
     if (fabsf(distance - old[0].made_distance) > SPX_CONTACT_REUSE_DISTANCE) return false;
     for (uint32_t k = 0; k < count; ++k)
@@ -319,7 +344,7 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
         n = spx_shape_pair_manifolds(&pa, &pb, margin, ms, SPX_MAX_MESH_MANIFOLDS, &flip);
         r = SPX_OK;
     } else if (xa->type == SPX_SHAPE_BOX && xb->type == SPX_SHAPE_BOX) {
-        const spx_obb *ta = spx_body_trusted_box(a, xa), *tb = spx_body_trusted_box(b, xb);
+        const spx_obb *ta = trusted_box(w, ia, xa), *tb = trusted_box(w, ib, xb);
         if (ta && tb) {
             /* What slides over the reference face's rim within the step is clipped in (resting pairs: none). */
             float slide = glms_vec3_norm(glms_vec3_sub(a->v, b->v)) * dt;
@@ -360,7 +385,7 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
     uint32_t made = 0;
     for (uint32_t k = 0; k < n; ++k) {
         if (ms[k].point_count == 0) continue;
-        if (made == 0) ra = spx_body_matrix(a), rb = spx_body_matrix(b);
+        if (made == 0) ra = body_matrix(w, ia), rb = body_matrix(w, ib);
         spx_contact* c = &out[made++];
         fill_contact(w, ia, ib, sa, sb, &ms[k], flip, margin, &ra, &rb, c);
         c->mesh_sunk = sunk;
@@ -399,11 +424,29 @@ static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n, bool one_sh
            spx_reserve(al, (void**)&c->hits, &c->hit_capacity, (uint32_t)need, sizeof(spx_contact_hit_event), 8);
 }
 
+/* A new stamp: every body's pose test is made again at its first pair. */
+static __attribute__((noinline)) bool begin_poses(spx_world* w)
+{
+    spx_contacts* c = &w->contacts;
+    if (!spx_reserve(&w->allocator, (void**)&c->poses, &c->poses_capacity, w->body_slots, sizeof(spx_contact_pose), 16))
+        return false;
+    if (c->poses_zeroed < w->body_slots) {
+        memset(&c->poses[c->poses_zeroed], 0, sizeof(spx_contact_pose) * (w->body_slots - c->poses_zeroed));
+        c->poses_zeroed = w->body_slots;
+    }
+    if (++c->stamp == 0) { /* wrapped: made again from 1 */
+        memset(c->poses, 0, sizeof(spx_contact_pose) * c->poses_zeroed);
+        c->stamp = 1;
+    }
+    return true;
+}
+
 spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, float dt)
 {
     spx_contacts* c = &w->contacts;
     if (!spx_reserve(&w->allocator, (void**)&c->spin, &c->spin_capacity, w->body_slots, sizeof(float), 16))
         return SPX_ERR_OUT_OF_MEMORY;
+    if (!begin_poses(w)) return SPX_ERR_OUT_OF_MEMORY;
     /* Once a body, not once each of its pairs. */
     bool one_shape = true;
     for (uint32_t k = 0; k < w->body_slots; ++k) {
@@ -456,7 +499,7 @@ spx_result spx_contacts_update(spx_world* w, const spx_pair* pairs, uint32_t n, 
             const spx_contact* pair_old = j_end > j ? &old[j] : NULL;
             /* Filters are asked each step: a forbidden pair loses its manifolds, reused or not. */
             const bool ask = spx_bodies_filtered(w, ia, ib);
-            if (pair_old && can_reuse(a, &ra, b, sqrtf(distance2), margin - 0.5f * w->def.speculative_distance,
+            if (pair_old && can_reuse(w, ia, &ra, ib, sqrtf(distance2), margin - 0.5f * w->def.speculative_distance,
                                       pair_old, j_end - j)) {
                 const mat3s rb = spx_body_matrix(b);
                 for (uint32_t k = j; k < j_end; ++k)
@@ -580,4 +623,5 @@ void spx_contacts_free(spx_contacts* c, const spx_allocator* al)
     spx_free(al, c->pending_end, sizeof(spx_contact_event) * (size_t)c->pending_end_capacity);
     spx_free(al, c->hits, sizeof(spx_contact_hit_event) * (size_t)c->hit_capacity);
     spx_free(al, c->spin, sizeof(float) * (size_t)c->spin_capacity);
+    spx_free(al, c->poses, sizeof(spx_contact_pose) * (size_t)c->poses_capacity);
 }

@@ -56,6 +56,13 @@ typedef struct spx_contact {
     spx_contact_point points[SPX_MAX_MANIFOLD_POINTS];
 } spx_contact;
 
+/* A body's stored pose as the narrow phase found it, once a step however many pairs ask. */
+typedef struct spx_contact_pose {
+    uint32_t stamp;     /* the update that found it; 0: never */
+    bool turn_stored;   /* boxes_matrix is the rotation's (boxes_rotation matches bit for bit) */
+    bool placed_stored; /* the shapes' world boxes are at the pose (boxes_origin matches too) */
+} spx_contact_pose;
+
 typedef struct spx_contacts {
     spx_contact* list;
     uint32_t count, capacity;
@@ -71,6 +78,9 @@ typedef struct spx_contacts {
     uint32_t pending_end_count, pending_end_capacity;
     float* spin; /* m/s: each body slot's |w| radius, this step's */
     uint32_t spin_capacity;
+    spx_contact_pose* poses; /* each body slot's; zeroed up to poses_zeroed */
+    uint32_t poses_capacity, poses_zeroed;
+    uint32_t stamp; /* this update's, from 1 */
     uint32_t reduced;
     uint32_t reused;
     /* Mesh-mesh triangle pairs; NULL: the query's own. */

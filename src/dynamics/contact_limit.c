@@ -47,11 +47,10 @@ spx_result spx_contact_limit_apply(spx_world* w, const spx_pair* pairs, uint32_t
     uint32_t* partners = l->partners;
     memset(partners, 0, sizeof(uint32_t) * w->body_slots);
     const bool resting = count_resting(w, partners);
+    for (uint32_t i = 0; i < n; ++i) ++partners[pairs[i].a], ++partners[pairs[i].b];
+    /* Counts only grow: over the limit at the end is over it at some pair. Once a body, not twice a pair. */
     bool over = false;
-    for (uint32_t i = 0; i < n; ++i) {
-        over |= ++partners[pairs[i].a] > SPX_MAX_BODY_CONTACTS && limited_body(w, pairs[i].a);
-        over |= ++partners[pairs[i].b] > SPX_MAX_BODY_CONTACTS && limited_body(w, pairs[i].b);
-    }
+    for (uint32_t k = 0; k < w->body_slots; ++k) over |= partners[k] > SPX_MAX_BODY_CONTACTS && limited_body(w, k);
     if (!over) return SPX_OK;
     uint64_t* keys = l->keys[0];
     for (uint32_t i = 0; i < n; ++i) {
