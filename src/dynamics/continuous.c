@@ -8,10 +8,12 @@
 
 /* Of the thinnest half extent: slower, the centre cannot cross anything's middle in a step. */
 #define SPX_CCD_FAST_FRACTION 1.0f
-/* Of the thinnest half extent (the stage's tolerance), at most the speculative distance: a body an impact
-   restarted that moves no more over the rest of the step is calm, and two calm dynamic bodies are left
-   to the next step's solver (docs/continuous.md, "Calm pairs"). */
+/* Of the thinnest half extent (the stage's tolerance), and of the speculative distance: a body an impact
+   restarted that moves no more than the lesser over the rest of the step is calm, and two calm dynamic
+   bodies are left to the next step's solver, together closing under a quarter of the speculative
+   distance (docs/continuous.md, "Calm pairs"). */
 #define SPX_CCD_QUICK_FRACTION 0.25f
+#define SPX_CCD_QUICK_SPECULATIVE 0.125f
 /* rad: turning more than this a step leaves all contacts to the stage (begin). */
 #define SPX_CCD_SOLVER_TURN 0.5f
 /* rad: the solver's turn stands for the motion when it ends within this of the end rotation
@@ -398,7 +400,7 @@ static void track(spx_ccd_stage* s, uint32_t i)
 static bool quick_after(const spx_body* b, vec3s v, vec3s w, float left, float spec)
 {
     const float reach = (glms_vec3_norm(v) + glms_vec3_norm(w) * turn_reach(b, w)) * left;
-    return reach > fminf(SPX_CCD_QUICK_FRACTION * body_least_half(b), spec);
+    return reach > fminf(SPX_CCD_QUICK_FRACTION * body_least_half(b), SPX_CCD_QUICK_SPECULATIVE * spec);
 }
 
 /* Body i goes on from t with its velocities (none when frozen), into the stage's tree. */
