@@ -8,6 +8,12 @@
 
 /* Of the thinnest half extent: slower, the centre cannot cross anything's middle in a step. */
 #define SPX_CCD_FAST_FRACTION 1.0f
+/* Of the thinnest half extent (the stage's tolerance), and of the speculative distance: a body an impact
+   restarted that moves no more than the lesser over the rest of the step is calm, and two calm dynamic
+   bodies are left to the next step's solver, together closing under a quarter of the speculative
+   distance (docs/continuous.md, "Calm pairs"). */
+#define SPX_CCD_QUICK_FRACTION 0.25f
+#define SPX_CCD_QUICK_SPECULATIVE 0.125f
 /* rad: turning more than this a step leaves all contacts to the stage (begin). */
 #define SPX_CCD_SOLVER_TURN 0.5f
 /* rad: the solver's turn stands for the motion when it ends within this of the end rotation
@@ -331,6 +337,9 @@ static void search(spx_ccd_stage* s, uint32_t i)
         if (s->static_only && bj->type == SPX_BODY_DYNAMIC && bi->type == SPX_BODY_DYNAMIC) continue;
         if (bi->type != SPX_BODY_DYNAMIC && bj->type != SPX_BODY_DYNAMIC) continue; /* neither would answer */
         if (spx_joints_keep_apart(w, i, j)) continue; /* jointed, and asked not to collide */
+        if (!me->quick && !c->bodies[j].quick && bi->type == SPX_BODY_DYNAMIC && bj->type == SPX_BODY_DYNAMIC &&
+            !spx_ccd_owns_pair(c, i < j ? i : j, i < j ? j : i))
+            continue; /* calm pair: the solver's at the next step; a pair the stage took stays its own */
         spx_aabb theirs = path_box(s, j, s->now, 0.0f);
         if (!spx_aabb_overlap(&tight, &theirs)) continue;
         uint32_t lo = i < j ? i : j, hi = i < j ? j : i;
@@ -387,6 +396,13 @@ static void track(spx_ccd_stage* s, uint32_t i)
     }
 }
 
+/* Whether b, moving at v and w for `left` seconds, may move more than a calm body. */
+static bool quick_after(const spx_body* b, vec3s v, vec3s w, float left, float spec)
+{
+    const float reach = (glms_vec3_norm(v) + glms_vec3_norm(w) * turn_reach(b, w)) * left;
+    return reach > fminf(SPX_CCD_QUICK_FRACTION * body_least_half(b), SPX_CCD_QUICK_SPECULATIVE * spec);
+}
+
 /* Body i goes on from t with its velocities (none when frozen), into the stage's tree. */
 static void restart(spx_ccd_stage* s, uint32_t i, float t, vec3s c, versors q)
 {
@@ -403,6 +419,8 @@ static void restart(spx_ccd_stage* s, uint32_t i, float t, vec3s c, versors q)
         cb->v = b->v;
         cb->w = b->w;
     }
+    /* A frozen body searches on as before: what comes onto it is found by it. */
+    cb->quick = cb->frozen || quick_after(b, cb->v, cb->w, s->dt - t, s->w->def.speculative_distance);
     cb->version++;
     track(s, i);
 }
@@ -584,6 +602,7 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
     const float spec = w->def.speculative_distance;
     for (uint32_t i = 0; i < w->body_slots; ++i) {
         spx_ccd_body* cb = &c->bodies[i];
+        cb->quick = 0;
         if (!cb->moved) continue;
         const spx_body* b = &w->bodies[i];
         vec3s d = glms_vec3_sub(b->center, cb->c0);
@@ -598,6 +617,7 @@ spx_result spx_continuous_run(spx_world* w, float dt, spx_step_stats* st)
         }
         if (fast) {
             c->fast[fast_count++] = i;
+            cb->quick = 1;
         } else {
             c->slow_movers++;
             if (off > c->pad) c->pad = off;

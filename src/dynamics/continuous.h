@@ -39,6 +39,7 @@ typedef struct spx_ccd_body {
     uint8_t spinning; /* turns > SPX_CCD_SOLVER_TURN: the stage takes all */
     uint8_t moved;
     uint8_t frozen; /* impact limit: stays put */
+    uint8_t quick;  /* fast, or moving more than a calm body since its latest restart: searched against calm ones */
     /* Latest impact, which later ones act through too. */
     uint32_t last_partner;
     float last_t;
