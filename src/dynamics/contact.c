@@ -335,15 +335,8 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
     bool flip = false;
     spx_result r;
     bool sunk = false;
-    if (spx_shape_pair_placed(xa, xb)) {
-        const spx_placed_shape pa = { xa, spx_body_shape_box(a, xa), 0.0f },
-                               pb = { xb, spx_body_shape_box(b, xb), 0.0f };
-        if ((xa->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(a, xa)) ||
-            (xb->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(b, xb)))
-            return 0;
-        n = spx_shape_pair_manifolds(&pa, &pb, margin, ms, SPX_MAX_MESH_MANIFOLDS, &flip);
-        r = SPX_OK;
-    } else if (xa->type == SPX_SHAPE_BOX && xb->type == SPX_SHAPE_BOX) {
+    /* Box pairs first: the piles' pairs, and none of them placed shapes. */
+    if (xa->type == SPX_SHAPE_BOX && xb->type == SPX_SHAPE_BOX) {
         const spx_obb *ta = trusted_box(w, ia, xa), *tb = trusted_box(w, ib, xb);
         if (ta && tb) {
             /* What slides over the reference face's rim within the step is clipped in (resting pairs: none). */
@@ -361,6 +354,14 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
             r = spx_manifold_obb_obb(&box_a, &box_b, margin, &ms[0]);
             n = r == SPX_OK && ms[0].point_count > 0;
         }
+    } else if (spx_shape_pair_placed(xa, xb)) {
+        const spx_placed_shape pa = { xa, spx_body_shape_box(a, xa), 0.0f },
+                               pb = { xb, spx_body_shape_box(b, xb), 0.0f };
+        if ((xa->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(a, xa)) ||
+            (xb->type == SPX_SHAPE_MESH && !spx_body_pose_mesh(b, xb)))
+            return 0;
+        n = spx_shape_pair_manifolds(&pa, &pb, margin, ms, SPX_MAX_MESH_MANIFOLDS, &flip);
+        r = SPX_OK;
     } else if (xa->type == SPX_SHAPE_BOX || xb->type == SPX_SHAPE_BOX) {
         /* The box is the manifold's A either way. */
         const spx_body* box_body = xa->type == SPX_SHAPE_BOX ? a : b;
