@@ -191,8 +191,8 @@ static inline spx_vi edge_marks(spx_vf (*R)[3], const spx_vf u[3])
     return exact;
 }
 
-/* The nine edge axes: edge k of A against B's three, one pass a k. Out of line: allocated apart from the face axes,
-   it costs fewer instructions than inlined under sweep_lanes' branch. */
+/* The nine edge axes: edge k of A against B's three, one pass a k. Out of line, so that its
+   registers are allocated apart from the face axes' pass. */
 __attribute__((noinline)) static void edge_axes(lanes_state* s, const spx_box_lanes* p, const spx_vf u[3])
 {
     const spx_vf(*R)[3] = p->r;

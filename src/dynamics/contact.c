@@ -404,12 +404,13 @@ static uint32_t make_contacts(const spx_world* w, uint32_t ia, uint32_t ib, uint
 }
 
 /* Room: every shape pair's manifolds plus last step's kept ones; events one a manifold. one_shape:
-   no body has a second shape or a mesh, so a pair makes one manifold at most. */
+   no body has a second shape or a mesh, so a pair makes two manifolds at most (the second from the
+   predicted poses). */
 static bool reserve(spx_world* w, const spx_pair* pairs, uint32_t n, bool one_shape)
 {
     spx_contacts* c = &w->contacts;
     uint64_t need = (uint64_t)c->count + (one_shape ? 2 * (uint64_t)n : 0);
-    /* One a box pair, SPX_MAX_MESH_MANIFOLDS with a mesh (a box in a room's corner), from counts. */
+    /* Two a box pair, SPX_MAX_MESH_MANIFOLDS with a mesh (a box in a room's corner), from counts. */
     for (uint32_t i = 0; i < n && !one_shape; ++i) {
         const spx_body* a = &w->bodies[pairs[i].a];
         const spx_body* b = &w->bodies[pairs[i].b];

@@ -419,7 +419,7 @@ static void restart(spx_ccd_stage* s, uint32_t i, float t, vec3s c, versors q)
         cb->v = b->v;
         cb->w = b->w;
     }
-    /* A frozen body searches on as before: what comes onto it is found by it. */
+    /* A frozen body stays quick: what comes onto it is found by its own search. */
     cb->quick = cb->frozen || quick_after(b, cb->v, cb->w, s->dt - t, s->w->def.speculative_distance);
     cb->version++;
     track(s, i);
